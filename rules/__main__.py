@@ -1,0 +1,78 @@
+"""``python -m rules replay FILE`` and ``python -m rules legal FILE`` (see README)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from .game import Game
+from .geometry import name
+from .record import RecordError, ReplayError, replay
+
+
+def position_lines(game: Game) -> list[str]:
+    """One line per piece, sorted as text: ``<C|O> <letter> v<V>h<H>`` and its marks."""
+    lines = []
+    for piece in game.pos.pieces.values():
+        if piece.hidden:
+            continue
+        marks = [
+            mark
+            for mark, present in (
+                ("defend", piece.defending),
+                ("unready", piece.kind == "C" and not piece.ready),
+                ("doomed", piece.doomed),
+            )
+            if present
+        ]
+        lines.append(" ".join([piece.side.letter, game.letter(piece), name(piece.sq), *marks]))
+    return sorted(lines)
+
+
+def status_lines(game: Game) -> list[str]:
+    outcome = game.outcome()
+    c, o = game.scores()
+    return [
+        f"status: {'ongoing' if outcome is None else outcome}",
+        f"score: C {c} O {o}",
+        f"to act: {game.side.letter}, actions left {game.actions_left}",
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    for command, text in (
+        ("replay", "replay a record and print the final position"),
+        ("legal", "print the legal actions at the end of a record"),
+    ):
+        cmd = sub.add_parser(command, help=text)
+        cmd.add_argument("file", help="a game record (R50); - for standard input")
+    args = parser.parse_args(argv)
+    try:
+        if args.file == "-":
+            text = sys.stdin.read()
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                text = handle.read()
+    except OSError as exc:
+        print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return 2
+    try:
+        game = replay(text)
+    except RecordError as exc:
+        print(f"malformed record: {exc}", file=sys.stderr)
+        return 2
+    except ReplayError as exc:
+        print(f"illegal: {exc}")
+        return 1
+    if args.command == "legal":
+        for action in game.legal_actions():
+            print(game.notation(action))
+    else:
+        print("\n".join(position_lines(game) + status_lines(game)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,617 @@
+"""A game of TORA: setup, actions, turns and rounds, outcomes, series (R4-R12, R24-R30).
+
+The API follows python-chess: ``legal_actions()``, ``parse_action(text)``, ``notation(action)``,
+``apply``, ``undo``, ``end_turn``, ``outcome()``. A Game copies cheaply (``copy``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import jeopardy
+from .actions import (
+    CROWN,
+    DRAW,
+    FIRE,
+    GAME_LEVEL,
+    MOVE,
+    RESET,
+    RESIGN,
+    SEARCH,
+    STANCE,
+    Action,
+    format_action,
+)
+from .errors import AmbiguousAction, IllegalAction
+from .explain import explain
+from .geometry import BOARD_SIZES, LONG, SHORT, distance, name, square
+from .layouts import LONG_SETUPS, SHORT_SETUPS
+from .movegen import all_actions, crown_actions, piece_actions
+from .notation import Spec, parse
+from .paths import path_effect
+from .pieces import COMMAND_KINDS, GENERAL, RULER, Piece, Side
+from .position import Effect, Position
+from .terrain import Terrain, parse_map, preset
+
+STRATEGIES = ("aggressive", "defensive")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game (or series) ended; ``winner`` is None for a tie."""
+
+    winner: Side | None
+    reason: str
+
+    def __str__(self) -> str:
+        head = "tie" if self.winner is None else f"{self.winner.title} wins"
+        return f"{head} ({self.reason})"
+
+
+@dataclass(frozen=True)
+class Event:
+    """What one action did, in a form fit for messages and board images."""
+
+    side: Side
+    text: str
+    letter: str
+    origin: int
+    rest: int  # 0 when the piece itself was removed
+    path: tuple[int, ...]
+    shots: tuple[tuple[int, int], ...]  # (from, to) of attacks at a distance and cannon shots
+    removed: tuple[tuple[Side, str, int], ...]  # pieces removed by this action
+    doomed: tuple[int, ...]  # squares of command pieces doomed by this action
+
+
+@dataclass
+class Turn:
+    """A finished turn: its actions in canonical notation and what they did."""
+
+    side: Side
+    round: int
+    game: int
+    texts: list[str]
+    events: list[Event] = field(default_factory=list)
+    round_end: tuple[tuple[Side, str, int], ...] = ()  # doomed pieces removed after this turn
+
+
+@dataclass(frozen=True)
+class Options:
+    board: str = SHORT
+    challenger_setup: str = "aggressive"
+    opposition_setup: str = "aggressive"
+    terrain: str = "none"
+    terrain_map: str = ""
+    assassins: bool = False
+    rulers: tuple[str, str] = ("K", "K")
+    target: int = 0
+
+    def validate(self) -> None:
+        if self.board not in BOARD_SIZES:
+            raise ValueError(f"board must be short or long, not {self.board!r}")
+        for who, setup in (
+            ("Challenger", self.challenger_setup),
+            ("Opposition", self.opposition_setup),
+        ):
+            if setup not in STRATEGIES:
+                raise ValueError(f"{who} setup must be aggressive or defensive, not {setup!r}")
+        for letter in self.rulers:
+            if letter not in ("K", "Q"):
+                raise ValueError(f"a Ruler is K or Q, not {letter!r}")
+        if self.assassins and self.board != LONG:
+            raise ValueError("Assassins are played on the long board only (rule book ch. 2)")
+        if self.target < 0:
+            raise ValueError("a point target must be positive")
+
+    def make_terrain(self) -> Terrain:
+        size = BOARD_SIZES[self.board]
+        if self.terrain_map:
+            return parse_map(self.terrain_map, size)
+        return preset(self.board, self.terrain)
+
+
+class Game:
+    def __init__(self, options: Options | None = None, **kwargs) -> None:
+        self.options = options or Options(**kwargs)
+        self.options.validate()
+        self.terrain = self.options.make_terrain()
+        self.rulers = self.options.rulers
+        self.turns: list[Turn] = []
+        self.current: list[tuple[Action, Effect, str, Event]] = []
+        self.stack: list[Position] = []
+        self.result: Outcome | None = None
+        self.game_number = 1
+        self.pos = self._setup_position(score=(0, 0))
+        self.pos.start_turn(Side.CHALLENGER)
+
+    # ---- setup ---------------------------------------------------------------------------
+    def _setup_position(self, score: tuple[int, int]) -> Position:
+        pos = Position(self.terrain, self.options.assassins)
+        pos.score = list(score)
+        size = pos.size
+        layouts = LONG_SETUPS if pos.long else SHORT_SETUPS
+        strategies = (self.options.challenger_setup, self.options.opposition_setup)
+        pid = 1
+        for side in Side:
+            for letter, h, v in layouts[strategies[side]]:
+                if side == Side.OPPOSITION:
+                    h, v = size + 1 - h, size + 1 - v
+                pos.place(Piece(pid, side, letter, square(h, v)))
+                pid += 1
+        return pos
+
+    def copy(self) -> Game:
+        new = Game.__new__(Game)
+        new.__dict__.update(self.__dict__)
+        new.turns = [
+            Turn(t.side, t.round, t.game, list(t.texts), list(t.events), t.round_end)
+            for t in self.turns
+        ]
+        new.current = list(self.current)
+        new.stack = list(self.stack)
+        new.pos = self.pos.copy()
+        return new
+
+    # ---- queries -------------------------------------------------------------------------
+    @property
+    def side(self) -> Side:
+        return self.pos.side
+
+    @property
+    def round(self) -> int:
+        return self.pos.round
+
+    @property
+    def actions_left(self) -> int:
+        return self.pos.actions_left
+
+    def outcome(self) -> Outcome | None:
+        return self.result
+
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    def scores(self) -> tuple[int, int]:
+        """Booked points (R27): points of the running round are booked when it ends."""
+        return self.pos.score[0], self.pos.score[1]
+
+    def pending(self) -> tuple[int, int]:
+        return self.pos.pending[0], self.pos.pending[1]
+
+    def pieces(self) -> list[Piece]:
+        return sorted(self.pos.pieces.values(), key=lambda p: (p.side, p.sq & 31, p.sq >> 5))
+
+    def letter(self, piece: Piece) -> str:
+        return self.rulers[piece.side] if piece.kind == RULER else piece.kind
+
+    def legal_actions(self) -> list[Action]:
+        if self.result is not None:
+            return []
+        return [action for action, _effect in all_actions(self.pos)]
+
+    def notation(self, action: Action) -> str:
+        """Canonical text (R51): the shortest form that names exactly this action here."""
+        effect = self._effect(action)
+        base = dict(path_via=False, attack_via=False, supporters=False)
+        tries = [
+            base,
+            {**base, "attack_via": True},
+            {**base, "supporters": True},
+            {**base, "attack_via": True, "supporters": True},
+            {**base, "path_via": True},
+            {"path_via": True, "attack_via": True, "supporters": True},
+        ]
+        for flags in tries:
+            text = self._display(format_action(action, **flags))
+            try:
+                if self._resolve(parse(text, self.pos.size))[1] == effect:
+                    return text
+            except (IllegalAction, AmbiguousAction):
+                continue
+        return self._display(action.full_text())
+
+    def _display(self, text: str) -> str:
+        """Show the Ruler as the side's K or Q."""
+        if text.startswith("R "):
+            return self.rulers[self.pos.side] + text[1:]
+        return text
+
+    # ---- parsing -------------------------------------------------------------------------
+    def parse_action(self, text: str) -> Action:
+        """Text to a legal action; raises MalformedAction, IllegalAction or AmbiguousAction."""
+        spec = parse(text, self.pos.size)
+        if spec.kind in GAME_LEVEL:
+            self._check_game_level(spec.kind)
+            return Action(spec.kind)
+        return self._resolve(spec)[0]
+
+    def _resolve(self, spec: Spec) -> tuple[Action, Effect]:
+        pos = self.pos
+        self._check_can_act()
+        if spec.kind == CROWN:
+            for action, effect in crown_actions(pos):
+                if action.origin == spec.origin:
+                    return action, effect
+            raise explain(self, spec, None)
+        if pos.crown_pending[pos.side]:
+            raise explain(self, spec, None)
+        piece = self._own_piece(spec)
+        pairs = piece_actions(pos, piece)
+        matches = [pair for pair in pairs if self._matches(spec, pair, piece)]
+        if not matches:
+            raise explain(self, spec, piece)
+        return self._choose(spec, matches)
+
+    def _own_piece(self, spec: Spec) -> Piece:
+        pos = self.pos
+        piece = pos.at(spec.origin)
+        if piece is None or piece.side != pos.side:
+            raise explain(self, spec, None)
+        written = "R" if spec.letter in ("K", "Q") else spec.letter
+        if written != piece.kind:
+            raise IllegalAction(
+                "R51",
+                f"{name(spec.origin)} holds your {self._kind_name(piece)}, not a "
+                f"{_KIND_WORDS.get(written, written)}; the letter must match the piece",
+                [self.notation(a) for a, _e in piece_actions(pos, piece)],
+            )
+        return piece
+
+    def _kind_name(self, piece: Piece) -> str:
+        if piece.kind == RULER:
+            return "King" if self.rulers[piece.side] == "K" else "Queen"
+        return _KIND_WORDS[piece.kind]
+
+    def _matches(self, spec: Spec, pair: tuple[Action, Effect], piece: Piece) -> bool:
+        action, effect = pair
+        if action.kind != spec.kind:
+            return False
+        if spec.supporters is not None and action.supporters != spec.supporters:
+            return False
+        if spec.kind == FIRE:
+            return action.direction == spec.direction
+        if spec.kind == STANCE:
+            return action.stance == spec.stance
+        if spec.kind not in (MOVE, SEARCH):
+            return True
+        if spec.target:
+            if action.target != spec.target or (spec.attack_via and action.via != spec.attack_via):
+                return False
+            return self._path_matches(spec, action, effect, piece, moving_only=True)
+        if action.target:  # a move and attack matches only a landing on a command piece
+            return self._landing_on_command(spec, effect, piece)
+        return self._path_matches(spec, action, effect, piece, moving_only=False)
+
+    def _path_matches(
+        self, spec: Spec, action: Action, effect: Effect, piece: Piece, moving_only: bool
+    ) -> bool:
+        if action.dest != (spec.dest or piece.sq):
+            return False
+        if not spec.path_via or action.path[:-1] == spec.path_via:
+            return True
+        named = self._named_path(spec, piece)
+        if named is None:
+            return False
+        rest, hits, losses = named
+        return rest == effect.rest and (
+            moving_only or (hits, losses) == (effect.hits, effect.losses)
+        )
+
+    def _landing_on_command(self, spec: Spec, effect: Effect, piece: Piece) -> bool:
+        """``G v5h9-v5h7`` onto an enemy command piece means: strike it from the square before."""
+        victim = self.pos.at(spec.dest) if spec.dest else None
+        if victim is None or victim.kind not in COMMAND_KINDS or victim.side == piece.side:
+            return False
+        if effect.hits != (victim.id,) or distance(effect.rest, spec.dest) != 1:
+            return False
+        if spec.path_via:
+            named = self._named_path(spec, piece)
+            return named is not None and named[0] == effect.rest
+        return True
+
+    def _named_path(self, spec: Spec, piece: Piece) -> tuple[int, tuple, tuple] | None:
+        try:
+            return path_effect(self.pos, piece, (*spec.path_via, spec.dest))
+        except IllegalAction:
+            return None
+
+    def _choose(self, spec: Spec, matches: list[tuple[Action, Effect]]) -> tuple[Action, Effect]:
+        """Several matches: apply the defaults of R17, R19 and R51, else it is ambiguous."""
+        effects = {effect for _a, effect in matches}
+        if len(effects) > 1 and not spec.path_via:
+            clean = [m for m in matches if not m[1].losses]
+            matches = clean or matches
+        if len({e for _a, e in matches}) > 1 and spec.target and not spec.attack_via:
+            victim = self.pos.board.get(spec.target)
+            straight = [m for m in matches if m[1].hits == (victim,)]
+            matches = straight or matches
+        if len({e for _a, e in matches}) > 1 and spec.supporters is None:
+            default = matches[0][1].spent
+            matches = [m for m in matches if m[1].spent == default]
+        if len({e for _a, e in matches}) > 1:
+            raise AmbiguousAction(spec.text, sorted({self.notation(a) for a, _e in matches}))
+        return matches[0]
+
+    def _effect(self, action: Action) -> Effect:
+        pos = self.pos
+        pairs = (
+            crown_actions(pos)
+            if action.kind == CROWN
+            else piece_actions(pos, pos.at(action.origin))
+            if pos.at(action.origin)
+            else []
+        )
+        for candidate, effect in pairs:
+            if candidate == action:
+                return effect
+        return self._resolve(parse(self._display(action.full_text()), pos.size))[1]
+
+    # ---- acting --------------------------------------------------------------------------
+    def _check_can_act(self) -> None:
+        if self.result is not None:
+            raise IllegalAction("R24", f"the game is over: {self.result}")
+
+    def _check_game_level(self, kind: str) -> None:
+        self._check_can_act()
+        if kind == RESET and not self.can_reset():
+            raise IllegalAction(
+                "R28",
+                "a reset needs a series to a point target on the long board and a player "
+                "down to 1 action",
+            )
+
+    def apply(self, action: Action | str) -> Event:
+        """Play one action of the side to act (validated), or a game-level act by that side."""
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if action.kind == RESIGN:
+            return self.resign(self.side)
+        if action.kind == DRAW:
+            return self.agree_draw()
+        if action.kind == RESET:
+            return self.agree_reset()
+        self._check_can_act()
+        effect = self._effect(action)
+        text = self.notation(action)
+        event = self._event(action, effect, text)
+        self.stack.append(self.pos.copy())
+        self.pos.commit(effect)
+        self.current.append((action, effect, text, event))
+        return event
+
+    def _event(self, action: Action, effect: Effect, text: str) -> Event:
+        pos = self.pos
+        side = pos.side
+        removed: list[tuple[Side, str, int]] = []
+        doomed: list[int] = []
+        for pid in effect.hits:
+            victim = pos.pieces[pid]
+            if victim.kind in COMMAND_KINDS:
+                doomed.append(victim.sq)
+            else:
+                removed.append((victim.side, self.letter(victim), victim.sq))
+        for pid in effect.losses:
+            lost = pos.pieces[pid]
+            removed.append((lost.side, self.letter(lost), lost.sq))
+        shots: list[tuple[int, int]] = []
+        if action.kind == FIRE and effect.hits:
+            shots.append((action.origin, pos.pieces[effect.hits[0]].sq))
+        elif action.target and distance(effect.rest, action.target) > 1:
+            shots.append((effect.rest, action.target))
+        piece = pos.pieces.get(effect.piece)
+        letter = self.letter(piece) if piece else ""
+        return Event(
+            side,
+            text,
+            letter,
+            action.origin,
+            effect.rest,
+            action.path,
+            tuple(shots),
+            tuple(removed),
+            tuple(doomed),
+        )
+
+    def undo(self) -> str:
+        """Take back the last action of this turn (R10); returns its notation."""
+        if not self.current:
+            raise IllegalAction("R10", "there is no action of this turn to take back")
+        self.pos = self.stack.pop()
+        return self.current.pop()[2]
+
+    def take_back(self, index: int) -> str:
+        """Take back any action of this turn (R10), replaying the later ones after it."""
+        if not 0 <= index < len(self.current):
+            raise IllegalAction("R10", f"this turn has actions 1 to {len(self.current)}")
+        later = [action for action, _e, _t, _ev in self.current[index + 1 :]]
+        snapshot = (list(self.current), list(self.stack), self.pos)
+        while len(self.current) > index:
+            text = self.undo()
+        try:
+            for action in later:
+                self.apply(action)
+        except IllegalAction as exc:
+            self.current, self.stack, self.pos = snapshot
+            raise IllegalAction(
+                exc.rule,
+                f"taking back action {index + 1} would make a later one illegal: {exc.reason}",
+            ) from None
+        return text
+
+    def staged(self) -> list[str]:
+        return [text for _a, _e, text, _ev in self.current]
+
+    def end_turn(self, deadline: bool = False) -> Turn:
+        """End the turn (R12). Refused if it breaks R30, unless the deadline ends it: then
+        the latest actions are dropped until it does not (what a player could still undo)."""
+        self._check_can_act()
+        offenders = jeopardy.r30_offenders(self.pos)
+        while offenders and deadline:
+            self.undo()
+            offenders = jeopardy.r30_offenders(self.pos)
+        if offenders:
+            listed = ", ".join(f"{self.letter(p)} {name(p.sq)}" for p in offenders)
+            raise IllegalAction(
+                "R30",
+                f"the turn cannot end: {listed} moved or attacked this turn and would be in "
+                "jeopardy; undo or move it to safety",
+                [f"undo ({t})" for t in reversed(self.staged())][:3],
+            )
+        return self._finish_turn()
+
+    def _finish_turn(self) -> Turn:
+        pos = self.pos
+        turn = Turn(
+            pos.side, pos.round, self.game_number, self.staged(), [ev for *_x, ev in self.current]
+        )
+        self.turns.append(turn)
+        self.current, self.stack = [], []
+        if pos.side == Side.OPPOSITION:
+            turn.round_end = self._end_round()
+        if self.result is None:
+            pos = self.pos
+            pos.start_turn(pos.side.other)
+            if jeopardy.is_trapped(pos):
+                self._finish(Outcome(pos.side.other, "trapped"))
+        return turn
+
+    def _end_round(self) -> tuple[tuple[Side, str, int], ...]:
+        """R11, R24, R27, R28: remove doomed pieces, book points, succession, outcomes."""
+        pos = self.pos
+        rulers_before = {p.side for p in pos.pieces.values() if p.kind == RULER}
+        removed = pos.end_round()
+        gone = tuple((p.side, self.letter(p), p.sq) for p in removed)
+        for side in Side:
+            generals = [p for p in pos.pieces.values() if p.side == side and p.kind == GENERAL]
+            ruler_lost = side in rulers_before and not any(
+                p.side == side and p.kind == RULER for p in pos.pieces.values()
+            )
+            if ruler_lost and len(generals) == 1:
+                pos.pieces[generals[0].id] = generals[0]._replace(kind=RULER)
+            elif ruler_lost and generals:
+                pos.crown_pending[side] = True
+        if self._target_reached():
+            return gone
+        beaten = [side for side in Side if not pos.commanders(side)]
+        if beaten:
+            outcome = (
+                Outcome(None, "both sides lost command")
+                if len(beaten) == 2
+                else Outcome(beaten[0].other, "loss of command")
+            )
+            if self.options.target:
+                self._next_game()
+            else:
+                self._finish(outcome)
+        return gone
+
+    def _target_reached(self) -> bool:
+        target = self.options.target
+        score = self.pos.score
+        if not target or max(score) < target:
+            return False
+        if score[0] == score[1]:
+            self._finish(Outcome(None, f"both reached the target of {target}"))
+        else:
+            winner = Side.CHALLENGER if score[0] > score[1] else Side.OPPOSITION
+            self._finish(Outcome(winner, f"reached the target of {target} points"))
+        return True
+
+    def _next_game(self) -> None:
+        """R28: the points carry over and a fresh board is set up."""
+        self.game_number += 1
+        self.pos = self._setup_position(score=(self.pos.score[0], self.pos.score[1]))
+        self.pos.side = Side.OPPOSITION  # the caller starts the next turn: the Challenger's
+
+    def _finish(self, outcome: Outcome) -> None:
+        pos = self.pos
+        for side in (0, 1):
+            pos.score[side] += pos.pending[side]
+            pos.pending[side] = 0
+        self.result = outcome
+
+    # ---- game-level acts (R26, R28) ------------------------------------------------------
+    def resign(self, side: Side) -> Event:
+        """``side`` resigns, on its turn or not; actions already staged by the side to act
+        stay in the record as played."""
+        self._check_can_act()
+        if side != self.pos.side:
+            self._record_partial_turn()
+        self.turns.append(Turn(side, self.pos.round, self.game_number, [RESIGN]))
+        self._finish(Outcome(side.other, "resignation"))
+        return Event(side, RESIGN, "", 0, 0, (), (), (), ())
+
+    def _record_partial_turn(self) -> None:
+        pos = self.pos
+        if self.current:
+            self.turns.append(
+                Turn(
+                    pos.side,
+                    pos.round,
+                    self.game_number,
+                    self.staged(),
+                    [ev for *_x, ev in self.current],
+                )
+            )
+        self.current, self.stack = [], []
+
+    def agree_draw(self) -> Event:
+        """Both players agreed to a draw (R26); recorded in the turn of the side to act."""
+        self._check_can_act()
+        side = self.pos.side
+        self.turns.append(
+            Turn(
+                side,
+                self.pos.round,
+                self.game_number,
+                [*self.staged(), DRAW],
+                [ev for *_x, ev in self.current],
+            )
+        )
+        self.current, self.stack = [], []
+        self._finish(Outcome(None, "agreed draw"))
+        return Event(side, DRAW, "", 0, 0, (), (), (), ())
+
+    def can_reset(self) -> bool:
+        pos = self.pos
+        return (
+            pos.long
+            and bool(self.options.target)
+            and any(len(pos.commanders(side)) == 1 for side in Side)
+        )
+
+    def agree_reset(self) -> Event:
+        """R28: with a point target on the long board, a player down to one action may
+        propose a reset; when the opponent agrees, this round's points are booked and a new
+        game begins."""
+        self._check_game_level(RESET)
+        side = self.pos.side
+        self.turns.append(
+            Turn(
+                side,
+                self.pos.round,
+                self.game_number,
+                [*self.staged(), RESET],
+                [ev for *_x, ev in self.current],
+            )
+        )
+        self.current, self.stack = [], []
+        pos = self.pos
+        for s in (0, 1):
+            pos.score[s] += pos.pending[s]
+            pos.pending[s] = 0
+        if not self._target_reached():
+            self._next_game()
+            self.pos.start_turn(Side.CHALLENGER)
+        return Event(side, RESET, "", 0, 0, (), (), (), ())
+
+
+_KIND_WORDS = {
+    "G": "General",
+    "R": "Ruler",
+    "A": "Archer",
+    "S": "Soldier",
+    "H": "Cavalry",
+    "C": "Cannon",
+    "X": "Assassin",
+}

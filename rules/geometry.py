@@ -1,0 +1,113 @@
+"""Board geometry (R1-R3): square encoding, directions, distances, square notation.
+
+A square ``(h, v)`` is packed into one int, ``h << 5 | v``, so that stepping in a direction is a
+single addition and squares are cheap dict keys. ``h`` counts from the Opposition's home edge
+(h=1) to the Challenger's (h=N); ``v`` counts across. N means v+1 and E means h+1 (R51).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+
+SHORT, LONG = "short", "long"
+BOARD_SIZES = {SHORT: 9, LONG: 17}
+
+DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+DIRECTION_VECTORS = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
+DELTAS = tuple((dh << 5) + dv for dh, dv in DIRECTION_VECTORS)
+
+
+def square(h: int, v: int) -> int:
+    return (h << 5) | v
+
+
+def h_of(sq: int) -> int:
+    return sq >> 5
+
+
+def v_of(sq: int) -> int:
+    return sq & 31
+
+
+def distance(a: int, b: int) -> int:
+    """Chebyshev distance: the number of king steps between two squares (R3)."""
+    return max(abs((a >> 5) - (b >> 5)), abs((a & 31) - (b & 31)))
+
+
+def name(sq: int) -> str:
+    """Canonical short form of a square, vertical first (R2): ``v5h7``."""
+    return f"v{sq & 31}h{sq >> 5}"
+
+
+def mirror(sq: int, size: int) -> int:
+    """The square rotated 180 degrees about the board centre."""
+    return square(size + 1 - (sq >> 5), size + 1 - (sq & 31))
+
+
+def direction_between(a: int, b: int) -> int | None:
+    """Index of the direction of the king step from ``a`` to ``b``, or None if not adjacent."""
+    try:
+        return DELTAS.index(b - a) if distance(a, b) == 1 else None
+    except ValueError:
+        return None
+
+
+def opposite(direction: int) -> int:
+    return (direction + 4) % 8
+
+
+@cache
+def squares(size: int) -> tuple[int, ...]:
+    """Every square of a board, ordered by v then h (reading order of R2's diagrams)."""
+    return tuple(square(h, v) for v in range(1, size + 1) for h in range(1, size + 1))
+
+
+@cache
+def on_board(size: int) -> frozenset[int]:
+    return frozenset(squares(size))
+
+
+@cache
+def neighbours(size: int) -> dict[int, tuple[int, ...]]:
+    """For each square, its king-adjacent squares on the board, in direction order."""
+    inside = on_board(size)
+    return {sq: tuple(sq + d for d in DELTAS if sq + d in inside) for sq in squares(size)}
+
+
+@cache
+def middles(size: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Squares an attack of reach 2 may pass over (R17), keyed by (from, to).
+
+    Straight and diagonal shots have one middle square; a knight-step shot has two.
+    """
+    table: dict[tuple[int, int], tuple[int, ...]] = {}
+    adj = neighbours(size)
+    for a in squares(size):
+        for b in squares(size):
+            if distance(a, b) == 2:
+                table[a, b] = tuple(m for m in adj[a] if distance(m, b) == 1)
+    return table
+
+
+_SQUARE_RE = re.compile(
+    r"v\s*\.?\s*(\d{1,2})\s*[,.]?\s*h\s*\.?\s*(\d{1,2})|h\s*\.?\s*(\d{1,2})\s*[,.]?\s*v\s*\.?\s*(\d{1,2})",
+    re.IGNORECASE,
+)
+
+
+def parse_square(text: str, size: int) -> int:
+    """Parse one square in any accepted form (``v5h7``, ``v.5, h.7``, ``h7v5``)."""
+    m = _SQUARE_RE.fullmatch(text.strip())
+    if not m:
+        raise ValueError(
+            f"{text!r} is not a square; write it like v5h7 (vertical, then horizontal)"
+        )
+    v, h = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+    sq = square(int(h), int(v))
+    if sq not in on_board(size) or int(h) == 0 or int(v) == 0:
+        raise ValueError(f"{name(sq)} is off the board: v and h run from 1 to {size}")
+    return sq
+
+
+SQUARE_PATTERN = _SQUARE_RE

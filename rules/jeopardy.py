@@ -1,0 +1,400 @@
+"""Jeopardy (R29), the end-of-turn restriction (R30) and trapped (R25).
+
+A piece is in jeopardy when the opponent, with the actions of their next turn, has a sequence
+of actions whose last one attacks it. The search is exact; it stays fast by pruning only
+actions that provably cannot matter:
+
+* ``bound``: an optimistic count of a piece's own actions before it can hit a square, ignoring
+  every blocker (terrain at its kindest, cannons always supported). A piece whose bound exceeds
+  the actions left can never be the attacker.
+* ``corridor``: the squares whose contents can influence whether a piece hits a square within a
+  number of its own actions (its paths, the middle squares of its shots, its cannon lines and
+  supporters). An action that writes no square of the corridor of any possible attacker, and
+  that does not bring a new piece within bound, cannot create a threat; with iterative
+  deepening (no shorter threat exists) it can be skipped. For three actions, a first action may
+  also enable a helper that then clears a corridor; those enablers are kept too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from .geometry import DELTAS, distance, neighbours, on_board
+from .movegen import all_actions, piece_actions
+from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece, Side
+from .position import Effect, Position
+
+Filter = Callable[[Piece], bool]
+
+
+def _steps(pos: Position, kind: str) -> int:
+    """Greatest distance one action can carry a piece (downhill adds one, R33)."""
+    base = {GENERAL: 2, RULER: 3, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, CANNON: 1, ASSASSIN: 3}[kind]
+    return base + (1 if pos.terrain.hills else 0)
+
+
+def _strike(pos: Position, kind: str) -> int:
+    """Greatest distance a piece's last action can hit at: move and attack together."""
+    bonus = 1 if pos.terrain.hills else 0
+    return {
+        GENERAL: 3 + bonus,
+        RULER: 5 + bonus,
+        ARCHER: max(2, 2 + bonus),
+        SOLDIER: 1 + bonus,
+        CAVALRY: 3 + bonus,
+        ASSASSIN: 4 + bonus,
+    }[kind]
+
+
+def _kind(pos: Position, piece: Piece) -> str:
+    """A General may be crowned for free before the next action (R24): count it as a Ruler."""
+    if piece.kind == GENERAL and pos.crown_pending[piece.side]:
+        return RULER
+    return piece.kind
+
+
+def _line_distance(a: int, b: int) -> int:
+    """King steps from ``a`` to the nearest square on one of the 8 lines through ``b``."""
+    dh, dv = (a >> 5) - (b >> 5), (a & 31) - (b & 31)
+    return min(abs(dh), abs(dv), (abs(dh - dv) + 1) // 2, (abs(dh + dv) + 1) // 2)
+
+
+def bound(pos: Position, piece: Piece, squares: Iterable[int]) -> int:
+    """Optimistic number of the piece's own actions before it can hit or enter one of
+    ``squares`` (a piece standing on one of them can change it with any action)."""
+    squares = tuple(squares)
+    if piece.sq in squares:
+        return 1
+    kind = _kind(pos, piece)
+    extra = (
+        1 if (kind == SOLDIER and piece.defending) or (kind == CANNON and not piece.ready) else 0
+    )
+    step = _steps(pos, kind)
+    if kind == CANNON:
+        moves = min(_line_distance(piece.sq, sq) for sq in squares)
+        return extra + -(-moves // step) + 1
+    d = min(distance(piece.sq, sq) for sq in squares)
+    strike = _strike(pos, kind)
+    if d <= strike:
+        return extra + 1
+    return extra + 1 + -(-(d - strike) // step)
+
+
+def corridor(pos: Position, piece: Piece, squares: Iterable[int], actions: int) -> set[int]:
+    """Squares whose contents can matter to ``piece`` hitting ``squares`` within ``actions``."""
+    squares = tuple(squares)
+    kind = _kind(pos, piece)
+    step = _steps(pos, kind)
+    extra = (
+        1 if (kind == SOLDIER and piece.defending) or (kind == CANNON and not piece.ready) else 0
+    )
+    inside = on_board(pos.size)
+    if kind == CANNON:
+        moves = max(0, actions - 1 - extra) * step
+        area = _ball(pos, piece.sq, moves + 1)
+        targets = set(squares)
+        for frm in _ball(pos, piece.sq, moves):
+            for delta in DELTAS:
+                line, sq = [], frm + delta
+                while sq in inside:
+                    line.append(sq)
+                    if sq in targets:
+                        area.update(line)
+                    sq += delta
+        return area
+    strike = _strike(pos, kind)
+    reach = max(0, actions - 1 - extra) * step + strike
+    near = _ball(pos, piece.sq, reach)
+    return {
+        s for s in near if distance(piece.sq, s) + min(distance(s, t) for t in squares) <= reach
+    }
+
+
+def _ball(pos: Position, centre: int, radius: int) -> set[int]:
+    inside = on_board(pos.size)
+    return {
+        sq
+        for dh in range(-radius, radius + 1)
+        for dv in range(-radius, radius + 1)
+        if (sq := centre + (dh << 5) + dv) in inside
+    }
+
+
+def vacated(pos: Position, effect: Effect) -> set[int]:
+    """Squares an action empties: where its piece stood, where standard pieces died.
+    (Doomed command pieces stay on their squares until the round ends, R11.)"""
+    out = set()
+    piece = pos.pieces.get(effect.piece)
+    if piece is not None and effect.rest != piece.sq:
+        out.add(piece.sq)
+    for pid in effect.hits + effect.losses:
+        hit = pos.pieces.get(pid)
+        if hit is not None and not hit.is_command:
+            out.add(hit.sq)
+    return out
+
+
+class Zone:
+    """Where a helper's action could make a difference to some attacks.
+
+    For any attacker but a Cannon, an action helps only by emptying a square of its corridor
+    (a piece standing in the way leaves or dies): filling a square never opens a path, and
+    only an enemy defending Soldier blocks an arrow. A Cannon also needs supporters to arrive
+    next to it, so its surroundings count when a piece enters them.
+    """
+
+    def __init__(self) -> None:
+        self.squares: set[int] = set()
+        self.arrivals: set[int] = set()
+
+    def add(self, pos: Position, piece: Piece, goal: tuple[int, ...], actions: int) -> None:
+        area = corridor(pos, piece, goal, actions)
+        self.squares |= area
+        if piece.kind == CANNON:
+            self.arrivals |= area
+
+    def reachable(self, pos: Position, piece: Piece) -> bool:
+        """Can the piece empty or enter a square of the zone in one action (optimistically)?"""
+        if piece.sq in self.squares:
+            return True
+        occupied = [sq for sq in self.squares if sq in pos.board]
+        if occupied and bound(pos, piece, occupied) <= 1:
+            return True
+        return bool(self.arrivals) and bound(pos, piece, tuple(self.arrivals)) <= 1
+
+    def helped_by(self, pos: Position, effect: Effect) -> bool:
+        if effect.rest and effect.rest in self.arrivals:
+            return True
+        return not vacated(pos, effect).isdisjoint(self.squares)
+
+
+class ThreatSearch:
+    """Can the side to act hit the piece on ``target`` within ``actions`` actions of one turn?
+
+    Iterative deepening over the number of actions n; for each n, each piece that could make
+    the final attack is tried in turn. When that piece needs all n actions itself (no slack),
+    only its own actions are searched; with slack, helpers that write its corridor are tried.
+    ``attacker_ok`` limits which pieces may make the final attack (R30's exception).
+    """
+
+    def __init__(self, target: int, actions: int, attacker_ok: Filter | None = None) -> None:
+        self.target = target
+        self.actions = actions
+        self.attacker_ok = attacker_ok or (lambda piece: True)
+        self.refuted: set[tuple] = set()
+
+    def run(self, pos: Position) -> bool:
+        if self.actions <= 0 or pos.board.get(self.target) is None:
+            return False
+        if pos.crown_pending[pos.side]:
+            for _action, effect in all_actions(pos):
+                child = pos.copy()
+                child.commit(effect)
+                if self._deepening(child):
+                    return True
+            return False
+        return self._deepening(pos)
+
+    def _deepening(self, pos: Position) -> bool:
+        target = (self.target,)
+        for n in range(1, self.actions + 1):
+            finishers = sorted(
+                (bound(pos, p, target), p.id)
+                for p in pos.side_pieces(pos.side)
+                if not p.hidden and p.id not in pos.spent
+            )
+            for need, pid in finishers:
+                if need > n:
+                    break
+                if self._by(pos, pid, n):
+                    return True
+        return False
+
+    def _by(self, pos: Position, pid: int, n: int) -> bool:
+        """n actions, the last one by piece ``pid`` hitting the target; none shorter exists."""
+        piece = pos.pieces.get(pid)
+        if piece is None or pid in pos.spent or pos.actions_left < n:
+            return False
+        need = bound(pos, piece, (self.target,))
+        if need > n:
+            return False
+        if n == 1:
+            return self.attacker_ok(piece) and self._hits(pos, piece)
+        key = (_key(pos), pid, n)
+        if key in self.refuted:
+            return False
+        for effect in self._first_actions(pos, piece, n, need):
+            child = pos.copy()
+            child.commit(effect)
+            if self._by(child, pid, n - 1):
+                return True
+        self.refuted.add(key)
+        return False
+
+    def _hits(self, pos: Position, piece: Piece) -> bool:
+        victim = pos.board[self.target]
+        if piece.kind == CANNON:
+            return _cannon_hits(pos, piece, self.target)
+        return any(victim in effect.hits for _a, effect in piece_actions(pos, piece))
+
+    def _first_actions(self, pos: Position, finisher: Piece, n: int, need: int) -> list[Effect]:
+        victim = pos.board[self.target]
+        target = (self.target,)
+        out = [
+            effect
+            for _a, effect in piece_actions(pos, finisher)
+            if victim not in effect.hits and _progress(pos, effect, [(target, n - 1)])
+        ]
+        if need > n - 1:
+            return out  # no slack: the finisher needs every action itself
+        zone = Zone()
+        zone.add(pos, finisher, target, n - 1)
+        goals: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        if n >= 3 and need <= n - 2:
+            inner = Zone()
+            inner.add(pos, finisher, target, n - 2)
+            jobs = tuple(inner.squares)
+            for helper in self._helpers(pos, finisher):
+                helper_need = bound(pos, helper, jobs)
+                if helper_need <= n - 2:
+                    zone.add(pos, helper, jobs, n - 2)
+                if helper_need <= n - 1:
+                    goals[helper.id] = [(jobs, n - 2)]
+        for helper in self._helpers(pos, finisher):
+            if helper.id not in goals and not zone.reachable(pos, helper):
+                continue
+            for _a, effect in piece_actions(pos, helper):
+                if victim in effect.hits:
+                    continue
+                if zone.helped_by(pos, effect) or _progress(pos, effect, goals.get(helper.id)):
+                    out.append(effect)
+        return out
+
+    @staticmethod
+    def _helpers(pos: Position, finisher: Piece) -> list[Piece]:
+        return [
+            p
+            for p in pos.side_pieces(pos.side)
+            if p.id != finisher.id and not p.hidden and p.id not in pos.spent
+        ]
+
+
+def _progress(pos: Position, effect: Effect, goals: list | None) -> bool:
+    """The action brings its own piece within bound of one of its goals."""
+    if not goals or not effect.rest or effect.piece in effect.losses:
+        return False
+    piece = pos.pieces[effect.piece]
+    moved = piece._replace(sq=effect.rest)
+    if effect.stance:
+        moved = moved._replace(defending=effect.stance == "defend")
+    if effect.ready >= 0:
+        moved = moved._replace(ready=bool(effect.ready))
+    return any(bound(pos, moved, sq) <= n for sq, n in goals)
+
+
+def _cannon_hits(pos: Position, cannon: Piece, target: int) -> bool:
+    """R19, R21: a ready, supported Cannon whose line reaches the target first."""
+    if not cannon.ready or pos.actions_left < 1:
+        return False
+    inside = on_board(pos.size)
+    for delta in DELTAS:
+        sq = cannon.sq + delta
+        while sq in inside and sq not in pos.board:
+            sq += delta
+        if sq == target:
+            return _supporters(pos, cannon) >= 2
+    return False
+
+
+def _supporters(pos: Position, cannon: Piece) -> int:
+    return sum(
+        1
+        for sq in neighbours(pos.size)[cannon.sq]
+        if (pid := pos.board.get(sq)) is not None
+        and pos.pieces[pid].side == cannon.side
+        and pid not in pos.spent
+    )
+
+
+def in_jeopardy(pos: Position, target: int, attacker_ok: Filter | None = None) -> bool:
+    """R29 for the piece on ``target``, judged against the side to act in ``pos``."""
+    return ThreatSearch(target, pos.actions_total, attacker_ok).run(pos)
+
+
+def next_turn(pos: Position) -> Position:
+    """The position the opponent will start their next turn from (R29): after the
+    Opposition's turn the round ends first, removing doomed command pieces."""
+    following = pos.copy()
+    if pos.side == Side.OPPOSITION:
+        following.end_round()
+    following.start_turn(pos.side.other)
+    return following
+
+
+def r30_offenders(pos: Position) -> list[Piece]:
+    """Operated command pieces of the side to act that would end this turn in jeopardy."""
+    side = pos.side
+    operated = [p for p in pos.commanders(side) if p.id in pos.operated and not p.doomed]
+    if not operated:
+        return []
+    after = next_turn(pos)
+    offenders = []
+    for piece in operated:
+        if piece.id not in after.pieces:
+            continue
+        exempt_doomed = side == Side.CHALLENGER and piece.id in pos.slew
+        attacker_ok = (lambda p: not (p.is_command and p.doomed)) if exempt_doomed else None
+        if in_jeopardy(after, piece.sq, attacker_ok):
+            offenders.append(piece)
+    return offenders
+
+
+def is_trapped(pos: Position) -> bool:
+    """R25, at the start of the turn of the side to act in ``pos``."""
+    mine = pos.commanders(pos.side)
+    alive = [p for p in mine if not p.doomed]
+    if not alive:
+        return False
+    after = next_turn(pos)
+    if any(p.id in after.pieces and not in_jeopardy(after, p.sq) for p in alive):
+        return False
+    return not _escape(pos, pos.actions_total, set())
+
+
+def _escape(pos: Position, depth: int, seen: set) -> bool:
+    """Is there a legal turn (R30) leaving a live command piece out of jeopardy?"""
+    if _safe_end(pos):
+        return True
+    if depth == 0:
+        return False
+    for _action, effect in all_actions(pos):
+        child = pos.copy()
+        child.commit(effect)
+        key = _key(child)
+        if key in seen:
+            continue
+        seen.add(key)
+        if _escape(child, depth - 1, seen):
+            return True
+    return False
+
+
+def _safe_end(pos: Position) -> bool:
+    if pos.crown_pending[pos.side] or r30_offenders(pos):
+        return False
+    after = next_turn(pos)
+    return any(
+        p.id in after.pieces and not in_jeopardy(after, p.sq)
+        for p in pos.commanders(pos.side)
+        if not p.doomed
+    )
+
+
+def _key(pos: Position) -> tuple:
+    return (
+        frozenset(pos.pieces.values()),
+        pos.actions_used,
+        frozenset(pos.spent),
+        frozenset(pos.attacked),
+        frozenset(pos.operated),
+    )

@@ -1,0 +1,371 @@
+"""Legal actions of one piece and what each does (R13-R23, R31-R33).
+
+Every generator yields ``(Action, Effect)`` pairs, one per distinct effect, first the one the
+engine prefers when the notation leaves a choice open (shortest path, unblocked arrow, default
+supporters). Validation, notation and the jeopardy search all use these generators, so there is
+exactly one statement of each piece's abilities.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from .actions import CROWN, FIRE, MOVE, READY, STANCE, Action
+from .geometry import DELTAS, distance, middles, neighbours, on_board
+from .pieces import (
+    ARCHER,
+    ASSASSIN,
+    CANNON,
+    CAVALRY,
+    COMMAND_KINDS,
+    GENERAL,
+    RULER,
+    SOLDIER,
+    Piece,
+)
+from .position import Effect, Position
+
+Pair = tuple[Action, Effect]
+BASE_REACH = {GENERAL: 2, RULER: 3, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, CANNON: 1, ASSASSIN: 3}
+
+
+class Walk:
+    """Where a piece can go in one move of reach ``base`` (R3, R23, R31, R33).
+
+    ``rests``: empty squares it can end on, with a path. ``lands``: (enemy square, square
+    before it) -> path, for landing attacks. ``trades``: enemy defending Soldiers a Cavalry
+    would land on or jump over (R18).
+    """
+
+    __slots__ = ("lands", "rests", "trades")
+
+    def __init__(self, pos: Position, piece: Piece, base: int, jump: bool = False) -> None:
+        self.rests: dict[int, tuple[int, ...]] = {}
+        self.lands: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.trades: dict[int, tuple[int, ...]] = {}
+        terrain, board, pieces = pos.terrain, pos.board, pos.pieces
+        adj = neighbours(pos.size)
+        plain = not (terrain.water or terrain.hills)
+        origin, side = piece.sq, piece.side
+        max_steps = base + (1 if terrain.hills else 0)
+        paths: dict[tuple[int, bool, bool], tuple[int, ...]] = {(origin, False, False): ()}
+        frontier = [(origin, False, False)]
+        for steps in range(1, max_steps + 1):
+            following = []
+            for state in frontier:
+                here, pen, down = state
+                path = paths[state]
+                for there in adj[here]:
+                    if plain:
+                        npen, ndown = False, False
+                    else:
+                        step_pen, step_down = terrain.step(here, there)
+                        npen, ndown = pen or step_pen, down or step_down
+                    legal = steps <= max(1, base + ndown - npen)
+                    key = (there, npen, ndown)
+                    pid = board.get(there)
+                    if pid is None or there == origin:
+                        if legal and there != origin and there not in self.rests:
+                            self.rests[there] = (*path, there)
+                        passable = True
+                    else:
+                        occupant = pieces[pid]
+                        blocker = occupant.kind == SOLDIER and occupant.defending
+                        if occupant.side == side:
+                            passable = jump and not blocker
+                        elif jump and blocker:
+                            if legal and there not in self.trades:
+                                self.trades[there] = (*path, there)
+                            passable = False
+                        else:
+                            if legal and (there, here) not in self.lands:
+                                self.lands[there, here] = (*path, there)
+                            passable = jump
+                    if passable and key not in paths:
+                        paths[key] = (*path, there)
+                        following.append(key)
+            frontier = following
+
+
+def piece_actions(pos: Position, piece: Piece) -> list[Pair]:
+    """All legal actions of one piece of the side to act, one per distinct effect."""
+    if pos.crown_pending[piece.side]:
+        return []
+    if piece.id in pos.spent or pos.actions_left <= 0 or piece.hidden:
+        return []
+    seen: set[Effect] = set()
+    out: list[Pair] = []
+    for action, effect in _GENERATORS[piece.kind](pos, piece):
+        if effect not in seen:
+            seen.add(effect)
+            out.append((action, effect))
+    return out
+
+
+def crown_actions(pos: Position) -> list[Pair]:
+    """R24: with a crown pending, the only actions are crowning one of the Generals."""
+    side = pos.side
+    if not pos.crown_pending[side]:
+        return []
+    generals = sorted(
+        (p for p in pos.pieces.values() if p.side == side and p.kind == GENERAL),
+        key=lambda p: (p.sq & 31, p.sq >> 5),
+    )
+    return [(Action(CROWN, origin=p.sq), Effect(CROWN, p.id, p.sq, crown=True)) for p in generals]
+
+
+def all_actions(pos: Position) -> list[Pair]:
+    """Every legal action of the side to act, in a fixed order (crown, then by square)."""
+    crowns = crown_actions(pos)
+    if crowns:
+        return crowns
+    out: list[Pair] = []
+    for piece in sorted(pos.side_pieces(pos.side), key=lambda p: (p.sq & 31, p.sq >> 5, p.id)):
+        out.extend(piece_actions(pos, piece))
+    return out
+
+
+# ---- attacks -------------------------------------------------------------------------------
+def enemy_at(pos: Position, sq: int, side: int) -> Piece | None:
+    pid = pos.board.get(sq)
+    if pid is None:
+        return None
+    piece = pos.pieces[pid]
+    return piece if piece.side != side else None
+
+
+def shots(pos: Position, piece: Piece, frm: int, reach: int, archer: bool) -> Iterator[tuple]:
+    """(target, via, hit id) for each attack from ``frm`` up to ``reach`` (R17, R32)."""
+    forest = pos.terrain.forest if archer else frozenset()
+    mids = middles(pos.size)
+    for target in _ring(pos.size, frm, reach):
+        victim = enemy_at(pos, target, piece.side)
+        if victim is None:
+            continue
+        if distance(frm, target) == 1:
+            yield target, 0, victim.id
+            continue
+        if target in forest:
+            continue
+        for via in mids[frm, target]:
+            if via in forest:
+                continue
+            guard = enemy_at(pos, via, piece.side)
+            if guard is not None and guard.kind == SOLDIER and guard.defending:
+                yield target, via, guard.id
+            else:
+                yield target, via, victim.id
+
+
+def _ring(size: int, frm: int, reach: int) -> Iterator[int]:
+    inside = on_board(size)
+    for dv in range(reach, -reach - 1, -1):
+        for dh in range(-reach, reach + 1):
+            sq = frm + (dh << 5) + dv
+            if (dh or dv) and sq in inside:
+                yield sq
+
+
+# ---- per piece -----------------------------------------------------------------------------
+def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> Iterator[Pair]:
+    """General (R13), Ruler (R14): move 0..reach, then attack up to attack_reach."""
+    can_attack = not (piece.kind == RULER and piece.id in pos.attacked)
+    once = piece.kind == RULER
+    walk = Walk(pos, piece, reach)
+    if can_attack:
+        for target, via, hit in shots(pos, piece, piece.sq, attack_reach, archer=False):
+            yield (
+                Action(MOVE, piece.kind, piece.sq, (), target, via),
+                Effect(MOVE, piece.id, piece.sq, (hit,), attacks=once),
+            )
+    for sq, path in walk.rests.items():
+        yield Action(MOVE, piece.kind, piece.sq, path), Effect(MOVE, piece.id, sq)
+        if can_attack:
+            for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
+                yield (
+                    Action(MOVE, piece.kind, piece.sq, path, target, via),
+                    Effect(MOVE, piece.id, sq, (hit,), attacks=once),
+                )
+    if can_attack:
+        yield from _standard_landings(pos, piece, walk, attacks=once)
+
+
+def _standard_landings(pos: Position, piece: Piece, walk: Walk, attacks: bool) -> Iterator[Pair]:
+    """Landing on an enemy standard piece attacks it and takes its square (R23)."""
+    for (sq, _before), path in walk.lands.items():
+        victim = pos.pieces[pos.board[sq]]
+        if victim.kind not in COMMAND_KINDS:
+            yield (
+                Action(MOVE, piece.kind, piece.sq, path),
+                Effect(MOVE, piece.id, sq, (victim.id,), attacks=attacks),
+            )
+
+
+def _command_landings(pos: Position, piece: Piece, walk: Walk) -> Iterator[Pair]:
+    """Landing on a command piece: it stays until the round ends (R11), so the attacker
+    strikes from the square before it on its path (our reading of R1 + R11 + R23)."""
+    for (sq, before), path in walk.lands.items():
+        victim = pos.pieces[pos.board[sq]]
+        if victim.kind in COMMAND_KINDS and (before == piece.sq or before not in pos.board):
+            yield (
+                Action(MOVE, piece.kind, piece.sq, path),
+                Effect(MOVE, piece.id, before, (victim.id,)),
+            )
+
+
+def _general(pos: Position, piece: Piece) -> Iterator[Pair]:
+    return _mover(pos, piece, 2, 1)
+
+
+def _ruler(pos: Position, piece: Piece) -> Iterator[Pair]:
+    return _mover(pos, piece, 3, 2)
+
+
+def _archer(pos: Position, piece: Piece) -> Iterator[Pair]:
+    """R15: (a) move up to 2 without attacking; (b) move 1, landing attacks, or move 1 and
+    attack up to 1; (c) stay and attack up to 2. At most one attack per turn."""
+    can_attack = piece.id not in pos.attacked
+    if can_attack:
+        for target, via, hit in shots(pos, piece, piece.sq, 2, archer=True):
+            yield (
+                Action(MOVE, ARCHER, piece.sq, (), target, via),
+                Effect(MOVE, piece.id, piece.sq, (hit,), attacks=True),
+            )
+    for sq, path in Walk(pos, piece, 2).rests.items():
+        yield Action(MOVE, ARCHER, piece.sq, path), Effect(MOVE, piece.id, sq)
+    if not can_attack:
+        return
+    short = Walk(pos, piece, 1)
+    for sq, path in short.rests.items():
+        for target, via, hit in shots(pos, piece, sq, 1, archer=True):
+            yield (
+                Action(MOVE, ARCHER, piece.sq, path, target, via),
+                Effect(MOVE, piece.id, sq, (hit,), attacks=True),
+            )
+    yield from _standard_landings(pos, piece, short, attacks=True)
+
+
+def _soldier(pos: Position, piece: Piece) -> Iterator[Pair]:
+    """R16: switch stance, or in attack stance move 1 attacking where it lands."""
+    stance = "attack" if piece.defending else "defend"
+    yield (
+        Action(STANCE, SOLDIER, piece.sq, stance=stance),
+        Effect(STANCE, piece.id, piece.sq, stance=stance),
+    )
+    if piece.defending:
+        return
+    walk = Walk(pos, piece, 1)
+    for sq, path in walk.rests.items():
+        yield Action(MOVE, SOLDIER, piece.sq, path), Effect(MOVE, piece.id, sq)
+    yield from _standard_landings(pos, piece, walk, attacks=False)
+    yield from _command_landings(pos, piece, walk)
+
+
+def _cavalry(pos: Position, piece: Piece) -> Iterator[Pair]:
+    """R18: move up to 3 jumping over pieces, attack by landing; trade with defending Soldiers."""
+    walk = Walk(pos, piece, 3, jump=True)
+    for sq, path in walk.rests.items():
+        yield Action(MOVE, CAVALRY, piece.sq, path), Effect(MOVE, piece.id, sq)
+    yield from _standard_landings(pos, piece, walk, attacks=False)
+    yield from _command_landings(pos, piece, walk)
+    for sq, path in walk.trades.items():
+        soldier = pos.board[sq]
+        yield (
+            Action(MOVE, CAVALRY, piece.sq, path),
+            Effect(MOVE, piece.id, 0, (soldier,), (piece.id,)),
+        )
+
+
+def supporter_choices(pos: Position, cannon: Piece, needed: int) -> list[tuple[Piece, ...]]:
+    """R19: every set of ``needed`` unspent friendly neighbours, the engine's choice first.
+
+    The engine prefers pieces already operated this turn, then the cheapest, then reading order.
+    """
+    candidates = [
+        p
+        for sq in neighbours(pos.size)[cannon.sq]
+        if (p := pos.at(sq)) is not None and p.side == cannon.side and p.id not in pos.spent
+    ]
+    if len(candidates) < needed:
+        return []
+    default = tuple(sorted(sorted(candidates, key=support_preference(pos))[:needed], key=_reading))
+    others = [
+        combo
+        for combo in combinations(sorted(candidates, key=_reading), needed)
+        if combo != default
+    ]
+    return [default, *others]
+
+
+def support_preference(pos: Position):
+    def key(p: Piece) -> tuple:
+        return (p.id not in pos.operated, pos.values[p.kind], _reading(p))
+
+    return key
+
+
+def _reading(p: Piece) -> tuple[int, int]:
+    return (p.sq & 31, p.sq >> 5)
+
+
+def _cannon(pos: Position, piece: Piece) -> Iterator[Pair]:
+    """R19-R22: fire, move 1 into an empty square, or ready; each needs supporters."""
+    water = pos.terrain.water
+    if not piece.ready:
+        for combo in supporter_choices(pos, piece, 2):
+            squares, ids = _support(combo)
+            yield (
+                Action(READY, CANNON, piece.sq, supporters=squares),
+                Effect(READY, piece.id, piece.sq, ready=1, spent=ids),
+            )
+        return
+    two = supporter_choices(pos, piece, 2)
+    for direction in range(8):
+        hit = _line_of_fire(pos, piece, direction)
+        if hit is None:
+            continue
+        for combo in two:
+            squares, ids = _support(combo)
+            yield (
+                Action(FIRE, CANNON, piece.sq, direction=direction, supporters=squares),
+                Effect(FIRE, piece.id, piece.sq, hit, ready=0, spent=ids),
+            )
+    three = None
+    for sq, path in Walk(pos, piece, 1).rests.items():
+        wet = piece.sq in water or any(s in water for s in path)
+        if wet and three is None:
+            three = supporter_choices(pos, piece, 3)
+        for combo in three if wet else two:
+            squares, ids = _support(combo)
+            yield (
+                Action(MOVE, CANNON, piece.sq, path, supporters=squares),
+                Effect(MOVE, piece.id, sq, spent=ids),
+            )
+
+
+def _support(combo: tuple[Piece, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    return tuple(p.sq for p in combo), tuple(p.id for p in combo)
+
+
+def _line_of_fire(pos: Position, cannon: Piece, direction: int) -> tuple[int, ...] | None:
+    """What a shot hits (R21): () for nothing, (id,) for an enemy, None when a friend is first."""
+    inside = on_board(pos.size)
+    delta = DELTAS[direction]
+    sq = cannon.sq + delta
+    while sq in inside:
+        pid = pos.board.get(sq)
+        if pid is not None:
+            return (pid,) if pos.pieces[pid].side != cannon.side else None
+        sq += delta
+    return ()
+
+
+_GENERATORS = {
+    GENERAL: _general,
+    RULER: _ruler,
+    ARCHER: _archer,
+    SOLDIER: _soldier,
+    CAVALRY: _cavalry,
+    CANNON: _cannon,
+}

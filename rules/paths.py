@@ -1,0 +1,90 @@
+"""One named path checked step by step (R3, R18, R20, R23, R31, R33), with the reason a
+path is refused. ``Walk`` explores every path at once; this judges the one a player wrote."""
+
+from __future__ import annotations
+
+from .errors import IllegalAction
+from .geometry import distance, name
+from .movegen import BASE_REACH
+from .pieces import ARCHER, CANNON, CAVALRY, COMMAND_KINDS, SOLDIER, Piece
+from .position import Position
+
+PIECE_RULE = {"G": "R13", "R": "R14", "A": "R15", "S": "R16", "H": "R18", "C": "R20", "X": "R42"}
+
+
+def reach_of(pos: Position, path: tuple[int, ...], base: int, start: int) -> int:
+    """The reach a path allows with its terrain (R31, R33)."""
+    pen = down = False
+    here = start
+    for there in path:
+        step_pen, step_down = pos.terrain.step(here, there)
+        pen, down = pen or step_pen, down or step_down
+        here = there
+    return max(1, base + down - pen)
+
+
+def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> tuple[int, tuple, tuple]:
+    """(rest square, hits, losses) of moving ``piece`` along ``path``; IllegalAction if not."""
+    rule = PIECE_RULE[piece.kind]
+    here = piece.sq
+    for number, there in enumerate(path, start=1):
+        if distance(here, there) != 1:
+            raise IllegalAction(
+                "R3",
+                f"step {number} of the path, {name(here)} to {name(there)}, "
+                "is not a step to a neighbouring square",
+            )
+        here = there
+    end = path[-1]
+    landing = pos.at(end)
+    base = BASE_REACH[piece.kind]
+    if piece.kind == ARCHER and landing is not None and landing.side != piece.side:
+        base = 1
+    limit = reach_of(pos, path, base, piece.sq)
+    for index, sq in enumerate(path[:-1]):
+        occupant = pos.at(sq)
+        if occupant is None or sq == piece.sq:
+            continue
+        if piece.kind != CAVALRY:
+            raise IllegalAction("R23", f"the path is blocked at {name(sq)}; only Cavalry jump")
+        if occupant.kind == SOLDIER and occupant.defending:
+            if occupant.side == piece.side:
+                raise IllegalAction(
+                    "R18", f"Cavalry cannot jump over your defending Soldier on {name(sq)}"
+                )
+            _check_reach(rule, piece, index + 1, limit, path)
+            return 0, (occupant.id,), (piece.id,)
+    _check_reach(rule, piece, len(path), limit, path)
+    if landing is None:
+        return end, (), ()
+    if landing.side == piece.side:
+        raise IllegalAction("R23", f"{name(end)} holds your own piece; no piece lands on a friend")
+    if piece.kind == CANNON:
+        raise IllegalAction("R20", f"a Cannon moves only into an empty square; {name(end)} is not")
+    if piece.kind == CAVALRY and landing.kind == SOLDIER and landing.defending:
+        return 0, (landing.id,), (piece.id,)
+    if landing.kind in COMMAND_KINDS:
+        before = path[-2] if len(path) > 1 else piece.sq
+        if before != piece.sq and pos.at(before) is not None:
+            raise IllegalAction(
+                "R23",
+                f"the {_word(landing)} on {name(end)} stays until the round "
+                f"ends, so the attacker stops on {name(before)}, which is occupied",
+            )
+        return before, (landing.id,), ()
+    return end, (landing.id,), ()
+
+
+def _check_reach(rule: str, piece: Piece, steps: int, limit: int, path: tuple[int, ...]) -> None:
+    if steps > limit:
+        raise IllegalAction(
+            rule,
+            f"that path is {steps} steps but this move may go only {limit} "
+            "here (water and uphill take 1 away, downhill adds 1: R31, R33)"
+            if limit != BASE_REACH.get(piece.kind)
+            else f"that path is {steps} steps; this piece moves at most {limit}",
+        )
+
+
+def _word(piece: Piece) -> str:
+    return "Ruler" if piece.kind == "R" else "General"

@@ -1,0 +1,64 @@
+"""Sides, piece kinds and point values (R13-R23, R27)."""
+
+from __future__ import annotations
+
+from enum import IntEnum
+from typing import NamedTuple
+
+
+class Side(IntEnum):
+    CHALLENGER = 0
+    OPPOSITION = 1
+
+    @property
+    def other(self) -> Side:
+        return Side(1 - self)
+
+    @property
+    def letter(self) -> str:
+        return "CO"[self]
+
+    @property
+    def title(self) -> str:
+        return ("challenger", "opposition")[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Side:
+        try:
+            return cls("CO".index(letter.upper()))
+        except ValueError:
+            raise ValueError(f"side must be C or O, not {letter!r}") from None
+
+
+GENERAL, RULER, ARCHER, SOLDIER, CAVALRY, CANNON, ASSASSIN = "G", "R", "A", "S", "H", "C", "X"
+KIND_NAMES = {
+    GENERAL: "General",
+    RULER: "Ruler",
+    ARCHER: "Archer",
+    SOLDIER: "Soldier",
+    CAVALRY: "Cavalry",
+    CANNON: "Cannon",
+    ASSASSIN: "Assassin",
+}
+COMMAND_KINDS = frozenset({GENERAL, RULER})
+
+# R27: values without and with the Assassin rules.
+VALUES = {GENERAL: 8, RULER: 8, ARCHER: 1, SOLDIER: 1, CAVALRY: 3, CANNON: 3, ASSASSIN: 5}
+ASSASSIN_VALUES = {GENERAL: 7, RULER: 7, ARCHER: 1, SOLDIER: 1, CAVALRY: 3, CANNON: 2, ASSASSIN: 5}
+
+
+class Piece(NamedTuple):
+    """One piece. Immutable: a change makes a new Piece (``_replace``), so copies are cheap."""
+
+    id: int
+    side: Side
+    kind: str
+    sq: int
+    defending: bool = False
+    ready: bool = True
+    doomed: bool = False
+    hidden: bool = False
+
+    @property
+    def is_command(self) -> bool:
+        return self.kind in COMMAND_KINDS

@@ -1,0 +1,191 @@
+"""Game records (R50): PGN-like headers, then one line per finished turn."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .actions import DRAW, RESET, RESIGN
+from .errors import ActionError, MalformedAction
+from .game import Game, Options
+from .pieces import Side
+from .terrain import TerrainError
+
+_HEADER = re.compile(r'^\[(?P<key>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
+_TURN = re.compile(r"^(?P<side>[CO])\s*:(?P<body>.*)$")
+REQUIRED = ("Board", "ChallengerSetup", "OppositionSetup")
+GAME_ENDERS = (RESIGN, DRAW, RESET)
+
+
+class RecordError(ValueError):
+    """The record itself is malformed; ``line`` is 1-based."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(f"line {line}: {message}")
+        self.line = line
+        self.message = message
+
+
+class ReplayError(ValueError):
+    """An action in a well-formed record is illegal."""
+
+    def __init__(self, turn: int, action: int, reason: str) -> None:
+        super().__init__(f"turn {turn} action {action}: {reason}")
+        self.turn, self.action, self.reason = turn, action, reason
+
+
+@dataclass
+class Record:
+    headers: dict[str, str]
+    turns: list[tuple[int, Side, list[str]]]  # (line number, side, action texts)
+
+
+def parse_record(text: str) -> Record:
+    headers: dict[str, str] = {}
+    turns: list[tuple[int, Side, list[str]]] = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if line.startswith("["):
+            if turns:
+                raise RecordError(number, "header lines must come before the turns")
+            m = _HEADER.match(line)
+            if not m:
+                raise RecordError(number, 'a header line looks like [Key "value"]')
+            headers[m["key"]] = m["value"].replace('\\"', '"').replace("\\\\", "\\")
+            continue
+        m = _TURN.match(line)
+        if not m:
+            raise RecordError(number, "a turn line starts with 'C:' or 'O:'")
+        body = m["body"].strip()
+        actions = [part.strip() for part in body.split(";")] if body else []
+        if any(not part for part in actions):
+            raise RecordError(number, "an empty action between ';' separators")
+        turns.append((number, Side.from_letter(m["side"]), actions))
+    for key in REQUIRED:
+        if key not in headers:
+            raise RecordError(1, f'the header [{key} "..."] is required')
+    return Record(headers, turns)
+
+
+def options_from_headers(headers: dict[str, str]) -> Options:
+    """Match options from record headers; ValueError names the bad header."""
+    assassins = headers.get("Assassins", "off").lower()
+    if assassins not in ("on", "off"):
+        raise ValueError('Assassins must be "on" or "off"')
+    target = headers.get("Target", "0") or "0"
+    if not target.isdigit():
+        raise ValueError(f"Target must be a whole number of points, not {target!r}")
+    options = Options(
+        board=headers["Board"].lower(),
+        challenger_setup=headers["ChallengerSetup"].lower(),
+        opposition_setup=headers["OppositionSetup"].lower(),
+        terrain=headers.get("Terrain", "none").lower() or "none",
+        terrain_map=headers.get("TerrainMap", ""),
+        assassins=assassins == "on",
+        rulers=(
+            headers.get("ChallengerRuler", "K").upper(),
+            headers.get("OppositionRuler", "K").upper(),
+        ),
+        target=int(target),
+    )
+    options.validate()
+    return options
+
+
+def replay(text: str) -> Game:
+    """Replay a record; RecordError if malformed, ReplayError at the first illegal action."""
+    record = parse_record(text)
+    try:
+        game = Game(options_from_headers(record.headers))
+    except (ValueError, TerrainError) as exc:
+        raise RecordError(_header_line(text), str(exc)) from None
+    game.headers = {k: v for k, v in record.headers.items()}
+    for turn_number, (line, side, actions) in enumerate(record.turns, start=1):
+        play_turn(game, turn_number, line, side, actions)
+    return game
+
+
+def play_turn(game: Game, turn_number: int, line: int, side: Side, actions: list[str]) -> None:
+    if actions == [RESIGN]:
+        _act(turn_number, 1, lambda: game.resign(side))
+        return
+    if game.is_over():
+        raise ReplayError(turn_number, 1, f"the game is over: {game.outcome()}")
+    if side != game.side:
+        raise ReplayError(
+            turn_number, 1, f"it is the {game.side.title}'s turn, not the {side.title}'s (R7)"
+        )
+    for index, text in enumerate(actions, start=1):
+        try:
+            action = game.parse_action(text)
+        except MalformedAction as exc:
+            raise RecordError(line, exc.message) from None
+        except ActionError as exc:
+            raise ReplayError(turn_number, index, exc.message) from None
+        _act(turn_number, index, lambda action=action: game.apply(action))
+        if action.kind in GAME_ENDERS:
+            if index != len(actions):
+                raise RecordError(line, f"'{action.kind}' must be the last action of its line")
+            return
+    _act(turn_number, len(actions) + 1, game.end_turn)
+
+
+def _act(turn: int, index: int, step) -> None:
+    try:
+        step()
+    except ActionError as exc:
+        raise ReplayError(turn, index, exc.message) from None
+
+
+def _header_line(text: str) -> int:
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip().startswith("["):
+            return number
+    return 1
+
+
+def write_record(game: Game, extra: dict[str, str] | None = None) -> str:
+    """The full record of a game: headers, then every finished turn."""
+    options = game.options
+    headers = {
+        "Board": options.board,
+        "ChallengerSetup": options.challenger_setup,
+        "OppositionSetup": options.opposition_setup,
+    }
+    if options.terrain_map:
+        headers["TerrainMap"] = game.terrain.text()
+    elif options.terrain != "none":
+        headers["Terrain"] = options.terrain
+    if options.assassins:
+        headers["Assassins"] = "on"
+    if options.board == "long":
+        headers["ChallengerRuler"], headers["OppositionRuler"] = options.rulers
+    if options.target:
+        headers["Target"] = str(options.target)
+    for key, value in {**getattr(game, "headers", {}), **(extra or {})}.items():
+        headers.setdefault(key, value)
+    outcome = game.outcome()
+    headers["Result"] = _result(game)
+    if outcome is not None:
+        headers["Termination"] = outcome.reason
+    lines = [f'[{key} "{_quote(value)}"]' for key, value in headers.items()]
+    lines.append("")
+    for turn in game.turns:
+        body = " ; ".join(turn.texts)
+        lines.append(f"{turn.side.letter}: {body}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _result(game: Game) -> str:
+    outcome = game.outcome()
+    if outcome is None:
+        return "*"
+    if outcome.winner is None:
+        return "1/2-1/2"
+    return "1-0" if outcome.winner == Side.CHALLENGER else "0-1"
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
