@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE
 from .errors import IllegalAction
-from .geometry import DELTAS, DIRECTIONS, distance, name, neighbours, on_board
+from .geometry import DELTAS, DIRECTIONS, distance, middles, name, neighbours, on_board
 from .movegen import crown_actions, piece_actions, supporter_choices
-from .paths import PIECE_RULE, path_effect
+from .paths import PIECE_RULE, path_effect, shortest_paths
 from .pieces import ARCHER, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ def _path_reason(game: Game, spec: Spec, piece: Piece) -> tuple[str, str] | None
     if spec.path_via:
         candidates = [(*spec.path_via, spec.dest)]
     else:
-        candidates = _straightest(game, piece.sq, spec.dest)
+        candidates = shortest_paths(game.pos.size, piece.sq, spec.dest)
     if not candidates:
         reach = 4 if game.pos.terrain.hills else 3
         return (
@@ -153,23 +153,6 @@ def _path_reason(game: Game, spec: Spec, piece: Piece) -> tuple[str, str] | None
     return (first.rule, first.reason) if first else None
 
 
-def _straightest(game: Game, start: int, end: int) -> list[tuple[int, ...]]:
-    """A few shortest king paths from start to end (at most 4 steps), most direct first."""
-    d = distance(start, end)
-    if d == 0 or d > 4:
-        return []
-    adj = neighbours(game.pos.size)
-    paths: list[tuple[int, ...]] = [()]
-    for _ in range(d):
-        paths = [
-            (*p, nxt)
-            for p in paths
-            for nxt in adj[p[-1] if p else start]
-            if distance(nxt, end) == d - len(p) - 1
-        ][:64]
-    return paths
-
-
 def _attack_reason(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
     pos = game.pos
     victim = _enemy(game, spec.target, piece)
@@ -186,6 +169,12 @@ def _attack_reason(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str
             rule,
             f"{name(spec.target)} is {gap} away from {name(frm)}; "
             f"{what} attacks up to {reach} there",
+        )
+    if spec.attack_via and (gap != 2 or spec.attack_via not in middles(pos.size)[frm, spec.target]):
+        passes = " or ".join(name(m) for m in middles(pos.size).get((frm, spec.target), ()))
+        return "R17", (
+            f"{name(spec.attack_via)} is not a square this attack passes over"
+            + (f"; it passes {passes}" if passes else "")
         )
     if piece.kind == ARCHER and gap == 2:
         forest = pos.terrain.forest

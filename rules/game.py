@@ -28,8 +28,8 @@ from .geometry import BOARD_SIZES, LONG, SHORT, distance, name, square
 from .layouts import LONG_SETUPS, SHORT_SETUPS
 from .movegen import all_actions, crown_actions, piece_actions
 from .notation import Spec, parse
-from .paths import path_effect
-from .pieces import COMMAND_KINDS, GENERAL, RULER, Piece, Side
+from .paths import path_effect, shortest_paths
+from .pieces import CAVALRY, COMMAND_KINDS, GENERAL, RULER, Piece, Side
 from .position import Effect, Position
 from .terrain import Terrain, parse_map, preset
 
@@ -236,8 +236,10 @@ class Game:
         if pos.crown_pending[pos.side]:
             raise explain(self, spec, None)
         piece = self._own_piece(spec)
-        pairs = piece_actions(pos, piece)
+        pairs = piece_actions(pos, piece, every_support=True, distinct=False)
         matches = [pair for pair in pairs if self._matches(spec, pair, piece)]
+        if not matches and piece.kind == CAVALRY and spec.kind == MOVE and spec.dest:
+            matches = self._attempted_jumps(spec, piece, pairs)
         if not matches:
             raise explain(self, spec, piece)
         return self._choose(spec, matches)
@@ -248,7 +250,8 @@ class Game:
         if piece is None or piece.side != pos.side:
             raise explain(self, spec, None)
         written = "R" if spec.letter in ("K", "Q") else spec.letter
-        if written != piece.kind:
+        wrong_ruler = piece.kind == RULER and spec.letter not in ("R", self.rulers[piece.side])
+        if written != piece.kind or wrong_ruler:
             raise IllegalAction(
                 "R51",
                 f"{name(spec.origin)} holds your {self._kind_name(piece)}, not a "
@@ -309,6 +312,26 @@ class Game:
             return named is not None and named[0] == effect.rest
         return True
 
+    def _attempted_jumps(
+        self, spec: Spec, piece: Piece, pairs: list[tuple[Action, Effect]]
+    ) -> list[tuple[Action, Effect]]:
+        """R18: a Cavalry move that can only pass over an enemy defending Soldier trades
+        with it (R51 prefers a path without a trade; here there is none)."""
+        paths = (
+            [(*spec.path_via, spec.dest)]
+            if spec.path_via
+            else shortest_paths(self.pos.size, piece.sq, spec.dest)
+        )
+        trades = set()
+        for path in paths:
+            try:
+                rest, hits, losses = path_effect(self.pos, piece, path)
+            except IllegalAction:
+                continue
+            if losses:
+                trades.add((rest, hits, losses))
+        return [pair for pair in pairs if (pair[1].rest, pair[1].hits, pair[1].losses) in trades]
+
     def _named_path(self, spec: Spec, piece: Piece) -> tuple[int, tuple, tuple] | None:
         try:
             return path_effect(self.pos, piece, (*spec.path_via, spec.dest))
@@ -329,8 +352,25 @@ class Game:
             default = matches[0][1].spent
             matches = [m for m in matches if m[1].spent == default]
         if len({e for _a, e in matches}) > 1:
-            raise AmbiguousAction(spec.text, sorted({self.notation(a) for a, _e in matches}))
+            raise AmbiguousAction(spec.text, self._candidates(matches))
         return matches[0]
+
+    def _candidates(self, matches: list[tuple[Action, Effect]]) -> list[str]:
+        """Texts that tell the matching actions apart (written out in full where needed)."""
+        texts: dict[Effect, str] = {}
+        for action, effect in matches:
+            texts.setdefault(
+                effect,
+                self._display(
+                    format_action(
+                        action,
+                        path_via=len(action.path) > 1,
+                        attack_via=bool(action.via),
+                        supporters=bool(action.supporters),
+                    )
+                ),
+            )
+        return sorted(set(texts.values()))
 
     def _effect(self, action: Action) -> Effect:
         pos = self.pos

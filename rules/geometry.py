@@ -82,12 +82,22 @@ def middles(size: int) -> dict[tuple[int, int], tuple[int, ...]]:
     Straight and diagonal shots have one middle square; a knight-step shot has two.
     """
     table: dict[tuple[int, int], tuple[int, ...]] = {}
-    adj = neighbours(size)
+    inside = on_board(size)
     for a in squares(size):
-        for b in squares(size):
-            if distance(a, b) == 2:
-                table[a, b] = tuple(m for m in adj[a] if distance(m, b) == 1)
+        for dh in range(-2, 3):
+            for dv in range(-2, 3):
+                b = a + (dh << 5) + dv
+                if max(abs(dh), abs(dv)) == 2 and b in inside:
+                    table[a, b] = tuple(
+                        a + (mh << 5) + mv for mh in _halfway(dh) for mv in _halfway(dv)
+                    )
     return table
+
+
+def _halfway(d: int) -> tuple[int, ...]:
+    """Offsets of the middle of a 2-step shot along one axis: a 1-step offset may be taken
+    now or later, so it gives two choices (the knight step's two middle squares)."""
+    return (d // 2,) if d % 2 == 0 else (0, d)
 
 
 _SQUARE_RE = re.compile(

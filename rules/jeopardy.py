@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from .geometry import DELTAS, distance, neighbours, on_board
-from .movegen import all_actions, piece_actions
+from .movegen import Walk, all_actions, piece_actions, shots
 from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece, Side
 from .position import Effect, Position
 
@@ -91,9 +91,20 @@ def corridor(pos: Position, piece: Piece, squares: Iterable[int], actions: int) 
     inside = on_board(pos.size)
     if kind == CANNON:
         moves = max(0, actions - 1 - extra) * step
-        area = _ball(pos, piece.sq, moves + 1)
+        spots = [
+            sq
+            for sq in _ball(pos, piece.sq, moves)
+            if min(_line_distance(sq, g) for g in squares) == 0
+        ]
+        if not spots:
+            return set()
+        area = {
+            sq
+            for sq in _ball(pos, piece.sq, moves)
+            if distance(piece.sq, sq) + min(distance(sq, spot) for spot in spots) <= moves
+        }
         targets = set(squares)
-        for frm in _ball(pos, piece.sq, moves):
+        for frm in spots:
             for delta in DELTAS:
                 line, sq = [], frm + delta
                 while sq in inside:
@@ -108,6 +119,33 @@ def corridor(pos: Position, piece: Piece, squares: Iterable[int], actions: int) 
     return {
         s for s in near if distance(piece.sq, s) + min(distance(s, t) for t in squares) <= reach
     }
+
+
+def support_squares(pos: Position, cannon: Piece, goal: tuple[int, ...], actions: int) -> set[int]:
+    """Where a supporter arriving could matter to a Cannon: next to a square it may act from
+    (its own, or one within its moves with a line to the goal) that has fewer unspent friendly
+    neighbours than its actions could ever spend (2 per action, 1 more for a wet move)."""
+    step = _steps(pos, CANNON)
+    extra = 0 if cannon.ready else 1
+    moves = max(0, actions - 1 - extra) * step
+    enough = 2 * actions + (1 if actions >= 2 else 0)
+    spots = {cannon.sq} | {
+        sq for sq in _ball(pos, cannon.sq, moves) if min(_line_distance(sq, g) for g in goal) == 0
+    }
+    adj = neighbours(pos.size)
+    short = [spot for spot in spots if _supporters_near(pos, cannon, spot) < enough]
+    return {n for spot in short for n in adj[spot]}
+
+
+def _supporters_near(pos: Position, cannon: Piece, spot: int) -> int:
+    return sum(
+        1
+        for sq in neighbours(pos.size)[spot]
+        if (pid := pos.board.get(sq)) is not None
+        and pid != cannon.id
+        and pos.pieces[pid].side == cannon.side
+        and pid not in pos.spent
+    )
 
 
 def _ball(pos: Position, centre: int, radius: int) -> set[int]:
@@ -134,6 +172,14 @@ def vacated(pos: Position, effect: Effect) -> set[int]:
     return out
 
 
+def writes(pos: Position, effect: Effect) -> set[int]:
+    """Squares an action empties or fills."""
+    out = vacated(pos, effect)
+    if effect.rest:
+        out.add(effect.rest)
+    return out
+
+
 class Zone:
     """Where a helper's action could make a difference to some attacks.
 
@@ -148,10 +194,9 @@ class Zone:
         self.arrivals: set[int] = set()
 
     def add(self, pos: Position, piece: Piece, goal: tuple[int, ...], actions: int) -> None:
-        area = corridor(pos, piece, goal, actions)
-        self.squares |= area
+        self.squares |= corridor(pos, piece, goal, actions)
         if piece.kind == CANNON:
-            self.arrivals |= area
+            self.arrivals |= support_squares(pos, piece, goal, actions)
 
     def reachable(self, pos: Position, piece: Piece) -> bool:
         """Can the piece empty or enter a square of the zone in one action (optimistically)?"""
@@ -232,17 +277,17 @@ class ThreatSearch:
         return False
 
     def _hits(self, pos: Position, piece: Piece) -> bool:
-        victim = pos.board[self.target]
-        if piece.kind == CANNON:
-            return _cannon_hits(pos, piece, self.target)
-        return any(victim in effect.hits for _a, effect in piece_actions(pos, piece))
+        return hits(pos, piece, self.target)
 
     def _first_actions(self, pos: Position, finisher: Piece, n: int, need: int) -> list[Effect]:
         victim = pos.board[self.target]
         target = (self.target,)
+        own = piece_actions(pos, finisher, every_support=n >= 3)
+        if finisher.kind == CANNON and n == 2:
+            own = _thriftiest(pos, piece_actions(pos, finisher, every_support=True))
         out = [
             effect
-            for _a, effect in piece_actions(pos, finisher)
+            for _a, effect in own
             if victim not in effect.hits and _progress(pos, effect, [(target, n - 1)])
         ]
         if need > n - 1:
@@ -253,8 +298,8 @@ class ThreatSearch:
         if n >= 3 and need <= n - 2:
             inner = Zone()
             inner.add(pos, finisher, target, n - 2)
-            jobs = tuple(inner.squares)
-            for helper in self._helpers(pos, finisher):
+            jobs = tuple(sq for sq in inner.squares if sq in pos.board) + tuple(inner.arrivals)
+            for helper in self._helpers(pos, finisher) if jobs else ():
                 helper_need = bound(pos, helper, jobs)
                 if helper_need <= n - 2:
                     zone.add(pos, helper, jobs, n - 2)
@@ -279,6 +324,20 @@ class ThreatSearch:
         ]
 
 
+def _thriftiest(pos: Position, pairs: list) -> list:
+    """For a Cannon action followed only by its shot: of the supporter choices for the same
+    operation keep the one that spends fewest pieces next to where the Cannon ends, so the
+    most remain to support the shot (the only thing the choice can change)."""
+    best: dict[tuple, tuple] = {}
+    adj = neighbours(pos.size)
+    for action, effect in pairs:
+        key = effect._replace(spent=())
+        cost = sum(1 for pid in effect.spent if pos.pieces[pid].sq in adj[effect.rest])
+        if key not in best or cost < best[key][0]:
+            best[key] = (cost, (action, effect))
+    return [pair for _cost, pair in best.values()]
+
+
 def _progress(pos: Position, effect: Effect, goals: list | None) -> bool:
     """The action brings its own piece within bound of one of its goals."""
     if not goals or not effect.rest or effect.piece in effect.losses:
@@ -290,6 +349,56 @@ def _progress(pos: Position, effect: Effect, goals: list | None) -> bool:
     if effect.ready >= 0:
         moved = moved._replace(ready=bool(effect.ready))
     return any(bound(pos, moved, sq) <= n for sq, n in goals)
+
+
+def hits(pos: Position, piece: Piece, target: int) -> bool:
+    """Can this piece of the side to act attack the piece on ``target`` with one action?
+
+    The same abilities as the action generator (movegen), asked about one target only.
+    """
+    if pos.actions_left < 1 or piece.id in pos.spent or pos.crown_pending[piece.side]:
+        return False
+    kind = piece.kind
+    if kind == CANNON:
+        return _cannon_hits(pos, piece, target)
+    if kind == SOLDIER:
+        return not piece.defending and _lands_on(pos, piece, Walk(pos, piece, 1), target)
+    if kind == CAVALRY:
+        walk = Walk(pos, piece, 3, jump=True)
+        return _lands_on(pos, piece, walk, target)
+    if kind in (ARCHER, RULER) and piece.id in pos.attacked:
+        return False
+    victim = pos.pieces[pos.board[target]]
+    reach, base, archer = {GENERAL: (1, 2, False), RULER: (2, 3, False), ARCHER: (1, 1, True)}[kind]
+    if _shoots(pos, piece, piece.sq, 2 if archer else reach, target, archer, victim.id):
+        return True
+    walk = Walk(pos, piece, base)
+    if _lands_on(pos, piece, walk, target):
+        return True
+    return any(
+        distance(sq, target) <= reach and _shoots(pos, piece, sq, reach, target, archer, victim.id)
+        for sq in walk.rests
+    )
+
+
+def _shoots(
+    pos: Position, piece: Piece, frm: int, reach: int, target: int, archer: bool, victim: int
+) -> bool:
+    if distance(frm, target) > reach:
+        return False
+    return any(
+        hit == victim for sq, _via, hit in shots(pos, piece, frm, reach, archer) if sq == target
+    )
+
+
+def _lands_on(pos: Position, piece: Piece, walk: Walk, target: int) -> bool:
+    victim = pos.pieces[pos.board[target]]
+    for sq, before in walk.lands:
+        if sq == target and (
+            not victim.is_command or before == piece.sq or before not in pos.board
+        ):
+            return True
+    return False
 
 
 def _cannon_hits(pos: Position, cannon: Piece, target: int) -> bool:
@@ -351,35 +460,68 @@ def r30_offenders(pos: Position) -> list[Piece]:
 
 def is_trapped(pos: Position) -> bool:
     """R25, at the start of the turn of the side to act in ``pos``."""
-    mine = pos.commanders(pos.side)
-    alive = [p for p in mine if not p.doomed]
+    alive = [p for p in pos.commanders(pos.side) if not p.doomed]
     if not alive:
         return False
-    after = next_turn(pos)
-    if any(p.id in after.pieces and not in_jeopardy(after, p.sq) for p in alive):
-        return False
-    return not _escape(pos, pos.actions_total, set())
-
-
-def _escape(pos: Position, depth: int, seen: set) -> bool:
-    """Is there a legal turn (R30) leaving a live command piece out of jeopardy?"""
     if _safe_end(pos):
-        return True
-    if depth == 0:
         return False
-    for _action, effect in all_actions(pos):
+    zone = _defence_zone(pos)
+    seen: set = set()
+    return not any(_escape(pos, depth, zone, seen) for depth in range(1, pos.actions_total + 1))
+
+
+def _escape(pos: Position, depth: int, zone: set[int], seen: set) -> bool:
+    """Is there a legal turn (R30) of ``depth`` more actions leaving a live command piece out
+    of jeopardy? Only actions that can change a threat are tried, command pieces first."""
+    for effect in _defences(pos, zone):
         child = pos.copy()
         child.commit(effect)
-        key = _key(child)
+        key = (_key(child), depth)
         if key in seen:
             continue
         seen.add(key)
-        if _escape(child, depth - 1, seen):
+        if _safe_end(child) if depth == 1 else _escape(child, depth - 1, zone, seen):
             return True
     return False
 
 
+def _defences(pos: Position, zone: set[int]) -> list[Effect]:
+    """Own actions that can matter to a threat: a command piece acting, anything entering or
+    leaving the attackers' corridors (blocking, killing, getting out of the way), crowning."""
+    first: list[Effect] = []
+    rest: list[Effect] = []
+    for _action, effect in all_actions(pos):
+        piece = pos.pieces[effect.piece]
+        if piece.is_command or effect.crown:
+            first.append(effect)
+        elif writes(pos, effect) & zone or any(pos.pieces[h].is_command for h in effect.hits):
+            rest.append(effect)
+    return first + rest
+
+
+def _defence_zone(pos: Position) -> set[int]:
+    """Every square an enemy threat against a command piece of the side to act could use."""
+    after = next_turn(pos)
+    actions = after.actions_total
+    enemies = [p for p in after.side_pieces(after.side) if not p.hidden]
+    zone: set[int] = set()
+    for mine in pos.commanders(pos.side):
+        goal = (mine.sq,)
+        for enemy in enemies:
+            if bound(after, enemy, goal) <= actions:
+                zone |= corridor(after, enemy, goal, actions)
+                if enemy.kind == CANNON:
+                    zone |= _ball(after, enemy.sq, actions)
+    if zone and actions >= 2:
+        squares = tuple(zone)
+        for enemy in enemies:
+            if bound(after, enemy, squares) <= actions - 1:
+                zone |= corridor(after, enemy, squares, actions - 1)
+    return zone
+
+
 def _safe_end(pos: Position) -> bool:
+    """Ending the turn here is legal and leaves a live command piece out of jeopardy."""
     if pos.crown_pending[pos.side] or r30_offenders(pos):
         return False
     after = next_turn(pos)

@@ -88,15 +88,25 @@ class Walk:
             frontier = following
 
 
-def piece_actions(pos: Position, piece: Piece) -> list[Pair]:
-    """All legal actions of one piece of the side to act, one per distinct effect."""
+def piece_actions(
+    pos: Position, piece: Piece, every_support: bool = False, distinct: bool = True
+) -> list[Pair]:
+    """The legal actions of one piece of the side to act, one per distinct effect.
+
+    A Cannon's operations come with the engine's choice of supporters (R19); with
+    ``every_support`` every other choice is listed too.
+    """
     if pos.crown_pending[piece.side]:
         return []
     if piece.id in pos.spent or pos.actions_left <= 0 or piece.hidden:
         return []
     seen: set[Effect] = set()
     out: list[Pair] = []
-    for action, effect in _GENERATORS[piece.kind](pos, piece):
+    generate = _GENERATORS[piece.kind]
+    pairs = generate(pos, piece, every_support) if piece.kind == CANNON else generate(pos, piece)
+    if not distinct:
+        return list(pairs)
+    for action, effect in pairs:
         if effect not in seen:
             seen.add(effect)
             out.append((action, effect))
@@ -159,12 +169,14 @@ def shots(pos: Position, piece: Piece, frm: int, reach: int, archer: bool) -> It
 
 
 def _ring(size: int, frm: int, reach: int) -> Iterator[int]:
+    """Squares up to ``reach`` away, nearest first, each ring in reading order."""
     inside = on_board(size)
-    for dv in range(reach, -reach - 1, -1):
-        for dh in range(-reach, reach + 1):
-            sq = frm + (dh << 5) + dv
-            if (dh or dv) and sq in inside:
-                yield sq
+    for ring in range(1, reach + 1):
+        for dv in range(ring, -ring - 1, -1):
+            for dh in range(-ring, ring + 1):
+                sq = frm + (dh << 5) + dv
+                if max(abs(dh), abs(dv)) == ring and sq in inside:
+                    yield sq
 
 
 # ---- per piece -----------------------------------------------------------------------------
@@ -277,8 +289,11 @@ def _cavalry(pos: Position, piece: Piece) -> Iterator[Pair]:
         )
 
 
-def supporter_choices(pos: Position, cannon: Piece, needed: int) -> list[tuple[Piece, ...]]:
-    """R19: every set of ``needed`` unspent friendly neighbours, the engine's choice first.
+def supporter_choices(
+    pos: Position, cannon: Piece, needed: int, every: bool = True
+) -> list[tuple[Piece, ...]]:
+    """R19: sets of ``needed`` unspent friendly neighbours, the engine's choice first
+    (only that one unless ``every``).
 
     The engine prefers pieces already operated this turn, then the cheapest, then reading order.
     """
@@ -290,6 +305,8 @@ def supporter_choices(pos: Position, cannon: Piece, needed: int) -> list[tuple[P
     if len(candidates) < needed:
         return []
     default = tuple(sorted(sorted(candidates, key=support_preference(pos))[:needed], key=_reading))
+    if not every:
+        return [default]
     others = [
         combo
         for combo in combinations(sorted(candidates, key=_reading), needed)
@@ -309,18 +326,18 @@ def _reading(p: Piece) -> tuple[int, int]:
     return (p.sq & 31, p.sq >> 5)
 
 
-def _cannon(pos: Position, piece: Piece) -> Iterator[Pair]:
+def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
     """R19-R22: fire, move 1 into an empty square, or ready; each needs supporters."""
     water = pos.terrain.water
     if not piece.ready:
-        for combo in supporter_choices(pos, piece, 2):
+        for combo in supporter_choices(pos, piece, 2, every):
             squares, ids = _support(combo)
             yield (
                 Action(READY, CANNON, piece.sq, supporters=squares),
                 Effect(READY, piece.id, piece.sq, ready=1, spent=ids),
             )
         return
-    two = supporter_choices(pos, piece, 2)
+    two = supporter_choices(pos, piece, 2, every)
     for direction in range(8):
         hit = _line_of_fire(pos, piece, direction)
         if hit is None:
@@ -335,7 +352,7 @@ def _cannon(pos: Position, piece: Piece) -> Iterator[Pair]:
     for sq, path in Walk(pos, piece, 1).rests.items():
         wet = piece.sq in water or any(s in water for s in path)
         if wet and three is None:
-            three = supporter_choices(pos, piece, 3)
+            three = supporter_choices(pos, piece, 3, every)
         for combo in three if wet else two:
             squares, ids = _support(combo)
             yield (

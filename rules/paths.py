@@ -4,7 +4,7 @@ path is refused. ``Walk`` explores every path at once; this judges the one a pla
 from __future__ import annotations
 
 from .errors import IllegalAction
-from .geometry import distance, name
+from .geometry import distance, name, neighbours
 from .movegen import BASE_REACH
 from .pieces import ARCHER, CANNON, CAVALRY, COMMAND_KINDS, SOLDIER, Piece
 from .position import Position
@@ -39,6 +39,12 @@ def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> tuple[int
     landing = pos.at(end)
     base = BASE_REACH[piece.kind]
     if piece.kind == ARCHER and landing is not None and landing.side != piece.side:
+        if len(path) > 1:
+            raise IllegalAction(
+                "R15",
+                "an Archer that moves 2 cannot land on an enemy; it "
+                "attacks by landing only after moving 1",
+            )
         base = 1
     limit = reach_of(pos, path, base, piece.sq)
     for index, sq in enumerate(path[:-1]):
@@ -88,3 +94,20 @@ def _check_reach(rule: str, piece: Piece, steps: int, limit: int, path: tuple[in
 
 def _word(piece: Piece) -> str:
     return "Ruler" if piece.kind == "R" else "General"
+
+
+def shortest_paths(size: int, start: int, end: int, limit: int = 64) -> list[tuple[int, ...]]:
+    """Up to ``limit`` shortest king paths from start to end (at most 4 steps)."""
+    d = distance(start, end)
+    if d == 0 or d > 4:
+        return []
+    adj = neighbours(size)
+    paths: list[tuple[int, ...]] = [()]
+    for _ in range(d):
+        paths = [
+            (*p, nxt)
+            for p in paths
+            for nxt in adj[p[-1] if p else start]
+            if distance(nxt, end) == d - len(p) - 1
+        ][:limit]
+    return paths

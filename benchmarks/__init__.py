@@ -1,0 +1,1 @@
+"""Speed and size targets: ``python -m benchmarks`` prints each figure beside its target."""

@@ -1,0 +1,76 @@
+"""Timing helpers and the random middle games the benchmarks measure on."""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from rules import Game, IllegalAction
+
+
+@dataclass
+class Figure:
+    name: str
+    value: float
+    unit: str
+    target: float | None = None
+    higher_is_better: bool = False
+
+    def line(self) -> str:
+        shown = f"{self.value:.3f} {self.unit}"
+        if self.target is None:
+            return f"{self.name:<58} {shown:>14}   (reference)"
+        ok = self.value >= self.target if self.higher_is_better else self.value <= self.target
+        sign = ">=" if self.higher_is_better else "<="
+        verdict = "ok" if ok else "MISSED"
+        return f"{self.name:<58} {shown:>14}   target {sign} {self.target:g} {self.unit}  {verdict}"
+
+
+def samples(fn: Callable[[], object], repeat: int) -> list[float]:
+    """Milliseconds of each of ``repeat`` calls."""
+    out = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+
+
+def play_random_turn(game: Game, rng: random.Random) -> None:
+    for _ in range(game.actions_left):
+        actions = game.legal_actions()
+        if not actions:
+            break
+        game.apply(rng.choice(actions))
+    while True:
+        try:
+            game.end_turn()
+            return
+        except IllegalAction:
+            game.undo()
+
+
+def middle_game(board: str, seed: int, turns: int) -> Game:
+    """A game after ``turns`` random turns (restarted with the next seed if it ended)."""
+    while True:
+        rng = random.Random(seed)
+        game = Game(board=board)
+        for _ in range(turns):
+            if game.is_over():
+                break
+            play_random_turn(game, rng)
+        if not game.is_over():
+            return game
+        seed += 1000

@@ -1,0 +1,95 @@
+"""Rules core figures (issue: rules core)."""
+
+from __future__ import annotations
+
+import random
+
+from rules import Game, jeopardy
+
+from .common import Figure, median, middle_game, p95, play_random_turn, samples
+
+
+def apply_one(board: str, games: list[Game]) -> Figure:
+    """Parse, validate and apply one action (median over many positions and actions)."""
+    times: list[float] = []
+    for game in games:
+        rng = random.Random(1)
+        texts = [game.notation(a) for a in game.legal_actions()]
+        for text in rng.sample(texts, min(20, len(texts))):
+            trial = game.copy()
+            times += samples(lambda trial=trial, text=text: trial.apply(text), 1)
+    target = 0.2 if board == "short" else 0.5
+    return Figure(f"apply + validate one action, {board} board (p50)", median(times), "ms", target)
+
+
+def legal_long(games: list[Game]) -> Figure:
+    times = [t for game in games for t in samples(game.legal_actions, 3)]
+    return Figure("all legal actions, long middle game (p50)", median(times), "ms", 10)
+
+
+def jeopardy_long(games: list[Game]) -> list[Figure]:
+    """The end-of-turn check: R30 on the pieces the turn moved, and R25 at the next start."""
+    checks: list[float] = []
+    ends: list[float] = []
+    for game in games:
+        rng = random.Random(2)
+        for _ in range(4):
+            if game.is_over():
+                break
+            for _ in range(game.actions_left):
+                game.apply(rng.choice(game.legal_actions()))
+            after = jeopardy.next_turn(game.pos)
+            for piece in game.pos.commanders(game.side):
+                checks += samples(lambda p=piece: jeopardy.in_jeopardy(after, p.sq), 1)
+            trial = game.copy()
+            ends += samples(lambda t=trial: _end(t), 1)
+            play_random_turn(game, rng)
+    return [
+        Figure("jeopardy check of one command piece, long (p95)", p95(checks), "ms", 20),
+        Figure("whole end of turn incl. R30 and R25, long (p50)", median(ends), "ms"),
+        Figure("whole end of turn incl. R30 and R25, long (p95)", p95(ends), "ms"),
+    ]
+
+
+def _end(game: Game) -> None:
+    try:
+        game.end_turn()
+    except Exception:  # a refused R30 end is still a full check
+        pass
+
+
+def random_short_game() -> Figure:
+    def one(seed: int) -> None:
+        rng = random.Random(seed)
+        game = Game(board="short")
+        while not game.is_over() and game.round <= 60:
+            play_random_turn(game, rng)
+
+    times = [samples(lambda s=seed: one(s), 1)[0] for seed in range(12)]
+    return Figure(
+        "full random short game, legal actions every step (p50)", median(times), "ms", 150
+    )
+
+
+def chess_reference() -> Figure | None:
+    try:
+        import chess
+    except ImportError:
+        return None
+    board = chess.Board()
+    times = samples(lambda: list(board.legal_moves), 2000)
+    return Figure("python-chess legal moves, start position (p50)", median(times), "ms")
+
+
+def run() -> list[Figure]:
+    short = [middle_game("short", seed, 6) for seed in range(6)]
+    long = [middle_game("long", seed, 8) for seed in range(4)]
+    figures = [apply_one("short", short), apply_one("long", long), legal_long(long)]
+    figures += jeopardy_long([g.copy() for g in long])
+    figures.append(random_short_game())
+    reference = chess_reference()
+    if reference is not None:
+        figures.append(reference)
+        ratio = figures[2].value / reference.value
+        figures.append(Figure("ratio: long legal actions / chess legal moves", ratio, "x"))
+    return figures
