@@ -62,7 +62,7 @@ def _not_yours(game: Game, spec: Spec) -> IllegalAction:
         return IllegalAction("R8", f"there is no piece of yours on {name(spec.origin)}", texts)
     return IllegalAction(
         "R8",
-        f"{name(spec.origin)} holds a {pos.side.other.title} piece; it is the "
+        f"{name(spec.origin)} holds a piece of the {pos.side.other.title}; it is the "
         f"{pos.side.title}'s turn",
         texts,
     )
@@ -118,6 +118,8 @@ def _path_reason(game: Game, spec: Spec, piece: Piece) -> tuple[str, str] | None
         candidates = [(*spec.path_via, spec.dest)]
     else:
         candidates = shortest_paths(game.pos.size, piece.sq, spec.dest)
+    if spec.dest == piece.sq:
+        return PIECE_RULE[piece.kind], f"a move must leave {name(piece.sq)}; that one goes nowhere"
     if not candidates:
         reach = 4 if game.pos.terrain.hills else 3
         return (

@@ -191,24 +191,30 @@ class Game:
 
     def notation(self, action: Action) -> str:
         """Canonical text (R51): the shortest form that names exactly this action here."""
-        effect = self._effect(action)
-        base = dict(path_via=False, attack_via=False, supporters=False)
-        tries = [
-            base,
-            {**base, "attack_via": True},
-            {**base, "supporters": True},
-            {**base, "attack_via": True, "supporters": True},
-            {**base, "path_via": True},
-            {"path_via": True, "attack_via": True, "supporters": True},
-        ]
-        for flags in tries:
-            text = self._display(format_action(action, **flags))
+        if action.kind in GAME_LEVEL:
+            return action.kind
+        pairs = self._pairs(action)
+        return self._notation(action, self._effect(action, pairs), pairs)
+
+    def _notation(self, action: Action, effect: Effect, pairs: list) -> str:
+        for flags in _NOTATION_FORMS:
+            spec = _spec_of(action, flags, self._display(format_action(action, **flags)))
             try:
-                if self._resolve(parse(text, self.pos.size))[1] == effect:
-                    return text
+                if self._resolve(spec, pairs)[1] == effect:
+                    return spec.text
             except (IllegalAction, AmbiguousAction):
                 continue
         return self._display(action.full_text())
+
+    def _pairs(self, action: Action) -> list[tuple[Action, Effect]]:
+        """Every way the piece the action names can act now, all supporter choices included."""
+        pos = self.pos
+        if action.kind == CROWN:
+            return crown_actions(pos)
+        piece = pos.at(action.origin)
+        if piece is None or piece.side != pos.side:
+            return []
+        return piece_actions(pos, piece, every_support=True, distinct=False)
 
     def _display(self, text: str) -> str:
         """Show the Ruler as the side's K or Q."""
@@ -225,7 +231,7 @@ class Game:
             return Action(spec.kind)
         return self._resolve(spec)[0]
 
-    def _resolve(self, spec: Spec) -> tuple[Action, Effect]:
+    def _resolve(self, spec: Spec, pairs: list | None = None) -> tuple[Action, Effect]:
         pos = self.pos
         self._check_can_act()
         if spec.kind == CROWN:
@@ -236,7 +242,8 @@ class Game:
         if pos.crown_pending[pos.side]:
             raise explain(self, spec, None)
         piece = self._own_piece(spec)
-        pairs = piece_actions(pos, piece, every_support=True, distinct=False)
+        if pairs is None:
+            pairs = piece_actions(pos, piece, every_support=True, distinct=False)
         matches = [pair for pair in pairs if self._matches(spec, pair, piece)]
         if not matches and piece.kind == CAVALRY and spec.kind == MOVE and spec.dest:
             matches = self._attempted_jumps(spec, piece, pairs)
@@ -254,11 +261,17 @@ class Game:
         if written != piece.kind or wrong_ruler:
             raise IllegalAction(
                 "R51",
-                f"{name(spec.origin)} holds your {self._kind_name(piece)}, not a "
-                f"{_KIND_WORDS.get(written, written)}; the letter must match the piece",
+                f"{name(spec.origin)} holds your {self._kind_name(piece)}, not "
+                f"{_article(self._written_name(spec.letter, piece))}; the letter must match "
+                "the piece",
                 [self.notation(a) for a, _e in piece_actions(pos, piece)],
             )
         return piece
+
+    def _written_name(self, letter: str, piece: Piece) -> str:
+        if letter in ("K", "Q"):
+            return "King" if letter == "K" else "Queen"
+        return _KIND_WORDS.get(letter, letter)
 
     def _kind_name(self, piece: Piece) -> str:
         if piece.kind == RULER:
@@ -372,19 +385,12 @@ class Game:
             )
         return sorted(set(texts.values()))
 
-    def _effect(self, action: Action) -> Effect:
-        pos = self.pos
-        pairs = (
-            crown_actions(pos)
-            if action.kind == CROWN
-            else piece_actions(pos, pos.at(action.origin))
-            if pos.at(action.origin)
-            else []
-        )
-        for candidate, effect in pairs:
+    def _effect(self, action: Action, pairs: list | None = None) -> Effect:
+        """The effect of a legal action; IllegalAction (with the reason) if it is not legal."""
+        for candidate, effect in self._pairs(action) if pairs is None else pairs:
             if candidate == action:
                 return effect
-        return self._resolve(parse(self._display(action.full_text()), pos.size))[1]
+        return self._resolve(parse(self._display(action.full_text()), self.pos.size))[1]
 
     # ---- acting --------------------------------------------------------------------------
     def _check_can_act(self) -> None:
@@ -411,8 +417,9 @@ class Game:
         if action.kind == RESET:
             return self.agree_reset()
         self._check_can_act()
-        effect = self._effect(action)
-        text = self.notation(action)
+        pairs = self._pairs(action)
+        effect = self._effect(action, pairs)
+        text = self._notation(action, effect, pairs)
         event = self._event(action, effect, text)
         self.stack.append(self.pos.copy())
         self.pos.commit(effect)
@@ -644,6 +651,38 @@ class Game:
             self._next_game()
             self.pos.start_turn(Side.CHALLENGER)
         return Event(side, RESET, "", 0, 0, (), (), (), ())
+
+
+_NOTATION_FORMS = (
+    {"path_via": False, "attack_via": False, "supporters": False},
+    {"path_via": False, "attack_via": True, "supporters": False},
+    {"path_via": False, "attack_via": False, "supporters": True},
+    {"path_via": False, "attack_via": True, "supporters": True},
+    {"path_via": True, "attack_via": False, "supporters": False},
+    {"path_via": True, "attack_via": True, "supporters": True},
+)
+
+
+def _spec_of(action: Action, flags: dict[str, bool], text: str) -> Spec:
+    """The Spec that parsing ``text`` (the action written with ``flags``) gives."""
+    path = action.path
+    return Spec(
+        text,
+        action.kind,
+        letter=action.letter,
+        origin=action.origin,
+        dest=path[-1] if path else 0,
+        path_via=path[:-1] if flags["path_via"] else (),
+        target=action.target,
+        attack_via=action.via if flags["attack_via"] else 0,
+        stance=action.stance,
+        direction=action.direction,
+        supporters=action.supporters if flags["supporters"] and action.supporters else None,
+    )
+
+
+def _article(word: str) -> str:
+    return ("an " if word[0] in "AEIOU" else "a ") + word
 
 
 _KIND_WORDS = {

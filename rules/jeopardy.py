@@ -447,6 +447,8 @@ def r30_offenders(pos: Position) -> list[Piece]:
     if not operated:
         return []
     after = next_turn(pos)
+    if not after.commanders(after.side):
+        return []  # the opponent loses at this round's end and never gets that turn (R29)
     offenders = []
     for piece in operated:
         if piece.id not in after.pieces:
@@ -465,59 +467,77 @@ def is_trapped(pos: Position) -> bool:
         return False
     if _safe_end(pos):
         return False
-    zone = _defence_zone(pos)
+    zones = _defence_zones(pos, pos.actions_total)
     seen: set = set()
-    return not any(_escape(pos, depth, zone, seen) for depth in range(1, pos.actions_total + 1))
+    return not any(_escape(pos, depth, zones, seen) for depth in range(1, pos.actions_total + 1))
 
 
-def _escape(pos: Position, depth: int, zone: set[int], seen: set) -> bool:
+def _escape(pos: Position, depth: int, zones: list[set[int]], seen: set) -> bool:
     """Is there a legal turn (R30) of ``depth`` more actions leaving a live command piece out
     of jeopardy? Only actions that can change a threat are tried, command pieces first."""
-    for effect in _defences(pos, zone):
+    for effect in _defences(pos, zones, depth):
         child = pos.copy()
         child.commit(effect)
         key = (_key(child), depth)
         if key in seen:
             continue
         seen.add(key)
-        if _safe_end(child) if depth == 1 else _escape(child, depth - 1, zone, seen):
+        if _safe_end(child) if depth == 1 else _escape(child, depth - 1, zones, seen):
             return True
     return False
 
 
-def _defences(pos: Position, zone: set[int]) -> list[Effect]:
-    """Own actions that can matter to a threat: a command piece acting, anything entering or
-    leaving the attackers' corridors (blocking, killing, getting out of the way), crowning."""
+def _defences(pos: Position, zones: list[set[int]], depth: int) -> list[Effect]:
+    """Own actions that can matter to a threat with ``depth`` actions left: a command piece
+    acting or crowning, dooming an enemy command piece, entering or leaving a square the
+    threats use (``zones[0]``), or making way for / moving towards an action that will."""
     first: list[Effect] = []
     rest: list[Effect] = []
+    reach = zones[depth - 1]
+    goal = tuple(zones[0])
     for _action, effect in all_actions(pos):
         piece = pos.pieces[effect.piece]
         if piece.is_command or effect.crown:
             first.append(effect)
-        elif writes(pos, effect) & zone or any(pos.pieces[h].is_command for h in effect.hits):
+        elif (
+            writes(pos, effect) & reach
+            or any(pos.pieces[h].is_command for h in effect.hits)
+            or (depth > 1 and goal and _progress(pos, effect, [(goal, depth - 1)]))
+        ):
             rest.append(effect)
     return first + rest
 
 
-def _defence_zone(pos: Position) -> set[int]:
-    """Every square an enemy threat against a command piece of the side to act could use."""
+def _defence_zones(pos: Position, actions: int) -> list[set[int]]:
+    """``zones[0]``: every square an enemy threat against a command piece of the side to act
+    could use. ``zones[d]``: also the squares an own action could clear for a defender that
+    then has d actions left to reach ``zones[0]``."""
     after = next_turn(pos)
-    actions = after.actions_total
     enemies = [p for p in after.side_pieces(after.side) if not p.hidden]
-    zone: set[int] = set()
+    threat: set[int] = set()
+    budget = after.actions_total
     for mine in pos.commanders(pos.side):
         goal = (mine.sq,)
         for enemy in enemies:
-            if bound(after, enemy, goal) <= actions:
-                zone |= corridor(after, enemy, goal, actions)
+            if bound(after, enemy, goal) <= budget:
+                threat |= corridor(after, enemy, goal, budget)
                 if enemy.kind == CANNON:
-                    zone |= _ball(after, enemy.sq, actions)
-    if zone and actions >= 2:
-        squares = tuple(zone)
+                    threat |= _ball(after, enemy.sq, budget)
+    if threat and budget >= 2:
+        squares = tuple(threat)
         for enemy in enemies:
-            if bound(after, enemy, squares) <= actions - 1:
-                zone |= corridor(after, enemy, squares, actions - 1)
-    return zone
+            if bound(after, enemy, squares) <= budget - 1:
+                threat |= corridor(after, enemy, squares, budget - 1)
+    zones = [threat]
+    for _ in range(1, actions):
+        wider = set(zones[-1])
+        if zones[-1]:
+            squares = tuple(zones[-1])
+            for own in pos.side_pieces(pos.side):
+                if not own.hidden and bound(pos, own, squares) <= 1:
+                    wider |= corridor(pos, own, squares, 1)
+        zones.append(wider)
+    return zones
 
 
 def _safe_end(pos: Position) -> bool:

@@ -346,7 +346,7 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
             squares, ids = _support(combo)
             yield (
                 Action(FIRE, CANNON, piece.sq, direction=direction, supporters=squares),
-                Effect(FIRE, piece.id, piece.sq, hit, ready=0, spent=ids),
+                Effect(FIRE, piece.id, piece.sq, hit, ready=0, spent=ids, aim=direction),
             )
     three = None
     for sq, path in Walk(pos, piece, 1).rests.items():

@@ -21,6 +21,7 @@ class Effect(NamedTuple):
     spent: tuple[int, ...] = ()  # supporters spent (R19)
     attacks: bool = False  # the action used the piece's attack (R14, R15 one attack a turn)
     crown: bool = False
+    aim: int = -1  # direction of a Cannon shot: shots into nothing differ only by it
 
 
 class Position:

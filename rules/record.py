@@ -102,12 +102,18 @@ def replay(text: str) -> Game:
     except (ValueError, TerrainError) as exc:
         raise RecordError(_header_line(text), str(exc)) from None
     game.headers = {k: v for k, v in record.headers.items()}
-    for turn_number, (line, side, actions) in enumerate(record.turns, start=1):
-        play_turn(game, turn_number, line, side, actions)
+    turns = record.turns
+    for turn_number, (line, side, actions) in enumerate(turns, start=1):
+        following = turns[turn_number] if turn_number < len(turns) else None
+        interrupted = following is not None and following[2] == [RESIGN] and following[1] != side
+        play_turn(game, turn_number, line, side, actions, finish=not interrupted)
     return game
 
 
-def play_turn(game: Game, turn_number: int, line: int, side: Side, actions: list[str]) -> None:
+def play_turn(
+    game: Game, turn_number: int, line: int, side: Side, actions: list[str], finish: bool = True
+) -> None:
+    """Play one turn line. A turn the opponent interrupted by resigning (R26) stays open."""
     if actions == [RESIGN]:
         _act(turn_number, 1, lambda: game.resign(side))
         return
@@ -129,7 +135,8 @@ def play_turn(game: Game, turn_number: int, line: int, side: Side, actions: list
             if index != len(actions):
                 raise RecordError(line, f"'{action.kind}' must be the last action of its line")
             return
-    _act(turn_number, len(actions) + 1, game.end_turn)
+    if finish:
+        _act(turn_number, len(actions) + 1, game.end_turn)
 
 
 def _act(turn: int, index: int, step) -> None:
