@@ -59,9 +59,10 @@ def _line_distance(a: int, b: int) -> int:
     return min(abs(dh), abs(dv), (abs(dh - dv) + 1) // 2, (abs(dh + dv) + 1) // 2)
 
 
-def bound(pos: Position, piece: Piece, squares: Iterable[int]) -> int:
-    """Optimistic number of the piece's own actions before it can hit or enter one of
-    ``squares`` (a piece standing on one of them can change it with any action)."""
+def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = False) -> int:
+    """Optimistic number of actions before the piece can hit or enter one of ``squares``
+    (a piece standing on one of them can change it with any action). For a Cannon aimed at
+    one piece this counts the helpers it needs too, unless ``own_only``."""
     squares = tuple(squares)
     if piece.sq in squares:
         return 1
@@ -71,6 +72,8 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int]) -> int:
     )
     step = _steps(pos, kind)
     if kind == CANNON:
+        if len(squares) == 1 and squares[0] in pos.board and not own_only:
+            return extra + 1 + _cannon_work(pos, piece, squares[0], step)
         moves = min(_line_distance(piece.sq, sq) for sq in squares)
         return extra + -(-moves // step) + 1
     d = min(distance(piece.sq, sq) for sq in squares)
@@ -78,6 +81,40 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int]) -> int:
     if d <= strike:
         return extra + 1
     return extra + 1 + -(-(d - strike) // step)
+
+
+def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
+    """Fewest actions before a Cannon can fire at the piece on ``target``: moves to a square
+    on a line through it, plus clearing that line and gathering 2 supporters there. One action
+    clears at most 2 pieces (a Cavalry trade) and brings at most 1 supporter, so the larger of
+    the two needs counts (a piece stepping off the line next to the Cannon does both)."""
+    inside = on_board(pos.size)
+    reach = 3 * step
+    best = 99
+    for delta in DELTAS:
+        sq, blockers = target + delta, 0
+        while sq in inside:
+            pid = pos.board.get(sq)
+            moves = -(-distance(cannon.sq, sq) // step)
+            if moves <= 3 and distance(cannon.sq, sq) <= reach:
+                occupied = 1 if pid is not None and pid != cannon.id else 0
+                helpers = max(-(-(blockers + occupied) // 2), 2 - _free_supporters(pos, cannon, sq))
+                best = min(best, moves + max(0, helpers))
+            if pid is not None and pid != cannon.id:
+                blockers += 1
+            sq += delta
+    return best
+
+
+def _free_supporters(pos: Position, cannon: Piece, spot: int) -> int:
+    return sum(
+        1
+        for sq in neighbours(pos.size)[spot]
+        if (pid := pos.board.get(sq)) is not None
+        and pid != cannon.id
+        and pos.pieces[pid].side == cannon.side
+        and pid not in pos.spent
+    )
 
 
 def corridor(pos: Position, piece: Piece, squares: Iterable[int], actions: int) -> set[int]:
@@ -133,19 +170,8 @@ def support_squares(pos: Position, cannon: Piece, goal: tuple[int, ...], actions
         sq for sq in _ball(pos, cannon.sq, moves) if min(_line_distance(sq, g) for g in goal) == 0
     }
     adj = neighbours(pos.size)
-    short = [spot for spot in spots if _supporters_near(pos, cannon, spot) < enough]
+    short = [spot for spot in spots if _free_supporters(pos, cannon, spot) < enough]
     return {n for spot in short for n in adj[spot]}
-
-
-def _supporters_near(pos: Position, cannon: Piece, spot: int) -> int:
-    return sum(
-        1
-        for sq in neighbours(pos.size)[spot]
-        if (pid := pos.board.get(sq)) is not None
-        and pid != cannon.id
-        and pos.pieces[pid].side == cannon.side
-        and pid not in pos.spent
-    )
 
 
 def _ball(pos: Position, centre: int, radius: int) -> set[int]:
@@ -227,6 +253,7 @@ class ThreatSearch:
         self.actions = actions
         self.attacker_ok = attacker_ok or (lambda piece: True)
         self.refuted: set[tuple] = set()
+        self.deps: set[int] = set()  # squares the threat found depends on (its witness)
 
     def run(self, pos: Position) -> bool:
         if self.actions <= 0 or pos.board.get(self.target) is None:
@@ -236,6 +263,7 @@ class ThreatSearch:
                 child = pos.copy()
                 child.commit(effect)
                 if self._deepening(child):
+                    self.deps.add(pos.pieces[effect.piece].sq)
                     return True
             return False
         return self._deepening(pos)
@@ -264,14 +292,24 @@ class ThreatSearch:
         if need > n:
             return False
         if n == 1:
-            return self.attacker_ok(piece) and self._hits(pos, piece)
+            if self.attacker_ok(piece) and self._hits(pos, piece):
+                self.deps |= corridor(pos, piece, (self.target,), 1) | {piece.sq}
+                if piece.kind == CANNON:
+                    self.deps.update(neighbours(pos.size)[piece.sq])
+                return True
+            return False
         key = (_key(pos), pid, n)
         if key in self.refuted:
             return False
-        for effect in self._first_actions(pos, piece, n, need):
+        for effect in self._first_actions(pos, piece, n):
             child = pos.copy()
             child.commit(effect)
             if self._by(child, pid, n - 1):
+                mover = pos.pieces[effect.piece]
+                touched = writes(pos, effect)
+                self.deps |= touched | {mover.sq} | corridor(pos, mover, tuple(touched), 1)
+                if mover.kind == CANNON:
+                    self.deps.update(neighbours(pos.size)[mover.sq])
                 return True
         self.refuted.add(key)
         return False
@@ -279,7 +317,7 @@ class ThreatSearch:
     def _hits(self, pos: Position, piece: Piece) -> bool:
         return hits(pos, piece, self.target)
 
-    def _first_actions(self, pos: Position, finisher: Piece, n: int, need: int) -> list[Effect]:
+    def _first_actions(self, pos: Position, finisher: Piece, n: int) -> list[Effect]:
         victim = pos.board[self.target]
         target = (self.target,)
         own = piece_actions(pos, finisher, every_support=n >= 3)
@@ -290,12 +328,12 @@ class ThreatSearch:
             for _a, effect in own
             if victim not in effect.hits and _progress(pos, effect, [(target, n - 1)])
         ]
-        if need > n - 1:
+        if bound(pos, finisher, target, own_only=True) > n - 1:
             return out  # no slack: the finisher needs every action itself
         zone = Zone()
         zone.add(pos, finisher, target, n - 1)
         goals: dict[int, list[tuple[tuple[int, ...], int]]] = {}
-        if n >= 3 and need <= n - 2:
+        if n >= 3 and bound(pos, finisher, target, own_only=True) <= n - 2:
             inner = Zone()
             inner.add(pos, finisher, target, n - 2)
             jobs = tuple(sq for sq in inner.squares if sq in pos.board) + tuple(inner.arrivals)
@@ -461,20 +499,40 @@ def r30_offenders(pos: Position) -> list[Piece]:
 
 
 def is_trapped(pos: Position) -> bool:
-    """R25, at the start of the turn of the side to act in ``pos``."""
-    alive = [p for p in pos.commanders(pos.side) if not p.doomed]
-    if not alive:
+    """R25, at the start of the turn of the side to act in ``pos``: every turn the player
+    could legally end leaves all their live command pieces in jeopardy."""
+    if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return False
-    if _safe_end(pos):
-        return False
-    zones = _defence_zones(pos, pos.actions_total)
-    seen: set = set()
-    return not any(_escape(pos, depth, zones, seen) for depth in range(1, pos.actions_total + 1))
+    budget = [TRAPPED_BUDGET]
+    try:
+        return not _escape(pos, pos.actions_total, set(), budget)
+    except _OutOfBudget:
+        return False  # undecided: the game goes on, which never ends a game wrongly
 
 
-def _escape(pos: Position, depth: int, zones: list[set[int]], seen: set) -> bool:
-    """Is there a legal turn (R30) of ``depth`` more actions leaving a live command piece out
-    of jeopardy? Only actions that can change a threat are tried, command pieces first."""
+TRAPPED_BUDGET = 100  # positions judged before R25 gives up and lets the game go on
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def _escape(pos: Position, depth: int, seen: set, budget: list[int]) -> bool:
+    """Can the turn end safely here, or after at most ``depth`` more actions?
+
+    A defence must break the threats found (their witnesses): an action that touches none of
+    the squares they depend on leaves them all standing. So only actions that touch them, or
+    that move towards doing so or clear the way for a piece that will, are tried.
+    """
+    budget[0] -= 1
+    if budget[0] < 0:
+        raise _OutOfBudget
+    safe, deps = _judge(pos)
+    if safe:
+        return True
+    if depth == 0 or pos.actions_left <= 0:
+        return False
+    zones = _widen(pos, deps, depth)
     for effect in _defences(pos, zones, depth):
         child = pos.copy()
         child.commit(effect)
@@ -482,15 +540,45 @@ def _escape(pos: Position, depth: int, zones: list[set[int]], seen: set) -> bool
         if key in seen:
             continue
         seen.add(key)
-        if _safe_end(child) if depth == 1 else _escape(child, depth - 1, zones, seen):
+        if _escape(child, depth - 1, seen, budget):
             return True
     return False
 
 
+def _judge(pos: Position) -> tuple[bool, set[int]]:
+    """(ending the turn here is legal and leaves a live command piece out of jeopardy,
+    the squares the threats found depend on)."""
+    after = next_turn(pos)
+    live = [p for p in pos.commanders(pos.side) if not p.doomed and p.id in after.pieces]
+    if not after.commanders(after.side):
+        return not pos.crown_pending[pos.side], set()
+    deps: set[int] = set()
+    threatened: dict[int, bool] = {}
+    for piece in live:
+        search = ThreatSearch(piece.sq, after.actions_total)
+        threatened[piece.id] = search.run(after)
+        deps |= search.deps
+    legal = not pos.crown_pending[pos.side]
+    for piece in live:
+        if piece.id in pos.operated and threatened[piece.id]:
+            if pos.side == Side.CHALLENGER and piece.id in pos.slew:
+                search = ThreatSearch(piece.sq, after.actions_total, _not_doomed_command)
+                if search.run(after):
+                    deps |= search.deps
+                    legal = False
+            else:
+                legal = False
+    return legal and any(not t for t in threatened.values()), deps
+
+
+def _not_doomed_command(piece: Piece) -> bool:
+    return not (piece.is_command and piece.doomed)
+
+
 def _defences(pos: Position, zones: list[set[int]], depth: int) -> list[Effect]:
-    """Own actions that can matter to a threat with ``depth`` actions left: a command piece
-    acting or crowning, dooming an enemy command piece, entering or leaving a square the
-    threats use (``zones[0]``), or making way for / moving towards an action that will."""
+    """Own actions that can break a threat with ``depth`` actions left: a command piece
+    acting or crowning, dooming an enemy command piece, touching a square the threats
+    depend on (``zones[0]``), or moving towards / making way for an action that will."""
     first: list[Effect] = []
     rest: list[Effect] = []
     reach = zones[depth - 1]
@@ -508,27 +596,10 @@ def _defences(pos: Position, zones: list[set[int]], depth: int) -> list[Effect]:
     return first + rest
 
 
-def _defence_zones(pos: Position, actions: int) -> list[set[int]]:
-    """``zones[0]``: every square an enemy threat against a command piece of the side to act
-    could use. ``zones[d]``: also the squares an own action could clear for a defender that
-    then has d actions left to reach ``zones[0]``."""
-    after = next_turn(pos)
-    enemies = [p for p in after.side_pieces(after.side) if not p.hidden]
-    threat: set[int] = set()
-    budget = after.actions_total
-    for mine in pos.commanders(pos.side):
-        goal = (mine.sq,)
-        for enemy in enemies:
-            if bound(after, enemy, goal) <= budget:
-                threat |= corridor(after, enemy, goal, budget)
-                if enemy.kind == CANNON:
-                    threat |= _ball(after, enemy.sq, budget)
-    if threat and budget >= 2:
-        squares = tuple(threat)
-        for enemy in enemies:
-            if bound(after, enemy, squares) <= budget - 1:
-                threat |= corridor(after, enemy, squares, budget - 1)
-    zones = [threat]
+def _widen(pos: Position, deps: set[int], actions: int) -> list[set[int]]:
+    """``zones[d]``: the squares of ``deps`` and those an own action could clear for a
+    defender that then has d actions left to reach them."""
+    zones = [deps]
     for _ in range(1, actions):
         wider = set(zones[-1])
         if zones[-1]:
@@ -538,18 +609,6 @@ def _defence_zones(pos: Position, actions: int) -> list[set[int]]:
                     wider |= corridor(pos, own, squares, 1)
         zones.append(wider)
     return zones
-
-
-def _safe_end(pos: Position) -> bool:
-    """Ending the turn here is legal and leaves a live command piece out of jeopardy."""
-    if pos.crown_pending[pos.side] or r30_offenders(pos):
-        return False
-    after = next_turn(pos)
-    return any(
-        p.id in after.pieces and not in_jeopardy(after, p.sq)
-        for p in pos.commanders(pos.side)
-        if not p.doomed
-    )
 
 
 def _key(pos: Position) -> tuple:

@@ -212,6 +212,16 @@ def test_r25_general_with_no_saving_turn_loses_at_the_start_of_its_turn():
     assert g.legal_actions() == []
 
 
+def test_r25_an_undecided_search_lets_the_game_go_on(monkeypatch):
+    # When the search for a saving turn runs out of its budget, nobody is declared trapped:
+    # the game goes on (a truly trapped General is still lost at the next round end).
+    monkeypatch.setattr(jeopardy, "TRAPPED_BUDGET", 0)
+    g = cornered()
+    g.end_turn()
+    assert g.outcome() is None
+    assert g.side == O
+
+
 def test_r25_general_in_jeopardy_with_an_escape_is_not_trapped():
     # An Opposition Archer on v7h5 can shoot the Challenger's Archer: that saves the General.
     g = cornered((O, "A", "v7h5"))
