@@ -3,44 +3,11 @@
 from collections import Counter
 
 import pytest
+from positions import C, O, position, refused
+from positions import occupant as at
 
-from rules import Game, IllegalAction, MalformedAction, Piece, Side
+from rules import Game, IllegalAction, MalformedAction, Piece
 from rules.geometry import distance, mirror, name, parse_square, square
-
-C, O = Side.CHALLENGER, Side.OPPOSITION
-HOME = {"short": ("v1h9", "v9h1"), "long": ("v1h17", "v17h1")}
-
-
-def position(*pieces, board="short", terrain_map="", side=C, generals=True):
-    """A game cleared of its armies, holding only ``pieces``: (side, kind, square[, options]).
-
-    With ``generals`` each side also gets a General in a far corner of its home edge, so the
-    game does not end by loss of command when a round ends.
-    """
-    g = Game(board=board, terrain_map=terrain_map)
-    for pid in list(g.pos.pieces):
-        g.pos.remove(pid)
-    if generals:
-        pieces = ((C, "G", HOME[board][0]), (O, "G", HOME[board][1]), *pieces)
-    for pid, (owner, kind, sq, *options) in enumerate(pieces, start=100):
-        extra = options[0] if options else {}
-        g.pos.place(Piece(pid, owner, kind, parse_square(sq, g.pos.size), **extra))
-    g.pos.start_turn(side)
-    return g
-
-
-def at(g, sq):
-    """What stands on a square, as (side letter, kind), or None."""
-    piece = g.pos.at(parse_square(sq, g.pos.size))
-    return None if piece is None else (piece.side.letter, piece.kind)
-
-
-def refused(g, text, rule):
-    """Apply ``text``, expect a refusal citing ``rule``, and return its message."""
-    with pytest.raises(IllegalAction) as info:
-        g.apply(text)
-    assert info.value.rule == rule, str(info.value)
-    return str(info.value)
 
 
 def board_of(g):

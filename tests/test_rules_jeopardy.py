@@ -7,39 +7,11 @@ Positions are built by clearing a fresh Game and placing only the pieces a case 
 from __future__ import annotations
 
 import pytest
+from positions import C, O, at, bare, begin, put, sq
 
-from rules import Game, IllegalAction, Piece, Side, jeopardy
-from rules.geometry import parse_square
-
-C, O = Side.CHALLENGER, Side.OPPOSITION
-
+from rules import Game, IllegalAction, Side, jeopardy
 
 # ---- building positions ----------------------------------------------------------------------
-def bare(board: str = "short", **options) -> Game:
-    game = Game(board=board, **options)
-    for pid in list(game.pos.pieces):
-        game.pos.remove(pid)
-    return game
-
-
-def put(game: Game, side: Side, kind: str, where: str, **fields) -> Piece:
-    pid = max([99, *game.pos.pieces]) + 1
-    piece = Piece(pid, side, kind, sq(game, where), **fields)
-    game.pos.place(piece)
-    return piece
-
-
-def begin(game: Game, side: Side = C) -> Game:
-    game.pos.start_turn(side)
-    return game
-
-
-def sq(game: Game, where: str) -> int:
-    return parse_square(where, game.pos.size)
-
-
-def at(game: Game, where: str) -> Piece | None:
-    return game.pos.at(sq(game, where))
 
 
 def threatened(game: Game, where: str) -> bool:

@@ -8,40 +8,11 @@ test reads like a small diagram. Squares are written as in the rulings: ``v5h7``
 from __future__ import annotations
 
 import pytest
+from positions import C, O, at, bare, begin, put, sq
 
-from rules import Game, IllegalAction, Piece, Side, jeopardy
-from rules.geometry import parse_square
-
-C, O = Side.CHALLENGER, Side.OPPOSITION
-
+from rules import Game, IllegalAction, Side, jeopardy
 
 # ---- building positions ----------------------------------------------------------------------
-def bare(board: str = "short", **options) -> Game:
-    """A game with an empty board (the Challenger to act once ``begin`` is called)."""
-    game = Game(board=board, **options)
-    for pid in list(game.pos.pieces):
-        game.pos.remove(pid)
-    return game
-
-
-def put(game: Game, side: Side, kind: str, where: str, **fields) -> Piece:
-    pid = max([99, *game.pos.pieces]) + 1
-    piece = Piece(pid, side, kind, sq(game, where), **fields)
-    game.pos.place(piece)
-    return piece
-
-
-def begin(game: Game, side: Side = C) -> Game:
-    game.pos.start_turn(side)
-    return game
-
-
-def sq(game: Game, where: str) -> int:
-    return parse_square(where, game.pos.size)
-
-
-def at(game: Game, where: str) -> Piece | None:
-    return game.pos.at(sq(game, where))
 
 
 def texts(game: Game) -> list[str]:

@@ -11,49 +11,22 @@ import sys
 from pathlib import Path
 
 import pytest
+from positions import C, O, at, bare, begin, put, sq
 
 from rules import (
     AmbiguousAction,
     Game,
     IllegalAction,
     MalformedAction,
-    Piece,
     Side,
 )
-from rules.geometry import parse_square
 from rules.record import RecordError, ReplayError, parse_record, replay, write_record
 
-C, O = Side.CHALLENGER, Side.OPPOSITION
 ROOT = Path(__file__).resolve().parents[1]
 HEAD = '[Board "short"]\n[ChallengerSetup "aggressive"]\n[OppositionSetup "aggressive"]\n'
 
 
 # ---- helpers ---------------------------------------------------------------------------------
-def bare(board: str = "short", **options) -> Game:
-    game = Game(board=board, **options)
-    for pid in list(game.pos.pieces):
-        game.pos.remove(pid)
-    return game
-
-
-def put(game: Game, side: Side, kind: str, where: str, **fields) -> Piece:
-    pid = max([99, *game.pos.pieces]) + 1
-    piece = Piece(pid, side, kind, sq(game, where), **fields)
-    game.pos.place(piece)
-    return piece
-
-
-def begin(game: Game, side: Side = C) -> Game:
-    game.pos.start_turn(side)
-    return game
-
-
-def sq(game: Game, where: str) -> int:
-    return parse_square(where, game.pos.size)
-
-
-def at(game: Game, where: str) -> Piece | None:
-    return game.pos.at(sq(game, where))
 
 
 def canonical(game: Game, text: str) -> str:

@@ -1,0 +1,73 @@
+"""Building small test positions: clear a fresh Game, place only the pieces a case needs.
+
+Squares are written as in the rulings (``v5h7``); pieces placed here get ids from 100 up.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from rules import Game, IllegalAction, Piece, Side
+from rules.geometry import parse_square
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
+
+
+def bare(board: str = "short", **options) -> Game:
+    """A game with an empty board (call ``begin`` once the pieces are placed)."""
+    game = Game(board=board, **options)
+    for pid in list(game.pos.pieces):
+        game.pos.remove(pid)
+    return game
+
+
+def put(game: Game, side: Side, kind: str, where: str, **fields) -> Piece:
+    pid = max([99, *game.pos.pieces]) + 1
+    piece = Piece(pid, side, kind, sq(game, where), **fields)
+    game.pos.place(piece)
+    return piece
+
+
+def begin(game: Game, side: Side = C) -> Game:
+    """Start ``side``'s turn afresh (actions counted from the pieces now on the board)."""
+    game.pos.start_turn(side)
+    return game
+
+
+def sq(game: Game, where: str) -> int:
+    return parse_square(where, game.pos.size)
+
+
+def at(game: Game, where: str) -> Piece | None:
+    return game.pos.at(sq(game, where))
+
+
+HOME = {"short": ("v1h9", "v9h1"), "long": ("v1h17", "v17h1")}
+
+
+def position(*pieces, board="short", terrain_map="", side=C, generals=True) -> Game:
+    """A game holding only ``pieces``: (side, kind, square[, {field: value}]), ``side`` to act.
+
+    With ``generals`` each side also gets a General in a far corner of its home edge, so the
+    game does not end by loss of command when a round ends.
+    """
+    g = bare(board, terrain_map=terrain_map)
+    if generals:
+        pieces = ((C, "G", HOME[board][0]), (O, "G", HOME[board][1]), *pieces)
+    for owner, kind, where, *options in pieces:
+        put(g, owner, kind, where, **(options[0] if options else {}))
+    return begin(g, side)
+
+
+def occupant(g: Game, where: str) -> tuple[str, str] | None:
+    """What stands on a square, as (side letter, kind), or None."""
+    piece = at(g, where)
+    return None if piece is None else (piece.side.letter, piece.kind)
+
+
+def refused(g: Game, text: str, rule: str) -> str:
+    """Apply ``text``, expect a refusal citing ``rule``, and return its message."""
+    with pytest.raises(IllegalAction) as info:
+        g.apply(text)
+    assert info.value.rule == rule, str(info.value)
+    return str(info.value)
