@@ -508,11 +508,7 @@ class Game:
 
     def _finish_turn(self) -> Turn:
         pos = self.pos
-        turn = Turn(
-            pos.side, pos.round, self.game_number, self.staged(), [ev for *_x, ev in self.current]
-        )
-        self.turns.append(turn)
-        self.current, self.stack = [], []
+        turn = self._close_turn()
         if pos.side == Side.OPPOSITION:
             turn.round_end = self._end_round()
         if self.result is None:
@@ -571,10 +567,7 @@ class Game:
         self.pos.side = Side.OPPOSITION  # the caller starts the next turn: the Challenger's
 
     def _finish(self, outcome: Outcome) -> None:
-        pos = self.pos
-        for side in (0, 1):
-            pos.score[side] += pos.pending[side]
-            pos.pending[side] = 0
+        self._book_pending()
         self.result = outcome
 
     # ---- game-level acts (R26, R28) ------------------------------------------------------
@@ -588,34 +581,36 @@ class Game:
         self._finish(Outcome(side.other, "resignation"))
         return Event(side, RESIGN, "", 0, 0, (), (), (), ())
 
-    def _record_partial_turn(self) -> None:
+    def _close_turn(self, *acts: str) -> Turn:
+        """Record the staged actions (and game-level ``acts``) as the turn of the side to act."""
         pos = self.pos
+        turn = Turn(
+            pos.side,
+            pos.round,
+            self.game_number,
+            [*self.staged(), *acts],
+            [ev for *_x, ev in self.current],
+        )
+        self.turns.append(turn)
+        self.current, self.stack = [], []
+        return turn
+
+    def _book_pending(self) -> None:
+        pos = self.pos
+        for side in (0, 1):
+            pos.score[side] += pos.pending[side]
+            pos.pending[side] = 0
+
+    def _record_partial_turn(self) -> None:
         if self.current:
-            self.turns.append(
-                Turn(
-                    pos.side,
-                    pos.round,
-                    self.game_number,
-                    self.staged(),
-                    [ev for *_x, ev in self.current],
-                )
-            )
+            self._close_turn()
         self.current, self.stack = [], []
 
     def agree_draw(self) -> Event:
         """Both players agreed to a draw (R26); recorded in the turn of the side to act."""
         self._check_can_act()
         side = self.pos.side
-        self.turns.append(
-            Turn(
-                side,
-                self.pos.round,
-                self.game_number,
-                [*self.staged(), DRAW],
-                [ev for *_x, ev in self.current],
-            )
-        )
-        self.current, self.stack = [], []
+        self._close_turn(DRAW)
         self._finish(Outcome(None, "agreed draw"))
         return Event(side, DRAW, "", 0, 0, (), (), (), ())
 
@@ -633,20 +628,8 @@ class Game:
         game begins."""
         self._check_game_level(RESET)
         side = self.pos.side
-        self.turns.append(
-            Turn(
-                side,
-                self.pos.round,
-                self.game_number,
-                [*self.staged(), RESET],
-                [ev for *_x, ev in self.current],
-            )
-        )
-        self.current, self.stack = [], []
-        pos = self.pos
-        for s in (0, 1):
-            pos.score[s] += pos.pending[s]
-            pos.pending[s] = 0
+        self._close_turn(RESET)
+        self._book_pending()
         if not self._target_reached():
             self._next_game()
             self.pos.start_turn(Side.CHALLENGER)
