@@ -8,29 +8,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import jeopardy
+from . import jeopardy, trapped
 from .actions import (
-    CROWN,
     DRAW,
     FIRE,
-    GAME_LEVEL,
-    MOVE,
     RESET,
     RESIGN,
-    SEARCH,
-    STANCE,
     Action,
-    format_action,
 )
-from .errors import AmbiguousAction, IllegalAction
-from .explain import explain
+from .errors import IllegalAction
 from .geometry import BOARD_SIZES, LONG, SHORT, distance, name, square
 from .layouts import LONG_SETUPS, SHORT_SETUPS
-from .movegen import all_actions, crown_actions, piece_actions
-from .notation import Spec, parse
-from .paths import path_effect, shortest_paths
-from .pieces import CAVALRY, COMMAND_KINDS, GENERAL, RULER, Piece, Side
+from .movegen import all_actions
+from .pieces import COMMAND_KINDS, GENERAL, RULER, Piece, Side
 from .position import Effect, Position
+from .resolve import Resolver
 from .terrain import Terrain, parse_map, preset
 
 STRATEGIES = ("aggressive", "defensive")
@@ -110,7 +102,7 @@ class Options:
         return preset(self.board, self.terrain)
 
 
-class Game:
+class Game(Resolver):
     def __init__(self, options: Options | None = None, **kwargs) -> None:
         self.options = options or Options(**kwargs)
         self.options.validate()
@@ -189,208 +181,7 @@ class Game:
             return []
         return [action for action, _effect in all_actions(self.pos)]
 
-    def notation(self, action: Action) -> str:
-        """Canonical text (R51): the shortest form that names exactly this action here."""
-        if action.kind in GAME_LEVEL:
-            return action.kind
-        pairs = self._pairs(action)
-        return self._notation(action, self._effect(action, pairs), pairs)
-
-    def _notation(self, action: Action, effect: Effect, pairs: list) -> str:
-        for flags in _NOTATION_FORMS:
-            spec = _spec_of(action, flags, self._display(format_action(action, **flags)))
-            try:
-                if self._resolve(spec, pairs)[1] == effect:
-                    return spec.text
-            except (IllegalAction, AmbiguousAction):
-                continue
-        return self._display(action.full_text())
-
-    def _pairs(self, action: Action) -> list[tuple[Action, Effect]]:
-        """Every way the piece the action names can act now, all supporter choices included."""
-        pos = self.pos
-        if action.kind == CROWN:
-            return crown_actions(pos)
-        piece = pos.at(action.origin)
-        if piece is None or piece.side != pos.side:
-            return []
-        return piece_actions(pos, piece, every_support=True, distinct=False)
-
-    def _display(self, text: str) -> str:
-        """Show the Ruler as the side's K or Q."""
-        if text.startswith("R "):
-            return self.rulers[self.pos.side] + text[1:]
-        return text
-
     # ---- parsing -------------------------------------------------------------------------
-    def parse_action(self, text: str) -> Action:
-        """Text to a legal action; raises MalformedAction, IllegalAction or AmbiguousAction."""
-        spec = parse(text, self.pos.size)
-        if spec.kind in GAME_LEVEL:
-            self._check_game_level(spec.kind)
-            return Action(spec.kind)
-        return self._resolve(spec)[0]
-
-    def _resolve(self, spec: Spec, pairs: list | None = None) -> tuple[Action, Effect]:
-        pos = self.pos
-        self._check_can_act()
-        if spec.kind == CROWN:
-            for action, effect in crown_actions(pos):
-                if action.origin == spec.origin:
-                    return action, effect
-            raise explain(self, spec, None)
-        if pos.crown_pending[pos.side]:
-            raise explain(self, spec, None)
-        piece = self._own_piece(spec)
-        if pairs is None:
-            pairs = piece_actions(pos, piece, every_support=True, distinct=False)
-        matches = [pair for pair in pairs if self._matches(spec, pair, piece)]
-        if not matches and piece.kind == CAVALRY and spec.kind == MOVE and spec.dest:
-            matches = self._attempted_jumps(spec, piece, pairs)
-        if not matches:
-            raise explain(self, spec, piece)
-        return self._choose(spec, matches)
-
-    def _own_piece(self, spec: Spec) -> Piece:
-        pos = self.pos
-        piece = pos.at(spec.origin)
-        if piece is None or piece.side != pos.side:
-            raise explain(self, spec, None)
-        written = "R" if spec.letter in ("K", "Q") else spec.letter
-        wrong_ruler = piece.kind == RULER and spec.letter not in ("R", self.rulers[piece.side])
-        if written != piece.kind or wrong_ruler:
-            raise IllegalAction(
-                "R51",
-                f"{name(spec.origin)} holds your {self._kind_name(piece)}, not "
-                f"{_article(self._written_name(spec.letter, piece))}; the letter must match "
-                "the piece",
-                [self.notation(a) for a, _e in piece_actions(pos, piece)],
-            )
-        return piece
-
-    def _written_name(self, letter: str, piece: Piece) -> str:
-        if letter in ("K", "Q"):
-            return "King" if letter == "K" else "Queen"
-        return _KIND_WORDS.get(letter, letter)
-
-    def _kind_name(self, piece: Piece) -> str:
-        if piece.kind == RULER:
-            return "King" if self.rulers[piece.side] == "K" else "Queen"
-        return _KIND_WORDS[piece.kind]
-
-    def _matches(self, spec: Spec, pair: tuple[Action, Effect], piece: Piece) -> bool:
-        action, effect = pair
-        if action.kind != spec.kind:
-            return False
-        if spec.supporters is not None and action.supporters != spec.supporters:
-            return False
-        if spec.kind == FIRE:
-            return action.direction == spec.direction
-        if spec.kind == STANCE:
-            return action.stance == spec.stance
-        if spec.kind not in (MOVE, SEARCH):
-            return True
-        if spec.target:
-            if action.target != spec.target or (spec.attack_via and action.via != spec.attack_via):
-                return False
-            return self._path_matches(spec, action, effect, piece, moving_only=True)
-        if action.target:  # a move and attack matches only a landing on a command piece
-            return self._landing_on_command(spec, effect, piece)
-        return self._path_matches(spec, action, effect, piece, moving_only=False)
-
-    def _path_matches(
-        self, spec: Spec, action: Action, effect: Effect, piece: Piece, moving_only: bool
-    ) -> bool:
-        if action.dest != (spec.dest or piece.sq):
-            return False
-        if not spec.path_via or action.path[:-1] == spec.path_via:
-            return True
-        named = self._named_path(spec, piece)
-        if named is None:
-            return False
-        rest, hits, losses = named
-        return rest == effect.rest and (
-            moving_only or (hits, losses) == (effect.hits, effect.losses)
-        )
-
-    def _landing_on_command(self, spec: Spec, effect: Effect, piece: Piece) -> bool:
-        """``G v5h9-v5h7`` onto an enemy command piece means: strike it from the square before."""
-        victim = self.pos.at(spec.dest) if spec.dest else None
-        if victim is None or victim.kind not in COMMAND_KINDS or victim.side == piece.side:
-            return False
-        if effect.hits != (victim.id,) or distance(effect.rest, spec.dest) != 1:
-            return False
-        if spec.path_via:
-            named = self._named_path(spec, piece)
-            return named is not None and named[0] == effect.rest
-        return True
-
-    def _attempted_jumps(
-        self, spec: Spec, piece: Piece, pairs: list[tuple[Action, Effect]]
-    ) -> list[tuple[Action, Effect]]:
-        """R18: a Cavalry move that can only pass over an enemy defending Soldier trades
-        with it (R51 prefers a path without a trade; here there is none)."""
-        paths = (
-            [(*spec.path_via, spec.dest)]
-            if spec.path_via
-            else shortest_paths(self.pos.size, piece.sq, spec.dest)
-        )
-        trades = set()
-        for path in paths:
-            try:
-                rest, hits, losses = path_effect(self.pos, piece, path)
-            except IllegalAction:
-                continue
-            if losses:
-                trades.add((rest, hits, losses))
-        return [pair for pair in pairs if (pair[1].rest, pair[1].hits, pair[1].losses) in trades]
-
-    def _named_path(self, spec: Spec, piece: Piece) -> tuple[int, tuple, tuple] | None:
-        try:
-            return path_effect(self.pos, piece, (*spec.path_via, spec.dest))
-        except IllegalAction:
-            return None
-
-    def _choose(self, spec: Spec, matches: list[tuple[Action, Effect]]) -> tuple[Action, Effect]:
-        """Several matches: apply the defaults of R17, R19 and R51, else it is ambiguous."""
-        effects = {effect for _a, effect in matches}
-        if len(effects) > 1 and not spec.path_via:
-            clean = [m for m in matches if not m[1].losses]
-            matches = clean or matches
-        if len({e for _a, e in matches}) > 1 and spec.target and not spec.attack_via:
-            victim = self.pos.board.get(spec.target)
-            straight = [m for m in matches if m[1].hits == (victim,)]
-            matches = straight or matches
-        if len({e for _a, e in matches}) > 1 and spec.supporters is None:
-            default = matches[0][1].spent
-            matches = [m for m in matches if m[1].spent == default]
-        if len({e for _a, e in matches}) > 1:
-            raise AmbiguousAction(spec.text, self._candidates(matches))
-        return matches[0]
-
-    def _candidates(self, matches: list[tuple[Action, Effect]]) -> list[str]:
-        """Texts that tell the matching actions apart (written out in full where needed)."""
-        texts: dict[Effect, str] = {}
-        for action, effect in matches:
-            texts.setdefault(
-                effect,
-                self._display(
-                    format_action(
-                        action,
-                        path_via=len(action.path) > 1,
-                        attack_via=bool(action.via),
-                        supporters=bool(action.supporters),
-                    )
-                ),
-            )
-        return sorted(set(texts.values()))
-
-    def _effect(self, action: Action, pairs: list | None = None) -> Effect:
-        """The effect of a legal action; IllegalAction (with the reason) if it is not legal."""
-        for candidate, effect in self._pairs(action) if pairs is None else pairs:
-            if candidate == action:
-                return effect
-        return self._resolve(parse(self._display(action.full_text()), self.pos.size))[1]
 
     # ---- acting --------------------------------------------------------------------------
     def _check_can_act(self) -> None:
@@ -514,7 +305,7 @@ class Game:
         if self.result is None:
             pos = self.pos
             pos.start_turn(pos.side.other)
-            if jeopardy.is_trapped(pos):
+            if trapped.is_trapped(pos):
                 self._finish(Outcome(pos.side.other, "trapped"))
         return turn
 
@@ -634,46 +425,3 @@ class Game:
             self._next_game()
             self.pos.start_turn(Side.CHALLENGER)
         return Event(side, RESET, "", 0, 0, (), (), (), ())
-
-
-_NOTATION_FORMS = (
-    {"path_via": False, "attack_via": False, "supporters": False},
-    {"path_via": False, "attack_via": True, "supporters": False},
-    {"path_via": False, "attack_via": False, "supporters": True},
-    {"path_via": False, "attack_via": True, "supporters": True},
-    {"path_via": True, "attack_via": False, "supporters": False},
-    {"path_via": True, "attack_via": True, "supporters": True},
-)
-
-
-def _spec_of(action: Action, flags: dict[str, bool], text: str) -> Spec:
-    """The Spec that parsing ``text`` (the action written with ``flags``) gives."""
-    path = action.path
-    return Spec(
-        text,
-        action.kind,
-        letter=action.letter,
-        origin=action.origin,
-        dest=path[-1] if path else 0,
-        path_via=path[:-1] if flags["path_via"] else (),
-        target=action.target,
-        attack_via=action.via if flags["attack_via"] else 0,
-        stance=action.stance,
-        direction=action.direction,
-        supporters=action.supporters if flags["supporters"] and action.supporters else None,
-    )
-
-
-def _article(word: str) -> str:
-    return ("an " if word[0] in "AEIOU" else "a ") + word
-
-
-_KIND_WORDS = {
-    "G": "General",
-    "R": "Ruler",
-    "A": "Archer",
-    "S": "Soldier",
-    "H": "Cavalry",
-    "C": "Cannon",
-    "X": "Assassin",
-}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from positions import C, O, at, bare, begin, put, sq
 
-from rules import Game, IllegalAction, Side, jeopardy
+from rules import Game, IllegalAction, Side, jeopardy, trapped
 
 # ---- building positions ----------------------------------------------------------------------
 
@@ -186,7 +186,7 @@ def test_r25_general_with_no_saving_turn_loses_at_the_start_of_its_turn():
 def test_r25_an_undecided_search_lets_the_game_go_on(monkeypatch):
     # When the search for a saving turn runs out of its budget, nobody is declared trapped:
     # the game goes on (a truly trapped General is still lost at the next round end).
-    monkeypatch.setattr(jeopardy, "TRAPPED_BUDGET", 0)
+    monkeypatch.setattr(trapped, "TRAPPED_BUDGET", 0)
     g = cornered()
     g.end_turn()
     assert g.outcome() is None
