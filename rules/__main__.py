@@ -66,11 +66,15 @@ def main(argv: list[str] | None = None) -> int:
     except ReplayError as exc:
         print(f"illegal: {exc}")
         return 1
-    if args.command == "legal":
-        for action in game.legal_actions():
-            print(game.notation(action))
-    else:
-        print("\n".join(position_lines(game) + status_lines(game)))
+    lines = (
+        [game.notation(action) for action in game.legal_actions()]
+        if args.command == "legal"
+        else position_lines(game) + status_lines(game)
+    )
+    try:
+        print("\n".join(lines))
+    except BrokenPipeError:  # a reader like `head` stopped early: not an error
+        sys.stderr.close()
     return 0
 
 
