@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         else position_lines(game) + status_lines(game)
     )
     try:
-        print("\n".join(lines))
+        sys.stdout.write("".join(line + "\n" for line in lines))
     except BrokenPipeError:  # a reader like `head` stopped early: not an error
         sys.stderr.close()
     return 0
