@@ -24,6 +24,7 @@ from .pieces import COMMAND_KINDS, GENERAL, RULER, Piece, Side
 from .position import Effect, Position
 from .resolve import Resolver
 from .terrain import Terrain, parse_map, preset
+from .view import Event, View, build_view
 
 STRATEGIES = ("aggressive", "defensive")
 
@@ -38,21 +39,6 @@ class Outcome:
     def __str__(self) -> str:
         head = "tie" if self.winner is None else f"{self.winner.title} wins"
         return f"{head} ({self.reason})"
-
-
-@dataclass(frozen=True)
-class Event:
-    """What one action did, in a form fit for messages and board images."""
-
-    side: Side
-    text: str
-    letter: str
-    origin: int
-    rest: int  # 0 when the piece itself was removed
-    path: tuple[int, ...]
-    shots: tuple[tuple[int, int], ...]  # (from, to) of attacks at a distance and cannon shots
-    removed: tuple[tuple[Side, str, int], ...]  # pieces removed by this action
-    doomed: tuple[int, ...]  # squares of command pieces doomed by this action
 
 
 @dataclass
@@ -171,7 +157,18 @@ class Game(Resolver):
         return self.pos.pending[0], self.pos.pending[1]
 
     def pieces(self) -> list[Piece]:
-        return sorted(self.pos.pieces.values(), key=lambda p: (p.side, p.sq & 31, p.sq >> 5))
+        """Every piece, hidden ones included: the judge's list. Players get ``view_for``."""
+        return self.pieces_of(self.pos)
+
+    @staticmethod
+    def pieces_of(pos: Position) -> list[Piece]:
+        return sorted(pos.pieces.values(), key=lambda p: (p.side, p.sq & 31, p.sq >> 5))
+
+    def view_for(self, viewer: Side | None) -> View:
+        """What ``viewer`` may know (None: a spectator). The opponent of the player to act
+        sees the board as the last turn left it; staged actions stay private until the turn
+        ends (R40-R44: hidden Assassins only in their owner's view)."""
+        return build_view(self, viewer)
 
     def letter(self, piece: Piece) -> str:
         return self.rulers[piece.side] if piece.kind == RULER else piece.kind

@@ -1,0 +1,160 @@
+"""What one player, or a spectator, may know of a game (R40-R44).
+
+Hidden information leaves the rules core only through ``Game.view_for(viewer)``: the public
+board of the last finished turn, plus, for a player, their own hidden Assassin, the actions
+they have staged in the running turn, and their private record. Images, messages and records
+are all built from a view, never from the Game itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from .geometry import name
+from .pieces import RULER, Piece, Side
+from .terrain import Terrain
+
+if TYPE_CHECKING:
+    from .game import Game
+
+HIDDEN_TEXT = "X ?"
+
+
+@dataclass(frozen=True)
+class Event:
+    """What one action did, in a form fit for messages and board images.
+
+    ``hidden`` marks the action of a hidden Assassin: only its owner may see this form; every
+    one else gets ``public()``, which keeps what the rules announce (the attack and its victim)
+    and drops where the Assassin came from and went.
+    """
+
+    side: Side
+    text: str
+    letter: str
+    origin: int
+    rest: int  # 0 when the piece itself was removed
+    path: tuple[int, ...]
+    shots: tuple[tuple[int, int], ...]  # (from, to) of attacks at a distance and cannon shots
+    removed: tuple[tuple[Side, str, int], ...]  # pieces removed by this action
+    doomed: tuple[int, ...]  # squares of command pieces doomed by this action
+    hidden: bool = False
+    searched: tuple[int, ...] = ()  # the nine squares a search looked at (R43)
+    revealed: int = 0  # square where an Assassin became visible (R42, R43), 0 for none
+    note: str = ""  # the public result in words, e.g. "no Assassin found"
+
+    def public(self) -> Event:
+        if not self.hidden:
+            return self
+        victims = [sq for _side, _letter, sq in self.removed] + list(self.doomed)
+        text = HIDDEN_TEXT + "".join(f" x {name(sq)}" for sq in victims)
+        return replace(self, text=text, origin=0, rest=0, path=(), shots=(), hidden=False)
+
+
+@dataclass(frozen=True)
+class PieceView:
+    side: Side
+    kind: str  # G R A S H C X (R is the Ruler, shown as ``letter``)
+    letter: str  # the Ruler's K or Q, otherwise the kind
+    sq: int
+    defending: bool = False
+    ready: bool = True
+    doomed: bool = False
+    hidden: bool = False  # True only in its owner's view
+    stunned: bool = False  # an Assassin that may not act this turn (R42)
+
+    @classmethod
+    def of(cls, piece: Piece, rulers: tuple[str, str], stunned: bool = False) -> PieceView:
+        letter = rulers[piece.side] if piece.kind == RULER else piece.kind
+        return cls(
+            piece.side,
+            piece.kind,
+            letter,
+            piece.sq,
+            piece.defending,
+            piece.ready,
+            piece.doomed,
+            piece.hidden,
+            stunned,
+        )
+
+
+@dataclass(frozen=True)
+class View:
+    """A snapshot of a game as ``viewer`` (None: a spectator) may see it.
+
+    ``pieces`` is the board after the last finished turn, or, for the player to act, after
+    the actions they have staged (``staged``): the preview of ending the turn now.
+    ``last_turn`` is the previous finished turn (public forms, except the viewer's own hidden
+    actions), ``round_end`` the command pieces removed when that turn closed a round.
+    """
+
+    viewer: Side | None
+    board: str
+    terrain: Terrain
+    assassins: bool
+    rulers: tuple[str, str]
+    game_number: int
+    round: int
+    side: Side  # to act
+    actions_total: int
+    actions_left: int
+    score: tuple[int, int]
+    pending: tuple[int, int]  # points of the running round, booked at its end (R27)
+    pieces: tuple[PieceView, ...]
+    last_turn: tuple[Event, ...]
+    last_turn_side: Side | None
+    round_end: tuple[tuple[Side, str, int], ...]
+    staged: tuple[Event, ...]
+    outcome: str | None
+    winner: Side | None
+    private_record: tuple[str, ...]  # the viewer's Assassin record (R44), lines with rounds
+    published: tuple[tuple[Side, tuple[str, ...]], ...]  # Assassin records made public
+
+    @property
+    def size(self) -> int:
+        return self.terrain.size
+
+    def at(self, sq: int) -> list[PieceView]:
+        return [p for p in self.pieces if p.sq == sq]
+
+
+def build_view(game: Game, viewer: Side | None) -> View:
+    """``Game.view_for``: see there."""
+    acting = viewer is not None and viewer == game.pos.side and game.result is None
+    pos = game.pos if acting or not game.current else game.stack[0]
+    pieces = tuple(
+        PieceView.of(p, game.rulers)
+        for p in game.pieces_of(pos)
+        if not p.hidden or p.side == viewer
+    )
+    last = game.turns[-1] if game.turns else None
+    outcome = game.outcome()
+    return View(
+        viewer=viewer,
+        board=game.options.board,
+        terrain=game.terrain,
+        assassins=game.options.assassins,
+        rulers=game.rulers,
+        game_number=game.game_number,
+        round=pos.round,
+        side=pos.side,
+        actions_total=pos.actions_total,
+        actions_left=pos.actions_left,
+        score=(pos.score[0], pos.score[1]),
+        pending=(pos.pending[0], pos.pending[1]),
+        pieces=pieces,
+        last_turn=() if last is None else tuple(_seen(ev, viewer) for ev in last.events),
+        last_turn_side=None if last is None else last.side,
+        round_end=() if last is None else last.round_end,
+        staged=tuple(ev for *_rest, ev in game.current) if acting else (),
+        outcome=None if outcome is None else str(outcome),
+        winner=None if outcome is None else outcome.winner,
+        private_record=(),
+        published=(),
+    )
+
+
+def _seen(event: Event, viewer: Side | None) -> Event:
+    return event if event.side == viewer else event.public()
