@@ -5,17 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .actions import Action
 from .game import Game
 from .geometry import name
+from .pieces import Side
 from .record import RecordError, ReplayError, replay
+from .view import View
 
 
-def position_lines(game: Game) -> list[str]:
-    """One line per piece, sorted as text: ``<C|O> <letter> v<V>h<H>`` and its marks."""
+def position_lines(view: View) -> list[str]:
+    """One line per piece ``viewer`` may see, sorted as text: ``<C|O> <letter> v<V>h<H>``
+    and its marks (a hidden Assassin appears only in its owner's view)."""
     lines = []
-    for piece in game.pos.pieces.values():
-        if piece.hidden:
-            continue
+    for piece in view.pieces:
         marks = [
             mark
             for mark, present in (
@@ -25,7 +27,7 @@ def position_lines(game: Game) -> list[str]:
             )
             if present
         ]
-        lines.append(" ".join([piece.side.letter, game.letter(piece), name(piece.sq), *marks]))
+        lines.append(" ".join([piece.side.letter, piece.letter, name(piece.sq), *marks]))
     return sorted(lines)
 
 
@@ -39,6 +41,14 @@ def status_lines(game: Game) -> list[str]:
     ]
 
 
+def visible_actions(game: Game, viewer: Side | None) -> list[Action]:
+    """The legal actions, less those of a hidden Assassin unless its owner is asking."""
+    if viewer == game.side:
+        return game.legal_actions()
+    own = game.pos.hidden_assassin(game.side)
+    return [a for a in game.legal_actions() if own is None or a.origin != own.sq or a.letter != "X"]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -48,6 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     ):
         cmd = sub.add_parser(command, help=text)
         cmd.add_argument("file", help="a game record (R50); - for standard input")
+        cmd.add_argument(
+            "--as",
+            dest="viewer",
+            choices=("C", "O"),
+            help="see it as that player: with their hidden Assassin (R40)",
+        )
     args = parser.parse_args(argv)
     try:
         if args.file == "-":
@@ -66,11 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     except ReplayError as exc:
         print(f"illegal: {exc}")
         return 1
-    lines = (
-        [game.notation(action) for action in game.legal_actions()]
-        if args.command == "legal"
-        else position_lines(game) + status_lines(game)
-    )
+    viewer = None if args.viewer is None else Side.from_letter(args.viewer)
+    if args.command == "legal":
+        lines = [game.notation(action) for action in visible_actions(game, viewer)]
+    else:
+        lines = position_lines(game.view_for(viewer)) + status_lines(game)
     try:
         sys.stdout.write("".join(line + "\n" for line in lines))
     except BrokenPipeError:  # a reader like `head` stopped early: not an error

@@ -14,12 +14,14 @@ from .actions import (
     FIRE,
     RESET,
     RESIGN,
+    SEARCH,
     Action,
 )
+from .assassin import AssassinRules, check_assassin_start
 from .errors import IllegalAction
 from .geometry import BOARD_SIZES, LONG, SHORT, distance, name, square
 from .layouts import LONG_SETUPS, SHORT_SETUPS
-from .movegen import all_actions
+from .movegen import all_actions, search_actions
 from .pieces import COMMAND_KINDS, GENERAL, RULER, Piece, Side
 from .position import Effect, Position
 from .resolve import Resolver
@@ -88,12 +90,27 @@ class Options:
         return preset(self.board, self.terrain)
 
 
-class Game(Resolver):
-    def __init__(self, options: Options | None = None, **kwargs) -> None:
+class Game(Resolver, AssassinRules):
+    def __init__(
+        self,
+        options: Options | None = None,
+        assassin_starts: tuple[str | None, str | None] = (None, None),
+        **kwargs,
+    ) -> None:
+        """``assassin_starts``: each side's private choice of its Assassin's start square
+        (R41), None for a side that does not field one."""
         self.options = options or Options(**kwargs)
         self.options.validate()
         self.terrain = self.options.make_terrain()
         self.rulers = self.options.rulers
+        starts = [
+            0 if text is None else check_assassin_start(self.options, side, text)
+            for side, text in zip(Side, assassin_starts, strict=True)
+        ]
+        self.assassin_starts = (starts[0], starts[1])
+        self.assassin_log = []
+        self.published = set()
+        self.waived = set()
         self.turns: list[Turn] = []
         self.current: list[tuple[Action, Effect, str, Event]] = []
         self.stack: list[Position] = []
@@ -116,6 +133,7 @@ class Game(Resolver):
                     h, v = size + 1 - h, size + 1 - v
                 pos.place(Piece(pid, side, letter, square(h, v)))
                 pid += 1
+        self._place_assassins(pos)
         return pos
 
     def copy(self) -> Game:
@@ -127,6 +145,9 @@ class Game(Resolver):
         ]
         new.current = list(self.current)
         new.stack = list(self.stack)
+        new.assassin_log = list(self.assassin_log)
+        new.published = set(self.published)
+        new.waived = set(self.waived)
         new.pos = self.pos.copy()
         return new
 
@@ -174,9 +195,20 @@ class Game(Resolver):
         return self.rulers[piece.side] if piece.kind == RULER else piece.kind
 
     def legal_actions(self) -> list[Action]:
+        """Every legal action of the side to act, its hidden Assassin's included (so only
+        for that player's eyes): each piece's actions, then the searches (R43)."""
         if self.result is not None:
             return []
-        return [action for action, _effect in all_actions(self.pos)]
+        pos = self.pos
+        actions = [action for action, _effect in all_actions(pos)]
+        if pos.assassins and not pos.crown_pending[pos.side]:
+            for piece in sorted(pos.side_pieces(pos.side), key=lambda p: (p.sq & 31, p.sq >> 5)):
+                actions += [
+                    action
+                    for action, effect in search_actions(pos, piece)
+                    if self._search_allowed(effect)
+                ]
+        return actions
 
     # ---- parsing -------------------------------------------------------------------------
 
@@ -207,10 +239,16 @@ class Game(Resolver):
         self._check_can_act()
         pairs = self._pairs(action)
         effect = self._effect(action, pairs)
+        if action.kind == SEARCH:
+            self._check_search(effect)
         text = self._notation(action, effect, pairs)
         event = self._event(action, effect, text)
+        before = self.pos.pieces.get(effect.piece)
         self.stack.append(self.pos.copy())
-        self.pos.commit(effect)
+        reveal = self.pos.commit(effect)
+        event = self._settle_event(event, action, before, reveal)
+        if action.kind == SEARCH:
+            self._after_search()
         self.current.append((action, effect, text, event))
         return event
 
@@ -251,6 +289,8 @@ class Game(Resolver):
         """Take back the last action of this turn (R10); returns its notation."""
         if not self.current:
             raise IllegalAction("R10", "there is no action of this turn to take back")
+        if self.current[-1][0].kind == SEARCH:
+            raise IllegalAction("R10", _SEARCH_STAYS)
         self.pos = self.stack.pop()
         return self.current.pop()[2]
 
@@ -258,6 +298,8 @@ class Game(Resolver):
         """Take back any action of this turn (R10), replaying the later ones after it."""
         if not 0 <= index < len(self.current):
             raise IllegalAction("R10", f"this turn has actions 1 to {len(self.current)}")
+        if any(action.kind == SEARCH for action, *_rest in self.current[index:]):
+            raise IllegalAction("R10", _SEARCH_STAYS)
         later = [action for action, _e, _t, _ev in self.current[index + 1 :]]
         snapshot = (list(self.current), list(self.stack), self.pos)
         while len(self.current) > index:
@@ -280,10 +322,10 @@ class Game(Resolver):
         """End the turn (R12). Refused if it breaks R30, unless the deadline ends it: then
         the latest actions are dropped until it does not (what a player could still undo)."""
         self._check_can_act()
-        offenders = jeopardy.r30_offenders(self.pos)
-        while offenders and deadline:
+        offenders = self._r30_offenders()
+        while offenders and deadline and self.current[-1][0].kind != SEARCH:
             self.undo()
-            offenders = jeopardy.r30_offenders(self.pos)
+            offenders = self._r30_offenders()
         if offenders:
             listed = ", ".join(f"{self.letter(p)} {name(p.sq)}" for p in offenders)
             raise IllegalAction(
@@ -293,6 +335,9 @@ class Game(Resolver):
                 [f"undo ({t})" for t in reversed(self.staged())][:3],
             )
         return self._finish_turn()
+
+    def _r30_offenders(self) -> list[Piece]:
+        return [p for p in jeopardy.r30_offenders(self.pos) if p.id not in self.waived]
 
     def _finish_turn(self) -> Turn:
         pos = self.pos
@@ -350,12 +395,14 @@ class Game(Resolver):
 
     def _next_game(self) -> None:
         """R28: the points carry over and a fresh board is set up."""
+        self._publish_game()
         self.game_number += 1
         self.pos = self._setup_position(score=(self.pos.score[0], self.pos.score[1]))
         self.pos.side = Side.OPPOSITION  # the caller starts the next turn: the Challenger's
 
     def _finish(self, outcome: Outcome) -> None:
         self._book_pending()
+        self._publish_game()
         self.result = outcome
 
     # ---- game-level acts (R26, R28) ------------------------------------------------------
@@ -380,7 +427,8 @@ class Game(Resolver):
             [ev for *_x, ev in self.current],
         )
         self.turns.append(turn)
-        self.current, self.stack = [], []
+        self.current, self.stack, self.waived = [], [], set()
+        self._log_assassin_turn(turn)
         return turn
 
     def _book_pending(self) -> None:
@@ -392,7 +440,7 @@ class Game(Resolver):
     def _record_partial_turn(self) -> None:
         if self.current:
             self._close_turn()
-        self.current, self.stack = [], []
+        self.current, self.stack, self.waived = [], [], set()
 
     def agree_draw(self) -> Event:
         """Both players agreed to a draw (R26); recorded in the turn of the side to act."""
@@ -422,3 +470,6 @@ class Game(Resolver):
             self._next_game()
             self.pos.start_turn(Side.CHALLENGER)
         return Event(side, RESET, "", 0, 0, (), (), (), ())
+
+
+_SEARCH_STAYS = "a search revealed what it found: it cannot be taken back, nor anything before it"

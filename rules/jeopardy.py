@@ -396,6 +396,8 @@ def hits(pos: Position, piece: Piece, target: int) -> bool:
     """
     if pos.actions_left < 1 or piece.id in pos.spent or pos.crown_pending[piece.side]:
         return False
+    if not pos.can_act(piece):
+        return False
     kind = piece.kind
     if kind == CANNON:
         return _cannon_hits(pos, piece, target)
@@ -407,7 +409,12 @@ def hits(pos: Position, piece: Piece, target: int) -> bool:
     if kind in (ARCHER, RULER) and piece.id in pos.attacked:
         return False
     victim = pos.pieces[pos.board[target]]
-    reach, base, archer = {GENERAL: (1, 2, False), RULER: (2, 3, False), ARCHER: (1, 1, True)}[kind]
+    reach, base, archer = {
+        GENERAL: (1, 2, False),
+        RULER: (2, 3, False),
+        ARCHER: (1, 1, True),
+        ASSASSIN: (1, 3, False),
+    }[kind]
     if _shoots(pos, piece, piece.sq, 2 if archer else reach, target, archer, victim.id):
         return True
     walk = Walk(pos, piece, base)
@@ -470,8 +477,9 @@ def in_jeopardy(pos: Position, target: int, attacker_ok: Filter | None = None) -
 
 def next_turn(pos: Position) -> Position:
     """The position the opponent will start their next turn from (R29): after the
-    Opposition's turn the round ends first, removing doomed command pieces."""
-    following = pos.copy()
+    Opposition's turn the round ends first, removing doomed command pieces. Hidden
+    Assassins are left out: they create no jeopardy and no one can attack them."""
+    following = pos.public()
     if pos.side == Side.OPPOSITION:
         following.end_round()
     following.start_turn(pos.side.other)

@@ -8,10 +8,10 @@ exactly one statement of each piece's abilities.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import combinations
 
-from .actions import CROWN, FIRE, MOVE, READY, STANCE, Action
+from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .geometry import DELTAS, distance, middles, neighbours, on_board
 from .pieces import (
     ARCHER,
@@ -35,12 +35,15 @@ class Walk:
 
     ``rests``: empty squares it can end on, with a path. ``lands``: (enemy square, square
     before it) -> path, for landing attacks. ``trades``: enemy defending Soldiers a Cavalry
-    would land on or jump over (R18).
+    would land on or jump over (R18). A ``ghost`` (the hidden Assassin, R40) passes through
+    and rests on any square.
     """
 
     __slots__ = ("lands", "rests", "trades")
 
-    def __init__(self, pos: Position, piece: Piece, base: int, jump: bool = False) -> None:
+    def __init__(
+        self, pos: Position, piece: Piece, base: int, jump: bool = False, ghost: bool = False
+    ) -> None:
         self.rests: dict[int, tuple[int, ...]] = {}
         self.lands: dict[tuple[int, int], tuple[int, ...]] = {}
         self.trades: dict[int, tuple[int, ...]] = {}
@@ -64,7 +67,7 @@ class Walk:
                         npen, ndown = pen or step_pen, down or step_down
                     legal = steps <= max(1, base + ndown - npen)
                     key = (there, npen, ndown)
-                    pid = board.get(there)
+                    pid = None if ghost else board.get(there)
                     if pid is None or there == origin:
                         if legal and there != origin and there not in self.rests:
                             self.rests[there] = (*path, there)
@@ -96,20 +99,55 @@ def piece_actions(
     A Cannon's operations come with the engine's choice of supporters (R19); with
     ``every_support`` every other choice is listed too.
     """
-    if pos.crown_pending[piece.side]:
+    if pos.crown_pending[piece.side] or piece.id in pos.spent or not pos.can_act(piece):
         return []
-    if piece.id in pos.spent or pos.actions_left <= 0 or piece.hidden:
+    free = pos.free_take is not None and pos.free_take[0] == piece.id
+    if pos.actions_left <= 0 and not free:
         return []
     seen: set[Effect] = set()
     out: list[Pair] = []
     generate = _GENERATORS[piece.kind]
     pairs = generate(pos, piece, every_support) if piece.kind == CANNON else generate(pos, piece)
+    if free:
+        pairs = _with_free_take(pos, piece, pairs)
     if not distinct:
         return list(pairs)
     for action, effect in pairs:
         if effect not in seen:
             seen.add(effect)
             out.append((action, effect))
+    return out
+
+
+def _with_free_take(pos: Position, piece: Piece, pairs: Iterable[Pair]) -> Iterator[Pair]:
+    """R43: right after its search revealed the Assassin, the searcher may take it at no
+    cost, by an attack on it from where it stands (or landing on it). Its other actions
+    still cost one, and need one left."""
+    assert pos.free_take is not None
+    assassin = pos.pieces[pos.free_take[1]]
+    for action, effect in pairs:
+        if effect.hits == (assassin.id,) and effect.rest in (piece.sq, assassin.sq):
+            yield action, effect._replace(free=True)
+        elif pos.actions_left > 0:
+            yield action, effect
+
+
+def search_actions(pos: Position, piece: Piece) -> list[Pair]:
+    """R43: any visible piece may search where it stands, or after the move part of an
+    action (its own plain moves, a Cannon's with supporters)."""
+    if not pos.assassins or piece.hidden or pos.actions_left <= 0:
+        return []
+    if pos.crown_pending[piece.side] or piece.id in pos.spent or not pos.can_act(piece):
+        return []
+    out = [(Action(SEARCH, piece.kind, piece.sq), Effect(SEARCH, piece.id, piece.sq))]
+    for action, effect in piece_actions(pos, piece, distinct=False):
+        if action.kind == MOVE and not effect.hits and not effect.losses and not action.target:
+            out.append(
+                (
+                    Action(SEARCH, piece.kind, piece.sq, action.path, supporters=action.supporters),
+                    Effect(SEARCH, piece.id, effect.rest, spent=effect.spent),
+                )
+            )
     return out
 
 
@@ -326,6 +364,26 @@ def _reading(p: Piece) -> tuple[int, int]:
     return (p.sq & 31, p.sq >> 5)
 
 
+def _assassin(pos: Position, piece: Piece) -> Iterator[Pair]:
+    """R42: move 0 to 3 (terrain applies), then may attack one enemy piece up to 1 away, its
+    own square included. Hidden, it passes through and shares squares (R40); revealed, it is
+    a standard piece (R44) that moves like any other."""
+    if not piece.hidden:
+        yield from _mover(pos, piece, 3, 1)
+        return
+    walk = Walk(pos, piece, 3, ghost=True)
+    for sq, path in [(piece.sq, ()), *walk.rests.items()]:
+        if path:
+            yield Action(MOVE, ASSASSIN, piece.sq, path), Effect(MOVE, piece.id, sq)
+        for target in (sq, *_ring(pos.size, sq, 1)):
+            victim = enemy_at(pos, target, piece.side)
+            if victim is not None:
+                yield (
+                    Action(MOVE, ASSASSIN, piece.sq, path, target),
+                    Effect(MOVE, piece.id, sq, (victim.id,)),
+                )
+
+
 def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
     """R19-R22: fire, move 1 into an empty square, or ready; each needs supporters."""
     water = pos.terrain.water
@@ -385,4 +443,5 @@ _GENERATORS = {
     SOLDIER: _soldier,
     CAVALRY: _cavalry,
     CANNON: _cannon,
+    ASSASSIN: _assassin,
 }

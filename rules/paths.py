@@ -36,6 +36,9 @@ def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> tuple[int
             )
         here = there
     end = path[-1]
+    if piece.hidden:  # R40: it passes through and shares squares
+        _check_reach(rule, piece, len(path), reach_of(pos, path, 3, piece.sq), path)
+        return end, (), ()
     landing = pos.at(end)
     base = BASE_REACH[piece.kind]
     if piece.kind == ARCHER and landing is not None and landing.side != piece.side:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .pieces import ASSASSIN_VALUES, COMMAND_KINDS, VALUES, Piece, Side
+from .actions import SEARCH
+from .geometry import distance
+from .pieces import ASSASSIN, ASSASSIN_VALUES, COMMAND_KINDS, VALUES, Piece, Side
 from .terrain import Terrain
 
 
@@ -22,6 +24,15 @@ class Effect(NamedTuple):
     attacks: bool = False  # the action used the piece's attack (R14, R15 one attack a turn)
     crown: bool = False
     aim: int = -1  # direction of a Cannon shot: shots into nothing differ only by it
+    free: bool = False  # the free take of an Assassin a search revealed (R43): costs no action
+
+
+class Reveal(NamedTuple):
+    """An Assassin becoming visible (R42, R43, R44) and what that did on its square."""
+
+    sq: int
+    taken: bool = False  # it shared the square with an enemy piece, or a friend (R43)
+    friend: Piece | None = None  # its own piece on that square, removed with it
 
 
 class Position:
@@ -34,6 +45,7 @@ class Position:
         "attacked",
         "board",
         "crown_pending",
+        "free_take",
         "long",
         "operated",
         "pending",
@@ -44,6 +56,7 @@ class Position:
         "size",
         "slew",
         "spent",
+        "stunned",
         "terrain",
         "values",
     )
@@ -67,6 +80,8 @@ class Position:
         self.attacked: set[int] = set()
         self.operated: set[int] = set()
         self.slew: set[int] = set()  # pieces that attacked an enemy command piece this turn (R30)
+        self.stunned: dict[int, int] = {}  # Assassin id -> last round it may not act (R42)
+        self.free_take: tuple[int, int] | None = None  # (searcher, Assassin) right after R43
 
     def copy(self) -> Position:
         new = Position.__new__(Position)
@@ -82,6 +97,16 @@ class Position:
         new.attacked = self.attacked.copy()
         new.operated = self.operated.copy()
         new.slew = self.slew.copy()
+        new.stunned = self.stunned.copy()
+        new.free_take = self.free_take
+        return new
+
+    def public(self) -> Position:
+        """A copy without hidden Assassins: what jeopardy and trapped are judged on (R29)."""
+        new = self.copy()
+        for piece in list(new.pieces.values()):
+            if piece.hidden:
+                new.remove(piece.id)
         return new
 
     # ---- queries -------------------------------------------------------------------------
@@ -95,6 +120,16 @@ class Position:
 
     def commanders(self, side: Side) -> list[Piece]:
         return [p for p in self.pieces.values() if p.side == side and p.kind in COMMAND_KINDS]
+
+    def can_act(self, piece: Piece) -> bool:
+        """Not stunned: an Assassin skips its owner's next turn after a kill (R42)."""
+        return self.stunned.get(piece.id, 0) < self.round
+
+    def hidden_assassin(self, side: Side) -> Piece | None:
+        for piece in self.pieces.values():
+            if piece.hidden and piece.side == side:
+                return piece
+        return None
 
     def actions_for_turn(self, side: Side) -> int:
         """R8: two on the short board; one per command piece (doomed ones too) on the long."""
@@ -133,10 +168,16 @@ class Position:
             self.remove(pid)
             self.pending[by] += self.values[piece.kind]
 
-    def commit(self, effect: Effect) -> None:
-        """Apply an effect produced by the action generator for the side to act."""
+    def commit(self, effect: Effect) -> Reveal | None:
+        """Apply an effect produced by the action generator for the side to act.
+
+        Returns the Reveal when the action made an Assassin visible (a search that found
+        one, or a hidden Assassin attacking a command piece, R42-R43).
+        """
         side = self.side
         piece = self.pieces.get(effect.piece)
+        hidden = piece is not None and piece.hidden
+        self.free_take = None
         for pid in effect.hits:
             if pid in self.pieces:
                 if self.pieces[pid].kind in COMMAND_KINDS:
@@ -162,7 +203,46 @@ class Position:
         self.spent.update(effect.spent)
         if not effect.crown:
             self.operated.add(effect.piece)
-            self.actions_used += 1
+            if not effect.free:
+                self.actions_used += 1
+        if effect.kind == SEARCH:
+            return self._search(effect)
+        if piece is not None and piece.kind == ASSASSIN and effect.hits:
+            self.stunned[piece.id] = self.round + 1
+            if hidden and any(self.pieces[p].kind in COMMAND_KINDS for p in effect.hits):
+                return self.reveal(piece.id)
+        return None
+
+    def _search(self, effect: Effect) -> Reveal | None:
+        """R43: look at the searcher's square and its 8 neighbours for the enemy Assassin."""
+        found = self.hidden_assassin(self.side.other)
+        if found is None or distance(found.sq, effect.rest) > 1:
+            self.spent.add(effect.piece)  # found nothing: it may do nothing else this turn
+            return None
+        reveal = self.reveal(found.id)
+        if not reveal.taken:
+            self.free_take = (effect.piece, found.id)
+        return reveal
+
+    def reveal(self, pid: int) -> Reveal:
+        """The Assassin becomes a visible standard piece for good (R44). On a square shared
+        with an enemy it is taken at once; with a friend, both go and only it scores (R43)."""
+        assassin = self.pieces[pid]
+        sq = assassin.sq
+        co = self.board.get(sq)
+        if co is None:
+            self.place(assassin._replace(hidden=False))
+            return Reveal(sq)
+        self.remove(pid)
+        self.pending[assassin.side.other] += self.values[ASSASSIN]
+        other = self.pieces[co]
+        if other.side != assassin.side:
+            return Reveal(sq, taken=True)
+        if other.kind in COMMAND_KINDS:
+            self.pieces[co] = other._replace(doomed=True)  # removed at the round's end (R11)
+        else:
+            self.remove(co)
+        return Reveal(sq, taken=True, friend=other)
 
     def start_turn(self, side: Side) -> None:
         self.side = side
@@ -172,6 +252,7 @@ class Position:
         self.attacked.clear()
         self.operated.clear()
         self.slew.clear()
+        self.free_take = None
 
     def end_round(self) -> list[Piece]:
         """R11, R27: remove doomed command pieces and book the round's points."""

@@ -8,13 +8,17 @@ from dataclasses import dataclass
 from .actions import DRAW, RESET, RESIGN
 from .errors import ActionError, MalformedAction
 from .game import Game, Options
+from .geometry import name
 from .pieces import Side
 from .terrain import TerrainError
+from .view import HIDDEN_TEXT, seen_event
 
 _HEADER = re.compile(r'^\[(?P<key>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
 _TURN = re.compile(r"^(?P<side>[CO])\s*:(?P<body>.*)$")
 REQUIRED = ("Board", "ChallengerSetup", "OppositionSetup")
 GAME_ENDERS = (RESIGN, DRAW, RESET)
+ASSASSIN_HEADERS = ("ChallengerAssassin", "OppositionAssassin")
+JUDGE = "judge"  # the audience of the full record
 
 
 class RecordError(ValueError):
@@ -94,13 +98,32 @@ def options_from_headers(headers: dict[str, str]) -> Options:
     return options
 
 
+def assassin_starts_from_headers(headers: dict[str, str]) -> tuple[str | None, str | None]:
+    """R41 start squares from a full record: a square, or ``none`` (not fielded)."""
+    starts = [headers.get(key, "none") for key in ASSASSIN_HEADERS]
+    return (
+        None if starts[0].lower() == "none" else starts[0],
+        None if starts[1].lower() == "none" else starts[1],
+    )
+
+
 def replay(text: str) -> Game:
     """Replay a record; RecordError if malformed, ReplayError at the first illegal action."""
     record = parse_record(text)
+    for line, _side, actions in record.turns:
+        if any(action.startswith(HIDDEN_TEXT) for action in actions):
+            raise RecordError(
+                line,
+                f"'{HIDDEN_TEXT}' is a hidden Assassin action: a public record cannot be "
+                "replayed, only the full one",
+            )
     try:
-        game = Game(options_from_headers(record.headers))
+        options = options_from_headers(record.headers)
+        game = Game(options, assassin_starts_from_headers(record.headers))
     except (ValueError, TerrainError) as exc:
         raise RecordError(_header_line(text), str(exc)) from None
+    except ActionError as exc:
+        raise RecordError(_header_line(text), exc.message) from None
     game.headers = {k: v for k, v in record.headers.items()}
     turns = record.turns
     for turn_number, (line, side, actions) in enumerate(turns, start=1):
@@ -153,8 +176,36 @@ def _header_line(text: str) -> int:
     return 1
 
 
-def write_record(game: Game, extra: dict[str, str] | None = None) -> str:
-    """The full record of a game: headers, then every finished turn."""
+def write_record(
+    game: Game, extra: dict[str, str] | None = None, audience: Side | str | None = JUDGE
+) -> str:
+    """A game's record (R50) for ``audience``: the judge's full record (default), a player's
+    (their own Assassin in full), or the public one (None) with ``X ?`` for hidden actions
+    whose record is not yet published (R44). Once a game is over all three are equal."""
+    headers = _option_headers(game)
+    for side, key in zip(Side, ASSASSIN_HEADERS, strict=True):
+        if game.options.assassins and (audience in (JUDGE, side) or game.is_published(side, 1)):
+            start = game.assassin_starts[side]
+            headers[key] = name(start) if start else "none"
+    for key, value in {**getattr(game, "headers", {}), **(extra or {})}.items():
+        headers.setdefault(key, value)
+    outcome = game.outcome()
+    headers["Result"] = _result(game)
+    if outcome is not None:
+        headers["Termination"] = outcome.reason
+    lines = [f'[{key} "{_quote(value)}"]' for key, value in headers.items()]
+    lines.append("")
+    viewer = None if audience == JUDGE else audience
+    for turn in game.turns:
+        texts = list(turn.texts)
+        if audience != JUDGE:
+            for index, event in enumerate(turn.events):
+                texts[index] = seen_event(game, event, viewer, turn.game).text
+        lines.append(f"{turn.side.letter}: {' ; '.join(texts)}".rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def _option_headers(game: Game) -> dict[str, str]:
     options = game.options
     headers = {
         "Board": options.board,
@@ -171,18 +222,7 @@ def write_record(game: Game, extra: dict[str, str] | None = None) -> str:
         headers["ChallengerRuler"], headers["OppositionRuler"] = options.rulers
     if options.target:
         headers["Target"] = str(options.target)
-    for key, value in {**getattr(game, "headers", {}), **(extra or {})}.items():
-        headers.setdefault(key, value)
-    outcome = game.outcome()
-    headers["Result"] = _result(game)
-    if outcome is not None:
-        headers["Termination"] = outcome.reason
-    lines = [f'[{key} "{_quote(value)}"]' for key, value in headers.items()]
-    lines.append("")
-    for turn in game.turns:
-        body = " ; ".join(turn.texts)
-        lines.append(f"{turn.side.letter}: {body}".rstrip())
-    return "\n".join(lines) + "\n"
+    return headers
 
 
 def _result(game: Game) -> str:

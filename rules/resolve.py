@@ -7,10 +7,10 @@ from .actions import CROWN, FIRE, GAME_LEVEL, MOVE, SEARCH, STANCE, Action, form
 from .errors import AmbiguousAction, IllegalAction
 from .explain import explain
 from .geometry import distance, name
-from .movegen import crown_actions, piece_actions
+from .movegen import crown_actions, piece_actions, search_actions
 from .notation import Spec, parse
 from .paths import path_effect, shortest_paths
-from .pieces import CAVALRY, COMMAND_KINDS, RULER, Piece
+from .pieces import ASSASSIN, CAVALRY, COMMAND_KINDS, RULER, Piece
 from .position import Effect, Position
 
 
@@ -43,10 +43,28 @@ class Resolver:
         pos = self.pos
         if action.kind == CROWN:
             return crown_actions(pos)
-        piece = pos.at(action.origin)
-        if piece is None or piece.side != pos.side:
+        piece = self._piece_on(action.origin, action.letter)
+        if piece is None:
             return []
-        return piece_actions(pos, piece, every_support=True, distinct=False)
+        return self._piece_pairs(piece)
+
+    def _piece_on(self, sq: int, letter: str) -> Piece | None:
+        """The piece of the side to act on ``sq``: its own hidden Assassin when the text
+        names an X there, else the visible piece. Nothing here looks at the opponent's
+        hidden pieces, so no answer depends on them."""
+        pos = self.pos
+        if letter == ASSASSIN:
+            own = pos.hidden_assassin(pos.side)
+            if own is not None and own.sq == sq:
+                return own
+        piece = pos.at(sq)
+        return piece if piece is not None and piece.side == pos.side else None
+
+    def _piece_pairs(self, piece: Piece) -> list[tuple[Action, Effect]]:
+        pos = self.pos
+        return piece_actions(pos, piece, every_support=True, distinct=False) + search_actions(
+            pos, piece
+        )
 
     def _display(self, text: str) -> str:
         """Show the Ruler as the side's K or Q."""
@@ -74,7 +92,7 @@ class Resolver:
             raise explain(self, spec, None)
         piece = self._own_piece(spec)
         if pairs is None:
-            pairs = piece_actions(pos, piece, every_support=True, distinct=False)
+            pairs = self._piece_pairs(piece)
         matches = [pair for pair in pairs if self._matches(spec, pair, piece)]
         if not matches and piece.kind == CAVALRY and spec.kind == MOVE and spec.dest:
             matches = self._attempted_jumps(spec, piece, pairs)
@@ -84,8 +102,8 @@ class Resolver:
 
     def _own_piece(self, spec: Spec) -> Piece:
         pos = self.pos
-        piece = pos.at(spec.origin)
-        if piece is None or piece.side != pos.side:
+        piece = self._piece_on(spec.origin, spec.letter)
+        if piece is None:
             raise explain(self, spec, None)
         written = "R" if spec.letter in ("K", "Q") else spec.letter
         wrong_ruler = piece.kind == RULER and spec.letter not in ("R", self.rulers[piece.side])

@@ -14,6 +14,7 @@ def is_trapped(pos: Position) -> bool:
     could legally end leaves all their live command pieces in jeopardy."""
     if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return False
+    pos = pos.public()  # judged on the public board: no secret keeps a player alive
     budget = [TRAPPED_BUDGET]
     try:
         return not _escape(pos, pos.actions_total, set(), budget)

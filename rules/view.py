@@ -125,7 +125,7 @@ def build_view(game: Game, viewer: Side | None) -> View:
     acting = viewer is not None and viewer == game.pos.side and game.result is None
     pos = game.pos if acting or not game.current else game.stack[0]
     pieces = tuple(
-        PieceView.of(p, game.rulers)
+        PieceView.of(p, game.rulers, stunned=not pos.can_act(p))
         for p in game.pieces_of(pos)
         if not p.hidden or p.side == viewer
     )
@@ -145,16 +145,30 @@ def build_view(game: Game, viewer: Side | None) -> View:
         score=(pos.score[0], pos.score[1]),
         pending=(pos.pending[0], pos.pending[1]),
         pieces=pieces,
-        last_turn=() if last is None else tuple(_seen(ev, viewer) for ev in last.events),
+        last_turn=() if last is None else tuple(seen_event(game, ev, viewer) for ev in last.events),
         last_turn_side=None if last is None else last.side,
         round_end=() if last is None else last.round_end,
         staged=tuple(ev for *_rest, ev in game.current) if acting else (),
         outcome=None if outcome is None else str(outcome),
         winner=None if outcome is None else outcome.winner,
-        private_record=(),
-        published=(),
+        private_record=() if viewer is None else _own_record(game, viewer),
+        published=tuple(
+            (side, tuple(game.assassin_record(side)))
+            for side in Side
+            if game.assassin_starts[side] and game.is_published(side)
+        ),
     )
 
 
-def _seen(event: Event, viewer: Side | None) -> Event:
-    return event if event.side == viewer else event.public()
+def seen_event(game: Game, event: Event, viewer: Side | None, number: int | None = None) -> Event:
+    """The form of ``event`` that ``viewer`` may see: its owner and, once the Assassin's
+    record of that game is published (R44), everyone get the full one."""
+    if event.side == viewer or game.is_published(event.side, number):
+        return event
+    return event.public()
+
+
+def _own_record(game: Game, viewer: Side) -> tuple[str, ...]:
+    if not (game.options.assassins and game.assassin_starts[viewer]):
+        return ()
+    return tuple(game.assassin_record(viewer))
