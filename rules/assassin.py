@@ -82,12 +82,12 @@ class AssassinRules:
         it (R30); a command piece may search only out of jeopardy after its move (R43).
         Both judged on the public board: a refusal reveals nothing."""
         pos = self.pos
-        offenders = [p for p in jeopardy.r30_offenders(pos) if p.id not in self.waived]
+        offenders = self._r30_offenders()
         if offenders:
             listed = ", ".join(f"{p.kind} {name(p.sq)}" for p in offenders)
             raise IllegalAction(
                 "R10",
-                f"a search cannot be taken back, so the turn must be one you could end before "
+                "a search cannot be taken back, so the turn must be one you could end before "
                 f"it; {listed} would end in jeopardy (R30): move it to safety or undo first",
             )
         piece = pos.pieces[effect.piece]
@@ -104,12 +104,10 @@ class AssassinRules:
                 "may not search there; nothing was revealed",
             )
 
-    def _search_allowed(self, effect: Effect) -> bool:
-        try:
-            self._check_search(effect)
-        except IllegalAction:
-            return False
-        return True
+    def _r30_offenders(self) -> list[Piece]:
+        """R30 offenders, less those a search of this turn put in jeopardy by revealing an
+        Assassin: the search cannot be undone, so they may end the turn where they are."""
+        return [p for p in jeopardy.r30_offenders(self.pos) if p.id not in self.waived]
 
     def _after_search(self) -> None:
         self.waived = {p.id for p in jeopardy.r30_offenders(self.pos)}

@@ -31,6 +31,12 @@ def explain(game: Game, spec: Spec, piece: Piece | None) -> IllegalAction:
             "R8",
             f"no actions left this turn (all {pos.actions_total} used); end the turn or undo one",
         )
+    if not pos.can_act(piece):
+        return IllegalAction(
+            "R42",
+            f"{what} made a kill and rests a full round: it may act again in round "
+            f"{pos.stunned[piece.id] + 1}",
+        )
     if piece.id in pos.spent:
         return IllegalAction(
             "R19", f"{what} supported a Cannon this turn and cannot act again until your next turn"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import jeopardy, trapped
+from . import trapped
 from .actions import (
     DRAW,
     FIRE,
@@ -196,18 +196,19 @@ class Game(Resolver, AssassinRules):
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the side to act, its hidden Assassin's included (so only
-        for that player's eyes): each piece's actions, then the searches (R43)."""
+        for that player's eyes): each piece's actions, then the searches (R43).
+
+        Like a move into jeopardy (refused only when the turn ends, R30), a command piece's
+        search is judged for jeopardy (R43) when it is applied, not here: that judgement
+        costs a jeopardy search per square, and this list must stay fast."""
         if self.result is not None:
             return []
         pos = self.pos
         actions = [action for action, _effect in all_actions(pos)]
-        if pos.assassins and not pos.crown_pending[pos.side]:
-            for piece in sorted(pos.side_pieces(pos.side), key=lambda p: (p.sq & 31, p.sq >> 5)):
-                actions += [
-                    action
-                    for action, effect in search_actions(pos, piece)
-                    if self._search_allowed(effect)
-                ]
+        if not pos.assassins or pos.crown_pending[pos.side] or self._r30_offenders():
+            return actions  # no search while the turn could not end (R10, R30)
+        for piece in sorted(pos.side_pieces(pos.side), key=lambda p: (p.sq & 31, p.sq >> 5)):
+            actions += [action for action, _effect in search_actions(pos, piece)]
         return actions
 
     # ---- parsing -------------------------------------------------------------------------
@@ -335,9 +336,6 @@ class Game(Resolver, AssassinRules):
                 [f"undo ({t})" for t in reversed(self.staged())][:3],
             )
         return self._finish_turn()
-
-    def _r30_offenders(self) -> list[Piece]:
-        return [p for p in jeopardy.r30_offenders(self.pos) if p.id not in self.waived]
 
     def _finish_turn(self) -> Turn:
         pos = self.pos

@@ -177,6 +177,7 @@ class Position:
         side = self.side
         piece = self.pieces.get(effect.piece)
         hidden = piece is not None and piece.hidden
+        kills_command = any(self.pieces[p].kind in COMMAND_KINDS for p in effect.hits)
         self.free_take = None
         for pid in effect.hits:
             if pid in self.pieces:
@@ -209,7 +210,7 @@ class Position:
             return self._search(effect)
         if piece is not None and piece.kind == ASSASSIN and effect.hits:
             self.stunned[piece.id] = self.round + 1
-            if hidden and any(self.pieces[p].kind in COMMAND_KINDS for p in effect.hits):
+            if hidden and kills_command:
                 return self.reveal(piece.id)
         return None
 

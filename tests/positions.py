@@ -45,18 +45,36 @@ def at(game: Game, where: str) -> Piece | None:
 HOME = {"short": ("v1h9", "v9h1"), "long": ("v1h17", "v17h1")}
 
 
-def position(*pieces, board="short", terrain_map="", side=C, generals=True) -> Game:
+def position(
+    *pieces, board="short", terrain_map="", side=C, generals=True, assassins=False
+) -> Game:
     """A game holding only ``pieces``: (side, kind, square[, {field: value}]), ``side`` to act.
 
     With ``generals`` each side also gets a General in a far corner of its home edge, so the
     game does not end by loss of command when a round ends.
     """
-    g = bare(board, terrain_map=terrain_map)
+    g = bare(board, terrain_map=terrain_map, assassins=assassins)
     if generals:
         pieces = ((C, "G", HOME[board][0]), (O, "G", HOME[board][1]), *pieces)
     for owner, kind, where, *options in pieces:
         put(g, owner, kind, where, **(options[0] if options else {}))
     return begin(g, side)
+
+
+def hidden(owner: Side, where: str) -> tuple:
+    """A hidden Assassin for ``position`` (its start is recorded as the square it is on)."""
+    return (owner, "X", where, {"hidden": True})
+
+
+def with_assassins(*pieces, side=C, terrain_map="") -> Game:
+    """A long-board Assassin game holding only ``pieces`` (and the two corner Generals)."""
+    g = position(*pieces, board="long", side=side, terrain_map=terrain_map, assassins=True)
+    starts = [0, 0]
+    for piece in g.pos.pieces.values():
+        if piece.hidden:
+            starts[piece.side] = piece.sq
+    g.assassin_starts = (starts[0], starts[1])
+    return g
 
 
 def occupant(g: Game, where: str) -> tuple[str, str] | None:
