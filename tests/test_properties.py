@@ -8,7 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import Game, IllegalAction, Side
+from rules import Game, IllegalAction, Options, Side
+from rules.assassin import start_squares
+from rules.geometry import name
 from rules.layouts import LONG_SETUPS, SHORT_SETUPS
 from rules.record import replay, write_record
 
@@ -31,18 +33,35 @@ def snapshot(game: Game) -> tuple:
         frozenset(pos.spent),
         frozenset(pos.attacked),
         frozenset(pos.operated),
+        frozenset(pos.stunned.items()),
+        pos.free_take,
         tuple(game.staged()),
     )
 
 
-def new_game(rng: random.Random, board: str) -> Game:
-    return Game(
+def new_game(rng: random.Random, board: str, assassins: bool = False) -> Game:
+    options = Options(
         board=board,
         challenger_setup=rng.choice(["aggressive", "defensive"]),
         opposition_setup=rng.choice(["aggressive", "defensive"]),
         terrain=rng.choice(TERRAINS),
         rulers=(rng.choice("KQ"), rng.choice("KQ")),
+        assassins=assassins,
     )
+    if not assassins:
+        return Game(options)
+    starts = [rng.choice([None, *map(name, start_squares(options, side))]) for side in Side]
+    return Game(options, assassin_starts=(starts[0], starts[1]))
+
+
+def try_apply(game: Game, action) -> bool:
+    """Apply a listed action; only a command piece's search may still be refused (R43)."""
+    try:
+        game.apply(action)
+    except IllegalAction as exc:
+        assert exc.rule == "R43" and action.kind == "search", exc
+        return False
+    return True
 
 
 def play_turn(game: Game, rng: random.Random, checks) -> None:
@@ -52,7 +71,7 @@ def play_turn(game: Game, rng: random.Random, checks) -> None:
         if not actions:
             break
         checks(game, actions)
-        game.apply(rng.choice(actions))
+        try_apply(game, rng.choice(actions))
     while True:
         try:
             game.end_turn()
@@ -71,17 +90,21 @@ def removed_value(game: Game, side: Side, initial) -> int:
     return sum(values[kind] for kind in lost)
 
 
-def playout(seed: int, board: str, turns: int, checks=lambda g, a: None) -> Game:
+def playout(
+    seed: int, board: str, turns: int, checks=lambda g, a: None, assassins: bool = False
+) -> Game:
     rng = random.Random(seed)
-    game = new_game(rng, board)
+    game = new_game(rng, board, assassins)
     layouts = SHORT_SETUPS if board == "short" else LONG_SETUPS
     strategies = (game.options.challenger_setup, game.options.opposition_setup)
     initial = {side: [letter for letter, _h, _v in layouts[strategies[side]]] for side in Side}
+    for side in Side:
+        initial[side] += ["X"] if game.assassin_starts[side] else []
     for _ in range(turns):
         if game.is_over():
             break
         play_turn(game, rng, checks)
-        if game.side == Side.CHALLENGER and not game.is_over():
+        if game.side == Side.CHALLENGER and not game.is_over() and not assassins:
             # at a round boundary every point booked is a piece removed (R27)
             assert game.scores() == (
                 removed_value(game, Side.OPPOSITION, initial),
@@ -94,7 +117,7 @@ def every_listed_action_applies(game: Game, actions) -> None:
     texts = set()
     for action in actions:
         trial = game.copy()
-        trial.apply(action)
+        try_apply(trial, action)
         text = game.notation(action)
         texts.add(text)
         assert game.parse_action(text) == action
@@ -104,9 +127,15 @@ def every_listed_action_applies(game: Game, actions) -> None:
 def undo_restores(game: Game, actions) -> None:
     before = snapshot(game)
     trial = game.copy()
-    trial.apply(actions[len(actions) // 2])
-    trial.undo()
-    assert snapshot(trial) == before
+    action = actions[len(actions) // 2]
+    if not try_apply(trial, action):
+        assert snapshot(trial) == before  # a refusal changes nothing
+    elif action.kind == "search":
+        with pytest.raises(IllegalAction):
+            trial.undo()  # R10: never across a search
+    else:
+        trial.undo()
+        assert snapshot(trial) == before
 
 
 @SETTINGS
@@ -136,6 +165,23 @@ def test_r50_random_long_games_replay_exactly(seed):
 @given(st.integers(0, 10**6))
 def test_r8_every_listed_long_action_applies(seed):
     playout(seed, "long", 3, every_listed_action_applies)
+
+
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6))
+def test_r50_random_assassin_games_replay_exactly(seed):
+    game = playout(seed, "long", 8, undo_restores, assassins=True)
+    full = write_record(game)
+    again = replay(full)
+    assert snapshot(again) == snapshot(game) and write_record(again) == full
+    for viewer in (None, Side.CHALLENGER, Side.OPPOSITION):
+        assert again.view_for(viewer) == game.view_for(viewer)
+
+
+@settings(max_examples=2, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6))
+def test_r42_every_listed_assassin_game_action_applies(seed):
+    playout(seed, "long", 4, every_listed_action_applies, assassins=True)
 
 
 @pytest.mark.parametrize("board", ["short", "long"])

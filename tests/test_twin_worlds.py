@@ -64,7 +64,7 @@ class Twins:
         return frozenset(p.sq for p in self.worlds[0].pos.pieces.values() if p.is_command)
 
     def public_action(self) -> None:
-        a, b = self.worlds
+        a = self.worlds[0]
         near = {sq for x in self.assassins() if x for sq in (x.sq, *neighbours(17)[x.sq])}
         choices = [
             action
