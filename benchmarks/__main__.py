@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import sys
 
-from . import rules_bench
+from . import assassin_bench, rules_bench, storage_bench
 
 
 def main() -> int:
     print("tora-bot benchmarks (median of repeated runs unless marked p95)")
-    for figure in rules_bench.run():
-        print(figure.line(), flush=True)
+    for module in (rules_bench, assassin_bench, storage_bench):
+        for figure in module.run():
+            print(figure.line(), flush=True)
     return 0
 
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rules import Game, IllegalAction
+from rules import Game, IllegalAction, Options
 
 
 @dataclass
@@ -53,7 +54,8 @@ def play_random_turn(game: Game, rng: random.Random) -> None:
         actions = game.legal_actions()
         if not actions:
             break
-        game.apply(rng.choice(actions))
+        with contextlib.suppress(IllegalAction):  # a command piece's search refused (R43)
+            game.apply(rng.choice(actions))
     while True:
         try:
             game.end_turn()
@@ -62,11 +64,15 @@ def play_random_turn(game: Game, rng: random.Random) -> None:
             game.undo()
 
 
-def middle_game(board: str, seed: int, turns: int) -> Game:
-    """A game after ``turns`` random turns (restarted with the next seed if it ended)."""
+def middle_game(board: str, seed: int, turns: int, assassins: bool = False) -> Game:
+    """A game after ``turns`` random turns (restarted with the next seed if it ended); with
+    ``assassins``, both sides field one, starting in a corner of their home edge."""
     while True:
         rng = random.Random(seed)
-        game = Game(board=board)
+        if assassins:
+            game = Game(Options(board=board, assassins=True), ("v1h17", "v17h1"))
+        else:
+            game = Game(board=board)
         for _ in range(turns):
             if game.is_over():
                 break
