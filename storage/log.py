@@ -1,0 +1,167 @@
+"""Log entries and the one dispatcher that plays them on a Game, live and on replay.
+
+A match's state is its action log: every act of a player or of the bot, in order, including
+the staged actions of the running turn and their undos, so a restart loses nothing. The live
+path (``Match``) and the loader both go through ``play``, so what was logged is exactly what
+replays; the loader compares each replayed entry with the stored one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from rules import Event, Game, Side, Turn
+from rules.actions import DRAW as DRAW_TEXT
+from rules.actions import RESET as RESET_TEXT
+from rules.actions import RESIGN as RESIGN_TEXT
+
+ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET = (
+    "act",
+    "undo",
+    "take_back",
+    "end",
+    "deadline",
+    "resign",
+    "draw",
+    "reset",
+)
+KINDS = (ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET)
+CLOSING = frozenset({END, DEADLINE, RESIGN, DRAW, RESET})  # entries that end a turn
+_GAME_LEVEL = {RESIGN_TEXT: RESIGN, DRAW_TEXT: DRAW, RESET_TEXT: RESET}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One row of the action log (without its row id, sequence number and time).
+
+    ``side`` is who acted: the side to act, or the resigning side. ``turn`` counts the game's
+    finished turns plus one when the entry was made. ``arg`` is the full action text (act) or
+    the index taken back (take_back), and is private when ``hidden``; ``public`` is what
+    every one may see.
+    """
+
+    kind: str
+    side: Side
+    turn: int
+    arg: str = ""
+    public: str = ""
+    hidden: bool = False
+
+    @property
+    def closing(self) -> bool:
+        return self.kind in CLOSING
+
+
+@dataclass(frozen=True)
+class Step:
+    """What to play: a kind, its argument, and the side for a resignation."""
+
+    kind: str
+    arg: str = ""
+    side: Side | None = None
+
+
+def play(game: Game, step: Step) -> tuple[Entry, Any]:
+    """Play ``step`` on ``game`` (raises rules.ActionError if it is refused, leaving the game
+    unchanged); returns the log entry and what the Game call returned."""
+    if step.kind == ACT:
+        kind = _GAME_LEVEL.get(step.arg.strip().lower())
+        if kind is not None:
+            step = Step(kind, side=step.side)
+    turn = len(game.turns) + 1
+    side = step.side if step.kind == RESIGN and step.side is not None else game.side
+    handler = _HANDLERS.get(step.kind)
+    if handler is None:
+        raise ValueError(f"unknown log entry kind {step.kind!r}")
+    result, arg, public, hidden = handler(game, step, side)
+    return Entry(step.kind, side, turn, arg, public, hidden), result
+
+
+Played = tuple[Any, str, str, bool]  # what the Game call returned, arg, public text, hidden
+
+
+def _act(game: Game, step: Step, side: Side) -> Played:
+    event: Event = game.apply(step.arg)
+    return event, event.text, event.public().text, event.hidden
+
+
+def _undo(game: Game, step: Step, side: Side) -> Played:
+    return game.undo(), "", "undo", False
+
+
+def _take_back(game: Game, step: Step, side: Side) -> Played:
+    index = int(step.arg)
+    return game.take_back(index), str(index), f"take back action {index + 1}", False
+
+
+def _end(game: Game, step: Step, side: Side) -> Played:
+    return game.end_turn(), "", "end turn", False
+
+
+def _deadline(game: Game, step: Step, side: Side) -> Played:
+    return game.end_turn(deadline=True), "", "turn ended by its deadline", False
+
+
+def _resign(game: Game, step: Step, side: Side) -> Played:
+    return game.resign(side), "", "resign", False
+
+
+def _draw(game: Game, step: Step, side: Side) -> Played:
+    return game.agree_draw(), "", "draw (agreed)", False
+
+
+def _reset(game: Game, step: Step, side: Side) -> Played:
+    return game.agree_reset(), "", "reset (agreed)", False
+
+
+_HANDLERS: dict[str, Callable[[Game, Step, Side], Played]] = {
+    ACT: _act,
+    UNDO: _undo,
+    TAKE_BACK: _take_back,
+    END: _end,
+    DEADLINE: _deadline,
+    RESIGN: _resign,
+    DRAW: _draw,
+    RESET: _reset,
+}
+
+
+def step_of(entry: Entry) -> Step:
+    """The step that replays a stored entry."""
+    return Step(entry.kind, entry.arg, entry.side if entry.kind == RESIGN else None)
+
+
+def steps_from_turns(turns: list[Turn]) -> Iterator[Step]:
+    """The log of a game known only by its finished turns (an imported record)."""
+    for index, turn in enumerate(turns):
+        if turn.texts == [RESIGN_TEXT]:
+            yield Step(RESIGN, side=turn.side)
+            continue
+        for text in turn.texts:
+            yield Step(_GAME_LEVEL.get(text, ACT), "" if text in _GAME_LEVEL else text)
+        following = turns[index + 1] if index + 1 < len(turns) else None
+        interrupted = (
+            following is not None
+            and following.texts == [RESIGN_TEXT]
+            and following.side != turn.side
+        )
+        if not interrupted and not (turn.texts and turn.texts[-1] in _GAME_LEVEL):
+            yield Step(END)
+
+
+def fingerprint(game: Game) -> tuple[object, ...]:
+    """Everything that tells two games apart, hidden state included (for checks and tests)."""
+    return (
+        tuple((turn.side, tuple(turn.texts)) for turn in game.turns),
+        tuple(game.staged()),
+        tuple(game.pieces()),
+        game.scores(),
+        game.pending(),
+        game.side,
+        game.round,
+        game.actions_left,
+        game.game_number,
+        str(game.outcome()),
+    )

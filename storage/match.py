@@ -1,0 +1,72 @@
+"""A loaded match: its game, the version it was read at, and what was played since."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from rules import Event, Game, Side, Turn
+
+from .log import ACT, DEADLINE, DRAW, END, RESET, RESIGN, TAKE_BACK, UNDO, Entry, Step, play
+
+
+@dataclass(eq=False)
+class Match:
+    """The judge's copy of a match.
+
+    ``game`` holds hidden state (Assassins): output for players and spectators is built from
+    ``game.view_for(side)``, never from the game itself. Each method plays on the game at once
+    (a refused action raises rules.ActionError and changes nothing) and queues a log entry;
+    ``Store.save`` writes the queued entries if the match is still at ``version``. After a
+    failed save, load the match again: this copy is ahead of the database.
+    """
+
+    id: int
+    guild_id: int
+    channel_id: int | None
+    challenger_id: int
+    opposition_id: int
+    game: Game
+    version: int
+    deadline: float | None = None  # when the running turn ends by deadline; saved by save()
+    pending: list[Entry] = field(default_factory=list)  # played, not saved yet
+    seq: int = 0  # log entries saved
+    snapshot_seq: int = 0  # log entries in the latest snapshot
+
+    def side_of(self, user_id: int) -> Side | None:
+        if user_id == self.challenger_id:
+            return Side.CHALLENGER
+        if user_id == self.opposition_id:
+            return Side.OPPOSITION
+        return None
+
+    def act(self, text: str) -> Event:
+        """One action of the side to act (``resign``, ``draw`` and ``reset`` included)."""
+        return self._play(Step(ACT, text))
+
+    def undo(self) -> str:
+        return self._play(Step(UNDO))
+
+    def take_back(self, index: int) -> str:
+        """Take back action ``index`` (from 0) of the running turn (R10)."""
+        return self._play(Step(TAKE_BACK, str(index)))
+
+    def end_turn(self) -> Turn:
+        return self._play(Step(END))
+
+    def end_turn_by_deadline(self) -> Turn:
+        return self._play(Step(DEADLINE))
+
+    def resign(self, side: Side) -> Event:
+        return self._play(Step(RESIGN, side=side))
+
+    def agree_draw(self) -> Event:
+        return self._play(Step(DRAW))
+
+    def agree_reset(self) -> Event:
+        return self._play(Step(RESET))
+
+    def _play(self, step: Step) -> Any:
+        entry, result = play(self.game, step)
+        self.pending.append(entry)
+        return result

@@ -1,0 +1,271 @@
+"""Read queries, on a read-only aiosqlite connection.
+
+Public reads select only public columns: ``actions.public``, never ``actions.arg`` of a hidden
+row; ``match_secrets`` and ``snapshots`` are read only by ``private_*`` functions, which take
+the side whose data they return, and by ``stored_match``, the loader's read.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+import aiosqlite
+
+from rules import STATE_VERSION, Side
+
+from .codec import headers_from_json, options_from_json
+from .errors import MatchNotFound
+from .log import CLOSING, Entry
+from .models import FinishedMatch, LogLine, MatchInfo, Player, Rating, RatingEvent
+
+_MATCH_COLUMNS = (
+    "id, guild_id, channel_id, challenger_id, opposition_id, options, status, side_to_act,"
+    " round, score_c, score_o, result, version, last_seq, turn_deadline, created_at, updated_at"
+)
+_CLOSING = ", ".join(f"'{kind}'" for kind in sorted(CLOSING))
+
+
+def _info(row: sqlite3.Row) -> MatchInfo:
+    try:
+        options = options_from_json(row["options"])
+    except ValueError:
+        options = None
+    return MatchInfo(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        challenger_id=row["challenger_id"],
+        opposition_id=row["opposition_id"],
+        options=options,
+        status=row["status"],
+        side_to_act=Side.from_letter(row["side_to_act"]),
+        round=row["round"],
+        score=(row["score_c"], row["score_o"]),
+        result=row["result"],
+        version=row["version"],
+        actions=row["last_seq"],
+        turn_deadline=row["turn_deadline"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+async def match_info(db: aiosqlite.Connection, match_id: int) -> MatchInfo:
+    rows = await db.execute_fetchall(
+        f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
+    )
+    for row in rows:
+        return _info(row)
+    raise MatchNotFound(match_id)
+
+
+async def matches(
+    db: aiosqlite.Connection, where: str, params: tuple[object, ...]
+) -> list[MatchInfo]:
+    rows = await db.execute_fetchall(
+        f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY id", params
+    )
+    return [_info(row) for row in rows]
+
+
+async def match_ids(db: aiosqlite.Connection) -> list[int]:
+    return [row[0] for row in await db.execute_fetchall("SELECT id FROM matches ORDER BY id")]
+
+
+async def log_lines(db: aiosqlite.Connection, match_id: int, viewer: Side | None) -> list[LogLine]:
+    """The log up to the last turn end, in public form; for a player (``viewer``), also their
+    own entries of the running turn, and their own hidden actions in full."""
+    await match_info(db, match_id)
+    boundary = await db.execute_fetchall(
+        f"SELECT coalesce(max(seq), 0) FROM actions WHERE match_id = ? AND kind IN ({_CLOSING})",
+        (match_id,),
+    )
+    last_closed = next(iter(boundary))[0]
+    if viewer is None:
+        sql = (
+            "SELECT seq, turn, side, kind, public AS text, hidden, at FROM actions"
+            " WHERE match_id = ? AND seq <= ? ORDER BY seq"
+        )
+        params: tuple[object, ...] = (match_id, last_closed)
+    else:
+        sql = (
+            "SELECT seq, turn, side, kind,"
+            " CASE WHEN hidden = 1 AND side = ? THEN arg ELSE public END AS text, hidden, at"
+            " FROM actions WHERE match_id = ? AND (seq <= ? OR side = ?) ORDER BY seq"
+        )
+        params = (viewer.letter, match_id, last_closed, viewer.letter)
+    rows = await db.execute_fetchall(sql, params)
+    return [
+        LogLine(
+            row["seq"],
+            row["turn"],
+            Side.from_letter(row["side"]),
+            row["kind"],
+            row["text"],
+            bool(row["hidden"]),
+            row["at"],
+        )
+        for row in rows
+    ]
+
+
+async def private_assassin_start(db: aiosqlite.Connection, match_id: int, side: Side) -> str | None:
+    await match_info(db, match_id)
+    rows = await db.execute_fetchall(
+        "SELECT assassin_start FROM match_secrets WHERE match_id = ? AND side = ?",
+        (match_id, side.letter),
+    )
+    return next((row[0] for row in rows), None)
+
+
+# ---- the loader's read ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    seq: int
+    state_version: int
+    data: bytes
+
+
+@dataclass(frozen=True)
+class Stored:
+    """Everything the loader needs, read in one transaction. ``entries`` are the log entries
+    after ``snapshot`` (all of them when it is None), as (seq, raw row)."""
+
+    info: MatchInfo
+    options: str
+    starts: tuple[str | None, str | None]
+    snapshot: Snapshot | None
+    entries: list[tuple[int, tuple[object, ...]]]
+
+
+ENTRY_COLUMNS = "seq, turn, side, kind, arg, public, hidden"
+
+
+async def stored_match(db: aiosqlite.Connection, match_id: int, whole_log: bool = False) -> Stored:
+    """Read a match for the loader: its snapshot if it has the rules core's current
+    STATE_VERSION and is not ahead of the log, and the log entries after it (all of them
+    with ``whole_log``, for checks that replay both ways)."""
+    await db.execute("BEGIN")
+    try:
+        rows = await db.execute_fetchall(
+            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
+        )
+        row = next(iter(rows), None)
+        if row is None:
+            raise MatchNotFound(match_id)
+        info = _info(row)
+        secrets = dict(
+            await db.execute_fetchall(
+                "SELECT side, assassin_start FROM match_secrets WHERE match_id = ?", (match_id,)
+            )
+        )
+        snapshot = await _snapshot(db, match_id, info.actions)
+        after = snapshot.seq if snapshot and not whole_log else 0
+        entries = await entry_rows(db, match_id, after)
+    finally:
+        await db.execute("COMMIT")
+    starts = (secrets.get("C"), secrets.get("O"))
+    return Stored(info, row["options"], starts, snapshot, entries)
+
+
+async def _snapshot(db: aiosqlite.Connection, match_id: int, last_seq: int) -> Snapshot | None:
+    rows = await db.execute_fetchall(
+        "SELECT seq, state_version, data FROM snapshots WHERE match_id = ?"
+        " AND state_version = ? AND seq <= ?",
+        (match_id, STATE_VERSION, last_seq),
+    )
+    return next((Snapshot(r[0], r[1], bytes(r[2])) for r in rows), None)
+
+
+async def entry_rows(
+    db: aiosqlite.Connection, match_id: int, after: int, upto: int | None = None
+) -> list[tuple[int, tuple[object, ...]]]:
+    rows = await db.execute_fetchall(
+        f"SELECT {ENTRY_COLUMNS} FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
+        " ORDER BY seq",
+        (match_id, after, upto if upto is not None else 1 << 62),
+    )
+    return [(row[0], tuple(row)) for row in rows]
+
+
+def entry_of(row: tuple[object, ...]) -> Entry:
+    """A stored row as a log entry; ValueError if it cannot be one."""
+    _seq, turn, side, kind, arg, public, hidden = row
+    if not isinstance(turn, int) or hidden not in (0, 1):
+        raise ValueError("malformed turn or hidden flag")
+    return Entry(str(kind), Side.from_letter(str(side)), turn, str(arg), str(public), bool(hidden))
+
+
+# ---- players, guilds, results, ladders -----------------------------------------------------
+
+
+async def player(db: aiosqlite.Connection, user_id: int) -> Player | None:
+    rows = await db.execute_fetchall(
+        "SELECT user_id, name FROM players WHERE user_id = ?", (user_id,)
+    )
+    return next((Player(r[0], r[1]) for r in rows), None)
+
+
+async def guild_settings(db: aiosqlite.Connection, guild_id: int) -> dict[str, str]:
+    rows = await db.execute_fetchall(
+        "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key", (guild_id,)
+    )
+    return {row[0]: row[1] for row in rows}
+
+
+async def finished_matches(
+    db: aiosqlite.Connection, guild_id: int, player_id: int | None
+) -> list[FinishedMatch]:
+    rows = await db.execute_fetchall(
+        "SELECT f.match_id, m.guild_id, m.challenger_id, m.opposition_id, f.winner, f.reason,"
+        " f.score_c, f.score_o, f.record, f.finished_at FROM finished_matches f"
+        " JOIN matches m ON m.id = f.match_id WHERE m.guild_id = ?"
+        " AND (? IS NULL OR ? IN (m.challenger_id, m.opposition_id))"
+        " ORDER BY f.finished_at, f.match_id",
+        (guild_id, player_id, player_id),
+    )
+    return [
+        FinishedMatch(
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            None if r[4] is None else Side.from_letter(r[4]),
+            r[5],
+            (r[6], r[7]),
+            r[8],
+            r[9],
+        )
+        for r in rows
+    ]
+
+
+async def ladder(db: aiosqlite.Connection, guild_id: int) -> list[Rating]:
+    rows = await db.execute_fetchall(
+        "SELECT guild_id, player_id, rating, games, updated_at FROM ratings WHERE guild_id = ?"
+        " ORDER BY rating DESC, player_id",
+        (guild_id,),
+    )
+    return [Rating(*row) for row in rows]
+
+
+async def rating_history(
+    db: aiosqlite.Connection, guild_id: int, player_id: int
+) -> list[RatingEvent]:
+    rows = await db.execute_fetchall(
+        "SELECT match_id, before, after, at FROM rating_history"
+        " WHERE guild_id = ? AND player_id = ? ORDER BY id",
+        (guild_id, player_id),
+    )
+    return [RatingEvent(*row) for row in rows]
+
+
+async def match_headers(db: aiosqlite.Connection, match_id: int) -> dict[str, str]:
+    """The extra record headers a match was created or imported with."""
+    rows = await db.execute_fetchall("SELECT headers FROM matches WHERE id = ?", (match_id,))
+    for row in rows:
+        return headers_from_json(row[0])
+    raise MatchNotFound(match_id)

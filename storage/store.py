@@ -1,0 +1,362 @@
+"""The store: the one object the bot talks to for anything kept across restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import sqlite3
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import replace
+from types import TracebackType
+
+import aiosqlite
+
+from rules import Game, Options, Side
+from rules.record import write_record
+
+from . import reads, writes
+from .codec import dump_game
+from .config import Config
+from .connection import connect, connect_reader, prepare
+from .errors import CorruptMatch, UnknownPlayer
+from .loader import SnapshotUnusable, new_game, rebuild
+from .match import Match
+from .models import (
+    ACTIVE,
+    FinishedMatch,
+    LogLine,
+    MatchInfo,
+    Player,
+    Rating,
+    RatingChange,
+    RatingEvent,
+    State,
+)
+from .records import finish_of, prepare_import, record_headers
+from .writer import Writer
+from .writes import Append, NewMatch, snapshot_due
+
+log = logging.getLogger(__name__)
+
+
+class Store:
+    """Matches, players, guild settings, results and ladders in one SQLite file.
+
+    Open one Store per database per process (``async with await Store.open() as store``).
+    Every write goes through its single writer; reads use their own connection and never
+    block on writes (WAL). Reads named ``private_*`` return one player's hidden data and must
+    only answer that player; every other read is public.
+    """
+
+    def __init__(self, config: Config, writer: Writer, reader: aiosqlite.Connection) -> None:
+        self.config = config
+        self._writer = writer
+        self._reader = reader
+        self._read_lock = asyncio.Lock()
+
+    @classmethod
+    async def open(cls, config: Config | None = None) -> Store:
+        """Open (creating and migrating if needed) the database of ``config``, by default the
+        one the environment names (``TORA_DB``)."""
+        config = config or Config.from_env()
+        await asyncio.to_thread(prepare, config)
+        writer = Writer(lambda: connect(config))
+        await writer.start()
+        try:
+            reader = await connect_reader(config)
+        except BaseException:
+            await writer.close()
+            raise
+        return cls(config, writer, reader)
+
+    async def close(self) -> None:
+        await self._writer.close()
+        await self._reader.close()
+
+    async def __aenter__(self) -> Store:
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    @contextlib.asynccontextmanager
+    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The reader, for one task at a time (a read may span a transaction)."""
+        async with self._read_lock:
+            yield self._reader
+
+    # ---- players and guilds --------------------------------------------------------------
+    async def save_player(self, user_id: int, name: str) -> Player:
+        await self._writer.run(lambda conn: writes.save_player(conn, user_id, name, time.time()))
+        return Player(user_id, name)
+
+    async def player(self, user_id: int) -> Player | None:
+        async with self._read() as db:
+            return await reads.player(db, user_id)
+
+    async def guild_settings(self, guild_id: int) -> dict[str, str]:
+        async with self._read() as db:
+            return await reads.guild_settings(db, guild_id)
+
+    async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
+        """Set (or, with None, remove) one setting of a guild."""
+        await self._writer.run(lambda conn: writes.set_guild_setting(conn, guild_id, key, value))
+
+    # ---- matches -------------------------------------------------------------------------
+    async def create_match(
+        self,
+        guild_id: int,
+        challenger_id: int,
+        opposition_id: int,
+        options: Options,
+        *,
+        channel_id: int | None = None,
+        assassin_starts: tuple[str | None, str | None] = (None, None),
+        deadline: float | None = None,
+    ) -> Match:
+        """A new match between two saved players. ``assassin_starts`` are the sides' secret
+        Assassin squares (R41), kept private."""
+        game = new_game(options, assassin_starts)
+        new = NewMatch(
+            guild_id,
+            channel_id,
+            challenger_id,
+            opposition_id,
+            options,
+            assassin_starts,
+            deadline=deadline,
+        )
+        state = State.of(game)
+        match_id = await self._writer.run(
+            lambda conn: writes.insert_match(conn, new, state, time.time())
+        )
+        return Match(
+            match_id, guild_id, channel_id, challenger_id, opposition_id, game, 1, deadline
+        )
+
+    async def load(self, match_id: int) -> Match:
+        """The match rebuilt from its latest snapshot and the log after it, every entry
+        checked by the rules core. MatchNotFound, or CorruptMatch naming the match."""
+        async with self._read() as db:
+            stored = await reads.stored_match(db, match_id)
+        stored, game = await self._rebuild(stored)
+        info = stored.info
+        snapshot_seq = stored.snapshot.seq if stored.snapshot else 0
+        kinds = [str(row[3]) for _seq, row in stored.entries]
+        if snapshot_due(len(kinds), kinds, game.options.board, self.config.snapshot_every):
+            data = await asyncio.to_thread(dump_game, game)
+            await self._writer.run(
+                lambda conn: writes.put_snapshot(conn, match_id, info.actions, data, time.time())
+            )
+            snapshot_seq = info.actions
+        return Match(
+            match_id,
+            info.guild_id,
+            info.channel_id,
+            info.challenger_id,
+            info.opposition_id,
+            game,
+            info.version,
+            info.turn_deadline,
+            seq=info.actions,
+            snapshot_seq=snapshot_seq,
+        )
+
+    async def _rebuild(self, stored: reads.Stored) -> tuple[reads.Stored, Game]:
+        """Rebuild off the event loop. The log is the truth and a snapshot only a shortcut:
+        if the snapshot is unusable or its tail fails, rebuild from the whole log."""
+        try:
+            return stored, await asyncio.to_thread(rebuild, stored)
+        except (SnapshotUnusable, CorruptMatch) as exc:
+            if stored.snapshot is None:
+                raise
+            log.warning("match %d: ignoring its snapshot (%s)", stored.info.id, exc)
+            snapshot_seq = stored.snapshot.seq
+        async with self._read() as db:
+            head = await reads.entry_rows(db, stored.info.id, 0, snapshot_seq)
+        whole = replace(stored, snapshot=None, entries=head + stored.entries)
+        return whole, await asyncio.to_thread(rebuild, whole)
+
+    async def save(self, match: Match) -> list[int]:
+        """Write what was played on ``match`` (and its deadline), if nobody wrote the match
+        since it was read: StaleMatch otherwise, and nothing is written. Returns the new log
+        entries' numbers in the match's log; once it returns, they are durable."""
+        game = match.game
+        entries = list(match.pending)
+        seq = match.seq + len(entries)
+        kinds = [entry.kind for entry in entries]
+        due = bool(entries) and snapshot_due(
+            seq - match.snapshot_seq, kinds, game.options.board, self.config.snapshot_every
+        )
+        request = Append(
+            match.id,
+            match.version,
+            entries,
+            State.of(game),
+            match.deadline,
+            snapshot=dump_game(game) if due else None,
+            finish=await self._finish(match) if game.is_over() else None,
+        )
+        saved = await self._writer.run(lambda conn: writes.append(conn, request, time.time()))
+        match.version, match.seq = saved.version, seq
+        match.pending.clear()
+        if due:
+            match.snapshot_seq = seq
+        return saved.seqs
+
+    async def _finish(self, match: Match) -> writes.Finish:
+        async with self._read() as db:
+            headers = await reads.match_headers(db, match.id)
+        names = await self._names(match.challenger_id, match.opposition_id)
+        return finish_of(match.game, record_headers(headers, *names))
+
+    async def _names(self, challenger_id: int, opposition_id: int) -> tuple[str, str]:
+        async with self._read() as db:
+            challenger = await reads.player(db, challenger_id)
+            opposition = await reads.player(db, opposition_id)
+        if challenger is None:
+            raise UnknownPlayer(challenger_id)
+        if opposition is None:
+            raise UnknownPlayer(opposition_id)
+        return challenger.name, opposition.name
+
+    async def match_info(self, match_id: int) -> MatchInfo:
+        async with self._read() as db:
+            return await reads.match_info(db, match_id)
+
+    async def active_matches(self, guild_id: int | None = None) -> list[MatchInfo]:
+        async with self._read() as db:
+            if guild_id is None:
+                return await reads.matches(db, "status = ?", (ACTIVE,))
+            return await reads.matches(db, "status = ? AND guild_id = ?", (ACTIVE, guild_id))
+
+    async def due_matches(self, now: float) -> list[MatchInfo]:
+        """Running matches whose turn deadline has passed."""
+        async with self._read() as db:
+            return await reads.matches(
+                db,
+                "status = ? AND turn_deadline IS NOT NULL AND turn_deadline <= ?",
+                (ACTIVE, now),
+            )
+
+    async def public_log(self, match_id: int) -> list[LogLine]:
+        """The log of the finished turns, every action in its public form."""
+        async with self._read() as db:
+            return await reads.log_lines(db, match_id, None)
+
+    async def private_log(self, match_id: int, side: Side) -> list[LogLine]:
+        """PRIVATE to ``side``: the public log plus that side's running turn and its own
+        hidden actions in full."""
+        async with self._read() as db:
+            return await reads.log_lines(db, match_id, side)
+
+    async def private_assassin_start(self, match_id: int, side: Side) -> str | None:
+        """PRIVATE to ``side``: where its Assassin started (R41), if it fielded one."""
+        async with self._read() as db:
+            return await reads.private_assassin_start(db, match_id, side)
+
+    # ---- records -------------------------------------------------------------------------
+    async def export_record(self, match_id: int) -> str:
+        """The match's public game record (R50), its finished turns: hidden Assassin actions
+        show as ``X ?`` until published (R44); once the game is over, the full record."""
+        return await self._record(match_id, None)
+
+    async def private_export_record(self, match_id: int, side: Side) -> str:
+        """PRIVATE to ``side``: the record as that player may see it (their own Assassin in
+        full)."""
+        return await self._record(match_id, side)
+
+    async def _record(self, match_id: int, audience: Side | None) -> str:
+        match = await self.load(match_id)
+        async with self._read() as db:
+            headers = await reads.match_headers(db, match_id)
+        names = await self._names(match.challenger_id, match.opposition_id)
+        return write_record(match.game, record_headers(headers, *names), audience=audience)
+
+    async def import_record(
+        self,
+        text: str,
+        guild_id: int,
+        challenger_id: int,
+        opposition_id: int,
+        *,
+        channel_id: int | None = None,
+    ) -> Match:
+        """Store a full game record (R50) as a new match between two saved players, in one
+        transaction (RecordError or ReplayError if the record is malformed or illegal). Its
+        Assassin start squares are kept privately, like those of any match."""
+        names = await self._names(challenger_id, opposition_id)
+        imported = await asyncio.to_thread(prepare_import, text)
+        game, entries = imported.game, imported.entries
+        new = NewMatch(
+            guild_id,
+            channel_id,
+            challenger_id,
+            opposition_id,
+            imported.options,
+            imported.starts,
+            imported.headers,
+        )
+        kinds = [entry.kind for entry in entries]
+        due = snapshot_due(len(entries), kinds, game.options.board, self.config.snapshot_every)
+        request = Append(
+            0,
+            1,
+            entries,
+            State.of(game),
+            None,
+            snapshot=dump_game(game) if due else None,
+            finish=(
+                finish_of(game, record_headers(imported.headers, *names))
+                if game.is_over()
+                else None
+            ),
+        )
+
+        def job(conn: sqlite3.Connection) -> tuple[int, writes.Saved]:
+            now = time.time()
+            match_id = writes.insert_match(conn, new, request.state, now)
+            return match_id, writes.append(conn, replace(request, match_id=match_id), now)
+
+        match_id, saved = await self._writer.run(job)
+        return Match(
+            match_id,
+            guild_id,
+            channel_id,
+            challenger_id,
+            opposition_id,
+            game,
+            saved.version,
+            seq=len(entries),
+            snapshot_seq=len(entries) if due else 0,
+        )
+
+    # ---- results and ladders -------------------------------------------------------------
+    async def finished_matches(
+        self, guild_id: int, player_id: int | None = None
+    ) -> list[FinishedMatch]:
+        """Finished matches of a guild (of one player), oldest first, with their full records:
+        hidden moves are published when a game ends (R44)."""
+        async with self._read() as db:
+            return await reads.finished_matches(db, guild_id, player_id)
+
+    async def rate(self, match_id: int, changes: Sequence[RatingChange]) -> None:
+        """Record new ladder ratings after a finished match, all or none: AlreadyRated if it
+        was rated before, StaleRating if a ``before`` is not the stored rating."""
+        await self._writer.run(lambda conn: writes.rate(conn, match_id, changes, time.time()))
+
+    async def ladder(self, guild_id: int) -> list[Rating]:
+        """A guild's ratings, best first."""
+        async with self._read() as db:
+            return await reads.ladder(db, guild_id)
+
+    async def rating_history(self, guild_id: int, player_id: int) -> list[RatingEvent]:
+        async with self._read() as db:
+            return await reads.rating_history(db, guild_id, player_id)

@@ -1,0 +1,259 @@
+"""Write jobs: plain functions of the writer's connection, each run by ``Writer.run`` inside a
+transaction (so a job that raises leaves no trace)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from rules import LONG, STATE_VERSION, Options, Side
+
+from .codec import headers_to_json, options_to_json
+from .errors import (
+    AlreadyRated,
+    MatchNotFinished,
+    MatchNotFound,
+    StaleMatch,
+    StaleRating,
+    StorageError,
+    UnknownPlayer,
+)
+from .log import CLOSING, Entry
+from .models import ACTIVE, FINISHED, RatingChange, State
+
+
+@dataclass(frozen=True)
+class NewMatch:
+    guild_id: int
+    channel_id: int | None
+    challenger_id: int
+    opposition_id: int
+    options: Options
+    assassin_starts: tuple[str | None, str | None] = (None, None)
+    headers: dict[str, str] = field(default_factory=dict)  # extra record headers (R50)
+    deadline: float | None = None
+
+
+@dataclass(frozen=True)
+class Finish:
+    """A match's result and full record, written once when it ends (public from then, R44)."""
+
+    winner: Side | None
+    reason: str
+    score: tuple[int, int]
+    record: str
+
+
+@dataclass(frozen=True)
+class Append:
+    """Entries played on a match read at ``version``, and what they left: ``state``, the
+    ``snapshot`` if one is due, ``finish`` once the game is over. All of it is computed
+    before the job runs, so the writer thread never touches a live Game."""
+
+    match_id: int
+    version: int
+    entries: Sequence[Entry]
+    state: State
+    deadline: float | None
+    snapshot: bytes | None = None
+    finish: Finish | None = None
+
+
+@dataclass(frozen=True)
+class Saved:
+    version: int
+    seqs: list[int]  # the new entries' numbers in the match's log
+
+
+def snapshot_due(since: int, kinds: Iterable[str], board: str, every: int) -> bool:
+    """Snapshot once ``every`` log entries piled up since the last snapshot, and at every turn
+    end on the long board, where replaying a turn end costs the rules core the most."""
+    return since >= every or (board == LONG and any(kind in CLOSING for kind in kinds))
+
+
+def insert_match(conn: sqlite3.Connection, new: NewMatch, state: State, now: float) -> int:
+    for user_id in (new.challenger_id, new.opposition_id):
+        if conn.execute("SELECT 1 FROM players WHERE user_id = ?", (user_id,)).fetchone() is None:
+            raise UnknownPlayer(user_id)
+    cursor = conn.execute(
+        "INSERT INTO matches (guild_id, channel_id, challenger_id, opposition_id, options,"
+        " headers, status, side_to_act, round, version, last_seq, turn_deadline, created_at,"
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?)",
+        (
+            new.guild_id,
+            new.channel_id,
+            new.challenger_id,
+            new.opposition_id,
+            options_to_json(new.options),
+            headers_to_json(new.headers),
+            ACTIVE,
+            state.side.letter,
+            state.round,
+            new.deadline,
+            now,
+            now,
+        ),
+    )
+    match_id = int(cursor.lastrowid or 0)
+    for side, start in zip(Side, new.assassin_starts, strict=True):
+        if start is not None:
+            conn.execute(
+                "INSERT INTO match_secrets (match_id, side, assassin_start) VALUES (?, ?, ?)",
+                (match_id, side.letter, start),
+            )
+    return match_id
+
+
+def append(conn: sqlite3.Connection, request: Append, now: float) -> Saved:
+    """Append entries to a match's log and update its row, only if the match is still at the
+    version the caller read; its snapshot and finished record in the same transaction."""
+    match_id = request.match_id
+    row = conn.execute(
+        "SELECT version, last_seq, status, turn_deadline FROM matches WHERE id = ?", (match_id,)
+    ).fetchone()
+    if row is None:
+        raise MatchNotFound(match_id)
+    version, last_seq, status, deadline = row
+    if version != request.version:
+        raise StaleMatch(match_id, request.version, version)
+    seqs = [last_seq + number for number in range(1, len(request.entries) + 1)]
+    for seq, entry in zip(seqs, request.entries, strict=True):
+        _insert_entry(conn, match_id, seq, entry, now)
+    last_seq += len(seqs)
+    state = request.state
+    conn.execute(
+        "UPDATE matches SET version = version + 1, last_seq = ?, side_to_act = ?, round = ?,"
+        " score_c = ?, score_o = ?, result = ?, updated_at = ? WHERE id = ?",
+        (
+            last_seq,
+            state.side.letter,
+            state.round,
+            state.score[0],
+            state.score[1],
+            state.result,
+            now,
+            match_id,
+        ),
+    )
+    # indexed columns are written only when they change: one page less per commit
+    new_status = FINISHED if state.over else ACTIVE
+    new_deadline = None if state.over else request.deadline
+    if (new_status, new_deadline) != (status, deadline):
+        conn.execute(
+            "UPDATE matches SET status = ?, turn_deadline = ? WHERE id = ?",
+            (new_status, new_deadline, match_id),
+        )
+    if request.finish is not None and status == ACTIVE:
+        _insert_finished(conn, match_id, request.finish, now)
+    if request.snapshot is not None:
+        put_snapshot(conn, match_id, last_seq, request.snapshot, now)
+    return Saved(version + 1, seqs)
+
+
+def _insert_entry(
+    conn: sqlite3.Connection, match_id: int, seq: int, entry: Entry, now: float
+) -> None:
+    conn.execute(
+        "INSERT INTO actions (match_id, seq, turn, side, kind, arg, public, hidden, at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            match_id,
+            seq,
+            entry.turn,
+            entry.side.letter,
+            entry.kind,
+            entry.arg,
+            entry.public,
+            int(entry.hidden),
+            now,
+        ),
+    )
+
+
+def _insert_finished(conn: sqlite3.Connection, match_id: int, finish: Finish, now: float) -> None:
+    conn.execute(
+        "INSERT INTO finished_matches (match_id, winner, reason, score_c, score_o, record,"
+        " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (
+            match_id,
+            None if finish.winner is None else finish.winner.letter,
+            finish.reason,
+            finish.score[0],
+            finish.score[1],
+            finish.record,
+            now,
+        ),
+    )
+
+
+def put_snapshot(
+    conn: sqlite3.Connection, match_id: int, seq: int, data: bytes, now: float
+) -> None:
+    """Keep one snapshot per match: the newest, or any of the current STATE_VERSION over one
+    of an older shape."""
+    conn.execute(
+        "INSERT INTO snapshots (match_id, seq, state_version, data, at) VALUES (?, ?, ?, ?, ?)"
+        " ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq,"
+        " state_version = excluded.state_version, data = excluded.data, at = excluded.at"
+        " WHERE excluded.seq >= snapshots.seq"
+        " OR snapshots.state_version != excluded.state_version",
+        (match_id, seq, STATE_VERSION, data, now),
+    )
+
+
+def save_player(conn: sqlite3.Connection, user_id: int, name: str, now: float) -> None:
+    conn.execute(
+        "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
+        (user_id, name, now),
+    )
+
+
+def set_guild_setting(conn: sqlite3.Connection, guild_id: int, key: str, value: str | None) -> None:
+    if value is None:
+        conn.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
+    else:
+        conn.execute(
+            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
+            (guild_id, key, value),
+        )
+
+
+def rate(
+    conn: sqlite3.Connection, match_id: int, changes: Sequence[RatingChange], now: float
+) -> None:
+    """New ladder ratings after a finished match, with their history, all or nothing."""
+    row = conn.execute(
+        "SELECT m.guild_id, m.challenger_id, m.opposition_id, f.match_id FROM matches m"
+        " LEFT JOIN finished_matches f ON f.match_id = m.id WHERE m.id = ?",
+        (match_id,),
+    ).fetchone()
+    if row is None:
+        raise MatchNotFound(match_id)
+    guild_id, challenger_id, opposition_id, finished = row
+    if finished is None:
+        raise MatchNotFinished(match_id)
+    if conn.execute("SELECT 1 FROM rating_history WHERE match_id = ?", (match_id,)).fetchone():
+        raise AlreadyRated(match_id)
+    for change in changes:
+        if change.player_id not in (challenger_id, opposition_id):
+            raise StorageError(f"player {change.player_id} did not play match {match_id}")
+        current = conn.execute(
+            "SELECT rating FROM ratings WHERE guild_id = ? AND player_id = ?",
+            (guild_id, change.player_id),
+        ).fetchone()
+        if current is not None and current[0] != change.before:
+            raise StaleRating(guild_id, change.player_id, change.before, current[0])
+        conn.execute(
+            "INSERT INTO rating_history (guild_id, player_id, match_id, before, after, at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (guild_id, change.player_id, match_id, change.before, change.after, now),
+        )
+        conn.execute(
+            "INSERT INTO ratings (guild_id, player_id, rating, games, updated_at)"
+            " VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, player_id) DO UPDATE SET"
+            " rating = excluded.rating, games = games + 1, updated_at = excluded.updated_at",
+            (guild_id, change.player_id, change.after, now),
+        )
