@@ -1,0 +1,176 @@
+"""Storage figures (issue 4): durable appends, concurrent append latency, load time, size.
+
+Every figure uses a real SQLite file in a temporary directory, WAL + synchronous=FULL (the
+defaults), and real random short-board play through ``storage.Match``. Append figures time
+``Store.save`` only: validating the action is the rules core's cost, measured by rules_bench.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import sqlite3
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from rules import IllegalAction, Options
+from storage import Config, Match, Store
+
+from .common import Figure, median
+
+SAVES = 2000
+WRITERS, SAVES_PER_WRITER = 10, 200
+LOAD_ACTIONS = 2000
+
+
+async def _match(store: Store) -> Match:
+    for user_id in (1, 2):
+        await store.save_player(user_id, f"player {user_id}")
+    # a point target keeps the series going (R28), so one match can reach any length
+    return await store.create_match(1, 1, 2, Options(board="short", target=100_000))
+
+
+def _step(match: Match, rng: random.Random) -> None:
+    """A random action, or a turn end (undoing the last action if R30 refuses it)."""
+    game = match.game
+    if game.actions_left and rng.random() < 0.7:
+        match.act(game.notation(rng.choice(game.legal_actions())))
+        return
+    try:
+        match.end_turn()
+    except IllegalAction:
+        match.undo()
+
+
+async def _timed_saves(store: Store, match: Match, rng: random.Random, saves: int) -> list[float]:
+    """Milliseconds of each ``save`` of one new log entry."""
+    times = []
+    for _ in range(saves):
+        _step(match, rng)
+        start = time.perf_counter()
+        await store.save(match)
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+async def _one_writer(path: Path) -> Figure:
+    async with await Store.open(Config(path=path)) as store:
+        times = await _timed_saves(store, await _match(store), random.Random(1), SAVES)
+    return Figure(
+        "durable appends, WAL+FULL, one writer (save only)",
+        1000 * len(times) / sum(times),
+        "/s",
+        2000,
+        higher_is_better=True,
+    )
+
+
+async def _ten_writers(path: Path) -> Figure:
+    """Rounds in which every writer first plays its next step (the rules core's work, not
+    timed), then all of them save at the same moment; each save is timed. The matches start
+    at different points (a few untimed saves each), as real ones do, so that their snapshots
+    (one save in 32) do not all fall in the same round."""
+    times: list[float] = []
+
+    async def timed(match: Match) -> None:
+        start = time.perf_counter()
+        await store.save(match)
+        times.append((time.perf_counter() - start) * 1000)
+
+    async with await Store.open(Config(path=path)) as store:
+        matches = [await _match(store) for _ in range(WRITERS)]
+        rngs = [random.Random(n) for n in range(WRITERS)]
+        for n, (match, rng) in enumerate(zip(matches, rngs, strict=True)):
+            await _timed_saves(store, match, rng, 3 * n)
+        for _ in range(SAVES_PER_WRITER):
+            for match, rng in zip(matches, rngs, strict=True):
+                _step(match, rng)
+            await asyncio.gather(*(timed(match) for match in matches))
+    times.sort()
+    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
+    return Figure(f"one append with {WRITERS} concurrent writers (p99)", p99, "ms", 5)
+
+
+def _fsync(directory: Path) -> Figure:
+    """What the disk under the benchmark costs: every durable commit waits for one fsync."""
+    probe = directory / "fsync.probe"
+    times = []
+    with probe.open("wb") as handle:
+        for _ in range(200):
+            handle.write(b"x" * 4096)
+            handle.flush()
+            start = time.perf_counter()
+            os.fsync(handle.fileno())
+            times.append((time.perf_counter() - start) * 1000)
+    probe.unlink()
+    return Figure("reference: one fsync of this disk (p50)", median(times), "ms")
+
+
+async def _long_match(path: Path) -> tuple[int, int]:
+    """A match of LOAD_ACTIONS actions (plus its turn ends and undos); its id, its entries."""
+    async with await Store.open(Config(path=path)) as store:
+        match = await _match(store)
+        rng = random.Random(2)
+        actions = 0
+        while actions < LOAD_ACTIONS:
+            _step(match, rng)
+            actions += match.pending[-1].kind == "act"
+            await store.save(match)
+        return match.id, match.seq
+
+
+async def _loads(path: Path, match_id: int, repeat: int) -> list[float]:
+    async with await Store.open(Config(path=path)) as store:
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            await store.load(match_id)
+            times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def _size_per_thousand(path: Path, entries: int) -> tuple[float, float]:
+    """KB per 1,000 log entries of the whole file (after a checkpoint) and of its snapshot."""
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    snapshot = conn.execute("SELECT sum(length(data)) FROM snapshots").fetchone()[0]
+    conn.close()
+    per = 1000 / entries / 1024
+    return path.stat().st_size * per, snapshot * per
+
+
+def _drop_snapshots(path: Path) -> None:
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute("DELETE FROM snapshots")
+    conn.close()
+
+
+def run() -> Iterator[Figure]:
+    with tempfile.TemporaryDirectory(prefix="tora-bench-") as tmp:
+        base = Path(tmp)
+        yield _fsync(base)
+        yield asyncio.run(_one_writer(base / "one.sqlite3"))
+        yield asyncio.run(_ten_writers(base / "ten.sqlite3"))
+        path = base / "long.sqlite3"
+        match_id, entries = asyncio.run(_long_match(path))
+        loads = asyncio.run(_loads(path, match_id, 30))
+        yield Figure(
+            f"load a {LOAD_ACTIONS}-action match ({entries} entries) with snapshots (p50)",
+            median(loads),
+            "ms",
+            20,
+        )
+        yield Figure("  same, worst of 30 loads", max(loads), "ms")
+        whole, snapshot = _size_per_thousand(path, entries)
+        yield Figure("database size per 1,000 log entries", whole, "KB")
+        yield Figure("  of which its one snapshot (a pickled Game)", snapshot, "KB")
+        _drop_snapshots(path)
+        yield Figure(
+            "  load the same match from its whole log",
+            asyncio.run(_loads(path, match_id, 1))[0],
+            "ms",
+        )
