@@ -61,7 +61,7 @@ DAMAGE = {
     ),
     "log gap": ("DELETE FROM actions WHERE match_id = {m} AND seq = 2", "jumps from entry 1 to 3"),
     "row disagrees": (
-        "UPDATE actions SET public = 'A ?' WHERE match_id = {m} AND seq = 1",
+        "UPDATE actions SET side = 'O' WHERE match_id = {m} AND seq = 1",
         "is stored as .* but replays as",
     ),
     "lost tail": (
