@@ -48,7 +48,8 @@ def backup(config: Config, dest: Path, out: TextIO = sys.stdout, err: TextIO = s
     os.replace(partial, dest)
     _sync_directory(dest.parent)
     size = dest.stat().st_size
-    print(f"backed up {source} to {dest}: {matches} matches, {size} bytes, integrity ok", file=out)
+    counted = f"{matches} match" + ("" if matches == 1 else "es")
+    print(f"backed up {source} to {dest}: {counted}, {size} bytes, integrity ok", file=out)
     return OK
 
 
