@@ -406,11 +406,13 @@ class Game(Resolver, AssassinRules):
     # ---- game-level acts (R26, R28) ------------------------------------------------------
     def resign(self, side: Side) -> Event:
         """``side`` resigns, on its turn or not; actions already staged by the side to act
-        stay in the record as played."""
+        stay in the record as played (on its own turn, in the same line as ``resign``)."""
         self._check_can_act()
-        if side != self.pos.side:
+        if side == self.pos.side:
+            self._close_turn(RESIGN)
+        else:
             self._record_partial_turn()
-        self.turns.append(Turn(side, self.pos.round, self.game_number, [RESIGN]))
+            self.turns.append(Turn(side, self.pos.round, self.game_number, [RESIGN]))
         self._finish(Outcome(side.other, "resignation"))
         return Event(side, RESIGN, "", 0, 0, (), (), (), ())
 

@@ -11,6 +11,7 @@ import pytest
 from positions import C, O, at, bare, begin, put, sq
 
 from rules import Game, IllegalAction, Side, jeopardy, trapped
+from rules.record import replay, write_record
 
 # ---- building positions ----------------------------------------------------------------------
 
@@ -263,6 +264,16 @@ def test_r26_resign_on_own_turn():
     assert str(g.outcome()) == "opposition wins (resignation)"
     assert g.turns[-1].side == C and g.turns[-1].texts == ["resign"]
     assert g.legal_actions() == []
+
+
+def test_r26_resign_on_own_turn_keeps_the_staged_actions_in_that_line():
+    """Regression: the staged actions were dropped from the record but left staged."""
+    g = Game()
+    g.apply("A v5h7-v4h6")
+    g.resign(C)
+    assert g.turns[-1].texts == ["A v5h7-v4h6", "resign"] and g.staged() == []
+    again = replay(write_record(g))
+    assert again.turns[-1].texts == g.turns[-1].texts and again.outcome() == g.outcome()
 
 
 def test_r26_resign_out_of_turn_keeps_the_staged_actions():
