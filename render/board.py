@@ -1,0 +1,92 @@
+"""Board images of a View: the public board, a player's private board, the staged preview.
+
+Only the View is drawn (never a Game), and only what the chosen image may show: the public
+image refuses a player's view, so a hidden Assassin can never reach a channel by mistake.
+"""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from rules.view import Event, View
+
+from .base import base_board, cell_backgrounds
+from .compose import paste_rgba
+from .encode import png_bytes
+from .layout import Layout, layout_for
+from .overlay import marks_over, marks_under
+from .sprites import look_of, small_sprite, sprite, tile
+from .status import Mode, StatusInfo, status_strip
+
+
+def board_png(view: View, info: StatusInfo) -> bytes:
+    """The public board, for a channel: needs a spectator's view (``view_for(None)``)."""
+    if view.viewer is not None:
+        raise ValueError("the public board is drawn from view_for(None), not a player's view")
+    return png_bytes(board_image(view, info, Mode.PUBLIC))
+
+
+def private_png(view: View, info: StatusInfo) -> bytes:
+    """A player's own board (sent privately): their hidden Assassin and its path included.
+    For the player to act with actions staged, this is the preview of those actions."""
+    if view.viewer is None:
+        raise ValueError("a private board is drawn from a player's view (view_for(side))")
+    mode = Mode.PREVIEW if view.staged else Mode.PRIVATE
+    return png_bytes(board_image(view, info, mode))
+
+
+def preview_png(view: View, info: StatusInfo) -> bytes:
+    """What the board will look like if the acting player ends the turn now, with the staged
+    actions drawn as arrows."""
+    if view.viewer is None or view.viewer != view.side or view.outcome:
+        raise ValueError("a preview is drawn from the acting player's own view")
+    return png_bytes(board_image(view, info, Mode.PREVIEW))
+
+
+def board_image(view: View, info: StatusInfo, mode: Mode) -> Image.Image:
+    """The image in the fixed palette (for PNG, or as a frame of a replay)."""
+    layout = layout_for(view.size)
+    image = base_board(view.terrain).copy()
+    image.paste(status_strip(layout, view, info, mode), (0, 0))
+    events = _events(view, mode)
+    round_end = () if mode == Mode.PREVIEW else view.round_end
+    touched = marks_under(image, layout, events, round_end)
+    _pieces(image, layout, view, touched)
+    marks_over(image, layout, events, round_end, {p.sq for p in view.pieces if not p.hidden})
+    _hidden_pieces(image, layout, view)
+    return image
+
+
+def _events(view: View, mode: Mode) -> tuple[Event, ...]:
+    if mode == Mode.PREVIEW or (mode == Mode.PRIVATE and view.staged):
+        return view.staged
+    return view.last_turn
+
+
+def _pieces(image: Image.Image, layout: Layout, view: View, touched: set[int]) -> None:
+    """The visible pieces. A piece on a square nothing was drawn on is a finished tile from
+    the cache."""
+    cell = layout.cell
+    backgrounds = cell_backgrounds(view.terrain)
+    for piece in view.pieces:
+        if piece.hidden:
+            continue
+        x, y = layout.corner(piece.sq)
+        background = backgrounds[piece.sq]
+        if piece.sq in touched:
+            background = image.crop((x, y, x + cell, y + cell)).tobytes()
+        image.paste(tile(look_of(piece), cell, background), (x, y))
+
+
+def _hidden_pieces(image: Image.Image, layout: Layout, view: View) -> None:
+    """The viewer's own hidden Assassin, drawn last so nothing covers it; in the top-left
+    corner when it shares its square with another piece (R40)."""
+    cell = layout.cell
+    for piece in view.pieces:
+        if not piece.hidden:
+            continue
+        x, y = layout.corner(piece.sq)
+        if any(p.sq == piece.sq and not p.hidden for p in view.pieces):
+            paste_rgba(image, small_sprite(look_of(piece), cell), (x - 2, y - 2))
+        else:
+            paste_rgba(image, sprite(look_of(piece), cell), (x, y))

@@ -1,0 +1,270 @@
+"""What a turn did, drawn on the board: arrows along each move's path, red lines for attacks
+at a distance and cannon shots, marks where pieces died or were doomed, search areas.
+
+``marks_under`` goes below the pieces (a red cross on the squares of removed pieces shows in
+the corners around a piece that now stands there); ``marks_over`` goes above them. Each
+action gets a numbered badge where it started, so a turn of several actions reads in order.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from rules.pieces import Side
+from rules.view import Event
+
+from . import palette as pal
+from .compose import clip, paste_colours, paste_rgba
+from .layout import Layout
+from .shapes import Point, arrow_polygon
+from .sprites import BADGE_RADIUS, DISC_RADIUS, badge, ghost
+
+Removal = tuple[Side, str, int]
+STROKE_SUPERSAMPLE = 2
+PIECE_EDGE = DISC_RADIUS + 0.02  # an arrow stops this far (in cells) before a piece's centre
+
+
+def marks_under(
+    image: Image.Image, layout: Layout, events: Sequence[Event], round_end: Sequence[Removal]
+) -> set[int]:
+    """Draw the marks that go below the pieces; returns the squares drawn on."""
+    draw = ImageDraw.Draw(image)
+    touched: set[int] = set()
+    for event in events:
+        for _side, _letter, sq in event.removed:
+            _cross(draw, layout, sq)
+            touched.add(sq)
+        for sq in event.doomed:
+            _frame(draw, layout, sq, pal.DOOM)
+            touched.add(sq)
+        if event.searched:
+            _search_area(draw, layout, event.searched)
+            touched.update(event.searched)
+        if event.revealed:
+            _frame(draw, layout, event.revealed, pal.HIDDEN)
+            touched.add(event.revealed)
+    for _side, _letter, sq in round_end:
+        _cross(draw, layout, sq)
+        touched.add(sq)
+    return touched
+
+
+def marks_over(
+    image: Image.Image,
+    layout: Layout,
+    events: Sequence[Event],
+    round_end: Sequence[Removal],
+    occupied: set[int],
+) -> None:
+    """Draw the marks that go above the pieces; an arrow stops short of the piece standing
+    where it ends (``occupied``: squares with a piece)."""
+    for event in events:
+        _action(image, layout, event, occupied)
+    for number, event in enumerate(events, start=1):
+        if event.origin:
+            _badge(image, layout, event, number)
+    for event in events:
+        for side, letter, sq in event.removed:
+            _ghost(image, layout, side, letter, sq)
+    for side, letter, sq in round_end:
+        _ghost(image, layout, side, letter, sq)
+
+
+def _action(image: Image.Image, layout: Layout, event: Event, occupied: set[int]) -> None:
+    colour = pal.HIDDEN if event.hidden else pal.ARROW[event.side]
+    walk, strikes = _split_path(event)
+    if walk:
+        points = [layout.centre(event.origin), *(layout.centre(sq) for sq in walk)]
+        stop = PIECE_EDGE if walk[-1] in occupied else BADGE_RADIUS
+        _arrow(image, layout, points, colour, stop, dashed=event.hidden)
+    start = event.rest or event.origin
+    if not start:  # the public form of a hidden Assassin's attack: only its victims show
+        return
+    for sq in (*strikes, *_struck_nearby(event)):
+        _shot(image, layout, start, sq)
+    for shooter, target in event.shots:
+        _shot(image, layout, shooter, target)
+
+
+def _struck_nearby(event: Event) -> list[int]:
+    """Victims of an attack on a neighbouring square, which no arrow or shot reaches yet."""
+    covered = {target for _shooter, target in event.shots} | set(event.path) | {event.rest}
+    enemies = [sq for side, _letter, sq in event.removed if side != event.side]
+    return [sq for sq in (*enemies, *event.doomed) if sq not in covered]
+
+
+def _split_path(event: Event) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The squares walked to where the piece stopped, and the squares it struck beyond that
+    (a piece landing on a command piece strikes from the square before it)."""
+    path = event.path
+    if event.rest and event.rest in path:
+        stop = path.index(event.rest) + 1
+        return path[:stop], path[stop:]
+    return path, ()
+
+
+def _arrow(
+    image: Image.Image,
+    layout: Layout,
+    points: list[Point],
+    colour: pal.RGB,
+    stop: float,
+    dashed: bool,
+) -> None:
+    cell = layout.cell
+    *body, (x1, y1) = points
+    x0, y0 = body[-1]
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+    cut = min(stop * cell, length * 0.45) / length
+    tip = (x1 - (x1 - x0) * cut, y1 - (y1 - y0) * cut)
+    head = arrow_polygon(body[-1], tip, 0, cell * 0.34, cell * 0.42)[2:5]
+    base = ((head[0][0] + head[2][0]) / 2, (head[0][1] + head[2][1]) / 2)
+    width = cell * 0.13
+    halo = max(1.5, cell * 0.04)
+    _paint(
+        image,
+        (pal.WHITE, Stroke([*body, base], width + 2 * halo, head, grow=halo)),
+        (colour, Stroke([*body, base], width, head, dashed=dashed)),
+    )
+
+
+def _shot(image: Image.Image, layout: Layout, start: int, target: int) -> None:
+    """A thin red line from the attacker to its target."""
+    cell = layout.cell
+    (x0, y0), (x1, y1) = layout.centre(start), layout.centre(target)
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
+    cut = cell * 0.3 / length
+    a = (x0 + (x1 - x0) * cut, y0 + (y1 - y0) * cut)
+    b = (x1 - (x1 - x0) * cut, y1 - (y1 - y0) * cut)
+    width = max(2.0, cell * 0.07)
+    _paint(
+        image,
+        (pal.WHITE, Stroke([a, b], width + 2)),
+        (pal.DOOM, Stroke([a, b], width)),
+    )
+
+
+@dataclass(frozen=True)
+class Stroke:
+    """A thick polyline, optionally ending in an arrow head (grown by ``grow`` pixels all
+    round)."""
+
+    points: list[Point]
+    width: float
+    head: list[Point] | None = None
+    grow: float = 0.0
+    dashed: bool = False
+
+    def extent(self) -> list[Point]:
+        pad = self.width + self.grow + 2
+        every = [*self.points, *(self.head or [])]
+        xs, ys = [x for x, _ in every], [y for _, y in every]
+        return [(min(xs) - pad, min(ys) - pad), (max(xs) + pad, max(ys) + pad)]
+
+
+def _paint(image: Image.Image, *layers: tuple[pal.RGB, Stroke]) -> None:
+    """Fill strokes in their colours, in order, anti-aliased: the mask of each is drawn
+    larger over just their bounding box and shrunk."""
+    corners = [point for _colour, stroke in layers for point in stroke.extent()]
+    box = clip(
+        image,
+        (
+            int(min(x for x, _ in corners)),
+            int(min(y for _, y in corners)),
+            int(max(x for x, _ in corners)) + 1,
+            int(max(y for _, y in corners)) + 1,
+        ),
+    )
+    paste_colours(image, box, [(colour, _mask(stroke, box)) for colour, stroke in layers])
+
+
+def _mask(stroke: Stroke, box: tuple[int, int, int, int]) -> Image.Image:
+    k = STROKE_SUPERSAMPLE
+    left, top, right, bottom = box
+    mask = Image.new("L", ((right - left) * k, (bottom - top) * k), 0)
+    draw = ImageDraw.Draw(mask)
+    local = [((x - left) * k, (y - top) * k) for x, y in stroke.points]
+    w = round(stroke.width * k)
+    if stroke.dashed:
+        _dashes(draw, local, w)
+    else:
+        draw.line(local, fill=255, width=w, joint="curve")
+        x, y = local[0]
+        draw.ellipse((x - w / 2, y - w / 2, x + w / 2, y + w / 2), fill=255)
+    if stroke.head:
+        poly = [((x - left) * k, (y - top) * k) for x, y in stroke.head]
+        draw.polygon(poly, fill=255)
+        if stroke.grow:
+            draw.line([*poly, poly[0]], fill=255, width=round(2 * stroke.grow * k), joint="curve")
+    return mask.reduce(k)
+
+
+def _dashes(draw: ImageDraw.ImageDraw, points: list[Point], width: int) -> None:
+    """A dashed polyline: the hidden Assassin's own, secret path."""
+    dash, on, carried = width * 1.6, True, 0.0
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
+        at = 0.0
+        while at < length:
+            step = min(dash - carried, length - at)
+            if on:
+                a, b = at / length, (at + step) / length
+                start = (x0 + (x1 - x0) * a, y0 + (y1 - y0) * a)
+                end = (x0 + (x1 - x0) * b, y0 + (y1 - y0) * b)
+                draw.line((start, end), fill=255, width=width)
+            at += step
+            carried += step
+            if carried >= dash:
+                on, carried = not on, 0.0
+
+
+def _badge(image: Image.Image, layout: Layout, event: Event, number: int) -> None:
+    """The action's number, where it started (in the corner if the piece is still there)."""
+    cell = layout.cell
+    x, y = layout.centre(event.origin)
+    if not event.path:
+        x, y = x - cell * 0.34, y - cell * 0.34
+    colour = pal.HIDDEN if event.hidden else pal.ARROW[event.side]
+    marker = badge(colour, number, cell)
+    paste_rgba(image, marker, (round(x - marker.width / 2), round(y - marker.height / 2)))
+
+
+def _ghost(image: Image.Image, layout: Layout, side: Side, letter: str, sq: int) -> None:
+    marker = ghost(side, letter, layout.cell)
+    x, y = layout.corner(sq)
+    paste_rgba(
+        image, marker, (x + layout.cell - marker.width + 2, y + layout.cell - marker.height + 2)
+    )
+
+
+def _cross(draw: ImageDraw.ImageDraw, layout: Layout, sq: int) -> None:
+    x, y = layout.corner(sq)
+    c, red = layout.cell, pal.index(pal.DOOM)
+    a, b, w = c * 0.08, c * 0.92, max(2, round(c * 0.06))
+    draw.line((x + a, y + a, x + b, y + b), fill=red, width=w)
+    draw.line((x + a, y + b, x + b, y + a), fill=red, width=w)
+
+
+def _frame(draw: ImageDraw.ImageDraw, layout: Layout, sq: int, colour: pal.RGB) -> None:
+    x, y = layout.corner(sq)
+    c = layout.cell
+    box = (x + 1, y + 1, x + c - 1, y + c - 1)
+    draw.rectangle(box, outline=pal.index(colour), width=max(2, c // 14))
+
+
+def _search_area(draw: ImageDraw.ImageDraw, layout: Layout, squares: Sequence[int]) -> None:
+    corners = [layout.corner(sq) for sq in squares]
+    c = layout.cell
+    left, top = min(x for x, _ in corners), min(y for _, y in corners)
+    right, bottom = max(x for x, _ in corners) + c, max(y for _, y in corners) + c
+    width, dash, purple = max(2, c // 14), max(4, c // 5), pal.index(pal.HIDDEN)
+    for x in range(left, right, 2 * dash):
+        for y in (top, bottom - width):
+            draw.rectangle((x, y, min(x + dash, right) - 1, y + width - 1), fill=purple)
+    for y in range(top, bottom, 2 * dash):
+        for x in (left, right - width):
+            draw.rectangle((x, y, x + width - 1, min(y + dash, bottom) - 1), fill=purple)

@@ -1,0 +1,71 @@
+"""Animated replays: one frame per turn, as a GIF (Discord plays GIFs inline everywhere).
+
+``replay_gif`` draws public views only, in order. ``views_from_record`` produces them from a
+game record (R50) by replaying it turn by turn through the rules core: the start position,
+then the board after each finished turn.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+
+from rules.game import Game
+from rules.record import RESIGN, options_from_headers, parse_record, play_turn
+from rules.view import View
+
+from .board import board_image
+from .status import Mode, StatusInfo
+
+FRAME_MS = 1200
+LAST_FRAME_MS = 4000
+DISCORD_LIMIT = 10 * 1024 * 1024
+
+
+def replay_gif(views: Sequence[View], info: StatusInfo) -> bytes:
+    """A looping GIF with one frame per view (spectator views: the public board)."""
+    if not views:
+        raise ValueError("a replay needs at least one view")
+    if any(view.viewer is not None for view in views):
+        raise ValueError("a replay is drawn from public views (view_for(None)) only")
+    frames = [board_image(view, info, Mode.PUBLIC) for view in views]
+    durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
+    out = io.BytesIO()
+    frames[0].save(
+        out,
+        "GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        optimize=False,
+    )
+    data = out.getvalue()
+    if len(data) > DISCORD_LIMIT:
+        raise ValueError(f"the replay is {len(data)} bytes, over Discord's 10 MiB")
+    return data
+
+
+def views_from_record(text: str) -> list[View]:
+    """The public view at the start and after every turn of a record (RecordError or
+    ReplayError, from rules.record, if the record is malformed or illegal)."""
+    record = parse_record(text)
+    game = Game(options_from_headers(record.headers))
+    views = [game.view_for(None)]
+    turns = record.turns
+    for number, (line, side, actions) in enumerate(turns, start=1):
+        following = turns[number] if number < len(turns) else None
+        interrupted = following is not None and following[2] == [RESIGN] and following[1] != side
+        play_turn(game, number, line, side, actions, finish=not interrupted)
+        if not interrupted:
+            views.append(game.view_for(None))
+    return views
+
+
+def record_status(text: str) -> StatusInfo:
+    """Player names from a record's ``Challenger`` and ``Opposition`` headers."""
+    headers = parse_record(text).headers
+    return StatusInfo(
+        challenger=headers.get("Challenger", "Challenger"),
+        opposition=headers.get("Opposition", "Opposition"),
+    )

@@ -1,0 +1,96 @@
+"""Canonical positions, drawn for the golden-image tests and the README examples.
+
+The mid-game is a fixed record, so it stays the same whatever the rules core's move order.
+Until the rules core places Assassins, the private sample adds one to a real view by hand.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from rules.game import Game
+from rules.geometry import parse_square
+from rules.pieces import ASSASSIN, Side
+from rules.record import replay
+from rules.view import Event, PieceView, View
+
+from .status import StatusInfo
+
+PLAYERS = StatusInfo(challenger="Aiko", opposition="Bram", deadline="due in 11 h")
+
+MID_GAME = """\
+[Board "long"]
+[ChallengerSetup "aggressive"]
+[OppositionSetup "defensive"]
+[Terrain "river"]
+[ChallengerRuler "K"]
+[OppositionRuler "Q"]
+
+C: H v16h13-v14h15 ; S v10h16-v10h15 ; H v8h14-v10h17
+O: A v8h2-v10h1 ; H v6h3-v5h3 ; A v3h4-v5h2
+C: A v3h14-v4h15 ; A v8h13-v7h15 ; A v13h13-v12h12
+O: Q v9h1-v11h3 ; A v5h5-v6h3 ; A v10h4-v8h3
+C: H v10h14-v10h12 ; A v6h13-v4h12 ; S v7h14-v8h13
+O: A v6h3-v7h1 ; H v12h3-v15h3 ; A v3h5-v2h7
+C: H v14h15-v15h14 ; S v12h13-v13h12 ; H v15h14-v13h16
+O: C v5h4 fire NW ; A v2h7-v3h8 ; C v13h4 fire NW
+"""
+MID_GAME_LAST_TURN = ("C v5h14 fire NW", "A v12h12-v14h14", "C v13h14 fire SW")
+
+
+@dataclass(frozen=True)
+class Sample:
+    name: str
+    kind: str  # "public" or "private"
+    view: View
+
+
+def short_start() -> View:
+    game = Game(board="short", challenger_setup="defensive", opposition_setup="aggressive")
+    return game.view_for(None)
+
+
+def long_start() -> View:
+    game = Game(
+        board="long",
+        terrain="highlands",
+        challenger_setup="aggressive",
+        opposition_setup="defensive",
+        rulers=("K", "Q"),
+    )
+    return game.view_for(None)
+
+
+def mid_game() -> View:
+    """Round 5 of a long game: two cannon shots (an Archer removed, a General doomed) and an
+    Archer's move, seen by a spectator."""
+    game = _mid_game_staged()
+    game.end_turn()
+    return game.view_for(None)
+
+
+def private_preview() -> View:
+    """The Challenger about to end the same turn, with a hidden Assassin of its own that
+    moved up the board in a staged action to share a square with a friendly Soldier."""
+    view = _mid_game_staged().view_for(Side.CHALLENGER)
+    path = tuple(parse_square(sq, 17) for sq in ("v6h17", "v7h16", "v8h16"))
+    start, end = parse_square("v5h17", 17), path[-1]
+    sneak = Event(Side.CHALLENGER, "X v5h17-v8h16", ASSASSIN, start, end, path, (), (), (), True)
+    assassin = PieceView(Side.CHALLENGER, ASSASSIN, ASSASSIN, end, hidden=True)
+    return replace(view, pieces=(*view.pieces, assassin), staged=(*view.staged, sneak))
+
+
+def _mid_game_staged() -> Game:
+    game = replay(MID_GAME)
+    for text in MID_GAME_LAST_TURN:
+        game.apply(text)
+    return game
+
+
+def samples() -> list[Sample]:
+    return [
+        Sample("short-start", "public", short_start()),
+        Sample("long-start-highlands", "public", long_start()),
+        Sample("long-mid-game", "public", mid_game()),
+        Sample("long-private-assassin", "private", private_preview()),
+    ]

@@ -1,0 +1,140 @@
+"""The status strip above the board: players and score, round, who acts, deadline, outcome.
+
+Player names and the deadline are not part of a View; the caller passes them in a
+``StatusInfo``. Everything else comes from the View's public fields.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from PIL import Image, ImageDraw
+
+from rules.pieces import Side
+from rules.view import View
+
+from . import palette as pal
+from .fonts import draw_label, fit, font, label
+from .layout import Layout
+from .palette import to_palette
+
+PAD = 12
+
+
+class Mode(Enum):
+    """Which image of a view is drawn: what everyone sees, a player's own (with their hidden
+    Assassin), or a preview of the acting player's staged actions."""
+
+    PUBLIC = "public"
+    PRIVATE = "private"
+    PREVIEW = "preview"
+
+
+@dataclass(frozen=True)
+class StatusInfo:
+    """What the images show that a View does not hold. ``deadline`` is printed as given
+    (for example ``"due in 5 h"``), so the image never depends on the clock."""
+
+    challenger: str = "Challenger"
+    opposition: str = "Opposition"
+    deadline: str = ""
+
+    def name(self, side: Side) -> str:
+        return self.challenger if side == Side.CHALLENGER else self.opposition
+
+
+def side_icon(draw: ImageDraw.ImageDraw, side: Side, x: float, y: float, r: float) -> None:
+    """The side's mark (amber disc or blue square) centred on (x, y)."""
+    box = (x - r, y - r, x + r, y + r)
+    if side == Side.CHALLENGER:
+        draw.ellipse(box, fill=pal.FILL[side], outline=pal.EDGE[side])
+    else:
+        draw.rounded_rectangle(box, r * 0.3, fill=pal.FILL[side], outline=pal.EDGE[side])
+
+
+def status_strip(layout: Layout, view: View, info: StatusInfo, mode: Mode) -> Image.Image:
+    """The strip, in the fixed palette, to paste at the top of the board image."""
+    width = layout.width
+    image = Image.new("RGB", (width, layout.strip), pal.FRAME)
+    draw = ImageDraw.Draw(image)
+    draw.line((0, layout.strip - 1, width, layout.strip - 1), fill=pal.FRAME_LINE)
+    _players(image, width, view, info)
+    _sentence(image, width, view, info, mode)
+    return to_palette(image)
+
+
+def _players(image: Image.Image, width: int, view: View, info: StatusInfo) -> None:
+    """The Opposition on the left and the Challenger on the right, as on the board."""
+    draw = ImageDraw.Draw(image)
+    y = 19
+    name_face, score_face, small = font(15, bold=True), font(18, bold=True), font(12)
+    middle = "Round " + str(view.round)
+    if view.game_number > 1:
+        middle = f"Game {view.game_number} · {middle}"
+    mid_width = draw_label(image, (width / 2, y), middle, pal.MUTED, small, "mm")
+    room = (width - mid_width) / 2 - PAD - 70
+    for side, anchor in ((Side.OPPOSITION, "l"), (Side.CHALLENGER, "r")):
+        score = str(view.score[side])
+        pending = f"+{view.pending[side]}" if view.pending[side] else ""
+        name = fit(info.name(side), name_face, int(room))
+        parts = [
+            (name, name_face, pal.TEXT),
+            (score, score_face, pal.TEXT),
+            (pending, small, pal.MUTED),
+        ]
+        if anchor == "r":
+            parts.reverse()
+        x = PAD + 8 if anchor == "l" else width - PAD - 8
+        side_icon(draw, side, x, y, 7)
+        x += 14 if anchor == "l" else -14
+        for text, face, colour in parts:
+            if not text:
+                continue
+            step = draw_label(image, (x, y), text, colour, face, anchor + "m") + 8
+            x += step if anchor == "l" else -step
+
+
+def _sentence(image: Image.Image, width: int, view: View, info: StatusInfo, mode: Mode) -> None:
+    draw = ImageDraw.Draw(image)
+    y = 45
+    face = font(13)
+    tag = "" if mode == Mode.PUBLIC else mode.value
+    tag_width = 0
+    if tag:
+        tag_face = font(11, bold=True)
+        shown = label(tag.upper(), tag_face, "mm")
+        tag_width = int(shown.width) + 14
+        box = (width - PAD - tag_width, y - 9, width - PAD, y + 9)
+        draw.rounded_rectangle(box, 9, fill=pal.HIDDEN)
+        draw_label(image, ((box[0] + box[2]) / 2, y), tag.upper(), pal.WHITE, tag_face, "mm")
+    text = fit(_describe(view, info, mode), face, width - 2 * PAD - tag_width - 30)
+    icon_side = view.winner if view.outcome else view.side
+    x = PAD + 8
+    if icon_side is not None:
+        side_icon(draw, icon_side, x, y, 6)
+        x += 14
+    draw_label(image, (x, y), text, pal.TEXT, face, "lm")
+
+
+def _describe(view: View, info: StatusInfo, mode: Mode) -> str:
+    if view.outcome:
+        reason = view.outcome.partition("(")[2].rstrip(")")
+        head = "Tie" if view.winner is None else f"{info.name(view.winner)} wins"
+        return f"{head} ({reason})" if reason else head
+    who = info.name(view.side)
+    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
+    if mode == Mode.PREVIEW:
+        staged = len(view.staged)
+        parts = [
+            f"If you end the turn now: {staged} action{'s' * (staged != 1)} staged",
+            f"{view.actions_left} left",
+        ]
+    else:
+        parts = [
+            f"{who} ({role}) to act",
+            f"{view.actions_left} of {view.actions_total} actions left",
+        ]
+    if info.deadline:
+        parts.append(info.deadline)
+    return " · ".join(parts)

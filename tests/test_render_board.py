@@ -1,0 +1,190 @@
+"""Board images: size limits, R2 orientation, what each image may show, determinism."""
+
+from __future__ import annotations
+
+import io
+import struct
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from render import StatusInfo, board_png, preview_png, private_png
+from render import palette as pal
+from render.layout import layout_for
+from render.samples import PLAYERS, long_start, mid_game, private_preview, short_start
+from render.sprites import Look, sprite
+from rules import Game, PieceView, Side
+from rules.geometry import parse_square
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
+KIB = 1024
+
+
+def decode(data: bytes) -> Image.Image:
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    return image
+
+
+def chunks(data: bytes) -> list[bytes]:
+    """The chunk types of a PNG file, in order."""
+    types, at = [], 8
+    while at < len(data):
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        types.append(data[at + 4 : at + 8])
+        at += 12 + length
+    return types
+
+
+def pixel(image: Image.Image, view_size: int, where: str) -> tuple[int, int, int]:
+    layout = layout_for(view_size)
+    x, y = layout.centre(parse_square(where, view_size))
+    return image.convert("RGB").getpixel((int(x), int(y)))
+
+
+def lone(side: Side, where: str, board: str = "short", **fields) -> PieceView:
+    size = 9 if board == "short" else 17
+    return PieceView(side, "A", "A", parse_square(where, size), **fields)
+
+
+def test_short_board_is_a_small_palette_png_of_the_layout_size():
+    data = board_png(short_start(), PLAYERS)
+    image = decode(data)
+    layout = layout_for(9)
+    assert image.format == "PNG" and image.mode == "P"
+    assert image.size == (layout.width, layout.height)
+    assert len(data) <= 10 * KIB
+
+
+def test_long_board_with_arrows_stays_under_its_size_limit():
+    data = board_png(mid_game(), PLAYERS)
+    assert decode(data).size == (layout_for(17).width, layout_for(17).height)
+    assert len(data) <= 24 * KIB
+
+
+def test_png_is_deterministic_and_carries_no_metadata():
+    first = board_png(mid_game(), PLAYERS)
+    assert board_png(mid_game(), PLAYERS) == first
+    assert chunks(first) == [b"IHDR", b"PLTE", b"IDAT", b"IEND"]
+
+
+def test_r2_orientation_opposition_left_challenger_right_v1_at_the_bottom():
+    view = replace(
+        short_start(), pieces=(lone(O, "v1h1"), lone(C, "v9h9")), last_turn=(), round_end=()
+    )
+    image = decode(board_png(view, PLAYERS))
+    assert pixel(image, 9, "v1h1") == pal.FILL[O]
+    assert pixel(image, 9, "v9h9") == pal.FILL[C]
+    layout = layout_for(9)
+    bottom_left = layout.corner(parse_square("v1h1", 9))
+    assert bottom_left[0] == layout.left
+    assert bottom_left[1] == layout.top + layout.board_px - layout.cell
+
+
+def test_sides_differ_in_shape_not_only_colour():
+    for letter in "GKASHCX":
+        disc = sprite(Look(C, letter), 36).getchannel("A")
+        square = sprite(Look(O, letter), 36).getchannel("A")
+        corner = (7, 7)  # inside the rounded square, outside the disc
+        assert square.getpixel(corner) > 200 and disc.getpixel(corner) < 60
+
+
+@pytest.mark.parametrize(
+    "look",
+    [
+        Look(C, "S", defending=True),
+        Look(C, "C", pale=True, flipped=True),
+        Look(C, "G", command=True, doomed=True),
+        Look(C, "K", command=True),
+        Look(C, "Q", command=True),
+        Look(C, "X", hidden=True),
+    ],
+)
+def test_every_state_has_its_own_look(look):
+    plain = sprite(Look(look.side, "S" if look.defending else look.letter), 48)
+    assert sprite(look, 48).tobytes() != plain.tobytes()
+
+
+def test_ruler_shows_its_owners_letter():
+    assert (
+        sprite(Look(C, "K", command=True), 48).tobytes()
+        != sprite(Look(C, "Q", command=True), 48).tobytes()
+    )
+
+
+def test_last_turn_is_drawn():
+    view = mid_game()
+    with_turn = decode(board_png(view, PLAYERS)).convert("RGB")
+    without = decode(board_png(replace(view, last_turn=()), PLAYERS)).convert("RGB")
+    assert with_turn.tobytes() != without.tobytes()
+    # the doomed General's square is framed in red
+    layout = layout_for(17)
+    x, y = layout.corner(parse_square("v4h5", 17))
+    assert with_turn.getpixel((x + 2, y + layout.cell // 2)) == pal.DOOM
+
+
+def test_public_board_refuses_a_players_view():
+    view = Game(board="short").view_for(C)
+    with pytest.raises(ValueError, match="view_for\\(None\\)"):
+        board_png(view, PLAYERS)
+
+
+def test_private_board_refuses_a_spectators_view():
+    with pytest.raises(ValueError):
+        private_png(short_start(), PLAYERS)
+
+
+def test_preview_only_for_the_acting_player():
+    game = Game(board="short")
+    with pytest.raises(ValueError):
+        preview_png(game.view_for(O), PLAYERS)
+    game.apply("A v5h7-v5h5")
+    assert decode(preview_png(game.view_for(C), PLAYERS)).format == "PNG"
+
+
+def test_staged_actions_never_reach_the_public_board():
+    game = Game(board="short")
+    before = board_png(game.view_for(None), PLAYERS)
+    game.apply("A v5h7-v5h5")
+    assert board_png(game.view_for(None), PLAYERS) == before
+    assert preview_png(game.view_for(C), PLAYERS) != before
+
+
+def test_private_image_shows_the_hidden_assassin_and_its_path():
+    view = private_preview()
+    assassin = next(p for p in view.pieces if p.hidden)
+    private = decode(private_png(view, PLAYERS)).convert("RGB")
+    without = replace(
+        view, pieces=tuple(p for p in view.pieces if not p.hidden), staged=view.staged[:-1]
+    )
+    plain = decode(private_png(without, PLAYERS)).convert("RGB")
+    layout = layout_for(17)
+    x, y = layout.corner(assassin.sq)
+    box = (x - layout.cell, y - layout.cell, x + layout.cell, y + 3 * layout.cell)
+    assert private.crop(box).tobytes() != plain.crop(box).tobytes()
+    colours = {colour for _count, colour in private.crop(box).getcolors(4096)}
+    assert pal.HIDDEN in colours
+
+
+def test_lone_hidden_assassin_is_drawn_full_size():
+    view = replace(
+        Game(board="long").view_for(C),
+        pieces=(PieceView(C, "X", "X", parse_square("v2h17", 17), hidden=True),),
+    )
+    image = decode(private_png(view, PLAYERS)).convert("RGB")
+    assert pixel(image, 17, "v2h17") != pixel(image, 17, "v3h17")
+
+
+def test_long_start_with_terrain_draws_water_forest_and_hills():
+    image = decode(board_png(long_start(), PLAYERS)).convert("RGB")
+    layout = layout_for(17)
+    x, y = layout.corner(parse_square("v9h9", 17))  # the highlands pool
+    assert image.getpixel((x + 3, y + layout.cell // 2)) == pal.WATER
+    x, y = layout.corner(parse_square("v6h6", 17))  # the western ridge
+    assert image.getpixel((x + 3, y + 3)) == pal.HILL
+
+
+def test_names_the_font_lacks_do_not_break_the_strip():
+    info = StatusInfo(challenger="虎 Tora 🐯", opposition="Zoë " * 20, deadline="due in 2 days")
+    assert decode(board_png(short_start(), info)).format == "PNG"
