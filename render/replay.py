@@ -11,7 +11,13 @@ import io
 from collections.abc import Sequence
 
 from rules.game import Game
-from rules.record import RESIGN, options_from_headers, parse_record, play_turn
+from rules.record import (
+    RESIGN,
+    assassin_starts_from_headers,
+    options_from_headers,
+    parse_record,
+    play_turn,
+)
 from rules.view import View
 
 from .board import board_image
@@ -50,7 +56,7 @@ def views_from_record(text: str) -> list[View]:
     """The public view at the start and after every turn of a record (RecordError or
     ReplayError, from rules.record, if the record is malformed or illegal)."""
     record = parse_record(text)
-    game = Game(options_from_headers(record.headers))
+    game = Game(options_from_headers(record.headers), assassin_starts_from_headers(record.headers))
     views = [game.view_for(None)]
     turns = record.turns
     for number, (line, side, actions) in enumerate(turns, start=1):

@@ -1,18 +1,16 @@
 """Canonical positions, drawn for the golden-image tests and the README examples.
 
 The mid-game is a fixed record, so it stays the same whatever the rules core's move order.
-Until the rules core places Assassins, the private sample adds one to a real view by hand.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from rules.game import Game
-from rules.geometry import parse_square
-from rules.pieces import ASSASSIN, Side
+from rules.pieces import Side
 from rules.record import replay
-from rules.view import Event, PieceView, View
+from rules.view import View
 
 from .status import StatusInfo
 
@@ -70,14 +68,21 @@ def mid_game() -> View:
 
 
 def private_preview() -> View:
-    """The Challenger about to end the same turn, with a hidden Assassin of its own that
-    moved up the board in a staged action to share a square with a friendly Soldier."""
-    view = _mid_game_staged().view_for(Side.CHALLENGER)
-    path = tuple(parse_square(sq, 17) for sq in ("v6h17", "v7h16", "v8h16"))
-    start, end = parse_square("v5h17", 17), path[-1]
-    sneak = Event(Side.CHALLENGER, "X v5h17-v8h16", ASSASSIN, start, end, path, (), (), (), True)
-    assassin = PieceView(Side.CHALLENGER, ASSASSIN, ASSASSIN, end, hidden=True)
-    return replace(view, pieces=(*view.pieces, assassin), staged=(*view.staged, sneak))
+    """The same turn with Assassins on, as the Challenger sees it before ending the turn."""
+    return assassin_turn().view_for(Side.CHALLENGER)
+
+
+def assassin_turn(route: str = "X v5h17-v8h16") -> Game:
+    """Round 5 of the mid-game with Assassins on: the Challenger has staged a cannon shot, a
+    secret move of its hidden Assassin (by default onto the square of a friendly Soldier,
+    R40) and an Archer's move."""
+    text = MID_GAME.replace(
+        '[Terrain "river"]\n', '[Terrain "river"]\n[Assassins "on"]\n[ChallengerAssassin "v5h17"]\n'
+    )
+    game = replay(text)
+    for action in ("C v5h14 fire NW", route, "A v12h12-v14h14"):
+        game.apply(action)
+    return game
 
 
 def _mid_game_staged() -> Game:

@@ -12,7 +12,14 @@ from PIL import Image
 from render import StatusInfo, board_png, preview_png, private_png
 from render import palette as pal
 from render.layout import layout_for
-from render.samples import PLAYERS, long_start, mid_game, private_preview, short_start
+from render.samples import (
+    PLAYERS,
+    assassin_turn,
+    long_start,
+    mid_game,
+    private_preview,
+    short_start,
+)
 from render.sprites import Look, sprite
 from rules import Game, PieceView, Side
 from rules.geometry import parse_square
@@ -156,7 +163,9 @@ def test_private_image_shows_the_hidden_assassin_and_its_path():
     assassin = next(p for p in view.pieces if p.hidden)
     private = decode(private_png(view, PLAYERS)).convert("RGB")
     without = replace(
-        view, pieces=tuple(p for p in view.pieces if not p.hidden), staged=view.staged[:-1]
+        view,
+        pieces=tuple(p for p in view.pieces if not p.hidden),
+        staged=tuple(e for e in view.staged if not e.hidden),
     )
     plain = decode(private_png(without, PLAYERS)).convert("RGB")
     layout = layout_for(17)
@@ -188,3 +197,25 @@ def test_long_start_with_terrain_draws_water_forest_and_hills():
 def test_names_the_font_lacks_do_not_break_the_strip():
     info = StatusInfo(challenger="虎 Tora 🐯", opposition="Zoë " * 20, deadline="due in 2 days")
     assert decode(board_png(short_start(), info)).format == "PNG"
+
+
+def _assassin_game(route: str) -> Game:
+    game = assassin_turn(route)
+    game.end_turn()
+    return game
+
+
+def test_public_board_is_blind_to_where_the_assassin_went():
+    one, other = _assassin_game("X v5h17-v8h16"), _assassin_game("X v5h17-v2h16")
+    assert board_png(one.view_for(None), PLAYERS) == board_png(other.view_for(None), PLAYERS)
+    assert private_png(one.view_for(C), PLAYERS) != private_png(other.view_for(C), PLAYERS)
+
+
+def test_owner_sees_its_assassins_last_move_after_the_turn():
+    view = _assassin_game("X v5h17-v8h16").view_for(C)
+    assert view.side == O and any(e.hidden for e in view.last_turn)
+    image = decode(private_png(view, PLAYERS)).convert("RGB")
+    colours = {colour for _count, colour in image.getcolors(65536)}
+    assert pal.HIDDEN in colours
+    public = decode(board_png(_assassin_game("X v5h17-v8h16").view_for(None), PLAYERS))
+    assert pal.HIDDEN not in {colour for _n, colour in public.convert("RGB").getcolors(65536)}
