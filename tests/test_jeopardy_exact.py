@@ -57,7 +57,7 @@ def test_r29_pruned_search_equals_brute_force_on_sparse_long_boards():
     """Long board, few pieces left and a two-action turn so that brute force stays affordable."""
     rng = random.Random(5)
     compared = 0
-    for seed in range(6):
+    for seed in range(4):
         game = playout(seed, "long", 4)
         pos = game.pos
         keep = {p.id for p in pos.pieces.values() if p.is_command}
@@ -68,4 +68,4 @@ def test_r29_pruned_search_equals_brute_force_on_sparse_long_boards():
         pos.start_turn(pos.side)
         if not game.is_over():
             compared += check_every_piece(pos, actions=2)
-    assert compared > 20
+    assert compared > 12
