@@ -1,0 +1,1 @@
+"""Community ladders: Glicko-2 ratings per server and board size (issue: ladders)."""
