@@ -125,14 +125,17 @@ def _home_edges(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
 
 
 def _labels(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
-    """``v`` numbers on both sides of each row, ``h`` numbers above and below each column."""
+    """``v`` numbers left of each row, ``h`` numbers below each column, and on the long
+    board also right of each row and above each column."""
     face = font(12 if layout.size > 9 else 13, bold=True)
     n, cell = layout.size, layout.cell
     gap = EDGE_BAR + 3
+    right, bottom = layout.left + layout.board_px, layout.top + layout.board_px
     for i in range(1, n + 1):
         y = layout.top + (n - i) * cell + cell / 2
-        draw.text((layout.left - gap, y), f"v{i}", pal.MUTED, face, anchor="rm")
-        draw.text((layout.left + layout.board_px + gap, y), f"v{i}", pal.MUTED, face, anchor="lm")
         x = layout.left + (i - 1) * cell + cell / 2
-        draw.text((x, layout.top - 5), f"h{i}", pal.MUTED, face, anchor="ms")
-        draw.text((x, layout.top + layout.board_px + 5), f"h{i}", pal.MUTED, face, anchor="mt")
+        draw.text((layout.left - gap, y), f"v{i}", pal.MUTED, face, anchor="rm")
+        draw.text((x, bottom + 5), f"h{i}", pal.MUTED, face, anchor="mt")
+        if layout.labels_all_round:
+            draw.text((right + gap, y), f"v{i}", pal.MUTED, face, anchor="lm")
+            draw.text((x, layout.top - 5), f"h{i}", pal.MUTED, face, anchor="ms")

@@ -17,10 +17,16 @@ SUPERSAMPLE = 4
 
 @dataclass(frozen=True)
 class Layout:
+    """``label_x`` is the room for the v labels (left of the board), ``label_y`` for the h
+    labels (below it). With ``labels_all_round`` they repeat on the right and on top;
+    otherwise those two sides get just ``edge``."""
+
     size: int
     cell: int
-    margin_x: int  # room for the v labels, left and right
-    margin_y: int  # room for the h labels, top and bottom
+    label_x: int
+    label_y: int
+    edge: int
+    labels_all_round: bool
     strip: int  # height of the status strip
 
     @property
@@ -29,19 +35,20 @@ class Layout:
 
     @property
     def width(self) -> int:
-        return self.board_px + 2 * self.margin_x
+        right = self.label_x if self.labels_all_round else self.edge
+        return self.label_x + self.board_px + right
 
     @property
     def height(self) -> int:
-        return self.strip + self.board_px + 2 * self.margin_y
+        return self.top + self.board_px + self.label_y
 
     @property
     def left(self) -> int:
-        return self.margin_x
+        return self.label_x
 
     @property
     def top(self) -> int:
-        return self.strip + self.margin_y
+        return self.strip + (self.label_y if self.labels_all_round else self.edge)
 
     def corner(self, sq: int) -> tuple[int, int]:
         """Top-left pixel of a square's cell."""
@@ -55,8 +62,10 @@ class Layout:
         return x + self.cell / 2, y + self.cell / 2
 
 
-SHORT_LAYOUT = Layout(size=9, cell=48, margin_x=30, margin_y=24, strip=62)
-LONG_LAYOUT = Layout(size=17, cell=36, margin_x=30, margin_y=22, strip=62)
+# The long board repeats its labels on the right and on top: across 17 squares the eye needs
+# them. The short board does without, which keeps its image small and quick to compress.
+SHORT_LAYOUT = Layout(9, cell=44, label_x=30, label_y=24, edge=10, labels_all_round=False, strip=62)
+LONG_LAYOUT = Layout(17, cell=36, label_x=30, label_y=22, edge=10, labels_all_round=True, strip=62)
 
 
 def layout_for(size: int) -> Layout:

@@ -140,7 +140,7 @@ def _shot(image: Image.Image, layout: Layout, start: int, target: int) -> None:
     cut = cell * 0.3 / length
     a = (x0 + (x1 - x0) * cut, y0 + (y1 - y0) * cut)
     b = (x1 - (x1 - x0) * cut, y1 - (y1 - y0) * cut)
-    width = max(2.0, cell * 0.07)
+    width = max(2.0, cell * 0.085)
     _paint(
         image,
         (pal.WHITE, Stroke([a, b], width + 2)),

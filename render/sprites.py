@@ -30,7 +30,7 @@ from .shapes import dashed_ellipse
 
 DISC_RADIUS = 0.39  # of the cell: Challenger pieces
 SQUARE_HALF = 0.35  # of the cell: Opposition pieces
-BADGE_RADIUS = 0.19  # of the cell: the numbered disc of an action
+BADGE_RADIUS = 0.21  # of the cell: the numbered disc of an action
 SMALL_SCALE = 0.62  # of the cell: a piece drawn in the corner of a square
 
 

@@ -20,6 +20,7 @@ from .layout import Layout
 from .palette import to_palette
 
 PAD = 12
+NAME_ROOM = 120  # pixels a name may take in the sentence under the names
 
 
 class Mode(Enum):
@@ -108,7 +109,10 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusInfo, mode
         box = (width - PAD - tag_width, y - 9, width - PAD, y + 9)
         draw.rounded_rectangle(box, 9, fill=pal.HIDDEN)
         draw_label(image, ((box[0] + box[2]) / 2, y), tag.upper(), pal.WHITE, tag_face, "mm")
-    text = fit(_describe(view, info, mode), face, width - 2 * PAD - tag_width - 30)
+    room = width - 2 * PAD - tag_width - 30
+    sentences = _describe(view, info, mode)
+    fitting = [text for text in sentences if label(text, face, "lm").width <= room]
+    text = fitting[0] if fitting else fit(sentences[-1], face, room)
     icon_side = view.winner if view.outcome else view.side
     x = PAD + 8
     if icon_side is not None:
@@ -117,24 +121,27 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusInfo, mode
     draw_label(image, (x, y), text, pal.TEXT, face, "lm")
 
 
-def _describe(view: View, info: StatusInfo, mode: Mode) -> str:
+def _describe(view: View, info: StatusInfo, mode: Mode) -> list[str]:
+    """The sentence under the names, from the fullest to the shortest wording."""
+    face = font(13)
     if view.outcome:
         reason = view.outcome.partition("(")[2].rstrip(")")
-        head = "Tie" if view.winner is None else f"{info.name(view.winner)} wins"
-        return f"{head} ({reason})" if reason else head
-    who = info.name(view.side)
-    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
+        winner = view.winner
+        head = "Tie" if winner is None else f"{fit(info.name(winner), face, NAME_ROOM)} wins"
+        return [f"{head} ({reason})" if reason else head, head]
+    deadline = [info.deadline] if info.deadline else []
     if mode == Mode.PREVIEW:
-        staged = len(view.staged)
-        parts = [
-            f"If you end the turn now: {staged} action{'s' * (staged != 1)} staged",
-            f"{view.actions_left} left",
+        staged = f"{len(view.staged)} action{'s' * (len(view.staged) != 1)} staged"
+        left = f"{view.actions_left} left"
+        return [
+            " · ".join([f"If you end the turn now: {staged}", left, *deadline]),
+            " · ".join([staged, left, *deadline]),
         ]
-    else:
-        parts = [
-            f"{who} ({role}) to act",
-            f"{view.actions_left} of {view.actions_total} actions left",
-        ]
-    if info.deadline:
-        parts.append(info.deadline)
-    return " · ".join(parts)
+    who = fit(info.name(view.side), face, NAME_ROOM)
+    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
+    actions = f"{view.actions_left} of {view.actions_total}"
+    return [
+        " · ".join([f"{who} ({role}) to act", f"{actions} actions left", *deadline]),
+        " · ".join([f"{who} to act", f"{actions} actions left", *deadline]),
+        " · ".join([f"{who} to act", f"{actions} left", *deadline]),
+    ]

@@ -1,0 +1,155 @@
+"""Board image figures (issue: board images), with python-chess + cairosvg as the yardstick.
+
+Each board figure renders many different positions once each (as a bot does: a new turn is a
+new status line and new arrows), with the base board, sprites and names already cached, as
+they are in a running bot.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from render import StatusInfo, board_png, replay_gif, views_from_record
+from rules import Game, PieceView, Side
+from rules.geometry import squares
+from rules.record import write_record
+from rules.view import View
+
+from .common import Figure, median, play_random_turn
+
+INFO = StatusInfo(challenger="Aiko", opposition="Bram", deadline="due in 11 h")
+KIB, MIB = 1024, 1024 * 1024
+
+
+@dataclass
+class Unavailable(Figure):
+    """A figure that could not be measured here, with the reason instead of a value."""
+
+    reason: str = ""
+
+    def line(self) -> str:
+        return f"{self.name:<58} unavailable: {self.reason}"
+
+
+def played_views(board: str, seed: int, turns: int) -> list[View]:
+    """The public view after each of ``turns`` random turns (fewer if the game ends)."""
+    rng = random.Random(seed)
+    game = Game(board=board, terrain="river")
+    views = []
+    for _ in range(turns):
+        if game.is_over():
+            break
+        play_random_turn(game, rng)
+        views.append(game.view_for(None))
+    return views
+
+
+def with_pieces(view: View, count: int, rng: random.Random) -> View:
+    """``view`` with Soldiers and Archers added on empty squares up to ``count`` pieces."""
+    taken = {p.sq for p in view.pieces}
+    free = [sq for sq in squares(view.size) if sq not in taken]
+    extra = [
+        PieceView(Side(i % 2), kind, kind, sq)
+        for i, (kind, sq) in enumerate(
+            zip("SA" * count, rng.sample(free, count - len(view.pieces)), strict=False)
+        )
+    ]
+    return replace(view, pieces=(*view.pieces, *extra))
+
+
+def boards(views: list[View], label: str, ms_target: float, kib_target: float) -> list[Figure]:
+    for view in views[:3]:  # warm the caches a running bot has warm
+        board_png(view, INFO)
+    times, sizes = [], []
+    for view in views:
+        start = time.perf_counter()
+        sizes.append(len(board_png(view, INFO)))
+        times.append((time.perf_counter() - start) * 1000)
+    return [
+        Figure(f"{label} (p50)", median(times), "ms", ms_target),
+        Figure(
+            f"  its PNG size, largest of {len(sizes)} positions",
+            max(sizes) / KIB,
+            "KiB",
+            kib_target,
+        ),
+    ]
+
+
+def long_views() -> list[View]:
+    rng = random.Random(7)
+    views = [v for seed in range(3) for v in played_views("long", seed, 15) if _moved(v)]
+    return [with_pieces(v, 60, rng) for v in views if len(v.pieces) <= 60]
+
+
+def short_views() -> list[View]:
+    return [v for seed in range(8) for v in played_views("short", seed, 8) if _moved(v)]
+
+
+def _moved(view: View) -> bool:
+    return any(event.path for event in view.last_turn)
+
+
+def long_replay() -> list[Figure]:
+    seed = 0
+    while True:
+        game = Game(board="long", terrain="river")
+        rng = random.Random(seed)
+        views = [game.view_for(None)]
+        while len(views) < 61 and not game.is_over():
+            play_random_turn(game, rng)
+            views.append(game.view_for(None))
+        if len(views) == 61:
+            break
+        seed += 1
+    start = time.perf_counter()
+    data = replay_gif(views, INFO)
+    seconds = time.perf_counter() - start
+    record = write_record(game)
+    start = time.perf_counter()
+    views_from_record(record)
+    replaying = time.perf_counter() - start
+    return [
+        Figure("replay GIF of a 60-turn long game (61 frames)", seconds, "s", 3),
+        Figure("  its size", len(data) / MIB, "MiB", 4),
+        Figure("  views_from_record of that game (rules core replay)", replaying, "s"),
+    ]
+
+
+def chess_reference(ours: float) -> list[Figure]:
+    """python-chess's SVG board turned into a PNG by cairosvg, the way chess bots do it."""
+    name = "python-chess SVG + cairosvg PNG, one board (p50)"
+    try:
+        import cairosvg
+        import chess
+        import chess.svg
+    except (ImportError, OSError) as exc:  # cairosvg raises OSError without libcairo
+        return [Unavailable(name, 0.0, "ms", reason=f"{type(exc).__name__}: {exc}")]
+    board = chess.Board()
+    for move in ("e4", "e5", "Nf3", "Nc6", "Bb5"):
+        last = board.push_san(move)
+    arrows = [chess.svg.Arrow(last.from_square, last.to_square)]
+    times = []
+    for _ in range(30):
+        start = time.perf_counter()
+        svg = chess.svg.board(board, size=480, lastmove=last, arrows=arrows)
+        cairosvg.svg2png(bytestring=svg.encode())
+        times.append((time.perf_counter() - start) * 1000)
+    reference = median(times)
+    return [
+        Figure(name, reference, "ms"),
+        Figure(
+            "ratio: chess SVG+cairosvg time / our short board time", reference / ours, "x", 10, True
+        ),
+    ]
+
+
+def run() -> Iterator[Figure]:
+    yield from boards(long_views(), "long board image, 60 pieces + last-turn arrows", 6, 24)
+    short = boards(short_views(), "short board image with last-turn arrows", 2.5, 10)
+    yield from short
+    yield from long_replay()
+    yield from chess_reference(short[0].value)
