@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint format bench clean
+.PHONY: run test lint format bench goldens clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,10 @@ format: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks
+
+# After an intended change to the board images: redraw tests/golden/*.png (then look at them).
+goldens: $(VENV)/.installed-test
+	$(BIN)/python -m render goldens --refresh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

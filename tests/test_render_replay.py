@@ -9,8 +9,10 @@ import pytest
 from PIL import Image
 
 from render import board_png, record_status, render_async, replay_gif, views_from_record
+from render.board import board_image
 from render.replay import DISCORD_LIMIT
 from render.samples import MID_GAME, PLAYERS
+from render.status import Mode
 from rules import Game, Side
 from rules.record import parse_record
 
@@ -57,3 +59,12 @@ def test_replay_refuses_player_views_and_empty_input():
 async def test_render_async_runs_off_the_loop():
     view = Game(board="short").view_for(None)
     assert await render_async(board_png, view, PLAYERS) == board_png(view, PLAYERS)
+
+
+def test_each_frame_is_the_board_of_its_view():
+    views = views_from_record(MID_GAME)
+    gif = Image.open(io.BytesIO(replay_gif(views, PLAYERS)))
+    for index in (0, 4, len(views) - 1):
+        gif.seek(index)
+        expected = board_image(views[index], PLAYERS, Mode.PUBLIC).convert("RGB")
+        assert gif.convert("RGB").tobytes() == expected.tobytes()
