@@ -58,24 +58,22 @@ def board_image(view: View, info: StatusInfo, mode: Mode) -> Image.Image:
 
 
 def _events(view: View, mode: Mode) -> tuple[Event, ...]:
-    if mode == Mode.PREVIEW or (mode == Mode.PRIVATE and view.staged):
-        return view.staged
-    return view.last_turn
+    return view.staged if mode == Mode.PREVIEW else view.last_turn
 
 
 def _pieces(image: Image.Image, layout: Layout, view: View, touched: set[int]) -> None:
-    """The visible pieces. A piece on a square nothing was drawn on is a finished tile from
-    the cache."""
+    """The visible pieces: on a square nothing was drawn on, a finished tile from the cache;
+    on a marked square, blended onto what is there."""
     cell = layout.cell
     backgrounds = cell_backgrounds(view.terrain)
     for piece in view.pieces:
         if piece.hidden:
             continue
-        x, y = layout.corner(piece.sq)
-        background = backgrounds[piece.sq]
+        at = layout.corner(piece.sq)
         if piece.sq in touched:
-            background = image.crop((x, y, x + cell, y + cell)).tobytes()
-        image.paste(tile(look_of(piece), cell, background), (x, y))
+            paste_rgba(image, sprite(look_of(piece), cell), at)
+        else:
+            image.paste(tile(look_of(piece), cell, backgrounds[piece.sq]), at)
 
 
 def _hidden_pieces(image: Image.Image, layout: Layout, view: View) -> None:

@@ -20,7 +20,7 @@ from rules.view import Event
 from . import palette as pal
 from .compose import clip, paste_colours, paste_rgba
 from .layout import Layout
-from .shapes import Point, arrow_polygon
+from .shapes import Point, arrow_head
 from .sprites import BADGE_RADIUS, DISC_RADIUS, badge, ghost
 
 Removal = tuple[Side, str, int]
@@ -121,7 +121,7 @@ def _arrow(
     length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
     cut = min(stop * cell, length * 0.45) / length
     tip = (x1 - (x1 - x0) * cut, y1 - (y1 - y0) * cut)
-    head = arrow_polygon(body[-1], tip, 0, cell * 0.34, cell * 0.42)[2:5]
+    head = arrow_head(body[-1], tip, cell * 0.34, cell * 0.42)
     base = ((head[0][0] + head[2][0]) / 2, (head[0][1] + head[2][1]) / 2)
     width = cell * 0.13
     halo = max(1.5, cell * 0.04)

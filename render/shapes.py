@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from PIL import Image, ImageDraw
+from PIL import ImageDraw
 
 from rules.geometry import DIRECTION_VECTORS
 
@@ -18,31 +18,35 @@ def screen_vector(direction: int) -> Point:
     return dh / length, -dv / length
 
 
+def arrow_head(start: Point, tip: Point, length: float, width: float) -> list[Point]:
+    """The triangle of an arrow pointing from ``start`` to ``tip``: wing, tip, wing."""
+    (x0, y0), (x1, y1) = start, tip
+    distance = math.hypot(x1 - x0, y1 - y0) or 1.0
+    ux, uy = (x1 - x0) / distance, (y1 - y0) / distance
+    length = min(length, distance)
+    bx, by = x1 - ux * length, y1 - uy * length
+    w = width / 2
+    return [(bx - uy * w, by + ux * w), (x1, y1), (bx + uy * w, by - ux * w)]
+
+
 def arrow_polygon(
-    start: Point, end: Point, shaft: float, head: float, spread: float
+    start: Point, tip: Point, shaft: float, head: float, spread: float
 ) -> list[Point]:
-    """An arrow from ``start`` to the tip ``end``: shaft width, head length, head width."""
-    (x0, y0), (x1, y1) = start, end
-    length = math.hypot(x1 - x0, y1 - y0) or 1.0
-    ux, uy = (x1 - x0) / length, (y1 - y0) / length
-    px, py = -uy, ux
-    head = min(head, length)
-    bx, by = x1 - ux * head, y1 - uy * head
-    s, w = shaft / 2, spread / 2
+    """A whole arrow from ``start`` to ``tip``: shaft width, head length, head width."""
+    left, point, right = arrow_head(start, tip, head, spread)
+    (x0, y0), (x1, y1) = start, tip
+    distance = math.hypot(x1 - x0, y1 - y0) or 1.0
+    px, py = -(y1 - y0) / distance * shaft / 2, (x1 - x0) / distance * shaft / 2
+    bx, by = (left[0] + right[0]) / 2, (left[1] + right[1]) / 2
     return [
-        (x0 + px * s, y0 + py * s),
-        (bx + px * s, by + py * s),
-        (bx + px * w, by + py * w),
-        (x1, y1),
-        (bx - px * w, by - py * w),
-        (bx - px * s, by - py * s),
-        (x0 - px * s, y0 - py * s),
+        (x0 + px, y0 + py),
+        (bx + px, by + py),
+        left,
+        point,
+        right,
+        (bx - px, by - py),
+        (x0 - px, y0 - py),
     ]
-
-
-def shrink(image: Image.Image, factor: int) -> Image.Image:
-    """Box-filter an image drawn ``factor`` times too large down to size (anti-aliasing)."""
-    return image.reduce(factor)
 
 
 def dashed_ellipse(

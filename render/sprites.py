@@ -77,7 +77,7 @@ def sprite(look: Look, cell: int) -> Image.Image:
     return image.reduce(k)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def tile(look: Look, cell: int, background: bytes) -> Image.Image:
     """The sprite finished on one exact background (a cell of palette indices), in the
     palette: a piece on a square nothing was drawn on is then a plain paste."""

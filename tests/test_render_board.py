@@ -21,7 +21,7 @@ from render.samples import (
     short_start,
 )
 from render.sprites import Look, sprite
-from rules import Game, PieceView, Side
+from rules import Event, Game, PieceView, Side
 from rules.geometry import parse_square
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
@@ -219,3 +219,26 @@ def test_owner_sees_its_assassins_last_move_after_the_turn():
     assert pal.HIDDEN in colours
     public = decode(board_png(_assassin_game("X v5h17-v8h16").view_for(None), PLAYERS))
     assert pal.HIDDEN not in {colour for _n, colour in public.convert("RGB").getcolors(65536)}
+
+
+def _sq(where: str) -> int:
+    return parse_square(where, 17)
+
+
+def test_search_reveal_and_round_end_marks():
+    around = tuple(_sq(f"v{v}h{h}") for v in (7, 8, 9) for h in (9, 10, 11))
+    search = Event(O, "S v8h10 search", "S", _sq("v8h10"), _sq("v8h10"), (), (), (), ())
+    search = replace(search, searched=around, revealed=_sq("v9h11"), note="Assassin found")
+    base = replace(long_start(), last_turn=(), round_end=())
+    plain = decode(board_png(base, PLAYERS)).convert("RGB")
+    marked = decode(
+        board_png(replace(base, last_turn=(search,), round_end=((C, "G", _sq("v4h14")),)), PLAYERS)
+    ).convert("RGB")
+    layout = layout_for(17)
+    x, y = layout.corner(_sq("v9h9"))
+    assert marked.getpixel((x + 1, y + 1)) == pal.HIDDEN  # the searched area's corner
+    x, y = layout.corner(_sq("v9h11"))
+    assert marked.getpixel((x + 2, y + layout.cell // 2)) == pal.HIDDEN  # the revealed square
+    x, y = layout.corner(_sq("v4h14"))
+    assert marked.getpixel((x + 3, y + 3)) == pal.DOOM  # removed at the round's end
+    assert plain.getpixel((x + 3, y + 3)) != pal.DOOM
