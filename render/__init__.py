@@ -12,10 +12,11 @@ from .encode import render_async
 from .ladder import LadderRow, ladder_png
 from .replay import record_status, replay_gif, views_from_record
 from .scorecard import score_card_png
-from .status import StatusInfo
+from .status import StatusFields, StatusInfo
 
 __all__ = [
     "LadderRow",
+    "StatusFields",
     "StatusInfo",
     "board_png",
     "ladder_png",

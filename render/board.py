@@ -16,17 +16,17 @@ from .encode import png_bytes
 from .layout import Layout, layout_for
 from .overlay import marks_over, marks_under
 from .sprites import look_of, small_sprite, sprite, tile
-from .status import Mode, StatusInfo, status_strip
+from .status import Mode, StatusFields, status_strip
 
 
-def board_png(view: View, info: StatusInfo) -> bytes:
+def board_png(view: View, info: StatusFields) -> bytes:
     """The public board, for a channel: needs a spectator's view (``view_for(None)``)."""
     if view.viewer is not None:
         raise ValueError("the public board is drawn from view_for(None), not a player's view")
     return png_bytes(board_image(view, info, Mode.PUBLIC))
 
 
-def private_png(view: View, info: StatusInfo) -> bytes:
+def private_png(view: View, info: StatusFields) -> bytes:
     """A player's own board (sent privately): their hidden Assassin and its path included.
     For the player to act with actions staged, this is the preview of those actions."""
     if view.viewer is None:
@@ -35,7 +35,7 @@ def private_png(view: View, info: StatusInfo) -> bytes:
     return png_bytes(board_image(view, info, mode))
 
 
-def preview_png(view: View, info: StatusInfo) -> bytes:
+def preview_png(view: View, info: StatusFields) -> bytes:
     """What the board will look like if the acting player ends the turn now, with the staged
     actions drawn as arrows."""
     if view.viewer is None or view.viewer != view.side or view.outcome:
@@ -43,7 +43,7 @@ def preview_png(view: View, info: StatusInfo) -> bytes:
     return png_bytes(board_image(view, info, Mode.PREVIEW))
 
 
-def board_image(view: View, info: StatusInfo, mode: Mode) -> Image.Image:
+def board_image(view: View, info: StatusFields, mode: Mode) -> Image.Image:
     """The image in the fixed palette (for PNG, or as a frame of a replay)."""
     layout = layout_for(view.size)
     image = base_board(view.terrain).copy()

@@ -21,14 +21,14 @@ from rules.record import (
 from rules.view import View
 
 from .board import board_image
-from .status import Mode, StatusInfo
+from .status import Mode, StatusFields, StatusInfo
 
 FRAME_MS = 1200
 LAST_FRAME_MS = 4000
 DISCORD_LIMIT = 10 * 1024 * 1024
 
 
-def replay_gif(views: Sequence[View], info: StatusInfo) -> bytes:
+def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:
     """A looping GIF with one frame per view (spectator views: the public board)."""
     if not views:
         raise ValueError("a replay needs at least one view")

@@ -28,7 +28,7 @@ from .encode import png_bytes
 from .fonts import fit, font
 from .layout import SUPERSAMPLE
 from .palette import to_palette
-from .status import StatusInfo, side_icon
+from .status import StatusFields, player_name, side_icon
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,7 @@ CARD_W, GAP, HEAD = 232, 16, 44
 HOLE_R, ROW, TOP, FOOT = 15, 40, 74, 72
 
 
-def score_card_png(view: View, info: StatusInfo) -> bytes:
+def score_card_png(view: View, info: StatusFields) -> bytes:
     """Both players' cards side by side (the Opposition's on the left, as on the board): the
     booked score of ``view``, with points still pending this round noted."""
     card = POINT_COLUMN_A if view.board == SHORT else POINT_COLUMN_B
@@ -107,13 +107,13 @@ def _card(
     box: tuple[int, int, int, int],
     side: Side,
     view: View,
-    info: StatusInfo,
+    info: StatusFields,
 ) -> None:
     k = SUPERSAMPLE
     left, top, _right, bottom = box
     draw.rounded_rectangle(box, 10 * k, fill=pal.CARD)
     side_icon(draw, side, left + 20 * k, top + 22 * k, 8 * k)
-    name = fit(info.name(side), font(15 * k, bold=True), (CARD_W - 44) * k)
+    name = fit(player_name(info, side), font(15 * k, bold=True), (CARD_W - 44) * k)
     draw.text((left + 34 * k, top + 22 * k), name, pal.FRAME, font(15 * k, bold=True), anchor="lm")
     pegs, over = card.pegs(view.score[side])
     step = CARD_W * k / 4

@@ -1,13 +1,15 @@
 """The status strip above the board: players and score, round, who acts, deadline, outcome.
 
 Player names and the deadline are not part of a View; the caller passes them in a
-``StatusInfo``. Everything else comes from the View's public fields.
+``StatusInfo`` (or any object with the same three attributes). Everything else comes from the
+View's public fields.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol
 
 from PIL import Image, ImageDraw
 
@@ -32,17 +34,32 @@ class Mode(Enum):
     PREVIEW = "preview"
 
 
+class StatusFields(Protocol):
+    """What the images show that a View does not hold: ``StatusInfo``, or any object with
+    these three attributes (such as the match service's own status record)."""
+
+    @property
+    def challenger(self) -> str: ...
+
+    @property
+    def opposition(self) -> str: ...
+
+    @property
+    def deadline(self) -> str: ...
+
+
 @dataclass(frozen=True)
 class StatusInfo:
-    """What the images show that a View does not hold. ``deadline`` is printed as given
-    (for example ``"due in 5 h"``), so the image never depends on the clock."""
+    """Player names and the deadline. ``deadline`` is printed as given (for example
+    ``"due in 5 h"``), so the image never depends on the clock."""
 
     challenger: str = "Challenger"
     opposition: str = "Opposition"
     deadline: str = ""
 
-    def name(self, side: Side) -> str:
-        return self.challenger if side == Side.CHALLENGER else self.opposition
+
+def player_name(info: StatusFields, side: Side) -> str:
+    return info.challenger if side == Side.CHALLENGER else info.opposition
 
 
 def side_icon(draw: ImageDraw.ImageDraw, side: Side, x: float, y: float, r: float) -> None:
@@ -54,7 +71,7 @@ def side_icon(draw: ImageDraw.ImageDraw, side: Side, x: float, y: float, r: floa
         draw.rounded_rectangle(box, r * 0.3, fill=pal.FILL[side], outline=pal.EDGE[side])
 
 
-def status_strip(layout: Layout, view: View, info: StatusInfo, mode: Mode) -> Image.Image:
+def status_strip(layout: Layout, view: View, info: StatusFields, mode: Mode) -> Image.Image:
     """The strip, in the fixed palette, to paste at the top of the board image."""
     width = layout.width
     image = Image.new("RGB", (width, layout.strip), pal.FRAME)
@@ -65,7 +82,7 @@ def status_strip(layout: Layout, view: View, info: StatusInfo, mode: Mode) -> Im
     return to_palette(image)
 
 
-def _players(image: Image.Image, width: int, view: View, info: StatusInfo) -> None:
+def _players(image: Image.Image, width: int, view: View, info: StatusFields) -> None:
     """The Opposition on the left and the Challenger on the right, as on the board."""
     draw = ImageDraw.Draw(image)
     y = 19
@@ -78,7 +95,7 @@ def _players(image: Image.Image, width: int, view: View, info: StatusInfo) -> No
     for side, anchor in ((Side.OPPOSITION, "l"), (Side.CHALLENGER, "r")):
         score = str(view.score[side])
         pending = f"+{view.pending[side]}" if view.pending[side] else ""
-        name = fit(info.name(side), name_face, int(room))
+        name = fit(player_name(info, side), name_face, int(room))
         parts = [
             (name, name_face, pal.TEXT),
             (score, score_face, pal.TEXT),
@@ -96,7 +113,7 @@ def _players(image: Image.Image, width: int, view: View, info: StatusInfo) -> No
             x += step if anchor == "l" else -step
 
 
-def _sentence(image: Image.Image, width: int, view: View, info: StatusInfo, mode: Mode) -> None:
+def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mode: Mode) -> None:
     draw = ImageDraw.Draw(image)
     y = 45
     face = font(13)
@@ -121,13 +138,15 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusInfo, mode
     draw_label(image, (x, y), text, pal.TEXT, face, "lm")
 
 
-def _describe(view: View, info: StatusInfo, mode: Mode) -> list[str]:
+def _describe(view: View, info: StatusFields, mode: Mode) -> list[str]:
     """The sentence under the names, from the fullest to the shortest wording."""
     face = font(13)
     if view.outcome:
         reason = view.outcome.partition("(")[2].rstrip(")")
         winner = view.winner
-        head = "Tie" if winner is None else f"{fit(info.name(winner), face, NAME_ROOM)} wins"
+        head = (
+            "Tie" if winner is None else f"{fit(player_name(info, winner), face, NAME_ROOM)} wins"
+        )
         return [f"{head} ({reason})" if reason else head, head]
     deadline = [info.deadline] if info.deadline else []
     if mode == Mode.PREVIEW:
@@ -137,7 +156,7 @@ def _describe(view: View, info: StatusInfo, mode: Mode) -> list[str]:
             " · ".join([f"If you end the turn now: {staged}", left, *deadline]),
             " · ".join([staged, left, *deadline]),
         ]
-    who = fit(info.name(view.side), face, NAME_ROOM)
+    who = fit(player_name(info, view.side), face, NAME_ROOM)
     role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
     actions = f"{view.actions_left} of {view.actions_total}"
     return [

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import io
 import struct
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pytest
 from PIL import Image
@@ -242,3 +242,15 @@ def test_search_reveal_and_round_end_marks():
     x, y = layout.corner(_sq("v4h14"))
     assert marked.getpixel((x + 3, y + 3)) == pal.DOOM  # removed at the round's end
     assert plain.getpixel((x + 3, y + 3)) != pal.DOOM
+
+
+def test_any_object_with_the_status_fields_will_do():
+    @dataclass(frozen=True)
+    class ServiceStatus:  # the match service's own record, say
+        challenger: str
+        opposition: str
+        deadline: str = ""
+
+    view = short_start()
+    ours = board_png(view, StatusInfo("Aiko", "Bram", "due in 11 h"))
+    assert board_png(view, ServiceStatus("Aiko", "Bram", "due in 11 h")) == ours
