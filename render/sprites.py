@@ -8,8 +8,8 @@ differ in shape as well as colour. On top of the letter (the Ruler shows its K o
 - an unready Cannon is pale with its letter upside down (the rule book turns it over);
 - a stunned Assassin is pale too (it may not act this turn);
 - a doomed command piece has a red ring and a red cross badge;
-- a hidden Assassin (only ever in its owner's image) is a hollow purple dashed ring, drawn
-  small in a corner when it shares its square with another piece (R40).
+- a hidden Assassin (only ever in its owner's image) is a pale disc in a dashed purple ring,
+  drawn small in a corner when it shares its square with another piece (R40).
 """
 
 from __future__ import annotations
