@@ -17,11 +17,12 @@ from rules.pieces import Side
 from rules.view import View
 
 from . import palette as pal
-from .fonts import draw_label, fit, font, label
+from .fonts import Font, draw_label, fit, font, label
 from .layout import Layout
 from .palette import to_palette
 
 PAD = 12
+SEPARATOR = " · "
 NAME_ROOM = 120  # pixels a name may take in the sentence under the names
 
 
@@ -127,19 +128,30 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mo
         draw.rounded_rectangle(box, 9, fill=pal.HIDDEN)
         draw_label(image, ((box[0] + box[2]) / 2, y), tag.upper(), pal.WHITE, tag_face, "mm")
     room = width - 2 * PAD - tag_width - 30
-    sentences = _describe(view, info, mode)
-    fitting = [text for text in sentences if label(text, face, "lm").width <= room]
-    text = fitting[0] if fitting else fit(sentences[-1], face, room)
+    wordings = _describe(view, info, mode)
+    fitting = [parts for parts in wordings if _width(parts, face) <= room]
+    parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
     icon_side = view.winner if view.outcome else view.side
     x = PAD + 8
     if icon_side is not None:
         side_icon(draw, icon_side, x, y, 6)
         x += 14
-    draw_label(image, (x, y), text, pal.TEXT, face, "lm")
+    for i, part in enumerate(parts):
+        text = part if i == 0 else SEPARATOR + part
+        x += draw_label(image, (x, y), text, pal.TEXT, face, "lm")
 
 
-def _describe(view: View, info: StatusFields, mode: Mode) -> list[str]:
-    """The sentence under the names, from the fullest to the shortest wording."""
+def _width(parts: list[str], face: Font) -> float:
+    return sum(
+        label(part if i == 0 else SEPARATOR + part, face, "lm").width
+        for i, part in enumerate(parts)
+    )
+
+
+def _describe(view: View, info: StatusFields, mode: Mode) -> list[list[str]]:
+    """The sentence under the names, from the fullest to the shortest wording, in parts (each
+    part is a label of its own, so the parts that repeat from turn to turn are drawn from the
+    label cache)."""
     face = font(13)
     if view.outcome:
         reason = view.outcome.partition("(")[2].rstrip(")")
@@ -147,20 +159,17 @@ def _describe(view: View, info: StatusFields, mode: Mode) -> list[str]:
         head = (
             "Tie" if winner is None else f"{fit(player_name(info, winner), face, NAME_ROOM)} wins"
         )
-        return [f"{head} ({reason})" if reason else head, head]
+        return [[f"{head} ({reason})" if reason else head], [head]]
     deadline = [info.deadline] if info.deadline else []
     if mode == Mode.PREVIEW:
         staged = f"{len(view.staged)} action{'s' * (len(view.staged) != 1)} staged"
         left = f"{view.actions_left} left"
-        return [
-            " · ".join([f"If you end the turn now: {staged}", left, *deadline]),
-            " · ".join([staged, left, *deadline]),
-        ]
+        return [[f"If you end the turn now: {staged}", left, *deadline], [staged, left, *deadline]]
     who = fit(player_name(info, view.side), face, NAME_ROOM)
     role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
     actions = f"{view.actions_left} of {view.actions_total}"
     return [
-        " · ".join([f"{who} ({role}) to act", f"{actions} actions left", *deadline]),
-        " · ".join([f"{who} to act", f"{actions} actions left", *deadline]),
-        " · ".join([f"{who} to act", f"{actions} left", *deadline]),
+        [f"{who} ({role}) to act", f"{actions} actions left", *deadline],
+        [f"{who} to act", f"{actions} actions left", *deadline],
+        [f"{who} to act", f"{actions} left", *deadline],
     ]
