@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 from pathlib import Path
 
@@ -56,9 +57,11 @@ def test_replay_refuses_player_views_and_empty_input():
         replay_gif([], PLAYERS)
 
 
-async def test_render_async_runs_off_the_loop():
-    view = Game(board="short").view_for(None)
-    assert await render_async(board_png, view, PLAYERS) == board_png(view, PLAYERS)
+async def test_render_async_runs_off_the_loop_and_in_parallel():
+    views = views_from_record(EXAMPLE.read_text())[:8]
+    expected = [board_png(view, PLAYERS) for view in views]
+    rendered = await asyncio.gather(*(render_async(board_png, view, PLAYERS) for view in views))
+    assert list(rendered) == expected
 
 
 def test_each_frame_is_the_board_of_its_view():
