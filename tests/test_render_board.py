@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import struct
 from dataclasses import dataclass, replace
+from functools import cache
 
 import pytest
 from PIL import Image
@@ -199,7 +200,9 @@ def test_names_the_font_lacks_do_not_break_the_strip():
     assert decode(board_png(short_start(), info)).format == "PNG"
 
 
+@cache
 def _assassin_game(route: str) -> Game:
+    """The turn ended (slow: the next turn's R25 check); tests only read views from it."""
     game = assassin_turn(route)
     game.end_turn()
     return game
