@@ -10,14 +10,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from rules.game import Game
-from rules.record import (
-    RESIGN,
-    assassin_starts_from_headers,
-    options_from_headers,
-    parse_record,
-    play_turn,
-)
+from rules.record import parse_record, replay
 from rules.view import View
 
 from .board import board_image
@@ -55,16 +48,8 @@ def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:
 def views_from_record(text: str) -> list[View]:
     """The public view at the start and after every turn of a record (RecordError or
     ReplayError, from rules.record, if the record is malformed or illegal)."""
-    record = parse_record(text)
-    game = Game(options_from_headers(record.headers), assassin_starts_from_headers(record.headers))
-    views = [game.view_for(None)]
-    turns = record.turns
-    for number, (line, side, actions) in enumerate(turns, start=1):
-        following = turns[number] if number < len(turns) else None
-        interrupted = following is not None and following[2] == [RESIGN] and following[1] != side
-        play_turn(game, number, line, side, actions, finish=not interrupted)
-        if not interrupted:
-            views.append(game.view_for(None))
+    views: list[View] = []
+    replay(text, trusted=True, each_turn=lambda game: views.append(game.view_for(None)))
     return views
 
 

@@ -116,6 +116,9 @@ class Game(Resolver, AssassinRules):
         self.stack: list[Position] = []
         self.result: Outcome | None = None
         self.game_number = 1
+        # Replaying history that was judged when it was played: R25's search (the costly part
+        # of ending a turn) can wait until the end, see ``judge_trapped``.
+        self.skip_trapped = False
         self.pos = self._setup_position(score=(0, 0))
         self.pos.start_turn(Side.CHALLENGER)
 
@@ -345,9 +348,15 @@ class Game(Resolver, AssassinRules):
         if self.result is None:
             pos = self.pos
             pos.start_turn(pos.side.other)
-            if trapped.is_trapped(pos):
-                self._finish(Outcome(pos.side.other, "trapped"))
+            if not self.skip_trapped:
+                self.judge_trapped()
         return turn
+
+    def judge_trapped(self) -> None:
+        """R25 at the start of the running turn (nothing staged yet): the player to act loses
+        if no turn they could end saves a live command piece."""
+        if self.result is None and not self.current and trapped.is_trapped(self.pos):
+            self._finish(Outcome(self.pos.side.other, "trapped"))
 
     def _end_round(self) -> tuple[tuple[Side, str, int], ...]:
         """R11, R24, R27, R28: remove doomed pieces, book points, succession, outcomes."""

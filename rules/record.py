@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .actions import DRAW, RESET, RESIGN
@@ -107,8 +108,14 @@ def assassin_starts_from_headers(headers: dict[str, str]) -> tuple[str | None, s
     )
 
 
-def replay(text: str) -> Game:
-    """Replay a record; RecordError if malformed, ReplayError at the first illegal action."""
+def replay(
+    text: str, *, trusted: bool = False, each_turn: Callable[[Game], None] | None = None
+) -> Game:
+    """Replay a record; RecordError if malformed, ReplayError at the first illegal action.
+
+    ``trusted``: the record was judged when it was played (one of ours), so the trapped search
+    (R25) runs only where the record ends; every action is still checked. ``each_turn`` is
+    called with the game at the start and after every finished turn."""
     record = parse_record(text)
     for line, _side, actions in record.turns:
         if any(action.startswith(HIDDEN_TEXT) for action in actions):
@@ -126,10 +133,16 @@ def replay(text: str) -> Game:
         raise RecordError(_header_line(text), exc.message) from None
     game.headers = {k: v for k, v in record.headers.items()}
     turns = record.turns
+    if each_turn is not None:
+        each_turn(game)
     for turn_number, (line, side, actions) in enumerate(turns, start=1):
         following = turns[turn_number] if turn_number < len(turns) else None
         interrupted = following is not None and following[2] == [RESIGN] and following[1] != side
+        game.skip_trapped = trusted and following is not None
         play_turn(game, turn_number, line, side, actions, finish=not interrupted)
+        if each_turn is not None and not interrupted:
+            each_turn(game)
+    game.skip_trapped = False
     return game
 
 

@@ -42,11 +42,14 @@ def rebuild(stored: Stored) -> Game:
         except (ActionError, ValueError):  # the reason may name a secret square: not shown
             raise CorruptMatch(match_id, "the rules core refuses its secret setup") from None
         seq = 0
+    game.skip_trapped = True  # the log was judged when played: R25 once, where it ends
     for number, row in stored.entries:
         if number != seq + 1:
             raise CorruptMatch(match_id, f"its action log jumps from entry {seq} to {number}")
         _replay(match_id, game, number, row)
         seq = number
+    game.skip_trapped = False
+    game.judge_trapped()
     if seq != stored.info.actions:
         raise CorruptMatch(
             match_id, f"it counts {stored.info.actions} log entries but its log ends at {seq}"

@@ -150,6 +150,8 @@ def test_r50_random_short_games_replay_exactly(seed):
     again = replay(write_record(game))
     assert snapshot(again) == snapshot(game)
     assert again.outcome() == game.outcome()
+    trusted = replay(write_record(game), trusted=True)  # R25 judged only at the end
+    assert snapshot(trusted) == snapshot(game) and trusted.outcome() == game.outcome()
 
 
 @settings(max_examples=8, deadline=None, derandomize=True)

@@ -184,6 +184,16 @@ def test_r25_general_with_no_saving_turn_loses_at_the_start_of_its_turn():
     assert g.legal_actions() == []
 
 
+def test_r25_history_replayed_unjudged_is_judged_once_where_it_ends():
+    """``skip_trapped`` (trusted replays) postpones R25 to ``judge_trapped``."""
+    g = cornered()
+    g.skip_trapped = True
+    g.end_turn()
+    assert g.outcome() is None
+    g.judge_trapped()
+    assert str(g.outcome()) == "challenger wins (trapped)"
+
+
 def test_r25_an_undecided_search_lets_the_game_go_on(monkeypatch):
     # When the search for a saving turn runs out of its budget, nobody is declared trapped:
     # the game goes on (a truly trapped General is still lost at the next round end).
