@@ -40,6 +40,14 @@ class StaleMatch(StorageError):
         self.match_id, self.read, self.current = match_id, read, current
 
 
+class MatchClosed(StorageError):
+    """The match was aborted or cancelled: nothing more is written to it."""
+
+    def __init__(self, match_id: int, how: str) -> None:
+        super().__init__(f"match {match_id} was {how}; nothing more can be saved to it")
+        self.match_id, self.how = match_id, how
+
+
 class CorruptMatch(StorageError):
     """A match's stored rows cannot be rebuilt into a game the rules core accepts."""
 

@@ -132,6 +132,79 @@ END;
 """
 
 
+MATCH_SERVICE = """
+-- A match the service ended without a result (aborted before the first round was complete,
+-- or cancelled by an admin): it is no longer active and is never rated.
+ALTER TABLE matches ADD COLUMN closed TEXT CHECK (closed IN ('aborted', 'cancelled'));
+
+-- The match service's life of a match in a channel, from the challenge to its end. At most
+-- one is live (not ended) per channel. Every column is public.
+CREATE TABLE hosted_matches (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,
+    issuer_id INTEGER NOT NULL REFERENCES players (user_id),
+    invitee_id INTEGER REFERENCES players (user_id),  -- NULL: an open challenge
+    terms TEXT NOT NULL,  -- JSON, the service's match terms
+    phase TEXT NOT NULL CHECK (phase IN ('challenge', 'setup', 'playing', 'ended')),
+    ending TEXT,  -- how it ended, once phase is 'ended'
+    challenger_id INTEGER REFERENCES players (user_id),  -- both set once accepted
+    opposition_id INTEGER REFERENCES players (user_id),
+    match_id INTEGER UNIQUE REFERENCES matches (id),  -- set once the game has started
+    ready TEXT NOT NULL DEFAULT '',  -- sides whose setup is complete: '', 'C', 'O' or 'CO'
+    due_at REAL,  -- challenge expiry, setup deadline or turn deadline; NULL while paused
+    remind_at REAL,  -- the reminder before due_at; NULL once sent
+    paused_left REAL,  -- while paused: seconds that were left on the turn clock
+    offers TEXT NOT NULL DEFAULT '{}',  -- JSON: pending proposals (draw, reset, pause) by side
+    missed_c INTEGER NOT NULL DEFAULT 0,  -- consecutive turns missed without any action
+    missed_o INTEGER NOT NULL DEFAULT 0,
+    acted INTEGER NOT NULL DEFAULT 0 CHECK (acted IN (0, 1)),  -- in the running turn
+    version INTEGER NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+);
+CREATE UNIQUE INDEX hosted_live_per_channel ON hosted_matches (channel_id)
+    WHERE phase != 'ended';
+CREATE INDEX hosted_live ON hosted_matches (phase) WHERE phase != 'ended';
+
+-- PRIVATE: each player's choices in the setup phase (strategy, Ruler, Assassin square or
+-- 'none'), secret until the game starts; the Assassin square stays secret (R41) and moves to
+-- match_secrets then. Rows are deleted when the game starts or the setup ends.
+CREATE TABLE setup_choices (
+    hosted_id INTEGER NOT NULL REFERENCES hosted_matches (id),
+    side TEXT NOT NULL CHECK (side IN ('C', 'O')),
+    strategy TEXT,
+    ruler TEXT,
+    assassin TEXT,
+    PRIMARY KEY (hosted_id, side)
+) WITHOUT ROWID;
+
+-- The transactional outbox: posts and private messages, written in the same transaction as
+-- the change they announce, deleted once delivered. A row with a user_id is PRIVATE to that
+-- user (a player's own board may show their hidden Assassin).
+CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,  -- never reused: it keys the delivery
+    hosted_id INTEGER REFERENCES hosted_matches (id),
+    channel_id INTEGER NOT NULL,  -- where a post goes; for a private message, its fallback
+    user_id INTEGER,  -- NULL: a public post; else a private message to this user
+    text TEXT NOT NULL,
+    mentions TEXT NOT NULL DEFAULT '',  -- user ids, space-separated
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_try REAL NOT NULL DEFAULT 0,  -- on the service's clock; 0: at once
+    fallback INTEGER NOT NULL DEFAULT 0 CHECK (fallback IN (0, 1)),  -- 1 once DMs were closed
+    created_at REAL NOT NULL
+);
+
+CREATE TABLE outbox_files (
+    outbox_id INTEGER NOT NULL REFERENCES outbox (id) ON DELETE CASCADE,
+    position INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    data BLOB NOT NULL,
+    PRIMARY KEY (outbox_id, position)
+) WITHOUT ROWID;
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -142,6 +215,7 @@ class Migration:
 MIGRATIONS = (
     Migration(1, "guild settings, players, matches, action log, snapshots", FIRST_SCHEMA),
     Migration(2, "finished matches, ladder ratings, rating history", RESULTS_AND_LADDERS),
+    Migration(3, "match service: closed matches, hosted matches, setup, outbox", MATCH_SERVICE),
 )
 LATEST = MIGRATIONS[-1].number
 

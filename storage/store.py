@@ -16,11 +16,13 @@ import aiosqlite
 from rules import Game, Options, Side
 from rules.record import write_record
 
-from . import reads, writes
+from . import hosting, reads, writes
 from .codec import dump_game
 from .config import Config
 from .connection import connect, connect_reader, prepare
 from .errors import CorruptMatch, UnknownPlayer
+from .hosting import Hosted, Post
+from .hosting_store import Hosting
 from .loader import SnapshotUnusable, new_game, rebuild
 from .match import Match
 from .models import (
@@ -55,6 +57,7 @@ class Store:
         self._writer = writer
         self._reader = reader
         self._read_lock = asyncio.Lock()
+        self.hosting = Hosting(writer, self._read)
 
     @classmethod
     async def open(cls, config: Config | None = None) -> Store:
@@ -184,10 +187,42 @@ class Store:
         whole = replace(stored, snapshot=None, entries=head + stored.entries)
         return whole, await asyncio.to_thread(rebuild, whole)
 
-    async def save(self, match: Match) -> list[int]:
+    async def save(self, match: Match, *, close: str | None = None) -> list[int]:
         """Write what was played on ``match`` (and its deadline), if nobody wrote the match
         since it was read: StaleMatch otherwise, and nothing is written. Returns the new log
-        entries' numbers in the match's log; once it returns, they are durable."""
+        entries' numbers in the match's log; once it returns, they are durable. ``close``
+        ("aborted" or "cancelled") ends a match that is not over without a result: it is no
+        longer active and nothing more can be saved to it (MatchClosed)."""
+        request = await self._append(match, close)
+        saved = await self._writer.run(lambda conn: writes.append(conn, request, time.time()))
+        self._saved(match, request, saved)
+        return saved.seqs
+
+    async def save_hosted(
+        self,
+        match: Match,
+        hosted: Hosted,
+        posts: Sequence[Post] = (),
+        *,
+        close: str | None = None,
+    ) -> Hosted:
+        """``save`` and, in the same transaction, the hosted match's new state (StaleHosted
+        if it changed since it was read) and the outbox rows announcing the change: either
+        all of it is durable when this returns, or none of it was written."""
+        request = await self._append(match, close)
+
+        def job(conn: sqlite3.Connection) -> tuple[writes.Saved, Hosted]:
+            now = time.time()
+            saved = writes.append(conn, request, now)
+            updated = hosting.update_hosted(conn, hosted, now)
+            hosting.insert_posts(conn, hosted.id, posts, now)
+            return saved, updated
+
+        saved, updated = await self._writer.run(job)
+        self._saved(match, request, saved)
+        return updated
+
+    async def _append(self, match: Match, close: str | None) -> Append:
         game = match.game
         entries = list(match.pending)
         seq = match.seq + len(entries)
@@ -195,7 +230,7 @@ class Store:
         due = bool(entries) and snapshot_due(
             seq - match.snapshot_seq, kinds, game.options.board, self.config.snapshot_every
         )
-        request = Append(
+        return Append(
             match.id,
             match.version,
             entries,
@@ -203,13 +238,16 @@ class Store:
             match.deadline,
             snapshot=dump_game(game) if due else None,
             finish=await self._finish(match) if game.is_over() else None,
+            close=close,
         )
-        saved = await self._writer.run(lambda conn: writes.append(conn, request, time.time()))
-        match.version, match.seq = saved.version, seq
+
+    @staticmethod
+    def _saved(match: Match, request: Append, saved: writes.Saved) -> None:
+        match.version = saved.version
+        match.seq += len(request.entries)
         match.pending.clear()
-        if due:
-            match.snapshot_seq = seq
-        return saved.seqs
+        if request.snapshot is not None:
+            match.snapshot_seq = match.seq
 
     async def _finish(self, match: Match) -> writes.Finish:
         async with self._read() as db:
@@ -232,17 +270,21 @@ class Store:
             return await reads.match_info(db, match_id)
 
     async def active_matches(self, guild_id: int | None = None) -> list[MatchInfo]:
+        """Matches not over, neither aborted nor cancelled."""
         async with self._read() as db:
             if guild_id is None:
-                return await reads.matches(db, "status = ?", (ACTIVE,))
-            return await reads.matches(db, "status = ? AND guild_id = ?", (ACTIVE, guild_id))
+                return await reads.matches(db, "status = ? AND closed IS NULL", (ACTIVE,))
+            return await reads.matches(
+                db, "status = ? AND closed IS NULL AND guild_id = ?", (ACTIVE, guild_id)
+            )
 
     async def due_matches(self, now: float) -> list[MatchInfo]:
         """Running matches whose turn deadline has passed."""
         async with self._read() as db:
             return await reads.matches(
                 db,
-                "status = ? AND turn_deadline IS NOT NULL AND turn_deadline <= ?",
+                "status = ? AND closed IS NULL AND turn_deadline IS NOT NULL"
+                " AND turn_deadline <= ?",
                 (ACTIVE, now),
             )
 

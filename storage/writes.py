@@ -12,6 +12,7 @@ from rules import LONG, STATE_VERSION, Options, Side
 from .codec import headers_to_json, options_to_json
 from .errors import (
     AlreadyRated,
+    MatchClosed,
     MatchNotFinished,
     MatchNotFound,
     StaleMatch,
@@ -58,6 +59,7 @@ class Append:
     deadline: float | None
     snapshot: bytes | None = None
     finish: Finish | None = None
+    close: str | None = None  # "aborted" or "cancelled": the match ends without a result
 
 
 @dataclass(frozen=True)
@@ -107,16 +109,22 @@ def insert_match(conn: sqlite3.Connection, new: NewMatch, state: State, now: flo
 
 def append(conn: sqlite3.Connection, request: Append, now: float) -> Saved:
     """Append entries to a match's log and update its row, only if the match is still at the
-    version the caller read; its snapshot and finished record in the same transaction."""
+    version the caller read and not closed; its snapshot, finished record and closing in the
+    same transaction."""
     match_id = request.match_id
     row = conn.execute(
-        "SELECT version, last_seq, status, turn_deadline FROM matches WHERE id = ?", (match_id,)
+        "SELECT version, last_seq, status, turn_deadline, closed FROM matches WHERE id = ?",
+        (match_id,),
     ).fetchone()
     if row is None:
         raise MatchNotFound(match_id)
-    version, last_seq, status, deadline = row
+    version, last_seq, status, deadline, closed = row
     if version != request.version:
         raise StaleMatch(match_id, request.version, version)
+    if closed is not None:
+        raise MatchClosed(match_id, closed)
+    if request.close is not None and request.state.over:
+        raise StorageError(f"match {match_id} is over, so it cannot be {request.close}")
     seqs = [last_seq + number for number in range(1, len(request.entries) + 1)]
     for seq, entry in zip(seqs, request.entries, strict=True):
         _insert_entry(conn, match_id, seq, entry, now)
@@ -138,12 +146,14 @@ def append(conn: sqlite3.Connection, request: Append, now: float) -> Saved:
     )
     # indexed columns are written only when they change: one page less per commit
     new_status = FINISHED if state.over else ACTIVE
-    new_deadline = None if state.over else request.deadline
+    new_deadline = None if state.over or request.close else request.deadline
     if (new_status, new_deadline) != (status, deadline):
         conn.execute(
             "UPDATE matches SET status = ?, turn_deadline = ? WHERE id = ?",
             (new_status, new_deadline, match_id),
         )
+    if request.close is not None:
+        conn.execute("UPDATE matches SET closed = ? WHERE id = ?", (request.close, match_id))
     if request.finish is not None and status == ACTIVE:
         _insert_finished(conn, match_id, request.finish, now)
     if request.snapshot is not None:

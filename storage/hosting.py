@@ -1,0 +1,384 @@
+"""The match service's rows: hosted matches (from the challenge to the end), the players'
+private setup choices, and the transactional outbox. Write jobs are plain functions of the
+writer's connection (see ``writes``); reads take the read-only connection.
+
+Storage does not interpret a hosted match's ``terms`` or ``offers`` (JSON the service owns);
+it keeps them, checks versions, and keeps the private rows private: ``setup_choices`` and
+the outbox rows addressed to a user are read only by functions named ``private_*``.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import aiosqlite
+
+from rules import Side
+
+from .errors import StorageError, UnknownPlayer
+
+CHALLENGE, SETUP, PLAYING, ENDED = "challenge", "setup", "playing", "ended"
+
+_COLUMNS = (
+    "id, guild_id, channel_id, issuer_id, invitee_id, terms, phase, ending, challenger_id,"
+    " opposition_id, match_id, ready, due_at, remind_at, paused_left, offers, missed_c,"
+    " missed_o, acted, version, created_at, updated_at"
+)
+
+
+class HostedNotFound(StorageError, LookupError):
+    def __init__(self, hosted_id: int) -> None:
+        super().__init__(f"there is no hosted match {hosted_id}")
+        self.hosted_id = hosted_id
+
+
+class ChannelBusy(StorageError):
+    """A channel already hosts a live match (or challenge): one at a time."""
+
+    def __init__(self, channel_id: int) -> None:
+        super().__init__(f"channel {channel_id} already hosts a match or challenge")
+        self.channel_id = channel_id
+
+
+class StaleHosted(StorageError):
+    """A write named a version of a hosted match that is no longer the latest."""
+
+    def __init__(self, hosted_id: int, read: int, current: int) -> None:
+        super().__init__(
+            f"hosted match {hosted_id} changed since it was read (read at version {read}, now "
+            f"at version {current}); nothing was saved: read it again and retry"
+        )
+        self.hosted_id, self.read, self.current = hosted_id, read, current
+
+
+@dataclass(frozen=True)
+class Hosted:
+    """One match as the service hosts it in a channel. ``id`` is 0 until it is inserted;
+    ``version`` goes up by one with every write."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    issuer_id: int
+    invitee_id: int | None
+    terms: str
+    phase: str = CHALLENGE
+    ending: str | None = None
+    challenger_id: int | None = None
+    opposition_id: int | None = None
+    match_id: int | None = None
+    ready: str = ""
+    due_at: float | None = None
+    remind_at: float | None = None
+    paused_left: float | None = None
+    offers: str = "{}"
+    missed: tuple[int, int] = (0, 0)
+    acted: bool = False
+    version: int = 1
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+    @property
+    def live(self) -> bool:
+        return self.phase != ENDED
+
+    def side_of(self, user_id: int) -> Side | None:
+        if user_id == self.challenger_id:
+            return Side.CHALLENGER
+        if user_id == self.opposition_id:
+            return Side.OPPOSITION
+        return None
+
+    def player(self, side: Side) -> int:
+        """The user playing ``side`` (once the challenge is accepted)."""
+        user = self.challenger_id if side == Side.CHALLENGER else self.opposition_id
+        if user is None:
+            raise ValueError(f"hosted match {self.id} has no players yet")
+        return user
+
+
+@dataclass(frozen=True)
+class SetupChoice:
+    """PRIVATE: what one player chose so far; ``assassin`` is a square or ``"none"``."""
+
+    strategy: str | None = None
+    ruler: str | None = None
+    assassin: str | None = None
+
+
+@dataclass(frozen=True)
+class Post:
+    """A message to deliver: to ``channel_id`` when ``user_id`` is None, else privately to
+    that user (``channel_id`` is then the match's channel, where a fallback may go).
+    ``files`` are (name, data) pairs."""
+
+    channel_id: int
+    text: str
+    user_id: int | None = None
+    mentions: tuple[int, ...] = ()
+    files: tuple[tuple[str, bytes], ...] = ()
+
+
+@dataclass(frozen=True)
+class Queued:
+    """An outbox row waiting for delivery (its files are read when it is delivered)."""
+
+    id: int
+    hosted_id: int | None
+    post: Post
+    attempts: int
+    next_try: float
+    fallback: bool
+
+    @property
+    def destination(self) -> tuple[str, int]:
+        """Posts to one destination are delivered in order."""
+        post = self.post
+        return ("user", post.user_id) if post.user_id is not None else ("channel", post.channel_id)
+
+
+# ---- writes --------------------------------------------------------------------------------
+
+
+def insert_hosted(conn: sqlite3.Connection, hosted: Hosted, now: float) -> Hosted:
+    """Insert a new hosted match; ChannelBusy if its channel already has a live one."""
+    _check_players(conn, hosted)
+    try:
+        cursor = conn.execute(
+            f"INSERT INTO hosted_matches ({_COLUMNS}) VALUES"
+            " (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+            (*_values(hosted), now, now),
+        )
+    except sqlite3.IntegrityError as exc:
+        if "hosted_matches.channel_id" in str(exc):
+            raise ChannelBusy(hosted.channel_id) from None
+        raise
+    return replace(hosted, id=int(cursor.lastrowid or 0), version=1, created_at=now, updated_at=now)
+
+
+def update_hosted(conn: sqlite3.Connection, hosted: Hosted, now: float) -> Hosted:
+    """Write ``hosted`` if it is still at its version (StaleHosted otherwise); returns it at
+    the next version."""
+    _check_players(conn, hosted)
+    try:
+        cursor = conn.execute(
+            "UPDATE hosted_matches SET guild_id = ?, channel_id = ?, issuer_id = ?,"
+            " invitee_id = ?, terms = ?, phase = ?, ending = ?, challenger_id = ?,"
+            " opposition_id = ?, match_id = ?, ready = ?, due_at = ?, remind_at = ?,"
+            " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, acted = ?,"
+            " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
+            (*_values(hosted), now, hosted.id, hosted.version),
+        )
+    except sqlite3.IntegrityError as exc:
+        if "hosted_matches.channel_id" in str(exc):
+            raise ChannelBusy(hosted.channel_id) from None
+        raise
+    if cursor.rowcount != 1:
+        row = conn.execute(
+            "SELECT version FROM hosted_matches WHERE id = ?", (hosted.id,)
+        ).fetchone()
+        if row is None:
+            raise HostedNotFound(hosted.id)
+        raise StaleHosted(hosted.id, hosted.version, row[0])
+    return replace(hosted, version=hosted.version + 1, updated_at=now)
+
+
+def _values(h: Hosted) -> tuple[object, ...]:
+    return (
+        h.guild_id,
+        h.channel_id,
+        h.issuer_id,
+        h.invitee_id,
+        h.terms,
+        h.phase,
+        h.ending,
+        h.challenger_id,
+        h.opposition_id,
+        h.match_id,
+        h.ready,
+        h.due_at,
+        h.remind_at,
+        h.paused_left,
+        h.offers,
+        h.missed[0],
+        h.missed[1],
+        int(h.acted),
+    )
+
+
+def _check_players(conn: sqlite3.Connection, hosted: Hosted) -> None:
+    users = (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
+    for user_id in users:
+        if user_id is None:
+            continue
+        if conn.execute("SELECT 1 FROM players WHERE user_id = ?", (user_id,)).fetchone() is None:
+            raise UnknownPlayer(user_id)
+
+
+def put_setup_choice(
+    conn: sqlite3.Connection, hosted_id: int, side: Side, choice: SetupChoice
+) -> None:
+    conn.execute(
+        "INSERT INTO setup_choices (hosted_id, side, strategy, ruler, assassin)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (hosted_id, side) DO UPDATE SET"
+        " strategy = excluded.strategy, ruler = excluded.ruler, assassin = excluded.assassin",
+        (hosted_id, side.letter, choice.strategy, choice.ruler, choice.assassin),
+    )
+
+
+def drop_setup_choices(conn: sqlite3.Connection, hosted_id: int) -> None:
+    conn.execute("DELETE FROM setup_choices WHERE hosted_id = ?", (hosted_id,))
+
+
+def insert_posts(
+    conn: sqlite3.Connection, hosted_id: int | None, posts: Sequence[Post], now: float
+) -> None:
+    for post in posts:
+        cursor = conn.execute(
+            "INSERT INTO outbox (hosted_id, channel_id, user_id, text, mentions, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (
+                hosted_id,
+                post.channel_id,
+                post.user_id,
+                post.text,
+                " ".join(str(user) for user in post.mentions),
+                now,
+            ),
+        )
+        outbox_id = int(cursor.lastrowid or 0)
+        conn.executemany(
+            "INSERT INTO outbox_files (outbox_id, position, name, data) VALUES (?, ?, ?, ?)",
+            [(outbox_id, n, name, data) for n, (name, data) in enumerate(post.files)],
+        )
+
+
+def delivered(conn: sqlite3.Connection, outbox_id: int) -> None:
+    """A delivered row goes, with its files (a private one held hidden information)."""
+    conn.execute("DELETE FROM outbox WHERE id = ?", (outbox_id,))
+
+
+def retry_later(
+    conn: sqlite3.Connection, outbox_id: int, attempts: int, next_try: float, fallback: bool
+) -> None:
+    conn.execute(
+        "UPDATE outbox SET attempts = ?, next_try = ?, fallback = ? WHERE id = ?",
+        (attempts, next_try, int(fallback), outbox_id),
+    )
+
+
+# ---- reads ---------------------------------------------------------------------------------
+
+
+def _hosted(row: sqlite3.Row) -> Hosted:
+    return Hosted(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        issuer_id=row["issuer_id"],
+        invitee_id=row["invitee_id"],
+        terms=row["terms"],
+        phase=row["phase"],
+        ending=row["ending"],
+        challenger_id=row["challenger_id"],
+        opposition_id=row["opposition_id"],
+        match_id=row["match_id"],
+        ready=row["ready"],
+        due_at=row["due_at"],
+        remind_at=row["remind_at"],
+        paused_left=row["paused_left"],
+        offers=row["offers"],
+        missed=(row["missed_c"], row["missed_o"]),
+        acted=bool(row["acted"]),
+        version=row["version"],
+        created_at=row["created_at"],
+        updated_at=row["updated_at"],
+    )
+
+
+async def hosted(db: aiosqlite.Connection, hosted_id: int) -> Hosted:
+    rows = await db.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM hosted_matches WHERE id = ?", (hosted_id,)
+    )
+    for row in rows:
+        return _hosted(row)
+    raise HostedNotFound(hosted_id)
+
+
+async def live_in_channel(db: aiosqlite.Connection, channel_id: int) -> Hosted | None:
+    rows = await db.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM hosted_matches WHERE channel_id = ? AND phase != ?",
+        (channel_id, ENDED),
+    )
+    return next((_hosted(row) for row in rows), None)
+
+
+async def live(db: aiosqlite.Connection) -> list[Hosted]:
+    rows = await db.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM hosted_matches WHERE phase != ? ORDER BY id", (ENDED,)
+    )
+    return [_hosted(row) for row in rows]
+
+
+async def due(db: aiosqlite.Connection, now: float) -> list[Hosted]:
+    """Live hosted matches whose deadline or reminder has come."""
+    rows = await db.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM hosted_matches WHERE phase != ?"
+        " AND (due_at <= ? OR remind_at <= ?) ORDER BY id",
+        (ENDED, now, now),
+    )
+    return [_hosted(row) for row in rows]
+
+
+async def next_due(db: aiosqlite.Connection) -> float | None:
+    """The earliest deadline or reminder of any live hosted match."""
+    rows = await db.execute_fetchall(
+        "SELECT min(min(coalesce(due_at, 1e300), coalesce(remind_at, 1e300)))"
+        " FROM hosted_matches WHERE phase != ?",
+        (ENDED,),
+    )
+    when = next(iter(rows))[0]
+    return None if when is None or when >= 1e300 else float(when)
+
+
+async def private_setup_choice(
+    db: aiosqlite.Connection, hosted_id: int, side: Side
+) -> SetupChoice | None:
+    rows = await db.execute_fetchall(
+        "SELECT strategy, ruler, assassin FROM setup_choices WHERE hosted_id = ? AND side = ?",
+        (hosted_id, side.letter),
+    )
+    return next((SetupChoice(*row) for row in rows), None)
+
+
+async def private_queue(db: aiosqlite.Connection) -> list[Queued]:
+    """Every undelivered outbox row, oldest first (without files)."""
+    rows = await db.execute_fetchall(
+        "SELECT id, hosted_id, channel_id, user_id, text, mentions, attempts, next_try,"
+        " fallback FROM outbox ORDER BY id"
+    )
+    return [
+        Queued(
+            row["id"],
+            row["hosted_id"],
+            Post(
+                row["channel_id"],
+                row["text"],
+                row["user_id"],
+                tuple(int(user) for user in row["mentions"].split()),
+            ),
+            row["attempts"],
+            row["next_try"],
+            bool(row["fallback"]),
+        )
+        for row in rows
+    ]
+
+
+async def private_files(db: aiosqlite.Connection, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
+    rows = await db.execute_fetchall(
+        "SELECT name, data FROM outbox_files WHERE outbox_id = ? ORDER BY position", (outbox_id,)
+    )
+    return tuple((row[0], bytes(row[1])) for row in rows)

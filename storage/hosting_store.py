@@ -1,0 +1,147 @@
+"""``Store.hosting``: the match service's reads and writes (hosted matches, private setup
+choices, the outbox), each write one transaction on the store's single writer.
+
+A state change and the posts that announce it are always written together: ``create``,
+``update`` and ``start`` take the outbox rows, and so does ``Store.save_hosted`` for changes
+that also play on the match. The outbox is read back only by the deliverer."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+
+import aiosqlite
+
+from rules import Side
+
+from . import hosting, writes
+from .hosting import Hosted, Post, Queued, SetupChoice
+from .loader import new_game
+from .match import Match
+from .models import State
+from .writer import Writer
+
+Reader = Callable[[], contextlib.AbstractAsyncContextManager[aiosqlite.Connection]]
+
+
+class Hosting:
+    def __init__(self, writer: Writer, read: Reader) -> None:
+        self._writer = writer
+        self._read = read
+
+    # ---- writes ----------------------------------------------------------------------------
+    async def create(self, new: Hosted, posts: Sequence[Post] = ()) -> Hosted:
+        """Insert a hosted match (ChannelBusy if its channel has a live one) and its posts."""
+
+        def job(conn: sqlite3.Connection) -> Hosted:
+            now = time.time()
+            inserted = hosting.insert_hosted(conn, new, now)
+            hosting.insert_posts(conn, inserted.id, posts, now)
+            return inserted
+
+        return await self._writer.run(job)
+
+    async def update(
+        self,
+        changed: Hosted,
+        posts: Sequence[Post] = (),
+        *,
+        choice: tuple[Side, SetupChoice] | None = None,
+        drop_choices: bool = False,
+    ) -> Hosted:
+        """Write a hosted match read at ``changed.version`` (StaleHosted otherwise), with a
+        player's private setup choice or the removal of all of them, and its posts."""
+
+        def job(conn: sqlite3.Connection) -> Hosted:
+            now = time.time()
+            updated = hosting.update_hosted(conn, changed, now)
+            if choice is not None:
+                hosting.put_setup_choice(conn, changed.id, *choice)
+            if drop_choices:
+                hosting.drop_setup_choices(conn, changed.id)
+            hosting.insert_posts(conn, changed.id, posts, now)
+            return updated
+
+        return await self._writer.run(job)
+
+    async def start(
+        self, changed: Hosted, new: writes.NewMatch, posts: Sequence[Post] = ()
+    ) -> tuple[Hosted, Match]:
+        """The game begins: the match is created (its Assassin squares kept privately), the
+        hosted match points to it, the setup choices go, and the posts are queued."""
+        game = new_game(new.options, new.assassin_starts)
+        state = State.of(game)
+
+        def job(conn: sqlite3.Connection) -> tuple[Hosted, int]:
+            now = time.time()
+            match_id = writes.insert_match(conn, new, state, now)
+            updated = hosting.update_hosted(conn, replace(changed, match_id=match_id), now)
+            hosting.drop_setup_choices(conn, changed.id)
+            hosting.insert_posts(conn, changed.id, posts, now)
+            return updated, match_id
+
+        updated, match_id = await self._writer.run(job)
+        match = Match(
+            match_id,
+            new.guild_id,
+            new.channel_id,
+            new.challenger_id,
+            new.opposition_id,
+            game,
+            1,
+            new.deadline,
+        )
+        return updated, match
+
+    async def delivered(self, outbox_id: int) -> None:
+        await self._writer.run(lambda conn: hosting.delivered(conn, outbox_id))
+
+    async def retry_later(
+        self, outbox_id: int, attempts: int, next_try: float, fallback: bool
+    ) -> None:
+        await self._writer.run(
+            lambda conn: hosting.retry_later(conn, outbox_id, attempts, next_try, fallback)
+        )
+
+    # ---- reads -----------------------------------------------------------------------------
+    async def get(self, hosted_id: int) -> Hosted:
+        async with self._read() as db:
+            return await hosting.hosted(db, hosted_id)
+
+    async def live_in_channel(self, channel_id: int) -> Hosted | None:
+        """The channel's live (not ended) hosted match, if any."""
+        async with self._read() as db:
+            return await hosting.live_in_channel(db, channel_id)
+
+    async def live(self) -> list[Hosted]:
+        """Every live hosted match (to reload on start)."""
+        async with self._read() as db:
+            return await hosting.live(db)
+
+    async def due(self, now: float) -> list[Hosted]:
+        """Live hosted matches whose deadline or reminder has come by ``now``."""
+        async with self._read() as db:
+            return await hosting.due(db, now)
+
+    async def next_due(self) -> float | None:
+        """When the next deadline or reminder of a live hosted match comes, if any."""
+        async with self._read() as db:
+            return await hosting.next_due(db)
+
+    async def private_setup_choice(self, hosted_id: int, side: Side) -> SetupChoice | None:
+        """PRIVATE to ``side``: what that player chose so far in the setup phase."""
+        async with self._read() as db:
+            return await hosting.private_setup_choice(db, hosted_id, side)
+
+    async def private_queue(self) -> list[Queued]:
+        """PRIVATE (for the deliverer only): the undelivered outbox, oldest first."""
+        async with self._read() as db:
+            return await hosting.private_queue(db)
+
+    async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
+        """PRIVATE (for the deliverer only): the files of one outbox row."""
+        async with self._read() as db:
+            return await hosting.private_files(db, outbox_id)

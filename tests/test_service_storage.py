@@ -1,0 +1,154 @@
+"""The match service's storage (issue 6): migration 3 on a database of schema 2, hosted
+matches with versions and one per channel, private setup choices, the outbox written in the
+same transaction as the change it announces, and matches closed without a result."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from storage_workload import GUILD, new_match
+
+from rules import Options, Side
+from storage import (
+    ChannelBusy,
+    Config,
+    Hosted,
+    MatchClosed,
+    Post,
+    SetupChoice,
+    StaleHosted,
+    StaleMatch,
+    Store,
+)
+from storage.log import ACT, END, Step, fingerprint, play
+from storage.migrations import LATEST, migrate
+from storage.writes import NewMatch
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
+
+
+@pytest.fixture
+async def store(tmp_path: Path):
+    async with await Store.open(Config(path=tmp_path / "tora.sqlite3")) as s:
+        for user_id, name in ((1, "ann"), (2, "bob")):
+            await s.save_player(user_id, name)
+        yield s
+
+
+def challenge(channel: int = 100) -> Hosted:
+    return Hosted(0, GUILD, channel, 1, 2, "{}", due_at=50.0)
+
+
+async def test_a_database_of_schema_2_migrates_forward(tmp_path: Path) -> None:
+    path = tmp_path / "v2.sqlite3"
+    conn = sqlite3.connect(path, isolation_level=None)
+    assert migrate(conn, upto=2) == [1, 2]
+    from rules import Game
+
+    game = Game(Options(board="short"))
+    entries = [play(game, Step(ACT, game.notation(game.legal_actions()[0])))[0]]
+    entries.append(play(game, Step(END))[0])
+    conn.execute("BEGIN")
+    conn.execute("INSERT INTO players VALUES (1, 'ann', 0), (2, 'bob', 0)")
+    conn.execute(
+        "INSERT INTO matches (id, guild_id, challenger_id, opposition_id, options, status,"
+        " side_to_act, round, version, last_seq, turn_deadline, created_at, updated_at) VALUES"
+        " (1, 1, 1, 2, '{\"board\": \"short\"}', 'active', 'O', 1, 2, 2, 10, 0, 0)"
+    )
+    for seq, entry in enumerate(entries, start=1):
+        conn.execute(
+            "INSERT INTO actions (match_id, seq, turn, side, kind, arg, public, hidden, at)"
+            " VALUES (1, ?, ?, ?, ?, ?, ?, 0, 0)",
+            (seq, entry.turn, entry.side.letter, entry.kind, entry.arg, entry.public),
+        )
+    conn.execute("COMMIT")
+    conn.close()
+    async with await Store.open(Config(path=path)) as store:
+        match = await store.load(1)
+        assert fingerprint(match.game) == fingerprint(game)
+        assert [info.id for info in await store.active_matches()] == [1]
+        assert [info.id for info in await store.due_matches(now=20)] == [1]
+        hosted = await store.hosting.create(challenge())
+        hosted = await store.save_hosted(match, hosted, [Post(100, "on with the game")])
+        assert [row.post.text for row in await store.hosting.private_queue()] == [
+            "on with the game"
+        ]
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST == 3
+    conn.close()
+
+
+async def test_hosted_matches_have_versions_and_one_live_per_channel(store: Store) -> None:
+    hosted = await store.hosting.create(challenge(), [Post(100, "a challenge")])
+    assert hosted.id == 1 and hosted.version == 1
+    with pytest.raises(ChannelBusy):
+        await store.hosting.create(challenge())
+    moved = await store.hosting.update(hosted.__class__(**{**hosted.__dict__, "due_at": 60.0}))
+    assert moved.version == 2
+    with pytest.raises(StaleHosted, match="read at version 1, now at version 2"):
+        await store.hosting.update(hosted, [Post(100, "never")])
+    assert [row.post.text for row in await store.hosting.private_queue()] == ["a challenge"]
+    assert await store.hosting.live_in_channel(100) == moved
+    assert await store.hosting.due(59.0) == [] and await store.hosting.due(60.0) == [moved]
+    assert await store.hosting.next_due() == 60.0
+    ended = await store.hosting.update(moved.__class__(**{**moved.__dict__, "phase": "ended"}))
+    assert await store.hosting.live() == [] and ended.version == 3
+    await store.hosting.create(challenge())  # the channel is free again
+
+
+async def test_setup_choices_are_private_and_go_when_the_game_starts(store: Store) -> None:
+    hosted = await store.hosting.create(challenge())
+    hosted = await store.hosting.update(hosted, choice=(C, SetupChoice("aggressive", "Q", "v3h17")))
+    assert await store.hosting.private_setup_choice(hosted.id, C) == SetupChoice(
+        "aggressive", "Q", "v3h17"
+    )
+    assert await store.hosting.private_setup_choice(hosted.id, O) is None
+    options = Options(board="long", assassins=True, rulers=("Q", "K"))
+    new = NewMatch(GUILD, 100, 1, 2, options, ("v3h17", None), deadline=99.0)
+    hosted, match = await store.hosting.start(hosted, new, [Post(100, "the game begins")])
+    assert hosted.match_id == match.id and match.deadline == 99.0
+    assert await store.hosting.private_setup_choice(hosted.id, C) is None
+    assert await store.private_assassin_start(match.id, C) == "v3h17"
+    everything_public = repr(
+        [await store.hosting.live(), await store.public_log(match.id), await store.active_matches()]
+    )
+    assert "v3h17" not in everything_public
+
+
+async def test_the_outbox_is_written_with_the_match_or_not_at_all(store: Store) -> None:
+    match = await new_match(store)
+    hosted = await store.hosting.create(challenge())
+    stale = await store.load(match.id)
+    match.act(match.game.notation(match.game.legal_actions()[0]))
+    image = ("board.png", b"\x89PNG...")
+    hosted = await store.save_hosted(match, hosted, [Post(100, "staged", 1, (2,), (image,))])
+    queued = await store.hosting.private_queue()
+    assert [(q.post.text, q.post.user_id, q.post.mentions) for q in queued] == [("staged", 1, (2,))]
+    assert await store.hosting.private_files(queued[0].id) == (image,)
+    stale.act(stale.game.notation(stale.game.legal_actions()[1]))
+    with pytest.raises(StaleMatch):
+        await store.save_hosted(stale, hosted, [Post(100, "lost")])
+    behind = hosted.__class__(**{**hosted.__dict__, "version": 1})
+    match.act(match.game.notation(match.game.legal_actions()[0]))
+    with pytest.raises(StaleHosted):
+        await store.save_hosted(match, behind, [Post(100, "lost too")])
+    assert len(await store.hosting.private_queue()) == 1
+    assert (await store.load(match.id)).seq == 1  # neither failed save wrote an action
+    await store.hosting.delivered(queued[0].id)
+    assert await store.hosting.private_queue() == []
+    await store.hosting.create(challenge(101), [Post(101, "next")])
+    assert (await store.hosting.private_queue())[0].id == queued[0].id + 1  # ids never reused
+
+
+async def test_a_closed_match_is_no_longer_active_and_takes_no_more(store: Store) -> None:
+    match = await new_match(store)
+    match.deadline = 10.0
+    hosted = await store.hosting.create(challenge())
+    await store.save_hosted(match, hosted, close="aborted")
+    assert await store.active_matches() == [] and await store.due_matches(now=1e12) == []
+    assert await store.finished_matches(GUILD) == []
+    match.act(match.game.notation(match.game.legal_actions()[0]))
+    with pytest.raises(MatchClosed, match="was aborted; nothing more"):
+        await store.save(match)
