@@ -1,0 +1,149 @@
+"""What the two players agree on: a draw (R26), a reset of a series (R28), a pause of the
+clock. One player proposes, the other accepts (with the same command) or declines."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules import ActionError, Side
+from storage.hosting import PLAYING
+
+from .context import Context, Mail
+from .endings import FINISHED, finish, outcome_headline
+from .errors import ActionRefused, Refused
+from .models import Reply, User
+from .play import after_turn
+from .table import DRAW, OFFERS, PAUSE, RESET, Table, player_side
+from .texts import duration, moment
+
+PROPOSALS = {
+    DRAW: "a draw",
+    RESET: "a reset (a new board, the points carried over)",
+    PAUSE: "a pause (the clock stops until one of you resumes)",
+}
+
+
+async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
+    """Propose ``kind``, or accept it if the opponent proposed it."""
+    if table.hosted.phase != PLAYING:
+        raise Refused("The game has not started yet, so there is nothing to agree on.")
+    side = player_side(table, user)
+    offers = table.offers()
+    if offers.get(kind) == side.other:
+        return await _agreed(ctx, table, side, kind)
+    if offers.get(kind) == side:
+        raise Refused(
+            f"You have already proposed {PROPOSALS[kind]}; {table.side_name(side.other)} can "
+            f"accept it with {ctx.cmd(kind)} or decline it with {ctx.cmd('decline')}."
+        )
+    _check_proposal(ctx, table, kind)
+    offers[kind] = side
+    mail = Mail(table.channel_id)
+    mail.public(
+        f"{table.who(side)} proposes {PROPOSALS[kind]}. {table.side_name(side.other)}, accept "
+        f"with {ctx.cmd(kind)} or decline with {ctx.cmd('decline')}.",
+        mentions=(table.hosted.player(side.other),),
+    )
+    await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
+    return Reply(f"You proposed {PROPOSALS[kind]}.", private=False, stamp=table.hosted.version)
+
+
+def _check_proposal(ctx: Context, table: Table, kind: str) -> None:
+    if kind == PAUSE and table.paused:
+        raise Refused(f"The match is already paused; resume it with {ctx.cmd('resume')}.")
+    if kind == RESET and not table.game.can_reset():
+        raise Refused(
+            "A reset needs a series to a point target on the long board and a player down to "
+            "one command piece (R28)."
+        )
+
+
+async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
+    if kind == PAUSE:
+        return await _pause(ctx, table, side)
+    offers = table.offers()
+    del offers[kind]
+    hosted = replace(table.hosted, offers=table.encode_offers(offers))
+    match = table.played
+    before = match.game.game_number
+    try:
+        if kind == DRAW:
+            match.agree_draw()
+        else:
+            match.agree_reset()
+    except ActionError as exc:
+        raise ActionRefused(exc) from None
+    both = f"{table.side_name(side.other)} and {table.side_name(side)}"
+    if kind == DRAW:
+        headline = f"{both} agreed to a draw. {outcome_headline(table)}"
+        await finish(ctx, table, hosted, headline, FINISHED)
+        return Reply("You accepted the draw; the match is over.", private=False)
+    await after_turn(ctx, table, hosted, f"{both} agreed to reset the board:", before)
+    return Reply("You accepted the reset.", private=False, stamp=table.hosted.version)
+
+
+async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
+    hosted = table.hosted
+    offers = table.offers()
+    offers.pop(PAUSE, None)
+    left = max(0.0, (hosted.due_at or ctx.now()) - ctx.now())
+    paused = replace(
+        hosted, due_at=None, remind_at=None, paused_left=left, offers=table.encode_offers(offers)
+    )
+    mail = Mail(table.channel_id)
+    mail.public(
+        f"{table.side_name(side.other)} and {table.side_name(side)} agreed to pause: the clock "
+        f"is stopped with {duration(left)} left in {table.side_name(table.game.side)}'s turn. "
+        f"Either of you can resume with {ctx.cmd('resume')}.",
+    )
+    await ctx.save(table, paused, mail)
+    return Reply("The match is paused.", private=False, stamp=table.hosted.version)
+
+
+async def resume(ctx: Context, table: Table, user: User) -> Reply:
+    """Either player restarts the clock where it stopped."""
+    side = player_side(table, user)
+    hosted = table.hosted
+    if not table.paused:
+        raise Refused(
+            "The match is not paused; its clock is running. To take back a pause proposal, "
+            f"use {ctx.cmd('decline')}."
+        )
+    left = hosted.paused_left or 0.0
+    seconds = table.terms.turn_seconds
+    now = ctx.now()
+    due = now + left
+    remind = due - (1 - ctx.settings.remind_at) * seconds
+    resumed = replace(
+        hosted, due_at=due, remind_at=remind if remind > now else None, paused_left=None
+    )
+    mail = Mail(table.channel_id)
+    to_act = table.game.side
+    mail.public(
+        f"{table.who(side)} resumed the match: {table.side_name(to_act)}'s turn goes on, with "
+        f"{duration(left)} left ({moment(due, now)}).",
+        mentions=(hosted.player(to_act),),
+    )
+    await ctx.save(table, resumed, mail)
+    return Reply("The clock is running again.", private=False, stamp=table.hosted.version)
+
+
+async def decline(ctx: Context, table: Table, user: User) -> Reply:
+    """Decline what the opponent proposed, or take back one's own proposals."""
+    side = player_side(table, user)
+    offers = table.offers()
+    theirs = [kind for kind, by in offers.items() if by == side.other]
+    mine = [kind for kind, by in offers.items() if by == side]
+    if not theirs and not mine:
+        raise Refused("There is no proposal to decline.")
+    for kind in theirs + mine:
+        del offers[kind]
+    words = [f"declines {table.side_name(side.other)}'s {OFFERS[k]}" for k in theirs]
+    words += [f"takes back their {OFFERS[k]}" for k in mine]
+    mail = Mail(table.channel_id)
+    mail.public(
+        f"{table.who(side)} " + " and ".join(words) + ".",
+        mentions=(table.hosted.player(side.other),),
+    )
+    await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
+    return Reply("Done.", private=False, stamp=table.hosted.version)

@@ -1,0 +1,149 @@
+"""The posts and private messages that announce a match's events: the start, every turn,
+the "your turn" notice and the end. Public texts and images are built only from
+``view_for(None)``; a player's own board only from ``view_for(their side)``."""
+
+from __future__ import annotations
+
+import asyncio
+
+from rules import Game, Options, Side
+from rules.geometry import name
+from rules.record import write_record
+from rules.view import Event, View
+
+from .context import Context, Mail
+from .ports import Attachment
+from .table import Table
+from .texts import moment, plural
+
+
+def score_line(table: Table, view: View) -> str:
+    score = f"Score: {table.side_name(Side.CHALLENGER)} {view.score[0]}, " + (
+        f"{table.side_name(Side.OPPOSITION)} {view.score[1]}"
+    )
+    if any(view.pending):
+        score += f" (this round so far: +{view.pending[0]}, +{view.pending[1]})"
+    return score + "."
+
+
+def to_act_line(ctx: Context, table: Table, view: View) -> str:
+    hosted = table.hosted
+    when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
+    return (
+        f"{table.who(view.side)} to act: "
+        f"{plural(view.actions_left, 'action')} in round {view.round}{when}."
+    )
+
+
+def event_line(event: Event) -> str:
+    return f"- {event.text}" + (f" ({event.note})" if event.note else "")
+
+
+def setup_words(options: Options, side: Side) -> str:
+    strategy = options.challenger_setup if side == Side.CHALLENGER else options.opposition_setup
+    if options.board == "long":
+        return f"{strategy}, Ruler {options.rulers[side]}"
+    return strategy
+
+
+async def game_start(
+    ctx: Context, table: Table, options: Options, starts: tuple[str | None, ...]
+) -> Mail:
+    game = Game(options, assassin_starts=(starts[0], starts[1]))
+    view = game.view_for(None)
+    status = table.status(ctx.now())
+    mail = Mail(table.channel_id)
+    first = table.hosted.player(Side.CHALLENGER)
+    mail.public(
+        "The game begins: "
+        + " against ".join(
+            f"{table.who(side)} playing {setup_words(options, side)}" for side in Side
+        )
+        + ".\n"
+        + to_act_line(ctx, table, view),
+        await ctx.board_file(view, status),
+        mentions=(first,),
+    )
+    mail.private(
+        first,
+        your_turn_text(ctx, table, view),
+        await ctx.private_file(game.view_for(Side.CHALLENGER), status),
+    )
+    mail.private(
+        table.hosted.player(Side.OPPOSITION),
+        f"The game against {table.who(Side.CHALLENGER)} has begun; they move first. This is "
+        "your own board: it shows what only you may see.",
+        await ctx.private_file(game.view_for(Side.OPPOSITION), status),
+    )
+    return mail
+
+
+def your_turn_text(ctx: Context, table: Table, view: View) -> str:
+    hosted = table.hosted
+    when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
+    return (
+        f"Your turn against {table.who(view.side.other)}: round {view.round}, "
+        f"{plural(view.actions_left, 'action')}{when}. Play with {ctx.cmd('play')}, then "
+        f"{ctx.cmd('end')}."
+    )
+
+
+async def turn_end(
+    ctx: Context, table: Table, headline: str, mail: Mail, game_before: int, notes: list[str]
+) -> None:
+    """The public post of a finished turn (the board after it), and the "your turn" notice
+    with their own board for the player who acts next."""
+    game = table.game
+    view = game.view_for(None)
+    lines = [headline]
+    lines += [event_line(event) for event in view.last_turn] or ["(no actions)"]
+    if view.round_end:
+        removed = [f"{side.letter} {letter} {name(sq)}" for side, letter, sq in view.round_end]
+        lines.append(
+            "At the end of the round, doomed pieces are removed: " + ", ".join(removed) + "."
+        )
+    if view.game_number != game_before:
+        lines.append(
+            f"Game {game_before} of the series is over: a new board is set up for game "
+            f"{view.game_number}, and the points carry over."
+        )
+    lines += notes
+    lines += [score_line(table, view), to_act_line(ctx, table, view)]
+    status = table.status(ctx.now())
+    nxt = table.hosted.player(view.side)
+    public, private = await asyncio.gather(
+        ctx.board_file(view, status), ctx.private_file(game.view_for(view.side), status)
+    )
+    mail.public("\n".join(lines), public, mentions=(nxt,))
+    mail.private(nxt, your_turn_text(ctx, table, view), private)
+
+
+def record_file(table: Table) -> Attachment:
+    """The full record (R50): once a match has ended nothing in it is secret any more."""
+    match = table.match
+    if match is None:
+        raise RuntimeError("no game, no record")
+    names = {
+        "Challenger": table.side_name(Side.CHALLENGER),
+        "Opposition": table.side_name(Side.OPPOSITION),
+    }
+    text = write_record(match.game, names)
+    return Attachment(f"tora-match-{match.id}.tora", text.encode())
+
+
+async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, counted: bool) -> None:
+    """The end of a match: the headline, the final score, the final board and the record."""
+    view = table.game.view_for(None)
+    if not counted:
+        footer = "It counts for nothing and is not rated."
+    elif table.terms.rated:
+        footer = "The match was rated."
+    else:
+        footer = "It was a casual match."
+    final = score_line(table, view).replace("Score:", "Final score:")
+    mail.public(
+        f"{headline}\n{final} {footer} The full record is attached.",
+        await ctx.board_file(view, table.status(ctx.now())),
+        record_file(table),
+        mentions=(table.hosted.player(Side.CHALLENGER), table.hosted.player(Side.OPPOSITION)),
+    )

@@ -1,0 +1,102 @@
+"""What every flow of the service works with: the store, the renderer, the clock, the
+settings, and the one way to commit a change together with the posts announcing it."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from rules import Side
+from rules.view import View
+from storage import Hosted, Post, SetupChoice, Store
+
+from .ports import Attachment, Clock, Renderer, Status
+from .table import Table
+from .terms import Settings
+
+
+class Mail:
+    """The posts and private messages one change sends, queued in the outbox with it."""
+
+    def __init__(self, channel_id: int) -> None:
+        self.channel_id = channel_id
+        self.posts: list[Post] = []
+
+    def public(self, text: str, *files: Attachment, mentions: tuple[int, ...] = ()) -> None:
+        self.posts.append(Post(self.channel_id, text, None, mentions, _pairs(files)))
+
+    def private(self, user_id: int, text: str, *files: Attachment) -> None:
+        self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files)))
+
+
+def _pairs(files: tuple[Attachment, ...]) -> tuple[tuple[str, bytes], ...]:
+    return tuple((file.name, file.data) for file in files)
+
+
+@dataclass
+class Context:
+    store: Store
+    renderer: Renderer
+    clock: Clock
+    settings: Settings
+    rng: random.Random
+    changed: Callable[[], None]  # wakes the timers and the deliverer after a commit
+
+    def now(self) -> float:
+        return self.clock.now()
+
+    def cmd(self, name: str) -> str:
+        return self.settings.cmd(name)
+
+    # ---- images (drawn off the event loop) -------------------------------------------------
+    async def board_file(self, view: View, status: Status, name: str = "board.png") -> Attachment:
+        """The public board: ``view`` must be a spectator's (``view_for(None)``)."""
+        return Attachment(name, await asyncio.to_thread(self.renderer.board, view, status))
+
+    async def private_file(
+        self, view: View, status: Status, name: str = "your-board.png"
+    ) -> Attachment:
+        """A player's own board: only ever sent to that player."""
+        return Attachment(name, await asyncio.to_thread(self.renderer.private, view, status))
+
+    # ---- clocks ----------------------------------------------------------------------------
+    def new_clock(self, hosted: Hosted, seconds: float) -> Hosted:
+        """A deadline ``seconds`` from now, with its reminder."""
+        now = self.now()
+        return replace(
+            hosted,
+            due_at=now + seconds,
+            remind_at=now + self.settings.remind_at * seconds,
+            paused_left=None,
+        )
+
+    # ---- commits: state and posts in one transaction ---------------------------------------
+    async def update(
+        self,
+        table: Table,
+        hosted: Hosted,
+        mail: Mail | None = None,
+        *,
+        choice: tuple[Side, SetupChoice] | None = None,
+        drop_choices: bool = False,
+    ) -> None:
+        table.hosted = await self.store.hosting.update(
+            hosted, mail.posts if mail else (), choice=choice, drop_choices=drop_choices
+        )
+        self.changed()
+
+    async def save(
+        self, table: Table, hosted: Hosted, mail: Mail | None = None, *, close: str | None = None
+    ) -> None:
+        """Save what was played on the match with the hosted match's new state and posts.
+        The match's deadline follows the hosted one."""
+        match = table.match
+        if match is None:
+            raise RuntimeError(f"hosted match {hosted.id} has no game to save")
+        match.deadline = hosted.due_at
+        table.hosted = await self.store.save_hosted(
+            match, hosted, mail.posts if mail else (), close=close
+        )
+        self.changed()

@@ -1,0 +1,112 @@
+"""How matches end outside the board: resignation, abort, an admin's cancellation, and the
+end of a match once its game is over."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from storage import Hosted
+from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
+
+from . import announce
+from .context import Context, Mail
+from .errors import NotAllowed, Refused
+from .models import Reply, User
+from .table import Table, player_side
+
+FINISHED, FORFEIT, ABORTED, CANCELLED = "finished", "forfeit", "aborted", "cancelled"
+
+
+def ended(hosted: Hosted, ending: str) -> Hosted:
+    return replace(
+        hosted,
+        phase=ENDED,
+        ending=ending,
+        due_at=None,
+        remind_at=None,
+        paused_left=None,
+        offers="{}",
+    )
+
+
+def outcome_headline(table: Table) -> str:
+    outcome = table.game.outcome()
+    if outcome is None:
+        raise RuntimeError("the game is not over")
+    if outcome.winner is None:
+        return f"The match ends in a tie ({outcome.reason})."
+    return f"{table.who(outcome.winner)} wins ({outcome.reason})."
+
+
+async def finish(ctx: Context, table: Table, hosted: Hosted, headline: str, ending: str) -> None:
+    """The game is over: announce it with the final board, score and record, and save."""
+    mail = Mail(table.channel_id)
+    await announce.match_end(ctx, table, headline, mail, counted=True)
+    await ctx.save(table, ended(hosted, ending), mail)
+
+
+async def resign(ctx: Context, table: Table, user: User) -> Reply:
+    if table.hosted.phase != PLAYING:
+        raise Refused(
+            f"The game has not started, so there is nothing to resign; to call the match off, "
+            f"use {ctx.cmd('abort')}."
+        )
+    side = player_side(table, user)
+    table.played.resign(side)
+    headline = f"{table.who(side)} resigns. {outcome_headline(table)}"
+    await finish(ctx, table, table.hosted, headline, FINISHED)
+    return Reply("You resigned; the match is over.", private=False)
+
+
+def first_round_complete(table: Table) -> bool:
+    game = table.game
+    return game.game_number > 1 or len(game.turns) >= 2
+
+
+async def abort(ctx: Context, table: Table, user: User) -> Reply:
+    """Either player calls the match off before its first round is complete: unrated."""
+    hosted = table.hosted
+    if hosted.phase == CHALLENGE:
+        raise Refused(
+            f"Nothing to abort yet: to take a challenge back or decline it, use "
+            f"{ctx.cmd('decline')}."
+        )
+    side = player_side(table, user)
+    headline = f"{table.who(side)} aborted the match"
+    if hosted.phase == SETUP:
+        mail = Mail(table.channel_id)
+        mail.public(
+            f"{headline} during the setup. Nothing is recorded.",
+            mentions=(hosted.player(side.other),),
+        )
+        await ctx.update(table, ended(hosted, ABORTED), mail, drop_choices=True)
+        return Reply("You aborted the match.", private=False)
+    if first_round_complete(table):
+        raise Refused(
+            "The first round is complete, so the match can no longer be aborted. You can "
+            f"resign ({ctx.cmd('resign')}) or offer a draw ({ctx.cmd('draw')})."
+        )
+    await close(ctx, table, f"{headline} before the first round was complete.", ABORTED)
+    return Reply("You aborted the match.", private=False)
+
+
+async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
+    """A server admin calls off a match in any phase: unrated."""
+    if not admin:
+        raise NotAllowed("Only a server admin can cancel a match.")
+    hosted = table.hosted
+    headline = f"An admin ({user.name}) cancelled the match"
+    if hosted.phase == PLAYING:
+        await close(ctx, table, f"{headline}.", CANCELLED)
+    else:
+        mail = Mail(table.channel_id)
+        mail.public(f"{headline} before its game started. Nothing is recorded.")
+        await ctx.update(table, ended(hosted, CANCELLED), mail, drop_choices=True)
+    return Reply("The match is cancelled.", private=False)
+
+
+async def close(ctx: Context, table: Table, headline: str, how: str) -> None:
+    """End a running match without a result (aborted or cancelled)."""
+    mail = Mail(table.channel_id)
+    await announce.match_end(ctx, table, headline, mail, counted=False)
+    await ctx.save(table, ended(table.hosted, how), mail, close=how)

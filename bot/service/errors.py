@@ -1,0 +1,34 @@
+"""Refusals: every request the service turns down raises one, with a message fit to show
+the user who asked (privately). A refusal changes nothing."""
+
+from __future__ import annotations
+
+from rules import ActionError
+
+
+class Refused(Exception):
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class NotAllowed(Refused):
+    """The user may not do this here or now (not a player, not their turn, not an admin)."""
+
+
+class RateLimited(Refused):
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class StaleRequest(Refused):
+    """The request was made for an earlier state of the match, or lost a race to another."""
+
+
+class ActionRefused(Refused):
+    """The rules core refused an action; ``error`` is its reason (R-numbered)."""
+
+    def __init__(self, error: ActionError) -> None:
+        super().__init__(error.message)
+        self.error = error

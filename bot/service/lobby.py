@@ -1,0 +1,170 @@
+"""Challenges: named or open, accepted (the roles are settled then), declined, taken back or
+expired. Acceptance opens the setup phase (``setup``)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules import Side
+from storage import ChannelBusy, Hosted
+from storage.hosting import CHALLENGE, SETUP
+
+from .context import Context, Mail
+from .endings import ended
+from .errors import NotAllowed, Refused
+from .models import Place, Reply, User
+from .setup_phase import setup_prompt
+from .table import Table
+from .terms import LONGEST_TURN, SHORTEST_TURN, Terms
+from .texts import duration
+
+
+# ---- challenges ----------------------------------------------------------------------------
+async def challenge(
+    ctx: Context,
+    place: Place,
+    user: User,
+    opponent: User | None,
+    terms: Terms,
+    expires_in: float | None,
+) -> tuple[Table, Reply]:
+    terms.check()
+    if opponent is not None and opponent.id == user.id:
+        raise Refused(
+            "You cannot challenge yourself: name another player, or name nobody for an open "
+            "challenge anyone here may accept."
+        )
+    expiry = ctx.settings.challenge_seconds if expires_in is None else expires_in
+    if not SHORTEST_TURN <= expiry <= LONGEST_TURN:
+        raise Refused(
+            f"A challenge stays open between {duration(SHORTEST_TURN)} and "
+            f"{duration(LONGEST_TURN)}; {duration(expiry)} is not."
+        )
+    for person in (user, opponent):
+        if person is not None:
+            await ctx.store.save_player(person.id, person.name)
+    now = ctx.now()
+    new = Hosted(
+        0,
+        place.guild_id,
+        place.channel_id,
+        user.id,
+        None if opponent is None else opponent.id,
+        terms.to_json(),
+        due_at=now + expiry,
+    )
+    mail = Mail(place.channel_id)
+    answer = f"accept with {ctx.cmd('accept')}"
+    if opponent is None:
+        mail.public(
+            f"{user.name} posts an open challenge to a match of TORA: {terms.describe()}. "
+            f"Anyone here may {answer}. The challenge expires in {duration(expiry)}."
+        )
+    else:
+        mail.public(
+            f"{user.name} challenges {opponent.name} to a match of TORA: {terms.describe()}. "
+            f"{opponent.name}, {answer} or decline with {ctx.cmd('decline')}. "
+            f"The challenge expires in {duration(expiry)}.",
+            mentions=(opponent.id,),
+        )
+    try:
+        hosted = await ctx.store.hosting.create(new, mail.posts)
+    except ChannelBusy:
+        raise Refused(busy_text()) from None
+    ctx.changed()
+    names = {user.id: user.name} | ({} if opponent is None else {opponent.id: opponent.name})
+    table = Table(hosted, terms, names)
+    return table, Reply(
+        f"Your challenge is posted; it expires in {duration(expiry)}. You can take it back "
+        f"with {ctx.cmd('decline')} until it is accepted.",
+        stamp=hosted.version,
+    )
+
+
+def busy_text() -> str:
+    return (
+        "This channel already hosts a match or a challenge: one at a time per channel or "
+        "thread. Start a thread here for another one."
+    )
+
+
+async def accept(ctx: Context, table: Table, user: User) -> Reply:
+    hosted = table.hosted
+    if hosted.phase != CHALLENGE:
+        raise Refused("This challenge has already been accepted; the match is under way.")
+    if user.id == hosted.issuer_id:
+        raise NotAllowed(
+            f"You cannot accept your own challenge. To take it back, use {ctx.cmd('decline')}."
+        )
+    if hosted.invitee_id is not None and user.id != hosted.invitee_id:
+        raise NotAllowed(
+            f"This challenge is for {table.name(hosted.invitee_id)}; only they can accept it."
+        )
+    await ctx.store.save_player(user.id, user.name)
+    table.names[user.id] = user.name
+    issuer_side = Side.CHALLENGER
+    if table.terms.roles == "random":
+        issuer_side = ctx.rng.choice([Side.CHALLENGER, Side.OPPOSITION])
+    players = {issuer_side: hosted.issuer_id, issuer_side.other: user.id}
+    changed = replace(
+        ctx.new_clock(hosted, table.terms.turn_seconds),
+        phase=SETUP,
+        invitee_id=user.id,
+        challenger_id=players[Side.CHALLENGER],
+        opposition_id=players[Side.OPPOSITION],
+    )
+    staged = Table(changed, table.terms, table.names)
+    mail = Mail(table.channel_id)
+    drawn = " (drawn at random)" if table.terms.roles == "random" else ""
+    mail.public(
+        f"{user.name} accepts {table.name(hosted.issuer_id)}'s challenge. "
+        f"{staged.who(Side.CHALLENGER)} moves first{drawn}; {staged.who(Side.OPPOSITION)} "
+        "answers. Both now choose their setup privately: I have sent each of you a private "
+        f"message. You have {duration(table.terms.turn_seconds)} to choose.",
+        mentions=(players[Side.CHALLENGER], players[Side.OPPOSITION]),
+    )
+    for side in Side:
+        mail.private(changed.player(side), setup_prompt(ctx, staged, side))
+    await ctx.update(table, changed, mail)
+    return Reply("You accepted the challenge. Choose your setup now: see my private message.")
+
+
+async def decline(ctx: Context, table: Table, user: User) -> Reply:
+    """The invited player declines; the challenger takes the challenge back."""
+    hosted = table.hosted
+    if user.id == hosted.issuer_id:
+        ending, text = "withdrawn", f"{user.name} takes the challenge back."
+    elif hosted.invitee_id is not None and user.id == hosted.invitee_id:
+        ending, text = (
+            "declined",
+            f"{user.name} declines {table.name(hosted.issuer_id)}'s challenge.",
+        )
+    elif hosted.invitee_id is None:
+        raise NotAllowed(
+            "An open challenge needs no answer: leave it, and it expires by itself. Only "
+            f"{table.name(hosted.issuer_id)} can take it back."
+        )
+    else:
+        raise NotAllowed(
+            f"This challenge is between {table.name(hosted.issuer_id)} and "
+            f"{table.name(hosted.invitee_id)}; only they can answer it."
+        )
+    mail = Mail(table.channel_id)
+    mail.public(text, mentions=(hosted.issuer_id,) if ending == "declined" else ())
+    await ctx.update(table, ended(hosted, ending), mail)
+    return Reply("Done: the challenge is off.")
+
+
+async def expire(ctx: Context, table: Table) -> None:
+    hosted = table.hosted
+    mail = Mail(table.channel_id)
+    nobody = (
+        "nobody accepted it"
+        if hosted.invitee_id is None
+        else (f"{table.name(hosted.invitee_id)} did not answer")
+    )
+    mail.public(
+        f"{table.name(hosted.issuer_id)}'s challenge has expired: {nobody} in time.",
+        mentions=(hosted.issuer_id,),
+    )
+    await ctx.update(table, ended(hosted, "expired"), mail)

@@ -1,0 +1,99 @@
+"""Delivering the outbox: every queued post and private message, in order per destination,
+with retries, and the fallback for private messages a user's closed DMs refuse.
+
+A row is deleted only after its delivery returned, so a crash before that means it is
+delivered again after the restart, with the same key: the front end's idempotency key keeps
+it from showing twice (see ``Delivery``). A crash before the row was committed means the
+change it announces was not committed either.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+
+from storage import Queued, Store
+
+from .ports import Attachment, Clock, Delivery, DirectMessagesClosed, Message, Undeliverable
+from .terms import Settings
+
+log = logging.getLogger(__name__)
+
+DM_FALLBACK = (
+    "\n\n(I could not send you this as a direct message because your direct messages are "
+    "closed to me, so I am showing it here, to you only. To get these privately, allow direct "
+    "messages from server members in this server's privacy settings.)"
+)
+
+
+class Deliverer:
+    def __init__(self, store: Store, delivery: Delivery, clock: Clock, settings: Settings) -> None:
+        self._store = store
+        self._delivery = delivery
+        self._clock = clock
+        self._settings = settings
+        self._lock = asyncio.Lock()
+        self.next_try: float | None = None  # when a queued row is next due, after a pass
+
+    async def deliver_due(self) -> int:
+        """Deliver every queued row that is due, each destination's in order (a row waiting
+        for a retry holds back the later ones to its destination). Returns how many went."""
+        async with self._lock:
+            by_destination: dict[tuple[str, int], list[Queued]] = defaultdict(list)
+            for row in await self._store.hosting.private_queue():
+                by_destination[row.destination].append(row)
+            now = self._clock.now()
+            counts = await asyncio.gather(
+                *(self._drain(rows, now) for rows in by_destination.values())
+            )
+            heads = [
+                rows[count]
+                for rows, count in zip(by_destination.values(), counts, strict=True)
+                if count < len(rows)
+            ]
+            self.next_try = min((row.next_try for row in heads), default=None)
+            return sum(counts)
+
+    async def _drain(self, rows: list[Queued], now: float) -> int:
+        """Deliver ``rows`` (one destination's) in order until one is not due or fails."""
+        for done, row in enumerate(rows):
+            if row.next_try > now or not await self._one(row, now):
+                return done
+        return len(rows)
+
+    async def _one(self, row: Queued, now: float) -> bool:
+        files = await self._store.hosting.private_files(row.id)
+        post = row.post
+        message = Message(post.text, tuple(Attachment(n, d) for n, d in files), post.mentions)
+        key = f"tora-outbox-{row.id}"
+        fallback = row.fallback
+        try:
+            if post.user_id is None:
+                await self._delivery.post(post.channel_id, message, key)
+            elif not fallback:
+                try:
+                    await self._delivery.send_private(post.user_id, post.channel_id, message, key)
+                except DirectMessagesClosed:
+                    fallback = True
+                    await self._store.hosting.retry_later(row.id, row.attempts, now, True)
+                    await self._ephemeral(post.channel_id, post.user_id, message, key)
+            else:
+                await self._ephemeral(post.channel_id, post.user_id, message, key)
+        except Undeliverable as exc:
+            log.error("outbox %d can never be delivered, dropped: %s", row.id, exc)
+        except Exception as exc:
+            attempts = row.attempts + 1
+            wait = min(self._settings.retry_most, self._settings.retry_first * 2 ** (attempts - 1))
+            log.warning(
+                "outbox %d: delivery failed (%r); retry %d in %.0f s", row.id, exc, attempts, wait
+            )
+            await self._store.hosting.retry_later(row.id, attempts, now + wait, fallback)
+            return False
+        await self._store.hosting.delivered(row.id)
+        return True
+
+    async def _ephemeral(self, channel_id: int, user_id: int, message: Message, key: str) -> None:
+        """The private message, shown in the match's channel to its user alone."""
+        shown = Message(message.text + DM_FALLBACK, message.files, ())
+        await self._delivery.send_ephemeral(channel_id, user_id, shown, key + "-only-you")

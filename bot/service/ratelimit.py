@@ -1,0 +1,49 @@
+"""A per-user token bucket: ``burst`` commands at once, then one every ``every`` seconds.
+
+Kept in memory: a restart forgets who was busy, which only ever lets a command through."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .errors import RateLimited
+from .texts import plural
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    at: float
+
+
+class RateLimit:
+    def __init__(self, burst: int, every: float) -> None:
+        self.burst, self.every = burst, every
+        self._buckets: dict[int, _Bucket] = {}
+
+    def take(self, user_id: int, now: float) -> None:
+        """Spend one command of ``user_id``'s allowance, or raise RateLimited (spending
+        nothing) with how long to wait."""
+        bucket = self._buckets.get(user_id)
+        if bucket is None:
+            bucket = self._buckets[user_id] = _Bucket(float(self.burst), now)
+        bucket.tokens = min(float(self.burst), bucket.tokens + (now - bucket.at) / self.every)
+        bucket.at = now
+        if bucket.tokens < 1:
+            wait = (1 - bucket.tokens) * self.every
+            raise RateLimited(
+                "You are sending commands faster than I take them: up to "
+                f"{self.burst} at once, then one every {self.every:g} seconds. Please wait "
+                f"{plural(math.ceil(wait), 'second')} and try again; nothing was done.",
+                wait,
+            )
+        bucket.tokens -= 1
+        if len(self._buckets) > 10_000:
+            self._forget_full(now)
+
+    def _forget_full(self, now: float) -> None:
+        """Drop users whose allowance has grown back in full: they are as good as new."""
+        full = self.burst * self.every
+        for user_id in [u for u, b in self._buckets.items() if now - b.at >= full]:
+            del self._buckets[user_id]

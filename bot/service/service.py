@@ -1,0 +1,393 @@
+"""The match service: the one object a front end drives. It owns the life of every match it
+hosts, one per channel or thread, from the challenge to the end, and knows nothing about
+Discord: commands come in as method calls and answers go back as Replies; everything else
+it says goes through the outbox to a Delivery.
+
+Every command is rate limited per user, then serialised per channel: a match sees one
+request at a time, and a request made for an earlier state (``expect``) is refused. The
+rules core's heavy work (a long-board turn end) and image drawing run in worker threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from collections.abc import Awaitable, Callable
+
+from storage import CorruptMatch, Hosted, StaleHosted, StaleMatch, Store
+from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
+
+from . import agreements, endings, lobby, play, setup_phase
+from .clock import SystemClock
+from .context import Context
+from .errors import Refused, StaleRequest
+from .models import Place, Reply, User
+from .outbox import Deliverer
+from .ports import Clock, Delivery, Renderer
+from .ratelimit import RateLimit
+from .table import DRAW, PAUSE, RESET, Table
+from .terms import Settings, Terms
+
+log = logging.getLogger(__name__)
+LONGEST_NAP = 3600.0  # the loops look at the clock at least this often
+SHORTEST_NAP = 1.0  # and at most this often while something overdue waits for a retry
+RETRY_FAILED = 300  # seconds before a clock event that failed is tried again
+Flow = Callable[[Table], Awaitable[Reply]]
+
+
+class MatchService:
+    def __init__(
+        self,
+        store: Store,
+        delivery: Delivery,
+        renderer: Renderer,
+        *,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        settings = settings or Settings()
+        clock = clock or SystemClock()
+        self._ctx = Context(store, renderer, clock, settings, rng or random.Random(), self._changed)
+        self._deliverer = Deliverer(store, delivery, clock, settings)
+        self._limit = RateLimit(settings.burst, settings.every)
+        self._tables: dict[int, Table] = {}  # live hosted matches by channel
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._timers_changed = asyncio.Event()
+        self._outbox_changed = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._failing: dict[int, float] = {}  # hosted match -> when to retry its clock
+
+    # ---- life ----------------------------------------------------------------------------
+    async def start(self, background: bool = True) -> None:
+        """Reload every live match (its staged turn and clock), handle what fell due while
+        the service was down, deliver the undelivered outbox; with ``background``, keep
+        doing the last two as time passes (else call ``run_due`` and ``deliver``)."""
+        for hosted in await self._ctx.store.hosting.live():
+            async with self._lock(hosted.channel_id):
+                try:
+                    await self._table(hosted.channel_id)
+                except CorruptMatch:  # that match alone is out of play; the rest go on
+                    log.exception("hosted match %d cannot be reloaded", hosted.id)
+        await self.run_due()
+        await self.deliver()
+        if background:
+            self._tasks = [
+                asyncio.create_task(self._timer_loop(), name="tora-timers"),
+                asyncio.create_task(self._delivery_loop(), name="tora-outbox"),
+            ]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+    # ---- challenges and setup ------------------------------------------------------------
+    async def challenge(
+        self,
+        place: Place,
+        user: User,
+        opponent: User | None = None,
+        terms: Terms | None = None,
+        expires_in: float | None = None,
+    ) -> Reply:
+        """Challenge ``opponent``, or anyone in the channel (an open challenge)."""
+        self._limit.take(user.id, self._ctx.now())
+        async with self._lock(place.channel_id):
+            if await self._table(place.channel_id) is not None:
+                raise Refused(lobby.busy_text())
+            table, reply = await lobby.challenge(
+                self._ctx, place, user, opponent, terms or Terms(), expires_in
+            )
+            self._tables[place.channel_id] = table
+            return reply
+
+    async def accept(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        return await self._command(
+            place,
+            user,
+            expect,
+            (CHALLENGE, SETUP, PLAYING),
+            lambda t: lobby.accept(self._ctx, t, user),
+        )
+
+    async def decline(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        """Decline (or take back) a challenge, or a proposal in a running match."""
+
+        async def flow(table: Table) -> Reply:
+            if table.hosted.phase == CHALLENGE:
+                return await lobby.decline(self._ctx, table, user)
+            return await agreements.decline(self._ctx, table, user)
+
+        return await self._command(place, user, expect, (CHALLENGE, PLAYING), flow)
+
+    async def setup(
+        self,
+        place: Place,
+        user: User,
+        *,
+        strategy: str | None = None,
+        ruler: str | None = None,
+        assassin: str | None = None,
+    ) -> Reply:
+        """A player's private setup choices, any of them at a time (the reply is private)."""
+        return await self._command(
+            place,
+            user,
+            None,
+            (SETUP,),
+            lambda t: setup_phase.choose(self._ctx, t, user, strategy, ruler, assassin),
+        )
+
+    # ---- turns ---------------------------------------------------------------------------
+    async def play(self, place: Place, user: User, action: str, expect: int | None = None) -> Reply:
+        """Stage one action of the player's turn (validated at once)."""
+        return await self._command(
+            place, user, expect, (PLAYING,), lambda t: play.play(self._ctx, t, user, action)
+        )
+
+    async def undo(
+        self, place: Place, user: User, number: int | None = None, expect: int | None = None
+    ) -> Reply:
+        """Take back the last staged action, or action ``number`` (from 1) of the turn."""
+        return await self._command(
+            place, user, expect, (PLAYING,), lambda t: play.undo(self._ctx, t, user, number)
+        )
+
+    async def board(self, place: Place, user: User) -> Reply:
+        """The user's own view of the match: a player's private board and preview, or the
+        public board for anyone else."""
+        return await self._command(
+            place, user, None, (CHALLENGE, SETUP, PLAYING), lambda t: play.board(self._ctx, t, user)
+        )
+
+    async def end_turn(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        return await self._command(
+            place, user, expect, (PLAYING,), lambda t: play.end_turn(self._ctx, t, user)
+        )
+
+    # ---- agreements and endings ----------------------------------------------------------
+    async def draw(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        """Offer a draw, or accept the opponent's offer."""
+        return await self._propose(place, user, expect, DRAW)
+
+    async def reset(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        """Propose a reset of a series (R28), or accept the opponent's."""
+        return await self._propose(place, user, expect, RESET)
+
+    async def pause(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        """Propose to stop the clock, or agree to the opponent's proposal."""
+        return await self._propose(place, user, expect, PAUSE)
+
+    async def _propose(self, place: Place, user: User, expect: int | None, kind: str) -> Reply:
+        return await self._command(
+            place, user, expect, (PLAYING,), lambda t: agreements.propose(self._ctx, t, user, kind)
+        )
+
+    async def resume(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        return await self._command(
+            place, user, expect, (PLAYING,), lambda t: agreements.resume(self._ctx, t, user)
+        )
+
+    async def resign(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        return await self._command(
+            place, user, expect, (SETUP, PLAYING), lambda t: endings.resign(self._ctx, t, user)
+        )
+
+    async def abort(self, place: Place, user: User, expect: int | None = None) -> Reply:
+        """Call the match off before its first round is complete (unrated)."""
+        return await self._command(
+            place,
+            user,
+            expect,
+            (CHALLENGE, SETUP, PLAYING),
+            lambda t: endings.abort(self._ctx, t, user),
+        )
+
+    async def cancel(self, place: Place, user: User, *, admin: bool) -> Reply:
+        """A server admin calls off the channel's match, in any phase. ``admin`` is the
+        front end's judgement of the user's permissions."""
+        return await self._command(
+            place,
+            user,
+            None,
+            (CHALLENGE, SETUP, PLAYING),
+            lambda t: endings.cancel(self._ctx, t, user, admin),
+        )
+
+    # ---- the clock and the outbox --------------------------------------------------------
+    async def run_due(self) -> None:
+        """Handle every expiry, reminder and deadline that has come by now."""
+        now = self._ctx.now()
+        for hosted in await self._ctx.store.hosting.due(now):
+            if self._failing.get(hosted.id, 0.0) > now:
+                continue
+            async with self._lock(hosted.channel_id):
+                table = await self._table(hosted.channel_id)
+                if table is None or table.hosted.id != hosted.id:
+                    continue
+                try:
+                    await self._fire(table, now)
+                except Exception:
+                    log.exception(
+                        "hosted match %d: handling its clock failed; trying again in %d s",
+                        hosted.id,
+                        RETRY_FAILED,
+                    )
+                    self._failing[hosted.id] = now + RETRY_FAILED
+                    self._tables.pop(hosted.channel_id, None)  # reloaded from the store
+                else:
+                    self._failing.pop(hosted.id, None)
+                    self._settle(table)
+
+    async def _fire(self, table: Table, now: float) -> None:
+        hosted, ctx = table.hosted, self._ctx
+        due = hosted.due_at is not None and hosted.due_at <= now
+        remind = hosted.remind_at is not None and hosted.remind_at <= now
+        if hosted.phase == CHALLENGE and due:
+            await lobby.expire(ctx, table)
+        elif hosted.phase == SETUP and due:
+            await setup_phase.setup_lapsed(ctx, table)
+        elif hosted.phase == SETUP and remind:
+            await setup_phase.setup_reminder(ctx, table)
+        elif hosted.phase == PLAYING and due:
+            await play.deadline(ctx, table)
+        elif hosted.phase == PLAYING and remind:
+            await play.reminder(ctx, table)
+
+    async def deliver(self) -> int:
+        """Deliver what is due in the outbox; returns how many messages went."""
+        return await self._deliverer.deliver_due()
+
+    # ---- plumbing ------------------------------------------------------------------------
+    async def _command(
+        self,
+        place: Place,
+        user: User,
+        expect: int | None,
+        phases: tuple[str, ...],
+        flow: Flow,
+    ) -> Reply:
+        self._limit.take(user.id, self._ctx.now())
+        async with self._lock(place.channel_id):
+            try:
+                table = await self._table(place.channel_id)
+            except CorruptMatch:
+                log.exception("the match in channel %d cannot be loaded", place.channel_id)
+                raise Refused(
+                    "The match in this channel cannot be loaded: its stored data is damaged. "
+                    "Nothing was done; please tell a server admin."
+                ) from None
+            if table is None:
+                raise Refused(
+                    f"There is no match here. Start one with {self._ctx.cmd('challenge')}."
+                )
+            if table.hosted.phase not in phases:
+                raise Refused(_wrong_phase(table.hosted))
+            if expect is not None and expect != table.hosted.version:
+                raise StaleRequest(
+                    "The match has moved on since the message you answered, so nothing was "
+                    f"done. Look at it again with {self._ctx.cmd('board')} and retry."
+                )
+            try:
+                return await flow(table)
+            except Refused:
+                raise
+            except (StaleMatch, StaleHosted):
+                self._tables.pop(place.channel_id, None)
+                raise StaleRequest(
+                    "The match changed while your command was being handled (another came "
+                    f"first), so nothing was done. Look at it with {self._ctx.cmd('board')} "
+                    "and retry."
+                ) from None
+            except BaseException:
+                self._tables.pop(place.channel_id, None)  # this copy may be ahead of the store
+                raise
+            finally:
+                self._settle(table)
+
+    def _settle(self, table: Table) -> None:
+        if table.hosted.phase == ENDED and self._tables.get(table.channel_id) is table:
+            del self._tables[table.channel_id]
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    async def _table(self, channel_id: int) -> Table | None:
+        """The channel's live hosted match, from memory or the store (under its lock)."""
+        table = self._tables.get(channel_id)
+        if table is not None:
+            return table
+        store = self._ctx.store
+        hosted = await store.hosting.live_in_channel(channel_id)
+        if hosted is None:
+            return None
+        table = Table(hosted, Terms.from_json(hosted.terms), await self._names(hosted))
+        if hosted.match_id is not None:
+            table.match = await store.load(hosted.match_id)
+        self._tables[channel_id] = table
+        return table
+
+    async def _names(self, hosted: Hosted) -> dict[int, str]:
+        names = {}
+        for user_id in (
+            hosted.issuer_id,
+            hosted.invitee_id,
+            hosted.challenger_id,
+            hosted.opposition_id,
+        ):
+            if user_id is not None and user_id not in names:
+                player = await self._ctx.store.player(user_id)
+                names[user_id] = player.name if player else f"player {user_id}"
+        return names
+
+    def _changed(self) -> None:
+        self._timers_changed.set()
+        self._outbox_changed.set()
+
+    async def _timer_loop(self) -> None:
+        while True:
+            self._timers_changed.clear()
+            try:
+                await self.run_due()
+                when = await self._ctx.store.hosting.next_due()
+            except Exception:
+                log.exception("the timers failed; trying again in a minute")
+                when = self._ctx.now() + 60
+            await self._nap(self._timers_changed, when)
+
+    async def _delivery_loop(self) -> None:
+        while True:
+            self._outbox_changed.clear()
+            try:
+                await self.deliver()
+                when = self._deliverer.next_try
+            except Exception:
+                log.exception("delivering the outbox failed; trying again in a minute")
+                when = self._ctx.now() + 60
+            await self._nap(self._outbox_changed, when)
+
+    async def _nap(self, wake: asyncio.Event, until: float | None) -> None:
+        """Wait for ``wake``, or until the clock reaches ``until``."""
+        seconds = LONGEST_NAP if until is None else min(LONGEST_NAP, until - self._ctx.now())
+        seconds = max(seconds, SHORTEST_NAP)
+        sleeper = asyncio.ensure_future(self._ctx.clock.sleep(seconds))
+        waiter = asyncio.ensure_future(wake.wait())
+        try:
+            await asyncio.wait((sleeper, waiter), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (sleeper, waiter):
+                task.cancel()
+
+
+def _wrong_phase(hosted: Hosted) -> str:
+    return {
+        CHALLENGE: "The match has not been accepted yet, so that cannot be done now.",
+        SETUP: "The players are still choosing their setup, so that cannot be done now.",
+        PLAYING: "The game is under way, so that cannot be done now.",
+    }.get(hosted.phase, "That cannot be done now.")

@@ -1,0 +1,249 @@
+"""The setup phase: each player privately chooses a strategy, a Ruler (long board) and where
+their Assassin starts, or not to field one (R41). Choices stay private until the game
+starts, which happens as soon as both players are done; the Assassin's square stays secret
+after that too."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules import IllegalAction, Options, Side
+from rules.assassin import check_assassin_start, home_row
+from rules.game import STRATEGIES
+from rules.geometry import name
+from storage import SetupChoice
+from storage.hosting import PLAYING
+from storage.writes import NewMatch
+
+from . import announce
+from .context import Context, Mail
+from .endings import ended
+from .errors import Refused
+from .models import Reply, User
+from .table import Table, player_side
+from .terms import Terms
+from .texts import TITLES, duration, listing
+
+NONE = "none"
+RULERS = {"k": "K", "king": "K", "q": "Q", "queen": "Q"}
+
+
+def setup_prompt(ctx: Context, table: Table, side: Side) -> str:
+    terms = table.terms
+    other = table.who(side.other)
+    lines = [
+        f"Your match against {other}: you play the {TITLES[side]}"
+        f"{' and move first' if side == Side.CHALLENGER else ''}. Choose your setup "
+        f"privately with {ctx.cmd('setup')}; your opponent sees your choices only when the "
+        "game starts:",
+        "- strategy: `aggressive` or `defensive`",
+    ]
+    if terms.board == "long":
+        lines.append("- Ruler: `K` or `Q`")
+    if terms.assassins:
+        edge = home_row(side, 17)
+        lines.append(
+            f"- Assassin: a free square of your home edge (h{edge}) where it starts hidden, "
+            "or `none` not to field one (once your strategy is chosen: it decides which "
+            "squares are free)"
+        )
+    lines.append(f"You have {duration(terms.turn_seconds)} to choose.")
+    return "\n".join(lines)
+
+
+def complete(terms: Terms, choice: SetupChoice) -> bool:
+    return (
+        choice.strategy is not None
+        and (terms.board != "long" or choice.ruler is not None)
+        and (not terms.assassins or choice.assassin is not None)
+    )
+
+
+def missing(terms: Terms, choice: SetupChoice) -> list[str]:
+    left = []
+    if choice.strategy is None:
+        left.append("your strategy")
+    if terms.board == "long" and choice.ruler is None:
+        left.append("your Ruler")
+    if terms.assassins and choice.assassin is None:
+        left.append("your Assassin's start square (or `none`)")
+    return left
+
+
+async def choose(
+    ctx: Context,
+    table: Table,
+    user: User,
+    strategy: str | None,
+    ruler: str | None,
+    assassin: str | None,
+) -> Reply:
+    hosted = table.hosted
+    side = player_side(table, user)
+    if strategy is None and ruler is None and assassin is None:
+        wanted = listing(missing(table.terms, SetupChoice()))
+        raise Refused(f"Tell me what you choose ({wanted}) with {ctx.cmd('setup')}.")
+    before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
+    choice, note = _merged(table.terms, side, before, strategy, ruler, assassin)
+    ready = set(hosted.ready) - {side.letter}
+    if complete(table.terms, choice):
+        ready.add(side.letter)
+    if ready == {"C", "O"}:
+        other = await ctx.store.hosting.private_setup_choice(hosted.id, side.other)
+        if other is None:
+            raise RuntimeError(
+                f"hosted match {hosted.id}: {side.other.letter} is ready without choices"
+            )
+        choices = {side: choice, side.other: other}
+        return await start(ctx, table, choices, note)
+    changed = replace(hosted, ready="".join(sorted(ready)))
+    mail = Mail(table.channel_id)
+    if side.letter in ready and side.letter not in hosted.ready:
+        mail.public(
+            f"{user.name} has finished setting up; waiting for {table.side_name(side.other)}."
+        )
+    await ctx.update(table, changed, mail, choice=(side, choice))
+    return Reply(note + _summary(table.terms, choice, side.letter in ready, table, side))
+
+
+def _merged(
+    terms: Terms,
+    side: Side,
+    before: SetupChoice,
+    strategy: str | None,
+    ruler: str | None,
+    assassin: str | None,
+) -> tuple[SetupChoice, str]:
+    """The choice after this request, checked, and a note on anything it undid."""
+    choice, note = before, ""
+    if strategy is not None:
+        chosen = strategy.strip().lower()
+        if chosen not in STRATEGIES:
+            raise Refused(f"Your strategy is `aggressive` or `defensive`, not `{strategy}`.")
+        choice = replace(choice, strategy=chosen)
+        if choice.assassin not in (None, NONE) and assassin is None:
+            try:
+                _square(terms, side, choice, choice.assassin)
+            except Refused:
+                choice = replace(choice, assassin=None)
+                note = (
+                    f"Your Assassin's square {before.assassin} is not free with the "
+                    f"{chosen} setup, so choose its square again.\n"
+                )
+    if ruler is not None:
+        if terms.board != "long":
+            raise Refused(
+                "Only the long board has a Ruler; on the short board there is none to choose."
+            )
+        letter = RULERS.get(ruler.strip().lower())
+        if letter is None:
+            raise Refused(f"Your Ruler is `K` (King) or `Q` (Queen), not `{ruler}`.")
+        choice = replace(choice, ruler=letter)
+    if assassin is not None:
+        if not terms.assassins:
+            raise Refused("This match is played without Assassins, so there is none to place.")
+        text = assassin.strip().lower()
+        if text in (NONE, "no"):
+            choice = replace(choice, assassin=NONE)
+        else:
+            if choice.strategy is None:
+                raise Refused(
+                    "Choose your strategy first: it decides which squares of your home edge "
+                    "are free for the Assassin."
+                )
+            choice = replace(choice, assassin=_square(terms, side, choice, text))
+    return choice, note
+
+
+def _square(terms: Terms, side: Side, choice: SetupChoice, text: str) -> str:
+    """The Assassin's start square, checked against the player's own setup (R41)."""
+    own = choice.strategy or "aggressive"
+    setups = (own, "aggressive") if side == Side.CHALLENGER else ("aggressive", own)
+    try:
+        return name(check_assassin_start(terms.options(setups), side, text))
+    except IllegalAction as exc:
+        raise Refused(exc.message) from None
+
+
+def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: Side) -> str:
+    parts = []
+    if choice.strategy:
+        parts.append(f"strategy {choice.strategy}")
+    if choice.ruler:
+        parts.append(f"Ruler {choice.ruler}")
+    if choice.assassin == NONE:
+        parts.append("no Assassin")
+    elif choice.assassin:
+        parts.append(f"Assassin starts on {choice.assassin}")
+    text = f"Your setup so far: {listing(parts)}."
+    if done:
+        return (
+            f"{text} That is all; the game starts when {table.side_name(side.other)} has "
+            "chosen too. You may still change your choices until then."
+        )
+    return f"{text} Still to choose: {listing(missing(terms, choice))}."
+
+
+async def start(ctx: Context, table: Table, choices: dict[Side, SetupChoice], note: str) -> Reply:
+    """Both players have chosen: the game begins."""
+    terms, hosted = table.terms, table.hosted
+    options, starts = _game_setup(terms, choices)
+    changed = replace(
+        ctx.new_clock(hosted, terms.turn_seconds), phase=PLAYING, ready="CO", acted=False
+    )
+    new = NewMatch(
+        hosted.guild_id,
+        hosted.channel_id,
+        hosted.player(Side.CHALLENGER),
+        hosted.player(Side.OPPOSITION),
+        options,
+        starts,
+        {
+            "Challenger": table.side_name(Side.CHALLENGER),
+            "Opposition": table.side_name(Side.OPPOSITION),
+        },
+        deadline=changed.due_at,
+    )
+    staged = Table(changed, terms, table.names)
+    mail = await announce.game_start(ctx, staged, options, starts)
+    table.hosted, table.match = await ctx.store.hosting.start(changed, new, mail.posts)
+    ctx.changed()
+    return Reply(note + "Your setup is complete, and so is your opponent's: the game begins.")
+
+
+def _game_setup(
+    terms: Terms, choices: dict[Side, SetupChoice]
+) -> tuple[Options, tuple[str | None, str | None]]:
+    """The game's options and secret Assassin squares from both players' choices."""
+    c, o = choices[Side.CHALLENGER], choices[Side.OPPOSITION]
+    options = terms.options(
+        (c.strategy or STRATEGIES[0], o.strategy or STRATEGIES[0]), (c.ruler or "K", o.ruler or "K")
+    )
+    starts = tuple(None if ch.assassin in (None, NONE) else ch.assassin for ch in (c, o))
+    return options, (starts[0], starts[1])
+
+
+async def setup_reminder(ctx: Context, table: Table) -> None:
+    hosted = table.hosted
+    mail = Mail(table.channel_id)
+    for side in Side:
+        if side.letter not in hosted.ready:
+            left = duration((hosted.due_at or ctx.now()) - ctx.now())
+            mail.private(
+                hosted.player(side),
+                f"Reminder: choose your setup for the match against {table.who(side.other)} "
+                f"within {left} with {ctx.cmd('setup')}, or the match is called off.",
+            )
+    await ctx.update(table, replace(hosted, remind_at=None), mail)
+
+
+async def setup_lapsed(ctx: Context, table: Table) -> None:
+    hosted = table.hosted
+    late = [table.side_name(side) for side in Side if side.letter not in hosted.ready]
+    mail = Mail(table.channel_id)
+    mail.public(
+        f"The setup was not finished in time ({listing(late)} had not chosen), so the match "
+        "is off. Nothing is recorded.",
+        mentions=(hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION)),
+    )
+    await ctx.update(table, ended(hosted, "setup lapsed"), mail, drop_choices=True)

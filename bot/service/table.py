@@ -1,0 +1,96 @@
+"""A hosted match as the service holds it in memory: its row, terms, players' names and,
+once the game has started, the judge's copy of the match."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+from rules import Game, Side
+from storage import Hosted, Match
+
+from .errors import NotAllowed
+from .models import User
+from .ports import Status
+from .terms import Terms
+from .texts import TITLES, duration
+
+DRAW, RESET, PAUSE = "draw", "reset", "pause"
+OFFERS = {DRAW: "draw offer", RESET: "reset proposal", PAUSE: "pause proposal"}
+
+
+@dataclass
+class Table:
+    hosted: Hosted
+    terms: Terms
+    names: dict[int, str] = field(default_factory=dict)
+    match: Match | None = None
+
+    @property
+    def played(self) -> Match:
+        """The match, once its game has started."""
+        if self.match is None:
+            raise RuntimeError(f"hosted match {self.hosted.id} has no game yet")
+        return self.match
+
+    @property
+    def game(self) -> Game:
+        return self.played.game
+
+    @property
+    def channel_id(self) -> int:
+        return self.hosted.channel_id
+
+    def name(self, user_id: int) -> str:
+        return self.names.get(user_id, f"player {user_id}")
+
+    def side_name(self, side: Side) -> str:
+        return self.name(self.hosted.player(side))
+
+    def who(self, side: Side) -> str:
+        """``ann (Challenger)``."""
+        return f"{self.side_name(side)} ({TITLES[side]})"
+
+    # ---- proposals (draw, reset, pause), each by one side at a time ------------------------
+    def offers(self) -> dict[str, Side]:
+        return {
+            kind: Side.from_letter(letter)
+            for kind, letter in json.loads(self.hosted.offers).items()
+        }
+
+    @staticmethod
+    def encode_offers(offers: dict[str, Side]) -> str:
+        return json.dumps({kind: side.letter for kind, side in sorted(offers.items())})
+
+    # ---- the clock -------------------------------------------------------------------------
+    @property
+    def paused(self) -> bool:
+        return self.hosted.paused_left is not None
+
+    def deadline_text(self, now: float) -> str:
+        """For board images: how long the running turn has left."""
+        hosted = self.hosted
+        if hosted.paused_left is not None:
+            return f"paused, {duration(hosted.paused_left)} left"
+        if hosted.due_at is None:
+            return ""
+        return f"due in {duration(hosted.due_at - now)}"
+
+    def status(self, now: float) -> Status:
+        hosted = self.hosted
+        return Status(
+            self.name(hosted.player(Side.CHALLENGER)),
+            self.name(hosted.player(Side.OPPOSITION)),
+            "" if self.match is not None and self.game.is_over() else self.deadline_text(now),
+        )
+
+
+def player_side(table: Table, user: User) -> Side:
+    """The side ``user`` plays; NotAllowed for anyone else."""
+    side = table.hosted.side_of(user.id)
+    if side is None:
+        raise NotAllowed(
+            f"Only {table.who(Side.CHALLENGER)} and {table.who(Side.OPPOSITION)} play in this "
+            "match; you are welcome to watch."
+        )
+    return side

@@ -1,0 +1,143 @@
+"""The terms of a match, agreed in the challenge, and the service's own settings."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+
+from rules import LONG, SHORT, Options
+from rules.terrain import CUSTOM, NONE, TerrainError, preset_names
+
+from .errors import Refused
+from .texts import duration
+
+MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
+SHORTEST_TURN, LONGEST_TURN = 5 * MINUTE, 14 * DAY
+ROLES = ("challenger", "random")  # who plays the Challenger: the one who challenged, or chance
+
+
+@dataclass(frozen=True)
+class Terms:
+    """Everything a challenge sets. ``turn_seconds`` is each turn's deadline (also the time
+    both players have to finish the setup); ``forfeit_after`` turns missed in a row without
+    any action lose the match (0: never); ``target`` plays a series to that many points
+    (R28, 0: a single game)."""
+
+    board: str = SHORT
+    terrain: str = NONE  # a preset of the board, or "custom" with terrain_map
+    terrain_map: str = ""
+    assassins: bool = False
+    turn_seconds: float = DAY
+    target: int = 0
+    rated: bool = True
+    roles: str = "challenger"
+    forfeit_after: int = 3
+
+    def check(self) -> None:
+        """Refused, naming what is wrong and what is allowed, unless the terms are playable."""
+        if self.board not in (SHORT, LONG):
+            raise Refused(f"The board is `short` or `long`, not `{self.board}`.")
+        if self.assassins and self.board != LONG:
+            raise Refused(
+                "Assassins are played on the long board only: choose the long board, or play "
+                "without Assassins."
+            )
+        self._check_terrain()
+        if not SHORTEST_TURN <= self.turn_seconds <= LONGEST_TURN:
+            raise Refused(
+                f"The turn deadline must be between {duration(SHORTEST_TURN)} and "
+                f"{duration(LONGEST_TURN)}; {duration(self.turn_seconds)} is not."
+            )
+        if not 0 <= self.target <= 999:
+            raise Refused("The point target is 0 (a single game) or a number up to 999.")
+        if self.roles not in ROLES:
+            raise Refused(
+                "The Challenger is the player who challenged (`challenger`) or drawn at "
+                f"random (`random`), not `{self.roles}`."
+            )
+        if not 0 <= self.forfeit_after <= 99:
+            raise Refused(
+                "Forfeit after 1 to 99 turns missed in a row, or 0 never to forfeit, "
+                f"not {self.forfeit_after}."
+            )
+
+    def _check_terrain(self) -> None:
+        names = preset_names(self.board)
+        if self.terrain == CUSTOM:
+            if not self.terrain_map.strip():
+                raise Refused(
+                    "A custom terrain needs its map, e.g. `water v4h6 v5h6; forest v3h3`."
+                )
+        elif self.terrain_map:
+            raise Refused("A terrain map goes with the terrain `custom`.")
+        elif self.terrain not in names:
+            raise Refused(
+                f"The {self.board} board has no terrain `{self.terrain}`; choose one of "
+                f"{', '.join(f'`{name}`' for name in names)}, or `custom` with a map."
+            )
+        try:
+            self.options().make_terrain()
+        except (TerrainError, ValueError) as exc:
+            raise Refused(f"The terrain map cannot be used: {exc}.") from None
+
+    def options(
+        self,
+        setups: tuple[str, str] = ("aggressive", "aggressive"),
+        rulers: tuple[str, str] = ("K", "K"),
+    ) -> Options:
+        """The rules core's options, once the players' setup choices are known."""
+        return Options(
+            board=self.board,
+            challenger_setup=setups[0],
+            opposition_setup=setups[1],
+            terrain=self.terrain if self.terrain != CUSTOM else NONE,
+            terrain_map=self.terrain_map if self.terrain == CUSTOM else "",
+            assassins=self.assassins,
+            rulers=rulers,
+            target=self.target,
+        )
+
+    def describe(self) -> str:
+        """The terms in words, for the challenge post."""
+        parts = [f"{self.board} board"]
+        if self.terrain == CUSTOM:
+            parts.append("custom terrain")
+        elif self.terrain != NONE:
+            parts.append(f"terrain {self.terrain}")
+        if self.assassins:
+            parts.append("with Assassins")
+        parts.append(f"{duration(self.turn_seconds)} per turn")
+        if self.target:
+            parts.append(f"a series to {self.target} points")
+        parts.append("rated" if self.rated else "casual")
+        if self.roles == "random":
+            parts.append("Challenger drawn at random")
+        if self.forfeit_after:
+            parts.append(f"forfeit after {self.forfeit_after} missed turns in a row")
+        return ", ".join(parts)
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> Terms:
+        return cls(**json.loads(text))
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The service's own knobs. ``command`` prefixes command names in the texts players read
+    (the front end's, e.g. ``/tora``); the rate limit allows ``burst`` commands at once per
+    user, then one every ``every`` seconds."""
+
+    command: str = "/tora"
+    challenge_seconds: float = DAY
+    remind_at: float = 0.8  # of a deadline
+    burst: int = 8
+    every: float = 1.5
+    retry_first: float = 2.0  # seconds before a failed delivery is retried, doubling...
+    retry_most: float = 300.0  # ...up to this
+
+    def cmd(self, name: str) -> str:
+        return f"`{self.command} {name}`"

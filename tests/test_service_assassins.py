@@ -1,0 +1,154 @@
+"""Hidden information through the service (issue 6, R40-R44): a long game with Assassins, and
+twin worlds: two matches that differ only in the Challenger's hidden Assassin (its start
+square and its moves) give identical channel transcripts, texts and image bytes, and an
+identical transcript for the Opposition; only the Challenger's own differs."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.service import Place, Terms, User
+from bot.service.testing import Harness
+from rules import Game, Options, Side
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+TERMS = Terms(board="long", assassins=True)
+OPTIONS = Options(
+    board="long",
+    assassins=True,
+    challenger_setup="aggressive",
+    opposition_setup="defensive",
+    rulers=("Q", "K"),
+)
+BOB_START = "v17h1"
+
+
+class World:
+    """One match, with a rules-core shadow of it to pick the public actions from (hidden
+    means absent: what is legal for the public pieces is the same in every twin)."""
+
+    def __init__(self, h: Harness, ann_start: str) -> None:
+        self.h = h
+        self.ann_start = ann_start
+        self.shadow = Game(OPTIONS, assassin_starts=(ann_start, BOB_START))
+        self.replies: dict[int, list[tuple[str, list[bytes]]]] = {ANN.id: [], BOB.id: []}
+
+    async def start(self) -> None:
+        service = self.h.service
+        await service.challenge(HERE, ANN, BOB, TERMS)
+        await service.accept(HERE, BOB)
+        await self.answer(ANN, service.setup(HERE, ANN, strategy="aggressive", ruler="Q"))
+        await self.answer(ANN, service.setup(HERE, ANN, assassin=self.ann_start))
+        await self.answer(
+            BOB, service.setup(HERE, BOB, strategy="defensive", ruler="K", assassin=BOB_START)
+        )
+
+    async def answer(self, user: User, call) -> None:
+        reply = await call
+        self.replies[user.id].append((reply.text, [f.data for f in reply.files]))
+
+    async def act(self, user: User, text: str) -> None:
+        self.shadow.apply(text)
+        await self.answer(user, self.h.service.play(HERE, user, text))
+
+    async def end(self, user: User) -> None:
+        self.shadow.end_turn()
+        await self.answer(user, self.h.service.end_turn(HERE, user))
+
+    def public_choices(self) -> list[str]:
+        game = self.shadow
+        return sorted(game.notation(a) for a in game.legal_actions() if a.letter != "X")
+
+    def channel(self) -> list[tuple[str, tuple[int, ...], list[bytes]]]:
+        return [
+            (m.text, m.mentions, [f.data for f in m.files])
+            for m in self.h.delivery.channel(HERE.channel_id)
+        ]
+
+    def private(self, user: User) -> list[tuple[str, str, list[bytes]]]:
+        return [
+            (d.kind, d.message.text, [f.data for f in d.message.files])
+            for d in self.h.delivery.user(user.id)
+        ]
+
+
+ANN_WALKS = {
+    "v3h17": ["X v3h17-v4h16", "X v4h16-v5h16"],
+    "v14h17": ["X v14h17-v14h16", "X v14h16-v12h16"],
+}
+
+
+async def play_twins(worlds: list[World], turns: int, rng: random.Random) -> None:
+    """Both worlds get the same public actions; ann's Assassin walks its own way in each."""
+    for turn in range(turns):
+        side = Side.CHALLENGER if turn % 2 == 0 else Side.OPPOSITION
+        user = ANN if side == Side.CHALLENGER else BOB
+        if side == Side.CHALLENGER:
+            for world in worlds:
+                await world.act(ANN, ANN_WALKS[world.ann_start][turn // 2])
+        elif turn == 1:
+            for world in worlds:
+                await world.act(BOB, "X v17h1-v16h2")  # bob's hidden move: the same in both
+        choices = worlds[0].public_choices()
+        assert all(w.public_choices() == choices for w in worlds[1:])
+        text = rng.choice([c for c in choices if " x " not in c])
+        for world in worlds:
+            await world.act(user, text)
+        for world in worlds:
+            await world.end(user)
+            await world.h.settle()
+
+
+async def test_twin_worlds_look_the_same_to_everyone_but_the_owner(tmp_path: Path) -> None:
+    async with (
+        Harness(tmp_path / "world-a.sqlite3") as first,
+        Harness(tmp_path / "world-b.sqlite3") as second,
+    ):
+        await twins([World(first, "v3h17"), World(second, "v14h17")])
+
+
+async def twins(worlds: list[World]) -> None:
+    for world in worlds:
+        await world.start()
+        await world.h.settle()
+    await play_twins(worlds, 4, random.Random(7))
+    for world in worlds:
+        await world.answer(ANN, world.h.service.board(HERE, ANN))
+        await world.answer(BOB, world.h.service.board(HERE, BOB))
+    a, b = worlds
+    assert a.channel() == b.channel()
+    assert any("X ?" in text for text, _m, _f in a.channel())
+    assert a.private(BOB) == b.private(BOB)
+    assert a.replies[BOB.id] == b.replies[BOB.id]
+    assert a.private(ANN) != b.private(ANN)
+    assert a.replies[ANN.id] != b.replies[ANN.id]
+    for world, secrets in ((a, ("v3h17", "v4h16", "v5h16")), (b, ("v14h17", "v14h16", "v12h16"))):
+        seen_by_others = repr((world.channel(), world.private(BOB), world.replies[BOB.id]))
+        assert not any(square in seen_by_others for square in secrets)
+        assert "v16h2" not in repr((world.channel(), world.private(ANN), world.replies[ANN.id]))
+
+
+async def test_a_long_game_with_assassins_to_its_end(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "long.sqlite3") as h:
+        await long_game(World(h, "v3h17"))
+
+
+async def long_game(world: World) -> None:
+    await world.start()
+    await world.h.settle()
+    await play_twins([world], 4, random.Random(3))
+    reply = await world.h.service.board(HERE, ANN)
+    assert (
+        "Your Assassin's record: start v3h17; round 1: X v3h17-v4h16; round 2: X v4h16-v5h16."
+        in (reply.text)
+    )
+    assert any("X v4h16-v5h16" in text for text, _files in world.replies[ANN.id])
+    await world.h.service.resign(HERE, BOB)
+    await world.h.settle()
+    final = world.h.delivery.channel(HERE.channel_id)[-1]
+    assert final.text.startswith("bob (Opposition) resigns. ann (Challenger) wins (resignation).")
+    record = final.files[1].data.decode()
+    assert '[ChallengerAssassin "v3h17"]' in record and '[OppositionAssassin "v17h1"]' in record
+    assert "X v3h17-v4h16" in record and "X v17h1-v16h2" in record  # published at the end (R44)

@@ -1,0 +1,245 @@
+"""Delivery through the transactional outbox (issue 6): DMs closed fall back to a message only
+that player sees, failures are retried in order, and a crash between commit and delivery, or
+between delivery and its bookkeeping, still delivers every post exactly once. On start the
+service reloads live matches, their staged turns, clocks and undelivered outbox."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.service import Message, Place, Terms, Undeliverable, User
+from bot.service.testing import ONLY_YOU, PRIVATE, Harness, RecordingDelivery
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR = 3600.0
+
+
+async def play_a_turn(h: Harness) -> None:
+    """A challenge, its acceptance, both setups and ann's first turn: about a dozen posts."""
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
+    await service.accept(HERE, BOB)
+    await service.setup(HERE, ANN, strategy="aggressive")
+    await service.setup(HERE, BOB, strategy="defensive")
+    await service.play(HERE, ANN, "G v5h9-v4h9")
+    await service.end_turn(HERE, ANN)
+
+
+def transcript(delivery: RecordingDelivery) -> list[tuple[str, int | None, str, list[bytes]]]:
+    return [
+        (d.kind, d.user_id, d.message.text, [f.data for f in d.message.files]) for d in delivery.log
+    ]
+
+
+# ---- DMs closed, failures, order ----------------------------------------------------------
+async def test_closed_dms_fall_back_to_a_message_only_that_player_sees(tmp_path: Path) -> None:
+    async with Harness(
+        tmp_path / "t.sqlite3", delivery=RecordingDelivery(closed_dms={BOB.id})
+    ) as h:
+        await play_a_turn(h)
+        await h.settle()
+        to_bob = h.delivery.user(BOB.id)
+        assert to_bob and {d.kind for d in to_bob} == {ONLY_YOU}
+        assert all(d.channel_id == HERE.channel_id for d in to_bob)
+        assert "your direct messages are closed to me" in to_bob[-1].message.text
+        assert to_bob[-1].message.text.startswith("Your turn against ann (Challenger)")
+        assert to_bob[-1].message.files[0].data.startswith(b"private:")
+        public = " ".join(h.delivery.texts(HERE.channel_id))
+        assert "direct messages" not in public and "Your turn" not in public
+        assert {d.kind for d in h.delivery.user(ANN.id)} == {PRIVATE}  # ann's DMs are open
+
+
+async def test_failed_deliveries_are_retried_in_order(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.service
+        await service.challenge(HERE, ANN, BOB)
+        await service.decline(HERE, BOB)
+        h.delivery.fail_next = 2
+        await h.settle()  # the first post fails: nothing to that channel goes before it
+        assert h.delivery.log == []
+        await h.advance(1.9)
+        assert h.delivery.log == []
+        await h.advance(0.1)  # the retry after 2 s fails too; the next waits 4 s
+        assert h.delivery.log == []
+        await h.advance(4)
+        assert [t.split(" ")[1] for t in h.delivery.texts(HERE.channel_id)] == [
+            "challenges",
+            "declines",
+        ]
+
+
+class LostChannel(RecordingDelivery):
+    async def post(self, channel_id: int, message: Message, key: str) -> None:
+        if channel_id == 666:
+            raise Undeliverable("the channel was deleted")
+        await super().post(channel_id, message, key)
+
+
+async def test_an_undeliverable_post_is_dropped_and_the_rest_goes_on(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "t.sqlite3", delivery=LostChannel()) as h:
+        service = h.service
+        await service.challenge(Place(1, 666), ANN, BOB)
+        await service.decline(Place(1, 666), BOB)
+        await service.challenge(HERE, ANN, BOB)
+        await h.settle()
+        assert len(h.delivery.texts(HERE.channel_id)) == 1
+        assert await h.store.hosting.private_queue() == []
+
+
+# ---- crashes ------------------------------------------------------------------------------
+class FileDelivery(RecordingDelivery):
+    """Delivers by appending to a file, as a front end outside the process would; a key is
+    delivered once (the front end's idempotency key)."""
+
+    def __init__(self, path: Path, die: str = "") -> None:
+        super().__init__()
+        self.path = path
+        self.die = die
+        for line in path.read_text().splitlines() if path.exists() else []:
+            self.log.append(_delivered(json.loads(line)))
+
+    def _check(self) -> None:
+        if self.die == "before":
+            os.kill(os.getpid(), signal.SIGKILL)
+        super()._check()
+
+    def _record(self, item) -> None:
+        if any(seen.key == item.key for seen in self.log):
+            return
+        self.log.append(item)
+        with self.path.open("a") as out:
+            out.write(json.dumps(_line(item)) + "\n")
+            out.flush()
+            os.fsync(out.fileno())
+        if self.die == "after":
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+def _line(item) -> dict:
+    files = [f.data.decode() for f in item.message.files if not f.name.endswith(".tora")]
+    return {
+        "kind": item.kind,
+        "channel": item.channel_id,
+        "user": item.user_id,
+        "text": item.message.text,
+        "files": files,
+        "key": item.key,
+    }
+
+
+def _delivered(line: dict):
+    from bot.service import Attachment
+    from bot.service.testing import Delivered
+
+    files = tuple(Attachment("f", data.encode()) for data in line["files"])
+    message = Message(line["text"], files)
+    return Delivered(line["kind"], line["channel"], line["user"], message, line["key"])
+
+
+async def _child(db: Path, out: Path, die: str) -> None:
+    """Commit a turn's worth of changes without delivering anything, then deliver and get
+    killed (SIGKILL) at the first delivery: before it, or right after it but before the
+    outbox row is deleted."""
+    h = Harness(db, delivery=FileDelivery(out))
+    await h.open()
+    await play_a_turn(h)
+    h.delivery.die = die
+    await h.service.deliver()
+    raise AssertionError("the child should have been killed")
+
+
+@pytest.mark.parametrize("die", ["before", "after"])
+async def test_a_crash_around_delivery_delivers_every_post_exactly_once(
+    tmp_path: Path, die: str
+) -> None:
+    db, out = tmp_path / "crash.sqlite3", tmp_path / "delivered.jsonl"
+    child = subprocess.run(
+        [sys.executable, __file__, str(db), str(out), die],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert child.returncode == -signal.SIGKILL, child.stderr
+    before = out.read_text().splitlines() if out.exists() else []
+    assert len(before) == (0 if die == "before" else 1)
+    async with Harness(db, delivery=FileDelivery(out)):
+        pass  # start() delivers the undelivered outbox
+    async with Harness(tmp_path / "reference.sqlite3") as reference:
+        await play_a_turn(reference)
+        await reference.settle()
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len({line["key"] for line in lines}) == len(lines)  # nothing twice
+    got = sorted((line["kind"], line["user"], line["text"], line["files"]) for line in lines)
+    want = sorted(
+        (kind, user, text, [f.decode() for f in files])
+        for kind, user, text, files in transcript(reference.delivery)
+    )
+    assert got == want  # nothing lost
+
+
+# ---- restarts ------------------------------------------------------------------------------
+async def test_a_restart_reloads_the_staged_turn_the_clock_and_the_outbox(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.service
+        await play_a_turn(h)
+        await service.play(HERE, BOB, "S v4h2-v3h2")
+        await h.settle()
+        await service.draw(HERE, ANN)  # committed, not delivered
+        service = await h.crash()  # start() delivers what was left
+        assert h.delivery.texts(HERE.channel_id)[-1].startswith("ann (Challenger) proposes a draw")
+        reply = await service.board(HERE, BOB)
+        assert "Staged this turn:\n1. S v4h2-v3h2" in reply.text
+        await h.advance(8 * HOUR)
+        assert h.delivery.user(BOB.id)[-1].message.text.startswith("Reminder: your turn")
+        service = await h.crash()
+        await h.advance(2 * HOUR)
+        post = h.delivery.texts(HERE.channel_id)[-1]
+        assert post.startswith("bob's turn ended at its deadline:\n- S v4h2-v3h2\n")
+
+
+async def test_deadlines_that_passed_while_down_are_handled_on_start(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        await play_a_turn(h)
+    h.clock.advance(11 * HOUR)
+    async with h:  # the deadline passed while the service was down
+        assert (
+            "bob's turn ended at its deadline without any action"
+            in (h.delivery.texts(HERE.channel_id)[-1])
+        )
+
+
+async def test_the_background_tasks_keep_time_and_deliver(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.service
+        await service.start(background=True)
+        try:
+            await play_a_turn(h)
+            await _until(lambda: any("ended their turn" in t for t in h.delivery.texts(100)))
+            h.clock.advance(10 * HOUR)
+            await _until(lambda: "deadline" in h.delivery.texts(100)[-1])
+        finally:
+            await service.stop()
+
+
+async def _until(condition, seconds: float = 10.0) -> None:
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(wait(), seconds)
+
+
+if __name__ == "__main__":
+    asyncio.run(_child(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]))

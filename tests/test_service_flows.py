@@ -1,0 +1,370 @@
+"""The match service (issue 6): challenges, setup, a whole short game, agreements, endings,
+authorisation, the rate limit and stale requests, driven through the service with a
+recording delivery and a manual clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.service import (
+    ActionRefused,
+    NotAllowed,
+    Place,
+    RateLimited,
+    Refused,
+    Settings,
+    StaleRequest,
+    Terms,
+    User,
+)
+from bot.service.testing import PRIVATE, Harness
+from rules import Side
+from rules.record import parse_record
+
+ROOT = Path(__file__).resolve().parents[1]
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")
+DAY = 86400.0
+
+
+@pytest.fixture
+async def h(tmp_path: Path):
+    harness = Harness(tmp_path / "tora.sqlite3")
+    await harness.open()
+    yield harness
+    await harness.close()
+
+
+async def started(h: Harness, terms: Terms | None = None, setups=("aggressive", "defensive")):
+    """ann challenges bob, bob accepts, both choose: the game is on, ann to act."""
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, terms)
+    await service.accept(HERE, BOB)
+    await service.setup(HERE, ANN, strategy=setups[0])
+    await service.setup(HERE, BOB, strategy=setups[1])
+    await h.settle()
+
+
+def texts(h: Harness) -> list[str]:
+    return h.delivery.texts(HERE.channel_id)
+
+
+# ---- challenges ----------------------------------------------------------------------------
+async def test_a_named_challenge_is_accepted_and_set_up_privately(h: Harness) -> None:
+    service = h.service
+    reply = await service.challenge(HERE, ANN, BOB, Terms(terrain="river", rated=False))
+    assert "expires in 1 day" in reply.text
+    with pytest.raises(NotAllowed, match="only they can accept"):
+        await service.accept(HERE, CARL)
+    with pytest.raises(NotAllowed, match="your own challenge"):
+        await service.accept(HERE, ANN)
+    await service.accept(HERE, BOB)
+    await h.settle()
+    prompts = [d for d in h.delivery.log if d.kind == PRIVATE]
+    assert {d.user_id for d in prompts} == {ANN.id, BOB.id}
+    assert all("aggressive" in d.message.text for d in prompts)
+    reply = await service.setup(HERE, BOB, strategy="Defensive")
+    assert "defensive" in reply.text and reply.private
+    await h.settle()
+    assert texts(h)[-1] == "bob has finished setting up; waiting for ann."
+    assert "defensive" not in " ".join(texts(h))  # the choice stays private until the start
+    await service.setup(HERE, ANN, strategy="aggressive")
+    await h.settle()
+    assert (
+        "ann (Challenger) playing aggressive against bob (Opposition) playing defensive"
+        in (texts(h)[-1])
+    )
+
+
+async def test_challenge_terms_are_checked(h: Harness) -> None:
+    service = h.service
+    refusals = {
+        "Assassins are played on the long board only": Terms(assassins=True),
+        "between 5 min and 14 days": Terms(turn_seconds=60),
+        "has no terrain `swamp`; choose one of `none`": Terms(terrain="swamp"),
+        "The board is `short` or `long`": Terms(board="huge"),
+        "cannot be used: clause 1": Terms(terrain="custom", terrain_map="water v10h1"),
+    }
+    for message, terms in refusals.items():
+        with pytest.raises(Refused, match=message):
+            await service.challenge(HERE, ANN, BOB, terms)
+    with pytest.raises(Refused, match="cannot challenge yourself"):
+        await service.challenge(HERE, ANN, ANN)
+    await service.challenge(HERE, ANN, BOB)
+    with pytest.raises(Refused, match="one at a time per channel"):
+        await service.challenge(HERE, CARL)
+    await service.challenge(Place(1, 101), CARL)  # another channel is free
+
+
+async def test_decline_withdraw_and_expiry(h: Harness) -> None:
+    service = h.service
+    await service.challenge(HERE, ANN, BOB)
+    with pytest.raises(NotAllowed, match="only they can answer"):
+        await service.decline(HERE, CARL)
+    await service.decline(HERE, BOB)
+    await service.challenge(HERE, ANN)  # an open challenge, now that the channel is free
+    with pytest.raises(NotAllowed, match="needs no answer"):
+        await service.decline(HERE, BOB)
+    await service.decline(HERE, ANN)
+    await service.challenge(HERE, ANN, None, expires_in=3600)
+    await h.advance(3599)
+    assert "expired" not in texts(h)[-1]
+    await h.advance(1)
+    answers = [text for text in texts(h) if "challenges" not in text and "posts an" not in text]
+    assert answers == [
+        "bob declines ann's challenge.",
+        "ann takes the challenge back.",
+        "ann's challenge has expired: nobody accepted it in time.",
+    ]
+    with pytest.raises(Refused, match="no match here"):
+        await service.accept(HERE, BOB)
+
+
+async def test_an_open_challenge_with_the_challenger_drawn_at_random(h: Harness) -> None:
+    service = h.service
+    await service.challenge(HERE, ANN, None, Terms(roles="random"))
+    await service.accept(HERE, CARL)
+    with pytest.raises(Refused, match="already been accepted"):
+        await service.accept(HERE, BOB)
+    await h.settle()
+    assert "(drawn at random)" in texts(h)[-1]
+    assert "ann" in texts(h)[-1] and "carl" in texts(h)[-1]
+
+
+async def test_setup_choices_are_checked(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "long.sqlite3") as h:
+        service = h.service
+        await service.challenge(HERE, ANN, BOB, Terms(board="long", assassins=True))
+        await service.accept(HERE, BOB)
+        with pytest.raises(Refused, match="strategy first"):
+            await service.setup(HERE, ANN, assassin="v3h17")
+        with pytest.raises(Refused, match="`aggressive` or `defensive`, not `bold`"):
+            await service.setup(HERE, ANN, strategy="bold")
+        with pytest.raises(Refused, match=r"`K` \(King\) or `Q`"):
+            await service.setup(HERE, ANN, ruler="X")
+        with pytest.raises(NotAllowed, match="play in this match"):
+            await service.setup(HERE, CARL, strategy="defensive")
+        reply = await service.setup(HERE, ANN, strategy="aggressive", ruler="q")
+        assert "Still to choose: your Assassin's start square" in reply.text
+        with pytest.raises(Refused, match=r"not an empty square of your home edge .*Allowed: v"):
+            await service.setup(HERE, ANN, assassin="v9h17")
+        with pytest.raises(Refused, match="home edge"):
+            await service.setup(HERE, ANN, assassin="v3h1")
+        reply = await service.setup(HERE, ANN, assassin="v3h17")
+        assert "Assassin starts on v3h17" in reply.text and "That is all" in reply.text
+        await service.setup(HERE, BOB, strategy="defensive", ruler="K", assassin="none")
+        await h.settle()
+        everything = " ".join(d.message.text for d in h.delivery.log if d.user_id != ANN.id)
+        assert "v3h17" not in everything  # nobody else hears of ann's square
+        assert "Ruler Q" in texts(h)[-1]
+
+
+# ---- a whole short game --------------------------------------------------------------------
+async def test_a_short_game_to_its_finish(h: Harness) -> None:
+    """The example record (won by trapping) played through the service, action by action."""
+    record = parse_record((ROOT / "docs/examples/short-game.tora").read_text())
+    service = h.service
+    await started(h, Terms(terrain="river"))
+    players = {Side.CHALLENGER: ANN, Side.OPPOSITION: BOB}
+    for _line, side, actions in record.turns:
+        for action in actions:
+            reply = await service.play(HERE, players[side], action)
+            assert reply.private and reply.files[0].data.startswith(b"private:")
+        await service.end_turn(HERE, players[side])
+    await h.settle()
+    last = h.delivery.channel(HERE.channel_id)[-1]
+    assert last.text.startswith("ann (Challenger) wins (trapped).\nFinal score:")
+    assert "The match was rated" in last.text
+    board, record_file = last.files
+    assert board.data.startswith(b"board:")
+    played = parse_record(record_file.data.decode())
+    assert [turn[1:] for turn in played.turns] == [turn[1:] for turn in record.turns]
+    assert played.headers["Challenger"] == "ann" and played.headers["Result"] == "1-0"
+    finished = await h.store.finished_matches(HERE.guild_id)
+    assert [f.reason for f in finished] == ["trapped"]
+    with pytest.raises(Refused, match="no match here"):
+        await service.play(HERE, ANN, "G v5h9-v4h9")
+    # every turn was announced with its board, and every "your turn" went to the right player
+    turn_posts = [m for m in h.delivery.channel(HERE.channel_id) if "ended their turn" in m.text]
+    assert len(turn_posts) == len(record.turns) - 1
+
+
+async def test_refusals_carry_the_rules_reason_and_change_nothing(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    with pytest.raises(ActionRefused, match=r"8 steps away; .* \(R13\)") as refused:
+        await service.play(HERE, ANN, "G v5h9-v1h1")
+    assert refused.value.error.rule == "R13"
+    with pytest.raises(ActionRefused, match="cannot read"):
+        await service.play(HERE, ANN, "hello")
+    with pytest.raises(Refused, match="use `/tora resign`"):
+        await service.play(HERE, ANN, "resign")
+    reply = await service.board(HERE, ANN)
+    assert "Nothing staged this turn yet." in reply.text
+
+
+async def test_undo_and_take_back(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    await service.play(HERE, ANN, "G v5h9-v4h9")
+    reply = await service.play(HERE, ANN, "A v7h9-v7h8")
+    assert "No actions left" in reply.text
+    reply = await service.undo(HERE, ANN, number=1)
+    assert reply.text.startswith("Taken back: G v5h9-v4h9.\nStaged this turn:\n1. A v7h9-v7h8")
+    reply = await service.undo(HERE, ANN)
+    assert "Nothing staged" in reply.text
+    with pytest.raises(ActionRefused, match="no action of this turn"):
+        await service.undo(HERE, ANN)
+
+
+# ---- authorisation, rate limit, stale requests ---------------------------------------------
+async def test_only_the_players_act_and_only_on_their_turn(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    with pytest.raises(NotAllowed, match=r"Only ann .* and bob .* play in this match"):
+        await service.play(HERE, CARL, "G v5h9-v4h9")
+    with pytest.raises(NotAllowed, match="It is ann's turn"):
+        await service.play(HERE, BOB, "G v5h1-v6h1")
+    with pytest.raises(NotAllowed, match="It is ann's turn"):
+        await service.end_turn(HERE, BOB)
+    with pytest.raises(NotAllowed, match="Only a server admin"):
+        await service.cancel(HERE, ANN, admin=False)
+    with pytest.raises(NotAllowed):
+        await service.resign(HERE, CARL)
+    spectator = await service.board(HERE, CARL)
+    assert not spectator.private and spectator.files[0].data.startswith(b"board:")
+
+
+async def test_the_rate_limit_refuses_clearly(tmp_path: Path) -> None:
+    async with Harness(tmp_path / "t.sqlite3", settings=Settings(burst=3, every=2.0)) as h:
+        service = h.service
+        await service.challenge(HERE, ANN, BOB)
+        await service.board(HERE, ANN)
+        await service.board(HERE, ANN)
+        with pytest.raises(
+            RateLimited, match="up to 3 at once, then one every 2 seconds"
+        ) as limited:
+            await service.board(HERE, ANN)
+        assert "wait 2 seconds" in limited.value.message
+        await service.board(HERE, BOB)  # each user has their own allowance
+        h.clock.advance(2)
+        await service.board(HERE, ANN)
+
+
+async def test_a_stale_request_is_refused(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    reply = await service.play(HERE, ANN, "G v5h9-v4h9")
+    await service.undo(HERE, ANN)  # the match moves on
+    with pytest.raises(StaleRequest, match="moved on since the message you answered"):
+        await service.end_turn(HERE, ANN, expect=reply.stamp)
+    assert "Nothing staged" in (await service.board(HERE, ANN)).text
+    fresh = await service.board(HERE, ANN)
+    await service.end_turn(HERE, ANN, expect=fresh.stamp)
+
+
+async def test_concurrent_requests_are_serialised(h: Harness) -> None:
+    import asyncio
+
+    service = h.service
+    await started(h)
+    stamp = (await service.board(HERE, ANN)).stamp
+    results = await asyncio.gather(
+        service.play(HERE, ANN, "G v5h9-v4h9", expect=stamp),
+        service.play(HERE, ANN, "A v7h9-v7h8", expect=stamp),
+        return_exceptions=True,
+    )
+    assert sum(isinstance(r, StaleRequest) for r in results) == 1
+    assert len((await h.store.load(1)).game.staged()) == 1
+    # without a stamp both go through, one after the other
+    await service.undo(HERE, ANN)
+    await asyncio.gather(
+        service.play(HERE, ANN, "G v5h9-v4h9"), service.play(HERE, ANN, "A v7h9-v7h8")
+    )
+    assert (await h.store.load(1)).game.staged() == ["G v5h9-v4h9", "A v7h9-v7h8"]
+
+
+async def test_a_lost_race_with_another_writer_is_refused(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    other = await h.store.load(1)  # another process writes the match behind our back
+    other.act("G v5h9-v4h9")
+    await h.store.save(other)
+    with pytest.raises(StaleRequest, match="another came first"):
+        await service.play(HERE, ANN, "A v7h9-v7h8")
+    reply = await service.play(HERE, ANN, "A v7h9-v7h8")  # reloaded: both actions are there
+    assert "1. G v5h9-v4h9\n2. A v7h9-v7h8" in reply.text
+
+
+# ---- agreements and endings ----------------------------------------------------------------
+async def test_draw_offer_decline_lapse_and_acceptance(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    await service.draw(HERE, ANN)
+    with pytest.raises(Refused, match="already proposed a draw"):
+        await service.draw(HERE, ANN)
+    await service.decline(HERE, BOB)
+    await h.settle()
+    assert texts(h)[-1] == "bob (Opposition) declines ann's draw offer."
+    await service.draw(HERE, BOB)  # offered on ann's turn; ann plays on: it lapses
+    await service.end_turn(HERE, ANN)
+    await h.settle()
+    assert "bob's draw offer lapsed: ann's turn ended without accepting it." in texts(h)[-1]
+    await service.draw(HERE, ANN)
+    await service.draw(HERE, BOB)
+    await h.settle()
+    last = h.delivery.channel(HERE.channel_id)[-1]
+    assert last.text.startswith(
+        "ann and bob agreed to a draw. The match ends in a tie (agreed draw)."
+    )
+    assert [f.reason for f in await h.store.finished_matches(1)] == ["agreed draw"]
+
+
+async def test_resign_on_the_opponents_turn(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    await service.resign(HERE, BOB)
+    await h.settle()
+    assert texts(h)[-1].startswith("bob (Opposition) resigns. ann (Challenger) wins (resignation).")
+    assert (await h.store.active_matches()) == []
+
+
+async def test_abort_only_before_the_first_round_is_complete(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    await service.end_turn(HERE, ANN)
+    await service.abort(HERE, BOB)
+    await h.settle()
+    last = h.delivery.channel(HERE.channel_id)[-1]
+    assert last.text.startswith(
+        "bob (Opposition) aborted the match before the first round was complete."
+    )
+    assert "It counts for nothing and is not rated." in last.text
+    assert [f.name.endswith(".tora") for f in last.files] == [False, True]
+    assert await h.store.active_matches() == [] and await h.store.finished_matches(1) == []
+    # a new match in the same channel, played one round further: too late to abort
+    await started(h)
+    await service.end_turn(HERE, ANN)
+    await service.end_turn(HERE, BOB)
+    with pytest.raises(Refused, match="can no longer be aborted"):
+        await service.abort(HERE, ANN)
+
+
+async def test_abort_during_setup_and_admin_cancellation(h: Harness) -> None:
+    service = h.service
+    await service.challenge(HERE, ANN, BOB)
+    await service.accept(HERE, BOB)
+    await service.setup(HERE, ANN, strategy="aggressive")
+    await service.abort(HERE, ANN)
+    await started(h)
+    await service.play(HERE, ANN, "G v5h9-v4h9")
+    await service.cancel(HERE, CARL, admin=True)
+    await h.settle()
+    last = h.delivery.channel(HERE.channel_id)[-1]
+    assert last.text.startswith("An admin (carl) cancelled the match.")
+    with pytest.raises(Refused, match="no match here"):
+        await service.end_turn(HERE, ANN)
+    info = await h.store.match_info(1)
+    assert info.status == "active" and await h.store.active_matches() == []
