@@ -27,23 +27,21 @@ from .position import Effect, Position
 Filter = Callable[[Piece], bool]
 
 
+_STEPS = {GENERAL: 2, RULER: 3, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, CANNON: 1, ASSASSIN: 3}
+_STRIKES = {GENERAL: 3, RULER: 5, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, ASSASSIN: 4}
+
+
 def _steps(pos: Position, kind: str) -> int:
     """Greatest distance one action can carry a piece (downhill adds one, R33)."""
-    base = {GENERAL: 2, RULER: 3, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, CANNON: 1, ASSASSIN: 3}[kind]
-    return base + (1 if pos.terrain.hills else 0)
+    return _STEPS[kind] + (1 if pos.terrain.hills else 0)
 
 
 def _strike(pos: Position, kind: str) -> int:
-    """Greatest distance a piece's last action can hit at: move and attack together."""
-    bonus = 1 if pos.terrain.hills else 0
-    return {
-        GENERAL: 3 + bonus,
-        RULER: 5 + bonus,
-        ARCHER: max(2, 2 + bonus),
-        SOLDIER: 1 + bonus,
-        CAVALRY: 3 + bonus,
-        ASSASSIN: 4 + bonus,
-    }[kind]
+    """Greatest distance a piece's last action can hit at: move and attack together
+    (an Archer's reach-2 shot does not grow downhill: it does not move)."""
+    if kind == ARCHER:
+        return 2 + (1 if pos.terrain.hills else 0)
+    return _STRIKES[kind] + (1 if pos.terrain.hills else 0)
 
 
 def _kind(pos: Position, piece: Piece) -> str:
@@ -90,16 +88,20 @@ def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     the two needs counts (a piece stepping off the line next to the Cannon does both)."""
     inside = on_board(pos.size)
     reach = 3 * step
+    ch, cv = cannon.sq >> 5, cannon.sq & 31
+    board = pos.board
     best = 99
     for delta in DELTAS:
         sq, blockers = target + delta, 0
         while sq in inside:
-            pid = pos.board.get(sq)
-            moves = -(-distance(cannon.sq, sq) // step)
-            if moves <= 3 and distance(cannon.sq, sq) <= reach:
-                occupied = 1 if pid is not None and pid != cannon.id else 0
-                helpers = max(-(-(blockers + occupied) // 2), 2 - _free_supporters(pos, cannon, sq))
-                best = min(best, moves + max(0, helpers))
+            pid = board.get(sq)
+            d = max(abs((sq >> 5) - ch), abs((sq & 31) - cv))
+            moves = -(-d // step)
+            occupied = 1 if pid is not None and pid != cannon.id else 0
+            clearing = -(-(blockers + occupied) // 2)
+            if d <= reach and moves + clearing < best:
+                helpers = max(clearing, 2 - _free_supporters(pos, cannon, sq))
+                best = min(best, moves + helpers)
             if pid is not None and pid != cannon.id:
                 blockers += 1
             sq += delta
@@ -254,6 +256,7 @@ class ThreatSearch:
         self.attacker_ok = attacker_ok or (lambda piece: True)
         self.refuted: set[tuple] = set()
         self.deps: set[int] = set()  # squares the threat found depends on (its witness)
+        self.work = 0  # steps taken (``_by`` calls): what a caller with a budget pays
 
     def run(self, pos: Position) -> bool:
         if self.actions <= 0 or pos.board.get(self.target) is None:
@@ -285,6 +288,7 @@ class ThreatSearch:
 
     def _by(self, pos: Position, pid: int, n: int) -> bool:
         """n actions, the last one by piece ``pid`` hitting the target; none shorter exists."""
+        self.work += 1
         piece = pos.pieces.get(pid)
         if piece is None or pid in pos.spent or pos.actions_left < n:
             return False

@@ -9,6 +9,7 @@ exactly one statement of each piece's abilities.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from functools import cache
 from itertools import combinations
 
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
@@ -206,15 +207,17 @@ def shots(pos: Position, piece: Piece, frm: int, reach: int, archer: bool) -> It
                 yield target, via, victim.id
 
 
-def _ring(size: int, frm: int, reach: int) -> Iterator[int]:
+@cache
+def _ring(size: int, frm: int, reach: int) -> tuple[int, ...]:
     """Squares up to ``reach`` away, nearest first, each ring in reading order."""
     inside = on_board(size)
-    for ring in range(1, reach + 1):
-        for dv in range(ring, -ring - 1, -1):
-            for dh in range(-ring, ring + 1):
-                sq = frm + (dh << 5) + dv
-                if max(abs(dh), abs(dv)) == ring and sq in inside:
-                    yield sq
+    return tuple(
+        sq
+        for ring in range(1, reach + 1)
+        for dv in range(ring, -ring - 1, -1)
+        for dh in range(-ring, ring + 1)
+        if max(abs(dh), abs(dv)) == ring and (sq := frm + (dh << 5) + dv) in inside
+    )
 
 
 # ---- per piece -----------------------------------------------------------------------------

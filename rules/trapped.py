@@ -22,7 +22,7 @@ def is_trapped(pos: Position) -> bool:
         return False  # undecided: the game goes on, which never ends a game wrongly
 
 
-TRAPPED_BUDGET = 100  # positions judged before R25 gives up and lets the game go on
+TRAPPED_BUDGET = 5_000  # steps of threat search (and judged positions) before R25 gives up
 
 
 class _OutOfBudget(Exception):
@@ -39,7 +39,7 @@ def _escape(pos: Position, depth: int, seen: set, budget: list[int]) -> bool:
     budget[0] -= 1
     if budget[0] < 0:
         raise _OutOfBudget
-    safe, deps = _judge(pos)
+    safe, deps = _judge(pos, budget)
     if safe:
         return True
     if depth == 0 or pos.actions_left <= 0:
@@ -57,9 +57,9 @@ def _escape(pos: Position, depth: int, seen: set, budget: list[int]) -> bool:
     return False
 
 
-def _judge(pos: Position) -> tuple[bool, set[int]]:
+def _judge(pos: Position, budget: list[int]) -> tuple[bool, set[int]]:
     """(ending the turn here is legal and leaves a live command piece out of jeopardy,
-    the squares the threats found depend on)."""
+    the squares the threats found depend on); the searches' work is taken from ``budget``."""
     after = next_turn(pos)
     live = [p for p in pos.commanders(pos.side) if not p.doomed and p.id in after.pieces]
     if not after.commanders(after.side):
@@ -70,12 +70,15 @@ def _judge(pos: Position) -> tuple[bool, set[int]]:
         search = ThreatSearch(piece.sq, after.actions_total)
         threatened[piece.id] = search.run(after)
         deps |= search.deps
+        budget[0] -= search.work
     legal = not pos.crown_pending[pos.side]
     for piece in live:
         if piece.id in pos.operated and threatened[piece.id]:
             if pos.side == Side.CHALLENGER and piece.id in pos.slew:
                 search = ThreatSearch(piece.sq, after.actions_total, _not_doomed_command)
-                if search.run(after):
+                hit = search.run(after)
+                budget[0] -= search.work
+                if hit:
                     deps |= search.deps
                     legal = False
             else:
