@@ -205,6 +205,118 @@ CREATE TABLE outbox_files (
 """
 
 
+LADDERS = """
+-- Accounts the front end reported as bots: their games are never rated.
+CREATE TABLE bot_accounts (
+    user_id INTEGER PRIMARY KEY REFERENCES players (user_id)
+);
+
+-- One ladder per guild and board size; its seasons, numbered from 1. At most one is open.
+-- A closed season keeps its final standings (JSON, best first) and is never written again.
+-- revision counts the recomputes (result removals) of the season's ratings.
+CREATE TABLE ladder_seasons (
+    guild_id INTEGER NOT NULL,
+    board TEXT NOT NULL CHECK (board IN ('short', 'long')),
+    number INTEGER NOT NULL CHECK (number >= 1),
+    started_at REAL NOT NULL,
+    closed_at REAL,
+    closed_by INTEGER,
+    standings TEXT,
+    revision INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (guild_id, board, number)
+) WITHOUT ROWID;
+CREATE UNIQUE INDEX ladder_one_open_season ON ladder_seasons (guild_id, board)
+    WHERE closed_at IS NULL;
+
+-- One row per rated result (a single game, or a whole series to a point target: R28), in the
+-- order they were rated; score is the first player's (1 win, 0.5 draw, 0 loss).
+CREATE TABLE ladder_results (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    board TEXT NOT NULL CHECK (board IN ('short', 'long')),
+    season INTEGER NOT NULL,
+    match_id INTEGER NOT NULL UNIQUE REFERENCES finished_matches (match_id),
+    first_id INTEGER NOT NULL REFERENCES players (user_id),
+    second_id INTEGER NOT NULL REFERENCES players (user_id),
+    score REAL NOT NULL CHECK (score IN (0, 0.5, 1)),
+    played_at REAL NOT NULL,
+    CHECK (first_id != second_id),
+    FOREIGN KEY (guild_id, board, season) REFERENCES ladder_seasons (guild_id, board, number)
+);
+CREATE INDEX ladder_results_by_season ON ladder_results (guild_id, board, season, id);
+CREATE INDEX ladder_results_by_first ON ladder_results (first_id, id);
+CREATE INDEX ladder_results_by_second ON ladder_results (second_id, id);
+CREATE TRIGGER ladder_results_no_update BEFORE UPDATE ON ladder_results
+BEGIN
+    SELECT RAISE(ABORT, 'ladder results are never changed: remove one with a reason');
+END;
+CREATE TRIGGER ladder_results_no_delete BEFORE DELETE ON ladder_results
+BEGIN
+    SELECT RAISE(ABORT, 'ladder results are never deleted: remove one with a reason');
+END;
+
+-- An admin took a result off the ladder: it no longer counts, and the season is recomputed.
+CREATE TABLE ladder_removals (
+    result_id INTEGER PRIMARY KEY REFERENCES ladder_results (id),
+    removed_by INTEGER NOT NULL,
+    reason TEXT NOT NULL CHECK (length(reason) > 0),
+    removed_at REAL NOT NULL
+);
+
+-- The current ratings of a season, rewritten when the season is recomputed. streak: wins in
+-- a row (> 0), losses in a row (< 0), 0 after a draw.
+CREATE TABLE ladder_ratings (
+    guild_id INTEGER NOT NULL,
+    board TEXT NOT NULL CHECK (board IN ('short', 'long')),
+    season INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players (user_id),
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    volatility REAL NOT NULL,
+    games INTEGER NOT NULL,
+    wins INTEGER NOT NULL,
+    losses INTEGER NOT NULL,
+    draws INTEGER NOT NULL,
+    last_played REAL NOT NULL,
+    streak INTEGER NOT NULL,
+    PRIMARY KEY (guild_id, board, season, player_id)
+) WITHOUT ROWID;
+CREATE INDEX ladder_ratings_by_rating ON ladder_ratings (guild_id, board, season, rating DESC);
+
+-- Append-only: each player's rating after each rated result. A recompute appends the whole
+-- season again under the season's next revision; reads take the season's current revision.
+CREATE TABLE ladder_history (
+    id INTEGER PRIMARY KEY,
+    result_id INTEGER NOT NULL REFERENCES ladder_results (id),
+    revision INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players (user_id),
+    rating REAL NOT NULL,
+    deviation REAL NOT NULL,
+    change REAL NOT NULL,
+    UNIQUE (result_id, revision, player_id)
+);
+CREATE INDEX ladder_history_by_player ON ladder_history (player_id, revision, result_id);
+CREATE TRIGGER ladder_history_no_update BEFORE UPDATE ON ladder_history
+BEGIN
+    SELECT RAISE(ABORT, 'ladder history is append-only');
+END;
+CREATE TRIGGER ladder_history_no_delete BEFORE DELETE ON ladder_history
+BEGIN
+    SELECT RAISE(ABORT, 'ladder history is append-only');
+END;
+
+-- The matchmaking queue: who waits for a rated opponent, per guild and board size.
+CREATE TABLE ladder_queue (
+    guild_id INTEGER NOT NULL,
+    board TEXT NOT NULL CHECK (board IN ('short', 'long')),
+    player_id INTEGER NOT NULL REFERENCES players (user_id),
+    channel_id INTEGER NOT NULL,
+    joined_at REAL NOT NULL,
+    PRIMARY KEY (guild_id, board, player_id)
+) WITHOUT ROWID;
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -216,6 +328,7 @@ MIGRATIONS = (
     Migration(1, "guild settings, players, matches, action log, snapshots", FIRST_SCHEMA),
     Migration(2, "finished matches, ladder ratings, rating history", RESULTS_AND_LADDERS),
     Migration(3, "match service: closed matches, hosted matches, setup, outbox", MATCH_SERVICE),
+    Migration(4, "ladders: seasons, results, removals, ratings, history, queue", LADDERS),
 )
 LATEST = MIGRATIONS[-1].number
 

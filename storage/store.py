@@ -23,6 +23,7 @@ from .connection import connect, connect_reader, prepare
 from .errors import CorruptMatch, UnknownPlayer
 from .hosting import Hosted, Post
 from .hosting_store import Hosting
+from .ladders import Ladders
 from .loader import SnapshotUnusable, new_game, rebuild
 from .match import Match
 from .models import (
@@ -58,6 +59,7 @@ class Store:
         self._reader = reader
         self._read_lock = asyncio.Lock()
         self.hosting = Hosting(writer, self._read)
+        self.ladders = Ladders(writer, self._read)
 
     @classmethod
     async def open(cls, config: Config | None = None) -> Store:

@@ -1,0 +1,198 @@
+"""Rated results on a ladder (one per guild and board size): recording a finished match,
+an admin's removal of a result with the season recomputed, and closing a season.
+
+A result counts only if the match finished with a result (not aborted or cancelled) between
+two different accounts that are not bots; a series to a point target (R28) is one match, so
+it is one result. Each match is rated at most once."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from storage import Store
+from storage.ladders import LadderKey, LadderTx, MatchFacts, Season, Standing
+
+from .errors import LadderError, NotFound, NotRated
+from .standings import Applied, apply, current, fresh, replay
+
+BOARDS = ("short", "long")
+SCORES = {"C": 1.0, "O": 0.0, None: 0.5}  # the Challenger's score by winner
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A result as rated: its id, season, and both players' standings after it."""
+
+    result_id: int
+    key: LadderKey
+    challenger: Standing
+    opposition: Standing
+    challenger_change: float
+    opposition_change: float
+
+
+@dataclass(frozen=True)
+class Archived:
+    """One line of a closed season's standings, as they were when it closed."""
+
+    rank: int
+    player_id: int
+    name: str
+    rating: float
+    deviation: float
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
+
+
+def check_board(board: str) -> None:
+    if board not in BOARDS:
+        raise LadderError(f"The board is `short` or `long`, not `{board}`.")
+
+
+def refusal(facts: MatchFacts | None, match_id: int) -> str | None:
+    """Why the match cannot be rated, or None if it can."""
+    if facts is None:
+        return f"Match {match_id} does not exist."
+    if facts.closed is not None:
+        return f"Match {match_id} was {facts.closed}; it is never rated."
+    if not facts.finished:
+        return f"Match {match_id} is not over yet; only finished matches are rated."
+    if facts.challenger_id == facts.opposition_id:
+        return f"Match {match_id} was played by one account against itself; it is not rated."
+    if facts.challenger_bot or facts.opposition_bot:
+        return f"Match {match_id} was played by a bot account; only games between people count."
+    return None
+
+
+class Results:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def record_match(self, match_id: int) -> Recorded:
+        """Rate a finished match on its guild's ladder for its board size, in the open
+        season (season 1 opens with the first result), as played now (the ladder's clock).
+        NotRated says why a match does not count (also if it was rated before)."""
+
+        def work(tx: LadderTx) -> Recorded:
+            facts = tx.match_facts(match_id)
+            reason = refusal(facts, match_id)
+            if reason is not None:
+                raise NotRated(reason)
+            assert facts is not None
+            if tx.result_of(match_id) is not None:
+                raise NotRated(f"Match {match_id} is already rated.")
+            season = tx.open_season(facts.guild_id, facts.board)
+            key, at = season.key, tx.now
+            first = tx.standing(key, facts.challenger_id) or fresh(facts.challenger_id, at)
+            second = tx.standing(key, facts.opposition_id) or fresh(facts.opposition_id, at)
+            step = apply(first, second, SCORES[facts.winner], at)
+            result_id = tx.insert_result(
+                key, match_id, facts.challenger_id, facts.opposition_id, SCORES[facts.winner], at
+            )
+            _write(tx, key, result_id, season.revision, step)
+            return Recorded(
+                result_id, key, step.first, step.second, step.first_change, step.second_change
+            )
+
+        return await self._store.ladders.transact(work, self._clock())
+
+    async def remove_result(self, guild_id: int, match_id: int, by: int, reason: str) -> int:
+        """An admin takes a match's result off the ladder with a reason (logged with who and
+        when); the season's ratings and history are recomputed from the results left.
+        Returns how many results the season still counts."""
+        reason = reason.strip()
+        if not reason:
+            raise LadderError("Give a reason for removing a result; it is kept in the log.")
+
+        def work(tx: LadderTx) -> int:
+            found = tx.result_of(match_id)
+            if found is None or found[0].guild_id != guild_id:
+                raise NotFound(f"Match {match_id} has no rated result on this server's ladders.")
+            key, result = found
+            if result.removed:
+                raise LadderError(f"The result of match {match_id} was already removed.")
+            season = tx.season(key)
+            if season is None or season.closed_at is not None:
+                raise LadderError(
+                    f"Match {match_id} belongs to season {key.season}, which is closed; its "
+                    "standings are archived and stay as they were."
+                )
+            tx.remove_result(result.id, by, reason)
+            return recompute(tx, key)
+
+        return await self._store.ladders.transact(work, self._clock())
+
+    async def close_season(self, guild_id: int, board: str, by: int) -> Season:
+        """Archive the open season's standings (as they stand now) and start the next season
+        with fresh ratings. Returns the new season."""
+        check_board(board)
+
+        def work(tx: LadderTx) -> Season:
+            season = tx.open_season(guild_id, board)
+            lines = archive_lines(tx, season.key)
+            tx.close_season(season.key, by, json.dumps([asdict(line) for line in lines]))
+            return tx.start_season(guild_id, board)
+
+        return await self._store.ladders.transact(work, self._clock())
+
+    async def archived(self, guild_id: int, board: str, number: int) -> list[Archived]:
+        """A closed season's final standings, best first."""
+        check_board(board)
+        for season in await self._store.ladders.seasons(guild_id, board):
+            if season.key.season == number:
+                if season.standings is None:
+                    raise LadderError(f"Season {number} of the {board} ladder is still open.")
+                return [Archived(**line) for line in json.loads(season.standings)]
+        raise NotFound(f"The {board} ladder has no season {number}.")
+
+
+def archive_lines(tx: LadderTx, key: LadderKey) -> list[Archived]:
+    rows = tx.standings(key)
+    names = tx.names(row.player_id for row in rows)
+    lines = []
+    for rank, row in enumerate(rows, 1):
+        rating = current(row, tx.now)
+        lines.append(
+            Archived(
+                rank,
+                row.player_id,
+                names.get(row.player_id, str(row.player_id)),
+                row.rating,
+                rating.deviation,
+                rating.provisional,
+                row.games,
+                row.wins,
+                row.losses,
+                row.draws,
+            )
+        )
+    return lines
+
+
+def _write(tx: LadderTx, key: LadderKey, result_id: int, revision: int, step: Applied) -> None:
+    tx.put_standing(key, step.first)
+    tx.put_standing(key, step.second)
+    tx.append_history(result_id, revision, step.first.player_id, step.first, step.first_change)
+    tx.append_history(result_id, revision, step.second.player_id, step.second, step.second_change)
+
+
+def recompute(tx: LadderTx, key: LadderKey) -> int:
+    """Rebuild a season's ratings from its counted results (in the order they were rated),
+    and append its history again under the season's next revision."""
+    results = tx.counted_results(key)
+    revision = tx.next_revision(key)
+    standings, applied = replay(results)
+    tx.clear_standings(key)
+    for standing in standings.values():
+        tx.put_standing(key, standing)
+    for result, step in zip(results, applied, strict=True):
+        tx.append_history(result.id, revision, result.first_id, step.first, step.first_change)
+        tx.append_history(result.id, revision, result.second_id, step.second, step.second_change)
+    return len(results)

@@ -1,0 +1,424 @@
+"""``Store.ladders``: the ladders' tables (migration 4) - seasons, rated results and their
+removals, ratings, the append-only rating history and the matchmaking queue - per guild,
+board size (``short``/``long``) and season.
+
+Storage knows no rating maths: a ladder write is a function of a ``LadderTx`` that the
+ladder service passes to ``transact``; it runs as one job on the store's single writer, so
+reading the ratings, computing the new ones and writing them is one transaction."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TypeVar
+
+import aiosqlite
+
+from .writer import Writer
+
+T = TypeVar("T")
+Reader = Callable[[], contextlib.AbstractAsyncContextManager[aiosqlite.Connection]]
+
+
+@dataclass(frozen=True)
+class LadderKey:
+    """One ladder season: a guild, a board size and the season's number."""
+
+    guild_id: int
+    board: str
+    season: int
+
+
+@dataclass(frozen=True)
+class Season:
+    key: LadderKey
+    started_at: float
+    closed_at: float | None
+    closed_by: int | None
+    standings: str | None  # JSON written when the season closed
+    revision: int
+
+
+@dataclass(frozen=True)
+class MatchFacts:
+    """What rating a finished match needs: ``winner`` is 'C', 'O' or None (a tie), ``closed``
+    is set for an aborted or cancelled match."""
+
+    match_id: int
+    guild_id: int
+    board: str
+    challenger_id: int
+    opposition_id: int
+    challenger_bot: bool
+    opposition_bot: bool
+    finished: bool
+    closed: str | None
+    winner: str | None
+    finished_at: float | None
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's rating in one season. streak: wins in a row (> 0), losses (< 0)."""
+
+    player_id: int
+    rating: float
+    deviation: float
+    volatility: float
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    last_played: float
+    streak: int
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    id: int
+    match_id: int
+    first_id: int
+    second_id: int
+    score: float  # the first player's
+    played_at: float
+    removed: bool
+
+
+@dataclass(frozen=True)
+class HistoryPoint:
+    result_id: int
+    match_id: int
+    rating: float
+    deviation: float
+    change: float
+    played_at: float
+
+
+@dataclass(frozen=True)
+class QueueEntry:
+    player_id: int
+    channel_id: int
+    joined_at: float
+
+
+SEASON_COLUMNS = "guild_id, board, number, started_at, closed_at, closed_by, standings, revision"
+STANDING_COLUMNS = (
+    "player_id, rating, deviation, volatility, games, wins, losses, draws, last_played, streak"
+)
+RESULT_COLUMNS = (
+    "r.id, r.match_id, r.first_id, r.second_id, r.score, r.played_at,"
+    " EXISTS (SELECT 1 FROM ladder_removals x WHERE x.result_id = r.id)"
+)
+KEY_WHERE = "guild_id = ? AND board = ? AND season = ?"
+
+
+def _season(row: tuple) -> Season:
+    return Season(LadderKey(*row[:3]), *row[3:])
+
+
+def _result(row: tuple) -> ResultRow:
+    return ResultRow(*row[:6], removed=bool(row[6]))
+
+
+class LadderTx:
+    """The ladder's statements inside one writer transaction."""
+
+    def __init__(self, conn: sqlite3.Connection, now: float) -> None:
+        self.conn = conn
+        self.now = now
+
+    def match_facts(self, match_id: int) -> MatchFacts | None:
+        row = self.conn.execute(
+            "SELECT m.id, m.guild_id, json_extract(m.options, '$.board'), m.challenger_id,"
+            " m.opposition_id,"
+            " EXISTS (SELECT 1 FROM bot_accounts b WHERE b.user_id = m.challenger_id),"
+            " EXISTS (SELECT 1 FROM bot_accounts b WHERE b.user_id = m.opposition_id),"
+            " m.status = 'finished', m.closed, f.winner, f.finished_at FROM matches m"
+            " LEFT JOIN finished_matches f ON f.match_id = m.id WHERE m.id = ?",
+            (match_id,),
+        ).fetchone()
+        if row is None:
+            return None
+        return MatchFacts(*row[:5], bool(row[5]), bool(row[6]), bool(row[7]), *row[8:])
+
+    def open_season(self, guild_id: int, board: str) -> Season:
+        """The season being played, season 1 being opened by the first result."""
+        row = self.conn.execute(
+            f"SELECT {SEASON_COLUMNS} FROM ladder_seasons"
+            " WHERE guild_id = ? AND board = ? AND closed_at IS NULL",
+            (guild_id, board),
+        ).fetchone()
+        if row is not None:
+            return _season(row)
+        return self.start_season(guild_id, board)
+
+    def start_season(self, guild_id: int, board: str) -> Season:
+        (last,) = self.conn.execute(
+            "SELECT coalesce(max(number), 0) FROM ladder_seasons WHERE guild_id = ? AND board = ?",
+            (guild_id, board),
+        ).fetchone()
+        self.conn.execute(
+            "INSERT INTO ladder_seasons (guild_id, board, number, started_at) VALUES (?, ?, ?, ?)",
+            (guild_id, board, last + 1, self.now),
+        )
+        return Season(LadderKey(guild_id, board, last + 1), self.now, None, None, None, 0)
+
+    def season(self, key: LadderKey) -> Season | None:
+        row = self.conn.execute(
+            f"SELECT {SEASON_COLUMNS} FROM ladder_seasons"
+            " WHERE guild_id = ? AND board = ? AND number = ?",
+            (key.guild_id, key.board, key.season),
+        ).fetchone()
+        return None if row is None else _season(row)
+
+    def close_season(self, key: LadderKey, by: int, standings: str) -> None:
+        self.conn.execute(
+            "UPDATE ladder_seasons SET closed_at = ?, closed_by = ?, standings = ?"
+            " WHERE guild_id = ? AND board = ? AND number = ? AND closed_at IS NULL",
+            (self.now, by, standings, key.guild_id, key.board, key.season),
+        )
+
+    def next_revision(self, key: LadderKey) -> int:
+        self.conn.execute(
+            "UPDATE ladder_seasons SET revision = revision + 1"
+            " WHERE guild_id = ? AND board = ? AND number = ?",
+            (key.guild_id, key.board, key.season),
+        )
+        season = self.season(key)
+        assert season is not None
+        return season.revision
+
+    def standing(self, key: LadderKey, player_id: int) -> Standing | None:
+        row = self.conn.execute(
+            f"SELECT {STANDING_COLUMNS} FROM ladder_ratings WHERE {KEY_WHERE} AND player_id = ?",
+            (key.guild_id, key.board, key.season, player_id),
+        ).fetchone()
+        return None if row is None else Standing(*row)
+
+    def standings(self, key: LadderKey) -> list[Standing]:
+        rows = self.conn.execute(
+            f"SELECT {STANDING_COLUMNS} FROM ladder_ratings WHERE {KEY_WHERE}"
+            " ORDER BY rating DESC, player_id",
+            (key.guild_id, key.board, key.season),
+        ).fetchall()
+        return [Standing(*row) for row in rows]
+
+    def put_standing(self, key: LadderKey, standing: Standing) -> None:
+        self.conn.execute(
+            f"INSERT OR REPLACE INTO ladder_ratings (guild_id, board, season, {STANDING_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (key.guild_id, key.board, key.season, *vars(standing).values()),
+        )
+
+    def clear_standings(self, key: LadderKey) -> None:
+        self.conn.execute(
+            f"DELETE FROM ladder_ratings WHERE {KEY_WHERE}", (key.guild_id, key.board, key.season)
+        )
+
+    def insert_result(
+        self, key: LadderKey, match_id: int, first: int, second: int, score: float, at: float
+    ) -> int:
+        cursor = self.conn.execute(
+            "INSERT INTO ladder_results"
+            " (guild_id, board, season, match_id, first_id, second_id, score, played_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (key.guild_id, key.board, key.season, match_id, first, second, score, at),
+        )
+        assert cursor.lastrowid is not None
+        return cursor.lastrowid
+
+    def result_of(self, match_id: int) -> tuple[LadderKey, ResultRow] | None:
+        """The rated result of a match, and its season."""
+        row = self.conn.execute(
+            f"SELECT {RESULT_COLUMNS}, r.guild_id, r.board, r.season FROM ladder_results r"
+            " WHERE r.match_id = ?",
+            (match_id,),
+        ).fetchone()
+        return None if row is None else (LadderKey(*row[7:]), _result(row))
+
+    def counted_results(self, key: LadderKey) -> list[ResultRow]:
+        """The season's results that still count, in the order they were rated."""
+        rows = self.conn.execute(
+            f"SELECT {RESULT_COLUMNS} FROM ladder_results r WHERE {KEY_WHERE}"
+            " AND NOT EXISTS (SELECT 1 FROM ladder_removals x WHERE x.result_id = r.id)"
+            " ORDER BY r.id",
+            (key.guild_id, key.board, key.season),
+        ).fetchall()
+        return [_result(row) for row in rows]
+
+    def remove_result(self, result_id: int, by: int, reason: str) -> None:
+        self.conn.execute(
+            "INSERT INTO ladder_removals (result_id, removed_by, reason, removed_at)"
+            " VALUES (?, ?, ?, ?)",
+            (result_id, by, reason, self.now),
+        )
+
+    def append_history(
+        self, result_id: int, revision: int, player_id: int, standing: Standing, change: float
+    ) -> None:
+        self.conn.execute(
+            "INSERT INTO ladder_history (result_id, revision, player_id, rating, deviation,"
+            " change) VALUES (?, ?, ?, ?, ?, ?)",
+            (result_id, revision, player_id, standing.rating, standing.deviation, change),
+        )
+
+    def names(self, player_ids: Iterable[int]) -> dict[int, str]:
+        ids = sorted(set(player_ids))
+        marks = ", ".join("?" * len(ids))
+        rows = self.conn.execute(
+            f"SELECT user_id, name FROM players WHERE user_id IN ({marks})", ids
+        ).fetchall()
+        return {int(user_id): str(name) for user_id, name in rows}
+
+    def is_bot(self, user_id: int) -> bool:
+        row = self.conn.execute("SELECT 1 FROM bot_accounts WHERE user_id = ?", (user_id,))
+        return row.fetchone() is not None
+
+    # ---- the matchmaking queue -------------------------------------------------------------
+    def queue(self, guild_id: int, board: str) -> list[QueueEntry]:
+        rows = self.conn.execute(
+            "SELECT player_id, channel_id, joined_at FROM ladder_queue"
+            " WHERE guild_id = ? AND board = ? ORDER BY joined_at, player_id",
+            (guild_id, board),
+        ).fetchall()
+        return [QueueEntry(*row) for row in rows]
+
+    def queued_boards(self, player_id: int, guild_id: int) -> list[str]:
+        rows = self.conn.execute(
+            "SELECT board FROM ladder_queue WHERE guild_id = ? AND player_id = ?",
+            (guild_id, player_id),
+        ).fetchall()
+        return [row[0] for row in rows]
+
+    def enqueue(self, guild_id: int, board: str, player_id: int, channel_id: int) -> None:
+        self.conn.execute(
+            "INSERT INTO ladder_queue (guild_id, board, player_id, channel_id, joined_at)"
+            " VALUES (?, ?, ?, ?, ?)",
+            (guild_id, board, player_id, channel_id, self.now),
+        )
+
+    def dequeue(self, guild_id: int, board: str, player_ids: Iterable[int]) -> int:
+        removed = 0
+        for player_id in player_ids:
+            removed += self.conn.execute(
+                "DELETE FROM ladder_queue WHERE guild_id = ? AND board = ? AND player_id = ?",
+                (guild_id, board, player_id),
+            ).rowcount
+        return removed
+
+    def expire_queue(self, before: float) -> list[tuple[int, str, QueueEntry]]:
+        """Remove the entries that joined before ``before``; returns them."""
+        rows = self.conn.execute(
+            "DELETE FROM ladder_queue WHERE joined_at < ?"
+            " RETURNING guild_id, board, player_id, channel_id, joined_at",
+            (before,),
+        ).fetchall()
+        return sorted((row[0], row[1], QueueEntry(*row[2:])) for row in rows)
+
+
+class Ladders:
+    """The ladders' writes (``transact``) and reads."""
+
+    def __init__(self, writer: Writer, read: Reader) -> None:
+        self._writer = writer
+        self._read = read
+
+    async def transact(self, work: Callable[[LadderTx], T], now: float) -> T:
+        """Run ``work`` as one transaction on the writer (it must not await): all or nothing.
+        ``now`` (the ladder service's clock) stamps what it writes."""
+        return await self._writer.run(lambda conn: work(LadderTx(conn, now)))
+
+    async def set_bot(self, user_id: int, bot: bool = True) -> None:
+        """Mark a saved player as a bot account (the front end knows): never rated."""
+
+        def job(conn: sqlite3.Connection) -> None:
+            if (
+                conn.execute("SELECT 1 FROM players WHERE user_id = ?", (user_id,)).fetchone()
+                is None
+            ):
+                raise LookupError(f"player {user_id} is not saved: save the player first")
+            if bot:
+                conn.execute("INSERT OR IGNORE INTO bot_accounts VALUES (?)", (user_id,))
+            else:
+                conn.execute("DELETE FROM bot_accounts WHERE user_id = ?", (user_id,))
+
+        await self._writer.run(job)
+
+    async def _rows(self, sql: str, args: tuple[object, ...]) -> list[tuple]:
+        async with self._read() as db, db.execute(sql, args) as cursor:
+            return list(await cursor.fetchall())
+
+    async def seasons(self, guild_id: int, board: str) -> list[Season]:
+        rows = await self._rows(
+            f"SELECT {SEASON_COLUMNS} FROM ladder_seasons WHERE guild_id = ? AND board = ?"
+            " ORDER BY number",
+            (guild_id, board),
+        )
+        return [_season(row) for row in rows]
+
+    async def standings(self, key: LadderKey) -> list[Standing]:
+        """A season's ratings, best first (ties by player id)."""
+        rows = await self._rows(
+            f"SELECT {STANDING_COLUMNS} FROM ladder_ratings WHERE {KEY_WHERE}"
+            " ORDER BY rating DESC, player_id",
+            (key.guild_id, key.board, key.season),
+        )
+        return [Standing(*row) for row in rows]
+
+    async def results(self, key: LadderKey, *players: int, limit: int = -1) -> list[ResultRow]:
+        """A season's results (removed ones too, marked), newest first; with one player id,
+        that player's; with two, the games between them."""
+        where = f"{KEY_WHERE}"
+        args: tuple[object, ...] = (key.guild_id, key.board, key.season)
+        for player in players:
+            where += " AND ? IN (r.first_id, r.second_id)"
+            args += (player,)
+        return [
+            _result(row)
+            for row in await self._rows(
+                f"SELECT {RESULT_COLUMNS} FROM ladder_results r WHERE {where}"
+                " ORDER BY r.id DESC LIMIT ?",
+                (*args, limit),
+            )
+        ]
+
+    async def history(self, key: LadderKey, revision: int, player_id: int) -> list[HistoryPoint]:
+        """A player's rating after each counted result of the season, oldest first."""
+        rows = await self._rows(
+            "SELECT h.result_id, r.match_id, h.rating, h.deviation, h.change, r.played_at"
+            " FROM ladder_history h JOIN ladder_results r ON r.id = h.result_id"
+            f" WHERE h.player_id = ? AND h.revision = ? AND {KEY_WHERE} ORDER BY h.result_id",
+            (player_id, revision, key.guild_id, key.board, key.season),
+        )
+        return [HistoryPoint(*row) for row in rows]
+
+    async def recent_changes(self, key: LadderKey, revision: int, games: int) -> dict[int, float]:
+        """Each player's rating change over their last ``games`` counted results."""
+        rows = await self._rows(
+            "SELECT player_id, sum(change) FROM (SELECT h.player_id, h.change, row_number()"
+            " OVER (PARTITION BY h.player_id ORDER BY h.result_id DESC) AS n"
+            " FROM ladder_history h JOIN ladder_results r ON r.id = h.result_id"
+            f" WHERE h.revision = ? AND {KEY_WHERE}) WHERE n <= ? GROUP BY player_id",
+            (revision, key.guild_id, key.board, key.season, games),
+        )
+        return {int(player): float(change) for player, change in rows}
+
+    async def queue(self, guild_id: int, board: str) -> list[QueueEntry]:
+        rows = await self._rows(
+            "SELECT player_id, channel_id, joined_at FROM ladder_queue"
+            " WHERE guild_id = ? AND board = ? ORDER BY joined_at, player_id",
+            (guild_id, board),
+        )
+        return [QueueEntry(*row) for row in rows]
+
+    async def names(self, player_ids: Iterable[int]) -> dict[int, str]:
+        ids = sorted(set(player_ids))
+        if not ids:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        rows = await self._rows(
+            f"SELECT user_id, name FROM players WHERE user_id IN ({marks})", tuple(ids)
+        )
+        return {int(user_id): str(name) for user_id, name in rows}
