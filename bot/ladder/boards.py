@@ -1,0 +1,230 @@
+"""What players read from a ladder: leaderboard pages (text and image), a player's profile
+and head-to-head records. Ratings are shown as they stand now: a deviation grown by idle
+weeks makes a rating provisional again (marked ``?``)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from render import LadderRow, ladder_png
+from storage import Store
+from storage.ladders import HistoryPoint, LadderKey, ResultRow, Season
+
+from .errors import NotFound
+from .results import BOARDS, check_board
+from .standings import current
+
+PAGE_SIZE = 10
+TREND_GAMES = 5  # a leaderboard's trend is the rating change over a player's last 5 results
+RECENT = 10  # matches listed on a profile
+
+
+@dataclass(frozen=True)
+class Line:
+    rank: int
+    player_id: int
+    name: str
+    rating: float
+    deviation: float
+    provisional: bool
+    games: int
+    wins: int
+    losses: int
+    draws: int
+    streak: int
+    trend: float
+
+
+@dataclass(frozen=True)
+class Page:
+    key: LadderKey
+    number: int  # from 1
+    pages: int
+    lines: list[Line]
+
+    def text(self) -> str:
+        head = f"{self.key.board.capitalize()} board ladder, season {self.key.season}"
+        out = [f"{head} - page {self.number} of {self.pages}"]
+        if not self.lines:
+            out.append("No rated games yet.")
+        for line in self.lines:
+            mark = "?" if line.provisional else ""
+            out.append(
+                f"{line.rank}. {line.name} {line.rating:.0f}{mark}"
+                f" ({line.wins}-{line.losses}-{line.draws}, trend {line.trend:+.0f})"
+            )
+        if any(line.provisional for line in self.lines):
+            out.append("? provisional: too few recent games for a settled rating.")
+        return "\n".join(out)
+
+    def rows(self) -> list[LadderRow]:
+        return [
+            LadderRow(
+                line.rank,
+                f"{line.name} ?" if line.provisional else line.name,
+                line.rating,
+                line.games,
+                round(line.trend),
+            )
+            for line in self.lines
+        ]
+
+    def png(self) -> bytes:
+        title = f"{self.key.board.capitalize()} ladder - season {self.key.season}"
+        return ladder_png(self.rows(), f"{title} ({self.number}/{self.pages})")
+
+
+@dataclass(frozen=True)
+class Recent:
+    match_id: int
+    opponent_id: int
+    opponent: str
+    score: float  # the player's: 1 win, 0.5 draw, 0 loss
+    played_at: float
+    removed: bool
+
+
+@dataclass(frozen=True)
+class BoardProfile:
+    board: str
+    season: int
+    line: Line | None  # None: no rated game this season
+    history: list[HistoryPoint]  # rating after each counted result, oldest first
+    recent: list[Recent]  # newest first
+
+
+@dataclass(frozen=True)
+class Profile:
+    player_id: int
+    name: str
+    boards: list[BoardProfile]
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    key: LadderKey
+    first_id: int
+    second_id: int
+    first_wins: int
+    second_wins: int
+    draws: int
+    matches: list[int]  # match ids, newest first
+
+
+def _score_of(result: ResultRow, player_id: int) -> float:
+    return result.score if result.first_id == player_id else 1.0 - result.score
+
+
+class Boards:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def season(self, guild_id: int, board: str, number: int | None = None) -> Season:
+        """The season ``number``, or the latest one (NotFound before the first result)."""
+        check_board(board)
+        seasons = await self._store.ladders.seasons(guild_id, board)
+        if number is None and seasons:
+            return seasons[-1]
+        for season in seasons:
+            if season.key.season == number:
+                return season
+        which = "any season yet" if number is None else f"a season {number}"
+        raise NotFound(f"The {board} ladder of this server has not had {which}.")
+
+    async def lines(self, season: Season) -> list[Line]:
+        """The season's standings now, best first."""
+        ladders = self._store.ladders
+        standings = await ladders.standings(season.key)
+        names = await ladders.names(s.player_id for s in standings)
+        trends = await ladders.recent_changes(season.key, season.revision, TREND_GAMES)
+        now = self._clock() if season.closed_at is None else season.closed_at
+        lines = []
+        for rank, s in enumerate(standings, 1):
+            rating = current(s, now)
+            lines.append(
+                Line(
+                    rank,
+                    s.player_id,
+                    names.get(s.player_id, str(s.player_id)),
+                    s.rating,
+                    rating.deviation,
+                    rating.provisional,
+                    s.games,
+                    s.wins,
+                    s.losses,
+                    s.draws,
+                    s.streak,
+                    trends.get(s.player_id, 0.0),
+                )
+            )
+        return lines
+
+    async def page(
+        self, guild_id: int, board: str, number: int = 1, season: int | None = None
+    ) -> Page:
+        """One page of the open (or a given) season's leaderboard; a page past the end shows
+        the last one. ``Page.text()`` and ``await png(page)`` draw it."""
+        found = await self.season(guild_id, board, season)
+        lines = await self.lines(found)
+        pages = max(1, -(-len(lines) // PAGE_SIZE))
+        number = min(max(1, number), pages)
+        start = (number - 1) * PAGE_SIZE
+        return Page(found.key, number, pages, lines[start : start + PAGE_SIZE])
+
+    async def profile(self, guild_id: int, player_id: int) -> Profile:
+        """A player's rating, history, record and recent matches on each board's latest
+        season they could have played in."""
+        names = await self._store.ladders.names([player_id])
+        if player_id not in names:
+            raise NotFound(f"Player {player_id} has never played here.")
+        boards = []
+        for board in BOARDS:
+            seasons = await self._store.ladders.seasons(guild_id, board)
+            if seasons:
+                boards.append(await self._board_profile(seasons[-1], player_id))
+        return Profile(player_id, names[player_id], boards)
+
+    async def _board_profile(self, season: Season, player_id: int) -> BoardProfile:
+        ladders = self._store.ladders
+        line = next((li for li in await self.lines(season) if li.player_id == player_id), None)
+        history = await ladders.history(season.key, season.revision, player_id)
+        results = await ladders.results(season.key, player_id, limit=RECENT)
+        opponents = [r.second_id if r.first_id == player_id else r.first_id for r in results]
+        names = await ladders.names(opponents)
+        recent = [
+            Recent(
+                r.match_id, o, names.get(o, str(o)), _score_of(r, player_id), r.played_at, r.removed
+            )
+            for r, o in zip(results, opponents, strict=True)
+        ]
+        return BoardProfile(season.key.board, season.key.season, line, history, recent)
+
+    async def head_to_head(
+        self, guild_id: int, board: str, first_id: int, second_id: int, season: int | None = None
+    ) -> HeadToHead:
+        """The counted results between two players in a season (the open one by default)."""
+        found = await self.season(guild_id, board, season)
+        results = [
+            r
+            for r in await self._store.ladders.results(found.key, first_id, second_id)
+            if not r.removed
+        ]
+        scores = [_score_of(r, first_id) for r in results]
+        return HeadToHead(
+            found.key,
+            first_id,
+            second_id,
+            scores.count(1.0),
+            scores.count(0.0),
+            scores.count(0.5),
+            [r.match_id for r in results],
+        )
+
+
+async def png(page: Page) -> bytes:
+    """The page's image, drawn off the event loop."""
+    return await asyncio.to_thread(page.png)
