@@ -143,16 +143,18 @@ class LadderTx:
             return None
         return MatchFacts(*row[:5], bool(row[5]), bool(row[6]), bool(row[7]), *row[8:])
 
-    def open_season(self, guild_id: int, board: str) -> Season:
-        """The season being played, season 1 being opened by the first result."""
+    def current_season(self, guild_id: int, board: str) -> Season | None:
+        """The season being played, if the ladder has one."""
         row = self.conn.execute(
             f"SELECT {SEASON_COLUMNS} FROM ladder_seasons"
             " WHERE guild_id = ? AND board = ? AND closed_at IS NULL",
             (guild_id, board),
         ).fetchone()
-        if row is not None:
-            return _season(row)
-        return self.start_season(guild_id, board)
+        return None if row is None else _season(row)
+
+    def open_season(self, guild_id: int, board: str) -> Season:
+        """The season being played, season 1 being opened by the first result."""
+        return self.current_season(guild_id, board) or self.start_season(guild_id, board)
 
     def start_season(self, guild_id: int, board: str) -> Season:
         (last,) = self.conn.execute(
@@ -315,7 +317,8 @@ class LadderTx:
             " RETURNING guild_id, board, player_id, channel_id, joined_at",
             (before,),
         ).fetchall()
-        return sorted((row[0], row[1], QueueEntry(*row[2:])) for row in rows)
+        gone = [(row[0], row[1], QueueEntry(*row[2:])) for row in rows]
+        return sorted(gone, key=lambda g: (g[0], g[1], g[2].joined_at, g[2].player_id))
 
 
 class Ladders:

@@ -1,0 +1,137 @@
+"""Ladder challenges: a matchmaking queue per guild and board size.
+
+Pairing rule: players are taken in the order they joined; the one waiting longest is paired
+with the waiting player whose rating is closest to theirs, if the gap is at most
+``BASE_GAP`` points plus ``WIDEN_PER_HOUR`` for every hour the longer waiter has waited, up
+to ``MOST_GAP`` (ties: who joined first). So close ratings pair at once and anyone finds an
+opponent within about six hours, if one is waiting. Ratings are the open season's (1500 for
+a player new to it). Entries older than ``EXPIRE_AFTER`` expire. A pair leaves the queue in
+the same transaction that finds it; the caller opens the match (``Pairing.channel_id``: the
+channel the longer waiter joined from)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from storage import Store
+from storage.ladders import LadderTx, QueueEntry
+
+from .errors import LadderError, NotFound
+from .glicko2 import DEFAULT_RATING
+from .results import check_board
+
+HOUR = 3600.0
+BASE_GAP = 100.0
+WIDEN_PER_HOUR = 50.0
+MOST_GAP = 400.0
+EXPIRE_AFTER = 24 * HOUR
+
+
+@dataclass(frozen=True)
+class Pairing:
+    guild_id: int
+    board: str
+    channel_id: int
+    first_id: int  # the one who waited longer
+    second_id: int
+    gap: float  # rating points between them
+
+
+@dataclass(frozen=True)
+class Expired:
+    guild_id: int
+    board: str
+    player_id: int
+    channel_id: int
+
+
+def allowed_gap(waited: float) -> float:
+    return min(MOST_GAP, BASE_GAP + WIDEN_PER_HOUR * max(0.0, waited) / HOUR)
+
+
+def _ratings(tx: LadderTx, guild_id: int, board: str, entries: list[QueueEntry]) -> list[float]:
+    season = tx.current_season(guild_id, board)
+    ratings = []
+    for entry in entries:
+        standing = None if season is None else tx.standing(season.key, entry.player_id)
+        ratings.append(DEFAULT_RATING if standing is None else standing.rating)
+    return ratings
+
+
+def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
+    """Pair whom the rule allows, oldest first, and take them off the queue."""
+    entries = tx.queue(guild_id, board)
+    ratings = _ratings(tx, guild_id, board, entries)
+    free = list(range(len(entries)))
+    found = []
+    while free:
+        oldest, rest = free[0], free[1:]
+        limit = allowed_gap(tx.now - entries[oldest].joined_at)
+        gaps = [(abs(ratings[i] - ratings[oldest]), i) for i in rest]
+        close = [(gap, i) for gap, i in gaps if gap <= limit]
+        free = rest
+        if not close:
+            continue
+        gap, other = min(close)
+        free.remove(other)
+        first, second = entries[oldest], entries[other]
+        found.append(
+            Pairing(guild_id, board, first.channel_id, first.player_id, second.player_id, gap)
+        )
+    for pairing in found:
+        tx.dequeue(guild_id, board, (pairing.first_id, pairing.second_id))
+    return found
+
+
+class Matchmaking:
+    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+        self._store = store
+        self._clock = clock
+
+    async def join(
+        self, guild_id: int, board: str, player_id: int, channel_id: int
+    ) -> list[Pairing]:
+        """Queue a saved player for a rated match on ``board``; returns the pairs this makes
+        (maybe with this player), for the caller to open as matches."""
+        check_board(board)
+
+        def work(tx: LadderTx) -> list[Pairing]:
+            if tx.is_bot(player_id):
+                raise LadderError("Bot accounts cannot play on the ladder.")
+            if board in tx.queued_boards(player_id, guild_id):
+                raise LadderError(f"You are already waiting for a {board}-board ladder match.")
+            tx.enqueue(guild_id, board, player_id, channel_id)
+            return pairs(tx, guild_id, board)
+
+        return await self._store.ladders.transact(work, self._clock())
+
+    async def leave(self, guild_id: int, board: str, player_id: int) -> None:
+        check_board(board)
+
+        def work(tx: LadderTx) -> None:
+            if not tx.dequeue(guild_id, board, (player_id,)):
+                raise NotFound(f"You are not waiting for a {board}-board ladder match.")
+
+        await self._store.ladders.transact(work, self._clock())
+
+    async def pair(self, guild_id: int, board: str) -> list[Pairing]:
+        """Pairs the widening gaps allow now (call it now and then, e.g. every few minutes)."""
+        check_board(board)
+        return await self._store.ladders.transact(
+            lambda tx: pairs(tx, guild_id, board), self._clock()
+        )
+
+    async def expire(self) -> list[Expired]:
+        """Take entries that waited longer than ``EXPIRE_AFTER`` off every queue."""
+
+        def work(tx: LadderTx) -> list[Expired]:
+            gone = tx.expire_queue(tx.now - EXPIRE_AFTER)
+            return [Expired(g, b, e.player_id, e.channel_id) for g, b, e in gone]
+
+        return await self._store.ladders.transact(work, self._clock())
+
+    async def waiting(self, guild_id: int, board: str) -> list[QueueEntry]:
+        check_board(board)
+        return await self._store.ladders.queue(guild_id, board)
