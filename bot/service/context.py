@@ -4,17 +4,23 @@ settings, and the one way to commit a change together with the posts announcing 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot.ladder.errors import NotRated
+from bot.ladder.results import Results
 from rules import Side
 from rules.view import View
 from storage import Hosted, Post, SetupChoice, Store
+from storage.hosting import ENDED
 
 from .ports import Attachment, Clock, Renderer, Status
 from .table import Table
 from .terms import Settings
+
+log = logging.getLogger(__name__)
 
 
 class Mail:
@@ -100,3 +106,15 @@ class Context:
             match, hosted, mail.posts if mail else (), close=close
         )
         self.changed()
+        if hosted.phase == ENDED and close is None and table.terms.rated and match.game.is_over():
+            await self._rate(match.id)
+
+    async def _rate(self, match_id: int) -> None:
+        """A rated match is over and saved: put its result on the ladder. The match stands
+        whatever happens here, so a refusal or failure is logged, not raised."""
+        try:
+            await Results(self.store, self.now).record_match(match_id)
+        except NotRated as exc:
+            log.info("match %d is not rated: %s", match_id, exc)
+        except Exception:
+            log.exception("match %d finished but could not be rated", match_id)
