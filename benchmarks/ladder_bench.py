@@ -1,13 +1,17 @@
-"""Ladder figures (issue: ladders): recomputing a whole season of Glicko-2 ratings."""
+"""Ladder figures (issue: ladders): recomputing a whole season of Glicko-2 ratings, and
+drawing one leaderboard page."""
 
 from __future__ import annotations
 
 import random
 import time
 
+from bot.ladder.boards import PAGE_SIZE, Line, Page
 from bot.ladder.glicko2 import Rating, play
+from bot.ladder.standings import replay
+from storage.ladders import LadderKey, ResultRow
 
-from .common import Figure, median
+from .common import Figure, median, samples
 
 
 def season(games: list[tuple[int, int, float]]) -> dict[int, Rating]:
@@ -29,4 +33,43 @@ def run() -> list[Figure]:
         start = time.perf_counter()
         season(games)
         times.append(time.perf_counter() - start)
-    return [Figure("recompute a season: 10,000 games, 500 players", median(times), "s", 2)]
+    return [
+        Figure("recompute a season: 10,000 games, 500 players", median(times), "s", 2),
+        Figure("the same through the ladder's replay (streaks, idle weeks)", replayed(games), "s"),
+        Figure("leaderboard page image (10 rows)", page_image_ms(), "ms", 15),
+    ]
+
+
+def replayed(games: list[tuple[int, int, float]]) -> float:
+    """Seconds for ``standings.replay``, what an admin's result removal runs, a game an hour."""
+    rows = [
+        ResultRow(n, n, first, second, score, 3600.0 * n, False)
+        for n, (first, second, score) in enumerate(games, 1)
+    ]
+    start = time.perf_counter()
+    replay(rows)
+    return time.perf_counter() - start
+
+
+def page_image_ms() -> float:
+    """Median time to draw a full leaderboard page (``Page.png``), in milliseconds."""
+    lines = [
+        Line(
+            n,
+            700 + n,
+            f"player number {n}",
+            1900 - 20 * n,
+            80 + n,
+            n % 3 == 0,
+            40 - n,
+            20,
+            15,
+            5 - n % 5,
+            n % 4 - 2,
+            (-1) ** n * 7.0 * n,
+        )
+        for n in range(1, PAGE_SIZE + 1)
+    ]
+    page = Page(LadderKey(1, "short", 3), 2, 9, lines)
+    page.png()  # warm the font and label caches, as a running bot has them
+    return median(samples(page.png, 30))
