@@ -18,6 +18,7 @@ import aiosqlite
 from rules import Side
 
 from .errors import StorageError, UnknownPlayer
+from .models import side_of
 
 CHALLENGE, SETUP, PLAYING, ENDED = "challenge", "setup", "playing", "ended"
 
@@ -85,11 +86,7 @@ class Hosted:
         return self.phase != ENDED
 
     def side_of(self, user_id: int) -> Side | None:
-        if user_id == self.challenger_id:
-            return Side.CHALLENGER
-        if user_id == self.opposition_id:
-            return Side.OPPOSITION
-        return None
+        return side_of(user_id, self.challenger_id, self.opposition_id)
 
     def player(self, side: Side) -> int:
         """The user playing ``side`` (once the challenge is accepted)."""

@@ -8,6 +8,7 @@ from typing import Any
 from rules import Event, Game, Side, Turn
 
 from .log import ACT, DEADLINE, DRAW, END, RESET, RESIGN, TAKE_BACK, UNDO, Entry, Step, play
+from .models import side_of
 
 
 @dataclass(eq=False)
@@ -34,11 +35,7 @@ class Match:
     snapshot_seq: int = 0  # log entries in the latest snapshot
 
     def side_of(self, user_id: int) -> Side | None:
-        if user_id == self.challenger_id:
-            return Side.CHALLENGER
-        if user_id == self.opposition_id:
-            return Side.OPPOSITION
-        return None
+        return side_of(user_id, self.challenger_id, self.opposition_id)
 
     def act(self, text: str) -> Event:
         """One action of the side to act (``resign``, ``draw`` and ``reset`` included)."""

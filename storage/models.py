@@ -7,6 +7,16 @@ from dataclasses import dataclass
 
 from rules import Game, Options, Side
 
+
+def side_of(user_id: int, challenger_id: int | None, opposition_id: int | None) -> Side | None:
+    """The side ``user_id`` plays in a match between these two players, if any."""
+    if user_id == challenger_id:
+        return Side.CHALLENGER
+    if user_id == opposition_id:
+        return Side.OPPOSITION
+    return None
+
+
 ACTIVE, FINISHED = "active", "finished"
 
 
@@ -67,11 +77,7 @@ class MatchInfo:
 
     def side_of(self, user_id: int) -> Side | None:
         """The side ``user_id`` plays in this match, if any."""
-        if user_id == self.challenger_id:
-            return Side.CHALLENGER
-        if user_id == self.opposition_id:
-            return Side.OPPOSITION
-        return None
+        return side_of(user_id, self.challenger_id, self.opposition_id)
 
 
 @dataclass(frozen=True)
