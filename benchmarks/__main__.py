@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import sys
 
-from . import assassin_bench, ladder_bench, render_bench, rules_bench, storage_bench
+from . import assassin_bench, ladder_bench, render_bench, rules_bench, service_bench, storage_bench
 
 
 def main() -> int:
     print("tora-bot benchmarks (median of repeated runs unless marked p95)")
-    for module in (rules_bench, assassin_bench, storage_bench, render_bench, ladder_bench):
+    for module in (
+        rules_bench,
+        assassin_bench,
+        storage_bench,
+        render_bench,
+        ladder_bench,
+        service_bench,
+    ):
         for figure in module.run():
             print(figure.line(), flush=True)
     return 0

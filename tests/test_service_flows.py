@@ -205,6 +205,19 @@ async def test_refusals_carry_the_rules_reason_and_change_nothing(h: Harness) ->
     assert "Nothing staged this turn yet." in reply.text
 
 
+async def test_the_player_to_act_may_list_their_legal_actions(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    choices = await service.choices(HERE, ANN, limit=100)
+    assert "G v5h9-v4h9" in choices and all(not c.startswith("X") for c in choices)
+    assert await service.choices(HERE, ANN, "g  V5H9-v4", limit=1) == ["G v5h9-v4h9"]
+    with pytest.raises(NotAllowed, match="It is ann's turn"):
+        await service.choices(HERE, BOB)
+    with pytest.raises(NotAllowed, match="welcome to watch"):
+        await service.choices(HERE, CARL)
+    assert await service.choices(Place(1, 999), ANN) == []
+
+
 async def test_undo_and_take_back(h: Harness) -> None:
     service = h.service
     await started(h)

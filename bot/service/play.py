@@ -53,6 +53,25 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
     return await _staged_reply(ctx, table, side, f"Staged: {event.text}{note}.")
 
 
+async def choices(ctx: Context, table: Table, user: User, typed: str, limit: int) -> list[str]:
+    """Up to ``limit`` of the acting player's legal actions that start with ``typed``, in
+    canonical notation (their hidden Assassin's included: this goes to them alone)."""
+    acting_side(ctx, table, user)
+    game = table.game
+    prefix = " ".join(typed.lower().split())
+
+    def notations() -> list[str]:
+        found = []
+        for action in game.legal_actions():
+            if action.full_text().lower().startswith(prefix):
+                found.append(game.notation(action))
+                if len(found) == limit:
+                    break
+        return found
+
+    return await asyncio.to_thread(notations)
+
+
 async def undo(ctx: Context, table: Table, user: User, number: int | None) -> Reply:
     """Take back the last staged action, or action ``number`` (from 1) of this turn."""
     side = acting_side(ctx, table, user)

@@ -151,6 +151,17 @@ class MatchService:
             place, user, expect, (PLAYING,), lambda t: play.play(self._ctx, t, user, action)
         )
 
+    async def choices(
+        self, place: Place, user: User, typed: str = "", limit: int = 25
+    ) -> list[str]:
+        """Legal actions of the player to act that start with ``typed``, for them alone: to
+        autocomplete ``play``. Not rate limited: a front end may ask at every keystroke."""
+        async with self._lock(place.channel_id):
+            table = await self._loaded(place.channel_id)
+            if table is None or table.hosted.phase != PLAYING:
+                return []
+            return await play.choices(self._ctx, table, user, typed, limit)
+
     async def undo(
         self, place: Place, user: User, number: int | None = None, expect: int | None = None
     ) -> Reply:
@@ -275,14 +286,7 @@ class MatchService:
     ) -> Reply:
         self._limit.take(user.id, self._ctx.now())
         async with self._lock(place.channel_id):
-            try:
-                table = await self._table(place.channel_id)
-            except CorruptMatch:
-                log.exception("the match in channel %d cannot be loaded", place.channel_id)
-                raise Refused(
-                    "The match in this channel cannot be loaded: its stored data is damaged. "
-                    "Nothing was done; please tell a server admin."
-                ) from None
+            table = await self._loaded(place.channel_id)
             if table is None:
                 raise Refused(
                     f"There is no match here. Start one with {self._ctx.cmd('challenge')}."
@@ -317,6 +321,17 @@ class MatchService:
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    async def _loaded(self, channel_id: int) -> Table | None:
+        """``_table`` for a command: a match that cannot be loaded is refused clearly."""
+        try:
+            return await self._table(channel_id)
+        except CorruptMatch:
+            log.exception("the match in channel %d cannot be loaded", channel_id)
+            raise Refused(
+                "The match in this channel cannot be loaded: its stored data is damaged. "
+                "Nothing was done; please tell a server admin."
+            ) from None
 
     async def _table(self, channel_id: int) -> Table | None:
         """The channel's live hosted match, from memory or the store (under its lock)."""

@@ -1,0 +1,267 @@
+"""Match service figures (issue 6): 50 channels in one process, random legal actions arriving
+at 25 actions/s, each validated by the rules core, stored (a real SQLite file, WAL +
+synchronous=FULL) and drawn (render's real board images, or the digest renderer where render
+cannot be imported; the figure names say which). The outbox is delivered in the background
+to a delivery that drops what it is given.
+
+Arrivals are an open-loop Poisson stream over random channels; each channel is one pair of
+players at a keyboard, so a request waits for the same channel's previous one, and its
+latency runs from its scheduled arrival to its reply: queueing counts. A request is the
+acting player's next step: a random legal action (75 %) or the end of the turn (an undo
+when R30 refuses it). The player picks the action as with autocomplete, from what
+``service.choices`` offers for a random piece letter; the time spent picking is the
+player's, not the service's, and is left out of the latency. The per-user rate limit is set
+out of the way: at the higher rates one player sends more than a person would.
+
+The main figures are on the short board. A long-board turn end costs the rules core about
+0.35 s (the R30 and R25 searches), run in a worker thread; the mixed run shows what five
+long-board channels among the fifty do to everyone else's latency.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.service import (
+    ActionRefused,
+    MatchService,
+    Message,
+    Place,
+    Refused,
+    Renderer,
+    Settings,
+    Terms,
+    User,
+)
+from bot.service.testing import DigestRenderer
+from storage import Config, Store
+
+from .common import Figure, median
+
+CHANNELS = 50
+RATE = 25.0
+SECONDS = 20.0
+STEP_SECONDS = 8.0
+SEARCH_RATES = (25, 50, 75, 100, 150, 200, 300, 400)
+LIMIT_MS = 100.0
+MIXED_LONG = 5
+LETTERS = {"short": "AGSC", "long": "AGSCHKQX"}
+
+
+class DroppingDelivery:
+    """Takes every message and keeps nothing: delivery is the front end's cost."""
+
+    async def post(self, channel_id: int, message: Message, key: str) -> None:
+        return None
+
+    async def send_private(self, user_id: int, channel_id: int, message: Message, key: str) -> None:
+        return None
+
+    async def send_ephemeral(
+        self, channel_id: int, user_id: int, message: Message, key: str
+    ) -> None:
+        return None
+
+
+@dataclass
+class Table:
+    """One channel as its two players see it."""
+
+    place: Place
+    players: tuple[User, User]
+    board: str
+    to_act: int = 0
+    undo_next: bool = False
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+@dataclass
+class Sample:
+    kind: str  # "play", "end" or "undo"
+    board: str
+    ms: float
+
+
+def _renderer() -> tuple[Renderer, str]:
+    try:
+        from bot.pictures import PillowRenderer
+    except ImportError:
+        return DigestRenderer(), "digest renderer"
+    return PillowRenderer(), "render's PNGs"
+
+
+async def _start(service: MatchService, table: Table) -> None:
+    first, second = table.players
+    place = table.place
+    await service.challenge(place, first, second, Terms(board=table.board))
+    await service.accept(place, second)
+    long = table.board == "long"
+    await service.setup(place, first, strategy="aggressive", ruler="K" if long else None)
+    await service.setup(place, second, strategy="defensive", ruler="Q" if long else None)
+    table.to_act, table.undo_next = 0, False
+
+
+async def _pick(service: MatchService, table: Table, rng: random.Random) -> list[str]:
+    """What the acting player's autocomplete offers once they have typed a piece letter."""
+    place, user = table.place, table.players[table.to_act]
+    typed = rng.choice(LETTERS[table.board])
+    return await service.choices(place, user, typed) or await service.choices(place, user)
+
+
+async def _step(service: MatchService, table: Table, rng: random.Random) -> tuple[str, float]:
+    """The acting player's next request: (its kind, seconds the player spent choosing it,
+    which are not the service's latency). A finished match is replaced first (untimed)."""
+    start = time.perf_counter()
+    choices = [] if table.undo_next else await _pick(service, table, rng)
+    if not choices and not table.undo_next and await _over(service, table):
+        await _start(service, table)
+        choices = await _pick(service, table, rng)
+    place, user = table.place, table.players[table.to_act]
+    picking = time.perf_counter() - start
+    if table.undo_next:
+        await service.undo(place, user)
+        table.undo_next = False
+        return "undo", picking
+    if choices and rng.random() < 0.75:
+        await service.play(place, user, rng.choice(choices))
+        return "play", picking
+    try:
+        await service.end_turn(place, user)
+    except ActionRefused:
+        table.undo_next = True
+    else:
+        table.to_act = 1 - table.to_act
+    return "end", picking
+
+
+async def _over(service: MatchService, table: Table) -> bool:
+    try:
+        await service.board(table.place, table.players[0])
+    except Refused:
+        return True
+    return False
+
+
+async def _arrival(
+    service: MatchService, table: Table, rng: random.Random, due: float, out: list[Sample]
+) -> None:
+    async with table.lock:
+        kind, picking = await _step(service, table, rng)
+    out.append(Sample(kind, table.board, (time.perf_counter() - due - picking) * 1000))
+
+
+async def _load(
+    service: MatchService, tables: list[Table], rate: float, seconds: float, seed: int
+) -> list[Sample]:
+    """Poisson arrivals at ``rate`` per second for ``seconds``; every request's latency."""
+    rng = random.Random(seed)
+    samples: list[Sample] = []
+    tasks = []
+    begin = time.perf_counter()
+    at = 0.0
+    while True:
+        at += rng.expovariate(rate)
+        if at > seconds:
+            break
+        delay = begin + at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        table = rng.choice(tables)
+        step_rng = random.Random(rng.random())
+        tasks.append(asyncio.create_task(_arrival(service, table, step_rng, begin + at, samples)))
+    await asyncio.gather(*tasks)
+    return samples
+
+
+def _p(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))]
+
+
+async def _service(
+    path: Path, renderer: Renderer, boards: list[str]
+) -> tuple[MatchService, Store, list[Table]]:
+    store = await Store.open(Config(path=path))
+    settings = Settings(burst=10_000, every=0.0001)
+    service = MatchService(store, DroppingDelivery(), renderer, settings=settings)
+    tables = []
+    try:
+        await service.start()
+        for n, board in enumerate(boards):
+            players = (
+                User(2 * n + 1, f"player {2 * n + 1}"),
+                User(2 * n + 2, f"player {2 * n + 2}"),
+            )
+            table = Table(Place(1, 1000 + n), players, board)
+            await _start(service, table)
+            tables.append(table)
+    except BaseException:
+        await service.stop()
+        await store.close()
+        raise
+    return service, store, tables
+
+
+async def _short(path: Path, renderer: Renderer, label: str) -> list[Figure]:
+    service, store, tables = await _service(path, renderer, ["short"] * CHANNELS)
+    try:
+        await _load(service, tables, RATE, 2.0, seed=0)  # warm the caches
+        samples = await _load(service, tables, RATE, SECONDS, seed=1)
+        best = 0.0
+        for rate in SEARCH_RATES:
+            step = await _load(service, tables, rate, STEP_SECONDS, seed=rate)
+            if _p([s.ms for s in step], 0.99) > LIMIT_MS:
+                break
+            best = rate
+    finally:
+        await service.stop()
+        await store.close()
+    every = [s.ms for s in samples]
+    ends = [s.ms for s in samples if s.kind == "end"]
+    where = f"{CHANNELS} channels, {RATE:g}/s, {label}"
+    return [
+        Figure(f"service request p50 ({where})", median(every), "ms", 10),
+        Figure("service request p99 (same)", _p(every, 0.99), "ms", 40),
+        Figure("  of which turn ends (2 images + outbox), p99", _p(ends, 0.99), "ms"),
+        Figure(
+            f"highest sustained rate with p99 <= {LIMIT_MS:g} ms (of {SEARCH_RATES[-1]} tried)",
+            best,
+            "/s",
+            higher_is_better=True,
+        ),
+    ]
+
+
+async def _mixed(path: Path, renderer: Renderer) -> list[Figure]:
+    boards = ["long"] * MIXED_LONG + ["short"] * (CHANNELS - MIXED_LONG)
+    service, store, tables = await _service(path, renderer, boards)
+    try:
+        samples = await _load(service, tables, RATE, SECONDS, seed=2)
+    finally:
+        await service.stop()
+        await store.close()
+    short = [s.ms for s in samples if s.board == "short"]
+    long_ends = [s.ms for s in samples if s.board == "long" and s.kind == "end"]
+    return [
+        Figure(
+            f"reference: short-board p99 with {MIXED_LONG} long-board channels among them",
+            _p(short, 0.99),
+            "ms",
+        ),
+        Figure(
+            "reference: long-board turn end, p50 (rules core in a thread)", median(long_ends), "ms"
+        ),
+    ]
+
+
+def run() -> Iterator[Figure]:
+    renderer, label = _renderer()
+    with tempfile.TemporaryDirectory(prefix="tora-bench-") as tmp:
+        yield from asyncio.run(_short(Path(tmp) / "service.sqlite3", renderer, label))
+        yield from asyncio.run(_mixed(Path(tmp) / "mixed.sqlite3", renderer))
