@@ -63,6 +63,13 @@ class Match:
     def agree_reset(self) -> Event:
         return self._play(Step(RESET))
 
+    def adopt(self, game: Game, entry: Entry) -> None:
+        """Take ``game`` as the match's game: a copy of it on which ``entry`` was played
+        somewhere else (another process, with ``log.play``), so the entry is queued for
+        saving as if it had been played here."""
+        self.game = game
+        self.pending.append(entry)
+
     def _play(self, step: Step) -> Any:
         entry, result = play(self.game, step)
         self.pending.append(entry)

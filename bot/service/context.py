@@ -16,6 +16,7 @@ from rules.view import View
 from storage import Hosted, Post, SetupChoice, Store
 from storage.hosting import ENDED
 
+from .offload import Offload
 from .ports import Attachment, Clock, Renderer, Status
 from .table import Table
 from .terms import Settings
@@ -49,6 +50,7 @@ class Context:
     settings: Settings
     rng: random.Random
     changed: Callable[[], None]  # wakes the timers and the deliverer after a commit
+    offload: Offload
 
     def now(self) -> float:
         return self.clock.now()

@@ -159,7 +159,7 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     game = table.game
     before = game.game_number
     try:
-        await asyncio.to_thread(table.played.end_turn)
+        await ctx.offload.end_turn(table.played)
     except ActionError as exc:
         raise ActionRefused(exc) from None
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
@@ -248,7 +248,7 @@ async def deadline(ctx: Context, table: Table) -> None:
         await finish(ctx, table, hosted, headline, FORFEIT)
         return
     before, staged = game.game_number, len(game.staged())
-    await asyncio.to_thread(match.end_turn_by_deadline)
+    await ctx.offload.end_turn(match, deadline=True)
     headline = f"{table.side_name(side)}'s turn ended at its deadline"
     if count:
         limit_text = f" of {limit} before a forfeit" if limit else ""

@@ -24,6 +24,7 @@ from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
 from .models import Place, Reply, User
+from .offload import Offload
 from .outbox import Deliverer
 from .ports import Clock, Delivery, Renderer
 from .ratelimit import RateLimit
@@ -50,7 +51,15 @@ class MatchService:
     ) -> None:
         settings = settings or Settings()
         clock = clock or SystemClock()
-        self._ctx = Context(store, renderer, clock, settings, rng or random.Random(), self._changed)
+        self._ctx = Context(
+            store,
+            renderer,
+            clock,
+            settings,
+            rng or random.Random(),
+            self._changed,
+            Offload(settings.rules_processes),
+        )
         self._deliverer = Deliverer(store, delivery, clock, settings)
         self._limit = RateLimit(settings.burst, settings.every)
         self._tables: dict[int, Table] = {}  # live hosted matches by channel
@@ -80,6 +89,8 @@ class MatchService:
             ]
 
     async def stop(self) -> None:
+        """Stop the background tasks and the rules workers (the store stays open)."""
+        self._ctx.offload.close()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

@@ -129,7 +129,8 @@ class Terms:
 class Settings:
     """The service's own knobs. ``command`` prefixes command names in the texts players read
     (the front end's, e.g. ``/tora``); the rate limit allows ``burst`` commands at once per
-    user, then one every ``every`` seconds."""
+    user, then one every ``every`` seconds; ``rules_processes`` run long-board turn ends
+    (see ``offload``)."""
 
     command: str = "/tora"
     challenge_seconds: float = DAY
@@ -138,6 +139,7 @@ class Settings:
     every: float = 1.5
     retry_first: float = 2.0  # seconds before a failed delivery is retried, doubling...
     retry_most: float = 300.0  # ...up to this
+    rules_processes: int = 1  # workers for long-board turn ends (0: worker threads only)
 
     def cmd(self, name: str) -> str:
         return f"`{self.command} {name}`"

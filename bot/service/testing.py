@@ -153,6 +153,8 @@ class Harness:
         await self.close()
 
     async def close(self) -> None:
+        if self.service is not None:
+            await self.service.stop()
         if self.store is not None:
             await self.store.close()
         self.store = self.service = None
