@@ -44,25 +44,26 @@ class Deliverer:
             for row in await self._store.hosting.private_queue():
                 by_destination[row.destination].append(row)
             now = self._clock.now()
-            counts = await asyncio.gather(
+            drained = await asyncio.gather(
                 *(self._drain(rows, now) for rows in by_destination.values())
             )
-            heads = [
-                rows[count]
-                for rows, count in zip(by_destination.values(), counts, strict=True)
-                if count < len(rows)
-            ]
-            self.next_try = min((row.next_try for row in heads), default=None)
-            return sum(counts)
+            waiting = [at for _done, at in drained if at is not None]
+            self.next_try = min(waiting, default=None)
+            return sum(done for done, _at in drained)
 
-    async def _drain(self, rows: list[Queued], now: float) -> int:
-        """Deliver ``rows`` (one destination's) in order until one is not due or fails."""
+    async def _drain(self, rows: list[Queued], now: float) -> tuple[int, float | None]:
+        """Deliver ``rows`` (one destination's) in order until one is not due or fails: how
+        many went, and when the first one left is due."""
         for done, row in enumerate(rows):
-            if row.next_try > now or not await self._one(row, now):
-                return done
-        return len(rows)
+            if row.next_try > now:
+                return done, row.next_try
+            retry_at = await self._one(row, now)
+            if retry_at is not None:
+                return done, retry_at
+        return len(rows), None
 
-    async def _one(self, row: Queued, now: float) -> bool:
+    async def _one(self, row: Queued, now: float) -> float | None:
+        """Deliver one row; None once it is done with, else when to try it again."""
         files = await self._store.hosting.private_files(row.id)
         post = row.post
         message = Message(post.text, tuple(Attachment(n, d) for n, d in files), post.mentions)
@@ -89,9 +90,9 @@ class Deliverer:
                 "outbox %d: delivery failed (%r); retry %d in %.0f s", row.id, exc, attempts, wait
             )
             await self._store.hosting.retry_later(row.id, attempts, now + wait, fallback)
-            return False
+            return now + wait
         await self._store.hosting.delivered(row.id)
-        return True
+        return None
 
     async def _ephemeral(self, channel_id: int, user_id: int, message: Message, key: str) -> None:
         """The private message, shown in the match's channel to its user alone."""
