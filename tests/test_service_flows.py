@@ -335,6 +335,19 @@ async def test_draw_offer_decline_lapse_and_acceptance(h: Harness) -> None:
     assert [f.reason for f in await h.store.finished_matches(1)] == ["agreed draw"]
 
 
+async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: Harness) -> None:
+    service = h.service
+    await started(h, Terms(target=20))
+    with pytest.raises(Refused, match=r"A reset needs a series .* \(R28\)"):
+        await service.reset(HERE, ANN)
+    await service.pause(HERE, ANN)
+    await service.decline(HERE, BOB)
+    await h.settle()
+    assert texts(h)[-1] == "bob (Opposition) declines ann's pause proposal."
+    with pytest.raises(Refused, match="not paused"):
+        await service.resume(HERE, ANN)
+
+
 async def test_resign_on_the_opponents_turn(h: Harness) -> None:
     service = h.service
     await started(h)
