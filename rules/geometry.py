@@ -114,10 +114,9 @@ def parse_square(text: str, size: int) -> int:
             f"{text!r} is not a square; write it like v5h7 (vertical, then horizontal)"
         )
     v, h = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
-    sq = square(int(h), int(v))
-    if sq not in on_board(size) or int(h) == 0 or int(v) == 0:
-        raise ValueError(f"{name(sq)} is off the board: v and h run from 1 to {size}")
-    return sq
+    if not (1 <= int(v) <= size and 1 <= int(h) <= size):  # before packing: v35 is not v3
+        raise ValueError(f"v{int(v)}h{int(h)} is off the board: v and h run from 1 to {size}")
+    return square(int(h), int(v))
 
 
 SQUARE_PATTERN = _SQUARE_RE

@@ -454,3 +454,11 @@ def test_r12_a_deadline_drops_only_the_actions_that_break_r30():
     turn = g.end_turn(deadline=True)
     assert turn.texts == ["A v2h8-v2h7"] and g.side == O
     assert at(g, "v5h7") == ("C", "G") and at(g, "v2h7") == ("C", "A")
+
+
+@pytest.mark.parametrize("text", ["v35h1", "v99h1", "v5h40", "v0h3", "v18h3"])
+def test_r2_squares_beyond_the_board_are_refused_not_wrapped(text):
+    """Regression: v35h1 used to be packed first and read as v3h1."""
+    with pytest.raises(ValueError) as info:
+        parse_square(text, 17)
+    assert "off the board" in str(info.value) and text[:3] in str(info.value)
