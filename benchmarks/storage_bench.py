@@ -34,15 +34,25 @@ async def _match(store: Store) -> Match:
 
 
 def _step(match: Match, rng: random.Random) -> None:
-    """A random action, or a turn end (undoing the last action if R30 refuses it)."""
+    """A random action, or a turn end (undoing the last action if R30 refuses it). A turn
+    end that would leave the opponent trapped (R25 ends even a series) is not taken, so the
+    one match can reach any length."""
     game = match.game
     if game.actions_left and rng.random() < 0.7:
         match.act(game.notation(rng.choice(game.legal_actions())))
         return
+    trial = game.copy()
     try:
-        match.end_turn()
+        trial.end_turn()
     except IllegalAction:
         match.undo()
+        return
+    if not trial.is_over():
+        match.end_turn()
+    elif game.staged():
+        match.undo()
+    else:
+        match.act(game.notation(rng.choice(game.legal_actions())))
 
 
 async def _timed_saves(store: Store, match: Match, rng: random.Random, saves: int) -> list[float]:
