@@ -3,10 +3,6 @@ cancelled matches stay off it."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import pytest
-
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
 from storage.ladders import LadderKey
@@ -14,14 +10,6 @@ from storage.ladders import LadderKey
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
 SHORT1 = LadderKey(1, "short", 1)
-
-
-@pytest.fixture
-async def h(tmp_path: Path):
-    harness = Harness(tmp_path / "tora.sqlite3")
-    await harness.open()
-    yield harness
-    await harness.close()
 
 
 async def start(h: Harness, terms: Terms | None = None) -> None:

@@ -4,8 +4,6 @@ any action, pause by agreement, and the setup's own deadline."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from bot.service import Place, Refused, Terms, User
@@ -14,14 +12,6 @@ from bot.service.testing import POST, PRIVATE, Harness
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
 HOUR = 3600.0
-
-
-@pytest.fixture
-async def h(tmp_path: Path):
-    harness = Harness(tmp_path / "tora.sqlite3")
-    await harness.open()
-    yield harness
-    await harness.close()
 
 
 async def started(h: Harness, **terms: object) -> None:

@@ -29,14 +29,6 @@ ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")
 DAY = 86400.0
 
 
-@pytest.fixture
-async def h(tmp_path: Path):
-    harness = Harness(tmp_path / "tora.sqlite3")
-    await harness.open()
-    yield harness
-    await harness.close()
-
-
 async def started(h: Harness, terms: Terms | None = None, setups=("aggressive", "defensive")):
     """ann challenges bob, bob accepts, both choose: the game is on, ann to act."""
     service = h.service
