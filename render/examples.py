@@ -9,7 +9,7 @@ from pathlib import Path
 from .board import board_png, private_png
 from .ladder import LadderRow, ladder_png
 from .replay import record_status, replay_gif, views_from_record
-from .samples import PLAYERS, long_start, mid_game, private_preview
+from .samples import PLAYERS, long_start, mid_game, private_preview, write_images
 from .scorecard import score_card_png
 
 EXAMPLE_RECORD = Path("docs/examples/short-game.tora")
@@ -43,10 +43,4 @@ def examples(record: Path = EXAMPLE_RECORD) -> dict[str, bytes]:
 
 
 def write(directory: Path) -> list[Path]:
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, data in examples().items():
-        path = directory / name
-        path.write_bytes(data)
-        written.append(path)
-    return written
+    return write_images(directory, examples())

@@ -16,7 +16,7 @@ from pathlib import Path
 from PIL import Image, ImageChops
 
 from .board import board_png, private_png
-from .samples import PLAYERS, samples
+from .samples import PLAYERS, samples, write_images
 
 GOLDEN_DIR = Path("tests/golden")
 NOTICEABLE = 40  # a channel differing by more than this counts
@@ -64,10 +64,4 @@ def check(directory: Path = GOLDEN_DIR) -> dict[str, Difference | None]:
 
 
 def refresh(directory: Path = GOLDEN_DIR) -> list[Path]:
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, data in rendered().items():
-        path = directory / name
-        path.write_bytes(data)
-        written.append(path)
-    return written
+    return write_images(directory, rendered())

@@ -6,6 +6,7 @@ The mid-game is a fixed record, so it stays the same whatever the rules core's m
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from rules.game import Game
 from rules.pieces import Side
@@ -99,3 +100,14 @@ def samples() -> list[Sample]:
         Sample("long-mid-game", "public", mid_game()),
         Sample("long-private-assassin", "private", private_preview()),
     ]
+
+
+def write_images(directory: Path, images: dict[str, bytes]) -> list[Path]:
+    """Write each image under its name in ``directory`` (created if missing)."""
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, data in images.items():
+        path = directory / name
+        path.write_bytes(data)
+        written.append(path)
+    return written

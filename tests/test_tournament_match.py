@@ -7,6 +7,7 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tournament_helpers import short
 
 from bot.tournament import (
     TARGET_BOUNDS,
@@ -23,17 +24,6 @@ from bot.tournament import (
 
 FIRST, SECOND = Seat.FIRST, Seat.SECOND
 FULL_LONG = Captures(soldiers=9, archers=9, cannons=2, cavalry=4, command=3)
-
-
-def short(points: int) -> Captures:
-    """Short-board captures worth ``points`` (0-16) at the plain R27 values."""
-    command = int(points >= 8)
-    rest = points - 8 * command
-    cannons = int(rest >= 3)
-    minors = rest - 3 * cannons
-    return Captures(
-        archers=min(minors, 3), soldiers=max(minors - 3, 0), command=command, cannons=cannons
-    )
 
 
 def game(first: int, second: int, winner: Seat | None) -> GameResult:

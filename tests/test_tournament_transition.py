@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from tournament_helpers import short
 
 from bot.tournament import (
     Band,
     Board,
-    Captures,
     GameResult,
     Match,
     MatchSetup,
@@ -21,17 +21,6 @@ from bot.tournament import (
 from bot.tournament.transition import resolve
 
 FIRST, SECOND = Seat.FIRST, Seat.SECOND
-
-
-def short(points: int) -> Captures:
-    """Short-board captures worth ``points`` (0-16) at the plain R27 values."""
-    command = int(points >= 8)
-    rest = points - 8 * command
-    cannons = int(rest >= 3)
-    minors = rest - 3 * cannons
-    return Captures(
-        archers=min(minors, 3), soldiers=max(minors - 3, 0), command=command, cannons=cannons
-    )
 
 
 def play(
