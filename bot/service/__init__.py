@@ -4,6 +4,7 @@ delivery through a transactional outbox, and recovery after restarts. See docs/S
 
 from .clock import ManualClock, SystemClock
 from .errors import ActionRefused, NotAllowed, RateLimited, Refused, StaleRequest
+from .guild import GuildSettings, load_guild, save_guild
 from .models import Place, Reply, User
 from .ports import (
     Attachment,
@@ -13,6 +14,7 @@ from .ports import (
     Message,
     Renderer,
     Status,
+    Threads,
     Undeliverable,
 )
 from .service import MatchService
@@ -24,6 +26,7 @@ __all__ = [
     "Clock",
     "Delivery",
     "DirectMessagesClosed",
+    "GuildSettings",
     "ManualClock",
     "MatchService",
     "Message",
@@ -38,6 +41,9 @@ __all__ = [
     "Status",
     "SystemClock",
     "Terms",
+    "Threads",
     "Undeliverable",
     "User",
+    "load_guild",
+    "save_guild",
 ]

@@ -7,7 +7,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from bot.ladder.errors import NotRated
 from bot.ladder.results import Results
@@ -51,6 +51,7 @@ class Context:
     rng: random.Random
     changed: Callable[[], None]  # wakes the timers and the deliverer after a commit
     offload: Offload
+    ended: list[Hosted] = field(default_factory=list)  # matches that ended, not yet announced
 
     def now(self) -> float:
         return self.clock.now()
@@ -94,6 +95,8 @@ class Context:
             hosted, mail.posts if mail else (), choice=choice, drop_choices=drop_choices
         )
         self.changed()
+        if table.hosted.phase == ENDED:
+            self.ended.append(table.hosted)
 
     async def save(
         self, table: Table, hosted: Hosted, mail: Mail | None = None, *, close: str | None = None
@@ -110,6 +113,8 @@ class Context:
         self.changed()
         if hosted.phase == ENDED and close is None and table.terms.rated and match.game.is_over():
             await self._rate(match.id)
+        if hosted.phase == ENDED:
+            self.ended.append(table.hosted)
 
     async def _rate(self, match_id: int) -> None:
         """A rated match is over and saved: put its result on the ladder. The match stands

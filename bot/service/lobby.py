@@ -114,17 +114,10 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
         opposition_id=players[Side.OPPOSITION],
     )
     staged = Table(changed, table.terms, table.names)
-    mail = Mail(table.channel_id)
     drawn = " (drawn at random)" if table.terms.roles == "random" else ""
-    mail.public(
-        f"{user.name} accepts {table.name(hosted.issuer_id)}'s challenge. "
-        f"{staged.who(Side.CHALLENGER)} moves first{drawn}; {staged.who(Side.OPPOSITION)} "
-        "answers. Both now choose their setup privately: I have sent each of you a private "
-        f"message. You have {duration(table.terms.turn_seconds)} to choose.",
-        mentions=(players[Side.CHALLENGER], players[Side.OPPOSITION]),
+    mail = setup_mail(
+        ctx, staged, f"{user.name} accepts {table.name(hosted.issuer_id)}'s challenge.", drawn
     )
-    for side in Side:
-        mail.private(changed.player(side), setup_prompt(ctx, staged, side))
     await ctx.update(table, changed, mail)
     return Reply("You accepted the challenge. Choose your setup now: see my private message.")
 
@@ -168,3 +161,53 @@ async def expire(ctx: Context, table: Table) -> None:
         mentions=(hosted.issuer_id,),
     )
     await ctx.update(table, ended(hosted, "expired"), mail)
+
+
+def setup_mail(ctx: Context, staged: Table, lead: str, drawn: str = "") -> Mail:
+    """The start of the setup phase: who plays which side, in the channel, and each player's
+    private list of what to choose."""
+    hosted, terms = staged.hosted, staged.terms
+    players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
+    mail = Mail(staged.channel_id)
+    mail.public(
+        f"{lead} {staged.who(Side.CHALLENGER)} moves first{drawn}; "
+        f"{staged.who(Side.OPPOSITION)} answers. Both now choose their setup privately: I "
+        "have sent each of you a private message. You have "
+        f"{duration(terms.turn_seconds)} to choose.",
+        mentions=players,
+    )
+    for side in Side:
+        mail.private(hosted.player(side), setup_prompt(ctx, staged, side))
+    return mail
+
+
+# ---- matches both players agreed to elsewhere (ladder pairings, tournament games) -----------
+async def open_agreed(
+    ctx: Context, place: Place, challenger: User, opposition: User, terms: Terms, intro: str
+) -> Table:
+    """Host a match whose players and roles are already settled: straight to the setup."""
+    terms.check()
+    if challenger.id == opposition.id:
+        raise Refused("A match needs two different players.")
+    for person in (challenger, opposition):
+        await ctx.store.save_player(person.id, person.name)
+    new = Hosted(
+        0,
+        place.guild_id,
+        place.channel_id,
+        challenger.id,
+        opposition.id,
+        terms.to_json(),
+        phase=SETUP,
+        challenger_id=challenger.id,
+        opposition_id=opposition.id,
+    )
+    new = ctx.new_clock(new, terms.turn_seconds)
+    names = {challenger.id: challenger.name, opposition.id: opposition.name}
+    mail = setup_mail(ctx, Table(new, terms, names), intro)
+    try:
+        hosted = await ctx.store.hosting.create(new, mail.posts)
+    except ChannelBusy:
+        raise Refused(busy_text()) from None
+    ctx.changed()
+    return Table(hosted, terms, names)

@@ -63,6 +63,14 @@ class Delivery(Protocol):
         shown right now (e.g. no open interaction of that user): it is retried later."""
 
 
+class Threads(Protocol):
+    """Where new matches are given a place of their own (a front end's threads)."""
+
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        """Open a public thread called ``name`` in channel ``channel_id`` and return its id.
+        Raise Undeliverable if that channel cannot have one."""
+
+
 @dataclass(frozen=True)
 class Status:
     """What a board image shows beside the View: the players' names and the deadline, as

@@ -36,6 +36,7 @@ LONGEST_NAP = 3600.0  # the loops look at the clock at least this often
 SHORTEST_NAP = 1.0  # and at most this often while something overdue waits for a retry
 RETRY_FAILED = 300  # seconds before a clock event that failed is tried again
 Flow = Callable[[Table], Awaitable[Reply]]
+EndedListener = Callable[[Hosted], Awaitable[None]]
 
 
 class MatchService:
@@ -68,6 +69,7 @@ class MatchService:
         self._outbox_changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._failing: dict[int, float] = {}  # hosted match -> when to retry its clock
+        self._listeners: list[EndedListener] = []
 
     # ---- life ----------------------------------------------------------------------------
     async def start(self, background: bool = True) -> None:
@@ -98,6 +100,13 @@ class MatchService:
                 await task
         self._tasks = []
 
+    def on_ended(self, listener: EndedListener) -> None:
+        """Call ``listener`` with every hosted match that ends, however it ends, once its
+        end is saved, outside the match's lock (it may open the next match in the same
+        channel). A listener's failure is logged; it is not called again for that match, so
+        a listener that must not miss one also looks for them on start."""
+        self._listeners.append(listener)
+
     # ---- challenges and setup ------------------------------------------------------------
     async def challenge(
         self,
@@ -117,6 +126,35 @@ class MatchService:
             )
             self._tables[place.channel_id] = table
             return reply
+
+    async def open_match(
+        self,
+        place: Place,
+        challenger: User,
+        opposition: User,
+        terms: Terms | None = None,
+        intro: str = "A new match.",
+    ) -> Hosted:
+        """Host a match both players already agreed to (a ladder pairing, a tournament
+        game): no challenge, straight to the setup. ``intro`` opens its announcement."""
+        async with self._lock(place.channel_id):
+            if await self._table(place.channel_id) is not None:
+                raise Refused(lobby.busy_text())
+            table = await lobby.open_agreed(
+                self._ctx, place, challenger, opposition, terms or Terms(), intro
+            )
+            self._tables[place.channel_id] = table
+            return table.hosted
+
+    async def matches_of(self, user_id: int) -> list[Hosted]:
+        """The live hosted matches (challenges included) ``user_id`` takes part in: for
+        commands given away from the match's channel, e.g. in a private message."""
+        return [
+            hosted
+            for hosted in await self._ctx.store.hosting.live()
+            if user_id
+            in (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
+        ]
 
     async def accept(self, place: Place, user: User, expect: int | None = None) -> Reply:
         return await self._command(
@@ -266,6 +304,7 @@ class MatchService:
                 else:
                     self._failing.pop(hosted.id, None)
                     self._settle(table)
+            await self._announce_endings()
 
     async def _fire(self, table: Table, now: float) -> None:
         hosted, ctx = table.hosted, self._ctx
@@ -296,6 +335,14 @@ class MatchService:
         flow: Flow,
     ) -> Reply:
         self._limit.take(user.id, self._ctx.now())
+        try:
+            return await self._locked_command(place, expect, phases, flow)
+        finally:
+            await self._announce_endings()
+
+    async def _locked_command(
+        self, place: Place, expect: int | None, phases: tuple[str, ...], flow: Flow
+    ) -> Reply:
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None:
@@ -325,6 +372,15 @@ class MatchService:
                 raise
             finally:
                 self._settle(table)
+
+    async def _announce_endings(self) -> None:
+        while self._ctx.ended:
+            hosted = self._ctx.ended.pop(0)
+            for listener in self._listeners:
+                try:
+                    await listener(hosted)
+                except Exception:
+                    log.exception("a listener failed on the end of hosted match %d", hosted.id)
 
     def _settle(self, table: Table) -> None:
         if table.hosted.phase == ENDED and self._tables.get(table.channel_id) is table:

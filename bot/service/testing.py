@@ -14,7 +14,7 @@ from rules.view import View
 from storage import Config, Store
 
 from .clock import ManualClock
-from .ports import DirectMessagesClosed, Message, Renderer, Status
+from .ports import DirectMessagesClosed, Message, Renderer, Status, Undeliverable
 from .service import MatchService
 from .terms import Settings
 
@@ -87,6 +87,22 @@ class RecordingDelivery:
         return [message.text for message in self.channel(channel_id)]
 
 
+@dataclass
+class RecordingThreads:
+    """Opens threads as new channel ids (from 900_000 up) and remembers their parent and
+    name; channels in ``no_threads`` cannot have any."""
+
+    opened: dict[int, tuple[int, str]] = field(default_factory=dict)
+    no_threads: set[int] = field(default_factory=set)
+
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        if channel_id in self.no_threads:
+            raise Undeliverable(f"channel {channel_id} cannot have threads")
+        thread_id = 900_000 + len(self.opened)
+        self.opened[thread_id] = (channel_id, name)
+        return thread_id
+
+
 class DigestRenderer:
     """Images as ``<kind>:<digest of the view and status>``: deterministic, fast, and equal
     exactly when what was drawn from is equal."""
@@ -128,6 +144,7 @@ class Harness:
         self.clock = clock or ManualClock()
         self.delivery = delivery or RecordingDelivery()
         self.renderer = renderer or DigestRenderer()
+        self.threads = RecordingThreads()
         self.seed = seed
         self.store: Store | None = None
         self.service: MatchService | None = None

@@ -1,0 +1,38 @@
+"""A server's own settings, chosen by its admins: the default turn deadline of new
+challenges, whether each match gets a thread of its own, and the ladder's channel (where
+ladder pairings open their matches). Kept in storage's ``guild_settings`` rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from storage import Store
+
+TURN_SECONDS, THREADS, LADDER_CHANNEL = "turn_seconds", "threads", "ladder_channel"
+
+
+@dataclass(frozen=True)
+class GuildSettings:
+    turn_seconds: float | None = None  # None: the service's default (Terms)
+    threads: bool = False
+    ladder_channel: int | None = None
+
+
+async def load_guild(store: Store, guild_id: int) -> GuildSettings:
+    rows = await store.guild_settings(guild_id)
+    turn = rows.get(TURN_SECONDS)
+    channel = rows.get(LADDER_CHANNEL)
+    return GuildSettings(
+        turn_seconds=None if turn is None else float(turn),
+        threads=rows.get(THREADS) == "on",
+        ladder_channel=None if channel is None else int(channel),
+    )
+
+
+async def save_guild(store: Store, guild_id: int, settings: GuildSettings) -> None:
+    turn, channel = settings.turn_seconds, settings.ladder_channel
+    await store.set_guild_setting(guild_id, TURN_SECONDS, None if turn is None else repr(turn))
+    await store.set_guild_setting(guild_id, THREADS, "on" if settings.threads else "off")
+    await store.set_guild_setting(
+        guild_id, LADDER_CHANNEL, None if channel is None else str(channel)
+    )
