@@ -83,7 +83,7 @@ def your_turn_text(ctx: Context, table: Table, view: View) -> str:
     when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
     return (
         f"Your turn against {table.who(view.side.other)}: round {view.round}, "
-        f"{plural(view.actions_left, 'action')}{when}. Play with {ctx.cmd('play')}, then "
+        f"{plural(view.actions_left, 'action')}{when}. Play with {ctx.cmd('act')}, then "
         f"{ctx.cmd('end')}."
     )
 

@@ -111,7 +111,7 @@ def staged_text(ctx: Context, table: Table) -> str:
     left = game.actions_left
     if left:
         lines.append(
-            f"{plural(left, 'action')} left: play another with {ctx.cmd('play')}, take one "
+            f"{plural(left, 'action')} left: play another with {ctx.cmd('act')}, take one "
             f"back with {ctx.cmd('undo')}, or end your turn with {ctx.cmd('end')}."
         )
     else:
