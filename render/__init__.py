@@ -10,11 +10,13 @@ loop. See docs/RENDER.md for the design.
 from .board import board_png, preview_png, private_png
 from .encode import render_async
 from .ladder import LadderRow, ladder_png
+from .rating_chart import ChartPoint, rating_chart_png
 from .replay import record_status, replay_gif, views_from_record
 from .scorecard import score_card_png
 from .status import StatusFields, StatusInfo
 
 __all__ = [
+    "ChartPoint",
     "LadderRow",
     "StatusFields",
     "StatusInfo",
@@ -22,6 +24,7 @@ __all__ = [
     "ladder_png",
     "preview_png",
     "private_png",
+    "rating_chart_png",
     "record_status",
     "render_async",
     "replay_gif",
