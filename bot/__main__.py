@@ -1,0 +1,90 @@
+"""``python -m bot``: run the Discord bot; ``python -m bot sync [--guild ID]``: register its
+slash commands with Discord (only on demand: never at start). Configuration comes from the
+environment (see the README); without a token it says how to get one and exits."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+
+import discord
+
+from bot.frontend.client import ToraBot, command_tree, point_at
+from bot.frontend.config import Config, ConfigError
+from bot.frontend.logs import setup_logging
+
+log = logging.getLogger("bot")
+
+
+async def serve(config: Config) -> int:
+    """Run until SIGTERM or SIGINT, then stop the service, the connection and the store."""
+    bot = ToraBot(config)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    runner = asyncio.create_task(bot.start(config.token), name="discord")
+    stopper = asyncio.create_task(stop.wait(), name="signals")
+    await asyncio.wait((runner, stopper), return_when=asyncio.FIRST_COMPLETED)
+    if stop.is_set():
+        log.info("stopping on a signal")
+    stopper.cancel()
+    await bot.close()
+    if not runner.done():
+        runner.cancel()
+    try:
+        await runner
+    except asyncio.CancelledError:
+        pass
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN")
+        return 1
+    except Exception:
+        log.exception("the bot stopped on an error")
+        return 1
+    return 0
+
+
+async def sync(config: Config, guild_id: int | None) -> int:
+    """Upload the command tree: to one server (at once, for testing) or everywhere (global
+    commands, which Discord may take a while to show)."""
+    client = discord.Client(intents=discord.Intents.none())
+    tree = command_tree(client)
+    async with client:
+        await client.login(config.token)
+        if guild_id is None:
+            synced = await tree.sync()
+            where = "globally"
+        else:
+            guild = discord.Object(guild_id)
+            tree.copy_global_to(guild=guild)
+            synced = await tree.sync(guild=guild)
+            where = f"to server {guild_id}"
+    log.info(f"synced {len(synced)} command(s) {where}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
+    commands = parser.add_subparsers(dest="command")
+    commands.add_parser("run", help="run the bot (the default)")
+    syncing = commands.add_parser("sync", help="register the slash commands with Discord")
+    syncing.add_argument("--guild", type=int, help="a server id (default TORA_SYNC_GUILD)")
+    args = parser.parse_args(argv)
+    try:
+        config = Config.from_env()
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    setup_logging(config.log_level)
+    point_at(config.api_base)
+    if args.command == "sync":
+        return asyncio.run(sync(config, args.guild or config.sync_guild))
+    return asyncio.run(serve(config))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""Autocomplete for the ``/tora`` options. Discord asks at every keystroke and shows nothing
+if the answer is late or fails, so each of these is quick and never raises."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from rules.game import STRATEGIES
+from rules.terrain import CUSTOM, preset_names
+
+from . import rulebook
+from .callers import caller_of
+
+log = logging.getLogger(__name__)
+MOST = 25  # Discord shows at most 25 choices
+Choices = list[app_commands.Choice[str]]
+
+
+def _choices(values: list[str] | list[tuple[str, str]]) -> Choices:
+    out = []
+    for value in values[:MOST]:
+        name, val = value if isinstance(value, tuple) else (value, value)
+        out.append(app_commands.Choice(name=name[:100], value=val[:100]))
+    return out
+
+
+def _safe(
+    complete: Callable[[discord.Interaction[Any], str], Awaitable[Choices]],
+) -> Callable[[discord.Interaction[Any], str], Awaitable[Choices]]:
+    async def safely(interaction: discord.Interaction[Any], current: str) -> Choices:
+        try:
+            return await complete(interaction, current)
+        except Exception:
+            log.exception("autocomplete failed", extra={"user": interaction.user.id})
+            return []
+
+    safely.__name__ = complete.__name__
+    return safely
+
+
+@_safe
+async def action(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The caller's legal actions that start with what they typed (from the service)."""
+    match = getattr(interaction.namespace, "match", None)
+    actions = interaction.client.actions
+    return _choices(await actions.choices(caller_of(interaction), match, current))
+
+
+@_safe
+async def match(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The caller's live matches, for commands given in a DM."""
+    return _choices(await interaction.client.actions.my_matches(interaction.user.id, current))
+
+
+@_safe
+async def strategy(interaction: discord.Interaction[Any], current: str) -> Choices:
+    return _choices([s for s in STRATEGIES if s.startswith(current.strip().lower())])
+
+
+@_safe
+async def terrain(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The presets of the board chosen so far (short by default), and ``custom``."""
+    board = getattr(interaction.namespace, "board", None) or "short"
+    names = [*preset_names(board), CUSTOM]
+    return _choices([n for n in names if n.startswith(current.strip().lower())])
+
+
+@_safe
+async def topic(interaction: discord.Interaction[Any], current: str) -> Choices:
+    typed = current.strip().lower()
+    return _choices([t for t in rulebook.topics() if typed in t.lower()])

@@ -1,0 +1,107 @@
+"""The bot: a discord.py client whose ``setup_hook`` opens the store and starts the match
+service with the Discord delivery, and registers the persistent buttons. The command tree is
+built at construction and synced only on demand (``python -m bot sync``)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.pictures import PillowRenderer
+from bot.service import MatchService, Settings
+from storage import Store
+
+from .actions import Actions
+from .buttons import ToraButton
+from .commands import build_group
+from .config import Config
+from .decorate import PostButtons
+from .delivery import DiscordDelivery
+from .lookups import Lookups
+from .respond import report
+
+log = logging.getLogger(__name__)
+
+
+def point_at(api_base: str) -> None:
+    """Send discord.py's REST calls (and with them the gateway lookup and the interaction
+    webhooks, which share the same Route class) to ``api_base``."""
+    discord.http.Route.BASE = api_base
+
+
+def command_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
+    tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
+    tree.add_command(build_group())
+    return tree
+
+
+class ToraBot(discord.Client):
+    def __init__(
+        self,
+        config: Config,
+        *,
+        settings: Settings | None = None,
+        dm_rate: float = 2.0,
+        dm_burst: int = 10,
+    ) -> None:
+        # Slash commands and buttons need no privileged intents; guilds keeps channels known.
+        super().__init__(intents=discord.Intents(guilds=True), max_messages=None)
+        self.config = config
+        self.settings = settings or Settings()
+        self._dm_pace = (dm_rate, dm_burst)
+        self.tree = command_tree(self)
+        self.tree.on_error = self._command_error
+        self.store: Store | None = None
+        self.service: MatchService | None = None
+
+    async def setup_hook(self) -> None:
+        self.store = await Store.open(self.config.store)
+        rate, burst = self._dm_pace
+        self.delivery = DiscordDelivery(
+            self, PostButtons(self.store, self.settings), dm_rate=rate, dm_burst=burst
+        )
+        self.service = MatchService(
+            self.store, self.delivery, PillowRenderer(), settings=self.settings
+        )
+        self.actions = Actions(self.service, self.store, self.delivery)
+        self.lookups = Lookups(self.actions, self.store)
+        self.add_dynamic_items(ToraButton)
+        await self.service.start()
+        log.info("service started", extra={"db": str(self.config.store.path)})
+
+    async def on_ready(self) -> None:
+        log.info("connected", extra={"user": str(self.user), "guilds": len(self.guilds)})
+
+    async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
+        if interaction.type in (
+            discord.InteractionType.application_command,
+            discord.InteractionType.component,
+        ):
+            self.delivery.seen(interaction)
+
+    async def _command_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """What escaped a handler (a handler answers its own refusals and failures): an
+        option Discord sent that could not be read, say. Logged; the caller told privately."""
+        text = report(interaction, error)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except discord.HTTPException:
+            log.exception("could not tell a user about a failure")
+
+    async def close(self) -> None:
+        """Stop the service's timers and delivery, then the connection, then the store."""
+        if self.service is not None:
+            await self.service.stop()
+        await super().close()
+        if self.store is not None:
+            await self.store.close()
+            self.store = None
+        log.info("closed")

@@ -1,0 +1,191 @@
+"""The service's Delivery (and Threads) on Discord: public posts, direct messages, messages
+only one user sees, and a thread per match.
+
+- Posts carry the outbox key as their nonce, which discord.py sends with ``enforce_nonce``:
+  Discord then answers a retried post with the message it already created (for a few
+  minutes), so a post delivered just before a crash is not shown twice. Only the users a
+  message is addressed to are mentioned, and only they are pinged (AllowedMentions).
+- Direct messages are paced (``Pace``) and a refusal (403, code 50007) marks the user's DMs
+  closed for a while (``Closed``): DirectMessagesClosed sends the service to its fallback at
+  once, without asking Discord again and again.
+- The fallback, a message only that user sees in the match's channel, can only be a
+  follow-up of one of their interactions there, made in the last 14 minutes (a token lasts
+  15). Without one it raises NoOpenInteraction and the service retries later; their next
+  command there opens one.
+- An unknown or forbidden channel is Undeliverable: the service drops that message.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.service import DirectMessagesClosed, Message, Undeliverable
+
+from .pacing import Closed, Latest, Pace
+from .respond import files_of, split
+
+log = logging.getLogger(__name__)
+DMS_CLOSED = 50007  # Discord's "Cannot send messages to this user"
+NONCE_LENGTH = 25  # Discord's limit for a message nonce
+WEEK_MINUTES = 10080  # threads archive after a week without messages (any post reopens them)
+INTERACTION_AGE = 14 * 60.0
+# (channel, user or None for a public post, message) -> the buttons the message gets
+Decorate = Callable[[int, int | None, Message], Awaitable[discord.ui.View | None]]
+
+
+class NoOpenInteraction(Exception):
+    """The user has no recent interaction in that channel to show a private message on."""
+
+
+def nonce(key: str, piece: int = 0) -> str:
+    """A message nonce from an outbox key (the same for every retry of that message)."""
+    return hashlib.sha256(f"{key}#{piece}".encode()).hexdigest()[:NONCE_LENGTH]
+
+
+def mentioning(message: Message) -> tuple[str, discord.AllowedMentions]:
+    """The text with its addressees' mentions in front, and permission to ping them alone."""
+    if not message.mentions:
+        return message.text, discord.AllowedMentions.none()
+    pings = " ".join(f"<@{user_id}>" for user_id in message.mentions)
+    allowed = discord.AllowedMentions(
+        everyone=False,
+        roles=False,
+        replied_user=False,
+        users=[discord.Object(user_id) for user_id in message.mentions],
+    )
+    return f"{pings} {message.text}", allowed
+
+
+class DiscordDelivery:
+    def __init__(
+        self,
+        client: discord.Client,
+        decorate: Decorate | None = None,
+        *,
+        dm_rate: float = 2.0,
+        dm_burst: int = 10,
+        closed_seconds: float = 3600.0,
+    ) -> None:
+        self.client = client
+        self._decorate = decorate
+        self.pace = Pace(dm_rate, dm_burst)
+        self.closed = Closed(closed_seconds)
+        self.latest: Latest[discord.Interaction[Any]] = Latest(INTERACTION_AGE)
+        self._shown: set[str] = set()  # private follow-ups sent (they cannot carry a nonce)
+
+    def seen(self, interaction: discord.Interaction[Any]) -> None:
+        """Remember the user's latest interaction in its channel (for ``send_ephemeral``);
+        one given in a DM shows that their DMs are open."""
+        if interaction.channel_id is not None:
+            self.latest.remember(interaction.channel_id, interaction.user.id, interaction)
+        if interaction.guild_id is None:
+            self.closed.forget(interaction.user.id)
+
+    # ---- Delivery ----------------------------------------------------------------------
+    async def post(self, channel_id: int, message: Message, key: str) -> None:
+        channel = self.client.get_partial_messageable(channel_id)
+        text, allowed = mentioning(message)
+        view = await self._view(channel_id, None, message)
+        try:
+            await self._send(channel, text, message, key, allowed, view)
+        except (discord.NotFound, discord.Forbidden) as exc:
+            raise Undeliverable(f"channel {channel_id}: {exc}") from None
+
+    async def send_private(self, user_id: int, channel_id: int, message: Message, key: str) -> None:
+        if user_id in self.closed:
+            raise DirectMessagesClosed(f"user {user_id}'s DMs were closed a moment ago")
+        await self.pace.wait()
+        view = await self._view(channel_id, user_id, message)
+        try:
+            dm = await self.client.create_dm(discord.Object(user_id))
+            await self._send(dm, message.text, message, key, discord.AllowedMentions.none(), view)
+        except discord.Forbidden as exc:
+            if exc.code == DMS_CLOSED:
+                self.closed.mark(user_id)
+                log.info("DMs closed", extra={"user": user_id})
+                raise DirectMessagesClosed(f"user {user_id} does not accept DMs") from None
+            raise
+        except discord.NotFound as exc:
+            raise Undeliverable(f"user {user_id}: {exc}") from None
+
+    async def send_ephemeral(
+        self, channel_id: int, user_id: int, message: Message, key: str
+    ) -> None:
+        if key in self._shown:
+            return
+        interaction = self.latest.get(channel_id, user_id)
+        if interaction is None:
+            raise NoOpenInteraction(
+                f"user {user_id} has no recent interaction in channel {channel_id}"
+            )
+        pieces = split(message.text)
+        try:
+            for i, piece in enumerate(pieces):
+                last = i == len(pieces) - 1
+                files = files_of(message.files) if last else []
+                await interaction.followup.send(piece, ephemeral=True, files=files)
+        except discord.NotFound:  # the token expired early, or was never answered
+            raise NoOpenInteraction(f"user {user_id}'s interaction is gone") from None
+        self._shown.add(key)
+
+    # ---- Threads -----------------------------------------------------------------------
+    async def open_thread(self, channel_id: int, name: str) -> int:
+        try:
+            data = await self.client.http.start_thread_without_message(
+                channel_id,
+                name=name[:100],
+                auto_archive_duration=WEEK_MINUTES,
+                type=discord.ChannelType.public_thread.value,
+            )
+        except (discord.NotFound, discord.Forbidden) as exc:
+            raise Undeliverable(f"no thread in channel {channel_id}: {exc}") from None
+        return int(data["id"])
+
+    async def drop_thread(self, thread_id: int) -> None:
+        """Delete a thread opened for a challenge the service then refused."""
+        try:
+            await self.client.http.delete_channel(thread_id)
+        except discord.HTTPException:
+            log.warning("could not delete an unused thread", extra={"thread": thread_id})
+
+    async def notice(self, channel_id: int, text: str) -> None:
+        """A pointer in a channel (where a match went), pinging nobody. Not through the
+        outbox: it announces nothing the match needs, so losing it to a crash is harmless."""
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions.none())
+        except discord.HTTPException:
+            log.warning("could not post a notice", extra={"channel": channel_id})
+
+    # ---- plumbing ----------------------------------------------------------------------
+    async def _view(
+        self, channel_id: int, user_id: int | None, message: Message
+    ) -> discord.ui.View | None:
+        if self._decorate is None:
+            return None
+        return await self._decorate(channel_id, user_id, message)
+
+    @staticmethod
+    async def _send(
+        channel: discord.abc.Messageable,
+        text: str,
+        message: Message,
+        key: str,
+        allowed: discord.AllowedMentions,
+        view: discord.ui.View | None,
+    ) -> None:
+        """``text`` in as many messages as it takes; the files and buttons on the last."""
+        pieces = split(text)
+        for i, piece in enumerate(pieces):
+            extra: dict[str, Any] = {}
+            if i == len(pieces) - 1:
+                if message.files:
+                    extra["files"] = files_of(message.files)
+                if view is not None:
+                    extra["view"] = view
+            await channel.send(piece, nonce=nonce(key, i), allowed_mentions=allowed, **extra)

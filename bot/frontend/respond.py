@@ -1,0 +1,154 @@
+"""Answering an interaction safely: defer first, then show the answer (ephemeral when it
+is private), whatever happened in between. A refusal is shown to the caller alone, as the
+service worded it; anything unexpected is logged with a reference and the caller is told,
+privately, that nothing was changed. No interaction is left unanswered ("This interaction
+failed"): every path ends in a response or a follow-up, and a failure to send is logged."""
+
+from __future__ import annotations
+
+import io
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.ladder.errors import LadderError
+from bot.service import Attachment, RateLimited, Refused, Reply
+
+from .parsing import BadDuration
+
+log = logging.getLogger(__name__)
+LIMIT = 2000  # characters in one Discord message
+PRIVATE_KEY = "tora_private"  # in Interaction.extras: whether the deferral was ephemeral
+
+
+class Unusable(Exception):
+    """The command cannot be used as given (no match here, a bad option, no permission);
+    the message, meant for the caller only, says why and what to do instead."""
+
+
+@dataclass(frozen=True)
+class Answer:
+    text: str
+    files: tuple[Attachment, ...] = ()
+    private: bool = True
+    view: discord.ui.View | None = None
+
+    @classmethod
+    def of(cls, reply: Reply, view: discord.ui.View | None = None) -> Answer:
+        return cls(reply.text, reply.files, reply.private, view)
+
+
+def split(text: str, limit: int = LIMIT) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
+    pieces: list[str] = []
+    while len(text) > limit:
+        cut = text.rfind("\n", 0, limit)
+        cut = limit if cut <= 0 else cut
+        pieces.append(text[:cut])
+        text = text[cut:].lstrip("\n")
+    pieces.append(text)
+    return pieces
+
+
+def files_of(attachments: tuple[Attachment, ...]) -> list[discord.File]:
+    return [discord.File(io.BytesIO(a.data), filename=a.name) for a in attachments]
+
+
+def explain(exc: BaseException) -> str | None:
+    """What to tell the caller about an expected refusal (None: not one)."""
+    if isinstance(exc, RateLimited):
+        return exc.message
+    if isinstance(exc, Refused):
+        return exc.message
+    if isinstance(exc, Unusable | BadDuration | LadderError):
+        return str(exc)
+    return None
+
+
+def failure_text(ref: str) -> str:
+    return (
+        f"Something went wrong on my side, and nothing was changed (ref `{ref}`). Please try "
+        "again in a moment; if it keeps happening, give a server admin that ref."
+    )
+
+
+async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None:
+    """Acknowledge at once (Discord allows 3 s), showing "thinking" to the caller or to all."""
+    if interaction.response.is_done():
+        return
+    interaction.extras[PRIVATE_KEY] = private
+    try:
+        await interaction.response.defer(ephemeral=private, thinking=True)
+    except discord.HTTPException:
+        log.warning("could not defer an interaction", extra={"interaction": interaction.id})
+
+
+async def send(interaction: discord.Interaction[Any], answer: Answer) -> None:
+    """Show ``answer``: as the response, or once deferred as its edit and follow-ups. A
+    private answer to a publicly deferred command leaves a neutral note in public and goes
+    to the caller alone; a public one after a private deferral stays private."""
+    pieces = split(answer.text)
+    last = len(pieces) - 1
+    files = files_of(answer.files)
+    extra: dict[str, Any] = {}
+
+    def finals(i: int) -> dict[str, Any]:
+        if i != last:
+            return {}
+        out: dict[str, Any] = {"files": files} if files else {}
+        if answer.view is not None:
+            out["view"] = answer.view
+        return out
+
+    response = interaction.response
+    private = answer.private
+    if not response.is_done():
+        await response.send_message(pieces[0], ephemeral=private, **finals(0))
+    else:
+        deferred_private = interaction.extras.get(PRIVATE_KEY, True)
+        if private and not deferred_private:
+            await interaction.edit_original_response(content="I have answered you privately.")
+            for i, piece in enumerate(pieces):
+                await interaction.followup.send(piece, ephemeral=True, **finals(i))
+            return
+        private = private or deferred_private
+        first = finals(0)
+        if "files" in first:
+            extra["attachments"] = first.pop("files")
+        await interaction.edit_original_response(content=pieces[0], **first, **extra)
+    for i, piece in enumerate(pieces[1:], 1):
+        await interaction.followup.send(piece, ephemeral=private, **finals(i))
+
+
+async def run(
+    interaction: discord.Interaction[Any],
+    work: Callable[[], Awaitable[Answer]],
+    *,
+    private: bool,
+) -> None:
+    """Defer, do ``work``, show its answer; refusals and failures as described above."""
+    await defer(interaction, private=private)
+    try:
+        answer = await work()
+    except Exception as exc:
+        answer = Answer(explain(exc) or report(interaction, exc))
+    try:
+        await send(interaction, answer)
+    except discord.HTTPException:
+        log.exception("could not answer an interaction", extra={"interaction": interaction.id})
+
+
+def report(interaction: discord.Interaction[Any], exc: BaseException) -> str:
+    """Log an unexpected failure under a new reference, and the words for the caller."""
+    ref = secrets.token_hex(4)
+    command = interaction.command.qualified_name if interaction.command else "component"
+    log.error(
+        "command failed",
+        exc_info=exc,
+        extra={"ref": ref, "command": command, "user": interaction.user.id},
+    )
+    return failure_text(ref)

@@ -1,0 +1,157 @@
+"""The Discord delivery's mapping of the service's messages onto discord.py calls, with fake
+discord.py objects: nonces and mentions on posts, closed DMs remembered (no retry loop),
+unknown channels undeliverable, the fallback only on a recent interaction of that user."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import Any
+
+import discord
+import pytest
+
+from bot.frontend.delivery import DiscordDelivery, NoOpenInteraction, nonce
+from bot.service import Attachment, DirectMessagesClosed, Message, Undeliverable
+
+
+def http_error(kind: type[discord.HTTPException], status: int, code: int) -> Exception:
+    return kind(SimpleNamespace(status=status, reason="no"), {"code": code, "message": "no"})
+
+
+@dataclass
+class FakeChannel:
+    id: int
+    sent: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    fail: Exception | None = None
+
+    async def send(self, content: str, **kwargs: Any) -> None:
+        if self.fail is not None:
+            raise self.fail
+        self.sent.append((content, kwargs))
+
+
+@dataclass
+class FakeClient:
+    channels: dict[int, FakeChannel] = field(default_factory=dict)
+    dms: dict[int, FakeChannel] = field(default_factory=dict)
+    refuse_dms: set[int] = field(default_factory=set)
+    dm_attempts: int = 0
+    threads: list[tuple[int, str]] = field(default_factory=list)
+
+    def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        return self.channels.setdefault(channel_id, FakeChannel(channel_id))
+
+    async def create_dm(self, user: discord.abc.Snowflake) -> FakeChannel:
+        self.dm_attempts += 1
+        channel = self.dms.setdefault(user.id, FakeChannel(user.id))
+        if user.id in self.refuse_dms:
+            channel.fail = http_error(discord.Forbidden, 403, 50007)
+        return channel
+
+    @property
+    def http(self) -> Any:
+        client = self
+
+        class Http:
+            async def start_thread_without_message(self, channel_id: int, **kw: Any) -> Any:
+                if channel_id == 404:
+                    raise http_error(discord.NotFound, 404, 10003)
+                client.threads.append((channel_id, kw["name"]))
+                return {"id": "5555"}
+
+        return Http()
+
+
+def delivery(client: FakeClient) -> DiscordDelivery:
+    return DiscordDelivery(client, dm_rate=1000.0, dm_burst=100)  # type: ignore[arg-type]
+
+
+async def test_a_post_carries_its_key_as_nonce_files_and_only_its_mentions() -> None:
+    client = FakeClient()
+    message = Message("bob, your turn", (Attachment("board.png", b"png"),), mentions=(2,))
+    await delivery(client).post(100, message, "tora-outbox-1")
+    [(content, kwargs)] = client.channels[100].sent
+    assert content == "<@2> bob, your turn"
+    assert kwargs["nonce"] == nonce("tora-outbox-1")
+    assert [u.id for u in kwargs["allowed_mentions"].users] == [2]
+    assert [f.filename for f in kwargs["files"]] == ["board.png"]
+
+
+async def test_a_long_post_goes_in_pieces_with_the_files_on_the_last() -> None:
+    client = FakeClient()
+    text = "\n".join("x" * 99 for _ in range(50))
+    await delivery(client).post(100, Message(text, (Attachment("a.png", b"1"),)), "k")
+    sent = client.channels[100].sent
+    assert len(sent) == 3
+    assert ["files" in kwargs for _c, kwargs in sent] == [False, False, True]
+    assert len({kwargs["nonce"] for _c, kwargs in sent}) == 3
+
+
+async def test_unknown_or_forbidden_channels_are_undeliverable() -> None:
+    client = FakeClient()
+    client.channels[7] = FakeChannel(7, fail=http_error(discord.NotFound, 404, 10003))
+    client.channels[8] = FakeChannel(8, fail=http_error(discord.Forbidden, 403, 50001))
+    for channel in (7, 8):
+        with pytest.raises(Undeliverable):
+            await delivery(client).post(channel, Message("hi"), "k")
+    client.channels[9] = FakeChannel(9, fail=discord.DiscordServerError(
+        SimpleNamespace(status=500, reason="boom"), "boom"
+    ))  # fmt: skip
+    with pytest.raises(discord.DiscordServerError):  # anything else: retried by the service
+        await delivery(client).post(9, Message("hi"), "k")
+
+
+async def test_closed_dms_fall_back_at_once_and_are_not_asked_again() -> None:
+    client = FakeClient(refuse_dms={2})
+    dd = delivery(client)
+    await dd.send_private(1, 100, Message("your turn"), "k1")
+    assert client.dms[1].sent[0][0] == "your turn"
+    with pytest.raises(DirectMessagesClosed):
+        await dd.send_private(2, 100, Message("your turn"), "k2")
+    attempts = client.dm_attempts
+    for key in ("k3", "k4", "k5"):
+        with pytest.raises(DirectMessagesClosed):
+            await dd.send_private(2, 100, Message("more"), key)
+    assert client.dm_attempts == attempts  # remembered: Discord is not asked again
+    interaction = SimpleNamespace(channel_id=555, guild_id=None, user=SimpleNamespace(id=2))
+    dd.seen(interaction)  # bob writes to the bot in a DM: his DMs are open after all
+    client.refuse_dms.clear()
+    client.dms[2].fail = None
+    await dd.send_private(2, 100, Message("again"), "k6")
+    assert client.dms[2].sent[-1][0] == "again"
+
+
+async def test_the_fallback_needs_a_recent_interaction_of_that_user_there() -> None:
+    client = FakeClient()
+    dd = delivery(client)
+    with pytest.raises(NoOpenInteraction):
+        await dd.send_ephemeral(100, 2, Message("private"), "k-only-you")
+    shown: list[tuple[str, dict[str, Any]]] = []
+
+    async def followup_send(content: str, **kwargs: Any) -> None:
+        shown.append((content, kwargs))
+
+    interaction = SimpleNamespace(
+        channel_id=100,
+        guild_id=1,
+        user=SimpleNamespace(id=2),
+        followup=SimpleNamespace(send=followup_send),
+    )
+    dd.seen(interaction)
+    with pytest.raises(NoOpenInteraction):  # another user's interaction does not do
+        await dd.send_ephemeral(100, 3, Message("private"), "k3")
+    message = Message("private", (Attachment("b.png", b"1"),))
+    await dd.send_ephemeral(100, 2, message, "k-only-you")
+    await dd.send_ephemeral(100, 2, message, "k-only-you")  # a retry is not shown twice
+    assert len(shown) == 1 and shown[0][1]["ephemeral"] is True
+    assert [f.filename for f in shown[0][1]["files"]] == ["b.png"]
+
+
+async def test_threads_are_opened_in_the_channel_or_undeliverable() -> None:
+    client = FakeClient()
+    dd = delivery(client)
+    assert await dd.open_thread(100, "ann vs bob") == 5555
+    assert client.threads == [(100, "ann vs bob")]
+    with pytest.raises(Undeliverable):
+        await dd.open_thread(404, "nowhere")

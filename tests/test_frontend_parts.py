@@ -1,0 +1,179 @@
+"""The Discord front end's small parts, without Discord: option parsing, button custom ids,
+nonces and mentions, message splitting, configuration, the rules lookup, and the memory the
+delivery keeps (DM pace, closed DMs, latest interactions)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bot.frontend import rulebook
+from bot.frontend.buttons import TEMPLATE, Press, ToraButton, buttons
+from bot.frontend.config import DISCORD_API, NO_TOKEN, Config, ConfigError
+from bot.frontend.delivery import mentioning, nonce
+from bot.frontend.pacing import Closed, Latest, Pace
+from bot.frontend.parsing import BadDuration, parse_duration
+from bot.frontend.respond import LIMIT, split
+from bot.service import Message
+
+
+class Ticks:
+    """A clock for the memories: time moves only when told."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.parametrize(
+    ("text", "seconds"),
+    [
+        ("24h", 86400),
+        ("3d", 3 * 86400),
+        ("90m", 5400),
+        ("1h30m", 5400),
+        ("1h 30min", 5400),
+        ("2 days", 172800),
+        ("1 week", 604800),
+        ("45 MIN", 2700),
+        ("1.5h", 5400),
+        ("30s", 30),
+    ],
+)
+def test_durations_are_read_as_players_write_them(text: str, seconds: float) -> None:
+    assert parse_duration(text) == seconds
+
+
+@pytest.mark.parametrize("text", ["", "24", "h", "soon", "3 fortnights", "1h then 2m", "-5m"])
+def test_a_text_that_is_not_a_duration_is_refused_with_examples(text: str) -> None:
+    with pytest.raises(BadDuration, match=r"write a number and a unit, e\.g\. `90m`"):
+        parse_duration(text)
+
+
+def test_button_custom_ids_round_trip_and_fit_discord() -> None:
+    for press in (
+        Press("accept", 123456789012345678, 987654321098765432, 7),
+        Press("preview", 1, 2, None),
+        Press("takeback", 1, 2, 0),
+    ):
+        custom_id = press.custom_id
+        assert len(custom_id) <= 100
+        assert Press.parse(custom_id) == press
+    assert Press.parse("tora:launch:1:2:3") is None  # not one of ours: not dispatched
+    assert Press.parse("tora:end:1:2:x") is None
+    view = buttons(("end", "undo", "preview"), 1, 2, 9)
+    ids = [item.custom_id for item in view.children]
+    assert ids == ["tora:end:1:2:9", "tora:undo:1:2:9", "tora:preview:1:2:9"]
+    assert all(isinstance(item, ToraButton) for item in view.children)
+    assert TEMPLATE.startswith("tora:")
+
+
+def test_nonces_are_short_stable_and_distinct() -> None:
+    first = nonce("tora-outbox-12")
+    assert len(first) == 25
+    assert first == nonce("tora-outbox-12")
+    assert first != nonce("tora-outbox-13") != nonce("tora-outbox-12", 1)
+
+
+def test_only_the_addressed_users_are_mentioned_and_pinged() -> None:
+    text, allowed = mentioning(Message("bob, your turn @everyone", mentions=(2, 3)))
+    assert text == "<@2> <@3> bob, your turn @everyone"
+    assert allowed.everyone is False and allowed.roles is False
+    assert [user.id for user in allowed.users] == [2, 3]
+    text, allowed = mentioning(Message("no one"))
+    assert text == "no one" and allowed.users is False and allowed.everyone is False
+
+
+def test_long_texts_are_split_at_line_ends_within_discords_limit() -> None:
+    text = "\n".join(f"line {i} " + "x" * 50 for i in range(100))
+    pieces = split(text)
+    assert len(pieces) > 1 and all(len(p) <= LIMIT for p in pieces)
+    assert "\n".join(pieces) == text
+    assert split("y" * 4500) == ["y" * 2000, "y" * 2000, "y" * 500]
+
+
+def test_config_comes_from_the_environment() -> None:
+    with pytest.raises(ConfigError) as refused:
+        Config.from_env({})
+    assert str(refused.value) == NO_TOKEN and "make demo" in NO_TOKEN
+    config = Config.from_env({"TORA_TOKEN": "abc", "TORA_DB": "/tmp/x.sqlite3"})
+    assert (config.token, str(config.store.path), config.api_base) == (
+        "abc",
+        "/tmp/x.sqlite3",
+        DISCORD_API,
+    )
+    config = Config.from_env(
+        {
+            "DISCORD_TOKEN": " t ",
+            "TORA_LOG_LEVEL": "debug",
+            "TORA_SYNC_GUILD": "42",
+            "TORA_DISCORD_API": "http://127.0.0.1:5000/api/v10/",
+        }
+    )
+    assert (config.token, config.log_level, config.sync_guild, config.api_base) == (
+        "t",
+        "DEBUG",
+        42,
+        "http://127.0.0.1:5000/api/v10",
+    )
+    for bad in (
+        {"TORA_LOG_LEVEL": "loud"},
+        {"TORA_SYNC_GUILD": "here"},
+        {"TORA_DISCORD_API": "discord"},
+        {"TORA_DB_SYNCHRONOUS": "sometimes"},
+    ):
+        with pytest.raises(ConfigError):
+            Config.from_env({"DISCORD_TOKEN": "t", **bad})
+
+
+def test_rules_are_found_by_id_piece_and_word() -> None:
+    assert rulebook.lookup("R25").startswith("**R25 Trapped.** If at the start")
+    assert rulebook.lookup("r17") == rulebook.lookup("17")
+    archer = rulebook.lookup("A")
+    assert archer.startswith("# Archer (A)") and "**R15 Archer.**" in archer
+    assert "The Archers" in archer  # the rule book's own description
+    assert rulebook.lookup("queen").startswith("# Ruler (K/Q)")
+    assert "R43 Search" in rulebook.lookup("jeopardy")
+    assert rulebook.lookup("R99").startswith("There is no ruling R99")
+    assert rulebook.lookup("zeppelin").startswith("No ruling mentions `zeppelin`")
+    assert len(rulebook.rulings()) == 40
+    assert "R25 Trapped" in rulebook.topics() and "cavalry (H)" in rulebook.topics()
+    assert all(rulebook.lookup(topic).startswith(("**", "#")) for topic in rulebook.topics())
+
+
+async def test_direct_messages_are_paced() -> None:
+    pace = Pace(rate=50.0, burst=3)
+    loop = asyncio.get_running_loop()
+    start = loop.time()
+    for _ in range(8):
+        await pace.wait()
+    elapsed = loop.time() - start
+    assert 0.08 <= elapsed < 0.5  # 3 at once, then 5 at 50 a second
+
+
+def test_closed_dms_are_remembered_for_a_while_and_forgotten_on_contact() -> None:
+    clock = Ticks()
+    closed = Closed(3600, clock)
+    closed.mark(7)
+    assert 7 in closed and 8 not in closed
+    clock.now += 3599
+    assert 7 in closed
+    clock.now += 2
+    assert 7 not in closed  # one message tries the DM again
+    closed.mark(7)
+    closed.forget(7)
+    assert 7 not in closed
+
+
+def test_latest_interactions_expire_before_their_tokens() -> None:
+    clock = Ticks()
+    latest: Latest[str] = Latest(14 * 60, clock)
+    latest.remember(100, 1, "first")
+    latest.remember(100, 1, "second")
+    latest.remember(101, 1, "elsewhere")
+    assert latest.get(100, 1) == "second" and latest.get(100, 2) is None
+    clock.now += 14 * 60
+    assert latest.get(100, 1) is None
