@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
 import aiosqlite
 
+from .hosting import Post, insert_posts
 from .writer import Writer
 
 T = TypeVar("T")
@@ -320,6 +321,12 @@ class LadderTx:
         gone = [(row[0], row[1], QueueEntry(*row[2:])) for row in rows]
         return sorted(gone, key=lambda g: (g[0], g[1], g[2].joined_at, g[2].player_id))
 
+    def notify(self, posts: Sequence[Post]) -> None:
+        """Queue messages (e.g. a private "your wait has expired") in the match service's
+        outbox, in this transaction: they go out if and only if the change they tell of is
+        committed. They belong to no hosted match."""
+        insert_posts(self.conn, None, posts, self.now)
+
 
 class Ladders:
     """The ladders' writes (``transact``) and reads."""
@@ -407,6 +414,30 @@ class Ladders:
             (revision, key.guild_id, key.board, key.season, games),
         )
         return {int(player): float(change) for player, change in rows}
+
+    async def waiting_ladders(self) -> list[tuple[int, str]]:
+        """Every (guild, board) whose matchmaking queue has someone waiting."""
+        rows = await self._rows(
+            "SELECT DISTINCT guild_id, board FROM ladder_queue ORDER BY guild_id, board", ()
+        )
+        return [(int(guild), str(board)) for guild, board in rows]
+
+    async def unrated_matches(self) -> list[int]:
+        """Hosted matches played as rated that finished with a result (not aborted or
+        cancelled) between two different accounts, neither a bot, but have no ladder result:
+        what a crash between saving a match and rating it leaves. Oldest finish first."""
+        rows = await self._rows(
+            "SELECT m.id FROM hosted_matches h JOIN matches m ON m.id = h.match_id"
+            " JOIN finished_matches f ON f.match_id = m.id"
+            " WHERE json_extract(h.terms, '$.rated') AND m.status = 'finished'"
+            " AND m.closed IS NULL AND m.challenger_id != m.opposition_id"
+            " AND NOT EXISTS (SELECT 1 FROM ladder_results r WHERE r.match_id = m.id)"
+            " AND NOT EXISTS (SELECT 1 FROM bot_accounts b"
+            " WHERE b.user_id IN (m.challenger_id, m.opposition_id))"
+            " ORDER BY f.finished_at, m.id",
+            (),
+        )
+        return [int(match_id) for (match_id,) in rows]
 
     async def queue(self, guild_id: int, board: str) -> list[QueueEntry]:
         rows = await self._rows(

@@ -13,7 +13,7 @@ from bot.ladder.errors import LadderError, NotFound, NotRated
 from bot.ladder.glicko2 import PROVISIONAL_DEVIATION, Rating, play
 from bot.ladder.results import Results
 from bot.ladder.standings import PERIOD, current
-from rules import Options
+from rules import Game, Options, Side
 from storage import Config, Store
 from storage.ladders import LadderKey
 from storage.migrations import LATEST
@@ -187,3 +187,23 @@ async def test_history_and_results_are_append_only(tmp_path: Path) -> None:
             with pytest.raises(sqlite3.IntegrityError, match=r"never|append-only"):
                 conn.execute(statement)
     conn.close()
+
+
+async def test_a_series_to_a_point_target_is_one_rated_result(tmp_path: Path, monkeypatch) -> None:
+    # A real reset (R28) takes a long-board game down to one command piece, which costs
+    # minutes of turn ends; the ladder only needs a series that went on to a second game.
+    monkeypatch.setattr(Game, "can_reset", lambda self: True)
+    async with await open_store(tmp_path) as store:
+        results = Results(store, ManualClock())
+        series = await store.create_match(GUILD, 1, 2, Options(board="long", target=30))
+        series.act(series.game.notation(series.game.legal_actions()[0]))
+        series.agree_reset()
+        await store.save(series)
+        assert series.game.game_number == 2
+        with pytest.raises(NotRated, match="not over yet"):  # one game of it is not a result
+            await results.record_match(series.id)
+        series.resign(Side.OPPOSITION)
+        await store.save(series)
+        recorded = await results.record_match(series.id)
+        assert (recorded.challenger.games, recorded.challenger.wins) == (1, 1)
+        assert len(await store.ladders.results(LadderKey(GUILD, "long", 1))) == 1

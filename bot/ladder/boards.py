@@ -92,6 +92,7 @@ class BoardProfile:
     board: str
     season: int
     line: Line | None  # None: no rated game this season
+    players: int  # how many are ranked this season
     history: list[HistoryPoint]  # rating after each counted result, oldest first
     recent: list[Recent]  # newest first
 
@@ -190,7 +191,8 @@ class Boards:
 
     async def _board_profile(self, season: Season, player_id: int) -> BoardProfile:
         ladders = self._store.ladders
-        line = next((li for li in await self.lines(season) if li.player_id == player_id), None)
+        lines = await self.lines(season)
+        line = next((li for li in lines if li.player_id == player_id), None)
         history = await ladders.history(season.key, season.revision, player_id)
         results = await ladders.results(season.key, player_id, limit=RECENT)
         opponents = [r.second_id if r.first_id == player_id else r.first_id for r in results]
@@ -201,7 +203,7 @@ class Boards:
             )
             for r, o in zip(results, opponents, strict=True)
         ]
-        return BoardProfile(season.key.board, season.key.season, line, history, recent)
+        return BoardProfile(season.key.board, season.key.season, line, len(lines), history, recent)
 
     async def head_to_head(
         self, guild_id: int, board: str, first_id: int, second_id: int, season: int | None = None

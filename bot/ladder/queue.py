@@ -15,12 +15,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from storage import Store
+from storage import Post, Store
 from storage.ladders import LadderTx, QueueEntry
 
 from .errors import LadderError, NotFound
 from .glicko2 import DEFAULT_RATING
-from .results import check_board
+from .results import BOARDS, check_board
 
 HOUR = 3600.0
 BASE_GAP = 100.0
@@ -37,6 +37,8 @@ class Pairing:
     first_id: int  # the one who waited longer
     second_id: int
     gap: float  # rating points between them
+    first_rating: float  # the open season's ratings when they were paired
+    second_rating: float
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,16 @@ def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
         free.remove(other)
         first, second = entries[oldest], entries[other]
         found.append(
-            Pairing(guild_id, board, first.channel_id, first.player_id, second.player_id, gap)
+            Pairing(
+                guild_id,
+                board,
+                first.channel_id,
+                first.player_id,
+                second.player_id,
+                gap,
+                ratings[oldest],
+                ratings[other],
+            )
         )
     for pairing in found:
         tx.dequeue(guild_id, board, (pairing.first_id, pairing.second_id))
@@ -107,14 +118,23 @@ class Matchmaking:
 
         return await self._store.ladders.transact(work, self._clock())
 
-    async def leave(self, guild_id: int, board: str, player_id: int) -> None:
-        check_board(board)
+    async def leave(self, guild_id: int, board: str | None, player_id: int) -> list[str]:
+        """Take the player off the queue of ``board``, or of every board (None); returns
+        the boards they were waiting on."""
+        if board is not None:
+            check_board(board)
 
-        def work(tx: LadderTx) -> None:
-            if not tx.dequeue(guild_id, board, (player_id,)):
-                raise NotFound(f"You are not waiting for a {board}-board ladder match.")
+        def work(tx: LadderTx) -> list[str]:
+            waiting = tx.queued_boards(player_id, guild_id)
+            boards = [b for b in waiting if board in (None, b)]
+            if not boards:
+                what = "a ladder match" if board is None else f"a {board}-board ladder match"
+                raise NotFound(f"You are not waiting for {what}.")
+            for left in boards:
+                tx.dequeue(guild_id, left, (player_id,))
+            return sorted(boards, key=BOARDS.index)
 
-        await self._store.ladders.transact(work, self._clock())
+        return await self._store.ladders.transact(work, self._clock())
 
     async def pair(self, guild_id: int, board: str) -> list[Pairing]:
         """Pairs the widening gaps allow now (call it now and then, e.g. every few minutes)."""
@@ -123,12 +143,17 @@ class Matchmaking:
             lambda tx: pairs(tx, guild_id, board), self._clock()
         )
 
-    async def expire(self) -> list[Expired]:
-        """Take entries that waited longer than ``EXPIRE_AFTER`` off every queue."""
+    async def expire(self, notice: Callable[[Expired], str] | None = None) -> list[Expired]:
+        """Take entries that waited longer than ``EXPIRE_AFTER`` off every queue; with
+        ``notice``, each of those players gets its text privately (through the match
+        service's outbox, in the same transaction)."""
 
         def work(tx: LadderTx) -> list[Expired]:
             gone = tx.expire_queue(tx.now - EXPIRE_AFTER)
-            return [Expired(g, b, e.player_id, e.channel_id) for g, b, e in gone]
+            expired = [Expired(g, b, e.player_id, e.channel_id) for g, b, e in gone]
+            if notice is not None:
+                tx.notify([Post(e.channel_id, notice(e), e.player_id) for e in expired])
+            return expired
 
         return await self._store.ladders.transact(work, self._clock())
 

@@ -8,6 +8,7 @@ it is one result. Each match is rated at most once."""
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -18,6 +19,7 @@ from storage.ladders import LadderKey, LadderTx, MatchFacts, Season, Standing
 from .errors import LadderError, NotFound, NotRated
 from .standings import Applied, apply, current, fresh, replay
 
+log = logging.getLogger(__name__)
 BOARDS = ("short", "long")
 SCORES = {"C": 1.0, "O": 0.0, None: 0.5}  # the Challenger's score by winner
 
@@ -102,6 +104,21 @@ class Results:
             )
 
         return await self._store.ladders.transact(work, self._clock())
+
+    async def catch_up(self) -> list[Recorded]:
+        """Rate every finished rated match that has no result yet, oldest finish first: the
+        service rates a match just after saving it, so a crash in between leaves it unrated
+        (the ladder runner calls this on start and now and then). A match rated meanwhile
+        by the service is skipped."""
+        recorded = []
+        for match_id in await self._store.ladders.unrated_matches():
+            try:
+                recorded.append(await self.record_match(match_id))
+            except NotRated as exc:
+                log.info("catching up: match %d is not rated: %s", match_id, exc)
+            else:
+                log.warning("match %d had finished unrated; rated on catching up", match_id)
+        return recorded
 
     async def remove_result(self, guild_id: int, match_id: int, by: int, reason: str) -> int:
         """An admin takes a match's result off the ladder with a reason (logged with who and
