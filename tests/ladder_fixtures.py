@@ -1,10 +1,16 @@
-"""Shared helpers of the ladder tests: a store on a real SQLite file, a manual clock, and
-finished (or aborted) matches between saved players."""
+"""Shared helpers of the ladder tests: a store on a real SQLite file, a manual clock,
+finished (or aborted) matches between saved players, and the ladder desk and runner on a
+match service harness."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from random import Random
 
+from bot.ladder.desk import LadderDesk
+from bot.ladder.runner import LadderRunner
+from bot.service import Place, User
+from bot.service.testing import Harness
 from rules import Options, Side
 from storage import Config, Store
 
@@ -43,3 +49,31 @@ async def finished(
         match.resign(Side.OPPOSITION if winner == "C" else Side.CHALLENGER)
     await store.save(match)
     return match.id
+
+
+def desk_of(h: Harness, seed: int = 0) -> LadderDesk:
+    """The ladder desk of a service harness, on its clock, threads and settings."""
+    assert h.service is not None and h.store is not None
+    return LadderDesk(
+        h.service, h.store, h.threads, clock=h.clock, settings=h.settings, rng=Random(seed)
+    )
+
+
+def runner_of(h: Harness, seed: int = 0) -> LadderRunner:
+    assert h.service is not None and h.store is not None
+    return LadderRunner(
+        h.service, h.store, h.threads, clock=h.clock, settings=h.settings, rng=Random(seed)
+    )
+
+
+async def play_out(h: Harness, thread_id: int, loser: User) -> None:
+    """Both players of the match in ``thread_id`` choose a setup and ``loser`` resigns."""
+    assert h.service is not None and h.store is not None
+    hosted = await h.store.hosting.live_in_channel(thread_id)
+    assert hosted is not None and hosted.challenger_id and hosted.opposition_id
+    place = Place(hosted.guild_id, thread_id)
+    names = await h.store.ladders.names((hosted.challenger_id, hosted.opposition_id))
+    for user_id in (hosted.challenger_id, hosted.opposition_id):
+        await h.service.setup(place, User(user_id, names[user_id]), strategy="aggressive")
+    await h.service.resign(place, loser)
+    await h.settle()

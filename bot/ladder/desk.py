@@ -1,0 +1,233 @@
+"""The ladder's front desk: what a front end calls for the ladder commands (leaderboards,
+profiles, head-to-head, the matchmaking queue, seasons, and the admins' season close and
+result removal). Every method returns a ``bot.service.Reply`` (text, and PNG images as
+attachments) or raises ``LadderRefused`` (a ``Refused``) with a message for the user who
+asked. Reads are public replies (``private=False``); the queue and removals are private.
+
+Queue rule beyond the matchmaking's own: a player who is playing a rated match on a board
+in a server (in its setup or under way) cannot queue for that board there until it ends,
+so that they are paired on a rating that is not about to move and play one ladder match
+per board at a time. Casual matches and other boards do not stop them."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Iterator
+
+from bot.service import (
+    Attachment,
+    Clock,
+    MatchService,
+    NotAllowed,
+    Place,
+    Refused,
+    Reply,
+    Settings,
+    SystemClock,
+    Terms,
+    Threads,
+    User,
+)
+from render import ChartPoint, rating_chart_png
+from storage import Store
+from storage.hosting import PLAYING, SETUP
+
+from . import texts
+from .boards import BoardProfile, Boards, png
+from .errors import LadderError
+from .opening import Opened, Opener, Unopened
+from .queue import Matchmaking
+from .results import Results, check_board
+
+
+class LadderRefused(Refused):
+    """A ladder request turned down: the message says what was wrong and what is allowed."""
+
+
+@contextlib.contextmanager
+def refusals() -> Iterator[None]:
+    """The ladder's own errors, as the service's refusals."""
+    try:
+        yield
+    except LadderError as exc:
+        raise LadderRefused(str(exc)) from None
+
+
+class LadderDesk:
+    def __init__(
+        self,
+        service: MatchService,
+        store: Store,
+        threads: Threads,
+        *,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        clock = clock or SystemClock()
+        self._service = service
+        self._store = store
+        self._settings = settings or Settings()
+        self._results = Results(store, clock.now)
+        self._boards = Boards(store, clock.now)
+        self._queue = Matchmaking(store, clock.now)
+        self._opener = Opener(
+            service, store, threads, clock.now, self._settings, rng or random.Random()
+        )
+
+    # ---- reads -------------------------------------------------------------------------------
+    async def leaderboard(
+        self, guild_id: int, board: str = "short", page: int = 1, season: int | None = None
+    ) -> Reply:
+        """A page (10 players) of the open season's leaderboard, or of a closed season's
+        final standings: text, and the same as an image (``ladder.png``)."""
+        with refusals():
+            found = await self._boards.page(guild_id, board, page, season)
+            closed = (await self._boards.season(guild_id, board, found.key.season)).closed_at
+        text = found.text()
+        if closed is not None:
+            text += f"\nFinal standings: this season closed on {texts.day(closed)}."
+        return Reply(text, (Attachment("ladder.png", await png(found)),), private=False)
+
+    async def profile(self, guild_id: int, player_id: int, board: str | None = None) -> Reply:
+        """A player's rating (with its history as a chart per board), record, streak and
+        recent matches on this server's ladders: both boards, or ``board``."""
+        with refusals():
+            if board is not None:
+                check_board(board)
+            found = await self._boards.profile(guild_id, player_id)
+        boards = [b for b in found.boards if board in (None, b.board)]
+        if not any(b.line or b.recent for b in boards):
+            where = "this server's ladders" if board is None else f"the {board} ladder here"
+            raise LadderRefused(
+                f"{found.name} has no rated games on {where} yet. Rated matches count once "
+                f"they finish; anyone can find one with {self._settings.cmd('queue')}."
+            )
+        lines = [f"{found.name} on the ladders:"]
+        for one in boards:
+            lines.extend(texts.board_profile(one, self._settings))
+        if any(b.line and b.line.provisional for b in boards):
+            lines.append(texts.PROVISIONAL_NOTE)
+        charts = [await self._chart(found.name, b) for b in boards if b.history]
+        return Reply("\n".join(lines), tuple(charts), private=False)
+
+    async def _chart(self, name: str, profile: BoardProfile) -> Attachment:
+        points = [ChartPoint(p.rating, p.deviation) for p in profile.history]
+        title = f"{name} - {profile.board} board, season {profile.season}"
+        data = await asyncio.to_thread(rating_chart_png, points, title)
+        return Attachment(f"rating-{profile.board}.png", data)
+
+    async def head_to_head(self, guild_id: int, a: int, b: int, board: str = "short") -> Reply:
+        """The counted results between players ``a`` and ``b`` in the open season."""
+        if a == b:
+            raise LadderRefused("Name two different players to compare.")
+        with refusals():
+            record = await self._boards.head_to_head(guild_id, board, a, b)
+        names = await self._store.ladders.names((a, b))
+        names = {i: names.get(i, f"player {i}") for i in (a, b)}
+        return Reply(texts.head_to_head(record, names, self._settings), private=False)
+
+    async def seasons(self, guild_id: int, board: str = "short") -> Reply:
+        """The ladder's seasons: when each ran, and who won the closed ones."""
+        with refusals():
+            check_board(board)
+        found = await self._store.ladders.seasons(guild_id, board)
+        if not found:
+            raise LadderRefused(f"The {board} ladder of this server has had no rated games yet.")
+        return Reply(texts.seasons(board, found, self._settings), private=False)
+
+    # ---- the queue ---------------------------------------------------------------------------
+    async def join_queue(self, place: Place, user: User, board: str = "short") -> Reply:
+        """Wait for a rated match on ``board``; pairs made now are opened at once (in a
+        thread of the ladder channel), the user's own too."""
+        with refusals():
+            check_board(board)
+        await self._refuse_if_playing(place.guild_id, user, board)
+        await self._store.save_player(user.id, user.name)
+        with refusals():
+            pairs = await self._queue.join(place.guild_id, board, user.id, place.channel_id)
+        mine = None
+        for pairing in pairs:
+            own = user.id in (pairing.first_id, pairing.second_id)
+            opened = await self._opener.open(pairing, user.id if own else None)
+            if own:
+                mine = opened
+        if mine is None:
+            others = len(await self._queue.waiting(place.guild_id, board)) - 1
+            return Reply(texts.waiting(board, others, self._settings))
+        if isinstance(mine, Unopened):
+            raise LadderRefused(mine.texts[user.id])
+        return Reply(self._paired_text(mine, user))
+
+    def _paired_text(self, opened: Opened, user: User) -> str:
+        them = opened.opposition if opened.challenger.id == user.id else opened.challenger
+        role = "the Challenger (you move first)" if them is opened.opposition else "the Opposition"
+        return (
+            f"You are paired with {them.name} for a rated {opened.pairing.board}-board ladder "
+            f'match, in the new thread "{opened.thread_name}". You play {role}; choose your '
+            "setup from the private message I have sent you."
+        )
+
+    async def _refuse_if_playing(self, guild_id: int, user: User, board: str) -> None:
+        for hosted in await self._service.matches_of(user.id):
+            terms = Terms.from_json(hosted.terms)
+            if (
+                hosted.guild_id == guild_id
+                and hosted.phase in (SETUP, PLAYING)
+                and terms.rated
+                and terms.board == board
+            ):
+                raise LadderRefused(
+                    f"You are playing a rated {board}-board match here already; finish it "
+                    "before you queue for another. You may queue for the other board, or "
+                    "play casual matches meanwhile."
+                )
+
+    async def leave_queue(self, guild_id: int, user: User, board: str | None = None) -> Reply:
+        """Stop waiting on ``board``, or on both boards (None)."""
+        with refusals():
+            left = await self._queue.leave(guild_id, board, user.id)
+        queues = " and ".join(f"{b}-board" for b in left)
+        plural = "queues" if len(left) > 1 else "queue"
+        return Reply(
+            f"You have left the {queues} ladder {plural}. Join again with "
+            f"{self._settings.cmd('queue')}."
+        )
+
+    # ---- admins ------------------------------------------------------------------------------
+    async def close_season(self, guild_id: int, board: str, by: User, admin: bool) -> Reply:
+        """Close the open season (its standings are archived as they are now) and start the
+        next with fresh ratings. ``admin`` is the front end's judgement of ``by``."""
+        if not admin:
+            raise NotAllowed("Only server admins can close a ladder season.")
+        with refusals():
+            check_board(board)
+            if not await self._store.ladders.seasons(guild_id, board):
+                raise LadderRefused(
+                    f"The {board} ladder has had no rated games yet, so there is no season "
+                    "to close."
+                )
+            started = await self._results.close_season(guild_id, board, by.id)
+        closed = started.key.season - 1
+        return Reply(
+            f"{by.name} closed season {closed} of the {board} ladder; its final standings are "
+            f"kept ({self._settings.cmd(f'ladder board:{board} season:{closed}')}). Season "
+            f"{started.key.season} starts now, with fresh ratings for everyone.",
+            private=False,
+        )
+
+    async def remove_result(
+        self, guild_id: int, match_id: int, by: User, reason: str, admin: bool
+    ) -> Reply:
+        """Take a match's result off the ladder with a reason (kept with who and when); the
+        season's ratings are recomputed without it."""
+        if not admin:
+            raise NotAllowed("Only server admins can remove a result from the ladder.")
+        with refusals():
+            counted = await self._results.remove_result(guild_id, match_id, by.id, reason)
+        return Reply(
+            f"The result of match {match_id} is off the ladder, with your reason logged. The "
+            f"season's ratings were recomputed from the {counted} results that still count."
+        )

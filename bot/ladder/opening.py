@@ -1,0 +1,136 @@
+"""Ladder pairings opened as matches.
+
+A pairing's match is rated, on the pairing's board, with the server's turn deadline. Since a
+channel hosts one match at a time, each gets a thread of its own, in the server's ladder
+channel (``GuildSettings.ladder_channel``) or, when none is set, in the channel the longer
+waiter joined the queue from. The lower-rated player plays the Challenger, who moves first:
+a small edge for the underdog (equal ratings, e.g. two newcomers: drawn at random).
+
+If the match cannot be opened (no thread allowed there, the deadline setting refused...),
+both players are off the queue already; they are told why privately, through the match
+service's outbox, and may join again."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from bot.service import MatchService, Place, Refused, Settings, Terms, Threads, User, load_guild
+from bot.service.ports import Undeliverable
+from storage import Hosted, Post, Store
+from storage.ladders import LadderTx
+
+from .queue import Pairing
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Opened:
+    pairing: Pairing
+    hosted: Hosted
+    thread_id: int
+    thread_name: str
+    challenger: User
+    opposition: User
+
+
+@dataclass(frozen=True)
+class Unopened:
+    """A pairing whose match could not be opened, and what each player is told of it."""
+
+    pairing: Pairing
+    texts: dict[int, str]
+
+
+class Opener:
+    def __init__(
+        self,
+        service: MatchService,
+        store: Store,
+        threads: Threads,
+        clock: Callable[[], float],
+        settings: Settings,
+        rng: random.Random,
+    ) -> None:
+        self._service = service
+        self._store = store
+        self._threads = threads
+        self._clock = clock
+        self._settings = settings
+        self._rng = rng
+
+    async def open(self, pairing: Pairing, replying_to: int | None = None) -> Opened | Unopened:
+        """Open the pairing's match in a new thread. If it cannot be, both players are told
+        why privately, but for ``replying_to``, whose reply says it."""
+        guild = await load_guild(self._store, pairing.guild_id)
+        parent = guild.ladder_channel or pairing.channel_id
+        challenger, opposition = await self._roles(pairing)
+        name = f"{challenger.name} vs {opposition.name} (ladder)"
+        terms = Terms(board=pairing.board, rated=True)
+        if guild.turn_seconds is not None:
+            terms = replace(terms, turn_seconds=guild.turn_seconds)
+        try:
+            thread = await self._threads.open_thread(parent, name)
+            hosted = await self._service.open_match(
+                Place(pairing.guild_id, thread),
+                challenger,
+                opposition,
+                terms,
+                intro=intro(pairing, challenger, opposition),
+            )
+        except Exception as exc:
+            log.exception("ladder pairing %s could not be opened in channel %d", pairing, parent)
+            players = (challenger, opposition)
+            told = {
+                user.id: unopened_text(pairing, other, exc, self._settings)
+                for user, other in (players, players[::-1])
+            }
+            await self._tell(parent, told, replying_to)
+            return Unopened(pairing, told)
+        return Opened(pairing, hosted, thread, name, challenger, opposition)
+
+    async def _roles(self, pairing: Pairing) -> tuple[User, User]:
+        """(Challenger, Opposition): the lower rating first, a tie drawn."""
+        ids = (pairing.first_id, pairing.second_id)
+        names = await self._store.ladders.names(ids)
+        first, second = (User(i, names.get(i, f"player {i}")) for i in ids)
+        if pairing.first_rating == pairing.second_rating:
+            swap = self._rng.random() < 0.5
+        else:
+            swap = pairing.second_rating < pairing.first_rating
+        return (second, first) if swap else (first, second)
+
+    async def _tell(self, channel_id: int, told: dict[int, str], replying_to: int | None) -> None:
+        posts = [Post(channel_id, text, user) for user, text in told.items() if user != replying_to]
+
+        def work(tx: LadderTx) -> None:
+            tx.notify(posts)
+
+        await self._store.ladders.transact(work, self._clock())
+        await self._service.deliver()
+
+
+def intro(pairing: Pairing, challenger: User, opposition: User) -> str:
+    ratings = {pairing.first_id: pairing.first_rating, pairing.second_id: pairing.second_rating}
+    return (
+        f"A rated {pairing.board}-board ladder match, paired from the queue: {challenger.name} "
+        f"({ratings[challenger.id]:.0f}) against {opposition.name} "
+        f"({ratings[opposition.id]:.0f}); the lower rating plays the Challenger."
+    )
+
+
+def unopened_text(pairing: Pairing, opponent: User, exc: Exception, settings: Settings) -> str:
+    if isinstance(exc, Refused):
+        why = exc.message
+    elif isinstance(exc, Undeliverable):
+        why = "I cannot open a thread for it in the ladder channel."
+    else:
+        why = "something went wrong on my side."
+    return (
+        f"You were paired with {opponent.name} for a rated {pairing.board}-board ladder match, "
+        f"but I could not open it: {why} You have both left the queue; please tell a server "
+        f"admin, and join again with {settings.cmd('queue')} when it is sorted out."
+    )

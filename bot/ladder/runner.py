@@ -1,0 +1,97 @@
+"""The ladder's background work, for a front end to start beside the match service: rate
+finished matches the service left unrated (a crash between saving and rating), expire
+stale queue entries (their players are told privately), and pair waiting players whose
+allowed rating gap has widened with time, opening their matches.
+
+``start`` catches up at once, then ``tick`` runs every ``every`` seconds on the clock;
+tests call ``tick`` themselves."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from dataclasses import dataclass
+
+from bot.service import Clock, MatchService, Settings, SystemClock, Threads
+from storage import Store
+
+from . import texts
+from .opening import Opened, Opener
+from .queue import Expired, Matchmaking
+from .results import Recorded, Results
+
+log = logging.getLogger(__name__)
+EVERY = 60.0  # seconds between ticks: the gap widens by under a point a minute
+
+
+@dataclass(frozen=True)
+class Tick:
+    """What one tick did."""
+
+    rated: list[Recorded]
+    expired: list[Expired]
+    opened: list[Opened]
+
+
+class LadderRunner:
+    def __init__(
+        self,
+        service: MatchService,
+        store: Store,
+        threads: Threads,
+        *,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+        rng: random.Random | None = None,
+        every: float = EVERY,
+    ) -> None:
+        self._service = service
+        self._clock = clock or SystemClock()
+        self._settings = settings or Settings()
+        self._store = store
+        self._results = Results(store, self._clock.now)
+        self._queue = Matchmaking(store, self._clock.now)
+        self._opener = Opener(
+            service, store, threads, self._clock.now, self._settings, rng or random.Random()
+        )
+        self._every = every
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> list[Recorded]:
+        """Rate what a crash left unrated (returned), then tick in the background. Start it
+        before ``MatchService.start`` so that those results go on the ladder before any
+        match that ends as the service catches up with its own deadlines."""
+        rated = await self._results.catch_up()
+        self._task = asyncio.create_task(self._loop(), name="tora-ladder")
+        return rated
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        self._task = None
+
+    async def tick(self) -> Tick:
+        """Catch up on unrated matches, expire stale entries, pair whom the gaps allow."""
+        rated = await self._results.catch_up()
+        expired = await self._queue.expire(lambda e: texts.expired(e.board, self._settings))
+        if expired:
+            await self._service.deliver()
+        opened = []
+        for guild_id, board in await self._store.ladders.waiting_ladders():
+            for pairing in await self._queue.pair(guild_id, board):
+                result = await self._opener.open(pairing)
+                if isinstance(result, Opened):
+                    opened.append(result)
+        return Tick(rated, expired, opened)
+
+    async def _loop(self) -> None:
+        while True:
+            await self._clock.sleep(self._every)
+            try:
+                await self.tick()
+            except Exception:
+                log.exception("the ladder's tick failed; trying again in %.0f s", self._every)

@@ -1,0 +1,196 @@
+"""The ladder desk through the match service, on a real SQLite file: the queue pairs players
+into a match in a thread of the ladder channel that moves ratings once played, leaving the
+queue, leaderboards with provisional marks, profiles with their chart, head-to-head, and
+the admins' season close and result removal."""
+
+from __future__ import annotations
+
+import pytest
+from ladder_fixtures import desk_of, play_out
+
+from bot.ladder.desk import LadderRefused
+from bot.ladder.queue import HOUR
+from bot.service import GuildSettings, NotAllowed, Place, Terms, User, save_guild
+from bot.service.testing import PRIVATE, Harness
+from storage.ladders import LadderKey
+
+GUILD, LADDER, LOBBY = 1, 500, 100
+ANN, BOB, CID = User(1, "ann"), User(2, "bob"), User(3, "cid")
+SHORT1 = LadderKey(GUILD, "short", 1)
+
+
+async def pair(
+    h: Harness, first: User, second: User, board: str = "short", wait: float = 60.0
+) -> int:
+    """Queue both (from two channels, ``wait`` seconds apart: the gap allowed widens with
+    it); the thread their match was opened in."""
+    desk = desk_of(h)
+    await desk.join_queue(Place(GUILD, LOBBY), first, board)
+    h.clock.advance(wait)
+    reply = await desk.join_queue(Place(GUILD, LOBBY + 1), second, board)
+    assert reply.text.startswith(f"You are paired with {first.name} for a rated {board}-board")
+    return max(h.threads.opened)
+
+
+async def test_a_pairing_opens_a_rated_match_in_a_thread_of_the_ladder_channel(
+    h: Harness,
+) -> None:
+    await save_guild(h.store, GUILD, GuildSettings(ladder_channel=LADDER))
+    reply = await desk_of(h).join_queue(Place(GUILD, LOBBY), ANN, "short")
+    assert "nobody else is waiting" in reply.text and reply.private
+    assert "within 24 hours" in reply.text and "`/tora leave-queue`" in reply.text
+    reply = await desk_of(h).join_queue(Place(GUILD, LOBBY + 1), BOB, "short")
+    assert reply.text.startswith("You are paired with ann for a rated short-board ladder match")
+    [(thread, (parent, name))] = h.threads.opened.items()
+    assert parent == LADDER and name in ("ann vs bob (ladder)", "bob vs ann (ladder)")
+    hosted = await h.store.hosting.live_in_channel(thread)
+    assert hosted is not None and Terms.from_json(hosted.terms) == Terms(board="short")
+    await h.settle()
+    assert h.delivery.texts(thread)[0].startswith(
+        "A rated short-board ladder match, paired from the queue:"
+    )
+    prompts = {d.user_id for d in h.delivery.log if d.kind == PRIVATE}
+    assert prompts == {ANN.id, BOB.id}  # each chooses a setup privately
+    await play_out(h, thread, loser=BOB)
+    standings = {s.player_id: s for s in await h.store.ladders.standings(SHORT1)}
+    assert standings[ANN.id].rating > 1500 > standings[BOB.id].rating
+
+
+async def test_without_a_ladder_channel_the_thread_opens_where_the_longer_waiter_joined(
+    h: Harness,
+) -> None:
+    thread = await pair(h, CID, ANN)
+    assert h.threads.opened[thread][0] == LOBBY
+
+
+async def test_leaving_the_queue(h: Harness) -> None:
+    desk = desk_of(h)
+    with pytest.raises(LadderRefused, match="not waiting for a ladder match"):
+        await desk.leave_queue(GUILD, ANN)
+    await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")
+    await desk.join_queue(Place(GUILD, LOBBY), ANN, "long")
+    with pytest.raises(LadderRefused, match="already waiting"):
+        await desk.join_queue(Place(GUILD, LOBBY), ANN, "long")
+    reply = await desk.leave_queue(GUILD, ANN, "long")
+    assert reply.text.startswith("You have left the long-board ladder queue.")
+    reply = await desk.leave_queue(GUILD, ANN)
+    assert reply.text.startswith("You have left the short-board ladder queue.")
+    reply = await desk.join_queue(Place(GUILD, LOBBY), BOB, "short")
+    assert "nobody else is waiting" in reply.text  # ann is gone: bob is not paired with her
+    assert h.threads.opened == {}
+    with pytest.raises(LadderRefused, match="`short` or `long`, not `huge`"):
+        await desk.join_queue(Place(GUILD, LOBBY), ANN, "huge")
+
+
+async def test_a_player_in_a_rated_match_on_that_board_cannot_queue_for_another(
+    h: Harness,
+) -> None:
+    desk = desk_of(h)
+    await h.service.open_match(Place(GUILD, 300), ANN, CID, Terms(board="long"))
+    await h.service.open_match(Place(GUILD, 301), ANN, CID, Terms(rated=False))
+    await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")  # casual: no matter
+    with pytest.raises(LadderRefused, match="playing a rated long-board match here already"):
+        await desk.join_queue(Place(GUILD, LOBBY), ANN, "long")
+    await desk.join_queue(Place(GUILD + 1, LOBBY), ANN, "long")  # another server
+
+
+async def test_a_pairing_whose_thread_cannot_be_opened_tells_both_players(h: Harness) -> None:
+    await save_guild(h.store, GUILD, GuildSettings(ladder_channel=LADDER))
+    h.threads.no_threads.add(LADDER)
+    desk = desk_of(h)
+    await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")
+    with pytest.raises(LadderRefused, match="I cannot open a thread for it in the ladder"):
+        await desk.join_queue(Place(GUILD, LOBBY), BOB, "short")
+    await h.settle()
+    [notice] = h.delivery.user(ANN.id)
+    assert notice.message.text.startswith("You were paired with bob for a rated short-board")
+    assert h.delivery.user(BOB.id) == []  # bob's reply said it
+    assert await h.store.ladders.queue(GUILD, "short") == []
+
+
+async def test_leaderboards_mark_provisional_ratings_and_page_as_images(h: Harness) -> None:
+    desk = desk_of(h)
+    with pytest.raises(LadderRefused, match="not had any season yet"):
+        await desk.leaderboard(GUILD, "short")
+    await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+    reply = await desk.leaderboard(GUILD, "short")
+    lines = reply.text.splitlines()
+    assert lines[0] == "Short board ladder, season 1 - page 1 of 1"
+    assert lines[1].startswith("1. ann 1662? (1-0-0") and lines[2].startswith("2. bob 1338?")
+    assert lines[-1].startswith("? provisional")
+    [image] = reply.files
+    assert image.name == "ladder.png" and image.data.startswith(b"\x89PNG")
+    assert not reply.private
+
+
+async def test_a_profile_has_its_rating_chart_record_streak_and_match_links(
+    h: Harness,
+) -> None:
+    desk = desk_of(h)
+    with pytest.raises(LadderRefused, match="never played here"):
+        await desk.profile(GUILD, ANN.id)
+    first = await pair(h, ANN, BOB)
+    await play_out(h, first, loser=BOB)
+    second = await pair(h, ANN, CID, wait=2 * HOUR)  # 162 points apart
+    await play_out(h, second, loser=CID)
+    reply = await desk.profile(GUILD, ANN.id)
+    newest, oldest = [r.match_id for r in await h.store.ladders.results(SHORT1)]
+    head, board, *recent = reply.text.splitlines()
+    assert head == "ann on the ladders:"
+    assert board.startswith("Short board, season 1: rating 1")
+    assert board.endswith("rank 1 of 3; 2 won, 0 lost, 0 drawn; won the last 2.")
+    assert recent == [
+        f"- 2027-01-15 won against cid: `/tora record number:{newest}`",
+        f"- 2027-01-15 won against bob: `/tora record number:{oldest}`",
+        "? provisional: too few recent games for a settled rating.",
+    ]
+    [chart] = reply.files
+    assert chart.name == "rating-short.png" and chart.data.startswith(b"\x89PNG")
+    with pytest.raises(LadderRefused, match="no rated games on the long ladder here yet"):
+        await desk.profile(GUILD, ANN.id, "long")
+    record = await desk.head_to_head(GUILD, BOB.id, ANN.id, "short")
+    assert record.text.splitlines() == [
+        "bob against ann on the short ladder, season 1: bob won 0, ann won 1, 0 drawn.",
+        f"- `/tora record number:{oldest}`",
+    ]
+    with pytest.raises(LadderRefused, match="two different players"):
+        await desk.head_to_head(GUILD, ANN.id, ANN.id, "short")
+
+
+async def test_only_admins_close_a_season_and_its_standings_stay_viewable(h: Harness) -> None:
+    desk = desk_of(h)
+    with pytest.raises(LadderRefused, match="no season to close"):
+        await desk.close_season(GUILD, "short", ANN, admin=True)
+    await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+    with pytest.raises(NotAllowed, match="Only server admins can close a ladder season"):
+        await desk.close_season(GUILD, "short", ANN, admin=False)
+    reply = await desk.close_season(GUILD, "short", CID, admin=True)
+    assert reply.text.startswith("cid closed season 1 of the short ladder")
+    assert "`/tora ladder board:short season:1`" in reply.text and "Season 2 starts" in reply.text
+    archived = await desk.leaderboard(GUILD, "short", season=1)
+    assert "1. ann 1662?" in archived.text and "Final standings" in archived.text
+    assert "No rated games yet." in (await desk.leaderboard(GUILD, "short")).text
+    seasons = await desk.seasons(GUILD, "short")
+    assert "- Season 1: 2027-01-15 to 2027-01-15, 2 players, won by ann (1662)." in seasons.text
+    assert "- Season 2: open since 2027-01-15." in seasons.text
+
+
+async def test_an_admin_removes_a_result_with_a_reason_and_ratings_are_recomputed(
+    h: Harness,
+) -> None:
+    desk = desk_of(h)
+    await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+    await play_out(h, await pair(h, CID, ANN, wait=2 * HOUR), loser=ANN)
+    shared = (await h.store.ladders.results(SHORT1))[-1].match_id  # ann beat bob
+    with pytest.raises(NotAllowed, match="Only server admins"):
+        await desk.remove_result(GUILD, shared, BOB, "shared account", admin=False)
+    with pytest.raises(LadderRefused, match="Give a reason"):
+        await desk.remove_result(GUILD, shared, CID, "  ", admin=True)
+    reply = await desk.remove_result(GUILD, shared, CID, "shared account", admin=True)
+    assert "recomputed from the 1 results that still count" in reply.text and reply.private
+    board = await desk.leaderboard(GUILD, "short")
+    assert "bob" not in board.text and "1. cid 1662?" in board.text
+    profile = await desk.profile(GUILD, ANN.id)
+    assert f"(removed from the ladder): `/tora record number:{shared}`" in profile.text
+    with pytest.raises(LadderRefused, match="already removed"):
+        await desk.remove_result(GUILD, shared, CID, "twice", admin=True)

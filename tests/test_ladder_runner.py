@@ -1,0 +1,97 @@
+"""The ladder's background work through the match service, on a real SQLite file: waiting
+players paired once their allowed gap has widened (the lower rating plays the Challenger),
+stale entries expired with a private notice, and the start-up catch-up of a match that
+finished rated but was never put on the ladder (a crash between the two)."""
+
+from __future__ import annotations
+
+import asyncio
+
+from ladder_fixtures import GUILD, desk_of, finished, play_out, runner_of
+
+from bot.ladder.queue import EXPIRE_AFTER, HOUR
+from bot.ladder.results import Results
+from bot.service import Place, Terms, User
+from bot.service.context import Context
+from bot.service.testing import Harness
+from storage.ladders import LadderKey
+
+ANN, BOB, CID = User(1, "ann"), User(2, "bob"), User(3, "cid")
+HERE = Place(GUILD, 100)
+SHORT1 = LadderKey(GUILD, "short", 1)
+
+
+async def test_far_ratings_are_paired_by_a_tick_once_the_gap_allows(h: Harness) -> None:
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    await Results(h.store, h.clock.now).record_match(await finished(h.store, 1, 2, "C"))
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(HERE, ANN, "short")  # 1662
+    await desk.join_queue(HERE, BOB, "short")  # 1338: 325 apart
+    h.clock.advance(4 * HOUR)  # 300 allowed
+    assert (await runner.tick()).opened == []
+    h.clock.advance(HOUR)  # 350
+    [opened] = (await runner.tick()).opened
+    assert (opened.challenger, opened.opposition) == (BOB, ANN)  # the lower rating moves first
+    assert h.threads.opened[opened.thread_id] == (HERE.channel_id, "bob vs ann (ladder)")
+    assert await h.store.ladders.queue(GUILD, "short") == []
+    await h.settle()
+    assert "bob (1338) against ann (1662)" in h.delivery.texts(opened.thread_id)[0]
+
+
+async def test_stale_entries_expire_and_their_players_are_told(h: Harness) -> None:
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(HERE, ANN, "short")
+    h.clock.advance(EXPIRE_AFTER - HOUR)
+    await desk.join_queue(HERE, BOB, "long")
+    h.clock.advance(2 * HOUR)
+    tick = await runner.tick()
+    assert [(e.player_id, e.board) for e in tick.expired] == [(ANN.id, "short")]
+    [notice] = h.delivery.user(ANN.id)
+    assert notice.message.text.startswith(
+        "Nobody close to your rating joined the short-board ladder queue within 24 hours"
+    )
+    assert notice.channel_id == HERE.channel_id  # where a closed-DMs fallback would show
+    assert [e.player_id for e in await h.store.ladders.queue(GUILD, "long")] == [BOB.id]
+
+
+async def test_the_background_loop_ticks_on_the_clock(h: Harness) -> None:
+    runner = runner_of(h)
+    await desk_of(h).join_queue(HERE, ANN, "short")
+    assert await runner.start() == []
+    try:
+        await asyncio.sleep(0)  # the loop starts its nap
+        h.clock.advance(EXPIRE_AFTER + HOUR)
+        for _ in range(200):
+            if not await h.store.ladders.queue(GUILD, "short"):
+                break
+            await asyncio.sleep(0.01)
+        assert await h.store.ladders.queue(GUILD, "short") == []
+    finally:
+        await runner.stop()
+
+
+async def test_a_match_saved_finished_but_never_rated_is_rated_on_the_next_start(
+    h: Harness, monkeypatch
+) -> None:
+    async def crash_before_rating(self: Context, match_id: int) -> None:
+        """The match is saved finished; the process dies before the ladder hears of it."""
+
+    monkeypatch.setattr(Context, "_rate", crash_before_rating)
+    for loser, terms in ((BOB, Terms()), (ANN, Terms(rated=False)), (ANN, Terms())):
+        await h.service.open_match(HERE, ANN, BOB, terms)
+        await play_out(h, HERE.channel_id, loser)
+    await h.service.open_match(HERE, ANN, CID)
+    await h.service.abort(HERE, CID)
+    assert await h.store.ladders.seasons(GUILD, "short") == []
+    monkeypatch.undo()
+    await h.crash()
+    runner = runner_of(h)
+    rated = await runner.start()
+    await runner.stop()
+    assert [(r.challenger.player_id, r.challenger.wins, r.opposition.wins) for r in rated] == [
+        (ANN.id, 1, 0),
+        (ANN.id, 1, 1),
+    ]  # in the order they finished; the casual and the aborted match stay off
+    assert [s.games for s in await h.store.ladders.standings(SHORT1)] == [2, 2]
+    assert (await runner.tick()).rated == []  # rated once
