@@ -1,5 +1,5 @@
 """Ladder figures (issue: ladders): recomputing a whole season of Glicko-2 ratings, and
-drawing one leaderboard page."""
+drawing one leaderboard page and one rating history chart."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import time
 from bot.ladder.boards import PAGE_SIZE, Line, Page
 from bot.ladder.glicko2 import Rating, play
 from bot.ladder.standings import replay
+from render import ChartPoint, rating_chart_png
 from storage.ladders import LadderKey, ResultRow
 
 from .common import Figure, median, samples
@@ -37,6 +38,7 @@ def run() -> list[Figure]:
         Figure("recompute a season: 10,000 games, 500 players", median(times), "s", 2),
         Figure("the same through the ladder's replay (streaks, idle weeks)", replayed(games), "s"),
         Figure("leaderboard page image (10 rows)", page_image_ms(), "ms", 15),
+        Figure("rating history chart image (a season of 40 results)", chart_image_ms(), "ms", 10),
     ]
 
 
@@ -73,3 +75,16 @@ def page_image_ms() -> float:
     page = Page(LadderKey(1, "short", 3), 2, 9, lines)
     page.png()  # warm the font and label caches, as a running bot has them
     return median(samples(page.png, 30))
+
+
+def chart_image_ms() -> float:
+    """Median time to draw a profile's rating chart, in milliseconds: 40 results, from a
+    newcomer's deviation down to a settled one."""
+    rng = random.Random(40)
+    rating, points = Rating(), []
+    for _ in range(40):
+        rating, _other = play(rating, Rating(rng.uniform(1300, 1700), 80), rng.choice((0, 0.5, 1)))
+        points.append(ChartPoint(rating.rating, rating.deviation))
+    title = "player number 7 - short board, season 3"
+    rating_chart_png(points, title)  # warm the font and label caches
+    return median(samples(lambda: rating_chart_png(points, title), 30))
