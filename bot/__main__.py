@@ -80,7 +80,7 @@ def main(argv: list[str] | None = None) -> int:
         print(exc, file=sys.stderr)
         return 2
     setup_logging(config.log_level)
-    point_at(config.api_base)
+    point_at(config.api_base, config.gateway)
     if args.command == "sync":
         return asyncio.run(sync(config, args.guild or config.sync_guild))
     return asyncio.run(serve(config))

@@ -8,6 +8,7 @@ import logging
 from typing import Any
 
 import discord
+import yarl
 from discord import app_commands
 
 from bot.pictures import PillowRenderer
@@ -26,10 +27,13 @@ from .respond import report
 log = logging.getLogger(__name__)
 
 
-def point_at(api_base: str) -> None:
-    """Send discord.py's REST calls (and with them the gateway lookup and the interaction
-    webhooks, which share the same Route class) to ``api_base``."""
+def point_at(api_base: str, gateway: str | None) -> None:
+    """Send discord.py's REST calls (interaction webhooks included: they share the Route
+    class) to ``api_base`` and, if given, open the gateway at ``gateway`` (a plain Client
+    does not ask the API where the gateway is)."""
     discord.http.Route.BASE = api_base
+    if gateway is not None:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
 def command_tree(client: discord.Client) -> app_commands.CommandTree[Any]:

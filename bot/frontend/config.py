@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 from storage import Config as StoreConfig
 
@@ -37,11 +38,13 @@ class Config:
     log_level: str = "INFO"
     sync_guild: int | None = None
     api_base: str = DISCORD_API
+    gateway: str | None = None  # None: Discord's own (or, with another API, ws://host/gateway)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Config:
         """``DISCORD_TOKEN`` (or ``TORA_TOKEN``), ``TORA_DB`` (and storage's other
-        ``TORA_DB_*``), ``TORA_LOG_LEVEL``, ``TORA_SYNC_GUILD`` and ``TORA_DISCORD_API``."""
+        ``TORA_DB_*``), ``TORA_LOG_LEVEL``, ``TORA_SYNC_GUILD``, ``TORA_DISCORD_API`` and
+        ``TORA_DISCORD_GATEWAY``."""
         token = (environ.get("DISCORD_TOKEN") or environ.get("TORA_TOKEN") or "").strip()
         if not token:
             raise ConfigError(NO_TOKEN)
@@ -54,8 +57,18 @@ class Config:
         api = (environ.get("TORA_DISCORD_API") or DISCORD_API).strip().rstrip("/")
         if not api.startswith(("http://", "https://")):
             raise ConfigError(f"TORA_DISCORD_API is an http(s) URL, not {api!r}.")
+        gateway = (environ.get("TORA_DISCORD_GATEWAY") or "").strip() or None
+        if gateway is None and api != DISCORD_API:
+            gateway = gateway_next_to(api)
         try:
             store = StoreConfig.from_env(environ)
         except Exception as exc:  # storage's ConfigError names the variable
             raise ConfigError(str(exc)) from None
-        return cls(token, store, level, int(guild) if guild else None, api)
+        return cls(token, store, level, int(guild) if guild else None, api, gateway)
+
+
+def gateway_next_to(api_base: str) -> str:
+    """``http://host:port/api/v10`` -> ``ws://host:port/gateway`` (a local emulator's)."""
+    url = urlsplit(api_base)
+    scheme = "wss" if url.scheme == "https" else "ws"
+    return f"{scheme}://{url.netloc}/gateway"
