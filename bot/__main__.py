@@ -12,7 +12,7 @@ import sys
 
 import discord
 
-from bot.frontend.client import ToraBot, command_tree, point_at
+from bot.frontend.client import ToraBot, point_at, sync_commands
 from bot.frontend.config import Config, ConfigError
 from bot.frontend.logs import setup_logging
 
@@ -48,25 +48,6 @@ async def serve(config: Config) -> int:
     return 0
 
 
-async def sync(config: Config, guild_id: int | None) -> int:
-    """Upload the command tree: to one server (at once, for testing) or everywhere (global
-    commands, which Discord may take a while to show)."""
-    client = discord.Client(intents=discord.Intents.none())
-    tree = command_tree(client)
-    async with client:
-        await client.login(config.token)
-        if guild_id is None:
-            synced = await tree.sync()
-            where = "globally"
-        else:
-            guild = discord.Object(guild_id)
-            tree.copy_global_to(guild=guild)
-            synced = await tree.sync(guild=guild)
-            where = f"to server {guild_id}"
-    log.info(f"synced {len(synced)} command(s) {where}")
-    return 0
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
@@ -82,7 +63,9 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(config.log_level)
     point_at(config.api_base, config.gateway)
     if args.command == "sync":
-        return asyncio.run(sync(config, args.guild or config.sync_guild))
+        synced, where = asyncio.run(sync_commands(config, args.guild or config.sync_guild))
+        log.info(f"synced {synced} command(s) {where}")
+        return 0
     return asyncio.run(serve(config))
 
 

@@ -12,7 +12,7 @@ import yarl
 from discord import app_commands
 
 from bot.pictures import PillowRenderer
-from bot.service import MatchService, Settings
+from bot.service import Clock, MatchService, Settings
 from storage import Store
 
 from .actions import Actions
@@ -42,12 +42,27 @@ def command_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
     return tree
 
 
+async def sync_commands(config: Config, guild_id: int | None) -> tuple[int, str]:
+    """Upload the command tree to one server (at once: for testing) or everywhere (global
+    commands, which Discord may take a while to show); how many went, and where."""
+    client = discord.Client(intents=discord.Intents.none())
+    tree = command_tree(client)
+    async with client:
+        await client.login(config.token)
+        if guild_id is None:
+            return len(await tree.sync()), "globally"
+        guild = discord.Object(guild_id)
+        tree.copy_global_to(guild=guild)
+        return len(await tree.sync(guild=guild)), f"to server {guild_id}"
+
+
 class ToraBot(discord.Client):
     def __init__(
         self,
         config: Config,
         *,
         settings: Settings | None = None,
+        clock: Clock | None = None,
         dm_rate: float = 2.0,
         dm_burst: int = 10,
     ) -> None:
@@ -55,6 +70,7 @@ class ToraBot(discord.Client):
         super().__init__(intents=discord.Intents(guilds=True), max_messages=None)
         self.config = config
         self.settings = settings or Settings()
+        self.clock = clock  # None: the system's (a test or the demo may bring its own)
         self._dm_pace = (dm_rate, dm_burst)
         self.tree = command_tree(self)
         self.tree.on_error = self._command_error
@@ -68,7 +84,7 @@ class ToraBot(discord.Client):
             self, PostButtons(self.store, self.settings), dm_rate=rate, dm_burst=burst
         )
         self.service = MatchService(
-            self.store, self.delivery, PillowRenderer(), settings=self.settings
+            self.store, self.delivery, PillowRenderer(), settings=self.settings, clock=self.clock
         )
         self.actions = Actions(self.service, self.store, self.delivery)
         self.lookups = Lookups(self.actions, self.store)

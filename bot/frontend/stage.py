@@ -1,0 +1,185 @@
+"""The bot on a stage: a local Discord emulator (``bot.emulator``) with a server, a channel
+and users, and the bot connected to it, either in this process or as ``python -m bot`` in a
+child process (which can be killed and started again). The end-to-end tests, ``make demo``
+and the Discord benchmark act as users through it."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import signal
+import sys
+from pathlib import Path
+from typing import Any
+
+from bot.emulator import Emulator, Interaction
+from bot.service import Clock, Settings
+from rules import Game, IllegalAction
+from storage import Config as StoreConfig
+
+from .client import ToraBot, point_at, sync_commands
+from .config import Config
+
+FAST = Settings(burst=1000, every=0.001)  # the users on stage type faster than people
+
+
+class Stage:
+    """``async with Stage(dir, ("ann", "bob")) as stage:``; ``stage.user["ann"]`` is her id,
+    ``stage.channel`` the server's one channel. With ``process``, the bot runs as a child
+    process (real rate limits and clock); else in this process with ``settings``/``clock``."""
+
+    def __init__(
+        self,
+        workdir: Path,
+        names: tuple[str, ...] = ("ann", "bob"),
+        *,
+        process: bool = False,
+        settings: Settings = FAST,
+        clock: Clock | None = None,
+        channels: int = 1,
+        emulator: dict[str, Any] | None = None,
+    ) -> None:
+        self.workdir = workdir
+        self.names = names
+        self.process = process
+        self.settings = settings
+        self.clock = clock
+        self.emu = Emulator(bot_name="TORA", **(emulator or {}))
+        self.channels: list[int] = []
+        self.channel_count = channels
+        self.user: dict[str, int] = {}
+        self.bot: ToraBot | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._child: asyncio.subprocess.Process | None = None
+
+    async def __aenter__(self) -> Stage:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    @property
+    def channel(self) -> int:
+        return self.channels[0]
+
+    @property
+    def config(self) -> Config:
+        emu = self.emu
+        store = StoreConfig(path=self.workdir / "tora.sqlite3")
+        return Config(emu.token, store, "WARNING", None, emu.api_base, emu.gateway_url)
+
+    async def start(self) -> None:
+        emu = self.emu
+        await emu.start()
+        self.guild = emu.add_guild("tora club")
+        count = self.channel_count
+        self.channels = [emu.add_channel(self.guild, f"tora-{n}") for n in range(count)]
+        self.user = {name: emu.add_user(name, admin=name == "admin") for name in self.names}
+        point_at(emu.api_base, emu.gateway_url)
+        await sync_commands(self.config, None)
+        await self.launch()
+
+    async def launch(self) -> None:
+        """Start the bot and wait until it is connected."""
+        before = self.emu.identifies
+        if self.process:
+            env = os.environ | {
+                "DISCORD_TOKEN": self.emu.token,
+                "TORA_DB": str(self.config.store.path),
+                "TORA_DISCORD_API": self.emu.api_base,
+                "TORA_LOG_LEVEL": "WARNING",
+            }
+            log = (self.workdir / "bot.log").open("ab")
+            self._child = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", env=env, stdout=log, stderr=log
+            )
+        else:
+            self.bot = ToraBot(self.config, settings=self.settings, clock=self.clock, dm_rate=500)
+            self._task = asyncio.create_task(self.bot.start(self.emu.token))
+        await self.emu.wait_until(lambda: self.emu.identifies > before, 30, "the bot to connect")
+        await self.emu.wait_ready(30)
+
+    async def kill(self) -> None:
+        """SIGKILL the child process: no clean shutdown at all."""
+        assert self._child is not None, "only a bot in a child process can be killed"
+        self._child.send_signal(signal.SIGKILL)
+        await self._child.wait()
+        self._child = None
+
+    async def stop_bot(self) -> int | None:
+        """A clean stop (SIGTERM for a child); its exit status."""
+        if self._child is not None:
+            self._child.send_signal(signal.SIGTERM)
+            status = await asyncio.wait_for(self._child.wait(), 30)
+            self._child = None
+            return status
+        if self.bot is not None and self._task is not None:
+            await self.bot.close()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self.bot = self._task = None
+        return None
+
+    async def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            await self.stop_bot()
+        await self.emu.stop()
+
+    # ---- acting as users ---------------------------------------------------------------
+    async def slash(
+        self, name: str, *path: str, channel: int | None = None, **values: Any
+    ) -> Interaction:
+        """``/tora <path> <values>`` by user ``name``; returns once it is answered."""
+        where = self.channel if channel is None else channel
+        given = {k: self.user[v] if k in ("opponent", "player", "versus") else v
+                 for k, v in values.items()}  # fmt: skip
+        done = await self.emu.slash(self.user[name], where, "tora", *path, **given)
+        return await done.done(30)
+
+    async def click(self, name: str, label: str, channel: int | None = None) -> Interaction:
+        """Press the newest button so labelled that ``name`` can see in the channel."""
+        where = self.channel if channel is None else channel
+        message_id, custom_id = self.emu.find_button(where, label, user=self.user[name])
+        done = await self.emu.click(self.user[name], message_id, custom_id)
+        return await done.done(30)
+
+    async def posted(self, needle: str, channel: int | None = None, timeout: float = 30) -> str:
+        """Wait for a public post containing ``needle``; its text."""
+        where = self.channel if channel is None else channel
+        found = await self.emu.wait_for_message(
+            where, lambda m: m.ephemeral_to is None and needle in m.text(), timeout
+        )
+        return found.text()
+
+    def names_for_ids(self, text: str) -> str:
+        """``text`` with every user's id replaced by their name (mentions included)."""
+        for name, user_id in self.user.items():
+            text = text.replace(str(user_id), name)
+        return text
+
+
+def planned_turn(game: Game, rng: random.Random, attack: bool = True) -> list[str]:
+    """A random turn for the side to act, played on ``game`` (a shadow of the bot's match):
+    the actions that stand once the turn could be ended (R30 may take the last ones back).
+    With ``attack``, attacks are preferred, so that games end in a few turns."""
+    texts: list[str] = []
+    for _ in range(game.actions_left):
+        legal = game.legal_actions()
+        if not legal:
+            break
+        named = [(action, game.notation(action)) for action in legal]
+        keen = [pair for pair in named if " x " in pair[1] or " fire " in pair[1]]
+        action, text = rng.choice((keen if attack else []) or named)
+        with contextlib.suppress(IllegalAction):  # a search refused (R43)
+            game.apply(action)
+            texts.append(text)
+    while True:
+        try:
+            game.end_turn()
+            return texts
+        except IllegalAction:
+            game.undo()
+            texts.pop()

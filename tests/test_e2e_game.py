@@ -1,0 +1,70 @@
+"""End to end against the local Discord emulator (the unmodified discord.py client talks to
+it over HTTP and the gateway): two users play a short game to its end with slash commands
+and buttons, and every interaction is answered, none "failed"."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.frontend.stage import Stage, planned_turn
+from rules import Game, Side
+
+SEED = 54  # a game that ends (loss of command) in 10 turns with attacks preferred
+
+
+async def test_two_users_play_a_short_game_to_its_end(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        challenge = await stage.slash("ann", "challenge", opponent="bob", deadline="2h")
+        assert challenge.error is None and challenge.ephemeral
+        await stage.posted("ann challenges bob to a match of TORA")
+        accepted = await stage.click("bob", "Accept")
+        assert "You accepted the challenge" in accepted.text
+        for name in ("ann", "bob"):
+            picked = await stage.emu.autocomplete(
+                stage.user[name], stage.channel, "tora", "setup", focused="strategy", strategy="a"
+            )
+            assert [c["value"] for c in picked] == ["aggressive"]
+            await stage.slash(name, "setup", strategy="aggressive")
+        await stage.posted("The game begins")
+
+        game = Game(board="short", challenger_setup="aggressive", opposition_setup="aggressive")
+        rng = random.Random(SEED)
+        interactions = [challenge, accepted]
+        turn = 0
+        while not game.is_over():
+            name = "ann" if game.side == Side.CHALLENGER else "bob"
+            texts = planned_turn(game, rng)
+            for text in texts:
+                offered = await stage.emu.autocomplete(
+                    stage.user[name], stage.channel, "tora", "act", focused="action",
+                    action=text[:6],
+                )  # fmt: skip
+                assert text in [c["value"] for c in offered] or len(offered) == 25
+                staged = await stage.slash(name, "act", action=text)
+                assert staged.text.startswith("Staged:"), staged.text
+                assert staged.files and staged.ephemeral  # the preview, for them alone
+                interactions.append(staged)
+            if turn % 2:  # by the button on the last reply, or by the command
+                ended = await stage.click(name, "End turn")
+            else:
+                ended = await stage.slash(name, "end")
+            interactions.append(ended)
+            turn += 1
+            if not game.is_over():
+                assert ended.text == "Your turn is over.", ended.text
+                await stage.posted(f"Score: ann {game.scores()[0]}, bob {game.scores()[1]}")
+
+        winner = "bob" if game.outcome().winner == Side.OPPOSITION else "ann"
+        final = await stage.posted("Final score")
+        assert winner in final and "The full record is attached." in final
+        last = stage.emu.public_messages(stage.channel)[-1]
+        assert {f.name for f in last.files} == {"board.png", f"tora-match-{1}.tora"}
+        assert all(i.error is None and i.latency is not None for i in interactions)
+        assert max(i.latency for i in interactions) < 3.0  # Discord's limit to the first answer
+
+        replay = await stage.slash("ann", "replay", number=1)
+        assert replay.files and replay.files[0].name == "tora-match-1.gif"
+        assert not replay.ephemeral  # a finished match's replay is public
+        record = (await stage.slash("ann", "record", number=1)).files[0].data.decode()
+        assert sum(line[:2] in ("C:", "O:") for line in record.splitlines()) == turn
