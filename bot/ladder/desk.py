@@ -162,8 +162,10 @@ class LadderDesk:
         return Reply(self._paired_text(mine, user))
 
     def _paired_text(self, opened: Opened, user: User) -> str:
-        them = opened.opposition if opened.challenger.id == user.id else opened.challenger
-        role = "the Challenger (you move first)" if them is opened.opposition else "the Opposition"
+        if opened.challenger.id == user.id:
+            them, role = opened.opposition, "the Challenger (you move first)"
+        else:
+            them, role = opened.challenger, "the Opposition"
         return (
             f"You are paired with {them.name} for a rated {opened.pairing.board}-board ladder "
             f'match, in the new thread "{opened.thread_name}". You play {role}; choose your '

@@ -25,6 +25,7 @@ from storage.ladders import LadderTx
 from .queue import Pairing
 
 log = logging.getLogger(__name__)
+THREAD_NAME = 100  # characters: Discord's longest thread name
 
 
 @dataclass(frozen=True)
@@ -68,7 +69,7 @@ class Opener:
         guild = await load_guild(self._store, pairing.guild_id)
         parent = guild.ladder_channel or pairing.channel_id
         challenger, opposition = await self._roles(pairing)
-        name = f"{challenger.name} vs {opposition.name} (ladder)"
+        name = f"{challenger.name} vs {opposition.name} (ladder)"[:THREAD_NAME]
         terms = Terms(board=pairing.board, rated=True)
         if guild.turn_seconds is not None:
             terms = replace(terms, turn_seconds=guild.turn_seconds)
