@@ -45,7 +45,7 @@ def command_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
 async def sync_commands(config: Config, guild_id: int | None) -> tuple[int, str]:
     """Upload the command tree to one server (at once: for testing) or everywhere (global
     commands, which Discord may take a while to show); how many went, and where."""
-    client = discord.Client(intents=discord.Intents.none())
+    client = discord.Client(intents=discord.Intents(guilds=True))
     tree = command_tree(client)
     async with client:
         await client.login(config.token)

@@ -140,11 +140,31 @@ class Stage:
         return await done.done(30)
 
     async def click(self, name: str, label: str, channel: int | None = None) -> Interaction:
-        """Press the newest button so labelled that ``name`` can see in the channel."""
+        """Press the newest button so labelled that ``name`` can see in the channel (once
+        there is one: posts arrive a moment after the command that causes them)."""
         where = self.channel if channel is None else channel
-        message_id, custom_id = self.emu.find_button(where, label, user=self.user[name])
-        done = await self.emu.click(self.user[name], message_id, custom_id)
+        user = self.user[name]
+
+        def button() -> tuple[int, str] | None:
+            try:
+                return self.emu.find_button(where, label, user=user)
+            except LookupError:
+                return None
+
+        message_id, custom_id = await self.emu.wait_until(button, 30, f"a {label} button")
+        done = await self.emu.click(user, message_id, custom_id)
         return await done.done(30)
+
+    async def quiet(self, timeout: float = 30) -> None:
+        """Wait until the bot (in this process) has delivered everything it has to say."""
+        assert self.bot is not None and self.bot.store is not None
+        store = self.bot.store
+        loop = asyncio.get_running_loop()
+        until = loop.time() + timeout
+        while await store.hosting.private_queue():
+            if loop.time() > until:
+                raise TimeoutError("the bot's outbox is not empty")
+            await asyncio.sleep(0.02)
 
     async def posted(self, needle: str, channel: int | None = None, timeout: float = 30) -> str:
         """Wait for a public post containing ``needle``; its text."""
