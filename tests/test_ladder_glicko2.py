@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from bot.ladder.glicko2 import DEFAULT_DEVIATION, Rating, Result, inflate, play, rate
@@ -46,6 +46,7 @@ def test_ratings_are_symmetric_under_swapping_the_players(a, b, score):
 
 
 @given(ratings, ratings)
+@example(Rating(2256.0, 350.0, 0.0625), Rating(800.0, 30.0, 0.0625))  # deviation above 350
 def test_playing_narrows_the_deviation_and_idleness_widens_it(a, b):
     after, _ = play(a, b, 0.5)
     # narrower than a period idle at the new volatility (step 6 then 7: phi' <= phi*); a

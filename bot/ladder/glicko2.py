@@ -74,7 +74,10 @@ def rate(player: Rating, results: Iterable[Result], tau: float = TAU) -> Rating:
     phi_star = math.sqrt(phi * phi + sigma * sigma)
     new_phi = 1.0 / math.sqrt(1.0 / (phi_star * phi_star) + 1.0 / v)
     new_mu = mu + new_phi * new_phi * delta_sum
-    return Rating(new_mu * SCALE + DEFAULT_RATING, new_phi * SCALE, sigma)
+    # A very surprising result raises the volatility enough to leave a newcomer's deviation
+    # a hair above a new player's; like ``inflate``, keep it at most that.
+    deviation = min(DEFAULT_DEVIATION, new_phi * SCALE)
+    return Rating(new_mu * SCALE + DEFAULT_RATING, deviation, sigma)
 
 
 def _volatility(phi: float, sigma: float, v: float, delta: float, tau: float) -> float:
