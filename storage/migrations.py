@@ -317,6 +317,119 @@ CREATE TABLE ladder_queue (
 """
 
 
+TOURNAMENTS = """
+-- Tournaments by chapter 10 of the rule book (bot/tournament): a knockout in tiers of
+-- four-game matches, per guild and board size. Every column is public.
+CREATE TABLE tournaments (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    channel_id INTEGER NOT NULL,  -- where it was created: its posts, and its matches' threads
+    name TEXT NOT NULL,
+    board TEXT NOT NULL CHECK (board IN ('short', 'long')),
+    target INTEGER NOT NULL,  -- Game Points that win a match (181-240 long, 49-64 short)
+    turn_seconds REAL NOT NULL,  -- the turn deadline of its games
+    organiser_id INTEGER NOT NULL REFERENCES players (user_id),
+    status TEXT NOT NULL CHECK (status IN ('registering', 'running', 'finished')),
+    tier INTEGER NOT NULL DEFAULT 0,  -- the tier being played, 0 before the start
+    champion_id INTEGER REFERENCES players (user_id),
+    created_at REAL NOT NULL,
+    started_at REAL,
+    finished_at REAL
+);
+CREATE UNIQUE INDEX tournaments_by_name ON tournaments (guild_id, name COLLATE NOCASE);
+
+-- Who registered: players, and substitutes (who only ever play a player left without an
+-- opponent: chapter 10, "Cheating and Substitute Players"). rank: the Current Rank then.
+CREATE TABLE tournament_entries (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    player_id INTEGER NOT NULL REFERENCES players (user_id),
+    rank INTEGER NOT NULL CHECK (rank >= 1),
+    substitute INTEGER NOT NULL DEFAULT 0 CHECK (substitute IN (0, 1)),
+    registered_at REAL NOT NULL,
+    PRIMARY KEY (tournament_id, player_id)
+) WITHOUT ROWID;
+
+-- The pairings of each tier: a four-game match, first and second seat (the first is the
+-- Challenger of the odd games), both Current Ranks when paired; substitute = 1 when the
+-- second is a substitute. The winner and Game Points are set once, when it is decided.
+CREATE TABLE tournament_matches (
+    id INTEGER PRIMARY KEY,
+    tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+    tier INTEGER NOT NULL CHECK (tier >= 1),
+    position INTEGER NOT NULL,
+    first_id INTEGER NOT NULL REFERENCES players (user_id),
+    second_id INTEGER NOT NULL REFERENCES players (user_id),
+    first_rank INTEGER NOT NULL,
+    second_rank INTEGER NOT NULL,
+    substitute INTEGER NOT NULL DEFAULT 0 CHECK (substitute IN (0, 1)),
+    thread_id INTEGER,  -- the thread its games are played in, once opened
+    winner_id INTEGER REFERENCES players (user_id),
+    first_points INTEGER,
+    second_points INTEGER,
+    decided_by TEXT,  -- 'game points', 'record' or 'tie-breaker'
+    finished_at REAL,
+    CHECK (first_id != second_id),
+    UNIQUE (tournament_id, tier, position)
+);
+
+-- The games of a match, each a hosted match of the service: 1-4, then tie-breakers. A game
+-- that ended without a result (aborted, cancelled) is 'void' and played again under the same
+-- number. Captures are JSON counts of the enemy pieces each seat scored (R27).
+CREATE TABLE tournament_games (
+    id INTEGER PRIMARY KEY,
+    match_id INTEGER NOT NULL REFERENCES tournament_matches (id),
+    number INTEGER NOT NULL CHECK (number >= 1),
+    hosted_id INTEGER NOT NULL UNIQUE REFERENCES hosted_matches (id),
+    state TEXT NOT NULL CHECK (state IN ('open', 'scored', 'void')),
+    ending TEXT,
+    winner_seat INTEGER CHECK (winner_seat IN (0, 1)),
+    first_captures TEXT,
+    second_captures TEXT,
+    scored_at REAL
+);
+CREATE UNIQUE INDEX tournament_games_one_open ON tournament_games (match_id)
+    WHERE state = 'open';
+
+-- Tournament ranks per guild and board size, never mixed with the ladders' ratings: the
+-- Current Rank and a pending Transitional Rank with what the player played like since.
+CREATE TABLE tournament_ranks (
+    guild_id INTEGER NOT NULL,
+    board TEXT NOT NULL CHECK (board IN ('short', 'long')),
+    player_id INTEGER NOT NULL REFERENCES players (user_id),
+    rank INTEGER NOT NULL CHECK (rank >= 1),
+    transition_rank INTEGER,
+    played_like TEXT NOT NULL DEFAULT '',  -- ranks, space-separated
+    updated_at REAL NOT NULL,
+    PRIMARY KEY (guild_id, board, player_id)
+) WITHOUT ROWID;
+
+-- Append-only: each player's rank after each of their tournament matches.
+CREATE TABLE tournament_rank_history (
+    id INTEGER PRIMARY KEY,
+    guild_id INTEGER NOT NULL,
+    board TEXT NOT NULL CHECK (board IN ('short', 'long')),
+    player_id INTEGER NOT NULL REFERENCES players (user_id),
+    match_id INTEGER NOT NULL REFERENCES tournament_matches (id),
+    rank_before INTEGER NOT NULL,
+    rank_after INTEGER NOT NULL,
+    transition_rank INTEGER,
+    played_like TEXT NOT NULL DEFAULT '',
+    at REAL NOT NULL,
+    UNIQUE (match_id, player_id)
+);
+CREATE INDEX tournament_rank_history_by_player
+    ON tournament_rank_history (guild_id, board, player_id, id);
+CREATE TRIGGER tournament_rank_history_no_update BEFORE UPDATE ON tournament_rank_history
+BEGIN
+    SELECT RAISE(ABORT, 'rank history is append-only');
+END;
+CREATE TRIGGER tournament_rank_history_no_delete BEFORE DELETE ON tournament_rank_history
+BEGIN
+    SELECT RAISE(ABORT, 'rank history is append-only');
+END;
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -329,6 +442,7 @@ MIGRATIONS = (
     Migration(2, "finished matches, ladder ratings, rating history", RESULTS_AND_LADDERS),
     Migration(3, "match service: closed matches, hosted matches, setup, outbox", MATCH_SERVICE),
     Migration(4, "ladders: seasons, results, removals, ratings, history, queue", LADDERS),
+    Migration(5, "tournaments: entries, matches, games, ranks, rank history", TOURNAMENTS),
 )
 LATEST = MIGRATIONS[-1].number
 

@@ -38,6 +38,7 @@ from .models import (
     State,
 )
 from .records import finish_of, prepare_import, record_headers
+from .tournaments import Tournaments
 from .writer import Writer
 from .writes import Append, NewMatch, snapshot_due
 
@@ -60,6 +61,7 @@ class Store:
         self._read_lock = asyncio.Lock()
         self.hosting = Hosting(writer, self._read)
         self.ladders = Ladders(writer, self._read)
+        self.tournaments = Tournaments(writer, self._read)
 
     @classmethod
     async def open(cls, config: Config | None = None) -> Store:
