@@ -12,6 +12,7 @@ import discord
 import pytest
 
 from bot.frontend.delivery import DiscordDelivery, NoOpenInteraction, nonce
+from bot.frontend.respond import ANSWERED_KEY
 from bot.service import Attachment, DirectMessagesClosed, Message, Undeliverable
 
 
@@ -114,7 +115,9 @@ async def test_closed_dms_fall_back_at_once_and_are_not_asked_again() -> None:
         with pytest.raises(DirectMessagesClosed):
             await dd.send_private(2, 100, Message("more"), key)
     assert client.dm_attempts == attempts  # remembered: Discord is not asked again
-    interaction = SimpleNamespace(channel_id=555, guild_id=None, user=SimpleNamespace(id=2))
+    interaction = SimpleNamespace(
+        channel_id=555, guild_id=None, user=SimpleNamespace(id=2), extras={}
+    )
     dd.seen(interaction)  # bob writes to the bot in a DM: his DMs are open after all
     client.refuse_dms.clear()
     client.dms[2].fail = None
@@ -137,8 +140,12 @@ async def test_the_fallback_needs_a_recent_interaction_of_that_user_there() -> N
         guild_id=1,
         user=SimpleNamespace(id=2),
         followup=SimpleNamespace(send=followup_send),
+        extras={},
     )
     dd.seen(interaction)
+    with pytest.raises(NoOpenInteraction):  # not answered yet: it would replace "thinking"
+        await dd.send_ephemeral(100, 2, Message("private"), "k-only-you")
+    interaction.extras[ANSWERED_KEY] = True
     with pytest.raises(NoOpenInteraction):  # another user's interaction does not do
         await dd.send_ephemeral(100, 3, Message("private"), "k3")
     message = Message("private", (Attachment("b.png", b"1"),))

@@ -10,8 +10,9 @@ only one user sees, and a thread per match.
   once, without asking Discord again and again.
 - The fallback, a message only that user sees in the match's channel, can only be a
   follow-up of one of their interactions there, made in the last 14 minutes (a token lasts
-  15). Without one it raises NoOpenInteraction and the service retries later; their next
-  command there opens one.
+  15) and already answered (a follow-up of a deferred one would take the place of its
+  "thinking" message, and be as public as it). Without one it raises NoOpenInteraction and
+  the service retries later; their next command there opens one.
 - An unknown or forbidden channel is Undeliverable: the service drops that message.
 """
 
@@ -27,7 +28,7 @@ import discord
 from bot.service import DirectMessagesClosed, Message, Undeliverable
 
 from .pacing import Closed, Latest, Pace
-from .respond import files_of, split
+from .respond import answered, files_of, split
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord's "Cannot send messages to this user"
@@ -119,9 +120,9 @@ class DiscordDelivery:
         if key in self._shown:
             return
         interaction = self.latest.get(channel_id, user_id)
-        if interaction is None:
+        if interaction is None or not answered(interaction):
             raise NoOpenInteraction(
-                f"user {user_id} has no recent interaction in channel {channel_id}"
+                f"user {user_id} has no recent, answered interaction in channel {channel_id}"
             )
         pieces = split(message.text)
         try:

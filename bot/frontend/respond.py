@@ -23,6 +23,7 @@ from .parsing import BadDuration
 log = logging.getLogger(__name__)
 LIMIT = 2000  # characters in one Discord message
 PRIVATE_KEY = "tora_private"  # in Interaction.extras: whether the deferral was ephemeral
+ANSWERED_KEY = "tora_answered"  # in Interaction.extras: its own answer is complete
 
 
 class Unusable(Exception):
@@ -140,6 +141,15 @@ async def run(
         await send(interaction, answer)
     except discord.HTTPException:
         log.exception("could not answer an interaction", extra={"interaction": interaction.id})
+    else:
+        interaction.extras[ANSWERED_KEY] = True
+
+
+def answered(interaction: discord.Interaction[Any]) -> bool:
+    """Whether the interaction's own answer is complete: only then may another message follow
+    it up. Before, Discord would put a follow-up in place of the "thinking" message, public
+    if the deferral was."""
+    return bool(interaction.extras.get(ANSWERED_KEY))
 
 
 def report(interaction: discord.Interaction[Any], exc: BaseException) -> str:

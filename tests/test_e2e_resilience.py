@@ -1,0 +1,78 @@
+"""End to end, when things go wrong: the bot process is killed (SIGKILL) mid-match and
+started again, and the match goes on (the staged turn kept, the old buttons still working);
+Discord answers 429 with retry_after and a 500, drops the gateway (discord.py resumes), and a
+user's DMs refuse the bot (the fallback only they see, and no retry loop)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+from bot.emulator import Msg
+from bot.frontend.stage import Stage
+
+
+async def start_match(stage: Stage) -> None:
+    await stage.slash("ann", "challenge", opponent="bob")
+    await stage.click("bob", "Accept")
+    await stage.slash("ann", "setup", strategy="aggressive")
+    await stage.slash("bob", "setup", strategy="defensive")
+    await stage.posted("The game begins")
+
+
+async def test_the_bot_is_killed_mid_match_and_the_match_goes_on(tmp_path: Path) -> None:
+    async with Stage(tmp_path, process=True) as stage:
+        await start_match(stage)
+        staged = await stage.slash("ann", "act", action="A v5h7-v5h6")
+        assert staged.text.startswith("Staged: A v5h7-v5h6")
+        await stage.kill()
+        await stage.launch()
+        ended = await stage.click("ann", "End turn")  # the button from before the crash
+        assert ended.error is None and ended.text == "Your turn is over."
+        await stage.posted("- A v5h7-v5h6")  # the action staged before the crash
+        played = await stage.slash("bob", "act", action="A v5h3-v5h4")
+        assert played.text.startswith("Staged: A v5h3-v5h4")
+        await stage.click("bob", "End turn")
+        await stage.posted("- A v5h3-v5h4")
+        before = len(stage.emu.public_messages(stage.channel))
+        assert await stage.stop_bot() == 0  # SIGTERM: a clean, successful stop
+        assert len(stage.emu.public_messages(stage.channel)) == before
+        posts = [m.text() for m in stage.emu.public_messages(stage.channel)]
+        assert len(posts) == len(set(posts))  # nothing posted twice around the crash
+
+
+async def test_429_500_a_dropped_gateway_and_closed_dms(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        emu, channel = stage.emu, stage.channel
+
+        def only_bob(needle: str) -> Callable[[Msg], bool]:
+            return lambda m: m.ephemeral_to == stage.user["bob"] and needle in m.text()
+
+        emu.fail_next("POST", rf"^/channels/{channel}/messages$", status=429, retry_after=0.3)
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.posted("ann challenges bob")
+        emu.refuse_dms(stage.user["bob"])
+        await stage.click("bob", "Accept")
+        fallback = await emu.wait_for_message(channel, only_bob("Choose your setup privately"))
+        assert "direct messages are closed" in fallback.text()
+        emu.fail_next("POST", rf"^/channels/{channel}/messages$", status=500)
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.slash("bob", "setup", strategy="defensive")
+        await stage.posted("The game begins")
+        await emu.drop_gateway(4000)
+        await emu.wait_until(lambda: emu.resumes >= 1, 30, "a resume")
+        await stage.slash("ann", "act", action="A v5h7-v5h6")
+        await stage.click("ann", "End turn")  # bob's "your turn": DMs closed, remembered
+        turn = await emu.wait_for_message(channel, only_bob("Your turn against"))
+        assert turn.files  # his own board, shown to him alone
+        await stage.quiet()
+        bob_dm = rf"^/channels/{emu.dm_channel(stage.user['bob'])}/messages$"
+        refused = [r for r in emu.requests if re.match(bob_dm, r.path) and r.status == 403]
+        assert len(refused) == 1  # asked once; then straight to the fallback
+        public = [m.text() for m in emu.public_messages(channel)]
+        assert sum("ann challenges bob" in t for t in public) == 1  # the 429: once
+        assert sum("The game begins" in t for t in public) == 1  # the 500: once
+        assert not any(
+            "Choose your setup privately" in t or "Your turn against" in t for t in public
+        )
