@@ -1,0 +1,166 @@
+"""Application commands: the store behind command sync, with Discord's checks."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from .errors import invalid_form
+from .models import Snowflakes
+
+NAME = re.compile(r"^[-_'\w]{1,32}$")
+SUBCOMMAND, GROUP = 1, 2
+MAX_OPTIONS = 25
+MAX_COMMANDS = 100
+
+
+class Commands:
+    """Global commands under ``None``, guild commands under their guild id."""
+
+    def __init__(self, ids: Snowflakes, application_id: int) -> None:
+        self._ids = ids
+        self._application_id = application_id
+        self._by_scope: dict[int | None, list[dict[str, Any]]] = {}
+
+    def list(self, guild_id: int | None) -> list[dict[str, Any]]:
+        return self._by_scope.get(guild_id, [])
+
+    def replace(self, guild_id: int | None, given: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Bulk overwrite (PUT): a command keeps its id if one of that name and type existed."""
+        if len(given) > MAX_COMMANDS:
+            raise invalid_form("_root", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
+        seen: set[tuple[str, int]] = set()
+        for index, command in enumerate(given):
+            check_command(command, str(index))
+            key = (command["name"], command.get("type", 1))
+            if key in seen:
+                raise invalid_form(
+                    f"{index}.name", "APPLICATION_COMMANDS_DUPLICATE_NAME", "Duplicate name"
+                )
+            seen.add(key)
+        old = {(c["name"], c["type"]): c["id"] for c in self.list(guild_id)}
+        stored = [self._stored(c, guild_id, old) for c in given]
+        self._by_scope[guild_id] = stored
+        return stored
+
+    def _stored(
+        self, command: dict[str, Any], guild_id: int | None, old: dict[tuple[str, int], str]
+    ) -> dict[str, Any]:
+        kind = command.get("type", 1)
+        defaults = {
+            "type": kind,
+            "description": "",
+            "options": [],
+            "default_member_permissions": None,
+            "nsfw": False,
+            "integration_types": [0],
+            "contexts": None,
+        }
+        given = {key: value for key, value in command.items() if value is not None}
+        stored = defaults | given
+        stored["id"] = old.get((command["name"], kind)) or str(self._ids.next())
+        stored["application_id"] = str(self._application_id)
+        stored["version"] = str(self._ids.next())
+        if stored["default_member_permissions"] is not None:  # Discord answers a string
+            stored["default_member_permissions"] = str(stored["default_member_permissions"])
+        if guild_id is None:
+            stored.setdefault("dm_permission", True)
+        else:
+            stored["guild_id"] = str(guild_id)
+        return stored
+
+    def find(self, name: str, guild_id: int | None) -> dict[str, Any] | None:
+        """The slash command a user in that guild (or in DMs: ``None``) can see."""
+        scopes = [guild_id, None] if guild_id is not None else [None]
+        for scope in scopes:
+            for command in self.list(scope):
+                if command["name"] == name and command["type"] == 1:
+                    return command
+        return None
+
+
+def check_command(command: dict[str, Any], path: str) -> None:
+    kind = command.get("type", 1)
+    check_name(command.get("name", ""), f"{path}.name", lowercase=kind == 1)
+    if kind == 1:
+        check_description(command.get("description", ""), f"{path}.description")
+    check_options(command.get("options") or [], f"{path}.options", depth=0)
+
+
+def check_name(name: str, path: str, lowercase: bool = True) -> None:
+    if not NAME.match(name) or (lowercase and name != name.lower()):
+        raise invalid_form(path, "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
+
+
+def check_description(text: str, path: str) -> None:
+    if not 1 <= len(text) <= 100:
+        raise invalid_form(path, "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length.")
+
+
+def check_options(options: list[dict[str, Any]], path: str, depth: int) -> None:
+    """Discord's option rules: at most 25, unique names, required ones first, groups
+    hold subcommands only, subcommands hold no subcommands, choices at most 25 and
+    never with autocomplete."""
+    if len(options) > MAX_OPTIONS:
+        raise invalid_form(path, "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length.")
+    kinds = {option["type"] for option in options}
+    if kinds & {SUBCOMMAND, GROUP} and kinds - {SUBCOMMAND, GROUP}:
+        raise invalid_form(path, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Mixed subcommands")
+    names: set[str] = set()
+    optional_seen = False
+    for index, option in enumerate(options):
+        where = f"{path}.{index}"
+        check_name(option.get("name", ""), f"{where}.name")
+        check_description(option.get("description", ""), f"{where}.description")
+        if option["name"] in names:
+            raise invalid_form(
+                f"{where}.name", "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Duplicate"
+            )
+        names.add(option["name"])
+        if option.get("required") and optional_seen:
+            raise invalid_form(
+                where,
+                "APPLICATION_COMMAND_OPTIONS_REQUIRED_INVALID",
+                "Required options must be placed before non-required options",
+            )
+        optional_seen |= not option.get("required") and option["type"] > GROUP
+        check_option_nesting(option, where, depth)
+        check_choices(option, where)
+
+
+def check_option_nesting(option: dict[str, Any], where: str, depth: int) -> None:
+    kind = option["type"]
+    inner = option.get("options") or []
+    if kind == GROUP and (depth > 0 or any(o["type"] != SUBCOMMAND for o in inner)):
+        raise invalid_form(where, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Invalid group")
+    if kind == SUBCOMMAND and any(o["type"] in (SUBCOMMAND, GROUP) for o in inner):
+        raise invalid_form(where, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Invalid subcommand")
+    if kind in (SUBCOMMAND, GROUP):
+        check_options(inner, f"{where}.options", depth + 1)
+
+
+def check_choices(option: dict[str, Any], where: str) -> None:
+    choices = option.get("choices") or []
+    if len(choices) > MAX_OPTIONS:
+        raise invalid_form(
+            f"{where}.choices", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
+        )
+    if choices and option.get("autocomplete"):
+        raise invalid_form(
+            where, "AUTOCOMPLETE_AND_CHOICES", "Autocomplete cannot be set with choices"
+        )
+    for index, choice in enumerate(choices):
+        check_choice(choice, f"{where}.choices.{index}")
+
+
+def check_choice(choice: dict[str, Any], where: str) -> None:
+    """A choice as a command defines it or an autocomplete answers it."""
+    if not 1 <= len(str(choice.get("name", ""))) <= 100:
+        raise invalid_form(
+            f"{where}.name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
+        )
+    value = choice.get("value")
+    if isinstance(value, str) and len(value) > 100:
+        raise invalid_form(
+            f"{where}.value", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."
+        )

@@ -1,0 +1,395 @@
+"""The driver: one object a test (or the demo) uses to run the emulator, act as users
+and read what the bot did."""
+
+from __future__ import annotations
+
+import base64
+import secrets
+import time
+from collections.abc import Callable
+from typing import Any
+
+from aiohttp import web
+
+from . import channels, rest, webhooks
+from .commands import Commands
+from .discordpy import point_discord_at
+from .faults import RateLimits
+from .gateway import Gateway
+from .interactions import (
+    AUTOCOMPLETE,
+    COMMAND,
+    COMPONENT,
+    MODAL_SUBMIT,
+    CommandCall,
+    Interaction,
+    interaction_payload,
+    visible_command,
+)
+from .models import Channel, Msg, User, walk_components
+from .rest import Api, RequestRecord
+from .world import World
+
+Predicate = Callable[[Msg], bool]
+
+
+class Emulator:
+    """Discord's gateway and REST API for one bot, on localhost.
+
+    ``callback_deadline`` is Discord's 3 s to answer an interaction (later callbacks
+    get 404/10062); ``rate_limit`` is (requests, seconds) per route bucket."""
+
+    def __init__(
+        self,
+        bot_name: str = "TORA",
+        heartbeat_interval: float = 41.25,
+        *,
+        callback_deadline: float = 3.0,
+        rate_limit: tuple[int, float] = (50, 1.0),
+    ) -> None:
+        self.world = World(
+            bot_name, lambda event, subject: self.gateway.on_world_event(event, subject)
+        )
+        prefix = base64.b64encode(str(self.world.bot.id).encode()).decode().rstrip("=")
+        self.token = f"{prefix}.{secrets.token_urlsafe(4)}.{secrets.token_urlsafe(27)}"
+        self.gateway = Gateway(self.world, self.token, heartbeat_interval)
+        self.api = Api(
+            self.world,
+            self.gateway,
+            Commands(self.world.ids, self.world.bot.id),
+            self.token,
+            limits=RateLimits(*rate_limit),
+            callback_deadline=callback_deadline,
+        )
+        self.api_base = ""
+        self.gateway_url = ""
+        self._runner: web.AppRunner | None = None
+
+    # lifecycle
+
+    async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        app = rest.build_app(self.api, rest.ROUTES + channels.ROUTES + webhooks.ROUTES)
+        self._runner = web.AppRunner(app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        bound = self._runner.addresses[0][1]
+        self.world.base_url = f"http://{host}:{bound}"
+        self.api_base = f"{self.world.base_url}/api/v10"
+        self.gateway_url = self.gateway.url = f"ws://{host}:{bound}/gateway"
+
+    async def stop(self) -> None:
+        await self.gateway.close()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Emulator:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def point_discord(self) -> Callable[[], None]:
+        """Points discord.py (process-wide) at this emulator; returns the undo."""
+        return point_discord_at(self.api_base, self.gateway_url)
+
+    @property
+    def bot_id(self) -> int:
+        return self.world.bot.id
+
+    @property
+    def application_id(self) -> int:
+        return self.world.bot.id
+
+    @property
+    def resumes(self) -> int:
+        return self.gateway.resumes
+
+    @property
+    def identifies(self) -> int:
+        return self.gateway.identifies
+
+    @property
+    def requests(self) -> list[RequestRecord]:
+        """(method, path below the API base, status, monotonic time) of every REST call."""
+        return self.api.log
+
+    async def wait_ready(self, timeout: float = 10.0) -> None:
+        """The bot identified (or resumed) and was sent READY and its guilds."""
+        await self.wait_until(
+            lambda: bool(self.gateway.live_sessions), timeout, "the bot to connect"
+        )
+
+    async def wait_until(
+        self, check: Callable[[], Any], timeout: float = 5.0, what: str = "a condition"
+    ) -> Any:
+        return await self.world.changes.wait_until(check, timeout, what)
+
+    # the world
+
+    def add_guild(self, name: str) -> int:
+        return self.world.add_guild(name).id
+
+    def remove_guild(self, guild_id: int) -> None:
+        self.world.remove_guild(guild_id)
+
+    def add_channel(self, guild_id: int, name: str) -> int:
+        return self.world.add_channel(guild_id, name).id
+
+    def add_user(self, name: str, admin: bool = False) -> int:
+        """A member of every guild, now and later; admins hold ADMINISTRATOR and MANAGE_GUILD."""
+        return self.world.add_user(name, admin).id
+
+    def dm_channel(self, user_id: int) -> int:
+        return self.world.dm_channel(user_id).id
+
+    def channel(self, channel_id: int) -> Channel:
+        return self.world.channel(channel_id)
+
+    def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
+        return self.api.commands.list(guild_id)
+
+    # acting as users
+
+    async def slash(
+        self,
+        user: int,
+        channel: int,
+        /,
+        *path: str,
+        group: str | None = None,
+        options: list[dict[str, Any]] | None = None,
+        **values: Any,
+    ) -> Interaction:
+        """``slash(u, c, "tora", "act", action="...")``, ``slash(u, c, "tora settings
+        deadline", hours=2)`` or ``slash(u, c, "tora", "deadline", group="settings")``."""
+        data = self._command_data(user, channel, path, group, options, values, None)
+        return self._send(COMMAND, user, channel, data)
+
+    async def autocomplete(
+        self,
+        user: int,
+        channel: int,
+        /,
+        *path: str,
+        focused: str,
+        group: str | None = None,
+        timeout: float = 5.0,
+        **values: Any,
+    ) -> list[dict[str, Any]]:
+        """The choices the bot offers while ``focused`` holds ``values[focused]``."""
+        data = self._command_data(user, channel, path, group, None, values, focused)
+        record = self._send(AUTOCOMPLETE, user, channel, data)
+        await record.done(timeout)
+        return record.choices or []
+
+    async def click(self, user: int, message_id: int, custom_id: str) -> Interaction:
+        return self._component(user, message_id, custom_id, None)
+
+    async def select(
+        self, user: int, message_id: int, custom_id: str, values: list[str]
+    ) -> Interaction:
+        return self._component(user, message_id, custom_id, values)
+
+    async def submit_modal(
+        self, user: int, opened_by: Interaction, values: dict[str, str]
+    ) -> Interaction:
+        """Submits the modal the bot answered ``opened_by`` with; ``values`` by custom_id."""
+        if opened_by.modal is None:
+            raise ValueError(f"interaction {opened_by.id} was not answered with a modal")
+        modal = opened_by.modal["data"]
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": key, "value": value}]}
+            for key, value in values.items()
+        ]
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        record = self._send(MODAL_SUBMIT, user, opened_by.channel_id, data, opened_by.message_id)
+        return record
+
+    def _command_data(
+        self,
+        user: int,
+        channel: int,
+        path: tuple[str, ...],
+        group: str | None,
+        options: list[dict[str, Any]] | None,
+        values: dict[str, Any],
+        focused: str | None,
+    ) -> dict[str, Any]:
+        words = " ".join(path).split()
+        if not words:
+            raise ValueError("name the command")
+        name, rest_of_path = words[0], words[1:]
+        if group is not None:
+            rest_of_path.insert(0, group)
+        where = self.world.channel(channel)
+        who = self.world.user(user)
+        found = self.api.commands.find(name, where.guild_id)
+        if options is not None:
+            return {
+                "id": found["id"] if found else "0",
+                "name": name,
+                "type": 1,
+                "options": options,
+            }
+        command = visible_command(self.world, found, who, where)
+        return CommandCall(self.world, command, who, where).data(rest_of_path, values, focused)
+
+    def _component(
+        self, user: int, message_id: int, custom_id: str, values: list[str] | None
+    ) -> Interaction:
+        msg = self.world.messages.get(message_id)
+        if msg is None or msg.deleted:
+            raise ValueError(f"no message {message_id}")
+        if msg.ephemeral_to not in (None, user):
+            raise ValueError(f"message {message_id} is ephemeral to someone else")
+        component = next(
+            (c for c in walk_components(msg.components) if c.get("custom_id") == custom_id), None
+        )
+        if component is None:
+            raise ValueError(f"message {message_id} has no component {custom_id!r}")
+        if component.get("disabled"):
+            raise ValueError(f"component {custom_id!r} is disabled")
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
+        if values is not None:
+            data["values"] = values
+        return self._send(COMPONENT, user, msg.channel_id, data, msg.id)
+
+    def _send(
+        self,
+        kind: int,
+        user_id: int,
+        channel_id: int,
+        data: dict[str, Any],
+        message_id: int | None = None,
+    ) -> Interaction:
+        world = self.world
+        user, channel = world.user(user_id), world.channel(channel_id)
+        self._check_presence(user, channel)
+        record = Interaction(
+            world.ids.next(),
+            f"emu-{secrets.token_urlsafe(48)}",
+            kind,
+            user.id,
+            channel.id,
+            channel.guild_id,
+            time.monotonic(),
+            world.changes,
+            message_id=message_id,
+        )
+        message = world.messages.get(message_id) if message_id is not None else None
+        record.payload = interaction_payload(world, record, user, channel, data, message)
+        world.interactions[record.id] = record
+        self.api.tokens[record.token] = record
+        if not self.gateway.sessions:
+            record.errors.append("no gateway session: the bot is not connected")
+        record.sent_at = time.monotonic()
+        self.gateway.on_world_event("INTERACTION_CREATE", record.payload)
+        return record
+
+    def _check_presence(self, user: User, channel: Channel) -> None:
+        if channel.recipient_id is not None and channel.recipient_id != user.id:
+            raise ValueError(f"{user.name} cannot act in another user's DM channel")
+        if (
+            channel.guild_id is not None
+            and user.id not in self.world.guild(channel.guild_id).members
+        ):
+            raise ValueError(f"{user.name} is not a member of guild {channel.guild_id}")
+
+    # faults
+
+    def fail_next(
+        self,
+        method: str,
+        path_regex: str,
+        status: int = 429,
+        retry_after: float = 0.3,
+        count: int = 1,
+        global_: bool = False,
+    ) -> None:
+        """The next ``count`` requests whose path (below the API base, e.g.
+        ``/channels/1/messages``) matches get ``status``; ``method`` may be ``*``."""
+        self.api.faults.add(method, path_regex, status, retry_after, count, global_)
+
+    async def drop_gateway(self, code: int | None = None) -> None:
+        """Closes the bot's websocket: abruptly (no close frame) when ``code`` is None,
+        else with that code (4000 and most others: discord.py resumes)."""
+        await self.gateway.drop(code)
+
+    def refuse_dms(self, user_id: int, refuse: bool = True) -> None:
+        """Posts to this user's DM channel get 403/50007, as when they closed their DMs."""
+        if refuse:
+            self.world.refused_dms.add(user_id)
+        else:
+            self.world.refused_dms.discard(user_id)
+
+    # transcripts
+
+    def messages(self, channel_id: int) -> list[Msg]:
+        """Everything in the channel in order, ephemeral messages too (``ephemeral_to``)."""
+        return [m for m in self.world.by_channel.get(channel_id, []) if not m.deleted]
+
+    def public_messages(self, channel_id: int) -> list[Msg]:
+        return [m for m in self.messages(channel_id) if m.ephemeral_to is None]
+
+    def dms(self, user_id: int) -> list[Msg]:
+        channel_id = self.world.dm_of.get(user_id)
+        return [] if channel_id is None else self.messages(channel_id)
+
+    def last_message(self, channel_id: int) -> Msg | None:
+        found = self.messages(channel_id)
+        return found[-1] if found else None
+
+    def threads(self, parent_id: int) -> list[int]:
+        return [c.id for c in self.world.channels.values() if c.parent_id == parent_id]
+
+    def thread_of(self, channel_id: int) -> int | None:
+        """The newest thread started in that channel."""
+        found = self.threads(channel_id)
+        return found[-1] if found else None
+
+    def interaction(self, interaction_id: int) -> Interaction:
+        return self.world.interactions[interaction_id]
+
+    def find_button(
+        self, channel_id: int, label: str, *, user: int | None = None
+    ) -> tuple[int, str]:
+        """(message id, custom_id) of the newest message with a button so labelled;
+        with ``user``, among the messages that user can see."""
+        for msg in reversed(self.messages(channel_id)):
+            if user is not None and msg.ephemeral_to not in (None, user):
+                continue
+            for button in msg.buttons():
+                if button.get("label") == label and "custom_id" in button:
+                    return msg.id, button["custom_id"]
+        raise LookupError(f"no button {label!r} in channel {channel_id}")
+
+    def everything_public(self, channel_id: int) -> bytes:
+        """Every public text and file byte ever shown in the channel and its threads,
+        edits' earlier versions and deleted messages included (ephemeral ones never)."""
+        ids = [channel_id, *self.threads(channel_id)]
+        return b"".join(b"".join(self.world.public_log.get(i, [])) for i in ids)
+
+    async def wait_for_message(
+        self, channel_id: int, predicate: Predicate | None = None, timeout: float = 5.0
+    ) -> Msg:
+        """The first message in the channel (existing ones included, edits re-checked,
+        "thinking" ones skipped) that satisfies ``predicate``."""
+        return await self.wait_until(
+            lambda: _first(self.messages(channel_id), predicate),
+            timeout,
+            f"a message in {channel_id}",
+        )
+
+    async def wait_for_dm(
+        self, user_id: int, predicate: Predicate | None = None, timeout: float = 5.0
+    ) -> Msg:
+        return await self.wait_until(
+            lambda: _first(self.dms(user_id), predicate), timeout, f"a DM to {user_id}"
+        )
+
+
+def _first(found: list[Msg], predicate: Predicate | None) -> Msg | None:
+    return next((m for m in found if not m.loading and (predicate is None or predicate(m))), None)

@@ -1,0 +1,151 @@
+"""Message bodies: reading JSON or multipart requests, Discord's checks, attachments."""
+
+from __future__ import annotations
+
+import json
+import mimetypes
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from aiohttp import web
+
+from .errors import EMPTY_MESSAGE, TOO_LARGE, ApiError, invalid_form
+from .models import EPHEMERAL, LOADING, File, Msg, walk_components
+
+MAX_CONTENT = 2000
+MAX_UPLOAD = 10 * 1024 * 1024
+MAX_NONCE = 25
+MAX_CUSTOM_ID = 100
+MAX_LABEL = 80
+MAX_ROWS = 5
+MAX_EMBEDS = 10
+FILE_FIELD = re.compile(r"files\[(\d+)\]")
+
+
+@dataclass
+class Upload:
+    filename: str
+    data: bytes
+    content_type: str
+
+
+@dataclass
+class Body:
+    """A request's JSON (``payload_json`` for multipart) and its uploaded files by index."""
+
+    payload: dict[str, Any]
+    uploads: dict[int, Upload]
+
+
+async def read_body(request: web.Request) -> Body:
+    if request.content_type != "multipart/form-data":
+        raw = await request.read()
+        return Body(json.loads(raw) if raw else {}, {})
+    payload: dict[str, Any] = {}
+    uploads: dict[int, Upload] = {}
+    reader = await request.multipart()
+    while (part := await reader.next()) is not None:
+        data = await part.read()  # type: ignore[union-attr]
+        name = part.name or ""
+        if name == "payload_json":
+            payload = json.loads(data)
+        elif match := FILE_FIELD.fullmatch(name):
+            filename = part.filename or f"file{match[1]}"  # type: ignore[union-attr]
+            guessed = mimetypes.guess_type(filename)[0]
+            uploads[int(match[1])] = Upload(
+                filename, bytes(data), guessed or part.headers.get("Content-Type", "")
+            )
+    return Body(payload, uploads)
+
+
+def check(payload: dict[str, Any], uploads: dict[int, Upload], where: str = "") -> None:
+    """The limits Discord enforces on a message; ``where`` prefixes error paths (``data.``)."""
+    content = payload.get("content") or ""
+    if len(content) > MAX_CONTENT:
+        raise invalid_form(
+            f"{where}content", "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_CONTENT} or fewer in length."
+        )
+    nonce = payload.get("nonce")
+    if nonce is not None and len(str(nonce)) > MAX_NONCE:
+        raise invalid_form(
+            f"{where}nonce", "BASE_TYPE_MAX_LENGTH", "Must be 25 or fewer in length."
+        )
+    if len(payload.get("embeds") or []) > MAX_EMBEDS:
+        raise invalid_form(
+            f"{where}embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."
+        )
+    check_components(payload.get("components") or [], payload.get("flags") or 0, where)
+    if sum(len(u.data) for u in uploads.values()) > MAX_UPLOAD:
+        raise ApiError(413, TOO_LARGE, "Request entity too large")
+
+
+def check_components(components: list[dict[str, Any]], flags: int, where: str) -> None:
+    components_v2 = bool(flags & (1 << 15))
+    if not components_v2 and len(components) > MAX_ROWS:
+        raise invalid_form(
+            f"{where}components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."
+        )
+    for component in walk_components(components):
+        if len(component.get("custom_id") or "") > MAX_CUSTOM_ID:
+            raise invalid_form(
+                f"{where}components",
+                "BASE_TYPE_MAX_LENGTH",
+                "custom_id: Must be 100 or fewer in length.",
+            )
+        if len(component.get("label") or "") > MAX_LABEL:
+            raise invalid_form(
+                f"{where}components",
+                "BASE_TYPE_MAX_LENGTH",
+                "label: Must be 80 or fewer in length.",
+            )
+
+
+def new_files(body: Body, new_id: Callable[[], int], kept: list[File]) -> list[File]:
+    """The attachments a create or edit ends with: ``payload.attachments`` lists the
+    existing ones to keep (by id) and the uploads (by ``files[n]`` index); without it,
+    existing attachments stay and every upload is added."""
+    listed = body.payload.get("attachments")
+    if listed is None:
+        return kept + [_stored(upload, {}, new_id) for upload in body.uploads.values()]
+    by_id = {f.id: f for f in kept}
+    files: list[File] = []
+    for entry in listed:
+        key = int(entry["id"])
+        if key in by_id:
+            files.append(by_id[key])
+        elif key in body.uploads:
+            files.append(_stored(body.uploads[key], entry, new_id))
+        else:
+            raise invalid_form("attachments", "ATTACHMENT_NOT_FOUND", f"Unknown attachment {key}")
+    return files
+
+
+def _stored(upload: Upload, entry: dict[str, Any], new_id: Callable[[], int]) -> File:
+    name = entry.get("filename") or upload.filename
+    return File(name, upload.data, upload.content_type, new_id(), entry.get("description"))
+
+
+def apply(
+    msg: Msg, body: Body, new_id: Callable[[], int], *, editing: bool, where: str = ""
+) -> None:
+    """Sets the fields the payload names (an edit leaves the others as they were);
+    nothing changes if Discord would refuse the result."""
+    payload = body.payload
+    check(payload, body.uploads, where)
+
+    def pick(key: str, current: Any) -> Any:
+        return payload.get(key) or type(current)() if key in payload or not editing else current
+
+    content, embeds, components = (
+        pick("content", msg.content),
+        pick("embeds", msg.embeds),
+        pick("components", msg.components),
+    )
+    files = new_files(body, new_id, msg.files if editing else [])
+    if not (content or embeds or files or components):
+        raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message")
+    msg.content, msg.embeds, msg.components, msg.files = content, embeds, components, files
+    if "flags" in payload:
+        msg.flags = (msg.flags & (LOADING | EPHEMERAL)) | (payload["flags"] or 0)
