@@ -95,3 +95,25 @@ async def test_a_match_saved_finished_but_never_rated_is_rated_on_the_next_start
     ]  # in the order they finished; the casual and the aborted match stay off
     assert [s.games for s in await h.store.ladders.standings(SHORT1)] == [2, 2]
     assert (await runner.tick()).rated == []  # rated once
+
+
+async def test_a_notice_that_fails_once_is_retried_on_time_by_the_background_delivery(
+    h: Harness,
+) -> None:
+    """Regression: the ladder's own outbox rows did not wake the service's delivery loop,
+    so a notice that failed waited up to an hour for its retry."""
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(HERE, ANN, "short")
+    await h.service.start(background=True)
+    try:
+        h.clock.advance(EXPIRE_AFTER + HOUR)
+        h.delivery.fail_next = 1
+        await runner.tick()
+        assert h.delivery.user(ANN.id) == []
+        for _ in range(5):  # the loop naps for the retry's 2 s, not for its hour
+            await asyncio.sleep(0.01)
+            h.clock.advance(h.settings.retry_first)
+        [notice] = h.delivery.user(ANN.id)
+        assert "ladder queue" in notice.message.text
+    finally:
+        await h.service.stop()

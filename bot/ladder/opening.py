@@ -111,7 +111,7 @@ class Opener:
             tx.notify(posts)
 
         await self._store.ladders.transact(work, self._clock())
-        await self._service.deliver()
+        await self._service.deliver_written()
 
 
 def intro(pairing: Pairing, challenger: User, opposition: User) -> str:

@@ -79,7 +79,7 @@ class LadderRunner:
         rated = await self._results.catch_up()
         expired = await self._queue.expire(lambda e: texts.expired(e.board, self._settings))
         if expired:
-            await self._service.deliver()
+            await self._service.deliver_written()
         opened = []
         for guild_id, board in await self._store.ladders.waiting_ladders():
             for pairing in await self._queue.pair(guild_id, board):

@@ -325,6 +325,13 @@ class MatchService:
         """Deliver what is due in the outbox; returns how many messages went."""
         return await self._deliverer.deliver_due()
 
+    async def deliver_written(self) -> None:
+        """Deliver what another part of the bot (the ladder) wrote to the outbox itself, and
+        have the background delivery look again, so that a row that fails now is retried
+        on time rather than at its next scheduled look."""
+        await self.deliver()
+        self._changed()
+
     # ---- plumbing ------------------------------------------------------------------------
     async def _command(
         self,
