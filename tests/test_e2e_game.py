@@ -68,3 +68,41 @@ async def test_two_users_play_a_short_game_to_its_end(tmp_path: Path) -> None:
         assert not replay.ephemeral  # a finished match's replay is public
         record = (await stage.slash("ann", "record", number=1)).files[0].data.decode()
         assert sum(line[:2] in ("C:", "O:") for line in record.splitlines()) == turn
+
+        ladder = await stage.slash("ann", "ladder")  # the game was rated
+        assert f"1. {winner}" in ladder.text and ladder.files and not ladder.ephemeral
+        profile = await stage.slash("bob", "profile", player="ann")
+        assert profile.text.startswith("ann on the ladders") and profile.error is None
+
+
+async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        refused = await stage.slash("ann", "admin settings", threads=True)
+        assert "Only the server's admins" in refused.text and refused.ephemeral
+        saved = await stage.slash("admin", "admin settings", threads=True, deadline="2h")
+        assert saved.text.startswith("Saved.") and "2 h" in saved.text
+        challenge = await stage.slash("ann", "challenge", opponent="bob")
+        thread = stage.emu.thread_of(stage.channel)
+        assert thread is not None and f"<#{thread}>" in challenge.text
+        await stage.posted(f"is in <#{thread}>")  # the channel is told where it went
+        await stage.posted("ann challenges bob", channel=thread)
+        await stage.click("bob", "Accept", channel=thread)
+        dm = stage.emu.dm_channel(stage.user["ann"])
+        await stage.slash("ann", "setup", strategy="aggressive", channel=dm)
+        await stage.slash("bob", "setup", strategy="defensive", channel=thread)
+        await stage.posted("The game begins", channel=thread)
+        offered = await stage.emu.autocomplete(
+            stage.user["ann"], dm, "tora", "act", focused="action", action="A v5h7-v5"
+        )
+        staged = await stage.slash("ann", "act", action=offered[0]["value"], channel=dm)
+        assert staged.text.startswith("Staged:") and staged.files
+        ended = await stage.click("ann", "End turn", channel=dm)
+        assert ended.text == "Your turn is over."
+        await stage.posted("ann (Challenger) ended their turn", channel=thread)
+        spectator = await stage.slash("admin", "board", channel=thread)
+        assert not spectator.ephemeral and spectator.files  # the public board, in public
+        own = await stage.slash("bob", "board", channel=thread)
+        assert own.ephemeral and own.files  # a player's own board, for them alone
+        cancelled = await stage.slash("admin", "admin cancel", channel=thread)
+        assert cancelled.error is None
+        await stage.posted("cancel", channel=thread)

@@ -17,6 +17,7 @@ from bot.frontend.buttons import Press
 from bot.frontend.callers import Caller
 from bot.frontend.lookups import Lookups
 from bot.frontend.respond import Answer, Unusable, run
+from bot.ladder.desk import LadderDesk
 from bot.service import (
     GuildSettings,
     Place,
@@ -26,7 +27,7 @@ from bot.service import (
     User,
     save_guild,
 )
-from bot.service.testing import Harness
+from bot.service.testing import Harness, RecordingThreads
 
 GUILD, CHANNEL = 1, 100
 ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")
@@ -154,7 +155,7 @@ def test_typed_options_become_terms() -> None:
 
 
 async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> None:
-    lookups = Lookups(act, h.store)
+    lookups = Lookups(act, h.store, LadderDesk(h.service, h.store, RecordingThreads()))
     with pytest.raises(Unusable, match="No game is being played here"):
         await lookups.record(here(ANN), None, None)
     await start_short(act, h)

@@ -11,6 +11,8 @@ import discord
 import yarl
 from discord import app_commands
 
+from bot.ladder.desk import LadderDesk
+from bot.ladder.runner import LadderRunner
 from bot.pictures import PillowRenderer
 from bot.service import Clock, MatchService, Settings
 from storage import Store
@@ -76,6 +78,7 @@ class ToraBot(discord.Client):
         self.tree.on_error = self._command_error
         self.store: Store | None = None
         self.service: MatchService | None = None
+        self.ladder_runner: LadderRunner | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.store)
@@ -86,9 +89,13 @@ class ToraBot(discord.Client):
         self.service = MatchService(
             self.store, self.delivery, PillowRenderer(), settings=self.settings, clock=self.clock
         )
+        ladder = {"clock": self.clock, "settings": self.settings}
+        desk = LadderDesk(self.service, self.store, self.delivery, **ladder)
+        self.ladder_runner = LadderRunner(self.service, self.store, self.delivery, **ladder)
         self.actions = Actions(self.service, self.store, self.delivery)
-        self.lookups = Lookups(self.actions, self.store)
+        self.lookups = Lookups(self.actions, self.store, desk)
         self.add_dynamic_items(ToraButton)
+        await self.ladder_runner.start()  # before the service: see LadderRunner.start
         await self.service.start()
         log.info("service started", extra={"db": str(self.config.store.path)})
 
@@ -117,7 +124,10 @@ class ToraBot(discord.Client):
             log.exception("could not tell a user about a failure")
 
     async def close(self) -> None:
-        """Stop the service's timers and delivery, then the connection, then the store."""
+        """Stop the ladder's and the service's background work, then the connection, then
+        the store."""
+        if self.ladder_runner is not None:
+            await self.ladder_runner.stop()
         if self.service is not None:
             await self.service.stop()
         await super().close()

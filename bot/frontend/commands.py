@@ -12,7 +12,9 @@ from discord import app_commands
 from . import autocomplete
 from .actions import Actions, ChallengeOptions
 from .callers import caller_of, person
+from .commands_admin import register_admin
 from .commands_info import register_info
+from .commands_ladder import register_ladder
 from .respond import Answer, Unusable, run
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
@@ -33,6 +35,8 @@ def build_group() -> app_commands.Group:
     register_turns(group)
     register_agreements(group)
     register_info(group)
+    register_ladder(group)
+    register_admin(group)
     return group
 
 

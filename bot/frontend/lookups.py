@@ -1,14 +1,14 @@
 """The commands that read rather than play: a match's record and animated replay, the rules,
-the server's ladders and a player's profile, and the server settings (admins)."""
+and the server's ladders (through the ladder desk: leaderboards, profiles, seasons, the
+queue, and the admins' season close and result removal), and the server settings."""
 
 from __future__ import annotations
 
 import asyncio
-import time
 from dataclasses import replace
 
-from bot.ladder.boards import Boards, Profile, png
-from bot.service import Attachment, GuildSettings, Terms, load_guild, save_guild
+from bot.ladder.desk import LadderDesk
+from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
 from bot.service.texts import duration
 from render import record_status, replay_gif, views_from_record
 from rules.record import RecordError
@@ -20,13 +20,12 @@ from .callers import Caller
 from .parsing import parse_duration
 from .respond import Answer, Unusable
 
-RECENT_SHOWN = 5
-
 
 class Lookups:
-    def __init__(self, actions: Actions, store: Store) -> None:
+    def __init__(self, actions: Actions, store: Store, desk: LadderDesk) -> None:
         self.actions = actions
         self.store = store
+        self.desk = desk
 
     # ---- records -------------------------------------------------------------------------
     async def _match(self, caller: Caller, number: int | None, match: str | None) -> MatchInfo:
@@ -90,32 +89,43 @@ class Lookups:
     def rules(topic: str) -> Answer:
         return Answer(rulebook.lookup(topic))
 
-    # ---- ladders -------------------------------------------------------------------------
+    # ---- ladders (the ladder desk's replies) ---------------------------------------------
     def _guild(self, caller: Caller) -> int:
         if caller.guild_id is None:
             raise Unusable("Ladders belong to a server: ask in one of its channels.")
         return caller.guild_id
 
-    async def ladder(self, caller: Caller, board: str, page: int) -> Answer:
-        found = await Boards(self.store).page(self._guild(caller), board, page)
-        image = Attachment("ladder.png", await png(found))
-        return Answer(found.text(), (image,), private=False)
+    async def ladder(self, caller: Caller, board: str, page: int, season: int | None) -> Answer:
+        guild = self._guild(caller)
+        return Answer.of(await self.desk.leaderboard(guild, board, page, season))
 
     async def profile(
-        self, caller: Caller, player_id: int, versus: int | None, board: str
+        self, caller: Caller, player_id: int, versus: int | None, board: str | None
     ) -> Answer:
-        boards = Boards(self.store)
         guild = self._guild(caller)
         if versus is not None:
-            pair = await boards.head_to_head(guild, board, player_id, versus)
-            names = await self.store.ladders.names([player_id, versus])
-            first, second = (names.get(i, str(i)) for i in (player_id, versus))
-            text = (
-                f"{first} vs {second}, {board} board, season {pair.key.season}: "
-                f"{pair.first_wins} wins to {pair.second_wins}, {pair.draws} drawn."
-            )
-            return Answer(text, private=False)
-        return Answer(profile_text(await boards.profile(guild, player_id)), private=False)
+            pair = await self.desk.head_to_head(guild, player_id, versus, board or "short")
+            return Answer.of(pair)
+        return Answer.of(await self.desk.profile(guild, player_id, board))
+
+    async def seasons(self, caller: Caller, board: str) -> Answer:
+        return Answer.of(await self.desk.seasons(self._guild(caller), board))
+
+    async def queue(self, caller: Caller, board: str) -> Answer:
+        place = Place(self._guild(caller), caller.channel_id)
+        return Answer.of(await self.desk.join_queue(place, caller.user, board))
+
+    async def leave_queue(self, caller: Caller, board: str | None) -> Answer:
+        return Answer.of(await self.desk.leave_queue(self._guild(caller), caller.user, board))
+
+    async def close_season(self, caller: Caller, board: str) -> Answer:
+        guild = self._guild(caller)
+        return Answer.of(await self.desk.close_season(guild, board, caller.user, caller.admin))
+
+    async def remove_result(self, caller: Caller, number: int, reason: str) -> Answer:
+        guild = self._guild(caller)
+        reply = await self.desk.remove_result(guild, number, caller.user, reason, caller.admin)
+        return Answer.of(reply)
 
     # ---- settings ------------------------------------------------------------------------
     async def settings(
@@ -153,29 +163,3 @@ def settings_text(settings: GuildSettings) -> str:
         f"This server's settings: turn deadline of new challenges {turn}; each match in its "
         f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}."
     )
-
-
-def profile_text(profile: Profile) -> str:
-    lines = [f"**{profile.name}**"]
-    if not profile.boards:
-        lines.append("No rated games in this server yet.")
-    for board in profile.boards:
-        line = board.line
-        head = f"{board.board.capitalize()} board, season {board.season}: "
-        if line is None:
-            lines.append(head + "no rated game this season.")
-        else:
-            mark = "?" if line.provisional else ""
-            streak = f", streak {line.streak:+d}" if line.streak else ""
-            lines.append(
-                f"{head}rank {line.rank}, rating {line.rating:.0f}{mark} "
-                f"({line.wins}-{line.losses}-{line.draws}{streak})"
-            )
-        for recent in board.recent[:RECENT_SHOWN]:
-            result = {1.0: "won", 0.5: "drew", 0.0: "lost"}.get(recent.score, "played")
-            day = time.strftime("%Y-%m-%d", time.gmtime(recent.played_at))
-            removed = " (removed)" if recent.removed else ""
-            lines.append(
-                f"- {day}: {result} against {recent.opponent}, match {recent.match_id}{removed}"
-            )
-    return "\n".join(lines)

@@ -1,0 +1,67 @@
+"""``/tora admin``: the commands for a server's admins (Manage Server): settings, cancel a
+match, close a ladder season, remove a result. Discord allows 25 entries under ``/tora``;
+these share one. Each checks the caller's permission itself (``Caller.admin``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from .callers import caller_of
+from .commands_info import lookups_of
+from .commands_ladder import Board
+from .respond import run
+
+
+def register_admin(group: app_commands.Group) -> None:
+    admin = app_commands.Group(
+        name="admin", description="Server admins: settings, cancel, seasons, results", parent=group
+    )
+
+    @admin.command(description="The server's TORA settings (shown when none is given)")
+    @app_commands.describe(
+        deadline="Default time per turn of new challenges, e.g. 24h, 3d ('default': 24h)",
+        threads="Give each new match its own thread",
+        ladder_channel="Where ladder pairings open their matches",
+    )
+    async def settings(
+        interaction: discord.Interaction[Any],
+        deadline: str | None = None,
+        threads: bool | None = None,
+        ladder_channel: discord.TextChannel | None = None,
+    ) -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        channel = ladder_channel.id if ladder_channel else None
+        await run(
+            interaction,
+            lambda: lookups.settings(caller, deadline, threads, channel),
+            private=True,
+        )
+
+    @admin.command(description="Call off this channel's match (unrated)")
+    async def cancel(interaction: discord.Interaction[Any]) -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        await run(interaction, lambda: lookups.actions.cancel(caller), private=True)
+
+    @admin.command(
+        name="close-season", description="Close the ladder's season (standings kept), start anew"
+    )
+    @app_commands.describe(board="The short or the long board's ladder")
+    async def close_season(interaction: discord.Interaction[Any], board: Board) -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        await run(interaction, lambda: lookups.close_season(caller, board), private=caller.in_dm)
+
+    @admin.command(
+        name="remove-result", description="Take a match's result off the ladder (recomputed)"
+    )
+    @app_commands.describe(
+        number="The match's number (in its record's file name)",
+        reason="Why (kept with your name and the time)",
+    )
+    async def remove_result(
+        interaction: discord.Interaction[Any], number: int, reason: str
+    ) -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        await run(interaction, lambda: lookups.remove_result(caller, number, reason), private=True)

@@ -1,0 +1,75 @@
+"""The ``/tora`` ladder commands, over the ladder desk: leaderboards, profiles, seasons and
+the matchmaking queue (the admins' are in ``commands_admin``)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import discord
+from discord import app_commands
+
+from .callers import caller_of
+from .commands_info import lookups_of
+from .respond import run
+
+Board = Literal["short", "long"]
+
+
+def register_ladder(group: app_commands.Group) -> None:
+    @group.command(description="This server's ladder: ratings, best first")
+    @app_commands.describe(
+        board="The short or the long board's ladder",
+        page="Which page (10 players a page)",
+        season="A closed season's final standings (default the open season)",
+    )
+    async def ladder(
+        interaction: discord.Interaction[Any],
+        board: Board = "short",
+        page: app_commands.Range[int, 1, 10_000] = 1,
+        season: app_commands.Range[int, 1, 10_000] | None = None,
+    ) -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        await run(
+            interaction, lambda: lookups.ladder(caller, board, page, season), private=caller.in_dm
+        )
+
+    @group.command(description="A player's ratings and recent games, or two players' record")
+    @app_commands.describe(
+        player="Whose profile (default yours)",
+        versus="Show the head-to-head record of player against this player instead",
+        board="One board only (default both; the short board for a head-to-head record)",
+    )
+    async def profile(
+        interaction: discord.Interaction[Any],
+        player: discord.User | None = None,
+        versus: discord.User | None = None,
+        board: Board | None = None,
+    ) -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        whose = (player or interaction.user).id
+        other = versus.id if versus else None
+        await run(
+            interaction,
+            lambda: lookups.profile(caller, whose, other, board),
+            private=caller.in_dm,
+        )
+
+    @group.command(description="The ladder's seasons: when each ran and who won")
+    @app_commands.describe(board="The short or the long board's ladder")
+    async def seasons(interaction: discord.Interaction[Any], board: Board = "short") -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        await run(interaction, lambda: lookups.seasons(caller, board), private=caller.in_dm)
+
+    @group.command(description="Wait for a rated ladder match against a player near your rating")
+    @app_commands.describe(board="The board you want to play on")
+    async def queue(interaction: discord.Interaction[Any], board: Board = "short") -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        await run(interaction, lambda: lookups.queue(caller, board), private=True)
+
+    @group.command(name="leave-queue", description="Stop waiting for a ladder match")
+    @app_commands.describe(board="Leave this board's queue only (default both)")
+    async def leave_queue(
+        interaction: discord.Interaction[Any], board: Board | None = None
+    ) -> None:
+        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        await run(interaction, lambda: lookups.leave_queue(caller, board), private=True)
