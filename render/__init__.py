@@ -8,6 +8,7 @@ loop. See docs/RENDER.md for the design.
 """
 
 from .board import board_png, preview_png, private_png
+from .bracket import BracketMatch, bracket_png
 from .encode import render_async
 from .ladder import LadderRow, ladder_png
 from .rating_chart import ChartPoint, rating_chart_png
@@ -16,11 +17,13 @@ from .scorecard import score_card_png
 from .status import StatusFields, StatusInfo
 
 __all__ = [
+    "BracketMatch",
     "ChartPoint",
     "LadderRow",
     "StatusFields",
     "StatusInfo",
     "board_png",
+    "bracket_png",
     "ladder_png",
     "preview_png",
     "private_png",

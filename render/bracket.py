@@ -1,0 +1,89 @@
+"""A tournament bracket as an image: one column per tier, each match a box with both players
+and their Game Points, the winner in bold with a green mark, and the champion at the end.
+
+The tournament service passes plain ``BracketMatch`` values per tier, so this module knows
+nothing about how tournaments are scored. Each tier's boxes are spread over the same height,
+so later (smaller) tiers sit between the matches that led to them, as in a printed bracket.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import palette as pal
+from .encode import png_bytes
+from .fonts import draw_label, fit, font
+from .palette import to_palette
+
+PAD, TITLE_H, HEAD_H = 14, 44, 26
+COL_W, COL_GAP, BOX_H, BOX_GAP = 230, 26, 56, 22
+POINTS_W = 44  # the Game Points column at each box's right
+
+
+@dataclass(frozen=True)
+class BracketMatch:
+    first: str
+    second: str
+    points: tuple[int, int]  # Game Points, as they stand
+    winner: int | None  # 0 the first, 1 the second, None while it is played
+    games: int  # games played (tie-breakers not counted)
+
+
+def bracket_png(
+    title: str, tiers: Sequence[Sequence[BracketMatch]], champion: str | None = None
+) -> bytes:
+    columns = len(tiers) + 1  # the champion's column
+    most = max((len(tier) for tier in tiers), default=1)
+    body = most * (BOX_H + BOX_GAP)
+    width = 2 * PAD + columns * COL_W + (columns - 1) * COL_GAP
+    image = Image.new("RGB", (width, TITLE_H + HEAD_H + body + PAD), pal.FRAME)
+    title_face = font(17, bold=True)
+    fitted = fit(title, title_face, width - 2 * PAD)
+    draw_label(image, (PAD, TITLE_H / 2), fitted, pal.TEXT, title_face, "lm")
+    top = TITLE_H + HEAD_H
+    for index, tier in enumerate(tiers):
+        left = PAD + index * (COL_W + COL_GAP)
+        _heading(image, left, f"Tier {index + 1}")
+        for n, match in enumerate(tier):
+            centre = top + (n + 0.5) * body / len(tier)
+            _match(image, match, left, centre - BOX_H / 2)
+    left = PAD + len(tiers) * (COL_W + COL_GAP)
+    _heading(image, left, "Champion")
+    _champion(image, champion, left, top + body / 2 - BOX_H / 4)
+    return png_bytes(to_palette(image))
+
+
+def _heading(image: Image.Image, left: int, text: str) -> None:
+    draw_label(image, (left, TITLE_H + HEAD_H / 2), text, pal.MUTED, font(12, bold=True), "lm")
+
+
+def _match(image: Image.Image, match: BracketMatch, left: int, top: float) -> None:
+    draw = ImageDraw.Draw(image)
+    edge = pal.GOOD if match.winner is not None else pal.FRAME_LINE
+    draw.rectangle((left, top, left + COL_W, top + BOX_H), fill=pal.FRAME_LINE, outline=edge)
+    for seat, name in enumerate((match.first, match.second)):
+        y = top + BOX_H * (0.27 + 0.46 * seat)
+        won = match.winner == seat
+        face = font(13, bold=won)
+        colour = pal.MUTED if match.winner is not None and not won else pal.TEXT
+        mark = "\u25b6 " if won else "   "
+        text = fit(mark + name, face, COL_W - POINTS_W - 12)
+        draw_label(image, (left + 8, y), text, colour, face, "lm")
+        points = str(match.points[seat])
+        draw_label(image, (left + COL_W - 8, y), points, colour, font(13, bold=True), "rm")
+    games = f"{match.games} game{'s' * (match.games != 1)}"
+    draw_label(image, (left + COL_W - 8, top + BOX_H + 9), games, pal.MUTED, font(10), "rm")
+
+
+def _champion(image: Image.Image, champion: str | None, left: int, top: float) -> None:
+    draw = ImageDraw.Draw(image)
+    height = BOX_H / 2
+    edge = pal.GOOD if champion else pal.FRAME_LINE
+    draw.rectangle((left, top, left + COL_W, top + height), fill=pal.FRAME_LINE, outline=edge)
+    face = font(14, bold=True)
+    text = fit(champion or "to be decided", face, COL_W - 16)
+    colour = pal.TEXT if champion else pal.MUTED
+    draw_label(image, (left + 8, top + height / 2), text, colour, face, "lm")
