@@ -1,0 +1,284 @@
+"""The tournament desk: what a front end calls for ``/tora tournament ...``.
+
+Every command takes the place it was given in and who gave it, and returns a ``Reply`` (text
+and, for the standings, the bracket image); a refusal is ``Refused`` with a message for that
+user alone. Server admins (the front end judges ``admin``) create and start tournaments;
+anyone registers. Once started, a tournament runs by itself (``flow``): its games are hosted
+by the match service in a thread per match, and each ending moves it on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.service import (
+    Attachment,
+    Clock,
+    MatchService,
+    Place,
+    Refused,
+    Reply,
+    SystemClock,
+    Terms,
+    Threads,
+    User,
+    load_guild,
+)
+from bot.service.errors import NotAllowed
+from bot.service.terms import DAY, Settings
+from storage import Store
+from storage.tournaments import REGISTERING, TournamentRow, TournamentTx
+
+from . import texts
+from .champions import order_champions
+from .flow import Flow, bracket_image, open_tier
+from .match import STARTING_RANK, check_target
+from .pairing import NoSubstitute
+from .points import Board
+from .progress import competitors, standings, tier_reached
+
+LONGEST_NAME = 60
+
+
+class TournamentDesk:
+    def __init__(
+        self,
+        store: Store,
+        service: MatchService,
+        threads: Threads,
+        *,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self._store = store
+        self._flow = Flow(store, service, threads, clock or SystemClock())
+        self._settings = settings or Settings()
+
+    async def start(self) -> None:
+        """Listen to the match service's endings, and catch up on the games that ended while
+        the bot was down (call after ``service.start()``)."""
+        self._flow.service.on_ended(self._flow.ended)
+        await self.catch_up()
+
+    async def catch_up(self) -> None:
+        """Score every tournament game that ended unheard (the match service does not retry
+        its listeners) and open every game and thread that is missing. ``start`` does it;
+        a front end may call it again, e.g. once a channel lets the bot open threads."""
+        await self._flow.catch_up()
+
+    def _cmd(self, name: str) -> str:
+        return self._settings.cmd(f"tournament {name}")
+
+    def _now(self) -> float:
+        return self._flow.clock.now()
+
+    # ---- organising ----------------------------------------------------------------------
+    async def create(
+        self,
+        place: Place,
+        user: User,
+        name: str,
+        board: str,
+        target: int,
+        *,
+        admin: bool,
+        turn_seconds: float | None = None,
+    ) -> Reply:
+        """A server admin opens a tournament for registration in this channel. ``target``:
+        the Game Points that win a match (181-240 long, 49-64 short); ``turn_seconds``: the
+        games' turn deadline (default: the server's, else 24 h)."""
+        if not admin:
+            raise NotAllowed("Only a server admin can organise a tournament.")
+        name = _check_name(name)
+        if board not in (Board.SHORT, Board.LONG):
+            raise Refused(f"The board is `short` or `long`, not `{board}`.")
+        try:
+            check_target(Board(board), target)
+        except ValueError as exc:
+            raise Refused(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
+        if turn_seconds is None:
+            turn_seconds = (await load_guild(self._store, place.guild_id)).turn_seconds or DAY
+        Terms(board=board, turn_seconds=turn_seconds).check()
+        await self._store.save_player(user.id, user.name)
+
+        def work(tx: TournamentTx) -> None:
+            if tx.named(place.guild_id, name) is not None:
+                raise Refused(f"This server already has a tournament called **{name}**.")
+            values = (name, board, target, turn_seconds, user.id)
+            tx.create(place.guild_id, place.channel_id, *values)
+
+        await self._store.tournaments.transact(work, self._now())
+        return Reply(
+            f"Tournament **{name}** is open for registration: {board} board, matches of four "
+            f"games to {target} Game Points. Players join with {self._cmd('register')} (or "
+            f"as a substitute); an admin starts it with {self._cmd('start')}.",
+            private=False,
+        )
+
+    async def begin(self, place: Place, user: User, name: str, *, admin: bool) -> Reply:
+        """A server admin closes registration and starts tier 1: its matches get a thread
+        each in the tournament's channel, and their first games open there."""
+        if not admin:
+            raise NotAllowed("Only a server admin can start a tournament.")
+        t = await self._tournament(place, name)
+
+        def work(tx: TournamentTx) -> int:
+            snapshot = tx.snapshot(t.id)
+            if snapshot.tournament.status != REGISTERING:
+                raise Refused(f"**{t.name}** has already started.")
+            players = competitors(snapshot)
+            if len(players) < 2:
+                raise Refused(
+                    f"**{t.name}** needs at least two players to start; it has {len(players)}."
+                )
+            tx.start(t.id)
+            try:
+                open_tier(tx, snapshot, players, 1)
+            except NoSubstitute:
+                raise Refused(
+                    f"**{t.name}** has an odd number of players ({len(players)}) and no "
+                    "substitute for the one left over. Someone may register as a substitute "
+                    f"({self._cmd('register')} with `substitute`), or one more player join."
+                ) from None
+            return len(players)
+
+        async with self._flow.lock:
+            count = await self._store.tournaments.transact(work, self._now())
+            await self._flow.post_bracket(t.id)
+            await self._flow.advance(t.id)
+            await self._flow.service.deliver()
+        return Reply(
+            f"**{t.name}** has started with {count} players: the pairings of tier 1 are "
+            "posted, and each match's first game is open in its thread.",
+            private=False,
+        )
+
+    # ---- players -------------------------------------------------------------------------
+    async def register(
+        self, place: Place, user: User, name: str, *, substitute: bool = False
+    ) -> Reply:
+        """Join a tournament that has not started, as a player or as a substitute (who plays
+        only a player left without an opponent, and never goes on in the tournament)."""
+        t = await self._tournament(place, name)
+        await self._store.save_player(user.id, user.name)
+
+        def work(tx: TournamentTx) -> int:
+            snapshot = tx.snapshot(t.id)
+            if snapshot.tournament.status != REGISTERING:
+                raise Refused(f"**{t.name}** has started; registration is closed.")
+            if any(entry.player_id == user.id for entry in snapshot.entries):
+                raise Refused(f"You are already registered for **{t.name}**.")
+            elsewhere = None if substitute else tx.playing_elsewhere(t.guild_id, t.board, user.id)
+            if elsewhere is not None:
+                raise Refused(
+                    f"You already play in **{elsewhere}**, on the {t.board} board too: one "
+                    "tournament per board at a time, so that each match is played at your "
+                    "current rank. You may still register as a substitute."
+                )
+            row = tx.rank(t.guild_id, t.board, user.id)
+            rank = STARTING_RANK if row is None else row.rank
+            tx.add_entry(t.id, user.id, rank, substitute)
+            return rank
+
+        rank = await self._store.tournaments.transact(work, self._now())
+        role = "a substitute" if substitute else "a player"
+        return Reply(
+            f"You are registered for **{t.name}** as {role}, at {t.board}-board rank {rank}."
+            + (" (Everyone starts at rank 1.)" if rank == STARTING_RANK else "")
+        )
+
+    async def withdraw(self, place: Place, user: User, name: str) -> Reply:
+        """Leave a tournament before it starts."""
+        t = await self._tournament(place, name)
+
+        def work(tx: TournamentTx) -> None:
+            if tx.snapshot(t.id).tournament.status != REGISTERING:
+                raise Refused(
+                    f"**{t.name}** has started, so you can no longer withdraw. To leave, "
+                    "resign your games: each counts as a lost game."
+                )
+            if not tx.remove_entry(t.id, user.id):
+                raise Refused(f"You are not registered for **{t.name}**.")
+
+        await self._store.tournaments.transact(work, self._now())
+        return Reply(f"You have withdrawn from **{t.name}**.")
+
+    # ---- looking -------------------------------------------------------------------------
+    async def standings(self, place: Place, name: str) -> Reply:
+        """The standings as text, and the bracket as an image."""
+        t = await self._tournament(place, name)
+        snapshot = await self._store.tournaments.snapshot(t.id)
+        names = await self._flow.names(snapshot)
+        png = await asyncio.to_thread(bracket_image, snapshot, names)
+        subs = sum(entry.substitute for entry in snapshot.entries)
+        lines = [texts.describe(t, len(competitors(snapshot)), subs)]
+        reached = tier_reached(snapshot)
+        ordered = sorted(standings(snapshot), key=lambda s: -reached[s.player])
+        place_number = 1
+        for tier in sorted({reached[s.player] for s in ordered}, reverse=True):
+            at_tier = [s for s in ordered if reached[s.player] == tier]
+            for group in order_champions(at_tier):
+                for s in group:
+                    crown = " - champion" if s.player == t.champion_id else ""
+                    lines.append(
+                        f"{place_number}. {names[s.player]}: {s.game_points} Game Points, "
+                        f"{s.wins} won, {s.losses} lost{crown}"
+                    )
+                place_number += len(group)
+        return Reply("\n".join(lines), (Attachment("bracket.png", png),), private=False)
+
+    async def tournaments(self, place: Place) -> Reply:
+        """The server's tournaments, newest first."""
+        rows = await self._store.tournaments.of_guild(place.guild_id)
+        if not rows:
+            return Reply(
+                f"No tournaments here yet; an admin creates one with {self._cmd('create')}."
+            )
+        lines = []
+        for t in rows:
+            snapshot = await self._store.tournaments.snapshot(t.id)
+            subs = sum(entry.substitute for entry in snapshot.entries)
+            lines.append(texts.describe(t, len(competitors(snapshot)), subs))
+        return Reply("\n".join(lines))
+
+    async def rank(self, place: Place, user: User) -> Reply:
+        """The user's tournament ranks on this server, per board size."""
+        lines = []
+        for board in Board:
+            row = await self._store.tournaments.rank(place.guild_id, board, user.id)
+            if row is None:
+                lines.append(f"{board} board: unranked (everyone starts at rank 1).")
+                continue
+            waiting = (
+                ""
+                if row.transition_rank is None
+                else (
+                    f" (in transition to {row.transition_rank}, {len(row.played_like)} of 4 "
+                    "matches played)"
+                )
+            )
+            lines.append(f"{board} board: rank {row.rank}{waiting}.")
+        return Reply(f"Your tournament ranks here (higher is stronger): {' '.join(lines)}")
+
+    async def names(self, guild_id: int, typed: str = "", limit: int = 25) -> list[str]:
+        """The server's tournament names starting with ``typed``, for autocomplete."""
+        rows = await self._store.tournaments.of_guild(guild_id)
+        found = [t.name for t in rows if t.name.lower().startswith(typed.lower())]
+        return found[:limit]
+
+    async def _tournament(self, place: Place, name: str) -> TournamentRow:
+        t = await self._store.tournaments.named(place.guild_id, name.strip())
+        if t is None:
+            known = await self.names(place.guild_id)
+            listed = ", ".join(f"**{n}**" for n in known) or "none yet"
+            raise Refused(
+                f"There is no tournament called **{name}** here (this server has: {listed})."
+            )
+        return t
+
+
+def _check_name(name: str) -> str:
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= LONGEST_NAME:
+        raise Refused(f"A tournament's name has 1 to {LONGEST_NAME} characters.")
+    return name

@@ -1,0 +1,340 @@
+"""A running tournament: scoring each game as it ends, deciding matches, updating ranks,
+pairing the next tier or crowning the champion, and opening the next games.
+
+Every change is one transaction (``record`` and ``open_tier`` run inside
+``store.tournaments.transact``) with the posts announcing it, queued in the match service's
+outbox. Opening threads and games happens after it (``advance``), from what is stored: a
+match of the current tier without an open game gets its next one. So a crash anywhere leaves
+a state that ``catch_up`` finishes on the next start: games that ended while the bot was
+down are scored, missing threads and games are opened.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from bot.service import Clock, MatchService, Place, Refused, Terms, Threads, Undeliverable, User
+from bot.service.endings import FINISHED, FORFEIT
+from render import BracketMatch, bracket_png
+from storage import Hosted, Post, Store
+from storage.tournaments import OPEN, RUNNING, RankChange, RankRow, Snapshot, TournamentTx
+
+from . import texts
+from .captures import game_result
+from .match import STARTING_RANK, GameResult, Seat
+from .points import Board, Captures
+from .progress import (
+    Decision,
+    MatchState,
+    advancing,
+    challenger_of,
+    decide,
+    encode,
+    is_final,
+    pair_next,
+    standing_of,
+    states,
+    tier_rows,
+)
+from .transition import PlayerRank, Transition, ranks_after
+
+log = logging.getLogger(__name__)
+LAPSED = "setup lapsed"  # the service's ending when the setup's deadline passed
+
+
+@dataclass(frozen=True)
+class Played:
+    """How a tournament game ended: its result, or None when it is played again."""
+
+    ending: str
+    result: GameResult | None
+
+
+def lapsed(ready: str, challenger: Seat) -> GameResult:
+    """A setup that lapsed: whoever finished their setup wins the game, nothing captured;
+    if neither did, a tie (T17)."""
+    winner = None
+    if ready == "C":
+        winner = challenger
+    elif ready == "O":
+        winner = challenger.other
+    return GameResult((Captures(), Captures()), winner)
+
+
+# ---- inside one transaction ----------------------------------------------------------------
+def rank_of(tx: TournamentTx, guild_id: int, board: str) -> Callable[[int], int]:
+    def rank(player_id: int) -> int:
+        row = tx.rank(guild_id, board, player_id)
+        return STARTING_RANK if row is None else row.rank
+
+    return rank
+
+
+def open_tier(tx: TournamentTx, snapshot: Snapshot, players: list[int], tier: int) -> None:
+    """Pair ``players`` as ``tier`` and announce it (NoSubstitute if an odd tier has nobody
+    to play its odd one out)."""
+    t = snapshot.tournament
+    pairings = pair_next(snapshot, players, rank_of(tx, t.guild_id, t.board))
+    for position, pairing in enumerate(pairings, start=1):
+        players_ = (pairing.first.player_id, pairing.second.player_id)
+        ranks = (pairing.first.rank, pairing.second.rank)
+        tx.add_match(t.id, tier, position, players_, ranks, pairing.substitute)
+    tx.set_tier(t.id, tier)
+    rows = tier_rows(tx.snapshot(t.id), tier)
+    names = tx.names(e.player_id for e in snapshot.entries)
+    tx.post([Post(t.channel_id, texts.tier_opened(t, tier, rows, names))])
+
+
+def record(tx: TournamentTx, tournament_id: int, game_id: int, played: Played) -> bool:
+    """Score (or void) an open game and settle what follows from it. True if the tier
+    changed or the tournament finished (the bracket is worth posting again)."""
+    snapshot = tx.snapshot(tournament_id)
+    game = next(g for g in snapshot.games if g.id == game_id)
+    if game.state != OPEN:
+        return False
+    names = tx.names(e.player_id for e in snapshot.entries)
+    row = next(r for r in snapshot.matches if r.id == game.match_id)
+    thread = row.thread_id or snapshot.tournament.channel_id
+    if played.result is None:
+        tx.void_game(game_id, played.ending)
+        tx.post([Post(thread, texts.game_void(game.number, played.ending))])
+        return False
+    result = played.result
+    captures = (encode(result.captures[0]), encode(result.captures[1]))
+    winner = None if result.winner is None else int(result.winner)
+    tx.score_game(game_id, played.ending, winner, captures)
+    snapshot = tx.snapshot(tournament_id)
+    state = next(s for s in states(snapshot) if s.row.id == row.id)
+    tx.post([Post(thread, texts.game_scored(state, game.number, result, names))])
+    return settle(tx, snapshot, names)
+
+
+def settle(tx: TournamentTx, snapshot: Snapshot, names: Mapping[int, str]) -> bool:
+    """Decide the current tier's matches that are over; once all are, open the next tier or
+    name the champion."""
+    t = snapshot.tournament
+    for state in states(snapshot):
+        if state.row.tier != t.tier or state.row.winner_id is not None:
+            continue
+        record_ = None
+        if is_final(snapshot, state.row):
+            record_ = (
+                standing_of(snapshot, state.row.first_id),
+                standing_of(snapshot, state.row.second_id),
+            )
+        decision = decide(state, record_)
+        if decision is not None:
+            close_match(tx, snapshot, state, decision, names)
+    snapshot = tx.snapshot(t.id)
+    rows = tier_rows(snapshot, t.tier)
+    if any(row.winner_id is None for row in rows):
+        return False
+    winners = advancing(rows)
+    if len(winners) == 1:
+        tx.finish(t.id, winners[0])
+        tx.post([Post(t.channel_id, texts.champion(t, winners[0], names))])
+    else:
+        open_tier(tx, snapshot, winners, t.tier + 1)
+    return True
+
+
+def close_match(
+    tx: TournamentTx,
+    snapshot: Snapshot,
+    state: MatchState,
+    decision: Decision,
+    names: Mapping[int, str],
+) -> None:
+    t, row = snapshot.tournament, state.row
+    winner = state.players()[decision.winner]
+    tx.decide(row.id, winner, state.match.score.game_points, decision.how)
+    ranks = update_ranks(tx, snapshot, state)
+    text = texts.match_decided(state, decision, ranks, names)
+    posts = [Post(t.channel_id, text)]
+    if row.thread_id is not None:
+        posts.insert(0, Post(row.thread_id, text))
+    tx.post(posts)
+
+
+def update_ranks(tx: TournamentTx, snapshot: Snapshot, state: MatchState) -> dict[int, PlayerRank]:
+    """Both players' ranks after the match (``ranks_after``); a substitute's is not kept."""
+    t, row = snapshot.tournament, state.row
+    board = Board(t.board)
+    stored = tx.rank(t.guild_id, t.board, row.first_id)
+    first = PlayerRank(board) if stored is None else player_rank(board, stored)
+    if row.substitute:
+        second = PlayerRank(board, row.second_rank)
+    else:
+        stored = tx.rank(t.guild_id, t.board, row.second_id)
+        second = PlayerRank(board) if stored is None else player_rank(board, stored)
+    after = ranks_after(state.match, (first, second))
+    kept = {row.first_id: (first, after[0])}
+    if not row.substitute:
+        kept[row.second_id] = (second, after[1])
+    for player, (before, now) in kept.items():
+        change = RankChange(player, before.rank, rank_row(now))
+        tx.put_rank(t.guild_id, t.board, row.id, change)
+    return {player: now for player, (_before, now) in kept.items()}
+
+
+def player_rank(board: Board, row: RankRow) -> PlayerRank:
+    transition = None
+    if row.transition_rank is not None:
+        transition = Transition(row.transition_rank, row.played_like)
+    return PlayerRank(board, row.rank, transition)
+
+
+def rank_row(rank: PlayerRank) -> RankRow:
+    if rank.transition is None:
+        return RankRow(rank.rank, None, ())
+    return RankRow(rank.rank, rank.transition.rank, rank.transition.played_like)
+
+
+# ---- the running tournaments ----------------------------------------------------------------
+class Flow:
+    """Listens to the match service, and keeps every running tournament moving. One lock
+    for all tournament changes: they are few, and a game's end must never be looked up
+    before the game that ended is recorded."""
+
+    def __init__(self, store: Store, service: MatchService, threads: Threads, clock: Clock) -> None:
+        self.store = store
+        self.service = service
+        self.threads = threads
+        self.clock = clock
+        self.lock = asyncio.Lock()
+
+    async def ended(self, hosted: Hosted) -> None:
+        """The match service's ``on_ended`` listener."""
+        async with self.lock:
+            found = await self.store.tournaments.game_of_hosted(hosted.id)
+            if found is None or found[1].state != OPEN:
+                return
+            await self._score(found[0], found[1].id, found[1].number, hosted)
+            await self.advance(found[0])
+
+    async def catch_up(self) -> None:
+        """Score the games that ended while nobody listened, then open what is missing."""
+        async with self.lock:
+            for tournament_id in await self.store.tournaments.running():
+                snapshot = await self.store.tournaments.snapshot(tournament_id)
+                for game in snapshot.games:
+                    if game.state != OPEN:
+                        continue
+                    hosted = await self.store.hosting.get(game.hosted_id)
+                    if not hosted.live:
+                        await self._score(tournament_id, game.id, game.number, hosted)
+                await self.advance(tournament_id)
+
+    async def _score(self, tournament_id: int, game_id: int, number: int, hosted: Hosted) -> None:
+        played = await self._played(hosted, challenger_of(number))
+        changed = await self.store.tournaments.transact(
+            lambda tx: record(tx, tournament_id, game_id, played), self.clock.now()
+        )
+        if changed:
+            await self.post_bracket(tournament_id)
+        await self.service.deliver()
+
+    async def _played(self, hosted: Hosted, challenger: Seat) -> Played:
+        ending = hosted.ending or ""
+        if ending in (FINISHED, FORFEIT) and hosted.match_id is not None:
+            stored = await self.store.load(hosted.match_id)
+            return Played(ending, await asyncio.to_thread(game_result, stored.game, challenger))
+        if ending == LAPSED:
+            return Played(ending, lapsed(hosted.ready, challenger))
+        return Played(ending, None)
+
+    async def post_bracket(self, tournament_id: int) -> None:
+        """The bracket image, posted after a tier changed (its own transaction: a crash
+        right before it loses only this picture, which ``standings`` draws again)."""
+        snapshot = await self.store.tournaments.snapshot(tournament_id)
+        names = await self.names(snapshot)
+        png = await asyncio.to_thread(bracket_image, snapshot, names)
+        t = snapshot.tournament
+        post = Post(t.channel_id, f"The bracket of **{t.name}**:", files=(("bracket.png", png),))
+        await self.store.tournaments.transact(lambda tx: tx.post([post]), self.clock.now())
+
+    async def names(self, snapshot: Snapshot) -> dict[int, str]:
+        return await self.store.tournaments.names(e.player_id for e in snapshot.entries)
+
+    async def advance(self, tournament_id: int) -> None:
+        """Open a thread and the next game for every match of the current tier that needs
+        one. Call with the lock held."""
+        snapshot = await self.store.tournaments.snapshot(tournament_id)
+        if snapshot.tournament.status != RUNNING:
+            return
+        names = await self.names(snapshot)
+        for state in states(snapshot):
+            row = state.row
+            if row.tier != snapshot.tournament.tier or row.winner_id is not None:
+                continue
+            if state.open_game is not None:
+                continue
+            try:
+                await self._open_game(snapshot, state, names)
+            except (Refused, Undeliverable):
+                log.exception("tournament match %d: its next game could not be opened", row.id)
+
+    async def _open_game(
+        self, snapshot: Snapshot, state: MatchState, names: Mapping[int, str]
+    ) -> None:
+        t, row = snapshot.tournament, state.row
+        thread = row.thread_id
+        if thread is None:
+            opened = await self.threads.open_thread(t.channel_id, texts.thread_name(t, row, names))
+            await self.store.tournaments.transact(
+                lambda tx: tx.set_thread(row.id, opened), self.clock.now()
+            )
+            thread = opened
+        number = state.next_number
+        seat = challenger_of(number)
+        players = state.players()
+        challenger, opposition = players[seat], players[seat.other]
+        hosted = await self._host(
+            Place(t.guild_id, thread),
+            User(challenger, names[challenger]),
+            User(opposition, names[opposition]),
+            Terms(board=t.board, turn_seconds=t.turn_seconds, rated=False),
+            texts.game_intro(t, row, number, names),
+        )
+        await self.store.tournaments.transact(
+            lambda tx: tx.add_game(row.id, number, hosted.id), self.clock.now()
+        )
+
+    async def _host(
+        self, place: Place, challenger: User, opposition: User, terms: Terms, intro: str
+    ) -> Hosted:
+        """``open_match``; after a crash between opening a game and recording it, the game
+        already live in the thread is adopted instead."""
+        try:
+            return await self.service.open_match(place, challenger, opposition, terms, intro)
+        except Refused:
+            live = await self.store.hosting.live_in_channel(place.channel_id)
+            if (
+                live is None
+                or (live.challenger_id, live.opposition_id) != (challenger.id, opposition.id)
+                or await self.store.tournaments.game_of_hosted(live.id) is not None
+            ):
+                raise
+            return live
+
+
+def bracket_image(snapshot: Snapshot, names: Mapping[int, str]) -> bytes:
+    """The bracket: every tier's matches with their Game Points and winners."""
+    tiers: dict[int, list[BracketMatch]] = {}
+    for state in states(snapshot):
+        row = state.row
+        points = state.match.score.game_points
+        winner = None
+        if row.winner_id is not None:
+            winner = 0 if row.winner_id == row.first_id else 1
+        second = names[row.second_id] + (" (sub)" if row.substitute else "")
+        tiers.setdefault(row.tier, []).append(
+            BracketMatch(names[row.first_id], second, points, winner, len(state.match.games))
+        )
+    t = snapshot.tournament
+    champion = None if t.champion_id is None else names[t.champion_id]
+    title = f"{t.name} - {t.board} board, matches to {t.target}"
+    return bracket_png(title, [tiers[n] for n in sorted(tiers)], champion)

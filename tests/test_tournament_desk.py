@@ -1,0 +1,145 @@
+"""The tournament desk on a real SQLite file with the real match service: creating,
+registering, starting (an odd tier gets a substitute), a four-game match played game by
+game in its thread, ranks per board beside (never in) the ladder, and the refusals."""
+
+from __future__ import annotations
+
+import pytest
+from tournament_helpers import ADMIN, HERE, desk_for, hunt, players_here, resign_at_once
+
+from bot.service import NotAllowed, Place, Refused, User
+from bot.service.testing import Harness
+from storage.ladders import LadderKey
+from storage.tournaments import FINISHED, RUNNING
+
+ANN, BOB, CARL, DORA = User(1, "ann"), User(2, "bob"), User(3, "carl"), User(4, "dora")
+
+
+async def cup(h: Harness, *players: User, target: int = 49, subs: tuple[User, ...] = ()):
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", target, admin=True)
+    for player in players:
+        await desk.register(HERE, player, "cup")
+    for sub in subs:
+        await desk.register(HERE, sub, "Cup", substitute=True)
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    return desk
+
+
+def thread_of(h: Harness, a: User, b: User) -> Place:
+    for thread, (_parent, name) in h.threads.opened.items():
+        if f"{a.name} v {b.name}" in name:
+            return Place(HERE.guild_id, thread)
+    raise AssertionError(f"no thread for {a.name} v {b.name}: {h.threads.opened}")
+
+
+async def test_only_admins_organise_and_targets_keep_the_chapters_bounds(h: Harness) -> None:
+    desk = await desk_for(h)
+    with pytest.raises(NotAllowed, match="Only a server admin"):
+        await desk.create(HERE, ANN, "Cup", "short", 60, admin=False)
+    with pytest.raises(Refused, match="from 49 to 64 Game Points"):
+        await desk.create(HERE, ADMIN, "Cup", "short", 65, admin=True)
+    with pytest.raises(Refused, match="from 181 to 240"):
+        await desk.create(HERE, ADMIN, "Cup", "long", 180, admin=True)
+    reply = await desk.create(HERE, ADMIN, "Cup", "long", 181, admin=True)
+    assert "long board" in reply.text and not reply.private
+    with pytest.raises(Refused, match="already has a tournament called"):
+        await desk.create(HERE, ADMIN, "CUP", "short", 60, admin=True)
+    with pytest.raises(Refused, match="no tournament called \\*\\*Open\\*\\*"):
+        await desk.register(HERE, ANN, "Open")
+
+
+async def test_registration_withdrawal_and_a_start_that_needs_a_substitute(h: Harness) -> None:
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 60, admin=True)
+    reply = await desk.register(HERE, ANN, "cup")
+    assert "short-board rank 1" in reply.text and "Everyone starts at rank 1" in reply.text
+    with pytest.raises(Refused, match="already registered"):
+        await desk.register(HERE, ANN, "Cup")
+    for player in (BOB, CARL):
+        await desk.register(HERE, player, "Cup")
+    with pytest.raises(Refused, match="odd number of players \\(3\\) and no substitute"):
+        await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await desk.withdraw(HERE, CARL, "Cup")
+    with pytest.raises(Refused, match="not registered"):
+        await desk.withdraw(HERE, CARL, "Cup")
+    await desk.register(HERE, CARL, "Cup")
+    await desk.register(HERE, DORA, "Cup", substitute=True)
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    with pytest.raises(Refused, match="registration is closed"):
+        await desk.register(HERE, User(5, "eve"), "Cup")
+    with pytest.raises(Refused, match="can no longer withdraw"):
+        await desk.withdraw(HERE, ANN, "Cup")
+    posted = h.delivery.texts(HERE.channel_id)
+    assert any("tier 1: ann v bob; carl v dora (substitute)" in text for text in posted)
+    assert sorted(name for _parent, name in h.threads.opened.values()) == [
+        "Cup - tier 1: ann v bob",
+        "Cup - tier 1: carl v dora (substitute)",
+    ]
+    first_game = await players_here(h, thread_of(h, CARL, DORA).channel_id)
+    assert [u.id for u in first_game] == [CARL.id, DORA.id]  # carl is Challenger of game 1
+
+
+async def test_a_four_game_match_is_played_game_by_game_and_moves_ranks(h: Harness) -> None:
+    desk = await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+    await hunt(h, place)  # game 1: ann (Challenger) takes all 16
+    await resign_at_once(h, place)  # game 2: bob (Challenger) resigns at once, 0 to 0
+    await hunt(h, place)  # game 3: ann takes all 16 again
+    await hunt(h, place)  # game 4: bob (Challenger) takes all 16
+    await h.settle()
+    thread = h.delivery.texts(place.channel_id)
+    scored = [text for text in thread if text.startswith("Game ")]
+    assert scored[0] == (
+        "Game 1 is over, won by ann: points scored ann 16, bob 0. Game Points now ann 16, "
+        "bob 0 (target 49)."
+    )
+    # after three wins ann's average (100, 50, 100) is 83%: Cannons count 1 for her; bob's
+    # 17% gives him +1 on every piece he captures (T10)
+    assert scored[3].endswith("Game Points now ann 28, bob 23 (target 49).")
+    standings = await desk.standings(HERE, "Cup")
+    assert "1. ann: 28 Game Points, 1 won, 0 lost - champion" in standings.text
+    assert standings.files[0].data.startswith(b"\x89PNG")
+    snapshot = await h.store.tournaments.snapshot(1)
+    assert snapshot.tournament.status == FINISHED and snapshot.tournament.champion_id == ANN.id
+    champion = [t for t in h.delivery.texts(HERE.channel_id) if "champion of" in t]
+    assert champion == ["**ann** is the champion of **Cup**! Congratulations."]
+    ann = await h.store.tournaments.rank(1, "short", ANN.id)
+    assert (ann.rank, ann.transition_rank) == (1, 3)  # played like a 3 (+2 against a 1)
+    bob = await h.store.tournaments.rank(1, "short", BOB.id)
+    assert (bob.rank, bob.transition_rank) == (1, None)  # -2 of rank 1 is still rank 1
+    assert await h.store.tournaments.rank(1, "long", ANN.id) is None
+    reply = await desk.rank(HERE, ANN)
+    assert "short board: rank 1 (in transition to 3, 0 of 4" in reply.text
+    assert "long board: unranked" in reply.text
+    assert await h.store.ladders.results(LadderKey(1, "short", 1)) == []  # never the ladder
+    assert await h.store.hosting.live_in_channel(place.channel_id) is None  # no game 5
+
+
+async def test_an_aborted_game_is_played_again_and_a_lapsed_setup_loses_it(h: Harness) -> None:
+    await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+    await h.service.abort(place, ANN)
+    await h.settle()
+    assert "Game 1 ended without a result (aborted)" in h.delivery.texts(place.channel_id)[-2]
+    again = await players_here(h, place.channel_id)
+    assert [u.id for u in again] == [ANN.id, BOB.id]  # game 1 again, ann Challenger
+    await h.service.setup(place, ANN, strategy="aggressive")
+    await h.advance(2 * 86400)  # bob never chose a setup: the setup lapses
+    texts = h.delivery.texts(place.channel_id)
+    assert any(t.startswith("Game 1 is over, won by ann: points scored ann 0") for t in texts)
+    game_2 = await players_here(h, place.channel_id)
+    assert [u.id for u in game_2] == [BOB.id, ANN.id]
+
+
+async def test_one_tournament_per_board_at_a_time_but_any_as_substitute(h: Harness) -> None:
+    desk = await cup(h, ANN, BOB)
+    await desk.create(HERE, ADMIN, "Second", "short", 50, admin=True)
+    with pytest.raises(Refused, match="already play in \\*\\*Cup\\*\\*"):
+        await desk.register(HERE, ANN, "Second")
+    await desk.register(HERE, ANN, "Second", substitute=True)
+    await desk.create(HERE, ADMIN, "Long one", "long", 200, admin=True)
+    await desk.register(HERE, ANN, "Long one")
+    assert (await h.store.tournaments.snapshot(1)).tournament.status == RUNNING
