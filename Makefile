@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint format bench goldens clean
+.PHONY: run demo test lint format bench goldens clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +17,14 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
 	touch $@
 
+# The bot, configured from the environment (see the README); without a token it says how to
+# get one and exits.
 run: $(VENV)/.installed-run
-	@$(BIN)/python -m rules --help
-	@echo
-	@echo "The Discord bot is not built yet; the rules engine is. Try:"
-	@echo "  $(BIN)/python -m rules replay docs/examples/short-game.tora"
-	@echo "  $(BIN)/python -m rules legal docs/examples/short-game.tora"
+	@$(BIN)/python -m bot
+
+# A scripted match against a local Discord emulator (no token): demo-out/transcript.md.
+demo: $(VENV)/.installed-run
+	@$(BIN)/python -m bot demo --out demo-out
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+from bot.frontend import demo
 from bot.frontend.stage import Stage, planned_turn
 from rules import Game, Side
 
@@ -106,3 +107,13 @@ async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path
         cancelled = await stage.slash("admin", "admin cancel", channel=thread)
         assert cancelled.error is None
         await stage.posted("cancel", channel=thread)
+
+
+async def test_the_demo_writes_a_readable_transcript(tmp_path: Path) -> None:
+    written = await demo.run(tmp_path / "demo-out")
+    text = written.read_text()
+    assert text.startswith("# A TORA match on Discord")
+    assert "**bob** `[Accept]`" in text and "Final score" in text
+    images = sorted((tmp_path / "demo-out" / "images").iterdir())
+    assert any(p.name.endswith("-board.png") for p in images)
+    assert all(f"(images/{p.name})" in text for p in images)

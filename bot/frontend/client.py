@@ -38,6 +38,10 @@ def point_at(api_base: str, gateway: str | None) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway)
 
 
+# The bot has no voice: discord.py's warnings that voice libraries are missing are noise.
+discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+
+
 def command_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
     tree.add_command(build_group())

@@ -1,0 +1,118 @@
+"""``make demo`` (``python -m bot demo``): a scripted match through the local Discord
+emulator, no token needed. Two players challenge, set up and play a short game to its end
+with slash commands and buttons; the transcript, as each of them and the channel saw it, is
+written as Markdown with the images to ``demo-out/``."""
+
+from __future__ import annotations
+
+import random
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+from bot.emulator import Interaction, Msg
+from rules import Game, Side
+
+from .stage import Stage, planned_turn
+
+SEED = 54  # a short game that ends (loss of command) in 10 turns
+
+
+class Transcript:
+    """What happened, in order: each command, its answer, and whatever the bot posted or
+    sent privately since."""
+
+    def __init__(self, stage: Stage, out: Path) -> None:
+        self.stage = stage
+        self.out = out
+        self.images = out / "images"
+        shutil.rmtree(self.images, ignore_errors=True)  # a new run, a new transcript
+        self.images.mkdir(parents=True)
+        self.lines = ["# A TORA match on Discord (through the local emulator)", ""]
+        self.seen: set[int] = set()
+        self.count = 0
+
+    def command(self, name: str, words: str, answer: Interaction) -> None:
+        self.lines += [f"**{name}** `{words}`", ""]
+        for msg in answer.messages:
+            self.seen.add(msg.id)
+            self.message(
+                msg,
+                f"the bot answers{' (only ' + name + ' sees this)' if msg.ephemeral_to else ''}",
+            )
+
+    def message(self, msg: Msg, who: str) -> None:
+        text = re.sub(r"<@(\w+)>", r"@\1", self.stage.names_for_ids(msg.text()))
+        quoted = "\n".join("> " + line for line in text.splitlines()) or ">"
+        self.lines += [f"*{who}:*", "", quoted, ""]
+        for file in msg.files:
+            self.count += 1
+            path = self.images / f"{self.count:03d}-{file.name}"
+            path.write_bytes(file.data)
+            if file.name.endswith((".png", ".gif")):
+                self.lines += [f"![{file.name}](images/{path.name})", ""]
+            else:
+                self.lines += [f"[{file.name}](images/{path.name})", ""]
+        buttons = [b.get("label") for b in msg.buttons()]
+        if buttons:
+            self.lines += ["buttons: " + " ".join(f"[{label}]" for label in buttons), ""]
+
+    def catch_up(self) -> None:
+        """Everything new in the channel, and in each player's DMs."""
+        emu = self.stage.emu
+        for msg in emu.public_messages(self.stage.channel):
+            if msg.id not in self.seen:
+                self.seen.add(msg.id)
+                self.message(msg, "in #tora-0")
+        for name, user_id in self.stage.user.items():
+            for msg in emu.dms(user_id):
+                if msg.id not in self.seen and msg.interaction_id is None:
+                    self.seen.add(msg.id)
+                    self.message(msg, f"privately to {name}")
+
+    def write(self) -> Path:
+        path = self.out / "transcript.md"
+        path.write_text("\n".join(self.lines), encoding="utf-8")
+        return path
+
+
+async def play(stage: Stage, transcript: Transcript) -> None:
+    async def slash(name: str, words: str, *path: str, **values: object) -> None:
+        transcript.command(name, words, await stage.slash(name, *path, **values))
+        await stage.quiet()
+        transcript.catch_up()
+
+    async def click(name: str, label: str) -> None:
+        transcript.command(name, f"[{label}]", await stage.click(name, label))
+        await stage.quiet()
+        transcript.catch_up()
+
+    await slash("ann", "/tora challenge opponent:bob deadline:12h", "challenge",
+                opponent="bob", deadline="12h")  # fmt: skip
+    await click("bob", "Accept")
+    await slash("ann", "/tora setup strategy:aggressive", "setup", strategy="aggressive")
+    await slash("bob", "/tora setup strategy:aggressive", "setup", strategy="aggressive")
+    game = Game(board="short", challenger_setup="aggressive", opposition_setup="aggressive")
+    rng = random.Random(SEED)
+    turn = 0
+    while not game.is_over():
+        name = "ann" if game.side == Side.CHALLENGER else "bob"
+        for text in planned_turn(game, rng):
+            await slash(name, f"/tora act action:{text}", "act", action=text)
+        if turn % 2:
+            await click(name, "End turn")
+        else:
+            await slash(name, "/tora end", "end")
+        turn += 1
+    await slash("bob", "/tora replay number:1", "replay", number=1)
+    await slash("ann", "/tora rules topic:R25", "rules", topic="R25")
+    await slash("ann", "/tora ladder", "ladder")
+
+
+async def run(out: Path) -> Path:
+    with tempfile.TemporaryDirectory(prefix="tora-demo-") as workdir:
+        async with Stage(Path(workdir)) as stage:
+            transcript = Transcript(stage, out)
+            await play(stage, transcript)
+            return transcript.write()
