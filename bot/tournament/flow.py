@@ -219,14 +219,20 @@ class Flow:
         """Score the games that ended while nobody listened, then open what is missing."""
         async with self.lock:
             for tournament_id in await self.store.tournaments.running():
-                snapshot = await self.store.tournaments.snapshot(tournament_id)
-                for game in snapshot.games:
-                    if game.state != OPEN:
-                        continue
-                    hosted = await self.store.hosting.get(game.hosted_id)
-                    if not hosted.live:
-                        await self._score(tournament_id, game.id, game.number, hosted)
-                await self.advance(tournament_id)
+                try:
+                    await self._catch_up(tournament_id)
+                except Exception:  # that tournament waits for the next try; the rest go on
+                    log.exception("tournament %d could not catch up", tournament_id)
+
+    async def _catch_up(self, tournament_id: int) -> None:
+        snapshot = await self.store.tournaments.snapshot(tournament_id)
+        for game in snapshot.games:
+            if game.state != OPEN:
+                continue
+            hosted = await self.store.hosting.get(game.hosted_id)
+            if not hosted.live:
+                await self._score(tournament_id, game.id, game.number, hosted)
+        await self.advance(tournament_id)
 
     async def _score(self, tournament_id: int, game_id: int, number: int, hosted: Hosted) -> None:
         played = await self._played(hosted, challenger_of(number))

@@ -8,13 +8,13 @@ from collections.abc import Mapping
 from storage.tournaments import MatchRow, TournamentRow
 
 from .match import GameResult, Seat
-from .progress import GAME_POINTS, RECORD, Decision, MatchState
+from .progress import GAME_POINTS, RECORD, TIE_BREAKER, Decision, MatchState
 from .transition import PlayerRank
 
 HOW = {
     GAME_POINTS: "on Game Points",
     RECORD: "on the tournament's Game Points and win/loss record (the Game Points were tied)",
-    "tie-breaker": "in a tie-breaker game (the Game Points were tied)",
+    TIE_BREAKER: "in a tie-breaker game (the Game Points were tied)",
 }
 
 
