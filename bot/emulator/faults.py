@@ -65,10 +65,9 @@ def fault_response(fault: Fault, bucket: str) -> web.Response:
     if fault.status != 429:
         if fault.status == 500:
             return json_response({"message": "500: Internal Server Error", "code": 0}, status=500)
-        return web.Response(status=fault.status, body=b"", headers={"Via": VIA})
+        return web.Response(status=fault.status, body=b"")
     scope = "global" if fault.global_ else "user"
     headers = {
-        "Via": VIA,
         "Retry-After": str(math.ceil(fault.retry_after)),
         "X-RateLimit-Scope": scope,
         "X-RateLimit-Limit": "5",

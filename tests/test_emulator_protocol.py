@@ -1,0 +1,240 @@
+"""The emulator's wire protocol checked directly (no discord.py client): transport
+compression, gateway sessions, Discord's error replies and the interaction rules."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import zlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+
+from bot.emulator import Emulator
+from bot.emulator.compression import zstd_available
+
+
+@pytest.fixture
+async def emu() -> AsyncIterator[Emulator]:
+    async with Emulator(heartbeat_interval=0.5, callback_deadline=0.3) as emulator:
+        yield emulator
+
+
+@pytest.fixture
+async def http(emu: Emulator) -> AsyncIterator[aiohttp.ClientSession]:
+    headers = {"Authorization": f"Bot {emu.token}"}
+    async with aiohttp.ClientSession(emu.world.base_url, headers=headers) as session:
+        yield session
+
+
+async def call(
+    http: aiohttp.ClientSession, method: str, path: str, body: Any = None, **kwargs: Any
+) -> tuple[int, Any]:
+    async with http.request(method, f"/api/v10{path}", json=body, **kwargs) as response:
+        assert response.headers["Via"]
+        if response.status == 204:
+            return 204, None
+        assert response.headers["Content-Type"] == "application/json"  # discord.py's test
+        return response.status, await response.json()
+
+
+async def test_zlib_stream_one_stream_each_message_sync_flushed(emu: Emulator) -> None:
+    emu.add_guild("g")
+    inflate = zlib.decompressobj()
+    url = f"{emu.gateway_url}?v=10&encoding=json&compress=zlib-stream"
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+
+        async def receive() -> dict[str, Any]:
+            message = await ws.receive_bytes()
+            assert message.endswith(b"\x00\x00\xff\xff")
+            return json.loads(inflate.decompress(message))
+
+        hello = await receive()
+        assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] == 500
+        await ws.send_json({"op": 2, "d": {"token": emu.token, "intents": 1, "properties": {}}})
+        ready, guild = await receive(), await receive()
+        assert (ready["t"], ready["s"], guild["t"], guild["s"]) == ("READY", 1, "GUILD_CREATE", 2)
+        assert ready["d"]["resume_gateway_url"] == emu.gateway_url
+        assert [m["user"]["id"] for m in guild["d"]["members"]] == [str(emu.bot_id)]
+        await ws.send_json({"op": 1, "d": 2})
+        assert (await receive())["op"] == 11
+
+
+@pytest.mark.skipif(not zstd_available(), reason="neither zstandard nor compression.zstd")
+async def test_zstd_stream_decodes_message_by_message(emu: Emulator) -> None:
+    from discord.utils import _ZstdDecompressionContext  # exists when zstd is importable
+
+    stream = _ZstdDecompressionContext()
+    url = f"{emu.gateway_url}?v=10&encoding=json&compress=zstd-stream"
+    async with aiohttp.ClientSession() as session, session.ws_connect(url) as ws:
+        assert json.loads(stream.decompress(await ws.receive_bytes()))["op"] == 10
+        await ws.send_json({"op": 1, "d": None})
+        assert json.loads(stream.decompress(await ws.receive_bytes()))["op"] == 11
+
+
+async def test_gateway_refuses_a_wrong_token_and_an_unknown_session(emu: Emulator) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with session.ws_connect(emu.gateway_url) as ws:
+            assert (await ws.receive_json())["op"] == 10
+            await ws.send_json({"op": 2, "d": {"token": "nope", "intents": 1}})
+            assert (await ws.receive()).type is aiohttp.WSMsgType.CLOSE
+            assert ws.close_code == 4004
+        async with session.ws_connect(emu.gateway_url) as ws:
+            await ws.receive_json()
+            await ws.send_json({"op": 6, "d": {"token": emu.token, "session_id": "x", "seq": 3}})
+            assert await ws.receive_json() == {"op": 9, "d": False, "s": None, "t": None}
+
+
+async def test_errors_have_discords_shape(emu: Emulator, http: aiohttp.ClientSession) -> None:
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    assert await call(http, "GET", "/channels/1") == (
+        404,
+        {"message": "Unknown Channel", "code": 10003},
+    )
+    status, body = await call(
+        http, "POST", f"/channels/{channel}/messages", {"content": "x" * 2001}
+    )
+    assert (status, body["code"]) == (400, 50035) and "content" in body["errors"]
+    status, body = await call(http, "POST", f"/channels/{channel}/messages", {"content": ""})
+    assert (status, body["code"]) == (400, 50006)
+    status, body = await call(
+        http, "POST", f"/channels/{channel}/messages", {"content": "x", "nonce": "n" * 26}
+    )
+    assert (status, body["code"]) == (400, 50035)
+    status, _ = await call(http, "GET", "/users/@me", headers={"Authorization": "Bot wrong"})
+    assert status == 401
+
+
+async def test_rate_limit_headers_and_a_real_429() -> None:
+    async with Emulator(rate_limit=(2, 5.0)) as emu:
+        headers = {"Authorization": f"Bot {emu.token}"}
+        async with aiohttp.ClientSession(emu.world.base_url, headers=headers) as http:
+            for remaining in ("1", "0"):
+                async with http.get("/api/v10/users/@me") as response:
+                    assert response.headers["X-RateLimit-Remaining"] == remaining
+                    assert response.headers["X-RateLimit-Limit"] == "2"
+                    assert response.headers["X-RateLimit-Bucket"]
+            async with http.get("/api/v10/users/@me") as response:
+                assert response.status == 429 and response.headers["X-RateLimit-Scope"] == "user"
+                assert 0 < (await response.json())["retry_after"] <= 5
+
+
+async def test_faults_on_demand(emu: Emulator, http: aiohttp.ClientSession) -> None:
+    emu.fail_next("GET", r"^/users/@me$", status=429, retry_after=1.5, global_=True)
+    emu.fail_next("*", r"^/users/@me$", status=500)
+    async with http.get("/api/v10/users/@me") as response:
+        assert response.status == 429 and response.headers["Retry-After"] == "2"
+        assert response.headers["X-RateLimit-Global"] == "true"
+        assert await response.json() == {
+            "message": "You are being rate limited.",
+            "retry_after": 1.5,
+            "global": True,
+            "code": 0,
+        }
+    assert (await call(http, "GET", "/users/@me"))[0] == 500
+    assert (await call(http, "GET", "/users/@me"))[0] == 200
+    assert [r.status for r in emu.requests] == [429, 500, 200]
+
+
+async def test_interaction_rules(emu: Emulator, http: aiohttp.ClientSession) -> None:
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann = emu.add_user("ann")
+    r = await emu.slash(ann, channel, "tora", options=[])
+    assert r.error == "no gateway session: the bot is not connected"
+    webhook = f"/webhooks/{emu.application_id}/{r.token}"
+    assert (await call(http, "POST", webhook, {"content": "early"}))[1]["code"] == 10015
+    reply = {"type": 4, "data": {"content": "hi", "flags": 64}}
+    status, body = await call(
+        http, "POST", f"/interactions/{r.id}/{r.token}/callback?with_response=1", reply
+    )
+    assert status == 200 and body["interaction"]["response_message_ephemeral"]
+    status, body = await call(http, "POST", f"/interactions/{r.id}/{r.token}/callback", reply)
+    assert (status, body["code"]) == (400, 40060)
+    assert r.errors[-1] == "400 40060 Interaction has already been acknowledged."
+    status, body = await call(http, "POST", f"{webhook}?wait=1", {"content": "more"})
+    assert status == 200 and r.text == "hi\nmore"
+    late = await emu.slash(ann, channel, "tora", options=[])
+    await asyncio.sleep(0.35)
+    status, body = await call(http, "POST", f"/interactions/{late.id}/{late.token}/callback", reply)
+    assert (status, body["code"]) == (404, 10062)
+    assert late.latency is not None and late.latency > 0.3
+
+
+async def test_autocomplete_answers_are_checked(emu: Emulator, http: aiohttp.ClientSession) -> None:
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann = emu.add_user("ann")
+    r = await emu.slash(ann, channel, "tora", options=[])
+    r.type = 4  # as if it were an autocomplete
+    choices = [{"name": str(n), "value": str(n)} for n in range(26)]
+    status, body = await call(
+        http,
+        "POST",
+        f"/interactions/{r.id}/{r.token}/callback",
+        {"type": 8, "data": {"choices": choices}},
+    )
+    assert (status, body["code"]) == (400, 50035)
+    status, _ = await call(
+        http,
+        "POST",
+        f"/interactions/{r.id}/{r.token}/callback",
+        {"type": 4, "data": {"content": "x"}},
+    )
+    assert status == 400 and r.callback_type is None
+
+
+async def test_command_sync_is_checked(emu: Emulator, http: aiohttp.ClientSession) -> None:
+    path = f"/applications/{emu.application_id}/commands"
+    status, body = await call(http, "PUT", path, [{"name": "Tora", "description": "x"}])
+    assert (status, body["code"]) == (400, 50035) and "0" in body["errors"]
+    options = [
+        {"type": 3, "name": "a", "description": "a"},
+        {"type": 3, "name": "b", "description": "b", "required": True},
+    ]
+    status, _ = await call(
+        http, "PUT", path, [{"name": "tora", "description": "x", "options": options}]
+    )
+    assert status == 400
+    status, body = await call(http, "PUT", path, [{"name": "tora", "description": "x"}])
+    first_id = body[0]["id"]
+    status, body = await call(http, "PUT", path, [{"name": "tora", "description": "y"}])
+    assert body[0]["id"] == first_id and emu.commands()[0]["description"] == "y"
+
+
+async def test_attachments_kept_by_id_when_editing(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    form = aiohttp.FormData(quote_fields=False)
+    payload = {
+        "content": "board",
+        "attachments": [{"id": 0, "filename": "a.png"}, {"id": 1, "filename": "b.txt"}],
+    }
+    form.add_field("payload_json", json.dumps(payload))
+    form.add_field("files[0]", b"PNG", filename="a.png", content_type="application/octet-stream")
+    form.add_field("files[1]", b"TXT", filename="b.txt", content_type="application/octet-stream")
+    async with http.post(f"/api/v10/channels/{channel}/messages", data=form) as response:
+        posted = await response.json()
+    assert [a["content_type"] for a in posted["attachments"]] == ["image/png", "text/plain"]
+    keep = posted["attachments"][1]
+    status, edited = await call(
+        http, "PATCH", f"/channels/{channel}/messages/{posted['id']}", {"attachments": [keep]}
+    )
+    assert status == 200 and [a["filename"] for a in edited["attachments"]] == ["b.txt"]
+    msg = emu.last_message(channel)
+    assert [(f.name, f.data) for f in msg.files] == [("b.txt", b"TXT")]
+    assert b"PNG" in emu.everything_public(channel)  # it was public once
+    async with http.get(keep["url"].removeprefix(emu.world.base_url)) as response:
+        assert await response.read() == b"TXT"
+
+
+async def test_driver_refuses_what_the_client_could_not_send(emu: Emulator) -> None:
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    ann, bob = emu.add_user("ann"), emu.add_user("bob")
+    with pytest.raises(ValueError, match="sync the command tree"):
+        await emu.slash(ann, channel, "tora", "act", action="x")
+    with pytest.raises(ValueError, match="another user's DM"):
+        await emu.slash(bob, emu.dm_channel(ann), "tora", options=[])
+    with pytest.raises(ValueError, match="no message"):
+        await emu.click(ann, 1, "x")
