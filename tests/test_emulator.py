@@ -49,6 +49,13 @@ class Move(discord.ui.DynamicItem[discord.ui.Button], template=r"tora:move:(?P<n
         await interaction.response.send_message(f"moved {self.n}", ephemeral=True)
 
 
+class Rename(discord.ui.Modal, title="Rename the match"):
+    name: discord.ui.TextInput = discord.ui.TextInput(label="New name", custom_id="name")
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(f"renamed to {self.name.value}")
+
+
 def tora_commands() -> list[app_commands.Group | app_commands.Command]:
     tora = app_commands.Group(name="tora", description="Play TORA")
     settings = app_commands.Group(name="settings", description="Match settings", parent=tora)
@@ -104,6 +111,10 @@ def tora_commands() -> list[app_commands.Group | app_commands.Command]:
         private = await interaction.channel.create_thread(name=f"{name} (private)")
         await private.add_user(interaction.user)
         await private.send("in the private thread")
+
+    @tora.command(description="Rename the match")
+    async def rename(interaction: discord.Interaction) -> None:
+        await interaction.response.send_modal(Rename())
 
     @settings.command(description="Turn deadline")
     async def deadline(interaction: discord.Interaction, hours: int) -> None:
@@ -252,6 +263,14 @@ async def test_buttons_persistent_view_and_dynamic_item(scene: Scene) -> None:
     assert emu.last_message(scene.channel).files[0].data == PNG
     move = await (await emu.click(scene.bob, *emu.find_button(scene.channel, "Move 3"))).done()
     assert move.text == "moved 3" and move.response.ephemeral_to == scene.bob
+
+
+async def test_modal_opened_and_submitted(scene: Scene) -> None:
+    emu = scene.emu
+    opened = await (await emu.slash(scene.ann, scene.channel, "tora", "rename")).done()
+    assert opened.callback_type == 9 and opened.modal["title"] == "Rename the match"
+    submitted = await emu.submit_modal(scene.ann, opened, {"name": "final"})
+    assert (await submitted.done()).text == "renamed to final"
 
 
 async def test_dm_and_refused_dm(scene: Scene) -> None:

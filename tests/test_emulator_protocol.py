@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import sys
 import zlib
+from asyncio.subprocess import PIPE
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -238,3 +241,23 @@ async def test_driver_refuses_what_the_client_could_not_send(emu: Emulator) -> N
         await emu.slash(bob, emu.dm_channel(ann), "tora", options=[])
     with pytest.raises(ValueError, match="no message"):
         await emu.click(ann, 1, "x")
+
+
+async def test_standalone_process_prints_its_addresses_and_the_transcript() -> None:
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.emulator", "--port", "0", "--users", "ann", stdout=PIPE
+    )
+    assert child.stdout is not None
+    try:
+        info = json.loads(await asyncio.wait_for(child.stdout.readline(), 20))
+        headers = {"Authorization": f"Bot {info['token']}"}
+        async with aiohttp.ClientSession(headers=headers) as http:
+            url = f"{info['api_base']}/channels/{info['channels']['general']}/messages"
+            async with http.post(url, json={"content": "hello"}) as response:
+                assert response.status == 200
+            async with http.get(f"{info['api_base']}/gateway/bot") as response:
+                assert (await response.json())["url"] == info["gateway_url"]
+        assert await asyncio.wait_for(child.stdout.readline(), 5) == b"[#general] hello\n"
+    finally:
+        child.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(child.wait(), 10) == 0

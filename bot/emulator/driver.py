@@ -199,14 +199,12 @@ class Emulator:
         """Submits the modal the bot answered ``opened_by`` with; ``values`` by custom_id."""
         if opened_by.modal is None:
             raise ValueError(f"interaction {opened_by.id} was not answered with a modal")
-        modal = opened_by.modal["data"]
         rows = [
             {"type": 1, "components": [{"type": 4, "custom_id": key, "value": value}]}
             for key, value in values.items()
         ]
-        data = {"custom_id": modal["custom_id"], "components": rows}
-        record = self._send(MODAL_SUBMIT, user, opened_by.channel_id, data, opened_by.message_id)
-        return record
+        data = {"custom_id": opened_by.modal["custom_id"], "components": rows}
+        return self._send(MODAL_SUBMIT, user, opened_by.channel_id, data, opened_by.message_id)
 
     def _command_data(
         self,
@@ -285,7 +283,6 @@ class Emulator:
         self.api.tokens[record.token] = record
         if not self.gateway.sessions:
             record.errors.append("no gateway session: the bot is not connected")
-        record.sent_at = time.monotonic()
         self.gateway.on_world_event("INTERACTION_CREATE", record.payload)
         return record
 

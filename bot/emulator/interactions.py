@@ -40,7 +40,7 @@ class Interaction:
     response: Msg | None = None
     followups: list[Msg] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
-    modal: dict[str, Any] | None = None
+    modal: dict[str, Any] | None = None  # the modal's data, when the answer was one
     errors: list[str] = field(default_factory=list)
     settled: bool = False
 

@@ -21,6 +21,10 @@ class Changes:
         self._event.set()
         self._event = asyncio.Event()
 
+    async def next(self) -> None:
+        """Returns at the next change."""
+        await self._event.wait()
+
     async def wait_until(self, check: Callable[[], T | None], timeout: float, what: str) -> T:
         """Returns ``check()``'s first truthy result; TimeoutError naming ``what`` otherwise.
         Checks again on every change and every ``POLL`` seconds, for conditions outside
