@@ -11,7 +11,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import WSMsgType, web
+from aiohttp import web
 
 from . import payloads
 from .compression import Encoder, encoder_for
@@ -123,10 +123,12 @@ class Gateway:
         conn.send(frame(HELLO, {"heartbeat_interval": int(self.heartbeat_interval * 1000)}))
         try:
             async for message in ws:
-                if message.type is not WSMsgType.TEXT:
-                    conn.close_after_pending(4002)
+                try:
+                    payload = json.loads(message.data)
+                except (TypeError, ValueError):
+                    conn.close_after_pending(4002)  # decode error
                     continue
-                self._on_frame(conn, json.loads(message.data))
+                self._on_frame(conn, payload)
         finally:
             self._detach(conn)
             await conn.stop()

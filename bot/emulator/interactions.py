@@ -3,6 +3,7 @@ typed per the synced command) and the record of what the bot answered."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,8 @@ from .waiting import Changes
 from .world import World
 
 COMMAND, COMPONENT, AUTOCOMPLETE, MODAL_SUBMIT = 2, 3, 4, 5
+Options = list[dict[str, Any]]
+Wrap = Callable[[Options], Options]
 BOT_DM_CONTEXT = 1
 
 
@@ -158,7 +161,7 @@ class CommandCall:
             data["resolved"] = self.resolved
         return data
 
-    def _walk(self, path: list[str]) -> tuple[list[dict[str, Any]], Any]:
+    def _walk(self, path: list[str]) -> tuple[list[dict[str, Any]], Wrap]:
         """The leaf's option definitions, and how to nest its options under the path."""
         definitions = self.command.get("options") or []
         chain: list[tuple[int, str]] = []

@@ -115,7 +115,9 @@ def thread_fields(c: Channel) -> dict[str, Any]:
     }
 
 
-def guild(g: Guild, users: dict[int, User], channels: list[Channel], member_ids: list[int]):
+def guild(
+    g: Guild, users: dict[int, User], channels: list[Channel], member_ids: list[int]
+) -> dict[str, Any]:
     """GUILD_CREATE's payload; ``member_ids`` are the members it lists (all of them only
     with the members intent, as on Discord), ``member_count`` is always the true count."""
     guild_channels = [channel(c, users) for c in channels if not c.is_thread]
