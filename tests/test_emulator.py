@@ -33,6 +33,13 @@ class Refresh(discord.ui.View):
     async def refresh(self, interaction: discord.Interaction, _: discord.ui.Button) -> None:
         await interaction.response.edit_message(content="board v2", view=self)
 
+    @discord.ui.select(
+        custom_id="tora:size",
+        options=[discord.SelectOption(label="short"), discord.SelectOption(label="long")],
+    )
+    async def size(self, interaction: discord.Interaction, select: discord.ui.Select) -> None:
+        await interaction.response.send_message(f"size {select.values[0]}", ephemeral=True)
+
 
 class Move(discord.ui.DynamicItem[discord.ui.Button], template=r"tora:move:(?P<n>[0-9]+)"):
     def __init__(self, n: int) -> None:
@@ -252,7 +259,7 @@ async def test_deferred_reply_filled_by_a_follow_up_with_a_file(scene: Scene) ->
     assert RECORD in scene.emu.everything_public(scene.channel)
 
 
-async def test_buttons_persistent_view_and_dynamic_item(scene: Scene) -> None:
+async def test_components_persistent_view_and_dynamic_item(scene: Scene) -> None:
     emu = scene.emu
     r = await (await emu.slash(scene.ann, scene.channel, "tora", "board")).done()
     assert [(f.name, f.data) for f in r.files] == [("board.png", PNG)]
@@ -263,6 +270,10 @@ async def test_buttons_persistent_view_and_dynamic_item(scene: Scene) -> None:
     assert emu.last_message(scene.channel).files[0].data == PNG
     move = await (await emu.click(scene.bob, *emu.find_button(scene.channel, "Move 3"))).done()
     assert move.text == "moved 3" and move.response.ephemeral_to == scene.bob
+    picked = await (await emu.select(scene.ann, message_id, "tora:size", ["long"])).done()
+    assert picked.text == "size long"
+    with pytest.raises(ValueError, match="not among"):
+        await emu.select(scene.ann, message_id, "tora:size", ["huge"])
 
 
 async def test_modal_opened_and_submitted(scene: Scene) -> None:

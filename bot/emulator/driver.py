@@ -252,6 +252,7 @@ class Emulator:
             raise ValueError(f"component {custom_id!r} is disabled")
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
         if values is not None:
+            check_selection(component, values)
             data["values"] = values
         return self._send(COMPONENT, user, msg.channel_id, data, msg.id)
 
@@ -386,6 +387,15 @@ class Emulator:
         return await self.wait_until(
             lambda: _first(self.dms(user_id), predicate), timeout, f"a DM to {user_id}"
         )
+
+
+def check_selection(menu: dict[str, Any], values: list[str]) -> None:
+    """What a select menu lets a user pick: its options' values, within its bounds."""
+    offered = [option["value"] for option in menu.get("options", [])]
+    if offered and not set(values) <= set(offered):
+        raise ValueError(f"{values} not among the options {offered}")
+    if not menu.get("min_values", 1) <= len(values) <= menu.get("max_values", 1):
+        raise ValueError(f"{len(values)} values is not what select {menu['custom_id']!r} allows")
 
 
 def _first(found: list[Msg], predicate: Predicate | None) -> Msg | None:
