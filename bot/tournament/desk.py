@@ -146,7 +146,7 @@ class TournamentDesk:
             count = await self._store.tournaments.transact(work, self._now())
             await self._flow.post_bracket(t.id)
             await self._flow.advance(t.id)
-            await self._flow.service.deliver()
+            await self._flow.service.deliver_written()
         return Reply(
             f"**{t.name}** has started with {count} players: the pairings of tier 1 are "
             "posted, and each match's first game is open in its thread.",

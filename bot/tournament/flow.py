@@ -241,7 +241,7 @@ class Flow:
         )
         if changed:
             await self.post_bracket(tournament_id)
-        await self.service.deliver()
+        await self.service.deliver_written()
 
     async def _played(self, hosted: Hosted, challenger: Seat) -> Played:
         ending = hosted.ending or ""
