@@ -342,6 +342,7 @@ async def test_429_and_500_are_retried_by_discord_py(scene: Scene) -> None:
 async def test_dropped_gateway_resumes_and_delivers_what_was_missed(scene: Scene) -> None:
     emu = scene.emu
     await emu.drop_gateway()  # no close frame at all
+    assert not emu.gateway.live_sessions  # sent while the bot is away: replayed on RESUME
     r = await emu.slash(scene.ann, scene.channel, "tora", "ping", word="missed")
     assert (await r.done()).text == "pong missed to -; admin=False"
     assert emu.resumes == 1

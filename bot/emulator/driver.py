@@ -69,7 +69,7 @@ class Emulator:
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
         app = rest.build_app(self.api, rest.ROUTES + channels.ROUTES + webhooks.ROUTES)
-        self._runner = web.AppRunner(app, handle_signals=False)
+        self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
         await site.start()

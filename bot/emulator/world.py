@@ -211,7 +211,8 @@ class World:
     def remembered_nonce(self, channel_id: int, nonce: str) -> Msg | None:
         """The message an earlier post with this nonce made, within Discord's few minutes."""
         now = time.monotonic()
-        self.nonces = {k: v for k, v in self.nonces.items() if now - v[0] < NONCE_WINDOW}
+        while self.nonces and now - next(iter(self.nonces.values()))[0] >= NONCE_WINDOW:
+            del self.nonces[next(iter(self.nonces))]  # the oldest: dicts keep insertion order
         entry = self.nonces.get((channel_id, nonce))
         return None if entry is None else entry[1]
 
