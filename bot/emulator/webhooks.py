@@ -83,9 +83,12 @@ def _respond(world: World, record: Interaction, kind: int, body: Body) -> None:
     elif kind == DEFERRED_MESSAGE:
         record.response = world.placeholder(channel, ephemeral_to=private, interaction_id=record.id)
     elif kind in (DEFERRED_UPDATE, UPDATE):
-        record.response = world.messages[record.message_id or 0]
+        clicked = world.messages.get(record.message_id or 0)
+        if clicked is None:  # a modal opened by a command has no message to update
+            raise invalid_form("type", "INTERACTION_RESPONSE_TYPE_INVALID", "No message")
         if kind == UPDATE:
-            world.edit(record.response, body, where="data.")
+            world.edit(clicked, body, where="data.")
+        record.response = clicked
     elif kind == CHOICES:
         choices = body.payload.get("choices") or []
         if len(choices) > 25:
