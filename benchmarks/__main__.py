@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import sys
 
-from . import assassin_bench, ladder_bench, render_bench, rules_bench, service_bench, storage_bench
+from . import (
+    assassin_bench,
+    discord_bench,
+    ladder_bench,
+    render_bench,
+    rules_bench,
+    service_bench,
+    storage_bench,
+)
 
 
 def main() -> int:
@@ -16,6 +24,7 @@ def main() -> int:
         render_bench,
         ladder_bench,
         service_bench,
+        discord_bench,
     ):
         for figure in module.run():
             print(figure.line(), flush=True)

@@ -41,11 +41,14 @@ class FakeClient:
     threads: list[tuple[int, str]] = field(default_factory=list)
 
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
+        for dm in self.dms.values():
+            if dm.id == channel_id:
+                return dm
         return self.channels.setdefault(channel_id, FakeChannel(channel_id))
 
     async def create_dm(self, user: discord.abc.Snowflake) -> FakeChannel:
         self.dm_attempts += 1
-        channel = self.dms.setdefault(user.id, FakeChannel(user.id))
+        channel = self.dms.setdefault(user.id, FakeChannel(9000 + user.id))
         if user.id in self.refuse_dms:
             channel.fail = http_error(discord.Forbidden, 403, 50007)
         return channel
@@ -107,7 +110,9 @@ async def test_closed_dms_fall_back_at_once_and_are_not_asked_again() -> None:
     client = FakeClient(refuse_dms={2})
     dd = delivery(client)
     await dd.send_private(1, 100, Message("your turn"), "k1")
-    assert client.dms[1].sent[0][0] == "your turn"
+    await dd.send_private(1, 100, Message("again"), "k1b")
+    assert [text for text, _kw in client.dms[1].sent] == ["your turn", "again"]
+    assert client.dm_attempts == 1  # the DM channel is opened once, then known
     with pytest.raises(DirectMessagesClosed):
         await dd.send_private(2, 100, Message("your turn"), "k2")
     attempts = client.dm_attempts

@@ -69,8 +69,8 @@ class ToraBot(discord.Client):
         *,
         settings: Settings | None = None,
         clock: Clock | None = None,
-        dm_rate: float = 2.0,
-        dm_burst: int = 10,
+        dm_rate: float = 5.0,
+        dm_burst: int = 20,
     ) -> None:
         # Slash commands and buttons need no privileged intents; guilds keeps channels known.
         super().__init__(intents=discord.Intents(guilds=True), max_messages=None)

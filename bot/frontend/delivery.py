@@ -5,9 +5,11 @@ only one user sees, and a thread per match.
   Discord then answers a retried post with the message it already created (for a few
   minutes), so a post delivered just before a crash is not shown twice. Only the users a
   message is addressed to are mentioned, and only they are pinged (AllowedMentions).
-- Direct messages are paced (``Pace``) and a refusal (403, code 50007) marks the user's DMs
-  closed for a while (``Closed``): DirectMessagesClosed sends the service to its fallback at
-  once, without asking Discord again and again.
+- Opening a DM channel is paced (``Pace``): the first private message to a user since the
+  start asks Discord for the channel, which is where bots that message many people at once
+  get limited; later ones go to the known channel unpaced, like any message. A refusal (403,
+  code 50007) marks the user's DMs closed for a while (``Closed``): DirectMessagesClosed
+  sends the service to its fallback at once, without asking Discord again and again.
 - The fallback, a message only that user sees in the match's channel, can only be a
   follow-up of one of their interactions there, made in the last 14 minutes (a token lasts
   15) and already answered (a follow-up of a deferred one would take the place of its
@@ -68,8 +70,8 @@ class DiscordDelivery:
         client: discord.Client,
         decorate: Decorate | None = None,
         *,
-        dm_rate: float = 2.0,
-        dm_burst: int = 10,
+        dm_rate: float = 5.0,
+        dm_burst: int = 20,
         closed_seconds: float = 3600.0,
     ) -> None:
         self.client = client
@@ -78,6 +80,7 @@ class DiscordDelivery:
         self.closed = Closed(closed_seconds)
         self.latest: Latest[discord.Interaction[Any]] = Latest(INTERACTION_AGE)
         self._shown: set[str] = set()  # private follow-ups sent (they cannot carry a nonce)
+        self._dm_channels: dict[int, int] = {}  # user -> their DM channel with the bot
 
     def seen(self, interaction: discord.Interaction[Any]) -> None:
         """Remember the user's latest interaction in its channel (for ``send_ephemeral``);
@@ -100,10 +103,9 @@ class DiscordDelivery:
     async def send_private(self, user_id: int, channel_id: int, message: Message, key: str) -> None:
         if user_id in self.closed:
             raise DirectMessagesClosed(f"user {user_id}'s DMs were closed a moment ago")
-        await self.pace.wait()
         view = await self._view(channel_id, user_id, message)
         try:
-            dm = await self.client.create_dm(discord.Object(user_id))
+            dm = await self._dm(user_id)
             await self._send(dm, message.text, message, key, discord.AllowedMentions.none(), view)
         except discord.Forbidden as exc:
             if exc.code == DMS_CLOSED:
@@ -164,6 +166,16 @@ class DiscordDelivery:
             log.warning("could not post a notice", extra={"channel": channel_id})
 
     # ---- plumbing ----------------------------------------------------------------------
+    async def _dm(self, user_id: int) -> discord.abc.Messageable:
+        """The user's DM channel: opened once (paced), then known."""
+        known = self._dm_channels.get(user_id)
+        if known is not None:
+            return self.client.get_partial_messageable(known)
+        await self.pace.wait()
+        channel = await self.client.create_dm(discord.Object(user_id))
+        self._dm_channels[user_id] = channel.id
+        return channel
+
     async def _view(
         self, channel_id: int, user_id: int | None, message: Message
     ) -> discord.ui.View | None:

@@ -1,0 +1,150 @@
+"""Discord figures (issue 7): 50 concurrent short-board matches through the local Discord
+emulator, the bot in its own process (``python -m bot``, as in production: real clock, real
+rate limits, render's images, WAL + synchronous=FULL), the emulator and its 100 users in this
+one. Requests arrive as a Poisson stream at 25 a second over random channels, each the
+acting player's next step (an action of a planned random turn, or the end of the turn), a
+channel's requests one after another as its players would.
+
+Two latencies, from the emulator sending INTERACTION_CREATE: to the bot's first callback
+(Discord allows 3 s before "This interaction failed"; the bot defers at once), and, for turn
+ends, to the public post with the new board image in the channel (the service's outbox)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.frontend.stage import Stage, planned_turn
+from rules import Game, Side
+
+from .common import Figure, median
+
+CHANNELS = 50
+RATE = 25.0
+SECONDS = 20.0
+END = "end"
+
+
+@dataclass
+class Table:
+    channel: int
+    players: tuple[str, str]
+    game: Game = field(
+        default_factory=lambda: Game(
+            board="short", challenger_setup="aggressive", opposition_setup="defensive"
+        )
+    )
+    steps: list[str] = field(default_factory=list)  # the planned turn's, then END
+    actor: str = ""  # who sends them
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_post: int = 0
+
+
+@dataclass
+class Samples:
+    callback: list[float] = field(default_factory=list)
+    board: list[float] = field(default_factory=list)
+    failed: int = 0
+
+
+async def _open(stage: Stage, table: Table) -> None:
+    first, second = table.players
+    where = table.channel
+    await stage.slash(first, "challenge", opponent=second, channel=where)
+    await stage.click(second, "Accept", channel=where)
+    await stage.slash(first, "setup", strategy="aggressive", channel=where)
+    await stage.slash(second, "setup", strategy="defensive", channel=where)
+    await stage.posted("The game begins", channel=where)
+    table.last_post = stage.emu.public_messages(where)[-1].id
+
+
+async def _step(stage: Stage, table: Table, rng: random.Random, out: Samples) -> None:
+    if not table.steps:
+        if table.game.is_over():
+            return
+        table.actor = table.players[0 if table.game.side == Side.CHALLENGER else 1]
+        table.steps = [*planned_turn(table.game, rng, attack=False), END]
+    step = table.steps.pop(0)
+    emu = stage.emu
+    if step == END:
+        sent = await emu.slash(stage.user[table.actor], table.channel, "tora", "end")
+    else:
+        sent = await emu.slash(stage.user[table.actor], table.channel, "tora", "act", action=step)
+    await sent.done(30)
+    if sent.error is not None or sent.latency is None:
+        out.failed += 1
+        return
+    out.callback.append(sent.latency * 1000)
+    if step == END:
+        seen = table.last_post
+        post = await emu.wait_for_message(
+            table.channel, lambda m: m.id > seen and bool(m.files) and m.ephemeral_to is None, 30
+        )
+        out.board.append((time.monotonic() - sent.sent_at) * 1000)
+        table.last_post = post.id
+
+
+async def _arrival(stage: Stage, table: Table, rng: random.Random, out: Samples) -> None:
+    async with table.lock:
+        await _step(stage, table, rng, out)
+
+
+async def _load(stage: Stage, tables: list[Table], seconds: float, seed: int) -> Samples:
+    rng = random.Random(seed)
+    out = Samples()
+    tasks = []
+    begin = time.perf_counter()
+    at = 0.0
+    while True:
+        at += rng.expovariate(RATE)
+        if at > seconds:
+            break
+        delay = begin + at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        table = rng.choice(tables)
+        tasks.append(asyncio.create_task(_arrival(stage, table, random.Random(rng.random()), out)))
+    await asyncio.gather(*tasks)
+    return out
+
+
+def _p(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else 0.0
+
+
+async def _bench(workdir: Path) -> list[Figure]:
+    names = tuple(f"p{n}" for n in range(1, 2 * CHANNELS + 1))
+    async with Stage(workdir, names, process=True, channels=CHANNELS) as stage:
+        tables = [
+            Table(channel, (names[2 * n], names[2 * n + 1]))
+            for n, channel in enumerate(stage.channels)
+        ]
+        for start in range(0, CHANNELS, 10):  # ten at a time: people do not all start at once
+            await asyncio.gather(*(_open(stage, t) for t in tables[start : start + 10]))
+        await _load(stage, tables, 3.0, seed=0)  # warm up
+        samples = await _load(stage, tables, SECONDS, seed=1)
+    where = f"{CHANNELS} matches, {RATE:g}/s, bot in its own process"
+    callback, board = samples.callback, samples.board
+    return [
+        Figure(f"discord: to first callback p50 ({where})", median(callback), "ms"),
+        Figure("discord: to first callback p99", _p(callback, 0.99), "ms", 300),
+        Figure("discord: turn end to the board image posted, p50", median(board), "ms"),
+        Figure("discord: turn end to the board image posted, p99", _p(board, 0.99), "ms"),
+        Figure("discord: interactions that failed", samples.failed, "", 0),
+    ]
+
+
+def run() -> Iterator[Figure]:
+    with tempfile.TemporaryDirectory(prefix="tora-discord-bench-") as tmp:
+        yield from asyncio.run(_bench(Path(tmp)))
+
+
+if __name__ == "__main__":
+    for figure in run():
+        print(figure.line(), flush=True)
