@@ -329,7 +329,8 @@ CREATE TABLE tournaments (
     target INTEGER NOT NULL,  -- Game Points that win a match (181-240 long, 49-64 short)
     turn_seconds REAL NOT NULL,  -- the turn deadline of its games
     organiser_id INTEGER NOT NULL REFERENCES players (user_id),
-    status TEXT NOT NULL CHECK (status IN ('registering', 'running', 'finished')),
+    status TEXT NOT NULL
+        CHECK (status IN ('registering', 'running', 'finished', 'cancelled')),
     tier INTEGER NOT NULL DEFAULT 0,  -- the tier being played, 0 before the start
     champion_id INTEGER REFERENCES players (user_id),
     created_at REAL NOT NULL,

@@ -24,6 +24,7 @@ from .writer import Writer
 T = TypeVar("T")
 Reader = Callable[[], contextlib.AbstractAsyncContextManager[aiosqlite.Connection]]
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
+CANCELLED = "cancelled"  # by an admin: no champion; what was decided stands
 OPEN, SCORED, VOID = "open", "scored", "void"
 
 
@@ -223,6 +224,12 @@ class TournamentTx:
             (FINISHED, champion_id, self.now, tournament_id),
         )
 
+    def cancel(self, tournament_id: int) -> None:
+        self.conn.execute(
+            "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ?",
+            (CANCELLED, self.now, tournament_id),
+        )
+
     def add_entry(self, tournament_id: int, player_id: int, rank: int, substitute: bool) -> None:
         self.conn.execute(
             "INSERT INTO tournament_entries (tournament_id, player_id, rank, substitute,"
@@ -243,8 +250,8 @@ class TournamentTx:
         row = self.conn.execute(
             "SELECT t.name FROM tournaments t JOIN tournament_entries e"
             " ON e.tournament_id = t.id WHERE t.guild_id = ? AND t.board = ?"
-            " AND t.status != ? AND e.player_id = ? AND e.substitute = 0",
-            (guild_id, board, FINISHED, player_id),
+            " AND t.status IN (?, ?) AND e.player_id = ? AND e.substitute = 0",
+            (guild_id, board, REGISTERING, RUNNING, player_id),
         ).fetchone()
         return None if row is None else str(row[0])
 

@@ -143,3 +143,36 @@ async def test_one_tournament_per_board_at_a_time_but_any_as_substitute(h: Harne
     await desk.create(HERE, ADMIN, "Long one", "long", 200, admin=True)
     await desk.register(HERE, ANN, "Long one")
     assert (await h.store.tournaments.snapshot(1)).tournament.status == RUNNING
+
+
+async def test_an_admin_cancels_a_running_tournament_and_its_open_games(h: Harness) -> None:
+    desk = await cup(h, ANN, BOB, CARL, DORA)
+    first = thread_of(h, ANN, BOB)
+    await hunt(h, first)  # ann v bob: game 1 decided; game 2 opens
+    with pytest.raises(NotAllowed, match="Only a server admin can cancel"):
+        await desk.cancel(HERE, ANN, "Cup", admin=False)
+    reply = await desk.cancel(HERE, ADMIN, "cup", admin=True)
+    await h.settle()
+    assert reply.text == "**Cup** and its 2 open games called off." and not reply.private
+    assert "has been cancelled by olga" in h.delivery.texts(HERE.channel_id)[-1]
+    for place in (first, thread_of(h, CARL, DORA)):
+        assert await h.store.hosting.live_in_channel(place.channel_id) is None
+        thread = h.delivery.texts(place.channel_id)
+        assert not any("played again" in text for text in thread)  # no replay, no new game
+    snapshot = await h.store.tournaments.snapshot(1)
+    assert snapshot.tournament.status == "cancelled" and snapshot.tournament.champion_id is None
+    assert "cancelled; 4 players" in (await desk.tournaments(HERE)).text
+    with pytest.raises(Refused, match="over already; there is nothing to cancel"):
+        await desk.cancel(HERE, ADMIN, "Cup", admin=True)
+    await desk.create(HERE, ADMIN, "Again", "short", 49, admin=True)
+    await desk.register(HERE, ANN, "Again")  # no longer playing in a tournament on this board
+
+
+async def test_a_tournament_still_registering_can_be_cancelled(h: Harness) -> None:
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 60, admin=True)
+    await desk.register(HERE, ANN, "Cup")
+    reply = await desk.cancel(HERE, ADMIN, "Cup", admin=True)
+    assert reply.text == "**Cup** called off."
+    with pytest.raises(Refused, match="registration is closed"):
+        await desk.register(HERE, BOB, "Cup")

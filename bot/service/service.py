@@ -269,15 +269,19 @@ class MatchService:
             lambda t: endings.abort(self._ctx, t, user),
         )
 
-    async def cancel(self, place: Place, user: User, *, admin: bool) -> Reply:
+    async def cancel(
+        self, place: Place, user: User, *, admin: bool, one_of_many: bool = False
+    ) -> Reply:
         """A server admin calls off the channel's match, in any phase. ``admin`` is the
-        front end's judgement of the user's permissions."""
+        front end's judgement of the user's permissions. ``one_of_many``: one of the
+        matches a single command of theirs calls off (a tournament's), so not rate limited."""
         return await self._command(
             place,
             user,
             None,
             (CHALLENGE, SETUP, PLAYING),
             lambda t: endings.cancel(self._ctx, t, user, admin),
+            limited=not one_of_many,
         )
 
     # ---- the clock and the outbox --------------------------------------------------------
@@ -340,8 +344,11 @@ class MatchService:
         expect: int | None,
         phases: tuple[str, ...],
         flow: Flow,
+        *,
+        limited: bool = True,
     ) -> Reply:
-        self._limit.take(user.id, self._ctx.now())
+        if limited:
+            self._limit.take(user.id, self._ctx.now())
         try:
             return await self._locked_command(place, expect, phases, flow)
         finally:

@@ -26,8 +26,8 @@ from bot.service import (
 )
 from bot.service.errors import NotAllowed
 from bot.service.terms import DAY, Settings
-from storage import Store
-from storage.tournaments import REGISTERING, TournamentRow, TournamentTx
+from storage import Post, Store
+from storage.tournaments import OPEN, REGISTERING, RUNNING, TournamentRow, TournamentTx
 
 from . import texts
 from .champions import order_champions
@@ -150,6 +150,36 @@ class TournamentDesk:
         return Reply(
             f"**{t.name}** has started with {count} players: the pairings of tier 1 are "
             "posted, and each match's first game is open in its thread.",
+            private=False,
+        )
+
+    async def cancel(self, place: Place, user: User, name: str, *, admin: bool) -> Reply:
+        """A server admin calls a tournament off: no champion, no more games. Its live games
+        are cancelled (unrated, nothing recorded); matches already decided, and the ranks
+        they moved, stand."""
+        if not admin:
+            raise NotAllowed("Only a server admin can cancel a tournament.")
+        t = await self._tournament(place, name)
+
+        def work(tx: TournamentTx) -> list[int]:
+            snapshot = tx.snapshot(t.id)
+            if snapshot.tournament.status not in (REGISTERING, RUNNING):
+                raise Refused(f"**{t.name}** is over already; there is nothing to cancel.")
+            tx.cancel(t.id)
+            tx.post([Post(t.channel_id, texts.cancelled(t, user.name))])
+            return [g.hosted_id for g in snapshot.games if g.state == OPEN]
+
+        async with self._flow.lock:
+            hosted_ids = await self._store.tournaments.transact(work, self._now())
+        for hosted_id in hosted_ids:  # outside the lock: each ending reaches the flow
+            hosted = await self._store.hosting.get(hosted_id)
+            if hosted.live:
+                where = Place(hosted.guild_id, hosted.channel_id)
+                await self._flow.service.cancel(where, user, admin=True, one_of_many=True)
+        await self._flow.service.deliver_written()
+        games = f" and its {len(hosted_ids)} open game{'s' * (len(hosted_ids) != 1)}"
+        return Reply(
+            f"**{t.name}**{games if hosted_ids else ''} called off.",
             private=False,
         )
 

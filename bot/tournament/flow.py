@@ -20,7 +20,15 @@ from bot.service import Clock, MatchService, Place, Refused, Terms, Threads, Und
 from bot.service.endings import FINISHED, FORFEIT
 from render import BracketMatch, bracket_png
 from storage import Hosted, Post, Store
-from storage.tournaments import OPEN, RUNNING, RankChange, RankRow, Snapshot, TournamentTx
+from storage.tournaments import (
+    CANCELLED,
+    OPEN,
+    RUNNING,
+    RankChange,
+    RankRow,
+    Snapshot,
+    TournamentTx,
+)
 
 from . import texts
 from .captures import game_result
@@ -94,6 +102,9 @@ def record(tx: TournamentTx, tournament_id: int, game_id: int, played: Played) -
     snapshot = tx.snapshot(tournament_id)
     game = next(g for g in snapshot.games if g.id == game_id)
     if game.state != OPEN:
+        return False
+    if snapshot.tournament.status == CANCELLED:  # its games count for nothing now
+        tx.void_game(game_id, played.ending)
         return False
     names = tx.names(e.player_id for e in snapshot.entries)
     row = next(r for r in snapshot.matches if r.id == game.match_id)

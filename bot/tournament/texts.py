@@ -95,8 +95,19 @@ def champion(t: TournamentRow, player: int, names: Mapping[int, str]) -> str:
     return f"**{names[player]}** is the champion of **{t.name}**! Congratulations."
 
 
+def cancelled(t: TournamentRow, by: str) -> str:
+    return (
+        f"**{t.name}** has been cancelled by {by}, a server admin: there will be no champion "
+        "and no more games. Matches already decided, and the ranks they moved, stand."
+    )
+
+
 def describe(t: TournamentRow, players: int, substitutes: int) -> str:
-    state = {"registering": "registration open", "running": f"tier {t.tier} under way"}
+    state = {
+        "registering": "registration open",
+        "running": f"tier {t.tier} under way",
+        "cancelled": "cancelled",
+    }
     status = state.get(t.status, "finished")
     subs = f", {substitutes} substitute{'s' * (substitutes != 1)}" if substitutes else ""
     return (
