@@ -117,3 +117,33 @@ async def test_the_demo_writes_a_readable_transcript(tmp_path: Path) -> None:
     images = sorted((tmp_path / "demo-out" / "images").iterdir())
     assert any(p.name.endswith("-board.png") for p in images)
     assert all(f"(images/{p.name})" in text for p in images)
+
+
+async def test_a_tournament_is_organised_and_its_first_game_opens_in_a_thread(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        refused = await stage.slash("ann", "tournament create", name="Cup", board="short",
+                                    target=60)  # fmt: skip
+        assert refused.text == "I have answered you privately."  # deferred in public...
+        await stage.emu.wait_for_message(  # ...the refusal goes to ann alone
+            stage.channel,
+            lambda m: m.ephemeral_to == stage.user["ann"] and "Only a server admin" in m.text(),
+        )
+        created = await stage.slash("admin", "tournament create", name="Cup", board="short",
+                                    target=60)  # fmt: skip
+        assert "open for registration" in created.text and not created.ephemeral
+        offered = await stage.emu.autocomplete(
+            stage.user["ann"], stage.channel, "tora", "tournament", "register", focused="name",
+            name="C",
+        )  # fmt: skip
+        assert [c["value"] for c in offered] == ["Cup"]
+        for name in ("ann", "bob"):
+            joined = await stage.slash(name, "tournament register", name="Cup")
+            assert "You are registered for **Cup**" in joined.text
+        started = await stage.slash("admin", "tournament start", name="Cup")
+        assert started.error is None, started.text
+        thread = await stage.emu.wait_until(lambda: stage.emu.thread_of(stage.channel), 30)
+        await stage.posted("game 1", channel=thread)
+        standings = await stage.slash("bob", "tournament standings", name="Cup")
+        assert standings.files and "Cup" in standings.text

@@ -74,3 +74,10 @@ async def terrain(interaction: discord.Interaction[Any], current: str) -> Choice
 async def topic(interaction: discord.Interaction[Any], current: str) -> Choices:
     typed = current.strip().lower()
     return _choices([t for t in rulebook.topics() if typed in t.lower()])
+
+
+@_safe
+async def tournament(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """The server's tournament names starting with what was typed."""
+    cups = interaction.client.tournaments
+    return _choices(await cups.names(interaction.guild_id, current.strip()))

@@ -15,6 +15,7 @@ from bot.ladder.desk import LadderDesk
 from bot.ladder.runner import LadderRunner
 from bot.pictures import PillowRenderer
 from bot.service import Clock, MatchService, Settings
+from bot.tournament.desk import TournamentDesk
 from storage import Store
 
 from .actions import Actions
@@ -25,6 +26,7 @@ from .decorate import PostButtons
 from .delivery import DiscordDelivery
 from .lookups import Lookups
 from .respond import report
+from .tournaments import Tournaments
 
 log = logging.getLogger(__name__)
 
@@ -98,9 +100,12 @@ class ToraBot(discord.Client):
         self.ladder_runner = LadderRunner(self.service, self.store, self.delivery, **ladder)
         self.actions = Actions(self.service, self.store, self.delivery)
         self.lookups = Lookups(self.actions, self.store, desk)
+        cups = TournamentDesk(self.store, self.service, self.delivery, **ladder)
+        self.tournaments = Tournaments(cups)
         self.add_dynamic_items(ToraButton)
         await self.ladder_runner.start()  # before the service: see LadderRunner.start
         await self.service.start()
+        await cups.start()  # after the service: listens to its endings, then catches up
         log.info("service started", extra={"db": str(self.config.store.path)})
 
     async def on_ready(self) -> None:

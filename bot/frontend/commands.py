@@ -15,6 +15,7 @@ from .callers import caller_of, person
 from .commands_admin import register_admin
 from .commands_info import register_info
 from .commands_ladder import register_ladder
+from .commands_tournament import register_tournament
 from .respond import Answer, Unusable, run
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
@@ -37,6 +38,7 @@ def build_group() -> app_commands.Group:
     register_info(group)
     register_ladder(group)
     register_admin(group)
+    register_tournament(group)
     return group
 
 

@@ -130,13 +130,13 @@ class Stage:
 
     # ---- acting as users ---------------------------------------------------------------
     async def slash(
-        self, name: str, *path: str, channel: int | None = None, **values: Any
+        self, who: str, /, *path: str, channel: int | None = None, **values: Any
     ) -> Interaction:
-        """``/tora <path> <values>`` by user ``name``; returns once it is answered."""
+        """``/tora <path> <values>`` by user ``who``; returns once it is answered."""
         where = self.channel if channel is None else channel
         given = {k: self.user[v] if k in ("opponent", "player", "versus") else v
                  for k, v in values.items()}  # fmt: skip
-        done = await self.emu.slash(self.user[name], where, "tora", *path, **given)
+        done = await self.emu.slash(self.user[who], where, "tora", *path, **given)
         return await done.done(30)
 
     async def click(self, name: str, label: str, channel: int | None = None) -> Interaction:
