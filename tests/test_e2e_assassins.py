@@ -42,6 +42,12 @@ class World:
         await stage.click("bob", "Accept")
         ann_dm, bob_dm = self.dm("ann"), self.dm("bob")
         await stage.slash("ann", "setup", strategy="aggressive", ruler="Q", channel=ann_dm)
+        offered = await stage.emu.autocomplete(
+            stage.user["ann"], ann_dm, "tora", "setup", focused="assassin", assassin="v"
+        )
+        squares = [choice["value"] for choice in offered]
+        assert self.ann_start in squares and "v1h17" in squares  # her free home squares
+        assert "v9h17" not in squares  # her Ruler's square under the aggressive setup
         placed = await stage.slash("ann", "setup", assassin=self.ann_start, channel=ann_dm)
         assert f"Assassin starts on {self.ann_start}" in placed.text
         await stage.slash(

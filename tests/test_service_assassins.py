@@ -152,3 +152,19 @@ async def long_game(world: World) -> None:
     record = final.files[1].data.decode()
     assert '[ChallengerAssassin "v3h17"]' in record and '[OppositionAssassin "v17h1"]' in record
     assert "X v3h17-v4h16" in record and "X v17h1-v16h2" in record  # published at the end (R44)
+
+
+async def test_r41_each_player_is_offered_only_their_own_free_start_squares(h: Harness) -> None:
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, TERMS)
+    await service.accept(HERE, BOB)
+    assert await service.assassin_squares(HERE, ANN) == ["none"]  # no strategy chosen yet
+    await service.setup(HERE, ANN, strategy="aggressive")
+    await service.setup(HERE, BOB, strategy="defensive")
+    ann = await service.assassin_squares(HERE, ANN)
+    assert ann[0] == "v1h17" and "v9h17" not in ann and ann[-1] == "none"  # the Ruler's
+    assert await service.assassin_squares(HERE, BOB, "v17") == ["v17h1"]
+    assert await service.assassin_squares(HERE, User(3, "carl")) == []  # a spectator
+    await service.setup(HERE, ANN, ruler="Q", assassin="v3h17")
+    await service.setup(HERE, BOB, ruler="K", assassin="none")
+    assert await service.assassin_squares(HERE, ANN) == []  # the game is on

@@ -200,6 +200,14 @@ class Actions:
             return []
         return await self.service.choices(place, caller.user, typed)
 
+    async def assassin_squares(self, caller: Caller, match: str | None, typed: str) -> list[str]:
+        """The caller's allowed Assassin start squares starting with ``typed`` (R41)."""
+        try:
+            place = await self.place(caller, match)
+        except Unusable:
+            return []
+        return await self.service.assassin_squares(place, caller.user, typed)
+
     # ---- agreements and endings ----------------------------------------------------------
     async def agree(self, caller: Caller, match: str | None, kind: str) -> Answer:
         """``draw``, ``reset``, ``pause``, ``resume``, ``resign`` or ``abort``."""

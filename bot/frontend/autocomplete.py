@@ -63,6 +63,14 @@ async def strategy(interaction: discord.Interaction[Any], current: str) -> Choic
 
 
 @_safe
+async def assassin(interaction: discord.Interaction[Any], current: str) -> Choices:
+    """Where the caller's own Assassin may start, under the strategy they chose (R41)."""
+    match = getattr(interaction.namespace, "match", None)
+    actions = interaction.client.actions
+    return _choices(await actions.assassin_squares(caller_of(interaction), match, current))
+
+
+@_safe
 async def terrain(interaction: discord.Interaction[Any], current: str) -> Choices:
     """The presets of the board chosen so far (short by default), and ``custom``."""
     board = getattr(interaction.namespace, "board", None) or "short"

@@ -106,7 +106,9 @@ def register_lobby(group: app_commands.Group) -> None:
         assassin="Where your hidden Assassin starts (a free square of your home edge), or none",
         match=MATCH,
     )
-    @app_commands.autocomplete(strategy=autocomplete.strategy, match=autocomplete.match)
+    @app_commands.autocomplete(
+        strategy=autocomplete.strategy, assassin=autocomplete.assassin, match=autocomplete.match
+    )
     async def setup(
         interaction: discord.Interaction[Any],
         strategy: str | None = None,

@@ -101,6 +101,10 @@ class Stage:
             self._task = asyncio.create_task(self.bot.start(self.emu.token))
         await self.emu.wait_until(lambda: self.emu.identifies > before, 30, "the bot to connect")
         await self.emu.wait_ready(30)
+        if self.bot is not None:
+            # "ready" is dispatched a moment after the guilds arrive; closing the bot before
+            # then makes that dispatch fail on a closed loop.
+            await asyncio.wait_for(self.bot.wait_until_ready(), 30)
 
     async def kill(self) -> None:
         """SIGKILL the child process: no clean shutdown at all."""

@@ -193,6 +193,16 @@ class MatchService:
             lambda t: setup_phase.choose(self._ctx, t, user, strategy, ruler, assassin),
         )
 
+    async def assassin_squares(self, place: Place, user: User, typed: str = "") -> list[str]:
+        """The user's own allowed Assassin start squares that start with ``typed``, for them
+        alone: to autocomplete ``setup``. Not rate limited, like ``choices``."""
+        async with self._lock(place.channel_id):
+            table = await self._loaded(place.channel_id)
+            if table is None or table.hosted.phase != SETUP:
+                return []
+            squares = await setup_phase.assassin_squares(self._ctx, table, user)
+        return [s for s in squares if s.startswith(typed.strip().lower())]
+
     # ---- turns ---------------------------------------------------------------------------
     async def play(self, place: Place, user: User, action: str, expect: int | None = None) -> Reply:
         """Stage one action of the player's turn (validated at once)."""

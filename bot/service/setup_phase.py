@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules import IllegalAction, Options, Side
-from rules.assassin import check_assassin_start, home_row
+from rules.assassin import check_assassin_start, home_row, start_squares
 from rules.game import STRATEGIES
 from rules.geometry import name
 from storage import SetupChoice
@@ -157,12 +157,31 @@ def _merged(
 
 def _square(terms: Terms, side: Side, choice: SetupChoice, text: str) -> str:
     """The Assassin's start square, checked against the player's own setup (R41)."""
-    own = choice.strategy or "aggressive"
-    setups = (own, "aggressive") if side == Side.CHALLENGER else ("aggressive", own)
     try:
-        return name(check_assassin_start(terms.options(setups), side, text))
+        return name(check_assassin_start(terms.options(_setups(side, choice)), side, text))
     except IllegalAction as exc:
         raise Refused(exc.message) from None
+
+
+def _setups(side: Side, choice: SetupChoice) -> tuple[str, str]:
+    """Both strategies for checking ``side``'s own squares: the other side's does not matter
+    (it never stands on this home edge)."""
+    own = choice.strategy or "aggressive"
+    return (own, "aggressive") if side == Side.CHALLENGER else ("aggressive", own)
+
+
+async def assassin_squares(ctx: Context, table: Table, user: User) -> list[str]:
+    """Where the player may start their Assassin (R41): the free squares of their home edge
+    under the strategy they chose, then `none`; only `none` until the strategy is chosen,
+    and nothing for anyone else or without Assassins. Only ever shown to that player."""
+    side = table.hosted.side_of(user.id)
+    if side is None or not table.terms.assassins:
+        return []
+    choice = await ctx.store.hosting.private_setup_choice(table.hosted.id, side)
+    if choice is None or choice.strategy is None:
+        return [NONE]
+    options = table.terms.options(_setups(side, choice))
+    return [name(square) for square in start_squares(options, side)] + [NONE]
 
 
 def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: Side) -> str:
