@@ -119,7 +119,10 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
         ctx, staged, f"{user.name} accepts {table.name(hosted.issuer_id)}'s challenge.", drawn
     )
     await ctx.update(table, changed, mail)
-    return Reply("You accepted the challenge. Choose your setup now: see my private message.")
+    return Reply(
+        "You accepted the challenge. Choose your setup now: I am sending you the choices in a "
+        "private message (here, seen only by you, if your direct messages are closed)."
+    )
 
 
 async def decline(ctx: Context, table: Table, user: User) -> Reply:
