@@ -8,19 +8,12 @@ reading the ratings, computing the new ones and writing them is one transaction.
 
 from __future__ import annotations
 
-import contextlib
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TypeVar
 
-import aiosqlite
-
-from .hosting import Post, insert_posts
+from .areas import Area, Reader, Tx
 from .writer import Writer
-
-T = TypeVar("T")
-Reader = Callable[[], contextlib.AbstractAsyncContextManager[aiosqlite.Connection]]
 
 
 @dataclass(frozen=True)
@@ -123,12 +116,8 @@ def _result(row: tuple) -> ResultRow:
     return ResultRow(*row[:6], removed=bool(row[6]))
 
 
-class LadderTx:
+class LadderTx(Tx):
     """The ladder's statements inside one writer transaction."""
-
-    def __init__(self, conn: sqlite3.Connection, now: float) -> None:
-        self.conn = conn
-        self.now = now
 
     def match_facts(self, match_id: int) -> MatchFacts | None:
         row = self.conn.execute(
@@ -267,14 +256,6 @@ class LadderTx:
             (result_id, revision, player_id, standing.rating, standing.deviation, change),
         )
 
-    def names(self, player_ids: Iterable[int]) -> dict[int, str]:
-        ids = sorted(set(player_ids))
-        marks = ", ".join("?" * len(ids))
-        rows = self.conn.execute(
-            f"SELECT user_id, name FROM players WHERE user_id IN ({marks})", ids
-        ).fetchall()
-        return {int(user_id): str(name) for user_id, name in rows}
-
     def is_bot(self, user_id: int) -> bool:
         row = self.conn.execute("SELECT 1 FROM bot_accounts WHERE user_id = ?", (user_id,))
         return row.fetchone() is not None
@@ -321,24 +302,12 @@ class LadderTx:
         gone = [(row[0], row[1], QueueEntry(*row[2:])) for row in rows]
         return sorted(gone, key=lambda g: (g[0], g[1], g[2].joined_at, g[2].player_id))
 
-    def notify(self, posts: Sequence[Post]) -> None:
-        """Queue messages (e.g. a private "your wait has expired") in the match service's
-        outbox, in this transaction: they go out if and only if the change they tell of is
-        committed. They belong to no hosted match."""
-        insert_posts(self.conn, None, posts, self.now)
 
-
-class Ladders:
+class Ladders(Area[LadderTx]):
     """The ladders' writes (``transact``) and reads."""
 
     def __init__(self, writer: Writer, read: Reader) -> None:
-        self._writer = writer
-        self._read = read
-
-    async def transact(self, work: Callable[[LadderTx], T], now: float) -> T:
-        """Run ``work`` as one transaction on the writer (it must not await): all or nothing.
-        ``now`` (the ladder service's clock) stamps what it writes."""
-        return await self._writer.run(lambda conn: work(LadderTx(conn, now)))
+        super().__init__(writer, read, LadderTx)
 
     async def set_bot(self, user_id: int, bot: bool = True) -> None:
         """Mark a saved player as a bot account (the front end knows): never rated."""
@@ -355,10 +324,6 @@ class Ladders:
                 conn.execute("DELETE FROM bot_accounts WHERE user_id = ?", (user_id,))
 
         await self._writer.run(job)
-
-    async def _rows(self, sql: str, args: tuple[object, ...]) -> list[tuple]:
-        async with self._read() as db, db.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
 
     async def seasons(self, guild_id: int, board: str) -> list[Season]:
         rows = await self._rows(
@@ -446,13 +411,3 @@ class Ladders:
             (guild_id, board),
         )
         return [QueueEntry(*row) for row in rows]
-
-    async def names(self, player_ids: Iterable[int]) -> dict[int, str]:
-        ids = sorted(set(player_ids))
-        if not ids:
-            return {}
-        marks = ", ".join("?" * len(ids))
-        rows = await self._rows(
-            f"SELECT user_id, name FROM players WHERE user_id IN ({marks})", tuple(ids)
-        )
-        return {int(user_id): str(name) for user_id, name in rows}

@@ -10,19 +10,13 @@ gives; ranks as plain numbers."""
 
 from __future__ import annotations
 
-import contextlib
-import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
-import aiosqlite
-
-from .hosting import Post, insert_posts
+from .areas import Area, Reader, Tx
 from .writer import Writer
 
-T = TypeVar("T")
-Reader = Callable[[], contextlib.AbstractAsyncContextManager[aiosqlite.Connection]]
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 CANCELLED = "cancelled"  # by an admin: no champion; what was decided stands
 OPEN, SCORED, VOID = "open", "scored", "void"
@@ -166,12 +160,8 @@ def _snapshot(tournament: Sequence[Any], parts: list[list[Any]]) -> Snapshot:
     )
 
 
-class TournamentTx:
+class TournamentTx(Tx):
     """The tournaments' statements inside one writer transaction."""
-
-    def __init__(self, conn: sqlite3.Connection, now: float) -> None:
-        self.conn = conn
-        self.now = now
 
     # ---- tournaments and entries ---------------------------------------------------------
     def named(self, guild_id: int, name: str) -> TournamentRow | None:
@@ -328,14 +318,6 @@ class TournamentTx:
         if cursor.rowcount != 1:
             raise LookupError(f"tournament game {game_id} is not open")
 
-    def names(self, player_ids: Iterable[int]) -> dict[int, str]:
-        ids = sorted(set(player_ids))
-        marks = ", ".join("?" * len(ids))
-        rows = self.conn.execute(
-            f"SELECT user_id, name FROM players WHERE user_id IN ({marks})", ids
-        ).fetchall()
-        return {int(user_id): str(name) for user_id, name in rows}
-
     # ---- ranks ---------------------------------------------------------------------------
     def rank(self, guild_id: int, board: str, player_id: int) -> RankRow | None:
         row = self.conn.execute(RANK_SQL, (guild_id, board, player_id)).fetchone()
@@ -359,27 +341,12 @@ class TournamentTx:
              self.now),
         )  # fmt: skip
 
-    # ---- posts ---------------------------------------------------------------------------
-    def post(self, posts: Sequence[Post]) -> None:
-        """Queue posts in the match service's outbox, delivered once this commits."""
-        insert_posts(self.conn, None, posts, self.now)
 
-
-class Tournaments:
+class Tournaments(Area[TournamentTx]):
     """The tournaments' writes (``transact``) and reads."""
 
     def __init__(self, writer: Writer, read: Reader) -> None:
-        self._writer = writer
-        self._read = read
-
-    async def transact(self, work: Callable[[TournamentTx], T], now: float) -> T:
-        """Run ``work`` as one transaction on the writer (it must not await): all or nothing.
-        ``now`` (the tournament service's clock) stamps what it writes."""
-        return await self._writer.run(lambda conn: work(TournamentTx(conn, now)))
-
-    async def _rows(self, sql: str, args: tuple[object, ...]) -> list[tuple]:
-        async with self._read() as db, db.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
+        super().__init__(writer, read, TournamentTx)
 
     async def snapshot(self, tournament_id: int) -> Snapshot:
         """The tournament with its entries, matches and games, read in one transaction."""
@@ -443,13 +410,3 @@ class Tournaments:
             (guild_id, board, player_id),
         )
         return [(int(a), int(b), int(c)) for a, b, c in rows]
-
-    async def names(self, player_ids: Iterable[int]) -> dict[int, str]:
-        ids = sorted(set(player_ids))
-        if not ids:
-            return {}
-        marks = ", ".join("?" * len(ids))
-        rows = await self._rows(
-            f"SELECT user_id, name FROM players WHERE user_id IN ({marks})", tuple(ids)
-        )
-        return {int(user_id): str(name) for user_id, name in rows}

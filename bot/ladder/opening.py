@@ -108,7 +108,7 @@ class Opener:
         posts = [Post(channel_id, text, user) for user, text in told.items() if user != replying_to]
 
         def work(tx: LadderTx) -> None:
-            tx.notify(posts)
+            tx.post(posts)
 
         await self._store.ladders.transact(work, self._clock())
         await self._service.deliver_written()

@@ -152,7 +152,7 @@ class Matchmaking:
             gone = tx.expire_queue(tx.now - EXPIRE_AFTER)
             expired = [Expired(g, b, e.player_id, e.channel_id) for g, b, e in gone]
             if notice is not None:
-                tx.notify([Post(e.channel_id, notice(e), e.player_id) for e in expired])
+                tx.post([Post(e.channel_id, notice(e), e.player_id) for e in expired])
             return expired
 
         return await self._store.ladders.transact(work, self._clock())

@@ -1,0 +1,67 @@
+"""What the ladders and the tournaments share: writes as functions of a transaction object
+(``Tx``) that run as one job on the store's single writer, so that reading, deciding and
+writing are one transaction; and reads on the read-only connection."""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterable, Sequence
+from typing import Generic, TypeVar
+
+import aiosqlite
+
+from .hosting import Post, insert_posts
+from .writer import Writer
+
+T = TypeVar("T")
+Reader = Callable[[], contextlib.AbstractAsyncContextManager[aiosqlite.Connection]]
+NAMES_SQL = "SELECT user_id, name FROM players WHERE user_id IN ({marks})"
+
+
+class Tx:
+    """Statements inside one writer transaction; ``now`` (the caller's clock) stamps what
+    they write."""
+
+    def __init__(self, conn: sqlite3.Connection, now: float) -> None:
+        self.conn = conn
+        self.now = now
+
+    def names(self, player_ids: Iterable[int]) -> dict[int, str]:
+        ids = sorted(set(player_ids))
+        rows = self.conn.execute(NAMES_SQL.format(marks=", ".join("?" * len(ids))), ids)
+        return {int(user_id): str(name) for user_id, name in rows.fetchall()}
+
+    def post(self, posts: Sequence[Post]) -> None:
+        """Queue posts and private messages in the match service's outbox, in this
+        transaction: they go out if and only if the change they tell of is committed. They
+        belong to no hosted match."""
+        insert_posts(self.conn, None, posts, self.now)
+
+
+TxT = TypeVar("TxT", bound=Tx)
+
+
+class Area(Generic[TxT]):
+    """One part of the schema: its writes (``transact``) and reads."""
+
+    def __init__(self, writer: Writer, read: Reader, tx: type[TxT]) -> None:
+        self._writer = writer
+        self._read = read
+        self._tx = tx
+
+    async def transact(self, work: Callable[[TxT], T], now: float) -> T:
+        """Run ``work`` as one transaction on the writer (it must not await): all or
+        nothing. ``now`` (the caller's clock) stamps what it writes."""
+        return await self._writer.run(lambda conn: work(self._tx(conn, now)))
+
+    async def _rows(self, sql: str, args: tuple[object, ...]) -> list[tuple]:
+        async with self._read() as db, db.execute(sql, args) as cursor:
+            return list(await cursor.fetchall())
+
+    async def names(self, player_ids: Iterable[int]) -> dict[int, str]:
+        ids = tuple(sorted(set(player_ids)))
+        if not ids:
+            return {}
+        rows = await self._rows(NAMES_SQL.format(marks=", ".join("?" * len(ids))), ids)
+        return {int(user_id): str(name) for user_id, name in rows}
