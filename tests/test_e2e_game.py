@@ -147,3 +147,22 @@ async def test_a_tournament_is_organised_and_its_first_game_opens_in_a_thread(
         await stage.posted("game 1", channel=thread)
         standings = await stage.slash("bob", "tournament standings", name="Cup")
         assert standings.files and "Cup" in standings.text
+
+
+async def test_two_players_in_the_ladder_queue_get_a_rated_match_in_the_ladder_channel(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "admin"), channels=2) as stage:
+        ladder_channel = stage.channels[1]
+        await stage.slash("admin", "admin settings", ladder_channel=ladder_channel)
+        waiting = await stage.slash("ann", "queue", board="short")
+        assert waiting.ephemeral and waiting.error is None
+        left = await stage.slash("ann", "leave-queue")
+        assert left.ephemeral and left.error is None
+        await stage.slash("ann", "queue", board="short")
+        paired = await stage.slash("bob", "queue", board="short")
+        assert paired.ephemeral and paired.error is None
+        thread = await stage.emu.wait_until(lambda: stage.emu.thread_of(ladder_channel), 30)
+        opening = await stage.posted("ladder match, paired from the queue", channel=thread)
+        assert "ann" in opening and "bob" in opening
+        assert stage.emu.threads(stage.channel) == []  # not where they queued
