@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
 from rules import Game, IllegalAction, Options
@@ -80,3 +81,18 @@ def middle_game(board: str, seed: int, turns: int, assassins: bool = False) -> G
         if not game.is_over():
             return game
         seed += 1000
+
+
+async def poisson_arrivals(rate: float, seconds: float, rng: random.Random) -> AsyncIterator[float]:
+    """Arrivals of a Poisson process at ``rate`` per second for ``seconds`` of wall time:
+    yields at each one its planned time (``time.perf_counter``), once that time has come."""
+    begin = time.perf_counter()
+    at = 0.0
+    while True:
+        at += rng.expovariate(rate)
+        if at > seconds:
+            return
+        delay = begin + at - time.perf_counter()
+        if delay > 0:
+            await asyncio.sleep(delay)
+        yield begin + at

@@ -22,7 +22,7 @@ from pathlib import Path
 from bot.frontend.stage import Stage, planned_turn
 from rules import Game, Side
 
-from .common import Figure, median
+from .common import Figure, median, poisson_arrivals
 
 CHANNELS = 50
 RATE = 25.0
@@ -98,15 +98,7 @@ async def _load(stage: Stage, tables: list[Table], seconds: float, seed: int) ->
     rng = random.Random(seed)
     out = Samples()
     tasks = []
-    begin = time.perf_counter()
-    at = 0.0
-    while True:
-        at += rng.expovariate(RATE)
-        if at > seconds:
-            break
-        delay = begin + at - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
+    async for _planned in poisson_arrivals(RATE, seconds, rng):
         table = rng.choice(tables)
         tasks.append(asyncio.create_task(_arrival(stage, table, random.Random(rng.random()), out)))
     await asyncio.gather(*tasks)

@@ -43,7 +43,7 @@ from bot.service import (
 from bot.service.testing import DigestRenderer
 from storage import Config, Store
 
-from .common import Figure, median
+from .common import Figure, median, poisson_arrivals
 
 CHANNELS = 50
 RATE = 25.0
@@ -164,18 +164,10 @@ async def _load(
     rng = random.Random(seed)
     samples: list[Sample] = []
     tasks = []
-    begin = time.perf_counter()
-    at = 0.0
-    while True:
-        at += rng.expovariate(rate)
-        if at > seconds:
-            break
-        delay = begin + at - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
+    async for planned in poisson_arrivals(rate, seconds, rng):
         table = rng.choice(tables)
         step_rng = random.Random(rng.random())
-        tasks.append(asyncio.create_task(_arrival(service, table, step_rng, begin + at, samples)))
+        tasks.append(asyncio.create_task(_arrival(service, table, step_rng, planned, samples)))
     await asyncio.gather(*tasks)
     return samples
 
