@@ -14,8 +14,7 @@ from storage import Store
 from storage.ladders import HistoryPoint, LadderKey, ResultRow, Season
 
 from .errors import NotFound
-from .results import BOARDS, check_board
-from .standings import current
+from .results import BOARDS, Archived, archived_line, check_board
 
 PAGE_SIZE = 10
 TREND_GAMES = 5  # a leaderboard's trend is the rating change over a player's last 5 results
@@ -23,17 +22,9 @@ RECENT = 10  # matches listed on a profile
 
 
 @dataclass(frozen=True)
-class Line:
-    rank: int
-    player_id: int
-    name: str
-    rating: float
-    deviation: float
-    provisional: bool
-    games: int
-    wins: int
-    losses: int
-    draws: int
+class Line(Archived):
+    """A line of a season's standings now: an archived line with the streak and trend."""
+
     streak: int
     trend: float
 
@@ -145,23 +136,8 @@ class Boards:
         now = self._clock() if season.closed_at is None else season.closed_at
         lines = []
         for rank, s in enumerate(standings, 1):
-            rating = current(s, now)
-            lines.append(
-                Line(
-                    rank,
-                    s.player_id,
-                    names.get(s.player_id, str(s.player_id)),
-                    s.rating,
-                    rating.deviation,
-                    rating.provisional,
-                    s.games,
-                    s.wins,
-                    s.losses,
-                    s.draws,
-                    s.streak,
-                    trends.get(s.player_id, 0.0),
-                )
-            )
+            base = archived_line(rank, s, names.get(s.player_id, str(s.player_id)), now)
+            lines.append(Line(**vars(base), streak=s.streak, trend=trends.get(s.player_id, 0.0)))
         return lines
 
     async def page(

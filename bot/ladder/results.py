@@ -173,24 +173,27 @@ class Results:
 def archive_lines(tx: LadderTx, key: LadderKey) -> list[Archived]:
     rows = tx.standings(key)
     names = tx.names(row.player_id for row in rows)
-    lines = []
-    for rank, row in enumerate(rows, 1):
-        rating = current(row, tx.now)
-        lines.append(
-            Archived(
-                rank,
-                row.player_id,
-                names.get(row.player_id, str(row.player_id)),
-                row.rating,
-                rating.deviation,
-                rating.provisional,
-                row.games,
-                row.wins,
-                row.losses,
-                row.draws,
-            )
-        )
-    return lines
+    return [
+        archived_line(rank, row, names.get(row.player_id, str(row.player_id)), tx.now)
+        for rank, row in enumerate(rows, 1)
+    ]
+
+
+def archived_line(rank: int, row: Standing, name: str, now: float) -> Archived:
+    """A standings line as of ``now`` (the deviation grown with idle time since)."""
+    rating = current(row, now)
+    return Archived(
+        rank,
+        row.player_id,
+        name,
+        row.rating,
+        rating.deviation,
+        rating.provisional,
+        row.games,
+        row.wins,
+        row.losses,
+        row.draws,
+    )
 
 
 def _write(tx: LadderTx, key: LadderKey, result_id: int, revision: int, step: Applied) -> None:
