@@ -1,0 +1,177 @@
+"""The status strip (names, move number, whose move, check, deadline or outcome) and the two
+hand strips, drawn in RGB and mapped onto the fixed palette.
+
+Names and the deadline are not in a View: the caller passes them in ``info``, any object with
+``challenger``, ``opposition`` and ``deadline`` string attributes (``render.StatusInfo``)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Protocol
+
+from PIL import Image, ImageDraw
+
+from render.fonts import Font, draw_label, fit, font, label
+from rules.sides import Side
+from rules.torishogi.view import View
+
+from . import palette as pal
+from .layout import HAND_ROW, MARGIN, STRIP, SUPERSAMPLE, Layout
+from .palette import to_palette
+from .tiles import OUTLINE, Look, hand_tile
+
+PAD = 12
+SEPARATOR = " · "
+NAME_ROOM = 120
+HAND_TILE = 40
+HAND_STEP = 62  # from one kind in hand to the next
+
+
+class StatusFields(Protocol):
+    @property
+    def challenger(self) -> str: ...
+
+    @property
+    def opposition(self) -> str: ...
+
+    @property
+    def deadline(self) -> str: ...
+
+
+def player_name(info: StatusFields, side: Side) -> str:
+    return info.challenger if side == Side.CHALLENGER else info.opposition
+
+
+@lru_cache(maxsize=8)
+def side_icon(side: Side, up: bool, size: int) -> Image.Image:
+    """A small pentagon in the side's colours, pointing as its pieces do."""
+    k = SUPERSAMPLE
+    big = size * k
+    image = Image.new("RGBA", (big, big), (0, 0, 0, 0))
+    points = [(x * big, (y if up else 1 - y) * big) for x, y in OUTLINE]
+    ImageDraw.Draw(image).polygon(
+        points, fill=pal.FILL[side], outline=pal.EDGE[side], width=round(big * 0.09)
+    )
+    return image.reduce(k)
+
+
+def _icon(image: Image.Image, side: Side, up: bool, x: float, y: float, size: int = 14) -> None:
+    icon = side_icon(side, up, size)
+    image.paste(icon, (round(x - size / 2), round(y - size / 2)), icon)
+
+
+def status_strip(layout: Layout, view: View, info: StatusFields) -> Image.Image:
+    width = layout.width
+    image = Image.new("RGB", (width, STRIP), pal.FRAME)
+    ImageDraw.Draw(image).line((0, STRIP - 1, width, STRIP - 1), fill=pal.FRAME_LINE)
+    _players(image, layout, view, info)
+    _sentence(image, layout, view, info)
+    return to_palette(image)
+
+
+def _players(image: Image.Image, layout: Layout, view: View, info: StatusFields) -> None:
+    """The Challenger on the left, the Opposition on the right, the move number between."""
+    y, width = 19, layout.width
+    face = font(15, bold=True)
+    middle = f"ToriShogi · move {view.move_number}"
+    mid = draw_label(image, (width / 2, y), middle, pal.MUTED, font(12), "mm")
+    room = int((width - mid) / 2 - PAD - 30)
+    for side, anchor in ((Side.CHALLENGER, "l"), (Side.OPPOSITION, "r")):
+        x = PAD + 8 if anchor == "l" else width - PAD - 8
+        _icon(image, side, layout.points_up(side), x, y)
+        x += 14 if anchor == "l" else -14
+        draw_label(
+            image, (x, y), fit(player_name(info, side), face, room), pal.TEXT, face, anchor + "m"
+        )
+
+
+def _sentence(image: Image.Image, layout: Layout, view: View, info: StatusFields) -> None:
+    y, face = 45, font(13)
+    room = layout.width - 2 * PAD - 30
+    wordings = _describe(view, info)
+    fitting = [parts for parts in wordings if _width(parts, face) <= room]
+    parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
+    icon_side = view.winner if view.outcome else view.side
+    x = PAD + 8
+    if icon_side is not None:
+        _icon(image, icon_side, layout.points_up(icon_side), x, y, 12)
+        x += 14
+    for i, part in enumerate(parts):
+        colour = pal.RED if part in ("in check", "check", "checkmate") else pal.TEXT
+        if i:
+            x += draw_label(image, (x, y), SEPARATOR, pal.MUTED, face, "lm")
+        x += draw_label(image, (x, y), part, colour, face, "lm")
+
+
+def _width(parts: list[str], face: Font) -> float:
+    return (
+        sum(label(part, face, "lm").width for part in parts)
+        + (len(parts) - 1) * label(SEPARATOR, face, "lm").width
+    )
+
+
+def _describe(view: View, info: StatusFields) -> list[list[str]]:
+    """From the fullest wording to the shortest; each part is drawn as a label of its own."""
+    face = font(13)
+    names = [fit(player_name(info, side), face, NAME_ROOM) for side in Side]
+    if view.outcome:
+        reason = view.outcome.partition("(")[2].rstrip(")")
+        head = "Draw" if view.winner is None else f"{names[view.winner]} wins"
+        return [[f"{head} ({reason})"], [head]]
+    deadline = [info.deadline] if info.deadline else []
+    if view.staged:
+        move = view.staged[0]
+        said = move.readable
+        check = [move.note] if move.note else []
+        return [
+            [f"Preview: {said}", *check, "played when you end the turn"],
+            [f"Preview: {said}", *check, *deadline],
+            [f"Preview: {said}", *check],
+        ]
+    who = names[view.side]
+    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
+    check = ["in check"] if view.in_check else []
+    return [
+        [f"{who} ({role}) to move", *check, *deadline],
+        [f"{who} to move", *check, *deadline],
+        [f"{who} to move", *check],
+    ]
+
+
+def hand_strip(layout: Layout, view: View, info: StatusFields, side: Side) -> Image.Image:
+    """One player's hand: their name, then each kind they hold with its count."""
+    return _hand_strip(layout, side, player_name(info, side), tuple(view.hand(side)))
+
+
+@lru_cache(maxsize=256)
+def _hand_strip(
+    layout: Layout, side: Side, name: str, held: tuple[tuple[int, int], ...]
+) -> Image.Image:
+    """Cached: a hand changes only when a piece is captured or dropped."""
+    width = layout.width
+    strip = Image.new("RGB", (width, HAND_ROW), pal.FRAME)
+    ImageDraw.Draw(strip).rounded_rectangle(
+        (MARGIN - 4, 4, width - MARGIN + 3, HAND_ROW - 5), 8, fill=pal.HAND
+    )
+    y = HAND_ROW / 2
+    up = layout.points_up(side)
+    _icon(strip, side, up, MARGIN + 10, y)
+    name_face = font(13, bold=True)
+    draw_label(strip, (MARGIN + 22, y), fit(name, name_face, 92), pal.TEXT, name_face, "lm")
+    x = MARGIN + 122
+    if not held:
+        draw_label(strip, (x, y), "nothing in hand", pal.MUTED, font(12), "lm")
+    count_face = font(14, bold=True)
+    for kind, count in held:
+        piece = hand_tile(Look(side, kind, up), HAND_TILE)
+        strip.paste(piece.convert("RGB"), (x, round(y - HAND_TILE / 2)))
+        draw_label(
+            strip,
+            (x + HAND_TILE, y + 2),
+            f"\N{MULTIPLICATION SIGN}{count}",
+            pal.TEXT,
+            count_face,
+            "lm",
+        )
+        x += HAND_STEP
+    return to_palette(strip)

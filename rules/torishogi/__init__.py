@@ -1,0 +1,99 @@
+"""ToriShogi, the bird shogi on a 7x7 board, for the host's game seam (rules.protocol).
+
+The engine (``board``, ``pieces``, ``position``, ``movegen``, ``perft``) works on integer
+squares and encoded moves; ``ToriShogiGame`` wraps it in the host's turn model and ``TORISHOGI``
+is the ``GameType``. Rulings TS1-TS12 are in docs/TORISHOGI.md. Only the shared modules of
+``rules`` (protocol, sides, errors) are used here, never TORA's engine.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.protocol import SetupQuestion
+from rules.sides import Side
+
+from .events import Event, Turn
+from .fen import START_FEN, parse_fen, write_fen
+from .game import ToriShogiGame
+from .moves import Move
+from .notation import HINT
+from .perft import perft
+from .record import RecordError, ReplayError, read_record, write_record
+from .view import LastMove, PieceView, View
+
+OPTION_KEYS = ("fen",)
+# Bumped whenever the shape of a ToriShogiGame changes, so stored snapshots of older shapes
+# are recognised as stale (storage then rebuilds the game from its record).
+STATE_VERSION = 1
+
+
+class ToriShogiType:
+    """The ``GameType`` of ToriShogi: no match options besides an optional start ``fen``, no
+    setup questions."""
+
+    id = "torishogi"
+    title = "ToriShogi"
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)
+        if unknown:
+            raise ValueError(
+                f"ToriShogi has no option {', '.join(unknown)} (the only one is a start 'fen')"
+            )
+        fen = options.get("fen")
+        if fen is None or fen == "":
+            return {}
+        if not isinstance(fen, str):
+            raise ValueError("the start 'fen' must be text")
+        return {"fen": write_fen(parse_fen(fen))}
+
+    def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
+        return ()
+
+    def new_game(
+        self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]
+    ) -> ToriShogiGame:
+        if any(answers):
+            raise ValueError("ToriShogi asks no setup questions")
+        return ToriShogiGame(self.check_options(options).get("fen", START_FEN))
+
+    def from_fen(self, fen: str, options: Mapping[str, Any]) -> ToriShogiGame:
+        self.check_options(options)
+        return ToriShogiGame(fen)
+
+    def write_record(self, game: ToriShogiGame, audience: Side | str | None) -> str:
+        return write_record(game)
+
+    def read_record(self, text: str) -> ToriShogiGame:
+        return read_record(text)
+
+    def perft(self, game: ToriShogiGame, depth: int) -> int:
+        """From the confirmed position (a staged move is not played)."""
+        return perft(game.pos.copy(), depth)
+
+
+TORISHOGI = ToriShogiType()
+
+__all__ = [
+    "HINT",
+    "START_FEN",
+    "STATE_VERSION",
+    "TORISHOGI",
+    "Event",
+    "LastMove",
+    "Move",
+    "PieceView",
+    "RecordError",
+    "ReplayError",
+    "ToriShogiGame",
+    "ToriShogiType",
+    "Turn",
+    "View",
+    "parse_fen",
+    "perft",
+    "read_record",
+    "write_fen",
+    "write_record",
+]

@@ -1,0 +1,75 @@
+"""What a move or a game-level act did (``rules.protocol.GameEvent``), and finished turns."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rules.sides import Side
+
+from .board import NAMES
+from .moves import readable
+from .pieces import NAME, PROMOTES_TO
+
+RESIGN, DRAW, FORFEIT_WORD = "resign", "draw", "forfeit"
+GAME_WORDS = (RESIGN, DRAW, FORFEIT_WORD)
+
+
+@dataclass(frozen=True)
+class Event:
+    """One staged or played move (``text`` its canonical notation), or a game-level act
+    (``text`` one of ``GAME_WORDS``). Nothing in ToriShogi is hidden: ``public()`` is the
+    event itself. ``note`` is "check", "checkmate" or empty."""
+
+    side: Side
+    text: str
+    hidden: bool = False
+    note: str = ""
+    kind: int = 0  # the piece moved or dropped, before promotion
+    origin: int | None = None  # None for a drop
+    target: int | None = None
+    captured: int = 0
+    promoted: bool = False
+
+    @property
+    def readable(self) -> str:
+        """The move in the players' form ("Falcon d2-c2", "Swallow drop d4"), or the word."""
+        if self.target is None:
+            return self.text
+        return readable(self.kind, self.origin, self.target, self.captured, self.promoted)
+
+    def public(self) -> Event:
+        return self
+
+    def words(self, names: Sequence[str]) -> str:
+        """ "ann's Falcon moves d2-c2 and captures bob's Swallow", "bob drops a Swallow on
+        d4, check", "ann resigns"."""
+        me, them = names[self.side], names[self.side.other]
+        if self.text == RESIGN:
+            return f"{me} resigns"
+        if self.text == DRAW:
+            return f"{me} and {them} agree a draw"
+        if self.text == FORFEIT_WORD:
+            return f"{me} forfeits on missed turns"
+        assert self.target is not None
+        square = NAMES[self.target]
+        if self.origin is None:
+            said = f"{me} drops a {NAME[self.kind]} on {square}"
+        else:
+            parts = [f"moves {NAMES[self.origin]}-{square}"]
+            if self.captured:
+                parts.append(f"captures {them}'s {NAME[self.captured]}")
+            if self.promoted:
+                parts.append(f"promotes to {NAME[PROMOTES_TO[self.kind]]}")
+            joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+            said = f"{me}'s {NAME[self.kind]} {joined}"
+        return f"{said}, {self.note}" if self.note else said
+
+
+@dataclass
+class Turn:
+    """A finished turn (``rules.protocol.GameTurn``): the move's notation, or a game word."""
+
+    side: Side
+    texts: list[str]
+    events: list[Event] = field(default_factory=list)

@@ -1,0 +1,84 @@
+"""The legal moves grouped for Discord menus (``rules.protocol.ChoiceGroup``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules.grouped import Grouped
+from rules.protocol import Choice
+
+from .board import FILES, NAMES, file_of
+from .moves import Move
+from .pieces import HAND_KINDS, LETTER, NAME, PROMOTES_TO
+from .position import Position
+
+MENU_LIMIT = 25  # choices a menu shows at once; bigger groups go one step deeper, by file
+
+
+def build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
+    """One group per piece on the board with legal moves (squares in order a1, b1, ...,
+    g7), then one per kind in hand that can be dropped."""
+    by_origin: dict[int, list[Move]] = {}
+    by_drop: dict[int, list[Move]] = {}
+    for move in legal:
+        if move.origin is None:
+            by_drop.setdefault(move.kind, []).append(move)
+        else:
+            by_origin.setdefault(move.origin, []).append(move)
+    groups = [_piece_group(origin, by_origin[origin]) for origin in sorted(by_origin)]
+    hand = pos.hands[pos.side]
+    groups += [
+        _drop_group(kind, hand[kind], by_drop[kind]) for kind in HAND_KINDS if kind in by_drop
+    ]
+    return tuple(groups)
+
+
+def _piece_group(origin: int, moves: list[Move]) -> Grouped:
+    kind = moves[0].kind
+    labels = [_move_label(move) for move in moves]
+    key = NAMES[origin]
+    return Grouped(
+        key=key,
+        label=f"{NAME[kind]} {NAMES[origin]}",
+        description=_plural(len(moves), "move"),
+        category=NAME[kind],
+        choices=_choices(key, moves, labels, labels),
+    )
+
+
+def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
+    labels = [f"drop on {NAMES[move.target]}" for move in moves]
+    key = f"drop-{LETTER[kind]}"
+    return Grouped(
+        key=key,
+        label=f"{NAME[kind]} in hand ({count})",
+        description=_plural(len(moves), "square"),
+        category="drops",
+        choices=_choices(key, moves, labels, [NAMES[move.target] for move in moves]),
+    )
+
+
+def _choices(key: str, moves: list[Move], labels: list[str], deep: list[str]) -> tuple[Choice, ...]:
+    """Flat when the group fits a menu; otherwise under a first step per file ("file d")."""
+    if len(moves) <= MENU_LIMIT:
+        return tuple(
+            Choice(m.uci, label, (label,), key) for m, label in zip(moves, labels, strict=True)
+        )
+    by_file = sorted(zip(moves, labels, deep, strict=True), key=lambda row: file_of(row[0].target))
+    return tuple(
+        Choice(m.uci, label, (f"file {FILES[file_of(m.target)]}", step), key)
+        for m, label, step in by_file
+    )
+
+
+def _move_label(move: Move) -> str:
+    label = f"to {NAMES[move.target]}"
+    if move.captured:
+        label += f", capturing the {NAME[move.captured]}"
+    if move.promotes:
+        label += f", promoting to {NAME[PROMOTES_TO[move.kind]]}"
+    return label
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' * (n != 1)}"

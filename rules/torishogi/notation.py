@@ -1,0 +1,199 @@
+"""Move notation (TS12): reading what players type, and why a move is refused.
+
+Canonical (records, ``notation``): Fairy-Stockfish's ``c3c4``, ``d5d6+`` (promotion, which is
+compulsory) and ``S@d4``. Read as well, in any case and with any spacing: the readable form
+``Falcon d2-c2``, ``Swallow d3xd4``, ``Swallow drop d4`` (also ``drop on``), ``Falcon to c2``
+or ``Falcon c2`` (ambiguous when two such pieces can go there), the pieces' short names of the
+images (``Fa d2-c2``), and a ``+`` at the end, accepted and ignored.
+
+Every reader here is a single pass over an input of at most ``MAX_TEXT`` characters: no
+regular expressions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.errors import AmbiguousAction, IllegalAction, MalformedAction
+
+from .board import FILES, LAST_RANK, NAMES, SIZE, SQUARE_OF, file_of
+from .movegen import in_check, reaches
+from .moves import Move
+from .pieces import (
+    HAND_KINDS,
+    KIND_OF_LETTER,
+    NAME,
+    PHOENIX,
+    SHORT,
+    SWALLOW,
+    code,
+    kind_of,
+    side_of,
+)
+from .position import Position
+
+HINT = "Write moves like 'c3c4', 'S@d4' or 'Falcon d2-c2'"
+MAX_TEXT = 60
+_NAMES = {NAME[kind].lower(): kind for kind in NAME} | {SHORT[kind].lower(): kind for kind in SHORT}
+
+
+@dataclass(frozen=True)
+class MoveSpec:
+    """What a text names: a drop of ``kind`` on ``target``, a move ``origin``-``target``
+    (``kind`` optional), or any move of ``kind`` to ``target`` (``origin`` None)."""
+
+    target: int
+    kind: int | None = None
+    origin: int | None = None
+    drop: bool = False
+    capture: bool = False
+
+
+def malformed(text: str, reason: str) -> MalformedAction:
+    shown = text if len(text) <= 40 else text[:37] + "..."
+    return MalformedAction(shown, reason, hint=HINT)
+
+
+def read_spec(text: str) -> MoveSpec:
+    """Parse ``text``; MalformedAction if it is not move notation at all."""
+    if len(text) > MAX_TEXT:
+        raise malformed(text, f"it is {len(text)} characters long, the limit is {MAX_TEXT}")
+    words = text.lower().split()
+    if words and words[-1].endswith("+"):  # promotion is compulsory: '+' says nothing
+        words[-1] = words[-1][:-1]
+        if not words[-1]:
+            words.pop()
+    if not words:
+        raise malformed(text, "no move found")
+    if len(words) == 1 and "@" in words[0]:
+        return _uci_drop(text, words[0])
+    kind, rest = _piece_name(words)
+    compact = "".join(rest)
+    if compact.startswith("drop"):
+        compact = compact[4:].removeprefix("s").removeprefix("on")
+        if kind is None:
+            raise malformed(text, "a drop names its piece, like 'Swallow drop d4' or 'S@d4'")
+        return MoveSpec(_square(text, compact), kind, drop=True)
+    if compact.startswith("to") or len(compact) == 2:
+        if kind is None:
+            raise malformed(text, "a move names its piece or both squares, like 'Falcon c2'")
+        return MoveSpec(_square(text, compact.removeprefix("to")), kind)
+    if len(compact) == 5 and compact[2] in "-x":
+        return MoveSpec(
+            _square(text, compact[3:]), kind, _square(text, compact[:2]), capture=compact[2] == "x"
+        )
+    if len(compact) == 4:
+        return MoveSpec(_square(text, compact[2:]), kind, _square(text, compact[:2]))
+    raise malformed(text, "no move found")
+
+
+def _uci_drop(text: str, word: str) -> MoveSpec:
+    piece, _, where = word.partition("@")
+    kind = KIND_OF_LETTER.get(piece.upper()) if len(piece) == 1 else _NAMES.get(piece)
+    if kind is None:
+        raise malformed(text, f"{piece!r} before '@' is not a piece letter (S F C P L R)")
+    return MoveSpec(_square(text, where), kind, drop=True)
+
+
+def _piece_name(words: list[str]) -> tuple[int | None, list[str]]:
+    if len(words) >= 2 and words[0] in ("left", "right") and words[1] == "quail":
+        return _NAMES[words[0] + " quail"], words[2:]
+    kind = _NAMES.get(words[0])
+    return (kind, words[1:]) if kind is not None else (None, words)
+
+
+def _square(text: str, name: str) -> int:
+    sq = SQUARE_OF.get(name)
+    if sq is None:
+        shown = name if len(name) <= 10 else name[:10] + "..."
+        raise malformed(text, f"{shown!r} is not a square (files a-g, ranks 1-7)")
+    return sq
+
+
+def resolve(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
+    """The one legal move ``spec`` names; IllegalAction (with the ruling) or AmbiguousAction."""
+    if spec.drop:
+        for move in legal:
+            if move.origin is None and move.kind == spec.kind and move.target == spec.target:
+                return move
+        raise _refuse_drop(pos, legal, spec)
+    if spec.origin is None:
+        return _by_destination(legal, spec, text)
+    for move in legal:
+        if move.origin == spec.origin and move.target == spec.target:
+            if spec.kind is not None and spec.kind != move.kind:
+                break
+            if spec.capture and not move.captured:
+                raise IllegalAction(
+                    "TS4", f"there is nothing to capture on {NAMES[spec.target]}", [move.uci]
+                )
+            return move
+    raise _refuse_move(pos, legal, spec)
+
+
+def _by_destination(legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
+    matches = [m for m in legal if m.kind == spec.kind and m.target == spec.target]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        raise AmbiguousAction(text, [m.uci for m in matches])
+    assert spec.kind is not None
+    allowed = [m.uci for m in legal if m.kind == spec.kind]
+    raise IllegalAction(
+        "TS3", f"no {NAME[spec.kind]} of yours can go to {NAMES[spec.target]} now", allowed
+    )
+
+
+def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> IllegalAction:
+    assert spec.origin is not None
+    board, us = pos.board, pos.side
+    origin, target = NAMES[spec.origin], NAMES[spec.target]
+    piece = board[spec.origin]
+    if not piece or side_of(piece) != us:
+        return IllegalAction(
+            "TS3", f"there is no piece of yours on {origin}", [m.uci for m in legal[:12]]
+        )
+    own = [m.uci for m in legal if m.origin == spec.origin]
+    name = NAME[kind_of(piece)]
+    if spec.kind is not None and spec.kind != kind_of(piece):
+        return IllegalAction("TS3", f"{origin} holds your {name}, not a {NAME[spec.kind]}", own)
+    there = board[spec.target]
+    if there and side_of(there) == us:
+        return IllegalAction("TS4", f"{target} holds your own {NAME[kind_of(there)]}", own)
+    if not reaches(board, spec.origin, spec.target):
+        return IllegalAction("TS3", f"a {name} on {origin} cannot move to {target}", own)
+    if in_check(pos):
+        reason = f"your Phoenix is in check and {name} {origin}-{target} does not answer it"
+    elif kind_of(piece) == PHOENIX:
+        reason = f"your Phoenix would be attacked on {target}"
+    else:
+        reason = f"{name} {origin}-{target} would leave your Phoenix attacked"
+    return IllegalAction("TS8", reason, own)
+
+
+def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> IllegalAction:
+    assert spec.kind is not None
+    name, target = NAME[spec.kind], NAMES[spec.target]
+    own = [m.uci for m in legal if m.origin is None and m.kind == spec.kind]
+    if spec.kind not in HAND_KINDS:
+        return IllegalAction("TS4", f"a {name} is never in hand: captures go to hand unpromoted")
+    if not pos.hands[pos.side][spec.kind]:
+        return IllegalAction("TS4", f"you have no {name} in hand")
+    if pos.board[spec.target]:
+        return IllegalAction("TS4", f"{target} is not empty: drops go on empty squares", own)
+    if spec.kind == SWALLOW:
+        if spec.target in LAST_RANK[pos.side]:
+            return IllegalAction("TS6", f"a Swallow dropped on {target} could never move", own)
+        file = file_of(spec.target)
+        mine = code(SWALLOW, pos.side)
+        on_file = sum(1 for sq in range(file, SIZE * SIZE, SIZE) if pos.board[sq] == mine)
+        if on_file >= 2:
+            return IllegalAction(
+                "TS7", f"file {FILES[file]} already holds two of your unpromoted Swallows", own
+            )
+    if in_check(pos):
+        return IllegalAction(
+            "TS8", f"your Phoenix is in check and a drop on {target} does not block it", own
+        )
+    return IllegalAction("TS7", f"a Swallow drop on {target} would give checkmate", own)

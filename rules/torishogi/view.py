@@ -1,0 +1,168 @@
+"""What a player or a spectator sees of a game (``rules.protocol.GameView``).
+
+Nothing in ToriShogi is hidden except the acting player's staged move: their own view shows
+the board with it played (the preview of ending the turn), everyone else's the board before
+it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from rules.sides import Side
+
+from .board import SQUARES
+from .events import Event
+from .fen import write_fen
+from .movegen import attacked
+from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, SHORT, kind_of, side_of
+from .position import Position
+
+if TYPE_CHECKING:
+    from .game import ToriShogiGame
+
+
+@dataclass(frozen=True)
+class PieceView:
+    sq: int
+    side: Side
+    kind: int
+
+    @property
+    def name(self) -> str:
+        return NAME[self.kind]
+
+    @property
+    def short(self) -> str:
+        """The two letters on the images: "Ph", "Fa", "Sw", "Ea"..."""
+        return SHORT[self.kind]
+
+    @property
+    def promoted(self) -> bool:
+        return self.kind in PROMOTES_TO.values()
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """The squares to highlight: ``origin`` None for a drop, ``dropped`` its kind (else 0)."""
+
+    origin: int | None
+    target: int
+    dropped: int = 0
+
+
+@dataclass(frozen=True)
+class View:
+    """``pieces`` and ``hands`` (``hands[side][kind]`` counts) are the board the viewer may
+    see; ``last_move`` is what to highlight on it: the last move played (a resignation moves
+    nothing), or the staged move in the acting player's preview. ``in_check``: the side to
+    move is in check; ``check_square``: the attacked Phoenix on the shown board (in a
+    preview, the one the staged move checks)."""
+
+    viewer: Side | None
+    side: Side
+    actions_left: int
+    staged: tuple[Event, ...]
+    last_turn: tuple[Event, ...]
+    outcome: str | None
+    winner: Side | None
+    pieces: tuple[PieceView, ...]
+    hands: tuple[tuple[int, ...], tuple[int, ...]]
+    last_move: LastMove | None
+    in_check: bool
+    check_square: int | None
+    move_number: int
+    fen: str
+    game: str = "torishogi"
+
+    def at(self, sq: int) -> PieceView | None:
+        for piece in self.pieces:
+            if piece.sq == sq:
+                return piece
+        return None
+
+    def hand(self, side: Side) -> list[tuple[int, int]]:
+        """(kind, count) of what ``side`` holds, in the order of the hand kinds."""
+        return [(kind, self.hands[side][kind]) for kind in HAND_KINDS if self.hands[side][kind]]
+
+    def summary(self, names: Sequence[str]) -> str:
+        """ "in hand: ann 2 Swallows, bob 1 Falcon; bob to move, in check"."""
+        held = [
+            f"{names[side]} " + " and ".join(_count(kind, n) for kind, n in self.hand(side))
+            for side in Side
+            if self.hand(side)
+        ]
+        hands = "in hand: " + ", ".join(held) if held else "nothing in hand"
+        if self.outcome is not None:
+            reason = self.outcome.partition("(")[2].rstrip(")")
+            head = "a draw" if self.winner is None else f"{names[self.winner]} wins"
+            return f"{hands}; {head} ({reason})"
+        check = ", in check" if self.in_check else ""
+        return f"{hands}; {names[self.side]} to move{check}"
+
+
+def _count(kind: int, n: int) -> str:
+    return f"{n} {NAME[kind] if n == 1 else PLURAL[kind]}"
+
+
+def build_view(game: ToriShogiGame, viewer: Side | None) -> View:
+    """``ToriShogiGame.view_for``: see there."""
+    staged = game.staged_event()
+    move = game.staged_move()
+    preview = move is not None and staged is not None and viewer == game.side
+    pos = game.pos
+    last_turn = tuple(game.turns[-1].events) if game.turns else ()
+    shown_events = _last_move_events(game)
+    if preview and move is not None and staged is not None:
+        pos = pos.copy()
+        pos.make(move.code)
+        shown_events = (staged,)
+    outcome = game.outcome()
+    return View(
+        viewer=viewer,
+        side=game.side,
+        actions_left=game.actions_left if viewer == game.side else int(outcome is None),
+        staged=(staged,) if preview and staged is not None else (),
+        last_turn=last_turn,
+        outcome=None if outcome is None else str(outcome),
+        winner=None if outcome is None else outcome.winner,
+        pieces=_pieces(pos),
+        hands=(tuple(pos.hands[0]), tuple(pos.hands[1])),
+        last_move=_last_move(shown_events),
+        in_check=not preview and game.in_check(),
+        check_square=_check_square(pos),
+        move_number=pos.fullmove,
+        fen=write_fen(pos),
+    )
+
+
+def _pieces(pos: Position) -> tuple[PieceView, ...]:
+    board = pos.board
+    return tuple(
+        PieceView(sq, Side(side_of(board[sq])), kind_of(board[sq])) for sq in SQUARES if board[sq]
+    )
+
+
+def _last_move_events(game: ToriShogiGame) -> tuple[Event, ...]:
+    """The events of the last turn that moved a piece (a resignation moves nothing)."""
+    for turn in reversed(game.turns):
+        if any(event.target is not None for event in turn.events):
+            return tuple(turn.events)
+    return ()
+
+
+def _last_move(events: tuple[Event, ...]) -> LastMove | None:
+    for event in events:
+        if event.target is not None:
+            return LastMove(event.origin, event.target, event.kind if event.origin is None else 0)
+    return None
+
+
+def _check_square(pos: Position) -> int | None:
+    for side in (0, 1):
+        king = pos.kings[side]
+        if attacked(pos.board, king, side ^ 1):
+            return king
+    return None

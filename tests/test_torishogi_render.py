@@ -1,0 +1,98 @@
+"""ToriShogi images: sizes, determinism, orientation per viewer, replays."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from render.status import StatusInfo
+from render.torishogi import board_image, board_png, replay_gif
+from render.torishogi.examples import check_game
+from render.torishogi.layout import INNER, layout_for
+from rules.sides import Side
+from rules.torishogi import ToriShogiGame
+from rules.torishogi.board import SQUARE_OF
+
+INFO = StatusInfo("ann", "bob", "due in 5 h")
+MAX_BYTES = 16 * 1024
+
+
+def decode(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def centre_colour(image: Image.Image, viewer: Side | None, square: str) -> tuple[int, int, int]:
+    """The colour a little under the middle of a square (the piece's body, not its name)."""
+    x, y = layout_for(viewer).corner(SQUARE_OF[square])
+    return image.getpixel((x + INNER // 2, y + INNER - 12))
+
+
+def is_amber(rgb: tuple[int, int, int]) -> bool:
+    return rgb[0] > 200 and rgb[2] < 120
+
+
+def is_blue(rgb: tuple[int, int, int]) -> bool:
+    return rgb[2] > 150 and rgb[0] < 100
+
+
+def test_board_images_are_small_pngs_of_a_fixed_size() -> None:
+    for game in (ToriShogiGame(), check_game()):
+        for viewer in (None, Side.CHALLENGER, Side.OPPOSITION):
+            data = board_png(game.view_for(viewer), INFO)
+            assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) <= MAX_BYTES
+            layout = layout_for(viewer)
+            assert decode(data).size == (layout.width, layout.height)
+
+
+def test_equal_views_give_identical_bytes() -> None:
+    first, second = check_game(), check_game()
+    assert board_png(first.view_for(None), INFO) == board_png(second.view_for(None), INFO)
+    later = check_game()
+    later.apply("e7d6")
+    later.end_turn()
+    assert board_png(later.view_for(None), INFO) != board_png(first.view_for(None), INFO)
+
+
+def test_each_player_sees_the_board_from_their_side() -> None:
+    game = ToriShogiGame()
+    spectator = decode(board_png(game.view_for(None), INFO))
+    challenger = decode(board_png(game.view_for(Side.CHALLENGER), INFO))
+    opposition = decode(board_png(game.view_for(Side.OPPOSITION), INFO))
+    assert spectator.tobytes() == challenger.tobytes()
+    assert spectator.tobytes() != opposition.tobytes()
+    bottom_left = layout_for(None).corner(SQUARE_OF["a1"])
+    assert bottom_left == layout_for(Side.OPPOSITION).corner(SQUARE_OF["g7"])
+    assert is_amber(centre_colour(spectator, None, "a1"))
+    assert is_blue(centre_colour(opposition, Side.OPPOSITION, "g7"))
+    assert is_blue(centre_colour(spectator, None, "g7"))
+
+
+def test_the_preview_shows_the_staged_move_to_its_player_only() -> None:
+    game = ToriShogiGame()
+    before = board_png(game.view_for(Side.CHALLENGER), INFO)
+    game.apply("d2c2")
+    assert board_png(game.view_for(Side.CHALLENGER), INFO) != before
+    assert board_png(game.view_for(None), INFO) == board_png(ToriShogiGame().view_for(None), INFO)
+
+
+def test_the_check_and_the_last_move_are_marked() -> None:
+    game = check_game()
+    image = decode(board_png(game.view_for(None), INFO))
+    x, y = layout_for(None).corner(SQUARE_OF["d7"])
+    assert image.getpixel((x + 1, y + 1)) == (204, 24, 48)  # the red frame of the check
+    x, y = layout_for(None).corner(SQUARE_OF["c5"])  # where the Falcon came from
+    assert image.getpixel((x + INNER // 2, y + INNER // 2)) == (200, 214, 120)
+
+
+def test_replay_gif_has_a_frame_per_view() -> None:
+    game = ToriShogiGame()
+    views = [game.view_for(None)]
+    for move in ("e4e5", "c4c3", "d2c3"):
+        game.apply(move)
+        game.end_turn()
+        views.append(game.view_for(None))
+    data = replay_gif(views, INFO)
+    gif = Image.open(io.BytesIO(data))
+    assert gif.format == "GIF" and gif.n_frames == len(views)
+    assert board_image(views[-1], INFO).mode == "P"

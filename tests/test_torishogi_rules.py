@@ -1,0 +1,324 @@
+"""One test (at least) per ruling TS1-TS12, named after it, on positions built for it."""
+
+from __future__ import annotations
+
+import pytest
+
+from rules.errors import AmbiguousAction, IllegalAction, MalformedAction
+from rules.sides import Outcome, Side
+from rules.torishogi import START_FEN, TORISHOGI, ToriShogiGame, parse_fen, write_fen
+from rules.torishogi.board import NAMES, SQUARE_OF
+from rules.torishogi.pieces import EAGLE, FALCON, GOOSE, SWALLOW
+from rules.torishogi.rulings import repetition_outcome
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
+
+
+def play(game: ToriShogiGame, *moves: str) -> ToriShogiGame:
+    for move in moves:
+        game.apply(move)
+        game.end_turn()
+    return game
+
+
+def targets(game: ToriShogiGame, square: str) -> set[str]:
+    origin = SQUARE_OF[square]
+    return {NAMES[m.target] for m in game.legal_actions() if m.origin == origin}
+
+
+def refusal(game: ToriShogiGame, text: str) -> IllegalAction:
+    with pytest.raises(IllegalAction) as caught:
+        game.parse_action(text)
+    return caught.value
+
+
+def test_ts1_board_and_sides() -> None:
+    game = ToriShogiGame()
+    assert game.side == C and game.fen().split()[1] == "w"
+    assert NAMES[0] == "a1" and NAMES[6] == "g1" and NAMES[48] == "g7"
+    view = game.view_for(None)
+    assert {p.sq for p in view.pieces if p.side == C} >= set(range(7))  # rank 1 is the Challenger's
+    assert {p.sq for p in view.pieces if p.side == O} >= set(range(42, 49))
+    play(game, "c3c4")
+    assert game.side == O and game.fen().split()[1] == "b"
+
+
+def test_ts1_one_move_a_turn() -> None:
+    game = ToriShogiGame()
+    game.apply("c3c4")
+    assert game.actions_left == 0 and game.legal_actions() == []
+    with pytest.raises(IllegalAction) as caught:
+        game.apply("d2c2")
+    assert caught.value.rule == "TS1"
+
+
+def test_ts2_start_position_and_fen_forms() -> None:
+    assert write_fen(parse_fen(START_FEN)) == START_FEN
+    assert ToriShogiGame().fen() == START_FEN
+    board = START_FEN.split("[")[0]
+    for form in (
+        f"{board}[] w 0 1",
+        f"{board} w 0 1",
+        f"{board}[-] w - - 0 1",
+        f"{board}[] w",
+        f"{board}[-] w - -",
+    ):
+        assert write_fen(parse_fen(form)) == START_FEN, form
+    fen = "rpckcpl/3f3/s1sssss/2s1S2/SSSSS1S/3F3/LPCKCPR[Ss] w - - 8 28"
+    assert write_fen(parse_fen(fen)) == "rpckcpl/3f3/s1sssss/2s1S2/SSSSS1S/3F3/LPCKCPR[Ss] w 8 28"
+
+
+# Each piece alone on d4 (the Phoenixes on b1 and f1, off every line through d4), TS3.
+CHALLENGER_MOVES = {
+    "S": {"d5"},
+    "F": {"c5", "d5", "e5", "c4", "e4", "c3", "e3"},
+    "C": {"c5", "e5", "c3", "e3", "d5", "d3"},
+    "P": {"d6", "c3", "e3"},
+    "L": {"d5", "d6", "d7", "e3", "f2", "g1", "c3"},
+    "R": {"d5", "d6", "d7", "c3", "b2", "a1", "e3"},
+    "+S": {"b6", "f6", "d2"},
+    "+F": {"c4", "e4", "d5", "d3", "d2", "d1", "c5", "b6", "a7", "e5", "f6", "g7"}
+    | {"c3", "b2", "e3", "f2"},
+}
+
+
+def _turned(square: str) -> str:
+    return "abcdefg"[6 - "abcdefg".index(square[0])] + str(8 - int(square[1]))
+
+
+@pytest.mark.parametrize("letter", sorted(CHALLENGER_MOVES))
+def test_ts3_piece_moves(letter: str) -> None:
+    game = ToriShogiGame(f"7/7/7/3{letter}3/7/7/1K3k1[-] w 0 1")
+    assert targets(game, "d4") == CHALLENGER_MOVES[letter]
+    turned = ToriShogiGame(f"7/7/7/3{letter.lower()}3/7/7/1K3k1[-] b 0 1")
+    assert targets(turned, "d4") == {_turned(sq) for sq in CHALLENGER_MOVES[letter]}
+
+
+def test_ts3_phoenix_and_blocking() -> None:
+    game = ToriShogiGame("7/7/7/3K3/7/7/5k1[-] w 0 1")
+    assert targets(game, "d4") == {"c5", "d5", "e5", "c4", "e4", "c3", "d3", "e3"}
+    # A Left Quail's slide stops at the first piece, and takes it if it is the opponent's.
+    blocked = ToriShogiGame("3s3/7/3S3/7/3L3/7/K5k[-] w 0 1")
+    assert targets(blocked, "d3") == {"d4", "e2", "f1", "c2"}
+    taking = ToriShogiGame("3s3/7/7/7/3L3/7/K5k[-] w 0 1")
+    assert "d7" in targets(taking, "d3")
+    with pytest.raises(IllegalAction) as caught:
+        ToriShogiGame().parse_action("b1b3")
+    assert caught.value.rule in ("TS3", "TS4")
+
+
+def test_ts4_captures_go_to_hand_unpromoted_and_drop_anywhere_empty() -> None:
+    game = ToriShogiGame("6k/7/7/3+f3/3C3/7/K6[-] w 0 1")
+    event = game.apply("d3d4")
+    assert event.captured == EAGLE
+    game.end_turn()
+    assert game.pos.hands[C][FALCON] == 1 and sum(game.pos.hands[C]) == 1
+    play(game, "g7g6")
+    drops = {NAMES[m.target] for m in game.legal_actions() if m.origin is None}
+    assert len(drops) == 49 - 3 and "d4" not in drops
+    assert refusal(game, "F@g6").rule == "TS4"
+    assert refusal(game, "C@b2").rule == "TS4"
+
+
+def test_ts5_promotion_is_compulsory_into_within_and_out_of_the_zone() -> None:
+    game = ToriShogiGame("6k/7/2S4/7/7/7/K6[F] w 0 1")
+    moves = [m.uci for m in game.legal_actions() if m.origin == SQUARE_OF["c5"]]
+    assert moves == ["c5c6+"]
+    play(game, "c5c6", "g7f7")  # '+' may be left out
+    assert game.pos.board[SQUARE_OF["c6"]] & 15 == GOOSE
+    play(game, "F@e6", "f7g7")  # dropped in the zone: stays a Falcon
+    assert game.pos.board[SQUARE_OF["e6"]] & 15 == FALCON
+    assert {m.uci for m in game.legal_actions() if m.origin == SQUARE_OF["e6"]} >= {
+        "e6d5+",
+        "e6e7+",
+        "e6d6+",
+    }
+    play(game, "e6d5+")  # moving out of the zone promotes too
+    assert game.pos.board[SQUARE_OF["d5"]] & 15 == EAGLE
+    # Only the Falcon and the Swallow promote.
+    crane = ToriShogiGame("6k/7/2C4/7/7/7/K6[-] w 0 1")
+    assert all(not m.promotes for m in crane.legal_actions())
+
+
+def test_ts6_no_swallow_drop_where_it_could_never_move() -> None:
+    game = ToriShogiGame("k6/7/7/7/7/7/6K[Ss] w 0 1")
+    challenger = {NAMES[m.target] for m in game.legal_actions() if m.kind == SWALLOW}
+    assert not any(sq.endswith("7") for sq in challenger) and "d1" in challenger
+    assert refusal(game, "S@d7").rule == "TS6"
+    play(game, "g1g2")
+    opposition = {NAMES[m.target] for m in game.legal_actions() if m.kind == SWALLOW}
+    assert not any(sq.endswith("1") for sq in opposition) and "d7" in opposition
+    assert refusal(game, "S@d1").rule == "TS6"
+    with pytest.raises(ValueError, match="TS6"):
+        parse_fen("k2S3/7/7/7/7/7/6K[-] w 0 1")
+
+
+def test_ts7_two_swallows_per_file() -> None:
+    game = ToriShogiGame("k6/7/2S4/7/2S4/7/6K[S] w 0 1")
+    assert refusal(game, "S@c2").rule == "TS7"
+    assert "S@d2" in {m.uci for m in game.legal_actions()}
+    # A Goose is not an unpromoted Swallow: it does not count.
+    goose = ToriShogiGame("k6/2+S4/7/7/2S4/7/6K[S] w 0 1")
+    assert "S@c2" in {m.uci for m in goose.legal_actions()}
+    # The opponent's Swallows do not count either.
+    theirs = ToriShogiGame("k6/7/2s4/7/2s4/7/6K[S] w 0 1")
+    assert "S@c2" in {m.uci for m in theirs.legal_actions()}
+
+
+def test_ts7_no_swallow_drop_mate() -> None:
+    # S@a6 would mate: b6 and b7 are covered, a6 is guarded by the Falcon.
+    game = ToriShogiGame("k6/2C4/1F5/7/7/7/6K[SC] w 0 1")
+    error = refusal(game, "S@a6")
+    assert error.rule == "TS7" and "checkmate" in error.reason
+    # Any other piece may be dropped to mate.
+    assert "C@b6" in {m.uci for m in game.legal_actions()}
+    # A Swallow drop that checks without mating is fine.
+    open_game = ToriShogiGame("k6/7/1F5/7/7/7/6K[S] w 0 1")
+    event = open_game.apply("S@a6")
+    assert event.note == "check"
+
+
+def test_ts8_no_move_leaves_the_phoenix_attacked() -> None:
+    # The Crane on d2 is pinned by the Opposition's Left Quail on d7.
+    game = ToriShogiGame("3l2k/7/7/7/4s2/3C3/3K3[-] w 0 1")
+    error = refusal(game, "d2c3")
+    assert error.rule == "TS8" and "d2d3" in error.allowed
+    assert targets(game, "d2") == {"d3"}
+    # The Phoenix may not step onto an attacked square.
+    assert refusal(game, "Phoenix d1-e2").rule == "TS8"
+    in_check = ToriShogiGame("3l2k/7/7/7/7/7/3K3[C] w 0 1")
+    assert refusal(in_check, "C@a4").rule == "TS8"
+    assert {m.uci for m in in_check.legal_actions() if m.origin is None} == {
+        f"C@d{rank}" for rank in range(2, 7)
+    }
+
+
+def test_ts9_checkmate_loses() -> None:
+    game = ToriShogiGame("k6/7/1F5/7/7/7/6K[C] w 0 1")
+    event = game.apply("C@b6")
+    assert event.note == "checkmate"
+    game.end_turn()
+    assert game.outcome() == Outcome(C, "checkmate") and game.is_over()
+    assert game.legal_actions() == [] and game.agreements() == ()
+    with pytest.raises(IllegalAction) as caught:
+        game.apply("a7b7")
+    assert caught.value.rule == "TS9"
+
+
+def test_ts9_stalemate_loses_too() -> None:
+    game = play(ToriShogiGame("k6/2C4/1F5/7/7/7/6K[-] w 0 1"), "g1g2")
+    assert game.outcome() == Outcome(C, "stalemate")
+
+
+def test_ts9_a_fen_that_starts_lost_is_over() -> None:
+    mated = ToriShogiGame("k6/1C5/1F5/7/7/7/6K[-] b 0 1")
+    assert mated.outcome() == Outcome(C, "checkmate") and mated.actions_left == 0
+    assert ToriShogiGame("k6/2C4/1F5/7/7/7/5K1[-] b 0 1").outcome() == Outcome(C, "stalemate")
+
+
+def test_ts10_fourth_repetition_loses() -> None:
+    game = ToriShogiGame()
+    shuffle = ("d2c2", "d6c6", "c2d2", "c6d6")
+    play(game, *shuffle, *shuffle)
+    assert not game.is_over()  # the start position has occurred three times
+    play(game, *shuffle[:3])
+    game.apply(shuffle[3])
+    game.end_turn()
+    assert game.outcome() == Outcome(C, "fourfold repetition")  # the Opposition made it
+
+
+# The Opposition's Phoenix shuttles a7-b7, the Challenger's Eagle c5-d5 checks it each time.
+CHASE = "1k5/7/2+F4/7/7/7/6K[-] w 0 1"
+CYCLE = ("c5d5", "b7a7", "d5c5", "a7b7")
+
+
+def test_ts10_perpetual_check_loses_for_the_checking_side() -> None:
+    # The start occurs for the fourth time after the Opposition's Phoenix move (a non-check):
+    # the Opposition made the repetition, but the Challenger gave every check and loses.
+    game = play(ToriShogiGame(CHASE), *CYCLE, *CYCLE)
+    assert not game.is_over()
+    play(game, *CYCLE)
+    assert game.outcome() == Outcome(O, "perpetual check")
+
+
+def test_ts10_perpetual_check_when_the_checker_repeats() -> None:
+    # Start one ply later: now the Challenger's checking move makes the fourth occurrence.
+    game = play(ToriShogiGame("k6/7/2+F4/7/7/7/6K[-] b 0 1"), "a7b7", *CYCLE, *CYCLE)
+    assert not game.is_over()
+    play(game, *CYCLE[:3])
+    assert game.outcome() == Outcome(O, "perpetual check")
+
+
+def test_ts10_mutual_perpetual_check_is_a_draw() -> None:
+    key_a, key_b = (b"a", b"", 1), (b"b", b"", 0)
+    history = [(key_a, True), (key_b, True)] * 3 + [(key_a, True)]
+    assert repetition_outcome(history) == Outcome(None, "mutual perpetual check")
+    assert repetition_outcome(history[:-2]) is None
+
+
+def test_ts11_resign_and_agreed_draw() -> None:
+    game = ToriShogiGame()
+    game.apply("c3c4")
+    event = game.resign(O)  # out of turn, dropping the Challenger's staged move
+    assert game.outcome() == Outcome(C, "resignation") and game.staged() == []
+    assert event.words(["ann", "bob"]) == "bob resigns"
+    assert [t.texts for t in game.turns] == [["resign"]]
+    draw = ToriShogiGame()
+    assert draw.agreements() == ("draw",)
+    draw.apply("c3c4")
+    draw.agree("draw")
+    assert draw.outcome() == Outcome(None, "agreed draw") and draw.turns[-1].side == C
+    with pytest.raises(IllegalAction) as caught:
+        ToriShogiGame().agree("reset")
+    assert caught.value.rule == "TS11"
+    with pytest.raises(IllegalAction):
+        draw.resign(C)
+
+
+def test_ts12_notation_forms() -> None:
+    game = ToriShogiGame()
+    for text in ("c3c4", "C3C4+", " c3 c4 ", "Swallow c3-c4", "swallow C3 - C4", "Sw c3c4"):
+        assert game.parse_action(text).uci == "c3c4", text
+    assert game.parse_action("Falcon d2-c2").uci == "d2c2"
+    assert game.parse_action("Left Quail a1-a2").uci == "a1a2"
+    captured = play(ToriShogiGame(), "e4e5", "c4c3", "Swallow e5-e6")
+    assert captured.turns[-1].texts == ["e5e6+"]
+    dropper = play(ToriShogiGame(), "e4e5", "c4c3")  # both sides now hold a Swallow
+    for text in ("S@d4", "s@d4", "Swallow drop d4", "swallow drop on D4", "swallow@d4"):
+        assert dropper.parse_action(text).uci == "S@d4", text
+    with pytest.raises(IllegalAction) as caught:
+        dropper.parse_action("Swallow d3xd4")
+    assert caught.value.rule in ("TS3", "TS4")
+
+
+def test_ts12_refusals_name_their_kind() -> None:
+    game = ToriShogiGame()
+    for text in ("", "hello", "z9z9", "c3c", "Falcon", "S@", "S@z1", "Q@d4", "x" * 61):
+        with pytest.raises(MalformedAction) as caught:
+            game.parse_action(text)
+        assert "c3c4" in str(caught.value)  # the ToriShogi hint, not TORA's
+    long = "c3c4 " * 20
+    with pytest.raises(MalformedAction, match="100 characters long, the limit is 60"):
+        game.parse_action(long)
+    error = refusal(game, "Falcon d2-d4")
+    assert error.rule == "TS3" and set(error.allowed) == {
+        m.uci for m in game.legal_actions() if m.origin == SQUARE_OF["d2"]
+    }
+    assert refusal(game, "Crane d2-c2").rule == "TS3"
+    assert refusal(game, "a7a6").rule == "TS3"
+    assert refusal(game, "S@d4").rule == "TS4"
+    two = ToriShogiGame("k6/7/7/7/7/2C1C2/6K[-] w 0 1")
+    with pytest.raises(AmbiguousAction) as ambiguous:
+        two.parse_action("Crane d3")
+    assert sorted(ambiguous.value.candidates) == ["c2d3", "e2d3"]
+    assert two.parse_action("Crane to c3").uci == "c2c3"
+
+
+def test_ts12_record_round_trip() -> None:
+    game = play(ToriShogiGame(), "e4e5", "c4c3", "e5e6+", "d6e6", "S@d4")
+    game.headers["Challenger"] = "ann"
+    text = TORISHOGI.write_record(game, None)
+    assert text.splitlines()[:2] == ['[Game "torishogi"]', '[Challenger "ann"]']
+    assert "C: e5e6+" in text and "C: S@d4" in text
+    again = TORISHOGI.read_record(text)
+    assert again.fen() == game.fen() and again.headers == {"Challenger": "ann"}
