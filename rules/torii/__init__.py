@@ -1,0 +1,106 @@
+"""Torii, a small abstract game for two (rule book: shared/seeds/torii-rules.txt; our rulings
+TI1-TI20: shared/spec/torii-rulings.md; how we play them: docs/TORII.md).
+
+Pure and deterministic, no I/O. ``TORII`` is the ``rules.protocol.GameType``; it makes
+``ToriiGame`` objects (``rules.protocol.GameState``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from rules.protocol import SetupQuestion
+from rules.sides import Side
+
+from . import fen as position_string
+from .actions import Action, Build, Decision, Move, Pass
+from .events import Event
+from .game import ToriiGame, Turn
+from .perft import perft as perft_position
+from .record import JUDGE, RecordError, ReplayError, read_record, write_record
+from .state import SPIRITS, Position, Setup, spirit_named
+from .view import SpiritView, View
+
+OPTIONS = {"powers": True}  # the match options and their defaults
+
+
+class ToriiType:
+    """The ``GameType`` of Torii."""
+
+    id = "torii"
+    title = "Torii"
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """``powers``: True (default) plays the Spirits' powers; False, the rule book's first
+        game, where a Spirit is only a token (TI4)."""
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise ValueError(f"Torii has no option {', '.join(unknown)}; its option is powers")
+        powers = options.get("powers", OPTIONS["powers"])
+        if not isinstance(powers, bool):
+            raise ValueError(f"powers is on (True) or off (False), not {powers!r}")
+        return {"powers": powers}
+
+    def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
+        powers = self.check_options(options)["powers"]
+        prompt = (
+            "Pick your Spirit: its power plays in this match"
+            if powers
+            else "Pick your Spirit (powers are off: it is only your token)"
+        )
+        return (SetupQuestion("spirit", prompt, SPIRITS),)
+
+    def new_game(
+        self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]
+    ) -> ToriiGame:
+        powers = self.check_options(options)["powers"]
+        spirits = []
+        for side, given in zip(Side, answers, strict=True):
+            if "spirit" not in given:
+                raise ValueError(f"the {side.title} has not picked a Spirit")
+            spirits.append(spirit_named(given["spirit"]))
+        return ToriiGame(Setup((spirits[0], spirits[1]), powers))
+
+    def from_fen(self, fen: str, options: Mapping[str, Any]) -> ToriiGame:
+        """A game from a position string; it names the Spirits and powers itself, so a
+        ``powers`` option, if given, must agree."""
+        pos, setup = position_string.read(fen)
+        if "powers" in options and self.check_options(options)["powers"] != setup.powers:
+            raise ValueError("the position string and the powers option disagree")
+        return ToriiGame(setup, pos)
+
+    def write_record(self, game: ToriiGame, audience: Side | str | None) -> str:
+        return write_record(game, audience)
+
+    def read_record(self, text: str) -> ToriiGame:
+        return read_record(text)
+
+    def perft(self, game: ToriiGame, depth: int) -> int:
+        """TI20, from the game's position (staged actions aside)."""
+        return perft_position(game.pos, game.setup, depth)
+
+
+TORII = ToriiType()
+
+__all__ = [
+    "JUDGE",
+    "SPIRITS",
+    "TORII",
+    "Action",
+    "Build",
+    "Decision",
+    "Event",
+    "Move",
+    "Pass",
+    "Position",
+    "RecordError",
+    "ReplayError",
+    "Setup",
+    "SpiritView",
+    "ToriiGame",
+    "ToriiType",
+    "Turn",
+    "View",
+    "perft_position",
+]

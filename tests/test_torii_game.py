@@ -1,0 +1,237 @@
+"""Torii's protocol object: staging, views, menus, events, game-level acts, records."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from test_torii_positions import LINES_GAME, C, O, make, play, sq
+
+from rules.errors import IllegalAction
+from rules.protocol import Choice, GameEvent, GameState, GameTurn, GameView
+from rules.torii import TORII, RecordError, ReplayError, ToriiGame
+from rules.torii.board import name
+from rules.torii.menu import MENU_LIMIT
+
+NAMES = ("ann", "bob")
+
+
+def new(c: str = "Kitsune", o: str = "Deer", powers: bool = True) -> ToriiGame:
+    return TORII.new_game({"powers": powers}, ({"spirit": c}, {"spirit": o}))
+
+
+def test_the_game_implements_the_protocols() -> None:
+    game = new()
+    assert isinstance(game, GameState)
+    event = game.apply("3 c3 c4 c6")
+    assert isinstance(event, GameEvent) and event.public() is event
+    assert isinstance(game.view_for(None), GameView)
+    assert isinstance(game.end_turn(), GameTurn)
+    assert game.game_type == TORII.id == "torii" and TORII.title == "Torii"
+
+
+def test_a_turn_is_one_staged_action() -> None:
+    game = new()
+    assert game.actions_left == 1
+    game.apply("3 c3 c4 c6")
+    assert (game.actions_left, game.staged(), game.legal_actions(), game.menu()) == (
+        0,
+        ["3 c3 c4 c6"],
+        [],
+        (),
+    )
+    with pytest.raises(IllegalAction, match="staged in full"):
+        game.apply("1 c3")
+    assert game.undo() == "3 c3 c4 c6"
+    game.apply("1 b2")
+    assert game.take_back(0) == "1 b2" and game.staged() == []
+    with pytest.raises(IllegalAction, match="stage a turn"):
+        game.end_turn()
+
+
+def test_views_show_the_staged_turn_to_the_actor_only() -> None:
+    game = new()
+    game.apply("3 c3 c4 c6")
+    mine, theirs, public = (game.view_for(side) for side in (C, O, None))
+    assert mine.followers[C] == (sq("c3"), sq("c4"), sq("c6"))
+    assert theirs.followers[C] == () and public.followers[C] == ()
+    assert len(mine.staged) == 1 and theirs.staged == () and public.staged == ()
+    assert mine.path == (sq("c3"), sq("c4"), sq("c6")) and mine.path_start == sq("c2")
+    assert public.move is None
+    game.end_turn()
+    after = game.view_for(None)
+    assert after.path == (sq("c3"), sq("c4"), sq("c6")) and after.last_turn[0].jumped == (sq("c5"),)
+    assert after.side == O and set(after.lanes) == {
+        s for s in range(36) if s % 6 == 2 or s // 6 == 5
+    }
+    assert after.grid()[0] == "6 . . @ . . ." and after.grid()[-1] == "  a b c d e f"
+
+
+def test_a_lapsed_turn_is_a_pass() -> None:
+    game = new()
+    turn = game.end_turn(deadline=True)
+    assert turn.texts == ["pass"] and turn.events[0].kind == "lapse"
+    assert game.side == O and game.fen().split()[4] == "13,123"
+    assert turn.events[0].words(NAMES) == "ann's turn lapsed: a pass"
+    record = TORII.write_record(game, None)
+    assert record.rstrip().endswith("C: pass")
+    assert TORII.read_record(record).fen() == game.fen()
+
+
+def test_words_say_the_turn_plainly() -> None:
+    game = make("..o...\n......\n......", spirits="Kc2,Dd5")
+    words = game.apply("3 c3 c4 c6").words(NAMES)
+    assert words == "ann's Kitsune uses tile 3: c3, c4, c6; places 3 Followers, returns 1 of bob's"
+    push = new().apply("1 push d4 c3").words(NAMES)
+    assert push == "ann's Kitsune moves bob's Spirit to d4, uses tile 1: c3; places 1 Follower"
+    built = make(LINES_GAME, spirits="Ta2,Mf6", tiles="1,123").apply("1 a3 build b3")
+    assert built.words(NAMES).endswith("builds a Torii on b3 (a3-d3), 3 Followers go home"), (
+        built.words(NAMES)
+    )
+
+
+def test_the_monkeys_pause_in_views_and_menus() -> None:
+    game = make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123")
+    play(game, "1 a3 build a3 a3-d3 build a5")
+    view = game.view_for(None)
+    assert view.monkey_decision and view.side == O and view.actions_left == 2
+    assert view.builds == (sq("a3"), sq("a5")) and view.path == (sq("a3"),)
+    assert "bob decides for the Monkey" in view.summary(NAMES)
+    (group,) = game.menu()
+    monkey = game.choices("monkey")
+    assert group.key == "monkey" and [c.notation for c in monkey] == [
+        "flip C",
+        "flip O",
+        "flip none",
+    ]
+    assert monkey[0].label == "Flip the opponent's tile 1 (used -> unused)"
+    game.apply("flip O")
+    assert game.view_for(O).tiles[O][0] and not game.view_for(None).tiles[O][0]
+    game.apply("flip none")
+    assert game.take_back(0) == "flip O" and game.staged() == ["flip none"]
+    game.end_turn(deadline=True)
+    assert game.turns[-1].texts == ["flip none", "flip none"]
+    assert game.view_for(None).builds == (sq("a3"), sq("a5"))  # the move behind the decision
+
+
+def test_menus_reach_every_turn_in_small_steps() -> None:
+    game = new("Deer", "Crane")
+    groups = game.menu()
+    assert [g.key for g in groups] == ["tile-1", "tile-3"]
+    assert groups[1].label == "Tile 3 (3 steps)" and groups[1].category == "tiles"
+    notations = [c.notation for c in game.choices()]
+    assert sorted(notations) == sorted(game.notation(a) for a in game.legal_actions())
+    for group in groups:
+        _check_tree(game.choices(group.key))
+    three = game.choices("tile-3")
+    assert len(three) == groups[1].size > MENU_LIMIT
+    assert three[0].path == ("first step to c3", "then c4", "then c6")
+    assert three[-1].path == ("first step to b1", "then c1, e1")
+
+
+def _check_tree(choices: tuple[Choice, ...]) -> None:
+    paths = [c.path for c in choices]
+    assert len(set(paths)) == len(paths)
+    children: dict[tuple[str, ...], set[str]] = {}
+    for path in paths:
+        assert all(0 < len(step) <= 100 for step in path)
+        for depth in range(len(path)):
+            children.setdefault(path[:depth], set()).add(path[depth])
+    assert all(len(options) <= MENU_LIMIT for options in children.values())
+    leaves = set(paths)
+    assert not any(path[:-1] in leaves for path in paths)
+
+
+def test_power_groups_in_the_menu() -> None:
+    crane = make(".O.O..\n......\n......", spirits="Ca1,Kd5")
+    keys = [g.key for g in crane.menu()]
+    assert keys == ["tile-1", "tile-2", "tile-3", "fly-b3"]
+    fly = next(g for g in crane.menu() if g.key == "fly-b3")
+    flights = crane.choices("fly-b3")
+    assert fly.category == "powers" and all(c.notation.startswith("fly b3 ") for c in flights)
+    assert new().choices("push")[0].label == "push to d6, tile 1: c3"
+    boar = make(".C....\n......", spirits="Be1,Kd5")
+    assert "torii-move" in [g.key for g in boar.menu()]
+    passing = make(tiles="-,123")
+    (only,) = passing.menu()
+    assert only.key == "pass" and passing.choices("pass")[0].notation == "pass"
+
+
+def test_game_level_acts_drop_staged_actions() -> None:
+    game = new()
+    game.apply("1 c3")
+    event = game.agree("draw")
+    assert event.words(NAMES) == "ann and bob agree a draw"
+    assert game.turns[-1].texts == ["draw"] and game.outcome().reason == "agreed draw"
+    with pytest.raises(IllegalAction):
+        game.resign(C)
+    with pytest.raises(IllegalAction):
+        new().agree("reset")
+
+
+def test_copies_are_independent_and_games_pickle() -> None:
+    game = new()
+    play(game, "3 c3 c4 c6")
+    twin = game.copy()
+    twin.apply("3 d4 d3 e3")
+    twin.end_turn()
+    assert len(game.turns) == 1 and len(twin.turns) == 2
+    game.legal_actions()
+    back = pickle.loads(pickle.dumps(game))
+    assert back.fen() == game.fen() and back.turns == game.turns
+    assert [back.notation(a) for a in back.legal_actions()] == [
+        game.notation(a) for a in game.legal_actions()
+    ]
+
+
+def test_records_round_trip_with_every_kind_of_line() -> None:
+    game = make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123")
+    game.headers["Challenger"] = 'ann "the bold"'
+    play(game, "1 a3 build b3", "flip C", "3 e6 e5 e4")
+    game.resign(C)
+    record = TORII.write_record(game, "judge")
+    assert '[FEN "c5/c5/c5/1ccc2/6/6 Ka2,Mf6 3,9 4,4 1,123 C on"]' in record
+    assert '[Challenger "ann \\"the bold\\""]' in record
+    assert '[Result "0-1"]' in record and '[Termination "resignation"]' in record
+    assert record.rstrip().endswith("C: 1 a3 build b3\nO: flip C\nO: 3 e6 e5 e4\nC: resign")
+    again = TORII.read_record(record)
+    assert TORII.write_record(again, None) == record
+    assert again.headers["Challenger"] == 'ann "the bold"'
+
+
+@pytest.mark.parametrize(
+    ("text", "error", "where"),
+    [
+        ('[Game "chess"]\n', RecordError, "torii"),
+        ('[Game "torii"]\n[ChallengerSpirit "Deer"]\n', RecordError, "OppositionSpirit"),
+        (
+            '[Game "torii"]\n[ChallengerSpirit "Deer"]\n[OppositionSpirit "Cat"]\n',
+            RecordError,
+            "Spirit",
+        ),
+        ("[Game torii]\n", RecordError, "looks like"),
+        ('[Game "tor"ii"]\n', RecordError, "quote"),
+        ("x" * (1 << 20 + 1), RecordError, "limit"),
+    ],
+)
+def test_record_errors(text: str, error: type, where: str) -> None:
+    with pytest.raises(error, match=where):
+        TORII.read_record(text)
+
+
+HEAD = '[Game "torii"]\n[ChallengerSpirit "Deer"]\n[OppositionSpirit "Boar"]\n[Powers "off"]\n\n'
+
+
+def test_replay_errors_name_the_turn() -> None:
+    with pytest.raises(ReplayError) as info:
+        TORII.read_record(HEAD + "C: 3 c3 c4 c6\nO: 3 c4\n")
+    assert (info.value.turn, info.value.action) == (2, 1)
+    with pytest.raises(ReplayError, match="opposition's turn"):
+        TORII.read_record(HEAD + "C: 3 c3 c4 c6\nC: 1 b6\n")
+    with pytest.raises(RecordError, match="line 6"):
+        TORII.read_record(HEAD + "C: 3 c3 c4 %\n")
+    with pytest.raises(RecordError, match="starts with"):
+        TORII.read_record(HEAD + "X: 3 c3 c4 c6\n")
+    with pytest.raises(ReplayError, match="game is over"):
+        TORII.read_record(HEAD + "C: resign\nO: 3 d4 d3 e3\n")
+    assert name(TORII.read_record(HEAD + "C: 3 c3 c4 c6\n").pos.spirits[C]) == "c6"

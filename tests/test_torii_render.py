@@ -1,0 +1,75 @@
+"""Torii's board images: what they show, their size, and that equal views draw equal bytes."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from PIL import Image, ImageChops
+from test_torii_positions import LINES_GAME, C, make, play
+
+from render.status import StatusInfo
+from render.torii import board_png, replay_gif, views_from_record
+from render.torii.examples import MID_GAME, examples
+from render.torii.layout import HEIGHT, WIDTH
+from rules.torii import TORII
+
+KIB = 1024
+INFO = StatusInfo("ann", "bob", "due in 5 h")
+DOCS_IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
+
+
+def _image(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data))
+
+
+def test_images_are_small_palette_pngs_of_the_layout_size() -> None:
+    for view in views_from_record(MID_GAME):
+        data = board_png(view, INFO)
+        image = _image(data)
+        assert image.format == "PNG" and image.mode == "P"
+        assert image.size == (WIDTH, HEIGHT)
+        assert len(data) <= 12 * KIB
+        assert not image.info  # no metadata
+
+
+def test_equal_views_give_identical_bytes() -> None:
+    one = TORII.new_game({}, ({"spirit": "Deer"}, {"spirit": "Crane"}))
+    two = TORII.read_record(TORII.write_record(one, None))
+    play(one, "3 c3 c4 c6")
+    play(two, "3 up up up")
+    assert one.view_for(None) == two.view_for(None)
+    assert board_png(one.view_for(None), INFO) == board_png(two.view_for(None), INFO)
+
+
+def test_the_staged_turn_shows_only_in_the_actors_image() -> None:
+    game = TORII.new_game({}, ({"spirit": "Deer"}, {"spirit": "Crane"}))
+    before = board_png(game.view_for(None), INFO)
+    game.apply("3 c3 c4 c6")
+    assert board_png(game.view_for(None), INFO) == before
+    assert board_png(game.view_for(C), INFO) != before
+
+
+def test_the_monkeys_pause_and_the_outcome_are_drawn() -> None:
+    game = make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123")
+    play(game, "1 a3 build a3 a3-d3 build a5")
+    waiting = board_png(game.view_for(None), INFO)
+    game.resign(C)
+    assert board_png(game.view_for(None), INFO) != waiting
+    long_names = StatusInfo("a" * 80, "Émile \u2603 \U0001d518", "")
+    assert len(board_png(game.view_for(None), long_names)) <= 12 * KIB
+
+
+def test_replays_have_a_frame_per_view() -> None:
+    views = views_from_record(MID_GAME)[:4]
+    gif = _image(replay_gif(views, INFO))
+    assert gif.format == "GIF" and gif.n_frames == 4
+
+
+def test_the_documented_images_are_current() -> None:
+    for name, data in examples().items():
+        if not name.endswith(".png"):
+            continue
+        stored = Image.open(DOCS_IMAGES / name).convert("RGB")
+        made = _image(data).convert("RGB")
+        assert ImageChops.difference(stored, made).getbbox() is None, name
