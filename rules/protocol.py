@@ -1,0 +1,254 @@
+"""The game seam: what every hosted game offers the layers above the rules core.
+
+A game is a package under ``rules/`` (``rules/tora``, ``rules/torishogi``, ``rules/torii``)
+that exports one ``GameType`` (listed in ``rules.registry``); the type makes ``GameState``
+objects. Storage, render, the service, the ladders and the Discord layer speak only these
+protocols, never a game's internals.
+
+The turn model is the same for every game. The side to act stages actions with ``apply``
+(validated at once, nothing public yet), may take them back with ``undo`` or ``take_back``, and
+ends the turn with ``end_turn``. A one-move game stages exactly one action (``actions_left``
+drops to 0) and ``end_turn`` confirms it, so a mis-click costs nothing. A game may hand the
+decision to the other side between turns (Torii's Monkey, TI15): ``side`` is always who must
+decide now. Hidden information leaves a game only through ``view_for``.
+
+Refusals are the three errors of ``rules.errors``: ``MalformedAction`` (not notation at all),
+``IllegalAction`` (names the ruling that forbids it) and ``AmbiguousAction``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from .sides import Outcome, Side
+
+FORFEIT = "forfeit"  # Outcome.reason of a game lost on missed turns
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action, as a menu offers it.
+
+    ``notation`` is the canonical text ``apply`` takes. ``label`` says it in plain words
+    ("move to v4h6 and shoot v3h6", "drop on d4"), at most 100 characters. ``path`` is the
+    menu path below the group, each step at most 100 characters, the last one the choice
+    itself: ``("move to v4h6", "and shoot v3h6")`` puts the choice under "move to v4h6"
+    beside the other shots after that move; ``(label,)`` for a flat list. Choices sharing a
+    first step are shown together under it when a group holds more than a menu fits.
+    """
+
+    notation: str
+    label: str
+    path: tuple[str, ...]
+    group: str  # the key of its ChoiceGroup
+
+
+@dataclass(frozen=True)
+class ChoiceGroup:
+    """The legal actions of one acting piece (or one kind of decision: a drop, a tile).
+
+    ``key`` is unique in the position and at most 20 characters (it goes into a component's
+    custom id); ``label`` names it ("Archer v5h7", "Swallow in hand"); ``description`` sums
+    it up ("4 moves, 2 shots"); ``category`` groups groups when there are more than a menu
+    holds (a piece kind, "drops"), at most 20 characters; ``size`` counts its actions, which
+    ``GameState.choices(key)`` lists. Every legal action is in exactly one group.
+    """
+
+    key: str
+    label: str
+    description: str
+    category: str
+    size: int
+
+
+@runtime_checkable
+class GameEvent(Protocol):
+    """What one staged action did. ``text`` is its full notation; ``public()`` is the form
+    the opponent and spectators may see (the same object when nothing is hidden)."""
+
+    side: Side
+    text: str
+    hidden: bool
+    note: str
+
+    def public(self) -> GameEvent: ...
+
+    def words(self, names: Sequence[str]) -> str:
+        """The action in plain words, players called by ``names`` (Challenger's first):
+        "ann's Archer moves v5h7-v4h6 and shoots bob's Soldier on v3h6"."""
+        ...
+
+
+@runtime_checkable
+class GameTurn(Protocol):
+    """A finished turn: who played it, and its actions' notations (as in the record)."""
+
+    side: Side
+    texts: list[str]
+
+
+@runtime_checkable
+class GameView(Protocol):
+    """What ``viewer`` (None: a spectator) may know: the input of every image and text.
+
+    ``staged`` holds the viewer's own staged actions (only when they are to act);
+    ``last_turn`` the previous finished turn in the forms the viewer may see.
+    """
+
+    game: str  # the GameType id
+    viewer: Side | None
+    side: Side  # who must decide now
+    actions_left: int
+    staged: tuple[Any, ...]
+    last_turn: tuple[Any, ...]
+    outcome: str | None
+    winner: Side | None
+
+    def summary(self, names: Sequence[str]) -> str:
+        """One line on the state for messages: the score, material in hand, supplies..."""
+        ...
+
+
+@runtime_checkable
+class GameState(Protocol):
+    """One game in progress (the judge's copy: it may hold hidden state)."""
+
+    game_type: str
+    turns: list[Any]  # GameTurn, finished turns in order
+
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def actions_left(self) -> int: ...
+
+    def legal_actions(self) -> list[Any]:
+        """Every legal action of ``side`` now, in the game's own type, fixed order."""
+        ...
+
+    def notation(self, action: Any) -> str: ...
+
+    def menu(self) -> tuple[ChoiceGroup, ...]:
+        """The legal actions grouped for menus (see ``ChoiceGroup``), without the actions
+        themselves: a menu of pieces is built without working out every action's text."""
+        ...
+
+    def choices(self, key: str | None = None) -> tuple[Choice, ...]:
+        """The actions of the group ``key`` (empty for an unknown key), or of every group
+        (None). Within a group, each first step of the paths holds at most 25 choices, and
+        so does the list of first steps."""
+        ...
+
+    def parse_action(self, text: str) -> Any:
+        """The legal action ``text`` names; raises one of the three errors."""
+        ...
+
+    def apply(self, action: Any) -> GameEvent:
+        """Stage one action (text or the game's action object) of ``side``."""
+        ...
+
+    def undo(self) -> str:
+        """Take back the last staged action; returns its notation."""
+        ...
+
+    def take_back(self, index: int) -> str:
+        """Take back staged action ``index`` (from 0), replaying the later ones."""
+        ...
+
+    def staged(self) -> list[str]: ...
+
+    def end_turn(self, deadline: bool = False) -> GameTurn:
+        """End the turn of ``side`` (at its deadline with ``deadline``: a game may then drop
+        staged actions it would otherwise refuse to end on)."""
+        ...
+
+    def resign(self, side: Side) -> GameEvent: ...
+
+    def forfeit(self, side: Side) -> GameEvent:
+        """``side`` loses on missed turns (reason ``FORFEIT``); staged actions are dropped."""
+        ...
+
+    def agreements(self) -> tuple[str, ...]:
+        """What the players may agree on now besides resigning: ``("draw",)``, TORA's
+        ``("draw", "reset")`` in a series."""
+        ...
+
+    def agree(self, kind: str) -> GameEvent:
+        """Both players agreed to ``kind`` (one of ``agreements()``); staged actions are
+        dropped."""
+        ...
+
+    def view_for(self, viewer: Side | None) -> GameView: ...
+
+    def outcome(self) -> Outcome | None: ...
+
+    def is_over(self) -> bool: ...
+
+    def copy(self) -> GameState: ...
+
+    def fen(self) -> str:
+        """The position in the game's exchange format (FEN for ToriShogi)."""
+        ...
+
+
+@dataclass(frozen=True)
+class SetupQuestion:
+    """A choice each player makes privately before the first turn (TORA's strategy, Torii's
+    Spirit). ``options`` lists the allowed answers (empty: free text the game checks)."""
+
+    name: str
+    prompt: str
+    options: tuple[str, ...]
+    required: bool = True
+
+
+class GameType(Protocol):
+    """A hosted game: how to make, read and write its games."""
+
+    id: str  # "tora", "torishogi", "torii": in records ([Game "..."]) and storage
+    title: str  # "TORA", "ToriShogi", "Torii"
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """The match options (board, terrain, powers...) made complete and checked;
+        ValueError names what is wrong."""
+        ...
+
+    def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]: ...
+
+    def new_game(
+        self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]
+    ) -> GameState:
+        """A new game; ``answers`` are each side's setup answers, by question name."""
+        ...
+
+    def from_fen(self, fen: str, options: Mapping[str, Any]) -> GameState: ...
+
+    def write_record(self, game: GameState, audience: Side | str | None) -> str:
+        """The record (R50 style headers, then a line per finished turn) for ``audience``:
+        a side, None for the public, or ``"judge"`` for everything."""
+        ...
+
+    def read_record(self, text: str) -> GameState:
+        """Replay a record; raises ``rules.record.RecordError`` or ``ReplayError``."""
+        ...
+
+    def perft(self, game: GameState, depth: int) -> int:
+        """Leaf positions ``depth`` plies (whole turns) from ``game``: for testing."""
+        ...
+
+
+__all__ = [
+    "FORFEIT",
+    "Choice",
+    "ChoiceGroup",
+    "GameEvent",
+    "GameState",
+    "GameTurn",
+    "GameType",
+    "GameView",
+    "Outcome",
+    "SetupQuestion",
+    "Side",
+]

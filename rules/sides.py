@@ -1,0 +1,43 @@
+"""The two sides of every hosted game: the Challenger moves first, the Opposition second."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+
+class Side(IntEnum):
+    CHALLENGER = 0
+    OPPOSITION = 1
+
+    @property
+    def other(self) -> Side:
+        return Side(1 - self)
+
+    @property
+    def letter(self) -> str:
+        return "CO"[self]
+
+    @property
+    def title(self) -> str:
+        return ("challenger", "opposition")[self]
+
+    @classmethod
+    def from_letter(cls, letter: str) -> Side:
+        try:
+            return cls("CO".index(letter.upper()))
+        except ValueError:
+            raise ValueError(f"side must be C or O, not {letter!r}") from None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game (or series) ended; ``winner`` is None for a tie. ``reason`` is a short
+    phrase ("resignation", "checkmate", "forfeit", ...)."""
+
+    winner: Side | None
+    reason: str
+
+    def __str__(self) -> str:
+        head = "tie" if self.winner is None else f"{self.winner.title} wins"
+        return f"{head} ({self.reason})"
