@@ -9,7 +9,7 @@ from .view import PieceView, View
 
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
-STATE_VERSION = 3
+STATE_VERSION = 4
 
 __all__ = [
     "LONG",

@@ -21,6 +21,7 @@ CROWN = "crown"
 RESIGN = "resign"
 DRAW = "draw"
 RESET = "reset"
+FORFEIT = "forfeit"  # the host's verdict on missed turns, never typed by a player
 GAME_LEVEL = frozenset({RESIGN, DRAW, RESET})
 
 

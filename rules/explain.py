@@ -37,6 +37,10 @@ def explain(game: Game, spec: Spec, piece: Piece | None) -> IllegalAction:
             f"{what} made a kill and rests a full round: it may act again in round "
             f"{pos.stunned[piece.id] + 1}",
         )
+    if piece.id in pos.searched:
+        return IllegalAction(
+            "R43", f"{what} searched this turn and found nothing: it may do nothing else this turn"
+        )
     if piece.id in pos.spent:
         return IllegalAction(
             "R19", f"{what} supported a Cannon this turn and cannot act again until your next turn"

@@ -6,12 +6,14 @@ The API follows python-chess: ``legal_actions()``, ``parse_action(text)``, ``not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
+from . import menu as menus
 from . import trapped
 from .actions import (
     DRAW,
     FIRE,
+    FORFEIT,
     RESET,
     RESIGN,
     SEARCH,
@@ -24,23 +26,13 @@ from .layouts import LONG_SETUPS, SHORT_SETUPS
 from .movegen import all_actions, search_actions
 from .pieces import COMMAND_KINDS, GENERAL, RULER, Piece, Side
 from .position import Effect, Position
+from .protocol import Choice, ChoiceGroup
 from .resolve import Resolver
+from .sides import Outcome
 from .terrain import Terrain, parse_map, preset
 from .view import Event, View, build_view
 
 STRATEGIES = ("aggressive", "defensive")
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """How a game (or series) ended; ``winner`` is None for a tie."""
-
-    winner: Side | None
-    reason: str
-
-    def __str__(self) -> str:
-        head = "tie" if self.winner is None else f"{self.winner.title} wins"
-        return f"{head} ({self.reason})"
 
 
 @dataclass
@@ -214,7 +206,13 @@ class Game(Resolver, AssassinRules):
             actions += [action for action, _effect in search_actions(pos, piece)]
         return actions
 
-    # ---- parsing -------------------------------------------------------------------------
+    def menu(self) -> tuple[ChoiceGroup, ...]:
+        """The legal actions grouped by the piece that acts, for menus (``rules.menu``)."""
+        return menus.menu(self)
+
+    def choices(self, key: str | None = None) -> tuple[Choice, ...]:
+        """The actions of one group of ``menu()`` (None: of all), in words and notation."""
+        return menus.choices(self, key)
 
     # ---- acting --------------------------------------------------------------------------
     def _check_can_act(self) -> None:
@@ -251,6 +249,8 @@ class Game(Resolver, AssassinRules):
         self.stack.append(self.pos.copy())
         reveal = self.pos.commit(effect)
         event = self._settle_event(event, action, before, reveal)
+        if effect.free:
+            event = replace(event, note="the free take of the Assassin the search revealed")
         if action.kind == SEARCH:
             self._after_search()
         self.current.append((action, effect, text, event))
@@ -424,6 +424,26 @@ class Game(Resolver, AssassinRules):
             self.turns.append(Turn(side, self.pos.round, self.game_number, [RESIGN]))
         self._finish(Outcome(side.other, "resignation"))
         return Event(side, RESIGN, "", 0, 0, (), (), (), ())
+
+    def forfeit(self, side: Side) -> Event:
+        """``side`` loses on missed turns (the host's verdict): recorded like a resignation,
+        as ``forfeit``, with the outcome's reason ``forfeit``. Actions staged by the side to
+        act are discarded first: an unfinished turn is never played (R12)."""
+        self._check_can_act()
+        self.discard_turn()
+        self.turns.append(Turn(side, self.pos.round, self.game_number, [FORFEIT]))
+        self._finish(Outcome(side.other, FORFEIT))
+        return Event(side, FORFEIT, "", 0, 0, (), (), (), ())
+
+    def discard_turn(self) -> list[str]:
+        """Drop every action staged in the running turn, searches included: the turn never
+        ended (R12), so nothing of it is applied, scored or published. Returns their
+        notations. For the host, before a resignation, an agreed draw or an abort."""
+        dropped = self.staged()
+        if self.stack:
+            self.pos = self.stack[0]
+        self.current, self.stack, self.waived = [], [], set()
+        return dropped
 
     def _close_turn(self, *acts: str) -> Turn:
         """Record the staged actions (and game-level ``acts``) as the turn of the side to act."""

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from .errors import echo
+
 SHORT, LONG = "short", "long"
 BOARD_SIZES = {SHORT: 9, LONG: 17}
 
@@ -100,18 +102,28 @@ def _halfway(d: int) -> tuple[int, ...]:
     return (d // 2,) if d % 2 == 0 else (0, d)
 
 
+# Each run of spaces is matched by exactly one quantifier, and the optional dots and commas
+# each bring their own trailing spaces: no two quantifiers can share a character, so a match
+# attempt is linear in the input (an earlier pattern with ``\s*\.?\s*`` backtracked in n^4).
 _SQUARE_RE = re.compile(
-    r"v\s*\.?\s*(\d{1,2})\s*[,.]?\s*h\s*\.?\s*(\d{1,2})|h\s*\.?\s*(\d{1,2})\s*[,.]?\s*v\s*\.?\s*(\d{1,2})",
+    r"v\s*(?:\.\s*)?(\d{1,2})\s*(?:[,.]\s*)?h\s*(?:\.\s*)?(\d{1,2})"
+    r"|h\s*(?:\.\s*)?(\d{1,2})\s*(?:[,.]\s*)?v\s*(?:\.\s*)?(\d{1,2})",
     re.IGNORECASE,
 )
+MAX_SQUARE_TEXT = 24  # characters: ``v. 12, h. 15`` with room to spare
 
 
 def parse_square(text: str, size: int) -> int:
     """Parse one square in any accepted form (``v5h7``, ``v.5, h.7``, ``h7v5``)."""
+    if len(text) > MAX_SQUARE_TEXT:
+        raise ValueError(
+            f"a square is written in at most {MAX_SQUARE_TEXT} characters, like v5h7; "
+            f"this text has {len(text)}"
+        )
     m = _SQUARE_RE.fullmatch(text.strip())
     if not m:
         raise ValueError(
-            f"{text!r} is not a square; write it like v5h7 (vertical, then horizontal)"
+            f"{echo(text)} is not a square; write it like v5h7 (vertical, then horizontal)"
         )
     v, h = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
     if not (1 <= int(v) <= size and 1 <= int(h) <= size):  # before packing: v35 is not v3

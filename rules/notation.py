@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from .actions import CROWN, DRAW, FIRE, MOVE, READY, RESET, RESIGN, SEARCH, STANCE
-from .errors import MalformedAction
+from .errors import MalformedAction, echo
 from .geometry import DIRECTIONS, SQUARE_PATTERN, parse_square
 
 PIECE_WORDS = {
@@ -27,6 +27,7 @@ PIECE_WORDS = {
 }  # fmt: skip
 STANCE_WORDS = {"defend": "defend", "defense": "defend", "defence": "defend", "attack": "attack"}
 ATTACK_WORDS = {"x", "takes", "attacks", "\u00d7"}
+MAX_ACTION = 160  # characters; the longest real action (a Cavalry's named path) is about 40
 
 _TOKEN = re.compile(
     rf"\s*(?:(?P<sq>{SQUARE_PATTERN.pattern})|(?P<dash>-|\u2013|\u2014|to\b)|(?P<word>[a-z\u00d7]+)\.?|(?P<punct>[,;:.]))",
@@ -58,7 +59,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
         m = _TOKEN.match(stripped, pos)
         if not m or m.end() == pos:
             bad = stripped[pos:].split()[0] if stripped[pos:].split() else stripped[pos:]
-            raise MalformedAction(text, f"unexpected {bad!r}")
+            raise MalformedAction(text, f"unexpected {echo(bad)}")
         pos = m.end()
         kind = m.lastgroup
         if kind is None or kind == "punct":
@@ -73,6 +74,10 @@ def tokenize(text: str) -> list[tuple[str, str]]:
 
 def parse(text: str, size: int) -> Spec:
     """Parse notation for a board of ``size``; raises MalformedAction."""
+    if len(text) > MAX_ACTION:
+        raise MalformedAction(
+            text, f"it is {len(text)} characters long, and an action is at most {MAX_ACTION}"
+        )
     tokens = tokenize(text)
     if not tokens:
         raise MalformedAction(text, "it is empty")
@@ -86,7 +91,7 @@ def parse(text: str, size: int) -> Spec:
         reader.end()
         return Spec(text, CROWN, origin=origin)
     if first not in PIECE_WORDS:
-        raise MalformedAction(text, f"{first!r} is not a piece letter (G K Q A S C H X)")
+        raise MalformedAction(text, f"{echo(first)} is not a piece letter (G K Q A S C H X)")
     return reader.piece_action(PIECE_WORDS[first])
 
 
@@ -107,13 +112,13 @@ class _Reader:
     def word(self) -> str:
         kind, value = self.take()
         if kind != "word":
-            raise MalformedAction(self.text, f"expected a word, found {value!r}")
+            raise MalformedAction(self.text, f"expected a word, found {echo(value)}")
         return value
 
     def square(self, what: str) -> int:
         token = self.peek()
         if token is None or token[0] != "sq":
-            found = "nothing" if token is None else repr(token[1])
+            found = "nothing" if token is None else echo(token[1])
             raise MalformedAction(
                 self.text, f"expected a square for {what} (like v5h7), found {found}"
             )
@@ -131,7 +136,7 @@ class _Reader:
 
     def end(self) -> None:
         if self.peek() is not None:
-            raise MalformedAction(self.text, f"unexpected {self.peek()[1]!r} at the end")
+            raise MalformedAction(self.text, f"unexpected {echo(self.peek()[1])} at the end")
 
     def piece_action(self, letter: str) -> Spec:
         fields: dict = {"letter": letter, "kind": MOVE}
@@ -168,13 +173,14 @@ class _Reader:
                 direction = self.word().upper()
                 if direction not in DIRECTIONS:
                     raise MalformedAction(
-                        self.text, f"{direction!r} is not a direction: use " + " ".join(DIRECTIONS)
+                        self.text,
+                        f"{echo(direction)} is not a direction: use " + " ".join(DIRECTIONS),
                     )
                 fields.update(kind=FIRE, direction=DIRECTIONS.index(direction))
             elif word == "with":
                 fields["supporters"] = tuple(sorted(self.squares("a supporter"), key=_reading))
             else:
-                raise MalformedAction(self.text, f"unexpected {word!r}")
+                raise MalformedAction(self.text, f"unexpected {echo(word)}")
         if fields["kind"] == MOVE and "dest" not in fields and "target" not in fields:
             raise MalformedAction(
                 self.text,

@@ -2,33 +2,9 @@
 
 from __future__ import annotations
 
-from enum import IntEnum
 from typing import NamedTuple
 
-
-class Side(IntEnum):
-    CHALLENGER = 0
-    OPPOSITION = 1
-
-    @property
-    def other(self) -> Side:
-        return Side(1 - self)
-
-    @property
-    def letter(self) -> str:
-        return "CO"[self]
-
-    @property
-    def title(self) -> str:
-        return ("challenger", "opposition")[self]
-
-    @classmethod
-    def from_letter(cls, letter: str) -> Side:
-        try:
-            return cls("CO".index(letter.upper()))
-        except ValueError:
-            raise ValueError(f"side must be C or O, not {letter!r}") from None
-
+from .sides import Side
 
 GENERAL, RULER, ARCHER, SOLDIER, CAVALRY, CANNON, ASSASSIN = "G", "R", "A", "S", "H", "C", "X"
 KIND_NAMES = {

@@ -52,6 +52,7 @@ class Position:
         "pieces",
         "round",
         "score",
+        "searched",
         "side",
         "size",
         "slew",
@@ -77,6 +78,7 @@ class Position:
         self.actions_total = 0
         self.actions_used = 0
         self.spent: set[int] = set()
+        self.searched: set[int] = set()  # searched this turn and found nothing (R43)
         self.attacked: set[int] = set()
         self.operated: set[int] = set()
         self.slew: set[int] = set()  # pieces that attacked an enemy command piece this turn (R30)
@@ -94,6 +96,7 @@ class Position:
         new.pending = self.pending.copy()
         new.crown_pending = self.crown_pending.copy()
         new.spent = self.spent.copy()
+        new.searched = self.searched.copy()
         new.attacked = self.attacked.copy()
         new.operated = self.operated.copy()
         new.slew = self.slew.copy()
@@ -219,6 +222,7 @@ class Position:
         found = self.hidden_assassin(self.side.other)
         if found is None or distance(found.sq, effect.rest) > 1:
             self.spent.add(effect.piece)  # found nothing: it may do nothing else this turn
+            self.searched.add(effect.piece)  # (which is R43, not a Cannon's support)
             return None
         reveal = self.reveal(found.id)
         if not reveal.taken:
@@ -250,6 +254,7 @@ class Position:
         self.actions_total = self.actions_for_turn(side)
         self.actions_used = 0
         self.spent.clear()
+        self.searched.clear()
         self.attacked.clear()
         self.operated.clear()
         self.slew.clear()

@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .actions import DRAW, RESET, RESIGN
+from .actions import DRAW, FORFEIT, RESET, RESIGN
 from .errors import ActionError, MalformedAction
 from .game import Game, Options
 from .geometry import name
@@ -20,6 +20,7 @@ REQUIRED = ("Board", "ChallengerSetup", "OppositionSetup")
 GAME_ENDERS = (RESIGN, DRAW, RESET)
 ASSASSIN_HEADERS = ("ChallengerAssassin", "OppositionAssassin")
 JUDGE = "judge"  # the audience of the full record
+MAX_LINE = 4000  # characters: a long-board turn of 20 actions is under 800
 
 
 class RecordError(ValueError):
@@ -49,6 +50,8 @@ def parse_record(text: str) -> Record:
     headers: dict[str, str] = {}
     turns: list[tuple[int, Side, list[str]]] = []
     for number, raw in enumerate(text.splitlines(), start=1):
+        if len(raw) > MAX_LINE:
+            raise RecordError(number, f"a line is at most {MAX_LINE} characters, not {len(raw)}")
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
@@ -152,6 +155,9 @@ def play_turn(
     """Play one turn line. A turn the opponent interrupted by resigning (R26) stays open."""
     if actions == [RESIGN]:
         _act(turn_number, 1, lambda: game.resign(side))
+        return
+    if actions == [FORFEIT]:  # always after the forfeiting side's last turn: never interrupts
+        _act(turn_number, 1, lambda: game.forfeit(side))
         return
     if game.is_over():
         raise ReplayError(turn_number, 1, f"the game is over: {game.outcome()}")

@@ -3,6 +3,8 @@ piece can do, the defaults of R17, R19 and R51, ambiguity, and canonical notatio
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .actions import CROWN, FIRE, GAME_LEVEL, MOVE, SEARCH, STANCE, Action, format_action
 from .errors import AmbiguousAction, IllegalAction
 from .explain import explain
@@ -27,6 +29,23 @@ class Resolver:
             return action.kind
         pairs = self._pairs(action)
         return self._notation(action, self._effect(action, pairs), pairs)
+
+    def notations(self, actions: Sequence[Action]) -> list[str]:
+        """``notation`` of many actions at once: each piece's ways to act are worked out
+        once, where ``notation`` works them out for every action (a long-board position
+        has hundreds of actions, a few dozen per piece)."""
+        known: dict[tuple[str, str, int], list[tuple[Action, Effect]]] = {}
+        texts = []
+        for action in actions:
+            if action.kind in GAME_LEVEL:
+                texts.append(action.kind)
+                continue
+            key = (action.kind if action.kind == CROWN else "", action.letter, action.origin)
+            pairs = known.get(key)
+            if pairs is None:
+                pairs = known[key] = self._pairs(action)
+            texts.append(self._notation(action, self._effect(action, pairs), pairs))
+        return texts
 
     def _notation(self, action: Action, effect: Effect, pairs: list) -> str:
         for flags in _NOTATION_FORMS:

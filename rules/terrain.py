@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .errors import echo
 from .geometry import (
     BOARD_SIZES,
     DIRECTION_VECTORS,
@@ -67,8 +68,13 @@ class TerrainError(ValueError):
     """A terrain map or preset name that cannot be used."""
 
 
+MAX_MAP = 2000  # characters: every square of the long board named once is about 1,800
+
+
 def parse_map(text: str, size: int, preset: str = CUSTOM) -> Terrain:
     """Parse R50 map text: ``water v4h6 v5h6; forest v3h3; hill v7h2 NE``."""
+    if len(text) > MAX_MAP:
+        raise TerrainError(f"a terrain map is at most {MAX_MAP} characters, not {len(text)}")
     water: set[int] = set()
     forest: set[int] = set()
     hills: dict[int, int] = {}
@@ -92,14 +98,15 @@ def parse_map(text: str, size: int, preset: str = CUSTOM) -> Terrain:
             sq = _square("".join(square_words), size, number)
             if direction.upper() not in DIRECTIONS:
                 raise TerrainError(
-                    f"clause {number}: {direction!r} is not a direction; use one of "
+                    f"clause {number}: {echo(direction)} is not a direction; use one of "
                     + " ".join(DIRECTIONS)
                 )
             _claim(seen, sq, "hill", number)
             hills[sq] = DIRECTIONS.index(direction.upper())
         else:
             raise TerrainError(
-                f"clause {number}: {words[0]!r} is not a terrain kind; use water, forest or hill"
+                f"clause {number}: {echo(words[0])} is not a terrain kind; "
+                "use water, forest or hill"
             )
     return Terrain(size, frozenset(water), frozenset(forest), hills, preset)
 
@@ -151,7 +158,7 @@ def preset(board: str, preset_name: str) -> Terrain:
         return Terrain(size)
     if key not in TERRAIN_PRESETS[board]:
         raise TerrainError(
-            f"no {board}-board terrain preset called {preset_name!r}; choose one of "
+            f"no {board}-board terrain preset called {echo(preset_name)}; choose one of "
             + ", ".join(preset_names(board))
         )
     return parse_map(TERRAIN_PRESETS[board][key], size, key)

@@ -8,12 +8,14 @@ are all built from a view, never from the Game itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from .geometry import name
 from .pieces import RULER, Piece, Side
 from .terrain import Terrain
+from .words import event_words
 
 if TYPE_CHECKING:
     from .game import Game
@@ -43,6 +45,12 @@ class Event:
     searched: tuple[int, ...] = ()  # the nine squares a search looked at (R43)
     revealed: int = 0  # square where an Assassin became visible (R42, R43), 0 for none
     note: str = ""  # the public result in words, e.g. "no Assassin found"
+
+    def words(self, names: Sequence[str]) -> str:
+        """The action in plain words for people who do not read notation, players called
+        by ``names`` (the Challenger's first): "ann's Archer moves v5h7-v4h6 and shoots
+        bob's Soldier on v3h6". Only what this form of the event shows is told."""
+        return event_words(self, names)
 
     def public(self) -> Event:
         if not self.hidden:

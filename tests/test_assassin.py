@@ -144,7 +144,9 @@ def test_r43_a_search_that_finds_nothing_ends_that_pieces_turn():
     event = g.apply("G v9h12 search")
     assert event.note == "no Assassin found" and event.revealed == 0
     assert sq(g, "v10h13") in event.searched and len(event.searched) == 9
-    refused(g, "G v9h12-v9h11", "R19")  # spent: it may do nothing else this turn
+    # regression: refused citing R19 (a Cannon's supporters), as the searcher was kept there
+    message = refused(g, "G v9h12-v9h11", "R43")
+    assert "searched this turn and found nothing" in message
     assert event.public() == event
 
 
@@ -156,6 +158,10 @@ def test_r43_a_found_assassin_is_revealed_and_may_be_taken_as_a_free_action():
     assert g.actions_left == 0
     take = g.apply("G v9h12 x v9h11")  # free: no action was left for it
     assert take.removed == ((O, "X", sq(g, "v9h11")),)
+    assert take.words(("ann", "bob")) == (
+        "ann's General on v9h12 takes bob's Assassin on v9h11 "
+        "(the free take of the Assassin the search revealed)"
+    )
     g.end_turn()
     assert g.scores() == (0, 0) and g.pending() == (5, 0)  # booked at the round's end (R27)
 

@@ -304,6 +304,42 @@ def test_r26_resign_between_turns_and_after_some_rounds():
     assert g.outcome().reason == "resignation"
 
 
+def test_r12_an_unfinished_turn_is_discarded_never_played():
+    """The host ends a match mid-turn (a resignation, an agreed draw, an abort): what the
+    player to act staged never happened, a search (which cannot be undone) included."""
+    g = Game()
+    g.apply("A v5h7-v4h6")
+    g.apply("G v5h9-v4h9")
+    before = g.view_for(None)
+    assert g.discard_turn() == ["A v5h7-v4h6", "G v5h9-v4h9"]
+    assert g.staged() == [] and g.view_for(C).pieces == before.pieces
+    g.resign(O)
+    assert [(t.side, t.texts) for t in g.turns] == [(O, ["resign"])]
+
+
+def test_r12_a_forfeit_discards_the_turn_and_is_recorded_as_such():
+    g = Game()
+    g.apply("A v5h7-v4h6")
+    g.forfeit(C)
+    assert str(g.outcome()) == "opposition wins (forfeit)"
+    assert [(t.side, t.texts) for t in g.turns] == [(C, ["forfeit"])]
+    record = write_record(g)
+    assert '[Termination "forfeit"]' in record and record.rstrip().endswith("C: forfeit")
+    again = replay(record)
+    assert again.outcome() == g.outcome() and again.turns[-1].texts == ["forfeit"]
+    with pytest.raises(IllegalAction, match="the game is over"):
+        g.forfeit(O)
+
+
+def test_r12_a_forfeit_after_an_empty_turn_replays():
+    g = Game()
+    g.end_turn()  # ann's turn ends empty at its deadline (R30 took everything back)...
+    g.forfeit(C)  # ...and that was one missed turn too many
+    again = replay(write_record(g))
+    assert [t.texts for t in again.turns] == [[], ["forfeit"]]
+    assert again.outcome() == g.outcome()
+
+
 def test_r26_agreed_draw():
     g = Game()
     g.apply("A v5h7-v4h6")

@@ -201,7 +201,7 @@ def test_r50_required_headers(missing):
         ('C: A v5h7-v4h6\n[Date "2024"]\n', 5, "header lines must come before the turns"),
         ("C: A v5h7-v4h6 ;  ; A v3h9-v3h8\n", 4, "an empty action between ';' separators"),
         ("C: A v5h7-v4h6\nX: A v5h3-v4h4\n", 5, "a turn line starts with 'C:' or 'O:'"),
-        ("C: A v5h7 hop\n", 4, "cannot read 'A v5h7 hop'"),
+        ("C: A v5h7 hop\n", 4, "cannot read `A v5h7 hop`"),
         ("C: resign ; A v5h7-v4h6\n", 4, "'resign' must be the last action of its line"),
     ],
     ids=["bad-header", "late-header", "empty-action", "bad-side", "bad-notation", "after-resign"],
@@ -216,7 +216,7 @@ def test_r50_malformed_records_name_the_line(body, line, message):
 def test_r50_bad_header_values_are_record_errors():
     with pytest.raises(RecordError, match="board must be short or long"):
         replay(HEAD.replace('"short"', '"medium"'))
-    with pytest.raises(RecordError, match="'lava' is not a terrain kind"):
+    with pytest.raises(RecordError, match="`lava` is not a terrain kind"):
         replay(HEAD + '[TerrainMap "lava v1h1"]\n')
     with pytest.raises(RecordError, match="Target must be a whole number"):
         replay(HEAD + '[Target "many"]\n')
@@ -556,14 +556,14 @@ def test_r51_game_level_actions_have_a_notation(word):
     ("text", "reason"),
     [
         ("", "it is empty"),
-        ("hello", "'hello' is not a piece letter"),
+        ("hello", "`hello` is not a piece letter"),
         ("A v5h7", "say what the piece does"),
-        ("C v5h8 fire Q", "'Q' is not a direction"),
+        ("C v5h8 fire Q", "`Q` is not a direction"),
         ("A v12h1-v1h1", "v12h1 is off the board"),
         ("A v5h7-v4h6 defend", "'defend' cannot be combined with a move or attack"),
         ("S v4h8 defend attack", "'attack' after 'defend': one operation per action"),
         ("A v5h7-v4h6 ???", "unexpected"),
-        ("via v4h6", "'via' is not a piece letter"),
+        ("via v4h6", "`via` is not a piece letter"),
     ],
 )
 def test_r51_malformed_notation(text, reason):
