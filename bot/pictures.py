@@ -1,17 +1,70 @@
 """The match service's board images, drawn by ``render``: its PNGs behind the service's
-``Renderer`` protocol (the service's ``Status`` is a status ``render`` accepts as is)."""
+``Renderer`` protocol (the service's ``Status`` is a status ``render`` accepts as is).
+
+Images are cached by exactly what they are drawn from (the view and the status), so a
+board asked for again is not drawn again; a public view holds nothing hidden, so whether
+an image comes from the cache tells nothing about hidden state either."""
 
 from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 
 from render import board_png, private_png
 from rules.view import View
 
 from .service import Status
 
+IMAGE_CACHE = 16 * 1024 * 1024  # bytes of board images kept
+
+
+class BytesCache:
+    """The most recently used results, up to ``most`` bytes in all, by a key that names
+    exactly what they were made from (so a hit is the very same answer as a miss)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._size = 0
+        self._lock = threading.Lock()  # images are drawn in worker threads
+
+    def get(self, key: Hashable) -> bytes | None:
+        with self._lock:
+            data = self._items.get(key)
+            if data is not None:
+                self._items.move_to_end(key)
+            return data
+
+    def put(self, key: Hashable, data: bytes) -> None:
+        if len(data) > self.most:
+            return
+        with self._lock:
+            old = self._items.pop(key, None)
+            self._size -= 0 if old is None else len(old)
+            self._items[key] = data
+            self._size += len(data)
+            while self._size > self.most:
+                _key, dropped = self._items.popitem(last=False)
+                self._size -= len(dropped)
+
 
 class PillowRenderer:
+    def __init__(self, cache_bytes: int = IMAGE_CACHE) -> None:
+        self._cache = BytesCache(cache_bytes)
+
     def board(self, view: View, status: Status) -> bytes:
-        return board_png(view, status)
+        return self._drawn("board", view, status, board_png)
 
     def private(self, view: View, status: Status) -> bytes:
-        return private_png(view, status)
+        return self._drawn("private", view, status, private_png)
+
+    def _drawn(
+        self, kind: str, view: View, status: Status, draw: Callable[[View, Status], bytes]
+    ) -> bytes:
+        key = (kind, repr(view), status)
+        data = self._cache.get(key)
+        if data is None:
+            data = draw(view, status)
+            self._cache.put(key, data)
+        return data

@@ -19,6 +19,7 @@ from .errors import (
     UnknownPlayer,
 )
 from .hosting import (
+    ButtonMessage,
     ChannelBusy,
     Hosted,
     HostedNotFound,
@@ -44,6 +45,7 @@ from .store import Store
 __all__ = [
     "KINDS",
     "AlreadyRated",
+    "ButtonMessage",
     "ChannelBusy",
     "Config",
     "ConfigError",

@@ -25,7 +25,7 @@ CHALLENGE, SETUP, PLAYING, ENDED = "challenge", "setup", "playing", "ended"
 _COLUMNS = (
     "id, guild_id, channel_id, issuer_id, invitee_id, terms, phase, ending, challenger_id,"
     " opposition_id, match_id, ready, due_at, remind_at, paused_left, offers, missed_c,"
-    " missed_o, acted, version, created_at, updated_at"
+    " missed_o, turn, version, created_at, updated_at"
 )
 
 
@@ -76,7 +76,7 @@ class Hosted:
     paused_left: float | None = None
     offers: str = "{}"
     missed: tuple[int, int] = (0, 0)
-    acted: bool = False
+    turn: int = 0  # the game's public turn number (finished turns + 1), 0 before it starts
     version: int = 1
     created_at: float = 0.0
     updated_at: float = 0.0
@@ -116,6 +116,7 @@ class Post:
     user_id: int | None = None
     mentions: tuple[int, ...] = ()
     files: tuple[tuple[str, bytes], ...] = ()
+    buttons: str = ""  # the match service's own encoding of the message's buttons
 
 
 @dataclass(frozen=True)
@@ -128,12 +129,25 @@ class Queued:
     attempts: int
     next_try: float
     fallback: bool
+    shown: int = 0  # pieces of the fallback already shown (they are never shown twice)
 
     @property
     def destination(self) -> tuple[str, int]:
         """Posts to one destination are delivered in order."""
         post = self.post
         return ("user", post.user_id) if post.user_id is not None else ("channel", post.channel_id)
+
+
+@dataclass(frozen=True)
+class ButtonMessage:
+    """A message a front end sent with buttons for a hosted match: the buttons' verbs and
+    the turn they are for."""
+
+    channel_id: int
+    message_id: int
+    hosted_id: int
+    verbs: tuple[str, ...]
+    turn: int
 
 
 # ---- writes --------------------------------------------------------------------------------
@@ -164,7 +178,7 @@ def update_hosted(conn: sqlite3.Connection, hosted: Hosted, now: float) -> Hoste
             "UPDATE hosted_matches SET guild_id = ?, channel_id = ?, issuer_id = ?,"
             " invitee_id = ?, terms = ?, phase = ?, ending = ?, challenger_id = ?,"
             " opposition_id = ?, match_id = ?, ready = ?, due_at = ?, remind_at = ?,"
-            " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, acted = ?,"
+            " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, turn = ?,"
             " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
             (*_values(hosted), now, hosted.id, hosted.version),
         )
@@ -201,7 +215,7 @@ def _values(h: Hosted) -> tuple[object, ...]:
         h.offers,
         h.missed[0],
         h.missed[1],
-        int(h.acted),
+        h.turn,
     )
 
 
@@ -234,14 +248,15 @@ def insert_posts(
 ) -> None:
     for post in posts:
         cursor = conn.execute(
-            "INSERT INTO outbox (hosted_id, channel_id, user_id, text, mentions, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
+            "INSERT INTO outbox (hosted_id, channel_id, user_id, text, mentions, buttons,"
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
             (
                 hosted_id,
                 post.channel_id,
                 post.user_id,
                 post.text,
                 " ".join(str(user) for user in post.mentions),
+                post.buttons,
                 now,
             ),
         )
@@ -255,6 +270,26 @@ def insert_posts(
 def delivered(conn: sqlite3.Connection, outbox_id: int) -> None:
     """A delivered row goes, with its files (a private one held hidden information)."""
     conn.execute("DELETE FROM outbox WHERE id = ?", (outbox_id,))
+
+
+def remember_buttons(conn: sqlite3.Connection, sent: ButtonMessage) -> None:
+    conn.execute(
+        "INSERT OR REPLACE INTO button_messages (channel_id, message_id, hosted_id, verbs, turn)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (sent.channel_id, sent.message_id, sent.hosted_id, " ".join(sent.verbs), sent.turn),
+    )
+
+
+def forget_buttons(conn: sqlite3.Connection, channel_id: int, message_id: int) -> None:
+    conn.execute(
+        "DELETE FROM button_messages WHERE channel_id = ? AND message_id = ?",
+        (channel_id, message_id),
+    )
+
+
+def shown(conn: sqlite3.Connection, outbox_id: int, pieces: int) -> None:
+    """``pieces`` of a fallback message have been shown to its user."""
+    conn.execute("UPDATE outbox SET shown = ? WHERE id = ?", (pieces, outbox_id))
 
 
 def retry_later(
@@ -288,7 +323,7 @@ def _hosted(row: sqlite3.Row) -> Hosted:
         paused_left=row["paused_left"],
         offers=row["offers"],
         missed=(row["missed_c"], row["missed_o"]),
-        acted=bool(row["acted"]),
+        turn=row["turn"],
         version=row["version"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
@@ -310,6 +345,50 @@ async def live_in_channel(db: aiosqlite.Connection, channel_id: int) -> Hosted |
         (channel_id, ENDED),
     )
     return next((_hosted(row) for row in rows), None)
+
+
+async def button_messages(db: aiosqlite.Connection, hosted_id: int) -> list[ButtonMessage]:
+    rows = await db.execute_fetchall(
+        "SELECT channel_id, message_id, hosted_id, verbs, turn FROM button_messages"
+        " WHERE hosted_id = ? ORDER BY message_id",
+        (hosted_id,),
+    )
+    return [ButtonMessage(c, m, h, tuple(verbs.split()), t) for c, m, h, verbs, t in rows]
+
+
+async def of_user(db: aiosqlite.Connection, user_id: int, limit: int) -> list[Hosted]:
+    """The user's hosted matches, live or ended, the newest first."""
+    rows = await db.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM hosted_matches WHERE ? IN (issuer_id, invitee_id,"
+        " challenger_id, opposition_id) ORDER BY id DESC LIMIT ?",
+        (user_id, limit),
+    )
+    return [_hosted(row) for row in rows]
+
+
+async def latest_in_channel(
+    db: aiosqlite.Connection, channel_id: int, with_game: bool = False
+) -> Hosted | None:
+    """The channel's most recent hosted match, live or ended (``with_game``: whose game
+    started)."""
+    played = " AND match_id IS NOT NULL" if with_game else ""
+    rows = await db.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM hosted_matches WHERE channel_id = ?{played}"
+        " ORDER BY id DESC LIMIT 1",
+        (channel_id,),
+    )
+    return next((_hosted(row) for row in rows), None)
+
+
+async def open_challenges(db: aiosqlite.Connection, guild_id: int, user_id: int) -> tuple[int, int]:
+    """How many challenges wait for an answer in the guild: by ``user_id``, and in all."""
+    rows = await db.execute_fetchall(
+        "SELECT coalesce(sum(issuer_id = ?), 0), count(*) FROM hosted_matches"
+        " WHERE guild_id = ? AND phase = ?",
+        (user_id, guild_id, CHALLENGE),
+    )
+    mine, everyone = next(iter(rows))
+    return int(mine), int(everyone)
 
 
 async def live(db: aiosqlite.Connection) -> list[Hosted]:
@@ -353,8 +432,8 @@ async def private_setup_choice(
 async def private_queue(db: aiosqlite.Connection) -> list[Queued]:
     """Every undelivered outbox row, oldest first (without files)."""
     rows = await db.execute_fetchall(
-        "SELECT id, hosted_id, channel_id, user_id, text, mentions, attempts, next_try,"
-        " fallback FROM outbox ORDER BY id"
+        "SELECT id, hosted_id, channel_id, user_id, text, mentions, buttons, attempts,"
+        " next_try, fallback, shown FROM outbox ORDER BY id"
     )
     return [
         Queued(
@@ -365,10 +444,12 @@ async def private_queue(db: aiosqlite.Connection) -> list[Queued]:
                 row["text"],
                 row["user_id"],
                 tuple(int(user) for user in row["mentions"].split()),
+                buttons=row["buttons"],
             ),
             row["attempts"],
             row["next_try"],
             bool(row["fallback"]),
+            row["shown"],
         )
         for row in rows
     ]

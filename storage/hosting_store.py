@@ -77,7 +77,7 @@ class Hosting:
 
         def job(conn: sqlite3.Connection) -> tuple[Hosted, int]:
             now = time.time()
-            match_id = writes.insert_match(conn, new, state, now)
+            match_id = writes.insert_match(conn, new, state, now, number=changed.id)
             updated = hosting.update_hosted(conn, replace(changed, match_id=match_id), now)
             hosting.drop_setup_choices(conn, changed.id)
             hosting.insert_posts(conn, changed.id, posts, now)
@@ -99,6 +99,20 @@ class Hosting:
     async def delivered(self, outbox_id: int) -> None:
         await self._writer.run(lambda conn: hosting.delivered(conn, outbox_id))
 
+    async def remember_buttons(self, sent: hosting.ButtonMessage) -> None:
+        """A message went out with buttons for a hosted match (a front end's record)."""
+        await self._writer.run(lambda conn: hosting.remember_buttons(conn, sent))
+
+    async def forget_buttons(self, channel_id: int, message_id: int) -> None:
+        await self._writer.run(lambda conn: hosting.forget_buttons(conn, channel_id, message_id))
+
+    async def button_messages(self, hosted_id: int) -> list[hosting.ButtonMessage]:
+        async with self._read() as db:
+            return await hosting.button_messages(db, hosted_id)
+
+    async def shown(self, outbox_id: int, pieces: int) -> None:
+        await self._writer.run(lambda conn: hosting.shown(conn, outbox_id, pieces))
+
     async def retry_later(
         self, outbox_id: int, attempts: int, next_try: float, fallback: bool
     ) -> None:
@@ -115,6 +129,22 @@ class Hosting:
         """The channel's live (not ended) hosted match, if any."""
         async with self._read() as db:
             return await hosting.live_in_channel(db, channel_id)
+
+    async def of_user(self, user_id: int, limit: int = 50) -> list[Hosted]:
+        """The user's hosted matches, live or ended, the newest first."""
+        async with self._read() as db:
+            return await hosting.of_user(db, user_id, limit)
+
+    async def latest_in_channel(self, channel_id: int, with_game: bool = False) -> Hosted | None:
+        """The channel's most recent hosted match, live or ended (``with_game``: whose game
+        started)."""
+        async with self._read() as db:
+            return await hosting.latest_in_channel(db, channel_id, with_game)
+
+    async def open_challenges(self, guild_id: int, user_id: int) -> tuple[int, int]:
+        """Challenges waiting for an answer in the guild: ``user_id``'s, and everyone's."""
+        async with self._read() as db:
+            return await hosting.open_challenges(db, guild_id, user_id)
 
     async def live(self) -> list[Hosted]:
         """Every live hosted match (to reload on start)."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .areas import Area, Reader, Tx
 from .writer import Writer
@@ -51,6 +51,30 @@ class MatchFacts:
     closed: str | None
     winner: str | None
     finished_at: float | None
+
+
+@dataclass(frozen=True)
+class PairingRow:
+    """Two players paired from the queue, kept until their match is open (``thread_id`` once
+    a thread was opened for it; ``id`` 0 until it is saved)."""
+
+    id: int
+    guild_id: int
+    board: str
+    channel_id: int
+    first_id: int
+    second_id: int
+    gap: float
+    first_rating: float
+    second_rating: float
+    thread_id: int | None = None
+    created_at: float = 0.0
+
+
+PAIRING_COLUMNS = (
+    "id, guild_id, board, channel_id, first_id, second_id, gap, first_rating, second_rating,"
+    " thread_id, created_at"
+)
 
 
 @dataclass(frozen=True)
@@ -302,6 +326,35 @@ class LadderTx(Tx):
         gone = [(row[0], row[1], QueueEntry(*row[2:])) for row in rows]
         return sorted(gone, key=lambda g: (g[0], g[1], g[2].joined_at, g[2].player_id))
 
+    # ---- pairings taken off the queue, until their match is open -------------------------
+    def add_pairing(self, pairing: PairingRow) -> PairingRow:
+        """Keep a pairing (in the transaction that dequeued its players); returns it with
+        its id and time."""
+        cursor = self.conn.execute(
+            "INSERT INTO ladder_pairings (guild_id, board, channel_id, first_id, second_id,"
+            " gap, first_rating, second_rating, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                pairing.guild_id,
+                pairing.board,
+                pairing.channel_id,
+                pairing.first_id,
+                pairing.second_id,
+                pairing.gap,
+                pairing.first_rating,
+                pairing.second_rating,
+                self.now,
+            ),
+        )
+        return replace(pairing, id=int(cursor.lastrowid or 0), created_at=self.now)
+
+    def pairing_thread(self, pairing_id: int, thread_id: int) -> None:
+        self.conn.execute(
+            "UPDATE ladder_pairings SET thread_id = ? WHERE id = ?", (thread_id, pairing_id)
+        )
+
+    def drop_pairing(self, pairing_id: int) -> None:
+        self.conn.execute("DELETE FROM ladder_pairings WHERE id = ?", (pairing_id,))
+
 
 class Ladders(Area[LadderTx]):
     """The ladders' writes (``transact``) and reads."""
@@ -403,6 +456,11 @@ class Ladders(Area[LadderTx]):
             (),
         )
         return [int(match_id) for (match_id,) in rows]
+
+    async def pairings(self) -> list[PairingRow]:
+        """Pairings whose match was not open yet (a crash came in between), oldest first."""
+        rows = await self._rows(f"SELECT {PAIRING_COLUMNS} FROM ladder_pairings ORDER BY id", ())
+        return [PairingRow(*row) for row in rows]
 
     async def queue(self, guild_id: int, board: str) -> list[QueueEntry]:
         rows = await self._rows(

@@ -14,6 +14,7 @@ from typing import Any
 
 from rules import Event, Game, Side, Turn
 from rules.actions import DRAW as DRAW_TEXT
+from rules.actions import FORFEIT as FORFEIT_TEXT
 from rules.actions import RESET as RESET_TEXT
 from rules.actions import RESIGN as RESIGN_TEXT
 
@@ -27,8 +28,9 @@ ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET = (
     "draw",
     "reset",
 )
-KINDS = (ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET)
-CLOSING = frozenset({END, DEADLINE, RESIGN, DRAW, RESET})  # entries that end a turn
+FORFEIT, DISCARD = "forfeit", "discard"
+KINDS = (ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT, DISCARD)
+CLOSING = frozenset({END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT})  # entries that end a turn
 _GAME_LEVEL = {RESIGN_TEXT: RESIGN, DRAW_TEXT: DRAW, RESET_TEXT: RESET}
 
 
@@ -71,7 +73,7 @@ def play(game: Game, step: Step) -> tuple[Entry, Any]:
         if kind is not None:
             step = Step(kind, side=step.side)
     turn = len(game.turns) + 1
-    side = step.side if step.kind == RESIGN and step.side is not None else game.side
+    side = step.side if step.kind in (RESIGN, FORFEIT) and step.side is not None else game.side
     handler = _HANDLERS.get(step.kind)
     if handler is None:
         raise ValueError(f"unknown log entry kind {step.kind!r}")
@@ -108,6 +110,14 @@ def _resign(game: Game, step: Step, side: Side) -> Played:
     return game.resign(side), "", "resign", False
 
 
+def _forfeit(game: Game, step: Step, side: Side) -> Played:
+    return game.forfeit(side), "", "forfeit", False
+
+
+def _discard(game: Game, step: Step, side: Side) -> Played:
+    return game.discard_turn(), "", "unfinished turn discarded", False
+
+
 def _draw(game: Game, step: Step, side: Side) -> Played:
     return game.agree_draw(), "", "draw (agreed)", False
 
@@ -125,12 +135,14 @@ _HANDLERS: dict[str, Callable[[Game, Step, Side], Played]] = {
     RESIGN: _resign,
     DRAW: _draw,
     RESET: _reset,
+    FORFEIT: _forfeit,
+    DISCARD: _discard,
 }
 
 
 def step_of(entry: Entry) -> Step:
     """The step that replays a stored entry."""
-    return Step(entry.kind, entry.arg, entry.side if entry.kind == RESIGN else None)
+    return Step(entry.kind, entry.arg, entry.side if entry.kind in (RESIGN, FORFEIT) else None)
 
 
 def steps_from_turns(turns: list[Turn]) -> Iterator[Step]:
@@ -138,6 +150,9 @@ def steps_from_turns(turns: list[Turn]) -> Iterator[Step]:
     for index, turn in enumerate(turns):
         if turn.texts == [RESIGN_TEXT]:
             yield Step(RESIGN, side=turn.side)
+            continue
+        if turn.texts == [FORFEIT_TEXT]:
+            yield Step(FORFEIT, side=turn.side)
             continue
         for text in turn.texts:
             yield Step(_GAME_LEVEL.get(text, ACT), "" if text in _GAME_LEVEL else text)

@@ -7,7 +7,21 @@ from typing import Any
 
 from rules import Event, Game, Side, Turn
 
-from .log import ACT, DEADLINE, DRAW, END, RESET, RESIGN, TAKE_BACK, UNDO, Entry, Step, play
+from .log import (
+    ACT,
+    DEADLINE,
+    DISCARD,
+    DRAW,
+    END,
+    FORFEIT,
+    RESET,
+    RESIGN,
+    TAKE_BACK,
+    UNDO,
+    Entry,
+    Step,
+    play,
+)
 from .models import side_of
 
 
@@ -56,6 +70,14 @@ class Match:
 
     def resign(self, side: Side) -> Event:
         return self._play(Step(RESIGN, side=side))
+
+    def forfeit(self, side: Side) -> Event:
+        """``side`` loses on missed turns (what was staged is discarded first)."""
+        return self._play(Step(FORFEIT, side=side))
+
+    def discard(self) -> list[str]:
+        """Drop the staged actions of the running turn (it never ended, R12)."""
+        return self._play(Step(DISCARD))
 
     def agree_draw(self) -> Event:
         return self._play(Step(DRAW))

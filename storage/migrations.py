@@ -431,6 +431,83 @@ END;
 """
 
 
+HOSTILE_USERS = """
+-- Two more kinds of log entries: a forfeit (missed turns), and the discarding of a turn that
+-- never ended (its staged actions, before a resignation, an agreed draw or an abort). SQLite
+-- cannot change a CHECK constraint, so the log is copied into a table that allows them
+-- (dropping a table fires no trigger).
+CREATE TABLE actions_6 (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    seq INTEGER NOT NULL,
+    turn INTEGER NOT NULL,
+    side TEXT NOT NULL CHECK (side IN ('C', 'O')),
+    kind TEXT NOT NULL CHECK (kind IN (
+        'act', 'undo', 'take_back', 'end', 'deadline', 'resign', 'draw', 'reset', 'forfeit',
+        'discard'
+    )),
+    arg TEXT NOT NULL DEFAULT '',
+    public TEXT NOT NULL,
+    hidden INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1)),
+    at REAL NOT NULL,
+    PRIMARY KEY (match_id, seq)
+) WITHOUT ROWID;
+INSERT INTO actions_6 (match_id, seq, turn, side, kind, arg, public, hidden, at)
+    SELECT match_id, seq, turn, side, kind, arg, public, hidden, at FROM actions;
+DROP TABLE actions;
+ALTER TABLE actions_6 RENAME TO actions;
+CREATE TRIGGER actions_no_update BEFORE UPDATE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only');
+END;
+CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only');
+END;
+
+-- The public turn number of a hosted match's game (finished turns + 1; 0 before it starts):
+-- what a button is for, so that a front end can tell which buttons have stopped applying.
+ALTER TABLE hosted_matches ADD COLUMN turn INTEGER NOT NULL DEFAULT 0;
+
+-- Messages a front end sent with buttons, until their buttons stop applying (then it
+-- disables them): the match, the buttons' verbs (space-separated) and the turn they are for.
+CREATE TABLE button_messages (
+    channel_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    hosted_id INTEGER NOT NULL REFERENCES hosted_matches (id),
+    verbs TEXT NOT NULL,
+    turn INTEGER NOT NULL,
+    PRIMARY KEY (channel_id, message_id)
+) WITHOUT ROWID;
+CREATE INDEX button_messages_by_match ON button_messages (hosted_id);
+
+-- The buttons a post or private message carries, as the match service wrote them (JSON:
+-- verbs and the public turn they are for; the match is the row's hosted_id). '' for none.
+ALTER TABLE outbox ADD COLUMN buttons TEXT NOT NULL DEFAULT '';
+
+-- How many pieces of a fallback message (shown in the match's channel to its user alone,
+-- when their DMs are closed) Discord has already shown: a retry or a restart never shows
+-- them again (such messages cannot carry an idempotency key).
+ALTER TABLE outbox ADD COLUMN shown INTEGER NOT NULL DEFAULT 0;
+
+-- Ladder pairings taken off the queue whose match is not open yet. Written in the same
+-- transaction as the dequeue and deleted once the match is open, so a crash in between
+-- leaves the pairing here for the start-up catch-up to open: nobody is dropped silently.
+CREATE TABLE ladder_pairings (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    guild_id INTEGER NOT NULL,
+    board TEXT NOT NULL CHECK (board IN ('short', 'long')),
+    channel_id INTEGER NOT NULL,  -- where the longer waiter joined the queue
+    first_id INTEGER NOT NULL REFERENCES players (user_id),
+    second_id INTEGER NOT NULL REFERENCES players (user_id),
+    gap REAL NOT NULL,
+    first_rating REAL NOT NULL,
+    second_rating REAL NOT NULL,
+    thread_id INTEGER,  -- the thread opened for its match, once there is one
+    created_at REAL NOT NULL
+);
+"""
+
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -444,6 +521,11 @@ MIGRATIONS = (
     Migration(3, "match service: closed matches, hosted matches, setup, outbox", MATCH_SERVICE),
     Migration(4, "ladders: seasons, results, removals, ratings, history, queue", LADDERS),
     Migration(5, "tournaments: entries, matches, games, ranks, rank history", TOURNAMENTS),
+    Migration(
+        6,
+        "log: forfeits, discarded turns; post buttons, fallback progress, ladder pairings",
+        HOSTILE_USERS,
+    ),
 )
 LATEST = MIGRATIONS[-1].number
 

@@ -74,15 +74,23 @@ def snapshot_due(since: int, kinds: Iterable[str], board: str, every: int) -> bo
     return since >= every or (board == LONG and any(kind in CLOSING for kind in kinds))
 
 
-def insert_match(conn: sqlite3.Connection, new: NewMatch, state: State, now: float) -> int:
+def insert_match(
+    conn: sqlite3.Connection, new: NewMatch, state: State, now: float, number: int | None = None
+) -> int:
+    """A new match; with ``number`` it takes that id if it is free (a hosted match's game
+    takes the hosted match's number, so that players know one number per match)."""
     for user_id in (new.challenger_id, new.opposition_id):
         if conn.execute("SELECT 1 FROM players WHERE user_id = ?", (user_id,)).fetchone() is None:
             raise UnknownPlayer(user_id)
+    taken = number is None or (
+        conn.execute("SELECT 1 FROM matches WHERE id = ?", (number,)).fetchone() is not None
+    )
     cursor = conn.execute(
-        "INSERT INTO matches (guild_id, channel_id, challenger_id, opposition_id, options,"
+        "INSERT INTO matches (id, guild_id, channel_id, challenger_id, opposition_id, options,"
         " headers, status, side_to_act, round, version, last_seq, turn_deadline, created_at,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?)",
+        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?)",
         (
+            None if taken else number,
             new.guild_id,
             new.channel_id,
             new.challenger_id,

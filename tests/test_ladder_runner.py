@@ -1,7 +1,8 @@
 """The ladder's background work through the match service, on a real SQLite file: waiting
 players paired once their allowed gap has widened (the lower rating plays the Challenger),
-stale entries expired with a private notice, and the start-up catch-up of a match that
-finished rated but was never put on the ladder (a crash between the two)."""
+stale entries expired with a private notice, and the start-up catch-ups of a match that
+finished rated but was never put on the ladder, and of a pairing whose match was not open
+yet (a crash in between)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import asyncio
 
 from ladder_fixtures import GUILD, desk_of, finished, play_out, runner_of
 
-from bot.ladder.queue import EXPIRE_AFTER, HOUR
+from bot.ladder.queue import EXPIRE_AFTER, HOUR, Matchmaking
 from bot.ladder.results import Results
 from bot.service import Place, Terms, User
 from bot.service.context import Context
@@ -117,3 +118,50 @@ async def test_a_notice_that_fails_once_is_retried_on_time_by_the_background_del
         assert "ladder queue" in notice.message.text
     finally:
         await h.service.stop()
+
+
+async def paired_then_crashed(h: Harness, *, thread: bool, opened: bool) -> None:
+    """ann and bob are paired and taken off the queue; the process dies before their match
+    is open: before the thread, after it, or after the match but before the pairing went."""
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+        await h.store.ladders.transact(
+            lambda tx, user=user: tx.enqueue(GUILD, "short", user.id, HERE.channel_id),
+            h.clock.now(),
+        )
+    [pairing] = await Matchmaking(h.store, h.clock.now).pair(GUILD, "short")
+    if thread:
+        thread_id = await h.threads.open_thread(HERE.channel_id, "ann vs bob (ladder)")
+        await h.store.ladders.transact(
+            lambda tx: tx.pairing_thread(pairing.id, thread_id), h.clock.now()
+        )
+        if opened:
+            await h.service.open_match(Place(GUILD, thread_id), ANN, BOB, Terms())
+    await h.crash()
+
+
+async def test_a_pairing_a_crash_left_unopened_is_opened_on_start(h: Harness) -> None:
+    await paired_then_crashed(h, thread=False, opened=False)
+    assert await h.store.ladders.queue(GUILD, "short") == []  # off the queue already...
+    [opened] = await runner_of(h).resume_pairings()  # ...but not dropped
+    assert {opened.challenger, opened.opposition} == {ANN, BOB}
+    assert await h.store.ladders.pairings() == []
+    assert await runner_of(h).resume_pairings() == []
+
+
+async def test_a_pairing_resumed_after_its_thread_was_opened_reuses_the_thread(
+    h: Harness,
+) -> None:
+    await paired_then_crashed(h, thread=True, opened=False)
+    [opened] = await runner_of(h).resume_pairings()
+    assert len(h.threads.opened) == 1 and opened.thread_id in h.threads.opened
+    assert (await h.store.hosting.live_in_channel(opened.thread_id)) is not None
+
+
+async def test_a_pairing_whose_match_was_opened_before_the_crash_is_not_opened_twice(
+    h: Harness,
+) -> None:
+    await paired_then_crashed(h, thread=True, opened=True)
+    [opened] = await runner_of(h).resume_pairings()
+    assert opened.hosted.id == 1 and len(h.threads.opened) == 1
+    assert await h.store.ladders.pairings() == []

@@ -48,31 +48,41 @@ async def test_your_turn_reminder_and_the_deadline(h: Harness) -> None:
     assert "deadline" not in channel_texts(h)[-1]
     await h.advance(1)
     post = channel_texts(h)[-1]
-    assert post.startswith("ann's turn ended at its deadline:\n- G v5h9-v4h9\n")
+    assert post.startswith(
+        "ann's turn ended at its deadline:\n- ann's General moves v5h9-v4h9 \u00b7 `G v5h9-v4h9`\n"
+    )
     assert "bob (Opposition) to act: 2 actions in round 1" in post
     assert private_texts(h, BOB)[-1].startswith("Your turn against ann (Challenger)")
     await h.advance(10 * HOUR)  # bob does nothing at all: a missed turn
     assert (
-        "bob's turn ended at its deadline without any action (missed turns in a row: 1 of 3"
+        "bob's turn ended at its deadline with no action played (missed turns in a row: 1 of 3"
         in (channel_texts(h)[-1])
     )
 
 
-async def test_forfeit_after_three_turns_missed_without_any_action(h: Harness) -> None:
+async def test_forfeit_after_three_turns_missed_is_a_forfeit_not_a_resignation(
+    h: Harness,
+) -> None:
     await started(h)
     service = h.service
     for _ in range(2):  # ann misses, bob plays
         await h.advance(10 * HOUR)
         await service.end_turn(HERE, BOB)
     await h.settle()
-    assert "If it ends without any action, that is 3 of 3" in (await _reminder_after(h, 8 * HOUR))
+    reminder = await _reminder_after(h, 8 * HOUR)
+    assert "If it ends at its deadline with no action played, that is 3 of 3" in reminder
     await h.advance(2 * HOUR)
     post = h.delivery.channel(HERE.channel_id)[-1]
     assert post.text.startswith(
-        "ann (Challenger) forfeits: 3 turns in a row ended at the deadline without any action. "
-        "bob (Opposition) wins (resignation)."
+        "ann (Challenger) forfeits: 3 turns in a row ended at the deadline with no action "
+        "played. bob (Opposition) wins by forfeit."
     )
-    assert post.files[1].name.endswith(".tora")
+    record = post.files[1]
+    assert record.name.endswith(".tora")
+    assert '[Termination "forfeit"]' in record.data.decode()
+    assert record.data.decode().rstrip().endswith("C: forfeit")
+    hosted = await h.store.hosting.get(1)
+    assert hosted.ending == "forfeit"
     with pytest.raises(Refused, match="no match here"):
         await service.board(HERE, ANN)
 
@@ -137,7 +147,9 @@ async def test_a_deadline_takes_back_what_r30_forbids_and_tells_only_the_player(
     await service.play(HERE, BOB, "G v5h1-v3h3")  # its General would end in jeopardy
     await h.advance(10 * HOUR)
     post = channel_texts(h)[-1]
-    assert post.startswith("bob's turn ended at its deadline:\n- S v4h2-v3h2\n")
+    assert post.startswith(
+        "bob's turn ended at its deadline:\n- bob's Soldier moves v4h2-v3h2 \u00b7 `S v4h2-v3h2`\n"
+    )
     assert "v3h3" not in post
     assert private_texts(h, BOB)[-1] == (
         "Your turn ended at its deadline. Your last staged action was taken back first, so "
@@ -164,3 +176,21 @@ async def test_the_setup_has_a_deadline_too(h: Harness) -> None:
     )
     kinds = {d.kind for d in h.delivery.log}
     assert kinds == {POST, PRIVATE}
+
+
+async def test_staging_and_undoing_leaves_no_public_trace_at_the_deadline(tmp_path) -> None:
+    """Whether a player staged and took back actions is private: the deadline post and the
+    missed-turn count are the same as if they had done nothing (a missed turn is one that
+    is posted empty)."""
+    posts = []
+    for fiddle in (False, True):
+        async with Harness(tmp_path / f"{fiddle}.sqlite3") as h:
+            await started(h)
+            await h.advance(10 * HOUR)  # ann misses
+            if fiddle:
+                await h.service.play(HERE, BOB, "G v5h1-v4h1")
+                await h.service.undo(HERE, BOB)
+            await h.advance(10 * HOUR)  # bob's turn ends empty either way
+            posts.append([message.text for message in h.delivery.channel(HERE.channel_id)])
+    assert posts[0] == posts[1]
+    assert "bob's turn ended at its deadline with no action played" in posts[1][-1]

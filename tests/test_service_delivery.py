@@ -146,6 +146,19 @@ def _delivered(line: dict):
     return Delivered(line["kind"], line["channel"], line["user"], message, line["key"])
 
 
+def _killed_child(db: Path, out: Path, how: str) -> None:
+    """Run this file as a child process (``how``: its kill point) and see it killed."""
+    child = subprocess.run(
+        [sys.executable, __file__, str(db), str(out), how],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert child.returncode == -signal.SIGKILL, child.stderr
+
+
 async def _child(db: Path, out: Path, die: str) -> None:
     """Commit a turn's worth of changes without delivering anything, then deliver and get
     killed (SIGKILL) at the first delivery: before it, or right after it but before the
@@ -163,15 +176,7 @@ async def test_a_crash_around_delivery_delivers_every_post_exactly_once(
     tmp_path: Path, die: str
 ) -> None:
     db, out = tmp_path / "crash.sqlite3", tmp_path / "delivered.jsonl"
-    child = subprocess.run(
-        [sys.executable, __file__, str(db), str(out), die],
-        cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert child.returncode == -signal.SIGKILL, child.stderr
+    _killed_child(db, out, die)
     before = out.read_text().splitlines() if out.exists() else []
     assert len(before) == (0 if die == "before" else 1)
     async with Harness(db, delivery=FileDelivery(out)):
@@ -187,6 +192,49 @@ async def test_a_crash_around_delivery_delivers_every_post_exactly_once(
         for kind, user, text, files in transcript(reference.delivery)
     )
     assert got == want  # nothing lost
+
+
+class FallbackFile(FileDelivery):
+    """bob's DMs are closed; his messages are shown in the channel, as a follow-up, which
+    no idempotency key protects (unlike the posts): only the outbox row's mark does. The
+    process is killed as soon as the first such message has been shown."""
+
+    def __init__(self, path: Path, die: str = "") -> None:
+        super().__init__(path, die)
+        self.closed_dms = {BOB.id}
+
+    def _record(self, item) -> None:
+        self.log.append(item)  # no key to tell a repeat: it would be shown again
+        with self.path.open("a") as out:
+            out.write(json.dumps(_line(item)) + "\n")
+
+    async def send_ephemeral(self, channel_id, user_id, message, key, shown) -> None:
+        await super().send_ephemeral(channel_id, user_id, message, key, shown)
+        if self.die == "after":
+            os.kill(os.getpid(), signal.SIGKILL)
+
+
+async def _fallback_child(db: Path, out: Path) -> None:
+    h = Harness(db, delivery=FallbackFile(out))
+    await h.open()
+    await play_a_turn(h)
+    h.delivery.die = "after"
+    await h.service.deliver()
+    raise AssertionError("the child should have been killed")
+
+
+async def test_a_crash_right_after_a_fallback_was_shown_does_not_show_it_again(
+    tmp_path: Path,
+) -> None:
+    """Regression: fallbacks shown were remembered in memory only, so a restart showed the
+    last one again."""
+    db, out = tmp_path / "crash.sqlite3", tmp_path / "shown.jsonl"
+    _killed_child(db, out, "fallback")
+    async with Harness(db, delivery=FallbackFile(out)):
+        pass  # start() delivers the undelivered outbox
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    only_bob = [line["text"] for line in lines if line["kind"] == ONLY_YOU]
+    assert only_bob and len(only_bob) == len(set(only_bob))
 
 
 # ---- restarts ------------------------------------------------------------------------------
@@ -206,7 +254,10 @@ async def test_a_restart_reloads_the_staged_turn_the_clock_and_the_outbox(tmp_pa
         service = await h.crash()
         await h.advance(2 * HOUR)
         post = h.delivery.texts(HERE.channel_id)[-1]
-        assert post.startswith("bob's turn ended at its deadline:\n- S v4h2-v3h2\n")
+        assert post.startswith(
+            "bob's turn ended at its deadline:\n"
+            "- bob's Soldier moves v4h2-v3h2 \u00b7 `S v4h2-v3h2`\n"
+        )
 
 
 async def test_deadlines_that_passed_while_down_are_handled_on_start(tmp_path: Path) -> None:
@@ -215,7 +266,7 @@ async def test_deadlines_that_passed_while_down_are_handled_on_start(tmp_path: P
     h.clock.advance(11 * HOUR)
     async with h:  # the deadline passed while the service was down
         assert (
-            "bob's turn ended at its deadline without any action"
+            "bob's turn ended at its deadline with no action played"
             in (h.delivery.texts(HERE.channel_id)[-1])
         )
 
@@ -242,4 +293,5 @@ async def _until(condition, seconds: float = 10.0) -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(_child(Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]))
+    db, out, how = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+    asyncio.run(_fallback_child(db, out) if how == "fallback" else _child(db, out, how))

@@ -16,6 +16,7 @@ from bot.service import (
     Refused,
     Settings,
     StaleRequest,
+    Stamp,
     Terms,
     User,
 )
@@ -220,8 +221,13 @@ async def test_undo_and_take_back(h: Harness) -> None:
     assert reply.text.startswith("Taken back: G v5h9-v4h9.\nStaged this turn:\n1. A v7h9-v7h8")
     reply = await service.undo(HERE, ANN)
     assert "Nothing staged" in reply.text
-    with pytest.raises(ActionRefused, match="no action of this turn"):
+    with pytest.raises(Refused, match="nothing to take back"):
         await service.undo(HERE, ANN)
+    with pytest.raises(Refused, match="nothing to take back"):
+        await service.undo(HERE, ANN, number=5)
+    await service.play(HERE, ANN, "G v5h9-v4h9")
+    with pytest.raises(Refused, match="This turn has 1 staged action: take back one of 1 to 1"):
+        await service.undo(HERE, ANN, number=5)
 
 
 # ---- authorisation, rate limit, stale requests ---------------------------------------------
@@ -258,16 +264,21 @@ async def test_the_rate_limit_refuses_clearly(tmp_path: Path) -> None:
         await service.board(HERE, ANN)
 
 
-async def test_a_stale_request_is_refused(h: Harness) -> None:
+async def test_a_stamp_holds_only_public_facts_and_acts_on_the_current_turn(h: Harness) -> None:
     service = h.service
     await started(h)
     reply = await service.play(HERE, ANN, "G v5h9-v4h9")
-    await service.undo(HERE, ANN)  # the match moves on
-    with pytest.raises(StaleRequest, match="moved on since the message you answered"):
-        await service.end_turn(HERE, ANN, expect=reply.stamp)
-    assert "Nothing staged" in (await service.board(HERE, ANN)).text
-    fresh = await service.board(HERE, ANN)
-    await service.end_turn(HERE, ANN, expect=fresh.stamp)
+    assert reply.stamp == Stamp(1, 1)  # the match and its public turn, not a version
+    undone = await service.undo(HERE, ANN)  # staging and undoing do not move the stamp on
+    assert undone.stamp == reply.stamp
+    await service.end_turn(HERE, ANN, expect=reply.stamp)  # the turn it was made for
+    with pytest.raises(StaleRequest, match="That turn has already ended"):
+        await service.end_turn(HERE, ANN, expect=reply.stamp)  # a double click
+    with pytest.raises(StaleRequest, match="That turn has already ended"):
+        await service.play(HERE, BOB, "A v5h3-v5h4", expect=reply.stamp)
+    with pytest.raises(StaleRequest, match="That match is over"):
+        await service.play(HERE, BOB, "A v5h3-v5h4", expect=Stamp(99, 2))
+    assert (await service.play(HERE, BOB, "A v5h3-v5h4", expect=Stamp(1, 2))).stamp == Stamp(1, 2)
 
 
 async def test_concurrent_requests_are_serialised(h: Harness) -> None:
@@ -277,18 +288,16 @@ async def test_concurrent_requests_are_serialised(h: Harness) -> None:
     await started(h)
     stamp = (await service.board(HERE, ANN)).stamp
     results = await asyncio.gather(
-        service.play(HERE, ANN, "G v5h9-v4h9", expect=stamp),
-        service.play(HERE, ANN, "A v7h9-v7h8", expect=stamp),
+        service.end_turn(HERE, ANN, expect=stamp),
+        service.end_turn(HERE, ANN, expect=stamp),
         return_exceptions=True,
     )
-    assert sum(isinstance(r, StaleRequest) for r in results) == 1
-    assert len((await h.store.load(1)).game.staged()) == 1
-    # without a stamp both go through, one after the other
-    await service.undo(HERE, ANN)
+    assert sum(isinstance(r, StaleRequest) for r in results) == 1  # one turn end, not two
+    assert len((await h.store.load(1)).game.turns) == 1
     await asyncio.gather(
-        service.play(HERE, ANN, "G v5h9-v4h9"), service.play(HERE, ANN, "A v7h9-v7h8")
+        service.play(HERE, BOB, "G v5h1-v4h1"), service.play(HERE, BOB, "A v4h3-v4h4")
     )
-    assert (await h.store.load(1)).game.staged() == ["G v5h9-v4h9", "A v7h9-v7h8"]
+    assert (await h.store.load(1)).game.staged() == ["G v5h1-v4h1", "A v4h3-v4h4"]
 
 
 async def test_a_lost_race_with_another_writer_is_refused(h: Harness) -> None:
@@ -349,6 +358,26 @@ async def test_resign_on_the_opponents_turn(h: Harness) -> None:
     assert (await h.store.active_matches()) == []
 
 
+@pytest.mark.parametrize("ending", ["resign", "draw", "abort"])
+async def test_a_turn_its_player_did_not_end_is_never_played(h: Harness, ending: str) -> None:
+    """R12: ann's staged action is discarded when the match ends before her turn does."""
+    service = h.service
+    await started(h)
+    await service.play(HERE, ANN, "A v5h7-v5h5")
+    if ending == "resign":
+        await service.resign(HERE, BOB)
+    elif ending == "draw":
+        await service.draw(HERE, BOB)
+        await service.draw(HERE, ANN)
+    else:
+        await service.abort(HERE, BOB)
+    await h.settle()
+    last = h.delivery.channel(HERE.channel_id)[-1]
+    record = last.files[-1].data.decode()
+    assert "v5h7" not in record and "Final score: ann 0, bob 0." in last.text
+    assert "A v5h7-v5h5" not in " ".join(texts(h))
+
+
 async def test_abort_only_before_the_first_round_is_complete(h: Harness) -> None:
     service = h.service
     await started(h)
@@ -384,5 +413,30 @@ async def test_abort_during_setup_and_admin_cancellation(h: Harness) -> None:
     assert last.text.startswith("An admin (carl) cancelled the match.")
     with pytest.raises(Refused, match="no match here"):
         await service.end_turn(HERE, ANN)
-    info = await h.store.match_info(1)
+    info = await h.store.match_info(2)  # the game takes its hosted match's number
     assert info.status == "active" and await h.store.active_matches() == []
+
+
+async def test_a_whole_turn_in_one_command_all_or_nothing(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    with pytest.raises(Refused, match=r"Action 2 of 2 \(`A v1h1-v1h2`\) is refused, so none was"):
+        await service.play(HERE, ANN, "G v5h9-v4h9; A v1h1-v1h2")
+    assert (await h.store.load(1)).game.staged() == []
+    reply = await service.play(HERE, ANN, "G v5h9-v4h9 ; A v7h9-v7h8")
+    assert reply.text.startswith("Staged: G v5h9-v4h9; A v7h9-v7h8.")
+    assert (await h.store.load(1)).game.staged() == ["G v5h9-v4h9", "A v7h9-v7h8"]
+
+
+async def test_autocomplete_finds_actions_by_any_part_best_first(h: Harness) -> None:
+    service = h.service
+    await started(h)
+    by_square = await service.choices(HERE, ANN, "v4h6")
+    assert by_square and all("v4h6" in text for text in by_square)
+    assert by_square[0].startswith("A v5h7-v4h6")  # its destination, where the menu goes
+    archers = await service.choices(HERE, ANN, "archer")
+    assert archers and all(text.startswith("A ") for text in archers)
+    typed = await service.choices(HERE, ANN, "G v5h9-v4")
+    assert typed and all(text.startswith("G v5h9-v4") for text in typed)
+    turn = await service.choices(HERE, ANN, "G v5h9-v4h9; archer v5h7")
+    assert turn and all(text.startswith("G v5h9-v4h9; A v5h7") for text in turn)

@@ -3,6 +3,9 @@ entry played there, exactly as if the turn had ended here, and refusals come bac
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,3 +41,45 @@ async def test_a_long_board_turn_end_in_a_worker_process(tmp_path: Path) -> None
             assert refused.value.rule == "R24"
     finally:
         offload.close()
+
+
+CHILD = """
+import asyncio, sys, time
+from bot.service.offload import Offload
+from rules import Game, Options
+from storage.match import Match
+
+async def main():
+    offload = Offload(processes=1)
+    game = Game(Options(board="long"))
+    await offload.end_turn(Match(1, 1, 1, 1, 2, game, 1))
+    print(" ".join(str(pid) for pid in offload._pool._processes), flush=True)
+    time.sleep(60)
+
+asyncio.run(main())
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"  # a zombie is dead
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads /proc to find the workers")
+def test_workers_do_not_outlive_a_bot_killed_with_sigkill() -> None:
+    """Regression: 98 orphaned workers (2 GiB) after two crash runs."""
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None
+        workers = [int(pid) for pid in child.stdout.readline().split()]
+        assert workers and all(_alive(pid) for pid in workers)
+    finally:
+        child.kill()  # SIGKILL: the bot gets no chance to stop its workers
+        child.wait()
+    until = time.monotonic() + 10
+    while any(_alive(pid) for pid in workers) and time.monotonic() < until:
+        time.sleep(0.05)
+    assert not any(_alive(pid) for pid in workers)

@@ -82,12 +82,23 @@ async def test_every_kind_of_log_entry_round_trips(store: Store) -> None:
 
     drawn = await new_match(store)
     drawn.act(first_legal(drawn))
+    assert len(drawn.discard()) == 1  # dropped, never played: before an agreed draw
+    assert drawn.game.staged() == []
     drawn.agree_draw()
     await store.save(drawn)
     assert (await assert_reloads_same(store, drawn)).game.outcome().reason == "agreed draw"
 
-    kinds = {line.kind for line in await store.public_log(match.id)}
-    kinds |= {line.kind for line in await store.public_log(drawn.id)}
+    forfeited = await new_match(store)
+    forfeited.act(first_legal(forfeited))
+    forfeited.forfeit(C)  # what was staged is discarded: the turn never ended
+    await store.save(forfeited)
+    lost = (await assert_reloads_same(store, forfeited)).game
+    assert str(lost.outcome()) == "opposition wins (forfeit)"
+    assert [turn.texts for turn in lost.turns] == [["forfeit"]]
+
+    kinds = set()
+    for played in (match, drawn, forfeited):
+        kinds |= {line.kind for line in await store.public_log(played.id)}
     assert kinds == set(KINDS) - {"reset"}
 
 

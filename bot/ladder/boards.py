@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.service.texts import escape
 from render import LadderRow, ladder_png
 from storage import Store
 from storage.ladders import HistoryPoint, LadderKey, ResultRow, Season
@@ -44,7 +45,7 @@ class Page:
         for line in self.lines:
             mark = "?" if line.provisional else ""
             out.append(
-                f"{line.rank}. {line.name} {line.rating:.0f}{mark}"
+                f"{line.rank}. {escape(line.name)} {line.rating:.0f}{mark}"
                 f" ({line.wins}-{line.losses}-{line.draws}, trend {line.trend:+.0f})"
             )
         if any(line.provisional for line in self.lines):

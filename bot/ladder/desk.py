@@ -30,6 +30,7 @@ from bot.service import (
     Threads,
     User,
 )
+from bot.service.texts import escape
 from render import ChartPoint, rating_chart_png
 from storage import Store
 from storage.hosting import PLAYING, SETUP
@@ -102,10 +103,10 @@ class LadderDesk:
         if not any(b.line or b.recent for b in boards):
             where = "this server's ladders" if board is None else f"the {board} ladder here"
             raise LadderRefused(
-                f"{found.name} has no rated games on {where} yet. Rated matches count once "
+                f"{escape(found.name)} has no rated games on {where} yet. Rated matches count once "
                 f"they finish; anyone can find one with {self._settings.cmd('queue')}."
             )
-        lines = [f"{found.name} on the ladders:"]
+        lines = [f"{escape(found.name)} on the ladders:"]
         for one in boards:
             lines.extend(texts.board_profile(one, self._settings))
         if any(b.line and b.line.provisional for b in boards):
@@ -167,7 +168,8 @@ class LadderDesk:
         else:
             them, role = opened.challenger, "the Opposition"
         return (
-            f"You are paired with {them.name} for a rated {opened.pairing.board}-board ladder "
+            f"You are paired with {escape(them.name)} for a rated "
+            f"{opened.pairing.board}-board ladder "
             f'match, in the new thread "{opened.thread_name}". You play {role}; choose your '
             "setup from the private message I have sent you."
         )
@@ -214,7 +216,8 @@ class LadderDesk:
             started = await self._results.close_season(guild_id, board, by.id)
         closed = started.key.season - 1
         return Reply(
-            f"{by.name} closed season {closed} of the {board} ladder; its final standings are "
+            f"{escape(by.name)} closed season {closed} of the {board} ladder; its final "
+            "standings are "
             f"kept ({self._settings.cmd(f'ladder board:{board} season:{closed}')}). Season "
             f"{started.key.season} starts now, with fresh ratings for everyone.",
             private=False,

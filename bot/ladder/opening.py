@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 
 from bot.service import MatchService, Place, Refused, Settings, Terms, Threads, User, load_guild
 from bot.service.ports import Undeliverable
+from bot.service.texts import escape
 from storage import Hosted, Post, Store
 from storage.ladders import LadderTx
 
@@ -64,8 +65,9 @@ class Opener:
         self._rng = rng
 
     async def open(self, pairing: Pairing, replying_to: int | None = None) -> Opened | Unopened:
-        """Open the pairing's match in a new thread. If it cannot be, both players are told
-        why privately, but for ``replying_to``, whose reply says it."""
+        """Open the pairing's match in a new thread (the one opened before a crash, if
+        any), then let the pairing go. If it cannot be opened, both players are told why
+        privately, but for ``replying_to``, whose reply says it."""
         guild = await load_guild(self._store, pairing.guild_id)
         parent = guild.ladder_channel or pairing.channel_id
         challenger, opposition = await self._roles(pairing)
@@ -74,14 +76,19 @@ class Opener:
         if guild.turn_seconds is not None:
             terms = replace(terms, turn_seconds=guild.turn_seconds)
         try:
-            thread = await self._threads.open_thread(parent, name)
-            hosted = await self._service.open_match(
-                Place(pairing.guild_id, thread),
-                challenger,
-                opposition,
-                terms,
-                intro=intro(pairing, challenger, opposition),
-            )
+            thread = pairing.thread_id
+            if thread is None:
+                thread = await self._threads.open_thread(parent, name)
+                await self._transact(lambda tx: tx.pairing_thread(pairing.id, thread))
+            hosted = await self._opened_before(pairing, thread)
+            if hosted is None:
+                hosted = await self._service.open_match(
+                    Place(pairing.guild_id, thread),
+                    challenger,
+                    opposition,
+                    terms,
+                    intro=intro(pairing, challenger, opposition),
+                )
         except Exception as exc:
             log.exception("ladder pairing %s could not be opened in channel %d", pairing, parent)
             players = (challenger, opposition)
@@ -89,9 +96,24 @@ class Opener:
                 user.id: unopened_text(pairing, other, exc, self._settings)
                 for user, other in (players, players[::-1])
             }
-            await self._tell(parent, told, replying_to)
+            await self._tell(parent, told, replying_to, pairing.id)
             return Unopened(pairing, told)
+        await self._transact(lambda tx: tx.drop_pairing(pairing.id))
         return Opened(pairing, hosted, thread, name, challenger, opposition)
+
+    async def _opened_before(self, pairing: Pairing, thread: int) -> Hosted | None:
+        """The pairing's match, if it was opened before a crash: the thread was opened for
+        this pairing alone, so a match of its two players there is theirs."""
+        if pairing.thread_id is None:
+            return None
+        hosted = await self._store.hosting.latest_in_channel(thread)
+        players = {pairing.first_id, pairing.second_id}
+        if hosted is None or {hosted.challenger_id, hosted.opposition_id} != players:
+            return None
+        return hosted
+
+    async def _transact(self, work: Callable[[LadderTx], None]) -> None:
+        await self._store.ladders.transact(work, self._clock())
 
     async def _roles(self, pairing: Pairing) -> tuple[User, User]:
         """(Challenger, Opposition): the lower rating first, a tie drawn."""
@@ -104,21 +126,26 @@ class Opener:
             swap = pairing.second_rating < pairing.first_rating
         return (second, first) if swap else (first, second)
 
-    async def _tell(self, channel_id: int, told: dict[int, str], replying_to: int | None) -> None:
+    async def _tell(
+        self, channel_id: int, told: dict[int, str], replying_to: int | None, pairing_id: int
+    ) -> None:
+        """Tell the players, and let the pairing go, in one transaction."""
         posts = [Post(channel_id, text, user) for user, text in told.items() if user != replying_to]
 
         def work(tx: LadderTx) -> None:
             tx.post(posts)
+            tx.drop_pairing(pairing_id)
 
-        await self._store.ladders.transact(work, self._clock())
+        await self._transact(work)
         await self._service.deliver_written()
 
 
 def intro(pairing: Pairing, challenger: User, opposition: User) -> str:
     ratings = {pairing.first_id: pairing.first_rating, pairing.second_id: pairing.second_rating}
     return (
-        f"A rated {pairing.board}-board ladder match, paired from the queue: {challenger.name} "
-        f"({ratings[challenger.id]:.0f}) against {opposition.name} "
+        f"A rated {pairing.board}-board ladder match, paired from the queue: "
+        f"{escape(challenger.name)} "
+        f"({ratings[challenger.id]:.0f}) against {escape(opposition.name)} "
         f"({ratings[opposition.id]:.0f}); the lower rating plays the Challenger."
     )
 
@@ -131,7 +158,8 @@ def unopened_text(pairing: Pairing, opponent: User, exc: Exception, settings: Se
     else:
         why = "something went wrong on my side."
     return (
-        f"You were paired with {opponent.name} for a rated {pairing.board}-board ladder match, "
+        f"You were paired with {escape(opponent.name)} for a rated {pairing.board}-board "
+        "ladder match, "
         f"but I could not open it: {why} You have both left the queue; please tell a server "
         f"admin, and join again with {settings.cmd('queue')} when it is sorted out."
     )

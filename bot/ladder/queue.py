@@ -7,7 +7,8 @@ to ``MOST_GAP`` (ties: who joined first). So close ratings pair at once and anyo
 opponent within about six hours, if one is waiting. Ratings are the open season's (1500 for
 a player new to it). Entries older than ``EXPIRE_AFTER`` expire. A pair leaves the queue in
 the same transaction that finds it; the caller opens the match (``Pairing.channel_id``: the
-channel the longer waiter joined from)."""
+channel the longer waiter joined from); the pairing stays in storage until it has.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from storage import Post, Store
-from storage.ladders import LadderTx, QueueEntry
+from storage.ladders import LadderTx, PairingRow, QueueEntry
 
 from .errors import LadderError, NotFound
 from .glicko2 import DEFAULT_RATING
@@ -29,16 +30,9 @@ MOST_GAP = 400.0
 EXPIRE_AFTER = 24 * HOUR
 
 
-@dataclass(frozen=True)
-class Pairing:
-    guild_id: int
-    board: str
-    channel_id: int
-    first_id: int  # the one who waited longer
-    second_id: int
-    gap: float  # rating points between them
-    first_rating: float  # the open season's ratings when they were paired
-    second_rating: float
+# A pairing is kept in storage, from the transaction that takes its players off the queue
+# until its match is open (a crash in between leaves it for the start-up to open).
+Pairing = PairingRow
 
 
 @dataclass(frozen=True)
@@ -81,6 +75,7 @@ def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
         first, second = entries[oldest], entries[other]
         found.append(
             Pairing(
+                0,
                 guild_id,
                 board,
                 first.channel_id,
@@ -93,7 +88,7 @@ def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
         )
     for pairing in found:
         tx.dequeue(guild_id, board, (pairing.first_id, pairing.second_id))
-    return found
+    return [tx.add_pairing(pairing) for pairing in found]
 
 
 class Matchmaking:

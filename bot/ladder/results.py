@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from bot.service.texts import quote
 from storage import Store
 from storage.ladders import LadderKey, LadderTx, MatchFacts, Season, Standing
 
@@ -54,7 +55,7 @@ class Archived:
 
 def check_board(board: str) -> None:
     if board not in BOARDS:
-        raise LadderError(f"The board is `short` or `long`, not `{board}`.")
+        raise LadderError(f"The board is `short` or `long`, not {quote(board)}.")
 
 
 def refusal(facts: MatchFacts | None, match_id: int) -> str | None:

@@ -67,6 +67,16 @@ class LadderRunner:
         self._task = asyncio.create_task(self._loop(), name="tora-ladder")
         return rated
 
+    async def resume_pairings(self) -> list[Opened]:
+        """Open the matches of pairings a crash left unopened (their players were taken off
+        the queue already): call it once the match service has started."""
+        opened = []
+        for pairing in await self._store.ladders.pairings():
+            result = await self._opener.open(pairing)
+            if isinstance(result, Opened):
+                opened.append(result)
+        return opened
+
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()

@@ -5,14 +5,17 @@ delivery through a transactional outbox, and recovery after restarts. See docs/S
 from .clock import ManualClock, SystemClock
 from .errors import ActionRefused, NotAllowed, RateLimited, Refused, StaleRequest
 from .guild import GuildSettings, load_guild, save_guild
-from .models import Place, Reply, User
+from .models import Menu, Place, Reply, User
 from .ports import (
     Attachment,
+    Buttons,
     Clock,
     Delivery,
     DirectMessagesClosed,
     Message,
     Renderer,
+    Shown,
+    Stamp,
     Status,
     Threads,
     Undeliverable,
@@ -23,12 +26,14 @@ from .terms import Settings, Terms
 __all__ = [
     "ActionRefused",
     "Attachment",
+    "Buttons",
     "Clock",
     "Delivery",
     "DirectMessagesClosed",
     "GuildSettings",
     "ManualClock",
     "MatchService",
+    "Menu",
     "Message",
     "NotAllowed",
     "Place",
@@ -37,7 +42,9 @@ __all__ = [
     "Renderer",
     "Reply",
     "Settings",
+    "Shown",
     "StaleRequest",
+    "Stamp",
     "Status",
     "SystemClock",
     "Terms",

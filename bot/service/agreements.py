@@ -9,7 +9,7 @@ from rules import ActionError, Side
 from storage.hosting import PLAYING
 
 from .context import Context, Mail
-from .endings import FINISHED, finish, outcome_headline
+from .endings import FINISHED, discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
 from .models import Reply, User
 from .play import after_turn
@@ -43,9 +43,11 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
         f"{table.who(side)} proposes {PROPOSALS[kind]}. {table.side_name(side.other)}, accept "
         f"with {ctx.cmd(kind)} or decline with {ctx.cmd('decline')}.",
         mentions=(table.hosted.player(side.other),),
+        buttons=(kind, "decline"),
+        turn=table.turn,
     )
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
-    return Reply(f"You proposed {PROPOSALS[kind]}.", private=False, stamp=table.hosted.version)
+    return Reply(f"You proposed {PROPOSALS[kind]}.", private=False, stamp=table.stamp)
 
 
 def _check_proposal(ctx: Context, table: Table, kind: str) -> None:
@@ -68,6 +70,7 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     before = match.game.game_number
     try:
         if kind == DRAW:
+            discard_unfinished(table)
             match.agree_draw()
         else:
             match.agree_reset()
@@ -79,7 +82,7 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
         await finish(ctx, table, hosted, headline, FINISHED)
         return Reply("You accepted the draw; the match is over.", private=False)
     await after_turn(ctx, table, hosted, f"{both} agreed to reset the board:", before)
-    return Reply("You accepted the reset.", private=False, stamp=table.hosted.version)
+    return Reply("You accepted the reset.", private=False, stamp=table.stamp)
 
 
 async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
@@ -97,7 +100,7 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
         f"Either of you can resume with {ctx.cmd('resume')}.",
     )
     await ctx.save(table, paused, mail)
-    return Reply("The match is paused.", private=False, stamp=table.hosted.version)
+    return Reply("The match is paused.", private=False, stamp=table.stamp)
 
 
 async def resume(ctx: Context, table: Table, user: User) -> Reply:
@@ -125,7 +128,7 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
         mentions=(hosted.player(to_act),),
     )
     await ctx.save(table, resumed, mail)
-    return Reply("The clock is running again.", private=False, stamp=table.hosted.version)
+    return Reply("The clock is running again.", private=False, stamp=table.stamp)
 
 
 async def decline(ctx: Context, table: Table, user: User) -> Reply:
@@ -146,4 +149,4 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
         mentions=(table.hosted.player(side.other),),
     )
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
-    return Reply("Done.", private=False, stamp=table.hosted.version)
+    return Reply("Done.", private=False, stamp=table.stamp)

@@ -16,6 +16,8 @@ from .ports import Attachment
 from .table import Table
 from .texts import moment, plural
 
+TURN_BUTTONS = ("play", "end", "preview")  # on the "your turn" notice
+
 
 def score_line(table: Table, view: View) -> str:
     score = f"Score: {table.side_name(Side.CHALLENGER)} {view.score[0]}, " + (
@@ -35,8 +37,13 @@ def to_act_line(ctx: Context, table: Table, view: View) -> str:
     )
 
 
-def event_line(event: Event) -> str:
-    return f"- {event.text}" + (f" ({event.note})" if event.note else "")
+def event_line(event: Event, names: tuple[str, str]) -> str:
+    """An action of a turn post: in plain words, then its notation."""
+    return f"- {event.words(names)} \u00b7 `{event.text}`"
+
+
+def names_of(table: Table) -> tuple[str, str]:
+    return table.side_name(Side.CHALLENGER), table.side_name(Side.OPPOSITION)
 
 
 def setup_words(options: Options, side: Side) -> str:
@@ -68,6 +75,8 @@ async def game_start(
         first,
         your_turn_text(ctx, table, view),
         await ctx.private_file(game.view_for(Side.CHALLENGER), status),
+        buttons=TURN_BUTTONS,
+        turn=1,
     )
     mail.private(
         table.hosted.player(Side.OPPOSITION),
@@ -83,8 +92,8 @@ def your_turn_text(ctx: Context, table: Table, view: View) -> str:
     when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
     return (
         f"Your turn against {table.who(view.side.other)}: round {view.round}, "
-        f"{plural(view.actions_left, 'action')}{when}. Play with {ctx.cmd('act')}, then "
-        f"{ctx.cmd('end')}."
+        f"{plural(view.actions_left, 'action')}{when}. Press Play (or {ctx.cmd('play')}) and "
+        f"pick your actions, or type them with {ctx.cmd('act')}; then end your turn."
     )
 
 
@@ -95,8 +104,16 @@ async def turn_end(
     with their own board for the player who acts next."""
     game = table.game
     view = game.view_for(None)
+    names = names_of(table)
     lines = [headline]
-    lines += [event_line(event) for event in view.last_turn] or ["(no actions)"]
+    lines += [event_line(event, names) for event in view.last_turn] or ["(no actions)"]
+    if any(event.revealed for event in view.last_turn):
+        for side, record in view.published:
+            if record:
+                lines.append(
+                    f"{names[side]}'s Assassin is revealed, so its record is public now "
+                    f"(R44): {'; '.join(record)}."
+                )
     if view.round_end:
         removed = [f"{side.letter} {letter} {name(sq)}" for side, letter, sq in view.round_end]
         lines.append(
@@ -115,7 +132,9 @@ async def turn_end(
         ctx.board_file(view, status), ctx.private_file(game.view_for(view.side), status)
     )
     mail.public("\n".join(lines), public, mentions=(nxt,))
-    mail.private(nxt, your_turn_text(ctx, table, view), private)
+    mail.private(
+        nxt, your_turn_text(ctx, table, view), private, buttons=TURN_BUTTONS, turn=table.turn
+    )
 
 
 def record_file(table: Table) -> Attachment:

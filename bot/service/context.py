@@ -17,6 +17,7 @@ from storage import Hosted, Post, SetupChoice, Store
 from storage.hosting import ENDED
 
 from .offload import Offload
+from .outbox import encode_buttons
 from .ports import Attachment, Clock, Renderer, Status
 from .table import Table
 from .terms import Settings
@@ -31,11 +32,28 @@ class Mail:
         self.channel_id = channel_id
         self.posts: list[Post] = []
 
-    def public(self, text: str, *files: Attachment, mentions: tuple[int, ...] = ()) -> None:
-        self.posts.append(Post(self.channel_id, text, None, mentions, _pairs(files)))
+    def public(
+        self,
+        text: str,
+        *files: Attachment,
+        mentions: tuple[int, ...] = (),
+        buttons: tuple[str, ...] = (),
+        turn: int = 0,
+    ) -> None:
+        """A post in the channel; ``buttons`` (verbs) for the match's turn ``turn``."""
+        coded = encode_buttons(buttons, turn)
+        self.posts.append(Post(self.channel_id, text, None, mentions, _pairs(files), coded))
 
-    def private(self, user_id: int, text: str, *files: Attachment) -> None:
-        self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files)))
+    def private(
+        self,
+        user_id: int,
+        text: str,
+        *files: Attachment,
+        buttons: tuple[str, ...] = (),
+        turn: int = 0,
+    ) -> None:
+        coded = encode_buttons(buttons, turn)
+        self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files), coded))
 
 
 def _pairs(files: tuple[Attachment, ...]) -> tuple[tuple[str, bytes], ...]:
@@ -107,6 +125,7 @@ class Context:
         if match is None:
             raise RuntimeError(f"hosted match {hosted.id} has no game to save")
         match.deadline = hosted.due_at
+        hosted = replace(hosted, turn=table.turn)
         table.hosted = await self.store.save_hosted(
             match, hosted, mail.posts if mail else (), close=close
         )

@@ -13,6 +13,7 @@ from .context import Context, Mail
 from .errors import NotAllowed, Refused
 from .models import Reply, User
 from .table import Table, player_side
+from .texts import escape
 
 FINISHED, FORFEIT, ABORTED, CANCELLED = "finished", "forfeit", "aborted", "cancelled"
 
@@ -35,12 +36,22 @@ def outcome_headline(table: Table) -> str:
         raise RuntimeError("the game is not over")
     if outcome.winner is None:
         return f"The match ends in a tie ({outcome.reason})."
+    if outcome.reason == FORFEIT:
+        return f"{table.who(outcome.winner)} wins by forfeit."
     return f"{table.who(outcome.winner)} wins ({outcome.reason})."
 
 
-async def finish(ctx: Context, table: Table, hosted: Hosted, headline: str, ending: str) -> None:
-    """The game is over: announce it with the final board, score and record, and save."""
-    mail = Mail(table.channel_id)
+async def finish(
+    ctx: Context,
+    table: Table,
+    hosted: Hosted,
+    headline: str,
+    ending: str,
+    mail: Mail | None = None,
+) -> None:
+    """The game is over: announce it with the final board, score and record, and save
+    (with ``mail``'s messages, if any, before the announcement)."""
+    mail = mail or Mail(table.channel_id)
     await announce.match_end(ctx, table, headline, mail, counted=True)
     await ctx.save(table, ended(hosted, ending), mail)
 
@@ -52,10 +63,18 @@ async def resign(ctx: Context, table: Table, user: User) -> Reply:
             f"use {ctx.cmd('abort')}."
         )
     side = player_side(table, user)
+    discard_unfinished(table)
     table.played.resign(side)
     headline = f"{table.who(side)} resigns. {outcome_headline(table)}"
     await finish(ctx, table, table.hosted, headline, FINISHED)
     return Reply("You resigned; the match is over.", private=False)
+
+
+def discard_unfinished(table: Table) -> None:
+    """Drop what the player to act staged: their turn never ended (R12), so none of it is
+    applied, scored or published when the match ends before it does."""
+    if table.game.staged():
+        table.played.discard()
 
 
 def first_round_complete(table: Table) -> bool:
@@ -95,7 +114,7 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
     if not admin:
         raise NotAllowed("Only a server admin can cancel a match.")
     hosted = table.hosted
-    headline = f"An admin ({user.name}) cancelled the match"
+    headline = f"An admin ({escape(user.name)}) cancelled the match"
     if hosted.phase == PLAYING:
         await close(ctx, table, f"{headline}.", CANCELLED)
     else:
@@ -107,6 +126,7 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
 
 async def close(ctx: Context, table: Table, headline: str, how: str) -> None:
     """End a running match without a result (aborted or cancelled)."""
+    discard_unfinished(table)
     mail = Mail(table.channel_id)
     await announce.match_end(ctx, table, headline, mail, counted=False)
     await ctx.save(table, ended(table.hosted, how), mail, close=how)

@@ -13,21 +13,25 @@ from .context import Context, Mail
 from .endings import ended
 from .errors import NotAllowed, Refused
 from .models import Place, Reply, User
+from .ports import Stamp
 from .setup_phase import setup_prompt
 from .table import Table
 from .terms import LONGEST_TURN, SHORTEST_TURN, Terms
-from .texts import duration
+from .texts import duration, escape, plural
 
 
 # ---- challenges ----------------------------------------------------------------------------
-async def challenge(
+async def check_challenge(
     ctx: Context,
     place: Place,
     user: User,
     opponent: User | None,
     terms: Terms,
     expires_in: float | None,
-) -> tuple[Table, Reply]:
+) -> float:
+    """Refuse a challenge that cannot be made, before anything is opened for it (a thread):
+    its terms, its expiry, and the caps on challenges waiting in the server. Returns how
+    long it stays open."""
     terms.check()
     if opponent is not None and opponent.id == user.id:
         raise Refused(
@@ -40,6 +44,32 @@ async def challenge(
             f"A challenge stays open between {duration(SHORTEST_TURN)} and "
             f"{duration(LONGEST_TURN)}; {duration(expiry)} is not."
         )
+    mine, everyone = await ctx.store.hosting.open_challenges(place.guild_id, user.id)
+    settings = ctx.settings
+    if mine >= settings.user_challenges:
+        raise Refused(
+            f"You already have {plural(mine, 'challenge')} waiting for an answer in this "
+            f"server, the most one player may have. Take one back with {ctx.cmd('decline')} "
+            "in its channel, or wait until one is accepted or expires."
+        )
+    if everyone >= settings.guild_challenges:
+        raise Refused(
+            f"This server already has {plural(everyone, 'challenge')} waiting for an answer, "
+            "the most it may have at once. Accept one of them, or try again when some have "
+            "been answered or have expired."
+        )
+    return expiry
+
+
+async def challenge(
+    ctx: Context,
+    place: Place,
+    user: User,
+    opponent: User | None,
+    terms: Terms,
+    expiry: float,
+) -> tuple[Table, Reply]:
+    """Post a challenge that ``check_challenge`` allowed."""
     for person in (user, opponent):
         if person is not None:
             await ctx.store.save_player(person.id, person.name)
@@ -57,15 +87,18 @@ async def challenge(
     answer = f"accept with {ctx.cmd('accept')}"
     if opponent is None:
         mail.public(
-            f"{user.name} posts an open challenge to a match of TORA: {terms.describe()}. "
-            f"Anyone here may {answer}. The challenge expires in {duration(expiry)}."
+            f"{escape(user.name)} posts an open challenge to a match of TORA: {terms.describe()}. "
+            f"Anyone here may {answer}. The challenge expires in {duration(expiry)}.",
+            buttons=("accept",),
         )
     else:
         mail.public(
-            f"{user.name} challenges {opponent.name} to a match of TORA: {terms.describe()}. "
-            f"{opponent.name}, {answer} or decline with {ctx.cmd('decline')}. "
+            f"{escape(user.name)} challenges {escape(opponent.name)} to a match of TORA: "
+            f"{terms.describe()}. "
+            f"{escape(opponent.name)}, {answer} or decline with {ctx.cmd('decline')}. "
             f"The challenge expires in {duration(expiry)}.",
             mentions=(opponent.id,),
+            buttons=("accept", "decline"),
         )
     try:
         hosted = await ctx.store.hosting.create(new, mail.posts)
@@ -77,7 +110,7 @@ async def challenge(
     return table, Reply(
         f"Your challenge is posted; it expires in {duration(expiry)}. You can take it back "
         f"with {ctx.cmd('decline')} until it is accepted.",
-        stamp=hosted.version,
+        stamp=Stamp(hosted.id, 0),
     )
 
 
@@ -116,7 +149,10 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
     staged = Table(changed, table.terms, table.names)
     drawn = " (drawn at random)" if table.terms.roles == "random" else ""
     mail = setup_mail(
-        ctx, staged, f"{user.name} accepts {table.name(hosted.issuer_id)}'s challenge.", drawn
+        ctx,
+        staged,
+        f"{escape(user.name)} accepts {table.name(hosted.issuer_id)}'s challenge.",
+        drawn,
     )
     await ctx.update(table, changed, mail)
     return Reply(
@@ -129,11 +165,11 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
     """The invited player declines; the challenger takes the challenge back."""
     hosted = table.hosted
     if user.id == hosted.issuer_id:
-        ending, text = "withdrawn", f"{user.name} takes the challenge back."
+        ending, text = "withdrawn", f"{escape(user.name)} takes the challenge back."
     elif hosted.invitee_id is not None and user.id == hosted.invitee_id:
         ending, text = (
             "declined",
-            f"{user.name} declines {table.name(hosted.issuer_id)}'s challenge.",
+            f"{escape(user.name)} declines {table.name(hosted.issuer_id)}'s challenge.",
         )
     elif hosted.invitee_id is None:
         raise NotAllowed(

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .ports import Attachment
+from rules.protocol import Choice, ChoiceGroup
+
+from .ports import Attachment, Stamp
 
 
 @dataclass(frozen=True)
@@ -26,11 +28,26 @@ class Place:
 @dataclass(frozen=True)
 class Reply:
     """The answer to a command, for the user who gave it. ``private``: show it only to them
-    (it may hold their staged actions or their hidden Assassin). ``stamp`` is the match's
-    state version after the command: pass it back as ``expect`` with a later command (e.g.
-    from a button on this reply) to have that command refused if the match has moved on."""
+    (it may hold their staged actions or their hidden Assassin). ``stamp`` names the match
+    and turn the command left: pass it back as ``expect`` with a later command (e.g. from a
+    button on this reply) to have that command refused once that turn is over."""
 
     text: str
     files: tuple[Attachment, ...] = ()
     private: bool = True
-    stamp: int | None = None
+    stamp: Stamp | None = None
+
+
+@dataclass(frozen=True)
+class Menu:
+    """What a Play panel shows the player to act, for them alone: ``title`` names the
+    match and the opponent, ``staged`` their turn so far, ``groups`` their legal actions by
+    piece, ``choices`` those of the group asked for (if any), ``actions_left`` how many
+    more they may stage."""
+
+    stamp: Stamp
+    title: str
+    staged: tuple[str, ...]
+    groups: tuple[ChoiceGroup, ...]
+    choices: tuple[Choice, ...]
+    actions_left: int

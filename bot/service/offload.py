@@ -5,13 +5,24 @@ In a worker thread that work still holds the interpreter lock, and every other c
 waits on it; so long-board turn ends go to a separate process: the game is pickled there
 and back (a few milliseconds), the searches run on another core, and the match adopts the
 returned game with its log entry. Short-board turn ends (about 0.15 ms) stay in a thread.
+
+A worker never outlives the bot: it asks the kernel for SIGKILL when its parent dies (Linux)
+and, everywhere, watches its parent and exits once it is gone, so a bot killed with SIGKILL
+leaves no orphans behind (each restart would otherwise add its own).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import ctypes
 import multiprocessing
+import os
 import pickle
+import signal
+import sys
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 
 from rules import LONG, IllegalAction, Turn
@@ -30,6 +41,27 @@ def _end_turn(data: bytes) -> bytes:
     return pickle.dumps(("ended", game, entry, turn), protocol=pickle.HIGHEST_PROTOCOL)
 
 
+PR_SET_PDEATHSIG = 1  # prctl(2)
+WATCH_EVERY = 0.5  # seconds between a worker's looks at its parent
+
+
+def _die_with(parent: int) -> None:
+    """In each worker, at its start: exit as soon as ``parent`` (the bot) is gone."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:  # it died before we asked
+        os._exit(0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(WATCH_EVERY)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="tora-parent-watch", daemon=True).start()
+
+
 class Offload:
     """``processes`` workers for long-board turn ends (0: threads only), started when the
     first one is needed (which then waits a moment longer for them)."""
@@ -41,7 +73,9 @@ class Offload:
     def _workers(self) -> ProcessPoolExecutor | None:
         if self._processes and self._pool is None:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded process
-            self._pool = ProcessPoolExecutor(self._processes, mp_context=context)
+            self._pool = ProcessPoolExecutor(
+                self._processes, mp_context=context, initializer=_die_with, initargs=(os.getpid(),)
+            )
         return self._pool
 
     def close(self) -> None:

@@ -10,13 +10,25 @@ change it announces was not committed either.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 from collections import defaultdict
+from dataclasses import dataclass, replace
 
-from storage import Queued, Store
+from storage import HostedNotFound, Queued, Store
 
-from .ports import Attachment, Clock, Delivery, DirectMessagesClosed, Message, Undeliverable
+from .ports import (
+    Attachment,
+    Buttons,
+    Clock,
+    Delivery,
+    DirectMessagesClosed,
+    Message,
+    Stamp,
+    Undeliverable,
+)
 from .terms import Settings
+from .texts import escape
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +78,13 @@ class Deliverer:
         """Deliver one row; None once it is done with, else when to try it again."""
         files = await self._store.hosting.private_files(row.id)
         post = row.post
-        message = Message(post.text, tuple(Attachment(n, d) for n, d in files), post.mentions)
+        attached = tuple(Attachment(n, d) for n, d in files)
+        heading = await self._heading(row)
+        message = Message(
+            post.text, attached, post.mentions, decode_buttons(row), heading, row.hosted_id
+        )
         key = f"tora-outbox-{row.id}"
+        shown = _Shown(self._store, row.id, row.shown)
         fallback = row.fallback
         try:
             if post.user_id is None:
@@ -78,9 +95,9 @@ class Deliverer:
                 except DirectMessagesClosed:
                     fallback = True
                     await self._store.hosting.retry_later(row.id, row.attempts, now, True)
-                    await self._ephemeral(post.channel_id, post.user_id, message, key)
+                    await self._ephemeral(post.channel_id, post.user_id, message, key, shown)
             else:
-                await self._ephemeral(post.channel_id, post.user_id, message, key)
+                await self._ephemeral(post.channel_id, post.user_id, message, key, shown)
         except Undeliverable as exc:
             log.error("outbox %d can never be delivered, dropped: %s", row.id, exc)
         except Exception as exc:
@@ -94,7 +111,52 @@ class Deliverer:
         await self._store.hosting.delivered(row.id)
         return None
 
-    async def _ephemeral(self, channel_id: int, user_id: int, message: Message, key: str) -> None:
+    async def _heading(self, row: Queued) -> str:
+        """A line naming the row's match: its number and players, and for a private
+        message (read away from the match) a link to the match's channel."""
+        if row.hosted_id is None:
+            return ""
+        try:
+            hosted = await self._store.hosting.get(row.hosted_id)
+        except HostedNotFound:
+            return ""
+        names = []
+        for user_id in (hosted.issuer_id, hosted.invitee_id):
+            player = None if user_id is None else await self._store.player(user_id)
+            names.append(escape(player.name) if player else "anyone")
+        heading = f"Match {hosted.id} \u00b7 {names[0]} vs {names[1]}"
+        if row.post.user_id is not None:
+            heading += " \u00b7 " + self._settings.link(hosted.guild_id, hosted.channel_id)
+        return heading
+
+    async def _ephemeral(
+        self, channel_id: int, user_id: int, message: Message, key: str, shown: _Shown
+    ) -> None:
         """The private message, shown in the match's channel to its user alone."""
-        shown = Message(message.text + DM_FALLBACK, message.files, ())
-        await self._delivery.send_ephemeral(channel_id, user_id, shown, key + "-only-you")
+        only_you = replace(message, text=message.text + DM_FALLBACK, mentions=())
+        await self._delivery.send_ephemeral(channel_id, user_id, only_you, key + "-only-you", shown)
+
+
+@dataclass
+class _Shown:
+    """A fallback's progress, kept in its outbox row (see ``ports.Shown``)."""
+
+    store: Store
+    row_id: int
+    pieces: int
+
+    async def mark(self, pieces: int) -> None:
+        self.pieces = pieces
+        await self.store.hosting.shown(self.row_id, pieces)
+
+
+def encode_buttons(verbs: tuple[str, ...], turn: int) -> str:
+    """How a post's buttons are kept in its outbox row (the match is the row's)."""
+    return json.dumps({"verbs": list(verbs), "turn": turn}) if verbs else ""
+
+
+def decode_buttons(row: Queued) -> Buttons | None:
+    if not row.post.buttons or row.hosted_id is None:
+        return None
+    data = json.loads(row.post.buttons)
+    return Buttons(tuple(data["verbs"]), Stamp(row.hosted_id, int(data["turn"])))

@@ -8,18 +8,19 @@ import asyncio
 import contextlib
 from dataclasses import replace
 
-from rules import ActionError, Side
+from rules import ActionError, Game, Side
 from rules.actions import GAME_LEVEL
+from rules.protocol import Choice
 from storage import Hosted
 from storage.hosting import CHALLENGE, PLAYING
 
-from . import announce
+from . import announce, finding
 from .context import Context, Mail
 from .endings import FINISHED, FORFEIT, ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
-from .models import Reply, User
+from .models import Menu, Reply, User
 from .table import DRAW, OFFERS, RESET, Table, player_side
-from .texts import duration, moment, plural
+from .texts import duration, moment, plural, quote
 
 
 def acting_side(ctx: Context, table: Table, user: User) -> Side:
@@ -40,42 +41,93 @@ def acting_side(ctx: Context, table: Table, user: User) -> Side:
 
 
 async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
+    """Stage the actions of ``text``: one, or several separated by ``;`` as in a record's
+    turn line, all or none (they are checked on a copy of the game first)."""
     side = acting_side(ctx, table, user)
-    word = text.strip().lower()
-    if word in GAME_LEVEL:
-        raise Refused(f"`{word}` is not a move: use {ctx.cmd(word)} for that.")
+    parts = [part.strip() for part in text.split(";")]
+    if len(parts) > 1 and not all(parts):
+        raise Refused("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
+    for part in parts:
+        word = part.lower()
+        if word in GAME_LEVEL:
+            raise Refused(f"`{word}` is not a move: use {ctx.cmd(word)} for that.")
     match = table.played
+    if len(parts) > 1:
+        await asyncio.to_thread(_try_all, match.game.copy(), parts)
     try:
-        event = await asyncio.to_thread(match.act, text)
+        events = [await asyncio.to_thread(match.act, part) for part in parts]
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    note = f" ({event.note})" if event.note else ""
-    return await _staged_reply(ctx, table, side, f"Staged: {event.text}{note}.")
+    staged = "; ".join(event.text + (f" ({event.note})" if event.note else "") for event in events)
+    return await _staged_reply(ctx, table, side, f"Staged: {staged}.")
+
+
+def _try_all(game: Game, parts: list[str]) -> None:
+    """Play ``parts`` on a copy: the refusal of the first that fails names it."""
+    for number, part in enumerate(parts, 1):
+        try:
+            game.apply(part)
+        except ActionError as exc:
+            raise Refused(
+                f"Action {number} of {len(parts)} ({quote(part)}) is refused, so none was "
+                f"staged: {exc.message}"
+            ) from None
 
 
 async def choices(ctx: Context, table: Table, user: User, typed: str, limit: int) -> list[str]:
-    """Up to ``limit`` of the acting player's legal actions that start with ``typed``, in
-    canonical notation (their hidden Assassin's included: this goes to them alone)."""
+    """Up to ``limit`` of the acting player's legal actions that best match ``typed``
+    anywhere (a destination, ``x``, ``fire``, a piece's name or letter), best first, in
+    canonical notation (their hidden Assassin's included: this goes to them alone). After a
+    ``;`` the last action is completed, the ones before kept as typed."""
     acting_side(ctx, table, user)
+    head, _sep, last = typed.rpartition(";")
+    entries = await _legal_texts(table)
+    found = finding.best(last, entries, limit)
+    prefix = f"{head.strip()}; " if head.strip() else ""
+    return [f"{prefix}{text}"[:100] for text in found if len(prefix) + len(text) <= 100]
+
+
+async def _legal_texts(table: Table) -> list[finding.Entry]:
+    """Every legal action of the running state and the words to find it by, worked out
+    once per state of the match (autocomplete asks at every keystroke)."""
+    memo = table.memo()
+    if "entries" not in memo:
+        memo["entries"] = await asyncio.to_thread(finding.entries, table.game)
+    return memo["entries"]
+
+
+async def menu(ctx: Context, table: Table, user: User, group: str | None) -> Menu:
+    """The Play panel's content for the acting player: their staged turn, their legal
+    actions grouped by piece and, for ``group``, that piece's actions. Private."""
+    acting_side(ctx, table, user)
+    memo = table.memo()
     game = table.game
-    prefix = " ".join(typed.lower().split())
-
-    def notations() -> list[str]:
-        found = []
-        for action in game.legal_actions():
-            if action.full_text().lower().startswith(prefix):
-                found.append(game.notation(action))
-                if len(found) == limit:
-                    break
-        return found
-
-    return await asyncio.to_thread(notations)
+    if "menu" not in memo:
+        memo["menu"] = await asyncio.to_thread(game.menu)
+    choices: tuple[Choice, ...] = ()
+    if group is not None:
+        key = f"choices:{group}"
+        if key not in memo:
+            memo[key] = await asyncio.to_thread(game.choices, group)
+        choices = memo[key]
+    side = player_side(table, user)
+    title = f"Match {table.hosted.id} against {table.side_name(side.other)}"
+    staged = tuple(game.staged())
+    return Menu(table.stamp, title, staged, memo["menu"], choices, game.actions_left)
 
 
 async def undo(ctx: Context, table: Table, user: User, number: int | None) -> Reply:
     """Take back the last staged action, or action ``number`` (from 1) of this turn."""
     side = acting_side(ctx, table, user)
     match = table.played
+    staged = len(table.game.staged())
+    if not staged:
+        raise Refused("There is nothing to take back: you have not staged any action this turn.")
+    if number is not None and not 1 <= number <= staged:
+        raise Refused(
+            f"This turn has {plural(staged, 'staged action')}: take back one of 1 to {staged}, "
+            "or leave the number out to take back the last one."
+        )
     try:
         if number is None:
             text = await asyncio.to_thread(match.undo)
@@ -89,7 +141,7 @@ async def undo(ctx: Context, table: Table, user: User, number: int | None) -> Re
 async def _staged_reply(ctx: Context, table: Table, side: Side, head: str) -> Reply:
     """Save the staged turn (private: nothing is posted) and show the player the preview.
     The image is drawn while the save is being made durable."""
-    hosted = replace(table.hosted, acted=True)
+    hosted = table.hosted
     view = table.game.view_for(side)
     image = asyncio.ensure_future(ctx.private_file(view, table.status(ctx.now()), "preview.png"))
     try:
@@ -99,7 +151,7 @@ async def _staged_reply(ctx: Context, table: Table, side: Side, head: str) -> Re
         with contextlib.suppress(BaseException):
             await image
         raise
-    return Reply(f"{head}\n{staged_text(ctx, table)}", (await image,), stamp=table.hosted.version)
+    return Reply(f"{head}\n{staged_text(ctx, table)}", (await image,), stamp=table.stamp)
 
 
 def staged_text(ctx: Context, table: Table) -> str:
@@ -127,7 +179,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     actions when it is their turn), a spectator's the public one."""
     hosted = table.hosted
     if hosted.phase != PLAYING:
-        return Reply(phase_text(ctx, table), private=False, stamp=hosted.version)
+        return Reply(phase_text(ctx, table), private=False, stamp=table.stamp)
     side = hosted.side_of(user.id)
     game = table.game
     status = table.status(ctx.now())
@@ -135,7 +187,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
         view = game.view_for(None)
         text = f"{announce.score_line(table, view)}\n{announce.to_act_line(ctx, table, view)}"
         image = await ctx.board_file(view, status)
-        return Reply(text, (image,), private=False, stamp=hosted.version)
+        return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
     lines = [announce.score_line(table, view), announce.to_act_line(ctx, table, view)]
     if game.side == side:
@@ -143,7 +195,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     if view.private_record:
         lines.append("Your Assassin's record: " + "; ".join(view.private_record) + ".")
     image = await ctx.private_file(view, status)
-    return Reply("\n".join(lines), (image,), stamp=hosted.version)
+    return Reply("\n".join(lines), (image,), stamp=table.stamp)
 
 
 def phase_text(ctx: Context, table: Table) -> str:
@@ -164,7 +216,7 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
         raise ActionRefused(exc) from None
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
     await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before)
-    return Reply("Your turn is over.", stamp=table.hosted.version)
+    return Reply("Your turn is over.", stamp=table.stamp)
 
 
 def _missed(hosted: Hosted, side: Side, count: int) -> tuple[int, int]:
@@ -195,9 +247,7 @@ async def after_turn(
     for kind in lapsed:
         del offers[kind]
     hosted = replace(
-        ctx.new_clock(hosted, table.terms.turn_seconds),
-        acted=False,
-        offers=table.encode_offers(offers),
+        ctx.new_clock(hosted, table.terms.turn_seconds), offers=table.encode_offers(offers)
     )
     notes = [
         f"{table.side_name(ender.other)}'s {OFFERS[kind]} lapsed: {table.side_name(ender)}'s "
@@ -220,11 +270,11 @@ async def reminder(ctx: Context, table: Table) -> None:
         f"{plural(len(game.staged()), 'action')} staged so far."
     ]
     limit = table.terms.forfeit_after
-    if limit and not hosted.acted:
+    if limit:
         count = hosted.missed[side] + 1
         lines.append(
-            f"If it ends without any action, that is {count} of {limit} missed turns in a row; "
-            f"at {limit} the match is forfeited."
+            "If it ends at its deadline with no action played, that is "
+            f"{count} of {limit} missed turns in a row; at {limit} the match is forfeited."
         )
     mail = Mail(table.channel_id)
     mail.private(hosted.player(side), " ".join(lines))
@@ -232,29 +282,23 @@ async def reminder(ctx: Context, table: Table) -> None:
 
 
 async def deadline(ctx: Context, table: Table) -> None:
-    """The turn's time is up: it ends with what was staged, or, after too many turns missed
-    without any action in a row, the absent player forfeits."""
+    """The turn's time is up: it ends with what was staged (R12). A turn that ends so with no
+    action played is missed, a public fact: it is posted empty. After ``forfeit_after`` missed
+    turns in a row the absent player forfeits. Staging and undoing leave no public trace,
+    so they count for nothing."""
     hosted, game, match = table.hosted, table.game, table.played
     side = game.side
-    count = 0 if hosted.acted else hosted.missed[side] + 1
-    hosted = replace(hosted, missed=_missed(hosted, side, count))
     limit = table.terms.forfeit_after
-    if count and limit and count >= limit:
-        match.resign(side)
-        headline = (
-            f"{table.who(side)} forfeits: {plural(count, 'turn')} in a row ended at the "
-            f"deadline without any action. {outcome_headline(table)}"
-        )
-        await finish(ctx, table, hosted, headline, FORFEIT)
+    missed = hosted.missed[side] + 1
+    if not game.staged() and limit and missed >= limit:
+        await _forfeit(ctx, table, replace(hosted, missed=_missed(hosted, side, missed)), side)
         return
     before, staged = game.game_number, len(game.staged())
     await ctx.offload.end_turn(match, deadline=True)
-    headline = f"{table.side_name(side)}'s turn ended at its deadline"
-    if count:
-        limit_text = f" of {limit} before a forfeit" if limit else ""
-        headline += f" without any action (missed turns in a row: {count}{limit_text})"
-    mail = Mail(table.channel_id)
     played = len(game.turns[-1].texts)
+    count = 0 if played else missed
+    hosted = replace(hosted, missed=_missed(hosted, side, count))
+    mail = Mail(table.channel_id)
     if played < staged:
         dropped = staged - played
         which = "staged action was" if dropped == 1 else f"{dropped} staged actions were"
@@ -263,4 +307,23 @@ async def deadline(ctx: Context, table: Table) -> None:
             f"Your turn ended at its deadline. Your last {which} taken back first, so that no "
             "command piece you moved ends in jeopardy (R30).",
         )
+    if count and limit and count >= limit:  # R30 took back everything that was staged
+        await _forfeit(ctx, table, hosted, side, mail)
+        return
+    headline = f"{table.side_name(side)}'s turn ended at its deadline"
+    if count:
+        limit_text = f" of {limit} before a forfeit" if limit else ""
+        headline += f" with no action played (missed turns in a row: {count}{limit_text})"
     await after_turn(ctx, table, hosted, headline + ":", before, mail)
+
+
+async def _forfeit(
+    ctx: Context, table: Table, hosted: Hosted, side: Side, mail: Mail | None = None
+) -> None:
+    count = hosted.missed[side]
+    table.played.forfeit(side)
+    headline = (
+        f"{table.who(side)} forfeits: {plural(count, 'turn')} in a row ended at the deadline "
+        f"with no action played. {outcome_headline(table)}"
+    )
+    await finish(ctx, table, hosted, headline, FORFEIT, mail)

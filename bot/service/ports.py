@@ -19,13 +19,44 @@ class Attachment:
 
 
 @dataclass(frozen=True)
+class Stamp:
+    """What a button (or a later command) was made for, in public terms only: the hosted
+    match, and its turn (finished turns plus one while the game is played, 0 before). Never a
+    version that staging or undoing moves on: a button's id is seen by whoever holds it, and
+    must not let the opponent count hidden actions."""
+
+    match: int
+    turn: int
+
+
+@dataclass(frozen=True)
+class Buttons:
+    """The buttons a message carries: ``verbs`` (``accept``, ``decline``, ``end``, ``undo``,
+    ``preview``...) for the match and turn of ``stamp``. Each verb is a shortcut for the
+    command of that name; a front end without buttons may ignore them."""
+
+    verbs: tuple[str, ...]
+    stamp: Stamp
+
+
+@dataclass(frozen=True)
 class Message:
     """A post or private message. ``mentions`` are the users it is addressed to (a front end
-    notifies them, e.g. with a ping)."""
+    notifies them, e.g. with a ping); ``heading`` names the match it is about (its number,
+    players and, in a private message, a link to its channel), for a front end to show
+    above the text."""
 
     text: str
     files: tuple[Attachment, ...] = ()
     mentions: tuple[int, ...] = ()
+    buttons: Buttons | None = None
+    heading: str = ""
+    match: int | None = None  # the hosted match it is about, if any
+
+    @property
+    def full_text(self) -> str:
+        """The heading (small, as Discord's subtext) over the text."""
+        return f"-# {self.heading}\n{self.text}" if self.heading else self.text
 
 
 class DirectMessagesClosed(Exception):
@@ -36,6 +67,15 @@ class DirectMessagesClosed(Exception):
 class Undeliverable(Exception):
     """The message can never be delivered (the channel is gone, the user is unknown): the
     service drops it, logs why, and goes on with the next one."""
+
+
+class Shown(Protocol):
+    """How far a fallback message got: ``pieces`` of it were shown already (a retry starts
+    after them), and ``mark(n)`` records, durably, that ``n`` pieces now have been."""
+
+    pieces: int
+
+    async def mark(self, pieces: int) -> None: ...
 
 
 class Delivery(Protocol):
@@ -56,11 +96,13 @@ class Delivery(Protocol):
         """A private (direct) message to a user about the match in ``channel_id``."""
 
     async def send_ephemeral(
-        self, channel_id: int, user_id: int, message: Message, key: str
+        self, channel_id: int, user_id: int, message: Message, key: str, shown: Shown
     ) -> None:
         """A message in ``channel_id`` that only ``user_id`` can see (the fallback when their
-        direct messages are closed). Raise any exception but Undeliverable if it cannot be
-        shown right now (e.g. no open interaction of that user): it is retried later."""
+        direct messages are closed). Such a message cannot carry an idempotency key, so the
+        front end skips the ``shown.pieces`` it showed before and marks each piece as soon
+        as it is shown. Raise any exception but Undeliverable if it cannot be shown right
+        now (e.g. no open interaction of that user): it is retried later."""
 
 
 class Threads(Protocol):

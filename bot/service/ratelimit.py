@@ -18,8 +18,12 @@ class _Bucket:
 
 
 class RateLimit:
-    def __init__(self, burst: int, every: float) -> None:
-        self.burst, self.every = burst, every
+    """``doing`` completes "You are ..." in the refusal: what the user does too fast."""
+
+    def __init__(
+        self, burst: int, every: float, doing: str = "sending commands faster than I take them"
+    ) -> None:
+        self.burst, self.every, self.doing = burst, every, doing
         self._buckets: dict[int, _Bucket] = {}
 
     def take(self, user_id: int, now: float) -> None:
@@ -33,7 +37,7 @@ class RateLimit:
         if bucket.tokens < 1:
             wait = (1 - bucket.tokens) * self.every
             raise RateLimited(
-                "You are sending commands faster than I take them: up to "
+                f"You are {self.doing}: up to "
                 f"{self.burst} at once, then one every {self.every:g} seconds. Please wait "
                 f"{plural(math.ceil(wait), 'second')} and try again; nothing was done.",
                 wait,

@@ -23,12 +23,12 @@ from . import agreements, endings, lobby, play, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
-from .models import Place, Reply, User
+from .models import Menu, Place, Reply, User
 from .offload import Offload
 from .outbox import Deliverer
-from .ports import Clock, Delivery, Renderer
+from .ports import Clock, Delivery, Renderer, Stamp
 from .ratelimit import RateLimit
-from .table import DRAW, PAUSE, RESET, Table
+from .table import DRAW, PAUSE, RESET, Table, player_side
 from .terms import Settings, Terms
 
 log = logging.getLogger(__name__)
@@ -100,6 +100,10 @@ class MatchService:
                 await task
         self._tasks = []
 
+    @property
+    def settings(self) -> Settings:
+        return self._ctx.settings
+
     def on_ended(self, listener: EndedListener) -> None:
         """Call ``listener`` with every hosted match that ends, however it ends, once its
         end is saved, outside the match's lock (it may open the next match in the same
@@ -115,15 +119,21 @@ class MatchService:
         opponent: User | None = None,
         terms: Terms | None = None,
         expires_in: float | None = None,
+        *,
+        where: Callable[[], Awaitable[Place]] | None = None,
     ) -> Reply:
-        """Challenge ``opponent``, or anyone in the channel (an open challenge)."""
+        """Challenge ``opponent``, or anyone in the channel (an open challenge). ``where``
+        gives the challenge a place of its own (a new thread), asked for only once every
+        check has passed, so that a refused challenge never opens one."""
         self._limit.take(user.id, self._ctx.now())
+        terms = terms or Terms()
+        expiry = await lobby.check_challenge(self._ctx, place, user, opponent, terms, expires_in)
+        if where is not None:
+            place = await where()
         async with self._lock(place.channel_id):
             if await self._table(place.channel_id) is not None:
                 raise Refused(lobby.busy_text())
-            table, reply = await lobby.challenge(
-                self._ctx, place, user, opponent, terms or Terms(), expires_in
-            )
+            table, reply = await lobby.challenge(self._ctx, place, user, opponent, terms, expiry)
             self._tables[place.channel_id] = table
             return reply
 
@@ -156,7 +166,25 @@ class MatchService:
             in (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
         ]
 
-    async def accept(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def stamp_of(self, place: Place) -> Stamp:
+        """The channel's live match and its turn now (for buttons that act later)."""
+        async with self._lock(place.channel_id):
+            table = await self._loaded(place.channel_id)
+            if table is None:
+                raise Refused(self._no_match())
+            return table.stamp
+
+    async def hosted_of(self, place: Place, user: User) -> Hosted:
+        """The channel's live match, if ``user`` plays in it (NotAllowed otherwise)."""
+        async with self._lock(place.channel_id):
+            table = await self._loaded(place.channel_id)
+            if table is None:
+                raise Refused(self._no_match())
+            if table.hosted.phase in (SETUP, PLAYING):
+                player_side(table, user)
+            return table.hosted
+
+    async def accept(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(
             place,
             user,
@@ -165,7 +193,7 @@ class MatchService:
             lambda t: lobby.accept(self._ctx, t, user),
         )
 
-    async def decline(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def decline(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         """Decline (or take back) a challenge, or a proposal in a running match."""
 
         async def flow(table: Table) -> Reply:
@@ -204,7 +232,9 @@ class MatchService:
         return [s for s in squares if s.startswith(typed.strip().lower())]
 
     # ---- turns ---------------------------------------------------------------------------
-    async def play(self, place: Place, user: User, action: str, expect: int | None = None) -> Reply:
+    async def play(
+        self, place: Place, user: User, action: str, expect: Stamp | None = None
+    ) -> Reply:
         """Stage one action of the player's turn (validated at once)."""
         return await self._command(
             place, user, expect, (PLAYING,), lambda t: play.play(self._ctx, t, user, action)
@@ -221,8 +251,22 @@ class MatchService:
                 return []
             return await play.choices(self._ctx, table, user, typed, limit)
 
+    async def menu(
+        self, place: Place, user: User, group: str | None = None, expect: Stamp | None = None
+    ) -> Menu:
+        """The Play panel of the player to act: their legal actions by piece, and those of
+        ``group`` (private; rate limited like any command)."""
+        self._limit.take(user.id, self._ctx.now())
+        async with self._lock(place.channel_id):
+            table = await self._loaded(place.channel_id)
+            if table is None:
+                raise StaleRequest(_OVER) if expect is not None else Refused(self._no_match())
+            if expect is not None:
+                _check_stamp(table, expect, self._ctx.cmd("board"))
+            return await play.menu(self._ctx, table, user, group)
+
     async def undo(
-        self, place: Place, user: User, number: int | None = None, expect: int | None = None
+        self, place: Place, user: User, number: int | None = None, expect: Stamp | None = None
     ) -> Reply:
         """Take back the last staged action, or action ``number`` (from 1) of the turn."""
         return await self._command(
@@ -236,40 +280,40 @@ class MatchService:
             place, user, None, (CHALLENGE, SETUP, PLAYING), lambda t: play.board(self._ctx, t, user)
         )
 
-    async def end_turn(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def end_turn(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(
             place, user, expect, (PLAYING,), lambda t: play.end_turn(self._ctx, t, user)
         )
 
     # ---- agreements and endings ----------------------------------------------------------
-    async def draw(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def draw(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         """Offer a draw, or accept the opponent's offer."""
         return await self._propose(place, user, expect, DRAW)
 
-    async def reset(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def reset(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         """Propose a reset of a series (R28), or accept the opponent's."""
         return await self._propose(place, user, expect, RESET)
 
-    async def pause(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def pause(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         """Propose to stop the clock, or agree to the opponent's proposal."""
         return await self._propose(place, user, expect, PAUSE)
 
-    async def _propose(self, place: Place, user: User, expect: int | None, kind: str) -> Reply:
+    async def _propose(self, place: Place, user: User, expect: Stamp | None, kind: str) -> Reply:
         return await self._command(
             place, user, expect, (PLAYING,), lambda t: agreements.propose(self._ctx, t, user, kind)
         )
 
-    async def resume(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def resume(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(
             place, user, expect, (PLAYING,), lambda t: agreements.resume(self._ctx, t, user)
         )
 
-    async def resign(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def resign(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(
             place, user, expect, (SETUP, PLAYING), lambda t: endings.resign(self._ctx, t, user)
         )
 
-    async def abort(self, place: Place, user: User, expect: int | None = None) -> Reply:
+    async def abort(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         """Call the match off before its first round is complete (unrated)."""
         return await self._command(
             place,
@@ -351,7 +395,7 @@ class MatchService:
         self,
         place: Place,
         user: User,
-        expect: int | None,
+        expect: Stamp | None,
         phases: tuple[str, ...],
         flow: Flow,
         *,
@@ -365,21 +409,18 @@ class MatchService:
             await self._announce_endings()
 
     async def _locked_command(
-        self, place: Place, expect: int | None, phases: tuple[str, ...], flow: Flow
+        self, place: Place, expect: Stamp | None, phases: tuple[str, ...], flow: Flow
     ) -> Reply:
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
+            if table is None and expect is not None:
+                raise StaleRequest(_OVER)
             if table is None:
-                raise Refused(
-                    f"There is no match here. Start one with {self._ctx.cmd('challenge')}."
-                )
+                raise Refused(self._no_match())
             if table.hosted.phase not in phases:
                 raise Refused(_wrong_phase(table.hosted))
-            if expect is not None and expect != table.hosted.version:
-                raise StaleRequest(
-                    "The match has moved on since the message you answered, so nothing was "
-                    f"done. Look at it again with {self._ctx.cmd('board')} and retry."
-                )
+            if expect is not None:
+                _check_stamp(table, expect, self._ctx.cmd("board"))
             try:
                 return await flow(table)
             except Refused:
@@ -409,6 +450,9 @@ class MatchService:
     def _settle(self, table: Table) -> None:
         if table.hosted.phase == ENDED and self._tables.get(table.channel_id) is table:
             del self._tables[table.channel_id]
+
+    def _no_match(self) -> str:
+        return f"There is no match here. Start one with {self._ctx.cmd('challenge')}."
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         return self._locks.setdefault(channel_id, asyncio.Lock())
@@ -489,6 +533,20 @@ class MatchService:
         finally:
             for task in (sleeper, waiter):
                 task.cancel()
+
+
+_OVER = "That match is over, so nothing was done."
+
+
+def _check_stamp(table: Table, expect: Stamp, board: str) -> None:
+    """Refuse a button (or command) made for another match in this channel, or for a turn
+    that has ended since. Only public facts are compared: the match and its turn number."""
+    if expect.match != table.hosted.id:
+        raise StaleRequest(_OVER)
+    if expect.turn != table.turn:
+        raise StaleRequest(
+            f"That turn has already ended, so nothing was done. See the match now with {board}."
+        )
 
 
 def _wrong_phase(hosted: Hosted) -> str:

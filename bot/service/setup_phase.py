@@ -22,7 +22,7 @@ from .errors import Refused
 from .models import Reply, User
 from .table import Table, player_side
 from .terms import Terms
-from .texts import TITLES, duration, listing
+from .texts import TITLES, duration, escape, listing, quote
 
 NONE = "none"
 RULERS = {"k": "K", "king": "K", "q": "Q", "queen": "Q"}
@@ -100,7 +100,8 @@ async def choose(
     mail = Mail(table.channel_id)
     if side.letter in ready and side.letter not in hosted.ready:
         mail.public(
-            f"{user.name} has finished setting up; waiting for {table.side_name(side.other)}."
+            f"{escape(user.name)} has finished setting up; waiting for "
+            f"{table.side_name(side.other)}."
         )
     await ctx.update(table, changed, mail, choice=(side, choice))
     return Reply(note + _summary(table.terms, choice, side.letter in ready, table, side))
@@ -119,7 +120,7 @@ def _merged(
     if strategy is not None:
         chosen = strategy.strip().lower()
         if chosen not in STRATEGIES:
-            raise Refused(f"Your strategy is `aggressive` or `defensive`, not `{strategy}`.")
+            raise Refused(f"Your strategy is `aggressive` or `defensive`, not {quote(strategy)}.")
         choice = replace(choice, strategy=chosen)
         if choice.assassin not in (None, NONE) and assassin is None:
             try:
@@ -137,7 +138,7 @@ def _merged(
             )
         letter = RULERS.get(ruler.strip().lower())
         if letter is None:
-            raise Refused(f"Your Ruler is `K` (King) or `Q` (Queen), not `{ruler}`.")
+            raise Refused(f"Your Ruler is `K` (King) or `Q` (Queen), not {quote(ruler)}.")
         choice = replace(choice, ruler=letter)
     if assassin is not None:
         if not terms.assassins:
@@ -207,9 +208,7 @@ async def start(ctx: Context, table: Table, choices: dict[Side, SetupChoice], no
     """Both players have chosen: the game begins."""
     terms, hosted = table.terms, table.hosted
     options, starts = _game_setup(terms, choices)
-    changed = replace(
-        ctx.new_clock(hosted, terms.turn_seconds), phase=PLAYING, ready="CO", acted=False
-    )
+    changed = replace(ctx.new_clock(hosted, terms.turn_seconds), phase=PLAYING, ready="CO", turn=1)
     new = NewMatch(
         hosted.guild_id,
         hosted.channel_id,

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules import Game, Side
 from storage import Hosted, Match
 
 from .errors import NotAllowed
 from .models import User
-from .ports import Status
+from .ports import Stamp, Status
 from .terms import Terms
-from .texts import TITLES, duration
+from .texts import TITLES, duration, escape
 
 DRAW, RESET, PAUSE = "draw", "reset", "pause"
 OFFERS = {DRAW: "draw offer", RESET: "reset proposal", PAUSE: "pause proposal"}
@@ -25,6 +26,8 @@ class Table:
     terms: Terms
     names: dict[int, str] = field(default_factory=dict)
     match: Match | None = None
+    # what was worked out for the running state (menus, autocomplete), and that state
+    _memo: tuple[object, dict[str, Any]] = (None, {})
 
     @property
     def played(self) -> Match:
@@ -38,10 +41,33 @@ class Table:
         return self.played.game
 
     @property
+    def turn(self) -> int:
+        """The public number of the running turn: finished turns plus one while the game is
+        played (a series counts on across its games), 0 before it starts."""
+        return 0 if self.match is None else len(self.game.turns) + 1
+
+    def memo(self) -> dict[str, Any]:
+        """A scratch dict for the match's present state: emptied whenever it changes (a
+        save moves the hosted match's version on), so it holds only what is still true."""
+        key = (self.hosted.version, None if self.match is None else len(self.game.staged()))
+        if self._memo[0] != key:
+            self._memo = (key, {})
+        return self._memo[1]
+
+    @property
+    def stamp(self) -> Stamp:
+        return Stamp(self.hosted.id, self.turn)
+
+    @property
     def channel_id(self) -> int:
         return self.hosted.channel_id
 
     def name(self, user_id: int) -> str:
+        """The user's name for a message: escaped, so it shows as written and pings nobody."""
+        return escape(self.raw_name(user_id))
+
+    def raw_name(self, user_id: int) -> str:
+        """The name as its owner wrote it: for images and thread names, not for messages."""
         return self.names.get(user_id, f"player {user_id}")
 
     def side_name(self, side: Side) -> str:
@@ -79,8 +105,8 @@ class Table:
     def status(self, now: float) -> Status:
         hosted = self.hosted
         return Status(
-            self.name(hosted.player(Side.CHALLENGER)),
-            self.name(hosted.player(Side.OPPOSITION)),
+            self.raw_name(hosted.player(Side.CHALLENGER)),
+            self.raw_name(hosted.player(Side.OPPOSITION)),
             "" if self.match is not None and self.game.is_over() else self.deadline_text(now),
         )
 

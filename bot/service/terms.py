@@ -10,11 +10,22 @@ from rules import LONG, SHORT, Options
 from rules.terrain import CUSTOM, NONE, TerrainError, preset_names
 
 from .errors import Refused
-from .texts import duration
+from .texts import duration, quote
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 SHORTEST_TURN, LONGEST_TURN = 5 * MINUTE, 14 * DAY
-ROLES = ("challenger", "random")  # who plays the Challenger: the one who challenged, or chance
+ROLES = ("challenger", "random")
+COMMAND_PATHS = {  # the commands that sit in a group of their own
+    "pause": "match pause",
+    "resume": "match resume",
+    "reset": "match reset",
+    "abort": "match abort",
+    "ladder": "ladder show",
+    "profile": "ladder profile",
+    "seasons": "ladder seasons",
+    "queue": "ladder queue",
+    "leave-queue": "ladder leave",
+}  # who plays the Challenger: the one who challenged, or chance
 
 
 @dataclass(frozen=True)
@@ -37,7 +48,7 @@ class Terms:
     def check(self) -> None:
         """Refused, naming what is wrong and what is allowed, unless the terms are playable."""
         if self.board not in (SHORT, LONG):
-            raise Refused(f"The board is `short` or `long`, not `{self.board}`.")
+            raise Refused(f"The board is `short` or `long`, not {quote(self.board)}.")
         if self.assassins and self.board != LONG:
             raise Refused(
                 "Assassins are played on the long board only: choose the long board, or play "
@@ -54,7 +65,7 @@ class Terms:
         if self.roles not in ROLES:
             raise Refused(
                 "The Challenger is the player who challenged (`challenger`) or drawn at "
-                f"random (`random`), not `{self.roles}`."
+                f"random (`random`), not {quote(self.roles)}."
             )
         if not 0 <= self.forfeit_after <= 99:
             raise Refused(
@@ -73,7 +84,7 @@ class Terms:
             raise Refused("A terrain map goes with the terrain `custom`.")
         elif self.terrain not in names:
             raise Refused(
-                f"The {self.board} board has no terrain `{self.terrain}`; choose one of "
+                f"The {self.board} board has no terrain {quote(self.terrain)}; choose one of "
                 f"{', '.join(f'`{name}`' for name in names)}, or `custom` with a map."
             )
         try:
@@ -130,7 +141,8 @@ class Settings:
     """The service's own knobs. ``command`` prefixes command names in the texts players read
     (the front end's, e.g. ``/tora``); the rate limit allows ``burst`` commands at once per
     user, then one every ``every`` seconds; ``rules_processes`` run long-board turn ends
-    (see ``offload``)."""
+    (see ``offload``); ``user_challenges`` and ``guild_challenges`` cap the challenges
+    waiting for an answer, per player and per server."""
 
     command: str = "/tora"
     challenge_seconds: float = DAY
@@ -140,6 +152,17 @@ class Settings:
     retry_first: float = 2.0  # seconds before a failed delivery is retried, doubling...
     retry_most: float = 300.0  # ...up to this
     rules_processes: int = 1  # workers for long-board turn ends (0: worker threads only)
+    user_challenges: int = 3  # challenges one player may have waiting in a server
+    guild_challenges: int = 50  # challenges a server may have waiting at once
+    channel_link: str = "https://discord.com/channels/{guild}/{channel}"
 
     def cmd(self, name: str) -> str:
-        return f"`{self.command} {name}`"
+        """A command as players type it: ``cmd("queue board:long")`` is
+        ``/tora ladder queue board:long`` (the rarer commands sit in groups)."""
+        head, _space, rest = name.partition(" ")
+        path = " ".join(part for part in (COMMAND_PATHS.get(head, head), rest) if part)
+        return f"`{self.command} {path}`"
+
+    def link(self, guild_id: int, channel_id: int) -> str:
+        """Where a match is played, as a link its players can follow from anywhere."""
+        return self.channel_link.format(guild=guild_id, channel=channel_id)

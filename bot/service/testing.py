@@ -14,7 +14,7 @@ from rules.view import View
 from storage import Config, Store
 
 from .clock import ManualClock
-from .ports import DirectMessagesClosed, Message, Renderer, Status, Undeliverable
+from .ports import DirectMessagesClosed, Message, Renderer, Shown, Status, Undeliverable
 from .service import MatchService
 from .terms import Settings
 
@@ -53,9 +53,13 @@ class RecordingDelivery:
         self._record(Delivered(PRIVATE, channel_id, user_id, message, key))
 
     async def send_ephemeral(
-        self, channel_id: int, user_id: int, message: Message, key: str
+        self, channel_id: int, user_id: int, message: Message, key: str, shown: Shown
     ) -> None:
+        """Shown in one piece, which is marked at once: never shown again after that."""
+        if shown.pieces:
+            return
         self._deliver(Delivered(ONLY_YOU, channel_id, user_id, message, key))
+        await shown.mark(1)
 
     def _deliver(self, item: Delivered) -> None:
         self._check()

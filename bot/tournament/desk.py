@@ -26,6 +26,7 @@ from bot.service import (
 )
 from bot.service.errors import NotAllowed
 from bot.service.terms import DAY, Settings
+from bot.service.texts import escape, quote
 from storage import Post, Store
 from storage.tournaments import OPEN, REGISTERING, RUNNING, TournamentRow, TournamentTx
 
@@ -91,7 +92,7 @@ class TournamentDesk:
             raise NotAllowed("Only a server admin can organise a tournament.")
         name = _check_name(name)
         if board not in (Board.SHORT, Board.LONG):
-            raise Refused(f"The board is `short` or `long`, not `{board}`.")
+            raise Refused(f"The board is `short` or `long`, not {quote(board)}.")
         try:
             check_target(Board(board), target)
         except ValueError as exc:
@@ -125,18 +126,19 @@ class TournamentDesk:
         def work(tx: TournamentTx) -> int:
             snapshot = tx.snapshot(t.id)
             if snapshot.tournament.status != REGISTERING:
-                raise Refused(f"**{t.name}** has already started.")
+                raise Refused(f"**{escape(t.name)}** has already started.")
             players = competitors(snapshot)
             if len(players) < 2:
                 raise Refused(
-                    f"**{t.name}** needs at least two players to start; it has {len(players)}."
+                    f"**{escape(t.name)}** needs at least two players to start; it has "
+                    f"{len(players)}."
                 )
             tx.start(t.id)
             try:
                 open_tier(tx, snapshot, players, 1)
             except NoSubstitute:
                 raise Refused(
-                    f"**{t.name}** has an odd number of players ({len(players)}) and no "
+                    f"**{escape(t.name)}** has an odd number of players ({len(players)}) and no "
                     "substitute for the one left over. Someone may register as a substitute "
                     f"({self._cmd('register')} with `substitute`), or one more player join."
                 ) from None
@@ -148,7 +150,7 @@ class TournamentDesk:
             await self._flow.advance(t.id)
             await self._flow.service.deliver_written()
         return Reply(
-            f"**{t.name}** has started with {count} players: the pairings of tier 1 are "
+            f"**{escape(t.name)}** has started with {count} players: the pairings of tier 1 are "
             "posted, and each match's first game is open in its thread.",
             private=False,
         )
@@ -164,9 +166,9 @@ class TournamentDesk:
         def work(tx: TournamentTx) -> list[int]:
             snapshot = tx.snapshot(t.id)
             if snapshot.tournament.status not in (REGISTERING, RUNNING):
-                raise Refused(f"**{t.name}** is over already; there is nothing to cancel.")
+                raise Refused(f"**{escape(t.name)}** is over already; there is nothing to cancel.")
             tx.cancel(t.id)
-            tx.post([Post(t.channel_id, texts.cancelled(t, user.name))])
+            tx.post([Post(t.channel_id, texts.cancelled(t, escape(user.name)))])
             return [g.hosted_id for g in snapshot.games if g.state == OPEN]
 
         async with self._flow.lock:
@@ -179,7 +181,7 @@ class TournamentDesk:
         await self._flow.service.deliver_written()
         games = f" and its {len(hosted_ids)} open game{'s' * (len(hosted_ids) != 1)}"
         return Reply(
-            f"**{t.name}**{games if hosted_ids else ''} called off.",
+            f"**{escape(t.name)}**{games if hosted_ids else ''} called off.",
             private=False,
         )
 
@@ -195,9 +197,9 @@ class TournamentDesk:
         def work(tx: TournamentTx) -> int:
             snapshot = tx.snapshot(t.id)
             if snapshot.tournament.status != REGISTERING:
-                raise Refused(f"**{t.name}** has started; registration is closed.")
+                raise Refused(f"**{escape(t.name)}** has started; registration is closed.")
             if any(entry.player_id == user.id for entry in snapshot.entries):
-                raise Refused(f"You are already registered for **{t.name}**.")
+                raise Refused(f"You are already registered for **{escape(t.name)}**.")
             elsewhere = None if substitute else tx.playing_elsewhere(t.guild_id, t.board, user.id)
             if elsewhere is not None:
                 raise Refused(
@@ -213,8 +215,8 @@ class TournamentDesk:
         rank = await self._store.tournaments.transact(work, self._now())
         role = "a substitute" if substitute else "a player"
         return Reply(
-            f"You are registered for **{t.name}** as {role}, at {t.board}-board rank {rank}."
-            + (" (Everyone starts at rank 1.)" if rank == STARTING_RANK else "")
+            f"You are registered for **{escape(t.name)}** as {role}, at {t.board}-board "
+            f"rank {rank}." + (" (Everyone starts at rank 1.)" if rank == STARTING_RANK else "")
         )
 
     async def withdraw(self, place: Place, user: User, name: str) -> Reply:
@@ -224,14 +226,14 @@ class TournamentDesk:
         def work(tx: TournamentTx) -> None:
             if tx.snapshot(t.id).tournament.status != REGISTERING:
                 raise Refused(
-                    f"**{t.name}** has started, so you can no longer withdraw. To leave, "
+                    f"**{escape(t.name)}** has started, so you can no longer withdraw. To leave, "
                     "resign your games: each counts as a lost game."
                 )
             if not tx.remove_entry(t.id, user.id):
-                raise Refused(f"You are not registered for **{t.name}**.")
+                raise Refused(f"You are not registered for **{escape(t.name)}**.")
 
         await self._store.tournaments.transact(work, self._now())
-        return Reply(f"You have withdrawn from **{t.name}**.")
+        return Reply(f"You have withdrawn from **{escape(t.name)}**.")
 
     # ---- looking -------------------------------------------------------------------------
     async def standings(self, place: Place, name: str) -> Reply:
@@ -251,7 +253,7 @@ class TournamentDesk:
                 for s in group:
                     crown = " - champion" if s.player == t.champion_id else ""
                     lines.append(
-                        f"{place_number}. {names[s.player]}: {s.game_points} Game Points, "
+                        f"{place_number}. {escape(names[s.player])}: {s.game_points} Game Points, "
                         f"{s.wins} won, {s.losses} lost{crown}"
                     )
                 place_number += len(group)
@@ -302,7 +304,7 @@ class TournamentDesk:
             known = await self.names(place.guild_id)
             listed = ", ".join(f"**{n}**" for n in known) or "none yet"
             raise Refused(
-                f"There is no tournament called **{name}** here (this server has: {listed})."
+                f"There is no tournament called {quote(name)} here (this server has: {listed})."
             )
         return t
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from bot.service import Clock, MatchService, Place, Refused, Terms, Threads, Undeliverable, User
 from bot.service.endings import FINISHED, FORFEIT
+from bot.service.texts import escape
 from render import BracketMatch, bracket_png
 from storage import Hosted, Post, Store
 from storage.tournaments import (
@@ -270,7 +271,9 @@ class Flow:
         names = await self.names(snapshot)
         png = await asyncio.to_thread(bracket_image, snapshot, names)
         t = snapshot.tournament
-        post = Post(t.channel_id, f"The bracket of **{t.name}**:", files=(("bracket.png", png),))
+        post = Post(
+            t.channel_id, f"The bracket of **{escape(t.name)}**:", files=(("bracket.png", png),)
+        )
         await self.store.tournaments.transact(lambda tx: tx.post([post]), self.clock.now())
 
     async def names(self, snapshot: Snapshot) -> dict[int, str]:

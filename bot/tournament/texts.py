@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.service.texts import escape
 from storage.tournaments import MatchRow, TournamentRow
 
 from .match import GameResult, Seat
@@ -18,24 +19,27 @@ HOW = {
 }
 
 
-def versus(row: MatchRow, names: Mapping[int, str]) -> str:
-    second = names[row.second_id] + (" (substitute)" if row.substitute else "")
-    return f"{names[row.first_id]} v {second}"
+def versus(row: MatchRow, names: Mapping[int, str], *, plain: bool = False) -> str:
+    """``ann v bob``, names escaped for a message (``plain``: as written, for a thread's
+    name, which shows no markdown)."""
+    shown = (lambda name: name) if plain else escape
+    second = shown(names[row.second_id]) + (" (substitute)" if row.substitute else "")
+    return f"{shown(names[row.first_id])} v {second}"
 
 
 def game_intro(t: TournamentRow, row: MatchRow, number: int, names: Mapping[int, str]) -> str:
     kind = f"game {number} of 4" if number <= 4 else f"game {number} (a tie-breaker)"
-    return f"**{t.name}**, tier {row.tier}: {versus(row, names)}, {kind}."
+    return f"**{escape(t.name)}**, tier {row.tier}: {versus(row, names)}, {kind}."
 
 
 def thread_name(t: TournamentRow, row: MatchRow, names: Mapping[int, str]) -> str:
-    return f"{t.name} - tier {row.tier}: {versus(row, names)}"[:100]
+    return f"{t.name} - tier {row.tier}: {versus(row, names, plain=True)}"[:100]
 
 
 def game_scored(
     state: MatchState, number: int, result: GameResult, names: Mapping[int, str]
 ) -> str:
-    first, second = (names[p] for p in state.players())
+    first, second = (escape(names[p]) for p in state.players())
     won = "a tie" if result.winner is None else f"won by {(first, second)[result.winner]}"
     scores = result.personal_scores(assassins=False)
     points = state.match.score.game_points
@@ -65,13 +69,17 @@ def match_decided(
     winner, loser = players[decision.winner], players[decision.winner.other]
     points = state.match.score.game_points
     text = (
-        f"{names[winner]} wins the match against {names[loser]} {HOW[decision.how]}: "
+        f"{escape(names[winner])} wins the match against {escape(names[loser])} "
+        f"{HOW[decision.how]}: "
         f"{points[decision.winner]} to {points[decision.winner.other]} Game Points"
         f" after {len(state.match.games)} games."
     )
     if state.row.substitute and decision.winner is Seat.SECOND:
-        text += f" {names[winner]} was a substitute: {names[loser]} is out, nobody goes on."
-    lines = [rank_line(names[p], ranks[p]) for p in players if p in ranks]
+        text += (
+            f" {escape(names[winner])} was a substitute: {escape(names[loser])} is out, "
+            "nobody goes on."
+        )
+    lines = [rank_line(escape(names[p]), ranks[p]) for p in players if p in ranks]
     return " ".join([text, *lines])
 
 
@@ -86,18 +94,19 @@ def rank_line(name: str, rank: PlayerRank) -> str:
 def tier_opened(t: TournamentRow, tier: int, rows: list[MatchRow], names: Mapping[int, str]) -> str:
     pairs = "; ".join(versus(row, names) for row in rows)
     return (
-        f"**{t.name}**, tier {tier}: {pairs}. Each match is played in its own thread here, "
+        f"**{escape(t.name)}**, tier {tier}: {pairs}. Each match is played in its own thread here, "
         "four games, each player Challenger twice."
     )
 
 
 def champion(t: TournamentRow, player: int, names: Mapping[int, str]) -> str:
-    return f"**{names[player]}** is the champion of **{t.name}**! Congratulations."
+    return f"**{escape(names[player])}** is the champion of **{escape(t.name)}**! Congratulations."
 
 
 def cancelled(t: TournamentRow, by: str) -> str:
     return (
-        f"**{t.name}** has been cancelled by {by}, a server admin: there will be no champion "
+        f"**{escape(t.name)}** has been cancelled by {by}, a server admin: there will be no "
+        "champion "
         "and no more games. Matches already decided, and the ranks they moved, stand."
     )
 
@@ -111,6 +120,6 @@ def describe(t: TournamentRow, players: int, substitutes: int) -> str:
     status = state.get(t.status, "finished")
     subs = f", {substitutes} substitute{'s' * (substitutes != 1)}" if substitutes else ""
     return (
-        f"**{t.name}**: {t.board} board, matches to {t.target} Game Points; {status}; "
+        f"**{escape(t.name)}**: {t.board} board, matches to {t.target} Game Points; {status}; "
         f"{players} player{'s' * (players != 1)}{subs}."
     )
