@@ -8,7 +8,7 @@ import random
 from rules import Game, Side
 from rules.record import write_record
 
-from .common import Figure, median, middle_game, samples
+from .common import Figure, median, middle_game, p95, samples
 
 
 def apply_one(games: list[Game]) -> Figure:
@@ -38,6 +38,20 @@ def views(games: list[Game]) -> list[Figure]:
     ]
 
 
+def menus(games: list[Game]) -> list[Figure]:
+    """The Play panel's content: the menu of pieces, and the largest piece's actions in
+    words (a long-board Cavalry or Ruler has up to 90)."""
+    pieces = [t for g in games for t in samples(g.menu, 5)]
+    largest = []
+    for game in games:
+        biggest = max(game.menu(), key=lambda group: group.size)
+        largest += samples(lambda g=game, key=biggest.key: g.choices(key), 5)
+    return [
+        Figure("menu of pieces, long with Assassins (p95)", p95(pieces), "ms", 20),
+        Figure("a piece's actions in words, the largest (p95)", p95(largest), "ms"),
+    ]
+
+
 def records(games: list[Game]) -> list[Figure]:
     full = [t for g in games for t in samples(lambda g=g: write_record(g), 5)]
     public = [t for g in games for t in samples(lambda g=g: write_record(g, audience=None), 5)]
@@ -49,4 +63,4 @@ def records(games: list[Game]) -> list[Figure]:
 
 def run() -> list[Figure]:
     games = [middle_game("long", seed, 12, assassins=True) for seed in range(4)]
-    return [apply_one(games), legal(games), *views(games), *records(games)]
+    return [apply_one(games), legal(games), *views(games), *menus(games), *records(games)]

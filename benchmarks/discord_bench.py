@@ -1,9 +1,10 @@
-"""Discord figures (issue 7): 50 concurrent short-board matches through the local Discord
-emulator, the bot in its own process (``python -m bot``, as in production: real clock, real
-rate limits, render's images, WAL + synchronous=FULL), the emulator and its 100 users in this
-one. Requests arrive as a Poisson stream at 25 a second over random channels, each the
-acting player's next step (an action of a planned random turn, or the end of the turn), a
-channel's requests one after another as its players would.
+"""Discord figures (issues 7 and 14): 50 concurrent short-board matches through the local
+Discord emulator, the bot in its own process (``python -m bot``, as in production: real
+clock, real rate limits, render's images, WAL + synchronous=FULL), the emulator and its 100
+users in this one. Requests arrive as a Poisson stream at 25 a second over random channels,
+each the acting player's next step, a channel's requests one after another as its players
+would. Two runs: with typed commands (an action of a planned random turn, or the end of the
+turn), and with the Play panel alone (opening it, each pick in its menus, End turn).
 
 Two latencies, from the emulator sending INTERACTION_CREATE: to the bot's first callback
 (Discord allows 3 s before "This interaction failed"; the bot defers at once), and, for turn
@@ -19,8 +20,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.emulator import Interaction
+from bot.frontend import menus
 from bot.frontend.stage import Stage, planned_turn
-from rules import Game, Side
+from rules import Game, IllegalAction, Side
 
 from .common import Figure, median, poisson_arrivals
 
@@ -43,6 +46,7 @@ class Table:
     actor: str = ""  # who sends them
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_post: int = 0
+    panel_open: bool = False  # with the Play panel: opened for the running turn
 
 
 @dataclass
@@ -89,18 +93,73 @@ async def _step(stage: Stage, table: Table, rng: random.Random, out: Samples) ->
         table.last_post = post.id
 
 
-async def _arrival(stage: Stage, table: Table, rng: random.Random, out: Samples) -> None:
+async def _panel_step(stage: Stage, table: Table, rng: random.Random, out: Samples) -> None:
+    """One interaction with the Play panel: opening it, one pick, or End turn."""
+    game = table.game
+    if not table.panel_open:
+        if game.is_over():
+            return
+        table.actor = table.players[0 if game.side == Side.CHALLENGER else 1]
+        sent = await stage.emu.slash(stage.user[table.actor], table.channel, "tora", "play")
+        table.panel_open = True
+        await _sample(sent, out)
+        return
+    legal = game.legal_actions() if game.actions_left else []
+    if not legal:
+        await _panel_end(stage, table, out)
+        return
+    texts = game.notations(legal)
+    if not table.steps or table.steps[0] not in texts:  # the action being picked
+        table.steps = [rng.choice(texts)]
+    text = table.steps[0]
+    group = game.choices()[texts.index(text)].group
+    path = menus.route(game.menu(), game.choices(group), text)
+    sent, staged = await stage.pick_once(table.actor, text, path, table.channel)
+    await _sample(sent, out)
+    if staged:
+        game.apply(text)
+        table.steps = []
+
+
+async def _panel_end(stage: Stage, table: Table, out: Samples) -> None:
+    game = table.game
+    while True:
+        try:
+            game.end_turn()
+            break
+        except IllegalAction:  # R30: the panel's Undo first, as a player would
+            game.undo()
+            await _sample(await stage.click(table.actor, "Undo", table.channel), out)
+    sent = await stage.click(table.actor, "End turn", table.channel)
+    await _sample(sent, out)
+    table.panel_open = False
+
+
+async def _sample(sent: Interaction, out: Samples) -> None:
+    await sent.done(30)
+    if sent.error is not None or sent.latency is None:
+        out.failed += 1
+    else:
+        out.callback.append(sent.latency * 1000)
+
+
+async def _arrival(
+    stage: Stage, table: Table, rng: random.Random, out: Samples, panel: bool
+) -> None:
     async with table.lock:
-        await _step(stage, table, rng, out)
+        await (_panel_step if panel else _step)(stage, table, rng, out)
 
 
-async def _load(stage: Stage, tables: list[Table], seconds: float, seed: int) -> Samples:
+async def _load(
+    stage: Stage, tables: list[Table], seconds: float, seed: int, panel: bool = False
+) -> Samples:
     rng = random.Random(seed)
     out = Samples()
     tasks = []
     async for _planned in poisson_arrivals(RATE, seconds, rng):
         table = rng.choice(tables)
-        tasks.append(asyncio.create_task(_arrival(stage, table, random.Random(rng.random()), out)))
+        step = _arrival(stage, table, random.Random(rng.random()), out, panel)
+        tasks.append(asyncio.create_task(step))
     await asyncio.gather(*tasks)
     return out
 
@@ -110,7 +169,7 @@ def _p(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * fraction))] if ordered else 0.0
 
 
-async def _bench(workdir: Path) -> list[Figure]:
+async def _bench(workdir: Path, panel: bool) -> list[Figure]:
     names = tuple(f"p{n}" for n in range(1, 2 * CHANNELS + 1))
     async with Stage(workdir, names, process=True, channels=CHANNELS) as stage:
         tables = [
@@ -119,10 +178,16 @@ async def _bench(workdir: Path) -> list[Figure]:
         ]
         for start in range(0, CHANNELS, 10):  # ten at a time: people do not all start at once
             await asyncio.gather(*(_open(stage, t) for t in tables[start : start + 10]))
-        await _load(stage, tables, 3.0, seed=0)  # warm up
-        samples = await _load(stage, tables, SECONDS, seed=1)
+        await _load(stage, tables, 3.0, seed=0, panel=panel)  # warm up
+        samples = await _load(stage, tables, SECONDS, seed=1, panel=panel)
     where = f"{CHANNELS} matches, {RATE:g}/s, bot in its own process"
     callback, board = samples.callback, samples.board
+    if panel:
+        return [
+            Figure(f"discord: Play panel, to first response p50 ({where})", median(callback), "ms"),
+            Figure("discord: Play panel, to first response p99", _p(callback, 0.99), "ms", 300),
+            Figure("discord: Play panel, interactions that failed", samples.failed, "", 0),
+        ]
     return [
         Figure(f"discord: to first callback p50 ({where})", median(callback), "ms"),
         Figure("discord: to first callback p99", _p(callback, 0.99), "ms", 300),
@@ -133,8 +198,9 @@ async def _bench(workdir: Path) -> list[Figure]:
 
 
 def run() -> Iterator[Figure]:
-    with tempfile.TemporaryDirectory(prefix="tora-discord-bench-") as tmp:
-        yield from asyncio.run(_bench(Path(tmp)))
+    for panel in (False, True):
+        with tempfile.TemporaryDirectory(prefix="tora-discord-bench-") as tmp:
+            yield from asyncio.run(_bench(Path(tmp), panel))
 
 
 if __name__ == "__main__":

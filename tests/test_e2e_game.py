@@ -70,9 +70,9 @@ async def test_two_users_play_a_short_game_to_its_end(tmp_path: Path) -> None:
         record = (await stage.slash("ann", "record", number=1)).files[0].data.decode()
         assert sum(line[:2] in ("C:", "O:") for line in record.splitlines()) == turn
 
-        ladder = await stage.slash("ann", "ladder")  # the game was rated
+        ladder = await stage.slash("ann", "ladder", "show")  # the game was rated
         assert f"1. {winner}" in ladder.text and ladder.files and not ladder.ephemeral
-        profile = await stage.slash("bob", "profile", player="ann")
+        profile = await stage.slash("bob", "ladder", "profile", player="ann")
         assert profile.text.startswith("ann on the ladders") and profile.error is None
 
 
@@ -96,7 +96,8 @@ async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path
             stage.user["ann"], dm, "tora", "act", focused="action", action="A v5h7-v5"
         )
         staged = await stage.slash("ann", "act", action=offered[0]["value"], channel=dm)
-        assert staged.text.startswith("Staged:") and staged.files
+        assert staged.text.startswith("-# Match 1 \u00b7 ann vs bob \u00b7 https://discord.com/")
+        assert "\nStaged:" in staged.text and staged.files
         ended = await stage.click("ann", "End turn", channel=dm)
         assert ended.text == "Your turn is over."
         await stage.posted("ann (Challenger) ended their turn", channel=thread)
@@ -155,12 +156,12 @@ async def test_two_players_in_the_ladder_queue_get_a_rated_match_in_the_ladder_c
     async with Stage(tmp_path, ("ann", "bob", "admin"), channels=2) as stage:
         ladder_channel = stage.channels[1]
         await stage.slash("admin", "admin settings", ladder_channel=ladder_channel)
-        waiting = await stage.slash("ann", "queue", board="short")
+        waiting = await stage.slash("ann", "ladder", "queue", board="short")
         assert waiting.ephemeral and waiting.error is None
-        left = await stage.slash("ann", "leave-queue")
+        left = await stage.slash("ann", "ladder", "leave")
         assert left.ephemeral and left.error is None
-        await stage.slash("ann", "queue", board="short")
-        paired = await stage.slash("bob", "queue", board="short")
+        await stage.slash("ann", "ladder", "queue", board="short")
+        paired = await stage.slash("bob", "ladder", "queue", board="short")
         assert paired.ephemeral and paired.error is None
         thread = await stage.emu.wait_until(lambda: stage.emu.thread_of(ladder_channel), 30)
         opening = await stage.posted("ladder match, paired from the queue", channel=thread)

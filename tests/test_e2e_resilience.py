@@ -5,6 +5,7 @@ user's DMs refuse the bot (the fallback only they see, and no retry loop)."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -30,11 +31,11 @@ async def test_the_bot_is_killed_mid_match_and_the_match_goes_on(tmp_path: Path)
         await stage.launch()
         ended = await stage.click("ann", "End turn")  # the button from before the crash
         assert ended.error is None and ended.text == "Your turn is over."
-        await stage.posted("- A v5h7-v5h6")  # the action staged before the crash
+        await stage.posted("`A v5h7-v5h6`")  # the action staged before the crash
         played = await stage.slash("bob", "act", action="A v5h3-v5h4")
         assert played.text.startswith("Staged: A v5h3-v5h4")
         await stage.click("bob", "End turn")
-        await stage.posted("- A v5h3-v5h4")
+        await stage.posted("`A v5h3-v5h4`")
         before = len(stage.emu.public_messages(stage.channel))
         assert await stage.stop_bot() == 0  # SIGTERM: a clean, successful stop
         assert len(stage.emu.public_messages(stage.channel)) == before
@@ -76,3 +77,86 @@ async def test_429_500_a_dropped_gateway_and_closed_dms(tmp_path: Path) -> None:
         assert not any(
             "Choose your setup privately" in t or "Your turn against" in t for t in public
         )
+
+
+def _children(pid: int) -> list[int]:
+    """Every process whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+async def test_a_kill_during_a_ladder_pairing_and_no_worker_outlives_the_bot(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "cid", "dee"), process=True, channels=2) as stage:
+        emu, lobby = stage.emu, stage.channels[1]
+        # a long-board turn end starts the rules worker process
+        await stage.slash("cid", "challenge", opponent="dee", board="long", channel=lobby)
+        await stage.click("dee", "Accept", channel=lobby)
+        await stage.slash("cid", "setup", strategy="aggressive", ruler="K", channel=lobby)
+        await stage.slash("dee", "setup", strategy="aggressive", ruler="K", channel=lobby)
+        await stage.slash("cid", "end", channel=lobby)
+        await stage.posted("cid (Challenger) ended their turn", channel=lobby)
+        workers = _children(stage.bot_pid)
+        assert workers  # the rules worker (and multiprocessing's helpers)
+        # the pairing is taken off the queue; the bot dies opening its thread
+        await stage.slash("ann", "ladder", "queue", board="short")
+        held = emu.stall("POST", rf"^/channels/{stage.channel}/threads$")
+        queued = await emu.slash(
+            stage.user["bob"], stage.channel, "tora", "ladder", "queue", board="short"
+        )
+        await asyncio.wait_for(held.reached.wait(), 30)
+        await stage.kill()
+        held.release()  # nobody listens any more: the thread is never made
+        until = asyncio.get_running_loop().time() + 10
+        while any(_alive(pid) for pid in workers) and asyncio.get_running_loop().time() < until:
+            await asyncio.sleep(0.05)
+        assert not any(_alive(pid) for pid in workers)
+        await stage.launch()  # the start-up opens the pairing's match
+        await emu.wait_until(lambda: emu.threads(stage.channel) or None, 30, "the match's thread")
+        [thread] = emu.threads(stage.channel)  # one thread, one match
+        intro = await stage.posted("ladder match, paired from the queue", channel=thread)
+        assert "ann" in intro and "bob" in intro
+        assert queued.acknowledged  # bob's command was deferred before the crash
+
+
+async def test_a_kill_during_a_dm_fallback_shows_it_once_after_the_restart(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path, process=True) as stage:
+        emu, channel, bob = stage.emu, stage.channel, stage.user["bob"]
+        emu.refuse_dms(bob)
+        await stage.slash("ann", "challenge", opponent="bob")
+        held = emu.stall("POST", r"^/webhooks/")  # bob's setup prompt, shown to him alone
+        await stage.click("bob", "Accept")
+        await asyncio.wait_for(held.reached.wait(), 30)
+        await stage.kill()
+        held.release()
+        await stage.launch()
+        await stage.slash("bob", "board")  # his next command lets the bot show it to him
+
+        def prompts() -> list[Msg]:
+            return [
+                m
+                for m in emu.messages(channel)
+                if m.ephemeral_to == bob and "Choose your setup privately" in m.text()
+            ]
+
+        await emu.wait_until(lambda: prompts() or None, 30, "bob's setup prompt")
+        await asyncio.sleep(0.5)  # anything shown twice would be here by now
+        assert len(prompts()) == 1

@@ -94,6 +94,11 @@ def tora_commands() -> list[app_commands.Group | app_commands.Command]:
         file = discord.File(io.BytesIO(RECORD), filename="game.tora")
         await interaction.followup.send("the record", file=file)
 
+    @tora.command(description="Thinks, and never answers")
+    async def stall(interaction: discord.Interaction) -> None:
+        await asyncio.sleep(0.1)  # the test is already waiting when the deferral comes
+        await interaction.response.defer(thinking=True)
+
     @tora.command(description="The board with buttons")
     async def board(interaction: discord.Interaction) -> None:
         view = Refresh()
@@ -257,6 +262,14 @@ async def test_deferred_reply_filled_by_a_follow_up_with_a_file(scene: Scene) ->
     assert [(f.name, f.data) for f in r.files] == [("game.tora", RECORD)]
     assert not r.response.loading
     assert RECORD in scene.emu.everything_public(scene.channel)
+
+
+async def test_a_deferral_that_is_never_followed_up_is_named_as_such(scene: Scene) -> None:
+    """Regression: done() said "no callback at all" though a deferral had come."""
+    stalled = await scene.emu.slash(scene.ann, scene.channel, "tora", "stall")
+    with pytest.raises(TimeoutError, match=r"deferred \(5\), never edited or followed up"):
+        await stalled.done(1.0)
+    assert stalled.error is not None and "no callback" not in stalled.error
 
 
 async def test_components_persistent_view_and_dynamic_item(scene: Scene) -> None:

@@ -10,19 +10,22 @@ from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
 
+import discord
 import pytest
 
+from bot.frontend import autocomplete
 from bot.frontend.actions import Actions, ChallengeOptions, terms_of
 from bot.frontend.buttons import Press
 from bot.frontend.callers import Caller
 from bot.frontend.lookups import Lookups
-from bot.frontend.respond import Answer, Unusable, run
+from bot.frontend.respond import Answer, Handled, Unusable, run
 from bot.ladder.desk import LadderDesk
 from bot.service import (
     GuildSettings,
     Place,
     RateLimited,
     Refused,
+    Settings,
     StaleRequest,
     User,
     save_guild,
@@ -82,7 +85,8 @@ async def test_a_command_in_a_dm_finds_the_callers_match(act: Actions, h: Harnes
     choices = await act.choices(dm(ANN), None, "A v5h7")
     assert choices and all(c.startswith("A v5h7") for c in choices)
     answer = await act.act(dm(ANN), None, choices[0])
-    assert answer.private and answer.text.startswith("Staged:")
+    assert answer.private and answer.text.startswith("-# Match 1 \u00b7 ann vs bob \u00b7 ")
+    assert "\nStaged:" in answer.text  # in a DM, under a line naming the match
     await start_short(act, h, channel=101)
     with pytest.raises(Unusable, match="several matches") as several:
         await act.place(dm(ANN))
@@ -93,27 +97,55 @@ async def test_a_command_in_a_dm_finds_the_callers_match(act: Actions, h: Harnes
     assert chosen.channel_id == 101
     with pytest.raises(Unusable, match="no live match `999`"):
         await act.place(dm(ANN), "999")
-    assert await act.choices(dm(CARL), None, "") == []  # no match, no choices, no error
+    with pytest.raises(Unusable, match="not in any match"):  # the hint autocomplete shows
+        await act.choices(dm(CARL), None, "")
 
 
-async def test_turn_prompts_carry_buttons_stamped_with_the_state(act: Actions, h: Harness) -> None:
+async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Harness) -> None:
     await start_short(act, h)
     [first] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
     answer = await act.act(here(ANN), None, first)
     assert answer.view is not None
     ids = [item.custom_id for item in answer.view.children]
-    stamp = ids[0].rsplit(":", 1)[1]
-    assert ids == [f"tora:{verb}:{GUILD}:{CHANNEL}:{stamp}" for verb in ("end", "undo", "preview")]
-    press = Press.parse(ids[1])
+    assert ids == [
+        f"tora:play:{CHANNEL}:m1t1",
+        f"tora:end:{CHANNEL}:m1t1",
+        f"tora:undo:{CHANNEL}:m1t1",
+        f"tora:preview:{CHANNEL}:-",
+    ]
+    press = Press.parse(ids[2])
     assert press is not None
     undone = await act.press(here(ANN), press)
     assert undone.text.startswith("Taken back:")
-    end = Press.parse(ids[0])
+    end = Press.parse(ids[1])
     assert end is not None
-    with pytest.raises(StaleRequest):  # the undo moved the match on: the old button is stale
-        await act.press(here(ANN), end)
-    preview = await act.press(dm(BOB), Press("preview", GUILD, CHANNEL, None))
+    assert (await act.press(here(ANN), end)).text == "Your turn is over."  # same turn: works
+    with pytest.raises(StaleRequest, match="That turn has already ended"):
+        await act.press(here(ANN), end)  # pressed twice
+    preview = await act.press(dm(BOB), Press("preview", CHANNEL, None))
     assert preview.private and preview.files
+
+
+async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harness, caplog) -> None:
+    """Regression: every keystroke of a spectator logged an ERROR with a traceback."""
+    await start_short(act, h)
+    interaction = SimpleNamespace(
+        client=SimpleNamespace(actions=act),
+        namespace=SimpleNamespace(match=None),
+        user=SimpleNamespace(id=CARL.id, display_name="carl"),
+        channel=None,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        permissions=SimpleNamespace(manage_guild=False),
+    )
+    with caplog.at_level(logging.INFO):
+        choices = await autocomplete.action(interaction, "A v5")
+    assert [c.name for c in choices] == [
+        "Only ann (Challenger) and bob (Opposition) play in this match; you are welcome to watch."
+    ]
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+    interaction.user = SimpleNamespace(id=BOB.id, display_name="bob")
+    assert [c.name for c in await autocomplete.action(interaction, "")] == ["It is ann's turn."]
 
 
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(
@@ -154,9 +186,33 @@ def test_typed_options_become_terms() -> None:
     assert terms_of(ChallengeOptions(), None).turn_seconds == 86400.0
 
 
+async def test_a_refused_challenge_opens_no_thread(tmp_path) -> None:
+    """Regression: with threads on, the thread was opened before the rate limit and the
+    caps were checked, so one user could make the bot open a thread per attempt."""
+    settings = Settings(burst=4, every=60.0, user_challenges=2, guild_challenges=3)
+    async with Harness(tmp_path / "t.sqlite3", settings=settings) as h:
+        act = Actions(h.service, h.store, Threads())
+        threads = act.threads
+        assert isinstance(threads, Threads)
+        await save_guild(h.store, GUILD, GuildSettings(threads=True))
+        await act.challenge(here(ANN), BOB, ChallengeOptions())
+        await act.challenge(here(ANN), None, ChallengeOptions())
+        with pytest.raises(Refused, match="already have 2 challenges waiting"):
+            await act.challenge(here(ANN), CARL, ChallengeOptions())
+        await act.challenge(here(BOB), CARL, ChallengeOptions())
+        with pytest.raises(Refused, match="server already has 3 challenges waiting"):
+            await act.challenge(here(CARL), None, ChallengeOptions())
+        for _ in range(3):
+            with pytest.raises(Refused):
+                await act.challenge(here(ANN), CARL, ChallengeOptions())
+        with pytest.raises(RateLimited):  # ann's fifth command in a minute
+            await act.challenge(here(ANN), CARL, ChallengeOptions())
+        assert len(threads.opened) == 3 and threads.dropped == []
+
+
 async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> None:
     lookups = Lookups(act, h.store, LadderDesk(h.service, h.store, RecordingThreads()))
-    with pytest.raises(Unusable, match="No game is being played here"):
+    with pytest.raises(Unusable, match="No match has been played here yet"):
         await lookups.record(here(ANN), None, None)
     await start_short(act, h)
     mine = await lookups.record(here(ANN), None, None)
@@ -180,14 +236,17 @@ async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> No
 
 # ---- answering interactions ----------------------------------------------------------------
 class FakeResponse:
-    def __init__(self, log: list[tuple[str, Any]]) -> None:
+    def __init__(self, log: list[tuple[str, Any]], late: bool = False) -> None:
         self.log = log
         self.done = False
+        self.late = late
 
     def is_done(self) -> bool:
         return self.done
 
     async def defer(self, *, ephemeral: bool, thinking: bool) -> None:
+        if self.late:  # Discord's "Unknown interaction": the 3 s are over
+            raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "")
         self.done = True
         self.log.append(("defer", ephemeral))
 
@@ -196,10 +255,15 @@ class FakeResponse:
         self.log.append(("send", (content, ephemeral)))
 
 
-def fake_interaction() -> tuple[Any, list[tuple[str, Any]]]:
+def fake_interaction(late: bool = False, failing_edits: int = 0) -> tuple[Any, list]:
     log: list[tuple[str, Any]] = []
+    failures = [failing_edits]
 
     async def edit(**kw: Any) -> None:
+        if failures[0]:
+            failures[0] -= 1
+            log.append(("edit failed", 503))
+            raise discord.HTTPException(SimpleNamespace(status=503, reason="Unavailable"), "")
         log.append(("edit", kw["content"]))
 
     async def followup(content: str, *, ephemeral: bool, **kw: Any) -> None:
@@ -207,7 +271,8 @@ def fake_interaction() -> tuple[Any, list[tuple[str, Any]]]:
 
     interaction = SimpleNamespace(
         id=1,
-        response=FakeResponse(log),
+        client=SimpleNamespace(handled=Handled()),
+        response=FakeResponse(log, late),
         extras={},
         edit_original_response=edit,
         followup=SimpleNamespace(send=followup),
@@ -250,6 +315,43 @@ async def test_a_public_answer_after_a_public_deferral_and_long_texts_in_pieces(
     interaction, log = fake_interaction()
     await run(interaction, _answer("board", private=False), private=True)
     assert log == [("defer", True), ("edit", "board")]  # a public answer may stay private
+
+
+async def test_an_interaction_is_acted_on_once_however_often_it_arrives() -> None:
+    interaction, log = fake_interaction()
+    done: list[int] = []
+
+    async def work() -> Answer:
+        done.append(1)
+        return Answer("Staged.")
+
+    await run(interaction, work, private=True)
+    await run(interaction, work, private=True)  # the same interaction, delivered again
+    assert done == [1] and log == [("defer", True), ("edit", "Staged.")]
+
+
+async def test_an_interaction_acknowledged_too_late_is_not_acted_on() -> None:
+    """Regression: the command was applied, and its user told nothing (a retry applied it
+    twice). Discord shows "This interaction failed": nothing was done, so a retry is safe."""
+    interaction, log = fake_interaction(late=True)
+    done: list[int] = []
+
+    async def work() -> Answer:
+        done.append(1)
+        return Answer("Staged.")
+
+    await run(interaction, work, private=True)
+    assert done == [] and log == []
+
+
+async def test_a_failing_edit_is_retried_then_sent_as_a_follow_up(monkeypatch) -> None:
+    monkeypatch.setattr("bot.frontend.respond.EDIT_RETRIES", (0.0, 0.0))
+    interaction, log = fake_interaction(failing_edits=2)
+    await run(interaction, _answer("Staged.", private=True), private=True)
+    assert log[-2:] == [("edit failed", 503), ("edit", "Staged.")]
+    interaction, log = fake_interaction(failing_edits=9)  # Discord keeps failing
+    await run(interaction, _answer("Staged.", private=True), private=True)
+    assert log[-1] == ("followup", ("Staged.", True))  # never "thinking..." forever
 
 
 def _answer(text: str, private: bool) -> Any:

@@ -4,6 +4,7 @@ unknown channels undeliverable, the fallback only on a recent interaction of tha
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import Any
@@ -63,6 +64,9 @@ class FakeClient:
                     raise http_error(discord.NotFound, 404, 10003)
                 client.threads.append((channel_id, kw["name"]))
                 return {"id": "5555"}
+
+            async def delete_channel(self, channel_id: int) -> None:
+                raise http_error(discord.Forbidden, 403, 50013)  # no Manage Threads
 
         return Http()
 
@@ -134,7 +138,7 @@ async def test_the_fallback_needs_a_recent_interaction_of_that_user_there() -> N
     client = FakeClient()
     dd = delivery(client)
     with pytest.raises(NoOpenInteraction):
-        await dd.send_ephemeral(100, 2, Message("private"), "k-only-you")
+        await dd.send_ephemeral(100, 2, Message("private"), "k-only-you", Progress())
     shown: list[tuple[str, dict[str, Any]]] = []
 
     async def followup_send(content: str, **kwargs: Any) -> None:
@@ -149,15 +153,32 @@ async def test_the_fallback_needs_a_recent_interaction_of_that_user_there() -> N
     )
     dd.seen(interaction)
     with pytest.raises(NoOpenInteraction):  # not answered yet: it would replace "thinking"
-        await dd.send_ephemeral(100, 2, Message("private"), "k-only-you")
+        await dd.send_ephemeral(100, 2, Message("private"), "k-only-you", Progress())
     interaction.extras[ANSWERED_KEY] = True
     with pytest.raises(NoOpenInteraction):  # another user's interaction does not do
-        await dd.send_ephemeral(100, 3, Message("private"), "k3")
+        await dd.send_ephemeral(100, 3, Message("private"), "k3", Progress())
     message = Message("private", (Attachment("b.png", b"1"),))
-    await dd.send_ephemeral(100, 2, message, "k-only-you")
-    await dd.send_ephemeral(100, 2, message, "k-only-you")  # a retry is not shown twice
+    progress = Progress()
+    await dd.send_ephemeral(100, 2, message, "k-only-you", progress)
+    assert progress.marks == [1]  # marked (in the outbox row) as soon as it was shown
+    await dd.send_ephemeral(100, 2, message, "k-only-you", progress)  # a retry: not again
     assert len(shown) == 1 and shown[0][1]["ephemeral"] is True
     assert [f.filename for f in shown[0][1]["files"]] == ["b.png"]
+    long = Message("x" * 2500)  # two pieces; the first was shown before a crash
+    await dd.send_ephemeral(100, 2, long, "k-long", Progress(pieces=1))
+    assert [len(text) for text, _kw in shown[1:]] == [500]
+
+
+@dataclass
+class Progress:
+    """The outbox row's record of how many pieces of a fallback were shown."""
+
+    pieces: int = 0
+    marks: list[int] = field(default_factory=list)
+
+    async def mark(self, pieces: int) -> None:
+        self.pieces = pieces
+        self.marks.append(pieces)
 
 
 async def test_threads_are_opened_in_the_channel_or_undeliverable() -> None:
@@ -167,3 +188,14 @@ async def test_threads_are_opened_in_the_channel_or_undeliverable() -> None:
     assert client.threads == [(100, "ann vs bob")]
     with pytest.raises(Undeliverable):
         await dd.open_thread(404, "nowhere")
+
+
+async def test_a_thread_that_cannot_be_deleted_is_logged_not_raised(caplog) -> None:
+    """Regression: the log call's field clashed with logging's own 'thread' (KeyError), so
+    a refused challenge whose thread could not be deleted answered "Something went wrong"."""
+    dd = delivery(FakeClient())
+    with caplog.at_level(logging.WARNING):
+        await dd.drop_thread(5555)
+    [record] = caplog.records
+    assert record.getMessage() == "could not delete an unused thread"
+    assert record.thread_id == 5555  # type: ignore[attr-defined]

@@ -5,17 +5,18 @@ delivery keeps (DM pace, closed DMs, latest interactions)."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 
 from bot.frontend import rulebook
-from bot.frontend.buttons import TEMPLATE, Press, ToraButton, buttons
+from bot.frontend.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, ToraButton, buttons
 from bot.frontend.config import DISCORD_API, NO_TOKEN, Config, ConfigError
 from bot.frontend.delivery import mentioning, nonce
 from bot.frontend.pacing import Closed, Latest, Pace
 from bot.frontend.parsing import BadDuration, parse_duration
 from bot.frontend.respond import LIMIT, split
-from bot.service import Message
+from bot.service import Message, Stamp
 
 
 class Ticks:
@@ -55,18 +56,20 @@ def test_a_text_that_is_not_a_duration_is_refused_with_examples(text: str) -> No
 
 def test_button_custom_ids_round_trip_and_fit_discord() -> None:
     for press in (
-        Press("accept", 123456789012345678, 987654321098765432, 7),
-        Press("preview", 1, 2, None),
-        Press("takeback", 1, 2, 0),
+        Press("accept", 987654321098765432, Stamp(2**62, 0)),
+        Press("preview", 2, None),
+        Press("takeback", 2, Stamp(5, 0)),
     ):
         custom_id = press.custom_id
         assert len(custom_id) <= 100
         assert Press.parse(custom_id) == press
-    assert Press.parse("tora:launch:1:2:3") is None  # not one of ours: not dispatched
-    assert Press.parse("tora:end:1:2:x") is None
-    view = buttons(("end", "undo", "preview"), 1, 2, 9)
+    assert Press.parse("tora:launch:2:m3t1") is None  # not one of ours: not dispatched
+    assert Press.parse("tora:end:2:x") is None
+    assert Press.parse("tora:end:1:2:9") is None  # an old button (its match's version)
+    assert re.fullmatch(LEGACY_TEMPLATE, "tora:end:1:2:9")
+    view = buttons(("end", "undo", "preview"), 2, Stamp(9, 4))
     ids = [item.custom_id for item in view.children]
-    assert ids == ["tora:end:1:2:9", "tora:undo:1:2:9", "tora:preview:1:2:9"]
+    assert ids == ["tora:end:2:m9t4", "tora:undo:2:m9t4", "tora:preview:2:-"]
     assert all(isinstance(item, ToraButton) for item in view.children)
     assert TEMPLATE.startswith("tora:")
 
@@ -137,7 +140,7 @@ def test_rules_are_found_by_id_piece_and_word() -> None:
     assert "The Archers" in archer  # the rule book's own description
     assert rulebook.lookup("queen").startswith("# Ruler (K/Q)")
     assert "R43 Search" in rulebook.lookup("jeopardy")
-    assert rulebook.lookup("R99").startswith("There is no ruling R99")
+    assert rulebook.lookup("R99").startswith("There is no ruling `R99`")
     assert rulebook.lookup("zeppelin").startswith("No ruling mentions `zeppelin`")
     assert len(rulebook.rulings()) == 40
     assert "R25 Trapped" in rulebook.topics() and "cavalry (H)" in rulebook.topics()

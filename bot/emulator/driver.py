@@ -14,7 +14,7 @@ from aiohttp import web
 from . import channels, rest, webhooks
 from .commands import Commands
 from .discordpy import point_discord_at
-from .faults import RateLimits
+from .faults import RateLimits, Stall
 from .gateway import Gateway
 from .interactions import (
     AUTOCOMPLETE,
@@ -311,6 +311,12 @@ class Emulator:
         ``/channels/1/messages``) matches get ``status``; ``method`` may be ``*``."""
         self.api.faults.add(method, path_regex, status, retry_after, count, global_)
 
+    def stall(self, method: str, path_regex: str) -> Stall:
+        """Hold the next request whose path matches until ``release()``: its ``reached``
+        event is set once it arrives (kill the bot then, say). A request whose client is
+        gone when released is dropped, never carried out."""
+        return self.api.faults.stall(method, path_regex)
+
     async def drop_gateway(self, code: int | None = None) -> None:
         """Closes the bot's websocket: abruptly (no close frame) when ``code`` is None,
         else with that code (4000 and most others: discord.py resumes)."""
@@ -354,15 +360,22 @@ class Emulator:
     def find_button(
         self, channel_id: int, label: str, *, user: int | None = None
     ) -> tuple[int, str]:
-        """(message id, custom_id) of the newest message with a button so labelled;
-        with ``user``, among the messages that user can see."""
+        """(message id, custom_id) of the newest message with an enabled button so
+        labelled; with ``user``, among the messages that user can see."""
         for msg in reversed(self.messages(channel_id)):
             if user is not None and msg.ephemeral_to not in (None, user):
                 continue
             for button in msg.buttons():
-                if button.get("label") == label and "custom_id" in button:
+                usable = "custom_id" in button and not button.get("disabled")
+                if button.get("label") == label and usable:
                     return msg.id, button["custom_id"]
         raise LookupError(f"no button {label!r} in channel {channel_id}")
+
+    def public_versions(self, channel_id: int) -> list[bytes]:
+        """What ``everything_public`` joins: every version of every public message (and
+        thread name) of the channel and its threads, in the order they were shown."""
+        ids = [channel_id, *self.threads(channel_id)]
+        return [blob for i in ids for blob in self.world.public_log.get(i, [])]
 
     def everything_public(self, channel_id: int) -> bytes:
         """Every public text and file byte ever shown in the channel and its threads,

@@ -6,6 +6,7 @@ header and a JSON body with ``retry_after`` (else it is taken for a Cloudflare b
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import math
 import re
@@ -32,9 +33,37 @@ class Fault:
         return self.method in ("*", method) and self.pattern.search(path) is not None
 
 
+@dataclass
+class Stall:
+    """A request held until ``release``: a test kills the bot while it waits. A request
+    whose client has gone by then is dropped unanswered, never carried out (as a request
+    cut off before Discord read it)."""
+
+    method: str
+    pattern: re.Pattern[str]
+    reached: asyncio.Event
+    released: asyncio.Event
+
+    def release(self) -> None:
+        self.released.set()
+
+
 class Faults:
     def __init__(self) -> None:
         self.pending: list[Fault] = []
+        self.stalls: list[Stall] = []
+
+    def stall(self, method: str, path_regex: str) -> Stall:
+        held = Stall(method.upper(), re.compile(path_regex), asyncio.Event(), asyncio.Event())
+        self.stalls.append(held)
+        return held
+
+    def take_stall(self, method: str, path: str) -> Stall | None:
+        for held in self.stalls:
+            if held.method in ("*", method) and held.pattern.search(path) is not None:
+                self.stalls.remove(held)
+                return held
+        return None
 
     def add(
         self,

@@ -82,10 +82,13 @@ class Interaction:
 
     async def done(self, timeout: float = 5.0) -> Interaction:
         try:
-            await self.changes.wait_until(lambda: self.settled, timeout, self._waiting_for())
-        except TimeoutError as error:
-            self.errors.append(str(error))
-            raise
+            await self.changes.wait_until(lambda: self.settled, timeout, f"interaction {self.id}")
+        except TimeoutError:
+            # What it was waiting for is told as it stands at the timeout, not as it was
+            # when the wait began (a deferral may have come in the meantime).
+            message = f"timed out after {timeout} s waiting for {self._waiting_for()}"
+            self.errors.append(message)
+            raise TimeoutError(message) from None
         return self
 
     def _waiting_for(self) -> str:

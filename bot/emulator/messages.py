@@ -127,6 +127,28 @@ def _stored(upload: Upload, entry: dict[str, Any], new_id: Callable[[], int]) ->
     return File(name, upload.data, upload.content_type, new_id(), entry.get("description"))
 
 
+MENTION = re.compile(r"<@!?(\d+)>|<@&(\d+)>|@(everyone|here)")
+
+
+def pings(content: str, allowed: dict[str, Any] | None) -> frozenset[str]:
+    """Who a message's mentions notify, as Discord decides: everyone it mentions when the
+    message sets no ``allowed_mentions``, else only what those allow."""
+    parse = (
+        set(allowed.get("parse") or []) if allowed is not None else {"users", "roles", "everyone"}
+    )
+    users = {str(u) for u in (allowed or {}).get("users") or []}
+    roles = {str(r) for r in (allowed or {}).get("roles") or []}
+    found: set[str] = set()
+    for user, role, mass in MENTION.findall(content):
+        if user and ("users" in parse or user in users):
+            found.add(f"user:{user}")
+        elif role and ("roles" in parse or role in roles):
+            found.add(f"role:{role}")
+        elif mass and "everyone" in parse:
+            found.add(mass)
+    return frozenset(found)
+
+
 def apply(
     msg: Msg, body: Body, new_id: Callable[[], int], *, editing: bool, where: str = ""
 ) -> None:
@@ -147,5 +169,7 @@ def apply(
     if not (content or embeds or files or components):
         raise ApiError(400, EMPTY_MESSAGE, "Cannot send an empty message")
     msg.content, msg.embeds, msg.components, msg.files = content, embeds, components, files
+    if not editing:  # Discord notifies on a new message only
+        msg.pinged = pings(content, payload.get("allowed_mentions"))
     if "flags" in payload:
         msg.flags = (msg.flags & (LOADING | EPHEMERAL)) | (payload["flags"] or 0)

@@ -176,6 +176,7 @@ class Msg:
     edited_at: dt.datetime | None = None
     deleted: bool = False
     thread_id: int | None = None
+    pinged: frozenset[str] = frozenset()  # "user:<id>", "role:<id>", "everyone", "here"
 
     @property
     def loading(self) -> bool:

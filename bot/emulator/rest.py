@@ -71,6 +71,12 @@ async def _answer(
     api: Api, request: web.Request, path: str, handler: Handler
 ) -> web.StreamResponse:
     route = _route_of(request, path)
+    held = api.faults.take_stall(request.method, path)
+    if held is not None:
+        held.reached.set()
+        await held.released.wait()
+        if request.transport is None or request.transport.is_closing():
+            return no_content()  # nobody is listening: dropped, never carried out
     fault = api.faults.take(request.method, path)
     if fault is not None:
         return fault_response(fault, bucket_hash(route))

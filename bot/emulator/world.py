@@ -32,6 +32,7 @@ from .models import (
     Role,
     Snowflakes,
     User,
+    walk_components,
 )
 from .waiting import Changes
 
@@ -222,9 +223,7 @@ class World:
 
     def _published(self, msg: Msg) -> None:
         if msg.ephemeral_to is None and (msg.text() or msg.files):
-            blob = [msg.text().encode()]
-            blob += [f.name.encode() + b"\n" + f.data for f in msg.files]
-            self.public_log[msg.channel_id].append(b"\n".join(blob) + b"\n")
+            self.public_log[msg.channel_id].append(visible_bytes(msg))
         self.changes.changed()
 
     def message_payload(self, msg: Msg) -> dict[str, Any]:
@@ -242,3 +241,17 @@ class World:
 
     def channel_payload(self, channel: Channel) -> dict[str, Any]:
         return payloads.channel(channel, self.users)
+
+
+def visible_bytes(msg: Msg) -> bytes:
+    """Everything a reader of ``msg`` can see or fetch: its text, files, the custom ids of
+    its components and its nonce (both are in the payload every client receives)."""
+    blob = [msg.text().encode()]
+    blob += [f.name.encode() + b"\n" + f.data for f in msg.files]
+    ids = [
+        str(c.get("custom_id", "")) + (" (disabled)" if c.get("disabled") else "")
+        for c in walk_components(msg.components)
+    ]
+    blob.append(("[components] " + " ".join(ids)).encode())
+    blob.append(f"[nonce] {msg.nonce or ''}".encode())
+    return b"\n".join(blob) + b"\n"

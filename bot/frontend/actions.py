@@ -10,14 +10,19 @@ when they play in several."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
 from bot.service import MatchService, Place, Reply, Terms, User, load_guild
+from bot.service.texts import escape, quote
+from rules import Side
 from storage import Hosted, Store
+from storage.hosting import CHALLENGE, ENDED, SETUP
 
 from .buttons import TURN, Press, buttons
 from .callers import Caller
+from .costly import Limits
 from .parsing import parse_duration
 from .respond import Answer, Unusable
 
@@ -51,10 +56,13 @@ class ChallengeOptions:
 
 
 class Actions:
-    def __init__(self, service: MatchService, store: Store, threads: Threads) -> None:
+    def __init__(
+        self, service: MatchService, store: Store, threads: Threads, limits: Limits | None = None
+    ) -> None:
         self.service = service
         self.store = store
         self.threads = threads
+        self.limits = limits or Limits()
 
     # ---- where ---------------------------------------------------------------------------
     async def place(self, caller: Caller, match: str | None = None) -> Place:
@@ -62,6 +70,7 @@ class Actions:
         if match:
             return _place(await self._chosen(caller.user.id, match))
         if not caller.in_dm:
+            await self._point_to_thread(caller)
             return Place(caller.guild_id or 0, caller.channel_id)
         mine = await self.service.matches_of(caller.user.id)
         if len(mine) == 1:
@@ -76,12 +85,30 @@ class Actions:
             "You play in several matches: say which one with the `match` option.\n" + listed
         )
 
+    async def _point_to_thread(self, caller: Caller) -> None:
+        """A command given where no match is played, by a player of exactly one match in
+        this server (e.g. in its thread, with threads on): refused, pointing to it."""
+        if await self.store.hosting.live_in_channel(caller.channel_id) is not None:
+            return
+        theirs = [
+            h
+            for h in await self.service.matches_of(caller.user.id)
+            if h.guild_id == caller.guild_id
+        ]
+        if len(theirs) == 1:
+            hosted = theirs[0]
+            raise Unusable(
+                f"No match is played in this channel; yours (match {hosted.id}) is in "
+                f"<#{hosted.channel_id}>. Give your commands there, or use its messages' "
+                "buttons."
+            )
+
     async def _chosen(self, user_id: int, match: str) -> Hosted:
         for hosted in await self.service.matches_of(user_id):
             if str(hosted.id) == match.strip():
                 return hosted
         raise Unusable(
-            f"You play in no live match `{match}`. Leave the `match` option empty, or pick "
+            f"You play in no live match {quote(match)}. Leave the `match` option empty, or pick "
             "one from its list."
         )
 
@@ -95,12 +122,52 @@ class Actions:
         return found[:25]
 
     async def label(self, hosted: Hosted) -> str:
-        """``ann vs bob (playing)``."""
+        """``ann vs bob (playing)``: names as written (for menus; escape them in texts)."""
         names = []
         for user_id in (hosted.issuer_id, hosted.invitee_id):
             player = None if user_id is None else await self.store.player(user_id)
             names.append(player.name if player else "anyone")
         return f"{names[0]} vs {names[1]} ({hosted.phase})"
+
+    async def games(self, caller: Caller) -> Answer:
+        """The caller's matches: the live ones (whose turn, the deadline, where) and the
+        last finished ones (how they ended), each with its number and a link."""
+        mine = await self.store.hosting.of_user(caller.user.id)
+        live = [h for h in mine if h.phase != ENDED]
+        ended = [h for h in mine if h.phase == ENDED][:5]
+        if not mine:
+            return Answer(
+                "You have no matches yet. Challenge someone with `/tora challenge` in a "
+                "server channel, or wait for a rated one with `/tora ladder queue`."
+            )
+        lines = ["**Your matches**"] if live else ["You have no match going on now."]
+        lines += [f"- {await self._game_line(h, caller.user.id)}" for h in live]
+        if ended:
+            lines.append("**Recently ended** (see them with `/tora board`, `record`, `replay`)")
+            lines += [f"- {await self._game_line(h, caller.user.id)}" for h in ended]
+        return Answer("\n".join(lines))
+
+    async def _game_line(self, hosted: Hosted, user_id: int) -> str:
+        head = f"Match {hosted.id}: {escape(await self.label(hosted))}"
+        link = self.service.settings.link(hosted.guild_id, hosted.channel_id)
+        return f"{head}, {await self._state_of(hosted, user_id)} \u00b7 {link}"
+
+    async def _state_of(self, hosted: Hosted, user_id: int) -> str:
+        due = "" if hosted.due_at is None else f", due <t:{int(hosted.due_at)}:R>"
+        if hosted.phase == CHALLENGE:
+            return f"waiting for an answer to the challenge{due}"
+        if hosted.phase == SETUP:
+            return f"choosing the setups{due}"
+        if hosted.phase == ENDED or hosted.match_id is None:
+            return f"ended ({hosted.ending})"
+        info = await self.store.match_info(hosted.match_id)
+        if info.challenger_id == user_id and info.side_to_act == Side.CHALLENGER:
+            return f"**your turn**{due}"
+        if info.opposition_id == user_id and info.side_to_act == Side.OPPOSITION:
+            return f"**your turn**{due}"
+        if hosted.paused_left is not None:
+            return "paused"
+        return f"your opponent's turn{due}"
 
     # ---- challenges ----------------------------------------------------------------------
     async def challenge(
@@ -110,38 +177,48 @@ class Actions:
             raise Unusable("Challenges are made in a server channel, where the match is played.")
         settings = await load_guild(self.store, caller.guild_id)
         terms = terms_of(options, settings.turn_seconds)
-        terms.check()  # before a thread is opened for it
         expires = None if options.expires is None else parse_duration(options.expires)
         place = Place(caller.guild_id, caller.channel_id)
-        thread = None
-        if settings.threads and caller.text_channel:
+        opened: list[int] = []
+
+        async def thread() -> Place:
+            """Asked for by the service once every check has passed."""
             against = f"vs {opponent.name}" if opponent else "open challenge"
-            thread = await self.threads.open_thread(
-                caller.channel_id, f"{caller.user.name} {against}"
-            )
-            place = Place(caller.guild_id, thread)
+            name = f"{caller.user.name} {against}"
+            opened.append(await self.threads.open_thread(caller.channel_id, name))
+            return Place(place.guild_id, opened[0])
+
+        where = thread if settings.threads and caller.text_channel else None
         try:
-            reply = await self.service.challenge(place, caller.user, opponent, terms, expires)
+            reply = await self.service.challenge(
+                place, caller.user, opponent, terms, expires, where=where
+            )
         except BaseException:
-            if thread is not None:
-                await self.threads.drop_thread(thread)
+            for unused in opened:
+                await self.threads.drop_thread(unused)
             raise
         text = reply.text
-        if thread is not None:
+        if opened:
             whom = f" to {opponent.name}" if opponent else ""
             await self.threads.notice(
                 caller.channel_id,
-                f"{caller.user.name}'s challenge{whom} to a match of TORA is in <#{thread}>.",
+                f"{caller.user.name}'s challenge{whom} to a match of TORA is in <#{opened[0]}>.",
             )
-            text = f"Your match has its own thread: <#{thread}>. {text}"
-        view = buttons(("takeback",), place.guild_id, place.channel_id, reply.stamp)
+            text = f"Your match has its own thread: <#{opened[0]}>. {text}"
+            place = Place(place.guild_id, opened[0])
+        view = buttons(("takeback",), place.channel_id, reply.stamp)
         return Answer(text, reply.files, True, view)
 
     async def accept(self, caller: Caller, match: str | None) -> Answer:
-        return Answer.of(await self.service.accept(await self.place(caller, match), caller.user))
+        place = await self.place(caller, match)
+        return await self._headed(
+            caller, place, Answer.of(await self.service.accept(place, caller.user))
+        )
 
     async def decline(self, caller: Caller, match: str | None) -> Answer:
-        return Answer.of(await self.service.decline(await self.place(caller, match), caller.user))
+        place = await self.place(caller, match)
+        reply = await self.service.decline(place, caller.user)
+        return await self._headed(caller, place, Answer.of(reply))
 
     async def setup(
         self,
@@ -155,30 +232,51 @@ class Actions:
         reply = await self.service.setup(
             place, caller.user, strategy=strategy, ruler=ruler, assassin=assassin
         )
-        return Answer.of(reply)
+        return await self._headed(caller, place, Answer.of(reply))
 
     # ---- turns ---------------------------------------------------------------------------
     async def act(self, caller: Caller, match: str | None, action: str) -> Answer:
         place = await self.place(caller, match)
-        return self._turn_prompt(place, await self.service.play(place, caller.user, action))
+        reply = await self.service.play(place, caller.user, action)
+        return await self._headed(caller, place, self._turn_prompt(place, reply))
 
     async def undo(self, caller: Caller, match: str | None, number: int | None) -> Answer:
         place = await self.place(caller, match)
-        return self._turn_prompt(place, await self.service.undo(place, caller.user, number))
+        reply = await self.service.undo(place, caller.user, number)
+        return await self._headed(caller, place, self._turn_prompt(place, reply))
 
     async def end(self, caller: Caller, match: str | None) -> Answer:
         place = await self.place(caller, match)
-        return Answer.of(await self.service.end_turn(place, caller.user))
+        reply = await self.service.end_turn(place, caller.user)
+        return await self._headed(caller, place, Answer.of(reply))
 
     async def preview(self, caller: Caller, match: str | None) -> Answer:
         """The caller's own board, for them alone (whatever the service would allow)."""
         place = await self.place(caller, match)
-        return replace(Answer.of(await self.service.board(place, caller.user)), private=True)
+        reply = await self._picture(caller, lambda: self.service.board(place, caller.user))
+        return await self._headed(caller, place, replace(Answer.of(reply), private=True))
 
     async def board(self, caller: Caller, match: str | None) -> Answer:
         """A player's own board (private), or the public board for anyone else."""
         place = await self.place(caller, match)
-        return Answer.of(await self.service.board(place, caller.user))
+        reply = await self._picture(caller, lambda: self.service.board(place, caller.user))
+        return await self._headed(caller, place, Answer.of(reply))
+
+    async def _headed(self, caller: Caller, place: Place, answer: Answer) -> Answer:
+        """In a DM (where the answers of all one's matches meet), a first line naming the
+        match the answer is about, with a link to its channel."""
+        if not caller.in_dm:
+            return answer
+        hosted = await self.store.hosting.live_in_channel(place.channel_id)
+        if hosted is None:
+            return answer
+        label = (await self.label(hosted)).rsplit(" (", 1)[0]
+        link = self.service.settings.link(hosted.guild_id, hosted.channel_id)
+        heading = f"-# Match {hosted.id} \u00b7 {escape(label)} \u00b7 {link}"
+        return replace(answer, text=f"{heading}\n{answer.text}")
+
+    async def _picture(self, caller: Caller, draw: Callable[[], Awaitable[Reply]]) -> Reply:
+        return await self.limits.pictures.run(caller.user.id, draw)
 
     async def plays_here(self, caller: Caller) -> bool:
         """Whether the caller plays in the match of the channel they are in (a cheap read:
@@ -193,11 +291,9 @@ class Actions:
         return hosted is not None and hosted.side_of(caller.user.id) is not None
 
     async def choices(self, caller: Caller, match: str | None, typed: str) -> list[str]:
-        """The caller's legal actions starting with ``typed`` (empty if none or no match)."""
-        try:
-            place = await self.place(caller, match)
-        except Unusable:
-            return []
+        """The caller's legal actions starting with ``typed``; refused (``Refused``,
+        ``Unusable``) when they have none to play here now, saying why."""
+        place = await self.place(caller, match)
         return await self.service.choices(place, caller.user, typed)
 
     async def assassin_squares(self, caller: Caller, match: str | None, typed: str) -> list[str]:
@@ -210,17 +306,35 @@ class Actions:
 
     # ---- agreements and endings ----------------------------------------------------------
     async def agree(self, caller: Caller, match: str | None, kind: str) -> Answer:
-        """``draw``, ``reset``, ``pause``, ``resume``, ``resign`` or ``abort``."""
+        """``draw``, ``reset``, ``pause`` or ``resume`` at once; ``resign`` and ``abort``
+        ask for a confirming click first."""
         place = await self.place(caller, match)
-        command = {
-            "draw": self.service.draw,
-            "reset": self.service.reset,
-            "pause": self.service.pause,
-            "resume": self.service.resume,
-            "resign": self.service.resign,
-            "abort": self.service.abort,
+        if kind in CONFIRMED:
+            return await self._confirm(caller, place, kind)
+        reply = await self._agreement(kind)(place, caller.user)
+        return await self._headed(caller, place, Answer.of(reply))
+
+    def _agreement(self, kind: str) -> Callable[..., Awaitable[Reply]]:
+        service = self.service
+        return {
+            "draw": service.draw,
+            "reset": service.reset,
+            "pause": service.pause,
+            "resume": service.resume,
+            "resign": service.resign,
+            "abort": service.abort,
         }[kind]
-        return Answer.of(await command(place, caller.user))
+
+    async def _confirm(self, caller: Caller, place: Place, kind: str) -> Answer:
+        hosted = await self.service.hosted_of(place, caller.user)
+        other = (
+            hosted.opposition_id if hosted.challenger_id == caller.user.id else hosted.challenger_id
+        )
+        player = None if other is None else await self.store.player(other)
+        against = escape(player.name) if player else "your opponent"
+        question = CONFIRMED[kind].format(number=hosted.id, opponent=against)
+        view = buttons((kind, "keep"), place.channel_id, await self.service.stamp_of(place))
+        return Answer(question, (), True, view)
 
     async def cancel(self, caller: Caller) -> Answer:
         if caller.in_dm:
@@ -230,7 +344,8 @@ class Actions:
 
     # ---- buttons -------------------------------------------------------------------------
     async def press(self, caller: Caller, press: Press) -> Answer:
-        place = Place(press.guild_id, press.channel_id)
+        # Only a new match needs its server; a button's match exists, found by its channel.
+        place = Place(caller.guild_id or 0, press.channel_id)
         user, expect = caller.user, press.stamp
         service = self.service
         if press.verb == "accept":
@@ -241,12 +356,22 @@ class Actions:
             return Answer.of(await service.end_turn(place, user, expect=expect))
         if press.verb == "undo":
             return self._turn_prompt(place, await service.undo(place, user, expect=expect))
+        if press.verb in ("draw", "reset", "pause", "resign", "abort"):
+            return Answer.of(await self._agreement(press.verb)(place, user, expect=expect))
+        if press.verb == "keep":
+            return Answer("Nothing was done: you play on.")
         return replace(Answer.of(await service.board(place, user)), private=True)
 
     @staticmethod
     def _turn_prompt(place: Place, reply: Reply) -> Answer:
         """A staged turn's reply, with End turn, Undo and Preview for this very state."""
-        return Answer.of(reply, buttons(TURN, place.guild_id, place.channel_id, reply.stamp))
+        return Answer.of(reply, buttons(TURN, place.channel_id, reply.stamp))
+
+
+CONFIRMED = {
+    "resign": "Resign match {number} against {opponent}? They win, and the match is over.",
+    "abort": "Abort match {number} against {opponent}? It ends without a result, unrated.",
+}
 
 
 def _place(hosted: Hosted) -> Place:

@@ -10,11 +10,13 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.service import Refused
 from rules.game import STRATEGIES
 from rules.terrain import CUSTOM, preset_names
 
 from . import rulebook
 from .callers import caller_of
+from .respond import Unusable
 
 log = logging.getLogger(__name__)
 MOST = 25  # Discord shows at most 25 choices
@@ -32,15 +34,26 @@ def _choices(values: list[str] | list[tuple[str, str]]) -> Choices:
 def _safe(
     complete: Callable[[discord.Interaction[Any], str], Awaitable[Choices]],
 ) -> Callable[[discord.Interaction[Any], str], Awaitable[Choices]]:
+    """Never raise: a refusal (not your turn, no match here) becomes a one-line hint, and
+    only a real failure is logged as an error."""
+
     async def safely(interaction: discord.Interaction[Any], current: str) -> Choices:
         try:
             return await complete(interaction, current)
+        except (Refused, Unusable) as refusal:
+            return hint(str(refusal))
         except Exception:
             log.exception("autocomplete failed", extra={"user": interaction.user.id})
             return []
 
     safely.__name__ = complete.__name__
     return safely
+
+
+def hint(text: str) -> Choices:
+    """A refusal's first sentence as the only choice: the user reads why there is none."""
+    first = text.split(". ")[0].rstrip(".") + "."
+    return [app_commands.Choice(name=first[:100], value=first[:100])]
 
 
 @_safe

@@ -1,8 +1,9 @@
 """Persistent buttons: Accept and Decline on a challenge, End turn, Undo and Preview on the
 turn prompt. Each button's custom id holds everything needed to act on it after a restart
-(``tora:<verb>:<guild>:<channel>:<stamp>``), so discord.py's DynamicItem rebuilds it from any
-click; the stamp goes to the service as ``expect``, which refuses a button pressed on a
-match that has moved on since."""
+(``tora:<verb>:<channel>:m<match>t<turn>``), so discord.py's DynamicItem rebuilds it
+from any click. The match and turn are public facts (never a counter that staging or undoing
+moves on, which would let the holder count hidden actions); they go to the service as
+``expect``, which refuses a button made for another match or a turn that has ended."""
 
 from __future__ import annotations
 
@@ -12,40 +13,50 @@ from typing import Any
 
 import discord
 
+from bot.service import Stamp
+
 from .callers import caller_of
-from .respond import run
+from .panel import open_panel
+from .respond import Answer, run
 
 VERBS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "accept": ("Accept", discord.ButtonStyle.success),
     "decline": ("Decline", discord.ButtonStyle.danger),
     "takeback": ("Take back", discord.ButtonStyle.secondary),
+    "play": ("Play", discord.ButtonStyle.success),
     "end": ("End turn", discord.ButtonStyle.primary),
     "undo": ("Undo", discord.ButtonStyle.secondary),
     "preview": ("Preview", discord.ButtonStyle.secondary),
+    "draw": ("Accept the draw", discord.ButtonStyle.success),
+    "reset": ("Accept the reset", discord.ButtonStyle.success),
+    "pause": ("Agree to pause", discord.ButtonStyle.success),
+    "resign": ("Resign", discord.ButtonStyle.danger),
+    "abort": ("Abort", discord.ButtonStyle.danger),
+    "keep": ("Keep playing", discord.ButtonStyle.secondary),
 }
-NO_STAMP = "-"
-TEMPLATE = (
-    r"tora:(?P<verb>" + "|".join(VERBS) + r"):(?P<guild>\d+):(?P<channel>\d+)"
-    r":(?P<stamp>\d+|" + NO_STAMP + ")"
-)
+_VERB = r"tora:(?P<verb>" + "|".join(VERBS) + r")"
+TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:m(?P<match>\d{1,20})t(?P<turn>\d{1,9})|-)"
+# Buttons posted by earlier versions: their guild, channel and the match's version.
+LEGACY_TEMPLATE = _VERB + r":\d{1,20}:\d{1,20}:(?:\d{1,20}|-)"
 CHALLENGE = ("accept", "decline")
-TURN = ("end", "undo", "preview")
+TURN = ("play", "end", "undo", "preview")
+LOOKING = ("preview", "keep")  # buttons that change nothing carry no stamp
 
 
 @dataclass(frozen=True)
 class Press:
-    """What a button asks for: ``verb`` on the match in ``channel_id``, as it was at
-    ``stamp`` (None: whatever state it is in, for buttons that only look)."""
+    """What a button asks for: ``verb`` on the match in ``channel_id``, for the match and
+    turn of ``stamp`` (None: whatever state it is in, for buttons that only look)."""
 
     verb: str
-    guild_id: int
     channel_id: int
-    stamp: int | None
+    stamp: Stamp | None
 
     @property
     def custom_id(self) -> str:
-        stamp = NO_STAMP if self.stamp is None else str(self.stamp)
-        return f"tora:{self.verb}:{self.guild_id}:{self.channel_id}:{stamp}"
+        stamp = self.stamp
+        tail = "-" if stamp is None else f"m{stamp.match}t{stamp.turn}"
+        return f"tora:{self.verb}:{self.channel_id}:{tail}"
 
     @classmethod
     def parse(cls, custom_id: str) -> Press | None:
@@ -54,13 +65,8 @@ class Press:
 
     @classmethod
     def from_match(cls, found: re.Match[str]) -> Press:
-        stamp = found["stamp"]
-        return cls(
-            found["verb"],
-            int(found["guild"]),
-            int(found["channel"]),
-            None if stamp == NO_STAMP else int(stamp),
-        )
+        stamp = None if found["match"] is None else Stamp(int(found["match"]), int(found["turn"]))
+        return cls(found["verb"], int(found["channel"]), stamp)
 
 
 class ToraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
@@ -76,16 +82,43 @@ class ToraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         return cls(Press.from_match(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        actions = interaction.client.actions
         caller = caller_of(interaction)
-        await run(interaction, lambda: actions.press(caller, self.press), private=True)
+        press = self.press
+        if press.verb == "play" and press.stamp is not None:
+            playing = interaction.client.playing
+            stamp = press.stamp
+            await open_panel(interaction, lambda: playing.open_at(caller, press.channel_id, stamp))
+            return
+        actions = interaction.client.actions
+        await run(interaction, lambda: actions.press(caller, press), private=True)
 
 
-def buttons(
-    verbs: tuple[str, ...], guild_id: int, channel_id: int, stamp: int | None
-) -> discord.ui.View:
-    """A view of ``verbs``' buttons for the match in ``channel_id`` at ``stamp``."""
+class LegacyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEGACY_TEMPLATE):
+    """A button from before an upgrade: answered (never left to fail), never acted on."""
+
+    def __init__(self, custom_id: str) -> None:
+        super().__init__(discord.ui.Button(label="Old button", custom_id=custom_id))
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> LegacyButton:
+        return cls(match.string)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        async def work() -> Answer:
+            return Answer(
+                "This button is from an older version of the bot, so nothing was done. Use the "
+                "newest message, or the command itself (`/tora board` shows the match)."
+            )
+
+        await run(interaction, work, private=True)
+
+
+def buttons(verbs: tuple[str, ...], channel_id: int, stamp: Stamp | None) -> discord.ui.View:
+    """A view of ``verbs``' buttons for the match in ``channel_id`` at ``stamp`` (the
+    buttons that only look carry no stamp)."""
     view = discord.ui.View(timeout=None)
     for verb in verbs:
-        view.add_item(ToraButton(Press(verb, guild_id, channel_id, stamp)))
+        view.add_item(ToraButton(Press(verb, channel_id, None if verb in LOOKING else stamp)))
     return view

@@ -19,13 +19,16 @@ from bot.tournament.desk import TournamentDesk
 from storage import Store
 
 from .actions import Actions
-from .buttons import ToraButton
+from .buttons import LegacyButton, ToraButton
 from .commands import build_group
 from .config import Config
-from .decorate import PostButtons
+from .costly import Limits
 from .delivery import DiscordDelivery
 from .lookups import Lookups
-from .respond import report
+from .panel import PanelButton, PanelSelect
+from .playing import Playing
+from .respond import NOBODY, Handled, report
+from .sweeper import Sweeper
 from .tournaments import Tournaments
 
 log = logging.getLogger(__name__)
@@ -75,36 +78,44 @@ class ToraBot(discord.Client):
         dm_burst: int = 20,
     ) -> None:
         # Slash commands and buttons need no privileged intents; guilds keeps channels known.
-        super().__init__(intents=discord.Intents(guilds=True), max_messages=None)
+        super().__init__(
+            intents=discord.Intents(guilds=True),
+            max_messages=None,
+            allowed_mentions=discord.AllowedMentions.none(),  # the default; posts name theirs
+        )
         self.config = config
         self.settings = settings or Settings()
         self.clock = clock  # None: the system's (a test or the demo may bring its own)
         self._dm_pace = (dm_rate, dm_burst)
         self.tree = command_tree(self)
         self.tree.on_error = self._command_error
+        self.handled = Handled()  # interactions acted on, each once
         self.store: Store | None = None
         self.service: MatchService | None = None
+        self.sweeper: Sweeper | None = None
         self.ladder_runner: LadderRunner | None = None
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.store)
         rate, burst = self._dm_pace
-        self.delivery = DiscordDelivery(
-            self, PostButtons(self.store, self.settings), dm_rate=rate, dm_burst=burst
-        )
+        self.sweeper = Sweeper(self.store, self)
+        self.delivery = DiscordDelivery(self, sweeper=self.sweeper, dm_rate=rate, dm_burst=burst)
         self.service = MatchService(
             self.store, self.delivery, PillowRenderer(), settings=self.settings, clock=self.clock
         )
         ladder = {"clock": self.clock, "settings": self.settings}
         desk = LadderDesk(self.service, self.store, self.delivery, **ladder)
         self.ladder_runner = LadderRunner(self.service, self.store, self.delivery, **ladder)
-        self.actions = Actions(self.service, self.store, self.delivery)
-        self.lookups = Lookups(self.actions, self.store, desk)
+        limits = Limits()
+        self.actions = Actions(self.service, self.store, self.delivery, limits)
+        self.lookups = Lookups(self.actions, self.store, desk, limits)
+        self.playing = Playing(self.actions)
         cups = TournamentDesk(self.store, self.service, self.delivery, **ladder)
-        self.tournaments = Tournaments(cups)
-        self.add_dynamic_items(ToraButton)
+        self.tournaments = Tournaments(cups, limits)
+        self.add_dynamic_items(ToraButton, LegacyButton, PanelSelect, PanelButton)
         await self.ladder_runner.start()  # before the service: see LadderRunner.start
         await self.service.start()
+        await self.ladder_runner.resume_pairings()  # after the service: it opens matches
         await cups.start()  # after the service: listens to its endings, then catches up
         log.info("service started", extra={"db": str(self.config.store.path)})
 
@@ -126,9 +137,11 @@ class ToraBot(discord.Client):
         text = report(interaction, error)
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
             else:
-                await interaction.response.send_message(text, ephemeral=True)
+                await interaction.response.send_message(
+                    text, ephemeral=True, allowed_mentions=NOBODY
+                )
         except discord.HTTPException:
             log.exception("could not tell a user about a failure")
 
@@ -139,6 +152,8 @@ class ToraBot(discord.Client):
             await self.ladder_runner.stop()
         if self.service is not None:
             await self.service.stop()
+        if self.sweeper is not None:
+            await self.sweeper.close()
         await super().close()
         if self.store is not None:
             await self.store.close()

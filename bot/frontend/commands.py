@@ -16,6 +16,8 @@ from .commands_admin import register_admin
 from .commands_info import register_info
 from .commands_ladder import register_ladder
 from .commands_tournament import register_tournament
+from .options import ActionText, DurationText, MapText, MatchPick, SquareText, WordText
+from .panel import open_panel
 from .respond import Answer, Unusable, run
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
@@ -26,6 +28,9 @@ def actions_of(interaction: discord.Interaction[Any]) -> Actions:
 
 
 def build_group() -> app_commands.Group:
+    """``/tora``: the everyday commands at its top (Discord allows 25 entries), the rarer
+    ones in groups: ``match`` (pause, resume, reset, abort), ``ladder``, ``tournament`` and
+    ``admin``."""
     group = app_commands.Group(
         name="tora",
         description="Play TORA, the war game, by chat",
@@ -62,15 +67,15 @@ def register_lobby(group: app_commands.Group) -> None:
         interaction: discord.Interaction[Any],
         opponent: discord.User | None = None,
         board: Literal["short", "long"] = "short",
-        terrain: str = "none",
-        terrain_map: str = "",
+        terrain: WordText = "none",
+        terrain_map: MapText = "",
         assassins: bool = False,
-        deadline: str | None = None,
+        deadline: DurationText | None = None,
         target: app_commands.Range[int, 0, 999] = 0,
         rated: bool = True,
         roles: Literal["challenger", "random"] = "challenger",
         forfeit_after: app_commands.Range[int, 0, 99] = 3,
-        expires: str | None = None,
+        expires: DurationText | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         options = ChallengeOptions(
@@ -88,14 +93,16 @@ def register_lobby(group: app_commands.Group) -> None:
     @group.command(description="Accept the challenge (or a challenge made to you)")
     @app_commands.describe(match=MATCH)
     @app_commands.autocomplete(match=autocomplete.match)
-    async def accept(interaction: discord.Interaction[Any], match: str | None = None) -> None:
+    async def accept(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.accept(caller, match), private=True)
 
     @group.command(description="Decline a challenge or proposal, or take back your own")
     @app_commands.describe(match=MATCH)
     @app_commands.autocomplete(match=autocomplete.match)
-    async def decline(interaction: discord.Interaction[Any], match: str | None = None) -> None:
+    async def decline(
+        interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.decline(caller, match), private=True)
 
@@ -111,10 +118,10 @@ def register_lobby(group: app_commands.Group) -> None:
     )
     async def setup(
         interaction: discord.Interaction[Any],
-        strategy: str | None = None,
+        strategy: WordText | None = None,
         ruler: Literal["K", "Q"] | None = None,
-        assassin: str | None = None,
-        match: str | None = None,
+        assassin: SquareText | None = None,
+        match: MatchPick | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(
@@ -125,14 +132,26 @@ def register_lobby(group: app_commands.Group) -> None:
 
 
 def register_turns(group: app_commands.Group) -> None:
-    @group.command(description="Play one action of your turn (only you see the reply)")
+    @group.command(description="Play your turn with menus: pick a piece, then what it does")
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=autocomplete.match)
+    async def play(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
+        caller, playing = caller_of(interaction), interaction.client.playing
+        await open_panel(interaction, lambda: playing.open(caller, match))
+
+    @group.command(description="Your matches: whose turn it is, the deadline, where")
+    async def games(interaction: discord.Interaction[Any]) -> None:
+        caller, actions = caller_of(interaction), actions_of(interaction)
+        await run(interaction, lambda: actions.games(caller), private=True)
+
+    @group.command(description="Play actions by typing them, e.g. 'A v5h7-v4h6; G v5h9-v4h9'")
     @app_commands.describe(
-        action="The action in TORA notation, e.g. 'A v5h7-v4h6 x v3h6' (type to see yours)",
+        action="Actions in notation, ';' between them, e.g. 'A v5h7-v4h6 x v3h6' (type to see)",
         match=MATCH,
     )
     @app_commands.autocomplete(action=autocomplete.action, match=autocomplete.match)
     async def act(
-        interaction: discord.Interaction[Any], action: str, match: str | None = None
+        interaction: discord.Interaction[Any], action: ActionText, match: MatchPick | None = None
     ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.act(caller, match, action), private=True)
@@ -145,7 +164,7 @@ def register_turns(group: app_commands.Group) -> None:
     async def undo(
         interaction: discord.Interaction[Any],
         number: app_commands.Range[int, 1, 99] | None = None,
-        match: str | None = None,
+        match: MatchPick | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.undo(caller, match, number), private=True)
@@ -153,46 +172,58 @@ def register_turns(group: app_commands.Group) -> None:
     @group.command(description="End your turn: your staged actions are posted")
     @app_commands.describe(match=MATCH)
     @app_commands.autocomplete(match=autocomplete.match)
-    async def end(interaction: discord.Interaction[Any], match: str | None = None) -> None:
+    async def end(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.end(caller, match), private=True)
 
     @group.command(description="Your own board, with your staged actions (only you see it)")
     @app_commands.describe(match=MATCH)
     @app_commands.autocomplete(match=autocomplete.match)
-    async def preview(interaction: discord.Interaction[Any], match: str | None = None) -> None:
+    async def preview(
+        interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.preview(caller, match), private=True)
 
     @group.command(description="The board: players see their own privately, others the public one")
     @app_commands.describe(match=MATCH)
     @app_commands.autocomplete(match=autocomplete.match)
-    async def board(interaction: discord.Interaction[Any], match: str | None = None) -> None:
+    async def board(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         private = await actions.plays_here(caller)
-        await run(interaction, lambda: actions.board(caller, match), private=private)
+        lookups = interaction.client.lookups
+        await run(interaction, lambda: lookups.board(caller, match), private=private)
 
 
 AGREEMENTS = {
     "draw": "Offer a draw, or accept your opponent's offer",
-    "reset": "Propose a reset of the series (R28), or accept your opponent's proposal",
+    "resign": "Resign the match (you are asked to confirm)",
+}
+MATCH_AGREEMENTS = {
     "pause": "Propose to stop the clock, or agree to your opponent's proposal",
     "resume": "Restart a paused clock",
-    "resign": "Resign the match",
-    "abort": "Call the match off before the first round is complete (unrated)",
+    "reset": "Propose a reset of the series (R28), or accept your opponent's proposal",
+    "abort": "Call the match off before the first round is complete (asked to confirm)",
 }
 
 
 def register_agreements(group: app_commands.Group) -> None:
     for kind, description in AGREEMENTS.items():
         group.add_command(_agreement(kind, description))
+    sub = app_commands.Group(
+        name="match", description="Pause, resume, reset or abort a match", parent=group
+    )
+    for kind, description in MATCH_AGREEMENTS.items():
+        sub.add_command(_agreement(kind, description))
 
 
 def _agreement(kind: str, description: str) -> app_commands.Command[Any, Any, None]:
     @app_commands.command(name=kind, description=description)
     @app_commands.describe(match=MATCH)
     @app_commands.autocomplete(match=autocomplete.match)
-    async def agreement(interaction: discord.Interaction[Any], match: str | None = None) -> None:
+    async def agreement(
+        interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.agree(caller, match, kind), private=True)
 

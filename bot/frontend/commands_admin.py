@@ -12,6 +12,7 @@ from discord import app_commands
 from .callers import caller_of
 from .commands_info import lookups_of
 from .commands_ladder import Board
+from .options import DurationText, MatchNumber, ReasonText
 from .respond import run
 
 
@@ -28,7 +29,7 @@ def register_admin(group: app_commands.Group) -> None:
     )
     async def settings(
         interaction: discord.Interaction[Any],
-        deadline: str | None = None,
+        deadline: DurationText | None = None,
         threads: bool | None = None,
         ladder_channel: discord.TextChannel | None = None,
     ) -> None:
@@ -61,7 +62,7 @@ def register_admin(group: app_commands.Group) -> None:
         reason="Why (kept with your name and the time)",
     )
     async def remove_result(
-        interaction: discord.Interaction[Any], number: int, reason: str
+        interaction: discord.Interaction[Any], number: MatchNumber, reason: ReasonText
     ) -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         await run(interaction, lambda: lookups.remove_result(caller, number, reason), private=True)

@@ -9,7 +9,8 @@ from discord import app_commands
 
 from . import autocomplete
 from .callers import caller_of
-from .lookups import Lookups
+from .lookups import Lookups, quick_start
+from .options import MatchNumber, MatchPick, TopicText
 from .respond import Answer, run
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
@@ -25,7 +26,9 @@ def register_info(group: app_commands.Group) -> None:
     @app_commands.describe(number=NUMBER, match=MATCH)
     @app_commands.autocomplete(match=autocomplete.match)
     async def record(
-        interaction: discord.Interaction[Any], number: int | None = None, match: str | None = None
+        interaction: discord.Interaction[Any],
+        number: MatchNumber | None = None,
+        match: MatchPick | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         await run(interaction, lambda: lookups.record(caller, number, match), private=True)
@@ -34,15 +37,24 @@ def register_info(group: app_commands.Group) -> None:
     @app_commands.describe(number=NUMBER, match=MATCH)
     @app_commands.autocomplete(match=autocomplete.match)
     async def replay(
-        interaction: discord.Interaction[Any], number: int | None = None, match: str | None = None
+        interaction: discord.Interaction[Any],
+        number: MatchNumber | None = None,
+        match: MatchPick | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         await run(interaction, lambda: lookups.replay(caller, number, match), private=caller.in_dm)
 
+    @group.command(description="A quick start: the board, a turn, the main commands")
+    async def help(interaction: discord.Interaction[Any]) -> None:
+        async def work() -> Answer:
+            return quick_start()
+
+        await run(interaction, work, private=True)
+
     @group.command(description="Look up a ruling (R25), a piece (archer, A) or a word")
     @app_commands.describe(topic="A ruling id, a piece's name or letter, or a word to find")
     @app_commands.autocomplete(topic=autocomplete.topic)
-    async def rules(interaction: discord.Interaction[Any], topic: str) -> None:
+    async def rules(interaction: discord.Interaction[Any], topic: TopicText) -> None:
         lookups = lookups_of(interaction)
 
         async def work() -> Answer:

@@ -15,8 +15,14 @@ from .respond import run
 Board = Literal["short", "long"]
 
 
-def register_ladder(group: app_commands.Group) -> None:
-    @group.command(description="This server's ladder: ratings, best first")
+def register_ladder(parent: app_commands.Group) -> None:
+    group = app_commands.Group(
+        name="ladder",
+        description="This server's ladders: ratings, profiles, the queue",
+        parent=parent,
+    )
+
+    @group.command(name="show", description="This server's ladder: ratings, best first")
     @app_commands.describe(
         board="The short or the long board's ladder",
         page="Which page (10 players a page)",
@@ -66,7 +72,7 @@ def register_ladder(group: app_commands.Group) -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         await run(interaction, lambda: lookups.queue(caller, board), private=True)
 
-    @group.command(name="leave-queue", description="Stop waiting for a ladder match")
+    @group.command(name="leave", description="Stop waiting for a ladder match")
     @app_commands.describe(board="Leave this board's queue only (default both)")
     async def leave_queue(
         interaction: discord.Interaction[Any], board: Board | None = None

@@ -11,6 +11,7 @@ from discord import app_commands
 from . import autocomplete
 from .callers import caller_of
 from .commands_ladder import Board
+from .options import DurationText, NameText
 from .respond import run
 from .tournaments import Tournaments
 
@@ -35,10 +36,10 @@ def register_tournament(group: app_commands.Group) -> None:
     )
     async def create(
         interaction: discord.Interaction[Any],
-        name: str,
+        name: NameText,
         board: Board,
         target: app_commands.Range[int, 1, 999],
-        deadline: str | None = None,
+        deadline: DurationText | None = None,
     ) -> None:
         caller, cups = caller_of(interaction), tournaments_of(interaction)
         await run(
@@ -49,7 +50,7 @@ def register_tournament(group: app_commands.Group) -> None:
     @app_commands.describe(name=NAME, substitute="Join as a substitute (plays only if needed)")
     @app_commands.autocomplete(name=autocomplete.tournament)
     async def register(
-        interaction: discord.Interaction[Any], name: str, substitute: bool = False
+        interaction: discord.Interaction[Any], name: NameText, substitute: bool = False
     ) -> None:
         caller, cups = caller_of(interaction), tournaments_of(interaction)
         await run(interaction, lambda: cups.register(caller, name, substitute), private=True)
@@ -57,28 +58,28 @@ def register_tournament(group: app_commands.Group) -> None:
     @cup.command(description="Leave a tournament before it starts")
     @app_commands.describe(name=NAME)
     @app_commands.autocomplete(name=autocomplete.tournament)
-    async def withdraw(interaction: discord.Interaction[Any], name: str) -> None:
+    async def withdraw(interaction: discord.Interaction[Any], name: NameText) -> None:
         caller, cups = caller_of(interaction), tournaments_of(interaction)
         await run(interaction, lambda: cups.withdraw(caller, name), private=True)
 
     @cup.command(description="Server admins: close registration and start the first tier")
     @app_commands.describe(name=NAME)
     @app_commands.autocomplete(name=autocomplete.tournament)
-    async def start(interaction: discord.Interaction[Any], name: str) -> None:
+    async def start(interaction: discord.Interaction[Any], name: NameText) -> None:
         caller, cups = caller_of(interaction), tournaments_of(interaction)
         await run(interaction, lambda: cups.start(caller, name), private=False)
 
     @cup.command(description="Server admins: call a tournament off (no champion)")
     @app_commands.describe(name=NAME)
     @app_commands.autocomplete(name=autocomplete.tournament)
-    async def cancel(interaction: discord.Interaction[Any], name: str) -> None:
+    async def cancel(interaction: discord.Interaction[Any], name: NameText) -> None:
         caller, cups = caller_of(interaction), tournaments_of(interaction)
         await run(interaction, lambda: cups.cancel(caller, name), private=False)
 
     @cup.command(description="A tournament's standings and bracket")
     @app_commands.describe(name=NAME)
     @app_commands.autocomplete(name=autocomplete.tournament)
-    async def standings(interaction: discord.Interaction[Any], name: str) -> None:
+    async def standings(interaction: discord.Interaction[Any], name: NameText) -> None:
         caller, cups = caller_of(interaction), tournaments_of(interaction)
         await run(interaction, lambda: cups.standings(caller, name), private=False)
 

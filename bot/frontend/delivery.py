@@ -14,7 +14,10 @@ only one user sees, and a thread per match.
   follow-up of one of their interactions there, made in the last 14 minutes (a token lasts
   15) and already answered (a follow-up of a deferred one would take the place of its
   "thinking" message, and be as public as it). Without one it raises NoOpenInteraction and
-  the service retries later; their next command there opens one.
+  the service retries later; their next command there opens one. A follow-up cannot carry
+  a nonce, so each piece shown is marked in the message's outbox row at once, and a retry
+  or a restart skips what was shown.
+- A message's buttons are the ones the service gave it (``Message.buttons``).
 - An unknown or forbidden channel is Undeliverable: the service drops that message.
 """
 
@@ -22,23 +25,24 @@ from __future__ import annotations
 
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.service import DirectMessagesClosed, Message, Undeliverable
+from bot.service import DirectMessagesClosed, Message, Shown, Undeliverable
 
+from .buttons import buttons
 from .pacing import Closed, Latest, Pace
 from .respond import answered, files_of, split
+
+if TYPE_CHECKING:
+    from .sweeper import Sweeper
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord's "Cannot send messages to this user"
 NONCE_LENGTH = 25  # Discord's limit for a message nonce
 WEEK_MINUTES = 10080  # threads archive after a week without messages (any post reopens them)
 INTERACTION_AGE = 14 * 60.0
-# (channel, user or None for a public post, message) -> the buttons the message gets
-Decorate = Callable[[int, int | None, Message], Awaitable[discord.ui.View | None]]
 
 
 class NoOpenInteraction(Exception):
@@ -53,33 +57,33 @@ def nonce(key: str, piece: int = 0) -> str:
 def mentioning(message: Message) -> tuple[str, discord.AllowedMentions]:
     """The text with its addressees' mentions in front, and permission to ping them alone."""
     if not message.mentions:
-        return message.text, discord.AllowedMentions.none()
+        return message.full_text, discord.AllowedMentions.none()
     pings = " ".join(f"<@{user_id}>" for user_id in message.mentions)
+    heading = f"-# {message.heading}\n" if message.heading else ""
     allowed = discord.AllowedMentions(
         everyone=False,
         roles=False,
         replied_user=False,
         users=[discord.Object(user_id) for user_id in message.mentions],
     )
-    return f"{pings} {message.text}", allowed
+    return f"{heading}{pings} {message.text}", allowed
 
 
 class DiscordDelivery:
     def __init__(
         self,
         client: discord.Client,
-        decorate: Decorate | None = None,
         *,
+        sweeper: Sweeper | None = None,
         dm_rate: float = 5.0,
         dm_burst: int = 20,
         closed_seconds: float = 3600.0,
     ) -> None:
         self.client = client
-        self._decorate = decorate
+        self.sweeper = sweeper
         self.pace = Pace(dm_rate, dm_burst)
         self.closed = Closed(closed_seconds)
         self.latest: Latest[discord.Interaction[Any]] = Latest(INTERACTION_AGE)
-        self._shown: set[str] = set()  # private follow-ups sent (they cannot carry a nonce)
         self._dm_channels: dict[int, int] = {}  # user -> their DM channel with the bot
 
     def seen(self, interaction: discord.Interaction[Any]) -> None:
@@ -94,19 +98,22 @@ class DiscordDelivery:
     async def post(self, channel_id: int, message: Message, key: str) -> None:
         channel = self.client.get_partial_messageable(channel_id)
         text, allowed = mentioning(message)
-        view = await self._view(channel_id, None, message)
+        view = _view(channel_id, message)
         try:
-            await self._send(channel, text, message, key, allowed, view)
+            sent = await self._send(channel, text, message, key, allowed, view)
         except (discord.NotFound, discord.Forbidden) as exc:
             raise Undeliverable(f"channel {channel_id}: {exc}") from None
+        await self._swept(sent, message)
 
     async def send_private(self, user_id: int, channel_id: int, message: Message, key: str) -> None:
         if user_id in self.closed:
             raise DirectMessagesClosed(f"user {user_id}'s DMs were closed a moment ago")
-        view = await self._view(channel_id, user_id, message)
+        view = _view(channel_id, message)
         try:
             dm = await self._dm(user_id)
-            await self._send(dm, message.text, message, key, discord.AllowedMentions.none(), view)
+            sent = await self._send(
+                dm, message.full_text, message, key, discord.AllowedMentions.none(), view
+            )
         except discord.Forbidden as exc:
             if exc.code == DMS_CLOSED:
                 self.closed.mark(user_id)
@@ -115,26 +122,33 @@ class DiscordDelivery:
             raise
         except discord.NotFound as exc:
             raise Undeliverable(f"user {user_id}: {exc}") from None
+        await self._swept(sent, message)
 
     async def send_ephemeral(
-        self, channel_id: int, user_id: int, message: Message, key: str
+        self, channel_id: int, user_id: int, message: Message, key: str, shown: Shown
     ) -> None:
-        if key in self._shown:
-            return
         interaction = self.latest.get(channel_id, user_id)
         if interaction is None or not answered(interaction):
             raise NoOpenInteraction(
                 f"user {user_id} has no recent, answered interaction in channel {channel_id}"
             )
-        pieces = split(message.text)
+        pieces = split(message.full_text)
+        view = _view(channel_id, message)
         try:
             for i, piece in enumerate(pieces):
-                last = i == len(pieces) - 1
-                files = files_of(message.files) if last else []
-                await interaction.followup.send(piece, ephemeral=True, files=files)
+                if i < shown.pieces:
+                    continue
+                extra: dict[str, Any] = {}
+                if i == len(pieces) - 1:
+                    extra["files"] = files_of(message.files)
+                    if view is not None:
+                        extra["view"] = view
+                await interaction.followup.send(
+                    piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(), **extra
+                )
+                await shown.mark(i + 1)
         except discord.NotFound:  # the token expired early, or was never answered
             raise NoOpenInteraction(f"user {user_id}'s interaction is gone") from None
-        self._shown.add(key)
 
     # ---- Threads -----------------------------------------------------------------------
     async def open_thread(self, channel_id: int, name: str) -> int:
@@ -154,7 +168,7 @@ class DiscordDelivery:
         try:
             await self.client.http.delete_channel(thread_id)
         except discord.HTTPException:
-            log.warning("could not delete an unused thread", extra={"thread": thread_id})
+            log.warning("could not delete an unused thread", extra={"thread_id": thread_id})
 
     async def notice(self, channel_id: int, text: str) -> None:
         """A pointer in a channel (where a match went), pinging nobody. Not through the
@@ -166,6 +180,15 @@ class DiscordDelivery:
             log.warning("could not post a notice", extra={"channel": channel_id})
 
     # ---- plumbing ----------------------------------------------------------------------
+    async def _swept(self, sent: discord.Message | None, message: Message) -> None:
+        """Remember the buttons ``sent`` carries, and sweep its match's stale ones."""
+        if self.sweeper is None:
+            return
+        given = message.buttons
+        if sent is not None and given is not None:
+            await self.sweeper.sent(sent, given.verbs, given.stamp)
+        self.sweeper.after(message.match)
+
     async def _dm(self, user_id: int) -> discord.abc.Messageable:
         """The user's DM channel: opened once (paced), then known."""
         known = self._dm_channels.get(user_id)
@@ -176,13 +199,6 @@ class DiscordDelivery:
         self._dm_channels[user_id] = channel.id
         return channel
 
-    async def _view(
-        self, channel_id: int, user_id: int | None, message: Message
-    ) -> discord.ui.View | None:
-        if self._decorate is None:
-            return None
-        return await self._decorate(channel_id, user_id, message)
-
     @staticmethod
     async def _send(
         channel: discord.abc.Messageable,
@@ -191,9 +207,11 @@ class DiscordDelivery:
         key: str,
         allowed: discord.AllowedMentions,
         view: discord.ui.View | None,
-    ) -> None:
-        """``text`` in as many messages as it takes; the files and buttons on the last."""
+    ) -> discord.Message | None:
+        """``text`` in as many messages as it takes; the files and buttons on the last,
+        which is returned."""
         pieces = split(text)
+        last = None
         for i, piece in enumerate(pieces):
             extra: dict[str, Any] = {}
             if i == len(pieces) - 1:
@@ -201,4 +219,11 @@ class DiscordDelivery:
                     extra["files"] = files_of(message.files)
                 if view is not None:
                     extra["view"] = view
-            await channel.send(piece, nonce=nonce(key, i), allowed_mentions=allowed, **extra)
+            last = await channel.send(piece, nonce=nonce(key, i), allowed_mentions=allowed, **extra)
+        return last
+
+
+def _view(channel_id: int, message: Message) -> discord.ui.View | None:
+    """The message's buttons, if the service gave it any."""
+    given = message.buttons
+    return None if given is None else buttons(given.verbs, channel_id, given.stamp)

@@ -1,7 +1,7 @@
 """``make demo`` (``python -m bot demo``): a scripted match through the local Discord
-emulator, no token needed. Two players challenge, set up and play a short game to its end
-with slash commands and buttons; the transcript, as each of them and the channel saw it, is
-written as Markdown with the images to ``demo-out/``."""
+emulator, no token needed. Two players challenge, set up and play a short game to its end:
+ann with the Play panel's menus alone, bob typing his actions; the transcript, as each of
+them and the channel saw it, is written as Markdown with the images to ``demo-out/``."""
 
 from __future__ import annotations
 
@@ -10,11 +10,14 @@ import re
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from bot.emulator import Interaction, Msg
+from bot.emulator.models import walk_components
 from rules import Game, Side
 
-from .stage import Stage, planned_turn
+from .cards import card
+from .stage import Stage, panel_turn, planned_turn
 
 SEED = 54  # a short game that ends (loss of command) in 10 turns
 
@@ -54,7 +57,15 @@ class Transcript:
                 self.lines += [f"![{file.name}](images/{path.name})", ""]
             else:
                 self.lines += [f"[{file.name}](images/{path.name})", ""]
-        buttons = [b.get("label") for b in msg.buttons()]
+        menus = [c for c in walk_components(msg.components) if c.get("type") == 3]
+        for component in menus:  # a select menu, its options as offered
+            self.lines += [_menu(component), ""]
+        if menus:  # and a picture of the panel, as Discord would show it
+            self.count += 1
+            path = self.images / f"{self.count:03d}-panel.png"
+            path.write_bytes(card(msg))
+            self.lines += [f"![the Play panel](images/{path.name})", ""]
+        buttons = [b.get("label") for b in msg.buttons() if not b.get("disabled")]
         if buttons:
             self.lines += ["buttons: " + " ".join(f"[{label}]" for label in buttons), ""]
 
@@ -77,6 +88,13 @@ class Transcript:
         return path
 
 
+def _menu(select: dict[str, Any]) -> str:
+    """A select menu as a line: its placeholder, its options, the one picked marked."""
+    options = select.get("options", [])
+    shown = [o["label"] + (" (picked)" if o.get("default") else "") for o in options]
+    return f"menu *{select.get('placeholder', '')}*: " + " | ".join(shown)
+
+
 async def play(stage: Stage, transcript: Transcript) -> None:
     async def slash(name: str, words: str, *path: str, **values: object) -> None:
         transcript.command(name, words, await stage.slash(name, *path, **values))
@@ -88,6 +106,13 @@ async def play(stage: Stage, transcript: Transcript) -> None:
         await stage.quiet()
         transcript.catch_up()
 
+    async def picked(pick: Interaction) -> None:
+        """A pick in ann's Play panel, and the panel as it shows then."""
+        chosen = pick.payload["data"].get("values") or ["a button"]
+        transcript.lines += [f"**ann** picks `{chosen[0]}`", ""]
+        for msg in pick.messages:
+            transcript.message(msg, "the panel, edited (only ann sees it)")
+
     await slash("ann", "/tora challenge opponent:bob deadline:12h", "challenge",
                 opponent="bob", deadline="12h")  # fmt: skip
     await click("bob", "Accept")
@@ -95,19 +120,19 @@ async def play(stage: Stage, transcript: Transcript) -> None:
     await slash("bob", "/tora setup strategy:aggressive", "setup", strategy="aggressive")
     game = Game(board="short", challenger_setup="aggressive", opposition_setup="aggressive")
     rng = random.Random(SEED)
-    turn = 0
     while not game.is_over():
-        name = "ann" if game.side == Side.CHALLENGER else "bob"
-        for text in planned_turn(game, rng):
-            await slash(name, f"/tora act action:{text}", "act", action=text)
-        if turn % 2:
-            await click(name, "End turn")
-        else:
-            await slash(name, "/tora end", "end")
-        turn += 1
+        if game.side == Side.CHALLENGER:  # ann plays with the Play panel alone
+            await slash("ann", "/tora play", "play")
+            await panel_turn(stage, game, "ann", stage.channel, rng, after=picked)
+            await stage.quiet()
+            transcript.catch_up()
+        else:  # bob types his actions
+            for text in planned_turn(game, rng):
+                await slash("bob", f"/tora act action:{text}", "act", action=text)
+            await click("bob", "End turn")
     await slash("bob", "/tora replay number:1", "replay", number=1)
     await slash("ann", "/tora rules topic:R25", "rules", topic="R25")
-    await slash("ann", "/tora ladder", "ladder")
+    await slash("ann", "/tora ladder show", "ladder", "show")
 
 
 async def run(out: Path) -> Path:

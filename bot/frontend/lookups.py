@@ -5,27 +5,69 @@ queue, and the admins' season close and result removal), and the server settings
 from __future__ import annotations
 
 import asyncio
+import functools
+import hashlib
+import time
 from dataclasses import replace
 
 from bot.ladder.desk import LadderDesk
+from bot.pictures import BytesCache
 from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
 from bot.service.texts import duration
-from render import record_status, replay_gif, views_from_record
+from render import StatusInfo, board_png, record_status, replay_gif, views_from_record
+from rules import Game
 from rules.record import RecordError
 from storage import MatchInfo, MatchNotFound, Store
 
 from . import rulebook
 from .actions import Actions
 from .callers import Caller
+from .costly import Limits
 from .parsing import parse_duration
 from .respond import Answer, Unusable
 
+REPLAY_CACHE = 64 * 1024 * 1024  # bytes of GIFs kept
+REPOST_SECONDS = 300.0  # a replay posted in a channel is not posted there again this soon
+
+
+QUICK_START = """**TORA by chat: a quick start**
+**The board.** Squares are named vertical first: `v5h7` is column v5, row h7 (see the
+picture: v runs bottom to top, h left to right). The Opposition's home edge is on the left
+(blue), the Challenger's on the right (amber); the Challenger moves first.
+**A turn.** When it is yours you get a private message with a **Play** button (or use
+`/tora play`): pick a piece, then what it does. Each action is staged at once, seen only
+by you on your preview; **Undo** takes one back, **End turn** shows your turn to everyone.
+You may also type actions: `/tora act A v5h7-v4h6` (it suggests yours as you type).
+**Main commands.** `/tora challenge @someone` (options: board, deadline, Assassins...),
+`/tora accept`, `/tora setup`, `/tora play`, `/tora board`, `/tora games` (your matches),
+`/tora draw`, `/tora resign`, `/tora rules archer` (any ruling, piece or word),
+`/tora ladder queue` for a rated opponent.
+**Hidden Assassins** (long board) are played in a DM with the bot, where nobody else sees.
+"""
+
+
+def quick_start() -> Answer:
+    """``/tora help``: how to read the board and play a turn, with the coordinates."""
+    return Answer(QUICK_START, (Attachment("coordinates.png", coordinates_png()),))
+
+
+@functools.cache
+def coordinates_png() -> bytes:
+    """The short board at the start, its coordinates on every edge."""
+    game = Game(board="short", challenger_setup="aggressive", opposition_setup="aggressive")
+    return board_png(game.view_for(None), StatusInfo("Challenger", "Opposition", ""))
+
 
 class Lookups:
-    def __init__(self, actions: Actions, store: Store, desk: LadderDesk) -> None:
+    def __init__(
+        self, actions: Actions, store: Store, desk: LadderDesk, limits: Limits | None = None
+    ) -> None:
         self.actions = actions
         self.store = store
         self.desk = desk
+        self.limits = limits or Limits()
+        self._gifs = BytesCache(REPLAY_CACHE)
+        self._posted: dict[tuple[int, int], float] = {}  # (channel, match) -> when
 
     # ---- records -------------------------------------------------------------------------
     async def _match(self, caller: Caller, number: int | None, match: str | None) -> MatchInfo:
@@ -33,14 +75,7 @@ class Lookups:
         a DM, the caller's). Another server's matches are not shown here; in a DM, only the
         caller's own."""
         if number is None:
-            place = await self.actions.place(caller, match)
-            hosted = await self.store.hosting.live_in_channel(place.channel_id)
-            if hosted is None or hosted.match_id is None:
-                raise Unusable(
-                    "No game is being played here yet. For a match that has ended, give its "
-                    "number (in its record's file name, `tora-match-<number>.tora`)."
-                )
-            number = hosted.match_id
+            number = await self._default_number(caller, match)
         try:
             info = await self.store.match_info(number)
         except MatchNotFound:
@@ -51,6 +86,63 @@ class Lookups:
             where = "of yours" if caller.in_dm else "in this server"
             raise Unusable(f"There is no match {number} {where}.")
         return info
+
+    async def _default_number(self, caller: Caller, match: str | None) -> int:
+        """The match a command without a number is about: the one played here now, else the
+        last one played here, else the caller's last one (in a DM: theirs)."""
+        if match or caller.in_dm:
+            try:
+                place = await self.actions.place(caller, match)
+            except Unusable:
+                place = None
+            hosted = (
+                None
+                if place is None
+                else await self.store.hosting.live_in_channel(place.channel_id)
+            )
+        else:
+            hosted = await self.store.hosting.latest_in_channel(caller.channel_id, with_game=True)
+        if hosted is not None and hosted.match_id is not None:
+            return hosted.match_id
+        for theirs in await self.store.hosting.of_user(caller.user.id, 20):
+            if theirs.match_id is not None:
+                return theirs.match_id
+        raise Unusable(
+            "No match has been played here yet, and you have played none. Give a match's "
+            "number (`/tora games` lists yours)."
+        )
+
+    async def board(self, caller: Caller, match: str | None) -> Answer:
+        """The board: of the match played here now (a player's own privately, anyone else's
+        the public one); else the public board of the last match played here, or of the
+        caller's last one, finished or not."""
+        live = caller.in_dm or match or await self.store.hosting.live_in_channel(caller.channel_id)
+        if live:
+            try:
+                return await self.actions.board(caller, match)
+            except Unusable:
+                if match:
+                    raise
+        info = await self._match(caller, None, None)
+
+        async def draw() -> Answer:
+            game = (await self.store.load(info.id)).game
+            status = await self._status(info)
+            png = await asyncio.to_thread(board_png, game.view_for(None), status)
+            outcome = game.outcome()
+            how = f"ended: {outcome}. Its final board:" if outcome else "is being played:"
+            return Answer(
+                f"Match {info.id} {how}", (Attachment("board.png", png),), private=caller.in_dm
+            )
+
+        return await self.limits.pictures.run(caller.user.id, draw)
+
+    async def _status(self, info: MatchInfo) -> StatusInfo:
+        names = []
+        for user_id in (info.challenger_id, info.opposition_id):
+            player = await self.store.player(user_id)
+            names.append(player.name if player else f"player {user_id}")
+        return StatusInfo(names[0], names[1], "")
 
     async def record(self, caller: Caller, number: int | None, match: str | None) -> Answer:
         """The record (R50) as the caller may see it: a player's own (their hidden Assassin in
@@ -67,22 +159,47 @@ class Lookups:
         return Answer(f"{note} of match {info.id}.", (Attachment(name, text.encode()),))
 
     async def replay(self, caller: Caller, number: int | None, match: str | None) -> Answer:
-        """An animated replay of the public record, drawn in a worker thread."""
+        """An animated replay of the public record, drawn in a worker thread: rate limited,
+        a few at a time, cached by the record it shows; posted publicly at most once every
+        few minutes per channel and match (a repeat goes to the caller alone)."""
         info = await self._match(caller, number, match)
         record = await self.store.export_record(info.id)
+        key = (info.id, hashlib.sha256(record.encode()).digest())
 
-        def draw() -> bytes:
-            return replay_gif(views_from_record(record), record_status(record))
+        async def draw() -> bytes:
+            cached = self._gifs.get(key)
+            if cached is not None:
+                return cached
+            try:
+                gif = await asyncio.to_thread(
+                    lambda: replay_gif(views_from_record(record), record_status(record))
+                )
+            except RecordError:
+                raise Unusable(
+                    "This match has hidden Assassin moves, and a replay shows only what "
+                    "everyone may see: it can be replayed once the match has ended."
+                ) from None
+            self._gifs.put(key, gif)
+            return gif
 
-        try:
-            gif = await asyncio.to_thread(draw)
-        except RecordError:
-            raise Unusable(
-                "This match has hidden Assassin moves, and a replay shows only what everyone "
-                "may see: it can be replayed once the match has ended."
-            ) from None
+        gif = await self.limits.replays.run(caller.user.id, draw)
         name = f"tora-match-{info.id}.gif"
-        return Answer(f"Match {info.id}, turn by turn.", (Attachment(name, gif),), private=False)
+        text = f"Match {info.id}, turn by turn."
+        if not self._fresh_post(caller.channel_id, info.id):
+            text += " It was posted here a moment ago; this copy is for you alone."
+            return Answer(text, (Attachment(name, gif),))
+        return Answer(text, (Attachment(name, gif),), private=False)
+
+    def _fresh_post(self, channel_id: int, match_id: int) -> bool:
+        """Whether a public replay of ``match_id`` may go to the channel now (and note it)."""
+        now = time.monotonic()
+        if len(self._posted) > 1000:
+            self._posted = {k: t for k, t in self._posted.items() if now - t < REPOST_SECONDS}
+        last = self._posted.get((channel_id, match_id))
+        if last is not None and now - last < REPOST_SECONDS:
+            return False
+        self._posted[(channel_id, match_id)] = now
+        return True
 
     # ---- rules ---------------------------------------------------------------------------
     @staticmethod
@@ -97,7 +214,10 @@ class Lookups:
 
     async def ladder(self, caller: Caller, board: str, page: int, season: int | None) -> Answer:
         guild = self._guild(caller)
-        return Answer.of(await self.desk.leaderboard(guild, board, page, season))
+        reply = await self.limits.pictures.run(
+            caller.user.id, lambda: self.desk.leaderboard(guild, board, page, season)
+        )
+        return Answer.of(reply)
 
     async def profile(
         self, caller: Caller, player_id: int, versus: int | None, board: str | None
@@ -106,7 +226,10 @@ class Lookups:
         if versus is not None:
             pair = await self.desk.head_to_head(guild, player_id, versus, board or "short")
             return Answer.of(pair)
-        return Answer.of(await self.desk.profile(guild, player_id, board))
+        reply = await self.limits.pictures.run(
+            caller.user.id, lambda: self.desk.profile(guild, player_id, board)
+        )
+        return Answer.of(reply)
 
     async def seasons(self, caller: Caller, board: str) -> Answer:
         return Answer.of(await self.desk.seasons(self._guild(caller), board))

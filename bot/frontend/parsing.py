@@ -1,9 +1,13 @@
 """Reading what players type into command options: durations such as ``24h``, ``3d``,
-``90m`` or ``1h30m``."""
+``90m`` or ``1h30m``.
+
+The reader is a single left-to-right scan (no regular expression that could backtrack), the
+text is capped in length, and every number in it is bounded, so that no input can cost more
+than a few microseconds or produce an infinite or absurd duration."""
 
 from __future__ import annotations
 
-import re
+from bot.service.texts import quote
 
 UNITS = {
     "s": 1,
@@ -20,30 +24,72 @@ UNITS = {
     "w": 604800,
     "week": 604800,
 }
-_PART = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+)")
+MAX_TEXT = 40  # characters: "2 weeks 6 days 23 hours 59 minutes" fits
+MAX_DIGITS = 6  # per number, before the decimal point
+LONGEST = 366 * 86400.0  # no duration option means more than a year
 
 
 class BadDuration(ValueError):
     """The text is not a duration; the message says how to write one."""
 
 
+HOW = "write a number and a unit, e.g. `90m`, `24h`, `3d` or `1h30m`"
+
+
 def parse_duration(text: str) -> float:
     """Seconds in ``text``: numbers each followed by a unit (``s``, ``m``/``min``, ``h``,
-    ``d``, ``w``, or the words, singular or plural), e.g. ``24h``, ``3 days``, ``1h30m``."""
-    cleaned = text.strip().lower().replace(",", " ")
-    total, end = 0.0, 0
-    for found in _PART.finditer(cleaned):
-        if cleaned[end : found.start()].strip():
-            break
-        unit = found[2]
-        seconds = UNITS.get(unit) or UNITS.get(unit.rstrip("s"))
-        if seconds is None:
-            break
-        total += float(found[1]) * seconds
-        end = found.end()
-    if not cleaned or end == 0 or cleaned[end:].strip():
+    ``d``, ``w``, or the words, singular or plural), e.g. ``24h``, ``3 days``, ``1h30m``.
+    At most a year; callers check their own tighter bounds."""
+    if len(text) > MAX_TEXT:
         raise BadDuration(
-            f"`{text}` is not a duration: write a number and a unit, e.g. `90m`, `24h`, `3d` "
-            "or `1h30m`."
+            f"A duration is at most {MAX_TEXT} characters long; yours has {len(text)}: {HOW}."
         )
+    cleaned = text.strip().lower().replace(",", " ")
+    total, i, parts = 0.0, 0, 0
+    while True:
+        i = _skip_spaces(cleaned, i)
+        if i == len(cleaned):
+            break
+        number, i = _number(cleaned, i, text)
+        i = _skip_spaces(cleaned, i)
+        unit, i = _word(cleaned, i)
+        seconds = UNITS.get(unit) or UNITS.get(unit.removesuffix("s"))
+        if seconds is None:
+            raise BadDuration(f"{quote(text)} is not a duration: {HOW}.")
+        total += number * seconds
+        parts += 1
+    if not parts:
+        raise BadDuration(f"{quote(text)} is not a duration: {HOW}.")
+    if total > LONGEST:
+        raise BadDuration(f"{quote(text)} is more than a year; no deadline here is that long.")
     return total
+
+
+def _skip_spaces(text: str, i: int) -> int:
+    while i < len(text) and text[i].isspace():
+        i += 1
+    return i
+
+
+def _number(text: str, i: int, original: str) -> tuple[float, int]:
+    """The number at ``i`` (digits, optionally a point and more digits), and where it ends."""
+    start = i
+    while i < len(text) and "0" <= text[i] <= "9":
+        i += 1
+    whole = i - start
+    if i < len(text) and text[i] == ".":
+        i += 1
+        while i < len(text) and "0" <= text[i] <= "9":
+            i += 1
+    if whole == 0:
+        raise BadDuration(f"{quote(original)} is not a duration: {HOW}.")
+    if whole > MAX_DIGITS:
+        raise BadDuration(f"{quote(original)} has a number too large for a duration: {HOW}.")
+    return float(text[start:i]), i
+
+
+def _word(text: str, i: int) -> tuple[str, int]:
+    start = i
+    while i < len(text) and "a" <= text[i] <= "z":
+        i += 1
+    return text[start:i], i

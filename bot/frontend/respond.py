@@ -1,14 +1,24 @@
 """Answering an interaction safely: defer first, then show the answer (ephemeral when it
 is private), whatever happened in between. A refusal is shown to the caller alone, as the
 service worded it; anything unexpected is logged with a reference and the caller is told,
-privately, that nothing was changed. No interaction is left unanswered ("This interaction
-failed"): every path ends in a response or a follow-up, and a failure to send is logged."""
+privately, that nothing was changed.
+
+- An interaction is acted on once: a second delivery of the same one (a replayed gateway
+  event) is ignored.
+- An interaction that could not be acknowledged (Discord allows 3 s) is not acted on at
+  all: the user sees Discord's "This interaction failed" and may simply try again, where
+  acting anyway would apply a command nobody is told of (and a retry would apply it twice).
+- Once acknowledged, the answer goes out however long the work took: an edit that fails
+  with a server error is tried again a few times, then the answer goes as a follow-up, so
+  that no "thinking..." is left forever."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +34,7 @@ log = logging.getLogger(__name__)
 LIMIT = 2000  # characters in one Discord message
 PRIVATE_KEY = "tora_private"  # in Interaction.extras: whether the deferral was ephemeral
 ANSWERED_KEY = "tora_answered"  # in Interaction.extras: its own answer is complete
+NOBODY = discord.AllowedMentions.none()  # answers ping nobody, whatever names they hold
 
 
 class Unusable(Exception):
@@ -77,15 +88,21 @@ def failure_text(ref: str) -> str:
     )
 
 
-async def defer(interaction: discord.Interaction[Any], *, private: bool) -> None:
-    """Acknowledge at once (Discord allows 3 s), showing "thinking" to the caller or to all."""
+async def defer(interaction: discord.Interaction[Any], *, private: bool) -> bool:
+    """Acknowledge at once (Discord allows 3 s), showing "thinking" to the caller or to all.
+    Whether it is acknowledged (and may be acted on)."""
     if interaction.response.is_done():
-        return
+        return True
     interaction.extras[PRIVATE_KEY] = private
     try:
         await interaction.response.defer(ephemeral=private, thinking=True)
-    except discord.HTTPException:
-        log.warning("could not defer an interaction", extra={"interaction": interaction.id})
+    except discord.HTTPException as exc:
+        log.warning(
+            "could not acknowledge an interaction; it is not acted on",
+            extra={"interaction": interaction.id, "status": exc.status},
+        )
+        return False
+    return True
 
 
 async def send(interaction: discord.Interaction[Any], answer: Answer) -> None:
@@ -108,21 +125,31 @@ async def send(interaction: discord.Interaction[Any], answer: Answer) -> None:
     response = interaction.response
     private = answer.private
     if not response.is_done():
-        await response.send_message(pieces[0], ephemeral=private, **finals(0))
+        await response.send_message(
+            pieces[0], ephemeral=private, allowed_mentions=NOBODY, **finals(0)
+        )
     else:
         deferred_private = interaction.extras.get(PRIVATE_KEY, True)
         if private and not deferred_private:
-            await interaction.edit_original_response(content="I have answered you privately.")
+            await interaction.edit_original_response(
+                content="I have answered you privately.", allowed_mentions=NOBODY
+            )
             for i, piece in enumerate(pieces):
-                await interaction.followup.send(piece, ephemeral=True, **finals(i))
+                await interaction.followup.send(
+                    piece, ephemeral=True, allowed_mentions=NOBODY, **finals(i)
+                )
             return
         private = private or deferred_private
         first = finals(0)
         if "files" in first:
             extra["attachments"] = first.pop("files")
-        await interaction.edit_original_response(content=pieces[0], **first, **extra)
+        await interaction.edit_original_response(
+            content=pieces[0], allowed_mentions=NOBODY, **first, **extra
+        )
     for i, piece in enumerate(pieces[1:], 1):
-        await interaction.followup.send(piece, ephemeral=private, **finals(i))
+        await interaction.followup.send(
+            piece, ephemeral=private, allowed_mentions=NOBODY, **finals(i)
+        )
 
 
 async def run(
@@ -132,17 +159,82 @@ async def run(
     private: bool,
 ) -> None:
     """Defer, do ``work``, show its answer; refusals and failures as described above."""
-    await defer(interaction, private=private)
+    handled: Handled = getattr(interaction.client, "handled", HANDLED)
+    if not handled.first(interaction.id):
+        log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
+        return
+    if not await defer(interaction, private=private):
+        return
     try:
         answer = await work()
     except Exception as exc:
         answer = Answer(explain(exc) or report(interaction, exc))
     try:
-        await send(interaction, answer)
+        await send_surely(interaction, answer)
     except discord.HTTPException:
         log.exception("could not answer an interaction", extra={"interaction": interaction.id})
     else:
         interaction.extras[ANSWERED_KEY] = True
+        watch(interaction, answer.view)
+
+
+def watch(interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
+    """Have the bot's sweeper disable ``view``'s buttons once they stop applying."""
+    sweeper = getattr(interaction.client, "sweeper", None)
+    if sweeper is not None:
+        sweeper.watch(interaction, view)
+
+
+async def send_surely(interaction: discord.Interaction[Any], answer: Answer) -> None:
+    """``send``, trying again after a server error (Discord's 5xx), then as a follow-up in
+    place of the "thinking" message (the answer's own visibility, as the deferral's)."""
+    for wait in (*EDIT_RETRIES, None):
+        try:
+            await send(interaction, answer)
+            return
+        except discord.HTTPException as exc:
+            if exc.status < 500:
+                raise
+            log.warning(
+                "answering an interaction failed (%d); %s",
+                exc.status,
+                "retrying" if wait is not None else "sending it as a follow-up",
+                extra={"interaction": interaction.id},
+            )
+            if wait is None:
+                break
+            await asyncio.sleep(wait)
+    private = answer.private or interaction.extras.get(PRIVATE_KEY, True)
+    pieces = split(answer.text)
+    for i, piece in enumerate(pieces):
+        extra: dict[str, Any] = {}
+        if i == len(pieces) - 1:
+            extra["files"] = files_of(answer.files)
+            if answer.view is not None:
+                extra["view"] = answer.view
+        await interaction.followup.send(piece, ephemeral=private, allowed_mentions=NOBODY, **extra)
+
+
+class Handled:
+    """Interaction ids acted on in the last ``seconds`` (a token's life): each is acted on
+    once, however often it is delivered."""
+
+    def __init__(self, seconds: float = 15 * 60.0, most: int = 50_000) -> None:
+        self.seconds, self.most = seconds, most
+        self._seen: dict[int, float] = {}
+
+    def first(self, interaction_id: int) -> bool:
+        now = time.monotonic()
+        if len(self._seen) >= self.most:
+            self._seen = {i: t for i, t in self._seen.items() if now - t < self.seconds}
+        if interaction_id in self._seen:
+            return False
+        self._seen[interaction_id] = now
+        return True
+
+
+HANDLED = Handled()  # for clients without their own (``ToraBot.handled``)
+EDIT_RETRIES = (0.5, 1.0, 2.0)  # seconds before each new try of an answer after a 5xx
 
 
 def answered(interaction: discord.Interaction[Any]) -> bool:

@@ -9,6 +9,8 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
+from bot.service.texts import quote
+
 _RULING = re.compile(r"^- \*\*(R\d+) ([^*]+?)\.?\*\* ?(.*)$")
 PIECES = {
     "general": ("G", ("R13",)),
@@ -92,14 +94,24 @@ def topics() -> list[str]:
     ]
 
 
+MAX_QUERY = 100  # characters of a topic
+
+
 def lookup(query: str) -> str:
     """The answer to ``/tora rules <query>``."""
+    if len(query) > MAX_QUERY:
+        return (
+            f"A topic is at most {MAX_QUERY} characters; yours has {len(query)}. Ask for a "
+            "ruling (`R25`), a piece (`archer`, `A`) or a word (`jeopardy`, `water`)."
+        )
     words = query.strip()
     key = words.lower().split(" ")[0].strip("().,") if words else ""
     if re.fullmatch(r"r?\d+", key):
         ruling = rulings().get("R" + key.lstrip("r"))
         if ruling is None:
-            return f"There is no ruling {words}; the rulings are R1-R33, R40-R44, R50 and R51."
+            return (
+                f"There is no ruling {quote(words)}; the rulings are R1-R33, R40-R44, R50 and R51."
+            )
         return ruling.show()
     name = ALIASES.get(key, key)
     if name in PIECES:
@@ -116,9 +128,9 @@ def _search(words: str) -> str:
         return "Ask for a ruling (`R25`), a piece (`archer`, `A`) or a word (`jeopardy`, `water`)."
     hits = [r for r in rulings().values() if all(t in f"{r.title} {r.text}".lower() for t in terms)]
     if not hits:
-        return f"No ruling mentions `{words}`. Try a ruling id (`R25`) or a piece (`cannon`)."
+        return f"No ruling mentions {quote(words)}. Try a ruling id (`R25`) or a piece (`cannon`)."
     if len(hits) == 1:
         return hits[0].show()
     listed = ", ".join(f"{r.id} {r.title}" for r in hits[:MOST_FOUND])
     more = f" (and {len(hits) - MOST_FOUND} more)" if len(hits) > MOST_FOUND else ""
-    return f"`{words}` is in {listed}{more}. Ask for one by its id, e.g. `{hits[0].id}`."
+    return f"{quote(words)} is in {listed}{more}. Ask for one by its id, e.g. `{hits[0].id}`."

@@ -11,18 +11,24 @@ import os
 import random
 import signal
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.emulator import Emulator, Interaction
+from bot.emulator import Emulator, Interaction, Msg
+from bot.emulator.models import walk_components
 from bot.service import Clock, Settings
 from rules import Game, IllegalAction
 from storage import Config as StoreConfig
 
+from . import menus
 from .client import ToraBot, point_at, sync_commands
 from .config import Config
 
-FAST = Settings(burst=1000, every=0.001)  # the users on stage type faster than people
+FAST = Settings(burst=1000, every=0.001)
+Seen = Callable[
+    [Interaction], Awaitable[None]
+]  # called with each pick once answered  # the users on stage type faster than people
 
 
 class Stage:
@@ -106,6 +112,12 @@ class Stage:
             # then makes that dispatch fail on a closed loop.
             await asyncio.wait_for(self.bot.wait_until_ready(), 30)
 
+    @property
+    def bot_pid(self) -> int:
+        """The bot's process id (a bot in a child process only)."""
+        assert self._child is not None, "only a bot in a child process has its own pid"
+        return self._child.pid
+
     async def kill(self) -> None:
         """SIGKILL the child process: no clean shutdown at all."""
         assert self._child is not None, "only a bot in a child process can be killed"
@@ -159,8 +171,72 @@ class Stage:
         done = await self.emu.click(user, message_id, custom_id)
         return await done.done(30)
 
+    async def open_panel(self, name: str, channel: int | None = None) -> Interaction:
+        """``/tora play`` by ``name``: their Play panel (ephemeral here, or in a DM)."""
+        panel = await self.slash(name, "play", channel=channel)
+        assert panel.error is None and panel.text, panel.text
+        return panel
+
+    async def pick(
+        self,
+        name: str,
+        notation: str,
+        path: tuple[str, str, str | None],
+        channel: int | None = None,
+        after: Seen | None = None,
+    ) -> list[Interaction]:
+        """Stage ``notation`` with the Play panel alone: ``path`` is where the menus hold
+        it (``menus.route``: the category of its piece, the piece's group key, the first
+        step when the piece's actions are grouped). Returns the picks made; ``after`` is
+        called with each, once it is answered."""
+        picks: list[Interaction] = []
+        while True:
+            pick, staged = await self.pick_once(name, notation, path, channel)
+            picks.append(pick)
+            if after is not None:
+                await after(pick)
+            if staged:
+                return picks
+
+    async def pick_once(
+        self,
+        name: str,
+        notation: str,
+        path: tuple[str, str, str | None],
+        channel: int | None = None,
+    ) -> tuple[Interaction, bool]:
+        """The next pick towards ``notation`` in the newest Play panel; whether it staged."""
+        where = self.channel if channel is None else channel
+        user = self.user[name]
+        category, group, step = path
+        message = self._panel_of(where, user)
+        wanted = {"c": category, "g": group, "a": "=" + notation}
+        for select in (c for c in walk_components(message.components) if c.get("type") == 3):
+            level = select["custom_id"].split(":")[4]
+            options = select.get("options", [])
+            value = wanted.get(level)
+            if level == "s":
+                value = next((o["value"] for o in options if o["label"] == step), None)
+            chosen = next((o for o in options if o["value"] == value), None)
+            assert chosen is not None, f"{notation}: no option for level {level}"
+            if chosen.get("default") and level != "a":
+                continue
+            done = await self.emu.select(user, message.id, select["custom_id"], [value])
+            return await done.done(30), level == "a"
+        raise AssertionError(f"the panel offers nothing leading to {notation}")
+
+    def _panel_of(self, channel_id: int, user: int) -> Msg:
+        for msg in reversed(self.emu.messages(channel_id)):
+            if msg.ephemeral_to in (None, user) and any(
+                str(c.get("custom_id", "")).startswith("tora:pn:")
+                for c in walk_components(msg.components)
+            ):
+                return msg
+        raise LookupError(f"no Play panel in channel {channel_id}")
+
     async def quiet(self, timeout: float = 30) -> None:
-        """Wait until the bot (in this process) has delivered everything it has to say."""
+        """Wait until the bot (in this process) has delivered everything it has to say, and
+        disabled the buttons that stopped applying."""
         assert self.bot is not None and self.bot.store is not None
         store = self.bot.store
         loop = asyncio.get_running_loop()
@@ -169,6 +245,8 @@ class Stage:
             if loop.time() > until:
                 raise TimeoutError("the bot's outbox is not empty")
             await asyncio.sleep(0.02)
+        if self.bot.sweeper is not None:
+            await asyncio.wait_for(self.bot.sweeper.idle(), max(0.1, until - loop.time()))
 
     async def posted(self, needle: str, channel: int | None = None, timeout: float = 30) -> str:
         """Wait for a public post containing ``needle``; its text."""
@@ -179,9 +257,17 @@ class Stage:
         return found.text()
 
     def names_for_ids(self, text: str) -> str:
-        """``text`` with every user's id replaced by their name (mentions included)."""
-        for name, user_id in self.user.items():
-            text = text.replace(str(user_id), name)
+        """``text`` with every user's, channel's, DM channel's and the guild's id replaced by a name
+        (mentions and button ids included): ids differ from one emulator to the next."""
+        named = {str(user_id): name for name, user_id in self.user.items()}
+        named |= {str(channel): f"channel-{n}" for n, channel in enumerate(self.channels)}
+        named[str(self.guild)] = "guild"
+        named |= {
+            str(dm): f"dm-{name}" for name, user_id in self.user.items()
+            if (dm := self.emu.world.dm_of.get(user_id)) is not None
+        }  # fmt: skip
+        for key in sorted(named, key=len, reverse=True):
+            text = text.replace(key, named[key])
         return text
 
 
@@ -207,3 +293,38 @@ def planned_turn(game: Game, rng: random.Random, attack: bool = True) -> list[st
         except IllegalAction:
             game.undo()
             texts.pop()
+
+
+async def panel_turn(
+    stage: Stage,
+    game: Game,
+    name: str,
+    where: int,
+    rng: random.Random,
+    attack: bool = True,
+    after: Seen | None = None,
+) -> list[Interaction]:
+    """A random turn for the side to act played with the Play panel alone (each action
+    picked in its menus, Undo where R30 would refuse the end, then End turn), and on
+    ``game``, a shadow of the bot's match. With ``attack``, attacks are preferred."""
+    picks: list[Interaction] = []
+    for _ in range(game.actions_left):
+        actions = [a for a in game.legal_actions() if a.kind != "search"]  # never refused
+        if not actions:
+            break
+        texts = game.notations(actions)
+        keen = [t for t in texts if " x " in t or " fire " in t]
+        text = rng.choice((keen if attack else []) or texts)
+        group = next(c.group for c in game.choices() if c.notation == text)
+        path = menus.route(game.menu(), game.choices(group), text)
+        picks += await stage.pick(name, text, path, channel=where, after=after)
+        game.apply(text)
+    while True:
+        try:
+            game.end_turn()
+            break
+        except IllegalAction:  # R30: the last action back, with the panel's Undo
+            game.undo()
+            picks.append(await stage.click(name, "Undo", channel=where))
+    picks.append(await stage.click(name, "End turn", channel=where))
+    return picks

@@ -7,13 +7,15 @@ from bot.service import Place
 from bot.tournament.desk import TournamentDesk
 
 from .callers import Caller
+from .costly import Limits
 from .parsing import parse_duration
 from .respond import Answer, Unusable
 
 
 class Tournaments:
-    def __init__(self, desk: TournamentDesk) -> None:
+    def __init__(self, desk: TournamentDesk, limits: Limits | None = None) -> None:
         self.desk = desk
+        self.limits = limits or Limits()
 
     @staticmethod
     def _place(caller: Caller) -> Place:
@@ -47,10 +49,14 @@ class Tournaments:
         return Answer.of(await self.desk.cancel(place, caller.user, name, admin=caller.admin))
 
     async def standings(self, caller: Caller, name: str) -> Answer:
-        return Answer.of(await self.desk.standings(self._place(caller), name))
+        place = self._place(caller)
+        draw = self.limits.pictures.run
+        return Answer.of(await draw(caller.user.id, lambda: self.desk.standings(place, name)))
 
     async def listing(self, caller: Caller) -> Answer:
-        return Answer.of(await self.desk.tournaments(self._place(caller)))
+        place = self._place(caller)
+        draw = self.limits.pictures.run
+        return Answer.of(await draw(caller.user.id, lambda: self.desk.tournaments(place)))
 
     async def rank(self, caller: Caller) -> Answer:
         return Answer.of(await self.desk.rank(self._place(caller), caller.user))

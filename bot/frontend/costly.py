@@ -1,0 +1,47 @@
+"""Commands that draw or search cost far more than the others (an animated replay is a
+second of CPU and a large file), so each kind has an allowance of its own per user, on top
+of the match service's, and a cap on how many run at once in the whole bot: a crowd asking
+at the same moment waits its turn instead of stalling every channel."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from bot.service.ratelimit import RateLimit
+
+T = TypeVar("T")
+
+
+class Costly:
+    """``burst`` requests of one user at once, then one every ``every`` seconds (a refusal
+    says how long to wait and that nothing was done), and at most ``at_once`` running."""
+
+    def __init__(
+        self,
+        what: str,
+        burst: int,
+        every: float,
+        at_once: int,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._limit = RateLimit(burst, every, f"asking for {what} faster than I make them")
+        self._running = asyncio.Semaphore(at_once)
+        self._clock = clock
+
+    async def run(self, user_id: int, work: Callable[[], Awaitable[T]]) -> T:
+        self._limit.take(user_id, self._clock())
+        async with self._running:
+            return await work()
+
+
+class Limits:
+    """The bot's allowances for costly commands: ``replays`` (animated GIFs: 2 at once per
+    user, then one every 30 s; 2 drawn at a time) and ``pictures`` (boards, leaderboards,
+    profiles, brackets: 6 at once per user, then one every 3 s; 4 at a time)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.replays = Costly("replays", 2, 30.0, 2, clock)
+        self.pictures = Costly("pictures", 6, 3.0, 4, clock)

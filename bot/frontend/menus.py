@@ -1,0 +1,148 @@
+"""The Play panel's menus, worked out from the seam's groups and choices within Discord's
+limits (25 options a select menu, 100 characters a label, 5 rows a message), with no
+discord.py in sight: what each select offers, given where the player is in the menus.
+
+The levels, each a select menu shown only when needed: a category of pieces (when there are
+more acting pieces than a menu holds), the piece, a first step of its actions (when it has
+more than a menu holds), the action. Whatever the game, every legal action is at most four
+picks away; a list still too long is cut into numbered parts rather than cut short."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rules.protocol import Choice, ChoiceGroup
+
+MOST = 25  # options in one select menu
+LABEL = 100  # characters of an option's label, description or value
+ACT = "="  # an option's value that stages an action starts with it
+
+
+@dataclass(frozen=True)
+class Nav:
+    """Where the player is in the menus: the category, piece and first step picked."""
+
+    category: str | None = None
+    group: str | None = None
+    step: int | None = None
+
+
+@dataclass(frozen=True)
+class Option:
+    label: str
+    value: str
+    description: str = ""
+    default: bool = False
+
+
+@dataclass(frozen=True)
+class Select:
+    """One select menu: ``level`` (``c`` category, ``g`` piece, ``s`` step, ``a`` action)
+    and the navigation above it, which its custom id carries."""
+
+    level: str
+    nav: Nav
+    placeholder: str
+    options: tuple[Option, ...]
+
+
+def selects(groups: Sequence[ChoiceGroup], choices: Sequence[Choice], nav: Nav) -> list[Select]:
+    """The select menus for ``nav``: ``choices`` are those of ``nav.group``."""
+    out: list[Select] = []
+    parts = categories(groups)
+    shown = groups
+    if len(parts) > 1:
+        options = [
+            Option(_cut(f"{name} ({len(members)})"), name, default=name == nav.category)
+            for name, members in parts.items()
+        ]
+        out.append(Select("c", Nav(), "Choose a kind of piece", tuple(options)))
+        if nav.category not in parts:
+            return out
+        shown = parts[nav.category]
+    options = [Option(_cut(g.label), g.key, _cut(g.description), g.key == nav.group) for g in shown]
+    out.append(Select("g", Nav(nav.category), "Choose a piece", tuple(options)))
+    if nav.group is None or not choices:
+        return out
+    above = Nav(nav.category, nav.group)
+    steps = first_steps(choices)
+    if steps is None:
+        out.append(Select("a", above, "Choose an action", tuple(_actions(choices))))
+        return out
+    options = [
+        Option(_cut(step), str(index), f"{len(members)} actions", index == nav.step)
+        for index, (step, members) in enumerate(steps)
+    ]
+    out.append(Select("s", above, "Choose where", tuple(options)))
+    if nav.step is None or not 0 <= nav.step < len(steps):
+        return out
+    members = steps[nav.step][1]
+    out.append(
+        Select(
+            "a",
+            Nav(nav.category, nav.group, nav.step),
+            "Choose an action",
+            tuple(_actions(members)),
+        )
+    )
+    return out
+
+
+def categories(groups: Sequence[ChoiceGroup]) -> dict[str, list[ChoiceGroup]]:
+    """The groups by category when there are more than a menu holds (else one part); a
+    category still too long is cut into numbered parts."""
+    if len(groups) <= MOST:
+        return {"": list(groups)}
+    by: dict[str, list[ChoiceGroup]] = {}
+    for group in groups:
+        by.setdefault(group.category, []).append(group)
+    parts: dict[str, list[ChoiceGroup]] = {}
+    for name, members in by.items():
+        chunks = [members[i : i + MOST] for i in range(0, len(members), MOST)]
+        for number, chunk in enumerate(chunks, 1):
+            parts[name if len(chunks) == 1 else f"{name} {number}"] = chunk
+    return parts
+
+
+def first_steps(choices: Sequence[Choice]) -> list[tuple[str, list[Choice]]] | None:
+    """The choices by the first step of their paths, or None when they fit one menu."""
+    if len(choices) <= MOST and all(len(c.path) == 1 for c in choices):
+        return None
+    steps: dict[str, list[Choice]] = {}
+    for choice in choices:
+        steps.setdefault(choice.path[0] if len(choice.path) > 1 else "", []).append(choice)
+    out: list[tuple[str, list[Choice]]] = []
+    for step, members in steps.items():
+        chunks = [members[i : i + MOST] for i in range(0, len(members), MOST)]
+        for number, chunk in enumerate(chunks, 1):
+            name = step or "other"
+            out.append((name if len(chunks) == 1 else f"{name} ({number})", chunk))
+    return out
+
+
+def route(
+    groups: Sequence[ChoiceGroup], choices: Sequence[Choice], notation: str
+) -> tuple[str, str, str | None]:
+    """Where the menus hold ``notation``, as ``selects`` offers it: the category (``""``
+    when there is none), the group's key, and the first step's label (None when the group
+    lists its actions at once). ``choices`` are those of that action's group."""
+    choice = next(c for c in choices if c.notation == notation)
+    category = next(
+        name
+        for name, members in categories(groups).items()
+        if any(g.key == choice.group for g in members)
+    )
+    steps = first_steps(choices)
+    if steps is None:
+        return category, choice.group, None
+    step = next(name for name, members in steps if choice in members)
+    return category, choice.group, _cut(step)
+
+
+def _actions(choices: Sequence[Choice]) -> list[Option]:
+    return [Option(_cut(c.label), _cut(ACT + c.notation), _cut(c.notation)) for c in choices]
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= LABEL else text[: LABEL - 1] + "\u2026"

@@ -1,0 +1,209 @@
+"""The Play panel on Discord: a message (ephemeral in a channel, plain in a DM) with up to
+four select menus (kind of piece, piece, first step, action) and End turn / Undo / Refresh
+buttons. Every pick edits the same message: a menu goes one level down, an action is staged
+and the panel goes back to the pieces with the new preview.
+
+Each component's custom id holds where it is (channel, match, turn, and the menus above it),
+so the panel works after a restart like every other button. A pick made for a turn that has
+ended turns the panel off ("That turn has already ended.")."""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+from bot.service import StaleRequest, Stamp
+
+from .callers import caller_of
+from .menus import Nav, Select
+from .playing import Panel
+from .respond import NOBODY, Answer, explain, files_of, report, run, watch
+
+log = logging.getLogger(__name__)
+_WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
+SELECT_TEMPLATE = (
+    r"tora:pn:" + _WHERE + r":(?P<level>[cgsa]):(?P<category>[^:]{0,20}):(?P<group>[^:]{0,20})"
+    r":(?P<step>\d{0,3})"
+)
+BUTTON_TEMPLATE = r"tora:pb:(?P<verb>end|undo|refresh):" + _WHERE
+BUTTONS = {
+    "end": ("End turn", discord.ButtonStyle.primary),
+    "undo": ("Undo", discord.ButtonStyle.secondary),
+    "refresh": ("Refresh", discord.ButtonStyle.secondary),
+}
+
+
+def _stamp(found: re.Match[str]) -> Stamp:
+    return Stamp(int(found["match"]), int(found["turn"]))
+
+
+def _where(channel_id: int, stamp: Stamp) -> str:
+    return f"{channel_id}:m{stamp.match}t{stamp.turn}"
+
+
+class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
+    """One of the panel's menus: its ``level`` and the picks above it (``nav``) are in its
+    custom id, its options are the message's."""
+
+    def __init__(
+        self,
+        select: discord.ui.Select[Any],
+        channel_id: int,
+        stamp: Stamp,
+        level: str,
+        nav: Nav,
+    ) -> None:
+        super().__init__(select)
+        self.channel_id, self.stamp, self.level, self.nav = channel_id, stamp, level, nav
+
+    @classmethod
+    def of(cls, channel_id: int, stamp: Stamp, spec: Select) -> PanelSelect:
+        nav = spec.nav
+        step = "" if nav.step is None else str(nav.step)
+        custom_id = (
+            f"tora:pn:{_where(channel_id, stamp)}:{spec.level}:{nav.category or ''}"
+            f":{nav.group or ''}:{step}"
+        )
+        options = [
+            discord.SelectOption(
+                label=o.label, value=o.value, description=o.description or None, default=o.default
+            )
+            for o in spec.options
+        ]
+        select = discord.ui.Select(
+            custom_id=custom_id, placeholder=spec.placeholder, options=options
+        )
+        return cls(select, channel_id, stamp, spec.level, nav)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PanelSelect:
+        step = int(match["step"]) if match["step"] else None
+        nav = Nav(match["category"] or None, match["group"] or None, step)
+        assert isinstance(item, discord.ui.Select)
+        return cls(item, int(match["channel"]), _stamp(match), match["level"], nav)
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        picked = (self.item.values or [""])[0]
+        nav = _deeper(self.level, self.nav, picked)
+        playing = interaction.client.playing
+        caller = caller_of(interaction)
+        await update(
+            interaction, lambda: playing.act(caller, self.channel_id, self.stamp, nav, picked)
+        )
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
+    def __init__(self, verb: str, channel_id: int, stamp: Stamp) -> None:
+        label, style = BUTTONS[verb]
+        custom_id = f"tora:pb:{verb}:{_where(channel_id, stamp)}"
+        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        self.verb, self.channel_id, self.stamp = verb, channel_id, stamp
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
+    ) -> PanelButton:
+        return cls(match["verb"], int(match["channel"]), _stamp(match))
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        playing = interaction.client.playing
+        caller = caller_of(interaction)
+        work = {"end": playing.end, "undo": playing.undo, "refresh": playing.refresh}[self.verb]
+        await update(interaction, lambda: work(caller, self.channel_id, self.stamp))
+
+
+def _deeper(level: str, nav: Nav, picked: str) -> Nav:
+    """Where a pick in the select of ``level`` (with ``nav`` above it) leads."""
+    if level == "c":
+        return Nav(picked)
+    if level == "g":
+        return Nav(nav.category, picked)
+    if level == "s" and picked.isdigit():
+        return Nav(nav.category, nav.group, int(picked))
+    return nav
+
+
+def view_of(panel: Panel) -> discord.ui.View | None:
+    """The panel's menus and buttons (none once its turn is over)."""
+    if panel.over or panel.stamp is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    for row, spec in enumerate(panel.selects[:4]):
+        item = PanelSelect.of(panel.channel_id, panel.stamp, spec)
+        item.row = row
+        view.add_item(item)
+    for verb in BUTTONS:
+        button = PanelButton(verb, panel.channel_id, panel.stamp)
+        button.row = 4
+        view.add_item(button)
+    return view
+
+
+def message_of(panel: Panel) -> dict[str, Any]:
+    """The keyword arguments that show ``panel`` (new attachments only when it has any)."""
+    out: dict[str, Any] = {
+        "content": panel.text[:2000],
+        "view": view_of(panel),
+        "allowed_mentions": NOBODY,
+    }
+    if panel.files is not None:
+        out["attachments"] = files_of(panel.files)
+    return out
+
+
+async def update(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
+) -> None:
+    """Acknowledge a pick at once, then edit the panel it came from; a refusal goes to the
+    player alone and leaves the panel, or turns it off when its turn has ended."""
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException:
+        log.warning(
+            "could not acknowledge a panel pick; not acted on",
+            extra={"interaction": interaction.id},
+        )
+        return
+    try:
+        panel = await work()
+    except StaleRequest as stale:
+        await _tell(interaction, stale.message, over=True)
+        return
+    except Exception as exc:
+        await _tell(interaction, explain(exc) or report(interaction, exc), over=False)
+        return
+    shown = message_of(panel)
+    try:
+        await interaction.edit_original_response(**shown)
+    except discord.HTTPException:
+        log.exception("could not update a panel", extra={"interaction": interaction.id})
+    else:
+        watch(interaction, shown["view"])
+
+
+async def _tell(interaction: discord.Interaction[Any], text: str, *, over: bool) -> None:
+    """The refusal to the player alone; a panel whose turn is over loses its menus."""
+    try:
+        if over:
+            await interaction.edit_original_response(view=None)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
+    except discord.HTTPException:
+        log.exception("could not answer a panel pick", extra={"interaction": interaction.id})
+
+
+async def open_panel(
+    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
+) -> None:
+    """``/tora play`` or a Play button: a new panel message (ephemeral in a channel)."""
+
+    async def answered() -> Answer:
+        panel = await work()
+        return Answer(panel.text, panel.files or (), True, view_of(panel))
+
+    await run(interaction, answered, private=True)

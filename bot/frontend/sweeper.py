@@ -1,0 +1,157 @@
+"""Buttons that stop applying are disabled where they were shown: a challenge's Accept and
+Decline once it is answered or gone, a turn's Play, End turn and Undo once that turn has
+ended, a proposal's buttons once its turn is over, every button once the match is over.
+
+Messages the bot sent with buttons (posts and DMs) are remembered in storage, so this works
+after a restart; answers to a user's command (ephemeral) are remembered in memory while
+their token lasts, as only that token can edit them. After each message about a match goes
+out, that match's remembered buttons are looked at, and the stale ones disabled; a failure
+to edit is logged and forgotten (the service refuses a stale button anyway)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from bot.service import Stamp
+from storage import ButtonMessage, Hosted, HostedNotFound, Store
+from storage.hosting import CHALLENGE, ENDED, PLAYING
+
+from .buttons import VERBS, ToraButton, buttons
+from .panel import PanelButton, PanelSelect
+
+log = logging.getLogger(__name__)
+TOKEN_AGE = 14 * 60.0  # an interaction's answer can be edited for 15 minutes
+CHALLENGE_VERBS = frozenset({"accept", "decline", "takeback"})
+PANEL = ("panel",)  # the verbs of a Play panel: its menus go once its turn is over
+
+
+@dataclass
+class _Answer:
+    interaction: discord.Interaction[Any]
+    verbs: tuple[str, ...]
+    turn: int
+    at: float
+    message: int  # the message it shows (a panel is edited by many interactions)
+
+
+def stale(verbs: tuple[str, ...], turn: int, hosted: Hosted) -> bool:
+    """Whether buttons made for ``turn`` of ``hosted`` no longer apply."""
+    if hosted.phase == ENDED:
+        return True
+    if CHALLENGE_VERBS.intersection(verbs):
+        return hosted.phase != CHALLENGE
+    return hosted.phase != PLAYING or turn != hosted.turn
+
+
+def disabled(verbs: tuple[str, ...], channel_id: int, stamp: Stamp) -> discord.ui.View:
+    """The same buttons, greyed out."""
+    view = buttons(tuple(v for v in verbs if v in VERBS), channel_id, stamp)
+    for item in view.children:
+        if isinstance(item, ToraButton):
+            item.item.disabled = True
+    return view
+
+
+class Sweeper:
+    def __init__(self, store: Store, client: discord.Client) -> None:
+        self._store = store
+        self._client = client
+        self._answers: dict[int, list[_Answer]] = defaultdict(list)
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    async def sent(self, message: discord.Message, verbs: tuple[str, ...], stamp: Stamp) -> None:
+        """A post or DM went out with buttons for ``stamp``'s match and turn."""
+        record = ButtonMessage(message.channel.id, message.id, stamp.match, verbs, stamp.turn)
+        await self._store.hosting.remember_buttons(record)
+
+    def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
+        """An answer to a user went out with ``view``: remember its buttons that act on a
+        turn (in memory: only the interaction's token can edit an ephemeral message)."""
+        if view is None:
+            return
+        items = view.children
+        panel = [i for i in items if isinstance(i, PanelSelect | PanelButton)]
+        pressed = [i.press for i in items if isinstance(i, ToraButton)]
+        stamps = [p.stamp for p in pressed if p.stamp is not None]
+        if panel:
+            self._remember(interaction, PANEL, panel[0].stamp)
+        elif stamps:
+            self._remember(interaction, tuple(p.verb for p in pressed), stamps[0])
+
+    def _remember(
+        self, interaction: discord.Interaction[Any], verbs: tuple[str, ...], stamp: Stamp | None
+    ) -> None:
+        if stamp is None:
+            return
+        now = time.monotonic()
+        message = interaction.message.id if interaction.message else interaction.id
+        fresh = [
+            a for a in self._answers[stamp.match] if now - a.at < TOKEN_AGE and a.message != message
+        ]
+        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message))
+        self._answers[stamp.match] = fresh
+
+    def after(self, match_id: int | None) -> None:
+        """A message about ``match_id`` went out: sweep its buttons, in the background."""
+        if match_id is None:
+            return
+        task = asyncio.create_task(self.sweep(match_id), name=f"tora-sweep-{match_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def sweep(self, match_id: int) -> None:
+        async with self._locks[match_id]:
+            try:
+                hosted = await self._store.hosting.get(match_id)
+            except HostedNotFound:
+                return
+            for record in await self._store.hosting.button_messages(match_id):
+                if stale(record.verbs, record.turn, hosted):
+                    await self._disable(record)
+            await self._disable_answers(hosted)
+
+    async def _disable(self, record: ButtonMessage) -> None:
+        stamp = Stamp(record.hosted_id, record.turn)
+        view = disabled(record.verbs, record.channel_id, stamp)
+        message = self._client.get_partial_messageable(record.channel_id)
+        try:
+            await message.get_partial_message(record.message_id).edit(view=view)
+        except discord.HTTPException as exc:
+            log.info(
+                "could not disable stale buttons: %s", exc, extra={"channel": record.channel_id}
+            )
+        await self._store.hosting.forget_buttons(record.channel_id, record.message_id)
+
+    async def _disable_answers(self, hosted: Hosted) -> None:
+        now = time.monotonic()
+        current = [a for a in self._answers.get(hosted.id, []) if now - a.at < TOKEN_AGE]
+        gone = [a for a in current if stale(a.verbs, a.turn, hosted)]
+        # set aside before any await: answers remembered meanwhile are kept
+        self._answers[hosted.id] = [a for a in current if a not in gone]
+        for answer in gone:
+            view = None
+            if answer.verbs != PANEL:
+                view = disabled(answer.verbs, hosted.channel_id, Stamp(hosted.id, answer.turn))
+            with contextlib.suppress(discord.HTTPException):
+                await answer.interaction.edit_original_response(view=view)
+
+    async def idle(self) -> None:
+        """Wait for the sweeps under way (tests compare what users see once all is done)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

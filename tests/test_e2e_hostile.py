@@ -1,0 +1,95 @@
+"""End to end, hostile input through the emulator: the longest texts Discord lets through,
+regular-expression bombs, markdown and mention syntax in every free-text option, numbers at
+the edge of Discord's integers. Each is refused with a specific message, pings nobody,
+changes nothing, and is answered about as fast as a plain refusal (a ratio measured in the
+same test, not a time: the machine's speed cancels out)."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+from test_e2e_resilience import start_match
+
+from bot.emulator import Interaction
+from bot.frontend.stage import Stage
+
+RATIO = 10  # a hostile request may take at most this many times a plain refusal
+SPACES = " " * 128
+BOMB = f"A v{SPACES}5{SPACES}h{SPACES}z"  # once 17 s at 606 characters
+MARKUP = "@everyone @here <@&1> <@1> **bold** __u__ `x` ||s|| <#1> [l](https://x.y)"
+HUGE = 2**53 - 1  # Discord's largest integer option
+
+
+async def state(stage: Stage) -> tuple[Any, ...]:
+    """Everything a command could change: the hosted matches (their versions move on any
+    write), the matches' logs, the outbox, and what every channel shows."""
+    assert stage.bot is not None and stage.bot.store is not None
+    store = stage.bot.store
+    live = await store.hosting.live()
+    logs = [await store.public_log(h.match_id) for h in live if h.match_id is not None]
+    posts = {  # messages of the bot's own, not answers to the commands
+        c: len([m for m in stage.emu.messages(c) if m.interaction_id is None])
+        for c in stage.emu.world.channels
+    }
+    return (live, logs, await store.hosting.private_queue(), posts)
+
+
+async def timed(
+    stage: Stage, who: str, path: tuple[str, ...], wanted: str = "", **values: Any
+) -> tuple[Interaction, float]:
+    """The answer, once it holds ``wanted`` (a refusal to a publicly deferred command comes
+    privately, after a neutral public note), and how long it took."""
+    start = time.perf_counter()
+    done = await stage.slash(who, *path, **values)
+    await stage.emu.wait_until(lambda: wanted in done.text, 10, f"{wanted!r} in the answer")
+    return done, time.perf_counter() - start
+
+
+async def test_hostile_inputs_are_refused_quickly_changing_nothing(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "carl", "admin")) as stage:
+        await start_match(stage)
+        await stage.quiet()
+        ann_dm = stage.emu.dm_channel(stage.user["ann"])
+        plain = [(await timed(stage, "ann", ("act",), action="hello"))[1] for _ in range(5)]
+        baseline = statistics.median(plain)
+        cases: list[tuple[str, tuple[str, ...], dict[str, Any], str]] = [
+            ("ann", ("act",), {"action": BOMB}, "and an action is at most 160"),
+            ("ann", ("act",), {"action": "x" * 400}, "400 characters long"),
+            ("ann", ("act",), {"action": MARKUP[:150]}, "cannot read `@everyone @here"),
+            ("ann", ("undo",), {"number": 99}, "nothing to take back"),
+            ("carl", ("act",), {"action": MARKUP[:150]}, "Only ann (Challenger) and bob"),
+            ("carl", ("record",), {"number": HUGE}, f"There is no match {HUGE} in this"),
+            ("carl", ("replay",), {"number": HUGE}, f"There is no match {HUGE} in this"),
+            ("carl", ("rules",), {"topic": "r" + "9" * 99}, "There is no ruling `r999"),
+            ("carl", ("rules",), {"topic": MARKUP}, "No ruling mentions `@everyone"),
+            ("carl", ("challenge",), {"deadline": "9" * 39 + "h"}, "number too large"),
+            ("carl", ("challenge",), {"expires": "inf"}, "`inf` is not a duration"),
+            ("carl", ("challenge",), {"terrain": MARKUP[:20]}, "board has no terrain `@every"),
+            (
+                "carl",
+                ("challenge",),
+                {"terrain": "custom", "terrain_map": "water " + "v 1 " * 497},
+                "The terrain map cannot be used",
+            ),
+            ("admin", ("admin", "settings"), {"deadline": "1e999h"}, "is not a duration"),
+            ("carl", ("tournament", "register"), {"name": MARKUP[:60]}, "no tournament called `@"),
+            ("bob", ("setup",), {"strategy": MARKUP[:20]}, "The game is under way"),
+            ("ann", ("board",), {"match": "9" * 20, "channel": ann_dm}, "no live match `999"),
+        ]
+        before = await state(stage)
+        for who, path, values, refusal in cases:
+            times = []
+            for _ in range(3):
+                done, took = await timed(stage, who, path, refusal, **values)
+                times.append(took)
+                assert done.error is None, (path, values, done.error)
+                assert refusal in done.text, (path, done.text)
+                assert len(done.text) < 1000  # never the whole input echoed back
+                assert all(not m.pinged for m in done.messages), (path, done.messages)
+            ratio = statistics.median(times) / baseline
+            assert ratio <= RATIO, f"{path} {str(values)[:60]}: {ratio:.1f} times a plain refusal"
+        await stage.quiet()
+        assert await state(stage) == before

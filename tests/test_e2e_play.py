@@ -1,0 +1,176 @@
+"""End to end, the play loop without notation: a whole short game played with the Play
+panel alone (one player in the channel, the other from the Play button of their "your turn"
+DMs), stale and doubled clicks, buttons disabled once their turn is over, a draw agreed with
+buttons, a finished match's board, record and replay, and names full of markdown and
+mentions that ping nobody."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.emulator import Interaction
+from bot.emulator.models import walk_components
+from bot.frontend import menus
+from bot.frontend.stage import Stage, panel_turn
+from rules import Game, Options, Side
+
+SEED = 11
+
+
+async def started(stage: Stage, ann: str = "ann", bob: str = "bob") -> Game:
+    await stage.slash(ann, "challenge", opponent=bob)
+    await stage.click(bob, "Accept")
+    await stage.slash(ann, "setup", strategy="aggressive")
+    await stage.slash(bob, "setup", strategy="defensive")
+    await stage.posted("The game begins")
+    return Game(board="short", challenger_setup="aggressive", opposition_setup="defensive")
+
+
+async def test_a_short_game_played_with_the_menus_alone(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        game = await started(stage)
+        rng = random.Random(SEED)
+        bob_dm = stage.emu.dm_channel(stage.user["bob"])
+        interactions: list[Interaction] = []
+        while not game.is_over():
+            if game.side == Side.CHALLENGER:
+                interactions.append(await stage.open_panel("ann"))
+                interactions += await panel_turn(stage, game, "ann", stage.channel, rng)
+            else:  # from the Play button of his "your turn" message
+                interactions.append(await stage.click("bob", "Play", channel=bob_dm))
+                interactions += await panel_turn(stage, game, "bob", bob_dm, rng)
+        assert all(i.error is None for i in interactions)
+        typed = [
+            i
+            for i in interactions
+            if i.payload["type"] == 2 and i.payload["data"]["name"] != "tora"
+        ]
+        assert typed == []
+        commands = {
+            o["name"]
+            for i in interactions
+            if i.payload["type"] == 2
+            for o in i.payload["data"]["options"]
+        }
+        assert commands <= {"play"}  # no act, no notation typed
+        await stage.posted("Final score")
+        public = " ".join(m.text() for m in stage.emu.public_messages(stage.channel))
+        assert "ann's " in public and "bob's " in public  # the turns in plain words too
+
+
+async def test_stale_and_double_clicks_and_disabled_buttons(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        game = await started(stage)
+        ann = stage.user["ann"]
+        older = (await stage.open_panel("ann")).messages[0]
+        panel = (await stage.open_panel("ann")).messages[0]
+        text = game.notations(game.legal_actions())[0]
+        group = game.choices()[0].group
+        await stage.pick("ann", text, menus.route(game.menu(), game.choices(group), text))
+        game.apply(text)
+        end = next(b for b in panel.buttons() if b["label"] == "End turn")
+        clicks = [await stage.emu.click(ann, panel.id, end["custom_id"]) for _ in range(2)]
+        for click in clicks:  # a double click: both sent before either is answered
+            await click.done(30)
+
+        def told() -> str:
+            return " ".join(m.text() for c in clicks for m in c.followups)
+
+        await stage.emu.wait_until(lambda: told() or None, 30, "the second click's answer")
+        assert "That turn has already ended" in told()
+        assert "has moved on" not in told()
+        await stage.posted("ann (Challenger) ended their turn")
+        await stage.emu.wait_until(
+            lambda: (
+                not [c for c in walk_components(older.components) if c.get("type") == 3] or None
+            ),
+            30,
+            "the older panel's menus gone",
+        )  # the turn it was for is over
+        bob_dm = stage.emu.dm_channel(stage.user["bob"])
+        prompt = await stage.emu.wait_for_dm(
+            stage.user["bob"], lambda m: "Your turn against" in m.text(), 30
+        )
+        assert prompt.buttons() and all(not b.get("disabled") for b in prompt.buttons())
+        game.end_turn()
+        await stage.click("bob", "Play", channel=bob_dm)
+        await panel_turn(stage, game, "bob", bob_dm, random.Random(SEED))
+        await stage.emu.wait_until(
+            lambda: all(b.get("disabled") for b in prompt.buttons()) or None,
+            30,
+            "bob's turn prompt disabled once his turn is over",
+        )
+
+
+async def test_a_draw_agreed_with_buttons_then_the_finished_match(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await started(stage)
+        await stage.slash("ann", "draw")
+        offer = await stage.posted("proposes a draw")
+        assert "bob" in offer
+        accepted = await stage.click("bob", "Accept the draw")
+        assert accepted.error is None
+        await stage.posted("agreed to a draw")
+        board = await stage.slash("carl", "board")  # nothing runs here: the last match
+        assert board.text.startswith("Match 1 ended: tie (agreed draw). Its final board:")
+        assert board.files and board.files[0].name == "board.png"
+        record = await stage.slash("carl", "record")
+        assert record.files[0].name == "tora-match-1.tora"
+        assert '[Result "1/2-1/2"]' in record.files[0].data.decode()
+        replay = await stage.slash("carl", "replay")
+        await stage.emu.wait_until(lambda: replay.files or None, 30, "the replay")
+        assert replay.files[0].name == "tora-match-1.gif"
+
+
+async def test_markdown_and_mentions_in_names_ping_nobody(tmp_path: Path) -> None:
+    evil = "**ev*il** @everyone <@&1>"
+    async with Stage(tmp_path, ("ann", evil)) as stage:
+        await started(stage, "ann", evil)
+        await stage.slash(evil, "draw")
+        await stage.posted("proposes a draw")
+        posts = stage.emu.public_messages(stage.channel)
+        shown = " ".join(m.text() for m in posts)
+        assert "\\*\\*ev\\*il\\*\\*" in shown and "@\u200beveryone" in shown
+        allowed = {f"user:{stage.user['ann']}", f"user:{stage.user[evil]}"}
+        assert all(m.pinged <= allowed for m in posts)  # never everyone, never a role
+        assert not any("everyone" in m.pinged or "here" in m.pinged for m in posts)
+
+
+async def test_long_board_turns_with_a_hidden_assassin_played_with_the_menus(
+    tmp_path: Path,
+) -> None:
+    """ann plays from her DMs (her menus hold her hidden Assassin, for her alone), bob in
+    the channel; neither types any notation."""
+    async with Stage(tmp_path) as stage:
+        ann_dm = stage.emu.dm_channel(stage.user["ann"])
+        await stage.slash("ann", "challenge", opponent="bob", board="long", assassins=True)
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", strategy="aggressive", ruler="K", channel=ann_dm)
+        await stage.slash("ann", "setup", assassin="v3h17", channel=ann_dm)
+        await stage.slash("bob", "setup", strategy="defensive", ruler="Q", assassin="none")
+        await stage.posted("The game begins")
+        options = Options(
+            board="long",
+            assassins=True,
+            challenger_setup="aggressive",
+            opposition_setup="defensive",
+            rulers=("K", "Q"),
+        )
+        game = Game(options, assassin_starts=("v3h17", None))
+        rng = random.Random(SEED)
+        hidden = game.choices(next(g.key for g in game.menu() if g.key.startswith("X")))
+        interactions = []
+        for turn in range(4):
+            if turn % 2 == 0:
+                interactions.append(await stage.open_panel("ann", channel=ann_dm))
+                interactions += await panel_turn(stage, game, "ann", ann_dm, rng, attack=False)
+            else:
+                interactions.append(await stage.open_panel("bob"))
+                interactions += await panel_turn(stage, game, "bob", stage.channel, rng)
+        assert all(i.error is None for i in interactions)
+        await stage.quiet()
+        public = stage.emu.everything_public(stage.channel).decode("latin-1")
+        bobs = " ".join(m.text() for m in stage.emu.dms(stage.user["bob"]))
+        for text in (public, bobs):
+            assert not any(choice.notation in text for choice in hidden)  # her X moves
