@@ -10,7 +10,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 
-from rules import Game, IllegalAction, Options
+from rules.tora import Game, IllegalAction, Options
 
 
 @dataclass

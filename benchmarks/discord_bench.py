@@ -23,7 +23,7 @@ from pathlib import Path
 from bot.emulator import Interaction
 from bot.frontend import menus
 from bot.frontend.stage import Stage, planned_turn
-from rules import Game, IllegalAction, Side
+from rules.tora import Game, IllegalAction, Side
 
 from .common import Figure, median, poisson_arrivals
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 
-from rules import Game, IllegalAction, jeopardy
+from rules.tora import Game, IllegalAction, jeopardy
 
 from .common import Figure, median, middle_game, p95, play_random_turn, samples
 

@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from rules import IllegalAction, Options
+from rules.tora import IllegalAction, Options
 from storage import Config, Match, Store
 
 from .common import Figure, median

@@ -1,6 +1,6 @@
 """Board images (Pillow) for TORA: every picture the bot posts, drawn from a View.
 
-Everything here takes a ``rules.view.View`` (``game.view_for(viewer)``), never a Game, plus
+Everything here takes a ``rules.tora.view.View`` (``game.view_for(viewer)``), never a Game, plus
 what a View does not hold (player names, deadline) in a ``StatusInfo``, and returns PNG (or,
 for replays, GIF) bytes. Only ``private_png`` and ``preview_png`` accept a player's view, the
 only kind that can hold hidden information. ``render_async`` runs any of them off the event

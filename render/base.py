@@ -11,9 +11,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from rules.geometry import square, squares
-from rules.pieces import Side
-from rules.terrain import Terrain
+from rules.tora.geometry import square, squares
+from rules.tora.pieces import Side
+from rules.tora.terrain import Terrain
 
 from . import palette as pal
 from .fonts import font

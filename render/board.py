@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from rules.view import Event, View
+from rules.tora.view import Event, View
 
 from .base import base_board, cell_backgrounds
 from .compose import paste_rgba

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.geometry import h_of, v_of
+from rules.tora.geometry import h_of, v_of
 
 # Every drawing made once and cached (base boards, sprites) is drawn this many times larger and
 # shrunk, which anti-aliases it.

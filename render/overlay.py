@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from rules.pieces import Side
-from rules.view import Event
+from rules.tora.pieces import Side
+from rules.tora.view import Event
 
 from . import palette as pal
 from .compose import clip, paste_colours, paste_rgba

@@ -14,7 +14,7 @@ from itertools import product
 
 from PIL import Image
 
-from rules.pieces import Side
+from rules.tora.pieces import Side
 
 RGB = tuple[int, int, int]
 

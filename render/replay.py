@@ -10,8 +10,8 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from rules.record import parse_record, replay
-from rules.view import View
+from rules.tora.record import parse_record, replay
+from rules.tora.view import View
 
 from .board import board_image
 from .status import Mode, StatusFields, StatusInfo
@@ -47,7 +47,7 @@ def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:
 
 def views_from_record(text: str) -> list[View]:
     """The public view at the start and after every turn of a record (RecordError or
-    ReplayError, from rules.record, if the record is malformed or illegal)."""
+    ReplayError, from rules.tora.record, if the record is malformed or illegal)."""
     views: list[View] = []
     replay(text, trusted=True, each_turn=lambda game: views.append(game.view_for(None)))
     return views

@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules.game import Game
-from rules.pieces import Side
-from rules.record import replay
-from rules.view import View
+from rules.tora.game import Game
+from rules.tora.pieces import Side
+from rules.tora.record import replay
+from rules.tora.view import View
 
 from .status import StatusInfo
 

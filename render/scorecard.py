@@ -19,9 +19,9 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from rules.geometry import SHORT
-from rules.pieces import Side
-from rules.view import View
+from rules.tora.geometry import SHORT
+from rules.tora.pieces import Side
+from rules.tora.view import View
 
 from . import palette as pal
 from .encode import png_bytes

@@ -6,7 +6,7 @@ import math
 
 from PIL import ImageDraw
 
-from rules.geometry import DIRECTION_VECTORS
+from rules.tora.geometry import DIRECTION_VECTORS
 
 Point = tuple[float, float]
 

@@ -19,8 +19,8 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from rules.pieces import CANNON, COMMAND_KINDS, SOLDIER, Side
-from rules.view import PieceView
+from rules.tora.pieces import CANNON, COMMAND_KINDS, SOLDIER, Side
+from rules.tora.view import PieceView
 
 from . import palette as pal
 from .fonts import font

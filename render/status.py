@@ -13,8 +13,8 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from rules.pieces import Side
-from rules.view import View
+from rules.tora.pieces import Side
+from rules.tora.view import View
 
 from . import palette as pal
 from .fonts import Font, draw_label, fit, font, label

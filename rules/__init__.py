@@ -1,32 +1,27 @@
-"""TORA rules core: pure, deterministic, no I/O. See docs/RULES.md for the rulings."""
+"""The rules core: pure, deterministic, no I/O. The seam every game implements
+(``protocol``), the registry of games (``registry``), and what they share (``sides``,
+``errors``, ``records``, ``grouped``); one package per game: ``tora``, ``torishogi``,
+``torii``. Layers above import the seam and a game's package, never a game's modules."""
 
-from .actions import Action
 from .errors import ActionError, AmbiguousAction, IllegalAction, MalformedAction
-from .game import Event, Game, Options, Outcome, Turn
-from .geometry import LONG, SHORT
-from .pieces import Piece, Side
-from .view import PieceView, View
-
-# Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
-# are recognised as stale (storage then rebuilds the game from its action log).
-STATE_VERSION = 4
+from .protocol import Choice, ChoiceGroup, GameState, GameType, GameView, SetupQuestion
+from .registry import DEFAULT, GAMES, game_type
+from .sides import Outcome, Side
 
 __all__ = [
-    "LONG",
-    "SHORT",
-    "STATE_VERSION",
-    "Action",
+    "DEFAULT",
+    "GAMES",
     "ActionError",
     "AmbiguousAction",
-    "Event",
-    "Game",
+    "Choice",
+    "ChoiceGroup",
+    "GameState",
+    "GameType",
+    "GameView",
     "IllegalAction",
     "MalformedAction",
-    "Options",
     "Outcome",
-    "Piece",
-    "PieceView",
+    "SetupQuestion",
     "Side",
-    "Turn",
-    "View",
+    "game_type",
 ]

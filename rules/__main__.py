@@ -1,55 +1,34 @@
-"""``python -m rules replay FILE`` and ``python -m rules legal FILE`` (see README)."""
+"""``python -m rules replay FILE``, ``python -m rules legal FILE`` (any game: its record's
+``[Game "..."]`` header names it, none means TORA) and ``python -m rules perft GAME DEPTH``
+(see README)."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
+from typing import Any
 
-from .actions import Action
-from .game import Game
-from .geometry import name
-from .pieces import Side
-from .record import RecordError, ReplayError, replay
-from .view import View
+from .protocol import GameState, GameType
+from .records import RecordError, ReplayError, game_of
+from .registry import DEFAULT, GAMES, game_type
+from .sides import Side
 
-
-def position_lines(view: View) -> list[str]:
-    """One line per piece ``viewer`` may see, sorted as text: ``<C|O> <letter> v<V>h<H>``
-    and its marks (a hidden Assassin appears only in its owner's view)."""
-    lines = []
-    for piece in view.pieces:
-        marks = [
-            mark
-            for mark, present in (
-                ("defend", piece.defending),
-                ("unready", piece.kind == "C" and not piece.ready),
-                ("doomed", piece.doomed),
-            )
-            if present
-        ]
-        lines.append(" ".join([piece.side.letter, piece.letter, name(piece.sq), *marks]))
-    return sorted(lines)
-
-
-def status_lines(game: Game) -> list[str]:
-    outcome = game.outcome()
-    c, o = game.scores()
-    return [
-        f"status: {'ongoing' if outcome is None else outcome}",
-        f"score: C {c} O {o}",
-        f"to act: {game.side.letter}, actions left {game.actions_left}",
-    ]
-
-
-def visible_actions(game: Game, viewer: Side | None) -> list[Action]:
-    """The legal actions, less those of a hidden Assassin unless its owner is asking."""
-    if viewer == game.side:
-        return game.legal_actions()
-    own = game.pos.hidden_assassin(game.side)
-    return [a for a in game.legal_actions() if own is None or a.origin != own.sq or a.letter != "X"]
+MAX_RECORD = 4 << 20  # characters: a record is read whole, and the games cap lines themselves
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "perft":
+            return _perft(args)
+        return _record(args)
+    except BrokenPipeError:  # a reader like `head` stopped early: not an error
+        sys.stderr.close()
+        return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m rules", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     for command, text in (
@@ -57,25 +36,35 @@ def main(argv: list[str] | None = None) -> int:
         ("legal", "print the legal actions at the end of a record"),
     ):
         cmd = sub.add_parser(command, help=text)
-        cmd.add_argument("file", help="a game record (R50); - for standard input")
+        cmd.add_argument("file", help="a game record; - for standard input")
         cmd.add_argument(
             "--as",
             dest="viewer",
             choices=("C", "O"),
-            help="see it as that player: with their hidden Assassin (R40)",
+            help="see it as that player: with their hidden Assassin (TORA, R40)",
         )
-    args = parser.parse_args(argv)
-    try:
-        if args.file == "-":
-            text = sys.stdin.read()
-        else:
-            with open(args.file, encoding="utf-8") as handle:
-                text = handle.read()
-    except OSError as exc:
-        print(f"cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+    perft = sub.add_parser("perft", help="count the leaf positions DEPTH plies ahead")
+    perft.add_argument("game", choices=sorted(GAMES), help="the game")
+    perft.add_argument("depth", type=int, help="plies: TORA actions, ToriShogi moves, Torii turns")
+    perft.add_argument("--fen", help="start from this position instead (TORA: a full record)")
+    perft.add_argument("--board", choices=("short", "long"), default="short", help="TORA's board")
+    perft.add_argument(
+        "--spirits", help="Torii: the two Spirits, e.g. Deer,Kitsune (with powers; none without)"
+    )
+    return parser
+
+
+def _record(args: argparse.Namespace) -> int:
+    text = _read(args.file)
+    if text is None:
         return 2
     try:
-        game = replay(text)
+        kind = game_type(game_of(text, DEFAULT))
+    except ValueError as exc:
+        print(f"malformed record: {exc}", file=sys.stderr)
+        return 2
+    try:
+        game = kind.read_record(text)
     except RecordError as exc:
         print(f"malformed record: {exc}", file=sys.stderr)
         return 2
@@ -84,14 +73,62 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     viewer = None if args.viewer is None else Side.from_letter(args.viewer)
     if args.command == "legal":
-        lines = [game.notation(action) for action in visible_actions(game, viewer)]
+        lines = kind.visible_actions(game, viewer)
     else:
-        lines = position_lines(game.view_for(viewer)) + status_lines(game)
-    try:
-        sys.stdout.write("".join(line + "\n" for line in lines))
-    except BrokenPipeError:  # a reader like `head` stopped early: not an error
-        sys.stderr.close()
+        lines = kind.describe(game, viewer)
+    sys.stdout.write("".join(line + "\n" for line in lines))
     return 0
+
+
+def _read(path: str) -> str | None:
+    try:
+        if path == "-":
+            text = sys.stdin.read(MAX_RECORD + 1)
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(MAX_RECORD + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}", file=sys.stderr)
+        return None
+    if len(text) > MAX_RECORD:
+        print(f"{path}: a record has at most {MAX_RECORD:,} characters", file=sys.stderr)
+        return None
+    return text
+
+
+def _perft(args: argparse.Namespace) -> int:
+    if args.depth < 0:
+        print("the depth is 0 or more", file=sys.stderr)
+        return 2
+    kind = game_type(args.game)
+    try:
+        game = _start(kind, args)
+    except (ValueError, RecordError, ReplayError) as exc:
+        print(f"cannot set up {kind.title}: {exc}", file=sys.stderr)
+        return 2
+    print(kind.perft(game, args.depth))
+    return 0
+
+
+def _start(kind: GameType, args: argparse.Namespace) -> GameState:
+    """The start position: ``--fen``, or the game's start with its options from the flags."""
+    options: Mapping[str, Any] = {}
+    answers: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    if kind.id == "tora":
+        options = {"board": args.board}
+        answers = (
+            {"strategy": "aggressive", "ruler": "K"},
+            {"strategy": "aggressive", "ruler": "K"},
+        )
+    elif kind.id == "torii":
+        spirits = (args.spirits or "Deer,Kitsune").split(",")
+        if len(spirits) != 2:
+            raise ValueError("--spirits names two Spirits, e.g. Deer,Kitsune")
+        options = {"powers": args.spirits is not None}
+        answers = ({"spirit": spirits[0]}, {"spirit": spirits[1]})
+    if args.fen:
+        return kind.from_fen(args.fen, {})
+    return kind.new_game(options, answers)
 
 
 if __name__ == "__main__":

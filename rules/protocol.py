@@ -231,12 +231,32 @@ class GameType(Protocol):
         ...
 
     def read_record(self, text: str) -> GameState:
-        """Replay a record; raises ``rules.record.RecordError`` or ``ReplayError``."""
+        """Replay a record; raises ``rules.tora.record.RecordError`` or ``ReplayError``."""
         ...
 
     def perft(self, game: GameState, depth: int) -> int:
-        """Leaf positions ``depth`` plies (whole turns) from ``game``: for testing."""
+        """Leaf positions ``depth`` plies from ``game``, as the game defines a ply (a move
+        in ToriShogi, a whole turn in Torii, a single action in TORA): for testing."""
         ...
+
+    def describe(self, game: GameState, viewer: Side | None) -> list[str]:
+        """The position as ``viewer`` may know it, as text lines (``python -m rules replay``)."""
+        ...
+
+    def visible_actions(self, game: GameState, viewer: Side | None) -> list[str]:
+        """The notations of the legal actions ``viewer`` may know of."""
+        ...
+
+
+def describe(game: GameState) -> list[str]:
+    """A position as text for a game without hidden information: its position string, the
+    status and who is to act (``python -m rules replay``)."""
+    outcome = game.outcome()
+    return [
+        f"position: {game.fen()}",
+        f"status: {'ongoing' if outcome is None else outcome}",
+        f"to act: {game.side.letter}, actions left {game.actions_left}",
+    ]
 
 
 __all__ = [
@@ -251,4 +271,5 @@ __all__ = [
     "Outcome",
     "SetupQuestion",
     "Side",
+    "describe",
 ]

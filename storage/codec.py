@@ -7,7 +7,7 @@ import dataclasses
 import json
 import pickle
 
-from rules import STATE_VERSION, Game, Options
+from rules.tora import STATE_VERSION, Game, Options
 
 
 def options_to_json(options: Options) -> str:

@@ -15,7 +15,7 @@ from dataclasses import replace
 
 import aiosqlite
 
-from rules import Side
+from rules.tora import Side
 
 from . import hosting, writes
 from .hosting import Hosted, Post, Queued, SetupChoice

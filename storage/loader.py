@@ -3,7 +3,7 @@ entry replayed through the rules core and compared with what was stored."""
 
 from __future__ import annotations
 
-from rules import ActionError, Game, Options
+from rules.tora import ActionError, Game, Options
 
 from .codec import load_game, options_from_json
 from .errors import CorruptMatch

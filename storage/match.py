@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Event, Game, Side, Turn
+from rules.tora import Event, Game, Side, Turn
 
 from .log import (
     ACT,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules import Game, Options, Side
+from rules.tora import Game, Options, Side
 
 
 def side_of(user_id: int, challenger_id: int | None, opposition_id: int | None) -> Side | None:

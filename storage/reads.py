@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from rules import STATE_VERSION, Side
+from rules.tora import STATE_VERSION, Side
 
 from .codec import headers_from_json, options_from_json
 from .errors import MatchNotFound

@@ -7,7 +7,7 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rules import LONG, STATE_VERSION, Options, Side
+from rules.tora import LONG, STATE_VERSION, Options, Side
 
 from .codec import headers_to_json, options_to_json
 from .errors import (

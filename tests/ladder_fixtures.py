@@ -11,7 +11,7 @@ from bot.ladder.desk import LadderDesk
 from bot.ladder.runner import LadderRunner
 from bot.service import Place, User
 from bot.service.testing import Harness
-from rules import Options, Side
+from rules.tora import Options, Side
 from storage import Config, Store
 
 GUILD = 10

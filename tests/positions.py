@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from rules import Game, IllegalAction, Piece, Side
-from rules.geometry import parse_square
+from rules.tora import Game, IllegalAction, Piece, Side
+from rules.tora.geometry import parse_square
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
 

@@ -15,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 
-from rules import IllegalAction, Options
+from rules.tora import IllegalAction, Options
 from storage import Config, Match, Store
 
 GUILD = 1

@@ -5,14 +5,14 @@ from __future__ import annotations
 import pytest
 from positions import C, O, at, hidden, refused, sq, with_assassins
 
-from rules import Game, IllegalAction, Options
-from rules.record import write_record
+from rules.tora import Game, IllegalAction, Options
+from rules.tora.record import write_record
 
 LONG_ASSASSINS = Options(board="long", assassins=True)
 
 
 def pieces_seen(game: Game, viewer) -> set[tuple[str, str, str]]:
-    from rules.geometry import name
+    from rules.tora.geometry import name
 
     return {(p.side.letter, p.letter, name(p.sq)) for p in game.view_for(viewer).pieces}
 

@@ -8,8 +8,8 @@ import sys
 import pytest
 from positions import C, O
 
-from rules import Game, Options
-from rules.record import RecordError, replay, write_record
+from rules.tora import Game, Options
+from rules.tora.record import RecordError, replay, write_record
 
 OPTIONS = Options(board="long", assassins=True)
 

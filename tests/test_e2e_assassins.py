@@ -13,7 +13,7 @@ from bot.emulator.world import visible_bytes
 from bot.frontend import menus
 from bot.frontend.stage import Stage
 from bot.service import ManualClock
-from rules import Game, Options, Side
+from rules.tora import Game, Options, Side
 
 OPTIONS = Options(
     board="long",

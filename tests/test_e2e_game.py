@@ -9,7 +9,7 @@ from pathlib import Path
 
 from bot.frontend import demo
 from bot.frontend.stage import Stage, planned_turn
-from rules import Game, Side
+from rules.tora import Game, Side
 
 SEED = 54  # a game that ends (loss of command) in 10 turns with attacks preferred
 

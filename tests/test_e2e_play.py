@@ -13,7 +13,7 @@ from bot.emulator import Interaction
 from bot.emulator.models import walk_components
 from bot.frontend import menus
 from bot.frontend.stage import Stage, panel_turn
-from rules import Game, Options, Side
+from rules.tora import Game, Options, Side
 
 SEED = 11
 

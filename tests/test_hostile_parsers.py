@@ -16,11 +16,11 @@ from hypothesis import strategies as st
 
 from bot.frontend import rulebook
 from bot.frontend.parsing import BadDuration, parse_duration
-from rules import ActionError, Game, Options
-from rules.geometry import parse_square
-from rules.notation import MAX_ACTION, parse
-from rules.record import RecordError, ReplayError, replay
-from rules.terrain import TerrainError, parse_map
+from rules.tora import ActionError, Game, Options
+from rules.tora.geometry import parse_square
+from rules.tora.notation import MAX_ACTION, parse
+from rules.tora.record import RecordError, ReplayError, replay
+from rules.tora.terrain import TerrainError, parse_map
 
 BOUND = 0.25  # seconds for one parse of up to 6,000 characters
 DISCORD_MOST = 6000

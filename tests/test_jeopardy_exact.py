@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import playout
 
-from rules import jeopardy
-from rules.movegen import piece_actions
-from rules.position import Position
+from rules.tora import jeopardy
+from rules.tora.movegen import piece_actions
+from rules.tora.position import Position
 
 
 def brute_force(pos: Position, victim: int, actions: int) -> bool:

@@ -13,7 +13,7 @@ from bot.ladder.errors import LadderError, NotFound, NotRated
 from bot.ladder.glicko2 import PROVISIONAL_DEVIATION, Rating, play
 from bot.ladder.results import Results
 from bot.ladder.standings import PERIOD, current
-from rules import Game, Options, Side
+from rules.tora import Game, Options, Side
 from storage import Config, Store
 from storage.ladders import LadderKey
 from storage.migrations import LATEST

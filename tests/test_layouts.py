@@ -8,7 +8,7 @@ from itertools import product
 
 import pytest
 
-from rules.layouts import LONG_SETUPS, SHORT_SETUPS, TERRAIN_PRESETS, mirror
+from rules.tora.layouts import LONG_SETUPS, SHORT_SETUPS, TERRAIN_PRESETS, mirror
 
 SIZES = {"short": 9, "long": 17}
 SETUPS = {"short": SHORT_SETUPS, "long": LONG_SETUPS}

@@ -13,7 +13,7 @@ import pytest
 
 from bot.frontend import menus
 from bot.frontend.menus import Nav
-from rules import Game, IllegalAction, Options
+from rules.tora import Game, IllegalAction, Options
 
 
 def random_position(seed: int) -> Game:

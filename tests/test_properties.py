@@ -8,11 +8,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules import Game, IllegalAction, Options, Side
-from rules.assassin import start_squares
-from rules.geometry import name
-from rules.layouts import LONG_SETUPS, SHORT_SETUPS
-from rules.record import replay, write_record
+from rules.tora import Game, IllegalAction, Options, Side
+from rules.tora.assassin import start_squares
+from rules.tora.geometry import name
+from rules.tora.layouts import LONG_SETUPS, SHORT_SETUPS
+from rules.tora.record import replay, write_record
 
 TERRAINS = ["none", "river", "woods", "highlands"]
 SETTINGS = settings(

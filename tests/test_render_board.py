@@ -22,8 +22,8 @@ from render.samples import (
     short_start,
 )
 from render.sprites import Look, sprite
-from rules import Event, Game, PieceView, Side
-from rules.geometry import parse_square
+from rules.tora import Event, Game, PieceView, Side
+from rules.tora.geometry import parse_square
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
 KIB = 1024

@@ -14,8 +14,8 @@ from render.board import board_image
 from render.replay import DISCORD_LIMIT
 from render.samples import MID_GAME, PLAYERS
 from render.status import Mode
-from rules import Game, Side
-from rules.record import parse_record
+from rules.tora import Game, Side
+from rules.tora.record import parse_record
 
 EXAMPLE = Path(__file__).parents[1] / "docs" / "examples" / "short-game.tora"
 

@@ -6,8 +6,8 @@ import pytest
 from positions import C, O, position, refused
 from positions import occupant as at
 
-from rules import Game, IllegalAction, MalformedAction, Piece
-from rules.geometry import distance, mirror, name, parse_square, square
+from rules.tora import Game, IllegalAction, MalformedAction, Piece
+from rules.tora.geometry import distance, mirror, name, parse_square, square
 
 
 def board_of(g):

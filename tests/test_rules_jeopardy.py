@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from positions import C, O, at, bare, begin, put, sq
 
-from rules import Game, IllegalAction, Side, jeopardy
+from rules.tora import Game, IllegalAction, Side, jeopardy
 
 # ---- building positions ----------------------------------------------------------------------
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import pytest
 from positions import C, O, at, bare, begin, put, sq
 
-from rules import Game, IllegalAction, Side, jeopardy, trapped
-from rules.record import replay, write_record
+from rules.tora import Game, IllegalAction, Side, jeopardy, trapped
+from rules.tora.record import replay, write_record
 
 # ---- building positions ----------------------------------------------------------------------
 

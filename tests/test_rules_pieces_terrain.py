@@ -4,8 +4,8 @@ import pytest
 from positions import C, O, position, refused
 from positions import occupant as at
 
-from rules import AmbiguousAction, Game, Piece
-from rules.geometry import parse_square
+from rules.tora import AmbiguousAction, Game, Piece
+from rules.tora.geometry import parse_square
 
 DEFENDING = {"defending": True}
 

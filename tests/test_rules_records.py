@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from positions import C, O, at, bare, begin, put, sq
 
-from rules import (
+from rules.tora import (
     AmbiguousAction,
     Game,
     IllegalAction,
     MalformedAction,
     Side,
 )
-from rules.record import RecordError, ReplayError, parse_record, replay, write_record
+from rules.tora.record import RecordError, ReplayError, parse_record, replay, write_record
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAD = '[Board "short"]\n[ChallengerSetup "aggressive"]\n[OppositionSetup "aggressive"]\n'

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from positions import C, O, hidden, position, with_assassins
 
-from rules import Game
+from rules.tora import Game
 
 NAMES = ("ann", "bob")
 

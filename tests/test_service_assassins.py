@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
-from rules import Game, Options, Side
+from rules.tora import Game, Options, Side
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")

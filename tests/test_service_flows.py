@@ -21,8 +21,8 @@ from bot.service import (
     User,
 )
 from bot.service.testing import PRIVATE, Harness
-from rules import Side
-from rules.record import parse_record
+from rules.tora import Side
+from rules.tora.record import parse_record
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Place(guild_id=1, channel_id=100)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.service.offload import Offload
-from rules import IllegalAction, Options, Side
+from rules.tora import IllegalAction, Options, Side
 from storage import Config, Store
 from storage.log import fingerprint
 
@@ -46,7 +46,7 @@ async def test_a_long_board_turn_end_in_a_worker_process(tmp_path: Path) -> None
 CHILD = """
 import asyncio, sys, time
 from bot.service.offload import Offload
-from rules import Game, Options
+from rules.tora import Game, Options
 from storage.match import Match
 
 async def main():

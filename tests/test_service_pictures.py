@@ -8,7 +8,7 @@ from pathlib import Path
 from bot.pictures import PillowRenderer
 from bot.service import Place, Status, User
 from bot.service.testing import Harness
-from rules import Game, Side
+from rules.tora import Game, Side
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from storage_workload import GUILD, new_match
 
-from rules import Options, Side
+from rules.tora import Options, Side
 from storage import (
     ChannelBusy,
     Config,
@@ -45,7 +45,7 @@ async def test_a_database_of_schema_2_migrates_forward(tmp_path: Path) -> None:
     path = tmp_path / "v2.sqlite3"
     conn = sqlite3.connect(path, isolation_level=None)
     assert migrate(conn, upto=2) == [1, 2]
-    from rules import Game
+    from rules.tora import Game
 
     game = Game(Options(board="short"))
     entries = [play(game, Step(ACT, game.notation(game.legal_actions()[0])))[0]]

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 from storage_workload import GUILD
 
-from rules import Game, Options, Side
-from rules.record import write_record
+from rules.tora import Game, Options, Side
+from rules.tora.record import write_record
 from storage import Config, Match, Store
 from storage.log import fingerprint
 

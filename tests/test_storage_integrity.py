@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from storage_workload import GUILD, new_match, play_and_save
 
-from rules import Game, Options
+from rules.tora import Game, Options
 from storage import Config, ConfigError, CorruptMatch, SchemaTooNew, Store
 from storage.log import ACT, END, Step, fingerprint, play
 from storage.migrations import LATEST, migrate

@@ -9,7 +9,7 @@ from pathlib import Path
 from ladder_fixtures import GUILD, ManualClock
 
 from bot.ladder.results import Results
-from rules import Options, Side
+from rules.tora import Options, Side
 from storage import Config, Store
 from storage.migrations import LATEST, migrate
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from storage_workload import GUILD, new_match, play_and_save
 
-from rules import STATE_VERSION, Game, IllegalAction, Options, Side
+from rules.tora import STATE_VERSION, Game, IllegalAction, Options, Side
 from storage import (
     KINDS,
     AlreadyRated,

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from storage_workload import GUILD, new_match, play_and_save
 
-from rules.record import RecordError, ReplayError, replay
+from rules.tora.record import RecordError, ReplayError, replay
 from storage import Config, Store
 from storage.log import fingerprint
 

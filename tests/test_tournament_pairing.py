@@ -11,7 +11,7 @@ from bot.tournament.captures import game_result, scored_by
 from bot.tournament.champions import Standing
 from bot.tournament.pairing import Entrant, NoSubstitute, pair_tier
 from bot.tournament.progress import RECORD, TIE_BREAKER, decide, encode, match_state
-from rules import Game, Options, Side
+from rules.tora import Game, Options, Side
 from storage.tournaments import GameRow, MatchRow
 
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from bot.tournament import Board, Captures, army, personal_score
 from bot.tournament.points import check_captures
-from rules.layouts import LONG_SETUPS, SHORT_SETUPS
+from rules.tora.layouts import LONG_SETUPS, SHORT_SETUPS
 
 FIELD_OF_LETTER = {
     "S": "soldiers",

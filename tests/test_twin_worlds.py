@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import C, O
 
-from rules import ActionError, Game, Options
-from rules.assassin import start_squares
-from rules.geometry import distance, name, neighbours
-from rules.record import write_record
+from rules.tora import ActionError, Game, Options
+from rules.tora.assassin import start_squares
+from rules.tora.geometry import distance, name, neighbours
+from rules.tora.record import write_record
 
 OPTIONS = Options(board="long", assassins=True)
 C_STARTS = start_squares(OPTIONS, C)

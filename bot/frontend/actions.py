@@ -16,7 +16,7 @@ from typing import Protocol
 
 from bot.service import MatchService, Place, Reply, Terms, User, load_guild
 from bot.service.texts import escape, quote
-from rules import Side
+from rules.tora import Side
 from storage import Hosted, Store
 from storage.hosting import CHALLENGE, ENDED, SETUP
 

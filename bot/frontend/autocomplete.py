@@ -11,8 +11,8 @@ import discord
 from discord import app_commands
 
 from bot.service import Refused
-from rules.game import STRATEGIES
-from rules.terrain import CUSTOM, preset_names
+from rules.tora.game import STRATEGIES
+from rules.tora.terrain import CUSTOM, preset_names
 
 from . import rulebook
 from .callers import caller_of

@@ -14,7 +14,7 @@ from typing import Any
 
 from bot.emulator import Interaction, Msg
 from bot.emulator.models import walk_components
-from rules import Game, Side
+from rules.tora import Game, Side
 
 from .cards import card
 from .stage import Stage, panel_turn, planned_turn

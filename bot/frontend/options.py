@@ -7,8 +7,8 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.frontend.parsing import MAX_TEXT
-from rules.geometry import MAX_SQUARE_TEXT
-from rules.terrain import MAX_MAP
+from rules.tora.geometry import MAX_SQUARE_TEXT
+from rules.tora.terrain import MAX_MAP
 
 ActionText = app_commands.Range[str, 1, 400]  # an action, or a turn's actions with ';'
 DurationText = app_commands.Range[str, 1, MAX_TEXT]  # 90m, 24h, 3d...

@@ -18,7 +18,7 @@ from typing import Any
 from bot.emulator import Emulator, Interaction, Msg
 from bot.emulator.models import walk_components
 from bot.service import Clock, Settings
-from rules import Game, IllegalAction
+from rules.tora import Game, IllegalAction
 from storage import Config as StoreConfig
 
 from . import menus

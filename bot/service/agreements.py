@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules import ActionError, Side
+from rules.tora import ActionError, Side
 from storage.hosting import PLAYING
 
 from .context import Context, Mail

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import asyncio
 
-from rules import Game, Options, Side
-from rules.geometry import name
-from rules.record import write_record
-from rules.view import Event, View
+from rules.tora import Game, Options, Side
+from rules.tora.geometry import name
+from rules.tora.record import write_record
+from rules.tora.view import Event, View
 
 from .context import Context, Mail
 from .ports import Attachment

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field, replace
 
 from bot.ladder.errors import NotRated
 from bot.ladder.results import Results
-from rules import Side
-from rules.view import View
+from rules.tora import Side
+from rules.tora.view import View
 from storage import Hosted, Post, SetupChoice, Store
 from storage.hosting import ENDED
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules import Side
+from rules.tora import Side
 from storage import ChannelBusy, Hosted
 from storage.hosting import CHALLENGE, SETUP
 

@@ -25,7 +25,7 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from rules import LONG, IllegalAction, Turn
+from rules.tora import LONG, IllegalAction, Turn
 from storage import Match
 from storage.log import DEADLINE, END, Step, play
 

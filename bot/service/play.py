@@ -8,9 +8,9 @@ import asyncio
 import contextlib
 from dataclasses import replace
 
-from rules import ActionError, Game, Side
-from rules.actions import GAME_LEVEL
 from rules.protocol import Choice
+from rules.tora import ActionError, Game, Side
+from rules.tora.actions import GAME_LEVEL
 from storage import Hosted
 from storage.hosting import CHALLENGE, PLAYING
 

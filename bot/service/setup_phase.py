@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules import IllegalAction, Options, Side
-from rules.assassin import check_assassin_start, home_row, start_squares
-from rules.game import STRATEGIES
-from rules.geometry import name
+from rules.tora import IllegalAction, Options, Side
+from rules.tora.assassin import check_assassin_start, home_row, start_squares
+from rules.tora.game import STRATEGIES
+from rules.tora.geometry import name
 from storage import SetupChoice
 from storage.hosting import PLAYING
 from storage.writes import NewMatch

@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules import Game, Side
+from rules.tora import Game, Side
 from storage import Hosted, Match
 
 from .errors import NotAllowed

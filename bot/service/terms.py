@@ -6,8 +6,8 @@ import dataclasses
 import json
 from dataclasses import dataclass
 
-from rules import LONG, SHORT, Options
-from rules.terrain import CUSTOM, NONE, TerrainError, preset_names
+from rules.tora import LONG, SHORT, Options
+from rules.tora.terrain import CUSTOM, NONE, TerrainError, preset_names
 
 from .errors import Refused
 from .texts import duration, quote

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from rules import Game, Side
+from rules.tora import Game, Side
 
 from .match import GameResult, Seat
 from .points import Captures, personal_score

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
-from rules.pieces import (
+from rules.tora.pieces import (
     ARCHER,
     ASSASSIN,
     ASSASSIN_VALUES,

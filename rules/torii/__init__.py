@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.protocol import SetupQuestion
+from rules.protocol import SetupQuestion, describe
 from rules.sides import Side
 
 from . import fen as position_string
@@ -79,6 +79,13 @@ class ToriiType:
     def perft(self, game: ToriiGame, depth: int) -> int:
         """TI20, from the game's position (staged actions aside)."""
         return perft_position(game.pos, game.setup, depth)
+
+    def describe(self, game: ToriiGame, viewer: Side | None) -> list[str]:
+        """The position string, the status and the side to act (nothing is hidden)."""
+        return describe(game)
+
+    def visible_actions(self, game: ToriiGame, viewer: Side | None) -> list[str]:
+        return [game.notation(action) for action in game.legal_actions()]
 
 
 TORII = ToriiType()

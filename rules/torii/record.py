@@ -26,6 +26,7 @@ from rules.errors import ActionError, IllegalAction, MalformedAction
 from rules.protocol import FORFEIT
 from rules.sides import Side
 
+from ..records import JUDGE, RecordError, ReplayError
 from . import fen as position_string
 from .actions import PASS, PASS_TEXT
 from .events import DRAW, RESIGN
@@ -35,7 +36,6 @@ from .state import Setup, spirit_named, start_position
 MAX_RECORD = 1 << 20  # 1 MiB: about 20,000 turns
 MAX_LINE = 400
 GAME_ID = "torii"
-JUDGE = "judge"
 GAME_ENDERS = (RESIGN, DRAW, FORFEIT)
 # Headers a record's writer makes from the game itself; any others are kept as read.
 DERIVED_HEADERS = (
@@ -47,23 +47,6 @@ DERIVED_HEADERS = (
     "Result",
     "Termination",
 )
-
-
-class RecordError(ValueError):
-    """The record itself is malformed; ``line`` is 1-based."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
-
-
-class ReplayError(ValueError):
-    """An action in a well-formed record is illegal; ``turn`` and ``action`` are 1-based."""
-
-    def __init__(self, turn: int, action: int, reason: str) -> None:
-        super().__init__(f"turn {turn} action {action}: {reason}")
-        self.turn, self.action, self.reason = turn, action, reason
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.protocol import SetupQuestion
+from rules.protocol import SetupQuestion, describe
 from rules.sides import Side
 
 from .events import Event, Turn
@@ -72,6 +72,13 @@ class ToriShogiType:
     def perft(self, game: ToriShogiGame, depth: int) -> int:
         """From the confirmed position (a staged move is not played)."""
         return perft(game.pos.copy(), depth)
+
+    def describe(self, game: ToriShogiGame, viewer: Side | None) -> list[str]:
+        """The position string, the status and the side to act (nothing is hidden)."""
+        return describe(game)
+
+    def visible_actions(self, game: ToriShogiGame, viewer: Side | None) -> list[str]:
+        return [game.notation(action) for action in game.legal_actions()]
 
 
 TORISHOGI = ToriShogiType()

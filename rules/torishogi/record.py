@@ -20,6 +20,7 @@ from __future__ import annotations
 from rules.errors import ActionError, MalformedAction
 from rules.sides import Side
 
+from ..records import RecordError, ReplayError
 from .events import DRAW, FORFEIT_WORD, GAME_WORDS, RESIGN
 from .fen import START_FEN
 from .game import ToriShogiGame
@@ -28,24 +29,6 @@ GAME_ID = "torishogi"
 MAX_LINE = 300
 MAX_LINES = 4000
 _COMPUTED = ("Game", "FEN", "Result", "Termination")
-
-
-class RecordError(ValueError):
-    """The record itself is malformed; ``line`` is 1-based. (Same constructor as TORA's
-    ``rules.record.RecordError``, which cannot be imported without TORA's engine.)"""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
-
-
-class ReplayError(ValueError):
-    """A move in a well-formed record is illegal (same constructor as TORA's)."""
-
-    def __init__(self, turn: int, action: int, reason: str) -> None:
-        super().__init__(f"turn {turn} action {action}: {reason}")
-        self.turn, self.action, self.reason = turn, action, reason
 
 
 def write_record(game: ToriShogiGame, extra: dict[str, str] | None = None) -> str:

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..errors import MalformedAction, echo
 from .actions import CROWN, DRAW, FIRE, MOVE, READY, RESET, RESIGN, SEARCH, STANCE
-from .errors import MalformedAction, echo
 from .geometry import DIRECTIONS, SQUARE_PATTERN, parse_square
 
 PIECE_WORDS = {

@@ -6,45 +6,33 @@ The API follows python-chess: ``legal_actions()``, ``parse_action(text)``, ``not
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
+from ..errors import IllegalAction
+from ..protocol import Choice, ChoiceGroup
+from ..sides import Outcome
 from . import menu as menus
 from . import trapped
 from .actions import (
     DRAW,
     FIRE,
-    FORFEIT,
     RESET,
     RESIGN,
     SEARCH,
     Action,
 )
 from .assassin import AssassinRules, check_assassin_start
-from .errors import IllegalAction
+from .endings import GameEndings
 from .geometry import BOARD_SIZES, LONG, SHORT, distance, name, square
 from .layouts import LONG_SETUPS, SHORT_SETUPS
 from .movegen import all_actions, search_actions
 from .pieces import COMMAND_KINDS, GENERAL, RULER, Piece, Side
 from .position import Effect, Position
-from .protocol import Choice, ChoiceGroup
 from .resolve import Resolver
-from .sides import Outcome
 from .terrain import Terrain, parse_map, preset
-from .view import Event, View, build_view
+from .view import Event, Turn, View, build_view
 
 STRATEGIES = ("aggressive", "defensive")
-
-
-@dataclass
-class Turn:
-    """A finished turn: its actions in canonical notation and what they did."""
-
-    side: Side
-    round: int
-    game: int
-    texts: list[str]
-    events: list[Event] = field(default_factory=list)
-    round_end: tuple[tuple[Side, str, int], ...] = ()  # doomed pieces removed after this turn
 
 
 @dataclass(frozen=True)
@@ -82,7 +70,9 @@ class Options:
         return preset(self.board, self.terrain)
 
 
-class Game(Resolver, AssassinRules):
+class Game(Resolver, AssassinRules, GameEndings):
+    game_type = "tora"
+
     def __init__(
         self,
         options: Options | None = None,
@@ -130,6 +120,13 @@ class Game(Resolver, AssassinRules):
                 pid += 1
         self._place_assassins(pos)
         return pos
+
+    def fen(self) -> str:
+        """TORA has no FEN: its position string is the judge's full record (R50), exact down
+        to hidden Assassins and a series' score; ``TORA.from_fen`` replays it."""
+        from .record import write_record  # record builds on Game
+
+        return write_record(self)
 
     def copy(self) -> Game:
         new = Game.__new__(Game)
@@ -207,7 +204,7 @@ class Game(Resolver, AssassinRules):
         return actions
 
     def menu(self) -> tuple[ChoiceGroup, ...]:
-        """The legal actions grouped by the piece that acts, for menus (``rules.menu``)."""
+        """The legal actions grouped by the piece that acts, for menus (``rules.tora.menu``)."""
         return menus.menu(self)
 
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
@@ -412,39 +409,6 @@ class Game(Resolver, AssassinRules):
         self._publish_game()
         self.result = outcome
 
-    # ---- game-level acts (R26, R28) ------------------------------------------------------
-    def resign(self, side: Side) -> Event:
-        """``side`` resigns, on its turn or not; actions already staged by the side to act
-        stay in the record as played (on its own turn, in the same line as ``resign``)."""
-        self._check_can_act()
-        if side == self.pos.side:
-            self._close_turn(RESIGN)
-        else:
-            self._record_partial_turn()
-            self.turns.append(Turn(side, self.pos.round, self.game_number, [RESIGN]))
-        self._finish(Outcome(side.other, "resignation"))
-        return Event(side, RESIGN, "", 0, 0, (), (), (), ())
-
-    def forfeit(self, side: Side) -> Event:
-        """``side`` loses on missed turns (the host's verdict): recorded like a resignation,
-        as ``forfeit``, with the outcome's reason ``forfeit``. Actions staged by the side to
-        act are discarded first: an unfinished turn is never played (R12)."""
-        self._check_can_act()
-        self.discard_turn()
-        self.turns.append(Turn(side, self.pos.round, self.game_number, [FORFEIT]))
-        self._finish(Outcome(side.other, FORFEIT))
-        return Event(side, FORFEIT, "", 0, 0, (), (), (), ())
-
-    def discard_turn(self) -> list[str]:
-        """Drop every action staged in the running turn, searches included: the turn never
-        ended (R12), so nothing of it is applied, scored or published. Returns their
-        notations. For the host, before a resignation, an agreed draw or an abort."""
-        dropped = self.staged()
-        if self.stack:
-            self.pos = self.stack[0]
-        self.current, self.stack, self.waived = [], [], set()
-        return dropped
-
     def _close_turn(self, *acts: str) -> Turn:
         """Record the staged actions (and game-level ``acts``) as the turn of the side to act."""
         pos = self.pos
@@ -470,35 +434,6 @@ class Game(Resolver, AssassinRules):
         if self.current:
             self._close_turn()
         self.current, self.stack, self.waived = [], [], set()
-
-    def agree_draw(self) -> Event:
-        """Both players agreed to a draw (R26); recorded in the turn of the side to act."""
-        self._check_can_act()
-        side = self.pos.side
-        self._close_turn(DRAW)
-        self._finish(Outcome(None, "agreed draw"))
-        return Event(side, DRAW, "", 0, 0, (), (), (), ())
-
-    def can_reset(self) -> bool:
-        pos = self.pos
-        return (
-            pos.long
-            and bool(self.options.target)
-            and any(len(pos.commanders(side)) == 1 for side in Side)
-        )
-
-    def agree_reset(self) -> Event:
-        """R28: with a point target on the long board, a player down to one action may
-        propose a reset; when the opponent agrees, this round's points are booked and a new
-        game begins."""
-        self._check_game_level(RESET)
-        side = self.pos.side
-        self._close_turn(RESET)
-        self._book_pending()
-        if not self._target_reached():
-            self._next_game()
-            self.pos.start_turn(Side.CHALLENGER)
-        return Event(side, RESET, "", 0, 0, (), (), (), ())
 
 
 _SEARCH_STAYS = "a search revealed what it found: it cannot be taken back, nor anything before it"

@@ -9,7 +9,7 @@ are all built from a view, never from the Game itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from .geometry import name
@@ -180,3 +180,15 @@ def _own_record(game: Game, viewer: Side) -> tuple[str, ...]:
     if not (game.options.assassins and game.assassin_starts[viewer]):
         return ()
     return tuple(game.assassin_record(viewer))
+
+
+@dataclass
+class Turn:
+    """A finished turn: its actions in canonical notation and what they did."""
+
+    side: Side
+    round: int
+    game: int
+    texts: list[str]
+    events: list[Event] = field(default_factory=list)
+    round_end: tuple[tuple[Side, str, int], ...] = ()  # doomed pieces removed after this turn

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..errors import AmbiguousAction, IllegalAction
 from .actions import CROWN, FIRE, GAME_LEVEL, MOVE, SEARCH, STANCE, Action, format_action
-from .errors import AmbiguousAction, IllegalAction
 from .explain import explain
 from .geometry import distance, name
 from .movegen import crown_actions, piece_actions, search_actions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .sides import Side
+from ..sides import Side
 
 GENERAL, RULER, ARCHER, SOLDIER, CAVALRY, CANNON, ASSASSIN = "G", "R", "A", "S", "H", "C", "X"
 KIND_NAMES = {

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .errors import echo
+from ..errors import echo
 
 SHORT, LONG = "short", "long"
 BOARD_SIZES = {SHORT: 9, LONG: 17}

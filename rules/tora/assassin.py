@@ -11,9 +11,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from ..errors import IllegalAction
 from . import jeopardy
 from .actions import MOVE, SEARCH, Action
-from .errors import IllegalAction
 from .geometry import name, neighbours, parse_square, square
 from .pieces import ASSASSIN, KIND_NAMES, Piece, Side
 from .position import Effect, Position, Reveal

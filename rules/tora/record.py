@@ -6,8 +6,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..errors import ActionError, MalformedAction
+from ..records import JUDGE, RecordError, ReplayError
 from .actions import DRAW, FORFEIT, RESET, RESIGN
-from .errors import ActionError, MalformedAction
 from .game import Game, Options
 from .geometry import name
 from .pieces import Side
@@ -19,25 +20,7 @@ _TURN = re.compile(r"^(?P<side>[CO])\s*:(?P<body>.*)$")
 REQUIRED = ("Board", "ChallengerSetup", "OppositionSetup")
 GAME_ENDERS = (RESIGN, DRAW, RESET)
 ASSASSIN_HEADERS = ("ChallengerAssassin", "OppositionAssassin")
-JUDGE = "judge"  # the audience of the full record
 MAX_LINE = 4000  # characters: a long-board turn of 20 actions is under 800
-
-
-class RecordError(ValueError):
-    """The record itself is malformed; ``line`` is 1-based."""
-
-    def __init__(self, line: int, message: str) -> None:
-        super().__init__(f"line {line}: {message}")
-        self.line = line
-        self.message = message
-
-
-class ReplayError(ValueError):
-    """An action in a well-formed record is illegal."""
-
-    def __init__(self, turn: int, action: int, reason: str) -> None:
-        super().__init__(f"turn {turn} action {action}: {reason}")
-        self.turn, self.action, self.reason = turn, action, reason
 
 
 @dataclass

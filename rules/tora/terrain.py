@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .errors import echo
+from ..errors import echo
 from .geometry import (
     BOARD_SIZES,
     DIRECTION_VECTORS,

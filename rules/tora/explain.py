@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..errors import IllegalAction
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE
-from .errors import IllegalAction
 from .geometry import DELTAS, DIRECTIONS, distance, middles, name, neighbours, on_board
 from .movegen import crown_actions, piece_actions, supporter_choices
 from .paths import PIECE_RULE, path_effect, shortest_paths

@@ -3,7 +3,7 @@ path is refused. ``Walk`` explores every path at once; this judges the one a pla
 
 from __future__ import annotations
 
-from .errors import IllegalAction
+from ..errors import IllegalAction
 from .geometry import distance, name, neighbours
 from .movegen import BASE_REACH
 from .pieces import ARCHER, CANNON, CAVALRY, COMMAND_KINDS, SOLDIER, Piece

@@ -15,10 +15,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
+from ..protocol import Choice, ChoiceGroup
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .geometry import DIRECTION_VECTORS, DIRECTIONS, distance, name
 from .pieces import ASSASSIN, KIND_NAMES, RULER
-from .protocol import Choice, ChoiceGroup
 
 if TYPE_CHECKING:
     from .game import Game
