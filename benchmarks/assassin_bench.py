@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 
-from rules.tora import Game, Side
-from rules.tora.record import write_record
+from rules.tora import Game, Side, write_record
 
 from .common import Figure, median, middle_game, p95, samples
 

@@ -20,9 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.emulator import Interaction
 from bot.frontend import menus
-from bot.frontend.stage import Stage, planned_turn
+from emulator import Interaction
+from emulator.stage import Stage, planned_turn
 from rules.tora import Game, IllegalAction, Side
 
 from .common import Figure, median, poisson_arrivals

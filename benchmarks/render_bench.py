@@ -13,10 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 from render import StatusInfo, board_png, replay_gif, views_from_record
-from rules.tora import Game, PieceView, Side
-from rules.tora.geometry import squares
-from rules.tora.record import write_record
-from rules.tora.view import View
+from rules.tora import Game, PieceView, Side, View, squares, write_record
 
 from .common import Figure, median, play_random_turn
 

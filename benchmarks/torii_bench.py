@@ -13,8 +13,7 @@ import time
 from render.status import StatusInfo
 from render.torii import board_png, views_from_record
 from render.torii.examples import MID_GAME
-from rules.torii import TORII, ToriiGame
-from rules.torii.view import View
+from rules.torii import TORII, ToriiGame, View
 
 from .common import Figure, median, samples
 

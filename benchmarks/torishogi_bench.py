@@ -14,9 +14,7 @@ import time
 
 from render.status import StatusInfo
 from render.torishogi import board_png, replay_gif
-from rules.torishogi import START_FEN, ToriShogiGame, parse_fen, perft
-from rules.torishogi.movegen import legal_moves
-from rules.torishogi.position import Position
+from rules.torishogi import START_FEN, Position, ToriShogiGame, legal_moves, parse_fen, perft
 
 from .common import Figure, median, p95, samples
 

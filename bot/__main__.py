@@ -1,6 +1,5 @@
 """``python -m bot``: run the Discord bot; ``python -m bot sync [--guild ID]``: register its
-slash commands with Discord (only on demand: never at start); ``python -m bot demo``: a
-scripted match against a local Discord emulator, no token needed. Configuration comes from
+slash commands with Discord (only on demand: never at start). Configuration comes from
 the environment (see the README); without a token it says how to get one and exits."""
 
 from __future__ import annotations
@@ -10,7 +9,6 @@ import asyncio
 import logging
 import signal
 import sys
-from pathlib import Path
 
 import discord
 
@@ -56,16 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("run", help="run the bot (the default)")
     syncing = commands.add_parser("sync", help="register the slash commands with Discord")
     syncing.add_argument("--guild", type=int, help="a server id (default TORA_SYNC_GUILD)")
-    demo = commands.add_parser("demo", help="play a scripted match against a local emulator")
-    demo.add_argument("--out", type=Path, default=Path("demo-out"), help="where to write it")
     args = parser.parse_args(argv)
-    if args.command == "demo":  # needs no token: the emulator is local
-        setup_logging("WARNING")
-        from bot.frontend import demo as scripted
-
-        written = asyncio.run(scripted.run(args.out))
-        print(f"The transcript is in {written} (open it in a Markdown viewer).")
-        return 0
     try:
         config = Config.from_env()
     except ConfigError as exc:

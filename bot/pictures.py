@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 from render import board_png, private_png
-from rules.tora.view import View
+from rules.tora import View
 
 from .service import Status
 

@@ -11,8 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import examples, goldens
-from .replay import record_status, replay_gif, views_from_record
+from .tora import examples, goldens
+from .tora.replay import record_status, replay_gif, views_from_record
 
 
 def main(argv: list[str] | None = None) -> int:

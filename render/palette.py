@@ -14,7 +14,7 @@ from itertools import product
 
 from PIL import Image
 
-from rules.tora.pieces import Side
+from rules.sides import Side
 
 RGB = tuple[int, int, int]
 

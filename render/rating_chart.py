@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from rules.tora.pieces import Side
+from rules.sides import Side
 
 from . import palette as pal
 from .encode import png_bytes

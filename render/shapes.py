@@ -6,16 +6,7 @@ import math
 
 from PIL import ImageDraw
 
-from rules.tora.geometry import DIRECTION_VECTORS
-
 Point = tuple[float, float]
-
-
-def screen_vector(direction: int) -> Point:
-    """Unit vector on screen of a direction index (N is up: v grows upwards, y downwards)."""
-    dh, dv = DIRECTION_VECTORS[direction]
-    length = math.hypot(dh, dv)
-    return dh / length, -dv / length
 
 
 def arrow_head(start: Point, tip: Point, length: float, width: float) -> list[Point]:

@@ -12,11 +12,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from rules.tora import DRAW as DRAW_TEXT
+from rules.tora import FORFEIT as FORFEIT_TEXT
+from rules.tora import RESET as RESET_TEXT
+from rules.tora import RESIGN as RESIGN_TEXT
 from rules.tora import Event, Game, Side, Turn
-from rules.tora.actions import DRAW as DRAW_TEXT
-from rules.tora.actions import FORFEIT as FORFEIT_TEXT
-from rules.tora.actions import RESET as RESET_TEXT
-from rules.tora.actions import RESIGN as RESIGN_TEXT
 
 ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET = (
     "act",

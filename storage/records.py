@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.tora import Game, Options
-from rules.tora.record import ASSASSIN_HEADERS, assassin_starts_from_headers, replay, write_record
+from rules.tora import (
+    ASSASSIN_HEADERS,
+    Game,
+    Options,
+    assassin_starts_from_headers,
+    replay,
+    write_record,
+)
 
 from .loader import new_game
 from .log import Entry, fingerprint, play, steps_from_turns

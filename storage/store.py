@@ -13,8 +13,7 @@ from types import TracebackType
 
 import aiosqlite
 
-from rules.tora import Game, Options, Side
-from rules.tora.record import write_record
+from rules.tora import Game, Options, Side, write_record
 
 from . import hosting, reads, writes
 from .codec import dump_game

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.emulator.world import visible_bytes
 from bot.frontend import menus
-from bot.frontend.stage import Stage
 from bot.service import ManualClock
+from emulator.stage import Stage
+from emulator.world import visible_bytes
 from rules.tora import Game, Options, Side
 
 OPTIONS = Options(

@@ -13,8 +13,8 @@ from typing import Any
 
 from test_e2e_resilience import start_match
 
-from bot.emulator import Interaction
-from bot.frontend.stage import Stage
+from emulator import Interaction
+from emulator.stage import Stage
 
 RATIO = 10  # a hostile request may take at most this many times a plain refusal
 SPACES = " " * 128

@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.emulator import Interaction
-from bot.emulator.models import walk_components
 from bot.frontend import menus
-from bot.frontend.stage import Stage, panel_turn
+from emulator import Interaction
+from emulator.models import walk_components
+from emulator.stage import Stage, panel_turn
 from rules.tora import Game, Options, Side
 
 SEED = 11

@@ -10,8 +10,8 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from bot.emulator import Msg
-from bot.frontend.stage import Stage
+from emulator import Msg
+from emulator.stage import Stage
 
 
 async def start_match(stage: Stage) -> None:

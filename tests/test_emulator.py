@@ -16,7 +16,7 @@ import discord
 import pytest
 from discord import app_commands
 
-from bot.emulator import Emulator
+from emulator import Emulator
 
 PNG = b"\x89PNG\r\n\x1a\n fake board"
 RECORD = b'[Board "short"]\nC: G v5h9-v4h9\n'

@@ -15,8 +15,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.emulator import Emulator
-from bot.emulator.compression import zstd_available
+from emulator import Emulator
+from emulator.compression import zstd_available
 
 
 @pytest.fixture
@@ -245,7 +245,7 @@ async def test_driver_refuses_what_the_client_could_not_send(emu: Emulator) -> N
 
 async def test_standalone_process_prints_its_addresses_and_the_transcript() -> None:
     child = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "bot.emulator", "--port", "0", "--users", "ann", stdout=PIPE
+        sys.executable, "-m", "emulator", "--port", "0", "--users", "ann", stdout=PIPE
     )
     assert child.stdout is not None
     try:

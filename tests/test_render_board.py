@@ -12,8 +12,8 @@ from PIL import Image
 
 from render import StatusInfo, board_png, preview_png, private_png
 from render import palette as pal
-from render.layout import layout_for
-from render.samples import (
+from render.tora.layout import layout_for
+from render.tora.samples import (
     PLAYERS,
     assassin_turn,
     long_start,
@@ -21,7 +21,7 @@ from render.samples import (
     private_preview,
     short_start,
 )
-from render.sprites import Look, sprite
+from render.tora.sprites import Look, sprite
 from rules.tora import Event, Game, PieceView, Side
 from rules.tora.geometry import parse_square
 

@@ -9,8 +9,8 @@ import pytest
 from PIL import Image
 
 from render import LadderRow, ladder_png, score_card_png
-from render.samples import PLAYERS, long_start, short_start
-from render.scorecard import POINT_COLUMN_A, POINT_COLUMN_B
+from render.tora.samples import PLAYERS, long_start, short_start
+from render.tora.scorecard import POINT_COLUMN_A, POINT_COLUMN_B
 
 
 def decode(data: bytes) -> Image.Image:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from render import goldens
+from render.tora import goldens
 
 GOLDEN_DIR = Path(__file__).parent / "golden"
 STORED = sorted(path.name for path in GOLDEN_DIR.glob("*.png"))

@@ -11,8 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.service import Refused
-from rules.tora.game import STRATEGIES
-from rules.tora.terrain import CUSTOM, preset_names
+from rules.tora import CUSTOM, STRATEGIES, preset_names
 
 from . import rulebook
 from .callers import caller_of

@@ -15,8 +15,7 @@ from bot.pictures import BytesCache
 from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
 from bot.service.texts import duration
 from render import StatusInfo, board_png, record_status, replay_gif, views_from_record
-from rules.tora import Game
-from rules.tora.record import RecordError
+from rules.tora import Game, RecordError
 from storage import MatchInfo, MatchNotFound, Store
 
 from . import rulebook

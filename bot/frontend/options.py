@@ -7,8 +7,7 @@ from __future__ import annotations
 from discord import app_commands
 
 from bot.frontend.parsing import MAX_TEXT
-from rules.tora.geometry import MAX_SQUARE_TEXT
-from rules.tora.terrain import MAX_MAP
+from rules.tora import MAX_MAP, MAX_SQUARE_TEXT
 
 ActionText = app_commands.Range[str, 1, 400]  # an action, or a turn's actions with ';'
 DurationText = app_commands.Range[str, 1, MAX_TEXT]  # 90m, 24h, 3d...

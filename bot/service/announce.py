@@ -6,10 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from rules.tora import Game, Options, Side
-from rules.tora.geometry import name
-from rules.tora.record import write_record
-from rules.tora.view import Event, View
+from rules.tora import Event, Game, Options, Side, View, name, write_record
 
 from .context import Context, Mail
 from .ports import Attachment

@@ -11,8 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.ladder.errors import NotRated
 from bot.ladder.results import Results
-from rules.tora import Side
-from rules.tora.view import View
+from rules.tora import Side, View
 from storage import Hosted, Post, SetupChoice, Store
 from storage.hosting import ENDED
 

@@ -9,8 +9,7 @@ import contextlib
 from dataclasses import replace
 
 from rules.protocol import Choice
-from rules.tora import ActionError, Game, Side
-from rules.tora.actions import GAME_LEVEL
+from rules.tora import GAME_LEVEL, ActionError, Game, Side
 from storage import Hosted
 from storage.hosting import CHALLENGE, PLAYING
 

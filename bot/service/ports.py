@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from rules.tora.view import View
+from rules.tora import View
 
 
 @dataclass(frozen=True)

@@ -7,10 +7,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.tora import IllegalAction, Options, Side
-from rules.tora.assassin import check_assassin_start, home_row, start_squares
-from rules.tora.game import STRATEGIES
-from rules.tora.geometry import name
+from rules.tora import (
+    STRATEGIES,
+    IllegalAction,
+    Options,
+    Side,
+    check_assassin_start,
+    home_row,
+    name,
+    start_squares,
+)
 from storage import SetupChoice
 from storage.hosting import PLAYING
 from storage.writes import NewMatch

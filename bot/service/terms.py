@@ -6,8 +6,7 @@ import dataclasses
 import json
 from dataclasses import dataclass
 
-from rules.tora import LONG, SHORT, Options
-from rules.tora.terrain import CUSTOM, NONE, TerrainError, preset_names
+from rules.tora import CUSTOM, LONG, NONE, SHORT, Options, TerrainError, preset_names
 
 from .errors import Refused
 from .texts import duration, quote

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rules.tora.view import View
+from rules.tora import View
 from storage import Config, Store
 
 from .clock import ManualClock

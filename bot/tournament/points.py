@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
-from rules.tora.pieces import (
+from rules.tora import (
     ARCHER,
     ASSASSIN,
     ASSASSIN_VALUES,

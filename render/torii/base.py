@@ -11,7 +11,7 @@ from render import palette as pal
 from render.fonts import font
 from render.palette import palette_image, to_palette
 from rules.sides import Side
-from rules.torii.board import FILES, SIZE, SQUARES, file_of, rank_of
+from rules.torii import FILES, SIZE, SQUARES, file_of, rank_of
 
 from .layout import BOARD_PX, CELL, HEIGHT, LABEL_X, TOP, WIDTH, corner
 

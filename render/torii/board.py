@@ -18,16 +18,11 @@ from PIL import Image, ImageDraw
 from render import palette as pal
 from render.compose import paste_rgba
 from render.encode import png_bytes
-from render.layout import SUPERSAMPLE
-from render.overlay import Stroke
-from render.overlay import _paint as paint
 from render.shapes import arrow_head
 from render.status import StatusFields
+from render.strokes import SUPERSAMPLE, Stroke, paint
 from rules.sides import Side
-from rules.torii.board import SQUARES, file_of, rank_of
-from rules.torii.events import Event
-from rules.torii.record import read_record
-from rules.torii.view import View
+from rules.torii import SQUARES, Event, View, file_of, rank_of, read_record
 
 from .base import base_board, cell_background
 from .layout import CELL, centre, corner, panel_top

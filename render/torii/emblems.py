@@ -10,7 +10,7 @@ from PIL import ImageDraw
 
 from render import palette as pal
 from render.palette import RGB
-from rules.torii.state import BOAR, CRANE, DEER, KITSUNE, MONKEY, TATSU
+from rules.torii import BOAR, CRANE, DEER, KITSUNE, MONKEY, TATSU
 
 
 def _deer(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, ink: RGB, fill: RGB) -> None:

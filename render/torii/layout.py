@@ -7,7 +7,7 @@ with rank numbers on its left and file letters below it, the Challenger's panel.
 from __future__ import annotations
 
 from rules.sides import Side
-from rules.torii.board import SIZE, file_of, rank_of
+from rules.torii import SIZE, file_of, rank_of
 
 CELL = 60
 LABEL_X = 24  # room for the rank numbers, left of the board

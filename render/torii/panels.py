@@ -16,7 +16,7 @@ from render.fonts import draw_label, fit, font
 from render.palette import to_palette
 from render.status import StatusFields, side_icon
 from rules.sides import Side
-from rules.torii.view import View
+from rules.torii import View
 
 from .layout import PANEL, STRIP, WIDTH
 from .sprites import icon, spirit_icon

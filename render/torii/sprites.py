@@ -15,8 +15,8 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from render import palette as pal
-from render.layout import SUPERSAMPLE
 from render.palette import to_palette
+from render.strokes import SUPERSAMPLE
 from rules.sides import Side
 
 from .base import cell_image

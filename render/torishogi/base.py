@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from render.fonts import font
 from rules.sides import Side
-from rules.torishogi.board import FILES, RANKS, SIZE, square
+from rules.torishogi import FILES, RANKS, SIZE, square
 
 from . import palette as pal
 from .layout import CELL, HAND_ROW, MARGIN, SUPERSAMPLE, Layout

@@ -10,7 +10,7 @@ from __future__ import annotations
 from PIL import Image
 
 from render.encode import png_bytes
-from rules.torishogi.view import View
+from rules.torishogi import View
 
 from .base import base_board, zone_dots
 from .layout import INNER, layout_for

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.sides import Side
-from rules.torishogi.board import SIZE, file_of, rank_of
+from rules.torishogi import SIZE, file_of, rank_of
 
 SUPERSAMPLE = 4
 CELL = 54  # from one grid line to the next; a square's inside is INNER pixels

@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from rules.torishogi.view import View
+from rules.torishogi import View
 
 from .board import board_image
 from .status import StatusFields

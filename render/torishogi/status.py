@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 
 from render.fonts import Font, draw_label, fit, font, label
 from rules.sides import Side
-from rules.torishogi.view import View
+from rules.torishogi import View
 
 from . import palette as pal
 from .layout import HAND_ROW, MARGIN, STRIP, SUPERSAMPLE, Layout

@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from render.fonts import font
 from rules.sides import Side
-from rules.torishogi.pieces import EAGLE, GOOSE, PHOENIX, SHORT, SWALLOW
+from rules.torishogi import EAGLE, GOOSE, PHOENIX, SHORT, SWALLOW
 
 from . import palette as pal
 from .layout import SUPERSAMPLE

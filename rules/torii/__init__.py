@@ -15,11 +15,12 @@ from rules.sides import Side
 
 from . import fen as position_string
 from .actions import Action, Build, Decision, Move, Pass
+from .board import FILES, SIZE, SQUARES, file_of, rank_of
 from .events import Event
 from .game import ToriiGame, Turn
 from .perft import perft as perft_position
 from .record import JUDGE, RecordError, ReplayError, read_record, write_record
-from .state import SPIRITS, Position, Setup, spirit_named
+from .state import BOAR, CRANE, DEER, KITSUNE, MONKEY, SPIRITS, TATSU, Position, Setup, spirit_named
 from .view import SpiritView, View
 
 OPTIONS = {"powers": True}  # the match options and their defaults
@@ -91,8 +92,17 @@ class ToriiType:
 TORII = ToriiType()
 
 __all__ = [
+    "BOAR",
+    "CRANE",
+    "DEER",
+    "FILES",
     "JUDGE",
+    "KITSUNE",
+    "MONKEY",
+    "SIZE",
     "SPIRITS",
+    "SQUARES",
+    "TATSU",
     "TORII",
     "Action",
     "Build",
@@ -109,5 +119,8 @@ __all__ = [
     "ToriiType",
     "Turn",
     "View",
+    "file_of",
     "perft_position",
+    "rank_of",
+    "read_record",
 ]

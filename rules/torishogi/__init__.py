@@ -14,12 +14,16 @@ from typing import Any
 from rules.protocol import SetupQuestion, describe
 from rules.sides import Side
 
+from .board import FILES, RANKS, SIZE, file_of, rank_of, square
 from .events import Event, Turn
 from .fen import START_FEN, parse_fen, write_fen
 from .game import ToriShogiGame
+from .movegen import legal_moves
 from .moves import Move
 from .notation import HINT
 from .perft import perft
+from .pieces import EAGLE, GOOSE, PHOENIX, SHORT, SWALLOW
+from .position import Position
 from .record import RecordError, ReplayError, read_record, write_record
 from .view import LastMove, PieceView, View
 
@@ -84,23 +88,36 @@ class ToriShogiType:
 TORISHOGI = ToriShogiType()
 
 __all__ = [
+    "EAGLE",
+    "FILES",
+    "GOOSE",
     "HINT",
+    "PHOENIX",
+    "RANKS",
+    "SHORT",
+    "SIZE",
     "START_FEN",
     "STATE_VERSION",
+    "SWALLOW",
     "TORISHOGI",
     "Event",
     "LastMove",
     "Move",
     "PieceView",
+    "Position",
     "RecordError",
     "ReplayError",
     "ToriShogiGame",
     "ToriShogiType",
     "Turn",
     "View",
+    "file_of",
+    "legal_moves",
     "parse_fen",
     "perft",
+    "rank_of",
     "read_record",
+    "square",
     "write_fen",
     "write_record",
 ]

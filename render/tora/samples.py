@@ -8,12 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from rules.tora.game import Game
-from rules.tora.pieces import Side
-from rules.tora.record import replay
-from rules.tora.view import View
+from rules.tora import Game, Side, View, replay
 
-from .status import StatusInfo
+from ..status import StatusInfo
 
 PLAYERS = StatusInfo(challenger="Aiko", opposition="Bram", deadline="due in 11 h")
 

@@ -11,17 +11,23 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from rules.tora.geometry import square, squares
-from rules.tora.pieces import Side
-from rules.tora.terrain import Terrain
+from rules.tora import DIRECTION_VECTORS, Side, Terrain, square, squares
 
-from . import palette as pal
-from .fonts import font
-from .layout import SUPERSAMPLE, Layout, layout_for
-from .palette import to_palette
-from .shapes import arrow_polygon, screen_vector
+from .. import palette as pal
+from ..fonts import font
+from ..palette import to_palette
+from ..shapes import Point, arrow_polygon
+from ..strokes import SUPERSAMPLE
+from .layout import Layout, layout_for
 
 EDGE_BAR = 3  # width of the coloured bar marking each side's home edge
+
+
+def screen_vector(direction: int) -> Point:
+    """Unit vector on screen of a direction index (N is up: v grows upwards, y downwards)."""
+    dh, dv = DIRECTION_VECTORS[direction]
+    length = math.hypot(dh, dv)
+    return dh / length, -dv / length
 
 
 @lru_cache(maxsize=32)

@@ -19,14 +19,13 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw
 
-from rules.tora.pieces import CANNON, COMMAND_KINDS, SOLDIER, Side
-from rules.tora.view import PieceView
+from rules.tora import CANNON, COMMAND_KINDS, SOLDIER, PieceView, Side
 
-from . import palette as pal
-from .fonts import font
-from .layout import SUPERSAMPLE
-from .palette import palette_image, to_palette
-from .shapes import dashed_ellipse
+from .. import palette as pal
+from ..fonts import font
+from ..palette import palette_image, to_palette
+from ..shapes import dashed_ellipse
+from ..strokes import SUPERSAMPLE
 
 DISC_RADIUS = 0.39  # of the cell: Challenger pieces
 SQUARE_HALF = 0.35  # of the cell: Opposition pieces

@@ -8,15 +8,16 @@ from __future__ import annotations
 
 from PIL import Image
 
-from rules.tora.view import Event, View
+from rules.tora import Event, View
 
+from ..compose import paste_rgba
+from ..encode import png_bytes
+from ..status import Mode, StatusFields
 from .base import base_board, cell_backgrounds
-from .compose import paste_rgba
-from .encode import png_bytes
 from .layout import Layout, layout_for
 from .overlay import marks_over, marks_under
 from .sprites import look_of, small_sprite, sprite, tile
-from .status import Mode, StatusFields, status_strip
+from .status import status_strip
 
 
 def board_png(view: View, info: StatusFields) -> bytes:

@@ -1,4 +1,4 @@
-"""The bot on a stage: a local Discord emulator (``bot.emulator``) with a server, a channel
+"""The bot on a stage: a local Discord emulator (``emulator``) with a server, a channel
 and users, and the bot connected to it, either in this process or as ``python -m bot`` in a
 child process (which can be killed and started again). The end-to-end tests, ``make demo``
 and the Discord benchmark act as users through it."""
@@ -15,15 +15,14 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.emulator import Emulator, Interaction, Msg
-from bot.emulator.models import walk_components
+from bot.frontend import menus
+from bot.frontend.client import ToraBot, point_at, sync_commands
+from bot.frontend.config import Config
 from bot.service import Clock, Settings
+from emulator import Emulator, Interaction, Msg
+from emulator.models import walk_components
 from rules.tora import Game, IllegalAction
 from storage import Config as StoreConfig
-
-from . import menus
-from .client import ToraBot, point_at, sync_commands
-from .config import Config
 
 FAST = Settings(burst=1000, every=0.001)
 Seen = Callable[

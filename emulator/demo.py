@@ -1,19 +1,23 @@
-"""``make demo`` (``python -m bot demo``): a scripted match through the local Discord
+"""``make demo`` (``python -m emulator.demo``): a scripted match through the local Discord
 emulator, no token needed. Two players challenge, set up and play a short game to its end:
 ann with the Play panel's menus alone, bob typing his actions; the transcript, as each of
 them and the channel saw it, is written as Markdown with the images to ``demo-out/``."""
 
 from __future__ import annotations
 
+import argparse
+import asyncio
 import random
 import re
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.emulator import Interaction, Msg
-from bot.emulator.models import walk_components
+from bot.frontend.logs import setup_logging
+from emulator import Interaction, Msg
+from emulator.models import walk_components
 from rules.tora import Game, Side
 
 from .cards import card
@@ -141,3 +145,17 @@ async def run(out: Path) -> Path:
             transcript = Transcript(stage, out)
             await play(stage, transcript)
             return transcript.write()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m emulator.demo", description=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("demo-out"), help="where to write it")
+    args = parser.parse_args(argv)
+    setup_logging("WARNING")
+    written = asyncio.run(run(args.out))
+    print(f"The transcript is in {written} (open it in a Markdown viewer).")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -19,16 +19,14 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from rules.tora.geometry import SHORT
-from rules.tora.pieces import Side
-from rules.tora.view import View
+from rules.tora import SHORT, Side, View
 
-from . import palette as pal
-from .encode import png_bytes
-from .fonts import fit, font
-from .layout import SUPERSAMPLE
-from .palette import to_palette
-from .status import StatusFields, player_name, side_icon
+from .. import palette as pal
+from ..encode import png_bytes
+from ..fonts import fit, font
+from ..palette import to_palette
+from ..status import StatusFields, player_name, side_icon
+from ..strokes import SUPERSAMPLE
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from ..ladder import LadderRow, ladder_png
 from .board import board_png, private_png
-from .ladder import LadderRow, ladder_png
 from .replay import record_status, replay_gif, views_from_record
 from .samples import PLAYERS, long_start, mid_game, private_preview, write_images
 from .scorecard import score_card_png

@@ -1,4 +1,4 @@
-"""``python -m bot.emulator``: the emulator on its own, for a bot run in another process.
+"""``python -m emulator``: the emulator on its own, for a bot run in another process.
 
 It makes one server with its channels and users, prints one JSON line with the addresses,
 the token and the ids, then one line per message the bot posts or edits, until SIGINT or
@@ -17,7 +17,7 @@ from .models import Msg
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m bot.emulator", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m emulator", description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, default=8765, help="0: any free port")
     parser.add_argument("--guild", default="Test server")

@@ -8,11 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.tora.geometry import h_of, v_of
-
-# Every drawing made once and cached (base boards, sprites) is drawn this many times larger and
-# shrunk, which anti-aliases it.
-SUPERSAMPLE = 4
+from rules.tora import h_of, v_of
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ import textwrap
 
 from PIL import Image, ImageDraw
 
-from bot.emulator import Msg
-from bot.emulator.models import walk_components
+from emulator import Msg
+from emulator.models import walk_components
 from render.fonts import font
 
 WIDTH = 640

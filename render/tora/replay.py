@@ -10,11 +10,10 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 
-from rules.tora.record import parse_record, replay
-from rules.tora.view import View
+from rules.tora import View, parse_record, replay
 
+from ..status import Mode, StatusFields, StatusInfo
 from .board import board_image
-from .status import Mode, StatusFields, StatusInfo
 
 FRAME_MS = 1200
 LAST_FRAME_MS = 4000

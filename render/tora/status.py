@@ -1,0 +1,122 @@
+"""TORA's status strip above the board: players and score, round, who acts, deadline,
+outcome. Everything but the names and the deadline (``render.status.StatusInfo``) comes from
+the View's public fields."""
+
+from __future__ import annotations
+
+from PIL import Image, ImageDraw
+
+from rules.tora import Side, View
+
+from .. import palette as pal
+from ..fonts import Font, draw_label, fit, font, label
+from ..palette import to_palette
+from ..status import Mode, StatusFields, player_name, side_icon
+from .layout import Layout
+
+PAD = 12
+SEPARATOR = " · "
+NAME_ROOM = 120  # pixels a name may take in the sentence under the names
+
+
+def status_strip(layout: Layout, view: View, info: StatusFields, mode: Mode) -> Image.Image:
+    """The strip, in the fixed palette, to paste at the top of the board image."""
+    width = layout.width
+    image = Image.new("RGB", (width, layout.strip), pal.FRAME)
+    draw = ImageDraw.Draw(image)
+    draw.line((0, layout.strip - 1, width, layout.strip - 1), fill=pal.FRAME_LINE)
+    _players(image, width, view, info)
+    _sentence(image, width, view, info, mode)
+    return to_palette(image)
+
+
+def _players(image: Image.Image, width: int, view: View, info: StatusFields) -> None:
+    """The Opposition on the left and the Challenger on the right, as on the board."""
+    draw = ImageDraw.Draw(image)
+    y = 19
+    name_face, score_face, small = font(15, bold=True), font(18, bold=True), font(12)
+    middle = "Round " + str(view.round)
+    if view.game_number > 1:
+        middle = f"Game {view.game_number} · {middle}"
+    mid_width = draw_label(image, (width / 2, y), middle, pal.MUTED, small, "mm")
+    room = (width - mid_width) / 2 - PAD - 70
+    for side, anchor in ((Side.OPPOSITION, "l"), (Side.CHALLENGER, "r")):
+        score = str(view.score[side])
+        pending = f"+{view.pending[side]}" if view.pending[side] else ""
+        name = fit(player_name(info, side), name_face, int(room))
+        parts = [
+            (name, name_face, pal.TEXT),
+            (score, score_face, pal.TEXT),
+            (pending, small, pal.MUTED),
+        ]
+        if anchor == "r":
+            parts.reverse()
+        x = PAD + 8 if anchor == "l" else width - PAD - 8
+        side_icon(draw, side, x, y, 7)
+        x += 14 if anchor == "l" else -14
+        for text, face, colour in parts:
+            if not text:
+                continue
+            step = draw_label(image, (x, y), text, colour, face, anchor + "m") + 8
+            x += step if anchor == "l" else -step
+
+
+def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mode: Mode) -> None:
+    draw = ImageDraw.Draw(image)
+    y = 45
+    face = font(13)
+    tag = "" if mode == Mode.PUBLIC else mode.value
+    tag_width = 0
+    if tag:
+        tag_face = font(11, bold=True)
+        shown = label(tag.upper(), tag_face, "mm")
+        tag_width = int(shown.width) + 14
+        box = (width - PAD - tag_width, y - 9, width - PAD, y + 9)
+        draw.rounded_rectangle(box, 9, fill=pal.HIDDEN)
+        draw_label(image, ((box[0] + box[2]) / 2, y), tag.upper(), pal.WHITE, tag_face, "mm")
+    room = width - 2 * PAD - tag_width - 30
+    wordings = _describe(view, info, mode)
+    fitting = [parts for parts in wordings if _width(parts, face) <= room]
+    parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
+    icon_side = view.winner if view.outcome else view.side
+    x = PAD + 8
+    if icon_side is not None:
+        side_icon(draw, icon_side, x, y, 6)
+        x += 14
+    for i, part in enumerate(parts):
+        text = part if i == 0 else SEPARATOR + part
+        x += draw_label(image, (x, y), text, pal.TEXT, face, "lm")
+
+
+def _width(parts: list[str], face: Font) -> float:
+    return sum(
+        label(part if i == 0 else SEPARATOR + part, face, "lm").width
+        for i, part in enumerate(parts)
+    )
+
+
+def _describe(view: View, info: StatusFields, mode: Mode) -> list[list[str]]:
+    """The sentence under the names, from the fullest to the shortest wording, in parts (each
+    part is a label of its own, so the parts that repeat from turn to turn are drawn from the
+    label cache)."""
+    face = font(13)
+    if view.outcome:
+        reason = view.outcome.partition("(")[2].rstrip(")")
+        winner = view.winner
+        head = (
+            "Tie" if winner is None else f"{fit(player_name(info, winner), face, NAME_ROOM)} wins"
+        )
+        return [[f"{head} ({reason})" if reason else head], [head]]
+    deadline = [info.deadline] if info.deadline else []
+    if mode == Mode.PREVIEW:
+        staged = f"{len(view.staged)} action{'s' * (len(view.staged) != 1)} staged"
+        left = f"{view.actions_left} left"
+        return [[f"If you end the turn now: {staged}", left, *deadline], [staged, left, *deadline]]
+    who = fit(player_name(info, view.side), face, NAME_ROOM)
+    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
+    actions = f"{view.actions_left} of {view.actions_total}"
+    return [
+        [f"{who} ({role}) to act", f"{actions} actions left", *deadline],
+        [f"{who} to act", f"{actions} actions left", *deadline],
+        [f"{who} to act", f"{actions} left", *deadline],
+    ]
