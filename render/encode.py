@@ -1,11 +1,11 @@
-"""PNG encoding (deterministic: no timestamps, no text chunks) and running renders off the
-event loop."""
+"""PNG and GIF encoding (deterministic: no timestamps, no text chunks) and running renders
+off the event loop."""
 
 from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import ParamSpec
 
 from PIL import Image
@@ -13,6 +13,9 @@ from PIL import Image
 # zlib level 6: level 5 saves a tenth of the time but makes files a sixth larger (the short
 # board would pass 10 KiB); level 9 saves a tenth of the size for five times the time.
 PNG_LEVEL = 6
+FRAME_MS = 1200  # a replay's frame; the last one stays longer
+LAST_FRAME_MS = 4000
+DISCORD_LIMIT = 10 * 1024 * 1024  # bytes of an attachment
 
 Params = ParamSpec("Params")
 
@@ -21,6 +24,27 @@ def png_bytes(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, "PNG", compress_level=PNG_LEVEL)
     return out.getvalue()
+
+
+def gif_bytes(frames: Sequence[Image.Image]) -> bytes:
+    """A looping replay GIF of ``frames`` (all in one fixed palette, so not optimised);
+    ValueError if there is none or the file would pass Discord's 10 MiB."""
+    if not frames:
+        raise ValueError("a replay needs at least one view")
+    out = io.BytesIO()
+    frames[0].save(
+        out,
+        "GIF",
+        save_all=True,
+        append_images=list(frames[1:]),
+        duration=[FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS],
+        loop=0,
+        optimize=False,
+    )
+    data = out.getvalue()
+    if len(data) > DISCORD_LIMIT:
+        raise ValueError(f"the replay is {len(data)} bytes, over Discord's 10 MiB")
+    return data
 
 
 async def render_async(

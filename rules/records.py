@@ -3,6 +3,12 @@ turn): the two errors of reading one, the judge's audience, and which game a rec
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .errors import ActionError, MalformedAction
+from .sides import Outcome, Side
+
 JUDGE = "judge"  # the audience of the full record, hidden actions included
 MAX_HEADER_SCAN = 200  # lines: the headers come first, so a [Game] header is found early
 
@@ -36,3 +42,47 @@ def game_of(text: str, default: str) -> str:
         if key == "Game" and rest.strip().startswith('"'):
             return rest.strip().strip('"]').strip().lower()
     return default
+
+
+def result_tag(outcome: Outcome | None) -> str:
+    """The ``Result`` header: ``*`` while playing, ``1-0``, ``0-1`` or ``1/2-1/2``."""
+    if outcome is None:
+        return "*"
+    if outcome.winner is None:
+        return "1/2-1/2"
+    return "1-0" if outcome.winner == Side.CHALLENGER else "0-1"
+
+
+def write(headers: dict[str, str], outcome: Outcome | None, lines: Sequence[str]) -> str:
+    """A record: ``headers`` (then ``Result`` and, once over, ``Termination``), a blank line,
+    and the turn ``lines`` (``C: ...``)."""
+    closing = {"Result": result_tag(outcome)}
+    if outcome is not None:
+        closing["Termination"] = outcome.reason
+    head = [f'[{key} "{_quote(value)}"]' for key, value in {**headers, **closing}.items()]
+    return "\n".join([*head, "", *lines]) + "\n"
+
+
+def _quote(value: str) -> str:
+    return value.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def act(turn: int, index: int, step: Callable[[], object]) -> None:
+    """Run one step of a replay; a refusal becomes ReplayError at ``turn``, ``index``."""
+    try:
+        step()
+    except ActionError as exc:
+        raise ReplayError(turn, index, exc.message) from None
+
+
+def stage(game: Any, line: int, turn: int, index: int, text: str) -> Any:
+    """Parse and apply action ``text`` of a record's ``line`` (a ``GameState``); returns the
+    action. Text that is not notation at all is RecordError, an illegal action ReplayError."""
+    try:
+        action = game.parse_action(text)
+    except MalformedAction as exc:
+        raise RecordError(line, exc.message) from None
+    except ActionError as exc:
+        raise ReplayError(turn, index, exc.message) from None
+    act(turn, index, lambda: game.apply(action))
+    return action

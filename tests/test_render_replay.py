@@ -10,9 +10,9 @@ import pytest
 from PIL import Image
 
 from render import board_png, record_status, render_async, replay_gif, views_from_record
+from render.encode import DISCORD_LIMIT
 from render.status import Mode
 from render.tora.board import board_image
-from render.tora.replay import DISCORD_LIMIT
 from render.tora.samples import MID_GAME, PLAYERS
 from rules.tora import Game, Side
 from rules.tora.record import parse_record

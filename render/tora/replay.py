@@ -7,41 +7,20 @@ then the board after each finished turn.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 from rules.tora import View, parse_record, replay
 
+from ..encode import gif_bytes
 from ..status import Mode, StatusFields, StatusInfo
 from .board import board_image
-
-FRAME_MS = 1200
-LAST_FRAME_MS = 4000
-DISCORD_LIMIT = 10 * 1024 * 1024
 
 
 def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:
     """A looping GIF with one frame per view (spectator views: the public board)."""
-    if not views:
-        raise ValueError("a replay needs at least one view")
     if any(view.viewer is not None for view in views):
         raise ValueError("a replay is drawn from public views (view_for(None)) only")
-    frames = [board_image(view, info, Mode.PUBLIC) for view in views]
-    durations = [FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS]
-    out = io.BytesIO()
-    frames[0].save(
-        out,
-        "GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=durations,
-        loop=0,
-        optimize=False,
-    )
-    data = out.getvalue()
-    if len(data) > DISCORD_LIMIT:
-        raise ValueError(f"the replay is {len(data)} bytes, over Discord's 10 MiB")
-    return data
+    return gif_bytes([board_image(view, info, Mode.PUBLIC) for view in views])
 
 
 def views_from_record(text: str) -> list[View]:

@@ -9,7 +9,6 @@ Boar's Torii move as thin dashed arrows, and each Torii built that turn framed.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -17,7 +16,7 @@ from PIL import Image, ImageDraw
 
 from render import palette as pal
 from render.compose import paste_rgba
-from render.encode import png_bytes
+from render.encode import gif_bytes, png_bytes
 from render.shapes import arrow_head
 from render.status import StatusFields
 from render.strokes import SUPERSAMPLE, Stroke, paint
@@ -29,9 +28,6 @@ from .layout import CELL, centre, corner, panel_top
 from .panels import paste_panel, status_strip
 from .sprites import SPIRIT_RADIUS, Look, sprite, tile
 
-FRAME_MS = 1200
-LAST_FRAME_MS = 4000
-
 
 def board_png(view: View, info: StatusFields) -> bytes:
     return png_bytes(board_image(view, info))
@@ -39,20 +35,7 @@ def board_png(view: View, info: StatusFields) -> bytes:
 
 def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:
     """A looping GIF, one frame per view, every frame in the one fixed palette."""
-    if not views:
-        raise ValueError("a replay needs at least one view")
-    frames = [board_image(view, info) for view in views]
-    out = io.BytesIO()
-    frames[0].save(
-        out,
-        "GIF",
-        save_all=True,
-        append_images=frames[1:],
-        duration=[FRAME_MS] * (len(frames) - 1) + [LAST_FRAME_MS],
-        loop=0,
-        optimize=False,
-    )
-    return out.getvalue()
+    return gif_bytes([board_image(view, info) for view in views])
 
 
 def views_from_record(text: str) -> list[View]:

@@ -6,8 +6,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..errors import ActionError, MalformedAction
-from ..records import JUDGE, RecordError, ReplayError
+from ..errors import ActionError
+from ..records import JUDGE, RecordError, ReplayError, act, stage, write
 from .actions import DRAW, FORFEIT, RESET, RESIGN
 from .game import Game, Options
 from .geometry import name
@@ -137,10 +137,10 @@ def play_turn(
 ) -> None:
     """Play one turn line. A turn the opponent interrupted by resigning (R26) stays open."""
     if actions == [RESIGN]:
-        _act(turn_number, 1, lambda: game.resign(side))
+        act(turn_number, 1, lambda: game.resign(side))
         return
     if actions == [FORFEIT]:  # always after the forfeiting side's last turn: never interrupts
-        _act(turn_number, 1, lambda: game.forfeit(side))
+        act(turn_number, 1, lambda: game.forfeit(side))
         return
     if game.is_over():
         raise ReplayError(turn_number, 1, f"the game is over: {game.outcome()}")
@@ -149,26 +149,13 @@ def play_turn(
             turn_number, 1, f"it is the {game.side.title}'s turn, not the {side.title}'s (R7)"
         )
     for index, text in enumerate(actions, start=1):
-        try:
-            action = game.parse_action(text)
-        except MalformedAction as exc:
-            raise RecordError(line, exc.message) from None
-        except ActionError as exc:
-            raise ReplayError(turn_number, index, exc.message) from None
-        _act(turn_number, index, lambda action=action: game.apply(action))
+        action = stage(game, line, turn_number, index, text)
         if action.kind in GAME_ENDERS:
             if index != len(actions):
                 raise RecordError(line, f"'{action.kind}' must be the last action of its line")
             return
     if finish:
-        _act(turn_number, len(actions) + 1, game.end_turn)
-
-
-def _act(turn: int, index: int, step) -> None:
-    try:
-        step()
-    except ActionError as exc:
-        raise ReplayError(turn, index, exc.message) from None
+        act(turn_number, len(actions) + 1, game.end_turn)
 
 
 def _header_line(text: str) -> int:
@@ -191,20 +178,15 @@ def write_record(
             headers[key] = name(start) if start else "none"
     for key, value in {**getattr(game, "headers", {}), **(extra or {})}.items():
         headers.setdefault(key, value)
-    outcome = game.outcome()
-    headers["Result"] = _result(game)
-    if outcome is not None:
-        headers["Termination"] = outcome.reason
-    lines = [f'[{key} "{_quote(value)}"]' for key, value in headers.items()]
-    lines.append("")
     viewer = None if audience == JUDGE else audience
+    lines = []
     for turn in game.turns:
         texts = list(turn.texts)
         if audience != JUDGE:
             for index, event in enumerate(turn.events):
                 texts[index] = seen_event(game, event, viewer, turn.game).text
         lines.append(f"{turn.side.letter}: {' ; '.join(texts)}".rstrip())
-    return "\n".join(lines) + "\n"
+    return write(headers, game.outcome(), lines)
 
 
 def _option_headers(game: Game) -> dict[str, str]:
@@ -225,16 +207,3 @@ def _option_headers(game: Game) -> dict[str, str]:
     if options.target:
         headers["Target"] = str(options.target)
     return headers
-
-
-def _result(game: Game) -> str:
-    outcome = game.outcome()
-    if outcome is None:
-        return "*"
-    if outcome.winner is None:
-        return "1/2-1/2"
-    return "1-0" if outcome.winner == Side.CHALLENGER else "0-1"
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')

@@ -22,11 +22,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from rules.errors import ActionError, IllegalAction, MalformedAction
+from rules.errors import IllegalAction
 from rules.protocol import FORFEIT
 from rules.sides import Side
 
-from ..records import JUDGE, RecordError, ReplayError
+from ..records import JUDGE, RecordError, ReplayError, act, stage, write
 from . import fen as position_string
 from .actions import PASS, PASS_TEXT
 from .events import DRAW, RESIGN
@@ -67,27 +67,8 @@ def write_record(game: ToriiGame, audience: Side | str | None = JUDGE) -> str:
         headers["FEN"] = position_string.write(game.start, game.setup)
     for key, value in game.headers.items():
         headers.setdefault(key, value)
-    outcome = game.outcome()
-    headers["Result"] = _result(game)
-    if outcome is not None:
-        headers["Termination"] = outcome.reason
-    lines = [f'[{key} "{_quote(value)}"]' for key, value in headers.items()]
-    lines.append("")
-    lines += [f"{turn.side.letter}: {' ; '.join(turn.texts)}" for turn in game.turns]
-    return "\n".join(lines) + "\n"
-
-
-def _result(game: ToriiGame) -> str:
-    outcome = game.outcome()
-    if outcome is None:
-        return "*"
-    if outcome.winner is None:
-        return "1/2-1/2"
-    return "1-0" if outcome.winner == Side.CHALLENGER else "0-1"
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    turns = [f"{turn.side.letter}: {' ; '.join(turn.texts)}" for turn in game.turns]
+    return write(headers, game.outcome(), turns)
 
 
 def parse_record(text: str) -> Record:
@@ -179,24 +160,18 @@ def read_record(text: str, each_turn: Callable[[ToriiGame], None] | None = None)
 
 def play_turn(game: ToriiGame, number: int, line: int, side: Side, actions: list[str]) -> None:
     if len(actions) == 1 and actions[0] in GAME_ENDERS:
-        _act(number, 1, lambda: _end_game(game, side, actions[0]))
+        act(number, 1, lambda: _end_game(game, side, actions[0]))
         return
     if game.is_over():
         raise ReplayError(number, 1, f"the game is over: {game.outcome()}")
     if side != game.side:
         raise ReplayError(number, 1, f"it is the {game.side.title}'s turn, not the {side.title}'s")
     if actions == [PASS_TEXT] and not game.deciding and game.legal_actions() != [PASS]:
-        _act(number, 1, lambda: game.end_turn(deadline=True))  # a turn left to its deadline
+        act(number, 1, lambda: game.end_turn(deadline=True))  # a turn left to its deadline
         return
     for index, text in enumerate(actions, start=1):
-        try:
-            action = game.parse_action(text)
-        except MalformedAction as exc:
-            raise RecordError(line, exc.message) from None
-        except ActionError as exc:
-            raise ReplayError(number, index, exc.message) from None
-        _act(number, index, lambda action=action: game.apply(action))
-    _act(number, len(actions) + 1, game.end_turn)
+        stage(game, line, number, index, text)
+    act(number, len(actions) + 1, game.end_turn)
 
 
 def _end_game(game: ToriiGame, side: Side, kind: str) -> None:
@@ -208,13 +183,6 @@ def _end_game(game: ToriiGame, side: Side, kind: str) -> None:
         raise IllegalAction("TI18", "a draw is recorded in the turn of the side to act")
     else:
         game.agree(DRAW)
-
-
-def _act(turn: int, index: int, step: Callable[[], object]) -> None:
-    try:
-        step()
-    except ActionError as exc:
-        raise ReplayError(turn, index, exc.message) from None
 
 
 def _header_line(text: str) -> int:

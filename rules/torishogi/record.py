@@ -20,7 +20,7 @@ from __future__ import annotations
 from rules.errors import ActionError, MalformedAction
 from rules.sides import Side
 
-from ..records import RecordError, ReplayError
+from ..records import RecordError, ReplayError, write
 from .events import DRAW, FORFEIT_WORD, GAME_WORDS, RESIGN
 from .fen import START_FEN
 from .game import ToriShogiGame
@@ -39,27 +39,7 @@ def write_record(game: ToriShogiGame, extra: dict[str, str] | None = None) -> st
     for key, value in {**game.headers, **(extra or {})}.items():
         if key not in _COMPUTED:
             headers[key] = value
-    outcome = game.outcome()
-    headers["Result"] = _result(game)
-    if outcome is not None:
-        headers["Termination"] = outcome.reason
-    lines = [f'[{key} "{_quote(value)}"]' for key, value in headers.items()]
-    lines.append("")
-    lines += [f"{turn.side.letter}: {turn.texts[0]}" for turn in game.turns]
-    return "\n".join(lines) + "\n"
-
-
-def _result(game: ToriShogiGame) -> str:
-    outcome = game.outcome()
-    if outcome is None:
-        return "*"
-    if outcome.winner is None:
-        return "1/2-1/2"
-    return "1-0" if outcome.winner == Side.CHALLENGER else "0-1"
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
+    return write(headers, game.outcome(), [f"{t.side.letter}: {t.texts[0]}" for t in game.turns])
 
 
 def read_record(text: str) -> ToriShogiGame:
