@@ -186,6 +186,25 @@ class GameState(Protocol):
 
     def is_over(self) -> bool: ...
 
+    @property
+    def round(self) -> int:
+        """TORA's round (R11); elsewhere the move number (1 until both sides have moved)."""
+        ...
+
+    def scores(self) -> tuple[int, int]:
+        """Points booked (TORA, R27); (0, 0) in games that keep none."""
+        ...
+
+    def discard_turn(self) -> list[str]:
+        """Drop every staged action (the turn never ended, so nothing of it is played);
+        returns their notations. The host does it before ending a match otherwise."""
+        ...
+
+    def key(self) -> tuple[object, ...]:
+        """Everything that tells two games apart, hidden state included: equal keys mean
+        equal games (storage's integrity checks)."""
+        ...
+
     def copy(self) -> GameState: ...
 
     def fen(self) -> str:
@@ -209,6 +228,7 @@ class GameType(Protocol):
 
     id: str  # "tora", "torishogi", "torii": in records ([Game "..."]) and storage
     title: str  # "TORA", "ToriShogi", "Torii"
+    state_version: int  # bumped when a pickled game of this type changes shape
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The match options (board, terrain, powers...) made complete and checked;
@@ -225,9 +245,22 @@ class GameType(Protocol):
 
     def from_fen(self, fen: str, options: Mapping[str, Any]) -> GameState: ...
 
-    def write_record(self, game: GameState, audience: Side | str | None) -> str:
+    def setup_of(
+        self, game: GameState
+    ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+        """The options and the public setup answers ``game`` was made with: ``new_game`` of
+        them (plus any secret answers) makes the same game. For storage and imports."""
+        ...
+
+    def write_record(
+        self,
+        game: GameState,
+        audience: Side | str | None,
+        extra: Mapping[str, str] | None = None,
+    ) -> str:
         """The record (R50 style headers, then a line per finished turn) for ``audience``:
-        a side, None for the public, or ``"judge"`` for everything."""
+        a side, None for the public, or ``"judge"`` for everything; ``extra`` headers (the
+        players' names...) go after the game's own."""
         ...
 
     def read_record(self, text: str) -> GameState:

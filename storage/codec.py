@@ -1,48 +1,28 @@
-"""How values are written in the database: options as JSON, sides as letters, snapshots as
-pickles tagged with the rules core's ``STATE_VERSION``."""
+"""How values are written in the database: headers as JSON, snapshots as pickles tagged with
+their game type's ``state_version`` (match options: ``games``)."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import pickle
 
-from rules.tora import STATE_VERSION, Game, Options
+from rules import GameState, game_type
 
 
-def options_to_json(options: Options) -> str:
-    return json.dumps(dataclasses.asdict(options), sort_keys=True)
-
-
-def options_from_json(text: str) -> Options:
-    """ValueError if the text is not the options of a game the rules core accepts."""
-    try:
-        fields = json.loads(text)
-        if not isinstance(fields, dict):
-            raise ValueError("not a JSON object")
-        if "rulers" in fields:
-            fields["rulers"] = tuple(fields["rulers"])
-        options = Options(**fields)
-        options.validate()
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"unreadable match options {text[:80]!r}: {exc}") from None
-    return options
-
-
-def dump_game(game: Game) -> bytes:
+def dump_game(game: GameState) -> bytes:
     return pickle.dumps(game, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def load_game(data: bytes, state_version: int) -> Game | None:
-    """The pickled game, or None when it is of another shape (``STATE_VERSION``) or does not
-    unpickle: the caller then rebuilds the game from the whole log."""
-    if state_version != STATE_VERSION:
+def load_game(data: bytes, state_version: int, game_id: str) -> GameState | None:
+    """The pickled game, or None when it is of another shape (its game type's
+    ``state_version``) or does not unpickle: the caller then rebuilds it from the whole log."""
+    if state_version != game_type(game_id).state_version:
         return None
     try:
         game = pickle.loads(data)
     except Exception:  # any damage or shape change: the log is the truth, rebuild from it
         return None
-    return game if isinstance(game, Game) else None
+    return game if isinstance(game, GameState) and game.game_type == game_id else None
 
 
 def headers_to_json(headers: dict[str, str]) -> str:

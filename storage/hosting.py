@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import aiosqlite
 
-from rules.tora import Side
+from rules import Side
 
 from .errors import StorageError, UnknownPlayer
 from .models import side_of

@@ -15,11 +15,11 @@ from dataclasses import replace
 
 import aiosqlite
 
-from rules.tora import Side
+from rules import Side
 
 from . import hosting, writes
+from .games import new_game
 from .hosting import Hosted, Post, Queued, SetupChoice
-from .loader import new_game
 from .match import Match
 from .models import State
 from .writer import Writer
@@ -72,7 +72,7 @@ class Hosting:
     ) -> tuple[Hosted, Match]:
         """The game begins: the match is created (its Assassin squares kept privately), the
         hosted match points to it, the setup choices go, and the posts are queued."""
-        game = new_game(new.options, new.assassin_starts)
+        game = new_game(new.game, new.options, new.assassin_starts)
         state = State.of(game)
 
         def job(conn: sqlite3.Connection) -> tuple[Hosted, int]:

@@ -145,7 +145,9 @@ class LadderTx(Tx):
 
     def match_facts(self, match_id: int) -> MatchFacts | None:
         row = self.conn.execute(
-            "SELECT m.id, m.guild_id, json_extract(m.options, '$.board'), m.challenger_id,"
+            "SELECT m.id, m.guild_id,"
+            " CASE m.game WHEN 'tora' THEN json_extract(m.options, '$.board') ELSE m.game END,"
+            " m.challenger_id,"
             " m.opposition_id,"
             " EXISTS (SELECT 1 FROM bot_accounts b WHERE b.user_id = m.challenger_id),"
             " EXISTS (SELECT 1 FROM bot_accounts b WHERE b.user_id = m.opposition_id),"

@@ -3,10 +3,11 @@ entry replayed through the rules core and compared with what was stored."""
 
 from __future__ import annotations
 
-from rules.tora import ActionError, Game, Options
+from rules import ActionError, GameState
 
-from .codec import load_game, options_from_json
+from .codec import load_game
 from .errors import CorruptMatch
+from .games import new_game, options_from_json, replaying, same_options
 from .log import Entry, play, step_of
 from .models import State
 from .reads import Stored, entry_of
@@ -16,40 +17,33 @@ class SnapshotUnusable(Exception):
     """The snapshot does not unpickle into a game: rebuild from the whole log instead."""
 
 
-def new_game(options: Options, starts: tuple[str | None, str | None]) -> Game:
-    """A fresh game; ``starts`` are the sides' secret Assassin squares (R41), if fielded."""
-    return Game(options, assassin_starts=starts)
-
-
-def rebuild(stored: Stored) -> Game:
+def rebuild(stored: Stored) -> GameState:
     """The game of ``stored``; CorruptMatch (naming the match) if any row is inconsistent,
     SnapshotUnusable if the snapshot must be ignored."""
-    match_id = stored.info.id
+    match_id, game_id = stored.info.id, stored.info.game
     try:
-        options = options_from_json(stored.options)
+        options = options_from_json(game_id, stored.options)
     except ValueError as exc:
         raise CorruptMatch(match_id, str(exc)) from None
     if stored.snapshot is not None:
-        game = load_game(stored.snapshot.data, stored.snapshot.state_version)
+        game = load_game(stored.snapshot.data, stored.snapshot.state_version, game_id)
         if game is None:
             raise SnapshotUnusable(f"its snapshot at log entry {stored.snapshot.seq} is unreadable")
-        if game.options != options:
+        if not same_options(game_id, game, options):
             raise CorruptMatch(match_id, "its snapshot is of a game with other options")
         seq = stored.snapshot.seq
     else:
         try:
-            game = new_game(options, stored.starts)
+            game = new_game(game_id, options, stored.starts)
         except (ActionError, ValueError):  # the reason may name a secret square: not shown
             raise CorruptMatch(match_id, "the rules core refuses its secret setup") from None
         seq = 0
-    game.skip_trapped = True  # the log was judged when played: R25 once, where it ends
-    for number, row in stored.entries:
-        if number != seq + 1:
-            raise CorruptMatch(match_id, f"its action log jumps from entry {seq} to {number}")
-        _replay(match_id, game, number, row)
-        seq = number
-    game.skip_trapped = False
-    game.judge_trapped()
+    with replaying(game):  # the log was judged when played: R25 once, where it ends
+        for number, row in stored.entries:
+            if number != seq + 1:
+                raise CorruptMatch(match_id, f"its action log jumps from entry {seq} to {number}")
+            _replay(match_id, game, number, row)
+            seq = number
     if seq != stored.info.actions:
         raise CorruptMatch(
             match_id, f"it counts {stored.info.actions} log entries but its log ends at {seq}"
@@ -58,7 +52,7 @@ def rebuild(stored: Stored) -> Game:
     return game
 
 
-def _replay(match_id: int, game: Game, number: int, row: tuple[object, ...]) -> None:
+def _replay(match_id: int, game: GameState, number: int, row: tuple[object, ...]) -> None:
     try:
         entry = entry_of(row)
     except ValueError as exc:
@@ -91,7 +85,7 @@ def _shown(entry: Entry) -> str:
     return f"({entry.kind} by {entry.side.letter} in turn {entry.turn}: {entry.public!r}{hidden})"
 
 
-def _check_state(stored: Stored, game: Game) -> None:
+def _check_state(stored: Stored, game: GameState) -> None:
     kept, replayed = stored.info.state, State.of(game)
     if kept != replayed:
         raise CorruptMatch(

@@ -12,11 +12,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rules.tora import DRAW as DRAW_TEXT
-from rules.tora import FORFEIT as FORFEIT_TEXT
-from rules.tora import RESET as RESET_TEXT
-from rules.tora import RESIGN as RESIGN_TEXT
-from rules.tora import Event, Game, Side, Turn
+from rules import GameState, Side
+from rules.protocol import GameEvent, GameTurn
 
 ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET = (
     "act",
@@ -31,7 +28,9 @@ ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET = (
 FORFEIT, DISCARD = "forfeit", "discard"
 KINDS = (ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT, DISCARD)
 CLOSING = frozenset({END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT})  # entries that end a turn
-_GAME_LEVEL = {RESIGN_TEXT: RESIGN, DRAW_TEXT: DRAW, RESET_TEXT: RESET}
+# What a player may type as an action to end the game, in every game's records too.
+RESIGN_TEXT, FORFEIT_TEXT = "resign", "forfeit"
+_GAME_LEVEL = {RESIGN_TEXT: RESIGN, "draw": DRAW, "reset": RESET}
 
 
 @dataclass(frozen=True)
@@ -65,9 +64,9 @@ class Step:
     side: Side | None = None
 
 
-def play(game: Game, step: Step) -> tuple[Entry, Any]:
+def play(game: GameState, step: Step) -> tuple[Entry, Any]:
     """Play ``step`` on ``game`` (raises rules.ActionError if it is refused, leaving the game
-    unchanged); returns the log entry and what the Game call returned."""
+    unchanged); returns the log entry and what the game's call returned."""
     if step.kind == ACT:
         kind = _GAME_LEVEL.get(step.arg.strip().lower())
         if kind is not None:
@@ -84,49 +83,49 @@ def play(game: Game, step: Step) -> tuple[Entry, Any]:
 Played = tuple[Any, str, str, bool]  # what the Game call returned, arg, public text, hidden
 
 
-def _act(game: Game, step: Step, side: Side) -> Played:
-    event: Event = game.apply(step.arg)
+def _act(game: GameState, step: Step, side: Side) -> Played:
+    event: GameEvent = game.apply(step.arg)
     return event, event.text, event.public().text, event.hidden
 
 
-def _undo(game: Game, step: Step, side: Side) -> Played:
+def _undo(game: GameState, step: Step, side: Side) -> Played:
     return game.undo(), "", "undo", False
 
 
-def _take_back(game: Game, step: Step, side: Side) -> Played:
+def _take_back(game: GameState, step: Step, side: Side) -> Played:
     index = int(step.arg)
     return game.take_back(index), str(index), f"take back action {index + 1}", False
 
 
-def _end(game: Game, step: Step, side: Side) -> Played:
+def _end(game: GameState, step: Step, side: Side) -> Played:
     return game.end_turn(), "", "end turn", False
 
 
-def _deadline(game: Game, step: Step, side: Side) -> Played:
+def _deadline(game: GameState, step: Step, side: Side) -> Played:
     return game.end_turn(deadline=True), "", "turn ended by its deadline", False
 
 
-def _resign(game: Game, step: Step, side: Side) -> Played:
+def _resign(game: GameState, step: Step, side: Side) -> Played:
     return game.resign(side), "", "resign", False
 
 
-def _forfeit(game: Game, step: Step, side: Side) -> Played:
+def _forfeit(game: GameState, step: Step, side: Side) -> Played:
     return game.forfeit(side), "", "forfeit", False
 
 
-def _discard(game: Game, step: Step, side: Side) -> Played:
+def _discard(game: GameState, step: Step, side: Side) -> Played:
     return game.discard_turn(), "", "unfinished turn discarded", False
 
 
-def _draw(game: Game, step: Step, side: Side) -> Played:
-    return game.agree_draw(), "", "draw (agreed)", False
+def _draw(game: GameState, step: Step, side: Side) -> Played:
+    return game.agree(DRAW), "", "draw (agreed)", False
 
 
-def _reset(game: Game, step: Step, side: Side) -> Played:
-    return game.agree_reset(), "", "reset (agreed)", False
+def _reset(game: GameState, step: Step, side: Side) -> Played:
+    return game.agree(RESET), "", "reset (agreed)", False
 
 
-_HANDLERS: dict[str, Callable[[Game, Step, Side], Played]] = {
+_HANDLERS: dict[str, Callable[[GameState, Step, Side], Played]] = {
     ACT: _act,
     UNDO: _undo,
     TAKE_BACK: _take_back,
@@ -145,7 +144,7 @@ def step_of(entry: Entry) -> Step:
     return Step(entry.kind, entry.arg, entry.side if entry.kind in (RESIGN, FORFEIT) else None)
 
 
-def steps_from_turns(turns: list[Turn]) -> Iterator[Step]:
+def steps_from_turns(turns: list[GameTurn]) -> Iterator[Step]:
     """The log of a game known only by its finished turns (an imported record)."""
     for index, turn in enumerate(turns):
         if turn.texts == [RESIGN_TEXT]:
@@ -166,17 +165,6 @@ def steps_from_turns(turns: list[Turn]) -> Iterator[Step]:
             yield Step(END)
 
 
-def fingerprint(game: Game) -> tuple[object, ...]:
+def fingerprint(game: GameState) -> tuple[object, ...]:
     """Everything that tells two games apart, hidden state included (for checks and tests)."""
-    return (
-        tuple((turn.side, tuple(turn.texts)) for turn in game.turns),
-        tuple(game.staged()),
-        tuple(game.pieces()),
-        game.scores(),
-        game.pending(),
-        game.side,
-        game.round,
-        game.actions_left,
-        game.game_number,
-        str(game.outcome()),
-    )
+    return (game.game_type, game.key())

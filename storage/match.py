@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.tora import Event, Game, Side, Turn
+from rules import GameState, Side
+from rules.protocol import GameEvent, GameTurn
 
 from .log import (
     ACT,
@@ -41,7 +42,7 @@ class Match:
     channel_id: int | None
     challenger_id: int
     opposition_id: int
-    game: Game
+    game: GameState
     version: int
     deadline: float | None = None  # when the running turn ends by deadline; saved by save()
     pending: list[Entry] = field(default_factory=list)  # played, not saved yet
@@ -51,7 +52,7 @@ class Match:
     def side_of(self, user_id: int) -> Side | None:
         return side_of(user_id, self.challenger_id, self.opposition_id)
 
-    def act(self, text: str) -> Event:
+    def act(self, text: str) -> GameEvent:
         """One action of the side to act (``resign``, ``draw`` and ``reset`` included)."""
         return self._play(Step(ACT, text))
 
@@ -62,16 +63,16 @@ class Match:
         """Take back action ``index`` (from 0) of the running turn (R10)."""
         return self._play(Step(TAKE_BACK, str(index)))
 
-    def end_turn(self) -> Turn:
+    def end_turn(self) -> GameTurn:
         return self._play(Step(END))
 
-    def end_turn_by_deadline(self) -> Turn:
+    def end_turn_by_deadline(self) -> GameTurn:
         return self._play(Step(DEADLINE))
 
-    def resign(self, side: Side) -> Event:
+    def resign(self, side: Side) -> GameEvent:
         return self._play(Step(RESIGN, side=side))
 
-    def forfeit(self, side: Side) -> Event:
+    def forfeit(self, side: Side) -> GameEvent:
         """``side`` loses on missed turns (what was staged is discarded first)."""
         return self._play(Step(FORFEIT, side=side))
 
@@ -79,13 +80,13 @@ class Match:
         """Drop the staged actions of the running turn (it never ended, R12)."""
         return self._play(Step(DISCARD))
 
-    def agree_draw(self) -> Event:
+    def agree_draw(self) -> GameEvent:
         return self._play(Step(DRAW))
 
-    def agree_reset(self) -> Event:
+    def agree_reset(self) -> GameEvent:
         return self._play(Step(RESET))
 
-    def adopt(self, game: Game, entry: Entry) -> None:
+    def adopt(self, game: GameState, entry: Entry) -> None:
         """Take ``game`` as the match's game: a copy of it on which ``entry`` was played
         somewhere else (another process, with ``log.play``), so the entry is queued for
         saving as if it had been played here."""

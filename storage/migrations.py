@@ -507,6 +507,13 @@ CREATE TABLE ladder_pairings (
 );
 """
 
+SEVERAL_GAMES = """
+-- Which game a match is of (rules.registry's ids). Every match stored before there were
+-- several games is TORA's. TORA's options keep their shape; another game's options are
+-- {"options": {...}, "answers": [{...}, {...}]} (storage/games.py).
+ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'tora';
+"""
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -526,6 +533,7 @@ MIGRATIONS = (
         "log: forfeits, discarded turns; post buttons, fallback progress, ladder pairings",
         HOSTILE_USERS,
     ),
+    Migration(7, "several games: the game of each match", SEVERAL_GAMES),
 )
 LATEST = MIGRATIONS[-1].number
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rules.tora import Game, Options, Side
+from rules import GameState, Side
+
+from .games import DEFAULT_GAME, MatchOptions
 
 
 def side_of(user_id: int, challenger_id: int | None, opposition_id: int | None) -> Side | None:
@@ -31,7 +33,7 @@ class State:
     result: str | None
 
     @classmethod
-    def of(cls, game: Game) -> State:
+    def of(cls, game: GameState) -> State:
         outcome = game.outcome()
         result = None if outcome is None else str(outcome)
         return cls(outcome is not None, game.side, game.round, game.scores(), result)
@@ -51,15 +53,16 @@ class Player:
 class MatchInfo:
     """A match's public summary, as stored (no game is rebuilt to answer it).
 
-    ``options`` is None only if the stored options are unreadable (loading that match then
-    raises CorruptMatch); ``actions`` counts the entries of its log."""
+    ``game`` is the id of its game (``rules.registry``); ``options`` is None only if the
+    stored options are unreadable (loading that match then raises CorruptMatch); ``actions``
+    counts the entries of its log."""
 
     id: int
     guild_id: int
     channel_id: int | None
     challenger_id: int
     opposition_id: int
-    options: Options | None
+    options: MatchOptions | None
     status: str
     side_to_act: Side
     round: int
@@ -70,6 +73,7 @@ class MatchInfo:
     turn_deadline: float | None
     created_at: float
     updated_at: float
+    game: str = DEFAULT_GAME
 
     @property
     def state(self) -> State:

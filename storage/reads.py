@@ -12,23 +12,25 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from rules.tora import STATE_VERSION, Side
+from rules import Side, game_type
 
-from .codec import headers_from_json, options_from_json
+from .codec import headers_from_json
 from .errors import MatchNotFound
+from .games import options_from_json
 from .log import CLOSING, Entry
 from .models import FinishedMatch, LogLine, MatchInfo, Player, Rating, RatingEvent
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, challenger_id, opposition_id, options, status, side_to_act,"
-    " round, score_c, score_o, result, version, last_seq, turn_deadline, created_at, updated_at"
+    " round, score_c, score_o, result, version, last_seq, turn_deadline, created_at, updated_at,"
+    " game"
 )
 _CLOSING = ", ".join(f"'{kind}'" for kind in sorted(CLOSING))
 
 
 def _info(row: sqlite3.Row) -> MatchInfo:
     try:
-        options = options_from_json(row["options"])
+        options = options_from_json(row["game"], row["options"])
     except ValueError:
         options = None
     return MatchInfo(
@@ -48,6 +50,7 @@ def _info(row: sqlite3.Row) -> MatchInfo:
         turn_deadline=row["turn_deadline"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
+        game=row["game"],
     )
 
 
@@ -145,8 +148,8 @@ ENTRY_COLUMNS = "seq, turn, side, kind, arg, public, hidden"
 
 
 async def stored_match(db: aiosqlite.Connection, match_id: int, whole_log: bool = False) -> Stored:
-    """Read a match for the loader: its snapshot if it has the rules core's current
-    STATE_VERSION and is not ahead of the log, and the log entries after it (all of them
+    """Read a match for the loader: its snapshot if it has its game type's current state
+    version and is not ahead of the log, and the log entries after it (all of them
     with ``whole_log``, for checks that replay both ways)."""
     await db.execute("BEGIN")
     try:
@@ -162,7 +165,7 @@ async def stored_match(db: aiosqlite.Connection, match_id: int, whole_log: bool 
                 "SELECT side, assassin_start FROM match_secrets WHERE match_id = ?", (match_id,)
             )
         )
-        snapshot = await _snapshot(db, match_id, info.actions)
+        snapshot = await _snapshot(db, match_id, info)
         after = snapshot.seq if snapshot and not whole_log else 0
         entries = await entry_rows(db, match_id, after)
     finally:
@@ -171,11 +174,15 @@ async def stored_match(db: aiosqlite.Connection, match_id: int, whole_log: bool 
     return Stored(info, row["options"], starts, snapshot, entries)
 
 
-async def _snapshot(db: aiosqlite.Connection, match_id: int, last_seq: int) -> Snapshot | None:
+async def _snapshot(db: aiosqlite.Connection, match_id: int, info: MatchInfo) -> Snapshot | None:
+    try:
+        version = game_type(info.game).state_version
+    except ValueError:  # a game this bot does not know: the loader says so
+        return None
     rows = await db.execute_fetchall(
         "SELECT seq, state_version, data FROM snapshots WHERE match_id = ?"
         " AND state_version = ? AND seq <= ?",
-        (match_id, STATE_VERSION, last_seq),
+        (match_id, version, info.actions),
     )
     return next((Snapshot(r[0], r[1], bytes(r[2])) for r in rows), None)
 

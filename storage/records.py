@@ -1,40 +1,20 @@
-"""A match as its game record (R50): what export writes, what import turns into a log."""
+"""A match as its game record: what export writes, what import turns into a log. The
+record's ``[Game]`` header names its game (none: TORA)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules.tora import (
-    ASSASSIN_HEADERS,
-    Game,
-    Options,
-    assassin_starts_from_headers,
-    replay,
-    write_record,
-)
+from rules import GameState, game_type
+from rules.records import JUDGE, game_of
 
-from .loader import new_game
+from .games import DEFAULT_GAME, MatchOptions, new_game, secrets_of, spec_of
 from .log import Entry, fingerprint, play, steps_from_turns
 from .writes import Finish
 
-# Headers the record writer derives from the game itself; an imported record's own values
-# are not kept with the match (the Assassin start squares are secrets, kept privately).
-DERIVED_HEADERS = frozenset(
-    {
-        "Board",
-        "ChallengerSetup",
-        "OppositionSetup",
-        "Terrain",
-        "TerrainMap",
-        "Assassins",
-        "ChallengerRuler",
-        "OppositionRuler",
-        "Target",
-        "Result",
-        "Termination",
-        *ASSASSIN_HEADERS,
-    }
-)
+# Written from the game's outcome, whatever the record said.
+OUTCOME_HEADERS = frozenset({"Result", "Termination"})
 
 
 def record_headers(headers: dict[str, str], challenger: str, opposition: str) -> dict[str, str]:
@@ -43,7 +23,11 @@ def record_headers(headers: dict[str, str], challenger: str, opposition: str) ->
     return {"Challenger": challenger, "Opposition": opposition, **headers}
 
 
-def finish_of(game: Game, extra: dict[str, str]) -> Finish:
+def write_record(game: GameState, extra: Mapping[str, str], audience: object = JUDGE) -> str:
+    return game_type(game.game_type).write_record(game, audience, extra)  # type: ignore[arg-type]
+
+
+def finish_of(game: GameState, extra: dict[str, str]) -> Finish:
     outcome = game.outcome()
     if outcome is None:
         raise ValueError("the game is not over")
@@ -52,25 +36,37 @@ def finish_of(game: Game, extra: dict[str, str]) -> Finish:
 
 @dataclass(frozen=True)
 class Imported:
-    options: Options
+    game_id: str
+    options: MatchOptions
     starts: tuple[str | None, str | None]  # secret (R41)
     headers: dict[str, str]
-    game: Game
+    game: GameState
     entries: list[Entry]
 
 
 def prepare_import(text: str) -> Imported:
-    """Replay a record (RecordError / ReplayError if it is malformed or illegal) and derive
-    the log that rebuilds the same game; ValueError if it cannot be stored faithfully."""
-    recorded = replay(text)
+    """Replay a record (RecordError / ReplayError if it is malformed or illegal, ValueError
+    for an unknown game) and derive the log that rebuilds the same game; ValueError if it
+    cannot be stored faithfully."""
+    kind = game_type(game_of(text, DEFAULT_GAME))
+    recorded = kind.read_record(text)
+    options, starts = spec_of(recorded), secrets_of(recorded)
+    game = new_game(kind.id, options, starts)
+    derived = _header_keys(kind.write_record(game, JUDGE)) | OUTCOME_HEADERS
     headers = {
-        key: value
-        for key, value in getattr(recorded, "headers", {}).items()
-        if key not in DERIVED_HEADERS
+        key: value for key, value in getattr(recorded, "headers", {}).items() if key not in derived
     }
-    starts = assassin_starts_from_headers(recorded.headers)
-    game = new_game(recorded.options, starts)
     entries = [play(game, step)[0] for step in steps_from_turns(recorded.turns)]
     if fingerprint(game) != fingerprint(recorded):
         raise ValueError("this record does not rebuild into the same game, so it is not stored")
-    return Imported(recorded.options, starts, headers, game, entries)
+    return Imported(kind.id, options, starts, headers, game, entries)
+
+
+def _header_keys(record: str) -> set[str]:
+    """The keys of a record's ``[Key "value"]`` lines: what its writer derives from a game."""
+    keys = set()
+    for line in record.splitlines():
+        if not line.startswith("["):
+            break
+        keys.add(line[1:].partition(" ")[0])
+    return keys

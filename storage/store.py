@@ -13,17 +13,18 @@ from types import TracebackType
 
 import aiosqlite
 
-from rules.tora import Game, Options, Side, write_record
+from rules import GameState, Side
 
 from . import hosting, reads, writes
 from .codec import dump_game
 from .config import Config
 from .connection import connect, connect_reader, prepare
 from .errors import CorruptMatch, UnknownPlayer
+from .games import DEFAULT_GAME, MatchOptions, heavy, new_game
 from .hosting import Hosted, Post
 from .hosting_store import Hosting
 from .ladders import Ladders
-from .loader import SnapshotUnusable, new_game, rebuild
+from .loader import SnapshotUnusable, rebuild
 from .match import Match
 from .models import (
     ACTIVE,
@@ -36,7 +37,7 @@ from .models import (
     RatingEvent,
     State,
 )
-from .records import finish_of, prepare_import, record_headers
+from .records import finish_of, prepare_import, record_headers, write_record
 from .tournaments import Tournaments
 from .writer import Writer
 from .writes import Append, NewMatch, snapshot_due
@@ -121,15 +122,16 @@ class Store:
         guild_id: int,
         challenger_id: int,
         opposition_id: int,
-        options: Options,
+        options: MatchOptions,
         *,
         channel_id: int | None = None,
         assassin_starts: tuple[str | None, str | None] = (None, None),
         deadline: float | None = None,
+        game_id: str = DEFAULT_GAME,
     ) -> Match:
-        """A new match between two saved players. ``assassin_starts`` are the sides' secret
-        Assassin squares (R41), kept private."""
-        game = new_game(options, assassin_starts)
+        """A new match between two saved players, of ``game_id`` (TORA by default).
+        ``assassin_starts`` are TORA's secret Assassin squares (R41), kept private."""
+        game = new_game(game_id, options, assassin_starts)
         new = NewMatch(
             guild_id,
             channel_id,
@@ -138,6 +140,7 @@ class Store:
             options,
             assassin_starts,
             deadline=deadline,
+            game=game_id,
         )
         state = State.of(game)
         match_id = await self._writer.run(
@@ -156,7 +159,7 @@ class Store:
         info = stored.info
         snapshot_seq = stored.snapshot.seq if stored.snapshot else 0
         kinds = [str(row[3]) for _seq, row in stored.entries]
-        if snapshot_due(len(kinds), kinds, game.options.board, self.config.snapshot_every):
+        if snapshot_due(len(kinds), kinds, heavy(game), self.config.snapshot_every):
             data = await asyncio.to_thread(dump_game, game)
             await self._writer.run(
                 lambda conn: writes.put_snapshot(conn, match_id, info.actions, data, time.time())
@@ -175,7 +178,7 @@ class Store:
             snapshot_seq=snapshot_seq,
         )
 
-    async def _rebuild(self, stored: reads.Stored) -> tuple[reads.Stored, Game]:
+    async def _rebuild(self, stored: reads.Stored) -> tuple[reads.Stored, GameState]:
         """Rebuild off the event loop. The log is the truth and a snapshot only a shortcut:
         if the snapshot is unusable or its tail fails, rebuild from the whole log."""
         try:
@@ -231,7 +234,7 @@ class Store:
         seq = match.seq + len(entries)
         kinds = [entry.kind for entry in entries]
         due = bool(entries) and snapshot_due(
-            seq - match.snapshot_seq, kinds, game.options.board, self.config.snapshot_every
+            seq - match.snapshot_seq, kinds, heavy(game), self.config.snapshot_every
         )
         return Append(
             match.id,
@@ -323,7 +326,7 @@ class Store:
         async with self._read() as db:
             headers = await reads.match_headers(db, match_id)
         names = await self._names(match.challenger_id, match.opposition_id)
-        return write_record(match.game, record_headers(headers, *names), audience=audience)
+        return write_record(match.game, record_headers(headers, *names), audience)
 
     async def import_record(
         self,
@@ -348,9 +351,10 @@ class Store:
             imported.options,
             imported.starts,
             imported.headers,
+            game=imported.game_id,
         )
         kinds = [entry.kind for entry in entries]
-        due = snapshot_due(len(entries), kinds, game.options.board, self.config.snapshot_every)
+        due = snapshot_due(len(entries), kinds, heavy(game), self.config.snapshot_every)
         request = Append(
             0,
             1,

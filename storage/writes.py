@@ -7,9 +7,9 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from rules.tora import LONG, STATE_VERSION, Options, Side
+from rules import Side, game_type
 
-from .codec import headers_to_json, options_to_json
+from .codec import headers_to_json
 from .errors import (
     AlreadyRated,
     MatchClosed,
@@ -20,6 +20,7 @@ from .errors import (
     StorageError,
     UnknownPlayer,
 )
+from .games import DEFAULT_GAME, MatchOptions, options_to_json
 from .log import CLOSING, Entry
 from .models import ACTIVE, FINISHED, RatingChange, State
 
@@ -30,10 +31,11 @@ class NewMatch:
     channel_id: int | None
     challenger_id: int
     opposition_id: int
-    options: Options
+    options: MatchOptions
     assassin_starts: tuple[str | None, str | None] = (None, None)
     headers: dict[str, str] = field(default_factory=dict)  # extra record headers (R50)
     deadline: float | None = None
+    game: str = DEFAULT_GAME
 
 
 @dataclass(frozen=True)
@@ -68,10 +70,11 @@ class Saved:
     seqs: list[int]  # the new entries' numbers in the match's log
 
 
-def snapshot_due(since: int, kinds: Iterable[str], board: str, every: int) -> bool:
+def snapshot_due(since: int, kinds: Iterable[str], heavy: bool, every: int) -> bool:
     """Snapshot once ``every`` log entries piled up since the last snapshot, and at every turn
-    end on the long board, where replaying a turn end costs the rules core the most."""
-    return since >= every or (board == LONG and any(kind in CLOSING for kind in kinds))
+    end of a ``heavy`` game (``games.heavy``: TORA's long board), where replaying a turn end
+    costs the rules core the most."""
+    return since >= every or (heavy and any(kind in CLOSING for kind in kinds))
 
 
 def insert_match(
@@ -88,7 +91,7 @@ def insert_match(
     cursor = conn.execute(
         "INSERT INTO matches (id, guild_id, channel_id, challenger_id, opposition_id, options,"
         " headers, status, side_to_act, round, version, last_seq, turn_deadline, created_at,"
-        " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?)",
+        " updated_at, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?)",
         (
             None if taken else number,
             new.guild_id,
@@ -103,6 +106,7 @@ def insert_match(
             new.deadline,
             now,
             now,
+            new.game,
         ),
     )
     match_id = int(cursor.lastrowid or 0)
@@ -208,15 +212,16 @@ def _insert_finished(conn: sqlite3.Connection, match_id: int, finish: Finish, no
 def put_snapshot(
     conn: sqlite3.Connection, match_id: int, seq: int, data: bytes, now: float
 ) -> None:
-    """Keep one snapshot per match: the newest, or any of the current STATE_VERSION over one
-    of an older shape."""
+    """Keep one snapshot per match: the newest, or any of its game's current state version
+    over one of an older shape."""
+    (game,) = conn.execute("SELECT game FROM matches WHERE id = ?", (match_id,)).fetchone()
     conn.execute(
         "INSERT INTO snapshots (match_id, seq, state_version, data, at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq,"
         " state_version = excluded.state_version, data = excluded.data, at = excluded.at"
         " WHERE excluded.seq >= snapshots.seq"
         " OR snapshots.state_version != excluded.state_version",
-        (match_id, seq, STATE_VERSION, data, now),
+        (match_id, seq, game_type(game).state_version, data, now),
     )
 
 

@@ -4,7 +4,7 @@ from ..errors import ActionError, AmbiguousAction, IllegalAction, MalformedActio
 from .actions import DRAW, FORFEIT, GAME_LEVEL, RESET, RESIGN, Action
 from .assassin import check_assassin_start, home_row, start_squares
 from .game import STRATEGIES, Event, Game, Options, Outcome, Turn
-from .gametype import TORA, ToraType, perft
+from .gametype import STATE_VERSION, TORA, ToraType, perft
 from .geometry import (
     DIRECTION_VECTORS,
     LONG,
@@ -40,10 +40,6 @@ from .record import (
 )
 from .terrain import CUSTOM, MAX_MAP, NONE, Terrain, TerrainError, preset_names
 from .view import PieceView, View
-
-# Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
-# are recognised as stale (storage then rebuilds the game from its action log).
-STATE_VERSION = 5  # 5: the modules moved into rules/tora
 
 __all__ = [
     "ARCHER",

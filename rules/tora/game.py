@@ -121,6 +121,21 @@ class Game(Resolver, AssassinRules, GameEndings):
         self._place_assassins(pos)
         return pos
 
+    def key(self) -> tuple[object, ...]:
+        """Everything that tells two games apart, hidden state included (for checks)."""
+        return (
+            tuple((turn.side, tuple(turn.texts)) for turn in self.turns),
+            tuple(self.staged()),
+            tuple(self.pieces()),
+            self.scores(),
+            self.pending(),
+            self.side,
+            self.round,
+            self.actions_left,
+            self.game_number,
+            str(self.outcome()),
+        )
+
     def fen(self) -> str:
         """TORA has no FEN: its position string is the judge's full record (R50), exact down
         to hidden Assassins and a series' score; ``TORA.from_fen`` replays it."""

@@ -18,6 +18,9 @@ from .terrain import TerrainError
 OPTION_KEYS = ("board", "terrain", "terrain_map", "assassins", "target")
 RULERS = ("K", "Q")
 NO_ASSASSIN = "none"
+# Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
+# are recognised as stale (storage then rebuilds the game from its action log).
+STATE_VERSION = 5  # 5: the modules moved into rules/tora
 
 
 class ToraType:
@@ -25,6 +28,7 @@ class ToraType:
 
     id = "tora"
     title = "TORA"
+    state_version = STATE_VERSION
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``board`` (short, long), ``terrain`` (a preset) or ``terrain_map``, ``assassins``
@@ -96,8 +100,22 @@ class ToraType:
         """TORA's position string is its full record (``Game.fen``)."""
         return replay(fen, trusted=True)
 
-    def write_record(self, game: Game, audience: Side | str | None) -> str:
-        return write_record(game, audience=audience)
+    def setup_of(self, game: Game) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+        """The options and the public answers (strategy, Ruler); the Assassins' squares are
+        secret (R41) and not among them."""
+        made = game.options
+        options = {key: getattr(made, key) for key in OPTION_KEYS}
+        setups = (made.challenger_setup, made.opposition_setup)
+        answers = [{"strategy": setups[side], "ruler": made.rulers[side]} for side in Side]
+        return options, (answers[0], answers[1])
+
+    def write_record(
+        self,
+        game: Game,
+        audience: Side | str | None,
+        extra: Mapping[str, str] | None = None,
+    ) -> str:
+        return write_record(game, dict(extra or {}), audience=audience)
 
     def read_record(self, text: str) -> Game:
         return replay(text)

@@ -20,10 +20,25 @@ from .events import Event
 from .game import ToriiGame, Turn
 from .perft import perft as perft_position
 from .record import JUDGE, RecordError, ReplayError, read_record, write_record
-from .state import BOAR, CRANE, DEER, KITSUNE, MONKEY, SPIRITS, TATSU, Position, Setup, spirit_named
+from .state import (
+    BOAR,
+    CRANE,
+    DEER,
+    KITSUNE,
+    MONKEY,
+    SPIRITS,
+    TATSU,
+    Position,
+    Setup,
+    spirit_named,
+    start_position,
+)
 from .view import SpiritView, View
 
 OPTIONS = {"powers": True}  # the match options and their defaults
+# Bumped whenever the shape of a ToriiGame changes, so stored snapshots of older shapes are
+# recognised as stale (storage then rebuilds the game from its log).
+STATE_VERSION = 1
 
 
 class ToriiType:
@@ -31,6 +46,7 @@ class ToriiType:
 
     id = "torii"
     title = "Torii"
+    state_version = STATE_VERSION
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``powers``: True (default) plays the Spirits' powers; False, the rule book's first
@@ -71,8 +87,22 @@ class ToriiType:
             raise ValueError("the position string and the powers option disagree")
         return ToriiGame(setup, pos)
 
-    def write_record(self, game: ToriiGame, audience: Side | str | None) -> str:
-        return write_record(game, audience)
+    def setup_of(
+        self, game: ToriiGame
+    ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+        """ValueError for a game from a position string: no new game makes it."""
+        if game.start != start_position():
+            raise ValueError("this game started from a position string, not a new game")
+        spirits = game.setup.spirits
+        return {"powers": game.setup.powers}, ({"spirit": spirits[0]}, {"spirit": spirits[1]})
+
+    def write_record(
+        self,
+        game: ToriiGame,
+        audience: Side | str | None,
+        extra: Mapping[str, str] | None = None,
+    ) -> str:
+        return write_record(game, audience, extra)
 
     def read_record(self, text: str) -> ToriiGame:
         return read_record(text)
@@ -102,6 +132,7 @@ __all__ = [
     "SIZE",
     "SPIRITS",
     "SQUARES",
+    "STATE_VERSION",
     "TATSU",
     "TORII",
     "Action",

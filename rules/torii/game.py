@@ -83,6 +83,26 @@ class ToriiGame:
     def outcome(self) -> Outcome | None:
         return self.result
 
+    @property
+    def round(self) -> int:
+        """The number of the round: 1 until both sides have played a turn, then 2..."""
+        return len(self.turns) // 2 + 1
+
+    def scores(self) -> tuple[int, int]:
+        """Torii keeps no points."""
+        return 0, 0
+
+    def key(self) -> tuple[object, ...]:
+        """Everything that tells two games apart (for integrity checks)."""
+        return (
+            tuple((turn.side, tuple(turn.texts)) for turn in self.turns),
+            tuple(self.staged()),
+            self.setup,
+            self.start,
+            self.pos,
+            str(self.result),
+        )
+
     def is_over(self) -> bool:
         return self.result is not None
 
@@ -231,6 +251,12 @@ class ToriiGame:
 
     def staged(self) -> list[str]:
         return [staged.text for staged in self.current]
+
+    def discard_turn(self) -> list[str]:
+        """Drop what is staged (the turn never ended); returns what was dropped."""
+        dropped = self.staged()
+        self.current = []
+        return dropped
 
     # ---- ending a turn -------------------------------------------------------------------
     def end_turn(self, deadline: bool = False) -> Turn:

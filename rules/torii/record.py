@@ -19,7 +19,7 @@ split once; a record is at most ``MAX_RECORD`` characters.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from rules.errors import IllegalAction
@@ -55,7 +55,9 @@ class Record:
     turns: list[tuple[int, Side, list[str]]]  # (line number, side, action texts)
 
 
-def write_record(game: ToriiGame, audience: Side | str | None = JUDGE) -> str:
+def write_record(
+    game: ToriiGame, audience: Side | str | None = JUDGE, extra: Mapping[str, str] | None = None
+) -> str:
     """The record; Torii hides nothing, so it is the same for every ``audience``."""
     headers = {
         "Game": GAME_ID,
@@ -65,7 +67,7 @@ def write_record(game: ToriiGame, audience: Side | str | None = JUDGE) -> str:
     }
     if game.start != start_position():
         headers["FEN"] = position_string.write(game.start, game.setup)
-    for key, value in game.headers.items():
+    for key, value in {**game.headers, **(extra or {})}.items():
         headers.setdefault(key, value)
     turns = [f"{turn.side.letter}: {' ; '.join(turn.texts)}" for turn in game.turns]
     return write(headers, game.outcome(), turns)

@@ -39,6 +39,7 @@ class ToriShogiType:
 
     id = "torishogi"
     title = "ToriShogi"
+    state_version = STATE_VERSION
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)
@@ -67,8 +68,20 @@ class ToriShogiType:
         self.check_options(options)
         return ToriShogiGame(fen)
 
-    def write_record(self, game: ToriShogiGame, audience: Side | str | None) -> str:
-        return write_record(game)
+    def setup_of(
+        self, game: ToriShogiGame
+    ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+        options = {} if game.start_fen == START_FEN else {"fen": game.start_fen}
+        return options, ({}, {})
+
+    def write_record(
+        self,
+        game: ToriShogiGame,
+        audience: Side | str | None,
+        extra: Mapping[str, str] | None = None,
+    ) -> str:
+        """Nothing is hidden: every audience gets the same record."""
+        return write_record(game, extra)
 
     def read_record(self, text: str) -> ToriShogiGame:
         return read_record(text)

@@ -73,6 +73,25 @@ class ToriShogiGame:
     def in_check(self) -> bool:
         return self.history[-1][1]
 
+    @property
+    def round(self) -> int:
+        """The move number: 1 until both sides have moved once, then 2..."""
+        return len(self.turns) // 2 + 1
+
+    def scores(self) -> tuple[int, int]:
+        """ToriShogi keeps no points."""
+        return 0, 0
+
+    def key(self) -> tuple[object, ...]:
+        """Everything that tells two games apart (for integrity checks)."""
+        return (
+            tuple((turn.side, tuple(turn.texts)) for turn in self.turns),
+            tuple(self.staged()),
+            self.start_fen,
+            self.fen(),
+            str(self.result),
+        )
+
     def copy(self) -> ToriShogiGame:
         twin = ToriShogiGame.__new__(ToriShogiGame)
         twin.pos = self.pos.copy()
@@ -169,6 +188,12 @@ class ToriShogiGame:
 
     def staged(self) -> list[str]:
         return [] if self._staged is None else [self._staged[0].uci]
+
+    def discard_turn(self) -> list[str]:
+        """Drop a staged move (the turn never ended); returns what was dropped."""
+        dropped = self.staged()
+        self._staged = None
+        return dropped
 
     def staged_move(self) -> Move | None:
         return None if self._staged is None else self._staged[0]

@@ -17,6 +17,8 @@ A turn line holds one move in canonical notation, or a game word (``resign``, ``
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rules.errors import ActionError, MalformedAction
 from rules.sides import Side
 
@@ -31,7 +33,7 @@ MAX_LINES = 4000
 _COMPUTED = ("Game", "FEN", "Result", "Termination")
 
 
-def write_record(game: ToriShogiGame, extra: dict[str, str] | None = None) -> str:
+def write_record(game: ToriShogiGame, extra: Mapping[str, str] | None = None) -> str:
     """The record of ``game``; nothing is hidden, so every audience gets the same one."""
     headers = {"Game": GAME_ID}
     if game.start_fen != START_FEN:
