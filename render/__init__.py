@@ -14,9 +14,10 @@ from .bracket import BracketMatch, bracket_png
 from .encode import render_async
 from .ladder import LadderRow, ladder_png
 from .rating_chart import ChartPoint, rating_chart_png
+from .replays import record_status, replay_of
 from .status import StatusFields, StatusInfo
 from .tora.board import board_png, preview_png, private_png
-from .tora.replay import record_status, replay_gif, views_from_record
+from .tora.replay import replay_gif, views_from_record
 from .tora.scorecard import score_card_png
 
 __all__ = [
@@ -34,6 +35,7 @@ __all__ = [
     "record_status",
     "render_async",
     "replay_gif",
+    "replay_of",
     "score_card_png",
     "views_from_record",
 ]

@@ -2,7 +2,7 @@
 
 python -m render goldens [--refresh]     compare (or rewrite) tests/golden/*.png
 python -m render examples [DIR]          write the README's images (docs/images)
-python -m render replay RECORD OUT.gif   an animated replay of a game record
+python -m render replay RECORD OUT.gif   an animated replay of a record of any game
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from .replays import replay_of
 from .tora import examples, goldens
-from .tora.replay import record_status, replay_gif, views_from_record
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {path}")
         return 0
     text = args.record.read_text()
-    args.out.write_bytes(replay_gif(views_from_record(text), record_status(text)))
+    args.out.write_bytes(replay_of(text))
     print(f"wrote {args.out}")
     return 0
 

@@ -34,14 +34,35 @@ def game_of(text: str, default: str) -> str:
     """The id in the record's ``[Game "..."]`` header, lower-cased, or ``default`` when it has
     none (every TORA record before the other games came). Reads only the header lines, in
     linear time; the game's own reader checks the header's form."""
+    game = headers_of(text).get("Game")
+    return default if game is None else game.strip().lower()
+
+
+def headers_of(text: str) -> dict[str, str]:
+    """The ``[Key "value"]`` headers at the head of a record, read leniently in linear time
+    (for labels such as player names; each game's reader checks a record strictly)."""
+    headers: dict[str, str] = {}
     for number, line in enumerate(text.splitlines()):
         line = line.strip()
         if number >= MAX_HEADER_SCAN or (line and not line.startswith("[")):
             break
         key, _, rest = line[1:].partition(" ")
-        if key == "Game" and rest.strip().startswith('"'):
-            return rest.strip().strip('"]').strip().lower()
-    return default
+        rest = rest.strip()
+        if key and rest.startswith('"') and rest.endswith('"]'):
+            headers[key] = _unquote(rest[1:-2])
+    return headers
+
+
+def _unquote(value: str) -> str:
+    """Undo ``_quote``: a backslash keeps the character after it."""
+    out, escaped = [], False
+    for char in value:
+        if escaped or char != "\\":
+            out.append(char)
+            escaped = False
+        else:
+            escaped = True
+    return "".join(out)
 
 
 def result_tag(outcome: Outcome | None) -> str:

@@ -18,6 +18,7 @@ from .errors import (
     StorageError,
     UnknownPlayer,
 )
+from .games import DEFAULT_GAME, MatchOptions, Spec, heavy, new_game
 from .hosting import (
     ButtonMessage,
     ChannelBusy,
@@ -40,9 +41,11 @@ from .models import (
     RatingEvent,
     State,
 )
+from .records import write_record
 from .store import Store
 
 __all__ = [
+    "DEFAULT_GAME",
     "KINDS",
     "AlreadyRated",
     "ButtonMessage",
@@ -60,6 +63,7 @@ __all__ = [
     "MatchInfo",
     "MatchNotFinished",
     "MatchNotFound",
+    "MatchOptions",
     "Player",
     "Post",
     "Queued",
@@ -68,6 +72,7 @@ __all__ = [
     "RatingEvent",
     "SchemaTooNew",
     "SetupChoice",
+    "Spec",
     "StaleHosted",
     "StaleMatch",
     "StaleRating",
@@ -75,4 +80,7 @@ __all__ = [
     "StorageError",
     "Store",
     "UnknownPlayer",
+    "heavy",
+    "new_game",
+    "write_record",
 ]

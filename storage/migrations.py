@@ -8,6 +8,7 @@ hidden information (R40-R44) and are read only by the loader and by per-player r
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import SchemaTooNew
@@ -514,12 +515,48 @@ SEVERAL_GAMES = """
 ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'tora';
 """
 
+# The ladders are per TORA board and per other game: their CHECK constraints on ``board``
+# widen (see ``widen_ladder_boards``).
+LADDER_BOARDS = ("short", "long", "torishogi", "torii")
+LADDER_TABLES = (
+    "ladder_seasons",
+    "ladder_results",
+    "ladder_ratings",
+    "ladder_queue",
+    "ladder_pairings",
+)
+
+
+def widen_ladder_boards(conn: sqlite3.Connection) -> None:
+    """Let the ladder tables hold every game's ladder. SQLite cannot alter a CHECK
+    constraint; widening one keeps every stored row valid, so the table's stored definition
+    is edited in place (the procedure of SQLite's ALTER TABLE documentation for loosening
+    constraints: edit sqlite_master, bump the schema version, check integrity)."""
+    old = "CHECK (board IN ('short', 'long'))"
+    new = "CHECK (board IN (" + ", ".join(f"'{board}'" for board in LADDER_BOARDS) + "))"
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    conn.execute("PRAGMA writable_schema = ON")
+    try:
+        marks = ", ".join("?" for _ in LADDER_TABLES)
+        conn.execute(
+            f"UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
+            f" WHERE type = 'table' AND name IN ({marks})",
+            (old, new, *LADDER_TABLES),
+        )
+        conn.execute(f"PRAGMA schema_version = {version + 1}")
+    finally:
+        conn.execute("PRAGMA writable_schema = OFF")
+    problems = conn.execute("PRAGMA quick_check").fetchall()
+    if problems != [("ok",)]:
+        raise RuntimeError(f"the ladder tables did not widen cleanly: {problems[:3]}")
+
 
 @dataclass(frozen=True)
 class Migration:
     number: int
     summary: str
     sql: str
+    then: Callable[[sqlite3.Connection], None] | None = None  # a step SQL cannot say
 
 
 MIGRATIONS = (
@@ -533,7 +570,12 @@ MIGRATIONS = (
         "log: forfeits, discarded turns; post buttons, fallback progress, ladder pairings",
         HOSTILE_USERS,
     ),
-    Migration(7, "several games: the game of each match", SEVERAL_GAMES),
+    Migration(
+        7,
+        "several games: the game of each match, ladders per game",
+        SEVERAL_GAMES,
+        widen_ladder_boards,
+    ),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -558,6 +600,8 @@ def migrate(conn: sqlite3.Connection, upto: int = LATEST) -> list[int]:
             if schema_version(conn) < migration.number:
                 for statement in statements(migration.sql):
                     conn.execute(statement)
+                if migration.then is not None:
+                    migration.then(conn)
                 conn.execute(f"PRAGMA user_version = {migration.number}")
                 applied.append(migration.number)
             conn.execute("COMMIT")

@@ -30,7 +30,7 @@ async def test_pages_rank_best_first_and_mark_provisional_ratings(tmp_path: Path
         assert ratings == sorted(ratings, reverse=True)
         assert [line.rank for line in last.lines] == [11, 12, 13, 14]
         text = first.text()
-        assert text.startswith("Short board ladder, season 1 - page 1 of 2")
+        assert text.startswith("Short-board ladder, season 1 - page 1 of 2")
         assert "?" in text and "provisional" in text
         loser = next(line for line in last.lines if line.player_id == 1)
         assert loser.losses == PAGE_SIZE + 3 and loser.streak == -(PAGE_SIZE + 3)

@@ -81,7 +81,7 @@ async def test_leaving_the_queue(h: Harness) -> None:
     reply = await desk.join_queue(Place(GUILD, LOBBY), BOB, "short")
     assert "nobody else is waiting" in reply.text  # ann is gone: bob is not paired with her
     assert h.threads.opened == {}
-    with pytest.raises(LadderRefused, match="`short` or `long`, not `huge`"):
+    with pytest.raises(LadderRefused, match="`short`, `long`, `torishogi`, not `huge`"):
         await desk.join_queue(Place(GUILD, LOBBY), ANN, "huge")
 
 
@@ -92,7 +92,7 @@ async def test_a_player_in_a_rated_match_on_that_board_cannot_queue_for_another(
     await h.service.open_match(Place(GUILD, 300), ANN, CID, Terms(board="long"))
     await h.service.open_match(Place(GUILD, 301), ANN, CID, Terms(rated=False))
     await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")  # casual: no matter
-    with pytest.raises(LadderRefused, match="playing a rated long-board match here already"):
+    with pytest.raises(LadderRefused, match="playing a rated long-board ladder match here already"):
         await desk.join_queue(Place(GUILD, LOBBY), ANN, "long")
     await desk.join_queue(Place(GUILD + 1, LOBBY), ANN, "long")  # another server
 
@@ -118,7 +118,7 @@ async def test_leaderboards_mark_provisional_ratings_and_page_as_images(h: Harne
     await play_out(h, await pair(h, ANN, BOB), loser=BOB)
     reply = await desk.leaderboard(GUILD, "short")
     lines = reply.text.splitlines()
-    assert lines[0] == "Short board ladder, season 1 - page 1 of 1"
+    assert lines[0] == "Short-board ladder, season 1 - page 1 of 1"
     assert lines[1].startswith("1. ann 1662? (1-0-0") and lines[2].startswith("2. bob 1338?")
     assert lines[-1].startswith("? provisional")
     [image] = reply.files
@@ -140,7 +140,7 @@ async def test_a_profile_has_its_rating_chart_record_streak_and_match_links(
     newest, oldest = [r.match_id for r in await h.store.ladders.results(SHORT1)]
     head, board, *recent = reply.text.splitlines()
     assert head == "ann on the ladders:"
-    assert board.startswith("Short board, season 1: rating 1")
+    assert board.startswith("Short-board ladder, season 1: rating 1")
     assert board.endswith("rank 1 of 3; 2 won, 0 lost, 0 drawn; won the last 2.")
     assert recent == [
         f"- 2027-01-15 won against cid: `/tora record number:{newest}`",
@@ -149,11 +149,11 @@ async def test_a_profile_has_its_rating_chart_record_streak_and_match_links(
     ]
     [chart] = reply.files
     assert chart.name == "rating-short.png" and chart.data.startswith(b"\x89PNG")
-    with pytest.raises(LadderRefused, match="no rated games on the long ladder here yet"):
+    with pytest.raises(LadderRefused, match="no rated games on the long-board ladder here yet"):
         await desk.profile(GUILD, ANN.id, "long")
     record = await desk.head_to_head(GUILD, BOB.id, ANN.id, "short")
     assert record.text.splitlines() == [
-        "bob against ann on the short ladder, season 1: bob won 0, ann won 1, 0 drawn.",
+        "bob against ann on the short-board ladder, season 1: bob won 0, ann won 1, 0 drawn.",
         f"- `/tora record number:{oldest}`",
     ]
     with pytest.raises(LadderRefused, match="two different players"):
@@ -168,7 +168,7 @@ async def test_only_admins_close_a_season_and_its_standings_stay_viewable(h: Har
     with pytest.raises(NotAllowed, match="Only server admins can close a ladder season"):
         await desk.close_season(GUILD, "short", ANN, admin=False)
     reply = await desk.close_season(GUILD, "short", CID, admin=True)
-    assert reply.text.startswith("cid closed season 1 of the short ladder")
+    assert reply.text.startswith("cid closed season 1 of the short-board ladder")
     assert (
         "`/tora ladder show board:short season:1`" in reply.text and "Season 2 starts" in reply.text
     )

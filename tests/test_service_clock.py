@@ -34,7 +34,9 @@ def channel_texts(h: Harness) -> list[str]:
 async def test_your_turn_reminder_and_the_deadline(h: Harness) -> None:
     await started(h)
     notice = h.delivery.user(ANN.id)[-1]
-    assert notice.message.text.startswith("Your turn against bob (Opposition): round 1, 2 actions")
+    assert notice.message.text.startswith(
+        "Your turn against bob (Opposition): 2 actions in round 1"
+    )
     assert notice.message.files[0].data.startswith(b"private:")
     await h.service.play(HERE, ANN, "G v5h9-v4h9")
     await h.advance(8 * HOUR - 1)

@@ -53,6 +53,7 @@ class ChallengeOptions:
     roles: str = "challenger"
     forfeit_after: int = 3
     expires: str | None = None
+    game: str = "tora"
 
 
 class Actions:
@@ -393,4 +394,5 @@ def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
         rated=options.rated,
         roles=options.roles,
         forfeit_after=options.forfeit_after,
+        game=options.game,
     )

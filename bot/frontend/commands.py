@@ -33,7 +33,7 @@ def build_group() -> app_commands.Group:
     ``admin``."""
     group = app_commands.Group(
         name="tora",
-        description="Play TORA, the war game, by chat",
+        description="Play TORA, the war game, and ToriShogi by chat",
         allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
         allowed_installs=app_commands.AppInstallationType(guild=True),
     )
@@ -51,7 +51,8 @@ def register_lobby(group: app_commands.Group) -> None:
     @group.command(description="Challenge a player (or anyone here) to a match")
     @app_commands.describe(
         opponent="Who you challenge; leave empty for an open challenge anyone here may accept",
-        board="The short board (9x9, default) or the long board (17x17)",
+        game="The game: TORA (default) or ToriShogi (the bird shogi on 7x7)",
+        board="TORA: the short board (9x9, default) or the long board (17x17)",
         terrain="A terrain preset of that board (default none), or custom with terrain_map",
         terrain_map="A custom terrain, e.g. 'water v4h6 v5h6; forest v3h3'",
         assassins="Play with hidden Assassins (long board only)",
@@ -66,6 +67,7 @@ def register_lobby(group: app_commands.Group) -> None:
     async def challenge(
         interaction: discord.Interaction[Any],
         opponent: discord.User | None = None,
+        game: Literal["tora", "torishogi"] = "tora",
         board: Literal["short", "long"] = "short",
         terrain: WordText = "none",
         terrain_map: MapText = "",
@@ -80,12 +82,12 @@ def register_lobby(group: app_commands.Group) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         options = ChallengeOptions(
             board, terrain, terrain_map, assassins, deadline, target, rated, roles,
-            forfeit_after, expires,
+            forfeit_after, expires, game,
         )  # fmt: skip
 
         async def work() -> Answer:
             if opponent is not None and opponent.bot:
-                raise Unusable("Bots do not play TORA here: challenge a person.")
+                raise Unusable("Bots do not play here: challenge a person.")
             return await actions.challenge(caller, person(opponent) if opponent else None, options)
 
         await run(interaction, work, private=True)

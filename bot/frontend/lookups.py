@@ -11,11 +11,12 @@ import time
 from dataclasses import replace
 
 from bot.ladder.desk import LadderDesk
-from bot.pictures import BytesCache
+from bot.pictures import DRAWINGS, BytesCache
 from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
 from bot.service.texts import duration
-from render import StatusInfo, board_png, record_status, replay_gif, views_from_record
-from rules.tora import Game, RecordError
+from render import StatusInfo, board_png, replay_of
+from rules.records import RecordError
+from rules.tora import Game
 from storage import MatchInfo, MatchNotFound, Store
 
 from . import rulebook
@@ -127,7 +128,8 @@ class Lookups:
         async def draw() -> Answer:
             game = (await self.store.load(info.id)).game
             status = await self._status(info)
-            png = await asyncio.to_thread(board_png, game.view_for(None), status)
+            draw = DRAWINGS[game.game_type][0]
+            png = await asyncio.to_thread(draw, game.view_for(None), status)
             outcome = game.outcome()
             how = f"ended: {outcome}. Its final board:" if outcome else "is being played:"
             return Answer(
@@ -154,7 +156,7 @@ class Lookups:
         else:
             text = await self.store.private_export_record(info.id, side)
             note = "Your record (with your own hidden actions in full)"
-        name = f"tora-match-{info.id}.tora"
+        name = f"{info.game}-match-{info.id}.{info.game}"
         return Answer(f"{note} of match {info.id}.", (Attachment(name, text.encode()),))
 
     async def replay(self, caller: Caller, number: int | None, match: str | None) -> Answer:
@@ -170,9 +172,7 @@ class Lookups:
             if cached is not None:
                 return cached
             try:
-                gif = await asyncio.to_thread(
-                    lambda: replay_gif(views_from_record(record), record_status(record))
-                )
+                gif = await asyncio.to_thread(replay_of, record)
             except RecordError:
                 raise Unusable(
                     "This match has hidden Assassin moves, and a replay shows only what "
@@ -182,7 +182,7 @@ class Lookups:
             return gif
 
         gif = await self.limits.replays.run(caller.user.id, draw)
-        name = f"tora-match-{info.id}.gif"
+        name = f"{info.game}-match-{info.id}.gif"
         text = f"Match {info.id}, turn by turn."
         if not self._fresh_post(caller.channel_id, info.id):
             text += " It was posted here a moment ago; this copy is for you alone."

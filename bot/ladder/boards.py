@@ -15,7 +15,7 @@ from storage import Store
 from storage.ladders import HistoryPoint, LadderKey, ResultRow, Season
 
 from .errors import NotFound
-from .results import BOARDS, Archived, archived_line, check_board
+from .results import BOARDS, Archived, archived_line, check_board, ladder_name, ladder_title
 
 PAGE_SIZE = 10
 TREND_GAMES = 5  # a leaderboard's trend is the rating change over a player's last 5 results
@@ -38,7 +38,7 @@ class Page:
     lines: list[Line]
 
     def text(self) -> str:
-        head = f"{self.key.board.capitalize()} board ladder, season {self.key.season}"
+        head = f"{ladder_title(self.key.board)} ladder, season {self.key.season}"
         out = [f"{head} - page {self.number} of {self.pages}"]
         if not self.lines:
             out.append("No rated games yet.")
@@ -65,7 +65,7 @@ class Page:
         ]
 
     def png(self) -> bytes:
-        title = f"{self.key.board.capitalize()} ladder - season {self.key.season}"
+        title = f"{ladder_title(self.key.board)} ladder - season {self.key.season}"
         return ladder_png(self.rows(), f"{title} ({self.number}/{self.pages})")
 
 
@@ -126,7 +126,7 @@ class Boards:
             if season.key.season == number:
                 return season
         which = "any season yet" if number is None else f"a season {number}"
-        raise NotFound(f"The {board} ladder of this server has not had {which}.")
+        raise NotFound(f"The {ladder_name(board)} ladder of this server has not had {which}.")
 
     async def lines(self, season: Season) -> list[Line]:
         """The season's standings now, best first."""

@@ -40,7 +40,7 @@ from .boards import BoardProfile, Boards, png
 from .errors import LadderError
 from .opening import Opened, Opener, Unopened
 from .queue import Matchmaking
-from .results import Results, check_board
+from .results import Results, check_board, ladder_name
 
 
 class LadderRefused(Refused):
@@ -101,7 +101,11 @@ class LadderDesk:
             found = await self._boards.profile(guild_id, player_id)
         boards = [b for b in found.boards if board in (None, b.board)]
         if not any(b.line or b.recent for b in boards):
-            where = "this server's ladders" if board is None else f"the {board} ladder here"
+            where = (
+                "this server's ladders"
+                if board is None
+                else f"the {ladder_name(board)} ladder here"
+            )
             raise LadderRefused(
                 f"{escape(found.name)} has no rated games on {where} yet. Rated matches count once "
                 f"they finish; anyone can find one with {self._settings.cmd('queue')}."
@@ -116,7 +120,7 @@ class LadderDesk:
 
     async def _chart(self, name: str, profile: BoardProfile) -> Attachment:
         points = [ChartPoint(p.rating, p.deviation) for p in profile.history]
-        title = f"{name} - {profile.board} board, season {profile.season}"
+        title = f"{name} - {ladder_name(profile.board)} ladder, season {profile.season}"
         data = await asyncio.to_thread(rating_chart_png, points, title)
         return Attachment(f"rating-{profile.board}.png", data)
 
@@ -136,7 +140,9 @@ class LadderDesk:
             check_board(board)
         found = await self._store.ladders.seasons(guild_id, board)
         if not found:
-            raise LadderRefused(f"The {board} ladder of this server has had no rated games yet.")
+            raise LadderRefused(
+                f"The {ladder_name(board)} ladder of this server has had no rated games yet."
+            )
         return Reply(texts.seasons(board, found, self._settings), private=False)
 
     # ---- the queue ---------------------------------------------------------------------------
@@ -169,7 +175,7 @@ class LadderDesk:
             them, role = opened.challenger, "the Opposition"
         return (
             f"You are paired with {escape(them.name)} for a rated "
-            f"{opened.pairing.board}-board ladder "
+            f"{ladder_name(opened.pairing.board)} ladder "
             f'match, in the new thread "{opened.thread_name}". You play {role}; choose your '
             "setup from the private message I have sent you."
         )
@@ -181,11 +187,11 @@ class LadderDesk:
                 hosted.guild_id == guild_id
                 and hosted.phase in (SETUP, PLAYING)
                 and terms.rated
-                and terms.board == board
+                and terms.ladder_board == board
             ):
                 raise LadderRefused(
-                    f"You are playing a rated {board}-board match here already; finish it "
-                    "before you queue for another. You may queue for the other board, or "
+                    f"You are playing a rated {ladder_name(board)} ladder match here already; "
+                    "finish it before you queue for another. You may queue for the other board, or "
                     "play casual matches meanwhile."
                 )
 
@@ -193,7 +199,7 @@ class LadderDesk:
         """Stop waiting on ``board``, or on both boards (None)."""
         with refusals():
             left = await self._queue.leave(guild_id, board, user.id)
-        queues = " and ".join(f"{b}-board" for b in left)
+        queues = " and ".join(ladder_name(b) for b in left)
         plural = "queues" if len(left) > 1 else "queue"
         return Reply(
             f"You have left the {queues} ladder {plural}. Join again with "
@@ -210,14 +216,14 @@ class LadderDesk:
             check_board(board)
             if not await self._store.ladders.seasons(guild_id, board):
                 raise LadderRefused(
-                    f"The {board} ladder has had no rated games yet, so there is no season "
-                    "to close."
+                    f"The {ladder_name(board)} ladder has had no rated games yet, so there is "
+                    "no season to close."
                 )
             started = await self._results.close_season(guild_id, board, by.id)
         closed = started.key.season - 1
         return Reply(
-            f"{escape(by.name)} closed season {closed} of the {board} ladder; its final "
-            "standings are "
+            f"{escape(by.name)} closed season {closed} of the {ladder_name(board)} ladder; "
+            "its final standings are "
             f"kept ({self._settings.cmd(f'ladder board:{board} season:{closed}')}). Season "
             f"{started.key.season} starts now, with fresh ratings for everyone.",
             private=False,

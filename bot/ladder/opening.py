@@ -72,7 +72,7 @@ class Opener:
         parent = guild.ladder_channel or pairing.channel_id
         challenger, opposition = await self._roles(pairing)
         name = f"{challenger.name} vs {opposition.name} (ladder)"[:THREAD_NAME]
-        terms = Terms(board=pairing.board, rated=True)
+        terms = Terms.for_ladder(pairing.board)
         if guild.turn_seconds is not None:
             terms = replace(terms, turn_seconds=guild.turn_seconds)
         try:

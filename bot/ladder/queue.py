@@ -21,7 +21,7 @@ from storage.ladders import LadderTx, PairingRow, QueueEntry
 
 from .errors import LadderError, NotFound
 from .glicko2 import DEFAULT_RATING
-from .results import BOARDS, check_board
+from .results import BOARDS, check_board, ladder_name
 
 HOUR = 3600.0
 BASE_GAP = 100.0
@@ -107,7 +107,9 @@ class Matchmaking:
             if tx.is_bot(player_id):
                 raise LadderError("Bot accounts cannot play on the ladder.")
             if board in tx.queued_boards(player_id, guild_id):
-                raise LadderError(f"You are already waiting for a {board}-board ladder match.")
+                raise LadderError(
+                    f"You are already waiting for a {ladder_name(board)} ladder match."
+                )
             tx.enqueue(guild_id, board, player_id, channel_id)
             return pairs(tx, guild_id, board)
 
@@ -123,7 +125,7 @@ class Matchmaking:
             waiting = tx.queued_boards(player_id, guild_id)
             boards = [b for b in waiting if board in (None, b)]
             if not boards:
-                what = "a ladder match" if board is None else f"a {board}-board ladder match"
+                what = "a ladder match" if board is None else f"a {ladder_name(board)} ladder match"
                 raise NotFound(f"You are not waiting for {what}.")
             for left in boards:
                 tx.dequeue(guild_id, left, (player_id,))

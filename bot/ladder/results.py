@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from bot.service.texts import quote
+from rules import game_type
 from storage import Store
 from storage.ladders import LadderKey, LadderTx, MatchFacts, Season, Standing
 
@@ -21,7 +22,7 @@ from .errors import LadderError, NotFound, NotRated
 from .standings import Applied, apply, current, fresh, replay
 
 log = logging.getLogger(__name__)
-BOARDS = ("short", "long")
+BOARDS = ("short", "long", "torishogi")  # TORA's two boards, then the other games
 SCORES = {"C": 1.0, "O": 0.0, None: 0.5}  # the Challenger's score by winner
 
 
@@ -53,9 +54,21 @@ class Archived:
     draws: int
 
 
+def ladder_name(board: str) -> str:
+    """How texts name a ladder: "short-board", "long-board", "ToriShogi"."""
+    return f"{board}-board" if board in ("short", "long") else game_type(board).title
+
+
+def ladder_title(board: str) -> str:
+    """A ladder's name at the head of a line: "Short-board", "ToriShogi"."""
+    name = ladder_name(board)
+    return name[:1].upper() + name[1:]
+
+
 def check_board(board: str) -> None:
     if board not in BOARDS:
-        raise LadderError(f"The board is `short` or `long`, not {quote(board)}.")
+        boards = ", ".join(f"`{name}`" for name in BOARDS)
+        raise LadderError(f"The ladder is one of {boards}, not {quote(board)}.")
 
 
 def refusal(facts: MatchFacts | None, match_id: int) -> str | None:

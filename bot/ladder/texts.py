@@ -12,6 +12,7 @@ from storage.ladders import Season
 
 from .boards import BoardProfile, HeadToHead, Line, Recent
 from .queue import BASE_GAP, EXPIRE_AFTER, HOUR, MOST_GAP, WIDEN_PER_HOUR
+from .results import ladder_name, ladder_title
 
 PROVISIONAL_NOTE = "? provisional: too few recent games for a settled rating."
 RESULT_WORDS = {1.0: "won against", 0.5: "drew with", 0.0: "lost to"}
@@ -40,7 +41,7 @@ def streak(count: int) -> str:
 
 
 def board_profile(profile: BoardProfile, settings: Settings) -> list[str]:
-    head = f"{profile.board.capitalize()} board, season {profile.season}:"
+    head = f"{ladder_title(profile.board)} ladder, season {profile.season}:"
     line = profile.line
     if line is None:
         out = [f"{head} no rated games this season."]
@@ -61,7 +62,7 @@ def recent(result: Recent, settings: Settings) -> str:
 
 def head_to_head(record: HeadToHead, names: dict[int, str], settings: Settings) -> str:
     first, second = names[record.first_id], names[record.second_id]
-    where = f"the {record.key.board} ladder, season {record.key.season}"
+    where = f"the {ladder_name(record.key.board)} ladder, season {record.key.season}"
     if not record.matches:
         return f"{first} and {second} have no counted results against each other on {where}."
     out = [
@@ -73,7 +74,7 @@ def head_to_head(record: HeadToHead, names: dict[int, str], settings: Settings) 
 
 
 def seasons(board: str, found: list[Season], settings: Settings) -> str:
-    out = [f"Seasons of the {board} ladder:"]
+    out = [f"Seasons of the {ladder_name(board)} ladder:"]
     for season in found:
         number = season.key.season
         if season.closed_at is None:
@@ -95,7 +96,7 @@ def seasons(board: str, found: list[Season], settings: Settings) -> str:
 def waiting(board: str, others: int, settings: Settings) -> str:
     company = {0: "nobody else is", 1: "1 other player is"}.get(others, f"{others} others are")
     return (
-        f"You are in the queue for a rated {board}-board ladder match ({company} waiting). "
+        f"You are in the queue for a rated {ladder_name(board)} ladder match ({company} waiting). "
         f"I pair you with the waiting player closest to your rating, within {BASE_GAP:.0f} "
         f"points at first and {WIDEN_PER_HOUR:.0f} more for every hour you wait (at most "
         f"{MOST_GAP:.0f}). If nobody fits within {EXPIRE_AFTER / HOUR:.0f} hours you leave "
@@ -105,7 +106,7 @@ def waiting(board: str, others: int, settings: Settings) -> str:
 
 def expired(board: str, settings: Settings) -> str:
     return (
-        f"Nobody close to your rating joined the {board}-board ladder queue within "
+        f"Nobody close to your rating joined the {ladder_name(board)} ladder queue within "
         f"{EXPIRE_AFTER / HOUR:.0f} hours, so you have left it. Join again whenever you like "
         f"with {settings.cmd('queue')}."
     )

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.tora import ActionError, Side
+from rules import ActionError, Side
 from storage.hosting import PLAYING
 
+from . import showing
 from .context import Context, Mail
 from .endings import FINISHED, discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
@@ -67,7 +68,7 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     del offers[kind]
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
     match = table.played
-    before = match.game.game_number
+    before = showing.series_number(match.game)
     try:
         if kind == DRAW:
             discard_unfinished(table)

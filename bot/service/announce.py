@@ -6,35 +6,26 @@ from __future__ import annotations
 
 import asyncio
 
-from rules.tora import Event, Game, Options, Side, View, name, write_record
+from rules import GameState, GameView, Side
+from rules.protocol import GameEvent
+from storage import MatchOptions, new_game, write_record
 
+from . import showing
 from .context import Context, Mail
 from .ports import Attachment
 from .table import Table
-from .texts import moment, plural
+from .texts import moment
 
 TURN_BUTTONS = ("play", "end", "preview")  # on the "your turn" notice
 
 
-def score_line(table: Table, view: View) -> str:
-    score = f"Score: {table.side_name(Side.CHALLENGER)} {view.score[0]}, " + (
-        f"{table.side_name(Side.OPPOSITION)} {view.score[1]}"
-    )
-    if any(view.pending):
-        score += f" (this round so far: +{view.pending[0]}, +{view.pending[1]})"
-    return score + "."
-
-
-def to_act_line(ctx: Context, table: Table, view: View) -> str:
+def to_act_line(ctx: Context, table: Table, view: GameView) -> str:
     hosted = table.hosted
     when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
-    return (
-        f"{table.who(view.side)} to act: "
-        f"{plural(view.actions_left, 'action')} in round {view.round}{when}."
-    )
+    return f"{table.who(view.side)} to act: {showing.to_act(view)}{when}."
 
 
-def event_line(event: Event, names: tuple[str, str]) -> str:
+def event_line(event: GameEvent, names: tuple[str, str]) -> str:
     """An action of a turn post: in plain words, then its notation."""
     return f"- {event.words(names)} \u00b7 `{event.text}`"
 
@@ -43,26 +34,26 @@ def names_of(table: Table) -> tuple[str, str]:
     return table.side_name(Side.CHALLENGER), table.side_name(Side.OPPOSITION)
 
 
-def setup_words(options: Options, side: Side) -> str:
-    strategy = options.challenger_setup if side == Side.CHALLENGER else options.opposition_setup
-    if options.board == "long":
-        return f"{strategy}, Ruler {options.rulers[side]}"
-    return strategy
-
-
 async def game_start(
-    ctx: Context, table: Table, options: Options, starts: tuple[str | None, ...]
+    ctx: Context,
+    table: Table,
+    options: MatchOptions,
+    starts: tuple[str | None, ...],
+    lead: str = "",
 ) -> Mail:
-    game = Game(options, assassin_starts=(starts[0], starts[1]))
+    game: GameState = new_game(table.terms.game, options, (starts[0], starts[1]))
     view = game.view_for(None)
     status = table.status(ctx.now())
     mail = Mail(table.channel_id)
     first = table.hosted.player(Side.CHALLENGER)
+    players = []
+    for side in Side:
+        words = showing.setup_words(game, side)
+        players.append(f"{table.who(side)} playing {words}" if words else table.who(side))
     mail.public(
-        "The game begins: "
-        + " against ".join(
-            f"{table.who(side)} playing {setup_words(options, side)}" for side in Side
-        )
+        (lead + " " if lead else "")
+        + "The game begins: "
+        + " against ".join(players)
         + ".\n"
         + to_act_line(ctx, table, view),
         await ctx.board_file(view, status),
@@ -84,13 +75,13 @@ async def game_start(
     return mail
 
 
-def your_turn_text(ctx: Context, table: Table, view: View) -> str:
+def your_turn_text(ctx: Context, table: Table, view: GameView) -> str:
     hosted = table.hosted
     when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
     return (
-        f"Your turn against {table.who(view.side.other)}: round {view.round}, "
-        f"{plural(view.actions_left, 'action')}{when}. Press Play (or {ctx.cmd('play')}) and "
-        f"pick your actions, or type them with {ctx.cmd('act')}; then end your turn."
+        f"Your turn against {table.who(view.side.other)}: {showing.to_act(view)}{when}. "
+        f"Press Play (or {ctx.cmd('play')}) and pick your actions, or type them with "
+        f"{ctx.cmd('act')}; then end your turn."
     )
 
 
@@ -104,25 +95,9 @@ async def turn_end(
     names = names_of(table)
     lines = [headline]
     lines += [event_line(event, names) for event in view.last_turn] or ["(no actions)"]
-    if any(event.revealed for event in view.last_turn):
-        for side, record in view.published:
-            if record:
-                lines.append(
-                    f"{names[side]}'s Assassin is revealed, so its record is public now "
-                    f"(R44): {'; '.join(record)}."
-                )
-    if view.round_end:
-        removed = [f"{side.letter} {letter} {name(sq)}" for side, letter, sq in view.round_end]
-        lines.append(
-            "At the end of the round, doomed pieces are removed: " + ", ".join(removed) + "."
-        )
-    if view.game_number != game_before:
-        lines.append(
-            f"Game {game_before} of the series is over: a new board is set up for game "
-            f"{view.game_number}, and the points carry over."
-        )
+    lines += showing.turn_notes(view, names, game_before)
     lines += notes
-    lines += [score_line(table, view), to_act_line(ctx, table, view)]
+    lines += [showing.standing(view, names), to_act_line(ctx, table, view)]
     status = table.status(ctx.now())
     nxt = table.hosted.player(view.side)
     public, private = await asyncio.gather(
@@ -144,7 +119,8 @@ def record_file(table: Table) -> Attachment:
         "Opposition": table.side_name(Side.OPPOSITION),
     }
     text = write_record(match.game, names)
-    return Attachment(f"tora-match-{match.id}.tora", text.encode())
+    game = match.game.game_type
+    return Attachment(f"{game}-match-{match.id}.{game}", text.encode())
 
 
 async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, counted: bool) -> None:
@@ -156,7 +132,7 @@ async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, count
         footer = "The match was rated."
     else:
         footer = "It was a casual match."
-    final = score_line(table, view).replace("Score:", "Final score:")
+    final = showing.final_standing(view, names_of(table))
     mail.public(
         f"{headline}\n{final} {footer} The full record is attached.",
         await ctx.board_file(view, table.status(ctx.now())),

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.ladder.errors import NotRated
 from bot.ladder.results import Results
-from rules.tora import Side, View
+from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
 from storage.hosting import ENDED
 
@@ -77,12 +77,14 @@ class Context:
         return self.settings.cmd(name)
 
     # ---- images (drawn off the event loop) -------------------------------------------------
-    async def board_file(self, view: View, status: Status, name: str = "board.png") -> Attachment:
+    async def board_file(
+        self, view: GameView, status: Status, name: str = "board.png"
+    ) -> Attachment:
         """The public board: ``view`` must be a spectator's (``view_for(None)``)."""
         return Attachment(name, await asyncio.to_thread(self.renderer.board, view, status))
 
     async def private_file(
-        self, view: View, status: Status, name: str = "your-board.png"
+        self, view: GameView, status: Status, name: str = "your-board.png"
     ) -> Attachment:
         """A player's own board: only ever sent to that player."""
         return Attachment(name, await asyncio.to_thread(self.renderer.private, view, status))

@@ -8,7 +8,7 @@ from dataclasses import replace
 from storage import Hosted
 from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
-from . import announce
+from . import announce, showing
 from .context import Context, Mail
 from .errors import NotAllowed, Refused
 from .models import Reply, User
@@ -79,7 +79,7 @@ def discard_unfinished(table: Table) -> None:
 
 def first_round_complete(table: Table) -> bool:
     game = table.game
-    return game.game_number > 1 or len(game.turns) >= 2
+    return showing.series_number(game) > 1 or len(game.turns) >= 2
 
 
 async def abort(ctx: Context, table: Table, user: User) -> Reply:

@@ -3,7 +3,7 @@ the user who asked (privately). A refusal changes nothing."""
 
 from __future__ import annotations
 
-from rules.tora import ActionError
+from rules import ActionError
 
 
 class Refused(Exception):

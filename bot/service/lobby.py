@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from rules.tora import Side
+from rules import Side
 from storage import ChannelBusy, Hosted
 from storage.hosting import CHALLENGE, SETUP
 
@@ -14,7 +14,7 @@ from .endings import ended
 from .errors import NotAllowed, Refused
 from .models import Place, Reply, User
 from .ports import Stamp
-from .setup_phase import setup_prompt
+from .setup_phase import asks_setup, begin, setup_prompt
 from .table import Table
 from .terms import LONGEST_TURN, SHORTEST_TURN, Terms
 from .texts import duration, escape, plural
@@ -87,13 +87,14 @@ async def challenge(
     answer = f"accept with {ctx.cmd('accept')}"
     if opponent is None:
         mail.public(
-            f"{escape(user.name)} posts an open challenge to a match of TORA: {terms.describe()}. "
+            f"{escape(user.name)} posts an open challenge to a match of {terms.title}: "
+            f"{terms.describe()}. "
             f"Anyone here may {answer}. The challenge expires in {duration(expiry)}.",
             buttons=("accept",),
         )
     else:
         mail.public(
-            f"{escape(user.name)} challenges {escape(opponent.name)} to a match of TORA: "
+            f"{escape(user.name)} challenges {escape(opponent.name)} to a match of {terms.title}: "
             f"{terms.describe()}. "
             f"{escape(opponent.name)}, {answer} or decline with {ctx.cmd('decline')}. "
             f"The challenge expires in {duration(expiry)}.",
@@ -148,6 +149,12 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
     )
     staged = Table(changed, table.terms, table.names)
     drawn = " (drawn at random)" if table.terms.roles == "random" else ""
+    lead = f"{escape(user.name)} accepts {table.name(hosted.issuer_id)}'s challenge."
+    if not asks_setup(table.terms):
+        drawn_text = " The roles were drawn at random." if drawn else ""
+        await begin(ctx, staged, lead + drawn_text)
+        table.hosted, table.match = staged.hosted, staged.match
+        return Reply("You accepted the challenge: the game begins.")
     mail = setup_mail(
         ctx,
         staged,
@@ -243,10 +250,14 @@ async def open_agreed(
     )
     new = ctx.new_clock(new, terms.turn_seconds)
     names = {challenger.id: challenger.name, opposition.id: opposition.name}
-    mail = setup_mail(ctx, Table(new, terms, names), intro)
+    setup = asks_setup(terms)
+    mail = setup_mail(ctx, Table(new, terms, names), intro) if setup else Mail(place.channel_id)
     try:
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
         raise Refused(busy_text()) from None
     ctx.changed()
-    return Table(hosted, terms, names)
+    table = Table(hosted, terms, names)
+    if not setup:  # a crash before the start leaves the setup timers to start it
+        await begin(ctx, table, intro)
+    return table

@@ -25,8 +25,9 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from rules.tora import LONG, IllegalAction, Turn
-from storage import Match
+from rules import IllegalAction
+from rules.protocol import GameTurn
+from storage import Match, heavy
 from storage.log import DEADLINE, END, Step, play
 
 
@@ -83,9 +84,9 @@ class Offload:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def end_turn(self, match: Match, deadline: bool = False) -> Turn:
+    async def end_turn(self, match: Match, deadline: bool = False) -> GameTurn:
         """``match.end_turn()`` (or its end by the deadline), off the event loop."""
-        pool = self._workers() if match.game.options.board == LONG else None
+        pool = self._workers() if heavy(match.game) else None
         if pool is None:
             ender = match.end_turn_by_deadline if deadline else match.end_turn
             return await asyncio.to_thread(ender)

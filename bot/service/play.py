@@ -8,12 +8,12 @@ import asyncio
 import contextlib
 from dataclasses import replace
 
+from rules import ActionError, GameState, IllegalAction, Side
 from rules.protocol import Choice
-from rules.tora import GAME_LEVEL, ActionError, Game, Side
 from storage import Hosted
 from storage.hosting import CHALLENGE, PLAYING
 
-from . import announce, finding
+from . import announce, finding, showing
 from .context import Context, Mail
 from .endings import FINISHED, FORFEIT, ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
@@ -48,7 +48,7 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
         raise Refused("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
     for part in parts:
         word = part.lower()
-        if word in GAME_LEVEL:
+        if word in GAME_LEVEL_WORDS:
             raise Refused(f"`{word}` is not a move: use {ctx.cmd(word)} for that.")
     match = table.played
     if len(parts) > 1:
@@ -61,7 +61,11 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
     return await _staged_reply(ctx, table, side, f"Staged: {staged}.")
 
 
-def _try_all(game: Game, parts: list[str]) -> None:
+# What a player types to end the game has commands of its own.
+GAME_LEVEL_WORDS = frozenset({"resign", "draw", "reset"})
+
+
+def _try_all(game: GameState, parts: list[str]) -> None:
     """Play ``parts`` on a copy: the refusal of the first that fails names it."""
     for number, part in enumerate(parts, 1):
         try:
@@ -184,14 +188,18 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     status = table.status(ctx.now())
     if side is None:
         view = game.view_for(None)
-        text = f"{announce.score_line(table, view)}\n{announce.to_act_line(ctx, table, view)}"
+        names = announce.names_of(table)
+        text = f"{showing.standing(view, names)}\n{announce.to_act_line(ctx, table, view)}"
         image = await ctx.board_file(view, status)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
-    lines = [announce.score_line(table, view), announce.to_act_line(ctx, table, view)]
+    lines = [
+        showing.standing(view, announce.names_of(table)),
+        announce.to_act_line(ctx, table, view),
+    ]
     if game.side == side:
         lines.append(staged_text(ctx, table))
-    if view.private_record:
+    if getattr(view, "private_record", ()):  # TORA: the viewer's own Assassin
         lines.append("Your Assassin's record: " + "; ".join(view.private_record) + ".")
     image = await ctx.private_file(view, status)
     return Reply("\n".join(lines), (image,), stamp=table.stamp)
@@ -208,7 +216,7 @@ def phase_text(ctx: Context, table: Table) -> str:
 async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     side = acting_side(ctx, table, user)
     game = table.game
-    before = game.game_number
+    before = showing.series_number(game)
     try:
         await ctx.offload.end_turn(table.played)
     except ActionError as exc:
@@ -292,8 +300,12 @@ async def deadline(ctx: Context, table: Table) -> None:
     if not game.staged() and limit and missed >= limit:
         await _forfeit(ctx, table, replace(hosted, missed=_missed(hosted, side, missed)), side)
         return
-    before, staged = game.game_number, len(game.staged())
-    await ctx.offload.end_turn(match, deadline=True)
+    before, staged = showing.series_number(game), len(game.staged())
+    try:
+        await ctx.offload.end_turn(match, deadline=True)
+    except IllegalAction:  # a game whose turn cannot pass (ToriShogi): the clock restarts
+        await _missed_move(ctx, table, replace(hosted, missed=_missed(hosted, side, missed)))
+        return
     played = len(game.turns[-1].texts)
     count = 0 if played else missed
     hosted = replace(hosted, missed=_missed(hosted, side, count))
@@ -314,6 +326,23 @@ async def deadline(ctx: Context, table: Table) -> None:
         limit_text = f" of {limit} before a forfeit" if limit else ""
         headline += f" with no action played (missed turns in a row: {count}{limit_text})"
     await after_turn(ctx, table, hosted, headline + ":", before, mail)
+
+
+async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
+    """The deadline came with no move in a game that cannot pass a turn: the turn is missed
+    (public: no move was played) and the same player's clock starts again."""
+    side = table.game.side
+    count, limit = hosted.missed[side], table.terms.forfeit_after
+    limit_text = f" of {limit} before a forfeit" if limit else ""
+    hosted = ctx.new_clock(hosted, table.terms.turn_seconds)
+    mail = Mail(table.channel_id)
+    mail.public(
+        f"{table.side_name(side)}'s turn passed its deadline with no move played (missed turns "
+        f"in a row: {count}{limit_text}). Their clock starts again.\n"
+        + announce.to_act_line(ctx, replace(table, hosted=hosted), table.game.view_for(None)),
+        mentions=(hosted.player(side),),
+    )
+    await ctx.update(table, hosted, mail)
 
 
 async def _forfeit(

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from rules.tora import View
+from rules import GameView
 
 
 @dataclass(frozen=True)
@@ -128,10 +128,10 @@ class Renderer(Protocol):
     spectator's view (``view_for(None)``) and ``private`` a player's own view (their hidden
     Assassin, and their staged actions when they are to act: the preview)."""
 
-    def board(self, view: View, status: Status) -> bytes:
+    def board(self, view: GameView, status: Status) -> bytes:
         """The public board, for a channel."""
 
-    def private(self, view: View, status: Status) -> bytes:
+    def private(self, view: GameView, status: Status) -> bytes:
         """A player's own board, sent only to that player."""
 
 

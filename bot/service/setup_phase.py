@@ -1,23 +1,25 @@
-"""The setup phase: each player privately chooses a strategy, a Ruler (long board) and where
-their Assassin starts, or not to field one (R41). Choices stay private until the game
-starts, which happens as soon as both players are done; the Assassin's square stays secret
-after that too."""
+"""The setup phase: in TORA each player privately chooses a strategy, a Ruler (long board)
+and where their Assassin starts, or not to field one (R41). Choices stay private until the
+game starts, which happens as soon as both players are done; the Assassin's square stays
+secret after that too. A game that asks no setup questions (ToriShogi) starts as soon as the
+challenge is accepted."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from rules import game_type
 from rules.tora import (
     STRATEGIES,
+    TORA,
     IllegalAction,
-    Options,
     Side,
     check_assassin_start,
     home_row,
     name,
     start_squares,
 )
-from storage import SetupChoice
+from storage import MatchOptions, SetupChoice
 from storage.hosting import PLAYING
 from storage.writes import NewMatch
 
@@ -210,8 +212,21 @@ def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: 
     return f"{text} Still to choose: {listing(missing(terms, choice))}."
 
 
-async def start(ctx: Context, table: Table, choices: dict[Side, SetupChoice], note: str) -> Reply:
-    """Both players have chosen: the game begins."""
+def asks_setup(terms: Terms) -> bool:
+    """Whether the players choose anything before the first turn."""
+    return terms.game == TORA.id or bool(game_type(terms.game).setup_questions({}))
+
+
+async def begin(ctx: Context, table: Table, lead: str = "") -> None:
+    """Start a game that asks no setup questions (``table.hosted`` is the accepted challenge
+    or the agreed match, in any phase before playing); ``lead`` opens the public post."""
+    await start(ctx, table, {}, "", lead)
+
+
+async def start(
+    ctx: Context, table: Table, choices: dict[Side, SetupChoice], note: str, lead: str = ""
+) -> Reply:
+    """Both players have chosen (or there was nothing to choose): the game begins."""
     terms, hosted = table.terms, table.hosted
     options, starts = _game_setup(terms, choices)
     changed = replace(ctx.new_clock(hosted, terms.turn_seconds), phase=PLAYING, ready="CO", turn=1)
@@ -227,9 +242,10 @@ async def start(ctx: Context, table: Table, choices: dict[Side, SetupChoice], no
             "Opposition": table.side_name(Side.OPPOSITION),
         },
         deadline=changed.due_at,
+        game=terms.game,
     )
     staged = Table(changed, terms, table.names)
-    mail = await announce.game_start(ctx, staged, options, starts)
+    mail = await announce.game_start(ctx, staged, options, starts, lead)
     table.hosted, table.match = await ctx.store.hosting.start(changed, new, mail.posts)
     ctx.changed()
     return Reply(note + "Your setup is complete, and so is your opponent's: the game begins.")
@@ -237,8 +253,10 @@ async def start(ctx: Context, table: Table, choices: dict[Side, SetupChoice], no
 
 def _game_setup(
     terms: Terms, choices: dict[Side, SetupChoice]
-) -> tuple[Options, tuple[str | None, str | None]]:
+) -> tuple[MatchOptions, tuple[str | None, str | None]]:
     """The game's options and secret Assassin squares from both players' choices."""
+    if terms.game != TORA.id:
+        return terms.game_options(), (None, None)
     c, o = choices[Side.CHALLENGER], choices[Side.OPPOSITION]
     options = terms.options(
         (c.strategy or STRATEGIES[0], o.strategy or STRATEGIES[0]), (c.ruler or "K", o.ruler or "K")
@@ -248,6 +266,9 @@ def _game_setup(
 
 
 async def setup_reminder(ctx: Context, table: Table) -> None:
+    if not asks_setup(table.terms):  # a crash came between the agreement and the start
+        await begin(ctx, table)
+        return
     hosted = table.hosted
     mail = Mail(table.channel_id)
     for side in Side:
@@ -262,6 +283,9 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
 
 
 async def setup_lapsed(ctx: Context, table: Table) -> None:
+    if not asks_setup(table.terms):  # a crash came between the agreement and the start
+        await begin(ctx, table)
+        return
     hosted = table.hosted
     late = [table.side_name(side) for side in Side if side.letter not in hosted.ready]
     mail = Mail(table.channel_id)

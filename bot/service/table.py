@@ -7,7 +7,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from rules.tora import Game, Side
+from rules import GameState, Side
 from storage import Hosted, Match
 
 from .errors import NotAllowed
@@ -37,7 +37,7 @@ class Table:
         return self.match
 
     @property
-    def game(self) -> Game:
+    def game(self) -> GameState:
         return self.played.game
 
     @property

@@ -6,7 +6,9 @@ import dataclasses
 import json
 from dataclasses import dataclass
 
-from rules.tora import CUSTOM, LONG, NONE, SHORT, Options, TerrainError, preset_names
+from rules import GAMES, game_type
+from rules.tora import CUSTOM, LONG, NONE, SHORT, TORA, Options, TerrainError, preset_names
+from storage import MatchOptions, Spec
 
 from .errors import Refused
 from .texts import duration, quote
@@ -14,6 +16,9 @@ from .texts import duration, quote
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 SHORTEST_TURN, LONGEST_TURN = 5 * MINUTE, 14 * DAY
 ROLES = ("challenger", "random")
+# The games a challenge may name. Torii is played with the Spirits' setup question and the
+# Monkey's pause in the opponent's turn, which the host learns in its own step.
+HOSTED_GAMES = tuple(game for game in GAMES if game != "torii")
 COMMAND_PATHS = {  # the commands that sit in a group of their own
     "pause": "match pause",
     "resume": "match resume",
@@ -29,10 +34,11 @@ COMMAND_PATHS = {  # the commands that sit in a group of their own
 
 @dataclass(frozen=True)
 class Terms:
-    """Everything a challenge sets. ``turn_seconds`` is each turn's deadline (also the time
-    both players have to finish the setup); ``forfeit_after`` turns missed in a row without
-    any action lose the match (0: never); ``target`` plays a series to that many points
-    (R28, 0: a single game)."""
+    """Everything a challenge sets. ``game`` is the game's id (``rules.registry``);
+    ``turn_seconds`` is each turn's deadline (also the time both players have to finish the
+    setup); ``forfeit_after`` turns missed in a row without any action lose the match (0:
+    never); ``board``, ``terrain``, ``assassins`` and ``target`` (a series to that many
+    points, R28, 0: a single game) are TORA's."""
 
     board: str = SHORT
     terrain: str = NONE  # a preset of the board, or "custom" with terrain_map
@@ -43,9 +49,32 @@ class Terms:
     rated: bool = True
     roles: str = "challenger"
     forfeit_after: int = 3
+    game: str = TORA.id
+
+    @classmethod
+    def for_ladder(cls, board: str) -> Terms:
+        """The terms of a rated match on a ladder (TORA's ``short`` or ``long`` board, or
+        another game's id)."""
+        return cls(board=board, rated=True) if board in (SHORT, LONG) else cls(game=board)
+
+    @property
+    def title(self) -> str:
+        return game_type(self.game).title
+
+    @property
+    def ladder_board(self) -> str:
+        """What the match is rated on: TORA's board (``short``, ``long``), else the game."""
+        return self.board if self.game == TORA.id else self.game
 
     def check(self) -> None:
         """Refused, naming what is wrong and what is allowed, unless the terms are playable."""
+        if self.game not in HOSTED_GAMES:
+            games = " or ".join(f"`{game}`" for game in HOSTED_GAMES)
+            raise Refused(f"The game is {games}, not {quote(self.game)}.")
+        self._check_common()
+        if self.game != TORA.id:
+            self._check_no_tora_terms()
+            return
         if self.board not in (SHORT, LONG):
             raise Refused(f"The board is `short` or `long`, not {quote(self.board)}.")
         if self.assassins and self.board != LONG:
@@ -54,13 +83,15 @@ class Terms:
                 "without Assassins."
             )
         self._check_terrain()
+        if not 0 <= self.target <= 999:
+            raise Refused("The point target is 0 (a single game) or a number up to 999.")
+
+    def _check_common(self) -> None:
         if not SHORTEST_TURN <= self.turn_seconds <= LONGEST_TURN:
             raise Refused(
                 f"The turn deadline must be between {duration(SHORTEST_TURN)} and "
                 f"{duration(LONGEST_TURN)}; {duration(self.turn_seconds)} is not."
             )
-        if not 0 <= self.target <= 999:
-            raise Refused("The point target is 0 (a single game) or a number up to 999.")
         if self.roles not in ROLES:
             raise Refused(
                 "The Challenger is the player who challenged (`challenger`) or drawn at "
@@ -71,6 +102,28 @@ class Terms:
                 "Forfeit after 1 to 99 turns missed in a row, or 0 never to forfeit, "
                 f"not {self.forfeit_after}."
             )
+
+    def _check_no_tora_terms(self) -> None:
+        """A board, terrain, Assassins or a point target are TORA's alone."""
+        tora_only = [
+            word
+            for word, given in (
+                ("a board", self.board != SHORT),
+                ("terrain", self.terrain != NONE or bool(self.terrain_map)),
+                ("Assassins", self.assassins),
+                ("a point target", bool(self.target)),
+            )
+            if given
+        ]
+        if tora_only:
+            raise Refused(
+                f"{self.title} has no {' or '.join(tora_only)}: those are TORA's. "
+                f"Challenge to {self.title} without them."
+            )
+
+    def game_options(self) -> MatchOptions:
+        """The stored options of a game that asks no setup questions (not TORA)."""
+        return Spec(game_type(self.game).check_options({}), ({}, {}))
 
     def _check_terrain(self) -> None:
         names = preset_names(self.board)
@@ -110,7 +163,7 @@ class Terms:
 
     def describe(self) -> str:
         """The terms in words, for the challenge post."""
-        parts = [f"{self.board} board"]
+        parts = [f"{self.board} board"] if self.game == TORA.id else []
         if self.terrain == CUSTOM:
             parts.append("custom terrain")
         elif self.terrain != NONE:
@@ -132,6 +185,7 @@ class Terms:
 
     @classmethod
     def from_json(cls, text: str) -> Terms:
+        """Terms stored before there were several games have no ``game``: TORA."""
         return cls(**json.loads(text))
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from rules.tora import View
+from rules import GameView
 from storage import Config, Store
 
 from .clock import ManualClock
@@ -111,18 +111,18 @@ class DigestRenderer:
     """Images as ``<kind>:<digest of the view and status>``: deterministic, fast, and equal
     exactly when what was drawn from is equal."""
 
-    def board(self, view: View, status: Status) -> bytes:
+    def board(self, view: GameView, status: Status) -> bytes:
         if view.viewer is not None:
             raise ValueError("the public board is drawn from a spectator's view")
         return self._digest("board", view, status)
 
-    def private(self, view: View, status: Status) -> bytes:
+    def private(self, view: GameView, status: Status) -> bytes:
         if view.viewer is None:
             raise ValueError("a private board is drawn from a player's view")
         return self._digest("private", view, status)
 
     @staticmethod
-    def _digest(kind: str, view: View, status: Status) -> bytes:
+    def _digest(kind: str, view: GameView, status: Status) -> bytes:
         digest = hashlib.sha256(repr((view, status)).encode()).hexdigest()[:32]
         return f"{kind}:{digest}".encode()
 

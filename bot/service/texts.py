@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from rules import Side
 from rules.errors import echo as quote
-from rules.tora import Side
 
 __all__ = ["escape", "quote"]  # quote: a user's text in a message (``rules.errors.echo``)
 

@@ -7,8 +7,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..ladder import LadderRow, ladder_png
+from ..replays import record_status
 from .board import board_png, private_png
-from .replay import record_status, replay_gif, views_from_record
+from .replay import replay_gif, views_from_record
 from .samples import PLAYERS, long_start, mid_game, private_preview, write_images
 from .scorecard import score_card_png
 

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.tora import View, parse_record, replay
+from rules.tora import View, replay
 
 from ..encode import gif_bytes
-from ..status import Mode, StatusFields, StatusInfo
+from ..status import Mode, StatusFields
 from .board import board_image
 
 
@@ -29,12 +29,3 @@ def views_from_record(text: str) -> list[View]:
     views: list[View] = []
     replay(text, trusted=True, each_turn=lambda game: views.append(game.view_for(None)))
     return views
-
-
-def record_status(text: str) -> StatusInfo:
-    """Player names from a record's ``Challenger`` and ``Opposition`` headers."""
-    headers = parse_record(text).headers
-    return StatusInfo(
-        challenger=headers.get("Challenger", "Challenger"),
-        opposition=headers.get("Opposition", "Opposition"),
-    )

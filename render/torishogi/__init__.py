@@ -7,6 +7,6 @@ pure: equal views give byte-identical images.
 """
 
 from .board import board_image, board_png
-from .replay import replay_gif
+from .replay import replay_gif, views_from_record
 
-__all__ = ["board_image", "board_png", "replay_gif"]
+__all__ = ["board_image", "board_png", "replay_gif", "views_from_record"]

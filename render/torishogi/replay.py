@@ -4,11 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules.torishogi import View
+from rules.torishogi import View, read_record
 
 from ..encode import gif_bytes
 from .board import board_image
 from .status import StatusFields
+
+
+def views_from_record(text: str) -> list[View]:
+    """The public view at the start and after every move of a ToriShogi record (its
+    ``RecordError`` or ``ReplayError`` if it is malformed or illegal)."""
+    views: list[View] = []
+    read_record(text, each_turn=lambda game: views.append(game.view_for(None)))
+    return views
 
 
 def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:

@@ -119,6 +119,14 @@ class View:
     winner: Side | None
     private_record: tuple[str, ...]  # the viewer's Assassin record (R44), lines with rounds
     published: tuple[tuple[Side, tuple[str, ...]], ...]  # Assassin records made public
+    game: str = "tora"  # the GameType id (rules.protocol.GameView)
+
+    def summary(self, names: Sequence[str]) -> str:
+        """The score (R27), with this round's points so far."""
+        score = f"Score: {names[0]} {self.score[0]}, {names[1]} {self.score[1]}"
+        if any(self.pending):
+            score += f" (this round so far: +{self.pending[0]}, +{self.pending[1]})"
+        return score
 
     @property
     def size(self) -> int:

@@ -17,7 +17,7 @@ A turn line holds one move in canonical notation, or a game word (``resign``, ``
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from rules.errors import ActionError, MalformedAction
 from rules.sides import Side
@@ -44,8 +44,11 @@ def write_record(game: ToriShogiGame, extra: Mapping[str, str] | None = None) ->
     return write(headers, game.outcome(), [f"{t.side.letter}: {t.texts[0]}" for t in game.turns])
 
 
-def read_record(text: str) -> ToriShogiGame:
-    """Replay a record: RecordError if it is malformed, ReplayError at an illegal move."""
+def read_record(
+    text: str, each_turn: Callable[[ToriShogiGame], None] | None = None
+) -> ToriShogiGame:
+    """Replay a record: RecordError if it is malformed, ReplayError at an illegal move.
+    ``each_turn`` sees the game at the start and after every move."""
     headers: dict[str, tuple[int, str]] = {}
     turns: list[tuple[int, Side, str]] = []
     lines = text.splitlines()
@@ -67,10 +70,14 @@ def read_record(text: str) -> ToriShogiGame:
         else:
             turns.append(_turn(number, line))
     game = _start(headers)
+    if each_turn is not None:
+        each_turn(game)
     for index, (number, side, body) in enumerate(turns, start=1):
         if body in GAME_WORDS and index != len(turns):
             raise RecordError(number, f"'{body}' ends the game: it must be the last line")
         _play(game, index, number, side, body)
+        if each_turn is not None and body not in GAME_WORDS:
+            each_turn(game)
     return game
 
 

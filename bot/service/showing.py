@@ -1,0 +1,75 @@
+"""What the service's texts say of a game's state, for every game. TORA's views carry rounds,
+points, series and Assassins, and the service words them as it always has; every other game's
+view says its state in one line (``GameView.summary``)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rules import GameState, GameView, Side
+from rules.tora import Game as ToraGame
+from rules.tora import Options, name
+from rules.tora import View as ToraView
+
+from .texts import plural
+
+
+def series_number(game: GameState) -> int:
+    """The game of a TORA series (R28) being played; 1 in every other game."""
+    return game.game_number if isinstance(game, ToraGame) else 1
+
+
+def to_act(view: GameView) -> str:
+    """What the side to act has to do: "2 actions in round 3", "to move"."""
+    if isinstance(view, ToraView):
+        return f"{plural(view.actions_left, 'action')} in round {view.round}"
+    if view.actions_left > 1:
+        return plural(view.actions_left, "decision")
+    return "a move"
+
+
+def standing(view: GameView, names: Sequence[str]) -> str:
+    """The state in a line (TORA: the score, and this round's points so far)."""
+    return view.summary(names) + "."
+
+
+def final_standing(view: GameView, names: Sequence[str]) -> str:
+    text = standing(view, names)
+    return text.replace("Score:", "Final score:", 1) if isinstance(view, ToraView) else text
+
+
+def turn_notes(view: GameView, names: Sequence[str], series_before: int) -> list[str]:
+    """What a finished turn did besides its actions (TORA: Assassins revealed, doomed pieces
+    removed at the end of a round, a new game of a series)."""
+    if not isinstance(view, ToraView):
+        return []
+    lines = []
+    if any(event.revealed for event in view.last_turn):
+        for side, record in view.published:
+            if record:
+                lines.append(
+                    f"{names[side]}'s Assassin is revealed, so its record is public now "
+                    f"(R44): {'; '.join(record)}."
+                )
+    if view.round_end:
+        removed = [f"{side.letter} {letter} {name(sq)}" for side, letter, sq in view.round_end]
+        lines.append(
+            "At the end of the round, doomed pieces are removed: " + ", ".join(removed) + "."
+        )
+    if view.game_number != series_before:
+        lines.append(
+            f"Game {series_before} of the series is over: a new board is set up for game "
+            f"{view.game_number}, and the points carry over."
+        )
+    return lines
+
+
+def setup_words(game: GameState, side: Side) -> str:
+    """A player's public setup choices once the game starts (TORA: strategy and Ruler)."""
+    if not isinstance(game, ToraGame):
+        return ""
+    options: Options = game.options
+    strategy = options.challenger_setup if side == Side.CHALLENGER else options.opposition_setup
+    if options.board == "long":
+        return f"{strategy}, Ruler {options.rulers[side]}"
+    return strategy

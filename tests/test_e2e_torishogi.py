@@ -1,0 +1,89 @@
+"""End to end against the local Discord emulator: a whole ToriShogi match (issue 15), played
+with the Play panel's menus and with typed notation (Fairy-Stockfish's and the readable one),
+with drops, promotions and a checkmate; its record and replay; then its ladder, rated apart
+from TORA's."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from bot.frontend import menus
+from emulator.stage import Stage
+from rules import Side
+from rules.torishogi import Move, ToriShogiGame
+from rules.torishogi.pieces import NAME
+
+SEED = 43  # with ``pick``: checkmate after 35 moves, with drops and promotions on the way
+
+
+def pick(game: ToriShogiGame, rng: random.Random) -> Move:
+    """A random move, keen on captures, promotions and drops."""
+    moves = game.legal_actions()
+    keen = [m for m in moves if m.captured or m.promotes or m.origin is None]
+    return rng.choice(keen if keen and rng.random() < 0.7 else moves)
+
+
+def readable(move: Move) -> str:
+    """The readable notation of a board move: "Falcon d2-c2", "Swallow c5-c6+"."""
+    return f"{NAME[move.kind]} {move.uci[:2]}-{move.uci[2:4]}{'+' if move.promotes else ''}"
+
+
+async def test_a_torishogi_match_from_challenge_to_checkmate_then_its_ladder(tmp_path: Path):
+    async with Stage(tmp_path) as stage:
+        challenge = await stage.slash(
+            "ann", "challenge", opponent="bob", game="torishogi", deadline="2h"
+        )
+        assert challenge.error is None and challenge.ephemeral
+        await stage.posted("ann challenges bob to a match of ToriShogi")
+        refused = await stage.slash("bob", "challenge", game="torishogi", board="long")
+        assert "ToriShogi has no a board" in refused.text or "has no" in refused.text
+        accepted = await stage.click("bob", "Accept")
+        assert accepted.text == "You accepted the challenge: the game begins."
+        begins = await stage.posted("The game begins")
+        assert "ann (Challenger) to act: a move" in stage.names_for_ids(begins)
+
+        game, rng = ToriShogiGame(), random.Random(SEED)
+        drops = promotions = 0
+        ply = 0
+        while not game.is_over():
+            name = "ann" if game.side == Side.CHALLENGER else "bob"
+            move = pick(game, rng)
+            drops += move.origin is None
+            promotions += move.promotes
+            if ply % 3 == 0:  # the Play panel's menus alone
+                await stage.open_panel(name)
+                group = next(c.group for c in game.choices() if c.notation == move.uci)
+                path = menus.route(game.menu(), game.choices(group), move.uci)
+                await stage.pick(name, move.uci, path)
+            else:  # typed: the readable notation for board moves now and then
+                text = readable(move) if ply % 3 == 2 and move.origin else move.uci
+                staged = await stage.slash(name, "act", action=text)
+                assert staged.text.startswith("Staged:"), staged.text
+                assert staged.files and staged.ephemeral
+            game.apply(move)
+            game.end_turn()
+            ended = await stage.click(name, "End turn")
+            ply += 1
+            if not game.is_over():
+                assert ended.text == "Your turn is over.", ended.text
+        assert game.outcome().reason == "checkmate" and drops and promotions
+        winner = "ann" if game.outcome().winner == Side.CHALLENGER else "bob"
+        final = await stage.posted("The full record is attached.")
+        assert winner in final and "checkmate" in final
+        last = stage.emu.public_messages(stage.channel)[-1]
+        assert {f.name for f in last.files} == {"board.png", "torishogi-match-1.torishogi"}
+        record = last.files[1 if last.files[1].name.endswith("shogi") else 0].data.decode()
+        assert record.startswith('[Game "torishogi"]')
+        assert sum(line[:2] in ("C:", "O:") for line in record.splitlines()) == ply
+
+        replay = await stage.slash("ann", "replay", number=1)
+        assert replay.files and replay.files[0].name.endswith(".gif"), replay.text
+        ladder = await stage.slash("ann", "ladder", "show", board="torishogi")
+        assert f"1. {winner}" in ladder.text and "ToriShogi ladder" in ladder.text
+        short = await stage.slash("ann", "ladder", "show")  # TORA's ladders are apart
+        assert short.text == "I have answered you privately."
+        await stage.emu.wait_for_message(
+            stage.channel,
+            lambda m: m.ephemeral_to == stage.user["ann"] and "has not had" in m.text(),
+        )
