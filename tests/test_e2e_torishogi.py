@@ -30,7 +30,7 @@ def readable(move: Move) -> str:
 
 
 async def test_a_torishogi_match_from_challenge_to_checkmate_then_its_ladder(tmp_path: Path):
-    async with Stage(tmp_path) as stage:
+    async with Stage(tmp_path, ("ann", "bob", "cid", "dan")) as stage:
         challenge = await stage.slash(
             "ann", "challenge", opponent="bob", game="torishogi", deadline="2h"
         )
@@ -81,6 +81,15 @@ async def test_a_torishogi_match_from_challenge_to_checkmate_then_its_ladder(tmp
         assert replay.files and replay.files[0].name.endswith(".gif"), replay.text
         ladder = await stage.slash("ann", "ladder", "show", board="torishogi")
         assert f"1. {winner}" in ladder.text and "ToriShogi ladder" in ladder.text
+        await stage.slash("cid", "ladder", "queue", board="torishogi")
+        paired = await stage.slash("dan", "ladder", "queue", board="torishogi")
+        assert paired.text.endswith("the game has begun."), paired.text
+        thread = await stage.emu.wait_until(lambda: stage.emu.thread_of(stage.channel), 30)
+        opening = await stage.posted("The game begins", channel=thread)  # no setup to wait for
+        assert "ToriShogi ladder match" in await stage.posted("paired from", channel=thread)
+        assert "to act: a move" in opening
+        reset = await stage.slash("cid", "match reset", channel=thread)
+        assert reset.text == "ToriShogi has no reset: it is TORA's, in a series (R28)."
         short = await stage.slash("ann", "ladder", "show")  # TORA's ladders are apart
         assert short.text == "I have answered you privately."
         await stage.emu.wait_for_message(

@@ -30,6 +30,7 @@ from bot.service import (
     Threads,
     User,
 )
+from bot.service.setup_phase import asks_setup
 from bot.service.texts import escape
 from render import ChartPoint, rating_chart_png
 from storage import Store
@@ -173,11 +174,15 @@ class LadderDesk:
             them, role = opened.opposition, "the Challenger (you move first)"
         else:
             them, role = opened.challenger, "the Opposition"
+        board = opened.pairing.board
+        then = (
+            "choose your setup from the private message I have sent you."
+            if asks_setup(Terms.for_ladder(board))
+            else "the game has begun."
+        )
         return (
-            f"You are paired with {escape(them.name)} for a rated "
-            f"{ladder_name(opened.pairing.board)} ladder "
-            f'match, in the new thread "{opened.thread_name}". You play {role}; choose your '
-            "setup from the private message I have sent you."
+            f"You are paired with {escape(them.name)} for a rated {ladder_name(board)} ladder "
+            f'match, in the new thread "{opened.thread_name}". You play {role}; {then}'
         )
 
     async def _refuse_if_playing(self, guild_id: int, user: User, board: str) -> None:

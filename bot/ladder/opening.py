@@ -24,6 +24,7 @@ from storage import Hosted, Post, Store
 from storage.ladders import LadderTx
 
 from .queue import Pairing
+from .results import ladder_name
 
 log = logging.getLogger(__name__)
 THREAD_NAME = 100  # characters: Discord's longest thread name
@@ -143,7 +144,7 @@ class Opener:
 def intro(pairing: Pairing, challenger: User, opposition: User) -> str:
     ratings = {pairing.first_id: pairing.first_rating, pairing.second_id: pairing.second_rating}
     return (
-        f"A rated {pairing.board}-board ladder match, paired from the queue: "
+        f"A rated {ladder_name(pairing.board)} ladder match, paired from the queue: "
         f"{escape(challenger.name)} "
         f"({ratings[challenger.id]:.0f}) against {escape(opposition.name)} "
         f"({ratings[opposition.id]:.0f}); the lower rating plays the Challenger."

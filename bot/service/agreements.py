@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from rules import ActionError, Side
+from rules.tora import TORA
 from storage.hosting import PLAYING
 
 from . import showing
@@ -54,7 +55,9 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
 def _check_proposal(ctx: Context, table: Table, kind: str) -> None:
     if kind == PAUSE and table.paused:
         raise Refused(f"The match is already paused; resume it with {ctx.cmd('resume')}.")
-    if kind == RESET and not table.game.can_reset():
+    if kind == RESET and RESET not in table.game.agreements():
+        if table.terms.game != TORA.id:
+            raise Refused(f"{table.terms.title} has no reset: it is TORA's, in a series (R28).")
         raise Refused(
             "A reset needs a series to a point target on the long board and a player down to "
             "one command piece (R28)."
