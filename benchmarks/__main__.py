@@ -12,6 +12,8 @@ from . import (
     rules_bench,
     service_bench,
     storage_bench,
+    torii_bench,
+    torishogi_bench,
 )
 
 
@@ -20,6 +22,8 @@ def main() -> int:
     for module in (
         rules_bench,
         assassin_bench,
+        torishogi_bench,
+        torii_bench,
         storage_bench,
         render_bench,
         ladder_bench,

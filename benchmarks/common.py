@@ -7,8 +7,9 @@ import contextlib
 import random
 import statistics
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rules.tora import Game, IllegalAction, Options
 
@@ -39,6 +40,34 @@ def samples(fn: Callable[[], object], repeat: int) -> list[float]:
         fn()
         out.append((time.perf_counter() - start) * 1000)
     return out
+
+
+def image_figures(
+    draw: Callable[[Any], bytes],
+    views: Sequence[Any],
+    warm: Sequence[Any],
+    label: str,
+    ms_target: float,
+    kib_target: float,
+) -> list[Figure]:
+    """The time to draw each of ``views`` (p50) and the largest PNG, after drawing ``warm``
+    first (the caches a running bot has warm)."""
+    for view in warm:
+        draw(view)
+    times, sizes = [], []
+    for view in views:
+        start = time.perf_counter()
+        sizes.append(len(draw(view)))
+        times.append((time.perf_counter() - start) * 1000)
+    return [
+        Figure(f"{label} (p50)", median(times), "ms", ms_target),
+        Figure(
+            f"  its PNG size, largest of {len(sizes)} positions",
+            max(sizes) / 1024,
+            "KiB",
+            kib_target,
+        ),
+    ]
 
 
 def median(values: list[float]) -> float:

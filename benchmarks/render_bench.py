@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from render import StatusInfo, board_png, replay_gif, views_from_record
 from rules.tora import Game, PieceView, Side, View, squares, write_record
 
-from .common import Figure, median, play_random_turn
+from .common import Figure, image_figures, median, play_random_turn
 
 INFO = StatusInfo(challenger="Aiko", opposition="Bram", deadline="due in 11 h")
 KIB, MIB = 1024, 1024 * 1024
@@ -58,22 +58,10 @@ def with_pieces(view: View, count: int, rng: random.Random) -> View:
 
 
 def boards(views: list[View], label: str, ms_target: float, kib_target: float) -> list[Figure]:
-    for view in views[:3]:  # warm the caches a running bot has warm
-        board_png(view, INFO)
-    times, sizes = [], []
-    for view in views:
-        start = time.perf_counter()
-        sizes.append(len(board_png(view, INFO)))
-        times.append((time.perf_counter() - start) * 1000)
-    return [
-        Figure(f"{label} (p50)", median(times), "ms", ms_target),
-        Figure(
-            f"  its PNG size, largest of {len(sizes)} positions",
-            max(sizes) / KIB,
-            "KiB",
-            kib_target,
-        ),
-    ]
+    def draw(view: View) -> bytes:
+        return board_png(view, INFO)
+
+    return image_figures(draw, views, views[:3], label, ms_target, kib_target)
 
 
 def long_views() -> list[View]:

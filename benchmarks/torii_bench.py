@@ -15,7 +15,7 @@ from render.torii import board_png, views_from_record
 from render.torii.examples import MID_GAME
 from rules.torii import TORII, ToriiGame, View
 
-from .common import Figure, median, samples
+from .common import Figure, image_figures, median, samples
 
 INFO = StatusInfo(challenger="Aiko", opposition="Bram", deadline="due in 11 h")
 KIB = 1024
@@ -66,17 +66,12 @@ def perft_3() -> Figure:
 
 def images(views: list[View], warm: list[View]) -> list[Figure]:
     """``warm``: other positions drawn first, so the pieces are cached as in a running bot."""
-    for view in warm:
-        board_png(view, INFO)
-    times, sizes = [], []
-    for view in views:
-        start = time.perf_counter()
-        sizes.append(len(board_png(view, INFO)))
-        times.append((time.perf_counter() - start) * 1000)
-    return [
-        Figure("board image, new positions, pieces cached (p50)", median(times), "ms", 3),
-        Figure(f"  its PNG size, largest of {len(sizes)} positions", max(sizes) / KIB, "KiB", 12),
-    ]
+
+    def draw(view: View) -> bytes:
+        return board_png(view, INFO)
+
+    label = "board image, new positions, pieces cached"
+    return image_figures(draw, views, warm, label, 3, 12)
 
 
 def run() -> list[Figure]:

@@ -12,6 +12,8 @@ import random
 import sys
 import time
 
+import chess
+
 from render.status import StatusInfo
 from render.torishogi import board_png, replay_gif
 from rules.torishogi import START_FEN, Position, ToriShogiGame, legal_moves, parse_fen, perft
@@ -107,7 +109,31 @@ def perft_figures(depth: int = 4) -> list[Figure]:
             "s",
         )
     )
+    figures.append(chess_perft_figure(depth))
     return figures
+
+
+def chess_perft_figure(depth: int) -> Figure:
+    """python-chess on chess, counted the same way (the last ply by counting legal moves)."""
+    board = chess.Board()
+    start = time.perf_counter()
+    nodes = chess_perft(board, depth)
+    return Figure(
+        f"python-chess perft {depth} on chess ({nodes:,}) leaf nodes per second",
+        nodes / (time.perf_counter() - start),
+        "nodes/s",
+    )
+
+
+def chess_perft(board: chess.Board, depth: int) -> int:
+    if depth == 1:
+        return board.legal_moves.count()
+    total = 0
+    for move in board.legal_moves:
+        board.push(move)
+        total += chess_perft(board, depth - 1)
+        board.pop()
+    return total
 
 
 def perft_made(pos: Position, depth: int) -> int:

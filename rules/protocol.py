@@ -212,6 +212,21 @@ class GameState(Protocol):
         ...
 
 
+class NoPoints:
+    """What a game that keeps no points offers for ``round`` and ``scores`` (it has
+    ``turns``): the move number, and (0, 0)."""
+
+    turns: list[Any]
+
+    @property
+    def round(self) -> int:
+        """The move number: 1 until both sides have played a turn, then 2..."""
+        return len(self.turns) // 2 + 1
+
+    def scores(self) -> tuple[int, int]:
+        return 0, 0
+
+
 @dataclass(frozen=True)
 class SetupQuestion:
     """A choice each player makes privately before the first turn (TORA's strategy, Torii's
@@ -301,6 +316,7 @@ __all__ = [
     "GameTurn",
     "GameType",
     "GameView",
+    "NoPoints",
     "Outcome",
     "SetupQuestion",
     "Side",

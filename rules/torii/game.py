@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.errors import IllegalAction
 from rules.grouped import Grouped, choices_of, headers
-from rules.protocol import FORFEIT, Choice, ChoiceGroup
+from rules.protocol import FORFEIT, Choice, ChoiceGroup, NoPoints
 from rules.sides import Outcome, Side
 
 from . import events as ev
@@ -51,7 +51,7 @@ class Staged:
     after: Position  # the position if the turn ended now
 
 
-class ToriiGame:
+class ToriiGame(NoPoints):
     game_type = "torii"
 
     def __init__(self, setup: Setup, position: Position | None = None) -> None:
@@ -82,15 +82,6 @@ class ToriiGame:
 
     def outcome(self) -> Outcome | None:
         return self.result
-
-    @property
-    def round(self) -> int:
-        """The number of the round: 1 until both sides have played a turn, then 2..."""
-        return len(self.turns) // 2 + 1
-
-    def scores(self) -> tuple[int, int]:
-        """Torii keeps no points."""
-        return 0, 0
 
     def key(self) -> tuple[object, ...]:
         """Everything that tells two games apart (for integrity checks)."""

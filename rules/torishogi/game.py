@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.errors import IllegalAction
 from rules.grouped import choices_of, headers
-from rules.protocol import FORFEIT, Choice, ChoiceGroup
+from rules.protocol import FORFEIT, Choice, ChoiceGroup, NoPoints
 from rules.sides import Outcome, Side
 
 from .events import DRAW, FORFEIT_WORD, RESIGN, Event, Turn
@@ -33,7 +33,7 @@ _RULE_OF_REASON = {
 }
 
 
-class ToriShogiGame:
+class ToriShogiGame(NoPoints):
     """One game; ``headers`` are record headers the host wants kept (player names...)."""
 
     game_type = "torishogi"
@@ -72,15 +72,6 @@ class ToriShogiGame:
 
     def in_check(self) -> bool:
         return self.history[-1][1]
-
-    @property
-    def round(self) -> int:
-        """The move number: 1 until both sides have moved once, then 2..."""
-        return len(self.turns) // 2 + 1
-
-    def scores(self) -> tuple[int, int]:
-        """ToriShogi keeps no points."""
-        return 0, 0
 
     def key(self) -> tuple[object, ...]:
         """Everything that tells two games apart (for integrity checks)."""
