@@ -100,6 +100,7 @@ class GameView(Protocol):
     game: str  # the GameType id
     viewer: Side | None
     side: Side  # who must decide now
+    deciding: bool  # ``side`` answers a question in the opponent's turn (Torii's Monkey)
     actions_left: int
     staged: tuple[Any, ...]
     last_turn: tuple[Any, ...]

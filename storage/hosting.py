@@ -9,6 +9,7 @@ the outbox rows addressed to a user are read only by functions named ``private_*
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -98,11 +99,14 @@ class Hosted:
 
 @dataclass(frozen=True)
 class SetupChoice:
-    """PRIVATE: what one player chose so far; ``assassin`` is a square or ``"none"``."""
+    """PRIVATE: what one player chose so far. TORA's: ``strategy``, ``ruler``, ``assassin``
+    (a square or ``"none"``); any other game's answers to its setup questions by name
+    (Torii's ``spirit``), as ``(name, answer)`` pairs in ``answers``."""
 
     strategy: str | None = None
     ruler: str | None = None
     assassin: str | None = None
+    answers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -232,10 +236,18 @@ def put_setup_choice(
     conn: sqlite3.Connection, hosted_id: int, side: Side, choice: SetupChoice
 ) -> None:
     conn.execute(
-        "INSERT INTO setup_choices (hosted_id, side, strategy, ruler, assassin)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (hosted_id, side) DO UPDATE SET"
-        " strategy = excluded.strategy, ruler = excluded.ruler, assassin = excluded.assassin",
-        (hosted_id, side.letter, choice.strategy, choice.ruler, choice.assassin),
+        "INSERT INTO setup_choices (hosted_id, side, strategy, ruler, assassin, answers)"
+        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hosted_id, side) DO UPDATE SET"
+        " strategy = excluded.strategy, ruler = excluded.ruler, assassin = excluded.assassin,"
+        " answers = excluded.answers",
+        (
+            hosted_id,
+            side.letter,
+            choice.strategy,
+            choice.ruler,
+            choice.assassin,
+            json.dumps(dict(choice.answers), sort_keys=True),
+        ),
     )
 
 
@@ -423,10 +435,18 @@ async def private_setup_choice(
     db: aiosqlite.Connection, hosted_id: int, side: Side
 ) -> SetupChoice | None:
     rows = await db.execute_fetchall(
-        "SELECT strategy, ruler, assassin FROM setup_choices WHERE hosted_id = ? AND side = ?",
+        "SELECT strategy, ruler, assassin, answers FROM setup_choices"
+        " WHERE hosted_id = ? AND side = ?",
         (hosted_id, side.letter),
     )
-    return next((SetupChoice(*row) for row in rows), None)
+    return next((_choice(*row) for row in rows), None)
+
+
+def _choice(
+    strategy: str | None, ruler: str | None, assassin: str | None, answers: str
+) -> SetupChoice:
+    given = json.loads(answers)
+    return SetupChoice(strategy, ruler, assassin, tuple(sorted(given.items())))
 
 
 async def private_queue(db: aiosqlite.Connection) -> list[Queued]:

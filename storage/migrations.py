@@ -515,6 +515,12 @@ SEVERAL_GAMES = """
 ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'tora';
 """
 
+SETUP_ANSWERS = """
+-- PRIVATE like the rest of the row: a player's answers to their game's setup questions
+-- (Torii's Spirit), JSON by question name; TORA's keep their own columns.
+ALTER TABLE setup_choices ADD COLUMN answers TEXT NOT NULL DEFAULT '{}';
+"""
+
 # The ladders are per TORA board and per other game: their CHECK constraints on ``board``
 # widen (see ``widen_ladder_boards``).
 LADDER_BOARDS = ("short", "long", "torishogi", "torii")
@@ -576,6 +582,7 @@ MIGRATIONS = (
         SEVERAL_GAMES,
         widen_ladder_boards,
     ),
+    Migration(8, "setup answers of every game", SETUP_ANSWERS),
 )
 LATEST = MIGRATIONS[-1].number
 

@@ -1,13 +1,17 @@
-"""The match service hosting a game other than TORA (issue 15): ToriShogi starts on
+"""The match service hosting games other than TORA (issues 15, 16): ToriShogi starts on
 acceptance, refuses TORA's terms by name, and a deadline with no move staged is a missed turn
-that restarts the same player's clock, until the forfeit."""
+that restarts the same player's clock, until the forfeit; Torii's Monkey answers in the
+opponent's turn, and no answer by the deadline means none (TI15)."""
 
 from __future__ import annotations
+
+import random
 
 import pytest
 
 from bot.service import Place, Refused, Terms, User
 from bot.service.testing import Harness
+from rules import Side, game_type
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -31,7 +35,7 @@ async def test_torishogi_begins_on_acceptance_and_refuses_toras_terms(h: Harness
         await h.service.challenge(
             HERE, ANN, BOB, Terms(game="torishogi", board="long", assassins=True)
         )
-    with pytest.raises(Refused, match="The game is `tora` or `torishogi`, not `chess`"):
+    with pytest.raises(Refused, match="The game is `tora`, `torishogi` or `torii`, not `chess`"):
         await h.service.challenge(HERE, ANN, BOB, Terms(game="chess"))
     await started(h)
     begins = channel_texts(h)[-1]
@@ -74,3 +78,39 @@ async def test_a_staged_torishogi_move_is_played_at_the_deadline(h: Harness) -> 
         "in hand: ann 1 Swallow; bob to move.\n"
         "bob (Opposition) to act: a move"
     )
+
+
+async def torii_until_the_monkeys_pause(h: Harness) -> None:
+    """A Torii match (ann Kitsune, bob Monkey) played until ann's turn waits for bob's
+    Monkey (TI15), with the same keen-on-building moves as the end-to-end test."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, spirit="kitsune")
+    await h.service.setup(HERE, BOB, spirit="Monkey")
+    await h.settle()
+    game = game_type("torii").new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
+    rng = random.Random(43)
+    while not game.deciding:
+        player = ANN if game.side == Side.CHALLENGER else BOB
+        while game.actions_left and game.legal_actions():
+            actions = game.legal_actions()
+            builds = [a for a in actions if "build" in game.notation(a)]
+            text = game.notation(rng.choice(builds if builds and rng.random() < 0.8 else actions))
+            await h.service.play(HERE, player, text)
+            game.apply(text)
+        game.end_turn()
+        await h.service.end_turn(HERE, player)
+    await h.settle()
+
+
+async def test_ti15_the_monkeys_answer_lapses_as_none_at_its_deadline(h: Harness) -> None:
+    await torii_until_the_monkeys_pause(h)
+    notice = h.delivery.user(BOB.id)[-1].message.text
+    assert notice.startswith("Your turn against ann (Challenger): 1 decision in the opponent's")
+    posted = channel_texts(h)[-1]
+    assert "bob decides for the Monkey" in posted
+    await h.advance(10 * HOUR)  # bob does not answer
+    lapsed = channel_texts(h)[-1]
+    assert lapsed.startswith("bob's turn ended at its deadline with no action played")
+    assert "`flip none`" in lapsed
+    assert "bob (Opposition) to act: a move" in lapsed  # then bob's own turn

@@ -54,6 +54,7 @@ class ChallengeOptions:
     forfeit_after: int = 3
     expires: str | None = None
     game: str = "tora"
+    powers: bool | None = None
 
 
 class Actions:
@@ -228,10 +229,11 @@ class Actions:
         strategy: str | None,
         ruler: str | None,
         assassin: str | None,
+        spirit: str | None = None,
     ) -> Answer:
         place = await self.place(caller, match)
         reply = await self.service.setup(
-            place, caller.user, strategy=strategy, ruler=ruler, assassin=assassin
+            place, caller.user, strategy=strategy, ruler=ruler, assassin=assassin, spirit=spirit
         )
         return await self._headed(caller, place, Answer.of(reply))
 
@@ -395,4 +397,5 @@ def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
         roles=options.roles,
         forfeit_after=options.forfeit_after,
         game=options.game,
+        powers=options.powers,
     )

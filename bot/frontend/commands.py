@@ -33,7 +33,7 @@ def build_group() -> app_commands.Group:
     ``admin``."""
     group = app_commands.Group(
         name="tora",
-        description="Play TORA, the war game, and ToriShogi by chat",
+        description="Play TORA, ToriShogi and Torii by chat",
         allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
         allowed_installs=app_commands.AppInstallationType(guild=True),
     )
@@ -51,7 +51,8 @@ def register_lobby(group: app_commands.Group) -> None:
     @group.command(description="Challenge a player (or anyone here) to a match")
     @app_commands.describe(
         opponent="Who you challenge; leave empty for an open challenge anyone here may accept",
-        game="The game: TORA (default) or ToriShogi (the bird shogi on 7x7)",
+        game="The game: TORA (default), ToriShogi (bird shogi, 7x7) or Torii (Spirits, 6x6)",
+        powers="Torii: play with the Spirits' powers (default yes)",
         board="TORA: the short board (9x9, default) or the long board (17x17)",
         terrain="A terrain preset of that board (default none), or custom with terrain_map",
         terrain_map="A custom terrain, e.g. 'water v4h6 v5h6; forest v3h3'",
@@ -67,7 +68,7 @@ def register_lobby(group: app_commands.Group) -> None:
     async def challenge(
         interaction: discord.Interaction[Any],
         opponent: discord.User | None = None,
-        game: Literal["tora", "torishogi"] = "tora",
+        game: Literal["tora", "torishogi", "torii"] = "tora",
         board: Literal["short", "long"] = "short",
         terrain: WordText = "none",
         terrain_map: MapText = "",
@@ -78,11 +79,12 @@ def register_lobby(group: app_commands.Group) -> None:
         roles: Literal["challenger", "random"] = "challenger",
         forfeit_after: app_commands.Range[int, 0, 99] = 3,
         expires: DurationText | None = None,
+        powers: bool | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         options = ChallengeOptions(
             board, terrain, terrain_map, assassins, deadline, target, rated, roles,
-            forfeit_after, expires, game,
+            forfeit_after, expires, game, powers,
         )  # fmt: skip
 
         async def work() -> Answer:
@@ -108,11 +110,12 @@ def register_lobby(group: app_commands.Group) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.decline(caller, match), private=True)
 
-    @group.command(description="Choose your setup in private: strategy, Ruler, Assassin")
+    @group.command(description="Choose your setup in private: strategy, Ruler, Assassin; Spirit")
     @app_commands.describe(
-        strategy="aggressive or defensive",
-        ruler="Your Ruler on the long board: K (King) or Q (Queen)",
-        assassin="Where your hidden Assassin starts (a free square of your home edge), or none",
+        strategy="TORA: aggressive or defensive",
+        ruler="TORA: your Ruler on the long board, K (King) or Q (Queen)",
+        assassin="TORA: your hidden Assassin's start (a free square of your home edge), or none",
+        spirit="Torii: your Spirit",
         match=MATCH,
     )
     @app_commands.autocomplete(
@@ -123,12 +126,13 @@ def register_lobby(group: app_commands.Group) -> None:
         strategy: WordText | None = None,
         ruler: Literal["K", "Q"] | None = None,
         assassin: SquareText | None = None,
+        spirit: Literal["Deer", "Kitsune", "Crane", "Monkey", "Tatsu", "Boar"] | None = None,
         match: MatchPick | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(
             interaction,
-            lambda: actions.setup(caller, match, strategy, ruler, assassin),
+            lambda: actions.setup(caller, match, strategy, ruler, assassin, spirit),
             private=True,
         )
 

@@ -12,7 +12,7 @@ from .callers import caller_of
 from .commands_info import lookups_of
 from .respond import run
 
-Board = Literal["short", "long", "torishogi"]  # TORA's boards, then the other games
+Board = Literal["short", "long", "torishogi", "torii"]  # TORA's boards, then the other games
 
 
 def register_ladder(parent: app_commands.Group) -> None:
@@ -24,7 +24,7 @@ def register_ladder(parent: app_commands.Group) -> None:
 
     @group.command(name="show", description="This server's ladder: ratings, best first")
     @app_commands.describe(
-        board="The ladder: TORA's short or long board, or ToriShogi",
+        board="The ladder: TORA's short or long board, ToriShogi or Torii",
         page="Which page (10 players a page)",
         season="A closed season's final standings (default the open season)",
     )
@@ -61,7 +61,7 @@ def register_ladder(parent: app_commands.Group) -> None:
         )
 
     @group.command(description="The ladder's seasons: when each ran and who won")
-    @app_commands.describe(board="The ladder: TORA's short or long board, or ToriShogi")
+    @app_commands.describe(board="The ladder: TORA's short or long board, ToriShogi or Torii")
     async def seasons(interaction: discord.Interaction[Any], board: Board = "short") -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         await run(interaction, lambda: lookups.seasons(caller, board), private=caller.in_dm)

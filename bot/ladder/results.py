@@ -22,7 +22,7 @@ from .errors import LadderError, NotFound, NotRated
 from .standings import Applied, apply, current, fresh, replay
 
 log = logging.getLogger(__name__)
-BOARDS = ("short", "long", "torishogi")  # TORA's two boards, then the other games
+BOARDS = ("short", "long", "torishogi", "torii")  # TORA's two boards, then the other games
 SCORES = {"C": 1.0, "O": 0.0, None: 0.5}  # the Challenger's score by winner
 
 

@@ -306,11 +306,13 @@ async def deadline(ctx: Context, table: Table) -> None:
     except IllegalAction:  # a game whose turn cannot pass (ToriShogi): the clock restarts
         await _missed_move(ctx, table, replace(hosted, missed=_missed(hosted, side, missed)))
         return
-    played = len(game.turns[-1].texts)
+    # Public: what was staged is played now, and a turn left empty shows as such (TORA: no
+    # action; Torii: a lapse). R30 may take back all that was staged: then it was missed too.
+    played = len(game.turns[-1].texts) if staged else 0
     count = 0 if played else missed
     hosted = replace(hosted, missed=_missed(hosted, side, count))
     mail = Mail(table.channel_id)
-    if played < staged:
+    if staged and played < staged:
         dropped = staged - played
         which = "staged action was" if dropped == 1 else f"{dropped} staged actions were"
         mail.private(

@@ -211,14 +211,17 @@ class MatchService:
         strategy: str | None = None,
         ruler: str | None = None,
         assassin: str | None = None,
+        spirit: str | None = None,
     ) -> Reply:
-        """A player's private setup choices, any of them at a time (the reply is private)."""
+        """A player's private setup choices, any of them at a time (the reply is private):
+        TORA's strategy, Ruler and Assassin, Torii's Spirit."""
+        answers = {"spirit": spirit} if spirit is not None else {}
         return await self._command(
             place,
             user,
             None,
             (SETUP,),
-            lambda t: setup_phase.choose(self._ctx, t, user, strategy, ruler, assassin),
+            lambda t: setup_phase.choose(self._ctx, t, user, strategy, ruler, assassin, answers),
         )
 
     async def assassin_squares(self, place: Place, user: User, typed: str = "") -> list[str]:

@@ -6,9 +6,9 @@ challenge is accepted."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
-from rules import game_type
 from rules.tora import (
     STRATEGIES,
     TORA,
@@ -23,7 +23,7 @@ from storage import MatchOptions, SetupChoice
 from storage.hosting import PLAYING
 from storage.writes import NewMatch
 
-from . import announce
+from . import announce, questions
 from .context import Context, Mail
 from .endings import ended
 from .errors import Refused
@@ -40,12 +40,16 @@ def setup_prompt(ctx: Context, table: Table, side: Side) -> str:
     terms = table.terms
     other = table.who(side.other)
     lines = [
-        f"Your match against {other}: you play the {TITLES[side]}"
+        f"Your match of {terms.title} against {other}: you play the {TITLES[side]}"
         f"{' and move first' if side == Side.CHALLENGER else ''}. Choose your setup "
         f"privately with {ctx.cmd('setup')}; your opponent sees your choices only when the "
         "game starts:",
-        "- strategy: `aggressive` or `defensive`",
     ]
+    if terms.game != TORA.id:
+        lines += questions.prompt_lines(terms)
+        lines.append(f"You have {duration(terms.turn_seconds)} to choose.")
+        return "\n".join(lines)
+    lines.append("- strategy: `aggressive` or `defensive`")
     if terms.board == "long":
         lines.append("- Ruler: `K` or `Q`")
     if terms.assassins:
@@ -60,6 +64,8 @@ def setup_prompt(ctx: Context, table: Table, side: Side) -> str:
 
 
 def complete(terms: Terms, choice: SetupChoice) -> bool:
+    if terms.game != TORA.id:
+        return not questions.missing(terms, choice)
     return (
         choice.strategy is not None
         and (terms.board != "long" or choice.ruler is not None)
@@ -68,6 +74,8 @@ def complete(terms: Terms, choice: SetupChoice) -> bool:
 
 
 def missing(terms: Terms, choice: SetupChoice) -> list[str]:
+    if terms.game != TORA.id:
+        return questions.missing(terms, choice)
     left = []
     if choice.strategy is None:
         left.append("your strategy")
@@ -85,14 +93,28 @@ async def choose(
     strategy: str | None,
     ruler: str | None,
     assassin: str | None,
+    answers: Mapping[str, str] | None = None,
 ) -> Reply:
+    """A player's setup choices: TORA's ``strategy``, ``ruler`` and ``assassin``, another
+    game's ``answers`` to its questions (Torii: ``spirit``)."""
     hosted = table.hosted
     side = player_side(table, user)
-    if strategy is None and ruler is None and assassin is None:
+    answers = {name: text for name, text in (answers or {}).items() if text is not None}
+    if strategy is None and ruler is None and assassin is None and not answers:
         wanted = listing(missing(table.terms, SetupChoice()))
         raise Refused(f"Tell me what you choose ({wanted}) with {ctx.cmd('setup')}.")
     before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
-    choice, note = _merged(table.terms, side, before, strategy, ruler, assassin)
+    if table.terms.game != TORA.id:
+        if strategy is not None or ruler is not None or assassin is not None:
+            raise Refused(
+                f"A strategy, a Ruler and an Assassin are TORA's; {table.terms.title} asks "
+                f"for {listing(missing(table.terms, SetupChoice()))}."
+            )
+        choice, note = questions.merged(table.terms, before, answers), ""
+    elif answers:
+        raise Refused(f"TORA asks for {listing(missing(table.terms, SetupChoice()))}, not that.")
+    else:
+        choice, note = _merged(table.terms, side, before, strategy, ruler, assassin)
     ready = set(hosted.ready) - {side.letter}
     if complete(table.terms, choice):
         ready.add(side.letter)
@@ -194,7 +216,7 @@ async def assassin_squares(ctx: Context, table: Table, user: User) -> list[str]:
 
 
 def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: Side) -> str:
-    parts = []
+    parts = questions.summary(choice)
     if choice.strategy:
         parts.append(f"strategy {choice.strategy}")
     if choice.ruler:
@@ -214,7 +236,7 @@ def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: 
 
 def asks_setup(terms: Terms) -> bool:
     """Whether the players choose anything before the first turn."""
-    return terms.game == TORA.id or bool(game_type(terms.game).setup_questions({}))
+    return terms.game == TORA.id or bool(questions.questions(terms))
 
 
 async def begin(ctx: Context, table: Table, lead: str = "") -> None:
@@ -256,7 +278,9 @@ def _game_setup(
 ) -> tuple[MatchOptions, tuple[str | None, str | None]]:
     """The game's options and secret Assassin squares from both players' choices."""
     if terms.game != TORA.id:
-        return terms.game_options(), (None, None)
+        if not questions.questions(terms):
+            return terms.spec(), (None, None)
+        return terms.spec(questions.answers_of(choices)), (None, None)
     c, o = choices[Side.CHALLENGER], choices[Side.OPPOSITION]
     options = terms.options(
         (c.strategy or STRATEGIES[0], o.strategy or STRATEGIES[0]), (c.ruler or "K", o.ruler or "K")

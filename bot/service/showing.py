@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules import GameState, GameView, Side
+from rules import GameState, GameView, Side, game_type
 from rules.tora import Game as ToraGame
 from rules.tora import Options, name
 from rules.tora import View as ToraView
@@ -23,8 +23,8 @@ def to_act(view: GameView) -> str:
     """What the side to act has to do: "2 actions in round 3", "to move"."""
     if isinstance(view, ToraView):
         return f"{plural(view.actions_left, 'action')} in round {view.round}"
-    if view.actions_left > 1:
-        return plural(view.actions_left, "decision")
+    if view.deciding:
+        return f"{plural(view.actions_left, 'decision')} in the opponent's turn"
     return "a move"
 
 
@@ -65,9 +65,11 @@ def turn_notes(view: GameView, names: Sequence[str], series_before: int) -> list
 
 
 def setup_words(game: GameState, side: Side) -> str:
-    """A player's public setup choices once the game starts (TORA: strategy and Ruler)."""
+    """A player's public setup choices once the game starts (TORA: strategy and Ruler;
+    Torii: the Spirit)."""
     if not isinstance(game, ToraGame):
-        return ""
+        _options, answers = game_type(game.game_type).setup_of(game)
+        return ", ".join(answers[side].values())
     options: Options = game.options
     strategy = options.challenger_setup if side == Side.CHALLENGER else options.opposition_setup
     if options.board == "long":

@@ -16,9 +16,8 @@ from .texts import duration, quote
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 SHORTEST_TURN, LONGEST_TURN = 5 * MINUTE, 14 * DAY
 ROLES = ("challenger", "random")
-# The games a challenge may name. Torii is played with the Spirits' setup question and the
-# Monkey's pause in the opponent's turn, which the host learns in its own step.
-HOSTED_GAMES = tuple(game for game in GAMES if game != "torii")
+# The games a challenge may name.
+HOSTED_GAMES = tuple(GAMES)
 COMMAND_PATHS = {  # the commands that sit in a group of their own
     "pause": "match pause",
     "resume": "match resume",
@@ -50,6 +49,7 @@ class Terms:
     roles: str = "challenger"
     forfeit_after: int = 3
     game: str = TORA.id
+    powers: bool | None = None  # Torii's Spirit powers (None: the game's default, on)
 
     @classmethod
     def for_ladder(cls, board: str) -> Terms:
@@ -62,6 +62,10 @@ class Terms:
         return game_type(self.game).title
 
     @property
+    def game_has_powers(self) -> bool:
+        return self.game == "torii"
+
+    @property
     def ladder_board(self) -> str:
         """What the match is rated on: TORA's board (``short``, ``long``), else the game."""
         return self.board if self.game == TORA.id else self.game
@@ -69,12 +73,16 @@ class Terms:
     def check(self) -> None:
         """Refused, naming what is wrong and what is allowed, unless the terms are playable."""
         if self.game not in HOSTED_GAMES:
-            games = " or ".join(f"`{game}`" for game in HOSTED_GAMES)
+            games = ", ".join(f"`{game}`" for game in HOSTED_GAMES[:-1])
+            games += f" or `{HOSTED_GAMES[-1]}`"
             raise Refused(f"The game is {games}, not {quote(self.game)}.")
         self._check_common()
         if self.game != TORA.id:
             self._check_no_tora_terms()
+            self.game_rules()
             return
+        if self.powers is not None:
+            raise Refused("Only Torii has Spirit powers to turn on or off, not TORA.")
         if self.board not in (SHORT, LONG):
             raise Refused(f"The board is `short` or `long`, not {quote(self.board)}.")
         if self.assassins and self.board != LONG:
@@ -121,9 +129,19 @@ class Terms:
                 f"Challenge to {self.title} without them."
             )
 
-    def game_options(self) -> MatchOptions:
-        """The stored options of a game that asks no setup questions (not TORA)."""
-        return Spec(game_type(self.game).check_options({}), ({}, {}))
+    def game_rules(self) -> dict[str, object]:
+        """The options of a game other than TORA, as its ``GameType`` takes them."""
+        given = {} if self.powers is None else {"powers": self.powers}
+        try:
+            return game_type(self.game).check_options(given)
+        except ValueError:
+            raise Refused(
+                f"Only Torii has Spirit powers to turn on or off, not {self.title}."
+            ) from None
+
+    def spec(self, answers: tuple[dict[str, str], dict[str, str]] = ({}, {})) -> MatchOptions:
+        """The stored options of a game other than TORA, with the players' setup answers."""
+        return Spec(self.game_rules(), answers)
 
     def _check_terrain(self) -> None:
         names = preset_names(self.board)
@@ -164,6 +182,10 @@ class Terms:
     def describe(self) -> str:
         """The terms in words, for the challenge post."""
         parts = [f"{self.board} board"] if self.game == TORA.id else []
+        if self.game_has_powers:
+            parts.append(
+                "with the Spirits' powers" if self.game_rules()["powers"] else "without powers"
+            )
         if self.terrain == CUSTOM:
             parts.append("custom terrain")
         elif self.terrain != NONE:

@@ -120,6 +120,7 @@ class View:
     private_record: tuple[str, ...]  # the viewer's Assassin record (R44), lines with rounds
     published: tuple[tuple[Side, tuple[str, ...]], ...]  # Assassin records made public
     game: str = "tora"  # the GameType id (rules.protocol.GameView)
+    deciding: bool = False  # nobody answers in the opponent's turn in TORA
 
     def summary(self, names: Sequence[str]) -> str:
         """The score (R27), with this round's points so far."""

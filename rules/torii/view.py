@@ -57,6 +57,11 @@ class View:
     size: int = SIZE
 
     @property
+    def deciding(self) -> bool:
+        """The side to act answers for their Monkey in the opponent's turn (TI15)."""
+        return self.monkey_decision
+
+    @property
     def path_start(self) -> int | None:
         return None if self.move is None else self.move.start
 

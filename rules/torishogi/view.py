@@ -76,6 +76,7 @@ class View:
     move_number: int
     fen: str
     game: str = "torishogi"
+    deciding: bool = False  # nobody answers in the opponent's turn in ToriShogi
 
     def at(self, sq: int) -> PieceView | None:
         for piece in self.pieces:
