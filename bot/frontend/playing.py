@@ -107,7 +107,10 @@ def _panel(
             "This turn so far: " + "; ".join(f"{n}. {t}" for n, t in enumerate(menu.staged, 1))
         )
     if left and menu.groups:
-        lines.append("Pick a piece, then what it does: it is staged at once (Undo takes it back).")
+        lines.append(
+            "Pick in the menus (a piece, a tile, a decision...), then the action: it is "
+            "staged at once (Undo takes it back)."
+        )
     else:
         lines.append("Nothing more to stage this turn: End turn shows it to everyone.")
     selects = menus.selects(menu.groups, menu.choices, nav) if left else []
