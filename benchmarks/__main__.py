@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 
 from . import (
+    ai_bench,
     assassin_bench,
     discord_bench,
     ladder_bench,
@@ -29,6 +30,7 @@ def main() -> int:
         ladder_bench,
         service_bench,
         discord_bench,
+        ai_bench,
     ):
         for figure in module.run():
             print(figure.line(), flush=True)

@@ -1,6 +1,7 @@
 """The layout the folder list promises: dependencies point inwards (bot -> storage, render ->
 rules), every game is a package under ``rules/`` whose modules only it imports, the games do
-not lean on one another, and the Discord emulator is a test double the bot does not import."""
+not lean on one another, the engines (``ai``) stand on the rules alone, and the Discord
+emulator is a test double the bot does not import."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("tora", "torishogi", "torii")
-LAYERS = ("rules", "storage", "render", "bot", "emulator", "benchmarks")
+LAYERS = ("rules", "ai", "storage", "render", "bot", "emulator", "benchmarks")
 
 
 def imports(package: str) -> list[tuple[Path, str]]:
@@ -63,6 +64,7 @@ def test_a_game_does_not_lean_on_another(game):
 @pytest.mark.parametrize(
     ("package", "allowed"),
     [
+        ("ai", {"rules"}),
         ("storage", {"rules"}),
         ("render", {"rules"}),
         ("bot", {"rules", "storage", "render", "bot"}),

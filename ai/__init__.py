@@ -1,0 +1,8 @@
+"""Engines that play every hosted game through the game seam: pure, no I/O, above the rules
+core and below nothing else of ours. ``make_player(name, game)`` gives a baseline (``random``,
+``greedy``) or a strength (``easy``, ``normal``, ``hard``); ``python -m ai match`` measures
+them against each other (docs/AI.md)."""
+
+from .players import BASELINES, LEVELS, Player, make_player
+
+__all__ = ["BASELINES", "LEVELS", "Player", "make_player"]

@@ -1,0 +1,75 @@
+"""How good a position is for one side, in each game, read from that side's own view only
+(``view_for(side)``): what the engines maximise. A won game is worth ``WIN``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from rules import GameState, Side
+from rules.tora import VALUES as TORA_VALUES
+from rules.torishogi import EAGLE, GOOSE, PHOENIX, SWALLOW
+
+WIN = 1_000_000.0
+
+# ToriShogi material, in Swallows (ours, not a published table): the two promoted birds are
+# strong sliders, a piece in hand a little more than on the board (it can drop anywhere).
+TORISHOGI_VALUES = {SWALLOW: 1.0, GOOSE: 3.0, EAGLE: 9.0, PHOENIX: 0.0}
+TORISHOGI_OTHER = 4.0  # Falcon, Crane, Pheasant and the Quails
+HAND_BONUS = 1.1
+
+
+def evaluate(game: GameState, side: Side) -> float:
+    """``side``'s standing: ``WIN`` or ``-WIN`` once the game is over (0 for a draw)."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return 0.0 if outcome.winner is None else (WIN if outcome.winner == side else -WIN)
+    return EVALUATIONS[game.game_type](game, side)
+
+
+def _tora(game: GameState, side: Side) -> float:
+    """Points booked and pending (R27), ten to a point, then material on the board."""
+    view = game.view_for(side)
+    score = 10.0 * (
+        (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
+    )
+    material = sum(
+        TORA_VALUES.get(piece.kind, 0) * (1 if piece.side == side else -1)
+        for piece in view.pieces
+        if not piece.doomed
+    )
+    return score + material
+
+
+def _torishogi(game: GameState, side: Side) -> float:
+    view = game.view_for(side)
+    total = 0.0
+    for piece in view.pieces:
+        value = TORISHOGI_VALUES.get(piece.kind, TORISHOGI_OTHER)
+        total += value if piece.side == side else -value
+    for who in Side:
+        for kind, count in view.hand(who):
+            value = TORISHOGI_VALUES.get(kind, TORISHOGI_OTHER) * HAND_BONUS * count
+            total += value if who == side else -value
+    if view.in_check:
+        total += -0.5 if view.side == side else 0.5
+    return total
+
+
+def _torii(game: GameState, side: Side) -> float:
+    """Followers placed and Torii built (the two ways to win), tiles left to play."""
+    view = game.view_for(side)
+    mine, theirs = side, side.other
+
+    def progress(who: Side) -> float:
+        placed = 9 - view.supply[who]
+        built = 4 - view.torii_left[who]
+        return placed + 2.5 * built
+
+    return progress(mine) - progress(theirs)
+
+
+EVALUATIONS: dict[str, Callable[[GameState, Side], float]] = {
+    "tora": _tora,
+    "torishogi": _torishogi,
+    "torii": _torii,
+}

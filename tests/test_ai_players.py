@@ -1,0 +1,106 @@
+"""The engines (issue 17): every player builds a whole legal turn in every game, through the
+seam only, on its own copy; positions with hidden Assassins are refused; the match command
+prints its tally line; the seeded baselines are reproducible."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ai import BASELINES, LEVELS, make_player
+from ai.evaluation import WIN, evaluate
+from ai.match import new_game, play_match
+from rules import Side, game_type
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ("tora-short", "torishogi", "torii")
+
+
+def advanced(name: str, seed: int, turns: int):
+    """A game some random whole turns in."""
+    rng = random.Random(seed)
+    game = new_game(name, rng)
+    player = make_player("random", game)
+    for _ in range(turns):
+        if game.is_over():
+            break
+        for text in player.turn(game.copy(), rng, 1.0):
+            game.apply(text)
+        game.end_turn()
+    return game
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    name=st.sampled_from(NAMES),
+    who=st.sampled_from(BASELINES + LEVELS),
+    seed=st.integers(0, 10_000),
+    turns=st.integers(0, 12),
+)
+def test_every_player_plays_a_whole_legal_turn(name, who, seed, turns):
+    game = advanced(name, seed, turns)
+    if game.is_over():
+        return
+    before = game.fen()
+    texts = make_player(who, game).turn(game.copy(), random.Random(seed), 0.05)
+    assert game.fen() == before  # the engine played on its own copy
+    for text in texts:
+        game.apply(text)  # raises if an engine chose an illegal action
+    game.end_turn()  # raises if the turn may not end (R30)
+    assert texts
+
+
+def test_a_monkey_owes_its_decisions_and_the_engine_gives_them():
+    rng = random.Random(43)  # keen on building: Kitsune's first Torii makes the Monkey decide
+    game = game_type("torii").new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
+    while not game.deciding:
+        while game.actions_left and game.legal_actions():
+            actions = game.legal_actions()
+            builds = [a for a in actions if "build" in game.notation(a)]
+            game.apply(rng.choice(builds if builds and rng.random() < 0.8 else actions))
+        game.end_turn()
+    texts = make_player("hard", game).turn(game.copy(), rng, 0.2)
+    assert all(text.startswith("flip") for text in texts)
+    assert len(texts) == game.actions_left
+
+
+def test_hidden_assassins_are_refused_not_read():
+    game = game_type("tora").new_game(
+        {"board": "long", "assassins": True},
+        tuple({"strategy": "aggressive", "ruler": "K", "assassin": "none"} for _ in Side),
+    )
+    for who in BASELINES + LEVELS:
+        with pytest.raises(ValueError, match="hidden Assassins"):
+            make_player(who, game).turn(game.copy(), random.Random(1), 0.05)
+
+
+def test_a_won_game_is_worth_the_most():
+    game = game_type("torishogi").new_game({}, ({}, {}))
+    game.resign(Side.OPPOSITION)
+    assert evaluate(game, Side.CHALLENGER) == WIN
+    assert evaluate(game, Side.OPPOSITION) == -WIN
+
+
+def test_seeded_baselines_replay_the_same_match():
+    first = play_match("torishogi", "greedy", "random", games=2, seed=7, seconds=0.05)
+    again = play_match("torishogi", "greedy", "random", games=2, seed=7, seconds=0.05)
+    assert (first.wins, first.draws) == (again.wins, again.draws)
+    assert first.wins.get("A", 0) == 2  # greedy beats random
+
+
+def test_cli_match_prints_the_tally_last():
+    result = subprocess.run(
+        [sys.executable, "-m", "ai", "match", "torii", "easy", "random",
+         "--games", "2", "--seed", "3", "--seconds", "0.05"],
+        cwd=ROOT, capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    last = result.stdout.splitlines()[-1].split()
+    assert last[0] == "A" and last[2] == "B" and last[4] == "draws"
+    assert int(last[1]) + int(last[3]) + int(last[5]) == 2
