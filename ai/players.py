@@ -25,6 +25,7 @@ from rules import GameState
 
 from .evaluation import evaluate
 from .search import OutOfTime, best_turn
+from .torishogi_search import best_move
 from .turns import after_turn, build_turn
 
 BASELINES = ("random", "greedy")
@@ -129,6 +130,8 @@ class SearchPlayer:
     max_depth: int = 8
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
+        if game.game_type == "torishogi":
+            return self._torishogi(game, rng, seconds)
         deadline = time.monotonic() + seconds * self.share
         found: list[str] | None = None
         for depth in range(1, self.max_depth + 1):
@@ -139,6 +142,13 @@ class SearchPlayer:
         if found is None:  # not even depth 1 in time: the greedy turn
             return GreedyPlayer().turn(game, rng, seconds)
         return found
+
+    def _torishogi(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
+        """ToriShogi's own fast search on the position (``torishogi_search``)."""
+        depth = self.max_depth if self.max_depth > 2 else 2
+        code = best_move(game.fen(), seconds * self.share, rng, max_depth=depth)
+        move = next(m for m in game.legal_actions() if m.code == code)
+        return [game.notation(move)]
 
 
 def one_move(game: GameState) -> bool:
