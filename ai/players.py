@@ -1,9 +1,9 @@
 """The players: two fixed baselines (``random``, ``greedy``) and three strengths (``easy``,
 ``normal``, ``hard``) for every game, each deciding a whole turn within a time budget.
 
-A player sees the game through the seam only and plays on its own copy. It never reads
-hidden information: games with hidden state (TORA with Assassins) are refused until the
-engines keep a belief over the enemy Assassin (docs/AI.md).
+A player sees the game through the seam only and plays on its own copy, made by
+``for_player(side)``: it never reads hidden information (TORA: the enemy's hidden Assassin is
+not on that copy; the engines believe it is nowhere it could matter, docs/AI.md).
 
 - One-move games (ToriShogi, Torii): ``hard`` and ``normal`` are an iterative-deepening
   alpha-beta search over whole turns (normal stops at depth 2), ``easy`` plays the best
@@ -41,9 +41,9 @@ class Player(Protocol):
         ...
 
 
-def refuse_hidden(game: GameState) -> None:
-    if getattr(getattr(game, "options", None), "assassins", False):
-        raise ValueError("the engines do not play with hidden Assassins yet")
+def own_view(game: GameState) -> GameState:
+    """What the side to act may know of ``game``: the copy every player plays on."""
+    return game.for_player(game.side)
 
 
 @dataclass
@@ -51,8 +51,7 @@ class RandomPlayer:
     name: str = "random"
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
-        refuse_hidden(game)
-        return build_turn(game, lambda _g, actions: rng.choice(actions))
+        return build_turn(own_view(game), lambda _g, actions: rng.choice(actions))
 
 
 @dataclass
@@ -65,8 +64,7 @@ class GreedyPlayer:
     noise: float = 0.0
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
-        refuse_hidden(game)
-        return build_turn(game, lambda g, actions: self.pick(g, actions, rng))
+        return build_turn(own_view(game), lambda g, actions: self.pick(g, actions, rng))
 
     def pick(self, game: GameState, actions: Sequence[Any], rng: random.Random) -> Any:
         if self.noise and rng.random() < self.noise:
@@ -96,7 +94,7 @@ class SamplingPlayer:
     noise: float = 0.35
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
-        refuse_hidden(game)
+        game = own_view(game)
         deadline = time.monotonic() + seconds * self.share
         side, reply = game.side, GreedyPlayer()
         best, best_value = None, float("-inf")
@@ -130,6 +128,7 @@ class SearchPlayer:
     max_depth: int = 8
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
+        game = own_view(game)
         if game.game_type == "torishogi":
             return self._torishogi(game, rng, seconds)
         deadline = time.monotonic() + seconds * self.share

@@ -13,27 +13,36 @@ from rules import ActionError, GameState
 Chooser = Callable[[GameState, Sequence[Any]], Any]
 
 
+RETRIES = 4  # other actions tried in place of one that kept the turn from ending
+
+
 def build_turn(game: GameState, choose: Chooser) -> list[str]:
     """Stage a whole turn on ``game`` (a copy the caller may spend) with ``choose``; returns
-    its actions' notations, ready for ``end_turn``. A turn that cannot end is unwound one
-    action at a time, each time excluding the action that failed."""
+    its actions' notations, ready for ``end_turn``. A turn that cannot end (R30) gives back
+    its last action for another, a few times; then it is taken back action by action until
+    it can end (a turn may end with fewer actions, R12)."""
     texts: list[str] = []
-    refused: list[set[str]] = [set()]
+    refused: set[str] = set()
+    retries = 0
     while True:
-        actions = [a for a in playable(game.legal_actions()) if game.notation(a) not in refused[-1]]
+        actions = [a for a in playable(game.legal_actions()) if game.notation(a) not in refused]
         if game.actions_left and actions:
             action = choose(game, actions)
             texts.append(game.notation(action))
             game.apply(action)
-            refused.append(set())
             continue
-        if _ends(game) or not texts:
+        if not texts or _ends(game):
             return texts
-        # The turn cannot end: take the last action back and try another in its place.
         last = texts.pop()
         game.undo()
-        refused.pop()
-        refused[-1].add(last)
+        if retries < RETRIES:
+            retries += 1
+            refused.add(last)
+            continue
+        while texts and not _ends(game):
+            texts.pop()
+            game.undo()
+        return texts
 
 
 def playable(actions: Sequence[Any]) -> list[Any]:

@@ -206,6 +206,12 @@ class GameState(Protocol):
         equal games (storage's integrity checks)."""
         ...
 
+    def for_player(self, side: Side) -> GameState:
+        """A copy holding only what ``side`` may know (TORA: without the opponent's hidden
+        Assassin), on which ``side``'s legal actions and turn ends are those of the game:
+        what an engine plays on."""
+        ...
+
     def copy(self) -> GameState: ...
 
     def fen(self) -> str:

@@ -1,6 +1,7 @@
 """The engines (issue 17): every player builds a whole legal turn in every game, through the
-seam only, on its own copy; positions with hidden Assassins are refused; the match command
-prints its tally line; the seeded baselines are reproducible."""
+seam only, on its own copy; twin worlds that differ only in the opponent's hidden Assassin
+get the same decisions; the match command prints its tally line; the seeded baselines are
+reproducible."""
 
 from __future__ import annotations
 
@@ -70,14 +71,27 @@ def test_a_monkey_owes_its_decisions_and_the_engine_gives_them():
     assert len(texts) == game.actions_left
 
 
-def test_hidden_assassins_are_refused_not_read():
-    game = game_type("tora").new_game(
+def twin(opposition_assassin: str):
+    """A long-board game with Assassins; the Opposition's hidden start is the only secret."""
+    setup = {"strategy": "aggressive", "ruler": "K"}
+    return game_type("tora").new_game(
         {"board": "long", "assassins": True},
-        tuple({"strategy": "aggressive", "ruler": "K", "assassin": "none"} for _ in Side),
+        ({**setup, "assassin": "v3h17"}, {**setup, "assassin": opposition_assassin}),
     )
-    for who in BASELINES + LEVELS:
-        with pytest.raises(ValueError, match="hidden Assassins"):
-            make_player(who, game).turn(game.copy(), random.Random(1), 0.05)
+
+
+@pytest.mark.parametrize("who", ["random", "greedy"])
+def test_twin_worlds_an_engine_never_reads_the_enemys_hidden_assassin(who):
+    """Two games that differ only in where the Opposition's Assassin hides (or whether it is
+    fielded) give the Challenger's engine the same decisions, legal in both."""
+    worlds = [twin(square) for square in ("v3h1", "v15h1", "none")]
+    turns = [make_player(who, w).turn(w.copy(), random.Random(5), 1.0) for w in worlds]
+    assert turns[0] == turns[1] == turns[2]
+    for world in worlds:
+        assert world.pos.hidden_assassin(Side.OPPOSITION) or world is worlds[2]
+        for text in turns[0]:
+            world.apply(text)
+        world.end_turn()
 
 
 def test_a_won_game_is_worth_the_most():

@@ -121,6 +121,20 @@ class Game(Resolver, AssassinRules, GameEndings):
         self._place_assassins(pos)
         return pos
 
+    def for_player(self, side: Side) -> Game:
+        """A copy holding only what ``side`` may know of the board: the opponent's hidden
+        Assassin is taken off it (and off the positions of the running turn, which ``undo``
+        goes back to), an engine's belief that it is nowhere it could matter. Jeopardy and
+        trapped are judged without hidden Assassins anyway (R29), so the legal actions and
+        turn ends of ``side`` stay those of the real game."""
+        new = self.copy()
+        new.stack = [position.copy() for position in new.stack]
+        for position in (new.pos, *new.stack):
+            hidden = position.hidden_assassin(side.other)
+            if hidden is not None:
+                position.remove(hidden.id)
+        return new
+
     def key(self) -> tuple[object, ...]:
         """Everything that tells two games apart, hidden state included (for checks)."""
         return (

@@ -83,6 +83,10 @@ class ToriiGame(NoPoints):
     def outcome(self) -> Outcome | None:
         return self.result
 
+    def for_player(self, side: Side) -> ToriiGame:
+        """Nothing is hidden: a plain copy."""
+        return self.copy()
+
     def key(self) -> tuple[object, ...]:
         """Everything that tells two games apart (for integrity checks)."""
         return (

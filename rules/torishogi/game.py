@@ -73,6 +73,10 @@ class ToriShogiGame(NoPoints):
     def in_check(self) -> bool:
         return self.history[-1][1]
 
+    def for_player(self, side: Side) -> ToriShogiGame:
+        """Nothing is hidden: a plain copy."""
+        return self.copy()
+
     def key(self) -> tuple[object, ...]:
         """Everything that tells two games apart (for integrity checks)."""
         return (
