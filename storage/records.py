@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from rules import GameState, game_type
-from rules.records import JUDGE, game_of
+from rules.records import JUDGE, game_of, headers_of
 
 from .games import DEFAULT_GAME, MatchOptions, new_game, secrets_of, spec_of
 from .log import Entry, fingerprint, play, steps_from_turns
@@ -52,7 +52,7 @@ def prepare_import(text: str) -> Imported:
     recorded = kind.read_record(text)
     options, starts = spec_of(recorded), secrets_of(recorded)
     game = new_game(kind.id, options, starts)
-    derived = _header_keys(kind.write_record(game, JUDGE)) | OUTCOME_HEADERS
+    derived = set(headers_of(kind.write_record(game, JUDGE))) | OUTCOME_HEADERS
     headers = {
         key: value for key, value in getattr(recorded, "headers", {}).items() if key not in derived
     }
@@ -60,13 +60,3 @@ def prepare_import(text: str) -> Imported:
     if fingerprint(game) != fingerprint(recorded):
         raise ValueError("this record does not rebuild into the same game, so it is not stored")
     return Imported(kind.id, options, starts, headers, game, entries)
-
-
-def _header_keys(record: str) -> set[str]:
-    """The keys of a record's ``[Key "value"]`` lines: what its writer derives from a game."""
-    keys = set()
-    for line in record.splitlines():
-        if not line.startswith("["):
-            break
-        keys.add(line[1:].partition(" ")[0])
-    return keys
