@@ -13,36 +13,42 @@ from rules import ActionError, GameState
 Chooser = Callable[[GameState, Sequence[Any]], Any]
 
 
-RETRIES = 4  # other actions tried in place of one that kept the turn from ending
+RETRIES = 4  # other actions tried at one place of a turn that would not end
+ATTEMPTS = 40  # turns tried in all before taking actions back until the turn can end
 
 
 def build_turn(game: GameState, choose: Chooser) -> list[str]:
     """Stage a whole turn on ``game`` (a copy the caller may spend) with ``choose``; returns
     its actions' notations, ready for ``end_turn``. A turn that cannot end (R30) gives back
-    its last action for another, a few times; then it is taken back action by action until
-    it can end (a turn may end with fewer actions, R12)."""
+    its last action for another (up to ``RETRIES`` at each place, then the place before it
+    changes too); after ``ATTEMPTS`` it is taken back action by action until it can end (a
+    turn may end with fewer actions, R12)."""
     texts: list[str] = []
-    refused: set[str] = set()
-    retries = 0
+    refused: list[set[str]] = [set()]  # per place in the turn: actions that led nowhere
+    attempts = 0
     while True:
-        actions = [a for a in playable(game.legal_actions()) if game.notation(a) not in refused]
+        actions = [a for a in playable(game.legal_actions()) if game.notation(a) not in refused[-1]]
         if game.actions_left and actions:
             action = choose(game, actions)
             texts.append(game.notation(action))
             game.apply(action)
+            refused.append(set())
             continue
         if not texts or _ends(game):
             return texts
-        last = texts.pop()
+        attempts += 1
+        if attempts > ATTEMPTS:
+            while texts and not _ends(game):
+                texts.pop()
+                game.undo()
+            return texts
+        refused.pop()
+        refused[-1].add(texts.pop())
         game.undo()
-        if retries < RETRIES:
-            retries += 1
-            refused.add(last)
-            continue
-        while texts and not _ends(game):
-            texts.pop()
+        if len(refused[-1]) > RETRIES and texts:  # this place is hopeless: change the one before
+            refused.pop()
+            refused[-1].add(texts.pop())
             game.undo()
-        return texts
 
 
 def playable(actions: Sequence[Any]) -> list[Any]:
