@@ -10,28 +10,29 @@ from __future__ import annotations
 import random
 import time
 
-from rules.torishogi import EAGLE, GOOSE, PHOENIX, SWALLOW, Position, legal_moves, parse_fen
+from rules.torishogi import Position, legal_moves, parse_fen
 
+from .evaluation import HAND_BONUS, TORISHOGI_OTHER, TORISHOGI_VALUES
 from .search import OutOfTime
 
 MATE = 100_000.0
-VALUES = {SWALLOW: 1.0, GOOSE: 3.0, EAGLE: 9.0, PHOENIX: 0.0}
-OTHER = 4.0
-HAND = 1.1
 SQUARE_MASK, ORIGIN_SHIFT, PROMOTES = 63, 6, 1 << 12
 
 
 def material(pos: Position) -> float:
-    """The side to move's material minus the opponent's (a piece in hand a little more)."""
+    """The side to move's material minus the opponent's, by ``evaluation``'s table."""
     total = 0.0
     us = pos.side
     for piece in pos.board:
         if piece:
-            value = VALUES.get(piece & 15, OTHER)
+            value = TORISHOGI_VALUES.get(piece & 15, TORISHOGI_OTHER)
             total += value if piece >> 4 == us else -value
     for side in (0, 1):
-        held = sum(VALUES.get(kind, OTHER) * count for kind, count in enumerate(pos.hands[side]))
-        total += HAND * held if side == us else -HAND * held
+        held = sum(
+            TORISHOGI_VALUES.get(kind, TORISHOGI_OTHER) * count
+            for kind, count in enumerate(pos.hands[side])
+        )
+        total += HAND_BONUS * held if side == us else -HAND_BONUS * held
     return total
 
 
@@ -64,7 +65,7 @@ def ordered(pos: Position, moves: list[int]) -> list[int]:
 
     def key(move: int) -> float:
         target = pos.board[move & SQUARE_MASK]
-        gain = VALUES.get(target & 15, OTHER) if target else 0.0
+        gain = TORISHOGI_VALUES.get(target & 15, TORISHOGI_OTHER) if target else 0.0
         return -(gain * 10 + (1 if move & PROMOTES else 0))
 
     return sorted(moves, key=key)
