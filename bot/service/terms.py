@@ -16,8 +16,6 @@ from .texts import duration, quote
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 SHORTEST_TURN, LONGEST_TURN = 5 * MINUTE, 14 * DAY
 ROLES = ("challenger", "random")
-# The games a challenge may name.
-HOSTED_GAMES = tuple(GAMES)
 COMMAND_PATHS = {  # the commands that sit in a group of their own
     "pause": "match pause",
     "resume": "match resume",
@@ -62,19 +60,15 @@ class Terms:
         return game_type(self.game).title
 
     @property
-    def game_has_powers(self) -> bool:
-        return self.game == "torii"
-
-    @property
     def ladder_board(self) -> str:
         """What the match is rated on: TORA's board (``short``, ``long``), else the game."""
         return self.board if self.game == TORA.id else self.game
 
     def check(self) -> None:
         """Refused, naming what is wrong and what is allowed, unless the terms are playable."""
-        if self.game not in HOSTED_GAMES:
-            games = ", ".join(f"`{game}`" for game in HOSTED_GAMES[:-1])
-            games += f" or `{HOSTED_GAMES[-1]}`"
+        if self.game not in GAMES:
+            *others, last = GAMES
+            games = ", ".join(f"`{game}`" for game in others) + f" or `{last}`"
             raise Refused(f"The game is {games}, not {quote(self.game)}.")
         self._check_common()
         if self.game != TORA.id:
@@ -182,10 +176,9 @@ class Terms:
     def describe(self) -> str:
         """The terms in words, for the challenge post."""
         parts = [f"{self.board} board"] if self.game == TORA.id else []
-        if self.game_has_powers:
-            parts.append(
-                "with the Spirits' powers" if self.game_rules()["powers"] else "without powers"
-            )
+        powers = self.game_rules().get("powers") if self.game != TORA.id else None
+        if powers is not None:  # the game has powers to turn on or off (Torii)
+            parts.append("with the Spirits' powers" if powers else "without powers")
         if self.terrain == CUSTOM:
             parts.append("custom terrain")
         elif self.terrain != NONE:
