@@ -31,6 +31,7 @@ CLOSING = frozenset({END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT})  # entries th
 # What a player may type as an action to end the game, in every game's records too.
 RESIGN_TEXT, FORFEIT_TEXT = "resign", "forfeit"
 _GAME_LEVEL = {RESIGN_TEXT: RESIGN, "draw": DRAW, "reset": RESET}
+GAME_LEVEL_WORDS = frozenset(_GAME_LEVEL)  # typed as an action, each is a log entry of its own
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from rules import ActionError, GameState, IllegalAction, Side
 from rules.protocol import Choice
 from storage import Hosted
 from storage.hosting import CHALLENGE, PLAYING
+from storage.log import GAME_LEVEL_WORDS
 
 from . import announce, finding, showing
 from .context import Context, Mail
@@ -59,10 +60,6 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
         raise ActionRefused(exc) from None
     staged = "; ".join(event.text + (f" ({event.note})" if event.note else "") for event in events)
     return await _staged_reply(ctx, table, side, f"Staged: {staged}.")
-
-
-# What a player types to end the game has commands of its own.
-GAME_LEVEL_WORDS = frozenset({"resign", "draw", "reset"})
 
 
 def _try_all(game: GameState, parts: list[str]) -> None:
