@@ -11,21 +11,12 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
-from render import board_png, private_png
-from render import torii as torii_drawings
-from render import torishogi as torishogi_drawings
+from render import board_of, own_board_of
 from rules import GameView
 
 from .service import Status
 
 IMAGE_CACHE = 16 * 1024 * 1024  # bytes of board images kept
-# Each game's public board and a player's own (TORA's shows their hidden Assassin; the other
-# games hide nothing, and draw a player's board from their side).
-DRAWINGS: dict[str, tuple[Callable[..., bytes], Callable[..., bytes]]] = {
-    "tora": (board_png, private_png),
-    "torishogi": (torishogi_drawings.board_png, torishogi_drawings.board_png),
-    "torii": (torii_drawings.board_png, torii_drawings.board_png),
-}
 
 
 class BytesCache:
@@ -63,10 +54,10 @@ class PillowRenderer:
         self._cache = BytesCache(cache_bytes)
 
     def board(self, view: GameView, status: Status) -> bytes:
-        return self._drawn("board", view, status, DRAWINGS[view.game][0])
+        return self._drawn("board", view, status, board_of)
 
     def private(self, view: GameView, status: Status) -> bytes:
-        return self._drawn("private", view, status, DRAWINGS[view.game][1])
+        return self._drawn("private", view, status, own_board_of)
 
     def _drawn(
         self, kind: str, view: GameView, status: Status, draw: Callable[[GameView, Status], bytes]

@@ -14,7 +14,7 @@ from .bracket import BracketMatch, bracket_png
 from .encode import render_async
 from .ladder import LadderRow, ladder_png
 from .rating_chart import ChartPoint, rating_chart_png
-from .replays import record_status, replay_of
+from .replays import board_of, own_board_of, record_status, replay_of
 from .status import StatusFields, StatusInfo
 from .tora.board import board_png, preview_png, private_png
 from .tora.replay import replay_gif, views_from_record
@@ -26,9 +26,11 @@ __all__ = [
     "LadderRow",
     "StatusFields",
     "StatusInfo",
+    "board_of",
     "board_png",
     "bracket_png",
     "ladder_png",
+    "own_board_of",
     "preview_png",
     "private_png",
     "rating_chart_png",

@@ -1,5 +1,7 @@
-"""The animated replay of any game's record: the record's ``[Game]`` header picks the drawing
-package (none: TORA), its ``Challenger`` and ``Opposition`` headers name the players."""
+"""Every game's drawings by its id: the public board and a player's own (``board_of``,
+``own_board_of``, chosen by ``view.game``), and the animated replay of a record (its
+``[Game]`` header picks the game, none: TORA; its ``Challenger`` and ``Opposition``
+headers name the players)."""
 
 from __future__ import annotations
 
@@ -10,9 +12,18 @@ from rules.records import game_of, headers_of
 from rules.registry import DEFAULT
 
 from . import torii, torishogi
-from .status import StatusInfo
+from .status import StatusFields, StatusInfo
+from .tora import board as tora_board
 from .tora import replay as tora
 
+Draw1 = Callable[[Any, StatusFields], bytes]
+# The public board and a player's own: TORA's shows their hidden Assassin; the other games
+# hide nothing, and draw a player's board from their side.
+BOARDS: dict[str, tuple[Draw1, Draw1]] = {
+    "tora": (tora_board.board_png, tora_board.private_png),
+    "torishogi": (torishogi.board_png, torishogi.board_png),
+    "torii": (torii.board_png, torii.board_png),
+}
 ViewsOf = Callable[[str], Sequence[Any]]
 Draw = Callable[[Sequence[Any], StatusInfo], bytes]
 REPLAYS: dict[str, tuple[ViewsOf, Draw]] = {
@@ -20,6 +31,16 @@ REPLAYS: dict[str, tuple[ViewsOf, Draw]] = {
     "torishogi": (torishogi.views_from_record, torishogi.replay_gif),
     "torii": (torii.views_from_record, torii.replay_gif),
 }
+
+
+def board_of(view: Any, info: StatusFields) -> bytes:
+    """The public board of any game (``view_for(None)``)."""
+    return BOARDS[view.game][0](view, info)
+
+
+def own_board_of(view: Any, info: StatusFields) -> bytes:
+    """A player's own board of any game (``view_for(side)``)."""
+    return BOARDS[view.game][1](view, info)
 
 
 def record_status(text: str) -> StatusInfo:

@@ -11,10 +11,10 @@ import time
 from dataclasses import replace
 
 from bot.ladder.desk import LadderDesk
-from bot.pictures import DRAWINGS, BytesCache
+from bot.pictures import BytesCache
 from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
 from bot.service.texts import duration
-from render import StatusInfo, board_png, replay_of
+from render import StatusInfo, board_of, board_png, replay_of
 from rules.records import RecordError
 from rules.tora import Game
 from storage import MatchInfo, MatchNotFound, Store
@@ -128,8 +128,7 @@ class Lookups:
         async def draw() -> Answer:
             game = (await self.store.load(info.id)).game
             status = await self._status(info)
-            draw = DRAWINGS[game.game_type][0]
-            png = await asyncio.to_thread(draw, game.view_for(None), status)
+            png = await asyncio.to_thread(board_of, game.view_for(None), status)
             outcome = game.outcome()
             how = f"ended: {outcome}. Its final board:" if outcome else "is being played:"
             return Answer(
