@@ -1,8 +1,10 @@
 """Engines that play every hosted game through the game seam: pure, no I/O, above the rules
 core and below nothing else of ours. ``make_player(name, game)`` gives a baseline (``random``,
 ``greedy``) or a strength (``easy``, ``normal``, ``hard``); ``python -m ai match`` measures
-them against each other (docs/AI.md)."""
+them against each other (docs/AI.md); ``decide``, ``turn_seconds`` and ``takes_draw`` are
+what a game host asks of them."""
 
+from .host import decide, takes_draw, turn_seconds
 from .players import BASELINES, LEVELS, Player, make_player
 
-__all__ = ["BASELINES", "LEVELS", "Player", "make_player"]
+__all__ = ["BASELINES", "LEVELS", "Player", "decide", "make_player", "takes_draw", "turn_seconds"]

@@ -146,7 +146,8 @@ class LadderTx(Tx):
     def match_facts(self, match_id: int) -> MatchFacts | None:
         row = self.conn.execute(
             "SELECT m.id, m.guild_id,"
-            " CASE m.game WHEN 'tora' THEN json_extract(m.options, '$.board') ELSE m.game END,"
+            " CASE WHEN m.challenger_id < 0 OR m.opposition_id < 0 THEN 'ai-' ELSE '' END"
+            " || CASE m.game WHEN 'tora' THEN json_extract(m.options, '$.board') ELSE m.game END,"
             " m.challenger_id,"
             " m.opposition_id,"
             " EXISTS (SELECT 1 FROM bot_accounts b WHERE b.user_id = m.challenger_id),"

@@ -521,9 +521,12 @@ SETUP_ANSWERS = """
 ALTER TABLE setup_choices ADD COLUMN answers TEXT NOT NULL DEFAULT '{}';
 """
 
-# The ladders are per TORA board and per other game: their CHECK constraints on ``board``
-# widen (see ``widen_ladder_boards``).
-LADDER_BOARDS = ("short", "long", "torishogi", "torii")
+# The ladders are per TORA board and per other game (migration 7), then also per AI ladder
+# (migration 9: rated games against the host's AI players, never mixed with human ratings):
+# their CHECK constraints on ``board`` widen (see ``widen_ladder_boards``).
+GAME_LADDERS = ("short", "long", "torishogi", "torii")
+AI_LADDERS = tuple(f"ai-{board}" for board in GAME_LADDERS)
+LADDER_BOARDS = GAME_LADDERS + AI_LADDERS
 LADDER_TABLES = (
     "ladder_seasons",
     "ladder_results",
@@ -532,29 +535,44 @@ LADDER_TABLES = (
     "ladder_pairings",
 )
 
+# Migration 9: the host's AI players are players with negative ids (Discord's are positive),
+# one per strength; a rated match with one is rated on the AI ladder of its board.
+AI_PLAYERS = """
+-- No table of its own: the ladder tables' board CHECKs widen (the step after this script).
+"""
 
-def widen_ladder_boards(conn: sqlite3.Connection) -> None:
-    """Let the ladder tables hold every game's ladder. SQLite cannot alter a CHECK
-    constraint; widening one keeps every stored row valid, so the table's stored definition
-    is edited in place (the procedure of SQLite's ALTER TABLE documentation for loosening
-    constraints: edit sqlite_master, bump the schema version, check integrity)."""
-    old = "CHECK (board IN ('short', 'long'))"
-    new = "CHECK (board IN (" + ", ".join(f"'{board}'" for board in LADDER_BOARDS) + "))"
-    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
-    conn.execute("PRAGMA writable_schema = ON")
-    try:
-        marks = ", ".join("?" for _ in LADDER_TABLES)
-        conn.execute(
-            f"UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
-            f" WHERE type = 'table' AND name IN ({marks})",
-            (old, new, *LADDER_TABLES),
-        )
-        conn.execute(f"PRAGMA schema_version = {version + 1}")
-    finally:
-        conn.execute("PRAGMA writable_schema = OFF")
-    problems = conn.execute("PRAGMA quick_check").fetchall()
-    if problems != [("ok",)]:
-        raise RuntimeError(f"the ladder tables did not widen cleanly: {problems[:3]}")
+
+def _board_check(boards: tuple[str, ...]) -> str:
+    return "CHECK (board IN (" + ", ".join(f"'{board}'" for board in boards) + "))"
+
+
+def widen_ladder_boards(
+    before: tuple[str, ...], after: tuple[str, ...]
+) -> Callable[[sqlite3.Connection], None]:
+    """A step that lets the ladder tables hold the ladders ``after`` where they held
+    ``before``. SQLite cannot alter a CHECK constraint; widening one keeps every stored row
+    valid, so the table's stored definition is edited in place (the procedure of SQLite's
+    ALTER TABLE documentation for loosening constraints: edit sqlite_master, bump the schema
+    version, check integrity)."""
+
+    def widen(conn: sqlite3.Connection) -> None:
+        version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+        conn.execute("PRAGMA writable_schema = ON")
+        try:
+            marks = ", ".join("?" for _ in LADDER_TABLES)
+            conn.execute(
+                f"UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
+                f" WHERE type = 'table' AND name IN ({marks})",
+                (_board_check(before), _board_check(after), *LADDER_TABLES),
+            )
+            conn.execute(f"PRAGMA schema_version = {version + 1}")
+        finally:
+            conn.execute("PRAGMA writable_schema = OFF")
+        problems = conn.execute("PRAGMA quick_check").fetchall()
+        if problems != [("ok",)]:
+            raise RuntimeError(f"the ladder tables did not widen cleanly: {problems[:3]}")
+
+    return widen
 
 
 @dataclass(frozen=True)
@@ -580,9 +598,10 @@ MIGRATIONS = (
         7,
         "several games: the game of each match, ladders per game",
         SEVERAL_GAMES,
-        widen_ladder_boards,
+        widen_ladder_boards(("short", "long"), GAME_LADDERS),
     ),
     Migration(8, "setup answers of every game", SETUP_ANSWERS),
+    Migration(9, "AI ladders", AI_PLAYERS, widen_ladder_boards(GAME_LADDERS, LADDER_BOARDS)),
 )
 LATEST = MIGRATIONS[-1].number
 

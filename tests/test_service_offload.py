@@ -1,5 +1,6 @@
 """Long-board turn ends run in a worker process (issue 6): the match adopts the game and log
-entry played there, exactly as if the turn had ended here, and refusals come back intact."""
+entry played there, exactly as if the turn had ended here, and refusals come back intact.
+The AI players' searches run in a pool of their own (issue 17)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.service.offload import Offload
-from rules.tora import IllegalAction, Options, Side
+from rules.tora import Game, IllegalAction, Options, Side
 from storage import Config, Store
 from storage.log import fingerprint
 
@@ -43,6 +44,21 @@ async def test_a_long_board_turn_end_in_a_worker_process(tmp_path: Path) -> None
         offload.close()
 
 
+async def test_an_ai_turn_is_searched_in_a_worker_process() -> None:
+    offload = Offload(processes=0, ai_processes=1)
+    try:
+        game = Game(LONG, assassin_starts=("v3h17", "v5h1"))
+        mine = game.for_player(Side.CHALLENGER)  # what leaves the bot's process
+        texts = await offload.ai_turn(mine, "easy", 0.5, seed=7)
+        assert offload._pools["ai"]._processes  # a process of its own did the search
+        for text in texts:
+            game.apply(text)
+        game.end_turn()  # legal in the real game, which the worker never saw
+        assert texts
+    finally:
+        offload.close()
+
+
 CHILD = """
 import asyncio, sys, time
 from bot.service.offload import Offload
@@ -53,7 +69,7 @@ async def main():
     offload = Offload(processes=1)
     game = Game(Options(board="long"))
     await offload.end_turn(Match(1, 1, 1, 1, 2, game, 1))
-    print(" ".join(str(pid) for pid in offload._pool._processes), flush=True)
+    print(" ".join(str(pid) for pid in offload._pools["rules"]._processes), flush=True)
     time.sleep(60)
 
 asyncio.run(main())

@@ -22,7 +22,11 @@ from .errors import LadderError, NotFound, NotRated
 from .standings import Applied, apply, current, fresh, replay
 
 log = logging.getLogger(__name__)
-BOARDS = ("short", "long", "torishogi", "torii")  # TORA's two boards, then the other games
+# TORA's two boards, then the other games; then their AI ladders: rated games against the
+# host's AI players (never mixed with the ratings of games between people).
+GAME_BOARDS = ("short", "long", "torishogi", "torii")
+AI_PREFIX = "ai-"
+BOARDS = GAME_BOARDS + tuple(AI_PREFIX + board for board in GAME_BOARDS)
 SCORES = {"C": 1.0, "O": 0.0, None: 0.5}  # the Challenger's score by winner
 
 
@@ -55,7 +59,9 @@ class Archived:
 
 
 def ladder_name(board: str) -> str:
-    """How texts name a ladder: "short-board", "long-board", "ToriShogi"."""
+    """How texts name a ladder: "short-board", "long-board", "ToriShogi", "AI short-board"."""
+    if board.startswith(AI_PREFIX):
+        return "AI " + ladder_name(board.removeprefix(AI_PREFIX))
     return f"{board}-board" if board in ("short", "long") else game_type(board).title
 
 

@@ -15,6 +15,7 @@ from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
 from storage.hosting import ENDED
 
+from .models import is_robot
 from .offload import Offload
 from .outbox import encode_buttons
 from .ports import Attachment, Clock, Renderer, Status
@@ -39,9 +40,11 @@ class Mail:
         buttons: tuple[str, ...] = (),
         turn: int = 0,
     ) -> None:
-        """A post in the channel; ``buttons`` (verbs) for the match's turn ``turn``."""
+        """A post in the channel; ``buttons`` (verbs) for the match's turn ``turn``. AI
+        players are never mentioned."""
         coded = encode_buttons(buttons, turn)
-        self.posts.append(Post(self.channel_id, text, None, mentions, _pairs(files), coded))
+        people = tuple(user_id for user_id in mentions if not is_robot(user_id))
+        self.posts.append(Post(self.channel_id, text, None, people, _pairs(files), coded))
 
     def private(
         self,
@@ -51,6 +54,9 @@ class Mail:
         buttons: tuple[str, ...] = (),
         turn: int = 0,
     ) -> None:
+        """A private message to ``user_id``; none to an AI player (it reads the game)."""
+        if is_robot(user_id):
+            return
         coded = encode_buttons(buttons, turn)
         self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files), coded))
 

@@ -12,7 +12,7 @@ from storage.hosting import CHALLENGE, SETUP
 from .context import Context, Mail
 from .endings import ended
 from .errors import NotAllowed, Refused
-from .models import Place, Reply, User
+from .models import Place, Reply, User, is_robot
 from .ports import Stamp
 from .setup_phase import asks_setup, begin, setup_prompt
 from .table import Table
@@ -215,10 +215,18 @@ def setup_mail(ctx: Context, staged: Table, lead: str, drawn: str = "") -> Mail:
     hosted, terms = staged.hosted, staged.terms
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail = Mail(staged.channel_id)
+    people = [side for side in Side if not is_robot(hosted.player(side))]
+    who = (
+        "Both now choose their setup privately: I have sent each of you a private message."
+        if len(people) == 2
+        else f"{staged.side_name(people[0])} chooses their setup privately: I have sent you a "
+        "private message."
+        if people
+        else "Both choose their setup."
+    )
     mail.public(
         f"{lead} {staged.who(Side.CHALLENGER)} moves first{drawn}; "
-        f"{staged.who(Side.OPPOSITION)} answers. Both now choose their setup privately: I "
-        "have sent each of you a private message. You have "
+        f"{staged.who(Side.OPPOSITION)} answers. {who} You have "
         f"{duration(terms.turn_seconds)} to choose.",
         mentions=players,
     )

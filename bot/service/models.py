@@ -8,6 +8,14 @@ from rules.protocol import Choice, ChoiceGroup
 
 from .ports import Attachment, Stamp
 
+# The host's AI players, one per strength: negative ids, as Discord's are positive (storage
+# rates their matches on the AI ladders by that sign). Nothing is ever sent to them.
+AI_IDS = {"easy": -1, "normal": -2, "hard": -3}
+
+
+def is_robot(user_id: int | None) -> bool:
+    return user_id in AI_IDS.values()
+
 
 @dataclass(frozen=True)
 class User:

@@ -1,10 +1,13 @@
-"""Where the rules core's expensive step runs: the end of a turn, whose R30 and R25 searches
-cost about 0.35 s at the median on the long board (up to 2 s).
+"""Where the expensive steps run: the rules core's end of a turn, whose R30 and R25 searches
+cost about 0.35 s at the median on the long board (up to 2 s), and the AI players' searches
+(seconds each).
 
 In a worker thread that work still holds the interpreter lock, and every other channel
 waits on it; so long-board turn ends go to a separate process: the game is pickled there
 and back (a few milliseconds), the searches run on another core, and the match adopts the
 returned game with its log entry. Short-board turn ends (about 0.15 ms) stay in a thread.
+An AI's turn is searched in a process of its own pool (one core by default), on the game as
+that AI may know it: the hidden information of its opponent never leaves the bot's process.
 
 A worker never outlives the bot: it asks the kernel for SIGKILL when its parent dies (Linux)
 and, everywhere, watches its parent and exits once it is gone, so a bot killed with SIGKILL
@@ -25,7 +28,8 @@ import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 
-from rules import IllegalAction
+import ai
+from rules import GameState, IllegalAction
 from rules.protocol import GameTurn
 from storage import Match, heavy
 from storage.log import DEADLINE, END, Step, play
@@ -40,6 +44,12 @@ def _end_turn(data: bytes) -> bytes:
     except IllegalAction as exc:
         return pickle.dumps(("refused", exc.rule, exc.reason, exc.allowed))
     return pickle.dumps(("ended", game, entry, turn), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _ai_turn(data: bytes) -> list[str]:
+    """In the worker: the whole turn an AI of ``level`` plays on a pickled game."""
+    game, level, seconds, seed = pickle.loads(data)
+    return ai.decide(game, level, seconds, seed)
 
 
 PR_SET_PDEATHSIG = 1  # prctl(2)
@@ -64,29 +74,31 @@ def _die_with(parent: int) -> None:
 
 
 class Offload:
-    """``processes`` workers for long-board turn ends (0: threads only), started when the
-    first one is needed (which then waits a moment longer for them)."""
+    """``processes`` workers for long-board turn ends and ``ai_processes`` for the AI
+    players' searches (0: threads only), each pool started when it is first needed (which
+    then waits a moment longer for it)."""
 
-    def __init__(self, processes: int) -> None:
-        self._processes = processes
-        self._pool: ProcessPoolExecutor | None = None
+    def __init__(self, processes: int, ai_processes: int = 0) -> None:
+        self._sizes = {"rules": processes, "ai": ai_processes}
+        self._pools: dict[str, ProcessPoolExecutor] = {}
 
-    def _workers(self) -> ProcessPoolExecutor | None:
-        if self._processes and self._pool is None:
+    def _workers(self, kind: str) -> ProcessPoolExecutor | None:
+        size = self._sizes[kind]
+        if size and kind not in self._pools:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded process
-            self._pool = ProcessPoolExecutor(
-                self._processes, mp_context=context, initializer=_die_with, initargs=(os.getpid(),)
+            self._pools[kind] = ProcessPoolExecutor(
+                size, mp_context=context, initializer=_die_with, initargs=(os.getpid(),)
             )
-        return self._pool
+        return self._pools.get(kind)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        for pool in self._pools.values():
+            pool.shutdown(wait=False, cancel_futures=True)
+        self._pools = {}
 
     async def end_turn(self, match: Match, deadline: bool = False) -> GameTurn:
         """``match.end_turn()`` (or its end by the deadline), off the event loop."""
-        pool = self._workers() if heavy(match.game) else None
+        pool = self._workers("rules") if heavy(match.game) else None
         if pool is None:
             ender = match.end_turn_by_deadline if deadline else match.end_turn
             return await asyncio.to_thread(ender)
@@ -99,3 +111,13 @@ class Offload:
         _kind, game, entry, turn = answer
         match.adopt(game, entry)
         return turn
+
+    async def ai_turn(self, game: GameState, level: str, seconds: float, seed: int) -> list[str]:
+        """The turn an AI of ``level`` plays on ``game`` (already as that AI may know it,
+        ``for_player``), searched off the event loop within ``seconds``."""
+        pool = self._workers("ai")
+        if pool is None:
+            return await asyncio.to_thread(ai.decide, game, level, seconds, seed)
+        data = pickle.dumps((game, level, seconds, seed), pickle.HIGHEST_PROTOCOL)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(pool, _ai_turn, data)

@@ -223,6 +223,29 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     return Reply("Your turn is over.", stamp=table.stamp)
 
 
+class EngineRefused(RuntimeError):
+    """The rules refused a turn an AI engine chose: a bug of the engine, never the player's.
+    Not a refusal for a person, so the service drops its copy of the match (which had
+    actions staged) and reloads it as stored."""
+
+
+async def whole_turn(ctx: Context, table: Table, user: User, texts: list[str]) -> Reply:
+    """An AI player's whole turn: its actions and its end, saved and announced together as
+    a player's end of turn is."""
+    side = acting_side(ctx, table, user)
+    match = table.played
+    before = showing.series_number(table.game)
+    try:
+        for text in texts:
+            await asyncio.to_thread(match.act, text)
+        await ctx.offload.end_turn(match)
+    except ActionError as exc:
+        raise EngineRefused(f"{user.name} chose {'; '.join(texts)!r}: {exc.message}") from exc
+    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
+    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before)
+    return Reply("Played.", stamp=table.stamp)
+
+
 def _missed(hosted: Hosted, side: Side, count: int) -> tuple[int, int]:
     missed = list(hosted.missed)
     missed[side] = count

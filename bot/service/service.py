@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from storage import CorruptMatch, Hosted, StaleHosted, StaleMatch, Store
 from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
-from . import agreements, endings, lobby, play, setup_phase
+from . import agreements, endings, lobby, play, robots, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
@@ -30,6 +30,7 @@ from .ports import Clock, Delivery, Renderer, Stamp
 from .ratelimit import RateLimit
 from .table import DRAW, PAUSE, RESET, Table, player_side
 from .terms import Settings, Terms
+from .texts import escape
 
 log = logging.getLogger(__name__)
 LONGEST_NAP = 3600.0  # the loops look at the clock at least this often
@@ -59,7 +60,7 @@ class MatchService:
             settings,
             rng or random.Random(),
             self._changed,
-            Offload(settings.rules_processes),
+            Offload(settings.rules_processes, settings.ai_processes),
         )
         self._deliverer = Deliverer(store, delivery, clock, settings)
         self._limit = RateLimit(settings.burst, settings.every)
@@ -70,6 +71,8 @@ class MatchService:
         self._tasks: list[asyncio.Task[None]] = []
         self._failing: dict[int, float] = {}  # hosted match -> when to retry its clock
         self._listeners: list[EndedListener] = []
+        self._hinting: set[int] = set()  # players whose hint is being searched
+        self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
     # ---- life ----------------------------------------------------------------------------
     async def start(self, background: bool = True) -> None:
@@ -79,9 +82,12 @@ class MatchService:
         for hosted in await self._ctx.store.hosting.live():
             async with self._lock(hosted.channel_id):
                 try:
-                    await self._table(hosted.channel_id)
+                    table = await self._table(hosted.channel_id)
                 except CorruptMatch:  # that match alone is out of play; the rest go on
                     log.exception("hosted match %d cannot be reloaded", hosted.id)
+                else:
+                    if table is not None:
+                        self._robots.consider(table)
         await self.run_due()
         await self.deliver()
         if background:
@@ -91,7 +97,9 @@ class MatchService:
             ]
 
     async def stop(self) -> None:
-        """Stop the background tasks and the rules workers (the store stays open)."""
+        """Stop the background tasks, the AI players and the workers (the store stays
+        open)."""
+        await self._robots.stop()
         self._ctx.offload.close()
         for task in self._tasks:
             task.cancel()
@@ -154,7 +162,77 @@ class MatchService:
                 self._ctx, place, challenger, opposition, terms or Terms(), intro
             )
             self._tables[place.channel_id] = table
+            self._robots.consider(table)
             return table.hosted
+
+    async def challenge_ai(
+        self,
+        place: Place,
+        user: User,
+        level: str,
+        terms: Terms | None = None,
+        *,
+        where: Callable[[], Awaitable[Place]] | None = None,
+    ) -> Reply:
+        """Challenge the AI player of ``level``: it accepts at once, so the match begins
+        (its setup first, where the game has one). ``where`` as for ``challenge``."""
+        self._limit.take(user.id, self._ctx.now())
+        terms = terms or Terms()
+        terms.check()
+        opponent = await robots.check_challenge(
+            self._ctx, user, level, await self.matches_of(user.id)
+        )
+        if where is not None:
+            place = await where()
+        first, second = user, opponent
+        if terms.roles == "random" and self._ctx.rng.random() < 0.5:
+            first, second = opponent, user
+        kind = "a rated" if terms.rated else "a practice"
+        intro = f"{escape(user.name)} starts {kind} match of {terms.title} against {opponent.name}."
+        hosted = await self.open_match(place, first, second, terms, intro)
+        return Reply(
+            f"Your match against {opponent.name} has begun: {terms.describe()}. It plays its "
+            f"turns within seconds of yours.",
+            stamp=Stamp(hosted.id, 0),
+        )
+
+    async def hint(self, place: Place, user: User) -> Reply:
+        """A practice game's hint: the turn a strong AI would play for ``user`` now, from
+        their own view (private). Searching costs seconds: one hint at a time per player."""
+        self._limit.take(user.id, self._ctx.now())
+        if user.id in self._hinting:
+            raise Refused("Your last hint is still being worked out; wait for it first.")
+        async with self._lock(place.channel_id):
+            table = await self._loaded(place.channel_id)
+            if table is None:
+                raise Refused(self._no_match())
+            side = play.acting_side(self._ctx, table, user)
+            game = robots.hint_game(table, user, side)
+            stamp = table.stamp
+        self._hinting.add(user.id)
+        try:
+            texts = await self._robots.search(game, robots.HINT_LEVEL)
+        finally:
+            self._hinting.discard(user.id)
+        return Reply(robots.hint_text(self._ctx, texts), stamp=stamp)
+
+    async def robots_idle(self) -> None:
+        """Wait until the AI players have nothing left to do (tests, demos)."""
+        await self._robots.idle()
+
+    async def _robot_job(self, channel_id: int) -> robots.Job | None:
+        async with self._lock(channel_id):
+            try:
+                table = await self._table(channel_id)
+            except CorruptMatch:
+                return None
+            return None if table is None else robots.job_of(table)
+
+    async def _robot_command(self, channel_id: int, user: User, stamp: Stamp, flow: Flow) -> Reply:
+        try:
+            return await self._locked_command(channel_id, stamp, (SETUP, PLAYING), flow)
+        finally:
+            await self._announce_endings()
 
     async def matches_of(self, user_id: int) -> list[Hosted]:
         """The live hosted matches (challenges included) ``user_id`` takes part in: for
@@ -407,15 +485,15 @@ class MatchService:
         if limited:
             self._limit.take(user.id, self._ctx.now())
         try:
-            return await self._locked_command(place, expect, phases, flow)
+            return await self._locked_command(place.channel_id, expect, phases, flow)
         finally:
             await self._announce_endings()
 
     async def _locked_command(
-        self, place: Place, expect: Stamp | None, phases: tuple[str, ...], flow: Flow
+        self, channel_id: int, expect: Stamp | None, phases: tuple[str, ...], flow: Flow
     ) -> Reply:
-        async with self._lock(place.channel_id):
-            table = await self._loaded(place.channel_id)
+        async with self._lock(channel_id):
+            table = await self._loaded(channel_id)
             if table is None and expect is not None:
                 raise StaleRequest(_OVER)
             if table is None:
@@ -429,14 +507,14 @@ class MatchService:
             except Refused:
                 raise
             except (StaleMatch, StaleHosted):
-                self._tables.pop(place.channel_id, None)
+                self._tables.pop(channel_id, None)
                 raise StaleRequest(
                     "The match changed while your command was being handled (another came "
                     f"first), so nothing was done. Look at it with {self._ctx.cmd('board')} "
                     "and retry."
                 ) from None
             except BaseException:
-                self._tables.pop(place.channel_id, None)  # this copy may be ahead of the store
+                self._tables.pop(channel_id, None)  # this copy may be ahead of the store
                 raise
             finally:
                 self._settle(table)
@@ -451,8 +529,12 @@ class MatchService:
                     log.exception("a listener failed on the end of hosted match %d", hosted.id)
 
     def _settle(self, table: Table) -> None:
-        if table.hosted.phase == ENDED and self._tables.get(table.channel_id) is table:
-            del self._tables[table.channel_id]
+        """After every change: forget an ended match, or let its AI players look at it."""
+        if table.hosted.phase == ENDED:
+            if self._tables.get(table.channel_id) is table:
+                del self._tables[table.channel_id]
+        elif self._tables.get(table.channel_id) is table:
+            self._robots.consider(table)
 
     def _no_match(self) -> str:
         return f"There is no match here. Start one with {self._ctx.cmd('challenge')}."

@@ -6,6 +6,7 @@ challenge is accepted."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from dataclasses import replace
 
@@ -232,6 +233,24 @@ def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: 
             "chosen too. You may still change your choices until then."
         )
     return f"{text} Still to choose: {listing(missing(terms, choice))}."
+
+
+def drawn_setup(
+    terms: Terms, side: Side, rng: random.Random
+) -> tuple[str | None, str | None, str | None, dict[str, str]]:
+    """An AI player's setup, drawn at random among the allowed choices (the engines judge
+    positions, not setups): TORA's strategy, Ruler and Assassin square (fielded four times
+    in five), another game's answers."""
+    if terms.game != TORA.id:
+        return None, None, None, {q.name: rng.choice(q.options) for q in questions.questions(terms)}
+    strategy = rng.choice(STRATEGIES)
+    ruler = rng.choice(("K", "Q")) if terms.board == "long" else None
+    assassin = None
+    if terms.assassins:
+        options = terms.options(_setups(side, SetupChoice(strategy=strategy)))
+        squares = start_squares(options, side)
+        assassin = name(rng.choice(squares)) if squares and rng.random() < 0.8 else NONE
+    return strategy, ruler, assassin, {}
 
 
 def asks_setup(terms: Terms) -> bool:

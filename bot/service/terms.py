@@ -210,7 +210,9 @@ class Settings:
     (the front end's, e.g. ``/tora``); the rate limit allows ``burst`` commands at once per
     user, then one every ``every`` seconds; ``rules_processes`` run long-board turn ends
     (see ``offload``); ``user_challenges`` and ``guild_challenges`` cap the challenges
-    waiting for an answer, per player and per server."""
+    waiting for an answer, per player and per server. ``ai_processes`` search the AI
+    players' turns, each within ``ai_seconds`` (None: the engines' own time, 2 s a turn, 8 s
+    on TORA's long board); one player may have ``ai_matches`` matches against the AI at once."""
 
     command: str = "/tora"
     challenge_seconds: float = DAY
@@ -222,6 +224,9 @@ class Settings:
     rules_processes: int = 1  # workers for long-board turn ends (0: worker threads only)
     user_challenges: int = 3  # challenges one player may have waiting in a server
     guild_challenges: int = 50  # challenges a server may have waiting at once
+    ai_processes: int = 1
+    ai_seconds: float | None = None
+    ai_matches: int = 3
     channel_link: str = "https://discord.com/channels/{guild}/{channel}"
 
     def cmd(self, name: str) -> str:

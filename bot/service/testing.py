@@ -129,7 +129,8 @@ class DigestRenderer:
 
 class Harness:
     """A service on a real database file, with a manual clock, a recording delivery and the
-    digest renderer, run without background tasks: ``settle`` does their work on demand.
+    digest renderer, run without background tasks: ``settle`` does their work on demand
+    (AI players search in threads, 50 ms a turn).
     ``crash`` drops the service and store without delivering anything or closing cleanly
     in between, and opens new ones on the same file, as a restart after a crash would."""
 
@@ -144,7 +145,9 @@ class Harness:
         seed: int = 0,
     ) -> None:
         self.path = path
-        self.settings = settings or Settings(burst=1000, every=0.001)
+        self.settings = settings or Settings(
+            burst=1000, every=0.001, ai_processes=0, ai_seconds=0.05
+        )
         self.clock = clock or ManualClock()
         self.delivery = delivery or RecordingDelivery()
         self.renderer = renderer or DigestRenderer()
@@ -186,9 +189,12 @@ class Harness:
         return await self.open()
 
     async def settle(self) -> None:
-        """What the background tasks would do now: the clock's work, then the outbox."""
+        """What the background tasks would do now: the AI players' turns and the clock's
+        work, then the outbox."""
         assert self.service is not None
+        await self.service.robots_idle()
         await self.service.run_due()
+        await self.service.robots_idle()
         while await self.service.deliver():
             pass
 

@@ -1,0 +1,232 @@
+"""The host's AI players (the engines of ``ai``): one per strength, each a player of its own
+with a negative id (Discord's are positive), so that its results stand apart (the AI
+ladders) and nothing is ever sent to it. They play through the same flows as people: they
+choose their setup, play their turns (searched in a worker process on the game as they may
+know it, ``for_player``), and answer proposals; the service asks ``Robots.consider`` after
+every change of a match whether one of them has something to do.
+
+A practice game is an unrated match against an AI: there a player may ask for a hint, the
+move a strong AI would play for them (private)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+import ai
+from rules import GameState, Side
+from storage import Hosted
+from storage.hosting import PLAYING, SETUP
+
+from . import agreements, play, setup_phase
+from .context import Context
+from .errors import Refused, StaleRequest
+from .models import AI_IDS, Reply, User, is_robot
+from .ports import Stamp
+from .table import PAUSE, Table
+from .texts import escape
+
+log = logging.getLogger(__name__)
+LEVELS = ai.LEVELS
+LEVEL_IDS = AI_IDS
+HINT_LEVEL = "hard"
+CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
+GIVE_UP_AFTER = 3  # failed attempts in a row before an AI leaves a match to its clock
+
+Flow = Callable[[Table], Awaitable[Reply]]
+Peek = Callable[[int], Awaitable["Job | None"]]
+Run = Callable[[int, User, Stamp, Flow], Awaitable[Reply]]
+
+
+def robot(level: str) -> User:
+    """The AI player of ``level``."""
+    if level not in LEVEL_IDS:
+        raise Refused(f"The AI plays `easy`, `normal` or `hard`, not {escape(level)!s}.")
+    return User(LEVEL_IDS[level], f"AI ({level})")
+
+
+def level_of(user_id: int | None) -> str | None:
+    """The strength of the AI player ``user_id``; None for a person."""
+    return next((level for level, uid in LEVEL_IDS.items() if uid == user_id), None)
+
+
+def robot_sides(hosted: Hosted) -> list[Side]:
+    """The sides AI players play in ``hosted`` (none before the roles are settled)."""
+    if hosted.challenger_id is None or hosted.opposition_id is None:
+        return []
+    return [side for side in Side if is_robot(hosted.player(side))]
+
+
+def practice(table: Table) -> bool:
+    """An unrated match against an AI: hints are given there, never in rated games."""
+    return bool(robot_sides(table.hosted)) and not table.terms.rated
+
+
+@dataclass(frozen=True)
+class Job:
+    """What an AI of ``level`` playing ``side`` has to do in a match at ``stamp``: choose
+    its setup, play its turn on ``game`` (as it may know it), or answer proposal ``kind``."""
+
+    kind: str
+    side: Side
+    level: str
+    stamp: Stamp
+    game: GameState | None = None
+    proposal: str = ""
+
+
+def job_of(table: Table) -> Job | None:
+    """What an AI in this match has to do now, if anything."""
+    hosted = table.hosted
+    sides = robot_sides(hosted)
+    if not sides:
+        return None
+
+    def job(kind: str, side: Side, **extra: object) -> Job:
+        level = level_of(hosted.player(side)) or ""
+        return Job(kind, side, level, table.stamp, **extra)  # type: ignore[arg-type]
+
+    if hosted.phase == SETUP:
+        waiting = [side for side in sides if side.letter not in hosted.ready]
+        return job(CHOOSE, waiting[0]) if waiting else None
+    if hosted.phase != PLAYING or table.match is None or table.game.is_over():
+        return None
+    for kind, proposer in sorted(table.offers().items()):
+        if proposer.other in sides and proposer not in sides:
+            return job(ANSWER, proposer.other, proposal=kind)
+    side = table.game.side
+    if table.paused or side not in sides:
+        return None
+    return job(TURN, side, game=table.game.for_player(side))
+
+
+def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
+    """The command an AI gives for ``job`` (``texts``: the turn it searched)."""
+    user = robot(job.level)
+
+    async def flow(table: Table) -> Reply:
+        if job.kind == CHOOSE:
+            strategy, ruler, assassin, answers = setup_phase.drawn_setup(
+                table.terms, job.side, ctx.rng
+            )
+            return await setup_phase.choose(ctx, table, user, strategy, ruler, assassin, answers)
+        if job.kind == TURN:
+            return await play.whole_turn(ctx, table, user, texts)
+        if agrees(table, job):
+            return await agreements.propose(ctx, table, user, job.proposal)
+        return await agreements.decline(ctx, table, user)
+
+    return flow
+
+
+def agrees(table: Table, job: Job) -> bool:
+    """An AI agrees to a pause, and to a draw (or a reset) only when it stands worse by its
+    own judgement of what it may know; else it declines."""
+    return job.proposal == PAUSE or ai.takes_draw(table.game, job.side)
+
+
+class Robots:
+    """Runs the AI players' work, one task per match at a time. ``peek`` reads a match's
+    job under its lock; ``run`` applies a flow as a player's command (under the lock, the
+    stamp checked)."""
+
+    def __init__(self, ctx: Context, peek: Peek, run: Run) -> None:
+        self._ctx = ctx
+        self._peek = peek
+        self._run = run
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._again: set[int] = set()
+
+    def consider(self, table: Table) -> None:
+        """Called after every change of a match: start its AI's work if it has any."""
+        channel = table.channel_id
+        if channel in self._tasks:
+            self._again.add(channel)  # the running task looks again before it stops
+            return
+        if job_of(table) is not None:
+            self._tasks[channel] = asyncio.create_task(
+                self._work(channel), name=f"tora-ai-{channel}"
+            )
+
+    async def idle(self) -> None:
+        """Wait until no AI has anything left to do (for tests and a clean stop)."""
+        while self._tasks:
+            await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+
+    async def stop(self) -> None:
+        for task in self._tasks.values():
+            task.cancel()
+        await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+        self._tasks = {}
+
+    async def _work(self, channel: int) -> None:
+        failures = 0
+        try:
+            while failures < GIVE_UP_AFTER:
+                self._again.discard(channel)
+                job = await self._peek(channel)
+                if job is None:
+                    if channel in self._again:
+                        continue
+                    return
+                try:
+                    await self._do(channel, job)
+                    failures = 0
+                except StaleRequest:  # a person's command came first: look again
+                    continue
+                except Exception:
+                    failures += 1
+                    log.exception("the AI in channel %d failed to %s", channel, job.kind)
+            log.error("the AI in channel %d gives up; the match's clock goes on", channel)
+        finally:
+            self._tasks.pop(channel, None)
+
+    async def _do(self, channel: int, job: Job) -> None:
+        texts: list[str] = []
+        if job.kind == TURN and job.game is not None:
+            texts = await self.search(job.game, job.level)
+        await self._run(channel, robot(job.level), job.stamp, flow_of(self._ctx, job, texts))
+
+    async def search(self, game: GameState, level: str) -> list[str]:
+        """The turn ``level`` plays on ``game`` (as the side to act may know it)."""
+        settings = self._ctx.settings
+        seconds = settings.ai_seconds or ai.turn_seconds(game)
+        seed = self._ctx.rng.randrange(2**31)
+        return await self._ctx.offload.ai_turn(game, level, seconds, seed)
+
+
+# ---- challenging the AI, and hints ----------------------------------------------------------
+async def check_challenge(ctx: Context, user: User, level: str, live: list[Hosted]) -> User:
+    """The AI player a challenge names, unless the player already has as many matches
+    against the AI as one may have (``live``: the live matches the player is in)."""
+    opponent = robot(level)
+    against = [hosted for hosted in live if robot_sides(hosted)]
+    most = ctx.settings.ai_matches
+    if len(against) >= most:
+        raise Refused(
+            f"You already play {most} matches against the AI, the most one player may have at "
+            "once. Finish or resign one of them first."
+        )
+    return opponent
+
+
+def hint_game(table: Table, user: User, side: Side) -> GameState:
+    """What the AI may know to suggest ``user``'s turn: their own view of the game."""
+    if not practice(table):
+        raise Refused(
+            "Hints are given in practice games only: an unrated match against the AI "
+            "(`rated:False`). In rated games and between people you play on your own."
+        )
+    return table.game.for_player(side)
+
+
+def hint_text(ctx: Context, texts: list[str]) -> str:
+    if not texts:
+        return f"The AI would end the turn as it stands: {ctx.cmd('end')}."
+    turn = "; ".join(texts)
+    return (
+        f"The AI ({HINT_LEVEL}) would play: {turn}.\n"
+        f"Play it with {ctx.cmd('act')} `{turn}`, then {ctx.cmd('end')}, or find your own move."
+    )

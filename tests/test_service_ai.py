@@ -1,0 +1,127 @@
+"""Matches against the host's AI players (issue 17): a challenge to the AI begins at once,
+the AI chooses its setup and plays its turns like a player (posted, never messaged or
+mentioned), answers proposals, gives hints in practice games only, and rated games against
+it go on the AI ladder, never into people's ratings."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.ladder.boards import Boards
+from bot.ladder.errors import NotFound
+from bot.service import Place, Refused, Terms, User
+from bot.service.robots import robot
+from bot.service.testing import Harness
+from rules import Side
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN = User(1, "ann")
+HOUR = 3600.0
+
+
+def texts(h: Harness) -> list[str]:
+    return h.delivery.texts(HERE.channel_id)
+
+
+async def practice(h: Harness, level: str = "easy", **terms: object) -> None:
+    terms = {"turn_seconds": 10 * HOUR, "rated": False, **terms}
+    await h.service.challenge_ai(HERE, ANN, level, Terms(**terms))
+    await h.settle()
+
+
+async def test_a_torishogi_match_against_the_ai_plays_at_once(h: Harness) -> None:
+    reply = await h.service.challenge_ai(
+        HERE, ANN, "normal", Terms(game="torishogi", rated=False, turn_seconds=HOUR)
+    )
+    assert reply.text.startswith("Your match against AI (normal) has begun: ")
+    await h.settle()
+    assert texts(h)[0].startswith("ann starts a practice match of ToriShogi against AI (normal).")
+    await h.service.play(HERE, ANN, "c3c4")
+    await h.service.end_turn(HERE, ANN)
+    await h.settle()
+    answer = texts(h)[-1]
+    assert answer.startswith("AI (normal) (Opposition) ended their turn:")
+    assert "ann (Challenger) to act" in answer
+    assert all(d.user_id is None or d.user_id > 0 for d in h.delivery.log)
+    assert all(u > 0 for m in h.delivery.channel(HERE.channel_id) for u in m.mentions)
+
+
+async def test_the_ai_chooses_its_tora_setup_and_moves_first_when_it_is_the_challenger(
+    h: Harness,
+) -> None:
+    await practice(h, board="long", assassins=True, roles="random")
+    hosted = (await h.service.matches_of(ANN.id))[0]
+    ai_side = hosted.side_of(robot("easy").id)
+    assert ai_side is not None
+    assert "AI (easy) has finished setting up" in "\n".join(texts(h))
+    await h.service.setup(HERE, ANN, strategy="defensive", ruler="K", assassin="none")
+    await h.settle()
+    starts = [t for t in texts(h) if "The game begins" in t]
+    assert len(starts) == 1
+    if ai_side == Side.CHALLENGER:  # it played its first turn at once
+        assert texts(h)[-1].startswith("AI (easy) (Challenger) ended their turn:")
+    # the AI never receives a message, and nobody learns where its Assassin starts
+    assert all(d.user_id != robot("easy").id for d in h.delivery.log)
+
+
+async def test_hints_in_practice_games_only(h: Harness) -> None:
+    await practice(h, game="torii")
+    await h.service.setup(HERE, ANN, spirit="Deer")
+    await h.settle()
+    hint = await h.service.hint(HERE, ANN)
+    assert hint.private
+    assert hint.text.startswith("The AI (hard) would play: ")
+    suggested = hint.text.split("would play: ")[1].split(".\n")[0]
+    await h.service.play(HERE, ANN, suggested)  # the hint is a legal turn
+    await h.service.end_turn(HERE, ANN)
+    await h.settle()  # the AI answered at once: ann's turn again, and another hint
+    assert (await h.service.hint(HERE, ANN)).text.startswith("The AI (hard) would play: ")
+
+
+async def test_no_hints_in_rated_games(h: Harness) -> None:
+    await h.service.challenge_ai(HERE, ANN, "easy", Terms(game="torishogi"))
+    await h.settle()
+    with pytest.raises(Refused, match="Hints are given in practice games only"):
+        await h.service.hint(HERE, ANN)
+
+
+async def test_a_rated_game_against_the_ai_goes_on_the_ai_ladder(h: Harness) -> None:
+    await h.service.challenge_ai(HERE, ANN, "hard", Terms(game="torishogi"))
+    await h.settle()
+    await h.service.resign(HERE, ANN)
+    await h.settle()
+    boards = Boards(h.store)
+    page = await boards.page(HERE.guild_id, "ai-torishogi")
+    assert page.text().startswith("AI ToriShogi ladder, season 1")
+    assert "AI (hard)" in page.text()
+    with pytest.raises(NotFound, match="has not had any season yet"):
+        await boards.page(HERE.guild_id, "torishogi")
+
+
+async def test_the_ai_declines_a_draw_when_it_is_not_worse_and_agrees_to_a_pause(
+    h: Harness,
+) -> None:
+    await practice(h, game="torishogi")
+    await h.service.draw(HERE, ANN)
+    await h.settle()
+    assert texts(h)[-1] == "AI (easy) (Opposition) declines ann's draw offer."
+    await h.service.pause(HERE, ANN)
+    await h.settle()
+    assert texts(h)[-1].startswith("ann and AI (easy) agreed to pause")
+
+
+async def test_one_player_has_at_most_three_matches_against_the_ai(h: Harness) -> None:
+    for channel in (100, 101, 102):
+        await h.service.challenge_ai(Place(1, channel), ANN, "easy", Terms(game="torishogi"))
+    with pytest.raises(Refused, match="You already play 3 matches against the AI"):
+        await h.service.challenge_ai(Place(1, 103), ANN, "easy", Terms(game="torishogi"))
+    with pytest.raises(Refused, match="The AI plays `easy`, `normal` or `hard`"):
+        await h.service.challenge_ai(Place(1, 104), User(2, "bob"), "godlike")
+
+
+async def test_two_ai_players_play_a_whole_match_through_the_host(h: Harness) -> None:
+    terms = Terms(game="torii", rated=False, turn_seconds=HOUR)
+    await h.service.open_match(HERE, robot("easy"), robot("normal"), terms)
+    await h.settle()
+    assert await h.service.matches_of(robot("easy").id) == []
+    assert "wins" in texts(h)[-1] or "draw" in texts(h)[-1]
