@@ -24,7 +24,7 @@ from emulator.models import walk_components
 from rules.tora import Game, IllegalAction
 from storage import Config as StoreConfig
 
-FAST = Settings(burst=1000, every=0.001)
+FAST = Settings(burst=1000, every=0.001, ai_seconds=0.2)
 Seen = Callable[
     [Interaction], Awaitable[None]
 ]  # called with each pick once answered  # the users on stage type faster than people

@@ -2,7 +2,7 @@
 players paired once their allowed gap has widened (the lower rating plays the Challenger),
 stale entries expired with a private notice, and the start-up catch-ups of a match that
 finished rated but was never put on the ladder, and of a pairing whose match was not open
-yet (a crash in between)."""
+yet (a crash in between); and the AI taking on whoever waited as long as the server set."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ladder_fixtures import GUILD, desk_of, finished, play_out, runner_of
 
 from bot.ladder.queue import EXPIRE_AFTER, HOUR, Matchmaking
 from bot.ladder.results import Results
-from bot.service import Place, Terms, User
+from bot.service import GuildSettings, Place, Terms, User, save_guild
 from bot.service.context import Context
 from bot.service.testing import Harness
 from storage.ladders import LadderKey
@@ -165,3 +165,26 @@ async def test_a_pairing_whose_match_was_opened_before_the_crash_is_not_opened_t
     [opened] = await runner_of(h).resume_pairings()
     assert opened.hosted.id == 1 and len(h.threads.opened) == 1
     assert await h.store.ladders.pairings() == []
+
+
+async def test_the_ai_plays_whoever_waited_as_long_as_the_server_set_on_the_ai_ladder(
+    h: Harness,
+) -> None:
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(HERE, ANN, "torishogi")
+    h.clock.advance(5 * HOUR)
+    assert (await runner.tick()).opened == []  # off by default: ann waits on
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
+    [opened] = (await runner.tick()).opened
+    assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}
+    await h.settle()
+    thread = h.delivery.texts(opened.thread_id)
+    assert thread[0].startswith(
+        "Nobody else came for a ToriShogi ladder match, so ann plays the AI: a rated match on "
+        "the AI ToriShogi ladder"
+    )
+    await h.service.resign(Place(GUILD, opened.thread_id), ANN)
+    await h.settle()
+    ai_ladder = await h.store.ladders.seasons(GUILD, "ai-torishogi")
+    assert len(ai_ladder) == 1  # rated there...
+    assert await h.store.ladders.seasons(GUILD, "torishogi") == []  # ...never with people

@@ -49,12 +49,13 @@ class ChallengeOptions:
     assassins: bool = False
     deadline: str | None = None
     target: int = 0
-    rated: bool = True
+    rated: bool | None = None  # None: rated between people, a practice game against the AI
     roles: str = "challenger"
     forfeit_after: int = 3
     expires: str | None = None
     game: str = "tora"
     powers: bool | None = None
+    ai: str | None = None  # a strength: challenge the AI player of that strength
 
 
 class Actions:
@@ -183,31 +184,45 @@ class Actions:
         place = Place(caller.guild_id, caller.channel_id)
         opened: list[int] = []
 
+        if options.ai is not None and opponent is not None:
+            raise Unusable(
+                "Challenge a person or the AI, not both: leave out the opponent to play the AI."
+            )
+        rival = f"AI ({options.ai})" if options.ai else opponent.name if opponent else None
+
         async def thread() -> Place:
             """Asked for by the service once every check has passed."""
-            against = f"vs {opponent.name}" if opponent else "open challenge"
+            against = f"vs {rival}" if rival else "open challenge"
             name = f"{caller.user.name} {against}"
             opened.append(await self.threads.open_thread(caller.channel_id, name))
             return Place(place.guild_id, opened[0])
 
         where = thread if settings.threads and caller.text_channel else None
         try:
-            reply = await self.service.challenge(
-                place, caller.user, opponent, terms, expires, where=where
-            )
+            if options.ai is not None:
+                reply = await self.service.challenge_ai(
+                    place, caller.user, options.ai, terms, where=where
+                )
+            else:
+                reply = await self.service.challenge(
+                    place, caller.user, opponent, terms, expires, where=where
+                )
         except BaseException:
             for unused in opened:
                 await self.threads.drop_thread(unused)
             raise
         text = reply.text
         if opened:
-            whom = f" to {opponent.name}" if opponent else ""
+            whom = f" to {rival}" if rival else ""
             await self.threads.notice(
                 caller.channel_id,
-                f"{caller.user.name}'s challenge{whom} to a match of TORA is in <#{opened[0]}>.",
+                f"{escape(caller.user.name)}'s challenge{escape(whom)} to a match of "
+                f"{terms.title} is in <#{opened[0]}>.",
             )
             text = f"Your match has its own thread: <#{opened[0]}>. {text}"
             place = Place(place.guild_id, opened[0])
+        if options.ai is not None:  # no challenge to take back: the match has begun
+            return Answer(text, reply.files, True)
         view = buttons(("takeback",), place.channel_id, reply.stamp)
         return Answer(text, reply.files, True, view)
 
@@ -251,6 +266,14 @@ class Actions:
     async def end(self, caller: Caller, match: str | None) -> Answer:
         place = await self.place(caller, match)
         reply = await self.service.end_turn(place, caller.user)
+        return await self._headed(caller, place, Answer.of(reply))
+
+    async def hint(self, caller: Caller, match: str | None) -> Answer:
+        """A practice game's hint, for the caller alone (a costly search: allowances)."""
+        place = await self.place(caller, match)
+        reply = await self.limits.hints.run(
+            caller.user.id, lambda: self.service.hint(place, caller.user)
+        )
         return await self._headed(caller, place, Answer.of(reply))
 
     async def preview(self, caller: Caller, match: str | None) -> Answer:
@@ -361,6 +384,9 @@ class Actions:
             return self._turn_prompt(place, await service.undo(place, user, expect=expect))
         if press.verb in ("draw", "reset", "pause", "resign", "abort"):
             return Answer.of(await self._agreement(press.verb)(place, user, expect=expect))
+        if press.verb == "hint":
+            reply = await self.limits.hints.run(user.id, lambda: service.hint(place, user))
+            return Answer.of(reply)
         if press.verb == "keep":
             return Answer("Nothing was done: you play on.")
         return replace(Answer.of(await service.board(place, user)), private=True)
@@ -393,7 +419,7 @@ def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
         assassins=options.assassins,
         turn_seconds=turn,
         target=options.target,
-        rated=options.rated,
+        rated=options.ai is None if options.rated is None else options.rated,
         roles=options.roles,
         forfeit_after=options.forfeit_after,
         game=options.game,

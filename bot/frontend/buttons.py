@@ -27,6 +27,7 @@ VERBS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "end": ("End turn", discord.ButtonStyle.primary),
     "undo": ("Undo", discord.ButtonStyle.secondary),
     "preview": ("Preview", discord.ButtonStyle.secondary),
+    "hint": ("Hint", discord.ButtonStyle.secondary),
     "draw": ("Accept the draw", discord.ButtonStyle.success),
     "reset": ("Accept the reset", discord.ButtonStyle.success),
     "pause": ("Agree to pause", discord.ButtonStyle.success),

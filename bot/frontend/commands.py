@@ -51,6 +51,7 @@ def register_lobby(group: app_commands.Group) -> None:
     @group.command(description="Challenge a player (or anyone here) to a match")
     @app_commands.describe(
         opponent="Who you challenge; leave empty for an open challenge anyone here may accept",
+        ai="Play the AI at this strength instead: it plays at once (a practice game, with hints)",
         game="The game: TORA (default), ToriShogi (bird shogi, 7x7) or Torii (Spirits, 6x6)",
         powers="Torii: play with the Spirits' powers (default yes)",
         board="TORA: the short board (9x9, default) or the long board (17x17)",
@@ -59,7 +60,7 @@ def register_lobby(group: app_commands.Group) -> None:
         assassins="Play with hidden Assassins (long board only)",
         deadline="Time for each turn, e.g. 90m, 24h, 3d (default: the server's, else 24h)",
         target="Play a series to this many points (0: a single game)",
-        rated="Count the match for the ladder (default yes)",
+        rated="Count the match for the ladder (default yes; against the AI no, its own ladder)",
         roles="Who plays the Challenger, who moves first: you (default) or drawn at random",
         forfeit_after="Turns missed in a row that forfeit the match (default 3, 0: never)",
         expires="How long the challenge stays open, e.g. 24h (default 24h)",
@@ -75,21 +76,27 @@ def register_lobby(group: app_commands.Group) -> None:
         assassins: bool = False,
         deadline: DurationText | None = None,
         target: app_commands.Range[int, 0, 999] = 0,
-        rated: bool = True,
+        rated: bool | None = None,
         roles: Literal["challenger", "random"] = "challenger",
         forfeit_after: app_commands.Range[int, 0, 99] = 3,
         expires: DurationText | None = None,
         powers: bool | None = None,
+        ai: Literal["easy", "normal", "hard"] | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
+        me = interaction.client.user
+        if opponent is not None and me is not None and opponent.id == me.id:
+            opponent, ai = None, ai or "normal"  # challenging the bot: its AI
         options = ChallengeOptions(
             board, terrain, terrain_map, assassins, deadline, target, rated, roles,
-            forfeit_after, expires, game, powers,
+            forfeit_after, expires, game, powers, ai,
         )  # fmt: skip
 
         async def work() -> Answer:
             if opponent is not None and opponent.bot:
-                raise Unusable("Bots do not play here: challenge a person.")
+                raise Unusable(
+                    "Bots do not play here: challenge a person, or the AI with the `ai` option."
+                )
             return await actions.challenge(caller, person(opponent) if opponent else None, options)
 
         await run(interaction, work, private=True)
@@ -181,6 +188,13 @@ def register_turns(group: app_commands.Group) -> None:
     async def end(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)
         await run(interaction, lambda: actions.end(caller, match), private=True)
+
+    @group.command(description="A practice game's hint: the turn the AI would play for you")
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=autocomplete.match)
+    async def hint(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
+        caller, actions = caller_of(interaction), actions_of(interaction)
+        await run(interaction, lambda: actions.hint(caller, match), private=True)
 
     @group.command(description="Your own board, with your staged actions (only you see it)")
     @app_commands.describe(match=MATCH)

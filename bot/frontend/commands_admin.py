@@ -26,18 +26,20 @@ def register_admin(group: app_commands.Group) -> None:
         deadline="Default time per turn of new challenges, e.g. 24h, 3d ('default': 24h)",
         threads="Give each new match its own thread",
         ladder_channel="Where ladder pairings open their matches",
+        ai_fill="After this wait in the ladder queue the AI plays whoever waits, e.g. 2h ('off')",
     )
     async def settings(
         interaction: discord.Interaction[Any],
         deadline: DurationText | None = None,
         threads: bool | None = None,
         ladder_channel: discord.TextChannel | None = None,
+        ai_fill: DurationText | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         channel = ladder_channel.id if ladder_channel else None
         await run(
             interaction,
-            lambda: lookups.settings(caller, deadline, threads, channel),
+            lambda: lookups.settings(caller, deadline, threads, channel, ai_fill),
             private=True,
         )
 

@@ -13,6 +13,10 @@ from .commands_info import lookups_of
 from .respond import run
 
 Board = Literal["short", "long", "torishogi", "torii"]  # TORA's boards, then the other games
+# ...and the AI ladders of each (rated games against the AI): to look at, never to queue for
+Ladder = Literal[
+    "short", "long", "torishogi", "torii", "ai-short", "ai-long", "ai-torishogi", "ai-torii"
+]
 
 
 def register_ladder(parent: app_commands.Group) -> None:
@@ -24,13 +28,13 @@ def register_ladder(parent: app_commands.Group) -> None:
 
     @group.command(name="show", description="This server's ladder: ratings, best first")
     @app_commands.describe(
-        board="The ladder: TORA's short or long board, ToriShogi or Torii",
+        board="The ladder: TORA's short or long board, ToriShogi or Torii; ai-: against the AI",
         page="Which page (10 players a page)",
         season="A closed season's final standings (default the open season)",
     )
     async def ladder(
         interaction: discord.Interaction[Any],
-        board: Board = "short",
+        board: Ladder = "short",
         page: app_commands.Range[int, 1, 10_000] = 1,
         season: app_commands.Range[int, 1, 10_000] | None = None,
     ) -> None:
@@ -49,7 +53,7 @@ def register_ladder(parent: app_commands.Group) -> None:
         interaction: discord.Interaction[Any],
         player: discord.User | None = None,
         versus: discord.User | None = None,
-        board: Board | None = None,
+        board: Ladder | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         whose = (player or interaction.user).id
@@ -61,8 +65,10 @@ def register_ladder(parent: app_commands.Group) -> None:
         )
 
     @group.command(description="The ladder's seasons: when each ran and who won")
-    @app_commands.describe(board="The ladder: TORA's short or long board, ToriShogi or Torii")
-    async def seasons(interaction: discord.Interaction[Any], board: Board = "short") -> None:
+    @app_commands.describe(
+        board="The ladder: TORA's short or long board, ToriShogi or Torii; ai-: against the AI"
+    )
+    async def seasons(interaction: discord.Interaction[Any], board: Ladder = "short") -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         await run(interaction, lambda: lookups.seasons(caller, board), private=caller.in_dm)
 

@@ -11,6 +11,7 @@ import time
 from dataclasses import replace
 
 from bot.ladder.desk import LadderDesk
+from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.pictures import BytesCache
 from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
 from bot.service.texts import duration
@@ -255,6 +256,7 @@ class Lookups:
         deadline: str | None,
         threads: bool | None,
         ladder_channel: int | None,
+        ai_fill: str | None = None,
     ) -> Answer:
         guild = self._guild(caller)
         if not caller.admin:
@@ -267,7 +269,9 @@ class Lookups:
             settings = replace(settings, threads=threads)
         if ladder_channel is not None:
             settings = replace(settings, ladder_channel=ladder_channel)
-        changed = (deadline, threads, ladder_channel) != (None, None, None)
+        if ai_fill is not None:
+            settings = replace(settings, ai_fill_after=_ai_fill(ai_fill))
+        changed = (deadline, threads, ladder_channel, ai_fill) != (None, None, None, None)
         if changed:
             if settings.turn_seconds is not None:
                 Terms(turn_seconds=settings.turn_seconds).check()  # refused if out of range
@@ -275,12 +279,30 @@ class Lookups:
         return Answer(("Saved. " if changed else "") + settings_text(settings))
 
 
+def _ai_fill(text: str) -> float | None:
+    """The wait after which the AI plays whoever waits in the ladder queue: ``off``, or
+    between 5 minutes and the queue's 24 hours."""
+    if text.strip().lower() == "off":
+        return None
+    seconds = parse_duration(text)
+    if not AI_FILL_SHORTEST <= seconds <= EXPIRE_AFTER:
+        raise Unusable(
+            f"The AI fills the ladder queue after a wait between {duration(AI_FILL_SHORTEST)} "
+            f"and {duration(EXPIRE_AFTER)} (the queue's longest), or `off`; "
+            f"{duration(seconds)} is not."
+        )
+    return seconds
+
+
 def settings_text(settings: GuildSettings) -> str:
     turn = (
         "24 h (the default)" if settings.turn_seconds is None else duration(settings.turn_seconds)
     )
     channel = "none" if settings.ladder_channel is None else f"<#{settings.ladder_channel}>"
+    fill = settings.ai_fill_after
+    ai = "off" if fill is None else f"after {duration(fill)} in the queue"
     return (
         f"This server's settings: turn deadline of new challenges {turn}; each match in its "
-        f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}."
+        f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}; the AI "
+        f"plays whoever waits for a ladder match: {ai}."
     )

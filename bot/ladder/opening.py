@@ -18,13 +18,14 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.service import MatchService, Place, Refused, Settings, Terms, Threads, User, load_guild
+from bot.service.models import is_robot
 from bot.service.ports import Undeliverable
 from bot.service.texts import escape
 from storage import Hosted, Post, Store
 from storage.ladders import LadderTx
 
 from .queue import Pairing
-from .results import ladder_name
+from .results import AI_PREFIX, ladder_name
 
 log = logging.getLogger(__name__)
 THREAD_NAME = 100  # characters: Discord's longest thread name
@@ -143,6 +144,15 @@ class Opener:
 
 def intro(pairing: Pairing, challenger: User, opposition: User) -> str:
     ratings = {pairing.first_id: pairing.first_rating, pairing.second_id: pairing.second_rating}
+    if is_robot(pairing.second_id):
+        person = challenger if challenger.id == pairing.first_id else opposition
+        return (
+            f"Nobody else came for a {ladder_name(pairing.board)} ladder match, so "
+            f"{escape(person.name)} plays the AI: a rated match on the "
+            f"{ladder_name(AI_PREFIX + pairing.board)} ladder, {escape(challenger.name)} "
+            f"({ratings[challenger.id]:.0f}) against {escape(opposition.name)} "
+            f"({ratings[opposition.id]:.0f}); the lower rating plays the Challenger."
+        )
     return (
         f"A rated {ladder_name(pairing.board)} ladder match, paired from the queue: "
         f"{escape(challenger.name)} "

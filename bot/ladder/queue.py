@@ -8,6 +8,11 @@ opponent within about six hours, if one is waiting. Ratings are the open season'
 a player new to it). Entries older than ``EXPIRE_AFTER`` expire. A pair leaves the queue in
 the same transaction that finds it; the caller opens the match (``Pairing.channel_id``: the
 channel the longer waiter joined from); the pairing stays in storage until it has.
+
+Where a server's admins let it (``GuildSettings.ai_fill_after``), a player still waiting
+after that long is paired with an AI player instead: the one whose rating on the board's AI
+ladder is closest to the player's there (``normal`` for a tie). That match is rated on the AI
+ladder, never on the people's.
 """
 
 from __future__ import annotations
@@ -16,18 +21,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.service.models import AI_IDS
+from bot.service.robots import robot
 from storage import Post, Store
 from storage.ladders import LadderTx, PairingRow, QueueEntry
 
 from .errors import LadderError, NotFound
 from .glicko2 import DEFAULT_RATING
-from .results import BOARDS, check_board, ladder_name
+from .results import AI_PREFIX, BOARDS, check_board, ladder_name
 
 HOUR = 3600.0
 BASE_GAP = 100.0
 WIDEN_PER_HOUR = 50.0
 MOST_GAP = 400.0
 EXPIRE_AFTER = 24 * HOUR
+AI_FILL_SHORTEST = 5 * 60.0  # the shortest wait an admin may set before the AI plays
+AI_PREFERENCE = ("normal", "easy", "hard")  # among AI players rated alike
 
 
 # A pairing is kept in storage, from the transaction that takes its players off the queue
@@ -91,6 +100,29 @@ def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
     return [tx.add_pairing(pairing) for pairing in found]
 
 
+def ai_pairs(tx: LadderTx, guild_id: int, board: str, wait: float) -> list[Pairing]:
+    """Pair everyone who has waited ``wait`` seconds or more with an AI player, and take
+    them off the queue."""
+    entries = [e for e in tx.queue(guild_id, board) if tx.now - e.joined_at >= wait]
+    if not entries:
+        return []
+    ai_board = AI_PREFIX + board
+    players = _ratings(tx, guild_id, ai_board, entries)
+    ids = [AI_IDS[level] for level in AI_PREFERENCE]
+    robots = _ratings(tx, guild_id, ai_board, [QueueEntry(i, 0, 0.0) for i in ids])
+    found = []
+    for entry, rating in zip(entries, players, strict=True):
+        gap, rank = min((abs(r - rating), rank) for rank, r in enumerate(robots))
+        ai_id, ai_rating = ids[rank], robots[rank]
+        found.append(
+            Pairing(
+                0, guild_id, board, entry.channel_id, entry.player_id, ai_id, gap, rating, ai_rating
+            )
+        )
+        tx.dequeue(guild_id, board, (entry.player_id,))
+    return [tx.add_pairing(pairing) for pairing in found]
+
+
 class Matchmaking:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self._store = store
@@ -102,6 +134,11 @@ class Matchmaking:
         """Queue a saved player for a rated match on ``board``; returns the pairs this makes
         (maybe with this player), for the caller to open as matches."""
         check_board(board)
+        if board.startswith(AI_PREFIX):
+            raise LadderError(
+                "Nobody waits in the queue of an AI ladder: challenge the AI with the `ai` "
+                "option and `rated:True` to play for it."
+            )
 
         def work(tx: LadderTx) -> list[Pairing]:
             if tx.is_bot(player_id):
@@ -138,6 +175,16 @@ class Matchmaking:
         check_board(board)
         return await self._store.ladders.transact(
             lambda tx: pairs(tx, guild_id, board), self._clock()
+        )
+
+    async def pair_with_ai(self, guild_id: int, board: str, wait: float) -> list[Pairing]:
+        """Pairs of everyone who waited ``wait`` seconds or more with an AI player."""
+        check_board(board)
+        for level in AI_PREFERENCE:
+            player = robot(level)
+            await self._store.save_player(player.id, player.name)
+        return await self._store.ladders.transact(
+            lambda tx: ai_pairs(tx, guild_id, board, wait), self._clock()
         )
 
     async def expire(self, notice: Callable[[Expired], str] | None = None) -> list[Expired]:

@@ -1,7 +1,8 @@
 """The ladder's background work, for a front end to start beside the match service: rate
 finished matches the service left unrated (a crash between saving and rating), expire
-stale queue entries (their players are told privately), and pair waiting players whose
-allowed rating gap has widened with time, opening their matches.
+stale queue entries (their players are told privately), pair waiting players whose
+allowed rating gap has widened with time, opening their matches, and, where a server lets
+it, pair whoever has waited long enough with an AI player.
 
 ``start`` catches up at once, then ``tick`` runs every ``every`` seconds on the clock;
 tests call ``tick`` themselves."""
@@ -14,7 +15,7 @@ import logging
 import random
 from dataclasses import dataclass
 
-from bot.service import Clock, MatchService, Settings, SystemClock, Threads
+from bot.service import Clock, MatchService, Settings, SystemClock, Threads, load_guild
 from storage import Store
 
 from . import texts
@@ -92,7 +93,11 @@ class LadderRunner:
             await self._service.deliver_written()
         opened = []
         for guild_id, board in await self._store.ladders.waiting_ladders():
-            for pairing in await self._queue.pair(guild_id, board):
+            pairings = await self._queue.pair(guild_id, board)
+            wait = (await load_guild(self._store, guild_id)).ai_fill_after
+            if wait is not None:
+                pairings += await self._queue.pair_with_ai(guild_id, board, wait)
+            for pairing in pairings:
                 result = await self._opener.open(pairing)
                 if isinstance(result, Opened):
                     opened.append(result)

@@ -19,6 +19,11 @@ from .texts import moment
 TURN_BUTTONS = ("play", "end", "preview")  # on the "your turn" notice
 
 
+def turn_buttons(table: Table) -> tuple[str, ...]:
+    """The "your turn" notice's buttons: with a Hint in a practice game."""
+    return TURN_BUTTONS + (("hint",) if table.practice else ())
+
+
 def to_act_line(ctx: Context, table: Table, view: GameView) -> str:
     hosted = table.hosted
     when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
@@ -63,7 +68,7 @@ async def game_start(
         first,
         your_turn_text(ctx, table, view),
         await ctx.private_file(game.view_for(Side.CHALLENGER), status),
-        buttons=TURN_BUTTONS,
+        buttons=turn_buttons(table),
         turn=1,
     )
     mail.private(
@@ -105,7 +110,7 @@ async def turn_end(
     )
     mail.public("\n".join(lines), public, mentions=(nxt,))
     mail.private(
-        nxt, your_turn_text(ctx, table, view), private, buttons=TURN_BUTTONS, turn=table.turn
+        nxt, your_turn_text(ctx, table, view), private, buttons=turn_buttons(table), turn=table.turn
     )
 
 

@@ -1,6 +1,8 @@
 """A server's own settings, chosen by its admins: the default turn deadline of new
-challenges, whether each match gets a thread of its own, and the ladder's channel (where
-ladder pairings open their matches). Kept in storage's ``guild_settings`` rows."""
+challenges, whether each match gets a thread of its own, the ladder's channel (where
+ladder pairings open their matches), and after how long a wait in the ladder queue an AI
+player takes on whoever still waits (off by default). Kept in storage's ``guild_settings``
+rows."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 from storage import Store
 
 TURN_SECONDS, THREADS, LADDER_CHANNEL = "turn_seconds", "threads", "ladder_channel"
+AI_FILL = "ai_fill_after"
 
 
 @dataclass(frozen=True)
@@ -16,16 +19,19 @@ class GuildSettings:
     turn_seconds: float | None = None  # None: the service's default (Terms)
     threads: bool = False
     ladder_channel: int | None = None
+    ai_fill_after: float | None = None  # seconds in the queue; None: the AI never fills it
 
 
 async def load_guild(store: Store, guild_id: int) -> GuildSettings:
     rows = await store.guild_settings(guild_id)
     turn = rows.get(TURN_SECONDS)
     channel = rows.get(LADDER_CHANNEL)
+    fill = rows.get(AI_FILL)
     return GuildSettings(
         turn_seconds=None if turn is None else float(turn),
         threads=rows.get(THREADS) == "on",
         ladder_channel=None if channel is None else int(channel),
+        ai_fill_after=None if fill is None else float(fill),
     )
 
 
@@ -36,3 +42,5 @@ async def save_guild(store: Store, guild_id: int, settings: GuildSettings) -> No
     await store.set_guild_setting(
         guild_id, LADDER_CHANNEL, None if channel is None else str(channel)
     )
+    fill = settings.ai_fill_after
+    await store.set_guild_setting(guild_id, AI_FILL, None if fill is None else repr(fill))

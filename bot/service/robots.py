@@ -5,8 +5,8 @@ choose their setup, play their turns (searched in a worker process on the game a
 know it, ``for_player``), and answer proposals; the service asks ``Robots.consider`` after
 every change of a match whether one of them has something to do.
 
-A practice game is an unrated match against an AI: there a player may ask for a hint, the
-move a strong AI would play for them (private)."""
+In a practice game (an unrated match against an AI, ``Table.practice``) a player may ask for
+a hint: the turn a strong AI would play for them (private)."""
 
 from __future__ import annotations
 
@@ -57,11 +57,6 @@ def robot_sides(hosted: Hosted) -> list[Side]:
     if hosted.challenger_id is None or hosted.opposition_id is None:
         return []
     return [side for side in Side if is_robot(hosted.player(side))]
-
-
-def practice(table: Table) -> bool:
-    """An unrated match against an AI: hints are given there, never in rated games."""
-    return bool(robot_sides(table.hosted)) and not table.terms.rated
 
 
 @dataclass(frozen=True)
@@ -214,7 +209,7 @@ async def check_challenge(ctx: Context, user: User, level: str, live: list[Hoste
 
 def hint_game(table: Table, user: User, side: Side) -> GameState:
     """What the AI may know to suggest ``user``'s turn: their own view of the game."""
-    if not practice(table):
+    if not table.practice:
         raise Refused(
             "Hints are given in practice games only: an unrated match against the AI "
             "(`rated:False`). In rated games and between people you play on your own."

@@ -11,7 +11,7 @@ from rules import GameState, Side
 from storage import Hosted, Match
 
 from .errors import NotAllowed
-from .models import User
+from .models import User, is_robot
 from .ports import Stamp, Status
 from .terms import Terms
 from .texts import TITLES, duration, escape
@@ -53,6 +53,14 @@ class Table:
         if self._memo[0] != key:
             self._memo = (key, {})
         return self._memo[1]
+
+    @property
+    def practice(self) -> bool:
+        """An unrated match against an AI player: hints are given there, never in rated
+        games or between people."""
+        hosted = self.hosted
+        players = (hosted.challenger_id, hosted.opposition_id)
+        return not self.terms.rated and any(is_robot(user_id) for user_id in players)
 
     @property
     def stamp(self) -> Stamp:
