@@ -33,7 +33,7 @@ async def test_a_torishogi_match_against_the_ai_plays_at_once(h: Harness) -> Non
     reply = await h.service.challenge_ai(
         HERE, ANN, "normal", Terms(game="torishogi", rated=False, turn_seconds=HOUR)
     )
-    assert reply.text.startswith("Your match against AI (normal) has begun: ")
+    assert reply.text.startswith("Your match of ToriShogi against AI (normal) has begun: ")
     await h.settle()
     assert texts(h)[0].startswith("ann starts a practice match of ToriShogi against AI (normal).")
     await h.service.play(HERE, ANN, "c3c4")

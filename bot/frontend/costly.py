@@ -41,9 +41,9 @@ class Limits:
     """The bot's allowances for costly commands: ``replays`` (animated GIFs: 2 at once per
     user, then one every 30 s; 2 drawn at a time), ``pictures`` (boards, leaderboards,
     profiles, brackets: 6 at once per user, then one every 3 s; 4 at a time) and ``hints``
-    (an AI's search of seconds: 2 at once per user, then one every 20 s; 2 at a time)."""
+    (an AI's search of seconds: 3 at once per user, then one every 10 s; 2 at a time)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.replays = Costly("replays", 2, 30.0, 2, clock)
         self.pictures = Costly("pictures", 6, 3.0, 4, clock)
-        self.hints = Costly("hints", 2, 20.0, 2, clock)
+        self.hints = Costly("hints", 3, 10.0, 2, clock)

@@ -191,8 +191,8 @@ class MatchService:
         intro = f"{escape(user.name)} starts {kind} match of {terms.title} against {opponent.name}."
         hosted = await self.open_match(place, first, second, terms, intro)
         return Reply(
-            f"Your match against {opponent.name} has begun: {terms.describe()}. It plays its "
-            f"turns within seconds of yours.",
+            f"Your match of {terms.title} against {opponent.name} has begun: "
+            f"{terms.describe()}. It plays its turns within seconds of yours.",
             stamp=Stamp(hosted.id, 0),
         )
 
