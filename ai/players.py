@@ -15,9 +15,10 @@ not on that copy; the engines believe it is nowhere it could matter, docs/AI.md)
 
 from __future__ import annotations
 
+import contextlib
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -29,6 +30,7 @@ from .torishogi_search import best_move
 from .turns import after_turn, build_turn
 
 BASELINES = ("random", "greedy")
+EASY_SHARE = 0.7  # of the budget: the rest is room for the end of the turn (R30, R25)
 LEVELS = ("easy", "normal", "hard")
 
 
@@ -58,20 +60,39 @@ class RandomPlayer:
 class GreedyPlayer:
     """Each action the one that leaves the best position at once (a one-move game's move is
     judged after its turn ends, captures made); ties broken at random. ``noise``: the share
-    of actions picked at random instead."""
+    of actions picked at random instead. ``share``: the share of the budget it may spend
+    (None: unbounded, the fixed baseline); once that is spent, each action is the best of
+    those judged so far, the rest in random order, at least one."""
 
     name: str = "greedy"
     noise: float = 0.0
+    share: float | None = None
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
-        return build_turn(own_view(game), lambda g, actions: self.pick(g, actions, rng))
+        deadline = None if self.share is None else time.monotonic() + seconds * self.share
+        return self.build(own_view(game), rng, deadline)
 
-    def pick(self, game: GameState, actions: Sequence[Any], rng: random.Random) -> Any:
+    def build(self, game: GameState, rng: random.Random, deadline: float | None) -> list[str]:
+        """The turn on ``game`` (the player's own copy, spent), decided by ``deadline``."""
+        return build_turn(game, lambda g, actions: self.pick(g, actions, rng, deadline), deadline)
+
+    def pick(
+        self,
+        game: GameState,
+        actions: Sequence[Any],
+        rng: random.Random,
+        deadline: float | None = None,
+    ) -> Any:
         if self.noise and rng.random() < self.noise:
             return rng.choice(actions)
         side = game.side
-        best, best_value = [], float("-inf")
+        best: list[Any] = []
+        best_value = float("-inf")
+        if deadline is not None:
+            actions = rng.sample(list(actions), len(actions))
         for action in actions:
+            if best and deadline is not None and time.monotonic() > deadline:
+                break
             child = game.copy()
             child.apply(action)
             if child.actions_left == 0 and one_move(child):
@@ -87,7 +108,10 @@ class GreedyPlayer:
 @dataclass
 class SamplingPlayer:
     """TORA: candidate turns (the greedy one first, then randomised ones) judged after the
-    opponent's greedy reply, until ``share`` of the budget is spent."""
+    opponent's greedy reply, until ``share`` of the budget is spent. Ending a turn may cost
+    the rules a second or two on the long board (R30, R25), so no step starts that the
+    slowest of its kind so far would not finish in time: the first candidate is then played
+    unjudged, a later one dropped."""
 
     name: str
     share: float
@@ -95,28 +119,59 @@ class SamplingPlayer:
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
         game = own_view(game)
-        deadline = time.monotonic() + seconds * self.share
+        start = time.monotonic()
+        deadline = start + seconds * self.share
+        clock = _Stopwatch(deadline)
         side, reply = game.side, GreedyPlayer()
         best, best_value = None, float("-inf")
         tried: set[tuple[str, ...]] = set()
-        candidates = 0
-        while best is None or time.monotonic() < deadline:
-            chooser = GreedyPlayer(noise=0.0 if candidates == 0 else self.noise)
-            texts = chooser.turn(game.copy(), rng, seconds)
-            candidates += 1
-            if tuple(texts) in tried:
-                if candidates > 50:
+        while best is None or clock.allows("candidate"):
+            with clock.timing("candidate"):
+                first = best is None
+                # the first candidate must end in time: its turn and the reply share the budget
+                mine = start + (deadline - start) * 0.4 if first else deadline
+                chooser = GreedyPlayer(noise=0.0 if first else self.noise)
+                texts = chooser.build(game.copy(), rng, mine)
+                if first:
+                    best = texts
+                if tuple(texts) in tried:
+                    if len(tried) > 50 or not clock.allows("candidate"):
+                        break
+                    continue
+                tried.add(tuple(texts))
+                if not clock.allows("end"):
                     break
-                continue
-            tried.add(tuple(texts))
-            after = after_turn(game, texts)
-            if not after.is_over():
-                answer = reply.turn(after.copy(), rng, seconds)
-                after = after_turn(after, answer)
-            value = evaluate(after, side)
-            if value > best_value:
-                best, best_value = texts, value
+                with clock.timing("end"):
+                    after = after_turn(game, texts)
+                if not after.is_over() and clock.allows("reply"):
+                    with clock.timing("reply"):
+                        answer = reply.build(after.copy(), rng, deadline)
+                        after = after_turn(after, answer)
+                value = evaluate(after, side)
+                if value > best_value:
+                    best, best_value = texts, value
         return list(best or [])
+
+
+class _Stopwatch:
+    """How long each kind of step took at most, and whether one more fits before the
+    deadline."""
+
+    def __init__(self, deadline: float) -> None:
+        self.deadline = deadline
+        self.slowest: dict[str, float] = {}
+
+    def allows(self, step: str) -> bool:
+        return time.monotonic() + self.slowest.get(step, 0.0) < self.deadline
+
+    @contextlib.contextmanager
+    def timing(self, step: str) -> Iterator[None]:
+        began = time.monotonic()
+        try:
+            yield
+        finally:
+            spent = time.monotonic() - began
+            self.slowest[step] = max(self.slowest.get(step, 0.0), spent)
 
 
 @dataclass
@@ -138,8 +193,8 @@ class SearchPlayer:
                 found = best_turn(game, depth, deadline, rng)
             except OutOfTime:
                 break
-        if found is None:  # not even depth 1 in time: the greedy turn
-            return GreedyPlayer().turn(game, rng, seconds)
+        if found is None:  # not even depth 1 in time: the greedy turn, in what is left
+            return GreedyPlayer().build(game, rng, deadline)
         return found
 
     def _torishogi(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
@@ -161,7 +216,7 @@ def make_player(name: str, game: GameState) -> Player:
     if name == "greedy":
         return GreedyPlayer()
     if name == "easy":
-        return GreedyPlayer(name="easy", noise=0.1)
+        return GreedyPlayer(name="easy", noise=0.1, share=EASY_SHARE)
     if name not in LEVELS:
         raise ValueError(f"a player is one of {', '.join(BASELINES + LEVELS)}, not {name!r}")
     share = 0.25 if name == "normal" else 0.9

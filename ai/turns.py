@@ -4,6 +4,7 @@ one at a time until none is left (or none is legal), and a turn the rules refuse
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -17,12 +18,12 @@ RETRIES = 4  # other actions tried at one place of a turn that would not end
 ATTEMPTS = 40  # turns tried in all before taking actions back until the turn can end
 
 
-def build_turn(game: GameState, choose: Chooser) -> list[str]:
+def build_turn(game: GameState, choose: Chooser, deadline: float | None = None) -> list[str]:
     """Stage a whole turn on ``game`` (a copy the caller may spend) with ``choose``; returns
     its actions' notations, ready for ``end_turn``. A turn that cannot end (R30) gives back
     its last action for another (up to ``RETRIES`` at each place, then the place before it
-    changes too); after ``ATTEMPTS`` it is taken back action by action until it can end (a
-    turn may end with fewer actions, R12)."""
+    changes too); after ``ATTEMPTS``, or once the clock passes ``deadline``, it is taken back
+    action by action until it can end (a turn may end with fewer actions, R12)."""
     texts: list[str] = []
     refused: list[set[str]] = [set()]  # per place in the turn: actions that led nowhere
     attempts = 0
@@ -37,7 +38,7 @@ def build_turn(game: GameState, choose: Chooser) -> list[str]:
         if not texts or _ends(game):
             return texts
         attempts += 1
-        if attempts > ATTEMPTS:
+        if attempts > ATTEMPTS or (deadline is not None and time.monotonic() > deadline):
             while texts and not _ends(game):
                 texts.pop()
                 game.undo()
