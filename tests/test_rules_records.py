@@ -712,3 +712,24 @@ def test_r51_knight_shot_with_two_blocked_middle_squares_is_ambiguous():
     for candidate, soldier in zip(candidates, ("v4h6", "v5h6"), strict=True):
         trial = g.copy()
         assert trial.apply(candidate).removed == ((O, "S", sq(g, soldier)),)
+
+
+def test_r51_every_path_of_a_cavalry_strike_on_a_command_piece_has_its_own_notation():
+    """Regression (found by the engines): the Cavalry's direct step onto a command piece rests
+    where it stood, a longer path rests on the square before; the direct one was written
+    without ``via``, which named every path at once and was refused as ambiguous."""
+    g = bare("long")
+    put(g, C, "R", "v9h17")
+    put(g, O, "R", "v5h14")
+    put(g, C, "H", "v5h15")
+    begin(g)
+    strikes = [a for a in g.legal_actions() if a.letter == "H" and a.dest == sq(g, "v5h14")]
+    assert len(strikes) > 1
+    for action in strikes:
+        text = g.notation(action)
+        named, written = g.copy(), g.copy()
+        named.apply(action)
+        written.apply(text)  # raised AmbiguousAction for the direct step
+        assert at(written, "v5h15") == at(named, "v5h15"), text
+        assert written.fen() == named.fen(), text
+    assert g.notation(strikes[0]) == "H v5h15-v5h14"

@@ -225,6 +225,11 @@ class Resolver:
         if len(effects) > 1 and not spec.path_via:
             clean = [m for m in matches if not m[1].losses]
             matches = clean or matches
+            # then a single shortest path: a direct step has no ``via`` to name it by (R51)
+            shortest = min(len(action.path) for action, _e in matches)
+            direct = [m for m in matches if len(m[0].path) == shortest]
+            if len({e for _a, e in direct}) == 1:
+                matches = direct
         if len({e for _a, e in matches}) > 1 and spec.target and not spec.attack_via:
             victim = self.pos.board.get(spec.target)
             straight = [m for m in matches if m[1].hits == (victim,)]
