@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from rules import GameState, Side
+from rules import GameState, GameView, Side
 from rules.tora import VALUES as TORA_VALUES
+from rules.tora import Game
 from rules.torishogi import EAGLE, GOOSE, PHOENIX, SWALLOW
+
+from .belief import cached_belief
 
 WIN = 1_000_000.0
 
@@ -27,7 +30,8 @@ def evaluate(game: GameState, side: Side) -> float:
 
 
 def _tora(game: GameState, side: Side) -> float:
-    """Points booked and pending (R27), ten to a point, then material on the board."""
+    """Points booked and pending (R27), ten to a point, then material on the board, less
+    what the enemy's hidden Assassin may take next (its believed reach, ``belief``)."""
     view = game.view_for(side)
     score = 10.0 * (
         (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
@@ -37,7 +41,23 @@ def _tora(game: GameState, side: Side) -> float:
         for piece in view.pieces
         if not piece.doomed
     )
-    return score + material
+    return score + material - _exposure(game, side, view)
+
+
+ASSASSIN_RISK = 0.3  # of a piece's value, when the enemy Assassin surely reaches it
+
+
+def _exposure(game: GameState, side: Side, view: GameView) -> float:
+    if not view.assassins or not isinstance(game, Game):
+        return 0.0
+    belief = cached_belief(game, side)
+    if not belief.squares:
+        return 0.0
+    return ASSASSIN_RISK * sum(
+        TORA_VALUES.get(piece.kind, 0) * belief.danger(piece.sq)
+        for piece in view.pieces
+        if piece.side == side and not piece.doomed
+    )
 
 
 def _torishogi(game: GameState, side: Side) -> float:

@@ -23,7 +23,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from rules import GameState
+from rules.tora import Game, neighbours
 
+from .belief import cached_belief
 from .evaluation import evaluate
 from .search import OutOfTime, best_turn
 from .torishogi_search import best_move
@@ -119,6 +121,9 @@ class SamplingPlayer:
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
         game = own_view(game)
+        search = worth_searching(game)
+        if search is not None:  # alone: what it finds changes the rest of the turn
+            return [search]
         start = time.monotonic()
         deadline = start + seconds * self.share
         clock = _Stopwatch(deadline)
@@ -203,6 +208,28 @@ class SearchPlayer:
         code = best_move(game.fen(), seconds * self.share, rng, max_depth=depth)
         move = next(m for m in game.legal_actions() if m.code == code)
         return [game.notation(move)]
+
+
+SEARCH_SHARE = 0.5  # of the belief a search must look at to be worth a turn (R43)
+
+
+def worth_searching(game: GameState) -> str | None:
+    """A search (R43) that looks where the enemy's hidden Assassin most likely is, if it
+    covers ``SEARCH_SHARE`` of the belief: a turn of its own, as a search cannot be taken
+    back and what it finds decides what comes next."""
+    if not isinstance(game, Game) or game.current:
+        return None
+    belief = cached_belief(game, game.side)
+    if not belief.squares:
+        return None
+    best, best_share = None, SEARCH_SHARE
+    for action in game.legal_actions():
+        if getattr(action, "kind", None) == "search":
+            looked = (action.dest, *neighbours(game.terrain.size)[action.dest])
+            share = belief.share(looked)
+            if share >= best_share:
+                best, best_share = action, share
+    return None if best is None else game.notation(best)
 
 
 def one_move(game: GameState) -> bool:

@@ -28,7 +28,9 @@ def build_turn(game: GameState, choose: Chooser, deadline: float | None = None) 
     refused: list[set[str]] = [set()]  # per place in the turn: actions that led nowhere
     attempts = 0
     while True:
-        actions = [a for a in playable(game.legal_actions()) if game.notation(a) not in refused[-1]]
+        actions = playable(game.legal_actions())
+        if refused[-1]:  # a notation costs the rules a search for ambiguity: only if needed
+            actions = [a for a in actions if game.notation(a) not in refused[-1]]
         if game.actions_left and actions:
             action = choose(game, actions)
             texts.append(game.notation(action))
