@@ -81,7 +81,10 @@ async def test_leaving_the_queue(h: Harness) -> None:
     reply = await desk.join_queue(Place(GUILD, LOBBY), BOB, "short")
     assert "nobody else is waiting" in reply.text  # ann is gone: bob is not paired with her
     assert h.threads.opened == {}
-    with pytest.raises(LadderRefused, match="`short`, `long`, `torishogi`, `torii`, not `huge`"):
+    with pytest.raises(
+        LadderRefused,
+        match="`torii`, `ai-short`, `ai-long`, `ai-torishogi`, `ai-torii`, not `huge`",
+    ):
         await desk.join_queue(Place(GUILD, LOBBY), ANN, "huge")
 
 
