@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rules import GameState, GameView, Side
+from rules.tora import COMMAND_KINDS, Game, distance
 from rules.tora import VALUES as TORA_VALUES
-from rules.tora import Game
 from rules.torishogi import EAGLE, GOOSE, PHOENIX, SWALLOW
 
 from .belief import cached_belief
@@ -31,7 +31,8 @@ def evaluate(game: GameState, side: Side) -> float:
 
 def _tora(game: GameState, side: Side) -> float:
     """Points booked and pending (R27), ten to a point, then material on the board, less
-    what the enemy's hidden Assassin may take next (its believed reach, ``belief``)."""
+    what the enemy's hidden Assassin may take next (its believed reach, ``belief``), less a
+    little for every step the side's pieces stand from the enemy's command pieces."""
     view = game.view_for(side)
     score = 10.0 * (
         (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
@@ -41,7 +42,25 @@ def _tora(game: GameState, side: Side) -> float:
         for piece in view.pieces
         if not piece.doomed
     )
-    return score + material - _exposure(game, side, view)
+    pull = PRESSURE * _distance_to_command(view, side)
+    return score + material - _exposure(game, side, view) - pull
+
+
+PRESSURE = 0.05  # per step between a piece and the nearest enemy command piece
+
+
+def _distance_to_command(view: GameView, side: Side) -> int:
+    """How far the side's other pieces stand from the enemy's command pieces (the loss of
+    command wins, R24): a small pull forward, so that an engine ahead in material closes in
+    instead of circling until the turn limit."""
+    targets = [p.sq for p in view.pieces if p.side != side and p.kind in COMMAND_KINDS]
+    if not targets:
+        return 0
+    return sum(
+        min(distance(piece.sq, target) for target in targets)
+        for piece in view.pieces
+        if piece.side == side and piece.kind not in COMMAND_KINDS
+    )
 
 
 ASSASSIN_RISK = 0.3  # of a piece's value, when the enemy Assassin surely reaches it
