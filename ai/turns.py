@@ -16,17 +16,19 @@ Chooser = Callable[[GameState, Sequence[Any]], Any]
 
 RETRIES = 4  # other actions tried at one place of a turn that would not end
 ATTEMPTS = 40  # turns tried in all before taking actions back until the turn can end
+LATE_ATTEMPTS = 2  # turns tried once the deadline has passed (else a turn could end empty)
 
 
 def build_turn(game: GameState, choose: Chooser, deadline: float | None = None) -> list[str]:
     """Stage a whole turn on ``game`` (a copy the caller may spend) with ``choose``; returns
     its actions' notations, ready for ``end_turn``. A turn that cannot end (R30) gives back
     its last action for another (up to ``RETRIES`` at each place, then the place before it
-    changes too); after ``ATTEMPTS``, or once the clock passes ``deadline``, it is taken back
-    action by action until it can end (a turn may end with fewer actions, R12)."""
+    changes too); after ``ATTEMPTS``, or ``LATE_ATTEMPTS`` once the clock has passed
+    ``deadline``, it is taken back action by action until it can end (a turn may end with
+    fewer actions, R12)."""
     texts: list[str] = []
     refused: list[set[str]] = [set()]  # per place in the turn: actions that led nowhere
-    attempts = 0
+    attempts = late = 0
     while True:
         actions = playable(game.legal_actions())
         if refused[-1]:  # a notation costs the rules a search for ambiguity: only if needed
@@ -40,7 +42,9 @@ def build_turn(game: GameState, choose: Chooser, deadline: float | None = None) 
         if not texts or _ends(game):
             return texts
         attempts += 1
-        if attempts > ATTEMPTS or (deadline is not None and time.monotonic() > deadline):
+        if deadline is not None and time.monotonic() > deadline:
+            late += 1  # past the deadline: a few more tries, each one turn end
+        if attempts > ATTEMPTS or late > LATE_ATTEMPTS:
             while texts and not _ends(game):
                 texts.pop()
                 game.undo()

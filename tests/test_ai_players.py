@@ -54,7 +54,8 @@ def test_every_player_plays_a_whole_legal_turn(name, who, seed, turns):
     for text in texts:
         game.apply(text)  # raises if an engine chose an illegal action
     game.end_turn()  # raises if the turn may not end (R30)
-    assert texts
+    if who in BASELINES:  # unbounded; a strength out of time may end a turn short (R12)
+        assert texts
 
 
 def test_a_monkey_owes_its_decisions_and_the_engine_gives_them():
