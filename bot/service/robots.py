@@ -26,11 +26,9 @@ from .errors import Refused, StaleRequest
 from .models import AI_IDS, Reply, User, is_robot
 from .ports import Stamp
 from .table import PAUSE, Table
-from .texts import escape
+from .texts import quote
 
 log = logging.getLogger(__name__)
-LEVELS = ai.LEVELS
-LEVEL_IDS = AI_IDS
 HINT_LEVEL = "hard"
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
 GIVE_UP_AFTER = 3  # failed attempts in a row before an AI leaves a match to its clock
@@ -42,14 +40,14 @@ Run = Callable[[int, User, Stamp, Flow], Awaitable[Reply]]
 
 def robot(level: str) -> User:
     """The AI player of ``level``."""
-    if level not in LEVEL_IDS:
-        raise Refused(f"The AI plays `easy`, `normal` or `hard`, not {escape(level)!s}.")
-    return User(LEVEL_IDS[level], f"AI ({level})")
+    if level not in AI_IDS:
+        raise Refused(f"The AI plays `easy`, `normal` or `hard`, not {quote(level)}.")
+    return User(AI_IDS[level], f"AI ({level})")
 
 
 def level_of(user_id: int | None) -> str | None:
     """The strength of the AI player ``user_id``; None for a person."""
-    return next((level for level, uid in LEVEL_IDS.items() if uid == user_id), None)
+    return next((level for level, uid in AI_IDS.items() if uid == user_id), None)
 
 
 def robot_sides(hosted: Hosted) -> list[Side]:
@@ -79,22 +77,22 @@ def job_of(table: Table) -> Job | None:
     if not sides:
         return None
 
-    def job(kind: str, side: Side, **extra: object) -> Job:
-        level = level_of(hosted.player(side)) or ""
-        return Job(kind, side, level, table.stamp, **extra)  # type: ignore[arg-type]
+    def level(side: Side) -> str:
+        return level_of(hosted.player(side)) or ""
 
     if hosted.phase == SETUP:
         waiting = [side for side in sides if side.letter not in hosted.ready]
-        return job(CHOOSE, waiting[0]) if waiting else None
+        return Job(CHOOSE, waiting[0], level(waiting[0]), table.stamp) if waiting else None
     if hosted.phase != PLAYING or table.match is None or table.game.is_over():
         return None
     for kind, proposer in sorted(table.offers().items()):
         if proposer.other in sides and proposer not in sides:
-            return job(ANSWER, proposer.other, proposal=kind)
+            answerer = proposer.other
+            return Job(ANSWER, answerer, level(answerer), table.stamp, proposal=kind)
     side = table.game.side
     if table.paused or side not in sides:
         return None
-    return job(TURN, side, game=table.game.for_player(side))
+    return Job(TURN, side, level(side), table.stamp, game=table.game.for_player(side))
 
 
 def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:

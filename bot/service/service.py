@@ -5,7 +5,9 @@ it says goes through the outbox to a Delivery.
 
 Every command is rate limited per user, then serialised per channel: a match sees one
 request at a time, and a request made for an earlier state (``expect``) is refused. The
-rules core's heavy work (a long-board turn end) and image drawing run in worker threads.
+rules core's heavy work (a long-board turn end) and the AI players' searches run in worker
+processes, image drawing in worker threads. How commands run is ``host``'s; the commands are
+here.
 """
 
 from __future__ import annotations
@@ -13,67 +15,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import random
 from collections.abc import Awaitable, Callable
 
-from storage import CorruptMatch, Hosted, StaleHosted, StaleMatch, Store
-from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
+from storage import CorruptMatch, Hosted
+from storage.hosting import CHALLENGE, PLAYING, SETUP
 
 from . import agreements, endings, lobby, play, robots, setup_phase
-from .clock import SystemClock
-from .context import Context
 from .errors import Refused, StaleRequest
+from .host import OVER, EndedListener, Host, check_stamp
 from .models import Menu, Place, Reply, User
-from .offload import Offload
-from .outbox import Deliverer
-from .ports import Clock, Delivery, Renderer, Stamp
-from .ratelimit import RateLimit
+from .ports import Stamp
 from .table import DRAW, PAUSE, RESET, Table, player_side
 from .terms import Settings, Terms
 from .texts import escape
 
 log = logging.getLogger(__name__)
-LONGEST_NAP = 3600.0  # the loops look at the clock at least this often
-SHORTEST_NAP = 1.0  # and at most this often while something overdue waits for a retry
-RETRY_FAILED = 300  # seconds before a clock event that failed is tried again
-Flow = Callable[[Table], Awaitable[Reply]]
-EndedListener = Callable[[Hosted], Awaitable[None]]
 
 
-class MatchService:
-    def __init__(
-        self,
-        store: Store,
-        delivery: Delivery,
-        renderer: Renderer,
-        *,
-        clock: Clock | None = None,
-        settings: Settings | None = None,
-        rng: random.Random | None = None,
-    ) -> None:
-        settings = settings or Settings()
-        clock = clock or SystemClock()
-        self._ctx = Context(
-            store,
-            renderer,
-            clock,
-            settings,
-            rng or random.Random(),
-            self._changed,
-            Offload(settings.rules_processes, settings.ai_processes),
-        )
-        self._deliverer = Deliverer(store, delivery, clock, settings)
-        self._limit = RateLimit(settings.burst, settings.every)
-        self._tables: dict[int, Table] = {}  # live hosted matches by channel
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._timers_changed = asyncio.Event()
-        self._outbox_changed = asyncio.Event()
-        self._tasks: list[asyncio.Task[None]] = []
-        self._failing: dict[int, float] = {}  # hosted match -> when to retry its clock
-        self._listeners: list[EndedListener] = []
-        self._hinting: set[int] = set()  # players whose hint is being searched
-        self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
-
+class MatchService(Host):
     # ---- life ----------------------------------------------------------------------------
     async def start(self, background: bool = True) -> None:
         """Reload every live match (its staged turn and clock), handle what fell due while
@@ -220,20 +179,6 @@ class MatchService:
         """Wait until the AI players have nothing left to do (tests, demos)."""
         await self._robots.idle()
 
-    async def _robot_job(self, channel_id: int) -> robots.Job | None:
-        async with self._lock(channel_id):
-            try:
-                table = await self._table(channel_id)
-            except CorruptMatch:
-                return None
-            return None if table is None else robots.job_of(table)
-
-    async def _robot_command(self, channel_id: int, user: User, stamp: Stamp, flow: Flow) -> Reply:
-        try:
-            return await self._locked_command(channel_id, stamp, (SETUP, PLAYING), flow)
-        finally:
-            await self._announce_endings()
-
     async def matches_of(self, user_id: int) -> list[Hosted]:
         """The live hosted matches (challenges included) ``user_id`` takes part in: for
         commands given away from the match's channel, e.g. in a private message."""
@@ -341,9 +286,9 @@ class MatchService:
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None:
-                raise StaleRequest(_OVER) if expect is not None else Refused(self._no_match())
+                raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
             if expect is not None:
-                _check_stamp(table, expect, self._ctx.cmd("board"))
+                check_stamp(table, expect, self._ctx.cmd("board"))
             return await play.menu(self._ctx, table, user, group)
 
     async def undo(
@@ -418,225 +363,3 @@ class MatchService:
             lambda t: endings.cancel(self._ctx, t, user, admin),
             limited=not one_of_many,
         )
-
-    # ---- the clock and the outbox --------------------------------------------------------
-    async def run_due(self) -> None:
-        """Handle every expiry, reminder and deadline that has come by now."""
-        now = self._ctx.now()
-        for hosted in await self._ctx.store.hosting.due(now):
-            if self._failing.get(hosted.id, 0.0) > now:
-                continue
-            async with self._lock(hosted.channel_id):
-                table = await self._table(hosted.channel_id)
-                if table is None or table.hosted.id != hosted.id:
-                    continue
-                try:
-                    await self._fire(table, now)
-                except Exception:
-                    log.exception(
-                        "hosted match %d: handling its clock failed; trying again in %d s",
-                        hosted.id,
-                        RETRY_FAILED,
-                    )
-                    self._failing[hosted.id] = now + RETRY_FAILED
-                    self._tables.pop(hosted.channel_id, None)  # reloaded from the store
-                else:
-                    self._failing.pop(hosted.id, None)
-                    self._settle(table)
-            await self._announce_endings()
-
-    async def _fire(self, table: Table, now: float) -> None:
-        hosted, ctx = table.hosted, self._ctx
-        due = hosted.due_at is not None and hosted.due_at <= now
-        remind = hosted.remind_at is not None and hosted.remind_at <= now
-        if hosted.phase == CHALLENGE and due:
-            await lobby.expire(ctx, table)
-        elif hosted.phase == SETUP and due:
-            await setup_phase.setup_lapsed(ctx, table)
-        elif hosted.phase == SETUP and remind:
-            await setup_phase.setup_reminder(ctx, table)
-        elif hosted.phase == PLAYING and due:
-            await play.deadline(ctx, table)
-        elif hosted.phase == PLAYING and remind:
-            await play.reminder(ctx, table)
-
-    async def deliver(self) -> int:
-        """Deliver what is due in the outbox; returns how many messages went."""
-        return await self._deliverer.deliver_due()
-
-    async def deliver_written(self) -> None:
-        """Deliver what another part of the bot (the ladder) wrote to the outbox itself, and
-        have the background delivery look again, so that a row that fails now is retried
-        on time rather than at its next scheduled look."""
-        await self.deliver()
-        self._changed()
-
-    # ---- plumbing ------------------------------------------------------------------------
-    async def _command(
-        self,
-        place: Place,
-        user: User,
-        expect: Stamp | None,
-        phases: tuple[str, ...],
-        flow: Flow,
-        *,
-        limited: bool = True,
-    ) -> Reply:
-        if limited:
-            self._limit.take(user.id, self._ctx.now())
-        try:
-            return await self._locked_command(place.channel_id, expect, phases, flow)
-        finally:
-            await self._announce_endings()
-
-    async def _locked_command(
-        self, channel_id: int, expect: Stamp | None, phases: tuple[str, ...], flow: Flow
-    ) -> Reply:
-        async with self._lock(channel_id):
-            table = await self._loaded(channel_id)
-            if table is None and expect is not None:
-                raise StaleRequest(_OVER)
-            if table is None:
-                raise Refused(self._no_match())
-            if table.hosted.phase not in phases:
-                raise Refused(_wrong_phase(table.hosted))
-            if expect is not None:
-                _check_stamp(table, expect, self._ctx.cmd("board"))
-            try:
-                return await flow(table)
-            except Refused:
-                raise
-            except (StaleMatch, StaleHosted):
-                self._tables.pop(channel_id, None)
-                raise StaleRequest(
-                    "The match changed while your command was being handled (another came "
-                    f"first), so nothing was done. Look at it with {self._ctx.cmd('board')} "
-                    "and retry."
-                ) from None
-            except BaseException:
-                self._tables.pop(channel_id, None)  # this copy may be ahead of the store
-                raise
-            finally:
-                self._settle(table)
-
-    async def _announce_endings(self) -> None:
-        while self._ctx.ended:
-            hosted = self._ctx.ended.pop(0)
-            for listener in self._listeners:
-                try:
-                    await listener(hosted)
-                except Exception:
-                    log.exception("a listener failed on the end of hosted match %d", hosted.id)
-
-    def _settle(self, table: Table) -> None:
-        """After every change: forget an ended match, or let its AI players look at it."""
-        if table.hosted.phase == ENDED:
-            if self._tables.get(table.channel_id) is table:
-                del self._tables[table.channel_id]
-        elif self._tables.get(table.channel_id) is table:
-            self._robots.consider(table)
-
-    def _no_match(self) -> str:
-        return f"There is no match here. Start one with {self._ctx.cmd('challenge')}."
-
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel_id, asyncio.Lock())
-
-    async def _loaded(self, channel_id: int) -> Table | None:
-        """``_table`` for a command: a match that cannot be loaded is refused clearly."""
-        try:
-            return await self._table(channel_id)
-        except CorruptMatch:
-            log.exception("the match in channel %d cannot be loaded", channel_id)
-            raise Refused(
-                "The match in this channel cannot be loaded: its stored data is damaged. "
-                "Nothing was done; please tell a server admin."
-            ) from None
-
-    async def _table(self, channel_id: int) -> Table | None:
-        """The channel's live hosted match, from memory or the store (under its lock)."""
-        table = self._tables.get(channel_id)
-        if table is not None:
-            return table
-        store = self._ctx.store
-        hosted = await store.hosting.live_in_channel(channel_id)
-        if hosted is None:
-            return None
-        table = Table(hosted, Terms.from_json(hosted.terms), await self._names(hosted))
-        if hosted.match_id is not None:
-            table.match = await store.load(hosted.match_id)
-        self._tables[channel_id] = table
-        return table
-
-    async def _names(self, hosted: Hosted) -> dict[int, str]:
-        names = {}
-        for user_id in (
-            hosted.issuer_id,
-            hosted.invitee_id,
-            hosted.challenger_id,
-            hosted.opposition_id,
-        ):
-            if user_id is not None and user_id not in names:
-                player = await self._ctx.store.player(user_id)
-                names[user_id] = player.name if player else f"player {user_id}"
-        return names
-
-    def _changed(self) -> None:
-        self._timers_changed.set()
-        self._outbox_changed.set()
-
-    async def _timer_loop(self) -> None:
-        while True:
-            self._timers_changed.clear()
-            try:
-                await self.run_due()
-                when = await self._ctx.store.hosting.next_due()
-            except Exception:
-                log.exception("the timers failed; trying again in a minute")
-                when = self._ctx.now() + 60
-            await self._nap(self._timers_changed, when)
-
-    async def _delivery_loop(self) -> None:
-        while True:
-            self._outbox_changed.clear()
-            try:
-                await self.deliver()
-                when = self._deliverer.next_try
-            except Exception:
-                log.exception("delivering the outbox failed; trying again in a minute")
-                when = self._ctx.now() + 60
-            await self._nap(self._outbox_changed, when)
-
-    async def _nap(self, wake: asyncio.Event, until: float | None) -> None:
-        """Wait for ``wake``, or until the clock reaches ``until``."""
-        seconds = LONGEST_NAP if until is None else min(LONGEST_NAP, until - self._ctx.now())
-        seconds = max(seconds, SHORTEST_NAP)
-        sleeper = asyncio.ensure_future(self._ctx.clock.sleep(seconds))
-        waiter = asyncio.ensure_future(wake.wait())
-        try:
-            await asyncio.wait((sleeper, waiter), return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            for task in (sleeper, waiter):
-                task.cancel()
-
-
-_OVER = "That match is over, so nothing was done."
-
-
-def _check_stamp(table: Table, expect: Stamp, board: str) -> None:
-    """Refuse a button (or command) made for another match in this channel, or for a turn
-    that has ended since. Only public facts are compared: the match and its turn number."""
-    if expect.match != table.hosted.id:
-        raise StaleRequest(_OVER)
-    if expect.turn != table.turn:
-        raise StaleRequest(
-            f"That turn has already ended, so nothing was done. See the match now with {board}."
-        )
-
-
-def _wrong_phase(hosted: Hosted) -> str:
-    return {
-        CHALLENGE: "The match has not been accepted yet, so that cannot be done now.",
-        SETUP: "The players are still choosing their setup, so that cannot be done now.",
-        PLAYING: "The game is under way, so that cannot be done now.",
-    }.get(hosted.phase, "That cannot be done now.")
