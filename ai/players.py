@@ -3,14 +3,15 @@
 
 A player sees the game through the seam only and plays on its own copy, made by
 ``for_player(side)``: it never reads hidden information (TORA: the enemy's hidden Assassin is
-not on that copy; the engines believe it is nowhere it could matter, docs/AI.md).
+not on that copy; where it may be is a belief from the public record, ``belief``).
 
 - One-move games (ToriShogi, Torii): ``hard`` and ``normal`` are an iterative-deepening
   alpha-beta search over whole turns (normal stops at depth 2), ``easy`` plays the best
   immediate turn but a random one a tenth of the time.
 - TORA (several actions a turn): ``greedy`` builds the turn action by action; ``normal`` and
   ``hard`` sample turns (the greedy one, then randomised greedy ones) and keep the one whose
-  position is best after the opponent's greedy reply, until the budget is spent.
+  position is best after the opponent's greedy reply, until the budget is spent; they
+  search for the enemy's Assassin when one search covers half of the belief.
 """
 
 from __future__ import annotations

@@ -214,11 +214,13 @@ class Actions:
         text = reply.text
         if opened:
             whom = f" to {rival}" if rival else ""
-            await self.threads.notice(
-                caller.channel_id,
-                f"{escape(caller.user.name)}'s challenge{escape(whom)} to a match of "
-                f"{terms.title} is in <#{opened[0]}>.",
+            what = (
+                f"match of {terms.title} against {rival}"
+                if options.ai
+                else (f"challenge{whom} to a match of {terms.title}")
             )
+            notice = f"{escape(caller.user.name)}'s {escape(what)} is in <#{opened[0]}>."
+            await self.threads.notice(caller.channel_id, notice)
             text = f"Your match has its own thread: <#{opened[0]}>. {text}"
             place = Place(place.guild_id, opened[0])
         if options.ai is not None:  # no challenge to take back: the match has begun
