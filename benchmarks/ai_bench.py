@@ -12,6 +12,7 @@ process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import random
 import statistics
@@ -20,10 +21,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from ai import LEVELS
-from ai.match import SECONDS, play_match
+from ai import LEVELS, make_player
+from ai.evaluation import evaluate
+from ai.match import SECONDS, new_game, play_match
+from ai.turns import playable
 from bot.service import Place, Settings, Terms, User
 from bot.service.testing import Harness
+from rules import ActionError
 
 from .common import Figure
 
@@ -66,8 +70,36 @@ def run() -> list[Figure]:
                 slowest = tally.slowest.get(label, 0.0) / budget
                 name = f"{game}: {who}'s slowest turn / its budget ({budget:g} s)"
                 figures.append(Figure(name, slowest, "x", OVERRUN))
+    figures.append(exhaustive_cost())
     figures.append(asyncio.run(hosted_reply()))
     return figures
+
+
+def exhaustive_cost() -> Figure:
+    """Why TORA's engines sample turns: the time to judge every whole 2-action turn of a
+    short-board middle game one ply deep (played, ended, evaluated), against a 2 s budget."""
+    rng = random.Random(4)
+    game = new_game("tora-short", rng)
+    mover = make_player("random", game)
+    for _ in range(10):
+        for text in mover.turn(game.copy(), rng, 1.0):
+            game.apply(text)
+        game.end_turn()
+    side, turns = game.side, 0
+    start = time.perf_counter()
+    for first in playable(game.legal_actions()):
+        once = game.copy()
+        once.apply(first)
+        for second in playable(once.legal_actions()):
+            twice = once.copy()
+            twice.apply(second)
+            with contextlib.suppress(ActionError):
+                twice.end_turn()
+                evaluate(twice, side)
+                turns += 1
+    spent = time.perf_counter() - start
+    name = f"short board: every whole turn judged one ply ({turns} turns)"
+    return Figure(name, spent, "s", None)
 
 
 TURNS = 6
