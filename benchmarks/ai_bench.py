@@ -1,10 +1,9 @@
 """Strength of the engines, the fast seeded version: 10 games per pair at a tenth of the time
 per turn, each side the first player in half of them. Win rates (draws count half) with their
 95 % Wilson intervals beside the targets of the full tables (docs/AI.md), which take hours at
-the real budgets; the long board plays one game here (its games are long). Each strength's
-slowest turn beside its budget (+10 % allowed), and the hosted AI's reply: the time from a
-player's end of turn to the AI's turn saved, at the real budget, searched in its worker
-process.
+the real budgets (the long board is left out: its games are long). Each strength's slowest
+turn at its real budget (+10 % allowed), and the hosted AI's reply: the time from a player's
+end of turn to the AI's turn saved, at the real budget, searched in its worker process.
 
     python -m benchmarks.ai_bench
 """
@@ -56,22 +55,45 @@ OVERRUN = 1.10  # the most of its budget a turn may take
 
 def run() -> list[Figure]:
     figures = []
-    for game, a, b, target in (*PAIRS, ("tora-long", "hard", "easy", None)):
-        games = 1 if game == "tora-long" else GAMES
-        budget = SECONDS[game] * SHARE
-        tally = play_match(game, a, b, games, seed=1, seconds=budget)
-        if target is not None:
-            score = tally.wins.get("A", 0) + tally.draws / 2
-            low, high = wilson(score, games)
-            label = f"{game}: {a} v {b}, {games} games at 1/10 budget (95% {low:.2f}-{high:.2f})"
-            figures.append(Figure(label, score / games, "wins", target, higher_is_better=True))
-        for label, who in (("A", a), ("B", b)):
-            if who in LEVELS:
-                slowest = tally.slowest.get(label, 0.0) / budget
-                name = f"{game}: {who}'s slowest turn / its budget ({budget:g} s)"
-                figures.append(Figure(name, slowest, "x", OVERRUN))
+    for game, a, b, target in PAIRS:
+        tally = play_match(game, a, b, GAMES, seed=1, seconds=SECONDS[game] * SHARE)
+        score = tally.wins.get("A", 0) + tally.draws / 2
+        low, high = wilson(score, GAMES)
+        label = f"{game}: {a} v {b}, {GAMES} games at 1/10 budget (95% {low:.2f}-{high:.2f})"
+        figures.append(Figure(label, score / GAMES, "wins", target, higher_is_better=True))
+    figures += budget_figures()
     figures.append(exhaustive_cost())
     figures.append(asyncio.run(hosted_reply()))
+    return figures
+
+
+BUDGET_TURNS = 3  # turns each strength plays at its real budget, from a middle game
+
+
+def budget_figures() -> list[Figure]:
+    """Each strength's slowest turn at the real budget (2 s; 8 s on the long board), from a
+    middle game 8 random turns in, the opponent playing random turns between."""
+    figures = []
+    for game in SECONDS:
+        levels = ("easy", "hard") if game == "tora-long" else LEVELS
+        for level in levels:
+            rng = random.Random(7)
+            state = new_game(game, rng)
+            mover = make_player("random", state)
+            slowest = 0.0
+            for turn in range(8 + 2 * BUDGET_TURNS):
+                if state.is_over():
+                    break
+                player = make_player(level, state) if turn >= 8 and turn % 2 == 0 else mover
+                start = time.perf_counter()
+                texts = player.turn(state.copy(), rng, SECONDS[game])
+                if player is not mover:
+                    slowest = max(slowest, time.perf_counter() - start)
+                for text in texts:
+                    state.apply(text)
+                state.end_turn()
+            name = f"{game}: {level}'s slowest turn / its budget ({SECONDS[game]:g} s)"
+            figures.append(Figure(name, slowest / SECONDS[game], "x", OVERRUN))
     return figures
 
 
