@@ -114,6 +114,7 @@ def test_config_comes_from_the_environment() -> None:
             "TORA_LOG_LEVEL": "debug",
             "TORA_SYNC_GUILD": "42",
             "TORA_DISCORD_API": "http://127.0.0.1:5000/api/v10/",
+            "TORA_AI_PROCESSES": "2",
         }
     )
     assert (config.token, config.log_level, config.sync_guild, config.api_base) == (
@@ -122,11 +123,14 @@ def test_config_comes_from_the_environment() -> None:
         42,
         "http://127.0.0.1:5000/api/v10",
     )
+    assert config.ai_processes == 2
     for bad in (
         {"TORA_LOG_LEVEL": "loud"},
         {"TORA_SYNC_GUILD": "here"},
         {"TORA_DISCORD_API": "discord"},
         {"TORA_DB_SYNCHRONOUS": "sometimes"},
+        {"TORA_AI_PROCESSES": "many"},
+        {"TORA_AI_PROCESSES": "17"},
     ):
         with pytest.raises(ConfigError):
             Config.from_env({"DISCORD_TOKEN": "t", **bad})

@@ -84,7 +84,7 @@ class ToraBot(discord.Client):
             allowed_mentions=discord.AllowedMentions.none(),  # the default; posts name theirs
         )
         self.config = config
-        self.settings = settings or Settings()
+        self.settings = settings or Settings(ai_processes=config.ai_processes)
         self.clock = clock  # None: the system's (a test or the demo may bring its own)
         self._dm_pace = (dm_rate, dm_burst)
         self.tree = command_tree(self)

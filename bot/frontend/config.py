@@ -27,6 +27,9 @@ To try the bot without a token, run `make demo`: it plays a match against a loca
 emulator and writes the transcript to ./demo-out/."""
 
 
+MOST_AI_PROCESSES = 16
+
+
 class ConfigError(Exception):
     """The environment does not describe a usable configuration; the message says why."""
 
@@ -39,12 +42,14 @@ class Config:
     sync_guild: int | None = None
     api_base: str = DISCORD_API
     gateway: str | None = None  # None: Discord's own (or, with another API, ws://host/gateway)
+    ai_processes: int = 1  # worker processes searching the AI players' turns and hints
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Config:
         """``DISCORD_TOKEN`` (or ``TORA_TOKEN``), ``TORA_DB`` (and storage's other
         ``TORA_DB_*``), ``TORA_LOG_LEVEL``, ``TORA_SYNC_GUILD``, ``TORA_DISCORD_API`` and
-        ``TORA_DISCORD_GATEWAY``."""
+        ``TORA_DISCORD_GATEWAY``, ``TORA_AI_PROCESSES`` (0 to 16, default 1: the AI players'
+        searches; 0 runs them in threads, which holds up every other channel meanwhile)."""
         token = (environ.get("DISCORD_TOKEN") or environ.get("TORA_TOKEN") or "").strip()
         if not token:
             raise ConfigError(NO_TOKEN)
@@ -60,11 +65,18 @@ class Config:
         gateway = (environ.get("TORA_DISCORD_GATEWAY") or "").strip() or None
         if gateway is None and api != DISCORD_API:
             gateway = gateway_next_to(api)
+        workers = (environ.get("TORA_AI_PROCESSES") or "1").strip()
+        if not workers.isdigit() or int(workers) > MOST_AI_PROCESSES:
+            raise ConfigError(
+                f"TORA_AI_PROCESSES is a number of processes, 0 to {MOST_AI_PROCESSES}, "
+                f"not {workers!r}."
+            )
         try:
             store = StoreConfig.from_env(environ)
         except Exception as exc:  # storage's ConfigError names the variable
             raise ConfigError(str(exc)) from None
-        return cls(token, store, level, int(guild) if guild else None, api, gateway)
+        sync = int(guild) if guild else None
+        return cls(token, store, level, sync, api, gateway, int(workers))
 
 
 def gateway_next_to(api_base: str) -> str:
