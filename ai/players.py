@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rules import GameState
+from rules import ActionError, GameState
 from rules.tora import Game, neighbours
 
 from .belief import cached_belief
@@ -223,14 +223,28 @@ def worth_searching(game: GameState) -> str | None:
     belief = cached_belief(game, game.side)
     if not belief.squares:
         return None
-    best, best_share = None, SEARCH_SHARE
+    scored = []
     for action in game.legal_actions():
         if getattr(action, "kind", None) == "search":
             looked = (action.dest, *neighbours(game.terrain.size)[action.dest])
             share = belief.share(looked)
-            if share >= best_share:
-                best, best_share = action, share
-    return None if best is None else game.notation(best)
+            if share >= SEARCH_SHARE:
+                scored.append((share, action))
+    for _share, action in sorted(scored, key=lambda pair: -pair[0]):
+        if _allowed(game, action):
+            return game.notation(action)
+    return None
+
+
+def _allowed(game: Game, action: Any) -> bool:
+    """Whether the rules take the action now: a command piece's search is listed before
+    R43 checks that it is not in jeopardy after its move (judged without hidden Assassins,
+    R29, so the engine's copy answers as the real game does)."""
+    try:
+        game.copy().apply(action)
+    except ActionError:
+        return False
+    return True
 
 
 def one_move(game: GameState) -> bool:

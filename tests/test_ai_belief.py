@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -18,6 +19,7 @@ import ai.torishogi_search
 import ai.turns
 from ai import make_player
 from ai.belief import belief_of
+from ai.players import worth_searching
 from rules import Side, game_type
 from rules.tora import ASSASSIN, distance, start_squares
 
@@ -111,3 +113,18 @@ def test_twin_worlds_time_bounded_players_decide_alike(who: str, step_clock: Non
                 w.end_turn()
         if any(w.is_over() for w in worlds):
             break
+
+
+def test_the_engine_never_chooses_a_search_the_rules_refuse():
+    """Regression (found by a fuzz of long-board games with Assassins): the legal actions list
+    a command piece's search before R43 checks that it is not in jeopardy after its move; the
+    engine chose such a search, and the host would have refused the AI's turn."""
+    record = (Path(__file__).parent / "records" / "search-in-jeopardy.tora").read_text()
+    game = game_type("tora").from_fen(record, {})
+    search = worth_searching(game.for_player(game.side))
+    if search is not None:
+        game.copy().apply(search)  # raised IllegalAction (R43)
+    texts = make_player("hard", game).turn(game.copy(), random.Random(1), 0.5)
+    for text in texts:
+        game.apply(text)
+    game.end_turn()
