@@ -26,8 +26,9 @@ def turn_seconds(game: GameState) -> float:
 
 def decide(game: GameState, level: str, seconds: float, seed: int) -> list[str]:
     """The notations of the whole turn ``level`` plays for ``game.side``, within ``seconds``
-    (the same seed and game give the same turn, unless the clock cut a search short)."""
-    if level not in LEVELS:
+    (the same seed and game give the same turn, unless the clock cut a search short).
+    ``random`` is the host's fallback after a turn of the engine's was refused."""
+    if level not in (*LEVELS, "random"):
         raise ValueError(f"an AI strength is one of {', '.join(LEVELS)}, not {level!r}")
     player = make_player(level, game)
     return player.turn(game.for_player(game.side), random.Random(seed), seconds)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+import ai
 from bot.ladder.boards import Boards
 from bot.ladder.errors import NotFound
 from bot.service import Place, Refused, Terms, User
@@ -125,3 +126,22 @@ async def test_two_ai_players_play_a_whole_match_through_the_host(h: Harness) ->
     await h.settle()
     assert await h.service.matches_of(robot("easy").id) == []
     assert "wins" in texts(h)[-1] or "draw" in texts(h)[-1]
+
+
+async def test_a_turn_the_rules_refuse_is_logged_and_a_random_legal_turn_played_instead(
+    h: Harness, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An engine's bug must not stop a match: its refused turn is logged, the match reloaded
+    as stored, and the AI's next try plays a random legal turn."""
+    real = ai.decide
+
+    def buggy(game, level, seconds, seed):
+        return ["a1a9"] if level != "random" else real(game, level, seconds, seed)
+
+    monkeypatch.setattr(ai, "decide", buggy)
+    await practice(h, game="torishogi")
+    await h.service.play(HERE, ANN, "c3c4")
+    await h.service.end_turn(HERE, ANN)
+    await h.settle()
+    assert texts(h)[-1].startswith("AI (easy) (Opposition) ended their turn:")
+    assert any("the AI in channel" in r.getMessage() for r in caplog.records)

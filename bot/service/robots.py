@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 HINT_LEVEL = "hard"
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
 GIVE_UP_AFTER = 3  # failed attempts in a row before an AI leaves a match to its clock
+FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
 
 Flow = Callable[[Table], Awaitable[Reply]]
 Peek = Callable[[int], Awaitable["Job | None"]]
@@ -165,7 +166,7 @@ class Robots:
                         continue
                     return
                 try:
-                    await self._do(channel, job)
+                    await self._do(channel, job, fallback=failures > 0)
                     failures = 0
                 except StaleRequest:  # a person's command came first: look again
                     continue
@@ -176,10 +177,12 @@ class Robots:
         finally:
             self._tasks.pop(channel, None)
 
-    async def _do(self, channel: int, job: Job) -> None:
+    async def _do(self, channel: int, job: Job, fallback: bool = False) -> None:
+        """``fallback``: the engine's last try failed (a bug of it); a random legal turn
+        now, so that the match goes on."""
         texts: list[str] = []
         if job.kind == TURN and job.game is not None:
-            texts = await self.search(job.game, job.level)
+            texts = await self.search(job.game, FALLBACK if fallback else job.level)
         await self._run(channel, robot(job.level), job.stamp, flow_of(self._ctx, job, texts))
 
     async def search(self, game: GameState, level: str) -> list[str]:
