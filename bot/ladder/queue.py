@@ -56,11 +56,12 @@ def allowed_gap(waited: float) -> float:
     return min(MOST_GAP, BASE_GAP + WIDEN_PER_HOUR * max(0.0, waited) / HOUR)
 
 
-def _ratings(tx: LadderTx, guild_id: int, board: str, entries: list[QueueEntry]) -> list[float]:
+def _ratings(tx: LadderTx, guild_id: int, board: str, players: list[int]) -> list[float]:
+    """The open season's ratings of ``players`` (newcomers at the default)."""
     season = tx.current_season(guild_id, board)
     ratings = []
-    for entry in entries:
-        standing = None if season is None else tx.standing(season.key, entry.player_id)
+    for player_id in players:
+        standing = None if season is None else tx.standing(season.key, player_id)
         ratings.append(DEFAULT_RATING if standing is None else standing.rating)
     return ratings
 
@@ -68,7 +69,7 @@ def _ratings(tx: LadderTx, guild_id: int, board: str, entries: list[QueueEntry])
 def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
     """Pair whom the rule allows, oldest first, and take them off the queue."""
     entries = tx.queue(guild_id, board)
-    ratings = _ratings(tx, guild_id, board, entries)
+    ratings = _ratings(tx, guild_id, board, [entry.player_id for entry in entries])
     free = list(range(len(entries)))
     found = []
     while free:
@@ -107,9 +108,9 @@ def ai_pairs(tx: LadderTx, guild_id: int, board: str, wait: float) -> list[Pairi
     if not entries:
         return []
     ai_board = AI_PREFIX + board
-    players = _ratings(tx, guild_id, ai_board, entries)
+    players = _ratings(tx, guild_id, ai_board, [entry.player_id for entry in entries])
     ids = [AI_IDS[level] for level in AI_PREFERENCE]
-    robots = _ratings(tx, guild_id, ai_board, [QueueEntry(i, 0, 0.0) for i in ids])
+    robots = _ratings(tx, guild_id, ai_board, ids)
     found = []
     for entry, rating in zip(entries, players, strict=True):
         gap, rank = min((abs(r - rating), rank) for rank, r in enumerate(robots))
@@ -178,8 +179,12 @@ class Matchmaking:
         )
 
     async def pair_with_ai(self, guild_id: int, board: str, wait: float) -> list[Pairing]:
-        """Pairs of everyone who waited ``wait`` seconds or more with an AI player."""
+        """Pairs of everyone who waited ``wait`` seconds or more with an AI player (the AI
+        players are saved, a write each, only when someone has waited that long)."""
         check_board(board)
+        now = self._clock()
+        if all(now - entry.joined_at < wait for entry in await self.waiting(guild_id, board)):
+            return []
         for level in AI_PREFERENCE:
             player = robot(level)
             await self._store.save_player(player.id, player.name)
