@@ -278,7 +278,10 @@ class Host:
                 table = await self._table(channel_id)
             except CorruptMatch:
                 return None
-            return None if table is None else robots.job_of(table)
+            if table is None:
+                return None
+            job = robots.job_of(table)
+            return None if job is None else robots.with_game(job, table)
 
     async def _robot_command(self, channel_id: int, user: User, stamp: Stamp, flow: Flow) -> Reply:
         try:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import ai
 from rules import GameState, Side
@@ -61,7 +61,8 @@ def robot_sides(hosted: Hosted) -> list[Side]:
 @dataclass(frozen=True)
 class Job:
     """What an AI of ``level`` playing ``side`` has to do in a match at ``stamp``: choose
-    its setup, play its turn on ``game`` (as it may know it), or answer proposal ``kind``."""
+    its setup, play its turn on ``game`` (as it may know it: ``with_game``), or answer
+    proposal ``kind``."""
 
     kind: str
     side: Side
@@ -72,7 +73,8 @@ class Job:
 
 
 def job_of(table: Table) -> Job | None:
-    """What an AI in this match has to do now, if anything."""
+    """What an AI in this match has to do now, if anything (a turn's game not yet copied:
+    asked after every change, this only looks)."""
     hosted = table.hosted
     sides = robot_sides(hosted)
     if not sides:
@@ -93,7 +95,14 @@ def job_of(table: Table) -> Job | None:
     side = table.game.side
     if table.paused or side not in sides:
         return None
-    return Job(TURN, side, level(side), table.stamp, game=table.game.for_player(side))
+    return Job(TURN, side, level(side), table.stamp)
+
+
+def with_game(job: Job, table: Table) -> Job:
+    """The job, with the game a turn is searched on: as the AI may know it."""
+    if job.kind != TURN:
+        return job
+    return replace(job, game=table.game.for_player(job.side))
 
 
 def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
@@ -194,7 +203,7 @@ class Robots:
 
 
 # ---- challenging the AI, and hints ----------------------------------------------------------
-async def check_challenge(ctx: Context, user: User, level: str, live: list[Hosted]) -> User:
+def check_challenge(ctx: Context, level: str, live: list[Hosted]) -> User:
     """The AI player a challenge names, unless the player already has as many matches
     against the AI as one may have (``live``: the live matches the player is in)."""
     opponent = robot(level)
@@ -208,8 +217,8 @@ async def check_challenge(ctx: Context, user: User, level: str, live: list[Hoste
     return opponent
 
 
-def hint_game(table: Table, user: User, side: Side) -> GameState:
-    """What the AI may know to suggest ``user``'s turn: their own view of the game."""
+def hint_game(table: Table, side: Side) -> GameState:
+    """What the AI may know to suggest ``side``'s turn: that player's own view of the game."""
     if not table.practice:
         raise Refused(
             "Hints are given in practice games only: an unrated match against the AI "

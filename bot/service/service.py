@@ -138,9 +138,7 @@ class MatchService(Host):
         self._limit.take(user.id, self._ctx.now())
         terms = terms or Terms()
         terms.check()
-        opponent = await robots.check_challenge(
-            self._ctx, user, level, await self.matches_of(user.id)
-        )
+        opponent = robots.check_challenge(self._ctx, level, await self.matches_of(user.id))
         if where is not None:
             place = await where()
         first, second = user, opponent
@@ -166,7 +164,7 @@ class MatchService(Host):
             if table is None:
                 raise Refused(self._no_match())
             side = play.acting_side(self._ctx, table, user)
-            game = robots.hint_game(table, user, side)
+            game = robots.hint_game(table, side)
             stamp = table.stamp
         self._hinting.add(user.id)
         try:
