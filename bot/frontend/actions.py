@@ -273,10 +273,11 @@ class Actions:
     async def hint(self, caller: Caller, match: str | None) -> Answer:
         """A practice game's hint, for the caller alone (a costly search: allowances)."""
         place = await self.place(caller, match)
-        reply = await self.limits.hints.run(
-            caller.user.id, lambda: self.service.hint(place, caller.user)
-        )
-        return await self._headed(caller, place, Answer.of(reply))
+        return await self._headed(caller, place, Answer.of(await self._hint(place, caller.user)))
+
+    async def _hint(self, place: Place, user: User) -> Reply:
+        """The service's hint, within the hints' allowance (a search of seconds)."""
+        return await self.limits.hints.run(user.id, lambda: self.service.hint(place, user))
 
     async def preview(self, caller: Caller, match: str | None) -> Answer:
         """The caller's own board, for them alone (whatever the service would allow)."""
@@ -387,8 +388,7 @@ class Actions:
         if press.verb in ("draw", "reset", "pause", "resign", "abort"):
             return Answer.of(await self._agreement(press.verb)(place, user, expect=expect))
         if press.verb == "hint":
-            reply = await self.limits.hints.run(user.id, lambda: service.hint(place, user))
-            return Answer.of(reply)
+            return Answer.of(await self._hint(place, user))
         if press.verb == "keep":
             return Answer("Nothing was done: you play on.")
         return replace(Answer.of(await service.board(place, user)), private=True)
