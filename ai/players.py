@@ -128,7 +128,6 @@ class SamplingPlayer:
         start = time.monotonic()
         deadline = start + seconds * self.share
         clock = _Stopwatch(deadline)
-        side, reply = game.side, GreedyPlayer()
         best, best_value = None, float("-inf")
         tried: set[tuple[str, ...]] = set()
         while best is None or clock.allows("candidate"):
@@ -141,22 +140,32 @@ class SamplingPlayer:
                 if first:
                     best = texts
                 if tuple(texts) in tried:
-                    if len(tried) > 50 or not clock.allows("candidate"):
+                    if len(tried) > 50:
                         break
                     continue
                 tried.add(tuple(texts))
-                if not clock.allows("end"):
+                value = _judged(game, texts, clock, rng)
+                if value is None:
                     break
-                with clock.timing("end"):
-                    after = after_turn(game, texts)
-                if not after.is_over() and clock.allows("reply"):
-                    with clock.timing("reply"):
-                        answer = reply.build(after.copy(), rng, deadline)
-                        after = after_turn(after, answer)
-                value = evaluate(after, side)
                 if value > best_value:
                     best, best_value = texts, value
         return list(best or [])
+
+
+def _judged(
+    game: GameState, texts: list[str], clock: _Stopwatch, rng: random.Random
+) -> float | None:
+    """How good ``texts`` leave the side after the opponent's greedy reply (left out if no
+    time is left for it); None if no time is left to end the turn at all."""
+    if not clock.allows("end"):
+        return None
+    with clock.timing("end"):
+        after = after_turn(game, texts)
+    if not after.is_over() and clock.allows("reply"):
+        with clock.timing("reply"):
+            answer = GreedyPlayer().build(after.copy(), rng, clock.deadline)
+            after = after_turn(after, answer)
+    return evaluate(after, game.side)
 
 
 class _Stopwatch:
