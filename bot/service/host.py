@@ -283,7 +283,7 @@ class Host:
             job = robots.job_of(table)
             return None if job is None else robots.with_game(job, table)
 
-    async def _robot_command(self, channel_id: int, user: User, stamp: Stamp, flow: Flow) -> Reply:
+    async def _robot_command(self, channel_id: int, stamp: Stamp, flow: Flow) -> Reply:
         try:
             return await self._locked_command(channel_id, stamp, (SETUP, PLAYING), flow)
         finally:

@@ -36,7 +36,7 @@ FALLBACK = "random"  # plays the turn after the engine's was refused: legal, nev
 
 Flow = Callable[[Table], Awaitable[Reply]]
 Peek = Callable[[int], Awaitable["Job | None"]]
-Run = Callable[[int, User, Stamp, Flow], Awaitable[Reply]]
+Run = Callable[[int, Stamp, Flow], Awaitable[Reply]]
 
 
 def robot(level: str) -> User:
@@ -192,7 +192,7 @@ class Robots:
         texts: list[str] = []
         if job.kind == TURN and job.game is not None:
             texts = await self.search(job.game, FALLBACK if fallback else job.level)
-        await self._run(channel, robot(job.level), job.stamp, flow_of(self._ctx, job, texts))
+        await self._run(channel, job.stamp, flow_of(self._ctx, job, texts))
 
     async def search(self, game: GameState, level: str) -> list[str]:
         """The turn ``level`` plays on ``game`` (as the side to act may know it)."""
