@@ -6,13 +6,11 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from render.status import StatusInfo
-from render.tora.samples import write_images
+from render.tora.samples import PLAYERS, write_images
 from rules.torii import TORII, View
 
 from .board import board_png, replay_gif, views_from_record
 
-PLAYERS = StatusInfo(challenger="Aiko", opposition="Bram", deadline="due in 11 h")
 MID_GAME = """\
 [Game "torii"]
 [ChallengerSpirit "Kitsune"]
