@@ -5,17 +5,15 @@ writing are one transaction; and reads on the read-only connection."""
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-import aiosqlite
-
 from .hosting import Post, insert_posts
+from .sql import Connection, ReadConnection
 from .writer import Writer
 
 T = TypeVar("T")
-Reader = Callable[[], contextlib.AbstractAsyncContextManager[aiosqlite.Connection]]
+Reader = Callable[[], contextlib.AbstractAsyncContextManager[ReadConnection]]
 NAMES_SQL = "SELECT user_id, name FROM players WHERE user_id IN ({marks})"
 
 
@@ -23,7 +21,7 @@ class Tx:
     """Statements inside one writer transaction; ``now`` (the caller's clock) stamps what
     they write."""
 
-    def __init__(self, conn: sqlite3.Connection, now: float) -> None:
+    def __init__(self, conn: Connection, now: float) -> None:
         self.conn = conn
         self.now = now
 

@@ -10,16 +10,14 @@ the outbox rows addressed to a user are read only by functions named ``private_*
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-
-import aiosqlite
 
 from rules import Side
 
 from .errors import StorageError, UnknownPlayer
 from .models import side_of
+from .sql import Connection, IntegrityError, ReadConnection, Row, violates
 
 CHALLENGE, SETUP, PLAYING, ENDED = "challenge", "setup", "playing", "ended"
 
@@ -28,6 +26,8 @@ _COLUMNS = (
     " opposition_id, match_id, ready, due_at, remind_at, paused_left, offers, missed_c,"
     " missed_o, turn, version, created_at, updated_at"
 )
+# A second live match in a channel: how each backend names the unique index refusing it.
+_ONE_LIVE_PER_CHANNEL = ("hosted_matches.channel_id", "hosted_live_per_channel")
 
 
 class HostedNotFound(StorageError, LookupError):
@@ -157,23 +157,24 @@ class ButtonMessage:
 # ---- writes --------------------------------------------------------------------------------
 
 
-def insert_hosted(conn: sqlite3.Connection, hosted: Hosted, now: float) -> Hosted:
+def insert_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
     """Insert a new hosted match; ChannelBusy if its channel already has a live one."""
     _check_players(conn, hosted)
     try:
         cursor = conn.execute(
-            f"INSERT INTO hosted_matches ({_COLUMNS}) VALUES"
-            " (NULL, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?)",
+            f"INSERT INTO hosted_matches ({_COLUMNS.removeprefix('id, ')}) VALUES"
+            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
             (*_values(hosted), now, now),
         )
-    except sqlite3.IntegrityError as exc:
-        if "hosted_matches.channel_id" in str(exc):
+        hosted_id = int(cursor.fetchone()[0])
+    except IntegrityError as exc:
+        if violates(exc, *_ONE_LIVE_PER_CHANNEL):
             raise ChannelBusy(hosted.channel_id) from None
         raise
-    return replace(hosted, id=int(cursor.lastrowid or 0), version=1, created_at=now, updated_at=now)
+    return replace(hosted, id=hosted_id, version=1, created_at=now, updated_at=now)
 
 
-def update_hosted(conn: sqlite3.Connection, hosted: Hosted, now: float) -> Hosted:
+def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
     """Write ``hosted`` if it is still at its version (StaleHosted otherwise); returns it at
     the next version."""
     _check_players(conn, hosted)
@@ -186,8 +187,8 @@ def update_hosted(conn: sqlite3.Connection, hosted: Hosted, now: float) -> Hoste
             " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
             (*_values(hosted), now, hosted.id, hosted.version),
         )
-    except sqlite3.IntegrityError as exc:
-        if "hosted_matches.channel_id" in str(exc):
+    except IntegrityError as exc:
+        if violates(exc, *_ONE_LIVE_PER_CHANNEL):
             raise ChannelBusy(hosted.channel_id) from None
         raise
     if cursor.rowcount != 1:
@@ -223,7 +224,7 @@ def _values(h: Hosted) -> tuple[object, ...]:
     )
 
 
-def _check_players(conn: sqlite3.Connection, hosted: Hosted) -> None:
+def _check_players(conn: Connection, hosted: Hosted) -> None:
     users = (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
     for user_id in users:
         if user_id is None:
@@ -232,9 +233,7 @@ def _check_players(conn: sqlite3.Connection, hosted: Hosted) -> None:
             raise UnknownPlayer(user_id)
 
 
-def put_setup_choice(
-    conn: sqlite3.Connection, hosted_id: int, side: Side, choice: SetupChoice
-) -> None:
+def put_setup_choice(conn: Connection, hosted_id: int, side: Side, choice: SetupChoice) -> None:
     conn.execute(
         "INSERT INTO setup_choices (hosted_id, side, strategy, ruler, assassin, answers)"
         " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hosted_id, side) DO UPDATE SET"
@@ -251,17 +250,17 @@ def put_setup_choice(
     )
 
 
-def drop_setup_choices(conn: sqlite3.Connection, hosted_id: int) -> None:
+def drop_setup_choices(conn: Connection, hosted_id: int) -> None:
     conn.execute("DELETE FROM setup_choices WHERE hosted_id = ?", (hosted_id,))
 
 
 def insert_posts(
-    conn: sqlite3.Connection, hosted_id: int | None, posts: Sequence[Post], now: float
+    conn: Connection, hosted_id: int | None, posts: Sequence[Post], now: float
 ) -> None:
     for post in posts:
         cursor = conn.execute(
             "INSERT INTO outbox (hosted_id, channel_id, user_id, text, mentions, buttons,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (
                 hosted_id,
                 post.channel_id,
@@ -272,40 +271,41 @@ def insert_posts(
                 now,
             ),
         )
-        outbox_id = int(cursor.lastrowid or 0)
+        outbox_id = int(cursor.fetchone()[0])
         conn.executemany(
             "INSERT INTO outbox_files (outbox_id, position, name, data) VALUES (?, ?, ?, ?)",
             [(outbox_id, n, name, data) for n, (name, data) in enumerate(post.files)],
         )
 
 
-def delivered(conn: sqlite3.Connection, outbox_id: int) -> None:
+def delivered(conn: Connection, outbox_id: int) -> None:
     """A delivered row goes, with its files (a private one held hidden information)."""
     conn.execute("DELETE FROM outbox WHERE id = ?", (outbox_id,))
 
 
-def remember_buttons(conn: sqlite3.Connection, sent: ButtonMessage) -> None:
+def remember_buttons(conn: Connection, sent: ButtonMessage) -> None:
     conn.execute(
-        "INSERT OR REPLACE INTO button_messages (channel_id, message_id, hosted_id, verbs, turn)"
-        " VALUES (?, ?, ?, ?, ?)",
+        "INSERT INTO button_messages (channel_id, message_id, hosted_id, verbs, turn)"
+        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET"
+        " hosted_id = excluded.hosted_id, verbs = excluded.verbs, turn = excluded.turn",
         (sent.channel_id, sent.message_id, sent.hosted_id, " ".join(sent.verbs), sent.turn),
     )
 
 
-def forget_buttons(conn: sqlite3.Connection, channel_id: int, message_id: int) -> None:
+def forget_buttons(conn: Connection, channel_id: int, message_id: int) -> None:
     conn.execute(
         "DELETE FROM button_messages WHERE channel_id = ? AND message_id = ?",
         (channel_id, message_id),
     )
 
 
-def shown(conn: sqlite3.Connection, outbox_id: int, pieces: int) -> None:
+def shown(conn: Connection, outbox_id: int, pieces: int) -> None:
     """``pieces`` of a fallback message have been shown to its user."""
     conn.execute("UPDATE outbox SET shown = ? WHERE id = ?", (pieces, outbox_id))
 
 
 def retry_later(
-    conn: sqlite3.Connection, outbox_id: int, attempts: int, next_try: float, fallback: bool
+    conn: Connection, outbox_id: int, attempts: int, next_try: float, fallback: bool
 ) -> None:
     conn.execute(
         "UPDATE outbox SET attempts = ?, next_try = ?, fallback = ? WHERE id = ?",
@@ -316,7 +316,7 @@ def retry_later(
 # ---- reads ---------------------------------------------------------------------------------
 
 
-def _hosted(row: sqlite3.Row) -> Hosted:
+def _hosted(row: Row) -> Hosted:
     return Hosted(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -342,7 +342,7 @@ def _hosted(row: sqlite3.Row) -> Hosted:
     )
 
 
-async def hosted(db: aiosqlite.Connection, hosted_id: int) -> Hosted:
+async def hosted(db: ReadConnection, hosted_id: int) -> Hosted:
     rows = await db.execute_fetchall(
         f"SELECT {_COLUMNS} FROM hosted_matches WHERE id = ?", (hosted_id,)
     )
@@ -351,7 +351,7 @@ async def hosted(db: aiosqlite.Connection, hosted_id: int) -> Hosted:
     raise HostedNotFound(hosted_id)
 
 
-async def live_in_channel(db: aiosqlite.Connection, channel_id: int) -> Hosted | None:
+async def live_in_channel(db: ReadConnection, channel_id: int) -> Hosted | None:
     rows = await db.execute_fetchall(
         f"SELECT {_COLUMNS} FROM hosted_matches WHERE channel_id = ? AND phase != ?",
         (channel_id, ENDED),
@@ -359,7 +359,7 @@ async def live_in_channel(db: aiosqlite.Connection, channel_id: int) -> Hosted |
     return next((_hosted(row) for row in rows), None)
 
 
-async def button_messages(db: aiosqlite.Connection, hosted_id: int) -> list[ButtonMessage]:
+async def button_messages(db: ReadConnection, hosted_id: int) -> list[ButtonMessage]:
     rows = await db.execute_fetchall(
         "SELECT channel_id, message_id, hosted_id, verbs, turn FROM button_messages"
         " WHERE hosted_id = ? ORDER BY message_id",
@@ -368,7 +368,7 @@ async def button_messages(db: aiosqlite.Connection, hosted_id: int) -> list[Butt
     return [ButtonMessage(c, m, h, tuple(verbs.split()), t) for c, m, h, verbs, t in rows]
 
 
-async def of_user(db: aiosqlite.Connection, user_id: int, limit: int) -> list[Hosted]:
+async def of_user(db: ReadConnection, user_id: int, limit: int) -> list[Hosted]:
     """The user's hosted matches, live or ended, the newest first."""
     rows = await db.execute_fetchall(
         f"SELECT {_COLUMNS} FROM hosted_matches WHERE ? IN (issuer_id, invitee_id,"
@@ -379,7 +379,7 @@ async def of_user(db: aiosqlite.Connection, user_id: int, limit: int) -> list[Ho
 
 
 async def latest_in_channel(
-    db: aiosqlite.Connection, channel_id: int, with_game: bool = False
+    db: ReadConnection, channel_id: int, with_game: bool = False
 ) -> Hosted | None:
     """The channel's most recent hosted match, live or ended (``with_game``: whose game
     started)."""
@@ -392,10 +392,11 @@ async def latest_in_channel(
     return next((_hosted(row) for row in rows), None)
 
 
-async def open_challenges(db: aiosqlite.Connection, guild_id: int, user_id: int) -> tuple[int, int]:
+async def open_challenges(db: ReadConnection, guild_id: int, user_id: int) -> tuple[int, int]:
     """How many challenges wait for an answer in the guild: by ``user_id``, and in all."""
     rows = await db.execute_fetchall(
-        "SELECT coalesce(sum(issuer_id = ?), 0), count(*) FROM hosted_matches"
+        "SELECT coalesce(sum(CASE WHEN issuer_id = ? THEN 1 ELSE 0 END), 0), count(*)"
+        " FROM hosted_matches"
         " WHERE guild_id = ? AND phase = ?",
         (user_id, guild_id, CHALLENGE),
     )
@@ -403,14 +404,14 @@ async def open_challenges(db: aiosqlite.Connection, guild_id: int, user_id: int)
     return int(mine), int(everyone)
 
 
-async def live(db: aiosqlite.Connection) -> list[Hosted]:
+async def live(db: ReadConnection) -> list[Hosted]:
     rows = await db.execute_fetchall(
         f"SELECT {_COLUMNS} FROM hosted_matches WHERE phase != ? ORDER BY id", (ENDED,)
     )
     return [_hosted(row) for row in rows]
 
 
-async def due(db: aiosqlite.Connection, now: float) -> list[Hosted]:
+async def due(db: ReadConnection, now: float) -> list[Hosted]:
     """Live hosted matches whose deadline or reminder has come."""
     rows = await db.execute_fetchall(
         f"SELECT {_COLUMNS} FROM hosted_matches WHERE phase != ?"
@@ -420,19 +421,17 @@ async def due(db: aiosqlite.Connection, now: float) -> list[Hosted]:
     return [_hosted(row) for row in rows]
 
 
-async def next_due(db: aiosqlite.Connection) -> float | None:
+async def next_due(db: ReadConnection) -> float | None:
     """The earliest deadline or reminder of any live hosted match."""
     rows = await db.execute_fetchall(
-        "SELECT min(min(coalesce(due_at, 1e300), coalesce(remind_at, 1e300)))"
-        " FROM hosted_matches WHERE phase != ?",
-        (ENDED,),
+        "SELECT min(due_at), min(remind_at) FROM hosted_matches WHERE phase != ?", (ENDED,)
     )
-    when = next(iter(rows))[0]
-    return None if when is None or when >= 1e300 else float(when)
+    times = [when for when in next(iter(rows)) if when is not None]
+    return float(min(times)) if times else None
 
 
 async def private_setup_choice(
-    db: aiosqlite.Connection, hosted_id: int, side: Side
+    db: ReadConnection, hosted_id: int, side: Side
 ) -> SetupChoice | None:
     rows = await db.execute_fetchall(
         "SELECT strategy, ruler, assassin, answers FROM setup_choices"
@@ -449,7 +448,7 @@ def _choice(
     return SetupChoice(strategy, ruler, assassin, tuple(sorted(given.items())))
 
 
-async def private_queue(db: aiosqlite.Connection) -> list[Queued]:
+async def private_queue(db: ReadConnection) -> list[Queued]:
     """Every undelivered outbox row, oldest first (without files)."""
     rows = await db.execute_fetchall(
         "SELECT id, hosted_id, channel_id, user_id, text, mentions, buttons, attempts,"
@@ -475,7 +474,7 @@ async def private_queue(db: aiosqlite.Connection) -> list[Queued]:
     ]
 
 
-async def private_files(db: aiosqlite.Connection, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
+async def private_files(db: ReadConnection, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
     rows = await db.execute_fetchall(
         "SELECT name, data FROM outbox_files WHERE outbox_id = ? ORDER BY position", (outbox_id,)
     )

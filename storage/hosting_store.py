@@ -8,12 +8,9 @@ that also play on the match. The outbox is read back only by the deliverer."""
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-
-import aiosqlite
 
 from rules import Side
 
@@ -22,9 +19,10 @@ from .games import new_game
 from .hosting import Hosted, Post, Queued, SetupChoice
 from .match import Match
 from .models import State
+from .sql import Connection, ReadConnection
 from .writer import Writer
 
-Reader = Callable[[], contextlib.AbstractAsyncContextManager[aiosqlite.Connection]]
+Reader = Callable[[], contextlib.AbstractAsyncContextManager[ReadConnection]]
 
 
 class Hosting:
@@ -36,7 +34,7 @@ class Hosting:
     async def create(self, new: Hosted, posts: Sequence[Post] = ()) -> Hosted:
         """Insert a hosted match (ChannelBusy if its channel has a live one) and its posts."""
 
-        def job(conn: sqlite3.Connection) -> Hosted:
+        def job(conn: Connection) -> Hosted:
             now = time.time()
             inserted = hosting.insert_hosted(conn, new, now)
             hosting.insert_posts(conn, inserted.id, posts, now)
@@ -55,7 +53,7 @@ class Hosting:
         """Write a hosted match read at ``changed.version`` (StaleHosted otherwise), with a
         player's private setup choice or the removal of all of them, and its posts."""
 
-        def job(conn: sqlite3.Connection) -> Hosted:
+        def job(conn: Connection) -> Hosted:
             now = time.time()
             updated = hosting.update_hosted(conn, changed, now)
             if choice is not None:
@@ -75,7 +73,7 @@ class Hosting:
         game = new_game(new.game, new.options, new.assassin_starts)
         state = State.of(game)
 
-        def job(conn: sqlite3.Connection) -> tuple[Hosted, int]:
+        def job(conn: Connection) -> tuple[Hosted, int]:
             now = time.time()
             match_id = writes.insert_match(conn, new, state, now, number=changed.id)
             updated = hosting.update_hosted(conn, replace(changed, match_id=match_id), now)

@@ -8,11 +8,11 @@ reading the ratings, computing the new ones and writing them is one transaction.
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .areas import Area, Reader, Tx
+from .sql import Connection
 from .writer import Writer
 
 
@@ -125,6 +125,9 @@ SEASON_COLUMNS = "guild_id, board, number, started_at, closed_at, closed_by, sta
 STANDING_COLUMNS = (
     "player_id, rating, deviation, volatility, games, wins, losses, draws, last_played, streak"
 )
+_EXCLUDED_STANDING = ", ".join(
+    f"{column} = excluded.{column}" for column in STANDING_COLUMNS.split(", ")[1:]
+)
 RESULT_COLUMNS = (
     "r.id, r.match_id, r.first_id, r.second_id, r.score, r.played_at,"
     " EXISTS (SELECT 1 FROM ladder_removals x WHERE x.result_id = r.id)"
@@ -226,8 +229,10 @@ class LadderTx(Tx):
 
     def put_standing(self, key: LadderKey, standing: Standing) -> None:
         self.conn.execute(
-            f"INSERT OR REPLACE INTO ladder_ratings (guild_id, board, season, {STANDING_COLUMNS})"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO ladder_ratings (guild_id, board, season, {STANDING_COLUMNS})"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, board, season, player_id) DO UPDATE SET"
+            f" {_EXCLUDED_STANDING}",
             (key.guild_id, key.board, key.season, *vars(standing).values()),
         )
 
@@ -242,11 +247,10 @@ class LadderTx(Tx):
         cursor = self.conn.execute(
             "INSERT INTO ladder_results"
             " (guild_id, board, season, match_id, first_id, second_id, score, played_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (key.guild_id, key.board, key.season, match_id, first, second, score, at),
         )
-        assert cursor.lastrowid is not None
-        return cursor.lastrowid
+        return int(cursor.fetchone()[0])
 
     def result_of(self, match_id: int) -> tuple[LadderKey, ResultRow] | None:
         """The rated result of a match, and its season."""
@@ -335,7 +339,8 @@ class LadderTx(Tx):
         its id and time."""
         cursor = self.conn.execute(
             "INSERT INTO ladder_pairings (guild_id, board, channel_id, first_id, second_id,"
-            " gap, first_rating, second_rating, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " gap, first_rating, second_rating, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (
                 pairing.guild_id,
                 pairing.board,
@@ -348,7 +353,7 @@ class LadderTx(Tx):
                 self.now,
             ),
         )
-        return replace(pairing, id=int(cursor.lastrowid or 0), created_at=self.now)
+        return replace(pairing, id=int(cursor.fetchone()[0]), created_at=self.now)
 
     def pairing_thread(self, pairing_id: int, thread_id: int) -> None:
         self.conn.execute(
@@ -368,14 +373,16 @@ class Ladders(Area[LadderTx]):
     async def set_bot(self, user_id: int, bot: bool = True) -> None:
         """Mark a saved player as a bot account (the front end knows): never rated."""
 
-        def job(conn: sqlite3.Connection) -> None:
+        def job(conn: Connection) -> None:
             if (
                 conn.execute("SELECT 1 FROM players WHERE user_id = ?", (user_id,)).fetchone()
                 is None
             ):
                 raise LookupError(f"player {user_id} is not saved: save the player first")
             if bot:
-                conn.execute("INSERT OR IGNORE INTO bot_accounts VALUES (?)", (user_id,))
+                conn.execute(
+                    "INSERT INTO bot_accounts VALUES (?) ON CONFLICT DO NOTHING", (user_id,)
+                )
             else:
                 conn.execute("DELETE FROM bot_accounts WHERE user_id = ?", (user_id,))
 
@@ -431,7 +438,7 @@ class Ladders(Area[LadderTx]):
             "SELECT player_id, sum(change) FROM (SELECT h.player_id, h.change, row_number()"
             " OVER (PARTITION BY h.player_id ORDER BY h.result_id DESC) AS n"
             " FROM ladder_history h JOIN ladder_results r ON r.id = h.result_id"
-            f" WHERE h.revision = ? AND {KEY_WHERE}) WHERE n <= ? GROUP BY player_id",
+            f" WHERE h.revision = ? AND {KEY_WHERE}) AS recent WHERE n <= ? GROUP BY player_id",
             (revision, key.guild_id, key.board, key.season, games),
         )
         return {int(player): float(change) for player, change in rows}
@@ -450,7 +457,8 @@ class Ladders(Area[LadderTx]):
         rows = await self._rows(
             "SELECT m.id FROM hosted_matches h JOIN matches m ON m.id = h.match_id"
             " JOIN finished_matches f ON f.match_id = m.id"
-            " WHERE json_extract(h.terms, '$.rated') AND m.status = 'finished'"
+            " WHERE CAST(json_extract(h.terms, '$.rated') AS TEXT) IN ('1', 'true')"
+            " AND m.status = 'finished'"
             " AND m.closed IS NULL AND m.challenger_id != m.opposition_id"
             " AND NOT EXISTS (SELECT 1 FROM ladder_results r WHERE r.match_id = m.id)"
             " AND NOT EXISTS (SELECT 1 FROM bot_accounts b"

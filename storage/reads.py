@@ -7,10 +7,7 @@ the side whose data they return, and by ``stored_match``, the loader's read.
 
 from __future__ import annotations
 
-import sqlite3
 from dataclasses import dataclass
-
-import aiosqlite
 
 from rules import Side, game_type
 
@@ -19,6 +16,7 @@ from .errors import MatchNotFound
 from .games import options_from_json
 from .log import CLOSING, Entry
 from .models import FinishedMatch, LogLine, MatchInfo, Player, Rating, RatingEvent
+from .sql import ReadConnection, Row
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, challenger_id, opposition_id, options, status, side_to_act,"
@@ -28,7 +26,7 @@ _MATCH_COLUMNS = (
 _CLOSING = ", ".join(f"'{kind}'" for kind in sorted(CLOSING))
 
 
-def _info(row: sqlite3.Row) -> MatchInfo:
+def _info(row: Row) -> MatchInfo:
     try:
         options = options_from_json(row["game"], row["options"])
     except ValueError:
@@ -54,7 +52,7 @@ def _info(row: sqlite3.Row) -> MatchInfo:
     )
 
 
-async def match_info(db: aiosqlite.Connection, match_id: int) -> MatchInfo:
+async def match_info(db: ReadConnection, match_id: int) -> MatchInfo:
     rows = await db.execute_fetchall(
         f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
     )
@@ -63,20 +61,18 @@ async def match_info(db: aiosqlite.Connection, match_id: int) -> MatchInfo:
     raise MatchNotFound(match_id)
 
 
-async def matches(
-    db: aiosqlite.Connection, where: str, params: tuple[object, ...]
-) -> list[MatchInfo]:
+async def matches(db: ReadConnection, where: str, params: tuple[object, ...]) -> list[MatchInfo]:
     rows = await db.execute_fetchall(
         f"SELECT {_MATCH_COLUMNS} FROM matches WHERE {where} ORDER BY id", params
     )
     return [_info(row) for row in rows]
 
 
-async def match_ids(db: aiosqlite.Connection) -> list[int]:
+async def match_ids(db: ReadConnection) -> list[int]:
     return [row[0] for row in await db.execute_fetchall("SELECT id FROM matches ORDER BY id")]
 
 
-async def log_lines(db: aiosqlite.Connection, match_id: int, viewer: Side | None) -> list[LogLine]:
+async def log_lines(db: ReadConnection, match_id: int, viewer: Side | None) -> list[LogLine]:
     """The log up to the last turn end, in public form; for a player (``viewer``), also their
     own entries of the running turn, and their own hidden actions in full."""
     await match_info(db, match_id)
@@ -113,7 +109,7 @@ async def log_lines(db: aiosqlite.Connection, match_id: int, viewer: Side | None
     ]
 
 
-async def private_assassin_start(db: aiosqlite.Connection, match_id: int, side: Side) -> str | None:
+async def private_assassin_start(db: ReadConnection, match_id: int, side: Side) -> str | None:
     await match_info(db, match_id)
     rows = await db.execute_fetchall(
         "SELECT assassin_start FROM match_secrets WHERE match_id = ? AND side = ?",
@@ -147,7 +143,7 @@ class Stored:
 ENTRY_COLUMNS = "seq, turn, side, kind, arg, public, hidden"
 
 
-async def stored_match(db: aiosqlite.Connection, match_id: int, whole_log: bool = False) -> Stored:
+async def stored_match(db: ReadConnection, match_id: int, whole_log: bool = False) -> Stored:
     """Read a match for the loader: its snapshot if it has its game type's current state
     version and is not ahead of the log, and the log entries after it (all of them
     with ``whole_log``, for checks that replay both ways)."""
@@ -174,7 +170,7 @@ async def stored_match(db: aiosqlite.Connection, match_id: int, whole_log: bool 
     return Stored(info, row["options"], starts, snapshot, entries)
 
 
-async def _snapshot(db: aiosqlite.Connection, match_id: int, info: MatchInfo) -> Snapshot | None:
+async def _snapshot(db: ReadConnection, match_id: int, info: MatchInfo) -> Snapshot | None:
     try:
         version = game_type(info.game).state_version
     except ValueError:  # a game this bot does not know: the loader says so
@@ -188,7 +184,7 @@ async def _snapshot(db: aiosqlite.Connection, match_id: int, info: MatchInfo) ->
 
 
 async def entry_rows(
-    db: aiosqlite.Connection, match_id: int, after: int, upto: int | None = None
+    db: ReadConnection, match_id: int, after: int, upto: int | None = None
 ) -> list[tuple[int, tuple[object, ...]]]:
     rows = await db.execute_fetchall(
         f"SELECT {ENTRY_COLUMNS} FROM actions WHERE match_id = ? AND seq > ? AND seq <= ?"
@@ -209,14 +205,14 @@ def entry_of(row: tuple[object, ...]) -> Entry:
 # ---- players, guilds, results, ladders -----------------------------------------------------
 
 
-async def player(db: aiosqlite.Connection, user_id: int) -> Player | None:
+async def player(db: ReadConnection, user_id: int) -> Player | None:
     rows = await db.execute_fetchall(
         "SELECT user_id, name FROM players WHERE user_id = ?", (user_id,)
     )
     return next((Player(r[0], r[1]) for r in rows), None)
 
 
-async def guild_settings(db: aiosqlite.Connection, guild_id: int) -> dict[str, str]:
+async def guild_settings(db: ReadConnection, guild_id: int) -> dict[str, str]:
     rows = await db.execute_fetchall(
         "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key", (guild_id,)
     )
@@ -224,7 +220,7 @@ async def guild_settings(db: aiosqlite.Connection, guild_id: int) -> dict[str, s
 
 
 async def finished_matches(
-    db: aiosqlite.Connection, guild_id: int, player_id: int | None
+    db: ReadConnection, guild_id: int, player_id: int | None
 ) -> list[FinishedMatch]:
     rows = await db.execute_fetchall(
         "SELECT f.match_id, m.guild_id, m.challenger_id, m.opposition_id, f.winner, f.reason,"
@@ -250,7 +246,7 @@ async def finished_matches(
     ]
 
 
-async def ladder(db: aiosqlite.Connection, guild_id: int) -> list[Rating]:
+async def ladder(db: ReadConnection, guild_id: int) -> list[Rating]:
     rows = await db.execute_fetchall(
         "SELECT guild_id, player_id, rating, games, updated_at FROM ratings WHERE guild_id = ?"
         " ORDER BY rating DESC, player_id",
@@ -259,9 +255,7 @@ async def ladder(db: aiosqlite.Connection, guild_id: int) -> list[Rating]:
     return [Rating(*row) for row in rows]
 
 
-async def rating_history(
-    db: aiosqlite.Connection, guild_id: int, player_id: int
-) -> list[RatingEvent]:
+async def rating_history(db: ReadConnection, guild_id: int, player_id: int) -> list[RatingEvent]:
     rows = await db.execute_fetchall(
         "SELECT match_id, before, after, at FROM rating_history"
         " WHERE guild_id = ? AND player_id = ? ORDER BY id",
@@ -270,7 +264,7 @@ async def rating_history(
     return [RatingEvent(*row) for row in rows]
 
 
-async def match_headers(db: aiosqlite.Connection, match_id: int) -> dict[str, str]:
+async def match_headers(db: ReadConnection, match_id: int) -> dict[str, str]:
     """The extra record headers a match was created or imported with."""
     rows = await db.execute_fetchall("SELECT headers FROM matches WHERE id = ?", (match_id,))
     for row in rows:

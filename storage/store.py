@@ -5,13 +5,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import replace
 from types import TracebackType
-
-import aiosqlite
 
 from rules import GameState, Side
 
@@ -38,6 +35,7 @@ from .models import (
     State,
 )
 from .records import finish_of, prepare_import, record_headers, write_record
+from .sql import Connection, ReadConnection
 from .tournaments import Tournaments
 from .writer import Writer
 from .writes import Append, NewMatch, snapshot_due
@@ -54,7 +52,7 @@ class Store:
     only answer that player; every other read is public.
     """
 
-    def __init__(self, config: Config, writer: Writer, reader: aiosqlite.Connection) -> None:
+    def __init__(self, config: Config, writer: Writer, reader: ReadConnection) -> None:
         self.config = config
         self._writer = writer
         self._reader = reader
@@ -94,7 +92,7 @@ class Store:
         await self.close()
 
     @contextlib.asynccontextmanager
-    async def _read(self) -> AsyncIterator[aiosqlite.Connection]:
+    async def _read(self) -> AsyncIterator[ReadConnection]:
         """The reader, for one task at a time (a read may span a transaction)."""
         async with self._read_lock:
             yield self._reader
@@ -217,7 +215,7 @@ class Store:
         all of it is durable when this returns, or none of it was written."""
         request = await self._append(match, close)
 
-        def job(conn: sqlite3.Connection) -> tuple[writes.Saved, Hosted]:
+        def job(conn: Connection) -> tuple[writes.Saved, Hosted]:
             now = time.time()
             saved = writes.append(conn, request, now)
             updated = hosting.update_hosted(conn, hosted, now)
@@ -369,7 +367,7 @@ class Store:
             ),
         )
 
-        def job(conn: sqlite3.Connection) -> tuple[int, writes.Saved]:
+        def job(conn: Connection) -> tuple[int, writes.Saved]:
             now = time.time()
             match_id = writes.insert_match(conn, new, request.state, now)
             return match_id, writes.append(conn, replace(request, match_id=match_id), now)

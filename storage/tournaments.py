@@ -167,7 +167,7 @@ class TournamentTx(Tx):
     def named(self, guild_id: int, name: str) -> TournamentRow | None:
         row = self.conn.execute(
             f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments"
-            " WHERE guild_id = ? AND name = ? COLLATE NOCASE",
+            " WHERE guild_id = ? AND lower(name) = lower(?)",
             (guild_id, name),
         ).fetchone()
         return None if row is None else TournamentRow(*row)
@@ -193,11 +193,11 @@ class TournamentTx(Tx):
     ) -> int:
         cursor = self.conn.execute(
             "INSERT INTO tournaments (guild_id, channel_id, name, board, target, turn_seconds,"
-            " organiser_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " organiser_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (guild_id, channel_id, name, board, target, turn_seconds, organiser_id,
              REGISTERING, self.now),
         )  # fmt: skip
-        return int(cursor.lastrowid or 0)
+        return int(cursor.fetchone()[0])
 
     def start(self, tournament_id: int) -> None:
         self.conn.execute(
@@ -257,10 +257,11 @@ class TournamentTx(Tx):
     ) -> int:
         cursor = self.conn.execute(
             "INSERT INTO tournament_matches (tournament_id, tier, position, first_id,"
-            " second_id, first_rank, second_rank, substitute) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " second_id, first_rank, second_rank, substitute) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " RETURNING id",
             (tournament_id, tier, position, *players, *ranks, int(substitute)),
         )
-        return int(cursor.lastrowid or 0)
+        return int(cursor.fetchone()[0])
 
     def set_thread(self, match_id: int, thread_id: int) -> None:
         self.conn.execute(
@@ -279,10 +280,11 @@ class TournamentTx(Tx):
 
     def add_game(self, match_id: int, number: int, hosted_id: int) -> int:
         cursor = self.conn.execute(
-            "INSERT INTO tournament_games (match_id, number, hosted_id, state) VALUES (?, ?, ?, ?)",
+            "INSERT INTO tournament_games (match_id, number, hosted_id, state)"
+            " VALUES (?, ?, ?, ?) RETURNING id",
             (match_id, number, hosted_id, OPEN),
         )
-        return int(cursor.lastrowid or 0)
+        return int(cursor.fetchone()[0])
 
     def game_of_hosted(self, hosted_id: int) -> tuple[int, GameRow] | None:
         """The tournament game a hosted match is, with its tournament's id."""
@@ -329,8 +331,11 @@ class TournamentTx(Tx):
         played = " ".join(str(n) for n in after.played_like)
         values = (guild_id, board, change.player_id)
         self.conn.execute(
-            "INSERT OR REPLACE INTO tournament_ranks (guild_id, board, player_id, rank,"
-            " transition_rank, played_like, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO tournament_ranks (guild_id, board, player_id, rank,"
+            " transition_rank, played_like, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild_id, board, player_id) DO UPDATE SET rank = excluded.rank,"
+            " transition_rank = excluded.transition_rank, played_like = excluded.played_like,"
+            " updated_at = excluded.updated_at",
             (*values, after.rank, after.transition_rank, played, self.now),
         )
         self.conn.execute(
@@ -371,7 +376,7 @@ class Tournaments(Area[TournamentTx]):
     async def named(self, guild_id: int, name: str) -> TournamentRow | None:
         rows = await self._rows(
             f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments"
-            " WHERE guild_id = ? AND name = ? COLLATE NOCASE",
+            " WHERE guild_id = ? AND lower(name) = lower(?)",
             (guild_id, name),
         )
         return TournamentRow(*rows[0]) if rows else None

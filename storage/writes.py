@@ -3,7 +3,6 @@ transaction (so a job that raises leaves no trace)."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -23,6 +22,7 @@ from .errors import (
 from .games import DEFAULT_GAME, MatchOptions, options_to_json
 from .log import CLOSING, Entry
 from .models import ACTIVE, FINISHED, RatingChange, State
+from .sql import Connection, keep_identity_ahead
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def snapshot_due(since: int, kinds: Iterable[str], heavy: bool, every: int) -> b
 
 
 def insert_match(
-    conn: sqlite3.Connection, new: NewMatch, state: State, now: float, number: int | None = None
+    conn: Connection, new: NewMatch, state: State, now: float, number: int | None = None
 ) -> int:
     """A new match; with ``number`` it takes that id if it is free (a hosted match's game
     takes the hosted match's number, so that players know one number per match)."""
@@ -91,7 +91,7 @@ def insert_match(
     cursor = conn.execute(
         "INSERT INTO matches (id, guild_id, channel_id, challenger_id, opposition_id, options,"
         " headers, status, side_to_act, round, version, last_seq, turn_deadline, created_at,"
-        " updated_at, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?)",
+        " updated_at, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?) RETURNING id",
         (
             None if taken else number,
             new.guild_id,
@@ -109,7 +109,9 @@ def insert_match(
             new.game,
         ),
     )
-    match_id = int(cursor.lastrowid or 0)
+    match_id = int(cursor.fetchone()[0])
+    if not taken:
+        keep_identity_ahead(conn, "matches", match_id)
     for side, start in zip(Side, new.assassin_starts, strict=True):
         if start is not None:
             conn.execute(
@@ -119,7 +121,7 @@ def insert_match(
     return match_id
 
 
-def append(conn: sqlite3.Connection, request: Append, now: float) -> Saved:
+def append(conn: Connection, request: Append, now: float) -> Saved:
     """Append entries to a match's log and update its row, only if the match is still at the
     version the caller read and not closed; its snapshot, finished record and closing in the
     same transaction."""
@@ -173,9 +175,7 @@ def append(conn: sqlite3.Connection, request: Append, now: float) -> Saved:
     return Saved(version + 1, seqs)
 
 
-def _insert_entry(
-    conn: sqlite3.Connection, match_id: int, seq: int, entry: Entry, now: float
-) -> None:
+def _insert_entry(conn: Connection, match_id: int, seq: int, entry: Entry, now: float) -> None:
     conn.execute(
         "INSERT INTO actions (match_id, seq, turn, side, kind, arg, public, hidden, at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -193,7 +193,7 @@ def _insert_entry(
     )
 
 
-def _insert_finished(conn: sqlite3.Connection, match_id: int, finish: Finish, now: float) -> None:
+def _insert_finished(conn: Connection, match_id: int, finish: Finish, now: float) -> None:
     conn.execute(
         "INSERT INTO finished_matches (match_id, winner, reason, score_c, score_o, record,"
         " finished_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -209,9 +209,7 @@ def _insert_finished(conn: sqlite3.Connection, match_id: int, finish: Finish, no
     )
 
 
-def put_snapshot(
-    conn: sqlite3.Connection, match_id: int, seq: int, data: bytes, now: float
-) -> None:
+def put_snapshot(conn: Connection, match_id: int, seq: int, data: bytes, now: float) -> None:
     """Keep one snapshot per match: the newest, or any of its game's current state version
     over one of an older shape."""
     (game,) = conn.execute("SELECT game FROM matches WHERE id = ?", (match_id,)).fetchone()
@@ -225,7 +223,7 @@ def put_snapshot(
     )
 
 
-def save_player(conn: sqlite3.Connection, user_id: int, name: str, now: float) -> None:
+def save_player(conn: Connection, user_id: int, name: str, now: float) -> None:
     conn.execute(
         "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
         " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
@@ -233,7 +231,7 @@ def save_player(conn: sqlite3.Connection, user_id: int, name: str, now: float) -
     )
 
 
-def set_guild_setting(conn: sqlite3.Connection, guild_id: int, key: str, value: str | None) -> None:
+def set_guild_setting(conn: Connection, guild_id: int, key: str, value: str | None) -> None:
     if value is None:
         conn.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
     else:
@@ -244,9 +242,7 @@ def set_guild_setting(conn: sqlite3.Connection, guild_id: int, key: str, value: 
         )
 
 
-def rate(
-    conn: sqlite3.Connection, match_id: int, changes: Sequence[RatingChange], now: float
-) -> None:
+def rate(conn: Connection, match_id: int, changes: Sequence[RatingChange], now: float) -> None:
     """New ladder ratings after a finished match, with their history, all or nothing."""
     row = conn.execute(
         "SELECT m.guild_id, m.challenger_id, m.opposition_id, f.match_id FROM matches m"

@@ -1,0 +1,84 @@
+"""What the store's SQL needs from a connection, on either backend.
+
+Every statement is written once, in the SQL that SQLite and PostgreSQL share (``?``
+placeholders, ``INSERT ... ON CONFLICT``, ``RETURNING``); the PostgreSQL connections translate
+the placeholders (``storage.postgres``). The few places where the two differ ask
+``is_postgres``. ``Connection`` is what a write job gets (``sqlite3.Connection`` or its
+PostgreSQL twin), ``ReadConnection`` what a read gets (``aiosqlite.Connection`` or its twin).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any, Protocol
+
+import asyncpg
+
+Params = Sequence[Any]
+
+# A unique or check constraint refused a write: SQLite's or PostgreSQL's error.
+IntegrityError = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
+
+
+class Cursor(Protocol):
+    rowcount: int
+
+    def fetchone(self) -> Any: ...
+
+    def fetchall(self) -> list[Any]: ...
+
+
+class Connection(Protocol):
+    """A write job's connection, inside the writer's transaction."""
+
+    def execute(self, sql: str, parameters: Params = ..., /) -> Cursor: ...
+
+    def executemany(self, sql: str, parameters: Iterable[Params], /) -> Any: ...
+
+
+class ReadCursor(Protocol):
+    async def fetchone(self) -> Any: ...
+
+    async def fetchall(self) -> Iterable[Any]: ...
+
+
+class ReadConnection(Protocol):
+    """A read's connection (one task at a time, see ``Store._read``)."""
+
+    async def execute_fetchall(self, sql: str, parameters: Params = ..., /) -> Iterable[Any]: ...
+
+    def execute(self, sql: str, parameters: Params = ..., /) -> Any: ...
+
+
+def is_postgres(conn: object) -> bool:
+    return getattr(conn, "dialect", "sqlite") == "postgresql"
+
+
+def violates(exc: BaseException, sqlite_column: str, postgres_constraint: str) -> bool:
+    """Whether an integrity error is about this unique column (SQLite names the column,
+    PostgreSQL the constraint or index)."""
+    if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
+        return getattr(exc, "constraint_name", None) == postgres_constraint
+    return sqlite_column in str(exc)
+
+
+def skip_locked(conn: object) -> str:
+    """The clause that lets processes claim rows without waiting for each other: PostgreSQL's
+    ``FOR UPDATE SKIP LOCKED``. SQLite has one writer at a time, so a claim needs none."""
+    return " FOR UPDATE SKIP LOCKED" if is_postgres(conn) else ""
+
+
+def keep_identity_ahead(conn: Connection, table: str, taken: int) -> None:
+    """After a row was inserted with an explicit id: PostgreSQL's identity sequence must not
+    hand that id out later (SQLite's next rowid is always past the largest)."""
+    if is_postgres(conn):
+        conn.execute(
+            f"SELECT setval(pg_get_serial_sequence('{table}', 'id'),"
+            f" greatest(?, (SELECT last_value FROM {table}_id_seq)))",
+            (taken,),
+        )
+
+
+# A row of a result: ``sqlite3.Row`` or ``asyncpg.Record``, by position or by column name.
+Row = Any
