@@ -9,8 +9,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from .hosting import Post, insert_posts
-from .sql import Connection, ReadConnection
-from .writer import Writer
+from .sql import Connection, ReadConnection, Writes
 
 T = TypeVar("T")
 Reader = Callable[[], contextlib.AbstractAsyncContextManager[ReadConnection]]
@@ -43,7 +42,7 @@ TxT = TypeVar("TxT", bound=Tx)
 class Area(Generic[TxT]):
     """One part of the schema: its writes (``transact``) and reads."""
 
-    def __init__(self, writer: Writer, read: Reader, tx: type[TxT]) -> None:
+    def __init__(self, writer: Writes, read: Reader, tx: type[TxT]) -> None:
         self._writer = writer
         self._read = read
         self._tx = tx

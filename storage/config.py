@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -12,6 +13,8 @@ from .errors import ConfigError
 DEFAULT_PATH = Path("data") / "tora.sqlite3"
 JOURNAL_MODES = ("WAL", "DELETE", "TRUNCATE", "PERSIST")
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
 @dataclass(frozen=True)
@@ -22,6 +25,10 @@ class Config:
     accumulated since the last one (and, on the long board, at every turn end, since
     replaying one long-board turn end costs the rules core a tenth of a second or more).
     Loading then replays at most that many entries; see docs/STORAGE.md for the figures.
+
+    ``url`` (``postgresql://...``) selects PostgreSQL instead of the SQLite file at ``path``:
+    ``schema`` is the schema its tables live in (the connection's default when None),
+    ``writers`` and ``readers`` how many connections write and read at once.
     """
 
     path: Path = DEFAULT_PATH
@@ -29,6 +36,10 @@ class Config:
     synchronous: str = "FULL"
     busy_timeout_ms: int = 5000
     snapshot_every: int = 32
+    url: str | None = None
+    schema: str | None = None
+    writers: int = 4
+    readers: int = 8
 
     def __post_init__(self) -> None:
         if self.journal_mode not in JOURNAL_MODES:
@@ -41,11 +52,35 @@ class Config:
             )
         if self.busy_timeout_ms < 0 or self.snapshot_every < 1:
             raise ConfigError("busy timeout must be >= 0 and snapshot_every >= 1")
+        if self.url is not None and not self.url.startswith(POSTGRES_SCHEMES):
+            raise ConfigError(f"a database URL must start with postgresql://, not {self.url!r}")
+        if self.schema is not None and not SCHEMA_NAME.fullmatch(self.schema):
+            raise ConfigError(
+                f"a schema name is 1-63 lower-case letters, digits and _, not {self.schema!r}"
+            )
+        if not 1 <= self.writers <= 64 or not 1 <= self.readers <= 64:
+            raise ConfigError("writers and readers must each be 1-64 connections")
+
+    @property
+    def postgres(self) -> bool:
+        return self.url is not None
+
+    def where(self) -> str:
+        """The database, for messages (a URL without its password)."""
+        if self.url is None:
+            return str(self.path)
+        return re.sub(r"://([^:@/]*):[^@/]*@", r"://\1:***@", self.url)
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ, **overrides: object) -> Config:
-        """``TORA_DB`` (path), ``TORA_DB_JOURNAL_MODE`` and ``TORA_DB_SYNCHRONOUS``."""
-        settings: dict[str, object] = {"path": Path(environ.get("TORA_DB") or DEFAULT_PATH)}
+        """``TORA_DB`` (a path, or a ``postgresql://`` URL), ``TORA_DB_SCHEMA``,
+        ``TORA_DB_JOURNAL_MODE`` and ``TORA_DB_SYNCHRONOUS``."""
+        where = environ.get("TORA_DB") or str(DEFAULT_PATH)
+        settings: dict[str, object] = (
+            {"url": where} if where.startswith(POSTGRES_SCHEMES) else {"path": Path(where)}
+        )
+        if environ.get("TORA_DB_SCHEMA"):
+            settings["schema"] = environ["TORA_DB_SCHEMA"].strip()
         for key, name in (
             ("journal_mode", "TORA_DB_JOURNAL_MODE"),
             ("synchronous", "TORA_DB_SYNCHRONOUS"),

@@ -1,13 +1,67 @@
-"""Opening connections with the same pragmas everywhere: the writer's, the readers', the CLI's."""
+"""Opening a backend: SQLite's connections with the same pragmas everywhere (the writer's,
+the reader's, the CLI's), or PostgreSQL's (``storage.postgres``) when the config has a URL."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sqlite3
+from collections.abc import AsyncIterator
+from typing import Protocol
 
 import aiosqlite
 
+from . import postgres
 from .config import Config
-from .migrations import migrate
+from .migrations import POSTGRES_MIGRATIONS, migrate
+from .sql import ReadConnection, Writes
+from .writer import Writer
+
+
+class Reads(Protocol):
+    """Where reads borrow a connection."""
+
+    def borrow(self) -> contextlib.AbstractAsyncContextManager[ReadConnection]: ...
+
+    async def close(self) -> None: ...
+
+
+class SqliteReads:
+    """SQLite's one read-only connection, for one task at a time (a read may span a
+    transaction). Reads never block on writes (WAL)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+
+    @contextlib.asynccontextmanager
+    async def borrow(self) -> AsyncIterator[ReadConnection]:
+        async with self._lock:
+            yield self._conn
+
+    async def close(self) -> None:
+        await self._conn.close()
+
+
+async def open_backend(config: Config) -> tuple[Writes, Reads]:
+    """The migrated database of ``config``: its writer and its reads."""
+    if config.postgres:
+        await postgres.prepare(config, POSTGRES_MIGRATIONS)
+        pg_writer = postgres.Writer(config)
+        await pg_writer.start()
+        try:
+            return pg_writer, await postgres.Readers.open(config)
+        except BaseException:
+            await pg_writer.close()
+            raise
+    await asyncio.to_thread(prepare, config)
+    writer = Writer(lambda: connect(config))
+    await writer.start()
+    try:
+        return writer, SqliteReads(await connect_reader(config))
+    except BaseException:
+        await writer.close()
+        raise
 
 
 def _pragmas(config: Config) -> list[str]:

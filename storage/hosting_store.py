@@ -19,14 +19,13 @@ from .games import new_game
 from .hosting import Hosted, Post, Queued, SetupChoice
 from .match import Match
 from .models import State
-from .sql import Connection, ReadConnection
-from .writer import Writer
+from .sql import Connection, ReadConnection, Writes
 
 Reader = Callable[[], contextlib.AbstractAsyncContextManager[ReadConnection]]
 
 
 class Hosting:
-    def __init__(self, writer: Writer, read: Reader) -> None:
+    def __init__(self, writer: Writes, read: Reader) -> None:
         self._writer = writer
         self._read = read
 

@@ -12,8 +12,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from .areas import Area, Reader, Tx
-from .sql import Connection
-from .writer import Writer
+from .sql import Connection, Writes
 
 
 @dataclass(frozen=True)
@@ -367,7 +366,7 @@ class LadderTx(Tx):
 class Ladders(Area[LadderTx]):
     """The ladders' writes (``transact``) and reads."""
 
-    def __init__(self, writer: Writer, read: Reader) -> None:
+    def __init__(self, writer: Writes, read: Reader) -> None:
         super().__init__(writer, read, LadderTx)
 
     async def set_bot(self, user_id: int, bot: bool = True) -> None:
@@ -405,7 +404,9 @@ class Ladders(Area[LadderTx]):
         )
         return [Standing(*row) for row in rows]
 
-    async def results(self, key: LadderKey, *players: int, limit: int = -1) -> list[ResultRow]:
+    async def results(
+        self, key: LadderKey, *players: int, limit: int | None = None
+    ) -> list[ResultRow]:
         """A season's results (removed ones too, marked), newest first; with one player id,
         that player's; with two, the games between them."""
         where = f"{KEY_WHERE}"
@@ -417,8 +418,8 @@ class Ladders(Area[LadderTx]):
             _result(row)
             for row in await self._rows(
                 f"SELECT {RESULT_COLUMNS} FROM ladder_results r WHERE {where}"
-                " ORDER BY r.id DESC LIMIT ?",
-                (*args, limit),
+                " ORDER BY r.id DESC" + ("" if limit is None else f" LIMIT {int(limit)}"),
+                args,
             )
         ]
 

@@ -13,8 +13,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TextIO
 
-import aiosqlite
+import asyncpg
 
+from . import postgres
 from .config import Config
 from .connection import connect_reader
 from .errors import CorruptMatch
@@ -22,6 +23,7 @@ from .loader import SnapshotUnusable, rebuild
 from .log import fingerprint
 from .migrations import LATEST
 from .reads import Stored, match_ids, stored_match
+from .sql import ReadConnection
 
 OK, PROBLEMS, UNUSABLE = 0, 1, 2
 
@@ -80,7 +82,10 @@ def _sync_directory(directory: Path) -> None:
 
 async def check(config: Config, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """SQLite's integrity check, foreign keys, then every match replayed from its whole log
-    and, where it has a snapshot, from the snapshot too: both must give the same game."""
+    and, where it has a snapshot, from the snapshot too: both must give the same game.
+    PostgreSQL enforces its constraints itself: there, only the matches are replayed."""
+    if config.postgres:
+        return await _check_postgres(config, out, err)
     if not config.path.is_file():
         print(f"no database at {config.path} (set TORA_DB or --db)", file=err)
         return UNUSABLE
@@ -95,7 +100,7 @@ async def check(config: Config, out: TextIO = sys.stdout, err: TextIO = sys.stde
         await db.close()
 
 
-async def _check(db: aiosqlite.Connection, path: Path, out: TextIO, err: TextIO) -> int:
+async def _check(db: ReadConnection, path: Path, out: TextIO, err: TextIO) -> int:
     version = next(iter(await db.execute_fetchall("PRAGMA user_version")))[0]
     print(f"database: {path} (schema version {version}, this bot's is {LATEST})", file=out)
     problems = 0
@@ -116,6 +121,36 @@ async def _check(db: aiosqlite.Connection, path: Path, out: TextIO, err: TextIO)
             print(f"foreign key: {table} row {rowid} points to a missing {parent}", file=err)
     else:
         print("foreign keys: ok", file=out)
+    return await _replay_all(db, problems, out, err)
+
+
+async def _check_postgres(config: Config, out: TextIO, err: TextIO) -> int:
+    try:
+        readers = await postgres.Readers.open(config)
+    except (OSError, asyncpg.PostgresError) as exc:
+        print(f"cannot open {config.where()}: {exc}", file=err)
+        return UNUSABLE
+    try:
+        async with readers.borrow() as db:
+            try:
+                [(version,)] = await db.execute_fetchall("SELECT version FROM schema_version")
+            except asyncpg.UndefinedTableError:
+                print(f"no tora-bot schema at {config.where()}", file=err)
+                return UNUSABLE
+            print(
+                f"database: {config.where()} (schema version {version}, this bot's is {LATEST})",
+                file=out,
+            )
+            if version > LATEST:
+                print("the schema is newer than this bot: check it with a newer bot", file=err)
+                return PROBLEMS
+            print("constraints and foreign keys: enforced by PostgreSQL", file=out)
+            return await _replay_all(db, 0, out, err)
+    finally:
+        await readers.close()
+
+
+async def _replay_all(db: ReadConnection, problems: int, out: TextIO, err: TextIO) -> int:
     ids = await match_ids(db)
     failed = 0
     for match_id in ids:

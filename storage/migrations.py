@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from .errors import SchemaTooNew
+from .postgres import Migration as PostgresMigration
 
 FIRST_SCHEMA = """
 CREATE TABLE guild_settings (
@@ -542,6 +543,32 @@ AI_PLAYERS = """
 """
 
 
+SHARED_WORK = """
+-- Several bot processes on one database (docs/DEPLOY.md). A process claims a hosted match's
+-- due clock, or an outbox row, for a while (a lease) before it handles it, so that each is
+-- handled by one process; the lease of a process that died runs out and another takes over.
+ALTER TABLE hosted_matches ADD COLUMN claimed_by TEXT;
+ALTER TABLE hosted_matches ADD COLUMN claimed_until REAL;
+ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+ALTER TABLE outbox ADD COLUMN claimed_until REAL;
+
+-- Work that one process does for all at a time (the ladders' matchmaking, the tournaments'
+-- steps): whoever holds its lease, until it runs out.
+CREATE TABLE leases (
+    name TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    expires_at REAL NOT NULL
+) WITHOUT ROWID;
+
+-- Discord interactions a process has taken: one delivered twice has one effect. Kept a day.
+CREATE TABLE interactions (
+    id INTEGER PRIMARY KEY,
+    seen_at REAL NOT NULL
+);
+CREATE INDEX interactions_by_age ON interactions (seen_at);
+"""
+
+
 def _board_check(boards: tuple[str, ...]) -> str:
     return "CHECK (board IN (" + ", ".join(f"'{board}'" for board in boards) + "))"
 
@@ -602,8 +629,21 @@ MIGRATIONS = (
     ),
     Migration(8, "setup answers of every game", SETUP_ANSWERS),
     Migration(9, "AI ladders", AI_PLAYERS, widen_ladder_boards(GAME_LADDERS, LADDER_BOARDS)),
+    Migration(10, "several processes: leases of clocks, outbox rows and shared work", SHARED_WORK),
 )
 LATEST = MIGRATIONS[-1].number
+
+# PostgreSQL's schema starts at migration 9 (storage/postgres_schema.py); every later
+# migration is written for both backends under the same number.
+POSTGRES_MIGRATIONS = (
+    PostgresMigration(
+        10,
+        MIGRATIONS[9].summary,
+        SHARED_WORK.replace(" REAL", " DOUBLE PRECISION")
+        .replace(" INTEGER", " BIGINT")
+        .replace(" WITHOUT ROWID", ""),
+    ),
+)
 
 
 def schema_version(conn: sqlite3.Connection) -> int:

@@ -226,7 +226,7 @@ async def finished_matches(
         "SELECT f.match_id, m.guild_id, m.challenger_id, m.opposition_id, f.winner, f.reason,"
         " f.score_c, f.score_o, f.record, f.finished_at FROM finished_matches f"
         " JOIN matches m ON m.id = f.match_id WHERE m.guild_id = ?"
-        " AND (? IS NULL OR ? IN (m.challenger_id, m.opposition_id))"
+        " AND (CAST(? AS BIGINT) IS NULL OR ? IN (m.challenger_id, m.opposition_id))"
         " ORDER BY f.finished_at, f.match_id",
         (guild_id, player_id, player_id),
     )

@@ -10,12 +10,13 @@ PostgreSQL twin), ``ReadConnection`` what a read gets (``aiosqlite.Connection`` 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, Protocol, TypeVar
 
 import asyncpg
 
 Params = Sequence[Any]
+T = TypeVar("T")
 
 # A unique or check constraint refused a write: SQLite's or PostgreSQL's error.
 IntegrityError = (sqlite3.IntegrityError, asyncpg.IntegrityConstraintViolationError)
@@ -51,6 +52,15 @@ class ReadConnection(Protocol):
     def execute(self, sql: str, parameters: Params = ..., /) -> Any: ...
 
 
+class Writes(Protocol):
+    """Where write jobs run: ``storage.writer.Writer`` or ``storage.postgres.Writer``. A job is
+    a function of a ``Connection`` that never awaits; ``run`` answers once it is committed."""
+
+    async def run(self, job: Callable[[Any], T]) -> T: ...
+
+    async def close(self) -> None: ...
+
+
 def is_postgres(conn: object) -> bool:
     return getattr(conn, "dialect", "sqlite") == "postgresql"
 
@@ -61,6 +71,13 @@ def violates(exc: BaseException, sqlite_column: str, postgres_constraint: str) -
     if isinstance(exc, asyncpg.IntegrityConstraintViolationError):
         return getattr(exc, "constraint_name", None) == postgres_constraint
     return sqlite_column in str(exc)
+
+
+def lock_row(conn: object) -> str:
+    """The clause that locks the rows a change reads before it checks their version, so that
+    a concurrent change of another process waits and then finds the version moved on
+    (SQLite's writer holds the whole database already)."""
+    return " FOR UPDATE" if is_postgres(conn) else ""
 
 
 def skip_locked(conn: object) -> str:

@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from types import TracebackType
 
@@ -15,7 +15,7 @@ from rules import GameState, Side
 from . import hosting, reads, writes
 from .codec import dump_game
 from .config import Config
-from .connection import connect, connect_reader, prepare
+from .connection import Reads, open_backend
 from .errors import CorruptMatch, UnknownPlayer
 from .games import DEFAULT_GAME, MatchOptions, heavy, new_game
 from .hosting import Hosted, Post
@@ -35,28 +35,28 @@ from .models import (
     State,
 )
 from .records import finish_of, prepare_import, record_headers, write_record
-from .sql import Connection, ReadConnection
+from .sql import Connection, ReadConnection, Writes
 from .tournaments import Tournaments
-from .writer import Writer
 from .writes import Append, NewMatch, snapshot_due
 
 log = logging.getLogger(__name__)
 
 
 class Store:
-    """Matches, players, guild settings, results and ladders in one SQLite file.
+    """Matches, players, guild settings, results and ladders, in one SQLite file or one
+    PostgreSQL database (``Config.url``).
 
-    Open one Store per database per process (``async with await Store.open() as store``).
-    Every write goes through its single writer; reads use their own connection and never
-    block on writes (WAL). Reads named ``private_*`` return one player's hidden data and must
-    only answer that player; every other read is public.
+    Open one Store per database per process (``async with await Store.open() as store``);
+    several processes may share a PostgreSQL database (docs/DEPLOY.md). Every write is one
+    job of its writer, one transaction; reads borrow their own connection and never block on
+    writes. Reads named ``private_*`` return one player's hidden data and must only answer
+    that player; every other read is public.
     """
 
-    def __init__(self, config: Config, writer: Writer, reader: ReadConnection) -> None:
+    def __init__(self, config: Config, writer: Writes, reads: Reads) -> None:
         self.config = config
         self._writer = writer
-        self._reader = reader
-        self._read_lock = asyncio.Lock()
+        self._reads = reads
         self.hosting = Hosting(writer, self._read)
         self.ladders = Ladders(writer, self._read)
         self.tournaments = Tournaments(writer, self._read)
@@ -66,19 +66,11 @@ class Store:
         """Open (creating and migrating if needed) the database of ``config``, by default the
         one the environment names (``TORA_DB``)."""
         config = config or Config.from_env()
-        await asyncio.to_thread(prepare, config)
-        writer = Writer(lambda: connect(config))
-        await writer.start()
-        try:
-            reader = await connect_reader(config)
-        except BaseException:
-            await writer.close()
-            raise
-        return cls(config, writer, reader)
+        return cls(config, *await open_backend(config))
 
     async def close(self) -> None:
         await self._writer.close()
-        await self._reader.close()
+        await self._reads.close()
 
     async def __aenter__(self) -> Store:
         return self
@@ -91,11 +83,8 @@ class Store:
     ) -> None:
         await self.close()
 
-    @contextlib.asynccontextmanager
-    async def _read(self) -> AsyncIterator[ReadConnection]:
-        """The reader, for one task at a time (a read may span a transaction)."""
-        async with self._read_lock:
-            yield self._reader
+    def _read(self) -> contextlib.AbstractAsyncContextManager[ReadConnection]:
+        return self._reads.borrow()
 
     # ---- players and guilds --------------------------------------------------------------
     async def save_player(self, user_id: int, name: str) -> Player:

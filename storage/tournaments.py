@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .areas import Area, Reader, Tx
-from .writer import Writer
+from .sql import Writes
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 CANCELLED = "cancelled"  # by an admin: no champion; what was decided stands
@@ -350,7 +350,7 @@ class TournamentTx(Tx):
 class Tournaments(Area[TournamentTx]):
     """The tournaments' writes (``transact``) and reads."""
 
-    def __init__(self, writer: Writer, read: Reader) -> None:
+    def __init__(self, writer: Writes, read: Reader) -> None:
         super().__init__(writer, read, TournamentTx)
 
     async def snapshot(self, tournament_id: int) -> Snapshot:

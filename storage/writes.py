@@ -22,7 +22,7 @@ from .errors import (
 from .games import DEFAULT_GAME, MatchOptions, options_to_json
 from .log import CLOSING, Entry
 from .models import ACTIVE, FINISHED, RatingChange, State
-from .sql import Connection, keep_identity_ahead
+from .sql import Connection, keep_identity_ahead, lock_row
 
 
 @dataclass(frozen=True)
@@ -88,27 +88,29 @@ def insert_match(
     taken = number is None or (
         conn.execute("SELECT 1 FROM matches WHERE id = ?", (number,)).fetchone() is not None
     )
-    cursor = conn.execute(
-        "INSERT INTO matches (id, guild_id, channel_id, challenger_id, opposition_id, options,"
-        " headers, status, side_to_act, round, version, last_seq, turn_deadline, created_at,"
-        " updated_at, game) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0, ?, ?, ?, ?) RETURNING id",
-        (
-            None if taken else number,
-            new.guild_id,
-            new.channel_id,
-            new.challenger_id,
-            new.opposition_id,
-            options_to_json(new.options),
-            headers_to_json(new.headers),
-            ACTIVE,
-            state.side.letter,
-            state.round,
-            new.deadline,
-            now,
-            now,
-            new.game,
-        ),
+    values = (
+        new.guild_id,
+        new.channel_id,
+        new.challenger_id,
+        new.opposition_id,
+        options_to_json(new.options),
+        headers_to_json(new.headers),
+        ACTIVE,
+        state.side.letter,
+        state.round,
+        new.deadline,
+        now,
+        now,
+        new.game,
     )
+    columns = (
+        "guild_id, channel_id, challenger_id, opposition_id, options, headers, status,"
+        " side_to_act, round, turn_deadline, created_at, updated_at, game, version, last_seq"
+    )
+    marks = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 0"
+    if not taken:  # the given number, else the next free id
+        columns, marks, values = f"id, {columns}", f"?, {marks}", (number, *values)
+    cursor = conn.execute(f"INSERT INTO matches ({columns}) VALUES ({marks}) RETURNING id", values)
     match_id = int(cursor.fetchone()[0])
     if not taken:
         keep_identity_ahead(conn, "matches", match_id)
@@ -127,7 +129,8 @@ def append(conn: Connection, request: Append, now: float) -> Saved:
     same transaction."""
     match_id = request.match_id
     row = conn.execute(
-        "SELECT version, last_seq, status, turn_deadline, closed FROM matches WHERE id = ?",
+        "SELECT version, last_seq, status, turn_deadline, closed FROM matches WHERE id = ?"
+        + lock_row(conn),
         (match_id,),
     ).fetchone()
     if row is None:
@@ -273,6 +276,7 @@ def rate(conn: Connection, match_id: int, changes: Sequence[RatingChange], now: 
         conn.execute(
             "INSERT INTO ratings (guild_id, player_id, rating, games, updated_at)"
             " VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, player_id) DO UPDATE SET"
-            " rating = excluded.rating, games = games + 1, updated_at = excluded.updated_at",
+            " rating = excluded.rating, games = ratings.games + 1,"
+            " updated_at = excluded.updated_at",
             (guild_id, change.player_id, change.after, now),
         )

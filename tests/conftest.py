@@ -2,17 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+import backends
 import pytest
 
 from bot.service.testing import Harness
+from storage import Config
+
+
+@pytest.fixture(params=backends.BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """Each storage backend in turn (PostgreSQL only where a server is reachable)."""
+    if request.param == "postgres" and (reason := backends.postgres_missing()):
+        pytest.skip(reason)
+    return request.param
 
 
 @pytest.fixture
-async def h(tmp_path: Path):
-    """A match service on a fresh SQLite file, with a recording delivery and a manual clock."""
-    harness = Harness(tmp_path / "tora.sqlite3")
+async def db(backend: str, tmp_path: Path) -> AsyncIterator[Config]:
+    """A fresh, empty database of each backend in turn."""
+    config = backends.config(backend, tmp_path)
+    yield config
+    await backends.drop(config)
+
+
+@pytest.fixture
+async def h(db: Config):
+    """A match service on a fresh database of each backend, with a recording delivery and a
+    manual clock."""
+    harness = Harness(db)
     await harness.open()
     yield harness
     await harness.close()

@@ -4,7 +4,6 @@ match service harness."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from random import Random
 
 from bot.ladder.desk import LadderDesk
@@ -30,8 +29,8 @@ class ManualClock:
         self.now += seconds
 
 
-async def open_store(tmp_path: Path) -> Store:
-    store = await Store.open(Config(path=tmp_path / "ladder.sqlite3"))
+async def open_store(db: Config) -> Store:
+    store = await Store.open(db)
     for user_id, name in ((1, "ann"), (2, "bob"), (3, "cid"), (4, "dee"), (5, "eve")):
         await store.save_player(user_id, name)
     return store

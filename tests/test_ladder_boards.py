@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from ladder_fixtures import GUILD, ManualClock, finished, open_store
 
 from bot.ladder.boards import PAGE_SIZE, Boards, png
 from bot.ladder.errors import NotFound
 from bot.ladder.results import Results
+from storage import Config
 
 
-async def test_pages_rank_best_first_and_mark_provisional_ratings(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_pages_rank_best_first_and_mark_provisional_ratings(db: Config) -> None:
+    async with await open_store(db) as store:
         for user_id in range(6, 6 + PAGE_SIZE + 3):
             await store.save_player(user_id, f"p{user_id}")
         clock = ManualClock()
@@ -39,8 +38,8 @@ async def test_pages_rank_best_first_and_mark_provisional_ratings(tmp_path: Path
         assert image.startswith(b"\x89PNG")
 
 
-async def test_a_profile_has_history_record_and_recent_match_ids(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_a_profile_has_history_record_and_recent_match_ids(db: Config) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         results, boards = Results(store, clock), Boards(store, clock)
         short_win = await finished(store, 1, 2, "C")
@@ -62,8 +61,8 @@ async def test_a_profile_has_history_record_and_recent_match_ids(tmp_path: Path)
             await boards.profile(GUILD, 404)
 
 
-async def test_head_to_head_counts_only_results_still_standing(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_head_to_head_counts_only_results_still_standing(db: Config) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         results, boards = Results(store, clock), Boards(store, clock)
         ids = []

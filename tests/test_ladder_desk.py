@@ -5,10 +5,8 @@ the admins' season close and result removal."""
 
 from __future__ import annotations
 
-import sqlite3
-from contextlib import closing
-
 import pytest
+from backends import raw_sql
 from ladder_fixtures import desk_of, play_out
 
 from bot.ladder.desk import LadderRefused
@@ -196,9 +194,10 @@ async def test_an_admin_removes_a_result_with_a_reason_and_ratings_are_recompute
         await desk.remove_result(GUILD, shared, CID, "  ", admin=True)
     reply = await desk.remove_result(GUILD, shared, CID, "shared account", admin=True)
     assert "recomputed from the 1 results that still count" in reply.text and reply.private
-    with closing(sqlite3.connect(h.store.config.path)) as db:
-        logged = db.execute("SELECT removed_by, reason, removed_at FROM ladder_removals")
-        assert logged.fetchall() == [(CID.id, "shared account", h.clock.now())]
+    logged = await raw_sql(
+        h.store.config, "SELECT removed_by, reason, removed_at FROM ladder_removals"
+    )
+    assert logged == [(CID.id, "shared account", h.clock.now())]
     board = await desk.leaderboard(GUILD, "short")
     assert "bob" not in board.text and "1. cid 1662?" in board.text
     profile = await desk.profile(GUILD, ANN.id)

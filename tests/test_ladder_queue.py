@@ -3,14 +3,13 @@ waiting time, leaving, expiry, bots refused."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from ladder_fixtures import GUILD, ManualClock, finished, open_store
 
 from bot.ladder.errors import LadderError, NotFound
 from bot.ladder.queue import EXPIRE_AFTER, HOUR, Matchmaking, allowed_gap
 from bot.ladder.results import Results
+from storage import Config
 
 CHANNEL = 77
 
@@ -21,8 +20,8 @@ def test_the_allowed_gap_widens_with_waiting_and_is_capped() -> None:
     assert allowed_gap(100 * HOUR) == 400
 
 
-async def test_far_ratings_pair_once_the_gap_has_widened(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_far_ratings_pair_once_the_gap_has_widened(db: Config) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         results, queue = Results(store, clock), Matchmaking(store, clock)
         await results.record_match(await finished(store, 1, 2, "C"))  # ann 1662, bob 1338
@@ -40,8 +39,8 @@ async def test_far_ratings_pair_once_the_gap_has_widened(tmp_path: Path) -> None
         assert [e.player_id for e in await queue.waiting(GUILD, "short")] == [2]
 
 
-async def test_the_longest_waiter_gets_the_closest_rating(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_the_longest_waiter_gets_the_closest_rating(db: Config) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         queue = Matchmaking(store, clock)
         assert await queue.join(GUILD, "short", 1, CHANNEL) == []
@@ -52,8 +51,8 @@ async def test_the_longest_waiter_gets_the_closest_rating(tmp_path: Path) -> Non
         assert await queue.waiting(GUILD, "short") == []
 
 
-async def test_leaving_twice_joining_and_bots(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_leaving_twice_joining_and_bots(db: Config) -> None:
+    async with await open_store(db) as store:
         queue = Matchmaking(store, ManualClock())
         await queue.join(GUILD, "short", 1, CHANNEL)
         with pytest.raises(LadderError, match="already waiting"):
@@ -68,8 +67,8 @@ async def test_leaving_twice_joining_and_bots(tmp_path: Path) -> None:
             await queue.join(GUILD, "huge", 1, CHANNEL)
 
 
-async def test_stale_entries_expire(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_stale_entries_expire(db: Config) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         results, queue = Results(store, clock), Matchmaking(store, clock)
         for _ in range(6):

@@ -3,10 +3,10 @@ provisional marks, inactivity, season close with archived standings, removal wit
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import pytest
+from backends import raw_sql
 from ladder_fixtures import DAY, GUILD, ManualClock, finished, open_store
 
 from bot.ladder.errors import LadderError, NotFound, NotRated
@@ -16,13 +16,13 @@ from bot.ladder.standings import PERIOD, current
 from rules.tora import Game, Options, Side
 from storage import Config, Store
 from storage.ladders import LadderKey
-from storage.migrations import LATEST
+from storage.sql import IntegrityError
 
 SHORT1 = LadderKey(GUILD, "short", 1)
 
 
-async def test_a_result_moves_both_ratings_as_glicko2_does(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_a_result_moves_both_ratings_as_glicko2_does(db: Config) -> None:
+    async with await open_store(db) as store:
         results = Results(store, ManualClock())
         recorded = await results.record_match(await finished(store, 1, 2, "C"))
         won, lost = play(Rating(), Rating(), 1.0)
@@ -35,16 +35,16 @@ async def test_a_result_moves_both_ratings_as_glicko2_does(tmp_path: Path) -> No
         assert [s.player_id for s in standings] == [1, 2]
 
 
-async def test_boards_are_separate_ladders(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_boards_are_separate_ladders(db: Config) -> None:
+    async with await open_store(db) as store:
         results = Results(store, ManualClock())
         await results.record_match(await finished(store, 1, 2, "C", board="long"))
         assert await store.ladders.standings(SHORT1) == []
         assert len(await store.ladders.standings(LadderKey(GUILD, "long", 1))) == 2
 
 
-async def test_a_draw_counts_for_both_and_ends_streaks(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_a_draw_counts_for_both_and_ends_streaks(db: Config) -> None:
+    async with await open_store(db) as store:
         results = Results(store, ManualClock())
         await results.record_match(await finished(store, 1, 2, "C"))
         recorded = await results.record_match(await finished(store, 1, 2, None))
@@ -52,8 +52,8 @@ async def test_a_draw_counts_for_both_and_ends_streaks(tmp_path: Path) -> None:
         assert recorded.challenger.games == recorded.opposition.games == 2
 
 
-async def test_only_finished_games_between_two_people_count(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_only_finished_games_between_two_people_count(db: Config) -> None:
+    async with await open_store(db) as store:
         results = Results(store, ManualClock())
         with pytest.raises(NotRated, match="against itself"):
             await results.record_match(await finished(store, 1, 1, "C"))
@@ -76,8 +76,8 @@ async def test_only_finished_games_between_two_people_count(tmp_path: Path) -> N
         assert len(await store.ladders.results(SHORT1)) == 1
 
 
-async def test_new_players_are_provisional_until_enough_games(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_new_players_are_provisional_until_enough_games(db: Config) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         results = Results(store, clock)
         recorded = None
@@ -90,8 +90,8 @@ async def test_new_players_are_provisional_until_enough_games(tmp_path: Path) ->
         assert not current(recorded.challenger, clock()).provisional
 
 
-async def test_deviation_grows_with_inactivity(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_deviation_grows_with_inactivity(db: Config) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         results = Results(store, clock)
         for _ in range(20):
@@ -108,8 +108,8 @@ async def test_deviation_grows_with_inactivity(tmp_path: Path) -> None:
         assert back.challenger.deviation > settled.deviation
 
 
-async def test_closing_a_season_archives_standings_and_starts_fresh(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_closing_a_season_archives_standings_and_starts_fresh(db: Config) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         results = Results(store, clock)
         await results.record_match(await finished(store, 1, 2, "C"))
@@ -132,8 +132,8 @@ async def test_closing_a_season_archives_standings_and_starts_fresh(tmp_path: Pa
         assert [s.key.season for s in await store.ladders.seasons(GUILD, "short")] == [1, 2]
 
 
-async def test_removing_a_result_recomputes_the_season(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_removing_a_result_recomputes_the_season(db: Config, tmp_path: Path) -> None:
+    async with await open_store(db) as store:
         clock = ManualClock()
         results = Results(store, clock)
         games = [(1, 2, "C"), (2, 3, "C"), (1, 3, None), (3, 1, "O"), (2, 1, "C")]
@@ -166,8 +166,8 @@ async def test_removing_a_result_recomputes_the_season(tmp_path: Path) -> None:
         assert [point.match_id for point in history] == [matches[0], matches[4]]
 
 
-async def test_results_of_a_closed_season_stay(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_results_of_a_closed_season_stay(db: Config) -> None:
+    async with await open_store(db) as store:
         results = Results(store, ManualClock())
         match_id = await finished(store, 1, 2, "C")
         await results.record_match(match_id)
@@ -176,24 +176,20 @@ async def test_results_of_a_closed_season_stay(tmp_path: Path) -> None:
             await results.remove_result(GUILD, match_id, by=99, reason="late")
 
 
-async def test_history_and_results_are_append_only(tmp_path: Path) -> None:
-    async with await open_store(tmp_path) as store:
+async def test_history_and_results_are_append_only(db: Config) -> None:
+    async with await open_store(db) as store:
         await Results(store, ManualClock()).record_match(await finished(store, 1, 2, "C"))
-        path = store.config.path
-    conn = sqlite3.connect(path, isolation_level=None)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == LATEST
     for table in ("ladder_history", "ladder_results"):
         for statement in (f"UPDATE {table} SET id = 7", f"DELETE FROM {table}"):
-            with pytest.raises(sqlite3.IntegrityError, match=r"never|append-only"):
-                conn.execute(statement)
-    conn.close()
+            with pytest.raises(IntegrityError, match=r"never|append-only"):
+                await raw_sql(db, statement)
 
 
-async def test_a_series_to_a_point_target_is_one_rated_result(tmp_path: Path, monkeypatch) -> None:
+async def test_a_series_to_a_point_target_is_one_rated_result(db: Config, monkeypatch) -> None:
     # A real reset (R28) takes a long-board game down to one command piece, which costs
     # minutes of turn ends; the ladder only needs a series that went on to a second game.
     monkeypatch.setattr(Game, "can_reset", lambda self: True)
-    async with await open_store(tmp_path) as store:
+    async with await open_store(db) as store:
         results = Results(store, ManualClock())
         series = await store.create_match(GUILD, 1, 2, Options(board="long", target=30))
         series.act(series.game.notation(series.game.legal_actions()[0]))

@@ -30,8 +30,8 @@ C, O = Side.CHALLENGER, Side.OPPOSITION
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    async with await Store.open(Config(path=tmp_path / "tora.sqlite3")) as s:
+async def store(db: Config):
+    async with await Store.open(db) as s:
         for user_id, name in ((1, "ann"), (2, "bob")):
             await s.save_player(user_id, name)
         yield s

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 import random
 import sqlite3
-from pathlib import Path
+from dataclasses import replace
 
 import pytest
 
@@ -26,8 +26,8 @@ SPECS = {
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    async with await Store.open(Config(path=tmp_path / "games.sqlite3", snapshot_every=5)) as s:
+async def store(db: Config):
+    async with await Store.open(replace(db, snapshot_every=5)) as s:
         await s.save_player(11, "ann")
         await s.save_player(22, "bob")
         yield s

@@ -4,10 +4,8 @@ private reads return their own hidden data and nothing of the opponent's."""
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
+from backends import raw_sql
 from storage_workload import GUILD
 
 from rules.tora import Game, Options, Side
@@ -24,8 +22,8 @@ SECRETS = (*STARTS, *C_MOVES, O_MOVE)
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    async with await Store.open(Config(path=tmp_path / "tora.sqlite3")) as s:
+async def store(db: Config):
+    async with await Store.open(db) as s:
         for user_id, name in ((1, "ann"), (2, "bob")):
             await s.save_player(user_id, name)
         yield s
@@ -92,10 +90,7 @@ async def test_each_player_reads_only_their_own_hidden_data(store: Store) -> Non
 async def test_the_hidden_state_survives_a_reload_from_snapshot_or_log(store: Store) -> None:
     match = await assassin_match(store)
     assert fingerprint((await store.load(match.id)).game) == fingerprint(match.game)
-    conn = sqlite3.connect(store.config.path)
-    with conn:
-        conn.execute("DELETE FROM snapshots")
-    conn.close()
+    await raw_sql(store.config, "DELETE FROM snapshots")
     assert fingerprint((await store.load(match.id)).game) == fingerprint(match.game)
 
 

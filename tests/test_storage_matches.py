@@ -6,10 +6,11 @@ from __future__ import annotations
 import asyncio
 import io
 import random
-import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from backends import raw_sql
 from storage_workload import GUILD, new_match, play_and_save
 
 from rules.tora import STATE_VERSION, Game, IllegalAction, Options, Side
@@ -33,19 +34,14 @@ C, O = Side.CHALLENGER, Side.OPPOSITION
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    async with await Store.open(Config(path=tmp_path / "tora.sqlite3", snapshot_every=8)) as s:
+async def store(db: Config):
+    async with await Store.open(replace(db, snapshot_every=8)) as s:
         yield s
 
 
-def sql(store: Store, query: str, *params: object) -> list[tuple]:
-    """Look at (or damage) the file behind the store's back, as a crash or a disk would."""
-    conn = sqlite3.connect(store.config.path)
-    try:
-        with conn:
-            return conn.execute(query, params).fetchall()
-    finally:
-        conn.close()
+async def sql(store: Store, query: str, *params: object) -> list[tuple]:
+    """Look at (or damage) the database behind the store's back, as a crash or a disk would."""
+    return await raw_sql(store.config, query, *params)
 
 
 def first_legal(match: Match) -> str:
@@ -127,10 +123,10 @@ async def test_a_long_random_match_reloads_after_a_restart(tmp_path: Path) -> No
 
 async def test_snapshot_plus_tail_equals_the_whole_log(store: Store) -> None:
     match = await play_and_save(store, await new_match(store), random.Random(3), 60)
-    (snapshot_seq,) = sql(store, "SELECT seq FROM snapshots WHERE match_id = ?", match.id)[0]
+    [(snapshot_seq,)] = await sql(store, "SELECT seq FROM snapshots WHERE match_id = ?", match.id)
     assert 0 < snapshot_seq <= match.seq
     from_snapshot = await store.load(match.id)
-    sql(store, "DELETE FROM snapshots")
+    await sql(store, "DELETE FROM snapshots")
     from_log = await store.load(match.id)
     assert fingerprint(from_snapshot.game) == fingerprint(from_log.game)
     assert fingerprint(from_log.game) == fingerprint(match.game)
@@ -138,24 +134,24 @@ async def test_snapshot_plus_tail_equals_the_whole_log(store: Store) -> None:
 
 @pytest.mark.parametrize(
     "damage",
-    ["UPDATE snapshots SET state_version = state_version - 1", "UPDATE snapshots SET data = x'00'"],
+    ["UPDATE snapshots SET state_version = state_version - 1", "UPDATE snapshots SET data = ?"],
     ids=["older-game-shape", "unreadable-pickle"],
 )
 async def test_an_unusable_snapshot_is_ignored_and_rewritten(store: Store, damage: str) -> None:
     match = await play_and_save(store, await new_match(store), random.Random(4), 40)
-    sql(store, damage)
+    await sql(store, damage, *([b"\x00"] if "?" in damage else []))
     await assert_reloads_same(store, match)
-    fresh = sql(store, "SELECT state_version, seq, length(data) FROM snapshots")
+    fresh = await sql(store, "SELECT state_version, seq, length(data) FROM snapshots")
     assert fresh == [(STATE_VERSION, match.seq, fresh[0][2])] and fresh[0][2] > 1
     await assert_reloads_same(store, match)  # the fresh snapshot loads
 
 
 async def test_a_snapshot_that_disagrees_with_its_log_loses_to_the_log(store: Store) -> None:
     match = await play_and_save(store, await new_match(store), random.Random(8), 20)
-    older = sql(store, "SELECT data FROM snapshots WHERE match_id = ?", match.id)[0][0]
+    [(older,)] = await sql(store, "SELECT data FROM snapshots WHERE match_id = ?", match.id)
     later = await play_and_save(store, match, random.Random(9), 30)
     assert later is match  # still the same match, with a newer snapshot
-    sql(store, "UPDATE snapshots SET data = ? WHERE match_id = ?", older, match.id)
+    await sql(store, "UPDATE snapshots SET data = ? WHERE match_id = ?", older, match.id)
     out, err = io.StringIO(), io.StringIO()
     assert await check(store.config, out, err) == 1
     assert f"match {match.id} cannot be loaded" in err.getvalue()

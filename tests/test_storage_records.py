@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture
-async def store(tmp_path: Path):
-    async with await Store.open(Config(path=tmp_path / "tora.sqlite3", snapshot_every=8)) as s:
+async def store(db: Config):
+    async with await Store.open(replace(db, snapshot_every=8)) as s:
         yield s
 
 

@@ -128,7 +128,7 @@ class DigestRenderer:
 
 
 class Harness:
-    """A service on a real database file, with a manual clock, a recording delivery and the
+    """A service on a real database (a SQLite file, or a PostgreSQL ``Config``), with a manual clock, a recording delivery and the
     digest renderer, run without background tasks: ``settle`` does their work on demand
     (AI players search in threads, 50 ms a turn).
     ``crash`` drops the service and store without delivering anything or closing cleanly
@@ -136,7 +136,7 @@ class Harness:
 
     def __init__(
         self,
-        path: Path,
+        database: Path | Config,
         *,
         settings: Settings | None = None,
         clock: ManualClock | None = None,
@@ -144,7 +144,7 @@ class Harness:
         renderer: Renderer | None = None,
         seed: int = 0,
     ) -> None:
-        self.path = path
+        self.config = database if isinstance(database, Config) else Config(path=database)
         self.settings = settings or Settings(
             burst=1000, every=0.001, ai_processes=0, ai_seconds=0.05
         )
@@ -157,7 +157,7 @@ class Harness:
         self.service: MatchService | None = None
 
     async def open(self) -> MatchService:
-        self.store = await Store.open(Config(path=self.path))
+        self.store = await Store.open(self.config)
         self.service = MatchService(
             self.store,
             self.delivery,

@@ -1,0 +1,368 @@
+"""The PostgreSQL backend (asyncpg): the same jobs and reads as SQLite's, on a shared server.
+
+The store's statements are written once (``storage.sql``); here they are translated
+(``?`` to ``$1``, SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections.
+
+- **Writes.** A write job is a plain function of a connection that never awaits (see
+  ``storage.writer``). Here it runs on one of a few writer threads, each with an asyncpg
+  connection on an event loop of its own: each statement runs that loop until it is answered.
+  Every job is one SERIALIZABLE transaction, retried from the start when PostgreSQL reports a
+  conflict with another process's transaction, so that it behaves as if it ran alone, as it
+  does on SQLite's single writer.
+- **Reads** borrow a connection of a pool on the bot's own loop; one that spans several
+  statements (``BEGIN`` ... ``COMMIT``) reads one snapshot (REPEATABLE READ, read only).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import queue
+import re
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import asyncpg
+
+from .config import Config
+from .errors import SchemaTooNew
+from .postgres_schema import BASELINE, SCHEMA, statements
+from .sql import Params
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+RETRIES = 8  # a job that keeps meeting other processes' transactions fails after this many
+_CONFLICTS = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
+_JSON_EXTRACT = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
+_MIGRATION_LOCK = 7_261_000  # pg_advisory_xact_lock key: one process migrates at a time
+
+
+@functools.lru_cache(maxsize=2048)
+def translate(sql: str) -> str:
+    """SQLite's dialect of a statement to PostgreSQL's: placeholders numbered, JSON fields read
+    with ``->>``. Quoted text is left alone. Linear in the statement's length."""
+    sql = _JSON_EXTRACT.sub(r"(\1::jsonb ->> '\2')", sql)
+    out: list[str] = []
+    number = 0
+    quoted = False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        if char == "?" and not quoted:
+            number += 1
+            out.append(f"${number}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _args(params: Params) -> list[Any]:
+    return [int(value) if isinstance(value, bool) else value for value in params]
+
+
+def _returns_rows(sql: str) -> bool:
+    head = sql.lstrip()[:6].upper()
+    return head.startswith(("SELECT", "WITH", "VALUES")) or "RETURNING" in sql.upper()
+
+
+def _count(status: str) -> int:
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else -1
+
+
+class Cursor:
+    """The rows of one statement, as ``sqlite3.Cursor`` gives them."""
+
+    def __init__(self, rows: Sequence[asyncpg.Record], rowcount: int) -> None:
+        self._rows = rows
+        self._next = 0
+        self.rowcount = rowcount
+
+    def fetchone(self) -> asyncpg.Record | None:
+        if self._next >= len(self._rows):
+            return None
+        self._next += 1
+        return self._rows[self._next - 1]
+
+    def fetchall(self) -> list[asyncpg.Record]:
+        rest = list(self._rows[self._next :])
+        self._next = len(self._rows)
+        return rest
+
+    def __iter__(self) -> Iterator[asyncpg.Record]:
+        return iter(self.fetchall())
+
+
+class AsyncCursor:
+    """A ``Cursor`` with aiosqlite's awaitable fetches."""
+
+    def __init__(self, cursor: Cursor) -> None:
+        self._cursor = cursor
+
+    async def fetchone(self) -> asyncpg.Record | None:
+        return self._cursor.fetchone()
+
+    async def fetchall(self) -> list[asyncpg.Record]:
+        return self._cursor.fetchall()
+
+
+def _settings(config: Config, *, read_only: bool = False) -> dict[str, str]:
+    settings = {"application_name": "tora-bot"}
+    if config.schema:
+        settings["search_path"] = config.schema
+    if read_only:
+        settings["default_transaction_read_only"] = "on"
+    return settings
+
+
+# ---- writes ---------------------------------------------------------------------------------
+class SyncConnection:
+    """A write job's connection: an asyncpg connection driven from its own thread and loop."""
+
+    dialect = "postgresql"
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, conn: asyncpg.Connection) -> None:
+        self._loop = loop
+        self._conn = conn
+
+    def _wait(self, work: Awaitable[T]) -> T:
+        return self._loop.run_until_complete(work)
+
+    def execute(self, sql: str, parameters: Params = (), /) -> Cursor:
+        text, args = translate(sql), _args(parameters)
+        if _returns_rows(text):
+            rows = self._wait(self._conn.fetch(text, *args))
+            return Cursor(rows, len(rows))
+        return Cursor([], _count(self._wait(self._conn.execute(text, *args))))
+
+    def executemany(self, sql: str, parameters: Iterable[Params], /) -> None:
+        batch = [_args(params) for params in parameters]
+        if batch:
+            self._wait(self._conn.executemany(translate(sql), batch))
+
+    def transaction(self, job: Callable[[SyncConnection], T]) -> T:
+        """``job`` in one SERIALIZABLE transaction, run again on a conflict with another."""
+        for attempt in range(1, RETRIES + 1):
+            self._wait(self._conn.execute("BEGIN ISOLATION LEVEL SERIALIZABLE"))
+            try:
+                result = job(self)
+                self._wait(self._conn.execute("COMMIT"))
+                return result
+            except _CONFLICTS:
+                self._rollback()
+                if attempt == RETRIES:
+                    raise
+                log.debug("a write met another transaction; running it again (%d)", attempt)
+            except BaseException:
+                self._rollback()
+                raise
+        raise AssertionError("unreachable")
+
+    def _rollback(self) -> None:
+        if self._conn.is_in_transaction():
+            self._wait(self._conn.execute("ROLLBACK"))
+
+
+@dataclass
+class _Pending:
+    job: Callable[[SyncConnection], Any]
+    future: asyncio.Future[Any]
+
+
+class Writer:
+    """``storage.writer.Writer``'s twin: ``run(job)`` commits ``job`` in a transaction of its
+    own, on one of ``config.writers`` threads (PostgreSQL takes concurrent writers)."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._threads = [
+            threading.Thread(target=self._lane, name=f"tora-pg-writer-{n}", daemon=True)
+            for n in range(config.writers)
+        ]
+        self._started: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
+        self._closed = False
+
+    async def start(self) -> None:
+        for thread in self._threads:
+            thread.start()
+        errors = [await asyncio.to_thread(self._started.get) for _ in self._threads]
+        failure = next((error for error in errors if error is not None), None)
+        if failure is not None:
+            await self.close()
+            raise failure
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for _ in self._threads:
+            self._queue.put(None)
+        for thread in self._threads:
+            await asyncio.to_thread(thread.join)
+
+    async def run(self, job: Callable[[Any], T]) -> T:
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        self._queue.put(_Pending(job, future))
+        return await future
+
+    def _lane(self) -> None:
+        loop = asyncio.new_event_loop()
+        try:
+            conn = loop.run_until_complete(
+                asyncpg.connect(self._config.url, server_settings=_settings(self._config))
+            )
+        except BaseException as exc:
+            self._started.put(exc)
+            loop.close()
+            return
+        self._started.put(None)
+        sync = SyncConnection(loop, conn)
+        try:
+            while (pending := self._queue.get()) is not None:
+                self._one(sync, pending)
+        finally:
+            with contextlib.suppress(Exception):
+                loop.run_until_complete(conn.close())
+            loop.close()
+
+    @staticmethod
+    def _one(sync: SyncConnection, pending: _Pending) -> None:
+        try:
+            outcome: tuple[Any, BaseException | None] = (sync.transaction(pending.job), None)
+        except Exception as exc:
+            outcome = (None, exc)
+        with contextlib.suppress(RuntimeError):  # a closed loop has nobody waiting
+            pending.future.get_loop().call_soon_threadsafe(_answer, pending.future, *outcome)
+
+
+def _answer(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
+    if future.done():  # the caller was cancelled; the write stands (or failed) all the same
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(result)
+
+
+# ---- reads ----------------------------------------------------------------------------------
+class ReadConnection:
+    """aiosqlite's reading calls on a pooled asyncpg connection (read only)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def execute_fetchall(self, sql: str, parameters: Params = (), /) -> list[Any]:
+        return list(await self._conn.fetch(translate(sql), *_args(parameters)))
+
+    def execute(self, sql: str, parameters: Params = (), /) -> _Statement:
+        return _Statement(self._run(sql, parameters))
+
+    async def _run(self, sql: str, parameters: Params) -> Cursor:
+        if sql.strip().upper() == "BEGIN":  # a read of several statements: one snapshot
+            sql = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        text = translate(sql)
+        if _returns_rows(text):
+            rows = await self._conn.fetch(text, *_args(parameters))
+            return Cursor(rows, len(rows))
+        return Cursor([], _count(await self._conn.execute(text, *_args(parameters))))
+
+
+class _Statement:
+    """What aiosqlite's ``execute`` returns: awaitable, and an async context manager."""
+
+    def __init__(self, work: Awaitable[Cursor]) -> None:
+        self._work = work
+
+    def __await__(self):  # type: ignore[no-untyped-def]
+        return self._work.__await__()
+
+    async def __aenter__(self) -> AsyncCursor:
+        return AsyncCursor(await self._work)
+
+    async def __aexit__(self, *exc: object) -> None:
+        return None
+
+
+class Readers:
+    """A pool of read-only connections; ``borrow`` lends one to one task."""
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @classmethod
+    async def open(cls, config: Config) -> Readers:
+        pool = await asyncpg.create_pool(
+            config.url,
+            min_size=1,
+            max_size=config.readers,
+            server_settings=_settings(config, read_only=True),
+        )
+        return cls(pool)
+
+    @contextlib.asynccontextmanager
+    async def borrow(self) -> AsyncIterator[ReadConnection]:
+        async with self._pool.acquire() as conn:
+            try:
+                yield ReadConnection(conn)
+            finally:
+                if conn.is_in_transaction():
+                    await conn.execute("ROLLBACK")
+
+    async def close(self) -> None:
+        await self._pool.close()
+
+
+# ---- the schema -----------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Migration:
+    number: int
+    summary: str
+    sql: str
+
+
+async def prepare(config: Config, migrations: Sequence[Migration]) -> list[int]:
+    """Create the schema if missing and apply pending migrations, in one transaction that
+    holds an advisory lock (two processes starting at once never migrate twice). Returns the
+    migrations applied (the baseline counts as its number)."""
+    conn = await asyncpg.connect(config.url)
+    try:
+        async with conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
+            if config.schema:
+                await conn.execute(f'CREATE SCHEMA IF NOT EXISTS "{config.schema}"')
+                await conn.execute(f'SET LOCAL search_path TO "{config.schema}"')
+            return await _migrate(conn, migrations)
+    finally:
+        await conn.close()
+
+
+async def _migrate(conn: asyncpg.Connection, migrations: Sequence[Migration]) -> list[int]:
+    await conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)")
+    found = await conn.fetchval("SELECT max(version) FROM schema_version") or 0
+    latest = max([BASELINE, *(migration.number for migration in migrations)])
+    if found > latest:
+        raise SchemaTooNew(found, latest)
+    applied = []
+    if found < BASELINE:
+        for statement in statements(SCHEMA):
+            await conn.execute(statement)
+        found = BASELINE
+        applied.append(BASELINE)
+    for migration in migrations:
+        if migration.number > found:
+            for statement in statements(migration.sql):
+                await conn.execute(statement)
+            found = migration.number
+            applied.append(migration.number)
+    await conn.execute("DELETE FROM schema_version")
+    await conn.execute("INSERT INTO schema_version VALUES ($1)", found)
+    return applied

@@ -1,0 +1,77 @@
+"""The storage backends the tests run on: SQLite in a temporary file, always; PostgreSQL when
+a server is reachable at ``TORA_TEST_POSTGRES`` (each test in a schema of its own, dropped
+afterwards). Tests that take the ``db`` fixture run once per backend; the PostgreSQL runs are
+marked ``postgres`` (``pytest -m postgres`` runs only them)."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+import sqlite3
+import uuid
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from storage import Config
+from storage.postgres import translate
+
+POSTGRES_URL = os.environ.get("TORA_TEST_POSTGRES", "")
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+
+
+@functools.cache
+def postgres_missing() -> str | None:
+    """Why the PostgreSQL half cannot run here, or None when it can."""
+    if not POSTGRES_URL:
+        return (
+            "PostgreSQL tests skipped: set TORA_TEST_POSTGRES to a server's URL"
+            " (e.g. postgresql://postgres@127.0.0.1:5432/test) to run them"
+        )
+
+    async def probe() -> None:
+        conn = await asyncpg.connect(POSTGRES_URL, timeout=5)
+        await conn.close()
+
+    try:
+        asyncio.run(probe())
+    except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
+        return f"PostgreSQL tests skipped: no server answers at TORA_TEST_POSTGRES ({exc})"
+    return None
+
+
+def config(backend: str, tmp_path: Path, **settings: object) -> Config:
+    """A fresh, empty database of ``backend``."""
+    if backend == "sqlite":
+        return Config(path=tmp_path / "tora.sqlite3", **settings)  # type: ignore[arg-type]
+    schema = f"test_{uuid.uuid4().hex[:20]}"
+    return Config(url=POSTGRES_URL, schema=schema, **settings)  # type: ignore[arg-type]
+
+
+async def drop(config: Config) -> None:
+    """Remove a test's PostgreSQL schema (nothing to do for a SQLite file)."""
+    if config.postgres:
+        conn = await asyncpg.connect(config.url)
+        try:
+            await conn.execute(f'DROP SCHEMA IF EXISTS "{config.schema}" CASCADE')
+        finally:
+            await conn.close()
+
+
+async def raw_sql(config: Config, query: str, *params: object) -> list[tuple]:
+    """Run ``query`` on the database behind the store's back (to look at it, or damage it as
+    a crash or a disk would), committed at once."""
+    if not config.postgres:
+        conn = sqlite3.connect(config.path)
+        try:
+            with conn:
+                return conn.execute(query, params).fetchall()
+        finally:
+            conn.close()
+    conn = await asyncpg.connect(config.url, server_settings={"search_path": config.schema or ""})
+    try:
+        return [tuple(row) for row in await conn.fetch(translate(query), *params)]
+    finally:
+        await conn.close()
