@@ -21,7 +21,7 @@ from .sql import Connection, IntegrityError, ReadConnection, Row, violates
 
 CHALLENGE, SETUP, PLAYING, ENDED = "challenge", "setup", "playing", "ended"
 
-_COLUMNS = (
+COLUMNS = (
     "id, guild_id, channel_id, issuer_id, invitee_id, terms, phase, ending, challenger_id,"
     " opposition_id, match_id, ready, due_at, remind_at, paused_left, offers, missed_c,"
     " missed_o, turn, version, created_at, updated_at"
@@ -162,7 +162,7 @@ def insert_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
     _check_players(conn, hosted)
     try:
         cursor = conn.execute(
-            f"INSERT INTO hosted_matches ({_COLUMNS.removeprefix('id, ')}) VALUES"
+            f"INSERT INTO hosted_matches ({COLUMNS.removeprefix('id, ')}) VALUES"
             " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
             (*_values(hosted), now, now),
         )
@@ -316,7 +316,7 @@ def retry_later(
 # ---- reads ---------------------------------------------------------------------------------
 
 
-def _hosted(row: Row) -> Hosted:
+def hosted_of(row: Row) -> Hosted:
     return Hosted(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -344,19 +344,28 @@ def _hosted(row: Row) -> Hosted:
 
 async def hosted(db: ReadConnection, hosted_id: int) -> Hosted:
     rows = await db.execute_fetchall(
-        f"SELECT {_COLUMNS} FROM hosted_matches WHERE id = ?", (hosted_id,)
+        f"SELECT {COLUMNS} FROM hosted_matches WHERE id = ?", (hosted_id,)
     )
     for row in rows:
-        return _hosted(row)
+        return hosted_of(row)
     raise HostedNotFound(hosted_id)
 
 
 async def live_in_channel(db: ReadConnection, channel_id: int) -> Hosted | None:
     rows = await db.execute_fetchall(
-        f"SELECT {_COLUMNS} FROM hosted_matches WHERE channel_id = ? AND phase != ?",
+        f"SELECT {COLUMNS} FROM hosted_matches WHERE channel_id = ? AND phase != ?",
         (channel_id, ENDED),
     )
-    return next((_hosted(row) for row in rows), None)
+    return next((hosted_of(row) for row in rows), None)
+
+
+async def versions(db: ReadConnection, hosted_id: int) -> tuple[int, int | None] | None:
+    rows = await db.execute_fetchall(
+        "SELECT h.version, m.version FROM hosted_matches h"
+        " LEFT JOIN matches m ON m.id = h.match_id WHERE h.id = ?",
+        (hosted_id,),
+    )
+    return next(((row[0], row[1]) for row in rows), None)
 
 
 async def button_messages(db: ReadConnection, hosted_id: int) -> list[ButtonMessage]:
@@ -371,11 +380,11 @@ async def button_messages(db: ReadConnection, hosted_id: int) -> list[ButtonMess
 async def of_user(db: ReadConnection, user_id: int, limit: int) -> list[Hosted]:
     """The user's hosted matches, live or ended, the newest first."""
     rows = await db.execute_fetchall(
-        f"SELECT {_COLUMNS} FROM hosted_matches WHERE ? IN (issuer_id, invitee_id,"
+        f"SELECT {COLUMNS} FROM hosted_matches WHERE ? IN (issuer_id, invitee_id,"
         " challenger_id, opposition_id) ORDER BY id DESC LIMIT ?",
         (user_id, limit),
     )
-    return [_hosted(row) for row in rows]
+    return [hosted_of(row) for row in rows]
 
 
 async def latest_in_channel(
@@ -385,11 +394,11 @@ async def latest_in_channel(
     started)."""
     played = " AND match_id IS NOT NULL" if with_game else ""
     rows = await db.execute_fetchall(
-        f"SELECT {_COLUMNS} FROM hosted_matches WHERE channel_id = ?{played}"
+        f"SELECT {COLUMNS} FROM hosted_matches WHERE channel_id = ?{played}"
         " ORDER BY id DESC LIMIT 1",
         (channel_id,),
     )
-    return next((_hosted(row) for row in rows), None)
+    return next((hosted_of(row) for row in rows), None)
 
 
 async def open_challenges(db: ReadConnection, guild_id: int, user_id: int) -> tuple[int, int]:
@@ -406,28 +415,9 @@ async def open_challenges(db: ReadConnection, guild_id: int, user_id: int) -> tu
 
 async def live(db: ReadConnection) -> list[Hosted]:
     rows = await db.execute_fetchall(
-        f"SELECT {_COLUMNS} FROM hosted_matches WHERE phase != ? ORDER BY id", (ENDED,)
+        f"SELECT {COLUMNS} FROM hosted_matches WHERE phase != ? ORDER BY id", (ENDED,)
     )
-    return [_hosted(row) for row in rows]
-
-
-async def due(db: ReadConnection, now: float) -> list[Hosted]:
-    """Live hosted matches whose deadline or reminder has come."""
-    rows = await db.execute_fetchall(
-        f"SELECT {_COLUMNS} FROM hosted_matches WHERE phase != ?"
-        " AND (due_at <= ? OR remind_at <= ?) ORDER BY id",
-        (ENDED, now, now),
-    )
-    return [_hosted(row) for row in rows]
-
-
-async def next_due(db: ReadConnection) -> float | None:
-    """The earliest deadline or reminder of any live hosted match."""
-    rows = await db.execute_fetchall(
-        "SELECT min(due_at), min(remind_at) FROM hosted_matches WHERE phase != ?", (ENDED,)
-    )
-    times = [when for when in next(iter(rows)) if when is not None]
-    return float(min(times)) if times else None
+    return [hosted_of(row) for row in rows]
 
 
 async def private_setup_choice(
@@ -448,30 +438,23 @@ def _choice(
     return SetupChoice(strategy, ruler, assassin, tuple(sorted(given.items())))
 
 
+OUTBOX_COLUMNS = (
+    "id, hosted_id, channel_id, user_id, text, mentions, buttons, attempts, next_try, fallback,"
+    " shown"
+)
+
+
+def queued_of(row: Row) -> Queued:
+    """An outbox row (``OUTBOX_COLUMNS``, by position) as the deliverer takes it."""
+    mentions = tuple(int(user) for user in row[5].split())
+    post = Post(row[2], row[4], row[3], mentions, buttons=row[6])
+    return Queued(row[0], row[1], post, row[7], row[8], bool(row[9]), row[10])
+
+
 async def private_queue(db: ReadConnection) -> list[Queued]:
     """Every undelivered outbox row, oldest first (without files)."""
-    rows = await db.execute_fetchall(
-        "SELECT id, hosted_id, channel_id, user_id, text, mentions, buttons, attempts,"
-        " next_try, fallback, shown FROM outbox ORDER BY id"
-    )
-    return [
-        Queued(
-            row["id"],
-            row["hosted_id"],
-            Post(
-                row["channel_id"],
-                row["text"],
-                row["user_id"],
-                tuple(int(user) for user in row["mentions"].split()),
-                buttons=row["buttons"],
-            ),
-            row["attempts"],
-            row["next_try"],
-            bool(row["fallback"]),
-            row["shown"],
-        )
-        for row in rows
-    ]
+    rows = await db.execute_fetchall(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id")
+    return [queued_of(row) for row in rows]
 
 
 async def private_files(db: ReadConnection, outbox_id: int) -> tuple[tuple[str, bytes], ...]:

@@ -14,7 +14,7 @@ from dataclasses import replace
 
 from rules import Side
 
-from . import hosting, writes
+from . import claims, hosting, writes
 from .games import new_game
 from .hosting import Hosted, Post, Queued, SetupChoice
 from .match import Match
@@ -25,9 +25,10 @@ Reader = Callable[[], contextlib.AbstractAsyncContextManager[ReadConnection]]
 
 
 class Hosting:
-    def __init__(self, writer: Writes, read: Reader) -> None:
+    def __init__(self, writer: Writes, read: Reader, owner: str) -> None:
         self._writer = writer
         self._read = read
+        self._owner = owner  # who claims clocks and outbox rows (``Sharing.owner``)
 
     # ---- writes ----------------------------------------------------------------------------
     async def create(self, new: Hosted, posts: Sequence[Post] = ()) -> Hosted:
@@ -93,8 +94,17 @@ class Hosting:
         )
         return updated, match
 
-    async def delivered(self, outbox_id: int) -> None:
-        await self._writer.run(lambda conn: hosting.delivered(conn, outbox_id))
+    async def delivered(self, outbox_id: int, claim_until: float | None = None) -> None:
+        """A row was delivered: it goes, and the rest this process claimed stay its own
+        until ``claim_until``."""
+        owner = self._owner
+
+        def job(conn: Connection) -> None:
+            hosting.delivered(conn, outbox_id)
+            if claim_until is not None:
+                claims.renew_outbox(conn, owner, claim_until)
+
+        await self._writer.run(job)
 
     async def remember_buttons(self, sent: hosting.ButtonMessage) -> None:
         """A message went out with buttons for a hosted match (a front end's record)."""
@@ -109,6 +119,40 @@ class Hosting:
 
     async def shown(self, outbox_id: int, pieces: int) -> None:
         await self._writer.run(lambda conn: hosting.shown(conn, outbox_id, pieces))
+
+    # ---- claims of several processes (storage/claims.py) -----------------------------------
+    async def claim_due(self, now: float, seconds: float) -> list[Hosted]:
+        """Claim, for ``seconds``, the live hosted matches whose deadline or reminder has come
+        by ``now`` (on the caller's clock) and that no other process holds."""
+        owner = self._owner
+        return await self._writer.run(lambda c: claims.claim_due(c, owner, now, now + seconds))
+
+    async def let_go(self, hosted_id: int, until: float | None = None) -> None:
+        """Give a claimed clock back, or hold it off everyone until ``until``."""
+        owner = self._owner
+        await self._writer.run(lambda conn: claims.let_go(conn, hosted_id, owner, until))
+
+    async def next_due(self, now: float) -> float | None:
+        """When the next deadline or reminder comes that no other process holds, or the
+        next claim runs out, if any."""
+        async with self._read() as db:
+            return await claims.next_due(db, now)
+
+    async def claim_outbox(self, now: float, seconds: float) -> list[Queued]:
+        """PRIVATE (for the deliverer only): claim, for ``seconds``, the undelivered rows of
+        every destination no other process holds, oldest first (without files)."""
+        owner = self._owner
+        return await self._writer.run(
+            lambda conn: claims.claim_outbox(conn, owner, now, now + seconds)
+        )
+
+    async def forget_claims(self) -> None:
+        """Drop every claim and lease: only for a process alone on its database."""
+        await self._writer.run(claims.forget_all)
+
+    async def let_go_outbox(self) -> None:
+        owner = self._owner
+        await self._writer.run(lambda conn: claims.let_go_outbox(conn, owner))
 
     async def retry_later(
         self, outbox_id: int, attempts: int, next_try: float, fallback: bool
@@ -148,15 +192,11 @@ class Hosting:
         async with self._read() as db:
             return await hosting.live(db)
 
-    async def due(self, now: float) -> list[Hosted]:
-        """Live hosted matches whose deadline or reminder has come by ``now``."""
+    async def versions(self, hosted_id: int) -> tuple[int, int | None] | None:
+        """The stored versions of a hosted match and of its game (None before it starts),
+        or None if it is gone: whether a copy in memory is still current."""
         async with self._read() as db:
-            return await hosting.due(db, now)
-
-    async def next_due(self) -> float | None:
-        """When the next deadline or reminder of a live hosted match comes, if any."""
-        async with self._read() as db:
-            return await hosting.next_due(db)
+            return await hosting.versions(db, hosted_id)
 
     async def private_setup_choice(self, hosted_id: int, side: Side) -> SetupChoice | None:
         """PRIVATE to ``side``: what that player chose so far in the setup phase."""

@@ -35,6 +35,7 @@ from .models import (
     State,
 )
 from .records import finish_of, prepare_import, record_headers, write_record
+from .sharing import Sharing
 from .sql import Connection, ReadConnection, Writes
 from .tournaments import Tournaments
 from .writes import Append, NewMatch, snapshot_due
@@ -57,7 +58,8 @@ class Store:
         self.config = config
         self._writer = writer
         self._reads = reads
-        self.hosting = Hosting(writer, self._read)
+        self.sharing = Sharing(writer)
+        self.hosting = Hosting(writer, self._read, self.sharing.owner)
         self.ladders = Ladders(writer, self._read)
         self.tournaments = Tournaments(writer, self._read)
 

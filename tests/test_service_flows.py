@@ -300,16 +300,33 @@ async def test_concurrent_requests_are_serialised(h: Harness) -> None:
     assert (await h.store.load(1)).game.staged() == ["G v5h1-v4h1", "A v4h3-v4h4"]
 
 
-async def test_a_lost_race_with_another_writer_is_refused(h: Harness) -> None:
+async def test_a_change_by_another_process_is_seen_by_the_next_command(h: Harness) -> None:
     service = h.service
     await started(h)
     other = await h.store.load(1)  # another process writes the match behind our back
     other.act("G v5h9-v4h9")
     await h.store.save(other)
+    reply = await service.play(HERE, ANN, "A v7h9-v7h8")  # reloaded first: both are there
+    assert "1. G v5h9-v4h9\n2. A v7h9-v7h8" in reply.text
+
+
+async def test_a_lost_race_with_another_writer_is_refused(h: Harness, monkeypatch) -> None:
+    service = h.service
+    await started(h)
+    seen = await h.store.hosting.versions(1)
+    other = await h.store.load(1)  # another process commits between our look and our write
+    other.act("G v5h9-v4h9")
+    await h.store.save(other)
+    monkeypatch.setattr(h.store.hosting, "versions", lambda _id: _at(seen))
     with pytest.raises(StaleRequest, match="another came first"):
         await service.play(HERE, ANN, "A v7h9-v7h8")
+    monkeypatch.undo()
     reply = await service.play(HERE, ANN, "A v7h9-v7h8")  # reloaded: both actions are there
     assert "1. G v5h9-v4h9\n2. A v7h9-v7h8" in reply.text
+
+
+async def _at(versions: object) -> object:
+    return versions
 
 
 # ---- agreements and endings ----------------------------------------------------------------

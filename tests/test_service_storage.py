@@ -41,6 +41,37 @@ def challenge(channel: int = 100) -> Hosted:
     return Hosted(0, GUILD, channel, 1, 2, "{}", due_at=50.0)
 
 
+async def test_a_clock_is_claimed_by_one_process_and_taken_over_when_the_claim_runs_out(
+    store: Store,
+) -> None:
+    async with await Store.open(store.config) as other:  # a second process
+        hosted = await store.hosting.create(challenge())  # due at 50
+        assert await store.hosting.claim_due(50.0, 30) == [hosted]
+        assert await other.hosting.claim_due(51.0, 30) == []  # held: fired once
+        assert await other.hosting.claim_due(80.0, 30) == [hosted]  # the first died
+        await store.hosting.let_go(hosted.id)  # too late: not its claim any more
+        assert await store.hosting.claim_due(81.0, 30) == []
+        await other.hosting.let_go(hosted.id, until=200.0)  # failed: retried at 200
+        assert await store.hosting.claim_due(199.0, 30) == []
+        assert await store.hosting.claim_due(200.0, 30) == [hosted]
+
+
+async def test_a_destination_s_posts_are_claimed_by_one_process_at_a_time(store: Store) -> None:
+    async with await Store.open(store.config) as other:
+        await store.hosting.create(challenge(100), [Post(100, "one"), Post(100, "two")])
+        await store.hosting.create(challenge(101), [Post(101, "elsewhere")])
+        mine = await store.hosting.claim_outbox(0.0, 30)
+        assert [row.post.text for row in mine] == ["one", "two", "elsewhere"]
+        assert await other.hosting.claim_outbox(1.0, 30) == []
+        await store.hosting.delivered(mine[0].id, claim_until=40.0)  # renews the rest
+        await store.hosting.delivered(mine[2].id)
+        assert await other.hosting.claim_outbox(39.0, 30) == []
+        taken = await other.hosting.claim_outbox(40.0, 30)  # the first died: taken over
+        assert [row.post.text for row in taken] == ["two"]
+        await other.hosting.let_go_outbox()
+        assert [row.post.text for row in await store.hosting.claim_outbox(41.0, 30)] == ["two"]
+
+
 async def test_a_database_of_schema_2_migrates_forward(tmp_path: Path) -> None:
     path = tmp_path / "v2.sqlite3"
     conn = sqlite3.connect(path, isolation_level=None)
@@ -91,8 +122,11 @@ async def test_hosted_matches_have_versions_and_one_live_per_channel(store: Stor
         await store.hosting.update(hosted, [Post(100, "never")])
     assert [row.post.text for row in await store.hosting.private_queue()] == ["a challenge"]
     assert await store.hosting.live_in_channel(100) == moved
-    assert await store.hosting.due(59.0) == [] and await store.hosting.due(60.0) == [moved]
-    assert await store.hosting.next_due() == 60.0
+    assert await store.hosting.next_due(0.0) == 60.0
+    assert await store.hosting.claim_due(59.0, 30) == []
+    assert await store.hosting.claim_due(60.0, 30) == [moved]
+    assert await store.hosting.next_due(60.0) == 90.0  # held until its claim runs out
+    await store.hosting.let_go(moved.id)
     ended = await store.hosting.update(moved.__class__(**{**moved.__dict__, "phase": "ended"}))
     assert await store.hosting.live() == [] and ended.version == 3
     await store.hosting.create(challenge())  # the channel is free again

@@ -66,35 +66,34 @@ class Host:
         self._timers_changed = asyncio.Event()
         self._outbox_changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
-        self._failing: dict[int, float] = {}  # hosted match -> when to retry its clock
         self._listeners: list[EndedListener] = []
         self._hinting: set[int] = set()  # players whose hint is being searched
         self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
     # ---- the clock and the outbox --------------------------------------------------------
     async def run_due(self) -> None:
-        """Handle every expiry, reminder and deadline that has come by now."""
+        """Handle every expiry, reminder and deadline that has come by now and that no other
+        process is handling: each is claimed first (storage/claims.py), so that it fires
+        once however many processes share the database."""
         now = self._ctx.now()
-        for hosted in await self._ctx.store.hosting.due(now):
-            if self._failing.get(hosted.id, 0.0) > now:
-                continue
+        hosting = self._ctx.store.hosting
+        for hosted in await hosting.claim_due(now, self._ctx.settings.claim_seconds):
             async with self._lock(hosted.channel_id):
-                table = await self._table(hosted.channel_id)
-                if table is None or table.hosted.id != hosted.id:
-                    continue
                 try:
-                    await self._fire(table, now)
+                    table = await self._table(hosted.channel_id)
+                    if table is not None and table.hosted.id == hosted.id:
+                        await self._fire(table, now)
+                        self._settle(table)
                 except Exception:
                     log.exception(
                         "hosted match %d: handling its clock failed; trying again in %d s",
                         hosted.id,
                         RETRY_FAILED,
                     )
-                    self._failing[hosted.id] = now + RETRY_FAILED
                     self._tables.pop(hosted.channel_id, None)  # reloaded from the store
+                    await hosting.let_go(hosted.id, until=now + RETRY_FAILED)
                 else:
-                    self._failing.pop(hosted.id, None)
-                    self._settle(table)
+                    await hosting.let_go(hosted.id)
             await self._announce_endings()
 
     async def _fire(self, table: Table, now: float) -> None:
@@ -206,11 +205,14 @@ class Host:
             ) from None
 
     async def _table(self, channel_id: int) -> Table | None:
-        """The channel's live hosted match, from memory or the store (under its lock)."""
-        table = self._tables.get(channel_id)
-        if table is not None:
-            return table
+        """The channel's live hosted match, from memory while the store holds the same
+        versions of it (another process may have changed it), else from the store (under
+        the channel's lock)."""
         store = self._ctx.store
+        table = self._tables.pop(channel_id, None)
+        if table is not None and await store.hosting.versions(table.hosted.id) == table.versions:
+            self._tables[channel_id] = table
+            return table
         hosted = await store.hosting.live_in_channel(channel_id)
         if hosted is None:
             return None
@@ -242,7 +244,7 @@ class Host:
             self._timers_changed.clear()
             try:
                 await self.run_due()
-                when = await self._ctx.store.hosting.next_due()
+                when = await self._ctx.store.hosting.next_due(self._ctx.now())
             except Exception:
                 log.exception("the timers failed; trying again in a minute")
                 when = self._ctx.now() + 60
@@ -261,7 +263,8 @@ class Host:
 
     async def _nap(self, wake: asyncio.Event, until: float | None) -> None:
         """Wait for ``wake``, or until the clock reaches ``until``."""
-        seconds = LONGEST_NAP if until is None else min(LONGEST_NAP, until - self._ctx.now())
+        longest = self._ctx.settings.poll_seconds or LONGEST_NAP
+        seconds = longest if until is None else min(longest, until - self._ctx.now())
         seconds = max(seconds, SHORTEST_NAP)
         sleeper = asyncio.ensure_future(self._ctx.clock.sleep(seconds))
         waiter = asyncio.ensure_future(wake.wait())

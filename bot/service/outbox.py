@@ -4,7 +4,10 @@ with retries, and the fallback for private messages a user's closed DMs refuse.
 A row is deleted only after its delivery returned, so a crash before that means it is
 delivered again after the restart, with the same key: the front end's idempotency key keeps
 it from showing twice (see ``Delivery``). A crash before the row was committed means the
-change it announces was not committed either.
+change it announces was not committed either. Where several processes share the database,
+each pass first claims the rows of the destinations no other process holds (storage/claims.py)
+and renews its claim with every row delivered; a process that died leaves claims that run out,
+and the others deliver what it left, with the same keys.
 """
 
 from __future__ import annotations
@@ -52,13 +55,18 @@ class Deliverer:
         """Deliver every queued row that is due, each destination's in order (a row waiting
         for a retry holds back the later ones to its destination). Returns how many went."""
         async with self._lock:
-            by_destination: dict[tuple[str, int], list[Queued]] = defaultdict(list)
-            for row in await self._store.hosting.private_queue():
-                by_destination[row.destination].append(row)
             now = self._clock.now()
-            drained = await asyncio.gather(
-                *(self._drain(rows, now) for rows in by_destination.values())
-            )
+            hosting = self._store.hosting
+            by_destination: dict[tuple[str, int], list[Queued]] = defaultdict(list)
+            for row in await hosting.claim_outbox(now, self._settings.claim_seconds):
+                by_destination[row.destination].append(row)
+            try:
+                drained = await asyncio.gather(
+                    *(self._drain(rows, now) for rows in by_destination.values())
+                )
+            finally:
+                if by_destination:
+                    await hosting.let_go_outbox()
             waiting = [at for _done, at in drained if at is not None]
             self.next_try = min(waiting, default=None)
             return sum(done for done, _at in drained)
@@ -108,7 +116,9 @@ class Deliverer:
             )
             await self._store.hosting.retry_later(row.id, attempts, now + wait, fallback)
             return now + wait
-        await self._store.hosting.delivered(row.id)
+        await self._store.hosting.delivered(
+            row.id, self._clock.now() + self._settings.claim_seconds
+        )
         return None
 
     async def _heading(self, row: Queued) -> str:

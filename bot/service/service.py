@@ -37,7 +37,11 @@ class MatchService(Host):
     async def start(self, background: bool = True) -> None:
         """Reload every live match (its staged turn and clock), handle what fell due while
         the service was down, deliver the undelivered outbox; with ``background``, keep
-        doing the last two as time passes (else call ``run_due`` and ``deliver``)."""
+        doing the last two as time passes (else call ``run_due`` and ``deliver``). A service
+        alone on its database (no ``poll_seconds``) first drops the claims its earlier life
+        left, rather than wait for them to run out."""
+        if self._ctx.settings.poll_seconds is None:
+            await self._ctx.store.hosting.forget_claims()
         for hosted in await self._ctx.store.hosting.live():
             async with self._lock(hosted.channel_id):
                 try:

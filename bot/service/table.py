@@ -41,6 +41,11 @@ class Table:
         return self.played.game
 
     @property
+    def versions(self) -> tuple[int, int | None]:
+        """The versions of the hosted match and of its game this copy is at (as stored)."""
+        return (self.hosted.version, None if self.match is None else self.match.version)
+
+    @property
     def turn(self) -> int:
         """The public number of the running turn: finished turns plus one while the game is
         played (a series counts on across its games), 0 before it starts."""

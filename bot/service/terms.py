@@ -212,7 +212,11 @@ class Settings:
     (see ``offload``); ``user_challenges`` and ``guild_challenges`` cap the challenges
     waiting for an answer, per player and per server. ``ai_processes`` search the AI
     players' turns, each within ``ai_seconds`` (None: the engines' own time, 2 s a turn, 8 s
-    on TORA's long board); one player may have ``ai_matches`` matches against the AI at once."""
+    on TORA's long board); one player may have ``ai_matches`` matches against the AI at once.
+    Several processes on one database: a process claims a clock or the outbox rows of a
+    destination for ``claim_seconds`` (another takes them over once that has run out after it
+    died); with ``poll_seconds`` the clock and outbox loops look at the database at least that
+    often, for work another process left (None: one process, woken by its own changes)."""
 
     command: str = "/tora"
     challenge_seconds: float = DAY
@@ -227,6 +231,8 @@ class Settings:
     ai_processes: int = 1
     ai_seconds: float | None = None
     ai_matches: int = 3
+    claim_seconds: float = 60.0
+    poll_seconds: float | None = None
     channel_link: str = "https://discord.com/channels/{guild}/{channel}"
 
     def cmd(self, name: str) -> str:

@@ -128,8 +128,9 @@ class DigestRenderer:
 
 
 class Harness:
-    """A service on a real database (a SQLite file, or a PostgreSQL ``Config``), with a manual clock, a recording delivery and the
-    digest renderer, run without background tasks: ``settle`` does their work on demand
+    """A service on a real database (a SQLite file, or a PostgreSQL ``Config``), with a
+    manual clock, a recording delivery and the digest renderer, run without background
+    tasks: ``settle`` does their work on demand
     (AI players search in threads, 50 ms a turn).
     ``crash`` drops the service and store without delivering anything or closing cleanly
     in between, and opens new ones on the same file, as a restart after a crash would."""

@@ -1,0 +1,77 @@
+"""``Store.sharing``: what lets several bot processes share one database (docs/DEPLOY.md).
+
+- **Leases**: work one process does at a time for all (the ladders' matchmaking, the
+  tournaments' catching up, delivering one destination's posts in order) is done by whoever
+  holds its lease, until it runs out; a process that died stops renewing, and another takes
+  over once it has run out.
+- **Interactions**: the ids of the Discord interactions a process has taken, so that one
+  delivered twice (to one process or two) has one effect.
+
+Times are the caller's clock (the service's), like every other time the service stores.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import socket
+
+from .sql import Connection, Writes
+
+INTERACTIONS_KEPT = 24 * 3600.0  # an interaction's token lives 15 minutes; kept far longer
+PRUNE_EVERY = 1000  # interactions taken between two prunings
+
+
+def process_name() -> str:
+    """Who holds a lease: this host and process, and a nonce that tells restarts apart."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+class Sharing:
+    def __init__(self, writer: Writes) -> None:
+        self._writer = writer
+        self.owner = process_name()
+        self._taken = 0
+
+    async def claim(self, name: str, now: float, seconds: float) -> bool:
+        """Take or renew the lease ``name`` for ``seconds``; False while another holds it."""
+
+        def job(conn: Connection) -> bool:
+            row = conn.execute(
+                "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
+                " expires_at = excluded.expires_at"
+                " WHERE leases.owner = excluded.owner OR leases.expires_at <= ?"
+                " RETURNING owner",
+                (name, self.owner, now + seconds, now),
+            ).fetchone()
+            return row is not None
+
+        return await self._writer.run(job)
+
+    async def release(self, name: str) -> None:
+        """Give a lease back before it runs out (only if this process still holds it)."""
+        await self._writer.run(
+            lambda conn: conn.execute(
+                "DELETE FROM leases WHERE name = ? AND owner = ?", (name, self.owner)
+            )
+        )
+
+    async def first_seen(self, interaction_id: int, now: float) -> bool:
+        """Whether no process has taken this interaction before (it is taken now)."""
+        self._taken += 1
+        prune = self._taken % PRUNE_EVERY == 0
+
+        def job(conn: Connection) -> bool:
+            if prune:
+                conn.execute(
+                    "DELETE FROM interactions WHERE seen_at < ?", (now - INTERACTIONS_KEPT,)
+                )
+            row = conn.execute(
+                "INSERT INTO interactions (id, seen_at) VALUES (?, ?)"
+                " ON CONFLICT (id) DO NOTHING RETURNING id",
+                (interaction_id, now),
+            ).fetchone()
+            return row is not None
+
+        return await self._writer.run(job)
