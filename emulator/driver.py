@@ -116,10 +116,13 @@ class Emulator:
         """(method, path below the API base, status, monotonic time) of every REST call."""
         return self.api.log
 
-    async def wait_ready(self, timeout: float = 10.0) -> None:
-        """The bot identified (or resumed) and was sent READY and its guilds."""
+    async def wait_ready(self, timeout: float = 10.0, sessions: int = 1) -> None:
+        """The bot identified (or resumed) and was sent READY and its guilds: ``sessions``
+        gateway sessions at once (one per shard, over every process of the bot)."""
         await self.wait_until(
-            lambda: bool(self.gateway.live_sessions), timeout, "the bot to connect"
+            lambda: len(self.gateway.live_sessions) >= sessions,
+            timeout,
+            f"{sessions} gateway session(s) of the bot",
         )
 
     async def wait_until(
@@ -129,8 +132,9 @@ class Emulator:
 
     # the world
 
-    def add_guild(self, name: str) -> int:
-        return self.world.add_guild(name).id
+    def add_guild(self, name: str, shard: tuple[int, int] | None = None) -> int:
+        """A guild; with ``shard`` (id, count), one whose events go to that shard."""
+        return self.world.add_guild(name, shard).id
 
     def remove_guild(self, guild_id: int) -> None:
         self.world.remove_guild(guild_id)

@@ -162,9 +162,17 @@ class Gateway:
         if conn.session is not None:
             conn.close_after_pending(4005)
             return
-        # sessions nobody is connected to were abandoned by this (re)identify
-        self.sessions = {k: s for k, s in self.sessions.items() if s.conn is not None}
         shard = data.get("shard") or [0, 1]
+        if not (isinstance(shard, list) and len(shard) == 2 and 0 <= shard[0] < shard[1]):
+            conn.close_after_pending(4010)  # Discord's "invalid shard"
+            return
+        # sessions of this shard nobody is connected to were abandoned by this (re)identify;
+        # other shards' (another process's, say) may still be resumed
+        self.sessions = {
+            k: s
+            for k, s in self.sessions.items()
+            if s.conn is not None or s.shard != (shard[0], shard[1])
+        }
         session = Session(
             secrets.token_hex(16), int(data.get("intents") or 0), (shard[0], shard[1])
         )

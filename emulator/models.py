@@ -25,6 +25,14 @@ class Snowflakes:
         self._last = max(self._last + 1, stamp | (next(self._counter) & 0xFFF))
         return self._last
 
+    def next_on_shard(self, shard: int, count: int) -> int:
+        """A guild id that Discord routes to ``shard`` of ``count``: ``(id >> 22) % count``
+        (its time moved on by under ``count`` milliseconds)."""
+        snowflake = self.next()
+        snowflake += ((shard - (snowflake >> 22)) % count) << 22
+        self._last = snowflake
+        return snowflake
+
 
 def snowflake_time(snowflake: int) -> dt.datetime:
     millis = (snowflake >> 22) + DISCORD_EPOCH_MS

@@ -33,7 +33,9 @@ Seen = Callable[
 class Stage:
     """``async with Stage(dir, ("ann", "bob")) as stage:``; ``stage.user["ann"]`` is her id,
     ``stage.channel`` the server's one channel. With ``process``, the bot runs as a child
-    process (real rate limits and clock); else in this process with ``settings``/``clock``."""
+    process (real rate limits and clock); else in this process with ``settings``/``clock``.
+    With ``shards`` (each child's shard ids, of ``shard_count``), several child processes
+    share the bot's shards and ``database`` (docs/DEPLOY.md); ``kill(n)`` kills one."""
 
     def __init__(
         self,
@@ -45,6 +47,9 @@ class Stage:
         clock: Clock | None = None,
         channels: int = 1,
         emulator: dict[str, Any] | None = None,
+        database: StoreConfig | None = None,
+        shards: list[tuple[int, ...]] | None = None,
+        shard_count: int = 1,
     ) -> None:
         self.workdir = workdir
         self.names = names
@@ -57,7 +62,10 @@ class Stage:
         self.user: dict[str, int] = {}
         self.bot: ToraBot | None = None
         self._task: asyncio.Task[None] | None = None
-        self._child: asyncio.subprocess.Process | None = None
+        self.database = database or StoreConfig(path=workdir / "tora.sqlite3")
+        self.shards = shards
+        self.shard_count = shard_count
+        self.children: dict[int, asyncio.subprocess.Process] = {}  # by process number
 
     async def __aenter__(self) -> Stage:
         await self.start()
@@ -73,8 +81,7 @@ class Stage:
     @property
     def config(self) -> Config:
         emu = self.emu
-        store = StoreConfig(path=self.workdir / "tora.sqlite3")
-        return Config(emu.token, store, "WARNING", None, emu.api_base, emu.gateway_url)
+        return Config(emu.token, self.database, "WARNING", None, emu.api_base, emu.gateway_url)
 
     async def start(self) -> None:
         emu = self.emu
@@ -87,50 +94,65 @@ class Stage:
         await sync_commands(self.config, None)
         await self.launch()
 
-    async def launch(self) -> None:
-        """Start the bot and wait until it is connected."""
+    async def launch(self, number: int | None = None) -> None:
+        """Start the bot (every process of it, or process ``number``) and wait until it is
+        connected: one gateway session per shard."""
         before = self.emu.identifies
         if self.process:
-            env = os.environ | {
-                "DISCORD_TOKEN": self.emu.token,
-                "TORA_DB": str(self.config.store.path),
-                "TORA_DISCORD_API": self.emu.api_base,
-                "TORA_LOG_LEVEL": "WARNING",
-            }
-            log = (self.workdir / "bot.log").open("ab")
-            self._child = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", env=env, stdout=log, stderr=log
-            )
+            numbers = range(len(self.shards or [()])) if number is None else [number]
+            for n in numbers:
+                self.children[n] = await self._spawn(n)
         else:
             self.bot = ToraBot(self.config, settings=self.settings, clock=self.clock, dm_rate=500)
             self._task = asyncio.create_task(self.bot.start(self.emu.token))
         await self.emu.wait_until(lambda: self.emu.identifies > before, 30, "the bot to connect")
-        await self.emu.wait_ready(30)
+        await self.emu.wait_ready(60, sessions=self.shard_count)
         if self.bot is not None:
             # "ready" is dispatched a moment after the guilds arrive; closing the bot before
             # then makes that dispatch fail on a closed loop.
             await asyncio.wait_for(self.bot.wait_until_ready(), 30)
 
+    async def _spawn(self, number: int) -> asyncio.subprocess.Process:
+        database = self.database
+        env = os.environ | {
+            "DISCORD_TOKEN": self.emu.token,
+            "TORA_DB": database.url or str(database.path),
+            "TORA_DISCORD_API": self.emu.api_base,
+            "TORA_LOG_LEVEL": "WARNING",
+        }
+        if database.schema:
+            env["TORA_DB_SCHEMA"] = database.schema
+        args = ["-m", "bot"]
+        if self.shards is not None:
+            shards = ",".join(str(shard) for shard in self.shards[number])
+            args += ["--shards", shards, "--shard-count", str(self.shard_count)]
+        log = (self.workdir / f"bot-{number}.log").open("ab")
+        return await asyncio.create_subprocess_exec(
+            sys.executable, *args, env=env, stdout=log, stderr=log
+        )
+
     @property
     def bot_pid(self) -> int:
         """The bot's process id (a bot in a child process only)."""
-        assert self._child is not None, "only a bot in a child process has its own pid"
-        return self._child.pid
+        assert self.children, "only a bot in a child process has its own pid"
+        return self.children[0].pid
 
-    async def kill(self) -> None:
-        """SIGKILL the child process: no clean shutdown at all."""
-        assert self._child is not None, "only a bot in a child process can be killed"
-        self._child.send_signal(signal.SIGKILL)
-        await self._child.wait()
-        self._child = None
+    async def kill(self, number: int = 0) -> None:
+        """SIGKILL a child process (the first by default): no clean shutdown at all."""
+        child = self.children.pop(number)
+        child.send_signal(signal.SIGKILL)
+        await child.wait()
 
     async def stop_bot(self) -> int | None:
-        """A clean stop (SIGTERM for a child); its exit status."""
-        if self._child is not None:
-            self._child.send_signal(signal.SIGTERM)
-            status = await asyncio.wait_for(self._child.wait(), 30)
-            self._child = None
-            return status
+        """A clean stop (SIGTERM for each child); the exit status (the worst of them)."""
+        if self.children:
+            statuses = []
+            for child in self.children.values():
+                child.send_signal(signal.SIGTERM)
+            for child in self.children.values():
+                statuses.append(await asyncio.wait_for(child.wait(), 30))
+            self.children.clear()
+            return max(statuses, key=abs)
         if self.bot is not None and self._task is not None:
             await self.bot.close()
             with contextlib.suppress(asyncio.CancelledError):

@@ -67,8 +67,10 @@ class World:
 
     # who and where
 
-    def add_guild(self, name: str) -> Guild:
-        guild = Guild(self.ids.next(), name, self.owner.id)
+    def add_guild(self, name: str, shard: tuple[int, int] | None = None) -> Guild:
+        """A guild (with ``shard``: one whose id Discord routes to that shard of a count)."""
+        guild_id = self.ids.next() if shard is None else self.ids.next_on_shard(*shard)
+        guild = Guild(guild_id, name, self.owner.id)
         guild.admin_role_id, guild.bot_role_id = self.ids.next(), self.ids.next()
         guild.roles = {
             guild.id: Role(guild.id, "@everyone", EVERYONE_PERMISSIONS),

@@ -12,14 +12,18 @@ Times are the caller's clock (the service's), like every other time the service 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import secrets
 import socket
+from collections.abc import AsyncIterator, Callable
 
 from .sql import Connection, Writes
 
 INTERACTIONS_KEPT = 24 * 3600.0  # an interaction's token lives 15 minutes; kept far longer
 PRUNE_EVERY = 1000  # interactions taken between two prunings
+HOLD_POLL = 0.2  # seconds between two tries of a lease another process holds
 
 
 def process_name() -> str:
@@ -48,6 +52,24 @@ class Sharing:
             return row is not None
 
         return await self._writer.run(job)
+
+    @contextlib.asynccontextmanager
+    async def holding(
+        self, name: str, clock: Callable[[], float], seconds: float = 60.0
+    ) -> AsyncIterator[None]:
+        """Hold the lease ``name`` for the block, waiting (polling) while another process
+        holds it: a lock across processes, which a process that dies lets go of once its
+        lease runs out. TimeoutError after ``seconds`` of waiting."""
+        waited = 0.0
+        while not await self.claim(name, clock(), seconds):
+            if waited >= seconds:
+                raise TimeoutError(f"another process holds {name!r}")
+            await asyncio.sleep(HOLD_POLL)
+            waited += HOLD_POLL
+        try:
+            yield
+        finally:
+            await self.release(name)
 
     async def release(self, name: str) -> None:
         """Give a lease back before it runs out (only if this process still holds it)."""

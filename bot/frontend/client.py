@@ -32,6 +32,7 @@ from .sweeper import Sweeper
 from .tournaments import Tournaments
 
 log = logging.getLogger(__name__)
+SHARED_POLL = 2.0  # seconds: how often a process sharing its database looks for others' work
 
 
 def point_at(api_base: str, gateway: str | None) -> None:
@@ -67,7 +68,11 @@ async def sync_commands(config: Config, guild_id: int | None) -> tuple[int, str]
         return len(await tree.sync(guild=guild)), f"to server {guild_id}"
 
 
-class ToraBot(discord.Client):
+class ToraBot(discord.AutoShardedClient):
+    """The bot, holding the shards its config names (all of them by default: one shard).
+    Several processes may each hold some shards of one bot on one database
+    (docs/DEPLOY.md): DMs arrive on shard 0, every process may act on any match."""
+
     def __init__(
         self,
         config: Config,
@@ -82,9 +87,13 @@ class ToraBot(discord.Client):
             intents=discord.Intents(guilds=True),
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),  # the default; posts name theirs
+            shard_ids=None if config.shards is None else list(config.shards),
+            shard_count=config.shard_count,
         )
         self.config = config
-        self.settings = settings or Settings(ai_processes=config.ai_processes)
+        self.settings = settings or Settings(
+            ai_processes=config.ai_processes, poll_seconds=SHARED_POLL if config.shared else None
+        )
         self.clock = clock  # None: the system's (a test or the demo may bring its own)
         self._dm_pace = (dm_rate, dm_burst)
         self.tree = command_tree(self)
@@ -97,6 +106,7 @@ class ToraBot(discord.Client):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.store)
+        self.handled.sharing = self.store.sharing
         rate, burst = self._dm_pace
         self.sweeper = Sweeper(self.store, self)
         self.delivery = DiscordDelivery(self, sweeper=self.sweeper, dm_rate=rate, dm_burst=burst)
@@ -117,7 +127,10 @@ class ToraBot(discord.Client):
         await self.service.start()
         await self.ladder_runner.resume_pairings()  # after the service: it opens matches
         await cups.start()  # after the service: listens to its endings, then catches up
-        log.info("service started", extra={"db": str(self.config.store.path)})
+        log.info(
+            "service started",
+            extra={"db": self.config.store.where(), "shards": self.config.shards or "all"},
+        )
 
     async def on_ready(self) -> None:
         log.info("connected", extra={"user": str(self.user), "guilds": len(self.guilds)})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from urllib.parse import urlsplit
 
 from storage import Config as StoreConfig
@@ -43,13 +43,26 @@ class Config:
     api_base: str = DISCORD_API
     gateway: str | None = None  # None: Discord's own (or, with another API, ws://host/gateway)
     ai_processes: int = 1  # worker processes searching the AI players' turns and hints
+    shards: tuple[int, ...] | None = None  # this process's shard ids (None: all of them)
+    shard_count: int = 1
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may share the database: on PostgreSQL, or holding only
+        some of the shards. The service then polls for the work others left."""
+        return self.store.postgres or self.shards is not None
+
+    def with_shards(self, shards: str | None, count: int | None) -> Config:
+        """This config holding ``shards`` ("0,2") of ``count`` (the command line's)."""
+        return replace(self, **parse_shards(shards, count))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Config:
         """``DISCORD_TOKEN`` (or ``TORA_TOKEN``), ``TORA_DB`` (and storage's other
         ``TORA_DB_*``), ``TORA_LOG_LEVEL``, ``TORA_SYNC_GUILD``, ``TORA_DISCORD_API`` and
         ``TORA_DISCORD_GATEWAY``, ``TORA_AI_PROCESSES`` (0 to 16, default 1: the AI players'
-        searches; 0 runs them in threads, which holds up every other channel meanwhile)."""
+        searches; 0 runs them in threads, which holds up every other channel meanwhile),
+        ``TORA_SHARDS`` and ``TORA_SHARD_COUNT`` (as ``--shards`` and ``--shard-count``)."""
         token = (environ.get("DISCORD_TOKEN") or environ.get("TORA_TOKEN") or "").strip()
         if not token:
             raise ConfigError(NO_TOKEN)
@@ -76,7 +89,32 @@ class Config:
         except Exception as exc:  # storage's ConfigError names the variable
             raise ConfigError(str(exc)) from None
         sync = int(guild) if guild else None
-        return cls(token, store, level, sync, api, gateway, int(workers))
+        count = environ.get("TORA_SHARD_COUNT")
+        sharding = parse_shards(environ.get("TORA_SHARDS"), int(count) if count else None)
+        return cls(token, store, level, sync, api, gateway, int(workers), **sharding)
+
+
+MOST_SHARDS = 4096
+
+
+def parse_shards(shards: str | None, count: int | None) -> dict[str, object]:
+    """``--shards 0,2 --shard-count 4`` (or ``TORA_SHARDS``, ``TORA_SHARD_COUNT``), checked:
+    the ids are distinct and each below the count."""
+    if shards is None or not shards.strip():
+        if count not in (None, 1):
+            raise ConfigError("--shard-count needs --shards: the ids this process holds")
+        return {}
+    if count is None or not 1 <= count <= MOST_SHARDS:
+        raise ConfigError(f"--shards needs --shard-count, 1 to {MOST_SHARDS}")
+    parts = [part.strip() for part in shards.split(",", MOST_SHARDS)]
+    if not all(part.isdigit() and len(part) <= 4 for part in parts):
+        raise ConfigError(f"--shards is shard ids separated by commas (0,2), not {shards!r}")
+    ids = tuple(int(part) for part in parts)
+    if len(set(ids)) != len(ids) or max(ids) >= count:
+        raise ConfigError(
+            f"--shards must be distinct ids from 0 to {count - 1} (--shard-count {count})"
+        )
+    return {"shards": ids, "shard_count": count}
 
 
 def gateway_next_to(api_base: str) -> str:

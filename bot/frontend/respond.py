@@ -27,6 +27,7 @@ import discord
 
 from bot.ladder.errors import LadderError
 from bot.service import Attachment, RateLimited, Refused, Reply
+from storage.sharing import Sharing
 
 from .parsing import BadDuration
 
@@ -160,7 +161,7 @@ async def run(
 ) -> None:
     """Defer, do ``work``, show its answer; refusals and failures as described above."""
     handled: Handled = getattr(interaction.client, "handled", HANDLED)
-    if not handled.first(interaction.id):
+    if not await handled.first(interaction.id):
         log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
     if not await defer(interaction, private=private):
@@ -217,20 +218,24 @@ async def send_surely(interaction: discord.Interaction[Any], answer: Answer) -> 
 
 class Handled:
     """Interaction ids acted on in the last ``seconds`` (a token's life): each is acted on
-    once, however often it is delivered."""
+    once, however often it is delivered. With the store's ``sharing``, also across the
+    processes that share the database (one of them takes it)."""
 
     def __init__(self, seconds: float = 15 * 60.0, most: int = 50_000) -> None:
         self.seconds, self.most = seconds, most
         self._seen: dict[int, float] = {}
+        self.sharing: Sharing | None = None
 
-    def first(self, interaction_id: int) -> bool:
+    async def first(self, interaction_id: int) -> bool:
         now = time.monotonic()
         if len(self._seen) >= self.most:
             self._seen = {i: t for i, t in self._seen.items() if now - t < self.seconds}
         if interaction_id in self._seen:
             return False
         self._seen[interaction_id] = now
-        return True
+        if self.sharing is None:
+            return True
+        return await self.sharing.first_seen(interaction_id, time.time())
 
 
 HANDLED = Handled()  # for clients without their own (``ToraBot.handled``)

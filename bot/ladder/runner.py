@@ -26,6 +26,8 @@ from .results import Recorded, Results
 log = logging.getLogger(__name__)
 EVERY = 60.0  # seconds between ticks: the gap widens by under a point a minute
 
+LEASE = "ladder"  # who pairs, rates and expires for every process
+
 
 @dataclass(frozen=True)
 class Tick:
@@ -63,15 +65,18 @@ class LadderRunner:
     async def start(self) -> list[Recorded]:
         """Rate what a crash left unrated (returned), then tick in the background. Start it
         before ``MatchService.start`` so that those results go on the ladder before any
-        match that ends as the service catches up with its own deadlines."""
-        rated = await self._results.catch_up()
+        match that ends as the service catches up with its own deadlines. Where processes
+        share the database, the one holding the ladder's lease does this work for all."""
+        rated = await self._results.catch_up() if await self._lead() else []
         self._task = asyncio.create_task(self._loop(), name="tora-ladder")
         return rated
 
     async def resume_pairings(self) -> list[Opened]:
         """Open the matches of pairings a crash left unopened (their players were taken off
         the queue already): call it once the match service has started."""
-        opened = []
+        opened: list[Opened] = []
+        if not await self._lead():
+            return opened
         for pairing in await self._store.ladders.pairings():
             result = await self._opener.open(pairing)
             if isinstance(result, Opened):
@@ -103,10 +108,16 @@ class LadderRunner:
                     opened.append(result)
         return Tick(rated, expired, opened)
 
+    async def _lead(self) -> bool:
+        """Whether this process does the ladder's work now (it holds or renews the lease;
+        another takes over when a holder that died lets it run out)."""
+        return await self._store.sharing.claim(LEASE, self._clock.now(), self._every * 3)
+
     async def _loop(self) -> None:
         while True:
             await self._clock.sleep(self._every)
             try:
-                await self.tick()
+                if await self._lead():
+                    await self.tick()
             except Exception:
                 log.exception("the ladder's tick failed; trying again in %.0f s", self._every)

@@ -284,7 +284,15 @@ class Host:
             if table is None:
                 return None
             job = robots.job_of(table)
-            return None if job is None else robots.with_game(job, table)
+            if job is None or not await self._robot_lease(table):
+                return None
+            return robots.with_game(job, table)
+
+    async def _robot_lease(self, table: Table) -> bool:
+        """Whether this process plays the AI's turns of this match (it holds the match's AI
+        lease): one process does, where several share the database."""
+        sharing, now = self._ctx.store.sharing, self._ctx.now()
+        return await sharing.claim(f"ai:{table.hosted.id}", now, self._ctx.settings.claim_seconds)
 
     async def _robot_command(self, channel_id: int, stamp: Stamp, flow: Flow) -> Reply:
         try:

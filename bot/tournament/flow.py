@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
 from bot.service import Clock, MatchService, Place, Refused, Terms, Threads, Undeliverable, User
@@ -219,20 +220,29 @@ class Flow:
         self.lock = asyncio.Lock()
 
     async def ended(self, hosted: Hosted) -> None:
-        """The match service's ``on_ended`` listener."""
+        """The match service's ``on_ended`` listener. A tournament changes in one process at
+        a time (its lease): two of its games may end at once in two processes."""
         async with self.lock:
             found = await self.store.tournaments.game_of_hosted(hosted.id)
             if found is None or found[1].state != OPEN:
                 return
-            await self._score(found[0], found[1].id, found[1].number, hosted)
-            await self.advance(found[0])
+            async with self._holding(found[0]):
+                found = await self.store.tournaments.game_of_hosted(hosted.id)
+                if found is None or found[1].state != OPEN:  # scored by another meanwhile
+                    return
+                await self._score(found[0], found[1].id, found[1].number, hosted)
+                await self.advance(found[0])
+
+    def _holding(self, tournament_id: int) -> AbstractAsyncContextManager[None]:
+        return self.store.sharing.holding(f"tournament:{tournament_id}", self.clock.now)
 
     async def catch_up(self) -> None:
         """Score the games that ended while nobody listened, then open what is missing."""
         async with self.lock:
             for tournament_id in await self.store.tournaments.running():
                 try:
-                    await self._catch_up(tournament_id)
+                    async with self._holding(tournament_id):
+                        await self._catch_up(tournament_id)
                 except Exception:  # that tournament waits for the next try; the rest go on
                     log.exception("tournament %d could not catch up", tournament_id)
 
