@@ -53,6 +53,7 @@ class Emulator:
         prefix = base64.b64encode(str(self.world.bot.id).encode()).decode().rstrip("=")
         self.token = f"{prefix}.{secrets.token_urlsafe(4)}.{secrets.token_urlsafe(27)}"
         self.gateway = Gateway(self.world, self.token, heartbeat_interval)
+        self.duplicate_interactions = False  # deliver each to every session of the bot
         self.api = Api(
             self.world,
             self.gateway,
@@ -288,8 +289,17 @@ class Emulator:
         self.api.tokens[record.token] = record
         if not self.gateway.sessions:
             record.errors.append("no gateway session: the bot is not connected")
-        self.gateway.on_world_event("INTERACTION_CREATE", record.payload)
+        self.deliver(record, everywhere=self.duplicate_interactions)
         return record
+
+    def deliver(self, record: Interaction, *, everywhere: bool = False) -> None:
+        """Dispatch an interaction to the session that owns its guild's shard (DMs: shard
+        0; a session being resumed gets it on resuming); ``everywhere``: to every session,
+        as a duplicate delivery would (each process of a bot gets it once)."""
+        for session in list(self.gateway.sessions.values()):
+            if everywhere or session.owns(record.guild_id):
+                record.shards.append(session.shard)
+                session.dispatch("INTERACTION_CREATE", record.payload)
 
     def _check_presence(self, user: User, channel: Channel) -> None:
         if channel.recipient_id is not None and channel.recipient_id != user.id:

@@ -281,8 +281,6 @@ class Gateway:
             guild, user = subject
             if session.owns(guild.id):
                 session.dispatch(event, self._member_add(guild, user))
-        elif event == "INTERACTION_CREATE" and session.owns(_guild_of(subject)):
-            session.dispatch(event, subject)
 
     def _channel_event(self, session: Session, event: str, channel: Channel) -> None:
         if session.owns(channel.guild_id):
@@ -312,8 +310,3 @@ class Gateway:
 
 def frame(op: int, data: Any) -> dict[str, Any]:
     return {"op": op, "d": data, "s": None, "t": None}
-
-
-def _guild_of(interaction: dict[str, Any]) -> int | None:
-    guild_id = interaction.get("guild_id")
-    return None if guild_id is None else int(guild_id)

@@ -46,6 +46,7 @@ class Interaction:
     modal: dict[str, Any] | None = None  # the modal's data, when the answer was one
     errors: list[str] = field(default_factory=list)
     settled: bool = False
+    shards: list[tuple[int, int]] = field(default_factory=list)  # the sessions it went to
 
     @property
     def acknowledged(self) -> bool:

@@ -1,20 +1,18 @@
-"""Claims: which process handles a due clock or an outbox row, when several share a database.
+"""Claims: which process fires a due clock, when several share a database.
 
-A process claims rows for a while (a lease: ``claimed_by``, ``claimed_until``) in one
-transaction, handles them, then gives them back. Another process skips rows claimed by a
-lease that has not run out, so each is handled by one process; the claims of a process that
-died run out, and the others take its work over. On PostgreSQL the clocks are claimed with
-``FOR UPDATE SKIP LOCKED``: processes claiming at once take different rows without waiting.
-The outbox is claimed a whole destination at a time (its posts go out in order), so claims
-of one destination by two processes at once conflict, and one of them is run again.
+A process claims due hosted matches for a while (a lease: ``claimed_by``, ``claimed_until``)
+in one transaction, fires their clocks, then gives them back. Another process skips rows
+claimed by a lease that has not run out, so each clock fires in one process; the claims of a
+process that died run out, and the others take its work over. On PostgreSQL the rows are
+claimed with ``FOR UPDATE SKIP LOCKED``: processes claiming at once take different rows
+without waiting for each other. Claims run READ COMMITTED (``Writes.run(claim=True)``).
+(The outbox is delivered a destination at a time under a lease: ``Store.sharing``.)
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-
-from .hosting import COLUMNS, ENDED, OUTBOX_COLUMNS, Hosted, Queued, hosted_of, queued_of
-from .sql import Connection, ReadConnection, Row, skip_locked
+from .hosting import COLUMNS, ENDED, Hosted, hosted_of
+from .sql import Connection, ReadConnection, skip_locked
 
 MOST_CLAIMED = 100  # clocks claimed in one go
 
@@ -66,49 +64,11 @@ async def next_due(db: ReadConnection, now: float) -> float | None:
     return float(min(times)) if times else None
 
 
-def claim_outbox(conn: Connection, owner: str, now: float, until: float) -> list[Queued]:
-    """The undelivered outbox rows of every destination no other process holds, oldest first
-    (without files), claimed by ``owner`` until ``until``."""
-    rows = conn.execute(
-        f"SELECT {OUTBOX_COLUMNS}, claimed_by, claimed_until FROM outbox ORDER BY id"
-    ).fetchall()
-    held = {_destination(row) for row in rows if row[11] not in (None, owner) and row[12] > now}
-    mine: dict[tuple[str, int], list[Queued]] = defaultdict(list)
-    for row in rows:
-        if _destination(row) not in held:
-            mine[_destination(row)].append(queued_of(row))
-    ids = [queued.id for queued_rows in mine.values() for queued in queued_rows]
-    if ids:
-        marks = ", ".join("?" for _ in ids)
-        conn.execute(
-            f"UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id IN ({marks})",
-            (owner, until, *ids),
-        )
-    return sorted((queued for rows_ in mine.values() for queued in rows_), key=lambda q: q.id)
-
-
-def renew_outbox(conn: Connection, owner: str, until: float) -> None:
-    conn.execute("UPDATE outbox SET claimed_until = ? WHERE claimed_by = ?", (until, owner))
-
-
-def let_go_outbox(conn: Connection, owner: str) -> None:
-    conn.execute(
-        "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ?", (owner,)
-    )
-
-
-def _destination(row: Row) -> tuple[str, int]:
-    return ("user", row[3]) if row[3] is not None else ("channel", row[2])
-
-
 def forget_all(conn: Connection) -> None:
     """Drop every claim: for a process that knows it is alone (a claim left can only be of
     its own earlier life, which died before it could give it back)."""
     conn.execute(
         "UPDATE hosted_matches SET claimed_by = NULL, claimed_until = NULL"
         " WHERE claimed_by IS NOT NULL"
-    )
-    conn.execute(
-        "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by IS NOT NULL"
     )
     conn.execute("DELETE FROM leases")

@@ -451,9 +451,19 @@ def queued_of(row: Row) -> Queued:
     return Queued(row[0], row[1], post, row[7], row[8], bool(row[9]), row[10])
 
 
-async def private_queue(db: ReadConnection) -> list[Queued]:
-    """Every undelivered outbox row, oldest first (without files)."""
-    rows = await db.execute_fetchall(f"SELECT {OUTBOX_COLUMNS} FROM outbox ORDER BY id")
+async def private_queue(
+    db: ReadConnection, destination: tuple[str, int] | None = None
+) -> list[Queued]:
+    """Every undelivered outbox row (of one destination), oldest first (without files)."""
+    where, args = "", ()
+    if destination is not None:
+        kind, target = destination
+        where, args = ("WHERE user_id = ?", (target,))
+        if kind == "channel":
+            where, args = ("WHERE user_id IS NULL AND channel_id = ?", (target,))
+    rows = await db.execute_fetchall(
+        f"SELECT {OUTBOX_COLUMNS} FROM outbox {where} ORDER BY id", args
+    )
     return [queued_of(row) for row in rows]
 
 

@@ -94,17 +94,8 @@ class Hosting:
         )
         return updated, match
 
-    async def delivered(self, outbox_id: int, claim_until: float | None = None) -> None:
-        """A row was delivered: it goes, and the rest this process claimed stay its own
-        until ``claim_until``."""
-        owner = self._owner
-
-        def job(conn: Connection) -> None:
-            hosting.delivered(conn, outbox_id)
-            if claim_until is not None:
-                claims.renew_outbox(conn, owner, claim_until)
-
-        await self._writer.run(job)
+    async def delivered(self, outbox_id: int) -> None:
+        await self._writer.run(lambda conn: hosting.delivered(conn, outbox_id), claim=True)
 
     async def remember_buttons(self, sent: hosting.ButtonMessage) -> None:
         """A message went out with buttons for a hosted match (a front end's record)."""
@@ -118,19 +109,23 @@ class Hosting:
             return await hosting.button_messages(db, hosted_id)
 
     async def shown(self, outbox_id: int, pieces: int) -> None:
-        await self._writer.run(lambda conn: hosting.shown(conn, outbox_id, pieces))
+        await self._writer.run(lambda conn: hosting.shown(conn, outbox_id, pieces), claim=True)
 
     # ---- claims of several processes (storage/claims.py) -----------------------------------
     async def claim_due(self, now: float, seconds: float) -> list[Hosted]:
         """Claim, for ``seconds``, the live hosted matches whose deadline or reminder has come
         by ``now`` (on the caller's clock) and that no other process holds."""
         owner = self._owner
-        return await self._writer.run(lambda c: claims.claim_due(c, owner, now, now + seconds))
+        return await self._writer.run(
+            lambda conn: claims.claim_due(conn, owner, now, now + seconds), claim=True
+        )
 
     async def let_go(self, hosted_id: int, until: float | None = None) -> None:
         """Give a claimed clock back, or hold it off everyone until ``until``."""
         owner = self._owner
-        await self._writer.run(lambda conn: claims.let_go(conn, hosted_id, owner, until))
+        await self._writer.run(
+            lambda conn: claims.let_go(conn, hosted_id, owner, until), claim=True
+        )
 
     async def next_due(self, now: float) -> float | None:
         """When the next deadline or reminder comes that no other process holds, or the
@@ -138,27 +133,16 @@ class Hosting:
         async with self._read() as db:
             return await claims.next_due(db, now)
 
-    async def claim_outbox(self, now: float, seconds: float) -> list[Queued]:
-        """PRIVATE (for the deliverer only): claim, for ``seconds``, the undelivered rows of
-        every destination no other process holds, oldest first (without files)."""
-        owner = self._owner
-        return await self._writer.run(
-            lambda conn: claims.claim_outbox(conn, owner, now, now + seconds)
-        )
-
     async def forget_claims(self) -> None:
         """Drop every claim and lease: only for a process alone on its database."""
-        await self._writer.run(claims.forget_all)
-
-    async def let_go_outbox(self) -> None:
-        owner = self._owner
-        await self._writer.run(lambda conn: claims.let_go_outbox(conn, owner))
+        await self._writer.run(claims.forget_all, claim=True)
 
     async def retry_later(
         self, outbox_id: int, attempts: int, next_try: float, fallback: bool
     ) -> None:
         await self._writer.run(
-            lambda conn: hosting.retry_later(conn, outbox_id, attempts, next_try, fallback)
+            lambda conn: hosting.retry_later(conn, outbox_id, attempts, next_try, fallback),
+            claim=True,
         )
 
     # ---- reads -----------------------------------------------------------------------------
@@ -203,10 +187,11 @@ class Hosting:
         async with self._read() as db:
             return await hosting.private_setup_choice(db, hosted_id, side)
 
-    async def private_queue(self) -> list[Queued]:
-        """PRIVATE (for the deliverer only): the undelivered outbox, oldest first."""
+    async def private_queue(self, destination: tuple[str, int] | None = None) -> list[Queued]:
+        """PRIVATE (for the deliverer only): the undelivered outbox (of one destination:
+        ``("channel", id)`` or ``("user", id)``), oldest first."""
         async with self._read() as db:
-            return await hosting.private_queue(db)
+            return await hosting.private_queue(db, destination)
 
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""

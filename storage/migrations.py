@@ -545,15 +545,14 @@ AI_PLAYERS = """
 
 SHARED_WORK = """
 -- Several bot processes on one database (docs/DEPLOY.md). A process claims a hosted match's
--- due clock, or an outbox row, for a while (a lease) before it handles it, so that each is
--- handled by one process; the lease of a process that died runs out and another takes over.
+-- due clock for a while (a lease) before it handles it, so that each fires in one process;
+-- the claim of a process that died runs out and another takes over.
 ALTER TABLE hosted_matches ADD COLUMN claimed_by TEXT;
 ALTER TABLE hosted_matches ADD COLUMN claimed_until REAL;
-ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
-ALTER TABLE outbox ADD COLUMN claimed_until REAL;
 
--- Work that one process does for all at a time (the ladders' matchmaking, the tournaments'
--- steps): whoever holds its lease, until it runs out.
+-- Work that one process does for all at a time (delivering one destination's posts in
+-- order, the ladders' matchmaking, a tournament's steps): whoever holds its lease, until it
+-- runs out.
 CREATE TABLE leases (
     name TEXT PRIMARY KEY,
     owner TEXT NOT NULL,

@@ -8,7 +8,8 @@ The store's statements are written once (``storage.sql``); here they are transla
   connection on an event loop of its own: each statement runs that loop until it is answered.
   Every job is one SERIALIZABLE transaction, retried from the start when PostgreSQL reports a
   conflict with another process's transaction, so that it behaves as if it ran alone, as it
-  does on SQLite's single writer.
+  does on SQLite's single writer; claims (storage/claims.py), which lock the rows they take,
+  are READ COMMITTED, so that they never conflict with what they do not touch.
 - **Reads** borrow a connection of a pool on the bot's own loop; one that spans several
   statements (``BEGIN`` ... ``COMMIT``) reads one snapshot (REPEATABLE READ, read only).
 """
@@ -144,10 +145,10 @@ class SyncConnection:
         if batch:
             self._wait(self._conn.executemany(translate(sql), batch))
 
-    def transaction(self, job: Callable[[SyncConnection], T]) -> T:
-        """``job`` in one SERIALIZABLE transaction, run again on a conflict with another."""
+    def transaction(self, job: Callable[[SyncConnection], T], isolation: str) -> T:
+        """``job`` in one transaction, run again on a conflict with another."""
         for attempt in range(1, RETRIES + 1):
-            self._wait(self._conn.execute("BEGIN ISOLATION LEVEL SERIALIZABLE"))
+            self._wait(self._conn.execute(f"BEGIN ISOLATION LEVEL {isolation}"))
             try:
                 result = job(self)
                 self._wait(self._conn.execute("COMMIT"))
@@ -171,6 +172,7 @@ class SyncConnection:
 class _Pending:
     job: Callable[[SyncConnection], Any]
     future: asyncio.Future[Any]
+    isolation: str
 
 
 class Writer:
@@ -205,11 +207,14 @@ class Writer:
         for thread in self._threads:
             await asyncio.to_thread(thread.join)
 
-    async def run(self, job: Callable[[Any], T]) -> T:
+    async def run(self, job: Callable[[Any], T], *, claim: bool = False) -> T:
+        """``job`` committed: SERIALIZABLE, or READ COMMITTED for a ``claim`` (see
+        ``storage.sql.Writes``)."""
         if self._closed:
             raise RuntimeError("the store is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put(_Pending(job, future))
+        isolation = "READ COMMITTED" if claim else "SERIALIZABLE"
+        self._queue.put(_Pending(job, future, isolation))
         return await future
 
     def _lane(self) -> None:
@@ -235,7 +240,10 @@ class Writer:
     @staticmethod
     def _one(sync: SyncConnection, pending: _Pending) -> None:
         try:
-            outcome: tuple[Any, BaseException | None] = (sync.transaction(pending.job), None)
+            outcome: tuple[Any, BaseException | None] = (
+                sync.transaction(pending.job, pending.isolation),
+                None,
+            )
         except Exception as exc:
             outcome = (None, exc)
         with contextlib.suppress(RuntimeError):  # a closed loop has nobody waiting

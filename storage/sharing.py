@@ -51,7 +51,7 @@ class Sharing:
             ).fetchone()
             return row is not None
 
-        return await self._writer.run(job)
+        return await self._writer.run(job, claim=True)
 
     @contextlib.asynccontextmanager
     async def holding(
@@ -76,7 +76,8 @@ class Sharing:
         await self._writer.run(
             lambda conn: conn.execute(
                 "DELETE FROM leases WHERE name = ? AND owner = ?", (name, self.owner)
-            )
+            ),
+            claim=True,
         )
 
     async def first_seen(self, interaction_id: int, now: float) -> bool:
@@ -96,4 +97,4 @@ class Sharing:
             ).fetchone()
             return row is not None
 
-        return await self._writer.run(job)
+        return await self._writer.run(job, claim=True)

@@ -54,9 +54,12 @@ class ReadConnection(Protocol):
 
 class Writes(Protocol):
     """Where write jobs run: ``storage.writer.Writer`` or ``storage.postgres.Writer``. A job is
-    a function of a ``Connection`` that never awaits; ``run`` answers once it is committed."""
+    a function of a ``Connection`` that never awaits; ``run`` answers once it is committed.
+    Every job runs as if alone (SQLite's one writer; PostgreSQL's SERIALIZABLE), but for
+    ``claim`` jobs (storage/claims.py, leases), which lock the rows they take and need no more
+    (PostgreSQL's READ COMMITTED: they never conflict with the changes they do not touch)."""
 
-    async def run(self, job: Callable[[Any], T]) -> T: ...
+    async def run(self, job: Callable[[Any], T], *, claim: bool = False) -> T: ...
 
     async def close(self) -> None: ...
 

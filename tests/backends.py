@@ -10,6 +10,7 @@ import functools
 import os
 import sqlite3
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import asyncpg
@@ -35,8 +36,9 @@ def postgres_missing() -> str | None:
         conn = await asyncpg.connect(POSTGRES_URL, timeout=5)
         await conn.close()
 
-    try:
-        asyncio.run(probe())
+    try:  # in a thread of its own: the caller may be inside a running event loop
+        with ThreadPoolExecutor(1) as thread:
+            thread.submit(asyncio.run, probe()).result()
     except (OSError, asyncpg.PostgresError, TimeoutError) as exc:
         return f"PostgreSQL tests skipped: no server answers at TORA_TEST_POSTGRES ({exc})"
     return None

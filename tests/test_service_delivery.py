@@ -15,8 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Message, Place, Terms, Undeliverable, User
-from bot.service.testing import ONLY_YOU, PRIVATE, Harness, RecordingDelivery
+from bot.service import Message, Place, Settings, Terms, Undeliverable, User
+from bot.service.testing import ONLY_YOU, PRIVATE, Harness, ManualClock, RecordingDelivery
+from storage import Config
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Place(guild_id=1, channel_id=100)
@@ -282,6 +283,44 @@ async def test_the_background_tasks_keep_time_and_deliver(tmp_path: Path) -> Non
             await _until(lambda: "deadline" in h.delivery.texts(100)[-1])
         finally:
             await service.stop()
+
+
+# ---- several processes on one database -----------------------------------------------------
+SHARED = Settings(burst=1000, every=0.001, ai_processes=0, poll_seconds=1.0, claim_seconds=30.0)
+
+
+async def test_two_processes_fire_a_deadline_once_and_take_over_a_dead_one_s_posts(
+    db: Config,
+) -> None:
+    clock = ManualClock()
+    first, second = (Harness(db, settings=SHARED, clock=clock) for _ in range(2))
+    await first.open()
+    await second.open()
+    try:
+        await play_a_turn(first)
+        await first.settle()
+        clock.advance(10 * HOUR)  # bob's deadline: both processes look at once
+        await asyncio.gather(first.settle(), second.settle())
+        deadlines = [
+            text
+            for h in (first, second)
+            for text in h.delivery.texts(HERE.channel_id)
+            if "turn ended at its deadline" in text
+        ]
+        assert len(deadlines) == 1
+        # The first process dies while it holds the channel's posts; the second delivers
+        # them once its lease has run out, each once.
+        await first.service.draw(HERE, ANN)
+        assert await first.store.sharing.claim(f"outbox:channel:{HERE.channel_id}", clock.now(), 30)
+        await second.settle()
+        assert not any("proposes a draw" in t for t in second.delivery.texts(HERE.channel_id))
+        clock.advance(30)
+        await second.settle()
+        draws = [t for t in second.delivery.texts(HERE.channel_id) if "proposes a draw" in t]
+        assert len(draws) == 1
+    finally:
+        await first.close()
+        await second.close()
 
 
 async def _until(condition, seconds: float = 10.0) -> None:

@@ -56,20 +56,24 @@ async def test_a_clock_is_claimed_by_one_process_and_taken_over_when_the_claim_r
         assert await store.hosting.claim_due(200.0, 30) == [hosted]
 
 
-async def test_a_destination_s_posts_are_claimed_by_one_process_at_a_time(store: Store) -> None:
+async def test_a_lease_is_held_by_one_process_until_it_runs_out(store: Store) -> None:
+    async with await Store.open(store.config) as other:  # a second process
+        mine, theirs = store.sharing, other.sharing
+        assert await mine.claim("ladder", 0.0, 30) and await mine.claim("ladder", 10.0, 30)
+        assert not await theirs.claim("ladder", 39.0, 30)  # renewed at 10: held until 40
+        assert await theirs.claim("ladder", 40.0, 30)  # the first died: taken over
+        await mine.release("ladder")  # too late: not its lease any more
+        assert not await mine.claim("ladder", 41.0, 30)
+        await theirs.release("ladder")
+        assert await mine.claim("ladder", 41.0, 30)
+
+
+async def test_an_interaction_is_taken_by_one_process(store: Store) -> None:
     async with await Store.open(store.config) as other:
-        await store.hosting.create(challenge(100), [Post(100, "one"), Post(100, "two")])
-        await store.hosting.create(challenge(101), [Post(101, "elsewhere")])
-        mine = await store.hosting.claim_outbox(0.0, 30)
-        assert [row.post.text for row in mine] == ["one", "two", "elsewhere"]
-        assert await other.hosting.claim_outbox(1.0, 30) == []
-        await store.hosting.delivered(mine[0].id, claim_until=40.0)  # renews the rest
-        await store.hosting.delivered(mine[2].id)
-        assert await other.hosting.claim_outbox(39.0, 30) == []
-        taken = await other.hosting.claim_outbox(40.0, 30)  # the first died: taken over
-        assert [row.post.text for row in taken] == ["two"]
-        await other.hosting.let_go_outbox()
-        assert [row.post.text for row in await store.hosting.claim_outbox(41.0, 30)] == ["two"]
+        assert await store.sharing.first_seen(77, 0.0)
+        assert not await other.sharing.first_seen(77, 0.0)
+        assert not await store.sharing.first_seen(77, 5.0)
+        assert await other.sharing.first_seen(78, 5.0)
 
 
 async def test_a_database_of_schema_2_migrates_forward(tmp_path: Path) -> None:

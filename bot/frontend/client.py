@@ -92,7 +92,9 @@ class ToraBot(discord.AutoShardedClient):
         )
         self.config = config
         self.settings = settings or Settings(
-            ai_processes=config.ai_processes, poll_seconds=SHARED_POLL if config.shared else None
+            ai_processes=config.ai_processes,
+            poll_seconds=SHARED_POLL if config.shared else None,
+            claim_seconds=config.claim_seconds,
         )
         self.clock = clock  # None: the system's (a test or the demo may bring its own)
         self._dm_pace = (dm_rate, dm_burst)

@@ -45,6 +45,7 @@ class Config:
     ai_processes: int = 1  # worker processes searching the AI players' turns and hints
     shards: tuple[int, ...] | None = None  # this process's shard ids (None: all of them)
     shard_count: int = 1
+    claim_seconds: float = 60.0  # how long a process holds a clock or outbox rows it claimed
 
     @property
     def shared(self) -> bool:
@@ -62,7 +63,9 @@ class Config:
         ``TORA_DB_*``), ``TORA_LOG_LEVEL``, ``TORA_SYNC_GUILD``, ``TORA_DISCORD_API`` and
         ``TORA_DISCORD_GATEWAY``, ``TORA_AI_PROCESSES`` (0 to 16, default 1: the AI players'
         searches; 0 runs them in threads, which holds up every other channel meanwhile),
-        ``TORA_SHARDS`` and ``TORA_SHARD_COUNT`` (as ``--shards`` and ``--shard-count``)."""
+        ``TORA_SHARDS`` and ``TORA_SHARD_COUNT`` (as ``--shards`` and ``--shard-count``),
+        ``TORA_CLAIM_SECONDS`` (1 to 3600, default 60: how soon the others take over the
+        clocks and posts of a process that died)."""
         token = (environ.get("DISCORD_TOKEN") or environ.get("TORA_TOKEN") or "").strip()
         if not token:
             raise ConfigError(NO_TOKEN)
@@ -89,12 +92,28 @@ class Config:
         except Exception as exc:  # storage's ConfigError names the variable
             raise ConfigError(str(exc)) from None
         sync = int(guild) if guild else None
-        count = environ.get("TORA_SHARD_COUNT")
+        count = (environ.get("TORA_SHARD_COUNT") or "").strip()
+        if count and not (count.isdigit() and len(count) <= 5):
+            raise ConfigError(f"TORA_SHARD_COUNT is a number of shards, not {count!r}.")
         sharding = parse_shards(environ.get("TORA_SHARDS"), int(count) if count else None)
-        return cls(token, store, level, sync, api, gateway, int(workers), **sharding)
+        claim = (environ.get("TORA_CLAIM_SECONDS") or "60").strip()
+        if not (claim.isdigit() and MOST_CLAIM >= int(claim) >= 1):
+            raise ConfigError(f"TORA_CLAIM_SECONDS is 1 to {MOST_CLAIM} seconds, not {claim!r}.")
+        return cls(
+            token,
+            store,
+            level,
+            sync,
+            api,
+            gateway,
+            int(workers),
+            **sharding,
+            claim_seconds=int(claim),
+        )
 
 
 MOST_SHARDS = 4096
+MOST_CLAIM = 3600
 
 
 def parse_shards(shards: str | None, count: int | None) -> dict[str, object]:

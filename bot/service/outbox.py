@@ -4,10 +4,10 @@ with retries, and the fallback for private messages a user's closed DMs refuse.
 A row is deleted only after its delivery returned, so a crash before that means it is
 delivered again after the restart, with the same key: the front end's idempotency key keeps
 it from showing twice (see ``Delivery``). A crash before the row was committed means the
-change it announces was not committed either. Where several processes share the database,
-each pass first claims the rows of the destinations no other process holds (storage/claims.py)
-and renews its claim with every row delivered; a process that died leaves claims that run out,
-and the others deliver what it left, with the same keys.
+change it announces was not committed either. Where several processes share the database, a
+destination's rows are delivered under its lease (``Store.sharing``), renewed with every row
+delivered: one process at a time, in order; a process that died leaves a lease that runs
+out, and the others deliver what it left, with the same keys.
 """
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from storage import HostedNotFound, Queued, Store
@@ -55,32 +54,33 @@ class Deliverer:
         """Deliver every queued row that is due, each destination's in order (a row waiting
         for a retry holds back the later ones to its destination). Returns how many went."""
         async with self._lock:
+            destinations = {row.destination for row in await self._store.hosting.private_queue()}
             now = self._clock.now()
-            hosting = self._store.hosting
-            by_destination: dict[tuple[str, int], list[Queued]] = defaultdict(list)
-            for row in await hosting.claim_outbox(now, self._settings.claim_seconds):
-                by_destination[row.destination].append(row)
-            try:
-                drained = await asyncio.gather(
-                    *(self._drain(rows, now) for rows in by_destination.values())
-                )
-            finally:
-                if by_destination:
-                    await hosting.let_go_outbox()
+            drained = await asyncio.gather(*(self._drain(to, now) for to in destinations))
             waiting = [at for _done, at in drained if at is not None]
             self.next_try = min(waiting, default=None)
             return sum(done for done, _at in drained)
 
-    async def _drain(self, rows: list[Queued], now: float) -> tuple[int, float | None]:
-        """Deliver ``rows`` (one destination's) in order until one is not due or fails: how
-        many went, and when the first one left is due."""
-        for done, row in enumerate(rows):
-            if row.next_try > now:
-                return done, row.next_try
-            retry_at = await self._one(row, now)
-            if retry_at is not None:
-                return done, retry_at
-        return len(rows), None
+    async def _drain(self, destination: tuple[str, int], now: float) -> tuple[int, float | None]:
+        """Deliver one destination's rows in order until one is not due or fails, under the
+        destination's lease (another process holding it is delivering them): how many went,
+        and when the first one left is due."""
+        sharing, lease = self._store.sharing, f"outbox:{destination[0]}:{destination[1]}"
+        seconds = self._settings.claim_seconds
+        if not await sharing.claim(lease, now, seconds):
+            return 0, None
+        try:
+            rows = await self._store.hosting.private_queue(destination)  # as of the claim
+            for done, row in enumerate(rows):
+                if row.next_try > now:
+                    return done, row.next_try
+                retry_at = await self._one(row, now)
+                if retry_at is not None:
+                    return done, retry_at
+                await sharing.claim(lease, self._clock.now(), seconds)  # still at it
+            return len(rows), None
+        finally:
+            await sharing.release(lease)
 
     async def _one(self, row: Queued, now: float) -> float | None:
         """Deliver one row; None once it is done with, else when to try it again."""
@@ -116,9 +116,7 @@ class Deliverer:
             )
             await self._store.hosting.retry_later(row.id, attempts, now + wait, fallback)
             return now + wait
-        await self._store.hosting.delivered(
-            row.id, self._clock.now() + self._settings.claim_seconds
-        )
+        await self._store.hosting.delivered(row.id)
         return None
 
     async def _heading(self, row: Queued) -> str:
