@@ -1,4 +1,5 @@
-"""``python -m storage backup PATH`` | ``python -m storage check`` (see storage/maintenance.py)."""
+"""``python -m storage backup PATH`` | ``check`` (see storage/maintenance.py) |
+``copy SRC DST`` (see storage/transfer.py)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,21 @@ import asyncio
 import sys
 from pathlib import Path
 
-from .config import Config
+from .config import POSTGRES_SCHEMES, Config
 from .errors import ConfigError
 from .maintenance import UNUSABLE, backup, check
+from .transfer import copy
+
+COPY_HELP = """\
+Copy a whole database into a new, empty one: SQLite to PostgreSQL, back, or either to its
+own kind. SRC and DST are each a SQLite file's path or a postgresql:// URL; a PostgreSQL
+database's schema is given with --source-schema / --dest-schema (the connection's default
+schema, usually public, without). Both are created or migrated to this bot's schema first.
+The destination must be empty; the copy is one transaction there (all rows or none), ids
+included, and ids are never handed out twice afterwards. Stop the bot while copying: its
+later writes would not be copied. Then every table's rows are counted on both sides and the
+destination is checked as `check` does (every match replayed from its whole log).
+Exit status: 0 copied and checked, 1 the copy failed or differs, 2 a database is unusable."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -17,20 +30,48 @@ def main(argv: list[str] | None = None) -> int:
         prog="python -m storage",
         description="Maintain the tora-bot database (by default $TORA_DB or ./data/tora.sqlite3).",
     )
-    parser.add_argument("--db", type=Path, help="the database file (overrides TORA_DB)")
+    parser.add_argument(
+        "--db", help="the database: a SQLite file or a postgresql:// URL (overrides TORA_DB)"
+    )
+    parser.add_argument("--schema", help="its PostgreSQL schema (overrides TORA_DB_SCHEMA)")
     commands = parser.add_subparsers(dest="command", required=True)
     saving = commands.add_parser("backup", help="copy the database with the online backup API")
     saving.add_argument("path", type=Path, help="where to write the copy (must not exist)")
     commands.add_parser("check", help="integrity check, then replay every match")
+    copying = commands.add_parser(
+        "copy",
+        help="copy a whole database into an empty one (SQLite or PostgreSQL, either way)",
+        description=COPY_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    copying.add_argument("source", metavar="SRC", help="a SQLite file or a postgresql:// URL")
+    copying.add_argument("dest", metavar="DST", help="a SQLite file or a postgresql:// URL (empty)")
+    copying.add_argument("--source-schema", help="the PostgreSQL schema of SRC")
+    copying.add_argument("--dest-schema", help="the PostgreSQL schema of DST")
     args = parser.parse_args(argv)
     try:
-        config = Config.from_env(**({"path": args.db} if args.db else {}))
+        if args.command == "copy":
+            source = _config(args.source, args.source_schema)
+            dest = _config(args.dest, args.dest_schema)
+        else:
+            config = _config(args.db, args.schema) if args.db else Config.from_env()
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return UNUSABLE
+    if args.command == "copy":
+        return asyncio.run(copy(source, dest, sys.stdout, sys.stderr))
     if args.command == "backup":
         return backup(config, args.path)
     return asyncio.run(check(config))
+
+
+def _config(where: str, schema: str | None) -> Config:
+    """A database named on the command line: a postgresql:// URL, else a SQLite file."""
+    if where.startswith(POSTGRES_SCHEMES):
+        return Config(url=where, schema=schema)
+    if schema is not None:
+        raise ConfigError(f"{where} is a SQLite file: a schema is for a postgresql:// URL")
+    return Config(path=Path(where))
 
 
 if __name__ == "__main__":
