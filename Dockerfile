@@ -2,6 +2,7 @@
 #   docker build -t tora-bot .
 #   docker run -e DISCORD_TOKEN=... -v tora-data:/data tora-bot          (the bot)
 #   docker run -e DISCORD_TOKEN=... tora-bot sync --guild 123456789      (register commands)
+#   several processes on PostgreSQL: docs/DEPLOY.md (docs/deploy/compose.yaml)
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -13,6 +14,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY rules ./rules
+COPY ai ./ai
 COPY storage ./storage
 COPY render ./render
 COPY bot ./bot

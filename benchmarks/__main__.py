@@ -7,6 +7,7 @@ import sys
 from . import (
     ai_bench,
     assassin_bench,
+    cluster_bench,
     discord_bench,
     ladder_bench,
     render_bench,
@@ -29,6 +30,7 @@ def main() -> int:
         render_bench,
         ladder_bench,
         service_bench,
+        cluster_bench,
         discord_bench,
         ai_bench,
     ):

@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import random
 import statistics
 import time
-from collections.abc import AsyncIterator, Callable, Sequence
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import asyncpg
+
 from rules.tora import Game, IllegalAction, Options
+from storage import Config as StoreConfig
 
 
 @dataclass
@@ -125,3 +130,30 @@ async def poisson_arrivals(rate: float, seconds: float, rng: random.Random) -> A
         if delay > 0:
             await asyncio.sleep(delay)
         yield begin + at
+
+
+POSTGRES_ENV = ("TORA_BENCH_POSTGRES", "TORA_TEST_POSTGRES")
+
+
+@contextlib.contextmanager
+def postgres_schema(name: str) -> Iterator[StoreConfig | None]:
+    """A fresh schema of the PostgreSQL server at ``TORA_BENCH_POSTGRES`` (or the tests'
+    ``TORA_TEST_POSTGRES``), dropped afterwards; None, said so, where there is none."""
+    url = next((os.environ[key] for key in POSTGRES_ENV if os.environ.get(key)), None)
+    if url is None:
+        print(f"({name} on PostgreSQL skipped: set TORA_BENCH_POSTGRES to a server's URL)")
+        yield None
+        return
+    schema = f"bench_{name}_{uuid.uuid4().hex[:8]}"
+    try:
+        yield StoreConfig(url=url, schema=schema)
+    finally:
+        asyncio.run(_drop_schema(url, schema))
+
+
+async def _drop_schema(url: str, schema: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE')
+    finally:
+        await conn.close()

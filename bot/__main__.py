@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 
@@ -60,10 +61,13 @@ def main(argv: list[str] | None = None) -> int:
     syncing = commands.add_parser("sync", help="register the slash commands with Discord")
     syncing.add_argument("--guild", type=int, help="a server id (default TORA_SYNC_GUILD)")
     args = parser.parse_args(argv)
+    environ = dict(os.environ)  # the command line's shards over the environment's
+    if getattr(args, "shards", None) is not None:
+        environ["TORA_SHARDS"] = args.shards
+    if getattr(args, "shard_count", None) is not None:
+        environ["TORA_SHARD_COUNT"] = str(args.shard_count)
     try:
-        config = Config.from_env()
-        if getattr(args, "shards", None) is not None or getattr(args, "shard_count", None):
-            config = config.with_shards(args.shards, args.shard_count)
+        config = Config.from_env(environ)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return 2

@@ -30,7 +30,15 @@ OK, PROBLEMS, UNUSABLE = 0, 1, 2
 
 def backup(config: Config, dest: Path, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
     """Copy the database to ``dest`` with SQLite's online backup API: a consistent copy even
-    while the bot writes, as one self-contained file (rollback journal, no -wal)."""
+    while the bot writes, as one self-contained file (rollback journal, no -wal). A
+    PostgreSQL database is backed up with the server's own tools (docs/DEPLOY.md)."""
+    if config.postgres:
+        print(
+            f"{config.where()} is PostgreSQL: back it up with pg_dump, or copy it to a SQLite"
+            " file with `python -m storage copy URL FILE`",
+            file=err,
+        )
+        return UNUSABLE
     source = config.path
     if not source.is_file():
         print(f"no database at {source} (set TORA_DB or --db)", file=err)

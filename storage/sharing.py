@@ -80,6 +80,20 @@ class Sharing:
             claim=True,
         )
 
+    async def release_all(self) -> None:
+        """Give back every lease and clock this process holds: it is stopping cleanly, and
+        the others need not wait for them to run out."""
+
+        def job(conn: Connection) -> None:
+            conn.execute("DELETE FROM leases WHERE owner = ?", (self.owner,))
+            conn.execute(
+                "UPDATE hosted_matches SET claimed_by = NULL, claimed_until = NULL"
+                " WHERE claimed_by = ?",
+                (self.owner,),
+            )
+
+        await self._writer.run(job, claim=True)
+
     async def first_seen(self, interaction_id: int, now: float) -> bool:
         """Whether no process has taken this interaction before (it is taken now)."""
         self._taken += 1

@@ -58,6 +58,7 @@ class Store:
         self.config = config
         self._writer = writer
         self._reads = reads
+        self._closed = False
         self.sharing = Sharing(writer)
         self.hosting = Hosting(writer, self._read, self.sharing.owner)
         self.ladders = Ladders(writer, self._read)
@@ -71,6 +72,14 @@ class Store:
         return cls(config, *await open_backend(config))
 
     async def close(self) -> None:
+        """Give back what this process holds (see ``Sharing``), then close."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self.sharing.release_all()
+        except Exception:  # closing anyway: the leases run out by themselves
+            log.exception("could not give back this process's leases")
         await self._writer.close()
         await self._reads.close()
 

@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from bot.__main__ import main as bot_main
 from bot.frontend import rulebook
 from bot.frontend.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, ToraButton, buttons
 from bot.frontend.config import DISCORD_API, NO_TOKEN, Config, ConfigError
@@ -134,6 +135,46 @@ def test_config_comes_from_the_environment() -> None:
     ):
         with pytest.raises(ConfigError):
             Config.from_env({"DISCORD_TOKEN": "t", **bad})
+
+
+def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> None:
+    alone = Config.from_env({"DISCORD_TOKEN": "t"})
+    assert (alone.shards, alone.shard_count, alone.shared) == (None, 1, False)
+    url = "postgresql://tora:secret@db/tora"
+    config = Config.from_env(
+        {"DISCORD_TOKEN": "t", "TORA_DB": url, "TORA_SHARDS": "0, 2", "TORA_SHARD_COUNT": "4"}
+    )
+    assert (config.shards, config.shard_count, config.shared) == ((0, 2), 4, True)
+    assert config.store.where() == "postgresql://tora:***@db/tora"  # never the password
+    assert Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": url}).shared
+    for shards, count, why in (
+        ("0,2", None, "needs --shard-count"),
+        (None, "4", "needs --shards"),
+        ("0,4", "4", "from 0 to 3"),
+        ("1,1", "4", "distinct"),
+        ("0;2", "4", "separated by commas"),
+        ("0", "many", "number of shards"),
+    ):
+        environ = {"DISCORD_TOKEN": "t", "TORA_SHARDS": shards, "TORA_SHARD_COUNT": count}
+        with pytest.raises(ConfigError, match=why):
+            Config.from_env({k: v for k, v in environ.items() if v is not None})
+
+
+def test_python_m_bot_takes_its_shards_on_the_command_line(monkeypatch) -> None:
+    seen: list[Config] = []
+
+    async def serve(config: Config) -> int:
+        seen.append(config)
+        return 0
+
+    monkeypatch.setattr("bot.__main__.serve", serve)
+    monkeypatch.setattr("bot.__main__.setup_logging", lambda level: None)
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.setenv("TORA_SHARD_COUNT", "4")
+    assert bot_main(["--shards", "0,2"]) == 0
+    assert bot_main(["run", "--shards", "3", "--shard-count", "8"]) == 0
+    assert [(c.shards, c.shard_count) for c in seen] == [((0, 2), 4), ((3,), 8)]
+    assert bot_main(["--shards", "9"]) == 2  # refused, saying why
 
 
 def test_rules_are_found_by_id_piece_and_word() -> None:

@@ -66,6 +66,8 @@ async def test_a_lease_is_held_by_one_process_until_it_runs_out(store: Store) ->
         assert not await mine.claim("ladder", 41.0, 30)
         await theirs.release("ladder")
         assert await mine.claim("ladder", 41.0, 30)
+        assert await theirs.claim("tick", 41.0, 30)
+    assert await store.sharing.claim("tick", 42.0, 30)  # given back as the other closed
 
 
 async def test_an_interaction_is_taken_by_one_process(store: Store) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from storage import Config as StoreConfig
@@ -52,10 +52,6 @@ class Config:
         """Whether other processes may share the database: on PostgreSQL, or holding only
         some of the shards. The service then polls for the work others left."""
         return self.store.postgres or self.shards is not None
-
-    def with_shards(self, shards: str | None, count: int | None) -> Config:
-        """This config holding ``shards`` ("0,2") of ``count`` (the command line's)."""
-        return replace(self, **parse_shards(shards, count))
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Config:

@@ -1,0 +1,119 @@
+"""Several processes on one PostgreSQL database (issue 18): the service benchmark's load
+(``service_bench``: 50 short-board channels, random legal actions and turn ends, real images
+and outbox) spread over 1, 2 and 3 processes, each a match service with its own share of the
+channels, as a shard's, all on one database. For each: p50 and p99 of every request at 25/s
+in all, and the highest total rate whose p99 stays within 100 ms (every process at its share
+of the rate; the processes start each step together).
+
+On the 2-core VM the processes, their image workers and the PostgreSQL server share two
+cores: more processes add no CPU here, so the figures show what sharing the database costs
+rather than what more machines would give.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import queue as queues
+from collections.abc import Iterator
+from multiprocessing.synchronize import Barrier
+from typing import Any
+
+from storage import Config
+
+from . import service_bench
+from .common import Figure, median, postgres_schema
+
+PROCESSES = (1, 2, 3)
+SECONDS = 10.0
+STEP_SECONDS = 5.0
+RATES = service_bench.SEARCH_RATES
+
+
+def _child(config: Config, index: int, count: int, barrier: Barrier, stop: Any, out: Any) -> None:
+    asyncio.run(_serve(config, index, count, barrier, stop, out))
+
+
+async def _serve(
+    config: Config, index: int, count: int, barrier: Barrier, stop: Any, out: Any
+) -> None:
+    """One process: its channels set up, then the main run and each step of the rate search,
+    started together with the others (``barrier``) until the parent says ``stop``."""
+    renderer, _label = service_bench._renderer()
+    share = service_bench.CHANNELS // count
+    boards = ["short"] * share
+    first = 1000 + index * share
+    service, store, tables = await service_bench._service(config, renderer, boards, first)
+    try:
+        await asyncio.to_thread(barrier.wait)
+        rate = service_bench.RATE / count
+        await service_bench._load(service, tables, rate, 2.0, seed=index)  # warm up
+        samples = await service_bench._load(service, tables, rate, SECONDS, seed=10 + index)
+        out.put([s.ms for s in samples])
+        for total in RATES:
+            await asyncio.to_thread(barrier.wait)
+            if stop.value:
+                break
+            step = await service_bench._load(
+                service, tables, total / count, STEP_SECONDS, seed=total + index
+            )
+            out.put([s.ms for s in step])
+    finally:
+        await service.stop()
+        await store.close()
+
+
+def _measure(config: Config, count: int) -> list[Figure]:
+    spawn = multiprocessing.get_context("spawn")
+    barrier, stop, out = spawn.Barrier(count + 1), spawn.Value("b", 0), spawn.Queue()
+    children = [
+        spawn.Process(target=_child, args=(config, n, count, barrier, stop, out))
+        for n in range(count)
+    ]
+    for child in children:
+        child.start()
+    try:
+        barrier.wait(timeout=300)  # every process has its matches
+        main = _gather(out, count)
+        best = 0.0
+        for total in RATES:
+            barrier.wait(timeout=300)
+            if stop.value:
+                break
+            if service_bench._p(_gather(out, count), 0.99) > service_bench.LIMIT_MS:
+                stop.value = 1
+            else:
+                best = total
+        for child in children:
+            child.join(timeout=120)
+    finally:
+        for child in children:
+            if child.is_alive():
+                child.kill()
+    where = f"{count} process{'es' if count > 1 else ''}, PostgreSQL"
+    return [
+        Figure(f"service p50 ({where}, {service_bench.RATE:g}/s in all)", median(main), "ms"),
+        Figure(f"service p99 ({where})", service_bench._p(main, 0.99), "ms"),
+        Figure(
+            f"highest sustained rate, p99 <= {service_bench.LIMIT_MS:g} ms ({where})", best, "/s"
+        ),
+    ]
+
+
+def _gather(out: Any, count: int) -> list[float]:
+    """Every process's samples of one run."""
+    merged: list[float] = []
+    for _ in range(count):
+        try:
+            merged += out.get(timeout=300)
+        except queues.Empty:
+            raise RuntimeError("a benchmark process sent nothing back") from None
+    return merged
+
+
+def run() -> Iterator[Figure]:
+    for count in PROCESSES:
+        with postgres_schema(f"cluster{count}") as config:
+            if config is None:
+                return
+            yield from _measure(config, count)
