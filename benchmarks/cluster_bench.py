@@ -43,7 +43,9 @@ async def _serve(
     share = service_bench.CHANNELS // count
     boards = ["short"] * share
     first = 1000 + index * share
-    service, store, tables = await service_bench._service(config, renderer, boards, first)
+    service, store, tables = await service_bench._service(
+        config, renderer, boards, first, shared=True
+    )
     try:
         await asyncio.to_thread(barrier.wait)
         rate = service_bench.RATE / count

@@ -50,7 +50,7 @@ class Area(Generic[TxT]):
     async def transact(self, work: Callable[[TxT], T], now: float) -> T:
         """Run ``work`` as one transaction on the writer (it must not await): all or
         nothing. ``now`` (the caller's clock) stamps what it writes."""
-        return await self._writer.run(lambda conn: work(self._tx(conn, now)))
+        return await self._writer.run(lambda conn: work(self._tx(conn, now)), serializable=True)
 
     async def _rows(self, sql: str, args: tuple[object, ...]) -> list[tuple]:
         async with self._read() as db, db.execute(sql, args) as cursor:

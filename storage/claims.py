@@ -5,7 +5,7 @@ in one transaction, fires their clocks, then gives them back. Another process sk
 claimed by a lease that has not run out, so each clock fires in one process; the claims of a
 process that died run out, and the others take its work over. On PostgreSQL the rows are
 claimed with ``FOR UPDATE SKIP LOCKED``: processes claiming at once take different rows
-without waiting for each other. Claims run READ COMMITTED (``Writes.run(claim=True)``).
+without waiting for each other.
 (The outbox is delivered a destination at a time under a lease: ``Store.sharing``.)
 """
 
@@ -49,6 +49,16 @@ def let_go(conn: Connection, hosted_id: int, owner: str, until: float | None) ->
         " WHERE id = ? AND claimed_by = ?",
         (None if until is None else owner, until, hosted_id, owner),
     )
+
+
+async def any_due(db: ReadConnection, now: float) -> bool:
+    """Whether a clock is due that nobody holds: a read, before a claim writes anything."""
+    rows = await db.execute_fetchall(
+        "SELECT 1 FROM hosted_matches WHERE phase != ? AND (due_at <= ? OR remind_at <= ?)"
+        " AND (claimed_until IS NULL OR claimed_until <= ?) LIMIT 1",
+        (ENDED, now, now, now),
+    )
+    return bool(list(rows))
 
 
 async def next_due(db: ReadConnection, now: float) -> float | None:

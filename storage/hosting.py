@@ -17,7 +17,7 @@ from rules import Side
 
 from .errors import StorageError, UnknownPlayer
 from .models import side_of
-from .sql import Connection, IntegrityError, ReadConnection, Row, violates
+from .sql import Connection, IntegrityError, ReadConnection, Row, lock_row, violates
 
 CHALLENGE, SETUP, PLAYING, ENDED = "challenge", "setup", "playing", "ended"
 
@@ -172,6 +172,18 @@ def insert_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
             raise ChannelBusy(hosted.channel_id) from None
         raise
     return replace(hosted, id=hosted_id, version=1, created_at=now, updated_at=now)
+
+
+def lock_hosted(conn: Connection, hosted: Hosted) -> None:
+    """Lock a hosted match's row and check it is still at ``hosted.version`` (StaleHosted
+    otherwise): for a change that writes other rows before the hosted match's own."""
+    row = conn.execute(
+        "SELECT version FROM hosted_matches WHERE id = ?" + lock_row(conn), (hosted.id,)
+    ).fetchone()
+    if row is None:
+        raise HostedNotFound(hosted.id)
+    if row[0] != hosted.version:
+        raise StaleHosted(hosted.id, hosted.version, row[0])
 
 
 def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:

@@ -75,6 +75,7 @@ class Hosting:
 
         def job(conn: Connection) -> tuple[Hosted, int]:
             now = time.time()
+            hosting.lock_hosted(conn, changed)  # before the match it points to is written
             match_id = writes.insert_match(conn, new, state, now, number=changed.id)
             updated = hosting.update_hosted(conn, replace(changed, match_id=match_id), now)
             hosting.drop_setup_choices(conn, changed.id)
@@ -95,7 +96,7 @@ class Hosting:
         return updated, match
 
     async def delivered(self, outbox_id: int) -> None:
-        await self._writer.run(lambda conn: hosting.delivered(conn, outbox_id), claim=True)
+        await self._writer.run(lambda conn: hosting.delivered(conn, outbox_id))
 
     async def remember_buttons(self, sent: hosting.ButtonMessage) -> None:
         """A message went out with buttons for a hosted match (a front end's record)."""
@@ -109,23 +110,24 @@ class Hosting:
             return await hosting.button_messages(db, hosted_id)
 
     async def shown(self, outbox_id: int, pieces: int) -> None:
-        await self._writer.run(lambda conn: hosting.shown(conn, outbox_id, pieces), claim=True)
+        await self._writer.run(lambda conn: hosting.shown(conn, outbox_id, pieces))
 
     # ---- claims of several processes (storage/claims.py) -----------------------------------
     async def claim_due(self, now: float, seconds: float) -> list[Hosted]:
         """Claim, for ``seconds``, the live hosted matches whose deadline or reminder has come
         by ``now`` (on the caller's clock) and that no other process holds."""
+        async with self._read() as db:
+            if not await claims.any_due(db, now):  # the common case: no write at all
+                return []
         owner = self._owner
         return await self._writer.run(
-            lambda conn: claims.claim_due(conn, owner, now, now + seconds), claim=True
+            lambda conn: claims.claim_due(conn, owner, now, now + seconds)
         )
 
     async def let_go(self, hosted_id: int, until: float | None = None) -> None:
         """Give a claimed clock back, or hold it off everyone until ``until``."""
         owner = self._owner
-        await self._writer.run(
-            lambda conn: claims.let_go(conn, hosted_id, owner, until), claim=True
-        )
+        await self._writer.run(lambda conn: claims.let_go(conn, hosted_id, owner, until))
 
     async def next_due(self, now: float) -> float | None:
         """When the next deadline or reminder comes that no other process holds, or the
@@ -135,14 +137,13 @@ class Hosting:
 
     async def forget_claims(self) -> None:
         """Drop every claim and lease: only for a process alone on its database."""
-        await self._writer.run(claims.forget_all, claim=True)
+        await self._writer.run(claims.forget_all)
 
     async def retry_later(
         self, outbox_id: int, attempts: int, next_try: float, fallback: bool
     ) -> None:
         await self._writer.run(
-            lambda conn: hosting.retry_later(conn, outbox_id, attempts, next_try, fallback),
-            claim=True,
+            lambda conn: hosting.retry_later(conn, outbox_id, attempts, next_try, fallback)
         )
 
     # ---- reads -----------------------------------------------------------------------------

@@ -385,7 +385,7 @@ class Ladders(Area[LadderTx]):
             else:
                 conn.execute("DELETE FROM bot_accounts WHERE user_id = ?", (user_id,))
 
-        await self._writer.run(job)
+        await self._writer.run(job, serializable=True)
 
     async def seasons(self, guild_id: int, board: str) -> list[Season]:
         rows = await self._rows(

@@ -6,10 +6,11 @@ The store's statements are written once (``storage.sql``); here they are transla
 - **Writes.** A write job is a plain function of a connection that never awaits (see
   ``storage.writer``). Here it runs on one of a few writer threads, each with an asyncpg
   connection on an event loop of its own: each statement runs that loop until it is answered.
-  Every job is one SERIALIZABLE transaction, retried from the start when PostgreSQL reports a
-  conflict with another process's transaction, so that it behaves as if it ran alone, as it
-  does on SQLite's single writer; claims (storage/claims.py), which lock the rows they take,
-  are READ COMMITTED, so that they never conflict with what they do not touch.
+  Every job is one transaction: READ COMMITTED, locking the rows it changes and checking the
+  versions it read them at (see ``storage.sql.Writes``), or SERIALIZABLE for the jobs that
+  decide from many rows (the ladders', the tournaments'), which then behave as if they ran
+  alone, as on SQLite's single writer. A job that meets a deadlock or a serialization
+  failure is run again from the start.
 - **Reads** borrow a connection of a pool on the bot's own loop; one that spans several
   statements (``BEGIN`` ... ``COMMIT``) reads one snapshot (REPEATABLE READ, read only).
 """
@@ -207,13 +208,13 @@ class Writer:
         for thread in self._threads:
             await asyncio.to_thread(thread.join)
 
-    async def run(self, job: Callable[[Any], T], *, claim: bool = False) -> T:
-        """``job`` committed: SERIALIZABLE, or READ COMMITTED for a ``claim`` (see
+    async def run(self, job: Callable[[Any], T], *, serializable: bool = False) -> T:
+        """``job`` committed: READ COMMITTED with the locks it takes, or SERIALIZABLE (see
         ``storage.sql.Writes``)."""
         if self._closed:
             raise RuntimeError("the store is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        isolation = "READ COMMITTED" if claim else "SERIALIZABLE"
+        isolation = "SERIALIZABLE" if serializable else "READ COMMITTED"
         self._queue.put(_Pending(job, future, isolation))
         return await future
 

@@ -51,7 +51,7 @@ class Sharing:
             ).fetchone()
             return row is not None
 
-        return await self._writer.run(job, claim=True)
+        return await self._writer.run(job)
 
     @contextlib.asynccontextmanager
     async def holding(
@@ -76,8 +76,7 @@ class Sharing:
         await self._writer.run(
             lambda conn: conn.execute(
                 "DELETE FROM leases WHERE name = ? AND owner = ?", (name, self.owner)
-            ),
-            claim=True,
+            )
         )
 
     async def release_all(self) -> None:
@@ -92,7 +91,7 @@ class Sharing:
                 (self.owner,),
             )
 
-        await self._writer.run(job, claim=True)
+        await self._writer.run(job)
 
     async def first_seen(self, interaction_id: int, now: float) -> bool:
         """Whether no process has taken this interaction before (it is taken now)."""
@@ -111,4 +110,4 @@ class Sharing:
             ).fetchone()
             return row is not None
 
-        return await self._writer.run(job, claim=True)
+        return await self._writer.run(job)

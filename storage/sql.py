@@ -55,11 +55,15 @@ class ReadConnection(Protocol):
 class Writes(Protocol):
     """Where write jobs run: ``storage.writer.Writer`` or ``storage.postgres.Writer``. A job is
     a function of a ``Connection`` that never awaits; ``run`` answers once it is committed.
-    Every job runs as if alone (SQLite's one writer; PostgreSQL's SERIALIZABLE), but for
-    ``claim`` jobs (storage/claims.py, leases), which lock the rows they take and need no more
-    (PostgreSQL's READ COMMITTED: they never conflict with the changes they do not touch)."""
 
-    async def run(self, job: Callable[[Any], T], *, claim: bool = False) -> T: ...
+    On SQLite every job runs alone (one writer). On PostgreSQL a job locks the rows it changes
+    and checks what it read them at: a match's row ``FOR UPDATE`` before its version is
+    checked (``lock_row``), a hosted match's version in its UPDATE's WHERE, unique indexes
+    for what must be one; claims skip what others hold. A job that reads many rows to decide
+    what to write (the ladders', the tournaments') asks to be ``serializable``: it then runs
+    as if alone there too (SERIALIZABLE, run again when it meets another transaction)."""
+
+    async def run(self, job: Callable[[Any], T], *, serializable: bool = False) -> T: ...
 
     async def close(self) -> None: ...
 

@@ -397,7 +397,9 @@ class Store:
     async def rate(self, match_id: int, changes: Sequence[RatingChange]) -> None:
         """Record new ladder ratings after a finished match, all or none: AlreadyRated if it
         was rated before, StaleRating if a ``before`` is not the stored rating."""
-        await self._writer.run(lambda conn: writes.rate(conn, match_id, changes, time.time()))
+        await self._writer.run(
+            lambda conn: writes.rate(conn, match_id, changes, time.time()), serializable=True
+        )
 
     async def ladder(self, guild_id: int) -> list[Rating]:
         """A guild's ratings, best first."""

@@ -55,9 +55,9 @@ class Writer:
         self._queue.put(None)
         await asyncio.to_thread(self._thread.join)
 
-    async def run(self, job: Callable[[sqlite3.Connection], T], *, claim: bool = False) -> T:
+    async def run(self, job: Callable[[sqlite3.Connection], T], *, serializable: bool = False) -> T:
         """Run ``job`` in a transaction on the writer thread; its result once committed.
-        (``claim`` makes no difference here: the one writer runs every job alone.)"""
+        (Every job here is ``serializable``: the one writer runs each alone.)"""
         if self._closed:
             raise RuntimeError("the store is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()

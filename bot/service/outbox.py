@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from storage import HostedNotFound, Queued, Store
@@ -54,33 +55,48 @@ class Deliverer:
         """Deliver every queued row that is due, each destination's in order (a row waiting
         for a retry holds back the later ones to its destination). Returns how many went."""
         async with self._lock:
-            destinations = {row.destination for row in await self._store.hosting.private_queue()}
+            by_destination: dict[tuple[str, int], list[Queued]] = defaultdict(list)
+            for row in await self._store.hosting.private_queue():
+                by_destination[row.destination].append(row)
             now = self._clock.now()
-            drained = await asyncio.gather(*(self._drain(to, now) for to in destinations))
+            drained = await asyncio.gather(
+                *(self._drain(to, rows, now) for to, rows in by_destination.items())
+            )
             waiting = [at for _done, at in drained if at is not None]
             self.next_try = min(waiting, default=None)
             return sum(done for done, _at in drained)
 
-    async def _drain(self, destination: tuple[str, int], now: float) -> tuple[int, float | None]:
-        """Deliver one destination's rows in order until one is not due or fails, under the
-        destination's lease (another process holding it is delivering them): how many went,
-        and when the first one left is due."""
-        sharing, lease = self._store.sharing, f"outbox:{destination[0]}:{destination[1]}"
-        seconds = self._settings.claim_seconds
-        if not await sharing.claim(lease, now, seconds):
+    async def _drain(
+        self, destination: tuple[str, int], rows: list[Queued], now: float
+    ) -> tuple[int, float | None]:
+        """Deliver one destination's ``rows`` in order until one is not due or fails: how
+        many went, and when the first one left is due. Where processes share the database,
+        under the destination's lease (another holding it is delivering them)."""
+        if not self._settings.shared:
+            return await self._in_order(rows, now, None)
+        lease = f"outbox:{destination[0]}:{destination[1]}"
+        if not await self._store.sharing.claim(lease, now, self._settings.claim_seconds):
             return 0, None
-        try:
-            rows = await self._store.hosting.private_queue(destination)  # as of the claim
-            for done, row in enumerate(rows):
-                if row.next_try > now:
-                    return done, row.next_try
-                retry_at = await self._one(row, now)
-                if retry_at is not None:
-                    return done, retry_at
-                await sharing.claim(lease, self._clock.now(), seconds)  # still at it
-            return len(rows), None
+        try:  # the rows as they are now that this process holds them
+            rows = await self._store.hosting.private_queue(destination)
+            return await self._in_order(rows, now, lease)
         finally:
-            await sharing.release(lease)
+            await self._store.sharing.release(lease)
+
+    async def _in_order(
+        self, rows: list[Queued], now: float, lease: str | None
+    ) -> tuple[int, float | None]:
+        for done, row in enumerate(rows):
+            if row.next_try > now:
+                return done, row.next_try
+            retry_at = await self._one(row, now)
+            if retry_at is not None:
+                return done, retry_at
+            if lease is not None and done + 1 < len(rows):  # still at it
+                await self._store.sharing.claim(
+                    lease, self._clock.now(), self._settings.claim_seconds
+                )
+        return len(rows), None
 
     async def _one(self, row: Queued, now: float) -> float | None:
         """Deliver one row; None once it is done with, else when to try it again."""

@@ -40,7 +40,7 @@ class MatchService(Host):
         doing the last two as time passes (else call ``run_due`` and ``deliver``). A service
         alone on its database (no ``poll_seconds``) first drops the claims its earlier life
         left, rather than wait for them to run out."""
-        if self._ctx.settings.poll_seconds is None:
+        if not self._ctx.settings.shared:
             await self._ctx.store.hosting.forget_claims()
         for hosted in await self._ctx.store.hosting.live():
             async with self._lock(hosted.channel_id):

@@ -235,6 +235,11 @@ class Settings:
     poll_seconds: float | None = None
     channel_link: str = "https://discord.com/channels/{guild}/{channel}"
 
+    @property
+    def shared(self) -> bool:
+        """Whether other processes may share the database (see ``poll_seconds``)."""
+        return self.poll_seconds is not None
+
     def cmd(self, name: str) -> str:
         """A command as players type it: ``cmd("queue board:long")`` is
         ``/tora ladder queue board:long`` (the rarer commands sit in groups)."""
