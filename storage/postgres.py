@@ -24,7 +24,15 @@ import logging
 import queue
 import re
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Sequence
+from collections.abc import (
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Generator,
+    Iterable,
+    Iterator,
+    Sequence,
+)
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -291,7 +299,7 @@ class _Statement:
     def __init__(self, work: Awaitable[Cursor]) -> None:
         self._work = work
 
-    def __await__(self):  # type: ignore[no-untyped-def]
+    def __await__(self) -> Generator[Any, None, Cursor]:
         return self._work.__await__()
 
     async def __aenter__(self) -> AsyncCursor:
