@@ -10,10 +10,11 @@ import pytest
 import ai
 from bot.ladder.boards import Boards
 from bot.ladder.errors import NotFound
-from bot.service import Place, Refused, Terms, User
+from bot.service import Place, Refused, Settings, Terms, User
 from bot.service.robots import robot
-from bot.service.testing import Harness
+from bot.service.testing import Harness, ManualClock
 from rules import Side
+from storage import Config
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN = User(1, "ann")
@@ -145,3 +146,29 @@ async def test_a_turn_the_rules_refuse_is_logged_and_a_random_legal_turn_played_
     await h.settle()
     assert texts(h)[-1].startswith("AI (easy) (Opposition) ended their turn:")
     assert any("the AI in channel" in r.getMessage() for r in caplog.records)
+
+
+async def test_another_process_takes_up_the_ai_s_turn_when_the_one_playing_it_died(
+    db: Config,
+) -> None:
+    shared = Settings(burst=1000, every=0.001, ai_processes=0, ai_seconds=0.05, poll_seconds=1.0)
+    clock = ManualClock()
+    first, second = (Harness(db, settings=shared, clock=clock) for _ in range(2))
+    await first.open()
+    await second.open()
+    try:
+        await practice(first, game="torishogi")
+        hosted = (await first.service.matches_of(ANN.id))[0]
+        # the first process took the AI's turn (its lease), then died before playing it
+        assert await first.store.sharing.claim(f"ai:{hosted.id}", clock.now(), 60.0)
+        await second.service.play(HERE, ANN, "c3c4")
+        await second.service.end_turn(HERE, ANN)
+        await second.settle()
+        assert not texts(second)[-1].startswith("AI (easy) (Opposition) ended their turn:")
+        clock.advance(60.0)  # its lease ran out
+        await second.service.look_after_robots()
+        await second.settle()
+        assert texts(second)[-1].startswith("AI (easy) (Opposition) ended their turn:")
+    finally:
+        await first.close()
+        await second.close()

@@ -239,11 +239,31 @@ class Host:
         self._timers_changed.set()
         self._outbox_changed.set()
 
+    async def look_after_robots(self) -> None:
+        """Where processes share the database: take up the AI matches whose AI has a turn
+        to play that no process is playing (the one that was died). Each is played by the
+        process that holds its AI lease (``_robot_lease``)."""
+        for hosted in await self._ctx.store.hosting.live():
+            if not robots.robot_sides(hosted) or self._robots.busy(hosted.channel_id):
+                continue
+            async with self._lock(hosted.channel_id):
+                try:
+                    table = await self._table(hosted.channel_id)
+                except CorruptMatch:
+                    continue
+            if table is not None:
+                self._robots.consider(table)
+
     async def _timer_loop(self) -> None:
+        looked = -float("inf")
         while True:
             self._timers_changed.clear()
             try:
                 await self.run_due()
+                now = self._ctx.now()
+                if self._ctx.settings.shared and now - looked >= self._ctx.settings.claim_seconds:
+                    looked = now
+                    await self.look_after_robots()
                 when = await self._ctx.store.hosting.next_due(self._ctx.now())
             except Exception:
                 log.exception("the timers failed; trying again in a minute")

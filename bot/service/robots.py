@@ -153,6 +153,10 @@ class Robots:
                 self._work(channel), name=f"tora-ai-{channel}"
             )
 
+    def busy(self, channel: int) -> bool:
+        """Whether this process's AI is at work in ``channel``."""
+        return channel in self._tasks
+
     async def idle(self) -> None:
         """Wait until no AI has anything left to do (for tests and a clean stop)."""
         while self._tasks:
