@@ -130,6 +130,10 @@ def _settings(config: Config, *, read_only: bool = False) -> dict[str, str]:
 
 
 # ---- writes ---------------------------------------------------------------------------------
+class ConnectionLost(Exception):
+    """The connection was lost before a job's commit was asked for: nothing was written."""
+
+
 class SyncConnection:
     """A write job's connection: an asyncpg connection driven from its own thread and loop."""
 
@@ -139,42 +143,58 @@ class SyncConnection:
         self._loop = loop
         self._conn = conn
 
-    def _wait(self, work: Awaitable[T]) -> T:
+    def wait(self, work: Awaitable[T]) -> T:
         return self._loop.run_until_complete(work)
+
+    @property
+    def closed(self) -> bool:
+        return self._conn.is_closed()
+
+    def replace(self, conn: asyncpg.Connection) -> None:
+        """Go on with a new connection (the old one was lost)."""
+        self._conn = conn
+
+    def close(self) -> None:
+        self.wait(self._conn.close())
 
     def execute(self, sql: str, parameters: Params = (), /) -> Cursor:
         text, args = translate(sql), _args(parameters)
         if _returns_rows(text):
-            rows = self._wait(self._conn.fetch(text, *args))
+            rows = self.wait(self._conn.fetch(text, *args))
             return Cursor(rows, len(rows))
-        return Cursor([], _count(self._wait(self._conn.execute(text, *args))))
+        return Cursor([], _count(self.wait(self._conn.execute(text, *args))))
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> None:
         batch = [_args(params) for params in parameters]
         if batch:
-            self._wait(self._conn.executemany(translate(sql), batch))
+            self.wait(self._conn.executemany(translate(sql), batch))
 
     def transaction(self, job: Callable[[SyncConnection], T], isolation: str) -> T:
-        """``job`` in one transaction, run again on a conflict with another."""
+        """``job`` in one transaction, run again on a conflict with another. ConnectionLost
+        if the connection was lost before the commit was asked for (nothing was written)."""
         for attempt in range(1, RETRIES + 1):
-            self._wait(self._conn.execute(f"BEGIN ISOLATION LEVEL {isolation}"))
+            committing = False
             try:
+                self.wait(self._conn.execute(f"BEGIN ISOLATION LEVEL {isolation}"))
                 result = job(self)
-                self._wait(self._conn.execute("COMMIT"))
+                committing = True
+                self.wait(self._conn.execute("COMMIT"))
                 return result
             except _CONFLICTS:
                 self._rollback()
                 if attempt == RETRIES:
                     raise
                 log.debug("a write met another transaction; running it again (%d)", attempt)
-            except BaseException:
+            except BaseException as exc:
+                if self._conn.is_closed() and not committing:
+                    raise ConnectionLost() from exc
                 self._rollback()
                 raise
         raise AssertionError("unreachable")
 
     def _rollback(self) -> None:
-        if self._conn.is_in_transaction():
-            self._wait(self._conn.execute("ROLLBACK"))
+        if not self._conn.is_closed() and self._conn.is_in_transaction():
+            self.wait(self._conn.execute("ROLLBACK"))
 
 
 @dataclass
@@ -229,32 +249,40 @@ class Writer:
     def _lane(self) -> None:
         loop = asyncio.new_event_loop()
         try:
-            conn = loop.run_until_complete(
-                asyncpg.connect(self._config.url, server_settings=_settings(self._config))
-            )
+            sync = SyncConnection(loop, loop.run_until_complete(self._connect()))
         except BaseException as exc:
             self._started.put(exc)
             loop.close()
             return
         self._started.put(None)
-        sync = SyncConnection(loop, conn)
         try:
             while (pending := self._queue.get()) is not None:
                 self._one(sync, pending)
         finally:
             with contextlib.suppress(Exception):
-                loop.run_until_complete(conn.close())
+                sync.close()
             loop.close()
 
-    @staticmethod
-    def _one(sync: SyncConnection, pending: _Pending) -> None:
-        try:
-            outcome: tuple[Any, BaseException | None] = (
-                sync.transaction(pending.job, pending.isolation),
-                None,
-            )
-        except Exception as exc:
-            outcome = (None, exc)
+    def _connect(self) -> Awaitable[asyncpg.Connection]:
+        return asyncpg.connect(self._config.url, server_settings=_settings(self._config))
+
+    def _one(self, sync: SyncConnection, pending: _Pending) -> None:
+        """Run one job and answer its caller. A lost connection (the server restarted, say)
+        is opened again, and a job it cut short before its commit is run again once."""
+        outcome: tuple[Any, BaseException | None]
+        for attempt in (1, 2):
+            try:
+                if sync.closed:
+                    log.warning("the database connection was lost; connecting again")
+                    sync.replace(sync.wait(self._connect()))
+                outcome = (sync.transaction(pending.job, pending.isolation), None)
+            except ConnectionLost as lost:
+                outcome = (None, lost.__cause__ or lost)
+                if attempt == 1:
+                    continue
+            except Exception as exc:
+                outcome = (None, exc)
+            break
         with contextlib.suppress(RuntimeError):  # a closed loop has nobody waiting
             pending.future.get_loop().call_soon_threadsafe(_answer, pending.future, *outcome)
 
