@@ -255,7 +255,7 @@ class Host:
                 self._robots.consider(table)
 
     async def _timer_loop(self) -> None:
-        looked = -float("inf")
+        looked = self._ctx.now()  # ``start`` has just looked after the AI matches
         while True:
             self._timers_changed.clear()
             try:

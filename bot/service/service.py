@@ -39,9 +39,23 @@ class MatchService(Host):
         the service was down, deliver the undelivered outbox; with ``background``, keep
         doing the last two as time passes (else call ``run_due`` and ``deliver``). A service
         alone on its database (no ``poll_seconds``) first drops the claims its earlier life
-        left, rather than wait for them to run out."""
-        if not self._ctx.settings.shared:
+        left, rather than wait for them to run out; one of several loads a match when it is
+        used (the others hold matches too), and at once only the AI matches that wait for
+        their AI."""
+        if self._ctx.settings.shared:
+            await self.look_after_robots()
+        else:
             await self._ctx.store.hosting.forget_claims()
+            await self._reload_all()
+        await self.run_due()
+        await self.deliver()
+        if background:
+            self._tasks = [
+                asyncio.create_task(self._timer_loop(), name="tora-timers"),
+                asyncio.create_task(self._delivery_loop(), name="tora-outbox"),
+            ]
+
+    async def _reload_all(self) -> None:
         for hosted in await self._ctx.store.hosting.live():
             async with self._lock(hosted.channel_id):
                 try:
@@ -51,13 +65,6 @@ class MatchService(Host):
                 else:
                     if table is not None:
                         self._robots.consider(table)
-        await self.run_due()
-        await self.deliver()
-        if background:
-            self._tasks = [
-                asyncio.create_task(self._timer_loop(), name="tora-timers"),
-                asyncio.create_task(self._delivery_loop(), name="tora-outbox"),
-            ]
 
     async def stop(self) -> None:
         """Stop the background tasks, the AI players and the workers (the store stays
