@@ -147,9 +147,11 @@ def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> Non
     assert (config.shards, config.shard_count, config.shared) == ((0, 2), 4, True)
     assert config.store.where() == "postgresql://tora:***@db/tora"  # never the password
     assert Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": url}).shared
+    every = Config.from_env({"DISCORD_TOKEN": "t", "TORA_SHARD_COUNT": "4"})  # all 4, alone
+    assert (every.shards, every.shard_count, every.shared) == (None, 4, False)
     for shards, count, why in (
         ("0,2", None, "needs --shard-count"),
-        (None, "4", "needs --shards"),
+        ("0", "0", "1 to 4096"),
         ("0,4", "4", "from 0 to 3"),
         ("1,1", "4", "distinct"),
         ("0;2", "4", "separated by commas"),

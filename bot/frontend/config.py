@@ -114,13 +114,14 @@ MOST_CLAIM = 3600
 
 def parse_shards(shards: str | None, count: int | None) -> dict[str, object]:
     """``--shards 0,2 --shard-count 4`` (or ``TORA_SHARDS``, ``TORA_SHARD_COUNT``), checked:
-    the ids are distinct and each below the count."""
+    the ids are distinct and each below the count. A count alone: this process holds every
+    one of that many shards."""
+    if count is not None and not 1 <= count <= MOST_SHARDS:
+        raise ConfigError(f"--shard-count is 1 to {MOST_SHARDS}, not {count}")
     if shards is None or not shards.strip():
-        if count not in (None, 1):
-            raise ConfigError("--shard-count needs --shards: the ids this process holds")
-        return {}
-    if count is None or not 1 <= count <= MOST_SHARDS:
-        raise ConfigError(f"--shards needs --shard-count, 1 to {MOST_SHARDS}")
+        return {} if count is None else {"shard_count": count}
+    if count is None:
+        raise ConfigError("--shards needs --shard-count: how many shards there are in all")
     parts = [part.strip() for part in shards.split(",", MOST_SHARDS)]
     if not all(part.isdigit() and len(part) <= 4 for part in parts):
         raise ConfigError(f"--shards is shard ids separated by commas (0,2), not {shards!r}")
