@@ -1,7 +1,9 @@
-"""Durable storage of matches, players, guild settings, results and ladders (SQLite).
+"""Durable storage of matches, players, guild settings, results and ladders: a SQLite file,
+or a PostgreSQL database that several bot processes share.
 
-``Store`` is the one entry point; docs/STORAGE.md explains the schema, the durability
-choices and where hidden information lives. ``python -m storage backup|check`` maintain it.
+``Store`` is the one entry point; docs/STORAGE.md explains the schema, the two backends, the
+durability choices and where hidden information lives. ``python -m storage backup|check|copy``
+maintain it.
 """
 
 from .config import Config
