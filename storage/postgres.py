@@ -84,6 +84,15 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else -1
 
 
+async def _statement(conn: asyncpg.Connection, sql: str, parameters: Params) -> Cursor:
+    """One statement of SQLite's dialect run on ``conn``: its rows, or how many it changed."""
+    text, args = translate(sql), _args(parameters)
+    if _returns_rows(text):
+        rows = await conn.fetch(text, *args)
+        return Cursor(rows, len(rows))
+    return Cursor([], _count(await conn.execute(text, *args)))
+
+
 class Cursor:
     """The rows of one statement, as ``sqlite3.Cursor`` gives them."""
 
@@ -158,11 +167,7 @@ class SyncConnection:
         self.wait(self._conn.close())
 
     def execute(self, sql: str, parameters: Params = (), /) -> Cursor:
-        text, args = translate(sql), _args(parameters)
-        if _returns_rows(text):
-            rows = self.wait(self._conn.fetch(text, *args))
-            return Cursor(rows, len(rows))
-        return Cursor([], _count(self.wait(self._conn.execute(text, *args))))
+        return self.wait(_statement(self._conn, sql, parameters))
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> None:
         batch = [_args(params) for params in parameters]
@@ -314,11 +319,7 @@ class ReadConnection:
     async def _run(self, sql: str, parameters: Params) -> Cursor:
         if sql.strip().upper() == "BEGIN":  # a read of several statements: one snapshot
             sql = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-        text = translate(sql)
-        if _returns_rows(text):
-            rows = await self._conn.fetch(text, *_args(parameters))
-            return Cursor(rows, len(rows))
-        return Cursor([], _count(await self._conn.execute(text, *_args(parameters))))
+        return await _statement(self._conn, sql, parameters)
 
 
 class _Statement:
