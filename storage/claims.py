@@ -15,16 +15,24 @@ from .hosting import COLUMNS, ENDED, Hosted, hosted_of
 from .sql import Connection, ReadConnection, skip_locked
 
 MOST_CLAIMED = 100  # clocks claimed in one go
+# live hosted matches whose deadline or reminder has come by a time, and that nobody holds
+_DUE_FREE = (
+    "phase != ? AND (due_at <= ? OR remind_at <= ?)"
+    " AND (claimed_until IS NULL OR claimed_until <= ?)"
+)
+_NAMES = [name.strip() for name in COLUMNS.split(",")]  # a job's rows are plain tuples
+
+
+def _due_free(now: float) -> tuple[object, ...]:
+    return (ENDED, now, now, now)
 
 
 def claim_due(conn: Connection, owner: str, now: float, until: float) -> list[Hosted]:
     """Live hosted matches whose deadline or reminder has come by ``now`` and that no other
     process holds, claimed by ``owner`` until ``until``."""
     rows = conn.execute(
-        "SELECT id FROM hosted_matches WHERE phase != ? AND (due_at <= ? OR remind_at <= ?)"
-        " AND (claimed_until IS NULL OR claimed_until <= ?) ORDER BY id LIMIT ?"
-        + skip_locked(conn),
-        (ENDED, now, now, now, MOST_CLAIMED),
+        f"SELECT id FROM hosted_matches WHERE {_DUE_FREE} ORDER BY id LIMIT ?" + skip_locked(conn),
+        (*_due_free(now), MOST_CLAIMED),
     ).fetchall()
     ids = [int(row[0]) for row in rows]
     if not ids:
@@ -37,8 +45,7 @@ def claim_due(conn: Connection, owner: str, now: float, until: float) -> list[Ho
     claimed = conn.execute(
         f"SELECT {COLUMNS} FROM hosted_matches WHERE id IN ({marks}) ORDER BY id", ids
     )
-    names = [name.strip() for name in COLUMNS.split(",")]  # a job's rows are plain tuples
-    return [hosted_of(dict(zip(names, row, strict=True))) for row in claimed.fetchall()]
+    return [hosted_of(dict(zip(_NAMES, row, strict=True))) for row in claimed.fetchall()]
 
 
 def let_go(conn: Connection, hosted_id: int, owner: str, until: float | None) -> None:
@@ -54,9 +61,7 @@ def let_go(conn: Connection, hosted_id: int, owner: str, until: float | None) ->
 async def any_due(db: ReadConnection, now: float) -> bool:
     """Whether a clock is due that nobody holds: a read, before a claim writes anything."""
     rows = await db.execute_fetchall(
-        "SELECT 1 FROM hosted_matches WHERE phase != ? AND (due_at <= ? OR remind_at <= ?)"
-        " AND (claimed_until IS NULL OR claimed_until <= ?) LIMIT 1",
-        (ENDED, now, now, now),
+        f"SELECT 1 FROM hosted_matches WHERE {_DUE_FREE} LIMIT 1", _due_free(now)
     )
     return bool(list(rows))
 
