@@ -108,7 +108,8 @@ class ToraBot(discord.AutoShardedClient):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.config.store)
-        self.handled.sharing = self.store.sharing
+        if self.config.shared:  # alone, the interactions taken are remembered in memory
+            self.handled.sharing = self.store.sharing
         rate, burst = self._dm_pace
         self.sweeper = Sweeper(self.store, self)
         self.delivery = DiscordDelivery(self, sweeper=self.sweeper, dm_rate=rate, dm_burst=burst)

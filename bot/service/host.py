@@ -304,13 +304,13 @@ class Host:
             if table is None:
                 return None
             job = robots.job_of(table)
-            if job is None or not await self._robot_lease(table):
+            if job is None or (self._ctx.settings.shared and not await self._robot_lease(table)):
                 return None
             return robots.with_game(job, table)
 
     async def _robot_lease(self, table: Table) -> bool:
         """Whether this process plays the AI's turns of this match (it holds the match's AI
-        lease): one process does, where several share the database."""
+        lease): one process does, where several share the database (a lone one needs none)."""
         sharing, now = self._ctx.store.sharing, self._ctx.now()
         return await sharing.claim(f"ai:{table.hosted.id}", now, self._ctx.settings.claim_seconds)
 
