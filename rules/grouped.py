@@ -21,9 +21,12 @@ class Grouped:
     description: str
     category: str
     choices: tuple[Choice, ...]
+    origin: str = ""  # as ``ChoiceGroup.origin``
 
     def header(self) -> ChoiceGroup:
-        return ChoiceGroup(self.key, self.label, self.description, self.category, len(self.choices))
+        return ChoiceGroup(
+            self.key, self.label, self.description, self.category, len(self.choices), self.origin
+        )
 
 
 def headers(groups: Sequence[Grouped]) -> tuple[ChoiceGroup, ...]:

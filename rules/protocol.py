@@ -27,22 +27,57 @@ from .sides import Outcome, Side
 FORFEIT = "forfeit"  # Outcome.reason of a game lost on missed turns
 
 
+# How an action touches a square (``Touch.role``), for the pictures and boards that show it.
+FROM = "from"  # where the acting piece stands
+TO = "to"  # where it ends: a move's landing square, a drop's square
+VIA = "via"  # a square it passes on its way
+HIT = "hit"  # a square it attacks, shoots or captures on without moving there
+WITH = "with"  # a piece that supports it (a Cannon's supporters)
+BUILD = "build"  # a square it builds on (a Torii)
+ROLES = (FROM, TO, VIA, HIT, WITH, BUILD)
+
+
+@dataclass(frozen=True)
+class Touch:
+    """One square an action touches and how (``role``, one of ``ROLES``). ``square`` is in
+    the game's notation for squares (``v5h7``, ``d2``, ``c3``), or the game's name for a
+    place off the board that a piece comes from (ToriShogi's hand: ``S*``)."""
+
+    square: str
+    role: str
+
+
 @dataclass(frozen=True)
 class Choice:
     """One legal action, as a menu offers it.
 
     ``notation`` is the canonical text ``apply`` takes. ``label`` says it in plain words
-    ("move to v4h6 and shoot v3h6", "drop on d4"), at most 100 characters. ``path`` is the
-    menu path below the group, each step at most 100 characters, the last one the choice
-    itself: ``("move to v4h6", "and shoot v3h6")`` puts the choice under "move to v4h6"
-    beside the other shots after that move; ``(label,)`` for a flat list. Choices sharing a
-    first step are shown together under it when a group holds more than a menu fits.
+    ("move to v4h6 and shoot v3h6", "drop on d4"), at most 100 characters; the labels of one
+    group differ. ``path`` is the menu path below the group, each step at most 100
+    characters, the last one the choice itself: ``("move to v4h6", "and shoot v3h6")`` puts
+    the choice under "move to v4h6" beside the other shots after that move; ``(label,)`` for
+    a flat list. Choices sharing a first step are shown together under it when a group holds
+    more than a menu fits. ``touches`` are the squares the action touches, in the order it
+    touches them; ``warning`` says, before it is staged, what the rules will hold against it
+    (a command piece that could not end the turn there, R30), empty when nothing.
     """
 
     notation: str
     label: str
     path: tuple[str, ...]
     group: str  # the key of its ChoiceGroup
+    touches: tuple[Touch, ...] = ()
+    warning: str = ""
+
+    @property
+    def spot(self) -> str | None:
+        """The square a player points at to choose this action: where it ends, else what it
+        hits, else what it builds on, else where the piece stands (an action in place)."""
+        for role in (TO, HIT, BUILD, FROM):
+            for touch in self.touches:
+                if touch.role == role:
+                    return touch.square
+        return None
 
 
 @dataclass(frozen=True)
@@ -54,6 +89,8 @@ class ChoiceGroup:
     it up ("4 moves, 2 shots"); ``category`` groups groups when there are more than a menu
     holds (a piece kind, "drops"), at most 20 characters; ``size`` counts its actions, which
     ``GameState.choices(key)`` lists. Every legal action is in exactly one group.
+    ``origin`` is where the acting piece is (a square, or a hand as in ``Touch``), "" for a
+    decision no piece makes.
     """
 
     key: str
@@ -61,6 +98,7 @@ class ChoiceGroup:
     description: str
     category: str
     size: int
+    origin: str = ""  # where its piece stands, as ``Touch.square``; "" when nothing stands
 
 
 @runtime_checkable
@@ -315,7 +353,14 @@ def describe(game: GameState) -> list[str]:
 
 
 __all__ = [
+    "BUILD",
     "FORFEIT",
+    "FROM",
+    "HIT",
+    "ROLES",
+    "TO",
+    "VIA",
+    "WITH",
     "Choice",
     "ChoiceGroup",
     "GameEvent",
@@ -327,5 +372,6 @@ __all__ = [
     "Outcome",
     "SetupQuestion",
     "Side",
+    "Touch",
     "describe",
 ]
