@@ -25,6 +25,7 @@ from typing import Any, Protocol, runtime_checkable
 from .sides import Outcome, Side
 
 FORFEIT = "forfeit"  # Outcome.reason of a game lost on missed turns
+DESCRIPTION = 100  # characters of a setup option's description (a menu option's limit)
 
 
 # How an action touches a square (``Touch.role``), for the pictures and boards that show it.
@@ -275,12 +276,28 @@ class NoPoints:
 @dataclass(frozen=True)
 class SetupQuestion:
     """A choice each player makes privately before the first turn (TORA's strategy, Torii's
-    Spirit). ``options`` lists the allowed answers (empty: free text the game checks)."""
+    Spirit). ``options`` lists the allowed answers (empty: free text the game checks, such as
+    TORA's Assassin square). ``descriptions``, when given, says what each option means, in
+    the order of ``options``, at most 100 characters each (a menu shows it beside the
+    option): a player chooses knowing what they choose (a Spirit's power)."""
 
     name: str
     prompt: str
     options: tuple[str, ...]
     required: bool = True
+    descriptions: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.descriptions and len(self.descriptions) != len(self.options):
+            raise ValueError(f"{self.name}: one description per option, or none")
+        if any(len(text) > DESCRIPTION for text in self.descriptions):
+            raise ValueError(f"{self.name}: a description is at most {DESCRIPTION} characters")
+
+    def description(self, option: str) -> str:
+        """What ``option`` means ("" when the game says nothing of it)."""
+        if not self.descriptions or option not in self.options:
+            return ""
+        return self.descriptions[self.options.index(option)]
 
 
 class GameType(Protocol):
