@@ -18,6 +18,16 @@ from .terrain import TerrainError
 OPTION_KEYS = ("board", "terrain", "terrain_map", "assassins", "target")
 RULERS = ("K", "Q")
 NO_ASSASSIN = "none"
+# What each setup answer means, in the order of STRATEGIES and RULERS (docs/RULES.md).
+SHORT_STRATEGIES = (
+    "Two Archers on your home edge beside the General, one in front of the Cannon (R4)",
+    "All three Archers in a line in front (R4)",
+)
+LONG_STRATEGIES = (
+    "Six Archers hold the front's centre, Cavalry on both flanks, Soldiers behind (R5)",
+    "Soldiers, Archers and a General form a front wall, the Cavalry in reserve (R5)",
+)
+RULER_NAMES = ("King: no effect on play (R5)", "Queen: no effect on play (R5)")
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
 STATE_VERSION = 5  # 5: the modules moved into rules/tora
@@ -62,9 +72,21 @@ class ToraType:
 
     def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
         checked = self.check_options(options)
-        questions = [SetupQuestion("strategy", "Your deployment (R4, R5)", STRATEGIES)]
-        if checked["board"] == LONG:
-            questions.append(SetupQuestion("ruler", "Your Ruler: King or Queen (R5)", RULERS))
+        long = checked["board"] == LONG
+        questions = [
+            SetupQuestion(
+                "strategy",
+                "Your deployment (R4, R5)",
+                STRATEGIES,
+                descriptions=LONG_STRATEGIES if long else SHORT_STRATEGIES,
+            )
+        ]
+        if long:
+            questions.append(
+                SetupQuestion(
+                    "ruler", "Your Ruler: King or Queen (R5)", RULERS, descriptions=RULER_NAMES
+                )
+            )
         if checked["assassins"]:
             questions.append(
                 SetupQuestion(

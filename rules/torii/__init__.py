@@ -36,6 +36,15 @@ from .state import (
 from .view import SpiritView, View
 
 OPTIONS = {"powers": True}  # the match options and their defaults
+# Each Spirit's power in a line (TI12-TI17), for whoever picks one.
+POWERS = {
+    DEER: "One step of each turn may be diagonal (TI12)",
+    KITSUNE: "With tile 1, first push the opponent's Spirit one step (TI13)",
+    CRANE: "At your turn's start, fly to a Torii outside the opponent's lanes (TI14)",
+    MONKEY: "When anyone builds a Torii, flip either player's tile 1 (TI15)",
+    TATSU: "Your Torii send home unprotected enemy Followers in their row and column (TI16)",
+    BOAR: "With tile 1, first move one of your Torii a step; a Follower there goes home (TI17)",
+}
 # Bumped whenever the shape of a ToriiGame changes, so stored snapshots of older shapes are
 # recognised as stale (storage then rebuilds the game from its log).
 STATE_VERSION = 1
@@ -60,13 +69,14 @@ class ToriiType:
         return {"powers": powers}
 
     def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
-        powers = self.check_options(options)["powers"]
-        prompt = (
-            "Pick your Spirit: its power plays in this match"
-            if powers
-            else "Pick your Spirit (powers are off: it is only your token)"
-        )
-        return (SetupQuestion("spirit", prompt, SPIRITS),)
+        """The Spirit (TI4), each described by its power (off: only a token)."""
+        if self.check_options(options)["powers"]:
+            prompt = "Pick your Spirit: its power plays in this match"
+            described = tuple(POWERS[spirit] for spirit in SPIRITS)
+        else:
+            prompt = "Pick your Spirit (powers are off: it is only your token)"
+            described = tuple(f"Not in play. {POWERS[spirit]}" for spirit in SPIRITS)
+        return (SetupQuestion("spirit", prompt, SPIRITS, descriptions=described),)
 
     def new_game(
         self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]
