@@ -18,7 +18,7 @@ Refusals are the three errors of ``rules.errors``: ``MalformedAction`` (not nota
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
@@ -245,6 +245,14 @@ class GameState(Protocol):
         equal games (storage's integrity checks)."""
         ...
 
+    def quiet_rounds(self) -> int:
+        """Whole rounds (a turn of each side) finished since a turn last removed a piece, as
+        the game defines a removal (TORA: a piece removed by an attack, a search or at a
+        round's end; ToriShogi: a capture; Torii: a Torii built, its one step never undone),
+        counted from the start when none has. Finished turns only, and only what both
+        players saw: what draw offers in a game going nowhere go by."""
+        ...
+
     def for_player(self, side: Side) -> GameState:
         """A copy holding only what ``side`` may know (TORA: without the opponent's hidden
         Assassin), on which ``side``'s legal actions and turn ends are those of the game:
@@ -271,6 +279,21 @@ class NoPoints:
 
     def scores(self) -> tuple[int, int]:
         return 0, 0
+
+
+def rounds_since(
+    turns: Sequence[Any],
+    removes: Callable[[Any], bool],
+    counts: Callable[[Any], bool] = lambda _turn: True,
+) -> int:
+    """``quiet_rounds`` for a game whose ``turns`` say, each, whether it ``removes`` a piece
+    (``counts``: whether a turn is one of a round's two, not a decision owed inside one)."""
+    quiet = 0
+    for turn in reversed(turns):
+        if removes(turn):
+            break
+        quiet += counts(turn)
+    return quiet // 2
 
 
 @dataclass(frozen=True)
@@ -391,4 +414,5 @@ __all__ = [
     "Side",
     "Touch",
     "describe",
+    "rounds_since",
 ]

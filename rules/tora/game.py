@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..errors import IllegalAction
-from ..protocol import Choice, ChoiceGroup
+from ..protocol import Choice, ChoiceGroup, rounds_since
 from ..sides import Outcome
 from . import menu as menus
 from . import trapped
@@ -148,6 +148,13 @@ class Game(Resolver, AssassinRules, GameEndings):
             self.actions_left,
             self.game_number,
             str(self.outcome()),
+        )
+
+    def quiet_rounds(self) -> int:
+        """Rounds since a piece was last removed: by an attack or a search (hidden ones
+        included, which the public record shows by their victims) or at a round's end."""
+        return rounds_since(
+            self.turns, lambda turn: turn.round_end or any(ev.removed for ev in turn.events)
         )
 
     def fen(self) -> str:

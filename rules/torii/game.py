@@ -14,7 +14,7 @@ from typing import Any
 
 from rules.errors import IllegalAction
 from rules.grouped import Grouped, choices_of, headers
-from rules.protocol import FORFEIT, Choice, ChoiceGroup, NoPoints
+from rules.protocol import FORFEIT, Choice, ChoiceGroup, NoPoints, rounds_since
 from rules.sides import Outcome, Side
 
 from . import events as ev
@@ -100,6 +100,15 @@ class ToriiGame(NoPoints):
 
     def is_over(self) -> bool:
         return self.result is not None
+
+    def quiet_rounds(self) -> int:
+        """Rounds since a Torii was last built: Followers come and go every turn, a Torii
+        stays (TI10). The Monkey's decisions (TI15) belong to the turn they answer."""
+        return rounds_since(
+            self.turns,
+            lambda turn: any(event.builds for event in turn.events),
+            lambda turn: not any(event.kind == ev.DECISION for event in turn.events),
+        )
 
     def copy(self) -> ToriiGame:
         new = ToriiGame.__new__(ToriiGame)

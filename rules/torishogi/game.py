@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from rules.errors import IllegalAction
 from rules.grouped import choices_of, headers
-from rules.protocol import FORFEIT, Choice, ChoiceGroup, NoPoints
+from rules.protocol import FORFEIT, Choice, ChoiceGroup, NoPoints, rounds_since
 from rules.sides import Outcome, Side
 
 from .events import DRAW, FORFEIT_WORD, RESIGN, Event, Turn
@@ -76,6 +76,10 @@ class ToriShogiGame(NoPoints):
     def for_player(self, side: Side) -> ToriShogiGame:
         """Nothing is hidden: a plain copy."""
         return self.copy()
+
+    def quiet_rounds(self) -> int:
+        """Rounds since the last capture."""
+        return rounds_since(self.turns, lambda turn: any(ev.captured for ev in turn.events))
 
     def key(self) -> tuple[object, ...]:
         """Everything that tells two games apart (for integrity checks)."""

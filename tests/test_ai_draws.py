@@ -1,0 +1,59 @@
+"""Games that go nowhere: every game says through the seam how many rounds have passed since
+a piece was last removed (``GameState.quiet_rounds``), and the AI offers and takes a draw
+when that stretch is long and its judgement level."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from rules import GameState, game_type
+
+STARTS = {
+    "tora": ({"board": "short"}, ({"strategy": "aggressive"}, {"strategy": "defensive"})),
+    "torishogi": ({}, ({}, {})),
+    "torii": ({"powers": True}, ({"spirit": "Monkey"}, {"spirit": "Tatsu"})),
+}
+
+
+def new(game_id: str) -> GameState:
+    options, answers = STARTS[game_id]
+    return game_type(game_id).new_game(options, answers)
+
+
+def removed(game_id: str, turn: object) -> bool:
+    """What each game counts as a removal, read straight from a finished turn's events."""
+    events = turn.events  # type: ignore[attr-defined]
+    if game_id == "tora":
+        return bool(turn.round_end) or any(e.removed for e in events)  # type: ignore[attr-defined]
+    if game_id == "torishogi":
+        return any(e.captured for e in events)
+    return any(e.builds for e in events)
+
+
+def decision(turn: object) -> bool:
+    return any(getattr(e, "kind", "") == "decision" for e in turn.events)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("game_id", list(STARTS))
+def test_quiet_rounds_count_the_rounds_since_the_last_removal(game_id: str) -> None:
+    rng = random.Random(5)
+    game = new(game_id)
+    assert game.quiet_rounds() == 0
+    quiet = 0  # turns since the last removal (decisions inside a turn left out)
+    for _ in range(120):
+        if game.is_over():
+            break
+        while game.actions_left and game.legal_actions():
+            game.apply(rng.choice(game.legal_actions()))
+        turn = game.end_turn(deadline=True)
+        if removed(game_id, turn):
+            quiet = 0
+        elif not decision(turn):
+            quiet += 1
+        assert game.quiet_rounds() == quiet // 2
+        staged_copy = game.copy()
+        if not staged_copy.is_over() and staged_copy.legal_actions():
+            staged_copy.apply(staged_copy.legal_actions()[0])  # staged: not counted
+            assert staged_copy.quiet_rounds() == quiet // 2
