@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from bot.service import MatchService, Place, Reply, Terms, User, load_guild
+from bot.service import MatchService, Place, Reply, Stamp, Terms, User, load_guild
 from bot.service.texts import escape, quote
 from rules.tora import Side
 from storage import Hosted, Store
@@ -379,6 +379,8 @@ class Actions:
         service = self.service
         if press.verb == "accept":
             return Answer.of(await service.accept(place, user, expect=expect))
+        if expect is not None and _on_a_proposal(press.verb, expect):
+            return Answer.of(await service.answer(place, user, press.verb, expect))
         if press.verb in ("decline", "takeback"):
             return Answer.of(await service.decline(place, user, expect=expect))
         if press.verb == "end":
@@ -397,6 +399,12 @@ class Actions:
     def _turn_prompt(place: Place, reply: Reply) -> Answer:
         """A staged turn's reply, with End turn, Undo and Preview for this very state."""
         return Answer.of(reply, buttons(TURN, place.channel_id, reply.stamp))
+
+
+def _on_a_proposal(verb: str, stamp: Stamp) -> bool:
+    """Whether a button is a proposal's Accept or Decline: those act whichever turn it is
+    (a proposal outlives its turn); a challenge's Decline is stamped before the game, turn 0."""
+    return verb in ("draw", "reset", "pause") or (verb == "decline" and stamp.turn > 0)
 
 
 CONFIRMED = {

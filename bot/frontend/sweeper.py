@@ -1,6 +1,7 @@
 """Buttons that stop applying are disabled where they were shown: a challenge's Accept and
 Decline once it is answered or gone, a turn's Play, End turn and Undo once that turn has
-ended, a proposal's buttons once its turn is over, every button once the match is over.
+ended, a proposal's once it no longer stands (answered, taken back or lapsed, whatever the
+turn), every button once the match is over.
 
 Messages the bot sent with buttons (posts and DMs) are remembered in storage, so this works
 after a restart; answers to a user's command (ephemeral) are remembered in memory while
@@ -20,7 +21,7 @@ from typing import Any
 
 import discord
 
-from bot.service import Stamp
+from bot.service import Stamp, open_proposals
 from storage import ButtonMessage, Hosted, HostedNotFound, Store
 from storage.hosting import CHALLENGE, ENDED, PLAYING
 
@@ -30,6 +31,7 @@ from .panel import PanelButton, PanelSelect
 log = logging.getLogger(__name__)
 TOKEN_AGE = 14 * 60.0  # an interaction's answer can be edited for 15 minutes
 CHALLENGE_VERBS = frozenset({"accept", "decline", "takeback"})
+PROPOSAL_VERBS = frozenset({"draw", "reset", "pause"})  # beside a Decline, on a proposal
 PANEL = ("panel",)  # the verbs of a Play panel: its menus go once its turn is over
 
 
@@ -46,6 +48,9 @@ def stale(verbs: tuple[str, ...], turn: int, hosted: Hosted) -> bool:
     """Whether buttons made for ``turn`` of ``hosted`` no longer apply."""
     if hosted.phase == ENDED:
         return True
+    proposed = PROPOSAL_VERBS.intersection(verbs)
+    if proposed:
+        return hosted.phase != PLAYING or not proposed & open_proposals(hosted)
     if CHALLENGE_VERBS.intersection(verbs):
         return hosted.phase != CHALLENGE
     return hosted.phase != PLAYING or turn != hosted.turn

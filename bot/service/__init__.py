@@ -2,6 +2,7 @@
 delivery through a transactional outbox, and recovery after restarts. See docs/SERVICE.md.
 """
 
+from .agreements import open_proposals
 from .clock import ManualClock, SystemClock
 from .errors import ActionRefused, NotAllowed, RateLimited, Refused, StaleRequest
 from .guild import GuildSettings, load_guild, save_guild
@@ -52,5 +53,6 @@ __all__ = [
     "Undeliverable",
     "User",
     "load_guild",
+    "open_proposals",
     "save_guild",
 ]

@@ -1,12 +1,16 @@
 """What the two players agree on: a draw (R26), a reset of a series (R28), a pause of the
-clock. One player proposes, the other accepts (with the same command) or declines."""
+clock. One player proposes, the other accepts (with the same command, or the proposal's
+button) or declines. A proposal stands until it is answered, taken back, lapses (a draw or
+reset offer when the player it was made to ends a turn) or the match ends."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 
 from rules import ActionError, Side
 from rules.tora import TORA
+from storage import Hosted
 from storage.hosting import PLAYING
 
 from . import showing
@@ -52,6 +56,32 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
     return Reply(f"You proposed {PROPOSALS[kind]}.", private=False, stamp=table.stamp)
 
 
+async def answer(ctx: Context, table: Table, user: User, kind: str) -> Reply:
+    """A proposal's button: accept the opponent's proposal of ``kind`` (``draw``, ``reset``,
+    ``pause``) or, for ``decline``, decline (or take back) the proposals standing. Unlike
+    the commands, an Accept button never proposes anything itself."""
+    if kind == "decline":
+        return await decline(ctx, table, user)
+    side = player_side(table, user)
+    by = table.offers().get(kind)
+    if by == side.other:
+        return await _agreed(ctx, table, side, kind)
+    if by == side:
+        raise Refused(
+            f"That {OFFERS[kind]} is yours: {table.side_name(side.other)} accepts or declines "
+            f"it. To take it back, use its Decline button or {ctx.cmd('decline')}."
+        )
+    raise Refused(
+        f"That {OFFERS[kind]} is no longer open (it was answered, taken back or lapsed), so "
+        f"nothing was done. To propose {PROPOSALS[kind]} yourself, use {ctx.cmd(kind)}."
+    )
+
+
+def open_proposals(hosted: Hosted) -> frozenset[str]:
+    """The kinds of proposal standing in ``hosted`` (``draw``, ``reset``, ``pause``)."""
+    return frozenset(json.loads(hosted.offers))
+
+
 def _check_proposal(ctx: Context, table: Table, kind: str) -> None:
     if kind == PAUSE and table.paused:
         raise Refused(f"The match is already paused; resume it with {ctx.cmd('resume')}.")
@@ -85,6 +115,8 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
         headline = f"{both} agreed to a draw. {outcome_headline(table)}"
         await finish(ctx, table, hosted, headline, FINISHED)
         return Reply("You accepted the draw; the match is over.", private=False)
+    # the turn's end reads the proposals still standing from the table: not this one
+    table.hosted = hosted
     await after_turn(ctx, table, hosted, f"{both} agreed to reset the board:", before)
     return Reply("You accepted the reset.", private=False, stamp=table.stamp)
 

@@ -338,6 +338,19 @@ class MatchService(Host):
             place, user, expect, (PLAYING,), lambda t: agreements.propose(self._ctx, t, user, kind)
         )
 
+    async def answer(self, place: Place, user: User, kind: str, made: Stamp) -> Reply:
+        """A proposal's button: accept the opponent's ``kind`` (``draw``, ``reset``,
+        ``pause``) or ``decline`` the proposals, in the match ``made`` names, whichever turn
+        it is now: a proposal outlives the turn it was made in. An Accept whose proposal is
+        no longer open is refused, never taken as a proposal of one's own."""
+
+        async def flow(table: Table) -> Reply:
+            if table.hosted.id != made.match or table.hosted.phase != PLAYING:
+                raise StaleRequest(OVER)
+            return await agreements.answer(self._ctx, table, user, kind)
+
+        return await self._command(place, user, None, (CHALLENGE, SETUP, PLAYING), flow)
+
     async def resume(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(
             place, user, expect, (PLAYING,), lambda t: agreements.resume(self._ctx, t, user)
