@@ -4,15 +4,20 @@ from __future__ import annotations
 
 import io
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PIL import Image
 
 from render.status import StatusInfo
 from render.torishogi import board_image, board_png, replay_gif
+from render.torishogi import palette as pal
 from render.torishogi.examples import check_game
-from render.torishogi.layout import INNER, layout_for
+from render.torishogi.layout import INNER, MARGIN, layout_for
+from render.torishogi.status import NAME_AT, hand_plan, hand_strip
 from rules.sides import Side
 from rules.torishogi import ToriShogiGame
 from rules.torishogi.board import SQUARE_OF
+from rules.torishogi.pieces import HAND_KINDS, SET_COUNT
 
 INFO = StatusInfo("ann", "bob", "due in 5 h")
 MAX_BYTES = 16 * 1024
@@ -96,3 +101,51 @@ def test_replay_gif_has_a_frame_per_view() -> None:
     gif = Image.open(io.BytesIO(data))
     assert gif.format == "GIF" and gif.n_frames == len(views)
     assert board_image(views[-1], INFO).mode == "P"
+
+
+# The most a hand can hold: every piece of the set but the Phoenixes (SET_COUNT), captured by
+# one side; only the Swallows reach two digits.
+LARGEST_HAND = "S" * 16 + "FF" + "CCCC" + "PPPP" + "LL" + "RR"
+
+
+def hand_strips(hand: str) -> tuple[Image.Image, Image.Image]:
+    """The hand strips of the side holding ``hand`` (FEN letters: upper case the Challenger,
+    lower case the Opposition), as seen from either side of the board."""
+    game = ToriShogiGame(f"k6/7/7/7/7/7/6K[{hand}] w 0 1")
+    side = Side.CHALLENGER if hand[0].isupper() else Side.OPPOSITION
+    out = []
+    for viewer in (Side.CHALLENGER, Side.OPPOSITION):
+        view = game.view_for(viewer)
+        out.append(hand_strip(layout_for(viewer), view, INFO, side).convert("RGB"))
+    return out[0], out[1]
+
+
+def test_every_kind_in_the_largest_hands_is_drawn_with_its_whole_count() -> None:
+    """A count of two digits is not covered by the next kind, and the last kinds do not run
+    off the strip: changing any one count (its last digit) changes the picture."""
+    for hand in ("S" * 11 + "F", LARGEST_HAND, LARGEST_HAND.lower()):
+        strips = hand_strips(hand)
+        for letter in dict.fromkeys(hand):
+            one_less = hand.replace(letter, "", 1)
+            for before, after in zip(strips, hand_strips(one_less), strict=True):
+                assert before.tobytes() != after.tobytes(), f"{letter} in {hand}"
+
+
+def test_the_largest_hands_stay_inside_their_strips() -> None:
+    layout = layout_for(None)
+    for hand in (LARGEST_HAND, LARGEST_HAND.lower()):
+        for strip in hand_strips(hand):
+            outside = strip.crop((layout.width - MARGIN + 4, 0, layout.width, strip.height))
+            assert {rgb for _n, rgb in outside.getcolors()} <= {pal.FRAME, pal.FRAME_LINE}, hand
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.tuples(*(st.integers(0, SET_COUNT[kind]) for kind in HAND_KINDS)))
+def test_any_hand_a_game_can_reach_fits_with_its_counts(counts: tuple[int, ...]) -> None:
+    held = tuple((kind, n) for kind, n in zip(HAND_KINDS, counts, strict=True) if n)
+    width = layout_for(None).width
+    plan = hand_plan(width, held)
+    drawn = [(slot.kind, slot.count) for slot in plan.slots]
+    assert drawn == [(kind, f"\N{MULTIPLICATION SIGN}{n}") for kind, n in held]
+    edges = [NAME_AT + plan.name_room] + [x for s in plan.slots for x in (s.x, s.end)]
+    assert edges == sorted(edges) and edges[-1] <= width - MARGIN

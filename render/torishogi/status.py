@@ -6,6 +6,7 @@ Names and the deadline are not in a View: the caller passes them in ``info``, an
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
@@ -23,8 +24,6 @@ from .tiles import OUTLINE, Look, hand_tile
 PAD = 12
 SEPARATOR = " · "
 NAME_ROOM = 120
-HAND_TILE = 40
-HAND_STEP = 62  # from one kind in hand to the next
 
 
 class StatusFields(Protocol):
@@ -143,6 +142,73 @@ def hand_strip(layout: Layout, view: View, info: StatusFields, side: Side) -> Im
     return _hand_strip(layout, side, player_name(info, side), tuple(view.hand(side)))
 
 
+@dataclass(frozen=True)
+class HandStyle:
+    """How big a hand's kinds are drawn: the tile, the count's font size, where the count
+    starts from the tile's left edge, and the room after a count."""
+
+    tile: int
+    count_size: int
+    count_at: int
+    gap: int
+
+
+# The tiles at their full size, the count beside each; and smaller, the count tucked against
+# the piece (a tile's box has room on either side of its pentagon), for hands of many kinds.
+ROOMY = HandStyle(40, 14, 40, 0)
+COMPACT = HandStyle(34, 12, 31, 2)
+KINDS_AT = MARGIN + 122  # where the kinds start when the name has its full room
+NAME_AT = MARGIN + 22
+NAME_GAP = 8  # between the name and the first kind
+NAME_LEAST = 20  # less room than this, and the side's icon alone says whose hand it is
+
+
+@dataclass(frozen=True)
+class HandSlot:
+    """One kind in hand: ``count`` as drawn (a multiplication sign and the number), the
+    tile's left edge ``x``, and ``end``, the right edge of the count."""
+
+    kind: int
+    count: str
+    x: int
+    end: int
+
+
+@dataclass(frozen=True)
+class HandPlan:
+    """Where a hand's name and kinds go: ``name_room`` pixels for the name (0: none)."""
+
+    style: HandStyle
+    name_room: int
+    slots: tuple[HandSlot, ...]
+
+
+def hand_plan(width: int, held: tuple[tuple[int, int], ...]) -> HandPlan:
+    """Each kind laid out by the measured width of its count, so that a count of two digits
+    is never covered by the next kind. At full size when every kind fits beside a full-sized
+    name; otherwise smaller, and the name gets the room left. The largest hands a game can
+    reach (all six kinds, the Swallows in two digits) fit."""
+    right = width - MARGIN - 2
+    roomy = _slots(ROOMY, held, KINDS_AT)
+    if not roomy or roomy[-1].end <= right:
+        return HandPlan(ROOMY, KINDS_AT - NAME_GAP - NAME_AT, roomy)
+    compact = _slots(COMPACT, held, 0)
+    start = min(KINDS_AT, right - compact[-1].end)
+    room = start - NAME_GAP - NAME_AT
+    return HandPlan(COMPACT, room if room >= NAME_LEAST else 0, _slots(COMPACT, held, start))
+
+
+def _slots(style: HandStyle, held: tuple[tuple[int, int], ...], x: int) -> tuple[HandSlot, ...]:
+    face = font(style.count_size, bold=True)
+    out = []
+    for kind, count in held:
+        text = f"\N{MULTIPLICATION SIGN}{count}"
+        end = x + style.count_at + round(label(text, face, "lm").width)
+        out.append(HandSlot(kind, text, x, end))
+        x = end + style.gap
+    return tuple(out)
+
+
 @lru_cache(maxsize=256)
 def _hand_strip(
     layout: Layout, side: Side, name: str, held: tuple[tuple[int, int], ...]
@@ -156,22 +222,18 @@ def _hand_strip(
     y = HAND_ROW / 2
     up = layout.points_up(side)
     _icon(strip, side, up, MARGIN + 10, y)
+    plan = hand_plan(width, held)
     name_face = font(13, bold=True)
-    draw_label(strip, (MARGIN + 22, y), fit(name, name_face, 92), pal.TEXT, name_face, "lm")
-    x = MARGIN + 122
+    if plan.name_room:
+        shown = fit(name, name_face, plan.name_room)
+        draw_label(strip, (NAME_AT, y), shown, pal.TEXT, name_face, "lm")
     if not held:
-        draw_label(strip, (x, y), "nothing in hand", pal.MUTED, font(12), "lm")
-    count_face = font(14, bold=True)
-    for kind, count in held:
-        piece = hand_tile(Look(side, kind, up), HAND_TILE)
-        strip.paste(piece.convert("RGB"), (x, round(y - HAND_TILE / 2)))
-        draw_label(
-            strip,
-            (x + HAND_TILE, y + 2),
-            f"\N{MULTIPLICATION SIGN}{count}",
-            pal.TEXT,
-            count_face,
-            "lm",
-        )
-        x += HAND_STEP
+        draw_label(strip, (KINDS_AT, y), "nothing in hand", pal.MUTED, font(12), "lm")
+    style = plan.style
+    count_face = font(style.count_size, bold=True)
+    for slot in plan.slots:
+        piece = hand_tile(Look(side, slot.kind, up), style.tile)
+        strip.paste(piece.convert("RGB"), (slot.x, round(y - style.tile / 2)))
+        at = (slot.x + style.count_at, y + 2)
+        draw_label(strip, at, slot.count, pal.TEXT, count_face, "lm")
     return to_palette(strip)
