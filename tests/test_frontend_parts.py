@@ -183,15 +183,56 @@ def test_rules_are_found_by_id_piece_and_word() -> None:
     assert rulebook.lookup("R25").startswith("**R25 Trapped.** If at the start")
     assert rulebook.lookup("r17") == rulebook.lookup("17")
     archer = rulebook.lookup("A")
-    assert archer.startswith("# Archer (A)") and "**R15 Archer.**" in archer
+    assert archer.startswith("# Archer (A) · TORA") and "**R15 Archer.**" in archer
     assert "The Archers" in archer  # the rule book's own description
-    assert rulebook.lookup("queen").startswith("# Ruler (K/Q)")
+    assert rulebook.lookup("queen").startswith("# Ruler (K/Q) · TORA")
     assert "R43 Search" in rulebook.lookup("jeopardy")
-    assert rulebook.lookup("R99").startswith("There is no ruling `R99`")
-    assert rulebook.lookup("zeppelin").startswith("No ruling mentions `zeppelin`")
-    assert len(rulebook.rulings()) == 40
-    assert "R25 Trapped" in rulebook.topics() and "cavalry (H)" in rulebook.topics()
+    assert rulebook.lookup("R99").startswith("There is no ruling `R99`; TORA's rulings are R1-R33")
+    assert rulebook.lookup("zeppelin").startswith("No ruling of any game mentions `zeppelin`")
+    assert len(rulebook.book("tora").rulings) == 40
+    assert "R25 Trapped · TORA" in rulebook.topics() and "Cavalry (H) · TORA" in rulebook.topics()
     assert all(rulebook.lookup(topic).startswith(("**", "#")) for topic in rulebook.topics())
+
+
+def test_ts5_ti15_and_every_games_pieces_and_powers_are_looked_up() -> None:
+    """Each game brings its rulings and the rule text's pieces or powers: found from any
+    game's channel, in the game at hand first."""
+    assert len(rulebook.book("torishogi").rulings) == 12
+    assert len(rulebook.book("torii").rulings) == 20
+    assert rulebook.lookup("TS5").startswith("**TS5 Promotion.**")
+    assert rulebook.lookup("ti15").startswith("**TI15 Monkey.**")
+    assert rulebook.lookup("5", "torishogi") == rulebook.lookup("TS5")
+    phoenix = rulebook.lookup("phoenix")
+    assert phoenix.startswith("# Phoenix (K) · ToriShogi") and "Phx" in phoenix
+    assert "Left Quail" in rulebook.lookup("quail") and "Right Quail" in rulebook.lookup("qr")
+    monkey = rulebook.lookup("monkey", "tora")
+    assert monkey.startswith("# Monkey · Torii") and "**TI15 Monkey.**" in monkey
+    assert "flip either player's Action tile" in monkey  # the rule book's own text
+    # a name two games share: the game at hand's first, the other pointed to
+    assert rulebook.lookup("crane", "torii").startswith("# Crane · Torii")
+    crane = rulebook.lookup("crane", "torishogi")
+    assert crane.startswith("# Crane (C) · ToriShogi") and "game:torii" in crane
+    # a letter means the game at hand's piece
+    assert rulebook.lookup("C", "torishogi").startswith("# Crane (C)")
+    assert rulebook.lookup("C").startswith("# Cannon (C) · TORA")
+    # a word no ruling of the game at hand has is looked for in the others
+    promotion = rulebook.lookup("promotion", "tora")
+    assert promotion.startswith("No ruling of TORA mentions `promotion`; in ToriShogi")
+    assert rulebook.lookup("TS99").endswith("ToriShogi's rulings are TS1-TS12.")
+    topics = rulebook.topics("", "torii")
+    assert topics[0] == "TI1 Board · Torii" and "Phoenix (K) · ToriShogi" in topics
+    assert rulebook.topics("monk") == ["TI15 Monkey · Torii", "Monkey · Torii"]
+    for name in ("Spirit · Torii", "Action tile · Torii", "Goose (+S) · ToriShogi"):
+        assert name in rulebook.topics()
+
+
+def test_each_game_has_its_own_quick_start() -> None:
+    assert "`v5h7`" in rulebook.help_text("tora")
+    torishogi = rulebook.help_text("torishogi")
+    assert "ToriShogi" in torishogi and "Archer" not in torishogi and "v5h7" not in torishogi
+    torii = rulebook.help_text("torii")
+    assert "Torii" in torii and "Spirit" in torii and "Archer" not in torii
+    assert "`/tora help game:torishogi` (ToriShogi)" in rulebook.help_text("tora")
 
 
 async def test_direct_messages_are_paced() -> None:

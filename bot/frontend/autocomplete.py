@@ -13,7 +13,7 @@ from discord import app_commands
 from bot.service import Refused
 from rules.tora import CUSTOM, STRATEGIES, preset_names
 
-from . import rulebook
+from . import guide
 from .callers import caller_of
 from .respond import Unusable
 
@@ -92,8 +92,11 @@ async def terrain(interaction: discord.Interaction[Any], current: str) -> Choice
 
 @_safe
 async def topic(interaction: discord.Interaction[Any], current: str) -> Choices:
-    typed = current.strip().lower()
-    return _choices([t for t in rulebook.topics() if typed in t.lower()])
+    """Every game's rulings, pieces and powers holding what was typed, the game chosen (or
+    the match's here) first."""
+    game = getattr(interaction.namespace, "game", None)
+    actions = interaction.client.actions
+    return _choices(await guide.topics(actions, caller_of(interaction), current, game))
 
 
 @_safe

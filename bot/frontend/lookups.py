@@ -1,11 +1,10 @@
-"""The commands that read rather than play: a match's record and animated replay, the rules,
-and the server's ladders (through the ladder desk: leaderboards, profiles, seasons, the
+"""The commands that read rather than play: a match's record and animated replay, and the
+server's ladders (through the ladder desk: leaderboards, profiles, seasons, the
 queue, and the admins' season close and result removal), and the server settings."""
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import time
 from dataclasses import replace
@@ -15,12 +14,10 @@ from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.pictures import BytesCache
 from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
 from bot.service.texts import duration
-from render import StatusInfo, board_of, board_png, replay_of
+from render import StatusInfo, board_of, replay_of
 from rules.records import RecordError
-from rules.tora import Game
 from storage import MatchInfo, MatchNotFound, Store
 
-from . import rulebook
 from .actions import Actions
 from .callers import Caller
 from .costly import Limits
@@ -29,34 +26,6 @@ from .respond import Answer, Unusable
 
 REPLAY_CACHE = 64 * 1024 * 1024  # bytes of GIFs kept
 REPOST_SECONDS = 300.0  # a replay posted in a channel is not posted there again this soon
-
-
-QUICK_START = """**TORA by chat: a quick start**
-**The board.** Squares are named vertical first: `v5h7` is column v5, row h7 (see the
-picture: v runs bottom to top, h left to right). The Opposition's home edge is on the left
-(blue), the Challenger's on the right (amber); the Challenger moves first.
-**A turn.** When it is yours you get a private message with a **Play** button (or use
-`/tora play`): pick a piece, then what it does. Each action is staged at once, seen only
-by you on your preview; **Undo** takes one back, **End turn** shows your turn to everyone.
-You may also type actions: `/tora act A v5h7-v4h6` (it suggests yours as you type).
-**Main commands.** `/tora challenge @someone` (options: board, deadline, Assassins...),
-`/tora accept`, `/tora setup`, `/tora play`, `/tora board`, `/tora games` (your matches),
-`/tora draw`, `/tora resign`, `/tora rules archer` (any ruling, piece or word),
-`/tora ladder queue` for a rated opponent.
-**Hidden Assassins** (long board) are played in a DM with the bot, where nobody else sees.
-"""
-
-
-def quick_start() -> Answer:
-    """``/tora help``: how to read the board and play a turn, with the coordinates."""
-    return Answer(QUICK_START, (Attachment("coordinates.png", coordinates_png()),))
-
-
-@functools.cache
-def coordinates_png() -> bytes:
-    """The short board at the start, its coordinates on every edge."""
-    game = Game(board="short", challenger_setup="aggressive", opposition_setup="aggressive")
-    return board_png(game.view_for(None), StatusInfo("Challenger", "Opposition", ""))
 
 
 class Lookups:
@@ -199,11 +168,6 @@ class Lookups:
             return False
         self._posted[(channel_id, match_id)] = now
         return True
-
-    # ---- rules ---------------------------------------------------------------------------
-    @staticmethod
-    def rules(topic: str) -> Answer:
-        return Answer(rulebook.lookup(topic))
 
     # ---- ladders (the ladder desk's replies) ---------------------------------------------
     def _guild(self, caller: Caller) -> int:

@@ -1,6 +1,12 @@
-"""``/tora rules``: a ruling by id (R25), a piece by name or letter (archer, A), or a word
-found in the rulings. The texts ship with the bot as package data (``data/``): the rulings
-we play by, and the rule book's own descriptions of the pieces."""
+"""``/tora rules`` and ``/tora help`` for every game: a ruling by id (R25, TS5, TI15), a piece
+or power by name or letter (archer, A, phoenix, monkey), the rulings that mention a word, and
+each game's quick start. The texts ship with the bot as package data (``data/``), per game:
+``<game>-rulings.md`` (a copy of the rulings we play by), ``<game>-pieces.txt`` (the rule
+book's own text of each piece, power or component, headed ``## name | letter | rulings |
+other names``) and ``<game>-help.md``. The games are the registry's (``rules.registry``).
+
+A question is answered in the game at hand first (the chosen one, or the match's), then in
+the others, so that ``phoenix`` is found from a TORA channel too."""
 
 from __future__ import annotations
 
@@ -10,34 +16,15 @@ from dataclasses import dataclass
 from importlib import resources
 
 from bot.service.texts import quote
+from rules.registry import GAMES
 
-_RULING = re.compile(r"^- \*\*(R\d+) ([^*]+?)\.?\*\* ?(.*)$")
-PIECES = {
-    "general": ("G", ("R13",)),
-    "ruler": ("K/Q", ("R14", "R24")),
-    "archer": ("A", ("R15", "R17")),
-    "soldier": ("S", ("R16", "R17")),
-    "cavalry": ("H", ("R18",)),
-    "cannon": ("C", ("R19", "R20", "R21", "R22")),
-    "assassin": ("X", ("R40", "R41", "R42", "R43", "R44")),
-}
-ALIASES = {
-    "g": "general",
-    "k": "ruler",
-    "q": "ruler",
-    "king": "ruler",
-    "queen": "ruler",
-    "a": "archer",
-    "s": "soldier",
-    "h": "cavalry",
-    "horse": "cavalry",
-    "horseman": "cavalry",
-    "horsemen": "cavalry",
-    "c": "cannon",
-    "catapult": "cannon",
-    "x": "assassin",
-}
+_RULING = re.compile(r"^- \*\*([A-Z]{1,3}\d+) ([^*]+?)\.?\*\* ?(.*)$")
+_ID = re.compile(r"([a-z]{0,3})(\d{1,6})")
+_PUNCTUATION = str.maketrans("().,", "    ")
+SEPARATOR = " · "  # between a topic and its game's title, in autocomplete's choices
 MOST_FOUND = 12
+MAX_QUERY = 100  # characters of a topic
+ASK = "Ask for a ruling (`R25`, `TS5`), a piece or power (`archer`, `phoenix`, `monkey`) or a word"
 
 
 @dataclass(frozen=True)
@@ -50,17 +37,71 @@ class Ruling:
         return f"**{self.id} {self.title}.** {self.text}"
 
 
+@dataclass(frozen=True)
+class Topic:
+    """A piece, a power or a component, with the rulings about it and the rule book's text."""
+
+    name: str
+    letter: str
+    ids: tuple[str, ...]
+    aliases: tuple[str, ...]
+    text: str
+
+    @property
+    def heading(self) -> str:
+        named = self.name[0].upper() + self.name[1:]
+        return f"{named} ({self.letter})" if self.letter else named
+
+
+@dataclass(frozen=True)
+class Book:
+    """One game's rulings and topics."""
+
+    game: str
+    title: str
+    rulings: dict[str, Ruling]
+    topics: dict[str, Topic]
+
+    @functools.cached_property
+    def names(self) -> dict[str, Topic]:
+        """Every name a topic is asked by (its name, letter and aliases), lower case."""
+        found: dict[str, Topic] = {}
+        for topic in self.topics.values():
+            for name in (topic.name, topic.letter, *topic.aliases):
+                if name:
+                    found.setdefault(name.lower(), topic)
+        return found
+
+    @functools.cached_property
+    def prefix(self) -> str:
+        """The letters of its ruling ids (``R``, ``TS``, ``TI``)."""
+        return re.sub(r"\d", "", next(iter(self.rulings)))
+
+    def ranges(self) -> str:
+        """Its ruling ids in runs: "R1-R33, R40-R44, R50 and R51"."""
+        numbers = sorted(int(key[len(self.prefix) :]) for key in self.rulings)
+        runs: list[list[int]] = []
+        for number in numbers:
+            if runs and number == runs[-1][-1] + 1:
+                runs[-1].append(number)
+            else:
+                runs.append([number])
+        shown: list[str] = []
+        for run in runs:
+            ids = [f"{self.prefix}{number}" for number in run]
+            shown += ids if len(ids) < 3 else [f"{ids[0]}-{ids[-1]}"]
+        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
 def _data(name: str) -> str:
-    return (
-        resources.files("bot.frontend").joinpath("data").joinpath(name).read_text(encoding="utf-8")
-    )
+    files = resources.files("bot.frontend").joinpath("data")
+    return files.joinpath(name).read_text(encoding="utf-8")
 
 
-@functools.cache
-def rulings() -> dict[str, Ruling]:
+def _rulings(text: str) -> dict[str, Ruling]:
     found: dict[str, Ruling] = {}
     current: list[str] | None = None
-    for line in _data("rulings.md").splitlines():
+    for line in text.splitlines():
         match = _RULING.match(line)
         if match:
             current = [match[1], match[2], match[3]]
@@ -73,64 +114,165 @@ def rulings() -> dict[str, Ruling]:
     return found
 
 
-@functools.cache
-def piece_texts() -> dict[str, str]:
-    """The rule book's description of each piece, by name."""
-    texts: dict[str, list[str]] = {}
-    name = None
-    for line in _data("pieces.txt").splitlines():
+def _topics(text: str) -> dict[str, Topic]:
+    """``## name | letter | ids | aliases`` headings, each followed by its text."""
+    heads: list[list[str]] = []
+    bodies: list[list[str]] = []
+    for line in text.splitlines():
         if line.startswith("## "):
-            name = line[3:].strip()
-            texts[name] = []
-        elif name is not None:
-            texts[name].append(line)
-    return {key: "\n".join(lines).strip() for key, lines in texts.items()}
+            fields = [field.strip() for field in line[3:].split("|")]
+            heads.append([*fields, "", "", ""][:4])
+            bodies.append([])
+        elif bodies:
+            bodies[-1].append(line)
+    topics = {}
+    for (name, letter, ids, aliases), body in zip(heads, bodies, strict=True):
+        others = tuple(alias.strip() for alias in aliases.split(",") if alias.strip())
+        text = "\n".join(body).strip()
+        topics[name] = Topic(name, letter, tuple(ids.split()), others, text)
+    return topics
 
 
-def topics() -> list[str]:
-    """Everything ``lookup`` answers by name: ruling ids with titles, and piece names."""
-    return [f"{r.id} {r.title}" for r in rulings().values()] + [
-        f"{name} ({letter})" for name, (letter, _ids) in PIECES.items()
-    ]
+@functools.cache
+def book(game: str) -> Book:
+    """The rulings and topics of ``game`` (a registry id)."""
+    return Book(
+        game,
+        GAMES[game].title,
+        _rulings(_data(f"{game}-rulings.md")),
+        _topics(_data(f"{game}-pieces.txt")),
+    )
 
 
-MAX_QUERY = 100  # characters of a topic
+def books(first: str | None = None) -> list[Book]:
+    """Every game's book, ``first`` (the game at hand) first, then the registry's order."""
+    order = [first] if first in GAMES else []
+    return [book(game) for game in order + [g for g in GAMES if g not in order]]
 
 
-def lookup(query: str) -> str:
-    """The answer to ``/tora rules <query>``."""
+@functools.cache
+def quick_start(game: str) -> str:
+    """``game``'s quick start: the board, a turn, the main commands."""
+    return _data(f"{game}-help.md").strip()
+
+
+def help_text(game: str) -> str:
+    """The quick start of ``game``, and how to ask for the other games'."""
+    others = [f"`/tora help game:{g}` ({GAMES[g].title})" for g in GAMES if g != game]
+    tail = ", ".join(others[:-1]) + " or " + others[-1] if len(others) > 1 else "".join(others)
+    return f"{quick_start(game)}\n-# The other games' quick starts: {tail}."
+
+
+# ---- questions ---------------------------------------------------------------------------
+def topics(typed: str = "", game: str | None = None) -> list[str]:
+    """Everything ``lookup`` answers by name, ``game``'s first (each named with its game:
+    "TS5 Promotion · ToriShogi", "monkey · Torii"), those containing ``typed``."""
+    wanted = " ".join(typed.lower().split())
+    found = []
+    for each in books(game):
+        found += [f"{r.id} {r.title}{SEPARATOR}{each.title}" for r in each.rulings.values()]
+        found += [f"{t.heading}{SEPARATOR}{each.title}" for t in each.topics.values()]
+    return [name for name in found if wanted in name.lower()]
+
+
+def lookup(query: str, game: str | None = None) -> str:
+    """The answer to ``/tora rules <query>``, in ``game`` first (None: TORA first). A query
+    may end in ``· <game's title>`` (as autocomplete offers it) to name its game."""
     if len(query) > MAX_QUERY:
         return (
-            f"A topic is at most {MAX_QUERY} characters; yours has {len(query)}. Ask for a "
-            "ruling (`R25`), a piece (`archer`, `A`) or a word (`jeopardy`, `water`)."
+            f"A topic is at most {MAX_QUERY} characters; yours has {len(query)}. {ASK} "
+            "(`jeopardy`, `promotion`)."
         )
-    words = query.strip()
-    key = words.lower().split(" ")[0].strip("().,") if words else ""
-    if re.fullmatch(r"r?\d+", key):
-        ruling = rulings().get("R" + key.lstrip("r"))
-        if ruling is None:
-            return (
-                f"There is no ruling {quote(words)}; the rulings are R1-R33, R40-R44, R50 and R51."
-            )
-        return ruling.show()
-    name = ALIASES.get(key, key)
-    if name in PIECES:
-        letter, ids = PIECES[name]
-        shown = "\n".join(rulings()[i].show() for i in ids)
-        book = piece_texts()[name]
-        return f"# {name.capitalize()} ({letter})\n{shown}\n\n**The rule book:**\n{book}"
-    return _search(words)
+    words, named = _split(query)
+    game = named or game
+    key = " ".join(words.lower().translate(_PUNCTUATION).split())
+    if not key:
+        return f"{ASK} (`jeopardy`, `promotion`)."
+    first = key.split(" ")[0]
+    found = _ID.fullmatch(first)
+    if found and (not found[1] or any(b.prefix.lower() == found[1] for b in books())):
+        return _ruling(found[1], found[2], game, words)
+    topic = _topic(key, game) or _topic(first, game)
+    if topic is not None:
+        return _show(*topic)
+    return _search(words, game)
 
 
-def _search(words: str) -> str:
+def _split(query: str) -> tuple[str, str | None]:
+    """The topic, and the game a trailing "· <title>" names (as autocomplete offers it)."""
+    topic, mark, tail = query.strip().rpartition(SEPARATOR.strip())
+    named = tail.strip().lower()
+    for each in GAMES.values():
+        if mark and named in (each.id, each.title.lower()):
+            return topic.strip(), each.id
+    return query.strip(), None
+
+
+def _ruling(prefix: str, number: str, game: str | None, words: str) -> str:
+    at_hand = books(game)[0]
+    chosen = next((b for b in books(game) if b.prefix.lower() == prefix), at_hand)
+    ruling = chosen.rulings.get(f"{chosen.prefix}{int(number)}")
+    if ruling is None:
+        return f"There is no ruling {quote(words)}; {chosen.title}'s rulings are {chosen.ranges()}."
+    return f"{ruling.show()}\n-# {chosen.title}"
+
+
+def _topic(key: str, game: str | None) -> tuple[Book, Topic, list[Book]] | None:
+    """The topic ``key`` names in the game at hand first; with the other games that have a
+    topic of that name."""
+    hits = [(each, each.names[key]) for each in books(game) if key in each.names]
+    if not hits:
+        return None
+    each, topic = hits[0]
+    also = [other for other, found in hits[1:] if found.name == key or found.name == topic.name]
+    return each, topic, also
+
+
+def _show(each: Book, topic: Topic, also: list[Book]) -> str:
+    shown = "\n".join(each.rulings[i].show() for i in topic.ids if i in each.rulings)
+    text = f"# {topic.heading}{SEPARATOR}{each.title}\n{shown}\n\n**The rule book:**\n{topic.text}"
+    for other in also:
+        text += (
+            f"\n-# {other.title} has a {topic.name} too: "
+            f"`/tora rules topic:{topic.name} game:{other.game}`."
+        )
+    return text
+
+
+def _search(words: str, game: str | None) -> str:
+    """The rulings that mention every word, in the first game that has any (the game at
+    hand first), and which other games have some."""
     terms = [w for w in words.lower().split() if len(w) > 1]
     if not terms:
-        return "Ask for a ruling (`R25`), a piece (`archer`, `A`) or a word (`jeopardy`, `water`)."
-    hits = [r for r in rulings().values() if all(t in f"{r.title} {r.text}".lower() for t in terms)]
-    if not hits:
-        return f"No ruling mentions {quote(words)}. Try a ruling id (`R25`) or a piece (`cannon`)."
+        return f"{ASK} (`jeopardy`, `promotion`)."
+    found = [(each, _mentioning(each, terms)) for each in books(game)]
+    found = [(each, hits) for each, hits in found if hits]
+    if not found:
+        return (
+            f"No ruling of any game mentions {quote(words)}. Try a ruling id (`R25`, `TS5`, "
+            "`TI15`) or a piece or power (`cannon`, `phoenix`, `monkey`)."
+        )
+    each, hits = found[0]
+    at_hand = books(game)[0]
+    lead = ""
+    if game is not None and each is not at_hand:
+        lead = f"No ruling of {at_hand.title} mentions {quote(words)}; in {each.title}:\n"
     if len(hits) == 1:
-        return hits[0].show()
-    listed = ", ".join(f"{r.id} {r.title}" for r in hits[:MOST_FOUND])
-    more = f" (and {len(hits) - MOST_FOUND} more)" if len(hits) > MOST_FOUND else ""
-    return f"{quote(words)} is in {listed}{more}. Ask for one by its id, e.g. `{hits[0].id}`."
+        text = f"{lead}{hits[0].show()}\n-# {each.title}"
+    else:
+        listed = ", ".join(f"{r.id} {r.title}" for r in hits[:MOST_FOUND])
+        more = f" (and {len(hits) - MOST_FOUND} more)" if len(hits) > MOST_FOUND else ""
+        text = (
+            f"{lead}{quote(words)} is in {each.title}'s {listed}{more}. Ask for one by its id, "
+            f"e.g. `{hits[0].id}`."
+        )
+    others = [f"{other.title} (`game:{other.game}`)" for other, _hits in found[1:]]
+    if others:
+        text += f"\n-# Also in the rulings of {', '.join(others)}."
+    return text
+
+
+def _mentioning(each: Book, terms: list[str]) -> list[Ruling]:
+    return [
+        r for r in each.rulings.values() if all(t in f"{r.title} {r.text}".lower() for t in terms)
+    ]

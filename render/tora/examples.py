@@ -6,8 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from rules.tora import Game
+
 from ..ladder import LadderRow, ladder_png
 from ..replays import record_status
+from ..status import StatusInfo
 from .board import board_png, private_png
 from .replay import replay_gif, views_from_record
 from .samples import PLAYERS, long_start, mid_game, private_preview, write_images
@@ -41,6 +44,13 @@ def examples(record: Path = EXAMPLE_RECORD) -> dict[str, bytes]:
         "ladder.png": ladder_png(LADDER, "Ladder · TORA club"),
         "replay-short.gif": replay_gif(views[: REPLAY_TURNS + 1], players),
     }
+
+
+def coordinates_png() -> bytes:
+    """The quick start's picture: the short board at the start, its coordinates on every
+    edge (v bottom to top, h left to right)."""
+    game = Game(board="short", challenger_setup="aggressive", opposition_setup="aggressive")
+    return board_png(game.view_for(None), StatusInfo("Challenger", "Opposition", ""))
 
 
 def write(directory: Path) -> list[Path]:

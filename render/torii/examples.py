@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from render.status import StatusInfo
 from render.tora.samples import PLAYERS, write_images
 from rules.torii import TORII, View
 
@@ -37,6 +38,11 @@ REPLAY_TURNS = 8
 
 def start_view() -> View:
     return TORII.new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Tatsu"})).view_for(None)
+
+
+def coordinates_png() -> bytes:
+    """The quick start's picture: the start position (files a-f, ranks 1-6 on the edges)."""
+    return board_png(start_view(), StatusInfo("Challenger", "Opposition", ""))
 
 
 def examples() -> dict[str, bytes]:

@@ -30,6 +30,11 @@ def check_game() -> ToriShogiGame:
     return game
 
 
+def coordinates_png() -> bytes:
+    """The quick start's picture: the start position, its coordinates on every edge."""
+    return board_png(ToriShogiGame().view_for(None), StatusInfo("Challenger", "Opposition", ""))
+
+
 def write(directory: Path) -> list[Path]:
     directory.mkdir(parents=True, exist_ok=True)
     images = {
