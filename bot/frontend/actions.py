@@ -18,7 +18,7 @@ from bot.service import MatchService, Place, Reply, Stamp, Terms, User, load_gui
 from bot.service.texts import escape, quote
 from rules.tora import Side
 from storage import Hosted, Store
-from storage.hosting import CHALLENGE, ENDED, SETUP
+from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
 from .buttons import TURN, Press, buttons
 from .callers import Caller
@@ -356,6 +356,8 @@ class Actions:
 
     async def _confirm(self, caller: Caller, place: Place, kind: str) -> Answer:
         hosted = await self.service.hosted_of(place, caller.user)
+        if kind == "resign" and hosted.phase != PLAYING:  # refused at once, saying what to do
+            return Answer.of(await self.service.resign(place, caller.user))
         other = (
             hosted.opposition_id if hosted.challenger_id == caller.user.id else hosted.challenger_id
         )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 from rules.tora import (
     STRATEGIES,
@@ -104,18 +104,22 @@ async def choose(
     if strategy is None and ruler is None and assassin is None and not answers:
         wanted = listing(missing(table.terms, SetupChoice()))
         raise Refused(f"Tell me what you choose ({wanted}) with {ctx.cmd('setup')}.")
+    given = Given(strategy, ruler, assassin, answers)
+    applying, ignored = _applying(table.terms, given)
     before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
     if table.terms.game != TORA.id:
-        if strategy is not None or ruler is not None or assassin is not None:
+        if applying.empty:
             raise Refused(
                 f"A strategy, a Ruler and an Assassin are TORA's; {table.terms.title} asks "
                 f"for {listing(missing(table.terms, SetupChoice()))}."
             )
-        choice, note = questions.merged(table.terms, before, answers), ""
-    elif answers:
+        choice, note = questions.merged(table.terms, before, applying.answers), ""
+    elif applying.empty and given.answers:
         raise Refused(f"TORA asks for {listing(missing(table.terms, SetupChoice()))}, not that.")
     else:
-        choice, note = _merged(table.terms, side, before, strategy, ruler, assassin)
+        choice, note = _merged(table.terms, side, before, given if applying.empty else applying)
+    if ignored:
+        note = f"Ignored: {listing(ignored)}.\n{note}"
     ready = set(hosted.ready) - {side.letter}
     if complete(table.terms, choice):
         ready.add(side.letter)
@@ -138,15 +142,58 @@ async def choose(
     return Reply(note + _summary(table.terms, choice, side.letter in ready, table, side))
 
 
-def _merged(
-    terms: Terms,
-    side: Side,
-    before: SetupChoice,
-    strategy: str | None,
-    ruler: str | None,
-    assassin: str | None,
-) -> tuple[SetupChoice, str]:
-    """The choice after this request, checked, and a note on anything it undid."""
+@dataclass(frozen=True)
+class Given:
+    """What one ``setup`` request answers: TORA's three, another game's by question."""
+
+    strategy: str | None = None
+    ruler: str | None = None
+    assassin: str | None = None
+    answers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return (
+            self.strategy is None
+            and self.ruler is None
+            and self.assassin is None
+            and (not self.answers)
+        )
+
+
+def _applying(terms: Terms, given: Given) -> tuple[Given, list[str]]:
+    """The answers that apply to this match, and the others named with why they do not (a
+    player who answers too much has the rest taken, not everything refused)."""
+    ignored = []
+    if terms.game != TORA.id:
+        tora = [
+            what
+            for what, text in (
+                ("your strategy", given.strategy),
+                ("your Ruler", given.ruler),
+                ("your Assassin", given.assassin),
+            )
+            if text is not None
+        ]
+        if tora:
+            ignored.append(f"{listing(tora)} (TORA's)")
+        return Given(answers=given.answers), ignored
+    strategy, ruler, assassin = given.strategy, given.ruler, given.assassin
+    if ruler is not None and terms.board != "long":
+        ignored.append("your Ruler (only the long board has one)")
+        ruler = None
+    if assassin is not None and not terms.assassins:
+        ignored.append("your Assassin (this match is played without Assassins)")
+        assassin = None
+    ignored += [f"your {name} (not TORA's)" for name in given.answers]
+    return Given(strategy, ruler, assassin), ignored
+
+
+def _merged(terms: Terms, side: Side, before: SetupChoice, given: Given) -> tuple[SetupChoice, str]:
+    """The choice after this request, checked, and a note on anything it undid. An answer
+    that does not apply to this match is refused, saying why (``_applying`` sets such
+    answers aside whenever another one applies)."""
+    strategy, ruler, assassin = given.strategy, given.ruler, given.assassin
     choice, note = before, ""
     if strategy is not None:
         chosen = strategy.strip().lower()
