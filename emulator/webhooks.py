@@ -142,13 +142,15 @@ def _own_message(record: Interaction, message_id: str) -> Msg:
 
 async def followup(request: web.Request) -> web.Response:
     """After a deferred message (5) the first follow-up fills in the "thinking"
-    message, keeping its ephemerality, as Discord does; later ones are new messages."""
+    message, keeping its ephemerality, as Discord does; later ones, and any after the
+    "thinking" was deleted, are new messages with their own flags."""
     api = api_of(request)
     record = _acknowledged(api, request)
     body = await read_body(request)
     original = record.response
     try:
-        if record.callback_type == DEFERRED_MESSAGE and original is not None and original.loading:
+        deferred = record.callback_type == DEFERRED_MESSAGE
+        if deferred and original is not None and original.loading and not original.deleted:
             msg = _fill_in(api.world, original, body)
         else:
             private = record.user_id if (body.payload.get("flags") or 0) & EPHEMERAL else None
@@ -193,8 +195,10 @@ async def edit_webhook_message(request: web.Request) -> web.Response:
 async def delete_webhook_message(request: web.Request) -> web.Response:
     api = api_of(request)
     record = _acknowledged(api, request)
-    api.world.delete(_own_message(record, request.match_info["message_id"]))
-    record.settled = True
+    msg = _own_message(record, request.match_info["message_id"])
+    api.world.delete(msg)
+    # a deleted "thinking" answers nothing: the user waits for a follow-up
+    record.settled = record.settled or not msg.loading
     return no_content()
 
 

@@ -269,12 +269,16 @@ def fake_interaction(late: bool = False, failing_edits: int = 0) -> tuple[Any, l
     async def followup(content: str, *, ephemeral: bool, **kw: Any) -> None:
         log.append(("followup", (content, ephemeral)))
 
+    async def delete() -> None:
+        log.append(("delete", None))
+
     interaction = SimpleNamespace(
         id=1,
         client=SimpleNamespace(handled=Handled()),
         response=FakeResponse(log, late),
         extras={},
         edit_original_response=edit,
+        delete_original_response=delete,
         followup=SimpleNamespace(send=followup),
         command=SimpleNamespace(qualified_name="tora act"),
         user=SimpleNamespace(id=2),
@@ -303,7 +307,7 @@ async def test_an_unexpected_failure_is_logged_with_a_ref_the_caller_gets(caplog
     [record] = [r for r in caplog.records if r.getMessage() == "command failed"]
     ref = record.ref  # type: ignore[attr-defined]
     assert log[0] == ("defer", False)
-    assert log[1] == ("edit", "I have answered you privately.")  # deferred in public...
+    assert log[1] == ("delete", None)  # deferred in public: the "thinking" goes...
     assert log[2][0] == "followup" and log[2][1][1] is True  # ...the failure goes privately
     assert f"nothing was changed (ref `{ref}`)" in log[2][1][0]
 

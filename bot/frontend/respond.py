@@ -15,6 +15,7 @@ privately, that nothing was changed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import secrets
@@ -108,8 +109,9 @@ async def defer(interaction: discord.Interaction[Any], *, private: bool) -> bool
 
 async def send(interaction: discord.Interaction[Any], answer: Answer) -> None:
     """Show ``answer``: as the response, or once deferred as its edit and follow-ups. A
-    private answer to a publicly deferred command leaves a neutral note in public and goes
-    to the caller alone; a public one after a private deferral stays private."""
+    private answer to a publicly deferred command goes to the caller alone, and the public
+    deferral is deleted (nothing is left in the channel); a public one after a private
+    deferral stays private."""
     pieces = split(answer.text)
     last = len(pieces) - 1
     files = files_of(answer.files)
@@ -132,9 +134,7 @@ async def send(interaction: discord.Interaction[Any], answer: Answer) -> None:
     else:
         deferred_private = interaction.extras.get(PRIVATE_KEY, True)
         if private and not deferred_private:
-            await interaction.edit_original_response(
-                content="I have answered you privately.", allowed_mentions=NOBODY
-            )
+            await _withdraw_public_deferral(interaction)
             for i, piece in enumerate(pieces):
                 await interaction.followup.send(
                     piece, ephemeral=True, allowed_mentions=NOBODY, **finals(i)
@@ -151,6 +151,14 @@ async def send(interaction: discord.Interaction[Any], answer: Answer) -> None:
         await interaction.followup.send(
             piece, ephemeral=private, allowed_mentions=NOBODY, **finals(i)
         )
+
+
+async def _withdraw_public_deferral(interaction: discord.Interaction[Any]) -> None:
+    """Delete the public "thinking" of a deferral whose answer turned out private, so that
+    the channel keeps no trace of it; the answer then goes as ephemeral follow-ups (while
+    the deferral stands, Discord would put the first follow-up in its place, public)."""
+    with contextlib.suppress(discord.NotFound):  # already gone: a retry after a 5xx
+        await interaction.delete_original_response()
 
 
 async def run(
@@ -205,7 +213,10 @@ async def send_surely(interaction: discord.Interaction[Any], answer: Answer) -> 
             if wait is None:
                 break
             await asyncio.sleep(wait)
-    private = answer.private or interaction.extras.get(PRIVATE_KEY, True)
+    deferred_private = interaction.extras.get(PRIVATE_KEY, True)
+    if answer.private and not deferred_private:
+        await _withdraw_public_deferral(interaction)
+    private = answer.private or deferred_private
     pieces = split(answer.text)
     for i, piece in enumerate(pieces):
         extra: dict[str, Any] = {}

@@ -260,7 +260,8 @@ class TournamentDesk:
         return Reply("\n".join(lines), (Attachment("bracket.png", png),), private=False)
 
     async def tournaments(self, place: Place) -> Reply:
-        """The server's tournaments, newest first."""
+        """The server's tournaments, newest first: a public read (a note to the caller alone
+        when there are none)."""
         rows = await self._store.tournaments.of_guild(place.guild_id)
         if not rows:
             return Reply(
@@ -271,7 +272,7 @@ class TournamentDesk:
             snapshot = await self._store.tournaments.snapshot(t.id)
             subs = sum(entry.substitute for entry in snapshot.entries)
             lines.append(texts.describe(t, len(competitors(snapshot)), subs))
-        return Reply("\n".join(lines))
+        return Reply("\n".join(lines), private=False)
 
     async def rank(self, place: Place, user: User) -> Reply:
         """The user's tournament ranks on this server, per board size."""
