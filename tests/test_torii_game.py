@@ -5,7 +5,7 @@ from __future__ import annotations
 import pickle
 
 import pytest
-from test_torii_positions import LINES_GAME, C, O, make, play, sq
+from test_torii_positions import BEFORE_THE_WIN, LINES_GAME, TWO_TORII, C, O, make, play, sq
 
 from rules.errors import IllegalAction
 from rules.protocol import Choice, GameEvent, GameState, GameTurn, GameView
@@ -112,6 +112,28 @@ def test_the_monkeys_pause_in_views_and_menus() -> None:
     game.end_turn(deadline=True)
     assert game.turns[-1].texts == ["flip none", "flip none"]
     assert game.view_for(None).builds == (sq("a3"), sq("a5"))  # the move behind the decision
+
+
+def test_a_won_turn_waits_in_views_for_the_monkeys_answer() -> None:
+    game = TORII.from_fen(BEFORE_THE_WIN.format("B"), {})
+    play(game, TWO_TORII)
+    assert game.turns[-1].events[0].words(NAMES).endswith("and wins: all 4 Torii built")
+    view = game.view_for(None)
+    assert (view.outcome, view.winner, view.monkey_decision) == (None, None, True)
+    assert view.torii_left[C] == 0 and view.side == O and view.actions_left == 1
+    summary = view.summary(NAMES)
+    assert summary.endswith("bob decides for the Monkey, then ann wins (all 4 Torii built)")
+    assert [c.notation for c in game.choices("monkey")] == ["flip C", "flip O", "flip none"]
+    game.apply("flip O")
+    assert game.view_for(O).outcome is None  # the answer is staged, not played
+    resigned = game.copy()
+    resigned.resign(O)  # the game is not over until the answer: TI18 still allows it
+    assert str(resigned.outcome()) == "challenger wins (resignation)"
+    game.end_turn()
+    final = game.view_for(None)
+    assert final.winner == C and final.outcome == "challenger wins (all 4 Torii built)"
+    assert final.tiles[O][0] and not final.monkey_decision and final.lanes == ()
+    assert final.builds == (sq("e4"), sq("d4"))  # the move behind the answer
 
 
 def test_menus_reach_every_turn_in_small_steps() -> None:

@@ -21,6 +21,12 @@ LINES_GAME = """
     ......
     ......"""
 
+# The Challenger's tile 3 (e2 e4 d4) forms b4-e4 and e1-e4: a Torii on e4 that does not win,
+# then the 4th on the other line. The Torii before the 4th owes the Opposition's Monkey a flip
+# (TI15). The Challenger's Spirit by its initial: the Boar or the Monkey.
+BEFORE_THE_WIN = "6/2o3/1cc3/4CC/2OO1o/o1o1c1 {}e1,Mf3 4,3 2,2 123,1 C on"
+TWO_TORII = "3 e2 e4 d4 build e4 e1-e4 build d4"
+
 
 def make(
     rows: str = "",
@@ -100,6 +106,8 @@ def test_make_draws_the_diagram() -> None:
         ("6/6/6/6/6/6 Dc2,Kd5 9,9 4,4 13,123 X on", "C or O"),
         ("6/6/6/6/6/6 Dc2,Kd5 9,9 4,4 13,123 O1 on", "Monkey"),
         ("6/6/6/6/6/6 Dc2,Md5 9,9 4,4 13,123 O1 on", "only 0 Torii built"),
+        ("ccccc1/cccc2/6/6/6/6 Dc2,Md5 0,9 4,4 13,123 O1 on", "owed only by the loser"),
+        ("CCCC2/6/6/6/6/6 Mc2,Kd5 5,9 0,4 13,123 C1 on", "owed only by the loser"),
         ("6/6/6/6/6/6 Dc2,Kd5 9,9 4,4 13,123 C maybe", "'on' or 'off'"),
         ("6/6/6/6/6/6 Dc2,Kd5 9,9 4,4 13,123 C", "7 fields"),
         ("6/6/6/6/6/6 Dc2,Kd5 9,9 4,4 13,123 C on" + " " * 200, "at most 120"),

@@ -4,7 +4,18 @@ it; decisions taken where a ruling is open are in docs/TORII.md under the same i
 from __future__ import annotations
 
 import pytest
-from test_torii_positions import LINES_GAME, START, C, O, make, play, refused, sq
+from test_torii_positions import (
+    BEFORE_THE_WIN,
+    LINES_GAME,
+    START,
+    TWO_TORII,
+    C,
+    O,
+    make,
+    play,
+    refused,
+    sq,
+)
 
 from rules.errors import AmbiguousAction, IllegalAction, MalformedAction
 from rules.protocol import FORFEIT
@@ -354,6 +365,57 @@ def test_ti15_no_flip_after_a_winning_torii() -> None:
     refused(game, "1 a3 build c3 flip O", "TI15")
     play(game, "1 a3 build c3")
     assert game.is_over() and not game.deciding
+
+
+def test_ti15_the_monkey_answers_for_torii_before_a_winning_one() -> None:
+    game = TORII.from_fen(BEFORE_THE_WIN.format("B"), {})
+    assert TORII.perft(game, 1) == 91  # 5 such turns, each with 3 answers: 81 + 5 * 2
+    game.apply(TWO_TORII)
+    game.end_turn()
+    assert not game.is_over() and game.outcome() is None
+    assert (game.side, game.actions_left, game.deciding) == (O, 1, True)
+    assert game.fen().split()[3:6] == ["0,2", "12,1", "O1"]  # won on the board, answer owed
+    assert game.agreements() == ("draw",)  # the game goes on until the answer
+    assert TORII.from_fen(game.fen(), {}).legal_actions() == game.legal_actions()
+    refused(game, "1 e2", "TI15")
+    play(game, "flip C")
+    assert game.is_over() and str(game.outcome()) == "challenger wins (all 4 Torii built)"
+    assert game.fen().split()[4:6] == ["2,1", "C"]  # the flip used C's tile 1; no reset
+    assert TORII.write_record(game, None).rstrip().endswith(f"C: {TWO_TORII}\nO: flip C")
+    again = TORII.read_record(TORII.write_record(game, None))
+    assert again.fen() == game.fen() and again.is_over()
+
+
+def test_ti15_an_answer_before_a_winning_torii_lapses_at_the_deadline() -> None:
+    game = TORII.from_fen(BEFORE_THE_WIN.format("B"), {})
+    play(game, TWO_TORII)
+    turn = game.end_turn(deadline=True)
+    assert turn.texts == ["flip none"] and turn.events[0].lapsed
+    assert game.outcome().winner == C and game.fen().split()[4:6] == ["12,1", "C"]
+
+
+def test_ti15_two_monkeys_before_a_winning_torii() -> None:
+    game = TORII.from_fen(BEFORE_THE_WIN.format("M"), {})
+    assert TORII.perft(game, 1) == 104  # each such turn: the builder's flip, then the answer
+    play(game, "3 e2 e4 d4 build e4 e1-e4 flip C build d4")
+    assert game.fen().split()[4:6] == ["2,1", "O1"]  # the builder's own flip came first
+    play(game, "flip O")
+    assert game.outcome().winner == C
+    assert game.fen().split()[4:6] == ["2,-", "C"]  # both tiles 1 used: only with the answer
+    fresh = TORII.from_fen(BEFORE_THE_WIN.format("M"), {})
+    tiles = {trial.fen().split()[4] for trial in _every_answer(fresh)}
+    assert tiles == {"12,1", "2,1", "12,-", "2,-"}
+
+
+def _every_answer(game: ToriiGame) -> list[ToriiGame]:
+    """The games after the two-Monkey turn above with each of its flips and answers."""
+    out = []
+    for own in ("", " flip C", " flip O"):
+        for answer in ("flip C", "flip O", "flip none"):
+            trial = game.copy()
+            play(trial, f"3 e2 e4 d4 build e4 e1-e4{own} build d4", answer)
+            out.append(trial)
+    return out
 
 
 def test_ti16_tatsu_sweeps_the_torii_lanes() -> None:

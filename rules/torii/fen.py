@@ -14,7 +14,8 @@ Seven fields separated by single spaces, e.g. the start of a Deer against a Kits
 5. The unused tiles of each player, Challenger's first; ``-`` when all three are used.
 6. Who must decide now, ``C`` or ``O``; a digit after it counts the Monkey decisions they owe
    for the Torii the other player just built (``O2``, TI15). In a won position (a supply or
-   the Torii left at 0), the winner, who moved last.
+   the Torii left at 0), the winner, who moved last; or the loser with the decisions they
+   still owe for the Torii built before the winner's 4th (the game ends once they are made).
 7. Powers: ``on`` or ``off``.
 
 Fields 3 and 4 follow from the board: they are checked, not trusted.
@@ -177,8 +178,12 @@ def _check_owed(pos: Position, setup: Setup) -> None:
         return
     if not setup.has(pos.side, MONKEY):
         raise ValueError("only a Monkey's owner owes decisions, with powers on (TI15)")
-    if pos.winner() is not None:
-        raise ValueError("no Monkey decision is owed in a won game")
+    winner = pos.winner()
+    if winner is not None and (winner == pos.side or pos.torii_left(winner)):
+        raise ValueError(
+            "in a won position, Monkey decisions are owed only by the loser, for the Torii "
+            "built before the winner's 4th (TI15)"
+        )
     built = TORII - pos.torii_left(pos.side.other)
     if pos.owed > built:
         raise ValueError(f"{pos.owed} Monkey decisions owed, but only {built} Torii built")

@@ -4,7 +4,9 @@ A normal turn is one action (the whole ``Move``, or ``pass`` when TI8 leaves not
 staged with ``apply`` and confirmed with ``end_turn``. When the turn built Torii and the
 opponent's Spirit is a Monkey (TI15), ``side`` then becomes the Monkey's owner, who stages
 one ``flip`` decision per Torii (``actions_left`` of them) and ends that decision turn; the
-builder's reset (TI11) follows, and the Monkey's owner plays their normal turn.
+builder's reset (TI11) follows, and the Monkey's owner plays their normal turn. When that turn
+went on to build the builder's 4th Torii, the decisions for the Torii before it are still
+asked, and ending them ends the game.
 """
 
 from __future__ import annotations
@@ -325,7 +327,9 @@ class ToriiGame(NoPoints):
 
 
 def _won(pos: Position) -> Outcome | None:
+    """The outcome of a won position; none yet while the winning turn's opponent still owes
+    Monkey decisions for the Torii before the winning one (TI15)."""
     winner = pos.winner()
-    if winner is None:
+    if winner is None or pos.owed:
         return None
     return Outcome(winner, WIN_FOLLOWERS if pos.supply(winner) == 0 else WIN_TORII)

@@ -5,6 +5,10 @@ on), the turn ends in a position where the Monkey's owner is to decide (``Positi
 decision per such Torii, in building order) and the builder's reset (TI11) has not happened
 yet. Each decision flips one player's tile 1 or nothing; after the last one the builder's
 reset follows, and the Monkey's owner plays their normal turn from the same position.
+
+A turn that goes on to build its 4th Torii still owes the decisions for the Torii before it
+(TI15 gives them at once, before the winning Torii): the game ends when they are made, with
+no reset, the builder as the winner and the tiles as flipped.
 """
 
 from __future__ import annotations
@@ -17,15 +21,19 @@ from .turn import reset
 
 def decide(pos: Position, target: Side | None) -> Position:
     """One Monkey decision: flip ``target``'s tile 1 (None: nothing); after the last one
-    owed, the builder's reset (TI11: the flips come first)."""
+    owed, the builder's reset (TI11: the flips come first). When the builder's turn won, the
+    last one ends the game instead: no reset, and the position names the winner."""
     used = [pos.used[0], pos.used[1]]
     if target is not None:
         used[target] ^= 1
-    owed = pos.owed - 1
+    owed, side = pos.owed - 1, pos.side
     if owed == 0:
         builder = pos.side.other
-        used[builder] = reset(used[builder])
-    return Position(pos.cells, pos.spirits, (used[0], used[1]), pos.side, owed)
+        if pos.winner() is None:
+            used[builder] = reset(used[builder])
+        else:
+            side = builder
+    return Position(pos.cells, pos.spirits, (used[0], used[1]), side, owed)
 
 
 def settle(pos: Position) -> set[Position]:

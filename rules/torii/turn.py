@@ -115,15 +115,20 @@ class Work:
         )
 
     def result(self) -> Position:
-        """The position after the turn: the next side to act, or the opponent's Monkey
-        decisions first (TI15; the reset waits for them); a won game stops at once."""
+        """The position after the turn: the next side to act, or first the opponent's Monkey
+        decisions owed for the Torii that did not win (TI15; the reset waits for them). A won
+        turn has no reset, and its position names the winner once nothing is owed: a
+        decision owed for a Torii before the winning one still comes (``monkey.decide``)."""
         used = list(self.used)
-        owed = 0 if self.won else self.owed
-        if not self.won and not owed:
+        if not self.won and not self.owed:
             used[self.me] = reset(used[self.me])
-        side = self.me if self.won else self.them
+        side = self.me if self.won and not self.owed else self.them
         return Position(
-            bytes(self.cells), (self.spirits[0], self.spirits[1]), (used[0], used[1]), side, owed
+            bytes(self.cells),
+            (self.spirits[0], self.spirits[1]),
+            (used[0], used[1]),
+            side,
+            self.owed,
         )
 
 

@@ -102,6 +102,8 @@ class View:
         if self.outcome is not None:
             return f"{players} · {self.outcome}"
         doing = "decides for the Monkey" if self.monkey_decision else "to play"
+        if self.monkey_decision and self.torii_left[self.side.other] == 0:
+            doing += f", then {names[self.side.other]} wins (all 4 Torii built)"
         return f"{players} · {names[self.side]} {doing}"
 
 
