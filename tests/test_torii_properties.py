@@ -1,4 +1,5 @@
-"""Property tests over random Torii playouts, with and without powers (hypothesis)."""
+"""Property tests over random Torii playouts, with and without powers (hypothesis); perft
+against play is in ``test_torii_perft.py``."""
 
 from __future__ import annotations
 
@@ -13,8 +14,6 @@ from rules.sides import Side
 from rules.torii import SPIRITS, TORII, ToriiGame
 from rules.torii.board import same_lane
 from rules.torii.events import MOVE, Event
-from rules.torii.monkey import settle
-from rules.torii.perft import successors
 
 SETTINGS = settings(
     max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -121,23 +120,6 @@ def test_apply_then_undo_restores_the_state(seed: int, spirits: tuple[str, str])
         game.undo()
         assert (game.pos, game.turns, game.current, game.result, game.fen()) == before
         assert [game.view_for(v) for v in (Side.CHALLENGER, Side.OPPOSITION, None)] == views
-
-
-@SETTINGS
-@given(seed=st.integers(0, 10**6), spirits=st.tuples(spirit, spirit))
-def test_played_turns_reach_exactly_the_perft_positions(
-    seed: int, spirits: tuple[str, str]
-) -> None:
-    for game, rng in playout(seed, spirits, True):
-        if game.is_over() or rng.random() < 0.7:
-            continue
-        reached = set()
-        for action in game.legal_actions():
-            trial = game.copy()
-            trial.apply(action)
-            trial.end_turn()
-            reached |= settle(trial.pos) if trial.deciding else {trial.pos}
-        assert reached == successors(game.pos, game.setup)
 
 
 @SETTINGS
