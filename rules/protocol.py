@@ -60,7 +60,8 @@ class Choice:
     a flat list. Choices sharing a first step are shown together under it when a group holds
     more than a menu fits. ``touches`` are the squares the action touches, in the order it
     touches them; ``warning`` says, before it is staged, what the rules will hold against it
-    (a command piece that could not end the turn there, R30), empty when nothing.
+    (``GameState.warnings``: a command piece that could not end the turn there, R30), empty
+    when nothing or not asked.
     """
 
     notation: str
@@ -181,6 +182,13 @@ class GameState(Protocol):
         so does the list of first steps."""
         ...
 
+    def warnings(self, notations: Sequence[str]) -> tuple[str, ...]:
+        """What the rules will hold against each of these legal actions of ``side`` if it
+        is staged now, as far as ``side`` can know ("" for nothing): TORA warns of a command
+        piece the turn could not end with where the action leaves it (R30). It may cost a
+        search per action, so menus ask for the actions they show."""
+        ...
+
     def parse_action(self, text: str) -> Any:
         """The legal action ``text`` names; raises one of the three errors."""
         ...
@@ -268,7 +276,8 @@ class GameState(Protocol):
 
 class NoPoints:
     """What a game that keeps no points offers for ``round`` and ``scores`` (it has
-    ``turns``): the move number, and (0, 0)."""
+    ``turns``): the move number, and (0, 0); and, as its rules hold nothing against a legal
+    action before it is staged, no ``warnings``."""
 
     turns: list[Any]
 
@@ -279,6 +288,9 @@ class NoPoints:
 
     def scores(self) -> tuple[int, int]:
         return 0, 0
+
+    def warnings(self, notations: Sequence[str]) -> tuple[str, ...]:
+        return ("",) * len(notations)
 
 
 def rounds_since(

@@ -70,11 +70,11 @@ class AssassinRules:
     waived: set[int]  # R30 offenders a search of this turn made (it cannot be undone)
 
     def _place_assassins(self, pos: Position) -> None:
-        pid = max(pos.pieces) + 1
+        first = max(pos.pieces) + 1  # each side's own id, fielded or not: ids tell nothing
         for side in Side:
             if self.assassin_starts[side]:
-                pos.place(Piece(pid, side, ASSASSIN, self.assassin_starts[side], hidden=True))
-                pid += 1
+                start = self.assassin_starts[side]
+                pos.place(Piece(first + side, side, ASSASSIN, start, hidden=True))
 
     # ---- searching (R10, R43) ------------------------------------------------------------
     def _check_search(self, effect: Effect) -> None:
@@ -82,7 +82,7 @@ class AssassinRules:
         it (R30); a command piece may search only out of jeopardy after its move (R43).
         Both judged on the public board: a refusal reveals nothing."""
         pos = self.pos
-        offenders = self._r30_offenders()
+        offenders = self.r30_offenders()
         if offenders:
             listed = ", ".join(f"{p.kind} {name(p.sq)}" for p in offenders)
             raise IllegalAction(
@@ -104,7 +104,7 @@ class AssassinRules:
                 "may not search there; nothing was revealed",
             )
 
-    def _r30_offenders(self) -> list[Piece]:
+    def r30_offenders(self) -> list[Piece]:
         """R30 offenders, less those a search of this turn put in jeopardy by revealing an
         Assassin: the search cannot be undone, so they may end the turn where they are."""
         return [p for p in jeopardy.r30_offenders(self.pos) if p.id not in self.waived]

@@ -6,6 +6,7 @@ The API follows python-chess: ``legal_actions()``, ``parse_action(text)``, ``not
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..errors import IllegalAction
@@ -30,7 +31,7 @@ from .pieces import COMMAND_KINDS, GENERAL, RULER, Piece, Side
 from .position import Effect, Position
 from .resolve import Resolver
 from .terrain import Terrain, parse_map, preset
-from .view import Event, Turn, View, build_view
+from .view import Event, Turn, View, build_view, seen_event
 
 STRATEGIES = ("aggressive", "defensive")
 
@@ -122,17 +123,36 @@ class Game(Resolver, AssassinRules, GameEndings):
         return pos
 
     def for_player(self, side: Side) -> Game:
-        """A copy holding only what ``side`` may know of the board: the opponent's hidden
-        Assassin is taken off it (and off the positions of the running turn, which ``undo``
-        goes back to), an engine's belief that it is nowhere it could matter. Jeopardy and
-        trapped are judged without hidden Assassins anyway (R29), so the legal actions and
-        turn ends of ``side`` stay those of the real game."""
+        """A copy holding only what ``side`` may know, down to its pickled bytes (what an
+        engine's worker process receives): the opponent's hidden Assassin is taken off the
+        board (and off the positions of the running turn, which ``undo`` goes back to), an
+        engine's belief being that it is nowhere it could matter; the opponent's hidden
+        actions of finished turns are in their public form (texts and events), and their
+        Assassin's start square and record are dropped until R44 publishes them; a running
+        turn of the opponent's is taken back to its start (staged actions are private).
+        Jeopardy and trapped are judged without hidden Assassins anyway (R29), so the legal
+        actions and turn ends of ``side`` stay those of the real game."""
+        other = side.other
         new = self.copy()
+        if new.current and new.pos.side == other:
+            new.pos, new.current, new.stack, new.waived = new.stack[0].copy(), [], [], set()
         new.stack = [position.copy() for position in new.stack]
         for position in (new.pos, *new.stack):
-            hidden = position.hidden_assassin(side.other)
+            hidden = position.hidden_assassin(other)
             if hidden is not None:
                 position.remove(hidden.id)
+                position.stunned.pop(hidden.id, None)
+        new.turns = [_seen_turn(self, turn, side) for turn in new.turns]
+        known = {number for number, owner in self.published if owner == other}
+        if not known:
+            starts = list(new.assassin_starts)
+            starts[other] = 0
+            new.assassin_starts = (starts[0], starts[1])
+        new.assassin_log = [
+            entry for entry in self.assassin_log if entry[1] == side or entry[0] in known
+        ]
+        if "headers" in new.__dict__:  # a game read from a judge's record names both starts
+            new.headers = {k: v for k, v in new.headers.items() if "Assassin" not in k}
         return new
 
     def key(self) -> tuple[object, ...]:
@@ -233,7 +253,7 @@ class Game(Resolver, AssassinRules, GameEndings):
             return []
         pos = self.pos
         actions = [action for action, _effect in all_actions(pos)]
-        if not pos.assassins or pos.crown_pending[pos.side] or self._r30_offenders():
+        if not pos.assassins or pos.crown_pending[pos.side] or self.r30_offenders():
             return actions  # no search while the turn could not end (R10, R30)
         for piece in sorted(pos.side_pieces(pos.side), key=lambda p: (p.sq & 31, p.sq >> 5)):
             actions += [action for action, _effect in search_actions(pos, piece)]
@@ -246,6 +266,10 @@ class Game(Resolver, AssassinRules, GameEndings):
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
         """The actions of one group of ``menu()`` (None: of all), in words and notation."""
         return menus.choices(self, key)
+
+    def warnings(self, notations: Sequence[str]) -> tuple[str, ...]:
+        """R30 before a command piece's action is staged (``rules.tora.menu.warnings``)."""
+        return menus.warnings(self, notations)
 
     # ---- acting --------------------------------------------------------------------------
     def _check_can_act(self) -> None:
@@ -359,10 +383,10 @@ class Game(Resolver, AssassinRules, GameEndings):
         """End the turn (R12). Refused if it breaks R30, unless the deadline ends it: then
         the latest actions are dropped until it does not (what a player could still undo)."""
         self._check_can_act()
-        offenders = self._r30_offenders()
+        offenders = self.r30_offenders()
         while offenders and deadline and self.current[-1][0].kind != SEARCH:
             self.undo()
-            offenders = self._r30_offenders()
+            offenders = self.r30_offenders()
         if offenders:
             listed = ", ".join(f"{self.letter(p)} {name(p.sq)}" for p in offenders)
             raise IllegalAction(
@@ -470,6 +494,15 @@ class Game(Resolver, AssassinRules, GameEndings):
         if self.current:
             self._close_turn()
         self.current, self.stack, self.waived = [], [], set()
+
+
+def _seen_turn(game: Game, turn: Turn, viewer: Side) -> Turn:
+    """A finished turn as ``viewer`` may know it (its texts those of the events it sees)."""
+    if turn.side == viewer or game.is_published(turn.side, turn.game):
+        return turn
+    events = [seen_event(game, event, viewer, turn.game) for event in turn.events]
+    texts = [event.text for event in events] + turn.texts[len(events) :]
+    return Turn(turn.side, turn.round, turn.game, texts, events, turn.round_end)
 
 
 _SEARCH_STAYS = "a search revealed what it found: it cannot be taken back, nor anything before it"

@@ -8,17 +8,21 @@ most 18, so every action is at most four picks away: a kind of piece (when a sid
 than 25 acting pieces), the piece, a direction, the action.
 
 Only what the acting player may know is used: their own pieces and the visible enemy ones
-(``Position.at`` never returns a hidden Assassin)."""
+(``Position.at`` never returns a hidden Assassin). Each action says which squares it touches
+(``Touch``) and, for a command piece, whether the turn could end with it where the action
+leaves it (R30), judged on the game as the player knows it (``for_player``)."""
 
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from ..protocol import Choice, ChoiceGroup
+from ..errors import ActionError
+from ..protocol import FROM, HIT, TO, VIA, WITH, Choice, ChoiceGroup, Touch
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
-from .geometry import DIRECTION_VECTORS, DIRECTIONS, distance, name
-from .pieces import ASSASSIN, KIND_NAMES, RULER
+from .geometry import DELTAS, DIRECTION_VECTORS, DIRECTIONS, distance, name, on_board
+from .pieces import ASSASSIN, COMMAND_KINDS, KIND_NAMES, RULER
 
 if TYPE_CHECKING:
     from .game import Game
@@ -65,12 +69,86 @@ def choices(game: Game, key: str | None = None) -> tuple[Choice, ...]:
     out: list[Choice] = []
     for group, actions in groups.items():
         texts = game.notations(actions)
+        said_all = [label(game, a, t) for a, t in zip(actions, texts, strict=True)]
+        words = _distinct(said_all, texts)
         flat = len(actions) <= MENU
-        for action, text in zip(actions, texts, strict=True):
-            words = label(game, action, text)
-            path = (words,) if flat else (_direction(action), words)
-            out.append(Choice(text, words, path, group))
+        for action, text, said in zip(actions, texts, words, strict=True):
+            path = (said,) if flat else (_direction(action), said)
+            out.append(Choice(text, said, path, group, touches_of(game, action)))
     return tuple(out)
+
+
+def _distinct(labels: list[str], texts: list[str]) -> list[str]:
+    """Labels that say the same of two actions get each action's notation beside them."""
+    counts = Counter(labels)
+    return [
+        said if counts[said] == 1 else f"{said} ({text})"[:100]
+        for said, text in zip(labels, texts, strict=True)
+    ]
+
+
+def touches_of(game: Game, action: Action) -> tuple[Touch, ...]:
+    """The squares ``action`` touches, in order: the piece's square, the squares it passes,
+    where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
+    Cannon's supporters; a shot's line up to the first visible piece or the edge."""
+    out = [Touch(name(action.origin), FROM)]
+    out += [Touch(name(sq), VIA) for sq in action.path[:-1]]
+    if action.path:
+        out.append(Touch(name(action.path[-1]), TO))
+    if action.kind == FIRE:
+        line = _line(game, action.origin, action.direction)
+        out += [Touch(name(sq), VIA) for sq in line[:-1]]
+        out += [Touch(name(sq), HIT) for sq in line[-1:]]
+    if action.target:
+        if action.via:
+            out.append(Touch(name(action.via), VIA))
+        out.append(Touch(name(action.target), HIT))
+    out += [Touch(name(sq), WITH) for sq in action.supporters]
+    return tuple(out)
+
+
+def _line(game: Game, origin: int, direction: int) -> list[int]:
+    """A shot's squares from next to the Cannon to the first visible piece or the edge."""
+    board = on_board(game.pos.size)
+    out: list[int] = []
+    sq = origin + DELTAS[direction]
+    while sq in board:
+        out.append(sq)
+        if game.pos.at(sq) is not None:
+            break
+        sq += DELTAS[direction]
+    return out
+
+
+def warnings(game: Game, notations: Sequence[str]) -> tuple[str, ...]:
+    """For each legal action of ``notations``: the R30 warning when it leaves a command
+    piece where, as far as the player can see, the turn could not end. Tried on the
+    player's own copy of the game, so a warning never depends on a hidden Assassin."""
+    trial: Game | None = None
+    out: list[str] = []
+    for text in notations:
+        action = game.parse_action(text)
+        piece = game.pos.at(action.origin)
+        if piece is None or piece.kind not in COMMAND_KINDS or action.kind in (CROWN, SEARCH):
+            out.append("")  # a search is judged when it is applied (R43), never taken back
+            continue
+        trial = trial or game.for_player(game.pos.side)
+        out.append(R30_WARNING if _stays_in_jeopardy(trial, action, piece.id) else "")
+    return tuple(out)
+
+
+def _stays_in_jeopardy(trial: Game, action: Action, piece: int) -> bool:
+    try:
+        trial.apply(action)
+    except ActionError:
+        return False
+    try:
+        return any(p.id == piece for p in trial.r30_offenders())
+    finally:
+        trial.undo()
+
+
+R30_WARNING = "the turn could not end with it there: it would stand in jeopardy (R30)"
 
 
 def group_key(action: Action) -> str:
@@ -87,7 +165,8 @@ def _group(game: Game, key: str, actions: list[Action]) -> ChoiceGroup:
         return ChoiceGroup(key, "Crown a General", "the Ruler is gone (R24)", "Crown", len(actions))
     piece = f"{_piece_name(game, first)} {name(first.origin)}"
     category = CATEGORIES.get(first.letter, "Pieces")
-    return ChoiceGroup(key, piece, _summary(game, actions), category, len(actions))
+    summary = _summary(game, actions)
+    return ChoiceGroup(key, piece, summary, category, len(actions), name(first.origin))
 
 
 def _summary(game: Game, actions: list[Action]) -> str:
@@ -149,10 +228,12 @@ def _operation(game: Game, action: Action) -> str:
     moved = f"move to {name(action.dest)}" if action.path else ""
     if not action.target:
         victim = _enemy(game, action.dest)
-        return f"attack {victim} on {name(action.dest)}" if victim else moved
+        return f"move onto {name(action.dest)}, taking {victim} there" if victim else moved
     verb = "shoot" if distance(_rest(action), action.target) > 1 else "attack"
     hit = f"{verb} {_enemy(game, action.target) or 'the square'} on {name(action.target)}"
-    return f"{moved} and {hit}" if moved else hit
+    if moved:
+        return f"{moved} and {hit}"
+    return f"{hit}, staying on {name(action.origin)}"
 
 
 def _rest(action: Action) -> int:
