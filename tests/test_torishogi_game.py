@@ -64,18 +64,18 @@ def test_the_game_type() -> None:
 def test_staging_shows_the_move_to_its_player_only() -> None:
     game = ToriShogiGame()
     event = game.apply("Falcon d2-c2")
-    assert game.staged() == ["d2c2"] and game.actions_left == 0 and game.side == C
+    assert game.staged() == ["Falcon 4f-5f"] and game.actions_left == 0 and game.side == C
     mine, theirs, public = game.view_for(C), game.view_for(O), game.view_for(None)
     assert mine.staged == (event,) and theirs.staged == () and public.staged == ()
     assert mine.at(SQUARE_OF["c2"]) is not None and theirs.at(SQUARE_OF["c2"]) is None
     assert mine.last_move is not None and mine.last_move.target == SQUARE_OF["c2"]
     assert theirs.last_move is None and theirs.actions_left == 1
     assert game.fen() == START_FEN  # nothing is played before the turn ends
-    assert game.undo() == "d2c2" and game.staged() == [] and game.actions_left == 1
+    assert game.undo() == "Falcon 4f-5f" and game.staged() == [] and game.actions_left == 1
     game.apply("c3c4")
     with pytest.raises(IllegalAction):
         game.take_back(1)
-    assert game.take_back(0) == "c3c4"
+    assert game.take_back(0) == "Swallow 5ex5d"
     with pytest.raises(IllegalAction):
         game.undo()
 
@@ -103,22 +103,22 @@ def test_forfeit_drops_the_staged_move() -> None:
 
 def test_events_in_words() -> None:
     game = ToriShogiGame()
-    assert game.apply("d2c2").words(NAMES) == "ann's Falcon moves d2-c2"
+    assert game.apply("d2c2").words(NAMES) == "ann's Falcon moves 4f-5f"
     game.undo()
     capture = game.apply("e4e5")
-    assert capture.words(NAMES) == "ann's Swallow moves e4-e5 and captures bob's Swallow"
+    assert capture.words(NAMES) == "ann's Swallow moves 3d-3c and captures bob's Swallow"
     game.end_turn()
     play(game, "c4c3")
-    assert game.apply("e5e6").words(NAMES) == "ann's Swallow moves e5-e6 and promotes to Goose"
+    assert game.apply("e5e6").words(NAMES) == "ann's Swallow moves 3c-3b and promotes to Goose"
     game.undo()
-    assert game.apply("S@d4").words(NAMES) == "ann drops a Swallow on d4"
+    assert game.apply("S@d4").words(NAMES) == "ann drops a Swallow on 4d"
     check = ToriShogiGame("k6/7/1F5/7/7/7/6K[S] w 0 1").apply("S@a6")
-    assert check.words(NAMES) == "ann drops a Swallow on a6, check"
+    assert check.words(NAMES) == "ann drops a Swallow on 7b, check"
     mate = ToriShogiGame("k6/7/1F5/7/7/7/6K[C] w 0 1").apply("C@b6")
-    assert mate.words(NAMES) == "ann drops a Crane on b6, checkmate"
+    assert mate.words(NAMES) == "ann drops a Crane on 6b, checkmate"
     both = ToriShogiGame("k1c4/2S4/7/7/7/7/6K[-] w 0 1").apply("c6c7")
     assert both.words(NAMES) == (
-        "ann's Swallow moves c6-c7, captures bob's Crane and promotes to Goose"
+        "ann's Swallow moves 5b-5a, captures bob's Crane and promotes to Goose"
     )
 
 
@@ -154,23 +154,23 @@ def test_menu_groups_every_legal_move_once() -> None:
     assert all(c.group == group.key for group in groups for c in game.choices(group.key))
     assert game.choices("z9") == ()
     falcon = next(group for group in groups if group.key == "d2")
-    assert (falcon.label, falcon.category) == ("Falcon d2", "Falcon")
+    assert (falcon.label, falcon.category) == ("Falcon (Fa) 4f", "Falcon")
     falcon_moves = game.choices("d2")
     assert falcon_moves[0].notation[:2] == "d2"
     assert falcon.description == f"{len(falcon_moves)} moves"
-    assert "to c3, capturing the Swallow" in [c.label for c in falcon_moves]
+    assert "to 5e, capturing the Swallow" in [c.label for c in falcon_moves]
     drops = next(group for group in groups if group.key == "drop-S")
-    assert (drops.label, drops.category) == ("Swallow in hand (1)", "drops")
+    assert (drops.label, drops.category) == ("Swallow (Sw), 1 in hand", "drops")
     assert all(len(c.path) == 1 and c.path == (c.label,) for c in falcon_moves)
     wide = ToriShogiGame("k6/7/7/7/7/7/6K[F] w 0 1")
     falcon_drops = wide.choices("drop-F")
     assert len(falcon_drops) == 47
     first = falcon_drops[0]
-    assert first.path == ("file a", "a1") and first.label == "drop on a1"
+    assert first.path == ("file 7", "7g") and first.label == "drop on 7g"
     files = [c.path[0] for c in falcon_drops]
-    assert files == sorted(files)  # the choices of one file come together
+    assert files == sorted(files, reverse=True)  # one file together, 7 to 1 as on the board
     promote = ToriShogiGame("k6/7/2S4/7/7/7/6K[-] w 0 1")
-    assert [c.label for c in promote.choices("c5")] == ["to c6, promoting to Goose"]
+    assert [c.label for c in promote.choices("c5")] == ["to 5b, promoting to Goose"]
     assert ToriShogiGame("k6/2C4/1F5/7/7/7/6K[-] b 0 1").menu() == ()
 
 
@@ -179,10 +179,10 @@ def test_copy_and_pickle_are_independent() -> None:
     game.apply("S@d4")
     twin = game.copy()
     twin.end_turn()
-    assert game.staged() == ["S@d4"] and twin.staged() == [] and len(twin.turns) == 3
+    assert game.staged() == ["Swallow drop 4d"] and twin.staged() == [] and len(twin.turns) == 3
     assert game.fen() != twin.fen()
     restored = pickle.loads(pickle.dumps(game))
-    assert restored.fen() == game.fen() and restored.staged() == ["S@d4"]
+    assert restored.fen() == game.fen() and restored.staged() == ["Swallow drop 4d"]
     restored.end_turn()
     assert restored.fen() == twin.fen()
 

@@ -65,7 +65,7 @@ def test_every_move_staged_and_taken_back_leaves_the_game_as_it_was(picks: list[
     before = (game.fen(), game.view_for(game.side), len(game.turns), list(game.history))
     for move in game.legal_actions():
         game.apply(move)
-        assert game.undo() == move.uci
+        assert game.undo() == move.readable
         after = (game.fen(), game.view_for(game.side), len(game.turns), list(game.history))
         assert after == before
 

@@ -6,16 +6,18 @@ import io
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from PIL import Image
+from PIL import Image, ImageDraw
 
+from render.fonts import font
 from render.status import StatusInfo
 from render.torishogi import board_image, board_png, replay_gif
 from render.torishogi import palette as pal
 from render.torishogi.examples import check_game
-from render.torishogi.layout import INNER, MARGIN, layout_for
+from render.torishogi.layout import CELL, INNER, MARGIN, layout_for
+from render.torishogi.palette import to_palette
 from render.torishogi.status import NAME_AT, hand_plan, hand_strip
 from rules.sides import Side
-from rules.torishogi import ToriShogiGame
+from rules.torishogi import SIZE, ToriShogiGame
 from rules.torishogi.board import SQUARE_OF
 from rules.torishogi.pieces import HAND_KINDS, SET_COUNT
 
@@ -149,3 +151,35 @@ def test_any_hand_a_game_can_reach_fits_with_its_counts(counts: tuple[int, ...])
     assert drawn == [(kind, f"\N{MULTIPLICATION SIGN}{n}") for kind, n in held]
     edges = [NAME_AT + plan.name_room] + [x for s in plan.slots for x in (s.x, s.end)]
     assert edges == sorted(edges) and edges[-1] <= width - MARGIN
+
+
+HALF = 10  # half the side of the window around an edge label
+
+
+def drawn_label(text: str) -> bytes:
+    """``text`` as the board's edges show it, centred in a window of the frame's colour."""
+    patch = Image.new("RGB", (2 * HALF, 2 * HALF), pal.FRAME)
+    ImageDraw.Draw(patch).text((HALF, HALF), text, pal.MUTED, font(13, bold=True), anchor="mm")
+    return to_palette(patch).convert("RGB").tobytes()
+
+
+def test_ts1_the_board_shows_the_seed_coordinates() -> None:
+    """Files 7..1 from the Challenger's left and ranks a..g from the top, as in the rule text's
+    diagram; the Opposition sees them turned half round."""
+    for viewer, files, ranks in (
+        (None, "7654321", "abcdefg"),
+        (Side.OPPOSITION, "1234567", "gfedcba"),
+    ):
+        layout = layout_for(viewer)
+        image = decode(board_png(ToriShogiGame().view_for(viewer), INFO))
+        edges = (MARGIN // 2, layout.left + layout.board_px + MARGIN // 2)
+        for i in range(SIZE):
+            middle = layout.left + i * CELL + CELL // 2
+            for x, y, text in (
+                (middle, layout.top - MARGIN // 2, files[i]),
+                (middle, layout.top + layout.board_px + MARGIN // 2, files[i]),
+                (edges[0], layout.top + i * CELL + CELL // 2, ranks[i]),
+                (edges[1], layout.top + i * CELL + CELL // 2, ranks[i]),
+            ):
+                shown = image.crop((x - HALF, y - HALF, x + HALF, y + HALF)).tobytes()
+                assert shown == drawn_label(text), (viewer, text, x, y)

@@ -182,7 +182,7 @@ def test_ts8_no_move_leaves_the_phoenix_attacked() -> None:
     # The Crane on d2 is pinned by the Opposition's Left Quail on d7.
     game = ToriShogiGame("3l2k/7/7/7/4s2/3C3/3K3[-] w 0 1")
     error = refusal(game, "d2c3")
-    assert error.rule == "TS8" and "d2d3" in error.allowed
+    assert error.rule == "TS8" and error.allowed == ["Crane 4f-4e"]
     assert targets(game, "d2") == {"d3"}
     # The Phoenix may not step onto an attacked square.
     assert refusal(game, "Phoenix d1-e2").rule == "TS8"
@@ -296,13 +296,13 @@ def test_ts12_refusals_name_their_kind() -> None:
     for text in ("", "hello", "z9z9", "c3c", "Falcon", "S@", "S@z1", "Q@d4", "x" * 61):
         with pytest.raises(MalformedAction) as caught:
             game.parse_action(text)
-        assert "c3c4" in str(caught.value)  # the ToriShogi hint, not TORA's
+        assert "Falcon 4f-5f" in str(caught.value)  # the ToriShogi hint, not TORA's
     long = "c3c4 " * 20
     with pytest.raises(MalformedAction, match="100 characters long, the limit is 60"):
         game.parse_action(long)
     error = refusal(game, "Falcon d2-d4")
     assert error.rule == "TS3" and set(error.allowed) == {
-        m.uci for m in game.legal_actions() if m.origin == SQUARE_OF["d2"]
+        m.readable for m in game.legal_actions() if m.origin == SQUARE_OF["d2"]
     }
     assert refusal(game, "Crane d2-c2").rule == "TS3"
     assert refusal(game, "a7a6").rule == "TS3"
@@ -310,7 +310,7 @@ def test_ts12_refusals_name_their_kind() -> None:
     two = ToriShogiGame("k6/7/7/7/7/2C1C2/6K[-] w 0 1")
     with pytest.raises(AmbiguousAction) as ambiguous:
         two.parse_action("Crane d3")
-    assert sorted(ambiguous.value.candidates) == ["c2d3", "e2d3"]
+    assert sorted(ambiguous.value.candidates) == ["Crane 3f-4e", "Crane 5f-4e"]
     assert two.parse_action("Crane to c3").uci == "c2c3"
 
 
@@ -322,3 +322,48 @@ def test_ts12_record_round_trip() -> None:
     assert "C: e5e6+" in text and "C: S@d4" in text
     again = TORISHOGI.read_record(text)
     assert again.fen() == game.fen() and again.headers == {"Challenger": "ann"}
+
+
+def test_ts1_people_read_the_seed_coordinates() -> None:
+    """Players read the seed's diagram: files 7..1 from the Challenger's left, ranks a..g from
+    the Opposition's side. Machines (notation, records, FEN) keep Fairy-Stockfish's."""
+    game = ToriShogiGame()
+    falcon = game.parse_action("d2c2")
+    assert (falcon.uci, falcon.readable) == ("d2c2", "Falcon 4f-5f")
+    groups = {group.key: group.label for group in game.menu()}
+    assert groups["d2"] == "Falcon (Fa) 4f"
+    assert (groups["a1"], groups["g1"]) == ("Left Quail (LQ) 7g", "Right Quail (RQ) 1g")
+    assert [(c.notation, c.label) for c in game.choices("d2")] == [
+        ("d2c2", "to 5f"),
+        ("d2e2", "to 3f"),
+    ]
+    event = game.apply("Falcon 4f-5f")
+    assert event.text == "d2c2" and event.words(["ann", "bob"]) == "ann's Falcon moves 4f-5f"
+    assert game.staged() == ["Falcon 4f-5f"] and game.undo() == "Falcon 4f-5f"
+    assert refusal(game, "d4d5").reason == "there is no piece of yours on 4d"
+    assert play(game, "4f5f").turns[-1].texts == ["d2c2"]  # records keep the machines' form
+    assert play(game, "c4c3").turns[-1].events[0].words(["ann", "bob"]) == (
+        "bob's Swallow moves 5d-5e and captures ann's Swallow"
+    )
+
+
+def test_ts12_moves_are_read_in_either_coordinates() -> None:
+    """A square starting with a letter is Fairy-Stockfish's (d2), one starting with a digit the
+    board's (4f): the two never collide, so every form takes either, even mixed."""
+    game = ToriShogiGame()
+    for text in ("5e5d", "5E5D+", "Swallow 5e-5d", "Sw 5e 5d", "5ex5d", "Swallow 5d", "c35d"):
+        assert game.parse_action(text).uci == "c3c4", text
+    dropper = play(ToriShogiGame(), "e4e5", "c4c3")
+    for text in ("S@4d", "S*4d", "s*d4", "Swallow drop 4d", "swallow drop on 4D"):
+        assert dropper.parse_action(text).uci == "S@d4", text
+    with pytest.raises(MalformedAction) as caught:
+        game.parse_action("Falcon 4h-5f")
+    assert "Falcon 4f-5f" in str(caught.value)  # the hint writes the board's coordinates
+    assert "files 7-1" in str(caught.value)
+    error = refusal(game, "Falcon 4f-4d")
+    assert error.reason == "a Falcon on 4f cannot move to 4d"
+    assert error.allowed == ["Falcon 4f-5f", "Falcon 4f-3f"]
+    two = ToriShogiGame("k6/7/7/7/7/2C1C2/6K[-] w 0 1")
+    with pytest.raises(AmbiguousAction) as ambiguous:
+        two.parse_action("Crane 4e")
+    assert sorted(ambiguous.value.candidates) == ["Crane 3f-4e", "Crane 5f-4e"]

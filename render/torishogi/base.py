@@ -10,7 +10,7 @@ from PIL import Image, ImageDraw
 
 from render.fonts import font
 from rules.sides import Side
-from rules.torishogi import FILES, RANKS, SIZE, square
+from rules.torishogi import SHOWN_FILES, SHOWN_RANKS, SIZE, square
 
 from . import palette as pal
 from .layout import CELL, HAND_ROW, MARGIN, SUPERSAMPLE, Layout
@@ -74,7 +74,8 @@ def zone_dots(image: Image.Image, layout: Layout) -> None:
 
 
 def _coordinates(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
-    """Files a..g under and over the board, ranks 1..7 left and right (TS1)."""
+    """The coordinates players read (TS1, the seed's diagram): files 7..1 under and over the
+    board, ranks a..g left and right, turned with the board for the Opposition."""
     face = font(13, bold=True)
     right = layout.left + layout.board_px
     bottom = layout.top + layout.board_px
@@ -82,7 +83,8 @@ def _coordinates(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
         sq = square(i, i)
         x = layout.left + layout.column(sq) * CELL + CELL / 2
         y = layout.top + layout.row(sq) * CELL + CELL / 2
-        draw.text((x, bottom + MARGIN / 2), FILES[i], pal.MUTED, face, anchor="mm")
-        draw.text((x, layout.top - MARGIN / 2), FILES[i], pal.MUTED, face, anchor="mm")
-        draw.text((layout.left - MARGIN / 2, y), RANKS[i], pal.MUTED, face, anchor="mm")
-        draw.text((right + MARGIN / 2, y), RANKS[i], pal.MUTED, face, anchor="mm")
+        file, rank = SHOWN_FILES[i], SHOWN_RANKS[i]
+        draw.text((x, bottom + MARGIN / 2), file, pal.MUTED, face, anchor="mm")
+        draw.text((x, layout.top - MARGIN / 2), file, pal.MUTED, face, anchor="mm")
+        draw.text((layout.left - MARGIN / 2, y), rank, pal.MUTED, face, anchor="mm")
+        draw.text((right + MARGIN / 2, y), rank, pal.MUTED, face, anchor="mm")

@@ -14,7 +14,7 @@ from typing import Any
 from rules.protocol import SetupQuestion, describe
 from rules.sides import Side
 
-from .board import FILES, RANKS, SIZE, file_of, rank_of, square
+from .board import FILES, RANKS, SHOWN_FILES, SHOWN_RANKS, SIZE, file_of, rank_of, square
 from .events import Event, Turn
 from .fen import START_FEN, parse_fen, write_fen
 from .game import ToriShogiGame
@@ -108,6 +108,8 @@ __all__ = [
     "PHOENIX",
     "RANKS",
     "SHORT",
+    "SHOWN_FILES",
+    "SHOWN_RANKS",
     "SIZE",
     "START_FEN",
     "STATE_VERSION",

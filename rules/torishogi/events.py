@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from rules.sides import Side
 
-from .board import NAMES
+from .board import SHOWN
 from .moves import readable
 from .pieces import NAME, PROMOTES_TO
 
@@ -17,9 +17,10 @@ GAME_WORDS = (RESIGN, DRAW, FORFEIT_WORD)
 
 @dataclass(frozen=True)
 class Event:
-    """One staged or played move (``text`` its canonical notation), or a game-level act
-    (``text`` one of ``GAME_WORDS``). Nothing in ToriShogi is hidden: ``public()`` is the
-    event itself. ``note`` is "check", "checkmate" or empty."""
+    """One staged or played move (``text`` its canonical notation, Fairy-Stockfish's, as it is
+    stored and recorded), or a game-level act (``text`` one of ``GAME_WORDS``). Nothing in
+    ToriShogi is hidden: ``public()`` is the event itself. ``note`` is "check", "checkmate"
+    or empty."""
 
     side: Side
     text: str
@@ -33,7 +34,7 @@ class Event:
 
     @property
     def readable(self) -> str:
-        """The move in the players' form ("Falcon d2-c2", "Swallow drop d4"), or the word."""
+        """The move in the players' form ("Falcon 4f-5f", "Swallow drop 4d"), or the word."""
         if self.target is None:
             return self.text
         return readable(self.kind, self.origin, self.target, self.captured, self.promoted)
@@ -42,8 +43,8 @@ class Event:
         return self
 
     def words(self, names: Sequence[str]) -> str:
-        """ "ann's Falcon moves d2-c2 and captures bob's Swallow", "bob drops a Swallow on
-        d4, check", "ann resigns"."""
+        """ "ann's Falcon moves 4f-5f and captures bob's Swallow", "bob drops a Swallow on
+        4d, check", "ann resigns" (in the board's coordinates, TS1)."""
         me, them = names[self.side], names[self.side.other]
         if self.text == RESIGN:
             return f"{me} resigns"
@@ -52,11 +53,11 @@ class Event:
         if self.text == FORFEIT_WORD:
             return f"{me} forfeits on missed turns"
         assert self.target is not None
-        square = NAMES[self.target]
+        square = SHOWN[self.target]
         if self.origin is None:
             said = f"{me} drops a {NAME[self.kind]} on {square}"
         else:
-            parts = [f"moves {NAMES[self.origin]}-{square}"]
+            parts = [f"moves {SHOWN[self.origin]}-{square}"]
             if self.captured:
                 parts.append(f"captures {them}'s {NAME[self.captured]}")
             if self.promoted:

@@ -4,6 +4,10 @@ Turn model: ``apply`` stages the turn's one move (validated at once; only the ac
 own view shows it), ``undo``/``take_back(0)`` take it back, ``end_turn`` confirms it: then the
 move is played, repetition (TS10) and the end of the game (TS9) are judged, and the turn
 passes. The confirmed position is ``pos``; nothing staged ever touches it.
+
+What is stored and recorded (``Event.text``, ``Turn.texts``, ``notation``, ``Choice.notation``)
+is Fairy-Stockfish's notation; what players read (``staged``, ``undo``, refusals, words,
+labels) is the readable form in the board's coordinates (TS1, TS12), which ``apply`` reads too.
 """
 
 from __future__ import annotations
@@ -174,9 +178,10 @@ class ToriShogiGame(NoPoints):
         )
 
     def undo(self) -> str:
+        """Take the staged move back; returns it as players read it ("Falcon 4f-5f")."""
         if self._staged is None:
             raise IllegalAction(TURN_RULE, "no move is staged to take back")
-        text = self._staged[0].uci
+        text = self._staged[0].readable
         self._staged = None
         return text
 
@@ -186,7 +191,8 @@ class ToriShogiGame(NoPoints):
         return self.undo()
 
     def staged(self) -> list[str]:
-        return [] if self._staged is None else [self._staged[0].uci]
+        """The staged move as players read it ("Falcon 4f-5f"), which ``apply`` reads too."""
+        return [] if self._staged is None else [self._staged[0].readable]
 
     def discard_turn(self) -> list[str]:
         """Drop a staged move (the turn never ended); returns what was dropped."""
@@ -257,7 +263,7 @@ class ToriShogiGame(NoPoints):
         if self._staged is not None:
             raise IllegalAction(
                 TURN_RULE,
-                f"{self._staged[0].uci} is already staged: end the turn or take it back first",
+                f"{self._staged[0].readable} is already staged: end the turn or take it back first",
             )
 
     # ---- views -------------------------------------------------------------------------

@@ -1,4 +1,9 @@
-"""The legal moves grouped for Discord menus (``rules.protocol.ChoiceGroup``)."""
+"""The legal moves grouped for Discord menus (``rules.protocol.ChoiceGroup``).
+
+Keys and notations are the machines' (``d2``, ``d2c2``); what players read is in the board's
+coordinates (TS1): "Falcon (Fa) 4f", "to 5f". A group names its piece with the two letters
+its tile shows, so that a player can match the menu to the picture (and find it by them).
+"""
 
 from __future__ import annotations
 
@@ -7,17 +12,17 @@ from collections.abc import Sequence
 from rules.grouped import Grouped
 from rules.protocol import Choice
 
-from .board import FILES, NAMES, file_of
+from .board import NAMES, SHOWN, SHOWN_FILES, file_of
 from .moves import Move
-from .pieces import HAND_KINDS, LETTER, NAME, PROMOTES_TO
+from .pieces import HAND_KINDS, LETTER, NAME, PROMOTES_TO, SHORT
 from .position import Position
 
 MENU_LIMIT = 25  # choices a menu shows at once; bigger groups go one step deeper, by file
 
 
 def build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
-    """One group per piece on the board with legal moves (squares in order a1, b1, ...,
-    g7), then one per kind in hand that can be dropped."""
+    """One group per piece on the board with legal moves (squares in the machines' order a1,
+    b1, ..., g7: 7g, 6g, ..., 1a), then one per kind in hand that can be dropped."""
     by_origin: dict[int, list[Move]] = {}
     by_drop: dict[int, list[Move]] = {}
     for move in legal:
@@ -39,7 +44,7 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
     key = NAMES[origin]
     return Grouped(
         key=key,
-        label=f"{NAME[kind]} {NAMES[origin]}",
+        label=f"{NAME[kind]} ({SHORT[kind]}) {SHOWN[origin]}",
         description=_plural(len(moves), "move"),
         category=NAME[kind],
         choices=_choices(key, moves, labels, labels),
@@ -47,32 +52,33 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
 
 
 def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
-    labels = [f"drop on {NAMES[move.target]}" for move in moves]
+    labels = [f"drop on {SHOWN[move.target]}" for move in moves]
     key = f"drop-{LETTER[kind]}"
     return Grouped(
         key=key,
-        label=f"{NAME[kind]} in hand ({count})",
+        label=f"{NAME[kind]} ({SHORT[kind]}), {count} in hand",
         description=_plural(len(moves), "square"),
         category="drops",
-        choices=_choices(key, moves, labels, [NAMES[move.target] for move in moves]),
+        choices=_choices(key, moves, labels, [SHOWN[move.target] for move in moves]),
     )
 
 
 def _choices(key: str, moves: list[Move], labels: list[str], deep: list[str]) -> tuple[Choice, ...]:
-    """Flat when the group fits a menu; otherwise under a first step per file ("file d")."""
+    """Flat when the group fits a menu; otherwise under a first step per file ("file 4"),
+    the files in the order the Challenger sees them, 7 to 1."""
     if len(moves) <= MENU_LIMIT:
         return tuple(
             Choice(m.uci, label, (label,), key) for m, label in zip(moves, labels, strict=True)
         )
     by_file = sorted(zip(moves, labels, deep, strict=True), key=lambda row: file_of(row[0].target))
     return tuple(
-        Choice(m.uci, label, (f"file {FILES[file_of(m.target)]}", step), key)
+        Choice(m.uci, label, (f"file {SHOWN_FILES[file_of(m.target)]}", step), key)
         for m, label, step in by_file
     )
 
 
 def _move_label(move: Move) -> str:
-    label = f"to {NAMES[move.target]}"
+    label = f"to {SHOWN[move.target]}"
     if move.captured:
         label += f", capturing the {NAME[move.captured]}"
     if move.promotes:

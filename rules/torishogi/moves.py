@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .board import name
+from .board import name, shown
 from .pieces import LETTER, NAME
 
 DROP = 56  # origins from here on are drops: DROP + kind
@@ -49,13 +49,13 @@ class Move:
 
 
 def readable(kind: int, origin: int | None, target: int, captured: int, promoted: bool) -> str:
-    """The form shown to players: ``Falcon d2-c2``, ``Swallow d3xd4``, ``Swallow drop d4``,
-    and ``Swallow d5-d6+`` for a promotion."""
+    """The form shown to players, in the board's coordinates (TS1): ``Falcon 4f-5f``,
+    ``Swallow 4ex4d``, ``Swallow drop 4d``, and ``Swallow 4c-4b+`` for a promotion."""
     piece = NAME[kind]
     if origin is None:
-        return f"{piece} drop {name(target)}"
+        return f"{piece} drop {shown(target)}"
     joint = "x" if captured else "-"
-    return f"{piece} {name(origin)}{joint}{name(target)}" + "+" * promoted
+    return f"{piece} {shown(origin)}{joint}{shown(target)}" + "+" * promoted
 
 
 def describe(board: list[int], move: int) -> Move:

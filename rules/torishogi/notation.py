@@ -2,9 +2,12 @@
 
 Canonical (records, ``notation``): Fairy-Stockfish's ``c3c4``, ``d5d6+`` (promotion, which is
 compulsory) and ``S@d4``. Read as well, in any case and with any spacing: the readable form
-``Falcon d2-c2``, ``Swallow d3xd4``, ``Swallow drop d4`` (also ``drop on``), ``Falcon to c2``
-or ``Falcon c2`` (ambiguous when two such pieces can go there), the pieces' short names of the
-images (``Fa d2-c2``), and a ``+`` at the end, accepted and ignored.
+``Falcon 4f-5f``, ``Swallow 4ex4d``, ``Swallow drop 4d`` (also ``drop on``), ``Falcon to 5f``
+or ``Falcon 5f`` (ambiguous when two such pieces can go there), the pieces' short names of the
+images (``Fa 4f-5f``), a drop written ``S*4d``, and a ``+`` at the end, accepted and ignored.
+Every square may be written in the board's coordinates (``4f``) or the machines' (``d2``): a
+name starting with a digit is the board's, one starting with a letter the machines' (TS1).
+Refusals speak the board's coordinates and list moves in the readable form.
 
 Every reader here is a single pass over an input of at most ``MAX_TEXT`` characters: no
 regular expressions.
@@ -17,7 +20,7 @@ from dataclasses import dataclass
 
 from rules.errors import AmbiguousAction, IllegalAction, MalformedAction
 
-from .board import FILES, LAST_RANK, NAMES, SIZE, SQUARE_OF, file_of
+from .board import LAST_RANK, READ, SHOWN, SHOWN_FILES, SIZE, file_of
 from .movegen import in_check, reaches
 from .moves import Move
 from .pieces import (
@@ -33,7 +36,10 @@ from .pieces import (
 )
 from .position import Position
 
-HINT = "Write moves like 'c3c4', 'S@d4' or 'Falcon d2-c2'"
+HINT = (
+    "Write moves as the board shows them, like 'Falcon 4f-5f', '4f5f' or 'Swallow drop 4d' "
+    "(Fairy-Stockfish's 'd2c2' and 'S@d4' work too)"
+)
 MAX_TEXT = 60
 _NAMES = {NAME[kind].lower(): kind for kind in NAME} | {SHORT[kind].lower(): kind for kind in SHORT}
 
@@ -66,18 +72,18 @@ def read_spec(text: str) -> MoveSpec:
             words.pop()
     if not words:
         raise malformed(text, "no move found")
-    if len(words) == 1 and "@" in words[0]:
+    if len(words) == 1 and ("@" in words[0] or "*" in words[0]):
         return _uci_drop(text, words[0])
     kind, rest = _piece_name(words)
     compact = "".join(rest)
     if compact.startswith("drop"):
         compact = compact[4:].removeprefix("s").removeprefix("on")
         if kind is None:
-            raise malformed(text, "a drop names its piece, like 'Swallow drop d4' or 'S@d4'")
+            raise malformed(text, "a drop names its piece, like 'Swallow drop 4d' or 'S@4d'")
         return MoveSpec(_square(text, compact), kind, drop=True)
     if compact.startswith("to") or len(compact) == 2:
         if kind is None:
-            raise malformed(text, "a move names its piece or both squares, like 'Falcon c2'")
+            raise malformed(text, "a move names its piece or both squares, like 'Falcon 5f'")
         return MoveSpec(_square(text, compact.removeprefix("to")), kind)
     if len(compact) == 5 and compact[2] in "-x":
         return MoveSpec(
@@ -89,10 +95,12 @@ def read_spec(text: str) -> MoveSpec:
 
 
 def _uci_drop(text: str, word: str) -> MoveSpec:
-    piece, _, where = word.partition("@")
+    """``S@d4``, and the shogi players' ``S*4d``."""
+    mark = "@" if "@" in word else "*"
+    piece, _, where = word.partition(mark)
     kind = KIND_OF_LETTER.get(piece.upper()) if len(piece) == 1 else _NAMES.get(piece)
     if kind is None:
-        raise malformed(text, f"{piece!r} before '@' is not a piece letter (S F C P L R)")
+        raise malformed(text, f"{piece!r} before {mark!r} is not a piece letter (S F C P L R)")
     return MoveSpec(_square(text, where), kind, drop=True)
 
 
@@ -104,10 +112,14 @@ def _piece_name(words: list[str]) -> tuple[int | None, list[str]]:
 
 
 def _square(text: str, name: str) -> int:
-    sq = SQUARE_OF.get(name)
+    sq = READ.get(name)
     if sq is None:
         shown = name if len(name) <= 10 else name[:10] + "..."
-        raise malformed(text, f"{shown!r} is not a square (files a-g, ranks 1-7)")
+        raise malformed(
+            text,
+            f"{shown!r} is not a square (on the board: files 7-1, ranks a-g, like 4f; "
+            "Fairy-Stockfish's: files a-g, ranks 1-7, like d2)",
+        )
     return sq
 
 
@@ -126,7 +138,7 @@ def resolve(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> 
                 break
             if spec.capture and not move.captured:
                 raise IllegalAction(
-                    "TS4", f"there is nothing to capture on {NAMES[spec.target]}", [move.uci]
+                    "TS4", f"there is nothing to capture on {SHOWN[spec.target]}", [move.readable]
                 )
             return move
     raise _refuse_move(pos, legal, spec)
@@ -137,24 +149,24 @@ def _by_destination(legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
     if len(matches) == 1:
         return matches[0]
     if matches:
-        raise AmbiguousAction(text, [m.uci for m in matches])
+        raise AmbiguousAction(text, [m.readable for m in matches])
     assert spec.kind is not None
-    allowed = [m.uci for m in legal if m.kind == spec.kind]
+    allowed = [m.readable for m in legal if m.kind == spec.kind]
     raise IllegalAction(
-        "TS3", f"no {NAME[spec.kind]} of yours can go to {NAMES[spec.target]} now", allowed
+        "TS3", f"no {NAME[spec.kind]} of yours can go to {SHOWN[spec.target]} now", allowed
     )
 
 
 def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> IllegalAction:
     assert spec.origin is not None
     board, us = pos.board, pos.side
-    origin, target = NAMES[spec.origin], NAMES[spec.target]
+    origin, target = SHOWN[spec.origin], SHOWN[spec.target]
     piece = board[spec.origin]
     if not piece or side_of(piece) != us:
         return IllegalAction(
-            "TS3", f"there is no piece of yours on {origin}", [m.uci for m in legal[:12]]
+            "TS3", f"there is no piece of yours on {origin}", [m.readable for m in legal[:12]]
         )
-    own = [m.uci for m in legal if m.origin == spec.origin]
+    own = [m.readable for m in legal if m.origin == spec.origin]
     name = NAME[kind_of(piece)]
     if spec.kind is not None and spec.kind != kind_of(piece):
         return IllegalAction("TS3", f"{origin} holds your {name}, not a {NAME[spec.kind]}", own)
@@ -174,8 +186,8 @@ def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
 
 def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> IllegalAction:
     assert spec.kind is not None
-    name, target = NAME[spec.kind], NAMES[spec.target]
-    own = [m.uci for m in legal if m.origin is None and m.kind == spec.kind]
+    name, target = NAME[spec.kind], SHOWN[spec.target]
+    own = [m.readable for m in legal if m.origin is None and m.kind == spec.kind]
     if spec.kind not in HAND_KINDS:
         return IllegalAction("TS4", f"a {name} is never in hand: captures go to hand unpromoted")
     if not pos.hands[pos.side][spec.kind]:
@@ -190,7 +202,9 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
         on_file = sum(1 for sq in range(file, SIZE * SIZE, SIZE) if pos.board[sq] == mine)
         if on_file >= 2:
             return IllegalAction(
-                "TS7", f"file {FILES[file]} already holds two of your unpromoted Swallows", own
+                "TS7",
+                f"file {SHOWN_FILES[file]} already holds two of your unpromoted Swallows",
+                own,
             )
     if in_check(pos):
         return IllegalAction(
