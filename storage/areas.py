@@ -4,15 +4,13 @@ writing are one transaction; and reads on the read-only connection."""
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
 from .hosting import Post, insert_posts
-from .sql import Connection, ReadConnection, Writes
+from .sql import Connection, ReadConnection, Reader, Writes
 
 T = TypeVar("T")
-Reader = Callable[[], contextlib.AbstractAsyncContextManager[ReadConnection]]
 NAMES_SQL = "SELECT user_id, name FROM players WHERE user_id IN ({marks})"
 
 
@@ -53,8 +51,11 @@ class Area(Generic[TxT]):
         return await self._writer.run(lambda conn: work(self._tx(conn, now)), serializable=True)
 
     async def _rows(self, sql: str, args: tuple[object, ...]) -> list[tuple]:
-        async with self._read() as db, db.execute(sql, args) as cursor:
-            return list(await cursor.fetchall())
+        async def read(db: ReadConnection) -> list[tuple]:
+            async with db.execute(sql, args) as cursor:
+                return list(await cursor.fetchall())
+
+        return await self._read(read)
 
     async def names(self, player_ids: Iterable[int]) -> dict[int, str]:
         ids = tuple(sorted(set(player_ids)))

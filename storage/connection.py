@@ -6,8 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator
-from typing import Protocol
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Protocol, TypeVar
 
 import aiosqlite
 
@@ -17,9 +17,15 @@ from .migrations import POSTGRES_MIGRATIONS, migrate
 from .sql import ReadConnection, Writes
 from .writer import Writer
 
+T = TypeVar("T")
+
 
 class Reads(Protocol):
-    """Where reads borrow a connection."""
+    """Where reads run: ``run(read)`` gives ``read`` a connection (and, on PostgreSQL, a
+    fresh one if it was lost: ``read`` is then run again from the start); ``borrow`` lends
+    one as it is."""
+
+    async def run(self, read: Callable[[ReadConnection], Awaitable[T]]) -> T: ...
 
     def borrow(self) -> contextlib.AbstractAsyncContextManager[ReadConnection]: ...
 
@@ -33,6 +39,10 @@ class SqliteReads:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+
+    async def run(self, read: Callable[[ReadConnection], Awaitable[T]]) -> T:
+        async with self.borrow() as db:
+            return await read(db)
 
     @contextlib.asynccontextmanager
     async def borrow(self) -> AsyncIterator[ReadConnection]:

@@ -22,6 +22,15 @@ class SchemaTooNew(StorageError):
         self.found, self.known = found, known
 
 
+class DatabaseUnavailable(StorageError):
+    """The database could not be reached, though tried again on fresh connections for a few
+    seconds (the server is down, or restarting slowly). A write that raises it was not
+    applied, except where the message says that it cannot be told."""
+
+    def __init__(self, detail: str) -> None:
+        super().__init__(f"the database cannot be reached: {detail}")
+
+
 class MatchNotFound(StorageError, LookupError):
     def __init__(self, match_id: int) -> None:
         super().__init__(f"there is no match {match_id}")

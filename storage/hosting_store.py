@@ -7,9 +7,8 @@ that also play on the match. The outbox is read back only by the deliverer."""
 
 from __future__ import annotations
 
-import contextlib
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 
 from rules import Side
@@ -19,9 +18,7 @@ from .games import new_game
 from .hosting import Hosted, Post, Queued, SetupChoice
 from .match import Match
 from .models import State
-from .sql import Connection, ReadConnection, Writes
-
-Reader = Callable[[], contextlib.AbstractAsyncContextManager[ReadConnection]]
+from .sql import Connection, Reader, Writes
 
 
 class Hosting:
@@ -106,8 +103,7 @@ class Hosting:
         await self._writer.run(lambda conn: hosting.forget_buttons(conn, channel_id, message_id))
 
     async def button_messages(self, hosted_id: int) -> list[hosting.ButtonMessage]:
-        async with self._read() as db:
-            return await hosting.button_messages(db, hosted_id)
+        return await self._read(lambda db: hosting.button_messages(db, hosted_id))
 
     async def shown(self, outbox_id: int, pieces: int) -> None:
         await self._writer.run(lambda conn: hosting.shown(conn, outbox_id, pieces))
@@ -116,9 +112,8 @@ class Hosting:
     async def claim_due(self, now: float, seconds: float) -> list[Hosted]:
         """Claim, for ``seconds``, the live hosted matches whose deadline or reminder has come
         by ``now`` (on the caller's clock) and that no other process holds."""
-        async with self._read() as db:
-            if not await claims.any_due(db, now):  # the common case: no write at all
-                return []
+        if not await self._read(lambda db: claims.any_due(db, now)):  # the common case: no write
+            return []
         owner = self._owner
         return await self._writer.run(
             lambda conn: claims.claim_due(conn, owner, now, now + seconds)
@@ -132,8 +127,7 @@ class Hosting:
     async def next_due(self, now: float) -> float | None:
         """When the next deadline or reminder comes that no other process holds, or the
         next claim runs out, if any."""
-        async with self._read() as db:
-            return await claims.next_due(db, now)
+        return await self._read(lambda db: claims.next_due(db, now))
 
     async def forget_claims(self) -> None:
         """Drop every claim and lease: only for a process alone on its database."""
@@ -148,53 +142,43 @@ class Hosting:
 
     # ---- reads -----------------------------------------------------------------------------
     async def get(self, hosted_id: int) -> Hosted:
-        async with self._read() as db:
-            return await hosting.hosted(db, hosted_id)
+        return await self._read(lambda db: hosting.hosted(db, hosted_id))
 
     async def live_in_channel(self, channel_id: int) -> Hosted | None:
         """The channel's live (not ended) hosted match, if any."""
-        async with self._read() as db:
-            return await hosting.live_in_channel(db, channel_id)
+        return await self._read(lambda db: hosting.live_in_channel(db, channel_id))
 
     async def of_user(self, user_id: int, limit: int = 50) -> list[Hosted]:
         """The user's hosted matches, live or ended, the newest first."""
-        async with self._read() as db:
-            return await hosting.of_user(db, user_id, limit)
+        return await self._read(lambda db: hosting.of_user(db, user_id, limit))
 
     async def latest_in_channel(self, channel_id: int, with_game: bool = False) -> Hosted | None:
         """The channel's most recent hosted match, live or ended (``with_game``: whose game
         started)."""
-        async with self._read() as db:
-            return await hosting.latest_in_channel(db, channel_id, with_game)
+        return await self._read(lambda db: hosting.latest_in_channel(db, channel_id, with_game))
 
     async def open_challenges(self, guild_id: int, user_id: int) -> tuple[int, int]:
         """Challenges waiting for an answer in the guild: ``user_id``'s, and everyone's."""
-        async with self._read() as db:
-            return await hosting.open_challenges(db, guild_id, user_id)
+        return await self._read(lambda db: hosting.open_challenges(db, guild_id, user_id))
 
     async def live(self) -> list[Hosted]:
         """Every live hosted match (to reload on start)."""
-        async with self._read() as db:
-            return await hosting.live(db)
+        return await self._read(hosting.live)
 
     async def versions(self, hosted_id: int) -> tuple[int, int | None] | None:
         """The stored versions of a hosted match and of its game (None before it starts),
         or None if it is gone: whether a copy in memory is still current."""
-        async with self._read() as db:
-            return await hosting.versions(db, hosted_id)
+        return await self._read(lambda db: hosting.versions(db, hosted_id))
 
     async def private_setup_choice(self, hosted_id: int, side: Side) -> SetupChoice | None:
         """PRIVATE to ``side``: what that player chose so far in the setup phase."""
-        async with self._read() as db:
-            return await hosting.private_setup_choice(db, hosted_id, side)
+        return await self._read(lambda db: hosting.private_setup_choice(db, hosted_id, side))
 
     async def private_queue(self, destination: tuple[str, int] | None = None) -> list[Queued]:
         """PRIVATE (for the deliverer only): the undelivered outbox (of one destination:
         ``("channel", id)`` or ``("user", id)``), oldest first."""
-        async with self._read() as db:
-            return await hosting.private_queue(db, destination)
+        return await self._read(lambda db: hosting.private_queue(db, destination))
 
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""
-        async with self._read() as db:
-            return await hosting.private_files(db, outbox_id)
+        return await self._read(lambda db: hosting.private_files(db, outbox_id))

@@ -13,6 +13,11 @@ The store's statements are written once (``storage.sql``); here they are transla
   failure is run again from the start.
 - **Reads** borrow a connection of a pool on the bot's own loop; one that spans several
   statements (``BEGIN`` ... ``COMMIT``) reads one snapshot (REPEATABLE READ, read only).
+- **A lost connection** (the server restarted, an admin or the network cut it) is invisible
+  to the caller: a read is run again on a fresh connection; a job that it cut short is run
+  again, and one cut off inside its COMMIT is asked after by its transaction id (committed:
+  answered; not: run again), so that no job is lost or applied twice. New connections are
+  tried for a few seconds (``RECONNECT``) before the error reaches the caller.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import logging
 import queue
 import re
 import threading
+import time
 from collections.abc import (
     AsyncIterator,
     Awaitable,
@@ -39,7 +45,7 @@ from typing import Any, TypeVar
 import asyncpg
 
 from .config import Config
-from .errors import SchemaTooNew
+from .errors import DatabaseUnavailable, SchemaTooNew
 from .postgres_schema import BASELINE, SCHEMA, statements
 from .sql import Params
 
@@ -49,6 +55,21 @@ RETRIES = 8  # a job that keeps meeting other processes' transactions fails afte
 _CONFLICTS = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
 _JSON_EXTRACT = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
 _MIGRATION_LOCK = 7_261_000  # pg_advisory_xact_lock key: one process migrates at a time
+# Seconds to wait before each try on a fresh connection after one was lost: about 4 s in all,
+# what a server's restart or a failover takes; then the error reaches the caller.
+RECONNECT = (0.0, 0.05, 0.2, 0.5, 1.0, 2.0)
+# What says that a connection is gone or unusable (the server ended it, is restarting or
+# refuses connections for now; the network failed; asyncpg's protocol was left mid-operation
+# by a connection that died under it), rather than that a statement was wrong.
+_LOST = (
+    asyncpg.PostgresConnectionError,
+    asyncpg.AdminShutdownError,
+    asyncpg.CrashShutdownError,
+    asyncpg.CannotConnectNowError,
+    asyncpg.TooManyConnectionsError,
+    asyncpg.InternalClientError,
+    OSError,
+)
 
 
 @functools.lru_cache(maxsize=2048)
@@ -129,6 +150,19 @@ class AsyncCursor:
         return self._cursor.fetchall()
 
 
+def _gone(conn: asyncpg.Connection) -> bool:
+    """Whether ``conn`` is closed (a pooled one that was closed is released at once)."""
+    try:
+        return conn.is_closed()
+    except asyncpg.InterfaceError:
+        return True
+
+
+def lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
+    """Whether ``exc``, met on ``conn``, means that the connection is lost (see ``_LOST``)."""
+    return isinstance(exc, Exception) and (isinstance(exc, _LOST) or _gone(conn))
+
+
 def _settings(config: Config, *, read_only: bool = False) -> dict[str, str]:
     settings = {"application_name": "tora-bot"}
     if config.schema:
@@ -140,7 +174,16 @@ def _settings(config: Config, *, read_only: bool = False) -> dict[str, str]:
 
 # ---- writes ---------------------------------------------------------------------------------
 class ConnectionLost(Exception):
-    """The connection was lost before a job's commit was asked for: nothing was written."""
+    """The connection was lost before a job's COMMIT was asked for: nothing was written."""
+
+
+class CommitLost(Exception):
+    """The connection was lost while a job's COMMIT was under way: the transaction ``xid``
+    may have committed or not (the job's result is ``result`` if it did)."""
+
+    def __init__(self, xid: int, result: Any) -> None:
+        super().__init__(f"the connection was lost inside the COMMIT of transaction {xid}")
+        self.xid, self.result = xid, result
 
 
 class SyncConnection:
@@ -176,13 +219,15 @@ class SyncConnection:
 
     def transaction(self, job: Callable[[SyncConnection], T], isolation: str) -> T:
         """``job`` in one transaction, run again on a conflict with another. ConnectionLost
-        if the connection was lost before the commit was asked for (nothing was written)."""
+        if the connection was lost before the COMMIT was asked for (nothing was written),
+        CommitLost if it was lost inside the COMMIT of a transaction that wrote."""
         for attempt in range(1, RETRIES + 1):
-            committing = False
+            xid: int | None = None
             try:
                 self.wait(self._conn.execute(f"BEGIN ISOLATION LEVEL {isolation}"))
                 result = job(self)
-                committing = True
+                # its id, if it wrote anything, to ask after it should the COMMIT be cut off
+                xid = self.wait(self._conn.fetchval(_XID))
                 self.wait(self._conn.execute("COMMIT"))
                 return result
             except _CONFLICTS:
@@ -191,15 +236,33 @@ class SyncConnection:
                     raise
                 log.debug("a write met another transaction; running it again (%d)", attempt)
             except BaseException as exc:
-                if self._conn.is_closed() and not committing:
-                    raise ConnectionLost() from exc
-                self._rollback()
-                raise
+                if not lost(exc, self._conn):
+                    self._rollback()
+                    raise
+                self._conn.terminate()  # whatever state asyncpg was left in, it is over
+                if xid is not None:
+                    raise CommitLost(xid, result) from exc
+                raise ConnectionLost() from exc
         raise AssertionError("unreachable")
+
+    def committed(self, xid: int) -> bool | None:
+        """Whether transaction ``xid`` (cut off inside its COMMIT) committed: asked until
+        the server has finished with it, for a few seconds; None if it has not by then."""
+        until = time.monotonic() + sum(RECONNECT)
+        while True:
+            status = self.wait(self._conn.fetchval(_XACT_STATUS, xid))
+            if status != "in progress" or time.monotonic() >= until:
+                break
+            time.sleep(0.05)  # the ended backend is still rolling it back
+        return {"committed": True, "aborted": False}.get(status)
 
     def _rollback(self) -> None:
         if not self._conn.is_closed() and self._conn.is_in_transaction():
             self.wait(self._conn.execute("ROLLBACK"))
+
+
+_XID = "SELECT pg_current_xact_id_if_assigned()"
+_XACT_STATUS = "SELECT pg_xact_status($1::xid8)"
 
 
 @dataclass
@@ -273,23 +336,65 @@ class Writer:
 
     def _one(self, sync: SyncConnection, pending: _Pending) -> None:
         """Run one job and answer its caller. A lost connection (the server restarted, say)
-        is opened again, and a job it cut short before its commit is run again once."""
-        outcome: tuple[Any, BaseException | None]
-        for attempt in (1, 2):
+        is opened again: a job it cut short is run again, one it cut off inside its COMMIT
+        is answered if it committed and run again if not (never twice)."""
+        outcome: tuple[Any, BaseException | None] = (None, None)
+        for wait in RECONNECT:
+            if wait:
+                time.sleep(wait)
             try:
-                if sync.closed:
-                    log.warning("the database connection was lost; connecting again")
-                    sync.replace(sync.wait(self._connect()))
-                outcome = (sync.transaction(pending.job, pending.isolation), None)
-            except ConnectionLost as lost:
-                outcome = (None, lost.__cause__ or lost)
-                if attempt == 1:
-                    continue
+                outcome = (self._attempt(sync, pending), None)
+            except _Again as again:
+                outcome = (None, _unavailable("a write", again.__cause__))
+                continue
             except Exception as exc:
                 outcome = (None, exc)
             break
         with contextlib.suppress(RuntimeError):  # a closed loop has nobody waiting
             pending.future.get_loop().call_soon_threadsafe(_answer, pending.future, *outcome)
+
+    def _attempt(self, sync: SyncConnection, pending: _Pending) -> Any:
+        """The job's result, or _Again (caused by what was met) when the connection was
+        lost and the job is to run again on a fresh one."""
+        try:
+            if sync.closed:
+                log.warning("the database connection was lost; connecting again")
+                sync.replace(sync.wait(self._connect()))
+            return sync.transaction(pending.job, pending.isolation)
+        except ConnectionLost as cut:
+            raise _Again() from cut.__cause__
+        except CommitLost as cut:
+            return self._settle(sync, cut)
+        except _LOST as exc:  # connecting again failed: the server is not back yet
+            raise _Again() from exc
+
+    def _settle(self, sync: SyncConnection, cut: CommitLost) -> Any:
+        """The result of a job whose COMMIT was cut off, if it committed; _Again if not."""
+        try:
+            sync.replace(sync.wait(self._connect()))
+            committed = sync.committed(cut.xid)
+        except _LOST as exc:
+            raise DatabaseUnavailable(f"{cut}, and whether it did cannot be told") from exc
+        if committed is None:
+            raise DatabaseUnavailable(f"{cut}; the server has not finished with it") from cut
+        if committed:
+            log.warning("the database connection was lost inside a COMMIT, which went through")
+            return cut.result
+        log.warning("the database connection was lost inside a COMMIT; running the job again")
+        raise _Again() from cut.__cause__
+
+
+class _Again(Exception):
+    """The connection was lost and the job is to run again (its cause is what was met)."""
+
+
+def _unavailable(what: str, cause: BaseException | None) -> DatabaseUnavailable:
+    error = DatabaseUnavailable(
+        f"{what} lost its connection or found none, {len(RECONNECT)} times in "
+        f"{sum(RECONNECT):.1f} s (last: {cause!r})"
+    )
+    error.__cause__ = cause
+    return error
 
 
 def _answer(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
@@ -339,7 +444,8 @@ class _Statement:
 
 
 class Readers:
-    """A pool of read-only connections; ``borrow`` lends one to one task."""
+    """A pool of read-only connections. ``run(read)`` reads on one, again on a fresh one if
+    the connection was lost; ``borrow`` lends one to one task (for the maintenance tools)."""
 
     def __init__(self, pool: asyncpg.Pool) -> None:
         self._pool = pool
@@ -354,17 +460,74 @@ class Readers:
         )
         return cls(pool)
 
+    async def run(self, read: Callable[[ReadConnection], Awaitable[T]]) -> T:
+        """``read`` on a borrowed connection. A read changes nothing, so one that lost its
+        connection is run again from the start on a fresh one (see ``RECONNECT``)."""
+        for attempt, wait in enumerate(RECONNECT, 1):
+            if wait:
+                await asyncio.sleep(wait)
+            try:
+                async with self._lend() as db:
+                    return await read(db)
+            except _Lost as cut:
+                if attempt == len(RECONNECT):
+                    raise _unavailable("a read", cut.__cause__) from cut.__cause__
+                log.warning("a read lost its database connection; reading again (%d)", attempt)
+            except _LOST as exc:  # no connection could be had: the server is not back yet
+                if attempt == len(RECONNECT):
+                    raise _unavailable("a read", exc) from exc
+        raise AssertionError("unreachable")
+
     @contextlib.asynccontextmanager
     async def borrow(self) -> AsyncIterator[ReadConnection]:
+        """A connection for one task, as it is (not read again if it is lost)."""
+        try:
+            async with self._lend() as db:
+                yield db
+        except _Lost as cut:
+            raise cut.__cause__ or cut from None
+
+    @contextlib.asynccontextmanager
+    async def _lend(self) -> AsyncIterator[ReadConnection]:
+        """A connection for one task; a lost one raises _Lost from what was met. After a
+        failure the connection is given up if it may be in use still."""
         async with self._pool.acquire() as conn:
             try:
                 yield ReadConnection(conn)
-            finally:
-                if conn.is_in_transaction():
-                    await conn.execute("ROLLBACK")
+            except BaseException as exc:
+                if lost(exc, conn):
+                    _terminate(conn)
+                    raise _Lost() from exc
+                await _finish(conn, exc)
+                raise
+            await _finish(conn)
 
     async def close(self) -> None:
         await self._pool.close()
+
+
+class _Lost(Exception):
+    """A read's connection was lost (its cause is what was met)."""
+
+
+async def _finish(conn: asyncpg.Connection, exc: BaseException | None = None) -> None:
+    """Make a read's connection ready for the next: close a transaction it left open (else
+    the pool would, noisily). One that cannot be, or that a cancelled read may still be
+    using, is given up."""
+    if exc is not None and not isinstance(exc, Exception):
+        _terminate(conn)
+        return
+    try:
+        if conn.is_in_transaction():
+            await conn.execute("ROLLBACK")
+    except Exception:
+        _terminate(conn)
+
+
+def _terminate(conn: asyncpg.Connection) -> None:
+    """Close ``conn`` at once, whatever it is doing (the pool opens a new one)."""
+    with contextlib.suppress(asyncpg.InterfaceError):  # released already, being closed
+        conn.terminate()
 
 
 # ---- the schema -----------------------------------------------------------------------------

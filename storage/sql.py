@@ -10,7 +10,7 @@ PostgreSQL twin), ``ReadConnection`` what a read gets (``aiosqlite.Connection`` 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any, Protocol, TypeVar
 
 import asyncpg
@@ -45,11 +45,19 @@ class ReadCursor(Protocol):
 
 
 class ReadConnection(Protocol):
-    """A read's connection (one task at a time, see ``Store._read``)."""
+    """A read's connection (one task at a time, see ``Reader``)."""
 
     async def execute_fetchall(self, sql: str, parameters: Params = ..., /) -> Iterable[Any]: ...
 
     def execute(self, sql: str, parameters: Params = ..., /) -> Any: ...
+
+
+class Reader(Protocol):
+    """How the store reads: ``await read(fn)`` is ``fn``'s result on a read connection. A
+    read must change nothing: on PostgreSQL one whose connection was lost is run again,
+    from the start, on a fresh connection (``storage.postgres.Readers.run``)."""
+
+    def __call__(self, read: Callable[[ReadConnection], Awaitable[T]], /) -> Awaitable[T]: ...
 
 
 class Writes(Protocol):

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 from types import TracebackType
+from typing import TypeVar
 
 from rules import GameState, Side
 
@@ -41,6 +41,7 @@ from .tournaments import Tournaments
 from .writes import Append, NewMatch, snapshot_due
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class Store:
@@ -94,8 +95,9 @@ class Store:
     ) -> None:
         await self.close()
 
-    def _read(self) -> contextlib.AbstractAsyncContextManager[ReadConnection]:
-        return self._reads.borrow()
+    def _read(self, read: Callable[[ReadConnection], Awaitable[T]]) -> Awaitable[T]:
+        """``read``'s result on a read connection (run again on a fresh one if it is lost)."""
+        return self._reads.run(read)
 
     # ---- players and guilds --------------------------------------------------------------
     async def save_player(self, user_id: int, name: str) -> Player:
@@ -103,12 +105,10 @@ class Store:
         return Player(user_id, name)
 
     async def player(self, user_id: int) -> Player | None:
-        async with self._read() as db:
-            return await reads.player(db, user_id)
+        return await self._read(lambda db: reads.player(db, user_id))
 
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        async with self._read() as db:
-            return await reads.guild_settings(db, guild_id)
+        return await self._read(lambda db: reads.guild_settings(db, guild_id))
 
     async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
         """Set (or, with None, remove) one setting of a guild."""
@@ -151,8 +151,7 @@ class Store:
     async def load(self, match_id: int) -> Match:
         """The match rebuilt from its latest snapshot and the log after it, every entry
         checked by the rules core. MatchNotFound, or CorruptMatch naming the match."""
-        async with self._read() as db:
-            stored = await reads.stored_match(db, match_id)
+        stored = await self._read(lambda db: reads.stored_match(db, match_id))
         stored, game = await self._rebuild(stored)
         info = stored.info
         snapshot_seq = stored.snapshot.seq if stored.snapshot else 0
@@ -186,8 +185,7 @@ class Store:
                 raise
             log.warning("match %d: ignoring its snapshot (%s)", stored.info.id, exc)
             snapshot_seq = stored.snapshot.seq
-        async with self._read() as db:
-            head = await reads.entry_rows(db, stored.info.id, 0, snapshot_seq)
+        head = await self._read(lambda db: reads.entry_rows(db, stored.info.id, 0, snapshot_seq))
         whole = replace(stored, snapshot=None, entries=head + stored.entries)
         return whole, await asyncio.to_thread(rebuild, whole)
 
@@ -254,15 +252,13 @@ class Store:
             match.snapshot_seq = match.seq
 
     async def _finish(self, match: Match) -> writes.Finish:
-        async with self._read() as db:
-            headers = await reads.match_headers(db, match.id)
+        headers = await self._read(lambda db: reads.match_headers(db, match.id))
         names = await self._names(match.challenger_id, match.opposition_id)
         return finish_of(match.game, record_headers(headers, *names))
 
     async def _names(self, challenger_id: int, opposition_id: int) -> tuple[str, str]:
-        async with self._read() as db:
-            challenger = await reads.player(db, challenger_id)
-            opposition = await reads.player(db, opposition_id)
+        challenger = await self.player(challenger_id)
+        opposition = await self.player(opposition_id)
         if challenger is None:
             raise UnknownPlayer(challenger_id)
         if opposition is None:
@@ -270,43 +266,43 @@ class Store:
         return challenger.name, opposition.name
 
     async def match_info(self, match_id: int) -> MatchInfo:
-        async with self._read() as db:
-            return await reads.match_info(db, match_id)
+        return await self._read(lambda db: reads.match_info(db, match_id))
 
     async def active_matches(self, guild_id: int | None = None) -> list[MatchInfo]:
         """Matches not over, neither aborted nor cancelled."""
-        async with self._read() as db:
-            if guild_id is None:
-                return await reads.matches(db, "status = ? AND closed IS NULL", (ACTIVE,))
-            return await reads.matches(
+        if guild_id is None:
+            return await self._read(
+                lambda db: reads.matches(db, "status = ? AND closed IS NULL", (ACTIVE,))
+            )
+        return await self._read(
+            lambda db: reads.matches(
                 db, "status = ? AND closed IS NULL AND guild_id = ?", (ACTIVE, guild_id)
             )
+        )
 
     async def due_matches(self, now: float) -> list[MatchInfo]:
         """Running matches whose turn deadline has passed."""
-        async with self._read() as db:
-            return await reads.matches(
+        return await self._read(
+            lambda db: reads.matches(
                 db,
                 "status = ? AND closed IS NULL AND turn_deadline IS NOT NULL"
                 " AND turn_deadline <= ?",
                 (ACTIVE, now),
             )
+        )
 
     async def public_log(self, match_id: int) -> list[LogLine]:
         """The log of the finished turns, every action in its public form."""
-        async with self._read() as db:
-            return await reads.log_lines(db, match_id, None)
+        return await self._read(lambda db: reads.log_lines(db, match_id, None))
 
     async def private_log(self, match_id: int, side: Side) -> list[LogLine]:
         """PRIVATE to ``side``: the public log plus that side's running turn and its own
         hidden actions in full."""
-        async with self._read() as db:
-            return await reads.log_lines(db, match_id, side)
+        return await self._read(lambda db: reads.log_lines(db, match_id, side))
 
     async def private_assassin_start(self, match_id: int, side: Side) -> str | None:
         """PRIVATE to ``side``: where its Assassin started (R41), if it fielded one."""
-        async with self._read() as db:
-            return await reads.private_assassin_start(db, match_id, side)
+        return await self._read(lambda db: reads.private_assassin_start(db, match_id, side))
 
     # ---- records -------------------------------------------------------------------------
     async def export_record(self, match_id: int) -> str:
@@ -321,8 +317,7 @@ class Store:
 
     async def _record(self, match_id: int, audience: Side | None) -> str:
         match = await self.load(match_id)
-        async with self._read() as db:
-            headers = await reads.match_headers(db, match_id)
+        headers = await self._read(lambda db: reads.match_headers(db, match_id))
         names = await self._names(match.challenger_id, match.opposition_id)
         return write_record(match.game, record_headers(headers, *names), audience)
 
@@ -391,8 +386,7 @@ class Store:
     ) -> list[FinishedMatch]:
         """Finished matches of a guild (of one player), oldest first, with their full records:
         hidden moves are published when a game ends (R44)."""
-        async with self._read() as db:
-            return await reads.finished_matches(db, guild_id, player_id)
+        return await self._read(lambda db: reads.finished_matches(db, guild_id, player_id))
 
     async def rate(self, match_id: int, changes: Sequence[RatingChange]) -> None:
         """Record new ladder ratings after a finished match, all or none: AlreadyRated if it
@@ -403,9 +397,7 @@ class Store:
 
     async def ladder(self, guild_id: int) -> list[Rating]:
         """A guild's ratings, best first."""
-        async with self._read() as db:
-            return await reads.ladder(db, guild_id)
+        return await self._read(lambda db: reads.ladder(db, guild_id))
 
     async def rating_history(self, guild_id: int, player_id: int) -> list[RatingEvent]:
-        async with self._read() as db:
-            return await reads.rating_history(db, guild_id, player_id)
+        return await self._read(lambda db: reads.rating_history(db, guild_id, player_id))

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .areas import Area, Reader, Tx
-from .sql import Writes
+from .sql import ReadConnection, Writes
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 CANCELLED = "cancelled"  # by an admin: no champion; what was decided stands
@@ -355,7 +355,8 @@ class Tournaments(Area[TournamentTx]):
 
     async def snapshot(self, tournament_id: int) -> Snapshot:
         """The tournament with its entries, matches and games, read in one transaction."""
-        async with self._read() as db:
+
+        async def read(db: ReadConnection) -> Snapshot:
             await db.execute("BEGIN")
             try:
                 async with db.execute(
@@ -371,7 +372,9 @@ class Tournaments(Area[TournamentTx]):
                         parts.append(list(await cursor.fetchall()))
             finally:
                 await db.execute("COMMIT")
-        return _snapshot(row, parts)
+            return _snapshot(row, parts)
+
+        return await self._read(read)
 
     async def named(self, guild_id: int, name: str) -> TournamentRow | None:
         rows = await self._rows(

@@ -85,12 +85,14 @@ async def test_a_command_in_a_dm_finds_the_callers_match(act: Actions, h: Harnes
     choices = await act.choices(dm(ANN), None, "A v5h7")
     assert choices and all(c.startswith("A v5h7") for c in choices)
     answer = await act.act(dm(ANN), None, choices[0])
-    assert answer.private and answer.text.startswith("-# Match 1 \u00b7 ann vs bob \u00b7 ")
+    assert answer.private and answer.text.startswith(
+        "-# Match 1 \u00b7 TORA \u00b7 ann vs bob \u00b7 "
+    )
     assert "\nStaged:" in answer.text  # in a DM, under a line naming the match
     await start_short(act, h, channel=101)
     with pytest.raises(Unusable, match="several matches") as several:
         await act.place(dm(ANN))
-    assert "ann vs bob (playing)" in str(several.value)
+    assert "TORA · ann vs bob (playing)" in str(several.value)
     labels = await act.my_matches(ANN.id)
     assert len(labels) == 2
     chosen = await act.place(dm(ANN), labels[1][1])

@@ -1,5 +1,6 @@
-"""What only the PostgreSQL backend has: SQLite's dialect translated, a lost connection
-opened again, processes starting at once migrating once, a URL's password never shown."""
+"""What only the PostgreSQL backend has: SQLite's dialect translated, lost connections
+invisible to the caller (reads read again, writes run again or asked after, never applied
+twice), processes starting at once migrating once, a URL's password never shown."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ import pytest
 from backends import config as database
 from backends import drop, postgres_missing, raw_sql
 
-from storage import Config, ConfigError, Store
+from bot.service import Place, Terms, User
+from bot.service.testing import Harness
+from storage import Config, ConfigError, DatabaseUnavailable, Store, postgres
 from storage.migrations import LATEST
 from storage.postgres import translate
 
@@ -73,3 +76,192 @@ async def test_a_lost_connection_is_opened_again_and_nothing_is_lost(
             "player 11",
         ]
     assert "the database connection was lost; connecting again" in caplog.text
+
+
+# ---- lost connections: invisible to the caller ----------------------------------------------
+KILL_BOT = (
+    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+    " WHERE application_name = 'tora-bot' AND pid != pg_backend_pid()"
+)
+
+
+async def _kill_connections(pg: Config, times: int, every: float) -> None:
+    """The server drops every connection of the bot, ``times`` times (as an admin or a
+    failover would)."""
+    admin = await asyncpg.connect(pg.url)
+    try:
+        for _ in range(times):
+            await asyncio.sleep(every)
+            await admin.execute(KILL_BOT)
+    finally:
+        await admin.close()
+
+
+@pytest.mark.postgres
+async def test_reads_and_writes_while_connections_are_killed_all_succeed(
+    pg: Config, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: a read that lost its connection failed (its clean-up asked the released
+    connection whether it was in a transaction, hiding the first error), a connection left
+    mid-operation by the server failed the next statement ("another operation is in
+    progress"), and a write cut off inside its COMMIT failed."""
+    async with await Store.open(pg) as store:
+        await store.save_player(1, "ann")
+        stop = asyncio.Event()
+        saved: list[int] = []
+
+        async def read() -> int:
+            reads = 0
+            while not stop.is_set():
+                assert (await store.player(1)) is not None
+                assert await store.hosting.live() == []
+                reads += 1
+            return reads
+
+        async def write(lane: int) -> None:
+            for n in range(lane * 10_000, lane * 10_000 + 10_000):
+                if stop.is_set():
+                    return
+                await store.save_player(n, f"player {n}")
+                saved.append(n)
+
+        work = [asyncio.create_task(read()) for _ in range(6)]
+        work += [asyncio.create_task(write(lane)) for lane in (1, 2, 3)]
+        await _kill_connections(pg, times=8, every=0.15)
+        await asyncio.sleep(0.2)
+        stop.set()
+        done = await asyncio.gather(*work)  # any error a caller met is raised here
+        assert all(done[:6])
+        found = await raw_sql(pg, "SELECT count(*) FROM players WHERE user_id >= 10000")
+        assert found == [(len(saved),)]
+    assert "a read lost its database connection; reading again" in caplog.text
+    assert "the database connection was lost; connecting again" in caplog.text
+
+
+@pytest.mark.postgres
+async def test_a_read_cut_off_by_the_server_is_read_again_on_a_fresh_connection(
+    pg: Config,
+) -> None:
+    async with await Store.open(pg):
+        pass  # the schema
+    readers = await postgres.Readers.open(pg)
+    try:
+        slow = readers.run(lambda db: db.execute_fetchall("SELECT pg_sleep(0.4), 7"))
+        rows, _ = await asyncio.gather(slow, _kill_connections(pg, times=1, every=0.1))
+        assert [row[1] for row in rows] == [7]
+    finally:
+        await readers.close()
+
+
+class _AnswerLost:
+    """An asyncpg connection whose first COMMIT goes through on the server, but whose
+    answer is lost with the connection (as when it is cut right after the server
+    committed)."""
+
+    def __init__(self, conn: asyncpg.Connection, cut: list[int]) -> None:
+        self._conn = conn
+        self._cut = cut
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+    async def execute(self, sql: str, *args: object) -> str:
+        status = await self._conn.execute(sql, *args)
+        if sql == "COMMIT" and not self._cut:
+            self._cut.append(1)
+            self._conn.terminate()
+            raise asyncpg.ConnectionDoesNotExistError("connection was closed (simulated)")
+        return status
+
+
+@pytest.mark.postgres
+async def test_a_write_cut_off_inside_its_commit_is_applied_once(
+    pg: Config, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Whether the COMMIT went through or not, the caller gets the job's answer, and the
+    job's writes are there exactly once: the writer asks the server about the transaction."""
+    async with await Store.open(pg):
+        pass  # the schema
+    for statement in (
+        "CREATE TABLE marks (n INT NOT NULL)",
+        "CREATE SEQUENCE once",
+        "CREATE FUNCTION die_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+        " IF nextval('once') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;"
+        " RETURN NULL; END $$",
+        "CREATE CONSTRAINT TRIGGER die AFTER INSERT ON marks DEFERRABLE INITIALLY DEFERRED"
+        " FOR EACH ROW EXECUTE FUNCTION die_once()",
+    ):
+        await raw_sql(pg, statement)
+
+    def mark(conn: postgres.SyncConnection) -> str:
+        conn.execute("INSERT INTO marks VALUES (?)", (1,))
+        return "marked"
+
+    writer = postgres.Writer(pg)
+    await writer.start()
+    try:  # the server ends the connection inside the COMMIT: it did not commit
+        assert await writer.run(mark) == "marked"
+    finally:
+        await writer.close()
+    assert await raw_sql(pg, "SELECT count(*) FROM marks") == [(1,)]
+    assert "lost inside a COMMIT; running the job again" in caplog.text
+
+    cut: list[int] = []
+    connect = postgres.Writer._connect
+
+    async def answer_lost(self: postgres.Writer) -> _AnswerLost:
+        return _AnswerLost(await connect(self), cut)
+
+    monkeypatch.setattr(postgres.Writer, "_connect", answer_lost)
+    writer = postgres.Writer(pg)
+    await writer.start()
+    try:  # the COMMIT went through, its answer was lost
+        assert await writer.run(mark) == "marked"
+    finally:
+        await writer.close()
+    assert cut and await raw_sql(pg, "SELECT count(*) FROM marks") == [(2,)]
+    assert "lost inside a COMMIT, which went through" in caplog.text
+
+
+@pytest.mark.postgres
+async def test_a_database_that_stays_away_is_reported_as_unavailable(
+    pg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with await Store.open(pg) as store:
+        monkeypatch.setattr(postgres, "RECONNECT", (0.0, 0.01, 0.01))
+
+        async def refused(self: postgres.Writer) -> asyncpg.Connection:
+            raise ConnectionRefusedError("nothing listens there (simulated)")
+
+        monkeypatch.setattr(postgres.Writer, "_connect", refused)
+        await _kill_connections(pg, times=1, every=0)
+        with pytest.raises(DatabaseUnavailable, match="a write lost its connection or found"):
+            await store.save_player(2, "bob")
+
+
+@pytest.mark.postgres
+async def test_players_commands_while_connections_are_killed_all_succeed(pg: Config) -> None:
+    """Regression: a command whose read or write lost its connection answered "Something
+    went wrong" (nothing applied, though trying again would have worked)."""
+    here, ann, bob = Place(guild_id=1, channel_id=100), User(1, "ann"), User(2, "bob")
+    async with Harness(pg) as h:
+        service = h.service
+        await service.challenge(here, ann, bob, Terms(turn_seconds=36_000))
+        await service.accept(here, bob)
+        await service.setup(here, ann, strategy="aggressive")
+        await service.setup(here, bob, strategy="defensive")
+        killer = asyncio.create_task(_kill_connections(pg, times=6, every=0.1))
+        rounds = 0
+        while not killer.done() or rounds < 3:
+            staged = await service.play(here, ann, "G v5h9-v4h9")
+            assert staged.text.startswith("Staged: G v5h9-v4h9")
+            taken = await service.undo(here, ann)
+            assert taken.text.startswith("Taken back: G v5h9-v4h9")
+            assert "Nothing staged" in (await service.board(here, ann)).text
+            rounds += 1
+        await killer
+        await service.play(here, ann, "G v5h9-v4h9")
+        ended = await service.end_turn(here, ann)
+        assert ended.text == "Your turn is over."
+        await h.settle()
+        assert "`G v5h9-v4h9`" in h.delivery.texts(here.channel_id)[-1]

@@ -15,6 +15,8 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from bot.service import MatchService, Place, Reply, Stamp, Terms, User, load_guild
+from bot.service.endings import ABORTED, CANCELLED, FINISHED, FORFEIT
+from bot.service.showing import game_title, match_heading, result_words, stored_outcome
 from bot.service.texts import escape, quote
 from rules.tora import Side
 from storage import Hosted, Store
@@ -125,12 +127,21 @@ class Actions:
         return found[:25]
 
     async def label(self, hosted: Hosted) -> str:
-        """``ann vs bob (playing)``: names as written (for menus; escape them in texts)."""
+        """``ToriShogi · ann vs bob (playing)``: names as written (for menus)."""
+        players = " vs ".join(await self._names(hosted.issuer_id, hosted.invitee_id))
+        return f"{game_title(hosted)} \u00b7 {players} ({hosted.phase})"
+
+    async def _names(self, *user_ids: int | None) -> list[str]:
+        """The players' names as written (escape them in texts); "anyone" for an open seat."""
         names = []
-        for user_id in (hosted.issuer_id, hosted.invitee_id):
+        for user_id in user_ids:
             player = None if user_id is None else await self.store.player(user_id)
             names.append(player.name if player else "anyone")
-        return f"{names[0]} vs {names[1]} ({hosted.phase})"
+        return names
+
+    async def _players(self, hosted: Hosted) -> str:
+        """``ann vs bob`` for a message: escaped."""
+        return " vs ".join(map(escape, await self._names(hosted.issuer_id, hosted.invitee_id)))
 
     async def games(self, caller: Caller) -> Answer:
         """The caller's matches: the live ones (whose turn, the deadline, where) and the
@@ -151,7 +162,7 @@ class Actions:
         return Answer("\n".join(lines))
 
     async def _game_line(self, hosted: Hosted, user_id: int) -> str:
-        head = f"Match {hosted.id}: {escape(await self.label(hosted))}"
+        head = f"Match {hosted.id} \u00b7 {game_title(hosted)}: {await self._players(hosted)}"
         link = self.service.settings.link(hosted.guild_id, hosted.channel_id)
         return f"{head}, {await self._state_of(hosted, user_id)} \u00b7 {link}"
 
@@ -162,7 +173,7 @@ class Actions:
         if hosted.phase == SETUP:
             return f"choosing the setups{due}"
         if hosted.phase == ENDED or hosted.match_id is None:
-            return f"ended ({hosted.ending})"
+            return await self._ending_of(hosted)
         info = await self.store.match_info(hosted.match_id)
         if info.challenger_id == user_id and info.side_to_act == Side.CHALLENGER:
             return f"**your turn**{due}"
@@ -171,6 +182,16 @@ class Actions:
         if hosted.paused_left is not None:
             return "paused"
         return f"your opponent's turn{due}"
+
+    async def _ending_of(self, hosted: Hosted) -> str:
+        """How a match ended: its result with the winner's name, or why it has none."""
+        outcome = None
+        if hosted.match_id is not None and hosted.ending in (FINISHED, FORFEIT):
+            outcome = stored_outcome((await self.store.match_info(hosted.match_id)).result)
+        if outcome is None:
+            return ENDINGS.get(hosted.ending or "", f"ended ({hosted.ending})")
+        names = await self._names(hosted.challenger_id, hosted.opposition_id)
+        return f"ended: {result_words(outcome, [escape(n) for n in names])}"
 
     # ---- challenges ----------------------------------------------------------------------
     async def challenge(
@@ -299,9 +320,8 @@ class Actions:
         hosted = await self.store.hosting.live_in_channel(place.channel_id)
         if hosted is None:
             return answer
-        label = (await self.label(hosted)).rsplit(" (", 1)[0]
         link = self.service.settings.link(hosted.guild_id, hosted.channel_id)
-        heading = f"-# Match {hosted.id} \u00b7 {escape(label)} \u00b7 {link}"
+        heading = f"-# {match_heading(hosted, await self._players(hosted))} \u00b7 {link}"
         return replace(answer, text=f"{heading}\n{answer.text}")
 
     async def _picture(self, caller: Caller, draw: Callable[[], Awaitable[Reply]]) -> Reply:
@@ -407,6 +427,16 @@ def _on_a_proposal(verb: str, stamp: Stamp) -> bool:
     """Whether a button is a proposal's Accept or Decline: those act whichever turn it is
     (a proposal outlives its turn); a challenge's Decline is stamped before the game, turn 0."""
     return verb in ("draw", "reset", "pause") or (verb == "decline" and stamp.turn > 0)
+
+
+ENDINGS = {  # the endings without a result (bot/service: endings, lobby, setup_phase)
+    ABORTED: "aborted, without a result",
+    CANCELLED: "cancelled by an admin, without a result",
+    "declined": "the challenge was declined",
+    "withdrawn": "the challenge was taken back",
+    "expired": "the challenge expired",
+    "setup lapsed": "the setup lapsed, without a result",
+}
 
 
 CONFIRMED = {
