@@ -1,7 +1,7 @@
 """End to end against the local Discord emulator: a whole ToriShogi match (issue 15), played
 with the Play panel's menus and with typed notation (Fairy-Stockfish's and the readable one),
 with drops, promotions and a checkmate; its record and replay; then its ladder, rated apart
-from TORA's."""
+from TORA's. The menus, autocomplete and posts speak the coordinates the board shows (TS1)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 
 from bot.frontend import menus
+from emulator.models import Msg, walk_components
 from emulator.stage import Stage
 from rules import Side
 from rules.torishogi import Move, ToriShogiGame
@@ -93,3 +94,55 @@ async def test_a_torishogi_match_from_challenge_to_checkmate_then_its_ladder(tmp
         short = await stage.slash("ann", "ladder", "show")  # TORA's ladders are apart
         assert "has not had" in short.text
         assert all(m.ephemeral_to == stage.user["ann"] for m in short.messages if not m.deleted)
+
+
+def menu_labels(panel: Msg, level: str) -> list[str]:
+    """The option labels of the panel's select of ``level`` (``g`` pieces, ``a`` actions)."""
+    for select in (c for c in walk_components(panel.components) if c.get("type") == 3):
+        if select["custom_id"].split(":")[4] == level:
+            return [option["label"] for option in select["options"]]
+    return []
+
+
+async def test_ts1_players_read_the_boards_coordinates_in_menus_autocomplete_and_posts(
+    tmp_path: Path,
+) -> None:
+    """Files 7..1 and ranks a..g, as on the picture and in the rule text's diagram, in the Play
+    panel, the autocomplete of /tora act (in words, found by a piece's name or its tile's
+    letters) and the turn post; Fairy-Stockfish's notation is still read."""
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="2h")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        ann = stage.user["ann"]
+        panel = (await stage.open_panel("ann")).messages[0]
+        pieces = menu_labels(panel, "g")
+        assert "Falcon (Fa) 4f" in pieces and "Left Quail (LQ) 7g" in pieces, pieces
+        [select] = [c for c in walk_components(panel.components) if c.get("type") == 3]
+        picked = await stage.emu.select(ann, panel.id, select["custom_id"], ["d2"])
+        await picked.done(30)
+        assert menu_labels(panel, "a") == ["to 5f", "to 3f"]
+
+        def offered(typed: str):
+            return stage.emu.autocomplete(
+                ann, stage.channel, "tora", "act", focused="action", action=typed
+            )
+
+        swallows = await offered("Sw")
+        assert swallows and all(c["name"].startswith("Swallow (Sw) ") for c in swallows)
+        assert {"name": "Swallow (Sw) 5e: to 5d, capturing the Swallow", "value": "c3c4"} in (
+            swallows
+        )
+        quails = await offered("LQ")
+        assert [c["name"] for c in quails] == ["Left Quail (LQ) 7g: to 7f"]
+        assert [c["value"] for c in await offered("Falcon 4f")] == ["d2c2", "d2e2"]
+
+        staged = await stage.slash("ann", "act", action="Falcon 4f-5f")
+        assert staged.text.startswith("Staged:") and staged.files
+        own = await stage.slash("ann", "board")
+        assert "1. Falcon 4f-5f" in own.text, own.text
+        await stage.click("ann", "End turn")
+        posted = await stage.posted("ended their turn")
+        assert "ann's Falcon moves 4f-5f" in posted, posted
+        typed = await stage.slash("bob", "act", action="c4c3")  # Fairy-Stockfish's notation
+        assert typed.text.startswith("Staged:"), typed.text

@@ -83,8 +83,8 @@ async def test_a_command_in_a_dm_finds_the_callers_match(act: Actions, h: Harnes
     place = await act.place(dm(ANN))
     assert (place.guild_id, place.channel_id) == (GUILD, CHANNEL)
     choices = await act.choices(dm(ANN), None, "A v5h7")
-    assert choices and all(c.startswith("A v5h7") for c in choices)
-    answer = await act.act(dm(ANN), None, choices[0])
+    assert choices and all(value.startswith("A v5h7") for _shown, value in choices)
+    answer = await act.act(dm(ANN), None, choices[0][1])
     assert answer.private and answer.text.startswith(
         "-# Match 1 \u00b7 TORA \u00b7 ann vs bob \u00b7 "
     )
@@ -105,7 +105,7 @@ async def test_a_command_in_a_dm_finds_the_callers_match(act: Actions, h: Harnes
 
 async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Harness) -> None:
     await start_short(act, h)
-    [first] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
+    [(_shown, first)] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
     answer = await act.act(here(ANN), None, first)
     assert answer.view is not None
     ids = [item.custom_id for item in answer.view.children]

@@ -201,9 +201,10 @@ async def test_refusals_carry_the_rules_reason_and_change_nothing(h: Harness) ->
 async def test_the_player_to_act_may_list_their_legal_actions(h: Harness) -> None:
     service = h.service
     await started(h)
-    choices = await service.choices(HERE, ANN, limit=100)
+    choices = [value for _shown, value in await service.choices(HERE, ANN, limit=100)]
     assert "G v5h9-v4h9" in choices and all(not c.startswith("X") for c in choices)
-    assert await service.choices(HERE, ANN, "g  V5H9-v4", limit=1) == ["G v5h9-v4h9"]
+    [(shown, value)] = await service.choices(HERE, ANN, "g  V5H9-v4", limit=1)
+    assert (shown, value) == ("General v5h9: move to v4h9", "G v5h9-v4h9")
     with pytest.raises(NotAllowed, match="It is ann's turn"):
         await service.choices(HERE, BOB)
     with pytest.raises(NotAllowed, match="welcome to watch"):
@@ -449,11 +450,13 @@ async def test_autocomplete_finds_actions_by_any_part_best_first(h: Harness) -> 
     service = h.service
     await started(h)
     by_square = await service.choices(HERE, ANN, "v4h6")
-    assert by_square and all("v4h6" in text for text in by_square)
-    assert by_square[0].startswith("A v5h7-v4h6")  # its destination, where the menu goes
+    assert by_square and all("v4h6" in text for text, _value in by_square)
+    assert by_square[0][1].startswith("A v5h7-v4h6")  # its destination, where the menu goes
     archers = await service.choices(HERE, ANN, "archer")
-    assert archers and all(text.startswith("A ") for text in archers)
+    assert archers and all(value.startswith("A ") for _text, value in archers)
+    assert all(text.startswith("Archer v") for text, _value in archers)  # in words
     typed = await service.choices(HERE, ANN, "G v5h9-v4")
-    assert typed and all(text.startswith("G v5h9-v4") for text in typed)
+    assert typed and all(value.startswith("G v5h9-v4") for _text, value in typed)
     turn = await service.choices(HERE, ANN, "G v5h9-v4h9; archer v5h7")
-    assert turn and all(text.startswith("G v5h9-v4h9; A v5h7") for text in turn)
+    assert turn and all(value.startswith("G v5h9-v4h9; A v5h7") for _text, value in turn)
+    assert all(text.startswith("G v5h9-v4h9; Archer v5h7: ") for text, _value in turn)

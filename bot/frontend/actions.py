@@ -339,9 +339,9 @@ class Actions:
             return True
         return hosted is not None and hosted.side_of(caller.user.id) is not None
 
-    async def choices(self, caller: Caller, match: str | None, typed: str) -> list[str]:
-        """The caller's legal actions starting with ``typed``; refused (``Refused``,
-        ``Unusable``) when they have none to play here now, saying why."""
+    async def choices(self, caller: Caller, match: str | None, typed: str) -> list[tuple[str, str]]:
+        """The caller's legal actions matching ``typed``, as (in words, notation); refused
+        (``Refused``, ``Unusable``) when they have none to play here now, saying why."""
         place = await self.place(caller, match)
         return await self.service.choices(place, caller.user, typed)
 

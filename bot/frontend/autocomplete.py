@@ -57,7 +57,8 @@ def hint(text: str) -> Choices:
 
 @_safe
 async def action(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """The caller's legal actions that start with what they typed (from the service)."""
+    """The caller's legal actions that match what they typed (from the service), each
+    shown in words and standing for its notation, which is what the command receives."""
     match = getattr(interaction.namespace, "match", None)
     actions = interaction.client.actions
     return _choices(await actions.choices(caller_of(interaction), match, current))

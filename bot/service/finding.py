@@ -1,7 +1,8 @@
 """Finding legal actions from what a player typed, for autocomplete: any part of an action
 matches (a destination square, ``x``, ``fire``, a piece's name or letter, a word of its
 plain description), ranked by how well it matches. Built from the seam's menus, so it
-serves every game."""
+serves every game; a list shows each action in the menus' words (its group's label and its
+own), which speak the coordinates players read, and stands for its notation."""
 
 from __future__ import annotations
 
@@ -12,9 +13,11 @@ from rules.protocol import ChoiceGroup, GameState
 
 @dataclass(frozen=True)
 class Entry:
-    """One legal action: its notation, and the words it can be found by (lower case)."""
+    """One legal action: its notation, how a list shows it ("Falcon (Fa) 4f: to 5f"), and
+    the words it can be found by (lower case)."""
 
     notation: str
+    shown: str
     words: tuple[str, ...]
 
 
@@ -23,14 +26,15 @@ def entries(game: GameState) -> list[Entry]:
     found = []
     for choice in game.choices():
         group = groups.get(choice.group)
+        shown = f"{group.label}: {choice.label}" if group else choice.label
         where = " ".join(choice.path[:-1])  # e.g. the direction of a long menu
-        described = f"{choice.notation} {choice.label} {where} {group.label if group else ''}"
-        found.append(Entry(choice.notation, tuple(_words(described))))
+        described = f"{choice.notation} {shown} {where}"
+        found.append(Entry(choice.notation, shown, tuple(_words(described))))
     return found
 
 
-def best(typed: str, candidates: list[Entry], limit: int) -> list[str]:
-    """Up to ``limit`` notations matching every typed word, best first: the notation
+def best(typed: str, candidates: list[Entry], limit: int) -> list[Entry]:
+    """Up to ``limit`` entries matching every typed word, best first: the notation
     starting with what was typed, then every word at a word's start, then anywhere; ties in
     the engine's order."""
     query = typed.lower().strip()
@@ -39,9 +43,9 @@ def best(typed: str, candidates: list[Entry], limit: int) -> list[str]:
     for order, entry in enumerate(candidates):
         score = _score(query, wanted, entry)
         if score is not None:
-            ranked.append((score, order, entry.notation))
-    ranked.sort()
-    return [notation for _score, _order, notation in ranked[:limit]]
+            ranked.append((score, order, entry))
+    ranked.sort(key=lambda row: row[:2])
+    return [entry for _score, _order, entry in ranked[:limit]]
 
 
 def _score(query: str, wanted: list[str], entry: Entry) -> int | None:
@@ -57,5 +61,8 @@ def _score(query: str, wanted: list[str], entry: Entry) -> int | None:
 
 
 def _words(text: str) -> list[str]:
-    """Lower-case words, squares split from their dashes: ``v5h7-v4h6`` is two words."""
-    return text.lower().replace("-", " ").replace(",", " ").replace("(", " ").split()
+    """Lower-case words, squares split from their dashes: ``v5h7-v4h6`` is two words, and
+    ``(Fa)`` or ``4f:`` are found as ``fa`` and ``4f``."""
+    for mark in "-,():":
+        text = text.replace(mark, " ")
+    return text.lower().split()

@@ -277,9 +277,10 @@ class MatchService(Host):
 
     async def choices(
         self, place: Place, user: User, typed: str = "", limit: int = 25
-    ) -> list[str]:
-        """Legal actions of the player to act that start with ``typed``, for them alone: to
-        autocomplete ``play``. Not rate limited: a front end may ask at every keystroke."""
+    ) -> list[tuple[str, str]]:
+        """Legal actions of the player to act that match ``typed``, for them alone, as (the
+        action in words, its notation): to autocomplete ``play``. Not rate limited: a front
+        end may ask at every keystroke."""
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None or table.hosted.phase != PLAYING:
