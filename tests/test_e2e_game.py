@@ -96,7 +96,9 @@ async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path
             stage.user["ann"], dm, "tora", "act", focused="action", action="A v5h7-v5"
         )
         staged = await stage.slash("ann", "act", action=offered[0]["value"], channel=dm)
-        assert staged.text.startswith("-# Match 1 \u00b7 ann vs bob \u00b7 https://discord.com/")
+        assert staged.text.startswith(
+            "-# Match 1 \u00b7 TORA \u00b7 ann vs bob \u00b7 https://discord.com/"
+        )
         assert "\nStaged:" in staged.text and staged.files
         ended = await stage.click("ann", "End turn", channel=dm)
         assert ended.text == "Your turn is over."

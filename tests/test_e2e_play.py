@@ -113,7 +113,7 @@ async def test_a_draw_agreed_with_buttons_then_the_finished_match(tmp_path: Path
         assert accepted.error is None
         await stage.posted("agreed to a draw")
         board = await stage.slash("carl", "board")  # nothing runs here: the last match
-        assert board.text.startswith("Match 1 ended: tie (agreed draw). Its final board:")
+        assert board.text.startswith("Match 1 (TORA) ended: a tie (agreed draw). Its final board:")
         assert board.files and board.files[0].name == "board.png"
         record = await stage.slash("carl", "record")
         assert record.files[0].name == "tora-match-1.tora"

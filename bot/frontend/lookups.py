@@ -13,8 +13,10 @@ from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.pictures import BytesCache
 from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
-from bot.service.texts import duration
+from bot.service.showing import result_words
+from bot.service.texts import duration, escape
 from render import StatusInfo, board_of, replay_of
+from rules import game_type
 from rules.records import RecordError
 from storage import MatchInfo, MatchNotFound, Store
 
@@ -100,9 +102,17 @@ class Lookups:
             status = await self._status(info)
             png = await asyncio.to_thread(board_of, game.view_for(None), status)
             outcome = game.outcome()
-            how = f"ended: {outcome}. Its final board:" if outcome else "is being played:"
+            names = (escape(status.challenger), escape(status.opposition))
+            how = (
+                f"ended: {result_words(outcome, names)}. Its final board:"
+                if outcome
+                else "is being played:"
+            )
+            title = game_type(info.game).title
             return Answer(
-                f"Match {info.id} {how}", (Attachment("board.png", png),), private=caller.in_dm
+                f"Match {info.id} ({title}) {how}",
+                (Attachment("board.png", png),),
+                private=caller.in_dm,
             )
 
         return await self.limits.pictures.run(caller.user.id, draw)

@@ -30,6 +30,7 @@ from .ports import (
     Stamp,
     Undeliverable,
 )
+from .showing import match_heading
 from .terms import Settings
 from .texts import escape
 
@@ -136,7 +137,7 @@ class Deliverer:
         return None
 
     async def _heading(self, row: Queued) -> str:
-        """A line naming the row's match: its number and players, and for a private
+        """A line naming the row's match: its number, game and players, and for a private
         message (read away from the match) a link to the match's channel."""
         if row.hosted_id is None:
             return ""
@@ -148,7 +149,7 @@ class Deliverer:
         for user_id in (hosted.issuer_id, hosted.invitee_id):
             player = None if user_id is None else await self._store.player(user_id)
             names.append(escape(player.name) if player else "anyone")
-        heading = f"Match {hosted.id} \u00b7 {names[0]} vs {names[1]}"
+        heading = match_heading(hosted, f"{names[0]} vs {names[1]}")
         if row.post.user_id is not None:
             heading += " \u00b7 " + self._settings.link(hosted.guild_id, hosted.channel_id)
         return heading

@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rules import GameState, GameView, Side, game_type
+from rules import GameState, GameView, Outcome, Side, game_type
+from rules.protocol import FORFEIT
 from rules.tora import Game as ToraGame
 from rules.tora import Options, name
 from rules.tora import View as ToraView
+from storage import Hosted
 
+from .terms import Terms
 from .texts import plural
 
 
@@ -75,3 +78,36 @@ def setup_words(game: GameState, side: Side) -> str:
     if options.board == "long":
         return f"{strategy}, Ruler {options.rulers[side]}"
     return strategy
+
+
+def game_title(hosted: Hosted) -> str:
+    """The name of the game a hosted match plays (``rules.registry``): "ToriShogi"."""
+    return Terms.from_json(hosted.terms).title
+
+
+def match_heading(hosted: Hosted, players: str) -> str:
+    """``Match 12 · ToriShogi · ann vs bob``: the line that names a match wherever its
+    messages meet others' (DMs); ``players`` as a message shows them (escaped)."""
+    return f"Match {hosted.id} \u00b7 {game_title(hosted)} \u00b7 {players}"
+
+
+def result_words(outcome: Outcome, names: Sequence[str]) -> str:
+    """A result with the winner by name (``names``: the Challenger's first, escaped):
+    "ann wins (checkmate)", "bob wins by forfeit", "a tie (agreed draw)"."""
+    if outcome.winner is None:
+        return f"a tie ({outcome.reason})"
+    if outcome.reason == FORFEIT:
+        return f"{names[outcome.winner]} wins by forfeit"
+    return f"{names[outcome.winner]} wins ({outcome.reason})"
+
+
+def stored_outcome(result: str | None) -> Outcome | None:
+    """The outcome a match's stored ``result`` holds (``str(Outcome)``: "challenger wins
+    (checkmate)", "tie (agreed draw)"); None when there is none or it does not read."""
+    if not result or not result.endswith(")"):
+        return None
+    head, _bracket, reason = result[:-1].partition(" (")
+    winners = {f"{side.title} wins": side for side in Side} | {"tie": None}
+    if not reason or head not in winners:
+        return None
+    return Outcome(winners[head], reason)

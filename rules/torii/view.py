@@ -100,7 +100,9 @@ class View:
             for s in Side
         )
         if self.outcome is not None:
-            return f"{players} · {self.outcome}"
+            reason = self.outcome.partition("(")[2].rstrip(")")
+            head = "a tie" if self.winner is None else f"{names[self.winner]} wins"
+            return f"{players} · {head} ({reason})"
         doing = "decides for the Monkey" if self.monkey_decision else "to play"
         if self.monkey_decision and self.torii_left[self.side.other] == 0:
             doing += f", then {names[self.side.other]} wins (all 4 Torii built)"

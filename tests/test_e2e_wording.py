@@ -1,0 +1,55 @@
+"""End to end, the words players read: a finished match's result names its winner and every
+listing and heading names the game; refusals read as sentences; names in the tournament
+desk's answers show as written and ping nobody."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emulator.stage import Stage
+
+SIDES = ("challenger wins", "opposition wins")
+
+
+async def test_a_finished_match_names_its_winner_and_every_heading_its_game(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        bob_dm = stage.emu.dm_channel(stage.user["bob"])
+        live = await stage.slash("ann", "games")
+        assert "Match 1 · ToriShogi: ann vs bob" in live.text, live.text
+        board = await stage.slash("bob", "board", channel=bob_dm)  # an answer in his DMs
+        assert board.text.startswith("-# Match 1 · ToriShogi · ann vs bob · "), board.text
+        await stage.slash("bob", "resign")
+        await stage.click("bob", "Resign")
+        await stage.posted("bob (Opposition) resigns")
+        await stage.quiet()
+
+        games = await stage.slash("ann", "games")
+        assert "Match 1 · ToriShogi: ann vs bob, ended: ann wins (resignation)" in games.text
+        assert "(ended), ended (finished)" not in games.text
+        final = await stage.slash("carl", "board")
+        assert final.text.startswith(
+            "Match 1 (ToriShogi) ended: ann wins (resignation). Its final board:"
+        ), final.text
+        headed = [m.text() for m in stage.emu.dms(stage.user["ann"]) if "-# Match" in m.text()]
+        assert headed and all("-# Match 1 · ToriShogi · ann vs bob · " in t for t in headed)
+        seen = " ".join(m.text() for m in stage.emu.public_messages(stage.channel))
+        assert not any(words in seen for words in SIDES)
+
+
+async def test_a_torii_match_ends_with_its_winners_name(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torii")
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", spirit="Kitsune")
+        await stage.slash("bob", "setup", spirit="Monkey")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "resign")
+        await stage.click("ann", "Resign")
+        end = await stage.posted("ann (Challenger) resigns")
+        assert "· bob wins (resignation)." in end, end  # the final state's line
+        assert not any(words in end for words in SIDES)
