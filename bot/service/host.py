@@ -11,7 +11,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable
 
-from storage import CorruptMatch, Hosted, StaleHosted, StaleMatch, Store
+from storage import CorruptMatch, DatabaseUnavailable, Hosted, StaleHosted, StaleMatch, Store
 from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
 from . import lobby, play, robots, setup_phase
@@ -30,6 +30,7 @@ log = logging.getLogger(__name__)
 LONGEST_NAP = 3600.0  # the loops look at the clock at least this often
 SHORTEST_NAP = 1.0  # and at most this often while something overdue waits for a retry
 RETRY_FAILED = 300  # seconds before a clock event that failed is tried again
+RETRY_UNAVAILABLE = 5  # ...when it failed because the database could not be reached
 Flow = Callable[[Table], Awaitable[Reply]]
 EndedListener = Callable[[Hosted], Awaitable[None]]
 
@@ -84,14 +85,17 @@ class Host:
                     if table is not None and table.hosted.id == hosted.id:
                         await self._fire(table, now)
                         self._settle(table)
-                except Exception:
+                except Exception as exc:
+                    retry = (
+                        RETRY_UNAVAILABLE if isinstance(exc, DatabaseUnavailable) else RETRY_FAILED
+                    )
                     log.exception(
                         "hosted match %d: handling its clock failed; trying again in %d s",
                         hosted.id,
-                        RETRY_FAILED,
+                        retry,
                     )
                     self._tables.pop(hosted.channel_id, None)  # reloaded from the store
-                    await hosting.let_go(hosted.id, until=now + RETRY_FAILED)
+                    await hosting.let_go(hosted.id, until=now + retry)
                 else:
                     await hosting.let_go(hosted.id)
             await self._announce_endings()
@@ -256,6 +260,7 @@ class Host:
 
     async def _timer_loop(self) -> None:
         looked = self._ctx.now()  # ``start`` has just looked after the AI matches
+        backoff = Backoff()
         while True:
             self._timers_changed.clear()
             try:
@@ -266,20 +271,29 @@ class Host:
                     await self.look_after_robots()
                 when = await self._ctx.store.hosting.next_due(self._ctx.now())
             except Exception:
-                log.exception("the timers failed; trying again in a minute")
-                when = self._ctx.now() + 60
+                await self._after_failure("the timers", backoff)
+                continue
+            backoff.reset()
             await self._nap(self._timers_changed, when)
 
     async def _delivery_loop(self) -> None:
+        backoff = Backoff()
         while True:
             self._outbox_changed.clear()
             try:
                 await self.deliver()
-                when = self._deliverer.next_try
             except Exception:
-                log.exception("delivering the outbox failed; trying again in a minute")
-                when = self._ctx.now() + 60
-            await self._nap(self._outbox_changed, when)
+                await self._after_failure("delivering the outbox", backoff)
+                continue
+            backoff.reset()
+            await self._nap(self._outbox_changed, self._deliverer.next_try)
+
+    async def _after_failure(self, what: str, backoff: Backoff) -> None:
+        """Log a loop's failure and wait before it tries again: briefly at first (a lost
+        database connection is back within a second or two), longer while it goes on."""
+        seconds = backoff.failed()
+        log.exception("%s failed; trying again in %.1f s", what, seconds)
+        await self._ctx.clock.sleep(seconds)
 
     async def _nap(self, wake: asyncio.Event, until: float | None) -> None:
         """Wait for ``wake``, or until the clock reaches ``until``."""
@@ -322,6 +336,23 @@ class Host:
 
 
 OVER = "That match is over, so nothing was done."
+
+
+class Backoff:
+    """How long a loop waits after failures in a row: ``first`` seconds, doubling up to
+    ``most``; back to ``first`` after a success."""
+
+    def __init__(self, first: float = 0.5, most: float = 8.0) -> None:
+        self.first, self.most = first, most
+        self.failures = 0
+
+    def failed(self) -> float:
+        seconds = min(self.most, self.first * 2 ** min(self.failures, 16))
+        self.failures += 1
+        return seconds
+
+    def reset(self) -> None:
+        self.failures = 0
 
 
 def check_stamp(table: Table, expect: Stamp, board: str) -> None:

@@ -169,11 +169,17 @@ class Robots:
         self._tasks = {}
 
     async def _work(self, channel: int) -> None:
-        failures = 0
+        failures = unread = 0  # failures in a row: of the AI's turns, of reading its match
         try:
-            while failures < GIVE_UP_AFTER:
+            while failures < GIVE_UP_AFTER and unread < GIVE_UP_AFTER:
                 self._again.discard(channel)
-                job = await self._peek(channel)
+                try:
+                    job = await self._peek(channel)
+                except Exception:  # the database could not be read
+                    unread += 1
+                    log.exception("the AI in channel %d could not look at its match", channel)
+                    continue
+                unread = 0
                 if job is None:
                     if channel in self._again:
                         continue

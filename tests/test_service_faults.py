@@ -1,0 +1,150 @@
+"""The service when its database fails for a while: the clock and outbox loops try again
+within seconds (0.5 s, doubling up to 8 s, back to 0.5 s after a success), and the AI's
+task outlives a read that failed, and plays its turn."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from bot.service import Place, Terms, User
+from bot.service.host import Backoff
+from bot.service.testing import Harness
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+
+
+class Flaky:
+    """Wraps a store read so that its next ``failures`` calls (from tasks named ``only``,
+    if given) raise as a database that went away would."""
+
+    def __init__(self, read: Callable, only: str = "") -> None:
+        self._read = read
+        self._only = only
+        self.failures = 0
+        self.failed = 0
+
+    async def __call__(self, *args: object) -> object:
+        task = asyncio.current_task()
+        mine = task is not None and task.get_name().startswith(self._only)
+        if self.failures and mine:
+            self.failures -= 1
+            self.failed += 1
+            raise ConnectionError("the database went away (simulated)")
+        return await self._read(*args)
+
+
+async def _until(condition: Callable[[], object], seconds: float = 10.0) -> None:
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+
+    await asyncio.wait_for(wait(), seconds)
+
+
+async def _quiet() -> None:
+    """Let the background loops run until they wait (on the manual clock) again."""
+    for _ in range(20):
+        await asyncio.sleep(0.01)
+
+
+def test_backoff_doubles_from_half_a_second_to_eight_and_starts_over_after_a_success() -> None:
+    backoff = Backoff()
+    assert [backoff.failed() for _ in range(7)] == [0.5, 1.0, 2.0, 4.0, 8.0, 8.0, 8.0]
+    backoff.reset()
+    assert backoff.failed() == 0.5
+    for _ in range(10_000):  # a database away for a day costs nothing to count
+        backoff.failed()
+    assert backoff.failed() == 8.0
+
+
+async def test_the_outbox_loop_tries_again_within_seconds_and_backs_off(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: after one failure the outbox waited a full minute."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        await h.service.start(background=True)
+        try:
+            flaky = Flaky(h.store.hosting.private_queue)
+            h.store.hosting.private_queue = flaky  # type: ignore[method-assign]
+            flaky.failures = 3
+            await h.service.challenge(HERE, ANN, BOB, Terms())  # a post to deliver
+            await _until(lambda: flaky.failed == 1)
+            for wait, failed in ((0.5, 2), (1.0, 3)):
+                h.clock.advance(wait - 0.01)
+                await _quiet()
+                assert flaky.failed == failed - 1  # not yet
+                h.clock.advance(0.01)
+                await _until(lambda failed=failed: flaky.failed == failed)
+            assert not h.delivery.texts(HERE.channel_id)
+            h.clock.advance(2.0)  # the third wait: 2 s, then it goes
+            await _until(lambda: h.delivery.texts(HERE.channel_id))
+            assert h.delivery.texts(HERE.channel_id)[0].startswith("ann challenges bob")
+            assert "delivering the outbox failed; trying again in 0.5 s" in caplog.text
+            # a success starts the backoff again from half a second
+            flaky.failures = 1
+            await h.service.decline(HERE, BOB)
+            await _until(lambda: flaky.failed == 4)
+            h.clock.advance(0.5)
+            await _until(lambda: len(h.delivery.texts(HERE.channel_id)) == 2)
+        finally:
+            await h.service.stop()
+
+
+async def test_the_timer_loop_tries_again_within_seconds(tmp_path: Path) -> None:
+    """Regression: after one failure the clock's loop waited a full minute, so deadlines
+    and reminders were a minute late."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        await h.service.start(background=True)
+        try:
+            flaky = Flaky(h.store.hosting.next_due)
+            h.store.hosting.next_due = flaky  # type: ignore[method-assign]
+            flaky.failures = 3
+            await h.service.challenge(HERE, ANN, BOB, Terms(), expires_in=600)
+            await _until(lambda: flaky.failed == 1)
+            for wait, failed in ((0.5, 2), (1.0, 3)):
+                h.clock.advance(wait - 0.01)
+                await _quiet()
+                assert flaky.failed == failed - 1  # not yet
+                h.clock.advance(0.01)
+                await _until(lambda failed=failed: flaky.failed == failed)
+            h.clock.advance(600)  # the challenge expires, on time
+            await _until(lambda: any("expired" in t for t in h.delivery.texts(100)))
+        finally:
+            await h.service.stop()
+
+
+async def test_the_ai_s_task_outlives_a_read_that_failed_and_plays_its_turn(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: a read failing as the AI looked at its match killed its task ("Task
+    exception was never retrieved") and the AI never played."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        await h.service.challenge_ai(
+            HERE, ANN, "easy", Terms(game="torishogi", rated=False, turn_seconds=3600)
+        )
+        await h.settle()
+        flaky = Flaky(h.store.hosting.versions, only="tora-ai-")
+        h.store.hosting.versions = flaky  # type: ignore[method-assign]
+        flaky.failures = 2
+        unretrieved: list[dict] = []
+        loop = asyncio.get_running_loop()
+        loop.set_exception_handler(lambda _loop, context: unretrieved.append(context))
+        try:
+            await h.service.play(HERE, ANN, "c3c4")
+            await h.service.end_turn(HERE, ANN)
+            await h.settle()
+            gc.collect()  # a task that died unseen reports it when collected
+            await asyncio.sleep(0)
+        finally:
+            loop.set_exception_handler(None)
+        assert flaky.failed == 2 and not unretrieved
+        assert h.delivery.texts(HERE.channel_id)[-1].startswith(
+            "AI (easy) (Opposition) ended their turn:"
+        )
+        assert "the AI in channel 100 could not look at its match" in caplog.text
