@@ -42,7 +42,8 @@ ROLES = (FROM, TO, VIA, HIT, WITH, BUILD)
 class Touch:
     """One square an action touches and how (``role``, one of ``ROLES``). ``square`` is in
     the game's notation for squares (``v5h7``, ``d2``, ``c3``), or the game's name for a
-    place off the board that a piece comes from (ToriShogi's hand: ``S*``)."""
+    place off the board that a piece comes from (ToriShogi's hand, as its drops write it:
+    ``S@``)."""
 
     square: str
     role: str
@@ -174,6 +175,11 @@ class GameState(Protocol):
     def menu(self) -> tuple[ChoiceGroup, ...]:
         """The legal actions grouped for menus (see ``ChoiceGroup``), without the actions
         themselves: a menu of pieces is built without working out every action's text."""
+        ...
+
+    def prompt(self) -> str:
+        """What the menu of ``menu()``'s groups asks for, in the game's words: "Choose a
+        piece", "Choose a tile, or a power first", "Choose the Monkey's flip"."""
         ...
 
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
@@ -341,6 +347,9 @@ class GameType(Protocol):
     id: str  # "tora", "torishogi", "torii": in records ([Game "..."]) and storage
     title: str  # "TORA", "ToriShogi", "Torii"
     state_version: int  # bumped when a pickled game of this type changes shape
+    # A turn is one action that ``end_turn`` confirms (ToriShogi's move, Torii's whole turn):
+    # a player who stages another means it instead, so it replaces the last one staged.
+    one_move: bool
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The match options (board, terrain, powers...) made complete and checked;

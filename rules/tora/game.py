@@ -267,6 +267,10 @@ class Game(Resolver, AssassinRules, GameEndings):
         """The actions of one group of ``menu()`` (None: of all), in words and notation."""
         return menus.choices(self, key)
 
+    def prompt(self) -> str:
+        crowning = self.pos.crown_pending[self.side]
+        return "Choose a General to crown" if crowning else "Choose a piece"
+
     def warnings(self, notations: Sequence[str]) -> tuple[str, ...]:
         """R30 before a command piece's action is staged (``rules.tora.menu.warnings``)."""
         return menus.warnings(self, notations)

@@ -39,6 +39,7 @@ class ToraType:
     id = "tora"
     title = "TORA"
     state_version = STATE_VERSION
+    one_move = False
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``board`` (short, long), ``terrain`` (a preset) or ``terrain_map``, ``assassins``

@@ -56,6 +56,7 @@ class ToriiType:
     id = "torii"
     title = "Torii"
     state_version = STATE_VERSION
+    one_move = True
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``powers``: True (default) plays the Spirits' powers; False, the rule book's first

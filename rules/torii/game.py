@@ -168,6 +168,11 @@ class ToriiGame(NoPoints):
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
         return choices_of(self._groups(), key)
 
+    def prompt(self) -> str:
+        if self.pos.owed:
+            return "Choose the Monkey's flip"
+        return "Choose a tile, or a power first"
+
     def _groups(self) -> tuple[Grouped, ...]:
         return build_menu(self) if self.actions_left else ()
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from rules.grouped import Grouped
-from rules.protocol import Choice
+from rules.protocol import BUILD, FROM, TO, VIA, Choice, Touch
 from rules.sides import Side
 
 from .actions import DECISIONS, PASS_TEXT, flip_text
@@ -70,14 +70,31 @@ def _group(key: str, items: list[tuple[str, Work]], me: Side) -> Grouped:
     labels = [_clip(_label(work, me, in_tile_group)) for work in works]
     paths = _paths(segments, labels)
     choices = tuple(
-        Choice(text, label, path, key)
-        for (text, _work), label, path in zip(items, labels, paths, strict=True)
+        Choice(text, label, path, key, touches(work))
+        for (text, work), label, path in zip(items, labels, paths, strict=True)
     )
     building = sum(1 for work in works if work.builds)
     description = f"{len(works)} turn{'s' * (len(works) != 1)}"
     if building:
         description += f", {building} building a Torii"
-    return Grouped(key, label, description, category, choices)
+    return Grouped(key, label, description, category, choices, name(_origin(first)))
+
+
+def _origin(work: Work) -> int:
+    """Where the player's Spirit stood before the turn (before a Crane's flight)."""
+    return work.start if work.fly_from is None else work.fly_from
+
+
+def touches(work: Work) -> tuple[Touch, ...]:
+    """The Spirit's square, the end of its flight and each landing but the last as passed,
+    the last landing, and each square built on."""
+    passed = (*((work.start,) if work.fly_from is not None else ()), *work.landings[:-1])
+    return (
+        Touch(name(_origin(work)), FROM),
+        *(Touch(name(sq), VIA) for sq in passed),
+        *(Touch(name(sq), TO) for sq in work.landings[-1:]),
+        *(Touch(name(build.square), BUILD) for build in work.builds),
+    )
 
 
 def _label(work: Work, me: Side, in_tile_group: bool) -> str:

@@ -40,6 +40,7 @@ class ToriShogiType:
     id = "torishogi"
     title = "ToriShogi"
     state_version = STATE_VERSION
+    one_move = True
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)

@@ -139,6 +139,9 @@ class ToriShogiGame(NoPoints):
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
         return choices_of(build_menu(self.pos, self.legal_actions()), key)
 
+    def prompt(self) -> str:
+        return "Choose a piece, on the board or in hand"
+
     def parse_action(self, text: str) -> Move:
         self._check_can_move()
         return self._parse(text)

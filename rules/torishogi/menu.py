@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.grouped import Grouped
-from rules.protocol import Choice
+from rules.protocol import FROM, TO, Choice, Touch
 
 from .board import NAMES, SHOWN, SHOWN_FILES, file_of
 from .moves import Move
@@ -48,6 +48,7 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
         description=_plural(len(moves), "move"),
         category=NAME[kind],
         choices=_choices(key, moves, labels, labels),
+        origin=NAMES[origin],
     )
 
 
@@ -60,7 +61,19 @@ def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
         description=_plural(len(moves), "square"),
         category="drops",
         choices=_choices(key, moves, labels, [SHOWN[move.target] for move in moves]),
+        origin=hand(kind),
     )
+
+
+def hand(kind: int) -> str:
+    """Where a piece in hand comes from, as the drop's notation writes it (``S@``)."""
+    return f"{LETTER[kind]}@"
+
+
+def touches(move: Move) -> tuple[Touch, ...]:
+    """Where the piece comes from (a square, or the hand) and where it goes."""
+    origin = hand(move.kind) if move.origin is None else NAMES[move.origin]
+    return Touch(origin, FROM), Touch(NAMES[move.target], TO)
 
 
 def _choices(key: str, moves: list[Move], labels: list[str], deep: list[str]) -> tuple[Choice, ...]:
@@ -68,11 +81,12 @@ def _choices(key: str, moves: list[Move], labels: list[str], deep: list[str]) ->
     the files in the order the Challenger sees them, 7 to 1."""
     if len(moves) <= MENU_LIMIT:
         return tuple(
-            Choice(m.uci, label, (label,), key) for m, label in zip(moves, labels, strict=True)
+            Choice(m.uci, label, (label,), key, touches(m))
+            for m, label in zip(moves, labels, strict=True)
         )
     by_file = sorted(zip(moves, labels, deep, strict=True), key=lambda row: file_of(row[0].target))
     return tuple(
-        Choice(m.uci, label, (f"file {SHOWN_FILES[file_of(m.target)]}", step), key)
+        Choice(m.uci, label, (f"file {SHOWN_FILES[file_of(m.target)]}", step), key, touches(m))
         for m, label, step in by_file
     )
 
