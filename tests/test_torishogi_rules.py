@@ -367,3 +367,17 @@ def test_ts12_moves_are_read_in_either_coordinates() -> None:
     with pytest.raises(AmbiguousAction) as ambiguous:
         two.parse_action("Crane 4e")
     assert sorted(ambiguous.value.candidates) == ["Crane 3f-4e", "Crane 5f-4e"]
+
+
+def test_ts12_the_half_move_counter_resets_as_in_fairy_stockfish() -> None:
+    """Fairy-Stockfish resets the counter on every capture, drop and promotion (its
+    irreversible moves), so that the FEN we export is the one other ToriShogi programs write."""
+    game = ToriShogiGame("k6/7/2S4/7/7/3s3/6K[Ss] w 5 10")
+    counters = []
+    for move in ("g1g2", "a7b7", "S@d4", "b7a7", "c5c6+", "s@c4", "g2f1", "d2d1+", "c6c4"):
+        play(game, move)
+        counters.append(int(game.fen().split()[-2]))
+    # a drop, a promotion, a drop, a promotion, a capture: each starts the count again
+    assert counters == [6, 7, 0, 1, 0, 0, 1, 0, 0]
+    assert game.fen() == "k6/7/7/2+SS3/7/7/3+s1K1[S] b 0 14"
+    assert write_fen(parse_fen(game.fen())) == game.fen()

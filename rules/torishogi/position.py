@@ -24,9 +24,9 @@ Key = tuple[bytes, bytes, int]
 
 class Position:
     """``board[sq]`` holds piece codes (0 empty); ``hands[side][kind]`` counts; ``kings``
-    the two Phoenix squares; ``halfmove`` counts plies since the last capture (the only reset
-    Fairy-Stockfish makes in this game) and ``fullmove`` starts at 1 and grows after each
-    Opposition move, as in FEN."""
+    the two Phoenix squares; ``halfmove`` counts plies since the last capture, drop or
+    promotion (the irreversible moves, after which Fairy-Stockfish starts it again) and
+    ``fullmove`` starts at 1 and grows after each Opposition move, as in FEN."""
 
     __slots__ = ("board", "fullmove", "halfmove", "hands", "kings", "side")
 
@@ -91,16 +91,14 @@ class Position:
         if origin >= DROP:
             board[to] = origin - DROP | side << 4
             self.hands[side][origin - DROP] -= 1
-            self.halfmove += 1
+            self.halfmove = 0
         else:
             piece = board[origin]
             captured = board[to]
             if captured:
                 self.hands[side][BASE_OF[captured]] += 1
-                self.halfmove = 0
                 token |= captured
-            else:
-                self.halfmove += 1
+            self.halfmove = 0 if captured or move & PROMOTES else self.halfmove + 1
             board[origin] = 0
             board[to] = PROMOTED[piece] if move & PROMOTES else piece
             if piece & 15 == PHOENIX:
