@@ -14,7 +14,7 @@ from collections.abc import Callable, Hashable
 from render import board_of, own_board_of
 from rules import GameView
 
-from .service import Status
+from .service import Pointing, Status
 
 IMAGE_CACHE = 16 * 1024 * 1024  # bytes of board images kept
 
@@ -54,17 +54,15 @@ class PillowRenderer:
         self._cache = BytesCache(cache_bytes)
 
     def board(self, view: GameView, status: Status) -> bytes:
-        return self._drawn("board", view, status, board_of)
+        return self._drawn(("board", repr(view), status), lambda: board_of(view, status))
 
-    def private(self, view: GameView, status: Status) -> bytes:
-        return self._drawn("private", view, status, own_board_of)
+    def private(self, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
+        key = ("private", repr(view), status, marks)
+        return self._drawn(key, lambda: own_board_of(view, status, marks))
 
-    def _drawn(
-        self, kind: str, view: GameView, status: Status, draw: Callable[[GameView, Status], bytes]
-    ) -> bytes:
-        key = (kind, repr(view), status)
+    def _drawn(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
         data = self._cache.get(key)
         if data is None:
-            data = draw(view, status)
+            data = draw()
             self._cache.put(key, data)
         return data

@@ -12,14 +12,17 @@ from rules.records import game_of, headers_of
 from rules.registry import DEFAULT
 
 from . import torii, torishogi
+from .pointing import MarkFields
 from .status import StatusFields, StatusInfo
 from .tora import board as tora_board
 from .tora import replay as tora
 
 Draw1 = Callable[[Any, StatusFields], bytes]
-# The public board and a player's own: TORA's shows their hidden Assassin; the other games
-# hide nothing, and draw a player's board from their side.
-BOARDS: dict[str, tuple[Draw1, Draw1]] = {
+DrawOwn = Callable[[Any, StatusFields, MarkFields | None], bytes]
+# The public board and a player's own (with what they are choosing pointed out): TORA's
+# shows their hidden Assassin; the other games hide nothing, and draw a player's board from
+# their side.
+BOARDS: dict[str, tuple[Draw1, DrawOwn]] = {
     "tora": (tora_board.board_png, tora_board.private_png),
     "torishogi": (torishogi.board_png, torishogi.board_png),
     "torii": (torii.board_png, torii.board_png),
@@ -38,9 +41,9 @@ def board_of(view: Any, info: StatusFields) -> bytes:
     return BOARDS[view.game][0](view, info)
 
 
-def own_board_of(view: Any, info: StatusFields) -> bytes:
-    """A player's own board of any game (``view_for(side)``)."""
-    return BOARDS[view.game][1](view, info)
+def own_board_of(view: Any, info: StatusFields, marks: MarkFields | None = None) -> bytes:
+    """A player's own board of any game (``view_for(side)``), pointing out ``marks``."""
+    return BOARDS[view.game][1](view, info, marks)
 
 
 def record_status(text: str) -> StatusInfo:

@@ -18,7 +18,7 @@ from storage.hosting import ENDED
 from .models import is_robot
 from .offload import Offload
 from .outbox import encode_buttons
-from .ports import Attachment, Clock, Renderer, Status
+from .ports import Attachment, Clock, Pointing, Renderer, Status
 from .table import Table
 from .terms import Settings
 
@@ -90,10 +90,15 @@ class Context:
         return Attachment(name, await asyncio.to_thread(self.renderer.board, view, status))
 
     async def private_file(
-        self, view: GameView, status: Status, name: str = "your-board.png"
+        self,
+        view: GameView,
+        status: Status,
+        name: str = "your-board.png",
+        marks: Pointing | None = None,
     ) -> Attachment:
-        """A player's own board: only ever sent to that player."""
-        return Attachment(name, await asyncio.to_thread(self.renderer.private, view, status))
+        """A player's own board, pointing out ``marks``: only ever sent to that player."""
+        drawn = await asyncio.to_thread(self.renderer.private, view, status, marks)
+        return Attachment(name, drawn)
 
     # ---- clocks ----------------------------------------------------------------------------
     def new_clock(self, hosted: Hosted, seconds: float) -> Hosted:

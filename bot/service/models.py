@@ -50,8 +50,9 @@ class Reply:
 class Menu:
     """What a Play panel shows the player to act, for them alone: ``title`` names the
     match and the opponent, ``staged`` their turn so far, ``groups`` their legal actions by
-    piece, ``choices`` those of the group asked for (if any), ``actions_left`` how many
-    more they may stage."""
+    piece, ``choices`` those of the group asked for (if any, those shown with their
+    ``warning``), ``actions_left`` how many more they may stage. With a group, ``picture``
+    frames its piece and letters the squares its actions go to (``pointing``)."""
 
     stamp: Stamp
     title: str
@@ -59,3 +60,5 @@ class Menu:
     groups: tuple[ChoiceGroup, ...]
     choices: tuple[Choice, ...]
     actions_left: int
+    letters: tuple[tuple[str, str], ...] = ()  # (square, letter), as ``picture`` shows them
+    picture: Attachment | None = None  # the player's board, the group's piece pointed out

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rules import ActionError, GameState, IllegalAction, Side
@@ -14,7 +15,7 @@ from storage import Hosted
 from storage.hosting import CHALLENGE, PLAYING
 from storage.log import GAME_LEVEL_WORDS
 
-from . import announce, finding, showing
+from . import announce, finding, pointing, showing
 from .context import Context, Mail
 from .endings import FINISHED, FORFEIT, ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
@@ -103,24 +104,49 @@ async def _legal_texts(table: Table) -> list[finding.Entry]:
     return memo["entries"]
 
 
-async def menu(ctx: Context, table: Table, user: User, group: str | None) -> Menu:
+Shown = Callable[[tuple[Choice, ...]], Sequence[Choice]]
+
+
+async def menu(
+    ctx: Context, table: Table, user: User, group: str | None, shown: Shown | None = None
+) -> Menu:
     """The Play panel's content for the acting player: their staged turn, their legal
-    actions grouped by piece and, for ``group``, that piece's actions. Private."""
-    acting_side(ctx, table, user)
+    actions grouped by piece and, for ``group``, that piece's actions, the ones ``shown``
+    picks (all by default) with the rules' warnings, and their board with the piece framed
+    and the squares its actions go to lettered. Private."""
+    side = acting_side(ctx, table, user)
     memo = table.memo()
     game = table.game
     if "menu" not in memo:
         memo["menu"] = await asyncio.to_thread(game.menu)
-    choices: tuple[Choice, ...] = ()
-    if group is not None:
-        key = f"choices:{group}"
-        if key not in memo:
-            memo[key] = await asyncio.to_thread(game.choices, group)
-        choices = memo[key]
-    side = player_side(table, user)
     title = f"Match {table.hosted.id} against {table.side_name(side.other)}"
     staged = tuple(game.staged())
-    return Menu(table.stamp, title, staged, memo["menu"], choices, game.actions_left)
+    header = next((g for g in memo["menu"] if g.key == group), None)
+    if header is None:
+        return Menu(table.stamp, title, staged, memo["menu"], (), game.actions_left)
+    key = f"choices:{group}"
+    if key not in memo:
+        memo[key] = await asyncio.to_thread(game.choices, group)
+    choices = await _warned(table, memo[key], shown)
+    marks = pointing.pointing(header, choices)
+    view = game.view_for(side)
+    picture = await ctx.private_file(view, table.status(ctx.now()), "your-board.png", marks)
+    return Menu(
+        table.stamp, title, staged, memo["menu"], choices, game.actions_left, marks.letters, picture
+    )
+
+
+async def _warned(
+    table: Table, choices: tuple[Choice, ...], shown: Shown | None
+) -> tuple[Choice, ...]:
+    """``choices`` with the warnings of those ``shown`` (each worked out once per state)."""
+    memo = table.memo()
+    wanted = [c.notation for c in (choices if shown is None else shown(choices))]
+    missing = [text for text in wanted if f"warn:{text}" not in memo]
+    if missing:
+        found = await asyncio.to_thread(table.game.warnings, missing)
+        memo.update({f"warn:{text}": warning for text, warning in zip(missing, found, strict=True)})
+    return tuple(replace(c, warning=memo.get(f"warn:{c.notation}", "")) for c in choices)
 
 
 async def undo(ctx: Context, table: Table, user: User, number: int | None) -> Reply:

@@ -123,6 +123,16 @@ class Status:
     deadline: str = ""
 
 
+@dataclass(frozen=True)
+class Pointing:
+    """What a player's own picture points out while they choose an action: where the
+    picked piece is (``rules.protocol.ChoiceGroup.origin``) and a letter on each square its
+    actions go to (``Choice.spot``), as (square, letter)."""
+
+    picked: str = ""
+    letters: tuple[tuple[str, str], ...] = ()
+
+
 class Renderer(Protocol):
     """Board images (PNG bytes). Drawn only from a View: the service hands ``board`` a
     spectator's view (``view_for(None)``) and ``private`` a player's own view (their hidden
@@ -131,8 +141,8 @@ class Renderer(Protocol):
     def board(self, view: GameView, status: Status) -> bytes:
         """The public board, for a channel."""
 
-    def private(self, view: GameView, status: Status) -> bytes:
-        """A player's own board, sent only to that player."""
+    def private(self, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
+        """A player's own board, sent only to that player, pointing out ``marks``."""
 
 
 class Clock(Protocol):

@@ -14,7 +14,15 @@ from rules import GameView
 from storage import Config, Store
 
 from .clock import ManualClock
-from .ports import DirectMessagesClosed, Message, Renderer, Shown, Status, Undeliverable
+from .ports import (
+    DirectMessagesClosed,
+    Message,
+    Pointing,
+    Renderer,
+    Shown,
+    Status,
+    Undeliverable,
+)
 from .service import MatchService
 from .terms import Settings
 
@@ -116,14 +124,15 @@ class DigestRenderer:
             raise ValueError("the public board is drawn from a spectator's view")
         return self._digest("board", view, status)
 
-    def private(self, view: GameView, status: Status) -> bytes:
+    def private(self, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
         if view.viewer is None:
             raise ValueError("a private board is drawn from a player's view")
-        return self._digest("private", view, status)
+        return self._digest("private", view, status, marks)
 
     @staticmethod
-    def _digest(kind: str, view: GameView, status: Status) -> bytes:
-        digest = hashlib.sha256(repr((view, status)).encode()).hexdigest()[:32]
+    def _digest(kind: str, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
+        drawn = (view, status) if marks is None else (view, status, marks)
+        digest = hashlib.sha256(repr(drawn).encode()).hexdigest()[:32]
         return f"{kind}:{digest}".encode()
 
 

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from PIL import Image
 
-from rules.tora import Event, View
+from rules.tora import Event, View, name, parse_square
 
 from ..compose import paste_rgba
 from ..encode import png_bytes
+from ..pointing import Cell, MarkFields, point_out
 from ..status import Mode, StatusFields
 from .base import base_board, cell_backgrounds
 from .layout import Layout, layout_for
@@ -27,13 +28,25 @@ def board_png(view: View, info: StatusFields) -> bytes:
     return png_bytes(board_image(view, info, Mode.PUBLIC))
 
 
-def private_png(view: View, info: StatusFields) -> bytes:
+def private_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:
     """A player's own board (sent privately): their hidden Assassin and its path included.
-    For the player to act with actions staged, this is the preview of those actions."""
+    For the player to act with actions staged, this is the preview of those actions; with
+    ``marks``, what they are choosing is pointed out (``render.pointing``)."""
     if view.viewer is None:
         raise ValueError("a private board is drawn from a player's view (view_for(side))")
     mode = Mode.PREVIEW if view.staged else Mode.PRIVATE
-    return png_bytes(board_image(view, info, mode))
+    image = board_image(view, info, mode)
+    layout = layout_for(view.size)
+
+    def locate(where: str) -> Cell | None:
+        try:
+            sq = parse_square(where, view.size)
+        except ValueError:
+            return None
+        return (*layout.corner(sq), layout.cell)
+
+    point_out(image, marks, locate, {name(piece.sq) for piece in view.pieces})
+    return png_bytes(image)
 
 
 def preview_png(view: View, info: StatusFields) -> bytes:

@@ -17,11 +17,12 @@ from PIL import Image, ImageDraw
 from render import palette as pal
 from render.compose import paste_rgba
 from render.encode import gif_bytes, png_bytes
+from render.pointing import Cell, MarkFields, point_out
 from render.shapes import arrow_head
 from render.status import StatusFields
 from render.strokes import SUPERSAMPLE, Stroke, paint
 from rules.sides import Side
-from rules.torii import SQUARES, Event, View, file_of, rank_of, read_record
+from rules.torii import FILES, SQUARES, Event, View, file_of, rank_of, read_record
 
 from .base import base_board, cell_background
 from .layout import CELL, centre, corner, panel_top
@@ -29,8 +30,27 @@ from .panels import paste_panel, status_strip
 from .sprites import SPIRIT_RADIUS, Look, sprite, tile
 
 
-def board_png(view: View, info: StatusFields) -> bytes:
-    return png_bytes(board_image(view, info))
+def board_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:
+    """The PNG; with ``marks``, what the player is choosing pointed out (``render.pointing``)."""
+    image = board_image(view, info)
+    if marks is not None:
+        busy = {_name(sq) for side in Side for sq in view.followers[side]}
+        busy |= {_name(spirit.square) for spirit in view.spirits}
+        point_out(image, marks, _locate, busy)
+    return png_bytes(image)
+
+
+def _name(sq: int) -> str:
+    """A square as the notation names it (``c3``)."""
+    return f"{FILES[file_of(sq)]}{rank_of(sq) + 1}"
+
+
+_SQUARES = {_name(sq): sq for sq in SQUARES}
+
+
+def _locate(where: str) -> Cell | None:
+    sq = _SQUARES.get(where)
+    return None if sq is None else (*corner(sq), CELL)
 
 
 def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:

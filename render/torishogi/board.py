@@ -10,17 +10,43 @@ from __future__ import annotations
 from PIL import Image
 
 from render.encode import png_bytes
-from rules.torishogi import View
+from render.pointing import Cell, Locate, MarkFields, point_out
+from rules.torishogi import FILES, RANKS, View, file_of, hand_place, rank_of, square
 
 from .base import base_board, zone_dots
-from .layout import INNER, layout_for
-from .status import StatusFields, hand_strip, status_strip
+from .layout import HAND_ROW, INNER, Layout, layout_for
+from .status import StatusFields, hand_plan, hand_strip, status_strip
 from .tiles import CHECK, LAST, PLAIN, Look, Mark, empty, tile
 
 
-def board_png(view: View, info: StatusFields) -> bytes:
-    """The PNG (no metadata: equal views give equal bytes)."""
-    return png_bytes(board_image(view, info))
+def board_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:
+    """The PNG (no metadata: equal views give equal bytes); with ``marks``, what the player
+    is choosing pointed out (``render.pointing``): a square, or a kind in their hand."""
+    image = board_image(view, info)
+    if marks is not None:
+        point_out(image, marks, _locator(view, layout_for(view.viewer)), _occupied(view))
+    return png_bytes(image)
+
+
+def _locator(view: View, layout: Layout) -> Locate:
+    """Where a square (by its machine name, ``d2``) or a kind in the viewer's hand is."""
+    hand = hand_plan(layout.width, tuple(view.hand(layout.bottom)))
+    tile = hand.style.tile
+    y = layout.bottom_hand + (HAND_ROW - tile) // 2
+    in_hand = {hand_place(slot.kind): (slot.x, y, tile) for slot in hand.slots}
+
+    def locate(where: str) -> Cell | None:
+        if where in in_hand:
+            return in_hand[where]
+        if len(where) != 2 or where[0] not in FILES or where[1] not in RANKS:
+            return None
+        return (*layout.corner(square(FILES.index(where[0]), RANKS.index(where[1]))), INNER)
+
+    return locate
+
+
+def _occupied(view: View) -> set[str]:
+    return {FILES[file_of(piece.sq)] + RANKS[rank_of(piece.sq)] for piece in view.pieces}
 
 
 def board_image(view: View, info: StatusFields) -> Image.Image:

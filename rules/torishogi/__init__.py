@@ -18,6 +18,7 @@ from .board import FILES, RANKS, SHOWN_FILES, SHOWN_RANKS, SIZE, file_of, rank_o
 from .events import Event, Turn
 from .fen import START_FEN, parse_fen, write_fen
 from .game import ToriShogiGame
+from .menu import hand_place
 from .movegen import legal_moves
 from .moves import Move
 from .notation import HINT
@@ -128,6 +129,7 @@ __all__ = [
     "Turn",
     "View",
     "file_of",
+    "hand_place",
     "legal_moves",
     "parse_fen",
     "perft",

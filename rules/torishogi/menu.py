@@ -61,18 +61,18 @@ def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
         description=_plural(len(moves), "square"),
         category="drops",
         choices=_choices(key, moves, labels, [SHOWN[move.target] for move in moves]),
-        origin=hand(kind),
+        origin=hand_place(kind),
     )
 
 
-def hand(kind: int) -> str:
+def hand_place(kind: int) -> str:
     """Where a piece in hand comes from, as the drop's notation writes it (``S@``)."""
     return f"{LETTER[kind]}@"
 
 
 def touches(move: Move) -> tuple[Touch, ...]:
     """Where the piece comes from (a square, or the hand) and where it goes."""
-    origin = hand(move.kind) if move.origin is None else NAMES[move.origin]
+    origin = hand_place(move.kind) if move.origin is None else NAMES[move.origin]
     return Touch(origin, FROM), Touch(NAMES[move.target], TO)
 
 
