@@ -7,8 +7,14 @@ Assassin's square with a select; Torii's Spirit with a select that shows each po
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from emulator import Interaction, Msg
+from emulator.models import walk_components
 from emulator.stage import Stage
+from rules import Side
+from rules.tora import parse_square
+from rules.torii import POWERS
 
 
 async def accepted(stage: Stage, **terms: object) -> None:
@@ -45,3 +51,104 @@ async def test_resigning_during_the_setup_says_at_once_how_to_leave(tmp_path: Pa
         answer = await stage.slash("ann", "resign")
         assert "nothing to resign" in answer.text and "/tora match abort" in answer.text
         assert not any(m.buttons() for m in answer.messages)  # no confirmation to click
+
+
+def components(msg: Msg) -> list[dict[str, Any]]:
+    return [c for c in walk_components(msg.components) if c.get("type") in (2, 3)]
+
+
+def select_of(msg: Msg, name: str) -> dict[str, Any]:
+    return next(c for c in components(msg) if c.get("custom_id", "").split(":")[-2] == name)
+
+
+async def setup_message(stage: Stage, name: str) -> Msg:
+    """The setup prompt in ``name``'s DMs, with its components."""
+    return await stage.emu.wait_for_dm(
+        stage.user[name], lambda m: "Choose your setup" in m.text() and bool(m.components)
+    )
+
+
+async def press(stage: Stage, name: str, msg: Msg, label: str) -> Interaction:
+    button = next(c for c in components(msg) if c.get("label") == label)
+    done = await stage.emu.click(stage.user[name], msg.id, button["custom_id"])
+    return await done.done(30)
+
+
+async def choose(stage: Stage, name: str, msg: Msg, question: str, value: str) -> Interaction:
+    select = select_of(msg, question)
+    done = await stage.emu.select(stage.user[name], msg.id, select["custom_id"], [value])
+    return await done.done(30)
+
+
+async def test_a_whole_tora_setup_with_an_assassin_by_components_only(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        await accepted(stage, board="long", assassins=True)
+        ann = await setup_message(stage, "ann")
+        labels = [c.get("label") for c in components(ann) if c["type"] == 2]
+        assert labels == ["Strategy: aggressive", "Strategy: defensive", "Ruler: K", "Ruler: Q"]
+        assassin = select_of(ann, "assassin")  # before a strategy: only none
+        assert [o["value"] for o in assassin["options"]] == ["none"]
+        assert "choose your strategy first" in assassin["placeholder"]
+        assert "Six Archers hold the front's centre" in ann.text()  # what each strategy is
+
+        picked = await press(stage, "ann", ann, "Strategy: aggressive")
+        assert picked.error is None
+        ann = stage.emu.world.messages[ann.id]
+        assert "Your setup so far: strategy aggressive" in ann.text(), ann.text()
+        chosen = next(c for c in components(ann) if c.get("label") == "Strategy: aggressive")
+        assert chosen["style"] == 3  # green: the choice is marked
+        squares = [o["value"] for o in select_of(ann, "assassin")["options"]]
+        assert len(squares) > 2 and squares[-1] == "none" and squares[0].endswith("h17")
+
+        await stage.stop_bot()  # the form works after a restart
+        await stage.launch()
+        await choose(stage, "ann", ann, "assassin", squares[0])
+        await press(stage, "ann", stage.emu.world.messages[ann.id], "Ruler: Q")
+        ann = stage.emu.world.messages[ann.id]
+        assert f"Assassin starts on {squares[0]}" in ann.text() and "That is all" in ann.text()
+        await stage.posted("ann has finished setting up")
+
+        bob = await setup_message(stage, "bob")
+        await press(stage, "bob", bob, "Strategy: defensive")
+        await press(stage, "bob", stage.emu.world.messages[bob.id], "Ruler: K")
+        await choose(stage, "bob", stage.emu.world.messages[bob.id], "assassin", "none")
+        begins = await stage.posted("The game begins")
+        assert "aggressive" in begins and "defensive" in begins
+        await stage.quiet()
+        for msg in (stage.emu.world.messages[ann.id], stage.emu.world.messages[bob.id]):
+            assert components(msg) and all(c.get("disabled") for c in components(msg))
+        assert stage.bot is not None and stage.bot.store is not None
+        game = (await stage.bot.store.load(1)).game
+        assert game.pos.hidden_assassin(Side.CHALLENGER).sq == parse_square(squares[0], 17)
+        assert game.pos.hidden_assassin(Side.OPPOSITION) is None
+
+
+async def test_ti4_a_torii_spirit_by_components_only_shows_every_power(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        await accepted(stage, game="torii")
+        ann = await setup_message(stage, "ann")
+        for spirit, power in POWERS.items():  # the prompt explains every power
+            assert f"`{spirit}`: {power}" in ann.text()
+        menu = select_of(ann, "spirit")
+        shown = {o["value"]: o.get("description") for o in menu["options"]}
+        assert shown == POWERS
+        offered = await stage.emu.autocomplete(
+            stage.user["bob"], stage.channel, "tora", "setup", focused="spirit", spirit="M"
+        )
+        assert [c["name"] for c in offered] == [f"Monkey · {POWERS['Monkey']}"]
+        await choose(stage, "ann", ann, "spirit", "Monkey")
+        ann = stage.emu.world.messages[ann.id]
+        assert "spirit Monkey" in ann.text()
+        assert (
+            next(o for o in select_of(ann, "spirit")["options"] if o.get("default"))["value"]
+            == "Monkey"
+        )
+        bob = await setup_message(stage, "bob")
+        await choose(stage, "bob", bob, "spirit", "Crane")
+        begins = await stage.posted("The game begins")
+        assert "playing Monkey against" in begins and "playing Crane" in begins
+        await stage.quiet()
+        bob = stage.emu.world.messages[bob.id]
+        assert "the game begins" in bob.text()
+        for msg in (stage.emu.world.messages[ann.id], bob):
+            assert components(msg) and all(c.get("disabled") for c in components(msg))

@@ -28,6 +28,7 @@ from .lookups import Lookups
 from .panel import PanelButton, PanelSelect
 from .playing import Playing
 from .respond import NOBODY, Handled, report
+from .setup_form import SetupButton, SetupForms, SetupSelect
 from .sweeper import Sweeper
 from .tournaments import Tournaments
 
@@ -125,7 +126,10 @@ class ToraBot(discord.AutoShardedClient):
         self.playing = Playing(self.actions)
         cups = TournamentDesk(self.store, self.service, self.delivery, **ladder)
         self.tournaments = Tournaments(cups, limits)
-        self.add_dynamic_items(ToraButton, LegacyButton, PanelSelect, PanelButton)
+        self.delivery.forms = SetupForms(self.service).view
+        self.add_dynamic_items(
+            ToraButton, LegacyButton, PanelSelect, PanelButton, SetupButton, SetupSelect
+        )
         await self.ladder_runner.start()  # before the service: see LadderRunner.start
         await self.service.start()
         await self.ladder_runner.resume_pairings()  # after the service: it opens matches

@@ -9,7 +9,7 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from . import autocomplete
+from . import autocomplete, setup_form
 from .actions import Actions, ChallengeOptions
 from .callers import caller_of, person
 from .commands_admin import register_admin
@@ -122,18 +122,21 @@ def register_lobby(group: app_commands.Group) -> None:
         strategy="TORA: aggressive or defensive",
         ruler="TORA: your Ruler on the long board, K (King) or Q (Queen)",
         assassin="TORA: your hidden Assassin's start (a free square of your home edge), or none",
-        spirit="Torii: your Spirit",
+        spirit="Torii: your Spirit (each shown with its power)",
         match=MATCH,
     )
     @app_commands.autocomplete(
-        strategy=autocomplete.strategy, assassin=autocomplete.assassin, match=autocomplete.match
+        strategy=autocomplete.strategy,
+        assassin=autocomplete.assassin,
+        spirit=setup_form.spirit,
+        match=autocomplete.match,
     )
     async def setup(
         interaction: discord.Interaction[Any],
         strategy: WordText | None = None,
         ruler: Literal["K", "Q"] | None = None,
         assassin: SquareText | None = None,
-        spirit: Literal["Deer", "Kitsune", "Crane", "Monkey", "Tatsu", "Boar"] | None = None,
+        spirit: WordText | None = None,
         match: MatchPick | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), actions_of(interaction)

@@ -17,7 +17,8 @@ only one user sees, and a thread per match.
   the service retries later; their next command there opens one. A follow-up cannot carry
   a nonce, so each piece shown is marked in the message's outbox row at once, and a retry
   or a restart skips what was shown.
-- A message's buttons are the ones the service gave it (``Message.buttons``).
+- A message's buttons are the ones the service gave it (``Message.buttons``); a setup
+  prompt's (the ``setup`` verb) are the player's setup form (``forms``, ``setup_form.py``).
 - An unknown or forbidden channel is Undeliverable: the service drops that message.
 """
 
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -37,6 +39,9 @@ from .respond import answered, files_of, split
 
 if TYPE_CHECKING:
     from .sweeper import Sweeper
+
+SETUP_FORM = "setup"  # the verb of a setup prompt: its components are the setup form
+Forms = Callable[[int, int], Awaitable["discord.ui.View | None"]]  # (channel, user) -> view
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord's "Cannot send messages to this user"
@@ -85,6 +90,7 @@ class DiscordDelivery:
         self.closed = Closed(closed_seconds)
         self.latest: Latest[discord.Interaction[Any]] = Latest(INTERACTION_AGE)
         self._dm_channels: dict[int, int] = {}  # user -> their DM channel with the bot
+        self.forms: Forms | None = None  # a setup prompt's components, once the service runs
 
     def seen(self, interaction: discord.Interaction[Any]) -> None:
         """Remember the user's latest interaction in its channel (for ``send_ephemeral``);
@@ -108,7 +114,7 @@ class DiscordDelivery:
     async def send_private(self, user_id: int, channel_id: int, message: Message, key: str) -> None:
         if user_id in self.closed:
             raise DirectMessagesClosed(f"user {user_id}'s DMs were closed a moment ago")
-        view = _view(channel_id, message)
+        view = await self._private_view(channel_id, user_id, message)
         try:
             dm = await self._dm(user_id)
             sent = await self._send(
@@ -133,7 +139,7 @@ class DiscordDelivery:
                 f"user {user_id} has no recent, answered interaction in channel {channel_id}"
             )
         pieces = split(message.full_text)
-        view = _view(channel_id, message)
+        view = await self._private_view(channel_id, user_id, message)
         try:
             for i, piece in enumerate(pieces):
                 if i < shown.pieces:
@@ -180,6 +186,15 @@ class DiscordDelivery:
             log.warning("could not post a notice", extra={"channel": channel_id})
 
     # ---- plumbing ----------------------------------------------------------------------
+    async def _private_view(
+        self, channel_id: int, user_id: int, message: Message
+    ) -> discord.ui.View | None:
+        """A private message's components: the player's setup form for a setup prompt."""
+        given = message.buttons
+        if given is not None and SETUP_FORM in given.verbs:
+            return None if self.forms is None else await self.forms(channel_id, user_id)
+        return _view(channel_id, message)
+
     async def _swept(self, sent: discord.Message | None, message: Message) -> None:
         """Remember the buttons ``sent`` carries, and sweep its match's stale ones."""
         if self.sweeper is None:

@@ -23,10 +23,12 @@ import discord
 
 from bot.service import Stamp, open_proposals
 from storage import ButtonMessage, Hosted, HostedNotFound, Store
-from storage.hosting import CHALLENGE, ENDED, PLAYING
+from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
 from .buttons import VERBS, ToraButton, buttons
+from .delivery import SETUP_FORM
 from .panel import PanelButton, PanelSelect
+from .setup_form import frozen
 
 log = logging.getLogger(__name__)
 TOKEN_AGE = 14 * 60.0  # an interaction's answer can be edited for 15 minutes
@@ -48,6 +50,8 @@ def stale(verbs: tuple[str, ...], turn: int, hosted: Hosted) -> bool:
     """Whether buttons made for ``turn`` of ``hosted`` no longer apply."""
     if hosted.phase == ENDED:
         return True
+    if SETUP_FORM in verbs:
+        return hosted.phase != SETUP
     proposed = PROPOSAL_VERBS.intersection(verbs)
     if proposed:
         return hosted.phase != PLAYING or not proposed & open_proposals(hosted)
@@ -129,7 +133,10 @@ class Sweeper:
         view = disabled(record.verbs, record.channel_id, stamp)
         message = self._client.get_partial_messageable(record.channel_id)
         try:
-            await message.get_partial_message(record.message_id).edit(view=view)
+            shown = message.get_partial_message(record.message_id)
+            if SETUP_FORM in record.verbs:
+                view = await frozen(shown)
+            await shown.edit(view=view)
         except discord.HTTPException as exc:
             log.info(
                 "could not disable stale buttons: %s", exc, extra={"channel": record.channel_id}

@@ -14,7 +14,7 @@ from .endings import ended
 from .errors import NotAllowed, Refused
 from .models import Place, Reply, User, is_robot
 from .ports import Stamp
-from .setup_phase import asks_setup, begin, setup_prompt
+from .setup_phase import FORM, asks_setup, begin, setup_prompt
 from .table import Table
 from .terms import LONGEST_TURN, SHORTEST_TURN, Terms
 from .texts import duration, escape, plural
@@ -231,7 +231,7 @@ def setup_mail(ctx: Context, staged: Table, lead: str, drawn: str = "") -> Mail:
         mentions=players,
     )
     for side in Side:
-        mail.private(hosted.player(side), setup_prompt(ctx, staged, side))
+        mail.private(hosted.player(side), setup_prompt(ctx, staged, side), buttons=(FORM,))
     return mail
 
 

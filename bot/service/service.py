@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 
 from storage import CorruptMatch, Hosted
 from storage.hosting import CHALLENGE, PLAYING, SETUP
@@ -25,6 +25,7 @@ from .errors import Refused, StaleRequest
 from .host import OVER, EndedListener, Host, check_stamp
 from .models import Menu, Place, Reply, User
 from .ports import Stamp
+from .questions import SetupForm
 from .table import DRAW, PAUSE, RESET, Table, player_side
 from .terms import Settings, Terms
 from .texts import escape
@@ -244,17 +245,34 @@ class MatchService(Host):
         ruler: str | None = None,
         assassin: str | None = None,
         spirit: str | None = None,
+        answers: Mapping[str, str] | None = None,
+        expect: Stamp | None = None,
     ) -> Reply:
         """A player's private setup choices, any of them at a time (the reply is private):
-        TORA's strategy, Ruler and Assassin, Torii's Spirit."""
-        answers = {"spirit": spirit} if spirit is not None else {}
+        TORA's strategy, Ruler and Assassin, Torii's Spirit, or any game's ``answers`` by
+        question name (as a setup form gives them)."""
+        given = dict(answers or {}) | ({"spirit": spirit} if spirit is not None else {})
         return await self._command(
             place,
             user,
-            None,
+            expect,
             (SETUP,),
-            lambda t: setup_phase.choose(self._ctx, t, user, strategy, ruler, assassin, answers),
+            lambda t: setup_phase.choose(self._ctx, t, user, strategy, ruler, assassin, given),
         )
+
+    async def setup_form(self, place: Place, user: User) -> SetupForm:
+        """The player's setup as a form (each question, what may be picked now, what they
+        chose), for them alone: a front end's setup components. Not rate limited."""
+        async with self._lock(place.channel_id):
+            table = await self._loaded(place.channel_id)
+            if table is None:
+                raise Refused(self._no_match())
+            if table.hosted.phase != SETUP:
+                raise Refused(
+                    "The setup is over: the game has begun, or the match has ended. "
+                    f"{self._ctx.cmd('board')} shows it."
+                )
+            return await setup_phase.form(self._ctx, table, user)
 
     async def assassin_squares(self, place: Place, user: User, typed: str = "") -> list[str]:
         """The user's own allowed Assassin start squares that start with ``typed``, for them
@@ -288,16 +306,10 @@ class MatchService(Host):
             return await play.choices(self._ctx, table, user, typed, limit)
 
     async def menu(
-        self,
-        place: Place,
-        user: User,
-        group: str | None = None,
-        expect: Stamp | None = None,
-        shown: play.Shown | None = None,
+        self, place: Place, user: User, group: str | None = None, expect: Stamp | None = None
     ) -> Menu:
         """The Play panel of the player to act: their legal actions by piece, and those of
-        ``group`` with the picture pointing them out and the warnings of those ``shown``
-        (private; rate limited like any command)."""
+        ``group`` (private; rate limited like any command)."""
         self._limit.take(user.id, self._ctx.now())
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
@@ -305,7 +317,7 @@ class MatchService(Host):
                 raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
             if expect is not None:
                 check_stamp(table, expect, self._ctx.cmd("board"))
-            return await play.menu(self._ctx, table, user, group, shown)
+            return await play.menu(self._ctx, table, user, group)
 
     async def undo(
         self, place: Place, user: User, number: int | None = None, expect: Stamp | None = None

@@ -34,26 +34,24 @@ from .terms import Terms
 from .texts import TITLES, duration, escape, listing, quote
 
 NONE = "none"
+FORM = "setup"  # the verb of a setup prompt's components (a front end shows the form)
 RULERS = {"k": "K", "king": "K", "q": "Q", "queen": "Q"}
 
 
 def setup_prompt(ctx: Context, table: Table, side: Side) -> str:
+    """What a player is asked to choose, each answer with what it means."""
     terms = table.terms
     other = table.who(side.other)
     lines = [
         f"Your match of {terms.title} against {other}: you play the {TITLES[side]}"
         f"{' and move first' if side == Side.CHALLENGER else ''}. Choose your setup "
-        f"privately with {ctx.cmd('setup')}; your opponent sees your choices only when the "
-        "game starts:",
+        f"privately, with this message's buttons and menus or {ctx.cmd('setup')}; your "
+        "opponent sees your choices only when the game starts:",
     ]
-    if terms.game != TORA.id:
-        lines += questions.prompt_lines(terms)
-        lines.append(f"You have {duration(terms.turn_seconds)} to choose.")
-        return "\n".join(lines)
-    lines.append("- strategy: `aggressive` or `defensive`")
-    if terms.board == "long":
-        lines.append("- Ruler: `K` or `Q`")
-    if terms.assassins:
+    asked = questions.questions(terms)
+    tora = terms.game == TORA.id  # TORA words the Assassin's question with the home edge
+    lines += questions.prompt_lines(tuple(q for q in asked if q.options or not tora))
+    if tora and terms.assassins:
         edge = home_row(side, 17)
         lines.append(
             f"- Assassin: a free square of your home edge (h{edge}) where it starts hidden, "
@@ -97,14 +95,17 @@ async def choose(
     answers: Mapping[str, str] | None = None,
 ) -> Reply:
     """A player's setup choices: TORA's ``strategy``, ``ruler`` and ``assassin``, another
-    game's ``answers`` to its questions (Torii: ``spirit``)."""
+    game's ``answers`` to its questions (Torii: ``spirit``); TORA's may come among the
+    answers too, by question name (as a setup form's components give them)."""
     hosted = table.hosted
     side = player_side(table, user)
     answers = {name: text for name, text in (answers or {}).items() if text is not None}
-    if strategy is None and ruler is None and assassin is None and not answers:
+    tora = {"strategy": strategy, "ruler": ruler, "assassin": assassin}
+    tora |= {name: answers.pop(name) for name in list(answers) if name in tora}
+    given = Given(tora["strategy"], tora["ruler"], tora["assassin"], answers)
+    if given.empty:
         wanted = listing(missing(table.terms, SetupChoice()))
         raise Refused(f"Tell me what you choose ({wanted}) with {ctx.cmd('setup')}.")
-    given = Given(strategy, ruler, assassin, answers)
     applying, ignored = _applying(table.terms, given)
     before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
     if table.terms.game != TORA.id:
@@ -263,6 +264,24 @@ async def assassin_squares(ctx: Context, table: Table, user: User) -> list[str]:
     return [name(square) for square in start_squares(options, side)] + [NONE]
 
 
+async def form(ctx: Context, table: Table, user: User) -> questions.SetupForm:
+    """The player's setup as a form: each question with what may be picked now (TORA's
+    Assassin: the free squares under their strategy, and ``none``) and what they chose."""
+    side = player_side(table, user)
+    choice = await ctx.store.hosting.private_setup_choice(table.hosted.id, side) or SetupChoice()
+    offered: dict[str, tuple[tuple[str, ...], str]] = {}
+    if table.terms.game == TORA.id and table.terms.assassins:
+        squares = tuple(await assassin_squares(ctx, table, user))
+        waiting = "" if choice.strategy else "choose your strategy first: it decides the squares"
+        offered["assassin"] = (squares, waiting)
+    return questions.SetupForm(
+        table.stamp,
+        setup_prompt(ctx, table, side),
+        questions.fields(table.terms, choice, offered),
+        side.letter in table.hosted.ready,
+    )
+
+
 def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: Side) -> str:
     parts = questions.summary(choice)
     if choice.strategy:
@@ -273,7 +292,7 @@ def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: 
         parts.append("no Assassin")
     elif choice.assassin:
         parts.append(f"Assassin starts on {choice.assassin}")
-    text = f"Your setup so far: {listing(parts)}."
+    text = f"Your setup so far: {listing(parts)}." if parts else "Nothing chosen yet."
     if done:
         return (
             f"{text} That is all; the game starts when {table.side_name(side.other)} has "

@@ -27,7 +27,7 @@ LONG_STRATEGIES = (
     "Six Archers hold the front's centre, Cavalry on both flanks, Soldiers behind (R5)",
     "Soldiers, Archers and a General form a front wall, the Cavalry in reserve (R5)",
 )
-RULER_NAMES = ("King: no effect on play (R5)", "Queen: no effect on play (R5)")
+RULER_NAMES = ("King (no effect on play)", "Queen (no effect on play)")
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
 STATE_VERSION = 5  # 5: the modules moved into rules/tora
