@@ -306,10 +306,16 @@ class MatchService(Host):
             return await play.choices(self._ctx, table, user, typed, limit)
 
     async def menu(
-        self, place: Place, user: User, group: str | None = None, expect: Stamp | None = None
+        self,
+        place: Place,
+        user: User,
+        group: str | None = None,
+        expect: Stamp | None = None,
+        shown: play.Shown | None = None,
     ) -> Menu:
         """The Play panel of the player to act: their legal actions by piece, and those of
-        ``group`` (private; rate limited like any command)."""
+        ``group`` with the picture pointing them out and the warnings of those ``shown``
+        (private; rate limited like any command)."""
         self._limit.take(user.id, self._ctx.now())
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
@@ -317,7 +323,7 @@ class MatchService(Host):
                 raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
             if expect is not None:
                 check_stamp(table, expect, self._ctx.cmd("board"))
-            return await play.menu(self._ctx, table, user, group)
+            return await play.menu(self._ctx, table, user, group, shown)
 
     async def undo(
         self, place: Place, user: User, number: int | None = None, expect: Stamp | None = None
