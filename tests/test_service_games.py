@@ -44,7 +44,7 @@ async def test_torishogi_begins_on_acceptance_and_refuses_toras_terms(h: Harness
     await h.service.play(HERE, ANN, "c3c4")
     await h.service.end_turn(HERE, ANN)
     await h.settle()
-    assert "- ann's Swallow moves c3-c4 and captures bob's Swallow" in channel_texts(h)[-1]
+    assert "- ann's Swallow moves 5e-5d and captures bob's Swallow" in channel_texts(h)[-1]
 
 
 async def test_a_torishogi_deadline_without_a_move_restarts_the_clock_then_forfeits(
@@ -74,7 +74,7 @@ async def test_a_staged_torishogi_move_is_played_at_the_deadline(h: Harness) -> 
     post = channel_texts(h)[-1]
     assert post.startswith(
         "ann's turn ended at its deadline:\n"
-        "- ann's Swallow moves c3-c4 and captures bob's Swallow · `c3c4`\n"
+        "- ann's Swallow moves 5e-5d and captures bob's Swallow · `c3c4`\n"
         "in hand: ann 1 Swallow; bob to move.\n"
         "bob (Opposition) to act: a move"
     )
