@@ -75,7 +75,7 @@ async def test_a_staged_torishogi_move_is_played_at_the_deadline(h: Harness) -> 
     assert post.startswith(
         "ann's turn ended at its deadline:\n"
         "- ann's Swallow moves 5e-5d and captures bob's Swallow · `c3c4`\n"
-        "in hand: ann 1 Swallow; bob to move.\n"
+        "In hand: ann 1 Swallow; bob to move.\n"
         "bob (Opposition) to act: a move"
     )
 

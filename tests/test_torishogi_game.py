@@ -98,7 +98,7 @@ def test_forfeit_drops_the_staged_move() -> None:
     event = game.forfeit(O)
     assert game.outcome() == Outcome(C, FORFEIT) and game.staged() == []
     assert event.words(NAMES) == "bob forfeits on missed turns"
-    assert game.view_for(None).summary(NAMES) == "in hand: ann 1 Swallow; ann wins (forfeit)"
+    assert game.view_for(None).summary(NAMES) == "In hand: ann 1 Swallow; ann wins (forfeit)"
 
 
 def test_events_in_words() -> None:
@@ -127,7 +127,7 @@ def test_views_and_summaries() -> None:
     view = game.view_for(None)
     assert view.game == "torishogi" and view.viewer is None and view.side == C
     assert view.hand(C) == [(SWALLOW, 1)] and view.hand(O) == [(SWALLOW, 1)]
-    assert view.summary(NAMES) == "in hand: ann 1 Swallow, bob 1 Swallow; ann to move"
+    assert view.summary(NAMES) == "In hand: ann 1 Swallow; bob 1 Swallow; ann to move"
     assert view.last_move is not None and view.last_move.origin == SQUARE_OF["c4"]
     checked = ToriShogiGame("k6/7/1F5/7/7/7/6K[SS] w 0 1")
     checked.apply("S@a6")
@@ -137,10 +137,23 @@ def test_views_and_summaries() -> None:
     checked.end_turn()
     after = checked.view_for(None)
     assert after.in_check and after.check_square == SQUARE_OF["a7"]
-    assert after.summary(NAMES) == "in hand: ann 1 Swallow; bob to move, in check"
-    assert ToriShogiGame().view_for(C).summary(NAMES) == "nothing in hand; ann to move"
+    assert after.summary(NAMES) == "In hand: ann 1 Swallow; bob to move, in check"
+    assert ToriShogiGame().view_for(C).summary(NAMES) == "Nothing in hand; ann to move"
     checked.resign(O)  # the last move stays marked after a resignation
     assert checked.view_for(None).last_move == after.last_move
+
+
+def test_hands_are_listed_as_a_sentence_lists_them() -> None:
+    """ "10 Swallows, 2 Cranes and 2 Pheasants", not "10 Swallows and 2 Cranes and ...", each
+    player's hand apart from the other's."""
+    game = ToriShogiGame("k6/7/7/7/7/7/6K[SSSSSSSSSSCCPPf] b 0 1")
+    assert game.view_for(None).summary(NAMES) == (
+        "In hand: ann 10 Swallows, 2 Cranes and 2 Pheasants; bob 1 Falcon; bob to move"
+    )
+    game.resign(O)
+    assert game.view_for(None).summary(NAMES) == (
+        "In hand: ann 10 Swallows, 2 Cranes and 2 Pheasants; bob 1 Falcon; ann wins (resignation)"
+    )
 
 
 def test_menu_groups_every_legal_move_once() -> None:

@@ -62,9 +62,15 @@ class Event:
                 parts.append(f"captures {them}'s {NAME[self.captured]}")
             if self.promoted:
                 parts.append(f"promotes to {NAME[PROMOTES_TO[self.kind]]}")
-            joined = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
-            said = f"{me}'s {NAME[self.kind]} {joined}"
+            said = f"{me}'s {NAME[self.kind]} {listing(parts)}"
         return f"{said}, {self.note}" if self.note else said
+
+
+def listing(items: Sequence[str]) -> str:
+    """Items as a sentence lists them: "a", "a and b", "a, b and c"."""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 @dataclass

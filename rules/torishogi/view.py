@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rules.sides import Side
 
 from .board import SQUARES
-from .events import Event
+from .events import Event, listing
 from .fen import write_fen
 from .movegen import attacked
 from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, SHORT, kind_of, side_of
@@ -89,13 +89,14 @@ class View:
         return [(kind, self.hands[side][kind]) for kind in HAND_KINDS if self.hands[side][kind]]
 
     def summary(self, names: Sequence[str]) -> str:
-        """ "in hand: ann 2 Swallows, bob 1 Falcon; bob to move, in check"."""
+        """ "In hand: ann 10 Swallows, 2 Cranes and 1 Falcon; bob 1 Falcon; bob to move, in
+        check"."""
         held = [
-            f"{names[side]} " + " and ".join(_count(kind, n) for kind, n in self.hand(side))
+            f"{names[side]} " + listing([_count(kind, n) for kind, n in self.hand(side)])
             for side in Side
             if self.hand(side)
         ]
-        hands = "in hand: " + ", ".join(held) if held else "nothing in hand"
+        hands = "In hand: " + "; ".join(held) if held else "Nothing in hand"
         if self.outcome is not None:
             reason = self.outcome.partition("(")[2].rstrip(")")
             head = "a draw" if self.winner is None else f"{names[self.winner]} wins"
