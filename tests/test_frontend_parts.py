@@ -18,6 +18,7 @@ from bot.frontend.pacing import Closed, Latest, Pace
 from bot.frontend.parsing import BadDuration, parse_duration
 from bot.frontend.respond import LIMIT, split
 from bot.service import Message, Stamp
+from rules.registry import GAMES
 
 
 class Ticks:
@@ -233,6 +234,16 @@ def test_each_game_has_its_own_quick_start() -> None:
     torii = rulebook.help_text("torii")
     assert "Torii" in torii and "Spirit" in torii and "Archer" not in torii
     assert "`/tora help game:torishogi` (ToriShogi)" in rulebook.help_text("tora")
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_quick_starts_typed_example_is_a_legal_first_turn(game: str) -> None:
+    """The `/tora act ...` a quick start shows is read as a legal action at the start."""
+    kind = GAMES[game]
+    first = {q.name: q.options[0] for q in kind.setup_questions({}) if q.options}
+    example = re.search(r"`/tora act ([^`]+)`", rulebook.help_text(game))
+    assert example is not None
+    kind.new_game({}, (first, first)).parse_action(example[1])
 
 
 async def test_direct_messages_are_paced() -> None:
