@@ -38,7 +38,7 @@ async def test_a_torishogi_match_from_challenge_to_checkmate_then_its_ladder(tmp
         assert challenge.error is None and challenge.ephemeral
         await stage.posted("ann challenges bob to a match of ToriShogi")
         refused = await stage.slash("bob", "challenge", game="torishogi", board="long")
-        assert "ToriShogi has no a board" in refused.text or "has no" in refused.text
+        assert "ToriShogi is played without a choice of board" in refused.text, refused.text
         accepted = await stage.click("bob", "Accept")
         assert accepted.text == "You accepted the challenge: the game begins."
         begins = await stage.posted("The game begins")
@@ -146,3 +146,23 @@ async def test_ts1_players_read_the_boards_coordinates_in_menus_autocomplete_and
         assert "ann's Falcon moves 4f-5f" in posted, posted
         typed = await stage.slash("bob", "act", action="c4c3")  # Fairy-Stockfish's notation
         assert typed.text.startswith("Staged:"), typed.text
+
+
+# Captures until ann holds three kinds, two Swallows among them.
+HOARD = ("e4e5", "c4c3", "d2c3", "d6e5", "S@g4", "g5g4", "g3g4", "g7g4", "g1g4", "e5d4", "d3d4")
+
+
+async def test_the_end_post_lists_each_hand_as_a_sentence(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="2h")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        for ply, move in enumerate(HOARD):
+            name = ("ann", "bob")[ply % 2]
+            staged = await stage.slash(name, "act", action=move)
+            assert staged.text.startswith("Staged:"), staged.text
+            await stage.click(name, "End turn")
+        await stage.slash("bob", "resign")
+        await stage.click("bob", "Resign")
+        end = await stage.posted("bob (Opposition) resigns")
+        assert "In hand: ann 2 Swallows, 1 Falcon and 1 Left Quail; bob 4 Swallows" in end, end
