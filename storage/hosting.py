@@ -17,7 +17,7 @@ from rules import Side
 
 from .errors import StorageError, UnknownPlayer
 from .models import side_of
-from .sql import Connection, IntegrityError, ReadConnection, Row, lock_row, violates
+from .sql import Connection, IntegrityError, ReadConnection, Row, can_be_id, lock_row, violates
 
 CHALLENGE, SETUP, PLAYING, ENDED = "challenge", "setup", "playing", "ended"
 
@@ -355,6 +355,8 @@ def hosted_of(row: Row) -> Hosted:
 
 
 async def hosted(db: ReadConnection, hosted_id: int) -> Hosted:
+    if not can_be_id(hosted_id):
+        raise HostedNotFound(hosted_id)
     rows = await db.execute_fetchall(
         f"SELECT {COLUMNS} FROM hosted_matches WHERE id = ?", (hosted_id,)
     )

@@ -16,7 +16,7 @@ from .errors import MatchNotFound
 from .games import options_from_json
 from .log import CLOSING, Entry
 from .models import FinishedMatch, LogLine, MatchInfo, Player, Rating, RatingEvent
-from .sql import ReadConnection, Row
+from .sql import ReadConnection, Row, can_be_id
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, challenger_id, opposition_id, options, status, side_to_act,"
@@ -53,6 +53,8 @@ def _info(row: Row) -> MatchInfo:
 
 
 async def match_info(db: ReadConnection, match_id: int) -> MatchInfo:
+    if not can_be_id(match_id):
+        raise MatchNotFound(match_id)
     rows = await db.execute_fetchall(
         f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
     )
@@ -147,6 +149,8 @@ async def stored_match(db: ReadConnection, match_id: int, whole_log: bool = Fals
     """Read a match for the loader: its snapshot if it has its game type's current state
     version and is not ahead of the log, and the log entries after it (all of them
     with ``whole_log``, for checks that replay both ways)."""
+    if not can_be_id(match_id):
+        raise MatchNotFound(match_id)
     await db.execute("BEGIN")
     try:
         rows = await db.execute_fetchall(

@@ -76,6 +76,16 @@ class Writes(Protocol):
     async def close(self) -> None: ...
 
 
+LARGEST_ID = 2**63 - 1  # ids are 64-bit signed integers, on both backends
+
+
+def can_be_id(value: int) -> bool:
+    """Whether ``value`` fits an id column. A number outside names no row; neither backend
+    takes it as a parameter (SQLite raises OverflowError, asyncpg DataError), so a lookup
+    by a number from outside checks it first."""
+    return -LARGEST_ID - 1 <= value <= LARGEST_ID
+
+
 def is_postgres(conn: object) -> bool:
     return getattr(conn, "dialect", "sqlite") == "postgresql"
 

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from test_e2e_resilience import start_match
 
 from emulator import Interaction
@@ -93,3 +94,30 @@ async def test_hostile_inputs_are_refused_quickly_changing_nothing(tmp_path: Pat
             assert ratio <= RATIO, f"{path} {str(values)[:60]}: {ratio:.1f} times a plain refusal"
         await stage.quiet()
         assert await state(stage) == before
+
+
+async def test_a_match_number_out_of_range_is_refused_saying_which_are_allowed(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: a record or replay number past 2**63 (from a client that skips Discord's
+    own check of the option's range) answered "Something went wrong" and logged an error."""
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await start_match(stage)
+        for command in ("record", "replay"):
+            for number in (2**63, 2**64, 10**40, HUGE + 1, 0, -5, -(2**64)):
+                option = {"type": 4, "name": "number", "value": number}
+                sent = await stage.emu.slash(
+                    stage.user["carl"],
+                    stage.channel,
+                    "tora",
+                    options=[{"type": 1, "name": command, "options": [option]}],
+                )
+                done = await sent.done(30)
+                assert done.error is None
+                assert done.text == (
+                    f"That is not a match's number: one is a whole number from 1 to {HUGE}. "
+                    "`/tora games` lists yours."
+                ), (command, number)
+        answered = await stage.slash("carl", "record", number=HUGE)
+        assert answered.text == f"There is no match {HUGE} in this server."
+    assert "command failed" not in caplog.text

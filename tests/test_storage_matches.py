@@ -18,6 +18,7 @@ from storage import (
     KINDS,
     AlreadyRated,
     Config,
+    HostedNotFound,
     Match,
     MatchNotFinished,
     MatchNotFound,
@@ -276,3 +277,17 @@ async def test_players_and_guild_settings(store: Store) -> None:
     await store.set_guild_setting(GUILD, "channel", None)
     assert await store.guild_settings(GUILD) == {"deadline_hours": "48"}
     assert await store.guild_settings(GUILD + 1) == {}
+
+
+@pytest.mark.parametrize("number", [2**63, 2**64, -(2**63) - 1, 10**40])
+async def test_an_id_no_row_can_have_is_not_found(store: Store, number: int) -> None:
+    """Regression: a number past what a 64-bit id column holds reached the database, which
+    refused it as a parameter (OverflowError, DataError) instead of finding nothing."""
+    with pytest.raises(MatchNotFound):
+        await store.match_info(number)
+    with pytest.raises(MatchNotFound):
+        await store.load(number)
+    with pytest.raises(MatchNotFound):
+        await store.export_record(number)
+    with pytest.raises(HostedNotFound):
+        await store.hosting.get(number)

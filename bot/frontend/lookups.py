@@ -23,6 +23,7 @@ from storage import MatchInfo, MatchNotFound, Store
 from .actions import Actions
 from .callers import Caller
 from .costly import Limits
+from .options import match_number
 from .parsing import parse_duration
 from .respond import Answer, Unusable
 
@@ -48,6 +49,8 @@ class Lookups:
         caller's own."""
         if number is None:
             number = await self._default_number(caller, match)
+        else:
+            number = match_number(number)
         try:
             info = await self.store.match_info(number)
         except MatchNotFound:
@@ -220,6 +223,7 @@ class Lookups:
 
     async def remove_result(self, caller: Caller, number: int, reason: str) -> Answer:
         guild = self._guild(caller)
+        number = match_number(number)
         reply = await self.desk.remove_result(guild, number, caller.user, reason, caller.admin)
         return Answer.of(reply)
 
