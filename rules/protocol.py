@@ -142,6 +142,7 @@ class GameView(Protocol):
     viewer: Side | None
     side: Side  # who must decide now
     deciding: bool  # ``side`` answers a question in the opponent's turn (Torii's Monkey)
+    decision: str  # what is decided then, in words for anyone ("" when not ``deciding``)
     actions_left: int
     staged: tuple[Any, ...]
     last_turn: tuple[Any, ...]

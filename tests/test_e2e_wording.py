@@ -53,3 +53,40 @@ async def test_a_torii_match_ends_with_its_winners_name(tmp_path: Path) -> None:
         end = await stage.posted("ann (Challenger) resigns")
         assert "· bob wins (resignation)." in end, end  # the final state's line
         assert not any(words in end for words in SIDES)
+
+
+async def test_refusals_read_as_sentences(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        refused = await stage.slash(
+            "ann", "challenge", opponent="bob", game="torishogi", board="long", assassins=True
+        )
+        assert refused.text == (
+            "ToriShogi is played without a choice of board or Assassins: those are TORA's. "
+            "Leave them out of a challenge to ToriShogi."
+        )
+        refused = await stage.slash("ann", "challenge", opponent="bob", game="torii", target=5)
+        assert refused.text.startswith("Torii is played without a point target: that is TORA's.")
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.slash("bob", "setup", strategy="defensive")
+        await stage.posted("The game begins")
+        unread = await stage.slash("ann", "act", action="hello")
+        assert unread.text.startswith("Cannot read `hello`"), unread.text
+        square = await stage.slash("ann", "act", action="A v4h2-v3h2")
+        assert square.text.startswith("v4h2 "), square.text  # notation keeps its case
+
+
+async def test_a_tournament_name_full_of_markdown_and_mentions(tmp_path: Path) -> None:
+    name = "@here Cup **2**"
+    async with Stage(tmp_path, ("ann", "admin")) as stage:
+        created = await stage.slash(
+            "admin", "tournament create", name=name, board="short", target=60
+        )
+        assert "Tournament **@\u200bhere Cup \\*\\*2\\*\\*** is open" in created.text, created.text
+        again = await stage.slash("admin", "tournament create", name=name, board="short", target=60)
+        assert "called **@\u200bhere Cup \\*\\*2\\*\\***." in again.text, again.text
+        unknown = await stage.slash("ann", "tournament register", name="Cup")
+        assert "(this server has: **@\u200bhere Cup \\*\\*2\\*\\***)" in unknown.text
+        shown = [*created.messages, *again.messages, *unknown.messages]
+        assert all(not m.pinged for m in shown)

@@ -31,7 +31,7 @@ async def started(h: Harness, **terms: object) -> None:
 
 
 async def test_torishogi_begins_on_acceptance_and_refuses_toras_terms(h: Harness) -> None:
-    with pytest.raises(Refused, match="ToriShogi has no a board or Assassins: those are TORA's"):
+    with pytest.raises(Refused, match="ToriShogi is played without a choice of board or Assassins"):
         await h.service.challenge(
             HERE, ANN, BOB, Terms(game="torishogi", board="long", assassins=True)
         )

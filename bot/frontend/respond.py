@@ -18,6 +18,7 @@ import asyncio
 import contextlib
 import io
 import logging
+import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -27,7 +28,7 @@ from typing import Any
 import discord
 
 from bot.ladder.errors import LadderError
-from bot.service import Attachment, RateLimited, Refused, Reply
+from bot.service import Attachment, Refused, Reply
 from storage.sharing import Sharing
 
 from .parsing import BadDuration
@@ -73,14 +74,24 @@ def files_of(attachments: tuple[Attachment, ...]) -> list[discord.File]:
 
 
 def explain(exc: BaseException) -> str | None:
-    """What to tell the caller about an expected refusal (None: not one)."""
-    if isinstance(exc, RateLimited):
-        return exc.message
+    """What to tell the caller about an expected refusal (None: not one), as a sentence."""
     if isinstance(exc, Refused):
-        return exc.message
+        return sentence(exc.message)
     if isinstance(exc, Unusable | BadDuration | LadderError):
-        return str(exc)
+        return sentence(str(exc))
     return None
+
+
+FIRST_WORD = re.compile(r"[a-z][a-z']*(?=[\s,;:.!?]|$)")
+
+
+def sentence(text: str) -> str:
+    """``text`` starting with a capital, as an answer of its own: the rules core words its
+    refusals to be quoted within others ("cannot read ..."). A first word that is notation
+    (``v4h2``, ``c3c4``) keeps its case."""
+    if FIRST_WORD.match(text):
+        return text[0].upper() + text[1:]
+    return text
 
 
 def failure_text(ref: str) -> str:

@@ -8,6 +8,7 @@ import json
 import time
 
 from bot.service import Settings
+from bot.service.texts import escape
 from storage.ladders import Season
 
 from .boards import BoardProfile, HeadToHead, Line, Recent
@@ -55,13 +56,13 @@ def board_profile(profile: BoardProfile, settings: Settings) -> list[str]:
 
 
 def recent(result: Recent, settings: Settings) -> str:
-    text = f"{day(result.played_at)} {RESULT_WORDS[result.score]} {result.opponent}"
+    text = f"{day(result.played_at)} {RESULT_WORDS[result.score]} {escape(result.opponent)}"
     removed = " (removed from the ladder)" if result.removed else ""
     return f"{text}{removed}: {record_hint(settings, result.match_id)}"
 
 
 def head_to_head(record: HeadToHead, names: dict[int, str], settings: Settings) -> str:
-    first, second = names[record.first_id], names[record.second_id]
+    first, second = escape(names[record.first_id]), escape(names[record.second_id])
     where = f"the {ladder_name(record.key.board)} ladder, season {record.key.season}"
     if not record.matches:
         return f"{first} and {second} have no counted results against each other on {where}."
@@ -81,7 +82,8 @@ def seasons(board: str, found: list[Season], settings: Settings) -> str:
             out.append(f"- Season {number}: open since {day(season.started_at)}.")
             continue
         final = json.loads(season.standings or "[]")
-        best = f", won by {final[0]['name']} ({final[0]['rating']:.0f})" if final else ""
+        winner = final[0] if final else None
+        best = f", won by {escape(winner['name'])} ({winner['rating']:.0f})" if winner else ""
         out.append(
             f"- Season {number}: {day(season.started_at)} to {day(season.closed_at)}, "
             f"{len(final)} players{best}."

@@ -1,5 +1,5 @@
 """What the service's texts say of a game's state, for every game. TORA's views carry rounds,
-points, series and Assassins, and the service words them as it always has; every other game's
+points, series and Assassins, and the service words them; every other game's
 view says its state in one line (``GameView.summary``)."""
 
 from __future__ import annotations
@@ -8,13 +8,14 @@ from collections.abc import Sequence
 
 from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import FORFEIT
+from rules.tora import Event as ToraEvent
 from rules.tora import Game as ToraGame
-from rules.tora import Options, name
+from rules.tora import Options
 from rules.tora import View as ToraView
 from storage import Hosted
 
 from .terms import Terms
-from .texts import plural
+from .texts import listing, plural
 
 
 def series_number(game: GameState) -> int:
@@ -23,11 +24,12 @@ def series_number(game: GameState) -> int:
 
 
 def to_act(view: GameView) -> str:
-    """What the side to act has to do: "2 actions in round 3", "to move"."""
+    """What the side to act has to do: "2 actions in round 3", "a move", or a decision in
+    the opponent's turn and what it is (the view words it: Torii's Monkey flip)."""
     if isinstance(view, ToraView):
         return f"{plural(view.actions_left, 'action')} in round {view.round}"
     if view.deciding:
-        return f"{plural(view.actions_left, 'decision')} in the opponent's turn"
+        return f"{plural(view.actions_left, 'decision')} in the opponent's turn, {view.decision}"
     return "a move"
 
 
@@ -47,24 +49,28 @@ def turn_notes(view: GameView, names: Sequence[str], series_before: int) -> list
     if not isinstance(view, ToraView):
         return []
     lines = []
-    if any(event.revealed for event in view.last_turn):
-        for side, record in view.published:
-            if record:
-                lines.append(
-                    f"{names[side]}'s Assassin is revealed, so its record is public now "
-                    f"(R44): {'; '.join(record)}."
-                )
+    revealed = {_assassin_owner(event) for event in view.last_turn if event.revealed}
+    for side, record in view.published:
+        if side in revealed and record:
+            lines.append(
+                f"{names[side]}'s Assassin is revealed, so its record is public now "
+                f"(R44): {'; '.join(record)}."
+            )
     if view.round_end:
-        removed = [f"{side.letter} {letter} {name(sq)}" for side, letter, sq in view.round_end]
-        lines.append(
-            "At the end of the round, doomed pieces are removed: " + ", ".join(removed) + "."
-        )
+        removed = listing(view.removed_at_round_end(names))
+        lines.append(f"At the end of the round, doomed pieces are removed: {removed}.")
     if view.game_number != series_before:
         lines.append(
             f"Game {series_before} of the series is over: a new board is set up for game "
             f"{view.game_number}, and the points carry over."
         )
     return lines
+
+
+def _assassin_owner(event: ToraEvent) -> Side:
+    """Whose Assassin an action revealed: the searched side's, else the actor's own (it
+    showed itself by attacking or by moving onto an enemy, R42)."""
+    return event.side.other if event.searched else event.side
 
 
 def setup_words(game: GameState, side: Side) -> str:

@@ -108,9 +108,9 @@ class Terms:
     def _check_no_tora_terms(self) -> None:
         """A board, terrain, Assassins or a point target are TORA's alone."""
         tora_only = [
-            word
-            for word, given in (
-                ("a board", self.board != SHORT),
+            words
+            for words, given in (
+                ("a choice of board", self.board != SHORT),
                 ("terrain", self.terrain != NONE or bool(self.terrain_map)),
                 ("Assassins", self.assassins),
                 ("a point target", bool(self.target)),
@@ -118,9 +118,11 @@ class Terms:
             if given
         ]
         if tora_only:
+            one = len(tora_only) == 1
+            named = ", ".join(tora_only[:-1]) + " or " * (not one) + tora_only[-1]
             raise Refused(
-                f"{self.title} has no {' or '.join(tora_only)}: those are TORA's. "
-                f"Challenge to {self.title} without them."
+                f"{self.title} is played without {named}: {'that is' if one else 'those are'} "
+                f"TORA's. Leave {'it' if one else 'them'} out of a challenge to {self.title}."
             )
 
     def game_rules(self) -> dict[str, object]:

@@ -104,15 +104,15 @@ class TournamentDesk:
 
         def work(tx: TournamentTx) -> None:
             if tx.named(place.guild_id, name) is not None:
-                raise Refused(f"This server already has a tournament called **{name}**.")
+                raise Refused(f"This server already has a tournament called **{escape(name)}**.")
             values = (name, board, target, turn_seconds, user.id)
             tx.create(place.guild_id, place.channel_id, *values)
 
         await self._store.tournaments.transact(work, self._now())
         return Reply(
-            f"Tournament **{name}** is open for registration: {board} board, matches of four "
-            f"games to {target} Game Points. Players join with {self._cmd('register')} (or "
-            f"as a substitute); an admin starts it with {self._cmd('start')}.",
+            f"Tournament **{escape(name)}** is open for registration: {board} board, matches of "
+            f"four games to {target} Game Points. Players join with {self._cmd('register')} "
+            f"(or as a substitute); an admin starts it with {self._cmd('start')}.",
             private=False,
         )
 
@@ -203,7 +203,7 @@ class TournamentDesk:
             elsewhere = None if substitute else tx.playing_elsewhere(t.guild_id, t.board, user.id)
             if elsewhere is not None:
                 raise Refused(
-                    f"You already play in **{elsewhere}**, on the {t.board} board too: one "
+                    f"You already play in **{escape(elsewhere)}**, on the {t.board} board too: one "
                     "tournament per board at a time, so that each match is played at your "
                     "current rank. You may still register as a substitute."
                 )
@@ -303,7 +303,7 @@ class TournamentDesk:
         t = await self._store.tournaments.named(place.guild_id, name.strip())
         if t is None:
             known = await self.names(place.guild_id)
-            listed = ", ".join(f"**{n}**" for n in known) or "none yet"
+            listed = ", ".join(f"**{escape(n)}**" for n in known) or "none yet"
             raise Refused(
                 f"There is no tournament called {quote(name)} here (this server has: {listed})."
             )

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from .geometry import name
 from .pieces import RULER, Piece, Side
 from .terrain import Terrain
-from .words import event_words
+from .words import LETTERS, event_words
 
 if TYPE_CHECKING:
     from .game import Game
@@ -121,6 +121,15 @@ class View:
     published: tuple[tuple[Side, tuple[str, ...]], ...]  # Assassin records made public
     game: str = "tora"  # the GameType id (rules.protocol.GameView)
     deciding: bool = False  # nobody answers in the opponent's turn in TORA
+    decision: str = ""
+
+    def removed_at_round_end(self, names: Sequence[str]) -> list[str]:
+        """The doomed pieces removed when the last turn closed a round (R11), in words:
+        "bob's General on v4h5"."""
+        return [
+            f"{names[side]}'s {LETTERS[letter]} on {name(sq)}"
+            for side, letter, sq in self.round_end
+        ]
 
     def summary(self, names: Sequence[str]) -> str:
         """The score (R27), with this round's points so far."""

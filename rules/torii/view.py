@@ -62,6 +62,15 @@ class View:
         return self.monkey_decision
 
     @property
+    def decision(self) -> str:
+        """What the Monkey's owner decides in the opponent's turn (TI15), for anyone to read."""
+        if not self.monkey_decision:
+            return ""
+        return (
+            "the Monkey's: flip either player's tile 1 (used to unused or back), or neither (TI15)"
+        )
+
+    @property
     def path_start(self) -> int | None:
         return None if self.move is None else self.move.start
 

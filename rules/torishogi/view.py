@@ -77,6 +77,7 @@ class View:
     fen: str
     game: str = "torishogi"
     deciding: bool = False  # nobody answers in the opponent's turn in ToriShogi
+    decision: str = ""
 
     def at(self, sq: int) -> PieceView | None:
         for piece in self.pieces:
