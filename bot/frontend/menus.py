@@ -5,11 +5,15 @@ discord.py in sight: what each select offers, given where the player is in the m
 The levels, each a select menu shown only when needed: a category of pieces (when there are
 more acting pieces than a menu holds), the piece, a first step of its actions (when it has
 more than a menu holds), the action. Whatever the game, every legal action is at most four
-picks away; a list still too long is cut into numbered parts rather than cut short."""
+picks away; a list still too long is cut into numbered parts rather than cut short.
+
+The actions' options start with the letters the panel's picture puts on the squares they go
+to ("B · move to v6h3"), and an action the rules warn of is marked (⚠) with the warning as
+its description."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.protocol import Choice, ChoiceGroup
@@ -17,6 +21,7 @@ from rules.protocol import Choice, ChoiceGroup
 MOST = 25  # options in one select menu
 LABEL = 100  # characters of an option's label, description or value
 ACT = "="  # an option's value that stages an action starts with it
+WARN = "\u26a0"  # marks an action the rules warn of
 
 
 @dataclass(frozen=True)
@@ -47,8 +52,17 @@ class Select:
     options: tuple[Option, ...]
 
 
-def selects(groups: Sequence[ChoiceGroup], choices: Sequence[Choice], nav: Nav) -> list[Select]:
-    """The select menus for ``nav``: ``choices`` are those of ``nav.group``."""
+def selects(
+    groups: Sequence[ChoiceGroup],
+    choices: Sequence[Choice],
+    nav: Nav,
+    letters: Mapping[str, str] | None = None,
+    prompt: str = "Choose a piece",
+) -> list[Select]:
+    """The select menus for ``nav``: ``choices`` are those of ``nav.group``, ``letters``
+    the picture's letter of each square (``Choice.spot``), ``prompt`` what the menu of
+    groups asks for, in the game's words."""
+    letters = letters or {}
     out: list[Select] = []
     parts = categories(groups)
     shown = groups
@@ -57,21 +71,21 @@ def selects(groups: Sequence[ChoiceGroup], choices: Sequence[Choice], nav: Nav) 
             Option(_cut(f"{name} ({len(members)})"), name, default=name == nav.category)
             for name, members in parts.items()
         ]
-        out.append(Select("c", Nav(), "Choose a kind of piece", tuple(options)))
+        out.append(Select("c", Nav(), "Narrow it down first", tuple(options)))
         if nav.category not in parts:
             return out
         shown = parts[nav.category]
     options = [Option(_cut(g.label), g.key, _cut(g.description), g.key == nav.group) for g in shown]
-    out.append(Select("g", Nav(nav.category), "Choose a piece", tuple(options)))
+    out.append(Select("g", Nav(nav.category), _cut(prompt), tuple(options)))
     if nav.group is None or not choices:
         return out
     above = Nav(nav.category, nav.group)
     steps = first_steps(choices)
     if steps is None:
-        out.append(Select("a", above, "Choose an action", tuple(_actions(choices))))
+        out.append(Select("a", above, "Choose an action", tuple(_actions(choices, letters))))
         return out
     options = [
-        Option(_cut(step), str(index), f"{len(members)} actions", index == nav.step)
+        Option(_cut(step), str(index), _step_words(members, letters), index == nav.step)
         for index, (step, members) in enumerate(steps)
     ]
     out.append(Select("s", above, "Choose where", tuple(options)))
@@ -83,10 +97,20 @@ def selects(groups: Sequence[ChoiceGroup], choices: Sequence[Choice], nav: Nav) 
             "a",
             Nav(nav.category, nav.group, nav.step),
             "Choose an action",
-            tuple(_actions(members)),
+            tuple(_actions(members, letters)),
         )
     )
     return out
+
+
+def shown(choices: Sequence[Choice], nav: Nav) -> list[Choice]:
+    """The choices the action menu at ``nav`` lists (none while a first step is to pick)."""
+    steps = first_steps(choices)
+    if steps is None:
+        return list(choices)
+    if nav.step is None or not 0 <= nav.step < len(steps):
+        return []
+    return steps[nav.step][1]
 
 
 def categories(groups: Sequence[ChoiceGroup]) -> dict[str, list[ChoiceGroup]]:
@@ -140,8 +164,25 @@ def route(
     return category, choice.group, _cut(step)
 
 
-def _actions(choices: Sequence[Choice]) -> list[Option]:
-    return [Option(_cut(c.label), _cut(ACT + c.notation), _cut(c.notation)) for c in choices]
+def _actions(choices: Sequence[Choice], letters: Mapping[str, str]) -> list[Option]:
+    """An option per action: its square's letter and words (marked when the rules warn of
+    it), the notation to stage, and the warning or else the notation as its description."""
+    out = []
+    for choice in choices:
+        letter = letters.get(choice.spot or "")
+        label = f"{letter} \u00b7 {choice.label}" if letter else choice.label
+        if choice.warning:
+            label = f"{WARN} {label}"
+        about = f"{WARN} {choice.warning}" if choice.warning else choice.notation
+        out.append(Option(_cut(label), _cut(ACT + choice.notation), _cut(about)))
+    return out
+
+
+def _step_words(members: Sequence[Choice], letters: Mapping[str, str]) -> str:
+    """``5 actions: A, B, C``: how many actions a first step leads to, and their letters."""
+    found = dict.fromkeys(letters[c.spot] for c in members if c.spot in letters)
+    count = f"{len(members)} action{'s' * (len(members) != 1)}"
+    return _cut(f"{count}: {', '.join(found)}" if found else count)
 
 
 def _cut(text: str) -> str:

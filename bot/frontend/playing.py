@@ -48,9 +48,12 @@ class Playing:
         return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
 
     async def navigate(self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav) -> Panel:
+        """One level down the menus; a picked piece's picture points out where it may go."""
         place = Place(caller.guild_id or 0, channel_id)
-        menu = await self.service.menu(place, caller.user, nav.group, expect=stamp)
-        return _panel(channel_id, menu, nav, None)
+        menu = await self.service.menu(
+            place, caller.user, nav.group, expect=stamp, shown=lambda cs: menus.shown(cs, nav)
+        )
+        return _panel(channel_id, menu, nav, None if menu.picture is None else (menu.picture,))
 
     async def act(
         self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav, value: str
@@ -97,21 +100,31 @@ def _panel(
     files: tuple[Attachment, ...] | None,
     news: str = "",
 ) -> Panel:
-    left = menu.actions_left
-    plural = "" if left == 1 else "s"
-    lines = [f"**Your turn** \u00b7 {menu.title} \u00b7 {left} action{plural} left"]
+    lines = [f"**Your turn** \u00b7 {menu.title} \u00b7 {menu.to_act}"]
     if news and (not news.startswith("Staged:") or "(" in news):  # e.g. a search's finding
         lines.append(news)
     if menu.staged:
         lines.append(
             "This turn so far: " + "; ".join(f"{n}. {t}" for n, t in enumerate(menu.staged, 1))
         )
-    if left and menu.groups:
-        lines.append(
-            "Pick in the menus (a piece, a tile, a decision...), then the action: it is "
-            "staged at once (Undo takes it back)."
-        )
-    else:
-        lines.append("Nothing more to stage this turn: End turn shows it to everyone.")
-    selects = menus.selects(menu.groups, menu.choices, nav) if left else []
+    lines.append(_what_next(menu))
+    if any(choice.warning for choice in menu.choices):
+        lines.append(f"{menus.WARN} marks an action after which your turn could not end.")
+    offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
+    letters = dict(menu.letters)
+    selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
     return Panel(channel_id, menu.stamp, "\n".join(lines), tuple(selects), files)
+
+
+def _what_next(menu: Menu) -> str:
+    """What the player does next, in the game's words."""
+    staged_move = menu.one_move and menu.staged and not menu.actions_left
+    if staged_move:
+        return "Your move is staged: End turn plays it, or pick another to play instead."
+    if menu.actions_left and menu.groups:
+        then = "the move" if menu.one_move else "what it does"
+        return (
+            f"{menu.prompt} in the menu, then {then}: the picture letters where each goes, "
+            "and a pick is staged at once (Undo takes it back)."
+        )
+    return "Nothing more to stage this turn: End turn shows it to everyone."

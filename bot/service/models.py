@@ -60,5 +60,8 @@ class Menu:
     groups: tuple[ChoiceGroup, ...]
     choices: tuple[Choice, ...]
     actions_left: int
+    to_act: str = ""  # what is left to do, in the game's words ("2 actions in round 3")
+    prompt: str = ""  # what the menu of groups asks for ("Choose a piece")
+    one_move: bool = False  # a turn is one move: a new one replaces the one staged
     letters: tuple[tuple[str, str], ...] = ()  # (square, letter), as ``picture`` shows them
     picture: Attachment | None = None  # the player's board, the group's piece pointed out

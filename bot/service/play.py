@@ -9,8 +9,8 @@ import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
-from rules import ActionError, GameState, IllegalAction, Side
-from rules.protocol import Choice
+from rules import ActionError, GameState, IllegalAction, Side, game_type
+from rules.protocol import Choice, GameEvent
 from storage import Hosted
 from storage.hosting import CHALLENGE, PLAYING
 from storage.log import GAME_LEVEL_WORDS
@@ -53,14 +53,46 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
         if word in GAME_LEVEL_WORDS:
             raise Refused(f"`{word}` is not a move: use {ctx.cmd(word)} for that.")
     match = table.played
+    if len(parts) == 1 and replaces(match.game):
+        return await _replace(ctx, table, side, parts[0])
     if len(parts) > 1:
         await asyncio.to_thread(_try_all, match.game.copy(), parts)
     try:
         events = [await asyncio.to_thread(match.act, part) for part in parts]
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    staged = "; ".join(event.text + (f" ({event.note})" if event.note else "") for event in events)
+    staged = "; ".join(_said(event) for event in events)
     return await _staged_reply(ctx, table, side, f"Staged: {staged}.")
+
+
+def _said(event: GameEvent) -> str:
+    return event.text + (f" ({event.note})" if event.note else "")
+
+
+def replaces(game: GameState) -> bool:
+    """Whether a new action replaces the last one staged: a one-move game's move (or its
+    last decision) is staged, and the player means another instead."""
+    return game_type(game.game_type).one_move and not game.actions_left and bool(game.staged())
+
+
+def before_last(game: GameState) -> GameState:
+    """A copy of ``game`` without its last staged action: what a replacement is chosen on."""
+    base = game.copy()
+    base.undo()
+    return base
+
+
+async def _replace(ctx: Context, table: Table, side: Side, text: str) -> Reply:
+    """Stage ``text`` in place of the last staged action; tried on a copy first, so a
+    refusal leaves the staged one as it was."""
+    match = table.played
+    try:
+        await asyncio.to_thread(before_last(match.game).apply, text)
+    except ActionError as exc:
+        raise ActionRefused(exc) from None
+    old = await asyncio.to_thread(match.undo)
+    event = await asyncio.to_thread(match.act, text)
+    return await _staged_reply(ctx, table, side, f"Staged: {_said(event)}, in place of {old}.")
 
 
 def _try_all(game: GameState, parts: list[str]) -> None:
@@ -113,38 +145,49 @@ async def menu(
     """The Play panel's content for the acting player: their staged turn, their legal
     actions grouped by piece and, for ``group``, that piece's actions, the ones ``shown``
     picks (all by default) with the rules' warnings, and their board with the piece framed
-    and the squares its actions go to lettered. Private."""
+    and the squares its actions go to lettered. Private. In a one-move game whose move is
+    staged, the actions are those that would replace it."""
     side = acting_side(ctx, table, user)
     memo = table.memo()
     game = table.game
+    if "base" not in memo:
+        memo["base"] = before_last(game) if replaces(game) else game
+    base: GameState = memo["base"]
     if "menu" not in memo:
-        memo["menu"] = await asyncio.to_thread(game.menu)
-    title = f"Match {table.hosted.id} against {table.side_name(side.other)}"
-    staged = tuple(game.staged())
+        memo["menu"] = await asyncio.to_thread(base.menu)
+    view = base.view_for(side)
+    head = Menu(
+        table.stamp,
+        f"Match {table.hosted.id} against {table.side_name(side.other)}",
+        tuple(game.staged()),
+        memo["menu"],
+        (),
+        game.actions_left,
+        to_act=showing.to_act(view),
+        prompt=base.prompt(),
+        one_move=game_type(game.game_type).one_move,
+    )
     header = next((g for g in memo["menu"] if g.key == group), None)
     if header is None:
-        return Menu(table.stamp, title, staged, memo["menu"], (), game.actions_left)
+        return head
     key = f"choices:{group}"
     if key not in memo:
-        memo[key] = await asyncio.to_thread(game.choices, group)
-    choices = await _warned(table, memo[key], shown)
+        memo[key] = await asyncio.to_thread(base.choices, group)
+    choices = await _warned(table, base, memo[key], shown)
     marks = pointing.pointing(header, choices)
-    view = game.view_for(side)
     picture = await ctx.private_file(view, table.status(ctx.now()), "your-board.png", marks)
-    return Menu(
-        table.stamp, title, staged, memo["menu"], choices, game.actions_left, marks.letters, picture
-    )
+    return replace(head, choices=choices, letters=marks.letters, picture=picture)
 
 
 async def _warned(
-    table: Table, choices: tuple[Choice, ...], shown: Shown | None
+    table: Table, game: GameState, choices: tuple[Choice, ...], shown: Shown | None
 ) -> tuple[Choice, ...]:
     """``choices`` with the warnings of those ``shown`` (each worked out once per state)."""
     memo = table.memo()
     wanted = [c.notation for c in (choices if shown is None else shown(choices))]
     missing = [text for text in wanted if f"warn:{text}" not in memo]
     if missing:
-        found = await asyncio.to_thread(table.game.warnings, missing)
+        found = await asyncio.to_thread(game.warnings, missing)
         memo.update({f"warn:{text}": warning for text, warning in zip(missing, found, strict=True)})
     return tuple(replace(c, warning=memo.get(f"warn:{c.notation}", "")) for c in choices)
 
