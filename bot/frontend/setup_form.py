@@ -131,7 +131,7 @@ def _placeholder(field: Field, part: int, count: int) -> str:
     if count > 1:
         options = field.options[part * MOST : (part + 1) * MOST]
         text = f"{name} ({options[0]} to {options[-1]}): {field.prompt}"
-    return text[:150]
+    return text.replace("`", "")[:150]  # a placeholder shows no markdown
 
 
 def _field(form: SetupForm, name: str) -> Field:

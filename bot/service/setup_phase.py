@@ -45,7 +45,7 @@ def setup_prompt(ctx: Context, table: Table, side: Side) -> str:
     lines = [
         f"Your match of {terms.title} against {other}: you play the {TITLES[side]}"
         f"{' and move first' if side == Side.CHALLENGER else ''}. Choose your setup "
-        f"privately, with this message's buttons and menus or {ctx.cmd('setup')}; your "
+        f"privately, with the buttons or menus below or with {ctx.cmd('setup')}; your "
         "opponent sees your choices only when the game starts:",
     ]
     asked = questions.questions(terms)
@@ -54,7 +54,7 @@ def setup_prompt(ctx: Context, table: Table, side: Side) -> str:
     if tora and terms.assassins:
         edge = home_row(side, 17)
         lines.append(
-            f"- Assassin: a free square of your home edge (h{edge}) where it starts hidden, "
+            f"- assassin: a free square of your home edge (h{edge}) where it starts hidden, "
             "or `none` not to field one (once your strategy is chosen: it decides which "
             "squares are free)"
         )
