@@ -1,6 +1,7 @@
 """What the service's texts say of a game's state, for every game. TORA's views carry rounds,
-points, series and Assassins, and the service words them; every other game's
-view says its state in one line (``GameView.summary``)."""
+points, series and Assassins, and the service words them; every other game's view says its
+state in one line (``GameView.summary``). Also the line naming a hosted match and its game,
+and a result with the winner by name."""
 
 from __future__ import annotations
 
