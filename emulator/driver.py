@@ -325,11 +325,12 @@ class Emulator:
         ``/channels/1/messages``) matches get ``status``; ``method`` may be ``*``."""
         self.api.faults.add(method, path_regex, status, retry_after, count, global_)
 
-    def stall(self, method: str, path_regex: str) -> Stall:
+    def stall(self, method: str, path_regex: str, carried: bool = False) -> Stall:
         """Hold the next request whose path matches until ``release()``: its ``reached``
         event is set once it arrives (kill the bot then, say). A request whose client is
-        gone when released is dropped, never carried out."""
-        return self.api.faults.stall(method, path_regex)
+        gone when released is dropped, never carried out; with ``carried`` it is carried
+        out at once and only its answer is held."""
+        return self.api.faults.stall(method, path_regex, carried)
 
     async def drop_gateway(self, code: int | None = None) -> None:
         """Closes the bot's websocket: abruptly (no close frame) when ``code`` is None,

@@ -37,12 +37,14 @@ class Fault:
 class Stall:
     """A request held until ``release``: a test kills the bot while it waits. A request
     whose client has gone by then is dropped unanswered, never carried out (as a request
-    cut off before Discord read it)."""
+    cut off before Discord read it). With ``carried``, the request is carried out first and
+    its answer held (as when the bot dies after Discord acted, before it heard back)."""
 
     method: str
     pattern: re.Pattern[str]
     reached: asyncio.Event
     released: asyncio.Event
+    carried: bool = False
 
     def release(self) -> None:
         self.released.set()
@@ -53,8 +55,10 @@ class Faults:
         self.pending: list[Fault] = []
         self.stalls: list[Stall] = []
 
-    def stall(self, method: str, path_regex: str) -> Stall:
-        held = Stall(method.upper(), re.compile(path_regex), asyncio.Event(), asyncio.Event())
+    def stall(self, method: str, path_regex: str, carried: bool = False) -> Stall:
+        held = Stall(
+            method.upper(), re.compile(path_regex), asyncio.Event(), asyncio.Event(), carried
+        )
         self.stalls.append(held)
         return held
 

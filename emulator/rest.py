@@ -72,6 +72,11 @@ async def _answer(
 ) -> web.StreamResponse:
     route = _route_of(request, path)
     held = api.faults.take_stall(request.method, path)
+    if held is not None and held.carried:
+        response = await _answer(api, request, path, handler)  # carried out, answer held
+        held.reached.set()
+        await held.released.wait()
+        return response
     if held is not None:
         held.reached.set()
         await held.released.wait()

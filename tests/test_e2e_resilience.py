@@ -135,20 +135,51 @@ async def test_a_kill_during_a_ladder_pairing_and_no_worker_outlives_the_bot(
         assert queued.acknowledged  # bob's command was deferred before the crash
 
 
-async def test_a_kill_during_a_dm_fallback_shows_it_once_after_the_restart(
+async def test_a_dm_fallback_cut_off_before_discord_read_it_is_never_shown_twice(
     tmp_path: Path,
 ) -> None:
+    """The other side of showing a fallback at most once (Discord takes no idempotency key
+    for it, and a bot that dies while sending it cannot tell whether Discord got it): one
+    cut off before Discord read it is not shown after the restart either. The player loses
+    nothing he needs: he sets up with /tora setup all the same."""
     async with Stage(tmp_path, process=True) as stage:
         emu, channel, bob = stage.emu, stage.channel, stage.user["bob"]
         emu.refuse_dms(bob)
         await stage.slash("ann", "challenge", opponent="bob")
-        held = emu.stall("POST", r"^/webhooks/")  # bob's setup prompt, shown to him alone
+        held = emu.stall("POST", r"^/webhooks/")  # bob's setup prompt, never carried out
         await stage.click("bob", "Accept")
         await asyncio.wait_for(held.reached.wait(), 30)
         await stage.kill()
         held.release()
         await stage.launch()
-        await stage.slash("bob", "board")  # his next command lets the bot show it to him
+        await stage.slash("bob", "board")  # an interaction the bot could show it on
+        await asyncio.sleep(2.5)  # past the outbox's first retry
+        prompts = [
+            m
+            for m in emu.messages(channel)
+            if m.ephemeral_to == bob and "Choose your setup privately" in m.text()
+        ]
+        assert prompts == []
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.slash("bob", "setup", strategy="defensive")
+        await stage.posted("The game begins")
+
+
+async def test_a_kill_inside_a_dm_fallback_that_discord_showed_does_not_show_it_again(
+    tmp_path: Path,
+) -> None:
+    """Regression: the bot died after Discord had shown bob's setup prompt (his DMs closed)
+    and before it had noted so in the outbox row; after the restart it showed it again."""
+    async with Stage(tmp_path, process=True) as stage:
+        emu, channel, bob = stage.emu, stage.channel, stage.user["bob"]
+        emu.refuse_dms(bob)
+        await stage.slash("ann", "challenge", opponent="bob")
+        held = emu.stall("POST", r"^/webhooks/", carried=True)  # shown; the answer held
+        await stage.click("bob", "Accept")
+        await asyncio.wait_for(held.reached.wait(), 30)
+        await stage.kill()
+        held.release()
+        await stage.launch()
 
         def prompts() -> list[Msg]:
             return [
@@ -157,6 +188,8 @@ async def test_a_kill_during_a_dm_fallback_shows_it_once_after_the_restart(
                 if m.ephemeral_to == bob and "Choose your setup privately" in m.text()
             ]
 
-        await emu.wait_until(lambda: prompts() or None, 30, "bob's setup prompt")
-        await asyncio.sleep(0.5)  # anything shown twice would be here by now
-        assert len(prompts()) == 1
+        assert len(prompts()) == 1  # shown before the kill
+        for _ in range(2):
+            await stage.slash("bob", "board")  # an interaction the bot could show it on
+            await asyncio.sleep(2.5)  # past the outbox's first retry
+        assert len(prompts()) == 1  # and never again

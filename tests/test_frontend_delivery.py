@@ -160,13 +160,53 @@ async def test_the_fallback_needs_a_recent_interaction_of_that_user_there() -> N
     message = Message("private", (Attachment("b.png", b"1"),))
     progress = Progress()
     await dd.send_ephemeral(100, 2, message, "k-only-you", progress)
-    assert progress.marks == [1]  # marked (in the outbox row) as soon as it was shown
+    assert progress.marks == [1]  # marked (in the outbox row) before it was sent
     await dd.send_ephemeral(100, 2, message, "k-only-you", progress)  # a retry: not again
     assert len(shown) == 1 and shown[0][1]["ephemeral"] is True
     assert [f.filename for f in shown[0][1]["files"]] == ["b.png"]
     long = Message("x" * 2500)  # two pieces; the first was shown before a crash
     await dd.send_ephemeral(100, 2, long, "k-long", Progress(pieces=1))
     assert [len(text) for text, _kw in shown[1:]] == [500]
+
+
+async def test_a_fallback_piece_is_marked_before_it_goes_and_unmarked_only_if_refused(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Regression: a piece was marked once Discord had answered, so a bot that died while
+    Discord showed it showed it again after the restart. Now marked before it is sent: a
+    refusal from Discord (it showed nothing) takes the mark back; no answer leaves it."""
+    dd = delivery(FakeClient())
+    marks_when_sent: list[list[int]] = []
+    outcome: list[Exception] = []
+    progress = Progress()
+
+    async def followup_send(content: str, **kwargs: Any) -> None:
+        marks_when_sent.append(list(progress.marks))
+        if outcome:
+            raise outcome.pop()
+
+    interaction = SimpleNamespace(
+        channel_id=100,
+        guild_id=1,
+        user=SimpleNamespace(id=2),
+        followup=SimpleNamespace(send=followup_send),
+        extras={ANSWERED_KEY: True},
+    )
+    dd.seen(interaction)
+    outcome.append(http_error(discord.HTTPException, 500, 0))
+    with pytest.raises(discord.HTTPException):
+        await dd.send_ephemeral(100, 2, Message("private"), "k-only-you", progress)
+    assert marks_when_sent == [[1]] and progress.pieces == 0  # refused: sent again later
+    outcome.append(TimeoutError("no answer"))
+    with pytest.raises(TimeoutError):
+        await dd.send_ephemeral(100, 2, Message("private"), "k-only-you", progress)
+    assert progress.pieces == 1  # perhaps shown: never sent again
+    await dd.send_ephemeral(100, 2, Message("private"), "k-only-you", progress)
+    assert len(marks_when_sent) == 2
+    assert "counted as shown" in caplog.text
+    outcome.append(http_error(discord.NotFound, 404, 10015))
+    with pytest.raises(NoOpenInteraction):
+        await dd.send_ephemeral(100, 2, Message("private"), "k-2", Progress())
 
 
 @dataclass

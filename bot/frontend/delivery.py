@@ -15,8 +15,11 @@ only one user sees, and a thread per match.
   15) and already answered (a follow-up of a deferred one would take the place of its
   "thinking" message, and be as public as it). Without one it raises NoOpenInteraction and
   the service retries later; their next command there opens one. A follow-up cannot carry
-  a nonce, so each piece shown is marked in the message's outbox row at once, and a retry
-  or a restart skips what was shown.
+  a nonce, so each piece is marked in the message's outbox row *before* it is sent, and the
+  mark taken back only when Discord answers that it showed nothing (an HTTP error): a retry
+  or a restart skips what was sent, so a piece is never shown twice, even when the bot dies
+  while Discord shows it. The price: a piece sent as the bot dies, that Discord never
+  received, is not shown (the player's board and panel show the same state on demand).
 - A message's buttons are the ones the service gave it (``Message.buttons``); a setup
   prompt's (the ``setup`` verb) are the player's setup form (``forms``, ``setup_form.py``).
 - An unknown or forbidden channel is Undeliverable: the service drops that message.
@@ -140,21 +143,30 @@ class DiscordDelivery:
             )
         pieces = split(message.full_text)
         view = await self._private_view(channel_id, user_id, message)
-        try:
-            for i, piece in enumerate(pieces):
-                if i < shown.pieces:
-                    continue
-                extra: dict[str, Any] = {}
-                if i == len(pieces) - 1:
-                    extra["files"] = files_of(message.files)
-                    if view is not None:
-                        extra["view"] = view
+        for i, piece in enumerate(pieces):
+            if i < shown.pieces:
+                continue
+            extra: dict[str, Any] = {}
+            if i == len(pieces) - 1:
+                extra["files"] = files_of(message.files)
+                if view is not None:
+                    extra["view"] = view
+            await shown.mark(i + 1)  # before it goes: from here on it never goes again
+            try:
                 await interaction.followup.send(
                     piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(), **extra
                 )
-                await shown.mark(i + 1)
-        except discord.NotFound:  # the token expired early, or was never answered
-            raise NoOpenInteraction(f"user {user_id}'s interaction is gone") from None
+            except discord.HTTPException as exc:  # Discord answered: it showed nothing
+                await shown.mark(i)
+                if isinstance(exc, discord.NotFound):  # the token expired early
+                    raise NoOpenInteraction(f"user {user_id}'s interaction is gone") from None
+                raise
+            except Exception:
+                log.warning(  # no answer: it may have been shown, so it is not sent again
+                    "a message only one user sees got no answer; counted as shown",
+                    extra={"channel": channel_id, "user": user_id},
+                )
+                raise
 
     # ---- Threads -----------------------------------------------------------------------
     async def open_thread(self, channel_id: int, name: str) -> int:

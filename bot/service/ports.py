@@ -70,8 +70,10 @@ class Undeliverable(Exception):
 
 
 class Shown(Protocol):
-    """How far a fallback message got: ``pieces`` of it were shown already (a retry starts
-    after them), and ``mark(n)`` records, durably, that ``n`` pieces now have been."""
+    """How far a fallback message got, kept with its outbox row: ``pieces`` of it are done
+    with (a retry starts after them), and ``mark(n)`` records that durably. A front end
+    marks a piece before it sends it and takes the mark back (``mark(n - 1)``) only when it
+    is told that the piece was not shown: so no piece is ever shown twice."""
 
     pieces: int
 
@@ -100,9 +102,9 @@ class Delivery(Protocol):
     ) -> None:
         """A message in ``channel_id`` that only ``user_id`` can see (the fallback when their
         direct messages are closed). Such a message cannot carry an idempotency key, so the
-        front end skips the ``shown.pieces`` it showed before and marks each piece as soon
-        as it is shown. Raise any exception but Undeliverable if it cannot be shown right
-        now (e.g. no open interaction of that user): it is retried later."""
+        front end skips the ``shown.pieces`` done before and marks each piece before it
+        sends it (see ``Shown``). Raise any exception but Undeliverable if it cannot be
+        shown right now (e.g. no open interaction of that user): it is retried later."""
 
 
 class Threads(Protocol):

@@ -63,11 +63,16 @@ class RecordingDelivery:
     async def send_ephemeral(
         self, channel_id: int, user_id: int, message: Message, key: str, shown: Shown
     ) -> None:
-        """Shown in one piece, which is marked at once: never shown again after that."""
+        """Shown in one piece, marked before it goes (the mark taken back if it fails):
+        never shown twice."""
         if shown.pieces:
             return
-        self._deliver(Delivered(ONLY_YOU, channel_id, user_id, message, key))
         await shown.mark(1)
+        try:
+            self._deliver(Delivered(ONLY_YOU, channel_id, user_id, message, key))
+        except ConnectionError:
+            await shown.mark(0)
+            raise
 
     def _deliver(self, item: Delivered) -> None:
         self._check()
