@@ -4,6 +4,8 @@ unknown channels undeliverable, the fallback only on a recent interaction of tha
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import logging
 from dataclasses import dataclass, field
 from types import SimpleNamespace
@@ -14,6 +16,7 @@ import pytest
 
 from bot.frontend.delivery import DiscordDelivery, NoOpenInteraction, nonce
 from bot.frontend.respond import ANSWERED_KEY
+from bot.frontend.sweeper import Sweeper
 from bot.service import Attachment, DirectMessagesClosed, Message, Undeliverable
 
 
@@ -239,3 +242,28 @@ async def test_a_thread_that_cannot_be_deleted_is_logged_not_raised(caplog) -> N
     [record] = caplog.records
     assert record.getMessage() == "could not delete an unused thread"
     assert record.thread_id == 5555  # type: ignore[attr-defined]
+
+
+async def test_a_sweep_that_fails_is_logged_not_left_unretrieved(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Regression: a sweep of stale buttons whose read failed (the database away) died
+    with "Task exception was never retrieved"."""
+
+    async def get(hosted_id: int) -> None:
+        raise ConnectionError("the database went away (simulated)")
+
+    store = SimpleNamespace(hosting=SimpleNamespace(get=get))
+    sweeper = Sweeper(store, FakeClient())  # type: ignore[arg-type]
+    unretrieved: list[dict[str, Any]] = []
+    loop = asyncio.get_running_loop()
+    loop.set_exception_handler(lambda _loop, context: unretrieved.append(context))
+    try:
+        sweeper.after(7)
+        await sweeper.idle()
+        gc.collect()
+        await asyncio.sleep(0)
+    finally:
+        loop.set_exception_handler(None)
+    assert not unretrieved
+    assert "sweeping stale buttons failed" in caplog.text

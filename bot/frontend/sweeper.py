@@ -69,6 +69,13 @@ def disabled(verbs: tuple[str, ...], channel_id: int, stamp: Stamp) -> discord.u
     return view
 
 
+def _failed_sweep(task: asyncio.Task[None]) -> None:
+    """A sweep that failed (the database away, say) is logged; the next message about the
+    match sweeps again."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.error("sweeping stale buttons failed", exc_info=exc)
+
+
 class Sweeper:
     def __init__(self, store: Store, client: discord.Client) -> None:
         self._store = store
@@ -116,6 +123,7 @@ class Sweeper:
         task = asyncio.create_task(self.sweep(match_id), name=f"tora-sweep-{match_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_failed_sweep)
 
     async def sweep(self, match_id: int) -> None:
         async with self._locks[match_id]:
