@@ -142,7 +142,7 @@ async def test_torishogi_letters_and_a_new_move_replaces_the_staged_one(tmp_path
         assert f"This turn so far: 1. {game.choices(other.key)[0].label}" not in panel.content
         assert panel.content.count("This turn so far: 1.") == 1
         typed = await stage.slash("ann", "act", action=first.removeprefix("="))
-        assert typed.text.startswith("Staged:") and "in place of" in typed.text
+        assert typed.text.startswith("Staged ") and " in place of " in typed.text
         await stage.click("ann", "End turn")
         post = await stage.posted("ann (Challenger) ended their turn")
         assert f"`{first.removeprefix('=')}`" in post

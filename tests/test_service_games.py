@@ -114,3 +114,23 @@ async def test_ti15_the_monkeys_answer_lapses_as_none_at_its_deadline(h: Harness
     assert lapsed.startswith("bob's turn ended at its deadline with no action played")
     assert "`flip none`" in lapsed
     assert "bob (Opposition) to act: a move" in lapsed  # then bob's own turn
+
+
+async def test_a_new_torishogi_move_replaces_the_staged_one_and_a_refused_one_changes_nothing(
+    h: Harness,
+) -> None:
+    await started(h)
+    await h.service.play(HERE, ANN, "c3c4")
+    replaced = await h.service.play(HERE, ANN, "a3a4")
+    assert replaced.text.startswith("Staged Swallow 7e-7d in place of Swallow 5ex5d.\nStaged: ")
+    table = await h.service._table(HERE.channel_id)
+    version = table.hosted.version
+    with pytest.raises(Refused, match="cannot move to 7b"):
+        await h.service.play(HERE, ANN, "a3a6")
+    table = await h.service._table(HERE.channel_id)
+    assert table.game.staged() == ["Swallow 7e-7d"] and table.hosted.version == version
+    menu = await h.service.menu(HERE, ANN)
+    assert menu.one_move and menu.actions_left == 0 and menu.groups  # others may replace it
+    await h.service.end_turn(HERE, ANN)
+    await h.settle()
+    assert "Swallow moves 7e-7d" in channel_texts(h)[-1]

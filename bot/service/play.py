@@ -91,8 +91,9 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str) -> Reply:
     except ActionError as exc:
         raise ActionRefused(exc) from None
     old = await asyncio.to_thread(match.undo)
-    event = await asyncio.to_thread(match.act, text)
-    return await _staged_reply(ctx, table, side, f"Staged: {_said(event)}, in place of {old}.")
+    await asyncio.to_thread(match.act, text)
+    new = match.game.staged()[-1]
+    return await _staged_reply(ctx, table, side, f"Staged {new} in place of {old}.")
 
 
 def _try_all(game: GameState, parts: list[str]) -> None:
@@ -233,6 +234,8 @@ async def _staged_reply(ctx: Context, table: Table, side: Side, head: str) -> Re
 def staged_text(ctx: Context, table: Table) -> str:
     game = table.game
     staged = game.staged()
+    if game_type(game.game_type).one_move:
+        return _one_move_text(ctx, game, staged)
     lines = ["Staged this turn:"] + [f"{n}. {text}" for n, text in enumerate(staged, 1)]
     if not staged:
         lines = ["Nothing staged this turn yet."]
@@ -246,6 +249,23 @@ def staged_text(ctx: Context, table: Table) -> str:
         lines.append(
             f"No actions left: end your turn with {ctx.cmd('end')}, or take one back with "
             f"{ctx.cmd('undo')}."
+        )
+    return "\n".join(lines)
+
+
+def _one_move_text(ctx: Context, game: GameState, staged: list[str]) -> str:
+    """A one-move game's turn: the move (or the Monkey's decisions) staged, and that another
+    staged replaces it."""
+    unit = "decision" if game.view_for(game.side).deciding else "move"
+    if not staged:
+        return f"Nothing staged yet: stage your {unit} with {ctx.cmd('act')}."
+    lines = ["Staged: " + "; ".join(staged) + "."]
+    if game.actions_left:
+        lines.append(f"{plural(game.actions_left, unit)} still to stage with {ctx.cmd('act')}.")
+    else:
+        lines.append(
+            f"End your turn with {ctx.cmd('end')} to play it, stage another {unit} with "
+            f"{ctx.cmd('act')} to play that instead, or take it back with {ctx.cmd('undo')}."
         )
     return "\n".join(lines)
 
