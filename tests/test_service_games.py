@@ -120,7 +120,8 @@ async def test_a_new_torishogi_move_replaces_the_staged_one_and_a_refused_one_ch
     h: Harness,
 ) -> None:
     await started(h)
-    await h.service.play(HERE, ANN, "c3c4")
+    staged = await h.service.play(HERE, ANN, "c3c4")
+    assert staged.text.startswith("Staged: Swallow 5ex5d.\n")  # as people read it (TS1)
     replaced = await h.service.play(HERE, ANN, "a3a4")
     assert replaced.text.startswith("Staged Swallow 7e-7d in place of Swallow 5ex5d.\nStaged: ")
     table = await h.service._table(HERE.channel_id)

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from rules import ActionError, GameState, IllegalAction, Side, game_type
-from rules.protocol import Choice, GameEvent
+from rules.protocol import Choice
 from storage import Hosted
 from storage.hosting import CHALLENGE, PLAYING
 from storage.log import GAME_LEVEL_WORDS
@@ -61,12 +61,9 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
         events = [await asyncio.to_thread(match.act, part) for part in parts]
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    staged = "; ".join(_said(event) for event in events)
-    return await _staged_reply(ctx, table, side, f"Staged: {staged}.")
-
-
-def _said(event: GameEvent) -> str:
-    return event.text + (f" ({event.note})" if event.note else "")
+    texts = match.game.staged()[-len(events) :]  # as people read them (ToriShogi: TS1)
+    said = [t + (f" ({e.note})" if e.note else "") for t, e in zip(texts, events, strict=True)]
+    return await _staged_reply(ctx, table, side, f"Staged: {'; '.join(said)}.")
 
 
 def replaces(game: GameState) -> bool:
