@@ -65,7 +65,7 @@ async def test_hostile_inputs_are_refused_quickly_changing_nothing(tmp_path: Pat
             ("carl", ("record",), {"number": HUGE}, f"There is no match {HUGE} in this"),
             ("carl", ("replay",), {"number": HUGE}, f"There is no match {HUGE} in this"),
             ("carl", ("rules",), {"topic": "r" + "9" * 99}, "There is no ruling `r999"),
-            ("carl", ("rules",), {"topic": MARKUP}, "No ruling mentions `@everyone"),
+            ("carl", ("rules",), {"topic": MARKUP}, "No ruling of any game mentions `@every"),
             ("carl", ("challenge",), {"deadline": "9" * 39 + "h"}, "number too large"),
             ("carl", ("challenge",), {"expires": "inf"}, "`inf` is not a duration"),
             ("carl", ("challenge",), {"terrain": MARKUP[:20]}, "board has no terrain `@every"),
