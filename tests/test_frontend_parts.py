@@ -220,6 +220,7 @@ def test_ts5_ti15_and_every_games_pieces_and_powers_are_looked_up() -> None:
     promotion = rulebook.lookup("promotion", "tora")
     assert promotion.startswith("No ruling of TORA mentions `promotion`; in ToriShogi")
     assert rulebook.lookup("TS99").endswith("ToriShogi's rulings are TS1-TS12.")
+    assert rulebook.lookup("r" + "9" * 99).startswith("There is no ruling `r999")
     topics = rulebook.topics("", "torii")
     assert topics[0] == "TI1 Board · Torii" and "Phoenix (K) · ToriShogi" in topics
     assert rulebook.topics("monk") == ["TI15 Monkey · Torii", "Monkey · Torii"]

@@ -19,7 +19,7 @@ from bot.service.texts import quote
 from rules.registry import GAMES
 
 _RULING = re.compile(r"^- \*\*([A-Z]{1,3}\d+) ([^*]+?)\.?\*\* ?(.*)$")
-_ID = re.compile(r"([a-z]{0,3})(\d{1,6})")
+_ID = re.compile(r"([a-z]{0,3})(\d+)")  # a topic is at most MAX_QUERY characters
 _PUNCTUATION = str.maketrans("().,", "    ")
 SEPARATOR = " · "  # between a topic and its game's title, in autocomplete's choices
 MOST_FOUND = 12
