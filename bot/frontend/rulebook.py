@@ -24,7 +24,10 @@ _PUNCTUATION = str.maketrans("().,", "    ")
 SEPARATOR = " · "  # between a topic and its game's title, in autocomplete's choices
 MOST_FOUND = 12
 MAX_QUERY = 100  # characters of a topic
-ASK = "Ask for a ruling (`R25`, `TS5`), a piece or power (`archer`, `phoenix`, `monkey`) or a word"
+ASK = (
+    "Ask for a ruling (`R25`, `TS5`), a piece or power (`archer`, `phoenix`, `monkey`) or a "
+    "word (`jeopardy`, `promotion`)."
+)
 
 
 @dataclass(frozen=True)
@@ -166,7 +169,7 @@ def help_text(game: str) -> str:
 # ---- questions ---------------------------------------------------------------------------
 def topics(typed: str = "", game: str | None = None) -> list[str]:
     """Everything ``lookup`` answers by name, ``game``'s first (each named with its game:
-    "TS5 Promotion · ToriShogi", "monkey · Torii"), those containing ``typed``."""
+    "TS5 Promotion · ToriShogi", "Monkey · Torii"), those containing ``typed``."""
     wanted = " ".join(typed.lower().split())
     found = []
     for each in books(game):
@@ -179,15 +182,12 @@ def lookup(query: str, game: str | None = None) -> str:
     """The answer to ``/tora rules <query>``, in ``game`` first (None: TORA first). A query
     may end in ``· <game's title>`` (as autocomplete offers it) to name its game."""
     if len(query) > MAX_QUERY:
-        return (
-            f"A topic is at most {MAX_QUERY} characters; yours has {len(query)}. {ASK} "
-            "(`jeopardy`, `promotion`)."
-        )
+        return f"A topic is at most {MAX_QUERY} characters; yours has {len(query)}. {ASK}"
     words, named = _split(query)
     game = named or game
     key = " ".join(words.lower().translate(_PUNCTUATION).split())
     if not key:
-        return f"{ASK} (`jeopardy`, `promotion`)."
+        return ASK
     first = key.split(" ")[0]
     found = _ID.fullmatch(first)
     if found and (not found[1] or any(b.prefix.lower() == found[1] for b in books())):
@@ -244,7 +244,7 @@ def _search(words: str, game: str | None) -> str:
     hand first), and which other games have some."""
     terms = [w for w in words.lower().split() if len(w) > 1]
     if not terms:
-        return f"{ASK} (`jeopardy`, `promotion`)."
+        return ASK
     found = [(each, _mentioning(each, terms)) for each in books(game)]
     found = [(each, hits) for each, hits in found if hits]
     if not found:
