@@ -9,6 +9,7 @@ from functools import cache
 
 import pytest
 from PIL import Image
+from positions import position
 
 from render import StatusInfo, board_png, preview_png, private_png
 from render import palette as pal
@@ -257,3 +258,50 @@ def test_any_object_with_the_status_fields_will_do():
     view = short_start()
     ours = board_png(view, StatusInfo("Aiko", "Bram", "due in 11 h"))
     assert board_png(view, ServiceStatus("Aiko", "Bram", "due in 11 h")) == ours
+
+
+def _red(pixel: tuple[int, ...]) -> bool:
+    r, g, b = pixel[:3]
+    return r > 150 and g < 100 and b < 110
+
+
+def _cell_pixels(image: Image.Image, where: str, box: tuple[float, float, float, float]):
+    """The RGB pixels of part of a square's cell (``box`` in fractions of the cell)."""
+    layout = layout_for(9)
+    x, y = layout.corner(parse_square(where, 9))
+    c = layout.cell
+    left, top, right, bottom = box
+    crop = image.convert("RGB").crop(
+        (round(x + left * c), round(y + top * c), round(x + right * c), round(y + bottom * c))
+    )
+    return [crop.getpixel((i, j)) for j in range(crop.height) for i in range(crop.width)]
+
+
+def test_a_piece_that_took_by_moving_onto_its_victim_is_not_crossed_out():
+    """The red cross of the removed piece lay under the taker standing on its square and
+    showed round it, so the taker looked removed; the struck small copy alone marks it."""
+    game = position((C, "A", "v3h3"), (O, "A", "v3h2"))
+    game.apply("A v3h3-v3h2")
+    game.end_turn()
+    image = decode(board_png(game.view_for(None), PLAYERS))
+    top_left = _cell_pixels(image, "v3h2", (0.02, 0.02, 0.3, 0.3))
+    assert not any(_red(p) for p in top_left)
+    bottom_right = _cell_pixels(image, "v3h2", (0.6, 0.6, 1.0, 1.0))
+    assert any(_red(p) for p in bottom_right)  # the victim's struck copy
+
+
+def test_a_cannon_shot_never_runs_under_another_actions_number():
+    """The Soldier's number sat in the middle of the square it left, where the Cannon's shot
+    then passed: the number moves to a corner, and the shot shows through the square."""
+    game = position(
+        (C, "C", "v5h7"), (C, "S", "v4h7"), (C, "S", "v6h7"), (C, "S", "v5h5"), (O, "S", "v5h2")
+    )
+    game.apply("S v5h5-v6h4")
+    game.apply("C v5h7 fire W")
+    game.end_turn()
+    image = decode(board_png(game.view_for(None), PLAYERS))
+    middle = _cell_pixels(image, "v5h5", (0.3, 0.45, 0.7, 0.55))
+    assert sum(_red(p) for p in middle) > len(middle) // 4
+    badge_colour = pal.ARROW[C]
+    corner = _cell_pixels(image, "v5h5", (0.66, 0.66, 1.0, 1.0))
+    assert any(p[:3] == badge_colour for p in corner)

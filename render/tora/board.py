@@ -64,9 +64,10 @@ def board_image(view: View, info: StatusFields, mode: Mode) -> Image.Image:
     image.paste(status_strip(layout, view, info, mode), (0, 0))
     events = _events(view, mode)
     round_end = () if mode == Mode.PREVIEW else view.round_end
-    touched = marks_under(image, layout, events, round_end)
+    standing = {p.sq for p in view.pieces if not p.hidden}
+    touched = marks_under(image, layout, events, round_end, standing)
     _pieces(image, layout, view, touched)
-    marks_over(image, layout, events, round_end, {p.sq for p in view.pieces if not p.hidden})
+    marks_over(image, layout, events, round_end, standing)
     _hidden_pieces(image, layout, view)
     return image
 

@@ -1,9 +1,11 @@
 """What a turn did, drawn on the board: arrows along each move's path, red lines for attacks
 at a distance and cannon shots, marks where pieces died or were doomed, search areas.
 
-``marks_under`` goes below the pieces (a red cross on the squares of removed pieces shows in
-the corners around a piece that now stands there); ``marks_over`` goes above them. Each
-action gets a numbered badge where it started, so a turn of several actions reads in order.
+``marks_under`` goes below the pieces (a red cross on the empty squares of removed pieces);
+``marks_over`` goes above them: the arrows and red lines, a small struck-through copy of each
+removed piece in its square's corner (the only mark where the taker now stands, so the taker
+never looks removed), and each action's numbered badge where it started, so a turn of several
+actions reads in order; a badge moves to a corner of its square rather than sit on a red line.
 """
 
 from __future__ import annotations
@@ -22,19 +24,28 @@ from .layout import Layout
 from .sprites import BADGE_RADIUS, DISC_RADIUS, badge, ghost
 
 Removal = tuple[Side, str, int]
+Line = tuple[Point, Point]  # a red line's two ends, pixels
 PIECE_EDGE = DISC_RADIUS + 0.02  # an arrow stops this far (in cells) before a piece's centre
 
 
 def marks_under(
-    image: Image.Image, layout: Layout, events: Sequence[Event], round_end: Sequence[Removal]
+    image: Image.Image,
+    layout: Layout,
+    events: Sequence[Event],
+    round_end: Sequence[Removal],
+    occupied: set[int],
 ) -> set[int]:
-    """Draw the marks that go below the pieces; returns the squares drawn on."""
+    """Draw the marks that go below the pieces; returns the squares drawn on. A square
+    where a piece now stands (``occupied``: it took its victim by moving there) gets no red
+    cross, which would show round it and make the taker look removed: the victim's struck
+    small copy in the corner marks the capture."""
     draw = ImageDraw.Draw(image)
     touched: set[int] = set()
     for event in events:
         for _side, _letter, sq in event.removed:
-            _cross(draw, layout, sq)
-            touched.add(sq)
+            if sq not in occupied:
+                _cross(draw, layout, sq)
+                touched.add(sq)
         for sq in event.doomed:
             _frame(draw, layout, sq, pal.DOOM)
             touched.add(sq)
@@ -59,11 +70,12 @@ def marks_over(
 ) -> None:
     """Draw the marks that go above the pieces; an arrow stops short of the piece standing
     where it ends (``occupied``: squares with a piece)."""
+    lines: list[Line] = []
     for event in events:
-        _action(image, layout, event, occupied)
+        lines += _action(image, layout, event, occupied)
     for number, event in enumerate(events, start=1):
         if event.origin:
-            _badge(image, layout, event, number)
+            _badge(image, layout, event, number, lines)
     for event in events:
         for side, letter, sq in event.removed:
             _ghost(image, layout, side, letter, sq)
@@ -71,7 +83,8 @@ def marks_over(
         _ghost(image, layout, side, letter, sq)
 
 
-def _action(image: Image.Image, layout: Layout, event: Event, occupied: set[int]) -> None:
+def _action(image: Image.Image, layout: Layout, event: Event, occupied: set[int]) -> list[Line]:
+    """Draw one action; returns its red lines (attacks at a distance, shots) as drawn."""
     colour = pal.HIDDEN if event.hidden else pal.ARROW[event.side]
     walk, strikes = _split_path(event)
     if walk:
@@ -80,11 +93,9 @@ def _action(image: Image.Image, layout: Layout, event: Event, occupied: set[int]
         _arrow(image, layout, points, colour, stop, dashed=event.hidden)
     start = event.rest or event.origin
     if not start:  # the public form of a hidden Assassin's attack: only its victims show
-        return
-    for sq in (*strikes, *_struck_nearby(event)):
-        _shot(image, layout, start, sq)
-    for shooter, target in event.shots:
-        _shot(image, layout, shooter, target)
+        return []
+    pairs = [(start, sq) for sq in (*strikes, *_struck_nearby(event))] + list(event.shots)
+    return [_shot(image, layout, shooter, target) for shooter, target in pairs]
 
 
 def _struck_nearby(event: Event) -> list[int]:
@@ -129,8 +140,8 @@ def _arrow(
     )
 
 
-def _shot(image: Image.Image, layout: Layout, start: int, target: int) -> None:
-    """A thin red line from the attacker to its target."""
+def _shot(image: Image.Image, layout: Layout, start: int, target: int) -> Line:
+    """A thin red line from the attacker to its target; returns its two ends."""
     cell = layout.cell
     (x0, y0), (x1, y1) = layout.centre(start), layout.centre(target)
     length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5 or 1.0
@@ -143,17 +154,44 @@ def _shot(image: Image.Image, layout: Layout, start: int, target: int) -> None:
         (pal.WHITE, Stroke([a, b], width + 2)),
         (pal.DOOM, Stroke([a, b], width)),
     )
+    return a, b
 
 
-def _badge(image: Image.Image, layout: Layout, event: Event, number: int) -> None:
-    """The action's number, where it started (in the corner if the piece is still there)."""
+# Where a number may sit in its square, as fractions of a cell from the centre: the middle
+# of a square a piece left, else a corner (those away from where the piece went first); the
+# first that no red line crosses is taken.
+CORNERS = ((-0.34, -0.34), (0.34, -0.34), (-0.34, 0.34), (0.34, 0.34))
+
+
+def _badge(
+    image: Image.Image, layout: Layout, event: Event, number: int, lines: list[Line]
+) -> None:
+    """The action's number, where it started (in a corner if the piece is still there),
+    never under a red line of the turn (a Cannon's shot through that square)."""
     cell = layout.cell
-    x, y = layout.centre(event.origin)
-    if not event.path:
-        x, y = x - cell * 0.34, y - cell * 0.34
+    cx, cy = layout.centre(event.origin)
     colour = pal.HIDDEN if event.hidden else pal.ARROW[event.side]
     marker = badge(colour, number, cell)
+    radius = marker.width / 2 + max(2.0, cell * 0.085)
+    offsets = list(CORNERS)
+    if event.path:
+        gx, gy = layout.centre(event.path[0])
+        offsets.sort(key=lambda d: d[0] * (gx - cx) + d[1] * (gy - cy))
+        offsets.insert(0, (0.0, 0.0))
+    spots = [(cx + dx * cell, cy + dy * cell) for dx, dy in offsets]
+    x, y = next((p for p in spots if all(_apart(p, line, radius) for line in lines)), spots[0])
     paste_rgba(image, marker, (round(x - marker.width / 2), round(y - marker.height / 2)))
+
+
+def _apart(point: Point, line: Line, radius: float) -> bool:
+    """Whether ``point`` is more than ``radius`` from the segment ``line``."""
+    (x0, y0), (x1, y1) = line
+    px, py = point
+    dx, dy = x1 - x0, y1 - y0
+    length = dx * dx + dy * dy
+    t = 0.0 if not length else max(0.0, min(1.0, ((px - x0) * dx + (py - y0) * dy) / length))
+    nx, ny = x0 + t * dx, y0 + t * dy
+    return (px - nx) ** 2 + (py - ny) ** 2 > radius * radius
 
 
 def _ghost(image: Image.Image, layout: Layout, side: Side, letter: str, sq: int) -> None:
