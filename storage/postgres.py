@@ -369,12 +369,19 @@ class Writer:
             raise _Again() from exc
 
     def _settle(self, sync: SyncConnection, cut: CommitLost) -> Any:
-        """The result of a job whose COMMIT was cut off, if it committed; _Again if not."""
-        try:
-            sync.replace(sync.wait(self._connect()))
-            committed = sync.committed(cut.xid)
-        except _LOST as exc:
-            raise DatabaseUnavailable(f"{cut}, and whether it did cannot be told") from exc
+        """The result of a job whose COMMIT was cut off, if it committed; _Again if not.
+        Asked on a new connection, tried as long as a lost one is (``RECONNECT``)."""
+        for wait in RECONNECT:
+            if wait:
+                time.sleep(wait)
+            try:
+                sync.replace(sync.wait(self._connect()))
+                committed = sync.committed(cut.xid)
+                break
+            except _LOST as exc:
+                unknown = exc
+        else:
+            raise DatabaseUnavailable(f"{cut}, and whether it did cannot be told") from unknown
         if committed is None:
             raise DatabaseUnavailable(f"{cut}; the server has not finished with it") from cut
         if committed:
