@@ -8,7 +8,7 @@ to the victims of each hidden attack, and loses the squares a search of ours fou
 (R43). A revealed or published Assassin is no longer hidden: nothing to believe then.
 
 Read through the public form of every enemy event (``Event.public``), as the opponent's
-view shows it: the engines' own copy of the game still keeps the judge's log of turns."""
+view shows it (the engines' copy, ``for_player``, holds no other form of them)."""
 
 from __future__ import annotations
 

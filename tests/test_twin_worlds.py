@@ -6,12 +6,16 @@ legal actions and the wording of every answer to what it types.
 
 from __future__ import annotations
 
+import pickle
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import C, O
 
+from bot.service.offload import search_payload
+from rules import game_type
 from rules.tora import ActionError, Game, Options
 from rules.tora.assassin import start_squares
 from rules.tora.geometry import distance, name, neighbours
@@ -151,3 +155,61 @@ def test_r40_twin_worlds_with_a_declined_assassin_look_the_same():
     for viewer in (O, None):
         assert worlds[0].view_for(viewer) == worlds[1].view_for(viewer)
         assert write_record(worlds[0], audience=viewer) == write_record(worlds[1], audience=viewer)
+
+
+def worker_bytes(game: Game) -> bytes:
+    """What the AI's worker process receives to search the Opposition's turn."""
+    return search_payload(game.for_player(O), "hard", 2.0, 7)
+
+
+@settings(max_examples=6, deadline=None, derandomize=True)
+@given(st.integers(0, 10**6), st.integers(2, 8))
+def test_r40_twin_worlds_send_the_same_bytes_to_the_ai_worker(seed, turns):
+    """The pickle an engine searches on holds nothing of the Challenger's hidden Assassin:
+    not its start square, its hidden moves (the turn texts, the Assassin's record), nor
+    anything that tells them apart."""
+    twins = Twins(random.Random(seed))
+    for _ in range(turns):
+        twins.play_turn()
+        a, b = twins.worlds
+        if a.is_over():
+            break
+        if a.side == O:
+            assert worker_bytes(a) == worker_bytes(b)
+            for text in twins.probes():
+                assert answer(a.for_player(O), text) == answer(b.for_player(O), text), text
+
+
+def test_r40_twin_worlds_with_a_declined_assassin_send_the_same_bytes_to_the_ai_worker():
+    """Fielding an Assassin or not is a secret too, down to the ids of the pieces."""
+    worlds = [Game(OPTIONS, assassin_starts=(start, "v5h1")) for start in ("v1h17", None)]
+    for world in worlds:
+        world.apply("H v2h13-v2h12")
+        world.end_turn()
+    assert worker_bytes(worlds[0]) == worker_bytes(worlds[1])
+
+
+@pytest.mark.parametrize("game_id", ["tora", "torishogi", "torii"])
+def test_what_the_player_to_act_has_staged_stays_out_of_the_opponents_copy(game_id):
+    """Staged actions are private until the turn ends: two worlds differing only in them
+    give the other side's engine the same game (an AI answering a draw offer, say)."""
+    worlds = [seam_game(game_id), seam_game(game_id)]
+    first, second = worlds[0].legal_actions()[:2]
+    worlds[0].apply(worlds[0].notation(first))
+    worlds[1].apply(worlds[1].notation(second))
+    copies = [pickle.dumps(w.for_player(w.side.other), pickle.HIGHEST_PROTOCOL) for w in worlds]
+    assert copies[0] == copies[1]
+    assert worlds[0].staged() and worlds[0].for_player(worlds[0].side).staged()
+
+
+def seam_game(game_id: str):
+    options = {"tora": {"board": "long", "assassins": True}, "torii": {"powers": True}}
+    answers = {
+        "tora": (
+            {"strategy": "aggressive", "ruler": "K", "assassin": "v1h17"},
+            {"strategy": "defensive", "ruler": "Q", "assassin": "none"},
+        ),
+        "torishogi": ({}, {}),
+        "torii": ({"spirit": "Monkey"}, {"spirit": "Boar"}),
+    }[game_id]
+    return game_type(game_id).new_game(options.get(game_id, {}), answers)

@@ -52,6 +52,12 @@ def _ai_turn(data: bytes) -> list[str]:
     return ai.decide(game, level, seconds, seed)
 
 
+def search_payload(game: GameState, level: str, seconds: float, seed: int) -> bytes:
+    """The bytes an AI's search job sends to its worker: the game (as the AI may know it)
+    and what to search for."""
+    return pickle.dumps((game, level, seconds, seed), pickle.HIGHEST_PROTOCOL)
+
+
 PR_SET_PDEATHSIG = 1  # prctl(2)
 WATCH_EVERY = 0.5  # seconds between a worker's looks at its parent
 
@@ -118,6 +124,6 @@ class Offload:
         pool = self._workers("ai")
         if pool is None:
             return await asyncio.to_thread(ai.decide, game, level, seconds, seed)
-        data = pickle.dumps((game, level, seconds, seed), pickle.HIGHEST_PROTOCOL)
+        data = search_payload(game, level, seconds, seed)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(pool, _ai_turn, data)

@@ -134,8 +134,9 @@ class Game(Resolver, AssassinRules, GameEndings):
         actions and turn ends of ``side`` stay those of the real game."""
         other = side.other
         new = self.copy()
-        if new.current and new.pos.side == other:
-            new.pos, new.current, new.stack, new.waived = new.stack[0].copy(), [], [], set()
+        if new.pos.side == other:
+            new.discard_turn()
+            new.pos = new.pos.copy()  # the running turn's start, shared with this game
         new.stack = [position.copy() for position in new.stack]
         for position in (new.pos, *new.stack):
             hidden = position.hidden_assassin(other)

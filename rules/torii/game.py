@@ -86,8 +86,12 @@ class ToriiGame(NoPoints):
         return self.result
 
     def for_player(self, side: Side) -> ToriiGame:
-        """Nothing is hidden: a plain copy."""
-        return self.copy()
+        """A copy; nothing is hidden but what the opponent has staged in their running
+        turn, which is left out (it stays private until the turn ends)."""
+        new = self.copy()
+        if new.side != side:
+            new.discard_turn()
+        return new
 
     def key(self) -> tuple[object, ...]:
         """Everything that tells two games apart (for integrity checks)."""

@@ -78,8 +78,12 @@ class ToriShogiGame(NoPoints):
         return self.history[-1][1]
 
     def for_player(self, side: Side) -> ToriShogiGame:
-        """Nothing is hidden: a plain copy."""
-        return self.copy()
+        """A copy; nothing is hidden but what the opponent has staged in their running
+        turn, which is left out (it stays private until the turn ends)."""
+        new = self.copy()
+        if new.side != side:
+            new.discard_turn()
+        return new
 
     def quiet_rounds(self) -> int:
         """Rounds since the last capture."""
