@@ -11,7 +11,7 @@ from typing import Protocol, TypeVar
 
 import aiosqlite
 
-from . import postgres
+from . import postgres, postgres_reads
 from .config import Config
 from .migrations import POSTGRES_MIGRATIONS, migrate
 from .sql import ReadConnection, Writes
@@ -60,7 +60,7 @@ async def open_backend(config: Config) -> tuple[Writes, Reads]:
         pg_writer = postgres.Writer(config)
         await pg_writer.start()
         try:
-            return pg_writer, await postgres.Readers.open(config)
+            return pg_writer, await postgres_reads.Readers.open(config)
         except BaseException:
             await pg_writer.close()
             raise

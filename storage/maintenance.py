@@ -15,7 +15,7 @@ from typing import TextIO
 
 import asyncpg
 
-from . import postgres
+from . import postgres_reads
 from .config import Config
 from .connection import connect_reader
 from .errors import CorruptMatch
@@ -134,7 +134,7 @@ async def _check(db: ReadConnection, path: Path, out: TextIO, err: TextIO) -> in
 
 async def _check_postgres(config: Config, out: TextIO, err: TextIO) -> int:
     try:
-        readers = await postgres.Readers.open(config)
+        readers = await postgres_reads.Readers.open(config)
     except (OSError, asyncpg.PostgresError) as exc:
         print(f"cannot open {config.where()}: {exc}", file=err)
         return UNUSABLE

@@ -11,8 +11,9 @@ The store's statements are written once (``storage.sql``); here they are transla
   decide from many rows (the ladders', the tournaments'), which then behave as if they ran
   alone, as on SQLite's single writer. A job that meets a deadlock or a serialization
   failure is run again from the start.
-- **Reads** borrow a connection of a pool on the bot's own loop; one that spans several
-  statements (``BEGIN`` ... ``COMMIT``) reads one snapshot (REPEATABLE READ, read only).
+- **Reads** borrow a connection of a pool on the bot's own loop (``storage.postgres_reads``);
+  one that spans several statements (``BEGIN`` ... ``COMMIT``) reads one snapshot
+  (REPEATABLE READ, read only).
 - **A lost connection** (the server restarted, an admin or the network cut it) is invisible
   to the caller: a read is run again on a fresh connection; a job that it cut short is run
   again, and one cut off inside its COMMIT is asked after by its transaction id (committed:
@@ -31,10 +32,8 @@ import re
 import threading
 import time
 from collections.abc import (
-    AsyncIterator,
     Awaitable,
     Callable,
-    Generator,
     Iterable,
     Iterator,
     Sequence,
@@ -61,7 +60,7 @@ RECONNECT = (0.0, 0.05, 0.2, 0.5, 1.0, 2.0)
 # What says that a connection is gone or unusable (the server ended it, is restarting or
 # refuses connections for now; the network failed; asyncpg's protocol was left mid-operation
 # by a connection that died under it), rather than that a statement was wrong.
-_LOST = (
+LOST = (
     asyncpg.PostgresConnectionError,
     asyncpg.AdminShutdownError,
     asyncpg.CrashShutdownError,
@@ -91,7 +90,7 @@ def translate(sql: str) -> str:
     return "".join(out)
 
 
-def _args(params: Params) -> list[Any]:
+def args(params: Params) -> list[Any]:
     return [int(value) if isinstance(value, bool) else value for value in params]
 
 
@@ -105,13 +104,13 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else -1
 
 
-async def _statement(conn: asyncpg.Connection, sql: str, parameters: Params) -> Cursor:
+async def statement(conn: asyncpg.Connection, sql: str, parameters: Params) -> Cursor:
     """One statement of SQLite's dialect run on ``conn``: its rows, or how many it changed."""
-    text, args = translate(sql), _args(parameters)
+    text, values = translate(sql), args(parameters)
     if _returns_rows(text):
-        rows = await conn.fetch(text, *args)
+        rows = await conn.fetch(text, *values)
         return Cursor(rows, len(rows))
-    return Cursor([], _count(await conn.execute(text, *args)))
+    return Cursor([], _count(await conn.execute(text, *values)))
 
 
 class Cursor:
@@ -159,11 +158,11 @@ def _gone(conn: asyncpg.Connection) -> bool:
 
 
 def lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
-    """Whether ``exc``, met on ``conn``, means that the connection is lost (see ``_LOST``)."""
-    return isinstance(exc, Exception) and (isinstance(exc, _LOST) or _gone(conn))
+    """Whether ``exc``, met on ``conn``, means that the connection is lost (see ``LOST``)."""
+    return isinstance(exc, Exception) and (isinstance(exc, LOST) or _gone(conn))
 
 
-def _settings(config: Config, *, read_only: bool = False) -> dict[str, str]:
+def settings(config: Config, *, read_only: bool = False) -> dict[str, str]:
     settings = {"application_name": "tora-bot"}
     if config.schema:
         settings["search_path"] = config.schema
@@ -210,10 +209,10 @@ class SyncConnection:
         self.wait(self._conn.close())
 
     def execute(self, sql: str, parameters: Params = (), /) -> Cursor:
-        return self.wait(_statement(self._conn, sql, parameters))
+        return self.wait(statement(self._conn, sql, parameters))
 
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> None:
-        batch = [_args(params) for params in parameters]
+        batch = [args(params) for params in parameters]
         if batch:
             self.wait(self._conn.executemany(translate(sql), batch))
 
@@ -332,7 +331,7 @@ class Writer:
             loop.close()
 
     def _connect(self) -> Awaitable[asyncpg.Connection]:
-        return asyncpg.connect(self._config.url, server_settings=_settings(self._config))
+        return asyncpg.connect(self._config.url, server_settings=settings(self._config))
 
     def _one(self, sync: SyncConnection, pending: _Pending) -> None:
         """Run one job and answer its caller. A lost connection (the server restarted, say)
@@ -345,7 +344,7 @@ class Writer:
             try:
                 outcome = (self._attempt(sync, pending), None)
             except _Again as again:
-                outcome = (None, _unavailable("a write", again.__cause__))
+                outcome = (None, unavailable("a write", again.__cause__))
                 continue
             except Exception as exc:
                 outcome = (None, exc)
@@ -365,7 +364,7 @@ class Writer:
             raise _Again() from cut.__cause__
         except CommitLost as cut:
             return self._settle(sync, cut)
-        except _LOST as exc:  # connecting again failed: the server is not back yet
+        except LOST as exc:  # connecting again failed: the server is not back yet
             raise _Again() from exc
 
     def _settle(self, sync: SyncConnection, cut: CommitLost) -> Any:
@@ -378,7 +377,7 @@ class Writer:
                 sync.replace(sync.wait(self._connect()))
                 committed = sync.committed(cut.xid)
                 break
-            except _LOST as exc:
+            except LOST as exc:
                 unknown = exc
         else:
             raise DatabaseUnavailable(f"{cut}, and whether it did cannot be told") from unknown
@@ -395,7 +394,7 @@ class _Again(Exception):
     """The connection was lost and the job is to run again (its cause is what was met)."""
 
 
-def _unavailable(what: str, cause: BaseException | None) -> DatabaseUnavailable:
+def unavailable(what: str, cause: BaseException | None) -> DatabaseUnavailable:
     error = DatabaseUnavailable(
         f"{what} lost its connection or found none, {len(RECONNECT)} times in "
         f"{sum(RECONNECT):.1f} s (last: {cause!r})"
@@ -411,130 +410,6 @@ def _answer(future: asyncio.Future[Any], result: Any, error: BaseException | Non
         future.set_exception(error)
     else:
         future.set_result(result)
-
-
-# ---- reads ----------------------------------------------------------------------------------
-class ReadConnection:
-    """aiosqlite's reading calls on a pooled asyncpg connection (read only)."""
-
-    dialect = "postgresql"
-
-    def __init__(self, conn: asyncpg.Connection) -> None:
-        self._conn = conn
-
-    async def execute_fetchall(self, sql: str, parameters: Params = (), /) -> list[Any]:
-        return list(await self._conn.fetch(translate(sql), *_args(parameters)))
-
-    def execute(self, sql: str, parameters: Params = (), /) -> _Statement:
-        return _Statement(self._run(sql, parameters))
-
-    async def _run(self, sql: str, parameters: Params) -> Cursor:
-        if sql.strip().upper() == "BEGIN":  # a read of several statements: one snapshot
-            sql = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-        return await _statement(self._conn, sql, parameters)
-
-
-class _Statement:
-    """What aiosqlite's ``execute`` returns: awaitable, and an async context manager."""
-
-    def __init__(self, work: Awaitable[Cursor]) -> None:
-        self._work = work
-
-    def __await__(self) -> Generator[Any, None, Cursor]:
-        return self._work.__await__()
-
-    async def __aenter__(self) -> AsyncCursor:
-        return AsyncCursor(await self._work)
-
-    async def __aexit__(self, *exc: object) -> None:
-        return None
-
-
-class Readers:
-    """A pool of read-only connections. ``run(read)`` reads on one, again on a fresh one if
-    the connection was lost; ``borrow`` lends one to one task (for the maintenance tools)."""
-
-    def __init__(self, pool: asyncpg.Pool) -> None:
-        self._pool = pool
-
-    @classmethod
-    async def open(cls, config: Config) -> Readers:
-        pool = await asyncpg.create_pool(
-            config.url,
-            min_size=1,
-            max_size=config.readers,
-            server_settings=_settings(config, read_only=True),
-        )
-        return cls(pool)
-
-    async def run(self, read: Callable[[ReadConnection], Awaitable[T]]) -> T:
-        """``read`` on a borrowed connection. A read changes nothing, so one that lost its
-        connection is run again from the start on a fresh one (see ``RECONNECT``)."""
-        for attempt, wait in enumerate(RECONNECT, 1):
-            if wait:
-                await asyncio.sleep(wait)
-            try:
-                async with self._lend() as db:
-                    return await read(db)
-            except _Lost as cut:
-                if attempt == len(RECONNECT):
-                    raise _unavailable("a read", cut.__cause__) from cut.__cause__
-                log.warning("a read lost its database connection; reading again (%d)", attempt)
-            except _LOST as exc:  # no connection could be had: the server is not back yet
-                if attempt == len(RECONNECT):
-                    raise _unavailable("a read", exc) from exc
-        raise AssertionError("unreachable")
-
-    @contextlib.asynccontextmanager
-    async def borrow(self) -> AsyncIterator[ReadConnection]:
-        """A connection for one task, as it is (not read again if it is lost)."""
-        try:
-            async with self._lend() as db:
-                yield db
-        except _Lost as cut:
-            raise cut.__cause__ or cut from None
-
-    @contextlib.asynccontextmanager
-    async def _lend(self) -> AsyncIterator[ReadConnection]:
-        """A connection for one task; a lost one raises _Lost from what was met. After a
-        failure the connection is given up if it may be in use still."""
-        async with self._pool.acquire() as conn:
-            try:
-                yield ReadConnection(conn)
-            except BaseException as exc:
-                if lost(exc, conn):
-                    _terminate(conn)
-                    raise _Lost() from exc
-                await _finish(conn, exc)
-                raise
-            await _finish(conn)
-
-    async def close(self) -> None:
-        await self._pool.close()
-
-
-class _Lost(Exception):
-    """A read's connection was lost (its cause is what was met)."""
-
-
-async def _finish(conn: asyncpg.Connection, exc: BaseException | None = None) -> None:
-    """Make a read's connection ready for the next: close a transaction it left open (else
-    the pool would, noisily). One that cannot be, or that a cancelled read may still be
-    using, is given up."""
-    if exc is not None and not isinstance(exc, Exception):
-        _terminate(conn)
-        return
-    try:
-        if conn.is_in_transaction():
-            await conn.execute("ROLLBACK")
-    except Exception:
-        _terminate(conn)
-
-
-def _terminate(conn: asyncpg.Connection) -> None:
-    """Close ``conn`` at once, whatever it is doing (the pool opens a new one)."""
-    with contextlib.suppress(asyncpg.InterfaceError):  # released already, being closed
-        conn.terminate()
 
 
 # ---- the schema -----------------------------------------------------------------------------

@@ -55,7 +55,7 @@ class ReadConnection(Protocol):
 class Reader(Protocol):
     """How the store reads: ``await read(fn)`` is ``fn``'s result on a read connection. A
     read must change nothing: on PostgreSQL one whose connection was lost is run again,
-    from the start, on a fresh connection (``storage.postgres.Readers.run``)."""
+    from the start, on a fresh connection (``storage.postgres_reads.Readers.run``)."""
 
     def __call__(self, read: Callable[[ReadConnection], Awaitable[T]], /) -> Awaitable[T]: ...
 

@@ -14,7 +14,7 @@ from backends import drop, postgres_missing, raw_sql
 
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
-from storage import Config, ConfigError, DatabaseUnavailable, Store, postgres
+from storage import Config, ConfigError, DatabaseUnavailable, Store, postgres, postgres_reads
 from storage.migrations import LATEST
 from storage.postgres import translate
 
@@ -144,7 +144,7 @@ async def test_a_read_cut_off_by_the_server_is_read_again_on_a_fresh_connection(
 ) -> None:
     async with await Store.open(pg):
         pass  # the schema
-    readers = await postgres.Readers.open(pg)
+    readers = await postgres_reads.Readers.open(pg)
     try:
         slow = readers.run(lambda db: db.execute_fetchall("SELECT pg_sleep(0.4), 7"))
         rows, _ = await asyncio.gather(slow, _kill_connections(pg, times=1, every=0.1))
