@@ -213,10 +213,16 @@ class SearchPlayer:
         return found
 
     def _torishogi(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
-        """ToriShogi's own fast search on the position (``torishogi_search``)."""
+        """ToriShogi's own fast search on the position (``torishogi_search``). A move
+        already staged leaves nothing to add (the turn ends as it stands)."""
+        legal = game.legal_actions()
+        if not legal:
+            return []
         depth = self.max_depth if self.max_depth > 2 else 2
         code = best_move(game.fen(), seconds * self.share, rng, max_depth=depth)
-        move = next(m for m in game.legal_actions() if m.code == code)
+        move = next((m for m in legal if m.code == code), None)
+        if move is None:  # the search found none (a lost position): any legal move
+            move = rng.choice(legal)
         return [game.notation(move)]
 
 

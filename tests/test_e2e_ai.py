@@ -71,3 +71,45 @@ async def test_challenging_the_bot_is_a_rated_game_against_its_ai_when_asked(
         await stage.posted("AI (normal) (Opposition) wins")
         ladder = await stage.slash("ann", "ladder", "show", board="ai-torishogi")
         assert "AI ToriShogi ladder" in ladder.text and "1. AI (normal)" in ladder.text
+
+
+async def test_a_hint_after_staging_a_turn_that_cannot_end_answers_and_the_ai_plays_on(
+    tmp_path: Path,
+) -> None:
+    """Regression: the search raised IllegalAction (R30) in the worker, the exception did
+    not come back, the worker pool broke, and every later AI turn and hint of the process
+    failed until a restart."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        await stage.slash("ann", "challenge", ai="easy", rated=False)
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.posted("The game begins")
+        # the General ends next to the enemy: R30 refuses that turn, whatever their setup
+        staged = await stage.slash("ann", "act", action="S v4h8-v4h9; G v5h9-v4h7")
+        assert staged.text.startswith("Staged:"), staged.text
+        hint = await stage.slash("ann", "hint")
+        assert hint.ephemeral and hint.text.startswith("The AI (hard) would play"), hint.text
+        assert "you have staged (`S v4h8-v4h9; G v5h9-v4h7`)" in hint.text, hint.text
+        assert "/tora undo" in hint.text, hint.text
+        for _ in range(2):
+            await stage.slash("ann", "undo")
+        turn = hint.text.split("would play: ")[1].split(".\n")[0]
+        assert (await stage.slash("ann", "act", action=turn)).text.startswith("Staged:")
+        assert (await stage.slash("ann", "end")).text == "Your turn is over."
+        await stage.posted("AI (easy) (Opposition) ended their turn:")
+        again = await stage.slash("ann", "hint")  # and hints still work
+        assert again.text.startswith("The AI (hard) would play: "), again.text
+
+
+async def test_a_torishogi_hint_after_staging_a_move_answers(tmp_path: Path) -> None:
+    """Regression: the search looked for its move among no legal ones (one is staged); the
+    StopIteration never reached the hint, which stayed "thinking" for ever, and the next hint
+    was refused as still being worked out."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        await stage.slash("ann", "challenge", ai="hard", game="torishogi")
+        await stage.posted("ann starts a practice match of ToriShogi against AI (hard).")
+        assert (await stage.slash("ann", "act", action="d1c2")).text.startswith("Staged:")
+        hint = await stage.slash("ann", "hint")
+        assert hint.text.startswith("The AI (hard) would play: "), hint.text
+        assert "what you have staged" in hint.text, hint.text
+        again = await stage.slash("ann", "hint")
+        assert again.text.startswith("The AI (hard) would play: "), again.text

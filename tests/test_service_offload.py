@@ -1,9 +1,14 @@
 """Long-board turn ends run in a worker process (issue 6): the match adopts the game and log
 entry played there, exactly as if the turn had ended here, and refusals come back intact.
-The AI players' searches run in a pool of their own (issue 17)."""
+The AI players' searches run in a pool of their own (issue 17), which nothing a worker
+raises can break, which is replaced at once when a worker dies (its jobs run again), and
+which serves players and servers fairly."""
 
 from __future__ import annotations
 
+import asyncio
+import os
+import signal
 import subprocess
 import sys
 import time
@@ -11,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.service.offload import Offload
+from bot.service.fairness import FairQueue, Owner
+from bot.service.offload import Offload, WorkerFailed
 from rules.tora import Game, IllegalAction, Options, Side
 from storage import Config, Store
 from storage.log import fingerprint
@@ -59,6 +65,127 @@ async def test_an_ai_turn_is_searched_in_a_worker_process() -> None:
         offload.close()
 
 
+def cannot_end() -> Game:
+    """A short-board turn staged so that R30 refuses to end it: searching on from there
+    raises IllegalAction in the worker."""
+    game = Game(Options(board="short"))
+    game.apply("S v4h8-v4h9")
+    game.apply("G v5h9-v4h7")
+    return game
+
+
+async def test_an_exception_in_the_worker_comes_back_and_the_pool_lives_on() -> None:
+    """Regression: the IllegalAction raised in the worker did not unpickle in the bot, the
+    pool broke, and every later search of the process failed."""
+    offload = Offload(processes=0, ai_processes=1)
+    try:
+        with pytest.raises(WorkerFailed, match="R30"):
+            await offload.ai_turn(cannot_end(), "hard", 0.3, seed=1)
+        pool = offload._pools["ai"]
+        assert await offload.ai_turn(Game(Options(board="short")), "easy", 0.3, seed=1)
+        assert offload._pools["ai"] is pool  # the same pool, not broken
+    finally:
+        offload.close()
+
+
+async def test_in_threads_too_an_exception_comes_back_as_a_failure() -> None:
+    offload = Offload(processes=0, ai_processes=0)
+    with pytest.raises(WorkerFailed, match="R30"):
+        await offload.ai_turn(cannot_end(), "hard", 0.3, seed=1)
+    assert await offload.ai_turn(Game(Options(board="short")), "easy", 0.3, seed=1)
+
+
+async def test_a_pool_whose_worker_died_is_replaced_at_once_and_its_jobs_run_again() -> None:
+    offload = Offload(processes=0, ai_processes=2)
+    try:
+        game = Game(Options(board="short"))
+        searches = [
+            asyncio.create_task(offload.ai_turn(game, "hard", 1.5, seed, Owner(1, seed)))
+            for seed in (1, 2)
+        ]
+        pool = await _started(offload, 2)
+        os.kill(next(iter(pool._processes)), signal.SIGKILL)  # out of memory, say
+        turns = await asyncio.gather(*searches)
+        assert all(turns)  # both ran again, on the new pool
+        assert offload._pools["ai"] is not pool
+        assert await offload.ai_turn(game, "easy", 0.3, seed=3)
+    finally:
+        offload.close()
+
+
+async def _started(offload: Offload, workers: int):
+    """The AI pool once ``workers`` of its processes are at work."""
+    for _ in range(600):
+        pool = offload._pools.get("ai")
+        if pool is not None and len(pool._processes) >= workers:
+            await asyncio.sleep(0.5)  # in their searches
+            return pool
+        await asyncio.sleep(0.05)
+    raise AssertionError("the workers did not start")
+
+
+async def test_searches_are_granted_one_per_player_servers_and_players_in_turn() -> None:
+    """One player with three matches against the AI takes one worker at a time; whoever
+    waits besides goes first, the server served least recently before the others."""
+    queue = FairQueue(2)
+    order: list[str] = []
+    done: dict[str, asyncio.Event] = {}
+
+    async def search(name: str, owner: Owner) -> None:
+        async with queue.turn(owner):
+            order.append(name)
+            done[name] = asyncio.Event()
+            await done[name].wait()
+
+    async def finish(name: str) -> None:
+        done[name].set()
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+    flooder, here, also_here, elsewhere = Owner(1, 10), Owner(1, 11), Owner(1, 12), Owner(2, 20)
+    tasks = []
+    for name, owner in [
+        ("flood 1", flooder), ("flood 2", flooder), ("flood 3", flooder), ("here", here),
+        ("also here", also_here), ("elsewhere", elsewhere),
+    ]:  # fmt: skip
+        tasks.append(asyncio.create_task(search(name, owner)))
+        await asyncio.sleep(0)
+    assert order == ["flood 1", "here"]  # both workers busy, one of them the flooder's
+    assert queue.running == 2 and queue.waiting == 4
+    await finish("here")
+    assert order[-1] == "elsewhere"  # the server not served yet goes first
+    await finish("elsewhere")
+    assert order[-1] == "also here"  # not the flooder's second: it has one running
+    await finish("flood 1")
+    assert order[-1] == "flood 2"
+    for name in ("also here", "flood 2"):
+        await finish(name)
+    assert order[-1] == "flood 3"
+    await finish("flood 3")
+    await asyncio.gather(*tasks)
+    assert queue.running == queue.waiting == 0
+
+
+async def test_a_search_given_up_while_waiting_leaves_the_queue() -> None:
+    queue = FairQueue(1)
+    held = asyncio.Event()
+
+    async def hold() -> None:
+        async with queue.turn(Owner(1, 1)):
+            await held.wait()
+
+    holder = asyncio.create_task(hold())
+    await asyncio.sleep(0)
+    waiter = asyncio.create_task(hold())
+    await asyncio.sleep(0)
+    waiter.cancel()
+    await asyncio.gather(waiter, return_exceptions=True)
+    assert queue.waiting == 0
+    held.set()
+    await holder
+    assert queue.running == 0
+
+
 CHILD = """
 import asyncio, sys, time
 from bot.service.offload import Offload
@@ -99,3 +226,47 @@ def test_workers_do_not_outlive_a_bot_killed_with_sigkill() -> None:
     while any(_alive(pid) for pid in workers) and time.monotonic() < until:
         time.sleep(0.05)
     assert not any(_alive(pid) for pid in workers)
+
+
+STARTING = """
+import os, time
+from bot.service.offload import Offload
+
+offload = Offload(processes=0, ai_processes=3)
+pool = offload._workers("ai")
+jobs = [pool.submit(os.getpid) for _ in range(3)]  # three workers are being started
+print(" ".join(str(pid) for pid in pool._processes), flush=True)
+time.sleep(60)
+"""
+BURNERS = 4  # busy processes on the machine meanwhile (the test machine has 2 cores)
+SHORTLY = 0.75  # seconds after the kill by which no worker may be left (it took 1.2 s)
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="reads /proc to find the workers")
+def test_workers_starting_under_load_die_with_a_bot_killed_with_sigkill() -> None:
+    """Regression: on a loaded machine, workers the bot had just started were left alive
+    4 s after it was killed (they asked to die with it only after importing the rules,
+    the engines and storage)."""
+    burners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(BURNERS)]
+    try:
+        child = subprocess.Popen(
+            [sys.executable, "-c", STARTING], stdout=subprocess.PIPE, text=True
+        )
+        try:
+            assert child.stdout is not None
+            workers = [int(pid) for pid in child.stdout.readline().split()]
+            assert len(workers) == 3
+        finally:
+            child.kill()
+            child.wait()
+        until = time.monotonic() + SHORTLY
+        while any(_alive(pid) for pid in workers) and time.monotonic() < until:
+            time.sleep(0.02)
+        left = [pid for pid in workers if _alive(pid)]
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

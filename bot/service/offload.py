@@ -6,50 +6,94 @@ In a worker thread that work still holds the interpreter lock, and every other c
 waits on it; so long-board turn ends go to a separate process: the game is pickled there
 and back (a few milliseconds), the searches run on another core, and the match adopts the
 returned game with its log entry. Short-board turn ends (about 0.15 ms) stay in a thread.
-An AI's turn is searched in a process of its own pool (one core by default), on the game as
-that AI may know it: the hidden information of its opponent never leaves the bot's process.
+An AI's turn, or a hint, is searched in a process of its own pool (by default one per core
+but one, at least two), on the game as that AI may know it: the hidden information of its
+opponent never leaves the bot's process. The searches wait for a worker in a fair order
+(``fairness``): one at a time per player, the servers and players served least recently
+first.
 
-A worker never outlives the bot: it asks the kernel for SIGKILL when its parent dies (Linux)
-and, everywhere, watches its parent and exits once it is gone, so a bot killed with SIGKILL
-leaves no orphans behind (each restart would otherwise add its own).
+Nothing a worker does can break its pool: every job answers plain data (its result, a
+refusal, or any exception it raised as text, ``WorkerFailed`` here), never an object that
+might not unpickle. A pool broken all the same (a worker killed, out of memory) is replaced
+at once, and the jobs it held run again on the new one.
+
+A worker never outlives the bot (``bot.lifeline``): it asks for it before anything else of
+ours is imported there.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ctypes
+import functools
+import logging
 import multiprocessing
 import os
 import pickle
-import signal
-import sys
-import threading
-import time
+import traceback
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
 import ai
+from bot.lifeline import die_with_parent
 from rules import GameState, IllegalAction
 from rules.protocol import GameTurn
 from storage import Match, heavy
 from storage.log import DEADLINE, END, Step, play
 
+from .fairness import FairQueue, Owner
+
+log = logging.getLogger(__name__)
+RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
+ANYONE = Owner(0, "anyone")  # a search that serves nobody in particular (tests, tools)
+
+
+class WorkerFailed(Exception):
+    """A job raised in its worker; the message is the worker's traceback (the exception
+    itself may not survive the way back)."""
+
+
+def _answered(work: Callable[[], tuple[Any, ...]]) -> tuple[Any, ...]:
+    """``work()``'s answer, or ``("failed", traceback)`` for any exception it raised (a
+    StopIteration included, which an asyncio future would not take)."""
+    try:
+        return work()
+    except Exception:
+        return ("failed", traceback.format_exc())
+
+
+def _pickled(work: Callable[[], tuple[Any, ...]]) -> bytes:
+    """In a worker: the answer of ``work``, pickled (a failure to pickle it is a failure)."""
+    answer = _answered(work)
+    try:
+        return pickle.dumps(answer, pickle.HIGHEST_PROTOCOL)
+    except Exception:
+        return pickle.dumps(("failed", traceback.format_exc()))
+
 
 def _end_turn(data: bytes) -> bytes:
-    """In the worker: end the turn of a pickled game; the game, entry and turn pickled back,
-    or the refusal's parts (an IllegalAction does not unpickle by itself)."""
-    game, kind = pickle.loads(data)
-    try:
-        entry, turn = play(game, Step(kind))
-    except IllegalAction as exc:
-        return pickle.dumps(("refused", exc.rule, exc.reason, exc.allowed))
-    return pickle.dumps(("ended", game, entry, turn), protocol=pickle.HIGHEST_PROTOCOL)
+    """In the worker: end the turn of a pickled game; the game, entry and turn, or the
+    refusal's parts (an IllegalAction does not unpickle by itself)."""
+
+    def work() -> tuple[Any, ...]:
+        game, kind = pickle.loads(data)
+        try:
+            entry, turn = play(game, Step(kind))
+        except IllegalAction as exc:
+            return ("refused", exc.rule, exc.reason, list(exc.allowed))
+        return ("ended", game, entry, turn)
+
+    return _pickled(work)
 
 
-def _ai_turn(data: bytes) -> list[str]:
+def _search(game: GameState, level: str, seconds: float, seed: int) -> tuple[Any, ...]:
+    return ("turn", ai.decide(game, level, seconds, seed))
+
+
+def _ai_turn(data: bytes) -> bytes:
     """In the worker: the whole turn an AI of ``level`` plays on a pickled game."""
-    game, level, seconds, seed = pickle.loads(data)
-    return ai.decide(game, level, seconds, seed)
+    return _pickled(lambda: _search(*pickle.loads(data)))
 
 
 def search_payload(game: GameState, level: str, seconds: float, seed: int) -> bytes:
@@ -58,42 +102,45 @@ def search_payload(game: GameState, level: str, seconds: float, seed: int) -> by
     return pickle.dumps((game, level, seconds, seed), pickle.HIGHEST_PROTOCOL)
 
 
-PR_SET_PDEATHSIG = 1  # prctl(2)
-WATCH_EVERY = 0.5  # seconds between a worker's looks at its parent
+def _checked(answer: tuple[Any, ...]) -> tuple[Any, ...]:
+    if answer[0] == "failed":
+        raise WorkerFailed(answer[1])
+    return answer
 
 
-def _die_with(parent: int) -> None:
-    """In each worker, at its start: exit as soon as ``parent`` (the bot) is gone."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:  # it died before we asked
-        os._exit(0)
-
-    def watch() -> None:
-        while os.getppid() == parent:
-            time.sleep(WATCH_EVERY)
-        os._exit(0)
-
-    threading.Thread(target=watch, name="tora-parent-watch", daemon=True).start()
+def default_ai_workers() -> int:
+    """The AI's worker processes unless configured: one per core this process may use but
+    one (left to the bot and the rules' worker), and at least two, so that one player's
+    long searches never hold up everyone else's."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        cores = os.cpu_count() or 1
+    return max(2, cores - 1)
 
 
 class Offload:
     """``processes`` workers for long-board turn ends and ``ai_processes`` for the AI
-    players' searches (0: threads only), each pool started when it is first needed (which
-    then waits a moment longer for it)."""
+    players' searches (None: ``default_ai_workers``; 0: threads only, one search at a
+    time), each pool started when it is first needed (which then waits a moment longer
+    for it)."""
 
-    def __init__(self, processes: int, ai_processes: int = 0) -> None:
-        self._sizes = {"rules": processes, "ai": ai_processes}
+    def __init__(self, processes: int, ai_processes: int | None = None) -> None:
+        searchers = default_ai_workers() if ai_processes is None else ai_processes
+        self._sizes = {"rules": processes, "ai": searchers}
         self._pools: dict[str, ProcessPoolExecutor] = {}
+        self.searches = FairQueue(searchers)
+
+    @property
+    def ai_workers(self) -> int:
+        return self._sizes["ai"]
 
     def _workers(self, kind: str) -> ProcessPoolExecutor | None:
         size = self._sizes[kind]
         if size and kind not in self._pools:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded process
             self._pools[kind] = ProcessPoolExecutor(
-                size, mp_context=context, initializer=_die_with, initargs=(os.getpid(),)
+                size, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
             )
         return self._pools.get(kind)
 
@@ -102,15 +149,38 @@ class Offload:
             pool.shutdown(wait=False, cancel_futures=True)
         self._pools = {}
 
+    async def _run(self, kind: str, job: Callable[[bytes], bytes], data: bytes) -> Any:
+        """``job(data)`` in a worker of ``kind``, its answer unpickled. A pool that broke
+        under it is replaced at once and the job runs again (``RETRIES``)."""
+        loop = asyncio.get_running_loop()
+        attempt = 0
+        while True:
+            pool = self._workers(kind)
+            try:
+                return _checked(pickle.loads(await loop.run_in_executor(pool, job, data)))
+            except BrokenProcessPool:
+                self._replace(kind, pool)
+                attempt += 1
+                if attempt > RETRIES:
+                    raise
+                log.warning("a %s job runs again in the new worker pool", kind)
+
+    def _replace(self, kind: str, broken: ProcessPoolExecutor | None) -> None:
+        """Put a new pool in place of ``broken`` (once, however many of its jobs notice)."""
+        if broken is None or self._pools.get(kind) is not broken:
+            return
+        log.error("a %s worker died and broke its pool; a new pool takes over its jobs", kind)
+        del self._pools[kind]
+        broken.shutdown(wait=False, cancel_futures=True)
+        self._workers(kind)
+
     async def end_turn(self, match: Match, deadline: bool = False) -> GameTurn:
         """``match.end_turn()`` (or its end by the deadline), off the event loop."""
-        pool = self._workers("rules") if heavy(match.game) else None
-        if pool is None:
+        if not (self._sizes["rules"] and heavy(match.game)):
             ender = match.end_turn_by_deadline if deadline else match.end_turn
             return await asyncio.to_thread(ender)
         data = pickle.dumps((match.game, DEADLINE if deadline else END), pickle.HIGHEST_PROTOCOL)
-        loop = asyncio.get_running_loop()
-        answer = pickle.loads(await loop.run_in_executor(pool, _end_turn, data))
+        answer = await self._run("rules", _end_turn, data)
         if answer[0] == "refused":
             _kind, rule, reason, allowed = answer
             raise IllegalAction(rule, reason, allowed)
@@ -118,12 +188,16 @@ class Offload:
         match.adopt(game, entry)
         return turn
 
-    async def ai_turn(self, game: GameState, level: str, seconds: float, seed: int) -> list[str]:
+    async def ai_turn(
+        self, game: GameState, level: str, seconds: float, seed: int, owner: Owner = ANYONE
+    ) -> list[str]:
         """The turn an AI of ``level`` plays on ``game`` (already as that AI may know it,
-        ``for_player``), searched off the event loop within ``seconds``."""
-        pool = self._workers("ai")
-        if pool is None:
-            return await asyncio.to_thread(ai.decide, game, level, seconds, seed)
-        data = search_payload(game, level, seconds, seed)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(pool, _ai_turn, data)
+        ``for_player``), searched off the event loop within ``seconds`` once ``owner``'s
+        turn for a worker has come (``fairness``). WorkerFailed if the search raised."""
+        async with self.searches.turn(owner):
+            if self._workers("ai") is None:
+                work = functools.partial(_search, game, level, seconds, seed)
+                answer = _checked(await asyncio.to_thread(_answered, work))
+            else:
+                answer = await self._run("ai", _ai_turn, search_payload(game, level, seconds, seed))
+        return list(answer[1])

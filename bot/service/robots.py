@@ -16,13 +16,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 import ai
-from rules import GameState, Side
+from rules import ActionError, GameState, Side
 from storage import Hosted
 from storage.hosting import PLAYING, SETUP
 
 from . import agreements, play, setup_phase
 from .context import Context
 from .errors import Refused, StaleRequest
+from .fairness import Owner
 from .models import AI_IDS, Reply, User, is_robot
 from .ports import Stamp
 from .table import PAUSE, Table
@@ -68,8 +69,17 @@ class Job:
     side: Side
     level: str
     stamp: Stamp
+    owner: Owner
     game: GameState | None = None
     proposal: str = ""
+
+
+def owner_of(hosted: Hosted, side: Side) -> Owner:
+    """Whom the AI playing ``side`` serves when it searches: the person it plays against
+    (a match between two AI players: its channel)."""
+    opponent = hosted.player(side.other)
+    who = ("channel", hosted.channel_id) if is_robot(opponent) else opponent
+    return Owner(hosted.guild_id, who)
 
 
 def job_of(table: Table) -> Job | None:
@@ -80,22 +90,22 @@ def job_of(table: Table) -> Job | None:
     if not sides:
         return None
 
-    def level(side: Side) -> str:
-        return level_of(hosted.player(side)) or ""
+    def job(kind: str, side: Side, proposal: str = "") -> Job:
+        level = level_of(hosted.player(side)) or ""
+        return Job(kind, side, level, table.stamp, owner_of(hosted, side), proposal=proposal)
 
     if hosted.phase == SETUP:
         waiting = [side for side in sides if side.letter not in hosted.ready]
-        return Job(CHOOSE, waiting[0], level(waiting[0]), table.stamp) if waiting else None
+        return job(CHOOSE, waiting[0]) if waiting else None
     if hosted.phase != PLAYING or table.match is None or table.game.is_over():
         return None
     for kind, proposer in sorted(table.offers().items()):
         if proposer.other in sides and proposer not in sides:
-            answerer = proposer.other
-            return Job(ANSWER, answerer, level(answerer), table.stamp, proposal=kind)
+            return job(ANSWER, proposer.other, kind)
     side = table.game.side
     if table.paused or side not in sides:
         return None
-    return Job(TURN, side, level(side), table.stamp)
+    return job(TURN, side)
 
 
 def with_game(job: Job, table: Table) -> Job:
@@ -201,15 +211,17 @@ class Robots:
         now, so that the match goes on."""
         texts: list[str] = []
         if job.kind == TURN and job.game is not None:
-            texts = await self.search(job.game, FALLBACK if fallback else job.level)
+            level = FALLBACK if fallback else job.level
+            texts = await self.search(job.game, level, job.owner)
         await self._run(channel, job.stamp, flow_of(self._ctx, job, texts))
 
-    async def search(self, game: GameState, level: str) -> list[str]:
-        """The turn ``level`` plays on ``game`` (as the side to act may know it)."""
+    async def search(self, game: GameState, level: str, owner: Owner) -> list[str]:
+        """The turn ``level`` plays on ``game`` (as the side to act may know it), searched
+        in ``owner``'s turn for a worker (``fairness``)."""
         settings = self._ctx.settings
         seconds = settings.ai_seconds or ai.turn_seconds(game)
         seed = self._ctx.rng.randrange(2**31)
-        return await self._ctx.offload.ai_turn(game, level, seconds, seed)
+        return await self._ctx.offload.ai_turn(game, level, seconds, seed, owner)
 
 
 # ---- challenging the AI, and hints ----------------------------------------------------------
@@ -227,21 +239,66 @@ def check_challenge(ctx: Context, level: str, live: list[Hosted]) -> User:
     return opponent
 
 
-def hint_game(table: Table, side: Side) -> GameState:
-    """What the AI may know to suggest ``side``'s turn: that player's own view of the game."""
+@dataclass(frozen=True)
+class Hint:
+    """What a hint is searched on: the player's own view of the game (``for_player``) with
+    what they staged taken back, all that can be (a search cannot, R43: the hint goes on
+    from it), so that the hint is a whole turn that can end; ``staged`` is what they had
+    staged, ``kept`` what of it stayed."""
+
+    game: GameState
+    staged: tuple[str, ...]
+    kept: tuple[str, ...]
+
+
+def hint_game(table: Table, side: Side) -> Hint:
+    """What the AI may know to suggest ``side``'s turn (see ``Hint``)."""
     if not table.practice:
         raise Refused(
             "Hints are given in practice games only: an unrated match against the AI "
             "(`rated:False`). In rated games and between people you play on your own."
         )
-    return table.game.for_player(side)
+    game = table.game.for_player(side)
+    staged = tuple(game.staged())
+    while game.staged():
+        try:
+            game.undo()
+        except ActionError:  # a search stays (R10, R43)
+            break
+    return Hint(game, staged, tuple(game.staged()))
 
 
-def hint_text(ctx: Context, texts: list[str]) -> str:
-    if not texts:
+def hint_text(ctx: Context, hint: Hint, texts: list[str]) -> str:
+    """The hint in words: the turn ``texts`` (after what was ``kept``), and how to get
+    there from what the player has staged."""
+    turn, staged = [*hint.kept, *texts], list(hint.staged)
+    if not texts and staged == turn:
         return f"The AI would end the turn as it stands: {ctx.cmd('end')}."
-    turn = "; ".join(texts)
-    return (
-        f"The AI ({HINT_LEVEL}) would play: {turn}.\n"
-        f"Play it with {ctx.cmd('act')} `{turn}`, then {ctx.cmd('end')}, or find your own move."
+    said = f"`{'; '.join(staged)}`"
+    if not texts:
+        return (
+            f"The AI ({HINT_LEVEL}) would end this turn without another action; you have "
+            f"staged {said}: take back what can be with {ctx.cmd('undo')}, then "
+            f"{ctx.cmd('end')}, or find your own move."
+        )
+    head = f"The AI ({HINT_LEVEL}) would play: {'; '.join(turn)}.\n"
+    if not staged:
+        return head + (
+            f"Play it with {ctx.cmd('act')} `{'; '.join(texts)}`, then {ctx.cmd('end')}, or "
+            "find your own move."
+        )
+    if turn == staged:
+        return head + f"That is what you have staged: end your turn with {ctx.cmd('end')}."
+    if turn[: len(staged)] == staged:
+        rest = "; ".join(turn[len(staged) :])
+        return head + (
+            f"It starts with what you have staged ({said}): add {ctx.cmd('act')} `{rest}`, "
+            f"then {ctx.cmd('end')}, or find your own move."
+        )
+    back = len(staged) - len(hint.kept)
+    actions = "action" if back == 1 else f"{back} actions"
+    return head + (
+        f"It differs from what you have staged ({said}): take back the {actions} with "
+        f"{ctx.cmd('undo')}, play {ctx.cmd('act')} `{'; '.join(texts)}`, then "
+        f"{ctx.cmd('end')}, or find your own move."
     )

@@ -22,8 +22,10 @@ from storage.hosting import CHALLENGE, PLAYING, SETUP
 
 from . import agreements, endings, lobby, play, robots, setup_phase
 from .errors import Refused, StaleRequest
+from .fairness import Owner
 from .host import OVER, EndedListener, Host, check_stamp
 from .models import Menu, Place, Reply, User
+from .offload import WorkerFailed
 from .ports import Stamp
 from .questions import SetupForm
 from .table import DRAW, PAUSE, RESET, Table, player_side
@@ -176,14 +178,20 @@ class MatchService(Host):
             if table is None:
                 raise Refused(self._no_match())
             side = play.acting_side(self._ctx, table, user)
-            game = robots.hint_game(table, side)
-            stamp = table.stamp
+            hint = robots.hint_game(table, side)
+            stamp, owner = table.stamp, Owner(table.hosted.guild_id, user.id)
         self._hinting.add(user.id)
         try:
-            texts = await self._robots.search(game, robots.HINT_LEVEL)
+            texts = await self._robots.search(hint.game, robots.HINT_LEVEL, owner)
+        except WorkerFailed:
+            log.exception("the hint's search failed in channel %d", place.channel_id)
+            raise Refused(
+                "The AI could not work out a hint this time, and nothing in your match "
+                "changed. Ask again in a moment, or play on."
+            ) from None
         finally:
             self._hinting.discard(user.id)
-        return Reply(robots.hint_text(self._ctx, texts), stamp=stamp)
+        return Reply(robots.hint_text(self._ctx, hint, texts), stamp=stamp)
 
     async def robots_idle(self) -> None:
         """Wait until the AI players have nothing left to do (tests, demos)."""
