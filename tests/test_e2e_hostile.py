@@ -59,7 +59,7 @@ async def test_hostile_inputs_are_refused_quickly_changing_nothing(tmp_path: Pat
         cases: list[tuple[str, tuple[str, ...], dict[str, Any], str]] = [
             ("ann", ("act",), {"action": BOMB}, "and an action is at most 160"),
             ("ann", ("act",), {"action": "x" * 400}, "400 characters long"),
-            ("ann", ("act",), {"action": MARKUP[:150]}, "cannot read `@everyone @here"),
+            ("ann", ("act",), {"action": MARKUP[:150]}, "Cannot read `@everyone @here"),
             ("ann", ("undo",), {"number": 99}, "nothing to take back"),
             ("carl", ("act",), {"action": MARKUP[:150]}, "Only ann (Challenger) and bob"),
             ("carl", ("record",), {"number": HUGE}, f"There is no match {HUGE} in this"),
