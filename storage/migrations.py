@@ -568,6 +568,15 @@ CREATE INDEX interactions_by_age ON interactions (seen_at);
 """
 
 
+AI_MATCHES_PER_SERVER = """
+-- A server's admins cap how many matches against the AI may be live there at once (the
+-- guild_settings row 'ai_matches', a setting like the others); each challenge to the AI
+-- counts the server's live ones (an AI player's id is negative) on this index.
+CREATE INDEX hosted_live_ai ON hosted_matches (guild_id)
+    WHERE phase != 'ended' AND (challenger_id < 0 OR opposition_id < 0);
+"""
+
+
 def _board_check(boards: tuple[str, ...]) -> str:
     return "CHECK (board IN (" + ", ".join(f"'{board}'" for board in boards) + "))"
 
@@ -629,6 +638,7 @@ MIGRATIONS = (
     Migration(8, "setup answers of every game", SETUP_ANSWERS),
     Migration(9, "AI ladders", AI_PLAYERS, widen_ladder_boards(GAME_LADDERS, LADDER_BOARDS)),
     Migration(10, "several processes: leases of clocks, outbox rows and shared work", SHARED_WORK),
+    Migration(11, "a server's cap on its live matches against the AI", AI_MATCHES_PER_SERVER),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -642,6 +652,7 @@ POSTGRES_MIGRATIONS = (
         .replace(" INTEGER", " BIGINT")
         .replace(" WITHOUT ROWID", ""),
     ),
+    PostgresMigration(11, MIGRATIONS[10].summary, AI_MATCHES_PER_SERVER),
 )
 
 

@@ -223,6 +223,17 @@ async def guild_settings(db: ReadConnection, guild_id: int) -> dict[str, str]:
     return {row[0]: row[1] for row in rows}
 
 
+async def live_ai_matches(db: ReadConnection, guild_id: int) -> int:
+    """How many matches against the AI are live in a server (its cap: an AI player's id is
+    negative; the count reads the index of migration 11)."""
+    rows = await db.execute_fetchall(
+        "SELECT COUNT(*) FROM hosted_matches WHERE guild_id = ? AND phase != 'ended'"
+        " AND (challenger_id < 0 OR opposition_id < 0)",
+        (guild_id,),
+    )
+    return int(rows[0][0])
+
+
 async def finished_matches(
     db: ReadConnection, guild_id: int, player_id: int | None
 ) -> list[FinishedMatch]:

@@ -110,6 +110,10 @@ class Store:
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
         return await self._read(lambda db: reads.guild_settings(db, guild_id))
 
+    async def live_ai_matches(self, guild_id: int) -> int:
+        """How many matches against the AI are live in a server (for its cap)."""
+        return await self._read(lambda db: reads.live_ai_matches(db, guild_id))
+
     async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
         """Set (or, with None, remove) one setting of a guild."""
         await self._writer.run(lambda conn: writes.set_guild_setting(conn, guild_id, key, value))
