@@ -3,7 +3,8 @@ per turn, each side the first player in half of them. Win rates (draws count hal
 95 % Wilson intervals beside the targets of the full tables (docs/AI.md), which take hours at
 the real budgets (the long board is left out: its games are long). Each strength's slowest
 turn at its real budget (+10 % allowed), and the hosted AI's reply: the time from a player's
-end of turn to the AI's turn saved, at the real budget, searched in its worker process.
+end of turn to the AI's turn saved, at the real budget, searched in its worker process,
+alone and while another player floods the AI (``ai_flood_bench``).
 
     python -m benchmarks.ai_bench
 """
@@ -28,6 +29,7 @@ from bot.service import Place, Settings, Terms, User
 from bot.service.testing import Harness
 from rules import ActionError
 
+from . import ai_flood_bench
 from .common import Figure
 
 GAMES = 10
@@ -64,6 +66,7 @@ def run() -> list[Figure]:
     figures += budget_figures()
     figures.append(exhaustive_cost())
     figures.append(asyncio.run(hosted_reply()))
+    figures += ai_flood_bench.run()
     return figures
 
 
@@ -144,7 +147,7 @@ async def hosted_reply() -> Figure:
                 choices = await h.service.choices(here, ann, "", limit=25)
                 if not choices:
                     break
-                await h.service.play(here, ann, rng.choice(choices))
+                await h.service.play(here, ann, rng.choice(choices)[1])
                 start = time.perf_counter()
                 await h.service.end_turn(here, ann)
                 await h.service.robots_idle()

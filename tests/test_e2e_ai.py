@@ -113,3 +113,36 @@ async def test_a_torishogi_hint_after_staging_a_move_answers(tmp_path: Path) -> 
         assert "what you have staged" in hint.text, hint.text
         again = await stage.slash("ann", "hint")
         assert again.text.startswith("The AI (hard) would play: "), again.text
+
+
+async def test_admins_cap_the_matches_against_the_ai_in_their_server(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("admin", "ann", "bob"), channels=2) as stage:
+        first, second = stage.channels
+        wrong = await stage.slash("admin", "admin", "settings", ai_matches="many")
+        assert wrong.text.startswith(
+            "The cap on matches against the AI at once is a whole number from 0 (none) to 500, "
+            "or `default` (20); `many` is not."
+        ), wrong.text
+        saved = await stage.slash("admin", "admin", "settings", ai_matches="1")
+        assert saved.ephemeral and "matches against the AI at once: 1." in saved.text
+        begun = await stage.slash("ann", "challenge", ai="easy", game="torii", channel=first)
+        assert begun.text.startswith("Your match of Torii against AI (easy) has begun"), begun.text
+        refused = await stage.slash("bob", "challenge", ai="easy", game="torii", channel=second)
+        assert refused.text.startswith(
+            "This server already has 1 match against the AI going, the most its admins allow "
+            "at once."
+        ), refused.text
+        await stage.slash("ann", "match", "abort", channel=first)
+        await stage.click("ann", "Abort", channel=first)
+        await stage.posted("aborted", channel=first)
+        again = await stage.slash("bob", "challenge", ai="easy", game="torii", channel=second)
+        assert again.text.startswith("Your match of Torii against AI (easy) has begun"), again.text
+        off = await stage.slash("admin", "admin", "settings", ai_matches="0")
+        assert "matches against the AI at once: none." in off.text, off.text
+        await stage.slash("bob", "match", "abort", channel=second)
+        await stage.click("bob", "Abort", channel=second)
+        await stage.posted("aborted", channel=second)
+        refused = await stage.slash("ann", "challenge", ai="easy", game="torii", channel=first)
+        assert refused.text.startswith(
+            "This server's admins have turned matches against the AI off here."
+        ), refused.text

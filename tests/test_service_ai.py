@@ -6,11 +6,12 @@ it go on the AI ladder, never into people's ratings."""
 from __future__ import annotations
 
 import pytest
+from ladder_fixtures import GUILD, desk_of, runner_of
 
 import ai
 from bot.ladder.boards import Boards
 from bot.ladder.errors import NotFound
-from bot.service import Place, Refused, Settings, Terms, User
+from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
 from bot.service.robots import robot
 from bot.service.testing import Harness, ManualClock
 from rules import Side
@@ -119,6 +120,39 @@ async def test_one_player_has_at_most_three_matches_against_the_ai(h: Harness) -
         await h.service.challenge_ai(Place(1, 103), ANN, "easy", Terms(game="torishogi"))
     with pytest.raises(Refused, match="The AI plays `easy`, `normal` or `hard`"):
         await h.service.challenge_ai(Place(1, 104), User(2, "bob"), "godlike")
+
+
+async def test_a_server_has_at_most_its_cap_of_live_matches_against_the_ai(db: Config) -> None:
+    """The service's cap (``Settings.guild_ai_matches``) unless the server's admins set
+    theirs; matches in other servers do not count."""
+    h = Harness(db, settings=Settings(burst=1000, every=0.001, ai_processes=0, guild_ai_matches=2))
+    await h.open()
+    try:
+        bob, cat = User(2, "bob"), User(3, "cat")
+        await h.service.challenge_ai(Place(1, 100), ANN, "easy", Terms(game="torishogi"))
+        await h.service.challenge_ai(Place(1, 101), bob, "easy", Terms(game="torishogi"))
+        await h.service.challenge_ai(Place(2, 200), cat, "easy", Terms(game="torishogi"))
+        with pytest.raises(Refused, match="This server already has 2 matches against the AI"):
+            await h.service.challenge_ai(Place(1, 102), cat, "easy", Terms(game="torishogi"))
+        await save_guild(h.store, 1, GuildSettings(ai_matches=3))
+        await h.service.challenge_ai(Place(1, 102), cat, "easy", Terms(game="torishogi"))
+        await save_guild(h.store, 2, GuildSettings(ai_matches=0))
+        with pytest.raises(Refused, match="admins have turned matches against the AI off"):
+            await h.service.challenge_ai(Place(2, 201), ANN, "easy", Terms(game="torishogi"))
+    finally:
+        await h.close()
+
+
+async def test_the_ai_fills_the_ladder_queue_only_within_the_servers_cap(h: Harness) -> None:
+    desk, runner = desk_of(h), runner_of(h)
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR, ai_matches=0))
+    await desk.join_queue(Place(GUILD, 100), ANN, "torishogi")
+    h.clock.advance(3 * HOUR)
+    assert (await runner.tick()).opened == []
+    assert [e.player_id for e in await h.store.ladders.queue(GUILD, "torishogi")] == [ANN.id]
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
+    [opened] = (await runner.tick()).opened
+    assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}
 
 
 async def test_two_ai_players_play_a_whole_match_through_the_host(h: Harness) -> None:

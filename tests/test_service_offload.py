@@ -166,6 +166,24 @@ async def test_searches_are_granted_one_per_player_servers_and_players_in_turn()
     assert queue.running == queue.waiting == 0
 
 
+async def test_one_search_per_player_whatever_the_server() -> None:
+    queue = FairQueue(2)
+    done = asyncio.Event()
+    order: list[int] = []
+
+    async def search(guild: int) -> None:
+        async with queue.turn(Owner(guild, 10)):
+            order.append(guild)
+            await done.wait()
+
+    tasks = [asyncio.create_task(search(guild)) for guild in (1, 2)]
+    await asyncio.sleep(0)
+    assert order == [1] and queue.running == 1 and queue.waiting == 1
+    done.set()
+    await asyncio.gather(*tasks)
+    assert order == [1, 2]
+
+
 async def test_a_search_given_up_while_waiting_leaves_the_queue() -> None:
     queue = FairQueue(1)
     held = asyncio.Event()

@@ -12,7 +12,7 @@ from discord import app_commands
 from .callers import caller_of
 from .commands_info import lookups_of
 from .commands_ladder import Board
-from .options import DurationText, MatchNumber, ReasonText
+from .options import DurationText, MatchNumber, ReasonText, WordText
 from .respond import run
 
 
@@ -27,6 +27,7 @@ def register_admin(group: app_commands.Group) -> None:
         threads="Give each new match its own thread",
         ladder_channel="Where ladder pairings open their matches",
         ai_fill="After this wait in the ladder queue the AI plays whoever waits, e.g. 2h ('off')",
+        ai_matches="How many matches against the AI may run here at once, e.g. 10 (0: none)",
     )
     async def settings(
         interaction: discord.Interaction[Any],
@@ -34,12 +35,13 @@ def register_admin(group: app_commands.Group) -> None:
         threads: bool | None = None,
         ladder_channel: discord.TextChannel | None = None,
         ai_fill: DurationText | None = None,
+        ai_matches: WordText | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), lookups_of(interaction)
         channel = ladder_channel.id if ladder_channel else None
         await run(
             interaction,
-            lambda: lookups.settings(caller, deadline, threads, channel, ai_fill),
+            lambda: lookups.settings(caller, deadline, threads, channel, ai_fill, ai_matches),
             private=True,
         )
 

@@ -42,7 +42,7 @@ class Config:
     sync_guild: int | None = None
     api_base: str = DISCORD_API
     gateway: str | None = None  # None: Discord's own (or, with another API, ws://host/gateway)
-    ai_processes: int = 1  # worker processes searching the AI players' turns and hints
+    ai_processes: int | None = None  # AI search workers (None: one per core but one, >= 2)
     shards: tuple[int, ...] | None = None  # this process's shard ids (None: all of them)
     shard_count: int = 1
     claim_seconds: float = 60.0  # how long a process holds a clock or outbox rows it claimed
@@ -57,8 +57,9 @@ class Config:
     def from_env(cls, environ: Mapping[str, str] = os.environ) -> Config:
         """``DISCORD_TOKEN`` (or ``TORA_TOKEN``), ``TORA_DB`` (and storage's other
         ``TORA_DB_*``), ``TORA_LOG_LEVEL``, ``TORA_SYNC_GUILD``, ``TORA_DISCORD_API`` and
-        ``TORA_DISCORD_GATEWAY``, ``TORA_AI_PROCESSES`` (0 to 16, default 1: the AI players'
-        searches; 0 runs them in threads, which holds up every other channel meanwhile),
+        ``TORA_DISCORD_GATEWAY``, ``TORA_AI_PROCESSES`` (0 to 16; by default one per core but one,
+        at least two: the AI players' searches; 0 runs them in threads, one at a time, which
+        holds up every other channel meanwhile),
         ``TORA_SHARDS`` and ``TORA_SHARD_COUNT`` (as ``--shards`` and ``--shard-count``),
         ``TORA_CLAIM_SECONDS`` (1 to 3600, default 60: how soon the others take over the
         clocks and posts of a process that died)."""
@@ -77,8 +78,8 @@ class Config:
         gateway = (environ.get("TORA_DISCORD_GATEWAY") or "").strip() or None
         if gateway is None and api != DISCORD_API:
             gateway = gateway_next_to(api)
-        workers = (environ.get("TORA_AI_PROCESSES") or "1").strip()
-        if not workers.isdigit() or int(workers) > MOST_AI_PROCESSES:
+        workers = (environ.get("TORA_AI_PROCESSES") or "").strip()
+        if workers and (not workers.isdigit() or int(workers) > MOST_AI_PROCESSES):
             raise ConfigError(
                 f"TORA_AI_PROCESSES is a number of processes, 0 to {MOST_AI_PROCESSES}, "
                 f"not {workers!r}."
@@ -102,7 +103,7 @@ class Config:
             sync,
             api,
             gateway,
-            int(workers),
+            int(workers) if workers else None,
             **sharding,
             claim_seconds=int(claim),
         )

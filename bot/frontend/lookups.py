@@ -14,7 +14,7 @@ from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.pictures import BytesCache
 from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
 from bot.service.showing import result_words
-from bot.service.texts import duration, escape
+from bot.service.texts import duration, escape, quote
 from render import StatusInfo, board_of, replay_of
 from rules import game_type
 from rules.records import RecordError
@@ -235,6 +235,7 @@ class Lookups:
         threads: bool | None,
         ladder_channel: int | None,
         ai_fill: str | None = None,
+        ai_matches: str | None = None,
     ) -> Answer:
         guild = self._guild(caller)
         if not caller.admin:
@@ -249,12 +250,16 @@ class Lookups:
             settings = replace(settings, ladder_channel=ladder_channel)
         if ai_fill is not None:
             settings = replace(settings, ai_fill_after=_ai_fill(ai_fill))
-        changed = (deadline, threads, ladder_channel, ai_fill) != (None, None, None, None)
+        default_cap = self.actions.service.settings.guild_ai_matches
+        if ai_matches is not None:
+            settings = replace(settings, ai_matches=_ai_matches(ai_matches, default_cap))
+        given = (deadline, threads, ladder_channel, ai_fill, ai_matches)
+        changed = given != (None,) * len(given)
         if changed:
             if settings.turn_seconds is not None:
                 Terms(turn_seconds=settings.turn_seconds).check()  # refused if out of range
             await save_guild(self.store, guild, settings)
-        return Answer(("Saved. " if changed else "") + settings_text(settings))
+        return Answer(("Saved. " if changed else "") + settings_text(settings, default_cap))
 
 
 def _ai_fill(text: str) -> float | None:
@@ -272,15 +277,35 @@ def _ai_fill(text: str) -> float | None:
     return seconds
 
 
-def settings_text(settings: GuildSettings) -> str:
+MOST_AI_MATCHES = 500  # the highest cap an admin may set on live matches against the AI
+
+
+def _ai_matches(text: str, default: int) -> int | None:
+    """The cap on live matches against the AI: ``default`` (None), or 0 to
+    ``MOST_AI_MATCHES`` (0: none at all)."""
+    word = text.strip().lower()
+    if word == "default":
+        return None
+    if not (word.isdigit() and len(word) <= 3 and int(word) <= MOST_AI_MATCHES):
+        raise Unusable(
+            f"The cap on matches against the AI at once is a whole number from 0 (none) to "
+            f"{MOST_AI_MATCHES}, or `default` ({default}); {quote(text)} is not."
+        )
+    return int(word)
+
+
+def settings_text(settings: GuildSettings, default_cap: int) -> str:
     turn = (
         "24 h (the default)" if settings.turn_seconds is None else duration(settings.turn_seconds)
     )
     channel = "none" if settings.ladder_channel is None else f"<#{settings.ladder_channel}>"
     fill = settings.ai_fill_after
     ai = "off" if fill is None else f"after {duration(fill)} in the queue"
+    cap = settings.ai_matches
+    most = f"{default_cap} (the default)" if cap is None else "none" if cap == 0 else str(cap)
     return (
         f"This server's settings: turn deadline of new challenges {turn}; each match in its "
         f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}; the AI "
-        f"plays whoever waits for a ladder match: {ai}."
+        f"plays whoever waits for a ladder match: {ai}; matches against the AI at once: "
+        f"{most}."
     )

@@ -101,10 +101,11 @@ def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
     return [tx.add_pairing(pairing) for pairing in found]
 
 
-def ai_pairs(tx: LadderTx, guild_id: int, board: str, wait: float) -> list[Pairing]:
-    """Pair everyone who has waited ``wait`` seconds or more with an AI player, and take
-    them off the queue."""
-    entries = [e for e in tx.queue(guild_id, board) if tx.now - e.joined_at >= wait]
+def ai_pairs(tx: LadderTx, guild_id: int, board: str, wait: float, most: int) -> list[Pairing]:
+    """Pair everyone who has waited ``wait`` seconds or more with an AI player (the longest
+    waiting ``most`` of them), and take them off the queue."""
+    waited = [e for e in tx.queue(guild_id, board) if tx.now - e.joined_at >= wait]
+    entries = sorted(waited, key=lambda entry: entry.joined_at)[:most]
     if not entries:
         return []
     ai_board = AI_PREFIX + board
@@ -178,18 +179,22 @@ class Matchmaking:
             lambda tx: pairs(tx, guild_id, board), self._clock()
         )
 
-    async def pair_with_ai(self, guild_id: int, board: str, wait: float) -> list[Pairing]:
-        """Pairs of everyone who waited ``wait`` seconds or more with an AI player (the AI
-        players are saved, a write each, only when someone has waited that long)."""
+    async def pair_with_ai(
+        self, guild_id: int, board: str, wait: float, most: int = 1_000_000
+    ) -> list[Pairing]:
+        """Pairs of everyone who waited ``wait`` seconds or more with an AI player, at most
+        ``most`` (the server's room for matches against the AI; the AI players are saved,
+        a write each, only when someone has waited that long)."""
         check_board(board)
         now = self._clock()
-        if all(now - entry.joined_at < wait for entry in await self.waiting(guild_id, board)):
+        waiting = await self.waiting(guild_id, board)
+        if most <= 0 or all(now - entry.joined_at < wait for entry in waiting):
             return []
         for level in AI_PREFERENCE:
             player = robot(level)
             await self._store.save_player(player.id, player.name)
         return await self._store.ladders.transact(
-            lambda tx: ai_pairs(tx, guild_id, board, wait), self._clock()
+            lambda tx: ai_pairs(tx, guild_id, board, wait, most), self._clock()
         )
 
     async def expire(self, notice: Callable[[Expired], str] | None = None) -> list[Expired]:

@@ -16,6 +16,7 @@ import random
 from dataclasses import dataclass
 
 from bot.service import Clock, MatchService, Settings, SystemClock, Threads, load_guild
+from bot.service.robots import ai_room
 from storage import Store
 
 from . import texts
@@ -101,7 +102,8 @@ class LadderRunner:
             pairings = await self._queue.pair(guild_id, board)
             wait = (await load_guild(self._store, guild_id)).ai_fill_after
             if wait is not None:
-                pairings += await self._queue.pair_with_ai(guild_id, board, wait)
+                room = await ai_room(self._store, self._settings, guild_id)  # the server's cap
+                pairings += await self._queue.pair_with_ai(guild_id, board, wait, room)
             for pairing in pairings:
                 result = await self._opener.open(pairing)
                 if isinstance(result, Opened):

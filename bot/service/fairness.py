@@ -21,8 +21,9 @@ KEPT = 10_000  # servers and owners remembered as served before the absent ones 
 
 @dataclass(frozen=True)
 class Owner:
-    """Whom a search serves: ``who`` in the server ``guild`` (a user's id, or a channel's
-    for a match between AI players: ``("channel", id)``)."""
+    """Whom a search serves: ``who`` (a user's id, or a channel's for a match between AI
+    players: ``("channel", id)``), from the server ``guild``. One search runs per ``who``
+    at a time, whatever the server."""
 
     guild: int
     who: Hashable
@@ -41,7 +42,7 @@ class FairQueue:
 
     def __init__(self, slots: int) -> None:
         self.slots = max(1, slots)
-        self._running: set[Owner] = set()
+        self._running: dict[Hashable, Owner] = {}  # whose searches run (one each, any server)
         self._queues: dict[Owner, deque[_Waiting]] = {}
         self._tick = itertools.count(1)
         self._served: dict[Hashable, int] = {}  # a server's or an owner's last grant
@@ -83,7 +84,7 @@ class FairQueue:
                 del self._queues[owner]
             if waiting.ready.done():  # given up (cancelled) before it could leave the queue
                 continue
-            self._running.add(owner)
+            self._running[owner.who] = owner
             tick = next(self._tick)
             self._served[("guild", owner.guild)] = self._served[owner] = tick
             waiting.ready.set_result(None)
@@ -93,7 +94,7 @@ class FairQueue:
     def _next(self) -> Owner | None:
         """The owner to serve next: of the server served least recently, then the owner
         served least recently (never served: first), among those not running."""
-        ready = [owner for owner in self._queues if owner not in self._running]
+        ready = [owner for owner in self._queues if owner.who not in self._running]
         if not ready:
             return None
         return min(
@@ -105,13 +106,13 @@ class FairQueue:
         )
 
     def _release(self, owner: Owner) -> None:
-        self._running.discard(owner)
+        self._running.pop(owner.who, None)
         self._grant()
 
     def _forget_served(self) -> None:
         """Keep the memory of who was served bounded: those neither waiting nor running
         are forgotten (they count as never served, which is what a long absence is)."""
-        present = set(self._queues) | self._running
+        present = set(self._queues) | set(self._running.values())
         keep = present | {("guild", owner.guild) for owner in present}
         self._served = {key: tick for key, tick in self._served.items() if key in keep}
 

@@ -1,8 +1,9 @@
 """A server's own settings, chosen by its admins: the default turn deadline of new
 challenges, whether each match gets a thread of its own, the ladder's channel (where
-ladder pairings open their matches), and after how long a wait in the ladder queue an AI
-player takes on whoever still waits (off by default). Kept in storage's ``guild_settings``
-rows."""
+ladder pairings open their matches), after how long a wait in the ladder queue an AI
+player takes on whoever still waits (off by default), and how many matches against the AI
+may be live there at once (the service's default unless set). Kept in storage's
+``guild_settings`` rows."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from storage import Store
 
 TURN_SECONDS, THREADS, LADDER_CHANNEL = "turn_seconds", "threads", "ladder_channel"
-AI_FILL = "ai_fill_after"
+AI_FILL, AI_MATCHES = "ai_fill_after", "ai_matches"
 
 
 @dataclass(frozen=True)
@@ -20,6 +21,7 @@ class GuildSettings:
     threads: bool = False
     ladder_channel: int | None = None
     ai_fill_after: float | None = None  # seconds in the queue; None: the AI never fills it
+    ai_matches: int | None = None  # live matches against the AI; None: the service's default
 
 
 async def load_guild(store: Store, guild_id: int) -> GuildSettings:
@@ -27,11 +29,13 @@ async def load_guild(store: Store, guild_id: int) -> GuildSettings:
     turn = rows.get(TURN_SECONDS)
     channel = rows.get(LADDER_CHANNEL)
     fill = rows.get(AI_FILL)
+    most = rows.get(AI_MATCHES)
     return GuildSettings(
         turn_seconds=None if turn is None else float(turn),
         threads=rows.get(THREADS) == "on",
         ladder_channel=None if channel is None else int(channel),
         ai_fill_after=None if fill is None else float(fill),
+        ai_matches=None if most is None else int(most),
     )
 
 
@@ -42,5 +46,6 @@ async def save_guild(store: Store, guild_id: int, settings: GuildSettings) -> No
     await store.set_guild_setting(
         guild_id, LADDER_CHANNEL, None if channel is None else str(channel)
     )
-    fill = settings.ai_fill_after
+    fill, most = settings.ai_fill_after, settings.ai_matches
     await store.set_guild_setting(guild_id, AI_FILL, None if fill is None else repr(fill))
+    await store.set_guild_setting(guild_id, AI_MATCHES, None if most is None else str(most))

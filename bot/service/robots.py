@@ -17,17 +17,19 @@ from dataclasses import dataclass, replace
 
 import ai
 from rules import ActionError, GameState, Side
-from storage import Hosted
+from storage import Hosted, Store
 from storage.hosting import PLAYING, SETUP
 
 from . import agreements, play, setup_phase
 from .context import Context
 from .errors import Refused, StaleRequest
 from .fairness import Owner
+from .guild import load_guild
 from .models import AI_IDS, Reply, User, is_robot
 from .ports import Stamp
 from .table import PAUSE, Table
-from .texts import quote
+from .terms import Settings
+from .texts import plural, quote
 
 log = logging.getLogger(__name__)
 HINT_LEVEL = "hard"
@@ -225,9 +227,10 @@ class Robots:
 
 
 # ---- challenging the AI, and hints ----------------------------------------------------------
-def check_challenge(ctx: Context, level: str, live: list[Hosted]) -> User:
+async def check_challenge(ctx: Context, level: str, live: list[Hosted], guild_id: int) -> User:
     """The AI player a challenge names, unless the player already has as many matches
-    against the AI as one may have (``live``: the live matches the player is in)."""
+    against the AI as one may have (``live``: the live matches the player is in), or the
+    server as many as its cap allows."""
     opponent = robot(level)
     against = [hosted for hosted in live if robot_sides(hosted)]
     most = ctx.settings.ai_matches
@@ -236,7 +239,29 @@ def check_challenge(ctx: Context, level: str, live: list[Hosted]) -> User:
             f"You already play {most} matches against the AI, the most one player may have at "
             "once. Finish or resign one of them first."
         )
+    cap = await guild_ai_cap(ctx.store, ctx.settings, guild_id)
+    if cap == 0:
+        raise Refused("This server's admins have turned matches against the AI off here.")
+    if await ctx.store.live_ai_matches(guild_id) >= cap:
+        raise Refused(
+            f"This server already has {plural(cap, 'match', 'matches')} against the AI going, "
+            "the most its admins allow at once. Try again once one of them has ended."
+        )
     return opponent
+
+
+async def guild_ai_cap(store: Store, settings: Settings, guild_id: int) -> int:
+    """How many matches against the AI may be live in a server at once: its admins' cap,
+    else the service's."""
+    cap = (await load_guild(store, guild_id)).ai_matches
+    return settings.guild_ai_matches if cap is None else cap
+
+
+async def ai_room(store: Store, settings: Settings, guild_id: int) -> int:
+    """How many more matches against the AI may begin in a server now (its cap less those
+    live): the AI filling the ladder queue keeps within it too."""
+    cap = await guild_ai_cap(store, settings, guild_id)
+    return max(0, cap - await store.live_ai_matches(guild_id))
 
 
 @dataclass(frozen=True)

@@ -152,7 +152,8 @@ class MatchService(Host):
         self._limit.take(user.id, self._ctx.now())
         terms = terms or Terms()
         terms.check()
-        opponent = robots.check_challenge(self._ctx, level, await self.matches_of(user.id))
+        live = await self.matches_of(user.id)
+        opponent = await robots.check_challenge(self._ctx, level, live, place.guild_id)
         if where is not None:
             place = await where()
         first, second = user, opponent

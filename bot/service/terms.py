@@ -213,8 +213,10 @@ class Settings:
     user, then one every ``every`` seconds; ``rules_processes`` run long-board turn ends
     (see ``offload``); ``user_challenges`` and ``guild_challenges`` cap the challenges
     waiting for an answer, per player and per server. ``ai_processes`` search the AI
-    players' turns, each within ``ai_seconds`` (None: the engines' own time, 2 s a turn, 8 s
-    on TORA's long board); one player may have ``ai_matches`` matches against the AI at once.
+    players' turns (None: one per core but one, at least two), each within ``ai_seconds``
+    (None: the engines' own time, 2 s a turn, 8 s on TORA's long board); one player may have
+    ``ai_matches`` matches against the AI at once, a server ``guild_ai_matches`` unless its
+    admins set their own cap.
     Several processes on one database: a process claims a clock or the outbox rows of a
     destination for ``claim_seconds`` (another takes them over once that has run out after it
     died); with ``poll_seconds`` the clock and outbox loops look at the database at least that
@@ -230,9 +232,10 @@ class Settings:
     rules_processes: int = 1  # workers for long-board turn ends (0: worker threads only)
     user_challenges: int = 3  # challenges one player may have waiting in a server
     guild_challenges: int = 50  # challenges a server may have waiting at once
-    ai_processes: int = 1
+    ai_processes: int | None = None
     ai_seconds: float | None = None
     ai_matches: int = 3
+    guild_ai_matches: int = 20
     claim_seconds: float = 60.0
     poll_seconds: float | None = None
     channel_link: str = "https://discord.com/channels/{guild}/{channel}"
