@@ -1,10 +1,19 @@
 """Engines that play every hosted game through the game seam: pure, no I/O, above the rules
 core and below nothing else of ours. ``make_player(name, game)`` gives a baseline (``random``,
 ``greedy``) or a strength (``easy``, ``normal``, ``hard``); ``python -m ai match`` measures
-them against each other (docs/AI.md); ``decide``, ``turn_seconds`` and ``takes_draw`` are
-what a game host asks of them."""
+them against each other (docs/AI.md); ``decide``, ``turn_seconds``, ``takes_draw`` and
+``offers_draw`` are what a game host asks of them."""
 
-from .host import decide, takes_draw, turn_seconds
+from .host import decide, offers_draw, takes_draw, turn_seconds
 from .players import BASELINES, LEVELS, Player, make_player
 
-__all__ = ["BASELINES", "LEVELS", "Player", "decide", "make_player", "takes_draw", "turn_seconds"]
+__all__ = [
+    "BASELINES",
+    "LEVELS",
+    "Player",
+    "decide",
+    "make_player",
+    "offers_draw",
+    "takes_draw",
+    "turn_seconds",
+]

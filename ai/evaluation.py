@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from rules import GameState, GameView, Side
 from rules.tora import COMMAND_KINDS, Game, distance
@@ -29,21 +30,40 @@ def evaluate(game: GameState, side: Side) -> float:
     return EVALUATIONS[game.game_type](game, side)
 
 
+def balance(game: GameState, side: Side) -> float:
+    """The part of ``side``'s standing that only a removal changes, as each game counts one
+    (``GameState.quiet_rounds``): TORA's points and material, ToriShogi's material on the
+    board and in hand (a drop only moves a piece from the hand's 1.1 to the board's 1). In
+    Torii Followers come and go every turn: there it is the whole evaluation."""
+    if game.game_type == "tora":
+        view = game.view_for(side)
+        return _points(view, side) + _material(view, side)
+    if game.game_type == "torishogi":
+        return _torishogi_material(game.view_for(side), side)
+    return evaluate(game, side)
+
+
+def _points(view: GameView, side: Side) -> float:
+    return 10.0 * (
+        (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
+    )
+
+
+def _material(view: GameView, side: Side) -> float:
+    return sum(
+        TORA_VALUES.get(piece.kind, 0) * (1 if piece.side == side else -1)
+        for piece in view.pieces
+        if not piece.doomed
+    )
+
+
 def _tora(game: GameState, side: Side) -> float:
     """Points booked and pending (R27), ten to a point, then material on the board, less
     what the enemy's hidden Assassin may take next (its believed reach, ``belief``), less a
     little for every step the side's pieces stand from the enemy's command pieces."""
     view = game.view_for(side)
-    score = 10.0 * (
-        (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
-    )
-    material = sum(
-        TORA_VALUES.get(piece.kind, 0) * (1 if piece.side == side else -1)
-        for piece in view.pieces
-        if not piece.doomed
-    )
     pull = PRESSURE * _distance_to_command(view, side)
-    return score + material - _exposure(game, side, view) - pull
+    return _points(view, side) + _material(view, side) - _exposure(game, side, view) - pull
 
 
 PRESSURE = 0.05  # per step between a piece and the nearest enemy command piece
@@ -81,6 +101,13 @@ def _exposure(game: GameState, side: Side, view: GameView) -> float:
 
 def _torishogi(game: GameState, side: Side) -> float:
     view = game.view_for(side)
+    total = _torishogi_material(view, side)
+    if view.in_check:
+        total += -0.5 if view.side == side else 0.5
+    return total
+
+
+def _torishogi_material(view: Any, side: Side) -> float:
     total = 0.0
     for piece in view.pieces:
         value = TORISHOGI_VALUES.get(piece.kind, TORISHOGI_OTHER)
@@ -89,8 +116,6 @@ def _torishogi(game: GameState, side: Side) -> float:
         for kind, count in view.hand(who):
             value = TORISHOGI_VALUES.get(kind, TORISHOGI_OTHER) * HAND_BONUS * count
             total += value if who == side else -value
-    if view.in_check:
-        total += -0.5 if view.side == side else 0.5
     return total
 
 

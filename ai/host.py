@@ -1,5 +1,5 @@
 """What a game host asks of the engines: a whole turn for the side to act at a strength
-within its time, the time a turn may take, and whether to take a draw.
+within its time, the time a turn may take, and whether to take or offer a draw.
 
 Every entry takes the game as the acting side may know it (``game.for_player(side)``, which
 the host makes before anything leaves its process) and plays on its own copy."""
@@ -11,12 +11,15 @@ import random
 from rules import GameState, Side
 from rules.tora import LONG, Game
 
-from .evaluation import evaluate
+from .evaluation import balance
 from .players import LEVELS, make_player
 
 SHORT_TURN = 2.0  # seconds a hosted AI turn may take: TORA's short board, ToriShogi, Torii
 LONG_TURN = 8.0  # TORA's long board
-DRAW_MARGIN = -1.0  # the AI takes a draw when it stands worse than this (its own judgement)
+DRAW_MARGIN = -1.0  # the AI takes a draw when its balance is worse than this
+QUIET_ROUNDS = 20  # rounds without a removal after which a level game is a draw to the AI
+LEVEL = 1.0  # how near even its balance must be then (a Soldier, a Swallow, a Follower)
+OFFER_EVERY = 10  # rounds between its offers while the game stays so
 
 
 def turn_seconds(game: GameState) -> float:
@@ -35,6 +38,26 @@ def decide(game: GameState, level: str, seconds: float, seed: int) -> list[str]:
 
 
 def takes_draw(game: GameState, side: Side) -> bool:
-    """Whether ``side``'s AI accepts a draw offered now: only when it stands worse, by its
-    own evaluation of what it may know."""
-    return evaluate(game.for_player(side), side) < DRAW_MARGIN
+    """Whether ``side``'s AI accepts a draw offered now: when it stands worse by what it
+    may know (its ``balance``: TORA's points and material, ToriShogi's material, Torii's
+    progress; not the evaluation's pulls and risks, which alone put both sides of a fresh
+    TORA board below even), or when the game is going nowhere (``going_nowhere``)."""
+    mine = game.for_player(side)
+    return balance(mine, side) < DRAW_MARGIN or going_nowhere(mine, side)
+
+
+def offers_draw(game: GameState, side: Side) -> bool:
+    """Whether ``side``'s AI offers a draw before its turn now: when the game has just gone
+    ``QUIET_ROUNDS`` rounds nowhere, and every ``OFFER_EVERY`` rounds after while it still
+    does (once a round: the count moves on by one between two of its turns)."""
+    quiet = game.quiet_rounds()
+    if quiet < QUIET_ROUNDS or (quiet - QUIET_ROUNDS) % OFFER_EVERY:
+        return False
+    return going_nowhere(game.for_player(side), side)
+
+
+def going_nowhere(game: GameState, side: Side) -> bool:
+    """No piece removed for ``QUIET_ROUNDS`` rounds (as the game counts removals), so the
+    balance the evaluation weighs (``balance``) has not moved in all that time, and it is
+    level: within ``LEVEL`` of even."""
+    return game.quiet_rounds() >= QUIET_ROUNDS and abs(balance(game, side)) <= LEVEL

@@ -8,7 +8,9 @@ import random
 
 import pytest
 
-from rules import GameState, game_type
+import ai
+from ai.evaluation import balance
+from rules import GameState, Side, game_type
 
 STARTS = {
     "tora": ({"board": "short"}, ({"strategy": "aggressive"}, {"strategy": "defensive"})),
@@ -57,3 +59,37 @@ def test_quiet_rounds_count_the_rounds_since_the_last_removal(game_id: str) -> N
         if not staged_copy.is_over() and staged_copy.legal_actions():
             staged_copy.apply(staged_copy.legal_actions()[0])  # staged: not counted
             assert staged_copy.quiet_rounds() == quiet // 2
+
+
+def empty_turns(game: GameState, count: int) -> None:
+    for _ in range(count):
+        game.end_turn()
+
+
+def test_the_ai_takes_and_offers_a_draw_once_a_level_game_has_gone_20_rounds_nowhere() -> None:
+    game = new("tora")  # the short board: two empty turns a round, nothing removed, level
+    empty_turns(game, 2 * 19)
+    assert game.quiet_rounds() == 19
+    assert not ai.takes_draw(game, Side.CHALLENGER) and not ai.offers_draw(game, Side.CHALLENGER)
+    empty_turns(game, 2)
+    assert ai.takes_draw(game, Side.CHALLENGER) and ai.takes_draw(game, Side.OPPOSITION)
+    assert ai.offers_draw(game, Side.CHALLENGER)  # once...
+    empty_turns(game, 2)
+    assert ai.takes_draw(game, Side.CHALLENGER) and not ai.offers_draw(game, Side.CHALLENGER)
+    empty_turns(game, 2 * 9)
+    assert game.quiet_rounds() == 30 and ai.offers_draw(game, Side.CHALLENGER)  # ...a round in 10
+
+
+def test_the_side_ahead_neither_takes_nor_offers_a_draw_however_long_it_goes_nowhere() -> None:
+    rng = random.Random(3)
+    game = new("tora")
+    while game.turns == [] or game.quiet_rounds() or abs(balance(game, Side.CHALLENGER)) <= 1:
+        while game.actions_left and game.legal_actions():
+            game.apply(rng.choice(game.legal_actions()))
+        game.end_turn(deadline=True)
+        assert not game.is_over()
+    ahead = Side.CHALLENGER if balance(game, Side.CHALLENGER) > 0 else Side.OPPOSITION
+    empty_turns(game, 2 * 25)
+    assert game.quiet_rounds() >= 20
+    assert not ai.takes_draw(game, ahead) and not ai.offers_draw(game, ahead)
+    assert ai.takes_draw(game, ahead.other)  # worse off: it takes one, as it always has

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from emulator.stage import Stage
+from rules.torishogi import ToriShogiGame
 
 TURNS = 3
 
@@ -146,3 +149,66 @@ async def test_admins_cap_the_matches_against_the_ai_in_their_server(tmp_path: P
         assert refused.text.startswith(
             "This server's admins have turned matches against the AI off here."
         ), refused.text
+
+
+def quiet_for(monkeypatch: pytest.MonkeyPatch, rounds: int) -> None:
+    """ToriShogi games as if no piece had been captured for ``rounds`` rounds (the count
+    itself is the game's, tested in tests/test_ai_draws.py): the start is level."""
+    monkeypatch.setattr(ToriShogiGame, "quiet_rounds", lambda _game: rounds)
+
+
+async def test_the_ai_takes_a_draw_in_a_level_game_where_nothing_is_captured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the AI declined every draw unless it stood worse, so a dead-level game
+    against it ended only by resignation."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        await stage.slash("ann", "challenge", ai="easy", game="torishogi")
+        await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
+        quiet_for(monkeypatch, 19)
+        await stage.slash("ann", "draw")
+        await stage.posted("AI (easy) (Opposition) declines ann's draw offer.")
+        quiet_for(monkeypatch, 20)
+        await stage.slash("ann", "draw")
+        await stage.posted("agreed to a draw")
+
+
+async def test_the_ai_offers_a_draw_in_a_level_game_where_nothing_is_captured(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with Stage(tmp_path, ("ann",)) as stage:
+        await stage.slash("ann", "challenge", ai="easy", game="torishogi")
+        await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
+        quiet_for(monkeypatch, 20)
+        await stage.slash("ann", "act", action="a3a4")
+        await stage.slash("ann", "end")
+        offer = await stage.posted("AI (easy) (Opposition) proposes a draw.")
+        assert "ann, accept with `/tora draw`" in offer
+        await stage.posted("AI (easy) (Opposition) ended their turn:")
+        accepted = await stage.click("ann", "Accept the draw")
+        assert accepted.text == "You accepted the draw; the match is over.", accepted.text
+        await stage.posted("agreed to a draw")
+
+
+async def test_after_30_rounds_without_a_capture_the_turn_post_offers_a_draw_button(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        quiet_for(monkeypatch, 29)
+        await stage.slash("ann", "act", action="a3a4")
+        await stage.slash("ann", "end")
+        post = await stage.posted("ann (Challenger) ended their turn:")
+        assert "propose a draw" not in post
+        quiet_for(monkeypatch, 30)
+        await stage.slash("bob", "act", action="g5g4")
+        await stage.slash("bob", "end")
+        post = await stage.posted("bob (Opposition) ended their turn:")
+        assert "No piece has been captured for 30 rounds" in post, post
+        proposed = await stage.click("ann", "Propose a draw")  # either player may
+        assert proposed.text == "You proposed a draw.", proposed.text
+        await stage.posted("ann (Challenger) proposes a draw.")
+        accepted = await stage.click("bob", "Accept the draw")
+        assert accepted.text == "You accepted the draw; the match is over.", accepted.text
+        await stage.posted("agreed to a draw")

@@ -409,6 +409,8 @@ class Actions:
             return Answer.of(await service.end_turn(place, user, expect=expect))
         if press.verb == "undo":
             return self._turn_prompt(place, await service.undo(place, user, expect=expect))
+        if press.verb == "offer":  # propose a draw, or accept the one proposed
+            return Answer.of(await service.draw(place, user, expect=expect))
         if press.verb in ("draw", "reset", "pause", "resign", "abort"):
             return Answer.of(await self._agreement(press.verb)(place, user, expect=expect))
         if press.verb == "hint":

@@ -29,6 +29,7 @@ VERBS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "preview": ("Preview", discord.ButtonStyle.secondary),
     "hint": ("Hint", discord.ButtonStyle.secondary),
     "draw": ("Accept the draw", discord.ButtonStyle.success),
+    "offer": ("Propose a draw", discord.ButtonStyle.secondary),  # a turn post, a game going nowhere
     "reset": ("Accept the reset", discord.ButtonStyle.success),
     "pause": ("Agree to pause", discord.ButtonStyle.success),
     "resign": ("Resign", discord.ButtonStyle.danger),

@@ -12,8 +12,9 @@ from storage import MatchOptions, new_game, write_record
 
 from . import showing
 from .context import Context, Mail
+from .models import is_robot
 from .ports import Attachment
-from .table import Table
+from .table import DRAW, Table
 from .texts import moment
 
 TURN_BUTTONS = ("play", "end", "preview")  # on the "your turn" notice
@@ -103,14 +104,43 @@ async def turn_end(
     lines += showing.turn_notes(view, names, game_before)
     lines += notes
     lines += [showing.standing(view, names), to_act_line(ctx, table, view)]
+    offer = draw_offer(ctx, table)
+    lines += [offer] if offer else []
     status = table.status(ctx.now())
     nxt = table.hosted.player(view.side)
     public, private = await asyncio.gather(
         ctx.board_file(view, status), ctx.private_file(game.view_for(view.side), status)
     )
-    mail.public("\n".join(lines), public, mentions=(nxt,))
+    buttons = DRAW_BUTTON if offer else ()
+    mail.public("\n".join(lines), public, mentions=(nxt,), buttons=buttons, turn=table.turn)
     mail.private(
         nxt, your_turn_text(ctx, table, view), private, buttons=turn_buttons(table), turn=table.turn
+    )
+
+
+QUIET_DRAW = 30  # rounds without a removal after which the turn post offers a draw
+DRAW_BUTTON = ("offer",)  # "Propose a draw": either player's draw command (propose or accept)
+NOTHING_REMOVED = {  # what each game's count of quiet rounds means (GameState.quiet_rounds)
+    "tora": "No piece has been removed",
+    "torishogi": "No piece has been captured",
+    "torii": "No Torii has been built",
+}
+
+
+def draw_offer(ctx: Context, table: Table) -> str:
+    """The turn post's offer of a draw in a game going nowhere: after ``QUIET_DRAW`` rounds
+    without a removal, a line and a button for both players (none where only AI players
+    play, or a draw is already proposed)."""
+    game = table.game
+    quiet = game.quiet_rounds()
+    if quiet < QUIET_DRAW or DRAW not in game.agreements() or DRAW in table.offers():
+        return ""
+    if all(is_robot(table.hosted.player(side)) for side in Side):
+        return ""
+    nothing = NOTHING_REMOVED.get(game.game_type, "No piece has been removed")
+    return (
+        f"{nothing} for {quiet} rounds: either of you may propose a draw with the button "
+        f"below or {ctx.cmd('draw')}."
     )
 
 

@@ -27,7 +27,7 @@ from .fairness import Owner
 from .guild import load_guild
 from .models import AI_IDS, Reply, User, is_robot
 from .ports import Stamp
-from .table import PAUSE, Table
+from .table import DRAW, PAUSE, Table
 from .terms import Settings
 from .texts import plural, quote
 
@@ -74,6 +74,7 @@ class Job:
     owner: Owner
     game: GameState | None = None
     proposal: str = ""
+    offer_draw: bool = False
 
 
 def owner_of(hosted: Hosted, side: Side) -> Owner:
@@ -111,10 +112,12 @@ def job_of(table: Table) -> Job | None:
 
 
 def with_game(job: Job, table: Table) -> Job:
-    """The job, with the game a turn is searched on: as the AI may know it."""
+    """The job, with the game a turn is searched on (as the AI may know it), and whether
+    the AI offers a draw first (a game going nowhere, ``ai.offers_draw``)."""
     if job.kind != TURN:
         return job
-    return replace(job, game=table.game.for_player(job.side))
+    offer = DRAW not in table.offers() and ai.offers_draw(table.game, job.side)
+    return replace(job, game=table.game.for_player(job.side), offer_draw=offer)
 
 
 def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
@@ -128,6 +131,8 @@ def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
             )
             return await setup_phase.choose(ctx, table, user, strategy, ruler, assassin, answers)
         if job.kind == TURN:
+            if job.offer_draw:
+                await agreements.propose(ctx, table, user, DRAW)
             return await play.whole_turn(ctx, table, user, texts)
         if agrees(table, job):
             return await agreements.propose(ctx, table, user, job.proposal)
@@ -138,7 +143,8 @@ def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
 
 def agrees(table: Table, job: Job) -> bool:
     """An AI agrees to a pause, and to a draw (or a reset) only when it stands worse by its
-    own judgement of what it may know; else it declines."""
+    own judgement of what it may know, or when the game is going nowhere (``ai.takes_draw``);
+    else it declines."""
     return job.proposal == PAUSE or ai.takes_draw(table.game, job.side)
 
 
