@@ -5,6 +5,8 @@ it go on the AI ladder, never into people's ratings."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from ladder_fixtures import GUILD, desk_of, runner_of
 
@@ -12,9 +14,10 @@ import ai
 from bot.ladder.boards import Boards
 from bot.ladder.errors import NotFound
 from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
-from bot.service.robots import robot
+from bot.service.robots import Hint, hint_text, robot
 from bot.service.testing import Harness, ManualClock
 from rules import Side
+from rules.tora import Game, Options
 from storage import Config
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -206,3 +209,32 @@ async def test_another_process_takes_up_the_ai_s_turn_when_the_one_playing_it_di
     finally:
         await first.close()
         await second.close()
+
+
+def test_a_hint_says_how_to_get_from_what_was_staged_to_the_turn_it_suggests() -> None:
+    ctx = SimpleNamespace(cmd=Settings().cmd)
+    game = Game(Options(board="short"))
+
+    def said(staged: tuple[str, ...], kept: tuple[str, ...], texts: list[str]) -> str:
+        return hint_text(ctx, Hint(game, staged, kept), texts)  # type: ignore[arg-type]
+
+    turn = ["S v4h8-v4h9", "A v5h7-v4h6"]
+    assert said((), (), turn).endswith(
+        "Play it with `/tora act` `S v4h8-v4h9; A v5h7-v4h6`, then `/tora end`, or find your "
+        "own move."
+    )
+    assert "It starts with what you have staged (`S v4h8-v4h9`): add `/tora act` `A v5h7-v4h6`" in (
+        said(("S v4h8-v4h9",), (), turn)
+    )
+    assert "That is what you have staged: end your turn with `/tora end`." in said(
+        tuple(turn), (), turn
+    )
+    differs = said(("S v4h8-v4h9", "G v5h9-v4h7"), (), turn)
+    assert "take back what you staged (`/tora undo` 2 times)" in differs
+    searched = said(("C v2h2 search", "S v4h8-v4h9"), ("C v2h2 search",), ["A v5h7-v4h6"])
+    assert searched.startswith("The AI (hard) would play: C v2h2 search; A v5h7-v4h6.\n")
+    assert "take back what you staged after your search (`/tora undo`)" in searched
+    assert said((), (), []) == "The AI would end the turn as it stands: `/tora end`."
+    assert said(("S v4h8-v4h9",), (), []).startswith(
+        "The AI (hard) would end this turn without another action; you have staged "
+    )

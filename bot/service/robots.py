@@ -327,9 +327,10 @@ def hint_text(ctx: Context, hint: Hint, texts: list[str]) -> str:
             f"then {ctx.cmd('end')}, or find your own move."
         )
     back = len(staged) - len(hint.kept)
-    actions = "action" if back == 1 else f"{back} actions"
+    undo = f"{ctx.cmd('undo')}" if back == 1 else f"{ctx.cmd('undo')} {back} times"
+    after = " after your search" if hint.kept else ""
     return head + (
-        f"It differs from what you have staged ({said}): take back the {actions} with "
-        f"{ctx.cmd('undo')}, play {ctx.cmd('act')} `{'; '.join(texts)}`, then "
-        f"{ctx.cmd('end')}, or find your own move."
+        f"It differs from what you have staged ({said}): take back what you staged{after} "
+        f"({undo}), play {ctx.cmd('act')} `{'; '.join(texts)}`, then {ctx.cmd('end')}, or "
+        "find your own move."
     )
