@@ -213,10 +213,11 @@ async def test_another_process_takes_up_the_ai_s_turn_when_the_one_playing_it_di
 
 def test_a_hint_says_how_to_get_from_what_was_staged_to_the_turn_it_suggests() -> None:
     ctx = SimpleNamespace(cmd=Settings().cmd)
-    game = Game(Options(board="short"))
+    game = Game(Options(board="short"))  # (the hints' texts are what is worded here)
 
     def said(staged: tuple[str, ...], kept: tuple[str, ...], texts: list[str]) -> str:
-        return hint_text(ctx, Hint(game, staged, kept), texts)  # type: ignore[arg-type]
+        hint = Hint(game, staged, staged, len(kept))
+        return hint_text(ctx, hint, texts)  # type: ignore[arg-type]
 
     turn = ["S v4h8-v4h9", "A v5h7-v4h6"]
     assert said((), (), turn).endswith(
@@ -238,3 +239,5 @@ def test_a_hint_says_how_to_get_from_what_was_staged_to_the_turn_it_suggests() -
     assert said(("S v4h8-v4h9",), (), []).startswith(
         "The AI (hard) would end this turn without another action; you have staged "
     )
+    torishogi = Hint(game, ("Falcon 4f-5f",), ("d2c2",), 0)  # as read, and as the engine writes
+    assert "That is what you have staged" in hint_text(ctx, torishogi, ["d2c2"])  # type: ignore[arg-type]

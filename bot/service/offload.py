@@ -131,10 +131,6 @@ class Offload:
         self._pools: dict[str, ProcessPoolExecutor] = {}
         self.searches = FairQueue(searchers)
 
-    @property
-    def ai_workers(self) -> int:
-        return self._sizes["ai"]
-
     def _workers(self, kind: str) -> ProcessPoolExecutor | None:
         size = self._sizes[kind]
         if size and kind not in self._pools:

@@ -274,12 +274,14 @@ async def ai_room(store: Store, settings: Settings, guild_id: int) -> int:
 class Hint:
     """What a hint is searched on: the player's own view of the game (``for_player``) with
     what they staged taken back, all that can be (a search cannot, R43: the hint goes on
-    from it), so that the hint is a whole turn that can end; ``staged`` is what they had
-    staged, ``kept`` what of it stayed."""
+    from it), so that the hint is a whole turn that can end. ``staged`` is what they had
+    staged as they read it, ``notations`` the same in the engines' notation (what a hint
+    is compared with), of which the first ``kept`` stayed."""
 
     game: GameState
     staged: tuple[str, ...]
-    kept: tuple[str, ...]
+    notations: tuple[str, ...]
+    kept: int
 
 
 def hint_game(table: Table, side: Side) -> Hint:
@@ -291,21 +293,23 @@ def hint_game(table: Table, side: Side) -> Hint:
         )
     game = table.game.for_player(side)
     staged = tuple(game.staged())
+    notations = tuple(event.text for event in game.view_for(side).staged)
     while game.staged():
         try:
             game.undo()
         except ActionError:  # a search stays (R10, R43)
             break
-    return Hint(game, staged, tuple(game.staged()))
+    return Hint(game, staged, notations, len(game.staged()))
 
 
 def hint_text(ctx: Context, hint: Hint, texts: list[str]) -> str:
-    """The hint in words: the turn ``texts`` (after what was ``kept``), and how to get
-    there from what the player has staged."""
-    turn, staged = [*hint.kept, *texts], list(hint.staged)
+    """The hint in words: the turn ``texts`` (after what was kept), and how to get there
+    from what the player has staged."""
+    staged = list(hint.notations)
+    turn = [*staged[: hint.kept], *texts]
     if not texts and staged == turn:
         return f"The AI would end the turn as it stands: {ctx.cmd('end')}."
-    said = f"`{'; '.join(staged)}`"
+    said = f"`{'; '.join(hint.staged)}`"
     if not texts:
         return (
             f"The AI ({HINT_LEVEL}) would end this turn without another action; you have "
@@ -326,7 +330,7 @@ def hint_text(ctx: Context, hint: Hint, texts: list[str]) -> str:
             f"It starts with what you have staged ({said}): add {ctx.cmd('act')} `{rest}`, "
             f"then {ctx.cmd('end')}, or find your own move."
         )
-    back = len(staged) - len(hint.kept)
+    back = len(staged) - hint.kept
     undo = f"{ctx.cmd('undo')}" if back == 1 else f"{ctx.cmd('undo')} {back} times"
     after = " after your search" if hint.kept else ""
     return head + (
