@@ -114,10 +114,41 @@ async def test_a_match_number_out_of_range_is_refused_saying_which_are_allowed(
                 )
                 done = await sent.done(30)
                 assert done.error is None
-                assert done.text == (
-                    f"That is not a match's number: one is a whole number from 1 to {HUGE}. "
-                    "`/tora games` lists yours."
-                ), (command, number)
+                assert done.text == (f"`number` takes a whole number from 1 to {HUGE}."), (
+                    command,
+                    number,
+                )
         answered = await stage.slash("carl", "record", number=HUGE)
         assert answered.text == f"There is no match {HUGE} in this server."
     assert "command failed" not in caplog.text
+
+
+async def test_every_number_out_of_its_range_is_refused_by_name(tmp_path: Path) -> None:
+    """Regression: a tournament's target of 2**64 (from a client that skips Discord's own
+    check) answered "Something went wrong"; every numeric option is checked against the
+    range it declares before its command runs, and nothing changes."""
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        cases = [
+            (("tournament", "create"), {"name": "Cup", "board": "short", "target": 2**64}),
+            (("ladder", "show"), {"page": 10**30}),
+            (("undo",), {"number": -(2**70)}),
+            (("challenge",), {"target": 2**64}),
+            (("challenge",), {"forfeit_after": 100}),
+        ]
+        for path, values in cases:
+            options = [
+                {"type": 4 if isinstance(v, int) else 3, "name": k, "value": v}
+                for k, v in values.items()
+            ]
+            *groups, leaf = path
+            tree: list[dict] = [{"type": 1, "name": leaf, "options": options}]
+            for group in reversed(groups):
+                tree = [{"type": 2, "name": group, "options": tree}]
+            sent = await stage.emu.slash(stage.user["carl"], stage.channel, "tora", options=tree)
+            done = await sent.done(30)
+            assert done.error is None
+            number = next(k for k, v in values.items() if isinstance(v, int))
+            assert done.text.startswith(f"`{number}` takes a whole number from "), done.text
+        assert "Something went wrong" not in " ".join(
+            m.text() for m in stage.emu.messages(stage.channel)
+        )

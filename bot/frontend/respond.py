@@ -28,9 +28,10 @@ from typing import Any
 import discord
 
 from bot.ladder.errors import LadderError
-from bot.service import Attachment, Refused, Reply
+from bot.service import UNAVAILABLE, Attachment, DatabaseUnavailable, Refused, Reply
 from storage.sharing import Sharing
 
+from .bounds import out_of_range
 from .parsing import BadDuration
 
 log = logging.getLogger(__name__)
@@ -79,6 +80,8 @@ def explain(exc: BaseException) -> str | None:
         return sentence(exc.message)
     if isinstance(exc, Unusable | BadDuration | LadderError):
         return sentence(str(exc))
+    if isinstance(exc, DatabaseUnavailable):
+        return UNAVAILABLE
     return None
 
 
@@ -186,7 +189,8 @@ async def run(
     if not await defer(interaction, private=private):
         return
     try:
-        answer = await work()
+        refusal = out_of_range(interaction)
+        answer = Answer(refusal) if refusal else await work()
     except Exception as exc:
         answer = Answer(explain(exc) or report(interaction, exc))
     try:

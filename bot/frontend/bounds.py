@@ -1,0 +1,41 @@
+"""Every number a command receives, checked against the range its option declares: Discord's
+client keeps to the ranges, but a client that skips that check may send any integer (one of
+thousands of digits), and a number out of range must be refused by name, not fail deeper."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import discord
+from discord import app_commands
+
+
+def out_of_range(interaction: discord.Interaction[Any]) -> str | None:
+    """The refusal naming the first numeric option outside its declared range, if any."""
+    command = interaction.command
+    data = interaction.data
+    if not isinstance(command, app_commands.Command) or not isinstance(data, Mapping):
+        return None
+    for option in _given(data.get("options", [])):
+        value = option.get("value")
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            continue
+        parameter = command.get_parameter(str(option.get("name", "")))
+        if parameter is None:
+            continue
+        low, high = parameter.min_value, parameter.max_value
+        if (low is not None and value < low) or (high is not None and value > high):
+            return f"`{parameter.display_name}` takes a whole number from {low} to {high}."
+    return None
+
+
+def _given(options: list[Any]) -> Iterator[Mapping[str, Any]]:
+    """The options given a value, under any subcommand or group."""
+    for option in options:
+        if not isinstance(option, Mapping):
+            continue
+        if "options" in option:
+            yield from _given(option["options"])
+        elif "value" in option:
+            yield option
