@@ -16,8 +16,8 @@ from bot.frontend.config import DISCORD_API, NO_TOKEN, Config, ConfigError
 from bot.frontend.delivery import mentioning, nonce
 from bot.frontend.pacing import Closed, Latest, Pace
 from bot.frontend.parsing import BadDuration, parse_duration
-from bot.frontend.respond import LIMIT, split
-from bot.service import Message, Stamp
+from bot.frontend.respond import LIMIT, explain, split
+from bot.service import UNAVAILABLE, DatabaseUnavailable, Message, Stamp
 from rules.registry import GAMES
 
 
@@ -280,3 +280,10 @@ def test_latest_interactions_expire_before_their_tokens() -> None:
     assert latest.get(100, 1) == "second" and latest.get(100, 2) is None
     clock.now += 14 * 60
     assert latest.get(100, 1) is None
+
+
+def test_a_database_that_stays_away_is_told_in_words_not_as_a_failure():
+    """Regression: with the database down for seconds, users read "Something went wrong";
+    they are told it is the database, and to look whether a change was kept."""
+    assert explain(DatabaseUnavailable("connection refused")) == UNAVAILABLE
+    assert "try again in a minute" in UNAVAILABLE

@@ -4,7 +4,15 @@ delivery through a transactional outbox, and recovery after restarts. See docs/S
 
 from .agreements import open_proposals
 from .clock import ManualClock, SystemClock
-from .errors import ActionRefused, NotAllowed, RateLimited, Refused, StaleRequest
+from .errors import (
+    UNAVAILABLE,
+    ActionRefused,
+    DatabaseUnavailable,
+    NotAllowed,
+    RateLimited,
+    Refused,
+    StaleRequest,
+)
 from .guild import GuildSettings, load_guild, save_guild
 from .models import Menu, Place, Reply, User
 from .ports import (
@@ -26,10 +34,12 @@ from .service import MatchService
 from .terms import Settings, Terms
 
 __all__ = [
+    "UNAVAILABLE",
     "ActionRefused",
     "Attachment",
     "Buttons",
     "Clock",
+    "DatabaseUnavailable",
     "Delivery",
     "DirectMessagesClosed",
     "GuildSettings",

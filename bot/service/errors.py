@@ -1,9 +1,26 @@
 """Refusals: every request the service turns down raises one, with a message fit to show
-the user who asked (privately). A refusal changes nothing."""
+the user who asked (privately). A refusal changes nothing. ``DatabaseUnavailable`` (the
+store's) is no refusal, but its words are fit to show too."""
 
 from __future__ import annotations
 
 from rules import ActionError
+from storage import DatabaseUnavailable
+
+__all__ = [
+    "UNAVAILABLE",
+    "ActionRefused",
+    "DatabaseUnavailable",
+    "NotAllowed",
+    "RateLimited",
+    "Refused",
+    "StaleRequest",
+]
+
+UNAVAILABLE = (
+    "The match database is not answering just now (it is restarting, or down). Please try "
+    "again in a minute; if you changed something, look with `/tora board` whether it was kept."
+)
 
 
 class Refused(Exception):
