@@ -69,6 +69,8 @@ async def test_a_torishogi_match_from_challenge_to_checkmate_then_its_ladder(tmp
             if not game.is_over():
                 assert ended.text == "Your turn is over.", ended.text
         assert game.outcome().reason == "checkmate" and drops and promotions
+        assert ended.text.startswith("Your turn ended the match: "), ended.text
+        assert "wins (checkmate)" in ended.text
         winner = "ann" if game.outcome().winner == Side.CHALLENGER else "bob"
         final = await stage.posted("The full record is attached.")
         assert winner in final and "checkmate" in final

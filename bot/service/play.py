@@ -313,6 +313,8 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
         raise ActionRefused(exc) from None
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
     await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before)
+    if table.game.is_over():
+        return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
     return Reply("Your turn is over.", stamp=table.stamp)
 
 
