@@ -174,3 +174,22 @@ async def test_long_board_turns_with_a_hidden_assassin_played_with_the_menus(
         bobs = " ".join(m.text() for m in stage.emu.dms(stage.user["bob"]))
         for text in (public, bobs):
             assert not any(choice.notation in text for choice in hidden)  # her X moves
+
+
+async def test_the_your_turn_dm_tells_what_the_opponent_did(tmp_path: Path) -> None:
+    """A player who follows by DM needs not open the channel: the notice names the match and
+    its game, says the opponent's turn in words with its notation, the score, and the time
+    left."""
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        await stage.slash("ann", "act", action="G v5h9-v4h9")
+        await stage.slash("ann", "end")
+        notice = await stage.emu.wait_for_dm(
+            stage.user["bob"], lambda m: "Your turn against" in m.text(), 30
+        )
+        text = notice.text()
+        assert "Match 1 \u00b7 TORA \u00b7 ann vs bob" in text
+        assert "ann (Challenger) ended their turn:" in text
+        assert "- ann's General moves v5h9-v4h9 \u00b7 `G v5h9-v4h9`" in text
+        assert "Score: ann 0, bob 0" in text
+        assert "Your turn against ann (Challenger): 2 actions in round 1, by <t:" in text

@@ -54,7 +54,8 @@ async def test_your_turn_reminder_and_the_deadline(h: Harness) -> None:
         "ann's turn ended at its deadline:\n- ann's General moves v5h9-v4h9 \u00b7 `G v5h9-v4h9`\n"
     )
     assert "bob (Opposition) to act: 2 actions in round 1" in post
-    assert private_texts(h, BOB)[-1].startswith("Your turn against ann (Challenger)")
+    notice = private_texts(h, BOB)[-1]  # what ann's turn did, as posted, then his turn
+    assert notice.startswith(post.split("\nbob (Opposition) to act")[0] + "\nYour turn against ann")
     await h.advance(10 * HOUR)  # bob does nothing at all: a missed turn
     assert (
         "bob's turn ended at its deadline with no action played (missed turns in a row: 1 of 3"

@@ -53,7 +53,7 @@ async def test_closed_dms_fall_back_to_a_message_only_that_player_sees(tmp_path:
         assert to_bob and {d.kind for d in to_bob} == {ONLY_YOU}
         assert all(d.channel_id == HERE.channel_id for d in to_bob)
         assert "your direct messages are closed to me" in to_bob[-1].message.text
-        assert to_bob[-1].message.text.startswith("Your turn against ann (Challenger)")
+        assert "\nYour turn against ann (Challenger)" in to_bob[-1].message.text
         assert to_bob[-1].message.files[0].data.startswith(b"private:")
         public = " ".join(h.delivery.texts(HERE.channel_id))
         assert "direct messages" not in public and "Your turn" not in public

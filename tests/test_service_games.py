@@ -106,7 +106,8 @@ async def torii_until_the_monkeys_pause(h: Harness) -> None:
 async def test_ti15_the_monkeys_answer_lapses_as_none_at_its_deadline(h: Harness) -> None:
     await torii_until_the_monkeys_pause(h)
     notice = h.delivery.user(BOB.id)[-1].message.text
-    assert notice.startswith("Your turn against ann (Challenger): 1 decision in the opponent's")
+    assert "\nYour turn against ann (Challenger): 1 decision in the opponent's" in notice
+    assert notice.startswith("ann (Challenger) ended their turn:\n- ann's")  # what she did
     posted = channel_texts(h)[-1]
     assert "bob decides for the Monkey" in posted
     await h.advance(10 * HOUR)  # bob does not answer

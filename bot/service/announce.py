@@ -5,6 +5,7 @@ the "your turn" notice and the end. Public texts and images are built only from
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 from rules import GameState, GameView, Side
 from rules.protocol import GameEvent
@@ -81,13 +82,19 @@ async def game_start(
     return mail
 
 
-def your_turn_text(ctx: Context, table: Table, view: GameView) -> str:
+def your_turn_text(ctx: Context, table: Table, view: GameView, recap: Sequence[str] = ()) -> str:
+    """The "your turn" notice: what the opponent's turn did (``recap``, as the channel was
+    told), then what is to do and by when, so that a player who follows by DM needs not
+    open the channel."""
     hosted = table.hosted
     when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
-    return (
-        f"Your turn against {table.who(view.side.other)}: {showing.to_act(view)}{when}. "
-        f"Press Play (or {ctx.cmd('play')}) and pick your actions, or type them with "
-        f"{ctx.cmd('act')}; then end your turn."
+    return "\n".join(
+        [
+            *recap,
+            f"Your turn against {table.who(view.side.other)}: {showing.to_act(view)}{when}. "
+            f"Press Play (or {ctx.cmd('play')}) and pick your actions, or type them with "
+            f"{ctx.cmd('act')}; then end your turn.",
+        ]
     )
 
 
@@ -99,11 +106,12 @@ async def turn_end(
     game = table.game
     view = game.view_for(None)
     names = names_of(table)
-    lines = [headline]
-    lines += [event_line(event, names) for event in view.last_turn] or ["(no actions)"]
-    lines += showing.turn_notes(view, names, game_before)
-    lines += notes
-    lines += [showing.standing(view, names), to_act_line(ctx, table, view)]
+    recap = [headline]
+    recap += [event_line(event, names) for event in view.last_turn] or ["(no actions)"]
+    recap += showing.turn_notes(view, names, game_before)
+    recap += notes
+    recap += [showing.standing(view, names)]
+    lines = [*recap, to_act_line(ctx, table, view)]
     offer = draw_offer(ctx, table)
     lines += [offer] if offer else []
     status = table.status(ctx.now())
@@ -114,7 +122,11 @@ async def turn_end(
     buttons = DRAW_BUTTON if offer else ()
     mail.public("\n".join(lines), public, mentions=(nxt,), buttons=buttons, turn=table.turn)
     mail.private(
-        nxt, your_turn_text(ctx, table, view), private, buttons=turn_buttons(table), turn=table.turn
+        nxt,
+        your_turn_text(ctx, table, view, recap),
+        private,
+        buttons=turn_buttons(table),
+        turn=table.turn,
     )
 
 
