@@ -2,9 +2,9 @@
 core and below nothing else of ours. ``make_player(name, game)`` gives a baseline (``random``,
 ``greedy``) or a strength (``easy``, ``normal``, ``hard``); ``python -m ai match`` measures
 them against each other (docs/AI.md); ``decide``, ``turn_seconds``, ``takes_draw`` and
-``offers_draw`` are what a game host asks of them."""
+``offers_draw`` are what a game host asks of them, and ``hint`` the turn it suggests."""
 
-from .host import decide, offers_draw, takes_draw, turn_seconds
+from .host import decide, hint, offers_draw, takes_draw, turn_seconds
 from .players import BASELINES, LEVELS, Player, make_player
 
 __all__ = [
@@ -12,6 +12,7 @@ __all__ = [
     "LEVELS",
     "Player",
     "decide",
+    "hint",
     "make_player",
     "offers_draw",
     "takes_draw",

@@ -1,5 +1,6 @@
 """What a game host asks of the engines: a whole turn for the side to act at a strength
-within its time, the time a turn may take, and whether to take or offer a draw.
+within its time, a hint (the same for the same position), the time a turn may take, and
+whether to take or offer a draw.
 
 Every entry takes the game as the acting side may know it (``game.for_player(side)``, which
 the host makes before anything leaves its process) and plays on its own copy."""
@@ -7,6 +8,7 @@ the host makes before anything leaves its process) and plays on its own copy."""
 from __future__ import annotations
 
 import random
+import zlib
 
 from rules import GameState, Side
 from rules.tora import LONG, Game
@@ -35,6 +37,25 @@ def decide(game: GameState, level: str, seconds: float, seed: int) -> list[str]:
         raise ValueError(f"an AI strength is one of {', '.join(LEVELS)}, not {level!r}")
     player = make_player(level, game)
     return player.turn(game.for_player(game.side), random.Random(seed), seconds)
+
+
+# A hint's fixed work (``make_player``'s ``work``), about a hosted turn's time on one core:
+# the candidate turns TORA judges (a long-board turn end costs the rules seconds), the turns
+# a one-move game's search looks ahead (ToriShogi's own search is much the faster).
+HINT_WORK = {"tora-short": 10, "tora-long": 2, "torishogi": 5, "torii": 2}
+
+
+def hint(game: GameState) -> list[str]:
+    """The turn the ``hard`` player suggests for ``game.side``, by a fixed amount of work
+    and a seed taken from the position: the same position gives the same hint on any
+    machine, however loaded."""
+    kind = game.game_type
+    if isinstance(game, Game):
+        kind = f"tora-{game.options.board}"
+    own = game.for_player(game.side)
+    seed = zlib.crc32(f"{own.fen()}|{';'.join(own.staged())}".encode())
+    player = make_player("hard", game, work=HINT_WORK.get(kind, 2))
+    return player.turn(own, random.Random(seed), float("inf"))
 
 
 def takes_draw(game: GameState, side: Side) -> bool:

@@ -114,11 +114,14 @@ class SamplingPlayer:
     opponent's greedy reply, until ``share`` of the budget is spent. Ending a turn may cost
     the rules a second or two on the long board (R30, R25), so no step starts that the
     slowest of its kind so far would not finish in time: the first candidate is then played
-    unjudged, a later one dropped."""
+    unjudged, a later one dropped. With ``candidates`` the work is fixed instead of timed:
+    that many candidates, each judged in full (the same game and seed give the same turn on
+    any machine, however loaded: a hint)."""
 
     name: str
     share: float
     noise: float = 0.35
+    candidates: int | None = None
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
         game = own_view(game)
@@ -127,14 +130,16 @@ class SamplingPlayer:
             return [search]
         start = time.monotonic()
         deadline = start + seconds * self.share
-        clock = _Stopwatch(deadline)
+        clock: _Budget = (
+            _Stopwatch(deadline) if self.candidates is None else _Tally(self.candidates)
+        )
         best, best_value = None, float("-inf")
         tried: set[tuple[str, ...]] = set()
         while best is None or clock.allows("candidate"):
             with clock.timing("candidate"):
                 first = best is None
                 # the first candidate must end in time: its turn and the reply share the budget
-                mine = start + (deadline - start) * 0.4 if first else deadline
+                mine = clock.part(start, 0.4) if first else clock.deadline
                 chooser = GreedyPlayer(noise=0.0 if first else self.noise)
                 texts = chooser.build(game.copy(), rng, mine)
                 if first:
@@ -152,9 +157,7 @@ class SamplingPlayer:
         return list(best or [])
 
 
-def _judged(
-    game: GameState, texts: list[str], clock: _Stopwatch, rng: random.Random
-) -> float | None:
+def _judged(game: GameState, texts: list[str], clock: _Budget, rng: random.Random) -> float | None:
     """How good ``texts`` leave the side after the opponent's greedy reply (left out if no
     time is left for it); None if no time is left to end the turn at all."""
     if not clock.allows("end"):
@@ -168,16 +171,37 @@ def _judged(
     return evaluate(after, game.side)
 
 
+class _Budget(Protocol):
+    """How much more work a sampling player may do: whether one more ``step`` (a
+    ``candidate``, the ``end`` of its turn, the ``reply``) fits."""
+
+    @property
+    def deadline(self) -> float | None: ...
+
+    def allows(self, step: str) -> bool: ...
+
+    def timing(self, step: str) -> contextlib.AbstractContextManager[None]: ...
+
+    def part(self, start: float, share: float) -> float | None:
+        """The deadline of the first ``share`` of the budget begun at ``start``."""
+        ...
+
+
 class _Stopwatch:
     """How long each kind of step took at most, and whether one more fits before the
     deadline."""
 
     def __init__(self, deadline: float) -> None:
-        self.deadline = deadline
+        self.deadline: float | None = deadline
         self.slowest: dict[str, float] = {}
 
     def allows(self, step: str) -> bool:
+        assert self.deadline is not None
         return time.monotonic() + self.slowest.get(step, 0.0) < self.deadline
+
+    def part(self, start: float, share: float) -> float | None:
+        assert self.deadline is not None
+        return start + (self.deadline - start) * share
 
     @contextlib.contextmanager
     def timing(self, step: str) -> Iterator[None]:
@@ -189,18 +213,46 @@ class _Stopwatch:
             self.slowest[step] = max(self.slowest.get(step, 0.0), spent)
 
 
+class _Tally:
+    """A fixed amount of work: ``candidates`` candidates, each judged in full, no clock."""
+
+    deadline: float | None = None
+
+    def __init__(self, candidates: int) -> None:
+        self.left = candidates
+
+    def allows(self, step: str) -> bool:
+        return step != "candidate" or self.left > 0
+
+    @contextlib.contextmanager
+    def timing(self, step: str) -> Iterator[None]:
+        if step == "candidate":
+            self.left -= 1
+        yield
+
+    def part(self, start: float, share: float) -> float | None:
+        return None
+
+
 @dataclass
 class SearchPlayer:
-    """One-move games: alpha-beta over whole turns, deepening while the budget lasts."""
+    """One-move games: alpha-beta over whole turns, deepening while the budget lasts. With
+    ``fixed`` the work is fixed instead of timed: the search goes to ``fixed_depth``
+    whatever the clock says, so the same game and seed give the same turn on any machine
+    (a hint)."""
 
     name: str
     share: float
     max_depth: int = 8
+    fixed: bool = False
+    fixed_depth: int = 2
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
         game = own_view(game)
         if game.game_type == "torishogi":
             return self._torishogi(game, rng, seconds)
+        if self.fixed:
+            return best_turn(game, self.fixed_depth, float("inf"), rng) or []
         deadline = time.monotonic() + seconds * self.share
         found: list[str] | None = None
         for depth in range(1, self.max_depth + 1):
@@ -219,6 +271,8 @@ class SearchPlayer:
         if not legal:
             return []
         depth = self.max_depth if self.max_depth > 2 else 2
+        if self.fixed:
+            seconds, depth = float("inf"), self.fixed_depth
         code = best_move(game.fen(), seconds * self.share, rng, max_depth=depth)
         move = next((m for m in legal if m.code == code), None)
         if move is None:  # the search found none (a lost position): any legal move
@@ -266,8 +320,16 @@ def one_move(game: GameState) -> bool:
     return game.game_type != "tora"
 
 
-def make_player(name: str, game: GameState) -> Player:
-    """A baseline or a strength, for ``game``'s kind of turn."""
+def make_player(name: str, game: GameState, work: int | None = None) -> Player:
+    """A baseline or a strength, for ``game``'s kind of turn. ``work`` fixes the ``hard``
+    player's work rather than timing it (a hint: the same for the same game and seed): the
+    candidate turns a TORA player judges, the turns a one-move game's search looks ahead."""
+    if work is not None:
+        if name != "hard":
+            raise ValueError("only the hard player's work can be fixed")
+        if one_move(game):
+            return SearchPlayer(name, 1.0, fixed=True, fixed_depth=work)
+        return SamplingPlayer(name, 1.0, candidates=work)
     if name == "random":
         return RandomPlayer()
     if name == "greedy":

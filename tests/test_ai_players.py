@@ -8,13 +8,14 @@ from __future__ import annotations
 import random
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai import BASELINES, LEVELS, make_player
+from ai import BASELINES, LEVELS, hint, make_player
 from ai.evaluation import WIN, evaluate
 from ai.match import new_game, play_match
 from rules import Side, game_type
@@ -119,3 +120,20 @@ def test_cli_match_prints_the_tally_last():
     last = result.stdout.splitlines()[-1].split()
     assert last[0] == "A" and last[2] == "B" and last[4] == "draws"
     assert int(last[1]) + int(last[3]) + int(last[5]) == 2
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_hint_is_the_same_for_the_same_position_whatever_the_clock(name, monkeypatch):
+    """A hint's work is fixed, not timed, and its seed comes from the position: asked twice
+    (once with a clock that runs a hundred times as fast), the same position gives the same
+    legal turn."""
+    game = advanced(name, 4, 3)
+    first = hint(game.copy())
+    real = time.monotonic
+    ticks = iter(range(10**9))
+    monkeypatch.setattr(time, "monotonic", lambda: real() + next(ticks) * 100.0)
+    assert hint(game.copy()) == first
+    trial = game.copy()
+    for text in first:
+        trial.apply(text)
+    trial.end_turn()

@@ -212,3 +212,34 @@ async def test_after_30_rounds_without_a_capture_the_turn_post_offers_a_draw_but
         accepted = await stage.click("bob", "Accept the draw")
         assert accepted.text == "You accepted the draw; the match is over.", accepted.text
         await stage.posted("agreed to a draw")
+
+
+async def test_a_hint_is_drawn_on_the_board_the_same_each_time_and_played_with_one_click(
+    tmp_path: Path,
+) -> None:
+    """The hint comes with the player's board showing the hinted turn, asking again gives
+    the same hint, and Play this stages it (in place of what was staged); End turn plays it."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        await stage.slash("ann", "challenge", ai="easy")
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="S v4h8-v3h8")
+        hint = await stage.slash("ann", "hint")
+        assert hint.ephemeral and hint.text.startswith("The AI (hard) would play: "), hint.text
+        assert "The picture shows it on your board." in hint.text
+        assert [f.name for f in hint.files] == ["hint.png"]
+        again = await stage.slash("ann", "hint")
+        assert again.text == hint.text and again.files[0].data == hint.files[0].data
+        turn = hint.text.split("would play: ")[1].split(".\n")[0]
+        labels = [b["label"] for m in hint.messages for b in m.buttons()]
+        assert labels == ["Play this"] or turn == "S v4h8-v3h8"
+        if turn != "S v4h8-v3h8":
+            played = await stage.click("ann", "Play this")
+            assert played.text.startswith(f"Staged the hint: {turn}."), played.text
+            board = await stage.slash("ann", "board")
+            assert f"1. {turn.split('; ')[0]}" in board.text
+        ended = await stage.click("ann", "End turn")
+        assert ended.text == "Your turn is over."
+        post = await stage.posted("ann (Challenger) ended their turn")
+        for action in turn.split("; "):
+            assert f"`{action}`" in post

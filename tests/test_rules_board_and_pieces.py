@@ -462,3 +462,18 @@ def test_r2_squares_beyond_the_board_are_refused_not_wrapped(text):
     with pytest.raises(ValueError) as info:
         parse_square(text, 17)
     assert "off the board" in str(info.value) and text[:3] in str(info.value)
+
+
+def test_a_copy_taken_back_and_played_on_leaves_the_original_as_it_was():
+    """Regression: a copy shares its turn's earlier positions with the original, and taking
+    an action back on it (then playing another) changed the original's position."""
+    game = Game(board="short", challenger_setup="aggressive", opposition_setup="defensive")
+    game.apply("A v5h7-v5h5")
+    before = game.key()
+    for forget in (lambda g: g.undo(), lambda g: g.discard_turn()):
+        trial = game.copy()
+        forget(trial)
+        trial.apply("A v5h7-v4h6")
+        assert game.key() == before
+        game.undo()
+        game.apply("A v5h7-v5h5")

@@ -14,7 +14,8 @@ import ai
 from bot.ladder.boards import Boards
 from bot.ladder.errors import NotFound
 from bot.service import GuildSettings, Place, Refused, Settings, Terms, User, save_guild
-from bot.service.robots import Hint, hint_text, robot
+from bot.service.hints import Hint, hint_text
+from bot.service.robots import robot
 from bot.service.testing import Harness, ManualClock
 from rules import Side
 from rules.tora import Game, Options
@@ -217,27 +218,27 @@ def test_a_hint_says_how_to_get_from_what_was_staged_to_the_turn_it_suggests() -
 
     def said(staged: tuple[str, ...], kept: tuple[str, ...], texts: list[str]) -> str:
         hint = Hint(game, staged, staged, len(kept))
-        return hint_text(ctx, hint, texts)  # type: ignore[arg-type]
+        return hint_text(ctx, hint, texts, [*kept, *texts])  # type: ignore[arg-type]
 
     turn = ["S v4h8-v4h9", "A v5h7-v4h6"]
     assert said((), (), turn).endswith(
-        "Play it with `/tora act` `S v4h8-v4h9; A v5h7-v4h6`, then `/tora end`, or find your "
-        "own move."
+        "Play this stages it (or `/tora act` `S v4h8-v4h9; A v5h7-v4h6`), then `/tora end`; or "
+        "find your own move."
     )
-    assert "It starts with what you have staged (`S v4h8-v4h9`): add `/tora act` `A v5h7-v4h6`" in (
+    assert "It starts with what you have staged (`S v4h8-v4h9`): Play this adds the rest (or " in (
         said(("S v4h8-v4h9",), (), turn)
     )
     assert "That is what you have staged: end your turn with `/tora end`." in said(
         tuple(turn), (), turn
     )
     differs = said(("S v4h8-v4h9", "G v5h9-v4h7"), (), turn)
-    assert "take back what you staged (`/tora undo` 2 times)" in differs
+    assert "take back what you staged with `/tora undo` 2 times" in differs
     searched = said(("C v2h2 search", "S v4h8-v4h9"), ("C v2h2 search",), ["A v5h7-v4h6"])
     assert searched.startswith("The AI (hard) would play: C v2h2 search; A v5h7-v4h6.\n")
-    assert "take back what you staged after your search (`/tora undo`)" in searched
-    assert said((), (), []) == "The AI would end the turn as it stands: `/tora end`."
+    assert "take back what you staged after your search with `/tora undo`, then" in searched
+    assert said((), (), []) == "The AI (hard) would end the turn as it stands: `/tora end`."
     assert said(("S v4h8-v4h9",), (), []).startswith(
         "The AI (hard) would end this turn without another action; you have staged "
     )
     torishogi = Hint(game, ("Falcon 4f-5f",), ("d2c2",), 0)  # as read, and as the engine writes
-    assert "That is what you have staged" in hint_text(ctx, torishogi, ["d2c2"])  # type: ignore[arg-type]
+    assert "That is what you have staged" in hint_text(ctx, torishogi, ["d2c2"], ["Falcon 4f-5f"])  # type: ignore[arg-type]

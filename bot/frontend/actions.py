@@ -294,7 +294,16 @@ class Actions:
     async def hint(self, caller: Caller, match: str | None) -> Answer:
         """A practice game's hint, for the caller alone (a costly search: allowances)."""
         place = await self.place(caller, match)
-        return await self._headed(caller, place, Answer.of(await self._hint(place, caller.user)))
+        return await self._headed(
+            caller, place, self._offered(place, await self._hint(place, caller.user))
+        )
+
+    @staticmethod
+    def _offered(place: Place, reply: Reply) -> Answer:
+        """A reply with the buttons it offers (a hint's Play this) for its own turn."""
+        if not reply.buttons:
+            return Answer.of(reply)
+        return Answer.of(reply, buttons(reply.buttons, place.channel_id, reply.stamp))
 
     async def _hint(self, place: Place, user: User) -> Reply:
         """The service's hint, within the hints' allowance (a search of seconds)."""
@@ -414,7 +423,9 @@ class Actions:
         if press.verb in ("draw", "reset", "pause", "resign", "abort"):
             return Answer.of(await self._agreement(press.verb)(place, user, expect=expect))
         if press.verb == "hint":
-            return Answer.of(await self._hint(place, user))
+            return self._offered(place, await self._hint(place, user))
+        if press.verb == "hinted" and expect is not None:
+            return self._turn_prompt(place, await service.play_hint(place, user, expect))
         if press.verb == "keep":
             return Answer("Nothing was done: you play on.")
         return replace(Answer.of(await service.board(place, user)), private=True)

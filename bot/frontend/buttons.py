@@ -28,6 +28,7 @@ VERBS: dict[str, tuple[str, discord.ButtonStyle]] = {
     "undo": ("Undo", discord.ButtonStyle.secondary),
     "preview": ("Preview", discord.ButtonStyle.secondary),
     "hint": ("Hint", discord.ButtonStyle.secondary),
+    "hinted": ("Play this", discord.ButtonStyle.success),  # a hint's turn, staged
     "draw": ("Accept the draw", discord.ButtonStyle.success),
     "offer": ("Propose a draw", discord.ButtonStyle.secondary),  # a turn post, a game going nowhere
     "reset": ("Accept the reset", discord.ButtonStyle.success),

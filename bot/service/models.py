@@ -38,12 +38,15 @@ class Reply:
     """The answer to a command, for the user who gave it. ``private``: show it only to them
     (it may hold their staged actions or their hidden Assassin). ``stamp`` names the match
     and turn the command left: pass it back as ``expect`` with a later command (e.g. from a
-    button on this reply) to have that command refused once that turn is over."""
+    button on this reply) to have that command refused once that turn is over. ``buttons``
+    are the verbs of the buttons this reply offers for that same turn (a hint's "Play
+    this")."""
 
     text: str
     files: tuple[Attachment, ...] = ()
     private: bool = True
     stamp: Stamp | None = None
+    buttons: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -87,7 +87,12 @@ def _end_turn(data: bytes) -> bytes:
     return _pickled(work)
 
 
+HINT = "hint"  # a search's level that asks for a hint (``ai.hint``: fixed work, no clock)
+
+
 def _search(game: GameState, level: str, seconds: float, seed: int) -> tuple[Any, ...]:
+    if level == HINT:
+        return ("turn", ai.hint(game))
     return ("turn", ai.decide(game, level, seconds, seed))
 
 

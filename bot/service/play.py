@@ -63,7 +63,7 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
         raise ActionRefused(exc) from None
     texts = match.game.staged()[-len(events) :]  # as people read them (ToriShogi: TS1)
     said = [t + (f" ({e.note})" if e.note else "") for t, e in zip(texts, events, strict=True)]
-    return await _staged_reply(ctx, table, side, f"Staged: {'; '.join(said)}.")
+    return await staged_reply(ctx, table, side, f"Staged: {'; '.join(said)}.")
 
 
 def replaces(game: GameState) -> bool:
@@ -90,7 +90,7 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str) -> Reply:
     old = await asyncio.to_thread(match.undo)
     await asyncio.to_thread(match.act, text)
     new = match.game.staged()[-1]
-    return await _staged_reply(ctx, table, side, f"Staged {new} in place of {old}.")
+    return await staged_reply(ctx, table, side, f"Staged {new} in place of {old}.")
 
 
 def _try_all(game: GameState, parts: list[str]) -> None:
@@ -209,10 +209,10 @@ async def undo(ctx: Context, table: Table, user: User, number: int | None) -> Re
             text = await asyncio.to_thread(match.take_back, number - 1)
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    return await _staged_reply(ctx, table, side, f"Taken back: {text}.")
+    return await staged_reply(ctx, table, side, f"Taken back: {text}.")
 
 
-async def _staged_reply(ctx: Context, table: Table, side: Side, head: str) -> Reply:
+async def staged_reply(ctx: Context, table: Table, side: Side, head: str) -> Reply:
     """Save the staged turn (private: nothing is posted) and show the player the preview.
     The image is drawn while the save is being made durable."""
     hosted = table.hosted

@@ -5,8 +5,7 @@ choose their setup, play their turns (searched in a worker process on the game a
 know it, ``for_player``), and answer proposals; the service asks ``Robots.consider`` after
 every change of a match whether one of them has something to do.
 
-In a practice game (an unrated match against an AI, ``Table.practice``) a player may ask for
-a hint: the turn a strong AI would play for them (private)."""
+Hints for people in practice games are ``hints``'."""
 
 from __future__ import annotations
 
@@ -16,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 import ai
-from rules import ActionError, GameState, Side
+from rules import GameState, Side
 from storage import Hosted, Store
 from storage.hosting import PLAYING, SETUP
 
@@ -32,7 +31,6 @@ from .terms import Settings
 from .texts import plural, quote
 
 log = logging.getLogger(__name__)
-HINT_LEVEL = "hard"
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
 GIVE_UP_AFTER = 3  # failed attempts in a row before an AI leaves a match to its clock
 FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
@@ -268,73 +266,3 @@ async def ai_room(store: Store, settings: Settings, guild_id: int) -> int:
     live): the AI filling the ladder queue keeps within it too."""
     cap = await guild_ai_cap(store, settings, guild_id)
     return max(0, cap - await store.live_ai_matches(guild_id))
-
-
-@dataclass(frozen=True)
-class Hint:
-    """What a hint is searched on: the player's own view of the game (``for_player``) with
-    what they staged taken back, all that can be (a search cannot, R43: the hint goes on
-    from it), so that the hint is a whole turn that can end. ``staged`` is what they had
-    staged as they read it, ``notations`` the same in the engines' notation (what a hint
-    is compared with), of which the first ``kept`` stayed."""
-
-    game: GameState
-    staged: tuple[str, ...]
-    notations: tuple[str, ...]
-    kept: int
-
-
-def hint_game(table: Table, side: Side) -> Hint:
-    """What the AI may know to suggest ``side``'s turn (see ``Hint``)."""
-    if not table.practice:
-        raise Refused(
-            "Hints are given in practice games only: an unrated match against the AI "
-            "(`rated:False`). In rated games and between people you play on your own."
-        )
-    game = table.game.for_player(side)
-    staged = tuple(game.staged())
-    notations = tuple(event.text for event in game.view_for(side).staged)
-    while game.staged():
-        try:
-            game.undo()
-        except ActionError:  # a search stays (R10, R43)
-            break
-    return Hint(game, staged, notations, len(game.staged()))
-
-
-def hint_text(ctx: Context, hint: Hint, texts: list[str]) -> str:
-    """The hint in words: the turn ``texts`` (after what was kept), and how to get there
-    from what the player has staged."""
-    staged = list(hint.notations)
-    turn = [*staged[: hint.kept], *texts]
-    if not texts and staged == turn:
-        return f"The AI would end the turn as it stands: {ctx.cmd('end')}."
-    said = f"`{'; '.join(hint.staged)}`"
-    if not texts:
-        return (
-            f"The AI ({HINT_LEVEL}) would end this turn without another action; you have "
-            f"staged {said}: take back what can be with {ctx.cmd('undo')}, then "
-            f"{ctx.cmd('end')}, or find your own move."
-        )
-    head = f"The AI ({HINT_LEVEL}) would play: {'; '.join(turn)}.\n"
-    if not staged:
-        return head + (
-            f"Play it with {ctx.cmd('act')} `{'; '.join(texts)}`, then {ctx.cmd('end')}, or "
-            "find your own move."
-        )
-    if turn == staged:
-        return head + f"That is what you have staged: end your turn with {ctx.cmd('end')}."
-    if turn[: len(staged)] == staged:
-        rest = "; ".join(turn[len(staged) :])
-        return head + (
-            f"It starts with what you have staged ({said}): add {ctx.cmd('act')} `{rest}`, "
-            f"then {ctx.cmd('end')}, or find your own move."
-        )
-    back = len(staged) - hint.kept
-    undo = f"{ctx.cmd('undo')}" if back == 1 else f"{ctx.cmd('undo')} {back} times"
-    after = " after your search" if hint.kept else ""
-    return head + (
-        f"It differs from what you have staged ({said}): take back what you staged{after} "
-        f"({undo}), play {ctx.cmd('act')} `{'; '.join(texts)}`, then {ctx.cmd('end')}, or "
-        "find your own move."
-    )

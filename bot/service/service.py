@@ -17,15 +17,16 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 
+from rules import Side
 from storage import CorruptMatch, Hosted
 from storage.hosting import CHALLENGE, PLAYING, SETUP
 
-from . import agreements, endings, lobby, play, robots, setup_phase
+from . import agreements, endings, hints, lobby, play, robots, setup_phase
 from .errors import Refused, StaleRequest
 from .fairness import Owner
 from .host import OVER, EndedListener, Host, check_stamp
 from .models import Menu, Place, Reply, User
-from .offload import WorkerFailed
+from .offload import HINT, WorkerFailed
 from .ports import Stamp
 from .questions import SetupForm
 from .table import DRAW, PAUSE, RESET, Table, player_side
@@ -170,20 +171,56 @@ class MatchService(Host):
 
     async def hint(self, place: Place, user: User) -> Reply:
         """A practice game's hint: the turn a strong AI would play for ``user`` now, from
-        their own view (private). Searching costs seconds: one hint at a time per player."""
+        their own view (private), told in words, drawn on their board, with "Play this"
+        when it differs from what they staged. Searching costs seconds: one hint at a time
+        per player; the same position gives the same hint (searched once)."""
         self._limit.take(user.id, self._ctx.now())
+        table, side, hint, texts = await self._hinted(place, user, None)
+        said = await asyncio.to_thread(lambda: hints.played(hint, texts).staged())
+        picture = await hints.picture(self._ctx, table, side, hint, texts)
+        offer = (hints.PLAY,) if hints.to_stage(hint, texts) else ()
+        text = hints.hint_text(self._ctx, hint, texts, said)
+        return Reply(text, (picture,), stamp=table.stamp, buttons=offer)
+
+    async def play_hint(self, place: Place, user: User, expect: Stamp) -> Reply:
+        """Stage the hinted turn for ``user`` ("Play this"): what they staged that it does
+        not keep is taken back, its actions staged, all or nothing."""
+        self._limit.take(user.id, self._ctx.now())
+        _table, side, hint, texts = await self._hinted(place, user, expect)
+
+        async def flow(table: Table) -> Reply:
+            now = hints.hint_game(table, side)
+            if now.notations != hint.notations:
+                raise StaleRequest("Your turn changed since that hint: ask for a new one.")
+            await asyncio.to_thread(hints.stage, table, hint, texts)
+            staged = "; ".join(table.game.staged())
+            return await play.staged_reply(self._ctx, table, side, f"Staged the hint: {staged}.")
+
+        return await self._command(place, user, expect, (PLAYING,), flow, limited=False)
+
+    async def _hinted(
+        self, place: Place, user: User, expect: Stamp | None
+    ) -> tuple[Table, Side, hints.Hint, list[str]]:
+        """The hint for ``user`` in the match's present state (``expect``: of that turn),
+        searched unless the state already has it."""
         if user.id in self._hinting:
             raise Refused("Your last hint is still being worked out; wait for it first.")
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None:
-                raise Refused(self._no_match())
+                raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
+            if expect is not None:
+                check_stamp(table, expect, self._ctx.cmd("board"))
             side = play.acting_side(self._ctx, table, user)
-            hint = robots.hint_game(table, side)
-            stamp, owner = table.stamp, Owner(table.hosted.guild_id, user.id)
+            hint = hints.hint_game(table, side)
+            position = (table.stamp, hint.notations)
+            known = table.memo().get(hints.MEMO)
+            owner = Owner(table.hosted.guild_id, user.id)
+        if known is not None and known[0] == position:
+            return table, side, hint, known[1]
         self._hinting.add(user.id)
         try:
-            texts = await self._robots.search(hint.game, robots.HINT_LEVEL, owner)
+            texts = await self._robots.search(hint.game, HINT, owner)
         except WorkerFailed:
             log.exception("the hint's search failed in channel %d", place.channel_id)
             raise Refused(
@@ -192,7 +229,10 @@ class MatchService(Host):
             ) from None
         finally:
             self._hinting.discard(user.id)
-        return Reply(robots.hint_text(self._ctx, hint, texts), stamp=stamp)
+        async with self._lock(place.channel_id):
+            if await self._loaded(place.channel_id) is table:
+                table.memo()[hints.MEMO] = (position, texts)
+        return table, side, hint, texts
 
     async def robots_idle(self) -> None:
         """Wait until the AI players have nothing left to do (tests, demos)."""

@@ -52,7 +52,7 @@ class GameEndings:
         notations. For the host, before a resignation, an agreed draw or an abort."""
         dropped = self.staged()
         if self.stack:
-            self.pos = self.stack[0]
+            self.pos = self.stack[0].copy()  # copies of this game share their stack's positions
         self.current, self.stack, self.waived = [], [], set()
         return dropped
 

@@ -357,7 +357,7 @@ class Game(Resolver, AssassinRules, GameEndings):
             raise IllegalAction("R10", "there is no action of this turn to take back")
         if self.current[-1][0].kind == SEARCH:
             raise IllegalAction("R10", _SEARCH_STAYS)
-        self.pos = self.stack.pop()
+        self.pos = self.stack.pop().copy()  # copies of this game share their stack's positions
         return self.current.pop()[2]
 
     def take_back(self, index: int) -> str:

@@ -1,0 +1,134 @@
+"""Hints in practice games (an unrated match against an AI, ``Table.practice``): the turn the
+``hard`` AI suggests for the player to act, searched by a fixed amount of work on the game as
+they may know it (``ai.hint``), so that the same position always gives the same hint. The
+hint is told in words, drawn on the player's own board (as a preview of that turn), and
+staged for them with one click ("Play this", ``stage``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules import ActionError, GameState, Side
+
+from .context import Context
+from .errors import Refused, StaleRequest
+from .ports import Attachment
+from .table import Table
+
+LEVEL = "hard"  # the strength whose player suggests the hint
+MEMO = "hint"  # the hint of the match's present state, in its memo (``Table.memo``)
+PLAY = "hinted"  # the verb of the "Play this" button
+
+
+@dataclass(frozen=True)
+class Hint:
+    """What a hint is searched on: the player's own view of the game (``for_player``) with
+    what they staged taken back, all that can be (a search cannot, R43: the hint goes on
+    from it), so that the hint is a whole turn that can end. ``staged`` is what they had
+    staged as they read it, ``notations`` the same in the engines' notation (what a hint
+    is compared with), of which the first ``kept`` stayed."""
+
+    game: GameState
+    staged: tuple[str, ...]
+    notations: tuple[str, ...]
+    kept: int
+
+    @property
+    def back(self) -> int:
+        """How many staged actions the hint takes back."""
+        return len(self.notations) - self.kept
+
+
+def hint_game(table: Table, side: Side) -> Hint:
+    """What the AI may know to suggest ``side``'s turn (see ``Hint``)."""
+    if not table.practice:
+        raise Refused(
+            "Hints are given in practice games only: an unrated match against the AI "
+            "(`rated:False`). In rated games and between people you play on your own."
+        )
+    game = table.game.for_player(side)
+    staged = tuple(game.staged())
+    notations = tuple(event.text for event in game.view_for(side).staged)
+    while game.staged():
+        try:
+            game.undo()
+        except ActionError:  # a search stays (R10, R43)
+            break
+    return Hint(game, staged, notations, len(game.staged()))
+
+
+def played(hint: Hint, texts: list[str]) -> GameState:
+    """The player's own game with the hinted turn staged (what its picture shows)."""
+    game = hint.game.copy()
+    for text in texts:
+        game.apply(text)
+    return game
+
+
+def to_stage(hint: Hint, texts: list[str]) -> bool:
+    """Whether "Play this" has anything to do: the hint differs from what is staged."""
+    return [*hint.notations[: hint.kept], *texts] != list(hint.notations)
+
+
+async def picture(
+    ctx: Context, table: Table, side: Side, hint: Hint, texts: list[str]
+) -> Attachment:
+    """The hinted turn drawn on the player's own board, as the preview of that turn."""
+    view = played(hint, texts).view_for(side)
+    return await ctx.private_file(view, table.status(ctx.now()), "hint.png")
+
+
+def stage(table: Table, hint: Hint, texts: list[str]) -> None:
+    """Stage the hinted turn for the player: take back what it does not keep, then play
+    its actions (tried on a copy first: all or nothing). Run off the event loop."""
+    trial = table.game.copy()
+    try:
+        for _ in range(hint.back):
+            trial.undo()
+        for text in texts:
+            trial.apply(text)
+    except ActionError:
+        raise StaleRequest(
+            "That hint no longer fits your turn: ask for a new one with the Hint button."
+        ) from None
+    match = table.played
+    for _ in range(hint.back):
+        match.undo()
+    for text in texts:
+        match.act(text)
+
+
+def hint_text(ctx: Context, hint: Hint, texts: list[str], said: list[str]) -> str:
+    """The hint in words: the turn ``texts`` (after what was kept; ``said``: the whole turn
+    as the player reads it), and how to get there from what the player has staged, by the
+    "Play this" button or typed."""
+    staged = list(hint.notations)
+    turn = [*staged[: hint.kept], *texts]
+    act, end, undo = ctx.cmd("act"), ctx.cmd("end"), ctx.cmd("undo")
+    if not texts and staged == turn:
+        return f"The AI ({LEVEL}) would end the turn as it stands: {end}."
+    mine = f"`{'; '.join(hint.staged)}`"
+    if not texts:
+        return (
+            f"The AI ({LEVEL}) would end this turn without another action; you have staged "
+            f"{mine}: take back what can be with {undo}, then {end}, or find your own move."
+        )
+    head = f"The AI ({LEVEL}) would play: {'; '.join(said)}.\nThe picture shows it on your board. "
+    own = "; or find your own move."
+    if turn == staged:
+        return head + f"That is what you have staged: end your turn with {end}."
+    if not staged:
+        return head + f"Play this stages it (or {act} `{'; '.join(texts)}`), then {end}{own}"
+    if turn[: len(staged)] == staged:
+        rest = "; ".join(turn[len(staged) :])
+        return head + (
+            f"It starts with what you have staged ({mine}): Play this adds the rest (or "
+            f"{act} `{rest}`), then {end}{own}"
+        )
+    times = "" if hint.back == 1 else f" {hint.back} times"
+    after = " after your search" if hint.kept else ""
+    return head + (
+        f"It differs from what you have staged ({mine}): Play this stages it in its place "
+        f"(or take back what you staged{after} with {undo}{times}, then {act} "
+        f"`{'; '.join(texts)}`), then {end}{own}"
+    )
