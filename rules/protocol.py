@@ -351,6 +351,9 @@ class GameType(Protocol):
     # A turn is one action that ``end_turn`` confirms (ToriShogi's move, Torii's whole turn):
     # a player who stages another means it instead, so it replaces the last one staged.
     one_move: bool
+    # What ``GameState.quiet_rounds`` counts rounds without, as a sentence's start: "No piece
+    # has been removed", "No piece has been captured", "No Torii has been built".
+    nothing_removed: str
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The match options (board, terrain, powers...) made complete and checked;

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
-from rules import GameState, GameView, Side
+from rules import GameState, GameView, Side, game_type
 from rules.protocol import GameEvent
 from storage import MatchOptions, new_game, write_record
 
@@ -132,11 +132,6 @@ async def turn_end(
 
 QUIET_DRAW = 30  # rounds without a removal after which the turn post offers a draw
 DRAW_BUTTON = ("offer",)  # "Propose a draw": either player's draw command (propose or accept)
-NOTHING_REMOVED = {  # what each game's count of quiet rounds means (GameState.quiet_rounds)
-    "tora": "No piece has been removed",
-    "torishogi": "No piece has been captured",
-    "torii": "No Torii has been built",
-}
 
 
 def draw_offer(ctx: Context, table: Table) -> str:
@@ -149,7 +144,7 @@ def draw_offer(ctx: Context, table: Table) -> str:
         return ""
     if all(is_robot(table.hosted.player(side)) for side in Side):
         return ""
-    nothing = NOTHING_REMOVED.get(game.game_type, "No piece has been removed")
+    nothing = game_type(game.game_type).nothing_removed
     return (
         f"{nothing} for {quiet} rounds: either of you may propose a draw with the button "
         f"below or {ctx.cmd('draw')}."

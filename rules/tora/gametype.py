@@ -40,6 +40,7 @@ class ToraType:
     title = "TORA"
     state_version = STATE_VERSION
     one_move = False
+    nothing_removed = "No piece has been removed"
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``board`` (short, long), ``terrain`` (a preset) or ``terrain_map``, ``assassins``

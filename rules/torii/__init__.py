@@ -57,6 +57,7 @@ class ToriiType:
     title = "Torii"
     state_version = STATE_VERSION
     one_move = True
+    nothing_removed = "No Torii has been built"
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``powers``: True (default) plays the Spirits' powers; False, the rule book's first

@@ -42,6 +42,7 @@ class ToriShogiType:
     title = "ToriShogi"
     state_version = STATE_VERSION
     one_move = True
+    nothing_removed = "No piece has been captured"
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)
