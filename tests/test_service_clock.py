@@ -168,8 +168,9 @@ async def test_the_setup_has_a_deadline_too(h: Harness) -> None:
     await h.advance(0.8 * HOUR)
     reminders = [t for t in private_texts(h, ANN) if t.startswith("Reminder")]
     assert reminders == [
-        "Reminder: choose your setup for the match against bob (Opposition) within 12 min "
-        "with `/tora setup`, or the match is called off."
+        "Reminder: choose your setup for the match against bob (Opposition) within 12 min, "
+        "or the match is called off: with the buttons or menus of the message that asked for "
+        "it, or with `/tora setup`."
     ]
     assert not any(t.startswith("Reminder") for t in private_texts(h, BOB))
     await h.advance(0.2 * HOUR)

@@ -386,7 +386,8 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
             mail.private(
                 hosted.player(side),
                 f"Reminder: choose your setup for the match against {table.who(side.other)} "
-                f"within {left} with {ctx.cmd('setup')}, or the match is called off.",
+                f"within {left}, or the match is called off: with the buttons or menus of "
+                f"the message that asked for it, or with {ctx.cmd('setup')}.",
             )
     await ctx.update(table, replace(hosted, remind_at=None), mail)
 
