@@ -11,6 +11,7 @@ import pytest
 
 from bot.__main__ import main as bot_main
 from bot.frontend import rulebook
+from bot.frontend.autocomplete import hint
 from bot.frontend.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, ToraButton, buttons
 from bot.frontend.config import DISCORD_API, NO_TOKEN, Config, ConfigError
 from bot.frontend.delivery import mentioning, nonce
@@ -287,3 +288,10 @@ def test_a_database_that_stays_away_is_told_in_words_not_as_a_failure():
     they are told it is the database, and to look whether a change was kept."""
     assert explain(DatabaseUnavailable("connection refused")) == UNAVAILABLE
     assert "try again in a minute" in UNAVAILABLE
+
+
+def test_an_autocomplete_refusal_reads_as_a_sentence():
+    """Regression: the one-line hint of a refusal kept the rules core's lower-case start."""
+    [choice] = hint("cannot read `zz`: write an action like A v5h7-v4h6. More words here.")
+    assert choice.name == "Cannot read `zz`: write an action like A v5h7-v4h6."
+    assert hint("v4h2 is off the board.")[0].name == "v4h2 is off the board."

@@ -15,7 +15,7 @@ from rules.tora import CUSTOM, STRATEGIES, preset_names
 
 from . import guide
 from .callers import caller_of
-from .respond import Unusable
+from .respond import Unusable, sentence
 
 log = logging.getLogger(__name__)
 MOST = 25  # Discord shows at most 25 choices
@@ -51,7 +51,7 @@ def _safe(
 
 def hint(text: str) -> Choices:
     """A refusal's first sentence as the only choice: the user reads why there is none."""
-    first = text.split(". ")[0].rstrip(".") + "."
+    first = sentence(text.split(". ")[0].rstrip(".") + ".")
     return [app_commands.Choice(name=first[:100], value=first[:100])]
 
 
