@@ -51,6 +51,17 @@ async def pick(stage: Stage, name: str, level: str, value: str, channel: int) ->
     return stage._panel_of(channel, stage.user[name])
 
 
+async def short_tora(stage: Stage, bobs: str) -> Any:
+    """A short-board TORA match begun (ann aggressive, bob ``bobs``), and its shadow game."""
+    await stage.slash("ann", "challenge", opponent="bob")
+    await stage.click("bob", "Accept")
+    await stage.slash("ann", "setup", strategy="aggressive")
+    await stage.slash("bob", "setup", strategy=bobs)
+    await stage.posted("The game begins")
+    answers = ({"strategy": "aggressive"}, {"strategy": bobs})
+    return game_type("tora").new_game({"board": "short"}, answers)
+
+
 def lettered(panel: Msg, marks: Pointing, choices: dict[str, Any]) -> None:
     """Every action option starts with the letter the picture put on its square."""
     letters = dict(marks.letters)
@@ -65,14 +76,7 @@ def lettered(panel: Msg, marks: Pointing, choices: dict[str, Any]) -> None:
 
 async def test_a_tora_piece_picked_is_framed_and_its_squares_lettered(tmp_path: Path, drawn):
     async with Stage(tmp_path) as stage:
-        await stage.slash("ann", "challenge", opponent="bob")
-        await stage.click("bob", "Accept")
-        await stage.slash("ann", "setup", strategy="aggressive")
-        await stage.slash("bob", "setup", strategy="defensive")
-        await stage.posted("The game begins")
-        game = game_type("tora").new_game(
-            {"board": "short"}, ({"strategy": "aggressive"}, {"strategy": "defensive"})
-        )
+        game = await short_tora(stage, "defensive")
         group = max(game.menu(), key=lambda g: g.size)
         await stage.open_panel("ann")
         before = len(drawn)
@@ -96,14 +100,7 @@ async def test_r30_a_general_move_the_turn_could_not_end_on_is_marked_in_the_men
     """After the General's first step forward, some of its second steps would leave it where
     the Opposition's pieces reach it: those are marked, the others are not."""
     async with Stage(tmp_path) as stage:
-        await stage.slash("ann", "challenge", opponent="bob")
-        await stage.click("bob", "Accept")
-        await stage.slash("ann", "setup", strategy="aggressive")
-        await stage.slash("bob", "setup", strategy="aggressive")
-        await stage.posted("The game begins")
-        game = game_type("tora").new_game(
-            {"board": "short"}, ({"strategy": "aggressive"}, {"strategy": "aggressive"})
-        )
+        game = await short_tora(stage, "aggressive")
         await stage.slash("ann", "act", action="G v5h9-v7h8")
         game.apply("G v5h9-v7h8")
         choices = game.choices("Gv7h8")

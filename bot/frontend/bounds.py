@@ -13,8 +13,8 @@ from discord import app_commands
 
 def out_of_range(interaction: discord.Interaction[Any]) -> str | None:
     """The refusal naming the first numeric option outside its declared range, if any."""
-    command = interaction.command
-    data = interaction.data
+    command = getattr(interaction, "command", None)  # (a test's stand-in may have neither)
+    data = getattr(interaction, "data", None)
     if not isinstance(command, app_commands.Command) or not isinstance(data, Mapping):
         return None
     for option in _given(data.get("options", [])):

@@ -21,7 +21,7 @@ from bot.service import StaleRequest, Stamp
 from .callers import caller_of
 from .menus import Nav, Select
 from .playing import Panel
-from .respond import NOBODY, Answer, explain, files_of, report, run, watch
+from .respond import NOBODY, Answer, explain, files_of, report, run, tell, watch
 
 log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
@@ -173,10 +173,12 @@ async def update(
     try:
         panel = await work()
     except StaleRequest as stale:
-        await _tell(interaction, stale.message, over=True)
+        await tell(interaction, stale.message, over=True, what="a panel pick")
         return
     except Exception as exc:
-        await _tell(interaction, explain(exc) or report(interaction, exc), over=False)
+        await tell(
+            interaction, explain(exc) or report(interaction, exc), over=False, what="a panel pick"
+        )
         return
     shown = message_of(panel)
     try:
@@ -185,16 +187,6 @@ async def update(
         log.exception("could not update a panel", extra={"interaction": interaction.id})
     else:
         watch(interaction, shown["view"])
-
-
-async def _tell(interaction: discord.Interaction[Any], text: str, *, over: bool) -> None:
-    """The refusal to the player alone; a panel whose turn is over loses its menus."""
-    try:
-        if over:
-            await interaction.edit_original_response(view=None)
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
-    except discord.HTTPException:
-        log.exception("could not answer a panel pick", extra={"interaction": interaction.id})
 
 
 async def open_panel(

@@ -285,3 +285,15 @@ def report(interaction: discord.Interaction[Any], exc: BaseException) -> str:
         extra={"ref": ref, "command": command, "user": interaction.user.id},
     )
     return failure_text(ref)
+
+
+async def tell(interaction: discord.Interaction[Any], text: str, *, over: bool, what: str) -> None:
+    """A refusal of a pick in a message's menus (``what``: "a panel pick"), after its
+    deferred update, to the one who picked alone; ``over``: what the message was for is over,
+    so its components go."""
+    try:
+        if over:
+            await interaction.edit_original_response(view=None)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
+    except discord.HTTPException:
+        log.exception("could not answer %s", what, extra={"interaction": interaction.id})

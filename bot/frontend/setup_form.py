@@ -26,7 +26,7 @@ from bot.service import MatchService, Place, Refused, StaleRequest, Stamp, User
 from bot.service.questions import Field, SetupForm
 
 from .callers import caller_of
-from .respond import NOBODY, Unusable, explain, report
+from .respond import NOBODY, Unusable, explain, report, tell
 
 log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
@@ -221,7 +221,7 @@ async def answer(
         await _refused(interaction, service, place, caller.user, refusal)
         return
     except Exception as exc:
-        await _tell(interaction, report(interaction, exc), over=False)
+        await tell(interaction, report(interaction, exc), over=False, what="a setup pick")
         return
     await _show(interaction, service, place, caller.user, channel_id, reply.text)
 
@@ -265,16 +265,7 @@ async def _refused(
         over = True
     else:
         over = isinstance(refusal, StaleRequest)
-    await _tell(interaction, explain(refusal) or str(refusal), over=over)
-
-
-async def _tell(interaction: discord.Interaction[Any], text: str, *, over: bool) -> None:
-    try:
-        if over:
-            await interaction.edit_original_response(view=None)
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
-    except discord.HTTPException:
-        log.exception("could not answer a setup pick", extra={"interaction": interaction.id})
+    await tell(interaction, explain(refusal) or str(refusal), over=over, what="a setup pick")
 
 
 def _heading(interaction: discord.Interaction[Any]) -> str:
