@@ -95,13 +95,13 @@ def test_a_search_that_finds_nothing_takes_its_squares_off_the_belief():
 
 @pytest.mark.parametrize("who", ["easy", "normal", "hard"])
 def test_twin_worlds_time_bounded_players_decide_alike(who: str, step_clock: None) -> None:
-    """Three worlds that differ only in where the Opposition's Assassin hides (its hidden
+    """Two worlds that differ only in where the Opposition's Assassin hides (its hidden
     moves alike in public): the Challenger's engine plays the same turns in each, with the
-    same belief, for a few turns."""
-    worlds = [world(square) for square in ("v3h1", "v8h1", "v15h1")]
-    for _turn in range(3):
+    same belief, for two turns."""
+    worlds = [world(square) for square in ("v3h1", "v15h1")]
+    for _turn in range(2):
         turns = [make_player(who, w).turn(w.copy(), random.Random(5), 1.0) for w in worlds]
-        assert turns[0] == turns[1] == turns[2]
+        assert turns[0] == turns[1]
         beliefs = {belief_of(w, C).squares for w in worlds}
         assert len(beliefs) == 1
         for w, texts in zip(worlds, turns, strict=True):

@@ -1,6 +1,6 @@
 """A soak test (issue 17): the AI players play each other, every game in turn, through the
 whole host (match service, SQLite, the real renderer, the Discord layer, the local emulator)
-for a bounded time (``TORA_SOAK_SECONDS``, 40 s by default). Every match ends (TORA has no
+for a bounded time (``TORA_SOAK_SECONDS``, 15 s by default: longer soaks set it). Every match ends (TORA has no
 limit on turns, and engines this fast may circle for long, so a match still going at
 ``TURN_CAP`` turns is called off by an admin and checked the same way), no turn an engine
 chose is refused, and every record posted at the end replays, by the rules alone, to the
@@ -22,7 +22,7 @@ from emulator.stage import Stage
 from rules import game_type
 from rules.records import game_of
 
-SOAK_SECONDS = float(os.environ.get("TORA_SOAK_SECONDS", "40"))
+SOAK_SECONDS = float(os.environ.get("TORA_SOAK_SECONDS", "15"))
 TURN_CAP = 120  # turns of a match before an admin calls it off
 HOUR = 3600.0
 MATCHES = itertools.cycle(
