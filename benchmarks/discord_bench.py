@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.frontend import menus
+from bot.discord import menus
 from emulator import Interaction
 from emulator.stage import Stage, planned_turn
 from rules.tora import Game, IllegalAction, Side

@@ -13,9 +13,9 @@ import sys
 
 import discord
 
-from bot.frontend.client import ToraBot, point_at, sync_commands
-from bot.frontend.config import Config, ConfigError
-from bot.frontend.logs import setup_logging
+from bot.discord.client import ToraBot, point_at, sync_commands
+from bot.discord.config import Config, ConfigError
+from bot.discord.logs import setup_logging
 
 log = logging.getLogger("bot")
 

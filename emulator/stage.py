@@ -15,9 +15,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.frontend import menus
-from bot.frontend.client import ToraBot, point_at, sync_commands
-from bot.frontend.config import Config
+from bot.discord import menus
+from bot.discord.client import ToraBot, point_at, sync_commands
+from bot.discord.config import Config
 from bot.service import Clock, Settings
 from emulator import Emulator, Interaction, Msg
 from emulator.models import walk_components

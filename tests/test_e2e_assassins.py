@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.frontend import menus
+from bot.discord import menus
 from bot.service import ManualClock
 from emulator.stage import Stage
 from emulator.world import visible_bytes

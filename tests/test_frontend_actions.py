@@ -13,12 +13,12 @@ from typing import Any
 import discord
 import pytest
 
-from bot.frontend import autocomplete
-from bot.frontend.actions import Actions, ChallengeOptions, terms_of
-from bot.frontend.buttons import Press
-from bot.frontend.callers import Caller
-from bot.frontend.lookups import Lookups
-from bot.frontend.respond import Answer, Handled, Unusable, run
+from bot.discord import autocomplete
+from bot.discord.actions import Actions, ChallengeOptions, terms_of
+from bot.discord.buttons import Press
+from bot.discord.callers import Caller
+from bot.discord.lookups import Lookups
+from bot.discord.respond import Answer, Handled, Unusable, run
 from bot.ladder.desk import LadderDesk
 from bot.service import (
     GuildSettings,
@@ -351,7 +351,7 @@ async def test_an_interaction_acknowledged_too_late_is_not_acted_on() -> None:
 
 
 async def test_a_failing_edit_is_retried_then_sent_as_a_follow_up(monkeypatch) -> None:
-    monkeypatch.setattr("bot.frontend.respond.EDIT_RETRIES", (0.0, 0.0))
+    monkeypatch.setattr("bot.discord.respond.EDIT_RETRIES", (0.0, 0.0))
     interaction, log = fake_interaction(failing_edits=2)
     await run(interaction, _answer("Staged.", private=True), private=True)
     assert log[-2:] == [("edit failed", 503), ("edit", "Staged.")]

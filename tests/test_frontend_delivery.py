@@ -14,9 +14,9 @@ from typing import Any
 import discord
 import pytest
 
-from bot.frontend.delivery import DiscordDelivery, NoOpenInteraction, nonce
-from bot.frontend.respond import ANSWERED_KEY
-from bot.frontend.sweeper import Sweeper
+from bot.discord.delivery import DiscordDelivery, NoOpenInteraction, nonce
+from bot.discord.respond import ANSWERED_KEY
+from bot.discord.sweeper import Sweeper
 from bot.service import Attachment, DirectMessagesClosed, Message, Undeliverable
 
 

@@ -10,14 +10,14 @@ import re
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.frontend import rulebook
-from bot.frontend.autocomplete import hint
-from bot.frontend.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, ToraButton, buttons
-from bot.frontend.config import DISCORD_API, NO_TOKEN, Config, ConfigError
-from bot.frontend.delivery import mentioning, nonce
-from bot.frontend.pacing import Closed, Latest, Pace
-from bot.frontend.parsing import BadDuration, parse_duration
-from bot.frontend.respond import LIMIT, explain, split
+from bot.discord import rulebook
+from bot.discord.autocomplete import hint
+from bot.discord.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, ToraButton, buttons
+from bot.discord.config import DISCORD_API, NO_TOKEN, Config, ConfigError
+from bot.discord.delivery import mentioning, nonce
+from bot.discord.pacing import Closed, Latest, Pace
+from bot.discord.parsing import BadDuration, parse_duration
+from bot.discord.respond import LIMIT, explain, split
 from bot.service import UNAVAILABLE, DatabaseUnavailable, Message, Stamp
 from rules.registry import GAMES
 

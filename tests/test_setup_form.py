@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.frontend.setup_form import SetupButton, SetupSelect, view_of
+from bot.discord.setup_form import SetupButton, SetupSelect, view_of
 from bot.service import Stamp
 from bot.service.questions import Field, SetupForm
 

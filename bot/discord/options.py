@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from discord import app_commands
 
-from bot.frontend.parsing import MAX_TEXT
-from bot.frontend.respond import Unusable
+from bot.discord.parsing import MAX_TEXT
+from bot.discord.respond import Unusable
 from rules.tora import MAX_MAP, MAX_SQUARE_TEXT
 
 ActionText = app_commands.Range[str, 1, 400]  # an action, or a turn's actions with ';'
