@@ -24,7 +24,7 @@ run: $(VENV)/.installed-run
 
 # A scripted match against a local Discord emulator (no token): demo-out/transcript.md.
 demo: $(VENV)/.installed-run
-	@$(BIN)/python -m emulator.demo --out demo-out
+	@$(BIN)/python -m harness.demo --out demo-out
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .

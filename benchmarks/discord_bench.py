@@ -22,7 +22,7 @@ from pathlib import Path
 
 from bot.discord import menus
 from emulator import Interaction
-from emulator.stage import Stage, planned_turn
+from harness.stage import Stage, planned_turn
 from rules.tora import Game, IllegalAction, Side
 
 from .common import Figure, median, poisson_arrivals

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from emulator.stage import Stage
+from harness.stage import Stage
 from rules.torishogi import ToriShogiGame
 
 TURNS = 3

@@ -11,8 +11,8 @@ from pathlib import Path
 
 from bot.discord import menus
 from bot.service import ManualClock
-from emulator.stage import Stage
 from emulator.world import visible_bytes
+from harness.stage import Stage
 from rules.tora import Game, Options, Side
 
 OPTIONS = Options(

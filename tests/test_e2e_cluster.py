@@ -16,7 +16,7 @@ import pytest
 from backends import config as database
 from backends import drop, postgres_missing
 
-from emulator.stage import Stage
+from harness.stage import Stage
 from storage import Store
 
 pytestmark = pytest.mark.postgres

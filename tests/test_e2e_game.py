@@ -7,8 +7,8 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from emulator import demo
-from emulator.stage import Stage, planned_turn
+from harness import demo
+from harness.stage import Stage, planned_turn
 from rules.tora import Game, Side
 
 SEED = 54  # a game that ends (loss of command) in 10 turns with attacks preferred

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emulator.stage import Stage
+from harness.stage import Stage
 from render.coordinates import coordinates_of
 
 

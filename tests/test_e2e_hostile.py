@@ -15,7 +15,7 @@ import pytest
 from test_e2e_resilience import start_match
 
 from emulator import Interaction
-from emulator.stage import Stage
+from harness.stage import Stage
 
 RATIO = 10  # a hostile request may take at most this many times a plain refusal
 SPACES = " " * 128

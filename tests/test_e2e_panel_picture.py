@@ -15,7 +15,7 @@ import pytest
 from bot import pictures
 from bot.service import Pointing
 from emulator.models import Msg, walk_components
-from emulator.stage import Stage
+from harness.stage import Stage
 from rules import game_type
 
 LABEL = re.compile(r"^(?:\u26a0 )?([A-Z]+) \u00b7 ")

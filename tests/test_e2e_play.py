@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.discord import menus
 from emulator import Interaction
 from emulator.models import walk_components
-from emulator.stage import Stage, panel_turn
+from harness.stage import Stage, panel_turn
 from rules.tora import Game, Options, Side
 
 SEED = 11

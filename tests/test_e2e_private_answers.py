@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from emulator import Interaction
-from emulator.stage import Stage
+from harness.stage import Stage
 
 
 def answered_privately(stage: Stage, answer: Interaction, name: str, needle: str) -> None:

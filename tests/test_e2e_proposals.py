@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from emulator import Msg
-from emulator.stage import Stage, planned_turn
+from harness.stage import Stage, planned_turn
 from rules.tora import Game
 
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from emulator import Msg
-from emulator.stage import Stage
+from harness.stage import Stage
 
 
 async def start_match(stage: Stage) -> None:

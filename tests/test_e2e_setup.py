@@ -11,7 +11,7 @@ from typing import Any
 
 from emulator import Interaction, Msg
 from emulator.models import walk_components
-from emulator.stage import Stage
+from harness.stage import Stage
 from rules import Side
 from rules.tora import parse_square
 from rules.torii import POWERS

@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 from bot.discord import menus
-from emulator.stage import Stage
+from harness.stage import Stage
 from rules import Side, game_type
 from rules.torii import ToriiGame
 from rules.torii.actions import Action, Move

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from bot.discord import menus
 from emulator.models import Msg, walk_components
-from emulator.stage import Stage
+from harness.stage import Stage
 from rules import Side
 from rules.torishogi import Move, ToriShogiGame
 from rules.torishogi.pieces import NAME

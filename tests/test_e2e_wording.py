@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from emulator.stage import Stage
+from harness.stage import Stage
 
 SIDES = ("challenger wins", "opposition wins")
 

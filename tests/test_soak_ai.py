@@ -18,7 +18,7 @@ import pytest
 
 from bot.service import Place, Settings, Terms, User
 from bot.service.robots import robot
-from emulator.stage import Stage
+from harness.stage import Stage
 from rules import game_type
 from rules.records import game_of
 

@@ -1,4 +1,4 @@
-"""``make demo`` (``python -m emulator.demo``): a scripted match through the local Discord
+"""``make demo`` (``python -m harness.demo``): a scripted match through the local Discord
 emulator, no token needed. Two players challenge, set up and play a short game to its end:
 ann with the Play panel's menus alone, bob typing his actions; the transcript, as each of
 them and the channel saw it, is written as Markdown with the images to ``demo-out/``."""
@@ -148,7 +148,7 @@ async def run(out: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m emulator.demo", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m harness.demo", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("demo-out"), help="where to write it")
     args = parser.parse_args(argv)
     setup_logging("WARNING")
