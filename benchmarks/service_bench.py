@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot.ladder.rating import listen
 from bot.service import (
     ActionRefused,
     MatchService,
@@ -189,6 +190,7 @@ async def _service(
     store = await Store.open(config)
     settings = Settings(burst=10_000, every=0.0001, poll_seconds=2.0 if shared else None)
     service = MatchService(store, DroppingDelivery(), renderer, settings=settings)
+    listen(service, store)  # as the bot is assembled: the ladder rates what ends
     tables = []
     try:
         await service.start()

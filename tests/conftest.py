@@ -8,6 +8,7 @@ from pathlib import Path
 import backends
 import pytest
 
+from bot.ladder.rating import listen
 from bot.service.testing import Harness
 from storage import Config
 
@@ -31,8 +32,8 @@ async def db(backend: str, tmp_path: Path) -> AsyncIterator[Config]:
 @pytest.fixture
 async def h(db: Config):
     """A match service on a fresh database of each backend, with a recording delivery and a
-    manual clock."""
-    harness = Harness(db)
+    manual clock, and the ladder listening to its endings."""
+    harness = Harness(db, wiring=[listen])
     await harness.open()
     yield harness
     await harness.close()

@@ -11,9 +11,9 @@ import asyncio
 from ladder_fixtures import GUILD, desk_of, finished, play_out, runner_of
 
 from bot.ladder.queue import EXPIRE_AFTER, HOUR, Matchmaking
+from bot.ladder.rating import listen
 from bot.ladder.results import Results
 from bot.service import GuildSettings, Place, Terms, User, save_guild
-from bot.service.context import Context
 from bot.service.testing import Harness
 from storage.ladders import LadderKey
 
@@ -73,19 +73,17 @@ async def test_the_background_loop_ticks_on_the_clock(h: Harness) -> None:
 
 
 async def test_a_match_saved_finished_but_never_rated_is_rated_on_the_next_start(
-    h: Harness, monkeypatch
+    h: Harness,
 ) -> None:
-    async def crash_before_rating(self: Context, match_id: int) -> None:
-        """The match is saved finished; the process dies before the ladder hears of it."""
-
-    monkeypatch.setattr(Context, "_rate", crash_before_rating)
+    h.wiring = []  # each match is saved finished; the process dies before the ladder hears
+    await h.crash()
     for loser, terms in ((BOB, Terms()), (ANN, Terms(rated=False)), (ANN, Terms())):
         await h.service.open_match(HERE, ANN, BOB, terms)
         await play_out(h, HERE.channel_id, loser)
     await h.service.open_match(HERE, ANN, CID)
     await h.service.abort(HERE, CID)
     assert await h.store.ladders.seasons(GUILD, "short") == []
-    monkeypatch.undo()
+    h.wiring = [listen]
     await h.crash()
     runner = runner_of(h)
     rated = await runner.start()

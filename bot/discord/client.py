@@ -12,6 +12,7 @@ import yarl
 from discord import app_commands
 
 from bot.ladder.desk import LadderDesk
+from bot.ladder.rating import listen
 from bot.ladder.runner import LadderRunner
 from bot.pictures import PillowRenderer
 from bot.service import Clock, MatchService, Settings
@@ -117,6 +118,7 @@ class ToraBot(discord.AutoShardedClient):
         self.service = MatchService(
             self.store, self.delivery, PillowRenderer(), settings=self.settings, clock=self.clock
         )
+        listen(self.service, self.store, self.clock)  # the ladder rates what ends
         ladder = {"clock": self.clock, "settings": self.settings}
         desk = LadderDesk(self.service, self.store, self.delivery, **ladder)
         self.ladder_runner = LadderRunner(self.service, self.store, self.delivery, **ladder)

@@ -4,13 +4,10 @@ settings, and the one way to commit a change together with the posts announcing 
 from __future__ import annotations
 
 import asyncio
-import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from bot.ladder.errors import NotRated
-from bot.ladder.results import Results
 from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
 from storage.hosting import ENDED
@@ -21,8 +18,6 @@ from .outbox import encode_buttons
 from .ports import Attachment, Clock, Pointing, Renderer, Status
 from .table import Table
 from .terms import Settings
-
-log = logging.getLogger(__name__)
 
 
 class Mail:
@@ -74,7 +69,7 @@ class Context:
     rng: random.Random
     changed: Callable[[], None]  # wakes the timers and the deliverer after a commit
     offload: Offload
-    ended: list[Hosted] = field(default_factory=list)  # matches that ended, not yet announced
+    ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
 
     def now(self) -> float:
         return self.clock.now()
@@ -142,17 +137,5 @@ class Context:
             match, hosted, mail.posts if mail else (), close=close
         )
         self.changed()
-        if hosted.phase == ENDED and close is None and table.terms.rated and match.game.is_over():
-            await self._rate(match.id)
         if hosted.phase == ENDED:
             self.ended.append(table.hosted)
-
-    async def _rate(self, match_id: int) -> None:
-        """A rated match is over and saved: put its result on the ladder. The match stands
-        whatever happens here, so a refusal or failure is logged, not raised."""
-        try:
-            await Results(self.store, self.now).record_match(match_id)
-        except NotRated as exc:
-            log.info("match %d is not rated: %s", match_id, exc)
-        except Exception:
-            log.exception("match %d finished but could not be rated", match_id)

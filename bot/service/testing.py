@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -27,6 +27,10 @@ from .service import MatchService
 from .terms import Settings
 
 POST, PRIVATE, ONLY_YOU = "post", "private", "only-you"
+# What a harness wires to its service, as the bot does where it is assembled (the ladder's
+# rating: ``bot.ladder.rating.listen``): called with the service, its store and the clock at
+# every open, a restart's too, before the service starts.
+Wiring = Callable[[MatchService, Store, ManualClock], object]
 
 
 @dataclass(frozen=True)
@@ -145,7 +149,8 @@ class Harness:
     """A service on a real database (a SQLite file, or a PostgreSQL ``Config``), with a
     manual clock, a recording delivery and the digest renderer, run without background
     tasks: ``settle`` does their work on demand
-    (AI players search in threads, 50 ms a turn).
+    (AI players search in threads, 50 ms a turn). ``wiring`` subscribes what listens to the
+    service (the ladder, which the service knows nothing of).
     ``crash`` drops the service and store without delivering anything or closing cleanly
     in between, and opens new ones on the same file, as a restart after a crash would."""
 
@@ -158,6 +163,7 @@ class Harness:
         delivery: RecordingDelivery | None = None,
         renderer: Renderer | None = None,
         seed: int = 0,
+        wiring: Sequence[Wiring] = (),
     ) -> None:
         self.config = database if isinstance(database, Config) else Config(path=database)
         self.settings = settings or Settings(
@@ -168,6 +174,7 @@ class Harness:
         self.renderer = renderer or DigestRenderer()
         self.threads = RecordingThreads()
         self.seed = seed
+        self.wiring = list(wiring)
         self.store: Store | None = None
         self.service: MatchService | None = None
 
@@ -181,6 +188,8 @@ class Harness:
             settings=self.settings,
             rng=random.Random(self.seed),
         )
+        for wire in self.wiring:
+            wire(self.service, self.store, self.clock)
         await self.service.start(background=False)
         return self.service
 
