@@ -2,9 +2,11 @@
 private setup choices, and the transactional outbox. Write jobs are plain functions of the
 writer's connection (see ``writes``); reads take the read-only connection.
 
-Storage does not interpret a hosted match's ``terms`` or ``offers`` (JSON the service owns);
-it keeps them, checks versions, and keeps the private rows private: ``setup_choices`` and
-the outbox rows addressed to a user are read only by functions named ``private_*``.
+Storage does not interpret a hosted match's ``terms`` or ``offers`` (JSON the service owns),
+nor its ``phase`` and ``ending`` (the service's words, kept as text) but for one: a hosted
+match is live until its phase is ``ENDED``. It keeps them, checks versions, and keeps the
+private rows private: ``setup_choices`` and the outbox rows addressed to a user are read only
+by functions named ``private_*``.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from .errors import StorageError, UnknownPlayer
 from .models import side_of
 from .sql import Connection, IntegrityError, ReadConnection, Row, can_be_id, lock_row, violates
 
-CHALLENGE, SETUP, PLAYING, ENDED = "challenge", "setup", "playing", "ended"
+# The one phase the schema knows: its indexes (one live match per channel, the live ones)
+# leave out the hosted matches in it.
+ENDED = "ended"
 
 COLUMNS = (
     "id, guild_id, channel_id, issuer_id, invitee_id, terms, phase, ending, challenger_id,"
@@ -66,7 +70,7 @@ class Hosted:
     issuer_id: int
     invitee_id: int | None
     terms: str
-    phase: str = CHALLENGE
+    phase: str
     ending: str | None = None
     challenger_id: int | None = None
     opposition_id: int | None = None
@@ -415,13 +419,16 @@ async def latest_in_channel(
     return next((hosted_of(row) for row in rows), None)
 
 
-async def open_challenges(db: ReadConnection, guild_id: int, user_id: int) -> tuple[int, int]:
-    """How many challenges wait for an answer in the guild: by ``user_id``, and in all."""
+async def in_phase(
+    db: ReadConnection, guild_id: int, phase: str, issuer_id: int
+) -> tuple[int, int]:
+    """How many of the guild's hosted matches are in ``phase``: issued by ``issuer_id``, and
+    in all."""
     rows = await db.execute_fetchall(
         "SELECT coalesce(sum(CASE WHEN issuer_id = ? THEN 1 ELSE 0 END), 0), count(*)"
         " FROM hosted_matches"
         " WHERE guild_id = ? AND phase = ?",
-        (user_id, guild_id, CHALLENGE),
+        (issuer_id, guild_id, phase),
     )
     mine, everyone = next(iter(rows))
     return int(mine), int(everyone)

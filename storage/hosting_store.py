@@ -157,9 +157,10 @@ class Hosting:
         started)."""
         return await self._read(lambda db: hosting.latest_in_channel(db, channel_id, with_game))
 
-    async def open_challenges(self, guild_id: int, user_id: int) -> tuple[int, int]:
-        """Challenges waiting for an answer in the guild: ``user_id``'s, and everyone's."""
-        return await self._read(lambda db: hosting.open_challenges(db, guild_id, user_id))
+    async def in_phase(self, guild_id: int, phase: str, issuer_id: int) -> tuple[int, int]:
+        """How many of the guild's hosted matches are in ``phase`` (the service's word):
+        ``issuer_id``'s, and everyone's."""
+        return await self._read(lambda db: hosting.in_phase(db, guild_id, phase, issuer_id))
 
     async def live(self) -> list[Hosted]:
         """Every live hosted match (to reload on start)."""

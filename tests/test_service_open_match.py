@@ -15,9 +15,9 @@ from bot.service import (
     load_guild,
     save_guild,
 )
+from bot.service.phases import ENDED, SETUP
 from bot.service.testing import PRIVATE, Harness
 from storage import Hosted
-from storage.hosting import ENDED, SETUP
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")

@@ -1,6 +1,7 @@
-"""The match service's storage (issue 6): migration 3 on a database of schema 2, hosted
+"""The match service's storage: migration 3 on a database of schema 2, hosted
 matches with versions and one per channel, private setup choices, the outbox written in the
-same transaction as the change it announces, and matches closed without a result."""
+same transaction as the change it announces, and matches closed without a result; the
+service's phases kept as text, the ended one the schema's."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pytest
 from storage_workload import GUILD, new_match
 
+from bot.service import phases
 from rules.tora import Options, Side
 from storage import (
     ChannelBusy,
@@ -21,6 +23,7 @@ from storage import (
     StaleHosted,
     StaleMatch,
     Store,
+    hosting,
 )
 from storage.log import ACT, END, Step, fingerprint, play
 from storage.migrations import LATEST, migrate
@@ -38,7 +41,11 @@ async def store(db: Config):
 
 
 def challenge(channel: int = 100) -> Hosted:
-    return Hosted(0, GUILD, channel, 1, 2, "{}", due_at=50.0)
+    return Hosted(0, GUILD, channel, 1, 2, "{}", phases.CHALLENGE, due_at=50.0)
+
+
+def test_a_hosted_match_ends_in_the_phase_the_schema_leaves_out_of_the_live_ones() -> None:
+    assert phases.ENDED == hosting.ENDED
 
 
 async def test_a_clock_is_claimed_by_one_process_and_taken_over_when_the_claim_runs_out(

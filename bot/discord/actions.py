@@ -15,12 +15,20 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from bot.service import MatchService, Place, Reply, Stamp, Terms, User, load_guild
-from bot.service.endings import ABORTED, CANCELLED, FINISHED, FORFEIT
+from bot.service.phases import (
+    ABORTED,
+    CANCELLED,
+    CHALLENGE,
+    ENDED,
+    FINISHED,
+    FORFEIT,
+    PLAYING,
+    SETUP,
+)
 from bot.service.showing import game_title, match_heading, result_words, stored_outcome
 from bot.service.texts import escape, quote
 from rules.tora import Side
 from storage import Hosted, Store
-from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
 from .buttons import TURN, Press, buttons
 from .callers import Caller

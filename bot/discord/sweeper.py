@@ -22,8 +22,8 @@ from typing import Any
 import discord
 
 from bot.service import Stamp, open_proposals
+from bot.service.phases import CHALLENGE, ENDED, PLAYING, SETUP
 from storage import ButtonMessage, Hosted, HostedNotFound, Store
-from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
 from .buttons import VERBS, ToraButton, buttons
 from .delivery import SETUP_FORM

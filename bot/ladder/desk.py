@@ -30,11 +30,11 @@ from bot.service import (
     Threads,
     User,
 )
+from bot.service.phases import PLAYING, SETUP
 from bot.service.setup_phase import asks_setup
 from bot.service.texts import escape
 from render import ChartPoint, rating_chart_png
 from storage import Store
-from storage.hosting import PLAYING, SETUP
 
 from . import texts
 from .boards import BoardProfile, Boards, png

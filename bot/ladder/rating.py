@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 
 from bot.service import Clock, MatchService, SystemClock, Terms
-from bot.service.endings import FINISHED, FORFEIT
+from bot.service.phases import FINISHED, FORFEIT
 from storage import Hosted, Store
 
 from .errors import NotRated

@@ -11,13 +11,13 @@ from dataclasses import replace
 from rules import ActionError, Side
 from rules.tora import TORA
 from storage import Hosted
-from storage.hosting import PLAYING
 
 from . import showing
 from .context import Context, Mail
-from .endings import FINISHED, discard_unfinished, finish, outcome_headline
+from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
 from .models import Reply, User
+from .phases import FINISHED, PLAYING
 from .play import after_turn
 from .table import DRAW, OFFERS, PAUSE, RESET, Table, player_side
 from .texts import duration, moment

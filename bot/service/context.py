@@ -10,11 +10,11 @@ from dataclasses import dataclass, field, replace
 
 from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
-from storage.hosting import ENDED
 
 from .models import is_robot
 from .offload import Offload
 from .outbox import encode_buttons
+from .phases import ENDED
 from .ports import Attachment, Clock, Pointing, Renderer, Status
 from .table import Table
 from .terms import Settings

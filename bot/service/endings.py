@@ -6,16 +6,14 @@ from __future__ import annotations
 from dataclasses import replace
 
 from storage import Hosted
-from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
 from . import announce, showing
 from .context import Context, Mail
 from .errors import NotAllowed, Refused
 from .models import Reply, User
+from .phases import ABORTED, CANCELLED, CHALLENGE, ENDED, FINISHED, FORFEIT, PLAYING, SETUP
 from .table import Table, player_side
 from .texts import escape
-
-FINISHED, FORFEIT, ABORTED, CANCELLED = "finished", "forfeit", "aborted", "cancelled"
 
 
 def ended(hosted: Hosted, ending: str) -> Hosted:

@@ -12,7 +12,6 @@ import random
 from collections.abc import Awaitable, Callable
 
 from storage import CorruptMatch, DatabaseUnavailable, Hosted, StaleHosted, StaleMatch, Store
-from storage.hosting import CHALLENGE, ENDED, PLAYING, SETUP
 
 from . import lobby, play, robots, setup_phase
 from .clock import SystemClock
@@ -21,6 +20,7 @@ from .errors import Refused, StaleRequest
 from .models import Place, Reply, User
 from .offload import Offload
 from .outbox import Deliverer
+from .phases import CHALLENGE, ENDED, PLAYING, SETUP
 from .ports import Clock, Delivery, Renderer, Stamp
 from .ratelimit import RateLimit
 from .table import Table

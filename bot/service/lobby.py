@@ -7,12 +7,12 @@ from dataclasses import replace
 
 from rules import Side
 from storage import ChannelBusy, Hosted
-from storage.hosting import CHALLENGE, SETUP
 
 from .context import Context, Mail
 from .endings import ended
 from .errors import NotAllowed, Refused
 from .models import Place, Reply, User, is_robot
+from .phases import CHALLENGE, DECLINED, EXPIRED, SETUP, WITHDRAWN
 from .ports import Stamp
 from .setup_phase import FORM, asks_setup, begin, setup_prompt
 from .table import Table
@@ -44,7 +44,7 @@ async def check_challenge(
             f"A challenge stays open between {duration(SHORTEST_TURN)} and "
             f"{duration(LONGEST_TURN)}; {duration(expiry)} is not."
         )
-    mine, everyone = await ctx.store.hosting.open_challenges(place.guild_id, user.id)
+    mine, everyone = await ctx.store.hosting.in_phase(place.guild_id, CHALLENGE, user.id)
     settings = ctx.settings
     if mine >= settings.user_challenges:
         raise Refused(
@@ -81,6 +81,7 @@ async def challenge(
         user.id,
         None if opponent is None else opponent.id,
         terms.to_json(),
+        CHALLENGE,
         due_at=now + expiry,
     )
     mail = Mail(place.channel_id)
@@ -172,10 +173,10 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
     """The invited player declines; the challenger takes the challenge back."""
     hosted = table.hosted
     if user.id == hosted.issuer_id:
-        ending, text = "withdrawn", f"{escape(user.name)} takes the challenge back."
+        ending, text = WITHDRAWN, f"{escape(user.name)} takes the challenge back."
     elif hosted.invitee_id is not None and user.id == hosted.invitee_id:
         ending, text = (
-            "declined",
+            DECLINED,
             f"{escape(user.name)} declines {table.name(hosted.issuer_id)}'s challenge.",
         )
     elif hosted.invitee_id is None:
@@ -189,7 +190,7 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
             f"{table.name(hosted.invitee_id)}; only they can answer it."
         )
     mail = Mail(table.channel_id)
-    mail.public(text, mentions=(hosted.issuer_id,) if ending == "declined" else ())
+    mail.public(text, mentions=(hosted.issuer_id,) if ending == DECLINED else ())
     await ctx.update(table, ended(hosted, ending), mail)
     return Reply("Done: the challenge is off.")
 
@@ -206,7 +207,7 @@ async def expire(ctx: Context, table: Table) -> None:
         f"{table.name(hosted.issuer_id)}'s challenge has expired: {nobody} in time.",
         mentions=(hosted.issuer_id,),
     )
-    await ctx.update(table, ended(hosted, "expired"), mail)
+    await ctx.update(table, ended(hosted, EXPIRED), mail)
 
 
 def setup_mail(ctx: Context, staged: Table, lead: str, drawn: str = "") -> Mail:

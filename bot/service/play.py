@@ -12,14 +12,14 @@ from dataclasses import replace
 from rules import ActionError, GameState, IllegalAction, Side, game_type
 from rules.protocol import Choice
 from storage import Hosted
-from storage.hosting import CHALLENGE, PLAYING
 from storage.log import GAME_LEVEL_WORDS
 
 from . import announce, finding, pointing, showing
 from .context import Context, Mail
-from .endings import FINISHED, FORFEIT, ended, finish, outcome_headline
+from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
 from .models import Menu, Reply, User
+from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
 from .table import DRAW, OFFERS, RESET, Table, player_side
 from .texts import duration, moment, plural, quote
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 import ai
 from rules import GameState, Side
 from storage import Hosted, Store
-from storage.hosting import PLAYING, SETUP
 
 from . import agreements, play, setup_phase
 from .context import Context
@@ -25,6 +24,7 @@ from .errors import Refused, StaleRequest
 from .fairness import Owner
 from .guild import load_guild
 from .models import AI_IDS, Reply, User, is_robot
+from .phases import PLAYING, SETUP
 from .ports import Stamp
 from .table import DRAW, PAUSE, Table
 from .terms import Settings

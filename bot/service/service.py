@@ -19,7 +19,6 @@ from collections.abc import Awaitable, Callable, Mapping
 
 from rules import Side
 from storage import CorruptMatch, Hosted
-from storage.hosting import CHALLENGE, PLAYING, SETUP
 
 from . import agreements, endings, hints, lobby, play, robots, setup_phase
 from .errors import Refused, StaleRequest
@@ -27,6 +26,7 @@ from .fairness import Owner
 from .host import OVER, EndedListener, Host, check_stamp
 from .models import Menu, Place, Reply, User
 from .offload import HINT, WorkerFailed
+from .phases import CHALLENGE, PLAYING, SETUP
 from .ports import Stamp
 from .questions import SetupForm
 from .table import DRAW, PAUSE, RESET, Table, player_side

@@ -21,7 +21,6 @@ from rules.tora import (
     start_squares,
 )
 from storage import MatchOptions, SetupChoice
-from storage.hosting import PLAYING
 from storage.writes import NewMatch
 
 from . import announce, questions
@@ -29,6 +28,7 @@ from .context import Context, Mail
 from .endings import ended
 from .errors import Refused
 from .models import Reply, User
+from .phases import LAPSED, PLAYING
 from .table import Table, player_side
 from .terms import Terms
 from .texts import TITLES, duration, escape, listing, quote
@@ -404,4 +404,4 @@ async def setup_lapsed(ctx: Context, table: Table) -> None:
         "is off. Nothing is recorded.",
         mentions=(hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION)),
     )
-    await ctx.update(table, ended(hosted, "setup lapsed"), mail, drop_choices=True)
+    await ctx.update(table, ended(hosted, LAPSED), mail, drop_choices=True)

@@ -18,7 +18,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
 from bot.service import Clock, MatchService, Place, Refused, Terms, Threads, Undeliverable, User
-from bot.service.endings import FINISHED, FORFEIT
+from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.texts import escape
 from render import BracketMatch, bracket_png
 from storage import Hosted, Post, Store
@@ -52,7 +52,6 @@ from .progress import (
 from .transition import PlayerRank, Transition, ranks_after
 
 log = logging.getLogger(__name__)
-LAPSED = "setup lapsed"  # the service's ending when the setup's deadline passed
 
 
 @dataclass(frozen=True)
