@@ -32,7 +32,7 @@ class ReplayError(ValueError):
 
 def game_of(text: str, default: str) -> str:
     """The id in the record's ``[Game "..."]`` header, lower-cased, or ``default`` when it has
-    none (every TORA record before the other games came). Reads only the header lines, in
+    none (a TORA record may omit it). Reads only the header lines, in
     linear time; the game's own reader checks the header's form."""
     game = headers_of(text).get("Game")
     return default if game is None else game.strip().lower()

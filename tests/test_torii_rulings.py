@@ -1,5 +1,5 @@
-"""One test (at least) per Torii ruling, TI1-TI20 (shared/spec/torii-rulings.md), named after
-it; decisions taken where a ruling is open are in docs/TORII.md under the same id."""
+"""One test (at least) per Torii ruling, TI1-TI20 (restated in docs/TORII.md), named after it;
+decisions taken where a ruling is open are in docs/TORII.md under the same id."""
 
 from __future__ import annotations
 

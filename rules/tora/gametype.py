@@ -30,7 +30,7 @@ LONG_STRATEGIES = (
 RULER_NAMES = ("King (no effect on play)", "Queen (no effect on play)")
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
-STATE_VERSION = 6  # 5: the modules moved into rules/tora; 6: each Assassin has its own side's id
+STATE_VERSION = 6
 
 
 class ToraType:

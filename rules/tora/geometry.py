@@ -47,18 +47,6 @@ def mirror(sq: int, size: int) -> int:
     return square(size + 1 - (sq >> 5), size + 1 - (sq & 31))
 
 
-def direction_between(a: int, b: int) -> int | None:
-    """Index of the direction of the king step from ``a`` to ``b``, or None if not adjacent."""
-    try:
-        return DELTAS.index(b - a) if distance(a, b) == 1 else None
-    except ValueError:
-        return None
-
-
-def opposite(direction: int) -> int:
-    return (direction + 4) % 8
-
-
 @cache
 def squares(size: int) -> tuple[int, ...]:
     """Every square of a board, ordered by v then h (reading order of R2's diagrams)."""
@@ -104,7 +92,8 @@ def _halfway(d: int) -> tuple[int, ...]:
 
 # Each run of spaces is matched by exactly one quantifier, and the optional dots and commas
 # each bring their own trailing spaces: no two quantifiers can share a character, so a match
-# attempt is linear in the input (an earlier pattern with ``\s*\.?\s*`` backtracked in n^4).
+# attempt is linear in the input (``\s*\.?\s*``, whose two runs can share the spaces,
+# would backtrack in n^4).
 _SQUARE_RE = re.compile(
     r"v\s*(?:\.\s*)?(\d{1,2})\s*(?:[,.]\s*)?h\s*(?:\.\s*)?(\d{1,2})"
     r"|h\s*(?:\.\s*)?(\d{1,2})\s*(?:[,.]\s*)?v\s*(?:\.\s*)?(\d{1,2})",

@@ -30,10 +30,6 @@ class Terrain:
     def __hash__(self) -> int:
         return hash((self.size, self.water, self.forest, tuple(sorted(self.hills.items()))))
 
-    @property
-    def has_hills(self) -> bool:
-        return bool(self.hills)
-
     def step(self, a: int, b: int) -> tuple[bool, bool]:
         """(penalty, bonus) of one king step from ``a`` into ``b`` (R31, R33).
 

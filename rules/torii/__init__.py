@@ -1,5 +1,5 @@
-"""Torii, a small abstract game for two (rule book: shared/seeds/torii-rules.txt; our rulings
-TI1-TI20: shared/spec/torii-rulings.md; how we play them: docs/TORII.md).
+"""Torii, a small abstract game for two (our rulings TI1-TI20 and how we play them:
+docs/TORII.md).
 
 Pure and deterministic, no I/O. ``TORII`` is the ``rules.protocol.GameType``; it makes
 ``ToriiGame`` objects (``rules.protocol.GameState``).

@@ -175,9 +175,6 @@ LINES: tuple[tuple[int, int, int, int], ...] = tuple(
     for f in range(SIZE)
     for r in range(SIZE - 3)
 )
-LINES_THROUGH: tuple[tuple[int, ...], ...] = tuple(
-    tuple(i for i, line in enumerate(LINES) if sq in line) for sq in SQUARES
-)
 _LINE_BY_ENDS = {(line[0], line[3]): i for i, line in enumerate(LINES)}
 
 

@@ -44,13 +44,6 @@ def settle(pos: Position) -> set[Position]:
     return frontier
 
 
-def lapse(pos: Position) -> Position:
-    """Decisions left unanswered at the deadline are none (TI15)."""
-    while pos.owed:
-        pos = decide(pos, None)
-    return pos
-
-
 def pass_turn(pos: Position) -> Position:
     """TI8: nothing flipped, moved or placed; TI11 still applies; the other side is next."""
     used = [pos.used[0], pos.used[1]]

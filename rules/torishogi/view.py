@@ -17,7 +17,7 @@ from .board import SQUARES
 from .events import Event, listing
 from .fen import write_fen
 from .movegen import attacked
-from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, SHORT, kind_of, side_of
+from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, kind_of, side_of
 from .position import Position
 
 if TYPE_CHECKING:
@@ -33,11 +33,6 @@ class PieceView:
     @property
     def name(self) -> str:
         return NAME[self.kind]
-
-    @property
-    def short(self) -> str:
-        """The two letters on the images: "Ph", "Fa", "Sw", "Ea"..."""
-        return SHORT[self.kind]
 
     @property
     def promoted(self) -> bool:
