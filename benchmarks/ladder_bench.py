@@ -10,7 +10,7 @@ from bot.ladder.boards import PAGE_SIZE, Line, Page
 from bot.ladder.glicko2 import Rating, play
 from bot.ladder.standings import replay
 from render import ChartPoint, rating_chart_png
-from storage.ladders import LadderKey, ResultRow
+from storage.competitions.ladders import LadderKey, ResultRow
 
 from .common import Figure, median, samples
 

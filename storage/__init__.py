@@ -6,6 +6,7 @@ durability choices and where hidden information lives. ``python -m storage backu
 maintain it.
 """
 
+from .competitions.ratings import Rating, RatingChange, RatingEvent
 from .config import Config
 from .errors import (
     AlreadyRated,
@@ -21,30 +22,16 @@ from .errors import (
     StorageError,
     UnknownPlayer,
 )
-from .games import DEFAULT_GAME, MatchOptions, Spec, heavy, new_game
-from .hosting import (
-    ButtonMessage,
-    ChannelBusy,
-    Hosted,
-    HostedNotFound,
-    Post,
-    Queued,
-    SetupChoice,
-    StaleHosted,
-)
-from .log import KINDS, Entry
-from .match import Match
-from .models import (
-    FinishedMatch,
-    LogLine,
-    MatchInfo,
-    Player,
-    Rating,
-    RatingChange,
-    RatingEvent,
-    State,
-)
-from .records import write_record
+from .hosting.hosted import ChannelBusy, Hosted, HostedNotFound, SetupChoice, StaleHosted
+from .hosting.outbox import ButtonMessage, Post, Queued
+from .hosting.sharing import Sharing
+from .matches.games import DEFAULT_GAME, MatchOptions, Spec, heavy, new_game
+from .matches.log import KINDS, Entry
+from .matches.match import Match
+from .matches.models import FinishedMatch, LogLine, MatchInfo, State
+from .matches.records import write_record
+from .matches.writes import NewMatch
+from .players import Player
 from .store import Store
 
 __all__ = [
@@ -68,6 +55,7 @@ __all__ = [
     "MatchNotFinished",
     "MatchNotFound",
     "MatchOptions",
+    "NewMatch",
     "Player",
     "Post",
     "Queued",
@@ -76,6 +64,7 @@ __all__ = [
     "RatingEvent",
     "SchemaTooNew",
     "SetupChoice",
+    "Sharing",
     "Spec",
     "StaleHosted",
     "StaleMatch",

@@ -1,5 +1,5 @@
-"""``python -m storage backup PATH`` | ``check`` (see storage/maintenance.py) |
-``copy SRC DST`` (see storage/transfer.py)."""
+"""``python -m storage backup PATH`` | ``check`` (see ``tools.maintenance``) |
+``copy SRC DST`` (see ``tools.transfer``)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 
 from .config import POSTGRES_SCHEMES, Config
 from .errors import ConfigError
-from .maintenance import UNUSABLE, backup, check
-from .transfer import copy
+from .tools.maintenance import UNUSABLE, backup, check
+from .tools.transfer import copy
 
 COPY_HELP = """\
 Copy a whole database into a new, empty one: SQLite to PostgreSQL, back, or either to its

@@ -12,33 +12,30 @@ from typing import TypeVar
 
 from rules import GameState, Side
 
-from . import hosting, reads, writes
-from .codec import dump_game
+from . import players
+from .backends.opening import Reads, open_backend
+from .backends.sql import Connection, ReadConnection, Writes
+from .competitions import ratings
+from .competitions.ladders import Ladders
+from .competitions.ratings import Rating, RatingChange, RatingEvent
+from .competitions.tournaments import Tournaments
 from .config import Config
-from .connection import Reads, open_backend
 from .errors import CorruptMatch, UnknownPlayer
-from .games import DEFAULT_GAME, MatchOptions, heavy, new_game
-from .hosting import Hosted, Post
-from .hosting_store import Hosting
-from .ladders import Ladders
-from .loader import SnapshotUnusable, rebuild
-from .match import Match
-from .models import (
-    ACTIVE,
-    FinishedMatch,
-    LogLine,
-    MatchInfo,
-    Player,
-    Rating,
-    RatingChange,
-    RatingEvent,
-    State,
-)
-from .records import finish_of, prepare_import, record_headers, write_record
-from .sharing import Sharing
-from .sql import Connection, ReadConnection, Writes
-from .tournaments import Tournaments
-from .writes import Append, NewMatch, snapshot_due
+from .hosting import hosted as hosting
+from .hosting import outbox
+from .hosting.area import Hosting
+from .hosting.hosted import Hosted
+from .hosting.outbox import Post
+from .hosting.sharing import Sharing
+from .matches import reads, writes
+from .matches.codec import dump_game
+from .matches.games import DEFAULT_GAME, MatchOptions, heavy, new_game
+from .matches.loader import SnapshotUnusable, rebuild
+from .matches.match import Match
+from .matches.models import ACTIVE, FinishedMatch, LogLine, MatchInfo, State
+from .matches.records import finish_of, prepare_import, record_headers, write_record
+from .matches.writes import Append, NewMatch, snapshot_due
+from .players import Player
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -101,22 +98,22 @@ class Store:
 
     # ---- players and guilds --------------------------------------------------------------
     async def save_player(self, user_id: int, name: str) -> Player:
-        await self._writer.run(lambda conn: writes.save_player(conn, user_id, name, time.time()))
+        await self._writer.run(lambda conn: players.save_player(conn, user_id, name, time.time()))
         return Player(user_id, name)
 
     async def player(self, user_id: int) -> Player | None:
-        return await self._read(lambda db: reads.player(db, user_id))
+        return await self._read(lambda db: players.player(db, user_id))
 
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
-        return await self._read(lambda db: reads.guild_settings(db, guild_id))
+        return await self._read(lambda db: players.guild_settings(db, guild_id))
 
     async def live_ai_matches(self, guild_id: int) -> int:
         """How many matches against the AI are live in a server (for its cap)."""
-        return await self._read(lambda db: reads.live_ai_matches(db, guild_id))
+        return await self._read(lambda db: hosting.live_ai_matches(db, guild_id))
 
     async def set_guild_setting(self, guild_id: int, key: str, value: str | None) -> None:
         """Set (or, with None, remove) one setting of a guild."""
-        await self._writer.run(lambda conn: writes.set_guild_setting(conn, guild_id, key, value))
+        await self._writer.run(lambda conn: players.set_guild_setting(conn, guild_id, key, value))
 
     # ---- matches -------------------------------------------------------------------------
     async def create_match(
@@ -221,7 +218,7 @@ class Store:
             now = time.time()
             saved = writes.append(conn, request, now)
             updated = hosting.update_hosted(conn, hosted, now)
-            hosting.insert_posts(conn, hosted.id, posts, now)
+            outbox.insert_posts(conn, hosted.id, posts, now)
             return saved, updated
 
         saved, updated = await self._writer.run(job)
@@ -396,12 +393,12 @@ class Store:
         """Record new ladder ratings after a finished match, all or none: AlreadyRated if it
         was rated before, StaleRating if a ``before`` is not the stored rating."""
         await self._writer.run(
-            lambda conn: writes.rate(conn, match_id, changes, time.time()), serializable=True
+            lambda conn: ratings.rate(conn, match_id, changes, time.time()), serializable=True
         )
 
     async def ladder(self, guild_id: int) -> list[Rating]:
         """A guild's ratings, best first."""
-        return await self._read(lambda db: reads.ladder(db, guild_id))
+        return await self._read(lambda db: ratings.ladder(db, guild_id))
 
     async def rating_history(self, guild_id: int, player_id: int) -> list[RatingEvent]:
-        return await self._read(lambda db: reads.rating_history(db, guild_id, player_id))
+        return await self._read(lambda db: ratings.rating_history(db, guild_id, player_id))

@@ -17,7 +17,7 @@ import asyncpg
 import pytest
 
 from storage import Config
-from storage.postgres import translate
+from storage.backends.postgres import translate
 
 POSTGRES_URL = os.environ.get("TORA_TEST_POSTGRES", "")
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]

@@ -13,7 +13,7 @@ from bot.ladder.desk import LadderRefused
 from bot.ladder.queue import HOUR
 from bot.service import GuildSettings, NotAllowed, Place, Terms, User, save_guild
 from bot.service.testing import PRIVATE, Harness
-from storage.ladders import LadderKey
+from storage.competitions.ladders import LadderKey
 
 GUILD, LADDER, LOBBY = 1, 500, 100
 ANN, BOB, CID = User(1, "ann"), User(2, "bob"), User(3, "cid")

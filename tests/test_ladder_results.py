@@ -15,8 +15,8 @@ from bot.ladder.results import Results
 from bot.ladder.standings import PERIOD, current
 from rules.tora import Game, Options, Side
 from storage import Config, Store
-from storage.ladders import LadderKey
-from storage.sql import IntegrityError
+from storage.backends.sql import IntegrityError
+from storage.competitions.ladders import LadderKey
 
 SHORT1 = LadderKey(GUILD, "short", 1)
 

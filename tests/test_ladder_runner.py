@@ -15,7 +15,7 @@ from bot.ladder.rating import listen
 from bot.ladder.results import Results
 from bot.service import GuildSettings, Place, Terms, User, save_guild
 from bot.service.testing import Harness
-from storage.ladders import LadderKey
+from storage.competitions.ladders import LadderKey
 
 ANN, BOB, CID = User(1, "ann"), User(2, "bob"), User(3, "cid")
 HERE = Place(GUILD, 100)

@@ -11,7 +11,7 @@ from bot.ladder.rating import listen
 from bot.service import Clock, MatchService, Place, Terms, User
 from bot.service.testing import Harness
 from storage import Config, Hosted, Store
-from storage.ladders import LadderKey
+from storage.competitions.ladders import LadderKey
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")

@@ -20,7 +20,7 @@ from bot.service.fairness import FairQueue, Owner
 from bot.service.offload import Offload, WorkerFailed
 from rules.tora import Game, IllegalAction, Options, Side
 from storage import Config, Store
-from storage.log import fingerprint
+from storage.matches.log import fingerprint
 
 LONG = Options(board="long", assassins=True)
 
@@ -208,7 +208,7 @@ CHILD = """
 import asyncio, sys, time
 from bot.service.offload import Offload
 from rules.tora import Game, Options
-from storage.match import Match
+from storage import Match
 
 async def main():
     offload = Offload(processes=1)

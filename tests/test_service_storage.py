@@ -18,16 +18,16 @@ from storage import (
     Config,
     Hosted,
     MatchClosed,
+    NewMatch,
     Post,
     SetupChoice,
     StaleHosted,
     StaleMatch,
     Store,
-    hosting,
 )
-from storage.log import ACT, END, Step, fingerprint, play
-from storage.migrations import LATEST, migrate
-from storage.writes import NewMatch
+from storage.backends.migrations import LATEST, migrate
+from storage.hosting import hosted as hosted_rows
+from storage.matches.log import ACT, END, Step, fingerprint, play
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
 
@@ -45,7 +45,7 @@ def challenge(channel: int = 100) -> Hosted:
 
 
 def test_a_hosted_match_ends_in_the_phase_the_schema_leaves_out_of_the_live_ones() -> None:
-    assert phases.ENDED == hosting.ENDED
+    assert phases.ENDED == hosted_rows.ENDED
 
 
 async def test_a_clock_is_claimed_by_one_process_and_taken_over_when_the_claim_runs_out(

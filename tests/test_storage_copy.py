@@ -24,11 +24,12 @@ from bot.service.testing import Harness
 from rules.tora import Options, Side
 from rules.tora.assassin import start_squares
 from rules.tora.geometry import name
-from storage import ButtonMessage, Config, RatingChange, Store, transfer
+from storage import ButtonMessage, Config, RatingChange, Store
 from storage.__main__ import main
-from storage.log import fingerprint
-from storage.maintenance import OK, PROBLEMS, UNUSABLE
-from storage.transfer import TABLES, copy
+from storage.matches.log import fingerprint
+from storage.tools import transfer
+from storage.tools.maintenance import OK, PROBLEMS, UNUSABLE
+from storage.tools.transfer import TABLES, copy
 
 ANN, BOB, CARL, DORA = User(1, "ann"), User(2, "bob"), User(3, "carl"), User(4, "dora")
 LADDER_GUILD = 10

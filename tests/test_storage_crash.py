@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 
 from storage import Config, Store
-from storage.maintenance import check
+from storage.tools.maintenance import check
 
 ROOT = Path(__file__).resolve().parents[1]
 KILLS = 4

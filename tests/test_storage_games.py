@@ -12,11 +12,10 @@ from dataclasses import replace
 import pytest
 
 from rules import game_type
-from storage import Config, Store
-from storage.games import Spec
-from storage.log import fingerprint
-from storage.maintenance import check
-from storage.migrations import LADDER_TABLES, migrate
+from storage import Config, Spec, Store
+from storage.backends.migrations import LADDER_TABLES, migrate
+from storage.matches.log import fingerprint
+from storage.tools.maintenance import check
 
 GUILD = 1
 SPECS = {

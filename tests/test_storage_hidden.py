@@ -11,7 +11,7 @@ from storage_workload import GUILD
 from rules.tora import Game, Options, Side
 from rules.tora.record import write_record
 from storage import Config, Match, Store
-from storage.log import fingerprint
+from storage.matches.log import fingerprint
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
 ASSASSINS = Options(board="long", assassins=True)

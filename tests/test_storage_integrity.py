@@ -15,8 +15,8 @@ from storage_workload import GUILD, new_match, play_and_save
 
 from rules.tora import Game, Options
 from storage import Config, ConfigError, CorruptMatch, SchemaTooNew, Store
-from storage.log import ACT, END, Step, fingerprint, play
-from storage.migrations import LATEST, migrate
+from storage.backends.migrations import LATEST, migrate
+from storage.matches.log import ACT, END, Step, fingerprint, play
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,7 +11,7 @@ from ladder_fixtures import GUILD, ManualClock
 from bot.ladder.results import Results
 from rules.tora import Options, Side
 from storage import Config, Store
-from storage.migrations import LATEST, migrate
+from storage.backends.migrations import LATEST, migrate
 
 
 async def test_a_v3_database_migrates_to_the_ladder_tables(tmp_path: Path) -> None:

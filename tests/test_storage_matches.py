@@ -28,8 +28,8 @@ from storage import (
     Store,
     UnknownPlayer,
 )
-from storage.log import fingerprint
-from storage.maintenance import check
+from storage.matches.log import fingerprint
+from storage.tools.maintenance import check
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
 

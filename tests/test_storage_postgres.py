@@ -14,9 +14,10 @@ from backends import drop, postgres_missing, raw_sql
 
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
-from storage import Config, ConfigError, DatabaseUnavailable, Store, postgres, postgres_reads
-from storage.migrations import LATEST
-from storage.postgres import translate
+from storage import Config, ConfigError, DatabaseUnavailable, Store
+from storage.backends import postgres, postgres_reads
+from storage.backends.migrations import LATEST
+from storage.backends.postgres import translate
 
 
 def test_placeholders_are_numbered_outside_quoted_text() -> None:

@@ -11,7 +11,7 @@ from storage_workload import GUILD, new_match, play_and_save
 
 from rules.tora.record import RecordError, ReplayError, replay
 from storage import Config, Store
-from storage.log import fingerprint
+from storage.matches.log import fingerprint
 
 ROOT = Path(__file__).resolve().parents[1]
 

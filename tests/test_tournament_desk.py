@@ -9,8 +9,8 @@ from tournament_helpers import ADMIN, HERE, desk_for, hunt, players_here, resign
 
 from bot.service import NotAllowed, Place, Refused, User
 from bot.service.testing import Harness
-from storage.ladders import LadderKey
-from storage.tournaments import FINISHED, RUNNING
+from storage.competitions.ladders import LadderKey
+from storage.competitions.tournaments import FINISHED, RUNNING
 
 ANN, BOB, CARL, DORA = User(1, "ann"), User(2, "bob"), User(3, "carl"), User(4, "dora")
 

@@ -12,7 +12,7 @@ from bot.tournament.champions import Standing
 from bot.tournament.pairing import Entrant, NoSubstitute, pair_tier
 from bot.tournament.progress import RECORD, TIE_BREAKER, decide, encode, match_state
 from rules.tora import Game, Options, Side
-from storage.tournaments import GameRow, MatchRow
+from storage.competitions.tournaments import GameRow, MatchRow
 
 
 def pairs(players: list[tuple[int, int]], subs: list[tuple[int, int]] = ()) -> list[tuple]:

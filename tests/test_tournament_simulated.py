@@ -10,7 +10,7 @@ from bot.service import Place, User
 from bot.service.testing import Harness
 from bot.tournament import Captures, GameResult, Seat
 from bot.tournament.flow import Played, record
-from storage.tournaments import FINISHED
+from storage.competitions.tournaments import FINISHED
 
 PLAYERS = [User(n, f"p{n}") for n in range(1, 9)]
 

@@ -29,7 +29,7 @@ import discord
 
 from bot.ladder.errors import LadderError
 from bot.service import UNAVAILABLE, Attachment, DatabaseUnavailable, Refused, Reply
-from storage.sharing import Sharing
+from storage import Sharing
 
 from .bounds import out_of_range
 from .parsing import BadDuration

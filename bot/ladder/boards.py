@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bot.service.texts import escape
 from render import LadderRow, ladder_png
 from storage import Store
-from storage.ladders import HistoryPoint, LadderKey, ResultRow, Season
+from storage.competitions.ladders import HistoryPoint, LadderKey, ResultRow, Season
 
 from .errors import NotFound
 from .results import BOARDS, Archived, archived_line, check_board, ladder_name, ladder_title

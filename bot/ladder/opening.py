@@ -22,7 +22,7 @@ from bot.service.models import is_robot
 from bot.service.ports import Undeliverable
 from bot.service.texts import escape
 from storage import Hosted, Post, Store
-from storage.ladders import LadderTx
+from storage.competitions.ladders import LadderTx
 
 from .queue import Pairing
 from .results import AI_PREFIX, ladder_name

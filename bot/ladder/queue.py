@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from bot.service.models import AI_IDS
 from bot.service.robots import robot
 from storage import Post, Store
-from storage.ladders import LadderTx, PairingRow, QueueEntry
+from storage.competitions.ladders import LadderTx, PairingRow, QueueEntry
 
 from .errors import LadderError, NotFound
 from .glicko2 import DEFAULT_RATING

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from bot.service.texts import quote
 from rules import game_type
 from storage import Store
-from storage.ladders import LadderKey, LadderTx, MatchFacts, Season, Standing
+from storage.competitions.ladders import LadderKey, LadderTx, MatchFacts, Season, Standing
 
 from .errors import LadderError, NotFound, NotRated
 from .standings import Applied, apply, current, fresh, replay

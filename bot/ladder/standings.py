@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-from storage.ladders import ResultRow, Standing
+from storage.competitions.ladders import ResultRow, Standing
 
 from .glicko2 import Rating, inflate, play
 

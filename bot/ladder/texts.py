@@ -9,7 +9,7 @@ import time
 
 from bot.service import Settings
 from bot.service.texts import escape
-from storage.ladders import Season
+from storage.competitions.ladders import Season
 
 from .boards import BoardProfile, HeadToHead, Line, Recent
 from .queue import BASE_GAP, EXPIRE_AFTER, HOUR, MOST_GAP, WIDEN_PER_HOUR

@@ -74,7 +74,7 @@ class Host:
     # ---- the clock and the outbox --------------------------------------------------------
     async def run_due(self) -> None:
         """Handle every expiry, reminder and deadline that has come by now and that no other
-        process is handling: each is claimed first (storage/claims.py), so that it fires
+        process is handling: each is claimed first (``storage.hosting.claims``), so that it fires
         once however many processes share the database."""
         now = self._ctx.now()
         hosting = self._ctx.store.hosting

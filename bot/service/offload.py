@@ -40,7 +40,7 @@ from bot.lifeline import die_with_parent
 from rules import GameState, IllegalAction
 from rules.protocol import GameTurn
 from storage import Match, heavy
-from storage.log import DEADLINE, END, Step, play
+from storage.matches.log import DEADLINE, END, Step, play
 
 from .fairness import FairQueue, Owner
 

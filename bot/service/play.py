@@ -12,7 +12,7 @@ from dataclasses import replace
 from rules import ActionError, GameState, IllegalAction, Side, game_type
 from rules.protocol import Choice
 from storage import Hosted
-from storage.log import GAME_LEVEL_WORDS
+from storage.matches.log import GAME_LEVEL_WORDS
 
 from . import announce, finding, pointing, showing
 from .context import Context, Mail

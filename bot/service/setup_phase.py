@@ -20,8 +20,7 @@ from rules.tora import (
     name,
     start_squares,
 )
-from storage import MatchOptions, SetupChoice
-from storage.writes import NewMatch
+from storage import MatchOptions, NewMatch, SetupChoice
 
 from . import announce, questions
 from .context import Context, Mail

@@ -28,7 +28,7 @@ from bot.service.errors import NotAllowed
 from bot.service.terms import DAY, Settings
 from bot.service.texts import escape, quote
 from storage import Post, Store
-from storage.tournaments import OPEN, REGISTERING, RUNNING, TournamentRow, TournamentTx
+from storage.competitions.tournaments import OPEN, REGISTERING, RUNNING, TournamentRow, TournamentTx
 
 from . import texts
 from .champions import order_champions

@@ -22,7 +22,7 @@ from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.texts import escape
 from render import BracketMatch, bracket_png
 from storage import Hosted, Post, Store
-from storage.tournaments import (
+from storage.competitions.tournaments import (
     CANCELLED,
     OPEN,
     RUNNING,

@@ -1,8 +1,9 @@
 """Where a tournament stands, computed from its stored rows: each match's score and what is
 next for it, who is still in, the standings, and the next tier's pairings.
 
-Pure functions of ``storage.tournaments`` rows (no I/O): the desk runs them inside one
-transaction, so reading, deciding and writing cannot interleave with another writer.
+Pure functions of ``storage.competitions.tournaments`` rows (no I/O): the desk runs them
+inside one transaction, so reading, deciding and writing cannot interleave with another
+writer.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from storage.tournaments import OPEN, SCORED, GameRow, MatchRow, Snapshot
+from storage.competitions.tournaments import OPEN, SCORED, GameRow, MatchRow, Snapshot
 
 from .champions import Standing, order_champions
 from .match import GameResult, Match, MatchSetup, Seat, decide_tie_breaker

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.service.texts import escape
-from storage.tournaments import MatchRow, TournamentRow
+from storage.competitions.tournaments import MatchRow, TournamentRow
 
 from .match import GameResult, Seat
 from .progress import GAME_POINTS, RECORD, TIE_BREAKER, Decision, MatchState

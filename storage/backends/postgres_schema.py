@@ -1,5 +1,5 @@
 """PostgreSQL's schema: the tables, indexes and triggers that SQLite's migrations 1-9
-(``storage.migrations``) build, written at once as of migration 9. This is PostgreSQL's
+(``migrations``) build, written at once as of migration 9. This is PostgreSQL's
 baseline: a new PostgreSQL database starts at ``BASELINE``, and every later migration is added
 to both backends under the same number.
 
@@ -60,7 +60,7 @@ CREATE TABLE matches (
     closed TEXT CHECK (closed IN ('aborted', 'cancelled')),
     -- Which game a match is of (rules.registry's ids). TORA's options keep their shape;
     -- another game's options are {"options": {...}, "answers": [{...}, {...}]}
-    -- (storage/games.py).
+    -- (storage.matches.games).
     game TEXT NOT NULL DEFAULT 'tora'
 );
 CREATE INDEX matches_by_guild ON matches (guild_id, status);

@@ -1,17 +1,17 @@
 """The PostgreSQL backend (asyncpg): the same jobs and reads as SQLite's, on a shared server.
 
-The store's statements are written once (``storage.sql``); here they are translated
+The store's statements are written once (``sql``); here they are translated
 (``?`` to ``$1``, SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections.
 
 - **Writes.** A write job is a plain function of a connection that never awaits (see
-  ``storage.writer``). Here it runs on one of a few writer threads, each with an asyncpg
+  ``sqlite_writer``). Here it runs on one of a few writer threads, each with an asyncpg
   connection on an event loop of its own: each statement runs that loop until it is answered.
   Every job is one transaction: READ COMMITTED, locking the rows it changes and checking the
-  versions it read them at (see ``storage.sql.Writes``), or SERIALIZABLE for the jobs that
+  versions it read them at (see ``sql.Writes``), or SERIALIZABLE for the jobs that
   decide from many rows (the ladders', the tournaments'), which then behave as if they ran
   alone, as on SQLite's single writer. A job that meets a deadlock or a serialization
   failure is run again from the start.
-- **Reads** borrow a connection of a pool on the bot's own loop (``storage.postgres_reads``);
+- **Reads** borrow a connection of a pool on the bot's own loop (``postgres_reads``);
   one that spans several statements (``BEGIN`` ... ``COMMIT``) reads one snapshot
   (REPEATABLE READ, read only).
 - **A lost connection** (the server restarted, an admin or the network cut it) is invisible
@@ -43,8 +43,8 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from .config import Config
-from .errors import DatabaseUnavailable, SchemaTooNew
+from ..config import Config
+from ..errors import DatabaseUnavailable, SchemaTooNew
 from .postgres_schema import BASELINE, SCHEMA, statements
 from .sql import Params
 
@@ -272,7 +272,7 @@ class _Pending:
 
 
 class Writer:
-    """``storage.writer.Writer``'s twin: ``run(job)`` commits ``job`` in a transaction of its
+    """``sqlite_writer.Writer``'s twin: ``run(job)`` commits ``job`` in a transaction of its
     own, on one of ``config.writers`` threads (PostgreSQL takes concurrent writers)."""
 
     def __init__(self, config: Config) -> None:
@@ -305,7 +305,7 @@ class Writer:
 
     async def run(self, job: Callable[[Any], T], *, serializable: bool = False) -> T:
         """``job`` committed: READ COMMITTED with the locks it takes, or SERIALIZABLE (see
-        ``storage.sql.Writes``)."""
+        ``sql.Writes``)."""
         if self._closed:
             raise RuntimeError("the store is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()

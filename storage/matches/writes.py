@@ -8,21 +8,18 @@ from dataclasses import dataclass, field
 
 from rules import Side, game_type
 
-from .codec import headers_to_json
-from .errors import (
-    AlreadyRated,
+from ..backends.sql import Connection, keep_identity_ahead, lock_row
+from ..errors import (
     MatchClosed,
-    MatchNotFinished,
     MatchNotFound,
     StaleMatch,
-    StaleRating,
     StorageError,
     UnknownPlayer,
 )
+from .codec import headers_to_json
 from .games import DEFAULT_GAME, MatchOptions, options_to_json
 from .log import CLOSING, Entry
-from .models import ACTIVE, FINISHED, RatingChange, State
-from .sql import Connection, keep_identity_ahead, lock_row
+from .models import ACTIVE, FINISHED, State
 
 
 @dataclass(frozen=True)
@@ -224,59 +221,3 @@ def put_snapshot(conn: Connection, match_id: int, seq: int, data: bytes, now: fl
         " OR snapshots.state_version != excluded.state_version",
         (match_id, seq, game_type(game).state_version, data, now),
     )
-
-
-def save_player(conn: Connection, user_id: int, name: str, now: float) -> None:
-    conn.execute(
-        "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
-        " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
-        (user_id, name, now),
-    )
-
-
-def set_guild_setting(conn: Connection, guild_id: int, key: str, value: str | None) -> None:
-    if value is None:
-        conn.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
-    else:
-        conn.execute(
-            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-            (guild_id, key, value),
-        )
-
-
-def rate(conn: Connection, match_id: int, changes: Sequence[RatingChange], now: float) -> None:
-    """New ladder ratings after a finished match, with their history, all or nothing."""
-    row = conn.execute(
-        "SELECT m.guild_id, m.challenger_id, m.opposition_id, f.match_id FROM matches m"
-        " LEFT JOIN finished_matches f ON f.match_id = m.id WHERE m.id = ?",
-        (match_id,),
-    ).fetchone()
-    if row is None:
-        raise MatchNotFound(match_id)
-    guild_id, challenger_id, opposition_id, finished = row
-    if finished is None:
-        raise MatchNotFinished(match_id)
-    if conn.execute("SELECT 1 FROM rating_history WHERE match_id = ?", (match_id,)).fetchone():
-        raise AlreadyRated(match_id)
-    for change in changes:
-        if change.player_id not in (challenger_id, opposition_id):
-            raise StorageError(f"player {change.player_id} did not play match {match_id}")
-        current = conn.execute(
-            "SELECT rating FROM ratings WHERE guild_id = ? AND player_id = ?",
-            (guild_id, change.player_id),
-        ).fetchone()
-        if current is not None and current[0] != change.before:
-            raise StaleRating(guild_id, change.player_id, change.before, current[0])
-        conn.execute(
-            "INSERT INTO rating_history (guild_id, player_id, match_id, before, after, at)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            (guild_id, change.player_id, match_id, change.before, change.after, now),
-        )
-        conn.execute(
-            "INSERT INTO ratings (guild_id, player_id, rating, games, updated_at)"
-            " VALUES (?, ?, ?, 1, ?) ON CONFLICT (guild_id, player_id) DO UPDATE SET"
-            " rating = excluded.rating, games = ratings.games + 1,"
-            " updated_at = excluded.updated_at",
-            (guild_id, change.player_id, change.after, now),
-        )

@@ -1,5 +1,5 @@
-"""Opening a backend: SQLite's connections with the same pragmas everywhere (the writer's,
-the reader's, the CLI's), or PostgreSQL's (``storage.postgres``) when the config has a URL."""
+"""SQLite's connections, with the same pragmas everywhere (the writer's, the reader's, the
+CLI's): creating and migrating the file, and the one read-only connection reads share."""
 
 from __future__ import annotations
 
@@ -7,29 +7,15 @@ import asyncio
 import contextlib
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Protocol, TypeVar
+from typing import TypeVar
 
 import aiosqlite
 
-from . import postgres, postgres_reads
-from .config import Config
-from .migrations import POSTGRES_MIGRATIONS, migrate
-from .sql import ReadConnection, Writes
-from .writer import Writer
+from ..config import Config
+from .migrations import migrate
+from .sql import ReadConnection
 
 T = TypeVar("T")
-
-
-class Reads(Protocol):
-    """Where reads run: ``run(read)`` gives ``read`` a connection (and, on PostgreSQL, a
-    fresh one if it was lost: ``read`` is then run again from the start); ``borrow`` lends
-    one as it is."""
-
-    async def run(self, read: Callable[[ReadConnection], Awaitable[T]]) -> T: ...
-
-    def borrow(self) -> contextlib.AbstractAsyncContextManager[ReadConnection]: ...
-
-    async def close(self) -> None: ...
 
 
 class SqliteReads:
@@ -51,27 +37,6 @@ class SqliteReads:
 
     async def close(self) -> None:
         await self._conn.close()
-
-
-async def open_backend(config: Config) -> tuple[Writes, Reads]:
-    """The migrated database of ``config``: its writer and its reads."""
-    if config.postgres:
-        await postgres.prepare(config, POSTGRES_MIGRATIONS)
-        pg_writer = postgres.Writer(config)
-        await pg_writer.start()
-        try:
-            return pg_writer, await postgres_reads.Readers.open(config)
-        except BaseException:
-            await pg_writer.close()
-            raise
-    await asyncio.to_thread(prepare, config)
-    writer = Writer(lambda: connect(config))
-    await writer.start()
-    try:
-        return writer, SqliteReads(await connect_reader(config))
-    except BaseException:
-        await writer.close()
-        raise
 
 
 def _pragmas(config: Config) -> list[str]:

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-from .hosting import Post, insert_posts
-from .sql import Connection, ReadConnection, Reader, Writes
+from ..backends.sql import Connection, ReadConnection, Reader, Writes
+from ..hosting.outbox import Post, insert_posts
 
 T = TypeVar("T")
 NAMES_SQL = "SELECT user_id, name FROM players WHERE user_id IN ({marks})"

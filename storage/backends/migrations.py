@@ -11,7 +11,7 @@ import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .errors import SchemaTooNew
+from ..errors import SchemaTooNew
 from .postgres import Migration as PostgresMigration
 
 FIRST_SCHEMA = """
@@ -512,7 +512,7 @@ CREATE TABLE ladder_pairings (
 SEVERAL_GAMES = """
 -- Which game a match is of (rules.registry's ids). Every match stored before there were
 -- several games is TORA's. TORA's options keep their shape; another game's options are
--- {"options": {...}, "answers": [{...}, {...}]} (storage/games.py).
+-- {"options": {...}, "answers": [{...}, {...}]} (storage.matches.games).
 ALTER TABLE matches ADD COLUMN game TEXT NOT NULL DEFAULT 'tora';
 """
 
@@ -642,7 +642,7 @@ MIGRATIONS = (
 )
 LATEST = MIGRATIONS[-1].number
 
-# PostgreSQL's schema starts at migration 9 (storage/postgres_schema.py); every later
+# PostgreSQL's schema starts at migration 9 (``postgres_schema``); every later
 # migration is written for both backends under the same number.
 POSTGRES_MIGRATIONS = (
     PostgresMigration(

@@ -17,13 +17,13 @@ from typing import Any, TextIO
 
 import asyncpg
 
-from .config import Config
-from .connection import connect
-from .errors import StorageError
+from ..backends.postgres import translate
+from ..backends.postgres_schema import TABLES as SCHEMA_TABLES
+from ..backends.sqlite import connect
+from ..config import Config
+from ..errors import StorageError
+from ..store import Store
 from .maintenance import OK, PROBLEMS, UNUSABLE, check
-from .postgres import translate
-from .postgres_schema import TABLES as SCHEMA_TABLES
-from .store import Store
 
 # Parents before children; migration 10's tables have no foreign keys.
 TABLES = (*SCHEMA_TABLES, *(t for t in ("leases", "interactions") if t not in SCHEMA_TABLES))

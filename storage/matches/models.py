@@ -44,12 +44,6 @@ class State:
 
 
 @dataclass(frozen=True)
-class Player:
-    user_id: int
-    name: str
-
-
-@dataclass(frozen=True)
 class MatchInfo:
     """A match's public summary, as stored (no game is rebuilt to answer it).
 
@@ -109,30 +103,3 @@ class FinishedMatch:
     score: tuple[int, int]
     record: str
     finished_at: float
-
-
-@dataclass(frozen=True)
-class Rating:
-    guild_id: int
-    player_id: int
-    rating: float
-    games: int
-    updated_at: float
-
-
-@dataclass(frozen=True)
-class RatingChange:
-    """A new rating for one player after a finished match. ``before`` is the rating the
-    caller read (None for a player new to the ladder): a stale one is refused."""
-
-    player_id: int
-    before: float | None
-    after: float
-
-
-@dataclass(frozen=True)
-class RatingEvent:
-    match_id: int
-    before: float | None
-    after: float
-    at: float

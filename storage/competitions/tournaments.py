@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..backends.sql import ReadConnection, Writes
 from .areas import Area, Reader, Tx
-from .sql import ReadConnection, Writes
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 CANCELLED = "cancelled"  # by an admin: no champion; what was decided stands

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from rules import ActionError, GameState
 
+from ..errors import CorruptMatch
 from .codec import load_game
-from .errors import CorruptMatch
 from .games import new_game, options_from_json, replaying, same_options
 from .log import Entry, play, step_of
 from .models import State

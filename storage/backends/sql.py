@@ -2,7 +2,7 @@
 
 Every statement is written once, in the SQL that SQLite and PostgreSQL share (``?``
 placeholders, ``INSERT ... ON CONFLICT``, ``RETURNING``); the PostgreSQL connections translate
-the placeholders (``storage.postgres``). The few places where the two differ ask
+the placeholders (``postgres``). The few places where the two differ ask
 ``is_postgres``. ``Connection`` is what a write job gets (``sqlite3.Connection`` or its
 PostgreSQL twin), ``ReadConnection`` what a read gets (``aiosqlite.Connection`` or its twin).
 """
@@ -55,13 +55,13 @@ class ReadConnection(Protocol):
 class Reader(Protocol):
     """How the store reads: ``await read(fn)`` is ``fn``'s result on a read connection. A
     read must change nothing: on PostgreSQL one whose connection was lost is run again,
-    from the start, on a fresh connection (``storage.postgres_reads.Readers.run``)."""
+    from the start, on a fresh connection (``postgres_reads.Readers.run``)."""
 
     def __call__(self, read: Callable[[ReadConnection], Awaitable[T]], /) -> Awaitable[T]: ...
 
 
 class Writes(Protocol):
-    """Where write jobs run: ``storage.writer.Writer`` or ``storage.postgres.Writer``. A job is
+    """Where write jobs run: ``sqlite_writer.Writer`` or ``postgres.Writer``. A job is
     a function of a ``Connection`` that never awaits; ``run`` answers once it is committed.
 
     On SQLite every job runs alone (one writer). On PostgreSQL a job locks the rows it changes

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from ..backends.sql import Connection, Writes
 from .areas import Area, Reader, Tx
-from .sql import Connection, Writes
 
 
 @dataclass(frozen=True)

@@ -1,25 +1,31 @@
-"""The match service's rows: hosted matches (from the challenge to the end), the players'
-private setup choices, and the transactional outbox. Write jobs are plain functions of the
-writer's connection (see ``writes``); reads take the read-only connection.
+"""The match service's rows: hosted matches (from the challenge to the end) and the players'
+private setup choices. Write jobs are plain functions of the writer's connection (see
+``storage.matches.writes``); reads take a read connection.
 
 Storage does not interpret a hosted match's ``terms`` or ``offers`` (JSON the service owns),
 nor its ``phase`` and ``ending`` (the service's words, kept as text) but for one: a hosted
 match is live until its phase is ``ENDED``. It keeps them, checks versions, and keeps the
-private rows private: ``setup_choices`` and the outbox rows addressed to a user are read only
-by functions named ``private_*``.
+players' setup choices private: they are read only by ``private_setup_choice``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from rules import Side
 
-from .errors import StorageError, UnknownPlayer
-from .models import side_of
-from .sql import Connection, IntegrityError, ReadConnection, Row, can_be_id, lock_row, violates
+from ..backends.sql import (
+    Connection,
+    IntegrityError,
+    ReadConnection,
+    Row,
+    can_be_id,
+    lock_row,
+    violates,
+)
+from ..errors import StorageError, UnknownPlayer
+from ..matches.models import side_of
 
 # The one phase the schema knows: its indexes (one live match per channel, the live ones)
 # leave out the hosted matches in it.
@@ -111,51 +117,6 @@ class SetupChoice:
     ruler: str | None = None
     assassin: str | None = None
     answers: tuple[tuple[str, str], ...] = ()
-
-
-@dataclass(frozen=True)
-class Post:
-    """A message to deliver: to ``channel_id`` when ``user_id`` is None, else privately to
-    that user (``channel_id`` is then the match's channel, where a fallback may go).
-    ``files`` are (name, data) pairs."""
-
-    channel_id: int
-    text: str
-    user_id: int | None = None
-    mentions: tuple[int, ...] = ()
-    files: tuple[tuple[str, bytes], ...] = ()
-    buttons: str = ""  # the match service's own encoding of the message's buttons
-
-
-@dataclass(frozen=True)
-class Queued:
-    """An outbox row waiting for delivery (its files are read when it is delivered)."""
-
-    id: int
-    hosted_id: int | None
-    post: Post
-    attempts: int
-    next_try: float
-    fallback: bool
-    shown: int = 0  # pieces of the fallback already shown (they are never shown twice)
-
-    @property
-    def destination(self) -> tuple[str, int]:
-        """Posts to one destination are delivered in order."""
-        post = self.post
-        return ("user", post.user_id) if post.user_id is not None else ("channel", post.channel_id)
-
-
-@dataclass(frozen=True)
-class ButtonMessage:
-    """A message a front end sent with buttons for a hosted match: the buttons' verbs and
-    the turn they are for."""
-
-    channel_id: int
-    message_id: int
-    hosted_id: int
-    verbs: tuple[str, ...]
-    turn: int
 
 
 # ---- writes --------------------------------------------------------------------------------
@@ -270,65 +231,6 @@ def drop_setup_choices(conn: Connection, hosted_id: int) -> None:
     conn.execute("DELETE FROM setup_choices WHERE hosted_id = ?", (hosted_id,))
 
 
-def insert_posts(
-    conn: Connection, hosted_id: int | None, posts: Sequence[Post], now: float
-) -> None:
-    for post in posts:
-        cursor = conn.execute(
-            "INSERT INTO outbox (hosted_id, channel_id, user_id, text, mentions, buttons,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (
-                hosted_id,
-                post.channel_id,
-                post.user_id,
-                post.text,
-                " ".join(str(user) for user in post.mentions),
-                post.buttons,
-                now,
-            ),
-        )
-        outbox_id = int(cursor.fetchone()[0])
-        conn.executemany(
-            "INSERT INTO outbox_files (outbox_id, position, name, data) VALUES (?, ?, ?, ?)",
-            [(outbox_id, n, name, data) for n, (name, data) in enumerate(post.files)],
-        )
-
-
-def delivered(conn: Connection, outbox_id: int) -> None:
-    """A delivered row goes, with its files (a private one held hidden information)."""
-    conn.execute("DELETE FROM outbox WHERE id = ?", (outbox_id,))
-
-
-def remember_buttons(conn: Connection, sent: ButtonMessage) -> None:
-    conn.execute(
-        "INSERT INTO button_messages (channel_id, message_id, hosted_id, verbs, turn)"
-        " VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET"
-        " hosted_id = excluded.hosted_id, verbs = excluded.verbs, turn = excluded.turn",
-        (sent.channel_id, sent.message_id, sent.hosted_id, " ".join(sent.verbs), sent.turn),
-    )
-
-
-def forget_buttons(conn: Connection, channel_id: int, message_id: int) -> None:
-    conn.execute(
-        "DELETE FROM button_messages WHERE channel_id = ? AND message_id = ?",
-        (channel_id, message_id),
-    )
-
-
-def shown(conn: Connection, outbox_id: int, pieces: int) -> None:
-    """``pieces`` of a fallback message have been shown to its user."""
-    conn.execute("UPDATE outbox SET shown = ? WHERE id = ?", (pieces, outbox_id))
-
-
-def retry_later(
-    conn: Connection, outbox_id: int, attempts: int, next_try: float, fallback: bool
-) -> None:
-    conn.execute(
-        "UPDATE outbox SET attempts = ?, next_try = ?, fallback = ? WHERE id = ?",
-        (attempts, next_try, int(fallback), outbox_id),
-    )
-
-
 # ---- reads ---------------------------------------------------------------------------------
 
 
@@ -384,15 +286,6 @@ async def versions(db: ReadConnection, hosted_id: int) -> tuple[int, int | None]
         (hosted_id,),
     )
     return next(((row[0], row[1]) for row in rows), None)
-
-
-async def button_messages(db: ReadConnection, hosted_id: int) -> list[ButtonMessage]:
-    rows = await db.execute_fetchall(
-        "SELECT channel_id, message_id, hosted_id, verbs, turn FROM button_messages"
-        " WHERE hosted_id = ? ORDER BY message_id",
-        (hosted_id,),
-    )
-    return [ButtonMessage(c, m, h, tuple(verbs.split()), t) for c, m, h, verbs, t in rows]
 
 
 async def of_user(db: ReadConnection, user_id: int, limit: int) -> list[Hosted]:
@@ -459,37 +352,12 @@ def _choice(
     return SetupChoice(strategy, ruler, assassin, tuple(sorted(given.items())))
 
 
-OUTBOX_COLUMNS = (
-    "id, hosted_id, channel_id, user_id, text, mentions, buttons, attempts, next_try, fallback,"
-    " shown"
-)
-
-
-def queued_of(row: Row) -> Queued:
-    """An outbox row (``OUTBOX_COLUMNS``, by position) as the deliverer takes it."""
-    mentions = tuple(int(user) for user in row[5].split())
-    post = Post(row[2], row[4], row[3], mentions, buttons=row[6])
-    return Queued(row[0], row[1], post, row[7], row[8], bool(row[9]), row[10])
-
-
-async def private_queue(
-    db: ReadConnection, destination: tuple[str, int] | None = None
-) -> list[Queued]:
-    """Every undelivered outbox row (of one destination), oldest first (without files)."""
-    where, args = "", ()
-    if destination is not None:
-        kind, target = destination
-        where, args = ("WHERE user_id = ?", (target,))
-        if kind == "channel":
-            where, args = ("WHERE user_id IS NULL AND channel_id = ?", (target,))
+async def live_ai_matches(db: ReadConnection, guild_id: int) -> int:
+    """How many matches against the AI are live in a server (its cap: an AI player's id is
+    negative; the count reads the index of migration 11, so the phase is in the text)."""
     rows = await db.execute_fetchall(
-        f"SELECT {OUTBOX_COLUMNS} FROM outbox {where} ORDER BY id", args
+        f"SELECT COUNT(*) FROM hosted_matches WHERE guild_id = ? AND phase != '{ENDED}'"
+        " AND (challenger_id < 0 OR opposition_id < 0)",
+        (guild_id,),
     )
-    return [queued_of(row) for row in rows]
-
-
-async def private_files(db: ReadConnection, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
-    rows = await db.execute_fetchall(
-        "SELECT name, data FROM outbox_files WHERE outbox_id = ? ORDER BY position", (outbox_id,)
-    )
-    return tuple((row[0], bytes(row[1])) for row in rows)
+    return int(rows[0][0])

@@ -11,8 +11,8 @@ without waiting for each other.
 
 from __future__ import annotations
 
-from .hosting import COLUMNS, ENDED, Hosted, hosted_of
-from .sql import Connection, ReadConnection, skip_locked
+from ..backends.sql import Connection, ReadConnection, skip_locked
+from .hosted import COLUMNS, ENDED, Hosted, hosted_of
 
 MOST_CLAIMED = 100  # clocks claimed in one go
 # live hosted matches whose deadline or reminder has come by a time, and that nobody holds

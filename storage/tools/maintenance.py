@@ -15,15 +15,15 @@ from typing import TextIO
 
 import asyncpg
 
-from . import postgres_reads
-from .config import Config
-from .connection import connect_reader
-from .errors import CorruptMatch
-from .loader import SnapshotUnusable, rebuild
-from .log import fingerprint
-from .migrations import LATEST
-from .reads import Stored, match_ids, stored_match
-from .sql import ReadConnection
+from ..backends import postgres_reads
+from ..backends.migrations import LATEST
+from ..backends.sql import ReadConnection
+from ..backends.sqlite import connect_reader
+from ..config import Config
+from ..errors import CorruptMatch
+from ..matches.loader import SnapshotUnusable, rebuild
+from ..matches.log import fingerprint
+from ..matches.reads import Stored, match_ids, stored_match
 
 OK, PROBLEMS, UNUSABLE = 0, 1, 2
 

@@ -19,7 +19,7 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Callable
 
-from .sql import Connection, Writes
+from ..backends.sql import Connection, Writes
 
 INTERACTIONS_KEPT = 24 * 3600.0  # an interaction's token lives 15 minutes; kept far longer
 PRUNE_EVERY = 1000  # interactions taken between two prunings

@@ -11,12 +11,12 @@ from dataclasses import dataclass
 
 from rules import Side, game_type
 
+from ..backends.sql import ReadConnection, Row, can_be_id
+from ..errors import MatchNotFound
 from .codec import headers_from_json
-from .errors import MatchNotFound
 from .games import options_from_json
 from .log import CLOSING, Entry
-from .models import FinishedMatch, LogLine, MatchInfo, Player, Rating, RatingEvent
-from .sql import ReadConnection, Row, can_be_id
+from .models import FinishedMatch, LogLine, MatchInfo
 
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, challenger_id, opposition_id, options, status, side_to_act,"
@@ -209,31 +209,6 @@ def entry_of(row: tuple[object, ...]) -> Entry:
 # ---- players, guilds, results, ladders -----------------------------------------------------
 
 
-async def player(db: ReadConnection, user_id: int) -> Player | None:
-    rows = await db.execute_fetchall(
-        "SELECT user_id, name FROM players WHERE user_id = ?", (user_id,)
-    )
-    return next((Player(r[0], r[1]) for r in rows), None)
-
-
-async def guild_settings(db: ReadConnection, guild_id: int) -> dict[str, str]:
-    rows = await db.execute_fetchall(
-        "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key", (guild_id,)
-    )
-    return {row[0]: row[1] for row in rows}
-
-
-async def live_ai_matches(db: ReadConnection, guild_id: int) -> int:
-    """How many matches against the AI are live in a server (its cap: an AI player's id is
-    negative; the count reads the index of migration 11)."""
-    rows = await db.execute_fetchall(
-        "SELECT COUNT(*) FROM hosted_matches WHERE guild_id = ? AND phase != 'ended'"
-        " AND (challenger_id < 0 OR opposition_id < 0)",
-        (guild_id,),
-    )
-    return int(rows[0][0])
-
-
 async def finished_matches(
     db: ReadConnection, guild_id: int, player_id: int | None
 ) -> list[FinishedMatch]:
@@ -259,24 +234,6 @@ async def finished_matches(
         )
         for r in rows
     ]
-
-
-async def ladder(db: ReadConnection, guild_id: int) -> list[Rating]:
-    rows = await db.execute_fetchall(
-        "SELECT guild_id, player_id, rating, games, updated_at FROM ratings WHERE guild_id = ?"
-        " ORDER BY rating DESC, player_id",
-        (guild_id,),
-    )
-    return [Rating(*row) for row in rows]
-
-
-async def rating_history(db: ReadConnection, guild_id: int, player_id: int) -> list[RatingEvent]:
-    rows = await db.execute_fetchall(
-        "SELECT match_id, before, after, at FROM rating_history"
-        " WHERE guild_id = ? AND player_id = ? ORDER BY id",
-        (guild_id, player_id),
-    )
-    return [RatingEvent(*row) for row in rows]
 
 
 async def match_headers(db: ReadConnection, match_id: int) -> dict[str, str]:

@@ -1,4 +1,4 @@
-"""PostgreSQL's reads (see ``storage.postgres``): a pool of read-only connections on the
+"""PostgreSQL's reads (see ``postgres``): a pool of read-only connections on the
 bot's own loop, each lent to one task. A read of several statements (``BEGIN`` ...
 ``COMMIT``) reads one snapshot (REPEATABLE READ, read only); a read that lost its connection
 is run again on a fresh one."""
@@ -13,8 +13,8 @@ from typing import Any, TypeVar
 
 import asyncpg
 
+from ..config import Config
 from . import postgres
-from .config import Config
 from .postgres import AsyncCursor, Cursor, lost, settings, statement, translate, unavailable
 from .sql import Params
 

@@ -13,12 +13,15 @@ from dataclasses import replace
 
 from rules import Side
 
-from . import claims, hosting, writes
-from .games import new_game
-from .hosting import Hosted, Post, Queued, SetupChoice
-from .match import Match
-from .models import State
-from .sql import Connection, Reader, Writes
+from ..backends.sql import Connection, Reader, Writes
+from ..matches import writes
+from ..matches.games import new_game
+from ..matches.match import Match
+from ..matches.models import State
+from . import claims, outbox
+from . import hosted as hosting
+from .hosted import Hosted, SetupChoice
+from .outbox import ButtonMessage, Post, Queued
 
 
 class Hosting:
@@ -34,7 +37,7 @@ class Hosting:
         def job(conn: Connection) -> Hosted:
             now = time.time()
             inserted = hosting.insert_hosted(conn, new, now)
-            hosting.insert_posts(conn, inserted.id, posts, now)
+            outbox.insert_posts(conn, inserted.id, posts, now)
             return inserted
 
         return await self._writer.run(job)
@@ -57,7 +60,7 @@ class Hosting:
                 hosting.put_setup_choice(conn, changed.id, *choice)
             if drop_choices:
                 hosting.drop_setup_choices(conn, changed.id)
-            hosting.insert_posts(conn, changed.id, posts, now)
+            outbox.insert_posts(conn, changed.id, posts, now)
             return updated
 
         return await self._writer.run(job)
@@ -76,7 +79,7 @@ class Hosting:
             match_id = writes.insert_match(conn, new, state, now, number=changed.id)
             updated = hosting.update_hosted(conn, replace(changed, match_id=match_id), now)
             hosting.drop_setup_choices(conn, changed.id)
-            hosting.insert_posts(conn, changed.id, posts, now)
+            outbox.insert_posts(conn, changed.id, posts, now)
             return updated, match_id
 
         updated, match_id = await self._writer.run(job)
@@ -93,22 +96,22 @@ class Hosting:
         return updated, match
 
     async def delivered(self, outbox_id: int) -> None:
-        await self._writer.run(lambda conn: hosting.delivered(conn, outbox_id))
+        await self._writer.run(lambda conn: outbox.delivered(conn, outbox_id))
 
-    async def remember_buttons(self, sent: hosting.ButtonMessage) -> None:
+    async def remember_buttons(self, sent: ButtonMessage) -> None:
         """A message went out with buttons for a hosted match (a front end's record)."""
-        await self._writer.run(lambda conn: hosting.remember_buttons(conn, sent))
+        await self._writer.run(lambda conn: outbox.remember_buttons(conn, sent))
 
     async def forget_buttons(self, channel_id: int, message_id: int) -> None:
-        await self._writer.run(lambda conn: hosting.forget_buttons(conn, channel_id, message_id))
+        await self._writer.run(lambda conn: outbox.forget_buttons(conn, channel_id, message_id))
 
-    async def button_messages(self, hosted_id: int) -> list[hosting.ButtonMessage]:
-        return await self._read(lambda db: hosting.button_messages(db, hosted_id))
+    async def button_messages(self, hosted_id: int) -> list[ButtonMessage]:
+        return await self._read(lambda db: outbox.button_messages(db, hosted_id))
 
     async def shown(self, outbox_id: int, pieces: int) -> None:
-        await self._writer.run(lambda conn: hosting.shown(conn, outbox_id, pieces))
+        await self._writer.run(lambda conn: outbox.shown(conn, outbox_id, pieces))
 
-    # ---- claims of several processes (storage/claims.py) -----------------------------------
+    # ---- claims of several processes (``claims``) ------------------------------------------
     async def claim_due(self, now: float, seconds: float) -> list[Hosted]:
         """Claim, for ``seconds``, the live hosted matches whose deadline or reminder has come
         by ``now`` (on the caller's clock) and that no other process holds."""
@@ -137,7 +140,7 @@ class Hosting:
         self, outbox_id: int, attempts: int, next_try: float, fallback: bool
     ) -> None:
         await self._writer.run(
-            lambda conn: hosting.retry_later(conn, outbox_id, attempts, next_try, fallback)
+            lambda conn: outbox.retry_later(conn, outbox_id, attempts, next_try, fallback)
         )
 
     # ---- reads -----------------------------------------------------------------------------
@@ -178,8 +181,8 @@ class Hosting:
     async def private_queue(self, destination: tuple[str, int] | None = None) -> list[Queued]:
         """PRIVATE (for the deliverer only): the undelivered outbox (of one destination:
         ``("channel", id)`` or ``("user", id)``), oldest first."""
-        return await self._read(lambda db: hosting.private_queue(db, destination))
+        return await self._read(lambda db: outbox.private_queue(db, destination))
 
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""
-        return await self._read(lambda db: hosting.private_files(db, outbox_id))
+        return await self._read(lambda db: outbox.private_files(db, outbox_id))

@@ -1,0 +1,2 @@
+"""The operator's tools behind ``python -m storage``: ``backup`` and ``check``
+(``maintenance``), and ``copy`` between the backends (``transfer``)."""
