@@ -16,8 +16,8 @@ from rules.sides import Side
 from . import fen as position_string
 from .actions import Action, Build, Decision, Move, Pass
 from .board import FILES, SIZE, SQUARES, file_of, rank_of
-from .events import Event
-from .game import ToriiGame, Turn
+from .events import Event, Turn
+from .game import ToriiGame
 from .perft import perft as perft_position
 from .record import JUDGE, RecordError, ReplayError, read_record, write_record
 from .state import (
@@ -47,7 +47,7 @@ POWERS = {
 }
 # Bumped whenever the shape of a ToriiGame changes, so stored snapshots of older shapes are
 # recognised as stale (storage then rebuilds the game from its log).
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 class ToriiType:

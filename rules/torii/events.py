@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rules.protocol import FORFEIT
 from rules.sides import Side
+from rules.turn import DRAW, RESIGN
 
 from .board import line_name, name
 from .turn import BuildLog, Work
@@ -17,9 +19,6 @@ MOVE = "move"
 PASS = "pass"  # TI8: no tile had a path
 LAPSE = "lapse"  # the turn was left to its deadline: played as a pass
 DECISION = "decision"  # the Monkey's owner's answer to one Torii (TI15)
-RESIGN = "resign"
-DRAW = "draw"
-FORFEIT = "forfeit"
 
 
 @dataclass(frozen=True)
@@ -136,3 +135,12 @@ def move_event(work: Work, text: str) -> Event:
         builds=tuple(work.builds),
         won=work.won,
     )
+
+
+@dataclass(frozen=True)
+class Turn:
+    """A finished turn (``GameTurn``): who played it, its actions' notations, their events."""
+
+    side: Side
+    texts: list[str]
+    events: tuple[Event, ...]

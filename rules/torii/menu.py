@@ -10,8 +10,7 @@ left under a node fits one menu.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
 
 from rules.grouped import Grouped
 from rules.protocol import BUILD, FROM, TO, VIA, Choice, Touch
@@ -19,28 +18,23 @@ from rules.sides import Side
 
 from .actions import DECISIONS, PASS_TEXT, flip_text
 from .board import line_name, name
-from .state import MONKEY
+from .state import MONKEY, Position
 from .turn import Work
-
-if TYPE_CHECKING:
-    from .game import ToriiGame
 
 MENU_LIMIT = 25
 TEXT_LIMIT = 100
 Segment = tuple[str, str]  # (kind, words): kind "head", "step", "build" or "flip"
 
 
-def build_menu(game: ToriiGame) -> tuple[Grouped, ...]:
-    if game.pos.owed:
-        return (_monkey_group(game),)
-    table = game.turn_table()
+def build_menu(table: Mapping[object, tuple[str, Work]], me: Side) -> tuple[Grouped, ...]:
+    """The groups of a normal turn: ``table`` holds each legal move's notation and turn."""
     if not table:
         only = Choice(PASS_TEXT, "Pass: no unused tile has a path", ("Pass",), "pass")
         return (Grouped("pass", "Pass", "no unused tile has a path (TI8)", "pass", (only,)),)
     grouped: dict[str, list[tuple[str, Work]]] = {}
     for text, work in table.values():
         grouped.setdefault(_group_key(work), []).append((text, work))
-    return tuple(_group(key, items, game.side) for key, items in grouped.items())
+    return tuple(_group(key, items, me) for key, items in grouped.items())
 
 
 def _group_key(work: Work) -> str:
@@ -209,19 +203,19 @@ def _clip(text: str) -> str:
     return text if len(text) <= TEXT_LIMIT else text[: TEXT_LIMIT - 1].rstrip() + "…"
 
 
-def _monkey_group(game: ToriiGame) -> Grouped:
-    after = game.current[-1].after if game.current else game.pos
+def monkey_group(after: Position, me: Side, owed: int) -> Grouped:
+    """The Monkey's decisions (TI15) of ``me``, who owes ``owed`` more, on the position the
+    decisions staged so far leave."""
     choices = []
     for decision in DECISIONS:
         text = flip_text(decision.flip)
         if decision.flip is None:
             label = "Flip no tile"
         else:
-            whose = "your" if decision.flip == game.side else "the opponent's"
+            whose = "your" if decision.flip == me else "the opponent's"
             state = "used" if after.used[decision.flip] & 1 else "unused"
             other = "unused" if state == "used" else "used"
             label = f"Flip {whose} tile 1 ({state} -> {other})"
         choices.append(Choice(text, label, (label,), "monkey"))
-    owed = game.actions_left
     description = f"{owed} decision{'s' * (owed != 1)} to make: one per Torii just built"
     return Grouped("monkey", "Monkey: flip a tile 1", description, "monkey", tuple(choices))

@@ -8,16 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from rules.sides import Side
+from rules.sides import Outcome, Side
 
 from .board import FILES, SIZE, lanes, name, square
-from .events import DECISION, MOVE, Event
-from .state import Position, follower, gate
-
-if TYPE_CHECKING:
-    from .game import ToriiGame
+from .events import DECISION, MOVE, Event, Turn
+from .state import Position, Setup, follower, gate
 
 
 @dataclass(frozen=True)
@@ -123,34 +119,41 @@ def _tiles(used: tuple[bool, bool, bool]) -> str:
     return " ".join(unused) + " unused" if unused else "all used"
 
 
-def build_view(game: ToriiGame, viewer: Side | None) -> View:
-    """``ToriiGame.view_for``: see there."""
-    pos = game.shown_position(viewer)
-    acting = pos is not game.pos
-    over = game.result is not None
-    last = game.turns[-1] if game.turns else None
-    staged = tuple(s.event for s in game.current) if acting else ()
+def build_view(
+    viewer: Side | None,
+    side: Side,
+    actions_left: int,
+    shown: Position,
+    staged: tuple[Event, ...],
+    turns: Sequence[Turn],
+    outcome: Outcome | None,
+    setup: Setup,
+    deciding: bool,
+) -> View:
+    """``ToriiGame.view_for``: ``shown`` is the position ``viewer`` sees, with the actions
+    ``staged`` played when it is the acting player's preview."""
+    last = turns[-1] if turns else None
     return View(
         viewer=viewer,
-        side=game.side,
-        actions_left=game.actions_left,
+        side=side,
+        actions_left=actions_left,
         staged=staged,
         last_turn=() if last is None else last.events,
-        outcome=None if game.result is None else str(game.result),
-        winner=None if game.result is None else game.result.winner,
+        outcome=None if outcome is None else str(outcome),
+        winner=None if outcome is None else outcome.winner,
         spirits=(
-            SpiritView(Side.CHALLENGER, game.setup.spirits[0], pos.spirits[0]),
-            SpiritView(Side.OPPOSITION, game.setup.spirits[1], pos.spirits[1]),
+            SpiritView(Side.CHALLENGER, setup.spirits[0], shown.spirits[0]),
+            SpiritView(Side.OPPOSITION, setup.spirits[1], shown.spirits[1]),
         ),
-        followers=(_squares(pos, Side.CHALLENGER), _squares(pos, Side.OPPOSITION)),
-        torii=(_gates(pos, Side.CHALLENGER), _gates(pos, Side.OPPOSITION)),
-        supply=(pos.supply(Side.CHALLENGER), pos.supply(Side.OPPOSITION)),
-        torii_left=(pos.torii_left(Side.CHALLENGER), pos.torii_left(Side.OPPOSITION)),
-        tiles=(_used(pos, Side.CHALLENGER), _used(pos, Side.OPPOSITION)),
-        powers=game.setup.powers,
-        monkey_decision=game.deciding,
-        lanes=() if over else tuple(sorted(lanes(pos.spirits[game.side.other]))),
-        move=_shown_move(game, staged),
+        followers=(_squares(shown, Side.CHALLENGER), _squares(shown, Side.OPPOSITION)),
+        torii=(_gates(shown, Side.CHALLENGER), _gates(shown, Side.OPPOSITION)),
+        supply=(shown.supply(Side.CHALLENGER), shown.supply(Side.OPPOSITION)),
+        torii_left=(shown.torii_left(Side.CHALLENGER), shown.torii_left(Side.OPPOSITION)),
+        tiles=(_used(shown, Side.CHALLENGER), _used(shown, Side.OPPOSITION)),
+        powers=setup.powers,
+        monkey_decision=deciding,
+        lanes=() if outcome is not None else tuple(sorted(lanes(shown.spirits[side.other]))),
+        move=_shown_move(turns, staged),
     )
 
 
@@ -167,11 +170,11 @@ def _used(pos: Position, side: Side) -> tuple[bool, bool, bool]:
     return (bool(mask & 1), bool(mask & 2), bool(mask & 4))
 
 
-def _shown_move(game: ToriiGame, staged: tuple[Event, ...]) -> Event | None:
+def _shown_move(turns: Sequence[Turn], staged: tuple[Event, ...]) -> Event | None:
     for event in staged:
         if event.kind == MOVE:
             return event
-    for turn in reversed(game.turns):
+    for turn in reversed(turns):
         if all(event.kind == DECISION for event in turn.events):
             continue
         return next((event for event in turn.events if event.kind == MOVE), None)

@@ -31,7 +31,7 @@ from .view import LastMove, PieceView, View
 OPTION_KEYS = ("fen",)
 # Bumped whenever the shape of a ToriShogiGame changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its record).
-STATE_VERSION = 1
+STATE_VERSION = 2
 
 
 class ToriShogiType:

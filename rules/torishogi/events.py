@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from rules.protocol import FORFEIT
 from rules.sides import Side
+from rules.turn import DRAW, RESIGN
 
 from .board import SHOWN
 from .moves import readable
 from .pieces import NAME, PROMOTES_TO
 
-RESIGN, DRAW, FORFEIT_WORD = "resign", "draw", "forfeit"
+FORFEIT_WORD = FORFEIT
 GAME_WORDS = (RESIGN, DRAW, FORFEIT_WORD)
 
 

@@ -9,19 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from rules.sides import Side
+from rules.sides import Outcome, Side
 
 from .board import SQUARES
-from .events import Event, listing
+from .events import Event, Turn, listing
 from .fen import write_fen
 from .movegen import attacked
 from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, kind_of, side_of
 from .position import Position
-
-if TYPE_CHECKING:
-    from .game import ToriShogiGame
 
 
 @dataclass(frozen=True)
@@ -105,34 +101,35 @@ def _count(kind: int, n: int) -> str:
     return f"{n} {NAME[kind] if n == 1 else PLURAL[kind]}"
 
 
-def build_view(game: ToriShogiGame, viewer: Side | None) -> View:
-    """``ToriShogiGame.view_for``: see there."""
-    staged = game.staged_event()
-    move = game.staged_move()
-    preview = move is not None and staged is not None and viewer == game.side
-    pos = game.pos
-    last_turn = tuple(game.turns[-1].events) if game.turns else ()
-    shown_events = _last_move_events(game)
-    if preview and move is not None and staged is not None:
-        pos = pos.copy()
-        pos.make(move.code)
-        shown_events = (staged,)
-    outcome = game.outcome()
+def build_view(
+    viewer: Side | None,
+    side: Side,
+    actions_left: int,
+    shown: Position,
+    staged: tuple[Event, ...],
+    turns: Sequence[Turn],
+    outcome: Outcome | None,
+    in_check: bool,
+) -> View:
+    """``ToriShogiGame.view_for``: ``shown`` is the board ``viewer`` sees, with the move
+    ``staged`` played when it is the acting player's preview; ``in_check``: the side to move
+    is, on the confirmed board."""
+    preview = bool(staged)
     return View(
         viewer=viewer,
-        side=game.side,
-        actions_left=game.actions_left if viewer == game.side else int(outcome is None),
-        staged=(staged,) if preview and staged is not None else (),
-        last_turn=last_turn,
+        side=side,
+        actions_left=actions_left if viewer == side else int(outcome is None),
+        staged=staged,
+        last_turn=tuple(turns[-1].events) if turns else (),
         outcome=None if outcome is None else str(outcome),
         winner=None if outcome is None else outcome.winner,
-        pieces=_pieces(pos),
-        hands=(tuple(pos.hands[0]), tuple(pos.hands[1])),
-        last_move=_last_move(shown_events),
-        in_check=not preview and game.in_check(),
-        check_square=_check_square(pos),
-        move_number=pos.fullmove,
-        fen=write_fen(pos),
+        pieces=_pieces(shown),
+        hands=(tuple(shown.hands[0]), tuple(shown.hands[1])),
+        last_move=_last_move(staged if preview else _last_move_events(turns)),
+        in_check=not preview and in_check,
+        check_square=_check_square(shown),
+        move_number=shown.fullmove,
+        fen=write_fen(shown),
     )
 
 
@@ -143,9 +140,9 @@ def _pieces(pos: Position) -> tuple[PieceView, ...]:
     )
 
 
-def _last_move_events(game: ToriShogiGame) -> tuple[Event, ...]:
+def _last_move_events(turns: Sequence[Turn]) -> tuple[Event, ...]:
     """The events of the last turn that moved a piece (a resignation moves nothing)."""
-    for turn in reversed(game.turns):
+    for turn in reversed(turns):
         if any(event.target is not None for event in turn.events):
             return tuple(turn.events)
     return ()
