@@ -1,4 +1,4 @@
-"""Ladder challenges: a matchmaking queue per guild and board size.
+"""Ladder challenges: a matchmaking queue per guild and ladder.
 
 Pairing rule: players are taken in the order they joined; the one waiting longest is paired
 with the waiting player whose rating is closest to theirs, if the gap is at most

@@ -1,5 +1,6 @@
-"""Rated results on a ladder (one per guild and board size): recording a finished match,
-an admin's removal of a result with the season recomputed, and closing a season.
+"""Rated results on the ladders (per guild: each TORA board, each other game, and their AI
+ladders): recording a finished match, an admin's removal of a result with the season
+recomputed, and closing a season.
 
 A result counts only if the match finished with a result (not aborted or cancelled) between
 two different accounts that are not bots; a series to a point target (R28) is one match, so
@@ -98,7 +99,7 @@ class Results:
         self._clock = clock
 
     async def record_match(self, match_id: int) -> Recorded:
-        """Rate a finished match on its guild's ladder for its board size, in the open
+        """Rate a finished match on its guild's ladder for its game or board, in the open
         season (season 1 opens with the first result), as played now (the ladder's clock).
         NotRated says why a match does not count (also if it was rated before)."""
 
@@ -127,9 +128,9 @@ class Results:
 
     async def catch_up(self) -> list[Recorded]:
         """Rate every finished rated match that has no result yet, oldest finish first: the
-        service rates a match just after saving it, so a crash in between leaves it unrated
-        (the ladder runner calls this on start and now and then). A match rated meanwhile
-        by the service is skipped."""
+        ladder rates a match when it hears of its end (``rating``), after the end is saved,
+        so a crash in between leaves it unrated (the ladder runner calls this on start and
+        now and then). A match rated meanwhile is skipped."""
         recorded = []
         for match_id in await self._store.ladders.unrated_matches():
             try:

@@ -1,5 +1,5 @@
 """The ladder's background work, for a front end to start beside the match service: rate
-finished matches the service left unrated (a crash between saving and rating), expire
+finished matches left unrated (a crash between a match's end and its rating), expire
 stale queue entries (their players are told privately), pair waiting players whose
 allowed rating gap has widened with time, opening their matches, and, where a server lets
 it, pair whoever has waited long enough with an AI player.

@@ -152,7 +152,7 @@ class AsyncCursor:
 def _gone(conn: asyncpg.Connection) -> bool:
     """Whether ``conn`` is closed (a pooled one that was closed is released at once)."""
     try:
-        return conn.is_closed()
+        return bool(conn.is_closed())
     except asyncpg.InterfaceError:
         return True
 
@@ -199,7 +199,7 @@ class SyncConnection:
 
     @property
     def closed(self) -> bool:
-        return self._conn.is_closed()
+        return bool(self._conn.is_closed())
 
     def replace(self, conn: asyncpg.Connection) -> None:
         """Go on with a new connection (the old one was lost)."""
@@ -331,7 +331,9 @@ class Writer:
             loop.close()
 
     def _connect(self) -> Awaitable[asyncpg.Connection]:
-        return asyncpg.connect(self._config.url, server_settings=settings(self._config))
+        connecting: Awaitable[asyncpg.Connection]
+        connecting = asyncpg.connect(self._config.url, server_settings=settings(self._config))
+        return connecting
 
     def _one(self, sync: SyncConnection, pending: _Pending) -> None:
         """Run one job and answer its caller. A lost connection (the server restarted, say)

@@ -38,12 +38,6 @@ class Connection(Protocol):
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> Any: ...
 
 
-class ReadCursor(Protocol):
-    async def fetchone(self) -> Any: ...
-
-    async def fetchall(self) -> Iterable[Any]: ...
-
-
 class ReadConnection(Protocol):
     """A read's connection (one task at a time, see ``Reader``)."""
 

@@ -1,2 +1,3 @@
-"""Ladders and tournaments: their tables' statements, run as one transaction of a
-``Tx`` (``areas``), and migration 2's first ladder (``ratings``), kept as it was."""
+"""Ladders and tournaments: their tables' statements, each change one transaction of a
+``Tx`` (``areas``); and the tables of migration 2's ladder (``ratings``), which the bot's
+ladders do not use."""

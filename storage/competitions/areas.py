@@ -1,13 +1,13 @@
 """What the ladders and the tournaments share: writes as functions of a transaction object
-(``Tx``) that run as one job on the store's single writer, so that reading, deciding and
-writing are one transaction; and reads on the read-only connection."""
+(``Tx``) that run as one job of the writer, as if alone (SERIALIZABLE on PostgreSQL), so
+that reading, deciding and writing are one transaction; and reads on a read connection."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
-from ..backends.sql import Connection, ReadConnection, Reader, Writes
+from ..backends.sql import Connection, ReadConnection, Reader, Row, Writes
 from ..hosting.outbox import Post, insert_posts
 
 T = TypeVar("T")
@@ -50,8 +50,8 @@ class Area(Generic[TxT]):
         nothing. ``now`` (the caller's clock) stamps what it writes."""
         return await self._writer.run(lambda conn: work(self._tx(conn, now)), serializable=True)
 
-    async def _rows(self, sql: str, args: tuple[object, ...]) -> list[tuple]:
-        async def read(db: ReadConnection) -> list[tuple]:
+    async def _rows(self, sql: str, args: tuple[object, ...]) -> list[Row]:
+        async def read(db: ReadConnection) -> list[Row]:
             async with db.execute(sql, args) as cursor:
                 return list(await cursor.fetchall())
 

@@ -1,23 +1,25 @@
 """``Store.ladders``: the ladders' tables (migration 4) - seasons, rated results and their
 removals, ratings, the append-only rating history and the matchmaking queue - per guild,
-board size (``short``/``long``) and season.
+ladder (``board``: a TORA board, another game, or the AI ladder of either) and season.
 
 Storage knows no rating maths: a ladder write is a function of a ``LadderTx`` that the
-ladder service passes to ``transact``; it runs as one job on the store's single writer, so
-reading the ratings, computing the new ones and writing them is one transaction."""
+ladder service passes to ``transact``; it runs as one job of the writer, as if alone
+(``Writes``: SERIALIZABLE on PostgreSQL), so reading the ratings, computing the new ones and
+writing them is one transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
-from ..backends.sql import Connection, Writes
-from .areas import Area, Reader, Tx
+from ..backends.sql import Connection, Reader, Writes
+from .areas import Area, Tx
 
 
 @dataclass(frozen=True)
 class LadderKey:
-    """One ladder season: a guild, a board size and the season's number."""
+    """One ladder season: a guild, a ladder (``board``) and the season's number."""
 
     guild_id: int
     board: str
@@ -134,12 +136,13 @@ RESULT_COLUMNS = (
 KEY_WHERE = "guild_id = ? AND board = ? AND season = ?"
 
 
-def _season(row: tuple) -> Season:
-    return Season(LadderKey(*row[:3]), *row[3:])
+def _season(row: Sequence[Any]) -> Season:
+    key = LadderKey(row[0], row[1], row[2])
+    return Season(key, row[3], row[4], row[5], row[6], row[7])
 
 
-def _result(row: tuple) -> ResultRow:
-    return ResultRow(*row[:6], removed=bool(row[6]))
+def _result(row: Sequence[Any]) -> ResultRow:
+    return ResultRow(row[0], row[1], row[2], row[3], row[4], row[5], removed=bool(row[6]))
 
 
 class LadderTx(Tx):
@@ -160,7 +163,19 @@ class LadderTx(Tx):
         ).fetchone()
         if row is None:
             return None
-        return MatchFacts(*row[:5], bool(row[5]), bool(row[6]), bool(row[7]), *row[8:])
+        return MatchFacts(
+            row[0],
+            row[1],
+            row[2],
+            row[3],
+            row[4],
+            challenger_bot=bool(row[5]),
+            opposition_bot=bool(row[6]),
+            finished=bool(row[7]),
+            closed=row[8],
+            winner=row[9],
+            finished_at=row[10],
+        )
 
     def current_season(self, guild_id: int, board: str) -> Season | None:
         """The season being played, if the ladder has one."""

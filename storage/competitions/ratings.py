@@ -1,7 +1,7 @@
-"""The first ladder (migration 2): one rating per guild and player, with its history. The
-bot rates on the ladders of migration 4 (``ladders``) and no longer uses these tables; they
-are kept, as they were, with what reads and writes them (``Store.rate``, ``Store.ladder``,
-``Store.rating_history``)."""
+"""Migration 2's ladder: one rating per guild and player, with its history. The bot rates on
+the ladders of migration 4 (``ladders``), not on these tables; the store still reads and
+writes them (``Store.rate``, ``Store.ladder``, ``Store.rating_history``), and a copy
+carries their rows."""
 
 from __future__ import annotations
 

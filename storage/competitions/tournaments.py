@@ -3,7 +3,7 @@ matches of each tier, their games (each a hosted match), and tournament ranks pe
 board size with their append-only history.
 
 Storage knows no scoring: a tournament write is a function of a ``TournamentTx`` that the
-tournament service passes to ``transact``; it runs as one job on the store's single writer,
+tournament service passes to ``transact``; it runs as one job of the writer, as if alone,
 so reading a tournament, deciding what a finished game changes and writing it (with the
 outbox posts announcing it) is one transaction. Captures are kept as the JSON the service
 gives; ranks as plain numbers."""
@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..backends.sql import ReadConnection, Writes
-from .areas import Area, Reader, Tx
+from ..backends.sql import ReadConnection, Reader, Writes
+from .areas import Area, Tx
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 CANCELLED = "cancelled"  # by an admin: no champion; what was decided stands
@@ -143,7 +143,22 @@ def _entry(row: Sequence[Any]) -> EntryRow:
 
 
 def _match(row: Sequence[Any]) -> MatchRow:
-    return MatchRow(*row[:7], bool(row[7]), *row[8:])
+    return MatchRow(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        row[4],
+        row[5],
+        row[6],
+        substitute=bool(row[7]),
+        thread_id=row[8],
+        winner_id=row[9],
+        first_points=row[10],
+        second_points=row[11],
+        decided_by=row[12],
+        finished_at=row[13],
+    )
 
 
 def _rank(row: Sequence[Any]) -> RankRow:

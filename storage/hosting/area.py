@@ -1,5 +1,5 @@
 """``Store.hosting``: the match service's reads and writes (hosted matches, private setup
-choices, the outbox), each write one transaction on the store's single writer.
+choices, the outbox), each write one job of the store's writer: one transaction.
 
 A state change and the posts that announce it are always written together: ``create``,
 ``update`` and ``start`` take the outbox rows, and so does ``Store.save_hosted`` for changes

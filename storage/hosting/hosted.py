@@ -360,4 +360,5 @@ async def live_ai_matches(db: ReadConnection, guild_id: int) -> int:
         " AND (challenger_id < 0 OR opposition_id < 0)",
         (guild_id,),
     )
-    return int(rows[0][0])
+    [(count,)] = rows
+    return int(count)

@@ -142,6 +142,8 @@ async def private_queue(
     db: ReadConnection, destination: tuple[str, int] | None = None
 ) -> list[Queued]:
     """Every undelivered outbox row (of one destination), oldest first (without files)."""
+    where: str
+    args: tuple[int, ...]
     where, args = "", ()
     if destination is not None:
         kind, target = destination

@@ -1,9 +1,9 @@
 """What storage keeps of a match's game, for every game of the registry.
 
-A match row names its game (``matches.game``, ``tora`` for every match stored before there
-were others) and holds its options as JSON. TORA's options are ``rules.tora.Options`` as they
-always were (the players' setup choices included; the Assassins' squares are secrets, in
-``match_secrets``). Every other game stores a ``Spec``: the ``GameType``'s checked options and
+A match row names its game (``matches.game``, TORA's by default) and holds its options as
+JSON. TORA's options are the fields of ``rules.tora.Options`` (the players' setup choices
+included; the Assassins' squares are secrets, in ``match_secrets``). Every other game stores
+a ``Spec``: the ``GameType``'s checked options and
 the players' setup answers, public once the game has started."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from rules import GameState, Side
 from rules.protocol import GameEvent, GameTurn
@@ -54,37 +54,37 @@ class Match:
 
     def act(self, text: str) -> GameEvent:
         """One action of the side to act (``resign``, ``draw`` and ``reset`` included)."""
-        return self._play(Step(ACT, text))
+        return cast("GameEvent", self._play(Step(ACT, text)))
 
     def undo(self) -> str:
-        return self._play(Step(UNDO))
+        return cast("str", self._play(Step(UNDO)))
 
     def take_back(self, index: int) -> str:
         """Take back action ``index`` (from 0) of the running turn (R10)."""
-        return self._play(Step(TAKE_BACK, str(index)))
+        return cast("str", self._play(Step(TAKE_BACK, str(index))))
 
     def end_turn(self) -> GameTurn:
-        return self._play(Step(END))
+        return cast("GameTurn", self._play(Step(END)))
 
     def end_turn_by_deadline(self) -> GameTurn:
-        return self._play(Step(DEADLINE))
+        return cast("GameTurn", self._play(Step(DEADLINE)))
 
     def resign(self, side: Side) -> GameEvent:
-        return self._play(Step(RESIGN, side=side))
+        return cast("GameEvent", self._play(Step(RESIGN, side=side)))
 
     def forfeit(self, side: Side) -> GameEvent:
         """``side`` loses on missed turns (what was staged is discarded first)."""
-        return self._play(Step(FORFEIT, side=side))
+        return cast("GameEvent", self._play(Step(FORFEIT, side=side)))
 
     def discard(self) -> list[str]:
         """Drop the staged actions of the running turn (it never ended, R12)."""
-        return self._play(Step(DISCARD))
+        return cast("list[str]", self._play(Step(DISCARD)))
 
     def agree_draw(self) -> GameEvent:
-        return self._play(Step(DRAW))
+        return cast("GameEvent", self._play(Step(DRAW)))
 
     def agree_reset(self) -> GameEvent:
-        return self._play(Step(RESET))
+        return cast("GameEvent", self._play(Step(RESET)))
 
     def adopt(self, game: GameState, entry: Entry) -> None:
         """Take ``game`` as the match's game: a copy of it on which ``entry`` was played

@@ -1,4 +1,4 @@
-"""Read queries, on a read-only aiosqlite connection.
+"""The matches' read queries, each a function of a read connection (either backend's).
 
 Public reads select only public columns: ``actions.public``, never ``actions.arg`` of a hidden
 row; ``match_secrets`` and ``snapshots`` are read only by ``private_*`` functions, which take

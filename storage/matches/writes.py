@@ -85,7 +85,7 @@ def insert_match(
     taken = number is None or (
         conn.execute("SELECT 1 FROM matches WHERE id = ?", (number,)).fetchone() is not None
     )
-    values = (
+    values: tuple[object, ...] = (
         new.guild_id,
         new.channel_id,
         new.challenger_id,

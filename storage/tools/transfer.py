@@ -62,7 +62,9 @@ class _Sqlite:
     async def used_ids(self, table: str) -> int:
         """The largest id ever handed out (AUTOINCREMENT remembers deleted rows' ids)."""
         given = "coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?), 0)"
-        return await self.value(f"SELECT max(coalesce(max(id), 0), {given}) FROM {table}", table)
+        return int(
+            await self.value(f"SELECT max(coalesce(max(id), 0), {given}) FROM {table}", table)
+        )
 
     async def keep_ids_past(self, table: str, used: int) -> None:
         """Only AUTOINCREMENT tables consult sqlite_sequence; the others take max(id) + 1."""
@@ -128,7 +130,7 @@ class _Postgres:
 
     async def used_ids(self, table: str) -> int:
         given = "pg_sequence_last_value(pg_get_serial_sequence(?, 'id')::regclass)"
-        return await self.value(f"SELECT greatest(max(id), {given}, 0) FROM {table}", table)
+        return int(await self.value(f"SELECT greatest(max(id), {given}, 0) FROM {table}", table))
 
     async def keep_ids_past(self, table: str, used: int) -> None:
         if used > 0:  # a table without an identity (interactions) has no sequence: no row
@@ -140,9 +142,12 @@ class _Postgres:
             )
 
     def transaction(self, write: bool) -> contextlib.AbstractAsyncContextManager[Any]:
+        transaction: contextlib.AbstractAsyncContextManager[Any]
         if write:
-            return self.conn.transaction()
-        return self.conn.transaction(isolation="repeatable_read", readonly=True)
+            transaction = self.conn.transaction()
+        else:
+            transaction = self.conn.transaction(isolation="repeatable_read", readonly=True)
+        return transaction
 
     async def close(self) -> None:
         await self.conn.close()
