@@ -1,5 +1,5 @@
-"""What the store's reads return: plain frozen records, none of them holding hidden data
-unless its name says private."""
+"""What the store's reads of matches return: plain frozen records, none of them holding
+hidden data unless its name says private."""
 
 from __future__ import annotations
 
