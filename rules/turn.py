@@ -251,11 +251,15 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
         """A game-ending act: staged actions are dropped (the turn never ended), and the act
         is a record line of its own."""
         self._check_not_over()
-        self.current = []
+        self.discard_turn()
         event = self._act_event(side, word)
         self.turns.append(self._act_turn(side, word, event))
-        self.result = outcome
+        self._finish(outcome)
         return event
+
+    def _finish(self, outcome: Outcome) -> None:
+        """The game is over with ``outcome``."""
+        self.result = outcome
 
 
 class OneMoveMachine(TurnMachine[A, E, P, T]):

@@ -61,7 +61,7 @@ class Twins:
         for world, opts in zip(self.worlds, options, strict=True):
             choices = sorted(text for action, text in opts.items() if action.target == target)
             world.apply(self.rng.choice(choices))
-        events = [w.current[-1][3].public() for w in self.worlds]
+        events = [w.current[-1].event.public() for w in self.worlds]
         assert events[0] == events[1]
 
     def command_squares(self) -> frozenset:

@@ -1,9 +1,11 @@
 """TORA: the war game (rulings R1-R51, docs/RULES.md). Pure, deterministic, no I/O."""
 
 from ..errors import ActionError, AmbiguousAction, IllegalAction, MalformedAction
+from ..sides import Outcome
 from .actions import DRAW, FORFEIT, GAME_LEVEL, RESET, RESIGN, Action
 from .assassin import check_assassin_start, home_row, start_squares
-from .game import STRATEGIES, Event, Game, Options, Outcome, Turn
+from .events import Event, Turn
+from .game import Game
 from .gametype import STATE_VERSION, TORA, ToraType, perft
 from .geometry import (
     DIRECTION_VECTORS,
@@ -19,6 +21,7 @@ from .geometry import (
     squares,
     v_of,
 )
+from .options import STRATEGIES, Options
 from .pieces import (
     ARCHER,
     ASSASSIN,

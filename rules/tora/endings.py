@@ -1,86 +1,59 @@
-"""TORA's game-level acts (R26, R28) and the host's agreements: resigning, forfeiting,
-agreed draws and resets, and dropping an unfinished turn. A mixin of ``Game``."""
+"""How rounds, games and series end (R11, R24, R27, R28): what the end of a round removes and
+who succeeds a lost Ruler, loss of command, a series' point target, and when a reset may be
+agreed. Each judges a position; the game applies the verdicts."""
 
 from __future__ import annotations
 
 from ..sides import Outcome
-from .actions import DRAW, FORFEIT, RESET, RESIGN
-from .pieces import Side
-from .view import Event, Turn
-
-AGREEMENTS = ("draw", "reset")
+from .pieces import GENERAL, RULER, Piece, Side
+from .position import Position
 
 
-class GameEndings:
-    """Needs ``Game``'s turn bookkeeping (``_close_turn``, ``_finish``...)."""
-
-    def agreements(self) -> tuple[str, ...]:
-        """What the players may agree on now besides resigning (the seam's ``agreements``)."""
-        return AGREEMENTS if self.can_reset() else AGREEMENTS[:1]
-
-    def agree(self, kind: str) -> Event:
-        """Both players agreed to ``kind``: ``draw`` or ``reset``."""
-        if kind not in AGREEMENTS:
-            raise ValueError(f"TORA has no agreement {kind!r}")
-        return self.agree_draw() if kind == "draw" else self.agree_reset()
-
-    def resign(self, side: Side) -> Event:
-        """``side`` resigns, on its turn or not; actions already staged by the side to act
-        stay in the record as played (on its own turn, in the same line as ``resign``)."""
-        self._check_can_act()
-        if side == self.pos.side:
-            self._close_turn(RESIGN)
-        else:
-            self._record_partial_turn()
-            self.turns.append(Turn(side, self.pos.round, self.game_number, [RESIGN]))
-        self._finish(Outcome(side.other, "resignation"))
-        return Event(side, RESIGN, "", 0, 0, (), (), (), ())
-
-    def forfeit(self, side: Side) -> Event:
-        """``side`` loses on missed turns (the host's verdict): recorded like a resignation,
-        as ``forfeit``, with the outcome's reason ``forfeit``. Actions staged by the side to
-        act are discarded first: an unfinished turn is never played (R12)."""
-        self._check_can_act()
-        self.discard_turn()
-        self.turns.append(Turn(side, self.pos.round, self.game_number, [FORFEIT]))
-        self._finish(Outcome(side.other, FORFEIT))
-        return Event(side, FORFEIT, "", 0, 0, (), (), (), ())
-
-    def discard_turn(self) -> list[str]:
-        """Drop every action staged in the running turn, searches included: the turn never
-        ended (R12), so nothing of it is applied, scored or published. Returns their
-        notations. For the host, before a resignation, an agreed draw or an abort."""
-        dropped = self.staged()
-        if self.stack:
-            self.pos = self.stack[0].copy()  # copies of this game share their stack's positions
-        self.current, self.stack, self.waived = [], [], set()
-        return dropped
-
-    def agree_draw(self) -> Event:
-        """Both players agreed to a draw (R26); recorded in the turn of the side to act."""
-        self._check_can_act()
-        side = self.pos.side
-        self._close_turn(DRAW)
-        self._finish(Outcome(None, "agreed draw"))
-        return Event(side, DRAW, "", 0, 0, (), (), (), ())
-
-    def can_reset(self) -> bool:
-        pos = self.pos
-        return (
-            pos.long
-            and bool(self.options.target)
-            and any(len(pos.commanders(side)) == 1 for side in Side)
+def end_round(pos: Position) -> list[Piece]:
+    """R11, R24, R27: remove the doomed command pieces, book the round's points, and crown a
+    side's only General when its Ruler was removed (with several, the side crowns one as its
+    next action). Returns the pieces removed."""
+    rulers_before = {p.side for p in pos.pieces.values() if p.kind == RULER}
+    removed = pos.end_round()
+    for side in Side:
+        generals = [p for p in pos.pieces.values() if p.side == side and p.kind == GENERAL]
+        ruler_lost = side in rulers_before and not any(
+            p.side == side and p.kind == RULER for p in pos.pieces.values()
         )
+        if ruler_lost and len(generals) == 1:
+            pos.pieces[generals[0].id] = generals[0]._replace(kind=RULER)
+        elif ruler_lost and generals:
+            pos.crown_pending[side] = True
+    return removed
 
-    def agree_reset(self) -> Event:
-        """R28: with a point target on the long board, a player down to one action may
-        propose a reset; when the opponent agrees, this round's points are booked and a new
-        game begins."""
-        self._check_game_level(RESET)
-        side = self.pos.side
-        self._close_turn(RESET)
-        self._book_pending()
-        if not self._target_reached():
-            self._next_game()
-            self.pos.start_turn(Side.CHALLENGER)
-        return Event(side, RESET, "", 0, 0, (), (), (), ())
+
+def book_pending(pos: Position) -> None:
+    """Book the running round's points (R27), as a game ends before its round does."""
+    for side in Side:
+        pos.score[side] += pos.pending[side]
+        pos.pending[side] = 0
+
+
+def target_outcome(score: list[int], target: int) -> Outcome | None:
+    """R28: the series is over once a side has reached the point ``target`` (0: no series)."""
+    if not target or max(score) < target:
+        return None
+    if score[0] == score[1]:
+        return Outcome(None, f"both reached the target of {target}")
+    winner = Side.CHALLENGER if score[0] > score[1] else Side.OPPOSITION
+    return Outcome(winner, f"reached the target of {target} points")
+
+
+def command_outcome(pos: Position) -> Outcome | None:
+    """R24: a side without command pieces at a round's end has lost the game."""
+    beaten = [side for side in Side if not pos.commanders(side)]
+    if not beaten:
+        return None
+    if len(beaten) == 2:
+        return Outcome(None, "both sides lost command")
+    return Outcome(beaten[0].other, "loss of command")
+
+
+def can_reset(pos: Position, target: int) -> bool:
+    """R28: a series to a point target on the long board, and a player down to one action."""
+    return pos.long and bool(target) and any(len(pos.commanders(side)) == 1 for side in Side)

@@ -2,30 +2,42 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from ..errors import IllegalAction
-from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE
+from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .geometry import DELTAS, DIRECTIONS, distance, middles, name, neighbours, on_board
 from .movegen import crown_actions, piece_actions, supporter_choices
+from .notation import Spec
 from .paths import PIECE_RULE, path_effect, shortest_paths
 from .pieces import ARCHER, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
-
-if TYPE_CHECKING:
-    from .game import Game
-    from .notation import Spec
+from .position import Position
 
 ATTACK_REACH = {GENERAL: 1, RULER: 2, ARCHER: 2, "X": 1}
 
 
-def explain(game: Game, spec: Spec, piece: Piece | None) -> IllegalAction:
-    pos = game.pos
+class Reader(Protocol):
+    """What an explanation reads (``rules.tora.resolve.Resolver``): the position, and how
+    the rules name pieces, write actions and list the legal ones."""
+
+    @property
+    def pos(self) -> Position: ...
+
+    def notation(self, action: Action) -> str: ...
+
+    def legal_actions(self) -> list[Action]: ...
+
+    def kind_name(self, piece: Piece) -> str: ...
+
+
+def explain(reader: Reader, spec: Spec, piece: Piece | None) -> IllegalAction:
+    pos = reader.pos
     if spec.kind == CROWN or pos.crown_pending[pos.side]:
-        return _crown(game, spec)
+        return _crown(reader, spec)
     if piece is None:
-        return _not_yours(game, spec)
-    allowed = [game.notation(a) for a, _e in piece_actions(pos, piece)]
-    what = f"your {game._kind_name(piece)} on {name(piece.sq)}"
+        return _not_yours(reader, spec)
+    allowed = [reader.notation(a) for a, _e in piece_actions(pos, piece)]
+    what = f"your {reader.kind_name(piece)} on {name(piece.sq)}"
     if pos.actions_left <= 0:
         return IllegalAction(
             "R8",
@@ -45,13 +57,13 @@ def explain(game: Game, spec: Spec, piece: Piece | None) -> IllegalAction:
         return IllegalAction(
             "R19", f"{what} supported a Cannon this turn and cannot act again until your next turn"
         )
-    reason = _reason(game, spec, piece, what)
+    reason = _reason(reader, spec, piece, what)
     return IllegalAction(*reason, allowed)
 
 
-def _crown(game: Game, spec: Spec) -> IllegalAction:
-    pos = game.pos
-    choices = [game.notation(a) for a, _e in crown_actions(pos)]
+def _crown(reader: Reader, spec: Spec) -> IllegalAction:
+    pos = reader.pos
+    choices = [reader.notation(a) for a, _e in crown_actions(pos)]
     if not pos.crown_pending[pos.side]:
         return IllegalAction(
             "R24", "no crown is due: you crown a General only after your Ruler is removed"
@@ -63,11 +75,11 @@ def _crown(game: Game, spec: Spec) -> IllegalAction:
     )
 
 
-def _not_yours(game: Game, spec: Spec) -> IllegalAction:
-    pos = game.pos
+def _not_yours(reader: Reader, spec: Spec) -> IllegalAction:
+    pos = reader.pos
     piece = pos.at(spec.origin)
-    allowed = game.legal_actions()
-    texts = [game.notation(a) for a in allowed[:12]]
+    allowed = reader.legal_actions()
+    texts = [reader.notation(a) for a in allowed[:12]]
     if piece is None:
         return IllegalAction("R8", f"there is no piece of yours on {name(spec.origin)}", texts)
     return IllegalAction(
@@ -78,8 +90,8 @@ def _not_yours(game: Game, spec: Spec) -> IllegalAction:
     )
 
 
-def _reason(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
-    pos = game.pos
+def _reason(reader: Reader, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
+    pos = reader.pos
     kind = piece.kind
     rule = PIECE_RULE.get(kind, "R8")
     if spec.kind == STANCE:
@@ -87,7 +99,7 @@ def _reason(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
             return "R16", f"only Soldiers change stance; {what} has none"
         return "R16", f"{what} is already in {spec.stance} stance"
     if spec.kind in (FIRE, READY) or (kind == CANNON and spec.kind == MOVE):
-        return _cannon(game, spec, piece, what)
+        return _cannon(reader, spec, piece, what)
     if spec.kind == SEARCH and not pos.assassins:
         return "R43", "searching belongs to the Assassin rules, which this game does not use"
     if kind == SOLDIER and piece.defending:
@@ -98,18 +110,18 @@ def _reason(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
     if spec.target and kind in (SOLDIER, CAVALRY):
         return (
             rule,
-            f"a {game._kind_name(piece)} attacks only by landing on the enemy "
+            f"a {reader.kind_name(piece)} attacks only by landing on the enemy "
             f"(write {_sq(kind, piece)}-<square>)",
         )
-    attacking = bool(spec.target) or (spec.dest and _enemy(game, spec.dest, piece) is not None)
+    attacking = bool(spec.target) or (spec.dest and _enemy(reader, spec.dest, piece) is not None)
     if attacking and kind in (ARCHER, RULER) and piece.id in pos.attacked:
         return rule, f"{what} has already attacked this turn; it attacks at most once a turn"
     if spec.dest:
-        refusal = _path_reason(game, spec, piece)
+        refusal = _path_reason(reader, spec, piece)
         if refusal:
             return refusal
     if spec.target:
-        return _attack_reason(game, spec, piece, what)
+        return _attack_reason(reader, spec, piece, what)
     return rule, f"that is not something {what} can do now"
 
 
@@ -117,21 +129,21 @@ def _sq(letter: str, piece: Piece) -> str:
     return f"{letter} {name(piece.sq)}"
 
 
-def _enemy(game: Game, sq: int, piece: Piece) -> Piece | None:
-    other = game.pos.at(sq)
+def _enemy(reader: Reader, sq: int, piece: Piece) -> Piece | None:
+    other = reader.pos.at(sq)
     return other if other is not None and other.side != piece.side else None
 
 
-def _path_reason(game: Game, spec: Spec, piece: Piece) -> tuple[str, str] | None:
+def _path_reason(reader: Reader, spec: Spec, piece: Piece) -> tuple[str, str] | None:
     """The most telling refusal among the paths the text could mean."""
     if spec.path_via:
         candidates = [(*spec.path_via, spec.dest)]
     else:
-        candidates = shortest_paths(game.pos.size, piece.sq, spec.dest)
+        candidates = shortest_paths(reader.pos.size, piece.sq, spec.dest)
     if spec.dest == piece.sq:
         return PIECE_RULE[piece.kind], f"a move must leave {name(piece.sq)}; that one goes nowhere"
     if not candidates:
-        reach = 4 if game.pos.terrain.hills else 3
+        reach = 4 if reader.pos.terrain.hills else 3
         return (
             PIECE_RULE[piece.kind],
             f"{name(spec.dest)} is {distance(piece.sq, spec.dest)} steps away; "
@@ -140,7 +152,7 @@ def _path_reason(game: Game, spec: Spec, piece: Piece) -> tuple[str, str] | None
     first: IllegalAction | None = None
     for path in candidates:
         try:
-            _rest, hits, _losses = path_effect(game.pos, piece, path)
+            _rest, hits, _losses = path_effect(reader.pos, piece, path)
         except IllegalAction as exc:
             first = first or exc
             continue
@@ -165,9 +177,9 @@ def _path_reason(game: Game, spec: Spec, piece: Piece) -> tuple[str, str] | None
     return (first.rule, first.reason) if first else None
 
 
-def _attack_reason(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
-    pos = game.pos
-    victim = _enemy(game, spec.target, piece)
+def _attack_reason(reader: Reader, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
+    pos = reader.pos
+    victim = _enemy(reader, spec.target, piece)
     if victim is None:
         return "R23", f"there is no enemy piece to attack on {name(spec.target)}"
     frm = spec.dest or piece.sq
@@ -198,8 +210,8 @@ def _attack_reason(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str
     return rule, f"{what} cannot make that attack"
 
 
-def _cannon(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
-    pos = game.pos
+def _cannon(reader: Reader, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
+    pos = reader.pos
     if piece.kind != CANNON:
         return "R21", f"only Cannons fire or get readied; {what} cannot"
     if spec.kind == READY:
@@ -217,7 +229,7 @@ def _cannon(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
         if distance(piece.sq, spec.dest) > 1:
             return "R20", "a Cannon moves 1 square at a time"
     if spec.kind == FIRE:
-        blocker = _first_in_line(game, piece, spec.direction)
+        blocker = _first_in_line(reader, piece, spec.direction)
         if blocker is not None and blocker.side == piece.side:
             return (
                 "R21",
@@ -225,7 +237,7 @@ def _cannon(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
                 f"{DIRECTIONS[spec.direction]}",
             )
     if spec.supporters is not None:
-        return _named_supporters(game, spec, piece, needed)
+        return _named_supporters(reader, spec, piece, needed)
     if not supporter_choices(pos, piece, needed):
         near = [
             p for sq in neighbours(pos.size)[piece.sq] if (p := pos.at(sq)) and p.side == piece.side
@@ -238,8 +250,8 @@ def _cannon(game: Game, spec: Spec, piece: Piece, what: str) -> tuple[str, str]:
     return "R20", f"{what} cannot do that"
 
 
-def _named_supporters(game: Game, spec: Spec, piece: Piece, needed: int) -> tuple[str, str]:
-    pos = game.pos
+def _named_supporters(reader: Reader, spec: Spec, piece: Piece, needed: int) -> tuple[str, str]:
+    pos = reader.pos
     if len(spec.supporters) != needed:
         return "R19", f"this needs exactly {needed} supporters; {len(spec.supporters)} were named"
     for sq in spec.supporters:
@@ -253,8 +265,8 @@ def _named_supporters(game: Game, spec: Spec, piece: Piece, needed: int) -> tupl
     return "R19", "those supporters cannot be used for this"
 
 
-def _first_in_line(game: Game, piece: Piece, direction: int) -> Piece | None:
-    pos = game.pos
+def _first_in_line(reader: Reader, piece: Piece, direction: int) -> Piece | None:
+    pos = reader.pos
     inside = on_board(pos.size)
     sq = piece.sq + DELTAS[direction]
     while sq in inside:

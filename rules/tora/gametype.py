@@ -9,8 +9,9 @@ from typing import Any
 from ..errors import IllegalAction
 from ..protocol import SetupQuestion
 from ..sides import Side
-from .game import STRATEGIES, Game, Options
+from .game import Game
 from .geometry import LONG, name
+from .options import STRATEGIES, Options
 from .record import replay, write_record
 from .terrain import TerrainError
 
@@ -30,7 +31,7 @@ LONG_STRATEGIES = (
 RULER_NAMES = ("King (no effect on play)", "Queen (no effect on play)")
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
-STATE_VERSION = 6
+STATE_VERSION = 7
 
 
 class ToraType:

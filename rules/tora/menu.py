@@ -16,16 +16,13 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from ..errors import ActionError
 from ..protocol import FROM, HIT, TO, VIA, WITH, Choice, ChoiceGroup, Touch
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .geometry import DELTAS, DIRECTION_VECTORS, DIRECTIONS, distance, name, on_board
 from .pieces import ASSASSIN, COMMAND_KINDS, KIND_NAMES, RULER
-
-if TYPE_CHECKING:
-    from .game import Game
+from .play import Play
 
 MENU = 25  # options in one Discord select menu
 CROWN_KEY = "crown"
@@ -52,7 +49,7 @@ IN_PLACE = "in place"
 FIRE_WORDS = {d: COMPASS[v] for d, v in zip(DIRECTIONS, DIRECTION_VECTORS, strict=True)}
 
 
-def menu(game: Game) -> tuple[ChoiceGroup, ...]:
+def menu(game: Play) -> tuple[ChoiceGroup, ...]:
     """One group per acting piece (its searches included), in the engine's order."""
     groups: dict[str, list[Action]] = defaultdict(list)
     for action in game.legal_actions():
@@ -60,7 +57,7 @@ def menu(game: Game) -> tuple[ChoiceGroup, ...]:
     return tuple(_group(game, key, actions) for key, actions in groups.items())
 
 
-def choices(game: Game, key: str | None = None) -> tuple[Choice, ...]:
+def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
     """The actions of one group, or of all (None), with their words and menu paths."""
     groups: dict[str, list[Action]] = defaultdict(list)
     for action in game.legal_actions():
@@ -87,7 +84,7 @@ def _distinct(labels: list[str], texts: list[str]) -> list[str]:
     ]
 
 
-def touches_of(game: Game, action: Action) -> tuple[Touch, ...]:
+def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
     """The squares ``action`` touches, in order: the piece's square, the squares it passes,
     where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
     Cannon's supporters; a shot's line up to the first visible piece or the edge."""
@@ -107,7 +104,7 @@ def touches_of(game: Game, action: Action) -> tuple[Touch, ...]:
     return tuple(out)
 
 
-def _line(game: Game, origin: int, direction: int) -> list[int]:
+def _line(game: Play, origin: int, direction: int) -> list[int]:
     """A shot's squares from next to the Cannon to the first visible piece or the edge."""
     board = on_board(game.pos.size)
     out: list[int] = []
@@ -120,11 +117,11 @@ def _line(game: Game, origin: int, direction: int) -> list[int]:
     return out
 
 
-def warnings(game: Game, notations: Sequence[str]) -> tuple[str, ...]:
+def warnings(game: Play, notations: Sequence[str]) -> tuple[str, ...]:
     """For each legal action of ``notations``: the R30 warning when it leaves a command
     piece where, as far as the player can see, the turn could not end. Tried on the
     player's own copy of the game, so a warning never depends on a hidden Assassin."""
-    trial: Game | None = None
+    trial: Play | None = None
     out: list[str] = []
     for text in notations:
         action = game.parse_action(text)
@@ -137,7 +134,7 @@ def warnings(game: Game, notations: Sequence[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _stays_in_jeopardy(trial: Game, action: Action, piece: int) -> bool:
+def _stays_in_jeopardy(trial: Play, action: Action, piece: int) -> bool:
     try:
         trial.apply(action)
     except ActionError:
@@ -159,7 +156,7 @@ def group_key(action: Action) -> str:
     return f"{action.letter}{name(action.origin)}"
 
 
-def _group(game: Game, key: str, actions: list[Action]) -> ChoiceGroup:
+def _group(game: Play, key: str, actions: list[Action]) -> ChoiceGroup:
     first = actions[0]
     if first.kind == CROWN:
         return ChoiceGroup(key, "Crown a General", "the Ruler is gone (R24)", "Crown", len(actions))
@@ -169,7 +166,7 @@ def _group(game: Game, key: str, actions: list[Action]) -> ChoiceGroup:
     return ChoiceGroup(key, piece, summary, category, len(actions), name(first.origin))
 
 
-def _summary(game: Game, actions: list[Action]) -> str:
+def _summary(game: Play, actions: list[Action]) -> str:
     """``4 moves, 2 shots``: how many actions of each sort."""
     counts = Counter(_sort(game, a) for a in actions)
     words = {
@@ -182,7 +179,7 @@ def _summary(game: Game, actions: list[Action]) -> str:
     return ", ".join(f"{counts[s]} {s if counts[s] == 1 else words[s]}" for s in words if counts[s])
 
 
-def _sort(game: Game, action: Action) -> str:
+def _sort(game: Play, action: Action) -> str:
     if action.kind == SEARCH:
         return "search"
     if action.kind == FIRE or (action.target and distance(_rest(action), action.target) > 1):
@@ -203,7 +200,7 @@ def _direction(action: Action) -> str:
     return COMPASS[((dh > 0) - (dh < 0), (dv > 0) - (dv < 0))]
 
 
-def label(game: Game, action: Action, text: str) -> str:
+def label(game: Play, action: Action, text: str) -> str:
     """The action in plain words: ``move to v4h6 and shoot the Soldier on v3h6``."""
     if action.kind == CROWN:
         return f"crown the General on {name(action.origin)}"
@@ -214,7 +211,7 @@ def label(game: Game, action: Action, text: str) -> str:
     return words[:100]
 
 
-def _operation(game: Game, action: Action) -> str:
+def _operation(game: Play, action: Action) -> str:
     kind = action.kind
     if kind == STANCE:
         return "take the defensive stance" if action.stance == "defend" else "stand to attack"
@@ -240,7 +237,7 @@ def _rest(action: Action) -> int:
     return action.path[-1] if action.path else action.origin
 
 
-def _enemy(game: Game, sq: int) -> str:
+def _enemy(game: Play, sq: int) -> str:
     """``the Soldier``: the visible enemy piece on ``sq``, if any."""
     piece = game.pos.at(sq)
     if piece is None or piece.side == game.pos.side:
@@ -248,13 +245,13 @@ def _enemy(game: Game, sq: int) -> str:
     return f"the {_kind_name(game, piece.kind, piece.side)}"
 
 
-def _piece_name(game: Game, action: Action) -> str:
+def _piece_name(game: Play, action: Action) -> str:
     if action.letter == ASSASSIN:
         return "Assassin"
     return _kind_name(game, action.letter, game.pos.side)
 
 
-def _kind_name(game: Game, kind: str, side: int) -> str:
+def _kind_name(game: Play, kind: str, side: int) -> str:
     if kind == RULER:
         return "King" if game.rulers[side] == "K" else "Queen"
     return KIND_NAMES[kind]

@@ -1,4 +1,5 @@
-"""Game records (R50): PGN-like headers, then one line per finished turn."""
+"""Reading game records (R50): PGN-like headers, then one line per finished turn; and
+replaying them. Writing one is ``rules.tora.transcript``'s."""
 
 from __future__ import annotations
 
@@ -7,19 +8,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import ActionError
-from ..records import JUDGE, RecordError, ReplayError, act, stage, write
+from ..records import RecordError, ReplayError, act, stage
 from .actions import DRAW, FORFEIT, RESET, RESIGN
-from .game import Game, Options
-from .geometry import name
+from .events import HIDDEN_TEXT
+from .game import Game
+from .options import Options
 from .pieces import Side
 from .terrain import TerrainError
-from .view import HIDDEN_TEXT, seen_event
+from .transcript import ASSASSIN_HEADERS, write_record
 
 _HEADER = re.compile(r'^\[(?P<key>[A-Za-z][A-Za-z0-9_]*)\s+"(?P<value>(?:[^"\\]|\\.)*)"\]$')
 _TURN = re.compile(r"^(?P<side>[CO])\s*:(?P<body>.*)$")
 REQUIRED = ("Board", "ChallengerSetup", "OppositionSetup")
 GAME_ENDERS = (RESIGN, DRAW, RESET)
-ASSASSIN_HEADERS = ("ChallengerAssassin", "OppositionAssassin")
 MAX_LINE = 4000  # characters: a long-board turn of 20 actions is under 800
 
 
@@ -165,45 +166,15 @@ def _header_line(text: str) -> int:
     return 1
 
 
-def write_record(
-    game: Game, extra: dict[str, str] | None = None, audience: Side | str | None = JUDGE
-) -> str:
-    """A game's record (R50) for ``audience``: the judge's full record (default), a player's
-    (their own Assassin in full), or the public one (None) with ``X ?`` for hidden actions
-    whose record is not yet published (R44). Once a game is over all three are equal."""
-    headers = _option_headers(game)
-    for side, key in zip(Side, ASSASSIN_HEADERS, strict=True):
-        if game.options.assassins and (audience in (JUDGE, side) or game.is_published(side, 1)):
-            start = game.assassin_starts[side]
-            headers[key] = name(start) if start else "none"
-    for key, value in {**getattr(game, "headers", {}), **(extra or {})}.items():
-        headers.setdefault(key, value)
-    viewer = None if audience == JUDGE else audience
-    lines = []
-    for turn in game.turns:
-        texts = list(turn.texts)
-        if audience != JUDGE:
-            for index, event in enumerate(turn.events):
-                texts[index] = seen_event(game, event, viewer, turn.game).text
-        lines.append(f"{turn.side.letter}: {' ; '.join(texts)}".rstrip())
-    return write(headers, game.outcome(), lines)
-
-
-def _option_headers(game: Game) -> dict[str, str]:
-    options = game.options
-    headers = {
-        "Board": options.board,
-        "ChallengerSetup": options.challenger_setup,
-        "OppositionSetup": options.opposition_setup,
-    }
-    if options.terrain_map:
-        headers["TerrainMap"] = game.terrain.text()
-    elif options.terrain != "none":
-        headers["Terrain"] = options.terrain
-    if options.assassins:
-        headers["Assassins"] = "on"
-    if options.board == "long":
-        headers["ChallengerRuler"], headers["OppositionRuler"] = options.rulers
-    if options.target:
-        headers["Target"] = str(options.target)
-    return headers
+__all__ = [
+    "ASSASSIN_HEADERS",
+    "Record",
+    "RecordError",
+    "ReplayError",
+    "assassin_starts_from_headers",
+    "options_from_headers",
+    "parse_record",
+    "play_turn",
+    "replay",
+    "write_record",
+]

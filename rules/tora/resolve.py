@@ -3,7 +3,7 @@ piece can do, the defaults of R17, R19 and R51, ambiguity, and canonical notatio
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..errors import AmbiguousAction, IllegalAction
 from .actions import CROWN, FIRE, GAME_LEVEL, MOVE, SEARCH, STANCE, Action, format_action
@@ -15,26 +15,37 @@ from .paths import path_effect, shortest_paths
 from .pieces import ASSASSIN, CAVALRY, COMMAND_KINDS, RULER, Piece
 from .position import Effect, Position
 
+Pairs = list[tuple[Action, Effect]]  # each way a piece can act now, with its effect
+
 
 class Resolver:
-    """The notation half of ``Game`` (which provides ``pos``, ``rulers`` and the
-    ``_check_can_act`` / ``_check_game_level`` guards)."""
+    """Reads and writes the actions of the side to act on ``pos`` (a game's current position,
+    its Rulers written ``rulers``); ``legal`` lists the legal actions there, which a refusal
+    offers instead. It judges only what the notation names: whether the game is going on
+    at all is the game's to check."""
 
-    pos: Position
-    rulers: tuple[str, str]
+    def __init__(
+        self, pos: Position, rulers: tuple[str, str], legal: Callable[[], list[Action]]
+    ) -> None:
+        self.pos = pos
+        self.rulers = rulers
+        self._legal = legal
+
+    def legal_actions(self) -> list[Action]:
+        return self._legal()
 
     def notation(self, action: Action) -> str:
         """Canonical text (R51): the shortest form that names exactly this action here."""
         if action.kind in GAME_LEVEL:
             return action.kind
-        pairs = self._pairs(action)
-        return self._notation(action, self._effect(action, pairs), pairs)
+        pairs = self.pairs(action)
+        return self.written(action, self.effect(action, pairs), pairs)
 
     def notations(self, actions: Sequence[Action]) -> list[str]:
         """``notation`` of many actions at once: each piece's ways to act are worked out
         once, where ``notation`` works them out for every action (a long-board position
         has hundreds of actions, a few dozen per piece)."""
-        known: dict[tuple[str, str, int], list[tuple[Action, Effect]]] = {}
+        known: dict[tuple[str, str, int], Pairs] = {}
         texts = []
         for action in actions:
             if action.kind in GAME_LEVEL:
@@ -43,21 +54,22 @@ class Resolver:
             key = (action.kind if action.kind == CROWN else "", action.letter, action.origin)
             pairs = known.get(key)
             if pairs is None:
-                pairs = known[key] = self._pairs(action)
-            texts.append(self._notation(action, self._effect(action, pairs), pairs))
+                pairs = known[key] = self.pairs(action)
+            texts.append(self.written(action, self.effect(action, pairs), pairs))
         return texts
 
-    def _notation(self, action: Action, effect: Effect, pairs: list) -> str:
+    def written(self, action: Action, effect: Effect, pairs: Pairs) -> str:
+        """The canonical text of ``action`` (with ``effect``), given its piece's ``pairs``."""
         for flags in _NOTATION_FORMS:
             spec = _spec_of(action, flags, self._display(format_action(action, **flags)))
             try:
-                if self._resolve(spec, pairs)[1] == effect:
+                if self.resolve(spec, pairs)[1] == effect:
                     return spec.text
             except (IllegalAction, AmbiguousAction):
                 continue
         return self._display(action.full_text())
 
-    def _pairs(self, action: Action) -> list[tuple[Action, Effect]]:
+    def pairs(self, action: Action) -> Pairs:
         """Every way the piece the action names can act now, all supporter choices included."""
         pos = self.pos
         if action.kind == CROWN:
@@ -79,7 +91,7 @@ class Resolver:
         piece = pos.at(sq)
         return piece if piece is not None and piece.side == pos.side else None
 
-    def _piece_pairs(self, piece: Piece) -> list[tuple[Action, Effect]]:
+    def _piece_pairs(self, piece: Piece) -> Pairs:
         pos = self.pos
         return piece_actions(pos, piece, every_support=True, distinct=False) + search_actions(
             pos, piece
@@ -91,17 +103,10 @@ class Resolver:
             return self.rulers[self.pos.side] + text[1:]
         return text
 
-    def parse_action(self, text: str) -> Action:
-        """Text to a legal action; raises MalformedAction, IllegalAction or AmbiguousAction."""
-        spec = parse(text, self.pos.size)
-        if spec.kind in GAME_LEVEL:
-            self._check_game_level(spec.kind)
-            return Action(spec.kind)
-        return self._resolve(spec)[0]
-
-    def _resolve(self, spec: Spec, pairs: list | None = None) -> tuple[Action, Effect]:
+    def resolve(self, spec: Spec, pairs: Pairs | None = None) -> tuple[Action, Effect]:
+        """The legal action ``spec`` names and its effect; IllegalAction says why there is
+        none, AmbiguousAction lists the texts that tell the candidates apart."""
         pos = self.pos
-        self._check_can_act()
         if spec.kind == CROWN:
             for action, effect in crown_actions(pos):
                 if action.origin == spec.origin:
@@ -129,7 +134,7 @@ class Resolver:
         if written != piece.kind or wrong_ruler:
             raise IllegalAction(
                 "R51",
-                f"{name(spec.origin)} holds your {self._kind_name(piece)}, not "
+                f"{name(spec.origin)} holds your {self.kind_name(piece)}, not "
                 f"{_article(self._written_name(spec.letter, piece))}; the letter must match "
                 "the piece",
                 [self.notation(a) for a, _e in piece_actions(pos, piece)],
@@ -141,7 +146,7 @@ class Resolver:
             return "King" if letter == "K" else "Queen"
         return _KIND_WORDS.get(letter, letter)
 
-    def _kind_name(self, piece: Piece) -> str:
+    def kind_name(self, piece: Piece) -> str:
         if piece.kind == RULER:
             return "King" if self.rulers[piece.side] == "K" else "Queen"
         return _KIND_WORDS[piece.kind]
@@ -193,9 +198,7 @@ class Resolver:
             return named is not None and named[0] == effect.rest
         return True
 
-    def _attempted_jumps(
-        self, spec: Spec, piece: Piece, pairs: list[tuple[Action, Effect]]
-    ) -> list[tuple[Action, Effect]]:
+    def _attempted_jumps(self, spec: Spec, piece: Piece, pairs: Pairs) -> Pairs:
         """R18: a Cavalry move that can only pass over an enemy defending Soldier trades
         with it (R51 prefers a path without a trade; here there is none)."""
         paths = (
@@ -219,7 +222,7 @@ class Resolver:
         except IllegalAction:
             return None
 
-    def _choose(self, spec: Spec, matches: list[tuple[Action, Effect]]) -> tuple[Action, Effect]:
+    def _choose(self, spec: Spec, matches: Pairs) -> tuple[Action, Effect]:
         """Several matches: apply the defaults of R17, R19 and R51, else it is ambiguous."""
         effects = {effect for _a, effect in matches}
         if len(effects) > 1 and not spec.path_via:
@@ -241,7 +244,7 @@ class Resolver:
             raise AmbiguousAction(spec.text, self._candidates(matches))
         return matches[0]
 
-    def _candidates(self, matches: list[tuple[Action, Effect]]) -> list[str]:
+    def _candidates(self, matches: Pairs) -> list[str]:
         """Texts that tell the matching actions apart (written out in full where needed)."""
         texts: dict[Effect, str] = {}
         for action, effect in matches:
@@ -258,12 +261,12 @@ class Resolver:
             )
         return sorted(set(texts.values()))
 
-    def _effect(self, action: Action, pairs: list | None = None) -> Effect:
+    def effect(self, action: Action, pairs: Pairs | None = None) -> Effect:
         """The effect of a legal action; IllegalAction (with the reason) if it is not legal."""
-        for candidate, effect in self._pairs(action) if pairs is None else pairs:
+        for candidate, effect in self.pairs(action) if pairs is None else pairs:
             if candidate == action:
                 return effect
-        return self._resolve(parse(self._display(action.full_text()), self.pos.size))[1]
+        return self.resolve(parse(self._display(action.full_text()), self.pos.size))[1]
 
 
 _NOTATION_FORMS = (

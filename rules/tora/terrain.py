@@ -12,6 +12,7 @@ from .geometry import (
     name,
     parse_square,
 )
+from .layouts import TERRAIN_PRESETS
 
 NONE = "none"
 CUSTOM = "custom"
@@ -139,15 +140,11 @@ def _claim(seen: dict[int, str], sq: int, kind: str, number: int) -> None:
 
 
 def preset_names(board: str) -> list[str]:
-    from .layouts import TERRAIN_PRESETS
-
     return [NONE, *sorted(TERRAIN_PRESETS[board])]
 
 
 def preset(board: str, preset_name: str) -> Terrain:
     """A named preset for a board (``none`` included)."""
-    from .layouts import TERRAIN_PRESETS
-
     size = BOARD_SIZES[board]
     key = preset_name.strip().lower()
     if key == NONE:

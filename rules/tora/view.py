@@ -9,55 +9,13 @@ are all built from a view, never from the Game itself.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
+from .events import LETTERS, Event
 from .geometry import name
 from .pieces import RULER, Piece, Side
+from .play import Play, pieces_of
 from .terrain import Terrain
-from .words import LETTERS, event_words
-
-if TYPE_CHECKING:
-    from .game import Game
-
-HIDDEN_TEXT = "X ?"
-
-
-@dataclass(frozen=True)
-class Event:
-    """What one action did, in a form fit for messages and board images.
-
-    ``hidden`` marks the action of a hidden Assassin: only its owner may see this form; every
-    one else gets ``public()``, which keeps what the rules announce (the attack and its victim)
-    and drops where the Assassin came from and went.
-    """
-
-    side: Side
-    text: str
-    letter: str
-    origin: int
-    rest: int  # 0 when the piece itself was removed
-    path: tuple[int, ...]
-    shots: tuple[tuple[int, int], ...]  # (from, to) of attacks at a distance and cannon shots
-    removed: tuple[tuple[Side, str, int], ...]  # pieces removed by this action
-    doomed: tuple[int, ...]  # squares of command pieces doomed by this action
-    hidden: bool = False
-    searched: tuple[int, ...] = ()  # the nine squares a search looked at (R43)
-    revealed: int = 0  # square where an Assassin became visible (R42, R43), 0 for none
-    note: str = ""  # the public result in words, e.g. "no Assassin found"
-
-    def words(self, names: Sequence[str]) -> str:
-        """The action in plain words for people who do not read notation, players called
-        by ``names`` (the Challenger's first): "ann's Archer moves v5h7-v4h6 and shoots
-        bob's Soldier on v3h6". Only what this form of the event shows is told."""
-        return event_words(self, names)
-
-    def public(self) -> Event:
-        if not self.hidden:
-            return self
-        victims = [sq for _side, _letter, sq in self.removed] + list(self.doomed)
-        text = HIDDEN_TEXT + "".join(f" x {name(sq)}" for sq in victims)
-        return replace(self, text=text, origin=0, rest=0, path=(), shots=(), hidden=False)
 
 
 @dataclass(frozen=True)
@@ -146,24 +104,24 @@ class View:
         return [p for p in self.pieces if p.sq == sq]
 
 
-def build_view(game: Game, viewer: Side | None) -> View:
+def build_view(game: Play, viewer: Side | None) -> View:
     """``Game.view_for``: see there."""
-    acting = viewer is not None and viewer == game.pos.side and game.result is None
-    pos = game.pos if acting or not game.current else game.stack[0]
+    pos = game.seen_by(viewer)
     pieces = tuple(
         PieceView.of(p, game.rulers, stunned=not pos.can_act(p))
-        for p in game.pieces_of(pos)
+        for p in pieces_of(pos)
         if not p.hidden or p.side == viewer
     )
     last = game.turns[-1] if game.turns else None
     outcome = game.outcome()
+    number = game.game_number
     return View(
         viewer=viewer,
         board=game.options.board,
         terrain=game.terrain,
         assassins=game.options.assassins,
         rulers=game.rulers,
-        game_number=game.game_number,
+        game_number=number,
         round=pos.round,
         side=pos.side,
         actions_total=pos.actions_total,
@@ -171,10 +129,12 @@ def build_view(game: Game, viewer: Side | None) -> View:
         score=(pos.score[0], pos.score[1]),
         pending=(pos.pending[0], pos.pending[1]),
         pieces=pieces,
-        last_turn=() if last is None else tuple(seen_event(game, ev, viewer) for ev in last.events),
+        last_turn=()
+        if last is None
+        else tuple(game.assassins.seen(ev, viewer, number) for ev in last.events),
         last_turn_side=None if last is None else last.side,
         round_end=() if last is None else last.round_end,
-        staged=tuple(ev for *_rest, ev in game.current) if acting else (),
+        staged=game.staged_events(viewer),
         outcome=None if outcome is None else str(outcome),
         winner=None if outcome is None else outcome.winner,
         private_record=() if viewer is None else _own_record(game, viewer),
@@ -186,27 +146,7 @@ def build_view(game: Game, viewer: Side | None) -> View:
     )
 
 
-def seen_event(game: Game, event: Event, viewer: Side | None, number: int | None = None) -> Event:
-    """The form of ``event`` that ``viewer`` may see: its owner and, once the Assassin's
-    record of that game is published (R44), everyone get the full one."""
-    if event.side == viewer or game.is_published(event.side, number):
-        return event
-    return event.public()
-
-
-def _own_record(game: Game, viewer: Side) -> tuple[str, ...]:
+def _own_record(game: Play, viewer: Side) -> tuple[str, ...]:
     if not (game.options.assassins and game.assassin_starts[viewer]):
         return ()
     return tuple(game.assassin_record(viewer))
-
-
-@dataclass
-class Turn:
-    """A finished turn: its actions in canonical notation and what they did."""
-
-    side: Side
-    round: int
-    game: int
-    texts: list[str]
-    events: list[Event] = field(default_factory=list)
-    round_end: tuple[tuple[Side, str, int], ...] = ()  # doomed pieces removed after this turn

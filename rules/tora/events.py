@@ -1,0 +1,192 @@
+"""What one TORA action did (``Event``) and the finished turns (``Turn``), and the events in
+plain words, for turn posts that spectators can follow without reading notation (R51's notation
+stays beside them). Words are built from an event's own fields, so a hidden Assassin's public
+form says only what the public form shows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+
+from .actions import DRAW, FIRE, FORFEIT, RESET, RESIGN, Action
+from .geometry import DIRECTIONS, distance, name
+from .pieces import ASSASSIN, COMMAND_KINDS, KIND_NAMES, RULER, Piece, Side
+from .position import Effect, Position
+
+HIDDEN_TEXT = "X ?"
+
+
+@dataclass(frozen=True)
+class Event:
+    """What one action did, in a form fit for messages and board images.
+
+    ``hidden`` marks the action of a hidden Assassin: only its owner may see this form; every
+    one else gets ``public()``, which keeps what the rules announce (the attack and its victim)
+    and drops where the Assassin came from and went.
+    """
+
+    side: Side
+    text: str
+    letter: str
+    origin: int
+    rest: int  # 0 when the piece itself was removed
+    path: tuple[int, ...]
+    shots: tuple[tuple[int, int], ...]  # (from, to) of attacks at a distance and cannon shots
+    removed: tuple[tuple[Side, str, int], ...]  # pieces removed by this action
+    doomed: tuple[int, ...]  # squares of command pieces doomed by this action
+    hidden: bool = False
+    searched: tuple[int, ...] = ()  # the nine squares a search looked at (R43)
+    revealed: int = 0  # square where an Assassin became visible (R42, R43), 0 for none
+    note: str = ""  # the public result in words, e.g. "no Assassin found"
+
+    def words(self, names: Sequence[str]) -> str:
+        """The action in plain words for people who do not read notation, players called
+        by ``names`` (the Challenger's first): "ann's Archer moves v5h7-v4h6 and shoots
+        bob's Soldier on v3h6". Only what this form of the event shows is told."""
+        return event_words(self, names)
+
+    def public(self) -> Event:
+        if not self.hidden:
+            return self
+        victims = [sq for _side, _letter, sq in self.removed] + list(self.doomed)
+        text = HIDDEN_TEXT + "".join(f" x {name(sq)}" for sq in victims)
+        return replace(self, text=text, origin=0, rest=0, path=(), shots=(), hidden=False)
+
+
+@dataclass
+class Turn:
+    """A finished turn: its actions in canonical notation and what they did."""
+
+    side: Side
+    round: int
+    game: int
+    texts: list[str]
+    events: list[Event] = field(default_factory=list)
+    round_end: tuple[tuple[Side, str, int], ...] = ()  # doomed pieces removed after this turn
+
+
+def letter_of(piece: Piece, rulers: tuple[str, str]) -> str:
+    """The letter a piece is written with: the Ruler as its side's K or Q."""
+    return rulers[piece.side] if piece.kind == RULER else piece.kind
+
+
+def action_event(
+    pos: Position, rulers: tuple[str, str], action: Action, effect: Effect, text: str
+) -> Event:
+    """The event of ``action`` (with ``effect``, written ``text``) about to be played on
+    ``pos``: what it removes, dooms and shoots at. What it reveals is added once it is played
+    (``rules.tora.assassin.settle_event``)."""
+    side = pos.side
+    removed: list[tuple[Side, str, int]] = []
+    doomed: list[int] = []
+    for pid in effect.hits:
+        victim = pos.pieces[pid]
+        if victim.kind in COMMAND_KINDS:
+            doomed.append(victim.sq)
+        else:
+            removed.append((victim.side, letter_of(victim, rulers), victim.sq))
+    for pid in effect.losses:
+        lost = pos.pieces[pid]
+        removed.append((lost.side, letter_of(lost, rulers), lost.sq))
+    shots: list[tuple[int, int]] = []
+    if action.kind == FIRE and effect.hits:
+        shots.append((action.origin, pos.pieces[effect.hits[0]].sq))
+    elif action.target and distance(effect.rest, action.target) > 1:
+        shots.append((effect.rest, action.target))
+    piece = pos.pieces.get(effect.piece)
+    return Event(
+        side,
+        text,
+        letter_of(piece, rulers) if piece else "",
+        action.origin,
+        effect.rest,
+        action.path,
+        tuple(shots),
+        tuple(removed),
+        tuple(doomed),
+    )
+
+
+def act_event(side: Side, word: str) -> Event:
+    """The event of a game-level act (``resign``, ``draw``, ``reset``, ``forfeit``)."""
+    return Event(side, word, "", 0, 0, (), (), (), ())
+
+
+LETTERS = {**KIND_NAMES, "K": "King", "Q": "Queen"}
+COMPASS_WORDS = dict(
+    zip(
+        DIRECTIONS,
+        ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"),
+        strict=True,
+    )
+)
+GAME_WORDS = {
+    RESIGN: "resigns",
+    FORFEIT: "forfeits",
+    DRAW: "agrees to a draw",
+    RESET: "agrees to reset the board",
+}
+
+
+def event_words(event: Event, names: Sequence[str]) -> str:
+    who = names[event.side]
+    if event.text in GAME_WORDS:
+        return f"{who} {GAME_WORDS[event.text]}"
+    if event.text.startswith("crown "):
+        return f"{who} crowns the General on {name(event.origin)}: it is their Ruler now"
+    if event.text.startswith("X ?"):
+        return _hidden(event, names)
+    where = name(event.origin)
+    moved = bool(event.path) and bool(event.rest) and event.rest != event.origin
+    piece = f"{who}'s {LETTERS.get(event.letter, 'piece')}" + ("" if moved else f" on {where}")
+    verbs = [f"moves {where}-{name(event.rest)}"] if moved else []
+    verbs += _operation(event)
+    if event.removed or event.doomed:
+        verbs.append(_taking(event, names))
+    elif event.shots and " fire " not in event.text:
+        verbs.append(f"shoots {name(event.shots[-1][1])}, hitting nothing")
+    words = f"{piece} {' and '.join(verbs) or 'stays put'}"
+    return words + (f" ({event.note})" if event.note else "")
+
+
+def _operation(event: Event) -> list[str]:
+    """What the piece did besides moving and taking, read from its notation."""
+    text = event.text
+    if " fire " in text:
+        direction = text.split(" fire ", 1)[1].split()[0].upper()
+        return [f"fires {COMPASS_WORDS.get(direction, direction)}"]
+    if text.endswith(" ready") or " ready " in text:
+        return ["makes ready to fire"]
+    if " defend" in text:
+        return ["takes the defensive stance"]
+    if text.endswith(" attack"):
+        return ["stands to attack"]
+    if " search" in text:
+        return [f"searches around {name(event.rest or event.origin)}"]
+    return []
+
+
+def _taking(event: Event, names: Sequence[str]) -> str:
+    verb = "shoots" if event.shots else "takes"
+    taken = [_piece(names, side, letter, sq) for side, letter, sq in event.removed]
+    doomed = [f"dooms the command piece on {name(sq)}" for sq in event.doomed]
+    return " and ".join(([f"{verb} {_listing(taken)}"] if taken else []) + doomed)
+
+
+def _hidden(event: Event, names: Sequence[str]) -> str:
+    """The public form of a hidden Assassin's action: only its victims are known."""
+    owner = names[event.side]
+    if not event.removed and not event.doomed:
+        return f"{owner}'s hidden Assassin acts, unseen"
+    return f"{owner}'s hidden Assassin strikes unseen and {_taking(event, names)}"
+
+
+def _piece(names: Sequence[str], side: int, letter: str, sq: int) -> str:
+    kind = "Assassin" if letter == ASSASSIN else LETTERS.get(letter, "piece")
+    return f"{names[side]}'s {kind} on {name(sq)}"
+
+
+def _listing(items: list[str]) -> str:
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
