@@ -14,15 +14,29 @@ decide now. Hidden information leaves a game only through ``view_for``.
 
 Refusals are the three errors of ``rules.errors``: ``MalformedAction`` (not notation at all),
 ``IllegalAction`` (names the ruling that forbids it) and ``AmbiguousAction``.
+
+The protocols are generic over a game's own types: ``GameState[A, E, T, V]`` plays actions
+``A``, whose events are ``E``, finishes turns ``T`` and shows views ``V``; ``GameType[G]`` makes
+games ``G``. Without their parameters they stand for any game: what the layers above hold.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from .sides import Outcome, Side
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar
+else:
+    from typing import TypeVar as _TypeVar
+
+    def TypeVar(name: str, *args: Any, default: Any = None, **kwargs: Any) -> Any:  # noqa: N802
+        """A type parameter's default (PEP 696) is only the type checker's business, and
+        Python 3.11's TypeVar takes none."""
+        return _TypeVar(name, *args, **kwargs)
 
 FORFEIT = "forfeit"  # Outcome.reason of a game lost on missed turns
 DESCRIPTION = 100  # characters of a setup option's description (a menu option's limit)
@@ -109,12 +123,19 @@ class GameEvent(Protocol):
     """What one staged action did. ``text`` is its full notation; ``public()`` is the form
     the opponent and spectators may see (the same object when nothing is hidden)."""
 
-    side: Side
-    text: str
-    hidden: bool
-    note: str
+    @property
+    def side(self) -> Side: ...
 
-    def public(self) -> GameEvent: ...
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def hidden(self) -> bool: ...
+
+    @property
+    def note(self) -> str: ...
+
+    def public(self) -> Self: ...
 
     def words(self, names: Sequence[str]) -> str:
         """The action in plain words, players called by ``names`` (Challenger's first):
@@ -122,44 +143,85 @@ class GameEvent(Protocol):
         ...
 
 
+E_co = TypeVar("E_co", bound=GameEvent, covariant=True, default=GameEvent)  # a game's event
+Seen_co = TypeVar("Seen_co", covariant=True, default=Any)  # the events a view shows
+
+
 @runtime_checkable
 class GameTurn(Protocol):
     """A finished turn: who played it, and its actions' notations (as in the record)."""
 
-    side: Side
-    texts: list[str]
+    @property
+    def side(self) -> Side: ...
+
+    @property
+    def texts(self) -> list[str]: ...
 
 
 @runtime_checkable
-class GameView(Protocol):
+class GameView(Protocol[Seen_co]):
     """What ``viewer`` (None: a spectator) may know: the input of every image and text.
 
     ``staged`` holds the viewer's own staged actions (only when they are to act);
-    ``last_turn`` the previous finished turn in the forms the viewer may see.
+    ``last_turn`` the previous finished turn in the forms the viewer may see, both as the
+    game's events ``Seen_co``.
     """
 
-    game: str  # the GameType id
-    viewer: Side | None
-    side: Side  # who must decide now
-    deciding: bool  # ``side`` answers a question in the opponent's turn (Torii's Monkey)
-    decision: str  # what is decided then, in words for anyone ("" when not ``deciding``)
-    actions_left: int
-    staged: tuple[Any, ...]
-    last_turn: tuple[Any, ...]
-    outcome: str | None
-    winner: Side | None
+    @property
+    def game(self) -> str:
+        """The GameType id."""
+
+    @property
+    def viewer(self) -> Side | None: ...
+
+    @property
+    def side(self) -> Side:
+        """Who must decide now."""
+
+    @property
+    def deciding(self) -> bool:
+        """``side`` answers a question in the opponent's turn (Torii's Monkey)."""
+
+    @property
+    def decision(self) -> str:
+        """What is decided then, in words for anyone ("" when not ``deciding``)."""
+
+    @property
+    def actions_left(self) -> int: ...
+
+    @property
+    def staged(self) -> tuple[Seen_co, ...]: ...
+
+    @property
+    def last_turn(self) -> tuple[Seen_co, ...]: ...
+
+    @property
+    def outcome(self) -> str | None: ...
+
+    @property
+    def winner(self) -> Side | None: ...
 
     def summary(self, names: Sequence[str]) -> str:
         """One line on the state for messages: the score, material in hand, supplies..."""
         ...
 
 
-@runtime_checkable
-class GameState(Protocol):
-    """One game in progress (the judge's copy: it may hold hidden state)."""
+A = TypeVar("A", default=Any)  # a game's action
+T = TypeVar("T", default=Any)  # its finished turn (a ``GameTurn``)
+V_co = TypeVar("V_co", bound=GameView[Any], covariant=True, default=GameView[Any])  # its view
 
-    game_type: str
-    turns: list[Any]  # GameTurn, finished turns in order
+
+@runtime_checkable
+class GameState(Protocol[A, E_co, T, V_co]):
+    """One game in progress (the judge's copy: it may hold hidden state): it plays actions
+    ``A`` (``legal_actions``, ``apply``), whose events are ``E_co``, into turns ``T``, and shows
+    views ``V_co``."""
+
+    turns: list[T]  # finished turns in order
+
+    @property
+    def game_type(self) -> str:
+        """Its ``GameType`` id."""
 
     @property
     def side(self) -> Side: ...
@@ -167,11 +229,11 @@ class GameState(Protocol):
     @property
     def actions_left(self) -> int: ...
 
-    def legal_actions(self) -> list[Any]:
+    def legal_actions(self) -> list[A]:
         """Every legal action of ``side`` now, in the game's own type, fixed order."""
         ...
 
-    def notation(self, action: Any) -> str: ...
+    def notation(self, action: A) -> str: ...
 
     def menu(self) -> tuple[ChoiceGroup, ...]:
         """The legal actions grouped for menus (see ``ChoiceGroup``), without the actions
@@ -196,11 +258,11 @@ class GameState(Protocol):
         search per action, so menus ask for the actions they show."""
         ...
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> A:
         """The legal action ``text`` names; raises one of the three errors."""
         ...
 
-    def apply(self, action: Any) -> GameEvent:
+    def apply(self, action: A | str) -> E_co:
         """Stage one action (text or the game's action object) of ``side``."""
         ...
 
@@ -214,14 +276,14 @@ class GameState(Protocol):
 
     def staged(self) -> list[str]: ...
 
-    def end_turn(self, deadline: bool = False) -> GameTurn:
+    def end_turn(self, deadline: bool = False) -> T:
         """End the turn of ``side`` (at its deadline with ``deadline``: a game may then drop
         staged actions it would otherwise refuse to end on)."""
         ...
 
-    def resign(self, side: Side) -> GameEvent: ...
+    def resign(self, side: Side) -> E_co: ...
 
-    def forfeit(self, side: Side) -> GameEvent:
+    def forfeit(self, side: Side) -> E_co:
         """``side`` loses on missed turns (reason ``FORFEIT``); staged actions are dropped."""
         ...
 
@@ -230,12 +292,12 @@ class GameState(Protocol):
         ``("draw", "reset")`` in a series."""
         ...
 
-    def agree(self, kind: str) -> GameEvent:
+    def agree(self, kind: str) -> E_co:
         """Both players agreed to ``kind`` (one of ``agreements()``); staged actions are
         dropped."""
         ...
 
-    def view_for(self, viewer: Side | None) -> GameView: ...
+    def view_for(self, viewer: Side | None) -> V_co: ...
 
     def outcome(self) -> Outcome | None: ...
 
@@ -268,13 +330,13 @@ class GameState(Protocol):
         players saw: what draw offers in a game going nowhere go by."""
         ...
 
-    def for_player(self, side: Side) -> GameState:
+    def for_player(self, side: Side) -> Self:
         """A copy holding only what ``side`` may know (TORA: without the opponent's hidden
         Assassin), on which ``side``'s legal actions and turn ends are those of the game:
         what an engine plays on."""
         ...
 
-    def copy(self) -> GameState: ...
+    def copy(self) -> Self: ...
 
     def fen(self) -> str:
         """The position in the game's exchange format (FEN for ToriShogi)."""
@@ -286,7 +348,7 @@ class NoPoints:
     ``turns``): the move number, and (0, 0); and, as its rules hold nothing against a legal
     action before it is staged, no ``warnings``."""
 
-    turns: list[Any]
+    turns: Sequence[object]
 
     @property
     def round(self) -> int:
@@ -301,9 +363,9 @@ class NoPoints:
 
 
 def rounds_since(
-    turns: Sequence[Any],
-    removes: Callable[[Any], bool],
-    counts: Callable[[Any], bool] = lambda _turn: True,
+    turns: Sequence[T],
+    removes: Callable[[T], bool],
+    counts: Callable[[T], bool] = lambda _turn: True,
 ) -> int:
     """``quiet_rounds`` for a game whose ``turns`` say, each, whether it ``removes`` a piece
     (``counts``: whether a turn is one of a round's two, not a decision owed inside one)."""
@@ -342,8 +404,11 @@ class SetupQuestion:
         return self.descriptions[self.options.index(option)]
 
 
-class GameType(Protocol):
-    """A hosted game: how to make, read and write its games."""
+G = TypeVar("G", bound=GameState, default=GameState)  # the games a game type makes
+
+
+class GameType(Protocol[G]):
+    """A hosted game: how to make, read and write its games ``G``."""
 
     id: str  # "tora", "torishogi", "torii": in records ([Game "..."]) and storage
     title: str  # "TORA", "ToriShogi", "Torii"
@@ -364,22 +429,20 @@ class GameType(Protocol):
 
     def new_game(
         self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]
-    ) -> GameState:
+    ) -> G:
         """A new game; ``answers`` are each side's setup answers, by question name."""
         ...
 
-    def from_fen(self, fen: str, options: Mapping[str, Any]) -> GameState: ...
+    def from_fen(self, fen: str, options: Mapping[str, Any]) -> G: ...
 
-    def setup_of(
-        self, game: GameState
-    ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+    def setup_of(self, game: G) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
         """The options and the public setup answers ``game`` was made with: ``new_game`` of
         them (plus any secret answers) makes the same game. For storage and imports."""
         ...
 
     def write_record(
         self,
-        game: GameState,
+        game: G,
         audience: Side | str | None,
         extra: Mapping[str, str] | None = None,
     ) -> str:
@@ -388,20 +451,20 @@ class GameType(Protocol):
         players' names...) go after the game's own."""
         ...
 
-    def read_record(self, text: str) -> GameState:
+    def read_record(self, text: str) -> G:
         """Replay a record; raises ``rules.tora.record.RecordError`` or ``ReplayError``."""
         ...
 
-    def perft(self, game: GameState, depth: int) -> int:
+    def perft(self, game: G, depth: int) -> int:
         """Leaf positions ``depth`` plies from ``game``, as the game defines a ply (a move
         in ToriShogi, a whole turn in Torii, a single action in TORA): for testing."""
         ...
 
-    def describe(self, game: GameState, viewer: Side | None) -> list[str]:
+    def describe(self, game: G, viewer: Side | None) -> list[str]:
         """The position as ``viewer`` may know it, as text lines (``python -m rules replay``)."""
         ...
 
-    def visible_actions(self, game: GameState, viewer: Side | None) -> list[str]:
+    def visible_actions(self, game: G, viewer: Side | None) -> list[str]:
         """The notations of the legal actions ``viewer`` may know of."""
         ...
 

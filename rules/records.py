@@ -4,10 +4,13 @@ turn): the two errors of reading one, the judge's audience, and which game a rec
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from .errors import ActionError, MalformedAction
+from .protocol import GameState
 from .sides import Outcome, Side
+
+A = TypeVar("A")
 
 JUDGE = "judge"  # the audience of the full record, hidden actions included
 MAX_HEADER_SCAN = 200  # lines: the headers come first, so a [Game] header is found early
@@ -55,7 +58,8 @@ def headers_of(text: str) -> dict[str, str]:
 
 def _unquote(value: str) -> str:
     """Undo ``_quote``: a backslash keeps the character after it."""
-    out, escaped = [], False
+    out: list[str] = []
+    escaped = False
     for char in value:
         if escaped or char != "\\":
             out.append(char)
@@ -96,7 +100,7 @@ def act(turn: int, index: int, step: Callable[[], object]) -> None:
         raise ReplayError(turn, index, exc.message) from None
 
 
-def stage(game: Any, line: int, turn: int, index: int, text: str) -> Any:
+def stage(game: GameState[A, Any, Any, Any], line: int, turn: int, index: int, text: str) -> A:
     """Parse and apply action ``text`` of a record's ``line`` (a ``GameState``); returns the
     action. Text that is not notation at all is RecordError, an illegal action ReplayError."""
     try:

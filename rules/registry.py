@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .protocol import GameType
 from .tora import TORA
 from .torii import TORII
 from .torishogi import TORISHOGI
 
-GAMES: dict[str, GameType] = {game.id: game for game in (TORA, TORISHOGI, TORII)}
+# Each game type makes its own games (``GameType[Game]``...); held together, any game.
+GAMES: dict[str, GameType[Any]] = {game.id: game for game in (TORA, TORISHOGI, TORII)}
 DEFAULT = TORA.id  # a record without a [Game] header, a challenge without a game
 
 

@@ -1,7 +1,7 @@
 """TORA: the war game (rulings R1-R51, docs/RULES.md). Pure, deterministic, no I/O."""
 
 from ..errors import ActionError, AmbiguousAction, IllegalAction, MalformedAction
-from ..sides import Outcome
+from ..sides import Outcome, Side
 from .actions import DRAW, FORFEIT, GAME_LEVEL, RESET, RESIGN, Action
 from .assassin import check_assassin_start, home_row, start_squares
 from .events import Event, Turn
@@ -34,7 +34,6 @@ from .pieces import (
     SOLDIER,
     VALUES,
     Piece,
-    Side,
 )
 from .record import (
     ASSASSIN_HEADERS,

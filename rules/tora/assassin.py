@@ -12,13 +12,14 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..errors import IllegalAction
+from ..sides import Side
 from . import jeopardy
 from .actions import MOVE, SEARCH, Action
 from .deploy import deploy
 from .events import Event, Turn
 from .geometry import name, neighbours, parse_square, square
 from .options import Options
-from .pieces import ASSASSIN, KIND_NAMES, Piece, Side
+from .pieces import ASSASSIN, KIND_NAMES, Piece
 from .position import Effect, Position, Reveal
 
 

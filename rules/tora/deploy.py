@@ -3,10 +3,11 @@ fresh position, and the hidden Assassins on the squares their owners chose."""
 
 from __future__ import annotations
 
+from ..sides import Side
 from .geometry import square
 from .layouts import LONG_SETUPS, SHORT_SETUPS
 from .options import Options
-from .pieces import ASSASSIN, Piece, Side
+from .pieces import ASSASSIN, Piece
 from .position import Position
 from .terrain import Terrain
 

@@ -4,8 +4,8 @@ agreed. Each judges a position; the game applies the verdicts."""
 
 from __future__ import annotations
 
-from ..sides import Outcome
-from .pieces import GENERAL, RULER, Piece, Side
+from ..sides import Outcome, Side
+from .pieces import GENERAL, RULER, Piece
 from .position import Position
 
 

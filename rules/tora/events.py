@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from ..sides import Side
 from .actions import DRAW, FIRE, FORFEIT, RESET, RESIGN, Action
 from .geometry import DIRECTIONS, distance, name
-from .pieces import ASSASSIN, COMMAND_KINDS, KIND_NAMES, RULER, Piece, Side
+from .pieces import ASSASSIN, COMMAND_KINDS, KIND_NAMES, RULER, Piece
 from .position import Effect, Position
 
 HIDDEN_TEXT = "X ?"

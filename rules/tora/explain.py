@@ -237,24 +237,26 @@ def _cannon(reader: Reader, spec: Spec, piece: Piece, what: str) -> tuple[str, s
                 f"{DIRECTIONS[spec.direction]}",
             )
     if spec.supporters is not None:
-        return _named_supporters(reader, spec, piece, needed)
+        return _named_supporters(reader, spec.supporters, piece, needed)
     if not supporter_choices(pos, piece, needed):
         near = [
             p for sq in neighbours(pos.size)[piece.sq] if (p := pos.at(sq)) and p.side == piece.side
         ]
         free = [p for p in near if p.id not in pos.spent]
-        water = " (3 to move into or out of water, R31)" if needed == 3 else ""
+        wet = " (3 to move into or out of water, R31)" if needed == 3 else ""
         return "R19", (
-            f"{what} needs {needed} unspent friendly pieces next to it{water}; it has {len(free)}"
+            f"{what} needs {needed} unspent friendly pieces next to it{wet}; it has {len(free)}"
         )
     return "R20", f"{what} cannot do that"
 
 
-def _named_supporters(reader: Reader, spec: Spec, piece: Piece, needed: int) -> tuple[str, str]:
+def _named_supporters(
+    reader: Reader, supporters: tuple[int, ...], piece: Piece, needed: int
+) -> tuple[str, str]:
     pos = reader.pos
-    if len(spec.supporters) != needed:
-        return "R19", f"this needs exactly {needed} supporters; {len(spec.supporters)} were named"
-    for sq in spec.supporters:
+    if len(supporters) != needed:
+        return "R19", f"this needs exactly {needed} supporters; {len(supporters)} were named"
+    for sq in supporters:
         helper = pos.at(sq)
         if helper is None or helper.side != piece.side:
             return "R19", f"{name(sq)} holds no piece of yours to support the Cannon"

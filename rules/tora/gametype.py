@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import IllegalAction
-from ..protocol import SetupQuestion
+from ..protocol import GameType, SetupQuestion
 from ..sides import Side
 from .game import Game
 from .geometry import LONG, name
@@ -208,4 +208,4 @@ def perft(game: Game, depth: int) -> int:
     return total
 
 
-TORA = ToraType()
+TORA: GameType[Game] = ToraType()

@@ -19,9 +19,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from ..sides import Side
 from .geometry import DELTAS, distance, neighbours, on_board
-from .movegen import Walk, all_actions, piece_actions, shots
-from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece, Side
+from .movegen import Pair, Walk, all_actions, piece_actions, shots
+from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
 from .position import Effect, Position
 
 Filter = Callable[[Piece], bool]
@@ -254,7 +255,7 @@ class ThreatSearch:
         self.target = target
         self.actions = actions
         self.attacker_ok = attacker_ok or (lambda piece: True)
-        self.refuted: set[tuple] = set()
+        self.refuted: set[tuple[SearchKey, int, int]] = set()  # (position, piece, actions)
         self.deps: set[int] = set()  # squares the threat found depends on (its witness)
         self.work = 0  # steps taken (``_by`` calls): what a caller with a budget pays
 
@@ -302,7 +303,7 @@ class ThreatSearch:
                     self.deps.update(neighbours(pos.size)[piece.sq])
                 return True
             return False
-        key = (_key(pos), pid, n)
+        key = (search_key(pos), pid, n)
         if key in self.refuted:
             return False
         for effect in self._first_actions(pos, piece, n):
@@ -330,13 +331,13 @@ class ThreatSearch:
         out = [
             effect
             for _a, effect in own
-            if victim not in effect.hits and _progress(pos, effect, [(target, n - 1)])
+            if victim not in effect.hits and progresses(pos, effect, [(target, n - 1)])
         ]
         if bound(pos, finisher, target, own_only=True) > n - 1:
             return out  # no slack: the finisher needs every action itself
         zone = Zone()
         zone.add(pos, finisher, target, n - 1)
-        goals: dict[int, list[tuple[tuple[int, ...], int]]] = {}
+        goals: dict[int, Goals] = {}
         if n >= 3 and bound(pos, finisher, target, own_only=True) <= n - 2:
             inner = Zone()
             inner.add(pos, finisher, target, n - 2)
@@ -353,7 +354,7 @@ class ThreatSearch:
             for _a, effect in piece_actions(pos, helper):
                 if victim in effect.hits:
                     continue
-                if zone.helped_by(pos, effect) or _progress(pos, effect, goals.get(helper.id)):
+                if zone.helped_by(pos, effect) or progresses(pos, effect, goals.get(helper.id)):
                     out.append(effect)
         return out
 
@@ -366,11 +367,11 @@ class ThreatSearch:
         ]
 
 
-def _thriftiest(pos: Position, pairs: list) -> list:
+def _thriftiest(pos: Position, pairs: list[Pair]) -> list[Pair]:
     """For a Cannon action followed only by its shot: of the supporter choices for the same
     operation keep the one that spends fewest pieces next to where the Cannon ends, so the
     most remain to support the shot (the only thing the choice can change)."""
-    best: dict[tuple, tuple] = {}
+    best: dict[Effect, tuple[int, Pair]] = {}
     adj = neighbours(pos.size)
     for action, effect in pairs:
         key = effect._replace(spent=())
@@ -380,7 +381,10 @@ def _thriftiest(pos: Position, pairs: list) -> list:
     return [pair for _cost, pair in best.values()]
 
 
-def _progress(pos: Position, effect: Effect, goals: list | None) -> bool:
+Goals = list[tuple[tuple[int, ...], int]]  # squares to reach, and within how many actions
+
+
+def progresses(pos: Position, effect: Effect, goals: Goals | None) -> bool:
     """The action brings its own piece within bound of one of its goals."""
     if not goals or not effect.rest or effect.piece in effect.losses:
         return False
@@ -510,7 +514,11 @@ def r30_offenders(pos: Position) -> list[Piece]:
     return offenders
 
 
-def _key(pos: Position) -> tuple:
+SearchKey = tuple[frozenset[Piece], int, frozenset[int], frozenset[int], frozenset[int]]
+
+
+def search_key(pos: Position) -> SearchKey:
+    """What a search tells positions apart by: the pieces and what the turn has used."""
     return (
         frozenset(pos.pieces.values()),
         pos.actions_used,

@@ -8,7 +8,7 @@ exactly one statement of each piece's abilities.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from itertools import combinations
 
@@ -107,8 +107,10 @@ def piece_actions(
         return []
     seen: set[Effect] = set()
     out: list[Pair] = []
-    generate = _GENERATORS[piece.kind]
-    pairs = generate(pos, piece, every_support) if piece.kind == CANNON else generate(pos, piece)
+    if piece.kind == CANNON:
+        pairs = _cannon(pos, piece, every_support)
+    else:
+        pairs = _GENERATORS[piece.kind](pos, piece)
     if free:
         pairs = _with_free_take(pos, piece, pairs)
     if not distinct:
@@ -184,7 +186,9 @@ def enemy_at(pos: Position, sq: int, side: int) -> Piece | None:
     return piece if piece.side != side else None
 
 
-def shots(pos: Position, piece: Piece, frm: int, reach: int, archer: bool) -> Iterator[tuple]:
+def shots(
+    pos: Position, piece: Piece, frm: int, reach: int, archer: bool
+) -> Iterator[tuple[int, int, int]]:
     """(target, via, hit id) for each attack from ``frm`` up to ``reach`` (R17, R32)."""
     forest = pos.terrain.forest if archer else frozenset()
     mids = middles(pos.size)
@@ -356,8 +360,11 @@ def supporter_choices(
     return [default, *others]
 
 
-def support_preference(pos: Position):
-    def key(p: Piece) -> tuple:
+def support_preference(pos: Position) -> Callable[[Piece], tuple[bool, int, tuple[int, int]]]:
+    """Which friendly pieces a Cannon takes as supporters first (R19): those that have not
+    acted this turn, then the cheapest, then in reading order."""
+
+    def key(p: Piece) -> tuple[bool, int, tuple[int, int]]:
         return (p.id not in pos.operated, pos.values[p.kind], _reading(p))
 
     return key
@@ -409,12 +416,12 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
                 Action(FIRE, CANNON, piece.sq, direction=direction, supporters=squares),
                 Effect(FIRE, piece.id, piece.sq, hit, ready=0, spent=ids, aim=direction),
             )
-    three = None
+    three: list[tuple[Piece, ...]] | None = None
     for sq, path in Walk(pos, piece, 1).rests.items():
         wet = piece.sq in water or any(s in water for s in path)
         if wet and three is None:
             three = supporter_choices(pos, piece, 3, every)
-        for combo in three if wet else two:
+        for combo in (three or []) if wet else two:
             squares, ids = _support(combo)
             yield (
                 Action(MOVE, CANNON, piece.sq, path, supporters=squares),
@@ -439,12 +446,12 @@ def _line_of_fire(pos: Position, cannon: Piece, direction: int) -> tuple[int, ..
     return ()
 
 
-_GENERATORS = {
+# Each kind's actions; a Cannon's (``_cannon``) come with the choice of its supporters.
+_GENERATORS: dict[str, Callable[[Position, Piece], Iterator[Pair]]] = {
     GENERAL: _general,
     RULER: _ruler,
     ARCHER: _archer,
     SOLDIER: _soldier,
     CAVALRY: _cavalry,
-    CANNON: _cannon,
     ASSASSIN: _assassin,
 }

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 
 from ..errors import MalformedAction, echo
 from .actions import CROWN, DRAW, FIRE, MOVE, READY, RESET, RESIGN, SEARCH, STANCE
@@ -135,11 +136,12 @@ class _Reader:
         return tuple(out)
 
     def end(self) -> None:
-        if self.peek() is not None:
-            raise MalformedAction(self.text, f"unexpected {echo(self.peek()[1])} at the end")
+        token = self.peek()
+        if token is not None:
+            raise MalformedAction(self.text, f"unexpected {echo(token[1])} at the end")
 
     def piece_action(self, letter: str) -> Spec:
-        fields: dict = {"letter": letter, "kind": MOVE}
+        fields: dict[str, Any] = {"letter": letter, "kind": MOVE}
         fields["origin"] = self.square("the piece")
         token = self.peek()
         if token is not None and token[0] == "dash":

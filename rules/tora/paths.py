@@ -23,7 +23,10 @@ def reach_of(pos: Position, path: tuple[int, ...], base: int, start: int) -> int
     return max(1, base + down - pen)
 
 
-def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> tuple[int, tuple, tuple]:
+PathEffect = tuple[int, tuple[int, ...], tuple[int, ...]]  # rest square, hits, losses
+
+
+def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> PathEffect:
     """(rest square, hits, losses) of moving ``piece`` along ``path``; IllegalAction if not."""
     rule = PIECE_RULE[piece.kind]
     here = piece.sq

@@ -17,7 +17,7 @@ from typing import Any, Self
 
 from ..errors import IllegalAction
 from ..protocol import rounds_since
-from ..sides import Outcome
+from ..sides import Outcome, Side
 from ..turn import DRAW, RESIGN, Staged, TurnMachine
 from . import endings, jeopardy, trapped
 from .actions import GAME_LEVEL, RESET, SEARCH, Action
@@ -28,7 +28,7 @@ from .geometry import name
 from .movegen import all_actions, search_actions
 from .notation import parse
 from .options import Options
-from .pieces import Piece, Side
+from .pieces import Piece
 from .position import Position
 from .resolve import Resolver
 
@@ -128,7 +128,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         """Rounds since a piece was last removed: by an attack or a search (hidden ones
         included, which the public record shows by their victims) or at a round's end."""
         return rounds_since(
-            self.turns, lambda turn: turn.round_end or any(ev.removed for ev in turn.events)
+            self.turns, lambda turn: bool(turn.round_end) or any(ev.removed for ev in turn.events)
         )
 
     # ---- queries -------------------------------------------------------------------------

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from ..sides import Side
 from .actions import SEARCH
 from .geometry import distance
-from .pieces import ASSASSIN, ASSASSIN_VALUES, COMMAND_KINDS, VALUES, Piece, Side
+from .pieces import ASSASSIN, ASSASSIN_VALUES, COMMAND_KINDS, VALUES, Piece
 from .terrain import Terrain
 
 

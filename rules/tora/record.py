@@ -9,11 +9,11 @@ from dataclasses import dataclass
 
 from ..errors import ActionError
 from ..records import RecordError, ReplayError, act, stage
+from ..sides import Side
 from .actions import DRAW, FORFEIT, RESET, RESIGN
 from .events import HIDDEN_TEXT
 from .game import Game
 from .options import Options
-from .pieces import Side
 from .terrain import TerrainError
 from .transcript import ASSASSIN_HEADERS, write_record
 

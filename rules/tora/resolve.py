@@ -11,7 +11,7 @@ from .explain import explain
 from .geometry import distance, name
 from .movegen import crown_actions, piece_actions, search_actions
 from .notation import Spec, parse
-from .paths import path_effect, shortest_paths
+from .paths import PathEffect, path_effect, shortest_paths
 from .pieces import ASSASSIN, CAVALRY, COMMAND_KINDS, RULER, Piece
 from .position import Effect, Position
 
@@ -216,7 +216,7 @@ class Resolver:
                 trades.add((rest, hits, losses))
         return [pair for pair in pairs if (pair[1].rest, pair[1].hits, pair[1].losses) in trades]
 
-    def _named_path(self, spec: Spec, piece: Piece) -> tuple[int, tuple, tuple] | None:
+    def _named_path(self, spec: Spec, piece: Piece) -> PathEffect | None:
         try:
             return path_effect(self.pos, piece, (*spec.path_via, spec.dest))
         except IllegalAction:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import echo
@@ -57,7 +58,7 @@ class Terrain:
         return "; ".join(clauses)
 
 
-def _ordered(squares) -> list[int]:
+def _ordered(squares: Iterable[int]) -> list[int]:
     return sorted(squares, key=lambda s: (s & 31, s >> 5))
 
 

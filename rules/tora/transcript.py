@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..records import JUDGE, write
+from ..sides import Side
 from .geometry import name
-from .pieces import Side
 from .play import Play
 
 ASSASSIN_HEADERS = ("ChallengerAssassin", "OppositionAssassin")
@@ -26,7 +26,7 @@ def write_record(
             headers[key] = name(start) if start else "none"
     for key, value in {**game.headers, **(extra or {})}.items():
         headers.setdefault(key, value)
-    viewer = None if audience == JUDGE else audience
+    viewer = None if audience is None or isinstance(audience, str) else Side(audience)
     lines = []
     for turn in game.turns:
         texts = list(turn.texts)

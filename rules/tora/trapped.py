@@ -3,9 +3,19 @@ command piece of theirs out of jeopardy."""
 
 from __future__ import annotations
 
-from .jeopardy import ThreatSearch, _key, _progress, bound, corridor, next_turn, writes
+from ..sides import Side
+from .jeopardy import (
+    SearchKey,
+    ThreatSearch,
+    bound,
+    corridor,
+    next_turn,
+    progresses,
+    search_key,
+    writes,
+)
 from .movegen import all_actions
-from .pieces import Piece, Side
+from .pieces import Piece
 from .position import Effect, Position
 
 
@@ -29,7 +39,7 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _escape(pos: Position, depth: int, seen: set, budget: list[int]) -> bool:
+def _escape(pos: Position, depth: int, seen: set[tuple[SearchKey, int]], budget: list[int]) -> bool:
     """Can the turn end safely here, or after at most ``depth`` more actions?
 
     A defence must break the threats found (their witnesses): an action that touches none of
@@ -48,7 +58,7 @@ def _escape(pos: Position, depth: int, seen: set, budget: list[int]) -> bool:
     for effect in _defences(pos, zones, depth):
         child = pos.copy()
         child.commit(effect)
-        key = (_key(child), depth)
+        key = (search_key(child), depth)
         if key in seen:
             continue
         seen.add(key)
@@ -105,7 +115,7 @@ def _defences(pos: Position, zones: list[set[int]], depth: int) -> list[Effect]:
         elif (
             writes(pos, effect) & reach
             or any(pos.pieces[h].is_command for h in effect.hits)
-            or (depth > 1 and goal and _progress(pos, effect, [(goal, depth - 1)]))
+            or (depth > 1 and goal and progresses(pos, effect, [(goal, depth - 1)]))
         ):
             rest.append(effect)
     return first + rest

@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..sides import Side
 from .events import LETTERS, Event
 from .geometry import name
-from .pieces import RULER, Piece, Side
+from .pieces import RULER, Piece
 from .play import Play, pieces_of
 from .terrain import Terrain
 

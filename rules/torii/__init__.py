@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.protocol import SetupQuestion, describe
+from rules.protocol import GameType, SetupQuestion, describe
+from rules.records import JUDGE, RecordError, ReplayError
 from rules.sides import Side
 
 from . import fen as position_string
@@ -19,7 +20,7 @@ from .board import FILES, SIZE, SQUARES, file_of, rank_of
 from .events import Event, Turn
 from .game import ToriiGame
 from .perft import perft as perft_position
-from .record import JUDGE, RecordError, ReplayError, read_record, write_record
+from .record import read_record, write_record
 from .state import (
     BOAR,
     CRANE,
@@ -131,7 +132,7 @@ class ToriiType:
         return [game.notation(action) for action in game.legal_actions()]
 
 
-TORII = ToriiType()
+TORII: GameType[ToriiGame] = ToriiType()
 
 __all__ = [
     "BOAR",

@@ -16,7 +16,7 @@ from rules.grouped import Grouped
 from rules.protocol import BUILD, FROM, TO, VIA, Choice, Touch
 from rules.sides import Side
 
-from .actions import DECISIONS, PASS_TEXT, flip_text
+from .actions import DECISIONS, PASS_TEXT, Move, flip_text
 from .board import line_name, name
 from .state import MONKEY, Position
 from .turn import Work
@@ -26,7 +26,7 @@ TEXT_LIMIT = 100
 Segment = tuple[str, str]  # (kind, words): kind "head", "step", "build" or "flip"
 
 
-def build_menu(table: Mapping[object, tuple[str, Work]], me: Side) -> tuple[Grouped, ...]:
+def build_menu(table: Mapping[Move, tuple[str, Work]], me: Side) -> tuple[Grouped, ...]:
     """The groups of a normal turn: ``table`` holds each legal move's notation and turn."""
     if not table:
         only = Choice(PASS_TEXT, "Pass: no unused tile has a path", ("Pass",), "pass")

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from rules.errors import IllegalAction
 from rules.protocol import FORFEIT
 from rules.sides import Side
+from rules.turn import DRAW, RESIGN
 
 from ..records import JUDGE, RecordError, ReplayError, act, stage, write
 from . import fen as position_string
 from .actions import PASS, PASS_TEXT
-from .events import DRAW, RESIGN
 from .game import ToriiGame
 from .state import Setup, spirit_named, start_position
 

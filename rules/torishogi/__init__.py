@@ -11,7 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.protocol import SetupQuestion, describe
+from rules.protocol import GameType, SetupQuestion, describe
+from rules.records import RecordError, ReplayError
 from rules.sides import Side
 
 from .board import FILES, RANKS, SHOWN_FILES, SHOWN_RANKS, SIZE, file_of, rank_of, square
@@ -25,7 +26,7 @@ from .notation import HINT
 from .perft import perft
 from .pieces import EAGLE, GOOSE, PHOENIX, SHORT, SWALLOW
 from .position import Position
-from .record import RecordError, ReplayError, read_record, write_record
+from .record import read_record, write_record
 from .view import LastMove, PieceView, View
 
 OPTION_KEYS = ("fen",)
@@ -101,7 +102,7 @@ class ToriShogiType:
         return [game.notation(action) for action in game.legal_actions()]
 
 
-TORISHOGI = ToriShogiType()
+TORISHOGI: GameType[ToriShogiGame] = ToriShogiType()
 
 __all__ = [
     "EAGLE",

@@ -9,6 +9,8 @@ where a dropped Swallow would give check.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .board import LAST_RANK, SIZE, SQUARES, ZONE
 from .moves import DROP, encode
 from .pieces import (
@@ -185,7 +187,11 @@ def legal_moves(pos: Position) -> list[int]:
 
 
 def _drops(
-    pos: Position, hand: list[int], targets: list[int], swallows_on_file: list[int], append
+    pos: Position,
+    hand: list[int],
+    targets: list[int],
+    swallows_on_file: list[int],
+    append: Callable[[int], None],
 ) -> None:
     """TS4, TS6, TS7: any piece in hand on any empty square, but a Swallow never on its last
     rank, never as the third unpromoted Swallow of its owner on a file, and never to mate."""

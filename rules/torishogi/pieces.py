@@ -98,21 +98,26 @@ def _oriented(side: int, kind: int) -> dict[tuple[int, int], int]:
 
 
 def _ray(sq: int, dx: int, dy: int, reach: int) -> tuple[int, ...]:
-    out = []
-    at: int | None = sq
+    out: list[int] = []
+    at = sq
     for _ in range(reach):
-        at = shift(at, dx, dy)
-        if at is None:
+        step = shift(at, dx, dy)
+        if step is None:
             break
-        out.append(at)
+        out.append(step)
+        at = step
     return tuple(out)
 
 
-def _tables() -> tuple[list, list]:
+Leaps = list[list[tuple[int, ...]]]
+Rays = list[list[tuple[tuple[int, ...], ...]]]
+
+
+def _tables() -> tuple[Leaps, Rays]:
     """LEAPS[code][sq]: the squares a step or jump reaches (not blocked); RAYS[code][sq]: the
     slides, each a tuple of squares in order (stopped by the first piece)."""
-    leaps: list = [[()] * (SIZE * SIZE) for _ in CODES]
-    rays: list = [[()] * (SIZE * SIZE) for _ in CODES]
+    leaps: Leaps = [[()] * (SIZE * SIZE) for _ in CODES]
+    rays: Rays = [[()] * (SIZE * SIZE) for _ in CODES]
     for side in (0, 1):
         for kind in KINDS:
             c = code(kind, side)

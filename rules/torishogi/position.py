@@ -20,6 +20,7 @@ for _side in (0, 1):
 BASE_OF = [BASE.get(c & 15, 0) for c in range(32)]
 
 Key = tuple[bytes, bytes, int]
+State = tuple[list[int], list[list[int]], int, int, int, list[int]]  # as pickled
 
 
 class Position:
@@ -74,10 +75,10 @@ class Position:
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
-    def __getstate__(self) -> tuple:
+    def __getstate__(self) -> State:
         return (self.board, self.hands, self.side, self.halfmove, self.fullmove, self.kings)
 
-    def __setstate__(self, state: tuple) -> None:
+    def __setstate__(self, state: State) -> None:
         self.board, self.hands, self.side, self.halfmove, self.fullmove, self.kings = state
 
     def make(self, move: int) -> int:

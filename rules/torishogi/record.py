@@ -21,9 +21,10 @@ from collections.abc import Callable, Mapping
 
 from rules.errors import ActionError, MalformedAction
 from rules.sides import Side
+from rules.turn import DRAW, RESIGN
 
 from ..records import RecordError, ReplayError, write
-from .events import DRAW, FORFEIT_WORD, GAME_WORDS, RESIGN
+from .events import FORFEIT_WORD, GAME_WORDS
 from .fen import START_FEN
 from .game import ToriShogiGame
 
