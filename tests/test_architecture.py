@@ -84,3 +84,80 @@ def test_every_game_has_a_rules_package_and_a_drawing_package():
     for game in GAMES:
         assert (ROOT / "rules" / game / "__init__.py").is_file()
         assert (ROOT / "render" / game / "__init__.py").is_file()
+
+
+def module_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """Which modules of ``package`` each of its modules imports: at module level, inside
+    functions and under ``if TYPE_CHECKING:`` alike, absolute or relative; ``from p import m``
+    of a submodule ``m`` counts as importing ``p.m``."""
+    files = {}
+    for path in sorted((root / package).rglob("*.py")):
+        parts = list(path.relative_to(root).with_suffix("").parts)
+        is_package = parts[-1] == "__init__"
+        name = ".".join(parts[:-1] if is_package else parts)
+        files[name] = (path, name if is_package else name.rpartition(".")[0])
+    graph: dict[str, set[str]] = {name: set() for name in files}
+    for name, (path, home) in files.items():
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            targets: list[str] = []
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    anchor = home.split(".")[: len(home.split(".")) - node.level + 1]
+                    base = ".".join([*anchor, *([node.module] if node.module else [])])
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names
+                ]
+            elif isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            graph[name].update(t for t in targets if t in files and t != name)
+    return graph
+
+
+def a_cycle(graph: dict[str, set[str]]) -> list[str]:
+    """One import cycle of ``graph`` as the modules along it (the first one again at its
+    end), or [] when there is none."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(module: str) -> list[str]:
+        state[module] = 1
+        path.append(module)
+        for imported in sorted(graph[module]):
+            if state.get(imported) == 1:
+                return [*path[path.index(imported) :], imported]
+            if imported not in state and (found := visit(imported)):
+                return found
+        path.pop()
+        state[module] = 2
+        return []
+
+    for module in sorted(graph):
+        if module not in state and (found := visit(module)):
+            return found
+    return []
+
+
+def test_the_import_graph_finds_a_cycle_through_any_kind_of_import(tmp_path):
+    """The check below sees an import inside a function, one only for the type checker,
+    relative ones and ``from package import module``."""
+    files = {
+        "__init__.py": "",
+        "a.py": "from . import b\n",
+        "b.py": "def f():\n    from .c import g\n",
+        "c.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from p.a import x\n",
+        "d.py": "import p.a\n",
+    }
+    (tmp_path / "p").mkdir()
+    for name, text in files.items():
+        (tmp_path / "p" / name).write_text(text, encoding="utf-8")
+    graph = module_graph("p", tmp_path)
+    assert graph == {"p": set(), "p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": {"p.a"}, "p.d": {"p.a"}}
+    assert a_cycle(graph) == ["p.a", "p.b", "p.c", "p.a"]
+    assert a_cycle({"p.a": {"p.b"}, "p.b": set()}) == []
+
+
+def test_no_import_cycle_in_the_rules_core():
+    """No module of ``rules`` imports, even from inside a function or only for the type
+    checker, a module that imports it back: each game's modules stack in layers."""
+    assert a_cycle(module_graph("rules")) == []
