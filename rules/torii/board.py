@@ -1,42 +1,25 @@
 """The 6x6 board (TI1): squares, names, directions, lanes, steps that jump lanes, lines of 4.
 
-A square is an int 0..35: ``(rank - 1) * 6 + (file - 1)``, so a1 = 0, f1 = 5, a2 = 6, f6 = 35.
-Everything here is precomputed once: a step's landing for every start, direction and opponent
-square is a table lookup.
+A square is an int 0..35 of a ``rules.grid.Grid``: ``(rank - 1) * 6 + (file - 1)``, so a1 = 0,
+f1 = 5, a2 = 6, f6 = 35. Everything here is precomputed once: a step's landing for every
+start, direction and opponent square is a table lookup.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rules.grid import Grid
+
 SIZE = 6
-SQUARES = range(SIZE * SIZE)
-FILES = "abcdef"
-
-
-def square(file: int, rank: int) -> int:
-    """The square of ``file`` and ``rank``, both 0-based."""
-    return rank * SIZE + file
-
-
-def file_of(sq: int) -> int:
-    return sq % SIZE
-
-
-def rank_of(sq: int) -> int:
-    return sq // SIZE
-
-
-def name(sq: int) -> str:
-    return f"{FILES[sq % SIZE]}{sq // SIZE + 1}"
-
-
-_NAMES = {name(sq): sq for sq in SQUARES}
-
-
-def parse_square(text: str) -> int | None:
-    """The square named by ``text`` ("c3", any case), or None."""
-    return _NAMES.get(text.lower())
+GRID = Grid(SIZE)
+SQUARES = GRID.squares
+FILES = GRID.files
+square = GRID.square  # (file, rank), both 0-based
+file_of = GRID.file_of
+rank_of = GRID.rank_of
+name = GRID.name  # "c3"
+parse_square = GRID.parse  # "c3", any case; None for no square
 
 
 def same_lane(a: int, b: int) -> bool:
@@ -129,16 +112,14 @@ class Step:
 def _walk(start: int, direction: Direction, blocker: int) -> Step | None:
     """TI6: the step continues while its square is in a lane of ``blocker``; None when it
     would leave the board first."""
-    f, r = file_of(start), rank_of(start)
     jumped: list[int] = []
-    while True:
-        f, r = f + direction.df, r + direction.dr
-        if not (0 <= f < SIZE and 0 <= r < SIZE):
-            return None
-        sq = square(f, r)
-        if not same_lane(sq, blocker):
-            return Step(sq, tuple(jumped), direction)
-        jumped.append(sq)
+    at = GRID.shift(start, direction.df, direction.dr)
+    while at is not None:
+        if not same_lane(at, blocker):
+            return Step(at, tuple(jumped), direction)
+        jumped.append(at)
+        at = GRID.shift(at, direction.df, direction.dr)
+    return None
 
 
 # STEPS[start][blocker]: the possible steps from ``start`` while the other Spirit stands on
@@ -161,8 +142,7 @@ def steps_from(start: int, blocker: int, diagonal: bool) -> tuple[Step, ...]:
 
 def plain_step(start: int, direction: Direction) -> int | None:
     """One plain orthogonal step, lanes ignored (a Boar's Torii, TI17)."""
-    f, r = file_of(start) + direction.df, rank_of(start) + direction.dr
-    return square(f, r) if 0 <= f < SIZE and 0 <= r < SIZE else None
+    return GRID.shift(start, direction.df, direction.dr)
 
 
 # Lines of 4 orthogonally consecutive squares (TI10): 18 in rows, then 18 in columns.

@@ -13,12 +13,21 @@ never collide, so input may use either (``READ``).
 
 from __future__ import annotations
 
+from rules.grid import Grid
+
 SIZE = 7
-SQUARES = range(SIZE * SIZE)
-FILES = "abcdefg"
+GRID = Grid(SIZE)
+SQUARES = GRID.squares
+FILES = GRID.files
 RANKS = "1234567"
-NAMES: tuple[str, ...] = tuple(f + r for r in RANKS for f in FILES)
-SQUARE_OF: dict[str, int] = {name: sq for sq, name in enumerate(NAMES)}
+NAMES = GRID.names  # the machines' names, by square
+SQUARE_OF = GRID.numbers
+square = GRID.square  # (file, rank), both counted from 0
+file_of = GRID.file_of
+rank_of = GRID.rank_of
+name = GRID.name  # the machines' name of a square (``d2``)
+on_board = GRID.on_board
+shift = GRID.shift  # (square, dx files right, dy ranks up), None off the board
 SHOWN_FILES = "7654321"  # indexed by the machines' file (a..g)
 SHOWN_RANKS = "gfedcba"  # indexed by the machines' rank (1..7)
 SHOWN: tuple[str, ...] = tuple(f + r for r in SHOWN_RANKS for f in SHOWN_FILES)
@@ -36,34 +45,6 @@ LAST_RANK: tuple[frozenset[int], frozenset[int]] = (
 )
 
 
-def square(file: int, rank: int) -> int:
-    """The square of ``file`` and ``rank`` counted from 0."""
-    return rank * SIZE + file
-
-
-def file_of(sq: int) -> int:
-    return sq % SIZE
-
-
-def rank_of(sq: int) -> int:
-    return sq // SIZE
-
-
-def name(sq: int) -> str:
-    """The machines' name of ``sq`` (``d2``)."""
-    return NAMES[sq]
-
-
 def shown(sq: int) -> str:
     """The name players read on the board (``4f``)."""
     return SHOWN[sq]
-
-
-def on_board(file: int, rank: int) -> bool:
-    return 0 <= file < SIZE and 0 <= rank < SIZE
-
-
-def shift(sq: int, dx: int, dy: int) -> int | None:
-    """The square ``dx`` files right and ``dy`` ranks up of ``sq``, None off the board."""
-    file, rank = file_of(sq) + dx, rank_of(sq) + dy
-    return square(file, rank) if on_board(file, rank) else None
