@@ -1,9 +1,12 @@
 """Durable storage of matches, players, guild settings, results and ladders: a SQLite file,
 or a PostgreSQL database that several bot processes share.
 
-``Store`` is the one entry point; docs/STORAGE.md explains the schema, the two backends, the
-durability choices and where hidden information lives. ``python -m storage backup|check|copy``
-maintain it.
+``Store`` is the one entry point, and this module the surface the layers above import from
+(the ladders' and tournaments' transactions: ``storage.competitions``). Its parts:
+``backends`` (SQLite's and PostgreSQL's), ``matches`` (the log and snapshots), ``hosting``
+(the match service's rows and outbox), ``competitions`` (ladders, tournaments) and ``tools``
+(``python -m storage backup|check|copy``). docs/STORAGE.md explains the schema, the two
+backends, the durability choices and where hidden information lives.
 """
 
 from .competitions.ratings import Rating, RatingChange, RatingEvent
