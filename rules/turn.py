@@ -58,6 +58,7 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
     current: list[Staged[A, E, P]]  # the running turn's staged actions, in order
     turns: list[T]  # finished turns, in order
     result: Outcome | None
+    headers: dict[str, str]  # record headers the host keeps (player names...)
 
     # ---- what every game says of itself ------------------------------------------------
     @property
@@ -101,12 +102,21 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
     def _act_turn(self, side: Side, word: str, event: E) -> T:
         """The record line of a game-ending act."""
 
-    @abstractmethod
-    def copy(self) -> Self: ...
+    def copy(self) -> Self:
+        """A copy that plays on by itself: its own turns, staged actions and settled position
+        (the staged positions, never changed, are shared)."""
+        new = type(self).__new__(type(self))
+        new.__dict__.update(self.__dict__)
+        new.turns = list(self.turns)
+        new.current = list(self.current)
+        new.headers = dict(self.headers)
+        new.settled = self._copy_position(self.settled)
+        return new
 
-    def _own(self, position: P) -> P:
-        """A staged position made the game's own when its turn is played: a game whose
-        positions change in place copies it (copies of a game share their staged actions)."""
+    def _copy_position(self, position: P) -> P:
+        """A copy of ``position`` this game may change in place: a staged position becomes
+        the settled one when its turn is played, and copies of a game share their staged
+        positions. A game whose positions never change returns the position itself."""
         return position
 
     def _check_take_back(self, index: int) -> None:
@@ -225,7 +235,7 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
         """The staged actions leave the running turn; the position they leave is settled."""
         staged, self.current = self.current, []
         if staged:
-            self.settled = self._own(staged[-1].after)
+            self.settled = self._copy_position(staged[-1].after)
         return staged
 
     def resign(self, side: Side) -> E:

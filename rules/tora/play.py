@@ -69,17 +69,13 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         self.settled.start_turn(Side.CHALLENGER)
 
     def copy(self) -> Self:
-        new = type(self).__new__(type(self))
-        new.__dict__.update(self.__dict__)
-        new.turns = [
+        new = super().copy()
+        new.turns = [  # a Turn is a mutable record: each copy has its own
             Turn(t.side, t.round, t.game, list(t.texts), list(t.events), t.round_end)
             for t in self.turns
         ]
-        new.current = list(self.current)  # staged positions are never changed: shared
         new.assassins = self.assassins.copy()
         new.waived = set(self.waived)
-        new.headers = dict(self.headers)
-        new.settled = self.settled.copy()
         return new
 
     def for_player(self, side: Side) -> Self:
@@ -440,7 +436,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
     def _refuse_agreement(self, kind: str) -> ValueError:
         return ValueError(f"TORA has no agreement {kind!r}")
 
-    def _own(self, position: Position) -> Position:
+    def _copy_position(self, position: Position) -> Position:
         return position.copy()
 
 

@@ -89,14 +89,6 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
             lambda turn: not any(event.kind == ev.DECISION for event in turn.events),
         )
 
-    def copy(self) -> ToriiGame:
-        new = ToriiGame.__new__(ToriiGame)
-        new.__dict__.update(self.__dict__)
-        new.turns = list(self.turns)
-        new.current = list(self.current)
-        new.headers = dict(self.headers)
-        return new
-
     def __getstate__(self) -> dict[str, Any]:
         return {**self.__dict__, "_table": None}  # the legal-turn cache is rebuilt on demand
 

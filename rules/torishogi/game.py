@@ -13,7 +13,7 @@ labels) is the readable form in the board's coordinates (TS1, TS12), which ``app
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Self
 
 from rules.errors import IllegalAction
 from rules.grouped import choices_of, headers
@@ -94,16 +94,9 @@ class ToriShogiGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
             str(self.result),
         )
 
-    def copy(self) -> ToriShogiGame:
-        twin = ToriShogiGame.__new__(ToriShogiGame)
-        twin.settled = self.pos.copy()
-        twin.start_fen = self.start_fen
-        twin.turns = list(self.turns)
-        twin.current = list(self.current)
-        twin.headers = dict(self.headers)
-        twin.result = self.result
+    def copy(self) -> Self:
+        twin = super().copy()
         twin.history = list(self.history)
-        twin._legal = self._legal
         return twin
 
     def __getstate__(self) -> dict[str, Any]:
@@ -176,7 +169,7 @@ class ToriShogiGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
             when = "the deadline came with no move" if deadline else "no move is staged"
             raise IllegalAction(TURN_RULE, f"{when}: a turn is one move and cannot be passed")
 
-    def _own(self, position: Position) -> Position:
+    def _copy_position(self, position: Position) -> Position:
         return position.copy()
 
     def _play(self, staged: list[Staged[Move, Event, Position]]) -> Turn:
