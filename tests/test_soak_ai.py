@@ -1,8 +1,8 @@
-"""A soak test (issue 17): the AI players play each other, every game in turn, through the
-whole host (match service, SQLite, the real renderer, the Discord layer, the local emulator)
-for a bounded time (``TORA_SOAK_SECONDS``, 15 s by default: longer soaks set it). Every match ends (TORA has no
-limit on turns, and engines this fast may circle for long, so a match still going at
-``TURN_CAP`` turns is called off by an admin and checked the same way), no turn an engine
+"""A soak test: the AI players play each other, every game in turn, through the whole host
+(match service, SQLite, the real renderer, the Discord layer, the local emulator) for a
+bounded time (``TORA_SOAK_SECONDS``, 15 s by default; a longer soak sets it). Every match ends
+(TORA has no limit on turns, and engines this fast may circle for long, so a match still going
+at ``TURN_CAP`` turns is called off by an admin and checked the same way), no turn an engine
 chose is refused, and every record posted at the end replays, by the rules alone, to the
 result stored for its match."""
 
