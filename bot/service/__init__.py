@@ -1,6 +1,11 @@
 """The match service: challenges, setup, asynchronous turns with deadlines, private
 delivery through a transactional outbox, and recovery after restarts. See docs/SERVICE.md.
+
+The stored facts a front end reads through the service (``MatchService.records``) come with
+their types, so that a front end needs nothing of storage.
 """
+
+from storage import ButtonMessage, Hosted, MatchInfo
 
 from .agreements import open_proposals
 from .clock import ManualClock, SystemClock
@@ -30,6 +35,7 @@ from .ports import (
     Threads,
     Undeliverable,
 )
+from .records import Records
 from .service import MatchService
 from .terms import Settings, Terms
 
@@ -37,13 +43,16 @@ __all__ = [
     "UNAVAILABLE",
     "ActionRefused",
     "Attachment",
+    "ButtonMessage",
     "Buttons",
     "Clock",
     "DatabaseUnavailable",
     "Delivery",
     "DirectMessagesClosed",
     "GuildSettings",
+    "Hosted",
     "ManualClock",
+    "MatchInfo",
     "MatchService",
     "Menu",
     "Message",
@@ -51,6 +60,7 @@ __all__ = [
     "Place",
     "Pointing",
     "RateLimited",
+    "Records",
     "Refused",
     "Renderer",
     "Reply",

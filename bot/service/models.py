@@ -40,13 +40,14 @@ class Reply:
     and turn the command left: pass it back as ``expect`` with a later command (e.g. from a
     button on this reply) to have that command refused once that turn is over. ``buttons``
     are the verbs of the buttons this reply offers for that same turn (a hint's "Play
-    this")."""
+    this"). ``menu``: the Play panel's menu after the command, when it was asked for."""
 
     text: str
     files: tuple[Attachment, ...] = ()
     private: bool = True
     stamp: Stamp | None = None
     buttons: tuple[str, ...] = ()
+    menu: Menu | None = None
 
 
 @dataclass(frozen=True)

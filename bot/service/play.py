@@ -20,6 +20,7 @@ from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
 from .models import Menu, Reply, User
 from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
+from .ports import Attachment
 from .table import DRAW, OFFERS, RESET, Table, player_side
 from .texts import duration, moment, plural, quote
 
@@ -293,6 +294,13 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
         lines.append("Your Assassin's record: " + "; ".join(view.private_record) + ".")
     image = await ctx.private_file(view, status)
     return Reply("\n".join(lines), (image,), stamp=table.stamp)
+
+
+async def own_board(ctx: Context, table: Table, user: User) -> Attachment:
+    """A player's own board, as ``board`` shows it them (on their turn, the preview of what
+    they staged)."""
+    side = player_side(table, user)
+    return await ctx.private_file(table.game.view_for(side), table.status(ctx.now()))
 
 
 def phase_text(ctx: Context, table: Table) -> str:

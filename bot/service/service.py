@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import replace
 
 from rules import Side
 from storage import CorruptMatch, Hosted
@@ -29,6 +31,7 @@ from .offload import HINT, WorkerFailed
 from .phases import CHALLENGE, PLAYING, SETUP
 from .ports import Stamp
 from .questions import SetupForm
+from .records import Records
 from .table import DRAW, PAUSE, RESET, Table, player_side
 from .terms import Settings, Terms
 from .texts import escape
@@ -85,6 +88,11 @@ class MatchService(Host):
     @property
     def settings(self) -> Settings:
         return self._ctx.settings
+
+    @functools.cached_property
+    def records(self) -> Records:
+        """What a front end reads and keeps beside the commands (see ``records``)."""
+        return Records(self._ctx.store, self._ctx.clock)
 
     def on_ended(self, listener: EndedListener) -> None:
         """Call ``listener`` with every hosted match that ends, however it ends, once its
@@ -335,12 +343,23 @@ class MatchService(Host):
 
     # ---- turns ---------------------------------------------------------------------------
     async def play(
-        self, place: Place, user: User, action: str, expect: Stamp | None = None
+        self,
+        place: Place,
+        user: User,
+        action: str,
+        expect: Stamp | None = None,
+        *,
+        menu: bool = False,
     ) -> Reply:
-        """Stage one action of the player's turn (validated at once)."""
-        return await self._command(
-            place, user, expect, (PLAYING,), lambda t: play.play(self._ctx, t, user, action)
-        )
+        """Stage one action of the player's turn (validated at once). With ``menu``, the
+        reply holds the Play panel's menu of what is left to stage (``Reply.menu``), worked
+        out in the same command."""
+
+        async def flow(table: Table) -> Reply:
+            reply = await play.play(self._ctx, table, user, action)
+            return await self._with_menu(table, user, reply) if menu else reply
+
+        return await self._command(place, user, expect, (PLAYING,), flow)
 
     async def choices(
         self, place: Place, user: User, typed: str = "", limit: int = 25
@@ -361,10 +380,13 @@ class MatchService(Host):
         group: str | None = None,
         expect: Stamp | None = None,
         shown: play.Shown | None = None,
+        *,
+        board: bool = False,
     ) -> Menu:
         """The Play panel of the player to act: their legal actions by piece, and those of
         ``group`` with the picture pointing them out and the warnings of those ``shown``
-        (private; rate limited like any command)."""
+        (private; rate limited like any command). With ``board`` (and no group), the picture
+        is the player's own board, as ``board`` shows it them."""
         self._limit.take(user.id, self._ctx.now())
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
@@ -372,15 +394,32 @@ class MatchService(Host):
                 raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
             if expect is not None:
                 check_stamp(table, expect, self._ctx.cmd("board"))
-            return await play.menu(self._ctx, table, user, group, shown)
+            found = await play.menu(self._ctx, table, user, group, shown)
+            if board and group is None:
+                return replace(found, picture=await play.own_board(self._ctx, table, user))
+            return found
 
     async def undo(
-        self, place: Place, user: User, number: int | None = None, expect: Stamp | None = None
+        self,
+        place: Place,
+        user: User,
+        number: int | None = None,
+        expect: Stamp | None = None,
+        *,
+        menu: bool = False,
     ) -> Reply:
-        """Take back the last staged action, or action ``number`` (from 1) of the turn."""
-        return await self._command(
-            place, user, expect, (PLAYING,), lambda t: play.undo(self._ctx, t, user, number)
-        )
+        """Take back the last staged action, or action ``number`` (from 1) of the turn. With
+        ``menu``, the reply holds the Play panel's menu after it, as ``play``'s does."""
+
+        async def flow(table: Table) -> Reply:
+            reply = await play.undo(self._ctx, table, user, number)
+            return await self._with_menu(table, user, reply) if menu else reply
+
+        return await self._command(place, user, expect, (PLAYING,), flow)
+
+    async def _with_menu(self, table: Table, user: User, reply: Reply) -> Reply:
+        """``reply`` with the Play panel's menu of the state it left (its pieces)."""
+        return replace(reply, menu=await play.menu(self._ctx, table, user, None))
 
     async def board(self, place: Place, user: User) -> Reply:
         """The user's own view of the match: a player's private board and preview, or the

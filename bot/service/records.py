@@ -1,0 +1,90 @@
+"""What a front end reads and keeps beside the commands (``MatchService.records``): the
+hosted matches of a channel or a player, a match's public summary, record and final
+position, a player's name, a server's settings, the messages it showed buttons on, and the
+interactions it took. None of it is locked or rate limited: each is one read or write of
+the store. Everything read here is public, except ``record`` for a side, which only that
+player may be shown."""
+
+from __future__ import annotations
+
+from rules import GameView, Outcome, Side
+from storage import ButtonMessage, Hosted, HostedNotFound, MatchInfo, MatchNotFound, Store
+
+from .guild import GuildSettings, load_guild, save_guild
+from .ports import Clock
+
+
+class Records:
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self._store = store
+        self._clock = clock
+
+    # ---- hosted matches --------------------------------------------------------------------
+    async def live_in_channel(self, channel_id: int) -> Hosted | None:
+        """The channel's live (not ended) hosted match, if any."""
+        return await self._store.hosting.live_in_channel(channel_id)
+
+    async def latest_in_channel(self, channel_id: int, with_game: bool = False) -> Hosted | None:
+        """The channel's most recent hosted match, live or ended (``with_game``: whose game
+        started)."""
+        return await self._store.hosting.latest_in_channel(channel_id, with_game=with_game)
+
+    async def hosted(self, hosted_id: int) -> Hosted | None:
+        """A hosted match by its number, live or ended (None: there is none)."""
+        try:
+            return await self._store.hosting.get(hosted_id)
+        except HostedNotFound:
+            return None
+
+    async def of_user(self, user_id: int, most: int = 50) -> list[Hosted]:
+        """The user's hosted matches, live or ended, the newest first."""
+        return await self._store.hosting.of_user(user_id, most)
+
+    # ---- matches and players ---------------------------------------------------------------
+    async def match_info(self, match_id: int) -> MatchInfo | None:
+        """A match's public summary (None: there is no such match)."""
+        try:
+            return await self._store.match_info(match_id)
+        except MatchNotFound:
+            return None
+
+    async def record(self, match_id: int, side: Side | None = None) -> str:
+        """The match's record (R50): the public one, or as ``side``'s player may see it (their
+        own hidden actions in full), for that player alone."""
+        if side is None:
+            return await self._store.export_record(match_id)
+        return await self._store.private_export_record(match_id, side)
+
+    async def public_position(self, match_id: int) -> tuple[GameView, Outcome | None]:
+        """The match's position as everyone may see it (``view_for(None)``), and its outcome
+        if it is over."""
+        game = (await self._store.load(match_id)).game
+        return game.view_for(None), game.outcome()
+
+    async def player_name(self, user_id: int) -> str | None:
+        """The name a player was last seen by (None: never seen)."""
+        player = await self._store.player(user_id)
+        return None if player is None else player.name
+
+    # ---- servers -------------------------------------------------------------------------
+    async def guild(self, guild_id: int) -> GuildSettings:
+        return await load_guild(self._store, guild_id)
+
+    async def save_guild(self, guild_id: int, settings: GuildSettings) -> None:
+        await save_guild(self._store, guild_id, settings)
+
+    # ---- what a front end showed ---------------------------------------------------------
+    async def remember_buttons(self, sent: ButtonMessage) -> None:
+        """A message went out with buttons for a hosted match's turn."""
+        await self._store.hosting.remember_buttons(sent)
+
+    async def button_messages(self, hosted_id: int) -> list[ButtonMessage]:
+        return await self._store.hosting.button_messages(hosted_id)
+
+    async def forget_buttons(self, channel_id: int, message_id: int) -> None:
+        await self._store.hosting.forget_buttons(channel_id, message_id)
+
+    async def first_seen(self, interaction_id: int) -> bool:
+        """Whether no process sharing the database has taken this interaction before (it is
+        taken now)."""
+        return await self._store.sharing.first_seen(interaction_id, self._clock.now())
