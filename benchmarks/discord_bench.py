@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.discord import menus
+from bot.app import menus
 from emulator import Interaction
 from harness.stage import Stage, planned_turn
 from rules.tora import Game, IllegalAction, Side

@@ -92,7 +92,7 @@ class Sample:
 
 def _renderer() -> tuple[Renderer, str]:
     try:
-        from bot.pictures import PillowRenderer
+        from bot.app.pictures import PillowRenderer
     except ImportError:
         return DigestRenderer(), "digest renderer"
     return PillowRenderer(), "render's PNGs"

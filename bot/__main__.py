@@ -11,23 +11,26 @@ import os
 import signal
 import sys
 
-import discord
-
-from bot.discord.client import ToraBot, point_at, sync_commands
-from bot.discord.config import Config, ConfigError
-from bot.discord.logs import setup_logging
+from bot.build import build
+from bot.config import Config, ConfigError
+from bot.discord.client import TokenRefused, point_at, sync_commands
+from bot.logs import setup_logging
 
 log = logging.getLogger("bot")
 
 
 async def serve(config: Config) -> int:
     """Run until SIGTERM or SIGINT, then stop the service, the connection and the store."""
-    bot = ToraBot(config)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    runner = asyncio.create_task(bot.start(config.token), name="discord")
+    try:
+        bot = await build(config)
+    except Exception:
+        log.exception("the bot stopped on an error")
+        return 1
+    runner = asyncio.create_task(bot.run(), name="discord")
     stopper = asyncio.create_task(stop.wait(), name="signals")
     await asyncio.wait((runner, stopper), return_when=asyncio.FIRST_COMPLETED)
     if stop.is_set():
@@ -40,7 +43,7 @@ async def serve(config: Config) -> int:
         await runner
     except asyncio.CancelledError:
         pass
-    except discord.LoginFailure:
+    except TokenRefused:
         log.error("Discord refused the token: check DISCORD_TOKEN")
         return 1
     except Exception:
@@ -74,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(config.log_level)
     point_at(config.api_base, config.gateway)
     if args.command == "sync":
-        synced, where = asyncio.run(sync_commands(config, args.guild or config.sync_guild))
+        synced, where = asyncio.run(sync_commands(config.token, args.guild or config.sync_guild))
         log.info(f"synced {synced} command(s) {where}")
         return 0
     return asyncio.run(serve(config))

@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from bot.discord.logs import setup_logging
+from bot.logs import setup_logging
 from emulator import Interaction, Msg
 from emulator.models import walk_components
 from rules.tora import Game, Side

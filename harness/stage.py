@@ -1,7 +1,8 @@
 """The bot on a stage: a local Discord emulator (``emulator``) with a server, a channel
-and users, and the bot connected to it, either in this process or as ``python -m bot`` in a
-child process (which can be killed and started again). The end-to-end tests, ``make demo``
-and the Discord benchmark act as users through it."""
+and users, and the bot connected to it, either in this process (made by ``bot.build``, as
+``python -m bot`` makes it) or as ``python -m bot`` in a child process (which can be killed
+and started again). The end-to-end tests, ``make demo`` and the Discord benchmark act as
+users through it."""
 
 from __future__ import annotations
 
@@ -15,9 +16,10 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from bot.discord import menus
-from bot.discord.client import ToraBot, point_at, sync_commands
-from bot.discord.config import Config
+from bot.app import menus
+from bot.build import Bot, build
+from bot.config import Config
+from bot.discord.client import point_at, sync_commands
 from bot.service import Clock, Settings
 from emulator import Emulator, Interaction, Msg
 from emulator.models import walk_components
@@ -60,7 +62,7 @@ class Stage:
         self.channels: list[int] = []
         self.channel_count = channels
         self.user: dict[str, int] = {}
-        self.bot: ToraBot | None = None
+        self.bot: Bot | None = None
         self._task: asyncio.Task[None] | None = None
         self.database = database or StoreConfig(path=workdir / "tora.sqlite3")
         self.shards = shards
@@ -91,7 +93,7 @@ class Stage:
         self.channels = [emu.add_channel(self.guild, f"tora-{n}") for n in range(count)]
         self.user = {name: emu.add_user(name, admin=name == "admin") for name in self.names}
         point_at(emu.api_base, emu.gateway_url)
-        await sync_commands(self.config, None)
+        await sync_commands(emu.token, None)
         await self.launch()
 
     async def launch(self, number: int | None = None) -> None:
@@ -103,14 +105,16 @@ class Stage:
             for n in numbers:
                 self.children[n] = await self._spawn(n)
         else:
-            self.bot = ToraBot(self.config, settings=self.settings, clock=self.clock, dm_rate=500)
-            self._task = asyncio.create_task(self.bot.start(self.emu.token))
+            self.bot = await build(
+                self.config, settings=self.settings, clock=self.clock, dm_rate=500
+            )
+            self._task = asyncio.create_task(self.bot.run())
         await self.emu.wait_until(lambda: self.emu.identifies > before, 30, "the bot to connect")
         await self.emu.wait_ready(60, sessions=self.shard_count)
         if self.bot is not None:
             # "ready" is dispatched a moment after the guilds arrive; closing the bot before
             # then makes that dispatch fail on a closed loop.
-            await asyncio.wait_for(self.bot.wait_until_ready(), 30)
+            await asyncio.wait_for(self.bot.client.wait_until_ready(), 30)
 
     async def _spawn(self, number: int) -> asyncio.subprocess.Process:
         database = self.database
@@ -258,7 +262,7 @@ class Stage:
     async def quiet(self, timeout: float = 30) -> None:
         """Wait until the bot (in this process) has delivered everything it has to say, and
         disabled the buttons that stopped applying."""
-        assert self.bot is not None and self.bot.store is not None
+        assert self.bot is not None
         store = self.bot.store
         loop = asyncio.get_running_loop()
         until = loop.time() + timeout
@@ -266,8 +270,7 @@ class Stage:
             if loop.time() > until:
                 raise TimeoutError("the bot's outbox is not empty")
             await asyncio.sleep(0.02)
-        if self.bot.sweeper is not None:
-            await asyncio.wait_for(self.bot.sweeper.idle(), max(0.1, until - loop.time()))
+        await asyncio.wait_for(self.bot.sweeper.idle(), max(0.1, until - loop.time()))
 
     async def posted(self, needle: str, channel: int | None = None, timeout: float = 30) -> str:
         """Wait for a public post containing ``needle``; its text."""

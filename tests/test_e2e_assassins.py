@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.discord import menus
+from bot.app import menus
 from bot.service import ManualClock
 from emulator.world import visible_bytes
 from harness.stage import Stage

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bot import pictures
+from bot.app import pictures
 from bot.service import Pointing
 from emulator.models import Msg, walk_components
 from harness.stage import Stage

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.discord import menus
+from bot.app import menus
 from emulator import Interaction
 from emulator.models import walk_components
 from harness.stage import Stage, panel_turn

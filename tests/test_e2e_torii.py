@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.discord import menus
+from bot.app import menus
 from harness.stage import Stage
 from rules import Side, game_type
 from rules.torii import ToriiGame

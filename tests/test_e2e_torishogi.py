@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from bot.discord import menus
+from bot.app import menus
 from emulator.models import Msg, walk_components
 from harness.stage import Stage
 from rules import Side

@@ -1,7 +1,7 @@
-"""The front end's actions layer on a real match service (the test harness), and the safe
-answering of interactions with a fake interaction: DM commands find the caller's match,
-threads per match, buttons stamped and refused when stale, refusals and failures shown to
-the caller alone."""
+"""The application layer's actions on a real match service (the test harness), and the
+Discord adapter's safe answering of interactions with a fake interaction: DM commands find
+the caller's match, threads per match, buttons stamped and refused when stale, refusals and
+failures shown to the caller alone."""
 
 from __future__ import annotations
 
@@ -13,12 +13,14 @@ from typing import Any
 import discord
 import pytest
 
-from bot.discord import autocomplete
-from bot.discord.actions import Actions, ChallengeOptions, terms_of
-from bot.discord.buttons import Press
-from bot.discord.callers import Caller
-from bot.discord.lookups import Lookups
-from bot.discord.respond import Answer, Handled, Unusable, run
+from bot.app import Answer, App, Caller, Unusable
+from bot.app.actions import Actions, ChallengeOptions, terms_of
+from bot.app.buttons import Press
+from bot.app.lookups import Lookups
+from bot.discord.autocomplete import Completing
+from bot.discord.buttons import buttons
+from bot.discord.handlers import Handlers
+from bot.discord.respond import Handled, Responder
 from bot.ladder.desk import LadderDesk
 from bot.service import (
     GuildSettings,
@@ -31,6 +33,7 @@ from bot.service import (
     save_guild,
 )
 from bot.service.testing import Harness, RecordingThreads
+from bot.tournament.desk import TournamentDesk
 
 GUILD, CHANNEL = 1, 100
 ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")
@@ -63,7 +66,16 @@ class Threads:
 
 @pytest.fixture
 async def act(h: Harness) -> Actions:
-    return Actions(h.service, h.store, Threads())
+    return Actions(h.service, Threads())
+
+
+def completing(act: Actions, h: Harness) -> Completing:
+    """The ``/tora`` groups' autocomplete, over an application layer of ``act``'s service."""
+    desk = LadderDesk(h.service, h.store, RecordingThreads())
+    cups = TournamentDesk(h.store, h.service, RecordingThreads())
+    group = Completing()
+    group.handlers = Handlers(App(h.service, desk, cups, act.threads), Responder(buttons))
+    return group
 
 
 async def start_short(act: Actions, h: Harness, channel: int = CHANNEL) -> None:
@@ -107,8 +119,7 @@ async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Ha
     await start_short(act, h)
     [(_shown, first)] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
     answer = await act.act(here(ANN), None, first)
-    assert answer.view is not None
-    ids = [item.custom_id for item in answer.view.children]
+    ids = [press.custom_id for press in answer.buttons]
     assert ids == [
         f"tora:play:{CHANNEL}:m1t1",
         f"tora:end:{CHANNEL}:m1t1",
@@ -131,8 +142,8 @@ async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Ha
 async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harness, caplog) -> None:
     """Regression: every keystroke of a spectator logged an ERROR with a traceback."""
     await start_short(act, h)
+    group = completing(act, h)
     interaction = SimpleNamespace(
-        client=SimpleNamespace(actions=act),
         namespace=SimpleNamespace(match=None),
         user=SimpleNamespace(id=CARL.id, display_name="carl"),
         channel=None,
@@ -141,13 +152,13 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
         permissions=SimpleNamespace(manage_guild=False),
     )
     with caplog.at_level(logging.INFO):
-        choices = await autocomplete.action(interaction, "A v5")
+        choices = await group.complete_action(interaction, "A v5")
     assert [c.name for c in choices] == [
         "Only ann (Challenger) and bob (Opposition) play in this match; you are welcome to watch."
     ]
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     interaction.user = SimpleNamespace(id=BOB.id, display_name="bob")
-    assert [c.name for c in await autocomplete.action(interaction, "")] == ["It is ann's turn."]
+    assert [c.name for c in await group.complete_action(interaction, "")] == ["It is ann's turn."]
 
 
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(
@@ -193,7 +204,7 @@ async def test_a_refused_challenge_opens_no_thread(tmp_path) -> None:
     caps were checked, so one user could make the bot open a thread per attempt."""
     settings = Settings(burst=4, every=60.0, user_challenges=2, guild_challenges=3)
     async with Harness(tmp_path / "t.sqlite3", settings=settings) as h:
-        act = Actions(h.service, h.store, Threads())
+        act = Actions(h.service, Threads())
         threads = act.threads
         assert isinstance(threads, Threads)
         await save_guild(h.store, GUILD, GuildSettings(threads=True))
@@ -213,7 +224,7 @@ async def test_a_refused_challenge_opens_no_thread(tmp_path) -> None:
 
 
 async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> None:
-    lookups = Lookups(act, h.store, LadderDesk(h.service, h.store, RecordingThreads()))
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
     with pytest.raises(Unusable, match="No match has been played here yet"):
         await lookups.record(here(ANN), None, None)
     await start_short(act, h)
@@ -276,7 +287,7 @@ def fake_interaction(late: bool = False, failing_edits: int = 0) -> tuple[Any, l
 
     interaction = SimpleNamespace(
         id=1,
-        client=SimpleNamespace(handled=Handled()),
+        responder=Responder(buttons, Handled()),  # the bot's, with the interactions it took
         response=FakeResponse(log, late),
         extras={},
         edit_original_response=edit,
@@ -286,6 +297,11 @@ def fake_interaction(late: bool = False, failing_edits: int = 0) -> tuple[Any, l
         user=SimpleNamespace(id=2),
     )
     return interaction, log
+
+
+async def run(interaction: Any, work: Any, *, private: bool) -> None:
+    """Answer ``interaction`` as the bot does."""
+    await interaction.responder.run(interaction, work, private=private)
 
 
 async def test_refusals_go_to_the_caller_alone_after_a_deferral() -> None:

@@ -250,11 +250,11 @@ async def test_a_sweep_that_fails_is_logged_not_left_unretrieved(
     """Regression: a sweep of stale buttons whose read failed (the database away) died
     with "Task exception was never retrieved"."""
 
-    async def get(hosted_id: int) -> None:
+    async def sweep(hosted_id: int) -> None:
         raise ConnectionError("the database went away (simulated)")
 
-    store = SimpleNamespace(hosting=SimpleNamespace(get=get))
-    sweeper = Sweeper(store, FakeClient())  # type: ignore[arg-type]
+    sweeping = SimpleNamespace(sweep=sweep)
+    sweeper = Sweeper(sweeping, FakeClient())  # type: ignore[arg-type]
     unretrieved: list[dict[str, Any]] = []
     loop = asyncio.get_running_loop()
     loop.set_exception_handler(lambda _loop, context: unretrieved.append(context))

@@ -1,6 +1,6 @@
-"""The Discord front end's small parts, without Discord: option parsing, button custom ids,
-nonces and mentions, message splitting, configuration, the rules lookup, and the memory the
-delivery keeps (DM pace, closed DMs, latest interactions)."""
+"""The small parts of the application layer and the Discord adapter, without Discord: option
+parsing, button custom ids, nonces and mentions, message splitting, configuration, the rules
+lookup, and the memory the delivery keeps (DM pace, closed DMs, latest interactions)."""
 
 from __future__ import annotations
 
@@ -10,14 +10,17 @@ import re
 import pytest
 
 from bot.__main__ import main as bot_main
-from bot.discord import rulebook
+from bot.app import rulebook
+from bot.app.answers import explain
+from bot.app.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, presses
+from bot.app.pacing import Pace
+from bot.app.parsing import BadDuration, parse_duration
+from bot.config import DISCORD_API, NO_TOKEN, Config, ConfigError
 from bot.discord.autocomplete import hint
-from bot.discord.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, ToraButton, buttons
-from bot.discord.config import DISCORD_API, NO_TOKEN, Config, ConfigError
+from bot.discord.buttons import ToraButton, buttons
 from bot.discord.delivery import mentioning, nonce
-from bot.discord.pacing import Closed, Latest, Pace
-from bot.discord.parsing import BadDuration, parse_duration
-from bot.discord.respond import LIMIT, explain, split
+from bot.discord.memories import Closed, Latest
+from bot.discord.respond import LIMIT, split
 from bot.service import UNAVAILABLE, DatabaseUnavailable, Message, Stamp
 from rules.registry import GAMES
 
@@ -70,7 +73,7 @@ def test_button_custom_ids_round_trip_and_fit_discord() -> None:
     assert Press.parse("tora:end:2:x") is None
     assert Press.parse("tora:end:1:2:9") is None  # an old button (its match's version)
     assert re.fullmatch(LEGACY_TEMPLATE, "tora:end:1:2:9")
-    view = buttons(("end", "undo", "preview"), 2, Stamp(9, 4))
+    view = buttons(presses(("end", "undo", "preview"), 2, Stamp(9, 4)))
     ids = [item.custom_id for item in view.children]
     assert ids == ["tora:end:2:m9t4", "tora:undo:2:m9t4", "tora:preview:2:-"]
     assert all(isinstance(item, ToraButton) for item in view.children)

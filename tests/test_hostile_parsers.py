@@ -14,8 +14,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.discord import rulebook
-from bot.discord.parsing import BadDuration, parse_duration
+from bot.app import rulebook
+from bot.app.parsing import BadDuration, parse_duration
 from rules.tora import ActionError, Game, Options
 from rules.tora.geometry import parse_square
 from rules.tora.notation import MAX_ACTION, parse

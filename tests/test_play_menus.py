@@ -11,8 +11,8 @@ from collections import Counter
 
 import pytest
 
-from bot.discord import menus
-from bot.discord.menus import Nav
+from bot.app import menus
+from bot.app.menus import Nav
 from rules.tora import Game, IllegalAction, Options
 
 

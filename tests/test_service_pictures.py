@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.pictures import PillowRenderer
+from bot.app.pictures import PillowRenderer
 from bot.service import Place, Status, User
 from bot.service.testing import Harness
 from rules.tora import Game, Side

@@ -1,5 +1,10 @@
-"""Autocomplete for the ``/tora`` options. Discord asks at every keystroke and shows nothing
-if the answer is late or fails, so each of these is quick and never raises."""
+"""Autocomplete for the ``/tora`` options, over the application layer's ``completions``.
+Discord asks at every keystroke and shows nothing if the answer is late or fails, so each of
+these is quick and never raises: a refusal (not your turn, no match here) is a one-line hint
+as the only choice, and only a real failure is logged as an error.
+
+The command groups inherit ``Completing``: discord.py calls an autocomplete method with the
+group its command is bound to, whose ``handlers`` hold the application layer."""
 
 from __future__ import annotations
 
@@ -10,98 +15,119 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.app.answers import Unusable, explain, first_sentence
+from bot.app.completions import Completion
 from bot.service import Refused
-from rules.tora import CUSTOM, STRATEGIES, preset_names
 
-from . import guide
 from .callers import caller_of
-from .respond import Unusable, sentence
+from .handlers import Serving
 
 log = logging.getLogger(__name__)
 MOST = 25  # Discord shows at most 25 choices
 Choices = list[app_commands.Choice[str]]
 
 
-def _choices(values: list[str] | list[tuple[str, str]]) -> Choices:
-    out = []
-    for value in values[:MOST]:
-        name, val = value if isinstance(value, tuple) else (value, value)
-        out.append(app_commands.Choice(name=name[:100], value=val[:100]))
-    return out
-
-
-def _safe(
-    complete: Callable[[discord.Interaction[Any], str], Awaitable[Choices]],
-) -> Callable[[discord.Interaction[Any], str], Awaitable[Choices]]:
-    """Never raise: a refusal (not your turn, no match here) becomes a one-line hint, and
-    only a real failure is logged as an error."""
-
-    async def safely(interaction: discord.Interaction[Any], current: str) -> Choices:
-        try:
-            return await complete(interaction, current)
-        except (Refused, Unusable) as refusal:
-            return hint(str(refusal))
-        except Exception:
-            log.exception("autocomplete failed", extra={"user": interaction.user.id})
-            return []
-
-    safely.__name__ = complete.__name__
-    return safely
+def choices(found: list[Completion]) -> Choices:
+    return [app_commands.Choice(name=name[:100], value=value[:100]) for name, value in found[:MOST]]
 
 
 def hint(text: str) -> Choices:
     """A refusal's first sentence as the only choice: the user reads why there is none."""
-    first = sentence(text.split(". ")[0].rstrip(".") + ".")
+    first = first_sentence(text)
     return [app_commands.Choice(name=first[:100], value=first[:100])]
 
 
-@_safe
-async def action(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """The caller's legal actions that match what they typed (from the service), each
-    shown in words and standing for its notation, which is what the command receives."""
-    match = getattr(interaction.namespace, "match", None)
-    actions = interaction.client.actions
-    return _choices(await actions.choices(caller_of(interaction), match, current))
+async def safely(
+    interaction: discord.Interaction[Any], complete: Callable[[], Awaitable[list[Completion]]]
+) -> Choices:
+    """``complete``'s choices, never raising (see the module's docstring)."""
+    try:
+        return choices(await complete())
+    except (Refused, Unusable) as refusal:
+        return hint(str(refusal))
+    except Exception:
+        log.exception("autocomplete failed", extra={"user": interaction.user.id})
+        return []
 
 
-@_safe
-async def match(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """The caller's live matches, for commands given in a DM."""
-    return _choices(await interaction.client.actions.my_matches(interaction.user.id, current))
+def _option(interaction: discord.Interaction[Any], name: str) -> Any:
+    """An option typed so far in the command being completed (None: not yet)."""
+    return getattr(interaction.namespace, name, None)
 
 
-@_safe
-async def strategy(interaction: discord.Interaction[Any], current: str) -> Choices:
-    return _choices([s for s in STRATEGIES if s.startswith(current.strip().lower())])
+class Completing(Serving):
+    """The autocomplete methods of the ``/tora`` groups."""
 
+    async def complete_action(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        """The caller's legal actions that match what they typed (from the service), each
+        shown in words and standing for its notation, which is what the command receives."""
+        found = self.handlers.app.completions
+        match = _option(interaction, "match")
+        return await safely(
+            interaction, lambda: found.action(caller_of(interaction), match, current)
+        )
 
-@_safe
-async def assassin(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """Where the caller's own Assassin may start, under the strategy they chose (R41)."""
-    match = getattr(interaction.namespace, "match", None)
-    actions = interaction.client.actions
-    return _choices(await actions.assassin_squares(caller_of(interaction), match, current))
+    async def complete_match(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        """The caller's live matches, for commands given in a DM."""
+        found = self.handlers.app.completions
+        return await safely(interaction, lambda: found.match(caller_of(interaction), current))
 
+    async def complete_strategy(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> Choices:
+        found = self.handlers.app.completions
 
-@_safe
-async def terrain(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """The presets of the board chosen so far (short by default), and ``custom``."""
-    board = getattr(interaction.namespace, "board", None) or "short"
-    names = [*preset_names(board), CUSTOM]
-    return _choices([n for n in names if n.startswith(current.strip().lower())])
+        async def strategies() -> list[Completion]:
+            return found.strategy(current)
 
+        return await safely(interaction, strategies)
 
-@_safe
-async def topic(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """Every game's rulings, pieces and powers holding what was typed, the game chosen (or
-    the match's here) first."""
-    game = getattr(interaction.namespace, "game", None)
-    actions = interaction.client.actions
-    return _choices(await guide.topics(actions, caller_of(interaction), current, game))
+    async def complete_assassin(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> Choices:
+        """Where the caller's own Assassin may start, under the strategy they chose (R41)."""
+        found = self.handlers.app.completions
+        match = _option(interaction, "match")
+        return await safely(
+            interaction, lambda: found.assassin(caller_of(interaction), match, current)
+        )
 
+    async def complete_terrain(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> Choices:
+        """The presets of the board chosen so far (short by default), and ``custom``."""
+        found = self.handlers.app.completions
+        board = _option(interaction, "board") or "short"
 
-@_safe
-async def tournament(interaction: discord.Interaction[Any], current: str) -> Choices:
-    """The server's tournament names starting with what was typed."""
-    cups = interaction.client.tournaments
-    return _choices(await cups.names(interaction.guild_id, current.strip()))
+        async def terrains() -> list[Completion]:
+            return found.terrain(board, current)
+
+        return await safely(interaction, terrains)
+
+    async def complete_topic(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        """Every game's rulings, pieces and powers holding what was typed, the game chosen (or
+        the match's here) first."""
+        found = self.handlers.app.completions
+        game = _option(interaction, "game")
+        return await safely(interaction, lambda: found.topic(caller_of(interaction), game, current))
+
+    async def complete_tournament(
+        self, interaction: discord.Interaction[Any], current: str
+    ) -> Choices:
+        """The server's tournament names starting with what was typed."""
+        found = self.handlers.app.completions
+        return await safely(interaction, lambda: found.tournament(caller_of(interaction), current))
+
+    async def complete_spirit(self, interaction: discord.Interaction[Any], current: str) -> Choices:
+        """``/tora setup spirit``: the match's Spirits with what each does (its power)."""
+        try:
+            caller = caller_of(interaction)
+            match = _option(interaction, "match")
+            found = await self.handlers.app.completions.spirit(caller, match, current)
+        except (Refused, Unusable) as refusal:
+            first = (explain(refusal) or "").split(". ")[0].rstrip(".")[:99] + "."
+            return [app_commands.Choice(name=first, value=first)]
+        except Exception:
+            log.exception("setup autocomplete failed", extra={"user": interaction.user.id})
+            return []
+        return [app_commands.Choice(name=name[:100], value=value) for name, value in found[:MOST]]

@@ -1,27 +1,14 @@
-"""Who gave a command, and where: the one place that reads these from a discord.py
-interaction, so that the actions below never touch discord.py's objects."""
+"""Who gave a command, and where, read from a discord.py interaction: the one place that
+does, so that the application layer never touches discord.py's objects."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import discord
 
+from bot.app.callers import Caller
 from bot.service import User
-
-
-@dataclass(frozen=True)
-class Caller:
-    user: User
-    guild_id: int | None  # None: a direct message with the bot
-    channel_id: int
-    admin: bool = False  # may manage the server (settings, cancel)
-    text_channel: bool = False  # a server's text channel (not a thread): may hold threads
-
-    @property
-    def in_dm(self) -> bool:
-        return self.guild_id is None
 
 
 def person(user: discord.abc.User) -> User:

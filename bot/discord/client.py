@@ -1,40 +1,25 @@
-"""The bot: a discord.py client whose ``setup_hook`` opens the store and starts the match
-service with the Discord delivery, and registers the persistent buttons. The command tree is
-built at construction and synced only on demand (``python -m bot sync``)."""
+"""The Discord client: the gateway connection (the shards its process holds), the ``/tora``
+command tree and the persistent components, all acting through the handlers the wiring gives
+it (``install``; ``bot.build`` makes them). The command tree is synced only on demand
+(``python -m bot sync``)."""
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol, cast
 
 import discord
 import yarl
 from discord import app_commands
 
-from bot.ladder.desk import LadderDesk
-from bot.ladder.rating import listen
-from bot.ladder.runner import LadderRunner
-from bot.pictures import PillowRenderer
-from bot.service import Clock, MatchService, Settings
-from bot.tournament.desk import TournamentDesk
-from storage import Store
-
-from .actions import Actions
 from .buttons import LegacyButton, ToraButton
-from .commands import build_group
-from .config import Config
-from .costly import Limits
-from .delivery import DiscordDelivery
-from .lookups import Lookups
+from .commands import Tora
+from .handlers import Handlers
 from .panel import PanelButton, PanelSelect
-from .playing import Playing
-from .respond import NOBODY, Handled, report
-from .setup_form import SetupButton, SetupForms, SetupSelect
-from .sweeper import Sweeper
-from .tournaments import Tournaments
+from .respond import NOBODY, report
+from .setup_form import SetupButton, SetupSelect
 
 log = logging.getLogger(__name__)
-SHARED_POLL = 2.0  # seconds: how often a process sharing its database looks for others' work
 
 
 def point_at(api_base: str, gateway: str | None) -> None:
@@ -50,19 +35,21 @@ def point_at(api_base: str, gateway: str | None) -> None:
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
-def command_tree(client: discord.Client) -> app_commands.CommandTree[Any]:
+def command_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree[Any]:
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
-    tree.add_command(build_group())
+    tree.add_command(Tora(handlers))
     return tree
 
 
-async def sync_commands(config: Config, guild_id: int | None) -> tuple[int, str]:
+async def sync_commands(token: str, guild_id: int | None) -> tuple[int, str]:
     """Upload the command tree to one server (at once: for testing) or everywhere (global
-    commands, which Discord may take a while to show); how many went, and where."""
+    commands, which Discord may take a while to show); how many went, and where. Only the
+    commands' names, options and descriptions go: this client never runs them, so they are
+    bound to no handlers."""
     client = discord.Client(intents=discord.Intents(guilds=True))
-    tree = command_tree(client)
+    tree = command_tree(client, cast(Handlers, None))
     async with client:
-        await client.login(config.token)
+        await client.login(token)
         if guild_id is None:
             return len(await tree.sync()), "globally"
         guild = discord.Object(guild_id)
@@ -70,86 +57,61 @@ async def sync_commands(config: Config, guild_id: int | None) -> tuple[int, str]
         return len(await tree.sync(guild=guild)), f"to server {guild_id}"
 
 
-class ToraBot(discord.AutoShardedClient):
-    """The bot, holding the shards its config names (all of them by default: one shard).
-    Several processes may each hold some shards of one bot on one database
-    (docs/DEPLOY.md): DMs arrive on shard 0, every process may act on any match."""
+class TokenRefused(Exception):
+    """Discord refused the bot's token."""
 
-    def __init__(
-        self,
-        config: Config,
-        *,
-        settings: Settings | None = None,
-        clock: Clock | None = None,
-        dm_rate: float = 5.0,
-        dm_burst: int = 20,
-    ) -> None:
+
+class Seeing(Protocol):
+    """Who remembers each user's latest interaction (the delivery)."""
+
+    def seen(self, interaction: discord.Interaction[Any]) -> None:
+        """``interaction`` arrived."""
+
+
+class ToraBot(discord.AutoShardedClient):
+    """The bot's connection to Discord, holding the shards its process holds (all of them
+    by default: one shard). Several processes may each hold some shards of one bot on one
+    database (docs/DEPLOY.md): DMs arrive on shard 0, every process may act on any match."""
+
+    def __init__(self, shards: tuple[int, ...] | None = None, shard_count: int = 1) -> None:
         # Slash commands and buttons need no privileged intents; guilds keeps channels known.
         super().__init__(
             intents=discord.Intents(guilds=True),
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),  # the default; posts name theirs
-            shard_ids=None if config.shards is None else list(config.shards),
-            shard_count=config.shard_count,
+            shard_ids=None if shards is None else list(shards),
+            shard_count=shard_count,
         )
-        self.config = config
-        self.settings = settings or Settings(
-            ai_processes=config.ai_processes,
-            poll_seconds=SHARED_POLL if config.shared else None,
-            claim_seconds=config.claim_seconds,
-        )
-        self.clock = clock  # None: the system's (a test or the demo may bring its own)
-        self._dm_pace = (dm_rate, dm_burst)
-        self.tree = command_tree(self)
-        self.tree.on_error = self._command_error
-        self.handled = Handled()  # interactions acted on, each once
-        self.store: Store | None = None
-        self.service: MatchService | None = None
-        self.sweeper: Sweeper | None = None
-        self.ladder_runner: LadderRunner | None = None
+        self.handlers: Handlers | None = None
+        self._seeing: Seeing | None = None
 
-    async def setup_hook(self) -> None:
-        self.store = await Store.open(self.config.store)
-        if self.config.shared:  # alone, the interactions taken are remembered in memory
-            self.handled.sharing = self.store.sharing
-        rate, burst = self._dm_pace
-        self.sweeper = Sweeper(self.store, self)
-        self.delivery = DiscordDelivery(self, sweeper=self.sweeper, dm_rate=rate, dm_burst=burst)
-        self.service = MatchService(
-            self.store, self.delivery, PillowRenderer(), settings=self.settings, clock=self.clock
-        )
-        listen(self.service, self.store, self.clock)  # the ladder rates what ends
-        ladder = {"clock": self.clock, "settings": self.settings}
-        desk = LadderDesk(self.service, self.store, self.delivery, **ladder)
-        self.ladder_runner = LadderRunner(self.service, self.store, self.delivery, **ladder)
-        limits = Limits()
-        self.actions = Actions(self.service, self.store, self.delivery, limits)
-        self.lookups = Lookups(self.actions, self.store, desk, limits)
-        self.playing = Playing(self.actions)
-        cups = TournamentDesk(self.store, self.service, self.delivery, **ladder)
-        self.tournaments = Tournaments(cups, limits)
-        self.delivery.forms = SetupForms(self.service).view
+    def install(self, handlers: Handlers, seeing: Seeing) -> None:
+        """Act through ``handlers``: the command tree and the persistent components; tell
+        ``seeing`` of every command and component interaction."""
+        self.handlers = handlers
+        self._seeing = seeing
+        self.tree = command_tree(self, handlers)
+        self.tree.on_error = self._command_error
         self.add_dynamic_items(
             ToraButton, LegacyButton, PanelSelect, PanelButton, SetupButton, SetupSelect
         )
-        await self.ladder_runner.start()  # before the service: see LadderRunner.start
-        await self.service.start()
-        await self.ladder_runner.resume_pairings()  # after the service: it opens matches
-        await cups.start()  # after the service: listens to its endings, then catches up
-        log.info(
-            "service started",
-            extra={"db": self.config.store.where(), "shards": self.config.shards or "all"},
-        )
+
+    async def log_in(self, token: str) -> None:
+        """Log in to Discord's API (before ``connect``); ``TokenRefused`` if it refuses."""
+        try:
+            await self.login(token)
+        except discord.LoginFailure:
+            raise TokenRefused("Discord refused the token") from None
 
     async def on_ready(self) -> None:
         log.info("connected", extra={"user": str(self.user), "guilds": len(self.guilds)})
 
     async def on_interaction(self, interaction: discord.Interaction[Any]) -> None:
-        if interaction.type in (
+        if self._seeing is not None and interaction.type in (
             discord.InteractionType.application_command,
             discord.InteractionType.component,
         ):
-            self.delivery.seen(interaction)
+            self._seeing.seen(interaction)
 
     async def _command_error(
         self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
@@ -166,18 +128,3 @@ class ToraBot(discord.AutoShardedClient):
                 )
         except discord.HTTPException:
             log.exception("could not tell a user about a failure")
-
-    async def close(self) -> None:
-        """Stop the ladder's and the service's background work, then the connection, then
-        the store."""
-        if self.ladder_runner is not None:
-            await self.ladder_runner.stop()
-        if self.service is not None:
-            await self.service.stop()
-        if self.sweeper is not None:
-            await self.sweeper.close()
-        await super().close()
-        if self.store is not None:
-            await self.store.close()
-            self.store = None
-        log.info("closed")

@@ -1,6 +1,9 @@
-"""The ``/tora`` command group: thin handlers that read the options, then hand over to the
-actions layer through ``respond.run`` (defer, act, answer, refusals). The group may be used in
-servers and in a direct message with the bot (where the match is found from the caller)."""
+"""The ``/tora`` command group: the everyday commands at its top (Discord allows 25 entries),
+``match`` (pause, resume, reset, abort) among them, and the rarer ones in groups of their
+own: ``ladder``, ``admin`` and ``tournament``. Each handler reads its options and hands over
+to the application layer, which it is given with the group (``Handlers``), through
+``Responder.run`` (defer, act, answer, refusals). The group may be used in servers and in a
+direct message with the bot (where the match is found from the caller)."""
 
 from __future__ import annotations
 
@@ -9,46 +12,50 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
-from . import autocomplete, setup_form
-from .actions import Actions, ChallengeOptions
+from bot.app import Answer, Unusable, guide
+from bot.app.actions import ChallengeOptions
+from rules.registry import GAMES
+
+from .autocomplete import Completing
 from .callers import caller_of, person
-from .commands_admin import register_admin
-from .commands_info import register_info
-from .commands_ladder import register_ladder
-from .commands_tournament import register_tournament
-from .options import ActionText, DurationText, MapText, MatchPick, SquareText, WordText
+from .commands_admin import AdminCommands
+from .commands_ladder import LadderCommands
+from .commands_tournament import TournamentCommands
+from .handlers import Handlers
+from .options import (
+    ActionText,
+    DurationText,
+    MapText,
+    MatchNumber,
+    MatchPick,
+    SquareText,
+    TopicText,
+    WordText,
+)
 from .panel import open_panel
-from .respond import Answer, Unusable, run
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
+NUMBER = "A match's number (in its record's file name); default the match here"
+GAME = "Which game (default: the game of the match here)"
+GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
+Game = Literal["tora", "torishogi", "torii"]
 
 
-def actions_of(interaction: discord.Interaction[Any]) -> Actions:
-    return interaction.client.actions
+class Tora(Completing, app_commands.Group):
+    def __init__(self, handlers: Handlers) -> None:
+        self.handlers = handlers
+        super().__init__(
+            name="tora",
+            description="Play TORA, ToriShogi and Torii by chat",
+            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
+            allowed_installs=app_commands.AppInstallationType(guild=True),
+        )
+        LadderCommands(handlers, parent=self)
+        AdminCommands(handlers, parent=self)
+        TournamentCommands(handlers, parent=self)
 
-
-def build_group() -> app_commands.Group:
-    """``/tora``: the everyday commands at its top (Discord allows 25 entries), the rarer
-    ones in groups: ``match`` (pause, resume, reset, abort), ``ladder``, ``tournament`` and
-    ``admin``."""
-    group = app_commands.Group(
-        name="tora",
-        description="Play TORA, ToriShogi and Torii by chat",
-        allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
-        allowed_installs=app_commands.AppInstallationType(guild=True),
-    )
-    register_lobby(group)
-    register_turns(group)
-    register_agreements(group)
-    register_info(group)
-    register_ladder(group)
-    register_admin(group)
-    register_tournament(group)
-    return group
-
-
-def register_lobby(group: app_commands.Group) -> None:
-    @group.command(description="Challenge a player (or anyone here) to a match")
+    # ---- the lobby ---------------------------------------------------------------------
+    @app_commands.command(description="Challenge a player (or anyone here) to a match")
     @app_commands.describe(
         opponent="Who you challenge; leave empty for an open challenge anyone here may accept",
         ai="Play the AI at this strength instead: it plays at once (a practice game, with hints)",
@@ -65,11 +72,12 @@ def register_lobby(group: app_commands.Group) -> None:
         forfeit_after="Turns missed in a row that forfeit the match (default 3, 0: never)",
         expires="How long the challenge stays open, e.g. 24h (default 24h)",
     )
-    @app_commands.autocomplete(terrain=autocomplete.terrain)
+    @app_commands.autocomplete(terrain=Completing.complete_terrain)
     async def challenge(
+        self,
         interaction: discord.Interaction[Any],
         opponent: discord.User | None = None,
-        game: Literal["tora", "torishogi", "torii"] = "tora",
+        game: Game = "tora",
         board: Literal["short", "long"] = "short",
         terrain: WordText = "none",
         terrain_map: MapText = "",
@@ -83,7 +91,7 @@ def register_lobby(group: app_commands.Group) -> None:
         powers: bool | None = None,
         ai: Literal["easy", "normal", "hard"] | None = None,
     ) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
+        caller, actions = caller_of(interaction), self.app.actions
         me = interaction.client.user
         if opponent is not None and me is not None and opponent.id == me.id:
             opponent, ai = None, ai or "normal"  # challenging the bot: its AI
@@ -99,25 +107,29 @@ def register_lobby(group: app_commands.Group) -> None:
                 )
             return await actions.challenge(caller, person(opponent) if opponent else None, options)
 
-        await run(interaction, work, private=True)
+        await self.answer(interaction, work, private=True)
 
-    @group.command(description="Accept the challenge (or a challenge made to you)")
+    @app_commands.command(description="Accept the challenge (or a challenge made to you)")
     @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=autocomplete.match)
-    async def accept(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.accept(caller, match), private=True)
-
-    @group.command(description="Decline a challenge or proposal, or take back your own")
-    @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=autocomplete.match)
-    async def decline(
-        interaction: discord.Interaction[Any], match: MatchPick | None = None
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def accept(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.decline(caller, match), private=True)
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.accept(caller, match), private=True)
 
-    @group.command(description="Choose your setup in private: strategy, Ruler, Assassin; Spirit")
+    @app_commands.command(description="Decline a challenge or proposal, or take back your own")
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def decline(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.decline(caller, match), private=True)
+
+    @app_commands.command(
+        description="Choose your setup in private: strategy, Ruler, Assassin; Spirit"
+    )
     @app_commands.describe(
         strategy="TORA: aggressive or defensive",
         ruler="TORA: your Ruler on the long board, K (King) or Q (Queen)",
@@ -126,12 +138,13 @@ def register_lobby(group: app_commands.Group) -> None:
         match=MATCH,
     )
     @app_commands.autocomplete(
-        strategy=autocomplete.strategy,
-        assassin=autocomplete.assassin,
-        spirit=setup_form.spirit,
-        match=autocomplete.match,
+        strategy=Completing.complete_strategy,
+        assassin=Completing.complete_assassin,
+        spirit=Completing.complete_spirit,
+        match=Completing.complete_match,
     )
     async def setup(
+        self,
         interaction: discord.Interaction[Any],
         strategy: WordText | None = None,
         ruler: Literal["K", "Q"] | None = None,
@@ -139,115 +152,223 @@ def register_lobby(group: app_commands.Group) -> None:
         spirit: WordText | None = None,
         match: MatchPick | None = None,
     ) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(
             interaction,
             lambda: actions.setup(caller, match, strategy, ruler, assassin, spirit),
             private=True,
         )
 
-
-def register_turns(group: app_commands.Group) -> None:
-    @group.command(description="Play your turn with menus: pick a piece, then what it does")
+    # ---- turns -------------------------------------------------------------------------
+    @app_commands.command(description="Play your turn with menus: pick a piece, then what it does")
     @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=autocomplete.match)
-    async def play(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
-        caller, playing = caller_of(interaction), interaction.client.playing
-        await open_panel(interaction, lambda: playing.open(caller, match))
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def play(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        caller, playing = caller_of(interaction), self.app.playing
+        await open_panel(self.handlers, interaction, lambda: playing.open(caller, match))
 
-    @group.command(description="Your matches: whose turn it is, the deadline, where")
-    async def games(interaction: discord.Interaction[Any]) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.games(caller), private=True)
+    @app_commands.command(description="Your matches: whose turn it is, the deadline, where")
+    async def games(self, interaction: discord.Interaction[Any]) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.games(caller), private=True)
 
-    @group.command(description="Play actions by typing them, e.g. 'A v5h7-v4h6; G v5h9-v4h9'")
+    @app_commands.command(
+        description="Play actions by typing them, e.g. 'A v5h7-v4h6; G v5h9-v4h9'"
+    )
     @app_commands.describe(
         action="Actions in notation, ';' between them, e.g. 'A v5h7-v4h6 x v3h6' (type to see)",
         match=MATCH,
     )
-    @app_commands.autocomplete(action=autocomplete.action, match=autocomplete.match)
+    @app_commands.autocomplete(action=Completing.complete_action, match=Completing.complete_match)
     async def act(
-        interaction: discord.Interaction[Any], action: ActionText, match: MatchPick | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        action: ActionText,
+        match: MatchPick | None = None,
     ) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.act(caller, match, action), private=True)
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.act(caller, match, action), private=True)
 
-    @group.command(description="Take back the last action of your turn, or the one numbered")
+    @app_commands.command(description="Take back the last action of your turn, or the one numbered")
     @app_commands.describe(
         number="Which action of this turn (1 is the first); default the last", match=MATCH
     )
-    @app_commands.autocomplete(match=autocomplete.match)
+    @app_commands.autocomplete(match=Completing.complete_match)
     async def undo(
+        self,
         interaction: discord.Interaction[Any],
         number: app_commands.Range[int, 1, 99] | None = None,
         match: MatchPick | None = None,
     ) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.undo(caller, match, number), private=True)
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.undo(caller, match, number), private=True)
 
-    @group.command(description="End your turn: your staged actions are posted")
+    @app_commands.command(description="End your turn: your staged actions are posted")
     @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=autocomplete.match)
-    async def end(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.end(caller, match), private=True)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def end(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.end(caller, match), private=True)
 
-    @group.command(description="A practice game's hint: the turn the AI would play for you")
+    @app_commands.command(description="A practice game's hint: the turn the AI would play for you")
     @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=autocomplete.match)
-    async def hint(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.hint(caller, match), private=True)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def hint(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.hint(caller, match), private=True)
 
-    @group.command(description="Your own board, with your staged actions (only you see it)")
+    @app_commands.command(description="Your own board, with your staged actions (only you see it)")
     @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=autocomplete.match)
+    @app_commands.autocomplete(match=Completing.complete_match)
     async def preview(
-        interaction: discord.Interaction[Any], match: MatchPick | None = None
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.preview(caller, match), private=True)
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.preview(caller, match), private=True)
 
-    @group.command(description="The board: players see their own privately, others the public one")
-    @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=autocomplete.match)
-    async def board(interaction: discord.Interaction[Any], match: MatchPick | None = None) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        private = await actions.plays_here(caller)
-        lookups = interaction.client.lookups
-        await run(interaction, lambda: lookups.board(caller, match), private=private)
-
-
-AGREEMENTS = {
-    "draw": "Offer a draw, or accept your opponent's offer",
-    "resign": "Resign the match (you are asked to confirm)",
-}
-MATCH_AGREEMENTS = {
-    "pause": "Propose to stop the clock, or agree to your opponent's proposal",
-    "resume": "Restart a paused clock",
-    "reset": "Propose a reset of the series (R28), or accept your opponent's proposal",
-    "abort": "Call the match off before the first round is complete (asked to confirm)",
-}
-
-
-def register_agreements(group: app_commands.Group) -> None:
-    for kind, description in AGREEMENTS.items():
-        group.add_command(_agreement(kind, description))
-    sub = app_commands.Group(
-        name="match", description="Pause, resume, reset or abort a match", parent=group
+    @app_commands.command(
+        description="The board: players see their own privately, others the public one"
     )
-    for kind, description in MATCH_AGREEMENTS.items():
-        sub.add_command(_agreement(kind, description))
-
-
-def _agreement(kind: str, description: str) -> app_commands.Command[Any, Any, None]:
-    @app_commands.command(name=kind, description=description)
     @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=autocomplete.match)
-    async def agreement(
-        interaction: discord.Interaction[Any], match: MatchPick | None = None
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def board(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
-        caller, actions = caller_of(interaction), actions_of(interaction)
-        await run(interaction, lambda: actions.agree(caller, match, kind), private=True)
+        caller, app = caller_of(interaction), self.app
+        private = await app.actions.plays_here(caller)
+        await self.answer(interaction, lambda: app.lookups.board(caller, match), private=private)
 
-    return agreement
+    # ---- agreements --------------------------------------------------------------------
+    @app_commands.command(description="Offer a draw, or accept your opponent's offer")
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def draw(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "draw")
+
+    @app_commands.command(description="Resign the match (you are asked to confirm)")
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def resign(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "resign")
+
+    match = app_commands.Group(name="match", description="Pause, resume, reset or abort a match")
+
+    @match.command(
+        name="pause", description="Propose to stop the clock, or agree to your opponent's proposal"
+    )
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def pause(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "pause")
+
+    @match.command(name="resume", description="Restart a paused clock")
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def resume(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "resume")
+
+    @match.command(
+        name="reset",
+        description="Propose a reset of the series (R28), or accept your opponent's proposal",
+    )
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def reset(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "reset")
+
+    @match.command(
+        name="abort",
+        description="Call the match off before the first round is complete (asked to confirm)",
+    )
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def abort(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "abort")
+
+    async def _agree(
+        self, interaction: discord.Interaction[Any], match: str | None, kind: str
+    ) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.agree(caller, match, kind), private=True)
+
+    # ---- what a match was, and the rules ------------------------------------------------
+    @app_commands.command(description="A match's record as a file (players get their own, in full)")
+    @app_commands.describe(number=NUMBER, match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def record(
+        self,
+        interaction: discord.Interaction[Any],
+        number: MatchNumber | None = None,
+        match: MatchPick | None = None,
+    ) -> None:
+        caller, lookups = caller_of(interaction), self.app.lookups
+        await self.answer(interaction, lambda: lookups.record(caller, number, match), private=True)
+
+    @app_commands.command(description="An animated replay of a match, turn by turn")
+    @app_commands.describe(number=NUMBER, match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def replay(
+        self,
+        interaction: discord.Interaction[Any],
+        number: MatchNumber | None = None,
+        match: MatchPick | None = None,
+    ) -> None:
+        caller, lookups = caller_of(interaction), self.app.lookups
+        await self.answer(
+            interaction, lambda: lookups.replay(caller, number, match), private=caller.in_dm
+        )
+
+    @app_commands.command(
+        name="help", description="A quick start to a game: its board, a turn, the main commands"
+    )
+    @app_commands.describe(game=GAME)
+    @app_commands.choices(game=GAME_CHOICES)
+    async def quick_start(
+        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str] | None = None
+    ) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+
+        async def work() -> Answer:
+            return await guide.quick_start(actions, caller, game.value if game else None)
+
+        await self.answer(interaction, work, private=True)
+
+    @app_commands.command(
+        description="Look up a ruling (R25, TS5, TI15), a piece or power, or a word"
+    )
+    @app_commands.describe(
+        topic="A ruling id, a piece's or power's name (archer, phoenix, monkey), or a word",
+        game=GAME,
+    )
+    @app_commands.choices(game=GAME_CHOICES)
+    @app_commands.autocomplete(topic=Completing.complete_topic)
+    async def rules(
+        self,
+        interaction: discord.Interaction[Any],
+        topic: TopicText,
+        game: app_commands.Choice[str] | None = None,
+    ) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+
+        async def work() -> Answer:
+            return await guide.rules(actions, caller, topic, game.value if game else None)
+
+        await self.answer(interaction, work, private=True)

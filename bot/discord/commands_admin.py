@@ -1,6 +1,6 @@
 """``/tora admin``: the commands for a server's admins (Manage Server): settings, cancel a
 match, close a ladder season, remove a result. Discord allows 25 entries under ``/tora``;
-these share one. Each checks the caller's permission itself (``Caller.admin``)."""
+these share one. The application layer checks the caller's permission (``Caller.admin``)."""
 
 from __future__ import annotations
 
@@ -9,19 +9,23 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from .autocomplete import Completing
 from .callers import caller_of
-from .commands_info import lookups_of
 from .commands_ladder import Board
+from .handlers import Handlers
 from .options import DurationText, MatchNumber, ReasonText, WordText
-from .respond import run
 
 
-def register_admin(group: app_commands.Group) -> None:
-    admin = app_commands.Group(
-        name="admin", description="Server admins: settings, cancel, seasons, results", parent=group
-    )
+class AdminCommands(Completing, app_commands.Group):
+    def __init__(self, handlers: Handlers, parent: app_commands.Group) -> None:
+        self.handlers = handlers
+        super().__init__(
+            name="admin",
+            description="Server admins: settings, cancel, seasons, results",
+            parent=parent,
+        )
 
-    @admin.command(description="The server's TORA settings (shown when none is given)")
+    @app_commands.command(description="The server's TORA settings (shown when none is given)")
     @app_commands.describe(
         deadline="Default time per turn of new challenges, e.g. 24h, 3d ('default': 24h)",
         threads="Give each new match its own thread",
@@ -30,6 +34,7 @@ def register_admin(group: app_commands.Group) -> None:
         ai_matches="How many matches against the AI may run here at once, e.g. 10 (0: none)",
     )
     async def settings(
+        self,
         interaction: discord.Interaction[Any],
         deadline: DurationText | None = None,
         threads: bool | None = None,
@@ -37,28 +42,30 @@ def register_admin(group: app_commands.Group) -> None:
         ai_fill: DurationText | None = None,
         ai_matches: WordText | None = None,
     ) -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        caller, lookups = caller_of(interaction), self.app.lookups
         channel = ladder_channel.id if ladder_channel else None
-        await run(
+        await self.answer(
             interaction,
             lambda: lookups.settings(caller, deadline, threads, channel, ai_fill, ai_matches),
             private=True,
         )
 
-    @admin.command(description="Call off this channel's match (unrated)")
-    async def cancel(interaction: discord.Interaction[Any]) -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
-        await run(interaction, lambda: lookups.actions.cancel(caller), private=True)
+    @app_commands.command(description="Call off this channel's match (unrated)")
+    async def cancel(self, interaction: discord.Interaction[Any]) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.cancel(caller), private=True)
 
-    @admin.command(
+    @app_commands.command(
         name="close-season", description="Close the ladder's season (standings kept), start anew"
     )
     @app_commands.describe(board="The short or the long board's ladder")
-    async def close_season(interaction: discord.Interaction[Any], board: Board) -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
-        await run(interaction, lambda: lookups.close_season(caller, board), private=caller.in_dm)
+    async def close_season(self, interaction: discord.Interaction[Any], board: Board) -> None:
+        caller, lookups = caller_of(interaction), self.app.lookups
+        await self.answer(
+            interaction, lambda: lookups.close_season(caller, board), private=caller.in_dm
+        )
 
-    @admin.command(
+    @app_commands.command(
         name="remove-result", description="Take a match's result off the ladder (recomputed)"
     )
     @app_commands.describe(
@@ -66,7 +73,9 @@ def register_admin(group: app_commands.Group) -> None:
         reason="Why (kept with your name and the time)",
     )
     async def remove_result(
-        interaction: discord.Interaction[Any], number: MatchNumber, reason: ReasonText
+        self, interaction: discord.Interaction[Any], number: MatchNumber, reason: ReasonText
     ) -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
-        await run(interaction, lambda: lookups.remove_result(caller, number, reason), private=True)
+        caller, lookups = caller_of(interaction), self.app.lookups
+        await self.answer(
+            interaction, lambda: lookups.remove_result(caller, number, reason), private=True
+        )

@@ -1,5 +1,6 @@
-"""The ``/tora`` ladder commands, over the ladder desk: leaderboards, profiles, seasons and
-the matchmaking queue (the admins' are in ``commands_admin``)."""
+"""``/tora ladder``: the server's ladders over the application layer's look-ups (the ladder
+desk): leaderboards, profiles, seasons and the matchmaking queue (the admins' are in
+``commands_admin``)."""
 
 from __future__ import annotations
 
@@ -8,80 +9,85 @@ from typing import Any, Literal
 import discord
 from discord import app_commands
 
+from .autocomplete import Completing
 from .callers import caller_of
-from .commands_info import lookups_of
-from .respond import run
+from .handlers import Handlers
 
 Board = Literal["short", "long", "torishogi", "torii"]  # TORA's boards, then the other games
 # ...and the AI ladders of each (rated games against the AI): to look at, never to queue for
 Ladder = Literal[
     "short", "long", "torishogi", "torii", "ai-short", "ai-long", "ai-torishogi", "ai-torii"
 ]
+LADDER = "The ladder: TORA's short or long board, ToriShogi or Torii; ai-: against the AI"
 
 
-def register_ladder(parent: app_commands.Group) -> None:
-    group = app_commands.Group(
-        name="ladder",
-        description="This server's ladders: ratings, profiles, the queue",
-        parent=parent,
-    )
+class LadderCommands(Completing, app_commands.Group):
+    def __init__(self, handlers: Handlers, parent: app_commands.Group) -> None:
+        self.handlers = handlers
+        super().__init__(
+            name="ladder",
+            description="This server's ladders: ratings, profiles, the queue",
+            parent=parent,
+        )
 
-    @group.command(name="show", description="This server's ladder: ratings, best first")
+    @app_commands.command(name="show", description="This server's ladder: ratings, best first")
     @app_commands.describe(
-        board="The ladder: TORA's short or long board, ToriShogi or Torii; ai-: against the AI",
+        board=LADDER,
         page="Which page (10 players a page)",
         season="A closed season's final standings (default the open season)",
     )
     async def ladder(
+        self,
         interaction: discord.Interaction[Any],
         board: Ladder = "short",
         page: app_commands.Range[int, 1, 10_000] = 1,
         season: app_commands.Range[int, 1, 10_000] | None = None,
     ) -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
-        await run(
+        caller, lookups = caller_of(interaction), self.app.lookups
+        await self.answer(
             interaction, lambda: lookups.ladder(caller, board, page, season), private=caller.in_dm
         )
 
-    @group.command(description="A player's ratings and recent games, or two players' record")
+    @app_commands.command(description="A player's ratings and recent games, or two players' record")
     @app_commands.describe(
         player="Whose profile (default yours)",
         versus="Show the head-to-head record of player against this player instead",
         board="One board only (default both; the short board for a head-to-head record)",
     )
     async def profile(
+        self,
         interaction: discord.Interaction[Any],
         player: discord.User | None = None,
         versus: discord.User | None = None,
         board: Ladder | None = None,
     ) -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
+        caller, lookups = caller_of(interaction), self.app.lookups
         whose = (player or interaction.user).id
         other = versus.id if versus else None
-        await run(
+        await self.answer(
             interaction,
             lambda: lookups.profile(caller, whose, other, board),
             private=caller.in_dm,
         )
 
-    @group.command(description="The ladder's seasons: when each ran and who won")
-    @app_commands.describe(
-        board="The ladder: TORA's short or long board, ToriShogi or Torii; ai-: against the AI"
+    @app_commands.command(description="The ladder's seasons: when each ran and who won")
+    @app_commands.describe(board=LADDER)
+    async def seasons(self, interaction: discord.Interaction[Any], board: Ladder = "short") -> None:
+        caller, lookups = caller_of(interaction), self.app.lookups
+        await self.answer(interaction, lambda: lookups.seasons(caller, board), private=caller.in_dm)
+
+    @app_commands.command(
+        description="Wait for a rated ladder match against a player near your rating"
     )
-    async def seasons(interaction: discord.Interaction[Any], board: Ladder = "short") -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
-        await run(interaction, lambda: lookups.seasons(caller, board), private=caller.in_dm)
-
-    @group.command(description="Wait for a rated ladder match against a player near your rating")
     @app_commands.describe(board="The board you want to play on")
-    async def queue(interaction: discord.Interaction[Any], board: Board = "short") -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
-        await run(interaction, lambda: lookups.queue(caller, board), private=True)
+    async def queue(self, interaction: discord.Interaction[Any], board: Board = "short") -> None:
+        caller, lookups = caller_of(interaction), self.app.lookups
+        await self.answer(interaction, lambda: lookups.queue(caller, board), private=True)
 
-    @group.command(name="leave", description="Stop waiting for a ladder match")
+    @app_commands.command(name="leave", description="Stop waiting for a ladder match")
     @app_commands.describe(board="Leave this board's queue only (default both)")
     async def leave_queue(
-        interaction: discord.Interaction[Any], board: Board | None = None
+        self, interaction: discord.Interaction[Any], board: Board | None = None
     ) -> None:
-        caller, lookups = caller_of(interaction), lookups_of(interaction)
-        await run(interaction, lambda: lookups.leave_queue(caller, board), private=True)
+        caller, lookups = caller_of(interaction), self.app.lookups
+        await self.answer(interaction, lambda: lookups.leave_queue(caller, board), private=True)

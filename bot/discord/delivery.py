@@ -21,7 +21,8 @@ only one user sees, and a thread per match.
   while Discord shows it. The price: a piece sent as the bot dies, that Discord never
   received, is not shown (the player's board and panel show the same state on demand).
 - A message's buttons are the ones the service gave it (``Message.buttons``); a setup
-  prompt's (the ``setup`` verb) are the player's setup form (``forms``, ``setup_form.py``).
+  prompt's (the ``setup`` verb) are the player's setup form as it is when the message goes
+  out (``forms``: the application layer's; ``setup_form.py`` builds them).
 - An unknown or forbidden channel is Undeliverable: the service drops that message.
 """
 
@@ -30,21 +31,33 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import discord
 
-from bot.service import DirectMessagesClosed, Message, Shown, Undeliverable
+from bot.app.buttons import presses
+from bot.app.pacing import Pace
+from bot.app.setup_form import VERB as SETUP_FORM
+from bot.service import DirectMessagesClosed, Message, Shown, Stamp, Undeliverable
+from bot.service.questions import SetupForm
 
 from .buttons import buttons
-from .pacing import Closed, Latest, Pace
+from .memories import Closed, Latest
 from .respond import answered, files_of, split
+from .setup_form import view_of
 
-if TYPE_CHECKING:
-    from .sweeper import Sweeper
+Forms = Callable[[int, int], Awaitable[SetupForm | None]]  # (channel, user) -> their form
 
-SETUP_FORM = "setup"  # the verb of a setup prompt: its components are the setup form
-Forms = Callable[[int, int], Awaitable["discord.ui.View | None"]]  # (channel, user) -> view
+
+class Sweeping(Protocol):
+    """Who keeps the messages sent with buttons, and disables them once they stop applying."""
+
+    async def sent(self, message: discord.Message, verbs: tuple[str, ...], stamp: Stamp) -> None:
+        """``message`` went out with buttons for ``stamp``'s match and turn."""
+
+    def after(self, match_id: int | None) -> None:
+        """A message about ``match_id`` went out."""
+
 
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord's "Cannot send messages to this user"
@@ -82,7 +95,7 @@ class DiscordDelivery:
         self,
         client: discord.Client,
         *,
-        sweeper: Sweeper | None = None,
+        sweeper: Sweeping | None = None,
         dm_rate: float = 5.0,
         dm_burst: int = 20,
         closed_seconds: float = 3600.0,
@@ -93,7 +106,7 @@ class DiscordDelivery:
         self.closed = Closed(closed_seconds)
         self.latest: Latest[discord.Interaction[Any]] = Latest(INTERACTION_AGE)
         self._dm_channels: dict[int, int] = {}  # user -> their DM channel with the bot
-        self.forms: Forms | None = None  # a setup prompt's components, once the service runs
+        self.forms: Forms | None = None  # a setup prompt's form, once the service runs
 
     def seen(self, interaction: discord.Interaction[Any]) -> None:
         """Remember the user's latest interaction in its channel (for ``send_ephemeral``);
@@ -204,7 +217,8 @@ class DiscordDelivery:
         """A private message's components: the player's setup form for a setup prompt."""
         given = message.buttons
         if given is not None and SETUP_FORM in given.verbs:
-            return None if self.forms is None else await self.forms(channel_id, user_id)
+            form = None if self.forms is None else await self.forms(channel_id, user_id)
+            return None if form is None else view_of(channel_id, form)
         return _view(channel_id, message)
 
     async def _swept(self, sent: discord.Message | None, message: Message) -> None:
@@ -253,4 +267,4 @@ class DiscordDelivery:
 def _view(channel_id: int, message: Message) -> discord.ui.View | None:
     """The message's buttons, if the service gave it any."""
     given = message.buttons
-    return None if given is None else buttons(given.verbs, channel_id, given.stamp)
+    return None if given is None else buttons(presses(given.verbs, channel_id, given.stamp))

@@ -1,7 +1,8 @@
-"""The Play panel on Discord: a message (ephemeral in a channel, plain in a DM) with up to
-four select menus (kind of piece, piece, first step, action) and End turn / Undo / Refresh
-buttons. Every pick edits the same message: a menu goes one level down, an action is staged
-and the panel goes back to the pieces with the new preview.
+"""The Play panel on Discord (``bot.app.playing`` says what it shows and does): a message
+(ephemeral in a channel, plain in a DM) with up to four select menus (kind of piece, piece,
+first step, action) and End turn / Undo / Refresh buttons. Every pick edits the same
+message: a menu goes one level down, an action is staged and the panel goes back to the
+pieces with the new preview.
 
 Each component's custom id holds where it is (channel, match, turn, and the menus above it),
 so the panel works after a restart like every other button. A pick made for a turn that has
@@ -16,12 +17,15 @@ from typing import Any
 
 import discord
 
+from bot.app.answers import explain
+from bot.app.menus import Nav, Select
+from bot.app.playing import BUTTONS, Panel
 from bot.service import StaleRequest, Stamp
 
 from .callers import caller_of
-from .menus import Nav, Select
-from .playing import Panel
-from .respond import NOBODY, Answer, explain, files_of, report, run, tell, watch
+from .handlers import Handlers, handlers_of
+from .respond import NOBODY, Outgoing, files_of, report, tell
+from .styles import STYLES
 
 log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
@@ -29,12 +33,7 @@ SELECT_TEMPLATE = (
     r"tora:pn:" + _WHERE + r":(?P<level>[cgsa]):(?P<category>[^:]{0,20}):(?P<group>[^:]{0,20})"
     r":(?P<step>\d{0,3})"
 )
-BUTTON_TEMPLATE = r"tora:pb:(?P<verb>end|undo|refresh):" + _WHERE
-BUTTONS = {
-    "end": ("End turn", discord.ButtonStyle.primary),
-    "undo": ("Undo", discord.ButtonStyle.secondary),
-    "refresh": ("Refresh", discord.ButtonStyle.secondary),
-}
+BUTTON_TEMPLATE = r"tora:pb:(?P<verb>" + "|".join(BUTTONS) + r"):" + _WHERE
 
 
 def _stamp(found: re.Match[str]) -> Stamp:
@@ -91,10 +90,12 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         picked = (self.item.values or [""])[0]
         nav = _deeper(self.level, self.nav, picked)
-        playing = interaction.client.playing
-        caller = caller_of(interaction)
+        handlers = handlers_of(interaction)
+        playing, caller = handlers.app.playing, caller_of(interaction)
         await update(
-            interaction, lambda: playing.act(caller, self.channel_id, self.stamp, nav, picked)
+            handlers,
+            interaction,
+            lambda: playing.act(caller, self.channel_id, self.stamp, nav, picked),
         )
 
 
@@ -102,7 +103,8 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     def __init__(self, verb: str, channel_id: int, stamp: Stamp) -> None:
         label, style = BUTTONS[verb]
         custom_id = f"tora:pb:{verb}:{_where(channel_id, stamp)}"
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=custom_id))
+        button = discord.ui.Button(label=label, style=STYLES[style], custom_id=custom_id)
+        super().__init__(button)
         self.verb, self.channel_id, self.stamp = verb, channel_id, stamp
 
     @classmethod
@@ -112,10 +114,10 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
         return cls(match["verb"], int(match["channel"]), _stamp(match))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        playing = interaction.client.playing
-        caller = caller_of(interaction)
+        handlers = handlers_of(interaction)
+        playing, caller = handlers.app.playing, caller_of(interaction)
         work = {"end": playing.end, "undo": playing.undo, "refresh": playing.refresh}[self.verb]
-        await update(interaction, lambda: work(caller, self.channel_id, self.stamp))
+        await update(handlers, interaction, lambda: work(caller, self.channel_id, self.stamp))
 
 
 def _deeper(level: str, nav: Nav, picked: str) -> Nav:
@@ -131,14 +133,14 @@ def _deeper(level: str, nav: Nav, picked: str) -> Nav:
 
 def view_of(panel: Panel) -> discord.ui.View | None:
     """The panel's menus and buttons (none once its turn is over)."""
-    if panel.over or panel.stamp is None:
+    if not panel.buttons or panel.stamp is None:
         return None
     view = discord.ui.View(timeout=None)
     for row, spec in enumerate(panel.selects[:4]):
         item = PanelSelect.of(panel.channel_id, panel.stamp, spec)
         item.row = row
         view.add_item(item)
-    for verb in BUTTONS:
+    for verb in panel.buttons:
         button = PanelButton(verb, panel.channel_id, panel.stamp)
         button.row = 4
         view.add_item(button)
@@ -158,7 +160,7 @@ def message_of(panel: Panel) -> dict[str, Any]:
 
 
 async def update(
-    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
+    handlers: Handlers, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
 ) -> None:
     """Acknowledge a pick at once, then edit the panel it came from; a refusal goes to the
     player alone and leaves the panel, or turns it off when its turn has ended."""
@@ -186,16 +188,16 @@ async def update(
     except discord.HTTPException:
         log.exception("could not update a panel", extra={"interaction": interaction.id})
     else:
-        watch(interaction, shown["view"])
+        handlers.respond.watch(interaction, shown["view"])
 
 
 async def open_panel(
-    interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
+    handlers: Handlers, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
 ) -> None:
     """``/tora play`` or a Play button: a new panel message (ephemeral in a channel)."""
 
-    async def answered() -> Answer:
+    async def shown() -> Outgoing:
         panel = await work()
-        return Answer(panel.text, panel.files or (), True, view_of(panel))
+        return Outgoing(panel.text, panel.files or (), True, view_of(panel))
 
-    await run(interaction, answered, private=True)
+    await handlers.respond.show(interaction, shown, private=True)

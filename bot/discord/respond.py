@@ -18,44 +18,45 @@ import asyncio
 import contextlib
 import io
 import logging
-import re
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 import discord
 
-from bot.ladder.errors import LadderError
-from bot.service import UNAVAILABLE, Attachment, DatabaseUnavailable, Refused, Reply
-from storage import Sharing
+from bot.app.answers import Answer, explain, failure_text
+from bot.app.buttons import Press
+from bot.service import Attachment
 
 from .bounds import out_of_range
-from .parsing import BadDuration
 
 log = logging.getLogger(__name__)
 LIMIT = 2000  # characters in one Discord message
 PRIVATE_KEY = "tora_private"  # in Interaction.extras: whether the deferral was ephemeral
 ANSWERED_KEY = "tora_answered"  # in Interaction.extras: its own answer is complete
 NOBODY = discord.AllowedMentions.none()  # answers ping nobody, whatever names they hold
+EDIT_RETRIES = (0.5, 1.0, 2.0)  # seconds before each new try of an answer after a 5xx
 
-
-class Unusable(Exception):
-    """The command cannot be used as given (no match here, a bad option, no permission);
-    the message, meant for the caller only, says why and what to do instead."""
+Views = Callable[[tuple[Press, ...]], "discord.ui.View | None"]  # an answer's buttons, shown
 
 
 @dataclass(frozen=True)
-class Answer:
+class Outgoing:
+    """An answer as Discord shows it: its components built."""
+
     text: str
     files: tuple[Attachment, ...] = ()
     private: bool = True
     view: discord.ui.View | None = None
 
-    @classmethod
-    def of(cls, reply: Reply, view: discord.ui.View | None = None) -> Answer:
-        return cls(reply.text, reply.files, reply.private, view)
+
+class Watching(Protocol):
+    """Who disables an answer's buttons once they stop applying (the sweeper)."""
+
+    def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
+        """``interaction``'s answer went out with ``view``."""
 
 
 def split(text: str, limit: int = LIMIT) -> list[str]:
@@ -72,36 +73,6 @@ def split(text: str, limit: int = LIMIT) -> list[str]:
 
 def files_of(attachments: tuple[Attachment, ...]) -> list[discord.File]:
     return [discord.File(io.BytesIO(a.data), filename=a.name) for a in attachments]
-
-
-def explain(exc: BaseException) -> str | None:
-    """What to tell the caller about an expected refusal (None: not one), as a sentence."""
-    if isinstance(exc, Refused):
-        return sentence(exc.message)
-    if isinstance(exc, Unusable | BadDuration | LadderError):
-        return sentence(str(exc))
-    if isinstance(exc, DatabaseUnavailable):
-        return UNAVAILABLE
-    return None
-
-
-FIRST_WORD = re.compile(r"[a-z][a-z']*(?=[\s,;:.!?]|$)")
-
-
-def sentence(text: str) -> str:
-    """``text`` starting with a capital, as an answer of its own: the rules core words its
-    refusals to be quoted within others ("cannot read ..."). A first word that is notation
-    (``v4h2``, ``c3c4``) keeps its case."""
-    if FIRST_WORD.match(text):
-        return text[0].upper() + text[1:]
-    return text
-
-
-def failure_text(ref: str) -> str:
-    return (
-        f"Something went wrong on my side, and nothing was changed (ref `{ref}`). Please try "
-        "again in a moment; if it keeps happening, give a server admin that ref."
-    )
 
 
 async def defer(interaction: discord.Interaction[Any], *, private: bool) -> bool:
@@ -121,7 +92,7 @@ async def defer(interaction: discord.Interaction[Any], *, private: bool) -> bool
     return True
 
 
-async def send(interaction: discord.Interaction[Any], answer: Answer) -> None:
+async def send(interaction: discord.Interaction[Any], answer: Outgoing) -> None:
     """Show ``answer``: as the response, or once deferred as its edit and follow-ups. A
     private answer to a publicly deferred command goes to the caller alone, and the public
     deferral is deleted (nothing is left in the channel); a public one after a private
@@ -175,41 +146,69 @@ async def _withdraw_public_deferral(interaction: discord.Interaction[Any]) -> No
         await interaction.delete_original_response()
 
 
-async def run(
-    interaction: discord.Interaction[Any],
-    work: Callable[[], Awaitable[Answer]],
-    *,
-    private: bool,
-) -> None:
-    """Defer, do ``work``, show its answer; refusals and failures as described above."""
-    handled: Handled = getattr(interaction.client, "handled", HANDLED)
-    if not await handled.first(interaction.id):
-        log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
-        return
-    if not await defer(interaction, private=private):
-        return
-    try:
-        refusal = out_of_range(interaction)
-        answer = Answer(refusal) if refusal else await work()
-    except Exception as exc:
-        answer = Answer(explain(exc) or report(interaction, exc))
-    try:
-        await send_surely(interaction, answer)
-    except discord.HTTPException:
-        log.exception("could not answer an interaction", extra={"interaction": interaction.id})
-    else:
-        interaction.extras[ANSWERED_KEY] = True
-        watch(interaction, answer.view)
+class Responder:
+    """Answers interactions: each acted on once (``handled``), ``views`` shows an answer's
+    buttons, and ``watching`` (the sweeper) is told of every answer that went out with
+    components, to disable them once they stop applying."""
+
+    def __init__(
+        self, views: Views, handled: Handled | None = None, watching: Watching | None = None
+    ) -> None:
+        self.views = views
+        self.handled = handled or Handled()
+        self.watching = watching
+
+    async def run(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Callable[[], Awaitable[Answer]],
+        *,
+        private: bool,
+    ) -> None:
+        """Defer, do ``work``, show its answer; refusals and failures as described above."""
+
+        async def shown() -> Outgoing:
+            answer = await work()
+            view = self.views(answer.buttons) if answer.buttons else None
+            return Outgoing(answer.text, answer.files, answer.private, view)
+
+        await self.show(interaction, shown, private=private)
+
+    async def show(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Callable[[], Awaitable[Outgoing]],
+        *,
+        private: bool,
+    ) -> None:
+        """``run`` for work that builds its own components (the Play panel)."""
+        if not await self.handled.first(interaction.id):
+            log.info(
+                "an interaction delivered again is ignored", extra={"interaction": interaction.id}
+            )
+            return
+        if not await defer(interaction, private=private):
+            return
+        try:
+            refusal = out_of_range(interaction)
+            answer = Outgoing(refusal) if refusal else await work()
+        except Exception as exc:
+            answer = Outgoing(explain(exc) or report(interaction, exc))
+        try:
+            await send_surely(interaction, answer)
+        except discord.HTTPException:
+            log.exception("could not answer an interaction", extra={"interaction": interaction.id})
+        else:
+            interaction.extras[ANSWERED_KEY] = True
+            self.watch(interaction, answer.view)
+
+    def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
+        """Have the sweeper disable ``view``'s buttons once they stop applying."""
+        if self.watching is not None:
+            self.watching.watch(interaction, view)
 
 
-def watch(interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
-    """Have the bot's sweeper disable ``view``'s buttons once they stop applying."""
-    sweeper = getattr(interaction.client, "sweeper", None)
-    if sweeper is not None:
-        sweeper.watch(interaction, view)
-
-
-async def send_surely(interaction: discord.Interaction[Any], answer: Answer) -> None:
+async def send_surely(interaction: discord.Interaction[Any], answer: Outgoing) -> None:
     """``send``, trying again after a server error (Discord's 5xx), then as a follow-up in
     place of the "thinking" message (the answer's own visibility, as the deferral's)."""
     for wait in (*EDIT_RETRIES, None):
@@ -242,15 +241,18 @@ async def send_surely(interaction: discord.Interaction[Any], answer: Answer) -> 
         await interaction.followup.send(piece, ephemeral=private, allowed_mentions=NOBODY, **extra)
 
 
+Shared = Callable[[int], Awaitable[bool]]  # whether no other process took an interaction
+
+
 class Handled:
     """Interaction ids acted on in the last ``seconds`` (a token's life): each is acted on
-    once, however often it is delivered. With the store's ``sharing``, also across the
-    processes that share the database (one of them takes it)."""
+    once, however often it is delivered. With ``sharing`` (the service's ``first_seen``),
+    also across the processes that share the database (one of them takes it)."""
 
     def __init__(self, seconds: float = 15 * 60.0, most: int = 50_000) -> None:
         self.seconds, self.most = seconds, most
         self._seen: dict[int, float] = {}
-        self.sharing: Sharing | None = None
+        self.sharing: Shared | None = None
 
     async def first(self, interaction_id: int) -> bool:
         now = time.monotonic()
@@ -261,11 +263,7 @@ class Handled:
         self._seen[interaction_id] = now
         if self.sharing is None:
             return True
-        return await self.sharing.first_seen(interaction_id, time.time())
-
-
-HANDLED = Handled()  # for clients without their own (``ToraBot.handled``)
-EDIT_RETRIES = (0.5, 1.0, 2.0)  # seconds before each new try of an answer after a 5xx
+        return await self.sharing(interaction_id)
 
 
 def answered(interaction: discord.Interaction[Any]) -> bool:

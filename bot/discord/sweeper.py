@@ -1,13 +1,12 @@
-"""Buttons that stop applying are disabled where they were shown: a challenge's Accept and
-Decline once it is answered or gone, a turn's Play, End turn and Undo once that turn has
-ended, a proposal's once it no longer stands (answered, taken back or lapsed, whatever the
-turn), every button once the match is over.
+"""Buttons that stop applying are disabled where they were shown on Discord (which ones have
+is the application layer's ``sweeping``: a challenge's once it is answered, a turn's once it
+has ended, a proposal's once it no longer stands, every button once the match is over).
 
-Messages the bot sent with buttons (posts and DMs) are remembered in storage, so this works
-after a restart; answers to a user's command (ephemeral) are remembered in memory while
-their token lasts, as only that token can edit them. After each message about a match goes
-out, that match's remembered buttons are looked at, and the stale ones disabled; a failure
-to edit is logged and forgotten (the service refuses a stale button anyway)."""
+Messages the bot sent with buttons (posts and DMs) are remembered through the service, so
+this works after a restart; answers to a user's command (ephemeral) are remembered in memory
+while their token lasts, as only that token can edit them. After each message about a match
+goes out, that match's remembered buttons are looked at, and the stale ones disabled; a
+failure to edit is logged and forgotten (the service refuses a stale button anyway)."""
 
 from __future__ import annotations
 
@@ -21,20 +20,17 @@ from typing import Any
 
 import discord
 
-from bot.service import Stamp, open_proposals
-from bot.service.phases import CHALLENGE, ENDED, PLAYING, SETUP
-from storage import ButtonMessage, Hosted, HostedNotFound, Store
+from bot.app.buttons import VERBS, presses
+from bot.app.setup_form import VERB as SETUP_FORM
+from bot.app.sweeping import PANEL, Sweeping, stale
+from bot.service import ButtonMessage, Hosted, Stamp
 
-from .buttons import VERBS, ToraButton, buttons
-from .delivery import SETUP_FORM
+from .buttons import ToraButton, buttons
 from .panel import PanelButton, PanelSelect
 from .setup_form import frozen
 
 log = logging.getLogger(__name__)
 TOKEN_AGE = 14 * 60.0  # an interaction's answer can be edited for 15 minutes
-CHALLENGE_VERBS = frozenset({"accept", "decline", "takeback"})
-PROPOSAL_VERBS = frozenset({"draw", "reset", "pause"})  # beside a Decline, on a proposal
-PANEL = ("panel",)  # the verbs of a Play panel: its menus go once its turn is over
 
 
 @dataclass
@@ -46,23 +42,9 @@ class _Answer:
     message: int  # the message it shows (a panel is edited by many interactions)
 
 
-def stale(verbs: tuple[str, ...], turn: int, hosted: Hosted) -> bool:
-    """Whether buttons made for ``turn`` of ``hosted`` no longer apply."""
-    if hosted.phase == ENDED:
-        return True
-    if SETUP_FORM in verbs:
-        return hosted.phase != SETUP
-    proposed = PROPOSAL_VERBS.intersection(verbs)
-    if proposed:
-        return hosted.phase != PLAYING or not proposed & open_proposals(hosted)
-    if CHALLENGE_VERBS.intersection(verbs):
-        return hosted.phase != CHALLENGE
-    return hosted.phase != PLAYING or turn != hosted.turn
-
-
 def disabled(verbs: tuple[str, ...], channel_id: int, stamp: Stamp) -> discord.ui.View:
     """The same buttons, greyed out."""
-    view = buttons(tuple(v for v in verbs if v in VERBS), channel_id, stamp)
+    view = buttons(presses(tuple(v for v in verbs if v in VERBS), channel_id, stamp))
     for item in view.children:
         if isinstance(item, ToraButton):
             item.item.disabled = True
@@ -77,8 +59,8 @@ def _failed_sweep(task: asyncio.Task[None]) -> None:
 
 
 class Sweeper:
-    def __init__(self, store: Store, client: discord.Client) -> None:
-        self._store = store
+    def __init__(self, sweeping: Sweeping, client: discord.Client) -> None:
+        self._sweeping = sweeping
         self._client = client
         self._answers: dict[int, list[_Answer]] = defaultdict(list)
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
@@ -86,8 +68,7 @@ class Sweeper:
 
     async def sent(self, message: discord.Message, verbs: tuple[str, ...], stamp: Stamp) -> None:
         """A post or DM went out with buttons for ``stamp``'s match and turn."""
-        record = ButtonMessage(message.channel.id, message.id, stamp.match, verbs, stamp.turn)
-        await self._store.hosting.remember_buttons(record)
+        await self._sweeping.remember(message.channel.id, message.id, verbs, stamp)
 
     def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
         """An answer to a user went out with ``view``: remember its buttons that act on a
@@ -127,14 +108,12 @@ class Sweeper:
 
     async def sweep(self, match_id: int) -> None:
         async with self._locks[match_id]:
-            try:
-                hosted = await self._store.hosting.get(match_id)
-            except HostedNotFound:
+            found = await self._sweeping.sweep(match_id)
+            if found is None:
                 return
-            for record in await self._store.hosting.button_messages(match_id):
-                if stale(record.verbs, record.turn, hosted):
-                    await self._disable(record)
-            await self._disable_answers(hosted)
+            for record in found.stale:
+                await self._disable(record)
+            await self._disable_answers(found.hosted)
 
     async def _disable(self, record: ButtonMessage) -> None:
         stamp = Stamp(record.hosted_id, record.turn)
@@ -149,7 +128,7 @@ class Sweeper:
             log.info(
                 "could not disable stale buttons: %s", exc, extra={"channel": record.channel_id}
             )
-        await self._store.hosting.forget_buttons(record.channel_id, record.message_id)
+        await self._sweeping.forget(record.channel_id, record.message_id)
 
     async def _disable_answers(self, hosted: Hosted) -> None:
         now = time.monotonic()

@@ -13,8 +13,8 @@ from rules.registry import DEFAULT, GAMES
 
 from . import rulebook
 from .actions import Actions
+from .answers import Answer
 from .callers import Caller
-from .respond import Answer
 
 
 async def game_here(actions: Actions, caller: Caller) -> str | None:
@@ -22,7 +22,7 @@ async def game_here(actions: Actions, caller: Caller) -> str | None:
     if caller.in_dm:
         hosted = await actions.service.matches_of(caller.user.id)
     else:
-        latest = await actions.store.hosting.latest_in_channel(caller.channel_id)
+        latest = await actions.records.latest_in_channel(caller.channel_id)
         hosted = [] if latest is None else [latest]
     games = {Terms.from_json(each.terms).game for each in hosted}
     return games.pop() if len(games) == 1 else None

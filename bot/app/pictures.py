@@ -11,10 +11,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
+from bot.service import Pointing, Status
 from render import board_of, own_board_of
 from rules import GameView
-
-from .service import Pointing, Status
 
 IMAGE_CACHE = 16 * 1024 * 1024  # bytes of board images kept
 

@@ -1,6 +1,6 @@
-"""The actions layer: what every match command does, in terms of the match service, with
-no discord.py objects in sight (``Caller`` says who and where). Each returns the ``Answer``
-to show the caller; refusals are raised (the service's, or ``Unusable``).
+"""What every match command does, in terms of the match service, for any front end
+(``Caller`` says who and where). Each returns the ``Answer`` to show the caller, its buttons
+as verbs and stamps; refusals are raised (the service's, or ``Unusable``).
 
 A command given in a server channel is about that channel's match. Given in a direct message
 with the bot (where Assassin owners keep their moves out of sight), it is about the match
@@ -14,33 +14,37 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from bot.service import MatchService, Place, Reply, Stamp, Terms, User, load_guild
+from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User
 from bot.service.phases import (
     ABORTED,
     CANCELLED,
     CHALLENGE,
+    DECLINED,
     ENDED,
+    EXPIRED,
     FINISHED,
     FORFEIT,
+    LAPSED,
     PLAYING,
     SETUP,
+    WITHDRAWN,
 )
 from bot.service.showing import game_title, match_heading, result_words, stored_outcome
 from bot.service.texts import escape, quote
-from rules.tora import Side
-from storage import Hosted, Store
+from rules import Side
 
-from .buttons import TURN, Press, buttons
+from .answers import Answer, Unusable
+from .buttons import TURN, Press, presses
 from .callers import Caller
 from .costly import Limits
 from .parsing import parse_duration
-from .respond import Answer, Unusable
 
 log = logging.getLogger(__name__)
 
 
 class Threads(Protocol):
-    """What a challenge needs from Discord when the server gives each match a thread."""
+    """What a challenge needs from the front end when the server gives each match a thread
+    (on Discord: a thread of the channel)."""
 
     async def open_thread(self, channel_id: int, name: str) -> int: ...
 
@@ -70,10 +74,10 @@ class ChallengeOptions:
 
 class Actions:
     def __init__(
-        self, service: MatchService, store: Store, threads: Threads, limits: Limits | None = None
+        self, service: MatchService, threads: Threads, limits: Limits | None = None
     ) -> None:
         self.service = service
-        self.store = store
+        self.records = service.records
         self.threads = threads
         self.limits = limits or Limits()
 
@@ -101,7 +105,7 @@ class Actions:
     async def _point_to_thread(self, caller: Caller) -> None:
         """A command given where no match is played, by a player of exactly one match in
         this server (e.g. in its thread, with threads on): refused, pointing to it."""
-        if await self.store.hosting.live_in_channel(caller.channel_id) is not None:
+        if await self.records.live_in_channel(caller.channel_id) is not None:
             return
         theirs = [
             h
@@ -143,8 +147,8 @@ class Actions:
         """The players' names as written (escape them in texts); "anyone" for an open seat."""
         names = []
         for user_id in user_ids:
-            player = None if user_id is None else await self.store.player(user_id)
-            names.append(player.name if player else "anyone")
+            name = None if user_id is None else await self.records.player_name(user_id)
+            names.append("anyone" if name is None else name)
         return names
 
     async def _players(self, hosted: Hosted) -> str:
@@ -154,7 +158,7 @@ class Actions:
     async def games(self, caller: Caller) -> Answer:
         """The caller's matches: the live ones (whose turn, the deadline, where) and the
         last finished ones (how they ended), each with its number and a link."""
-        mine = await self.store.hosting.of_user(caller.user.id)
+        mine = await self.records.of_user(caller.user.id)
         live = [h for h in mine if h.phase != ENDED]
         ended = [h for h in mine if h.phase == ENDED][:5]
         if not mine:
@@ -182,7 +186,7 @@ class Actions:
             return f"choosing the setups{due}"
         if hosted.phase == ENDED or hosted.match_id is None:
             return await self._ending_of(hosted)
-        info = await self.store.match_info(hosted.match_id)
+        info = await self._info(hosted.match_id)
         if info.challenger_id == user_id and info.side_to_act == Side.CHALLENGER:
             return f"**your turn**{due}"
         if info.opposition_id == user_id and info.side_to_act == Side.OPPOSITION:
@@ -195,11 +199,18 @@ class Actions:
         """How a match ended: its result with the winner's name, or why it has none."""
         outcome = None
         if hosted.match_id is not None and hosted.ending in (FINISHED, FORFEIT):
-            outcome = stored_outcome((await self.store.match_info(hosted.match_id)).result)
+            outcome = stored_outcome((await self._info(hosted.match_id)).result)
         if outcome is None:
             return ENDINGS.get(hosted.ending or "", f"ended ({hosted.ending})")
         names = await self._names(hosted.challenger_id, hosted.opposition_id)
         return f"ended: {result_words(outcome, [escape(n) for n in names])}"
+
+    async def _info(self, match_id: int) -> MatchInfo:
+        """A hosted match's game, which exists once the game has begun."""
+        info = await self.records.match_info(match_id)
+        if info is None:
+            raise LookupError(f"match {match_id} of a hosted match is missing")
+        return info
 
     # ---- challenges ----------------------------------------------------------------------
     async def challenge(
@@ -207,7 +218,7 @@ class Actions:
     ) -> Answer:
         if caller.in_dm or caller.guild_id is None:
             raise Unusable("Challenges are made in a server channel, where the match is played.")
-        settings = await load_guild(self.store, caller.guild_id)
+        settings = await self.records.guild(caller.guild_id)
         terms = terms_of(options, settings.turn_seconds)
         expires = None if options.expires is None else parse_duration(options.expires)
         place = Place(caller.guild_id, caller.channel_id)
@@ -254,8 +265,9 @@ class Actions:
             place = Place(place.guild_id, opened[0])
         if options.ai is not None:  # no challenge to take back: the match has begun
             return Answer(text, reply.files, True)
-        view = buttons(("takeback",), place.channel_id, reply.stamp)
-        return Answer(text, reply.files, True, view)
+        return Answer(
+            text, reply.files, True, presses(("takeback",), place.channel_id, reply.stamp)
+        )
 
     async def accept(self, caller: Caller, match: str | None) -> Answer:
         place = await self.place(caller, match)
@@ -311,7 +323,7 @@ class Actions:
         """A reply with the buttons it offers (a hint's Play this) for its own turn."""
         if not reply.buttons:
             return Answer.of(reply)
-        return Answer.of(reply, buttons(reply.buttons, place.channel_id, reply.stamp))
+        return Answer.of(reply, presses(reply.buttons, place.channel_id, reply.stamp))
 
     async def _hint(self, place: Place, user: User) -> Reply:
         """The service's hint, within the hints' allowance (a search of seconds)."""
@@ -334,7 +346,7 @@ class Actions:
         match the answer is about, with a link to its channel."""
         if not caller.in_dm:
             return answer
-        hosted = await self.store.hosting.live_in_channel(place.channel_id)
+        hosted = await self.records.live_in_channel(place.channel_id)
         if hosted is None:
             return answer
         link = self.service.settings.link(hosted.guild_id, hosted.channel_id)
@@ -350,7 +362,7 @@ class Actions:
         if caller.in_dm:
             return True
         try:
-            hosted = await self.store.hosting.live_in_channel(caller.channel_id)
+            hosted = await self.records.live_in_channel(caller.channel_id)
         except Exception:  # answered in private then: never wrong, only less visible
             log.exception("could not look up the match", extra={"channel": caller.channel_id})
             return True
@@ -398,11 +410,11 @@ class Actions:
         other = (
             hosted.opposition_id if hosted.challenger_id == caller.user.id else hosted.challenger_id
         )
-        player = None if other is None else await self.store.player(other)
-        against = escape(player.name) if player else "your opponent"
+        name = None if other is None else await self.records.player_name(other)
+        against = "your opponent" if name is None else escape(name)
         question = CONFIRMED[kind].format(number=hosted.id, opponent=against)
-        view = buttons((kind, "keep"), place.channel_id, await self.service.stamp_of(place))
-        return Answer(question, (), True, view)
+        offered = presses((kind, "keep"), place.channel_id, await self.service.stamp_of(place))
+        return Answer(question, (), True, offered)
 
     async def cancel(self, caller: Caller) -> Answer:
         if caller.in_dm:
@@ -441,7 +453,7 @@ class Actions:
     @staticmethod
     def _turn_prompt(place: Place, reply: Reply) -> Answer:
         """A staged turn's reply, with End turn, Undo and Preview for this very state."""
-        return Answer.of(reply, buttons(TURN, place.channel_id, reply.stamp))
+        return Answer.of(reply, presses(TURN, place.channel_id, reply.stamp))
 
 
 def _on_a_proposal(verb: str, stamp: Stamp) -> bool:
@@ -450,13 +462,13 @@ def _on_a_proposal(verb: str, stamp: Stamp) -> bool:
     return verb in ("draw", "reset", "pause") or (verb == "decline" and stamp.turn > 0)
 
 
-ENDINGS = {  # the endings without a result (bot/service: endings, lobby, setup_phase)
+ENDINGS = {  # the endings without a result (``bot.service.phases``)
     ABORTED: "aborted, without a result",
     CANCELLED: "cancelled by an admin, without a result",
-    "declined": "the challenge was declined",
-    "withdrawn": "the challenge was taken back",
-    "expired": "the challenge expired",
-    "setup lapsed": "the setup lapsed, without a result",
+    DECLINED: "the challenge was declined",
+    WITHDRAWN: "the challenge was taken back",
+    EXPIRED: "the challenge expired",
+    LAPSED: "the setup lapsed, without a result",
 }
 
 

@@ -1,6 +1,8 @@
-"""The Play panel in terms of the match service, no discord.py objects: opening it, moving
-through its menus, staging the picked action, undo and the end of the turn. Each returns
-the panel to show next (``Panel``); refusals are raised, as everywhere in the actions.
+"""The Play panel in terms of the match service, for any front end: opening it, moving
+through its menus, staging the picked action, undo and the end of the turn. Each returns the
+panel to show next (``Panel``: its text, its menus as data, its picture) and is one command
+of the service (a pick stages and gives the next menu at once); refusals are raised, as
+everywhere in the actions.
 
 The panel is the player's own: its menus hold their legal actions (a hidden Assassin's
 included), so it is only ever shown to them (ephemeral in a channel, or in their DMs)."""
@@ -8,16 +10,20 @@ included), so it is only ever shown to them (ephemeral in a channel, or in their
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from bot.service import Attachment, Menu, Place, Reply, Stamp
 
 from . import menus
+from .actions import Actions
 from .callers import Caller
 from .menus import Nav
 
-if TYPE_CHECKING:
-    from .actions import Actions
+# The panel's buttons: verb -> (label, style), beside its menus while its turn lasts
+BUTTONS: dict[str, tuple[str, str]] = {
+    "end": ("End turn", "primary"),
+    "undo": ("Undo", "secondary"),
+    "refresh": ("Refresh", "secondary"),
+}
 
 
 @dataclass(frozen=True)
@@ -31,6 +37,11 @@ class Panel:
     selects: tuple[menus.Select, ...] = ()
     files: tuple[Attachment, ...] | None = None
     over: bool = False
+
+    @property
+    def buttons(self) -> tuple[str, ...]:
+        """The verbs of its buttons (``BUTTONS``): none once its turn is over."""
+        return () if self.over or self.stamp is None else tuple(BUTTONS)
 
 
 class Playing:
@@ -63,15 +74,14 @@ class Playing:
         if not value.startswith(menus.ACT):
             return await self.navigate(caller, channel_id, stamp, nav)
         place = Place(caller.guild_id or 0, channel_id)
-        reply = await self.service.play(
-            place, caller.user, value.removeprefix(menus.ACT), expect=stamp
-        )
-        return await self._after(caller, place, reply)
+        action = value.removeprefix(menus.ACT)
+        reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
+        return _after(channel_id, reply)
 
     async def undo(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
-        reply = await self.service.undo(place, caller.user, expect=stamp)
-        return await self._after(caller, place, reply)
+        reply = await self.service.undo(place, caller.user, expect=stamp, menu=True)
+        return _after(channel_id, reply)
 
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
@@ -82,15 +92,18 @@ class Playing:
         return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
 
     async def _fresh(self, caller: Caller, place: Place, stamp: Stamp | None) -> Panel:
-        menu = await self.service.menu(place, caller.user, expect=stamp)
-        board = await self.service.board(place, caller.user)
-        return _panel(place.channel_id, menu, Nav(), board.files)
+        """The pieces, with the player's own board."""
+        menu = await self.service.menu(place, caller.user, expect=stamp, board=True)
+        board = None if menu.picture is None else (menu.picture,)
+        return _panel(place.channel_id, menu, Nav(), board)
 
-    async def _after(self, caller: Caller, place: Place, reply: Reply) -> Panel:
-        """Back to the pieces after a change, with the new preview (the reply's) and what
-        the change was (its first line: "Staged: ...", "Taken back: ...")."""
-        menu = await self.service.menu(place, caller.user)
-        return _panel(place.channel_id, menu, Nav(), reply.files, reply.text.split("\n", 1)[0])
+
+def _after(channel_id: int, reply: Reply) -> Panel:
+    """Back to the pieces after a change (the reply's menu), with the new preview (the
+    reply's) and what the change was (its first line: "Staged: ...", "Taken back: ...")."""
+    if reply.menu is None:
+        raise ValueError("a panel's change is asked for with its menu")
+    return _panel(channel_id, reply.menu, Nav(), reply.files, reply.text.split("\n", 1)[0])
 
 
 def _panel(

@@ -11,32 +11,29 @@ from dataclasses import replace
 
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
-from bot.pictures import BytesCache
-from bot.service import Attachment, GuildSettings, Place, Terms, load_guild, save_guild
+from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
 from render import StatusInfo, board_of, replay_of
 from rules import game_type
 from rules.records import RecordError
-from storage import MatchInfo, MatchNotFound, Store
 
 from .actions import Actions
+from .answers import Answer, Unusable
 from .callers import Caller
 from .costly import Limits
 from .options import match_number
 from .parsing import parse_duration
-from .respond import Answer, Unusable
+from .pictures import BytesCache
 
 REPLAY_CACHE = 64 * 1024 * 1024  # bytes of GIFs kept
 REPOST_SECONDS = 300.0  # a replay posted in a channel is not posted there again this soon
 
 
 class Lookups:
-    def __init__(
-        self, actions: Actions, store: Store, desk: LadderDesk, limits: Limits | None = None
-    ) -> None:
+    def __init__(self, actions: Actions, desk: LadderDesk, limits: Limits | None = None) -> None:
         self.actions = actions
-        self.store = store
+        self.records = actions.service.records
         self.desk = desk
         self.limits = limits or Limits()
         self._gifs = BytesCache(REPLAY_CACHE)
@@ -51,10 +48,7 @@ class Lookups:
             number = await self._default_number(caller, match)
         else:
             number = match_number(number)
-        try:
-            info = await self.store.match_info(number)
-        except MatchNotFound:
-            info = None
+        info = await self.records.match_info(number)
         mine = info is not None and info.side_of(caller.user.id) is not None
         here = info is not None and not caller.in_dm and info.guild_id == caller.guild_id
         if info is None or not (mine or here):
@@ -70,16 +64,12 @@ class Lookups:
                 place = await self.actions.place(caller, match)
             except Unusable:
                 place = None
-            hosted = (
-                None
-                if place is None
-                else await self.store.hosting.live_in_channel(place.channel_id)
-            )
+            hosted = None if place is None else await self.records.live_in_channel(place.channel_id)
         else:
-            hosted = await self.store.hosting.latest_in_channel(caller.channel_id, with_game=True)
+            hosted = await self.records.latest_in_channel(caller.channel_id, with_game=True)
         if hosted is not None and hosted.match_id is not None:
             return hosted.match_id
-        for theirs in await self.store.hosting.of_user(caller.user.id, 20):
+        for theirs in await self.records.of_user(caller.user.id, 20):
             if theirs.match_id is not None:
                 return theirs.match_id
         raise Unusable(
@@ -91,7 +81,7 @@ class Lookups:
         """The board: of the match played here now (a player's own privately, anyone else's
         the public one); else the public board of the last match played here, or of the
         caller's last one, finished or not."""
-        live = caller.in_dm or match or await self.store.hosting.live_in_channel(caller.channel_id)
+        live = caller.in_dm or match or await self.records.live_in_channel(caller.channel_id)
         if live:
             try:
                 return await self.actions.board(caller, match)
@@ -101,10 +91,9 @@ class Lookups:
         info = await self._match(caller, None, None)
 
         async def draw() -> Answer:
-            game = (await self.store.load(info.id)).game
+            view, outcome = await self.records.public_position(info.id)
             status = await self._status(info)
-            png = await asyncio.to_thread(board_of, game.view_for(None), status)
-            outcome = game.outcome()
+            png = await asyncio.to_thread(board_of, view, status)
             names = (escape(status.challenger), escape(status.opposition))
             how = (
                 f"ended: {result_words(outcome, names)}. Its final board:"
@@ -123,8 +112,8 @@ class Lookups:
     async def _status(self, info: MatchInfo) -> StatusInfo:
         names = []
         for user_id in (info.challenger_id, info.opposition_id):
-            player = await self.store.player(user_id)
-            names.append(player.name if player else f"player {user_id}")
+            name = await self.records.player_name(user_id)
+            names.append(f"player {user_id}" if name is None else name)
         return StatusInfo(names[0], names[1], "")
 
     async def record(self, caller: Caller, number: int | None, match: str | None) -> Answer:
@@ -132,11 +121,10 @@ class Lookups:
         full), anyone else's the public one. Shown to the caller alone."""
         info = await self._match(caller, number, match)
         side = info.side_of(caller.user.id)
+        text = await self.records.record(info.id, side)
         if side is None:
-            text = await self.store.export_record(info.id)
             note = "The public record"
         else:
-            text = await self.store.private_export_record(info.id, side)
             note = "Your record (with your own hidden actions in full)"
         name = f"{info.game}-match-{info.id}.{info.game}"
         return Answer(f"{note} of match {info.id}.", (Attachment(name, text.encode()),))
@@ -146,7 +134,7 @@ class Lookups:
         a few at a time, cached by the record it shows; posted publicly at most once every
         few minutes per channel and match (a repeat goes to the caller alone)."""
         info = await self._match(caller, number, match)
-        record = await self.store.export_record(info.id)
+        record = await self.records.record(info.id)
         key = (info.id, hashlib.sha256(record.encode()).digest())
 
         async def draw() -> bytes:
@@ -240,7 +228,7 @@ class Lookups:
         guild = self._guild(caller)
         if not caller.admin:
             raise Unusable("Only the server's admins (Manage Server) can change its settings.")
-        settings = await load_guild(self.store, guild)
+        settings = await self.records.guild(guild)
         if deadline is not None:
             seconds = None if deadline.strip().lower() == "default" else parse_duration(deadline)
             settings = replace(settings, turn_seconds=seconds)
@@ -258,7 +246,7 @@ class Lookups:
         if changed:
             if settings.turn_seconds is not None:
                 Terms(turn_seconds=settings.turn_seconds).check()  # refused if out of range
-            await save_guild(self.store, guild, settings)
+            await self.records.save_guild(guild, settings)
         return Answer(("Saved. " if changed else "") + settings_text(settings, default_cap))
 
 

@@ -1,15 +1,15 @@
 """The tournament commands in terms of the tournament desk (``bot/tournament/desk.py``):
-what ``/tora tournament ...`` does for a caller in a server channel."""
+what ``/tora tournament ...`` does for a caller in a server's channel."""
 
 from __future__ import annotations
 
 from bot.service import Place
 from bot.tournament.desk import TournamentDesk
 
+from .answers import Answer, Unusable
 from .callers import Caller
 from .costly import Limits
 from .parsing import parse_duration
-from .respond import Answer, Unusable
 
 
 class Tournaments:

@@ -97,7 +97,7 @@ class Book:
 
 
 def _data(name: str) -> str:
-    files = resources.files("bot.discord").joinpath("data")
+    files = resources.files("bot.app").joinpath("data")
     return files.joinpath(name).read_text(encoding="utf-8")
 
 

@@ -1,4 +1,7 @@
-"""The bot's configuration, from environment variables (see the README's "Running the bot")."""
+"""The bot process's configuration, from environment variables (see the README's "Running the
+bot"): where its database is, how it reaches Discord and which shards it holds, its AI
+workers. It belongs to the process, not to one front end: ``bot.build`` makes the bot from
+it."""
 
 from __future__ import annotations
 

@@ -1,0 +1,42 @@
+"""The application layer as one object, made once per bot by the wiring (``bot.build``) and
+handed to every front end."""
+
+from __future__ import annotations
+
+from bot.ladder.desk import LadderDesk
+from bot.service import MatchService
+from bot.tournament.desk import TournamentDesk
+
+from .actions import Actions, Threads
+from .completions import Completions
+from .costly import Limits
+from .lookups import Lookups
+from .playing import Playing
+from .setup_form import SetupForms
+from .sweeping import Sweeping
+from .tournaments import Tournaments
+
+
+class App:
+    """``actions`` (the match commands), ``playing`` (the Play panel), ``setup`` (the setup
+    form), ``lookups`` (records, replays, ladders, settings), ``tournaments``,
+    ``completions`` (what typing an option offers) and ``sweeping`` (which buttons stopped
+    applying), sharing one set of allowances for costly commands (``limits``)."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        ladder: LadderDesk,
+        tournaments: TournamentDesk,
+        threads: Threads,
+        limits: Limits | None = None,
+    ) -> None:
+        self.service = service
+        self.limits = limits or Limits()
+        self.actions = Actions(service, threads, self.limits)
+        self.playing = Playing(self.actions)
+        self.setup = SetupForms(self.actions)
+        self.lookups = Lookups(self.actions, ladder, self.limits)
+        self.tournaments = Tournaments(tournaments, self.limits)
+        self.completions = Completions(self.actions, self.setup, self.tournaments)
+        self.sweeping = Sweeping(service)

@@ -1,0 +1,65 @@
+"""Which buttons stopped applying, for any front end that shows them: a challenge's Accept and
+Decline once it is answered or gone, a turn's Play, End turn and Undo once that turn has
+ended, a proposal's once it no longer stands (answered, taken back or lapsed, whatever the
+turn), a setup form once the setup is over, every button once the match is over. The
+messages a front end sent with buttons are kept through the service (``remember``), so this
+works after a restart; what to do with a stale message (disable it) is the front end's."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service import ButtonMessage, Hosted, MatchService, Stamp, open_proposals
+from bot.service.phases import CHALLENGE, ENDED, PLAYING, SETUP
+
+from .setup_form import VERB as SETUP_FORM
+
+CHALLENGE_VERBS = frozenset({"accept", "decline", "takeback"})
+PROPOSAL_VERBS = frozenset({"draw", "reset", "pause"})  # beside a Decline, on a proposal
+PANEL = ("panel",)  # the verbs of a Play panel: its menus go once its turn is over
+
+
+def stale(verbs: tuple[str, ...], turn: int, hosted: Hosted) -> bool:
+    """Whether buttons made for ``turn`` of ``hosted`` no longer apply."""
+    if hosted.phase == ENDED:
+        return True
+    if SETUP_FORM in verbs:
+        return hosted.phase != SETUP
+    proposed = PROPOSAL_VERBS.intersection(verbs)
+    if proposed:
+        return hosted.phase != PLAYING or not proposed & open_proposals(hosted)
+    if CHALLENGE_VERBS.intersection(verbs):
+        return hosted.phase != CHALLENGE
+    return hosted.phase != PLAYING or turn != hosted.turn
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """A match as it is now, and the messages kept with its buttons that no longer apply."""
+
+    hosted: Hosted
+    stale: tuple[ButtonMessage, ...]
+
+
+class Sweeping:
+    def __init__(self, service: MatchService) -> None:
+        self.records = service.records
+
+    async def remember(
+        self, channel_id: int, message_id: int, verbs: tuple[str, ...], stamp: Stamp
+    ) -> None:
+        """A message went out with buttons (``verbs``) for ``stamp``'s match and turn."""
+        sent = ButtonMessage(channel_id, message_id, stamp.match, verbs, stamp.turn)
+        await self.records.remember_buttons(sent)
+
+    async def sweep(self, match_id: int) -> Sweep | None:
+        """The match's kept messages whose buttons stopped applying (None: no such match)."""
+        hosted = await self.records.hosted(match_id)
+        if hosted is None:
+            return None
+        kept = await self.records.button_messages(match_id)
+        return Sweep(hosted, tuple(m for m in kept if stale(m.verbs, m.turn, hosted)))
+
+    async def forget(self, channel_id: int, message_id: int) -> None:
+        """A kept message was dealt with (disabled, or found gone)."""
+        await self.records.forget_buttons(channel_id, message_id)

@@ -1,0 +1,108 @@
+"""The bot, wired once: ``build(config)`` opens the store and makes the match service (with
+render's images and the Discord delivery), the ladder's rating of what ends, its runner and
+desk, the tournaments, the application layer over them and the Discord client acting
+through it. ``python -m bot``, the
+emulator's stage (``harness``) and the benchmarks all run what it makes; ``Bot.run`` starts
+the parts in their order, ``Bot.close`` stops them in the reverse one."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from bot.app import App
+from bot.app.pictures import PillowRenderer
+from bot.config import Config
+from bot.discord.buttons import buttons
+from bot.discord.client import ToraBot
+from bot.discord.delivery import DiscordDelivery
+from bot.discord.handlers import Handlers
+from bot.discord.respond import Handled, Responder
+from bot.discord.sweeper import Sweeper
+from bot.ladder.desk import LadderDesk
+from bot.ladder.rating import listen
+from bot.ladder.runner import LadderRunner
+from bot.service import Clock, MatchService, Settings
+from bot.tournament.desk import TournamentDesk
+from storage import Store
+
+log = logging.getLogger("bot")
+SHARED_POLL = 2.0  # seconds: how often a process sharing its database looks for others' work
+
+
+@dataclass
+class Bot:
+    """Everything ``build`` made, for running it and for tests that look inside."""
+
+    config: Config
+    store: Store
+    service: MatchService
+    ladder: LadderRunner
+    tournaments: TournamentDesk
+    app: App
+    client: ToraBot
+    delivery: DiscordDelivery
+    sweeper: Sweeper
+
+    async def run(self) -> None:
+        """Log in, start the match service and what listens to it, then hold the gateway
+        connection until ``close`` (``TokenRefused`` when Discord refuses the token)."""
+        await self.client.log_in(self.config.token)
+        await self.start()
+        await self.client.connect()
+
+    async def start(self) -> None:
+        await self.ladder.start()  # before the service: see LadderRunner.start
+        await self.service.start()
+        await self.ladder.resume_pairings()  # after the service: it opens matches
+        await self.tournaments.start()  # after the service: listens to its endings, catches up
+        log.info(
+            "service started",
+            extra={"db": self.config.store.where(), "shards": self.config.shards or "all"},
+        )
+
+    async def close(self) -> None:
+        """Stop the ladder's and the service's background work, then the connection, then
+        the store."""
+        await self.ladder.stop()
+        await self.service.stop()
+        await self.sweeper.close()
+        await self.client.close()
+        await self.store.close()
+        log.info("closed")
+
+
+async def build(
+    config: Config,
+    *,
+    settings: Settings | None = None,
+    clock: Clock | None = None,
+    dm_rate: float = 5.0,
+    dm_burst: int = 20,
+) -> Bot:
+    """The bot of ``config``, its store open and nothing started. ``settings`` and ``clock``
+    (the system's by default) are the service's, the ladder's and the tournaments'; a test or
+    the demo may bring its own. ``dm_rate`` and ``dm_burst`` pace the opening of DMs."""
+    settings = settings or Settings(
+        ai_processes=config.ai_processes,
+        poll_seconds=SHARED_POLL if config.shared else None,
+        claim_seconds=config.claim_seconds,
+    )
+    store = await Store.open(config.store)
+    client = ToraBot(config.shards, config.shard_count)
+    delivery = DiscordDelivery(client, dm_rate=dm_rate, dm_burst=dm_burst)
+    service = MatchService(store, delivery, PillowRenderer(), settings=settings, clock=clock)
+    listen(service, store, clock)  # the ladder rates what ends
+    ladder = {"clock": clock, "settings": settings}
+    desk = LadderDesk(service, store, delivery, **ladder)
+    runner = LadderRunner(service, store, delivery, **ladder)
+    cups = TournamentDesk(store, service, delivery, **ladder)
+    app = App(service, desk, cups, threads=delivery)
+    sweeper = Sweeper(app.sweeping, client)
+    delivery.sweeper = sweeper
+    delivery.forms = app.setup.current
+    handled = Handled()
+    if config.shared:  # alone, the interactions taken are remembered in memory
+        handled.sharing = service.records.first_seen
+    client.install(Handlers(app, Responder(buttons, handled, sweeper)), delivery)
+    return Bot(config, store, service, runner, cups, app, client, delivery, sweeper)
