@@ -1,7 +1,11 @@
 """The layout the folder list promises: dependencies point inwards (bot -> storage, render ->
 rules), every game is a package under ``rules/`` whose modules only it imports, the games do
 not lean on one another, the engines (``ai``) stand on the rules alone, and the Discord
-emulator is a test double the bot does not import."""
+emulator is a test double the bot does not import, holding Discord alone (the bot on it is
+``harness``). Inside ``bot``, the parts stand on one another in one order (the match service,
+the ladder and the tournaments beside each other, the application layer, the Discord adapter,
+the wiring); discord.py, Pillow and the database drivers each have their one place.
+Relative imports count as the absolute ones they stand for."""
 
 from __future__ import annotations
 
@@ -12,19 +16,39 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = ("tora", "torishogi", "torii")
-LAYERS = ("rules", "ai", "storage", "render", "bot", "emulator", "benchmarks")
+LAYERS = ("rules", "ai", "storage", "render", "bot", "emulator", "harness", "benchmarks")
 
 
 def imports(package: str) -> list[tuple[Path, str]]:
-    """Every absolute module a package's files import (``from x import y`` gives ``x``)."""
+    """Every module a package's files import, as an absolute name (``from x import y`` gives
+    ``x``; ``from . import y`` gives the package's ``y``; ``from .x import y`` its ``x``)."""
     found = []
     for path in sorted((ROOT / package).rglob("*.py")):
+        here = path.relative_to(ROOT)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                found.append((path.relative_to(ROOT), node.module))
+                found.append((here, node.module))
+            elif isinstance(node, ast.ImportFrom):
+                base = _relative_base(here, node.level)
+                if node.module:
+                    found.append((here, f"{base}.{node.module}"))
+                else:
+                    found.extend((here, f"{base}.{alias.name}") for alias in node.names)
             elif isinstance(node, ast.Import):
-                found.extend((path.relative_to(ROOT), alias.name) for alias in node.names)
+                found.extend((here, alias.name) for alias in node.names)
     return found
+
+
+def _relative_base(path: Path, level: int) -> str:
+    """The package a relative import of ``level`` dots in ``path`` starts from."""
+    package = path.parent.parts
+    return ".".join(package[: len(package) - (level - 1)])
+
+
+def module_of(path: Path) -> str:
+    """``bot/app/actions.py`` -> ``bot.app.actions`` (a package's ``__init__`` is the package)."""
+    parts = path.with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 def top(module: str) -> str:
@@ -161,3 +185,111 @@ def test_no_import_cycle_in_the_rules_core():
     """No module of ``rules`` imports, even from inside a function or only for the type
     checker, a module that imports it back: each game's modules stack in layers."""
     assert a_cycle(module_graph("rules")) == []
+
+
+# The parts of ``bot``, each standing only on those of lower rank (and on itself): the
+# match service; the ladder and the tournaments beside each other, neither knowing the
+# other; the application layer every front end uses; the Discord adapter; the wiring.
+BOT_PARTS = {
+    "bot.lifeline": "lifeline",  # a worker's tie to the bot's process (the standard library)
+    "bot.service": "service",
+    "bot.ladder": "ladder",
+    "bot.tournament": "tournament",
+    "bot.app": "app",
+    "bot.discord": "discord",
+    "bot": "wiring",  # the package's docstring alone
+    "bot.build": "wiring",
+    "bot.config": "wiring",
+    "bot.logs": "wiring",
+    "bot.__main__": "wiring",
+}
+BOT_RANKS = {
+    "lifeline": 0,
+    "service": 1,
+    "ladder": 2,
+    "tournament": 2,
+    "app": 3,
+    "discord": 4,
+    "wiring": 5,
+}
+
+
+def bot_part(module: str) -> str | None:
+    """The part of ``bot`` a module belongs to (the longest prefix that names one)."""
+    names = module.split(".")
+    for length in range(len(names), 0, -1):
+        part = BOT_PARTS.get(".".join(names[:length]))
+        if part is not None:
+            return part
+    return None
+
+
+def test_every_module_of_the_bot_has_its_place_in_the_order():
+    """A new module or package of ``bot`` is placed in ``BOT_PARTS`` (and so in the order)."""
+    unplaced = [
+        str(path.relative_to(ROOT))
+        for path in sorted((ROOT / "bot").rglob("*.py"))
+        if bot_part(module_of(path.relative_to(ROOT))) is None
+    ]
+    assert unplaced == []
+
+
+def test_the_bots_parts_stand_only_on_those_below_them():
+    offenders = []
+    for path, module in imports("bot"):
+        if top(module) != "bot":
+            continue
+        mine, theirs = bot_part(module_of(path)), bot_part(module)
+        assert mine is not None
+        if theirs is None:
+            offenders.append(f"{path}: {module} (no such part of bot)")
+        elif theirs != mine and BOT_RANKS[theirs] >= BOT_RANKS[mine]:
+            offenders.append(f"{path}: {module} ({mine} may not use {theirs})")
+    assert offenders == []
+
+
+@pytest.mark.parametrize("part", ["bot/app", "bot/discord"])
+def test_the_application_layer_and_the_adapter_reach_storage_through_the_service(part):
+    """Everything stored is read and changed through the match service (and the ladder's
+    and tournaments' desks): only the wiring opens the store."""
+    assert [f"{p}: {m}" for p, m in imports(part) if top(m) == "storage"] == []
+
+
+def _importers(library: str) -> set[str]:
+    """The top-level packages (and ``bot``'s parts) whose files import ``library``."""
+    found = set()
+    for layer in LAYERS:
+        for path, module in imports(layer):
+            if top(module) == library:
+                found.add(f"{layer}.{bot_part(module_of(path))}" if layer == "bot" else layer)
+    return found
+
+
+def test_discord_py_is_imported_only_by_the_adapter_the_emulator_and_the_harness():
+    assert _importers("discord") <= {"bot.discord", "emulator", "harness"}
+
+
+def test_pillow_is_imported_only_by_render():
+    assert _importers("PIL") <= {"render"}
+
+
+# The benchmarks of storage itself measure its files with the drivers, as its tests do.
+MEASURING_STORAGE = {"benchmarks/common.py", "benchmarks/storage_bench.py"}
+
+
+def test_the_database_drivers_are_imported_only_by_storage():
+    drivers = {"aiosqlite", "asyncpg", "sqlite3"}
+    offenders = [
+        f"{path}: {module}"
+        for layer in LAYERS
+        if layer != "storage"
+        for path, module in imports(layer)
+        if top(module) in drivers and str(path) not in MEASURING_STORAGE
+    ]
+    assert offenders == []
+
+
+def test_the_emulator_is_discord_alone():
+    """The test double imports nothing of ours; the bot on it is ``harness``'s."""
+    ours = set(LAYERS) - {"emulator"}
+    assert [f"{p}: {m}" for p, m in imports("emulator") if top(m) in ours] == []
