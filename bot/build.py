@@ -93,10 +93,9 @@ async def build(
     delivery = DiscordDelivery(client, dm_rate=dm_rate, dm_burst=dm_burst)
     service = MatchService(store, delivery, PillowRenderer(), settings=settings, clock=clock)
     listen(service, store, clock)  # the ladder rates what ends
-    ladder = {"clock": clock, "settings": settings}
-    desk = LadderDesk(service, store, delivery, **ladder)
-    runner = LadderRunner(service, store, delivery, **ladder)
-    cups = TournamentDesk(store, service, delivery, **ladder)
+    desk = LadderDesk(service, store, delivery, clock=clock, settings=settings)
+    runner = LadderRunner(service, store, delivery, clock=clock, settings=settings)
+    cups = TournamentDesk(store, service, delivery, clock=clock, settings=settings)
     app = App(service, desk, cups, threads=delivery)
     sweeper = Sweeper(app.sweeping, client)
     delivery.sweeper = sweeper

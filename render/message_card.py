@@ -10,6 +10,7 @@ import re
 import textwrap
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from PIL import Image, ImageDraw
 
@@ -91,7 +92,7 @@ def _height(kind: str, value: object) -> int:
     if isinstance(value, Image.Image):
         return _scaled(value)[1] + 8
     if kind == "select":
-        select, open_ = value  # type: ignore[misc]
+        select, open_ = cast(tuple[CardSelect, bool], value)
         return 44 + (len(select.options) * 26 + 8 if open_ else 0)
     return 48
 
@@ -111,9 +112,9 @@ def _draw(image: Image.Image, draw: ImageDraw.ImageDraw, kind: str, value: objec
     elif isinstance(value, Image.Image):
         image.paste(value.resize(_scaled(value)), (PAD, y + 4))
     elif kind == "select":
-        _select(draw, value, y)  # type: ignore[arg-type]
+        _select(draw, cast(tuple[CardSelect, bool], value), y)
     else:
-        _buttons(draw, value, y)  # type: ignore[arg-type]
+        _buttons(draw, cast(tuple[CardButton, ...], value), y)
 
 
 def _select(draw: ImageDraw.ImageDraw, value: tuple[CardSelect, bool], y: int) -> None:

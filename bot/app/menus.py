@@ -180,7 +180,9 @@ def _actions(choices: Sequence[Choice], letters: Mapping[str, str]) -> list[Opti
 
 def _step_words(members: Sequence[Choice], letters: Mapping[str, str]) -> str:
     """``5 actions: A, B, C``: how many actions a first step leads to, and their letters."""
-    found = dict.fromkeys(letters[c.spot] for c in members if c.spot in letters)
+    found = dict.fromkeys(
+        letters[c.spot] for c in members if c.spot is not None and c.spot in letters
+    )
     count = f"{len(members)} action{'s' * (len(members) != 1)}"
     return _cut(f"{count}: {', '.join(found)}" if found else count)
 

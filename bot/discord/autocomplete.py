@@ -55,8 +55,8 @@ def _option(interaction: discord.Interaction[Any], name: str) -> Any:
     return getattr(interaction.namespace, name, None)
 
 
-class Completing(Serving):
-    """The autocomplete methods of the ``/tora`` groups."""
+class Completing(Serving, app_commands.Group):
+    """The autocomplete methods of the ``/tora`` groups (each group inherits them)."""
 
     async def complete_action(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         """The caller's legal actions that match what they typed (from the service), each

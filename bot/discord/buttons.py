@@ -21,7 +21,7 @@ from .styles import STYLES
 
 class ToraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLATE):
     def __init__(self, press: Press) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button[Any] = discord.ui.Button(
             label=press.label, style=STYLES[press.style], custom_id=press.custom_id
         )
         super().__init__(button)

@@ -91,7 +91,7 @@ class ToraBot(discord.AutoShardedClient):
         self.handlers = handlers
         self._seeing = seeing
         self.tree = command_tree(self, handlers)
-        self.tree.on_error = self._command_error
+        self.tree.error(self._command_error)
         self.add_dynamic_items(
             ToraButton, LegacyButton, PanelSelect, PanelButton, SetupButton, SetupSelect
         )

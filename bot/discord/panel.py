@@ -73,7 +73,7 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
             )
             for o in spec.options
         ]
-        select = discord.ui.Select(
+        select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=custom_id, placeholder=spec.placeholder, options=options
         )
         return cls(select, channel_id, stamp, spec.level, nav)
@@ -103,7 +103,9 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     def __init__(self, verb: str, channel_id: int, stamp: Stamp) -> None:
         label, style = BUTTONS[verb]
         custom_id = f"tora:pb:{verb}:{_where(channel_id, stamp)}"
-        button = discord.ui.Button(label=label, style=STYLES[style], custom_id=custom_id)
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=STYLES[style], custom_id=custom_id
+        )
         super().__init__(button)
         self.verb, self.channel_id, self.stamp = verb, channel_id, stamp
 

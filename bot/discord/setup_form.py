@@ -59,7 +59,9 @@ class SetupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     ) -> None:
         style = discord.ButtonStyle.success if chosen else discord.ButtonStyle.secondary
         custom_id = f"tora:su:{_where(channel_id, stamp)}:{name}:{index}"
-        button = discord.ui.Button(label=label or name, style=style, custom_id=custom_id)
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label or name, style=style, custom_id=custom_id
+        )
         super().__init__(button)
         self.channel_id, self.stamp, self.name, self.index = channel_id, stamp, name, index
 
@@ -96,7 +98,7 @@ class SetupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
             for o in spec.options
         ]
         custom_id = f"tora:ss:{_where(channel_id, stamp)}:{spec.name}:{spec.part}"
-        select = discord.ui.Select(
+        select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=custom_id, placeholder=spec.placeholder, options=options
         )
         return cls(select, channel_id, stamp, spec.name)
