@@ -1,4 +1,5 @@
-"""Run every benchmark and print each figure beside its target."""
+"""Run the benchmarks and print each figure beside its target: every one, or those named
+(``python -m benchmarks discord service``)."""
 
 from __future__ import annotations
 
@@ -18,22 +19,31 @@ from . import (
     torishogi_bench,
 )
 
+BENCHMARKS = {  # in the order they run
+    "rules": rules_bench,
+    "assassin": assassin_bench,
+    "torishogi": torishogi_bench,
+    "torii": torii_bench,
+    "storage": storage_bench,
+    "render": render_bench,
+    "ladder": ladder_bench,
+    "service": service_bench,
+    "cluster": cluster_bench,
+    "discord": discord_bench,
+    "ai": ai_bench,
+}
 
-def main() -> int:
+
+def main(argv: list[str] | None = None) -> int:
+    names = sys.argv[1:] if argv is None else argv
+    unknown = [name for name in names if name not in BENCHMARKS]
+    if unknown:
+        print(f"no benchmark {', '.join(unknown)}; they are: {', '.join(BENCHMARKS)}")
+        return 2
     print("tora-bot benchmarks (median of repeated runs unless marked p95)")
-    for module in (
-        rules_bench,
-        assassin_bench,
-        torishogi_bench,
-        torii_bench,
-        storage_bench,
-        render_bench,
-        ladder_bench,
-        service_bench,
-        cluster_bench,
-        discord_bench,
-        ai_bench,
-    ):
+    for name, module in BENCHMARKS.items():
+        if names and name not in names:
+            continue
         for figure in module.run():
             print(figure.line(), flush=True)
     return 0
