@@ -187,6 +187,13 @@ def test_no_import_cycle_in_the_rules_core():
     assert a_cycle(module_graph("rules")) == []
 
 
+@pytest.mark.parametrize("package", ["bot", "harness"])
+def test_no_import_cycle_in_the_bot(package):
+    """The bot's parts, the application layer and the adapter included (its commands, its
+    buttons and the Play panel once imported one another in a circle), stack in layers."""
+    assert a_cycle(module_graph(package)) == []
+
+
 # The parts of ``bot``, each standing only on those of lower rank (and on itself): the
 # match service; the ladder and the tournaments beside each other, neither knowing the
 # other; the application layer every front end uses; the Discord adapter; the wiring.
