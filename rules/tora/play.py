@@ -12,6 +12,7 @@ ends of rounds and series (``endings``). ``rules.tora.game.Game`` adds what is s
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Self
 
@@ -197,7 +198,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
             actions += [action for action, _effect in search_actions(pos, piece)]
         return actions
 
-    # ---- reading and writing actions ---------------------------------------------------------
+    # ---- reading and writing actions -----------------------------------------------------
     def reader(self) -> Resolver:
         """Reads and writes actions on the position being played."""
         return Resolver(self.pos, self.rulers, self.legal_actions)
@@ -206,7 +207,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         """Canonical text (R51): the shortest form that names exactly this action here."""
         return self.reader().notation(action)
 
-    def notations(self, actions: list[Action]) -> list[str]:
+    def notations(self, actions: Sequence[Action]) -> list[str]:
         """``notation`` of many actions at once (each piece's ways to act worked out once)."""
         return self.reader().notations(actions)
 
@@ -228,7 +229,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
                 "down to 1 action",
             )
 
-    # ---- acting ------------------------------------------------------------------------------
+    # ---- acting --------------------------------------------------------------------------
     def apply(self, action: Action | str) -> Event:
         """Play one action of the side to act (validated), or a game-level act by that side."""
         if isinstance(action, str):
@@ -279,7 +280,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         self.waived = set()
         return dropped
 
-    # ---- ending turns and rounds ---------------------------------------------------------------
+    # ---- ending turns and rounds ---------------------------------------------------------
     def _complete(self, deadline: bool) -> None:
         """R30: refused while a piece that moved or attacked would end in jeopardy, unless the
         deadline ends the turn: then the latest actions are dropped until none would (what a
@@ -365,7 +366,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         self.assassins.publish(self.game_number)
         self.result = outcome
 
-    # ---- game-level acts (R26, R28) and the host's verdicts -------------------------------------
+    # ---- game-level acts (R26, R28) and the host's verdicts ------------------------------
     def resign(self, side: Side) -> Event:
         """``side`` resigns, on its turn or not; actions already staged by the side to act
         stay in the record as played (on its own turn, in the same line as ``resign``)."""
@@ -423,7 +424,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
             self.settled.start_turn(Side.CHALLENGER)
         return act_event(side, RESET)
 
-    # ---- refusals ------------------------------------------------------------------------------
+    # ---- refusals ------------------------------------------------------------------------
     def _refuse_over(self) -> IllegalAction:
         return IllegalAction("R24", f"the game is over: {self.result}")
 
