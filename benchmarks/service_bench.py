@@ -110,10 +110,12 @@ async def _start(service: MatchService, table: Table) -> None:
 
 
 async def _pick(service: MatchService, table: Table, rng: random.Random) -> list[str]:
-    """What the acting player's autocomplete offers once they have typed a piece letter."""
+    """What the acting player's autocomplete offers once they have typed a piece letter: the
+    notations its choices stand for."""
     place, user = table.place, table.players[table.to_act]
     typed = rng.choice(LETTERS[table.board])
-    return await service.choices(place, user, typed) or await service.choices(place, user)
+    offered = await service.choices(place, user, typed) or await service.choices(place, user)
+    return [notation for _shown, notation in offered]
 
 
 async def _step(service: MatchService, table: Table, rng: random.Random) -> tuple[str, float]:
