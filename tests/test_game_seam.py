@@ -80,6 +80,26 @@ def test_a_record_replays_to_the_same_position_in_every_game(game_id):
     assert kind.from_fen(game.fen(), {}).fen() == game.fen()
 
 
+@pytest.mark.parametrize("game_id", list(STARTS))
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_copy_plays_on_by_itself_in_every_game(game_id, seed):
+    """A copy taken with actions staged (what a trial, a hint or an engine plays on) shares
+    nothing that changes: ending its turn and playing on leaves the game as it was, which then
+    ends its own turn to the same position."""
+    rng = random.Random(seed)
+    game = play_randomly(new(game_id), turns=3, seed=seed)
+    while game.actions_left and game.legal_actions():
+        game.apply(rng.choice(game.legal_actions()))
+    before = (game.key(), game.view_for(game.side), game.view_for(None), game.staged())
+    trial = game.copy()
+    trial.end_turn(deadline=True)
+    after_one = trial.fen()
+    play_randomly(trial, turns=3, seed=seed + 10)
+    assert (game.key(), game.view_for(game.side), game.view_for(None), game.staged()) == before
+    game.end_turn(deadline=True)
+    assert game.fen() == after_one
+
+
 def test_a_records_game_is_named_by_its_game_header_and_tora_without_one():
     assert game_of('[Game "torishogi"]\n[Result "*"]\n\nC: c3c4\n', "tora") == "torishogi"
     assert game_of('[Board "short"]\n\nC: resign\n', "tora") == "tora"
