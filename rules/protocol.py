@@ -38,6 +38,7 @@ else:
         Python 3.11's TypeVar takes none."""
         return _TypeVar(name, *args, **kwargs)
 
+
 FORFEIT = "forfeit"  # Outcome.reason of a game lost on missed turns
 DESCRIPTION = 100  # characters of a setup option's description (a menu option's limit)
 
