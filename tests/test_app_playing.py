@@ -82,6 +82,4 @@ async def test_the_panel_opens_in_one_command_with_the_players_own_board(
     counted = Counted(h, monkeypatch)
     opened = await playing.open(at(ANN), None)
     assert (counted.tokens, counted.reads) == (1, 1)
-    assert [(f.name, f.data) for f in opened.files or ()] == [
-        (f.name, f.data) for f in board.files
-    ]
+    assert [(f.name, f.data) for f in opened.files or ()] == [(f.name, f.data) for f in board.files]
