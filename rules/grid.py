@@ -9,6 +9,10 @@ number, so that a step is a single addition, and is written ``v5h7`` (R2)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
+from .protocol import Placed, SquareMap
+
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
 
 
@@ -54,3 +58,9 @@ class Grid:
         player sees the board), None off the board."""
         file, rank = sq % self.size + files, sq // self.size + ranks
         return rank * self.size + file if self.on_board(file, rank) else None
+
+    def square_map(self, pieces: Mapping[str, Placed]) -> SquareMap:
+        """The board as ``rules.protocol.SquareMap`` says it, with ``pieces`` by square name
+        (``name``): files a.., ranks 1.. from the first player's side."""
+        ranks = tuple(str(rank + 1) for rank in range(self.size))
+        return SquareMap(tuple(self.files), ranks, self.names, pieces)

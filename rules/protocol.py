@@ -1,9 +1,9 @@
 """The game seam: what every hosted game offers the layers above the rules core.
 
-A game is a package under ``rules/`` (``rules/tora``, ``rules/torishogi``, ``rules/torii``)
-that exports one ``GameType`` (listed in ``rules.registry``); the type makes ``GameState``
-objects. Storage, render, the service, the ladders and the Discord layer speak only these
-protocols, never a game's internals.
+A game is a package (``rules/tora``, ``rules/torishogi``, ``rules/torii``, or one of the
+tests') that exports one ``GameType``, registered in ``rules.registry``; the type makes
+``GameState`` objects. Storage, render, the service, the ladders and the Discord layer speak
+only these protocols, never a game's internals.
 
 The turn model is the same for every game. The side to act stages actions with ``apply``
 (validated at once, nothing public yet), may take them back with ``undo`` or ``take_back``, and
@@ -23,7 +23,7 @@ games ``G``. Without their parameters they stand for any game: what the layers a
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
 from .sides import Outcome, Side
@@ -205,6 +205,49 @@ class GameView(Protocol[Seen_co]):
     def summary(self, names: Sequence[str]) -> str:
         """One line on the state for messages: the score, material in hand, supplies..."""
         ...
+
+
+@dataclass(frozen=True)
+class Placed:
+    """What stands on a square, for whatever shows a board without knowing its game (the
+    generic drawing, a web board): its side, a letter or two, and its name in words."""
+
+    side: Side
+    letter: str  # at most 2 characters: "S", "Fa"
+    name: str  # "Soldier", "Falcon"
+
+
+@dataclass(frozen=True)
+class SquareMap:
+    """A rectangular board as anyone may show it. ``files`` are the file labels left to
+    right and ``ranks`` the rank labels bottom to top, as the Challenger sees the board;
+    ``squares`` names every square in the game's notation, rank after rank from the bottom,
+    each rank left to right (so square ``rank * len(files) + file``); ``pieces`` says what
+    stands where, by square name (empty squares left out)."""
+
+    files: tuple[str, ...]
+    ranks: tuple[str, ...]
+    squares: tuple[str, ...]
+    pieces: Mapping[str, Placed] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.squares) != len(self.files) * len(self.ranks):
+            raise ValueError("a square map names every square: files times ranks")
+
+    def name(self, file: int, rank: int) -> str:
+        """The square of ``file`` and ``rank``, both counted from 0."""
+        return self.squares[rank * len(self.files) + file]
+
+    def at(self, square: str) -> Placed | None:
+        return self.pieces.get(square)
+
+
+@runtime_checkable
+class Mapped(Protocol):
+    """A view that says its board as a ``SquareMap`` (what the viewer may see of it): what a
+    game without a drawing of its own is drawn from (``render``'s generic drawing)."""
+
+    def square_map(self) -> SquareMap: ...
 
 
 A = TypeVar("A", default=Any)  # a game's action
@@ -405,6 +448,23 @@ class SetupQuestion:
         return self.descriptions[self.options.index(option)]
 
 
+@dataclass(frozen=True)
+class Ladder:
+    """A ladder a game's rated matches count on. ``id`` is unique among every game's ladders
+    (stored with each result; at most 16 lower-case letters, digits and hyphens); ``name``
+    says it in texts ("short-board", "ToriShogi"); ``options`` are the match options that
+    put a match on it (a match whose checked options hold them all), and that a match paired
+    on it is played with. A game of one ladder names it after itself, with no options."""
+
+    id: str
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def holds(self, options: Mapping[str, Any]) -> bool:
+        """Whether a match with these (checked) options counts on this ladder."""
+        return all(options.get(key) == value for key, value in self.options.items())
+
+
 G = TypeVar("G", bound=GameState, default=GameState)  # the games a game type makes
 
 
@@ -420,6 +480,8 @@ class GameType(Protocol[G]):
     # What ``GameState.quiet_rounds`` counts rounds without, as a sentence's start: "No piece
     # has been removed", "No piece has been captured", "No Torii has been built".
     nothing_removed: str
+    # Its ladders, the first the default: TORA's boards, else one named after the game.
+    ladders: tuple[Ladder, ...]
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """The match options (board, terrain, powers...) made complete and checked;
@@ -497,10 +559,14 @@ __all__ = [
     "GameTurn",
     "GameType",
     "GameView",
+    "Ladder",
+    "Mapped",
     "NoPoints",
     "Outcome",
+    "Placed",
     "SetupQuestion",
     "Side",
+    "SquareMap",
     "Touch",
     "describe",
     "rounds_since",

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import IllegalAction
-from ..protocol import GameType, SetupQuestion
+from ..protocol import GameType, Ladder, SetupQuestion
 from ..sides import Side
 from .game import Game
 from .geometry import LONG, name
@@ -42,6 +42,11 @@ class ToraType:
     state_version = STATE_VERSION
     one_move = False
     nothing_removed = "No piece has been removed"
+    # a ladder per board: the boards differ too much for one rating to say much of both
+    ladders: tuple[Ladder, ...] = (
+        Ladder("short", "short-board", {"board": "short"}),
+        Ladder("long", "long-board", {"board": "long"}),
+    )
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``board`` (short, long), ``terrain`` (a preset) or ``terrain_map``, ``assassins``

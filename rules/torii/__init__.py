@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.protocol import GameType, SetupQuestion, describe
+from rules.protocol import GameType, Ladder, SetupQuestion, describe
 from rules.records import JUDGE, RecordError, ReplayError
 from rules.sides import Side
 
@@ -59,6 +59,7 @@ class ToriiType:
     state_version = STATE_VERSION
     one_move = True
     nothing_removed = "No Torii has been built"
+    ladders: tuple[Ladder, ...] = (Ladder("torii", "Torii"),)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``powers``: True (default) plays the Spirits' powers; False, the rule book's first

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules.protocol import GameType, SetupQuestion, describe
+from rules.protocol import GameType, Ladder, SetupQuestion, describe
 from rules.records import RecordError, ReplayError
 from rules.sides import Side
 
@@ -44,6 +44,7 @@ class ToriShogiType:
     state_version = STATE_VERSION
     one_move = True
     nothing_removed = "No piece has been captured"
+    ladders: tuple[Ladder, ...] = (Ladder("torishogi", "ToriShogi"),)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)
