@@ -59,8 +59,8 @@ class Grid:
         file, rank = sq % self.size + files, sq // self.size + ranks
         return rank * self.size + file if self.on_board(file, rank) else None
 
-    def square_map(self, pieces: Mapping[str, Placed]) -> SquareMap:
-        """The board as ``rules.protocol.SquareMap`` says it, with ``pieces`` by square name
-        (``name``): files a.., ranks 1.. from the first player's side."""
+    def square_map(self, pieces: Mapping[str, Placed], touched: tuple[str, ...] = ()) -> SquareMap:
+        """The board as ``rules.protocol.SquareMap`` says it, with ``pieces`` and ``touched``
+        by square name (``name``): files a.., ranks 1.. from the first player's side."""
         ranks = tuple(str(rank + 1) for rank in range(self.size))
-        return SquareMap(tuple(self.files), ranks, self.names, pieces)
+        return SquareMap(tuple(self.files), ranks, self.names, pieces, touched)

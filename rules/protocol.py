@@ -223,12 +223,14 @@ class SquareMap:
     right and ``ranks`` the rank labels bottom to top, as the Challenger sees the board;
     ``squares`` names every square in the game's notation, rank after rank from the bottom,
     each rank left to right (so square ``rank * len(files) + file``); ``pieces`` says what
-    stands where, by square name (empty squares left out)."""
+    stands where, by square name (empty squares left out); ``touched`` the squares to mark
+    as the last turn's (in the acting player's own view, their staged actions')."""
 
     files: tuple[str, ...]
     ranks: tuple[str, ...]
     squares: tuple[str, ...]
     pieces: Mapping[str, Placed] = field(default_factory=dict)
+    touched: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if len(self.squares) != len(self.files) * len(self.ranks):
