@@ -1,0 +1,78 @@
+"""Which drawing draws which game. A game's drawing package (``render/tora``,
+``render/torishogi``, ``render/torii``) registers its ``Drawing`` when it is imported; the
+first look-up imports every drawing package under ``render/`` once. A game of the registry
+(``rules.registry``) that registered none is drawn by the generic drawing (``generic``), from
+the square map its view says (``rules.protocol.Mapped``)."""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rules import game_type
+
+from . import generic
+from .pointing import MarkFields
+from .status import StatusFields, StatusInfo
+
+
+@dataclass(frozen=True)
+class Drawing:
+    """How one game is drawn: ``board`` the public board (of ``view_for(None)``); ``own`` a
+    player's own (of ``view_for(side)``, pointing out ``marks``: TORA's shows their hidden
+    Assassin); ``views`` the public views of a record, at the start and after each turn, and
+    ``replay`` their animated GIF; ``coordinates`` the start position with the board's
+    coordinates, for the game's quick start."""
+
+    game: str
+    board: Callable[[Any, StatusFields], bytes]
+    own: Callable[[Any, StatusFields, MarkFields | None], bytes]
+    views: Callable[[str], Sequence[Any]]
+    replay: Callable[[Sequence[Any], StatusInfo], bytes]
+    coordinates: Callable[[], bytes]
+
+
+_DRAWINGS: dict[str, Drawing] = {}
+_found = threading.Event()
+_finding = threading.Lock()
+
+
+def register(drawing: Drawing) -> None:
+    """A game's drawing, by its game's id (a later one replaces an earlier)."""
+    _DRAWINGS[drawing.game] = drawing
+
+
+def drawing_of(game: str) -> Drawing:
+    """The drawing of ``game``: its own, else the generic one (ValueError for a game the
+    registry does not know)."""
+    _find_packages()
+    found = _DRAWINGS.get(game)
+    if found is not None:
+        return found
+    game_type(game)  # a game of the registry
+    return Drawing(
+        game,
+        generic.board_png,
+        generic.own_png,
+        generic.views_from_record,
+        generic.replay_gif,
+        functools.partial(generic.coordinates_png, game),
+    )
+
+
+def _find_packages() -> None:
+    """Import every drawing package under ``render/`` once (each registers its drawing)."""
+    if _found.is_set():
+        return
+    with _finding:
+        if not _found.is_set():
+            render = importlib.import_module(__name__.rpartition(".")[0])
+            for module in pkgutil.iter_modules(render.__path__):
+                if module.ispkg:
+                    importlib.import_module(f"{render.__name__}.{module.name}")
+            _found.set()
