@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .match import GAMES, SECONDS, play_match
+from .match import match_games, play_match
 from .players import BASELINES, LEVELS
 
 
@@ -15,12 +15,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m ai", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
     match = sub.add_parser("match", help="play seeded games between two players")
-    match.add_argument("game", choices=GAMES)
+    match.add_argument("game", choices=list(match_games()))
     match.add_argument("a", choices=BASELINES + LEVELS)
     match.add_argument("b", choices=BASELINES + LEVELS)
     match.add_argument("--games", type=int, default=10)
     match.add_argument("--seed", type=int, default=1)
-    match.add_argument("--seconds", type=float, help=f"time per turn (default {SECONDS} by game)")
+    match.add_argument(
+        "--seconds",
+        type=float,
+        help="time per turn (default the hosted AI's: 2 s, 8 s on TORA's long board)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or (args.seconds is not None and args.seconds <= 0):
         print("--games is 1 or more, --seconds more than 0", file=sys.stderr)

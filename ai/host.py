@@ -11,13 +11,11 @@ import random
 import zlib
 
 from rules import GameState, Side
-from rules.tora import LONG, Game
 
+from .engines import engine_of
 from .evaluation import balance
 from .players import LEVELS, make_player
 
-SHORT_TURN = 2.0  # seconds a hosted AI turn may take: TORA's short board, ToriShogi, Torii
-LONG_TURN = 8.0  # TORA's long board
 DRAW_MARGIN = -1.0  # the AI takes a draw when its balance is worse than this
 QUIET_ROUNDS = 20  # rounds without a removal after which a level game is a draw to the AI
 LEVEL = 1.0  # how near even its balance must be then (a Soldier, a Swallow, a Follower)
@@ -25,8 +23,9 @@ OFFER_EVERY = 10  # rounds between its offers while the game stays so
 
 
 def turn_seconds(game: GameState) -> float:
-    """The engines' time for one turn of ``game`` (on one core)."""
-    return LONG_TURN if isinstance(game, Game) and game.options.board == LONG else SHORT_TURN
+    """The engines' time for one turn of ``game`` (on one core): 2 s unless its engine says
+    otherwise (TORA's long board: 8 s)."""
+    return engine_of(game.game_type).turn_seconds(game)
 
 
 def decide(game: GameState, level: str, seconds: float, seed: int) -> list[str]:
@@ -39,22 +38,16 @@ def decide(game: GameState, level: str, seconds: float, seed: int) -> list[str]:
     return player.turn(game.for_player(game.side), random.Random(seed), seconds)
 
 
-# A hint's fixed work (``make_player``'s ``work``), about a hosted turn's time on one core:
-# the candidate turns TORA judges (a long-board turn end costs the rules seconds), the turns
-# a one-move game's search looks ahead (ToriShogi's own search is much the faster).
-HINT_WORK = {"tora-short": 10, "tora-long": 2, "torishogi": 5, "torii": 2}
-
-
 def hint(game: GameState) -> list[str]:
     """The turn the ``hard`` player suggests for ``game.side``, by a fixed amount of work
     and a seed taken from the position: the same position gives the same hint on any
-    machine, however loaded."""
-    kind = game.game_type
-    if isinstance(game, Game):
-        kind = f"tora-{game.options.board}"
+    machine, however loaded. The work (``make_player``'s ``work``) is about a hosted turn's
+    time on one core, as the game's engine says: the candidate turns TORA judges (10 on the
+    short board, 2 on the long one, whose turn ends cost the rules seconds), the turns a
+    one-move game's search looks ahead (ToriShogi's own search 5, the seam's 2)."""
     own = game.for_player(game.side)
     seed = zlib.crc32(f"{own.fen()}|{';'.join(own.staged())}".encode())
-    player = make_player("hard", game, work=HINT_WORK.get(kind, 2))
+    player = make_player("hard", game, work=engine_of(game.game_type).hint_work(game))
     return player.turn(own, random.Random(seed), float("inf"))
 
 

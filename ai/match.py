@@ -8,28 +8,40 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from rules import GameState, Side, game_type
+from rules import GameState, Side
+from rules.protocol import GameType, Ladder
+from rules.registry import GAMES
 
+from .engines import engine_of
 from .players import make_player
 
-# The games ``python -m ai match`` plays: TORA on each board (both players aggressive),
-# ToriShogi, Torii with powers and Spirits drawn by the seed.
-GAMES = ("tora-short", "tora-long", "torishogi", "torii")
-SECONDS = {"tora-short": 2.0, "tora-long": 8.0, "torishogi": 2.0, "torii": 2.0}
-MAX_TURNS = {"tora-short": 200, "tora-long": 300, "torishogi": 300, "torii": 200}
-SPIRITS = ("Deer", "Kitsune", "Crane", "Monkey", "Tatsu", "Boar")
+
+def match_games() -> dict[str, tuple[GameType, Ladder]]:
+    """The games ``python -m ai match`` plays, by name: each ladder of every game of the
+    registry, played with its options (a game of several ladders by ``game-ladder``:
+    TORA's ``tora-short`` and ``tora-long``; else by the game's id)."""
+    return {
+        f"{kind.id}-{ladder.id}" if len(kind.ladders) > 1 else kind.id: (kind, ladder)
+        for kind in GAMES.values()
+        for ladder in kind.ladders
+    }
 
 
 def new_game(name: str, rng: random.Random) -> GameState:
-    if name.startswith("tora-"):
-        setup = {"strategy": "aggressive", "ruler": "K"}
-        return game_type("tora").new_game({"board": name[5:]}, (setup, dict(setup)))
-    if name == "torishogi":
-        return game_type("torishogi").new_game({}, ({}, {}))
-    if name == "torii":
-        first, second = rng.choice(SPIRITS), rng.choice(SPIRITS)
-        return game_type("torii").new_game({}, ({"spirit": first}, {"spirit": second}))
-    raise ValueError(f"the game is one of {', '.join(GAMES)}, not {name!r}")
+    """A game of ``name`` (``match_games``), its setup answers as its engine draws them (TORA:
+    both players aggressive; Torii: the Spirits drawn by the seed)."""
+    found = match_games().get(name)
+    if found is None:
+        raise ValueError(f"the game is one of {', '.join(match_games())}, not {name!r}")
+    kind, ladder = found
+    options = kind.check_options(ladder.options)
+    return kind.new_game(options, engine_of(kind.id).answers(kind, options, rng))
+
+
+def turn_budget(name: str) -> float:
+    """A turn's time in a match of ``name``: the hosted AI's (2 s, TORA's long board 8 s)."""
+    game = new_game(name, random.Random(0))
+    return engine_of(game.game_type).turn_seconds(game)
 
 
 @dataclass
@@ -52,7 +64,7 @@ def play_match(
     report: Callable[[str], None] = lambda _line: None,
 ) -> Tally:
     """Play ``games`` games of ``a`` against ``b`` (A first in the even ones)."""
-    budget = SECONDS[name] if seconds is None else seconds
+    budget = turn_budget(name) if seconds is None else seconds
     tally = Tally()
     for number in range(games):
         rng = random.Random(seed * 1000 + number)
@@ -62,7 +74,8 @@ def play_match(
             first, second = second, first
         seats = {Side.CHALLENGER: first, Side.OPPOSITION: second}
         players = {side: make_player(who, game) for side, (_label, who) in seats.items()}
-        winner = _play(game, players, rng, budget, MAX_TURNS[name], seats, tally)
+        limit = engine_of(game.game_type).turn_limit(game)
+        winner = _play(game, players, rng, budget, limit, seats, tally)
         if winner is None:
             tally.draws += 1
         else:

@@ -8,10 +8,14 @@ not on that copy; where it may be is a belief from the public record, ``belief``
 - One-move games (ToriShogi, Torii): ``hard`` and ``normal`` are an iterative-deepening
   alpha-beta search over whole turns (normal stops at depth 2), ``easy`` plays the best
   immediate turn but a random one a tenth of the time.
-- TORA (several actions a turn): ``greedy`` builds the turn action by action; ``normal`` and
-  ``hard`` sample turns (the greedy one, then randomised greedy ones) and keep the one whose
-  position is best after the opponent's greedy reply, until the budget is spent; they
-  search for the enemy's Assassin when one search covers half of the belief.
+- Games of several actions a turn (TORA): ``greedy`` builds the turn action by action;
+  ``normal`` and ``hard`` sample turns (the greedy one, then randomised greedy ones) and keep
+  the one whose position is best after the opponent's greedy reply, until the budget is
+  spent; an action the game's engine says is worth a turn of its own comes first (TORA's
+  search for the enemy's Assassin when one search covers half of the belief).
+
+Which kind a game is, its evaluation and any search of its own are its engine's
+(``ai.engines``).
 """
 
 from __future__ import annotations
@@ -19,20 +23,19 @@ from __future__ import annotations
 import contextlib
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from rules import ActionError, GameState
-from rules.tora import Game, neighbours
+from rules import GameState, game_type
 
-from .belief import cached_belief
+from .engines import engine_of
 from .evaluation import evaluate
 from .search import OutOfTime, best_turn
-from .torishogi_search import best_move
 from .turns import after_turn, build_turn
 
 BASELINES = ("random", "greedy")
+OwnSearch = Callable[[GameState, float, random.Random, int], list[str]]
 EASY_SHARE = 0.7  # of the budget: the rest is room for the end of the turn (R30, R25)
 LEVELS = ("easy", "normal", "hard")
 
@@ -125,9 +128,10 @@ class SamplingPlayer:
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
         game = own_view(game)
-        search = worth_searching(game)
-        if search is not None:  # alone: what it finds changes the rest of the turn
-            return [search]
+        forced = engine_of(game.game_type).forced
+        opening = None if forced is None else forced(game)
+        if opening is not None:  # alone: what it does changes the rest of the turn
+            return [opening]
         start = time.monotonic()
         deadline = start + seconds * self.share
         clock: _Budget = (
@@ -249,8 +253,9 @@ class SearchPlayer:
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
         game = own_view(game)
-        if game.game_type == "torishogi":
-            return self._torishogi(game, rng, seconds)
+        own = engine_of(game.game_type).search
+        if own is not None:
+            return self._own_search(game, own, rng, seconds)
         if self.fixed:
             return best_turn(game, self.fixed_depth, float("inf"), rng) or []
         deadline = time.monotonic() + seconds * self.share
@@ -264,60 +269,20 @@ class SearchPlayer:
             return GreedyPlayer().build(game, rng, deadline)
         return found
 
-    def _torishogi(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
-        """ToriShogi's own fast search on the position (``torishogi_search``). A move
-        already staged leaves nothing to add (the turn ends as it stands)."""
-        legal = game.legal_actions()
-        if not legal:
-            return []
+    def _own_search(
+        self, game: GameState, search: OwnSearch, rng: random.Random, seconds: float
+    ) -> list[str]:
+        """The game's own search (ToriShogi's, on the engine's position), at least 2 moves
+        deep."""
         depth = self.max_depth if self.max_depth > 2 else 2
         if self.fixed:
             seconds, depth = float("inf"), self.fixed_depth
-        code = best_move(game.fen(), seconds * self.share, rng, max_depth=depth)
-        move = next((m for m in legal if m.code == code), None)
-        if move is None:  # the search found none (a lost position): any legal move
-            move = rng.choice(legal)
-        return [game.notation(move)]
-
-
-SEARCH_SHARE = 0.5  # of the belief a search must look at to be worth a turn (R43)
-
-
-def worth_searching(game: GameState) -> str | None:
-    """A search (R43) that looks where the enemy's hidden Assassin most likely is, if it
-    covers ``SEARCH_SHARE`` of the belief: a turn of its own, as a search cannot be taken
-    back and what it finds decides what comes next."""
-    if not isinstance(game, Game) or game.current:
-        return None
-    belief = cached_belief(game, game.side)
-    if not belief.squares:
-        return None
-    scored = []
-    for action in game.legal_actions():
-        if getattr(action, "kind", None) == "search":
-            looked = (action.dest, *neighbours(game.terrain.size)[action.dest])
-            share = belief.share(looked)
-            if share >= SEARCH_SHARE:
-                scored.append((share, action))
-    for _share, action in sorted(scored, key=lambda pair: -pair[0]):
-        if _allowed(game, action):
-            return game.notation(action)
-    return None
-
-
-def _allowed(game: Game, action: Any) -> bool:
-    """Whether the rules take the action now: a command piece's search is listed before
-    R43 checks that it is not in jeopardy after its move (judged without hidden Assassins,
-    R29, so the engine's copy answers as the real game does)."""
-    try:
-        game.copy().apply(action)
-    except ActionError:
-        return False
-    return True
+        return search(game, seconds * self.share, rng, depth)
 
 
 def one_move(game: GameState) -> bool:
-    return game.game_type != "tora"
+    """Whether a turn of ``game`` is one decision (``GameType.one_move``)."""
+    return game_type(game.game_type).one_move
 
 
 def make_player(name: str, game: GameState, work: int | None = None) -> Player:

@@ -23,7 +23,7 @@ from pathlib import Path
 
 from ai import LEVELS, make_player
 from ai.evaluation import evaluate
-from ai.match import SECONDS, new_game, play_match
+from ai.match import match_games, new_game, play_match, turn_budget
 from ai.turns import playable
 from bot.service import Place, Settings, Terms, User
 from bot.service.testing import Harness
@@ -58,7 +58,7 @@ OVERRUN = 1.10  # the most of its budget a turn may take
 def run() -> list[Figure]:
     figures = []
     for game, a, b, target in PAIRS:
-        tally = play_match(game, a, b, GAMES, seed=1, seconds=SECONDS[game] * SHARE)
+        tally = play_match(game, a, b, GAMES, seed=1, seconds=turn_budget(game) * SHARE)
         score = tally.wins.get("A", 0) + tally.draws / 2
         low, high = wilson(score, GAMES)
         label = f"{game}: {a} v {b}, {GAMES} games at 1/10 budget (95% {low:.2f}-{high:.2f})"
@@ -77,7 +77,7 @@ def budget_figures() -> list[Figure]:
     """Each strength's slowest turn at the real budget (2 s; 8 s on the long board), from a
     middle game 8 random turns in, the opponent playing random turns between."""
     figures = []
-    for game in SECONDS:
+    for game in match_games():
         levels = ("easy", "hard") if game == "tora-long" else LEVELS
         for level in levels:
             rng = random.Random(7)
@@ -89,14 +89,14 @@ def budget_figures() -> list[Figure]:
                     break
                 player = make_player(level, state) if turn >= 8 and turn % 2 == 0 else mover
                 start = time.perf_counter()
-                texts = player.turn(state.copy(), rng, SECONDS[game])
+                texts = player.turn(state.copy(), rng, turn_budget(game))
                 if player is not mover:
                     slowest = max(slowest, time.perf_counter() - start)
                 for text in texts:
                     state.apply(text)
                 state.end_turn()
-            name = f"{game}: {level}'s slowest turn / its budget ({SECONDS[game]:g} s)"
-            figures.append(Figure(name, slowest / SECONDS[game], "x", OVERRUN))
+            name = f"{game}: {level}'s slowest turn / its budget ({turn_budget(game):g} s)"
+            figures.append(Figure(name, slowest / turn_budget(game), "x", OVERRUN))
     return figures
 
 
@@ -157,7 +157,7 @@ async def hosted_reply() -> Figure:
     worst = max(waits[1:] or waits)  # the first turn also starts the worker process
     median = statistics.median(waits)
     name = f"hosted AI reply, ToriShogi hard (slowest of {len(waits)}, median {median:.2f} s)"
-    return Figure(name, worst, "s", SECONDS["torishogi"] * OVERRUN + 0.5)
+    return Figure(name, worst, "s", turn_budget("torishogi") * OVERRUN + 0.5)
 
 
 def main() -> int:

@@ -15,11 +15,11 @@ import pytest
 
 import ai.players
 import ai.search
-import ai.torishogi_search
+import ai.torishogi.search
 import ai.turns
 from ai import make_player
-from ai.belief import belief_of
-from ai.players import worth_searching
+from ai.tora.belief import belief_of
+from ai.tora.search import worth_searching
 from rules import Side, game_type
 from rules.tora import ASSASSIN, distance, start_squares
 
@@ -41,7 +41,7 @@ class StepClock(ModuleType):
 
 @pytest.fixture
 def step_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    for module in (ai.players, ai.turns, ai.search, ai.torishogi_search):
+    for module in (ai.players, ai.turns, ai.search, ai.torishogi.search):
         monkeypatch.setattr(module, "time", StepClock())
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 import time
 
+from rules import GameState
 from rules.torishogi import Position, legal_moves, parse_fen
 
-from .evaluation import HAND_BONUS, TORISHOGI_OTHER, TORISHOGI_VALUES
-from .search import OutOfTime
+from ..search import OutOfTime
+from .evaluation import HAND_BONUS, OTHER, VALUES
 
 MATE = 100_000.0
 SQUARE_MASK, ORIGIN_SHIFT, PROMOTES = 63, 6, 1 << 12
@@ -25,13 +26,10 @@ def material(pos: Position) -> float:
     us = pos.side
     for piece in pos.board:
         if piece:
-            value = TORISHOGI_VALUES.get(piece & 15, TORISHOGI_OTHER)
+            value = VALUES.get(piece & 15, OTHER)
             total += value if piece >> 4 == us else -value
     for side in (0, 1):
-        held = sum(
-            TORISHOGI_VALUES.get(kind, TORISHOGI_OTHER) * count
-            for kind, count in enumerate(pos.hands[side])
-        )
+        held = sum(VALUES.get(kind, OTHER) * count for kind, count in enumerate(pos.hands[side]))
         total += HAND_BONUS * held if side == us else -HAND_BONUS * held
     return total
 
@@ -65,7 +63,7 @@ def ordered(pos: Position, moves: list[int]) -> list[int]:
 
     def key(move: int) -> float:
         target = pos.board[move & SQUARE_MASK]
-        gain = TORISHOGI_VALUES.get(target & 15, TORISHOGI_OTHER) if target else 0.0
+        gain = VALUES.get(target & 15, OTHER) if target else 0.0
         return -(gain * 10 + (1 if move & PROMOTES else 0))
 
     return sorted(moves, key=key)
@@ -101,3 +99,17 @@ def _root(
         alpha = max(alpha, score)
     top = max(score for score, _move in scored)
     return rng.choice([move for score, move in scored if score >= top - 1e-9])
+
+
+def own_turn(game: GameState, seconds: float, rng: random.Random, depth: int) -> list[str]:
+    """The turn of ``game.side`` this search finds within ``seconds``, ``depth`` moves deep
+    at most (``ai.engines.Engine.search``). A move already staged leaves nothing to add (the
+    turn ends as it stands); a lost position, where the search finds none, any legal move."""
+    legal = game.legal_actions()
+    if not legal:
+        return []
+    code = best_move(game.fen(), seconds, rng, max_depth=depth)
+    move = next((m for m in legal if m.code == code), None)
+    if move is None:
+        move = rng.choice(legal)
+    return [game.notation(move)]

@@ -1,0 +1,68 @@
+"""TORA's evaluation: points booked and pending (R27), ten to a point, then material on the
+board (R-values of ``rules.tora.VALUES``, doomed pieces left out), less what the enemy's
+hidden Assassin may take next (its believed reach, ``belief``), less a little for every step
+the side's pieces stand from the enemy's command pieces."""
+
+from __future__ import annotations
+
+from rules import GameState, GameView, Side
+from rules.tora import COMMAND_KINDS, Game, distance
+from rules.tora import VALUES as TORA_VALUES
+
+from .belief import cached_belief
+
+PRESSURE = 0.05  # per step between a piece and the nearest enemy command piece
+ASSASSIN_RISK = 0.3  # of a piece's value, when the enemy Assassin surely reaches it
+
+
+def balance(game: GameState, side: Side) -> float:
+    """Points and material: what only a removal changes."""
+    view = game.view_for(side)
+    return _points(view, side) + _material(view, side)
+
+
+def _points(view: GameView, side: Side) -> float:
+    return 10.0 * (
+        (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
+    )
+
+
+def _material(view: GameView, side: Side) -> float:
+    return sum(
+        TORA_VALUES.get(piece.kind, 0) * (1 if piece.side == side else -1)
+        for piece in view.pieces
+        if not piece.doomed
+    )
+
+
+def evaluate(game: GameState, side: Side) -> float:
+    view = game.view_for(side)
+    pull = PRESSURE * _distance_to_command(view, side)
+    return _points(view, side) + _material(view, side) - _exposure(game, side, view) - pull
+
+
+def _distance_to_command(view: GameView, side: Side) -> int:
+    """How far the side's other pieces stand from the enemy's command pieces (the loss of
+    command wins, R24): a small pull forward, so that an engine ahead in material closes in
+    instead of circling until the turn limit."""
+    targets = [p.sq for p in view.pieces if p.side != side and p.kind in COMMAND_KINDS]
+    if not targets:
+        return 0
+    return sum(
+        min(distance(piece.sq, target) for target in targets)
+        for piece in view.pieces
+        if piece.side == side and piece.kind not in COMMAND_KINDS
+    )
+
+
+def _exposure(game: GameState, side: Side, view: GameView) -> float:
+    if not view.assassins or not isinstance(game, Game):
+        return 0.0
+    belief = cached_belief(game, side)
+    if not belief.squares:
+        return 0.0
+    return ASSASSIN_RISK * sum(
+        TORA_VALUES.get(piece.kind, 0) * belief.danger(piece.sq)
+        for piece in view.pieces
+        if piece.side == side and not piece.doomed
+    )
