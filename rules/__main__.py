@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
-from typing import Any
 
 from .protocol import GameState, GameType
 from .records import RecordError, ReplayError, game_of
@@ -111,23 +109,12 @@ def _perft(args: argparse.Namespace) -> int:
 
 
 def _start(kind: GameType, args: argparse.Namespace) -> GameState:
-    """The start position: ``--fen``, or the game's start with its options from the flags."""
-    options: Mapping[str, Any] = {}
-    answers: tuple[dict[str, str], dict[str, str]] = ({}, {})
-    if kind.id == "tora":
-        options = {"board": args.board}
-        answers = (
-            {"strategy": "aggressive", "ruler": "K"},
-            {"strategy": "aggressive", "ruler": "K"},
-        )
-    elif kind.id == "torii":
-        spirits = (args.spirits or "Deer,Kitsune").split(",")
-        if len(spirits) != 2:
-            raise ValueError("--spirits names two Spirits, e.g. Deer,Kitsune")
-        options = {"powers": args.spirits is not None}
-        answers = ({"spirit": spirits[0]}, {"spirit": spirits[1]})
+    """The start position: ``--fen``, or the game's sample setup (``GameType.sample_setup``)
+    with the settings the flags give (TORA reads the board, Torii the Spirits)."""
     if args.fen:
         return kind.from_fen(args.fen, {})
+    flags = (("board", args.board), ("spirits", args.spirits))
+    options, answers = kind.sample_setup({key: value for key, value in flags if value is not None})
     return kind.new_game(options, answers)
 
 

@@ -22,10 +22,13 @@ games ``G``. Without their parameters they stand for any game: what the layers a
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, Self, runtime_checkable
 
+from .hosting import Agreement, Answered, Scoring
 from .sides import Outcome, Side
 
 if TYPE_CHECKING:
@@ -429,13 +432,18 @@ class SetupQuestion:
     Spirit). ``options`` lists the allowed answers (empty: free text the game checks, such as
     TORA's Assassin square). ``descriptions``, when given, says what each option means, in
     the order of ``options``, at most 100 characters each (a menu shows it beside the
-    option): a player chooses knowing what they choose (a Spirit's power)."""
+    option): a player chooses knowing what they choose (a Spirit's power). Every answer is
+    private until the game starts; a ``secret`` one stays so after (TORA's Assassin square,
+    R41: storage keeps it apart, never public). ``wanted`` names a missing answer in texts
+    ("your Assassin's start square (or `none`)"; default "your <name>")."""
 
     name: str
     prompt: str
     options: tuple[str, ...]
     required: bool = True
     descriptions: tuple[str, ...] = ()
+    secret: bool = False
+    wanted: str = ""
 
     def __post_init__(self) -> None:
         if self.descriptions and len(self.descriptions) != len(self.options):
@@ -448,6 +456,11 @@ class SetupQuestion:
         if not self.descriptions or option not in self.options:
             return ""
         return self.descriptions[self.options.index(option)]
+
+    @property
+    def missing(self) -> str:
+        """How texts name this answer while it is missing."""
+        return self.wanted or f"your {self.name}"
 
 
 @dataclass(frozen=True)
@@ -531,6 +544,118 @@ class GameType(Protocol[G]):
 
     def visible_actions(self, game: G, viewer: Side | None) -> list[str]:
         """The notations of the legal actions ``viewer`` may know of."""
+        ...
+
+    # ---- its policies: what the host asks of it besides the turns (``rules.policies``
+    # holds a plain game's; a game inherits them and says what differs) ----------------
+    # Each match option by name, as a refusal to another game's challenge names it ("a choice
+    # of board"); each setup question it may ask, as texts name the answer ("Ruler").
+    option_nouns: Mapping[str, str]
+    answer_nouns: Mapping[str, str]
+    # The longest text a free-text option or answer takes ("terrain_map": 2,000 characters).
+    text_bounds: Mapping[str, int]
+    # What its players may agree on besides a draw (TORA's reset, R28).
+    agreements: tuple[Agreement, ...]
+    # Its tournament scoring, when its rule book has one (TORA's chapter 10).
+    tournament: Scoring | None
+
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        """Checked options in words for a challenge ("long board", "with Assassins")."""
+        ...
+
+    def series_words(self, options: Mapping[str, Any]) -> str:
+        """How long a match of these checked options runs, when not one game ("a series to
+        60 points", R28); "" for a single game."""
+        ...
+
+    def option_choices(self, name: str, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """What a front end offers while an option or setup answer ``name`` is typed, given
+        the options chosen so far (TORA: a board's terrain presets, the strategies)."""
+        ...
+
+    def unasked(self, options: Mapping[str, Any], name: str) -> str:
+        """Why a question of ``answer_nouns`` is not asked in a match of these options
+        ("only the long board has one")."""
+        ...
+
+    def answer_setup(
+        self,
+        options: Mapping[str, Any],
+        side: Side,
+        before: Mapping[str, str],
+        given: Mapping[str, str],
+    ) -> Answered:
+        """A player's setup after answering ``given`` (questions of ``answer_nouns``) over
+        ``before``, each answer checked and written as the game keeps it; ValueError names a
+        wrong answer and the allowed ones, fit to show the player."""
+        ...
+
+    def answer_words(self, name: str, answer: str) -> str:
+        """An answer in a player's summary of their setup ("Assassin starts on v3h17")."""
+        ...
+
+    def free_prompt(self, options: Mapping[str, Any], side: Side, question: SetupQuestion) -> str:
+        """What ``side`` is asked for a free-text question (TORA's home edge by name)."""
+        ...
+
+    def offered(
+        self, options: Mapping[str, Any], side: Side, answers: Mapping[str, str], name: str
+    ) -> tuple[tuple[str, ...], str]:
+        """The answers a free-text question may take now, given ``side``'s answers so far,
+        and why there are none yet ("" when there is no reason): TORA's free home-edge
+        squares under the strategy chosen, and ``none``."""
+        ...
+
+    def draw_setup(
+        self, options: Mapping[str, Any], side: Side, rng: random.Random
+    ) -> dict[str, str]:
+        """A setup drawn at random among the allowed answers (an AI player's)."""
+        ...
+
+    def sample_setup(
+        self, settings: Mapping[str, str]
+    ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+        """Options and answers that make a game (``new_game``), for tests and the command
+        line, from ``settings`` the game reads as it likes (TORA's ``board``, Torii's
+        ``spirits``); ValueError for settings it cannot use."""
+        ...
+
+    def heavy(self, game: G) -> bool:
+        """Whether ending a turn of ``game`` may cost the rules core much (TORA's long board:
+        the R25 and R30 searches): the host runs such turn ends in a worker process, and
+        storage snapshots after each."""
+        ...
+
+    def replaying(self, game: G) -> AbstractContextManager[None]:
+        """Inside, ``game`` replays a log its rules judged when it was played, and may skip
+        work it does once at the end (TORA's trapped search, R25)."""
+        ...
+
+    def series_number(self, game: G) -> int:
+        """The game of a series being played (TORA, R28); 1 in a game without series."""
+        ...
+
+    def setup_words(self, game: G, side: Side) -> str:
+        """``side``'s public setup once the game starts ("aggressive, Ruler K", "Kitsune")."""
+        ...
+
+    def to_act(self, view: GameView[Any]) -> str:
+        """What the side to act has to do ("2 actions in round 3", "a move")."""
+        ...
+
+    def turn_notes(
+        self, view: GameView[Any], names: Sequence[str], series_before: int
+    ) -> list[str]:
+        """What the last finished turn did besides its actions (TORA: Assassins revealed,
+        doomed pieces removed, a new game of the series)."""
+        ...
+
+    def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
+        """The state in a line once the game is over ("Final score: ...")."""
+        ...
+
+    def private_notes(self, view: GameView[Any]) -> list[str]:
+        """What a player's own board adds for them (TORA: their hidden Assassin's record)."""
         ...
 
 

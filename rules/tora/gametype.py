@@ -1,5 +1,6 @@
-"""TORA as a hosted game (``rules.protocol.GameType``): its match options, the private setup
-questions (R41: strategy, Ruler, Assassin), records and perft."""
+"""TORA as a hosted game (``rules.protocol.GameType``): its match options and the private
+setup questions (R4, R5, R41: strategy, Ruler, Assassin; ``hosting`` judges them), records
+and perft."""
 
 from __future__ import annotations
 
@@ -7,34 +8,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..errors import IllegalAction
+from ..hosting import Scoring
 from ..protocol import GameType, Ladder, SetupQuestion
 from ..sides import Side
 from .game import Game
-from .geometry import LONG, name
-from .options import STRATEGIES, Options
+from .geometry import name
+from .hosting import NO_ASSASSIN, ToraPolicies, check_options, checked_of, options_of, questions
 from .record import replay, write_record
-from .terrain import TerrainError
+from .tournament import CHAPTER_10
 
-# The match options (everything of ``Options`` but the players' own setup choices).
-OPTION_KEYS = ("board", "terrain", "terrain_map", "assassins", "target")
-RULERS = ("K", "Q")
-NO_ASSASSIN = "none"
-# What each setup answer means, in the order of STRATEGIES and RULERS (docs/RULES.md).
-SHORT_STRATEGIES = (
-    "Two Archers on your home edge beside the General, one in front of the Cannon (R4)",
-    "All three Archers in a line in front (R4)",
-)
-LONG_STRATEGIES = (
-    "Six Archers hold the front's centre, Cavalry on both flanks, Soldiers behind (R5)",
-    "Soldiers, Archers and a General form a front wall, the Cavalry in reserve (R5)",
-)
-RULER_NAMES = ("King (no effect on play)", "Queen (no effect on play)")
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
 STATE_VERSION = 7
 
 
-class ToraType:
+class ToraType(ToraPolicies):
     """The ``GameType`` of TORA."""
 
     id = "tora"
@@ -47,97 +35,55 @@ class ToraType:
         Ladder("short", "short-board", {"board": "short"}),
         Ladder("long", "long-board", {"board": "long"}),
     )
+    tournament: Scoring | None = CHAPTER_10
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        """``board`` (short, long), ``terrain`` (a preset) or ``terrain_map``, ``assassins``
-        (long board), ``target`` (points for a series, R28)."""
-        unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)
-        if unknown:
-            raise ValueError(f"TORA has no option {', '.join(unknown)}")
-        made = self.options(options)
-        return {key: getattr(made, key) for key in OPTION_KEYS}
-
-    def options(
-        self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], ...] = ({}, {})
-    ) -> Options:
-        """The rules' ``Options`` of match ``options`` and the players' setup ``answers``."""
-        setups = [given.get("strategy", STRATEGIES[0]) for given in answers]
-        rulers = [given.get("ruler", "K") for given in answers]
-        try:
-            made = Options(
-                **{key: options[key] for key in OPTION_KEYS if key in options},
-                challenger_setup=setups[0],
-                opposition_setup=setups[1],
-                rulers=(rulers[0], rulers[1]),
-            )
-            made.validate()
-            made.make_terrain()
-        except TerrainError as exc:
-            raise ValueError(str(exc)) from None
-        except TypeError as exc:
-            raise ValueError(f"bad TORA options: {exc}") from None
-        return made
+        """``board`` (short, long), ``terrain`` (a preset, or ``custom`` with a
+        ``terrain_map``), ``assassins`` (long board), ``target`` (points for a series,
+        R28)."""
+        return check_options(options)
 
     def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
-        checked = self.check_options(options)
-        long = checked["board"] == LONG
-        questions = [
-            SetupQuestion(
-                "strategy",
-                "Your deployment (R4, R5)",
-                STRATEGIES,
-                descriptions=LONG_STRATEGIES if long else SHORT_STRATEGIES,
-            )
-        ]
-        if long:
-            questions.append(
-                SetupQuestion(
-                    "ruler", "Your Ruler: King or Queen (R5)", RULERS, descriptions=RULER_NAMES
-                )
-            )
-        if checked["assassins"]:
-            questions.append(
-                SetupQuestion(
-                    "assassin",
-                    "A free square of your home edge where your Assassin starts hidden, or "
-                    f"`{NO_ASSASSIN}` (R41)",
-                    (),
-                )
-            )
-        return tuple(questions)
+        return questions(check_options(options))
 
     def new_game(
         self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]
     ) -> Game:
         """ValueError names a missing or wrong answer; an Assassin square is checked by the
         rules (IllegalAction, R41)."""
-        questions = self.setup_questions(options)
+        checked = check_options(options)
+        asked = questions(checked)
         for side, given in zip(Side, answers, strict=True):
-            for question in questions:
+            for question in asked:
                 value = given.get(question.name)
                 if value is None:
                     raise ValueError(f"the {side.title} has not answered {question.name}")
                 if question.options and value not in question.options:
                     allowed = ", ".join(question.options)
                     raise ValueError(f"{question.name} is one of {allowed}, not {value!r}")
-        starts = [given.get("assassin") for given in answers]
-        return Game(
-            self.options(options, answers),
-            tuple(None if s in (None, NO_ASSASSIN) else s for s in starts),  # type: ignore[arg-type]
+        first, second = (given.get("assassin", NO_ASSASSIN) for given in answers)
+        starts = (
+            None if first == NO_ASSASSIN else first,
+            None if second == NO_ASSASSIN else second,
         )
+        return Game(options_of(checked, answers), starts)
 
     def from_fen(self, fen: str, options: Mapping[str, Any]) -> Game:
         """TORA's position string is its full record (``Game.fen``)."""
         return replay(fen, trusted=True)
 
     def setup_of(self, game: Game) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
-        """The options and the public answers (strategy, Ruler); the Assassins' squares are
-        secret (R41) and not among them."""
+        """The options and every answer: strategy, Ruler, and where the match has Assassins
+        each one's start square or ``none`` (secret, R41)."""
         made = game.options
-        options = {key: getattr(made, key) for key in OPTION_KEYS}
-        setups = (made.challenger_setup, made.opposition_setup)
-        answers = [{"strategy": setups[side], "ruler": made.rulers[side]} for side in Side]
-        return options, (answers[0], answers[1])
+        answers: list[dict[str, str]] = []
+        for side in Side:
+            given = {"strategy": made.strategies[side], "ruler": made.rulers[side]}
+            if made.assassins:
+                start = game.assassin_starts[side]
+                given["assassin"] = name(start) if start else NO_ASSASSIN
+            answers.append(given)
+        return checked_of(made), (answers[0], answers[1])
 
     def write_record(
         self,

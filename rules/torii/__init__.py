@@ -8,8 +8,10 @@ Pure and deterministic, no I/O. ``TORII`` is the ``rules.protocol.GameType``; it
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
+from rules.policies import Policies
 from rules.protocol import GameType, Ladder, SetupQuestion, describe
 from rules.records import JUDGE, RecordError, ReplayError
 from rules.sides import Side
@@ -51,8 +53,9 @@ POWERS = {
 STATE_VERSION = 2
 
 
-class ToriiType:
-    """The ``GameType`` of Torii."""
+class ToriiType(Policies[ToriiGame]):
+    """The ``GameType`` of Torii: its policies are a plain game's (``rules.policies``) but for
+    the words of its one option, whether the Spirits' powers play."""
 
     id = "torii"
     title = "Torii"
@@ -60,6 +63,8 @@ class ToriiType:
     one_move = True
     nothing_removed = "No Torii has been built"
     ladders: tuple[Ladder, ...] = (Ladder("torii", "Torii"),)
+    option_nouns: Mapping[str, str] = MappingProxyType({"powers": "Spirit powers"})
+    answer_nouns: Mapping[str, str] = MappingProxyType({"spirit": "spirit"})
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """``powers``: True (default) plays the Spirits' powers; False, the rule book's first
@@ -81,6 +86,21 @@ class ToriiType:
             prompt = "Pick your Spirit (powers are off: it is only your token)"
             described = tuple(f"Not in play. {POWERS[spirit]}" for spirit in SPIRITS)
         return (SetupQuestion("spirit", prompt, SPIRITS, descriptions=described),)
+
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        return ["with the Spirits' powers" if options["powers"] else "without powers"]
+
+    def sample_setup(
+        self, settings: Mapping[str, str]
+    ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+        """``spirits``, two of them separated by a comma, with powers; without it Deer and
+        Kitsune, without powers."""
+        given = settings.get("spirits")
+        spirits = (given or f"{DEER},{KITSUNE}").split(",")
+        if len(spirits) != 2:
+            raise ValueError("the spirits are two Spirits, e.g. Deer,Kitsune")
+        options = self.check_options({"powers": given is not None})
+        return options, ({"spirit": spirits[0]}, {"spirit": spirits[1]})
 
     def new_game(
         self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]

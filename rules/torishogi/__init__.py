@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from rules.policies import Policies
 from rules.protocol import GameType, Ladder, SetupQuestion, describe
 from rules.records import RecordError, ReplayError
 from rules.sides import Side
@@ -35,9 +36,9 @@ OPTION_KEYS = ("fen",)
 STATE_VERSION = 2
 
 
-class ToriShogiType:
+class ToriShogiType(Policies[ToriShogiGame]):
     """The ``GameType`` of ToriShogi: no match options besides an optional start ``fen``, no
-    setup questions."""
+    setup questions; its policies are a plain game's (``rules.policies``)."""
 
     id = "torishogi"
     title = "ToriShogi"

@@ -1,0 +1,163 @@
+"""The policies of a plain game: what the host asks of a game besides its turns
+(``rules.protocol.GameType``'s second half), answered as a game with nothing special
+answers it. A game type inherits ``Policies`` and says only what differs (TORA: its
+options in words, its Assassin square, its long board's costly turn ends, its rounds and
+series in texts).
+
+A plain game's setup questions each have a few options, picked by name in any case; its
+options need no words beyond its own (Torii says whether the Spirits' powers play); its
+turn ends are cheap; its texts say what is to do as a move, or a decision in the opponent's
+turn; nothing of its setup stays secret once the game starts."""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from types import MappingProxyType
+from typing import Any, Generic
+
+from .errors import echo
+from .hosting import Agreement, Answered, Scoring
+from .protocol import G, GameView, SetupQuestion
+from .sides import Side
+
+NO_NOUNS: Mapping[str, str] = MappingProxyType({})
+NO_BOUNDS: Mapping[str, int] = MappingProxyType({})
+
+
+def listing(items: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def plural(count: int, one: str) -> str:
+    return f"{count} {one}" if count == 1 else f"{count} {one}s"
+
+
+class Policies(ABC, Generic[G]):
+    """A plain game's policies, for a game type to inherit (see the module's docstring)."""
+
+    title: str
+    option_nouns: Mapping[str, str] = NO_NOUNS
+    answer_nouns: Mapping[str, str] = NO_NOUNS
+    text_bounds: Mapping[str, int] = NO_BOUNDS
+    agreements: tuple[Agreement, ...] = ()
+    tournament: Scoring | None = None
+
+    @abstractmethod
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]: ...
+
+    @abstractmethod
+    def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]: ...
+
+    @abstractmethod
+    def setup_of(self, game: G) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]: ...
+
+    # ---- options ---------------------------------------------------------------------------
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        return []
+
+    def series_words(self, options: Mapping[str, Any]) -> str:
+        return ""
+
+    def option_choices(self, name: str, options: Mapping[str, Any]) -> tuple[str, ...]:
+        return ()
+
+    # ---- the setup -------------------------------------------------------------------------
+    def unasked(self, options: Mapping[str, Any], name: str) -> str:
+        return "not asked in this match"
+
+    def answer_setup(
+        self,
+        options: Mapping[str, Any],
+        side: Side,
+        before: Mapping[str, str],
+        given: Mapping[str, str],
+    ) -> Answered:
+        """Each answer one of its question's options, named in any case (a free-text
+        answer as typed, trimmed)."""
+        asked = {question.name: question for question in self.setup_questions(options)}
+        answers = dict(before)
+        for name, text in given.items():
+            question = asked.get(name)
+            if question is None:
+                wanted = listing([f"`{n}`" for n in asked]) or "nothing"
+                raise ValueError(f"{self.title} asks for {wanted} in its setup, not {echo(name)}.")
+            answer = option_named(question, text)
+            if answer is None:
+                allowed = ", ".join(f"`{option}`" for option in question.options)
+                raise ValueError(f"Your {name} is one of {allowed}, not {echo(text)}.")
+            answers[name] = answer
+        return Answered(answers)
+
+    def answer_words(self, name: str, answer: str) -> str:
+        return f"{name} {answer}"
+
+    def free_prompt(self, options: Mapping[str, Any], side: Side, question: SetupQuestion) -> str:
+        return question.prompt
+
+    def offered(
+        self, options: Mapping[str, Any], side: Side, answers: Mapping[str, str], name: str
+    ) -> tuple[tuple[str, ...], str]:
+        return (), ""
+
+    def draw_setup(
+        self, options: Mapping[str, Any], side: Side, rng: random.Random
+    ) -> dict[str, str]:
+        return {q.name: rng.choice(q.options) for q in self.setup_questions(options) if q.options}
+
+    def sample_setup(
+        self, settings: Mapping[str, str]
+    ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+        """The default options, and each question's first option for both sides."""
+        options = self.check_options({})
+        first = {q.name: q.options[0] for q in self.setup_questions(options) if q.options}
+        return options, (first, dict(first))
+
+    # ---- games and views -------------------------------------------------------------------
+    def heavy(self, game: G) -> bool:
+        return False
+
+    def replaying(self, game: G) -> AbstractContextManager[None]:
+        return nullcontext()
+
+    def series_number(self, game: G) -> int:
+        return 1
+
+    def setup_words(self, game: G, side: Side) -> str:
+        """The side's answers that are not secret, in the order of the questions."""
+        options, answers = self.setup_of(game)
+        shown = [q.name for q in self.setup_questions(options) if not q.secret]
+        return ", ".join(answers[side][name] for name in shown if name in answers[side])
+
+    def to_act(self, view: GameView[Any]) -> str:
+        """A move, or a decision in the opponent's turn and what it is (the view words it:
+        Torii's Monkey flip)."""
+        if view.deciding:
+            owed = plural(view.actions_left, "decision")
+            return f"{owed} in the opponent's turn, {view.decision}"
+        return "a move"
+
+    def turn_notes(
+        self, view: GameView[Any], names: Sequence[str], series_before: int
+    ) -> list[str]:
+        return []
+
+    def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
+        return view.summary(names)
+
+    def private_notes(self, view: GameView[Any]) -> list[str]:
+        return []
+
+
+def option_named(question: SetupQuestion, text: str) -> str | None:
+    """The option of ``question`` that ``text`` names, in any case; for a free-text
+    question the text itself, trimmed (None when empty)."""
+    wanted = text.strip()
+    if not question.options:
+        return wanted or None
+    return next((o for o in question.options if o.lower() == wanted.lower()), None)

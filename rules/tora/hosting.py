@@ -1,0 +1,471 @@
+"""What a host asks of TORA besides its turns (``rules.protocol.GameType``'s policies): its
+match options checked and worded (board, terrain, Assassins, a series' target: R1, R6, R28,
+R40), the players' setup answers judged (strategy, Ruler, the Assassin's secret start
+square: R4, R5, R41), what its texts say of a game (rounds, the series, Assassins revealed,
+doomed pieces removed) and what its turn ends cost.
+
+Checked options are ``{"board", "terrain", "terrain_map", "assassins", "target"}``, a custom
+terrain written as the terrain ``custom`` with its map; each side's answers are
+``{"strategy", "ruler"}``, and ``assassin`` (a square, or ``none``) in a match with
+Assassins. Every refusal is worded for the player who chose."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from types import MappingProxyType
+from typing import Any
+
+from ..errors import IllegalAction, echo
+from ..hosting import Agreement, Answered
+from ..policies import Policies, listing, plural
+from ..protocol import GameView, SetupQuestion
+from ..sides import Side
+from .assassin import check_assassin_start, home_row, start_squares
+from .events import Event
+from .game import Game
+from .geometry import BOARD_SIZES, LONG, MAX_SQUARE_TEXT, SHORT, name
+from .options import STRATEGIES, Options
+from .terrain import CUSTOM, MAX_MAP, NONE, TerrainError, preset_names
+from .view import View
+
+OPTION_KEYS = ("board", "terrain", "terrain_map", "assassins", "target")
+MOST_POINTS = 999  # a series' point target (R28)
+RULERS = ("K", "Q")
+RULER_WORDS = {"k": "K", "king": "K", "q": "Q", "queen": "Q"}
+NO_ASSASSIN = "none"
+# What each setup answer means, in the order of STRATEGIES and RULERS (docs/RULES.md).
+SHORT_STRATEGIES = (
+    "Two Archers on your home edge beside the General, one in front of the Cannon (R4)",
+    "All three Archers in a line in front (R4)",
+)
+LONG_STRATEGIES = (
+    "Six Archers hold the front's centre, Cavalry on both flanks, Soldiers behind (R5)",
+    "Soldiers, Archers and a General form a front wall, the Cavalry in reserve (R5)",
+)
+RULER_NAMES = ("King (no effect on play)", "Queen (no effect on play)")
+RESET = Agreement(
+    "reset",
+    "in a series (R28)",
+    "A reset needs a series to a point target on the long board and a player down to one "
+    "command piece (R28).",
+)
+
+
+# ---- the match options ---------------------------------------------------------------------
+def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options made complete and checked; ValueError says what is wrong and what is
+    allowed, in the order a challenge's options are read."""
+    unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)
+    if unknown:
+        raise ValueError(f"TORA has no option {', '.join(unknown)}")
+    board = options.get("board", SHORT)
+    if board not in (SHORT, LONG):
+        raise ValueError(f"The board is `short` or `long`, not {echo(str(board))}.")
+    assassins = options.get("assassins", False)
+    if not isinstance(assassins, bool):
+        raise ValueError(f"Assassins are on (True) or off (False), not {echo(str(assassins))}.")
+    if assassins and board != LONG:
+        raise ValueError(
+            "Assassins are played on the long board only: choose the long board, or play "
+            "without Assassins."
+        )
+    terrain, terrain_map = _terrain(board, options)
+    target = options.get("target", 0)
+    if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target <= MOST_POINTS:
+        raise ValueError(f"The point target is 0 (a single game) or a number up to {MOST_POINTS}.")
+    return {
+        "board": board,
+        "terrain": terrain,
+        "terrain_map": terrain_map,
+        "assassins": assassins,
+        "target": target,
+    }
+
+
+def _terrain(board: str, options: Mapping[str, Any]) -> tuple[str, str]:
+    """A preset of the board, or ``custom`` with its map (R6, R31-R33)."""
+    terrain, terrain_map = options.get("terrain", NONE), options.get("terrain_map", "")
+    if not isinstance(terrain, str) or not isinstance(terrain_map, str):
+        raise ValueError("A terrain is a preset's name, and a custom terrain's map is text.")
+    names = preset_names(board)
+    if terrain == CUSTOM:
+        if not terrain_map.strip():
+            raise ValueError("A custom terrain needs its map, e.g. `water v4h6 v5h6; forest v3h3`.")
+    elif terrain_map:
+        raise ValueError("A terrain map goes with the terrain `custom`.")
+    elif terrain not in names:
+        raise ValueError(
+            f"The {board} board has no terrain {echo(terrain)}; choose one of "
+            f"{', '.join(f'`{name}`' for name in names)}, or `custom` with a map."
+        )
+    try:
+        rules_options(board, terrain, terrain_map).make_terrain()
+    except (TerrainError, ValueError) as exc:
+        raise ValueError(f"The terrain map cannot be used: {exc}.") from None
+    return terrain, terrain_map
+
+
+def rules_options(
+    board: str,
+    terrain: str,
+    terrain_map: str,
+    assassins: bool = False,
+    target: int = 0,
+    strategies: tuple[str, str] = (STRATEGIES[0], STRATEGIES[0]),
+    rulers: tuple[str, str] = ("K", "K"),
+) -> Options:
+    """The rules' ``Options`` (which write a custom terrain as no preset with a map)."""
+    return Options(
+        board=board,
+        challenger_setup=strategies[0],
+        opposition_setup=strategies[1],
+        terrain=NONE if terrain == CUSTOM else terrain,
+        terrain_map=terrain_map if terrain == CUSTOM else "",
+        assassins=assassins,
+        rulers=rulers,
+        target=target,
+    )
+
+
+def options_of(
+    checked: Mapping[str, Any], answers: Sequence[Mapping[str, str]] = ({}, {})
+) -> Options:
+    """The rules' ``Options`` of checked options and each side's answers (unanswered: an
+    aggressive setup and a King)."""
+    strategies = [given.get("strategy", STRATEGIES[0]) for given in answers]
+    rulers = [given.get("ruler", "K") for given in answers]
+    made = rules_options(
+        checked["board"],
+        checked["terrain"],
+        checked["terrain_map"],
+        checked["assassins"],
+        checked["target"],
+        (strategies[0], strategies[1]),
+        (rulers[0], rulers[1]),
+    )
+    made.validate()
+    return made
+
+
+def checked_of(options: Options) -> dict[str, Any]:
+    """The checked options a game was made with."""
+    custom = bool(options.terrain_map)
+    return {
+        "board": options.board,
+        "terrain": CUSTOM if custom else options.terrain,
+        "terrain_map": options.terrain_map,
+        "assassins": options.assassins,
+        "target": options.target,
+    }
+
+
+def option_words(checked: Mapping[str, Any]) -> list[str]:
+    words = [f"{checked['board']} board"]
+    if checked["terrain"] == CUSTOM:
+        words.append("custom terrain")
+    elif checked["terrain"] != NONE:
+        words.append(f"terrain {checked['terrain']}")
+    if checked["assassins"]:
+        words.append("with Assassins")
+    return words
+
+
+# ---- the setup (R4, R5, R41) ---------------------------------------------------------------
+def questions(checked: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
+    long = checked["board"] == LONG
+    asked = [
+        SetupQuestion(
+            "strategy",
+            "Your deployment (R4, R5)",
+            STRATEGIES,
+            descriptions=LONG_STRATEGIES if long else SHORT_STRATEGIES,
+        )
+    ]
+    if long:
+        asked.append(
+            SetupQuestion(
+                "ruler",
+                "Your Ruler: King or Queen (R5)",
+                RULERS,
+                descriptions=RULER_NAMES,
+                wanted="your Ruler",
+            )
+        )
+    if checked["assassins"]:
+        asked.append(
+            SetupQuestion(
+                "assassin",
+                "A free square of your home edge where your Assassin starts hidden, or "
+                f"`{NO_ASSASSIN}` (R41)",
+                (),
+                secret=True,
+                wanted=f"your Assassin's start square (or `{NO_ASSASSIN}`)",
+            )
+        )
+    return tuple(asked)
+
+
+def answer(
+    checked: Mapping[str, Any], side: Side, before: Mapping[str, str], given: Mapping[str, str]
+) -> Answered:
+    """The answers after this request, checked, and a note on anything it undid: a new
+    strategy under which the Assassin's square is no longer free asks for the square again.
+    An answer that does not apply to this match is refused, saying why."""
+    strategy, ruler, assassin = given.get("strategy"), given.get("ruler"), given.get("assassin")
+    answers, note = dict(before), ""
+    if strategy is not None:
+        chosen = strategy.strip().lower()
+        if chosen not in STRATEGIES:
+            raise ValueError(f"Your strategy is `aggressive` or `defensive`, not {echo(strategy)}.")
+        answers["strategy"] = chosen
+        square = answers.get("assassin", NO_ASSASSIN)
+        if square != NO_ASSASSIN and assassin is None:
+            try:
+                start_square(checked, side, chosen, square)
+            except ValueError:
+                del answers["assassin"]
+                note = (
+                    f"Your Assassin's square {square} is not free with the {chosen} setup, so "
+                    "choose its square again.\n"
+                )
+    if ruler is not None:
+        if checked["board"] != LONG:
+            raise ValueError(
+                "Only the long board has a Ruler; on the short board there is none to choose."
+            )
+        letter = RULER_WORDS.get(ruler.strip().lower())
+        if letter is None:
+            raise ValueError(f"Your Ruler is `K` (King) or `Q` (Queen), not {echo(ruler)}.")
+        answers["ruler"] = letter
+    if assassin is not None:
+        answers["assassin"] = _assassin(checked, side, answers, assassin)
+    return Answered(answers, note)
+
+
+def _assassin(checked: Mapping[str, Any], side: Side, answers: Mapping[str, str], text: str) -> str:
+    if not checked["assassins"]:
+        raise ValueError("This match is played without Assassins, so there is none to place.")
+    square = text.strip().lower()
+    if square in (NO_ASSASSIN, "no"):
+        return NO_ASSASSIN
+    if "strategy" not in answers:
+        raise ValueError(
+            "Choose your strategy first: it decides which squares of your home edge are free "
+            "for the Assassin."
+        )
+    return start_square(checked, side, answers["strategy"], square)
+
+
+def _own_options(checked: Mapping[str, Any], side: Side, strategy: str) -> Options:
+    """The options for judging ``side``'s own home edge: the other side's strategy does not
+    matter (it never stands there)."""
+    own = (strategy, STRATEGIES[0]) if side == Side.CHALLENGER else (STRATEGIES[0], strategy)
+    return options_of(checked, ({"strategy": own[0]}, {"strategy": own[1]}))
+
+
+def start_square(checked: Mapping[str, Any], side: Side, strategy: str, text: str) -> str:
+    """The Assassin's start square ``text`` names, checked against ``side``'s own setup
+    (R41); ValueError names the squares allowed."""
+    try:
+        return name(check_assassin_start(_own_options(checked, side, strategy), side, text))
+    except IllegalAction as exc:
+        raise ValueError(exc.message) from None
+
+
+def offered_squares(
+    checked: Mapping[str, Any], side: Side, answers: Mapping[str, str]
+) -> tuple[tuple[str, ...], str]:
+    """Where ``side``'s Assassin may start (R41): the free squares of their home edge under
+    the strategy they chose, then ``none``; only ``none`` until a strategy is chosen."""
+    strategy = answers.get("strategy")
+    if strategy is None:
+        return (NO_ASSASSIN,), "choose your strategy first: it decides the squares"
+    squares = start_squares(_own_options(checked, side, strategy), side)
+    return (*(name(square) for square in squares), NO_ASSASSIN), ""
+
+
+def drawn(checked: Mapping[str, Any], side: Side, rng: random.Random) -> dict[str, str]:
+    """An AI player's setup: a strategy, a Ruler on the long board, and with Assassins a
+    free square (four times in five) or none."""
+    drawn = {"strategy": rng.choice(STRATEGIES)}
+    if checked["board"] == LONG:
+        drawn["ruler"] = rng.choice(RULERS)
+    if checked["assassins"]:
+        squares = start_squares(_own_options(checked, side, drawn["strategy"]), side)
+        pick = rng.choice(squares) if squares and rng.random() < 0.8 else 0
+        drawn["assassin"] = name(pick) if pick else NO_ASSASSIN
+    return drawn
+
+
+# ---- what the texts say of a game ----------------------------------------------------------
+def turn_notes(view: View, names: Sequence[str], series_before: int) -> list[str]:
+    """Assassins revealed (R44), doomed pieces removed at the end of a round (R11), a new
+    game of the series (R28)."""
+    lines = []
+    revealed = {_assassin_owner(event) for event in view.last_turn if event.revealed}
+    for side, record in view.published:
+        if side in revealed and record:
+            lines.append(
+                f"{names[side]}'s Assassin is revealed, so its record is public now "
+                f"(R44): {'; '.join(record)}."
+            )
+    if view.round_end:
+        removed = listing(view.removed_at_round_end(names))
+        lines.append(f"At the end of the round, doomed pieces are removed: {removed}.")
+    if view.game_number != series_before:
+        lines.append(
+            f"Game {series_before} of the series is over: a new board is set up for game "
+            f"{view.game_number}, and the points carry over."
+        )
+    return lines
+
+
+def _assassin_owner(event: Event) -> Side:
+    """Whose Assassin an action revealed: the searched side's, else the actor's own (it
+    showed itself by attacking or by moving onto an enemy, R42)."""
+    return event.side.other if event.searched else event.side
+
+
+@contextmanager
+def skipping_trapped(game: Game) -> Iterator[None]:
+    """Replay a log judged when it was played: the trapped search (R25) is skipped inside
+    and run once at the end, where the log ends."""
+    game.skip_trapped = True
+    try:
+        yield
+    finally:
+        game.skip_trapped = False
+    game.judge_trapped()
+
+
+def _tora_view(view: GameView[Any]) -> View:
+    if not isinstance(view, View):
+        raise TypeError(f"not a view of TORA: {type(view).__name__}")
+    return view
+
+
+class ToraPolicies(Policies[Game]):
+    """TORA's policies (see the module's docstring)."""
+
+    option_nouns: Mapping[str, str] = MappingProxyType(
+        {
+            "board": "a choice of board",
+            "terrain": "terrain",
+            "terrain_map": "terrain",
+            "assassins": "Assassins",
+            "target": "a point target",
+        }
+    )
+    answer_nouns: Mapping[str, str] = MappingProxyType(
+        {"strategy": "strategy", "ruler": "Ruler", "assassin": "Assassin"}
+    )
+    text_bounds: Mapping[str, int] = MappingProxyType(
+        {"terrain_map": MAX_MAP, "assassin": MAX_SQUARE_TEXT}
+    )
+    agreements: tuple[Agreement, ...] = (RESET,)
+
+    def option_words(self, options: Mapping[str, Any]) -> list[str]:
+        return option_words(options)
+
+    def series_words(self, options: Mapping[str, Any]) -> str:
+        return f"a series to {options['target']} points" if options["target"] else ""
+
+    def option_choices(self, name: str, options: Mapping[str, Any]) -> tuple[str, ...]:
+        """The strategies; a board's terrain presets (the short board's when none is
+        chosen), and ``custom``."""
+        if name == "strategy":
+            return STRATEGIES
+        if name == "terrain":
+            board = options.get("board", SHORT)
+            return (*preset_names(board if board in BOARD_SIZES else SHORT), CUSTOM)
+        return ()
+
+    def unasked(self, options: Mapping[str, Any], name: str) -> str:
+        if name == "ruler":
+            return "only the long board has one"
+        if name == "assassin":
+            return "this match is played without Assassins"
+        return super().unasked(options, name)
+
+    def answer_setup(
+        self,
+        options: Mapping[str, Any],
+        side: Side,
+        before: Mapping[str, str],
+        given: Mapping[str, str],
+    ) -> Answered:
+        return answer(options, side, before, given)
+
+    def answer_words(self, name: str, answer: str) -> str:
+        if name == "ruler":
+            return f"Ruler {answer}"
+        if name == "assassin":
+            return "no Assassin" if answer == NO_ASSASSIN else f"Assassin starts on {answer}"
+        return super().answer_words(name, answer)
+
+    def free_prompt(self, options: Mapping[str, Any], side: Side, question: SetupQuestion) -> str:
+        """The Assassin's question names the player's own home edge."""
+        if question.name != "assassin":
+            return question.prompt
+        edge = home_row(side, BOARD_SIZES[LONG])
+        return (
+            f"a free square of your home edge (h{edge}) where it starts hidden, or "
+            f"`{NO_ASSASSIN}` not to field one (once your strategy is chosen: it decides which "
+            "squares are free)"
+        )
+
+    def offered(
+        self, options: Mapping[str, Any], side: Side, answers: Mapping[str, str], name: str
+    ) -> tuple[tuple[str, ...], str]:
+        if name != "assassin" or not options["assassins"]:
+            return (), ""
+        return offered_squares(options, side, answers)
+
+    def draw_setup(
+        self, options: Mapping[str, Any], side: Side, rng: random.Random
+    ) -> dict[str, str]:
+        return drawn(options, side, rng)
+
+    def sample_setup(
+        self, settings: Mapping[str, str]
+    ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:
+        """``board`` (short by default), both sides aggressive with a King."""
+        options = check_options({"board": settings.get("board", SHORT)})
+        setup = {"strategy": STRATEGIES[0], "ruler": "K"}
+        return options, (setup, dict(setup))
+
+    def heavy(self, game: Game) -> bool:
+        return game.options.board == LONG
+
+    def replaying(self, game: Game) -> AbstractContextManager[None]:
+        return skipping_trapped(game)
+
+    def series_number(self, game: Game) -> int:
+        return game.game_number
+
+    def setup_words(self, game: Game, side: Side) -> str:
+        """The strategy, and the Ruler on the long board (the Assassin's square stays
+        secret, R41)."""
+        options = game.options
+        strategy = options.strategies[side]
+        if options.board == LONG:
+            return f"{strategy}, Ruler {options.rulers[side]}"
+        return strategy
+
+    def to_act(self, view: GameView[Any]) -> str:
+        shown = _tora_view(view)
+        return f"{plural(shown.actions_left, 'action')} in round {shown.round}"
+
+    def turn_notes(
+        self, view: GameView[Any], names: Sequence[str], series_before: int
+    ) -> list[str]:
+        return turn_notes(_tora_view(view), names, series_before)
+
+    def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
+        return view.summary(names).replace("Score:", "Final score:", 1)
+
+    def private_notes(self, view: GameView[Any]) -> list[str]:
+        record = _tora_view(view).private_record
+        return [f"Your Assassin's record: {'; '.join(record)}."] if record else []
