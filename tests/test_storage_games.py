@@ -100,7 +100,7 @@ def test_migration_7_opens_the_ladder_tables_to_every_game(tmp_path):
             "INSERT INTO ladder_seasons (guild_id, board, number, started_at)"
             " VALUES (1, 'torishogi', 1, 0)"
         )
-    migrate(conn)
+    migrate(conn, upto=7)  # migration 13 lets the code check the ladders instead
     conn.execute(
         "INSERT INTO ladder_seasons (guild_id, board, number, started_at)"
         " VALUES (1, 'torishogi', 1, 0)"

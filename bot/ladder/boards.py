@@ -15,7 +15,7 @@ from storage import Store
 from storage.competitions.ladders import HistoryPoint, LadderKey, ResultRow, Season
 
 from .errors import NotFound
-from .results import BOARDS, Archived, archived_line, check_board, ladder_name, ladder_title
+from .results import Archived, archived_line, boards, check_board, ladder_name, ladder_title
 
 PAGE_SIZE = 10
 TREND_GAMES = 5  # a leaderboard's trend is the rating change over a player's last 5 results
@@ -159,12 +159,12 @@ class Boards:
         names = await self._store.ladders.names([player_id])
         if player_id not in names:
             raise NotFound(f"Player {player_id} has never played here.")
-        boards = []
-        for board in BOARDS:
+        played = []
+        for board in boards():
             seasons = await self._store.ladders.seasons(guild_id, board)
             if seasons:
-                boards.append(await self._board_profile(seasons[-1], player_id))
-        return Profile(player_id, names[player_id], boards)
+                played.append(await self._board_profile(seasons[-1], player_id))
+        return Profile(player_id, names[player_id], played)
 
     async def _board_profile(self, season: Season, player_id: int) -> BoardProfile:
         ladders = self._store.ladders

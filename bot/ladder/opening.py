@@ -169,8 +169,8 @@ def unopened_text(pairing: Pairing, opponent: User, exc: Exception, settings: Se
     else:
         why = "something went wrong on my side."
     return (
-        f"You were paired with {escape(opponent.name)} for a rated {pairing.board}-board "
-        "ladder match, "
+        f"You were paired with {escape(opponent.name)} for a rated "
+        f"{ladder_name(pairing.board)} ladder match, "
         f"but I could not open it: {why} You have both left the queue; please tell a server "
         f"admin, and join again with {settings.cmd('queue')} when it is sorted out."
     )

@@ -28,7 +28,7 @@ from storage.competitions.ladders import LadderTx, PairingRow, QueueEntry
 
 from .errors import LadderError, NotFound
 from .glicko2 import DEFAULT_RATING
-from .results import AI_PREFIX, BOARDS, check_board, ladder_name
+from .results import AI_PREFIX, boards, check_board, ladder_name
 
 HOUR = 3600.0
 BASE_GAP = 100.0
@@ -162,13 +162,14 @@ class Matchmaking:
 
         def work(tx: LadderTx) -> list[str]:
             waiting = tx.queued_boards(player_id, guild_id)
-            boards = [b for b in waiting if board in (None, b)]
-            if not boards:
+            left_boards = [b for b in waiting if board in (None, b)]
+            if not left_boards:
                 what = "a ladder match" if board is None else f"a {ladder_name(board)} ladder match"
                 raise NotFound(f"You are not waiting for {what}.")
-            for left in boards:
+            for left in left_boards:
                 tx.dequeue(guild_id, left, (player_id,))
-            return sorted(boards, key=BOARDS.index)
+            order = boards()
+            return sorted(left_boards, key=lambda b: order.index(b) if b in order else len(order))
 
         return await self._store.ladders.transact(work, self._clock())
 

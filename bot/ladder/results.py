@@ -1,6 +1,6 @@
-"""Rated results on the ladders (per guild: each TORA board, each other game, and their AI
-ladders): recording a finished match, an admin's removal of a result with the season
-recomputed, and closing a season.
+"""Rated results on the ladders (per guild: each ladder of each game of the registry, TORA's
+two boards and one per other game, and their AI ladders): recording a finished match, an
+admin's removal of a result with the season recomputed, and closing a season.
 
 A result counts only if the match finished with a result (not aborted or cancelled) between
 two different accounts that are not bots; a series to a point target (R28) is one match, so
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from bot.service.texts import quote
-from rules import game_type
+from rules.registry import ladder_game, ladder_of, ladders
 from storage import Store
 from storage.competitions.ladders import LadderKey, LadderTx, MatchFacts, Season, Standing
 
@@ -23,11 +23,9 @@ from .errors import LadderError, NotFound, NotRated
 from .standings import Applied, apply, current, fresh, replay
 
 log = logging.getLogger(__name__)
-# TORA's two boards, then the other games; then their AI ladders: rated games against the
-# host's AI players (never mixed with the ratings of games between people).
-GAME_BOARDS = ("short", "long", "torishogi", "torii")
+# Each game ladder has an AI ladder: rated games against the host's AI players (never mixed
+# with the ratings of games between people).
 AI_PREFIX = "ai-"
-BOARDS = GAME_BOARDS + tuple(AI_PREFIX + board for board in GAME_BOARDS)
 SCORES = {"C": 1.0, "O": 0.0, None: 0.5}  # the Challenger's score by winner
 
 
@@ -59,11 +57,25 @@ class Archived:
     draws: int
 
 
+def game_boards() -> tuple[str, ...]:
+    """The ladders of games between people: every game's (``rules.registry``), in the
+    registry's order (TORA's two boards, then the other games)."""
+    return tuple(ladder.id for ladder in ladders())
+
+
+def boards() -> tuple[str, ...]:
+    """Every ladder: the games' (``game_boards``), then their AI ladders."""
+    games = game_boards()
+    return games + tuple(AI_PREFIX + board for board in games)
+
+
 def ladder_name(board: str) -> str:
-    """How texts name a ladder: "short-board", "long-board", "ToriShogi", "AI short-board"."""
+    """How texts name a ladder: "short-board", "long-board", "ToriShogi", "AI short-board"
+    (the game's ``Ladder.name``)."""
     if board.startswith(AI_PREFIX):
         return "AI " + ladder_name(board.removeprefix(AI_PREFIX))
-    return f"{board}-board" if board in ("short", "long") else game_type(board).title
+    found = ladder_game(board)
+    return board if found is None else found[1].name
 
 
 def ladder_title(board: str) -> str:
@@ -73,9 +85,20 @@ def ladder_title(board: str) -> str:
 
 
 def check_board(board: str) -> None:
-    if board not in BOARDS:
-        boards = ", ".join(f"`{name}`" for name in BOARDS)
-        raise LadderError(f"The ladder is one of {boards}, not {quote(board)}.")
+    if board not in boards():
+        named = ", ".join(f"`{name}`" for name in boards())
+        raise LadderError(f"The ladder is one of {named}, not {quote(board)}.")
+
+
+def board_of(facts: MatchFacts) -> str | None:
+    """The ladder a finished match counts on: its game's ladder that holds its options
+    (``rules.registry.ladder_of``), the AI ladder of it when an AI player played; None for
+    a game the registry does not know."""
+    try:
+        ladder = ladder_of(facts.game, facts.options)
+    except ValueError:
+        return None
+    return (AI_PREFIX if facts.against_ai else "") + ladder.id
 
 
 def refusal(facts: MatchFacts | None, match_id: int) -> str | None:
@@ -90,6 +113,8 @@ def refusal(facts: MatchFacts | None, match_id: int) -> str | None:
         return f"Match {match_id} was played by one account against itself; it is not rated."
     if facts.challenger_bot or facts.opposition_bot:
         return f"Match {match_id} was played by a bot account; only games between people count."
+    if board_of(facts) is None:
+        return f"Match {match_id} is of the game {quote(facts.game)}, which has no ladder here."
     return None
 
 
@@ -111,7 +136,9 @@ class Results:
             assert facts is not None
             if tx.result_of(match_id) is not None:
                 raise NotRated(f"Match {match_id} is already rated.")
-            season = tx.open_season(facts.guild_id, facts.board)
+            board = board_of(facts)
+            assert board is not None
+            season = tx.open_season(facts.guild_id, board)
             key, at = season.key, tx.now
             first = tx.standing(key, facts.challenger_id) or fresh(facts.challenger_id, at)
             second = tx.standing(key, facts.opposition_id) or fresh(facts.opposition_id, at)

@@ -577,6 +577,18 @@ CREATE INDEX hosted_live_ai ON hosted_matches (guild_id)
 """
 
 
+# Migration 13: the ladders are the games' own (each game type declares its ladders,
+# ``rules.registry``) and are checked in code, so a new game needs no migration: the ladder
+# tables' board columns lose their CHECK (SQLite: ``drop_ladder_board_checks``).
+LADDERS_SUMMARY = "ladders checked in code, not listed in the schema"
+LADDERS_IN_CODE = """
+-- No table of its own: the ladder tables' board CHECKs are dropped (the step after this script).
+"""
+LADDERS_IN_CODE_POSTGRES = "\n".join(
+    f"ALTER TABLE {table} DROP CONSTRAINT {table}_board_check;" for table in LADDER_TABLES
+)
+
+
 def _board_check(boards: tuple[str, ...]) -> str:
     return "CHECK (board IN (" + ", ".join(f"'{board}'" for board in boards) + "))"
 
@@ -591,23 +603,44 @@ def widen_ladder_boards(
     version, check integrity)."""
 
     def widen(conn: sqlite3.Connection) -> None:
-        version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
-        conn.execute("PRAGMA writable_schema = ON")
-        try:
-            marks = ", ".join("?" for _ in LADDER_TABLES)
-            conn.execute(
-                f"UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
-                f" WHERE type = 'table' AND name IN ({marks})",
-                (_board_check(before), _board_check(after), *LADDER_TABLES),
-            )
-            conn.execute(f"PRAGMA schema_version = {version + 1}")
-        finally:
-            conn.execute("PRAGMA writable_schema = OFF")
-        problems = conn.execute("PRAGMA quick_check").fetchall()
-        if problems != [("ok",)]:
-            raise RuntimeError(f"the ladder tables did not widen cleanly: {problems[:3]}")
+        _edit_ladder_tables(conn, _board_check(before), _board_check(after))
 
     return widen
+
+
+def _edit_ladder_tables(conn: sqlite3.Connection, old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` in the stored definitions of the ladder tables: only to
+    loosen a constraint, which keeps every stored row valid."""
+    version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
+    conn.execute("PRAGMA writable_schema = ON")
+    try:
+        marks = ", ".join("?" for _ in LADDER_TABLES)
+        conn.execute(
+            f"UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
+            f" WHERE type = 'table' AND name IN ({marks})",
+            (old, new, *LADDER_TABLES),
+        )
+        conn.execute(f"PRAGMA schema_version = {version + 1}")
+    finally:
+        conn.execute("PRAGMA writable_schema = OFF")
+    problems = conn.execute("PRAGMA quick_check").fetchall()
+    if problems != [("ok",)]:
+        raise RuntimeError(f"the ladder tables did not change cleanly: {problems[:3]}")
+
+
+def drop_ladder_board_checks(conn: sqlite3.Connection) -> None:
+    """Migration 13's step: the ladder tables' ``board`` columns lose their CHECK (the list
+    of ladders migration 9 left), edited in place as ``widen_ladder_boards`` does: dropping a
+    CHECK keeps every stored row valid."""
+    _edit_ladder_tables(conn, " " + _board_check(LADDER_BOARDS), "")
+    marks = ", ".join("?" for _ in LADDER_TABLES)
+    left = conn.execute(
+        f"SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ({marks})"
+        " AND sql LIKE '%CHECK (board IN%'",
+        LADDER_TABLES,
+    ).fetchall()
+    if left:
+        raise RuntimeError(f"a ladder table still checks its board: {left[0][0]}")
 
 
 @dataclass(frozen=True)
@@ -639,6 +672,7 @@ MIGRATIONS = (
     Migration(9, "AI ladders", AI_PLAYERS, widen_ladder_boards(GAME_LADDERS, LADDER_BOARDS)),
     Migration(10, "several processes: leases of clocks, outbox rows and shared work", SHARED_WORK),
     Migration(11, "a server's cap on its live matches against the AI", AI_MATCHES_PER_SERVER),
+    Migration(13, LADDERS_SUMMARY, LADDERS_IN_CODE, drop_ladder_board_checks),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -653,6 +687,7 @@ POSTGRES_MIGRATIONS = (
         .replace(" WITHOUT ROWID", ""),
     ),
     PostgresMigration(11, MIGRATIONS[10].summary, AI_MATCHES_PER_SERVER),
+    PostgresMigration(13, LADDERS_SUMMARY, LADDERS_IN_CODE_POSTGRES),
 )
 
 

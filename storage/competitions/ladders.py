@@ -1,6 +1,8 @@
 """``Store.ladders``: the ladders' tables (migration 4) - seasons, rated results and their
 removals, ratings, the append-only rating history and the matchmaking queue - per guild,
-ladder (``board``: a TORA board, another game, or the AI ladder of either) and season.
+ladder (``board``: one of a game's ladders, ``rules.registry``, or the AI ladder of one) and
+season. Which ladders there are is the games' to say and the ladder service's to check:
+the tables hold any ladder's id (migration 13), so a new game needs no migration.
 
 Storage knows no rating maths: a ladder write is a function of a ``LadderTx`` that the
 ladder service passes to ``transact``; it runs as one job of the writer, as if alone
@@ -9,7 +11,8 @@ writing them is one transaction."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import json
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -38,12 +41,16 @@ class Season:
 
 @dataclass(frozen=True)
 class MatchFacts:
-    """What rating a finished match needs: ``winner`` is 'C', 'O' or None (a tie), ``closed``
-    is set for an aborted or cancelled match."""
+    """What rating a finished match needs: its ``game`` and that game's ``options`` (what
+    decides its ladder), whether an AI player played it (``against_ai``: an AI player's id
+    is negative); ``winner`` is 'C', 'O' or None (a tie), ``closed`` is set for an aborted
+    or cancelled match."""
 
     match_id: int
     guild_id: int
-    board: str
+    game: str
+    options: Mapping[str, Any]
+    against_ai: bool
     challenger_id: int
     opposition_id: int
     challenger_bot: bool
@@ -136,6 +143,20 @@ RESULT_COLUMNS = (
 KEY_WHERE = "guild_id = ? AND board = ? AND season = ?"
 
 
+def game_options(text: str) -> Mapping[str, Any]:
+    """A match row's game options (what its ladder is decided by): the stored ``options``
+    of a ``Spec``, or the stored object itself (TORA's rows hold its options' fields); empty
+    when the text is not a JSON object."""
+    try:
+        stored = json.loads(text)
+    except ValueError:
+        return {}
+    if not isinstance(stored, dict):
+        return {}
+    inner = stored.get("options")
+    return inner if isinstance(inner, dict) else stored
+
+
 def _season(row: Sequence[Any]) -> Season:
     key = LadderKey(row[0], row[1], row[2])
     return Season(key, row[3], row[4], row[5], row[6], row[7])
@@ -150,9 +171,8 @@ class LadderTx(Tx):
 
     def match_facts(self, match_id: int) -> MatchFacts | None:
         row = self.conn.execute(
-            "SELECT m.id, m.guild_id,"
-            " CASE WHEN m.challenger_id < 0 OR m.opposition_id < 0 THEN 'ai-' ELSE '' END"
-            " || CASE m.game WHEN 'tora' THEN json_extract(m.options, '$.board') ELSE m.game END,"
+            "SELECT m.id, m.guild_id, m.game, m.options,"
+            " m.challenger_id < 0 OR m.opposition_id < 0,"
             " m.challenger_id,"
             " m.opposition_id,"
             " EXISTS (SELECT 1 FROM bot_accounts b WHERE b.user_id = m.challenger_id),"
@@ -167,14 +187,16 @@ class LadderTx(Tx):
             row[0],
             row[1],
             row[2],
-            row[3],
-            row[4],
-            challenger_bot=bool(row[5]),
-            opposition_bot=bool(row[6]),
-            finished=bool(row[7]),
-            closed=row[8],
-            winner=row[9],
-            finished_at=row[10],
+            game_options(row[3]),
+            bool(row[4]),
+            row[5],
+            row[6],
+            challenger_bot=bool(row[7]),
+            opposition_bot=bool(row[8]),
+            finished=bool(row[9]),
+            closed=row[10],
+            winner=row[11],
+            finished_at=row[12],
         )
 
     def current_season(self, guild_id: int, board: str) -> Season | None:
