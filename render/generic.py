@@ -185,7 +185,7 @@ def replay_gif(views: Sequence[Any], info: StatusInfo) -> bytes:
 
 
 def coordinates_png(game: str) -> bytes:
-    """The start of ``game`` with its coordinates (played with its default options)."""
+    """The start of ``game`` with its coordinates (its sample setup's game)."""
     kind = game_type(game)
-    start = kind.new_game(kind.check_options({}), ({}, {}))
-    return board_png(start.view_for(None), StatusInfo())
+    options, answers = kind.sample_setup({})
+    return board_png(kind.new_game(options, answers).view_for(None), StatusInfo())
