@@ -14,10 +14,11 @@ from discord import app_commands
 
 from bot.app import Answer, Unusable, guide
 from bot.app.actions import ChallengeOptions
-from rules.registry import GAMES
+from rules.registry import DEFAULT
 
 from .autocomplete import Completing
 from .callers import caller_of, person
+from .choices import game_choices, offer
 from .commands_admin import AdminCommands
 from .commands_ladder import LadderCommands
 from .commands_tournament import TournamentCommands
@@ -37,8 +38,6 @@ from .panel import open_panel
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
 NUMBER = "A match's number (in its record's file name); default the match here"
 GAME = "Which game (default: the game of the match here)"
-GAME_CHOICES = [app_commands.Choice(name=game.title, value=game.id) for game in GAMES.values()]
-Game = Literal["tora", "torishogi", "torii"]
 
 
 class Tora(Completing, app_commands.Group):
@@ -53,6 +52,8 @@ class Tora(Completing, app_commands.Group):
         LadderCommands(handlers, parent=self)
         AdminCommands(handlers, parent=self)
         TournamentCommands(handlers, parent=self)
+        for command in (self.challenge, self.quick_start, self.rules):
+            offer(command, "game", game_choices())
 
     # ---- the lobby ---------------------------------------------------------------------
     @app_commands.command(description="Challenge a player (or anyone here) to a match")
@@ -77,7 +78,7 @@ class Tora(Completing, app_commands.Group):
         self,
         interaction: discord.Interaction[Any],
         opponent: discord.User | None = None,
-        game: Game = "tora",
+        game: str = DEFAULT,
         board: Literal["short", "long"] = "short",
         terrain: WordText = "none",
         terrain_map: MapText = "",
@@ -340,14 +341,13 @@ class Tora(Completing, app_commands.Group):
         name="help", description="A quick start to a game: its board, a turn, the main commands"
     )
     @app_commands.describe(game=GAME)
-    @app_commands.choices(game=GAME_CHOICES)
     async def quick_start(
-        self, interaction: discord.Interaction[Any], game: app_commands.Choice[str] | None = None
+        self, interaction: discord.Interaction[Any], game: str | None = None
     ) -> None:
         caller, actions = caller_of(interaction), self.app.actions
 
         async def work() -> Answer:
-            return await guide.quick_start(actions, caller, game.value if game else None)
+            return await guide.quick_start(actions, caller, game)
 
         await self.answer(interaction, work, private=True)
 
@@ -358,17 +358,16 @@ class Tora(Completing, app_commands.Group):
         topic="A ruling id, a piece's or power's name (archer, phoenix, monkey), or a word",
         game=GAME,
     )
-    @app_commands.choices(game=GAME_CHOICES)
     @app_commands.autocomplete(topic=Completing.complete_topic)
     async def rules(
         self,
         interaction: discord.Interaction[Any],
         topic: TopicText,
-        game: app_commands.Choice[str] | None = None,
+        game: str | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), self.app.actions
 
         async def work() -> Answer:
-            return await guide.rules(actions, caller, topic, game.value if game else None)
+            return await guide.rules(actions, caller, topic, game)
 
         await self.answer(interaction, work, private=True)

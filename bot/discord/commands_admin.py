@@ -11,6 +11,7 @@ from discord import app_commands
 
 from .autocomplete import Completing
 from .callers import caller_of
+from .choices import ladder_choices, offer
 from .commands_ladder import Board
 from .handlers import Handlers
 from .options import DurationText, MatchNumber, ReasonText, WordText
@@ -24,6 +25,7 @@ class AdminCommands(Completing, app_commands.Group):
             description="Server admins: settings, cancel, seasons, results",
             parent=parent,
         )
+        offer(self.close_season, "board", ladder_choices(ai=False))
 
     @app_commands.command(description="The server's TORA settings (shown when none is given)")
     @app_commands.describe(

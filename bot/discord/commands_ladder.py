@@ -4,20 +4,21 @@ desk): leaderboards, profiles, seasons and the matchmaking queue (the admins' ar
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import discord
 from discord import app_commands
 
 from .autocomplete import Completing
 from .callers import caller_of
+from .choices import ladder_choices, offer
 from .handlers import Handlers
 
-Board = Literal["short", "long", "torishogi", "torii"]  # TORA's boards, then the other games
-# ...and the AI ladders of each (rated games against the AI): to look at, never to queue for
-Ladder = Literal[
-    "short", "long", "torishogi", "torii", "ai-short", "ai-long", "ai-torishogi", "ai-torii"
-]
+# A ``board`` is a game's ladder (TORA's boards, then the other games), a ``ladder`` that or
+# its AI ladder (rated games against the AI: to look at, never to queue for); their choices
+# are the registry's (``choices``).
+Board = str
+Ladder = str
 LADDER = "The ladder: TORA's short or long board, ToriShogi or Torii; ai-: against the AI"
 
 
@@ -29,6 +30,10 @@ class LadderCommands(Completing, app_commands.Group):
             description="This server's ladders: ratings, profiles, the queue",
             parent=parent,
         )
+        for command in (self.ladder, self.profile, self.seasons):
+            offer(command, "board", ladder_choices(ai=True))
+        for command in (self.queue, self.leave_queue):
+            offer(command, "board", ladder_choices(ai=False))
 
     @app_commands.command(name="show", description="This server's ladder: ratings, best first")
     @app_commands.describe(

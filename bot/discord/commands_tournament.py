@@ -11,6 +11,7 @@ from discord import app_commands
 
 from .autocomplete import Completing
 from .callers import caller_of
+from .choices import ladder_choices, offer
 from .commands_ladder import Board
 from .handlers import Handlers
 from .options import DurationText, NameText
@@ -24,6 +25,7 @@ class TournamentCommands(Completing, app_commands.Group):
         super().__init__(
             name="tournament", description="Tournaments: tiers of four-game matches", parent=parent
         )
+        offer(self.create, "board", ladder_choices(ai=False))
 
     @app_commands.command(description="Server admins: open a tournament for registration here")
     @app_commands.describe(
