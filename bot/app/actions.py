@@ -31,7 +31,7 @@ from bot.service.phases import (
 )
 from bot.service.showing import game_title, match_heading, result_words, stored_outcome
 from bot.service.texts import escape, quote
-from rules import Side
+from rules import DEFAULT, Side
 
 from .answers import Answer, Unusable
 from .buttons import TURN, Press, presses
@@ -67,7 +67,7 @@ class ChallengeOptions:
     roles: str = "challenger"
     forfeit_after: int = 3
     expires: str | None = None
-    game: str = "tora"
+    game: str = DEFAULT  # a game of the registry (rules.registry)
     powers: bool | None = None
     ai: str | None = None  # a strength: challenge the AI player of that strength
 
