@@ -87,6 +87,20 @@ def test_a_game_does_not_lean_on_another(game):
     assert offenders == []
 
 
+@pytest.mark.parametrize("layer", ["render", "ai"])
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_drawing_and_engine_do_not_lean_on_anothers(layer, game):
+    """Each game's drawing (``render/<game>``) and engine (``ai/<game>``) stand on the
+    shared parts of their layer, never on another game's."""
+    others = {f"{layer}.{other}" for other in GAMES if other != game}
+    offenders = [
+        f"{path}: {module}"
+        for path, module in imports(f"{layer}/{game}")
+        if any(module == o or module.startswith(o + ".") for o in others)
+    ]
+    assert offenders == []
+
+
 @pytest.mark.parametrize(
     ("package", "allowed"),
     [

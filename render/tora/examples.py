@@ -10,10 +10,11 @@ from rules.tora import Game
 
 from ..ladder import LadderRow, ladder_png
 from ..replays import record_status
+from ..showcase import PLAYERS, write_images
 from ..status import StatusInfo
 from .board import board_png, private_png
 from .replay import replay_gif, views_from_record
-from .samples import PLAYERS, long_start, mid_game, private_preview, write_images
+from .samples import long_start, mid_game, private_preview
 from .scorecard import score_card_png
 
 EXAMPLE_RECORD = Path("docs/examples/short-game.tora")

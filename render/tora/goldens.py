@@ -15,8 +15,9 @@ from pathlib import Path
 
 from PIL import Image, ImageChops
 
+from ..showcase import PLAYERS, write_images
 from .board import board_png, private_png
-from .samples import PLAYERS, samples, write_images
+from .samples import samples
 
 GOLDEN_DIR = Path("tests/golden")
 NOTICEABLE = 40  # a channel differing by more than this counts

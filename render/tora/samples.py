@@ -6,13 +6,10 @@ The mid-game is a fixed record, so it stays the same whatever the rules core's m
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 
 from rules.tora import Game, Side, View, replay
 
-from ..status import StatusInfo
-
-PLAYERS = StatusInfo(challenger="Aiko", opposition="Bram", deadline="due in 11 h")
+from ..showcase import PLAYERS as PLAYERS
 
 MID_GAME = """\
 [Board "long"]
@@ -97,14 +94,3 @@ def samples() -> list[Sample]:
         Sample("long-mid-game", "public", mid_game()),
         Sample("long-private-assassin", "private", private_preview()),
     ]
-
-
-def write_images(directory: Path, images: dict[str, bytes]) -> list[Path]:
-    """Write each image under its name in ``directory`` (created if missing)."""
-    directory.mkdir(parents=True, exist_ok=True)
-    written = []
-    for name, data in images.items():
-        path = directory / name
-        path.write_bytes(data)
-        written.append(path)
-    return written

@@ -6,8 +6,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from render.showcase import PLAYERS, write_images
 from render.status import StatusInfo
-from render.tora.samples import PLAYERS, write_images
 from rules.torii import TORII, View
 
 from .board import board_png, replay_gif, views_from_record
