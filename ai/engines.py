@@ -14,7 +14,7 @@ import random
 import threading
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rules import GameState, GameType, Side, game_type
 from rules.protocol import Mapped
@@ -24,6 +24,7 @@ TURN_LIMIT = 200  # turns of a measuring match (``python -m ai match``) that end
 HINT_WORK = 2  # a hint's fixed work (``make_player``'s ``work``), unless its game says
 
 Answers = tuple[dict[str, str], dict[str, str]]
+G = TypeVar("G", bound=GameState)  # the games an engine plays
 
 
 def count_pieces(game: GameState, side: Side) -> float:
@@ -46,8 +47,9 @@ def drawn_answers(kind: GameType, options: Mapping[str, Any], rng: random.Random
 
 
 @dataclass(frozen=True)
-class Engine:
-    """One game's engine knowledge. ``evaluate``: how good an ongoing position is for a side,
+class Engine(Generic[G]):
+    """One game's engine knowledge, of its games ``G`` (``engine_of`` hands a game only to
+    the engine of its own game type). ``evaluate``: how good an ongoing position is for a side,
     from that side's view (``ai.evaluation.evaluate`` handles a finished game); ``balance``:
     the part of it only a removal changes (None: all of it), what draws in a game going
     nowhere are judged on; ``search``: a one-move game's own search, ``(game, seconds, rng,
@@ -58,27 +60,28 @@ class Engine:
     ``answers`` the setup answers of a measuring match."""
 
     game: str
-    evaluate: Callable[[GameState, Side], float] = count_pieces
-    balance: Callable[[GameState, Side], float] | None = None
-    search: Callable[[GameState, float, random.Random, int], list[str]] | None = None
-    forced: Callable[[GameState], str | None] | None = None
-    turn_seconds: Callable[[GameState], float] = lambda _game: SHORT_TURN
-    hint_work: Callable[[GameState], int] = lambda _game: HINT_WORK
-    turn_limit: Callable[[GameState], int] = lambda _game: TURN_LIMIT
+    evaluate: Callable[[G, Side], float] = count_pieces
+    balance: Callable[[G, Side], float] | None = None
+    search: Callable[[G, float, random.Random, int], list[str]] | None = None
+    forced: Callable[[G], str | None] | None = None
+    turn_seconds: Callable[[G], float] = lambda _game: SHORT_TURN
+    hint_work: Callable[[G], int] = lambda _game: HINT_WORK
+    turn_limit: Callable[[G], int] = lambda _game: TURN_LIMIT
     answers: Callable[[GameType, Mapping[str, Any], random.Random], Answers] = drawn_answers
 
 
-_ENGINES: dict[str, Engine] = {}
+# Any: each engine takes its own game's states, and a look-up by game id matches them.
+_ENGINES: dict[str, Engine[Any]] = {}
 _found = threading.Event()
 _finding = threading.Lock()
 
 
-def register(engine: Engine) -> None:
+def register(engine: Engine[Any]) -> None:
     """A game's engine, by its game's id (a later one replaces an earlier)."""
     _ENGINES[engine.game] = engine
 
 
-def engine_of(game: str) -> Engine:
+def engine_of(game: str) -> Engine[Any]:
     """The engine of ``game``: its own, else the generic one (ValueError for a game the
     registry does not know)."""
     _find_packages()

@@ -13,7 +13,7 @@ from rules.protocol import GameType, Ladder
 from rules.registry import GAMES
 
 from .engines import engine_of
-from .players import make_player
+from .players import Player, make_player
 
 
 def match_games() -> dict[str, tuple[GameType, Ladder]]:
@@ -85,7 +85,15 @@ def play_match(
     return tally
 
 
-def _play(game, players, rng, budget, max_turns, seats, tally) -> str | None:
+def _play(
+    game: GameState,
+    players: dict[Side, Player],
+    rng: random.Random,
+    budget: float,
+    max_turns: int,
+    seats: dict[Side, tuple[str, str]],
+    tally: Tally,
+) -> str | None:
     for _ in range(max_turns):
         if game.is_over():
             break

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from rules import GameState, GameType
+from rules import GameType
 from rules.tora import LONG, TORA, Game
 
 from ..engines import SHORT_TURN, Answers, Engine, register
@@ -20,8 +20,8 @@ LONG_TURN = 8.0  # seconds of a hosted AI turn on the long board
 HINT_WORK = {"short": 10, "long": 2}
 
 
-def _long(game: GameState) -> bool:
-    return isinstance(game, Game) and game.options.board == LONG
+def _long(game: Game) -> bool:
+    return game.options.board == LONG
 
 
 def _answers(kind: GameType, options: Mapping[str, Any], rng: object) -> Answers:
@@ -30,12 +30,12 @@ def _answers(kind: GameType, options: Mapping[str, Any], rng: object) -> Answers
     return setup, dict(setup)
 
 
-def _hint_work(game: GameState) -> int:
-    return HINT_WORK[game.options.board] if isinstance(game, Game) else 2
+def _hint_work(game: Game) -> int:
+    return HINT_WORK[game.options.board]
 
 
 register(
-    Engine(
+    Engine[Game](
         TORA.id,
         evaluate,
         balance,

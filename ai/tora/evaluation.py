@@ -5,8 +5,8 @@ the side's pieces stand from the enemy's command pieces."""
 
 from __future__ import annotations
 
-from rules import GameState, GameView, Side
-from rules.tora import COMMAND_KINDS, Game, distance
+from rules import Side
+from rules.tora import COMMAND_KINDS, Game, View, distance
 from rules.tora import VALUES as TORA_VALUES
 
 from .belief import cached_belief
@@ -15,19 +15,19 @@ PRESSURE = 0.05  # per step between a piece and the nearest enemy command piece
 ASSASSIN_RISK = 0.3  # of a piece's value, when the enemy Assassin surely reaches it
 
 
-def balance(game: GameState, side: Side) -> float:
+def balance(game: Game, side: Side) -> float:
     """Points and material: what only a removal changes."""
     view = game.view_for(side)
     return _points(view, side) + _material(view, side)
 
 
-def _points(view: GameView, side: Side) -> float:
+def _points(view: View, side: Side) -> float:
     return 10.0 * (
         (view.score[side] + view.pending[side]) - (view.score[1 - side] + view.pending[1 - side])
     )
 
 
-def _material(view: GameView, side: Side) -> float:
+def _material(view: View, side: Side) -> float:
     return sum(
         TORA_VALUES.get(piece.kind, 0) * (1 if piece.side == side else -1)
         for piece in view.pieces
@@ -35,13 +35,13 @@ def _material(view: GameView, side: Side) -> float:
     )
 
 
-def evaluate(game: GameState, side: Side) -> float:
+def evaluate(game: Game, side: Side) -> float:
     view = game.view_for(side)
     pull = PRESSURE * _distance_to_command(view, side)
     return _points(view, side) + _material(view, side) - _exposure(game, side, view) - pull
 
 
-def _distance_to_command(view: GameView, side: Side) -> int:
+def _distance_to_command(view: View, side: Side) -> int:
     """How far the side's other pieces stand from the enemy's command pieces (the loss of
     command wins, R24): a small pull forward, so that an engine ahead in material closes in
     instead of circling until the turn limit."""
@@ -55,8 +55,8 @@ def _distance_to_command(view: GameView, side: Side) -> int:
     )
 
 
-def _exposure(game: GameState, side: Side, view: GameView) -> float:
-    if not view.assassins or not isinstance(game, Game):
+def _exposure(game: Game, side: Side, view: View) -> float:
+    if not view.assassins:
         return 0.0
     belief = cached_belief(game, side)
     if not belief.squares:

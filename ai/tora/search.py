@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rules import ActionError, GameState
+from rules import ActionError
 from rules.tora import Game, neighbours
 
 from .belief import cached_belief
@@ -13,11 +13,11 @@ from .belief import cached_belief
 SEARCH_SHARE = 0.5  # of the belief a search must look at to be worth a turn (R43)
 
 
-def worth_searching(game: GameState) -> str | None:
+def worth_searching(game: Game) -> str | None:
     """A search (R43) that looks where the enemy's hidden Assassin most likely is, if it
     covers ``SEARCH_SHARE`` of the belief: a turn of its own, as a search cannot be taken
     back and what it finds decides what comes next."""
-    if not isinstance(game, Game) or game.current:
+    if game.current:
         return None
     belief = cached_belief(game, game.side)
     if not belief.squares:

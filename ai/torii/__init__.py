@@ -4,13 +4,13 @@ searched by the seam's alpha-beta."""
 
 from __future__ import annotations
 
-from rules import GameState, Side
-from rules.torii import TORII
+from rules import Side
+from rules.torii import TORII, ToriiGame
 
 from ..engines import Engine, register
 
 
-def evaluate(game: GameState, side: Side) -> float:
+def evaluate(game: ToriiGame, side: Side) -> float:
     """Followers placed and Torii built (the two ways to win), tiles left to play."""
     view = game.view_for(side)
     mine, theirs = side, side.other
@@ -23,4 +23,4 @@ def evaluate(game: GameState, side: Side) -> float:
     return progress(mine) - progress(theirs)
 
 
-register(Engine(TORII.id, evaluate))
+register(Engine[ToriiGame](TORII.id, evaluate))

@@ -3,14 +3,14 @@ alpha-beta on the engine's position (``search``), about ten times the nodes of t
 
 from __future__ import annotations
 
-from rules.torishogi import TORISHOGI
+from rules.torishogi import TORISHOGI, ToriShogiGame
 
 from ..engines import Engine, register
 from .evaluation import balance, evaluate
 from .search import own_turn
 
 register(
-    Engine(
+    Engine[ToriShogiGame](
         TORISHOGI.id,
         evaluate,
         balance,

@@ -4,17 +4,15 @@ than on the board, as it can drop anywhere), and check."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from rules import GameState, Side
-from rules.torishogi import EAGLE, GOOSE, PHOENIX, SWALLOW
+from rules import Side
+from rules.torishogi import EAGLE, GOOSE, PHOENIX, SWALLOW, ToriShogiGame, View
 
 VALUES = {SWALLOW: 1.0, GOOSE: 3.0, EAGLE: 9.0, PHOENIX: 0.0}
 OTHER = 4.0  # Falcon, Crane, Pheasant and the Quails
 HAND_BONUS = 1.1
 
 
-def evaluate(game: GameState, side: Side) -> float:
+def evaluate(game: ToriShogiGame, side: Side) -> float:
     view = game.view_for(side)
     total = _material(view, side)
     if view.in_check:
@@ -22,12 +20,12 @@ def evaluate(game: GameState, side: Side) -> float:
     return total
 
 
-def balance(game: GameState, side: Side) -> float:
+def balance(game: ToriShogiGame, side: Side) -> float:
     """Material on the board and in hand: what only a capture changes."""
     return _material(game.view_for(side), side)
 
 
-def _material(view: Any, side: Side) -> float:
+def _material(view: View, side: Side) -> float:
     total = 0.0
     for piece in view.pieces:
         value = VALUES.get(piece.kind, OTHER)

@@ -10,8 +10,7 @@ from __future__ import annotations
 import random
 import time
 
-from rules import GameState
-from rules.torishogi import Position, legal_moves, parse_fen
+from rules.torishogi import Position, ToriShogiGame, legal_moves, parse_fen
 
 from ..search import OutOfTime
 from .evaluation import HAND_BONUS, OTHER, VALUES
@@ -101,7 +100,7 @@ def _root(
     return rng.choice([move for score, move in scored if score >= top - 1e-9])
 
 
-def own_turn(game: GameState, seconds: float, rng: random.Random, depth: int) -> list[str]:
+def own_turn(game: ToriShogiGame, seconds: float, rng: random.Random, depth: int) -> list[str]:
     """The turn of ``game.side`` this search finds within ``seconds``, ``depth`` moves deep
     at most (``ai.engines.Engine.search``). A move already staged leaves nothing to add (the
     turn ends as it stands); a lost position, where the search finds none, any legal move."""
