@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
 
+from .palette import RGB
+
 FONT_DIR = Path(__file__).with_name("fonts")
 REGULAR = "DejaVuSans.ttf"
 BOLD = "DejaVuSans-Bold.ttf"
@@ -75,14 +77,15 @@ class Label:
 
 @lru_cache(maxsize=2048)
 def label(text: str, face: Font, anchor: str) -> Label:
-    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    # Whole pixels: the basic layout engine (``font``) measures in them.
+    left, top, right, bottom = (int(edge) for edge in face.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, 255, face, anchor=anchor)
     return Label(mask, left, top, face.getlength(text))
 
 
 def draw_label(
-    image: Image.Image, at: tuple[float, float], text: str, colour, face: Font, anchor: str
+    image: Image.Image, at: tuple[float, float], text: str, colour: RGB, face: Font, anchor: str
 ) -> float:
     """Draw ``text`` anchored at ``at`` (Pillow's anchors, e.g. "lm"), from a cache of
     rendered labels: names, numbers and phrases repeat from one image to the next.

@@ -135,12 +135,24 @@ def colours() -> tuple[RGB, ...]:
 
 
 @cache
+def _channels() -> tuple[int, ...]:
+    """The palette as Pillow takes one: every entry's red, green and blue in a row."""
+    return tuple(channel for rgb in colours() for channel in rgb)
+
+
+@cache
 def palette_image() -> Image.Image:
     """A 1x1 image that carries the palette, as ``Image.quantize`` wants it."""
-    flat = [channel for rgb in colours() for channel in rgb]
     image = Image.new("P", (1, 1))
-    image.putpalette(flat)
+    image.putpalette(_channels())
     return image
+
+
+def cell_in_rgb(indices: bytes, cell: int) -> Image.Image:
+    """A square of ``cell`` pixels given as palette indices, as an RGB image to draw on."""
+    image = Image.frombytes("P", (cell, cell), indices)
+    image.putpalette(_channels())
+    return image.convert("RGB")
 
 
 def to_palette(image: Image.Image) -> Image.Image:

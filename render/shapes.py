@@ -6,6 +6,8 @@ import math
 
 from PIL import ImageDraw
 
+from .palette import RGB
+
 Point = tuple[float, float]
 
 
@@ -43,7 +45,7 @@ def arrow_polygon(
 def dashed_ellipse(
     draw: ImageDraw.ImageDraw,
     box: tuple[float, float, float, float],
-    colour,
+    colour: RGB,
     width: int,
     dashes: int,
 ) -> None:

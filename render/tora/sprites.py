@@ -23,7 +23,7 @@ from rules.tora import CANNON, COMMAND_KINDS, SOLDIER, PieceView, Side
 
 from .. import palette as pal
 from ..fonts import font
-from ..palette import palette_image, to_palette
+from ..palette import cell_in_rgb, to_palette
 from ..shapes import dashed_ellipse
 from ..strokes import SUPERSAMPLE
 
@@ -80,9 +80,7 @@ def sprite(look: Look, cell: int) -> Image.Image:
 def tile(look: Look, cell: int, background: bytes) -> Image.Image:
     """The sprite finished on one exact background (a cell of palette indices), in the
     palette: a piece on a square nothing was drawn on is then a plain paste."""
-    under = Image.frombytes("P", (cell, cell), background)
-    under.putpalette(palette_image().getpalette())
-    region = under.convert("RGB")
+    region = cell_in_rgb(background, cell)
     piece = sprite(look, cell)
     region.paste(piece, (0, 0), piece)
     return to_palette(region)
@@ -131,12 +129,20 @@ def _outline(look: Look, size: int, grow: float = 0.0) -> tuple[str, tuple[float
     return "square", (c - half, c - half, c + half, c + half), size * (0.09 + grow)
 
 
-def _shape(draw: ImageDraw.ImageDraw, look: Look, size: int, grow: float, **style) -> None:
+def _shape(
+    draw: ImageDraw.ImageDraw,
+    look: Look,
+    size: int,
+    grow: float,
+    fill: pal.RGB | None = None,
+    outline: pal.RGB | None = None,
+    width: int = 1,
+) -> None:
     kind, box, radius = _outline(look, size, grow)
     if kind == "disc":
-        draw.ellipse(box, **style)
+        draw.ellipse(box, fill, outline, width)
     else:
-        draw.rounded_rectangle(box, radius, **style)
+        draw.rounded_rectangle(box, radius, fill, outline, width)
 
 
 def _body(draw: ImageDraw.ImageDraw, look: Look, size: int) -> None:

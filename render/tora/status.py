@@ -51,7 +51,7 @@ def _players(image: Image.Image, width: int, view: View, info: StatusFields) -> 
         ]
         if anchor == "r":
             parts.reverse()
-        x = PAD + 8 if anchor == "l" else width - PAD - 8
+        x: float = PAD + 8 if anchor == "l" else width - PAD - 8
         side_icon(draw, side, x, y, 7)
         x += 14 if anchor == "l" else -14
         for text, face, colour in parts:
@@ -79,7 +79,7 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mo
     fitting = [parts for parts in wordings if _width(parts, face) <= room]
     parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
     icon_side = view.winner if view.outcome else view.side
-    x = PAD + 8
+    x: float = PAD + 8
     if icon_side is not None:
         side_icon(draw, icon_side, x, y, 6)
         x += 14

@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from render import palette as pal
 from render.fonts import font
-from render.palette import palette_image, to_palette
+from render.palette import cell_in_rgb, to_palette
 from rules.sides import Side
 from rules.torii import FILES, SIZE, SQUARES, file_of, rank_of
 
@@ -22,9 +22,11 @@ def base_board() -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), pal.FRAME)
     draw = ImageDraw.Draw(image)
     for sq in SQUARES:
-        x, y = corner(sq)
+        left, top = corner(sq)
         dark = (file_of(sq) + rank_of(sq)) % 2 == 0
-        draw.rectangle((x, y, x + CELL - 1, y + CELL - 1), fill=pal.DARK if dark else pal.LIGHT)
+        draw.rectangle(
+            (left, top, left + CELL - 1, top + CELL - 1), fill=pal.DARK if dark else pal.LIGHT
+        )
     for i in range(SIZE + 1):
         at = min(i * CELL, BOARD_PX - 1)
         draw.line((LABEL_X + at, TOP, LABEL_X + at, TOP + BOARD_PX - 1), fill=pal.GRID)
@@ -52,6 +54,4 @@ def cell_background(sq: int, shade: Side | None) -> bytes:
 
 def cell_image(background: bytes) -> Image.Image:
     """A background as an RGB image, to draw a piece on."""
-    cell = Image.frombytes("P", (CELL, CELL), background)
-    cell.putpalette(palette_image().getpalette())
-    return cell.convert("RGB")
+    return cell_in_rgb(background, CELL)

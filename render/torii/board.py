@@ -168,8 +168,8 @@ def _marks(image: Image.Image, move: Event) -> None:
         return
     for sq in (move.start, *move.landings[:-1]):
         dot = _dot(colour, hollow=sq == move.start)
-        x, y = centre(sq)
-        paste_rgba(image, dot, (round(x - dot.width / 2), round(y - dot.height / 2)))
+        cx, cy = centre(sq)
+        paste_rgba(image, dot, (round(cx - dot.width / 2), round(cy - dot.height / 2)))
 
 
 def _arrow(

@@ -89,16 +89,13 @@ def _holding(side: Side, torii: bool, size: int) -> Image.Image:
 def _follower(
     draw: ImageDraw.ImageDraw, side: Side, x: float, y: float, r: float, hollow: bool = False
 ) -> None:
-    style = {
-        "fill": None if hollow else pal.FILL[side],
-        "outline": pal.EDGE[side],
-        "width": max(2, round(r * (0.1 if hollow else 0.2))),
-    }
+    fill = None if hollow else pal.FILL[side]
+    width = max(2, round(r * (0.1 if hollow else 0.2)))
     if side == Side.CHALLENGER:
-        draw.ellipse((x - r, y - r, x + r, y + r), **style)
+        draw.ellipse((x - r, y - r, x + r, y + r), fill, pal.EDGE[side], width)
     else:
         h = r * 0.9
-        draw.rounded_rectangle((x - h, y - h, x + h, y + h), r * 0.3, **style)
+        draw.rounded_rectangle((x - h, y - h, x + h, y + h), r * 0.3, fill, pal.EDGE[side], width)
 
 
 def _gate(draw: ImageDraw.ImageDraw, side: Side, size: int) -> None:

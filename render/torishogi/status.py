@@ -91,7 +91,7 @@ def _sentence(image: Image.Image, layout: Layout, view: View, info: StatusFields
     fitting = [parts for parts in wordings if _width(parts, face) <= room]
     parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
     icon_side = view.winner if view.outcome else view.side
-    x = PAD + 8
+    x: float = PAD + 8
     if icon_side is not None:
         _icon(image, icon_side, layout.points_up(icon_side), x, y, 12)
         x += 14

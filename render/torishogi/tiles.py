@@ -14,12 +14,13 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw
 
 from render.fonts import font
+from render.palette import RGB
 from rules.sides import Side
 from rules.torishogi import EAGLE, GOOSE, PHOENIX, SHORT, SWALLOW
 
 from . import palette as pal
 from .layout import SUPERSAMPLE
-from .palette import RGB, to_palette
+from .palette import to_palette
 
 # The pentagon, pointing up, in a unit box: tip, shoulders, base.
 OUTLINE = ((0.5, 0.0), (0.86, 0.21), (0.97, 1.0), (0.03, 1.0), (0.14, 0.21))
