@@ -22,7 +22,7 @@ class Commands:
         self._application_id = application_id
         self._by_scope: dict[int | None, list[dict[str, Any]]] = {}
 
-    def list(self, guild_id: int | None) -> list[dict[str, Any]]:
+    def of_scope(self, guild_id: int | None) -> list[dict[str, Any]]:
         return self._by_scope.get(guild_id, [])
 
     def replace(self, guild_id: int | None, given: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -38,7 +38,7 @@ class Commands:
                     f"{index}.name", "APPLICATION_COMMANDS_DUPLICATE_NAME", "Duplicate name"
                 )
             seen.add(key)
-        old = {(c["name"], c["type"]): c["id"] for c in self.list(guild_id)}
+        old = {(c["name"], c["type"]): c["id"] for c in self.of_scope(guild_id)}
         stored = [self._stored(c, guild_id, old) for c in given]
         self._by_scope[guild_id] = stored
         return stored
@@ -73,7 +73,7 @@ class Commands:
         """The slash command a user in that guild (or in DMs: ``None``) can see."""
         scopes = [guild_id, None] if guild_id is not None else [None]
         for scope in scopes:
-            for command in self.list(scope):
+            for command in self.of_scope(scope):
                 if command["name"] == name and command["type"] == 1:
                     return command
         return None

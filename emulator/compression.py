@@ -9,7 +9,8 @@ with a block flush."""
 from __future__ import annotations
 
 import zlib
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 
 class Encoder(Protocol):
@@ -45,7 +46,7 @@ class ZstdStream:
         return self._encode(text.encode())
 
 
-def _zstd_encoder() -> Any:
+def _zstd_encoder() -> Callable[[bytes], bytes]:
     try:
         from compression import zstd  # type: ignore[import-not-found]
     except ImportError:

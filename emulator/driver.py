@@ -7,7 +7,7 @@ import base64
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from aiohttp import web
 
@@ -31,6 +31,7 @@ from .rest import Api, RequestRecord
 from .world import World
 
 Predicate = Callable[[Msg], bool]
+T = TypeVar("T")
 
 
 class Emulator:
@@ -127,8 +128,8 @@ class Emulator:
         )
 
     async def wait_until(
-        self, check: Callable[[], Any], timeout: float = 5.0, what: str = "a condition"
-    ) -> Any:
+        self, check: Callable[[], T | None], timeout: float = 5.0, what: str = "a condition"
+    ) -> T:
         return await self.world.changes.wait_until(check, timeout, what)
 
     # the world
@@ -154,7 +155,7 @@ class Emulator:
         return self.world.channel(channel_id)
 
     def commands(self, guild_id: int | None = None) -> list[dict[str, Any]]:
-        return self.api.commands.list(guild_id)
+        return self.api.commands.of_scope(guild_id)
 
     # acting as users
 

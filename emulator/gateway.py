@@ -141,7 +141,7 @@ class Gateway:
         self.world.changes.changed()
 
     def _on_frame(self, conn: Connection, message: dict[str, Any]) -> None:
-        op, data = message.get("op"), message.get("d")
+        op, data = message.get("op"), message.get("d") or {}  # a payload-less frame: an empty one
         if op == HEARTBEAT:
             conn.send(frame(HEARTBEAT_ACK, None))
         elif op == IDENTIFY:

@@ -9,9 +9,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
-from .errors import EMPTY_MESSAGE, TOO_LARGE, ApiError, invalid_form
+from .errors import EMPTY_MESSAGE, INVALID_FORM_BODY, TOO_LARGE, ApiError, invalid_form
 from .models import EPHEMERAL, LOADING, File, Msg, walk_components
 
 MAX_CONTENT = 2000
@@ -47,16 +47,17 @@ async def read_body(request: web.Request) -> Body:
     uploads: dict[int, Upload] = {}
     reader = await request.multipart()
     while (part := await reader.next()) is not None:
-        data = await part.read()  # type: ignore[union-attr]
+        if not isinstance(part, BodyPartReader):  # a multipart inside the multipart
+            raise ApiError(400, INVALID_FORM_BODY, "Invalid Form Body")
+        data = await part.read()
         name = part.name or ""
         if name == "payload_json":
             payload = json.loads(data)
         elif match := FILE_FIELD.fullmatch(name):
-            filename = part.filename or f"file{match[1]}"  # type: ignore[union-attr]
-            guessed = mimetypes.guess_type(filename)[0]
-            uploads[int(match[1])] = Upload(
-                filename, bytes(data), guessed or part.headers.get("Content-Type", "")
-            )
+            filename = part.filename or f"file{match[1]}"
+            sent = part.headers.get("Content-Type", "")
+            kind = mimetypes.guess_type(filename)[0] or sent
+            uploads[int(match[1])] = Upload(filename, bytes(data), kind)
     return Body(payload, uploads)
 
 

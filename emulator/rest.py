@@ -192,7 +192,7 @@ async def put_commands(request: web.Request) -> web.Response:
 
 
 async def get_commands(request: web.Request) -> web.Response:
-    return json_response(api_of(request).commands.list(_scope(request)))
+    return json_response(api_of(request).commands.of_scope(_scope(request)))
 
 
 async def get_member(request: web.Request) -> web.Response:

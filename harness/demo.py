@@ -100,7 +100,7 @@ def _menu(select: dict[str, Any]) -> str:
 
 
 async def play(stage: Stage, transcript: Transcript) -> None:
-    async def slash(name: str, words: str, *path: str, **values: object) -> None:
+    async def slash(name: str, words: str, *path: str, **values: Any) -> None:
         transcript.command(name, words, await stage.slash(name, *path, **values))
         await stage.quiet()
         transcript.catch_up()

@@ -175,8 +175,8 @@ class Stage:
     ) -> Interaction:
         """``/tora <path> <values>`` by user ``who``; returns once it is answered."""
         where = self.channel if channel is None else channel
-        given = {k: self.user[v] if k in ("opponent", "player", "versus") else v
-                 for k, v in values.items()}  # fmt: skip
+        given: dict[str, Any] = {k: self.user[v] if k in ("opponent", "player", "versus") else v
+                                 for k, v in values.items()}  # fmt: skip
         done = await self.emu.slash(self.user[who], where, "tora", *path, **given)
         return await done.done(30)
 
@@ -246,7 +246,7 @@ class Stage:
             assert chosen is not None, f"{notation}: no option for level {level}"
             if chosen.get("default") and level != "a":
                 continue
-            done = await self.emu.select(user, message.id, select["custom_id"], [value])
+            done = await self.emu.select(user, message.id, select["custom_id"], [chosen["value"]])
             return await done.done(30), level == "a"
         raise AssertionError(f"the panel offers nothing leading to {notation}")
 
