@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import NamedTuple
 from urllib.parse import urlsplit
 
 from storage import Config as StoreConfig
@@ -107,7 +108,8 @@ class Config:
             api,
             gateway,
             int(workers) if workers else None,
-            **sharding,
+            sharding.shards,
+            sharding.shard_count,
             claim_seconds=int(claim),
         )
 
@@ -116,14 +118,19 @@ MOST_SHARDS = 4096
 MOST_CLAIM = 3600
 
 
-def parse_shards(shards: str | None, count: int | None) -> dict[str, object]:
+class Sharding(NamedTuple):
+    shards: tuple[int, ...] | None  # this process's shard ids (None: all of them)
+    shard_count: int
+
+
+def parse_shards(shards: str | None, count: int | None) -> Sharding:
     """``--shards 0,2 --shard-count 4`` (or ``TORA_SHARDS``, ``TORA_SHARD_COUNT``), checked:
     the ids are distinct and each below the count. A count alone: this process holds every
     one of that many shards."""
     if count is not None and not 1 <= count <= MOST_SHARDS:
         raise ConfigError(f"--shard-count is 1 to {MOST_SHARDS}, not {count}")
     if shards is None or not shards.strip():
-        return {} if count is None else {"shard_count": count}
+        return Sharding(None, 1 if count is None else count)
     if count is None:
         raise ConfigError("--shards needs --shard-count: how many shards there are in all")
     parts = [part.strip() for part in shards.split(",", MOST_SHARDS)]
@@ -134,7 +141,7 @@ def parse_shards(shards: str | None, count: int | None) -> dict[str, object]:
         raise ConfigError(
             f"--shards must be distinct ids from 0 to {count - 1} (--shard-count {count})"
         )
-    return {"shards": ids, "shard_count": count}
+    return Sharding(ids, count)
 
 
 def gateway_next_to(api_base: str) -> str:

@@ -79,7 +79,8 @@ class ToraBot(discord.AutoShardedClient):
             intents=discord.Intents(guilds=True),
             max_messages=None,
             allowed_mentions=discord.AllowedMentions.none(),  # the default; posts name theirs
-            shard_ids=None if shards is None else list(shards),
+            # discord.py documents shard_ids as Optional (None: all), its typed options not
+            shard_ids=None if shards is None else list(shards),  # type: ignore[arg-type]
             shard_count=shard_count,
         )
         self.handlers: Handlers | None = None

@@ -31,7 +31,7 @@ from __future__ import annotations
 import hashlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import discord
 
@@ -62,7 +62,7 @@ class Sweeping(Protocol):
 log = logging.getLogger(__name__)
 DMS_CLOSED = 50007  # Discord's "Cannot send messages to this user"
 NONCE_LENGTH = 25  # Discord's limit for a message nonce
-WEEK_MINUTES = 10080  # threads archive after a week without messages (any post reopens them)
+WEEK_MINUTES: Final = 10080  # threads archive after a week without messages (any post reopens them)
 INTERACTION_AGE = 14 * 60.0
 
 

@@ -347,7 +347,7 @@ class Backoff:
         self.failures = 0
 
     def failed(self) -> float:
-        seconds = min(self.most, self.first * 2 ** min(self.failures, 16))
+        seconds = min(self.most, self.first * 2.0 ** min(self.failures, 16))
         self.failures += 1
         return seconds
 

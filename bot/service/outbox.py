@@ -127,7 +127,9 @@ class Deliverer:
             log.error("outbox %d can never be delivered, dropped: %s", row.id, exc)
         except Exception as exc:
             attempts = row.attempts + 1
-            wait = min(self._settings.retry_most, self._settings.retry_first * 2 ** (attempts - 1))
+            wait = min(
+                self._settings.retry_most, self._settings.retry_first * 2.0 ** (attempts - 1)
+            )
             log.warning(
                 "outbox %d: delivery failed (%r); retry %d in %.0f s", row.id, exc, attempts, wait
             )
