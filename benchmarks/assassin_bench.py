@@ -4,6 +4,7 @@ games played with Assassins, beside the rules core's own figures."""
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from rules.tora import Game, Side, write_record
 
@@ -17,7 +18,7 @@ def apply_one(games: list[Game]) -> Figure:
         texts = [game.notation(a) for a in game.legal_actions() if a.kind != "search"]
         for text in rng.sample(texts, min(20, len(texts))):
             trial = game.copy()
-            times += samples(lambda trial=trial, text=text: trial.apply(text), 1)
+            times += samples(partial(trial.apply, text), 1)
     return Figure(
         "apply + validate one action, long with Assassins (p50)", median(times), "ms", 0.5
     )
@@ -29,8 +30,8 @@ def legal(games: list[Game]) -> Figure:
 
 
 def views(games: list[Game]) -> list[Figure]:
-    public = [t for g in games for t in samples(lambda g=g: g.view_for(None), 20)]
-    own = [t for g in games for t in samples(lambda g=g: g.view_for(Side.CHALLENGER), 20)]
+    public = [t for g in games for t in samples(partial(g.view_for, None), 20)]
+    own = [t for g in games for t in samples(partial(g.view_for, Side.CHALLENGER), 20)]
     return [
         Figure("view_for(None), long with Assassins (p50)", median(public), "ms", 1),
         Figure("view_for(player), long with Assassins (p50)", median(own), "ms", 1),
@@ -44,7 +45,7 @@ def menus(games: list[Game]) -> list[Figure]:
     largest = []
     for game in games:
         biggest = max(game.menu(), key=lambda group: group.size)
-        largest += samples(lambda g=game, key=biggest.key: g.choices(key), 5)
+        largest += samples(partial(game.choices, biggest.key), 5)
     return [
         Figure("menu of pieces, long with Assassins (p95)", p95(pieces), "ms", 20),
         Figure("a piece's actions in words, the largest (p95)", p95(largest), "ms"),
@@ -52,8 +53,8 @@ def menus(games: list[Game]) -> list[Figure]:
 
 
 def records(games: list[Game]) -> list[Figure]:
-    full = [t for g in games for t in samples(lambda g=g: write_record(g), 5)]
-    public = [t for g in games for t in samples(lambda g=g: write_record(g, audience=None), 5)]
+    full = [t for g in games for t in samples(partial(write_record, g), 5)]
+    public = [t for g in games for t in samples(partial(write_record, g, audience=None), 5)]
     return [
         Figure("full record of a 12-turn game (p50)", median(full), "ms"),
         Figure("public record of a 12-turn game (p50)", median(public), "ms"),

@@ -75,11 +75,11 @@ def image_figures(
     ]
 
 
-def median(values: list[float]) -> float:
+def median(values: Sequence[float]) -> float:
     return statistics.median(values)
 
 
-def p95(values: list[float]) -> float:
+def p95(values: Sequence[float]) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from functools import partial
 
 from rules.tora import Game, IllegalAction, jeopardy
 
@@ -18,7 +19,7 @@ def apply_one(board: str, games: list[Game]) -> Figure:
         texts = [game.notation(a) for a in game.legal_actions()]
         for text in rng.sample(texts, min(20, len(texts))):
             trial = game.copy()
-            times += samples(lambda trial=trial, text=text: trial.apply(text), 1)
+            times += samples(partial(trial.apply, text), 1)
     target = 0.2 if board == "short" else 0.5
     return Figure(f"apply + validate one action, {board} board (p50)", median(times), "ms", target)
 
@@ -41,9 +42,9 @@ def jeopardy_long(games: list[Game]) -> list[Figure]:
                 game.apply(rng.choice(game.legal_actions()))
             after = jeopardy.next_turn(game.pos)
             for piece in game.pos.commanders(game.side):
-                checks += samples(lambda p=piece, a=after: jeopardy.in_jeopardy(a, p.sq), 1)
+                checks += samples(partial(jeopardy.in_jeopardy, after, piece.sq), 1)
             trial = game.copy()
-            ends += samples(lambda t=trial: _end(t), 1)
+            ends += samples(partial(_end, trial), 1)
             play_random_turn(game, rng)
     return [
         Figure("jeopardy check of one command piece, long (p95)", p95(checks), "ms", 20),
@@ -64,7 +65,7 @@ def random_short_game() -> Figure:
         while not game.is_over() and game.round <= 60:
             play_random_turn(game, rng)
 
-    times = [samples(lambda s=seed: one(s), 1)[0] for seed in range(12)]
+    times = [samples(partial(one, seed), 1)[0] for seed in range(12)]
     return Figure(
         "full random short game, legal actions every step (p50)", median(times), "ms", 150
     )

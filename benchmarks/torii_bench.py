@@ -24,7 +24,7 @@ SPIRIT_PAIRS = (("Deer", "Kitsune"), ("Crane", "Boar"), ("Monkey", "Tatsu"), ("D
 
 def middle_games(count: int = 12, turns: int = 10, seed: int = 0) -> list[ToriiGame]:
     """Games after ``turns`` random turns, powers on, various Spirits (seeded)."""
-    games = []
+    games: list[ToriiGame] = []
     while len(games) < count:
         rng = random.Random(seed)
         pair = SPIRIT_PAIRS[seed % len(SPIRIT_PAIRS)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from functools import partial
 
 import chess
 
@@ -44,7 +45,7 @@ def middle_games(count: int = 40, seed: int = 1) -> list[ToriShogiGame]:
 
 
 def legal_moves_figures(games: list[ToriShogiGame]) -> list[Figure]:
-    engine = [t for g in games for t in samples(lambda g=g: legal_moves(g.pos), 20)]
+    engine = [t for g in games for t in samples(partial(legal_moves, g.pos), 20)]
     objects: list[float] = []
     for game in games:
         for _ in range(5):
@@ -152,7 +153,7 @@ def perft_made(pos: Position, depth: int) -> int:
 def image_figures(games: list[ToriShogiGame]) -> list[Figure]:
     views = [g.view_for(None) for g in games]
     board_png(views[0], INFO)  # the base board and tiles are cached in a running bot
-    times = [t for view in views for t in samples(lambda v=view: board_png(v, INFO), 3)]
+    times = [t for view in views for t in samples(partial(board_png, view, INFO), 3)]
     sizes = [len(board_png(view, INFO)) / KIB for view in views]
     replay = samples(lambda: replay_gif(views[:20], INFO), 1)[0]
     return [
