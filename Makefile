@@ -29,11 +29,14 @@ demo: $(VENV)/.installed-run
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
+# mypy reads what to check from pyproject.toml ([tool.mypy]).
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 
 format: $(VENV)/.installed-test
 	$(BIN)/ruff format .
