@@ -12,20 +12,12 @@ from typing import Any, TypeVar
 from aiohttp import web
 
 from . import channels, rest, webhooks
+from .calls import CommandCall, interaction_payload, visible_command
 from .commands import Commands
 from .discordpy import point_discord_at
 from .faults import RateLimits, Stall
 from .gateway import Gateway
-from .interactions import (
-    AUTOCOMPLETE,
-    COMMAND,
-    COMPONENT,
-    MODAL_SUBMIT,
-    CommandCall,
-    Interaction,
-    interaction_payload,
-    visible_command,
-)
+from .interactions import AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT, Interaction
 from .models import Channel, Msg, User, walk_components
 from .rest import Api, RequestRecord
 from .world import World

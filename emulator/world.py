@@ -7,7 +7,7 @@ import datetime as dt
 import time
 from collections import defaultdict
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from . import messages, payloads
 from .errors import (
@@ -17,6 +17,7 @@ from .errors import (
     UNKNOWN_USER,
     not_found,
 )
+from .interactions import Interaction
 from .models import (
     ADMIN_PERMISSIONS,
     ALL_PERMISSIONS,
@@ -35,9 +36,6 @@ from .models import (
     walk_components,
 )
 from .waiting import Changes
-
-if TYPE_CHECKING:
-    from .interactions import Interaction
 
 NONCE_WINDOW = 300.0
 Listener = Callable[[str, Any], None]

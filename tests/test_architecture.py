@@ -4,8 +4,9 @@ not lean on one another, the engines (``ai``) stand on the rules alone, and the 
 emulator is a test double the bot does not import, holding Discord alone (the bot on it is
 ``harness``). Inside ``bot``, the parts stand on one another in one order (the match service,
 the ladder and the tournaments beside each other, the application layer, the Discord adapter,
-the wiring); discord.py, Pillow and the database drivers each have their one place.
-Relative imports count as the absolute ones they stand for."""
+the wiring); discord.py, Pillow and the database drivers each have their one place. No
+module imports, by any path, one that imports it back. Relative imports count as the
+absolute ones they stand for."""
 
 from __future__ import annotations
 
@@ -21,12 +22,12 @@ GAMES = tuple(REGISTERED)  # the games of the product (the tests' own register l
 LAYERS = ("rules", "ai", "storage", "render", "bot", "emulator", "harness", "benchmarks")
 
 
-def imports(package: str) -> list[tuple[Path, str]]:
+def imports(package: str, root: Path = ROOT) -> list[tuple[Path, str]]:
     """Every module a package's files import, as an absolute name (``from x import y`` gives
     ``x``; ``from . import y`` gives the package's ``y``; ``from .x import y`` its ``x``)."""
     found = []
-    for path in sorted((ROOT / package).rglob("*.py")):
-        here = path.relative_to(ROOT)
+    for path in sorted((root / package).rglob("*.py")):
+        here = path.relative_to(root)
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
                 found.append((here, node.module))
@@ -67,6 +68,36 @@ def test_no_layer_above_the_rules_imports_a_games_modules(package):
         if module.startswith("rules.")
         and module.split(".")[1] in GAMES
         and len(module.split(".")) > 2
+    ]
+    assert offenders == []
+
+
+HOSTING = ("storage", "bot/service", "bot/app", "bot/discord", "bot/ladder", "bot/tournament")
+
+
+def games_named(path: Path) -> list[str]:
+    """The game packages a file imports, also as ``from rules import tora``."""
+    named = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "rules":
+            named += [f"rules.{alias.name}" for alias in node.names if alias.name in GAMES]
+    return named
+
+
+@pytest.mark.parametrize("package", HOSTING)
+def test_the_host_reaches_every_game_through_the_seam_alone(package):
+    """Storage, the match service, the application layer, the adapter, the ladder and the
+    tournaments import no game's package: a game's options, setup, policies and tournament
+    scoring reach them through its ``GameType`` (the registry)."""
+    offenders = [
+        f"{path}: {module}"
+        for path, module in imports(package)
+        if module.startswith("rules.") and module.split(".")[1] in GAMES
+    ]
+    offenders += [
+        f"{path.relative_to(ROOT)}: {module}"
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for module in games_named(path)
     ]
     assert offenders == []
 
@@ -126,12 +157,12 @@ def test_every_game_has_a_rules_package_and_a_drawing_package():
         assert (ROOT / "render" / game / "__init__.py").is_file()
 
 
-def module_graph(package: str, root: Path = ROOT) -> dict[str, set[str]]:
-    """Which modules of ``package`` each of its modules imports: at module level, inside
+def module_graph(*packages: str, root: Path = ROOT) -> dict[str, set[str]]:
+    """Which modules of ``packages`` each of their modules imports: at module level, inside
     functions and under ``if TYPE_CHECKING:`` alike, absolute or relative; ``from p import m``
     of a submodule ``m`` counts as importing ``p.m``."""
     files = {}
-    for path in sorted((root / package).rglob("*.py")):
+    for path in sorted(p for package in packages for p in (root / package).rglob("*.py")):
         parts = list(path.relative_to(root).with_suffix("").parts)
         is_package = parts[-1] == "__init__"
         name = ".".join(parts[:-1] if is_package else parts)
@@ -191,23 +222,41 @@ def test_the_import_graph_finds_a_cycle_through_any_kind_of_import(tmp_path):
     (tmp_path / "p").mkdir()
     for name, text in files.items():
         (tmp_path / "p" / name).write_text(text, encoding="utf-8")
-    graph = module_graph("p", tmp_path)
+    graph = module_graph("p", root=tmp_path)
     assert graph == {"p": set(), "p.a": {"p.b"}, "p.b": {"p.c"}, "p.c": {"p.a"}, "p.d": {"p.a"}}
     assert a_cycle(graph) == ["p.a", "p.b", "p.c", "p.a"]
     assert a_cycle({"p.a": {"p.b"}, "p.b": set()}) == []
 
 
-def test_no_import_cycle_in_the_rules_core():
-    """No module of ``rules`` imports, even from inside a function or only for the type
-    checker, a module that imports it back: each game's modules stack in layers."""
-    assert a_cycle(module_graph("rules")) == []
-
-
-@pytest.mark.parametrize("package", ["bot", "harness"])
-def test_no_import_cycle_in_the_bot(package):
-    """The bot's parts, the application layer and the adapter included (its commands, its
-    buttons and the Play panel once imported one another in a circle), stack in layers."""
+@pytest.mark.parametrize("package", LAYERS)
+def test_no_import_cycle_in_any_package(package):
+    """No module imports, even from inside a function or only for the type checker, a
+    module that imports it back: the modules of each package (each game's in ``rules``, the
+    bot's parts, the application layer and the adapter) stack in layers."""
     assert a_cycle(module_graph(package)) == []
+
+
+def test_no_import_cycle_across_the_packages():
+    assert a_cycle(module_graph(*LAYERS)) == []
+
+
+def test_relative_imports_are_read_as_the_absolute_ones_they_stand_for(tmp_path):
+    """The layer checks above see ``from ..service import x`` in ``bot/app`` as an import of
+    ``bot.service``, inside a function too."""
+    files = {
+        "bot/__init__.py": "from . import app\n",
+        "bot/app/__init__.py": "from .actions import act\n",
+        "bot/app/actions.py": "def f():\n    from ..service import x\n    from .. import ladder\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    assert sorted((str(path), module) for path, module in imports("bot", tmp_path)) == [
+        ("bot/__init__.py", "bot.app"),
+        ("bot/app/__init__.py", "bot.app.actions"),
+        ("bot/app/actions.py", "bot.ladder"),
+        ("bot/app/actions.py", "bot.service"),
+    ]
 
 
 # The parts of ``bot``, each standing only on those of lower rank (and on itself): the
