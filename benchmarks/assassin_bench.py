@@ -1,4 +1,4 @@
-"""What hidden information costs (issue: the Assassin): actions, views and records of long
+"""What hidden information costs: actions, views and records of long
 games played with Assassins, beside the rules core's own figures."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Several processes on one PostgreSQL database (issue 18): the service benchmark's load
+"""Several processes on one PostgreSQL database: the service benchmark's load
 (``service_bench``: 50 short-board channels, random legal actions and turn ends, real images
 and outbox) spread over 1, 2 and 3 processes, each a match service with its own share of the
 channels, as a shard's, all on one database. For each: p50 and p99 of every request at 25/s

@@ -1,4 +1,4 @@
-"""Discord figures (issues 7 and 14): 50 concurrent short-board matches through the local
+"""Discord figures: 50 concurrent short-board matches through the local
 Discord emulator, the bot in its own process (``python -m bot``, as in production: real
 clock, real rate limits, render's images, WAL + synchronous=FULL), the emulator and its 100
 users in this one. Requests arrive as a Poisson stream at 25 a second over random channels,

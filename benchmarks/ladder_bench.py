@@ -1,4 +1,4 @@
-"""Ladder figures (issue: ladders): recomputing a whole season of Glicko-2 ratings, and
+"""Ladder figures: recomputing a whole season of Glicko-2 ratings, and
 drawing one leaderboard page and one rating history chart."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Board image figures (issue: board images), with python-chess + cairosvg as the yardstick.
+"""Board image figures, with python-chess + cairosvg as the yardstick.
 
 Each board figure renders many different positions once each (as a bot does: a new turn is a
 new status line and new arrows), with the base board, sprites and names already cached, as

@@ -1,4 +1,4 @@
-"""Rules core figures (issue: rules core)."""
+"""Rules core figures."""
 
 from __future__ import annotations
 

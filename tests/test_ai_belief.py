@@ -1,4 +1,4 @@
-"""The engines' belief over the enemy's hidden Assassin (issue 17, R40-R44): it starts on the
+"""The engines' belief over the enemy's hidden Assassin (R40-R44): it starts on the
 enemy's free home-edge squares, grows with each hidden Assassin action the public record
 shows, loses what a search found empty; and twin worlds that differ only in where the enemy's
 Assassin hides give every player, the time-bounded ones too, the same decisions and the same

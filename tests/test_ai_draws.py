@@ -92,4 +92,4 @@ def test_the_side_ahead_neither_takes_nor_offers_a_draw_however_long_it_goes_now
     empty_turns(game, 2 * 25)
     assert game.quiet_rounds() >= 20
     assert not ai.takes_draw(game, ahead) and not ai.offers_draw(game, ahead)
-    assert ai.takes_draw(game, ahead.other)  # worse off: it takes one, as it always has
+    assert ai.takes_draw(game, ahead.other)  # worse off: it takes one

@@ -1,4 +1,4 @@
-"""The engines (issue 17): every player builds a whole legal turn in every game, through the
+"""The engines: every player builds a whole legal turn in every game, through the
 seam only, on its own copy; twin worlds that differ only in the opponent's hidden Assassin
 get the same decisions; the match command prints its tally line; the seeded baselines are
 reproducible."""

@@ -1,4 +1,4 @@
-"""End to end against the local Discord emulator: playing the AI (issue 17). A practice
+"""End to end against the local Discord emulator: playing the AI. A practice
 match of ToriShogi against the AI, each of ann's turns the one the Hint button suggests; the
 AI answers within moments, posts like a player, and is never sent a message. Challenging the
 bot itself is challenging its AI; a rated game against it goes on the AI ladder."""

@@ -1,4 +1,4 @@
-"""End to end against the local Discord emulator: a whole ToriShogi match (issue 15), played
+"""End to end against the local Discord emulator: a whole ToriShogi match, played
 with the Play panel's menus and with typed notation (Fairy-Stockfish's and the readable one),
 with drops, promotions and a checkmate; its record and replay; then its ladder, rated apart
 from TORA's. The menus, autocomplete and posts speak the coordinates the board shows (TS1)."""

@@ -458,7 +458,7 @@ def test_r12_a_deadline_drops_only_the_actions_that_break_r30():
 
 @pytest.mark.parametrize("text", ["v35h1", "v99h1", "v5h40", "v0h3", "v18h3"])
 def test_r2_squares_beyond_the_board_are_refused_not_wrapped(text):
-    """Regression: v35h1 used to be packed first and read as v3h1."""
+    """Regression: v35h1 is refused as off the board, never read as v3h1."""
     with pytest.raises(ValueError) as info:
         parse_square(text, 17)
     assert "off the board" in str(info.value) and text[:3] in str(info.value)

@@ -1,4 +1,4 @@
-"""Turn posts tell each action in plain words beside its notation (issue 14): moves, shots,
+"""Turn posts tell each action in plain words beside its notation: moves, shots,
 stances, cannon fire, game-level acts, and a hidden Assassin's public form, which says only
 what its notation shows (the victims)."""
 

@@ -1,4 +1,4 @@
-"""Crash safety (issue 4): an action acknowledged by the store survives SIGKILL.
+"""Crash safety: an action acknowledged by the store survives SIGKILL.
 
 A subprocess (tests/storage_workload.py) plays and saves random matches as fast as it can,
 printing the number of every log entry once its save has returned. The test kills it with SIGKILL

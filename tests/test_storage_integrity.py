@@ -1,4 +1,4 @@
-"""Storage integrity (issue 4): damaged rows fail loudly and only for their match, the schema
+"""Storage integrity: damaged rows fail loudly and only for their match, the schema
 migrates forward from the first one, and the backup and check commands."""
 
 from __future__ import annotations

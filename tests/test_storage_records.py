@@ -1,4 +1,4 @@
-"""Export and import of a match as its game record (issue 4, R50)."""
+"""Export and import of a match as its game record (R50)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,12 @@
-"""Tournament scoring by chapter 10 of the rule book (issue 9): pure arithmetic, no I/O.
+"""Tournaments by chapter 10 of TORA's rule book, the game whose type offers a tournament
+scoring (``scoring``).
 
-Game Point Values with their handicaps, four-game matches to an organiser's target, the
-Ranking Point Value and its bands, Current and Transitional Ranks per board size, and the
-order of tied champions. Decisions where the chapter is open: docs/TOURNAMENTS.md.
+The format is plain arithmetic: Game Point Values with their handicaps, four-game matches to
+an organiser's target, the Ranking Point Value and its bands, Current and Transitional Ranks
+per board size, pairings and the order of tied champions (the names exported here). The desk
+(``desk``: the ``/tora tournament`` commands) and the running tournament (``flow``: scoring
+each game as it ends, opening the next) store and post through storage and the match service.
+Decisions where the chapter is open: docs/TOURNAMENTS.md.
 """
 
 from .bands import Band, band_for, percentage_scores
