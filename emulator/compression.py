@@ -14,21 +14,15 @@ from typing import Protocol
 
 
 class Encoder(Protocol):
-    binary: bool
-
     def encode(self, text: str) -> bytes | str: ...
 
 
 class Plain:
-    binary = False
-
     def encode(self, text: str) -> str:
         return text
 
 
 class ZlibStream:
-    binary = True
-
     def __init__(self) -> None:
         self._compressor = zlib.compressobj()
 
@@ -37,8 +31,6 @@ class ZlibStream:
 
 
 class ZstdStream:
-    binary = True
-
     def __init__(self) -> None:
         self._encode = _zstd_encoder()
 

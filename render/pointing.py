@@ -10,7 +10,6 @@ Assassin's purple."""
 from __future__ import annotations
 
 from collections.abc import Callable, Collection
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
 
@@ -36,12 +35,6 @@ class MarkFields(Protocol):
 
     @property
     def letters(self) -> tuple[tuple[str, str], ...]: ...
-
-
-@dataclass(frozen=True)
-class Marks:
-    picked: str = ""
-    letters: tuple[tuple[str, str], ...] = ()
 
 
 def point_out(

@@ -16,7 +16,7 @@ from ..search import OutOfTime
 from .evaluation import HAND_BONUS, OTHER, VALUES
 
 MATE = 100_000.0
-SQUARE_MASK, ORIGIN_SHIFT, PROMOTES = 63, 6, 1 << 12
+SQUARE_MASK, PROMOTES = 63, 1 << 12  # of an encoded move (rules.torishogi.moves)
 
 
 def material(pos: Position) -> float:
