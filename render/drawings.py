@@ -12,7 +12,7 @@ import pkgutil
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rules import game_type
 
@@ -20,34 +20,37 @@ from . import generic
 from .pointing import MarkFields
 from .status import StatusFields, StatusInfo
 
+V = TypeVar("V")  # the views a drawing draws, its game's
+
 
 @dataclass(frozen=True)
-class Drawing:
-    """How one game is drawn: ``board`` the public board (of ``view_for(None)``); ``own`` a
-    player's own (of ``view_for(side)``, pointing out ``marks``: TORA's shows their hidden
-    Assassin); ``views`` the public views of a record, at the start and after each turn, and
-    ``replay`` their animated GIF; ``coordinates`` the start position with the board's
-    coordinates, for the game's quick start."""
+class Drawing(Generic[V]):
+    """How one game is drawn, from its views ``V``: ``board`` the public board (of
+    ``view_for(None)``); ``own`` a player's own (of ``view_for(side)``, pointing out
+    ``marks``: TORA's shows their hidden Assassin); ``views`` the public views of a record,
+    at the start and after each turn, and ``replay`` their animated GIF; ``coordinates`` the
+    start position with the board's coordinates, for the game's quick start."""
 
     game: str
-    board: Callable[[Any, StatusFields], bytes]
-    own: Callable[[Any, StatusFields, MarkFields | None], bytes]
-    views: Callable[[str], Sequence[Any]]
-    replay: Callable[[Sequence[Any], StatusInfo], bytes]
+    board: Callable[[V, StatusFields], bytes]
+    own: Callable[[V, StatusFields, MarkFields | None], bytes]
+    views: Callable[[str], Sequence[V]]
+    replay: Callable[[Sequence[V], StatusInfo], bytes]
     coordinates: Callable[[], bytes]
 
 
-_DRAWINGS: dict[str, Drawing] = {}
+# Any: each drawing takes its own game's views, and a look-up by game id matches them.
+_DRAWINGS: dict[str, Drawing[Any]] = {}
 _found = threading.Event()
 _finding = threading.Lock()
 
 
-def register(drawing: Drawing) -> None:
+def register(drawing: Drawing[Any]) -> None:
     """A game's drawing, by its game's id (a later one replaces an earlier)."""
     _DRAWINGS[drawing.game] = drawing
 
 
-def drawing_of(game: str) -> Drawing:
+def drawing_of(game: str) -> Drawing[Any]:
     """The drawing of ``game``: its own, else the generic one (ValueError for a game the
     registry does not know)."""
     _find_packages()
