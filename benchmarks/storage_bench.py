@@ -16,7 +16,7 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from rules.tora import IllegalAction, Options
+from rules.tora import Game, IllegalAction, Options
 from storage import Config, Match, Store
 
 from .common import Figure, median
@@ -30,7 +30,7 @@ async def _match(store: Store) -> Match:
     for user_id in (1, 2):
         await store.save_player(user_id, f"player {user_id}")
     # a point target keeps the series going (R28), so one match can reach any length
-    return await store.create_match(1, 1, 2, Options(board="short", target=100_000))
+    return await store.create_match(1, 1, 2, Game(Options(board="short", target=100_000)))
 
 
 def _step(match: Match, rng: random.Random) -> None:

@@ -28,7 +28,7 @@ from .errors import (
 from .hosting.hosted import ChannelBusy, Hosted, HostedNotFound, SetupChoice, StaleHosted
 from .hosting.outbox import ButtonMessage, Post, Queued
 from .hosting.sharing import Sharing
-from .matches.games import DEFAULT_GAME, MatchOptions, Spec, heavy, new_game
+from .matches.games import DEFAULT_GAME, Spec
 from .matches.log import KINDS, Entry
 from .matches.match import Match
 from .matches.models import FinishedMatch, LogLine, MatchInfo, State
@@ -57,7 +57,6 @@ __all__ = [
     "MatchInfo",
     "MatchNotFinished",
     "MatchNotFound",
-    "MatchOptions",
     "NewMatch",
     "Player",
     "Post",
@@ -76,7 +75,5 @@ __all__ = [
     "StorageError",
     "Store",
     "UnknownPlayer",
-    "heavy",
-    "new_game",
     "write_record",
 ]

@@ -29,7 +29,7 @@ from .hosting.outbox import Post
 from .hosting.sharing import Sharing
 from .matches import reads, writes
 from .matches.codec import dump_game
-from .matches.games import DEFAULT_GAME, MatchOptions, heavy, new_game
+from .matches.games import heavy, new_game, spec_of
 from .matches.loader import SnapshotUnusable, rebuild
 from .matches.match import Match
 from .matches.models import ACTIVE, FinishedMatch, LogLine, MatchInfo, State
@@ -121,32 +121,32 @@ class Store:
         guild_id: int,
         challenger_id: int,
         opposition_id: int,
-        options: MatchOptions,
+        game: GameState,
         *,
         channel_id: int | None = None,
-        assassin_starts: tuple[str | None, str | None] = (None, None),
         deadline: float | None = None,
-        game_id: str = DEFAULT_GAME,
     ) -> Match:
-        """A new match between two saved players, of ``game_id`` (TORA by default).
-        ``assassin_starts`` are TORA's secret Assassin squares (R41), kept private."""
-        game = new_game(game_id, options, assassin_starts)
+        """A new match between two saved players, of ``game``'s game and made as ``game`` was
+        (its game type's ``setup_of``; the game itself is made afresh): its secret answers
+        (TORA's Assassin squares, R41) are kept privately."""
+        game_id = game.game_type
+        fresh = new_game(game_id, spec_of(game))
+        spec = spec_of(fresh)  # as the game type reads it back
         new = NewMatch(
             guild_id,
             channel_id,
             challenger_id,
             opposition_id,
-            options,
-            assassin_starts,
+            spec,
             deadline=deadline,
             game=game_id,
         )
-        state = State.of(game)
+        state = State.of(fresh)
         match_id = await self._writer.run(
             lambda conn: writes.insert_match(conn, new, state, time.time())
         )
         return Match(
-            match_id, guild_id, channel_id, challenger_id, opposition_id, game, 1, deadline
+            match_id, guild_id, channel_id, challenger_id, opposition_id, fresh, 1, deadline
         )
 
     async def load(self, match_id: int) -> Match:
@@ -301,9 +301,10 @@ class Store:
         hidden actions in full."""
         return await self._read(lambda db: reads.log_lines(db, match_id, side))
 
-    async def private_assassin_start(self, match_id: int, side: Side) -> str | None:
-        """PRIVATE to ``side``: where its Assassin started (R41), if it fielded one."""
-        return await self._read(lambda db: reads.private_assassin_start(db, match_id, side))
+    async def private_secrets(self, match_id: int, side: Side) -> dict[str, str]:
+        """PRIVATE to ``side``: its secret setup answers by question (TORA's Assassin start
+        square or ``none``, R41)."""
+        return await self._read(lambda db: reads.private_secrets(db, match_id, side))
 
     # ---- records -------------------------------------------------------------------------
     async def export_record(self, match_id: int) -> str:
@@ -342,8 +343,7 @@ class Store:
             channel_id,
             challenger_id,
             opposition_id,
-            imported.options,
-            imported.starts,
+            imported.spec,
             imported.headers,
             game=imported.game_id,
         )

@@ -15,7 +15,7 @@ import random
 import sys
 from pathlib import Path
 
-from rules.tora import IllegalAction, Options
+from rules.tora import Game, IllegalAction, Options
 from storage import Config, Match, Store
 
 GUILD = 1
@@ -58,7 +58,9 @@ def _or_undo(match: Match, step) -> None:
 async def new_match(store: Store) -> Match:
     for user_id, name in PLAYERS:
         await store.save_player(user_id, name)
-    return await store.create_match(GUILD, PLAYERS[0][0], PLAYERS[1][0], Options(board="short"))
+    return await store.create_match(
+        GUILD, PLAYERS[0][0], PLAYERS[1][0], Game(Options(board="short"))
+    )
 
 
 async def play_and_save(

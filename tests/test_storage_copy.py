@@ -21,7 +21,7 @@ from bot.ladder.queue import Matchmaking
 from bot.ladder.results import Results
 from bot.service import Place, User
 from bot.service.testing import Harness
-from rules.tora import Options, Side
+from rules.tora import Game, Options, Side
 from rules.tora.assassin import start_squares
 from rules.tora.geometry import name
 from storage import ButtonMessage, Config, RatingChange, Store
@@ -59,7 +59,7 @@ async def populate(path: Path) -> None:
         await play_and_save(store, await new_match(store), random.Random(7), 150)
         long = Options(board="long", assassins=True)
         starts = tuple(name(start_squares(long, side)[0]) for side in Side)
-        secret = await store.create_match(1, 1, 2, long, assassin_starts=starts)
+        secret = await store.create_match(1, 1, 2, Game(long, assassin_starts=starts))
         secret.act(secret.game.notation(secret.game.legal_actions()[0]))
         await store.save(secret)
         # old-style ratings, the ladders: results, a removal, the queue, a pending pairing
@@ -71,7 +71,7 @@ async def populate(path: Path) -> None:
         for user in (ANN, BOB, CARL, DORA):
             await store.save_player(user.id, user.name)
         for winner in ("C", "O", None):
-            game = await store.create_match(LADDER_GUILD, 1, 2, Options(board="short"))
+            game = await store.create_match(LADDER_GUILD, 1, 2, Game(Options(board="short")))
             if winner is None:
                 game.agree_draw()
             else:
@@ -88,11 +88,11 @@ async def populate(path: Path) -> None:
         # a challenge set up halfway, then one whose start is not delivered yet (with images)
         await service.challenge(Place(1, 200), ANN, BOB)
         await service.accept(Place(1, 200), BOB)
-        await service.setup(Place(1, 200), ANN, strategy="aggressive")
+        await service.setup(Place(1, 200), ANN, {"strategy": "aggressive"})
         await service.challenge(Place(1, 201), CARL, DORA)
         await service.accept(Place(1, 201), DORA)
-        await service.setup(Place(1, 201), CARL, strategy="aggressive")
-        await service.setup(Place(1, 201), DORA, strategy="defensive")
+        await service.setup(Place(1, 201), CARL, {"strategy": "aggressive"})
+        await service.setup(Place(1, 201), DORA, {"strategy": "defensive"})
         hosted = await store.hosting.live_in_channel(201)
         assert hosted is not None
         await store.hosting.remember_buttons(ButtonMessage(201, 5, hosted.id, ("resign",), 1))
@@ -216,7 +216,7 @@ async def test_sqlite_to_postgresql_and_back_keeps_every_row_and_advances_the_id
             assert sequence(back, table) == sequence(source, table)
         # new rows on PostgreSQL take ids past every id the source ever gave
         async with await Store.open(middle) as store:
-            match = await store.create_match(1, 1, 2, Options(board="short"))
+            match = await store.create_match(1, 1, 2, Game(Options(board="short")))
             assert match.id == max(played) + 1
         for table, values in (
             ("outbox", "(channel_id, text, created_at) VALUES (300, 'hi', 0)"),

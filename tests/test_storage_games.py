@@ -24,6 +24,11 @@ SPECS = {
 }
 
 
+def made(game_id: str):
+    """A fresh game of ``game_id`` made with its spec."""
+    return game_type(game_id).new_game(SPECS[game_id].options, SPECS[game_id].answers)
+
+
 @pytest.fixture
 async def store(db: Config):
     async with await Store.open(replace(db, snapshot_every=5)) as s:
@@ -50,7 +55,7 @@ async def play(store: Store, match, turns: int, seed: int):
 
 @pytest.mark.parametrize("game_id", list(SPECS))
 async def test_a_match_of_every_game_is_stored_and_reloads_the_same(store, game_id):
-    match = await store.create_match(GUILD, 11, 22, SPECS[game_id], game_id=game_id)
+    match = await store.create_match(GUILD, 11, 22, made(game_id))
     match = await play(store, match, turns=12, seed=2)
     loaded = await store.load(match.id)
     assert loaded.game.game_type == game_id
@@ -63,7 +68,7 @@ async def test_a_match_of_every_game_is_stored_and_reloads_the_same(store, game_
 
 @pytest.mark.parametrize("game_id", list(SPECS))
 async def test_a_record_of_every_game_exports_and_imports(store, game_id):
-    match = await store.create_match(GUILD, 11, 22, SPECS[game_id], game_id=game_id)
+    match = await store.create_match(GUILD, 11, 22, made(game_id))
     match = await play(store, match, turns=8, seed=5)
     text = await store.export_record(match.id)
     assert text.startswith(f'[Game "{game_id}"]')

@@ -31,7 +31,7 @@ async def store(db: Config):
 
 async def assassin_match(store: Store) -> Match:
     """Both sides field an Assassin and move it; the Challenger has one more move staged."""
-    match = await store.create_match(GUILD, 1, 2, ASSASSINS, assassin_starts=STARTS)
+    match = await store.create_match(GUILD, 1, 2, Game(ASSASSINS, assassin_starts=STARTS))
     match.act(C_MOVES[0])
     match.end_turn()
     match.act(O_MOVE)
@@ -80,8 +80,8 @@ async def test_each_player_reads_only_their_own_hidden_data(store: Store) -> Non
         "X ?",
         O_MOVE,
     ]
-    assert await store.private_assassin_start(match.id, C) == STARTS[0]
-    assert await store.private_assassin_start(match.id, O) == STARTS[1]
+    assert (await store.private_secrets(match.id, C))["assassin"] == STARTS[0]
+    assert (await store.private_secrets(match.id, O))["assassin"] == STARTS[1]
     mine = await store.private_export_record(match.id, C)
     assert f'[ChallengerAssassin "{STARTS[0]}"]' in mine and C_MOVES[0] in mine
     assert STARTS[1] not in mine and O_MOVE not in mine
@@ -95,7 +95,7 @@ async def test_the_hidden_state_survives_a_reload_from_snapshot_or_log(store: St
 
 
 async def test_staged_actions_are_seen_only_by_the_player_to_act(store: Store) -> None:
-    match = await store.create_match(GUILD, 1, 2, Options(board="short"))
+    match = await store.create_match(GUILD, 1, 2, Game(Options(board="short")))
     game = match.game
     staged = match.act(game.notation(game.legal_actions()[0])).text
     await store.save(match)
@@ -114,4 +114,4 @@ async def test_an_imported_record_keeps_its_secrets_private(store: Store) -> Non
     imported = await store.import_record(write_record(game), GUILD, 1, 2)  # the judge's record
     assert fingerprint((await store.load(imported.id)).game) == fingerprint(game)
     assert [s for s in SECRETS if s in await public_reads(store, imported.id)] == []
-    assert await store.private_assassin_start(imported.id, O) == STARTS[1]
+    assert (await store.private_secrets(imported.id, O))["assassin"] == STARTS[1]

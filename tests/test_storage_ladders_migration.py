@@ -9,7 +9,7 @@ from pathlib import Path
 from ladder_fixtures import GUILD, ManualClock
 
 from bot.ladder.results import Results
-from rules.tora import Options, Side
+from rules.tora import Game, Options, Side
 from storage import Config, Store
 from storage.backends.migrations import LATEST, migrate
 
@@ -27,7 +27,7 @@ async def test_a_v3_database_migrates_to_the_ladder_tables(tmp_path: Path) -> No
     conn.close()
     assert LATEST >= 4
     async with await Store.open(config) as store:  # applies migration 4 and any later ones
-        match = await store.create_match(GUILD, 1, 2, Options(board="short"))
+        match = await store.create_match(GUILD, 1, 2, Game(Options(board="short")))
         match.resign(Side.OPPOSITION)
         await store.save(match)
         recorded = await Results(store, ManualClock()).record_match(match.id)

@@ -105,7 +105,7 @@ async def test_an_agreed_reset_round_trips(store: Store, monkeypatch) -> None:
     monkeypatch.setattr(Game, "can_reset", lambda self: True)
     for user_id, name in ((1, "ann"), (2, "bob")):
         await store.save_player(user_id, name)
-    match = await store.create_match(GUILD, 1, 2, Options(board="long", target=30))
+    match = await store.create_match(GUILD, 1, 2, Game(Options(board="long", target=30)))
     match.act(first_legal(match))
     match.agree_reset()
     await store.save(match)
@@ -210,7 +210,7 @@ async def test_missing_things_are_named(store: Store) -> None:
     with pytest.raises(MatchNotFound, match="there is no match 42"):
         await store.load(42)
     with pytest.raises(UnknownPlayer, match="player 9 is not registered"):
-        await store.create_match(GUILD, 9, 8, Options())
+        await store.create_match(GUILD, 9, 8, Game(Options()))
 
 
 async def test_deadlines_are_kept_and_found_when_due(store: Store) -> None:

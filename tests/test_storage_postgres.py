@@ -249,8 +249,8 @@ async def test_players_commands_while_connections_are_killed_all_succeed(pg: Con
         service = h.service
         await service.challenge(here, ann, bob, Terms(turn_seconds=36_000))
         await service.accept(here, bob)
-        await service.setup(here, ann, strategy="aggressive")
-        await service.setup(here, bob, strategy="defensive")
+        await service.setup(here, ann, {"strategy": "aggressive"})
+        await service.setup(here, bob, {"strategy": "defensive"})
         killer = asyncio.create_task(_kill_connections(pg, times=6, every=0.1))
         rounds = 0
         while not killer.done() or rounds < 3:

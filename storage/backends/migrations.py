@@ -577,6 +577,159 @@ CREATE INDEX hosted_live_ai ON hosted_matches (guild_id)
 """
 
 
+# Migration 12: every game's options and setup answers are stored one way
+# (``storage.matches.games``): TORA's match rows move from the fields of its rules' options
+# to the checked options and each side's answers, its Assassin squares to the secret
+# answers, the setup choices' TORA columns into their answers, and the hosted matches'
+# terms hold a game's options as one mapping (``bot.service.Terms.options``).
+ONE_WAY_SUMMARY = "every game's options and setup answers stored one way"
+ONE_WAY = """
+-- PRIVATE: each side's secret setup answers (SetupQuestion.secret: TORA's Assassin start
+-- square or 'none', R41), one row per question.
+CREATE TABLE match_secrets_by_question (
+    match_id INTEGER NOT NULL REFERENCES matches (id),
+    side TEXT NOT NULL CHECK (side IN ('C', 'O')),
+    question TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    PRIMARY KEY (match_id, side, question)
+) WITHOUT ROWID;
+INSERT INTO match_secrets_by_question (match_id, side, question, answer)
+    SELECT match_id, side, 'assassin', assassin_start FROM match_secrets;
+DROP TABLE match_secrets;
+ALTER TABLE match_secrets_by_question RENAME TO match_secrets;
+
+-- TORA's options: the checked options (a custom terrain is the terrain 'custom' with its
+-- map) and each side's answers; a field an old row leaves out has its default.
+UPDATE matches SET options = json_object(
+    'options', json_object(
+        'assassins',
+        json(CASE WHEN json_extract(options, '$.assassins') THEN 'true' ELSE 'false' END),
+        'board', coalesce(json_extract(options, '$.board'), 'short'),
+        'target', coalesce(json_extract(options, '$.target'), 0),
+        'terrain', CASE WHEN coalesce(json_extract(options, '$.terrain_map'), '') != ''
+            THEN 'custom' ELSE coalesce(json_extract(options, '$.terrain'), 'none') END,
+        'terrain_map', coalesce(json_extract(options, '$.terrain_map'), '')
+    ),
+    'answers', json_array(
+        json_object(
+            'ruler', coalesce(json_extract(options, '$.rulers[0]'), 'K'),
+            'strategy', coalesce(json_extract(options, '$.challenger_setup'), 'aggressive')
+        ),
+        json_object(
+            'ruler', coalesce(json_extract(options, '$.rulers[1]'), 'K'),
+            'strategy', coalesce(json_extract(options, '$.opposition_setup'), 'aggressive')
+        )
+    )
+) WHERE game = 'tora';
+
+-- A side that fielded no Assassin in a match with Assassins answered 'none': kept as
+-- secret as a square (whether it fielded one is hidden too).
+INSERT INTO match_secrets (match_id, side, question, answer)
+    SELECT m.id, s.side, 'assassin', 'none'
+    FROM matches m CROSS JOIN (SELECT 'C' AS side UNION ALL SELECT 'O' AS side) s
+    WHERE m.game = 'tora' AND json_extract(m.options, '$.options.assassins')
+    AND NOT EXISTS (
+        SELECT 1 FROM match_secrets x
+        WHERE x.match_id = m.id AND x.side = s.side AND x.question = 'assassin'
+    );
+
+-- The setup choices: TORA's answers join the others' (a patch's nulls add nothing).
+UPDATE setup_choices SET answers = json_patch(
+    answers, json_object('strategy', strategy, 'ruler', ruler, 'assassin', assassin)
+);
+ALTER TABLE setup_choices DROP COLUMN strategy;
+ALTER TABLE setup_choices DROP COLUMN ruler;
+ALTER TABLE setup_choices DROP COLUMN assassin;
+
+-- The hosted matches' terms: the game's options as one mapping, holding those given (an
+-- option stored at its unset value was not given); the rest of the terms as they were.
+UPDATE hosted_matches SET terms = json_set(
+    json_remove(
+        terms, '$.board', '$.terrain', '$.terrain_map', '$.assassins', '$.target', '$.powers'
+    ),
+    '$.options',
+    json_patch('{}', json_object(
+        'board', CASE WHEN json_extract(terms, '$.board') != 'short'
+            THEN json_extract(terms, '$.board') END,
+        'terrain', CASE WHEN json_extract(terms, '$.terrain') != 'none'
+            THEN json_extract(terms, '$.terrain') END,
+        'terrain_map', CASE WHEN json_extract(terms, '$.terrain_map') != ''
+            THEN json_extract(terms, '$.terrain_map') END,
+        'assassins', CASE WHEN json_type(terms, '$.assassins') = 'true' THEN json('true') END,
+        'target', CASE WHEN json_extract(terms, '$.target') != 0
+            THEN json_extract(terms, '$.target') END,
+        'powers', CASE WHEN json_type(terms, '$.powers') IN ('true', 'false')
+            THEN json(json_type(terms, '$.powers')) END
+    ))
+) WHERE json_type(terms, '$.options') IS NULL;
+"""
+ONE_WAY_POSTGRES = """
+ALTER TABLE match_secrets ADD COLUMN question TEXT;
+ALTER TABLE match_secrets ADD COLUMN answer TEXT;
+UPDATE match_secrets SET question = 'assassin', answer = assassin_start;
+ALTER TABLE match_secrets ALTER COLUMN question SET NOT NULL;
+ALTER TABLE match_secrets ALTER COLUMN answer SET NOT NULL;
+ALTER TABLE match_secrets DROP CONSTRAINT match_secrets_pkey;
+ALTER TABLE match_secrets DROP COLUMN assassin_start;
+ALTER TABLE match_secrets ADD PRIMARY KEY (match_id, side, question);
+
+UPDATE matches AS m SET options = jsonb_build_object(
+    'options', jsonb_build_object(
+        'assassins', coalesce(j.o -> 'assassins', 'false'),
+        'board', coalesce(j.o -> 'board', '"short"'),
+        'target', coalesce(j.o -> 'target', '0'),
+        'terrain', CASE WHEN coalesce(j.o ->> 'terrain_map', '') <> ''
+            THEN '"custom"' ELSE coalesce(j.o -> 'terrain', '"none"') END,
+        'terrain_map', coalesce(j.o -> 'terrain_map', '""')
+    ),
+    'answers', jsonb_build_array(
+        jsonb_build_object(
+            'ruler', coalesce(j.o -> 'rulers' -> 0, '"K"'),
+            'strategy', coalesce(j.o -> 'challenger_setup', '"aggressive"')
+        ),
+        jsonb_build_object(
+            'ruler', coalesce(j.o -> 'rulers' -> 1, '"K"'),
+            'strategy', coalesce(j.o -> 'opposition_setup', '"aggressive"')
+        )
+    )
+)::text
+FROM (SELECT id, options::jsonb AS o FROM matches WHERE game = 'tora') AS j
+WHERE m.id = j.id;
+
+INSERT INTO match_secrets (match_id, side, question, answer)
+    SELECT m.id, s.side, 'assassin', 'none'
+    FROM matches m CROSS JOIN (VALUES ('C'), ('O')) AS s (side)
+    WHERE m.game = 'tora' AND (m.options::jsonb -> 'options' ->> 'assassins')::boolean
+    AND NOT EXISTS (
+        SELECT 1 FROM match_secrets x
+        WHERE x.match_id = m.id AND x.side = s.side AND x.question = 'assassin'
+    );
+
+UPDATE setup_choices SET answers = (
+    answers::jsonb
+    || jsonb_strip_nulls(
+        jsonb_build_object('strategy', strategy, 'ruler', ruler, 'assassin', assassin)
+    )
+)::text;
+ALTER TABLE setup_choices DROP COLUMN strategy;
+ALTER TABLE setup_choices DROP COLUMN ruler;
+ALTER TABLE setup_choices DROP COLUMN assassin;
+
+UPDATE hosted_matches AS h SET terms = (
+    (j.t - 'board' - 'terrain' - 'terrain_map' - 'assassins' - 'target' - 'powers')
+    || jsonb_build_object('options', jsonb_strip_nulls(jsonb_build_object(
+        'board', CASE WHEN j.t ->> 'board' <> 'short' THEN j.t -> 'board' END,
+        'terrain', CASE WHEN j.t ->> 'terrain' <> 'none' THEN j.t -> 'terrain' END,
+        'terrain_map', CASE WHEN j.t ->> 'terrain_map' <> '' THEN j.t -> 'terrain_map' END,
+        'assassins', CASE WHEN j.t -> 'assassins' = 'true'::jsonb THEN j.t -> 'assassins' END,
+        'target', CASE WHEN j.t -> 'target' <> '0'::jsonb THEN j.t -> 'target' END,
+        'powers', CASE WHEN jsonb_typeof(j.t -> 'powers') = 'boolean' THEN j.t -> 'powers' END
+    )))
+)::text
+FROM (SELECT id, terms::jsonb AS t FROM hosted_matches) AS j
+WHERE h.id = j.id AND NOT (j.t ? 'options');
+"""
+
 # Migration 13: the ladders are the games' own (each game type declares its ladders,
 # ``rules.registry``) and are checked in code, so a new game needs no migration: the ladder
 # tables' board columns lose their CHECK (SQLite: ``drop_ladder_board_checks``).
@@ -672,6 +825,7 @@ MIGRATIONS = (
     Migration(9, "AI ladders", AI_PLAYERS, widen_ladder_boards(GAME_LADDERS, LADDER_BOARDS)),
     Migration(10, "several processes: leases of clocks, outbox rows and shared work", SHARED_WORK),
     Migration(11, "a server's cap on its live matches against the AI", AI_MATCHES_PER_SERVER),
+    Migration(12, ONE_WAY_SUMMARY, ONE_WAY),
     Migration(13, LADDERS_SUMMARY, LADDERS_IN_CODE, drop_ladder_board_checks),
 )
 LATEST = MIGRATIONS[-1].number
@@ -687,6 +841,7 @@ POSTGRES_MIGRATIONS = (
         .replace(" WITHOUT ROWID", ""),
     ),
     PostgresMigration(11, MIGRATIONS[10].summary, AI_MATCHES_PER_SERVER),
+    PostgresMigration(12, ONE_WAY_SUMMARY, ONE_WAY_POSTGRES),
     PostgresMigration(13, LADDERS_SUMMARY, LADDERS_IN_CODE_POSTGRES),
 )
 

@@ -15,7 +15,7 @@ from rules import Side
 
 from ..backends.sql import Connection, Reader, Writes
 from ..matches import writes
-from ..matches.games import new_game
+from ..matches.games import new_game, spec_of
 from ..matches.match import Match
 from ..matches.models import State
 from . import claims, outbox
@@ -68,9 +68,10 @@ class Hosting:
     async def start(
         self, changed: Hosted, new: writes.NewMatch, posts: Sequence[Post] = ()
     ) -> tuple[Hosted, Match]:
-        """The game begins: the match is created (its Assassin squares kept privately), the
+        """The game begins: the match is created (its secret answers kept privately), the
         hosted match points to it, the setup choices go, and the posts are queued."""
-        game = new_game(new.game, new.options, new.assassin_starts)
+        game = new_game(new.game, new.spec)
+        new = replace(new, spec=spec_of(game))  # as the game type reads it back
         state = State.of(game)
 
         def job(conn: Connection) -> tuple[Hosted, int]:

@@ -11,6 +11,7 @@ players' setup choices private: they are read only by ``private_setup_choice``.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from rules import Side
@@ -109,14 +110,20 @@ class Hosted:
 
 @dataclass(frozen=True)
 class SetupChoice:
-    """PRIVATE: what one player chose so far. TORA's: ``strategy``, ``ruler``, ``assassin``
-    (a square or ``"none"``); any other game's answers to its setup questions by name
-    (Torii's ``spirit``), as ``(name, answer)`` pairs in ``answers``."""
+    """PRIVATE: what one player chose so far: their answers to their game's setup questions
+    by name (TORA's ``strategy``, ``ruler`` and ``assassin``, Torii's ``spirit``), as
+    ``(name, answer)`` pairs in the order of the names."""
 
-    strategy: str | None = None
-    ruler: str | None = None
-    assassin: str | None = None
     answers: tuple[tuple[str, str], ...] = ()
+
+    @classmethod
+    def of(cls, answers: Mapping[str, str]) -> SetupChoice:
+        return cls(tuple(sorted(answers.items())))
+
+    @property
+    def given(self) -> dict[str, str]:
+        """The answers by question name."""
+        return dict(self.answers)
 
 
 # ---- writes --------------------------------------------------------------------------------
@@ -212,18 +219,9 @@ def _check_players(conn: Connection, hosted: Hosted) -> None:
 
 def put_setup_choice(conn: Connection, hosted_id: int, side: Side, choice: SetupChoice) -> None:
     conn.execute(
-        "INSERT INTO setup_choices (hosted_id, side, strategy, ruler, assassin, answers)"
-        " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (hosted_id, side) DO UPDATE SET"
-        " strategy = excluded.strategy, ruler = excluded.ruler, assassin = excluded.assassin,"
-        " answers = excluded.answers",
-        (
-            hosted_id,
-            side.letter,
-            choice.strategy,
-            choice.ruler,
-            choice.assassin,
-            json.dumps(dict(choice.answers), sort_keys=True),
-        ),
+        "INSERT INTO setup_choices (hosted_id, side, answers) VALUES (?, ?, ?)"
+        " ON CONFLICT (hosted_id, side) DO UPDATE SET answers = excluded.answers",
+        (hosted_id, side.letter, json.dumps(choice.given, sort_keys=True)),
     )
 
 
@@ -338,18 +336,15 @@ async def private_setup_choice(
     db: ReadConnection, hosted_id: int, side: Side
 ) -> SetupChoice | None:
     rows = await db.execute_fetchall(
-        "SELECT strategy, ruler, assassin, answers FROM setup_choices"
-        " WHERE hosted_id = ? AND side = ?",
+        "SELECT answers FROM setup_choices WHERE hosted_id = ? AND side = ?",
         (hosted_id, side.letter),
     )
-    return next((_choice(*row) for row in rows), None)
+    return next((_choice(row[0]) for row in rows), None)
 
 
-def _choice(
-    strategy: str | None, ruler: str | None, assassin: str | None, answers: str
-) -> SetupChoice:
+def _choice(answers: str) -> SetupChoice:
     given = json.loads(answers)
-    return SetupChoice(strategy, ruler, assassin, tuple(sorted(given.items())))
+    return SetupChoice.of({str(name): str(answer) for name, answer in given.items()})
 
 
 async def live_ai_matches(db: ReadConnection, guild_id: int) -> int:

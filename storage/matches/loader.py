@@ -7,7 +7,7 @@ from rules import ActionError, GameState
 
 from ..errors import CorruptMatch
 from .codec import load_game
-from .games import new_game, options_from_json, replaying, same_options
+from .games import joined, new_game, replaying, same_setup, spec_from_json
 from .log import Entry, play, step_of
 from .models import State
 from .reads import Stored, entry_of
@@ -22,23 +22,23 @@ def rebuild(stored: Stored) -> GameState:
     SnapshotUnusable if the snapshot must be ignored."""
     match_id, game_id = stored.info.id, stored.info.game
     try:
-        options = options_from_json(game_id, stored.options)
+        spec = joined(spec_from_json(game_id, stored.options), stored.secrets)
     except ValueError as exc:
         raise CorruptMatch(match_id, str(exc)) from None
     if stored.snapshot is not None:
         game = load_game(stored.snapshot.data, stored.snapshot.state_version, game_id)
         if game is None:
             raise SnapshotUnusable(f"its snapshot at log entry {stored.snapshot.seq} is unreadable")
-        if not same_options(game_id, game, options):
+        if not same_setup(game_id, game, spec):
             raise CorruptMatch(match_id, "its snapshot is of a game with other options")
         seq = stored.snapshot.seq
     else:
         try:
-            game = new_game(game_id, options, stored.starts)
+            game = new_game(game_id, spec)
         except (ActionError, ValueError):  # the reason may name a secret square: not shown
             raise CorruptMatch(match_id, "the rules core refuses its secret setup") from None
         seq = 0
-    with replaying(game):  # the log was judged when played: R25 once, where it ends
+    with replaying(game):  # the log was judged when played (TORA: R25 once, where it ends)
         for number, row in stored.entries:
             if number != seq + 1:
                 raise CorruptMatch(match_id, f"its action log jumps from entry {seq} to {number}")

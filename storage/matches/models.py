@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from rules import GameState, Side
 
-from .games import DEFAULT_GAME, MatchOptions
+from .games import DEFAULT_GAME, Spec
 
 
 def side_of(user_id: int, challenger_id: int | None, opposition_id: int | None) -> Side | None:
@@ -47,16 +47,16 @@ class State:
 class MatchInfo:
     """A match's public summary, as stored (no game is rebuilt to answer it).
 
-    ``game`` is the id of its game (``rules.registry``); ``options`` is None only if the
-    stored options are unreadable (loading that match then raises CorruptMatch); ``actions``
-    counts the entries of its log."""
+    ``game`` is the id of its game (``rules.registry``); ``options`` are its checked options
+    and the setup answers that are not secret, None only if they are unreadable (loading that
+    match then raises CorruptMatch); ``actions`` counts the entries of its log."""
 
     id: int
     guild_id: int
     channel_id: int | None
     challenger_id: int
     opposition_id: int
-    options: MatchOptions | None
+    options: Spec | None
     status: str
     side_to_act: Side
     round: int

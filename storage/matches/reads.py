@@ -14,7 +14,7 @@ from rules import Side, game_type
 from ..backends.sql import ReadConnection, Row, can_be_id
 from ..errors import MatchNotFound
 from .codec import headers_from_json
-from .games import options_from_json
+from .games import spec_from_json
 from .log import CLOSING, Entry
 from .models import FinishedMatch, LogLine, MatchInfo
 
@@ -28,7 +28,7 @@ _CLOSING = ", ".join(f"'{kind}'" for kind in sorted(CLOSING))
 
 def _info(row: Row) -> MatchInfo:
     try:
-        options = options_from_json(row["game"], row["options"])
+        options = spec_from_json(row["game"], row["options"])
     except ValueError:
         options = None
     return MatchInfo(
@@ -111,13 +111,14 @@ async def log_lines(db: ReadConnection, match_id: int, viewer: Side | None) -> l
     ]
 
 
-async def private_assassin_start(db: ReadConnection, match_id: int, side: Side) -> str | None:
+async def private_secrets(db: ReadConnection, match_id: int, side: Side) -> dict[str, str]:
+    """``side``'s secret setup answers by question (TORA's Assassin square, R41)."""
     await match_info(db, match_id)
     rows = await db.execute_fetchall(
-        "SELECT assassin_start FROM match_secrets WHERE match_id = ? AND side = ?",
+        "SELECT question, answer FROM match_secrets WHERE match_id = ? AND side = ?",
         (match_id, side.letter),
     )
-    return next((row[0] for row in rows), None)
+    return {str(question): str(answer) for question, answer in rows}
 
 
 # ---- the loader's read ---------------------------------------------------------------------
@@ -137,7 +138,7 @@ class Stored:
 
     info: MatchInfo
     options: str
-    starts: tuple[str | None, str | None]
+    secrets: tuple[dict[str, str], dict[str, str]]  # each side's secret answers
     snapshot: Snapshot | None
     entries: list[tuple[int, tuple[object, ...]]]
 
@@ -160,18 +161,18 @@ async def stored_match(db: ReadConnection, match_id: int, whole_log: bool = Fals
         if row is None:
             raise MatchNotFound(match_id)
         info = _info(row)
-        secrets = dict(
-            await db.execute_fetchall(
-                "SELECT side, assassin_start FROM match_secrets WHERE match_id = ?", (match_id,)
-            )
+        secret_rows = await db.execute_fetchall(
+            "SELECT side, question, answer FROM match_secrets WHERE match_id = ?", (match_id,)
         )
         snapshot = await _snapshot(db, match_id, info)
         after = snapshot.seq if snapshot and not whole_log else 0
         entries = await entry_rows(db, match_id, after)
     finally:
         await db.execute("COMMIT")
-    starts = (secrets.get("C"), secrets.get("O"))
-    return Stored(info, row["options"], starts, snapshot, entries)
+    secrets: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    for side, question, answer in secret_rows:
+        secrets[Side.from_letter(side)][str(question)] = str(answer)
+    return Stored(info, row["options"], secrets, snapshot, entries)
 
 
 async def _snapshot(db: ReadConnection, match_id: int, info: MatchInfo) -> Snapshot | None:

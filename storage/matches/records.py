@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from rules import GameState, game_type
 from rules.records import JUDGE, game_of, headers_of
 
-from .games import DEFAULT_GAME, MatchOptions, new_game, secrets_of, spec_of
+from .games import DEFAULT_GAME, Spec, new_game, spec_of
 from .log import Entry, fingerprint, play, steps_from_turns
 from .writes import Finish
 
@@ -37,8 +37,7 @@ def finish_of(game: GameState, extra: dict[str, str]) -> Finish:
 @dataclass(frozen=True)
 class Imported:
     game_id: str
-    options: MatchOptions
-    starts: tuple[str | None, str | None]  # secret (R41)
+    spec: Spec  # secret answers included (R41)
     headers: dict[str, str]
     game: GameState
     entries: list[Entry]
@@ -50,8 +49,8 @@ def prepare_import(text: str) -> Imported:
     cannot be stored faithfully."""
     kind = game_type(game_of(text, DEFAULT_GAME))
     recorded = kind.read_record(text)
-    options, starts = spec_of(recorded), secrets_of(recorded)
-    game = new_game(kind.id, options, starts)
+    game = new_game(kind.id, spec_of(recorded))
+    spec = spec_of(game)  # as the game type reads it back
     derived = set(headers_of(kind.write_record(game, JUDGE))) | OUTCOME_HEADERS
     headers = {
         key: value for key, value in getattr(recorded, "headers", {}).items() if key not in derived
@@ -59,4 +58,4 @@ def prepare_import(text: str) -> Imported:
     entries = [play(game, step)[0] for step in steps_from_turns(recorded.turns)]
     if fingerprint(game) != fingerprint(recorded):
         raise ValueError("this record does not rebuild into the same game, so it is not stored")
-    return Imported(kind.id, options, starts, headers, game, entries)
+    return Imported(kind.id, spec, headers, game, entries)

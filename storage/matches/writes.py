@@ -17,19 +17,21 @@ from ..errors import (
     UnknownPlayer,
 )
 from .codec import headers_to_json
-from .games import DEFAULT_GAME, MatchOptions, options_to_json
+from .games import DEFAULT_GAME, Spec, spec_to_json, split
 from .log import CLOSING, Entry
 from .models import ACTIVE, FINISHED, State
 
 
 @dataclass(frozen=True)
 class NewMatch:
+    """A match to store: its ``game`` (the id) is made of ``spec``, secret answers included
+    (they are kept apart, ``games.split``)."""
+
     guild_id: int
     channel_id: int | None
     challenger_id: int
     opposition_id: int
-    options: MatchOptions
-    assassin_starts: tuple[str | None, str | None] = (None, None)
+    spec: Spec
     headers: dict[str, str] = field(default_factory=dict)  # extra record headers (R50)
     deadline: float | None = None
     game: str = DEFAULT_GAME
@@ -69,8 +71,8 @@ class Saved:
 
 def snapshot_due(since: int, kinds: Iterable[str], heavy: bool, every: int) -> bool:
     """Snapshot once ``every`` log entries piled up since the last snapshot, and at every turn
-    end of a ``heavy`` game (``games.heavy``: TORA's long board), where replaying a turn end
-    costs the rules core the most."""
+    end of a ``heavy`` game (``GameType.heavy``: TORA's long board), where replaying a turn
+    end costs the rules core the most."""
     return since >= every or (heavy and any(kind in CLOSING for kind in kinds))
 
 
@@ -85,12 +87,13 @@ def insert_match(
     taken = number is None or (
         conn.execute("SELECT 1 FROM matches WHERE id = ?", (number,)).fetchone() is not None
     )
+    public, secrets = split(new.game, new.spec)
     values: tuple[object, ...] = (
         new.guild_id,
         new.channel_id,
         new.challenger_id,
         new.opposition_id,
-        options_to_json(new.options),
+        spec_to_json(public),
         headers_to_json(new.headers),
         ACTIVE,
         state.side.letter,
@@ -111,12 +114,11 @@ def insert_match(
     match_id = int(cursor.fetchone()[0])
     if not taken:
         keep_identity_ahead(conn, "matches", match_id)
-    for side, start in zip(Side, new.assassin_starts, strict=True):
-        if start is not None:
-            conn.execute(
-                "INSERT INTO match_secrets (match_id, side, assassin_start) VALUES (?, ?, ?)",
-                (match_id, side.letter, start),
-            )
+    for side, question, answer in secrets:
+        conn.execute(
+            "INSERT INTO match_secrets (match_id, side, question, answer) VALUES (?, ?, ?, ?)",
+            (match_id, side.letter, question, answer),
+        )
     return match_id
 
 
