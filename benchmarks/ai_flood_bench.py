@@ -85,10 +85,10 @@ async def _flood(h: Harness) -> None:
 
 
 async def _open_flood(h: Harness) -> None:
-    terms = Terms(board="long", rated=False, turn_seconds=86400.0)
+    terms = Terms(options={"board": "long"}, rated=False, turn_seconds=86400.0)
     for place in FLOODED:
         await h.service.challenge_ai(place, FLOODER, "hard", terms)
-        await h.service.setup(place, FLOODER, strategy="aggressive", ruler="K")
+        await h.service.setup(place, FLOODER, {"strategy": "aggressive", "ruler": "K"})
 
 
 async def flooded_reply(workers: int | None = None) -> tuple[float, float]:

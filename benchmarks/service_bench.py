@@ -101,11 +101,12 @@ def _renderer() -> tuple[Renderer, str]:
 async def _start(service: MatchService, table: Table) -> None:
     first, second = table.players
     place = table.place
-    await service.challenge(place, first, second, Terms(board=table.board))
+    await service.challenge(place, first, second, Terms(options={"board": table.board}))
     await service.accept(place, second)
     long = table.board == "long"
-    await service.setup(place, first, strategy="aggressive", ruler="K" if long else None)
-    await service.setup(place, second, strategy="defensive", ruler="Q" if long else None)
+    rulers = ({"ruler": "K"}, {"ruler": "Q"}) if long else ({}, {})
+    await service.setup(place, first, {"strategy": "aggressive", **rulers[0]})
+    await service.setup(place, second, {"strategy": "defensive", **rulers[1]})
     table.to_act, table.undo_next = 0, False
 
 

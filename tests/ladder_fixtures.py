@@ -10,7 +10,7 @@ from bot.ladder.desk import LadderDesk
 from bot.ladder.runner import LadderRunner
 from bot.service import Place, User
 from bot.service.testing import Harness
-from rules.tora import Options, Side
+from rules.tora import Game, Options, Side
 from storage import Config, Store
 
 GUILD = 10
@@ -41,7 +41,7 @@ async def finished(
 ) -> int:
     """A match between ``first`` (Challenger) and ``second`` that ``winner`` ('C', 'O' or
     None for an agreed draw) won; returns its id."""
-    match = await store.create_match(GUILD, first, second, Options(board=board))
+    match = await store.create_match(GUILD, first, second, Game(Options(board=board)))
     if winner is None:
         match.agree_draw()
     else:
@@ -73,6 +73,6 @@ async def play_out(h: Harness, thread_id: int, loser: User) -> None:
     place = Place(hosted.guild_id, thread_id)
     names = await h.store.ladders.names((hosted.challenger_id, hosted.opposition_id))
     for user_id in (hosted.challenger_id, hosted.opposition_id):
-        await h.service.setup(place, User(user_id, names[user_id]), strategy="aggressive")
+        await h.service.setup(place, User(user_id, names[user_id]), {"strategy": "aggressive"})
     await h.service.resign(place, loser)
     await h.settle()

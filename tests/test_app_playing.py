@@ -29,8 +29,8 @@ async def playing(h: Harness) -> Playing:
     actions = Actions(h.service, RecordingThreads())
     await actions.challenge(at(ANN), BOB, ChallengeOptions())
     await actions.accept(at(BOB), None)
-    await actions.setup(at(ANN), None, "aggressive", None, None)
-    await actions.setup(at(BOB), None, "defensive", None, None)
+    await actions.setup(at(ANN), None, {"strategy": "aggressive"})
+    await actions.setup(at(BOB), None, {"strategy": "defensive"})
     await h.settle()
     return Playing(actions)
 

@@ -83,8 +83,8 @@ async def start_short(act: Actions, h: Harness, channel: int = CHANNEL) -> None:
     bob = Caller(BOB, GUILD, channel)
     await act.challenge(ann, BOB, ChallengeOptions())
     await act.accept(bob, None)
-    await act.setup(ann, None, "aggressive", None, None)
-    await act.setup(bob, None, "defensive", None, None)
+    await act.setup(ann, None, {"strategy": "aggressive"})
+    await act.setup(bob, None, {"strategy": "defensive"})
     await h.settle()
 
 

@@ -45,7 +45,7 @@ async def test_a_pairing_opens_a_rated_match_in_a_thread_of_the_ladder_channel(
     [(thread, (parent, name))] = h.threads.opened.items()
     assert parent == LADDER and name in ("ann vs bob (ladder)", "bob vs ann (ladder)")
     hosted = await h.store.hosting.live_in_channel(thread)
-    assert hosted is not None and Terms.from_json(hosted.terms) == Terms(board="short")
+    assert hosted is not None and Terms.from_json(hosted.terms) == Terms(options={"board": "short"})
     await h.settle()
     assert h.delivery.texts(thread)[0].startswith(
         "A rated short-board ladder match, paired from the queue:"
@@ -90,7 +90,7 @@ async def test_a_player_in_a_rated_match_on_that_board_cannot_queue_for_another(
     h: Harness,
 ) -> None:
     desk = desk_of(h)
-    await h.service.open_match(Place(GUILD, 300), ANN, CID, Terms(board="long"))
+    await h.service.open_match(Place(GUILD, 300), ANN, CID, Terms(options={"board": "long"}))
     await h.service.open_match(Place(GUILD, 301), ANN, CID, Terms(rated=False))
     await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")  # casual: no matter
     with pytest.raises(LadderRefused, match="playing a rated long-board ladder match here already"):

@@ -60,11 +60,11 @@ async def test_only_finished_games_between_two_people_count(db: Config) -> None:
         await store.ladders.set_bot(3)
         with pytest.raises(NotRated, match="bot account"):
             await results.record_match(await finished(store, 1, 3, "C"))
-        aborted = await store.create_match(GUILD, 1, 2, Options(board="short"))
+        aborted = await store.create_match(GUILD, 1, 2, Game(Options(board="short")))
         await store.save(aborted, close="aborted")
         with pytest.raises(NotRated, match="was aborted"):
             await results.record_match(aborted.id)
-        running = await store.create_match(GUILD, 1, 2, Options(board="short"))
+        running = await store.create_match(GUILD, 1, 2, Game(Options(board="short")))
         with pytest.raises(NotRated, match="not over yet"):
             await results.record_match(running.id)
         with pytest.raises(NotRated, match="does not exist"):
@@ -191,7 +191,7 @@ async def test_a_series_to_a_point_target_is_one_rated_result(db: Config, monkey
     monkeypatch.setattr(Game, "can_reset", lambda self: True)
     async with await open_store(db) as store:
         results = Results(store, ManualClock())
-        series = await store.create_match(GUILD, 1, 2, Options(board="long", target=30))
+        series = await store.create_match(GUILD, 1, 2, Game(Options(board="long", target=30)))
         series.act(series.game.notation(series.game.legal_actions()[0]))
         series.agree_reset()
         await store.save(series)

@@ -21,8 +21,8 @@ SHORT1 = LadderKey(1, "short", 1)
 async def start(h: Harness, terms: Terms | None = None) -> None:
     await h.service.challenge(HERE, ANN, BOB, terms)
     await h.service.accept(HERE, BOB)
-    await h.service.setup(HERE, ANN, strategy="aggressive")
-    await h.service.setup(HERE, BOB, strategy="defensive")
+    await h.service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await h.service.setup(HERE, BOB, {"strategy": "defensive"})
 
 
 async def test_a_finished_rated_match_is_rated_once(h: Harness) -> None:

@@ -61,7 +61,7 @@ async def test_the_ai_chooses_its_tora_setup_and_moves_first_when_it_is_the_chal
     ai_side = hosted.side_of(robot("easy").id)
     assert ai_side is not None
     assert "AI (easy) has finished setting up" in "\n".join(texts(h))
-    await h.service.setup(HERE, ANN, strategy="defensive", ruler="K", assassin="none")
+    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "none"})
     await h.settle()
     starts = [t for t in texts(h) if "The game begins" in t]
     assert len(starts) == 1
@@ -73,7 +73,7 @@ async def test_the_ai_chooses_its_tora_setup_and_moves_first_when_it_is_the_chal
 
 async def test_hints_in_practice_games_only(h: Harness) -> None:
     await practice(h, game="torii")
-    await h.service.setup(HERE, ANN, spirit="Deer")
+    await h.service.setup(HERE, ANN, {"spirit": "Deer"})
     await h.settle()
     hint = await h.service.hint(HERE, ANN)
     assert hint.private

@@ -14,7 +14,7 @@ from rules.tora import Game, Options, Side
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
-TERMS = Terms(board="long", assassins=True)
+TERMS = Terms(options={"board": "long", "assassins": True})
 OPTIONS = Options(
     board="long",
     assassins=True,
@@ -39,10 +39,13 @@ class World:
         service = self.h.service
         await service.challenge(HERE, ANN, BOB, TERMS)
         await service.accept(HERE, BOB)
-        await self.answer(ANN, service.setup(HERE, ANN, strategy="aggressive", ruler="Q"))
-        await self.answer(ANN, service.setup(HERE, ANN, assassin=self.ann_start))
+        await self.answer(ANN, service.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q"}))
+        await self.answer(ANN, service.setup(HERE, ANN, {"assassin": self.ann_start}))
         await self.answer(
-            BOB, service.setup(HERE, BOB, strategy="defensive", ruler="K", assassin=BOB_START)
+            BOB,
+            service.setup(
+                HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": BOB_START}
+            ),
         )
 
     async def answer(self, user: User, call) -> None:
@@ -158,13 +161,13 @@ async def test_r41_each_player_is_offered_only_their_own_free_start_squares(h: H
     service = h.service
     await service.challenge(HERE, ANN, BOB, TERMS)
     await service.accept(HERE, BOB)
-    assert await service.assassin_squares(HERE, ANN) == ["none"]  # no strategy chosen yet
-    await service.setup(HERE, ANN, strategy="aggressive")
-    await service.setup(HERE, BOB, strategy="defensive")
-    ann = await service.assassin_squares(HERE, ANN)
+    assert await service.offered(HERE, ANN, "assassin") == ["none"]  # no strategy chosen yet
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await service.setup(HERE, BOB, {"strategy": "defensive"})
+    ann = await service.offered(HERE, ANN, "assassin")
     assert ann[0] == "v1h17" and "v9h17" not in ann and ann[-1] == "none"  # the Ruler's
-    assert await service.assassin_squares(HERE, BOB, "v17") == ["v17h1"]
-    assert await service.assassin_squares(HERE, User(3, "carl")) == []  # a spectator
-    await service.setup(HERE, ANN, ruler="Q", assassin="v3h17")
-    await service.setup(HERE, BOB, ruler="K", assassin="none")
-    assert await service.assassin_squares(HERE, ANN) == []  # the game is on
+    assert await service.offered(HERE, BOB, "assassin", "v17") == ["v17h1"]
+    assert await service.offered(HERE, User(3, "carl"), "assassin") == []  # a spectator
+    await service.setup(HERE, ANN, {"ruler": "Q", "assassin": "v3h17"})
+    await service.setup(HERE, BOB, {"ruler": "K", "assassin": "none"})
+    assert await service.offered(HERE, ANN, "assassin") == []  # the game is on

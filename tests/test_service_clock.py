@@ -18,8 +18,8 @@ async def started(h: Harness, **terms: object) -> None:
     service = h.service
     await service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, **terms))
     await service.accept(HERE, BOB)
-    await service.setup(HERE, ANN, strategy="aggressive")
-    await service.setup(HERE, BOB, strategy="defensive")
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await service.setup(HERE, BOB, {"strategy": "defensive"})
     await h.settle()
 
 
@@ -164,7 +164,7 @@ async def test_the_setup_has_a_deadline_too(h: Harness) -> None:
     service = h.service
     await service.challenge(HERE, ANN, BOB, Terms(turn_seconds=HOUR))
     await service.accept(HERE, BOB)
-    await service.setup(HERE, BOB, strategy="defensive")
+    await service.setup(HERE, BOB, {"strategy": "defensive"})
     await h.advance(0.8 * HOUR)
     reminders = [t for t in private_texts(h, ANN) if t.startswith("Reminder")]
     assert reminders == [

@@ -30,8 +30,8 @@ async def play_a_turn(h: Harness) -> None:
     service = h.service
     await service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
     await service.accept(HERE, BOB)
-    await service.setup(HERE, ANN, strategy="aggressive")
-    await service.setup(HERE, BOB, strategy="defensive")
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await service.setup(HERE, BOB, {"strategy": "defensive"})
     await service.play(HERE, ANN, "G v5h9-v4h9")
     await service.end_turn(HERE, ANN)
 

@@ -35,8 +35,8 @@ async def started(h: Harness, terms: Terms | None = None, setups=("aggressive", 
     service = h.service
     await service.challenge(HERE, ANN, BOB, terms)
     await service.accept(HERE, BOB)
-    await service.setup(HERE, ANN, strategy=setups[0])
-    await service.setup(HERE, BOB, strategy=setups[1])
+    await service.setup(HERE, ANN, {"strategy": setups[0]})
+    await service.setup(HERE, BOB, {"strategy": setups[1]})
     await h.settle()
 
 
@@ -47,7 +47,9 @@ def texts(h: Harness) -> list[str]:
 # ---- challenges ----------------------------------------------------------------------------
 async def test_a_named_challenge_is_accepted_and_set_up_privately(h: Harness) -> None:
     service = h.service
-    reply = await service.challenge(HERE, ANN, BOB, Terms(terrain="river", rated=False))
+    reply = await service.challenge(
+        HERE, ANN, BOB, Terms(options={"terrain": "river"}, rated=False)
+    )
     assert "expires in 1 day" in reply.text
     with pytest.raises(NotAllowed, match="only they can accept"):
         await service.accept(HERE, CARL)
@@ -58,12 +60,12 @@ async def test_a_named_challenge_is_accepted_and_set_up_privately(h: Harness) ->
     prompts = [d for d in h.delivery.log if d.kind == PRIVATE]
     assert {d.user_id for d in prompts} == {ANN.id, BOB.id}
     assert all("aggressive" in d.message.text for d in prompts)
-    reply = await service.setup(HERE, BOB, strategy="Defensive")
+    reply = await service.setup(HERE, BOB, {"strategy": "Defensive"})
     assert "defensive" in reply.text and reply.private
     await h.settle()
     assert texts(h)[-1] == "bob has finished setting up; waiting for ann."
     assert "defensive" not in " ".join(texts(h))  # the choice stays private until the start
-    await service.setup(HERE, ANN, strategy="aggressive")
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
     await h.settle()
     assert (
         "ann (Challenger) playing aggressive against bob (Opposition) playing defensive"
@@ -74,11 +76,13 @@ async def test_a_named_challenge_is_accepted_and_set_up_privately(h: Harness) ->
 async def test_challenge_terms_are_checked(h: Harness) -> None:
     service = h.service
     refusals = {
-        "Assassins are played on the long board only": Terms(assassins=True),
+        "Assassins are played on the long board only": Terms(options={"assassins": True}),
         "between 5 min and 14 days": Terms(turn_seconds=60),
-        "has no terrain `swamp`; choose one of `none`": Terms(terrain="swamp"),
-        "The board is `short` or `long`": Terms(board="huge"),
-        "cannot be used: clause 1": Terms(terrain="custom", terrain_map="water v10h1"),
+        "has no terrain `swamp`; choose one of `none`": Terms(options={"terrain": "swamp"}),
+        "The board is `short` or `long`": Terms(options={"board": "huge"}),
+        "cannot be used: clause 1": Terms(
+            options={"terrain": "custom", "terrain_map": "water v10h1"}
+        ),
     }
     for message, terms in refusals.items():
         with pytest.raises(Refused, match=message):
@@ -129,25 +133,25 @@ async def test_an_open_challenge_with_the_challenger_drawn_at_random(h: Harness)
 async def test_setup_choices_are_checked(tmp_path: Path) -> None:
     async with Harness(tmp_path / "long.sqlite3") as h:
         service = h.service
-        await service.challenge(HERE, ANN, BOB, Terms(board="long", assassins=True))
+        await service.challenge(HERE, ANN, BOB, Terms(options={"board": "long", "assassins": True}))
         await service.accept(HERE, BOB)
         with pytest.raises(Refused, match="strategy first"):
-            await service.setup(HERE, ANN, assassin="v3h17")
+            await service.setup(HERE, ANN, {"assassin": "v3h17"})
         with pytest.raises(Refused, match="`aggressive` or `defensive`, not `bold`"):
-            await service.setup(HERE, ANN, strategy="bold")
+            await service.setup(HERE, ANN, {"strategy": "bold"})
         with pytest.raises(Refused, match=r"`K` \(King\) or `Q`"):
-            await service.setup(HERE, ANN, ruler="X")
+            await service.setup(HERE, ANN, {"ruler": "X"})
         with pytest.raises(NotAllowed, match="play in this match"):
-            await service.setup(HERE, CARL, strategy="defensive")
-        reply = await service.setup(HERE, ANN, strategy="aggressive", ruler="q")
+            await service.setup(HERE, CARL, {"strategy": "defensive"})
+        reply = await service.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "q"})
         assert "Still to choose: your Assassin's start square" in reply.text
         with pytest.raises(Refused, match=r"not an empty square of your home edge .*Allowed: v"):
-            await service.setup(HERE, ANN, assassin="v9h17")
+            await service.setup(HERE, ANN, {"assassin": "v9h17"})
         with pytest.raises(Refused, match="home edge"):
-            await service.setup(HERE, ANN, assassin="v3h1")
-        reply = await service.setup(HERE, ANN, assassin="v3h17")
+            await service.setup(HERE, ANN, {"assassin": "v3h1"})
+        reply = await service.setup(HERE, ANN, {"assassin": "v3h17"})
         assert "Assassin starts on v3h17" in reply.text and "That is all" in reply.text
-        await service.setup(HERE, BOB, strategy="defensive", ruler="K", assassin="none")
+        await service.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "none"})
         await h.settle()
         everything = " ".join(d.message.text for d in h.delivery.log if d.user_id != ANN.id)
         assert "v3h17" not in everything  # nobody else hears of ann's square
@@ -159,7 +163,7 @@ async def test_a_short_game_to_its_finish(h: Harness) -> None:
     """The example record (won by trapping) played through the service, action by action."""
     record = parse_record((ROOT / "docs/examples/short-game.tora").read_text())
     service = h.service
-    await started(h, Terms(terrain="river"))
+    await started(h, Terms(options={"terrain": "river"}))
     players = {Side.CHALLENGER: ANN, Side.OPPOSITION: BOB}
     for _line, side, actions in record.turns:
         for action in actions:
@@ -356,7 +360,7 @@ async def test_draw_offer_decline_lapse_and_acceptance(h: Harness) -> None:
 
 async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: Harness) -> None:
     service = h.service
-    await started(h, Terms(target=20))
+    await started(h, Terms(options={"target": 20}))
     with pytest.raises(Refused, match=r"A reset needs a series .* \(R28\)"):
         await service.reset(HERE, ANN)
     await service.pause(HERE, ANN)
@@ -421,7 +425,7 @@ async def test_abort_during_setup_and_admin_cancellation(h: Harness) -> None:
     service = h.service
     await service.challenge(HERE, ANN, BOB)
     await service.accept(HERE, BOB)
-    await service.setup(HERE, ANN, strategy="aggressive")
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
     await service.abort(HERE, ANN)
     await started(h)
     await service.play(HERE, ANN, "G v5h9-v4h9")

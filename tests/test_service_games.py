@@ -33,7 +33,7 @@ async def started(h: Harness, **terms: object) -> None:
 async def test_torishogi_begins_on_acceptance_and_refuses_toras_terms(h: Harness) -> None:
     with pytest.raises(Refused, match="ToriShogi is played without a choice of board or Assassins"):
         await h.service.challenge(
-            HERE, ANN, BOB, Terms(game="torishogi", board="long", assassins=True)
+            HERE, ANN, BOB, Terms(game="torishogi", options={"board": "long", "assassins": True})
         )
     with pytest.raises(Refused, match="The game is `tora`, `torishogi` or `torii`, not `chess`"):
         await h.service.challenge(HERE, ANN, BOB, Terms(game="chess"))
@@ -85,8 +85,8 @@ async def torii_until_the_monkeys_pause(h: Harness) -> None:
     Monkey (TI15), with the same keen-on-building moves as the end-to-end test."""
     await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
     await h.service.accept(HERE, BOB)
-    await h.service.setup(HERE, ANN, spirit="kitsune")
-    await h.service.setup(HERE, BOB, spirit="Monkey")
+    await h.service.setup(HERE, ANN, {"spirit": "kitsune"})
+    await h.service.setup(HERE, BOB, {"spirit": "Monkey"})
     await h.settle()
     game = game_type("torii").new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
     rng = random.Random(43)

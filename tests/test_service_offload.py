@@ -31,7 +31,7 @@ async def test_a_long_board_turn_end_in_a_worker_process(tmp_path: Path) -> None
         async with await Store.open(Config(path=tmp_path / "t.sqlite3")) as store:
             for user_id, name in ((1, "ann"), (2, "bob")):
                 await store.save_player(user_id, name)
-            match = await store.create_match(1, 1, 2, LONG, assassin_starts=("v3h17", None))
+            match = await store.create_match(1, 1, 2, Game(LONG, assassin_starts=("v3h17", None)))
             twin = await store.load(match.id)
             for played in (match, twin):
                 played.act("X v3h17-v4h16")

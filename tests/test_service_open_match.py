@@ -24,7 +24,9 @@ ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")
 
 
 async def test_an_agreed_match_goes_straight_to_the_setup(h: Harness) -> None:
-    hosted = await h.service.open_match(HERE, ANN, BOB, Terms(board="long"), "A ladder match.")
+    hosted = await h.service.open_match(
+        HERE, ANN, BOB, Terms(options={"board": "long"}), "A ladder match."
+    )
     await h.settle()
     assert hosted.phase == SETUP
     assert (hosted.challenger_id, hosted.opposition_id) == (ANN.id, BOB.id)
@@ -32,8 +34,8 @@ async def test_an_agreed_match_goes_straight_to_the_setup(h: Harness) -> None:
     assert opening.startswith("A ladder match. ann (Challenger) moves first; bob (Opposition)")
     prompts = {d.user_id: d.message.text for d in h.delivery.log if d.kind == PRIVATE}
     assert set(prompts) == {ANN.id, BOB.id} and "Ruler" in prompts[ANN.id]
-    await h.service.setup(HERE, ANN, strategy="aggressive", ruler="K")
-    await h.service.setup(HERE, BOB, strategy="defensive", ruler="Q")
+    await h.service.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "K"})
+    await h.service.setup(HERE, BOB, {"strategy": "defensive", "ruler": "Q"})
     await h.settle()
     assert "playing aggressive, Ruler K against bob" in h.delivery.texts(HERE.channel_id)[-1]
 
@@ -47,7 +49,7 @@ async def test_an_agreed_match_is_refused_where_one_is_live_or_for_one_player(
     with pytest.raises(Refused, match="already hosts a match"):
         await h.service.open_match(HERE, ANN, BOB)
     with pytest.raises(Refused, match="Assassins are played on the long board only"):
-        await h.service.open_match(Place(1, 101), ANN, BOB, Terms(assassins=True))
+        await h.service.open_match(Place(1, 101), ANN, BOB, Terms(options={"assassins": True}))
 
 
 async def test_listeners_hear_of_every_ending_and_may_open_the_next_match_there(
@@ -71,8 +73,8 @@ async def test_listeners_hear_of_every_ending_and_may_open_the_next_match_there(
     assert [(x.phase, x.ending) for x in heard] == [(ENDED, "aborted")]
     following = await h.service.matches_of(ANN.id)
     assert [(x.challenger_id, x.phase) for x in following] == [(BOB.id, SETUP)]
-    await h.service.setup(HERE, ANN, strategy="aggressive")
-    await h.service.setup(HERE, BOB, strategy="defensive")
+    await h.service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await h.service.setup(HERE, BOB, {"strategy": "defensive"})
     await h.service.resign(HERE, ANN)
     assert [x.ending for x in heard] == ["aborted", "finished"]
 

@@ -27,8 +27,8 @@ async def test_a_match_through_the_service_posts_real_boards(tmp_path: Path) -> 
         service = h.service
         await service.challenge(here, ann, bob)
         await service.accept(here, bob)
-        await service.setup(here, ann, strategy="aggressive")
-        await service.setup(here, bob, strategy="defensive")
+        await service.setup(here, ann, {"strategy": "aggressive"})
+        await service.setup(here, bob, {"strategy": "defensive"})
         reply = await service.play(here, ann, "G v5h9-v4h9")
         await h.settle()
     assert reply.files[0].data.startswith(PNG)

@@ -15,8 +15,8 @@ ANN, BOB = User(1, "ann"), User(2, "bob")
 async def started(h: Harness) -> None:
     await h.service.challenge(HERE, ANN, BOB)
     await h.service.accept(HERE, BOB)
-    await h.service.setup(HERE, ANN, strategy="aggressive")
-    await h.service.setup(HERE, BOB, strategy="defensive")
+    await h.service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await h.service.setup(HERE, BOB, {"strategy": "defensive"})
     await h.settle()
 
 

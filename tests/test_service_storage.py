@@ -12,7 +12,7 @@ import pytest
 from storage_workload import GUILD, new_match
 
 from bot.service import phases
-from rules.tora import Options, Side
+from rules.tora import Game, Options, Side
 from storage import (
     ChannelBusy,
     Config,
@@ -27,6 +27,7 @@ from storage import (
 )
 from storage.backends.migrations import LATEST, migrate
 from storage.hosting import hosted as hosted_rows
+from storage.matches.games import spec_of
 from storage.matches.log import ACT, END, Step, fingerprint, play
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
@@ -147,17 +148,17 @@ async def test_hosted_matches_have_versions_and_one_live_per_channel(store: Stor
 
 async def test_setup_choices_are_private_and_go_when_the_game_starts(store: Store) -> None:
     hosted = await store.hosting.create(challenge())
-    hosted = await store.hosting.update(hosted, choice=(C, SetupChoice("aggressive", "Q", "v3h17")))
-    assert await store.hosting.private_setup_choice(hosted.id, C) == SetupChoice(
-        "aggressive", "Q", "v3h17"
-    )
+    chosen = SetupChoice.of({"strategy": "aggressive", "ruler": "Q", "assassin": "v3h17"})
+    hosted = await store.hosting.update(hosted, choice=(C, chosen))
+    assert await store.hosting.private_setup_choice(hosted.id, C) == chosen
     assert await store.hosting.private_setup_choice(hosted.id, O) is None
     options = Options(board="long", assassins=True, rulers=("Q", "K"))
-    new = NewMatch(GUILD, 100, 1, 2, options, ("v3h17", None), deadline=99.0)
+    spec = spec_of(Game(options, assassin_starts=("v3h17", None)))
+    new = NewMatch(GUILD, 100, 1, 2, spec, deadline=99.0)
     hosted, match = await store.hosting.start(hosted, new, [Post(100, "the game begins")])
     assert hosted.match_id == match.id and match.deadline == 99.0
     assert await store.hosting.private_setup_choice(hosted.id, C) is None
-    assert await store.private_assassin_start(match.id, C) == "v3h17"
+    assert (await store.private_secrets(match.id, C))["assassin"] == "v3h17"
     everything_public = repr(
         [await store.hosting.live(), await store.public_log(match.id), await store.active_matches()]
     )

@@ -29,8 +29,8 @@ MATCHES = itertools.cycle(
     [
         (Terms(game="torishogi", rated=False, turn_seconds=HOUR), "hard", "easy"),
         (Terms(game="torii", rated=False, turn_seconds=HOUR), "normal", "easy"),
-        (Terms(board="short", rated=False, turn_seconds=HOUR), "hard", "easy"),
-        (Terms(game="torii", powers=False, turn_seconds=HOUR), "easy", "hard"),
+        (Terms(options={"board": "short"}, rated=False, turn_seconds=HOUR), "hard", "easy"),
+        (Terms(game="torii", options={"powers": False}, turn_seconds=HOUR), "easy", "hard"),
     ]
 )
 SETTINGS = Settings(burst=1000, every=0.001, ai_seconds=0.02, ai_processes=1)

@@ -126,7 +126,7 @@ async def test_an_aborted_game_is_played_again_and_a_lapsed_setup_loses_it(h: Ha
     assert "Game 1 ended without a result (aborted)" in h.delivery.texts(place.channel_id)[-2]
     again = await players_here(h, place.channel_id)
     assert [u.id for u in again] == [ANN.id, BOB.id]  # game 1 again, ann Challenger
-    await h.service.setup(place, ANN, strategy="aggressive")
+    await h.service.setup(place, ANN, {"strategy": "aggressive"})
     await h.advance(2 * 86400)  # bob never chose a setup: the setup lapses
     texts = h.delivery.texts(place.channel_id)
     assert any(t.startswith("Game 1 is over, won by ann: points scored ann 0") for t in texts)

@@ -61,8 +61,8 @@ async def players_here(h: Harness, thread: int) -> tuple[User, User]:
 
 async def set_up(h: Harness, place: Place) -> tuple[User, User]:
     challenger, opposition = await players_here(h, place.channel_id)
-    await h.service.setup(place, challenger, strategy="aggressive")
-    await h.service.setup(place, opposition, strategy="aggressive")
+    await h.service.setup(place, challenger, {"strategy": "aggressive"})
+    await h.service.setup(place, opposition, {"strategy": "aggressive"})
     return challenger, opposition
 
 

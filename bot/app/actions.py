@@ -10,8 +10,8 @@ when they play in several."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
 from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User
@@ -31,7 +31,7 @@ from bot.service.phases import (
 )
 from bot.service.showing import game_title, match_heading, result_words, stored_outcome
 from bot.service.texts import escape, quote
-from rules import DEFAULT, Side
+from rules import DEFAULT, GAMES, Side
 
 from .answers import Answer, Unusable
 from .buttons import TURN, Press, presses
@@ -281,18 +281,13 @@ class Actions:
         return await self._headed(caller, place, Answer.of(reply))
 
     async def setup(
-        self,
-        caller: Caller,
-        match: str | None,
-        strategy: str | None,
-        ruler: str | None,
-        assassin: str | None,
-        spirit: str | None = None,
+        self, caller: Caller, match: str | None, typed: Mapping[str, str | None]
     ) -> Answer:
+        """The caller's setup answers: the typed command's options by question name
+        (``strategy``, ``ruler``, ``assassin``, ``spirit``), those given."""
         place = await self.place(caller, match)
-        reply = await self.service.setup(
-            place, caller.user, strategy=strategy, ruler=ruler, assassin=assassin, spirit=spirit
-        )
+        answers = {name: text for name, text in typed.items() if text is not None}
+        reply = await self.service.setup(place, caller.user, answers)
         return await self._headed(caller, place, Answer.of(reply))
 
     # ---- turns ---------------------------------------------------------------------------
@@ -374,13 +369,14 @@ class Actions:
         place = await self.place(caller, match)
         return await self.service.choices(place, caller.user, typed)
 
-    async def assassin_squares(self, caller: Caller, match: str | None, typed: str) -> list[str]:
-        """The caller's allowed Assassin start squares starting with ``typed`` (R41)."""
+    async def offered(self, caller: Caller, match: str | None, name: str, typed: str) -> list[str]:
+        """The answers the caller's free-text setup question ``name`` may take now, starting
+        with ``typed`` (TORA's Assassin: the free squares of their home edge, R41)."""
         try:
             place = await self.place(caller, match)
         except Unusable:
             return []
-        return await self.service.assassin_squares(place, caller.user, typed)
+        return await self.service.offered(place, caller.user, name, typed)
 
     # ---- agreements and endings ----------------------------------------------------------
     async def agree(self, caller: Caller, match: str | None, kind: str) -> Answer:
@@ -482,21 +478,34 @@ def _place(hosted: Hosted) -> Place:
     return Place(hosted.guild_id, hosted.channel_id)
 
 
+def game_options() -> list[str]:
+    """The challenge's options that are a game's own (``GameType.option_nouns``: TORA's
+    board, terrain, Assassins and point target, Torii's powers): the game checks them, and
+    refuses another game's by name."""
+    owned = {name for kind in GAMES.values() for name in kind.option_nouns}
+    return [f.name for f in fields(ChallengeOptions) if f.name in owned]
+
+
 def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
-    """The service's Terms from the typed options (the server's default deadline, if any)."""
+    """The service's Terms from the typed options (the server's default deadline, if any):
+    the game's own options are those given, an option left at the command's default being
+    not given; a terrain map without a terrain is a custom terrain."""
     turn = Terms().turn_seconds if default_turn is None else default_turn
     if options.deadline is not None:
         turn = parse_duration(options.deadline)
+    if options.terrain_map and options.terrain == "none":
+        options = replace(options, terrain="custom")
+    unset = ChallengeOptions()
+    given = {
+        name: getattr(options, name)
+        for name in game_options()
+        if getattr(options, name) != getattr(unset, name)
+    }
     return Terms(
-        board=options.board,
-        terrain="custom" if options.terrain_map and options.terrain == "none" else options.terrain,
-        terrain_map=options.terrain_map,
-        assassins=options.assassins,
+        game=options.game,
+        options=given,
         turn_seconds=turn,
-        target=options.target,
         rated=options.ai is None if options.rated is None else options.rated,
         roles=options.roles,
         forfeit_after=options.forfeit_after,
-        game=options.game,
-        powers=options.powers,
     )

@@ -4,7 +4,7 @@ everywhere (not your turn, no match here), for the front end to show as a hint."
 
 from __future__ import annotations
 
-from rules.tora import CUSTOM, STRATEGIES, preset_names
+from rules import DEFAULT, GAMES, game_type
 
 from . import guide
 from .actions import Actions
@@ -32,17 +32,22 @@ class Completions:
 
     @staticmethod
     def strategy(typed: str) -> list[Completion]:
-        return _same([s for s in STRATEGIES if s.startswith(typed.strip().lower())])
+        """The strategies a game offers (TORA's), those starting with what was typed."""
+        return _same(_starting(_every("strategy"), typed))
 
     async def assassin(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
         """Where the caller's own Assassin may start, under the strategy they chose (R41)."""
-        return _same(await self.actions.assassin_squares(caller, match, typed))
+        return _same(await self.actions.offered(caller, match, "assassin", typed))
 
     @staticmethod
-    def terrain(board: str, typed: str) -> list[Completion]:
-        """The presets of the board chosen so far, and ``custom``."""
-        names = [*preset_names(board), CUSTOM]
-        return _same([n for n in names if n.startswith(typed.strip().lower())])
+    def terrain(game: str | None, board: str, typed: str) -> list[Completion]:
+        """The terrains of the game and board chosen so far (TORA's presets of the board,
+        and ``custom``)."""
+        try:
+            kind = game_type(game or DEFAULT)
+        except ValueError:
+            return []
+        return _same(_starting(kind.option_choices("terrain", {"board": board}), typed))
 
     async def spirit(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
         """The match's Spirits with what each does (its power), those starting with what
@@ -67,3 +72,17 @@ class Completions:
 
 def _same(values: list[str]) -> list[Completion]:
     return [(value, value) for value in values]
+
+
+def _starting(values: tuple[str, ...], typed: str) -> list[str]:
+    wanted = typed.strip().lower()
+    return [value for value in values if value.startswith(wanted)]
+
+
+def _every(name: str) -> tuple[str, ...]:
+    """What every game offers for option or answer ``name`` with its defaults, in the order
+    of the registry, each once."""
+    found: dict[str, None] = {}
+    for kind in GAMES.values():
+        found |= dict.fromkeys(kind.option_choices(name, {}))
+    return tuple(found)

@@ -5,17 +5,27 @@ input is trusted."""
 
 from __future__ import annotations
 
-from rules.tora import MAX_MAP, MAX_SQUARE_TEXT
+from rules import GAMES
 
 from .answers import Unusable
 from .parsing import MAX_TEXT
+
+
+def longest(name: str, default: int) -> int:
+    """The longest text any game takes for its free-text option or answer ``name``
+    (``GameType.text_bounds``: TORA's terrain map and Assassin square), else ``default``."""
+    return max(
+        (kind.text_bounds[name] for kind in GAMES.values() if name in kind.text_bounds),
+        default=default,
+    )
+
 
 ACTION_TEXT = 400  # an action, or a turn's actions with ';'
 DURATION_TEXT = MAX_TEXT  # 90m, 24h, 3d...
 MATCH_PICK = 20  # a match number, picked from a list
 WORD_TEXT = 20  # a strategy, a terrain preset
-SQUARE_TEXT = MAX_SQUARE_TEXT  # an Assassin's start, or none
-MAP_TEXT = MAX_MAP  # a custom terrain map
+SQUARE_TEXT = longest("assassin", 24)  # an Assassin's start, or none
+MAP_TEXT = longest("terrain_map", 2000)  # a custom terrain map
 TOPIC_TEXT = 100  # a ruling, piece or word to look up
 NAME_TEXT = 60  # a tournament's name
 REASON_TEXT = 300  # why an admin removes a result

@@ -95,12 +95,13 @@ class Completing(Serving, app_commands.Group):
     async def complete_terrain(
         self, interaction: discord.Interaction[Any], current: str
     ) -> Choices:
-        """The presets of the board chosen so far (short by default), and ``custom``."""
+        """The terrains of the game and board chosen so far (TORA's presets of the board,
+        short by default, and ``custom``)."""
         found = self.handlers.app.completions
-        board = _option(interaction, "board") or "short"
+        game, board = _option(interaction, "game"), _option(interaction, "board") or "short"
 
         async def terrains() -> list[Completion]:
-            return found.terrain(board, current)
+            return found.terrain(game, board, current)
 
         return await safely(interaction, terrains)
 

@@ -154,11 +154,8 @@ class Tora(Completing, app_commands.Group):
         match: MatchPick | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), self.app.actions
-        await self.answer(
-            interaction,
-            lambda: actions.setup(caller, match, strategy, ruler, assassin, spirit),
-            private=True,
-        )
+        typed = {"strategy": strategy, "ruler": ruler, "assassin": assassin, "spirit": spirit}
+        await self.answer(interaction, lambda: actions.setup(caller, match, typed), private=True)
 
     # ---- turns -------------------------------------------------------------------------
     @app_commands.command(description="Play your turn with menus: pick a piece, then what it does")

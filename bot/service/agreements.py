@@ -8,8 +8,7 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
-from rules import ActionError, Side
-from rules.tora import TORA
+from rules import GAMES, ActionError, Side
 from storage import Hosted
 
 from . import showing
@@ -86,12 +85,21 @@ def _check_proposal(ctx: Context, table: Table, kind: str) -> None:
     if kind == PAUSE and table.paused:
         raise Refused(f"The match is already paused; resume it with {ctx.cmd('resume')}.")
     if kind == RESET and RESET not in table.game.agreements():
-        if table.terms.game != TORA.id:
-            raise Refused(f"{table.terms.title} has no reset: it is TORA's, in a series (R28).")
-        raise Refused(
-            "A reset needs a series to a point target on the long board and a player down to "
-            "one command piece (R28)."
-        )
+        raise Refused(_unavailable(table, kind))
+
+
+def _unavailable(table: Table, kind: str) -> str:
+    """Why the players cannot agree on ``kind`` now: what it needs in their game, or which
+    game has it (TORA's reset, in a series: R28)."""
+    title = table.terms.title
+    for owner in GAMES.values():
+        for agreement in owner.agreements:
+            if agreement.kind != kind:
+                continue
+            if owner is table.terms.kind:
+                return agreement.needs
+            return f"{title} has no {kind}: it is {owner.title}'s, {agreement.where}."
+    return f"{title} has no {kind}."
 
 
 async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from rules import GameState, GameView, Side, game_type
 from rules.protocol import GameEvent
-from storage import MatchOptions, new_game, write_record
+from storage import write_record
 
 from . import showing
 from .context import Context, Mail
@@ -41,14 +41,8 @@ def names_of(table: Table) -> tuple[str, str]:
     return table.side_name(Side.CHALLENGER), table.side_name(Side.OPPOSITION)
 
 
-async def game_start(
-    ctx: Context,
-    table: Table,
-    options: MatchOptions,
-    starts: tuple[str | None, ...],
-    lead: str = "",
-) -> Mail:
-    game: GameState = new_game(table.terms.game, options, (starts[0], starts[1]))
+async def game_start(ctx: Context, table: Table, game: GameState, lead: str = "") -> Mail:
+    """The posts of a new ``game``'s start."""
     view = game.view_for(None)
     status = table.status(ctx.now())
     mail = Mail(table.channel_id)

@@ -37,9 +37,9 @@ from typing import Any
 
 import ai
 from bot.lifeline import die_with_parent
-from rules import GameState, IllegalAction
+from rules import GameState, IllegalAction, game_type
 from rules.protocol import GameTurn
-from storage import Match, heavy
+from storage import Match
 from storage.matches.log import DEADLINE, END, Step, play
 
 from .fairness import FairQueue, Owner
@@ -177,7 +177,7 @@ class Offload:
 
     async def end_turn(self, match: Match, deadline: bool = False) -> GameTurn:
         """``match.end_turn()`` (or its end by the deadline), off the event loop."""
-        if not (self._sizes["rules"] and heavy(match.game)):
+        if not (self._sizes["rules"] and game_type(match.game.game_type).heavy(match.game)):
             ender = match.end_turn_by_deadline if deadline else match.end_turn
             return await asyncio.to_thread(ender)
         data = pickle.dumps((match.game, DEADLINE if deadline else END), pickle.HIGHEST_PROTOCOL)

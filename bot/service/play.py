@@ -290,8 +290,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     ]
     if game.side == side:
         lines.append(staged_text(ctx, table))
-    if getattr(view, "private_record", ()):  # TORA: the viewer's own Assassin
-        lines.append("Your Assassin's record: " + "; ".join(view.private_record) + ".")
+    lines += showing.private_notes(view)  # TORA: the viewer's own Assassin's record
     image = await ctx.private_file(view, status)
     return Reply("\n".join(lines), (image,), stamp=table.stamp)
 

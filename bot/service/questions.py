@@ -1,16 +1,15 @@
 """The setup questions of a game (its ``GameType``'s: TORA's strategy, Ruler and Assassin,
-Torii's Spirit), and the setup form a front end shows them in. A game other than TORA has its
-answers kept and checked here, private until both players are done; TORA's (strategy, Ruler,
-Assassin) are ``setup_phase``'s own."""
+Torii's Spirit), the answers a request gives them, and the setup form a front end shows them
+in. The game judges and words its own answers (``GameType.answer_setup``); here a request's
+answers are sorted first: those this match asks, those the game asks only in other matches
+(TORA's Ruler on the short board) and those of another game, set aside and named."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules import SetupQuestion, Side, game_type
-from rules.tora import TORA
-from storage import SetupChoice
+from rules import GAMES, GameType, SetupQuestion, Side
 
 from .errors import Refused
 from .ports import Stamp
@@ -21,7 +20,7 @@ from .texts import listing, quote
 @dataclass(frozen=True)
 class Field:
     """One setup question as a form shows it. ``options`` are what may be picked now: the
-    game's own, or for a free-text question (TORA's Assassin square) those the host offers
+    game's own, or for a free-text question (TORA's Assassin square) those the game offers
     (``free``); ``descriptions`` say what each means ("" when nothing); ``waiting`` says why
     nothing may be picked yet."""
 
@@ -48,17 +47,17 @@ class SetupForm:
 
 def questions(terms: Terms) -> tuple[SetupQuestion, ...]:
     """The match's setup questions (TORA's depend on its board and Assassins)."""
-    if terms.game == TORA.id:
-        return TORA.setup_questions({"board": terms.board, "assassins": terms.assassins})
-    return game_type(terms.game).setup_questions(terms.game_rules())
+    return terms.kind.setup_questions(terms.checked)
 
 
-def prompt_lines(asked: tuple[SetupQuestion, ...]) -> list[str]:
-    """Lines per question: its prompt and the allowed answers, each with what it means."""
+def prompt_lines(terms: Terms, side: Side) -> list[str]:
+    """Lines per question: its prompt and the allowed answers, each with what it means (a
+    free-text question as the game words it for ``side``)."""
     lines = []
-    for question in asked:
+    for question in questions(terms):
         if not question.options:
-            lines.append(f"- {question.name}: {question.prompt}")
+            free = terms.kind.free_prompt(terms.checked, side, question)
+            lines.append(f"- {question.name}: {free}")
             continue
         if not question.descriptions:
             allowed = ", ".join(f"`{option}`" for option in question.options)
@@ -69,56 +68,82 @@ def prompt_lines(asked: tuple[SetupQuestion, ...]) -> list[str]:
     return lines
 
 
-def merged(terms: Terms, before: SetupChoice, given: Mapping[str, str]) -> SetupChoice:
-    """The answers after this request; Refused names a wrong answer and the allowed ones."""
-    asked = {question.name: question for question in questions(terms)}
-    answers = dict(before.answers)
-    for name, text in given.items():
-        question = asked.get(name)
-        if question is None:
-            wanted = listing([f"`{n}`" for n in asked]) or "nothing"
-            raise Refused(f"{terms.title} asks for {wanted} in its setup, not `{name}`.")
-        answer = _option(question, text)
-        if answer is None:
-            allowed = ", ".join(f"`{option}`" for option in question.options)
-            raise Refused(f"Your {name} is one of {allowed}, not {quote(text)}.")
-        answers[name] = answer
-    return SetupChoice(answers=tuple(sorted(answers.items())))
+def answered(
+    terms: Terms, side: Side, before: Mapping[str, str], given: Mapping[str, str]
+) -> tuple[dict[str, str], str]:
+    """The answers after this request, and a note for the player: what it set aside (a
+    player who answers too much has the rest taken, not everything refused) and what the
+    game says it undid. Refused when nothing applies or an answer is wrong, naming what is
+    allowed."""
+    kind, checked = terms.kind, terms.checked
+    asked = {question.name for question in questions(terms)}
+    applying = {name: text for name, text in given.items() if name in asked}
+    unasked = {n: t for n, t in given.items() if n not in asked and n in kind.answer_nouns}
+    foreign = [name for name in given if name not in asked and name not in unasked]
+    ignored = [f"your {kind.answer_nouns[n]} ({kind.unasked(checked, n)})" for n in unasked]
+    owned = _owned(kind, foreign)
+    ignored += [f"{listing(named)} ({owner}'s)" for owner, named in owned.items()]
+    strays = [name for name in foreign if not any(name in g.answer_nouns for g in GAMES.values())]
+    ignored += [f"your {quote(name)} (not {kind.title}'s)" for name in strays]
+    try:
+        if not applying and unasked:
+            kind.answer_setup(checked, side, before, unasked)  # the game says why not
+        if not applying:
+            raise Refused(_nothing_applies(terms, owned))
+        made = kind.answer_setup(checked, side, before, applying)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+    note = f"Ignored: {listing(ignored)}.\n{made.note}" if ignored else made.note
+    return made.answers, note
 
 
-def _option(question: SetupQuestion, text: str) -> str | None:
-    """The allowed answer ``text`` names, in any case."""
-    wanted = text.strip().lower()
-    return next((option for option in question.options if option.lower() == wanted), None)
+def _owned(kind: GameType, names: list[str]) -> dict[str, list[str]]:
+    """The answers among ``names`` that another game asks for, as "your <answer>" by the
+    title of that game, in the order it asks them."""
+    owned: dict[str, list[str]] = {}
+    for owner in GAMES.values():
+        if owner is kind:
+            continue
+        for name, noun in owner.answer_nouns.items():
+            if name in names:
+                owned.setdefault(owner.title, []).append(f"your {noun}")
+                names = [other for other in names if other != name]
+    return owned
 
 
-def missing(terms: Terms, choice: SetupChoice) -> list[str]:
-    answered = dict(choice.answers)
-    return [f"your {q.name}" for q in questions(terms) if q.required and q.name not in answered]
+def _nothing_applies(terms: Terms, owned: Mapping[str, list[str]]) -> str:
+    wanted = listing(missing(terms, {}))
+    if not owned:
+        return f"{terms.title} asks for {wanted}, not that."
+    owner, named = next(iter(owned.items()))
+    verb = "is" if len(named) == 1 else "are"
+    text = listing(named)
+    return f"{text[0].upper()}{text[1:]} {verb} {owner}'s; {terms.title} asks for {wanted}."
 
 
-def summary(choice: SetupChoice) -> list[str]:
-    return [f"{name} {answer}" for name, answer in choice.answers]
+def missing(terms: Terms, answers: Mapping[str, str]) -> list[str]:
+    """The required answers not given yet, as texts name them ("your Ruler")."""
+    return [q.missing for q in questions(terms) if q.required and q.name not in answers]
 
 
-def answers_of(choices: Mapping[Side, SetupChoice]) -> tuple[dict[str, str], dict[str, str]]:
+def summary(terms: Terms, answers: Mapping[str, str]) -> list[str]:
+    """The answers given so far in words ("strategy aggressive", "Assassin starts on
+    v3h17"), in the order of the questions."""
+    words = terms.kind.answer_words
+    return [words(q.name, answers[q.name]) for q in questions(terms) if q.name in answers]
+
+
+def answers_of(
+    choices: Mapping[Side, Mapping[str, str]],
+) -> tuple[dict[str, str], dict[str, str]]:
     """Both sides' answers, Challenger's first."""
-    first, second = (dict(choices[side].answers) for side in Side)
+    first, second = (dict(choices[side]) for side in Side)
     return first, second
 
 
-def answered(choice: SetupChoice) -> dict[str, str]:
-    """Every answer in ``choice`` by question name, TORA's and the others'."""
-    tora = {"strategy": choice.strategy, "ruler": choice.ruler, "assassin": choice.assassin}
-    return {name: text for name, text in tora.items() if text is not None} | dict(choice.answers)
-
-
-def fields(
-    terms: Terms, choice: SetupChoice, offered: Mapping[str, tuple[tuple[str, ...], str]]
-) -> tuple[Field, ...]:
+def fields(terms: Terms, side: Side, chosen: Mapping[str, str]) -> tuple[Field, ...]:
     """The form's fields: each question with its options, the free-text ones with what the
-    host ``offered`` for them (options, and why there are none yet)."""
-    chosen = answered(choice)
+    game offers ``side`` for them now (options, and why there are none yet)."""
     made = []
     for question in questions(terms):
         if question.options:
@@ -133,7 +158,7 @@ def fields(
                 )
             )
             continue
-        options, waiting = offered.get(question.name, ((), ""))
+        options, waiting = terms.kind.offered(terms.checked, side, chosen, question.name)
         made.append(
             Field(
                 question.name,

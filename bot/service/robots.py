@@ -124,10 +124,8 @@ def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
 
     async def flow(table: Table) -> Reply:
         if job.kind == CHOOSE:
-            strategy, ruler, assassin, answers = setup_phase.drawn_setup(
-                table.terms, job.side, ctx.rng
-            )
-            return await setup_phase.choose(ctx, table, user, strategy, ruler, assassin, answers)
+            answers = setup_phase.drawn_setup(table.terms, job.side, ctx.rng)
+            return await setup_phase.choose(ctx, table, user, answers)
         if job.kind == TURN:
             if job.offer_draw:
                 await agreements.propose(ctx, table, user, DRAW)

@@ -297,24 +297,20 @@ class MatchService(Host):
         self,
         place: Place,
         user: User,
-        *,
-        strategy: str | None = None,
-        ruler: str | None = None,
-        assassin: str | None = None,
-        spirit: str | None = None,
-        answers: Mapping[str, str] | None = None,
+        answers: Mapping[str, str],
         expect: Stamp | None = None,
     ) -> Reply:
-        """A player's private setup choices, any of them at a time (the reply is private):
-        TORA's strategy, Ruler and Assassin, Torii's Spirit, or any game's ``answers`` by
-        question name (as a setup form gives them)."""
-        given = dict(answers or {}) | ({"spirit": spirit} if spirit is not None else {})
+        """A player's private setup answers by question name, any of them at a time (the
+        reply is private): TORA's ``strategy``, ``ruler`` and ``assassin``, Torii's
+        ``spirit``. Answers the match does not ask are set aside and named (none that it
+        asks: refused)."""
+        given = dict(answers)
         return await self._command(
             place,
             user,
             expect,
             (SETUP,),
-            lambda t: setup_phase.choose(self._ctx, t, user, strategy, ruler, assassin, given),
+            lambda t: setup_phase.choose(self._ctx, t, user, given),
         )
 
     async def setup_form(self, place: Place, user: User) -> SetupForm:
@@ -331,15 +327,16 @@ class MatchService(Host):
                 )
             return await setup_phase.form(self._ctx, table, user)
 
-    async def assassin_squares(self, place: Place, user: User, typed: str = "") -> list[str]:
-        """The user's own allowed Assassin start squares that start with ``typed``, for them
-        alone: to autocomplete ``setup``. Not rate limited, like ``choices``."""
+    async def offered(self, place: Place, user: User, name: str, typed: str = "") -> list[str]:
+        """The answers the user's own free-text setup question ``name`` may take now (TORA's
+        Assassin: the free squares of their home edge, R41) that start with ``typed``, for
+        them alone: to autocomplete ``setup``. Not rate limited, like ``choices``."""
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None or table.hosted.phase != SETUP:
                 return []
-            squares = await setup_phase.assassin_squares(self._ctx, table, user)
-        return [s for s in squares if s.startswith(typed.strip().lower())]
+            found = await setup_phase.offered(self._ctx, table, user, name)
+        return [option for option in found if option.startswith(typed.strip().lower())]
 
     # ---- turns ---------------------------------------------------------------------------
     async def play(

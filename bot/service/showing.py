@@ -1,7 +1,7 @@
-"""What the service's texts say of a game's state, for every game. TORA's views carry rounds,
-points, series and Assassins, and the service words them; every other game's view says its
-state in one line (``GameView.summary``). Also the line naming a hosted match and its game,
-and a result with the winner by name."""
+"""What the service's texts say of a game's state, for every game: its view's line
+(``GameView.summary``) and what its game type adds (``GameType.to_act``, ``turn_notes``:
+TORA's rounds, series and Assassins). Also the line naming a hosted match and its game, and
+a result with the winner by name."""
 
 from __future__ import annotations
 
@@ -9,29 +9,20 @@ from collections.abc import Sequence
 
 from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import FORFEIT
-from rules.tora import Event as ToraEvent
-from rules.tora import Game as ToraGame
-from rules.tora import Options
-from rules.tora import View as ToraView
 from storage import Hosted
 
 from .terms import Terms
-from .texts import listing, plural
 
 
 def series_number(game: GameState) -> int:
-    """The game of a TORA series (R28) being played; 1 in every other game."""
-    return game.game_number if isinstance(game, ToraGame) else 1
+    """The game of a series (TORA, R28) being played; 1 in a game without series."""
+    return game_type(game.game_type).series_number(game)
 
 
 def to_act(view: GameView) -> str:
-    """What the side to act has to do: "2 actions in round 3", "a move", or a decision in
-    the opponent's turn and what it is (the view words it: Torii's Monkey flip)."""
-    if isinstance(view, ToraView):
-        return f"{plural(view.actions_left, 'action')} in round {view.round}"
-    if view.deciding:
-        return f"{plural(view.actions_left, 'decision')} in the opponent's turn, {view.decision}"
-    return "a move"
+    """What the side to act has to do, in the game's words: "2 actions in round 3", "a
+    move", or a decision in the opponent's turn and what it is (Torii's Monkey flip)."""
+    return game_type(view.game).to_act(view)
 
 
 def standing(view: GameView, names: Sequence[str]) -> str:
@@ -40,51 +31,25 @@ def standing(view: GameView, names: Sequence[str]) -> str:
 
 
 def final_standing(view: GameView, names: Sequence[str]) -> str:
-    text = standing(view, names)
-    return text.replace("Score:", "Final score:", 1) if isinstance(view, ToraView) else text
+    """The state in a line once the game is over (TORA: "Final score: ...")."""
+    return game_type(view.game).final_summary(view, names) + "."
 
 
 def turn_notes(view: GameView, names: Sequence[str], series_before: int) -> list[str]:
     """What a finished turn did besides its actions (TORA: Assassins revealed, doomed pieces
     removed at the end of a round, a new game of a series)."""
-    if not isinstance(view, ToraView):
-        return []
-    lines = []
-    revealed = {_assassin_owner(event) for event in view.last_turn if event.revealed}
-    for side, record in view.published:
-        if side in revealed and record:
-            lines.append(
-                f"{names[side]}'s Assassin is revealed, so its record is public now "
-                f"(R44): {'; '.join(record)}."
-            )
-    if view.round_end:
-        removed = listing(view.removed_at_round_end(names))
-        lines.append(f"At the end of the round, doomed pieces are removed: {removed}.")
-    if view.game_number != series_before:
-        lines.append(
-            f"Game {series_before} of the series is over: a new board is set up for game "
-            f"{view.game_number}, and the points carry over."
-        )
-    return lines
-
-
-def _assassin_owner(event: ToraEvent) -> Side:
-    """Whose Assassin an action revealed: the searched side's, else the actor's own (it
-    showed itself by attacking or by moving onto an enemy, R42)."""
-    return event.side.other if event.searched else event.side
+    return game_type(view.game).turn_notes(view, names, series_before)
 
 
 def setup_words(game: GameState, side: Side) -> str:
-    """A player's public setup choices once the game starts (TORA: strategy and Ruler;
-    Torii: the Spirit)."""
-    if not isinstance(game, ToraGame):
-        _options, answers = game_type(game.game_type).setup_of(game)
-        return ", ".join(answers[side].values())
-    options: Options = game.options
-    strategy = options.challenger_setup if side == Side.CHALLENGER else options.opposition_setup
-    if options.board == "long":
-        return f"{strategy}, Ruler {options.rulers[side]}"
-    return strategy
+    """A player's public setup once the game starts (TORA: strategy and Ruler; Torii: the
+    Spirit)."""
+    return game_type(game.game_type).setup_words(game, side)
+
+
+def private_notes(view: GameView) -> list[str]:
+    """What a player's own board adds for them (TORA: their hidden Assassin's record)."""
+    return game_type(view.game).private_notes(view)
 
 
 def game_title(hosted: Hosted) -> str:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
-from rules import GAMES, game_type
-from rules.tora import CUSTOM, LONG, NONE, SHORT, TORA, Options, TerrainError, preset_names
-from storage import MatchOptions, Spec
+from rules import DEFAULT, GAMES, GameType, game_type
+from rules.registry import ladder_game, ladder_of
 
 from .errors import Refused
 from .texts import duration, quote
@@ -32,37 +34,50 @@ COMMAND_PATHS = {  # the commands that sit in a group of their own
 @dataclass(frozen=True)
 class Terms:
     """Everything a challenge sets. ``game`` is the game's id (``rules.registry``);
-    ``turn_seconds`` is each turn's deadline (also the time both players have to finish the
-    setup); ``forfeit_after`` turns missed in a row without any action lose the match (0:
-    never); ``board``, ``terrain``, ``assassins`` and ``target`` (a series to that many
-    points, R28, 0: a single game) are TORA's."""
+    ``options`` are the game's own options as the challenge gave them (TORA's board, terrain,
+    Assassins and a series' point target, R28; Torii's Spirit powers), which the game checks
+    (``GameType.check_options``: ``checked`` is what they come to); ``turn_seconds`` is each
+    turn's deadline (also the time both players have to finish the setup); ``forfeit_after``
+    turns missed in a row without any action lose the match (0: never)."""
 
-    board: str = SHORT
-    terrain: str = NONE  # a preset of the board, or "custom" with terrain_map
-    terrain_map: str = ""
-    assassins: bool = False
+    game: str = DEFAULT
+    options: Mapping[str, Any] = field(default_factory=dict)
     turn_seconds: float = DAY
-    target: int = 0
     rated: bool = True
     roles: str = "challenger"
     forfeit_after: int = 3
-    game: str = TORA.id
-    powers: bool | None = None  # Torii's Spirit powers (None: the game's default, on)
 
     @classmethod
-    def for_ladder(cls, board: str) -> Terms:
-        """The terms of a rated match on a ladder (TORA's ``short`` or ``long`` board, or
-        another game's id)."""
-        return cls(board=board, rated=True) if board in (SHORT, LONG) else cls(game=board)
+    def for_ladder(cls, ladder: str) -> Terms:
+        """The terms of a rated match on a ladder (``rules.registry``: TORA's ``short`` or
+        ``long`` board, another game's id): its game, with the ladder's options."""
+        found = ladder_game(ladder)
+        if found is None:
+            return cls(game=ladder)
+        kind, on = found
+        return cls(game=kind.id, options=dict(on.options), rated=True)
+
+    @property
+    def kind(self) -> GameType:
+        return game_type(self.game)
 
     @property
     def title(self) -> str:
-        return game_type(self.game).title
+        return self.kind.title
+
+    @cached_property
+    def checked(self) -> dict[str, Any]:
+        """The game's options made complete and checked (Refused says what is wrong)."""
+        try:
+            return self.kind.check_options(self.options)
+        except ValueError as exc:
+            raise Refused(str(exc)) from None
 
     @property
     def ladder_board(self) -> str:
-        """What the match is rated on: TORA's board (``short``, ``long``), else the game."""
-        return self.board if self.game == TORA.id else self.game
+        """The ladder the match is rated on: TORA's board (``short``, ``long``), else the
+        game (``rules.registry.ladder_of``)."""
+        return ladder_of(self.game, self.checked).id
 
     def check(self) -> None:
         """Refused, naming what is wrong and what is allowed, unless the terms are playable."""
@@ -71,22 +86,8 @@ class Terms:
             games = ", ".join(f"`{game}`" for game in others) + f" or `{last}`"
             raise Refused(f"The game is {games}, not {quote(self.game)}.")
         self._check_common()
-        if self.game != TORA.id:
-            self._check_no_tora_terms()
-            self.game_rules()
-            return
-        if self.powers is not None:
-            raise Refused("Only Torii has Spirit powers to turn on or off, not TORA.")
-        if self.board not in (SHORT, LONG):
-            raise Refused(f"The board is `short` or `long`, not {quote(self.board)}.")
-        if self.assassins and self.board != LONG:
-            raise Refused(
-                "Assassins are played on the long board only: choose the long board, or play "
-                "without Assassins."
-            )
-        self._check_terrain()
-        if not 0 <= self.target <= 999:
-            raise Refused("The point target is 0 (a single game) or a number up to 999.")
+        self._check_foreign()
+        self.checked  # noqa: B018 (checking is the point)
 
     def _check_common(self) -> None:
         if not SHORTEST_TURN <= self.turn_seconds <= LONGEST_TURN:
@@ -105,91 +106,35 @@ class Terms:
                 f"not {self.forfeit_after}."
             )
 
-    def _check_no_tora_terms(self) -> None:
-        """A board, terrain, Assassins or a point target are TORA's alone."""
-        tora_only = [
-            words
-            for words, given in (
-                ("a choice of board", self.board != SHORT),
-                ("terrain", self.terrain != NONE or bool(self.terrain_map)),
-                ("Assassins", self.assassins),
-                ("a point target", bool(self.target)),
-            )
-            if given
-        ]
-        if tora_only:
-            one = len(tora_only) == 1
-            named = ", ".join(tora_only[:-1]) + " or " * (not one) + tora_only[-1]
+    def _check_foreign(self) -> None:
+        """Options that are another game's (a board, Assassins or a point target in a
+        challenge to ToriShogi), named by the game they belong to."""
+        kind = self.kind
+        given = [name for name in self.options if name not in kind.option_nouns]
+        for owner in GAMES.values():
+            if owner is kind:
+                continue
+            named: list[str] = []
+            for name, noun in owner.option_nouns.items():
+                if name in given and noun not in named:
+                    named.append(noun)
+            if not named:
+                continue
+            one = len(named) == 1
+            listed = ", ".join(named[:-1]) + " or " * (not one) + named[-1]
             raise Refused(
-                f"{self.title} is played without {named}: {'that is' if one else 'those are'} "
-                f"TORA's. Leave {'it' if one else 'them'} out of a challenge to {self.title}."
+                f"{self.title} is played without {listed}: {'that is' if one else 'those are'} "
+                f"{owner.title}'s. Leave {'it' if one else 'them'} out of a challenge to "
+                f"{self.title}."
             )
-
-    def game_rules(self) -> dict[str, object]:
-        """The options of a game other than TORA, as its ``GameType`` takes them."""
-        given = {} if self.powers is None else {"powers": self.powers}
-        try:
-            return game_type(self.game).check_options(given)
-        except ValueError:
-            raise Refused(
-                f"Only Torii has Spirit powers to turn on or off, not {self.title}."
-            ) from None
-
-    def spec(self, answers: tuple[dict[str, str], dict[str, str]] = ({}, {})) -> MatchOptions:
-        """The stored options of a game other than TORA, with the players' setup answers."""
-        return Spec(self.game_rules(), answers)
-
-    def _check_terrain(self) -> None:
-        names = preset_names(self.board)
-        if self.terrain == CUSTOM:
-            if not self.terrain_map.strip():
-                raise Refused(
-                    "A custom terrain needs its map, e.g. `water v4h6 v5h6; forest v3h3`."
-                )
-        elif self.terrain_map:
-            raise Refused("A terrain map goes with the terrain `custom`.")
-        elif self.terrain not in names:
-            raise Refused(
-                f"The {self.board} board has no terrain {quote(self.terrain)}; choose one of "
-                f"{', '.join(f'`{name}`' for name in names)}, or `custom` with a map."
-            )
-        try:
-            self.options().make_terrain()
-        except (TerrainError, ValueError) as exc:
-            raise Refused(f"The terrain map cannot be used: {exc}.") from None
-
-    def options(
-        self,
-        setups: tuple[str, str] = ("aggressive", "aggressive"),
-        rulers: tuple[str, str] = ("K", "K"),
-    ) -> Options:
-        """The rules core's options, once the players' setup choices are known."""
-        return Options(
-            board=self.board,
-            challenger_setup=setups[0],
-            opposition_setup=setups[1],
-            terrain=self.terrain if self.terrain != CUSTOM else NONE,
-            terrain_map=self.terrain_map if self.terrain == CUSTOM else "",
-            assassins=self.assassins,
-            rulers=rulers,
-            target=self.target,
-        )
 
     def describe(self) -> str:
         """The terms in words, for the challenge post."""
-        parts = [f"{self.board} board"] if self.game == TORA.id else []
-        powers = self.game_rules().get("powers") if self.game != TORA.id else None
-        if powers is not None:  # the game has powers to turn on or off (Torii)
-            parts.append("with the Spirits' powers" if powers else "without powers")
-        if self.terrain == CUSTOM:
-            parts.append("custom terrain")
-        elif self.terrain != NONE:
-            parts.append(f"terrain {self.terrain}")
-        if self.assassins:
-            parts.append("with Assassins")
+        checked = self.checked
+        parts = self.kind.option_words(checked)
         parts.append(f"{duration(self.turn_seconds)} per turn")
-        if self.target:
-            parts.append(f"a series to {self.target} points")
+        series = self.kind.series_words(checked)
+        parts += [series] if series else []
         parts.append("rated" if self.rated else "casual")
         if self.roles == "random":
             parts.append("Challenger drawn at random")
@@ -198,7 +143,8 @@ class Terms:
         return ", ".join(parts)
 
     def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self), sort_keys=True)
+        fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+        return json.dumps(fields | {"options": dict(self.options)}, sort_keys=True)
 
     @classmethod
     def from_json(cls, text: str) -> Terms:
