@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from bot.tournament import Board, Captures, army, personal_score
 from bot.tournament.points import check_captures
 from rules.tora.layouts import LONG_SETUPS, SHORT_SETUPS
+from rules.tora.tournament import kinds_of
 
 FIELD_OF_LETTER = {
     "S": "soldiers",
@@ -78,10 +79,10 @@ def test_without_an_enemy_assassin_the_assassin_table_army_is_worth_55():
 
 
 def test_captures_from_the_rules_cores_letters():
-    taken = Captures.from_kinds(["G", "R", "A", "A", "S", "H", "C", "X"])
+    taken = Captures.of(kinds_of(["G", "R", "A", "A", "S", "H", "C", "X"]))
     assert taken == Captures(soldiers=1, archers=2, cannons=1, cavalry=1, command=2, assassin=1)
     with pytest.raises(ValueError, match="unknown piece letters: Z"):
-        Captures.from_kinds(["Z"])
+        kinds_of(["Z"])
 
 
 def test_captures_beyond_one_army_are_refused():

@@ -1,47 +1,24 @@
-"""What each player scored in a finished game, read off the rules core's final position.
-
-A side scores every enemy piece it removes (R27), and a command piece as soon as it is doomed
-(the game may end before the round removes it). So the pieces a side scored are the enemy's
-army as set up, less the enemy pieces still standing and not doomed. The one exception, a
-friendly piece removed with a revealed Assassin (R43), needs the Assassin rules, which
-tournament games do not use (docs/TOURNAMENTS.md, T16); the totals are checked against the
-rules core's own score all the same.
-"""
+"""What each player scored in a finished game, as the tournament game's scoring reads it off
+the final position (``scoring.scoring().scored``: the enemy army as set up, less the enemy
+pieces still standing and not doomed, checked against the game's own score)."""
 
 from __future__ import annotations
 
-from collections import Counter
-
-from rules.tora import Game, Side
+from rules import GameState, Side
 
 from .match import GameResult, Seat
-from .points import Captures, personal_score
+from .points import Captures
+from .scoring import scoring
 
 
-def scored_by(game: Game) -> dict[Side, Captures]:
-    """The enemy pieces each side scored in a finished game."""
-    if not game.is_over():
-        raise ValueError("captures are read once the game is over")
-    if game.options.assassins:
-        raise ValueError("tournament games are played without the Assassin rules")
-    if game.game_number != 1:
-        raise ValueError("tournament games are single games, not a series to a target")
-    army = Counter((p.side, p.kind) for p in Game(game.options).pieces())
-    standing = Counter((p.side, p.kind) for p in game.pieces() if not p.doomed)
-    scored = {}
-    for side in Side:
-        gone = army.copy()
-        gone.subtract(standing)
-        kinds = [kind for (owner, kind), n in gone.items() if owner is side.other for _ in range(n)]
-        scored[side] = Captures.from_kinds(kinds)
-        if personal_score(scored[side], False) != game.scores()[side]:
-            raise ValueError(
-                f"the {side.title}'s captures do not add up to its score {game.scores()[side]}"
-            )
-    return scored
+def scored_by(game: GameState) -> dict[Side, Captures]:
+    """The enemy pieces each side scored in a finished game (ValueError: a game outside the
+    tournament's rules, or unfinished)."""
+    first, second = scoring().scored(game)
+    return {Side.CHALLENGER: Captures.of(first), Side.OPPOSITION: Captures.of(second)}
 
 
-def game_result(game: Game, challenger: Seat) -> GameResult:
+def game_result(game: GameState, challenger: Seat) -> GameResult:
     """A finished game as a tournament result, ``challenger`` being the seat that played the
     Challenger."""
     scored = scored_by(game)

@@ -19,7 +19,6 @@ from bot.service import (
     Refused,
     Reply,
     SystemClock,
-    Terms,
     Threads,
     User,
     load_guild,
@@ -37,6 +36,7 @@ from .match import STARTING_RANK, check_target
 from .pairing import NoSubstitute
 from .points import Board
 from .progress import competitors, standings, tier_reached
+from .scoring import game_terms
 
 LONGEST_NAME = 60
 
@@ -99,7 +99,7 @@ class TournamentDesk:
             raise Refused(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
         if turn_seconds is None:
             turn_seconds = (await load_guild(self._store, place.guild_id)).turn_seconds or DAY
-        Terms(board=board, turn_seconds=turn_seconds).check()
+        game_terms(board, turn_seconds).check()
         await self._store.save_player(user.id, user.name)
 
         def work(tx: TournamentTx) -> None:

@@ -49,6 +49,7 @@ from .progress import (
     states,
     tier_rows,
 )
+from .scoring import game_terms
 from .transition import PlayerRank, Transition, ranks_after
 
 log = logging.getLogger(__name__)
@@ -325,7 +326,7 @@ class Flow:
             Place(t.guild_id, thread),
             User(challenger, names[challenger]),
             User(opposition, names[opposition]),
-            Terms(board=t.board, turn_seconds=t.turn_seconds, rated=False),
+            game_terms(t.board, t.turn_seconds, rated=False),
             texts.game_intro(t, row, number, names),
         )
         await self.store.tournaments.transact(

@@ -2,22 +2,11 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from enum import StrEnum
 
-from rules.tora import (
-    ARCHER,
-    ASSASSIN,
-    ASSASSIN_VALUES,
-    CANNON,
-    CAVALRY,
-    GENERAL,
-    RULER,
-    SOLDIER,
-    VALUES,
-)
+from .scoring import scoring
 
 
 class Board(StrEnum):
@@ -25,17 +14,6 @@ class Board(StrEnum):
 
     SHORT = "short"
     LONG = "long"
-
-
-# Captures field -> the rules core's piece letter whose R27 value it carries.
-_LETTERS = {
-    "soldiers": SOLDIER,
-    "archers": ARCHER,
-    "cannons": CANNON,
-    "cavalry": CAVALRY,
-    "command": GENERAL,
-    "assassin": ASSASSIN,
-}
 
 
 @dataclass(frozen=True)
@@ -60,13 +38,9 @@ class Captures:
                 raise ValueError(f"captured {field.name} cannot be negative")
 
     @classmethod
-    def from_kinds(cls, kinds: Iterable[str]) -> Captures:
-        """From the rules core's piece letters (G, R, A, S, H, C, X) of the pieces scored."""
-        counts = Counter(GENERAL if kind == RULER else kind for kind in kinds)
-        unknown = set(counts) - set(_LETTERS.values())
-        if unknown:
-            raise ValueError(f"unknown piece letters: {', '.join(sorted(unknown))}")
-        return cls(**{name: counts[letter] for name, letter in _LETTERS.items()})
+    def of(cls, counts: Mapping[str, int]) -> Captures:
+        """From captures counted by kind, as the scoring counts them."""
+        return cls(**counts)
 
     def counts(self) -> dict[str, int]:
         """Field name -> number captured."""
@@ -75,23 +49,13 @@ class Captures:
 
 def piece_values(assassins: bool) -> dict[str, int]:
     """R27 value of each Captures field: the second table when the Assassin rules are on."""
-    table = ASSASSIN_VALUES if assassins else VALUES
-    return {name: table[letter] for name, letter in _LETTERS.items()}
+    return scoring().values(assassins, 0)
 
 
 def army(board: Board, assassins: bool) -> Captures:
-    """A whole army, the most one player can capture in a game.
-
-    Short: 1 General, 1 Cannon, 3 Archers and 2 Soldiers (chapter 10: "1 General- 8 points,
-    1 Cannon/Catapult- 3 points, Combination of any two and three Archers and Soldiers").
-    Long: 1 Ruler and 2 Generals, 9 Archers, 9 Soldiers, 4 Cavalry, 2 Cannons and, with the
-    Assassin rules, the Assassin if the opponent fields one.
-    """
-    if board is Board.SHORT:
-        if assassins:
-            raise ValueError("the Assassin rules are played on the long board only (R40)")
-        return Captures(soldiers=2, archers=3, cannons=1, command=1)
-    return Captures(soldiers=9, archers=9, cannons=2, cavalry=4, command=3, assassin=int(assassins))
+    """A whole army, the most one player can capture in a game (ValueError: the Assassin
+    rules on the short board, R40)."""
+    return Captures.of(scoring().army(board, assassins))
 
 
 def check_captures(captures: Captures, board: Board, assassins: bool) -> None:
