@@ -194,7 +194,8 @@ async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: 
 
 def test_typed_options_become_terms() -> None:
     terms = terms_of(ChallengeOptions(board="long", deadline="3d", terrain_map="water v4h6"), None)
-    assert (terms.board, terms.turn_seconds, terms.terrain) == ("long", 259200.0, "custom")
+    board, terrain = terms.checked["board"], terms.checked["terrain"]
+    assert (board, terms.turn_seconds, terrain) == ("long", 259200.0, "custom")
     assert terms_of(ChallengeOptions(), 600.0).turn_seconds == 600.0
     assert terms_of(ChallengeOptions(), None).turn_seconds == 86400.0
 
