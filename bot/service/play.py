@@ -172,13 +172,13 @@ async def menu(
     key = f"choices:{group}"
     if key not in memo:
         memo[key] = await asyncio.to_thread(base.choices, group)
-    choices = await _warned(table, base, memo[key], shown)
+    choices = await warned(table, base, memo[key], shown)
     marks = pointing.pointing(header, choices)
     picture = await ctx.private_file(view, table.status(ctx.now()), "your-board.png", marks)
     return replace(head, choices=choices, letters=marks.letters, picture=picture)
 
 
-async def _warned(
+async def warned(
     table: Table, game: GameState, choices: tuple[Choice, ...], shown: Shown | None
 ) -> tuple[Choice, ...]:
     """``choices`` with the warnings of those ``shown`` (each worked out once per state)."""

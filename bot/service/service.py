@@ -25,7 +25,8 @@ from storage import CorruptMatch, Hosted
 from . import agreements, endings, hints, lobby, play, robots, setup_phase
 from .errors import Refused, StaleRequest
 from .fairness import Owner
-from .host import OVER, EndedListener, Host, check_stamp
+from .host import OVER, EndedListener, check_stamp
+from .looking import Looking
 from .models import Menu, Place, Reply, User
 from .offload import HINT, WorkerFailed
 from .phases import CHALLENGE, PLAYING, SETUP
@@ -39,7 +40,7 @@ from .texts import escape
 log = logging.getLogger(__name__)
 
 
-class MatchService(Host):
+class MatchService(Looking):
     # ---- life ----------------------------------------------------------------------------
     async def start(self, background: bool = True) -> None:
         """Reload every live match (its staged turn and clock), handle what fell due while

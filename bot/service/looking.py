@@ -1,0 +1,171 @@
+"""What a page shows of a hosted match, found by its number rather than its channel (a web
+board's address names the match): ``look`` reads one hosted match, live or ended, as a
+spectator or as one of its players sees it, in one read under the match's lock. A player's
+look holds what only they may know (their view, their staged actions, their legal actions
+with the squares each touches, their setup form); a spectator's, only ``view_for(None)``.
+Reads are not rate limited here: the front end that serves them limits its callers."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from rules import GameView, Outcome, Side, game_type
+from rules.protocol import Choice, ChoiceGroup
+from storage import Hosted, HostedNotFound
+
+from . import play, setup_phase
+from .errors import NotAllowed, Refused
+from .host import Host
+from .models import User
+from .phases import ENDED, PLAYING, SETUP
+from .ports import Stamp, Status
+from .questions import SetupForm
+from .table import Table
+from .terms import Terms
+
+NO_SUCH_MATCH = "There is no such match."
+
+
+@dataclass(frozen=True)
+class Moves:
+    """What a player may do now, for them alone: their staged actions, their legal actions
+    by group and each action (with the squares it touches and the rules' warning)."""
+
+    staged: tuple[str, ...] = ()
+    groups: tuple[ChoiceGroup, ...] = ()
+    choices: tuple[Choice, ...] = ()
+    actions_left: int = 0
+    prompt: str = ""
+    one_move: bool = False
+
+
+@dataclass(frozen=True)
+class Look:
+    """A hosted match as ``viewer`` (None: anyone) sees it now. ``view`` is the game's view
+    for ``viewer`` (None before the game begins), ``names`` the players' names as written
+    (the Challenger's first), ``versions`` those stored (they move on with hidden changes
+    too: never show them). ``moves`` and ``setup`` are the viewer's own, when they may act."""
+
+    hosted: Hosted
+    terms: Terms
+    viewer: Side | None
+    names: tuple[str, str]
+    stamp: Stamp
+    versions: tuple[int, int | None]
+    status: Status
+    view: GameView | None = None
+    outcome: Outcome | None = None
+    offers: Mapping[str, Side] = field(default_factory=dict)
+    moves: Moves | None = None
+    setup: SetupForm | None = None
+
+    @property
+    def user_id(self) -> int | None:
+        """The viewer's user id (None for anyone)."""
+        return None if self.viewer is None else self.hosted.player(self.viewer)
+
+
+class Looking(Host):
+    """The match service's reads by match number (``MatchService`` inherits them)."""
+
+    async def look(self, hosted_id: int, viewer: Side | None = None) -> Look:
+        """Hosted match ``hosted_id`` as ``viewer`` sees it (Refused: there is none, or it
+        has not begun to be played; a player's look of an ended match is refused too: its
+        page is the public one)."""
+        found = await self._hosted(hosted_id)
+        async with self._lock(found.channel_id):
+            table = await self._loaded(found.channel_id)
+            if table is not None and table.hosted.id == hosted_id:
+                return await self._look_live(table, viewer)
+        return await self._look_stored(hosted_id, viewer)
+
+    async def _look_live(self, table: Table, viewer: Side | None) -> Look:
+        hosted = table.hosted
+        look = Look(
+            hosted,
+            table.terms,
+            viewer,
+            _names(table),
+            table.stamp,
+            table.versions,
+            table.status(self._ctx.now()),
+            offers=table.offers(),
+        )
+        if viewer is not None and hosted.phase == SETUP:
+            user = User(hosted.player(viewer), table.raw_name(hosted.player(viewer)))
+            look = replace(look, setup=await setup_phase.form(self._ctx, table, user))
+        if table.match is None:
+            return look
+        game = table.game
+        look = replace(look, view=game.view_for(viewer), outcome=game.outcome())
+        acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
+        if viewer is not None and acting and game.side == viewer:
+            look = replace(look, moves=await self._moves(table))
+        return look
+
+    async def _moves(self, table: Table) -> Moves:
+        """The acting player's actions, each with the rules' warning (worked out once per
+        state of the match, as the Play panel's are)."""
+        memo = table.memo()
+        game = table.game
+        if "base" not in memo:
+            memo["base"] = play.before_last(game) if play.replaces(game) else game
+        base = memo["base"]
+        if "menu" not in memo:
+            memo["menu"] = await asyncio.to_thread(base.menu)
+        if "choices:*" not in memo:
+            memo["choices:*"] = await asyncio.to_thread(base.choices, None)
+        choices = await play.warned(table, base, memo["choices:*"], None)
+        return Moves(
+            tuple(game.staged()),
+            memo["menu"],
+            choices,
+            game.actions_left,
+            base.prompt(),
+            game_type(game.game_type).one_move,
+        )
+
+    async def _look_stored(self, hosted_id: int, viewer: Side | None) -> Look:
+        """An ended match (or one another process just ended), from the store."""
+        hosted = await self._hosted(hosted_id)
+        if viewer is not None and hosted.phase == ENDED:
+            raise NotAllowed("That match has ended; its public page stays.")
+        table = Table(hosted, Terms.from_json(hosted.terms), await self._names(hosted))
+        if hosted.match_id is not None:
+            table.match = await self._ctx.store.load(hosted.match_id)
+        if hosted.phase != ENDED:  # another process holds it now: read as it is stored
+            return await self._look_live(table, viewer)
+        look = Look(
+            hosted,
+            table.terms,
+            None,
+            _names(table),
+            table.stamp,
+            table.versions,
+            table.status(self._ctx.now()),
+        )
+        if table.match is None:
+            return look
+        game = table.game
+        return replace(look, view=game.view_for(None), outcome=game.outcome())
+
+    async def _hosted(self, hosted_id: int) -> Hosted:
+        try:
+            return await self._ctx.store.hosting.get(hosted_id)
+        except HostedNotFound:
+            raise Refused(NO_SUCH_MATCH) from None
+
+    async def watched_versions(self, hosted_ids: list[int]) -> dict[int, tuple[int, int | None]]:
+        """The stored versions of these hosted matches, in one read: what a front end polls
+        to learn of changes other processes made."""
+        return await self._ctx.store.hosting.versions_of(hosted_ids)
+
+
+def _names(table: Table) -> tuple[str, str]:
+    """The players' names as written; "anyone" for a seat an open challenge leaves."""
+    hosted = table.hosted
+    ids = (hosted.challenger_id, hosted.opposition_id)
+    first, second = ("anyone" if i is None else table.raw_name(i) for i in ids)
+    return first, second
