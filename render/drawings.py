@@ -17,8 +17,21 @@ from typing import Any
 from rules import game_type
 
 from . import generic
-from .pointing import MarkFields
+from .pointing import Cell, MarkFields
 from .status import StatusFields, StatusInfo
+
+Cells = Callable[[Any], dict[str, Cell]]
+
+
+@dataclass(frozen=True)
+class Turned:
+    """A game's pictures drawn from the other side (the board turned half round, its labels
+    upright): ``board`` and ``own`` as the ``Drawing``'s, ``cells`` where each square is on
+    them."""
+
+    board: Callable[[Any, StatusFields], bytes]
+    own: Callable[[Any, StatusFields, MarkFields | None], bytes]
+    cells: Cells
 
 
 @dataclass(frozen=True)
@@ -27,7 +40,12 @@ class Drawing:
     player's own (of ``view_for(side)``, pointing out ``marks``: TORA's shows their hidden
     Assassin); ``views`` the public views of a record, at the start and after each turn, and
     ``replay`` their animated GIF; ``coordinates`` the start position with the board's
-    coordinates, for the game's quick start."""
+    coordinates, for the game's quick start. ``cells`` says where each square is on the
+    ``board`` and ``own`` pictures of a view (x, y of its top-left corner and its size, in
+    pixels), and each place off the board the viewer's actions can start from (a hand, as
+    ``rules.protocol.Touch`` names it): what a web page overlays to click. ``turned``, the
+    pictures from the other side, for a game whose drawing can turn the board (None: it
+    cannot)."""
 
     game: str
     board: Callable[[Any, StatusFields], bytes]
@@ -35,6 +53,8 @@ class Drawing:
     views: Callable[[str], Sequence[Any]]
     replay: Callable[[Sequence[Any], StatusInfo], bytes]
     coordinates: Callable[[], bytes]
+    cells: Cells
+    turned: Turned | None = None
 
 
 _DRAWINGS: dict[str, Drawing] = {}
@@ -62,6 +82,8 @@ def drawing_of(game: str) -> Drawing:
         generic.views_from_record,
         generic.replay_gif,
         functools.partial(generic.coordinates_png, game),
+        generic.cells,
+        Turned(generic.turned_board_png, generic.turned_own_png, generic.turned_cells),
     )
 
 
