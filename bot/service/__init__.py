@@ -19,6 +19,7 @@ from .errors import (
     StaleRequest,
 )
 from .guild import GuildSettings, load_guild, save_guild
+from .links import LinkRecords
 from .models import Menu, Place, Reply, User
 from .ports import (
     Attachment,
@@ -51,6 +52,7 @@ __all__ = [
     "DirectMessagesClosed",
     "GuildSettings",
     "Hosted",
+    "LinkRecords",
     "ManualClock",
     "MatchInfo",
     "MatchService",
