@@ -11,6 +11,7 @@ import contextlib
 import os
 import random
 import signal
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 from bot.app import menus
 from bot.build import Bot, build
-from bot.config import Config
+from bot.config import Config, WebConfig
 from bot.discord.client import point_at, sync_commands
 from bot.service import Clock, Settings
 from emulator import Emulator, Interaction, Msg
@@ -68,6 +69,7 @@ class Stage:
         self.shards = shards
         self.shard_count = shard_count
         self.children: dict[int, asyncio.subprocess.Process] = {}  # by process number
+        self.web_ports: dict[int, int] = {}  # each child's web board port, by process number
 
     async def __aenter__(self) -> Stage:
         await self.start()
@@ -83,7 +85,22 @@ class Stage:
     @property
     def config(self) -> Config:
         emu = self.emu
-        return Config(emu.token, self.database, "WARNING", None, emu.api_base, emu.gateway_url)
+        return Config(
+            emu.token,
+            self.database,
+            "WARNING",
+            None,
+            emu.api_base,
+            emu.gateway_url,
+            web=WebConfig(port=0),
+        )
+
+    @property
+    def web_url(self) -> str:
+        """Where the bot (the first process of it) serves its web board."""
+        if self.bot is not None and self.bot.web is not None:
+            return self.bot.web.url
+        return f"http://127.0.0.1:{self.web_ports[0]}"
 
     async def start(self) -> None:
         emu = self.emu
@@ -123,6 +140,7 @@ class Stage:
             "TORA_DB": database.url or str(database.path),
             "TORA_DISCORD_API": self.emu.api_base,
             "TORA_LOG_LEVEL": "WARNING",
+            "TORA_WEB_PORT": str(self.web_ports.setdefault(number, free_port())),
         }
         if database.schema:
             env["TORA_DB_SCHEMA"] = database.schema
@@ -293,6 +311,13 @@ class Stage:
         for key in sorted(named, key=len, reverse=True):
             text = text.replace(key, named[key])
         return text
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nothing listens on now (for a child process's web board)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def planned_turn(game: Game, rng: random.Random, attack: bool = True) -> list[str]:
