@@ -31,6 +31,7 @@ from bot.app.buttons import Press
 from bot.service import Attachment
 
 from .bounds import out_of_range
+from .links import with_links
 
 log = logging.getLogger(__name__)
 LIMIT = 2000  # characters in one Discord message
@@ -170,6 +171,7 @@ class Responder:
         async def shown() -> Outgoing:
             answer = await work()
             view = self.views(answer.buttons) if answer.buttons else None
+            view = with_links(view, answer.links)
             return Outgoing(answer.text, answer.files, answer.private, view)
 
         await self.show(interaction, shown, private=private)

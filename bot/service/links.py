@@ -1,10 +1,33 @@
-"""What the web board's private links keep in the store (``storage.hosting.links``), for
-the application layer's ``bot.app.links``, which signs and checks them."""
+"""The web board's links as the service words them (their labels, the warning that goes
+with a private one), and what its private links keep in the store (``storage.hosting.links``)
+for the application layer's ``bot.app.links``, which signs and checks them."""
 
 from __future__ import annotations
 
 from rules import Side
 from storage import LinkState, Store
+
+from .ports import Link
+from .terms import Settings
+
+PAGE = "Match page"  # a match's public page
+BOARD = "Open the board"  # a player's private board
+
+
+def page_link(url: str) -> Link:
+    return Link(PAGE, url)
+
+
+def board_link(url: str) -> Link:
+    return Link(BOARD, url)
+
+
+def holder_warning(settings: Settings) -> str:
+    """The line that goes wherever a private link is given."""
+    return (
+        f"-# {BOARD} is your own link: whoever holds it can play your turns, so keep it to "
+        f"yourself. {settings.cmd('board link:new')} replaces it."
+    )
 
 
 class LinkRecords:
