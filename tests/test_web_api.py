@@ -272,3 +272,16 @@ async def test_reads_beyond_the_allowance_are_refused(tmp_path: Path) -> None:
         match = await w.playing()
         statuses = [(await w.get(f"/api/m/{match}"))[0] for _ in range(4)]
         assert statuses == [200, 200, 200, 429]
+
+
+async def test_a_picked_pieces_warnings_are_asked_for_apart(w: World) -> None:
+    match = await w.playing()
+    mine = await w.me(match, C)
+    assert all(a["warning"] == "" for g in mine["choices"] for a in g["actions"])
+    token = await w.token(match, C)
+    group = mine["choices"][0]["key"]
+    status, found = await w.get(f"/api/me/warnings?group={group}", token)
+    assert status == 200 and found["group"] == group and isinstance(found["warnings"], dict)
+    assert (await w.get("/api/me/warnings?group=", token))[0] == 400
+    status, body = await w.get(f"/api/me/warnings?group={group}", await w.token(match, O))
+    assert status == 409 and body["error"].startswith("It is ann's turn")

@@ -94,6 +94,13 @@ class Boards:
         ]
         return versioned(state)
 
+    async def warnings(self, match: int, side: Side, group: str) -> dict[str, Any]:
+        """What the rules hold against the actions of ``side``'s piece ``group`` before
+        they are staged (R30 for a command piece), by notation: the state's actions leave
+        them empty, as working them out may cost a search each."""
+        found = await self.service.warnings(match, side, group)
+        return {"group": group, "warnings": found}
+
     async def _common(self, look: Look, url: str) -> dict[str, Any]:
         """The fields every state has; ``url`` is where its board picture is drawn."""
         hosted, view = look.hosted, look.view

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
-from rules import GameView, Outcome, Side, game_type
+from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from storage import Hosted, HostedNotFound
 
@@ -106,26 +106,42 @@ class Looking(Host):
         return look
 
     async def _moves(self, table: Table) -> Moves:
-        """The acting player's actions, each with the rules' warning (worked out once per
-        state of the match, as the Play panel's are)."""
+        """The acting player's actions, without the rules' warnings (``warnings`` gives a
+        group's: they may cost a search each), worked out once per state of the match."""
         memo = table.memo()
         game = table.game
-        if "base" not in memo:
-            memo["base"] = play.before_last(game) if play.replaces(game) else game
-        base = memo["base"]
+        base = _base(table)
         if "menu" not in memo:
             memo["menu"] = await asyncio.to_thread(base.menu)
         if "choices:*" not in memo:
             memo["choices:*"] = await asyncio.to_thread(base.choices, None)
-        choices = await play.warned(table, base, memo["choices:*"], None)
         return Moves(
             tuple(game.staged()),
             memo["menu"],
-            choices,
+            memo["choices:*"],
             game.actions_left,
             base.prompt(),
             game_type(game.game_type).one_move,
         )
+
+    async def warnings(self, hosted_id: int, viewer: Side, group: str) -> dict[str, str]:
+        """What the rules will hold against each action of ``group`` of the player of
+        ``viewer`` if staged now (only those with a warning), for them alone: worked out
+        for one piece at a time, once per state of the match (a search each, on TORA's long
+        board). Refused when they may not act now."""
+        found = await self._hosted(hosted_id)
+        async with self._lock(found.channel_id):
+            table = await self._loaded(found.channel_id)
+            if table is None or table.hosted.id != hosted_id:
+                raise NotAllowed("That match has ended; its public page stays.")
+            user = User(table.hosted.player(viewer), "")
+            play.acting_side(self._ctx, table, user)
+            memo, base = table.memo(), _base(table)
+            key = f"choices:{group}"
+            if key not in memo:
+                memo[key] = await asyncio.to_thread(base.choices, group)
+            warned = await play.warned(table, base, memo[key], None)
+        return {choice.notation: choice.warning for choice in warned if choice.warning}
 
     async def _look_stored(self, hosted_id: int, viewer: Side | None) -> Look:
         """An ended match (or one another process just ended), from the store."""
@@ -161,6 +177,15 @@ class Looking(Host):
         """The stored versions of these hosted matches, in one read: what a front end polls
         to learn of changes other processes made."""
         return await self._ctx.store.hosting.versions_of(hosted_ids)
+
+
+def _base(table: Table) -> GameState:
+    """The game a player's actions are chosen on: in a one-move game whose move is staged,
+    the game without it (a new move replaces it), as the Play panel has it."""
+    memo, game = table.memo(), table.game
+    if "base" not in memo:
+        memo["base"] = play.before_last(game) if play.replaces(game) else game
+    return memo["base"]
 
 
 def _names(table: Table) -> tuple[str, str]:

@@ -31,6 +31,7 @@ RETRY = 2000  # milliseconds a browser waits before it reconnects
 POLL = 1.0  # seconds between reads of the watched matches' versions
 POLLED = 500  # matches whose versions one query reads
 CLOSED = "closed"  # the version a stream's last event gives when its audience is gone
+STOP = ""  # what ends a stream without an event: the server stops (the page reconnects)
 
 Audience = tuple[int, Side | None]  # a match, and whose eyes (None: anyone)
 Versioner = Callable[[int, Side | None], Awaitable[str]]
@@ -81,7 +82,7 @@ class Hub:
         self._closing = True
         for streams in self._streams.values():
             for stream in streams:
-                stream.queue.put_nowait(CLOSED)
+                stream.queue.put_nowait(STOP)
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -184,6 +185,8 @@ class Hub:
             except TimeoutError:
                 await answer.write(b": heartbeat\n\n")
                 continue
+            if version == STOP:
+                return
             if version != last:
                 await answer.write(event(version))
                 last = version

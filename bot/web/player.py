@@ -35,6 +35,7 @@ class Player:
             web.get("/api/me", self.state),
             web.get("/api/me/board.png", self.board),
             web.get("/api/me/events", self.events),
+            web.get("/api/me/warnings", self.warnings),
             web.post("/api/me/{verb}", self.act),
         ]
 
@@ -82,6 +83,18 @@ class Player:
         answer = web.Response(body=png, content_type="image/png")
         answer.headers["Cache-Control"] = NO_STORE
         return answer
+
+    async def warnings(self, request: web.Request) -> web.Response:
+        """``?group=KEY``: the warnings of a picked piece's actions, by notation."""
+        seat, _token = await self.seat(request, "reads")
+        group = request.query.get("group", "")
+        if not PICK.fullmatch(group):
+            raise Refusal(400, "group is a piece's group key, 1 to 20 characters.")
+        try:
+            found = await self.site.boards.warnings(seat.match, seat.side, group)
+        except NotAllowed as exc:
+            raise Refusal(409, exc.message) from None
+        return private_json(found)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         seat, _token = await self.seat(request, "reads")
