@@ -20,6 +20,7 @@ const ui = {
   busy: false,
   picture: null, // the blob URL of the picture shown
   pictureUrl: null, // and where it came from
+  pressed: null, // the square last pressed
 };
 
 /** The player's token, from the address's fragment (then taken out of the address bar, so it
@@ -207,6 +208,7 @@ async function renderPicture() {
       ui.picture = URL.createObjectURL(blob);
       ui.pictureUrl = url;
       image.src = ui.picture;
+      await image.decode().catch(() => {}); // laid out before the cells are placed on it
     } catch (error) {
       say(error.message);
     }
@@ -265,6 +267,7 @@ function role(picked, action, square) {
 }
 
 function press(square) {
+  ui.pressed = square;
   clearError();
   const field = setupField(square);
   if (field) {
@@ -306,10 +309,12 @@ function act(action) {
   post("act", { notation: action.notation });
 }
 
+/** On the zoomed board, keep the picked piece (else the square last pressed) in view. */
 function followPick() {
   const picked = group(ui.picked);
-  if (!picked || !$("frame").classList.contains("zoomed")) return;
-  const cell = $("cells").querySelector(`[data-square="${CSS.escape(picked.origin)}"]`);
+  const square = picked && picked.origin ? picked.origin : ui.pressed;
+  if (!square || !$("frame").classList.contains("zoomed")) return;
+  const cell = $("cells").querySelector(`[data-square="${CSS.escape(square)}"]`);
   if (cell) cell.scrollIntoView({ block: "center", inline: "center" });
 }
 
@@ -332,6 +337,7 @@ function groupOption(g) {
 function renderPlayer(state) {
   const acting = myTurn();
   const staged = state.staged || [];
+  document.body.dataset.staged = String(staged.length); // for tests and styles alike
   $("prompt").textContent = acting ? state.prompt || "Your turn: pick a piece, then where it goes." : "";
   $("legend").hidden = !acting;
   $("undo").disabled = !acting || staged.length === 0;
@@ -384,7 +390,7 @@ function renderSetup(state) {
 function renderTools() {
   const turns = turnCount();
   if (ui.replay !== null && ui.replay > turns) ui.replay = null;
-  $("step").textContent = ui.replay === null ? `Now (${turns} turns)` : `Turn ${ui.replay} of ${turns}`;
+  $("step").textContent = ui.replay === null ? `Now, after ${turns} turn${turns === 1 ? "" : "s"}` : `Turn ${ui.replay} of ${turns}`;
   $("first").disabled = turns === 0 || ui.replay === 0;
   $("back").disabled = turns === 0 || ui.replay === 0;
   $("forward").disabled = ui.replay === null;
