@@ -6,14 +6,16 @@ channel's turn post, the opponent's notice)."""
 from __future__ import annotations
 
 import base64
+import logging
 from pathlib import Path
 
+import aiohttp
 import pytest
 from web_world import ANN, BOB, HERE, World
 
 from bot.app.links import NOT_VALID, REPLACED
 from bot.service import Terms
-from bot.web import Limits
+from bot.web import Limits, WebBoard
 from bot.web.guard import CSP, Allowance
 from rules import Side
 
@@ -285,3 +287,36 @@ async def test_a_picked_pieces_warnings_are_asked_for_apart(w: World) -> None:
     assert (await w.get("/api/me/warnings?group=", token))[0] == 400
     status, body = await w.get(f"/api/me/warnings?group={group}", await w.token(match, O))
     assert status == 409 and body["error"].startswith("It is ann's turn")
+
+
+async def test_a_challenge_not_yet_accepted_has_a_page_with_the_games_start(w: World) -> None:
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
+    match = reply.stamp.match
+    status, state = await w.get(f"/api/m/{match}")
+    assert status == 200 and state["phase"] == "challenge" and state["moves"] == []
+    assert state["board"]["turned"] is None and state["summary"] == ""
+    assert (await w.get(f"/api/m/{match}/board.png"))[0] == 200
+    assert (await w.get(f"/api/m/{match}/record"))[0] == 404
+
+
+async def test_a_served_board_logs_no_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The real server (``start``: its own port and access log), and the log it keeps."""
+    async with World(tmp_path / "served.sqlite3") as w:
+        match = await w.playing()
+        token = await w.token(match, C)
+        board = WebBoard(w.service, w.links, "127.0.0.1", 0)
+        await board.start()
+        try:
+            caplog.set_level(logging.DEBUG)
+            async with aiohttp.ClientSession() as session:
+                auth = {"Authorization": f"Bearer {token}", "Referer": f"/play#{token}"}
+                for path in ("/play", "/api/me", f"/api/m/{match}"):
+                    async with session.get(board.url + path, headers=auth) as answer:
+                        assert answer.status == 200
+        finally:
+            await board.stop()
+        lines = [record.getMessage() for record in caplog.records]
+        assert any(line.startswith("GET /api/me 200") for line in lines)
+        assert not any(token in line for line in lines)

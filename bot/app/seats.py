@@ -62,6 +62,8 @@ class Seats:
             raise Refused("There is no such match.")
         if hosted.phase == ENDED:
             raise NotAllowed("That match has ended, so nothing was done.")
+        if hosted.challenger_id is None:
+            raise NotAllowed("The challenge has not been accepted yet, so nothing was done.")
         user_id = hosted.player(seat.side)
         name = await self.service.records.player_name(user_id)
         user = User(user_id, name or f"player {user_id}")

@@ -90,7 +90,7 @@ class Looking(Host):
             _names(table),
             table.stamp,
             table.versions,
-            table.status(self._ctx.now()),
+            _status(table, self._ctx.now()),
             offers=table.offers(),
         )
         if viewer is not None and hosted.phase == SETUP:
@@ -160,7 +160,7 @@ class Looking(Host):
             _names(table),
             table.stamp,
             table.versions,
-            table.status(self._ctx.now()),
+            _status(table, self._ctx.now()),
         )
         if table.match is None:
             return look
@@ -189,8 +189,17 @@ def _base(table: Table) -> GameState:
 
 
 def _names(table: Table) -> tuple[str, str]:
-    """The players' names as written; "anyone" for a seat an open challenge leaves."""
+    """The players' names as written, the Challenger's first; before the sides are drawn
+    (a challenge), the challenger's and the one challenged ("anyone": an open challenge)."""
     hosted = table.hosted
     ids = (hosted.challenger_id, hosted.opposition_id)
+    if hosted.challenger_id is None:
+        ids = (hosted.issuer_id, hosted.invitee_id)
     first, second = ("anyone" if i is None else table.raw_name(i) for i in ids)
     return first, second
+
+
+def _status(table: Table, now: float) -> Status:
+    """What the board pictures show beside the view: the names, and the time left."""
+    over = table.match is not None and table.game.is_over()
+    return Status(*_names(table), "" if over else table.deadline_text(now))
