@@ -298,10 +298,28 @@ function pick(key) {
   renderDecisions();
   const picked = group(key);
   if (picked) {
+    loadWarnings(picked);
     say(`${picked.label}: ${picked.description || ""}`.replace(/: $/, ""));
     if (!picked.origin || !picked.actions.some((a) => a.spot in board().cells)) {
       offer(picked.label, picked.actions.map(actionOption));
     }
+  }
+}
+
+/** The rules' warnings of a picked piece's actions (R30: where a command piece could not end
+ * the turn), asked for one piece at a time (each can cost the server a search), then marked. */
+async function loadWarnings(picked) {
+  if (picked.warned) return;
+  try {
+    const url = `/api/me/warnings?group=${encodeURIComponent(picked.key)}`;
+    const response = await fetch(url, { headers: headers(), cache: "no-store" });
+    if (!response.ok) return;
+    const found = (await readJson(response)).warnings || {};
+    for (const action of picked.actions) action.warning = found[action.notation] || action.warning;
+    picked.warned = true;
+    if (group(ui.picked) === picked) renderCells();
+  } catch {
+    // Without its warnings the piece is still played; the rules refuse at the turn's end.
   }
 }
 
