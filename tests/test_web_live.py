@@ -118,15 +118,14 @@ async def test_the_streams_end_when_the_server_stops(w: World) -> None:
     assert await asyncio.wait_for(events.answer.content.read(), WAIT) == b""
 
 
-async def test_a_turn_ended_by_another_process_reaches_the_stream(tmp_path: Path) -> None:
-    """Two services on one database: the second ends a turn, the first's page hears of it
-    through the poll of the watched matches' versions."""
-    path = tmp_path / "shared.sqlite3"
-    async with World(path, heartbeat=0.05, poll=0.02) as w:
+async def test_a_turn_ended_by_another_process_reaches_the_stream(db: Config) -> None:
+    """Two services on one database (each backend): the second ends a turn, the first's
+    page hears of it through the poll of the watched matches' versions."""
+    async with World(db, heartbeat=0.05, poll=0.02) as w:
         match = await w.playing()
         events = await stream(w, f"/api/m/{match}/events")
         first = await events.version()
-        async with Harness(Config(path=path)) as other:
+        async with Harness(db) as other:
             service = other.service
             assert service is not None
             notation = await w.first_action(match, C)
