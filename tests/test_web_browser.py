@@ -1,6 +1,6 @@
-"""The web board in a real browser (headless Chromium through Playwright), against the bot on
-the Discord emulator with its web board served beside it: players open their private link from
-Discord and play by clicking (a TORA turn ended on the page reaches the channel and the
+"""The web board in a real browser (headless Chromium through Playwright), against the bot in
+its own process on the Discord emulator, serving its web board: players open their private link
+from Discord and play by clicking (a TORA turn ended on the page reaches the channel and the
 opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
 long board with an Assassin played on a phone's screen; a turn played with the keyboard alone),
 and a spectator's page follows a turn live.
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import random
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,10 +19,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from bot.app.links import Links
-from bot.service import LinkRecords
 from bot.service.links import BOARD, PAGE
-from bot.web import WebBoard
 from harness.stage import Stage
 from rules import GameState, game_type
 
@@ -54,23 +50,12 @@ async def browser() -> AsyncIterator[Browser]:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage]:
-    """One bot for the module; each test plays in a channel of its own."""
+    """One bot process for the module, serving its web board; each test plays in a channel of
+    its own."""
     names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon")
     workdir = tmp_path_factory.mktemp("web")
-    async with Stage(workdir, names, channels=5) as on_stage:
-        bot = on_stage.bot
-        assert bot is not None
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        base = f"http://127.0.0.1:{port}"
-        links = Links(LinkRecords(bot.store), base)
-        bot.service._deliverer.linker = links
-        bot.app.links = bot.app.board_links.links = links
-        board = WebBoard(bot.service, links, "127.0.0.1", port)
-        await board.start()
+    async with Stage(workdir, names, process=True, channels=5) as on_stage:
         yield on_stage
-        await board.stop()
 
 
 async def opened(browser: Browser, url: str, **context: Any) -> Page:
