@@ -106,7 +106,11 @@ async def build(
     desk = LadderDesk(service, store, delivery, clock=clock, settings=settings)
     runner = LadderRunner(service, store, delivery, clock=clock, settings=settings)
     cups = TournamentDesk(store, service, delivery, clock=clock, settings=settings)
-    app = App(service, desk, cups, threads=delivery)
+    web = config.web
+    links = Links(LinkRecords(store), web.url or web_address(web), web.secret)
+    if web.enabled:
+        service.link_with(links)
+    app = App(service, desk, cups, threads=delivery, links=links if web.enabled else None)
     sweeper = Sweeper(app.sweeping, client)
     delivery.sweeper = sweeper
     delivery.forms = app.setup.current
@@ -114,8 +118,6 @@ async def build(
     if config.shared:  # alone, the interactions taken are remembered in memory
         handled.sharing = service.records.first_seen
     client.install(Handlers(app, Responder(buttons, handled, sweeper)), delivery)
-    web = config.web
-    links = Links(LinkRecords(store), web.url or web_address(web), web.secret)
     board = WebBoard(service, links, web.host, web.port) if web.enabled else None
     return Bot(config, store, service, runner, cups, app, client, delivery, sweeper, links, board)
 

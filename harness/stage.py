@@ -38,7 +38,8 @@ class Stage:
     ``stage.channel`` the server's one channel. With ``process``, the bot runs as a child
     process (real rate limits and clock); else in this process with ``settings``/``clock``.
     With ``shards`` (each child's shard ids, of ``shard_count``), several child processes
-    share the bot's shards and ``database`` (docs/DEPLOY.md); ``kill(n)`` kills one."""
+    share the bot's shards and ``database`` (docs/DEPLOY.md); ``kill(n)`` kills one. With
+    ``web`` (the default), the bot serves its web board on a free port (``web_url``)."""
 
     def __init__(
         self,
@@ -53,8 +54,10 @@ class Stage:
         database: StoreConfig | None = None,
         shards: list[tuple[int, ...]] | None = None,
         shard_count: int = 1,
+        web: bool = True,
     ) -> None:
         self.workdir = workdir
+        self.web = web
         self.names = names
         self.process = process
         self.settings = settings
@@ -92,7 +95,7 @@ class Stage:
             None,
             emu.api_base,
             emu.gateway_url,
-            web=WebConfig(port=0),
+            web=WebConfig(enabled=self.web, port=0),
         )
 
     @property
@@ -141,6 +144,7 @@ class Stage:
             "TORA_DISCORD_API": self.emu.api_base,
             "TORA_LOG_LEVEL": "WARNING",
             "TORA_WEB_PORT": str(self.web_ports.setdefault(number, free_port())),
+            "TORA_WEB": "on" if self.web else "off",
         }
         if database.schema:
             env["TORA_DB_SCHEMA"] = database.schema

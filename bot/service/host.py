@@ -21,7 +21,7 @@ from .models import Place, Reply, User
 from .offload import Offload
 from .outbox import Deliverer
 from .phases import CHALLENGE, ENDED, PLAYING, SETUP
-from .ports import Clock, Delivery, Renderer, Stamp
+from .ports import Clock, Delivery, Linker, Renderer, Stamp
 from .ratelimit import RateLimit
 from .table import Table
 from .terms import Settings, Terms
@@ -245,6 +245,11 @@ class Host:
     def _changed(self) -> None:
         self._timers_changed.set()
         self._outbox_changed.set()
+
+    def link_with(self, linker: Linker) -> None:
+        """Give the messages delivered from now on the web board's links (its public page
+        on the posts about a started match, a player's private board on their notices)."""
+        self._deliverer.linker = linker
 
     def on_change(self, listener: ChangeListener) -> None:
         """Call ``listener`` with a hosted match's id each time a change of it is saved by
