@@ -210,3 +210,16 @@ async def test_twin_worlds_look_the_same_on_the_web_to_all_but_the_owner(
             for world, match, events in zip(worlds, matches, streams, strict=True)
         ]
         assert seen[0] == seen[1]
+
+
+async def test_the_watched_matches_versions_are_read_at_once(db: Config) -> None:
+    async with World(db) as w:
+        first = await w.playing()
+        before = await w.service.watched_versions([first, 404])
+        assert list(before) == [first]
+        await w.post(
+            "act", await w.token(first, C), {"stamp": 1, "notation": await w.first_action(first, C)}
+        )
+        after = await w.service.watched_versions([first])
+        assert after[first] != before[first]
+        assert await w.service.watched_versions([]) == {}

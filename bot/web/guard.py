@@ -161,7 +161,12 @@ async def body_of(request: web.Request) -> dict[str, Any]:
     length = request.content_length
     if length is not None and length > MOST_BODY:
         raise Refusal(413, f"The request's body is over {MOST_BODY} bytes.")
-    data = await request.content.read(MOST_BODY + 1)
+    return parse_body(await request.content.read(MOST_BODY + 1))
+
+
+def parse_body(data: bytes) -> dict[str, Any]:
+    """``data`` as a JSON object: Refusal (413, 400) for anything else, never another
+    error."""
     if len(data) > MOST_BODY:
         raise Refusal(413, f"The request's body is over {MOST_BODY} bytes.")
     try:
