@@ -320,3 +320,28 @@ async def test_a_served_board_logs_no_token(
         lines = [record.getMessage() for record in caplog.records]
         assert any(line.startswith("GET /api/me 200") for line in lines)
         assert not any(token in line for line in lines)
+
+
+async def test_the_own_board_points_out_a_picked_pieces_actions(w: World) -> None:
+    match = await w.playing()
+    token = await w.token(match, C)
+    group = (await w.me(match, C))["choices"][0]["key"]
+    status, plain = await w.get("/api/me/board.png", token)
+    assert status == 200 and plain[:4] == b"\x89PNG"
+    status, picked = await w.get(f"/api/me/board.png?pick={group}", token)
+    assert status == 200 and picked != plain
+    assert (await w.get("/api/me/board.png?pick=nothing", token))[1] == plain
+    assert (await w.get("/api/me/board.png?flip=x", token))[0] == 400
+    assert (await w.get("/api/me/board.png?pick=" + "a" * 21, token))[0] == 400
+    assert (await w.get("/api/me/board.png"))[0] == 401
+
+
+async def test_a_board_drawn_from_the_other_side_where_the_game_can(w: World) -> None:
+    match = await w.playing(Terms(game="torishogi"))
+    _status, state = await w.get(f"/api/m/{match}")
+    turned = state["board"]["turned"]
+    assert turned is not None and turned["cells"] != state["board"]["cells"]
+    assert "flip=1" in turned["url"]
+    front = (await w.get(f"/api/m/{match}/board.png"))[1]
+    back = (await w.get(f"/api/m/{match}/board.png?flip=1"))[1]
+    assert front != back and back[:4] == b"\x89PNG"

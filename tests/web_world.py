@@ -67,12 +67,14 @@ class World:
 
     # ---- matches ---------------------------------------------------------------------------
     async def playing(self, terms: Terms | None = None, place: Place = HERE) -> int:
-        """A match of ``terms`` (TORA's short board) under way: its number."""
+        """A match of ``terms`` (TORA's short board by default) under way: its number."""
         reply = await self.service.challenge(place, ANN, BOB, terms or Terms())
         await self.service.accept(place, BOB)
-        for user in (ANN, BOB):
-            await self.service.setup(place, user, strategy="aggressive")
         assert reply.stamp is not None
+        hosted = await self.service.records.hosted(reply.stamp.match)
+        if hosted is not None and hosted.phase == "setup":  # TORA's: a strategy each
+            for user in (ANN, BOB):
+                await self.service.setup(place, user, strategy="aggressive")
         return reply.stamp.match
 
     async def token(self, match: int, side: Side) -> str:
