@@ -65,7 +65,7 @@ class Boards:
         self.service = service
         self.records = service.records
         self._pictures = BytesCache(PICTURES)
-        self._replays: OrderedDict[bytes, list[Any]] = OrderedDict()
+        self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
         self._replays_lock = threading.Lock()
 
     # ---- states ----------------------------------------------------------------------------
@@ -187,9 +187,9 @@ class Boards:
                 return self._replays[key]
         drawing = drawing_of(look.terms.game)
         try:
-            views = list(await asyncio.to_thread(drawing.views, record))
+            views: list[Any] | None = list(await asyncio.to_thread(drawing.views, record))
         except (RecordError, ReplayError):
-            return None
+            views = None  # kept too: the same record never replays
         with self._replays_lock:
             self._replays[key] = views
             while len(self._replays) > REPLAYS:
