@@ -26,6 +26,10 @@ access = logging.getLogger("bot.web.access")
 SHUTDOWN_SECONDS = 5.0  # how long a stop waits for requests under way
 
 
+class CannotListen(RuntimeError):
+    """The host and port cannot be listened on; the message says what to change."""
+
+
 class WebBoard:
     """The server for ``service``'s matches, its links checked by ``links``. ``start``
     binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then)."""
@@ -85,7 +89,15 @@ class WebBoard:
             shutdown_timeout=SHUTDOWN_SECONDS,
         )
         await runner.setup()
-        await web.TCPSite(runner, self.host, self.port).start()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise CannotListen(
+                f"The web board cannot listen on {self.host}:{self.port} ({exc.strerror}). Set "
+                "TORA_WEB_PORT to a free port (TORA_WEB_HOST to this machine's address), or "
+                "TORA_WEB=off to run without it."
+            ) from None
         self._runner = runner
         self.port = runner.addresses[0][1]  # the port a port 0 was given
         log.info("web board serving", extra={"url": self.url})
