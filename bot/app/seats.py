@@ -88,7 +88,7 @@ class Seats:
             return lambda: service.answer(place, user, kind, stamp)
         if verb == "setup":
             return lambda: service.setup(place, user, answers=request.answers, expect=stamp)
-        simple = {
+        simple: dict[str, Callable[..., Awaitable[Reply]]] = {
             "undo": service.undo,
             "end": service.end_turn,
             "draw": service.draw,

@@ -185,7 +185,8 @@ def _base(table: Table) -> GameState:
     memo, game = table.memo(), table.game
     if "base" not in memo:
         memo["base"] = play.before_last(game) if play.replaces(game) else game
-    return memo["base"]
+    base: GameState = memo["base"]
+    return base
 
 
 def _names(table: Table) -> tuple[str, str]:

@@ -16,6 +16,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from aiohttp import web
 
@@ -208,7 +209,7 @@ def event(version: str) -> bytes:
     return f"event: state\ndata: {json.dumps({'version': version})}\n\n".encode()
 
 
-async def version_or_closed(get: Callable[[], Awaitable[dict]]) -> str:
+async def version_or_closed(get: Callable[[], Awaitable[dict[str, Any]]]) -> str:
     """The version of the state ``get`` reads; ``CLOSED`` when it refuses (the match has
     ended for a player's stream, or is gone)."""
     try:
