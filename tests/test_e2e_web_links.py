@@ -12,7 +12,6 @@ import pytest
 
 from bot.app.board_links import NOT_YOURS, WEB_OFF
 from bot.app.links import REPLACED, LinkRefused, Links
-from bot.service import LinkRecords
 from bot.service.links import BOARD, PAGE
 from emulator.errors import ApiError
 from emulator.messages import check_components
@@ -23,13 +22,11 @@ BASE = "https://tora.example"
 
 
 def web_on(stage: Stage) -> Links:
-    """The web board's links, as the wiring gives them when the web board is on."""
+    """The bot's links, named by a public address (as with TORA_WEB_URL)."""
     bot = stage.bot
     assert bot is not None
-    links = Links(LinkRecords(bot.store), BASE)
-    bot.service._deliverer.linker = links
-    bot.app.links = bot.app.board_links.links = links
-    return links
+    bot.links.base_url = BASE
+    return bot.links
 
 
 async def started(stage: Stage) -> int:
@@ -127,7 +124,7 @@ async def test_a_new_link_replaces_the_old_one(tmp_path: Path) -> None:
 
 
 async def test_with_the_web_board_off_no_link_appears(tmp_path: Path) -> None:
-    async with Stage(tmp_path) as stage:
+    async with Stage(tmp_path, web=False) as stage:
         await started(stage)
         await stage.open_panel("ann")
         await stage.slash("ann", "end")
