@@ -26,6 +26,7 @@ from bot.ladder.runner import LadderRunner
 from bot.service import Clock, LinkRecords, MatchService, Settings
 from bot.tournament.desk import TournamentDesk
 from bot.web import WebBoard
+from bot.web.forwarded import Proxies
 from storage import Store
 
 log = logging.getLogger("bot")
@@ -118,7 +119,8 @@ async def build(
     if config.shared:  # alone, the interactions taken are remembered in memory
         handled.sharing = service.records.first_seen
     client.install(Handlers(app, Responder(buttons, handled, sweeper)), delivery)
-    board = WebBoard(service, links, web.host, web.port) if web.enabled else None
+    proxies = Proxies.of(web.trusted_proxies)
+    board = WebBoard(service, links, web.host, web.port, proxies=proxies) if web.enabled else None
     return Bot(config, store, service, runner, cups, app, client, delivery, sweeper, links, board)
 
 

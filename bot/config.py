@@ -5,6 +5,7 @@ the bot from it."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ emulator and writes the transcript to ./demo-out/."""
 
 
 MOST_AI_PROCESSES = 16
+MOST_PROXIES = 64  # entries of TORA_WEB_TRUSTED_PROXIES
 WEB_HOST, WEB_PORT = "127.0.0.1", 8080
 
 
@@ -38,18 +40,21 @@ WEB_HOST, WEB_PORT = "127.0.0.1", 8080
 class WebConfig:
     """The web board (docs/WEB.md): served on ``host``:``port`` (port 0: any free one, for
     tests) unless not ``enabled``; ``url`` the public address its links give (None: the
-    address it is served on); ``secret`` the links' HMAC key ("": one kept in the database)."""
+    address it is served on); ``secret`` the links' HMAC key ("": one kept in the database);
+    ``trusted_proxies`` the reverse proxies (addresses, networks) whose ``X-Forwarded-For``
+    names the client."""
 
     enabled: bool = True
     host: str = WEB_HOST
     port: int = WEB_PORT
     url: str | None = None
     secret: str = ""
+    trusted_proxies: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str]) -> WebConfig:
         """``TORA_WEB`` (``off`` disables it), ``TORA_WEB_HOST``, ``TORA_WEB_PORT``,
-        ``TORA_WEB_URL``, ``TORA_WEB_SECRET``."""
+        ``TORA_WEB_URL``, ``TORA_WEB_SECRET``, ``TORA_WEB_TRUSTED_PROXIES``."""
         switch = (environ.get("TORA_WEB") or "on").strip().lower()
         if switch not in ("on", "off"):
             raise ConfigError(f"TORA_WEB is on or off, not {switch!r}.")
@@ -65,7 +70,26 @@ class WebConfig:
         secret = (environ.get("TORA_WEB_SECRET") or "").strip()
         if secret and len(secret) < 16:
             raise ConfigError("TORA_WEB_SECRET is at least 16 characters (or unset).")
-        return cls(switch == "on", host, int(port), url, secret)
+        proxies = trusted_proxies(environ.get("TORA_WEB_TRUSTED_PROXIES") or "")
+        return cls(switch == "on", host, int(port), url, secret, proxies)
+
+
+def trusted_proxies(text: str) -> tuple[str, ...]:
+    """``TORA_WEB_TRUSTED_PROXIES``: comma-separated addresses or networks, each written
+    as a network (``10.0.0.1`` -> ``10.0.0.1/32``)."""
+    entries = [entry.strip() for entry in text.split(",") if entry.strip()]
+    if len(entries) > MOST_PROXIES:
+        raise ConfigError(f"TORA_WEB_TRUSTED_PROXIES names at most {MOST_PROXIES} proxies.")
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(str(ipaddress.ip_network(entry, strict=False)))
+        except ValueError:
+            raise ConfigError(
+                "TORA_WEB_TRUSTED_PROXIES is addresses or networks separated by commas "
+                f"(10.0.0.1, 172.16.0.0/12, ::1), not {entry[:60]!r}."
+            ) from None
+    return tuple(networks)
 
 
 class ConfigError(Exception):

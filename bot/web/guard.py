@@ -23,6 +23,8 @@ from bot.service import DatabaseUnavailable, RateLimited, Refused, StaleRequest
 from bot.service.errors import UNAVAILABLE
 from bot.service.ratelimit import RateLimit
 
+from .forwarded import NO_PROXIES, Proxies
+
 log = logging.getLogger("bot.web")
 
 MOST_BODY = 4096  # bytes of a request body
@@ -149,9 +151,15 @@ class Limits:
         bucket.take(key, self.clock())
 
 
+PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse proxies
+
+
 def address(request: web.Request) -> str:
-    """The client's address (behind a reverse proxy: the proxy's, see docs/DEPLOY.md)."""
-    return f"ip:{request.remote or '?'}"
+    """The client's address: the peer's, or behind trusted reverse proxies the right-most
+    address in ``X-Forwarded-For`` that is not one of them (docs/DEPLOY.md)."""
+    proxies = request.app.get(PROXIES, NO_PROXIES)
+    client = proxies.client(request.remote, request.headers.getall("X-Forwarded-For", ()))
+    return f"ip:{client or '?'}"
 
 
 # ---- bodies ----------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from bot.service import MatchService
 from rules import Side
 
 from .events import Hub, version_or_closed
-from .guard import MOST_BODY, AccessLog, Limits, guard
+from .forwarded import NO_PROXIES, Proxies
+from .guard import MOST_BODY, PROXIES, AccessLog, Limits, guard
 from .player import Player
 from .public import Public
 from .site import Site
@@ -32,7 +33,9 @@ class CannotListen(RuntimeError):
 
 class WebBoard:
     """The server for ``service``'s matches, its links checked by ``links``. ``start``
-    binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then)."""
+    binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then); the client
+    addresses its limits count by come from ``X-Forwarded-For`` when the peer is one of
+    ``proxies``."""
 
     def __init__(
         self,
@@ -44,8 +47,10 @@ class WebBoard:
         limits: Limits | None = None,
         poll: float | None = None,
         heartbeat: float | None = None,
+        proxies: Proxies = NO_PROXIES,
     ) -> None:
         self.host = host
+        self.proxies = proxies
         boards = Boards(service)
         timing: dict[str, Any] = {"poll": poll, "heartbeat": heartbeat}
         hub = Hub(service, self._version, **{k: v for k, v in timing.items() if v is not None})
@@ -62,6 +67,7 @@ class WebBoard:
     def application(self) -> web.Application:
         """The aiohttp application (tests serve it with aiohttp's test client)."""
         app = web.Application(middlewares=[guard], client_max_size=MOST_BODY)
+        app[PROXIES] = self.proxies
         app.add_routes(Public(self.site).routes())
         app.add_routes(Player(self.site).routes())
         app.add_routes([web.get("/static/{name}", self.site.file)])
