@@ -3,13 +3,17 @@ board's address names the match): ``look`` reads one hosted match, live or ended
 spectator or as one of its players sees it, in one read under the match's lock. A player's
 look holds what only they may know (their view, their staged actions, their legal actions
 with the squares each touches, their setup form); a spectator's, only ``view_for(None)``.
-Reads are not rate limited here: the front end that serves them limits its callers."""
+Reads are not rate limited here: the front end that serves them limits its callers. An
+ended match never changes, so the public looks of the last ``ENDED_LOOKS`` ended matches
+read are kept rather than loaded (and their games rebuilt) from the store at each request."""
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
@@ -26,6 +30,8 @@ from .table import Table
 from .terms import Terms
 
 NO_SUCH_MATCH = "There is no such match."
+HAS_ENDED = "That match has ended; its public page stays."
+ENDED_LOOKS = 256  # ended matches whose public looks are kept
 
 
 @dataclass(frozen=True)
@@ -67,13 +73,42 @@ class Look:
         return None if self.viewer is None else self.hosted.player(self.viewer)
 
 
+class EndedLooks:
+    """The public looks of ended matches, the least recently read dropped beyond ``most``."""
+
+    def __init__(self, most: int = ENDED_LOOKS) -> None:
+        self.most = most
+        self._looks: OrderedDict[int, Look] = OrderedDict()
+
+    def get(self, hosted_id: int) -> Look | None:
+        look = self._looks.get(hosted_id)
+        if look is not None:
+            self._looks.move_to_end(hosted_id)
+        return look
+
+    def keep(self, look: Look) -> None:
+        self._looks[look.hosted.id] = look
+        self._looks.move_to_end(look.hosted.id)
+        while len(self._looks) > self.most:
+            self._looks.popitem(last=False)
+
+
 class Looking(Host):
     """The match service's reads by match number (``MatchService`` inherits them)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._ended_looks = EndedLooks()
 
     async def look(self, hosted_id: int, viewer: Side | None = None) -> Look:
         """Hosted match ``hosted_id`` as ``viewer`` sees it (Refused: there is none, or it
         has not begun to be played; a player's look of an ended match is refused too: its
         page is the public one)."""
+        ended = self._ended_looks.get(hosted_id)
+        if ended is not None:
+            if viewer is not None:
+                raise NotAllowed(HAS_ENDED)
+            return ended
         found = await self._hosted(hosted_id)
         async with self._lock(found.channel_id):
             table = await self._loaded(found.channel_id)
@@ -133,7 +168,7 @@ class Looking(Host):
         async with self._lock(found.channel_id):
             table = await self._loaded(found.channel_id)
             if table is None or table.hosted.id != hosted_id:
-                raise NotAllowed("That match has ended; its public page stays.")
+                raise NotAllowed(HAS_ENDED)
             user = User(table.hosted.player(viewer), "")
             play.acting_side(self._ctx, table, user)
             memo, base = table.memo(), _base(table)
@@ -147,7 +182,7 @@ class Looking(Host):
         """An ended match (or one another process just ended), from the store."""
         hosted = await self._hosted(hosted_id)
         if viewer is not None and hosted.phase == ENDED:
-            raise NotAllowed("That match has ended; its public page stays.")
+            raise NotAllowed(HAS_ENDED)
         table = Table(hosted, Terms.from_json(hosted.terms), await self._names(hosted))
         if hosted.match_id is not None:
             table.match = await self._ctx.store.load(hosted.match_id)
@@ -162,10 +197,11 @@ class Looking(Host):
             table.versions,
             _status(table, self._ctx.now()),
         )
-        if table.match is None:
-            return look
-        game = table.game
-        return replace(look, view=game.view_for(None), outcome=game.outcome())
+        if table.match is not None:
+            game = table.game
+            look = replace(look, view=game.view_for(None), outcome=game.outcome())
+        self._ended_looks.keep(look)
+        return look
 
     async def _hosted(self, hosted_id: int) -> Hosted:
         try:
