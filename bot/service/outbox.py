@@ -39,6 +39,10 @@ from .texts import escape
 
 log = logging.getLogger(__name__)
 
+# The private messages that carry their player's board link: the your-turn notice (its Play
+# button) and the setup prompt (its form, ``setup_phase.FORM``).
+LINKED = ("play", "setup")
+
 DM_FALLBACK = (
     "\n\n(I could not send you this as a direct message because your direct messages are "
     "closed to me, so I am showing it here, to you only. To get these privately, allow direct "
@@ -169,15 +173,18 @@ class Deliverer:
         self, row: Queued, hosted: Hosted, buttons: Buttons | None
     ) -> tuple[Link, ...]:
         """With the web board on: a post about a started match links to its public page; a
-        "your turn" notice (the message offering Play) to its player's private board, made
-        as the notice goes, so that it is the player's current link."""
-        if self.linker is None or hosted.match_id is None:
+        "your turn" notice (the message offering Play) and a setup prompt (the message with
+        the setup form) to its player's private board, made as the message goes, so that it
+        is the player's current link."""
+        if self.linker is None:
             return ()
         user_id = row.post.user_id
         if user_id is None:
-            return (page_link(self.linker.page_url(hosted.id)),)
+            started = hosted.match_id is not None
+            return (page_link(self.linker.page_url(hosted.id)),) if started else ()
         side = hosted.side_of(user_id)
-        if buttons is None or "play" not in buttons.verbs or side is None or not hosted.live:
+        linked = buttons is not None and any(verb in LINKED for verb in buttons.verbs)
+        if not linked or side is None or not hosted.live:
             return ()
         return (board_link(await self.linker.private_url(hosted.id, side)),)
 

@@ -10,6 +10,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from rules import GameView
 from rules.tora import (
     STRATEGIES,
     TORA,
@@ -20,7 +21,7 @@ from rules.tora import (
     name,
     start_squares,
 )
-from storage import MatchOptions, NewMatch, SetupChoice
+from storage import MatchOptions, NewMatch, SetupChoice, new_game
 
 from . import announce, questions
 from .context import Context, Mail
@@ -278,7 +279,25 @@ async def form(ctx: Context, table: Table, user: User) -> questions.SetupForm:
         setup_prompt(ctx, table, side),
         questions.fields(table.terms, choice, offered),
         side.letter in table.hosted.ready,
+        preview(table.terms, side, choice),
     )
+
+
+def preview(terms: Terms, side: Side, choice: SetupChoice) -> GameView:
+    """The start as ``side``'s player would see it with what they chose so far (their
+    Assassin on its square), every other answer the game's first: a board to answer a
+    square's question on. Their opponent's choices are theirs alone until the start, so the
+    other side is drawn as the first answers make it, never as chosen."""
+    if terms.game == TORA.id:
+        choices = {side: choice, side.other: SetupChoice()}
+        options, _starts = _game_setup(terms, choices)
+        own = None if choice.assassin in (None, NONE) else choice.assassin
+        starts = (own, None) if side == Side.CHALLENGER else (None, own)
+        return new_game(terms.game, options, starts).view_for(side)
+    firsts = {q.name: q.options[0] for q in questions.questions(terms) if q.options}
+    mine = firsts | {name: text for name, text in choice.answers}
+    answers = (mine, firsts) if side == Side.CHALLENGER else (firsts, mine)
+    return new_game(terms.game, terms.spec(answers)).view_for(side)
 
 
 def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: Side) -> str:
