@@ -32,6 +32,7 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
 from .actions import ENDINGS
+from .page_words import setup_text
 from .pictures import BytesCache
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
@@ -229,7 +230,9 @@ class Boards:
 
     async def _picture(self, look: Look, pick: str | None, flip: bool) -> Picture:
         view = look.view
-        if view is None:  # before the game: the game's start with its coordinates
+        if view is None and look.setup is not None and look.setup.preview is not None:
+            view = look.setup.preview  # a player's setup: the start as their choices make it
+        if view is None:  # before the game, for anyone: the game's start with its coordinates
             drawing = drawing_of(look.terms.game)
             return Picture(await asyncio.to_thread(drawing.coordinates), {})
         marks = None
@@ -300,7 +303,7 @@ def setup_json(look: Look) -> dict[str, Any] | None:
     if form is None:
         return None
     return {
-        "text": form.text,
+        "text": setup_text(look.viewer),
         "done": form.done,
         "fields": [
             {

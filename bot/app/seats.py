@@ -3,8 +3,8 @@ them) rather than from a channel: each is the match service's command of the sam
 that player, with the turn stamp the page showed, so that a page left open on an earlier
 turn is refused ("That turn has already ended") and an action taken here is an action like
 any other (the turn post, the opponent's notice, the buttons of a finished turn disabled).
-Each answers the player's new state (``Boards.mine``) and what the service said; once the
-match has ended, the public state."""
+Each answers the player's new state (``Boards.mine``) and what the service said, in the
+page's words (``page_words``); once the match has ended, the public state."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from bot.service import MatchService, NotAllowed, Place, Refused, Reply, Stamp, 
 from bot.service.phases import ENDED
 from rules import Side
 
-from .answers import sentence
 from .boards import Boards
+from .page_words import page_text, said
 
 VERBS = ("act", "undo", "end", "draw", "resign", "pause", "resume", "reset", "answer", "setup")
 ANSWERED = ("draw", "pause", "reset")  # the proposals an answer accepts or declines
@@ -69,13 +69,17 @@ class Seats:
         user = User(user_id, name or f"player {user_id}")
         place = Place(hosted.guild_id, hosted.channel_id)
         stamp = Stamp(seat.match, request.stamp)
-        reply = await self._command(request, place, user, stamp)()
-        said = sentence(reply.text)
+        try:
+            reply = await self._command(request, place, user, stamp)()
+        except Refused as refusal:  # worded for the page, as its answers are
+            refusal.message = page_text(refusal.message)
+            refusal.args = (refusal.message,)
+            raise
         try:
             state = await self.boards.mine(seat.match, seat.side)
         except NotAllowed:  # the action ended the match: its page is the public one now
             state = await self.boards.public(seat.match)
-        return state | {"said": said}
+        return state | {"said": said(request.verb, reply.text, state)}
 
     def _command(
         self, request: Request, place: Place, user: User, stamp: Stamp
