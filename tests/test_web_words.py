@@ -95,7 +95,7 @@ async def test_a_long_board_setup_is_done_on_the_page(w: World) -> None:
     ann = await w.token(match, C)
     mine = await w.me(match, C)
     assert len(mine["board"]["cells"]) == 17 * 17  # the match's own board, to click on
-    assert not DISCORD.search(mine["setup"]["text"])
+    assert not DISCORD.search(str(mine["setup"]))
     for answers in ({"strategy": "defensive"}, {"ruler": "Q"}):
         status, state, _ = await w.post("setup", ann, {"stamp": 0, "answers": answers})
         assert status == 200 and not DISCORD.search(state["said"]), state

@@ -32,7 +32,7 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
 from .actions import ENDINGS
-from .page_words import setup_text
+from .page_words import page_text, setup_text
 from .pictures import BytesCache
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
@@ -308,12 +308,12 @@ def setup_json(look: Look) -> dict[str, Any] | None:
         "fields": [
             {
                 "name": f.name,
-                "prompt": f.prompt,
+                "prompt": page_text(f.prompt),
                 "options": list(f.options),
-                "descriptions": list(f.descriptions),
+                "descriptions": [page_text(text) for text in f.descriptions],
                 "chosen": f.chosen,
                 "free": f.free,
-                "waiting": f.waiting,
+                "waiting": page_text(f.waiting),
             }
             for f in form.fields
         ],
