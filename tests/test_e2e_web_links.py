@@ -13,6 +13,7 @@ import pytest
 from bot.app.board_links import NOT_YOURS, WEB_OFF
 from bot.app.links import REPLACED, LinkRefused, Links
 from bot.service.links import BOARD, PAGE
+from emulator import Msg
 from emulator.errors import ApiError
 from emulator.messages import check_components
 from harness.stage import Stage
@@ -49,10 +50,12 @@ def token_of(url: str) -> str:
     return token
 
 
-def links_on(stage: Stage, channel: int) -> list[tuple[str, str]]:
+def links_on(stage: Stage, channel: int, public: bool = False) -> list[tuple[str, str]]:
+    """The links in ``channel`` (``public``: only on what everyone there sees)."""
+    shown = stage.emu.public_messages(channel) if public else stage.emu.messages(channel)
     return [
         (str(button["label"]), str(button["url"]))
-        for msg in stage.emu.messages(channel)
+        for msg in shown
         for button in msg.buttons()
         if "url" in button
     ]
@@ -82,7 +85,7 @@ async def test_players_get_their_board_and_everyone_the_match_page(tmp_path: Pat
         bob_dm = stage.emu.dm_channel(stage.user["bob"])
         bob_token = token_of(stage.emu.find_link(bob_dm, BOARD))
         assert await links.check(bob_token) == (match, Side.OPPOSITION)
-        public = links_on(stage, stage.channel)
+        public = links_on(stage, stage.channel, public=True)
         assert {label for label, _url in public if _url.startswith(f"{BASE}/play")} == set()
         assert [url for label, url in public if label == PAGE][-1] == page
 
@@ -121,6 +124,35 @@ async def test_a_new_link_replaces_the_old_one(tmp_path: Path) -> None:
         assert token_of(stage.emu.find_link(stage.channel, BOARD, user=stage.user["ann"])) == new
         stranger = await stage.slash("carl", "board", link="new")
         assert NOT_YOURS in stranger.text
+
+
+def buttons_of(msg: Msg) -> tuple[list[str], list[tuple[str, bool]]]:
+    """A message's link labels, and its action buttons (label, disabled)."""
+    shown = msg.buttons()
+    links = [str(b["label"]) for b in shown if "url" in b]
+    actions = [(str(b["label"]), bool(b.get("disabled"))) for b in shown if "url" not in b]
+    return links, actions
+
+
+TURN_BUTTONS = ("Play", "End turn", "Preview")
+
+
+async def test_links_stay_when_a_turn_s_buttons_are_disabled_or_removed(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        web_on(stage)
+        await started(stage)
+        panel = await stage.open_panel("ann")
+        your_turn = stage.emu.messages(stage.emu.dm_channel(stage.user["ann"]))[-1]
+        assert buttons_of(your_turn) == ([BOARD], [(label, False) for label in TURN_BUTTONS])
+        await stage.slash("ann", "end")
+        await stage.posted("to act")
+        await stage.quiet()
+
+        assert buttons_of(your_turn) == ([BOARD], [(label, True) for label in TURN_BUTTONS])
+        [shown] = [m for m in panel.ephemeral if m.buttons()]
+        assert buttons_of(shown) == ([BOARD], [])
+        turn_post = stage.emu.public_messages(stage.channel)[-1]
+        assert buttons_of(turn_post) == ([PAGE], [])
 
 
 async def test_with_the_web_board_off_no_link_appears(tmp_path: Path) -> None:
