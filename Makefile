@@ -22,9 +22,10 @@ $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed-run
 	@$(BIN)/python -m bot
 
-# A scripted match against a local Discord emulator (no token): demo-out/transcript.md.
+# A scripted match against a local Discord emulator (no token): demo-out/transcript.md, then
+# the web board's addresses of a rematch, served until Ctrl-C.
 demo: $(VENV)/.installed-run
-	@$(BIN)/python -m harness.demo --out demo-out
+	@$(BIN)/python -m harness.demo --out demo-out --serve
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -17,6 +17,7 @@ from . import (
     storage_bench,
     torii_bench,
     torishogi_bench,
+    web_bench,
 )
 
 BENCHMARKS = {  # in the order they run
@@ -30,6 +31,7 @@ BENCHMARKS = {  # in the order they run
     "service": service_bench,
     "cluster": cluster_bench,
     "discord": discord_bench,
+    "web": web_bench,
     "ai": ai_bench,
 }
 

@@ -1,7 +1,7 @@
 """The bot, wired once: ``build(config)`` opens the store and makes the match service (with
 render's images and the Discord delivery), the ladder's rating of what ends, its runner and
-desk, the tournaments, the application layer over them and the Discord client acting
-through it. ``python -m bot``, the
+desk, the tournaments, the application layer over them, the Discord client acting
+through it and the web board (unless ``TORA_WEB=off``). ``python -m bot``, the
 emulator's stage (``harness``) and the benchmarks all run what it makes; ``Bot.run`` starts
 the parts in their order, ``Bot.close`` stops them in the reverse one."""
 
@@ -11,8 +11,9 @@ import logging
 from dataclasses import dataclass
 
 from bot.app import App
+from bot.app.links import Links
 from bot.app.pictures import PillowRenderer
-from bot.config import Config
+from bot.config import Config, WebConfig
 from bot.discord.buttons import buttons
 from bot.discord.client import ToraBot
 from bot.discord.delivery import DiscordDelivery
@@ -22,8 +23,10 @@ from bot.discord.sweeper import Sweeper
 from bot.ladder.desk import LadderDesk
 from bot.ladder.rating import listen
 from bot.ladder.runner import LadderRunner
-from bot.service import Clock, MatchService, Settings
+from bot.service import Clock, LinkRecords, MatchService, Settings
 from bot.tournament.desk import TournamentDesk
+from bot.web import WebBoard
+from bot.web.forwarded import Proxies
 from storage import Store
 
 log = logging.getLogger("bot")
@@ -43,6 +46,8 @@ class Bot:
     client: ToraBot
     delivery: DiscordDelivery
     sweeper: Sweeper
+    links: Links
+    web: WebBoard | None = None
 
     async def run(self) -> None:
         """Log in, start the match service and what listens to it, then hold the gateway
@@ -56,6 +61,10 @@ class Bot:
         await self.service.start()
         await self.ladder.resume_pairings()  # after the service: it opens matches
         await self.tournaments.start()  # after the service: listens to its endings, catches up
+        if self.web is not None:
+            await self.web.start()
+            if self.config.web.url is None:  # the links name the address it is served on
+                self.links.base_url = self.web.url
         log.info(
             "service started",
             extra={"db": self.config.store.where(), "shards": self.config.shards or "all"},
@@ -63,7 +72,9 @@ class Bot:
 
     async def close(self) -> None:
         """Stop the ladder's and the service's background work, then the connection, then
-        the store."""
+        the store. The web board goes first: its streams end, no new action comes in."""
+        if self.web is not None:
+            await self.web.stop()
         await self.ladder.stop()
         await self.service.stop()
         await self.sweeper.close()
@@ -96,7 +107,11 @@ async def build(
     desk = LadderDesk(service, store, delivery, clock=clock, settings=settings)
     runner = LadderRunner(service, store, delivery, clock=clock, settings=settings)
     cups = TournamentDesk(store, service, delivery, clock=clock, settings=settings)
-    app = App(service, desk, cups, threads=delivery)
+    web = config.web
+    links = Links(LinkRecords(store), web.url or web_address(web), web.secret)
+    if web.enabled:
+        service.link_with(links)
+    app = App(service, desk, cups, threads=delivery, links=links if web.enabled else None)
     sweeper = Sweeper(app.sweeping, client)
     delivery.sweeper = sweeper
     delivery.forms = app.setup.current
@@ -104,4 +119,12 @@ async def build(
     if config.shared:  # alone, the interactions taken are remembered in memory
         handled.sharing = service.records.first_seen
     client.install(Handlers(app, Responder(buttons, handled, sweeper)), delivery)
-    return Bot(config, store, service, runner, cups, app, client, delivery, sweeper)
+    proxies = Proxies.of(web.trusted_proxies)
+    board = WebBoard(service, links, web.host, web.port, proxies=proxies) if web.enabled else None
+    return Bot(config, store, service, runner, cups, app, client, delivery, sweeper, links, board)
+
+
+def web_address(web: WebConfig) -> str:
+    """Where the web board is served, as its links give it when TORA_WEB_URL is unset."""
+    host = f"[{web.host}]" if ":" in web.host else web.host
+    return f"http://{host}:{web.port}"

@@ -1,10 +1,11 @@
 """The bot process's configuration, from environment variables (see the README's "Running the
 bot"): where its database is, how it reaches Discord and which shards it holds, its AI
-workers. It belongs to the process, not to one front end: ``bot.build`` makes the bot from
-it."""
+workers, its web board. It belongs to the process, not to one front end: ``bot.build`` makes
+the bot from it."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -32,6 +33,64 @@ emulator and writes the transcript to ./demo-out/."""
 
 
 MOST_AI_PROCESSES = 16
+MOST_PROXIES = 64  # entries of TORA_WEB_TRUSTED_PROXIES
+WEB_HOST, WEB_PORT = "127.0.0.1", 8080
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """The web board (docs/WEB.md): served on ``host``:``port`` (port 0: any free one, for
+    tests) unless not ``enabled``; ``url`` the public address its links give (None: the
+    address it is served on); ``secret`` the links' HMAC key ("": one kept in the database);
+    ``trusted_proxies`` the reverse proxies (addresses, networks) whose ``X-Forwarded-For``
+    names the client."""
+
+    enabled: bool = True
+    host: str = WEB_HOST
+    port: int = WEB_PORT
+    url: str | None = None
+    secret: str = ""
+    trusted_proxies: tuple[str, ...] = ()
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str]) -> WebConfig:
+        """``TORA_WEB`` (``off`` disables it), ``TORA_WEB_HOST``, ``TORA_WEB_PORT``,
+        ``TORA_WEB_URL``, ``TORA_WEB_SECRET``, ``TORA_WEB_TRUSTED_PROXIES``."""
+        switch = (environ.get("TORA_WEB") or "on").strip().lower()
+        if switch not in ("on", "off"):
+            raise ConfigError(f"TORA_WEB is on or off, not {switch!r}.")
+        host = (environ.get("TORA_WEB_HOST") or WEB_HOST).strip()
+        if not host or len(host) > 255 or any(c.isspace() or c in "/@" for c in host):
+            raise ConfigError(f"TORA_WEB_HOST is a host name or address, not {host!r}.")
+        port = (environ.get("TORA_WEB_PORT") or str(WEB_PORT)).strip()
+        if not (port.isdigit() and len(port) <= 5 and int(port) <= 65535):
+            raise ConfigError(f"TORA_WEB_PORT is a port number, 0 to 65535, not {port!r}.")
+        url = (environ.get("TORA_WEB_URL") or "").strip().rstrip("/") or None
+        if url is not None and not url.startswith(("http://", "https://")):
+            raise ConfigError(f"TORA_WEB_URL is an http(s) URL, not {url!r}.")
+        secret = (environ.get("TORA_WEB_SECRET") or "").strip()
+        if secret and len(secret) < 16:
+            raise ConfigError("TORA_WEB_SECRET is at least 16 characters (or unset).")
+        proxies = trusted_proxies(environ.get("TORA_WEB_TRUSTED_PROXIES") or "")
+        return cls(switch == "on", host, int(port), url, secret, proxies)
+
+
+def trusted_proxies(text: str) -> tuple[str, ...]:
+    """``TORA_WEB_TRUSTED_PROXIES``: comma-separated addresses or networks, each written
+    as a network (``10.0.0.1`` -> ``10.0.0.1/32``)."""
+    entries = [entry.strip() for entry in text.split(",") if entry.strip()]
+    if len(entries) > MOST_PROXIES:
+        raise ConfigError(f"TORA_WEB_TRUSTED_PROXIES names at most {MOST_PROXIES} proxies.")
+    networks = []
+    for entry in entries:
+        try:
+            networks.append(str(ipaddress.ip_network(entry, strict=False)))
+        except ValueError:
+            raise ConfigError(
+                "TORA_WEB_TRUSTED_PROXIES is addresses or networks separated by commas "
+                f"(10.0.0.1, 172.16.0.0/12, ::1), not {entry[:60]!r}."
+            ) from None
+    return tuple(networks)
 
 
 class ConfigError(Exception):
@@ -50,6 +109,7 @@ class Config:
     shards: tuple[int, ...] | None = None  # this process's shard ids (None: all of them)
     shard_count: int = 1
     claim_seconds: float = 60.0  # how long a process holds a clock or outbox rows it claimed
+    web: WebConfig = WebConfig()
 
     @property
     def shared(self) -> bool:
@@ -66,7 +126,7 @@ class Config:
         holds up every other channel meanwhile),
         ``TORA_SHARDS`` and ``TORA_SHARD_COUNT`` (as ``--shards`` and ``--shard-count``),
         ``TORA_CLAIM_SECONDS`` (1 to 3600, default 60: how soon the others take over the
-        clocks and posts of a process that died)."""
+        clocks and posts of a process that died), and the web board's (``WebConfig``)."""
         token = (environ.get("DISCORD_TOKEN") or environ.get("TORA_TOKEN") or "").strip()
         if not token:
             raise ConfigError(NO_TOKEN)
@@ -111,6 +171,7 @@ class Config:
             sharding.shards,
             sharding.shard_count,
             claim_seconds=int(claim),
+            web=WebConfig.from_env(environ),
         )
 
 

@@ -379,6 +379,17 @@ class Emulator:
                     return msg.id, button["custom_id"]
         raise LookupError(f"no button {label!r} in channel {channel_id}")
 
+    def find_link(self, channel_id: int, label: str, *, user: int | None = None) -> str:
+        """The address of the newest link button so labelled in the channel (with ``user``:
+        among the messages that user can see)."""
+        for msg in reversed(self.messages(channel_id)):
+            if user is not None and msg.ephemeral_to not in (None, user):
+                continue
+            for button in msg.buttons():
+                if button.get("label") == label and "url" in button:
+                    return str(button["url"])
+        raise LookupError(f"no link {label!r} in channel {channel_id}")
+
     def public_versions(self, channel_id: int) -> list[bytes]:
         """What ``everything_public`` joins: every version of every public message (and
         thread name) of the channel and its threads, in the order they were shown."""

@@ -19,6 +19,9 @@ MAX_UPLOAD = 10 * 1024 * 1024
 MAX_NONCE = 25
 MAX_CUSTOM_ID = 100
 MAX_LABEL = 80
+MAX_URL = 512  # a link button's address
+LINK_STYLE = 5  # a button that opens its url and never reaches the bot
+URL_SCHEMES = ("http://", "https://", "discord://")
 MAX_ROWS = 5
 MAX_EMBEDS = 10
 FILE_FIELD = re.compile(r"files\[(\d+)\]")
@@ -101,6 +104,28 @@ def check_components(components: list[dict[str, Any]], flags: int, where: str) -
                 "BASE_TYPE_MAX_LENGTH",
                 "label: Must be 80 or fewer in length.",
             )
+        if component.get("type") == 2:
+            check_button(component, where)
+
+
+def check_button(button: dict[str, Any], where: str) -> None:
+    """A link button (style 5) has a url and no custom_id; every other one the reverse."""
+    url = button.get("url")
+    if button.get("style") == LINK_STYLE:
+        if "custom_id" in button or not isinstance(url, str) or not url.startswith(URL_SCHEMES):
+            raise invalid_form(
+                f"{where}components",
+                "COMPONENT_INVALID",
+                "A link button needs a url, no custom_id.",
+            )
+        if len(url) > MAX_URL:
+            raise invalid_form(
+                f"{where}components", "BASE_TYPE_MAX_LENGTH", "url: Must be 512 or fewer in length."
+            )
+    elif url is not None or not button.get("custom_id"):
+        raise invalid_form(
+            f"{where}components", "COMPONENT_INVALID", "A button needs a custom_id, no url."
+        )
 
 
 def new_files(body: Body, new_id: Callable[[], int], kept: list[File]) -> list[File]:

@@ -244,12 +244,13 @@ class World:
 
 
 def visible_bytes(msg: Msg) -> bytes:
-    """Everything a reader of ``msg`` can see or fetch: its text, files, the custom ids of
-    its components and its nonce (both are in the payload every client receives)."""
+    """Everything a reader of ``msg`` can see or fetch: its text, files, the custom ids and
+    link addresses of its components and its nonce (all in the payload every client
+    receives)."""
     blob = [msg.text().encode()]
     blob += [f.name.encode() + b"\n" + f.data for f in msg.files]
     ids = [
-        str(c.get("custom_id", "")) + (" (disabled)" if c.get("disabled") else "")
+        str(c.get("custom_id", c.get("url", ""))) + (" (disabled)" if c.get("disabled") else "")
         for c in walk_components(msg.components)
     ]
     blob.append(("[components] " + " ".join(ids)).encode())

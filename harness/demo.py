@@ -1,7 +1,10 @@
 """``make demo`` (``python -m harness.demo``): a scripted match through the local Discord
 emulator, no token needed. Two players challenge, set up and play a short game to its end:
 ann with the Play panel's menus alone, bob typing his actions; the transcript, as each of
-them and the channel saw it, is written as Markdown with the images to ``demo-out/``."""
+them and the channel saw it, is written as Markdown with the images to ``demo-out/``. Then
+they start a rematch, and the local addresses of its web board are printed (the finished
+match's page, the rematch's page and each player's private board); with ``--serve`` the
+bot, the emulator and the web board go on until Ctrl-C, so that those pages can be opened."""
 
 from __future__ import annotations
 
@@ -139,21 +142,73 @@ async def play(stage: Stage, transcript: Transcript) -> None:
     await slash("ann", "/tora ladder show", "ladder", "show")
 
 
-async def run(out: Path) -> Path:
+async def rematch(stage: Stage) -> int:
+    """A new match in the same channel, set up and waiting for ann's first turn."""
+    await stage.slash("bob", "challenge", opponent="ann")
+    await stage.click("ann", "Accept")
+    await stage.slash("bob", "setup", strategy="defensive")
+    await stage.slash("ann", "setup", strategy="aggressive")
+    await stage.posted("The game begins")
+    return await latest_match(stage)
+
+
+async def latest_match(stage: Stage) -> int:
+    """The hosted match played last (or now) in the stage's channel."""
+    assert stage.bot is not None
+    hosted = await stage.bot.service.records.latest_in_channel(stage.channel)
+    assert hosted is not None
+    return hosted.id
+
+
+async def addresses(stage: Stage, finished: int, live: int) -> list[str]:
+    """The lines that say where the demo's matches are on the web board."""
+    bot = stage.bot
+    assert bot is not None
+    links = bot.links
+    rematch_side = {"bob": Side.CHALLENGER, "ann": Side.OPPOSITION}
+    lines = [
+        f"The web board is at {stage.web_url}:",
+        f"- the finished match's page (its replay): {links.page_url(finished)}",
+        f"- the rematch's page (anyone may watch): {links.page_url(live)}",
+    ]
+    for name, side in rematch_side.items():
+        url = await links.private_url(live, side)
+        lines.append(f"- {name}'s own board (plays {name}'s turns): {url}")
+    return lines
+
+
+async def run(out: Path, serve: bool = False) -> tuple[Path, list[str]]:
+    """Play the demo into ``out``: the transcript written, and where its pages are; with
+    ``serve``, print those and keep everything running until cancelled."""
     with tempfile.TemporaryDirectory(prefix="tora-demo-") as workdir:
         async with Stage(Path(workdir)) as stage:
             transcript = Transcript(stage, out)
             await play(stage, transcript)
-            return transcript.write()
+            finished = await latest_match(stage)
+            written = transcript.write()
+            where = await addresses(stage, finished, await rematch(stage))
+            if serve:
+                print(f"The transcript is in {written} (open it in a Markdown viewer).")
+                print("\n".join(where))
+                print("Serving until Ctrl-C.", flush=True)
+                await asyncio.Event().wait()
+            return written, where
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m harness.demo", description=__doc__)
     parser.add_argument("--out", type=Path, default=Path("demo-out"), help="where to write it")
+    parser.add_argument(
+        "--serve", action="store_true", help="keep the web board up (until Ctrl-C) afterwards"
+    )
     args = parser.parse_args(argv)
     setup_logging("WARNING")
-    written = asyncio.run(run(args.out))
+    try:
+        written, where = asyncio.run(run(args.out, args.serve))
+    except KeyboardInterrupt:
+        return 0
     print(f"The transcript is in {written} (open it in a Markdown viewer).")
+    print("\n".join(where))
     return 0
 
 

@@ -11,6 +11,7 @@ import contextlib
 import os
 import random
 import signal
+import socket
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -18,7 +19,7 @@ from typing import Any
 
 from bot.app import menus
 from bot.build import Bot, build
-from bot.config import Config
+from bot.config import Config, WebConfig
 from bot.discord.client import point_at, sync_commands
 from bot.service import Clock, Settings
 from emulator import Emulator, Interaction, Msg
@@ -37,7 +38,8 @@ class Stage:
     ``stage.channel`` the server's one channel. With ``process``, the bot runs as a child
     process (real rate limits and clock); else in this process with ``settings``/``clock``.
     With ``shards`` (each child's shard ids, of ``shard_count``), several child processes
-    share the bot's shards and ``database`` (docs/DEPLOY.md); ``kill(n)`` kills one."""
+    share the bot's shards and ``database`` (docs/DEPLOY.md); ``kill(n)`` kills one. With
+    ``web`` (the default), the bot serves its web board on a free port (``web_url``)."""
 
     def __init__(
         self,
@@ -52,8 +54,10 @@ class Stage:
         database: StoreConfig | None = None,
         shards: list[tuple[int, ...]] | None = None,
         shard_count: int = 1,
+        web: bool = True,
     ) -> None:
         self.workdir = workdir
+        self.web = web
         self.names = names
         self.process = process
         self.settings = settings
@@ -68,6 +72,7 @@ class Stage:
         self.shards = shards
         self.shard_count = shard_count
         self.children: dict[int, asyncio.subprocess.Process] = {}  # by process number
+        self.web_ports: dict[int, int] = {}  # each child's web board port, by process number
 
     async def __aenter__(self) -> Stage:
         await self.start()
@@ -83,7 +88,22 @@ class Stage:
     @property
     def config(self) -> Config:
         emu = self.emu
-        return Config(emu.token, self.database, "WARNING", None, emu.api_base, emu.gateway_url)
+        return Config(
+            emu.token,
+            self.database,
+            "WARNING",
+            None,
+            emu.api_base,
+            emu.gateway_url,
+            web=WebConfig(enabled=self.web, port=0),
+        )
+
+    @property
+    def web_url(self) -> str:
+        """Where the bot (the first process of it) serves its web board."""
+        if self.bot is not None and self.bot.web is not None:
+            return self.bot.web.url
+        return f"http://127.0.0.1:{self.web_ports[0]}"
 
     async def start(self) -> None:
         emu = self.emu
@@ -123,6 +143,8 @@ class Stage:
             "TORA_DB": database.url or str(database.path),
             "TORA_DISCORD_API": self.emu.api_base,
             "TORA_LOG_LEVEL": "WARNING",
+            "TORA_WEB_PORT": str(self.web_ports.setdefault(number, free_port())),
+            "TORA_WEB": "on" if self.web else "off",
         }
         if database.schema:
             env["TORA_DB_SCHEMA"] = database.schema
@@ -293,6 +315,13 @@ class Stage:
         for key in sorted(named, key=len, reverse=True):
             text = text.replace(key, named[key])
         return text
+
+
+def free_port() -> int:
+    """A port of 127.0.0.1 nothing listens on now (for a child process's web board)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def planned_turn(game: Game, rng: random.Random, attack: bool = True) -> list[str]:

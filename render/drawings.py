@@ -17,10 +17,21 @@ from typing import Any, Generic, TypeVar
 from rules import game_type
 
 from . import generic
-from .pointing import MarkFields
+from .pointing import Cell, MarkFields
 from .status import StatusFields, StatusInfo
 
 V = TypeVar("V")  # the views a drawing draws, its game's
+
+
+@dataclass(frozen=True)
+class Turned(Generic[V]):
+    """A game's pictures drawn from the other side (the board turned half round, its labels
+    upright): ``board`` and ``own`` as the ``Drawing``'s, ``cells`` where each square is on
+    them."""
+
+    board: Callable[[V, StatusFields], bytes]
+    own: Callable[[V, StatusFields, MarkFields | None], bytes]
+    cells: Callable[[V], dict[str, Cell]]
 
 
 @dataclass(frozen=True)
@@ -29,7 +40,12 @@ class Drawing(Generic[V]):
     ``view_for(None)``); ``own`` a player's own (of ``view_for(side)``, pointing out
     ``marks``: TORA's shows their hidden Assassin); ``views`` the public views of a record,
     at the start and after each turn, and ``replay`` their animated GIF; ``coordinates`` the
-    start position with the board's coordinates, for the game's quick start."""
+    start position with the board's coordinates, for the game's quick start. ``cells`` says
+    where each square is on the ``board`` and ``own`` pictures of a view (x, y of its
+    top-left corner and its size, in pixels), and each place off the board the viewer's
+    actions can start from (a hand, as ``rules.protocol.Touch`` names it): what a web page
+    overlays to click. ``turned``, the pictures from the other side, for a game whose drawing
+    can turn the board (None: it cannot)."""
 
     game: str
     board: Callable[[V, StatusFields], bytes]
@@ -37,6 +53,8 @@ class Drawing(Generic[V]):
     views: Callable[[str], Sequence[V]]
     replay: Callable[[Sequence[V], StatusInfo], bytes]
     coordinates: Callable[[], bytes]
+    cells: Callable[[V], dict[str, Cell]]
+    turned: Turned[V] | None = None
 
 
 # Any: each drawing takes its own game's views, and a look-up by game id matches them.
@@ -65,6 +83,8 @@ def drawing_of(game: str) -> Drawing[Any]:
         generic.views_from_record,
         generic.replay_gif,
         functools.partial(generic.coordinates_png, game),
+        generic.cells,
+        Turned(generic.turned_board_png, generic.turned_own_png, generic.turned_cells),
     )
 
 

@@ -4,7 +4,8 @@ piece its side's mark (the amber disc and the blue rounded square every game use
 letter, the squares of the last turn framed (in the acting player's own picture, those of
 their staged actions), and a status line below: the view's summary and the deadline.
 
-A spectator sees the Challenger's side at the bottom, each player their own side. Nothing is
+A spectator sees the Challenger's side at the bottom, each player their own side; turned
+(``turned_board_png``...), the other side at the bottom. Nothing is
 drawn but what the view holds, so a public picture shows only what ``view_for(None)`` says.
 """
 
@@ -43,11 +44,12 @@ def square_map(view: Any) -> SquareMap:
 
 
 class Layout:
-    """Where each square of a board lies on the picture, as ``viewer`` sees it."""
+    """Where each square of a board lies on the picture, as ``viewer`` sees it (from the
+    other side when ``flipped``)."""
 
-    def __init__(self, board: SquareMap, viewer: Side | None) -> None:
+    def __init__(self, board: SquareMap, viewer: Side | None, flipped: bool = False) -> None:
         self.board = board
-        self.turned = viewer == Side.OPPOSITION
+        self.turned = (viewer == Side.OPPOSITION) != flipped
         self.files, self.ranks = len(board.files), len(board.ranks)
         self.width = max(MIN_WIDTH, 2 * MARGIN + CELL * self.files)
         self.left = (self.width - CELL * self.files) // 2
@@ -69,10 +71,12 @@ class Layout:
         return self.cells.get(square)
 
 
-def board_image(view: Any, info: StatusFields, marks: MarkFields | None = None) -> Image.Image:
-    """The picture of ``view``, in the fixed palette."""
+def board_image(
+    view: Any, info: StatusFields, marks: MarkFields | None = None, flipped: bool = False
+) -> Image.Image:
+    """The picture of ``view``, in the fixed palette (from the other side when ``flipped``)."""
     board = square_map(view)
-    layout = Layout(board, view.viewer)
+    layout = Layout(board, view.viewer, flipped)
     k = SCALE
     image = Image.new("RGB", (layout.width * k, layout.height * k), pal.FRAME)
     draw = ImageDraw.Draw(image)
@@ -154,6 +158,23 @@ def board_png(view: Any, info: StatusFields) -> bytes:
 def own_png(view: Any, info: StatusFields, marks: MarkFields | None = None) -> bytes:
     """A player's own picture, pointing out ``marks``."""
     return png_bytes(board_image(view, info, marks))
+
+
+def turned_board_png(view: Any, info: StatusFields) -> bytes:
+    return png_bytes(board_image(view, info, flipped=True))
+
+
+def turned_own_png(view: Any, info: StatusFields, marks: MarkFields | None = None) -> bytes:
+    return png_bytes(board_image(view, info, marks, flipped=True))
+
+
+def cells(view: Any) -> dict[str, Cell]:
+    """Where each square is on the pictures of ``view``."""
+    return dict(Layout(square_map(view), view.viewer).cells)
+
+
+def turned_cells(view: Any) -> dict[str, Cell]:
+    return dict(Layout(square_map(view), view.viewer, flipped=True).cells)
 
 
 def views_from_record(text: str) -> list[Any]:

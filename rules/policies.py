@@ -18,7 +18,7 @@ from contextlib import AbstractContextManager, nullcontext
 from types import MappingProxyType
 from typing import Any, Generic
 
-from .errors import echo
+from .errors import ActionError, echo
 from .hosting import Agreement, Answered, Scoring
 from .protocol import G, GameView, SetupQuestion
 from .sides import Side
@@ -53,6 +53,11 @@ class Policies(ABC, Generic[G]):
 
     @abstractmethod
     def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]: ...
+
+    @abstractmethod
+    def new_game(
+        self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]
+    ) -> G: ...
 
     @abstractmethod
     def setup_of(self, game: G) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]: ...
@@ -117,6 +122,27 @@ class Policies(ABC, Generic[G]):
         options = self.check_options({})
         first = {q.name: q.options[0] for q in self.setup_questions(options) if q.options}
         return options, (first, dict(first))
+
+    def setup_preview(
+        self, options: Mapping[str, Any], side: Side, answers: Mapping[str, str]
+    ) -> G:
+        """The start as ``side``'s player would see it with ``answers``, what they chose so
+        far: each question they have not answered takes its first option (a free-text one
+        ``blank_answer``), and so do all of the opponent's, never their real answers. What a
+        board to answer a square's question on shows. Answers that do not go together (a
+        square of another strategy) are left out rather than refused."""
+        asked = self.setup_questions(options)
+        first = {q.name: q.options[0] if q.options else self.blank_answer(q) for q in asked}
+        mine = first | {q.name: answers[q.name] for q in asked if q.name in answers}
+        both = (mine, first) if side == Side.CHALLENGER else (first, mine)
+        try:
+            return self.new_game(options, both)
+        except ActionError:
+            return self.new_game(options, (first, dict(first)))
+
+    def blank_answer(self, question: SetupQuestion) -> str:
+        """The answer a free-text question takes in ``setup_preview`` while not given."""
+        return ""
 
     # ---- games and views -------------------------------------------------------------------
     def heavy(self, game: G) -> bool:

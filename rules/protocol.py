@@ -612,6 +612,13 @@ class GameType(Protocol[G]):
         """A setup drawn at random among the allowed answers (an AI player's)."""
         ...
 
+    def setup_preview(
+        self, options: Mapping[str, Any], side: Side, answers: Mapping[str, str]
+    ) -> G:
+        """The start as ``side``'s player would see it with their ``answers`` so far, the
+        rest (and all the opponent's) as the game's first answers make it."""
+        ...
+
     def sample_setup(
         self, settings: Mapping[str, str]
     ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:

@@ -26,6 +26,7 @@ from .errors import (
     UnknownPlayer,
 )
 from .hosting.hosted import ChannelBusy, Hosted, HostedNotFound, SetupChoice, StaleHosted
+from .hosting.links import LinkState
 from .hosting.outbox import ButtonMessage, Post, Queued
 from .hosting.sharing import Sharing
 from .matches.games import DEFAULT_GAME, Spec
@@ -51,6 +52,7 @@ __all__ = [
     "FinishedMatch",
     "Hosted",
     "HostedNotFound",
+    "LinkState",
     "LogLine",
     "Match",
     "MatchClosed",

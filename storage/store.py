@@ -25,6 +25,7 @@ from .hosting import hosted as hosting
 from .hosting import outbox
 from .hosting.area import Hosting
 from .hosting.hosted import Hosted
+from .hosting.links import Links
 from .hosting.outbox import Post
 from .hosting.sharing import Sharing
 from .matches import reads, writes
@@ -58,6 +59,7 @@ class Store:
         self._reads = reads
         self._closed = False
         self.sharing = Sharing(writer)
+        self.links = Links(writer, self._read)
         self.hosting = Hosting(writer, self._read, self.sharing.owner)
         self.ladders = Ladders(writer, self._read)
         self.tournaments = Tournaments(writer, self._read)

@@ -269,6 +269,7 @@ BOT_PARTS = {
     "bot.tournament": "tournament",
     "bot.app": "app",
     "bot.discord": "discord",
+    "bot.web": "web",  # the web board: a front end beside the Discord adapter
     "bot": "wiring",  # the package's docstring alone
     "bot.build": "wiring",
     "bot.config": "wiring",
@@ -282,6 +283,7 @@ BOT_RANKS = {
     "tournament": 2,
     "app": 3,
     "discord": 4,
+    "web": 4,
     "wiring": 5,
 }
 
@@ -320,7 +322,7 @@ def test_the_bots_parts_stand_only_on_those_below_them():
     assert offenders == []
 
 
-@pytest.mark.parametrize("part", ["bot/app", "bot/discord"])
+@pytest.mark.parametrize("part", ["bot/app", "bot/discord", "bot/web"])
 def test_the_application_layer_and_the_adapter_reach_storage_through_the_service(part):
     """Everything stored is read and changed through the match service (and the ladder's
     and tournaments' desks): only the wiring opens the store."""
@@ -339,6 +341,20 @@ def _importers(library: str) -> set[str]:
 
 def test_discord_py_is_imported_only_by_the_adapter_the_emulator_and_the_harness():
     assert _importers("discord") <= {"bot.discord", "emulator", "harness"}
+
+
+def test_the_web_board_stands_on_the_application_layer_and_the_service_alone():
+    """``bot.web`` serves pages from the application layer and the match service's reads:
+    nothing of storage, discord.py, the Discord adapter, render or a game."""
+    banned = {"storage", "discord", "render", "PIL"} | {f"rules.{game}" for game in GAMES}
+    offenders = [
+        f"{path}: {module}"
+        for path, module in imports("bot/web")
+        if top(module) in banned
+        or module.startswith(("bot.discord", *(f"{b}." for b in banned)))
+        or module in banned
+    ]
+    assert offenders == []
 
 
 def test_pillow_is_imported_only_by_render():

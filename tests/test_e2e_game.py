@@ -112,8 +112,16 @@ async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path
         await stage.posted("cancel", channel=thread)
 
 
-async def test_the_demo_writes_a_readable_transcript(tmp_path: Path) -> None:
-    written = await demo.run(tmp_path / "demo-out")
+async def test_the_demo_writes_a_readable_transcript_and_says_where_its_pages_are(
+    tmp_path: Path,
+) -> None:
+    written, where = await demo.run(tmp_path / "demo-out")
+    board, finished, rematch, bob, ann = where
+    assert board.startswith("The web board is at http://127.0.0.1:")
+    base = board.removeprefix("The web board is at ").rstrip(":")
+    assert finished.endswith(f"{base}/m/1") and rematch.endswith(f"{base}/m/2")
+    assert f"bob's own board (plays bob's turns): {base}/play#" in bob
+    assert f"ann's own board (plays ann's turns): {base}/play#" in ann
     text = written.read_text()
     assert text.startswith("# A TORA match on Discord")
     assert "**bob** `[Accept]`" in text and "Final score" in text

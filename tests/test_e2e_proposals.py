@@ -31,12 +31,17 @@ async def proposal(stage: Stage, needle: str) -> Msg:
     return next(m for m in reversed(stage.emu.messages(stage.channel)) if needle in m.text())
 
 
+def actions(message: Msg) -> list[dict[str, object]]:
+    """The message's buttons but its links (which open a web page and never go stale)."""
+    return [b for b in message.buttons() if "url" not in b]
+
+
 def live(message: Msg) -> bool:
-    return bool(message.buttons()) and not any(b.get("disabled") for b in message.buttons())
+    return bool(actions(message)) and not any(b.get("disabled") for b in actions(message))
 
 
 def dead(message: Msg) -> bool:
-    return bool(message.buttons()) and all(b.get("disabled") for b in message.buttons())
+    return bool(actions(message)) and all(b.get("disabled") for b in actions(message))
 
 
 async def test_a_draw_offer_is_accepted_with_its_button_after_the_proposer_ended_a_turn(

@@ -96,6 +96,8 @@ async def populate(path: Path) -> None:
         hosted = await store.hosting.live_in_channel(201)
         assert hosted is not None
         await store.hosting.remember_buttons(ButtonMessage(201, 5, hosted.id, ("resign",), 1))
+        await store.links.renew(hosted.id, Side.CHALLENGER)  # a replaced web board link
+        await store.links.secret("kept for the web board's links")
         h.delivery.fail_next = 1000  # the start's posts wait for a retry...
         await service.deliver()
         h.delivery.fail_next = 0
@@ -170,7 +172,7 @@ async def test_every_table_has_rows_to_copy(source: Config) -> None:
         t: (await backends.raw_sql(source, f"SELECT count(*) FROM {t}"))[0][0] for t in TABLES
     }
     assert [t for t, n in counts.items() if n == 0] == []
-    assert {"leases", "interactions"} <= set(TABLES)
+    assert {"leases", "interactions", "web_links", "web_secret"} <= set(TABLES)
     [(largest,)] = await backends.raw_sql(source, "SELECT max(id) FROM outbox")
     assert sequence(source, "outbox") > largest  # delivered rows are gone, their ids too
 

@@ -51,7 +51,7 @@ async def test_migration_13_drops_the_sqlite_ladder_checks_and_keeps_every_row(t
     conn.close()
     before = await dump(config)
     conn = sqlite3.connect(config.path, isolation_level=None)
-    assert migrate(conn) == [13]
+    assert migrate(conn, upto=13) == [13]
     for table in LADDER_TABLES:
         (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = ?", (table,)).fetchone()
         assert "CHECK (board" not in sql and "board TEXT NOT NULL" in sql
@@ -81,7 +81,9 @@ async def test_migration_13_drops_the_postgres_ladder_checks_and_keeps_every_row
         with pytest.raises(Exception, match="board_check"):
             await raw_sql(config, NEW_LADDER)
         before = await dump(config)
-        assert await postgres.prepare(config, POSTGRES_MIGRATIONS) == [13]
+        assert await postgres.prepare(
+            config, [m for m in POSTGRES_MIGRATIONS if m.number <= 13]
+        ) == [13]
         checks = await raw_sql(
             config,
             "SELECT c.conrelid::regclass::text FROM pg_constraint c"

@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from bot.ladder.errors import LadderError
-from bot.service import UNAVAILABLE, Attachment, DatabaseUnavailable, Refused, Reply
+from bot.service import UNAVAILABLE, Attachment, DatabaseUnavailable, Link, Refused, Reply
 
 from .buttons import Press
 from .parsing import BadDuration
@@ -23,12 +23,14 @@ class Unusable(Exception):
 @dataclass(frozen=True)
 class Answer:
     """``text`` and ``files`` for the caller, ``private`` to them alone, with ``buttons``
-    (each a verb on a match's turn: ``Press``) for them to press later."""
+    (each a verb on a match's turn: ``Press``) for them to press later, and ``links`` to
+    open in a browser (the web board's)."""
 
     text: str
     files: tuple[Attachment, ...] = ()
     private: bool = True
     buttons: tuple[Press, ...] = ()
+    links: tuple[Link, ...] = ()
 
     @classmethod
     def of(cls, reply: Reply, buttons: tuple[Press, ...] = ()) -> Answer:

@@ -8,8 +8,10 @@ from bot.service import MatchService
 from bot.tournament.desk import TournamentDesk
 
 from .actions import Actions, Threads
+from .board_links import BoardLinks
 from .completions import Completions
 from .costly import Limits
+from .links import Links
 from .lookups import Lookups
 from .playing import Playing
 from .setup_form import SetupForms
@@ -20,8 +22,10 @@ from .tournaments import Tournaments
 class App:
     """``actions`` (the match commands), ``playing`` (the Play panel), ``setup`` (the setup
     form), ``lookups`` (records, replays, ladders, settings), ``tournaments``,
-    ``completions`` (what typing an option offers) and ``sweeping`` (which buttons stopped
-    applying), sharing one set of allowances for costly commands (``limits``)."""
+    ``completions`` (what typing an option offers), ``sweeping`` (which buttons stopped
+    applying) and ``board_links`` (the web board's links where commands give them), sharing
+    one set of allowances for costly commands (``limits``). ``links`` makes and checks the
+    web board's links (None: the web board is off, and no link is given anywhere)."""
 
     def __init__(
         self,
@@ -30,11 +34,14 @@ class App:
         tournaments: TournamentDesk,
         threads: Threads,
         limits: Limits | None = None,
+        links: Links | None = None,
     ) -> None:
         self.service = service
         self.limits = limits or Limits()
+        self.links = links
         self.actions = Actions(service, threads, self.limits)
-        self.playing = Playing(self.actions)
+        self.board_links = BoardLinks(self.actions, links)
+        self.playing = Playing(self.actions, self.board_links)
         self.setup = SetupForms(self.actions)
         self.lookups = Lookups(self.actions, ladder, self.limits)
         self.tournaments = Tournaments(tournaments, self.limits)

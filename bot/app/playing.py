@@ -9,12 +9,13 @@ included), so it is only ever shown to them (ephemeral in a channel, or in their
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from bot.service import Attachment, Menu, Place, Reply, Stamp
+from bot.service import Attachment, Link, Menu, Place, Reply, Stamp
 
 from . import menus
 from .actions import Actions
+from .board_links import BoardLinks
 from .callers import Caller
 from .menus import Nav
 
@@ -29,7 +30,8 @@ BUTTONS: dict[str, tuple[str, str]] = {
 @dataclass(frozen=True)
 class Panel:
     """What the panel shows: ``text``, the select menus, and the preview image (None: keep
-    the one shown). ``over``: the turn it was for has ended, so it offers nothing more."""
+    the one shown). ``over``: the turn it was for has ended, so it offers nothing more.
+    ``links``: the player's own board on the web (while the turn lasts)."""
 
     channel_id: int
     stamp: Stamp | None
@@ -37,6 +39,7 @@ class Panel:
     selects: tuple[menus.Select, ...] = ()
     files: tuple[Attachment, ...] | None = None
     over: bool = False
+    links: tuple[Link, ...] = ()
 
     @property
     def buttons(self) -> tuple[str, ...]:
@@ -45,9 +48,17 @@ class Panel:
 
 
 class Playing:
-    def __init__(self, actions: Actions) -> None:
+    def __init__(self, actions: Actions, board_links: BoardLinks | None = None) -> None:
         self.actions = actions
         self.service = actions.service
+        self.board_links = board_links or BoardLinks(actions, None)
+
+    async def _linked(self, caller: Caller, panel: Panel) -> Panel:
+        """The panel with the player's board link, while its turn lasts."""
+        if panel.over:
+            return panel
+        links = await self.board_links.for_turn(caller.user.id, panel.stamp)
+        return replace(panel, links=links) if links else panel
 
     async def open(self, caller: Caller, match: str | None) -> Panel:
         """The panel at its start: the player's pieces, their turn so far, their preview."""
@@ -64,7 +75,8 @@ class Playing:
         menu = await self.service.menu(
             place, caller.user, nav.group, expect=stamp, shown=lambda cs: menus.shown(cs, nav)
         )
-        return _panel(channel_id, menu, nav, None if menu.picture is None else (menu.picture,))
+        picture = None if menu.picture is None else (menu.picture,)
+        return await self._linked(caller, _panel(channel_id, menu, nav, picture))
 
     async def act(
         self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav, value: str
@@ -76,12 +88,12 @@ class Playing:
         place = Place(caller.guild_id or 0, channel_id)
         action = value.removeprefix(menus.ACT)
         reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
-        return _after(channel_id, reply)
+        return await self._linked(caller, _after(channel_id, reply))
 
     async def undo(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
         reply = await self.service.undo(place, caller.user, expect=stamp, menu=True)
-        return _after(channel_id, reply)
+        return await self._linked(caller, _after(channel_id, reply))
 
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
@@ -95,7 +107,7 @@ class Playing:
         """The pieces, with the player's own board."""
         menu = await self.service.menu(place, caller.user, expect=stamp, board=True)
         board = None if menu.picture is None else (menu.picture,)
-        return _panel(place.channel_id, menu, Nav(), board)
+        return await self._linked(caller, _panel(place.channel_id, menu, Nav(), board))
 
 
 def _after(channel_id: int, reply: Reply) -> Panel:

@@ -233,12 +233,22 @@ class Tora(Completing, app_commands.Group):
     @app_commands.command(
         description="The board: players see their own privately, others the public one"
     )
-    @app_commands.describe(match=MATCH)
+    @app_commands.describe(
+        match=MATCH,
+        link="new: replace your private link to the web board (the old one stops working)",
+    )
     @app_commands.autocomplete(match=Completing.complete_match)
     async def board(
-        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+        self,
+        interaction: discord.Interaction[Any],
+        match: MatchPick | None = None,
+        link: Literal["new"] | None = None,
     ) -> None:
         caller, app = caller_of(interaction), self.app
+        if link == "new":
+            renew = app.board_links.renew
+            await self.answer(interaction, lambda: renew(caller, match), private=True)
+            return
         private = await app.actions.plays_here(caller)
         await self.answer(interaction, lambda: app.lookups.board(caller, match), private=private)
 

@@ -42,6 +42,7 @@ from bot.service import DirectMessagesClosed, Message, Shown, Stamp, Undeliverab
 from bot.service.questions import SetupForm
 
 from .buttons import buttons
+from .links import with_links
 from .memories import Closed, Latest
 from .respond import answered, files_of, split
 from .setup_form import view_of
@@ -265,6 +266,7 @@ class DiscordDelivery:
 
 
 def _view(channel_id: int, message: Message) -> discord.ui.View | None:
-    """The message's buttons, if the service gave it any."""
+    """The message's buttons and links, if the service gave it any."""
     given = message.buttons
-    return None if given is None else buttons(presses(given.verbs, channel_id, given.stamp))
+    view = None if given is None else buttons(presses(given.verbs, channel_id, given.stamp))
+    return with_links(view, message.links)

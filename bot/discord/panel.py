@@ -24,6 +24,7 @@ from bot.service import StaleRequest, Stamp
 
 from .callers import caller_of
 from .handlers import Handlers, handlers_of
+from .links import LINK_ROW, with_links
 from .respond import NOBODY, Outgoing, files_of, report, tell
 from .styles import STYLES
 
@@ -144,9 +145,9 @@ def view_of(panel: Panel) -> discord.ui.View | None:
         view.add_item(item)
     for verb in panel.buttons:
         button = PanelButton(verb, panel.channel_id, panel.stamp)
-        button.row = 4
+        button.row = LINK_ROW
         view.add_item(button)
-    return view
+    return with_links(view, panel.links, LINK_ROW)
 
 
 def message_of(panel: Panel) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from bot.app.buttons import Press
 from bot.service import Attachment
 
 from .bounds import out_of_range
+from .links import keeping, links_of, with_links
 
 log = logging.getLogger(__name__)
 LIMIT = 2000  # characters in one Discord message
@@ -170,6 +171,7 @@ class Responder:
         async def shown() -> Outgoing:
             answer = await work()
             view = self.views(answer.buttons) if answer.buttons else None
+            view = with_links(view, answer.links)
             return Outgoing(answer.text, answer.files, answer.private, view)
 
         await self.show(interaction, shown, private=private)
@@ -288,10 +290,12 @@ def report(interaction: discord.Interaction[Any], exc: BaseException) -> str:
 async def tell(interaction: discord.Interaction[Any], text: str, *, over: bool, what: str) -> None:
     """A refusal of a pick in a message's menus (``what``: "a panel pick"), after its
     deferred update, to the one who picked alone; ``over``: what the message was for is over,
-    so its components go."""
+    so its components go (its links stay)."""
     try:
         if over:
-            await interaction.edit_original_response(view=None)
+            shown = interaction.message
+            links = () if shown is None else links_of(discord.ui.View.from_message(shown))
+            await interaction.edit_original_response(view=keeping(None, links))
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
     except discord.HTTPException:
         log.exception("could not answer %s", what, extra={"interaction": interaction.id})

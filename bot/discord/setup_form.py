@@ -5,7 +5,7 @@ one green) and select menus. Every pick answers that question at once and edits 
 Each component's custom id holds where it is (channel, match, turn, question), so the form
 works after a restart like every other button (``tora:su:...`` a button, with its option's
 number; ``tora:ss:...`` a select, with its part). Once the setup is over a pick is refused
-and the form turns off; the sweeper disables the forms it sent (``frozen``)."""
+and the form turns off; the sweeper disables the forms it sent (what was chosen stays marked)."""
 
 from __future__ import annotations
 
@@ -170,14 +170,3 @@ def _heading(interaction: discord.Interaction[Any]) -> str:
     content = interaction.message.content if interaction.message else ""
     first = content.split("\n", 1)[0]
     return f"{first}\n" if first.startswith("-# ") else ""
-
-
-async def frozen(message: discord.PartialMessage) -> discord.ui.View:
-    """A setup message's components as they were last shown, disabled: what the player
-    chose stays marked once the setup is over."""
-    shown = await message.fetch()
-    view = discord.ui.View.from_message(shown, timeout=None)
-    for item in view.children:
-        if isinstance(item, discord.ui.Button | discord.ui.Select):
-            item.disabled = True
-    return view

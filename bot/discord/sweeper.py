@@ -21,13 +21,12 @@ from typing import Any
 import discord
 
 from bot.app.buttons import VERBS, presses
-from bot.app.setup_form import VERB as SETUP_FORM
 from bot.app.sweeping import PANEL, Sweeping, stale
 from bot.service import ButtonMessage, Hosted, Stamp
 
 from .buttons import ToraButton, buttons
+from .links import greyed, keeping, links_of
 from .panel import PanelButton, PanelSelect
-from .setup_form import frozen
 
 log = logging.getLogger(__name__)
 TOKEN_AGE = 14 * 60.0  # an interaction's answer can be edited for 15 minutes
@@ -40,6 +39,7 @@ class _Answer:
     turn: int
     at: float
     message: int  # the message it shows (a panel is edited by many interactions)
+    links: tuple[discord.ui.Item[Any], ...]  # its link buttons, kept when it is swept
 
 
 def disabled(verbs: tuple[str, ...], channel_id: int, stamp: Stamp) -> discord.ui.View:
@@ -79,13 +79,18 @@ class Sweeper:
         panel = [i for i in items if isinstance(i, PanelSelect | PanelButton)]
         pressed = [i.press for i in items if isinstance(i, ToraButton)]
         stamps = [p.stamp for p in pressed if p.stamp is not None]
+        links = links_of(view)
         if panel:
-            self._remember(interaction, PANEL, panel[0].stamp)
+            self._remember(interaction, PANEL, panel[0].stamp, links)
         elif stamps:
-            self._remember(interaction, tuple(p.verb for p in pressed), stamps[0])
+            self._remember(interaction, tuple(p.verb for p in pressed), stamps[0], links)
 
     def _remember(
-        self, interaction: discord.Interaction[Any], verbs: tuple[str, ...], stamp: Stamp | None
+        self,
+        interaction: discord.Interaction[Any],
+        verbs: tuple[str, ...],
+        stamp: Stamp | None,
+        links: tuple[discord.ui.Item[Any], ...],
     ) -> None:
         if stamp is None:
             return
@@ -94,7 +99,7 @@ class Sweeper:
         fresh = [
             a for a in self._answers[stamp.match] if now - a.at < TOKEN_AGE and a.message != message
         ]
-        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message))
+        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message, links))
         self._answers[stamp.match] = fresh
 
     def after(self, match_id: int | None) -> None:
@@ -116,14 +121,12 @@ class Sweeper:
             await self._disable_answers(found.hosted)
 
     async def _disable(self, record: ButtonMessage) -> None:
-        stamp = Stamp(record.hosted_id, record.turn)
-        view = disabled(record.verbs, record.channel_id, stamp)
+        """The message's components as it shows them, disabled (a setup form keeps what was
+        chosen marked), its links kept: only the message itself knows them."""
         message = self._client.get_partial_messageable(record.channel_id)
         try:
             shown = message.get_partial_message(record.message_id)
-            if SETUP_FORM in record.verbs:
-                view = await frozen(shown)
-            await shown.edit(view=view)
+            await shown.edit(view=greyed(await shown.fetch()))
         except discord.HTTPException as exc:
             log.info(
                 "could not disable stale buttons: %s", exc, extra={"channel": record.channel_id}
@@ -140,6 +143,7 @@ class Sweeper:
             view = None
             if answer.verbs != PANEL:
                 view = disabled(answer.verbs, hosted.channel_id, Stamp(hosted.id, answer.turn))
+            view = keeping(view, answer.links)
             with contextlib.suppress(discord.HTTPException):
                 await answer.interaction.edit_original_response(view=view)
 

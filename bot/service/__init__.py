@@ -19,6 +19,7 @@ from .errors import (
     StaleRequest,
 )
 from .guild import GuildSettings, load_guild, save_guild
+from .links import LinkRecords
 from .models import Menu, Place, Reply, User
 from .ports import (
     Attachment,
@@ -26,6 +27,8 @@ from .ports import (
     Clock,
     Delivery,
     DirectMessagesClosed,
+    Link,
+    Linker,
     Message,
     Pointing,
     Renderer,
@@ -51,6 +54,9 @@ __all__ = [
     "DirectMessagesClosed",
     "GuildSettings",
     "Hosted",
+    "Link",
+    "LinkRecords",
+    "Linker",
     "ManualClock",
     "MatchInfo",
     "MatchService",

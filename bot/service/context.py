@@ -69,6 +69,7 @@ class Context:
     rng: random.Random
     changed: Callable[[], None]  # wakes the timers and the deliverer after a commit
     offload: Offload
+    touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
     ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
 
     def now(self) -> float:
@@ -120,6 +121,7 @@ class Context:
             hosted, mail.posts if mail else (), choice=choice, drop_choices=drop_choices
         )
         self.changed()
+        self.touched(table.hosted.id)
         if table.hosted.phase == ENDED:
             self.ended.append(table.hosted)
 
@@ -137,5 +139,6 @@ class Context:
             match, hosted, mail.posts if mail else (), close=close
         )
         self.changed()
+        self.touched(table.hosted.id)
         if hosted.phase == ENDED:
             self.ended.append(table.hosted)

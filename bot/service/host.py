@@ -21,7 +21,7 @@ from .models import Place, Reply, User
 from .offload import Offload
 from .outbox import Deliverer
 from .phases import CHALLENGE, ENDED, PLAYING, SETUP
-from .ports import Clock, Delivery, Renderer, Stamp
+from .ports import Clock, Delivery, Linker, Renderer, Stamp
 from .ratelimit import RateLimit
 from .table import Table
 from .terms import Settings, Terms
@@ -33,6 +33,7 @@ RETRY_FAILED = 300  # seconds before a clock event that failed is tried again
 RETRY_UNAVAILABLE = 5  # ...when it failed because the database could not be reached
 Flow = Callable[[Table], Awaitable[Reply]]
 EndedListener = Callable[[Hosted], Awaitable[None]]
+ChangeListener = Callable[[int], None]
 
 
 class Host:
@@ -59,6 +60,7 @@ class Host:
             rng or random.Random(),
             self._changed,
             Offload(settings.rules_processes, settings.ai_processes),
+            self._touched,
         )
         self._deliverer = Deliverer(store, delivery, clock, settings)
         self._limit = RateLimit(settings.burst, settings.every)
@@ -68,6 +70,7 @@ class Host:
         self._outbox_changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._listeners: list[EndedListener] = []
+        self._watchers: list[ChangeListener] = []
         self._hinting: set[int] = set()  # players whose hint is being searched
         self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
@@ -242,6 +245,24 @@ class Host:
     def _changed(self) -> None:
         self._timers_changed.set()
         self._outbox_changed.set()
+
+    def link_with(self, linker: Linker) -> None:
+        """Give the messages delivered from now on the web board's links (its public page
+        on the posts about a started match, a player's private board on their notices)."""
+        self._deliverer.linker = linker
+
+    def on_change(self, listener: ChangeListener) -> None:
+        """Call ``listener`` with a hosted match's id each time a change of it is saved by
+        this process (a staged action too: a listener shows only what its audience may
+        see), at once and under the match's lock: it must only take note, never wait."""
+        self._watchers.append(listener)
+
+    def _touched(self, hosted_id: int) -> None:
+        for listener in self._watchers:
+            try:
+                listener(hosted_id)
+            except Exception:
+                log.exception("a change listener failed on hosted match %d", hosted_id)
 
     async def look_after_robots(self) -> None:
         """Where processes share the database: take up the AI matches whose AI has a turn

@@ -18,14 +18,17 @@ import logging
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from storage import HostedNotFound, Queued, Store
+from storage import Hosted, HostedNotFound, Queued, Store
 
+from .links import board_link, holder_warning, page_link
 from .ports import (
     Attachment,
     Buttons,
     Clock,
     Delivery,
     DirectMessagesClosed,
+    Link,
+    Linker,
     Message,
     Stamp,
     Undeliverable,
@@ -35,6 +38,10 @@ from .terms import Settings
 from .texts import escape
 
 log = logging.getLogger(__name__)
+
+# The private messages that carry their player's board link: the your-turn notice (its Play
+# button) and the setup prompt (its form, ``setup_phase.FORM``).
+LINKED = ("play", "setup")
 
 DM_FALLBACK = (
     "\n\n(I could not send you this as a direct message because your direct messages are "
@@ -51,6 +58,7 @@ class Deliverer:
         self._settings = settings
         self._lock = asyncio.Lock()
         self.next_try: float | None = None  # when a queued row is next due, after a pass
+        self.linker: Linker | None = None  # the web board's, when it is on
 
     async def deliver_due(self) -> int:
         """Deliver every queued row that is due, each destination's in order (a row waiting
@@ -104,10 +112,14 @@ class Deliverer:
         files = await self._store.hosting.private_files(row.id)
         post = row.post
         attached = tuple(Attachment(n, d) for n, d in files)
-        heading = await self._heading(row)
-        message = Message(
-            post.text, attached, post.mentions, decode_buttons(row), heading, row.hosted_id
-        )
+        hosted = await self._hosted(row)
+        buttons = decode_buttons(row)
+        heading = "" if hosted is None else await self._heading(row, hosted)
+        links = () if hosted is None else await self._links(row, hosted, buttons)
+        text = post.text
+        if links and post.user_id is not None:
+            text += "\n" + holder_warning(self._settings)
+        message = Message(text, attached, post.mentions, buttons, heading, row.hosted_id, links)
         key = f"tora-outbox-{row.id}"
         shown = _Shown(self._store, row.id, row.shown)
         fallback = row.fallback
@@ -138,15 +150,18 @@ class Deliverer:
         await self._store.hosting.delivered(row.id)
         return None
 
-    async def _heading(self, row: Queued) -> str:
+    async def _hosted(self, row: Queued) -> Hosted | None:
+        """The row's hosted match, if it is about one."""
+        if row.hosted_id is None:
+            return None
+        try:
+            return await self._store.hosting.get(row.hosted_id)
+        except HostedNotFound:
+            return None
+
+    async def _heading(self, row: Queued, hosted: Hosted) -> str:
         """A line naming the row's match: its number, game and players, and for a private
         message (read away from the match) a link to the match's channel."""
-        if row.hosted_id is None:
-            return ""
-        try:
-            hosted = await self._store.hosting.get(row.hosted_id)
-        except HostedNotFound:
-            return ""
         names = []
         for user_id in (hosted.issuer_id, hosted.invitee_id):
             player = None if user_id is None else await self._store.player(user_id)
@@ -155,6 +170,25 @@ class Deliverer:
         if row.post.user_id is not None:
             heading += " \u00b7 " + self._settings.link(hosted.guild_id, hosted.channel_id)
         return heading
+
+    async def _links(
+        self, row: Queued, hosted: Hosted, buttons: Buttons | None
+    ) -> tuple[Link, ...]:
+        """With the web board on: a post about a started match links to its public page; a
+        "your turn" notice (the message offering Play) and a setup prompt (the message with
+        the setup form) to its player's private board, made as the message goes, so that it
+        is the player's current link."""
+        if self.linker is None:
+            return ()
+        user_id = row.post.user_id
+        if user_id is None:
+            started = hosted.match_id is not None
+            return (page_link(self.linker.page_url(hosted.id)),) if started else ()
+        side = hosted.side_of(user_id)
+        linked = buttons is not None and any(verb in LINKED for verb in buttons.verbs)
+        if not linked or side is None or not hosted.live:
+            return ()
+        return (board_link(await self.linker.private_url(hosted.id, side)),)
 
     async def _ephemeral(
         self, channel_id: int, user_id: int, message: Message, key: str, shown: _Shown

@@ -42,9 +42,10 @@ def acting_side(ctx: Context, table: Table, user: User) -> Side:
     return side
 
 
-async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
+async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bool = True) -> Reply:
     """Stage the actions of ``text``: one, or several separated by ``;`` as in a record's
-    turn line, all or none (they are checked on a copy of the game first)."""
+    turn line, all or none (they are checked on a copy of the game first). Without
+    ``preview``, the reply has no picture (a front end that draws its own board)."""
     side = acting_side(ctx, table, user)
     parts = [part.strip() for part in text.split(";")]
     if len(parts) > 1 and not all(parts):
@@ -55,7 +56,7 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
             raise Refused(f"`{word}` is not a move: use {ctx.cmd(word)} for that.")
     match = table.played
     if len(parts) == 1 and replaces(match.game):
-        return await _replace(ctx, table, side, parts[0])
+        return await _replace(ctx, table, side, parts[0], preview)
     if len(parts) > 1:
         await asyncio.to_thread(_try_all, match.game.copy(), parts)
     try:
@@ -64,7 +65,7 @@ async def play(ctx: Context, table: Table, user: User, text: str) -> Reply:
         raise ActionRefused(exc) from None
     texts = match.game.staged()[-len(events) :]  # as people read them (ToriShogi: TS1)
     said = [t + (f" ({e.note})" if e.note else "") for t, e in zip(texts, events, strict=True)]
-    return await staged_reply(ctx, table, side, f"Staged: {'; '.join(said)}.")
+    return await staged_reply(ctx, table, side, f"Staged: {'; '.join(said)}.", preview)
 
 
 def replaces(game: GameState) -> bool:
@@ -80,7 +81,7 @@ def before_last(game: GameState) -> GameState:
     return base
 
 
-async def _replace(ctx: Context, table: Table, side: Side, text: str) -> Reply:
+async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: bool) -> Reply:
     """Stage ``text`` in place of the last staged action; tried on a copy first, so a
     refusal leaves the staged one as it was."""
     match = table.played
@@ -91,7 +92,7 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str) -> Reply:
     old = await asyncio.to_thread(match.undo)
     await asyncio.to_thread(match.act, text)
     new = match.game.staged()[-1]
-    return await staged_reply(ctx, table, side, f"Staged {new} in place of {old}.")
+    return await staged_reply(ctx, table, side, f"Staged {new} in place of {old}.", preview)
 
 
 def _try_all(game: GameState, parts: list[str]) -> None:
@@ -172,13 +173,13 @@ async def menu(
     key = f"choices:{group}"
     if key not in memo:
         memo[key] = await asyncio.to_thread(base.choices, group)
-    choices = await _warned(table, base, memo[key], shown)
+    choices = await warned(table, base, memo[key], shown)
     marks = pointing.pointing(header, choices)
     picture = await ctx.private_file(view, table.status(ctx.now()), "your-board.png", marks)
     return replace(head, choices=choices, letters=marks.letters, picture=picture)
 
 
-async def _warned(
+async def warned(
     table: Table, game: GameState, choices: tuple[Choice, ...], shown: Shown | None
 ) -> tuple[Choice, ...]:
     """``choices`` with the warnings of those ``shown`` (each worked out once per state)."""
@@ -191,7 +192,9 @@ async def _warned(
     return tuple(replace(c, warning=memo.get(f"warn:{c.notation}", "")) for c in choices)
 
 
-async def undo(ctx: Context, table: Table, user: User, number: int | None) -> Reply:
+async def undo(
+    ctx: Context, table: Table, user: User, number: int | None, *, preview: bool = True
+) -> Reply:
     """Take back the last staged action, or action ``number`` (from 1) of this turn."""
     side = acting_side(ctx, table, user)
     match = table.played
@@ -210,13 +213,18 @@ async def undo(ctx: Context, table: Table, user: User, number: int | None) -> Re
             text = await asyncio.to_thread(match.take_back, number - 1)
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    return await staged_reply(ctx, table, side, f"Taken back: {text}.")
+    return await staged_reply(ctx, table, side, f"Taken back: {text}.", preview)
 
 
-async def staged_reply(ctx: Context, table: Table, side: Side, head: str) -> Reply:
-    """Save the staged turn (private: nothing is posted) and show the player the preview.
-    The image is drawn while the save is being made durable."""
+async def staged_reply(
+    ctx: Context, table: Table, side: Side, head: str, preview: bool = True
+) -> Reply:
+    """Save the staged turn (private: nothing is posted) and show the player the preview
+    (when asked for). The image is drawn while the save is being made durable."""
     hosted = table.hosted
+    if not preview:
+        await ctx.save(table, hosted)
+        return Reply(f"{head}\n{staged_text(ctx, table)}", stamp=table.stamp)
     view = table.game.view_for(side)
     image = asyncio.ensure_future(ctx.private_file(view, table.status(ctx.now()), "preview.png"))
     try:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from rules import GameView
+from rules import GameView, Side
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,15 @@ class Buttons:
 
 
 @dataclass(frozen=True)
+class Link:
+    """A link a message offers, to open in a browser: its ``label`` and ``url`` (the web
+    board's pages)."""
+
+    label: str
+    url: str
+
+
+@dataclass(frozen=True)
 class Message:
     """A post or private message. ``mentions`` are the users it is addressed to (a front end
     notifies them, e.g. with a ping); ``heading`` names the match it is about (its number,
@@ -52,6 +61,7 @@ class Message:
     buttons: Buttons | None = None
     heading: str = ""
     match: int | None = None  # the hosted match it is about, if any
+    links: tuple[Link, ...] = ()
 
     @property
     def full_text(self) -> str:
@@ -105,6 +115,17 @@ class Delivery(Protocol):
         front end skips the ``shown.pieces`` done before and marks each piece before it
         sends it (see ``Shown``). Raise any exception but Undeliverable if it cannot be
         shown right now (e.g. no open interaction of that user): it is retried later."""
+
+
+class Linker(Protocol):
+    """Where the web board shows a hosted match: its public page, and a player's private
+    board (whoever holds that link plays the player's turns)."""
+
+    def page_url(self, match: int) -> str:
+        """The match's public page."""
+
+    async def private_url(self, match: int, side: Side) -> str:
+        """The current private link of ``side``'s player."""
 
 
 class Threads(Protocol):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from rules import GAMES, GameType, SetupQuestion, Side
+from rules import GAMES, GameType, GameView, SetupQuestion, Side
 
 from .errors import Refused
 from .ports import Stamp
@@ -37,12 +37,14 @@ class Field:
 class SetupForm:
     """A player's setup as a form: the questions with what they chose so far, the prompt
     that goes with them, and whether they are done. ``stamp`` is the match's, for
-    components that answer later."""
+    components that answer later. ``preview`` is the player's own view of the start as
+    their choices so far make it (``setup_phase.preview``), for a board to pick squares on."""
 
     stamp: Stamp
     text: str
     fields: tuple[Field, ...]
     done: bool
+    preview: GameView | None = None
 
 
 def questions(terms: Terms) -> tuple[SetupQuestion, ...]:

@@ -5,6 +5,7 @@ Kept in memory: a restart forgets who was busy, which only ever lets a command t
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
 
 from .errors import RateLimited
@@ -24,11 +25,11 @@ class RateLimit:
         self, burst: int, every: float, doing: str = "sending commands faster than I take them"
     ) -> None:
         self.burst, self.every, self.doing = burst, every, doing
-        self._buckets: dict[int, _Bucket] = {}
+        self._buckets: dict[Hashable, _Bucket] = {}
 
-    def take(self, user_id: int, now: float) -> None:
-        """Spend one command of ``user_id``'s allowance, or raise RateLimited (spending
-        nothing) with how long to wait."""
+    def take(self, user_id: Hashable, now: float) -> None:
+        """Spend one command of ``user_id``'s allowance (any key: a user, a web link, an
+        address), or raise RateLimited (spending nothing) with how long to wait."""
         bucket = self._buckets.get(user_id)
         if bucket is None:
             bucket = self._buckets[user_id] = _Bucket(float(self.burst), now)

@@ -25,7 +25,8 @@ from storage import CorruptMatch, Hosted
 from . import agreements, endings, hints, lobby, play, robots, setup_phase
 from .errors import Refused, StaleRequest
 from .fairness import Owner
-from .host import OVER, EndedListener, Host, check_stamp
+from .host import OVER, EndedListener, check_stamp
+from .looking import Looking
 from .models import Menu, Place, Reply, User
 from .offload import HINT, WorkerFailed
 from .phases import CHALLENGE, PLAYING, SETUP
@@ -39,7 +40,7 @@ from .texts import escape
 log = logging.getLogger(__name__)
 
 
-class MatchService(Host):
+class MatchService(Looking):
     # ---- life ----------------------------------------------------------------------------
     async def start(self, background: bool = True) -> None:
         """Reload every live match (its staged turn and clock), handle what fell due while
@@ -347,13 +348,15 @@ class MatchService(Host):
         expect: Stamp | None = None,
         *,
         menu: bool = False,
+        preview: bool = True,
     ) -> Reply:
         """Stage one action of the player's turn (validated at once). With ``menu``, the
         reply holds the Play panel's menu of what is left to stage (``Reply.menu``), worked
-        out in the same command."""
+        out in the same command; without ``preview``, no picture of the staged turn (for a
+        front end that draws its own)."""
 
         async def flow(table: Table) -> Reply:
-            reply = await play.play(self._ctx, table, user, action)
+            reply = await play.play(self._ctx, table, user, action, preview=preview)
             return await self._with_menu(table, user, reply) if menu else reply
 
         return await self._command(place, user, expect, (PLAYING,), flow)
@@ -404,12 +407,14 @@ class MatchService(Host):
         expect: Stamp | None = None,
         *,
         menu: bool = False,
+        preview: bool = True,
     ) -> Reply:
         """Take back the last staged action, or action ``number`` (from 1) of the turn. With
-        ``menu``, the reply holds the Play panel's menu after it, as ``play``'s does."""
+        ``menu``, the reply holds the Play panel's menu after it, as ``play``'s does; without
+        ``preview``, no picture."""
 
         async def flow(table: Table) -> Reply:
-            reply = await play.undo(self._ctx, table, user, number)
+            reply = await play.undo(self._ctx, table, user, number, preview=preview)
             return await self._with_menu(table, user, reply) if menu else reply
 
         return await self._command(place, user, expect, (PLAYING,), flow)

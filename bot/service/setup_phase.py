@@ -11,7 +11,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import replace
 
-from rules import Side
+from rules import GameView, Side
 from storage import NewMatch, SetupChoice, Spec
 
 from . import announce, questions
@@ -102,7 +102,16 @@ async def form(ctx: Context, table: Table, user: User) -> questions.SetupForm:
         setup_prompt(ctx, table, side),
         questions.fields(table.terms, side, choice.given),
         side.letter in table.hosted.ready,
+        preview(table.terms, side, choice),
     )
+
+
+def preview(terms: Terms, side: Side, choice: SetupChoice) -> GameView:
+    """The start as ``side``'s player would see it with what they chose so far (their
+    Assassin on its square), as the game makes it (``setup_preview``): a board to answer a
+    square's question on. The opponent's choices are theirs alone until the start, so their
+    side is drawn as the game's first answers make it, never as chosen."""
+    return terms.kind.setup_preview(terms.checked, side, choice.given).view_for(side)
 
 
 def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: Side) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from PIL import Image
 
-from rules.tora import Event, View, name, parse_square
+from rules.tora import Event, View, name, squares
 
 from ..compose import paste_rgba
 from ..encode import png_bytes
@@ -36,17 +36,15 @@ def private_png(view: View, info: StatusFields, marks: MarkFields | None = None)
         raise ValueError("a private board is drawn from a player's view (view_for(side))")
     mode = Mode.PREVIEW if view.staged else Mode.PRIVATE
     image = board_image(view, info, mode)
-    layout = layout_for(view.size)
-
-    def locate(where: str) -> Cell | None:
-        try:
-            sq = parse_square(where, view.size)
-        except ValueError:
-            return None
-        return (*layout.corner(sq), layout.cell)
-
-    point_out(image, marks, locate, {name(piece.sq) for piece in view.pieces})
+    point_out(image, marks, cells(view).get, {name(piece.sq) for piece in view.pieces})
     return png_bytes(image)
+
+
+def cells(view: View) -> dict[str, Cell]:
+    """Where each square (``v5h7``) is on the pictures of ``view``: the same on the public
+    board and on a player's own."""
+    layout = layout_for(view.size)
+    return {name(sq): (*layout.corner(sq), layout.cell) for sq in squares(view.size)}
 
 
 def preview_png(view: View, info: StatusFields) -> bytes:

@@ -36,7 +36,7 @@ def board_png(view: View, info: StatusFields, marks: MarkFields | None = None) -
     if marks is not None:
         busy = {_name(sq) for side in Side for sq in view.followers[side]}
         busy |= {_name(spirit.square) for spirit in view.spirits}
-        point_out(image, marks, _locate, busy)
+        point_out(image, marks, cells(view).get, busy)
     return png_bytes(image)
 
 
@@ -48,9 +48,9 @@ def _name(sq: int) -> str:
 _SQUARES = {_name(sq): sq for sq in SQUARES}
 
 
-def _locate(where: str) -> Cell | None:
-    sq = _SQUARES.get(where)
-    return None if sq is None else (*corner(sq), CELL)
+def cells(view: View) -> dict[str, Cell]:
+    """Where each square (``c3``) is on the picture: the same for every view."""
+    return {where: (*corner(sq), CELL) for where, sq in _SQUARES.items()}
 
 
 def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:

@@ -9,13 +9,22 @@ pure: equal views give byte-identical images.
 
 from rules.torishogi import TORISHOGI
 
-from ..drawings import Drawing, register
-from .board import board_image, board_png
+from ..drawings import Drawing, Turned, register
+from .board import board_image, board_png, cells, turned_cells, turned_png
 from .examples import coordinates_png
 from .replay import replay_gif, views_from_record
 
 register(
-    Drawing(TORISHOGI.id, board_png, board_png, views_from_record, replay_gif, coordinates_png)
+    Drawing(
+        TORISHOGI.id,
+        board_png,
+        board_png,
+        views_from_record,
+        replay_gif,
+        coordinates_png,
+        cells,
+        Turned(turned_png, turned_png, turned_cells),
+    )
 )
 
 __all__ = ["board_image", "board_png", "replay_gif", "views_from_record"]

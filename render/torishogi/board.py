@@ -2,7 +2,8 @@
 
 One function for every audience (nothing in ToriShogi is hidden): a spectator's view shows
 the position, a player's view the board turned to their side and, for the player to move
-with a move staged, the preview of that move.
+with a move staged, the preview of that move. Turned (``flipped``), the same from the other
+side.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 from PIL import Image
 
 from render.encode import png_bytes
-from render.pointing import Cell, Locate, MarkFields, point_out
+from render.pointing import Cell, MarkFields, point_out
 from rules.torishogi import FILES, RANKS, View, file_of, hand_place, rank_of, square
 
 from .base import base_board, zone_dots
@@ -19,39 +20,55 @@ from .status import StatusFields, hand_plan, hand_strip, status_strip
 from .tiles import CHECK, LAST, PLAIN, Look, Mark, empty, tile
 
 
-def board_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:
+def board_png(
+    view: View, info: StatusFields, marks: MarkFields | None = None, flipped: bool = False
+) -> bytes:
     """The PNG (no metadata: equal views give equal bytes); with ``marks``, what the player
     is choosing pointed out (``render.pointing``): a square, or a kind in their hand."""
-    image = board_image(view, info)
+    image = board_image(view, info, flipped)
     if marks is not None:
-        point_out(image, marks, _locator(view, layout_for(view.viewer)), _occupied(view))
+        point_out(image, marks, cells(view, flipped).get, _occupied(view))
     return png_bytes(image)
 
 
-def _locator(view: View, layout: Layout) -> Locate:
-    """Where a square (by its machine name, ``d2``) or a kind in the viewer's hand is."""
-    hand = hand_plan(layout.width, tuple(view.hand(layout.bottom)))
+def turned_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:
+    return board_png(view, info, marks, flipped=True)
+
+
+def cells(view: View, flipped: bool = False) -> dict[str, Cell]:
+    """Where each square (by its machine name, ``d2``) and each kind in the viewer's hand
+    (``S@``: where their drops start; a spectator's, the bottom player's) is on the picture."""
+    layout = _layout(view, flipped)
+    side = layout.bottom if view.viewer is None else view.viewer
+    hand = hand_plan(layout.width, tuple(view.hand(side)))
     tile = hand.style.tile
-    y = layout.bottom_hand + (HAND_ROW - tile) // 2
-    in_hand = {hand_place(slot.kind): (slot.x, y, tile) for slot in hand.slots}
+    row = layout.bottom_hand if side == layout.bottom else layout.top_hand
+    y = row + (HAND_ROW - tile) // 2
+    out: dict[str, Cell] = {
+        f + r: (*layout.corner(square(file, rank)), INNER)
+        for file, f in enumerate(FILES)
+        for rank, r in enumerate(RANKS)
+    }
+    out.update({hand_place(slot.kind): (slot.x, y, tile) for slot in hand.slots})
+    return out
 
-    def locate(where: str) -> Cell | None:
-        if where in in_hand:
-            return in_hand[where]
-        if len(where) != 2 or where[0] not in FILES or where[1] not in RANKS:
-            return None
-        return (*layout.corner(square(FILES.index(where[0]), RANKS.index(where[1]))), INNER)
 
-    return locate
+def turned_cells(view: View) -> dict[str, Cell]:
+    return cells(view, flipped=True)
+
+
+def _layout(view: View, flipped: bool) -> Layout:
+    layout = layout_for(view.viewer)
+    return Layout(layout.bottom.other) if flipped else layout
 
 
 def _occupied(view: View) -> set[str]:
     return {FILES[file_of(piece.sq)] + RANKS[rank_of(piece.sq)] for piece in view.pieces}
 
 
-def board_image(view: View, info: StatusFields) -> Image.Image:
+def board_image(view: View, info: StatusFields, flipped: bool = False) -> Image.Image:
     """The image in the fixed palette (for PNG, or as a frame of a replay)."""
-    layout = layout_for(view.viewer)
+    layout = _layout(view, flipped)
     image = base_board(layout.bottom).copy()
     image.paste(status_strip(layout, view, info), (0, 0))
     top_side = layout.bottom.other

@@ -428,6 +428,9 @@ class ToraPolicies(Policies[Game]):
     ) -> dict[str, str]:
         return drawn(options, side, rng)
 
+    def blank_answer(self, question: SetupQuestion) -> str:
+        return NO_ASSASSIN
+
     def sample_setup(
         self, settings: Mapping[str, str]
     ) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]:

@@ -796,6 +796,27 @@ def drop_ladder_board_checks(conn: sqlite3.Connection) -> None:
         raise RuntimeError(f"a ladder table still checks its board: {left[0][0]}")
 
 
+WEB_LINKS = """
+-- The web board's private links: each names a hosted match, a side and a generation, the
+-- first (1) while the side has no row here. A player asking for a new link moves the
+-- generation on, and the links of older generations refuse.
+CREATE TABLE web_links (
+    hosted_id INTEGER NOT NULL REFERENCES hosted_matches (id),
+    side TEXT NOT NULL CHECK (side IN ('C', 'O')),
+    generation INTEGER NOT NULL CHECK (generation >= 1),
+    PRIMARY KEY (hosted_id, side)
+) WITHOUT ROWID;
+
+-- PRIVATE: the key the links are signed with where TORA_WEB_SECRET is not set, made at first
+-- use and shared by every process on the database. One row.
+CREATE TABLE web_secret (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    secret TEXT NOT NULL
+);
+"""
+WEB_LINKS_SUMMARY = "the web board's links: their generations and the kept secret"
+
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -804,6 +825,8 @@ class Migration:
     then: Callable[[sqlite3.Connection], None] | None = None  # a step SQL cannot say
 
 
+# A number may be missing (12 is kept for a migration of other work): each runner applies, in
+# order, every migration numbered above the database's version.
 MIGRATIONS = (
     Migration(1, "guild settings, players, matches, action log, snapshots", FIRST_SCHEMA),
     Migration(2, "finished matches, ladder ratings, rating history", RESULTS_AND_LADDERS),
@@ -827,22 +850,28 @@ MIGRATIONS = (
     Migration(11, "a server's cap on its live matches against the AI", AI_MATCHES_PER_SERVER),
     Migration(12, ONE_WAY_SUMMARY, ONE_WAY),
     Migration(13, LADDERS_SUMMARY, LADDERS_IN_CODE, drop_ladder_board_checks),
+    Migration(14, WEB_LINKS_SUMMARY, WEB_LINKS),
 )
 LATEST = MIGRATIONS[-1].number
+
+
+def _postgres(script: str) -> str:
+    """A migration's tables in PostgreSQL's types (written for SQLite)."""
+    return (
+        script.replace(" REAL", " DOUBLE PRECISION")
+        .replace(" INTEGER", " BIGINT")
+        .replace(" WITHOUT ROWID", "")
+    )
+
 
 # PostgreSQL's schema starts at migration 9 (``postgres_schema``); every later
 # migration is written for both backends under the same number.
 POSTGRES_MIGRATIONS = (
-    PostgresMigration(
-        10,
-        MIGRATIONS[9].summary,
-        SHARED_WORK.replace(" REAL", " DOUBLE PRECISION")
-        .replace(" INTEGER", " BIGINT")
-        .replace(" WITHOUT ROWID", ""),
-    ),
+    PostgresMigration(10, MIGRATIONS[9].summary, _postgres(SHARED_WORK)),
     PostgresMigration(11, MIGRATIONS[10].summary, AI_MATCHES_PER_SERVER),
     PostgresMigration(12, ONE_WAY_SUMMARY, ONE_WAY_POSTGRES),
     PostgresMigration(13, LADDERS_SUMMARY, LADDERS_IN_CODE_POSTGRES),
+    PostgresMigration(14, WEB_LINKS_SUMMARY, _postgres(WEB_LINKS)),
 )
 
 

@@ -23,6 +23,8 @@ from . import hosted as hosting
 from .hosted import Hosted, SetupChoice
 from .outbox import ButtonMessage, Post, Queued
 
+MOST_POLLED = 500  # hosted matches whose versions one query reads
+
 
 class Hosting:
     def __init__(self, writer: Writes, read: Reader, owner: str) -> None:
@@ -174,6 +176,13 @@ class Hosting:
         """The stored versions of a hosted match and of its game (None before it starts),
         or None if it is gone: whether a copy in memory is still current."""
         return await self._read(lambda db: hosting.versions(db, hosted_id))
+
+    async def versions_of(self, hosted_ids: Sequence[int]) -> dict[int, tuple[int, int | None]]:
+        """``versions`` of many hosted matches in one query (a watcher's poll), by id; the
+        ids that name no hosted match are left out. At most ``MOST_POLLED`` ids."""
+        if len(hosted_ids) > MOST_POLLED:
+            raise ValueError(f"at most {MOST_POLLED} hosted matches are polled at once")
+        return await self._read(lambda db: hosting.versions_of(db, hosted_ids))
 
     async def private_setup_choice(self, hosted_id: int, side: Side) -> SetupChoice | None:
         """PRIVATE to ``side``: what that player chose so far in the setup phase."""

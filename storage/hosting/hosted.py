@@ -11,7 +11,7 @@ players' setup choices private: they are read only by ``private_setup_choice``.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rules import Side
@@ -284,6 +284,21 @@ async def versions(db: ReadConnection, hosted_id: int) -> tuple[int, int | None]
         (hosted_id,),
     )
     return next(((row[0], row[1]) for row in rows), None)
+
+
+async def versions_of(
+    db: ReadConnection, hosted_ids: Sequence[int]
+) -> dict[int, tuple[int, int | None]]:
+    """The stored versions of several hosted matches at once (those that exist), by id."""
+    if not hosted_ids:
+        return {}
+    marks = ", ".join("?" for _ in hosted_ids)
+    rows = await db.execute_fetchall(
+        "SELECT h.id, h.version, m.version FROM hosted_matches h"
+        f" LEFT JOIN matches m ON m.id = h.match_id WHERE h.id IN ({marks})",
+        tuple(hosted_ids),
+    )
+    return {row[0]: (row[1], row[2]) for row in rows}
 
 
 async def of_user(db: ReadConnection, user_id: int, limit: int) -> list[Hosted]:

@@ -25,8 +25,9 @@ from ..errors import StorageError
 from ..store import Store
 from .maintenance import OK, PROBLEMS, UNUSABLE, check
 
-# Parents before children; migration 10's tables have no foreign keys.
-TABLES = (*SCHEMA_TABLES, *(t for t in ("leases", "interactions") if t not in SCHEMA_TABLES))
+# Parents before children: the later migrations' tables follow the schema's.
+LATER_TABLES = ("leases", "interactions", "web_links", "web_secret")
+TABLES = (*SCHEMA_TABLES, *(t for t in LATER_TABLES if t not in SCHEMA_TABLES))
 BATCH = 500
 Row = tuple[Any, ...]
 

@@ -1,0 +1,326 @@
+"""A match as a web board shows it, for any front end that draws its own board: the state
+as plain JSON-ready data (players, phase, turn, deadline, the move list in words and
+notation, the result, the board picture's size and the squares' rectangles on it) and the
+pictures themselves (the public board now or after any turn of the replay, a player's own
+board pointing out a picked piece's actions). Built from the match service's ``look``
+alone: a spectator's state only from ``view_for(None)``, a player's from their own view.
+
+Each state carries ``version``, a digest of the state itself: equal states have equal
+versions, so a version says nothing the state does not say (a staged action the audience
+cannot see never moves it)."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import struct
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.service import MatchService, Refused, Terms
+from bot.service.looking import Look
+from bot.service.phases import ENDED, PLAYING, SETUP
+from bot.service.pointing import pointing
+from bot.service.showing import result_words
+from render.drawings import drawing_of
+from rules import GameView, Side
+from rules.protocol import Choice, ChoiceGroup
+from rules.records import RecordError, ReplayError
+
+from .actions import ENDINGS
+from .page_words import page_text, setup_text
+from .pictures import BytesCache
+
+PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
+REPLAYS = 64  # records whose public views are kept
+
+
+class NoSuchPicture(Refused):
+    """A picture that cannot be drawn as asked (a turn the replay does not have)."""
+
+
+@dataclass(frozen=True)
+class Picture:
+    png: bytes
+    cells: dict[str, tuple[int, int, int]]
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Width and height, from the PNG's header (IHDR: bytes 16 to 24)."""
+        width, height = struct.unpack(">II", self.png[16:24])
+        return width, height
+
+
+def side_name(side: Side) -> str:
+    return side.title.lower()
+
+
+class Boards:
+    """The states and pictures of the web board's pages, for ``Seats`` and the web layer."""
+
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+        self.records = service.records
+        self._pictures = BytesCache(PICTURES)
+        self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
+        self._replays_lock = threading.Lock()
+
+    # ---- states ----------------------------------------------------------------------------
+    async def public(self, match: int) -> dict[str, Any]:
+        """The public state of hosted match ``match`` (Refused: there is none)."""
+        look = await self.service.look(match)
+        state = await self._common(look, f"/api/m/{look.hosted.id}/board.png")
+        return versioned(state)
+
+    async def mine(self, match: int, side: Side) -> dict[str, Any]:
+        """The state ``side``'s player sees: the public one's fields from their own view,
+        with their side, staged actions, legal actions, setup form and the proposals open."""
+        look = await self.service.look(match, side)
+        state = await self._common(look, "/api/me/board.png")
+        state["side"] = side_name(side)
+        moves = look.moves
+        state["staged"] = list(moves.staged) if moves else []
+        state["choices"] = choices_json(moves.groups, moves.choices) if moves else []
+        state["actions_left"] = moves.actions_left if moves else 0
+        state["prompt"] = moves.prompt if moves else ""
+        state["one_move"] = moves.one_move if moves else False
+        state["setup"] = setup_json(look)
+        state["proposals"] = [
+            {"kind": kind, "by": side_name(by), "mine": by == side}
+            for kind, by in sorted(look.offers.items())
+        ]
+        return versioned(state)
+
+    async def warnings(self, match: int, side: Side, group: str) -> dict[str, Any]:
+        """What the rules hold against the actions of ``side``'s piece ``group`` before
+        they are staged (R30 for a command piece), by notation: the state's actions leave
+        them empty, as working them out may cost a search each."""
+        found = await self.service.warnings(match, side, group)
+        return {"group": group, "warnings": found}
+
+    async def _common(self, look: Look, url: str) -> dict[str, Any]:
+        """The fields every state has; ``url`` is where its board picture is drawn."""
+        hosted, view = look.hosted, look.view
+        board = await self._board_json(look, url, False)
+        turnable = view is not None and drawing_of(look.terms.game).turned is not None
+        board["turned"] = await self._board_json(look, url, True) if turnable else None
+        return {
+            "match": hosted.id,
+            "game": look.terms.game,
+            "title": look.terms.title,
+            "terms": look.terms.describe(),
+            "players": self._players(look),
+            "phase": hosted.phase,
+            "turn": look.stamp.turn,
+            "deadline": None if hosted.phase == ENDED else hosted.due_at,
+            "paused": hosted.paused_left is not None,
+            "summary": "" if view is None else view.summary(look.names) + ".",
+            "moves": await self._moves(look),
+            "result": self._result(look),
+            "board": board,
+        }
+
+    async def _board_json(self, look: Look, url: str, flip: bool) -> dict[str, Any]:
+        """The board picture's address (with a digest of it, so a new picture has a new
+        address), its size and where each square is on it."""
+        picture = await self._picture(look, None, flip)
+        width, height = picture.size
+        digest = hashlib.sha256(picture.png).hexdigest()[:12]
+        return {
+            "url": f"{url}?flip={int(flip)}&v={digest}",
+            "width": width,
+            "height": height,
+            "cells": {name: list(cell) for name, cell in sorted(picture.cells.items())},
+        }
+
+    @staticmethod
+    def _players(look: Look) -> list[dict[str, Any]]:
+        hosted, view = look.hosted, look.view
+        acting: set[Side] = set()
+        if hosted.phase == SETUP:
+            acting = {side for side in Side if side.letter not in hosted.ready}
+        elif hosted.phase == PLAYING and view is not None and look.outcome is None:
+            acting = {view.side}
+        return [
+            {"name": look.names[side], "side": side_name(side), "to_act": side in acting}
+            for side in Side
+        ]
+
+    @staticmethod
+    def _result(look: Look) -> str | None:
+        hosted = look.hosted
+        if hosted.phase != ENDED:
+            return None
+        if look.outcome is not None:
+            return result_words(look.outcome, look.names)
+        return ENDINGS.get(hosted.ending or "", f"ended ({hosted.ending})")
+
+    async def _moves(self, look: Look) -> list[dict[str, Any]]:
+        """Every finished turn's actions in words and notation, from the public record's
+        replay; while a record does not replay yet (TORA's hidden Assassin moves before the
+        end), the last turn's alone, from the public view."""
+        if look.view is None or look.hosted.match_id is None:
+            return []
+        names = look.names
+        views = await self._replay(look)
+        if views is None:
+            return _turn_moves(look.stamp.turn - 1, look.view, names) if look.stamp.turn > 1 else []
+        moves: list[dict[str, Any]] = []
+        for turn, view in enumerate(views[1:], 1):
+            moves += _turn_moves(turn, view, names)
+        return moves
+
+    async def _replay(self, look: Look) -> list[Any] | None:
+        """The public views of the match's record, at the start and after each turn (None:
+        it does not replay yet). Kept by the record's digest: public text only."""
+        match_id = look.hosted.match_id
+        if match_id is None:
+            return None
+        record = await self.records.record(match_id)
+        key = hashlib.sha256(record.encode()).digest()
+        with self._replays_lock:
+            if key in self._replays:
+                self._replays.move_to_end(key)
+                return self._replays[key]
+        drawing = drawing_of(look.terms.game)
+        try:
+            views: list[Any] | None = list(await asyncio.to_thread(drawing.views, record))
+        except (RecordError, ReplayError):
+            views = None  # kept too: the same record never replays
+        with self._replays_lock:
+            self._replays[key] = views
+            while len(self._replays) > REPLAYS:
+                self._replays.popitem(last=False)
+        return views
+
+    async def record(self, match: int) -> tuple[str, str]:
+        """The public record of hosted match ``match`` to download: its file name and text
+        (Refused: there is no such match, or its game has not begun)."""
+        hosted = await self.records.hosted(match)
+        if hosted is None or hosted.match_id is None:
+            raise Refused("There is no record of that match: its game has not begun.")
+        game = Terms.from_json(hosted.terms).game
+        return f"{game}-match-{hosted.id}.{game}", await self.records.record(hosted.match_id)
+
+    # ---- pictures --------------------------------------------------------------------------
+    async def public_png(self, match: int, turn: int | None, flip: bool) -> bytes:
+        """The public board now, or after finished turn ``turn`` of the replay (0: the
+        start), drawn from the other side with ``flip`` where the game's drawing can."""
+        look = await self.service.look(match)
+        if turn is None:
+            return (await self._picture(look, None, flip)).png
+        views = await self._replay(look)
+        if views is None:
+            raise NoSuchPicture(
+                "This match's replay shows only what everyone may see, so it opens once the "
+                "match has ended (its hidden Assassin moves are public then)."
+            )
+        if not 0 <= turn < len(views):
+            raise NoSuchPicture(f"This match has turns 0 to {len(views) - 1} to show.")
+        return (await self._draw(views[turn], look, flip, None)).png
+
+    async def own_png(self, match: int, side: Side, pick: str | None, flip: bool) -> bytes:
+        """``side``'s own board, the actions of their piece ``pick`` pointed out."""
+        look = await self.service.look(match, side)
+        return (await self._picture(look, pick, flip)).png
+
+    async def _picture(self, look: Look, pick: str | None, flip: bool) -> Picture:
+        view = look.view
+        if view is None and look.setup is not None and look.setup.preview is not None:
+            view = look.setup.preview  # a player's setup: the start as their choices make it
+        if view is None:  # before the game, for anyone: the game's start with its coordinates
+            drawing = drawing_of(look.terms.game)
+            return Picture(await asyncio.to_thread(drawing.coordinates), {})
+        marks = None
+        moves = look.moves
+        if pick is not None and moves is not None:
+            group = next((g for g in moves.groups if g.key == pick), None)
+            if group is not None:
+                marks = pointing(group, [c for c in moves.choices if c.group == pick])
+        return await self._draw(view, look, flip, marks)
+
+    async def _draw(self, view: GameView, look: Look, flip: bool, marks: Any) -> Picture:
+        drawing = drawing_of(look.terms.game)
+        turned = drawing.turned if flip else None
+        own = view.viewer is not None
+        if turned is not None:
+            board, mine, cells = turned.board, turned.own, turned.cells
+        else:
+            board, mine, cells = drawing.board, drawing.own, drawing.cells
+        key = ("own" if own else "board", turned is not None, repr(view), look.status, marks)
+        png = self._pictures.get(key)
+        if png is None:
+            if own:
+                png = await asyncio.to_thread(mine, view, look.status, marks)
+            else:
+                png = await asyncio.to_thread(board, view, look.status)
+            self._pictures.put(key, png)
+        return Picture(png, dict(cells(view)))
+
+
+def _turn_moves(turn: int, view: GameView, names: Sequence[str]) -> list[dict[str, Any]]:
+    events = list(view.last_turn)
+    if not events:
+        return [{"turn": turn, "words": "no action", "notation": ""}]
+    return [{"turn": turn, "words": e.words(names), "notation": e.text} for e in events]
+
+
+def choices_json(groups: Sequence[ChoiceGroup], choices: Sequence[Choice]) -> list[dict[str, Any]]:
+    """The legal actions by group, each with the square a player points at (``spot``) and
+    every square it touches, by role."""
+    by_group: dict[str, list[Choice]] = {}
+    for choice in choices:
+        by_group.setdefault(choice.group, []).append(choice)
+    return [
+        {
+            "key": group.key,
+            "label": group.label,
+            "description": group.description,
+            "origin": group.origin,
+            "actions": [
+                {
+                    "notation": c.notation,
+                    "label": c.label,
+                    "path": list(c.path),
+                    "spot": c.spot,
+                    "touches": [{"square": t.square, "role": t.role} for t in c.touches],
+                    "warning": c.warning,
+                }
+                for c in by_group.get(group.key, [])
+            ],
+        }
+        for group in groups
+    ]
+
+
+def setup_json(look: Look) -> dict[str, Any] | None:
+    """The player's setup form: each question, its options (described), what they chose."""
+    form = look.setup
+    if form is None:
+        return None
+    return {
+        "text": setup_text(look.viewer),
+        "done": form.done,
+        "fields": [
+            {
+                "name": f.name,
+                "prompt": page_text(f.prompt),
+                "options": list(f.options),
+                "descriptions": [page_text(text) for text in f.descriptions],
+                "chosen": f.chosen,
+                "free": f.free,
+                "waiting": page_text(f.waiting),
+            }
+            for f in form.fields
+        ],
+    }
+
+
+def versioned(state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` with its ``version``: a digest of everything else in it."""
+    body = json.dumps(state, sort_keys=True, separators=(",", ":"))
+    return state | {"version": hashlib.sha256(body.encode()).hexdigest()[:16]}

@@ -1,0 +1,125 @@
+"""The web board's words. The match service words its replies for Discord: they name its
+commands (`/tora end`), use its markdown (``**bold**``, code spans, ``-#`` small print,
+backslash escapes) and its timestamps (``<t:1700000000:R>``). A page has buttons of its own
+and shows plain text, so ``page_text`` rewrites a reply for it: each command the page has a
+control for becomes that control's name, a sentence naming any other command goes (the page
+has no use for it), markdown becomes its text and a timestamp a UTC time. ``said`` words the
+answer to a page's action: what happened, then what the page offers next."""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from rules import Side
+
+from .answers import sentence
+
+# A command the service's texts name -> the page's control that does the same.
+CONTROLS = {
+    "act": "the board (a piece, then where it goes)",
+    "undo": "Undo",
+    "end": "End turn",
+    "draw": "Offer a draw",
+    "resign": "Resign",
+    "match pause": "Propose a pause",
+    "match resume": "Propose to resume",
+    "match reset": "Propose a reset",
+    "decline": "Decline",
+    "setup": "the setup on this page",
+}
+COMMAND = re.compile(r"`/[a-z]+ ([a-z-]+(?: [a-z-]+)?)(?: [^`]*)?`")
+TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
+MENTION = re.compile(r"<(?:@!?|@&|#)\d{1,20}>")
+SMALL_PRINT = re.compile(r"^(?:-#|>) ", re.MULTILINE)
+MARKS = re.compile(r"\*\*|__|~~|\|\||`")
+ESCAPED = re.compile(r"\\([\\*_`~|>#-])")
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(])")
+
+
+def page_text(text: str) -> str:
+    """``text`` as a page shows it: no command the page has no control for, no markdown."""
+    lines = []
+    for line in text.splitlines():
+        kept = [_sentence(part) for part in SENTENCE.split(line)]
+        joined = " ".join(part for part in kept if part)
+        if joined or not line.strip():
+            lines.append(joined)
+    words = "\n".join(lines).strip()
+    words = TIMESTAMP.sub(_utc, words)
+    words = MENTION.sub("", SMALL_PRINT.sub("", words))
+    return ESCAPED.sub(r"\1", _unmarked(words))
+
+
+def _sentence(part: str) -> str:
+    """One sentence with its commands named as the page's controls ("" if one has none)."""
+    named = [found.group(1) for found in COMMAND.finditer(part)]
+    if any(_control(command) is None for command in named):
+        return ""
+    return COMMAND.sub(lambda found: f"“{_control(found.group(1))}”", part)
+
+
+def _control(command: str) -> str | None:
+    """The page's control for ``command`` (its first word or two), if it has one."""
+    return CONTROLS.get(command) or CONTROLS.get(command.split(" ")[0])
+
+
+def _unmarked(text: str) -> str:
+    """Markdown's marks taken out, those escaped with a backslash kept as written."""
+    kept = []
+    at = 0
+    for found in MARKS.finditer(text):
+        start = found.start()
+        if start > 0 and text[start - 1] == "\\":
+            continue
+        kept.append(text[at:start])
+        at = found.end()
+    kept.append(text[at:])
+    return "".join(kept)
+
+
+def _utc(found: re.Match[str]) -> str:
+    try:
+        when = datetime.datetime.fromtimestamp(int(found.group(1)), datetime.UTC)
+    except (OverflowError, OSError, ValueError):
+        return "(a time)"
+    return when.strftime("%Y-%m-%d %H:%M UTC")
+
+
+def said(verb: str, reply: str, state: Mapping[str, Any]) -> str:
+    """The answer to a page's ``verb``: what the service ``reply`` says happened, in page
+    words; after staging or taking back an action, what the page offers next, from the
+    player's new ``state``."""
+    if verb not in ("act", "undo") or state.get("phase") != "playing":
+        return sentence(page_text(reply))
+    head = sentence(page_text(reply.splitlines()[0] if reply else ""))
+    return f"{head} {next_step(state)}".strip()
+
+
+def next_step(state: Mapping[str, Any]) -> str:
+    """What the player may do next on the page, from their state."""
+    staged = len(state.get("staged") or ())
+    left = int(state.get("actions_left") or 0)
+    if state.get("one_move"):
+        if not staged:
+            return "Click a piece, then where it goes."
+        return "End turn plays it; another move replaces it, Undo takes it back."
+    if left and staged:
+        more = "1 action" if left == 1 else f"{left} actions"
+        return f"{more} left: click the next piece, Undo the last one, or End turn."
+    if left:
+        return "Click a piece, then where it goes."
+    return "No actions left: End turn, or Undo the last one."
+
+
+def setup_text(side: Side | None) -> str:
+    """What a player's page says above their setup questions."""
+    first = " and move first" if side == Side.CHALLENGER else ""
+    you = f"You play the {side.title}{first}. " if side is not None else ""
+    return (
+        f"{you}Choose your setup below; your opponent sees your choices only when the game "
+        "starts. The board shows your side as your choices so far set it up (the other side "
+        "as the game's first choices would: your opponent's stay secret)."
+    )

@@ -1,0 +1,127 @@
+"""A player's actions from a seat (a match and a side, as a web board's private link names
+them) rather than from a channel: each is the match service's command of the same name for
+that player, with the turn stamp the page showed, so that a page left open on an earlier
+turn is refused ("That turn has already ended") and an action taken here is an action like
+any other (the turn post, the opponent's notice, the buttons of a finished turn disabled).
+Each answers the player's new state (``Boards.mine``) and what the service said, in the
+page's words (``page_words``); once the match has ended, the public state."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from bot.service import MatchService, NotAllowed, Place, Refused, Reply, Stamp, User
+from bot.service.phases import ENDED
+from rules import Side
+
+from .boards import Boards
+from .page_words import page_text, said
+
+VERBS = ("act", "undo", "end", "draw", "resign", "pause", "resume", "reset", "answer", "setup")
+ANSWERED = ("draw", "pause", "reset")  # the proposals an answer accepts or declines
+MOST_NOTATION = 200  # characters of an action's notation (several actions: ``;`` between)
+MOST_ANSWERS = 8  # setup answers in one request
+MOST_ANSWER = 40  # characters of one setup answer or question name
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Who acts: the player of ``side`` in hosted match ``match``."""
+
+    match: int
+    side: Side
+
+
+@dataclass(frozen=True)
+class Request:
+    """An action as a page sends it: the verb, the turn stamp it showed, and what the verb
+    takes (``notation`` for act; ``kind`` and ``yes`` for answer; ``answers`` for setup)."""
+
+    verb: str
+    stamp: int
+    notation: str = ""
+    kind: str = ""
+    yes: bool = False
+    answers: Mapping[str, str] | None = None
+
+
+class Seats:
+    def __init__(self, service: MatchService, boards: Boards) -> None:
+        self.service = service
+        self.boards = boards
+
+    async def act(self, seat: Seat, request: Request) -> dict[str, Any]:
+        """Do ``request`` for ``seat``'s player; their new state with ``said``. Refusals are
+        the service's (``StaleRequest`` for a stamp of another turn), or ``Refused`` for a
+        request the page should never send."""
+        check(request)
+        hosted = await self.service.records.hosted(seat.match)
+        if hosted is None:
+            raise Refused("There is no such match.")
+        if hosted.phase == ENDED:
+            raise NotAllowed("That match has ended, so nothing was done.")
+        if hosted.challenger_id is None:
+            raise NotAllowed("The challenge has not been accepted yet, so nothing was done.")
+        user_id = hosted.player(seat.side)
+        name = await self.service.records.player_name(user_id)
+        user = User(user_id, name or f"player {user_id}")
+        place = Place(hosted.guild_id, hosted.channel_id)
+        stamp = Stamp(seat.match, request.stamp)
+        try:
+            reply = await self._command(request, place, user, stamp)()
+        except Refused as refusal:  # worded for the page, as its answers are
+            refusal.message = page_text(refusal.message)
+            refusal.args = (refusal.message,)
+            raise
+        try:
+            state = await self.boards.mine(seat.match, seat.side)
+        except NotAllowed:  # the action ended the match: its page is the public one now
+            state = await self.boards.public(seat.match)
+        return state | {"said": said(request.verb, reply.text, state)}
+
+    def _command(
+        self, request: Request, place: Place, user: User, stamp: Stamp
+    ) -> Callable[[], Awaitable[Reply]]:
+        service, verb = self.service, request.verb
+        if verb == "act":
+            return lambda: service.play(place, user, request.notation, expect=stamp)
+        if verb == "answer":
+            kind = request.kind if request.yes else "decline"
+            return lambda: service.answer(place, user, kind, stamp)
+        if verb == "setup":
+            answers = request.answers or {}
+            return lambda: service.setup(place, user, answers, expect=stamp)
+        simple: dict[str, Callable[..., Awaitable[Reply]]] = {
+            "undo": service.undo,
+            "end": service.end_turn,
+            "draw": service.draw,
+            "resign": service.resign,
+            "pause": service.pause,
+            "resume": service.resume,
+            "reset": service.reset,
+        }
+        command = simple[verb]
+        return lambda: command(place, user, expect=stamp)
+
+
+def check(request: Request) -> None:
+    """Refuse what no page sends: an unknown verb, a notation too long, answers to no
+    proposal, too many or too long setup answers."""
+    if request.verb not in VERBS:
+        raise Refused(
+            f"There is no action {request.verb[:20]!r}; the actions are " + ", ".join(VERBS) + "."
+        )
+    if request.verb == "act" and not 0 < len(request.notation) <= MOST_NOTATION:
+        raise Refused(f"An action's notation is 1 to {MOST_NOTATION} characters.")
+    if request.verb == "answer" and request.kind not in ANSWERED:
+        raise Refused("An answer is to a proposal of a draw, a pause or a reset.")
+    if request.verb == "setup":
+        answers = request.answers or {}
+        if not 0 < len(answers) <= MOST_ANSWERS:
+            raise Refused(f"A setup sends 1 to {MOST_ANSWERS} answers.")
+        if any(len(k) > MOST_ANSWER or len(v) > MOST_ANSWER for k, v in answers.items()):
+            raise Refused(
+                f"A setup answer and its question's name are at most {MOST_ANSWER} characters."
+            )

@@ -1,0 +1,242 @@
+"""What a page shows of a hosted match, found by its number rather than its channel (a web
+board's address names the match): ``look`` reads one hosted match, live or ended, as a
+spectator or as one of its players sees it, in one read under the match's lock. A player's
+look holds what only they may know (their view, their staged actions, their legal actions
+with the squares each touches, their setup form); a spectator's, only ``view_for(None)``.
+Reads are not rate limited here: the front end that serves them limits its callers. An
+ended match never changes, so the public looks of the last ``ENDED_LOOKS`` ended matches
+read are kept rather than loaded (and their games rebuilt) from the store at each request."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rules import GameState, GameView, Outcome, Side, game_type
+from rules.protocol import Choice, ChoiceGroup
+from storage import Hosted, HostedNotFound
+
+from . import play, setup_phase
+from .errors import NotAllowed, Refused
+from .host import Host
+from .models import User
+from .phases import ENDED, PLAYING, SETUP
+from .ports import Stamp, Status
+from .questions import SetupForm
+from .table import Table
+from .terms import Terms
+
+NO_SUCH_MATCH = "There is no such match."
+HAS_ENDED = "That match has ended; its public page stays."
+ENDED_LOOKS = 256  # ended matches whose public looks are kept
+
+
+@dataclass(frozen=True)
+class Moves:
+    """What a player may do now, for them alone: their staged actions, their legal actions
+    by group and each action (with the squares it touches and the rules' warning)."""
+
+    staged: tuple[str, ...] = ()
+    groups: tuple[ChoiceGroup, ...] = ()
+    choices: tuple[Choice, ...] = ()
+    actions_left: int = 0
+    prompt: str = ""
+    one_move: bool = False
+
+
+@dataclass(frozen=True)
+class Look:
+    """A hosted match as ``viewer`` (None: anyone) sees it now. ``view`` is the game's view
+    for ``viewer`` (None before the game begins), ``names`` the players' names as written
+    (the Challenger's first), ``versions`` those stored (they move on with hidden changes
+    too: never show them). ``moves`` and ``setup`` are the viewer's own, when they may act."""
+
+    hosted: Hosted
+    terms: Terms
+    viewer: Side | None
+    names: tuple[str, str]
+    stamp: Stamp
+    versions: tuple[int, int | None]
+    status: Status
+    view: GameView | None = None
+    outcome: Outcome | None = None
+    offers: Mapping[str, Side] = field(default_factory=dict)
+    moves: Moves | None = None
+    setup: SetupForm | None = None
+
+    @property
+    def user_id(self) -> int | None:
+        """The viewer's user id (None for anyone)."""
+        return None if self.viewer is None else self.hosted.player(self.viewer)
+
+
+class EndedLooks:
+    """The public looks of ended matches, the least recently read dropped beyond ``most``."""
+
+    def __init__(self, most: int = ENDED_LOOKS) -> None:
+        self.most = most
+        self._looks: OrderedDict[int, Look] = OrderedDict()
+
+    def get(self, hosted_id: int) -> Look | None:
+        look = self._looks.get(hosted_id)
+        if look is not None:
+            self._looks.move_to_end(hosted_id)
+        return look
+
+    def keep(self, look: Look) -> None:
+        self._looks[look.hosted.id] = look
+        self._looks.move_to_end(look.hosted.id)
+        while len(self._looks) > self.most:
+            self._looks.popitem(last=False)
+
+
+class Looking(Host):
+    """The match service's reads by match number (``MatchService`` inherits them)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._ended_looks = EndedLooks()
+
+    async def look(self, hosted_id: int, viewer: Side | None = None) -> Look:
+        """Hosted match ``hosted_id`` as ``viewer`` sees it (Refused: there is none, or it
+        has not begun to be played; a player's look of an ended match is refused too: its
+        page is the public one)."""
+        ended = self._ended_looks.get(hosted_id)
+        if ended is not None:
+            if viewer is not None:
+                raise NotAllowed(HAS_ENDED)
+            return ended
+        found = await self._hosted(hosted_id)
+        async with self._lock(found.channel_id):
+            table = await self._loaded(found.channel_id)
+            if table is not None and table.hosted.id == hosted_id:
+                return await self._look_live(table, viewer)
+        return await self._look_stored(hosted_id, viewer)
+
+    async def _look_live(self, table: Table, viewer: Side | None) -> Look:
+        hosted = table.hosted
+        look = Look(
+            hosted,
+            table.terms,
+            viewer,
+            _names(table),
+            table.stamp,
+            table.versions,
+            _status(table, self._ctx.now()),
+            offers=table.offers(),
+        )
+        if viewer is not None and hosted.phase == SETUP:
+            user = User(hosted.player(viewer), table.raw_name(hosted.player(viewer)))
+            look = replace(look, setup=await setup_phase.form(self._ctx, table, user))
+        if table.match is None:
+            return look
+        game = table.game
+        look = replace(look, view=game.view_for(viewer), outcome=game.outcome())
+        acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
+        if viewer is not None and acting and game.side == viewer:
+            look = replace(look, moves=await self._moves(table))
+        return look
+
+    async def _moves(self, table: Table) -> Moves:
+        """The acting player's actions, without the rules' warnings (``warnings`` gives a
+        group's: they may cost a search each), worked out once per state of the match."""
+        memo = table.memo()
+        game = table.game
+        base = _base(table)
+        if "menu" not in memo:
+            memo["menu"] = await asyncio.to_thread(base.menu)
+        if "choices:*" not in memo:
+            memo["choices:*"] = await asyncio.to_thread(base.choices, None)
+        return Moves(
+            tuple(game.staged()),
+            memo["menu"],
+            memo["choices:*"],
+            game.actions_left,
+            base.prompt(),
+            game_type(game.game_type).one_move,
+        )
+
+    async def warnings(self, hosted_id: int, viewer: Side, group: str) -> dict[str, str]:
+        """What the rules will hold against each action of ``group`` of the player of
+        ``viewer`` if staged now (only those with a warning), for them alone: worked out
+        for one piece at a time, once per state of the match (a search each, on TORA's long
+        board). Refused when they may not act now."""
+        found = await self._hosted(hosted_id)
+        async with self._lock(found.channel_id):
+            table = await self._loaded(found.channel_id)
+            if table is None or table.hosted.id != hosted_id:
+                raise NotAllowed(HAS_ENDED)
+            user = User(table.hosted.player(viewer), "")
+            play.acting_side(self._ctx, table, user)
+            memo, base = table.memo(), _base(table)
+            key = f"choices:{group}"
+            if key not in memo:
+                memo[key] = await asyncio.to_thread(base.choices, group)
+            warned = await play.warned(table, base, memo[key], None)
+        return {choice.notation: choice.warning for choice in warned if choice.warning}
+
+    async def _look_stored(self, hosted_id: int, viewer: Side | None) -> Look:
+        """An ended match (or one another process just ended), from the store."""
+        hosted = await self._hosted(hosted_id)
+        if viewer is not None and hosted.phase == ENDED:
+            raise NotAllowed(HAS_ENDED)
+        table = Table(hosted, Terms.from_json(hosted.terms), await self._names(hosted))
+        if hosted.match_id is not None:
+            table.match = await self._ctx.store.load(hosted.match_id)
+        if hosted.phase != ENDED:  # another process holds it now: read as it is stored
+            return await self._look_live(table, viewer)
+        look = Look(
+            hosted,
+            table.terms,
+            None,
+            _names(table),
+            table.stamp,
+            table.versions,
+            _status(table, self._ctx.now()),
+        )
+        if table.match is not None:
+            game = table.game
+            look = replace(look, view=game.view_for(None), outcome=game.outcome())
+        self._ended_looks.keep(look)
+        return look
+
+    async def _hosted(self, hosted_id: int) -> Hosted:
+        try:
+            return await self._ctx.store.hosting.get(hosted_id)
+        except HostedNotFound:
+            raise Refused(NO_SUCH_MATCH) from None
+
+    async def watched_versions(self, hosted_ids: list[int]) -> dict[int, tuple[int, int | None]]:
+        """The stored versions of these hosted matches, in one read: what a front end polls
+        to learn of changes other processes made."""
+        return await self._ctx.store.hosting.versions_of(hosted_ids)
+
+
+def _base(table: Table) -> GameState:
+    """The game a player's actions are chosen on: in a one-move game whose move is staged,
+    the game without it (a new move replaces it), as the Play panel has it."""
+    memo, game = table.memo(), table.game
+    if "base" not in memo:
+        memo["base"] = play.before_last(game) if play.replaces(game) else game
+    base: GameState = memo["base"]
+    return base
+
+
+def _names(table: Table) -> tuple[str, str]:
+    """The players' names as written, the Challenger's first; before the sides are drawn
+    (a challenge), the challenger's and the one challenged ("anyone": an open challenge)."""
+    hosted = table.hosted
+    ids = (hosted.challenger_id, hosted.opposition_id)
+    if hosted.challenger_id is None:
+        ids = (hosted.issuer_id, hosted.invitee_id)
+    first, second = ("anyone" if i is None else table.raw_name(i) for i in ids)
+    return first, second
+
+
+def _status(table: Table, now: float) -> Status:
+    """What the board pictures show beside the view: the names, and the time left."""
+    over = table.match is not None and table.game.is_over()
+    return Status(*_names(table), "" if over else table.deadline_text(now))

@@ -1,0 +1,218 @@
+"""Live updates: Server-Sent Events for the pages that watch a match. Each open stream has
+an audience (anyone, or one player of the match); when a match changes, the state each of
+its audiences sees is worked out once and a ``state`` event with its version goes to their
+streams only if that state changed, so a change hidden from an audience (the opponent's
+staged action) sends it nothing at all. The page then fetches the state.
+
+A change is heard at once when this process saved it (the service's change hook); a
+change another process saved (PostgreSQL, several processes) is found by reading the
+versions of every watched match in one query each ``poll`` seconds."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from bot.service import MatchService, Refused
+from rules import Side
+
+from .guard import CSP, HEADERS
+
+log = logging.getLogger("bot.web")
+
+HEARTBEAT = 15.0  # seconds between comments that keep a quiet stream open
+RETRY = 2000  # milliseconds a browser waits before it reconnects
+POLL = 1.0  # seconds between reads of the watched matches' versions
+POLLED = 500  # matches whose versions one query reads
+CLOSED = "closed"  # the version a stream's last event gives when its audience is gone
+STOP = ""  # what ends a stream without an event: the server stops (the page reconnects)
+
+Audience = tuple[int, Side | None]  # a match, and whose eyes (None: anyone)
+Versioner = Callable[[int, Side | None], Awaitable[str]]
+
+
+@dataclass(eq=False)
+class Stream:
+    """One open stream: the versions to send it, newest last."""
+
+    audience: Audience
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+
+
+class Hub:
+    """The open streams by match, and what tells them of changes. ``version`` gives the
+    version of the state an audience sees (``CLOSED`` once it may see it no more)."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        version: Versioner,
+        *,
+        poll: float = POLL,
+        heartbeat: float = HEARTBEAT,
+    ) -> None:
+        self.service = service
+        self.version = version
+        self.poll = poll
+        self.heartbeat = heartbeat
+        self._streams: dict[int, set[Stream]] = {}
+        self._sent: dict[Audience, str] = {}
+        self._stored: dict[int, tuple[int, int | None]] = {}
+        self._dirty: set[int] = set()
+        self._wake = asyncio.Event()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._closing = False
+        service.on_change(self.changed)
+
+    # ---- life ------------------------------------------------------------------------------
+    def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._refresher(), name="web-refresh"),
+            asyncio.create_task(self._poller(), name="web-poll"),
+        ]
+
+    async def stop(self) -> None:
+        """End every stream (each answer finishes), then the background tasks."""
+        self._closing = True
+        for streams in self._streams.values():
+            for stream in streams:
+                stream.queue.put_nowait(STOP)
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._tasks = []
+
+    @property
+    def watched(self) -> int:
+        """How many streams are open."""
+        return sum(len(streams) for streams in self._streams.values())
+
+    # ---- changes ---------------------------------------------------------------------------
+    def changed(self, match: int) -> None:
+        """The service saved a change of ``match`` (called under its lock: note it only)."""
+        if match in self._streams:
+            self._dirty.add(match)
+            self._wake.set()
+
+    async def _refresher(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            dirty, self._dirty = self._dirty, set()
+            for match in dirty:
+                try:
+                    await self.refresh(match)
+                except Exception:
+                    log.exception("the live state of match %d could not be worked out", match)
+
+    async def refresh(self, match: int) -> None:
+        """Work out each audience's version of ``match`` once, and tell its streams if it
+        moved on."""
+        audiences = {stream.audience for stream in self._streams.get(match, ())}
+        for audience in audiences:
+            version = await self.version(*audience)
+            if self._sent.get(audience) == version:
+                continue
+            self._sent[audience] = version
+            for stream in self._streams.get(match, ()):
+                if stream.audience == audience:
+                    stream.queue.put_nowait(version)
+
+    async def _poller(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                await self.look_for_changes()
+            except Exception:
+                log.exception("reading the watched matches' versions failed")
+
+    async def look_for_changes(self) -> None:
+        """Read the versions of every watched match in one query; refresh those that moved
+        on since the last read (changed by any process)."""
+        watched = sorted(self._streams)
+        if not watched:
+            return
+        stored: dict[int, tuple[int, int | None]] = {}
+        for start in range(0, len(watched), POLLED):
+            stored |= await self.service.watched_versions(watched[start : start + POLLED])
+        for match, versions in stored.items():
+            if self._stored.get(match) != versions:  # a match new to the poll too
+                self._dirty.add(match)
+            self._stored[match] = versions
+        if self._dirty:
+            self._wake.set()
+
+    # ---- streams ---------------------------------------------------------------------------
+    async def serve(self, request: web.Request, audience: Audience) -> web.StreamResponse:
+        """Hold an event stream open for ``audience``: the version now, then each new one,
+        with a heartbeat comment when nothing happens for a while."""
+        first = await self.version(*audience)
+        stream = Stream(audience)
+        self._streams.setdefault(audience[0], set()).add(stream)
+        self._sent.setdefault(audience, first)
+        answer = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-store",
+                "X-Accel-Buffering": "no",  # a reverse proxy passes each event on at once
+                "Content-Security-Policy": CSP,
+            }
+            | HEADERS
+        )
+        try:
+            await answer.prepare(request)
+            await answer.write(f"retry: {RETRY}\n\n".encode())
+            await answer.write(event(first))
+            await self._follow(answer, stream, first)
+        except (ConnectionResetError, asyncio.CancelledError):
+            pass
+        finally:
+            self._drop(stream)
+        return answer
+
+    async def _follow(self, answer: web.StreamResponse, stream: Stream, last: str) -> None:
+        while last != CLOSED and not self._closing:
+            try:
+                version = await asyncio.wait_for(stream.queue.get(), self.heartbeat)
+            except TimeoutError:
+                await answer.write(b": heartbeat\n\n")
+                continue
+            if version == STOP:
+                return
+            if version != last:
+                await answer.write(event(version))
+                last = version
+
+    def _drop(self, stream: Stream) -> None:
+        match = stream.audience[0]
+        streams = self._streams.get(match)
+        if streams is None:
+            return
+        streams.discard(stream)
+        if not any(s.audience == stream.audience for s in streams):
+            self._sent.pop(stream.audience, None)
+        if not streams:
+            del self._streams[match]
+            self._stored.pop(match, None)
+
+
+def event(version: str) -> bytes:
+    return f"event: state\ndata: {json.dumps({'version': version})}\n\n".encode()
+
+
+async def version_or_closed(get: Callable[[], Awaitable[dict[str, Any]]]) -> str:
+    """The version of the state ``get`` reads; ``CLOSED`` when it refuses (the match has
+    ended for a player's stream, or is gone)."""
+    try:
+        return str((await get())["version"])
+    except Refused:
+        return CLOSED

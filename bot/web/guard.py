@@ -1,0 +1,218 @@
+"""What every request to the web board passes: the security headers on every answer (a
+strict Content Security Policy, no sniffing, no Referer, no framing), ``no-store`` on JSON
+and private answers, refusals as JSON with the status that says what was wrong, rate limits
+per private link and per client address, bodies of at most 4 KiB parsed into bounded
+fields, and an access log that never holds a token (only the method, the path and the
+status: a token travels in the Authorization header, never in a path or query)."""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+from aiohttp.abc import AbstractAccessLogger
+
+from bot.app.answers import failure_text, sentence
+from bot.service import DatabaseUnavailable, RateLimited, Refused, StaleRequest
+from bot.service.errors import UNAVAILABLE
+from bot.service.ratelimit import RateLimit
+
+from .forwarded import NO_PROXIES, Proxies
+
+log = logging.getLogger("bot.web")
+
+MOST_BODY = 4096  # bytes of a request body
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+)
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+NO_STORE = "no-store"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+class Refusal(Exception):
+    """A request refused with ``status`` and a message for the person who made it;
+    ``extra`` fields go into the JSON answer beside ``error``, ``headers`` with it."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        extra: dict[str, Any] | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+        self.extra = extra or {}
+        self.headers = headers or {}
+
+
+def refusal_json(status: int, message: str, extra: dict[str, Any] | None = None) -> web.Response:
+    body = {"error": message} | (extra or {})
+    answer = web.json_response(body, status=status)
+    answer.headers["Cache-Control"] = NO_STORE
+    return answer
+
+
+def rate_limited(exc: RateLimited) -> Refusal:
+    wait = str(max(1, math.ceil(exc.retry_after)))
+    return Refusal(429, exc.message, headers={"Retry-After": wait})
+
+
+@web.middleware
+async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Refusals and failures as JSON, and the security headers on every answer."""
+    try:
+        answer = await handler(request)
+    except Refusal as exc:
+        answer = refusal_json(exc.status, exc.message, exc.extra)
+        answer.headers.update(exc.headers)
+    except RateLimited as exc:
+        refused = rate_limited(exc)
+        answer = refusal_json(429, refused.message)
+        answer.headers.update(refused.headers)
+    except StaleRequest as exc:
+        answer = refusal_json(409, exc.message, {"stale": True})
+    except Refused as exc:  # the rules' or the service's: said as they say it
+        answer = refusal_json(409, sentence(exc.message))
+    except DatabaseUnavailable:
+        answer = refusal_json(503, UNAVAILABLE)
+    except web.HTTPException as exc:
+        if exc.status >= 400:
+            answer = refusal_json(exc.status, _http_words(exc))
+        else:
+            raise
+    except Exception:
+        ref = f"{time.time_ns() // 1000 % 10**9:09d}"
+        log.exception("a web request failed", extra={"ref": ref, "path": request.path})
+        answer = refusal_json(500, failure_text(ref))
+    if not answer.prepared:  # an event stream set its headers before it began
+        answer.headers.update(HEADERS)
+    return answer
+
+
+def _http_words(exc: web.HTTPException) -> str:
+    """aiohttp's own refusals (no such route, a method not allowed, a body too large) in
+    words."""
+    if exc.status == 404:
+        return "There is nothing at this address."
+    if exc.status == 405:
+        return "This address does not take that method."
+    if exc.status == 413:
+        return f"The request's body is over {MOST_BODY} bytes."
+    return exc.reason or "The request was refused."
+
+
+# ---- rate limits ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Allowance:
+    """A token bucket's terms: ``burst`` at once, then one every ``every`` seconds."""
+
+    burst: int
+    every: float
+
+
+@dataclass
+class Limits:
+    """The web board's allowances: reads (pages, states, pictures, streams) and actions,
+    each per private link and per client address."""
+
+    reads: Allowance = Allowance(120, 0.05)
+    actions: Allowance = Allowance(20, 0.2)
+    streams: int = 8  # open event streams per client address
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[str, RateLimit] = field(default_factory=dict)
+
+    def take(self, kind: str, key: str) -> None:
+        """Spend one of ``key``'s ``kind`` (``reads`` or ``actions``); RateLimited if none
+        is left (nothing is done then)."""
+        bucket = self._buckets.get(kind)
+        if bucket is None:
+            allowance: Allowance = getattr(self, kind)
+            doing = (
+                "asking faster than the board answers"
+                if kind == "reads"
+                else ("acting faster than the board takes actions")
+            )
+            bucket = self._buckets[kind] = RateLimit(allowance.burst, allowance.every, doing)
+        bucket.take(key, self.clock())
+
+
+PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse proxies
+
+
+def address(request: web.Request) -> str:
+    """The client's address: the peer's, or behind trusted reverse proxies the right-most
+    address in ``X-Forwarded-For`` that is not one of them (docs/DEPLOY.md)."""
+    proxies = request.app.get(PROXIES, NO_PROXIES)
+    client = proxies.client(request.remote, request.headers.getall("X-Forwarded-For", ()))
+    return f"ip:{client or '?'}"
+
+
+# ---- bodies ----------------------------------------------------------------------------------
+async def body_of(request: web.Request) -> dict[str, Any]:
+    """The request's JSON object, at most ``MOST_BODY`` bytes (413 beyond; 400 for
+    anything but a JSON object)."""
+    length = request.content_length
+    if length is not None and length > MOST_BODY:
+        raise Refusal(413, f"The request's body is over {MOST_BODY} bytes.")
+    return parse_body(await request.content.read(MOST_BODY + 1))
+
+
+def parse_body(data: bytes) -> dict[str, Any]:
+    """``data`` as a JSON object: Refusal (413, 400) for anything else, never another
+    error."""
+    if len(data) > MOST_BODY:
+        raise Refusal(413, f"The request's body is over {MOST_BODY} bytes.")
+    try:
+        body = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        raise Refusal(400, "The request's body is not JSON.") from None
+    if not isinstance(body, dict):
+        raise Refusal(400, 'The request\'s body is a JSON object, such as {"stamp": 3}.')
+    return body
+
+
+def field_of(body: dict[str, Any], name: str, kind: type, most: int = 0) -> Any:
+    """``body[name]``, of type ``kind`` (a string of at most ``most`` characters, an
+    integer of at most ``most`` digits), or a 400 saying what is wanted."""
+    value = body.get(name)
+    if kind is bool:
+        if not isinstance(value, bool):
+            raise Refusal(400, f"{name!r} is true or false.")
+        return value
+    if kind is int:
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10**most:
+            raise Refusal(400, f"{name!r} is a whole number of at most {most} digits.")
+        return value
+    if not isinstance(value, str) or len(value) > most:
+        raise Refusal(400, f"{name!r} is text of at most {most} characters.")
+    return value
+
+
+# ---- the access log ---------------------------------------------------------------------
+class AccessLog(AbstractAccessLogger):
+    """One line per request: method, path (never the query string, the headers, the
+    Referer), status and time taken."""
+
+    def log(self, request: web.BaseRequest, response: web.StreamResponse, time: float) -> None:
+        self.logger.info(
+            "%s %s %d %.1f ms",
+            request.method,
+            request.path[:200],
+            response.status,
+            time * 1000,
+        )

@@ -1,0 +1,115 @@
+"""The web board's server: an ``aiohttp`` application on the bot's own event loop, started
+after the match service and stopped before it (``bot.build``'s wiring), serving the match
+pages, the player pages and their API (docs/WEB.md)."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from aiohttp import web
+
+from bot.app.boards import Boards
+from bot.app.links import Links
+from bot.app.seats import Seats
+from bot.service import MatchService
+from rules import Side
+
+from .events import Hub, version_or_closed
+from .forwarded import NO_PROXIES, Proxies
+from .guard import MOST_BODY, PROXIES, AccessLog, Limits, guard
+from .player import Player
+from .public import Public
+from .site import Site
+
+log = logging.getLogger("bot.web")
+access = logging.getLogger("bot.web.access")
+SHUTDOWN_SECONDS = 5.0  # how long a stop waits for requests under way
+
+
+class CannotListen(RuntimeError):
+    """The host and port cannot be listened on; the message says what to change."""
+
+
+class WebBoard:
+    """The server for ``service``'s matches, its links checked by ``links``. ``start``
+    binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then); the client
+    addresses its limits count by come from ``X-Forwarded-For`` when the peer is one of
+    ``proxies``."""
+
+    def __init__(
+        self,
+        service: MatchService,
+        links: Links,
+        host: str,
+        port: int,
+        *,
+        limits: Limits | None = None,
+        poll: float | None = None,
+        heartbeat: float | None = None,
+        proxies: Proxies = NO_PROXIES,
+    ) -> None:
+        self.host = host
+        self.proxies = proxies
+        boards = Boards(service)
+        timing: dict[str, Any] = {"poll": poll, "heartbeat": heartbeat}
+        hub = Hub(service, self._version, **{k: v for k, v in timing.items() if v is not None})
+        self.site = Site(boards, Seats(service, boards), links, hub, limits or Limits())
+        self.port = port
+        self._runner: web.AppRunner | None = None
+
+    async def _version(self, match: int, side: Side | None) -> str:
+        boards = self.site.boards
+        if side is None:
+            return await version_or_closed(lambda: boards.public(match))
+        return await version_or_closed(lambda: boards.mine(match, side))
+
+    def application(self) -> web.Application:
+        """The aiohttp application (tests serve it with aiohttp's test client)."""
+        app = web.Application(middlewares=[guard], client_max_size=MOST_BODY)
+        app[PROXIES] = self.proxies
+        app.add_routes(Public(self.site).routes())
+        app.add_routes(Player(self.site).routes())
+        app.add_routes([web.get("/static/{name}", self.site.file)])
+        app.on_startup.append(self._started)
+        app.on_shutdown.append(self._stopping)
+        return app
+
+    async def _started(self, _app: web.Application) -> None:
+        self.site.hub.start()
+
+    async def _stopping(self, _app: web.Application) -> None:
+        await self.site.hub.stop()
+
+    @property
+    def url(self) -> str:
+        """Where its pages are served (the links' own address may differ: TORA_WEB_URL)."""
+        host = self.host
+        return f"http://{'[' + host + ']' if ':' in host else host}:{self.port}"
+
+    async def start(self) -> None:
+        runner = web.AppRunner(
+            self.application(),
+            access_log_class=AccessLog,
+            access_log=access,
+            shutdown_timeout=SHUTDOWN_SECONDS,
+        )
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise CannotListen(
+                f"The web board cannot listen on {self.host}:{self.port} ({exc.strerror}). Set "
+                "TORA_WEB_PORT to a free port (TORA_WEB_HOST to this machine's address), or "
+                "TORA_WEB=off to run without it."
+            ) from None
+        self._runner = runner
+        self.port = runner.addresses[0][1]  # the port a port 0 was given
+        log.info("web board serving", extra={"url": self.url})
+
+    async def stop(self) -> None:
+        """End the live streams, then the requests under way, then the listening socket."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None

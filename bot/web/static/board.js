@@ -1,0 +1,531 @@
+// The web board's pages: the match page (anyone: the public view) and the player page (the
+// player's own view, played by clicking). Both show the bot's own picture of the board; the
+// player page lays a button over each square (cells.js), lights the squares the picked piece's
+// actions point at, and sends the one pressed. Live updates come from live.js.
+
+import { drawCells } from "./cells.js";
+import { hideChooser, offer, proposalItems, setupFieldset, span } from "./forms.js";
+import { follow } from "./live.js";
+
+const PAGE = document.body.dataset.page; // "match" or "play"
+const TOKEN_KEY = "tora-board-token";
+const TOKEN = PAGE === "play" ? takeToken() : "";
+const $ = (id) => document.getElementById(id);
+
+const ui = {
+  state: null,
+  picked: null, // the key of the picked group of actions
+  replay: null, // null: the position now; else the turn whose picture is shown
+  flipped: false,
+  busy: false,
+  picture: null, // the blob URL of the picture shown
+  pictureUrl: null, // and where it came from
+  pressed: null, // the square last pressed
+};
+
+/** The player's token, from the address's fragment (then taken out of the address bar, so it
+ * is neither bookmarked nor shown), kept for this tab only. */
+function takeToken() {
+  const fragment = location.hash.slice(1);
+  if (fragment) {
+    sessionStorage.setItem(TOKEN_KEY, fragment);
+    history.replaceState(null, "", location.pathname + location.search);
+  }
+  return sessionStorage.getItem(TOKEN_KEY) || "";
+}
+
+function headers() {
+  return PAGE === "play" ? { Authorization: `Bearer ${TOKEN}` } : {};
+}
+
+function matchId() {
+  return decodeURIComponent(location.pathname.split("/")[2] || "");
+}
+
+function stateUrl() {
+  return PAGE === "play" ? "/api/me" : `/api/m/${encodeURIComponent(matchId())}`;
+}
+
+// ---- talking to the server ---------------------------------------------------------------
+
+async function load() {
+  try {
+    const response = await fetch(stateUrl(), { headers: headers(), cache: "no-store" });
+    const body = await readJson(response);
+    if (!response.ok) {
+      showError(body.error || `The server answered ${response.status}.`);
+      return;
+    }
+    setState(body);
+  } catch {
+    showError("The server could not be reached; the page tries again when it reconnects.");
+  }
+}
+
+async function post(path, payload) {
+  if (ui.busy) return;
+  ui.busy = true;
+  document.body.classList.add("busy");
+  try {
+    const response = await fetch(`/api/me/${path}`, {
+      method: "POST",
+      headers: { ...headers(), "Content-Type": "application/json" },
+      body: JSON.stringify({ stamp: stamp(), ...payload }),
+      cache: "no-store",
+    });
+    const body = await readJson(response);
+    if (response.ok) {
+      ui.picked = null;
+      clearError();
+      setState(body);
+      say(body.said || "");
+      return;
+    }
+    if (body.stale) {
+      await load();
+      showError(`${body.error || "That turn has ended."} The page now shows the match as it is.`);
+    } else if (response.status === 429) {
+      const wait = response.headers.get("Retry-After");
+      showError(body.error || `Too many requests: wait ${wait || "a few"} seconds.`);
+    } else {
+      showError(body.error || `The server answered ${response.status}.`);
+    }
+  } catch {
+    showError("The server could not be reached; try again.");
+  } finally {
+    ui.busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+async function readJson(response) {
+  try {
+    return await response.json();
+  } catch {
+    return {};
+  }
+}
+
+function stamp() {
+  return ui.state ? (ui.state.stamp ?? ui.state.turn) : 0;
+}
+
+// ---- the state -----------------------------------------------------------------------------
+
+function setState(state) {
+  ui.state = state;
+  if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
+  hideChooser();
+  render();
+}
+
+function groups() {
+  return (ui.state && ui.state.choices) || [];
+}
+
+function group(key) {
+  return groups().find((g) => g.key === key) || null;
+}
+
+function myTurn() {
+  const state = ui.state;
+  return PAGE === "play" && state.phase === "playing"
+    && (state.players || []).some((p) => p.side === state.side && p.to_act);
+}
+
+function render() {
+  const state = ui.state;
+  $("title").textContent = state.title + (state.side ? ` · you play the ${state.side}` : "");
+  renderPlayers(state);
+  $("summary").textContent = state.summary || "";
+  $("result").hidden = !state.result;
+  $("result").textContent = state.result || "";
+  renderMoves(state.moves || []);
+  renderPicture();
+  renderTools();
+  $("record").href = `/api/m/${encodeURIComponent(state.match)}/record`;
+  if (PAGE === "play") renderPlayer(state);
+  tick();
+}
+
+function renderPlayers(state) {
+  const items = (state.players || []).map((player) => {
+    const item = document.createElement("li");
+    item.textContent = `${player.name} (${player.side})`;
+    if (player.to_act && state.phase !== "ended") item.classList.add("to-act");
+    if (player.to_act) item.setAttribute("aria-label", `${player.name} (${player.side}), to play`);
+    return item;
+  });
+  $("players").replaceChildren(...items);
+}
+
+function renderMoves(moves) {
+  const items = moves.map((move) => {
+    const item = document.createElement("li");
+    item.value = move.turn;
+    item.append(`${move.words} `);
+    const code = document.createElement("code");
+    code.textContent = move.notation;
+    item.append(code);
+    return item;
+  });
+  $("moves").replaceChildren(...items);
+}
+
+// ---- the picture -------------------------------------------------------------------------
+
+function board() {
+  const shown = ui.state.board;
+  return ui.flipped && shown.turned ? { ...shown, ...shown.turned } : shown;
+}
+
+function turnCount() {
+  return (ui.state.moves || []).reduce((most, move) => Math.max(most, move.turn), 0);
+}
+
+function pictureUrl() {
+  const state = ui.state;
+  if (ui.replay === null) return board().url;
+  const flip = ui.flipped && state.board.turned ? 1 : 0;
+  return `/api/m/${encodeURIComponent(state.match)}/board.png?turn=${ui.replay}&flip=${flip}`;
+}
+
+/** The picture, fetched (the player's own needs the token, which only a fetch can send; a
+ * replay's may be refused, and the refusal is worth reading). */
+async function renderPicture() {
+  const url = pictureUrl();
+  const image = $("picture");
+  image.alt = ui.replay === null ? `The board: ${ui.state.summary || ""}` : `The board after turn ${ui.replay}`;
+  if (url !== ui.pictureUrl) {
+    try {
+      const response = await fetch(url, { headers: headers() });
+      if (!response.ok) {
+        const body = await readJson(response);
+        throw new Error(body.error || "The board's picture could not be loaded.");
+      }
+      const blob = await response.blob();
+      if (ui.picture) URL.revokeObjectURL(ui.picture);
+      ui.picture = URL.createObjectURL(blob);
+      ui.pictureUrl = url;
+      image.src = ui.picture;
+      await image.decode().catch(() => {}); // laid out before the cells are placed on it
+    } catch (error) {
+      say(error.message);
+    }
+  }
+  if (PAGE === "play") renderCells();
+}
+
+function renderCells() {
+  const container = $("cells");
+  container.hidden = ui.replay !== null;
+  if (container.hidden) return;
+  drawCells(container, board(), describe, press);
+  followPick();
+}
+
+/** What a square is to the player now: a piece they may pick, a spot of the picked piece's
+ * actions (by what the action does there), a square a setup question may be answered with. */
+function describe(square) {
+  const label = [square];
+  const classes = [];
+  const here = groups().filter((g) => g.origin === square);
+  if (here.length) {
+    classes.push("origin");
+    label.push(here.map((g) => g.label).join(", "));
+  }
+  const picked = group(ui.picked);
+  if (picked && picked.origin === square) {
+    classes.push("picked");
+    label.push("picked");
+  }
+  const actions = spotted(square);
+  if (actions.length) {
+    const does = role(picked, actions[0], square);
+    classes.push("spot", `role-${does}`);
+    if (here.length || does === "hit") classes.push("busy"); // a ring: the piece stays visible
+    if (actions.some((a) => a.warning)) classes.push("warn");
+    label.push(actions.map((a) => a.label + (a.warning ? ` (warning: ${a.warning})` : "")).join("; "));
+  }
+  if (setupField(square)) {
+    classes.push("spot", "role-setup");
+    label.push(`answer ${setupField(square).name}`);
+  }
+  return { label: label.join(": "), classes };
+}
+
+function spotted(square) {
+  const picked = group(ui.picked);
+  return picked ? picked.actions.filter((a) => a.spot === square) : [];
+}
+
+/** What an action does on its spot: a drop (from a hand), else the role it touches it with. */
+function role(picked, action, square) {
+  if (picked && picked.origin.endsWith("@")) return "drop";
+  const touch = (action.touches || []).find((t) => t.square === square);
+  return touch && ["to", "hit", "build", "from"].includes(touch.role) ? touch.role : "to";
+}
+
+function press(square) {
+  ui.pressed = square;
+  clearError();
+  const field = setupField(square);
+  if (field) {
+    post("setup", { answers: { [field.name]: square } });
+    return;
+  }
+  if (!myTurn()) {
+    if (groups().length === 0 && ui.state.phase === "playing") say("It is not your turn to act.");
+    return;
+  }
+  const actions = spotted(square);
+  if (actions.length === 1 && !actions[0].warning) {
+    act(actions[0]);
+  } else if (actions.length) {
+    offer(`On ${square}`, actions.map(actionOption));
+  } else {
+    const here = groups().filter((g) => g.origin === square);
+    if (here.length === 1) pick(here[0].key === ui.picked ? null : here[0].key);
+    else if (here.length > 1) offer(`On ${square}`, here.map(groupOption));
+    else pick(null);
+  }
+}
+
+function pick(key) {
+  ui.picked = key;
+  hideChooser();
+  renderCells();
+  renderDecisions();
+  const picked = group(key);
+  if (picked) {
+    loadWarnings(picked);
+    say(`${picked.label}: ${picked.description || ""}`.replace(/: $/, ""));
+    if (!picked.origin || !picked.actions.some((a) => a.spot in board().cells)) {
+      offer(picked.label, picked.actions.map(actionOption));
+    }
+  }
+}
+
+/** The rules' warnings of a picked piece's actions (R30: where a command piece could not end
+ * the turn), asked for one piece at a time (each can cost the server a search), then marked. */
+async function loadWarnings(picked) {
+  if (picked.warned) return;
+  try {
+    const url = `/api/me/warnings?group=${encodeURIComponent(picked.key)}`;
+    const response = await fetch(url, { headers: headers(), cache: "no-store" });
+    if (!response.ok) return;
+    const found = (await readJson(response)).warnings || {};
+    for (const action of picked.actions) action.warning = found[action.notation] || action.warning;
+    picked.warned = true;
+    if (group(ui.picked) === picked) renderCells();
+  } catch {
+    // Without its warnings the piece is still played; the rules refuse at the turn's end.
+  }
+}
+
+function act(action) {
+  post("act", { notation: action.notation });
+}
+
+/** On the zoomed board, keep the picked piece (else the square last pressed) in view. */
+function followPick() {
+  const picked = group(ui.picked);
+  const square = picked && picked.origin ? picked.origin : ui.pressed;
+  if (!square || !$("frame").classList.contains("zoomed")) return;
+  const cell = $("cells").querySelector(`[data-square="${CSS.escape(square)}"]`);
+  if (cell) cell.scrollIntoView({ block: "center", inline: "center" });
+}
+
+// ---- choosers ------------------------------------------------------------------------------
+
+function actionOption(action) {
+  return {
+    text: (action.path && action.path.length ? action.path.join(" ") : action.label),
+    warning: action.warning,
+    choose: () => act(action),
+  };
+}
+
+function groupOption(g) {
+  return { text: g.label, why: g.description, choose: () => pick(g.key) };
+}
+
+// ---- the player's controls -------------------------------------------------------------------
+
+function renderPlayer(state) {
+  const acting = myTurn();
+  const staged = state.staged || [];
+  document.body.dataset.staged = String(staged.length); // for tests and styles alike
+  $("prompt").textContent = acting ? state.prompt || "Your turn: pick a piece, then where it goes." : "";
+  $("legend").hidden = !acting;
+  $("undo").disabled = !acting || staged.length === 0;
+  $("end").disabled = !acting;
+  const playing = state.phase === "playing";
+  for (const id of ["draw", "pause", "resume", "reset", "resign"]) $(id).disabled = !playing;
+  $("public").href = `/m/${encodeURIComponent(state.match)}`;
+  renderDecisions();
+  $("proposals").replaceChildren(
+    ...proposalItems(state.proposals || [], (kind, yes) => post("answer", { kind, yes })),
+  );
+  renderSetup(state);
+}
+
+/** Groups no square stands for (a decision such as the Monkey's): buttons below the board. */
+function renderDecisions() {
+  const decisions = groups().filter((g) => !g.origin);
+  $("decisions").replaceChildren(...decisions.map((g) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.append(g.label);
+    if (g.description) button.append(span("why", g.description));
+    button.setAttribute("aria-pressed", String(g.key === ui.picked));
+    button.addEventListener("click", () => pick(g.key));
+    return button;
+  }));
+}
+
+function setupFields() {
+  const setup = ui.state && ui.state.setup;
+  return setup && !setup.done ? setup.fields || [] : [];
+}
+
+/** The setup question a square answers (TORA's Assassin square), if any. */
+function setupField(square) {
+  return setupFields().find((f) => f.free && !f.waiting && (f.options || []).includes(square)) || null;
+}
+
+function renderSetup(state) {
+  const setup = state.setup;
+  $("setup").hidden = !setup || state.phase !== "setup";
+  if ($("setup").hidden) return;
+  $("setup-text").textContent = setup.done ? "Your setup is done; waiting for your opponent." : setup.text || "";
+  const choose = (name, option) => post("setup", { answers: { [name]: option } });
+  $("setup-fields").replaceChildren(...(setup.fields || []).map((f) => setupFieldset(f, choose)));
+}
+
+// ---- replay, flip, zoom, clock, messages ---------------------------------------------------------
+
+function renderTools() {
+  const turns = turnCount();
+  if (ui.replay !== null && ui.replay > turns) ui.replay = null;
+  $("step").textContent = ui.replay === null ? `Now, after ${turns} turn${turns === 1 ? "" : "s"}` : `Turn ${ui.replay} of ${turns}`;
+  $("first").disabled = turns === 0 || ui.replay === 0;
+  $("back").disabled = turns === 0 || ui.replay === 0;
+  $("forward").disabled = ui.replay === null;
+  $("live").disabled = ui.replay === null;
+  const turnable = Boolean(ui.state.board.turned);
+  $("flip").disabled = !turnable;
+  $("flip").title = turnable ? "See the board from the other side" : "This game's board is drawn one way only.";
+}
+
+function step(to) {
+  const turns = turnCount();
+  ui.replay = to === null || to >= turns ? null : Math.max(0, to);
+  hideChooser();
+  renderTools();
+  renderPicture();
+}
+
+function tick() {
+  const state = ui.state;
+  const clock = $("clock");
+  if (!state || !state.deadline || state.phase === "ended") {
+    clock.hidden = true;
+    return;
+  }
+  const when = new Date(state.deadline * 1000);
+  const left = Math.max(0, Math.round(state.deadline - Date.now() / 1000));
+  const h = Math.floor(left / 3600);
+  const m = Math.floor((left % 3600) / 60);
+  const s = left % 60;
+  const countdown = `${h}h ${String(m).padStart(2, "0")}m ${String(s).padStart(2, "0")}s`;
+  clock.hidden = false;
+  clock.textContent = `Deadline ${when.toLocaleString()} (in ${countdown})`;
+}
+
+function say(text) {
+  $("said").textContent = text;
+}
+
+function showError(text) {
+  const element = $("error");
+  if (!element) {
+    say(text);
+    return;
+  }
+  element.textContent = text;
+  element.hidden = false;
+}
+
+function clearError() {
+  const element = $("error");
+  if (element) element.hidden = true;
+}
+
+function wire() {
+  $("first").addEventListener("click", () => step(0));
+  $("back").addEventListener("click", () => step((ui.replay ?? turnCount()) - 1));
+  $("forward").addEventListener("click", () => step(ui.replay + 1));
+  $("live").addEventListener("click", () => step(null));
+  $("flip").addEventListener("click", () => {
+    ui.flipped = !ui.flipped;
+    $("flip").setAttribute("aria-pressed", String(ui.flipped));
+    renderPicture();
+  });
+  $("zoom").addEventListener("click", () => {
+    const zoomed = $("frame").classList.toggle("zoomed");
+    $("zoom").setAttribute("aria-pressed", String(zoomed));
+    followPick();
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && ui.state) {
+      hideChooser();
+      if (PAGE === "play") pick(null);
+    }
+  });
+  if (PAGE !== "play") return;
+  $("chooser-cancel").addEventListener("click", hideChooser);
+  $("undo").addEventListener("click", () => post("undo", {}));
+  $("end").addEventListener("click", () => post("end", {}));
+  $("draw").addEventListener("click", () => post("draw", {}));
+  $("pause").addEventListener("click", () => post("pause", {}));
+  $("resume").addEventListener("click", () => post("resume", {}));
+  $("reset").addEventListener("click", () => post("reset", {}));
+  $("resign").addEventListener("click", () => {
+    $("confirm").hidden = false;
+    $("confirm-no").focus();
+  });
+  $("confirm-no").addEventListener("click", () => {
+    $("confirm").hidden = true;
+  });
+  $("confirm-yes").addEventListener("click", () => {
+    $("confirm").hidden = true;
+    post("resign", {});
+  });
+}
+
+function start() {
+  wire();
+  if (PAGE === "play" && !TOKEN) {
+    showError("This page needs your private link: open the board again from Discord.");
+    return;
+  }
+  load();
+  setInterval(tick, 1000);
+  let connected = false;
+  const events = PAGE === "play" ? "/api/me/events" : `/api/m/${encodeURIComponent(matchId())}/events`;
+  follow(
+    events,
+    PAGE === "play" ? headers() : null,
+    (data) => {
+      if (PAGE === "play" || !ui.state || data.version !== ui.state.version) load();
+    },
+    (status) => {
+      $("connection").textContent = status;
+      if (status === "live" && connected) load(); // what changed while the stream was down
+      if (status === "live") connected = true;
+    },
+  );
+}
+
+start();

@@ -1,0 +1,89 @@
+// The player page's small forms, built from the state: the chooser that names the actions
+// sharing a square (or the pieces sharing one), the proposals with their answers, and the
+// setup questions with what each option means.
+
+const $ = (id) => document.getElementById(id);
+const PROPOSALS = { draw: "a draw", pause: "a pause", reset: "a reset" };
+
+/** Show the chooser: `options` are {text, why, warning, choose}. */
+export function offer(title, options) {
+  $("chooser-title").textContent = title;
+  const buttons = options.map((option) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.append(option.text);
+    if (option.why) button.append(span("why", option.why));
+    if (option.warning) button.append(span("warning", `⚠ ${option.warning}`));
+    button.addEventListener("click", () => {
+      hideChooser();
+      option.choose();
+    });
+    return button;
+  });
+  $("chooser-options").replaceChildren(...buttons);
+  $("chooser").hidden = false;
+  if (buttons[0]) buttons[0].focus();
+}
+
+export function hideChooser() {
+  if ($("chooser")) $("chooser").hidden = true;
+}
+
+export function span(kind, text) {
+  const element = document.createElement("span");
+  element.className = kind;
+  element.textContent = text;
+  return element;
+}
+
+/** The proposals open: the player's own waiting, the opponent's with Accept and Decline
+ * (`answer(kind, yes)`). */
+export function proposalItems(proposals, answer) {
+  return proposals.map((proposal) => {
+    const item = document.createElement("p");
+    const what = PROPOSALS[proposal.kind] || proposal.kind;
+    if (proposal.mine) {
+      item.textContent = `You proposed ${what}; waiting for the answer.`;
+      return item;
+    }
+    item.append(`Your opponent proposes ${what}. `);
+    for (const [text, yes] of [["Accept", true], ["Decline", false]]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = text;
+      button.addEventListener("click", () => answer(proposal.kind, yes));
+      item.append(button, " ");
+    }
+    return item;
+  });
+}
+
+/** One setup question: its prompt, and a button per option saying what it means
+ * (`choose(name, option)` answers it). */
+export function setupFieldset(field, choose) {
+  const set = document.createElement("fieldset");
+  const legend = document.createElement("legend");
+  legend.textContent = field.prompt + (field.chosen ? ` (chosen: ${field.chosen})` : "");
+  set.append(legend);
+  if (field.waiting) {
+    set.append(span("why", field.waiting));
+    return set;
+  }
+  if (field.free) set.append(span("why", "Click a square on the board, or pick one here."));
+  const options = document.createElement("div");
+  options.className = "options";
+  (field.options || []).forEach((option, i) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.append(option);
+    const why = (field.descriptions || [])[i];
+    if (why) button.append(span("why", why));
+    const chosen = option === field.chosen;
+    button.setAttribute("aria-pressed", String(chosen));
+    if (chosen) button.classList.add("chosen");
+    button.addEventListener("click", () => choose(field.name, option));
+    options.append(button);
+  });
+  set.append(options);
+  return set;
+}

@@ -1,0 +1,347 @@
+"""The web board's API through aiohttp's test client: every route with good and bad input,
+the private links (forged, replaced, of a finished match), stale stamps, bodies too large or
+malformed, rate limits, and that an action on the web is an action like any other (the
+channel's turn post, the opponent's notice)."""
+
+from __future__ import annotations
+
+import base64
+import logging
+from pathlib import Path
+
+import aiohttp
+import pytest
+from web_world import ANN, BOB, HERE, World
+
+from bot.app.links import NOT_VALID, REPLACED
+from bot.service import Terms
+from bot.web import Limits, WebBoard
+from bot.web.guard import CSP, Allowance
+from rules import Side
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
+
+
+@pytest.fixture
+async def w(tmp_path: Path):
+    async with World(tmp_path / "web.sqlite3") as world:
+        yield world
+
+
+def forged(token: str) -> str:
+    """The same match, side and generation, signed with another key."""
+    text = base64.urlsafe_b64decode(token + "=" * (-len(token) % 4)).decode()
+    head = text.rsplit(":", 1)[0]
+    fake = base64.urlsafe_b64encode(b"x" * 32).decode().rstrip("=")
+    return base64.urlsafe_b64encode(f"{head}:{fake}".encode()).decode().rstrip("=")
+
+
+# ---- public routes ----------------------------------------------------------------------------
+async def test_the_public_state_shows_the_match_to_anyone(w: World) -> None:
+    match = await w.playing()
+    status, state = await w.get(f"/api/m/{match}")
+    assert status == 200
+    assert state["match"] == match and state["game"] == "tora" and state["phase"] == "playing"
+    assert [p["name"] for p in state["players"]] == ["ann", "bob"]
+    assert [p["to_act"] for p in state["players"]] == [True, False]
+    assert state["turn"] == 1 and state["moves"] == [] and state["result"] is None
+    assert state["board"]["url"].startswith(f"/api/m/{match}/board.png?")
+    assert len(state["board"]["cells"]) == 81  # the short board's squares
+    assert "choices" not in state and "staged" not in state
+
+
+async def test_every_answer_carries_the_security_headers(w: World) -> None:
+    match = await w.playing()
+    assert w.client is not None
+    for path in (f"/m/{match}", f"/api/m/{match}", "/play", "/api/m/999", "/nowhere"):
+        async with w.client.get(path) as answer:
+            assert answer.headers["Content-Security-Policy"] == CSP, path
+            assert answer.headers["X-Content-Type-Options"] == "nosniff"
+            assert answer.headers["Referrer-Policy"] == "no-referrer"
+    async with w.client.get(f"/api/m/{match}") as answer:
+        assert answer.headers["Cache-Control"] == "no-store"
+
+
+@pytest.mark.parametrize("path", ["/api/m/999", "/api/m/0", "/api/m/abc", "/api/m/1" + "0" * 30])
+async def test_an_unknown_match_is_refused_with_404(w: World, path: str) -> None:
+    status, body = await w.get(path)
+    assert status == 404 and body == {"error": "There is no such match."}
+
+
+async def test_the_board_picture_now_and_after_each_turn(w: World) -> None:
+    match = await w.playing()
+    token, notation = await w.token(match, C), await w.first_action(match, C)
+    await w.post("act", token, {"stamp": 1, "notation": notation})
+    await w.post("end", token, {"stamp": 1})
+    status, png = await w.get(f"/api/m/{match}/board.png")
+    assert status == 200 and png[:8] == b"\x89PNG\r\n\x1a\n"
+    start = await w.get(f"/api/m/{match}/board.png?turn=0")
+    after = await w.get(f"/api/m/{match}/board.png?turn=1")
+    assert start[0] == after[0] == 200 and start[1] != after[1]
+    assert (await w.get(f"/api/m/{match}/board.png?turn=2"))[0] == 404
+    assert (await w.get(f"/api/m/{match}/board.png?turn=-1"))[0] == 400
+    assert (await w.get(f"/api/m/{match}/board.png?flip=2"))[0] == 400
+    _status, state = await w.get(f"/api/m/{match}")
+    assert [m["turn"] for m in state["moves"]] == [1] and state["moves"][0]["words"]
+
+
+async def test_the_record_downloads_as_text(w: World) -> None:
+    match = await w.playing()
+    assert w.client is not None
+    async with w.client.get(f"/api/m/{match}/record") as answer:
+        assert answer.status == 200
+        assert "attachment" in answer.headers["Content-Disposition"]
+        assert "Challenger" in await answer.text()
+    assert (await w.get("/api/m/77/record"))[0] == 404
+
+
+async def test_the_pages_and_their_files_are_served_and_nothing_else(w: World) -> None:
+    match = await w.playing()
+    for path in (f"/m/{match}", "/play"):
+        status, body = await w.get(path)
+        assert status == 200 and b"<script" in body and b"<script>" not in body
+    assert (await w.get("/static/board.css"))[0] == 200
+    for path in ("/static/..%2Fserver.py", "/static/server.py", "/static/nothing.js"):
+        assert (await w.get(path))[0] == 404, path
+
+
+# ---- private links ----------------------------------------------------------------------------
+async def test_a_player_state_holds_their_choices_with_the_squares_they_touch(w: World) -> None:
+    match = await w.playing()
+    mine = await w.me(match, C)
+    assert mine["side"] == "challenger" and mine["staged"] == [] and mine["setup"] is None
+    action = mine["choices"][0]["actions"][0]
+    assert action["spot"] and action["touches"][0]["role"] in ("from", "to", "hit", "via")
+    theirs = await w.me(match, O)
+    assert theirs["choices"] == []  # not their turn
+
+
+@pytest.mark.parametrize(
+    "header",
+    ["", "Bearer", "Bearer not a token", "Basic abc", "Bearer " + "a" * 300, "Bearer abc"],
+)
+async def test_a_missing_or_malformed_token_is_refused_with_401(w: World, header: str) -> None:
+    await w.playing()
+    assert w.client is not None
+    async with w.client.get("/api/me", headers={"Authorization": header}) as answer:
+        assert answer.status == 401
+        assert (await answer.json())["error"]
+
+
+async def test_a_forged_token_is_refused(w: World) -> None:
+    match = await w.playing()
+    status, body = await w.get("/api/me", forged(await w.token(match, C)))
+    assert status == 401 and body["error"] == NOT_VALID
+
+
+async def test_a_replaced_link_is_refused_and_the_new_one_works(w: World) -> None:
+    match = await w.playing()
+    old = await w.token(match, C)
+    new = await w.links.renew(match, C)
+    status, body = await w.get("/api/me", old)
+    assert status == 401 and body["error"] == REPLACED
+    assert (await w.get("/api/me", new))[0] == 200
+    status, _body, _headers = await w.post("undo", old, {"stamp": 1})
+    assert status == 401
+
+
+async def test_a_finished_match_refuses_its_links_and_keeps_its_page(w: World) -> None:
+    match = await w.playing()
+    token = await w.token(match, C)
+    status, state, _ = await w.post("resign", token, {"stamp": 1})
+    assert status == 200 and state["phase"] == "ended" and "said" in state
+    status, body = await w.get("/api/me", token)
+    assert status == 401 and body["ended"] is True and f"/m/{match}" in body["error"]
+    status, public = await w.get(f"/api/m/{match}")
+    assert status == 200 and public["result"] == "bob wins (resignation)"
+
+
+# ---- actions ----------------------------------------------------------------------------------
+async def test_an_action_on_the_web_is_an_action_like_any_other(w: World) -> None:
+    match = await w.playing()
+    token = await w.token(match, C)
+    notation = await w.first_action(match, C)
+    status, state, _ = await w.post("act", token, {"stamp": 1, "notation": notation})
+    assert status == 200 and state["staged"] and state["said"].startswith("Staged")
+    status, state, _ = await w.post("end", token, {"stamp": 1})
+    assert status == 200 and state["turn"] == 2 and state["said"] == "Your turn is over."
+    await w.quiet()
+    posts = w.h.delivery.texts(HERE.channel_id)
+    assert any("ann (Challenger) ended their turn" in text for text in posts)
+    assert any("Your turn against" in d.message.text for d in w.h.delivery.user(BOB.id))
+    assert (await w.me(match, O))["choices"]
+
+
+async def test_a_stale_stamp_is_refused_and_changes_nothing(w: World) -> None:
+    match = await w.playing()
+    token = await w.token(match, C)
+    notation = await w.first_action(match, C)
+    status, body, _ = await w.post("act", token, {"stamp": 7, "notation": notation})
+    assert status == 409 and body["stale"] is True and "turn has already ended" in body["error"]
+    assert (await w.me(match, C))["staged"] == []
+
+
+async def test_acting_out_of_turn_is_refused_by_name(w: World) -> None:
+    match = await w.playing()
+    status, body, _ = await w.post("undo", await w.token(match, O), {"stamp": 1})
+    assert status == 409 and body["error"].startswith("It is ann's turn")
+
+
+async def test_an_illegal_action_is_refused_in_the_rules_words(w: World) -> None:
+    match = await w.playing()
+    token = await w.token(match, C)
+    status, body, _ = await w.post("act", token, {"stamp": 1, "notation": "S v1h1-v9h9"})
+    assert status == 409 and body["error"] and "stale" not in body
+    assert (await w.me(match, C))["staged"] == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "status"),
+    [
+        (b"not json", 400),
+        (b"[1, 2]", 400),
+        (b'{"stamp": "one"}', 400),
+        (b'{"stamp": 1.5}', 400),
+        (b'{"stamp": 10000000}', 400),
+        (b'{"stamp": 1}', 400),  # act without notation
+        (b'{"stamp": 1, "notation": "' + b"a" * 201 + b'"}', 400),
+        (b"[" * 2000 + b"]" * 2000, 400),
+        (b'{"stamp": 1, "notation": "' + b"a" * 5000 + b'"}', 413),
+        (b"\xff\xfe", 400),
+    ],
+)
+async def test_malformed_and_oversized_bodies_are_refused(
+    w: World, raw: bytes, status: int
+) -> None:
+    match = await w.playing()
+    got, body, _ = await w.post("act", await w.token(match, C), None, raw=raw)
+    assert got == status and body["error"]
+    assert (await w.me(match, C))["staged"] == []
+
+
+async def test_an_unknown_action_is_404_and_answers_need_a_proposal_kind(w: World) -> None:
+    match = await w.playing()
+    token = await w.token(match, C)
+    assert (await w.post("fly", token, {"stamp": 1}))[0] == 404
+    status, body, _ = await w.post("answer", token, {"stamp": 1, "kind": "fly", "yes": True})
+    assert status == 400 and "proposal" in body["error"]
+
+
+async def test_proposals_are_made_and_answered_on_the_web(w: World) -> None:
+    match = await w.playing()
+    ann, bob = await w.token(match, C), await w.token(match, O)
+    status, state, _ = await w.post("pause", ann, {"stamp": 1})
+    assert status == 200 and state["proposals"] == [
+        {"kind": "pause", "by": "challenger", "mine": True}
+    ]
+    status, state, _ = await w.post("answer", bob, {"stamp": 1, "kind": "pause", "yes": True})
+    assert status == 200 and state["paused"] is True
+    status, state, _ = await w.post("resume", ann, {"stamp": 1})
+    assert status == 200 and state["paused"] is False
+
+
+async def test_the_setup_is_chosen_on_the_web(w: World) -> None:
+    service = w.service
+    reply = await service.challenge(HERE, ANN, BOB, Terms())
+    await service.accept(HERE, BOB)
+    match = reply.stamp.match
+    mine = await w.me(match, C)
+    assert mine["phase"] == "setup" and mine["setup"]["fields"][0]["name"] == "strategy"
+    token = await w.token(match, C)
+    status, state, _ = await w.post(
+        "setup", token, {"stamp": 0, "answers": {"strategy": "defensive"}}
+    )
+    assert status == 200 and state["setup"]["done"] is True
+    status, _body, _ = await w.post("setup", token, {"stamp": 0, "answers": ["defensive"]})
+    assert status == 400
+
+
+# ---- rate limits ------------------------------------------------------------------------------
+async def test_actions_beyond_the_allowance_are_refused_with_retry_after(tmp_path: Path) -> None:
+    limits = Limits(actions=Allowance(2, 60.0))
+    async with World(tmp_path / "limits.sqlite3", limits=limits) as w:
+        match = await w.playing()
+        token = await w.token(match, C)
+        for _ in range(2):
+            assert (await w.post("undo", token, {"stamp": 1}))[0] == 409  # nothing to undo
+        status, body, headers = await w.post("undo", token, {"stamp": 1})
+        assert status == 429 and int(headers["Retry-After"]) >= 1 and "wait" in body["error"]
+
+
+async def test_reads_beyond_the_allowance_are_refused(tmp_path: Path) -> None:
+    limits = Limits(reads=Allowance(3, 60.0))
+    async with World(tmp_path / "reads.sqlite3", limits=limits) as w:
+        match = await w.playing()
+        statuses = [(await w.get(f"/api/m/{match}"))[0] for _ in range(4)]
+        assert statuses == [200, 200, 200, 429]
+
+
+async def test_a_picked_pieces_warnings_are_asked_for_apart(w: World) -> None:
+    match = await w.playing()
+    mine = await w.me(match, C)
+    assert all(a["warning"] == "" for g in mine["choices"] for a in g["actions"])
+    token = await w.token(match, C)
+    group = mine["choices"][0]["key"]
+    status, found = await w.get(f"/api/me/warnings?group={group}", token)
+    assert status == 200 and found["group"] == group and isinstance(found["warnings"], dict)
+    assert (await w.get("/api/me/warnings?group=", token))[0] == 400
+    status, body = await w.get(f"/api/me/warnings?group={group}", await w.token(match, O))
+    assert status == 409 and body["error"].startswith("It is ann's turn")
+
+
+async def test_a_challenge_not_yet_accepted_has_a_page_with_the_games_start(w: World) -> None:
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
+    match = reply.stamp.match
+    status, state = await w.get(f"/api/m/{match}")
+    assert status == 200 and state["phase"] == "challenge" and state["moves"] == []
+    assert state["board"]["turned"] is None and state["summary"] == ""
+    assert (await w.get(f"/api/m/{match}/board.png"))[0] == 200
+    assert (await w.get(f"/api/m/{match}/record"))[0] == 404
+
+
+async def test_a_served_board_logs_no_token(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The real server (``start``: its own port and access log), and the log it keeps."""
+    async with World(tmp_path / "served.sqlite3") as w:
+        match = await w.playing()
+        token = await w.token(match, C)
+        board = WebBoard(w.service, w.links, "127.0.0.1", 0)
+        await board.start()
+        try:
+            caplog.set_level(logging.DEBUG)
+            async with aiohttp.ClientSession() as session:
+                auth = {"Authorization": f"Bearer {token}", "Referer": f"/play#{token}"}
+                for path in ("/play", "/api/me", f"/api/m/{match}"):
+                    async with session.get(board.url + path, headers=auth) as answer:
+                        assert answer.status == 200
+        finally:
+            await board.stop()
+        lines = [record.getMessage() for record in caplog.records]
+        assert any(line.startswith("GET /api/me 200") for line in lines)
+        assert not any(token in line for line in lines)
+
+
+async def test_the_own_board_points_out_a_picked_pieces_actions(w: World) -> None:
+    match = await w.playing()
+    token = await w.token(match, C)
+    group = (await w.me(match, C))["choices"][0]["key"]
+    status, plain = await w.get("/api/me/board.png", token)
+    assert status == 200 and plain[:4] == b"\x89PNG"
+    status, picked = await w.get(f"/api/me/board.png?pick={group}", token)
+    assert status == 200 and picked != plain
+    assert (await w.get("/api/me/board.png?pick=nothing", token))[1] == plain
+    assert (await w.get("/api/me/board.png?flip=x", token))[0] == 400
+    assert (await w.get("/api/me/board.png?pick=" + "a" * 21, token))[0] == 400
+    assert (await w.get("/api/me/board.png"))[0] == 401
+
+
+async def test_a_board_drawn_from_the_other_side_where_the_game_can(w: World) -> None:
+    match = await w.playing(Terms(game="torishogi"))
+    _status, state = await w.get(f"/api/m/{match}")
+    turned = state["board"]["turned"]
+    assert turned is not None and turned["cells"] != state["board"]["cells"]
+    assert "flip=1" in turned["url"]
+    front = (await w.get(f"/api/m/{match}/board.png"))[1]
+    back = (await w.get(f"/api/m/{match}/board.png?flip=1"))[1]
+    assert front != back and back[:4] == b"\x89PNG"

@@ -1,0 +1,312 @@
+"""The web board in a real browser (headless Chromium through Playwright), against the bot in
+its own process on the Discord emulator, serving its web board: players open their private link
+from Discord and play by clicking (a TORA turn ended on the page reaches the channel and the
+opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
+long board with an Assassin played on a phone's screen; a turn played with the keyboard alone),
+and a spectator's page follows a turn live.
+
+With ``TORA_SCREENSHOTS=1`` the tests save the pictures of docs/WEB.md (docs/images/web-*.png).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.service.links import BOARD, PAGE
+from harness.stage import Stage
+from rules import GameState, game_type
+
+try:
+    from playwright.async_api import Browser, Page, async_playwright, expect
+except ImportError:  # the browser tests need it; the rest of the suite does not
+    async_playwright = None
+
+CHROMIUM = Path("/usr/bin/chromium")
+MISSING = "needs Chromium: apt-get install chromium (as .ci/run does), and Playwright (make test installs it)"
+SHOTS = Path(__file__).resolve().parent.parent / "docs" / "images"
+WAIT = 10_000  # milliseconds a page may take to show a change
+
+pytestmark = [
+    pytest.mark.skipif(async_playwright is None or not CHROMIUM.exists(), reason=MISSING),
+    pytest.mark.asyncio(loop_scope="module"),
+]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        args = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
+        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        yield launched
+        await launched.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage]:
+    """One bot process for the module, serving its web board; each test plays in a channel of
+    its own."""
+    names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon")
+    workdir = tmp_path_factory.mktemp("web")
+    async with Stage(workdir, names, process=True, channels=5) as on_stage:
+        yield on_stage
+
+
+async def opened(browser: Browser, url: str, **context: Any) -> Page:
+    """A page in a browser context of its own (its own session storage), errors failing."""
+    page = await (await browser.new_context(**context)).new_page()
+    page.on("pageerror", lambda error: pytest.fail(f"the page failed: {error}"))
+    await page.goto(url)
+    return page
+
+
+async def begin(stage: Stage, channel: int, who: tuple[str, str], **terms: Any) -> None:
+    """A challenge accepted in ``channel`` (setup still to do)."""
+    await stage.slash(who[0], "challenge", opponent=who[1], channel=channel, **terms)
+    await stage.click(who[1], "Accept", channel=channel)
+
+
+async def board_link(stage: Stage, who: str) -> str:
+    """The player's private link, from the newest "Open the board" button of their DMs."""
+    dm = stage.emu.dm_channel(stage.user[who])
+    url = await stage.emu.wait_until(lambda: _link(stage, dm), 30, f"{who}'s board link")
+    assert "#" in url and "?" not in url  # the token in the fragment, never in a query
+    return url
+
+
+def _link(stage: Stage, channel: int) -> str | None:
+    try:
+        return stage.emu.find_link(channel, BOARD)
+    except LookupError:
+        return None
+
+
+async def pick_and_play(page: Page, game: GameState, notation: str) -> None:
+    """Play ``notation`` by clicks as a player would: its piece (or decision), then its
+    square, then the chooser's line for it when several actions share that square."""
+    choice = next(c for c in game.choices() if c.notation == notation)
+    group = next(g for g in game.menu() if g.key == choice.group)
+    chooser = page.locator("#chooser")
+    if group.origin:
+        await page.click(f'.cell[data-square="{group.origin}"]')
+        if await chooser.is_visible():
+            await chooser.get_by_role("button", name=group.label).click()
+        if choice.spot:
+            await page.click(f'.cell[data-square="{choice.spot}"]')
+    else:
+        await page.locator("#decisions button", has_text=group.label).click()
+    if await chooser.is_visible():
+        await chooser.locator("button", has_text=" ".join(choice.path)).first.click()
+    game.apply(notation)
+
+
+def unwarned(game: GameState, key: str | None = None) -> list[str]:
+    """The actions (of group ``key``) the rules have no warning against (R30)."""
+    notations = [c.notation for c in game.choices(key)]
+    warnings = game.warnings(notations)
+    return [n for n, warning in zip(notations, warnings, strict=True) if not warning]
+
+
+async def staged(page: Page, count: int) -> None:
+    """Wait until the page shows ``count`` actions staged."""
+    await expect(page.locator("body")).to_have_attribute("data-staged", str(count), timeout=WAIT)
+
+
+async def to_act(page: Page, name: str) -> None:
+    """Wait until the page says ``name`` is to act."""
+    await expect(page.locator(".players .to-act")).to_contain_text(name, timeout=WAIT)
+
+
+async def shoot(page: Page, name: str, whole: bool = True) -> None:
+    """Save a screenshot for docs/WEB.md when asked (TORA_SCREENSHOTS=1): the whole page, or
+    the screen alone (a whole page's picture scrolls the zoomed board back to its corner)."""
+    if os.environ.get("TORA_SCREENSHOTS") == "1":
+        await page.screenshot(path=str(SHOTS / name), full_page=whole)
+
+
+async def test_a_tora_turn_played_by_clicks_reaches_discord_and_the_open_pages(
+    stage: Stage, browser: Browser
+) -> None:
+    channel = stage.channels[0]
+    await begin(stage, channel, ("ann", "bob"), board="short")
+    await stage.slash("ann", "setup", strategy="aggressive", channel=channel)
+    await stage.slash("bob", "setup", strategy="defensive", channel=channel)
+    begins = await stage.posted("The game begins", channel)
+    public = stage.emu.find_link(channel, PAGE)
+    assert "/m/" in public and "#" not in public and begins
+
+    ann = await opened(browser, await board_link(stage, "ann"))
+    assert "#" not in ann.url  # the token is taken out of the address bar
+    watcher = await opened(browser, public)
+    await to_act(watcher, "ann")
+    await to_act(ann, "ann")
+
+    kind = game_type("tora")
+    options = kind.check_options({"board": "short"})
+    answers = ({"strategy": "aggressive"}, {"strategy": "defensive"})
+    game = kind.new_game(options, answers)
+    rng = random.Random(3)
+    while game.actions_left:
+        notation = rng.choice(unwarned(game))
+        await pick_and_play(ann, game, notation)
+        await staged(ann, len(game.staged()))
+    await shoot(ann, "web-player.png")
+    await ann.click("#end")
+    await stage.posted("ann", channel)  # the turn's post
+    bob = await opened(browser, await board_link(stage, "bob"))
+    await to_act(ann, "bob")  # ann's open page moved on by itself
+    await to_act(watcher, "bob")  # and the spectator's
+    await expect(watcher.locator("#moves li")).not_to_have_count(0, timeout=WAIT)
+    await shoot(watcher, "web-match.png")
+    await expect(bob.locator(".cell.origin")).not_to_have_count(0, timeout=WAIT)
+
+
+async def turns(stage: Stage, channel: int, moves: list[tuple[str, str]]) -> None:
+    """Turns played in Discord: each player's action typed, then End turn."""
+    for who, notation in moves:
+        await stage.slash(who, "act", action=notation, channel=channel)
+        await stage.click(who, "End turn", channel=channel)
+
+
+async def test_a_torishogi_promotion_and_drop_by_clicks(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[1]
+    await begin(stage, channel, ("cat", "dan"), game="torishogi")
+    await stage.posted("The game begins", channel)
+    opening = [("cat", "e4e5"), ("dan", "c4c3")]
+    await turns(stage, channel, opening)
+    kind = game_type("torishogi")
+    game = kind.new_game(*kind.sample_setup({}))
+    for _, notation in opening:
+        game.apply(notation)
+        game.end_turn()
+
+    cat = await opened(browser, await board_link(stage, "cat"))
+    await to_act(cat, "cat")
+    await pick_and_play(cat, game, "e5e6+")  # a Swallow captures and is promoted
+    await staged(cat, 1)
+    await cat.click("#end")
+    game.end_turn()
+    dan = await opened(browser, await board_link(stage, "dan"))
+    await to_act(dan, "dan")
+    drop = next(c for c in game.choices() if "@" in c.notation)
+    hand = drop.notation.split("@")[0] + "@"
+    await dan.click(f'.cell[data-square="{hand}"]')  # the piece in hand
+    await expect(dan.locator(".cell.spot.role-drop").first).to_be_visible()
+    await dan.click(f'.cell[data-square="{drop.spot}"]')
+    await staged(dan, 1)
+    await dan.click("#end")
+    await to_act(cat, "cat")
+    await expect(cat.locator("#moves li")).to_have_count(4, timeout=WAIT)
+
+
+async def test_a_torii_turn_and_the_monkeys_decision(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[2]
+    await begin(stage, channel, ("eve", "fay"), game="torii")
+    spirits = ({"spirit": "Kitsune"}, {"spirit": "Monkey"})
+    await stage.slash("eve", "setup", channel=channel, **spirits[0])
+    await stage.slash("fay", "setup", channel=channel, **spirits[1])
+    await stage.posted("The game begins", channel)
+    opening = [("eve", "1 push d4 c3"), ("fay", "3 b4 b2 a2")]
+    await turns(stage, channel, opening)
+    game = game_type("torii").new_game({"powers": True}, spirits)
+    for _, notation in opening:
+        game.apply(notation)
+        game.end_turn()
+
+    eve = await opened(browser, await board_link(stage, "eve"))
+    await to_act(eve, "eve")
+    await pick_and_play(eve, game, "3 c4 c5 c6 build c3")  # a tile's path, building a Torii
+    await staged(eve, 1)
+    await eve.click("#end")
+    game.end_turn()
+    fay = await opened(browser, await board_link(stage, "fay"))
+    await to_act(fay, "fay")
+    await expect(fay.locator("#decisions button")).to_contain_text("Monkey")
+    await pick_and_play(fay, game, "flip C")  # the Monkey flips the opponent's tile 1
+    await staged(fay, 1)
+    await fay.click("#end")
+    await expect(fay.locator("#decisions button")).to_have_count(0, timeout=WAIT)
+    await expect(fay.locator(".cell.origin")).not_to_have_count(0)  # then her own move
+    await expect(eve.locator("#moves")).to_contain_text("Monkey", timeout=WAIT)
+
+
+async def test_the_long_board_with_an_assassin_on_a_phone(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[3]
+    await begin(stage, channel, ("gus", "hal"), board="long", assassins=True)
+    answers = (
+        {"strategy": "aggressive", "ruler": "K", "assassin": "v1h17"},
+        {"strategy": "defensive", "ruler": "Q", "assassin": "v17h1"},
+    )
+    for who, given in zip(("gus", "hal"), answers, strict=True):
+        await stage.slash(who, "setup", channel=channel, **given)
+    await stage.posted("The game begins", channel)
+    kind = game_type("tora")
+    game = kind.new_game(kind.check_options({"board": "long", "assassins": True}), answers)
+
+    phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
+    gus = await opened(browser, await board_link(stage, "gus"), **phone)
+    await to_act(gus, "gus")
+    assert await gus.locator(".cell").count() == 17 * 17
+    await gus.click("#zoom")  # the board twice as wide, in a frame that scrolls
+    cell = await gus.locator('.cell[data-square="v1h17"]').bounding_box()
+    assert cell is not None and cell["width"] >= 36  # big enough for a finger
+    label = await gus.locator('.cell[data-square="v1h17"]').get_attribute("aria-label")
+    assert "Assassin" in str(label)  # gus's own hidden Assassin, on his page alone
+    assassin = next(g for g in game.menu() if g.origin == "v1h17")
+    notation = unwarned(game, assassin.key)[0]
+    spot = next(c.spot for c in game.choices(assassin.key) if c.notation == notation)
+    await pick_and_play(gus, game, notation)
+    await staged(gus, 1)
+    await expect(gus.locator(f'.cell[data-square="{spot}"]')).to_be_in_viewport()  # followed
+    await gus.locator("#frame").scroll_into_view_if_needed()
+    await shoot(gus, "web-phone.png", whole=False)
+
+
+async def test_a_turn_played_with_the_keyboard_alone(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[4]
+    await begin(stage, channel, ("ivy", "jon"), board="short")
+    await stage.slash("ivy", "setup", strategy="aggressive", channel=channel)
+    await stage.slash("jon", "setup", strategy="defensive", channel=channel)
+    await stage.posted("The game begins", channel)
+    kind = game_type("tora")
+    answers = ({"strategy": "aggressive"}, {"strategy": "defensive"})
+    game = kind.new_game(kind.check_options({"board": "short"}), answers)
+    choice = next(c for c in game.choices() if c.label.startswith("move"))
+    origin = next(g.origin for g in game.menu() if g.key == choice.group)
+
+    ivy = await opened(browser, await board_link(stage, "ivy"))
+    await to_act(ivy, "ivy")
+    await ivy.locator(".cell[tabindex='0']").focus()  # where Tab reaches the board
+    await walk(ivy, origin)
+    await ivy.keyboard.press("Enter")
+    await expect(ivy.locator(f'.cell.picked[data-square="{origin}"]')).to_have_count(1)
+    await walk(ivy, str(choice.spot))
+    label = await ivy.evaluate("document.activeElement.getAttribute('aria-label')")
+    assert choice.label in label
+    await ivy.keyboard.press("Enter")
+    await staged(ivy, 1)
+
+
+async def walk(page: Page, square: str) -> None:
+    """Move the focus to ``square`` with the arrow keys alone."""
+    for _ in range(40):
+        at = await page.evaluate(
+            "s => { const a = document.activeElement, b = document.querySelector("
+            "`.cell[data-square='${s}']`); return [a.dataset.square, "
+            "b.dataset.cx - a.dataset.cx, b.dataset.cy - a.dataset.cy]; }",
+            square,
+        )
+        if at[0] == square:
+            return
+        dx, dy = at[1], at[2]
+        if abs(dx) >= abs(dy):
+            await page.keyboard.press("ArrowRight" if dx > 0 else "ArrowLeft")
+        else:
+            await page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
+    raise AssertionError(f"the arrow keys never reached {square}")

@@ -1,0 +1,225 @@
+"""The web board's live updates and secrets: the event streams of the match page and of a
+player's page (a change the audience cannot see sends it nothing; a turn's end does; a
+change another process saves reaches the stream through the database), their end when
+the server stops, and twin worlds: two matches that differ only in a hidden Assassin give
+byte-identical public states, pictures, streams and states of the opponent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import ClientResponse
+from web_world import ANN, BOB, HERE, World
+
+from bot.service import Terms
+from bot.service.testing import Harness
+from rules import Side
+from storage import Config
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
+WAIT = 5.0  # seconds a test waits for an event at most (they come within milliseconds)
+
+
+class Events:
+    """An open event stream, read chunk by chunk (an event, or a heartbeat comment)."""
+
+    def __init__(self, answer: ClientResponse) -> None:
+        self.answer = answer
+        self.raw: list[bytes] = []
+
+    async def chunk(self) -> bytes:
+        data = await asyncio.wait_for(self.answer.content.readuntil(b"\n\n"), WAIT)
+        self.raw.append(data)
+        return data
+
+    async def version(self) -> str:
+        """The next event's version (heartbeats skipped)."""
+        while True:
+            data = await self.chunk()
+            if data.startswith(b"event: state"):
+                return json.loads(data.split(b"data: ", 1)[1])["version"]
+
+    async def nothing_but_heartbeats(self, count: int = 2) -> None:
+        for _ in range(count):
+            assert (await self.chunk()) == b": heartbeat\n\n"
+
+
+async def stream(w: World, path: str, token: str | None = None) -> Events:
+    assert w.client is not None
+    headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+    answer = await w.client.get(path, headers=headers)
+    assert answer.status == 200, await answer.text()
+    assert answer.headers["Content-Type"] == "text/event-stream"
+    events = Events(answer)
+    assert await events.chunk() == b"retry: 2000\n\n"
+    return events
+
+
+async def turn(w: World, match: int, side: Side) -> dict[str, Any]:
+    token = await w.token(match, side)
+    stamp = (await w.me(match, side))["turn"]
+    notation = await w.first_action(match, side)
+    await w.post("act", token, {"stamp": stamp, "notation": notation})
+    return (await w.post("end", token, {"stamp": stamp}))[1]
+
+
+@pytest.fixture
+async def w(tmp_path: Path):
+    async with World(tmp_path / "live.sqlite3", heartbeat=0.05) as world:
+        yield world
+
+
+async def test_the_match_page_hears_of_a_turn_and_not_of_a_staged_action(w: World) -> None:
+    match = await w.playing()
+    events = await stream(w, f"/api/m/{match}/events")
+    assert await events.version() == (await w.get(f"/api/m/{match}"))[1]["version"]
+    token = await w.token(match, C)
+    notation = await w.first_action(match, C)
+    assert (await w.post("act", token, {"stamp": 1, "notation": notation}))[0] == 200
+    await events.nothing_but_heartbeats()
+    await w.post("end", token, {"stamp": 1})
+    assert await events.version() == (await w.get(f"/api/m/{match}"))[1]["version"]
+
+
+async def test_a_players_page_hears_of_the_opponents_turn_end_only(w: World) -> None:
+    match = await w.playing()
+    bob = await stream(w, "/api/me/events", await w.token(match, O))
+    first = await bob.version()
+    token = await w.token(match, C)
+    await w.post("act", token, {"stamp": 1, "notation": await w.first_action(match, C)})
+    await bob.nothing_but_heartbeats()
+    await w.post("end", token, {"stamp": 1})
+    assert await bob.version() not in (first, "closed")
+
+
+async def test_a_players_stream_closes_when_the_match_ends(w: World) -> None:
+    match = await w.playing()
+    bob = await stream(w, "/api/me/events", await w.token(match, O))
+    await bob.version()
+    await w.post("resign", await w.token(match, C), {"stamp": 1})
+    assert await bob.version() == "closed"
+    assert await asyncio.wait_for(bob.answer.content.read(), WAIT) == b""
+
+
+async def test_a_stream_needs_a_good_link_and_a_match(w: World) -> None:
+    assert (await w.get("/api/me/events", "bad"))[0] == 401
+    assert (await w.get("/api/m/404/events"))[0] == 404
+
+
+async def test_the_streams_end_when_the_server_stops(w: World) -> None:
+    match = await w.playing()
+    events = await stream(w, f"/api/m/{match}/events")
+    await events.version()
+    await w.web.site.hub.stop()
+    assert await asyncio.wait_for(events.answer.content.read(), WAIT) == b""
+
+
+async def test_a_turn_ended_by_another_process_reaches_the_stream(db: Config) -> None:
+    """Two services on one database (each backend): the second ends a turn, the first's
+    page hears of it through the poll of the watched matches' versions."""
+    async with World(db, heartbeat=0.05, poll=0.02) as w:
+        match = await w.playing()
+        events = await stream(w, f"/api/m/{match}/events")
+        first = await events.version()
+        async with Harness(db) as other:
+            service = other.service
+            assert service is not None
+            notation = await w.first_action(match, C)
+            await service.play(HERE, ANN, notation)
+            await service.end_turn(HERE, ANN)
+        assert await events.version() != first
+        _status, state = await w.get(f"/api/m/{match}")
+        assert state["turn"] == 2 and [p["to_act"] for p in state["players"]] == [False, True]
+
+
+# ---- twin worlds -----------------------------------------------------------------------------
+TWIN_TERMS = Terms(options={"board": "long", "assassins": True})
+ANN_STARTS = ("v3h17", "v14h17")
+ANN_WALKS = {"v3h17": "X v3h17-v4h16", "v14h17": "X v14h17-v14h16"}
+
+
+async def twin(w: World, ann_start: str) -> int:
+    service = w.service
+    reply = await service.challenge(HERE, ANN, BOB, TWIN_TERMS)
+    await service.accept(HERE, BOB)
+    await service.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q", "assassin": ann_start})
+    await service.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    assert reply.stamp is not None
+    return reply.stamp.match
+
+
+async def seen_by_bob_and_anyone(w: World, match: int, events: list[Events]) -> list[Any]:
+    """Everything bob and a spectator may read, as bytes."""
+    assert w.client is not None
+    seen: list[Any] = []
+    token = await w.token(match, O)
+    for path, auth in (
+        (f"/api/m/{match}", None),
+        (f"/api/m/{match}/board.png", None),
+        (f"/api/m/{match}/record", None),
+        ("/api/me", token),
+        ("/api/me/board.png", token),
+    ):
+        headers = {} if auth is None else {"Authorization": f"Bearer {auth}"}
+        async with w.client.get(path, headers=headers) as answer:
+            seen.append((path, answer.status, await answer.read()))
+    seen.append([b"".join(e.raw) for e in events])
+    return seen
+
+
+async def test_twin_worlds_look_the_same_on_the_web_to_all_but_the_owner(
+    tmp_path: Path,
+) -> None:
+    async with (
+        World(tmp_path / "a.sqlite3", heartbeat=3600) as a,
+        World(tmp_path / "b.sqlite3", heartbeat=3600) as b,
+    ):
+        worlds = (a, b)
+        matches = [await twin(world, at) for world, at in zip(worlds, ANN_STARTS, strict=True)]
+        streams = [
+            [
+                await stream(world, f"/api/m/{match}/events"),
+                await stream(world, "/api/me/events", await world.token(match, O)),
+            ]
+            for world, match in zip(worlds, matches, strict=True)
+        ]
+        for events in streams:
+            for stream_ in events:
+                await stream_.version()
+        assert await seen_by_bob_and_anyone(a, matches[0], streams[0]) == (
+            await seen_by_bob_and_anyone(b, matches[1], streams[1])
+        )
+        mine = [await world.me(match, C) for world, match in zip(worlds, matches, strict=True)]
+        assert mine[0] != mine[1]  # ann sees her own Assassin, and its actions
+        public_action = await a.first_action(matches[0], C)
+        for world, match, start in zip(worlds, matches, ANN_STARTS, strict=True):
+            token = await world.token(match, C)
+            for notation in (ANN_WALKS[start], public_action):
+                status, body, _ = await world.post("act", token, {"stamp": 1, "notation": notation})
+                assert status == 200, body
+            assert (await world.post("end", token, {"stamp": 1}))[0] == 200
+        for events in streams:
+            for stream_ in events:
+                await stream_.version()
+        seen = [
+            await seen_by_bob_and_anyone(world, match, events)
+            for world, match, events in zip(worlds, matches, streams, strict=True)
+        ]
+        assert seen[0] == seen[1]
+
+
+async def test_the_watched_matches_versions_are_read_at_once(db: Config) -> None:
+    async with World(db) as w:
+        first = await w.playing()
+        before = await w.service.watched_versions([first, 404])
+        assert list(before) == [first]
+        await w.post(
+            "act", await w.token(first, C), {"stamp": 1, "notation": await w.first_action(first, C)}
+        )
+        after = await w.service.watched_versions([first])
+        assert after[first] != before[first]
+        assert await w.service.watched_versions([]) == {}
