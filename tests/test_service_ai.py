@@ -56,7 +56,7 @@ async def test_a_torishogi_match_against_the_ai_plays_at_once(h: Harness) -> Non
 async def test_the_ai_chooses_its_tora_setup_and_moves_first_when_it_is_the_challenger(
     h: Harness,
 ) -> None:
-    await practice(h, board="long", assassins=True, roles="random")
+    await practice(h, options={"board": "long", "assassins": True}, roles="random")
     hosted = (await h.service.matches_of(ANN.id))[0]
     ai_side = hosted.side_of(robot("easy").id)
     assert ai_side is not None

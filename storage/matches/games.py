@@ -78,13 +78,13 @@ def spec_from_json(game_id: str, text: str) -> Spec:
     accepts (checked as they are stored)."""
     try:
         fields = json.loads(text)
-        if not isinstance(fields, dict):
-            raise ValueError("not a JSON object")
-        answers = fields.get("answers", [{}, {}])
+        if not isinstance(fields, dict) or set(fields) != {"options", "answers"}:
+            raise ValueError("not a JSON object of options and answers")
+        answers = fields["answers"]
         if not isinstance(answers, list) or len(answers) != 2:
             raise ValueError("answers are a list of two objects")
         first, second = ({str(k): str(v) for k, v in given.items()} for given in answers)
-        return Spec(game_type(game_id).check_options(fields.get("options", {})), (first, second))
+        return Spec(game_type(game_id).check_options(fields["options"]), (first, second))
     except (TypeError, ValueError, AttributeError) as exc:
         raise ValueError(f"unreadable match options {text[:80]!r}: {exc}") from None
 
