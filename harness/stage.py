@@ -39,7 +39,8 @@ class Stage:
     process (real rate limits and clock); else in this process with ``settings``/``clock``.
     With ``shards`` (each child's shard ids, of ``shard_count``), several child processes
     share the bot's shards and ``database`` (docs/DEPLOY.md); ``kill(n)`` kills one. With
-    ``web`` (the default), the bot serves its web board on a free port (``web_url``)."""
+    ``web`` (the default), the bot serves its web board (``web_url``) on a free port, or on
+    ``web_port`` when given (a bot in this process)."""
 
     def __init__(
         self,
@@ -55,9 +56,11 @@ class Stage:
         shards: list[tuple[int, ...]] | None = None,
         shard_count: int = 1,
         web: bool = True,
+        web_port: int = 0,
     ) -> None:
         self.workdir = workdir
         self.web = web
+        self.web_port = web_port
         self.names = names
         self.process = process
         self.settings = settings
@@ -95,7 +98,7 @@ class Stage:
             None,
             emu.api_base,
             emu.gateway_url,
-            web=WebConfig(enabled=self.web, port=0),
+            web=WebConfig(enabled=self.web, port=self.web_port),
         )
 
     @property
