@@ -86,14 +86,15 @@ class Seats:
     ) -> Callable[[], Awaitable[Reply]]:
         service, verb = self.service, request.verb
         if verb == "act":
-            return lambda: service.play(place, user, request.notation, expect=stamp)
+            return lambda: service.play(place, user, request.notation, expect=stamp, preview=False)
         if verb == "answer":
             kind = request.kind if request.yes else "decline"
             return lambda: service.answer(place, user, kind, stamp)
         if verb == "setup":
             return lambda: service.setup(place, user, answers=request.answers, expect=stamp)
+        if verb == "undo":
+            return lambda: service.undo(place, user, expect=stamp, preview=False)
         simple: dict[str, Callable[..., Awaitable[Reply]]] = {
-            "undo": service.undo,
             "end": service.end_turn,
             "draw": service.draw,
             "resign": service.resign,
