@@ -251,6 +251,8 @@ function describe(square) {
     classes.push("spot", "role-setup");
     label.push(`answer ${setupField(square).name}`);
   }
+  const chosen = setupChosen(square);
+  if (chosen) label.push(`your ${chosen.name.charAt(0).toUpperCase() + chosen.name.slice(1)} starts here`);
   return { label: label.join(": "), classes };
 }
 
@@ -392,6 +394,12 @@ function setupFields() {
 /** The setup question a square answers (TORA's Assassin square), if any. */
 function setupField(square) {
   return setupFields().find((f) => f.free && !f.waiting && (f.options || []).includes(square)) || null;
+}
+
+/** The setup question answered with this square (the Assassin's start), during the setup. */
+function setupChosen(square) {
+  const setup = ui.state && ui.state.phase === "setup" && ui.state.setup;
+  return setup ? (setup.fields || []).find((f) => f.chosen === square) || null : null;
 }
 
 function renderSetup(state) {
