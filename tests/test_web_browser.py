@@ -4,7 +4,8 @@ from Discord and play by clicking (a TORA turn ended on the page reaches the cha
 opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
 long board with an Assassin played on a phone's screen; a turn played with the keyboard alone;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
-page and accepted on the other), a spectator's page follows a turn live, and the setup is done
+page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
+spectator's page follows a turn live, and the setup is done
 on the page from the setup message's link (TORA's strategy, Ruler and Assassin square by
 clicking it; Torii's Spirit with its power).
 
@@ -57,9 +58,9 @@ async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage
     """One bot process for the module, serving its web board; each test plays in a channel of
     its own."""
     names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon")
-    names += ("kim", "lee", "max", "ned", "oli", "pat", "quin", "rex")
+    names += ("kim", "lee", "max", "ned", "oli", "pat", "quin", "rex", "sam", "tia")
     workdir = tmp_path_factory.mktemp("web")
-    async with Stage(workdir, names, process=True, channels=9) as on_stage:
+    async with Stage(workdir, names, process=True, channels=10) as on_stage:
         yield on_stage
 
 
@@ -427,3 +428,37 @@ async def test_a_draw_offered_on_one_page_and_accepted_on_the_other(
     await expect(rex.locator("#result")).to_contain_text("draw", timeout=WAIT)
     await expect(quin.locator("#error")).to_contain_text("has ended", timeout=WAIT)
     await stage.posted("draw", channel)
+
+
+async def test_a_pause_declined_then_accepted_then_the_clock_resumed(
+    stage: Stage, browser: Browser
+) -> None:
+    channel = stage.channels[9]
+    await begin(stage, channel, ("sam", "tia"), game="torishogi")
+    await stage.posted("The game begins", channel)
+    sam = await opened(browser, await board_link(stage, "sam"))
+    await to_act(sam, "sam")
+    await stage.slash("tia", "board", link="new", channel=channel)  # not her turn: no DM yet
+    tia = await opened(browser, stage.emu.find_link(channel, BOARD, user=stage.user["tia"]))
+    proposal = tia.locator("#proposals")
+    await sam.click(".more summary")
+    for answer in ("Decline", "Accept"):
+        await sam.click("#pause")
+        await expect(proposal).to_contain_text("Your opponent proposes a pause", timeout=WAIT)
+        await proposal.get_by_role("button", name=answer).click()
+        await expect(proposal).to_be_empty(timeout=WAIT)
+        if answer == "Decline":
+            said = tia.locator("#said")
+            await expect(said).to_contain_text("You declined sam's pause proposal", timeout=WAIT)
+            await expect(said).to_contain_text("the clock keeps running")
+            await stage.posted("declines sam's pause proposal", channel)
+    for page in (sam, tia):
+        await expect(page.locator("#clock")).to_contain_text("Paused", timeout=WAIT)
+        await expect(page.locator("#pause")).to_be_disabled()
+    await tia.click(".more summary")
+    await tia.click("#resume")  # either player resumes, no proposal needed
+    await expect(tia.locator("#said")).to_contain_text("The clock is running again", timeout=WAIT)
+    for page in (sam, tia):
+        await expect(page.locator("#clock")).to_contain_text("Deadline", timeout=WAIT)
+        await expect(page.locator("#resume")).to_be_disabled()
+    await stage.posted("tia (Opposition) resumed the match", channel)

@@ -363,7 +363,10 @@ function renderPlayer(state) {
   $("undo").disabled = !acting || staged.length === 0;
   $("end").disabled = !acting;
   const playing = state.phase === "playing";
-  for (const id of ["draw", "pause", "resume", "reset", "resign"]) $(id).disabled = !playing;
+  for (const id of ["draw", "reset", "resign"]) $(id).disabled = !playing;
+  // A pause needs both players and stops the clock; either player resumes it at once.
+  $("pause").disabled = !playing || state.paused;
+  $("resume").disabled = !playing || !state.paused;
   $("public").href = `/m/${encodeURIComponent(state.match)}`;
   renderDecisions();
   $("proposals").replaceChildren(
@@ -437,6 +440,11 @@ function step(to) {
 function tick() {
   const state = ui.state;
   const clock = $("clock");
+  if (state && state.paused && state.phase === "playing") {
+    clock.hidden = false;
+    clock.textContent = "Paused: the clock is stopped until a player resumes it.";
+    return;
+  }
   if (!state || !state.deadline || state.phase === "ended") {
     clock.hidden = true;
     return;
