@@ -15,6 +15,7 @@ from bot.build import build
 from bot.config import Config, ConfigError
 from bot.discord.client import TokenRefused, point_at, sync_commands
 from bot.logs import setup_logging
+from bot.web.server import CannotListen
 
 log = logging.getLogger("bot")
 
@@ -45,6 +46,9 @@ async def serve(config: Config) -> int:
         pass
     except TokenRefused:
         log.error("Discord refused the token: check DISCORD_TOKEN")
+        return 1
+    except CannotListen as exc:  # its message says which setting to change
+        log.error(str(exc))
         return 1
     except Exception:
         log.exception("the bot stopped on an error")

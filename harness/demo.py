@@ -4,20 +4,25 @@ ann with the Play panel's menus alone, bob typing his actions; the transcript, a
 them and the channel saw it, is written as Markdown with the images to ``demo-out/``. Then
 they start a rematch, and the local addresses of its web board are printed (the finished
 match's page, the rematch's page and each player's private board); with ``--serve`` the
-bot, the emulator and the web board go on until Ctrl-C, so that those pages can be opened."""
+bot, the emulator and the web board go on until Ctrl-C, so that those pages can be opened.
+The web board is served where ``python -m bot`` serves it (TORA_WEB_PORT, else 8080), or on
+a free port, said so, when that one is taken."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import random
 import re
 import shutil
+import socket
 import sys
 import tempfile
 from pathlib import Path
 from typing import Any
 
+from bot.config import ConfigError, WebConfig
 from bot.logs import setup_logging
 from emulator import Interaction, Msg
 from emulator.models import walk_components
@@ -177,11 +182,27 @@ async def addresses(stage: Stage, finished: int, live: int) -> list[str]:
     return lines
 
 
-async def run(out: Path, serve: bool = False) -> tuple[Path, list[str]]:
-    """Play the demo into ``out``: the transcript written, and where its pages are; with
-    ``serve``, print those and keep everything running until cancelled."""
+def web_port(wanted: int) -> tuple[int, str | None]:
+    """``wanted`` if 127.0.0.1 can listen on it now, else 0 (a free one) and a note saying
+    so and what to change."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the web server does
+        try:
+            probe.bind(("127.0.0.1", wanted))
+        except OSError as exc:
+            return 0, (
+                f"Port {wanted} is taken ({exc.strerror}): the web board is on a free port "
+                "instead (set TORA_WEB_PORT to choose one)."
+            )
+    return wanted, None
+
+
+async def run(out: Path, serve: bool = False, port: int = 0) -> tuple[Path, list[str]]:
+    """Play the demo into ``out``: the transcript written, and where its pages are (served
+    on ``port``, 0: a free one); with ``serve``, print those and keep everything running
+    until cancelled."""
     with tempfile.TemporaryDirectory(prefix="tora-demo-") as workdir:
-        async with Stage(Path(workdir)) as stage:
+        async with Stage(Path(workdir), web_port=port) as stage:
             transcript = Transcript(stage, out)
             await play(stage, transcript)
             finished = await latest_match(stage)
@@ -204,7 +225,14 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     setup_logging("WARNING")
     try:
-        written, where = asyncio.run(run(args.out, args.serve))
+        port, note = web_port(WebConfig.from_env(os.environ).port)
+    except ConfigError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if note is not None:
+        print(note, flush=True)
+    try:
+        written, where = asyncio.run(run(args.out, args.serve, port))
     except KeyboardInterrupt:
         return 0
     print(f"The transcript is in {written} (open it in a Markdown viewer).")

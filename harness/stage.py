@@ -39,7 +39,11 @@ class Stage:
     process (real rate limits and clock); else in this process with ``settings``/``clock``.
     With ``shards`` (each child's shard ids, of ``shard_count``), several child processes
     share the bot's shards and ``database`` (docs/DEPLOY.md); ``kill(n)`` kills one. With
-    ``web`` (the default), the bot serves its web board on a free port (``web_url``)."""
+    ``web`` (the default), the bot serves its web board (``web_url``) on a free port, or on
+    ``web_port`` when given (a bot in this process); its links name ``web_public`` when given
+    (as ``TORA_WEB_URL`` does) and are signed with ``web_secret`` when given (as
+    ``TORA_WEB_SECRET``): two stages given the same two are two deployments of one host, whose
+    links differ in nothing but what their matches make them."""
 
     def __init__(
         self,
@@ -55,9 +59,15 @@ class Stage:
         shards: list[tuple[int, ...]] | None = None,
         shard_count: int = 1,
         web: bool = True,
+        web_port: int = 0,
+        web_public: str | None = None,
+        web_secret: str = "",
     ) -> None:
         self.workdir = workdir
         self.web = web
+        self.web_port = web_port
+        self.web_public = web_public
+        self.web_secret = web_secret
         self.names = names
         self.process = process
         self.settings = settings
@@ -95,7 +105,9 @@ class Stage:
             None,
             emu.api_base,
             emu.gateway_url,
-            web=WebConfig(enabled=self.web, port=0),
+            web=WebConfig(
+                enabled=self.web, port=self.web_port, url=self.web_public, secret=self.web_secret
+            ),
         )
 
     @property
@@ -145,6 +157,8 @@ class Stage:
             "TORA_LOG_LEVEL": "WARNING",
             "TORA_WEB_PORT": str(self.web_ports.setdefault(number, free_port())),
             "TORA_WEB": "on" if self.web else "off",
+            "TORA_WEB_URL": self.web_public or "",
+            "TORA_WEB_SECRET": self.web_secret,
         }
         if database.schema:
             env["TORA_DB_SCHEMA"] = database.schema

@@ -23,6 +23,9 @@ OPTIONS = Options(
     rulers=("Q", "K"),
 )
 BOB_START = "v17h1"
+# Both worlds are one deployment: the web board's links name the same public address and are
+# signed with the same key, so they can differ only by what the matches make them.
+PUBLIC, SECRET = "https://tora.example", "one host's web secret"
 WALKS = {
     "v3h17": ["X v3h17-v4h16", "X v4h16-v5h16"],
     "v14h17": ["X v14h17-v14h16", "X v14h16-v12h16"],
@@ -43,6 +46,8 @@ class World:
         await stage.slash("ann", "challenge", opponent="bob", board="long", assassins=True)
         await stage.click("bob", "Accept")
         ann_dm, bob_dm = self.dm("ann"), self.dm("bob")
+        for dm in (ann_dm, bob_dm):  # each answers their setup message once it is there
+            await stage.emu.wait_for_message(dm, lambda m: "Choose your setup" in m.text(), 30)
         await stage.slash("ann", "setup", strategy="aggressive", ruler="Q", channel=ann_dm)
         offered = await stage.emu.autocomplete(
             stage.user["ann"], ann_dm, "tora", "setup", focused="assassin", assassin="v"
@@ -121,7 +126,7 @@ async def play(world: World, turns: int, rng: random.Random) -> None:
 
 
 async def run_world(path: Path, ann_start: str) -> tuple[str, list, list, list[str]]:
-    async with Stage(path, clock=ManualClock()) as stage:
+    async with Stage(path, clock=ManualClock(), web_public=PUBLIC, web_secret=SECRET) as stage:
         world = World(stage, ann_start)
         await world.start()
         await play(world, 4, random.Random(7))

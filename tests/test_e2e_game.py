@@ -5,10 +5,11 @@ and buttons, and every interaction is answered, none "failed"."""
 from __future__ import annotations
 
 import random
+import socket
 from pathlib import Path
 
 from harness import demo
-from harness.stage import Stage, planned_turn
+from harness.stage import Stage, free_port, planned_turn
 from rules.tora import Game, Side
 
 SEED = 54  # a game that ends (loss of command) in 10 turns with attacks preferred
@@ -115,10 +116,11 @@ async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path
 async def test_the_demo_writes_a_readable_transcript_and_says_where_its_pages_are(
     tmp_path: Path,
 ) -> None:
-    written, where = await demo.run(tmp_path / "demo-out")
+    port = free_port()
+    written, where = await demo.run(tmp_path / "demo-out", port=port)
     board, finished, rematch, bob, ann = where
-    assert board.startswith("The web board is at http://127.0.0.1:")
-    base = board.removeprefix("The web board is at ").rstrip(":")
+    base = f"http://127.0.0.1:{port}"
+    assert board == f"The web board is at {base}:"
     assert finished.endswith(f"{base}/m/1") and rematch.endswith(f"{base}/m/2")
     assert f"bob's own board (plays bob's turns): {base}/play#" in bob
     assert f"ann's own board (plays ann's turns): {base}/play#" in ann
@@ -128,6 +130,18 @@ async def test_the_demo_writes_a_readable_transcript_and_says_where_its_pages_ar
     images = sorted((tmp_path / "demo-out" / "images").iterdir())
     assert any(p.name.endswith("-board.png") for p in images)
     assert all(f"(images/{p.name})" in text for p in images)
+
+
+def test_the_demo_serves_its_board_on_the_port_asked_or_says_it_is_taken() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        served, note = demo.web_port(port)
+        assert served == 0 and note is not None
+        assert f"Port {port} is taken" in note and "TORA_WEB_PORT" in note
+    free = free_port()
+    assert demo.web_port(free) == (free, None)
 
 
 async def test_a_tournament_is_organised_and_its_first_game_opens_in_a_thread(

@@ -341,7 +341,8 @@ async def test_draw_offer_decline_lapse_and_acceptance(h: Harness) -> None:
     await service.draw(HERE, ANN)
     with pytest.raises(Refused, match="already proposed a draw"):
         await service.draw(HERE, ANN)
-    await service.decline(HERE, BOB)
+    declined = await service.decline(HERE, BOB)
+    assert declined.text == "You declined ann's draw offer: the game goes on."
     await h.settle()
     assert texts(h)[-1] == "bob (Opposition) declines ann's draw offer."
     await service.draw(HERE, BOB)  # offered on ann's turn; ann plays on: it lapses
@@ -364,9 +365,17 @@ async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: 
     with pytest.raises(Refused, match=r"A reset needs a series .* \(R28\)"):
         await service.reset(HERE, ANN)
     await service.pause(HERE, ANN)
-    await service.decline(HERE, BOB)
+    declined = await service.decline(HERE, BOB)
+    assert declined.text == "You declined ann's pause proposal: the clock keeps running."
     await h.settle()
     assert texts(h)[-1] == "bob (Opposition) declines ann's pause proposal."
+    await service.pause(HERE, ANN)
+    await service.draw(HERE, BOB)
+    both = await service.decline(HERE, BOB)  # hers declined, his own taken back
+    assert both.text == (
+        "You declined ann's pause proposal and took back your draw offer: the clock keeps "
+        "running and the game goes on."
+    )
     with pytest.raises(Refused, match="not paused"):
         await service.resume(HERE, ANN)
 

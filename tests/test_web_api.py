@@ -14,7 +14,7 @@ import pytest
 from web_world import ANN, BOB, HERE, World
 
 from bot.app.links import NOT_VALID, REPLACED
-from bot.service import Terms
+from bot.service import PROPOSAL_KINDS, Terms
 from bot.web import Limits, WebBoard
 from bot.web.guard import CSP, Allowance
 from rules import Side
@@ -238,6 +238,20 @@ async def test_proposals_are_made_and_answered_on_the_web(w: World) -> None:
     assert status == 200 and state["paused"] is True
     status, state, _ = await w.post("resume", ann, {"stamp": 1})
     assert status == 200 and state["paused"] is False
+
+
+async def test_every_proposal_the_service_takes_is_answered_on_the_web(w: World) -> None:
+    match = await w.playing()
+    ann, bob = await w.token(match, C), await w.token(match, O)
+    for kind in PROPOSAL_KINDS:  # none open: refused by the service, not by the page's check
+        status, body, _ = await w.post("answer", bob, {"stamp": 1, "kind": kind, "yes": True})
+        assert status == 409 and "no longer open" in body["error"], kind
+    status, body, _ = await w.post("answer", bob, {"stamp": 1, "kind": "resume", "yes": True})
+    assert status == 400 and "draw, reset or pause" in body["error"]  # either player resumes
+    await w.post("draw", ann, {"stamp": 1})
+    status, state, _ = await w.post("answer", bob, {"stamp": 1, "kind": "draw", "yes": False})
+    assert status == 200 and state["proposals"] == []
+    assert state["said"] == "You declined ann's draw offer: the game goes on."
 
 
 async def test_the_setup_is_chosen_on_the_web(w: World) -> None:

@@ -2,8 +2,12 @@
 its own process on the Discord emulator, serving its web board: players open their private link
 from Discord and play by clicking (a TORA turn ended on the page reaches the channel and the
 opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
-long board with an Assassin played on a phone's screen; a turn played with the keyboard alone),
-and a spectator's page follows a turn live.
+long board with an Assassin played on a phone's screen; a turn played with the keyboard alone;
+a General's move the turn could not end on, marked before it is staged; a draw offered on one
+page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
+spectator's page follows a turn live, and the setup is done
+on the page from the setup message's link (TORA's strategy, Ruler and Assassin square by
+clicking it; Torii's Spirit with its power).
 
 With ``TORA_SCREENSHOTS=1`` the tests save the pictures of docs/WEB.md (docs/images/web-*.png).
 """
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +34,10 @@ except ImportError:  # the browser tests need it; the rest of the suite does not
     async_playwright = None
 
 CHROMIUM = Path("/usr/bin/chromium")
-MISSING = "needs Chromium: apt-get install chromium (as .ci/run does), and Playwright (make test installs it)"
+MISSING = (
+    "needs Chromium: apt-get install chromium (as .ci/run does), and Playwright"
+    " (make test installs it)"
+)
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "images"
 WAIT = 10_000  # milliseconds a page may take to show a change
 
@@ -53,14 +61,29 @@ async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage
     """One bot process for the module, serving its web board; each test plays in a channel of
     its own."""
     names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon")
+    names += ("kim", "lee", "max", "ned", "oli", "pat", "quin", "rex", "sam", "tia")
     workdir = tmp_path_factory.mktemp("web")
-    async with Stage(workdir, names, process=True, channels=5) as on_stage:
+    async with Stage(workdir, names, process=True, channels=10) as on_stage:
         yield on_stage
+
+
+OPEN: list[Any] = []  # the browser contexts a test opened, closed after it
+
+
+@pytest_asyncio.fixture(autouse=True, loop_scope="module")
+async def closing() -> AsyncIterator[None]:
+    """Each test's pages closed after it: the server holds at most 8 event streams open per
+    address, and every page here comes from the same one."""
+    yield
+    while OPEN:
+        await OPEN.pop().close()
 
 
 async def opened(browser: Browser, url: str, **context: Any) -> Page:
     """A page in a browser context of its own (its own session storage), errors failing."""
-    page = await (await browser.new_context(**context)).new_page()
+    made = await browser.new_context(**context)
+    OPEN.append(made)
+    page = await made.new_page()
     page.on("pageerror", lambda error: pytest.fail(f"the page failed: {error}"))
     await page.goto(url)
     return page
@@ -252,10 +275,12 @@ async def test_the_long_board_with_an_assassin_on_a_phone(stage: Stage, browser:
     phone = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
     gus = await opened(browser, await board_link(stage, "gus"), **phone)
     await to_act(gus, "gus")
-    assert await gus.locator(".cell").count() == 17 * 17
+    await expect(gus.locator(".cell")).to_have_count(17 * 17)
     await gus.click("#zoom")  # the board twice as wide, in a frame that scrolls
-    cell = await gus.locator('.cell[data-square="v1h17"]').bounding_box()
-    assert cell is not None and cell["width"] >= 36  # big enough for a finger
+    width = await gus.locator('.cell[data-square="v1h17"]').evaluate(
+        "cell => cell.getBoundingClientRect().width"  # in one go: the page may redraw its cells
+    )
+    assert width >= 36  # big enough for a finger
     label = await gus.locator('.cell[data-square="v1h17"]').get_attribute("aria-label")
     assert "Assassin" in str(label)  # gus's own hidden Assassin, on his page alone
     assassin = next(g for g in game.menu() if g.origin == "v1h17")
@@ -310,3 +335,133 @@ async def walk(page: Page, square: str) -> None:
         else:
             await page.keyboard.press("ArrowDown" if dy > 0 else "ArrowUp")
     raise AssertionError(f"the arrow keys never reached {square}")
+
+
+def setup_field(page: Page, name: str) -> Any:
+    """The fieldset of setup question ``name`` on a player's page."""
+    return page.locator(f'#setup-fields fieldset[data-name="{name}"]')
+
+
+async def test_a_long_board_setup_done_on_the_page(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[5]
+    await begin(stage, channel, ("kim", "lee"), board="long", assassins=True)
+    kim = await opened(browser, await board_link(stage, "kim"))  # from the setup message
+    await expect(kim.locator("#setup")).to_be_visible(timeout=WAIT)
+    await expect(kim.locator(".cell")).to_have_count(17 * 17)  # the match's own board to click
+    text = await kim.locator("#setup").inner_text() + await kim.locator("#said").inner_text()
+    assert "/tora" not in text and "`" not in text
+    await setup_field(kim, "strategy").locator("button").nth(1).click()  # defensive
+    await expect(setup_field(kim, "strategy")).to_contain_text("chosen: defensive", timeout=WAIT)
+    await expect(kim.locator(".cell.role-setup").first).to_be_visible()  # the free squares lit
+    await setup_field(kim, "ruler").locator("button").nth(1).click()  # Q
+    await expect(setup_field(kim, "ruler")).to_contain_text("chosen: Q", timeout=WAIT)
+    square = await kim.locator(".cell.role-setup").first.get_attribute("data-square")
+    await kim.click(f'.cell[data-square="{square}"]')  # the Assassin's square, by clicking it
+    await expect(kim.locator("#setup-text")).to_contain_text("setup is done", timeout=WAIT)
+    label = kim.locator(f'.cell[data-square="{square}"]')
+    await expect(label).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
+    await shoot(kim, "web-setup.png")
+    answers = {"strategy": "aggressive", "ruler": "K", "assassin": "none"}
+    await stage.slash("lee", "setup", channel=channel, **answers)  # lee sets up in Discord
+    await stage.posted("The game begins", channel)
+    await to_act(kim, "kim")  # the page moved on to the game by itself
+    await expect(kim.locator("#setup")).to_be_hidden()
+    origin = kim.locator(f'.cell.origin[data-square="{square}"]')
+    await expect(origin).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
+
+
+async def test_a_torii_spirit_chosen_on_the_page(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[6]
+    await begin(stage, channel, ("max", "ned"), game="torii")
+    page = await opened(browser, await board_link(stage, "max"))
+    spirit = setup_field(page, "spirit")
+    monkey = spirit.locator("button", has_text="Monkey")
+    await expect(monkey.locator(".why")).not_to_be_empty(timeout=WAIT)  # its power, in words
+    await monkey.click()
+    await expect(page.locator("#setup-text")).to_contain_text("setup is done", timeout=WAIT)
+    await expect(spirit).to_contain_text("chosen: Monkey")
+    await stage.slash("ned", "setup", channel=channel, spirit="Kitsune")
+    await stage.posted("The game begins", channel)
+    await to_act(page, "max")
+    assert "Monkey" in await page.locator("#summary").inner_text()
+
+
+async def test_a_generals_move_the_turn_cannot_end_on_is_marked_before_staging(
+    stage: Stage, browser: Browser
+) -> None:
+    channel = stage.channels[7]
+    await begin(stage, channel, ("oli", "pat"), board="short")
+    await stage.slash("oli", "setup", strategy="aggressive", channel=channel)
+    await stage.slash("pat", "setup", strategy="defensive", channel=channel)
+    await stage.posted("The game begins", channel)
+    for notation in ("A v7h9-v6h7", "A v5h7-v5h5"):  # two Archers up: pat's General exposed
+        await stage.slash("oli", "act", action=notation, channel=channel)
+    await stage.click("oli", "End turn", channel=channel)
+
+    pat = await opened(browser, await board_link(stage, "pat"))
+    await to_act(pat, "pat")
+    await pat.click('.cell[data-square="v5h1"]')  # the General
+    warned = pat.locator('.cell.spot.warn[data-square="v6h1"]')
+    await expect(warned).to_have_count(1, timeout=WAIT)  # marked "!" before anything is staged
+    await expect(warned).to_have_attribute("aria-label", re.compile("jeopardy"))
+    mark = await warned.evaluate("c => getComputedStyle(c, '::before').content")
+    assert mark == '"!"'
+    await warned.click()  # the chooser says why, and nothing is staged yet
+    await expect(pat.locator("#chooser .warning")).to_contain_text("jeopardy")
+    await staged(pat, 0)
+
+
+async def test_a_draw_offered_on_one_page_and_accepted_on_the_other(
+    stage: Stage, browser: Browser
+) -> None:
+    channel = stage.channels[8]
+    await begin(stage, channel, ("quin", "rex"), game="torishogi")
+    await stage.posted("The game begins", channel)
+    quin = await opened(browser, await board_link(stage, "quin"))
+    await to_act(quin, "quin")
+    await quin.click(".more summary")
+    await quin.click("#draw")
+    await expect(quin.locator("#proposals")).to_contain_text("You proposed a draw", timeout=WAIT)
+    assert "/tora" not in await quin.locator("#said").inner_text()
+    await stage.slash("rex", "board", link="new", channel=channel)  # not his turn: no DM yet
+    rex = await opened(browser, stage.emu.find_link(channel, BOARD, user=stage.user["rex"]))
+    proposal = rex.locator("#proposals")
+    await expect(proposal).to_contain_text("Your opponent proposes a draw", timeout=WAIT)
+    await proposal.get_by_role("button", name="Accept").click()
+    await expect(rex.locator("#result")).to_contain_text("draw", timeout=WAIT)
+    await expect(quin.locator("#error")).to_contain_text("has ended", timeout=WAIT)
+    await stage.posted("draw", channel)
+
+
+async def test_a_pause_declined_then_accepted_then_the_clock_resumed(
+    stage: Stage, browser: Browser
+) -> None:
+    channel = stage.channels[9]
+    await begin(stage, channel, ("sam", "tia"), game="torishogi")
+    await stage.posted("The game begins", channel)
+    sam = await opened(browser, await board_link(stage, "sam"))
+    await to_act(sam, "sam")
+    await stage.slash("tia", "board", link="new", channel=channel)  # not her turn: no DM yet
+    tia = await opened(browser, stage.emu.find_link(channel, BOARD, user=stage.user["tia"]))
+    proposal = tia.locator("#proposals")
+    await sam.click(".more summary")
+    for answer in ("Decline", "Accept"):
+        await sam.click("#pause")
+        await expect(proposal).to_contain_text("Your opponent proposes a pause", timeout=WAIT)
+        await proposal.get_by_role("button", name=answer).click()
+        await expect(proposal).to_be_empty(timeout=WAIT)
+        if answer == "Decline":
+            said = tia.locator("#said")
+            await expect(said).to_contain_text("You declined sam's pause proposal", timeout=WAIT)
+            await expect(said).to_contain_text("the clock keeps running")
+            await stage.posted("declines sam's pause proposal", channel)
+    for page in (sam, tia):
+        await expect(page.locator("#clock")).to_contain_text("Paused", timeout=WAIT)
+        await expect(page.locator("#pause")).to_be_disabled()
+    await tia.click(".more summary")
+    await tia.click("#resume")  # either player resumes, no proposal needed
+    await expect(tia.locator("#said")).to_contain_text("The clock is running again", timeout=WAIT)
+    for page in (sam, tia):
+        await expect(page.locator("#clock")).to_contain_text("Deadline", timeout=WAIT)
+        await expect(page.locator("#resume")).to_be_disabled()
+    await stage.posted("tia (Opposition) resumed the match", channel)

@@ -4,15 +4,20 @@ refused saying what to change."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 from web_world import World
 
+from bot.__main__ import serve
 from bot.build import web_address
 from bot.config import Config, ConfigError, WebConfig
+from bot.discord.client import point_at
 from bot.web import WebBoard
 from bot.web.server import CannotListen
+from emulator import Emulator
+from storage import Config as StoreConfig
 
 
 def test_the_web_board_is_served_on_localhost_8080_by_default() -> None:
@@ -62,3 +67,25 @@ async def test_a_port_in_use_is_refused_saying_what_to_change(tmp_path: Path) ->
                 await second.start()
         finally:
             await first.stop()
+
+
+async def test_python_m_bot_on_a_port_in_use_stops_naming_the_setting(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    emu = Emulator(bot_name="TORA")
+    await emu.start()
+    point_at(emu.api_base, emu.gateway_url)
+    try:
+        with socket.socket() as taken:
+            taken.bind(("127.0.0.1", 0))
+            taken.listen()
+            web = WebConfig(port=taken.getsockname()[1])
+            store = StoreConfig(path=tmp_path / "tora.sqlite3")
+            config = Config(
+                emu.token, store, "WARNING", None, emu.api_base, emu.gateway_url, web=web
+            )
+            assert await serve(config) == 1
+    finally:
+        await emu.stop()
+    [said] = [r for r in caplog.records if r.levelname == "ERROR"]
+    assert "TORA_WEB_PORT" in said.getMessage() and said.exc_info is None  # no traceback

@@ -1,16 +1,22 @@
 """What the web board spares itself on a click: the match service stages an action (and
-takes it back) without drawing the preview picture only the Discord reply shows, the same
-staged turn as with it."""
+takes it back) without drawing the preview picture only the Discord reply shows; a state
+is worked out once for what its audience sees (the streams' checks after a change hidden
+from them, or after the player's own action, build nothing more), and a kept state is
+always the one a fresh board would build; the public record is read once a turn."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from web_world import ANN, HERE, World
+from web_world import ANN, BOB, HERE, World
 
+from bot.app.boards import Boards
 from rules import Side
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
 
 
 @pytest.fixture
@@ -31,3 +37,89 @@ async def test_a_staged_action_without_a_preview_has_no_picture_and_the_same_tur
     bare = await w.service.play(HERE, ANN, action, preview=False)
     assert not bare.files and bare.text == drawn.text
     assert (await w.me(match, Side.CHALLENGER))["staged"] == [action]
+
+
+def count_states(w: World, monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one each time the web board builds a state."""
+    boards = w.web.site.boards
+    built: list[int] = []
+    common = boards._common
+
+    async def counted(look: Any, url: str) -> dict[str, Any]:
+        built.append(look.hosted.id)
+        return await common(look, url)
+
+    monkeypatch.setattr(boards, "_common", counted)
+    return built
+
+
+async def every_audiences_version(w: World, match: int) -> list[str]:
+    """What the event streams' checks ask after a change: each audience's version."""
+    return [await w.web._version(match, side) for side in (C, O, None)]
+
+
+async def test_a_click_builds_one_state_whatever_the_streams_ask(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = await w.playing()
+    before = await every_audiences_version(w, match)
+    built = count_states(w, monkeypatch)
+    token = await w.token(match, C)
+    action = await w.first_action(match, C)
+    status, state, _ = await w.post("act", token, {"stamp": 1, "notation": action})
+    assert status == 200 and state["staged"] == [action]
+    after = await every_audiences_version(w, match)
+    assert len(built) == 1  # the actor's answer; their stream's check reuses it
+    assert after[0] == state["version"] != before[0]
+    assert after[1:] == before[1:]  # hidden from the opponent and the public
+    assert (await w.me(match, C)) == {k: v for k, v in state.items() if k != "said"}
+    assert len(built) == 1
+
+
+async def test_a_kept_state_is_the_one_a_fresh_board_builds(w: World) -> None:
+    match = await w.playing()
+    boards = w.web.site.boards
+
+    async def same() -> None:
+        fresh = Boards(w.service)
+        assert await boards.public(match) == await fresh.public(match)
+        for side in Side:
+            assert await boards.mine(match, side) == await fresh.mine(match, side)
+
+    await same()
+    for user, side in ((ANN, C), (BOB, O), (ANN, C)):
+        action = await w.first_action(match, side)
+        await w.service.play(HERE, user, action)
+        await same()
+        await w.service.undo(HERE, user)
+        await same()
+        await w.service.play(HERE, user, action)
+        await w.service.end_turn(HERE, user)
+        await same()
+    assert len((await boards.public(match))["moves"]) >= 3
+
+
+async def test_the_public_record_is_read_once_a_turn(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = await w.playing()
+    records = w.web.site.boards.records
+    reads: list[int] = []
+    record = records.record
+
+    async def counted(match_id: int) -> str:
+        reads.append(match_id)
+        return await record(match_id)
+
+    monkeypatch.setattr(records, "record", counted)
+    for _ in range(2):
+        action = await w.first_action(match, C)
+        await w.service.play(HERE, ANN, action)
+        await every_audiences_version(w, match)
+        await w.service.undo(HERE, ANN)
+        await every_audiences_version(w, match)
+    assert len(reads) == 1
+    await w.service.play(HERE, ANN, await w.first_action(match, C))
+    await w.service.end_turn(HERE, ANN)
+    await every_audiences_version(w, match)
+    assert len(reads) == 2

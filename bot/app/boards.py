@@ -7,7 +7,9 @@ alone: a spectator's state only from ``view_for(None)``, a player's from their o
 
 Each state carries ``version``, a digest of the state itself: equal states have equal
 versions, so a version says nothing the state does not say (a staged action the audience
-cannot see never moves it)."""
+cannot see never moves it). States and public records are kept (``board_memo``), so that a
+page's many reads and its event stream's checks after each change of its match cost a look,
+not a state."""
 
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
 from .actions import ENDINGS
+from .board_memo import RECORDS, STATES, Kept, fingerprint, record_key
 from .page_words import page_text, setup_text
 from .pictures import BytesCache
 
@@ -68,18 +71,31 @@ class Boards:
         self._pictures = BytesCache(PICTURES)
         self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
         self._replays_lock = threading.Lock()
+        self._states: Kept[dict[str, Any]] = Kept(STATES)
+        self._records: Kept[str] = Kept(RECORDS)
 
     # ---- states ----------------------------------------------------------------------------
     async def public(self, match: int) -> dict[str, Any]:
         """The public state of hosted match ``match`` (Refused: there is none)."""
         look = await self.service.look(match)
-        state = await self._common(look, f"/api/m/{look.hosted.id}/board.png")
-        return versioned(state)
+        key = fingerprint(look, "public")
+        kept = self._states.get(key)
+        if kept is None:
+            state = await self._common(look, f"/api/m/{look.hosted.id}/board.png")
+            kept = self._states.keep(key, versioned(state))
+        return dict(kept)
 
     async def mine(self, match: int, side: Side) -> dict[str, Any]:
         """The state ``side``'s player sees: the public one's fields from their own view,
         with their side, staged actions, legal actions, setup form and the proposals open."""
         look = await self.service.look(match, side)
+        key = fingerprint(look, "mine")
+        kept = self._states.get(key)
+        if kept is None:
+            kept = self._states.keep(key, await self._mine(look, side))
+        return dict(kept)
+
+    async def _mine(self, look: Look, side: Side) -> dict[str, Any]:
         state = await self._common(look, "/api/me/board.png")
         state["side"] = side_name(side)
         moves = look.moves
@@ -180,7 +196,9 @@ class Boards:
         match_id = look.hosted.match_id
         if match_id is None:
             return None
-        record = await self.records.record(match_id)
+        record = self._records.get(record_key(look))
+        if record is None:
+            record = self._records.keep(record_key(look), await self.records.record(match_id))
         key = hashlib.sha256(record.encode()).digest()
         with self._replays_lock:
             if key in self._replays:

@@ -25,7 +25,7 @@ CONTROLS = {
     "draw": "Offer a draw",
     "resign": "Resign",
     "match pause": "Propose a pause",
-    "match resume": "Propose to resume",
+    "match resume": "Resume the clock",
     "match reset": "Propose a reset",
     "decline": "Decline",
     "setup": "the setup on this page",

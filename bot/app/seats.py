@@ -12,7 +12,16 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.service import MatchService, NotAllowed, Place, Refused, Reply, Stamp, User
+from bot.service import (
+    PROPOSAL_KINDS,
+    MatchService,
+    NotAllowed,
+    Place,
+    Refused,
+    Reply,
+    Stamp,
+    User,
+)
 from bot.service.phases import ENDED
 from rules import Side
 
@@ -20,7 +29,6 @@ from .boards import Boards
 from .page_words import page_text, said
 
 VERBS = ("act", "undo", "end", "draw", "resign", "pause", "resume", "reset", "answer", "setup")
-ANSWERED = ("draw", "pause", "reset")  # the proposals an answer accepts or declines
 MOST_NOTATION = 200  # characters of an action's notation (several actions: ``;`` between)
 MOST_ANSWERS = 8  # setup answers in one request
 MOST_ANSWER = 40  # characters of one setup answer or question name
@@ -86,15 +94,16 @@ class Seats:
     ) -> Callable[[], Awaitable[Reply]]:
         service, verb = self.service, request.verb
         if verb == "act":
-            return lambda: service.play(place, user, request.notation, expect=stamp)
+            return lambda: service.play(place, user, request.notation, expect=stamp, preview=False)
         if verb == "answer":
             kind = request.kind if request.yes else "decline"
             return lambda: service.answer(place, user, kind, stamp)
         if verb == "setup":
             answers = request.answers or {}
             return lambda: service.setup(place, user, answers, expect=stamp)
+        if verb == "undo":
+            return lambda: service.undo(place, user, expect=stamp, preview=False)
         simple: dict[str, Callable[..., Awaitable[Reply]]] = {
-            "undo": service.undo,
             "end": service.end_turn,
             "draw": service.draw,
             "resign": service.resign,
@@ -115,8 +124,9 @@ def check(request: Request) -> None:
         )
     if request.verb == "act" and not 0 < len(request.notation) <= MOST_NOTATION:
         raise Refused(f"An action's notation is 1 to {MOST_NOTATION} characters.")
-    if request.verb == "answer" and request.kind not in ANSWERED:
-        raise Refused("An answer is to a proposal of a draw, a pause or a reset.")
+    if request.verb == "answer" and request.kind not in PROPOSAL_KINDS:
+        kinds = ", ".join(PROPOSAL_KINDS[:-1]) + f" or {PROPOSAL_KINDS[-1]}"
+        raise Refused(f"An answer is to a proposal: {kinds}.")
     if request.verb == "setup":
         answers = request.answers or {}
         if not 0 < len(answers) <= MOST_ANSWERS:

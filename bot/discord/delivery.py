@@ -37,6 +37,7 @@ import discord
 
 from bot.app.buttons import presses
 from bot.app.pacing import Pace
+from bot.app.setup_form import ROWS, layout
 from bot.app.setup_form import VERB as SETUP_FORM
 from bot.service import DirectMessagesClosed, Message, Shown, Stamp, Undeliverable
 from bot.service.questions import SetupForm
@@ -215,11 +216,15 @@ class DiscordDelivery:
     async def _private_view(
         self, channel_id: int, user_id: int, message: Message
     ) -> discord.ui.View | None:
-        """A private message's components: the player's setup form for a setup prompt."""
+        """A private message's components: the player's setup form for a setup prompt, with
+        its links (the player's board) in a row the form leaves free."""
         given = message.buttons
         if given is not None and SETUP_FORM in given.verbs:
             form = None if self.forms is None else await self.forms(channel_id, user_id)
-            return None if form is None else view_of(channel_id, form)
+            if form is None:
+                return with_links(None, message.links)
+            view, rows = view_of(channel_id, form), len(layout(form))
+            return with_links(view, message.links, rows) if rows < ROWS else view
         return _view(channel_id, message)
 
     async def _swept(self, sent: discord.Message | None, message: Message) -> None:

@@ -7,7 +7,7 @@ their types, so that a front end needs nothing of storage.
 
 from storage import ButtonMessage, Hosted, MatchInfo
 
-from .agreements import open_proposals
+from .agreements import PROPOSAL_KINDS, open_proposals
 from .clock import ManualClock, SystemClock
 from .errors import (
     UNAVAILABLE,
@@ -43,6 +43,7 @@ from .service import MatchService
 from .terms import Settings, Terms
 
 __all__ = [
+    "PROPOSAL_KINDS",
     "UNAVAILABLE",
     "ActionRefused",
     "Attachment",

@@ -26,6 +26,15 @@ PROPOSALS = {
     RESET: "a reset (a new board, the points carried over)",
     PAUSE: "a pause (the clock stops until one of you resumes)",
 }
+# Every kind of proposal: one player proposes, the other accepts or declines. Resuming is
+# none: either player resumes a paused clock alone, so that neither holds a match hostage.
+PROPOSAL_KINDS = tuple(OFFERS)
+# What goes on when a proposal is declined or taken back, for the player who did it.
+AFTER_DECLINING = {
+    DRAW: "the game goes on",
+    RESET: "the board stays as it is",
+    PAUSE: "the clock keeps running",
+}
 
 
 async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
@@ -193,4 +202,13 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
         mentions=(table.hosted.player(side.other),),
     )
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
-    return Reply("Done.", private=False, stamp=table.stamp)
+    return Reply(_declined(table, side, theirs, mine), private=False, stamp=table.stamp)
+
+
+def _declined(table: Table, side: Side, theirs: list[str], mine: list[str]) -> str:
+    """What the player who declined (or took back) proposals is told: which, and what
+    happens now."""
+    done = [f"declined {table.side_name(side.other)}'s {OFFERS[kind]}" for kind in theirs]
+    done += [f"took back your {OFFERS[kind]}" for kind in mine]
+    after = " and ".join(AFTER_DECLINING[kind] for kind in theirs + mine)
+    return "You " + " and ".join(done) + f": {after}."

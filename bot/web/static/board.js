@@ -251,6 +251,8 @@ function describe(square) {
     classes.push("spot", "role-setup");
     label.push(`answer ${setupField(square).name}`);
   }
+  const chosen = setupChosen(square);
+  if (chosen) label.push(`your ${chosen.name.charAt(0).toUpperCase() + chosen.name.slice(1)} starts here`);
   return { label: label.join(": "), classes };
 }
 
@@ -361,7 +363,10 @@ function renderPlayer(state) {
   $("undo").disabled = !acting || staged.length === 0;
   $("end").disabled = !acting;
   const playing = state.phase === "playing";
-  for (const id of ["draw", "pause", "resume", "reset", "resign"]) $(id).disabled = !playing;
+  for (const id of ["draw", "reset", "resign"]) $(id).disabled = !playing;
+  // A pause needs both players and stops the clock; either player resumes it at once.
+  $("pause").disabled = !playing || state.paused;
+  $("resume").disabled = !playing || !state.paused;
   $("public").href = `/m/${encodeURIComponent(state.match)}`;
   renderDecisions();
   $("proposals").replaceChildren(
@@ -392,6 +397,12 @@ function setupFields() {
 /** The setup question a square answers (TORA's Assassin square), if any. */
 function setupField(square) {
   return setupFields().find((f) => f.free && !f.waiting && (f.options || []).includes(square)) || null;
+}
+
+/** The setup question answered with this square (the Assassin's start), during the setup. */
+function setupChosen(square) {
+  const setup = ui.state && ui.state.phase === "setup" && ui.state.setup;
+  return setup ? (setup.fields || []).find((f) => f.chosen === square) || null : null;
 }
 
 function renderSetup(state) {
@@ -429,6 +440,11 @@ function step(to) {
 function tick() {
   const state = ui.state;
   const clock = $("clock");
+  if (state && state.paused && state.phase === "playing") {
+    clock.hidden = false;
+    clock.textContent = "Paused: the clock is stopped until a player resumes it.";
+    return;
+  }
   if (!state || !state.deadline || state.phase === "ended") {
     clock.hidden = true;
     return;

@@ -62,8 +62,10 @@ export function proposalItems(proposals, answer) {
  * (`choose(name, option)` answers it). */
 export function setupFieldset(field, choose) {
   const set = document.createElement("fieldset");
+  set.dataset.name = field.name;
   const legend = document.createElement("legend");
-  legend.textContent = field.prompt + (field.chosen ? ` (chosen: ${field.chosen})` : "");
+  const named = field.name.charAt(0).toUpperCase() + field.name.slice(1);
+  legend.textContent = `${named}: ${field.prompt}` + (field.chosen ? ` (chosen: ${field.chosen})` : "");
   set.append(legend);
   if (field.waiting) {
     set.append(span("why", field.waiting));
