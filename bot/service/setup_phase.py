@@ -283,11 +283,15 @@ async def form(ctx: Context, table: Table, user: User) -> questions.SetupForm:
     )
 
 
-def preview(terms: Terms, side: Side, choice: SetupChoice) -> GameView:
+def preview(terms: Terms, side: Side, choice: SetupChoice) -> GameView | None:
     """The start as ``side``'s player would see it with what they chose so far (their
     Assassin on its square), every other answer the game's first: a board to answer a
     square's question on. Their opponent's choices are theirs alone until the start, so the
-    other side is drawn as the first answers make it, never as chosen."""
+    other side is drawn as the first answers make it, never as chosen. None when no question
+    asks a square (Torii's Spirit): a picture would then only show the opponent made-up
+    answers (a Spirit they may not choose) as theirs."""
+    if all(q.options for q in questions.questions(terms)):
+        return None
     if terms.game == TORA.id:
         choices = {side: choice, side.other: SetupChoice()}
         options, _starts = _game_setup(terms, choices)
