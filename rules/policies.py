@@ -125,20 +125,27 @@ class Policies(ABC, Generic[G]):
 
     def setup_preview(
         self, options: Mapping[str, Any], side: Side, answers: Mapping[str, str]
-    ) -> G:
+    ) -> GameView[Any]:
         """The start as ``side``'s player would see it with ``answers``, what they chose so
         far: each question they have not answered takes its first option (a free-text one
-        ``blank_answer``), and so do all of the opponent's, never their real answers. What a
-        board to answer a square's question on shows. Answers that do not go together (a
-        square of another strategy) are left out rather than refused."""
+        ``blank_answer``), and so do all of the opponent's, never their real answers; a game
+        whose view would show those stand-ins as the opponent's (TORA's army in a formation
+        of the first strategy) leaves them out (``own_setup``). Answers that do not go
+        together (a square of another strategy) are left out rather than refused."""
         asked = self.setup_questions(options)
         first = {q.name: q.options[0] if q.options else self.blank_answer(q) for q in asked}
         mine = first | {q.name: answers[q.name] for q in asked if q.name in answers}
         both = (mine, first) if side == Side.CHALLENGER else (first, mine)
         try:
-            return self.new_game(options, both)
+            game = self.new_game(options, both)
         except ActionError:
-            return self.new_game(options, (first, dict(first)))
+            game = self.new_game(options, (first, dict(first)))
+        return self.own_setup(game.view_for(side), side)
+
+    def own_setup(self, view: GameView[Any], side: Side) -> GameView[Any]:
+        """``view`` of a start made with stand-in answers for ``side``'s opponent, with only
+        what ``side`` chose: a plain game's view shows no setup answers as pieces."""
+        return view
 
     def blank_answer(self, question: SetupQuestion) -> str:
         """The answer a free-text question takes in ``setup_preview`` while not given."""

@@ -614,9 +614,10 @@ class GameType(Protocol[G]):
 
     def setup_preview(
         self, options: Mapping[str, Any], side: Side, answers: Mapping[str, str]
-    ) -> G:
-        """The start as ``side``'s player would see it with their ``answers`` so far, the
-        rest (and all the opponent's) as the game's first answers make it."""
+    ) -> GameView[Any]:
+        """The start as ``side``'s player would see it with their ``answers`` so far (the
+        rest as the game's first answers make it), showing nothing of the opponent's setup,
+        which is secret until the start: a board to answer a square's question on."""
         ...
 
     def sample_setup(

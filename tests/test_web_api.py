@@ -270,6 +270,22 @@ async def test_the_setup_is_chosen_on_the_web(w: World) -> None:
     assert status == 400
 
 
+async def test_a_setup_that_asks_no_square_shows_no_made_up_answer_of_the_opponent(
+    w: World,
+) -> None:
+    service = w.service
+    reply = await service.challenge(HERE, ANN, BOB, Terms(game="torii"))
+    await service.accept(HERE, BOB)
+    match = reply.stamp.match
+    token = await w.token(match, C)
+    status, state, _ = await w.post("setup", token, {"stamp": 0, "answers": {"spirit": "Boar"}})
+    assert status == 200 and "not the other side" in state["setup"]["text"]
+    mine = await w.client.get(state["board"]["url"], headers={"Authorization": f"Bearer {token}"})
+    public = await w.client.get(f"/api/m/{match}/board.png")
+    # the start anyone sees before the game: no Spirit drawn as bob's (nor ann's own)
+    assert await mine.read() == await public.read()
+
+
 # ---- rate limits ------------------------------------------------------------------------------
 async def test_actions_beyond_the_allowance_are_refused_with_retry_after(tmp_path: Path) -> None:
     limits = Limits(actions=Allowance(2, 60.0))

@@ -321,7 +321,7 @@ def setup_json(look: Look) -> dict[str, Any] | None:
     if form is None:
         return None
     return {
-        "text": setup_text(look.viewer),
+        "text": setup_text(look.viewer, form.preview is not None),
         "done": form.done,
         "fields": [
             {

@@ -114,12 +114,17 @@ def next_step(state: Mapping[str, Any]) -> str:
     return "No actions left: End turn, or Undo the last one."
 
 
-def setup_text(side: Side | None) -> str:
-    """What a player's page says above their setup questions."""
+def setup_text(side: Side | None, pictured: bool = True) -> str:
+    """What a player's page says above their setup questions; ``pictured``: the board shows
+    their choices so far (else the game's start, nobody's choices)."""
     first = " and move first" if side == Side.CHALLENGER else ""
     you = f"You play the {side.title}{first}. " if side is not None else ""
-    return (
-        f"{you}Choose your setup below; your opponent sees your choices only when the game "
-        "starts. The board shows your side as your choices so far set it up (the other side "
-        "as the game's first choices would: your opponent's stay secret)."
+    board = (
+        "The board shows your side as your choices so far set it up, and nothing of your "
+        "opponent's: their choices stay secret until the game starts."
+        if pictured
+        else "The board shows the game's start, not the other side's choices: they stay "
+        "secret until the game starts."
     )
+    secret = "your opponent sees your choices only when the game starts"
+    return f"{you}Choose your setup below; {secret}. {board}"

@@ -106,12 +106,16 @@ async def form(ctx: Context, table: Table, user: User) -> questions.SetupForm:
     )
 
 
-def preview(terms: Terms, side: Side, choice: SetupChoice) -> GameView:
+def preview(terms: Terms, side: Side, choice: SetupChoice) -> GameView | None:
     """The start as ``side``'s player would see it with what they chose so far (their
     Assassin on its square), as the game makes it (``setup_preview``): a board to answer a
-    square's question on. The opponent's choices are theirs alone until the start, so their
-    side is drawn as the game's first answers make it, never as chosen."""
-    return terms.kind.setup_preview(terms.checked, side, choice.given).view_for(side)
+    square's question on. The opponent's choices are theirs alone until the start: nothing of
+    them is shown. None when no question
+    asks a square (Torii's Spirit): a picture would then only show the opponent made-up
+    answers (a Spirit they may not choose) as theirs."""
+    if all(q.options for q in questions.questions(terms)):
+        return None
+    return terms.kind.setup_preview(terms.checked, side, choice.given)
 
 
 def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: Side) -> str:

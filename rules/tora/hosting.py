@@ -11,6 +11,7 @@ Assassins. Every refusal is worded for the player who chose."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
@@ -430,6 +431,11 @@ class ToraPolicies(Policies[Game]):
 
     def blank_answer(self, question: SetupQuestion) -> str:
         return NO_ASSASSIN
+
+    def own_setup(self, view: GameView[Any], side: Side) -> GameView[Any]:
+        """Only ``side``'s army: the opponent's formation follows their secret strategy."""
+        own = _tora_view(view)
+        return dataclasses.replace(own, pieces=tuple(p for p in own.pieces if p.side == side))
 
     def sample_setup(
         self, settings: Mapping[str, str]
