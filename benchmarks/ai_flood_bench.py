@@ -35,15 +35,15 @@ SLOWER = 1.5  # the most the flood may slow the quiet reply down
 async def _reply(h: Harness, here: Place, rng: random.Random) -> float | None:
     """The quiet player's move and turn end, and the time until the AI's turn is saved
     (None once the match is over)."""
-    choices = await h.service.choices(here, QUIET, "", limit=25)
+    choices = await h.running.choices(here, QUIET, "", limit=25)
     if not choices:
         return None
-    await h.service.play(here, QUIET, rng.choice(choices)[1])
-    before = (await h.service.stamp_of(here)).turn
+    await h.running.play(here, QUIET, rng.choice(choices)[1])
+    before = (await h.running.stamp_of(here)).turn
     start = time.perf_counter()
-    await h.service.end_turn(here, QUIET)
+    await h.running.end_turn(here, QUIET)
     try:
-        while (await h.service.stamp_of(here)).turn < before + 2:
+        while (await h.running.stamp_of(here)).turn < before + 2:
             await asyncio.sleep(0.01)
     except Refused:  # the match is over
         return None
@@ -65,7 +65,7 @@ class Quiet:
             if not self.live:
                 self.channel += 1
                 terms = Terms(game="torishogi", rated=False)
-                await self.h.service.challenge_ai(Place(1, self.channel), QUIET, "hard", terms)
+                await self.h.running.challenge_ai(Place(1, self.channel), QUIET, "hard", terms)
                 self.live = True
             wait = await _reply(self.h, Place(1, self.channel), self.rng)
             if wait is None:
@@ -80,15 +80,15 @@ async def _flood(h: Harness) -> None:
     while True:
         for place in FLOODED:
             with contextlib.suppress(Refused):
-                await h.service.end_turn(place, FLOODER)
+                await h.running.end_turn(place, FLOODER)
         await asyncio.sleep(0.02)
 
 
 async def _open_flood(h: Harness) -> None:
     terms = Terms(options={"board": "long"}, rated=False, turn_seconds=86400.0)
     for place in FLOODED:
-        await h.service.challenge_ai(place, FLOODER, "hard", terms)
-        await h.service.setup(place, FLOODER, {"strategy": "aggressive", "ruler": "K"})
+        await h.running.challenge_ai(place, FLOODER, "hard", terms)
+        await h.running.setup(place, FLOODER, {"strategy": "aggressive", "ruler": "K"})
 
 
 async def flooded_reply(workers: int | None = None) -> tuple[float, float]:
@@ -108,7 +108,7 @@ async def flooded_reply(workers: int | None = None) -> tuple[float, float]:
                 flood.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await flood
-                await h.service.robots_idle()
+                await h.running.robots_idle()
     return statistics.median(alone), statistics.median(flooded)
 
 

@@ -185,6 +185,7 @@ class Offload:
         if answer[0] == "refused":
             _kind, rule, reason, allowed = answer
             raise IllegalAction(rule, reason, allowed)
+        turn: GameTurn
         _kind, game, entry, turn = answer
         match.adopt(game, entry)
         return turn

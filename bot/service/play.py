@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import TypeAlias
 
 from rules import ActionError, GameState, IllegalAction, Side, game_type
 from rules.protocol import Choice
@@ -133,14 +134,16 @@ async def _legal_texts(table: Table) -> list[finding.Entry]:
     memo = table.memo()
     if "entries" not in memo:
         memo["entries"] = await asyncio.to_thread(finding.entries, table.game)
-    return memo["entries"]
+    entries: list[finding.Entry] = memo["entries"]
+    return entries
 
 
-Shown = Callable[[tuple[Choice, ...]], Sequence[Choice]]
+# Which of a group's choices a front end shows (the warnings are worked out for those alone).
+ShownChoices: TypeAlias = Callable[[tuple[Choice, ...]], Sequence[Choice]]
 
 
 async def menu(
-    ctx: Context, table: Table, user: User, group: str | None, shown: Shown | None = None
+    ctx: Context, table: Table, user: User, group: str | None, shown: ShownChoices | None = None
 ) -> Menu:
     """The Play panel's content for the acting player: their staged turn, their legal
     actions grouped by piece and, for ``group``, that piece's actions, the ones ``shown``
@@ -180,7 +183,7 @@ async def menu(
 
 
 async def warned(
-    table: Table, game: GameState, choices: tuple[Choice, ...], shown: Shown | None
+    table: Table, game: GameState, choices: tuple[Choice, ...], shown: ShownChoices | None
 ) -> tuple[Choice, ...]:
     """``choices`` with the warnings of those ``shown`` (each worked out once per state)."""
     memo = table.memo()

@@ -30,6 +30,7 @@ from .looking import Looking
 from .models import Menu, Place, Reply, User
 from .offload import HINT, WorkerFailed
 from .phases import CHALLENGE, PLAYING, SETUP
+from .play import ShownChoices
 from .ports import Stamp
 from .questions import SetupForm
 from .records import Records
@@ -379,7 +380,7 @@ class MatchService(Looking):
         user: User,
         group: str | None = None,
         expect: Stamp | None = None,
-        shown: play.Shown | None = None,
+        shown: ShownChoices | None = None,
         *,
         board: bool = False,
     ) -> Menu:

@@ -193,6 +193,13 @@ class Harness:
         await self.service.start(background=False)
         return self.service
 
+    @property
+    def running(self) -> MatchService:
+        """The service of an open harness."""
+        if self.service is None:
+            raise RuntimeError("the harness is not open: use it in `async with`")
+        return self.service
+
     async def __aenter__(self) -> Harness:
         await self.open()
         return self
