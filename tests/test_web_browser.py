@@ -110,9 +110,12 @@ def _link(stage: Stage, channel: int) -> str | None:
         return None
 
 
-async def pick_and_play(page: Page, game: GameState, notation: str) -> None:
+async def pick_and_play(
+    page: Page, game: GameState, notation: str, shot: str | None = None
+) -> None:
     """Play ``notation`` by clicks as a player would: its piece (or decision), then its
-    square, then the chooser's line for it when several actions share that square."""
+    square, then the chooser's line for it when several actions share that square. ``shot``:
+    the screenshot to save (TORA_SCREENSHOTS=1) once the piece is picked, its squares lit."""
     choice = next(c for c in game.choices() if c.notation == notation)
     group = next(g for g in game.menu() if g.key == choice.group)
     chooser = page.locator("#chooser")
@@ -120,6 +123,9 @@ async def pick_and_play(page: Page, game: GameState, notation: str) -> None:
         await page.click(f'.cell[data-square="{group.origin}"]')
         if await chooser.is_visible():
             await chooser.get_by_role("button", name=group.label).click()
+        if shot is not None:
+            await expect(page.locator(".cell.spot")).not_to_have_count(0, timeout=WAIT)
+            await shoot(page, shot)
         if choice.spot:
             await page.click(f'.cell[data-square="{choice.spot}"]')
     else:
@@ -177,9 +183,9 @@ async def test_a_tora_turn_played_by_clicks_reaches_discord_and_the_open_pages(
     rng = random.Random(3)
     while game.actions_left:
         notation = rng.choice(unwarned(game))
-        await pick_and_play(ann, game, notation)
+        last = game.actions_left == 1
+        await pick_and_play(ann, game, notation, shot="web-player.png" if last else None)
         await staged(ann, len(game.staged()))
-    await shoot(ann, "web-player.png")
     await ann.click("#end")
     await stage.posted("ann", channel)  # the turn's post
     bob = await opened(browser, await board_link(stage, "bob"))
