@@ -29,8 +29,8 @@ LOAD_ACTIONS = 2000
 async def _match(store: Store) -> Match:
     for user_id in (1, 2):
         await store.save_player(user_id, f"player {user_id}")
-    # a point target keeps the series going (R28), so one match can reach any length
-    return await store.create_match(1, 1, 2, Game(Options(board="short", target=100_000)))
+    # the highest point target keeps the series going (R28) past the longest match measured
+    return await store.create_match(1, 1, 2, Game(Options(board="short", target=999)))
 
 
 def _step(match: Match, rng: random.Random) -> None:
