@@ -366,6 +366,7 @@ async def test_a_long_board_setup_done_on_the_page(stage: Stage, browser: Browse
     await expect(kim.locator("#setup-text")).to_contain_text("setup is done", timeout=WAIT)
     label = kim.locator(f'.cell[data-square="{square}"]')
     await expect(label).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
+    await expect(kim.locator("#connection")).to_have_text("live")  # earlier pages freed theirs
     await shoot(kim, "web-setup.png")
     answers = {"strategy": "aggressive", "ruler": "K", "assassin": "none"}
     await stage.slash("lee", "setup", channel=channel, **answers)  # lee sets up in Discord
