@@ -25,7 +25,7 @@ from . import palette as pal
 from .encode import gif_bytes, png_bytes
 from .fonts import fit, font
 from .pointing import Cell, MarkFields, point_out
-from .status import StatusFields, StatusInfo, player_name, side_icon
+from .status import StatusFields, StatusInfo, headline_of, player_name, side_icon
 
 SCALE = 2  # drawn twice the size and shrunk: smooth edges on discs and letters
 CELL = 56  # pixels of a square
@@ -138,12 +138,13 @@ def _status(draw: ImageDraw.ImageDraw, layout: Layout, view: Any, info: StatusFi
     draw.line((0, top, layout.width * k, top), fill=pal.FRAME_LINE, width=k)
     names = (player_name(info, Side.CHALLENGER), player_name(info, Side.OPPOSITION))
     face, small = font(14 * k, bold=True), font(12 * k)
-    mark = None if view.outcome is not None else view.side
+    headline = headline_of(info)
+    mark = None if view.outcome is not None or headline else view.side
     text_left = MARGIN * k if mark is None else (MARGIN + 22) * k
     if mark is not None:
         side_icon(draw, mark, (MARGIN + 8) * k, top + 18 * k, 7 * k)
     room = (layout.width - MARGIN) * k - text_left
-    summary = fit(view.summary(names), face, room)
+    summary = fit(headline or view.summary(names), face, room)
     draw.text((text_left, top + 18 * k), summary, pal.TEXT, face, "lm")
     if info.deadline:
         deadline = fit(info.deadline, small, room)

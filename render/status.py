@@ -25,7 +25,8 @@ class Mode(Enum):
 
 class StatusFields(Protocol):
     """What the images show that a View does not hold: ``StatusInfo``, or any object with
-    these three attributes (such as the match service's own status record)."""
+    these three attributes (such as the match service's own status record). It may have a
+    ``headline`` too (``headline_of``)."""
 
     @property
     def challenger(self) -> str: ...
@@ -45,6 +46,14 @@ class StatusInfo:
     challenger: str = "Challenger"
     opposition: str = "Opposition"
     deadline: str = ""
+    headline: str = ""
+
+
+def headline_of(info: StatusFields) -> str:
+    """What to say in place of who is to act, if ``info`` says anything: before the game
+    (a player's setup drawn on their board) nobody is. Optional, so that any object with the
+    three fields still does."""
+    return str(getattr(info, "headline", ""))
 
 
 def player_name(info: StatusFields, side: Side) -> str:

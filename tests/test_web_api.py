@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import base64
 import logging
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -15,8 +17,10 @@ from web_world import ANN, BOB, HERE, World
 
 from bot.app.links import NOT_VALID, REPLACED
 from bot.service import PROPOSAL_KINDS, Terms
+from bot.service.texts import listing
 from bot.web import Limits, WebBoard
 from bot.web.guard import CSP, Allowance
+from render.drawings import drawing_of
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
@@ -268,6 +272,43 @@ async def test_the_setup_is_chosen_on_the_web(w: World) -> None:
     assert status == 200 and state["setup"]["done"] is True
     status, _body, _ = await w.post("setup", token, {"stamp": 0, "answers": ["defensive"]})
     assert status == 400
+
+
+async def test_during_the_setup_nobody_is_to_act_and_each_is_shown_choosing_or_done(
+    w: World,
+) -> None:
+    service = w.service
+    long = Terms(options={"board": "long", "assassins": True})
+    reply = await service.challenge(HERE, ANN, BOB, long)
+    await service.accept(HERE, BOB)
+    match = reply.stamp.match
+    ann = await w.token(match, C)
+    drawing = drawing_of("tora")
+    last = {"ruler": "Q", "assassin": "none"}
+    for answers, done in (({"strategy": "defensive"}, False), (last, True)):
+        mine = await w.me(match, C)
+        look = await service.look(match, C)
+        wanted = replace(look.status, headline=setup_headline(mine))
+        png = (await w.get(mine["board"]["url"], ann))[1]
+        # the setup said in the picture, not "ann (Challenger) to act · 3 of 3 actions left"
+        assert png == drawing.own(look.setup.preview, wanted, None)
+        assert png != drawing.own(look.setup.preview, look.status, None)
+        assert (await w.post("setup", ann, {"stamp": 0, "answers": answers}))[0] == 200
+        public = (await w.get(f"/api/m/{match}"))[1]
+        setup = ["done" if done else "choosing", "choosing"]
+        assert [(p["to_act"], p["setup"]) for p in public["players"]] == [(False, s) for s in setup]
+    assert setup_headline(await w.me(match, C)) == "Setup · done; waiting for bob"
+    await service.setup(HERE, BOB, {"strategy": "aggressive"} | last)
+    public = (await w.get(f"/api/m/{match}"))[1]
+    assert [(p["to_act"], p["setup"]) for p in public["players"]] == [(True, None), (False, None)]
+
+
+def setup_headline(mine: dict[str, Any]) -> str:
+    """What a player's setup picture says in place of who is to act."""
+    if mine["setup"]["done"]:
+        return "Setup · done; waiting for bob"
+    left = [f["name"].capitalize() for f in mine["setup"]["fields"] if not f["chosen"]]
+    return "Setup · still to choose: " + listing(left)
 
 
 async def test_a_setup_that_asks_no_square_shows_no_made_up_answer_of_the_opponent(

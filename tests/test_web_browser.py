@@ -343,6 +343,11 @@ async def walk(page: Page, square: str) -> None:
     raise AssertionError(f"the arrow keys never reached {square}")
 
 
+# What cannot be used before the game starts, hidden during the setup: ending a turn, the
+# replay, flipping, the draw and resignation, the move list, the record.
+BEFORE_THE_GAME = ("#turn", "#replay", "#flip", "#more", "#history", "#record")
+
+
 def setup_field(page: Page, name: str) -> Any:
     """The fieldset of setup question ``name`` on a player's page."""
     return page.locator(f'#setup-fields fieldset[data-name="{name}"]')
@@ -354,6 +359,10 @@ async def test_a_long_board_setup_done_on_the_page(stage: Stage, browser: Browse
     kim = await opened(browser, await board_link(stage, "kim"))  # from the setup message
     await expect(kim.locator("#setup")).to_be_visible(timeout=WAIT)
     await expect(kim.locator(".cell")).to_have_count(17 * 17)  # the match's own board to click
+    await expect(kim.locator(".players .to-act")).to_have_count(0)  # both choose at once
+    for hidden in BEFORE_THE_GAME:
+        await expect(kim.locator(hidden)).to_be_hidden()
+    await expect(kim.locator("#zoom")).to_be_visible()  # the long board's squares to click
     text = await kim.locator("#setup").inner_text() + await kim.locator("#said").inner_text()
     assert "/tora" not in text and "`" not in text
     await setup_field(kim, "strategy").locator("button").nth(1).click()  # defensive
@@ -366,12 +375,18 @@ async def test_a_long_board_setup_done_on_the_page(stage: Stage, browser: Browse
     await expect(kim.locator("#setup-text")).to_contain_text("setup is done", timeout=WAIT)
     label = kim.locator(f'.cell[data-square="{square}"]')
     await expect(label).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
+    await expect(kim.locator("#connection")).to_have_text("live")  # earlier pages freed theirs
+    players = kim.locator(".players li")
+    await expect(players.nth(0)).to_contain_text("setup done")
+    await expect(players.nth(1)).to_contain_text("choosing")
     await shoot(kim, "web-setup.png")
     answers = {"strategy": "aggressive", "ruler": "K", "assassin": "none"}
     await stage.slash("lee", "setup", channel=channel, **answers)  # lee sets up in Discord
     await stage.posted("The game begins", channel)
     await to_act(kim, "kim")  # the page moved on to the game by itself
     await expect(kim.locator("#setup")).to_be_hidden()
+    for shown in BEFORE_THE_GAME:
+        await expect(kim.locator(shown)).to_be_visible()
     origin = kim.locator(f'.cell.origin[data-square="{square}"]')
     await expect(origin).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
 

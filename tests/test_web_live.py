@@ -8,15 +8,17 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from aiohttp import ClientResponse
+from aiohttp import ClientResponse, ClientSession
 from web_world import ANN, BOB, HERE, World
 
 from bot.service import Terms
 from bot.service.testing import Harness
+from bot.web import Limits, WebBoard
 from rules import Side
 from storage import Config
 
@@ -116,6 +118,34 @@ async def test_the_streams_end_when_the_server_stops(w: World) -> None:
     await events.version()
     await w.web.site.hub.stop()
     assert await asyncio.wait_for(events.answer.content.read(), WAIT) == b""
+
+
+async def test_a_closed_page_frees_its_stream_at_once(w: World) -> None:
+    """A page closed (or reloaded) gives back its place among the address's few streams
+    within a moment, not at the next heartbeat, so reopening the board is never refused.
+    Served as ``python -m bot`` serves it (the test client would cancel the stream's
+    handler when its client goes, which the real server does not)."""
+    match = await w.playing()
+    one = Limits(streams=1)
+    board = WebBoard(w.service, w.links, "127.0.0.1", 0, limits=one, heartbeat=60.0)
+    await board.start()
+    try:
+        async with ClientSession() as session:
+            for _ in range(2):  # the second refused if the first still held the place
+                answer = await session.get(f"{board.url}/api/m/{match}/events")
+                assert answer.status == 200, await answer.text()
+                await asyncio.wait_for(answer.content.readuntil(b"\n\n"), WAIT)
+                answer.close()
+                await _until(lambda: board.site.hub.watched == 0)
+    finally:
+        await board.stop()
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    """Wait (a few milliseconds at a time, ``WAIT`` seconds at most) until ``done()``."""
+    async with asyncio.timeout(WAIT):
+        while not done():
+            await asyncio.sleep(0.01)
 
 
 async def test_a_turn_ended_by_another_process_reaches_the_stream(db: Config) -> None:

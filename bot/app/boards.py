@@ -20,14 +20,17 @@ import struct
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.service import MatchService, Refused, Terms
 from bot.service.looking import Look
 from bot.service.phases import ENDED, PLAYING, SETUP
 from bot.service.pointing import pointing
+from bot.service.ports import Status
+from bot.service.questions import SetupForm
 from bot.service.showing import result_words
+from bot.service.texts import listing
 from render.drawings import drawing_of
 from rules import GameView, Side
 from rules.protocol import Choice, ChoiceGroup
@@ -155,14 +158,20 @@ class Boards:
 
     @staticmethod
     def _players(look: Look) -> list[dict[str, Any]]:
+        """Each player, whether they are to act, and during the setup (where both choose at
+        once and nobody acts) whether they are still ``choosing`` or ``done`` (public: the
+        channel is told when a player has finished setting up); ``setup`` is None after."""
         hosted, view = look.hosted, look.view
-        acting: set[Side] = set()
-        if hosted.phase == SETUP:
-            acting = {side for side in Side if side.letter not in hosted.ready}
-        elif hosted.phase == PLAYING and view is not None and look.outcome is None:
-            acting = {view.side}
+        acting = None
+        if hosted.phase == PLAYING and view is not None and look.outcome is None:
+            acting = view.side
         return [
-            {"name": look.names[side], "side": side_name(side), "to_act": side in acting}
+            {
+                "name": look.names[side],
+                "side": side_name(side),
+                "to_act": side == acting,
+                "setup": _setting_up(hosted.phase, hosted.ready, side),
+            }
             for side in Side
         ]
 
@@ -247,9 +256,10 @@ class Boards:
         return (await self._picture(look, pick, flip)).png
 
     async def _picture(self, look: Look, pick: str | None, flip: bool) -> Picture:
-        view = look.view
+        view, status = look.view, look.status
         if view is None and look.setup is not None and look.setup.preview is not None:
             view = look.setup.preview  # a player's setup: the start as their choices make it
+            status = replace(status, headline=setup_headline(look, look.setup))
         if view is None:  # before the game, for anyone: the game's start with its coordinates
             drawing = drawing_of(look.terms.game)
             return Picture(await asyncio.to_thread(drawing.coordinates), {})
@@ -259,9 +269,13 @@ class Boards:
             group = next((g for g in moves.groups if g.key == pick), None)
             if group is not None:
                 marks = pointing(group, [c for c in moves.choices if c.group == pick])
-        return await self._draw(view, look, flip, marks)
+        return await self._draw(view, look, flip, marks, status)
 
-    async def _draw(self, view: GameView, look: Look, flip: bool, marks: Any) -> Picture:
+    async def _draw(
+        self, view: GameView, look: Look, flip: bool, marks: Any, status: Status | None = None
+    ) -> Picture:
+        """``view`` drawn with ``status`` beside it (the look's own when None)."""
+        status = status or look.status
         drawing = drawing_of(look.terms.game)
         turned = drawing.turned if flip else None
         own = view.viewer is not None
@@ -269,15 +283,21 @@ class Boards:
             board, mine, cells = turned.board, turned.own, turned.cells
         else:
             board, mine, cells = drawing.board, drawing.own, drawing.cells
-        key = ("own" if own else "board", turned is not None, repr(view), look.status, marks)
+        key = ("own" if own else "board", turned is not None, repr(view), status, marks)
         png = self._pictures.get(key)
         if png is None:
             if own:
-                png = await asyncio.to_thread(mine, view, look.status, marks)
+                png = await asyncio.to_thread(mine, view, status, marks)
             else:
-                png = await asyncio.to_thread(board, view, look.status)
+                png = await asyncio.to_thread(board, view, status)
             self._pictures.put(key, png)
         return Picture(png, dict(cells(view)))
+
+
+def _setting_up(phase: str, ready: str, side: Side) -> str | None:
+    if phase != SETUP:
+        return None
+    return "done" if side.letter in ready else "choosing"
 
 
 def _turn_moves(turn: int, view: GameView, names: Sequence[str]) -> list[dict[str, Any]]:
@@ -313,6 +333,16 @@ def choices_json(groups: Sequence[ChoiceGroup], choices: Sequence[Choice]) -> li
         }
         for group in groups
     ]
+
+
+def setup_headline(look: Look, form: SetupForm) -> str:
+    """What a player's setup picture says in place of who is to act (nobody is yet): what
+    they still have to choose, or that they wait for their opponent."""
+    if form.done:
+        assert look.viewer is not None  # a setup form is a player's own
+        return f"Setup · done; waiting for {look.names[look.viewer.other]}"
+    left = [f.name.capitalize() for f in form.fields if not f.chosen]
+    return "Setup · still to choose: " + listing(left)
 
 
 def setup_json(look: Look) -> dict[str, Any] | None:

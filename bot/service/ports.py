@@ -139,11 +139,13 @@ class Threads(Protocol):
 @dataclass(frozen=True)
 class Status:
     """What a board image shows beside the View: the players' names and the deadline, as
-    text (e.g. "due in 5 h"), so that an image never depends on the clock itself."""
+    text (e.g. "due in 5 h"), so that an image never depends on the clock itself; and what
+    to say in place of who is to act before the game (``headline``: a player's setup)."""
 
     challenger: str
     opposition: str
     deadline: str = ""
+    headline: str = ""
 
 
 @dataclass(frozen=True)

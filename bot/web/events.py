@@ -30,6 +30,7 @@ log = logging.getLogger("bot.web")
 HEARTBEAT = 15.0  # seconds between comments that keep a quiet stream open
 RETRY = 2000  # milliseconds a browser waits before it reconnects
 POLL = 1.0  # seconds between reads of the watched matches' versions
+LOOK = 0.5  # seconds between looks at whether a quiet stream's page is still there
 POLLED = 500  # matches whose versions one query reads
 CLOSED = "closed"  # the version a stream's last event gives when its audience is gone
 STOP = ""  # what ends a stream without an event: the server stops (the page reconnects)
@@ -172,25 +173,37 @@ class Hub:
             await answer.prepare(request)
             await answer.write(f"retry: {RETRY}\n\n".encode())
             await answer.write(event(first))
-            await self._follow(answer, stream, first)
+            await self._follow(request, answer, stream, first)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
             self._drop(stream)
         return answer
 
-    async def _follow(self, answer: web.StreamResponse, stream: Stream, last: str) -> None:
-        while last != CLOSED and not self._closing:
+    async def _follow(
+        self, request: web.Request, answer: web.StreamResponse, stream: Stream, last: str
+    ) -> None:
+        """Send each new version until the audience's state closes or the page goes. The
+        server does not cancel a handler whose client left (a cancelled action could stop
+        half-way), so a quiet stream looks every ``LOOK`` seconds whether its page is still
+        there: a closed or reloaded page frees its place among the address's streams at
+        once, not at the next heartbeat."""
+        loop = asyncio.get_running_loop()
+        quiet_since = loop.time()
+        while last != CLOSED and not self._closing and not gone(request):
             try:
-                version = await asyncio.wait_for(stream.queue.get(), self.heartbeat)
+                version = await asyncio.wait_for(stream.queue.get(), min(LOOK, self.heartbeat))
             except TimeoutError:
-                await answer.write(b": heartbeat\n\n")
+                if loop.time() - quiet_since >= self.heartbeat:
+                    await answer.write(b": heartbeat\n\n")
+                    quiet_since = loop.time()
                 continue
             if version == STOP:
                 return
             if version != last:
                 await answer.write(event(version))
                 last = version
+                quiet_since = loop.time()
 
     def _drop(self, stream: Stream) -> None:
         match = stream.audience[0]
@@ -203,6 +216,12 @@ class Hub:
         if not streams:
             del self._streams[match]
             self._stored.pop(match, None)
+
+
+def gone(request: web.Request) -> bool:
+    """Whether the client of ``request`` has closed its connection."""
+    transport = request.transport
+    return transport is None or transport.is_closing()
 
 
 def event(version: str) -> bytes:

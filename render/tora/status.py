@@ -11,7 +11,7 @@ from rules.tora import Side, View
 from .. import palette as pal
 from ..fonts import Font, draw_label, fit, font, label
 from ..palette import to_palette
-from ..status import Mode, StatusFields, player_name, side_icon
+from ..status import Mode, StatusFields, headline_of, player_name, side_icon
 from .layout import Layout
 
 PAD = 12
@@ -78,7 +78,7 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mo
     wordings = _describe(view, info, mode)
     fitting = [parts for parts in wordings if _width(parts, face) <= room]
     parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
-    icon_side = view.winner if view.outcome else view.side
+    icon_side = None if headline_of(info) else view.winner if view.outcome else view.side
     x: float = PAD + 8
     if icon_side is not None:
         side_icon(draw, icon_side, x, y, 6)
@@ -108,6 +108,9 @@ def _describe(view: View, info: StatusFields, mode: Mode) -> list[list[str]]:
         )
         return [[f"{head} ({reason})" if reason else head], [head]]
     deadline = [info.deadline] if info.deadline else []
+    headline = headline_of(info)
+    if headline:  # before the game: nobody is to act, nothing is staged
+        return [[headline, *deadline], [headline]]
     if mode == Mode.PREVIEW:
         staged = f"{len(view.staged)} action{'s' * (len(view.staged) != 1)} staged"
         left = f"{view.actions_left} left"

@@ -137,6 +137,7 @@ function render() {
   const state = ui.state;
   $("title").textContent = state.title + (state.side ? ` · you play the ${state.side}` : "");
   renderPlayers(state);
+  renderBeforeTheGame(state);
   $("summary").textContent = state.summary || "";
   $("result").hidden = !state.result;
   $("result").textContent = state.result || "";
@@ -148,15 +149,30 @@ function render() {
   tick();
 }
 
+const SETTING_UP = { done: "setup done", choosing: "choosing" };
+
+/** The players: who is to act, or during the setup (both choose at once) who has finished
+ * and who is still choosing. */
 function renderPlayers(state) {
   const items = (state.players || []).map((player) => {
     const item = document.createElement("li");
-    item.textContent = `${player.name} (${player.side})`;
+    const setup = SETTING_UP[player.setup];
+    item.textContent = `${player.name} (${player.side})` + (setup ? ` · ${setup}` : "");
+    if (setup) item.classList.add(`setup-${player.setup}`);
     if (player.to_act && state.phase !== "ended") item.classList.add("to-act");
     if (player.to_act) item.setAttribute("aria-label", `${player.name} (${player.side}), to play`);
     return item;
   });
   $("players").replaceChildren(...items);
+}
+
+/** Before the game starts there is no turn to end, no replay, no move and no record yet:
+ * their controls are hidden rather than shown disabled. */
+function renderBeforeTheGame(state) {
+  const before = state.phase === "setup";
+  const ids = ["replay", "flip", "history", "download"];
+  if (PAGE === "play") ids.push("turn", "more");
+  for (const id of ids) $(id).hidden = before;
 }
 
 function renderMoves(moves) {
