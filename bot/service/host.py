@@ -62,12 +62,12 @@ class Host:
             Offload(settings.rules_processes, settings.ai_processes),
             self._touched,
         )
-        self._deliverer = Deliverer(store, delivery, clock, settings)
+        self._timers_changed = asyncio.Event()
+        self._outbox_changed = asyncio.Event()
+        self._deliverer = Deliverer(store, delivery, clock, settings, self._outbox_changed.set)
         self._limit = RateLimit(settings.burst, settings.every)
         self._tables: dict[int, Table] = {}  # live hosted matches by channel
         self._locks: dict[int, asyncio.Lock] = {}
-        self._timers_changed = asyncio.Event()
-        self._outbox_changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._listeners: list[EndedListener] = []
         self._watchers: list[ChangeListener] = []
@@ -298,11 +298,13 @@ class Host:
             await self._nap(self._timers_changed, when)
 
     async def _delivery_loop(self) -> None:
+        """Set the outbox's workers on what is due whenever something is queued or falls
+        due, without waiting for them (each destination's worker delivers on its own)."""
         backoff = Backoff()
         while True:
             self._outbox_changed.clear()
             try:
-                await self.deliver()
+                await self._deliverer.start_due()
             except Exception:
                 await self._after_failure("delivering the outbox", backoff)
                 continue
