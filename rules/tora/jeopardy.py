@@ -81,11 +81,16 @@ def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     """Fewest actions before a Cannon can fire at the piece on ``target``: moves to a square
     on a line through it, plus clearing that line and gathering 2 supporters there. One action
     clears at most 2 pieces (a Cavalry trade) and brings at most 1 supporter, so the larger of
-    the two needs counts (a piece stepping off the line next to the Cannon does both)."""
+    the two needs counts (a piece stepping off the line next to the Cannon does both).
+
+    Counts of a whole turn's actions or more come back as that number: a search never asks
+    about more actions than a turn has, so they all mean "not in this turn"."""
+    best = pos.actions_total
+    if -(-line_distance(cannon.sq, target) // step) >= best:
+        return best  # even the moves alone take too long
     reach = 3 * step
     ch, cv = cannon.sq >> 5, cannon.sq & 31
     board, cid = pos.board, cannon.id
-    best = 99
     for ray in rays(pos.size, target):
         blockers = 0
         for sq in ray:
@@ -214,7 +219,6 @@ class ThreatSearch:
         self.attacker_ok = attacker_ok or (lambda piece: True)
         self.refuted: set[tuple[SearchKey, int, int]] = set()  # (position, piece, actions)
         self.deps: set[int] = set()  # squares the threat found depends on (its witness)
-        self.work = 0  # steps taken (``_by`` calls): what a caller with a budget pays
 
     def run(self, pos: Position) -> bool:
         if self.actions <= 0 or pos.board.get(self.target) is None:
@@ -246,7 +250,6 @@ class ThreatSearch:
 
     def _by(self, pos: Position, pid: int, n: int) -> bool:
         """n actions, the last one by piece ``pid`` hitting the target; none shorter exists."""
-        self.work += 1
         piece = pos.pieces.get(pid)
         if piece is None or pid in pos.spent or pos.actions_left < n:
             return False
