@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from positions import C, O, at, bare, begin, put, sq
 
-from rules.tora import Game, IllegalAction, Side, jeopardy
+from rules.tora import Game, IllegalAction, Side, jeopardy, trapped
 from rules.tora.record import replay, write_record
 
 # ---- building positions ----------------------------------------------------------------------
@@ -192,6 +192,16 @@ def test_r25_history_replayed_unjudged_is_judged_once_where_it_ends():
     assert g.outcome() is None
     g.judge_trapped()
     assert str(g.outcome()) == "challenger wins (trapped)"
+
+
+def test_r25_an_undecided_search_lets_the_game_go_on(monkeypatch):
+    # When the search for a saving turn runs out of its budget, nobody is declared trapped:
+    # the game goes on (a truly trapped General is still lost at the next round end).
+    monkeypatch.setattr(trapped, "TRAPPED_BUDGET", 0)
+    g = cornered()
+    g.end_turn()
+    assert g.outcome() is None
+    assert g.side == O
 
 
 def test_r25_general_in_jeopardy_with_an_escape_is_not_trapped():

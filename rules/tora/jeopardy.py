@@ -219,6 +219,7 @@ class ThreatSearch:
         self.attacker_ok = attacker_ok or (lambda piece: True)
         self.refuted: set[tuple[SearchKey, int, int]] = set()  # (position, piece, actions)
         self.deps: set[int] = set()  # squares the threat found depends on (its witness)
+        self.work = 0  # steps taken (``_by`` calls): what a caller with a budget pays
 
     def run(self, pos: Position) -> bool:
         if self.actions <= 0 or pos.board.get(self.target) is None:
@@ -250,6 +251,7 @@ class ThreatSearch:
 
     def _by(self, pos: Position, pid: int, n: int) -> bool:
         """n actions, the last one by piece ``pid`` hitting the target; none shorter exists."""
+        self.work += 1
         piece = pos.pieces.get(pid)
         if piece is None or pid in pos.spent or pos.actions_left < n:
             return False

@@ -25,7 +25,17 @@ def is_trapped(pos: Position) -> bool:
     if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return False
     pos = pos.public()  # judged on the public board: no secret keeps a player alive
-    return not Escape(pos).exists()
+    try:
+        return not Escape(pos).exists()
+    except _OutOfBudget:
+        return False  # undecided: the game goes on, which never ends a game wrongly
+
+
+TRAPPED_BUDGET = 5_000  # steps of threat search (and judged positions) before R25 gives up
+
+
+class _OutOfBudget(Exception):
+    pass
 
 
 class Escape:
@@ -35,12 +45,14 @@ class Escape:
     escape (one piece stepping into the way) is found after a few judgements, not after the
     deep lines of the first defence tried. The last round searches exactly the turns of the
     full depth, so the answer is that of one full search. Judgements are kept by position:
-    the same position comes back in each round and by transposed actions.
+    the same position comes back in each round and by transposed actions. Each judgement
+    and each step of its threat searches is taken from ``TRAPPED_BUDGET``.
     """
 
     def __init__(self, pos: Position) -> None:
         self.pos = pos
         self.judged: dict[SearchKey, tuple[bool, set[int]]] = {}
+        self.budget = TRAPPED_BUDGET
 
     def exists(self) -> bool:
         return any(
@@ -54,6 +66,7 @@ class Escape:
         of the squares they depend on leaves them all standing. So only actions that touch
         them, or that move towards doing so or clear the way for a piece that will, are tried.
         """
+        self._spend(1)
         safe, deps = self._judge(pos)
         if safe:
             return True
@@ -74,35 +87,45 @@ class Escape:
     def _judge(self, pos: Position) -> tuple[bool, set[int]]:
         key = search_key(pos)
         if key not in self.judged:
-            self.judged[key] = _judge(pos)
+            safe, deps, work = _judge(pos)
+            self._spend(work)
+            self.judged[key] = safe, deps
         return self.judged[key]
 
+    def _spend(self, work: int) -> None:
+        self.budget -= work
+        if self.budget < 0:
+            raise _OutOfBudget
 
-def _judge(pos: Position) -> tuple[bool, set[int]]:
+
+def _judge(pos: Position) -> tuple[bool, set[int], int]:
     """(ending the turn here is legal and leaves a live command piece out of jeopardy,
-    the squares the threats found depend on)."""
+    the squares the threats found depend on, the steps its threat searches took)."""
     after = next_turn(pos)
     live = [p for p in pos.commanders(pos.side) if not p.doomed and p.id in after.pieces]
     if not after.commanders(after.side):
-        return not pos.crown_pending[pos.side], set()
+        return not pos.crown_pending[pos.side], set(), 0
     deps: set[int] = set()
+    work = 0
     threatened: dict[int, bool] = {}
     for piece in live:
         search = ThreatSearch(piece.sq, after.actions_total)
         threatened[piece.id] = search.run(after)
         deps |= search.deps
+        work += search.work
     legal = not pos.crown_pending[pos.side]
     for piece in live:
         if piece.id in pos.operated and threatened[piece.id]:
             if pos.side == Side.CHALLENGER and piece.id in pos.slew:
                 search = ThreatSearch(piece.sq, after.actions_total, _not_doomed_command)
                 hit = search.run(after)
+                work += search.work
                 if hit:
                     deps |= search.deps
                     legal = False
             else:
                 legal = False
-    return legal and any(not t for t in threatened.values()), deps
+    return legal and any(not t for t in threatened.values()), deps, work
 
 
 def _not_doomed_command(piece: Piece) -> bool:

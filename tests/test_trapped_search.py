@@ -1,8 +1,6 @@
-"""R25's search for a saving turn, exact, against the depth-first search it replaced.
-
-That search stopped after a budget of judged positions and then let the game go on
-("undecided"). The one kept here as the oracle walks the same defences depth first; wherever
-it decides within its budget, the exact search must give the same answer."""
+"""R25's search for a saving turn (deepening one action at a time) against the plain
+depth-first search it replaced, which walks the same defences: wherever the oracle decides
+within its budget, the product's search gives the same answer."""
 
 from __future__ import annotations
 
@@ -35,7 +33,7 @@ def _escape(pos: Position, depth: int, seen: set[tuple[SearchKey, int]], budget:
     budget[0] -= 1
     if budget[0] < 0:
         raise Undecided
-    safe, deps = trapped._judge(pos)
+    safe, deps, _work = trapped._judge(pos)
     if safe:
         return True
     if depth == 0 or pos.actions_left <= 0:
@@ -65,7 +63,7 @@ def compare(game: Game) -> str:
 
 @settings(max_examples=6, deadline=None, derandomize=True)
 @given(st.integers(0, 10**6), st.integers(4, 10))
-def test_r25_exact_search_agrees_with_the_budgeted_one_on_long_boards_with_assassins(seed, turns):
+def test_r25_deepening_search_agrees_with_depth_first_on_long_boards_with_assassins(seed, turns):
     rng = random.Random(seed)
     game = new_game(rng, "long", assassins=True)
     game.skip_trapped = True  # judged here, by both searches
