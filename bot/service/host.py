@@ -242,9 +242,12 @@ class Host:
                 names[user_id] = player.name if player else f"player {user_id}"
         return names
 
-    def _changed(self) -> None:
+    def _changed(self, posted: bool = True) -> None:
+        """After a commit: the timers look again, and the outbox's workers when it queued
+        posts (a staged action queues none: the deliverer is not woken for every action)."""
         self._timers_changed.set()
-        self._outbox_changed.set()
+        if posted:
+            self._outbox_changed.set()
 
     def link_with(self, linker: Linker) -> None:
         """Give the messages delivered from now on the web board's links (its public page
