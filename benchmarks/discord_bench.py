@@ -71,6 +71,16 @@ async def _open(stage: Stage, table: Table) -> None:
     table.last_post = stage.emu.public_messages(where)[-1].id
 
 
+async def _opening_delivered(stage: Stage, names: tuple[str, ...]) -> None:
+    """Wait until every player has the opening's two private messages (their setup prompt,
+    then their turn or the game's start): the first message to each user opens a DM channel,
+    which the bot paces, so opening hundreds of matches at once leaves a backlog of them
+    that the figures, of a bot in its stride, are not about."""
+    emu = stage.emu
+    users = [stage.user[name] for name in names]
+    await emu.wait_until(lambda: all(len(emu.dms(u)) >= 2 for u in users) or None, 600, "DMs")
+
+
 async def _step(stage: Stage, table: Table, rng: random.Random, out: Samples) -> None:
     if not table.steps:
         if table.game.is_over():
@@ -189,6 +199,7 @@ async def _bench(
         ]
         for start in range(0, channels, 10):  # ten at a time: people do not all start at once
             await asyncio.gather(*(_open(stage, t) for t in tables[start : start + 10]))
+        await _opening_delivered(stage, names)
         await _load(stage, tables, 3.0, seed=0, panel=panel, rate=rate)  # warm up
         samples = await _load(stage, tables, SECONDS, seed=1, panel=panel, rate=rate)
     where = f"{channels} matches, {rate:g}/s, bot in its own process"

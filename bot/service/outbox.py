@@ -51,15 +51,17 @@ DM_FALLBACK = (
 
 
 Destination = tuple[str, int]  # ("channel", id) or ("user", id)
-AT_ONCE = 8  # deliveries in flight at once, all destinations together
+# Deliveries in flight at once, to channels and to users apart: a private message may wait
+# for its user's DM channel to open (the front end paces those), and posts never wait behind it.
+AT_ONCE = 16
 HELD_AFTER_FAILURE = 5.0  # seconds a destination waits after its worker failed (database down)
 
 
 class Deliverer:
     """Each destination's rows are delivered by a worker of its own, in order, while other
     destinations' workers deliver theirs: a slow or stalled channel holds back only itself.
-    At most ``AT_ONCE`` deliveries are in flight (the front end keeps to the platform's rate
-    limits within that)."""
+    At most ``AT_ONCE`` deliveries to channels are in flight, and as many to users (the front
+    end keeps to the platform's rate limits within that)."""
 
     def __init__(
         self,
@@ -74,7 +76,7 @@ class Deliverer:
         self._clock = clock
         self._settings = settings
         self._wake = wake  # a worker stopped at a row to retry later: look again then
-        self._slots = asyncio.Semaphore(AT_ONCE)
+        self._slots = {kind: asyncio.Semaphore(AT_ONCE) for kind in ("channel", "user")}
         self._workers: dict[Destination, asyncio.Task[int]] = {}
         self._again: set[Destination] = set()  # new rows came while its worker was at work
         self._waiting: dict[Destination, float] = {}  # when a row waiting for a retry is due
@@ -169,7 +171,7 @@ class Deliverer:
         for done, row in enumerate(rows):
             if row.next_try > now:
                 return done, row.next_try
-            async with self._slots:
+            async with self._slots[row.destination[0]]:
                 retry_at = await self._one(row, self._clock.now())
             if retry_at is not None:
                 return done, retry_at
