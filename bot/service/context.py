@@ -67,7 +67,8 @@ class Context:
     clock: Clock
     settings: Settings
     rng: random.Random
-    changed: Callable[[], None]  # wakes the timers and the deliverer after a commit
+    # after a commit: wakes the timers, and the deliverer too when it queued posts
+    changed: Callable[[bool], None]
     offload: Offload
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
     ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
@@ -117,10 +118,11 @@ class Context:
         choice: tuple[Side, SetupChoice] | None = None,
         drop_choices: bool = False,
     ) -> None:
+        posts = mail.posts if mail else []
         table.hosted = await self.store.hosting.update(
-            hosted, mail.posts if mail else (), choice=choice, drop_choices=drop_choices
+            hosted, posts, choice=choice, drop_choices=drop_choices
         )
-        self.changed()
+        self.changed(bool(posts))
         self.touched(table.hosted.id)
         if table.hosted.phase == ENDED:
             self.ended.append(table.hosted)
@@ -135,10 +137,9 @@ class Context:
             raise RuntimeError(f"hosted match {hosted.id} has no game to save")
         match.deadline = hosted.due_at
         hosted = replace(hosted, turn=table.turn)
-        table.hosted = await self.store.save_hosted(
-            match, hosted, mail.posts if mail else (), close=close
-        )
-        self.changed()
+        posts = mail.posts if mail else []
+        table.hosted = await self.store.save_hosted(match, hosted, posts, close=close)
+        self.changed(bool(posts))
         self.touched(table.hosted.id)
         if hosted.phase == ENDED:
             self.ended.append(table.hosted)

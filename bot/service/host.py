@@ -62,12 +62,12 @@ class Host:
             Offload(settings.rules_processes, settings.ai_processes),
             self._touched,
         )
-        self._deliverer = Deliverer(store, delivery, clock, settings)
+        self._timers_changed = asyncio.Event()
+        self._outbox_changed = asyncio.Event()
+        self._deliverer = Deliverer(store, delivery, clock, settings, self._outbox_changed.set)
         self._limit = RateLimit(settings.burst, settings.every)
         self._tables: dict[int, Table] = {}  # live hosted matches by channel
         self._locks: dict[int, asyncio.Lock] = {}
-        self._timers_changed = asyncio.Event()
-        self._outbox_changed = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._listeners: list[EndedListener] = []
         self._watchers: list[ChangeListener] = []
@@ -242,9 +242,12 @@ class Host:
                 names[user_id] = player.name if player else f"player {user_id}"
         return names
 
-    def _changed(self) -> None:
+    def _changed(self, posted: bool = True) -> None:
+        """After a commit: the timers look again, and the outbox's workers when it queued
+        posts (a staged action queues none: the deliverer is not woken for every action)."""
         self._timers_changed.set()
-        self._outbox_changed.set()
+        if posted:
+            self._outbox_changed.set()
 
     def link_with(self, linker: Linker) -> None:
         """Give the messages delivered from now on the web board's links (its public page
@@ -298,11 +301,13 @@ class Host:
             await self._nap(self._timers_changed, when)
 
     async def _delivery_loop(self) -> None:
+        """Set the outbox's workers on what is due whenever something is queued or falls
+        due, without waiting for them (each destination's worker delivers on its own)."""
         backoff = Backoff()
         while True:
             self._outbox_changed.clear()
             try:
-                await self.deliver()
+                await self._deliverer.start_due()
             except Exception:
                 await self._after_failure("delivering the outbox", backoff)
                 continue

@@ -106,7 +106,7 @@ async def challenge(
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
         raise Refused(busy_text()) from None
-    ctx.changed()
+    ctx.changed(bool(mail.posts))
     names = {user.id: user.name} | ({} if opponent is None else {opponent.id: opponent.name})
     table = Table(hosted, terms, names)
     return table, Reply(
@@ -265,7 +265,7 @@ async def open_agreed(
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
         raise Refused(busy_text()) from None
-    ctx.changed()
+    ctx.changed(bool(mail.posts))
     table = Table(hosted, terms, names)
     if not setup:  # a crash before the start leaves the setup timers to start it
         await begin(ctx, table, intro)

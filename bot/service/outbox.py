@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from storage import Hosted, HostedNotFound, Queued, Store
@@ -50,39 +50,112 @@ DM_FALLBACK = (
 )
 
 
+Destination = tuple[str, int]  # ("channel", id) or ("user", id)
+# Deliveries in flight at once, to channels and to users apart: a private message may wait
+# for its user's DM channel to open (the front end paces those), and posts never wait behind it.
+AT_ONCE = 16
+HELD_AFTER_FAILURE = 5.0  # seconds a destination waits after its worker failed (database down)
+
+
 class Deliverer:
-    def __init__(self, store: Store, delivery: Delivery, clock: Clock, settings: Settings) -> None:
+    """Each destination's rows are delivered by a worker of its own, in order, while other
+    destinations' workers deliver theirs: a slow or stalled channel holds back only itself.
+    At most ``AT_ONCE`` deliveries to channels are in flight, and as many to users (the front
+    end keeps to the platform's rate limits within that)."""
+
+    def __init__(
+        self,
+        store: Store,
+        delivery: Delivery,
+        clock: Clock,
+        settings: Settings,
+        wake: Callable[[], None] = lambda: None,
+    ) -> None:
         self._store = store
         self._delivery = delivery
         self._clock = clock
         self._settings = settings
-        self._lock = asyncio.Lock()
-        self.next_try: float | None = None  # when a queued row is next due, after a pass
+        self._wake = wake  # a worker stopped at a row to retry later: look again then
+        self._slots = {kind: asyncio.Semaphore(AT_ONCE) for kind in ("channel", "user")}
+        self._workers: dict[Destination, asyncio.Task[int]] = {}
+        self._again: set[Destination] = set()  # new rows came while its worker was at work
+        self._waiting: dict[Destination, float] = {}  # when a row waiting for a retry is due
+        self._held: dict[Destination, float] = {}  # until when, after its worker failed
         self.linker: Linker | None = None  # the web board's, when it is on
+
+    @property
+    def next_try(self) -> float | None:
+        """When a row that is not due yet becomes due, after a look at the queue."""
+        return min((*self._waiting.values(), *self._held.values()), default=None)
 
     async def deliver_due(self) -> int:
         """Deliver every queued row that is due, each destination's in order (a row waiting
-        for a retry holds back the later ones to its destination). Returns how many went."""
-        async with self._lock:
-            by_destination: dict[tuple[str, int], list[Queued]] = defaultdict(list)
-            for row in await self._store.hosting.private_queue():
-                by_destination[row.destination].append(row)
-            now = self._clock.now()
-            drained = await asyncio.gather(
-                *(self._drain(to, rows, now) for to, rows in by_destination.items())
-            )
-            waiting = [at for _done, at in drained if at is not None]
-            self.next_try = min(waiting, default=None)
-            return sum(done for done, _at in drained)
+        for a retry holds back the later ones to its destination), and wait until they went.
+        Returns how many went."""
+        return sum(await asyncio.gather(*await self.start_due()))
 
-    async def _drain(
-        self, destination: tuple[str, int], rows: list[Queued], now: float
-    ) -> tuple[int, float | None]:
-        """Deliver one destination's ``rows`` in order until one is not due or fails: how
-        many went, and when the first one left is due. Where processes share the database,
-        under the destination's lease (another holding it is delivering them)."""
+    async def start_due(self) -> list[asyncio.Task[int]]:
+        """Set a worker on each destination that has a row due (one already at work there
+        takes the new rows too), without waiting for them; returns those workers."""
+        firsts: dict[Destination, Queued] = {}
+        for row in await self._store.hosting.private_queue():
+            firsts.setdefault(row.destination, row)
+        now = self._clock.now()
+        self._waiting = {to: row.next_try for to, row in firsts.items() if row.next_try > now}
+        self._held = {to: at for to, at in self._held.items() if at > now}
+        due = [to for to in firsts if to not in self._waiting and to not in self._held]
+        return [self._worker(to) for to in due]
+
+    async def stop(self) -> None:
+        """Stop the workers; what they had not delivered stays queued (delivered again with
+        the same keys, as after a crash)."""
+        workers = list(self._workers.values())
+        for task in workers:
+            task.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+
+    def _worker(self, destination: Destination) -> asyncio.Task[int]:
+        running = self._workers.get(destination)
+        if running is not None and not running.done():
+            self._again.add(destination)
+            return running
+        task = asyncio.create_task(self._work(destination), name=f"tora-outbox-{destination}")
+        self._workers[destination] = task
+        task.add_done_callback(lambda done: self._finished(destination, done))
+        return task
+
+    async def _work(self, destination: Destination) -> int:
+        """Deliver the destination's rows until none is due; how many went."""
+        went = 0
+        while True:
+            self._again.discard(destination)
+            done, retry_at = await self._drain(destination)
+            went += done
+            if retry_at is not None:
+                self._waiting[destination] = retry_at
+                self._wake()
+                return went
+            if destination not in self._again:
+                return went
+
+    def _finished(self, destination: Destination, task: asyncio.Task[int]) -> None:
+        if self._workers.get(destination) is task:
+            del self._workers[destination]
+        if task.cancelled() or task.exception() is None:
+            return
+        log.error("delivering to %s failed", destination, exc_info=task.exception())
+        self._held[destination] = self._clock.now() + HELD_AFTER_FAILURE
+        self._wake()
+
+    async def _drain(self, destination: Destination) -> tuple[int, float | None]:
+        """Deliver one destination's rows in order until one is not due or fails: how many
+        went, and when the first one left is due. Where processes share the database, under
+        the destination's lease (another holding it is delivering them)."""
+        now = self._clock.now()
         if not self._settings.shared:
-            return await self._in_order(rows, now, None)
+            return await self._in_order(
+                await self._store.hosting.private_queue(destination), now, None
+            )
         lease = f"outbox:{destination[0]}:{destination[1]}"
         if not await self._store.sharing.claim(lease, now, self._settings.claim_seconds):
             return 0, None
@@ -98,7 +171,8 @@ class Deliverer:
         for done, row in enumerate(rows):
             if row.next_try > now:
                 return done, row.next_try
-            retry_at = await self._one(row, now)
+            async with self._slots[row.destination[0]]:
+                retry_at = await self._one(row, self._clock.now())
             if retry_at is not None:
                 return done, retry_at
             if lease is not None and done + 1 < len(rows):  # still at it

@@ -86,6 +86,7 @@ class MatchService(Looking):
             with contextlib.suppress(asyncio.CancelledError):
                 await task
         self._tasks = []
+        await self._deliverer.stop()
 
     @property
     def settings(self) -> Settings:

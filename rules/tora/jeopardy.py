@@ -24,6 +24,7 @@ from .geometry import DELTAS, distance, neighbours, on_board
 from .movegen import Pair, Walk, all_actions, piece_actions, shots
 from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
 from .position import Effect, Position
+from .reach import cannon_corridor, detour, line_distance, line_spots, rays
 
 Filter = Callable[[Piece], bool]
 
@@ -52,12 +53,6 @@ def _kind(pos: Position, piece: Piece) -> str:
     return piece.kind
 
 
-def _line_distance(a: int, b: int) -> int:
-    """King steps from ``a`` to the nearest square on one of the 8 lines through ``b``."""
-    dh, dv = (a >> 5) - (b >> 5), (a & 31) - (b & 31)
-    return min(abs(dh), abs(dv), (abs(dh - dv) + 1) // 2, (abs(dh + dv) + 1) // 2)
-
-
 def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = False) -> int:
     """Optimistic number of actions before the piece can hit or enter one of ``squares``
     (a piece standing on one of them can change it with any action). For a Cannon aimed at
@@ -73,7 +68,7 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
     if kind == CANNON:
         if len(squares) == 1 and squares[0] in pos.board and not own_only:
             return extra + 1 + _cannon_work(pos, piece, squares[0], step)
-        moves = min(_line_distance(piece.sq, sq) for sq in squares)
+        moves = min(line_distance(piece.sq, sq) for sq in squares)
         return extra + -(-moves // step) + 1
     d = min(distance(piece.sq, sq) for sq in squares)
     strike = _strike(pos, kind)
@@ -86,26 +81,31 @@ def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     """Fewest actions before a Cannon can fire at the piece on ``target``: moves to a square
     on a line through it, plus clearing that line and gathering 2 supporters there. One action
     clears at most 2 pieces (a Cavalry trade) and brings at most 1 supporter, so the larger of
-    the two needs counts (a piece stepping off the line next to the Cannon does both)."""
-    inside = on_board(pos.size)
+    the two needs counts (a piece stepping off the line next to the Cannon does both).
+
+    Counts of a whole turn's actions or more come back as that number: a search never asks
+    about more actions than a turn has, so they all mean "not in this turn"."""
+    best = pos.actions_total
+    if -(-line_distance(cannon.sq, target) // step) >= best:
+        return best  # even the moves alone take too long
     reach = 3 * step
     ch, cv = cannon.sq >> 5, cannon.sq & 31
-    board = pos.board
-    best = 99
-    for delta in DELTAS:
-        sq, blockers = target + delta, 0
-        while sq in inside:
+    board, cid = pos.board, cannon.id
+    for ray in rays(pos.size, target):
+        blockers = 0
+        for sq in ray:
+            if -(-blockers // 2) >= best:
+                break  # clearing the line further out costs at least this much
             pid = board.get(sq)
+            occupied = 1 if pid is not None and pid != cid else 0
             d = max(abs((sq >> 5) - ch), abs((sq & 31) - cv))
-            moves = -(-d // step)
-            occupied = 1 if pid is not None and pid != cannon.id else 0
-            clearing = -(-(blockers + occupied) // 2)
-            if d <= reach and moves + clearing < best:
-                helpers = max(clearing, 2 - _free_supporters(pos, cannon, sq))
-                best = min(best, moves + helpers)
-            if pid is not None and pid != cannon.id:
-                blockers += 1
-            sq += delta
+            if d <= reach:
+                moves = -(-d // step)
+                clearing = -(-(blockers + occupied) // 2)
+                if moves + clearing < best:
+                    helpers = max(clearing, 2 - _free_supporters(pos, cannon, sq))
+                    best = min(best, moves + helpers)
+            blockers += occupied
     return best
 
 
@@ -120,7 +120,7 @@ def _free_supporters(pos: Position, cannon: Piece, spot: int) -> int:
     )
 
 
-def corridor(pos: Position, piece: Piece, squares: Iterable[int], actions: int) -> set[int]:
+def corridor(pos: Position, piece: Piece, squares: Iterable[int], actions: int) -> frozenset[int]:
     """Squares whose contents can matter to ``piece`` hitting ``squares`` within ``actions``."""
     squares = tuple(squares)
     kind = _kind(pos, piece)
@@ -128,37 +128,11 @@ def corridor(pos: Position, piece: Piece, squares: Iterable[int], actions: int) 
     extra = (
         1 if (kind == SOLDIER and piece.defending) or (kind == CANNON and not piece.ready) else 0
     )
-    inside = on_board(pos.size)
     if kind == CANNON:
         moves = max(0, actions - 1 - extra) * step
-        spots = [
-            sq
-            for sq in _ball(pos, piece.sq, moves)
-            if min(_line_distance(sq, g) for g in squares) == 0
-        ]
-        if not spots:
-            return set()
-        area = {
-            sq
-            for sq in _ball(pos, piece.sq, moves)
-            if distance(piece.sq, sq) + min(distance(sq, spot) for spot in spots) <= moves
-        }
-        targets = set(squares)
-        for frm in spots:
-            for delta in DELTAS:
-                line, sq = [], frm + delta
-                while sq in inside:
-                    line.append(sq)
-                    if sq in targets:
-                        area.update(line)
-                    sq += delta
-        return area
-    strike = _strike(pos, kind)
-    reach = max(0, actions - 1 - extra) * step + strike
-    near = _ball(pos, piece.sq, reach)
-    return {
-        s for s in near if distance(piece.sq, s) + min(distance(s, t) for t in squares) <= reach
-    }
+        return cannon_corridor(pos.size, piece.sq, squares, moves)
+    reach = max(0, actions - 1 - extra) * step + _strike(pos, kind)
+    return detour(pos.size, piece.sq, squares, reach)
 
 
 def support_squares(pos: Position, cannon: Piece, goal: tuple[int, ...], actions: int) -> set[int]:
@@ -169,22 +143,10 @@ def support_squares(pos: Position, cannon: Piece, goal: tuple[int, ...], actions
     extra = 0 if cannon.ready else 1
     moves = max(0, actions - 1 - extra) * step
     enough = 2 * actions + (1 if actions >= 2 else 0)
-    spots = {cannon.sq} | {
-        sq for sq in _ball(pos, cannon.sq, moves) if min(_line_distance(sq, g) for g in goal) == 0
-    }
+    spots = {cannon.sq} | line_spots(pos.size, cannon.sq, goal, moves)
     adj = neighbours(pos.size)
     short = [spot for spot in spots if _free_supporters(pos, cannon, spot) < enough]
     return {n for spot in short for n in adj[spot]}
-
-
-def _ball(pos: Position, centre: int, radius: int) -> set[int]:
-    inside = on_board(pos.size)
-    return {
-        sq
-        for dh in range(-radius, radius + 1)
-        for dv in range(-radius, radius + 1)
-        if (sq := centre + (dh << 5) + dv) in inside
-    }
 
 
 def vacated(pos: Position, effect: Effect) -> set[int]:

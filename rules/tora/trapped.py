@@ -25,9 +25,8 @@ def is_trapped(pos: Position) -> bool:
     if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return False
     pos = pos.public()  # judged on the public board: no secret keeps a player alive
-    budget = [TRAPPED_BUDGET]
     try:
-        return not _escape(pos, pos.actions_total, set(), budget)
+        return not Escape(pos).exists()
     except _OutOfBudget:
         return False  # undecided: the game goes on, which never ends a game wrongly
 
@@ -39,61 +38,94 @@ class _OutOfBudget(Exception):
     pass
 
 
-def _escape(pos: Position, depth: int, seen: set[tuple[SearchKey, int]], budget: list[int]) -> bool:
-    """Can the turn end safely here, or after at most ``depth`` more actions?
+class Escape:
+    """The search for a turn the player could end with a live command piece out of jeopardy.
 
-    A defence must break the threats found (their witnesses): an action that touches none of
-    the squares they depend on leaves them all standing. So only actions that touch them, or
-    that move towards doing so or clear the way for a piece that will, are tried.
+    Iterative deepening: every turn of one action is judged before any of two, so the common
+    escape (one piece stepping into the way) is found after a few judgements, not after the
+    deep lines of the first defence tried. The last round searches exactly the turns of the
+    full depth, so the answer is that of one full search. Judgements are kept by position:
+    the same position comes back in each round and by transposed actions. Each judgement
+    and each step of its threat searches is taken from ``TRAPPED_BUDGET``.
     """
-    budget[0] -= 1
-    if budget[0] < 0:
-        raise _OutOfBudget
-    safe, deps = _judge(pos, budget)
-    if safe:
-        return True
-    if depth == 0 or pos.actions_left <= 0:
-        return False
-    zones = _widen(pos, deps, depth)
-    for effect in _defences(pos, zones, depth):
-        child = pos.copy()
-        child.commit(effect)
-        key = (search_key(child), depth)
-        if key in seen:
-            continue
-        seen.add(key)
-        if _escape(child, depth - 1, seen, budget):
+
+    def __init__(self, pos: Position) -> None:
+        self.pos = pos
+        self.judged: dict[SearchKey, tuple[bool, set[int]]] = {}
+        self.budget = TRAPPED_BUDGET
+
+    def exists(self) -> bool:
+        return any(
+            self._escape(self.pos, depth, set()) for depth in range(self.pos.actions_total + 1)
+        )
+
+    def _escape(self, pos: Position, depth: int, seen: set[tuple[SearchKey, int]]) -> bool:
+        """Can the turn end safely here, or after at most ``depth`` more actions?
+
+        A defence must break the threats found (their witnesses): an action that touches none
+        of the squares they depend on leaves them all standing. So only actions that touch
+        them, or that move towards doing so or clear the way for a piece that will, are tried.
+        """
+        self._spend(1)
+        safe, deps = self._judge(pos)
+        if safe:
             return True
-    return False
+        if depth == 0 or pos.actions_left <= 0:
+            return False
+        zones = _widen(pos, deps, depth)
+        for effect in _defences(pos, zones, depth):
+            child = pos.copy()
+            child.commit(effect)
+            key = (search_key(child), depth)
+            if key in seen:
+                continue
+            seen.add(key)
+            if self._escape(child, depth - 1, seen):
+                return True
+        return False
+
+    def _judge(self, pos: Position) -> tuple[bool, set[int]]:
+        key = search_key(pos)
+        if key not in self.judged:
+            safe, deps, work = _judge(pos)
+            self._spend(work)
+            self.judged[key] = safe, deps
+        return self.judged[key]
+
+    def _spend(self, work: int) -> None:
+        self.budget -= work
+        if self.budget < 0:
+            raise _OutOfBudget
 
 
-def _judge(pos: Position, budget: list[int]) -> tuple[bool, set[int]]:
+def _judge(pos: Position) -> tuple[bool, set[int], int]:
     """(ending the turn here is legal and leaves a live command piece out of jeopardy,
-    the squares the threats found depend on); the searches' work is taken from ``budget``."""
+    the squares the threats found depend on, the steps its threat searches took)."""
     after = next_turn(pos)
     live = [p for p in pos.commanders(pos.side) if not p.doomed and p.id in after.pieces]
     if not after.commanders(after.side):
-        return not pos.crown_pending[pos.side], set()
+        return not pos.crown_pending[pos.side], set(), 0
     deps: set[int] = set()
+    work = 0
     threatened: dict[int, bool] = {}
     for piece in live:
         search = ThreatSearch(piece.sq, after.actions_total)
         threatened[piece.id] = search.run(after)
         deps |= search.deps
-        budget[0] -= search.work
+        work += search.work
     legal = not pos.crown_pending[pos.side]
     for piece in live:
         if piece.id in pos.operated and threatened[piece.id]:
             if pos.side == Side.CHALLENGER and piece.id in pos.slew:
                 search = ThreatSearch(piece.sq, after.actions_total, _not_doomed_command)
                 hit = search.run(after)
-                budget[0] -= search.work
+                work += search.work
                 if hit:
                     deps |= search.deps
                     legal = False
             else:
                 legal = False
-    return legal and any(not t for t in threatened.values()), deps
+    return legal and any(not t for t in threatened.values()), deps, work
 
 
 def _not_doomed_command(piece: Piece) -> bool:

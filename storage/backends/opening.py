@@ -13,7 +13,7 @@ from ..config import Config
 from . import postgres, postgres_reads
 from .migrations import POSTGRES_MIGRATIONS
 from .sql import ReadConnection, Writes
-from .sqlite import SqliteReads, connect, connect_reader, prepare
+from .sqlite import SqliteReads, connect, prepare
 from .sqlite_writer import Writer
 
 T = TypeVar("T")
@@ -46,7 +46,7 @@ async def open_backend(config: Config) -> tuple[Writes, Reads]:
     writer = Writer(lambda: connect(config))
     await writer.start()
     try:
-        return writer, SqliteReads(await connect_reader(config))
+        return writer, await SqliteReads.open(config)
     except BaseException:
         await writer.close()
         raise

@@ -1,5 +1,5 @@
 """SQLite's connections, with the same pragmas everywhere (the writer's, the reader's, the
-CLI's): creating and migrating the file, and the one read-only connection reads share."""
+CLI's): creating and migrating the file, and the few read-only connections reads share."""
 
 from __future__ import annotations
 
@@ -18,13 +18,31 @@ from .sql import ReadConnection
 T = TypeVar("T")
 
 
-class SqliteReads:
-    """SQLite's one read-only connection, for one task at a time (a read may span a
-    transaction). Reads never block on writes (WAL)."""
+READERS = 4  # read-only connections: reads run side by side (WAL never blocks a reader)
 
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-        self._lock = asyncio.Lock()
+
+class SqliteReads:
+    """SQLite's read-only connections, each lent to one task at a time (a read may span a
+    transaction): several, so that one slow read (a board image's bytes) or a burst of them
+    does not hold up every other match's reads behind one connection."""
+
+    def __init__(self, conns: list[aiosqlite.Connection]) -> None:
+        self._conns = conns
+        self._free: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        for conn in conns:
+            self._free.put_nowait(conn)
+
+    @classmethod
+    async def open(cls, config: Config, count: int = READERS) -> SqliteReads:
+        conns: list[aiosqlite.Connection] = []
+        try:
+            for _ in range(count):
+                conns.append(await connect_reader(config))
+        except BaseException:
+            for conn in conns:
+                await conn.close()
+            raise
+        return cls(conns)
 
     async def run(self, read: Callable[[ReadConnection], Awaitable[T]]) -> T:
         async with self.borrow() as db:
@@ -32,11 +50,15 @@ class SqliteReads:
 
     @contextlib.asynccontextmanager
     async def borrow(self) -> AsyncIterator[ReadConnection]:
-        async with self._lock:
-            yield self._conn
+        conn = await self._free.get()
+        try:
+            yield conn
+        finally:
+            self._free.put_nowait(conn)
 
     async def close(self) -> None:
-        await self._conn.close()
+        for conn in self._conns:
+            await conn.close()
 
 
 def _pragmas(config: Config) -> list[str]:

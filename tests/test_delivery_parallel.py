@@ -1,0 +1,108 @@
+"""The outbox delivers each destination's posts in order, several destinations at once: a
+channel whose requests Discord holds (stalled in the emulator) delays none of the others, and
+posts to one channel keep their order through failures, retries and interleaved deliveries,
+each delivered once."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.service import Message, Place, Terms, User
+from bot.service.testing import Harness, RecordingDelivery
+from harness.stage import Stage
+
+HOUR = 3600.0
+
+
+@dataclass
+class JitteryDelivery(RecordingDelivery):
+    """Each delivery takes a random number of event-loop turns, and some fail (transient):
+    deliveries to different destinations interleave, and retries come in between."""
+
+    rng: random.Random = field(default_factory=lambda: random.Random(0))
+    went: list[tuple[tuple[str, int], str]] = field(default_factory=list)  # every success
+
+    async def post(self, channel_id: int, message: Message, key: str) -> None:
+        await self._jitter(("channel", channel_id), key)
+        await super().post(channel_id, message, key)
+
+    async def send_private(self, user_id: int, channel_id: int, message: Message, key: str) -> None:
+        await self._jitter(("user", user_id), key)
+        await super().send_private(user_id, channel_id, message, key)
+
+    async def _jitter(self, destination: tuple[str, int], key: str) -> None:
+        for _ in range(self.rng.randrange(6)):
+            await asyncio.sleep(0)
+        if self.rng.random() < 0.25:
+            raise ConnectionError("the front end is unreachable (simulated)")
+        self.went.append((destination, key))
+
+
+def outbox_id(key: str) -> int:
+    return int(key.rsplit("-", 1)[1])
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+async def test_posts_keep_their_order_per_destination_through_failures(
+    tmp_path: Path, seed: int
+) -> None:
+    players = [User(n, f"p{n}") for n in range(1, 9)]
+    places = [Place(guild_id=1, channel_id=100 + n) for n in range(4)]
+    delivery = JitteryDelivery(rng=random.Random(seed))
+    async with Harness(tmp_path / "t.sqlite3", delivery=delivery) as h:
+        service = h.service
+
+        async def open_match(place: Place, first: User, second: User) -> None:
+            await service.challenge(place, first, second, Terms(turn_seconds=10 * HOUR))
+            await service.accept(place, second)
+            await service.setup(place, first, {"strategy": "aggressive"})
+            await service.setup(place, second, {"strategy": "defensive"})
+            await service.end_turn(place, first)
+            await service.end_turn(place, second)
+
+        async def keep_delivering() -> None:
+            for _ in range(40):
+                await service.deliver()
+                await asyncio.sleep(0)
+
+        matches = (
+            open_match(place, players[2 * n], players[2 * n + 1]) for n, place in enumerate(places)
+        )
+        await asyncio.gather(*matches, keep_delivering(), keep_delivering())
+        for _ in range(12):  # past every retry (2 s, doubling)
+            await h.advance(60)
+    keys = [key for _to, key in delivery.went]
+    assert len(keys) == len(set(keys))  # nothing delivered twice
+    by_destination: dict[tuple[str, int], list[int]] = {}
+    for destination, key in delivery.went:
+        by_destination.setdefault(destination, []).append(outbox_id(key))
+    assert {to for to in by_destination if to[0] == "channel"} == {
+        ("channel", place.channel_id) for place in places
+    }
+    for ids in by_destination.values():
+        assert ids == sorted(ids)  # in the order they were queued
+    for place in places:  # and what the channel saw reads as the match went
+        texts = h.delivery.texts(place.channel_id)
+        assert "challenges" in texts[0] and "ended their turn" in texts[-1]
+        assert [i for i, text in enumerate(texts) if "ended their turn" in text] == [4, 5]
+
+
+async def test_a_stalled_channel_does_not_delay_another_channels_posts(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "cid", "dee"), channels=2) as stage:
+        emu, slow, quick = stage.emu, stage.channels[0], stage.channels[1]
+        held = emu.stall("POST", rf"^/channels/{slow}/messages$")  # Discord holds it
+        await stage.slash("ann", "challenge", opponent="bob", channel=slow)
+        await asyncio.wait_for(held.reached.wait(), 30)
+        await stage.slash("ann", "decline", channel=slow)  # queued behind the held post
+        await stage.slash("cid", "challenge", opponent="dee", channel=quick)
+        await stage.posted("cid challenges dee", channel=quick)
+        assert emu.public_messages(slow) == []  # still held
+        held.release()
+        await stage.posted("takes the challenge back", channel=slow)
+        texts = [m.text() for m in emu.public_messages(slow)]
+        assert len(texts) == 2 and "ann challenges bob" in texts[0] and "back" in texts[1]
