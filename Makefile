@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run demo test lint format bench goldens clean
+.PHONY: run demo test soak lint format bench goldens clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,10 @@ test: $(VENV)/.installed-test
 	$(BIN)/python -m pytest
 
 # mypy reads what to check from pyproject.toml ([tool.mypy]).
+# The slow soaks and long search comparisons that make test leaves out (CI runs them too).
+soak: $(VENV)/.installed-test
+	$(BIN)/python -m pytest -m slow
+
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

@@ -36,6 +36,7 @@ MATCHES = itertools.cycle(
 SETTINGS = Settings(burst=1000, every=0.001, ai_seconds=0.02, ai_processes=1)
 
 
+@pytest.mark.slow
 async def test_ai_players_play_every_game_through_the_whole_host(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import new_game, play_turn
@@ -61,6 +62,7 @@ def compare(game: Game) -> str:
     return str(expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, derandomize=True)
 @given(st.integers(0, 10**6), st.integers(4, 10))
 def test_r25_deepening_search_agrees_with_depth_first_on_long_boards_with_assassins(seed, turns):

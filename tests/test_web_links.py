@@ -112,7 +112,9 @@ async def test_forged_and_broken_tokens_are_not_valid(h: Harness) -> None:
         _forged(match, "O", int(generation), signature),  # the other side, same signature
         _forged(match + 1, "C", int(generation), signature),  # another match
         _forged(match, "C", int(generation) + 1, signature),  # a later generation
-        _forged(match, "C", int(generation), signature[:-1] + "A"),
+        _forged(
+            match, "C", int(generation), signature[:-1] + ("B" if signature[-1] == "A" else "A")
+        ),
         _forged(match, "C", int(generation), ""),
         _forged(match, "c", int(generation), signature),
         good[:-2],
