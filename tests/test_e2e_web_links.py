@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_e2e_web import started
 
 from bot.app.board_links import NOT_YOURS, WEB_OFF
 from bot.app.links import REPLACED, LinkRefused, Links
@@ -28,20 +29,6 @@ def web_on(stage: Stage) -> Links:
     assert bot is not None
     bot.links.base_url = BASE
     return bot.links
-
-
-async def started(stage: Stage) -> int:
-    await stage.slash("ann", "challenge", opponent="bob", board="short")
-    await stage.click("bob", "Accept")
-    await stage.slash("ann", "setup", strategy="aggressive")
-    await stage.slash("bob", "setup", strategy="defensive")
-    await stage.posted("The game begins")
-    await stage.quiet()
-    bot = stage.bot
-    assert bot is not None
-    hosted = await bot.service.records.live_in_channel(stage.channel)
-    assert hosted is not None
-    return hosted.id
 
 
 def token_of(url: str) -> str:
