@@ -14,6 +14,7 @@ import pytest
 from web_world import ANN, BOB, HERE, World
 
 from bot.app.boards import Boards
+from bot.service import Terms
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
@@ -123,3 +124,71 @@ async def test_the_public_record_is_read_once_a_turn(
     await w.service.end_turn(HERE, ANN)
     await every_audiences_version(w, match)
     assert len(reads) == 2
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    return int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+
+
+async def test_a_click_draws_no_picture_until_the_page_asks_for_it(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = await w.playing()
+    boards = w.web.site.boards
+    await w.me(match, C)  # the page opened: its board's layout is known
+    painted: list[object] = []
+    paint = boards._paint
+
+    async def counted(drawn: Any) -> Any:
+        painted.append(drawn.key)
+        return await paint(drawn)
+
+    monkeypatch.setattr(boards, "_paint", counted)
+    token = await w.token(match, C)
+    action = await w.first_action(match, C)
+    status, state, _ = await w.post("act", token, {"stamp": 1, "notation": action})
+    assert status == 200 and not painted
+    status, png = await w.get(state["board"]["url"], token)
+    assert status == 200 and len(painted) == 1
+    assert png_size(png) == (state["board"]["width"], state["board"]["height"])
+
+
+@pytest.mark.parametrize(
+    "terms",
+    [
+        Terms(),
+        Terms(options={"board": "long", "assassins": True}),
+        Terms(game="torishogi"),
+        Terms(game="torii"),
+    ],
+    ids=["tora-short", "tora-long", "torishogi", "torii"],
+)
+async def test_the_board_size_a_state_gives_is_its_pictures_turn_after_turn(
+    w: World, terms: Terms
+) -> None:
+    """The size is kept by where the squares are, without drawing each new picture: that
+    must be the size each picture has, for every audience, turned or not."""
+    reply = await w.service.challenge(HERE, ANN, BOB, terms)
+    await w.service.accept(HERE, BOB)
+    match = reply.stamp.match
+    await same_sizes(w, match, C)  # the setup's preview, where the game has a setup
+    for user, side in ((ANN, C), (BOB, O)):
+        form = (await w.me(match, side))["setup"]
+        if form is not None:  # each question's first option
+            answers = {f["name"]: f["options"][0] for f in form["fields"] if f["options"]}
+            await w.service.setup(HERE, user, answers)
+    for turn in range(4):
+        side, user = (C, ANN) if turn % 2 == 0 else (O, BOB)
+        await same_sizes(w, match, side)
+        await w.service.play(HERE, user, await w.first_action(match, side))
+        await w.service.end_turn(HERE, user)
+
+
+async def same_sizes(w: World, match: int, side: Side) -> None:
+    token = await w.token(match, side)
+    public = (await w.get(f"/api/m/{match}"))[1]
+    for state, key in ((await w.me(match, side), token), (public, None)):
+        for board in (state["board"], state["board"]["turned"]):
+            if board is not None:
+                status, png = await w.get(board["url"], key)
+                assert status == 200 and png_size(png) == (board["width"], board["height"])

@@ -14,12 +14,13 @@ not a state."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import json
 import struct
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -32,6 +33,7 @@ from bot.service.questions import SetupForm
 from bot.service.showing import result_words
 from bot.service.texts import listing
 from render.drawings import drawing_of
+from render.pointing import Cell
 from rules import GameView, Side
 from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
@@ -43,6 +45,7 @@ from .pictures import BytesCache
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
 REPLAYS = 64  # records whose public views are kept
+LAYOUTS = 256  # picture sizes kept, by game and where the squares are
 
 
 class NoSuchPicture(Refused):
@@ -72,6 +75,7 @@ class Boards:
         self.service = service
         self.records = service.records
         self._pictures = BytesCache(PICTURES)
+        self._sizes: Kept[tuple[int, int]] = Kept(LAYOUTS)
         self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
         self._replays_lock = threading.Lock()
         self._states: Kept[dict[str, Any]] = Kept(STATES)
@@ -144,16 +148,22 @@ class Boards:
         }
 
     async def _board_json(self, look: Look, url: str, flip: bool) -> dict[str, Any]:
-        """The board picture's address (with a digest of it, so a new picture has a new
-        address), its size and where each square is on it."""
-        picture = await self._picture(look, None, flip)
-        width, height = picture.size
-        digest = hashlib.sha256(picture.png).hexdigest()[:12]
+        """The board picture's address, its size and where each square is on it. The
+        address carries a digest of what the picture is drawn from, so a new picture has a
+        new address; the picture itself is drawn when it is asked for, not here."""
+        drawn = self._drawn(look, None, flip)
+        cells = dict(drawn.cells(drawn.view))
+        layout = (look.terms.game, drawn.key[:2], tuple(sorted(cells.items())))
+        size = self._sizes.get(layout)
+        if size is None:
+            size = (await self._picture(look, None, flip)).size
+            self._sizes.keep(layout, size)
+        digest = hashlib.sha256(repr(drawn.key).encode()).hexdigest()[:12]
         return {
             "url": f"{url}?flip={int(flip)}&v={digest}",
-            "width": width,
-            "height": height,
-            "cells": {name: list(cell) for name, cell in sorted(picture.cells.items())},
+            "width": size[0],
+            "height": size[1],
+            "cells": {name: list(cell) for name, cell in sorted(cells.items())},
         }
 
     @staticmethod
@@ -248,7 +258,7 @@ class Boards:
             )
         if not 0 <= turn < len(views):
             raise NoSuchPicture(f"This match has turns 0 to {len(views) - 1} to show.")
-        return (await self._draw(views[turn], look, flip, None)).png
+        return (await self._paint(drawn_view(views[turn], look, flip, None))).png
 
     async def own_png(self, match: int, side: Side, pick: str | None, flip: bool) -> bytes:
         """``side``'s own board, the actions of their piece ``pick`` pointed out."""
@@ -256,42 +266,69 @@ class Boards:
         return (await self._picture(look, pick, flip)).png
 
     async def _picture(self, look: Look, pick: str | None, flip: bool) -> Picture:
+        return await self._paint(self._drawn(look, pick, flip))
+
+    @staticmethod
+    def _drawn(look: Look, pick: str | None, flip: bool) -> Drawn:
+        """What ``look``'s board picture is drawn from: its player's setup preview, the
+        game's start with its coordinates before the game, else the view, pointing out the
+        actions of piece ``pick``."""
         view, status = look.view, look.status
         if view is None and look.setup is not None and look.setup.preview is not None:
             view = look.setup.preview  # a player's setup: the start as their choices make it
             status = replace(status, headline=setup_headline(look, look.setup))
         if view is None:  # before the game, for anyone: the game's start with its coordinates
             drawing = drawing_of(look.terms.game)
-            return Picture(await asyncio.to_thread(drawing.coordinates), {})
+            return Drawn(("start", False, look.terms.game), None, drawing.coordinates, no_cells)
         marks = None
         moves = look.moves
         if pick is not None and moves is not None:
             group = next((g for g in moves.groups if g.key == pick), None)
             if group is not None:
                 marks = pointing(group, [c for c in moves.choices if c.group == pick])
-        return await self._draw(view, look, flip, marks, status)
+        return drawn_view(view, look, flip, marks, status)
 
-    async def _draw(
-        self, view: GameView, look: Look, flip: bool, marks: Any, status: Status | None = None
-    ) -> Picture:
-        """``view`` drawn with ``status`` beside it (the look's own when None)."""
-        status = status or look.status
-        drawing = drawing_of(look.terms.game)
-        turned = drawing.turned if flip else None
-        own = view.viewer is not None
-        if turned is not None:
-            board, mine, cells = turned.board, turned.own, turned.cells
-        else:
-            board, mine, cells = drawing.board, drawing.own, drawing.cells
-        key = ("own" if own else "board", turned is not None, repr(view), status, marks)
-        png = self._pictures.get(key)
+    async def _paint(self, drawn: Drawn) -> Picture:
+        png = self._pictures.get(drawn.key)
         if png is None:
-            if own:
-                png = await asyncio.to_thread(mine, view, status, marks)
-            else:
-                png = await asyncio.to_thread(board, view, status)
-            self._pictures.put(key, png)
-        return Picture(png, dict(cells(view)))
+            png = await asyncio.to_thread(drawn.paint)
+            self._pictures.put(drawn.key, png)
+        return Picture(png, dict(drawn.cells(drawn.view)))
+
+
+@dataclass(frozen=True)
+class Drawn:
+    """A picture before it is drawn: ``key`` names it (equal keys, equal pictures: it holds
+    everything the picture is drawn from), ``paint`` draws it, ``cells`` says where each
+    square of ``view`` is on it."""
+
+    key: tuple[Any, ...]
+    view: GameView | None
+    paint: Callable[[], bytes]
+    cells: Callable[[Any], dict[str, Cell]]
+
+
+def no_cells(_view: Any) -> dict[str, Cell]:
+    return {}
+
+
+def drawn_view(
+    view: GameView, look: Look, flip: bool, marks: Any, status: Status | None = None
+) -> Drawn:
+    """``view`` drawn with ``status`` beside it (the look's own when None), turned half
+    round with ``flip`` where the game's drawing can."""
+    status = status or look.status
+    drawing = drawing_of(look.terms.game)
+    turned = drawing.turned if flip else None
+    own = view.viewer is not None
+    if turned is not None:
+        board, mine, cells = turned.board, turned.own, turned.cells
+    else:
+        board, mine, cells = drawing.board, drawing.own, drawing.cells
+    key = ("own" if own else "board", turned is not None, repr(view), status, marks)
+    if own:
+        return Drawn(key, view, functools.partial(mine, view, status, marks), cells)
+    return Drawn(key, view, functools.partial(board, view, status), cells)
 
 
 def _setting_up(phase: str, ready: str, side: Side) -> str | None:
