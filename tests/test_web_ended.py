@@ -11,7 +11,7 @@ import pytest
 from web_world import ANN, HERE, World
 
 from bot.service import NotAllowed
-from bot.service.looking import EndedLooks
+from bot.service.looking import Look, Recent
 from rules import Side
 from storage import Match
 
@@ -47,10 +47,10 @@ async def test_only_the_most_recently_read_ended_matches_are_kept(tmp_path: Path
         match = await w.playing()
         await w.service.resign(HERE, ANN)
         look = await w.service.look(match)
-    kept = EndedLooks(most=2)
+    kept: Recent[Look] = Recent(most=2)
     older, newer = (replace(look, hosted=replace(look.hosted, id=n)) for n in (101, 102))
-    kept.keep(older)
-    kept.keep(newer)
+    kept.keep(101, older)
+    kept.keep(102, newer)
     assert kept.get(101) is older  # read: now the most recent
-    kept.keep(look)
+    kept.keep(look.hosted.id, look)
     assert kept.get(101) is older and kept.get(102) is None and kept.get(look.hosted.id) is look

@@ -13,7 +13,7 @@ import asyncio
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
@@ -32,6 +32,9 @@ from .terms import Terms
 NO_SUCH_MATCH = "There is no such match."
 HAS_ENDED = "That match has ended; its public page stays."
 ENDED_LOOKS = 256  # ended matches whose public looks are kept
+CHANNELS = 4096  # hosted matches whose channel is kept (it never changes)
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True)
@@ -73,24 +76,24 @@ class Look:
         return None if self.viewer is None else self.hosted.player(self.viewer)
 
 
-class EndedLooks:
-    """The public looks of ended matches, the least recently read dropped beyond ``most``."""
+class Recent(Generic[V]):
+    """At most ``most`` values by hosted match id, the least recently read dropped first."""
 
-    def __init__(self, most: int = ENDED_LOOKS) -> None:
+    def __init__(self, most: int) -> None:
         self.most = most
-        self._looks: OrderedDict[int, Look] = OrderedDict()
+        self._values: OrderedDict[int, V] = OrderedDict()
 
-    def get(self, hosted_id: int) -> Look | None:
-        look = self._looks.get(hosted_id)
-        if look is not None:
-            self._looks.move_to_end(hosted_id)
-        return look
+    def get(self, hosted_id: int) -> V | None:
+        value = self._values.get(hosted_id)
+        if value is not None:
+            self._values.move_to_end(hosted_id)
+        return value
 
-    def keep(self, look: Look) -> None:
-        self._looks[look.hosted.id] = look
-        self._looks.move_to_end(look.hosted.id)
-        while len(self._looks) > self.most:
-            self._looks.popitem(last=False)
+    def keep(self, hosted_id: int, value: V) -> None:
+        self._values[hosted_id] = value
+        self._values.move_to_end(hosted_id)
+        while len(self._values) > self.most:
+            self._values.popitem(last=False)
 
 
 class Looking(Host):
@@ -98,7 +101,8 @@ class Looking(Host):
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._ended_looks = EndedLooks()
+        self._ended_looks: Recent[Look] = Recent(ENDED_LOOKS)
+        self._channels: Recent[int] = Recent(CHANNELS)  # a hosted match's channel, by its id
 
     async def look(self, hosted_id: int, viewer: Side | None = None) -> Look:
         """Hosted match ``hosted_id`` as ``viewer`` sees it (Refused: there is none, or it
@@ -109,9 +113,12 @@ class Looking(Host):
             if viewer is not None:
                 raise NotAllowed(HAS_ENDED)
             return ended
-        found = await self._hosted(hosted_id)
-        async with self._lock(found.channel_id):
-            table = await self._loaded(found.channel_id)
+        channel_id = self._channels.get(hosted_id)
+        if channel_id is None:
+            channel_id = (await self._hosted(hosted_id)).channel_id
+            self._channels.keep(hosted_id, channel_id)
+        async with self._lock(channel_id):
+            table = await self._loaded(channel_id)
             if table is not None and table.hosted.id == hosted_id:
                 return await self._look_live(table, viewer)
         return await self._look_stored(hosted_id, viewer)
@@ -146,10 +153,8 @@ class Looking(Host):
         memo = table.memo()
         game = table.game
         base = _base(table)
-        if "menu" not in memo:
-            memo["menu"] = await asyncio.to_thread(base.menu)
-        if "choices:*" not in memo:
-            memo["choices:*"] = await asyncio.to_thread(base.choices, None)
+        if "menu" not in memo or "choices:*" not in memo:
+            memo["menu"], memo["choices:*"] = await asyncio.to_thread(_menu_and_choices, base)
         return Moves(
             tuple(game.staged()),
             memo["menu"],
@@ -200,7 +205,7 @@ class Looking(Host):
         if table.match is not None:
             game = table.game
             look = replace(look, view=game.view_for(None), outcome=game.outcome())
-        self._ended_looks.keep(look)
+        self._ended_looks.keep(hosted_id, look)
         return look
 
     async def _hosted(self, hosted_id: int) -> Hosted:
@@ -213,6 +218,11 @@ class Looking(Host):
         """The stored versions of these hosted matches, in one read: what a front end polls
         to learn of changes other processes made."""
         return await self._ctx.store.hosting.versions_of(hosted_ids)
+
+
+def _menu_and_choices(game: GameState) -> tuple[Any, Any]:
+    """Both in one trip to a worker thread."""
+    return game.menu(), game.choices(None)
 
 
 def _base(table: Table) -> GameState:
