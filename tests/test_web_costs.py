@@ -14,7 +14,7 @@ import pytest
 from web_world import ANN, BOB, HERE, World
 
 from bot.app.boards import Boards
-from bot.service import Terms
+from bot.service import Terms, looking
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
@@ -192,3 +192,25 @@ async def same_sizes(w: World, match: int, side: Side) -> None:
             if board is not None:
                 status, png = await w.get(board["url"], key)
                 assert status == 200 and png_size(png) == (board["width"], board["height"])
+
+
+async def test_a_state_taken_back_to_finds_its_actions_worked_out_already(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = await w.playing()
+    before = await w.me(match, C)
+    worked: list[int] = []
+    work = looking._menu_and_choices
+
+    def counted(game: Any) -> Any:
+        worked.append(1)
+        return work(game)
+
+    monkeypatch.setattr(looking, "_menu_and_choices", counted)
+    for action in [a["notation"] for g in before["choices"] for a in g["actions"]][:3]:
+        await w.service.play(HERE, ANN, action, preview=False)
+        staged = await w.me(match, C)
+        await w.service.undo(HERE, ANN, preview=False)
+        again = await w.me(match, C)
+        assert staged["staged"] == [action] and again["choices"] == before["choices"]
+    assert len(worked) == 3  # each staged state's, never the start's again

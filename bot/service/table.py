@@ -4,6 +4,7 @@ once the game has started, the judge's copy of the match."""
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from .ports import Stamp, Status
 from .terms import Terms
 from .texts import TITLES, duration, escape
 
+MEMOS = 4  # game states whose memo a table keeps
 DRAW, RESET, PAUSE = "draw", "reset", "pause"
 OFFERS = {DRAW: "draw offer", RESET: "reset proposal", PAUSE: "pause proposal"}
 
@@ -26,8 +28,10 @@ class Table:
     terms: Terms
     names: dict[int, str] = field(default_factory=dict)
     match: Match | None = None
-    # what was worked out for the running state (menus, autocomplete), and that state
-    _memo: tuple[object, dict[str, Any]] = (None, {})
+    # what was worked out for the last few states of the game (menus, actions, warnings),
+    # by the game's key; and the version and staged count the present one was found for
+    _memos: OrderedDict[object, dict[str, Any]] = field(default_factory=OrderedDict)
+    _present: tuple[object, dict[str, Any]] = (None, {})
 
     @property
     def played(self) -> Match:
@@ -52,12 +56,22 @@ class Table:
         return 0 if self.match is None else len(self.game.turns) + 1
 
     def memo(self) -> dict[str, Any]:
-        """A scratch dict for the match's present state: emptied whenever it changes (a
-        save moves the hosted match's version on), so it holds only what is still true."""
-        key = (self.hosted.version, None if self.match is None else len(self.game.staged()))
-        if self._memo[0] != key:
-            self._memo = (key, {})
-        return self._memo[1]
+        """A scratch dict for the game's present state, for what follows from that state
+        alone (its legal actions, menus, warnings). The last ``MEMOS`` states' are kept by
+        the game's key (equal keys, equal games), so that an action taken back finds its
+        state's dict again; the key is worked out only when a save or a staged action may
+        have changed the state."""
+        quick = (self.hosted.version, None if self.match is None else len(self.game.staged()))
+        if self._present[0] == quick:
+            return self._present[1]
+        key = ("before", self.hosted.version) if self.match is None else self.game.key()
+        found = self._memos.pop(key, None)
+        found = {} if found is None else found
+        self._memos[key] = found
+        while len(self._memos) > MEMOS:
+            self._memos.popitem(last=False)
+        self._present = (quick, found)
+        return found
 
     @property
     def practice(self) -> bool:
