@@ -34,6 +34,7 @@ LOOK = 0.5  # seconds between looks at whether a quiet stream's page is still th
 POLLED = 500  # matches whose versions one query reads
 CLOSED = "closed"  # the version a stream's last event gives when its audience is gone
 STOP = ""  # what ends a stream without an event: the server stops (the page reconnects)
+BEAT = "\n"  # what has a quiet stream send a heartbeat comment
 
 Audience = tuple[int, Side | None]  # a match, and whose eyes (None: anyone)
 Versioner = Callable[[int, Side | None], Awaitable[str]]
@@ -41,9 +42,12 @@ Versioner = Callable[[int, Side | None], Awaitable[str]]
 
 @dataclass(eq=False)
 class Stream:
-    """One open stream: the versions to send it, newest last."""
+    """One open stream: the versions to send it, newest last (``HEARTBEAT`` and ``STOP``
+    among them), its page's request, and when it was last sent anything."""
 
     audience: Audience
+    request: web.Request
+    quiet_since: float
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
 
 
@@ -77,6 +81,7 @@ class Hub:
         self._tasks = [
             asyncio.create_task(self._refresher(), name="web-refresh"),
             asyncio.create_task(self._poller(), name="web-poll"),
+            asyncio.create_task(self._sweeper(), name="web-sweep"),
         ]
 
     async def stop(self) -> None:
@@ -152,12 +157,31 @@ class Hub:
         if self._dirty:
             self._wake.set()
 
+    async def _sweeper(self) -> None:
+        """Every ``LOOK`` seconds (or ``heartbeat``, if shorter): end the streams whose page
+        is gone, and have those quiet for ``heartbeat`` seconds send a heartbeat. The
+        server does not cancel a handler whose client left (a cancelled action could stop
+        half-way), so this is how a closed or reloaded page frees its place among the
+        address's streams at once, not at the next heartbeat. One task looks at every
+        stream, rather than each stream waking on its own."""
+        loop = asyncio.get_running_loop()
+        while True:
+            await asyncio.sleep(min(LOOK, self.heartbeat))
+            now = loop.time()
+            for streams in self._streams.values():
+                for stream in streams:
+                    if gone(stream.request):
+                        stream.queue.put_nowait(STOP)
+                    elif now - stream.quiet_since >= self.heartbeat and stream.queue.empty():
+                        stream.quiet_since = now
+                        stream.queue.put_nowait(BEAT)
+
     # ---- streams ---------------------------------------------------------------------------
     async def serve(self, request: web.Request, audience: Audience) -> web.StreamResponse:
         """Hold an event stream open for ``audience``: the version now, then each new one,
         with a heartbeat comment when nothing happens for a while."""
         first = await self.version(*audience)
-        stream = Stream(audience)
+        stream = Stream(audience, request, asyncio.get_running_loop().time())
         self._streams.setdefault(audience[0], set()).add(stream)
         self._sent.setdefault(audience, first)
         answer = web.StreamResponse(
@@ -173,37 +197,27 @@ class Hub:
             await answer.prepare(request)
             await answer.write(f"retry: {RETRY}\n\n".encode())
             await answer.write(event(first))
-            await self._follow(request, answer, stream, first)
+            await self._follow(answer, stream, first)
         except (ConnectionResetError, asyncio.CancelledError):
             pass
         finally:
             self._drop(stream)
         return answer
 
-    async def _follow(
-        self, request: web.Request, answer: web.StreamResponse, stream: Stream, last: str
-    ) -> None:
-        """Send each new version until the audience's state closes or the page goes. The
-        server does not cancel a handler whose client left (a cancelled action could stop
-        half-way), so a quiet stream looks every ``LOOK`` seconds whether its page is still
-        there: a closed or reloaded page frees its place among the address's streams at
-        once, not at the next heartbeat."""
+    async def _follow(self, answer: web.StreamResponse, stream: Stream, last: str) -> None:
+        """Send each new version until the audience's state closes, the page goes or the
+        server stops; a heartbeat when the sweeper says the stream is quiet."""
         loop = asyncio.get_running_loop()
-        quiet_since = loop.time()
-        while last != CLOSED and not self._closing and not gone(request):
-            try:
-                version = await asyncio.wait_for(stream.queue.get(), min(LOOK, self.heartbeat))
-            except TimeoutError:
-                if loop.time() - quiet_since >= self.heartbeat:
-                    await answer.write(b": heartbeat\n\n")
-                    quiet_since = loop.time()
-                continue
+        while last != CLOSED and not self._closing:
+            version = await stream.queue.get()
             if version == STOP:
                 return
-            if version != last:
+            if version == BEAT:
+                await answer.write(b": heartbeat\n\n")
+            elif version != last:
                 await answer.write(event(version))
                 last = version
-                quiet_since = loop.time()
+                stream.quiet_since = loop.time()
 
     def _drop(self, stream: Stream) -> None:
         match = stream.audience[0]
