@@ -45,7 +45,7 @@ from .pictures import BytesCache
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
 REPLAYS = 64  # records whose public views are kept
-LAYOUTS = 256  # picture sizes kept, by game and where the squares are
+LAYOUTS = 256  # pictures' sizes and cells kept, by game and where the squares are
 
 
 class NoSuchPicture(Refused):
@@ -75,7 +75,7 @@ class Boards:
         self.service = service
         self.records = service.records
         self._pictures = BytesCache(PICTURES)
-        self._sizes: Kept[tuple[int, int]] = Kept(LAYOUTS)
+        self._layouts: Kept[dict[str, Any]] = Kept(LAYOUTS)  # a picture's size and cells
         self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
         self._replays_lock = threading.Lock()
         self._states: Kept[dict[str, Any]] = Kept(STATES)
@@ -152,19 +152,14 @@ class Boards:
         address carries a digest of what the picture is drawn from, so a new picture has a
         new address; the picture itself is drawn when it is asked for, not here."""
         drawn = self._drawn(look, None, flip)
-        cells = dict(drawn.cells(drawn.view))
-        layout = (look.terms.game, drawn.key[:2], tuple(sorted(cells.items())))
-        size = self._sizes.get(layout)
-        if size is None:
-            size = (await self._picture(look, None, flip)).size
-            self._sizes.keep(layout, size)
+        layout = (look.terms.game, drawn.key[:2], tuple(drawn.cells(drawn.view).items()))
+        known = self._layouts.get(layout)
+        if known is None:
+            width, height = (await self._picture(look, None, flip)).size
+            cells = {name: list(cell) for name, cell in sorted(layout[2])}
+            known = self._layouts.keep(layout, {"width": width, "height": height, "cells": cells})
         digest = hashlib.sha256(repr(drawn.key).encode()).hexdigest()[:12]
-        return {
-            "url": f"{url}?flip={int(flip)}&v={digest}",
-            "width": size[0],
-            "height": size[1],
-            "cells": {name: list(cell) for name, cell in sorted(cells.items())},
-        }
+        return {"url": f"{url}?flip={int(flip)}&v={digest}"} | known
 
     @staticmethod
     def _players(look: Look) -> list[dict[str, Any]]:

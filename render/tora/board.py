@@ -6,6 +6,8 @@ image refuses a player's view, so a hidden Assassin can never reach a channel by
 
 from __future__ import annotations
 
+import functools
+
 from PIL import Image
 
 from rules.tora import Event, View, name, squares
@@ -42,9 +44,14 @@ def private_png(view: View, info: StatusFields, marks: MarkFields | None = None)
 
 def cells(view: View) -> dict[str, Cell]:
     """Where each square (``v5h7``) is on the pictures of ``view``: the same on the public
-    board and on a player's own."""
-    layout = layout_for(view.size)
-    return {name(sq): (*layout.corner(sq), layout.cell) for sq in squares(view.size)}
+    board and on a player's own, and for every view of a board's size."""
+    return dict(_cells(view.size))
+
+
+@functools.cache
+def _cells(size: int) -> dict[str, Cell]:
+    layout = layout_for(size)
+    return {name(sq): (*layout.corner(sq), layout.cell) for sq in squares(size)}
 
 
 def preview_png(view: View, info: StatusFields) -> bytes:
