@@ -27,16 +27,18 @@ run: $(VENV)/.installed-run
 demo: $(VENV)/.installed-run
 	@$(BIN)/python -m harness.demo --out demo-out --serve
 
+# The suite runs on every core (pytest-xdist): most of its waiting is on subprocesses,
+# sockets and the disk. `pytest` alone runs it in one process.
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # mypy reads what to check from pyproject.toml ([tool.mypy]).
 # The slow soaks and long search comparisons that make test leaves out (CI runs them too).
 soak: $(VENV)/.installed-test
-	$(BIN)/python -m pytest -m slow
+	$(BIN)/python -m pytest -n auto -m slow
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
