@@ -10,6 +10,7 @@ from event_helpers import ADMIN, GUILD, HERE, create, desk_of, play_open_games, 
 
 from bot.service import Place, Refused, User
 from bot.service.errors import NotAllowed
+from bot.service.models import AI_IDS
 from bot.service.testing import Harness
 from bot.tournament import event_flow
 from bot.tournament.event_desk import EventSpec
@@ -225,3 +226,21 @@ def test_a_game_that_ended_gives_the_first_player_their_outcome() -> None:
     assert event_flow.game_outcome(ended("setup lapsed", "O"), False, None).value == "forfeit_loss"
     assert event_flow.game_outcome(ended("setup lapsed"), False, None) is None
     assert event_flow.game_outcome(ended("aborted"), False, None) is None
+
+
+async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Harness) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Odd")
+    await desk.begin(HERE, ADMIN, "Odd", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Odd")
+    assert all(p.second_id is not None for p in snap.pairings)  # no bye
+    [against_ai] = [p for p in snap.pairings if p.second_id == AI_IDS["easy"]]
+    assert against_ai.first_id == 3 and against_ai.hosted_id is not None
+    assert any("p3 v the AI (easy)" in t for t in h.delivery.texts(HERE.channel_id))
+    await play_open_games(h, "Odd", lambda row: row.first_id if row.second_id < 0 else 2)
+    snap = await snapshot(h, "Odd")
+    assert snap.event.round == 2  # the AI's game counted like any other
+    assert {s.player_id for s in standings_of(snap)} == {1, 2, 3}  # the AI is not ranked

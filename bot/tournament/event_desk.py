@@ -11,12 +11,14 @@ user alone, and change nothing.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 from dataclasses import dataclass
 from typing import Any
 
 from bot.service import (
+    Attachment,
     Clock,
     MatchService,
     Place,
@@ -28,8 +30,11 @@ from bot.service import (
     load_guild,
 )
 from bot.service.errors import NotAllowed
+from bot.service.models import AI_IDS
+from bot.service.robots import robot
 from bot.service.terms import DAY, LONGEST_TURN, SHORTEST_TURN, Settings, Terms
 from bot.service.texts import escape, quote
+from render.event_table import event_table_png
 from rules import GAMES
 from rules.registry import ladder_of
 from storage import Post, Store
@@ -45,6 +50,7 @@ from storage.competitions.ladders import LadderKey
 
 from . import event_texts as texts
 from .event_flow import EventFlow, start
+from .event_tables import pairings_text, standings_table
 from .events import BY_ADMIN, FORMATS, SWISS, is_robin, order_of, record_outcome, standings_of
 from .records import Outcome
 from .tiebreaks import parse_order
@@ -131,6 +137,11 @@ def check_spec(spec: EventSpec, guild_turn: float | None) -> NewEventParts:
         order = parse_order(spec.tiebreaks or "")
     except ValueError as exc:
         raise Refused(f"{exc}.") from None
+    if spec.ai_fill is not None and spec.ai_fill not in AI_IDS:
+        allowed = ", ".join(f"`{level}`" for level in AI_IDS)
+        raise Refused(
+            f"The AI that fills an odd slot is {allowed}, not {quote(spec.ai_fill[:20])}."
+        )
     for seconds in (spec.entry_seconds, spec.starts_in):
         if seconds is not None and not 0 < seconds <= 365 * DAY:
             raise Refused("The entry window and the start are within a year from now.")
@@ -165,6 +176,19 @@ class EventDesk:
     def _cmd(self, name: str) -> str:
         return self._settings.cmd(f"tournament {name}")
 
+    async def event(self, place: Place, name: str) -> EventRow:
+        return await self._event(place, name)
+
+    async def name_of(self, place: Place, event_id: int) -> str:
+        """The name of this server's event ``event_id`` (a button names it by id)."""
+        try:
+            event = (await self._store.events.snapshot(event_id)).event
+        except LookupError:
+            raise Refused("That tournament no longer exists.") from None
+        if event.guild_id != place.guild_id:
+            raise Refused("That tournament belongs to another server.")
+        return event.name
+
     async def _event(self, place: Place, name: str) -> EventRow:
         found = await self._store.events.named(place.guild_id, " ".join(name.split())[:80])
         if found is None:
@@ -178,7 +202,12 @@ class EventDesk:
         if not admin:
             raise NotAllowed("Only a server admin can organise a tournament.")
         parts = check_spec(spec, (await load_guild(self._store, place.guild_id)).turn_seconds)
+        if await self._store.tournaments.named(place.guild_id, parts.name) is not None:
+            raise Refused(f"This server already has a tournament called **{escape(parts.name)}**.")
         await self._store.save_player(user.id, user.name)
+        if spec.ai_fill is not None:
+            ai = robot(spec.ai_fill)
+            await self._store.save_player(ai.id, ai.name)
         now = self._now()
         new = NewEvent(
             place.guild_id, place.channel_id, parts.name, spec.game, parts.options,
@@ -416,6 +445,37 @@ class EventDesk:
         return f"{texts.title(event)} after round {event.round}:\n" + texts.standings_text(
             event, lines, names, labels
         )
+
+    async def standings(self, place: Place, name: str) -> Reply:
+        """The standings image (a Swiss table, or a round robin's crosstable) with its
+        text."""
+        event = await self._event(place, name)
+        snapshot = await self._store.events.snapshot(event.id)
+        names = await self._store.events.names(e.player_id for e in snapshot.entries)
+        table = standings_table(snapshot, names)
+        png = await asyncio.to_thread(event_table_png, table)
+        text = await self.standings_text(place, name)
+        return Reply(text[:1900], (Attachment("standings.png", png),), private=False)
+
+    async def pairings(self, place: Place, name: str, round_: int | None = None) -> Reply:
+        """A round's boards (the current one by default), with links to their games."""
+        event = await self._event(place, name)
+        snapshot = await self._store.events.snapshot(event.id)
+        names = await self._store.events.names(
+            p for row in snapshot.pairings for p in (row.first_id, row.second_id) if p
+        )
+        return Reply(pairings_text(snapshot, names, round_ or event.round), private=False)
+
+    async def listing(self, place: Place) -> list[str]:
+        """A line for each of the server's events, newest first."""
+        lines = []
+        for event in await self._store.events.of_guild(place.guild_id):
+            snapshot = await self._store.events.snapshot(event.id)
+            lines.append(texts.described(event, len(snapshot.entries)))
+        return lines
+
+    async def has(self, guild_id: int, name: str) -> bool:
+        return await self._store.events.named(guild_id, " ".join(name.split())[:80]) is not None
 
     async def _rating(self, event: EventRow, player_id: int) -> int:
         """A player's seed: their rating on the game's ladder (its latest season), else the

@@ -5,17 +5,13 @@ pairings as text. Every text names the event and its game and says what comes ne
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from bot.service.texts import escape, moment
 from rules import game_type
 from storage.competitions.events import EventRow, PairingRow
 
-from .records import Outcome, half_points
+from .records import Outcome, PairedRound, half_points
 from .tiebreaks import Standing, fraction_text
-
-if TYPE_CHECKING:
-    from .events import Paired
 
 FORMAT_NAMES = {
     "swiss": "Swiss",
@@ -48,24 +44,27 @@ def title(event: EventRow) -> str:
 
 def round_opened(
     event: EventRow,
-    paired: Paired,
+    after: int,
+    paired: Sequence[PairedRound],
     deadline: float | None,
     now: float,
     names: Mapping[int, str],
 ) -> str:
     """The round's one post in the event's channel: every board, the bye, the deadline."""
     lines = []
-    first_round = paired.after + 1
-    for number, round_ in enumerate(paired.rounds, start=first_round):
+    for number, round_ in enumerate(paired, start=after + 1):
         boards = [
             f"{board}. {name_of(names, b.first)} v {name_of(names, b.second)}"
             for board, b in enumerate(round_.boards, start=1)
         ]
-        if round_.bye is not None:
+        if round_.bye is not None and event.ai_fill is not None:
+            board = len(boards) + 1
+            boards.append(f"{board}. {name_of(names, round_.bye)} v the AI ({event.ai_fill})")
+        elif round_.bye is not None:
             boards.append(f"bye: {name_of(names, round_.bye)}")
-        head = f"Round {number}" if len(paired.rounds) > 1 else f"Round {number} of {event.rounds}"
+        head = f"Round {number}" if len(paired) > 1 else f"Round {number} of {event.rounds}"
         lines.append(f"__{head}__\n" + "\n".join(boards))
-    if len(paired.rounds) > 1:
+    if len(paired) > 1:
         start = "Every game of the schedule starts now, each in its own thread"
     else:
         start = "Each game is opened in its own thread"
@@ -168,6 +167,8 @@ def created(event: EventRow, join: str, begin: str) -> str:
         else ""
     )
     rated = "rated on the game's ladder" if event.rated else "unrated"
+    if event.ai_fill is not None:
+        rated += f", the AI ({event.ai_fill}) plays whoever an odd round leaves over"
     return (
         f"{title(event)} is open for entries: {rounds}, up to {event.max_players} players, "
         f"{rated}. Join with {join}; {starts}.{closes}"
@@ -190,3 +191,14 @@ def cancelled(event: EventRow, admin: str) -> str:
         f"{title(event)} is cancelled by an admin ({escape(admin)}): its games still running "
         "are called off; nothing more is paired."
     )
+
+
+def described(event: EventRow, players: int) -> str:
+    """One line of the server's list of tournaments."""
+    state = {
+        "registering": "open for entries",
+        "running": f"round {event.round} of {event.rounds}",
+        "finished": "finished",
+        "cancelled": "cancelled",
+    }[event.status]
+    return f"{title(event)}: {players} players, {state}."

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.service.models import AI_IDS
 from storage import Post
 from storage.competitions.events import (
     FINISHED,
@@ -143,14 +144,23 @@ def write_rounds(tx: EventTx, event_id: int, paired: Paired, deadline: float | N
     for number, round_ in enumerate(paired.rounds, start=paired.after + 1):
         for board, pair in enumerate(round_.boards, start=1):
             tx.add_pairing(event_id, number, board, pair.first, pair.second)
-        if round_.bye is not None:
-            pairing_id = tx.add_pairing(event_id, number, len(round_.boards) + 1, round_.bye, None)
-            tx.decide(pairing_id, BYE, BYE)
+        last = len(round_.boards) + 1
+        if round_.bye is not None and event.ai_fill in AI_IDS:  # the AI fills the odd slot
+            tx.add_pairing(event_id, number, last, round_.bye, AI_IDS[event.ai_fill])
+        elif round_.bye is not None:
+            tx.decide(tx.add_pairing(event_id, number, last, round_.bye, None), BYE, BYE)
     tx.set_round(event_id, number, deadline)
     if is_robin(event):
         tx.set_rounds(event_id, number)
     names = tx.names(e.player_id for e in snapshot.entries)
-    tx.post([Post(event.channel_id, texts.round_opened(event, paired, deadline, tx.now, names))])
+    tx.post(
+        [
+            Post(
+                event.channel_id,
+                texts.round_opened(event, paired.after, paired.rounds, deadline, tx.now, names),
+            )
+        ]
+    )
     return True
 
 

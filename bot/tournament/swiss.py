@@ -66,6 +66,13 @@ _TOKENS = {
     Outcome.BYE: ResultToken.PAIRING_ALLOCATED_BYE,
     Outcome.ABSENT: ResultToken.ZERO_POINT_BYE,
 }
+_OUTSIDE = {
+    Outcome.WIN: ResultToken.FULL_POINT_BYE,
+    Outcome.FORFEIT_WIN: ResultToken.FULL_POINT_BYE,
+    Outcome.DRAW: ResultToken.HALF_POINT_BYE,
+    Outcome.LOSS: ResultToken.ZERO_POINT_BYE,
+    Outcome.FORFEIT_LOSS: ResultToken.ZERO_POINT_BYE,
+}
 _COLOURS = {Colour.FIRST: ColorToken.WHITE, Colour.SECOND: ColorToken.BLACK}
 
 
@@ -129,6 +136,11 @@ def _section(
 
 
 def _result(record: RoundRecord, numbers: dict[int, int]) -> RoundResult:
+    if record.opponent is not None and record.opponent not in numbers:
+        # a game against someone outside the event (the AI filling an odd slot) is a bye
+        # to the pairing, worth what the game gave
+        token = _OUTSIDE[record.outcome]
+        return RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED, result=token)
     if record.opponent is None or record.colour is None:
         return RoundResult(id=0, color=ColorToken.BYE_OR_NOT_PAIRED, result=_TOKENS[record.outcome])
     return RoundResult(
@@ -152,6 +164,8 @@ def _scoring(table: PointsTable) -> ScoringPointSystem:
         (ScoringPointSystemCode.FORFEIT_LOSS, table.loss),
         (ScoringPointSystemCode.PAIRING_ALLOCATED_BYE, table.bye),
         (ScoringPointSystemCode.ZERO_POINT_BYE, 0),
+        (ScoringPointSystemCode.HALF_POINT_BYE, table.draw),
+        (ScoringPointSystemCode.FULL_POINT_BYE, table.win),
     ):
         system.apply_code(code, value * 5)
     return system

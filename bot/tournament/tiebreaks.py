@@ -4,7 +4,8 @@ Definitions (after FIDE's tiebreak regulations, C.07):
 
 - **Buchholz**: the sum of the opponents' scores. A round without a game over the board (a
   bye, a forfeit, an absence) counts as a game against a virtual opponent with the player's
-  own score, so nobody gains or loses by an opponent who never came.
+  own score, so nobody gains or loses by an opponent who never came; so does a game against
+  someone outside the standings (the AI filling an odd slot).
 - **Buchholz cut 1**: Buchholz without its lowest single contribution.
 - **Sonneborn-Berger**: per round, the points the player scored times that opponent's
   score (the virtual opponent as above for unplayed rounds).
@@ -122,7 +123,7 @@ def _single(
         return Fraction(sum(r.outcome in (Outcome.WIN, Outcome.FORFEIT_WIN) for r in records))
     own = scores[player]
     opponents = [
-        scores.get(r.opponent, 0) if r.outcome.played and r.opponent is not None else own
+        scores.get(r.opponent, own) if r.outcome.played and r.opponent is not None else own
         for r in records
     ]
     if tiebreak is Tiebreak.SONNEBORN_BERGER:
