@@ -244,3 +244,36 @@ async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Ha
     snap = await snapshot(h, "Odd")
     assert snap.event.round == 2  # the AI's game counted like any other
     assert {s.player_id for s in standings_of(snap)} == {1, 2, 3}  # the AI is not ranked
+
+
+async def test_an_event_starts_at_its_set_time_and_entries_close_on_theirs(h: Harness) -> None:
+    desk = await desk_of(h)
+    hour = 3600.0
+    await create(desk, "Timed", "torii", "swiss", rounds=2, entry_seconds=hour, starts_in=2 * hour)
+    await desk.join(HERE, user(1), "Timed")
+    await desk.join(HERE, user(2), "Timed")
+    h.clock.advance(hour + 1)
+    with pytest.raises(Refused, match=r"Entries to \*\*Timed\*\* .* have closed"):
+        await desk.join(HERE, user(3), "Timed")
+    await desk.flow.tick()
+    assert (await snapshot(h, "Timed")).event.status == "registering"  # not before its time
+    h.clock.advance(hour)
+    await desk.flow.tick()
+    await h.settle()
+    snap = await snapshot(h, "Timed")
+    assert snap.event.status == "running" and snap.event.round == 1
+    [board] = snap.pairings
+    assert {board.first_id, board.second_id} == {1, 2} and board.hosted_id is not None
+
+
+async def test_a_set_start_without_enough_players_waits_for_the_organiser(h: Harness) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Empty", "torii", "round-robin", starts_in=60.0)
+    await desk.join(HERE, user(1), "Empty")
+    h.clock.advance(61)
+    await desk.flow.tick()
+    await h.settle()
+    snap = await snapshot(h, "Empty")
+    assert snap.event.status == "registering" and snap.event.starts_at is None
+    [said] = [t for t in h.delivery.texts(HERE.channel_id) if "needs at least two" in t]
+    assert "starts once the organiser starts it" in said

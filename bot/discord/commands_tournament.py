@@ -50,7 +50,7 @@ class TournamentCommands(Completing, app_commands.Group):
         max_players="At most this many players (default 64)",
         bye="What a bye is worth (Swiss default 1, round robin 0)",
         tiebreaks="In order, e.g. buchholz-cut1,buchholz,direct-encounter,wins",
-        ai_fill="Swiss: the AI of this strength plays whoever an odd round leaves over",
+        ai_fill="The AI of this strength plays whoever an odd round leaves over (no bye)",
     )
     async def create(
         self,
