@@ -8,7 +8,8 @@ from collections.abc import Callable
 
 from bot.service import Place, User
 from bot.service.testing import Harness
-from bot.tournament.event_desk import EventDesk, EventSpec
+from bot.tournament.event_desk import EventDesk
+from bot.tournament.event_spec import EventSpec
 from rules import game_type
 from storage import Hosted
 from storage.competitions.events import EventSnapshot, PairingRow

@@ -21,7 +21,8 @@ from bot.ladder.queue import Matchmaking
 from bot.ladder.results import Results
 from bot.service import Place, User
 from bot.service.testing import Harness
-from bot.tournament.event_desk import EventDesk, EventSpec
+from bot.tournament.event_desk import EventDesk
+from bot.tournament.event_spec import EventSpec
 from rules.tora import Game, Options, Side
 from rules.tora.assassin import start_squares
 from rules.tora.geometry import name

@@ -13,7 +13,7 @@ from bot.service.errors import NotAllowed
 from bot.service.models import AI_IDS
 from bot.service.testing import Harness
 from bot.tournament import event_flow
-from bot.tournament.event_desk import EventSpec
+from bot.tournament.event_spec import EventSpec
 from bot.tournament.events import standings_of
 from storage.competitions.events import EventTx
 

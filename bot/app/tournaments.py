@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from bot.service import Place, User
 from bot.tournament.desk import TournamentDesk
-from bot.tournament.event_desk import EventSpec
+from bot.tournament.event_spec import EventSpec
 
 from .actions import ChallengeOptions, terms_of
 from .answers import Answer, Unusable
