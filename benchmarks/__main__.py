@@ -17,6 +17,7 @@ from . import (
     storage_bench,
     torii_bench,
     torishogi_bench,
+    tournament_bench,
     web_bench,
 )
 
@@ -28,6 +29,7 @@ BENCHMARKS = {  # in the order they run
     "storage": storage_bench,
     "render": render_bench,
     "ladder": ladder_bench,
+    "tournament": tournament_bench,
     "service": service_bench,
     "cluster": cluster_bench,
     "discord": discord_bench,

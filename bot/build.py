@@ -76,6 +76,7 @@ class Bot:
         if self.web is not None:
             await self.web.stop()
         await self.ladder.stop()
+        await self.tournaments.stop()
         await self.service.stop()
         await self.sweeper.close()
         await self.client.close()

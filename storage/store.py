@@ -16,6 +16,7 @@ from . import players
 from .backends.opening import Reads, open_backend
 from .backends.sql import Connection, ReadConnection, Writes
 from .competitions import ratings
+from .competitions.events import Events
 from .competitions.ladders import Ladders
 from .competitions.ratings import Rating, RatingChange, RatingEvent
 from .competitions.tournaments import Tournaments
@@ -63,6 +64,7 @@ class Store:
         self.hosting = Hosting(writer, self._read, self.sharing.owner)
         self.ladders = Ladders(writer, self._read)
         self.tournaments = Tournaments(writer, self._read)
+        self.events = Events(writer, self._read)  # Swiss and round robin
 
     @classmethod
     async def open(cls, config: Config | None = None) -> Store:

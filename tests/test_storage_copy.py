@@ -21,6 +21,8 @@ from bot.ladder.queue import Matchmaking
 from bot.ladder.results import Results
 from bot.service import Place, User
 from bot.service.testing import Harness
+from bot.tournament.event_desk import EventDesk
+from bot.tournament.event_spec import EventSpec
 from rules.tora import Game, Options, Side
 from rules.tora.assassin import start_squares
 from rules.tora.geometry import name
@@ -54,6 +56,15 @@ async def populate(path: Path) -> None:
         place = Place(HERE.guild_id, thread)
         for play in (hunt, resign_at_once, hunt, hunt):
             await play(h, place)
+        await h.settle()
+        # a round robin of three: the events' tables, with an admin's adjustment logged
+        events = EventDesk(store, service, h.threads, clock=h.clock, settings=h.settings)
+        spec = EventSpec("League", "torishogi", "round-robin", {})
+        await events.create(HERE, ADMIN, spec, admin=True)
+        for player in (ANN, BOB, CARL):
+            await events.join(HERE, player, "League")
+        await events.begin(HERE, ADMIN, "League", admin=True)
+        await events.adjust(HERE, ADMIN, "League", 1, BOB, "win", "no-show", admin=True)
         await h.settle()
         # long random play (snapshots), a long-board match with secret Assassins
         await play_and_save(store, await new_match(store), random.Random(7), 150)

@@ -26,7 +26,7 @@ ADMIN = User(99, "olga")
 async def desk_for(h: Harness) -> TournamentDesk:
     """A tournament desk on the harness's service, started (so it has caught up)."""
     desk = TournamentDesk(h.store, h.service, h.threads, clock=h.clock, settings=h.settings)
-    await desk.start()
+    await desk.start(background=False)
     return desk
 
 

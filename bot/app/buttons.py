@@ -31,6 +31,9 @@ VERBS: dict[str, tuple[str, str]] = {
     "resign": ("Resign", "danger"),
     "abort": ("Abort", "danger"),
     "keep": ("Keep playing", "secondary"),
+    # a Swiss or round robin tournament's announcement (the "channel" is the tournament's id)
+    "enter": ("Join", "success"),
+    "quit": ("Leave", "secondary"),
 }
 _VERB = r"tora:(?P<verb>" + "|".join(VERBS) + r")"
 TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:m(?P<match>\d{1,20})t(?P<turn>\d{1,9})|-)"

@@ -12,6 +12,7 @@ import discord
 
 from bot.app.answers import Answer
 from bot.app.buttons import LEGACY_TEMPLATE, OLD_BUTTON, TEMPLATE, Press
+from bot.app.tournaments import EVENT_BUTTONS
 
 from .callers import caller_of
 from .handlers import handlers_of
@@ -42,6 +43,10 @@ class ToraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
             await open_panel(
                 handlers, interaction, lambda: playing.open_at(caller, press.channel_id, stamp)
             )
+            return
+        if press.verb in EVENT_BUTTONS:  # a tournament's Join or Leave
+            cups = handlers.app.tournaments
+            await handlers.respond.run(interaction, lambda: cups.press(caller, press), private=True)
             return
         actions = handlers.app.actions
         await handlers.respond.run(interaction, lambda: actions.press(caller, press), private=True)

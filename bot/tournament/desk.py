@@ -10,6 +10,8 @@ by the match service in a thread per match, and each ending moves it on.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 
 from bot.service import (
     Attachment,
@@ -31,6 +33,7 @@ from storage.competitions.tournaments import OPEN, REGISTERING, RUNNING, Tournam
 
 from . import texts
 from .champions import order_champions
+from .event_desk import EventDesk
 from .flow import Flow, bracket_image, open_tier
 from .match import STARTING_RANK, check_target
 from .pairing import NoSubstitute
@@ -39,6 +42,8 @@ from .progress import competitors, standings, tier_reached
 from .scoring import game_terms
 
 LONGEST_NAME = 60
+EVENT_TICK = 60.0  # seconds between looks at the events' set starts and round deadlines
+log = logging.getLogger(__name__)
 
 
 class TournamentDesk:
@@ -54,12 +59,36 @@ class TournamentDesk:
         self._store = store
         self._flow = Flow(store, service, threads, clock or SystemClock())
         self._settings = settings or Settings()
+        # the other formats, Swiss and round robin, of every game
+        self.events = EventDesk(
+            store, service, threads, clock=self._flow.clock, settings=self._settings
+        )
+        self._ticking: asyncio.Task[None] | None = None
 
-    async def start(self) -> None:
+    async def start(self, background: bool = True) -> None:
         """Listen to the match service's endings, and catch up on the games that ended while
-        the bot was down (call after ``service.start()``)."""
+        the bot was down (call after ``service.start()``); with ``background``, tick the
+        Swiss and round robin events every minute (their set starts, round deadlines)."""
         self._flow.service.on_ended(self._flow.ended)
         await self.catch_up()
+        await self.events.start_listening()
+        if background:
+            self._ticking = asyncio.create_task(self._tick_events(), name="tora-events")
+
+    async def stop(self) -> None:
+        if self._ticking is not None:
+            self._ticking.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._ticking
+        self._ticking = None
+
+    async def _tick_events(self) -> None:
+        while True:
+            await self._flow.clock.sleep(EVENT_TICK)
+            try:
+                await self.events.flow.tick()
+            except Exception:
+                log.exception("the events' tick failed; trying again in %.0f s", EVENT_TICK)
 
     async def catch_up(self) -> None:
         """Score every tournament game that ended unheard (the match service does not retry
@@ -101,6 +130,9 @@ class TournamentDesk:
             turn_seconds = (await load_guild(self._store, place.guild_id)).turn_seconds or DAY
         game_terms(board, turn_seconds).check()
         await self._store.save_player(user.id, user.name)
+
+        if await self._store.events.named(place.guild_id, name) is not None:
+            raise Refused(f"This server already has a tournament called **{escape(name)}**.")
 
         def work(tx: TournamentTx) -> None:
             if tx.named(place.guild_id, name) is not None:
@@ -263,11 +295,12 @@ class TournamentDesk:
         """The server's tournaments, newest first: a public read (a note to the caller alone
         when there are none)."""
         rows = await self._store.tournaments.of_guild(place.guild_id)
-        if not rows:
+        events = await self.events.listing(place)
+        if not rows and not events:
             return Reply(
                 f"No tournaments here yet; an admin creates one with {self._cmd('create')}."
             )
-        lines = []
+        lines = events
         for t in rows:
             snapshot = await self._store.tournaments.snapshot(t.id)
             subs = sum(entry.substitute for entry in snapshot.entries)
@@ -294,9 +327,11 @@ class TournamentDesk:
         return Reply(f"Your tournament ranks here (higher is stronger): {' '.join(lines)}")
 
     async def names(self, guild_id: int, typed: str = "", limit: int = 25) -> list[str]:
-        """The server's tournament names starting with ``typed``, for autocomplete."""
-        rows = await self._store.tournaments.of_guild(guild_id)
-        found = [t.name for t in rows if t.name.lower().startswith(typed.lower())]
+        """The server's tournament names (every format) starting with ``typed``, for
+        autocomplete."""
+        rows = [e.name for e in await self._store.events.of_guild(guild_id)]
+        rows += [t.name for t in await self._store.tournaments.of_guild(guild_id)]
+        found = [name for name in rows if name.lower().startswith(typed.lower())]
         return found[:limit]
 
     async def _tournament(self, place: Place, name: str) -> TournamentRow:

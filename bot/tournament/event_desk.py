@@ -1,0 +1,450 @@
+"""The desk of Swiss and round robin events: what a front end calls for ``/tora tournament``
+with a format other than chapter 10's.
+
+Server admins create events (any game of the registry with its options, the format, rounds,
+time control, rating, entry window, size); anyone joins while entries are open, and may
+leave; a Swiss also takes late entries and withdrawals between rounds. The organiser or an
+admin starts it (or it starts at its set time); admins replace a player who left, adjust a
+result with a reason (logged), or cancel. Refusals are ``Refused`` with a message for that
+user alone, and change nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+
+from bot.service import (
+    Attachment,
+    Clock,
+    MatchService,
+    Place,
+    Refused,
+    Reply,
+    SystemClock,
+    Threads,
+    User,
+    load_guild,
+)
+from bot.service.errors import NotAllowed
+from bot.service.robots import robot
+from bot.service.terms import Settings
+from bot.service.texts import escape, quote
+from render.event_table import event_table_png
+from rules.registry import ladder_of
+from storage import Post, Store
+from storage.competitions.events import (
+    CANCELLED,
+    REGISTERING,
+    RUNNING,
+    EventRow,
+    EventTx,
+    NewEvent,
+)
+from storage.competitions.ladders import LadderKey
+
+from . import event_texts as texts
+from .event_flow import EventFlow, start
+from .event_spec import EventSpec, check_spec
+from .event_tables import pairings_text, standings_table
+from .events import (
+    BY_ADMIN,
+    BY_WITHDRAWAL,
+    is_robin,
+    order_of,
+    record_outcome,
+    standings_of,
+)
+from .records import Outcome
+
+START_RATING = 1500
+RESULTS = {
+    "win": Outcome.WIN,
+    "draw": Outcome.DRAW,
+    "loss": Outcome.LOSS,
+    "forfeit-win": Outcome.FORFEIT_WIN,
+    "forfeit-loss": Outcome.FORFEIT_LOSS,
+}
+LONGEST_REASON = 300
+
+
+class EventDesk:
+    def __init__(
+        self,
+        store: Store,
+        service: MatchService,
+        threads: Threads,
+        *,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self._store = store
+        self.flow = EventFlow(store, service, threads, clock or SystemClock())
+        self._settings = settings or Settings()
+
+    async def start_listening(self) -> None:
+        """Listen to the match service's endings and catch up (call after its start)."""
+        self.flow.service.on_ended(self.flow.ended)
+        await self.flow.catch_up()
+
+    def _now(self) -> float:
+        return self.flow.clock.now()
+
+    def _cmd(self, name: str) -> str:
+        return self._settings.cmd(f"tournament {name}")
+
+    async def event(self, place: Place, name: str) -> EventRow:
+        return await self._event(place, name)
+
+    async def name_of(self, place: Place, event_id: int) -> str:
+        """The name of this server's event ``event_id`` (a button names it by id)."""
+        try:
+            event = (await self._store.events.snapshot(event_id)).event
+        except LookupError:
+            raise Refused("That tournament no longer exists.") from None
+        if event.guild_id != place.guild_id:
+            raise Refused("That tournament belongs to another server.")
+        return event.name
+
+    async def _event(self, place: Place, name: str) -> EventRow:
+        found = await self._store.events.named(place.guild_id, " ".join(name.split())[:80])
+        if found is None:
+            raise Refused(
+                f"This server has no Swiss or round robin event called {quote(name[:80])}."
+            )
+        return found
+
+    # ---- organising ----------------------------------------------------------------------
+    async def create(self, place: Place, user: User, spec: EventSpec, *, admin: bool) -> Reply:
+        if not admin:
+            raise NotAllowed("Only a server admin can organise a tournament.")
+        parts = check_spec(spec, (await load_guild(self._store, place.guild_id)).turn_seconds)
+        if await self._store.tournaments.named(place.guild_id, parts.name) is not None:
+            raise Refused(f"This server already has a tournament called **{escape(parts.name)}**.")
+        await self._store.save_player(user.id, user.name)
+        if spec.ai_fill is not None:
+            ai = robot(spec.ai_fill)
+            await self._store.save_player(ai.id, ai.name)
+        now = self._now()
+        new = NewEvent(
+            place.guild_id, place.channel_id, parts.name, spec.game, parts.options,
+            spec.format, parts.rounds, parts.turn_seconds, parts.round_seconds, spec.rated,
+            parts.bye_points, parts.tiebreaks, spec.max_players, spec.ai_fill, user.id,
+            None if spec.entry_seconds is None else now + spec.entry_seconds,
+            None if spec.starts_in is None else now + spec.starts_in,
+        )  # fmt: skip
+
+        def work(tx: EventTx) -> EventRow:
+            if tx.named(place.guild_id, parts.name) is not None:
+                raise Refused(f"This server already has an event called **{escape(parts.name)}**.")
+            return tx.snapshot(tx.create(new)).event
+
+        event = await self._store.events.transact(work, now)
+        return Reply(texts.created(event, self._cmd("join"), self._cmd("start")), private=False)
+
+    async def join(self, place: Place, user: User, name: str) -> Reply:
+        """Enter an event: before its start, or as a late entry into a Swiss's next round."""
+        event = await self._event(place, name)
+        rating = await self._rating(event, user.id)
+        await self._store.save_player(user.id, user.name)
+        now = self._now()
+
+        def work(tx: EventTx) -> str:
+            snapshot = tx.snapshot(event.id)
+            e = snapshot.event
+            if any(x.player_id == user.id for x in snapshot.entries):
+                raise Refused(f"You are in {texts.title(e)} already.")
+            if e.status not in (REGISTERING, RUNNING):
+                raise Refused(f"{texts.title(e)} is over; it takes no more entries.")
+            if e.entry_closes is not None and now > e.entry_closes:
+                raise Refused(f"Entries to {texts.title(e)} have closed.")
+            if len(snapshot.entries) >= e.max_players:
+                raise Refused(f"{texts.title(e)} is full ({e.max_players} players).")
+            if e.status == RUNNING and (is_robin(e) or e.round >= e.rounds):
+                raise Refused(
+                    f"{texts.title(e)} has started; "
+                    + (
+                        "a round robin's schedule is fixed."
+                        if is_robin(e)
+                        else "its last round is paired."
+                    )
+                )
+            joined = e.round + 1 if e.status == RUNNING else 1
+            tx.add_entry(e.id, user.id, rating, joined)
+            if e.status == RUNNING:
+                return (
+                    f"You are in {texts.title(e)} as a late entry: you are paired from "
+                    f"round {joined}."
+                )
+            return (
+                f"You are in {texts.title(e)}. You will be told your games privately once it "
+                "starts."
+            )
+
+        text = await self._store.events.transact(work, now)
+        return Reply(text)
+
+    async def leave(self, place: Place, user: User, name: str) -> Reply:
+        """Leave before the start, or withdraw from a running event: a Swiss pairs you no more
+        from the next round (a game you are playing goes on); a round robin's games not yet
+        decided are lost by forfeit."""
+        event = await self._event(place, name)
+        async with self.flow.guarded(event.id):
+            text = await self.flow.transact(lambda tx: withdraw(tx, event.id, user.id, user.id))
+            await self.flow.step(event.id)
+        return Reply(text)
+
+    async def begin(self, place: Place, user: User, name: str, *, admin: bool) -> Reply:
+        event = await self._event(place, name)
+        if not admin and user.id != event.organiser_id:
+            raise NotAllowed("Only the organiser or a server admin can start an event.")
+        async with self.flow.guarded(event.id):
+            why = await self.flow.transact(lambda tx: start(tx, event.id, user.id))
+            if why is not None:
+                raise Refused(why)
+            await self.flow.step(event.id)
+        snapshot = await self._store.events.snapshot(event.id)
+        return Reply(
+            f"{texts.title(snapshot.event)} has started with {len(snapshot.entries)} players; "
+            f"the pairings are posted here, and every player is told theirs privately. "
+            f"{self._cmd('standings')} shows the standings.",
+            private=False,
+        )
+
+    # ---- admins --------------------------------------------------------------------------
+    async def replace(
+        self, place: Place, user: User, name: str, old: User, new: User, *, admin: bool
+    ) -> Reply:
+        """``new`` takes over the undecided games of ``old``, who leaves (their decided
+        results stand)."""
+        if not admin:
+            raise NotAllowed("Only a server admin can replace a player.")
+        event = await self._event(place, name)
+        rating = await self._rating(event, new.id)
+        await self._store.save_player(new.id, new.name)
+
+        def work(tx: EventTx) -> list[int]:
+            snapshot = tx.snapshot(event.id)
+            e = snapshot.event
+            if e.status != RUNNING:
+                raise Refused(f"{texts.title(e)} is not running; players join or leave instead.")
+            entries = {x.player_id: x for x in snapshot.entries}
+            if old.id not in entries:
+                raise Refused(f"{escape(old.name)} is not in {texts.title(e)}.")
+            if new.id in entries:
+                raise Refused(f"{escape(new.name)} is in {texts.title(e)} already.")
+            tx.leave(e.id, old.id, e.round if e.round else 1)
+            tx.add_entry(e.id, new.id, rating, max(e.round, 1))
+            live = []
+            for row in snapshot.pairings:
+                if row.outcome is None and old.id in (row.first_id, row.second_id):
+                    if row.hosted_id is not None:
+                        live.append(row.hosted_id)
+                    tx.swap_player(e.id, row.id, old.id, new.id)
+            detail = f"{old.id} -> {new.id}"
+            tx.log(e.id, user.id, "replace", detail)
+            tx.post([Post(e.channel_id, texts.replaced(e, old.name, new.name, user.name))])
+            return live
+
+        async with self.flow.guarded(event.id):
+            live = await self.flow.transact(work)
+            await self._call_off(event, live, user)
+            await self.flow.step(event.id)
+        return Reply(f"{escape(new.name)} has taken {escape(old.name)}'s place.", private=False)
+
+    async def adjust(
+        self,
+        place: Place,
+        user: User,
+        name: str,
+        round_: int,
+        player: User,
+        result: str,
+        reason: str,
+        *,
+        admin: bool,
+    ) -> Reply:
+        """Set ``player``'s result of ``round_`` (``win``, ``draw``, ``loss``,
+        ``forfeit-win``, ``forfeit-loss``), with a reason kept in the event's log. A game
+        still running there is called off."""
+        if not admin:
+            raise NotAllowed("Only a server admin can adjust a result.")
+        reason = " ".join(reason.split())
+        if not 0 < len(reason) <= LONGEST_REASON:
+            raise Refused(
+                f"Give a reason (1 to {LONGEST_REASON} characters); it is kept in the log."
+            )
+        if result not in RESULTS:
+            allowed = ", ".join(f"`{r}`" for r in RESULTS)
+            raise Refused(f"The result is one of {allowed}, not {quote(result[:20])}.")
+        event = await self._event(place, name)
+
+        def work(tx: EventTx) -> int | None:
+            snapshot = tx.snapshot(event.id)
+            e = snapshot.event
+            if e.status not in (RUNNING, "finished"):
+                raise Refused(f"{texts.title(e)} has no results to adjust.")
+            row = next(
+                (
+                    p
+                    for p in snapshot.pairings
+                    if p.round == round_ and player.id in (p.first_id, p.second_id)
+                ),
+                None,
+            )
+            if row is None or row.second_id is None:
+                raise Refused(
+                    f"{escape(player.name)} played no game in round {round_} of {texts.title(e)}."
+                )
+            outcome = RESULTS[result]
+            first = outcome if player.id == row.first_id else outcome.opposite
+            before = row.outcome or "undecided"
+            if row.outcome is None:
+                record_outcome(tx, e.id, row.id, first, BY_ADMIN)
+            else:
+                tx.adjust(row.id, first.value)
+                names = tx.names((row.first_id, row.second_id or 0))
+                tx.post([Post(e.channel_id, texts.decided(e, row, first, BY_ADMIN, names))])
+            tx.log(
+                e.id,
+                user.id,
+                "adjust",
+                f"round {round_} board {row.board}: {before} -> {first.value}; {reason}",
+            )
+            return row.hosted_id if row.outcome is None else None
+
+        async with self.flow.guarded(event.id):
+            live = await self.flow.transact(work)
+            await self._call_off(event, [] if live is None else [live], user)
+            await self.flow.step(event.id)
+        return Reply(
+            f"Round {round_} of {texts.title(event)}: {escape(player.name)}'s result is now "
+            f"{result} (logged with your reason).",
+            private=False,
+        )
+
+    async def cancel(self, place: Place, user: User, name: str, *, admin: bool) -> Reply:
+        if not admin:
+            raise NotAllowed("Only a server admin can cancel an event.")
+        event = await self._event(place, name)
+
+        def work(tx: EventTx) -> list[int]:
+            snapshot = tx.snapshot(event.id)
+            e = snapshot.event
+            if e.status not in (REGISTERING, RUNNING):
+                raise Refused(f"{texts.title(e)} is over already; there is nothing to cancel.")
+            tx.set_status(e.id, CANCELLED)
+            tx.log(e.id, user.id, "cancel", "")
+            tx.post([Post(e.channel_id, texts.cancelled(e, user.name))])
+            return [p.hosted_id for p in snapshot.pairings if p.outcome is None and p.hosted_id]
+
+        async with self.flow.guarded(event.id):
+            live = await self.flow.transact(work)
+        await self._call_off(event, live, user)  # heard as ended: not inside the guard
+        await self.flow.service.deliver_written()
+        return Reply(f"{texts.title(event)} is cancelled.", private=False)
+
+    async def _call_off(self, event: EventRow, hosted_ids: list[int], user: User) -> None:
+        for hosted_id in hosted_ids:
+            hosted = await self._store.hosting.get(hosted_id)
+            if hosted.live:
+                place = Place(event.guild_id, hosted.channel_id)
+                with contextlib.suppress(Refused):  # it ended meanwhile
+                    await self.flow.service.cancel(place, user, admin=True, one_of_many=True)
+
+    # ---- reading -------------------------------------------------------------------------
+    async def standings_text(self, place: Place, name: str) -> str:
+        event = await self._event(place, name)
+        snapshot = await self._store.events.snapshot(event.id)
+        lines = standings_of(snapshot)
+        names = await self._store.events.names(e.player_id for e in snapshot.entries)
+        labels = [t.label for t in order_of(snapshot.event)]
+        return f"{texts.title(event)} after round {event.round}:\n" + texts.standings_text(
+            event, lines, names, labels
+        )
+
+    async def standings(self, place: Place, name: str) -> Reply:
+        """The standings image (a Swiss table, or a round robin's crosstable) with its
+        text."""
+        event = await self._event(place, name)
+        snapshot = await self._store.events.snapshot(event.id)
+        names = await self._store.events.names(e.player_id for e in snapshot.entries)
+        table = standings_table(snapshot, names)
+        png = await asyncio.to_thread(event_table_png, table)
+        text = await self.standings_text(place, name)
+        return Reply(text[:1900], (Attachment("standings.png", png),), private=False)
+
+    async def pairings(self, place: Place, name: str, round_: int | None = None) -> Reply:
+        """A round's boards (the current one by default), with links to their games."""
+        event = await self._event(place, name)
+        snapshot = await self._store.events.snapshot(event.id)
+        names = await self._store.events.names(
+            p for row in snapshot.pairings for p in (row.first_id, row.second_id) if p
+        )
+        return Reply(pairings_text(snapshot, names, round_ or event.round), private=False)
+
+    async def listing(self, place: Place) -> list[str]:
+        """A line for each of the server's events, newest first."""
+        lines = []
+        for event in await self._store.events.of_guild(place.guild_id):
+            snapshot = await self._store.events.snapshot(event.id)
+            lines.append(texts.described(event, len(snapshot.entries)))
+        return lines
+
+    async def has(self, guild_id: int, name: str) -> bool:
+        return await self._store.events.named(guild_id, " ".join(name.split())[:80]) is not None
+
+    async def _rating(self, event: EventRow, player_id: int) -> int:
+        """A player's seed: their rating on the game's ladder (its latest season), else the
+        ladder's starting rating."""
+        try:
+            ladder = ladder_of(event.game, json.loads(event.options))
+        except ValueError:
+            return START_RATING
+        seasons = await self._store.ladders.seasons(event.guild_id, ladder.id)
+        if not seasons:
+            return START_RATING
+        key: LadderKey = seasons[-1].key
+        for standing in await self._store.ladders.standings(key):
+            if standing.player_id == player_id:
+                return round(standing.rating)
+        return START_RATING
+
+
+def withdraw(tx: EventTx, event_id: int, player_id: int, actor_id: int) -> str:
+    """Leave a registering event, or withdraw from a running one (see ``EventDesk.leave``)."""
+    snapshot = tx.snapshot(event_id)
+    e = snapshot.event
+    entry = next((x for x in snapshot.entries if x.player_id == player_id), None)
+    if entry is None or entry.left_round is not None:
+        raise Refused(f"You are not playing in {texts.title(e)}.")
+    if e.status == REGISTERING:
+        tx.remove_entry(e.id, player_id)
+        return f"You have left {texts.title(e)}."
+    if e.status != RUNNING:
+        raise Refused(f"{texts.title(e)} is over.")
+    tx.leave(e.id, player_id, e.round + 1)
+    tx.log(e.id, actor_id, "withdraw", str(player_id))
+    forfeited = 0
+    if is_robin(e):
+        for row in snapshot.pairings:
+            if (
+                row.outcome is None
+                and row.hosted_id is None
+                and player_id in (row.first_id, row.second_id)
+            ):
+                lost = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
+                record_outcome(tx, e.id, row.id, lost, BY_WITHDRAWAL)
+                forfeited += 1
+    names = tx.names((player_id,))
+    tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?")))])
+    if is_robin(e):
+        return (
+            f"You have withdrawn from {texts.title(e)}: your {forfeited} games not yet begun "
+            "are lost by forfeit; a game you are playing goes on."
+        )
+    return (
+        f"You have withdrawn from {texts.title(e)}: you are not paired from round "
+        f"{e.round + 1} on; a game you are playing goes on."
+    )

@@ -1,0 +1,274 @@
+"""Running Swiss and round robin events: recording each game as it ends, pairing the next
+round once every board of the round is decided, adjudicating a round at its deadline,
+starting events at their set time, and opening each board's game in a thread of its own.
+
+Every change is one transaction with the posts that tell of it; threads and games are opened
+afterwards from what is stored (a decided-less board without a game gets one). So a crash
+anywhere leaves a state ``catch_up`` finishes: games that ended unheard are recorded, a
+round whose boards are all decided is paired, missing games are opened. Each event changes
+in one process at a time (its lease), under one lock in this one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import TypeVar
+
+from bot.service import Clock, MatchService, Place, Refused, Terms, Threads, User
+from bot.service.phases import FINISHED, FORFEIT, LAPSED
+from bot.service.ports import Undeliverable
+from storage import Hosted, Post, Store
+from storage.competitions.events import (
+    REGISTERING,
+    RUNNING,
+    EventRow,
+    EventSnapshot,
+    EventTx,
+    PairingRow,
+)
+
+from . import event_texts as texts
+from .events import (
+    BY_DEADLINE,
+    BY_GAME,
+    finish,
+    next_rounds,
+    record_outcome,
+    round_done,
+    wants_pairing,
+    write_rounds,
+)
+from .records import Outcome
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
+
+def game_outcome(hosted: Hosted, finished: bool, winner: str | None) -> Outcome | None:
+    """The first player's (the Challenger's) outcome of a game that ended, or None when it
+    ended without a result and is played again."""
+    ending = hosted.ending or ""
+    if ending in (FINISHED, FORFEIT) and finished:
+        if winner is None:
+            return Outcome.DRAW
+        won = winner == "C"
+        if ending == FORFEIT:
+            return Outcome.FORFEIT_WIN if won else Outcome.FORFEIT_LOSS
+        return Outcome.WIN if won else Outcome.LOSS
+    if ending == LAPSED and hosted.ready in ("C", "O"):  # only one finished the setup
+        return Outcome.FORFEIT_WIN if hosted.ready == "C" else Outcome.FORFEIT_LOSS
+    return None
+
+
+def adjudicated(hosted: Hosted | None) -> Outcome:
+    """A game still running at the round's deadline: whoever missed more turns loses by
+    forfeit; otherwise a draw (docs/TOURNAMENTS.md, E4)."""
+    if hosted is None:
+        return Outcome.DRAW
+    first, second = hosted.missed
+    if first > second:
+        return Outcome.FORFEIT_LOSS
+    if second > first:
+        return Outcome.FORFEIT_WIN
+    return Outcome.DRAW
+
+
+class EventFlow:
+    def __init__(self, store: Store, service: MatchService, threads: Threads, clock: Clock) -> None:
+        self.store = store
+        self.service = service
+        self.threads = threads
+        self.clock = clock
+        self.lock = asyncio.Lock()
+
+    async def transact(self, work: Callable[[EventTx], T]) -> T:
+        return await self.store.events.transact(work, self.clock.now())
+
+    def _holding(self, event_id: int) -> AbstractAsyncContextManager[None]:
+        return self.store.sharing.holding(f"event:{event_id}", self.clock.now)
+
+    @contextlib.asynccontextmanager
+    async def guarded(self, event_id: int) -> AsyncIterator[None]:
+        """This process's lock and the event's lease (one change of it at a time, in any
+        process). A game called off inside must be decided first: its end is heard here and
+        must not wait for the lock."""
+        async with self.lock, self._holding(event_id):
+            yield
+
+    # ---- listening -----------------------------------------------------------------------
+    async def ended(self, hosted: Hosted) -> None:
+        """The match service's ``on_ended`` listener."""
+        found = await self.store.events.pairing_of_hosted(hosted.id)
+        if found is None or found[1].outcome is not None:
+            return
+        async with self.guarded(found[0]):
+            await self._record(found[0], found[1], hosted)
+            await self.step(found[0])
+
+    async def _record(self, event_id: int, row: PairingRow, hosted: Hosted) -> None:
+        def work(tx: EventTx) -> None:
+            if tx.snapshot(event_id).event.status != RUNNING:  # cancelled: nothing counts
+                return
+            finished, winner = (False, None)
+            if hosted.match_id is not None:
+                finished, winner = tx.winner_of(hosted.match_id)
+            outcome = game_outcome(hosted, finished, winner)
+            if outcome is None:  # no result: the board gets a new game
+                tx.reopen(row.id)
+            else:
+                record_outcome(tx, event_id, row.id, outcome, BY_GAME)
+
+        await self.transact(work)
+
+    # ---- moving on -----------------------------------------------------------------------
+    async def step(self, event_id: int) -> None:
+        """Pair the next round if the event is due one, finish it if it is over, and open
+        the games it lacks. Call with the lock and the lease held."""
+        snapshot = await self.store.events.snapshot(event_id)
+        if wants_pairing(snapshot):
+            paired = await asyncio.to_thread(next_rounds, snapshot)
+            if paired.refusal is not None:
+                await self.transact(lambda tx: finish(tx, event_id, paired.refusal))
+            else:
+                deadline = self.clock.now() + snapshot.event.round_seconds
+                await self.transact(lambda tx: write_rounds(tx, event_id, paired, deadline))
+            snapshot = await self.store.events.snapshot(event_id)
+        elif snapshot.event.status == RUNNING and round_done(snapshot):
+            await self.transact(lambda tx: finish(tx, event_id))
+        await self.open_games(snapshot)
+        await self.service.deliver_written()
+
+    async def open_games(self, snapshot: EventSnapshot) -> None:
+        if snapshot.event.status != RUNNING:
+            return
+        names = await self.store.events.names(
+            p for row in snapshot.pairings for p in (row.first_id, row.second_id) if p
+        )
+        for row in snapshot.pairings:
+            if row.outcome is None and row.hosted_id is None and row.second_id is not None:
+                try:
+                    await self._open_game(snapshot.event, row, names)
+                except (Refused, Undeliverable):
+                    log.exception("event board %d: its game could not be opened", row.id)
+
+    async def _open_game(self, event: EventRow, row: PairingRow, names: dict[int, str]) -> None:
+        assert row.second_id is not None
+        thread = row.thread_id
+        if thread is None:
+            thread = await self.threads.open_thread(
+                event.channel_id, texts.thread_name(event, row, names)
+            )
+            opened = thread
+            await self.transact(lambda tx: tx.set_thread(row.id, opened))
+        first = User(row.first_id, names.get(row.first_id, "?"))
+        second = User(row.second_id, names.get(row.second_id, "?"))
+        hosted = await self.store.hosting.live_in_channel(thread)
+        if hosted is None or {hosted.challenger_id, hosted.opposition_id} != {first.id, second.id}:
+            terms = Terms(
+                event.game,
+                json.loads(event.options),
+                turn_seconds=event.turn_seconds,
+                rated=event.rated,
+            )
+            intro = texts.game_intro(event, row, names)
+            hosted = await self.service.open_match(
+                Place(event.guild_id, thread), first, second, terms, intro
+            )
+        at = hosted.id
+        now = self.clock.now()
+        posts = [
+            Post(
+                event.channel_id,
+                texts.paired_notice(event, row, player, thread, event.round_deadline, now, names),
+                player,
+            )
+            for player in (first.id, second.id)
+        ]
+
+        def work(tx: EventTx) -> None:
+            tx.set_hosted(row.id, at)
+            tx.post(posts)
+
+        await self.transact(work)
+
+    # ---- the clock -----------------------------------------------------------------------
+    async def tick(self) -> None:
+        """Start the events whose time has come, adjudicate the rounds whose deadline has
+        passed, and move every event on."""
+        async with self.lock:
+            for event_id in await self.store.events.active():
+                try:
+                    async with self._holding(event_id):
+                        await self._tick(event_id)
+                except Exception:  # that event waits for the next tick; the rest go on
+                    log.exception("event %d could not move on", event_id)
+
+    async def _tick(self, event_id: int) -> None:
+        snapshot = await self.store.events.snapshot(event_id)
+        event, now = snapshot.event, self.clock.now()
+        if event.status == REGISTERING:
+            if event.starts_at is not None and event.starts_at <= now:
+                await self.transact(lambda tx: start(tx, event_id, None))
+                await self.step(event_id)
+            return
+        await self._catch_up(snapshot)
+        if event.round_deadline is not None and event.round_deadline <= now:
+            await self._adjudicate(event_id)
+        await self.step(event_id)
+
+    async def _catch_up(self, snapshot: EventSnapshot) -> None:
+        """Record the games that ended while nobody listened."""
+        for row in snapshot.pairings:
+            if row.outcome is None and row.hosted_id is not None:
+                hosted = await self.store.hosting.get(row.hosted_id)
+                if not hosted.live:
+                    await self._record(snapshot.event.id, row, hosted)
+
+    async def _adjudicate(self, event_id: int) -> None:
+        """Decide every board still undecided at the deadline, then call its game off."""
+        snapshot = await self.store.events.snapshot(event_id)
+        event = snapshot.event
+        for row in snapshot.pairings:
+            if row.outcome is not None:
+                continue
+            hosted = None if row.hosted_id is None else await self.store.hosting.get(row.hosted_id)
+            await self._decide(event_id, row.id, adjudicated(hosted))
+            if hosted is not None and hosted.live:
+                referee = User(event.organiser_id, "the round's deadline")
+                place = Place(event.guild_id, hosted.channel_id)
+                try:
+                    await self.service.cancel(place, referee, admin=True, one_of_many=True)
+                except Refused:
+                    log.info("event board %d: its game had ended meanwhile", row.id)
+
+    async def _decide(self, event_id: int, pairing_id: int, outcome: Outcome) -> None:
+        await self.transact(
+            lambda tx: record_outcome(tx, event_id, pairing_id, outcome, BY_DEADLINE)
+        )
+
+    async def catch_up(self) -> None:
+        """On start: what ``tick`` does, for every event (games that ended while the bot was
+        down, rounds left unpaired or unopened by a crash)."""
+        await self.tick()
+
+
+def start(tx: EventTx, event_id: int, refusal_to: int | None) -> str | None:
+    """Start a registering event (the pairing follows outside the transaction). Returns
+    why it cannot start, or None."""
+    snapshot = tx.snapshot(event_id)
+    event = snapshot.event
+    if event.status != REGISTERING:
+        return f"{texts.title(event)} has started already."
+    if len(snapshot.entries) < 2:
+        why = f"{texts.title(event)} needs at least two players to start."
+        if refusal_to is None:  # its set time came: it waits for players, and says so once
+            tx.post([Post(event.channel_id, why + " It starts once the organiser starts it.")])
+            tx.clear_start(event_id)
+        return why
+    tx.set_status(event_id, RUNNING)
+    return None

@@ -1,0 +1,89 @@
+"""What an event's standings image and pairings list show: a Swiss table (rank, player,
+points, the tiebreaks in the organiser's order) or a round robin's crosstable (each result
+against each player by seed number), and each round's boards with links to their games."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from render.event_table import EventTable
+from rules import game_type
+from storage.competitions.events import EventSnapshot
+
+from . import event_texts as texts
+from .events import history, is_robin, order_of, standings_of
+from .records import Outcome, half_points
+from .tiebreaks import fraction_text
+
+SELF = "\u00d7"  # a multiplication sign: a player's own cell of the crosstable
+MARKS = {
+    Outcome.WIN: "1",
+    Outcome.DRAW: "½",
+    Outcome.LOSS: "0",
+    Outcome.FORFEIT_WIN: "+",
+    Outcome.FORFEIT_LOSS: "-",
+}
+
+
+def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventTable:
+    event = snapshot.event
+    lines = standings_of(snapshot)
+    labels = tuple(t.label for t in order_of(event))
+    left = {e.player_id for e in snapshot.entries if e.left_round is not None}
+
+    def shown(player: int) -> str:
+        name = names.get(player, f"player {player}")
+        return name + (" (withdrawn)" if player in left else "")
+
+    kind = f"{game_type(event.game).title} {texts.FORMAT_NAMES[event.format]}"
+    title = f"{event.name} - {kind}, round {event.round} of {event.rounds}"
+    if not is_robin(event):
+        rows = tuple(
+            (
+                str(s.rank),
+                shown(s.player_id),
+                half_points(s.score),
+                *(fraction_text(v) for v in s.tiebreaks),
+            )
+            for s in lines
+        )
+        return EventTable(title, ("#", "Player", "Pts", *labels), rows)
+    seeds = sorted(snapshot.entries, key=lambda e: (-e.rating, e.joined_at, e.player_id))
+    number = {e.player_id: n for n, e in enumerate(seeds, start=1)}
+    records = history(snapshot)
+    crossed = []
+    for s in lines:
+        against: dict[int, str] = {}
+        for record in records.get(s.player_id, ()):
+            if record.opponent is not None:
+                against[record.opponent] = against.get(record.opponent, "") + MARKS[record.outcome]
+        cells = tuple(SELF if p == s.player_id else against.get(p, "·") for p in number)
+        crossed.append(
+            (str(s.rank), f"{number[s.player_id]} {shown(s.player_id)}", *cells,
+             half_points(s.score), *(fraction_text(v) for v in s.tiebreaks))
+        )  # fmt: skip
+    header = ("#", "Player", *(str(n) for n in number.values()), "Pts", *labels)
+    return EventTable(title, header, tuple(crossed), points=2 + len(number))
+
+
+def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int) -> str:
+    """A round's boards: each with its result or a link to its game's thread."""
+    event = snapshot.event
+    rows = [p for p in snapshot.pairings if p.round == round_]
+    if not rows:
+        return f"{texts.title(event)} has no round {round_} paired."
+    lines = []
+    for row in rows:
+        first = texts.name_of(names, row.first_id)
+        if row.second_id is None:
+            lines.append(f"{row.board}. {first}: bye")
+            continue
+        second = texts.name_of(names, row.second_id)
+        if row.outcome is not None:
+            state = MARKS[Outcome(row.outcome)] + "-" + MARKS[Outcome(row.outcome).opposite]
+        elif row.thread_id is not None:
+            state = f"playing in <#{row.thread_id}>"
+        else:
+            state = "opening"
+        lines.append(f"{row.board}. {first} v {second}: {state}")
+    return (f"{texts.title(event)}, round {round_}:\n" + "\n".join(lines))[:3900]

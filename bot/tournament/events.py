@@ -1,0 +1,206 @@
+"""Swiss and round robin events of any game, on the match service: what a stored event's
+history is, how its next round is paired, and the writes that move it on (each inside one
+``store.events.transact``).
+
+A round is paired outside any transaction (the Swiss library may take seconds on a large
+event: ``next_rounds`` runs in a worker thread) from a snapshot, then written in one
+transaction that first checks that the event has not moved since (``write_rounds``): a crash
+or a second process pairing the same round leaves the round wholly paired once, or not at
+all. Games are opened afterwards, from what is stored (``flow``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.models import AI_IDS
+from storage import Post
+from storage.competitions.events import (
+    FINISHED,
+    RUNNING,
+    EventRow,
+    EventSnapshot,
+    EventTx,
+    PairingRow,
+)
+
+from . import event_texts as texts
+from .records import Colour, Outcome, PairedRound, PointsTable, RoundRecord
+from .roundrobin import schedule
+from .swiss import CannotPair, SwissPlayer, pair_round
+from .tiebreaks import (
+    ROUND_ROBIN_ORDER,
+    SWISS_ORDER,
+    Standing,
+    Tiebreak,
+    parse_order,
+    standings,
+)
+
+SWISS, ROUND_ROBIN, DOUBLE_ROUND_ROBIN = "swiss", "round-robin", "double-round-robin"
+FORMATS = (SWISS, ROUND_ROBIN, DOUBLE_ROUND_ROBIN)
+BYE = "bye"  # a bye's pairing is decided by "bye" as soon as it is written
+BY_GAME, BY_DEADLINE, BY_ADMIN, BY_WITHDRAWAL = "game", "deadline", "admin", "withdrawal"
+
+
+def table_of(event: EventRow) -> PointsTable:
+    return PointsTable(bye=event.bye_points)
+
+
+def order_of(event: EventRow) -> tuple[Tiebreak, ...]:
+    if event.tiebreaks:
+        return parse_order(event.tiebreaks)
+    return SWISS_ORDER if event.format == SWISS else ROUND_ROBIN_ORDER
+
+
+def is_robin(event: EventRow) -> bool:
+    return event.format != SWISS
+
+
+def history(snapshot: EventSnapshot) -> dict[int, list[RoundRecord]]:
+    """Each entrant's decided rounds, in order; a round of a Swiss they were not paired in
+    (entered later, withdrawn) is an absence. Undecided games are left out."""
+    event = snapshot.event
+    rounds: dict[int, dict[int, RoundRecord | None]] = {e.player_id: {} for e in snapshot.entries}
+    for row in snapshot.pairings:
+        for player, record in _records(row):
+            rounds.setdefault(player, {})[row.round] = record
+    out: dict[int, list[RoundRecord]] = {}
+    for player, by_round in rounds.items():
+        if is_robin(event):
+            out[player] = [r for _, r in sorted(by_round.items()) if r is not None]
+            continue
+        records = []
+        for number in range(1, event.round + 1):
+            if number not in by_round:
+                records.append(RoundRecord(Outcome.ABSENT))
+            elif (found := by_round[number]) is not None:
+                records.append(found)
+        out[player] = records
+    return out
+
+
+def _records(row: PairingRow) -> list[tuple[int, RoundRecord | None]]:
+    """What a board gave each of its players (None: not decided yet)."""
+    if row.second_id is None:
+        return [(row.first_id, RoundRecord(Outcome.BYE))]
+    if row.outcome is None:
+        return [(row.first_id, None), (row.second_id, None)]
+    outcome = Outcome(row.outcome)
+    return [
+        (row.first_id, RoundRecord(outcome, row.second_id, Colour.FIRST)),
+        (row.second_id, RoundRecord(outcome.opposite, row.first_id, Colour.SECOND)),
+    ]
+
+
+def standings_of(snapshot: EventSnapshot) -> list[Standing]:
+    event = snapshot.event
+    players = [e.player_id for e in snapshot.entries]
+    return standings(players, history(snapshot), order_of(event), table_of(event))
+
+
+# ---- pairing (outside transactions) --------------------------------------------------------
+@dataclass(frozen=True)
+class Paired:
+    """The rounds to write after ``after`` (all of a round robin's at once, one Swiss
+    round), or why none can be."""
+
+    after: int
+    rounds: tuple[PairedRound, ...]
+    refusal: str | None = None
+
+
+def next_rounds(snapshot: EventSnapshot) -> Paired:
+    """The next round(s) of a running event, from its snapshot (pure; may take seconds)."""
+    event = snapshot.event
+    if is_robin(event):
+        seeded = sorted(snapshot.entries, key=lambda e: (-e.rating, e.joined_at, e.player_id))
+        ids = [e.player_id for e in seeded]
+        return Paired(event.round, tuple(schedule(ids, event.format == DOUBLE_ROUND_ROBIN)))
+    number = event.round + 1
+    players = [
+        SwissPlayer(e.player_id, e.rating, active=e.plays(number))
+        for e in snapshot.entries
+        if e.joined_round <= number
+    ]
+    if sum(p.active for p in players) < 2:
+        return Paired(event.round, (), "fewer than two players are left to pair")
+    try:
+        paired = pair_round(players, history(snapshot), event.rounds, table_of(event))
+    except CannotPair:
+        return Paired(event.round, (), "every pair of players left has met already")
+    return Paired(event.round, (paired,))
+
+
+# ---- inside one transaction ----------------------------------------------------------------
+def write_rounds(tx: EventTx, event_id: int, paired: Paired, deadline: float | None) -> bool:
+    """Write the paired rounds, with the round's post, unless the event moved on since the
+    snapshot they were paired from (then nothing is written: False)."""
+    snapshot = tx.snapshot(event_id)
+    event = snapshot.event
+    if event.status != RUNNING or event.round != paired.after:
+        return False
+    number = paired.after
+    for number, round_ in enumerate(paired.rounds, start=paired.after + 1):
+        for board, pair in enumerate(round_.boards, start=1):
+            tx.add_pairing(event_id, number, board, pair.first, pair.second)
+        last = len(round_.boards) + 1
+        if round_.bye is not None and event.ai_fill in AI_IDS:  # the AI fills the odd slot
+            tx.add_pairing(event_id, number, last, round_.bye, AI_IDS[event.ai_fill])
+        elif round_.bye is not None:
+            tx.decide(tx.add_pairing(event_id, number, last, round_.bye, None), BYE, BYE)
+    tx.set_round(event_id, number, deadline)
+    if is_robin(event):
+        tx.set_rounds(event_id, number)
+    names = tx.names(e.player_id for e in snapshot.entries)
+    tx.post(
+        [
+            Post(
+                event.channel_id,
+                texts.round_opened(event, paired.after, paired.rounds, deadline, tx.now, names),
+            )
+        ]
+    )
+    return True
+
+
+def finish(tx: EventTx, event_id: int, why: str | None = None) -> bool:
+    """End a running event whose games are all decided, with its final standings post."""
+    snapshot = tx.snapshot(event_id)
+    event = snapshot.event
+    if event.status != RUNNING or any(p.outcome is None for p in snapshot.pairings):
+        return False
+    tx.set_status(event_id, FINISHED)
+    tx.set_round(event_id, event.round, None)
+    names = tx.names(e.player_id for e in snapshot.entries)
+    lines = standings_of(snapshot)
+    tx.post([Post(event.channel_id, texts.finished(event, lines, names, why))])
+    return True
+
+
+def record_outcome(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome, by: str) -> bool:
+    """Decide an undecided board (the first player's ``outcome``) and post it in the game's
+    thread. False if it was decided already."""
+    if not tx.decide(pairing_id, outcome.value, by):
+        return False
+    snapshot = tx.snapshot(event_id)
+    row = next(p for p in snapshot.pairings if p.id == pairing_id)
+    names = tx.names(p for p in (row.first_id, row.second_id) if p is not None)
+    where = row.thread_id or snapshot.event.channel_id
+    tx.post([Post(where, texts.decided(snapshot.event, row, outcome, by, names))])
+    return True
+
+
+def round_done(snapshot: EventSnapshot) -> bool:
+    """Whether every board paired so far is decided."""
+    return all(p.outcome is not None for p in snapshot.pairings)
+
+
+def wants_pairing(snapshot: EventSnapshot) -> bool:
+    """A running event whose boards are all decided and which has rounds left to pair."""
+    event = snapshot.event
+    if event.status != RUNNING or not round_done(snapshot):
+        return False
+    if is_robin(event):
+        return event.round == 0
+    return event.round < event.rounds

@@ -1,0 +1,88 @@
+"""An event's standings as an image: a Swiss table (rank, player, points, tiebreaks) or a
+round robin's crosstable (each player's result against each other, by number).
+
+The event service passes plain text cells, so this module knows nothing of pairings or
+tiebreaks. The first column is the rank, the second the player (left-aligned, cut to fit);
+the rest are centred in columns as wide as their widest cell. Rows past ``MOST_ROWS`` are
+left out and said to be.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import palette as pal
+from .encode import png_bytes
+from .fonts import Font, draw_label, fit, font
+from .palette import to_palette
+
+PAD, TITLE_H, HEAD_H, ROW_H = 14, 44, 28, 28
+RANK_W, NAME_W, CELL_PAD = 40, 190, 14
+MOST_ROWS = 100
+
+
+@dataclass(frozen=True)
+class EventTable:
+    title: str
+    header: tuple[str, ...]  # "#", "Player", then the other columns' headings
+    rows: tuple[tuple[str, ...], ...]  # one cell per heading
+    points: int = 2  # the column of the points, in bold
+
+
+def event_table_png(table: EventTable) -> bytes:
+    rows = table.rows[:MOST_ROWS]
+    face, bold = font(14), font(14, bold=True)
+    widths = [RANK_W, NAME_W] + [
+        max(int(bold.getlength(cell)) for cell in (heading, *(row[i] for row in rows))) + CELL_PAD
+        for i, heading in enumerate(table.header[2:], start=2)
+    ]
+    width = max(360, PAD * 2 + sum(widths))
+    extra = 1 if len(table.rows) > MOST_ROWS else 0
+    height = TITLE_H + HEAD_H + ROW_H * (max(1, len(rows)) + extra) + PAD
+    image = Image.new("RGB", (width, height), pal.FRAME)
+    draw = ImageDraw.Draw(image)
+    title_face = font(17, bold=True)
+    draw_label(
+        image, (PAD, TITLE_H / 2), fit(table.title, title_face, width - 2 * PAD), pal.TEXT,
+        title_face, "lm",
+    )  # fmt: skip
+    _cells(image, table.header, widths, TITLE_H + HEAD_H / 2, font(12, bold=True), pal.MUTED)
+    for i, row in enumerate(rows):
+        top = TITLE_H + HEAD_H + i * ROW_H
+        if i % 2 == 0:
+            draw.rectangle((0, top, width, top + ROW_H - 1), fill=pal.FRAME_LINE)
+        _cells(image, row, widths, top + ROW_H / 2, face, pal.TEXT, (table.points, bold))
+    if not rows:
+        draw_label(
+            image, (width / 2, TITLE_H + HEAD_H + ROW_H / 2), "Nobody yet", pal.MUTED, face, "mm"
+        )
+    if extra:
+        more = f"...and {len(table.rows) - MOST_ROWS} more"
+        y = TITLE_H + HEAD_H + ROW_H * len(rows) + ROW_H / 2
+        draw_label(image, (PAD, y), more, pal.MUTED, face, "lm")
+    return png_bytes(to_palette(image))
+
+
+def _cells(
+    image: Image.Image,
+    cells: Sequence[str],
+    widths: Sequence[int],
+    y: float,
+    face: Font,
+    colour: pal.RGB,
+    points: tuple[int, Font] | None = None,
+) -> None:
+    x = PAD
+    for i, (cell, w) in enumerate(zip(cells, widths, strict=False)):
+        if i == 0:
+            draw_label(image, (x + w - 8, y), cell, colour, face, "rm")
+        elif i == 1:
+            text = fit(cell, face, w - 8)
+            draw_label(image, (x, y), text, colour, face, "lm")
+        else:
+            chosen = points[1] if points is not None and i == points[0] else face
+            draw_label(image, (x + w / 2, y), cell, colour, chosen, "mm")
+        x += w

@@ -1,0 +1,122 @@
+"""End to end against the local Discord emulator: a ToriShogi Swiss of six with one
+withdrawal and one late entry (Join and Leave buttons on the announcement), and a Torii
+round robin of four; the pairings by DM and one channel post a round, standings images
+(saved to the temporary directory to be looked at)."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from harness.stage import Stage
+from storage.competitions.events import EventSnapshot
+
+PLAYERS = ("p1", "p2", "p3", "p4", "p5", "p6", "p7", "admin")
+PNG_DIR = Path(os.environ.get("TORA_STANDINGS_PNG", "/tmp"))
+
+
+async def snapshot(stage: Stage, name: str) -> EventSnapshot:
+    assert stage.bot is not None
+    store = stage.bot.store
+    event = await store.events.named(stage.guild, name)
+    assert event is not None
+    return await store.events.snapshot(event.id)
+
+
+async def play_round(stage: Stage, name: str, round_: int, setup: dict | None = None) -> None:
+    """Every undecided board of ``round_``: the higher id resigns (after the setup)."""
+    ids = {v: k for k, v in stage.user.items()}
+    await stage.quiet()
+    snap = await snapshot(stage, name)
+    for row in snap.pairings:
+        if row.round != round_ or row.outcome is not None or row.second_id is None:
+            continue
+        thread = row.thread_id
+        assert thread is not None and row.hosted_id is not None
+        await stage.posted(f"round {round_}, board {row.board}", channel=thread)
+        first, second = ids[row.first_id], ids[row.second_id]
+        if setup is not None:
+            for who in (first, second):
+                answered = await stage.slash(who, "setup", channel=thread, **setup)
+                assert answered.error is None, answered.text
+        loser = max(first, second, key=lambda n: stage.user[n])
+        asked = await stage.slash(loser, "resign", channel=thread)
+        assert asked.text.startswith("Resign match"), asked.text
+        confirmed = await stage.click(loser, "Resign", channel=thread)
+        assert confirmed.error is None, confirmed.text
+    await stage.quiet()
+
+
+async def standings_png(stage: Stage, name: str, file: str) -> bytes:
+    shown = await stage.slash("p1", "tournament standings", name=name)
+    assert shown.error is None and shown.files, shown.text
+    [png] = shown.files
+    assert png.name == "standings.png" and png.data.startswith(b"\x89PNG")
+    (PNG_DIR / file).write_bytes(png.data)
+    return png.data
+
+
+async def test_a_torishogi_swiss_of_six_with_a_withdrawal_and_a_late_entry(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path, PLAYERS) as stage:
+        created = await stage.slash(
+            "admin", "tournament create", name="Spring", format="swiss", game="torishogi",
+            rounds=3, deadline="1d", round_deadline="5d",
+        )  # fmt: skip
+        assert created.error is None and not created.ephemeral, created.text
+        assert "**Spring** (ToriShogi Swiss) is open for entries: 3 rounds" in created.text
+        for name in ("p1", "p2", "p3", "p4", "p5"):
+            joined = await stage.click(name, "Join")
+            assert joined.ephemeral and "You are in **Spring**" in joined.text, joined.text
+        typed = await stage.slash("p6", "tournament register", name="Spring")
+        assert "You are in **Spring**" in typed.text
+        refused = await stage.slash("p1", "tournament start", name="Spring")
+        assert "Only the organiser or a server admin" in refused.text
+        started = await stage.slash("admin", "tournament start", name="Spring")
+        assert started.error is None and "started with 6 players" in started.text
+        await stage.posted("__Round 1 of 3__")
+        # during round 1: p6 leaves by the button (their game goes on), p7 enters late by
+        # the button; both from round 2
+        left = await stage.click("p6", "Leave")
+        assert "not paired from round 2" in left.text, left.text
+        late = await stage.click("p7", "Join")
+        assert "late entry" in late.text and "round 2" in late.text, late.text
+        await play_round(stage, "Spring", 1)
+        snap = await snapshot(stage, "Spring")
+        assert snap.event.round == 2
+        seated = {x for p in snap.pairings if p.round == 2 for x in (p.first_id, p.second_id)}
+        assert stage.user["p6"] not in seated and stage.user["p7"] in seated
+        await play_round(stage, "Spring", 2)
+        await play_round(stage, "Spring", 3)
+        await stage.posted("**Spring** (ToriShogi Swiss) is over")
+        posts = [m.text() for m in stage.emu.public_messages(stage.channel)]
+        assert [sum(f"__Round {n} of 3__" in t for t in posts) for n in (1, 2, 3)] == [1, 1, 1]
+        for name in ("p1", "p7"):  # each paired player is told privately, with the thread
+            dms = [m.text() for m in stage.emu.dms(stage.user[name])]
+            assert any("**Spring** (ToriShogi Swiss), round" in t and "<#" in t for t in dms)
+        pairings = await stage.slash("p2", "tournament pairings", name="Spring", round=2)
+        assert "round 2" in pairings.text
+        assert "1-0" in pairings.text or "0-1" in pairings.text
+        await standings_png(stage, "Spring", "swiss-standings.png")
+        text = (await stage.slash("p2", "tournament standings", name="Spring")).text
+        assert "BuchC1" in text and "p6 (withdrawn)" not in text  # the image says it
+
+
+async def test_a_torii_round_robin_of_four(tmp_path: Path) -> None:
+    async with Stage(tmp_path, PLAYERS) as stage:
+        created = await stage.slash(
+            "admin", "tournament create", name="Shrine", format="round-robin", game="torii",
+            deadline="1d",
+        )  # fmt: skip
+        assert "(Torii round robin) is open for entries" in created.text, created.text
+        for name in ("p1", "p2", "p3", "p4"):
+            await stage.click(name, "Join")
+        await stage.slash("admin", "tournament start", name="Shrine")
+        await stage.posted("Every game of the schedule starts now")
+        snap = await snapshot(stage, "Shrine")
+        assert snap.event.rounds == 3 and len(snap.pairings) == 6
+        for round_ in (1, 2, 3):
+            await play_round(stage, "Shrine", round_, setup={"spirit": "Kitsune"})
+        await stage.posted("**Shrine** (Torii round robin) is over: p1 won it")
+        await standings_png(stage, "Shrine", "round-robin-crosstable.png")

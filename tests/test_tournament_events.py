@@ -1,0 +1,279 @@
+"""Swiss and round robin events through the match service, on both backends: rounds paired
+when every board is decided, byes, late entry and withdrawal between rounds, a round
+adjudicated at its deadline, admins' replacements, adjustments (logged) and cancellation,
+and a crash in the middle of a round's pairing."""
+
+from __future__ import annotations
+
+import pytest
+from event_helpers import ADMIN, GUILD, HERE, create, desk_of, play_open_games, snapshot, user
+
+from bot.service import Place, Refused, User
+from bot.service.errors import NotAllowed
+from bot.service.models import AI_IDS
+from bot.service.testing import Harness
+from bot.tournament import event_flow
+from bot.tournament.event_spec import EventSpec
+from bot.tournament.events import standings_of
+from storage.competitions.events import EventTx
+
+
+async def test_a_swiss_pairs_each_round_once_the_last_is_decided_with_a_bye(h: Harness) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    for n in (1, 2, 3, 4, 5):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Open")
+    assert snap.event.round == 1
+    [bye] = [p for p in snap.pairings if p.second_id is None]
+    assert bye.outcome == "bye" and bye.first_id == 5  # the lowest seed
+    live = [p for p in snap.pairings if p.second_id is not None]
+    assert len(live) == 2 and all(p.hosted_id for p in live)
+    # one post in the channel for the round, and a private notice to each paired player
+    posts = h.delivery.texts(HERE.channel_id)
+    assert sum("Round 1 of 3" in t for t in posts) == 1
+    for n in (1, 2, 3, 4):
+        [notice] = [d for d in h.delivery.user(n) if "round 1" in d.message.text]
+        assert "Open" in notice.message.text and "ToriShogi" in notice.message.text
+    for round_ in (1, 2, 3):
+        assert (await snapshot(h, "Open")).event.round == round_
+        assert await play_open_games(h, "Open") == 2
+    snap = await snapshot(h, "Open")
+    assert snap.event.status == "finished"
+    byes = [p.first_id for p in snap.pairings if p.second_id is None]
+    assert len(set(byes)) == 3  # nobody has two byes
+    met = [frozenset((p.first_id, p.second_id)) for p in snap.pairings if p.second_id]
+    assert len(set(met)) == len(met)  # no rematch
+    lines = standings_of(snap)
+    assert lines[0].player_id == 1 and lines[0].score == 6  # three wins (or a bye) of three
+    assert any("is over: p1 won it" in t for t in h.delivery.texts(HERE.channel_id))
+
+
+async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    reply = await desk.join(HERE, user(5), "Cup")
+    assert "late entry" in reply.text and "round 2" in reply.text
+    reply = await desk.leave(HERE, user(4), "Cup")
+    assert "not paired from round 2" in reply.text
+    assert len((await snapshot(h, "Cup")).pairings) == 2  # round 1 is as it was
+    await play_open_games(h, "Cup")
+    snap = await snapshot(h, "Cup")
+    second = [p for p in snap.pairings if p.round == 2]
+    seated = {x for p in second for x in (p.first_id, p.second_id) if x}
+    assert seated == {1, 2, 3, 5} and len(second) == 2
+    with pytest.raises(Refused, match="not playing"):
+        await desk.leave(HERE, user(4), "Cup")
+
+
+async def test_a_round_is_adjudicated_at_its_deadline_never_before(h: Harness) -> None:
+    desk = await desk_of(h)
+    day = 86400.0
+    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * day)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Slow")
+    await desk.begin(HERE, ADMIN, "Slow", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Slow")
+    first = snap.pairings[0]
+    hosted = await h.store.hosting.get(first.hosted_id)
+    await h.service.resign(Place(GUILD, hosted.channel_id), user(first.second_id))
+    await h.settle()
+    h.clock.advance(3 * day - 60)
+    await desk.flow.tick()
+    assert (await snapshot(h, "Slow")).event.round == 1  # not yet
+    h.clock.advance(120)
+    await desk.flow.tick()
+    await h.settle()
+    snap = await snapshot(h, "Slow")
+    assert snap.event.round == 2
+    decided = [p for p in snap.pairings if p.round == 1]
+    assert [p.decided_by for p in decided] == ["game", "deadline"]
+    late = await h.store.hosting.get(decided[1].hosted_id)
+    assert not late.live  # its game was called off
+
+
+async def test_admins_replace_adjust_with_a_logged_reason_and_cancel(h: Harness) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Club")
+    with pytest.raises(NotAllowed):
+        await desk.begin(HERE, user(1), "Club", admin=False)
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Club")
+    assert snap.event.rounds == 3 and len(snap.pairings) == 6  # every game at once
+    assert all(p.hosted_id for p in snap.pairings)
+    newcomer = User(8, "p8")
+    await desk.replace(HERE, ADMIN, "Club", user(4), newcomer, admin=True)
+    snap = await snapshot(h, "Club")
+    assert {p.first_id for p in snap.pairings} | {p.second_id for p in snap.pairings} == {
+        1,
+        2,
+        3,
+        8,
+    }
+    await h.settle()
+    snap = await snapshot(h, "Club")
+    for p in snap.pairings:  # the newcomer's games are new ones
+        hosted = await h.store.hosting.get(p.hosted_id)
+        assert hosted.live and {hosted.challenger_id, hosted.opposition_id} == {
+            p.first_id,
+            p.second_id,
+        }
+    with pytest.raises(Refused, match="Give a reason"):
+        await desk.adjust(HERE, ADMIN, "Club", 1, user(1), "win", " ", admin=True)
+    await desk.adjust(HERE, ADMIN, "Club", 1, user(1), "win", "opponent never showed", admin=True)
+    [entry] = [x for x in await h.store.events.log(snap.event.id) if x.action == "adjust"]
+    assert "opponent never showed" in entry.detail and entry.actor_id == ADMIN.id
+    await desk.cancel(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Club")
+    assert snap.event.status == "cancelled"
+    for p in snap.pairings:
+        if p.hosted_id:
+            assert not (await h.store.hosting.get(p.hosted_id)).live
+
+
+async def test_refusals_name_what_is_wrong_and_change_nothing(h: Harness) -> None:
+    desk = await desk_of(h)
+    with pytest.raises(Refused, match="The game is one of `tora`, `torishogi`, `torii`"):
+        await create(desk, "X", "chess", "swiss")
+    with pytest.raises(Refused, match="The format is one of"):
+        await create(desk, "X", "torii", "knockout")
+    with pytest.raises(Refused, match="1 to 20 rounds"):
+        await create(desk, "X", "torii", "swiss", rounds=99)
+    with pytest.raises(NotAllowed):
+        await desk.create(HERE, user(1), EventSpec("X", "torii", "swiss", {}), admin=False)
+    assert await h.store.events.of_guild(GUILD) == []
+    await create(desk, "X", "torii", "swiss", max_players=2)
+    with pytest.raises(Refused, match="already has an event called"):
+        await create(desk, "x", "torii", "swiss")
+    await desk.join(HERE, user(1), "X")
+    with pytest.raises(Refused, match="already"):
+        await desk.join(HERE, user(1), "X")
+    await desk.join(HERE, user(2), "X")
+    with pytest.raises(Refused, match="full"):
+        await desk.join(HERE, user(3), "X")
+
+
+async def test_a_crash_in_the_middle_of_pairing_pairs_nobody_twice_and_drops_nobody(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Crash", "torishogi", "swiss", rounds=3)
+    for n in range(1, 8):
+        await desk.join(HERE, user(n), "Crash")
+    await desk.begin(HERE, ADMIN, "Crash", admin=True)
+    await h.settle()
+    written = []
+    real = EventTx.add_pairing
+
+    def dies_after_two(self: EventTx, *args: object) -> int:
+        if len(written) == 2:
+            raise RuntimeError("the process died while pairing")
+        written.append(args)
+        return real(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(EventTx, "add_pairing", dies_after_two)
+    await play_open_games(h, "Crash")  # the round ends; pairing round 2 dies half-way
+    snap = await snapshot(h, "Crash")
+    assert snap.event.round == 1 and all(p.round == 1 for p in snap.pairings)
+    monkeypatch.setattr(EventTx, "add_pairing", real)
+    await h.crash()
+    desk = await desk_of(h)  # catching up on start pairs the round, once
+    await h.settle()
+    snap = await snapshot(h, "Crash")
+    second = [p for p in snap.pairings if p.round == 2]
+    seated = [x for p in second for x in (p.first_id, p.second_id) if x]
+    assert sorted(seated) == list(range(1, 8))
+    await desk.flow.tick()
+    assert len([p for p in (await snapshot(h, "Crash")).pairings if p.round == 2]) == 4
+
+
+async def test_the_seats_key_refuses_a_second_seat_in_a_round(h: Harness) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Seats", "torii", "swiss")
+    snap = await snapshot(h, "Seats")
+    for n in (1, 2, 3):
+        await h.store.save_player(n, f"p{n}")
+
+    def twice(tx: EventTx) -> None:
+        tx.add_pairing(snap.event.id, 1, 1, 1, 2)
+        tx.add_pairing(snap.event.id, 1, 2, 3, 1)
+
+    with pytest.raises(Exception):  # noqa: B017 - each backend names its own integrity error
+        await h.store.events.transact(twice, h.clock.now())
+    assert (await snapshot(h, "Seats")).pairings == ()
+
+
+def test_a_game_that_ended_gives_the_first_player_their_outcome() -> None:
+    from storage import Hosted
+
+    def ended(ending: str, ready: str = "") -> Hosted:
+        return Hosted(1, 1, 1, 1, 2, "{}", "ended", ending, 1, 2, 5, ready)
+
+    assert event_flow.game_outcome(ended("finished"), True, "C").value == "win"
+    assert event_flow.game_outcome(ended("finished"), True, None).value == "draw"
+    assert event_flow.game_outcome(ended("forfeit"), True, "O").value == "forfeit_loss"
+    assert event_flow.game_outcome(ended("setup lapsed", "O"), False, None).value == "forfeit_loss"
+    assert event_flow.game_outcome(ended("setup lapsed"), False, None) is None
+    assert event_flow.game_outcome(ended("aborted"), False, None) is None
+
+
+async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Harness) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Odd")
+    await desk.begin(HERE, ADMIN, "Odd", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Odd")
+    assert all(p.second_id is not None for p in snap.pairings)  # no bye
+    [against_ai] = [p for p in snap.pairings if p.second_id == AI_IDS["easy"]]
+    assert against_ai.first_id == 3 and against_ai.hosted_id is not None
+    assert any("p3 v the AI (easy)" in t for t in h.delivery.texts(HERE.channel_id))
+    await play_open_games(h, "Odd", lambda row: row.first_id if row.second_id < 0 else 2)
+    snap = await snapshot(h, "Odd")
+    assert snap.event.round == 2  # the AI's game counted like any other
+    assert {s.player_id for s in standings_of(snap)} == {1, 2, 3}  # the AI is not ranked
+
+
+async def test_an_event_starts_at_its_set_time_and_entries_close_on_theirs(h: Harness) -> None:
+    desk = await desk_of(h)
+    hour = 3600.0
+    await create(desk, "Timed", "torii", "swiss", rounds=2, entry_seconds=hour, starts_in=2 * hour)
+    await desk.join(HERE, user(1), "Timed")
+    await desk.join(HERE, user(2), "Timed")
+    h.clock.advance(hour + 1)
+    with pytest.raises(Refused, match=r"Entries to \*\*Timed\*\* .* have closed"):
+        await desk.join(HERE, user(3), "Timed")
+    await desk.flow.tick()
+    assert (await snapshot(h, "Timed")).event.status == "registering"  # not before its time
+    h.clock.advance(hour)
+    await desk.flow.tick()
+    await h.settle()
+    snap = await snapshot(h, "Timed")
+    assert snap.event.status == "running" and snap.event.round == 1
+    [board] = snap.pairings
+    assert {board.first_id, board.second_id} == {1, 2} and board.hosted_id is not None
+
+
+async def test_a_set_start_without_enough_players_waits_for_the_organiser(h: Harness) -> None:
+    desk = await desk_of(h)
+    await create(desk, "Empty", "torii", "round-robin", starts_in=60.0)
+    await desk.join(HERE, user(1), "Empty")
+    h.clock.advance(61)
+    await desk.flow.tick()
+    await h.settle()
+    snap = await snapshot(h, "Empty")
+    assert snap.event.status == "registering" and snap.event.starts_at is None
+    [said] = [t for t in h.delivery.texts(HERE.channel_id) if "needs at least two" in t]
+    assert "starts once the organiser starts it" in said
