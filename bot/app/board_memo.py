@@ -15,38 +15,12 @@ the store for every state."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Hashable
 from dataclasses import replace
-from typing import Generic, TypeVar
 
 from bot.service.looking import Look
 
 STATES = 512  # states kept (a page's audience each; a player's may be some 100 kB)
 RECORDS = 256  # public records kept
-
-V = TypeVar("V")
-
-
-class Kept(Generic[V]):
-    """At most ``most`` values by key, the least recently used dropped first."""
-
-    def __init__(self, most: int) -> None:
-        self.most = most
-        self._values: OrderedDict[Hashable, V] = OrderedDict()
-
-    def get(self, key: Hashable) -> V | None:
-        value = self._values.get(key)
-        if value is not None:
-            self._values.move_to_end(key)
-        return value
-
-    def keep(self, key: Hashable, value: V) -> V:
-        self._values[key] = value
-        self._values.move_to_end(key)
-        while len(self._values) > self.most:
-            self._values.popitem(last=False)
-        return value
 
 
 def fingerprint(look: Look, kind: str) -> str:

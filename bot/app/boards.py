@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.service import MatchService, Refused, Terms
-from bot.service.looking import Look
+from bot.service.looking import Look, Recent
 from bot.service.phases import ENDED, PLAYING, SETUP
 from bot.service.pointing import pointing
 from bot.service.ports import Status
@@ -39,7 +39,7 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
 from .actions import ENDINGS
-from .board_memo import RECORDS, STATES, Kept, fingerprint, record_key
+from .board_memo import RECORDS, STATES, fingerprint, record_key
 from .page_words import page_text, setup_text
 from .pictures import BytesCache
 
@@ -75,11 +75,11 @@ class Boards:
         self.service = service
         self.records = service.records
         self._pictures = BytesCache(PICTURES)
-        self._layouts: Kept[dict[str, Any]] = Kept(LAYOUTS)  # a picture's size and cells
+        self._layouts: Recent[dict[str, Any]] = Recent(LAYOUTS)  # a picture's size and cells
         self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
         self._replays_lock = threading.Lock()
-        self._states: Kept[dict[str, Any]] = Kept(STATES)
-        self._records: Kept[str] = Kept(RECORDS)
+        self._states: Recent[dict[str, Any]] = Recent(STATES)
+        self._records: Recent[str] = Recent(RECORDS)
 
     # ---- states ----------------------------------------------------------------------------
     async def public(self, match: int) -> dict[str, Any]:

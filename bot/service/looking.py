@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
@@ -77,23 +77,24 @@ class Look:
 
 
 class Recent(Generic[V]):
-    """At most ``most`` values by hosted match id, the least recently read dropped first."""
+    """At most ``most`` values by key, the least recently read dropped first."""
 
     def __init__(self, most: int) -> None:
         self.most = most
-        self._values: OrderedDict[int, V] = OrderedDict()
+        self._values: OrderedDict[Hashable, V] = OrderedDict()
 
-    def get(self, hosted_id: int) -> V | None:
-        value = self._values.get(hosted_id)
+    def get(self, key: Hashable) -> V | None:
+        value = self._values.get(key)
         if value is not None:
-            self._values.move_to_end(hosted_id)
+            self._values.move_to_end(key)
         return value
 
-    def keep(self, hosted_id: int, value: V) -> None:
-        self._values[hosted_id] = value
-        self._values.move_to_end(hosted_id)
+    def keep(self, key: Hashable, value: V) -> V:
+        self._values[key] = value
+        self._values.move_to_end(key)
         while len(self._values) > self.most:
             self._values.popitem(last=False)
+        return value
 
 
 class Looking(Host):
