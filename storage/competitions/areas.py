@@ -1,6 +1,8 @@
-"""What the ladders and the tournaments share: writes as functions of a transaction object
-(``Tx``) that run as one job of the writer, as if alone (SERIALIZABLE on PostgreSQL), so
-that reading, deciding and writing are one transaction; and reads on a read connection."""
+"""What the ladders, the tournaments and the events share: writes as functions of a
+transaction object (``Tx``) that run as one job of the writer, as if alone (SERIALIZABLE on
+PostgreSQL), so that reading, deciding and writing are one transaction; reads on a read
+connection; and a competition read whole (its row and the rows under it) in one
+transaction, in either."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from ..backends.sql import Connection, ReadConnection, Reader, Row, Writes
 from ..hosting.outbox import Post, insert_posts
 
 T = TypeVar("T")
+Whole = tuple[Row, list[list[Row]]]  # a competition's row and, per part, the rows under it
 NAMES_SQL = "SELECT user_id, name FROM players WHERE user_id IN ({marks})"
 
 
@@ -26,6 +29,14 @@ class Tx:
         ids = sorted(set(player_ids))
         rows = self.conn.execute(NAMES_SQL.format(marks=", ".join("?" * len(ids))), ids)
         return {int(user_id): str(name) for user_id, name in rows.fetchall()}
+
+    def whole(self, head_sql: str, parts_sql: Sequence[str], key: int, what: str) -> Whole:
+        """The row ``head_sql`` finds by ``key`` and the rows each of ``parts_sql`` finds by
+        it; LookupError naming ``what`` if there is no such row."""
+        row = self.conn.execute(head_sql, (key,)).fetchone()
+        if row is None:
+            raise LookupError(f"there is no {what} {key}")
+        return row, [self.conn.execute(sql, (key,)).fetchall() for sql in parts_sql]
 
     def post(self, posts: Sequence[Post]) -> None:
         """Queue posts and private messages in the match service's outbox, in this
@@ -54,6 +65,26 @@ class Area(Generic[TxT]):
         async def read(db: ReadConnection) -> list[Row]:
             async with db.execute(sql, args) as cursor:
                 return list(await cursor.fetchall())
+
+        return await self._read(read)
+
+    async def _whole(self, head_sql: str, parts_sql: Sequence[str], key: int, what: str) -> Whole:
+        """``Tx.whole`` on a read connection, in one transaction."""
+
+        async def read(db: ReadConnection) -> Whole:
+            await db.execute("BEGIN")
+            try:
+                async with db.execute(head_sql, (key,)) as cursor:
+                    row = await cursor.fetchone()
+                if row is None:
+                    raise LookupError(f"there is no {what} {key}")
+                parts = []
+                for sql in parts_sql:
+                    async with db.execute(sql, (key,)) as cursor:
+                        parts.append(list(await cursor.fetchall()))
+            finally:
+                await db.execute("COMMIT")
+            return row, parts
 
         return await self._read(read)
 

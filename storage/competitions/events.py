@@ -11,10 +11,10 @@ pairs it."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
-from ..backends.sql import ReadConnection, Reader, Writes
+from ..backends.sql import Reader, Row, Writes
 from .areas import Area, Tx
 
 REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
@@ -44,28 +44,13 @@ class NewEvent:
 
 
 @dataclass(frozen=True)
-class EventRow:
+class EventRow(NewEvent):
+    """An event as stored: what its organiser set, with its id and how far it has come."""
+
     id: int
-    guild_id: int
-    channel_id: int
-    name: str
-    game: str
-    options: str
-    format: str
-    rounds: int
-    turn_seconds: float
-    round_seconds: float
-    rated: bool
-    bye_points: int
-    tiebreaks: str
-    max_players: int
-    ai_fill: str | None
-    organiser_id: int
     status: str
     round: int
     round_deadline: float | None
-    entry_closes: float | None
-    starts_at: float | None
     created_at: float
     started_at: float | None
     finished_at: float | None
@@ -117,10 +102,13 @@ class EventSnapshot:
     pairings: tuple[PairingRow, ...]
 
 
+SET_COLUMNS = (  # NewEvent's fields, in order; then EventRow's own
+    "guild_id, channel_id, name, game, options, format, rounds, turn_seconds, round_seconds,"
+    " rated, bye_points, tiebreaks, max_players, ai_fill, organiser_id, entry_closes, starts_at"
+)
+RATED = 9  # its place in SET_COLUMNS (stored as 0/1)
 EVENT_COLUMNS = (
-    "id, guild_id, channel_id, name, game, options, format, rounds, turn_seconds,"
-    " round_seconds, rated, bye_points, tiebreaks, max_players, ai_fill, organiser_id, status,"
-    " round, round_deadline, entry_closes, starts_at, created_at, started_at, finished_at"
+    f"{SET_COLUMNS}, id, status, round, round_deadline, created_at, started_at, finished_at"
 )
 ENTRY_COLUMNS = "player_id, rating, joined_round, left_round, joined_at"
 PAIRING_COLUMNS = (
@@ -137,11 +125,11 @@ OF_HOSTED_SQL = f"SELECT event_id, {PAIRING_COLUMNS} FROM event_pairings WHERE h
 
 def _event(row: Sequence[Any]) -> EventRow:
     values = list(row)
-    values[10] = bool(values[10])
+    values[RATED] = bool(values[RATED])
     return EventRow(*values)
 
 
-def _snapshot(event: Sequence[Any], parts: list[list[Any]]) -> EventSnapshot:
+def _snapshot(event: Row, parts: list[list[Row]]) -> EventSnapshot:
     entries, pairings = parts
     return EventSnapshot(
         _event(event),
@@ -158,23 +146,16 @@ class EventTx(Tx):
         return None if row is None else _event(row)
 
     def snapshot(self, event_id: int) -> EventSnapshot:
-        row = self.conn.execute(EVENT_SQL, (event_id,)).fetchone()
-        if row is None:
-            raise LookupError(f"there is no event {event_id}")
-        parts = [self.conn.execute(sql, (event_id,)).fetchall() for sql in PARTS_SQL]
-        return _snapshot(row, parts)
+        return _snapshot(*self.whole(EVENT_SQL, PARTS_SQL, event_id, "event"))
 
     def create(self, new: NewEvent) -> int:
+        values: list[object] = [getattr(new, f.name) for f in fields(NewEvent)]
+        values[RATED] = int(new.rated)
         cursor = self.conn.execute(
-            "INSERT INTO events (guild_id, channel_id, name, game, options, format, rounds,"
-            " turn_seconds, round_seconds, rated, bye_points, tiebreaks, max_players, ai_fill,"
-            " organiser_id, status, entry_closes, starts_at, created_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (new.guild_id, new.channel_id, new.name, new.game, new.options, new.format,
-             new.rounds, new.turn_seconds, new.round_seconds, int(new.rated), new.bye_points,
-             new.tiebreaks, new.max_players, new.ai_fill, new.organiser_id, REGISTERING,
-             new.entry_closes, new.starts_at, self.now),
-        )  # fmt: skip
+            f"INSERT INTO events ({SET_COLUMNS}, status, created_at)"
+            f" VALUES ({', '.join('?' * (len(values) + 2))}) RETURNING id",
+            (*values, REGISTERING, self.now),
+        )
         return int(cursor.fetchone()[0])
 
     def set_status(self, event_id: int, status: str) -> None:
@@ -321,22 +302,7 @@ class Events(Area[EventTx]):
     async def snapshot(self, event_id: int) -> EventSnapshot:
         """The event with its entries and pairings, read in one transaction."""
 
-        async def read(db: ReadConnection) -> EventSnapshot:
-            await db.execute("BEGIN")
-            try:
-                async with db.execute(EVENT_SQL, (event_id,)) as cursor:
-                    row = await cursor.fetchone()
-                if row is None:
-                    raise LookupError(f"there is no event {event_id}")
-                parts = []
-                for sql in PARTS_SQL:
-                    async with db.execute(sql, (event_id,)) as cursor:
-                        parts.append(list(await cursor.fetchall()))
-            finally:
-                await db.execute("COMMIT")
-            return _snapshot(row, parts)
-
-        return await self._read(read)
+        return _snapshot(*await self._whole(EVENT_SQL, PARTS_SQL, event_id, "event"))
 
     async def named(self, guild_id: int, name: str) -> EventRow | None:
         rows = await self._rows(NAMED_SQL, (guild_id, name))

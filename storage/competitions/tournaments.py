@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..backends.sql import ReadConnection, Reader, Writes
+from ..backends.sql import Reader, Row, Writes
 from .areas import Area, Tx
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
@@ -120,6 +120,7 @@ GAME_COLUMNS = (
     "g.id, g.match_id, g.number, g.hosted_id, g.state, g.ending, g.winner_seat,"
     " g.first_captures, g.second_captures"
 )
+TOURNAMENT_SQL = f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?"
 SNAPSHOT_SQL = (
     f"SELECT {ENTRY_COLUMNS} FROM tournament_entries WHERE tournament_id = ?"
     " ORDER BY registered_at, player_id",
@@ -165,7 +166,7 @@ def _rank(row: Sequence[Any]) -> RankRow:
     return RankRow(row[0], row[1], tuple(int(n) for n in str(row[2]).split()))
 
 
-def _snapshot(tournament: Sequence[Any], parts: list[list[Any]]) -> Snapshot:
+def _snapshot(tournament: Row, parts: list[list[Row]]) -> Snapshot:
     entries, matches, games = parts
     return Snapshot(
         TournamentRow(*tournament),
@@ -188,13 +189,7 @@ class TournamentTx(Tx):
         return None if row is None else TournamentRow(*row)
 
     def snapshot(self, tournament_id: int) -> Snapshot:
-        row = self.conn.execute(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?", (tournament_id,)
-        ).fetchone()
-        if row is None:
-            raise LookupError(f"there is no tournament {tournament_id}")
-        parts = [self.conn.execute(sql, (tournament_id,)).fetchall() for sql in SNAPSHOT_SQL]
-        return _snapshot(row, parts)
+        return _snapshot(*self.whole(TOURNAMENT_SQL, SNAPSHOT_SQL, tournament_id, "tournament"))
 
     def create(
         self,
@@ -371,25 +366,8 @@ class Tournaments(Area[TournamentTx]):
     async def snapshot(self, tournament_id: int) -> Snapshot:
         """The tournament with its entries, matches and games, read in one transaction."""
 
-        async def read(db: ReadConnection) -> Snapshot:
-            await db.execute("BEGIN")
-            try:
-                async with db.execute(
-                    f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?",
-                    (tournament_id,),
-                ) as cursor:
-                    row = await cursor.fetchone()
-                if row is None:
-                    raise LookupError(f"there is no tournament {tournament_id}")
-                parts = []
-                for sql in SNAPSHOT_SQL:
-                    async with db.execute(sql, (tournament_id,)) as cursor:
-                        parts.append(list(await cursor.fetchall()))
-            finally:
-                await db.execute("COMMIT")
-            return _snapshot(row, parts)
-
-        return await self._read(read)
+        whole = await self._whole(TOURNAMENT_SQL, SNAPSHOT_SQL, tournament_id, "tournament")
+        return _snapshot(*whole)
 
     async def named(self, guild_id: int, name: str) -> TournamentRow | None:
         rows = await self._rows(
