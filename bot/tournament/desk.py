@@ -20,7 +20,6 @@ from bot.service import (
     Place,
     Refused,
     Reply,
-    SystemClock,
     Threads,
     User,
     load_guild,
@@ -33,6 +32,7 @@ from storage.competitions.tournaments import OPEN, REGISTERING, RUNNING, Tournam
 
 from . import texts
 from .champions import order_champions
+from .common import Desk
 from .event_desk import EventDesk
 from .flow import Flow, bracket_image, open_tier
 from .match import STARTING_RANK, check_target
@@ -46,7 +46,9 @@ EVENT_TICK = 60.0  # seconds between looks at the events' set starts and round d
 log = logging.getLogger(__name__)
 
 
-class TournamentDesk:
+class TournamentDesk(Desk[Flow]):
+    flow_type = Flow
+
     def __init__(
         self,
         store: Store,
@@ -56,12 +58,10 @@ class TournamentDesk:
         clock: Clock | None = None,
         settings: Settings | None = None,
     ) -> None:
-        self._store = store
-        self._flow = Flow(store, service, threads, clock or SystemClock())
-        self._settings = settings or Settings()
+        super().__init__(store, service, threads, clock=clock, settings=settings)
         # the other formats, Swiss and round robin, of every game
         self.events = EventDesk(
-            store, service, threads, clock=self._flow.clock, settings=self._settings
+            store, service, threads, clock=self.flow.clock, settings=self._settings
         )
         self._ticking: asyncio.Task[None] | None = None
 
@@ -69,7 +69,7 @@ class TournamentDesk:
         """Listen to the match service's endings, and catch up on the games that ended while
         the bot was down (call after ``service.start()``); with ``background``, tick the
         Swiss and round robin events every minute (their set starts, round deadlines)."""
-        self._flow.service.on_ended(self._flow.ended)
+        self.flow.service.on_ended(self.flow.ended)
         await self.catch_up()
         await self.events.start_listening()
         if background:
@@ -84,7 +84,7 @@ class TournamentDesk:
 
     async def _tick_events(self) -> None:
         while True:
-            await self._flow.clock.sleep(EVENT_TICK)
+            await self.flow.clock.sleep(EVENT_TICK)
             try:
                 await self.events.flow.tick()
             except Exception:
@@ -94,13 +94,7 @@ class TournamentDesk:
         """Score every tournament game that ended unheard (the match service does not retry
         its listeners) and open every game and thread that is missing. ``start`` does it;
         a front end may call it again, e.g. once a channel lets the bot open threads."""
-        await self._flow.catch_up()
-
-    def _cmd(self, name: str) -> str:
-        return self._settings.cmd(f"tournament {name}")
-
-    def _now(self) -> float:
-        return self._flow.clock.now()
+        await self.flow.catch_up()
 
     # ---- organising ----------------------------------------------------------------------
     async def create(
@@ -176,11 +170,11 @@ class TournamentDesk:
                 ) from None
             return len(players)
 
-        async with self._flow.lock:
+        async with self.flow.lock:
             count = await self._store.tournaments.transact(work, self._now())
-            await self._flow.post_bracket(t.id)
-            await self._flow.advance(t.id)
-            await self._flow.service.deliver_written()
+            await self.flow.post_bracket(t.id)
+            await self.flow.advance(t.id)
+            await self.flow.service.deliver_written()
         return Reply(
             f"**{escape(t.name)}** has started with {count} players: the pairings of tier 1 are "
             "posted, and each match's first game is open in its thread.",
@@ -203,14 +197,14 @@ class TournamentDesk:
             tx.post([Post(t.channel_id, texts.cancelled(t, escape(user.name)))])
             return [g.hosted_id for g in snapshot.games if g.state == OPEN]
 
-        async with self._flow.lock:
+        async with self.flow.lock:
             hosted_ids = await self._store.tournaments.transact(work, self._now())
         for hosted_id in hosted_ids:  # outside the lock: each ending reaches the flow
             hosted = await self._store.hosting.get(hosted_id)
             if hosted.live:
                 where = Place(hosted.guild_id, hosted.channel_id)
-                await self._flow.service.cancel(where, user, admin=True, one_of_many=True)
-        await self._flow.service.deliver_written()
+                await self.flow.service.cancel(where, user, admin=True, one_of_many=True)
+        await self.flow.service.deliver_written()
         games = f" and its {len(hosted_ids)} open game{'s' * (len(hosted_ids) != 1)}"
         return Reply(
             f"**{escape(t.name)}**{games if hosted_ids else ''} called off.",
@@ -272,7 +266,7 @@ class TournamentDesk:
         """The standings as text, and the bracket as an image."""
         t = await self._tournament(place, name)
         snapshot = await self._store.tournaments.snapshot(t.id)
-        names = await self._flow.names(snapshot)
+        names = await self.flow.names(snapshot)
         png = await asyncio.to_thread(bracket_image, snapshot, names)
         subs = sum(entry.substitute for entry in snapshot.entries)
         lines = [texts.describe(t, len(competitors(snapshot)), subs)]

@@ -17,23 +17,18 @@ import json
 
 from bot.service import (
     Attachment,
-    Clock,
-    MatchService,
     Place,
     Refused,
     Reply,
-    SystemClock,
-    Threads,
     User,
     load_guild,
 )
 from bot.service.errors import NotAllowed
 from bot.service.robots import robot
-from bot.service.terms import Settings
 from bot.service.texts import escape, quote
 from render.event_table import event_table_png
 from rules.registry import ladder_of
-from storage import Post, Store
+from storage import Post
 from storage.competitions.events import (
     CANCELLED,
     REGISTERING,
@@ -45,6 +40,7 @@ from storage.competitions.events import (
 from storage.competitions.ladders import LadderKey
 
 from . import event_texts as texts
+from .common import Desk
 from .event_flow import EventFlow, start
 from .event_spec import EventSpec, check_spec
 from .event_tables import pairings_text, standings_table
@@ -69,30 +65,13 @@ RESULTS = {
 LONGEST_REASON = 300
 
 
-class EventDesk:
-    def __init__(
-        self,
-        store: Store,
-        service: MatchService,
-        threads: Threads,
-        *,
-        clock: Clock | None = None,
-        settings: Settings | None = None,
-    ) -> None:
-        self._store = store
-        self.flow = EventFlow(store, service, threads, clock or SystemClock())
-        self._settings = settings or Settings()
+class EventDesk(Desk[EventFlow]):
+    flow_type = EventFlow
 
     async def start_listening(self) -> None:
         """Listen to the match service's endings and catch up (call after its start)."""
         self.flow.service.on_ended(self.flow.ended)
         await self.flow.catch_up()
-
-    def _now(self) -> float:
-        return self.flow.clock.now()
-
-    def _cmd(self, name: str) -> str:
-        return self._settings.cmd(f"tournament {name}")
 
     async def event(self, place: Place, name: str) -> EventRow:
         return await self._event(place, name)

@@ -16,13 +16,12 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager
 from typing import TypeVar
 
-from bot.service import Clock, MatchService, Place, Refused, Terms, Threads, User
+from bot.service import Place, Refused, Terms, User
 from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.ports import Undeliverable
-from storage import Hosted, Post, Store
+from storage import Hosted, Post
 from storage.competitions.events import (
     REGISTERING,
     RUNNING,
@@ -33,6 +32,7 @@ from storage.competitions.events import (
 )
 
 from . import event_texts as texts
+from .common import Running
 from .events import (
     BY_DEADLINE,
     BY_GAME,
@@ -78,19 +78,11 @@ def adjudicated(hosted: Hosted | None) -> Outcome:
     return Outcome.DRAW
 
 
-class EventFlow:
-    def __init__(self, store: Store, service: MatchService, threads: Threads, clock: Clock) -> None:
-        self.store = store
-        self.service = service
-        self.threads = threads
-        self.clock = clock
-        self.lock = asyncio.Lock()
+class EventFlow(Running):
+    kind = "event"
 
     async def transact(self, work: Callable[[EventTx], T]) -> T:
         return await self.store.events.transact(work, self.clock.now())
-
-    def _holding(self, event_id: int) -> AbstractAsyncContextManager[None]:
-        return self.store.sharing.holding(f"event:{event_id}", self.clock.now)
 
     @contextlib.asynccontextmanager
     async def guarded(self, event_id: int) -> AsyncIterator[None]:
@@ -200,13 +192,7 @@ class EventFlow:
     async def tick(self) -> None:
         """Start the events whose time has come, adjudicate the rounds whose deadline has
         passed, and move every event on."""
-        async with self.lock:
-            for event_id in await self.store.events.active():
-                try:
-                    async with self._holding(event_id):
-                        await self._tick(event_id)
-                except Exception:  # that event waits for the next tick; the rest go on
-                    log.exception("event %d could not move on", event_id)
+        await self._each(self.store.events.active, self._tick, "move on")
 
     async def _tick(self, event_id: int) -> None:
         snapshot = await self.store.events.snapshot(event_id)

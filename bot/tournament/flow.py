@@ -14,14 +14,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Mapping
-from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 
-from bot.service import Clock, MatchService, Place, Refused, Terms, Threads, Undeliverable, User
+from bot.service import Place, Refused, Terms, Undeliverable, User
 from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.texts import escape
 from render import BracketMatch, bracket_png
-from storage import Hosted, Post, Store
+from storage import Hosted, Post
 from storage.competitions.tournaments import (
     CANCELLED,
     OPEN,
@@ -34,6 +33,7 @@ from storage.competitions.tournaments import (
 
 from . import texts
 from .captures import game_result
+from .common import Running
 from .match import STARTING_RANK, GameResult, Seat
 from .points import Board, Captures
 from .progress import (
@@ -207,17 +207,12 @@ def rank_row(rank: PlayerRank) -> RankRow:
 
 
 # ---- the running tournaments ----------------------------------------------------------------
-class Flow:
+class Flow(Running):
     """Listens to the match service, and keeps every running tournament moving. One lock
     for all tournament changes: they are few, and a game's end must never be looked up
     before the game that ended is recorded."""
 
-    def __init__(self, store: Store, service: MatchService, threads: Threads, clock: Clock) -> None:
-        self.store = store
-        self.service = service
-        self.threads = threads
-        self.clock = clock
-        self.lock = asyncio.Lock()
+    kind = "tournament"
 
     async def ended(self, hosted: Hosted) -> None:
         """The match service's ``on_ended`` listener. A tournament changes in one process at
@@ -233,18 +228,9 @@ class Flow:
                 await self._score(found[0], found[1].id, found[1].number, hosted)
                 await self.advance(found[0])
 
-    def _holding(self, tournament_id: int) -> AbstractAsyncContextManager[None]:
-        return self.store.sharing.holding(f"tournament:{tournament_id}", self.clock.now)
-
     async def catch_up(self) -> None:
         """Score the games that ended while nobody listened, then open what is missing."""
-        async with self.lock:
-            for tournament_id in await self.store.tournaments.running():
-                try:
-                    async with self._holding(tournament_id):
-                        await self._catch_up(tournament_id)
-                except Exception:  # that tournament waits for the next try; the rest go on
-                    log.exception("tournament %d could not catch up", tournament_id)
+        await self._each(self.store.tournaments.running, self._catch_up, "catch up")
 
     async def _catch_up(self, tournament_id: int) -> None:
         snapshot = await self.store.tournaments.snapshot(tournament_id)

@@ -1,0 +1,79 @@
+"""What chapter 10's tournaments and the Swiss and round robin events share: a flow that
+keeps each running competition moving (the match service, the threads, the clock, one lock
+in this process and a lease per competition across processes), and a desk in front of it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import ClassVar, Generic, TypeVar
+
+from bot.service import Clock, MatchService, SystemClock, Threads
+from bot.service.terms import Settings
+from storage import Store
+
+log = logging.getLogger(__name__)
+
+
+class Running:
+    """The competitions of one kind being run. ``kind`` names their leases and the log."""
+
+    kind: ClassVar[str]
+
+    def __init__(self, store: Store, service: MatchService, threads: Threads, clock: Clock) -> None:
+        self.store = store
+        self.service = service
+        self.threads = threads
+        self.clock = clock
+        self.lock = asyncio.Lock()
+
+    def _holding(self, key: int) -> AbstractAsyncContextManager[None]:
+        """Competition ``key``'s lease: it changes in one process at a time."""
+        return self.store.sharing.holding(f"{self.kind}:{key}", self.clock.now)
+
+    async def _each(
+        self,
+        keys: Callable[[], Awaitable[list[int]]],
+        work: Callable[[int], Awaitable[None]],
+        failing: str,
+    ) -> None:
+        """Under the lock, ``work`` on each competition ``keys`` names, holding its lease;
+        one that fails waits for the next try (logged: it could not ``failing``), the rest
+        go on."""
+        async with self.lock:
+            for key in await keys():
+                try:
+                    async with self._holding(key):
+                        await work(key)
+                except Exception:
+                    log.exception("%s %d could not %s", self.kind, key, failing)
+
+
+RunningT = TypeVar("RunningT", bound=Running)
+
+
+class Desk(Generic[RunningT]):
+    """What a front end calls for ``/tora tournament ...``, in front of its ``flow``."""
+
+    flow_type: type[RunningT]
+
+    def __init__(
+        self,
+        store: Store,
+        service: MatchService,
+        threads: Threads,
+        *,
+        clock: Clock | None = None,
+        settings: Settings | None = None,
+    ) -> None:
+        self._store = store
+        self.flow = self.flow_type(store, service, threads, clock or SystemClock())
+        self._settings = settings or Settings()
+
+    def _now(self) -> float:
+        return self.flow.clock.now()
+
+    def _cmd(self, name: str) -> str:
+        return self._settings.cmd(f"tournament {name}")
