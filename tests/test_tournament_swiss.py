@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py4swiss.engines import DutchEngine
 from py4swiss.trf import TrfParser
+from tournament_helpers import played
 
 from bot.tournament.records import Board, Colour, Outcome, PointsTable, RoundRecord
 from bot.tournament.swiss import CannotPair, SwissPlayer, pair_round
@@ -80,11 +81,6 @@ def test_round_one_pairs_top_half_against_bottom_half_with_alternating_colours()
     assert ours(seeded(6), {}, 5) == [(1, 4), (5, 2), (3, 6)]
     # odd count: the lowest-ranked player has the bye, the rest pair as six
     assert ours(seeded(7), {}, 5) == [(1, 4), (5, 2), (3, 6), (7, 0)]
-
-
-def played(history: dict, first: int, second: int, outcome: Outcome) -> None:
-    history.setdefault(first, []).append(RoundRecord(outcome, second, Colour.FIRST))
-    history.setdefault(second, []).append(RoundRecord(outcome.opposite, first, Colour.SECOND))
 
 
 def test_round_two_pairs_score_groups_and_grants_colour_preferences() -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from tournament_helpers import played
 
 from bot.tournament.records import Colour, Outcome, PointsTable, RoundRecord, half_points
 from bot.tournament.tiebreaks import Tiebreak, fraction_text, parse_order, standings
@@ -19,19 +20,14 @@ ALL = (
 )
 
 
-def game(history: dict, first: int, second: int, outcome: Outcome) -> None:
-    history.setdefault(first, []).append(RoundRecord(outcome, second, Colour.FIRST))
-    history.setdefault(second, []).append(RoundRecord(outcome.opposite, first, Colour.SECOND))
-
-
 def four_player_round_robin() -> dict:
     history: dict = {}
-    game(history, 1, 4, Outcome.WIN)
-    game(history, 2, 3, Outcome.DRAW)
-    game(history, 4, 3, Outcome.LOSS)
-    game(history, 1, 2, Outcome.LOSS)
-    game(history, 2, 4, Outcome.WIN)
-    game(history, 3, 1, Outcome.DRAW)
+    played(history, 1, 4, Outcome.WIN)
+    played(history, 2, 3, Outcome.DRAW)
+    played(history, 4, 3, Outcome.LOSS)
+    played(history, 1, 2, Outcome.LOSS)
+    played(history, 2, 4, Outcome.WIN)
+    played(history, 3, 1, Outcome.DRAW)
     return history
 
 
@@ -67,10 +63,10 @@ def test_unplayed_rounds_count_against_a_virtual_opponent_of_ones_own_score() ->
 
 def test_direct_encounter_orders_players_tied_on_what_comes_before_it() -> None:
     history: dict = {}
-    game(history, 5, 6, Outcome.LOSS)  # 6 beat 5
-    game(history, 7, 8, Outcome.WIN)
-    game(history, 5, 8, Outcome.WIN)
-    game(history, 6, 7, Outcome.LOSS)
+    played(history, 5, 6, Outcome.LOSS)  # 6 beat 5
+    played(history, 7, 8, Outcome.WIN)
+    played(history, 5, 8, Outcome.WIN)
+    played(history, 6, 7, Outcome.LOSS)
     # 5, 6 and 7 all have 1 point... 7 has 2: 7 first; 5 and 6 are tied, 6 won their game
     lines = standings([5, 6, 7, 8], history, (Tiebreak.DIRECT_ENCOUNTER,))
     assert [(s.player_id, s.rank) for s in lines] == [(7, 1), (6, 2), (5, 3), (8, 4)]
@@ -81,8 +77,8 @@ def test_direct_encounter_orders_players_tied_on_what_comes_before_it() -> None:
 
 def test_direct_encounter_separates_nobody_until_all_the_tied_have_met() -> None:
     history: dict = {}
-    game(history, 1, 2, Outcome.WIN)
-    game(history, 3, 4, Outcome.WIN)
+    played(history, 1, 2, Outcome.WIN)
+    played(history, 3, 4, Outcome.WIN)
     lines = standings([1, 2, 3, 4], history, (Tiebreak.DIRECT_ENCOUNTER,))
     # 1 and 3 are tied and never met; so are 2 and 4: shared ranks
     assert [(s.player_id, s.rank) for s in lines] == [(1, 1), (3, 1), (2, 3), (4, 3)]

@@ -6,6 +6,7 @@ from bot.service import Place, User
 from bot.service.testing import Harness
 from bot.tournament import Captures
 from bot.tournament.desk import TournamentDesk
+from bot.tournament.records import Colour, Outcome, RoundRecord
 
 
 def short(points: int) -> Captures:
@@ -17,6 +18,13 @@ def short(points: int) -> Captures:
     return Captures(
         archers=min(minors, 3), soldiers=max(minors - 3, 0), command=command, cannons=cannons
     )
+
+
+def played(history: dict, first: int, second: int, outcome: Outcome) -> None:
+    """Add a game to a Swiss or round robin ``history``: ``first`` moved first and had
+    ``outcome``."""
+    history.setdefault(first, []).append(RoundRecord(outcome, second, Colour.FIRST))
+    history.setdefault(second, []).append(RoundRecord(outcome.opposite, first, Colour.SECOND))
 
 
 HERE = Place(guild_id=1, channel_id=100)  # the tournaments' channel
