@@ -7,10 +7,16 @@ from pathlib import Path
 
 import backends
 import pytest
+from hypothesis import HealthCheck, settings
 
 from bot.ladder.rating import listen
 from bot.service.testing import Harness
 from storage import Config
+
+# Speed is measured by the benchmarks, never asserted by a test: no example fails for taking
+# long, whatever else the machine (or the other test processes) are doing.
+settings.register_profile("tora", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("tora")
 
 
 @pytest.fixture(params=backends.BACKENDS)
