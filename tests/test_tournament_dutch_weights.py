@@ -1,5 +1,6 @@
-"""py4swiss's edge weights memoised (bot/tournament/dutch_weights.py): every pairing stays the
-library's own, on its published examples and on random events paired round after round."""
+"""py4swiss's edge weights and pair verdicts memoised (bot/tournament/dutch_weights.py):
+every pairing stays the library's own, on its published examples and on random events
+paired round after round."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
 from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
 from py4swiss.engines.dutch.player import Player
+from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
 from py4swiss.trf import TrfParser
 
 from bot.tournament import dutch_weights
@@ -25,6 +27,11 @@ EXAMPLES = sorted(GOLDEN.glob("*.trf"))
 RESULTS = (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)
 
 
+def library_as_shipped(patch: pytest.MonkeyPatch) -> None:
+    patch.setattr(BracketMatcher, "_set_up_computer", dutch_weights.LIBRARY_SET_UP)
+    patch.setattr(ValidityMatcher, "_set_up_computer", dutch_weights.LIBRARY_VALIDITY_SET_UP)
+
+
 def library_pairing(path: Path) -> list[tuple[int, int]] | str:
     try:
         return [(p.white, p.black) for p in DutchEngine.generate_pairings(TrfParser.parse(path))]
@@ -34,6 +41,7 @@ def library_pairing(path: Path) -> list[tuple[int, int]] | str:
 
 def test_the_memoised_weighing_is_installed_on_the_checked_version() -> None:
     assert BracketMatcher._set_up_computer is dutch_weights._set_up_computer
+    assert ValidityMatcher._set_up_computer is dutch_weights._validity_set_up
 
 
 def test_every_player_attribute_is_either_weighed_or_asked_pair_by_pair() -> None:
@@ -47,7 +55,7 @@ def test_the_librarys_examples_pair_the_same_memoised(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     memoised = library_pairing(path)
-    monkeypatch.setattr(BracketMatcher, "_set_up_computer", dutch_weights.LIBRARY_SET_UP)
+    library_as_shipped(monkeypatch)
     assert memoised == library_pairing(path)
 
 
@@ -82,7 +90,7 @@ def test_random_events_pair_the_same_memoised_every_round(count: int, seed: int)
             players[0] = SwissPlayer(players[0].player_id, players[0].rating, active=False)
         memoised = paired(players, history, rounds)
         with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(BracketMatcher, "_set_up_computer", dutch_weights.LIBRARY_SET_UP)
+            library_as_shipped(patch)
             assert paired(players, history, rounds) == memoised
         if memoised is None:
             return

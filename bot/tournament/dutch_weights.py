@@ -1,19 +1,21 @@
-"""py4swiss's Dutch engine made fast enough for 500 players without changing a pairing.
+"""py4swiss's Dutch engine made faster on large events without changing a pairing.
 
 For every bracket, py4swiss's ``BracketMatcher`` builds a complete graph over the bracket's
 players and weighs each edge (bye preferences and the quality criteria C.5-C.19) pair by pair
 in Python, on its ``DynamicUint``: up to 125 000 weights in a round of 500, most of the time
 the round takes. A weight depends on the pair only through
 
-- whether the two may meet at all (the absolute criteria C.1 and C.3, and forbidden pairs):
-  asked of the library for every pair, as it does itself; and
+- whether the two may meet at all (the absolute criteria C.1 and C.3, and forbidden pairs),
+  which the library asks anew in every bracket: here it is asked once a round, when the
+  library's ``ValidityMatcher`` sets up (C.3 once for each pair of colour situations), and
+  kept for the brackets; and
 - the two players' attributes the quality criteria read (``WEIGHED``: role in the bracket,
   score, colour preference and difference, floats, bye, topscorer), the bracket being fixed.
 
 So two allowed pairs whose players share those attributes get the same weight: it is computed
 once for each distinct pair of attribute tuples, by the library's own ``_get_weight``, and
-copied to every edge that has it. The matching itself (the library's compiled blossom code)
-and everything else is the library's, untouched.
+copied to every edge that has it. The matching itself (the library's compiled blossom code,
+from bbpPairings), the brackets, exchanges and transpositions are the library's, untouched.
 
 Installed only on the py4swiss version it was checked against (``CHECKED``): on any other
 the library runs as it ships, slower but never different.
@@ -27,7 +29,9 @@ from typing import Any
 
 from py4swiss.dynamicuint import DynamicUint
 from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
+from py4swiss.engines.dutch.criteria.absolute import C1, C2, C3
 from py4swiss.engines.dutch.player import Player
+from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
 
 CHECKED = "0.3.1"
 WEIGHED = (
@@ -46,11 +50,47 @@ WEIGHED = (
 PER_PAIR = ("id", "number", "opponents", "colors")
 
 LIBRARY_SET_UP: Callable[[BracketMatcher], None] = BracketMatcher._set_up_computer
+LIBRARY_VALIDITY_SET_UP: Callable[[ValidityMatcher], None] = ValidityMatcher._set_up_computer
 
 
 def _weighed(player: Player) -> tuple[Any, ...]:
     preference = player.color_preference
     return (*(getattr(player, name) for name in WEIGHED), preference.side, preference.strength)
+
+
+def _validity_set_up(self: ValidityMatcher) -> None:
+    """The library's ``ValidityMatcher._set_up_computer`` (an edge for each pair that may meet,
+    one to a bye vertex for who may take the bye), each pair's verdict kept for the brackets.
+
+    A verdict is the library's ``is_allowed_pair``: not a forbidden pair, C.1 (not met before)
+    and C.3 (no two non-topscorers with the same absolute colour preference); C.3 reads only
+    the two players' topscorer flags and colour preferences, so it is asked once for each."""
+    for _ in range(self._len):
+        self._computer.add_vertex()
+    players = self._players
+    forbidden = self._forbidden_pairs
+    colours = [
+        (p.top_scorer, p.color_preference.side, p.color_preference.strength) for p in players
+    ]
+    c3: dict[tuple[Any, ...], bool] = {}
+    verdicts: dict[tuple[int, int], bool] = {}
+    for i, first in enumerate(players):
+        for j in range(i + 1, len(players)):
+            second = players[j]
+            barred = forbidden and {(first.id, second.id), (second.id, first.id)} & forbidden
+            if barred or not C1.evaluate(first, second):
+                allowed = False
+            else:
+                key = (colours[i], colours[j])
+                if key not in c3:
+                    c3[key] = C3.evaluate(first, second)
+                allowed = c3[key]
+            verdicts[first.id, second.id] = allowed
+            self._computer.set_edge_weight(i, j, int(allowed))
+    if len(players) % 2 == 1:
+        for i, player in enumerate(players):
+            self._computer.set_edge_weight(i, len(players), int(C2.evaluate(player, player)))
+    self._verdicts = verdicts
 
 
 def _set_up_computer(self: BracketMatcher) -> None:
@@ -59,14 +99,17 @@ def _set_up_computer(self: BracketMatcher) -> None:
     for _ in range(self._len):
         self._computer.add_vertex()
     players = self._player_list
-    allowed = self._validity_matcher.is_allowed_pair
+    verdicts = self._validity_matcher._verdicts
     weighed = [_weighed(player) for player in players]
     zero = self._zero_weight
     known: dict[tuple[tuple[Any, ...], tuple[Any, ...]], DynamicUint] = {}
     for i, first in enumerate(players):
         for j in range(i + 1, len(players)):
             second = players[j]
-            if not allowed(first, second):
+            allowed = verdicts.get((first.id, second.id))
+            if allowed is None:
+                allowed = self._validity_matcher.is_allowed_pair(first, second)
+            if not allowed:
                 self._set_weight(i, j, DynamicUint(zero))
                 continue
             key = (weighed[i], weighed[j])
@@ -81,5 +124,6 @@ def install() -> bool:
     """Memoise the library's edge weights if it is the version checked; say whether it is."""
     if version("py4swiss") != CHECKED:
         return False
+    ValidityMatcher._set_up_computer = _validity_set_up
     BracketMatcher._set_up_computer = _set_up_computer
     return True
