@@ -30,6 +30,8 @@ RESULTS = (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)
 def library_as_shipped(patch: pytest.MonkeyPatch) -> None:
     patch.setattr(BracketMatcher, "_set_up_computer", dutch_weights.LIBRARY_SET_UP)
     patch.setattr(ValidityMatcher, "_set_up_computer", dutch_weights.LIBRARY_VALIDITY_SET_UP)
+    patch.setattr(BracketMatcher, "add_to_weights", dutch_weights.LIBRARY_ADD_TO_WEIGHTS)
+    patch.setattr(BracketMatcher, "finalize_match", dutch_weights.LIBRARY_FINALIZE_MATCH)
 
 
 def library_pairing(path: Path) -> list[tuple[int, int]] | str:
@@ -39,9 +41,11 @@ def library_pairing(path: Path) -> list[tuple[int, int]] | str:
         return str(error)
 
 
-def test_the_memoised_weighing_is_installed_on_the_checked_version() -> None:
+def test_the_faster_set_up_is_installed_on_the_checked_version() -> None:
     assert BracketMatcher._set_up_computer is dutch_weights._set_up_computer
     assert ValidityMatcher._set_up_computer is dutch_weights._validity_set_up
+    assert BracketMatcher.add_to_weights is dutch_weights._add_to_weights
+    assert BracketMatcher.finalize_match is dutch_weights._finalize_match
 
 
 def test_every_player_attribute_is_either_weighed_or_asked_pair_by_pair() -> None:

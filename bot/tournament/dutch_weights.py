@@ -51,6 +51,8 @@ PER_PAIR = ("id", "number", "opponents", "colors")
 
 LIBRARY_SET_UP: Callable[[BracketMatcher], None] = BracketMatcher._set_up_computer
 LIBRARY_VALIDITY_SET_UP: Callable[[ValidityMatcher], None] = ValidityMatcher._set_up_computer
+LIBRARY_ADD_TO_WEIGHTS: Callable[..., None] = BracketMatcher.add_to_weights
+LIBRARY_FINALIZE_MATCH: Callable[..., None] = BracketMatcher.finalize_match
 
 
 def _weighed(player: Player) -> tuple[Any, ...]:
@@ -120,10 +122,57 @@ def _set_up_computer(self: BracketMatcher) -> None:
             self._set_weight(i, j, DynamicUint(weight))
 
 
+def _add_to_weights(
+    self: BracketMatcher,
+    player: Player,
+    player_list: list[Player],
+    value: int,
+    increment: bool = False,
+) -> None:
+    """The library's ``add_to_weights`` with its ``add_to_weight`` and ``_set_weight`` inlined:
+    the same edges changed by the same amounts in the same order."""
+    i = self._index_dict[player]
+    index, weights, row = self._index_dict, self._weights, self._weights[i]
+    zero, set_edge_weight, step = self._zero_weight, self._computer.set_edge_weight, int(increment)
+    for other in player_list:
+        j = index[other]
+        current = row[j]
+        if current:
+            change = zero | abs(value)
+            weight = current + change if value > 0 else current - change
+            row[j] = weight
+            weights[j][i] = weight
+            set_edge_weight(i, j, weight)
+        value += step
+
+
+def _finalize_match(self: BracketMatcher, player_1: Player, player_2: Player) -> None:
+    """The library's ``finalize_match`` with its ``_remove_weight`` inlined: every other edge
+    of the two dropped (zeroed in place) in the same order, then theirs set to the maximum."""
+    i, j = self._index_dict[player_1], self._index_dict[player_2]
+    row_1, row_2, set_edge_weight = (
+        self._weights[i],
+        self._weights[j],
+        self._computer.set_edge_weight,
+    )
+    for k in range(self._len):
+        weight = row_1[k]
+        if weight:
+            weight &= 0
+            set_edge_weight(i, k, weight)
+        weight = row_2[k]
+        if weight:
+            weight &= 0
+            set_edge_weight(j, k, weight)
+    self._set_weight(i, j, self._max_weight)
+
+
 def install() -> bool:
     """Memoise the library's edge weights if it is the version checked; say whether it is."""
     if version("py4swiss") != CHECKED:
         return False
     ValidityMatcher._set_up_computer = _validity_set_up
     BracketMatcher._set_up_computer = _set_up_computer
+    BracketMatcher.add_to_weights = _add_to_weights
+    BracketMatcher.finalize_match = _finalize_match
     return True
