@@ -96,30 +96,33 @@ def _validity_set_up(self: ValidityMatcher) -> None:
 
 
 def _set_up_computer(self: BracketMatcher) -> None:
-    """The library's ``_set_up_computer`` (a vertex per player, an edge per pair, weighed),
-    each distinct weight computed once."""
+    """The library's ``_set_up_computer`` (a vertex per player, an edge per pair, weighed, as
+    its ``_set_weight`` sets them), each distinct weight computed once."""
     for _ in range(self._len):
         self._computer.add_vertex()
-    players = self._player_list
-    verdicts = self._validity_matcher._verdicts
+    players, weights = self._player_list, self._weights
+    verdicts, set_edge_weight = self._validity_matcher._verdicts, self._computer.set_edge_weight
     weighed = [_weighed(player) for player in players]
     zero = self._zero_weight
     known: dict[tuple[tuple[Any, ...], tuple[Any, ...]], DynamicUint] = {}
     for i, first in enumerate(players):
+        row, first_id, first_weighed = weights[i], first.id, weighed[i]
         for j in range(i + 1, len(players)):
             second = players[j]
-            allowed = verdicts.get((first.id, second.id))
+            allowed = verdicts.get((first_id, second.id))
             if allowed is None:
                 allowed = self._validity_matcher.is_allowed_pair(first, second)
-            if not allowed:
-                self._set_weight(i, j, DynamicUint(zero))
-                continue
-            key = (weighed[i], weighed[j])
-            weight = known.get(key)
-            if weight is None:
-                weight = known[key] = self._get_weight(first, second)
-            # a copy per edge: the library zeroes an edge's weight in place when it drops it
-            self._set_weight(i, j, DynamicUint(weight))
+            if allowed:
+                key = (first_weighed, weighed[j])
+                if key not in known:
+                    known[key] = self._get_weight(first, second)
+                # a copy per edge: the library zeroes an edge's weight in place to drop it
+                weight = DynamicUint(known[key])
+            else:
+                weight = DynamicUint(zero)
+            row[j] = weight
+            weights[j][i] = weight
+            set_edge_weight(i, j, weight)
 
 
 def _add_to_weights(
