@@ -31,6 +31,7 @@ from py4swiss.trf.results import (
 )
 from py4swiss.trf.sections import PlayerSection, XSection
 
+from . import dutch_weights
 from .records import (
     STANDARD_POINTS,
     Board,
@@ -42,6 +43,8 @@ from .records import (
     RoundRecord,
     score,
 )
+
+dutch_weights.install()
 
 
 @dataclass(frozen=True)
