@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
-from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User
+from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User, timing
 from bot.service.phases import (
     ABORTED,
     CANCELLED,
@@ -70,6 +70,10 @@ class ChallengeOptions:
     game: str = DEFAULT  # a game of the registry (rules.registry)
     powers: bool | None = None
     ai: str | None = None  # a strength: challenge the AI player of that strength
+    clock: str = "turn"  # turn, bank or increment (``Terms.clock``)
+    bank: str | None = None  # a bank clock's reserve
+    increment: str | None = None  # an increment clock's time added per turn
+    cap: str | None = None  # an increment clock's most
 
 
 class Actions:
@@ -187,13 +191,12 @@ class Actions:
         if hosted.phase == ENDED or hosted.match_id is None:
             return await self._ending_of(hosted)
         info = await self._info(hosted.match_id)
-        if info.challenger_id == user_id and info.side_to_act == Side.CHALLENGER:
-            return f"**your turn**{due}"
-        if info.opposition_id == user_id and info.side_to_act == Side.OPPOSITION:
-            return f"**your turn**{due}"
+        clocks = _clocks_of(hosted, user_id, info.side_to_act, self.records.now())
+        if hosted.side_of(user_id) == info.side_to_act:
+            return f"**your turn**{due}{clocks}"
         if hosted.paused_left is not None:
-            return "paused"
-        return f"your opponent's turn{due}"
+            return f"paused{clocks}"
+        return f"your opponent's turn{due}{clocks}"
 
     async def _ending_of(self, hosted: Hosted) -> str:
         """How a match ended: its result with the winner's name, or why it has none."""
@@ -380,8 +383,8 @@ class Actions:
 
     # ---- agreements and endings ----------------------------------------------------------
     async def agree(self, caller: Caller, match: str | None, kind: str) -> Answer:
-        """``draw``, ``reset``, ``pause`` or ``resume`` at once; ``resign`` and ``abort``
-        ask for a confirming click first."""
+        """``draw``, ``reset``, ``pause``, ``resume`` or ``give`` (time) at once; ``resign``
+        and ``abort`` ask for a confirming click first."""
         place = await self.place(caller, match)
         if kind in CONFIRMED:
             return await self._confirm(caller, place, kind)
@@ -395,6 +398,7 @@ class Actions:
             "reset": service.reset,
             "pause": service.pause,
             "resume": service.resume,
+            "give": service.give_time,
             "resign": service.resign,
             "abort": service.abort,
         }[kind]
@@ -434,6 +438,10 @@ class Actions:
             return Answer.of(await service.end_turn(place, user, expect=expect))
         if press.verb == "undo":
             return self._turn_prompt(place, await service.undo(place, user, expect=expect))
+        if press.verb == "give":
+            return Answer.of(await service.give_time(place, user, expect=expect))
+        if press.verb == "rematch" and expect is not None:
+            return await self._rematch(caller, place, expect)
         if press.verb == "offer":  # propose a draw, or accept the one proposed
             return Answer.of(await service.draw(place, user, expect=expect))
         if press.verb in ("draw", "reset", "pause", "resign", "abort"):
@@ -445,6 +453,12 @@ class Actions:
         if press.verb == "keep":
             return Answer("Nothing was done: you play on.")
         return replace(Answer.of(await service.board(place, user)), private=True)
+
+    async def _rematch(self, caller: Caller, place: Place, made: Stamp) -> Answer:
+        """The end post's Rematch: a challenge to the other player, with its buttons."""
+        reply = await self.service.rematch(place, caller.user, made)
+        takeback = presses(("takeback",), place.channel_id, reply.stamp)
+        return Answer(reply.text, reply.files, True, takeback)
 
     @staticmethod
     def _turn_prompt(place: Place, reply: Reply) -> Answer:
@@ -472,6 +486,18 @@ CONFIRMED = {
     "resign": "Resign match {number} against {opponent}? They win, and the match is over.",
     "abort": "Abort match {number} against {opponent}? It ends without a result, unrated.",
 }
+
+
+def _clocks_of(hosted: Hosted, user_id: int, to_act: Side, now: float) -> str:
+    """A bank or increment clock's times in a match line: ``; you 2 days, running (bank 5
+    days), they 3 days`` ("" on a fixed time per turn)."""
+    mine = hosted.side_of(user_id)
+    if mine is None:
+        return ""
+    terms = Terms.from_json(hosted.terms)
+    you = timing.side_words(terms, hosted, mine, to_act, now)
+    they = timing.side_words(terms, hosted, mine.other, to_act, now)
+    return f"; you {you}, they {they}" if you and they else ""
 
 
 def _place(hosted: Hosted) -> Place:
@@ -508,4 +534,13 @@ def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
         rated=options.ai is None if options.rated is None else options.rated,
         roles=options.roles,
         forfeit_after=options.forfeit_after,
+        clock=options.clock,
+        bank_seconds=_seconds(options.bank),
+        increment_seconds=_seconds(options.increment),
+        cap_seconds=_seconds(options.cap),
     )
+
+
+def _seconds(text: str | None) -> float:
+    """A clock's duration as typed; 0 when left out (the clock's default)."""
+    return 0.0 if text is None else parse_duration(text)

@@ -31,6 +31,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "resign": ("Resign", "danger"),
     "abort": ("Abort", "danger"),
     "keep": ("Keep playing", "secondary"),
+    "give": ("Give +1 day", "secondary"),  # a turn post: the waiting player's gift of time
+    "rematch": ("Rematch", "primary"),  # the end post: a challenge, the colours swapped
 }
 _VERB = r"tora:(?P<verb>" + "|".join(VERBS) + r")"
 TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:m(?P<match>\d{1,20})t(?P<turn>\d{1,9})|-)"

@@ -72,6 +72,10 @@ class Tora(Completing, app_commands.Group):
         roles="Who plays the Challenger, who moves first: you (default) or drawn at random",
         forfeit_after="Turns missed in a row that forfeit the match (default 3, 0: never)",
         expires="How long the challenge stays open, e.g. 24h (default 24h)",
+        clock="turn: the deadline for every turn (default); bank: plus a reserve; increment",
+        bank="clock:bank, each player's reserve for turns that overrun, e.g. 7d (default 7d)",
+        increment="clock:increment, time added after each turn (default 1d); deadline: the start",
+        cap="clock:increment, the most a player's time can grow to (default twice the start)",
     )
     @app_commands.autocomplete(terrain=Completing.complete_terrain)
     async def challenge(
@@ -91,6 +95,10 @@ class Tora(Completing, app_commands.Group):
         expires: DurationText | None = None,
         powers: bool | None = None,
         ai: Literal["easy", "normal", "hard"] | None = None,
+        clock: Literal["turn", "bank", "increment"] = "turn",
+        bank: DurationText | None = None,
+        increment: DurationText | None = None,
+        cap: DurationText | None = None,
     ) -> None:
         caller, actions = caller_of(interaction), self.app.actions
         me = interaction.client.user
@@ -98,7 +106,7 @@ class Tora(Completing, app_commands.Group):
             opponent, ai = None, ai or "normal"  # challenging the bot: its AI
         options = ChallengeOptions(
             board, terrain, terrain_map, assassins, deadline, target, rated, roles,
-            forfeit_after, expires, game, powers, ai,
+            forfeit_after, expires, game, powers, ai, clock, bank, increment, cap,
         )  # fmt: skip
 
         async def work() -> Answer:
@@ -269,7 +277,9 @@ class Tora(Completing, app_commands.Group):
     ) -> None:
         await self._agree(interaction, match, "resign")
 
-    match = app_commands.Group(name="match", description="Pause, resume, reset or abort a match")
+    match = app_commands.Group(
+        name="match", description="Pause, resume, give time, reset or abort a match"
+    )
 
     @match.command(
         name="pause", description="Propose to stop the clock, or agree to your opponent's proposal"
@@ -288,6 +298,14 @@ class Tora(Completing, app_commands.Group):
         self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
         await self._agree(interaction, match, "resume")
+
+    @match.command(name="give", description="Give your opponent a day on their clock")
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def give(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "give")
 
     @match.command(
         name="reset",

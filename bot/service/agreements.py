@@ -11,7 +11,7 @@ from dataclasses import replace
 from rules import GAMES, ActionError, Side
 from storage import Hosted
 
-from . import showing
+from . import showing, timing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
@@ -119,6 +119,7 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
     match = table.played
     before = showing.series_number(match.game)
+    running = match.game.side
     try:
         if kind == DRAW:
             discard_unfinished(table)
@@ -134,7 +135,7 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
         return Reply("You accepted the draw; the match is over.", private=False)
     # the turn's end reads the proposals still standing from the table: not this one
     table.hosted = hosted
-    await after_turn(ctx, table, hosted, f"{both} agreed to reset the board:", before)
+    await after_turn(ctx, table, hosted, f"{both} agreed to reset the board:", before, running)
     return Reply("You accepted the reset.", private=False, stamp=table.stamp)
 
 
@@ -166,13 +167,11 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
             f"use {ctx.cmd('decline')}."
         )
     left = hosted.paused_left or 0.0
-    seconds = table.terms.turn_seconds
+    seconds = timing.turn_time(table.terms, hosted, table.game.side)
     now = ctx.now()
     due = now + left
-    remind = due - (1 - ctx.settings.remind_at) * seconds
-    resumed = replace(
-        hosted, due_at=due, remind_at=remind if remind > now else None, paused_left=None
-    )
+    remind = timing.remind_at(ctx.settings, due, seconds, now)
+    resumed = replace(hosted, due_at=due, remind_at=remind, paused_left=None)
     mail = Mail(table.channel_id)
     to_act = table.game.side
     mail.public(

@@ -11,13 +11,14 @@ from dataclasses import dataclass, field, replace
 from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
 
+from . import timing
 from .models import is_robot
 from .offload import Offload
 from .outbox import encode_buttons
 from .phases import ENDED
 from .ports import Attachment, Clock, Pointing, Renderer, Status
 from .table import Table
-from .terms import Settings
+from .terms import Settings, Terms
 
 
 class Mail:
@@ -98,6 +99,10 @@ class Context:
         return Attachment(name, drawn)
 
     # ---- clocks ----------------------------------------------------------------------------
+    def turn_clock(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
+        """``side``'s turn begins now, with the time the match's clock gives it."""
+        return timing.started(self.clock, self.settings, terms, hosted, side)
+
     def new_clock(self, hosted: Hosted, seconds: float) -> Hosted:
         """A deadline ``seconds`` from now, with its reminder."""
         now = self.now()

@@ -15,7 +15,7 @@ from rules.protocol import Choice
 from storage import Hosted
 from storage.matches.log import GAME_LEVEL_WORDS
 
-from . import announce, finding, pointing, showing
+from . import announce, finding, pointing, showing, timing
 from .context import Context, Mail
 from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
@@ -330,7 +330,7 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     except ActionError as exc:
         raise ActionRefused(exc) from None
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before)
+    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
     if table.game.is_over():
         return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
     return Reply("Your turn is over.", stamp=table.stamp)
@@ -355,7 +355,7 @@ async def whole_turn(ctx: Context, table: Table, user: User, texts: list[str]) -
     except ActionError as exc:
         raise EngineRefused(f"{user.name} chose {'; '.join(texts)!r}: {exc.message}") from exc
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before)
+    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
     return Reply("Played.", stamp=table.stamp)
 
 
@@ -371,10 +371,12 @@ async def after_turn(
     hosted: Hosted,
     headline: str,
     game_before: int,
+    ran: Side,
     mail: Mail | None = None,
 ) -> None:
     """A turn has ended (by the player, the deadline or an agreed reset): announce the
-    outcome if the game is over, else the turn and whose it is now, with a new clock."""
+    outcome if the game is over, else the turn and whose it is now, with a new clock.
+    ``ran`` is the side whose clock was running (its time is settled)."""
     game = table.game
     mail = mail or Mail(table.channel_id)
     if game.is_over():
@@ -386,8 +388,9 @@ async def after_turn(
     lapsed = [kind for kind in (DRAW, RESET) if offers.get(kind) == ender.other]
     for kind in lapsed:
         del offers[kind]
+    hosted = timing.settled(table.terms, hosted, ran, ctx.now())
     hosted = replace(
-        ctx.new_clock(hosted, table.terms.turn_seconds), offers=table.encode_offers(offers)
+        ctx.turn_clock(table.terms, hosted, game.side), offers=table.encode_offers(offers)
     )
     notes = [
         f"{table.side_name(ender.other)}'s {OFFERS[kind]} lapsed: {table.side_name(ender)}'s "
@@ -460,7 +463,7 @@ async def deadline(ctx: Context, table: Table) -> None:
     if count:
         limit_text = f" of {limit} before a forfeit" if limit else ""
         headline += f" with no action played (missed turns in a row: {count}{limit_text})"
-    await after_turn(ctx, table, hosted, headline + ":", before, mail)
+    await after_turn(ctx, table, hosted, headline + ":", before, side, mail)
 
 
 async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
@@ -469,7 +472,8 @@ async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
     side = table.game.side
     count, limit = hosted.missed[side], table.terms.forfeit_after
     limit_text = f" of {limit} before a forfeit" if limit else ""
-    hosted = ctx.new_clock(hosted, table.terms.turn_seconds)
+    hosted = timing.settled(table.terms, hosted, side, ctx.now())
+    hosted = ctx.turn_clock(table.terms, hosted, side)
     mail = Mail(table.channel_id)
     mail.public(
         f"{table.side_name(side)}'s turn passed its deadline with no move played (missed turns "

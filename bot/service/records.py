@@ -19,6 +19,10 @@ class Records:
         self._store = store
         self._clock = clock
 
+    def now(self) -> float:
+        """The service's time (a test's manual clock)."""
+        return self._clock.now()
+
     # ---- hosted matches --------------------------------------------------------------------
     async def live_in_channel(self, channel_id: int) -> Hosted | None:
         """The channel's live (not ended) hosted match, if any."""

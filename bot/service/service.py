@@ -22,7 +22,7 @@ from dataclasses import replace
 from rules import Side
 from storage import CorruptMatch, Hosted
 
-from . import agreements, endings, hints, lobby, play, robots, setup_phase
+from . import agreements, courtesy, endings, hints, lobby, play, robots, setup_phase
 from .errors import Refused, StaleRequest
 from .fairness import Owner
 from .host import OVER, EndedListener, check_stamp
@@ -119,7 +119,7 @@ class MatchService(Looking):
         gives the challenge a place of its own (a new thread), asked for only once every
         check has passed, so that a refused challenge never opens one."""
         self._limit.take(user.id, self._ctx.now())
-        terms = terms or Terms()
+        terms = (terms or Terms()).with_clock_defaults()
         expiry = await lobby.check_challenge(self._ctx, place, user, opponent, terms, expires_in)
         if where is not None:
             place = await where()
@@ -144,7 +144,12 @@ class MatchService(Looking):
             if await self._table(place.channel_id) is not None:
                 raise Refused(lobby.busy_text())
             table = await lobby.open_agreed(
-                self._ctx, place, challenger, opposition, terms or Terms(), intro
+                self._ctx,
+                place,
+                challenger,
+                opposition,
+                (terms or Terms()).with_clock_defaults(),
+                intro,
             )
             self._tables[place.channel_id] = table
             self._robots.consider(table)
@@ -162,7 +167,7 @@ class MatchService(Looking):
         """Challenge the AI player of ``level``: it accepts at once, so the match begins
         (its setup first, where the game has one). ``where`` as for ``challenge``."""
         self._limit.take(user.id, self._ctx.now())
-        terms = terms or Terms()
+        terms = (terms or Terms()).with_clock_defaults()
         terms.check()
         live = await self.matches_of(user.id)
         opponent = await robots.check_challenge(self._ctx, level, live, place.guild_id)
@@ -467,6 +472,19 @@ class MatchService(Looking):
             return await agreements.answer(self._ctx, table, user, kind)
 
         return await self._command(place, user, None, (CHALLENGE, SETUP, PLAYING), flow)
+
+    async def give_time(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
+        """Give the opponent a day (``courtesy.give_time``)."""
+        return await self._command(
+            place, user, expect, (PLAYING,), lambda t: courtesy.give_time(self._ctx, t, user)
+        )
+
+    async def rematch(self, place: Place, user: User, made: Stamp) -> Reply:
+        """A rematch of the ended match ``made`` names, by one of its players: a challenge
+        to the other, in the same channel, on the same terms, the colours swapped. Only
+        while that match is the channel's latest (nothing was started there since)."""
+        where, opponent, terms = await courtesy.rematch(self._ctx, place, user, made)
+        return await self.challenge(where, user, opponent, terms)
 
     async def resume(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(

@@ -816,6 +816,15 @@ CREATE TABLE web_secret (
 """
 WEB_LINKS_SUMMARY = "the web board's links: their generations and the kept secret"
 
+CORRESPONDENCE = """
+-- Each player's own time on a bank or increment clock (the service's terms say which): the
+-- bank's reserve, or the increment clock's allowance, as it stood when the running turn
+-- began; NULL on a fixed time per turn and before the game starts.
+ALTER TABLE hosted_matches ADD COLUMN clock_c REAL;
+ALTER TABLE hosted_matches ADD COLUMN clock_o REAL;
+"""
+CORRESPONDENCE_SUMMARY = "correspondence: each player's bank or allowance"
+
 
 @dataclass(frozen=True)
 class Migration:
@@ -825,7 +834,7 @@ class Migration:
     then: Callable[[sqlite3.Connection], None] | None = None  # a step SQL cannot say
 
 
-# A number may be missing (12 is kept for a migration of other work): each runner applies, in
+# A number may be missing (15 is kept for a migration of other work): each runner applies, in
 # order, every migration numbered above the database's version.
 MIGRATIONS = (
     Migration(1, "guild settings, players, matches, action log, snapshots", FIRST_SCHEMA),
@@ -851,6 +860,7 @@ MIGRATIONS = (
     Migration(12, ONE_WAY_SUMMARY, ONE_WAY),
     Migration(13, LADDERS_SUMMARY, LADDERS_IN_CODE, drop_ladder_board_checks),
     Migration(14, WEB_LINKS_SUMMARY, WEB_LINKS),
+    Migration(16, CORRESPONDENCE_SUMMARY, CORRESPONDENCE),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -872,6 +882,7 @@ POSTGRES_MIGRATIONS = (
     PostgresMigration(12, ONE_WAY_SUMMARY, ONE_WAY_POSTGRES),
     PostgresMigration(13, LADDERS_SUMMARY, LADDERS_IN_CODE_POSTGRES),
     PostgresMigration(14, WEB_LINKS_SUMMARY, _postgres(WEB_LINKS)),
+    PostgresMigration(16, CORRESPONDENCE_SUMMARY, _postgres(CORRESPONDENCE)),
 )
 
 
