@@ -38,6 +38,7 @@ from .buttons import TURN, Press, presses
 from .callers import Caller
 from .costly import Limits
 from .parsing import parse_duration
+from .time_off import TimeOff
 
 log = logging.getLogger(__name__)
 
@@ -74,6 +75,7 @@ class ChallengeOptions:
     bank: str | None = None  # a bank clock's reserve
     increment: str | None = None  # an increment clock's time added per turn
     cap: str | None = None  # an increment clock's most
+    weekends: str = "on"  # off: no clock runs on its player's Saturdays and Sundays
 
 
 class Actions:
@@ -84,6 +86,7 @@ class Actions:
         self.records = service.records
         self.threads = threads
         self.limits = limits or Limits()
+        self.time_off = TimeOff(service)
 
     # ---- where ---------------------------------------------------------------------------
     async def place(self, caller: Caller, match: str | None = None) -> Place:
@@ -192,11 +195,21 @@ class Actions:
             return await self._ending_of(hosted)
         info = await self._info(hosted.match_id)
         clocks = _clocks_of(hosted, user_id, info.side_to_act, self.records.now())
+        clocks += await self._away_of(hosted)
         if hosted.side_of(user_id) == info.side_to_act:
             return f"**your turn**{due}{clocks}"
         if hosted.paused_left is not None:
             return f"paused{clocks}"
         return f"your opponent's turn{due}{clocks}"
+
+    async def _away_of(self, hosted: Hosted) -> str:
+        """``; bob away until <t>`` for each player of the match away now."""
+        players = [p for p in (hosted.challenger_id, hosted.opposition_id) if p is not None]
+        away = await self.records.away_now(hosted.guild_id, players)
+        names = {p: await self.records.player_name(p) or f"player {p}" for p in away}
+        return "".join(
+            f"; {escape(names[p])} away until <t:{int(until)}:f>" for p, until in away.items()
+        )
 
     async def _ending_of(self, hosted: Hosted) -> str:
         """How a match ended: its result with the winner's name, or why it has none."""
@@ -307,7 +320,7 @@ class Actions:
     async def end(self, caller: Caller, match: str | None) -> Answer:
         place = await self.place(caller, match)
         reply = await self.service.end_turn(place, caller.user)
-        return await self._headed(caller, place, Answer.of(reply))
+        return await self._headed(caller, place, self._ended(place, reply))
 
     async def hint(self, caller: Caller, match: str | None) -> Answer:
         """A practice game's hint, for the caller alone (a costly search: allowances)."""
@@ -399,6 +412,7 @@ class Actions:
             "pause": service.pause,
             "resume": service.resume,
             "give": service.give_time,
+            "takeback": service.takeback,
             "resign": service.resign,
             "abort": service.abort,
         }[kind]
@@ -435,9 +449,13 @@ class Actions:
         if press.verb in ("decline", "takeback"):
             return Answer.of(await service.decline(place, user, expect=expect))
         if press.verb == "end":
-            return Answer.of(await service.end_turn(place, user, expect=expect))
+            return self._ended(place, await service.end_turn(place, user, expect=expect))
+        if press.verb == "askback":
+            return Answer.of(await service.takeback(place, user, expect=expect))
         if press.verb == "undo":
             return self._turn_prompt(place, await service.undo(place, user, expect=expect))
+        if press.verb in ("away", "back"):
+            return await self.time_off.away_button(caller, press.verb, expect)
         if press.verb == "give":
             return Answer.of(await service.give_time(place, user, expect=expect))
         if press.verb == "rematch" and expect is not None:
@@ -461,6 +479,11 @@ class Actions:
         return Answer(reply.text, reply.files, True, takeback)
 
     @staticmethod
+    def _ended(place: Place, reply: Reply) -> Answer:
+        """An ended turn's reply, with Ask to take it back in an unrated match."""
+        return Answer.of(reply, presses(reply.buttons, place.channel_id, reply.stamp))
+
+    @staticmethod
     def _turn_prompt(place: Place, reply: Reply) -> Answer:
         """A staged turn's reply, with End turn, Undo and Preview for this very state."""
         return Answer.of(reply, presses(TURN, place.channel_id, reply.stamp))
@@ -469,7 +492,7 @@ class Actions:
 def _on_a_proposal(verb: str, stamp: Stamp) -> bool:
     """Whether a button is a proposal's Accept or Decline: those act whichever turn it is
     (a proposal outlives its turn); a challenge's Decline is stamped before the game, turn 0."""
-    return verb in ("draw", "reset", "pause") or (verb == "decline" and stamp.turn > 0)
+    return verb in ("draw", "reset", "pause", "rewind") or (verb == "decline" and stamp.turn > 0)
 
 
 ENDINGS = {  # the endings without a result (``bot.service.phases``)
@@ -538,6 +561,7 @@ def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
         bank_seconds=_seconds(options.bank),
         increment_seconds=_seconds(options.increment),
         cap_seconds=_seconds(options.cap),
+        weekends_off=options.weekends == "off",
     )
 
 

@@ -20,7 +20,8 @@ from .tournaments import Tournaments
 
 
 class App:
-    """``actions`` (the match commands), ``playing`` (the Play panel), ``setup`` (the setup
+    """``actions`` (the match commands), ``time_off`` (away days, a player's settings),
+    ``playing`` (the Play panel), ``setup`` (the setup
     form), ``lookups`` (records, replays, ladders, settings), ``tournaments``,
     ``completions`` (what typing an option offers), ``sweeping`` (which buttons stopped
     applying) and ``board_links`` (the web board's links where commands give them), sharing
@@ -40,6 +41,7 @@ class App:
         self.limits = limits or Limits()
         self.links = links
         self.actions = Actions(service, threads, self.limits)
+        self.time_off = self.actions.time_off
         self.board_links = BoardLinks(self.actions, links)
         self.playing = Playing(self.actions, self.board_links)
         self.setup = SetupForms(self.actions)

@@ -224,6 +224,8 @@ class Lookups:
         ladder_channel: int | None,
         ai_fill: str | None = None,
         ai_matches: str | None = None,
+        away_days: int | None = None,
+        auto_away: bool | None = None,
     ) -> Answer:
         guild = self._guild(caller)
         if not caller.admin:
@@ -241,7 +243,11 @@ class Lookups:
         default_cap = self.actions.service.settings.guild_ai_matches
         if ai_matches is not None:
             settings = replace(settings, ai_matches=_ai_matches(ai_matches, default_cap))
-        given = (deadline, threads, ladder_channel, ai_fill, ai_matches)
+        if away_days is not None:
+            settings = replace(settings, away_days=away_days)
+        if auto_away is not None:
+            settings = replace(settings, auto_away=auto_away)
+        given = (deadline, threads, ladder_channel, ai_fill, ai_matches, away_days, auto_away)
         changed = given != (None,) * len(given)
         if changed:
             if settings.turn_seconds is not None:
@@ -295,5 +301,6 @@ def settings_text(settings: GuildSettings, default_cap: int) -> str:
         f"This server's settings: turn deadline of new challenges {turn}; each match in its "
         f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}; the AI "
         f"plays whoever waits for a ladder match: {ai}; matches against the AI at once: "
-        f"{most}."
+        f"{most}; away days a year for each player: {settings.away_days or 'none'}; an away "
+        f"day given before a missed turn: {'on' if settings.auto_away else 'off'}."
     )

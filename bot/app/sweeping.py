@@ -16,7 +16,7 @@ from bot.service.phases import CHALLENGE, ENDED, PLAYING, SETUP
 from .setup_form import VERB as SETUP_FORM
 
 CHALLENGE_VERBS = frozenset({"accept", "decline", "takeback"})
-PROPOSAL_VERBS = frozenset({"draw", "reset", "pause"})  # beside a Decline, on a proposal
+PROPOSAL_VERBS = frozenset({"draw", "reset", "pause", "rewind"})  # beside a Decline, on a proposal
 REMATCH = "rematch"  # on the end post: holds after the end, until another match is started
 PANEL = ("panel",)  # the verbs of a Play panel: its menus go once its turn is over
 

@@ -76,6 +76,7 @@ class Tora(Completing, app_commands.Group):
         bank="clock:bank, each player's reserve for turns that overrun, e.g. 7d (default 7d)",
         increment="clock:increment, time added after each turn (default 1d); deadline: the start",
         cap="clock:increment, the most a player's time can grow to (default twice the start)",
+        weekends="off: no clock runs on its player's own Saturdays and Sundays (their time zone)",
     )
     @app_commands.autocomplete(terrain=Completing.complete_terrain)
     async def challenge(
@@ -99,6 +100,7 @@ class Tora(Completing, app_commands.Group):
         bank: DurationText | None = None,
         increment: DurationText | None = None,
         cap: DurationText | None = None,
+        weekends: Literal["on", "off"] = "on",
     ) -> None:
         caller, actions = caller_of(interaction), self.app.actions
         me = interaction.client.user
@@ -106,7 +108,7 @@ class Tora(Completing, app_commands.Group):
             opponent, ai = None, ai or "normal"  # challenging the bot: its AI
         options = ChallengeOptions(
             board, terrain, terrain_map, assassins, deadline, target, rated, roles,
-            forfeit_after, expires, game, powers, ai, clock, bank, increment, cap,
+            forfeit_after, expires, game, powers, ai, clock, bank, increment, cap, weekends,
         )  # fmt: skip
 
         async def work() -> Answer:
@@ -278,7 +280,7 @@ class Tora(Completing, app_commands.Group):
         await self._agree(interaction, match, "resign")
 
     match = app_commands.Group(
-        name="match", description="Pause, resume, give time, reset or abort a match"
+        name="match", description="Pause, resume, give time, take back, reset or abort a match"
     )
 
     @match.command(
@@ -308,6 +310,17 @@ class Tora(Completing, app_commands.Group):
         await self._agree(interaction, match, "give")
 
     @match.command(
+        name="takeback",
+        description="Casual matches: ask to take back the turn you just ended, or accept",
+    )
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def takeback(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "takeback")
+
+    @match.command(
         name="reset",
         description="Propose a reset of the series (R28), or accept your opponent's proposal",
     )
@@ -334,6 +347,47 @@ class Tora(Completing, app_commands.Group):
     ) -> None:
         caller, actions = caller_of(interaction), self.app.actions
         await self.answer(interaction, lambda: actions.agree(caller, match, kind), private=True)
+
+    # ---- time off and one's own settings -----------------------------------------------
+    @app_commands.command(description="Away days: your clocks here stand still while you are away")
+    @app_commands.describe(
+        days="How many days (your allowance here: see /tora away with no option)",
+        start="When: now (default), a date like 2027-03-01, or a time from now like 2d",
+        until="Instead of days: the date you are back, like 2027-03-08",
+        back="Come back now (or call off your planned time away): days not begun come back",
+    )
+    async def away(
+        self,
+        interaction: discord.Interaction[Any],
+        days: app_commands.Range[int, 1, 365] | None = None,
+        start: DurationText | None = None,
+        until: DurationText | None = None,
+        back: bool = False,
+    ) -> None:
+        caller, time_off = caller_of(interaction), self.app.time_off
+
+        async def work() -> Answer:
+            return await time_off.away(caller, days, start, until, back)
+
+        await self.answer(interaction, work, private=True)
+
+    @app_commands.command(description="Your own settings: time zone, automatic away days")
+    @app_commands.describe(
+        timezone="Your time zone, like Europe/Paris or America/New_York (for weekends off)",
+        auto_away="Give me an away day before a turn of mine would be missed (default yes)",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        timezone: DurationText | None = None,
+        auto_away: bool | None = None,
+    ) -> None:
+        caller, time_off = caller_of(interaction), self.app.time_off
+
+        async def work() -> Answer:
+            return await time_off.settings(caller, timezone, auto_away)
+
+        await self.answer(interaction, work, private=True)
 
     # ---- what a match was, and the rules ------------------------------------------------
     @app_commands.command(description="A match's record as a file (players get their own, in full)")

@@ -9,6 +9,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.app import Answer
+
 from .autocomplete import Completing
 from .callers import caller_of
 from .choices import ladder_choices, offer
@@ -34,6 +36,8 @@ class AdminCommands(Completing, app_commands.Group):
         ladder_channel="Where ladder pairings open their matches",
         ai_fill="After this wait in the ladder queue the AI plays whoever waits, e.g. 2h ('off')",
         ai_matches="How many matches against the AI may run here at once, e.g. 10 (0: none)",
+        away_days="Each player's away days a year here (default 14, 0: none)",
+        auto_away="Give a player an away day before a turn of theirs would be missed (default on)",
     )
     async def settings(
         self,
@@ -43,14 +47,18 @@ class AdminCommands(Completing, app_commands.Group):
         ladder_channel: discord.TextChannel | None = None,
         ai_fill: DurationText | None = None,
         ai_matches: WordText | None = None,
+        away_days: app_commands.Range[int, 0, 365] | None = None,
+        auto_away: bool | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), self.app.lookups
         channel = ladder_channel.id if ladder_channel else None
-        await self.answer(
-            interaction,
-            lambda: lookups.settings(caller, deadline, threads, channel, ai_fill, ai_matches),
-            private=True,
-        )
+
+        async def work() -> Answer:
+            return await lookups.settings(
+                caller, deadline, threads, channel, ai_fill, ai_matches, away_days, auto_away
+            )
+
+        await self.answer(interaction, work, private=True)
 
     @app_commands.command(description="Call off this channel's match (unrated)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:

@@ -17,6 +17,7 @@ from .offload import Offload
 from .outbox import encode_buttons
 from .phases import ENDED
 from .ports import Attachment, Clock, Pointing, Renderer, Status
+from .stops import Interval, stops_of
 from .table import Table
 from .terms import Settings, Terms
 
@@ -99,9 +100,22 @@ class Context:
         return Attachment(name, drawn)
 
     # ---- clocks ----------------------------------------------------------------------------
-    def turn_clock(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
-        """``side``'s turn begins now, with the time the match's clock gives it."""
-        return timing.started(self.clock, self.settings, terms, hosted, side)
+    async def turn_clock(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
+        """``side``'s turn begins now, with the time the match's clock gives it (standing
+        still while they are away, and on their weekends if the match has them off)."""
+        now = self.now()
+        stops = await stops_of(self.store, terms, hosted, side, now)
+        return timing.started(now, self.settings, terms, hosted, side, stops)
+
+    async def settled(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
+        """``side``'s turn is over now: their bank or allowance settled (``timing``)."""
+        now = self.now()
+        stops = await stops_of(self.store, terms, hosted, side, now)
+        return timing.settled(terms, hosted, side, now, stops)
+
+    async def stops(self, terms: Terms, hosted: Hosted, side: Side) -> list[Interval]:
+        """When ``side``'s clock stands still from now on."""
+        return await stops_of(self.store, terms, hosted, side, self.now())
 
     def new_clock(self, hosted: Hosted, seconds: float) -> Hosted:
         """A deadline ``seconds`` from now, with its reminder."""

@@ -1,8 +1,10 @@
 """A server's own settings, chosen by its admins: the default turn deadline of new
 challenges, whether each match gets a thread of its own, the ladder's channel (where
 ladder pairings open their matches), after how long a wait in the ladder queue an AI
-player takes on whoever still waits (off by default), and how many matches against the AI
-may be live there at once (the service's default unless set). Kept in storage's
+player takes on whoever still waits (off by default), how many matches against the AI
+may be live there at once (the service's default unless set), each player's yearly
+allowance of away days (14 unless set, 0: none) and whether a player who would miss a
+deadline is given one of them automatically (on unless set off). Kept in storage's
 ``guild_settings`` rows."""
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from storage import Store
 
 TURN_SECONDS, THREADS, LADDER_CHANNEL = "turn_seconds", "threads", "ladder_channel"
 AI_FILL, AI_MATCHES = "ai_fill_after", "ai_matches"
+AWAY_DAYS, AUTO_AWAY = "away_days", "auto_away"
+DEFAULT_AWAY_DAYS = 14
 
 
 @dataclass(frozen=True)
@@ -22,6 +26,8 @@ class GuildSettings:
     ladder_channel: int | None = None
     ai_fill_after: float | None = None  # seconds in the queue; None: the AI never fills it
     ai_matches: int | None = None  # live matches against the AI; None: the service's default
+    away_days: int = DEFAULT_AWAY_DAYS  # each player's away days a year (0: none)
+    auto_away: bool = True  # an away day given before a missed turn
 
 
 async def load_guild(store: Store, guild_id: int) -> GuildSettings:
@@ -36,6 +42,8 @@ async def load_guild(store: Store, guild_id: int) -> GuildSettings:
         ladder_channel=None if channel is None else int(channel),
         ai_fill_after=None if fill is None else float(fill),
         ai_matches=None if most is None else int(most),
+        away_days=int(rows.get(AWAY_DAYS, DEFAULT_AWAY_DAYS)),
+        auto_away=rows.get(AUTO_AWAY) != "off",
     )
 
 
@@ -49,3 +57,5 @@ async def save_guild(store: Store, guild_id: int, settings: GuildSettings) -> No
     fill, most = settings.ai_fill_after, settings.ai_matches
     await store.set_guild_setting(guild_id, AI_FILL, None if fill is None else repr(fill))
     await store.set_guild_setting(guild_id, AI_MATCHES, None if most is None else str(most))
+    await store.set_guild_setting(guild_id, AWAY_DAYS, str(settings.away_days))
+    await store.set_guild_setting(guild_id, AUTO_AWAY, "on" if settings.auto_away else "off")

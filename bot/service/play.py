@@ -15,14 +15,14 @@ from rules.protocol import Choice
 from storage import Hosted
 from storage.matches.log import GAME_LEVEL_WORDS
 
-from . import announce, finding, pointing, showing, timing
+from . import absence, announce, finding, pointing, showing
 from .context import Context, Mail
 from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
 from .models import Menu, Reply, User
 from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
 from .ports import Attachment
-from .table import DRAW, OFFERS, RESET, Table, player_side
+from .table import DRAW, OFFERS, RESET, REWIND, Table, player_side
 from .texts import duration, moment, plural, quote
 
 
@@ -291,19 +291,33 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     if side is None:
         view = game.view_for(None)
         names = announce.names_of(table)
-        text = f"{showing.standing(view, names)}\n{announce.to_act_line(ctx, table, view)}"
+        lines = [showing.standing(view, names), announce.to_act_line(ctx, table, view)]
+        text = "\n".join(lines + await _away_lines(ctx, table))
         image = await ctx.board_file(view, status)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
     lines = [
         showing.standing(view, announce.names_of(table)),
         announce.to_act_line(ctx, table, view),
+        *await _away_lines(ctx, table),
     ]
     if game.side == side:
         lines.append(staged_text(ctx, table))
     lines += showing.private_notes(view)  # TORA: the viewer's own Assassin's record
     image = await ctx.private_file(view, status)
     return Reply("\n".join(lines), (image,), stamp=table.stamp)
+
+
+async def _away_lines(ctx: Context, table: Table) -> list[str]:
+    """A line for each player of the match away now, with their return."""
+    hosted, now = table.hosted, ctx.now()
+    players = [hosted.player(side) for side in Side]
+    times = await ctx.store.aways(hosted.guild_id, players, now)
+    return [
+        f"{table.name(a.user_id)} is away until {moment(a.ends_at, now)}."
+        for a in times
+        if a.starts_at <= now
+    ]
 
 
 async def own_board(ctx: Context, table: Table, user: User) -> Attachment:
@@ -333,7 +347,17 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
     if table.game.is_over():
         return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
-    return Reply("Your turn is over.", stamp=table.stamp)
+    if table.terms.rated:
+        return Reply("Your turn is over.", stamp=table.stamp)
+    return Reply(
+        f"Your turn is over. Changed your mind? Ask {table.side_name(side.other)} to let you "
+        f"take it back with the button or {ctx.cmd('rewind')}, until they end their turn.",
+        stamp=table.stamp,
+        buttons=(ASK_BACK,),
+    )
+
+
+ASK_BACK = "askback"  # an unrated match's end-of-turn reply: ask to take the turn back
 
 
 class EngineRefused(RuntimeError):
@@ -385,12 +409,12 @@ async def after_turn(
         return
     ender = game.turns[-1].side
     offers = table.offers()
-    lapsed = [kind for kind in (DRAW, RESET) if offers.get(kind) == ender.other]
+    lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
     for kind in lapsed:
         del offers[kind]
-    hosted = timing.settled(table.terms, hosted, ran, ctx.now())
+    hosted = await ctx.settled(table.terms, hosted, ran)
     hosted = replace(
-        ctx.turn_clock(table.terms, hosted, game.side), offers=table.encode_offers(offers)
+        await ctx.turn_clock(table.terms, hosted, game.side), offers=table.encode_offers(offers)
     )
     notes = [
         f"{table.side_name(ender.other)}'s {OFFERS[kind]} lapsed: {table.side_name(ender)}'s "
@@ -419,8 +443,11 @@ async def reminder(ctx: Context, table: Table) -> None:
             "If it ends at its deadline with no action played, that is "
             f"{count} of {limit} missed turns in a row; at {limit} the match is forfeited."
         )
+    lines.append(
+        f"Away from your games? Press Away for a day, or take away days with {ctx.cmd('away')}."
+    )
     mail = Mail(table.channel_id)
-    mail.private(hosted.player(side), " ".join(lines))
+    mail.private(hosted.player(side), " ".join(lines), buttons=("away",), turn=table.turn)
     await ctx.update(table, replace(hosted, remind_at=None), mail)
 
 
@@ -428,8 +455,11 @@ async def deadline(ctx: Context, table: Table) -> None:
     """The turn's time is up: it ends with what was staged (R12). A turn that ends so with no
     action played is missed, a public fact: it is posted empty. After ``forfeit_after`` missed
     turns in a row the absent player forfeits. Staging and undoing leave no public trace,
-    so they count for nothing."""
+    so they count for nothing. A player who would miss it and may have an away day is given
+    one first (``absence.auto_away``)."""
     hosted, game, match = table.hosted, table.game, table.played
+    if not game.staged() and await absence.auto_away(ctx, table):
+        return  # an away day given: the turn ends a day later
     side = game.side
     limit = table.terms.forfeit_after
     missed = hosted.missed[side] + 1
@@ -472,8 +502,8 @@ async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
     side = table.game.side
     count, limit = hosted.missed[side], table.terms.forfeit_after
     limit_text = f" of {limit} before a forfeit" if limit else ""
-    hosted = timing.settled(table.terms, hosted, side, ctx.now())
-    hosted = ctx.turn_clock(table.terms, hosted, side)
+    hosted = await ctx.settled(table.terms, hosted, side)
+    hosted = await ctx.turn_clock(table.terms, hosted, side)
     mail = Mail(table.channel_id)
     mail.public(
         f"{table.side_name(side)}'s turn passed its deadline with no move played (missed turns "

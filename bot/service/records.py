@@ -11,6 +11,8 @@ from rules import GameView, Outcome, Side
 from storage import ButtonMessage, Hosted, HostedNotFound, MatchInfo, MatchNotFound, Store
 
 from .guild import GuildSettings, load_guild, save_guild
+from .models import User
+from .people import PlayerSettings, load_player, save_player
 from .ports import Clock
 
 
@@ -76,6 +78,21 @@ class Records:
 
     async def save_guild(self, guild_id: int, settings: GuildSettings) -> None:
         await save_guild(self._store, guild_id, settings)
+
+    # ---- players ----------------------------------------------------------------------------
+    async def player_settings(self, user_id: int) -> PlayerSettings:
+        """A player's own settings (their time zone, automatic away days...)."""
+        return await load_player(self._store, user_id)
+
+    async def save_player_settings(self, user: User, settings: PlayerSettings) -> None:
+        await self._store.save_player(user.id, user.name)
+        await save_player(self._store, user.id, settings)
+
+    async def away_now(self, guild_id: int, user_ids: list[int]) -> dict[int, float]:
+        """Which of the players are away in a server now, and until when."""
+        now = self._clock.now()
+        times = await self._store.aways(guild_id, user_ids, now)
+        return {a.user_id: a.ends_at for a in times if a.starts_at <= now}
 
     # ---- what a front end showed ---------------------------------------------------------
     async def remember_buttons(self, sent: ButtonMessage) -> None:

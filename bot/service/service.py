@@ -23,6 +23,7 @@ from rules import Side
 from storage import CorruptMatch, Hosted
 
 from . import agreements, courtesy, endings, hints, lobby, play, robots, setup_phase
+from .away import Absences
 from .errors import Refused, StaleRequest
 from .fairness import Owner
 from .host import OVER, EndedListener, check_stamp
@@ -34,14 +35,14 @@ from .play import ShownChoices
 from .ports import Stamp
 from .questions import SetupForm
 from .records import Records
-from .table import DRAW, PAUSE, RESET, Table, player_side
+from .table import DRAW, PAUSE, RESET, REWIND, Table, player_side
 from .terms import Settings, Terms
 from .texts import escape
 
 log = logging.getLogger(__name__)
 
 
-class MatchService(Looking):
+class MatchService(Looking, Absences):
     # ---- life ----------------------------------------------------------------------------
     async def start(self, background: bool = True) -> None:
         """Reload every live match (its staged turn and clock), handle what fell due while
@@ -454,6 +455,11 @@ class MatchService(Looking):
     async def pause(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         """Propose to stop the clock, or agree to the opponent's proposal."""
         return await self._propose(place, user, expect, PAUSE)
+
+    async def takeback(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
+        """Ask to take back the turn one has just ended (unrated matches), or accept the
+        opponent's request."""
+        return await self._propose(place, user, expect, REWIND)
 
     async def _propose(self, place: Place, user: User, expect: Stamp | None, kind: str) -> Reply:
         return await self._command(

@@ -158,7 +158,7 @@ async def start(
         spec = Spec(terms.checked, questions.answers_of(given))
     clocks = replace(hosted, clocks=timing.starting(terms))
     changed = replace(
-        ctx.turn_clock(terms, clocks, Side.CHALLENGER), phase=PLAYING, ready="CO", turn=1
+        await ctx.turn_clock(terms, clocks, Side.CHALLENGER), phase=PLAYING, ready="CO", turn=1
     )
     new = NewMatch(
         hosted.guild_id,

@@ -17,8 +17,13 @@ from .ports import Stamp, Status
 from .terms import Terms
 from .texts import TITLES, duration, escape
 
-DRAW, RESET, PAUSE = "draw", "reset", "pause"
-OFFERS = {DRAW: "draw offer", RESET: "reset proposal", PAUSE: "pause proposal"}
+DRAW, RESET, PAUSE, REWIND = "draw", "reset", "pause", "rewind"
+OFFERS = {
+    DRAW: "draw offer",
+    RESET: "reset proposal",
+    PAUSE: "pause proposal",
+    REWIND: "takeback request",  # a finished turn taken back (unrated matches)
+}
 
 
 @dataclass

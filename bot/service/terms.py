@@ -29,6 +29,7 @@ COMMAND_PATHS = {  # the commands that sit in a group of their own
     "pause": "match pause",
     "resume": "match resume",
     "give": "match give",
+    "rewind": "match takeback",
     "reset": "match reset",
     "abort": "match abort",
     "ladder": "ladder show",
@@ -50,7 +51,8 @@ class Terms:
     time is kept: ``turn`` (``turn_seconds`` for every turn), ``bank`` (``turn_seconds`` per
     turn and each player's reserve of ``bank_seconds`` for the turns that overrun) or
     ``increment`` (``turn_seconds`` to start with, ``increment_seconds`` added after each
-    turn, at most ``cap_seconds``)."""
+    turn, at most ``cap_seconds``). With ``weekends_off`` a player's clock stands still on
+    their own Saturdays and Sundays (their time zone, ``people``)."""
 
     game: str = DEFAULT
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -62,6 +64,7 @@ class Terms:
     bank_seconds: float = 0.0
     increment_seconds: float = 0.0
     cap_seconds: float = 0.0
+    weekends_off: bool = False  # no clock runs on the Saturdays and Sundays of its player
 
     @classmethod
     def for_ladder(cls, ladder: str) -> Terms:
@@ -207,6 +210,8 @@ class Terms:
         checked = self.checked
         parts = self.kind.option_words(checked)
         parts.append(self.clock_words())
+        if self.weekends_off:
+            parts.append("weekends off")
         series = self.kind.series_words(checked)
         parts += [series] if series else []
         parts.append("rated" if self.rated else "casual")

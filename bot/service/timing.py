@@ -10,12 +10,13 @@ those stored times (it ended at its deadline, with nothing left)."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
 from rules import Side
 from storage import Hosted
 
-from .ports import Clock
+from .stops import Interval, run_until, running_between
 from .terms import BANK_CLOCK, INCREMENT_CLOCK, Settings, Terms
 from .texts import duration
 
@@ -53,12 +54,17 @@ def running_left(hosted: Hosted, now: float) -> float:
     return max(0.0, hosted.due_at - now)
 
 
-def settled(terms: Terms, hosted: Hosted, side: Side, now: float) -> Hosted:
+def settled(
+    terms: Terms, hosted: Hosted, side: Side, now: float, stops: Sequence[Interval] = ()
+) -> Hosted:
     """``side``'s turn is over (by their end of turn, or its deadline): their bank keeps
-    what the turn did not use of it, their allowance what was left plus the increment."""
+    what the turn did not use of it, their allowance what was left plus the increment (the
+    running time left: none while ``stops`` stop their clock)."""
     if hosted.clocks is None:
         return hosted
     left = running_left(hosted, now)
+    if hosted.paused_left is None and hosted.due_at is not None:
+        left = running_between(now, hosted.due_at, stops)
     clocks = list(hosted.clocks)
     if terms.clock == BANK_CLOCK:
         clocks[side] = min(clocks[side], left)
@@ -67,14 +73,22 @@ def settled(terms: Terms, hosted: Hosted, side: Side, now: float) -> Hosted:
     return replace(hosted, clocks=(clocks[0], clocks[1]))
 
 
-def started(clock: Clock, settings: Settings, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
-    """``side``'s turn begins now: its deadline and reminder."""
+def started(
+    now: float,
+    settings: Settings,
+    terms: Terms,
+    hosted: Hosted,
+    side: Side,
+    stops: Sequence[Interval] = (),
+) -> Hosted:
+    """``side``'s turn begins now: its deadline (its time run outside ``stops``) and its
+    reminder (as much before the deadline as a turn without stops has)."""
     seconds = turn_time(terms, hosted, side)
-    now = clock.now()
+    due = run_until(now, seconds, stops)
     return replace(
         hosted,
-        due_at=now + seconds,
-        remind_at=now + settings.remind_at * seconds,
+        due_at=due,
+        remind_at=due - (1 - settings.remind_at) * seconds,
         paused_left=None,
     )
 

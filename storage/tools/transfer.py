@@ -26,7 +26,14 @@ from ..store import Store
 from .maintenance import OK, PROBLEMS, UNUSABLE, check
 
 # Parents before children: the later migrations' tables follow the schema's.
-LATER_TABLES = ("leases", "interactions", "web_links", "web_secret")
+LATER_TABLES = (
+    "leases",
+    "interactions",
+    "web_links",
+    "web_secret",
+    "player_settings",
+    "away_days",
+)
 TABLES = (*SCHEMA_TABLES, *(t for t in LATER_TABLES if t not in SCHEMA_TABLES))
 BATCH = 500
 Row = tuple[Any, ...]
