@@ -85,7 +85,13 @@ async def test_a_server_without_away_days_refuses_them(h: Harness) -> None:
         await h.running.away(HERE.guild_id, ANN, h.clock.now(), 1)
 
 
+async def auto_away_here(h: Harness) -> None:
+    """The server gives automatic away days (the tests' harness does not by default)."""
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(auto_away=True))
+
+
 async def test_an_automatic_away_day_comes_before_a_missed_turn(h: Harness) -> None:
+    await auto_away_here(h)
     await started(h, forfeit_after=1)
     await h.advance(10 * HOUR)  # ann's deadline, nothing played
     assert last_post(h).startswith(
@@ -100,6 +106,7 @@ async def test_an_automatic_away_day_comes_before_a_missed_turn(h: Harness) -> N
 
 async def test_an_automatic_away_day_is_off_per_player_or_per_server(h: Harness) -> None:
     store = h.running._ctx.store
+    await auto_away_here(h)
     await started(h)
     await save_player(store, ANN.id, PlayerSettings(auto_away=False))
     await h.advance(10 * HOUR)
@@ -111,6 +118,7 @@ async def test_an_automatic_away_day_is_off_per_player_or_per_server(h: Harness)
 
 
 async def test_the_automatic_day_survives_a_crash_between_its_writes(h: Harness) -> None:
+    await auto_away_here(h)
     await started(h)
     await h.advance(10 * HOUR)
     first = await due(h)

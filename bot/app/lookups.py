@@ -253,7 +253,8 @@ class Lookups:
             if settings.turn_seconds is not None:
                 Terms(turn_seconds=settings.turn_seconds).check()  # refused if out of range
             await self.records.save_guild(guild, settings)
-        return Answer(("Saved. " if changed else "") + settings_text(settings, default_cap))
+        text = settings_text(settings, default_cap, self.actions.service.settings.auto_away)
+        return Answer(("Saved. " if changed else "") + text)
 
 
 def _ai_fill(text: str) -> float | None:
@@ -288,7 +289,7 @@ def _ai_matches(text: str, default: int) -> int | None:
     return int(word)
 
 
-def settings_text(settings: GuildSettings, default_cap: int) -> str:
+def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool = True) -> str:
     turn = (
         "24 h (the default)" if settings.turn_seconds is None else duration(settings.turn_seconds)
     )
@@ -296,11 +297,12 @@ def settings_text(settings: GuildSettings, default_cap: int) -> str:
     fill = settings.ai_fill_after
     ai = "off" if fill is None else f"after {duration(fill)} in the queue"
     cap = settings.ai_matches
+    auto_away = auto_default if settings.auto_away is None else settings.auto_away
     most = f"{default_cap} (the default)" if cap is None else "none" if cap == 0 else str(cap)
     return (
         f"This server's settings: turn deadline of new challenges {turn}; each match in its "
         f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}; the AI "
         f"plays whoever waits for a ladder match: {ai}; matches against the AI at once: "
         f"{most}; away days a year for each player: {settings.away_days or 'none'}; an away "
-        f"day given before a missed turn: {'on' if settings.auto_away else 'off'}."
+        f"day given before a missed turn: {'on' if auto_away else 'off'}."
     )

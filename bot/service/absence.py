@@ -51,7 +51,8 @@ async def auto_away(ctx: Context, table: Table) -> bool:
     if is_robot(user) or due is None:
         return False
     guild = await load_guild(ctx.store, hosted.guild_id)
-    if not guild.auto_away or not (await load_player(ctx.store, user)).auto_away:
+    server = ctx.settings.auto_away if guild.auto_away is None else guild.auto_away
+    if not server or not (await load_player(ctx.store, user)).auto_away:
         return False
     recent = await ctx.store.aways(hosted.guild_id, [user], due - 1)
     if any(a.automatic and abs(a.ends_at - due) < 1 for a in recent):

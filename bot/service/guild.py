@@ -4,7 +4,8 @@ ladder pairings open their matches), after how long a wait in the ladder queue a
 player takes on whoever still waits (off by default), how many matches against the AI
 may be live there at once (the service's default unless set), each player's yearly
 allowance of away days (14 unless set, 0: none) and whether a player who would miss a
-deadline is given one of them automatically (on unless set off). Kept in storage's
+deadline is given one of them automatically (the service's ``Settings.auto_away`` unless
+set). Kept in storage's
 ``guild_settings`` rows."""
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class GuildSettings:
     ai_fill_after: float | None = None  # seconds in the queue; None: the AI never fills it
     ai_matches: int | None = None  # live matches against the AI; None: the service's default
     away_days: int = DEFAULT_AWAY_DAYS  # each player's away days a year (0: none)
-    auto_away: bool = True  # an away day given before a missed turn
+    auto_away: bool | None = None  # an away day before a missed turn; None: the service's
 
 
 async def load_guild(store: Store, guild_id: int) -> GuildSettings:
@@ -43,7 +44,7 @@ async def load_guild(store: Store, guild_id: int) -> GuildSettings:
         ai_fill_after=None if fill is None else float(fill),
         ai_matches=None if most is None else int(most),
         away_days=int(rows.get(AWAY_DAYS, DEFAULT_AWAY_DAYS)),
-        auto_away=rows.get(AUTO_AWAY) != "off",
+        auto_away=None if AUTO_AWAY not in rows else rows[AUTO_AWAY] == "on",
     )
 
 
@@ -58,4 +59,7 @@ async def save_guild(store: Store, guild_id: int, settings: GuildSettings) -> No
     await store.set_guild_setting(guild_id, AI_FILL, None if fill is None else repr(fill))
     await store.set_guild_setting(guild_id, AI_MATCHES, None if most is None else str(most))
     await store.set_guild_setting(guild_id, AWAY_DAYS, str(settings.away_days))
-    await store.set_guild_setting(guild_id, AUTO_AWAY, "on" if settings.auto_away else "off")
+    auto = settings.auto_away
+    await store.set_guild_setting(
+        guild_id, AUTO_AWAY, None if auto is None else "on" if auto else "off"
+    )

@@ -251,7 +251,8 @@ class Settings:
 
     command: str = "/tora"
     challenge_seconds: float = DAY
-    remind_at: float = 0.8  # of a deadline
+    remind_at: float = 0.8  # of a challenge's or a setup's deadline
+    auto_away: bool = True  # servers' default: an away day given before a missed turn
     burst: int = 8
     every: float = 1.5
     retry_first: float = 2.0  # seconds before a failed delivery is retried, doubling...
