@@ -127,3 +127,30 @@ async def aways_between(
         (guild_id, user_id, start, end),
     )
     return [Away(r[0], r[1], float(r[2]), float(r[3]), bool(r[4])) for r in rows]
+
+
+async def players_with(db: ReadConnection, key: str) -> list[tuple[int, str]]:
+    """Every player who set ``key``, with its value."""
+    rows = await db.execute_fetchall(
+        "SELECT user_id, value FROM player_settings WHERE key = ? ORDER BY user_id", (key,)
+    )
+    return [(int(row[0]), str(row[1])) for row in rows]
+
+
+def swap_player_setting(
+    conn: Connection, user_id: int, key: str, old: str | None, new: str
+) -> bool:
+    """Set ``key`` to ``new`` if it is still ``old`` (None: unset); whether it was (of
+    several processes, one wins)."""
+    if old is None:
+        cursor = conn.execute(
+            "INSERT INTO player_settings (user_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id, key) DO NOTHING",
+            (user_id, key, new),
+        )
+    else:
+        cursor = conn.execute(
+            "UPDATE player_settings SET value = ? WHERE user_id = ? AND key = ? AND value = ?",
+            (new, user_id, key, old),
+        )
+    return cursor.rowcount == 1

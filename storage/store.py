@@ -126,6 +126,21 @@ class Store:
         """Set (or, with None, remove) one of a player's own settings."""
         await self._writer.run(lambda conn: players.set_player_setting(conn, user_id, key, value))
 
+    async def players_with(self, key: str) -> list[tuple[int, str]]:
+        """Every player who set ``key``, with its value."""
+        return await self._read(lambda db: players.players_with(db, key))
+
+    async def swap_player_setting(self, user_id: int, key: str, old: str | None, new: str) -> bool:
+        """Set a player's ``key`` to ``new`` if it is still ``old``: whether this did."""
+        return await self._writer.run(
+            lambda conn: players.swap_player_setting(conn, user_id, key, old, new)
+        )
+
+    async def queue_posts(self, posts: Sequence[Post]) -> None:
+        """Messages about no one match (a player's daily digest), for the outbox."""
+        now = time.time()
+        await self._writer.run(lambda conn: outbox.insert_posts(conn, None, posts, now))
+
     # ---- away days ---------------------------------------------------------------------------
     async def add_away(self, away: Away) -> None:
         """A player's time away in a server (UnknownPlayer if they were never met)."""

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.service.clock import ManualClock
 from emulator import Msg
+from emulator.models import walk_components
 from harness.stage import Stage
 
 
@@ -110,3 +112,73 @@ async def test_away_days_taken_by_command_and_ended_with_the_button(tmp_path: Pa
         back = await stage.click("ann", "I am back")
         assert back.text == "Welcome back: 2 days given back (9 of 10 left this year).", back.text
         await stage.posted("ann (Challenger) is back early")
+
+
+def settings_form(stage: Stage, name: str) -> Msg:
+    """The newest settings form ``name`` sees in the channel."""
+    user = stage.user[name]
+    for message in reversed(stage.emu.messages(stage.channel)):
+        ids = [str(c.get("custom_id", "")) for c in walk_components(message.components)]
+        if message.ephemeral_to == user and any(i.startswith("tora:ns:me:") for i in ids):
+            return message
+    raise LookupError(f"no settings form for {name}")
+
+
+async def pick(stage: Stage, name: str, key: str, value: str) -> None:
+    """Pick ``value`` in the ``key`` menu of ``name``'s settings form."""
+    form = settings_form(stage, name)
+    done = await stage.emu.select(stage.user[name], form.id, f"tora:ns:me:{key}", [value])
+    answered = await done.done(30)
+    assert not answered.errors, answered.errors
+
+
+def dm_texts(stage: Stage, name: str) -> list[str]:
+    return [m.text() for m in stage.emu.dms(stage.user[name])]
+
+
+async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
+    clock = ManualClock()  # Friday 15 January 2027, 08:00 UTC
+    async with Stage(tmp_path, clock=clock) as stage:
+        shown = await stage.slash("bob", "settings")
+        assert shown.text.startswith("Your notifications: DM on my turn; no mention"), shown.text
+        pressed = await stage.click("bob", "Mention me: off")
+        assert not pressed.errors, pressed.errors
+        await pick(stage, "bob", "digest", "9")
+        assert "a daily digest at 09:00" in settings_form(stage, "bob").text()
+        await stage.slash("ann", "settings")
+        await pick(stage, "ann", "quiet", "22-7")
+        assert "quiet 22:00-07:00" in settings_form(stage, "ann").text()
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="1d")
+        await stage.click("bob", "Accept")
+        begun = await stage.posted("The game begins")
+        await stage.quiet()
+        assert f"user:{stage.user['ann']}" not in newest(stage, "The game begins").pinged
+        assert any("Your turn against bob" in text for text in dm_texts(stage, "ann"))
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        await stage.posted("ann (Challenger) ended their turn")
+        await stage.quiet()
+        assert (
+            f"user:{stage.user['bob']}" in newest(stage, "ann (Challenger) ended their turn").pinged
+        )
+        assert not any("ended their turn" in text for text in dm_texts(stage, "bob"))  # digest
+        clock.advance(3600)  # 09:00: bob's digest
+        await stage.emu.wait_until(
+            lambda: any("Your turn in 1 match" in t for t in dm_texts(stage, "bob")),
+            30,
+            "bob's digest",
+        )
+        clock.advance(14 * 3600)  # 23:00: ann is in her quiet hours
+        await stage.slash("bob", "act", action="a5a4")
+        await stage.slash("bob", "end")
+        await stage.posted("bob (Opposition) ended their turn")
+        assert not any("bob (Opposition) ended their turn" in t for t in dm_texts(stage, "ann"))
+        clock.advance(8.5 * 3600)  # 07:30: held until 07:00, now it goes
+        await stage.emu.wait_until(
+            lambda: any("bob (Opposition) ended their turn" in t for t in dm_texts(stage, "ann")),
+            30,
+            "ann's held DM",
+        )
+        digests = [t for t in dm_texts(stage, "bob") if "Your turn in" in t]
+        assert len(digests) == 1
+        assert begun

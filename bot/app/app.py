@@ -13,6 +13,7 @@ from .completions import Completions
 from .costly import Limits
 from .links import Links
 from .lookups import Lookups
+from .notify_form import NotifyForms
 from .playing import Playing
 from .setup_form import SetupForms
 from .sweeping import Sweeping
@@ -21,6 +22,7 @@ from .tournaments import Tournaments
 
 class App:
     """``actions`` (the match commands), ``time_off`` (away days, a player's settings),
+    ``notify`` (the notifications form),
     ``playing`` (the Play panel), ``setup`` (the setup
     form), ``lookups`` (records, replays, ladders, settings), ``tournaments``,
     ``completions`` (what typing an option offers), ``sweeping`` (which buttons stopped
@@ -42,6 +44,7 @@ class App:
         self.links = links
         self.actions = Actions(service, threads, self.limits)
         self.time_off = self.actions.time_off
+        self.notify = NotifyForms(service)
         self.board_links = BoardLinks(self.actions, links)
         self.playing = Playing(self.actions, self.board_links)
         self.setup = SetupForms(self.actions)

@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.app import Answer, Unusable, guide
 from bot.app.actions import ChallengeOptions
+from bot.app.notify_form import ME, SERVER
 from rules.registry import DEFAULT
 
 from .autocomplete import Completing
@@ -23,6 +24,7 @@ from .commands_admin import AdminCommands
 from .commands_ladder import LadderCommands
 from .commands_tournament import TournamentCommands
 from .handlers import Handlers
+from .notify_form import view_of as notify_view
 from .options import (
     ActionText,
     DurationText,
@@ -34,6 +36,7 @@ from .options import (
     WordText,
 )
 from .panel import open_panel
+from .respond import Outgoing
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
 NUMBER = "A match's number (in its record's file name); default the match here"
@@ -371,23 +374,29 @@ class Tora(Completing, app_commands.Group):
 
         await self.answer(interaction, work, private=True)
 
-    @app_commands.command(description="Your own settings: time zone, automatic away days")
+    @app_commands.command(description="Your notifications, time zone and automatic away days")
     @app_commands.describe(
-        timezone="Your time zone, like Europe/Paris or America/New_York (for weekends off)",
+        timezone="Your time zone, like Europe/Paris or America/New_York (weekends, quiet hours)",
         auto_away="Give me an away day before a turn of mine would be missed (default yes)",
+        server="Server admins: this server's default notifications instead of yours",
     )
     async def settings(
         self,
         interaction: discord.Interaction[Any],
         timezone: DurationText | None = None,
         auto_away: bool | None = None,
+        server: bool = False,
     ) -> None:
-        caller, time_off = caller_of(interaction), self.app.time_off
+        caller, app = caller_of(interaction), self.app
 
-        async def work() -> Answer:
-            return await time_off.settings(caller, timezone, auto_away)
+        async def work() -> Outgoing:
+            said = ""
+            if timezone is not None or auto_away is not None:
+                said = (await app.time_off.settings(caller, timezone, auto_away)).text + "\n"
+            form = await app.notify.form(caller, SERVER if server else ME)
+            return Outgoing((said + form.text)[:2000], view=notify_view(form))
 
-        await self.answer(interaction, work, private=True)
+        await self.handlers.respond.show(interaction, work, private=True)
 
     # ---- what a match was, and the rules ------------------------------------------------
     @app_commands.command(description="A match's record as a file (players get their own, in full)")

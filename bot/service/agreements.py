@@ -11,11 +11,12 @@ from dataclasses import replace
 from rules import GAMES, ActionError, Side
 from storage import Hosted
 
-from . import announce, showing, timing
+from . import announce, showing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
 from .models import Reply, User
+from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
 from .play import after_turn
 from .stops import run_until, running_between
@@ -62,6 +63,15 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
         mentions=(table.hosted.player(side.other),),
         buttons=(kind, "decline"),
         turn=table.turn,
+        notice=PROPOSAL,
+    )
+    mail.private(
+        table.hosted.player(side.other),
+        f"{table.who(side)} proposes {PROPOSALS[kind]} in your match against them. Accept or "
+        f"decline with the buttons, or with {ctx.cmd(kind)} and {ctx.cmd('decline')}.",
+        buttons=(kind, "decline"),
+        turn=table.turn,
+        notice=PROPOSAL,
     )
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
     return Reply(f"You proposed {PROPOSALS[kind]}.", private=False, stamp=table.stamp)
@@ -210,6 +220,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         + announce.to_act_line(ctx, staged, view),
         await ctx.board_file(view, status),
         mentions=(hosted.player(asker),),
+        notice=TURN,
     )
     mail.private(
         hosted.player(asker),
@@ -217,6 +228,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         await ctx.private_file(match.game.view_for(asker), status),
         buttons=announce.turn_buttons(table),
         turn=table.turn,
+        notice=TURN,
     )
     await ctx.save(table, hosted, mail)
     return Reply(
@@ -236,17 +248,18 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
             f"use {ctx.cmd('decline')}."
         )
     left = hosted.paused_left or 0.0
-    seconds = timing.turn_time(table.terms, hosted, table.game.side)
     now = ctx.now()
     due = run_until(now, left, await ctx.stops(table.terms, hosted, table.game.side))
-    remind = timing.remind_at(ctx.settings, due, seconds, now)
-    resumed = replace(hosted, due_at=due, remind_at=remind, paused_left=None)
+    resumed = replace(hosted, due_at=due, paused_left=None)
+    remind = await ctx.next_reminder(table.terms, resumed, table.game.side, now)
+    resumed = replace(resumed, remind_at=remind)
     mail = Mail(table.channel_id)
     to_act = table.game.side
     mail.public(
         f"{table.who(side)} resumed the match: {table.side_name(to_act)}'s turn goes on, with "
         f"{duration(left)} left ({moment(due, now)}).",
         mentions=(hosted.player(to_act),),
+        notice=TURN,
     )
     await ctx.save(table, resumed, mail)
     return Reply("The clock is running again.", private=False, stamp=table.stamp)

@@ -14,6 +14,7 @@ from storage import write_record
 from . import showing, timing
 from .context import Context, Mail
 from .models import is_robot
+from .notify import TURN
 from .ports import Attachment
 from .table import DRAW, Table
 from .texts import moment
@@ -62,6 +63,7 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
         + to_act_line(ctx, table, view),
         await ctx.board_file(view, status),
         mentions=(first,),
+        notice=TURN,
     )
     mail.private(
         first,
@@ -69,6 +71,7 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
         await ctx.private_file(game.view_for(Side.CHALLENGER), status),
         buttons=turn_buttons(table),
         turn=1,
+        notice=TURN,
     )
     mail.private(
         table.hosted.player(Side.OPPOSITION),
@@ -119,13 +122,16 @@ async def turn_end(
         ctx.board_file(view, status), ctx.private_file(game.view_for(view.side), status)
     )
     buttons = (DRAW_BUTTON if offer else ()) + give_button(table)
-    mail.public("\n".join(lines), public, mentions=(nxt,), buttons=buttons, turn=table.turn)
+    mail.public(
+        "\n".join(lines), public, mentions=(nxt,), buttons=buttons, turn=table.turn, notice=TURN
+    )
     mail.private(
         nxt,
         your_turn_text(ctx, table, view, recap),
         private,
         buttons=turn_buttons(table),
         turn=table.turn,
+        notice=TURN,
     )
 
 

@@ -13,7 +13,7 @@ from typing import TypeAlias
 from rules import Side
 from storage import Away, Hosted
 
-from . import absence, timing
+from . import absence
 from .context import Mail
 from .errors import Refused
 from .host import Host
@@ -168,11 +168,9 @@ class Absences(Host):
             return hosted
         now, side = self._ctx.now(), table.game.side
         stops = await self._ctx.stops(table.terms, hosted, side)
-        due = run_until(now, before.left, stops)
-        seconds = timing.turn_time(table.terms, hosted, side)
-        return replace(
-            hosted, due_at=due, remind_at=timing.remind_at(self._ctx.settings, due, seconds, now)
-        )
+        moved = replace(hosted, due_at=run_until(now, before.left, stops))
+        remind = await self._ctx.next_reminder(table.terms, moved, side, now)
+        return replace(moved, remind_at=remind)
 
     async def _playing(self, guild_id: int, user_id: int) -> list[Hosted]:
         return [

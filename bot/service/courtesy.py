@@ -42,7 +42,7 @@ async def give_time(ctx: Context, table: Table, user: User) -> Reply:
             f"{duration(timing.MOST_LEFT)} in all, so nothing was added."
         )
     if to == table.game.side and hosted.due_at is not None:
-        remind = timing.remind_at(ctx.settings, hosted.due_at, terms.turn_seconds, now)
+        remind = await ctx.next_reminder(terms, hosted, to, now)
         hosted = replace(hosted, remind_at=remind)
     mail = Mail(table.channel_id)
     mail.public(

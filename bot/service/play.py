@@ -20,6 +20,7 @@ from .context import Context, Mail
 from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
 from .models import Menu, Reply, User
+from .notify import REMINDER, TURN
 from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
 from .ports import Attachment
 from .table import DRAW, OFFERS, RESET, REWIND, Table, player_side
@@ -151,6 +152,7 @@ async def menu(
     and the squares its actions go to lettered. Private. In a one-move game whose move is
     staged, the actions are those that would replace it."""
     side = acting_side(ctx, table, user)
+    table.looked[user.id] = table.turn
     memo = table.memo()
     game = table.game
     if "base" not in memo:
@@ -296,6 +298,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
         image = await ctx.board_file(view, status)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
+    table.looked[user.id] = table.turn  # no reminder of this turn: they have seen it
     lines = [
         showing.standing(view, announce.names_of(table)),
         announce.to_act_line(ctx, table, view),
@@ -428,8 +431,14 @@ async def after_turn(
 
 # ---- the clock -----------------------------------------------------------------------------
 async def reminder(ctx: Context, table: Table) -> None:
+    """A reminder the player to act wants now (``notify``), unless they acted (staged an
+    action) or looked at their board since their turn began; then the next one's time."""
     hosted, game = table.hosted, table.game
     side = game.side
+    nxt = await ctx.next_reminder(table.terms, hosted, side, ctx.now())
+    if game.staged() or table.looked.get(hosted.player(side)) == table.turn:
+        await ctx.update(table, replace(hosted, remind_at=nxt))
+        return
     due = hosted.due_at or ctx.now()
     lines = [
         f"Reminder: your turn against {table.who(side.other)} ends in "
@@ -447,8 +456,10 @@ async def reminder(ctx: Context, table: Table) -> None:
         f"Away from your games? Press Away for a day, or take away days with {ctx.cmd('away')}."
     )
     mail = Mail(table.channel_id)
-    mail.private(hosted.player(side), " ".join(lines), buttons=("away",), turn=table.turn)
-    await ctx.update(table, replace(hosted, remind_at=None), mail)
+    mail.private(
+        hosted.player(side), " ".join(lines), buttons=("away",), turn=table.turn, notice=REMINDER
+    )
+    await ctx.update(table, replace(hosted, remind_at=nxt), mail)
 
 
 async def deadline(ctx: Context, table: Table) -> None:
@@ -510,6 +521,7 @@ async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
         f"in a row: {count}{limit_text}). Their clock starts again.\n"
         + announce.to_act_line(ctx, replace(table, hosted=hosted), table.game.view_for(None)),
         mentions=(hosted.player(side),),
+        notice=TURN,
     )
     await ctx.update(table, hosted, mail)
 

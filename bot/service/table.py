@@ -34,6 +34,8 @@ class Table:
     match: Match | None = None
     # what was worked out for the running state (menus, autocomplete), and that state
     _memo: tuple[object, dict[str, Any]] = (None, {})
+    # the turn each player last looked at their board in (no reminder after: ``play``)
+    looked: dict[int, int] = field(default_factory=dict)
 
     @property
     def played(self) -> Match:

@@ -17,7 +17,7 @@ from rules import Side
 from storage import Hosted
 
 from .stops import Interval, run_until, running_between
-from .terms import BANK_CLOCK, INCREMENT_CLOCK, Settings, Terms
+from .terms import BANK_CLOCK, INCREMENT_CLOCK, Terms
 from .texts import duration
 
 GIFT = 86400.0  # the time "give time" adds: a day
@@ -74,30 +74,12 @@ def settled(
 
 
 def started(
-    now: float,
-    settings: Settings,
-    terms: Terms,
-    hosted: Hosted,
-    side: Side,
-    stops: Sequence[Interval] = (),
+    now: float, terms: Terms, hosted: Hosted, side: Side, stops: Sequence[Interval] = ()
 ) -> Hosted:
-    """``side``'s turn begins now: its deadline (its time run outside ``stops``) and its
-    reminder (as much before the deadline as a turn without stops has)."""
-    seconds = turn_time(terms, hosted, side)
-    due = run_until(now, seconds, stops)
-    return replace(
-        hosted,
-        due_at=due,
-        remind_at=due - (1 - settings.remind_at) * seconds,
-        paused_left=None,
-    )
-
-
-def remind_at(settings: Settings, due: float, seconds: float, now: float) -> float | None:
-    """The reminder of a turn of ``seconds`` due at ``due``, as far before it as at the
-    turn's start (None: that is past)."""
-    when = due - (1 - settings.remind_at) * seconds
-    return when if when > now else None
+    """``side``'s turn begins now: its deadline, its time run outside ``stops`` (its
+    reminder is the player's, ``Context.next_reminder``)."""
+    due = run_until(now, turn_time(terms, hosted, side), stops)
+    return replace(hosted, due_at=due, remind_at=None, paused_left=None)
 
 
 def left(terms: Terms, hosted: Hosted, side: Side, to_act: Side, now: float) -> float | None:
