@@ -182,3 +182,25 @@ async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
         digests = [t for t in dm_texts(stage, "bob") if "Your turn in" in t]
         assert len(digests) == 1
         assert begun
+
+
+async def test_a_planned_reply_is_played_the_moment_the_opponent_ends_their_turn(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        await stage.posted("ann (Challenger) ended their turn")
+        planned = await stage.slash("ann", "plans", add="c5c4 > a3a4")
+        assert planned.text.endswith("1. if bob plays c5c4, you play a3a4"), planned.text
+        await stage.slash("bob", "act", action="c5c4")
+        await stage.slash("bob", "end")
+        await stage.posted("bob (Opposition) ended their turn")
+        reply = await stage.posted("`a3a4`")
+        assert reply.startswith("-# Match 1") and "ann (Challenger) ended their turn" in reply
+        await stage.quiet()
+        told = [m.text() for m in stage.emu.dms(stage.user["ann"])]
+        assert any("your planned reply a3a4 was played" in text for text in told)

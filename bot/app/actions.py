@@ -322,6 +322,15 @@ class Actions:
         reply = await self.service.end_turn(place, caller.user)
         return await self._headed(caller, place, self._ended(place, reply))
 
+    async def plans(
+        self, caller: Caller, match: str | None, add: str | None, cancel: str | None
+    ) -> Answer:
+        """The caller's planned replies in a match: add, cancel, list (private)."""
+        place = await self.place(caller, match)
+        return await self._headed(
+            caller, place, Answer.of(await self.service.plans(place, caller.user, add, cancel))
+        )
+
     async def hint(self, caller: Caller, match: str | None) -> Answer:
         """A practice game's hint, for the caller alone (a costly search: allowances)."""
         place = await self.place(caller, match)

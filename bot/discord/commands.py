@@ -351,6 +351,25 @@ class Tora(Completing, app_commands.Group):
         caller, actions = caller_of(interaction), self.app.actions
         await self.answer(interaction, lambda: actions.agree(caller, match, kind), private=True)
 
+    @app_commands.command(description="Plan replies to your opponent's turn: played at once")
+    @app_commands.describe(
+        add="their turn > your reply, deeper steps after |, e.g. 'c5c4 > a3a4 | b5b4 > c3c4'",
+        cancel="A plan's number, or all",
+        match=MATCH,
+    )
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def plans(
+        self,
+        interaction: discord.Interaction[Any],
+        add: ActionText | None = None,
+        cancel: WordText | None = None,
+        match: MatchPick | None = None,
+    ) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(
+            interaction, lambda: actions.plans(caller, match, add, cancel), private=True
+        )
+
     # ---- time off and one's own settings -----------------------------------------------
     @app_commands.command(description="Away days: your clocks here stand still while you are away")
     @app_commands.describe(

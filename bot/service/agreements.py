@@ -11,7 +11,7 @@ from dataclasses import replace
 from rules import GAMES, ActionError, Side
 from storage import Hosted
 
-from . import announce, showing
+from . import announce, plans, showing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
@@ -168,7 +168,15 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
         return Reply("You accepted the draw; the match is over.", private=False)
     # the turn's end reads the proposals still standing from the table: not this one
     table.hosted = hosted
-    await after_turn(ctx, table, hosted, f"{both} agreed to reset the board:", before, running)
+    await after_turn(
+        ctx,
+        table,
+        hosted,
+        f"{both} agreed to reset the board:",
+        before,
+        running,
+        answer_plans=False,
+    )
     return Reply("You accepted the reset.", private=False, stamp=table.stamp)
 
 
@@ -207,6 +215,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     offers = table.offers()
     del offers[REWIND]
     match.rewind(*found)
+    await plans.forget(ctx, table)  # they answered turns of the game as it was
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
     hosted = await ctx.turn_clock(table.terms, hosted, asker)
     staged = replace(table, hosted=hosted)

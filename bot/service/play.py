@@ -15,7 +15,7 @@ from rules.protocol import Choice
 from storage import Hosted
 from storage.matches.log import GAME_LEVEL_WORDS
 
-from . import absence, announce, finding, pointing, showing
+from . import absence, announce, finding, plans, pointing, showing
 from .context import Context, Mail
 from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
@@ -400,10 +400,13 @@ async def after_turn(
     game_before: int,
     ran: Side,
     mail: Mail | None = None,
+    *,
+    answer_plans: bool = True,
 ) -> None:
     """A turn has ended (by the player, the deadline or an agreed reset): announce the
     outcome if the game is over, else the turn and whose it is now, with a new clock.
-    ``ran`` is the side whose clock was running (its time is settled)."""
+    ``ran`` is the side whose clock was running (its time is settled). The player whose
+    turn begins may have planned their reply to it (``plans``): played at once."""
     game = table.game
     mail = mail or Mail(table.channel_id)
     if game.is_over():
@@ -427,6 +430,23 @@ async def after_turn(
     staged = replace(table, hosted=hosted)
     await announce.turn_end(ctx, staged, headline, mail, game_before, notes)
     await ctx.save(table, hosted, mail)
+    if answer_plans:
+        planned = await plans.answer(ctx, table)
+        if planned is not None:
+            await _planned_turn(ctx, table, *planned)
+
+
+async def _planned_turn(ctx: Context, table: Table, texts: list[str], mail: Mail) -> None:
+    """The player to act's planned reply (``plans``), played and ended as their own turn
+    would be, posted as any turn is (the opponent cannot tell it was planned)."""
+    side = table.game.side
+    match = table.played
+    before = showing.series_number(table.game)
+    for text in texts:
+        await asyncio.to_thread(match.act, text)
+    await ctx.offload.end_turn(match)
+    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
+    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side, mail)
 
 
 # ---- the clock -----------------------------------------------------------------------------

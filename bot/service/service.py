@@ -22,7 +22,7 @@ from dataclasses import replace
 from rules import Side
 from storage import CorruptMatch, Hosted
 
-from . import agreements, courtesy, endings, hints, lobby, play, robots, setup_phase
+from . import agreements, courtesy, endings, hints, lobby, plans, play, robots, setup_phase
 from .away import Absences
 from .errors import Refused, StaleRequest
 from .fairness import Owner
@@ -478,6 +478,15 @@ class MatchService(Looking, Absences):
             return await agreements.answer(self._ctx, table, user, kind)
 
         return await self._command(place, user, None, (CHALLENGE, SETUP, PLAYING), flow)
+
+    async def plans(
+        self, place: Place, user: User, add: str | None = None, cancel: str | None = None
+    ) -> Reply:
+        """A player's planned replies (``plans``), for them alone: add a line, cancel one
+        (its number) or ``all``, and list them."""
+        return await self._command(
+            place, user, None, (PLAYING,), lambda t: plans.manage(self._ctx, t, user, add, cancel)
+        )
 
     async def give_time(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         """Give the opponent a day (``courtesy.give_time``)."""

@@ -864,10 +864,21 @@ CREATE TABLE away_days (
     PRIMARY KEY (guild_id, user_id, starts_at)
 ) WITHOUT ROWID;
 CREATE INDEX away_days_ending ON away_days (guild_id, ends_at);
+
+-- PRIVATE: a player's planned replies (conditional moves) in a live hosted match, each a
+-- line of (the opponent's turn, the reply) pairs as JSON, in their own words of the game;
+-- read only by that side and the match service, deleted when the match ends.
+CREATE TABLE plans (
+    hosted_id INTEGER NOT NULL REFERENCES hosted_matches (id),
+    side TEXT NOT NULL CHECK (side IN ('C', 'O')),
+    number INTEGER NOT NULL,
+    line TEXT NOT NULL,
+    PRIMARY KEY (hosted_id, side, number)
+) WITHOUT ROWID;
 """
 CORRESPONDENCE_SUMMARY = (
     "correspondence: each player's bank or allowance, turns taken back, players' settings, "
-    "away days"
+    "away days, planned replies"
 )
 CORRESPONDENCE_POSTGRES = f"""
 ALTER TABLE hosted_matches ADD COLUMN clock_c DOUBLE PRECISION;

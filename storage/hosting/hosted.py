@@ -185,6 +185,8 @@ def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
         if row is None:
             raise HostedNotFound(hosted.id)
         raise StaleHosted(hosted.id, hosted.version, row[0])
+    if hosted.phase == ENDED:  # planned replies go with the match
+        conn.execute("DELETE FROM plans WHERE hosted_id = ?", (hosted.id,))
     return replace(hosted, version=hosted.version + 1, updated_at=now)
 
 
@@ -384,3 +386,22 @@ async def live_ai_matches(db: ReadConnection, guild_id: int) -> int:
     )
     [(count,)] = rows
     return int(count)
+
+
+# ---- planned replies (PRIVATE) -------------------------------------------------------------
+def put_plans(conn: Connection, hosted_id: int, side: Side, lines: Sequence[str]) -> None:
+    """``side``'s planned replies in the match are now ``lines`` (JSON each), numbered from 1."""
+    conn.execute("DELETE FROM plans WHERE hosted_id = ? AND side = ?", (hosted_id, side.letter))
+    conn.executemany(
+        "INSERT INTO plans (hosted_id, side, number, line) VALUES (?, ?, ?, ?)",
+        [(hosted_id, side.letter, number, line) for number, line in enumerate(lines, 1)],
+    )
+
+
+async def private_plans(db: ReadConnection, hosted_id: int, side: Side) -> list[str]:
+    """PRIVATE to ``side``: its planned replies in the match, in order."""
+    rows = await db.execute_fetchall(
+        "SELECT line FROM plans WHERE hosted_id = ? AND side = ? ORDER BY number",
+        (hosted_id, side.letter),
+    )
+    return [str(row[0]) for row in rows]

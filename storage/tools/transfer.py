@@ -33,6 +33,7 @@ LATER_TABLES = (
     "web_secret",
     "player_settings",
     "away_days",
+    "plans",
 )
 TABLES = (*SCHEMA_TABLES, *(t for t in LATER_TABLES if t not in SCHEMA_TABLES))
 BATCH = 500
