@@ -98,7 +98,7 @@ async def test_away_days_taken_by_command_and_ended_with_the_button(tmp_path: Pa
         wrong = await stage.slash("ann", "settings", timezone="Mars/Olympus")
         assert "is not a time zone I know" in wrong.text, wrong.text
         admin = await stage.slash("admin", "admin", "settings", away_days=10)
-        assert "away days a year for each player: 10" in admin.text, admin.text
+        assert "Away days a year for each player: 10" in admin.text, admin.text
         await stage.slash("ann", "challenge", opponent="bob", game="torishogi", weekends="off")
         await stage.posted("weekends off")
         await stage.click("bob", "Accept")

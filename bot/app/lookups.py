@@ -303,6 +303,6 @@ def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool 
         f"This server's settings: turn deadline of new challenges {turn}; each match in its "
         f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}; the AI "
         f"plays whoever waits for a ladder match: {ai}; matches against the AI at once: "
-        f"{most}; away days a year for each player: {settings.away_days or 'none'}; an away "
+        f"{most}. Away days a year for each player: {settings.away_days or 'none'}; an away "
         f"day given before a missed turn: {'on' if auto_away else 'off'}."
     )

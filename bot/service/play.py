@@ -19,7 +19,7 @@ from . import absence, announce, finding, plans, pointing, showing
 from .context import Context, Mail
 from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
-from .models import Menu, Reply, User
+from .models import Menu, Reply, User, is_robot
 from .notify import REMINDER, TURN
 from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
 from .ports import Attachment
@@ -350,8 +350,8 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
     if table.game.is_over():
         return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
-    if table.terms.rated:
-        return Reply("Your turn is over.", stamp=table.stamp)
+    if table.terms.rated or is_robot(table.hosted.player(side.other)):
+        return Reply("Your turn is over.", stamp=table.stamp)  # an AI answers at once
     return Reply(
         f"Your turn is over. Changed your mind? Ask {table.side_name(side.other)} to let you "
         f"take it back with the button or {ctx.cmd('rewind')}, until they end their turn.",
