@@ -204,3 +204,12 @@ async def test_a_planned_reply_is_played_the_moment_the_opponent_ends_their_turn
         await stage.quiet()
         told = [m.text() for m in stage.emu.dms(stage.user["ann"])]
         assert any("your planned reply a3a4 was played" in text for text in told)
+
+
+async def test_the_servers_clock_for_new_challenges(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        chosen = await stage.slash("admin", "admin", "settings", clock="bank", bank="5d")
+        expected = "Clock of new challenges and ladder matches: 1 day per turn and a bank of 5"
+        assert expected in chosen.text, chosen.text
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.posted("1 day per turn and a bank of 5 days each")

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
 from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User, timing
+from bot.service.guild import ClockChoice
 from bot.service.phases import (
     ABORTED,
     CANCELLED,
@@ -71,7 +72,7 @@ class ChallengeOptions:
     game: str = DEFAULT  # a game of the registry (rules.registry)
     powers: bool | None = None
     ai: str | None = None  # a strength: challenge the AI player of that strength
-    clock: str = "turn"  # turn, bank or increment (``Terms.clock``)
+    clock: str | None = None  # turn, bank or increment (``Terms.clock``); None: the server's
     bank: str | None = None  # a bank clock's reserve
     increment: str | None = None  # an increment clock's time added per turn
     cap: str | None = None  # an increment clock's most
@@ -235,7 +236,7 @@ class Actions:
         if caller.in_dm or caller.guild_id is None:
             raise Unusable("Challenges are made in a server channel, where the match is played.")
         settings = await self.records.guild(caller.guild_id)
-        terms = terms_of(options, settings.turn_seconds)
+        terms = terms_of(options, settings.turn_seconds, settings.clock)
         expires = None if options.expires is None else parse_duration(options.expires)
         place = Place(caller.guild_id, caller.channel_id)
         opened: list[int] = []
@@ -544,13 +545,18 @@ def game_options() -> list[str]:
     return [f.name for f in fields(ChallengeOptions) if f.name in owned]
 
 
-def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
+def terms_of(
+    options: ChallengeOptions, default_turn: float | None, server: ClockChoice | None = None
+) -> Terms:
     """The service's Terms from the typed options (the server's default deadline, if any):
     the game's own options are those given, an option left at the command's default being
     not given; a terrain map without a terrain is a custom terrain."""
     turn = Terms().turn_seconds if default_turn is None else default_turn
     if options.deadline is not None:
         turn = parse_duration(options.deadline)
+    clock = server or ClockChoice()  # the server's clock, unless the challenge names one
+    if options.clock is not None and options.clock != clock.clock:
+        clock = ClockChoice(options.clock)
     if options.terrain_map and options.terrain == "none":
         options = replace(options, terrain="custom")
     unset = ChallengeOptions()
@@ -566,10 +572,10 @@ def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
         rated=options.ai is None if options.rated is None else options.rated,
         roles=options.roles,
         forfeit_after=options.forfeit_after,
-        clock=options.clock,
-        bank_seconds=_seconds(options.bank),
-        increment_seconds=_seconds(options.increment),
-        cap_seconds=_seconds(options.cap),
+        clock=clock.clock,
+        bank_seconds=_seconds(options.bank) or clock.bank_seconds,
+        increment_seconds=_seconds(options.increment) or clock.increment_seconds,
+        cap_seconds=_seconds(options.cap) or clock.cap_seconds,
         weekends_off=options.weekends == "off",
     )
 

@@ -10,14 +10,26 @@ set). Kept in storage's
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 
 from storage import Store
 
 TURN_SECONDS, THREADS, LADDER_CHANNEL = "turn_seconds", "threads", "ladder_channel"
 AI_FILL, AI_MATCHES = "ai_fill_after", "ai_matches"
-AWAY_DAYS, AUTO_AWAY = "away_days", "auto_away"
+AWAY_DAYS, AUTO_AWAY, CLOCK = "away_days", "auto_away", "clock"
 DEFAULT_AWAY_DAYS = 14
+
+
+@dataclass(frozen=True)
+class ClockChoice:
+    """A server's clock for new challenges and ladder matches (``Terms.clock``, its times;
+    0: the clock's default)."""
+
+    clock: str = "turn"
+    bank_seconds: float = 0.0
+    increment_seconds: float = 0.0
+    cap_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -29,6 +41,7 @@ class GuildSettings:
     ai_matches: int | None = None  # live matches against the AI; None: the service's default
     away_days: int = DEFAULT_AWAY_DAYS  # each player's away days a year (0: none)
     auto_away: bool | None = None  # an away day before a missed turn; None: the service's
+    clock: ClockChoice = field(default_factory=ClockChoice)
 
 
 async def load_guild(store: Store, guild_id: int) -> GuildSettings:
@@ -45,6 +58,7 @@ async def load_guild(store: Store, guild_id: int) -> GuildSettings:
         ai_matches=None if most is None else int(most),
         away_days=int(rows.get(AWAY_DAYS, DEFAULT_AWAY_DAYS)),
         auto_away=None if AUTO_AWAY not in rows else rows[AUTO_AWAY] == "on",
+        clock=ClockChoice(**json.loads(rows[CLOCK])) if CLOCK in rows else ClockChoice(),
     )
 
 
@@ -59,6 +73,9 @@ async def save_guild(store: Store, guild_id: int, settings: GuildSettings) -> No
     await store.set_guild_setting(guild_id, AI_FILL, None if fill is None else repr(fill))
     await store.set_guild_setting(guild_id, AI_MATCHES, None if most is None else str(most))
     await store.set_guild_setting(guild_id, AWAY_DAYS, str(settings.away_days))
+    chosen = settings.clock
+    kept = None if chosen == ClockChoice() else json.dumps(chosen.__dict__, sort_keys=True)
+    await store.set_guild_setting(guild_id, CLOCK, kept)
     auto = settings.auto_away
     await store.set_guild_setting(
         guild_id, AUTO_AWAY, None if auto is None else "on" if auto else "off"

@@ -170,6 +170,13 @@ class Terms:
             return dataclasses.replace(self, increment_seconds=increment, cap_seconds=cap)
         return self
 
+    def with_clock(self, clock: str, bank: float, increment: float, cap: float) -> Terms:
+        """The terms on another clock (a server's choice, ``GuildSettings.clock``), its
+        times left out filled in (``with_clock_defaults``)."""
+        return dataclasses.replace(
+            self, clock=clock, bank_seconds=bank, increment_seconds=increment, cap_seconds=cap
+        ).with_clock_defaults()
+
     def clock_words(self) -> str:
         """The clock in words: ``3 days per turn``, ``3 days per turn and a bank of 7 days``,
         ``3 days to start, 1 day more per turn, at most 7 days``."""
