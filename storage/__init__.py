@@ -35,13 +35,14 @@ from .matches.match import Match
 from .matches.models import FinishedMatch, LogLine, MatchInfo, State
 from .matches.records import write_record
 from .matches.writes import NewMatch
-from .players import Player
+from .players import Away, Player
 from .store import Store
 
 __all__ = [
     "DEFAULT_GAME",
     "KINDS",
     "AlreadyRated",
+    "Away",
     "ButtonMessage",
     "ChannelBusy",
     "Config",

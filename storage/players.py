@@ -1,8 +1,10 @@
-"""Who plays and where: the players the bot has met (a Discord user id and a name) and each
-server's settings (text the bot interprets)."""
+"""Who plays and where: the players the bot has met (a Discord user id and a name), each
+server's settings and each player's own (text the bot interprets), and the players' away
+days (per server: when each time away starts and ends, and whether the bot gave it)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .backends.sql import Connection, ReadConnection
@@ -45,3 +47,110 @@ async def guild_settings(db: ReadConnection, guild_id: int) -> dict[str, str]:
         "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key", (guild_id,)
     )
     return {row[0]: row[1] for row in rows}
+
+
+def set_player_setting(conn: Connection, user_id: int, key: str, value: str | None) -> None:
+    if value is None:
+        conn.execute("DELETE FROM player_settings WHERE user_id = ? AND key = ?", (user_id, key))
+    else:
+        conn.execute(
+            "INSERT INTO player_settings (user_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
+            (user_id, key, value),
+        )
+
+
+async def player_settings(db: ReadConnection, user_id: int) -> dict[str, str]:
+    rows = await db.execute_fetchall(
+        "SELECT key, value FROM player_settings WHERE user_id = ? ORDER BY key", (user_id,)
+    )
+    return {row[0]: row[1] for row in rows}
+
+
+@dataclass(frozen=True)
+class Away:
+    """A player's time away in a server: from ``starts_at`` to ``ends_at`` (moved earlier
+    when they come back early); ``automatic`` when the bot gave it before a missed turn."""
+
+    guild_id: int
+    user_id: int
+    starts_at: float
+    ends_at: float
+    automatic: bool = False
+
+
+def add_away(conn: Connection, away: Away) -> None:
+    conn.execute(
+        "INSERT INTO away_days (guild_id, user_id, starts_at, ends_at, automatic)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (away.guild_id, away.user_id, away.starts_at, away.ends_at, int(away.automatic)),
+    )
+
+
+def end_away(conn: Connection, away: Away, at: float) -> None:
+    """``away`` ends at ``at`` (an early return; not before it starts: then it is gone)."""
+    if at <= away.starts_at:
+        conn.execute(
+            "DELETE FROM away_days WHERE guild_id = ? AND user_id = ? AND starts_at = ?",
+            (away.guild_id, away.user_id, away.starts_at),
+        )
+        return
+    conn.execute(
+        "UPDATE away_days SET ends_at = ? WHERE guild_id = ? AND user_id = ? AND starts_at = ?",
+        (at, away.guild_id, away.user_id, away.starts_at),
+    )
+
+
+async def aways(
+    db: ReadConnection, guild_id: int, user_ids: Sequence[int], since: float
+) -> list[Away]:
+    """The players' times away in a server that end after ``since``, the earliest first."""
+    if not user_ids:
+        return []
+    marks = ", ".join("?" for _ in user_ids)
+    rows = await db.execute_fetchall(
+        "SELECT guild_id, user_id, starts_at, ends_at, automatic FROM away_days"
+        f" WHERE guild_id = ? AND user_id IN ({marks}) AND ends_at > ? ORDER BY starts_at",
+        (guild_id, *user_ids, since),
+    )
+    return [Away(r[0], r[1], float(r[2]), float(r[3]), bool(r[4])) for r in rows]
+
+
+async def aways_between(
+    db: ReadConnection, guild_id: int, user_id: int, start: float, end: float
+) -> list[Away]:
+    """A player's times away in a server that started in [start, end) (a year's)."""
+    rows = await db.execute_fetchall(
+        "SELECT guild_id, user_id, starts_at, ends_at, automatic FROM away_days"
+        " WHERE guild_id = ? AND user_id = ? AND starts_at >= ? AND starts_at < ?"
+        " ORDER BY starts_at",
+        (guild_id, user_id, start, end),
+    )
+    return [Away(r[0], r[1], float(r[2]), float(r[3]), bool(r[4])) for r in rows]
+
+
+async def players_with(db: ReadConnection, key: str) -> list[tuple[int, str]]:
+    """Every player who set ``key``, with its value."""
+    rows = await db.execute_fetchall(
+        "SELECT user_id, value FROM player_settings WHERE key = ? ORDER BY user_id", (key,)
+    )
+    return [(int(row[0]), str(row[1])) for row in rows]
+
+
+def swap_player_setting(
+    conn: Connection, user_id: int, key: str, old: str | None, new: str
+) -> bool:
+    """Set ``key`` to ``new`` if it is still ``old`` (None: unset); whether it was (of
+    several processes, one wins)."""
+    if old is None:
+        cursor = conn.execute(
+            "INSERT INTO player_settings (user_id, key, value) VALUES (?, ?, ?)"
+            " ON CONFLICT (user_id, key) DO NOTHING",
+            (user_id, key, new),
+        )
+    else:
+        cursor = conn.execute(
+            "UPDATE player_settings SET value = ? WHERE user_id = ? AND key = ? AND value = ?",
+            (new, user_id, key, old),
+        )
+    return cursor.rowcount == 1

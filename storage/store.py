@@ -33,11 +33,12 @@ from .matches import reads, writes
 from .matches.codec import dump_game
 from .matches.games import heavy, new_game, spec_of
 from .matches.loader import SnapshotUnusable, rebuild
+from .matches.log import CLOSING, END
 from .matches.match import Match
 from .matches.models import ACTIVE, FinishedMatch, LogLine, MatchInfo, State
 from .matches.records import finish_of, prepare_import, record_headers, write_record
 from .matches.writes import Append, NewMatch, snapshot_due
-from .players import Player
+from .players import Away, Player
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -119,6 +120,50 @@ class Store:
         """Set (or, with None, remove) one setting of a guild."""
         await self._writer.run(lambda conn: players.set_guild_setting(conn, guild_id, key, value))
 
+    async def player_settings(self, user_id: int) -> dict[str, str]:
+        """A player's own settings (their time zone, notifications...)."""
+        return await self._read(lambda db: players.player_settings(db, user_id))
+
+    async def set_player_setting(self, user_id: int, key: str, value: str | None) -> None:
+        """Set (or, with None, remove) one of a player's own settings."""
+        await self._writer.run(lambda conn: players.set_player_setting(conn, user_id, key, value))
+
+    async def players_with(self, key: str) -> list[tuple[int, str]]:
+        """Every player who set ``key``, with its value."""
+        return await self._read(lambda db: players.players_with(db, key))
+
+    async def swap_player_setting(self, user_id: int, key: str, old: str | None, new: str) -> bool:
+        """Set a player's ``key`` to ``new`` if it is still ``old``: whether this did."""
+        return await self._writer.run(
+            lambda conn: players.swap_player_setting(conn, user_id, key, old, new)
+        )
+
+    async def queue_posts(self, posts: Sequence[Post]) -> None:
+        """Messages about no one match (a player's daily digest), for the outbox."""
+        now = time.time()
+        await self._writer.run(lambda conn: outbox.insert_posts(conn, None, posts, now))
+
+    # ---- away days ---------------------------------------------------------------------------
+    async def add_away(self, away: Away) -> None:
+        """A player's time away in a server (UnknownPlayer if they were never met)."""
+        if await self.player(away.user_id) is None:
+            raise UnknownPlayer(away.user_id)
+        await self._writer.run(lambda conn: players.add_away(conn, away))
+
+    async def end_away(self, away: Away, at: float) -> None:
+        """``away`` ends early, at ``at`` (gone if it had not begun)."""
+        await self._writer.run(lambda conn: players.end_away(conn, away, at))
+
+    async def aways(self, guild_id: int, user_ids: Sequence[int], since: float) -> list[Away]:
+        """The players' times away in a server that end after ``since``."""
+        return await self._read(lambda db: players.aways(db, guild_id, user_ids, since))
+
+    async def aways_between(
+        self, guild_id: int, user_id: int, start: float, end: float
+    ) -> list[Away]:
+        """A player's times away in a server that began in [start, end)."""
+        return await self._read(lambda db: players.aways_between(db, guild_id, user_id, start, end))
+
     # ---- matches -------------------------------------------------------------------------
     async def create_match(
         self,
@@ -179,6 +224,21 @@ class Store:
             seq=info.actions,
             snapshot_seq=snapshot_seq,
         )
+
+    async def before_last_turn(self, match: Match) -> tuple[GameState, int] | None:
+        """PRIVATE (the game holds hidden state): ``match``'s game as it was before its last
+        finished turn, replayed from its log, and the log entry it stood at; None unless
+        that turn was ended by its player (End turn: not a deadline, an agreement or the
+        start). ``match`` must have nothing unsaved."""
+        if match.pending:
+            raise ValueError(f"match {match.id} has unsaved entries")
+        stored = await self._read(lambda db: reads.stored_match(db, match.id, whole_log=True))
+        closing = [(seq, row[3]) for seq, row in stored.entries if row[3] in CLOSING]
+        if not closing or closing[-1][1] != END:
+            return None
+        back = closing[-2][0] if len(closing) > 1 else 0
+        whole = replace(stored, snapshot=None)
+        return await asyncio.to_thread(rebuild, whole, back), back
 
     async def _rebuild(self, stored: reads.Stored) -> tuple[reads.Stored, GameState]:
         """Rebuild off the event loop. The log is the truth and a snapshot only a shortcut:

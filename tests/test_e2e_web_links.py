@@ -81,7 +81,7 @@ async def test_players_get_their_board_and_everyone_the_match_page(tmp_path: Pat
         await stage.posted("bob (Opposition) resigns")
         await stage.quiet()
         ended = stage.emu.public_messages(stage.channel)[-1]
-        assert [b.get("url") for b in ended.buttons()] == [page]
+        assert [b["url"] for b in ended.buttons() if "url" in b] == [page]
         refused = await stage.slash("carl", "board", link="new")
         assert "no live match" in refused.text
 
@@ -139,7 +139,7 @@ async def test_links_stay_when_a_turn_s_buttons_are_disabled_or_removed(tmp_path
         [shown] = [m for m in panel.ephemeral if m.buttons()]
         assert buttons_of(shown) == ([BOARD], [])
         turn_post = stage.emu.public_messages(stage.channel)[-1]
-        assert buttons_of(turn_post) == ([PAGE], [])
+        assert buttons_of(turn_post) == ([PAGE], [("Give +1 day", False)])  # the waiting side's
 
 
 async def test_with_the_web_board_off_no_link_appears(tmp_path: Path) -> None:

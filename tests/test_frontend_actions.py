@@ -32,6 +32,7 @@ from bot.service import (
     User,
     save_guild,
 )
+from bot.service.guild import ClockChoice
 from bot.service.testing import Harness, RecordingThreads
 from bot.tournament.desk import TournamentDesk
 
@@ -382,3 +383,14 @@ def _answer(text: str, private: bool) -> Any:
         return Answer(text, private=private)
 
     return work
+
+
+def test_a_challenge_takes_the_servers_clock_unless_it_names_one() -> None:
+    server = ClockChoice("bank", bank_seconds=5 * 86400.0)
+    terms = terms_of(ChallengeOptions(), None, server)
+    assert (terms.clock, terms.bank_seconds) == ("bank", 5 * 86400.0)
+    assert terms_of(ChallengeOptions(clock="turn"), None, server).clock == "turn"
+    mine = terms_of(ChallengeOptions(clock="bank", bank="2d"), None, server)
+    assert mine.bank_seconds == 2 * 86400.0
+    increment = terms_of(ChallengeOptions(clock="increment"), 3600.0, server)
+    assert (increment.clock, increment.bank_seconds) == ("increment", 0.0)

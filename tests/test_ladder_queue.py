@@ -9,7 +9,7 @@ from ladder_fixtures import GUILD, ManualClock, finished, open_store
 from bot.ladder.errors import LadderError, NotFound
 from bot.ladder.queue import EXPIRE_AFTER, HOUR, Matchmaking, allowed_gap
 from bot.ladder.results import Results
-from storage import Config
+from storage import Away, Config
 
 CHANNEL = 77
 
@@ -82,3 +82,15 @@ async def test_stale_entries_expire(db: Config) -> None:
         assert [(e.board, e.player_id, e.channel_id) for e in expired] == [("short", 1, CHANNEL)]
         assert [e.player_id for e in await queue.waiting(GUILD, "short")] == [2]
         assert [e.player_id for e in await queue.waiting(GUILD, "long")] == [3]
+
+
+async def test_a_player_taking_away_days_is_not_paired_until_back(db: Config) -> None:
+    async with await open_store(db) as store:
+        clock = ManualClock()
+        queue = Matchmaking(store, clock)
+        await store.add_away(Away(GUILD, 1, clock() - HOUR, clock() + 2 * HOUR))
+        assert await queue.join(GUILD, "short", 1, CHANNEL) == []
+        assert await queue.join(GUILD, "short", 2, CHANNEL + 1) == []  # ann is away
+        clock.advance(2 * HOUR)
+        pairs = await queue.pair(GUILD, "short")  # she is back
+        assert [(p.first_id, p.second_id) for p in pairs] == [(1, 2)]

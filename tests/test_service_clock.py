@@ -38,13 +38,13 @@ async def test_your_turn_reminder_and_the_deadline(h: Harness) -> None:
         "Your turn against bob (Opposition): 2 actions in round 1"
     )
     assert notice.message.files[0].data.startswith(b"private:")
-    await h.service.play(HERE, ANN, "G v5h9-v4h9")
     await h.advance(8 * HOUR - 1)
     assert not private_texts(h, ANN)[-1].startswith("Reminder")
-    await h.advance(1)  # 80 % of the deadline
+    await h.advance(1)  # 80 % of the deadline (no reminder after acting: test_notify)
     reminder = private_texts(h, ANN)[-1]
     assert reminder.startswith("Reminder: your turn against bob (Opposition) ends in 2 h")
-    assert "1 action staged so far" in reminder
+    assert "0 actions staged so far" in reminder
+    await h.service.play(HERE, ANN, "G v5h9-v4h9")
     assert not any("Reminder" in text for text in channel_texts(h))  # only ann is reminded
     await h.advance(2 * HOUR - 1)
     assert "deadline" not in channel_texts(h)[-1]

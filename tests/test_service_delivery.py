@@ -250,8 +250,8 @@ async def test_a_restart_reloads_the_staged_turn_the_clock_and_the_outbox(tmp_pa
         assert h.delivery.texts(HERE.channel_id)[-1].startswith("ann (Challenger) proposes a draw")
         reply = await service.board(HERE, BOB)
         assert "Staged this turn:\n1. S v4h2-v3h2" in reply.text
-        await h.advance(8 * HOUR)
-        assert h.delivery.user(BOB.id)[-1].message.text.startswith("Reminder: your turn")
+        await h.advance(8 * HOUR)  # no reminder: bob acted this turn (issue 27)
+        assert not h.delivery.user(BOB.id)[-1].message.text.startswith("Reminder: your turn")
         service = await h.crash()
         await h.advance(2 * HOUR)
         post = h.delivery.texts(HERE.channel_id)[-1]
@@ -286,7 +286,14 @@ async def test_the_background_tasks_keep_time_and_deliver(tmp_path: Path) -> Non
 
 
 # ---- several processes on one database -----------------------------------------------------
-SHARED = Settings(burst=1000, every=0.001, ai_processes=0, poll_seconds=1.0, claim_seconds=30.0)
+SHARED = Settings(
+    burst=1000,
+    every=0.001,
+    ai_processes=0,
+    poll_seconds=1.0,
+    claim_seconds=30.0,
+    auto_away=False,  # the deadline counts at once, as in the harness
+)
 
 
 async def test_two_processes_fire_a_deadline_once_and_take_over_a_dead_one_s_posts(

@@ -26,7 +26,7 @@ from bot.tournament.event_spec import EventSpec
 from rules.tora import Game, Options, Side
 from rules.tora.assassin import start_squares
 from rules.tora.geometry import name
-from storage import ButtonMessage, Config, RatingChange, Store
+from storage import Away, ButtonMessage, Config, RatingChange, Store
 from storage.__main__ import main
 from storage.matches.log import fingerprint
 from storage.tools import transfer
@@ -109,6 +109,9 @@ async def populate(path: Path) -> None:
         await store.hosting.remember_buttons(ButtonMessage(201, 5, hosted.id, ("resign",), 1))
         await store.links.renew(hosted.id, Side.CHALLENGER)  # a replaced web board link
         await store.links.secret("kept for the web board's links")
+        await store.set_player_setting(1, "timezone", "Europe/Paris")  # migration 16's tables
+        await store.add_away(Away(1, 1, 1.8e9, 1.8e9 + 86400.0))
+        await store.hosting.put_plans(hosted.id, Side.OPPOSITION, ['[[["c5c4"], ["a3a4"]]]'])
         h.delivery.fail_next = 1000  # the start's posts wait for a retry...
         await service.deliver()
         h.delivery.fail_next = 0

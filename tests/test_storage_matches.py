@@ -93,8 +93,18 @@ async def test_every_kind_of_log_entry_round_trips(store: Store) -> None:
     assert str(lost.outcome()) == "opposition wins (forfeit)"
     assert [turn.texts for turn in lost.turns] == [["forfeit"]]
 
+    rewound = await new_match(store)
+    rewound.act(first_legal(rewound))
+    rewound.end_turn()
+    await store.save(rewound)
+    found = await store.before_last_turn(rewound)
+    assert found is not None and found[1] == 0  # back to the start, before log entry 1
+    rewound.rewind(*found)  # a finished turn taken back by agreement
+    await store.save(rewound)
+    assert (await assert_reloads_same(store, rewound)).game.turns == []
+
     kinds = set()
-    for played in (match, drawn, forfeited):
+    for played in (match, drawn, forfeited, rewound):
         kinds |= {line.kind for line in await store.public_log(played.id)}
     assert kinds == set(KINDS) - {"reset"}
 

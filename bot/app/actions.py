@@ -14,7 +14,8 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
-from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User
+from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User, timing
+from bot.service.guild import ClockChoice
 from bot.service.phases import (
     ABORTED,
     CANCELLED,
@@ -38,6 +39,7 @@ from .buttons import TURN, Press, presses
 from .callers import Caller
 from .costly import Limits
 from .parsing import parse_duration
+from .time_off import TimeOff
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +72,11 @@ class ChallengeOptions:
     game: str = DEFAULT  # a game of the registry (rules.registry)
     powers: bool | None = None
     ai: str | None = None  # a strength: challenge the AI player of that strength
+    clock: str | None = None  # turn, bank or increment (``Terms.clock``); None: the server's
+    bank: str | None = None  # a bank clock's reserve
+    increment: str | None = None  # an increment clock's time added per turn
+    cap: str | None = None  # an increment clock's most
+    weekends: str = "on"  # off: no clock runs on its player's Saturdays and Sundays
 
 
 class Actions:
@@ -80,6 +87,7 @@ class Actions:
         self.records = service.records
         self.threads = threads
         self.limits = limits or Limits()
+        self.time_off = TimeOff(service)
 
     # ---- where ---------------------------------------------------------------------------
     async def place(self, caller: Caller, match: str | None = None) -> Place:
@@ -187,13 +195,22 @@ class Actions:
         if hosted.phase == ENDED or hosted.match_id is None:
             return await self._ending_of(hosted)
         info = await self._info(hosted.match_id)
-        if info.challenger_id == user_id and info.side_to_act == Side.CHALLENGER:
-            return f"**your turn**{due}"
-        if info.opposition_id == user_id and info.side_to_act == Side.OPPOSITION:
-            return f"**your turn**{due}"
+        clocks = _clocks_of(hosted, user_id, info.side_to_act, self.records.now())
+        clocks += await self._away_of(hosted)
+        if hosted.side_of(user_id) == info.side_to_act:
+            return f"**your turn**{due}{clocks}"
         if hosted.paused_left is not None:
-            return "paused"
-        return f"your opponent's turn{due}"
+            return f"paused{clocks}"
+        return f"your opponent's turn{due}{clocks}"
+
+    async def _away_of(self, hosted: Hosted) -> str:
+        """``; bob away until <t>`` for each player of the match away now."""
+        players = [p for p in (hosted.challenger_id, hosted.opposition_id) if p is not None]
+        away = await self.records.away_now(hosted.guild_id, players)
+        names = {p: await self.records.player_name(p) or f"player {p}" for p in away}
+        return "".join(
+            f"; {escape(names[p])} away until <t:{int(until)}:f>" for p, until in away.items()
+        )
 
     async def _ending_of(self, hosted: Hosted) -> str:
         """How a match ended: its result with the winner's name, or why it has none."""
@@ -219,7 +236,7 @@ class Actions:
         if caller.in_dm or caller.guild_id is None:
             raise Unusable("Challenges are made in a server channel, where the match is played.")
         settings = await self.records.guild(caller.guild_id)
-        terms = terms_of(options, settings.turn_seconds)
+        terms = terms_of(options, settings.turn_seconds, settings.clock)
         expires = None if options.expires is None else parse_duration(options.expires)
         place = Place(caller.guild_id, caller.channel_id)
         opened: list[int] = []
@@ -304,7 +321,16 @@ class Actions:
     async def end(self, caller: Caller, match: str | None) -> Answer:
         place = await self.place(caller, match)
         reply = await self.service.end_turn(place, caller.user)
-        return await self._headed(caller, place, Answer.of(reply))
+        return await self._headed(caller, place, self._ended(place, reply))
+
+    async def plans(
+        self, caller: Caller, match: str | None, add: str | None, cancel: str | None
+    ) -> Answer:
+        """The caller's planned replies in a match: add, cancel, list (private)."""
+        place = await self.place(caller, match)
+        return await self._headed(
+            caller, place, Answer.of(await self.service.plans(place, caller.user, add, cancel))
+        )
 
     async def hint(self, caller: Caller, match: str | None) -> Answer:
         """A practice game's hint, for the caller alone (a costly search: allowances)."""
@@ -380,8 +406,8 @@ class Actions:
 
     # ---- agreements and endings ----------------------------------------------------------
     async def agree(self, caller: Caller, match: str | None, kind: str) -> Answer:
-        """``draw``, ``reset``, ``pause`` or ``resume`` at once; ``resign`` and ``abort``
-        ask for a confirming click first."""
+        """``draw``, ``reset``, ``pause``, ``resume`` or ``give`` (time) at once; ``resign``
+        and ``abort`` ask for a confirming click first."""
         place = await self.place(caller, match)
         if kind in CONFIRMED:
             return await self._confirm(caller, place, kind)
@@ -395,6 +421,8 @@ class Actions:
             "reset": service.reset,
             "pause": service.pause,
             "resume": service.resume,
+            "give": service.give_time,
+            "takeback": service.takeback,
             "resign": service.resign,
             "abort": service.abort,
         }[kind]
@@ -431,9 +459,17 @@ class Actions:
         if press.verb in ("decline", "takeback"):
             return Answer.of(await service.decline(place, user, expect=expect))
         if press.verb == "end":
-            return Answer.of(await service.end_turn(place, user, expect=expect))
+            return self._ended(place, await service.end_turn(place, user, expect=expect))
+        if press.verb == "askback":
+            return Answer.of(await service.takeback(place, user, expect=expect))
         if press.verb == "undo":
             return self._turn_prompt(place, await service.undo(place, user, expect=expect))
+        if press.verb in ("away", "back"):
+            return await self.time_off.away_button(caller, press.verb, expect)
+        if press.verb == "give":
+            return Answer.of(await service.give_time(place, user, expect=expect))
+        if press.verb == "rematch" and expect is not None:
+            return await self._rematch(caller, place, expect)
         if press.verb == "offer":  # propose a draw, or accept the one proposed
             return Answer.of(await service.draw(place, user, expect=expect))
         if press.verb in ("draw", "reset", "pause", "resign", "abort"):
@@ -446,6 +482,17 @@ class Actions:
             return Answer("Nothing was done: you play on.")
         return replace(Answer.of(await service.board(place, user)), private=True)
 
+    async def _rematch(self, caller: Caller, place: Place, made: Stamp) -> Answer:
+        """The end post's Rematch: a challenge to the other player, with its buttons."""
+        reply = await self.service.rematch(place, caller.user, made)
+        takeback = presses(("takeback",), place.channel_id, reply.stamp)
+        return Answer(reply.text, reply.files, True, takeback)
+
+    @staticmethod
+    def _ended(place: Place, reply: Reply) -> Answer:
+        """An ended turn's reply, with Ask to take it back in an unrated match."""
+        return Answer.of(reply, presses(reply.buttons, place.channel_id, reply.stamp))
+
     @staticmethod
     def _turn_prompt(place: Place, reply: Reply) -> Answer:
         """A staged turn's reply, with End turn, Undo and Preview for this very state."""
@@ -455,7 +502,7 @@ class Actions:
 def _on_a_proposal(verb: str, stamp: Stamp) -> bool:
     """Whether a button is a proposal's Accept or Decline: those act whichever turn it is
     (a proposal outlives its turn); a challenge's Decline is stamped before the game, turn 0."""
-    return verb in ("draw", "reset", "pause") or (verb == "decline" and stamp.turn > 0)
+    return verb in ("draw", "reset", "pause", "rewind") or (verb == "decline" and stamp.turn > 0)
 
 
 ENDINGS = {  # the endings without a result (``bot.service.phases``)
@@ -474,6 +521,18 @@ CONFIRMED = {
 }
 
 
+def _clocks_of(hosted: Hosted, user_id: int, to_act: Side, now: float) -> str:
+    """A bank or increment clock's times in a match line: ``; you 2 days, running (bank 5
+    days), they 3 days`` ("" on a fixed time per turn)."""
+    mine = hosted.side_of(user_id)
+    if mine is None:
+        return ""
+    terms = Terms.from_json(hosted.terms)
+    you = timing.side_words(terms, hosted, mine, to_act, now)
+    they = timing.side_words(terms, hosted, mine.other, to_act, now)
+    return f"; you {you}, they {they}" if you and they else ""
+
+
 def _place(hosted: Hosted) -> Place:
     return Place(hosted.guild_id, hosted.channel_id)
 
@@ -486,13 +545,18 @@ def game_options() -> list[str]:
     return [f.name for f in fields(ChallengeOptions) if f.name in owned]
 
 
-def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
+def terms_of(
+    options: ChallengeOptions, default_turn: float | None, server: ClockChoice | None = None
+) -> Terms:
     """The service's Terms from the typed options (the server's default deadline, if any):
     the game's own options are those given, an option left at the command's default being
     not given; a terrain map without a terrain is a custom terrain."""
     turn = Terms().turn_seconds if default_turn is None else default_turn
     if options.deadline is not None:
         turn = parse_duration(options.deadline)
+    clock = server or ClockChoice()  # the server's clock, unless the challenge names one
+    if options.clock is not None and options.clock != clock.clock:
+        clock = ClockChoice(options.clock)
     if options.terrain_map and options.terrain == "none":
         options = replace(options, terrain="custom")
     unset = ChallengeOptions()
@@ -508,4 +572,14 @@ def terms_of(options: ChallengeOptions, default_turn: float | None) -> Terms:
         rated=options.ai is None if options.rated is None else options.rated,
         roles=options.roles,
         forfeit_after=options.forfeit_after,
+        clock=clock.clock,
+        bank_seconds=_seconds(options.bank) or clock.bank_seconds,
+        increment_seconds=_seconds(options.increment) or clock.increment_seconds,
+        cap_seconds=_seconds(options.cap) or clock.cap_seconds,
+        weekends_off=options.weekends == "off",
     )
+
+
+def _seconds(text: str | None) -> float:
+    """A clock's duration as typed; 0 when left out (the clock's default)."""
+    return 0.0 if text is None else parse_duration(text)

@@ -13,6 +13,7 @@ from .completions import Completions
 from .costly import Limits
 from .links import Links
 from .lookups import Lookups
+from .notify_form import NotifyForms
 from .playing import Playing
 from .setup_form import SetupForms
 from .sweeping import Sweeping
@@ -20,7 +21,9 @@ from .tournaments import Tournaments
 
 
 class App:
-    """``actions`` (the match commands), ``playing`` (the Play panel), ``setup`` (the setup
+    """``actions`` (the match commands), ``time_off`` (away days, a player's settings),
+    ``notify`` (the notifications form),
+    ``playing`` (the Play panel), ``setup`` (the setup
     form), ``lookups`` (records, replays, ladders, settings), ``tournaments``,
     ``completions`` (what typing an option offers), ``sweeping`` (which buttons stopped
     applying) and ``board_links`` (the web board's links where commands give them), sharing
@@ -40,6 +43,8 @@ class App:
         self.limits = limits or Limits()
         self.links = links
         self.actions = Actions(service, threads, self.limits)
+        self.time_off = self.actions.time_off
+        self.notify = NotifyForms(service)
         self.board_links = BoardLinks(self.actions, links)
         self.playing = Playing(self.actions, self.board_links)
         self.setup = SetupForms(self.actions)

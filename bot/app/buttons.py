@@ -28,12 +28,18 @@ VERBS: dict[str, tuple[str, str]] = {
     "offer": ("Propose a draw", "secondary"),  # a turn post, a game going nowhere
     "reset": ("Accept the reset", "success"),
     "pause": ("Agree to pause", "success"),
+    "rewind": ("Accept the takeback", "success"),
+    "askback": ("Ask to take it back", "secondary"),  # an unrated match's ended turn
     "resign": ("Resign", "danger"),
     "abort": ("Abort", "danger"),
     "keep": ("Keep playing", "secondary"),
     # a Swiss or round robin tournament's announcement (the "channel" is the tournament's id)
     "enter": ("Join", "success"),
     "quit": ("Leave", "secondary"),
+    "give": ("Give +1 day", "secondary"),  # a turn post: the waiting player's gift of time
+    "rematch": ("Rematch", "primary"),  # the end post: a challenge, the colours swapped
+    "away": ("Away for a day", "secondary"),  # a reminder: an away day from now
+    "back": ("I am back", "secondary"),  # an away's answer: come back early
 }
 _VERB = r"tora:(?P<verb>" + "|".join(VERBS) + r")"
 TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:m(?P<match>\d{1,20})t(?P<turn>\d{1,9})|-)"
@@ -41,7 +47,7 @@ TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:m(?P<match>\d{1,20})t(?P<turn>\d{
 LEGACY_TEMPLATE = _VERB + r":\d{1,20}:\d{1,20}:(?:\d{1,20}|-)"
 CHALLENGE = ("accept", "decline")
 TURN = ("play", "end", "undo", "preview")
-LOOKING = ("preview", "keep")  # buttons that change nothing carry no stamp
+LOOKING = ("preview", "keep", "back")  # buttons that need no match's turn carry no stamp
 OLD_BUTTON = (
     "This button is from an older version of the bot, so nothing was done. Use the newest "
     "message, or the command itself (`/tora board` shows the match)."

@@ -12,6 +12,7 @@ from dataclasses import replace
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms
+from bot.service.guild import ClockChoice
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
 from render import StatusInfo, board_of, replay_of
@@ -224,6 +225,9 @@ class Lookups:
         ladder_channel: int | None,
         ai_fill: str | None = None,
         ai_matches: str | None = None,
+        away_days: int | None = None,
+        auto_away: bool | None = None,
+        clock: ClockChoice | None = None,
     ) -> Answer:
         guild = self._guild(caller)
         if not caller.admin:
@@ -241,13 +245,45 @@ class Lookups:
         default_cap = self.actions.service.settings.guild_ai_matches
         if ai_matches is not None:
             settings = replace(settings, ai_matches=_ai_matches(ai_matches, default_cap))
-        given = (deadline, threads, ladder_channel, ai_fill, ai_matches)
-        changed = given != (None,) * len(given)
+        if away_days is not None:
+            settings = replace(settings, away_days=away_days)
+        if auto_away is not None:
+            settings = replace(settings, auto_away=auto_away)
+        if clock is not None:
+            settings = replace(settings, clock=clock)
+        given = (
+            deadline,
+            threads,
+            ladder_channel,
+            ai_fill,
+            ai_matches,
+            away_days,
+            auto_away,
+            clock,
+        )
+        changed = any(value is not None for value in given)
         if changed:
-            if settings.turn_seconds is not None:
-                Terms(turn_seconds=settings.turn_seconds).check()  # refused if out of range
+            server_terms(settings).check()  # refused if out of range
             await self.records.save_guild(guild, settings)
-        return Answer(("Saved. " if changed else "") + settings_text(settings, default_cap))
+        text = settings_text(settings, default_cap, self.actions.service.settings.auto_away)
+        return Answer(("Saved. " if changed else "") + text)
+
+
+def clock_choice(
+    clock: str, bank: str | None, increment: str | None, cap: str | None
+) -> ClockChoice:
+    """A server's clock as its admins typed it (durations as text; left out: defaults)."""
+    seconds = [0.0 if text is None else parse_duration(text) for text in (bank, increment, cap)]
+    return ClockChoice(clock, *seconds)
+
+
+def server_terms(settings: GuildSettings) -> Terms:
+    """The terms of a new challenge there that names none: the server's deadline, clock."""
+    turn = Terms().turn_seconds if settings.turn_seconds is None else settings.turn_seconds
+    chosen = settings.clock
+    return Terms(turn_seconds=turn).with_clock(
+        chosen.clock, chosen.bank_seconds, chosen.increment_seconds, chosen.cap_seconds
+    )
 
 
 def _ai_fill(text: str) -> float | None:
@@ -282,7 +318,7 @@ def _ai_matches(text: str, default: int) -> int | None:
     return int(word)
 
 
-def settings_text(settings: GuildSettings, default_cap: int) -> str:
+def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool = True) -> str:
     turn = (
         "24 h (the default)" if settings.turn_seconds is None else duration(settings.turn_seconds)
     )
@@ -290,10 +326,14 @@ def settings_text(settings: GuildSettings, default_cap: int) -> str:
     fill = settings.ai_fill_after
     ai = "off" if fill is None else f"after {duration(fill)} in the queue"
     cap = settings.ai_matches
+    auto_away = auto_default if settings.auto_away is None else settings.auto_away
     most = f"{default_cap} (the default)" if cap is None else "none" if cap == 0 else str(cap)
     return (
         f"This server's settings: turn deadline of new challenges {turn}; each match in its "
         f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}; the AI "
         f"plays whoever waits for a ladder match: {ai}; matches against the AI at once: "
-        f"{most}."
+        f"{most}. Clock of new challenges and ladder matches: "
+        f"{server_terms(settings).clock_words()}. Away days a year for each player: "
+        f"{settings.away_days or 'none'}; an away day given before a missed turn: "
+        f"{'on' if auto_away else 'off'}."
     )

@@ -1,7 +1,8 @@
 """Which buttons stopped applying, for any front end that shows them: a challenge's Accept and
 Decline once it is answered or gone, a turn's Play, End turn and Undo once that turn has
 ended, a proposal's once it no longer stands (answered, taken back or lapsed, whatever the
-turn), a setup form once the setup is over, every button once the match is over. The
+turn), a setup form once the setup is over, every button once the match is over but the
+end post's Rematch, which holds while the match is its channel's latest. The
 messages a front end sent with buttons are kept through the service (``remember``), so this
 works after a restart; what to do with a stale message (disable it) is the front end's."""
 
@@ -15,12 +16,16 @@ from bot.service.phases import CHALLENGE, ENDED, PLAYING, SETUP
 from .setup_form import VERB as SETUP_FORM
 
 CHALLENGE_VERBS = frozenset({"accept", "decline", "takeback"})
-PROPOSAL_VERBS = frozenset({"draw", "reset", "pause"})  # beside a Decline, on a proposal
+PROPOSAL_VERBS = frozenset({"draw", "reset", "pause", "rewind"})  # beside a Decline, on a proposal
+REMATCH = "rematch"  # on the end post: holds after the end, until another match is started
 PANEL = ("panel",)  # the verbs of a Play panel: its menus go once its turn is over
 
 
-def stale(verbs: tuple[str, ...], turn: int, hosted: Hosted) -> bool:
-    """Whether buttons made for ``turn`` of ``hosted`` no longer apply."""
+def stale(verbs: tuple[str, ...], turn: int, hosted: Hosted, latest: bool = True) -> bool:
+    """Whether buttons made for ``turn`` of ``hosted`` no longer apply (``latest``: whether
+    ``hosted`` is its channel's latest match, for a Rematch)."""
+    if REMATCH in verbs:
+        return hosted.phase != ENDED or not latest
     if hosted.phase == ENDED:
         return True
     if SETUP_FORM in verbs:
@@ -58,7 +63,9 @@ class Sweeping:
         if hosted is None:
             return None
         kept = await self.records.button_messages(match_id)
-        return Sweep(hosted, tuple(m for m in kept if stale(m.verbs, m.turn, hosted)))
+        newest = await self.records.latest_in_channel(hosted.channel_id)
+        latest = newest is None or newest.id == hosted.id
+        return Sweep(hosted, tuple(m for m in kept if stale(m.verbs, m.turn, hosted, latest)))
 
     async def forget(self, channel_id: int, message_id: int) -> None:
         """A kept message was dealt with (disabled, or found gone)."""

@@ -50,6 +50,8 @@ class ToraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
             return
         actions = handlers.app.actions
         await handlers.respond.run(interaction, lambda: actions.press(caller, press), private=True)
+        if press.verb == "rematch" and press.stamp is not None:  # its end post's Rematch goes
+            handlers.respond.sweep(press.stamp.match)
 
 
 class LegacyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEGACY_TEMPLATE):

@@ -15,6 +15,7 @@ from discord import app_commands
 from .buttons import LegacyButton, ToraButton
 from .commands import Tora
 from .handlers import Handlers
+from .notify_form import NotifyButton, NotifySelect
 from .panel import PanelButton, PanelSelect
 from .respond import NOBODY, report
 from .setup_form import SetupButton, SetupSelect
@@ -94,7 +95,14 @@ class ToraBot(discord.AutoShardedClient):
         self.tree = command_tree(self, handlers)
         self.tree.error(self._command_error)
         self.add_dynamic_items(
-            ToraButton, LegacyButton, PanelSelect, PanelButton, SetupButton, SetupSelect
+            ToraButton,
+            LegacyButton,
+            PanelSelect,
+            PanelButton,
+            SetupButton,
+            SetupSelect,
+            NotifyButton,
+            NotifySelect,
         )
 
     async def log_in(self, token: str) -> None:

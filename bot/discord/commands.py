@@ -14,6 +14,7 @@ from discord import app_commands
 
 from bot.app import Answer, Unusable, guide
 from bot.app.actions import ChallengeOptions
+from bot.app.notify_form import ME, SERVER
 from rules.registry import DEFAULT
 
 from .autocomplete import Completing
@@ -23,6 +24,7 @@ from .commands_admin import AdminCommands
 from .commands_ladder import LadderCommands
 from .commands_tournament import TournamentCommands
 from .handlers import Handlers
+from .notify_form import view_of as notify_view
 from .options import (
     ActionText,
     DurationText,
@@ -34,6 +36,7 @@ from .options import (
     WordText,
 )
 from .panel import open_panel
+from .respond import Outgoing
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
 NUMBER = "A match's number (in its record's file name); default the match here"
@@ -72,6 +75,11 @@ class Tora(Completing, app_commands.Group):
         roles="Who plays the Challenger, who moves first: you (default) or drawn at random",
         forfeit_after="Turns missed in a row that forfeit the match (default 3, 0: never)",
         expires="How long the challenge stays open, e.g. 24h (default 24h)",
+        clock="turn: a deadline per turn (default: the server's); bank: and a reserve; increment",
+        bank="clock:bank, each player's reserve for turns that overrun, e.g. 7d (default 7d)",
+        increment="clock:increment, time added after each turn (default 1d); deadline: the start",
+        cap="clock:increment, the most a player's time can grow to (default twice the start)",
+        weekends="off: no clock runs on its player's own Saturdays and Sundays (their time zone)",
     )
     @app_commands.autocomplete(terrain=Completing.complete_terrain)
     async def challenge(
@@ -91,6 +99,11 @@ class Tora(Completing, app_commands.Group):
         expires: DurationText | None = None,
         powers: bool | None = None,
         ai: Literal["easy", "normal", "hard"] | None = None,
+        clock: Literal["turn", "bank", "increment"] | None = None,
+        bank: DurationText | None = None,
+        increment: DurationText | None = None,
+        cap: DurationText | None = None,
+        weekends: Literal["on", "off"] = "on",
     ) -> None:
         caller, actions = caller_of(interaction), self.app.actions
         me = interaction.client.user
@@ -98,7 +111,7 @@ class Tora(Completing, app_commands.Group):
             opponent, ai = None, ai or "normal"  # challenging the bot: its AI
         options = ChallengeOptions(
             board, terrain, terrain_map, assassins, deadline, target, rated, roles,
-            forfeit_after, expires, game, powers, ai,
+            forfeit_after, expires, game, powers, ai, clock, bank, increment, cap, weekends,
         )  # fmt: skip
 
         async def work() -> Answer:
@@ -269,7 +282,9 @@ class Tora(Completing, app_commands.Group):
     ) -> None:
         await self._agree(interaction, match, "resign")
 
-    match = app_commands.Group(name="match", description="Pause, resume, reset or abort a match")
+    match = app_commands.Group(
+        name="match", description="Pause, resume, give time, take back, reset or abort a match"
+    )
 
     @match.command(
         name="pause", description="Propose to stop the clock, or agree to your opponent's proposal"
@@ -288,6 +303,25 @@ class Tora(Completing, app_commands.Group):
         self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
         await self._agree(interaction, match, "resume")
+
+    @match.command(name="give", description="Give your opponent a day on their clock")
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def give(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "give")
+
+    @match.command(
+        name="takeback",
+        description="Casual matches: ask to take back the turn you just ended, or accept",
+    )
+    @app_commands.describe(match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def takeback(
+        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
+    ) -> None:
+        await self._agree(interaction, match, "takeback")
 
     @match.command(
         name="reset",
@@ -316,6 +350,72 @@ class Tora(Completing, app_commands.Group):
     ) -> None:
         caller, actions = caller_of(interaction), self.app.actions
         await self.answer(interaction, lambda: actions.agree(caller, match, kind), private=True)
+
+    @app_commands.command(description="Plan replies to your opponent's turn: played at once")
+    @app_commands.describe(
+        add="their turn > your reply, deeper steps after |, e.g. 'c5c4 > a3a4 | b5b4 > c3c4'",
+        cancel="A plan's number, or all",
+        match=MATCH,
+    )
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def plans(
+        self,
+        interaction: discord.Interaction[Any],
+        add: ActionText | None = None,
+        cancel: WordText | None = None,
+        match: MatchPick | None = None,
+    ) -> None:
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(
+            interaction, lambda: actions.plans(caller, match, add, cancel), private=True
+        )
+
+    # ---- time off and one's own settings -----------------------------------------------
+    @app_commands.command(description="Away days: your clocks here stand still while you are away")
+    @app_commands.describe(
+        days="How many days (your allowance here: see /tora away with no option)",
+        start="When: now (default), a date like 2027-03-01, or a time from now like 2d",
+        until="Instead of days: the date you are back, like 2027-03-08",
+        back="Come back now (or call off your planned time away): days not begun come back",
+    )
+    async def away(
+        self,
+        interaction: discord.Interaction[Any],
+        days: app_commands.Range[int, 1, 365] | None = None,
+        start: DurationText | None = None,
+        until: DurationText | None = None,
+        back: bool = False,
+    ) -> None:
+        caller, time_off = caller_of(interaction), self.app.time_off
+
+        async def work() -> Answer:
+            return await time_off.away(caller, days, start, until, back)
+
+        await self.answer(interaction, work, private=True)
+
+    @app_commands.command(description="Your notifications, time zone and automatic away days")
+    @app_commands.describe(
+        timezone="Your time zone, like Europe/Paris or America/New_York (weekends, quiet hours)",
+        auto_away="Give me an away day before a turn of mine would be missed (default yes)",
+        server="Server admins: this server's default notifications instead of yours",
+    )
+    async def settings(
+        self,
+        interaction: discord.Interaction[Any],
+        timezone: DurationText | None = None,
+        auto_away: bool | None = None,
+        server: bool = False,
+    ) -> None:
+        caller, app = caller_of(interaction), self.app
+
+        async def work() -> Outgoing:
+            said = ""
+            if timezone is not None or auto_away is not None:
+                said = (await app.time_off.settings(caller, timezone, auto_away)).text + "\n"
+            form = await app.notify.form(caller, SERVER if server else ME)
+            return Outgoing((said + form.text)[:2000], view=notify_view(form))
+
+        await self.handlers.respond.show(interaction, work, private=True)
 
     # ---- what a match was, and the rules ------------------------------------------------
     @app_commands.command(description="A match's record as a file (players get their own, in full)")

@@ -4,10 +4,13 @@ these share one. The application layer checks the caller's permission (``Caller.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 import discord
 from discord import app_commands
+
+from bot.app import Answer
+from bot.app.lookups import clock_choice
 
 from .autocomplete import Completing
 from .callers import caller_of
@@ -34,6 +37,12 @@ class AdminCommands(Completing, app_commands.Group):
         ladder_channel="Where ladder pairings open their matches",
         ai_fill="After this wait in the ladder queue the AI plays whoever waits, e.g. 2h ('off')",
         ai_matches="How many matches against the AI may run here at once, e.g. 10 (0: none)",
+        away_days="Each player's away days a year here (default 14, 0: none)",
+        auto_away="Give a player an away day before a turn of theirs would be missed (default on)",
+        clock="The clock of new challenges and ladder matches: turn (default), bank, increment",
+        bank="clock:bank, each player's reserve (default 7d)",
+        increment="clock:increment, time added after each turn (default 1d)",
+        cap="clock:increment, the most a player's time grows to (default twice the start)",
     )
     async def settings(
         self,
@@ -43,14 +52,31 @@ class AdminCommands(Completing, app_commands.Group):
         ladder_channel: discord.TextChannel | None = None,
         ai_fill: DurationText | None = None,
         ai_matches: WordText | None = None,
+        away_days: app_commands.Range[int, 0, 365] | None = None,
+        auto_away: bool | None = None,
+        clock: Literal["turn", "bank", "increment"] | None = None,
+        bank: DurationText | None = None,
+        increment: DurationText | None = None,
+        cap: DurationText | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), self.app.lookups
         channel = ladder_channel.id if ladder_channel else None
-        await self.answer(
-            interaction,
-            lambda: lookups.settings(caller, deadline, threads, channel, ai_fill, ai_matches),
-            private=True,
-        )
+
+        async def work() -> Answer:
+            chosen = None if clock is None else clock_choice(clock, bank, increment, cap)
+            return await lookups.settings(
+                caller,
+                deadline,
+                threads,
+                channel,
+                ai_fill,
+                ai_matches,
+                away_days,
+                auto_away,
+                chosen,
+            )
+
+        await self.answer(interaction, work, private=True)
 
     @app_commands.command(description="Call off this channel's match (unrated)")
     async def cancel(self, interaction: discord.Interaction[Any]) -> None:

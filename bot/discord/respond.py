@@ -59,6 +59,10 @@ class Watching(Protocol):
     def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
         """``interaction``'s answer went out with ``view``."""
 
+    def after(self, match_id: int | None) -> None:
+        """Something happened to ``match_id`` that no message about it shows (a rematch
+        was asked for): look at its buttons."""
+
 
 def split(text: str, limit: int = LIMIT) -> list[str]:
     """``text`` in pieces of at most ``limit`` characters, cut at line ends where possible."""
@@ -208,6 +212,11 @@ class Responder:
         """Have the sweeper disable ``view``'s buttons once they stop applying."""
         if self.watching is not None:
             self.watching.watch(interaction, view)
+
+    def sweep(self, match_id: int) -> None:
+        """Have the sweeper look at ``match_id``'s buttons now."""
+        if self.watching is not None:
+            self.watching.after(match_id)
 
 
 async def send_surely(interaction: discord.Interaction[Any], answer: Outgoing) -> None:

@@ -77,6 +77,10 @@ class Opener:
         terms = Terms.for_ladder(pairing.board)
         if guild.turn_seconds is not None:
             terms = replace(terms, turn_seconds=guild.turn_seconds)
+        chosen = guild.clock  # the server's clock, if its admins chose one
+        terms = terms.with_clock(
+            chosen.clock, chosen.bank_seconds, chosen.increment_seconds, chosen.cap_seconds
+        )
         try:
             thread = pairing.thread_id
             if thread is None:

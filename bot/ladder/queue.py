@@ -66,9 +66,12 @@ def _ratings(tx: LadderTx, guild_id: int, board: str, players: list[int]) -> lis
     return ratings
 
 
-def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
-    """Pair whom the rule allows, oldest first, and take them off the queue."""
-    entries = tx.queue(guild_id, board)
+def pairs(
+    tx: LadderTx, guild_id: int, board: str, away: frozenset[int] = frozenset()
+) -> list[Pairing]:
+    """Pair whom the rule allows, oldest first, and take them off the queue; players
+    ``away`` (taking away days) wait on until they are back."""
+    entries = [entry for entry in tx.queue(guild_id, board) if entry.player_id not in away]
     ratings = _ratings(tx, guild_id, board, [entry.player_id for entry in entries])
     free = list(range(len(entries)))
     found = []
@@ -101,10 +104,21 @@ def pairs(tx: LadderTx, guild_id: int, board: str) -> list[Pairing]:
     return [tx.add_pairing(pairing) for pairing in found]
 
 
-def ai_pairs(tx: LadderTx, guild_id: int, board: str, wait: float, most: int) -> list[Pairing]:
+def ai_pairs(
+    tx: LadderTx,
+    guild_id: int,
+    board: str,
+    wait: float,
+    most: int,
+    away: frozenset[int] = frozenset(),
+) -> list[Pairing]:
     """Pair everyone who has waited ``wait`` seconds or more with an AI player (the longest
-    waiting ``most`` of them), and take them off the queue."""
-    waited = [e for e in tx.queue(guild_id, board) if tx.now - e.joined_at >= wait]
+    waiting ``most`` of them, but those ``away``), and take them off the queue."""
+    waited = [
+        e
+        for e in tx.queue(guild_id, board)
+        if tx.now - e.joined_at >= wait and e.player_id not in away
+    ]
     entries = sorted(waited, key=lambda entry: entry.joined_at)[:most]
     if not entries:
         return []
@@ -150,8 +164,9 @@ class Matchmaking:
                     f"You are already waiting for a {ladder_name(board)} ladder match."
                 )
             tx.enqueue(guild_id, board, player_id, channel_id)
-            return pairs(tx, guild_id, board)
+            return pairs(tx, guild_id, board, away)
 
+        away = await self._away(guild_id, board, player_id)
         return await self._store.ladders.transact(work, self._clock())
 
     async def leave(self, guild_id: int, board: str | None, player_id: int) -> list[str]:
@@ -176,9 +191,17 @@ class Matchmaking:
     async def pair(self, guild_id: int, board: str) -> list[Pairing]:
         """Pairs the widening gaps allow now (call it now and then, e.g. every few minutes)."""
         check_board(board)
+        away = await self._away(guild_id, board)
         return await self._store.ladders.transact(
-            lambda tx: pairs(tx, guild_id, board), self._clock()
+            lambda tx: pairs(tx, guild_id, board, away), self._clock()
         )
+
+    async def _away(self, guild_id: int, board: str, *more: int) -> frozenset[int]:
+        """Who of the queue (and ``more``) is away now: they are not paired meanwhile."""
+        now = self._clock()
+        waiting = [entry.player_id for entry in await self.waiting(guild_id, board)]
+        times = await self._store.aways(guild_id, [*waiting, *more], now)
+        return frozenset(a.user_id for a in times if a.starts_at <= now)
 
     async def pair_with_ai(
         self, guild_id: int, board: str, wait: float, most: int = 1_000_000
@@ -194,8 +217,9 @@ class Matchmaking:
         for level in AI_PREFERENCE:
             player = robot(level)
             await self._store.save_player(player.id, player.name)
+        away = await self._away(guild_id, board)
         return await self._store.ladders.transact(
-            lambda tx: ai_pairs(tx, guild_id, board, wait, most), self._clock()
+            lambda tx: ai_pairs(tx, guild_id, board, wait, most, away), self._clock()
         )
 
     async def expire(self, notice: Callable[[Expired], str] | None = None) -> list[Expired]:

@@ -11,20 +11,23 @@ from dataclasses import replace
 from rules import GAMES, ActionError, Side
 from storage import Hosted
 
-from . import showing
+from . import announce, plans, showing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
 from .models import Reply, User
+from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
 from .play import after_turn
-from .table import DRAW, OFFERS, PAUSE, RESET, Table, player_side
+from .stops import run_until, running_between
+from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, Table, player_side
 from .texts import duration, moment
 
 PROPOSALS = {
     DRAW: "a draw",
     RESET: "a reset (a new board, the points carried over)",
     PAUSE: "a pause (the clock stops until one of you resumes)",
+    REWIND: "a takeback of their last turn (it is played again)",
 }
 # Every kind of proposal: one player proposes, the other accepts or declines. Resuming is
 # none: either player resumes a paused clock alone, so that neither holds a match hostage.
@@ -34,6 +37,7 @@ AFTER_DECLINING = {
     DRAW: "the game goes on",
     RESET: "the board stays as it is",
     PAUSE: "the clock keeps running",
+    REWIND: "the turn stands",
 }
 
 
@@ -50,7 +54,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             f"You have already proposed {PROPOSALS[kind]}; {table.side_name(side.other)} can "
             f"accept it with {ctx.cmd(kind)} or decline it with {ctx.cmd('decline')}."
         )
-    _check_proposal(ctx, table, kind)
+    _check_proposal(ctx, table, kind, side)
     offers[kind] = side
     mail = Mail(table.channel_id)
     mail.public(
@@ -59,6 +63,15 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
         mentions=(table.hosted.player(side.other),),
         buttons=(kind, "decline"),
         turn=table.turn,
+        notice=PROPOSAL,
+    )
+    mail.private(
+        table.hosted.player(side.other),
+        f"{table.who(side)} proposes {PROPOSALS[kind]} in your match against them. Accept or "
+        f"decline with the buttons, or with {ctx.cmd(kind)} and {ctx.cmd('decline')}.",
+        buttons=(kind, "decline"),
+        turn=table.turn,
+        notice=PROPOSAL,
     )
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
     return Reply(f"You proposed {PROPOSALS[kind]}.", private=False, stamp=table.stamp)
@@ -90,11 +103,29 @@ def open_proposals(hosted: Hosted) -> frozenset[str]:
     return frozenset(json.loads(hosted.offers))
 
 
-def _check_proposal(ctx: Context, table: Table, kind: str) -> None:
+def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
     if kind == PAUSE and table.paused:
         raise Refused(f"The match is already paused; resume it with {ctx.cmd('resume')}.")
     if kind == RESET and RESET not in table.game.agreements():
         raise Refused(_unavailable(table, kind))
+    if kind == REWIND:
+        _check_takeback(table, side)
+
+
+def _check_takeback(table: Table, side: Side) -> None:
+    """A takeback is asked in an unrated match, by the player whose turn just ended, while
+    the opponent's turn runs (it lapses when they end it)."""
+    if table.terms.rated:
+        raise Refused(
+            "Turns are taken back only in casual matches: this one is rated. Play on, or "
+            "challenge again with `rated:False` for a match where takebacks are allowed."
+        )
+    game = table.game
+    if game.side == side or not game.turns or game.turns[-1].side != side:
+        raise Refused(
+            "You can ask to take back the turn you have just ended, until your opponent ends "
+            "theirs; now there is none."
+        )
 
 
 def _unavailable(table: Table, kind: str) -> str:
@@ -114,11 +145,14 @@ def _unavailable(table: Table, kind: str) -> str:
 async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     if kind == PAUSE:
         return await _pause(ctx, table, side)
+    if kind == REWIND:
+        return await _rewind(ctx, table, side)
     offers = table.offers()
     del offers[kind]
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
     match = table.played
     before = showing.series_number(match.game)
+    running = match.game.side
     try:
         if kind == DRAW:
             discard_unfinished(table)
@@ -134,7 +168,15 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
         return Reply("You accepted the draw; the match is over.", private=False)
     # the turn's end reads the proposals still standing from the table: not this one
     table.hosted = hosted
-    await after_turn(ctx, table, hosted, f"{both} agreed to reset the board:", before)
+    await after_turn(
+        ctx,
+        table,
+        hosted,
+        f"{both} agreed to reset the board:",
+        before,
+        running,
+        answer_plans=False,
+    )
     return Reply("You accepted the reset.", private=False, stamp=table.stamp)
 
 
@@ -142,7 +184,9 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
     hosted = table.hosted
     offers = table.offers()
     offers.pop(PAUSE, None)
-    left = max(0.0, (hosted.due_at or ctx.now()) - ctx.now())
+    now = ctx.now()
+    stops = await ctx.stops(table.terms, hosted, table.game.side)
+    left = running_between(now, hosted.due_at or now, stops)
     paused = replace(
         hosted, due_at=None, remind_at=None, paused_left=left, offers=table.encode_offers(offers)
     )
@@ -156,6 +200,53 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
     return Reply("The match is paused.", private=False, stamp=table.stamp)
 
 
+async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
+    """``side`` accepts the takeback: the game goes back to before the asker's last turn
+    (replayed from the log: ``Store.before_last_turn``), what ``side`` staged goes with it,
+    and the asker plays that turn again on a fresh clock."""
+    asker, match = side.other, table.played
+    found = await ctx.store.before_last_turn(match)
+    if found is None:
+        raise Refused(
+            f"{table.side_name(asker)}'s last turn ended at its deadline or by an agreement, "
+            "so it cannot be taken back; the takeback request stands until you decline it."
+        )
+    number = len(match.game.turns)
+    offers = table.offers()
+    del offers[REWIND]
+    match.rewind(*found)
+    await plans.forget(ctx, table)  # they answered turns of the game as it was
+    hosted = replace(table.hosted, offers=table.encode_offers(offers))
+    hosted = await ctx.turn_clock(table.terms, hosted, asker)
+    staged = replace(table, hosted=hosted)
+    view = match.game.view_for(None)
+    names = announce.names_of(table)
+    status = staged.status(ctx.now())
+    mail = Mail(table.channel_id)
+    mail.public(
+        f"{table.who(side)} accepted {table.side_name(asker)}'s takeback: turn {number} is "
+        f"taken back and played again.\n{showing.standing(view, names)}\n"
+        + announce.to_act_line(ctx, staged, view),
+        await ctx.board_file(view, status),
+        mentions=(hosted.player(asker),),
+        notice=TURN,
+    )
+    mail.private(
+        hosted.player(asker),
+        announce.your_turn_text(ctx, staged, match.game.view_for(asker)),
+        await ctx.private_file(match.game.view_for(asker), status),
+        buttons=announce.turn_buttons(table),
+        turn=table.turn,
+        notice=TURN,
+    )
+    await ctx.save(table, hosted, mail)
+    return Reply(
+        f"You accepted the takeback: turn {number} is played again.",
+        private=False,
+        stamp=table.stamp,
+    )
+
+
 async def resume(ctx: Context, table: Table, user: User) -> Reply:
     """Either player restarts the clock where it stopped."""
     side = player_side(table, user)
@@ -166,19 +257,18 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
             f"use {ctx.cmd('decline')}."
         )
     left = hosted.paused_left or 0.0
-    seconds = table.terms.turn_seconds
     now = ctx.now()
-    due = now + left
-    remind = due - (1 - ctx.settings.remind_at) * seconds
-    resumed = replace(
-        hosted, due_at=due, remind_at=remind if remind > now else None, paused_left=None
-    )
+    due = run_until(now, left, await ctx.stops(table.terms, hosted, table.game.side))
+    resumed = replace(hosted, due_at=due, paused_left=None)
+    remind = await ctx.next_reminder(table.terms, resumed, table.game.side, now)
+    resumed = replace(resumed, remind_at=remind)
     mail = Mail(table.channel_id)
     to_act = table.game.side
     mail.public(
         f"{table.who(side)} resumed the match: {table.side_name(to_act)}'s turn goes on, with "
         f"{duration(left)} left ({moment(due, now)}).",
         mentions=(hosted.player(to_act),),
+        notice=TURN,
     )
     await ctx.save(table, resumed, mail)
     return Reply("The clock is running again.", private=False, stamp=table.stamp)

@@ -11,9 +11,10 @@ from rules import GameState, GameView, Side, game_type
 from rules.protocol import GameEvent
 from storage import write_record
 
-from . import showing
+from . import showing, timing
 from .context import Context, Mail
 from .models import is_robot
+from .notify import TURN
 from .ports import Attachment
 from .table import DRAW, Table
 from .texts import moment
@@ -27,9 +28,12 @@ def turn_buttons(table: Table) -> tuple[str, ...]:
 
 
 def to_act_line(ctx: Context, table: Table, view: GameView) -> str:
+    """Who acts, what, by when; on a bank or increment clock each player's time too."""
     hosted = table.hosted
     when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
-    return f"{table.who(view.side)} to act: {showing.to_act(view)}{when}."
+    line = f"{table.who(view.side)} to act: {showing.to_act(view)}{when}."
+    clocks = timing.clocks_line(table.terms, hosted, view.side, ctx.now(), names_of(table))
+    return f"{line}\n{clocks}" if clocks else line
 
 
 def event_line(event: GameEvent, names: tuple[str, str]) -> str:
@@ -59,6 +63,7 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
         + to_act_line(ctx, table, view),
         await ctx.board_file(view, status),
         mentions=(first,),
+        notice=TURN,
     )
     mail.private(
         first,
@@ -66,6 +71,7 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
         await ctx.private_file(game.view_for(Side.CHALLENGER), status),
         buttons=turn_buttons(table),
         turn=1,
+        notice=TURN,
     )
     mail.private(
         table.hosted.player(Side.OPPOSITION),
@@ -82,12 +88,14 @@ def your_turn_text(ctx: Context, table: Table, view: GameView, recap: Sequence[s
     open the channel."""
     hosted = table.hosted
     when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
+    clocks = timing.clocks_line(table.terms, hosted, view.side, ctx.now(), names_of(table))
     return "\n".join(
         [
             *recap,
             f"Your turn against {table.who(view.side.other)}: {showing.to_act(view)}{when}. "
             f"Press Play (or {ctx.cmd('play')}) and pick your actions, or type them with "
             f"{ctx.cmd('act')}; then end your turn.",
+            *([clocks] if clocks else []),
         ]
     )
 
@@ -113,15 +121,27 @@ async def turn_end(
     public, private = await asyncio.gather(
         ctx.board_file(view, status), ctx.private_file(game.view_for(view.side), status)
     )
-    buttons = DRAW_BUTTON if offer else ()
-    mail.public("\n".join(lines), public, mentions=(nxt,), buttons=buttons, turn=table.turn)
+    buttons = (DRAW_BUTTON if offer else ()) + give_button(table)
+    mail.public(
+        "\n".join(lines), public, mentions=(nxt,), buttons=buttons, turn=table.turn, notice=TURN
+    )
     mail.private(
         nxt,
         your_turn_text(ctx, table, view, recap),
         private,
         buttons=turn_buttons(table),
         turn=table.turn,
+        notice=TURN,
     )
+
+
+def between_people(table: Table) -> bool:
+    return not any(is_robot(table.hosted.player(side)) for side in Side)
+
+
+def give_button(table: Table) -> tuple[str, ...]:
+    """A turn post's "Give +1 day", for the player who waits (between people)."""
+    return ("give",) if between_people(table) else ()
 
 
 QUIET_DRAW = 30  # rounds without a removal after which the turn post offers a draw
@@ -169,9 +189,15 @@ async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, count
     else:
         footer = "It was a casual match."
     final = showing.final_standing(view, names_of(table))
+    again = counted and between_people(table)
+    offer = (
+        " Either of you may ask for a rematch with the button (colours swapped)." if again else ""
+    )
     mail.public(
-        f"{headline}\n{final} {footer} The full record is attached.",
+        f"{headline}\n{final} {footer} The full record is attached.{offer}",
         await ctx.board_file(view, table.status(ctx.now())),
         record_file(table),
         mentions=(table.hosted.player(Side.CHALLENGER), table.hosted.player(Side.OPPOSITION)),
+        buttons=("rematch",) if again else (),
+        turn=table.turn,
     )

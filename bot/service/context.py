@@ -11,13 +11,16 @@ from dataclasses import dataclass, field, replace
 from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
 
+from . import timing
 from .models import is_robot
+from .notify import notify_of
 from .offload import Offload
 from .outbox import encode_buttons
 from .phases import ENDED
 from .ports import Attachment, Clock, Pointing, Renderer, Status
+from .stops import Interval, stops_of
 from .table import Table
-from .terms import Settings
+from .terms import Settings, Terms
 
 
 class Mail:
@@ -34,10 +37,12 @@ class Mail:
         mentions: tuple[int, ...] = (),
         buttons: tuple[str, ...] = (),
         turn: int = 0,
+        notice: str = "",
     ) -> None:
         """A post in the channel; ``buttons`` (verbs) for the match's turn ``turn``. AI
-        players are never mentioned."""
-        coded = encode_buttons(buttons, turn)
+        players are never mentioned; ``notice`` says what the post is about (``notify``:
+        its mentions go to those who want them)."""
+        coded = encode_buttons(buttons, turn, notice)
         people = tuple(user_id for user_id in mentions if not is_robot(user_id))
         self.posts.append(Post(self.channel_id, text, None, people, _pairs(files), coded))
 
@@ -48,11 +53,13 @@ class Mail:
         *files: Attachment,
         buttons: tuple[str, ...] = (),
         turn: int = 0,
+        notice: str = "",
     ) -> None:
-        """A private message to ``user_id``; none to an AI player (it reads the game)."""
+        """A private message to ``user_id``; none to an AI player (it reads the game).
+        ``notice``: what it is about (``notify``: the player may not want it, or not now)."""
         if is_robot(user_id):
             return
-        coded = encode_buttons(buttons, turn)
+        coded = encode_buttons(buttons, turn, notice)
         self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files), coded))
 
 
@@ -98,6 +105,37 @@ class Context:
         return Attachment(name, drawn)
 
     # ---- clocks ----------------------------------------------------------------------------
+    async def turn_clock(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
+        """``side``'s turn begins now, with the time the match's clock gives it (standing
+        still while they are away, and on their weekends if the match has them off)."""
+        now = self.now()
+        stops = await stops_of(self.store, terms, hosted, side, now)
+        begun = timing.started(now, terms, hosted, side, stops)
+        return replace(begun, remind_at=await self.next_reminder(terms, begun, side, now))
+
+    async def next_reminder(
+        self, terms: Terms, hosted: Hosted, side: Side, after: float
+    ) -> float | None:
+        """The next reminder after ``after`` of ``side``'s running turn, as its player
+        wants them (``notify``: none, at 50 % and/or 80 % of the turn's time, or hours
+        before the deadline)."""
+        user, due = hosted.player(side), hosted.due_at
+        if due is None or is_robot(user):
+            return None
+        wants = await notify_of(self.store, user, hosted.guild_id)
+        times = wants.reminders(due, timing.turn_time(terms, hosted, side))
+        return min((when for when in times if when > after), default=None)
+
+    async def settled(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
+        """``side``'s turn is over now: their bank or allowance settled (``timing``)."""
+        now = self.now()
+        stops = await stops_of(self.store, terms, hosted, side, now)
+        return timing.settled(terms, hosted, side, now, stops)
+
+    async def stops(self, terms: Terms, hosted: Hosted, side: Side) -> list[Interval]:
+        """When ``side``'s clock stands still from now on."""
+        return await stops_of(self.store, terms, hosted, side, self.now())
+
     def new_clock(self, hosted: Hosted, seconds: float) -> Hosted:
         """A deadline ``seconds`` from now, with its reminder."""
         now = self.now()

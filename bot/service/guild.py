@@ -1,18 +1,35 @@
 """A server's own settings, chosen by its admins: the default turn deadline of new
 challenges, whether each match gets a thread of its own, the ladder's channel (where
 ladder pairings open their matches), after how long a wait in the ladder queue an AI
-player takes on whoever still waits (off by default), and how many matches against the AI
-may be live there at once (the service's default unless set). Kept in storage's
+player takes on whoever still waits (off by default), how many matches against the AI
+may be live there at once (the service's default unless set), each player's yearly
+allowance of away days (14 unless set, 0: none) and whether a player who would miss a
+deadline is given one of them automatically (the service's ``Settings.auto_away`` unless
+set). Kept in storage's
 ``guild_settings`` rows."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
 
 from storage import Store
 
 TURN_SECONDS, THREADS, LADDER_CHANNEL = "turn_seconds", "threads", "ladder_channel"
 AI_FILL, AI_MATCHES = "ai_fill_after", "ai_matches"
+AWAY_DAYS, AUTO_AWAY, CLOCK = "away_days", "auto_away", "clock"
+DEFAULT_AWAY_DAYS = 14
+
+
+@dataclass(frozen=True)
+class ClockChoice:
+    """A server's clock for new challenges and ladder matches (``Terms.clock``, its times;
+    0: the clock's default)."""
+
+    clock: str = "turn"
+    bank_seconds: float = 0.0
+    increment_seconds: float = 0.0
+    cap_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -22,6 +39,9 @@ class GuildSettings:
     ladder_channel: int | None = None
     ai_fill_after: float | None = None  # seconds in the queue; None: the AI never fills it
     ai_matches: int | None = None  # live matches against the AI; None: the service's default
+    away_days: int = DEFAULT_AWAY_DAYS  # each player's away days a year (0: none)
+    auto_away: bool | None = None  # an away day before a missed turn; None: the service's
+    clock: ClockChoice = field(default_factory=ClockChoice)
 
 
 async def load_guild(store: Store, guild_id: int) -> GuildSettings:
@@ -36,6 +56,9 @@ async def load_guild(store: Store, guild_id: int) -> GuildSettings:
         ladder_channel=None if channel is None else int(channel),
         ai_fill_after=None if fill is None else float(fill),
         ai_matches=None if most is None else int(most),
+        away_days=int(rows.get(AWAY_DAYS, DEFAULT_AWAY_DAYS)),
+        auto_away=None if AUTO_AWAY not in rows else rows[AUTO_AWAY] == "on",
+        clock=ClockChoice(**json.loads(rows[CLOCK])) if CLOCK in rows else ClockChoice(),
     )
 
 
@@ -49,3 +72,11 @@ async def save_guild(store: Store, guild_id: int, settings: GuildSettings) -> No
     fill, most = settings.ai_fill_after, settings.ai_matches
     await store.set_guild_setting(guild_id, AI_FILL, None if fill is None else repr(fill))
     await store.set_guild_setting(guild_id, AI_MATCHES, None if most is None else str(most))
+    await store.set_guild_setting(guild_id, AWAY_DAYS, str(settings.away_days))
+    chosen = settings.clock
+    kept = None if chosen == ClockChoice() else json.dumps(chosen.__dict__, sort_keys=True)
+    await store.set_guild_setting(guild_id, CLOCK, kept)
+    auto = settings.auto_away
+    await store.set_guild_setting(
+        guild_id, AUTO_AWAY, None if auto is None else "on" if auto else "off"
+    )

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 
 from storage import CorruptMatch, DatabaseUnavailable, Hosted, StaleHosted, StaleMatch, Store
 
-from . import lobby, play, robots, setup_phase
+from . import digest, lobby, play, robots, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
@@ -72,15 +72,21 @@ class Host:
         self._listeners: list[EndedListener] = []
         self._watchers: list[ChangeListener] = []
         self._hinting: set[int] = set()  # players whose hint is being searched
+        self._digests_at = float("-inf")  # when the daily digests were last looked for
         self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
     # ---- the clock and the outbox --------------------------------------------------------
     async def run_due(self) -> None:
         """Handle every expiry, reminder and deadline that has come by now and that no other
         process is handling: each is claimed first (``storage.hosting.claims``), so that it fires
-        once however many processes share the database."""
+        once however many processes share the database; and the daily digests due (``digest``,
+        at most once a minute)."""
         now = self._ctx.now()
         hosting = self._ctx.store.hosting
+        if now - self._digests_at >= digest.EVERY:
+            self._digests_at = now
+            if await digest.send_due(self._ctx, now):
+                self._changed(True)
         for hosted in await hosting.claim_due(now, self._ctx.settings.claim_seconds):
             async with self._lock(hosted.channel_id):
                 try:

@@ -140,6 +140,8 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
     issuer_side = Side.CHALLENGER
     if table.terms.roles == "random":
         issuer_side = ctx.rng.choice([Side.CHALLENGER, Side.OPPOSITION])
+    elif table.terms.roles == "opposition":
+        issuer_side = Side.OPPOSITION
     players = {issuer_side: hosted.issuer_id, issuer_side.other: user.id}
     changed = replace(
         ctx.new_clock(hosted, table.terms.turn_seconds),

@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from storage import Hosted, HostedNotFound, Queued, Store
 
 from .links import board_link, holder_warning, page_link
+from .notify import decide
 from .ports import (
     Attachment,
     Buttons,
@@ -183,17 +184,25 @@ class Deliverer:
 
     async def _one(self, row: Queued, now: float) -> float | None:
         """Deliver one row; None once it is done with, else when to try it again."""
-        files = await self._store.hosting.private_files(row.id)
         post = row.post
-        attached = tuple(Attachment(n, d) for n, d in files)
         hosted = await self._hosted(row)
+        guild = None if hosted is None else hosted.guild_id
+        wanted = await decide(self._store, notice_of(row), post.user_id, post.mentions, guild, now)
+        if wanted.drop:  # a notice its player does not want (``notify``)
+            await self._store.hosting.delivered(row.id)
+            return None
+        if wanted.hold is not None:  # their quiet hours: it goes when they end
+            await self._store.hosting.retry_later(row.id, row.attempts, wanted.hold, row.fallback)
+            return wanted.hold
+        files = await self._store.hosting.private_files(row.id)
+        attached = tuple(Attachment(n, d) for n, d in files)
         buttons = decode_buttons(row)
         heading = "" if hosted is None else await self._heading(row, hosted)
         links = () if hosted is None else await self._links(row, hosted, buttons)
         text = post.text
         if links and post.user_id is not None:
             text += "\n" + holder_warning(self._settings)
-        message = Message(text, attached, post.mentions, buttons, heading, row.hosted_id, links)
+        message = Message(text, attached, wanted.mentions, buttons, heading, row.hosted_id, links)
         key = f"tora-outbox-{row.id}"
         shown = _Shown(self._store, row.id, row.shown)
         fallback = row.fallback
@@ -285,13 +294,26 @@ class _Shown:
         await self.store.hosting.shown(self.row_id, pieces)
 
 
-def encode_buttons(verbs: tuple[str, ...], turn: int) -> str:
-    """How a post's buttons are kept in its outbox row (the match is the row's)."""
-    return json.dumps({"verbs": list(verbs), "turn": turn}) if verbs else ""
+def encode_buttons(verbs: tuple[str, ...], turn: int, notice: str = "") -> str:
+    """How a post's buttons are kept in its outbox row (the match is the row's), with what
+    the message is about (``notify``: a turn, a reminder, a proposal)."""
+    if not verbs and not notice:
+        return ""
+    kept: dict[str, object] = {"verbs": list(verbs), "turn": turn}
+    return json.dumps(kept | {"notice": notice} if notice else kept)
 
 
 def decode_buttons(row: Queued) -> Buttons | None:
     if not row.post.buttons or row.hosted_id is None:
         return None
     data = json.loads(row.post.buttons)
+    if not data["verbs"]:
+        return None
     return Buttons(tuple(data["verbs"]), Stamp(row.hosted_id, int(data["turn"])))
+
+
+def notice_of(row: Queued) -> str:
+    """What a queued message is about (``notify``), "" when nothing in particular."""
+    if not row.post.buttons:
+        return ""
+    return str(json.loads(row.post.buttons).get("notice", ""))

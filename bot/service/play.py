@@ -15,14 +15,15 @@ from rules.protocol import Choice
 from storage import Hosted
 from storage.matches.log import GAME_LEVEL_WORDS
 
-from . import announce, finding, pointing, showing
+from . import absence, announce, finding, plans, pointing, showing
 from .context import Context, Mail
 from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
-from .models import Menu, Reply, User
+from .models import Menu, Reply, User, is_robot
+from .notify import REMINDER, TURN
 from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
 from .ports import Attachment
-from .table import DRAW, OFFERS, RESET, Table, player_side
+from .table import DRAW, OFFERS, RESET, REWIND, Table, player_side
 from .texts import duration, moment, plural, quote
 
 
@@ -151,6 +152,7 @@ async def menu(
     and the squares its actions go to lettered. Private. In a one-move game whose move is
     staged, the actions are those that would replace it."""
     side = acting_side(ctx, table, user)
+    table.looked[user.id] = table.turn
     memo = table.memo()
     game = table.game
     if "base" not in memo:
@@ -291,19 +293,34 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     if side is None:
         view = game.view_for(None)
         names = announce.names_of(table)
-        text = f"{showing.standing(view, names)}\n{announce.to_act_line(ctx, table, view)}"
+        lines = [showing.standing(view, names), announce.to_act_line(ctx, table, view)]
+        text = "\n".join(lines + await _away_lines(ctx, table))
         image = await ctx.board_file(view, status)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
+    table.looked[user.id] = table.turn  # no reminder of this turn: they have seen it
     lines = [
         showing.standing(view, announce.names_of(table)),
         announce.to_act_line(ctx, table, view),
+        *await _away_lines(ctx, table),
     ]
     if game.side == side:
         lines.append(staged_text(ctx, table))
     lines += showing.private_notes(view)  # TORA: the viewer's own Assassin's record
     image = await ctx.private_file(view, status)
     return Reply("\n".join(lines), (image,), stamp=table.stamp)
+
+
+async def _away_lines(ctx: Context, table: Table) -> list[str]:
+    """A line for each player of the match away now, with their return."""
+    hosted, now = table.hosted, ctx.now()
+    players = [hosted.player(side) for side in Side]
+    times = await ctx.store.aways(hosted.guild_id, players, now)
+    return [
+        f"{table.name(a.user_id)} is away until {moment(a.ends_at, now)}."
+        for a in times
+        if a.starts_at <= now
+    ]
 
 
 async def own_board(ctx: Context, table: Table, user: User) -> Attachment:
@@ -330,10 +347,20 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     except ActionError as exc:
         raise ActionRefused(exc) from None
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before)
+    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
     if table.game.is_over():
         return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
-    return Reply("Your turn is over.", stamp=table.stamp)
+    if table.terms.rated or is_robot(table.hosted.player(side.other)):
+        return Reply("Your turn is over.", stamp=table.stamp)  # an AI answers at once
+    return Reply(
+        f"Your turn is over. Changed your mind? Ask {table.side_name(side.other)} to let you "
+        f"take it back with the button or {ctx.cmd('rewind')}, until they end their turn.",
+        stamp=table.stamp,
+        buttons=(ASK_BACK,),
+    )
+
+
+ASK_BACK = "askback"  # an unrated match's end-of-turn reply: ask to take the turn back
 
 
 class EngineRefused(RuntimeError):
@@ -355,7 +382,7 @@ async def whole_turn(ctx: Context, table: Table, user: User, texts: list[str]) -
     except ActionError as exc:
         raise EngineRefused(f"{user.name} chose {'; '.join(texts)!r}: {exc.message}") from exc
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before)
+    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
     return Reply("Played.", stamp=table.stamp)
 
 
@@ -371,10 +398,15 @@ async def after_turn(
     hosted: Hosted,
     headline: str,
     game_before: int,
+    ran: Side,
     mail: Mail | None = None,
+    *,
+    answer_plans: bool = True,
 ) -> None:
     """A turn has ended (by the player, the deadline or an agreed reset): announce the
-    outcome if the game is over, else the turn and whose it is now, with a new clock."""
+    outcome if the game is over, else the turn and whose it is now, with a new clock.
+    ``ran`` is the side whose clock was running (its time is settled). The player whose
+    turn begins may have planned their reply to it (``plans``): played at once."""
     game = table.game
     mail = mail or Mail(table.channel_id)
     if game.is_over():
@@ -383,11 +415,12 @@ async def after_turn(
         return
     ender = game.turns[-1].side
     offers = table.offers()
-    lapsed = [kind for kind in (DRAW, RESET) if offers.get(kind) == ender.other]
+    lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
     for kind in lapsed:
         del offers[kind]
+    hosted = await ctx.settled(table.terms, hosted, ran)
     hosted = replace(
-        ctx.new_clock(hosted, table.terms.turn_seconds), offers=table.encode_offers(offers)
+        await ctx.turn_clock(table.terms, hosted, game.side), offers=table.encode_offers(offers)
     )
     notes = [
         f"{table.side_name(ender.other)}'s {OFFERS[kind]} lapsed: {table.side_name(ender)}'s "
@@ -397,12 +430,35 @@ async def after_turn(
     staged = replace(table, hosted=hosted)
     await announce.turn_end(ctx, staged, headline, mail, game_before, notes)
     await ctx.save(table, hosted, mail)
+    if answer_plans:
+        planned = await plans.answer(ctx, table)
+        if planned is not None:
+            await _planned_turn(ctx, table, *planned)
+
+
+async def _planned_turn(ctx: Context, table: Table, texts: list[str], mail: Mail) -> None:
+    """The player to act's planned reply (``plans``), played and ended as their own turn
+    would be, posted as any turn is (the opponent cannot tell it was planned)."""
+    side = table.game.side
+    match = table.played
+    before = showing.series_number(table.game)
+    for text in texts:
+        await asyncio.to_thread(match.act, text)
+    await ctx.offload.end_turn(match)
+    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
+    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side, mail)
 
 
 # ---- the clock -----------------------------------------------------------------------------
 async def reminder(ctx: Context, table: Table) -> None:
+    """A reminder the player to act wants now (``notify``), unless they acted (staged an
+    action) or looked at their board since their turn began; then the next one's time."""
     hosted, game = table.hosted, table.game
     side = game.side
+    nxt = await ctx.next_reminder(table.terms, hosted, side, ctx.now())
+    if game.staged() or table.looked.get(hosted.player(side)) == table.turn:
+        await ctx.update(table, replace(hosted, remind_at=nxt))
+        return
     due = hosted.due_at or ctx.now()
     lines = [
         f"Reminder: your turn against {table.who(side.other)} ends in "
@@ -416,17 +472,25 @@ async def reminder(ctx: Context, table: Table) -> None:
             "If it ends at its deadline with no action played, that is "
             f"{count} of {limit} missed turns in a row; at {limit} the match is forfeited."
         )
+    lines.append(
+        f"Away from your games? Press Away for a day, or take away days with {ctx.cmd('away')}."
+    )
     mail = Mail(table.channel_id)
-    mail.private(hosted.player(side), " ".join(lines))
-    await ctx.update(table, replace(hosted, remind_at=None), mail)
+    mail.private(
+        hosted.player(side), " ".join(lines), buttons=("away",), turn=table.turn, notice=REMINDER
+    )
+    await ctx.update(table, replace(hosted, remind_at=nxt), mail)
 
 
 async def deadline(ctx: Context, table: Table) -> None:
     """The turn's time is up: it ends with what was staged (R12). A turn that ends so with no
     action played is missed, a public fact: it is posted empty. After ``forfeit_after`` missed
     turns in a row the absent player forfeits. Staging and undoing leave no public trace,
-    so they count for nothing."""
+    so they count for nothing. A player who would miss it and may have an away day is given
+    one first (``absence.auto_away``)."""
     hosted, game, match = table.hosted, table.game, table.played
+    if not game.staged() and await absence.auto_away(ctx, table):
+        return  # an away day given: the turn ends a day later
     side = game.side
     limit = table.terms.forfeit_after
     missed = hosted.missed[side] + 1
@@ -460,7 +524,7 @@ async def deadline(ctx: Context, table: Table) -> None:
     if count:
         limit_text = f" of {limit} before a forfeit" if limit else ""
         headline += f" with no action played (missed turns in a row: {count}{limit_text})"
-    await after_turn(ctx, table, hosted, headline + ":", before, mail)
+    await after_turn(ctx, table, hosted, headline + ":", before, side, mail)
 
 
 async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
@@ -469,13 +533,15 @@ async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
     side = table.game.side
     count, limit = hosted.missed[side], table.terms.forfeit_after
     limit_text = f" of {limit} before a forfeit" if limit else ""
-    hosted = ctx.new_clock(hosted, table.terms.turn_seconds)
+    hosted = await ctx.settled(table.terms, hosted, side)
+    hosted = await ctx.turn_clock(table.terms, hosted, side)
     mail = Mail(table.channel_id)
     mail.public(
         f"{table.side_name(side)}'s turn passed its deadline with no move played (missed turns "
         f"in a row: {count}{limit_text}). Their clock starts again.\n"
         + announce.to_act_line(ctx, replace(table, hosted=hosted), table.game.view_for(None)),
         mentions=(hosted.player(side),),
+        notice=TURN,
     )
     await ctx.update(table, hosted, mail)
 

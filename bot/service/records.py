@@ -10,7 +10,11 @@ from __future__ import annotations
 from rules import GameView, Outcome, Side
 from storage import ButtonMessage, Hosted, HostedNotFound, MatchInfo, MatchNotFound, Store
 
+from . import digest
 from .guild import GuildSettings, load_guild, save_guild
+from .models import User
+from .notify import OFF, SERVER_KEYS, Notify, checked, defaults, notify_of
+from .people import PlayerSettings, load_player, save_player
 from .ports import Clock
 
 
@@ -18,6 +22,10 @@ class Records:
     def __init__(self, store: Store, clock: Clock) -> None:
         self._store = store
         self._clock = clock
+
+    def now(self) -> float:
+        """The service's time (a test's manual clock)."""
+        return self._clock.now()
 
     # ---- hosted matches --------------------------------------------------------------------
     async def live_in_channel(self, channel_id: int) -> Hosted | None:
@@ -72,6 +80,47 @@ class Records:
 
     async def save_guild(self, guild_id: int, settings: GuildSettings) -> None:
         await save_guild(self._store, guild_id, settings)
+
+    # ---- players ----------------------------------------------------------------------------
+    async def player_settings(self, user_id: int) -> PlayerSettings:
+        """A player's own settings (their time zone, automatic away days...)."""
+        return await load_player(self._store, user_id)
+
+    async def save_player_settings(self, user: User, settings: PlayerSettings) -> None:
+        await self._store.save_player(user.id, user.name)
+        await save_player(self._store, user.id, settings)
+
+    async def notify_of(self, user_id: int, guild_id: int | None) -> Notify:
+        """A player's notifications in a server: their own settings over its defaults."""
+        return await notify_of(self._store, user_id, guild_id)
+
+    async def server_notify(self, guild_id: int) -> Notify:
+        """A server's default notifications (the bot's under what its admins chose)."""
+        return Notify(defaults(await self._store.guild_settings(guild_id)))
+
+    async def set_notify(self, user: User, key: str, value: str) -> None:
+        """One of a player's notifications (ValueError for one that is not): a digest
+        turned on counts today's as sent, so the first comes at its next hour."""
+        name, value = checked(key, value)
+        await self._store.save_player(user.id, user.name)
+        await self._store.set_player_setting(user.id, name, value)
+        if key == "digest" and value != OFF:
+            zone_name = (await load_player(self._store, user.id)).timezone
+            slot = digest.last_slot(int(value), zone_name, self._clock.now())
+            await self._store.set_player_setting(user.id, digest.SENT, repr(slot))
+
+    async def set_server_notify(self, guild_id: int, key: str, value: str) -> None:
+        """One of a server's default notifications (ValueError for one that is not)."""
+        name, value = checked(key, value)
+        if key not in SERVER_KEYS:
+            raise ValueError(f"{key} is each player's own")
+        await self._store.set_guild_setting(guild_id, name, value)
+
+    async def away_now(self, guild_id: int, user_ids: list[int]) -> dict[int, float]:
+        """Which of the players are away in a server now, and until when."""
+        now = self._clock.now()
+        times = await self._store.aways(guild_id, user_ids, now)
+        return {a.user_id: a.ends_at for a in times if a.starts_at <= now}
 
     # ---- what a front end showed ---------------------------------------------------------
     async def remember_buttons(self, sent: ButtonMessage) -> None:

@@ -26,7 +26,7 @@ from .guild import load_guild
 from .models import AI_IDS, Reply, User, is_robot
 from .phases import PLAYING, SETUP
 from .ports import Stamp
-from .table import DRAW, PAUSE, Table
+from .table import DRAW, PAUSE, REWIND, Table
 from .terms import Settings
 from .texts import plural, quote
 
@@ -138,10 +138,10 @@ def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
 
 
 def agrees(table: Table, job: Job) -> bool:
-    """An AI agrees to a pause, and to a draw (or a reset) only when it stands worse by its
-    own judgement of what it may know, or when the game is going nowhere (``ai.takes_draw``);
-    else it declines."""
-    return job.proposal == PAUSE or ai.takes_draw(table.game, job.side)
+    """An AI agrees to a pause and to a takeback (only ever asked in a practice game), and to
+    a draw (or a reset) only when it stands worse by its own judgement of what it may know,
+    or when the game is going nowhere (``ai.takes_draw``); else it declines."""
+    return job.proposal in (PAUSE, REWIND) or ai.takes_draw(table.game, job.side)
 
 
 class Robots:

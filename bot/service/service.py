@@ -22,7 +22,8 @@ from dataclasses import replace
 from rules import Side
 from storage import CorruptMatch, Hosted
 
-from . import agreements, endings, hints, lobby, play, robots, setup_phase
+from . import agreements, courtesy, endings, hints, lobby, plans, play, robots, setup_phase
+from .away import Absences
 from .errors import Refused, StaleRequest
 from .fairness import Owner
 from .host import OVER, EndedListener, check_stamp
@@ -34,14 +35,14 @@ from .play import ShownChoices
 from .ports import Stamp
 from .questions import SetupForm
 from .records import Records
-from .table import DRAW, PAUSE, RESET, Table, player_side
+from .table import DRAW, PAUSE, RESET, REWIND, Table, player_side
 from .terms import Settings, Terms
 from .texts import escape
 
 log = logging.getLogger(__name__)
 
 
-class MatchService(Looking):
+class MatchService(Looking, Absences):
     # ---- life ----------------------------------------------------------------------------
     async def start(self, background: bool = True) -> None:
         """Reload every live match (its staged turn and clock), handle what fell due while
@@ -119,7 +120,7 @@ class MatchService(Looking):
         gives the challenge a place of its own (a new thread), asked for only once every
         check has passed, so that a refused challenge never opens one."""
         self._limit.take(user.id, self._ctx.now())
-        terms = terms or Terms()
+        terms = (terms or Terms()).with_clock_defaults()
         expiry = await lobby.check_challenge(self._ctx, place, user, opponent, terms, expires_in)
         if where is not None:
             place = await where()
@@ -144,7 +145,12 @@ class MatchService(Looking):
             if await self._table(place.channel_id) is not None:
                 raise Refused(lobby.busy_text())
             table = await lobby.open_agreed(
-                self._ctx, place, challenger, opposition, terms or Terms(), intro
+                self._ctx,
+                place,
+                challenger,
+                opposition,
+                (terms or Terms()).with_clock_defaults(),
+                intro,
             )
             self._tables[place.channel_id] = table
             self._robots.consider(table)
@@ -162,7 +168,7 @@ class MatchService(Looking):
         """Challenge the AI player of ``level``: it accepts at once, so the match begins
         (its setup first, where the game has one). ``where`` as for ``challenge``."""
         self._limit.take(user.id, self._ctx.now())
-        terms = terms or Terms()
+        terms = (terms or Terms()).with_clock_defaults()
         terms.check()
         live = await self.matches_of(user.id)
         opponent = await robots.check_challenge(self._ctx, level, live, place.guild_id)
@@ -450,6 +456,11 @@ class MatchService(Looking):
         """Propose to stop the clock, or agree to the opponent's proposal."""
         return await self._propose(place, user, expect, PAUSE)
 
+    async def takeback(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
+        """Ask to take back the turn one has just ended (unrated matches), or accept the
+        opponent's request."""
+        return await self._propose(place, user, expect, REWIND)
+
     async def _propose(self, place: Place, user: User, expect: Stamp | None, kind: str) -> Reply:
         return await self._command(
             place, user, expect, (PLAYING,), lambda t: agreements.propose(self._ctx, t, user, kind)
@@ -467,6 +478,28 @@ class MatchService(Looking):
             return await agreements.answer(self._ctx, table, user, kind)
 
         return await self._command(place, user, None, (CHALLENGE, SETUP, PLAYING), flow)
+
+    async def plans(
+        self, place: Place, user: User, add: str | None = None, cancel: str | None = None
+    ) -> Reply:
+        """A player's planned replies (``plans``), for them alone: add a line, cancel one
+        (its number) or ``all``, and list them."""
+        return await self._command(
+            place, user, None, (PLAYING,), lambda t: plans.manage(self._ctx, t, user, add, cancel)
+        )
+
+    async def give_time(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
+        """Give the opponent a day (``courtesy.give_time``)."""
+        return await self._command(
+            place, user, expect, (PLAYING,), lambda t: courtesy.give_time(self._ctx, t, user)
+        )
+
+    async def rematch(self, place: Place, user: User, made: Stamp) -> Reply:
+        """A rematch of the ended match ``made`` names, by one of its players: a challenge
+        to the other, in the same channel, on the same terms, the colours swapped. Only
+        while that match is the channel's latest (nothing was started there since)."""
+        where, opponent, terms = await courtesy.rematch(self._ctx, place, user, made)
+        return await self.challenge(where, user, opponent, terms)
 
     async def resume(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(

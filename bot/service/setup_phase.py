@@ -14,7 +14,7 @@ from dataclasses import replace
 from rules import GameView, Side
 from storage import NewMatch, SetupChoice, Spec
 
-from . import announce, questions
+from . import announce, questions, timing
 from .context import Context, Mail
 from .endings import ended
 from .errors import Refused
@@ -156,7 +156,10 @@ async def start(
     if choices:
         given = {side: choice.given for side, choice in choices.items()}
         spec = Spec(terms.checked, questions.answers_of(given))
-    changed = replace(ctx.new_clock(hosted, terms.turn_seconds), phase=PLAYING, ready="CO", turn=1)
+    clocks = replace(hosted, clocks=timing.starting(terms))
+    changed = replace(
+        await ctx.turn_clock(terms, clocks, Side.CHALLENGER), phase=PLAYING, ready="CO", turn=1
+    )
     new = NewMatch(
         hosted.guild_id,
         hosted.channel_id,

@@ -11,6 +11,7 @@ from typing import Any
 from rules import GameState, Side
 from storage import Hosted, Match
 
+from . import timing
 from .errors import NotAllowed
 from .models import User, is_robot
 from .ports import Stamp, Status
@@ -18,8 +19,13 @@ from .terms import Terms
 from .texts import TITLES, duration, escape
 
 MEMOS = 4  # game states whose memo a table keeps
-DRAW, RESET, PAUSE = "draw", "reset", "pause"
-OFFERS = {DRAW: "draw offer", RESET: "reset proposal", PAUSE: "pause proposal"}
+DRAW, RESET, PAUSE, REWIND = "draw", "reset", "pause", "rewind"
+OFFERS = {
+    DRAW: "draw offer",
+    RESET: "reset proposal",
+    PAUSE: "pause proposal",
+    REWIND: "takeback request",  # a finished turn taken back (unrated matches)
+}
 
 
 @dataclass
@@ -32,6 +38,8 @@ class Table:
     # by the game's key; and the version and staged count the present one was found for
     _memos: OrderedDict[object, dict[str, Any]] = field(default_factory=OrderedDict)
     _present: tuple[object, dict[str, Any]] = (None, {})
+    # the turn each player last looked at their board in (no reminder after: ``play``)
+    looked: dict[int, int] = field(default_factory=dict)
 
     @property
     def played(self) -> Match:
@@ -121,13 +129,22 @@ class Table:
         return self.hosted.paused_left is not None
 
     def deadline_text(self, now: float) -> str:
-        """For board images: how long the running turn has left."""
+        """For board images: how long the running turn has left (on a bank or increment
+        clock, and the waiting player's time)."""
         hosted = self.hosted
         if hosted.paused_left is not None:
-            return f"paused, {duration(hosted.paused_left)} left"
-        if hosted.due_at is None:
+            text = f"paused, {duration(hosted.paused_left)} left"
+        elif hosted.due_at is None:
             return ""
-        return f"due in {duration(hosted.due_at - now)}"
+        else:
+            text = f"due in {duration(hosted.due_at - now)}"
+        if self.match is None or hosted.clocks is None:
+            return text
+        waiting = self.game.side.other
+        time = timing.left(self.terms, hosted, waiting, self.game.side, now)
+        if time is None:
+            return text
+        return f"{text} \u00b7 {self.raw_name(hosted.player(waiting))} {duration(time)}"
 
     def status(self, now: float) -> Status:
         hosted = self.hosted

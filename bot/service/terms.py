@@ -17,10 +17,19 @@ from .texts import duration, quote
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 SHORTEST_TURN, LONGEST_TURN = 5 * MINUTE, 14 * DAY
-ROLES = ("challenger", "random")
+LONGEST_BANK = 60 * DAY  # a bank's reserve, an increment clock's cap
+# who plays the Challenger: the one who challenged, chance, or the one challenged (a
+# rematch with the colours swapped)
+ROLES = ("challenger", "random", "opposition")
+# a fixed time per turn; a time per turn plus a reserve (bank); an allowance that grows by an
+# increment with every turn, up to a cap (``timing`` runs them)
+TURN_CLOCK, BANK_CLOCK, INCREMENT_CLOCK = "turn", "bank", "increment"
+CLOCKS = (TURN_CLOCK, BANK_CLOCK, INCREMENT_CLOCK)
 COMMAND_PATHS = {  # the commands that sit in a group of their own
     "pause": "match pause",
     "resume": "match resume",
+    "give": "match give",
+    "rewind": "match takeback",
     "reset": "match reset",
     "abort": "match abort",
     "ladder": "ladder show",
@@ -38,7 +47,12 @@ class Terms:
     Assassins and a series' point target, R28; Torii's Spirit powers), which the game checks
     (``GameType.check_options``: ``checked`` is what they come to); ``turn_seconds`` is each
     turn's deadline (also the time both players have to finish the setup); ``forfeit_after``
-    turns missed in a row without any action lose the match (0: never)."""
+    turns missed in a row without any action lose the match (0: never). ``clock`` is how
+    time is kept: ``turn`` (``turn_seconds`` for every turn), ``bank`` (``turn_seconds`` per
+    turn and each player's reserve of ``bank_seconds`` for the turns that overrun) or
+    ``increment`` (``turn_seconds`` to start with, ``increment_seconds`` added after each
+    turn, at most ``cap_seconds``). With ``weekends_off`` a player's clock stands still on
+    their own Saturdays and Sundays (their time zone, ``people``)."""
 
     game: str = DEFAULT
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -46,6 +60,11 @@ class Terms:
     rated: bool = True
     roles: str = "challenger"
     forfeit_after: int = 3
+    clock: str = TURN_CLOCK
+    bank_seconds: float = 0.0
+    increment_seconds: float = 0.0
+    cap_seconds: float = 0.0
+    weekends_off: bool = False  # no clock runs on the Saturdays and Sundays of its player
 
     @classmethod
     def for_ladder(cls, ladder: str) -> Terms:
@@ -86,6 +105,7 @@ class Terms:
             games = ", ".join(f"`{game}`" for game in others) + f" or `{last}`"
             raise Refused(f"The game is {games}, not {quote(self.game)}.")
         self._check_common()
+        self._check_clock()
         self._check_foreign()
         self.checked  # noqa: B018 (checking is the point)
 
@@ -97,14 +117,78 @@ class Terms:
             )
         if self.roles not in ROLES:
             raise Refused(
-                "The Challenger is the player who challenged (`challenger`) or drawn at "
-                f"random (`random`), not {quote(self.roles)}."
+                "The Challenger is the player who challenged (`challenger`), drawn at random "
+                f"(`random`) or the player challenged (`opposition`), not {quote(self.roles)}."
             )
         if not 0 <= self.forfeit_after <= 99:
             raise Refused(
                 "Forfeit after 1 to 99 turns missed in a row, or 0 never to forfeit, "
                 f"not {self.forfeit_after}."
             )
+
+    def _check_clock(self) -> None:
+        """The clock's own times: each only with its clock, each within its range."""
+        if self.clock not in CLOCKS:
+            raise Refused(
+                "The clock is `turn` (a fixed time per turn), `bank` (a time per turn and a "
+                "reserve) or `increment` (an allowance that grows with each turn), not "
+                f"{quote(self.clock)}."
+            )
+        given = {
+            "bank": (self.bank_seconds, BANK_CLOCK),
+            "increment": (self.increment_seconds, INCREMENT_CLOCK),
+            "cap": (self.cap_seconds, INCREMENT_CLOCK),
+        }
+        for name, (seconds, owner) in given.items():
+            if seconds and self.clock != owner:
+                raise Refused(f"`{name}` is a time of the `{owner}` clock: add `clock:{owner}`.")
+        if self.clock == BANK_CLOCK and not 0 < self.bank_seconds <= LONGEST_BANK:
+            raise Refused(
+                f"A bank holds more than nothing and at most {duration(LONGEST_BANK)}; "
+                f"{duration(self.bank_seconds)} is not."
+            )
+        if self.clock == INCREMENT_CLOCK:
+            if not SHORTEST_TURN <= self.increment_seconds <= LONGEST_TURN:
+                raise Refused(
+                    f"The increment must be between {duration(SHORTEST_TURN)} and "
+                    f"{duration(LONGEST_TURN)}; {duration(self.increment_seconds)} is not."
+                )
+            if not self.turn_seconds <= self.cap_seconds <= LONGEST_BANK:
+                raise Refused(
+                    f"The cap must be at least the starting time ({duration(self.turn_seconds)})"
+                    f" and at most {duration(LONGEST_BANK)}; {duration(self.cap_seconds)} is not."
+                )
+
+    def with_clock_defaults(self) -> Terms:
+        """The terms with the clock's times that were not given filled in: a bank of 7 days,
+        an increment of a day, a cap of twice the starting time."""
+        if self.clock == BANK_CLOCK and not self.bank_seconds:
+            return dataclasses.replace(self, bank_seconds=7 * DAY)
+        if self.clock == INCREMENT_CLOCK:
+            increment = self.increment_seconds or DAY
+            cap = self.cap_seconds or min(LONGEST_BANK, 2 * self.turn_seconds)
+            return dataclasses.replace(self, increment_seconds=increment, cap_seconds=cap)
+        return self
+
+    def with_clock(self, clock: str, bank: float, increment: float, cap: float) -> Terms:
+        """The terms on another clock (a server's choice, ``GuildSettings.clock``), its
+        times left out filled in (``with_clock_defaults``)."""
+        return dataclasses.replace(
+            self, clock=clock, bank_seconds=bank, increment_seconds=increment, cap_seconds=cap
+        ).with_clock_defaults()
+
+    def clock_words(self) -> str:
+        """The clock in words: ``3 days per turn``, ``3 days per turn and a bank of 7 days``,
+        ``3 days to start, 1 day more per turn, at most 7 days``."""
+        turn = duration(self.turn_seconds)
+        if self.clock == BANK_CLOCK:
+            return f"{turn} per turn and a bank of {duration(self.bank_seconds)} each"
+        if self.clock == INCREMENT_CLOCK:
+            return (
+                f"{turn} to start, {duration(self.increment_seconds)} more per turn, at most "
+                f"{duration(self.cap_seconds)}"
+            )
+        return f"{turn} per turn"
 
     def _check_foreign(self) -> None:
         """Options that are another game's (a board, Assassins or a point target in a
@@ -132,12 +216,16 @@ class Terms:
         """The terms in words, for the challenge post."""
         checked = self.checked
         parts = self.kind.option_words(checked)
-        parts.append(f"{duration(self.turn_seconds)} per turn")
+        parts.append(self.clock_words())
+        if self.weekends_off:
+            parts.append("weekends off")
         series = self.kind.series_words(checked)
         parts += [series] if series else []
         parts.append("rated" if self.rated else "casual")
         if self.roles == "random":
             parts.append("Challenger drawn at random")
+        if self.roles == "opposition":
+            parts.append("the challenged player moves first")
         if self.forfeit_after:
             parts.append(f"forfeit after {self.forfeit_after} missed turns in a row")
         return ", ".join(parts)
@@ -170,7 +258,8 @@ class Settings:
 
     command: str = "/tora"
     challenge_seconds: float = DAY
-    remind_at: float = 0.8  # of a deadline
+    remind_at: float = 0.8  # of a challenge's or a setup's deadline
+    auto_away: bool = True  # servers' default: an away day given before a missed turn
     burst: int = 8
     every: float = 1.5
     retry_first: float = 2.0  # seconds before a failed delivery is retried, doubling...

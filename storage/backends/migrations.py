@@ -764,21 +764,27 @@ def widen_ladder_boards(
 def _edit_ladder_tables(conn: sqlite3.Connection, old: str, new: str) -> None:
     """Replace ``old`` by ``new`` in the stored definitions of the ladder tables: only to
     loosen a constraint, which keeps every stored row valid."""
+    _edit_tables(conn, LADDER_TABLES, old, new)
+
+
+def _edit_tables(conn: sqlite3.Connection, tables: tuple[str, ...], old: str, new: str) -> None:
+    """Replace ``old`` by ``new`` in the stored definitions of ``tables``: only to loosen a
+    constraint, which keeps every stored row valid."""
     version = int(conn.execute("PRAGMA schema_version").fetchone()[0])
     conn.execute("PRAGMA writable_schema = ON")
     try:
-        marks = ", ".join("?" for _ in LADDER_TABLES)
+        marks = ", ".join("?" for _ in tables)
         conn.execute(
             f"UPDATE sqlite_master SET sql = replace(sql, ?, ?)"
             f" WHERE type = 'table' AND name IN ({marks})",
-            (old, new, *LADDER_TABLES),
+            (old, new, *tables),
         )
         conn.execute(f"PRAGMA schema_version = {version + 1}")
     finally:
         conn.execute("PRAGMA writable_schema = OFF")
     problems = conn.execute("PRAGMA quick_check").fetchall()
     if problems != [("ok",)]:
-        raise RuntimeError(f"the ladder tables did not change cleanly: {problems[:3]}")
+        raise RuntimeError(f"the tables {', '.join(tables)} did not change cleanly: {problems[:3]}")
 
 
 def drop_ladder_board_checks(conn: sqlite3.Connection) -> None:
@@ -815,6 +821,73 @@ CREATE TABLE web_secret (
 );
 """
 WEB_LINKS_SUMMARY = "the web board's links: their generations and the kept secret"
+
+LOG_KINDS_6 = "'forfeit',\n        'discard'"  # how migration 6's CHECK on the log's kinds ends
+LOG_KINDS_16 = LOG_KINDS_6 + ", 'rewind'"
+
+
+def allow_rewinds(conn: sqlite3.Connection) -> None:
+    """Migration 16's step: the log takes a rewind (a finished turn taken back by agreement),
+    its CHECK loosened in place as the ladder tables' were."""
+    _edit_tables(conn, ("actions",), LOG_KINDS_6, LOG_KINDS_16)
+    (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'actions'").fetchone()
+    if "'rewind'" not in sql:
+        raise RuntimeError("the log's kinds did not widen")
+
+
+CORRESPONDENCE = """
+-- Each player's own time on a bank or increment clock (the service's terms say which): the
+-- bank's reserve, or the increment clock's allowance, as it stood when the running turn
+-- began; NULL on a fixed time per turn and before the game starts. (The step after this
+-- lets the log hold a 'rewind', ``allow_rewinds``.)
+ALTER TABLE hosted_matches ADD COLUMN clock_c REAL;
+ALTER TABLE hosted_matches ADD COLUMN clock_o REAL;
+"""
+# Tables of migration 16 written once for both backends.
+CORRESPONDENCE_TABLES = """
+-- A player's own settings (their time zone, notifications...): text the bot interprets.
+CREATE TABLE player_settings (
+    user_id INTEGER NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (user_id, key)
+) WITHOUT ROWID;
+
+-- A player's time away in a server, from starts_at to ends_at (moved earlier when they come
+-- back early); automatic: given by the bot before a missed turn. Their clocks stop then.
+CREATE TABLE away_days (
+    guild_id INTEGER NOT NULL,
+    user_id INTEGER NOT NULL REFERENCES players (user_id),
+    starts_at REAL NOT NULL,
+    ends_at REAL NOT NULL,
+    automatic INTEGER NOT NULL DEFAULT 0 CHECK (automatic IN (0, 1)),
+    PRIMARY KEY (guild_id, user_id, starts_at)
+) WITHOUT ROWID;
+CREATE INDEX away_days_ending ON away_days (guild_id, ends_at);
+
+-- PRIVATE: a player's planned replies (conditional moves) in a live hosted match, each a
+-- line of (the opponent's turn, the reply) pairs as JSON, in their own words of the game;
+-- read only by that side and the match service, deleted when the match ends.
+CREATE TABLE plans (
+    hosted_id INTEGER NOT NULL REFERENCES hosted_matches (id),
+    side TEXT NOT NULL CHECK (side IN ('C', 'O')),
+    number INTEGER NOT NULL,
+    line TEXT NOT NULL,
+    PRIMARY KEY (hosted_id, side, number)
+) WITHOUT ROWID;
+"""
+CORRESPONDENCE_SUMMARY = (
+    "correspondence: each player's bank or allowance, turns taken back, players' settings, "
+    "away days, planned replies"
+)
+CORRESPONDENCE_POSTGRES = f"""
+ALTER TABLE hosted_matches ADD COLUMN clock_c DOUBLE PRECISION;
+ALTER TABLE hosted_matches ADD COLUMN clock_o DOUBLE PRECISION;
+ALTER TABLE actions DROP CONSTRAINT actions_kind_check;
+ALTER TABLE actions ADD CONSTRAINT actions_kind_check CHECK (kind IN (
+        'act', 'undo', 'take_back', 'end', 'deadline', 'resign', 'draw', 'reset', {LOG_KINDS_16}
+    ));
+"""
 
 
 # Migration 15: Swiss and round robin tournaments of every game (bot/tournament/events.py),
@@ -915,7 +988,7 @@ class Migration:
     then: Callable[[sqlite3.Connection], None] | None = None  # a step SQL cannot say
 
 
-# A number may be missing (12 is kept for a migration of other work): each runner applies, in
+# A number may be missing (15 is kept for a migration of other work): each runner applies, in
 # order, every migration numbered above the database's version.
 MIGRATIONS = (
     Migration(1, "guild settings, players, matches, action log, snapshots", FIRST_SCHEMA),
@@ -942,6 +1015,7 @@ MIGRATIONS = (
     Migration(13, LADDERS_SUMMARY, LADDERS_IN_CODE, drop_ladder_board_checks),
     Migration(14, WEB_LINKS_SUMMARY, WEB_LINKS),
     Migration(15, EVENTS_SUMMARY, EVENTS_SQLITE),
+    Migration(16, CORRESPONDENCE_SUMMARY, CORRESPONDENCE + CORRESPONDENCE_TABLES, allow_rewinds),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -969,6 +1043,11 @@ POSTGRES_MIGRATIONS = (
     PostgresMigration(13, LADDERS_SUMMARY, LADDERS_IN_CODE_POSTGRES),
     PostgresMigration(14, WEB_LINKS_SUMMARY, _postgres(WEB_LINKS)),
     PostgresMigration(15, EVENTS_SUMMARY, EVENTS_POSTGRES),
+    PostgresMigration(
+        16,
+        CORRESPONDENCE_SUMMARY,
+        _postgres(CORRESPONDENCE_TABLES) + CORRESPONDENCE_POSTGRES,
+    ),
 )
 
 

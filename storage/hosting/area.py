@@ -193,6 +193,14 @@ class Hosting:
         ``("channel", id)`` or ``("user", id)``), oldest first."""
         return await self._read(lambda db: outbox.private_queue(db, destination))
 
+    async def put_plans(self, hosted_id: int, side: Side, lines: Sequence[str]) -> None:
+        """PRIVATE: ``side``'s planned replies in the match are now ``lines``."""
+        await self._writer.run(lambda conn: hosting.put_plans(conn, hosted_id, side, lines))
+
+    async def private_plans(self, hosted_id: int, side: Side) -> list[str]:
+        """PRIVATE to ``side``: its planned replies in the match."""
+        return await self._read(lambda db: hosting.private_plans(db, hosted_id, side))
+
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""
         return await self._read(lambda db: outbox.private_files(db, outbox_id))

@@ -35,7 +35,7 @@ ENDED = "ended"
 COLUMNS = (
     "id, guild_id, channel_id, issuer_id, invitee_id, terms, phase, ending, challenger_id,"
     " opposition_id, match_id, ready, due_at, remind_at, paused_left, offers, missed_c,"
-    " missed_o, turn, version, created_at, updated_at"
+    " missed_o, turn, clock_c, clock_o, version, created_at, updated_at"
 )
 # A second live match in a channel: how each backend names the unique index refusing it.
 _ONE_LIVE_PER_CHANNEL = ("hosted_matches.channel_id", "hosted_live_per_channel")
@@ -89,6 +89,8 @@ class Hosted:
     offers: str = "{}"
     missed: tuple[int, int] = (0, 0)
     turn: int = 0  # the game's public turn number (finished turns + 1), 0 before it starts
+    # each side's bank or allowance when the running turn began (a bank or increment clock)
+    clocks: tuple[float, float] | None = None
     version: int = 1
     created_at: float = 0.0
     updated_at: float = 0.0
@@ -135,7 +137,7 @@ def insert_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
     try:
         cursor = conn.execute(
             f"INSERT INTO hosted_matches ({COLUMNS.removeprefix('id, ')}) VALUES"
-            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
+            " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
             (*_values(hosted), now, now),
         )
         hosted_id = int(cursor.fetchone()[0])
@@ -167,7 +169,8 @@ def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
             "UPDATE hosted_matches SET guild_id = ?, channel_id = ?, issuer_id = ?,"
             " invitee_id = ?, terms = ?, phase = ?, ending = ?, challenger_id = ?,"
             " opposition_id = ?, match_id = ?, ready = ?, due_at = ?, remind_at = ?,"
-            " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, turn = ?,"
+            " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, turn = ?, clock_c = ?,"
+            " clock_o = ?,"
             " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
             (*_values(hosted), now, hosted.id, hosted.version),
         )
@@ -182,6 +185,8 @@ def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
         if row is None:
             raise HostedNotFound(hosted.id)
         raise StaleHosted(hosted.id, hosted.version, row[0])
+    if hosted.phase == ENDED:  # planned replies go with the match
+        conn.execute("DELETE FROM plans WHERE hosted_id = ?", (hosted.id,))
     return replace(hosted, version=hosted.version + 1, updated_at=now)
 
 
@@ -205,6 +210,8 @@ def _values(h: Hosted) -> tuple[object, ...]:
         h.missed[0],
         h.missed[1],
         h.turn,
+        None if h.clocks is None else h.clocks[0],
+        None if h.clocks is None else h.clocks[1],
     )
 
 
@@ -252,10 +259,17 @@ def hosted_of(row: Row) -> Hosted:
         offers=row["offers"],
         missed=(row["missed_c"], row["missed_o"]),
         turn=row["turn"],
+        clocks=_clocks(row["clock_c"], row["clock_o"]),
         version=row["version"],
         created_at=row["created_at"],
         updated_at=row["updated_at"],
     )
+
+
+def _clocks(challenger: float | None, opposition: float | None) -> tuple[float, float] | None:
+    if challenger is None or opposition is None:
+        return None
+    return float(challenger), float(opposition)
 
 
 async def hosted(db: ReadConnection, hosted_id: int) -> Hosted:
@@ -372,3 +386,22 @@ async def live_ai_matches(db: ReadConnection, guild_id: int) -> int:
     )
     [(count,)] = rows
     return int(count)
+
+
+# ---- planned replies (PRIVATE) -------------------------------------------------------------
+def put_plans(conn: Connection, hosted_id: int, side: Side, lines: Sequence[str]) -> None:
+    """``side``'s planned replies in the match are now ``lines`` (JSON each), numbered from 1."""
+    conn.execute("DELETE FROM plans WHERE hosted_id = ? AND side = ?", (hosted_id, side.letter))
+    conn.executemany(
+        "INSERT INTO plans (hosted_id, side, number, line) VALUES (?, ?, ?, ?)",
+        [(hosted_id, side.letter, number, line) for number, line in enumerate(lines, 1)],
+    )
+
+
+async def private_plans(db: ReadConnection, hosted_id: int, side: Side) -> list[str]:
+    """PRIVATE to ``side``: its planned replies in the match, in order."""
+    rows = await db.execute_fetchall(
+        "SELECT line FROM plans WHERE hosted_id = ? AND side = ? ORDER BY number",
+        (hosted_id, side.letter),
+    )
+    return [str(row[0]) for row in rows]

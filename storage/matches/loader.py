@@ -3,12 +3,14 @@ entry replayed through the rules core and compared with what was stored."""
 
 from __future__ import annotations
 
+from contextlib import ExitStack
+
 from rules import ActionError, GameState
 
 from ..errors import CorruptMatch
 from .codec import load_game
-from .games import joined, new_game, replaying, same_setup, spec_from_json
-from .log import Entry, play, step_of
+from .games import Spec, joined, new_game, replaying, same_setup, spec_from_json
+from .log import REWIND, Entry, play, step_of
 from .models import State
 from .reads import Stored, entry_of
 
@@ -17,38 +19,90 @@ class SnapshotUnusable(Exception):
     """The snapshot does not unpickle into a game: rebuild from the whole log instead."""
 
 
-def rebuild(stored: Stored) -> GameState:
+def rebuild(stored: Stored, upto: int | None = None) -> GameState:
     """The game of ``stored``; CorruptMatch (naming the match) if any row is inconsistent,
-    SnapshotUnusable if the snapshot must be ignored."""
+    SnapshotUnusable if the snapshot must be ignored. With ``upto``, the game as it was
+    after that log entry (``stored`` holds the whole log; the match's own totals are not
+    checked)."""
     match_id, game_id = stored.info.id, stored.info.game
     try:
         spec = joined(spec_from_json(game_id, stored.options), stored.secrets)
     except ValueError as exc:
         raise CorruptMatch(match_id, str(exc)) from None
+    game, seq = _first(stored, spec)
+    entries = stored.entries if upto is None else [e for e in stored.entries if e[0] <= upto]
+    game, seq = _replay_all(stored, spec, game, seq, entries)
+    if upto is not None:
+        if seq != upto:
+            raise CorruptMatch(match_id, f"its log has no entry {upto} to go back to")
+        return game
+    if seq != stored.info.actions:
+        raise CorruptMatch(
+            match_id, f"it counts {stored.info.actions} log entries but its log ends at {seq}"
+        )
+    _check_state(stored, game)
+    return game
+
+
+def _first(stored: Stored, spec: Spec) -> tuple[GameState, int]:
+    """Where a replay starts: the snapshot's game and log entry, or a new game."""
+    match_id, game_id = stored.info.id, stored.info.game
     if stored.snapshot is not None:
         game = load_game(stored.snapshot.data, stored.snapshot.state_version, game_id)
         if game is None:
             raise SnapshotUnusable(f"its snapshot at log entry {stored.snapshot.seq} is unreadable")
         if not same_setup(game_id, game, spec):
             raise CorruptMatch(match_id, "its snapshot is of a game with other options")
-        seq = stored.snapshot.seq
-    else:
-        try:
-            game = new_game(game_id, spec)
-        except (ActionError, ValueError):  # the reason may name a secret square: not shown
-            raise CorruptMatch(match_id, "the rules core refuses its secret setup") from None
-        seq = 0
-    with replaying(game):  # the log was judged when played (TORA: R25 once, where it ends)
-        for number, row in stored.entries:
+        return game, stored.snapshot.seq
+    try:
+        return new_game(game_id, spec), 0
+    except (ActionError, ValueError):  # the reason may name a secret square: not shown
+        raise CorruptMatch(match_id, "the rules core refuses its secret setup") from None
+
+
+def _replay_all(
+    stored: Stored,
+    spec: Spec,
+    game: GameState,
+    seq: int,
+    entries: list[tuple[int, tuple[object, ...]]],
+) -> tuple[GameState, int]:
+    """``entries`` replayed on ``game`` (after log entry ``seq``); a rewind starts again
+    from the beginning and replays up to the entry it goes back to."""
+    match_id = stored.info.id
+    with ExitStack() as judged:  # the log was judged when played (TORA: R25 once, where it ends)
+        judged.enter_context(replaying(game))
+        for number, row in entries:
             if number != seq + 1:
                 raise CorruptMatch(match_id, f"its action log jumps from entry {seq} to {number}")
-            _replay(match_id, game, number, row)
+            back = _rewind_to(match_id, number, row)
+            if back is None:
+                _replay(match_id, game, number, row)
+            else:
+                game = _rewound(stored, spec, back)
+                judged.enter_context(replaying(game))
             seq = number
-    if seq != stored.info.actions:
-        raise CorruptMatch(
-            match_id, f"it counts {stored.info.actions} log entries but its log ends at {seq}"
-        )
-    _check_state(stored, game)
+    return game, seq
+
+
+def _rewind_to(match_id: int, number: int, row: tuple[object, ...]) -> int | None:
+    """The log entry a rewind goes back to, or None for any other entry."""
+    if row[3] != REWIND:
+        return None
+    back = str(row[4])
+    if not back.isdigit() or int(back) >= number:
+        raise CorruptMatch(match_id, f"log entry {number} rewinds to {back!r}")
+    return int(back)
+
+
+def _rewound(stored: Stored, spec: Spec, back: int) -> GameState:
+    """The game as it was after log entry ``back``, replayed again from the start (or from
+    the snapshot, if it is not later)."""
+    if stored.snapshot is not None and stored.snapshot.seq > back:
+        raise SnapshotUnusable(f"a rewind goes back before its snapshot ({back})")
+    game, seq = _first(stored, spec)
+    head = [entry for entry in stored.entries if entry[0] <= back]
+    game, seq = _replay_all(stored, spec, game, seq, head)
     return game
 
 

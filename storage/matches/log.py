@@ -26,8 +26,13 @@ ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET = (
     "reset",
 )
 FORFEIT, DISCARD = "forfeit", "discard"
-KINDS = (ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT, DISCARD)
-CLOSING = frozenset({END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT})  # entries that end a turn
+# A finished turn taken back by agreement: the game goes back to what it was after log entry
+# ``arg`` (the end of the turn before). Not played through ``play``: the loader and
+# ``Match.rewind`` put that earlier game in place (migration 16).
+REWIND = "rewind"
+KINDS = (ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT, DISCARD, REWIND)
+# entries that end a turn (a rewind ends the running one: the turn taken back runs anew)
+CLOSING = frozenset({END, DEADLINE, RESIGN, DRAW, RESET, FORFEIT, REWIND})
 # What a player may type as an action to end the game, in every game's records too.
 RESIGN_TEXT, FORFEIT_TEXT = "resign", "forfeit"
 _GAME_LEVEL = {RESIGN_TEXT: RESIGN, "draw": DRAW, "reset": RESET}

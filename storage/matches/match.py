@@ -17,6 +17,7 @@ from .log import (
     FORFEIT,
     RESET,
     RESIGN,
+    REWIND,
     TAKE_BACK,
     UNDO,
     Entry,
@@ -85,6 +86,15 @@ class Match:
 
     def agree_reset(self) -> GameEvent:
         return cast("GameEvent", self._play(Step(RESET)))
+
+    def rewind(self, game: GameState, seq: int) -> None:
+        """Take back the last finished turn: ``game`` is this match's game as it was after
+        log entry ``seq``, the end of the turn before (``Store.before_last_turn``); what
+        the side to act staged goes with it."""
+        turn = len(self.game.turns)
+        entry = Entry(REWIND, self.game.side, turn + 1, str(seq), f"turn {turn} taken back")
+        self.game = game
+        self.pending.append(entry)
 
     def adopt(self, game: GameState, entry: Entry) -> None:
         """Take ``game`` as the match's game: a copy of it on which ``entry`` was played

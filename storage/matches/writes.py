@@ -18,7 +18,7 @@ from ..errors import (
 )
 from .codec import headers_to_json
 from .games import DEFAULT_GAME, Spec, spec_to_json, split
-from .log import CLOSING, Entry
+from .log import CLOSING, REWIND, Entry
 from .models import ACTIVE, FINISHED, State
 
 
@@ -72,8 +72,13 @@ class Saved:
 def snapshot_due(since: int, kinds: Iterable[str], heavy: bool, every: int) -> bool:
     """Snapshot once ``every`` log entries piled up since the last snapshot, and at every turn
     end of a ``heavy`` game (``GameType.heavy``: TORA's long board), where replaying a turn
-    end costs the rules core the most."""
-    return since >= every or (heavy and any(kind in CLOSING for kind in kinds))
+    end costs the rules core the most; and after a rewind, so that a load never replays one
+    from a snapshot older than the game it goes back to."""
+    return (
+        since >= every
+        or (heavy and any(kind in CLOSING for kind in kinds))
+        or any(kind == REWIND for kind in kinds)
+    )
 
 
 def insert_match(

@@ -36,6 +36,9 @@ LATER_TABLES = (
     "event_pairings",
     "event_seats",
     "event_log",
+    "player_settings",
+    "away_days",
+    "plans",
 )
 TABLES = (*SCHEMA_TABLES, *(t for t in LATER_TABLES if t not in SCHEMA_TABLES))
 BATCH = 500

@@ -3,7 +3,12 @@
 // setup questions with what each option means.
 
 const $ = (id) => document.getElementById(id);
-const PROPOSALS = { draw: "a draw", pause: "a pause", reset: "a reset" };
+const PROPOSALS = {
+  draw: "a draw",
+  pause: "a pause",
+  reset: "a reset",
+  rewind: "to take back the last turn",
+};
 
 /** Show the chooser: `options` are {text, why, warning, choose}. */
 export function offer(title, options) {

@@ -1,0 +1,114 @@
+"""``/tora away`` and the player's own settings of time (``/tora settings``: their time zone,
+automatic away days), in terms of the match service, for any front end. Away days are per
+server: the command is given in a server, or through a button of one of its matches."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from bot.service import MatchService, Reply, Stamp
+from bot.service.people import PlayerSettings, checked_zone, zone
+
+from .answers import Answer, Unusable
+from .buttons import presses
+from .callers import Caller
+from .parsing import parse_duration
+
+DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
+DAY = 86400.0
+
+
+class TimeOff:
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+
+    async def away(
+        self,
+        caller: Caller,
+        days: int | None = None,
+        start: str | None = None,
+        until: str | None = None,
+        back: bool = False,
+    ) -> Answer:
+        """Take away days from ``start`` (now; a duration from now, ``2d``, or a date,
+        ``2027-03-01``, in the caller's time zone) for ``days`` or ``until`` a date or
+        duration; ``back`` comes back early; nothing given: the caller's away days."""
+        guild = _guild(caller)
+        user = caller.user
+        if back:
+            return _answer(await self.service.back(guild, user), caller)
+        if days is None and until is None:
+            if start is not None:
+                raise Unusable("Say for how long: `days:3`, or `until:2027-03-01`.")
+            return _answer(await self.service.away_days(guild, user), caller)
+        settings = await self.service.records.player_settings(user.id)
+        now = self.service.records.now()
+        begin = now if start is None else _moment(start, now, settings)
+        if days is None:
+            assert until is not None
+            end = _moment(until, begin, settings)
+            if end <= begin:
+                raise Unusable("`until` must come after the start of your time away.")
+            days = int(-(-(end - begin) // DAY))
+        return _answer(await self.service.away(guild, user, begin, days), caller)
+
+    async def away_button(self, caller: Caller, verb: str, made: Stamp | None) -> Answer:
+        """A match's "Away for a day" (on a reminder) or "I am back": the server is the
+        match's."""
+        hosted = None if made is None else await self.service.records.hosted(made.match)
+        guild = caller.guild_id if hosted is None else hosted.guild_id
+        if not guild:
+            raise Unusable("Use `/tora away` in the server of your match.")
+        if verb == "back":
+            return _answer(await self.service.back(guild, caller.user), caller)
+        now = self.service.records.now()
+        return _answer(await self.service.away(guild, caller.user, now, 1), caller)
+
+    async def settings(
+        self, caller: Caller, timezone: str | None = None, auto_away: bool | None = None
+    ) -> Answer:
+        """The caller's own settings, changed as given, then shown."""
+        records = self.service.records
+        mine = await records.player_settings(caller.user.id)
+        if timezone is not None:
+            mine = PlayerSettings(checked_zone(timezone), mine.auto_away)
+        if auto_away is not None:
+            mine = PlayerSettings(mine.timezone, auto_away)
+        if timezone is not None or auto_away is not None:
+            await records.save_player_settings(caller.user, mine)
+        return Answer(_settings_text(mine))
+
+
+def _guild(caller: Caller) -> int:
+    if caller.in_dm or not caller.guild_id:
+        raise Unusable(
+            "Away days are per server: use `/tora away` in the server whose matches you "
+            "leave for a while (or the Away button of one of its matches)."
+        )
+    return caller.guild_id
+
+
+def _answer(reply: Reply, caller: Caller) -> Answer:
+    return Answer.of(reply, presses(reply.buttons, caller.channel_id, None))
+
+
+def _moment(text: str, base: float, settings: PlayerSettings) -> float:
+    """A date (midnight in the player's time zone) or a duration after ``base``."""
+    found = DATE.fullmatch(text.strip())
+    if found is None:
+        return base + parse_duration(text)
+    try:
+        day = dt.date(int(found[1]), int(found[2]), int(found[3]))
+    except ValueError:
+        raise Unusable(f"`{text.strip()[:12]}` is not a date: write it as `2027-03-01`.") from None
+    return dt.datetime.combine(day, dt.time(), zone(settings.timezone)).timestamp()
+
+
+def _settings_text(mine: PlayerSettings) -> str:
+    auto = "on" if mine.auto_away else "off"
+    return (
+        f"Your settings: time zone `{mine.timezone}` (your weekends, in matches with weekends "
+        f"off); an away day given automatically before a missed turn: {auto}. Change them "
+        "with `/tora settings timezone:Europe/Paris auto_away:False`."
+    )

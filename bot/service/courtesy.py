@@ -1,0 +1,94 @@
+"""What one player does for the other: give them time (a day at a time, as often as they
+like, until the receiver has ``timing.MOST_LEFT``), or ask for a rematch."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules import Side
+from storage import Hosted
+
+from . import timing
+from .context import Context, Mail
+from .errors import NotAllowed, Refused
+from .models import Place, Reply, User, is_robot
+from .phases import ENDED, PLAYING
+from .ports import Stamp
+from .table import Table, player_side
+from .terms import Terms
+from .texts import duration, moment
+
+
+async def give_time(ctx: Context, table: Table, user: User) -> Reply:
+    """``user`` gives their opponent a day: on the opponent's running turn its deadline
+    moves on (and their bank grows); on the giver's own turn, with a bank or an increment
+    clock, the opponent's own time grows. A fixed time per turn has nothing to add to then."""
+    if table.hosted.phase != PLAYING:
+        raise Refused("The game has not started yet, so there is no clock to add to.")
+    side = player_side(table, user)
+    to, terms, now = side.other, table.terms, ctx.now()
+    name = table.side_name(to)
+    try:
+        hosted = timing.gift(terms, table.hosted, to, table.game.side)
+    except ValueError:
+        raise Refused(
+            f"Your turn is running: {name}'s next turn has its full "
+            f"{duration(terms.turn_seconds)} anyway. Give time while their turn runs."
+        ) from None
+    has = _time_of(table, hosted, to, now)
+    if has > timing.MOST_LEFT:
+        raise Refused(
+            f"{name} already has {duration(has - timing.GIFT)}: time is given up to "
+            f"{duration(timing.MOST_LEFT)} in all, so nothing was added."
+        )
+    if to == table.game.side and hosted.due_at is not None:
+        remind = await ctx.next_reminder(terms, hosted, to, now)
+        hosted = replace(hosted, remind_at=remind)
+    mail = Mail(table.channel_id)
+    mail.public(
+        f"{table.who(side)} gave {name} {duration(timing.GIFT)}: "
+        + _now_words(table, hosted, to, now),
+        mentions=(hosted.player(to),),
+    )
+    await ctx.update(table, hosted, mail)
+    return Reply(f"You gave {name} {duration(timing.GIFT)}.", private=False, stamp=table.stamp)
+
+
+def _time_of(table: Table, hosted: Hosted, to: Side, now: float) -> float:
+    """What ``to`` has after the gift: on their turn what is left of it, else their next
+    turn's time."""
+    if to == table.game.side:
+        return timing.running_left(hosted, now)
+    return timing.turn_time(table.terms, hosted, to)
+
+
+def _now_words(table: Table, hosted: Hosted, to: Side, now: float) -> str:
+    if to != table.game.side:
+        return f"their next turn lasts {duration(timing.turn_time(table.terms, hosted, to))}."
+    if hosted.paused_left is not None:
+        return f"the paused clock now holds {duration(hosted.paused_left)} of their turn."
+    return f"their turn now ends {moment(hosted.due_at or now, now)}."
+
+
+async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[Place, User, Terms]:
+    """Where a rematch of the ended match ``made`` is challenged, against whom, on which
+    terms: its own, the colours swapped (whoever played the Challenger plays the
+    Opposition). Refused unless ``user`` played in it and it is still the channel's latest
+    match (nothing was started there since)."""
+    old = await ctx.store.hosting.latest_in_channel(place.channel_id)
+    if old is None or old.id != made.match or old.phase != ENDED:
+        raise Refused(
+            "That match is no longer the last one here (a rematch or another match came "
+            f"since), so nothing was done. Start a new one with {ctx.cmd('challenge')}."
+        )
+    side = old.side_of(user.id)
+    if side is None or old.match_id is None:
+        raise NotAllowed("Only the two players of a match that was played can ask for its rematch.")
+    other = old.player(side.other)
+    if is_robot(other):
+        raise Refused(f"Play the AI again with {ctx.cmd('challenge')} and its `ai` option.")
+    found = await ctx.store.player(other)
+    opponent = User(other, found.name if found else f"player {other}")
+    roles = "challenger" if side == Side.OPPOSITION else "opposition"
+    terms = replace(Terms.from_json(old.terms), roles=roles)
+    return Place(old.guild_id, old.channel_id), opponent, terms

@@ -1,0 +1,76 @@
+"""The daily digest (``notify``: a player's own ``digest`` hour, in their time zone): one
+private message a day listing the matches where it is their turn, the most urgent first, in
+place of the "your turn" DMs. Looked for with the clock's work, at most once a minute;
+each day's digest is claimed before it is queued, so one process sends it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from storage import Hosted, Post
+
+from .context import Context
+from .notify import OFF, PREFIX
+from .people import zone
+from .phases import PLAYING
+from .texts import escape, plural
+
+SENT = "digest_sent"  # the player setting: the last digest's time (its hour that day)
+EVERY = 60.0  # seconds between looks
+
+
+def last_slot(hour: int, timezone: str, now: float) -> float:
+    """The latest ``hour``:00 in ``timezone`` that is not after ``now``."""
+    local = dt.datetime.fromtimestamp(now, zone(timezone))
+    slot = local.replace(hour=hour, minute=0, second=0, microsecond=0)
+    if slot > local:
+        slot -= dt.timedelta(days=1)
+    return slot.timestamp()
+
+
+async def send_due(ctx: Context, now: float) -> int:
+    """Queue the digests whose hour has come; how many were queued."""
+    store = ctx.store
+    sent = 0
+    for user_id, hour in await store.players_with(PREFIX + "digest"):
+        if hour == OFF or not hour.isdigit():
+            continue
+        own = await store.player_settings(user_id)
+        slot = last_slot(int(hour), own.get("timezone", "UTC"), now)
+        before = own.get(SENT)
+        if before is not None and float(before) >= slot:
+            continue
+        if not await store.swap_player_setting(user_id, SENT, before, repr(slot)):
+            continue  # another process took it
+        post = await _digest(ctx, user_id, now)
+        if post is not None:
+            await store.queue_posts([post])
+            sent += 1
+    return sent
+
+
+async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
+    """The digest of ``user_id``: their matches waiting for them, the most urgent first."""
+    waiting: list[tuple[float, Hosted]] = []
+    for hosted in await ctx.store.hosting.live():
+        side = hosted.side_of(user_id)
+        if hosted.phase != PLAYING or side is None or hosted.match_id is None:
+            continue
+        info = await ctx.store.match_info(hosted.match_id)
+        if info.side_to_act == side:
+            due = hosted.due_at if hosted.due_at is not None else float("inf")
+            waiting.append((due, hosted))
+    if not waiting:
+        return None
+    waiting.sort(key=lambda pair: pair[0])
+    lines = [f"Your turn in {plural(len(waiting), 'match', 'matches')}, the most urgent first:"]
+    for due, hosted in waiting:
+        side = hosted.side_of(user_id)
+        assert side is not None
+        other = await ctx.store.player(hosted.player(side.other))
+        against = escape(other.name) if other else "your opponent"
+        when = "paused" if hosted.paused_left is not None else f"due <t:{int(due)}:R>"
+        link = ctx.settings.link(hosted.guild_id, hosted.channel_id)
+        lines.append(f"- Match {hosted.id} against {against}: {when} \u00b7 {link}")
+    first = waiting[0][1]
+    return Post(first.channel_id, "\n".join(lines), user_id)

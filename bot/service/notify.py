@@ -1,0 +1,173 @@
+"""Notifications each player controls (``/tora settings``), with their server's defaults
+(set by its admins) under them and the bot's under those: a DM on their turn, a mention in
+the channel, reminders, quiet hours in their time zone, a daily digest instead of the
+per-turn DMs, DMs of the opponent's proposals.
+
+The service marks what a message is about (``Mail``'s ``notice``: ``turn``, ``reminder``,
+``proposal``); the outbox asks ``decide`` as each goes: a DM the player does not want is
+dropped, a DM in their quiet hours is held until they end, a channel post's mentions keep
+only the players who want them. The defaults ping once for one event: the DM, not the
+mention."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from storage import Store
+
+from .people import zone
+
+PREFIX = "notify_"
+TURN, REMINDER, PROPOSAL = "turn", "reminder", "proposal"  # what a message is about
+ON, OFF = "on", "off"
+# Each setting: its values (the first is the bot's default) and their words.
+CHOICES: dict[str, dict[str, str]] = {
+    "dm_turn": {ON: "DM on my turn", OFF: "no DM on my turn"},
+    "mention": {OFF: "no mention in the channel", ON: "a mention in the channel"},
+    "proposals": {ON: "DMs of proposals", OFF: "no DMs of proposals"},
+    "reminders": {
+        "80": "a reminder at 80 % of the time",
+        "none": "no reminders",
+        "50": "a reminder at 50 %",
+        "50,80": "reminders at 50 % and 80 %",
+        "h1": "a reminder 1 h before the deadline",
+        "h3": "a reminder 3 h before the deadline",
+        "h12": "a reminder 12 h before the deadline",
+        "h24": "a reminder 24 h before the deadline",
+    },
+    "quiet": {
+        OFF: "no quiet hours",
+        "22-7": "quiet 22:00-07:00",
+        "23-8": "quiet 23:00-08:00",
+        "0-8": "quiet 00:00-08:00",
+        "21-9": "quiet 21:00-09:00",
+    },
+    "digest": {
+        OFF: "no daily digest",
+        **{str(hour): f"a daily digest at {hour:02d}:00" for hour in (6, 7, 8, 9, 12, 18, 20)},
+    },
+}
+KEYS = tuple(CHOICES)
+
+
+@dataclass(frozen=True)
+class Notify:
+    """One player's notifications, their own settings over their server's defaults."""
+
+    values: Mapping[str, str]
+    timezone: str = "UTC"
+
+    def __getitem__(self, key: str) -> str:
+        return self.values[key]
+
+    @property
+    def dm_turn(self) -> bool:
+        return self["dm_turn"] == ON
+
+    @property
+    def mention(self) -> bool:
+        return self["mention"] == ON
+
+    @property
+    def proposals(self) -> bool:
+        return self["proposals"] == ON
+
+    @property
+    def digest(self) -> int | None:
+        """The hour of the daily digest in the player's time zone (None: none)."""
+        value = self["digest"]
+        return None if value == OFF else int(value)
+
+    def reminders(self, due: float, seconds: float) -> list[float]:
+        """When to remind the player of a turn of ``seconds`` due at ``due``."""
+        value = self["reminders"]
+        if value == "none":
+            return []
+        if value.startswith("h"):
+            return [due - int(value[1:]) * 3600.0]
+        return sorted(due - (1 - int(part) / 100) * seconds for part in value.split(","))
+
+    def quiet_until(self, now: float) -> float | None:
+        """When the player's quiet hours end, if ``now`` is in them."""
+        value = self["quiet"]
+        if value == OFF:
+            return None
+        start, end = (int(part) for part in value.split("-"))
+        local = dt.datetime.fromtimestamp(now, zone(self.timezone))
+        hour = local.hour
+        inside = start <= hour < end if start < end else hour >= start or hour < end
+        if not inside:
+            return None
+        ends = local.replace(hour=end, minute=0, second=0, microsecond=0)
+        if ends <= local:
+            ends += dt.timedelta(days=1)
+        return ends.timestamp()
+
+    def words(self) -> str:
+        return "; ".join(CHOICES[key][self[key]] for key in KEYS)
+
+
+SERVER_KEYS = tuple(key for key in KEYS if key != "digest")  # a digest is the player's own
+
+
+def defaults(guild: Mapping[str, str]) -> dict[str, str]:
+    """The server's defaults over the bot's."""
+    found = {key: next(iter(values)) for key, values in CHOICES.items()}
+    for key in SERVER_KEYS:
+        value = guild.get(PREFIX + key)
+        if value in CHOICES[key]:
+            found[key] = value
+    return found
+
+
+async def notify_of(store: Store, user_id: int, guild_id: int | None) -> Notify:
+    """``user_id``'s notifications in ``guild_id`` (its defaults under their own)."""
+    guild = {} if guild_id is None else await store.guild_settings(guild_id)
+    found = defaults(guild)
+    own = await store.player_settings(user_id)
+    for key in KEYS:
+        value = own.get(PREFIX + key)
+        if value in CHOICES[key]:
+            found[key] = value
+    return Notify(found, own.get("timezone", "UTC"))
+
+
+def checked(key: str, value: str) -> tuple[str, str]:
+    """A setting as a front end sent it: ValueError unless it is one."""
+    if key not in CHOICES or value not in CHOICES[key]:
+        raise ValueError(f"no setting {key}={value}")
+    return PREFIX + key, value
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the outbox does with a message as it goes: drop it, hold it until ``hold``, or
+    send it with ``mentions``."""
+
+    drop: bool = False
+    hold: float | None = None
+    mentions: tuple[int, ...] = ()
+
+
+async def decide(
+    store: Store,
+    notice: str,
+    user_id: int | None,
+    mentions: tuple[int, ...],
+    guild_id: int | None,
+    now: float,
+) -> Decision:
+    """The players' notifications applied to one message (``user_id``: a DM to them)."""
+    if user_id is None:
+        if notice not in (TURN, PROPOSAL):
+            return Decision(mentions=mentions)
+        kept = [u for u in mentions if (await notify_of(store, u, guild_id)).mention]
+        return Decision(mentions=tuple(kept))
+    wants = await notify_of(store, user_id, guild_id)
+    if notice == TURN and (not wants.dm_turn or wants.digest is not None):
+        return Decision(drop=True)
+    if notice == PROPOSAL and not wants.proposals:
+        return Decision(drop=True)
+    return Decision(hold=wants.quiet_until(now))

@@ -1,0 +1,213 @@
+"""Planned replies (conditional moves): while the opponent's turn runs, a player leaves
+lines of "if they play X, I play Y", several alternatives, each several turns deep
+(``X > Y | X2 > Y2``); in TORA a whole turn in reply to a whole turn. A trigger is the
+opponent's turn as the planner sees it (its public form: a plan never depends on what the
+planner may not know), so a turn with a hidden action cannot be a trigger.
+
+When the opponent's turn ends and matches the first step of a line, its reply is played at
+once, checked by the rules like any turn, and the lines of that branch go on one step
+shorter; the lines it does not match are dropped, and so is the branch whose reply is no
+longer legal (nothing is played then). The planner is told in a DM. Plans are PRIVATE
+(``plans`` rows, read only for their side), survive restarts and go with the match's end;
+the opponent's view is the same whether plans exist or not."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from rules import ActionError, GameState, Side
+
+from .context import Context, Mail
+from .errors import Refused
+from .models import Reply, User, is_robot
+from .phases import PLAYING
+from .table import Table, player_side
+from .texts import plural, quote
+
+STEP, THEN = ">", "|"  # "their turn > my reply | their next turn > my next reply"
+MOST_TEXT = 400  # characters of a line as typed
+MOST_LINES, MOST_DEPTH = 10, 8
+Line = list[tuple[list[str], list[str]]]  # (their turn's actions, my reply's actions)
+
+
+def encode(line: Line) -> str:
+    return json.dumps([[theirs, mine] for theirs, mine in line])
+
+
+def decode(text: str) -> Line:
+    return [(list(theirs), list(mine)) for theirs, mine in json.loads(text)]
+
+
+def words(line: Line, them: str) -> str:
+    """``if bob plays c5c4, you play a3a4; then if bob plays ...``."""
+    steps = [
+        f"if {them} plays {'; '.join(t) or 'nothing'}, you play {'; '.join(m)}" for t, m in line
+    ]
+    return "; then ".join(steps)
+
+
+def parse(text: str) -> list[tuple[str, str]]:
+    """A line as typed, in steps (their turn, my reply); Refused, saying how to write one."""
+    how = (
+        "Write a plan as `their turn > your reply`, steps deeper after `|`: "
+        "`c5c4 > a3a4 | b5b4 > c3c4` (in TORA a turn's actions separated by `;`)."
+    )
+    if len(text) > MOST_TEXT:
+        raise Refused(f"A plan is at most {MOST_TEXT} characters; this one is {len(text)}. {how}")
+    steps = []
+    for part in text.split(THEN):
+        theirs, arrow, mine = part.partition(STEP)
+        if not arrow or not theirs.strip() or not mine.strip() or STEP in mine:
+            raise Refused(f"Cannot read the step {quote(part.strip())}. {how}")
+        steps.append((theirs.strip(), mine.strip()))
+    if len(steps) > MOST_DEPTH:
+        raise Refused(f"A plan goes at most {MOST_DEPTH} steps deep, not {len(steps)}.")
+    return steps
+
+
+def simulate(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line:
+    """The line of ``steps`` played out on ``game`` (``side``'s own copy, the opponent to
+    act), in the rules' own notation; Refused naming the step that cannot be played."""
+    line: Line = []
+    for number, (theirs, mine) in enumerate(steps, 1):
+        try:
+            _turn(game, theirs)
+            seen = [event.text for event in game.view_for(side).last_turn]
+            if game.is_over():
+                raise Refused(f"Step {number}: after {quote(theirs)} the game is over.")
+            played = _turn(game, mine)
+        except ActionError as exc:
+            raise Refused(f"Step {number} cannot be played: {exc.message}") from None
+        line.append((seen, played))
+        if game.is_over():
+            break
+    return line
+
+
+def _turn(game: GameState, text: str) -> list[str]:
+    """Play a whole turn (actions separated by ``;``) on ``game``: its actions' notation."""
+    for part in text.split(";"):
+        if part.strip():
+            game.apply(part.strip())
+    game.end_turn()
+    return list(game.turns[-1].texts)
+
+
+def _conflict(old: Line, new: Line) -> bool:
+    """Whether two lines answer the same turns differently (which reply would be played?)."""
+    for (theirs_a, mine_a), (theirs_b, mine_b) in zip(old, new, strict=False):
+        if theirs_a != theirs_b:
+            return False
+        if mine_a != mine_b:
+            return True
+    return False
+
+
+async def plans_of(ctx: Context, table: Table, side: Side) -> list[Line]:
+    return [decode(text) for text in await ctx.store.hosting.private_plans(table.hosted.id, side)]
+
+
+async def keep(ctx: Context, table: Table, side: Side, lines: list[Line]) -> None:
+    await ctx.store.hosting.put_plans(table.hosted.id, side, [encode(line) for line in lines])
+
+
+async def manage(
+    ctx: Context, table: Table, user: User, add: str | None, cancel: str | None
+) -> Reply:
+    """``/tora plans``: add a line, cancel one (its number) or ``all``, and list them."""
+    if table.hosted.phase != PLAYING:
+        raise Refused("The game has not started yet, so there is nothing to plan.")
+    side = player_side(table, user)
+    lines = await plans_of(ctx, table, side)
+    them = table.side_name(side.other)
+    said = ""
+    if cancel is not None:
+        lines, said = _cancelled(lines, cancel)
+    if add is not None:
+        if table.game.side == side:
+            raise Refused(
+                "It is your turn: a plan answers your opponent's turn. Play yours, then plan "
+                "your replies while theirs runs."
+            )
+        if len(lines) >= MOST_LINES:
+            raise Refused(f"You have {MOST_LINES} plans, the most; cancel one first.")
+        copy = table.game.for_player(side)
+        line = await asyncio.to_thread(simulate, copy, side, parse(add))
+        clash = next((n for n, old in enumerate(lines, 1) if _conflict(old, line)), None)
+        if clash is not None:
+            raise Refused(
+                f"Plan {clash} answers the same turn with another reply: cancel it first."
+            )
+        lines.append(line)
+        said = f"Plan {len(lines)} saved."
+    if add is not None or cancel is not None:
+        await keep(ctx, table, side, lines)
+    listed = [f"{n}. {words(line, them)}" for n, line in enumerate(lines, 1)]
+    head = f"Your plans against {them} ({plural(len(lines), 'line')}):" if lines else "No plans."
+    return Reply("\n".join([x for x in (said, head) if x] + listed), stamp=table.stamp)
+
+
+def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
+    word = cancel.strip().lower()
+    if word == "all":
+        return [], "Every plan cancelled."
+    if not word.isdigit() or not 1 <= int(word) <= len(lines):
+        raise Refused(
+            f"Cancel a plan by its number, 1 to {len(lines)}, or `all`; not {quote(cancel)}."
+        )
+    number = int(word)
+    return lines[: number - 1] + lines[number:], f"Plan {number} cancelled."
+
+
+async def answer(ctx: Context, table: Table) -> tuple[list[str], Mail] | None:
+    """The opponent's turn has just ended: the planner's matching reply, to be played at
+    once (with the DM telling them), or None when there is none to play (their plans are
+    dropped, and they are told, when the turn matched none or the reply is illegal)."""
+    game, hosted = table.game, table.hosted
+    planner = game.side
+    if game.is_over() or table.paused or is_robot(hosted.player(planner)):
+        return None
+    lines = await plans_of(ctx, table, planner)
+    if not lines:
+        return None
+    seen = [event.text for event in game.view_for(planner).last_turn]
+    them = table.side_name(planner.other)
+    mail = Mail(table.channel_id)
+    matching = [line for line in lines if line[0][0] == seen]
+    if not matching:
+        await keep(ctx, table, planner, [])
+        mail.private(
+            hosted.player(planner),
+            f"{them} played {'; '.join(seen) or 'nothing'}, which none of your plans answers: "
+            f"{plural(len(lines), 'plan')} dropped. It is your turn.",
+        )
+        await ctx.update(table, hosted, mail)
+        return None
+    reply = matching[0][0][1]
+    try:
+        await asyncio.to_thread(_turn, game.copy(), "; ".join(reply))
+    except ActionError as exc:
+        await keep(ctx, table, planner, [])
+        mail.private(
+            hosted.player(planner),
+            f"Your planned reply {'; '.join(reply)} to {them}'s turn can no longer be played "
+            f"({exc.message}); nothing was played, and {plural(len(lines), 'plan')} "
+            f"{'was' if len(lines) == 1 else 'were'} dropped. It is your turn.",
+        )
+        await ctx.update(table, hosted, mail)
+        return None
+    deeper = [line[1:] for line in matching if line[0][1] == reply and len(line) > 1]
+    await keep(ctx, table, planner, deeper)
+    mail.private(
+        hosted.player(planner),
+        f"{them} played {'; '.join(seen)}: your planned reply {'; '.join(reply)} was played. "
+        f"{plural(len(deeper), 'plan')} left.",
+    )
+    return reply, mail
+
+
+async def forget(ctx: Context, table: Table) -> None:
+    """Both players' plans go (a turn taken back: they answered another game)."""
+    for side in Side:
+        await keep(ctx, table, side, [])

@@ -1,0 +1,215 @@
+"""End to end, the correspondence comforts (issue 27): a bank clock chosen with the
+challenge's options, each player's time on the turn posts and in ``/tora games``, the turn
+post's "Give +1 day" pressed by the waiting player, the end post's Rematch, which makes a
+challenge with the colours swapped and then greys out; a takeback asked with the button of
+an ended turn and accepted with the proposal's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.service.clock import ManualClock
+from emulator import Msg
+from emulator.models import walk_components
+from harness.stage import Stage
+
+
+def newest(stage: Stage, needle: str) -> Msg:
+    return next(m for m in reversed(stage.emu.messages(stage.channel)) if needle in m.text())
+
+
+def live(message: Msg) -> bool:
+    buttons = [b for b in message.buttons() if "url" not in b]
+    return bool(buttons) and not any(b.get("disabled") for b in buttons)
+
+
+async def test_a_bank_clock_a_gift_of_time_and_a_rematch(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        await stage.slash(
+            "ann", "challenge", opponent="bob", game="torishogi", deadline="2d", clock="bank",
+            bank="5d",
+        )  # fmt: skip
+        await stage.posted("2 days per turn and a bank of 5 days each")
+        await stage.click("bob", "Accept")
+        begun = await stage.posted("The game begins")
+        assert "Time left: ann 7 days (bank 5 days), running \u00b7 bob 7 days" in begun
+        games = await stage.slash("bob", "games")
+        assert "you 7 days (bank 5 days), they 7 days (bank 5 days), running" in games.text
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        turn = await stage.posted("ann (Challenger) ended their turn")
+        assert "bob 7 days (bank 5 days), running" in turn
+        await stage.quiet()
+        gift = newest(stage, "ann (Challenger) ended their turn")
+        assert [b["label"] for b in gift.buttons() if "url" not in b] == ["Give +1 day"]
+        given = await stage.click("ann", "Give +1 day")
+        assert given.error is None and given.text == "You gave bob 1 day.", given.text
+        await stage.posted("ann (Challenger) gave bob 1 day: their turn now ends")
+        refused = await stage.click("bob", "Give +1 day")  # on his own turn's post
+        assert "Your turn is running" not in refused.text  # a bank: ann's next turn grows
+        await stage.posted("bob (Opposition) gave ann 1 day: their next turn lasts 8 days")
+        await stage.slash("bob", "resign")
+        await stage.click("bob", "Resign")
+        end = await stage.posted("bob (Opposition) resigns")
+        assert "ask for a rematch with the button (colours swapped)" in end
+        await stage.quiet()
+        ended = newest(stage, "bob (Opposition) resigns")
+        assert live(ended)  # the Rematch holds after the end
+        asked = await stage.click("bob", "Rematch")
+        assert asked.error is None and asked.text.startswith("Your challenge is posted"), asked.text
+        challenge = await stage.posted("bob challenges ann to a match of ToriShogi")
+        assert "2 days per turn and a bank of 5 days each" in challenge
+        assert "the challenged player moves first" not in challenge  # bob played second
+        await stage.quiet()
+        assert not live(newest(stage, "bob (Opposition) resigns"))
+        await stage.click("ann", "Accept")
+        begun = await stage.posted("The game begins: bob (Challenger)")
+        assert "bob (Challenger) to act" in begun
+
+
+async def test_a_takeback_asked_and_accepted_with_buttons(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", rated=False)
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="c3c4")
+        ended = await stage.slash("ann", "end")
+        assert "Changed your mind?" in ended.text, ended.text
+        asked = await stage.click("ann", "Ask to take it back")
+        assert asked.error is None, asked.text
+        await stage.posted("ann (Challenger) proposes a takeback of their last turn")
+        await stage.quiet()
+        accepted = await stage.click("bob", "Accept the takeback")
+        assert accepted.text == "You accepted the takeback: turn 1 is played again.", accepted.text
+        post = await stage.posted("turn 1 is taken back and played again")
+        assert "ann (Challenger) to act" in post
+        await stage.quiet()
+        offer = newest(stage, "proposes a takeback")
+        assert not live(offer)
+        await stage.slash("ann", "act", action="a3a4")
+        await stage.slash("ann", "end")
+        await stage.posted("ann's Swallow")
+
+
+async def test_away_days_taken_by_command_and_ended_with_the_button(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        settings = await stage.slash("ann", "settings", timezone="Europe/Paris")
+        assert "time zone `Europe/Paris`" in settings.text, settings.text
+        wrong = await stage.slash("ann", "settings", timezone="Mars/Olympus")
+        assert "is not a time zone I know" in wrong.text, wrong.text
+        admin = await stage.slash("admin", "admin", "settings", away_days=10)
+        assert "Away days a year for each player: 10" in admin.text, admin.text
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", weekends="off")
+        await stage.posted("weekends off")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        away = await stage.slash("ann", "away", days=3)
+        assert "(3 days; 7 of 10 left this year)" in away.text, away.text
+        post = await stage.posted("ann (Challenger) is away from")
+        assert "they are back <t:" in post
+        games = await stage.slash("bob", "games")
+        assert "ann away until <t:" in games.text, games.text
+        back = await stage.click("ann", "I am back")
+        assert back.text == "Welcome back: 2 days given back (9 of 10 left this year).", back.text
+        await stage.posted("ann (Challenger) is back early")
+
+
+def settings_form(stage: Stage, name: str) -> Msg:
+    """The newest settings form ``name`` sees in the channel."""
+    user = stage.user[name]
+    for message in reversed(stage.emu.messages(stage.channel)):
+        ids = [str(c.get("custom_id", "")) for c in walk_components(message.components)]
+        if message.ephemeral_to == user and any(i.startswith("tora:ns:me:") for i in ids):
+            return message
+    raise LookupError(f"no settings form for {name}")
+
+
+async def pick(stage: Stage, name: str, key: str, value: str) -> None:
+    """Pick ``value`` in the ``key`` menu of ``name``'s settings form."""
+    form = settings_form(stage, name)
+    done = await stage.emu.select(stage.user[name], form.id, f"tora:ns:me:{key}", [value])
+    answered = await done.done(30)
+    assert not answered.errors, answered.errors
+
+
+def dm_texts(stage: Stage, name: str) -> list[str]:
+    return [m.text() for m in stage.emu.dms(stage.user[name])]
+
+
+async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
+    clock = ManualClock()  # Friday 15 January 2027, 08:00 UTC
+    async with Stage(tmp_path, clock=clock) as stage:
+        shown = await stage.slash("bob", "settings")
+        assert shown.text.startswith("Your notifications: DM on my turn; no mention"), shown.text
+        pressed = await stage.click("bob", "Mention me: off")
+        assert not pressed.errors, pressed.errors
+        await pick(stage, "bob", "digest", "9")
+        assert "a daily digest at 09:00" in settings_form(stage, "bob").text()
+        await stage.slash("ann", "settings")
+        await pick(stage, "ann", "quiet", "22-7")
+        assert "quiet 22:00-07:00" in settings_form(stage, "ann").text()
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="1d")
+        await stage.click("bob", "Accept")
+        begun = await stage.posted("The game begins")
+        await stage.quiet()
+        assert f"user:{stage.user['ann']}" not in newest(stage, "The game begins").pinged
+        assert any("Your turn against bob" in text for text in dm_texts(stage, "ann"))
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        await stage.posted("ann (Challenger) ended their turn")
+        await stage.quiet()
+        assert (
+            f"user:{stage.user['bob']}" in newest(stage, "ann (Challenger) ended their turn").pinged
+        )
+        assert not any("ended their turn" in text for text in dm_texts(stage, "bob"))  # digest
+        clock.advance(3600)  # 09:00: bob's digest
+        await stage.emu.wait_until(
+            lambda: any("Your turn in 1 match" in t for t in dm_texts(stage, "bob")),
+            30,
+            "bob's digest",
+        )
+        clock.advance(14 * 3600)  # 23:00: ann is in her quiet hours
+        await stage.slash("bob", "act", action="a5a4")
+        await stage.slash("bob", "end")
+        await stage.posted("bob (Opposition) ended their turn")
+        assert not any("bob (Opposition) ended their turn" in t for t in dm_texts(stage, "ann"))
+        clock.advance(8.5 * 3600)  # 07:30: held until 07:00, now it goes
+        await stage.emu.wait_until(
+            lambda: any("bob (Opposition) ended their turn" in t for t in dm_texts(stage, "ann")),
+            30,
+            "ann's held DM",
+        )
+        digests = [t for t in dm_texts(stage, "bob") if "Your turn in" in t]
+        assert len(digests) == 1
+        assert begun
+
+
+async def test_a_planned_reply_is_played_the_moment_the_opponent_ends_their_turn(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        await stage.posted("ann (Challenger) ended their turn")
+        planned = await stage.slash("ann", "plans", add="c5c4 > a3a4")
+        assert planned.text.endswith("1. if bob plays c5c4, you play a3a4"), planned.text
+        await stage.slash("bob", "act", action="c5c4")
+        await stage.slash("bob", "end")
+        await stage.posted("bob (Opposition) ended their turn")
+        reply = await stage.posted("`a3a4`")
+        assert reply.startswith("-# Match 1") and "ann (Challenger) ended their turn" in reply
+        await stage.quiet()
+        told = [m.text() for m in stage.emu.dms(stage.user["ann"])]
+        assert any("your planned reply a3a4 was played" in text for text in told)
+
+
+async def test_the_servers_clock_for_new_challenges(tmp_path: Path) -> None:
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        chosen = await stage.slash("admin", "admin", "settings", clock="bank", bank="5d")
+        expected = "Clock of new challenges and ladder matches: 1 day per turn and a bank of 5"
+        assert expected in chosen.text, chosen.text
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.posted("1 day per turn and a bank of 5 days each")

@@ -1,0 +1,144 @@
+"""Time off (issue 27): away days within a yearly allowance per server (the clocks of the
+player's matches stand still, deadlines move, opponents are told when they are back; an
+early return gives the days not begun back), the automatic away day before a missed turn
+(off per player or per server; its interplay with forfeits), weekends off in the players'
+own time zones, and the ladder not pairing a player who is away."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.service import Place, Refused, Terms, User
+from bot.service.guild import GuildSettings, save_guild
+from bot.service.people import PlayerSettings, save_player
+from bot.service.testing import PRIVATE, Harness
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR, DAY = 3600.0, 86400.0
+START = 1_800_000_000.0  # the manual clock's start: Friday 15 January 2027, 08:00 UTC
+
+
+async def started(h: Harness, **terms: object) -> None:
+    terms = {"turn_seconds": 10 * HOUR, "game": "torishogi", **terms}
+    await h.running.challenge(HERE, ANN, BOB, Terms(**terms))  # type: ignore[arg-type]
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+
+
+async def due(h: Harness) -> float:
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.due_at is not None
+    return hosted.due_at
+
+
+def last_post(h: Harness) -> str:
+    return h.delivery.texts(HERE.channel_id)[-1]
+
+
+def dms(h: Harness, user: User) -> list[str]:
+    return [d.message.text for d in h.delivery.user(user.id) if d.kind == PRIVATE]
+
+
+async def test_away_days_move_a_running_deadline_and_an_early_return_gives_days_back(
+    h: Harness,
+) -> None:
+    await started(h)
+    await h.advance(2 * HOUR)  # 8 h of ann's turn left
+    reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert "(3 days; 11 of 14 left this year)" in reply.text
+    assert reply.buttons == ("back",)
+    assert await due(h) == h.clock.now() + 3 * DAY + 8 * HOUR
+    await h.settle()
+    post = h.delivery.channel(HERE.channel_id)[-1]
+    assert post.text.startswith("ann (Challenger) is away from <t:")
+    assert f"they are back <t:{int(h.clock.now() + 3 * DAY)}:f>" in post.text
+    assert post.mentions == (BOB.id,)  # the opponent is told
+    await h.advance(DAY + 12 * HOUR)
+    assert "deadline" not in last_post(h)
+    back = await h.running.back(HERE.guild_id, ANN)
+    assert back.text == "Welcome back: 1 day given back (12 of 14 left this year)."
+    assert await due(h) == h.clock.now() + 8 * HOUR  # her clock runs again from here
+    await h.settle()
+    assert last_post(h).startswith("ann (Challenger) is back early: their clock runs again.")
+    status = await h.running.away_days(HERE.guild_id, ANN)
+    assert status.text == "You have 12 away days left this year, of 14."
+
+
+async def test_a_turn_that_begins_while_away_runs_from_the_return(h: Harness) -> None:
+    await started(h)
+    await h.running.away(HERE.guild_id, BOB, h.clock.now() + HOUR, 2)  # planned: in an hour
+    await h.advance(2 * HOUR)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    assert await due(h) == START + HOUR + 2 * DAY + 10 * HOUR
+    with pytest.raises(Refused, match="You are already away from"):
+        await h.running.away(HERE.guild_id, BOB, h.clock.now(), 1)
+    with pytest.raises(Refused, match=r"You have 12 away days left this year \(of 14\); 13 days"):
+        await h.running.away(HERE.guild_id, BOB, START + 5 * DAY, 13)
+
+
+async def test_a_server_without_away_days_refuses_them(h: Harness) -> None:
+    await started(h)
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(away_days=0))
+    with pytest.raises(Refused, match="This server gives no away days"):
+        await h.running.away(HERE.guild_id, ANN, h.clock.now(), 1)
+
+
+async def auto_away_here(h: Harness) -> None:
+    """The server gives automatic away days (the tests' harness does not by default)."""
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(auto_away=True))
+
+
+async def test_an_automatic_away_day_comes_before_a_missed_turn(h: Harness) -> None:
+    await auto_away_here(h)
+    await started(h, forfeit_after=1)
+    await h.advance(10 * HOUR)  # ann's deadline, nothing played
+    assert last_post(h).startswith(
+        "ann did not play by the deadline, so I gave them one of their away days "
+        "(13 days of 14 left this year): their turn now ends <t:"
+    )
+    assert dms(h, ANN)[-1].startswith("Your turn against bob (Opposition) reached its deadline")
+    assert await due(h) == START + 10 * HOUR + DAY
+    await h.advance(DAY)  # one automatic day per turn: now the turn is missed
+    assert "forfeits" in last_post(h)
+
+
+async def test_an_automatic_away_day_is_off_per_player_or_per_server(h: Harness) -> None:
+    store = h.running._ctx.store
+    await auto_away_here(h)
+    await started(h)
+    await save_player(store, ANN.id, PlayerSettings(auto_away=False))
+    await h.advance(10 * HOUR)
+    assert "missed turns in a row: 1" in last_post(h)  # torishogi: the clock starts again
+    await save_player(store, ANN.id, PlayerSettings())
+    await save_guild(store, HERE.guild_id, GuildSettings(auto_away=False))
+    await h.advance(10 * HOUR)
+    assert "missed turns in a row: 2" in last_post(h)
+
+
+async def test_the_automatic_day_survives_a_crash_between_its_writes(h: Harness) -> None:
+    await auto_away_here(h)
+    await started(h)
+    await h.advance(10 * HOUR)
+    first = await due(h)
+    await h.crash()
+    await h.settle()
+    assert await due(h) == first  # the restart does not give a second day
+
+
+async def test_weekends_off_in_each_players_time_zone(h: Harness) -> None:
+    store = h.running._ctx.store
+    await store.save_player(ANN.id, ANN.name)
+    await store.save_player(BOB.id, BOB.name)
+    await save_player(store, ANN.id, PlayerSettings(timezone="Asia/Tokyo"))
+    await save_player(store, BOB.id, PlayerSettings(timezone="America/Los_Angeles"))
+    await started(h, weekends_off=True)
+    assert "weekends off" in h.delivery.texts(HERE.channel_id)[0]
+    # ann's Friday 17:00 in Tokyo: 7 h before her Saturday, the other 3 h from her Monday
+    sunday_15_utc = START + 2 * DAY + 7 * HOUR
+    assert await due(h) == sunday_15_utc + 3 * HOUR
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    # bob's Friday 00:00 in Los Angeles: his Saturday begins 24 h later, after his 10 h
+    assert await due(h) == START + 10 * HOUR

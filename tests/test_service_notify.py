@@ -1,0 +1,128 @@
+"""Notifications each player controls (issue 27): by default one ping per event (the DM, not
+the channel mention); DMs of their turn and of proposals on or off; reminders none, at 50 %
+and 80 % or hours before, never to a player who acted or looked since; quiet hours holding
+DMs until they end; a daily digest in place of the turn DMs; the server's defaults under
+each player's own."""
+
+from __future__ import annotations
+
+from bot.service import Place, Terms, User
+from bot.service.testing import PRIVATE, Harness
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR, DAY = 3600.0, 86400.0
+
+
+async def started(h: Harness, **terms: object) -> None:
+    terms = {"turn_seconds": 10 * HOUR, "game": "torishogi", **terms}
+    await h.running.challenge(HERE, ANN, BOB, Terms(**terms))  # type: ignore[arg-type]
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+
+
+async def wants(h: Harness, user: User, **settings: str) -> None:
+    for key, value in settings.items():
+        await h.running.records.set_notify(user, key, value)
+
+
+def dms(h: Harness, user: User) -> list[str]:
+    return [d.message.text for d in h.delivery.user(user.id) if d.kind == PRIVATE]
+
+
+def turn_posts(h: Harness) -> list[tuple[str, tuple[int, ...]]]:
+    return [(m.text, m.mentions) for m in h.delivery.channel(HERE.channel_id)]
+
+
+async def test_by_default_a_turn_pings_once_by_dm_and_a_mention_is_a_choice(h: Harness) -> None:
+    await started(h)
+    begun = turn_posts(h)[-1]
+    assert "The game begins" in begun[0] and begun[1] == ()  # no mention: the DM pings
+    assert dms(h, ANN)[-1].startswith("Your turn against bob (Opposition)")
+    await wants(h, BOB, mention="on", dm_turn="off")
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    assert turn_posts(h)[-1][1] == (BOB.id,)
+    assert not any("Your turn against ann" in text for text in dms(h, BOB))
+
+
+async def test_server_defaults_sit_under_each_players_own(h: Harness) -> None:
+    await h.running.records.set_server_notify(HERE.guild_id, "mention", "on")
+    await wants(h, ANN, mention="off")
+    await started(h)
+    assert turn_posts(h)[-1][1] == ()  # ann's own setting wins
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    assert turn_posts(h)[-1][1] == (BOB.id,)  # bob has the server's
+
+
+async def test_proposals_reach_the_opponent_by_dm_unless_turned_off(h: Harness) -> None:
+    await started(h)
+    await h.running.draw(HERE, ANN)
+    await h.settle()
+    notice = h.delivery.user(BOB.id)[-1].message
+    assert notice.text.startswith("ann (Challenger) proposes a draw in your match against them.")
+    assert notice.buttons is not None and notice.buttons.verbs == ("draw", "decline")
+    await wants(h, ANN, proposals="off")
+    await h.running.pause(HERE, BOB)
+    await h.settle()
+    assert not any("proposes a pause" in text for text in dms(h, ANN))
+
+
+async def test_reminders_as_each_player_wants_them(h: Harness) -> None:
+    await wants(h, ANN, reminders="50,80")
+    await started(h)
+    await h.advance(5 * HOUR)
+    assert dms(h, ANN)[-1].startswith("Reminder: your turn against bob (Opposition) ends in 5 h")
+    await h.advance(3 * HOUR)
+    assert dms(h, ANN)[-1].startswith("Reminder: your turn against bob (Opposition) ends in 2 h")
+    await wants(h, BOB, reminders="h3")
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.advance(7 * HOUR)
+    assert dms(h, BOB)[-1].startswith("Reminder: your turn against ann (Challenger) ends in 3 h")
+
+
+async def test_no_reminder_after_acting_or_looking(h: Harness) -> None:
+    await wants(h, ANN, reminders="50,80")
+    await started(h)
+    await h.running.board(HERE, ANN)  # she looked: the 50 % reminder is not sent
+    await h.advance(5 * HOUR)
+    assert not any(text.startswith("Reminder") for text in dms(h, ANN))
+    await h.running.play(HERE, ANN, "c3c4")  # she acted: nor the 80 % one
+    await h.advance(3 * HOUR)
+    assert not any(text.startswith("Reminder") for text in dms(h, ANN))
+    await wants(h, BOB, reminders="none")
+    await h.advance(2 * HOUR)  # her staged move is played at the deadline
+    await h.advance(9 * HOUR)
+    assert not any(text.startswith("Reminder") for text in dms(h, BOB))
+
+
+async def test_quiet_hours_hold_a_dm_and_send_it_after(h: Harness) -> None:
+    await started(h)  # Friday 08:00 UTC
+    await wants(h, BOB, quiet="22-7")
+    await h.advance(15 * HOUR)  # 23:00 (ann's deadline passed: her clock starts again)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    assert not any(text.startswith("ann (Challenger) ended their turn") for text in dms(h, BOB))
+    await h.advance(7 * HOUR + 30 * 60)  # 06:30: still quiet
+    assert not any(text.startswith("ann (Challenger) ended their turn") for text in dms(h, BOB))
+    await h.advance(HOUR)  # 07:30: it goes (before the reminder held behind it)
+    assert dms(h, BOB)[-2].startswith("ann (Challenger) ended their turn")
+    assert dms(h, BOB)[-1].startswith("Reminder: your turn against ann (Challenger)")
+
+
+async def test_a_daily_digest_in_place_of_the_turn_dms(h: Harness) -> None:
+    await wants(h, ANN, digest="9")  # Friday 08:00: the first digest is at 09:00
+    await started(h)
+    assert not any(text.startswith("Your turn") for text in dms(h, ANN))
+    await h.advance(HOUR)
+    digest = dms(h, ANN)[-1]
+    assert digest.startswith("Your turn in 1 match, the most urgent first:\n- Match 1 against bob")
+    await h.advance(12 * HOUR)
+    assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1  # one a day
+    await h.advance(12 * HOUR)
+    assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 2

@@ -1,0 +1,165 @@
+"""Planned replies (issue 27): lines of "if they play X, I play Y", several alternatives and
+several steps deep, played the moment the opponent's turn matches; dropped, with a DM, when
+it does not or the reply is no longer legal; kept across restarts, gone at the match's end;
+private: the opponent's view is the same with plans or without (twin worlds)."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.service import Place, Refused, Terms, User
+from bot.service.testing import PRIVATE, Harness
+from harness.stage import planned_turn
+from rules import Side
+from rules.tora import Game
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR = 3600.0
+
+
+async def started(h: Harness) -> None:
+    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi", turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+
+
+async def turn(h: Harness, user: User, move: str) -> None:
+    await h.running.play(HERE, user, move)
+    await h.running.end_turn(HERE, user)
+    await h.settle()
+
+
+def dms(h: Harness, user: User) -> list[str]:
+    return [d.message.text for d in h.delivery.user(user.id) if d.kind == PRIVATE]
+
+
+def posts(h: Harness) -> list[str]:
+    return h.delivery.texts(HERE.channel_id)
+
+
+async def stored(h: Harness, side: Side) -> list[str]:
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    return await h.running._ctx.store.hosting.private_plans(hosted.id, side)
+
+
+async def test_a_line_two_steps_deep_is_played_as_the_opponent_matches_it(h: Harness) -> None:
+    await started(h)
+    listed = await h.running.plans(HERE, ANN, add="c5c4 > a3a4 | b5b4 > d1c2")
+    assert listed.text == (
+        "Plan 1 saved.\nYour plans against bob (1 line):\n1. if bob plays c5c4, you play a3a4; "
+        "then if bob plays b5b4, you play d1c2"
+    )
+    await turn(h, BOB, "c5c4")
+    assert posts(h)[-1].startswith("ann (Challenger) ended their turn:\n- ann's")
+    assert "`a3a4`" in posts(h)[-1]
+    assert dms(h, ANN)[-1].startswith("bob played c5c4: your planned reply a3a4 was played.")
+    await turn(h, BOB, "b5b4")
+    assert "`d1c2`" in posts(h)[-1]
+    assert (await h.running.plans(HERE, ANN)).text == "No plans."
+
+
+async def test_alternatives_and_a_turn_none_answers(h: Harness) -> None:
+    await started(h)
+    await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    with pytest.raises(Refused, match="Plan 2 answers the same turn with another reply"):
+        await h.running.plans(HERE, ANN, add="c5c4 > d1c2")
+    await turn(h, BOB, "a5a4")  # neither: nothing is played, the plans go
+    assert posts(h)[-1].startswith("bob (Opposition) ended their turn")
+    assert dms(h, ANN)[-1].startswith(
+        "bob played a5a4, which none of your plans answers: 2 plans dropped."
+    )
+    assert await stored(h, Side.CHALLENGER) == []
+
+
+async def test_a_reply_no_longer_legal_is_not_played(h: Harness) -> None:
+    await started(h)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    stale = json.dumps([[["c5c4"], ["c4c5"]]])  # a plan of another position: c5 is taken
+    await h.running._ctx.store.hosting.put_plans(hosted.id, Side.CHALLENGER, [stale])
+    await turn(h, BOB, "c5c4")
+    assert dms(h, ANN)[-1].startswith("Your planned reply c4c5 to bob's turn can no longer")
+    assert "nothing was played, and 1 plan was dropped" in dms(h, ANN)[-1]
+    assert posts(h)[-1].startswith("bob (Opposition) ended their turn")
+
+
+async def test_plans_are_refused_when_they_cannot_be_played(h: Harness) -> None:
+    await started(h)
+    with pytest.raises(Refused, match="Cannot read the step"):
+        await h.running.plans(HERE, ANN, add="c5c4 a3a4")
+    with pytest.raises(Refused, match="Step 1 cannot be played"):
+        await h.running.plans(HERE, ANN, add="c5c4 > a3a9")
+    with pytest.raises(Refused, match="a plan answers your opponent's turn"):
+        await h.running.plans(HERE, BOB, add="a3a4 > c5c4")
+    with pytest.raises(Refused, match="Only ann"):
+        await h.running.plans(HERE, User(3, "cy"))
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
+    cancelled = await h.running.plans(HERE, ANN, cancel="1")
+    assert cancelled.text.startswith("Plan 1 cancelled.\nYour plans against bob (1 line):\n1. if")
+    assert (await h.running.plans(HERE, ANN, cancel="all")).text.startswith("Every plan")
+
+
+async def test_plans_survive_a_restart_and_go_with_the_match(h: Harness) -> None:
+    await started(h)
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4 | b5b4 > d1c2")
+    await h.crash()
+    await turn(h, BOB, "c5c4")
+    assert "`a3a4`" in posts(h)[-1]
+    assert len(await stored(h, Side.CHALLENGER)) == 1
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    await h.running.resign(HERE, BOB)
+    assert await h.running._ctx.store.hosting.private_plans(hosted.id, Side.CHALLENGER) == []
+
+
+async def twin(path: Path, plan: str | None, bob_plays: str) -> tuple[list, list]:
+    """A world where ann may have ``plan``; if it does not play her reply, she plays a3a4
+    herself. What bob sees: the channel (texts, mentions, pictures) and his own DMs."""
+    async with Harness(path) as h:
+        await started(h)
+        if plan is not None:
+            await h.running.plans(HERE, ANN, add=plan)
+        await turn(h, BOB, bob_plays)
+        if h.delivery.texts(HERE.channel_id)[-1].startswith("bob (Opposition) ended"):
+            await turn(h, ANN, "a3a4")
+        seen = [(m.text, m.mentions, [f.data for f in m.files]) for m in h.delivery.channel(100)]
+        return seen, [d.message.text for d in h.delivery.user(BOB.id)]
+
+
+async def test_twin_worlds_bob_cannot_tell_whether_ann_planned(tmp_path: Path) -> None:
+    planned = await twin(tmp_path / "a.sqlite3", "c5c4 > a3a4", "c5c4")
+    by_hand = await twin(tmp_path / "b.sqlite3", None, "c5c4")
+    assert planned == by_hand
+    missed = await twin(tmp_path / "c.sqlite3", "b5b4 > d1c2", "c5c4")
+    assert missed == by_hand
+
+
+async def test_a_tora_whole_turn_in_reply_to_a_whole_turn(h: Harness) -> None:
+    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive"})
+    mirror = Game(board="short", challenger_setup="aggressive", opposition_setup="defensive")
+    rng = random.Random(5)
+    for text in planned_turn(mirror, rng, attack=False):
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    theirs = planned_turn(mirror, rng, attack=False)
+    mine = planned_turn(mirror, rng, attack=False)
+    await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(mine)}")
+    for text in theirs:
+        await h.running.play(HERE, BOB, text)
+    await h.running.end_turn(HERE, BOB)
+    await h.settle()
+    assert posts(h)[-1].startswith("ann (Challenger) ended their turn:")
+    assert all(f"`{text}`" in posts(h)[-1] for text in mine)

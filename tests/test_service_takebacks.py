@@ -1,0 +1,132 @@
+"""Takebacks in unrated matches (issue 27): the player who has just ended a turn asks to take
+it back until the opponent ends theirs; the opponent accepts (the game goes back, replayed
+from the log, and the asker plays the turn again) or declines. The log keeps a rewind, so
+a restart, and a rebuild from the whole log, come to the same game."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from bot.service import Place, Refused, Terms, User
+from bot.service.testing import Harness
+from rules import game_type
+from storage.matches import reads
+from storage.matches.loader import rebuild
+from storage.matches.log import fingerprint
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR = 3600.0
+
+
+async def started(h: Harness, rated: bool = False) -> None:
+    terms = Terms(game="torishogi", turn_seconds=10 * HOUR, rated=rated)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+
+
+async def turn(h: Harness, user: User, move: str) -> None:
+    await h.running.play(HERE, user, move)
+    await h.running.end_turn(HERE, user)
+
+
+def last_post(h: Harness) -> str:
+    return h.delivery.texts(HERE.channel_id)[-1]
+
+
+async def game_key(h: Harness) -> tuple[object, ...]:
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.match_id is not None
+    store = h.store
+    assert store is not None
+    loaded = await store.load(hosted.match_id)
+    stored = await store._read(lambda db: reads.stored_match(db, loaded.id, whole_log=True))
+    whole = rebuild(replace(stored, snapshot=None))  # the log alone, rewinds replayed
+    assert fingerprint(whole) == fingerprint(loaded.game)
+    return fingerprint(loaded.game)
+
+
+def replayed(*moves: str) -> tuple[object, ...]:
+    game = game_type("torishogi").new_game({}, ({}, {}))
+    for move in moves:
+        game.apply(move)
+        game.end_turn()
+    return fingerprint(game)
+
+
+async def test_an_accepted_takeback_replays_the_turn_and_survives_restarts(h: Harness) -> None:
+    await started(h)
+    await h.running.play(HERE, ANN, "c3c4")
+    reply = await h.running.end_turn(HERE, ANN)
+    assert reply.buttons == ("askback",)
+    assert "take it back with the button or `/tora match takeback`" in reply.text
+    await h.running.takeback(HERE, ANN)
+    await h.settle()
+    assert last_post(h).startswith(
+        "ann (Challenger) proposes a takeback of their last turn (it is played again). bob, "
+        "accept with `/tora match takeback`"
+    )
+    assert h.delivery.channel(HERE.channel_id)[-1].buttons.verbs == ("rewind", "decline")  # type: ignore[union-attr]
+    await h.running.play(HERE, BOB, "c5c4")  # staged, and dropped with the takeback
+    accepted = await h.running.takeback(HERE, BOB)
+    assert accepted.text == "You accepted the takeback: turn 1 is played again."
+    assert accepted.stamp.turn == 1  # type: ignore[union-attr]
+    await h.settle()
+    assert last_post(h).startswith(
+        "bob (Opposition) accepted ann's takeback: turn 1 is taken back and played again."
+    )
+    assert "ann (Challenger) to act: a move" in last_post(h)
+    assert h.delivery.user(ANN.id)[-1].message.text.startswith("Your turn against bob")
+    assert await game_key(h) == replayed()
+    await turn(h, ANN, "a3a4")  # another move this time
+    await turn(h, BOB, "a5a4")
+    await h.crash()
+    assert await game_key(h) == replayed("a3a4", "a5a4")
+    await h.running.takeback(HERE, BOB)  # a second takeback: back to a rewind's entry
+    await h.running.takeback(HERE, ANN)
+    await turn(h, BOB, "b5b4")
+    await h.crash()
+    assert await game_key(h) == replayed("a3a4", "b5b4")
+
+
+async def test_a_takeback_is_refused_in_rated_matches_and_on_ones_own_turn(h: Harness) -> None:
+    await started(h, rated=True)
+    await h.running.play(HERE, ANN, "c3c4")
+    assert (await h.running.end_turn(HERE, ANN)).buttons == ()
+    with pytest.raises(Refused, match="only in casual matches: this one is rated"):
+        await h.running.takeback(HERE, ANN)
+
+
+async def test_nothing_to_take_back_on_ones_own_turn_and_a_request_lapses(h: Harness) -> None:
+    await started(h)
+    with pytest.raises(Refused, match="you have just ended, until your opponent ends theirs"):
+        await h.running.takeback(HERE, ANN)  # her turn: nothing of hers has ended
+    await turn(h, ANN, "c3c4")
+    await h.running.takeback(HERE, ANN)
+    await turn(h, BOB, "c5c4")  # bob plays on: the request lapses
+    await h.settle()
+    assert "ann's takeback request lapsed: bob's turn ended without accepting it" in last_post(h)
+    with pytest.raises(Refused, match="That takeback request is no longer open"):
+        await h.running.answer(HERE, BOB, "rewind", (await h.running.stamp_of(HERE)))
+
+
+async def test_a_declined_takeback_leaves_the_turn_standing(h: Harness) -> None:
+    await started(h)
+    await turn(h, ANN, "c3c4")
+    await h.running.takeback(HERE, ANN)
+    declined = await h.running.decline(HERE, BOB)
+    assert declined.text == "You declined ann's takeback request: the turn stands."
+    assert await game_key(h) == replayed("c3c4")
+
+
+async def test_a_turn_ended_at_its_deadline_is_not_taken_back(h: Harness) -> None:
+    await started(h)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.advance(10 * HOUR)  # the deadline plays the staged move
+    await h.running.takeback(HERE, ANN)
+    with pytest.raises(Refused, match="ended at its deadline or by an agreement"):
+        await h.running.takeback(HERE, BOB)
+    assert await game_key(h) == replayed("c3c4")
