@@ -92,16 +92,19 @@ def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     if -(-line_distance(cannon.sq, target) // step) >= best:
         return best  # even the moves alone take too long
     reach = 3 * step
-    ch, cv = cannon.sq >> 5, cannon.sq & 31
+    away = distances(cannon.sq)
+    # the i-th square of a ray is at least i + 1 - away[target] from the Cannon: squares past
+    # ``last`` are out of its reach, and so is everything behind them on the ray
+    last = reach + away[target]
     board, cid = pos.board, cannon.id
     for ray in rays(pos.size, target):
         blockers = 0
-        for sq in ray:
+        for sq in ray[:last]:
             if -(-blockers // 2) >= best:
                 break  # clearing the line further out costs at least this much
             pid = board.get(sq)
             occupied = 1 if pid is not None and pid != cid else 0
-            d = max(abs((sq >> 5) - ch), abs((sq & 31) - cv))
+            d = away[sq]
             if d <= reach:
                 moves = -(-d // step)
                 clearing = -(-(blockers + occupied) // 2)

@@ -29,10 +29,10 @@ def hits(pos: Position, piece: Piece, target: int) -> bool:
     kind = piece.kind
     if kind == CANNON:
         return _cannon_hits(pos, piece, target)
-    if kind == SOLDIER:
-        return not piece.defending and distance(piece.sq, target) == 1
     if pos.terrain.hills:
         return _walk_hits(pos, piece, target)
+    if kind == SOLDIER:
+        return not piece.defending and distance(piece.sq, target) == 1
     if kind == CAVALRY:
         return _cavalry_lands(pos, piece, target)
     if kind in (ARCHER, RULER) and piece.id in pos.attacked:

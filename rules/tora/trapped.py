@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..sides import Side
 from .jeopardy import (
+    Filter,
     SearchKey,
     ThreatSearch,
     bound,
@@ -52,6 +53,7 @@ class Escape:
     def __init__(self, pos: Position) -> None:
         self.pos = pos
         self.judged: dict[SearchKey, tuple[bool, set[int]]] = {}
+        self.threats = Threats()
         self.budget = TRAPPED_BUDGET
 
     def exists(self) -> bool:
@@ -87,7 +89,7 @@ class Escape:
     def _judge(self, pos: Position) -> tuple[bool, set[int]]:
         key = search_key(pos)
         if key not in self.judged:
-            safe, deps, work = _judge(pos)
+            safe, deps, work = _judge(pos, self.threats)
             self._spend(work)
             self.judged[key] = safe, deps
         return self.judged[key]
@@ -98,34 +100,78 @@ class Escape:
             raise _OutOfBudget
 
 
-def _judge(pos: Position) -> tuple[bool, set[int], int]:
+class Threats:
+    """The threats found against command pieces during one R25 search, each with the squares
+    its witness depends on and what they held. The positions of one search differ in a few
+    squares: a threat whose squares all hold what they held is still there, and searching for
+    it again would find it again (the same premise that lets ``_defences`` try only actions
+    that touch those squares)."""
+
+    def __init__(self) -> None:
+        self.found: dict[
+            tuple[object, ...], list[tuple[tuple[tuple[int, Piece | None], ...], set[int]]]
+        ] = {}
+
+    def search(
+        self, after: Position, piece: Piece, attacker_ok: Filter | None = None
+    ) -> tuple[bool, set[int], int]:
+        """(the piece is in jeopardy in ``after``, the witness's squares, steps taken)."""
+        key = (piece.id, piece.sq, attacker_ok is None, after.actions_total, *after.crown_pending)
+        known = self.found.setdefault(key, [])
+        for held, deps in known:
+            if all(_content(after, sq) == was for sq, was in held):
+                return True, deps, 0
+        search = ThreatSearch(piece.sq, after.actions_total, attacker_ok)
+        if not search.run(after):
+            return False, search.deps, search.work
+        known.append((tuple((sq, _content(after, sq)) for sq in search.deps), search.deps))
+        return True, search.deps, search.work
+
+
+def _content(pos: Position, sq: int) -> Piece | None:
+    pid = pos.board.get(sq)
+    return None if pid is None else pos.pieces[pid]
+
+
+def _judge(pos: Position, threats: Threats | None = None) -> tuple[bool, set[int], int]:
     """(ending the turn here is legal and leaves a live command piece out of jeopardy,
-    the squares the threats found depend on, the steps its threat searches took)."""
+    the squares the threats found depend on, the steps its threat searches took).
+
+    The pieces operated this turn are judged first (R30 makes the end legal or not); once
+    the end is known legal, the first piece out of jeopardy answers. Otherwise every piece
+    is searched: the squares of every threat found tell the caller which defences to try."""
+    threats = threats or Threats()
     after = next_turn(pos)
     live = [p for p in pos.commanders(pos.side) if not p.doomed and p.id in after.pieces]
     if not after.commanders(after.side):
         return not pos.crown_pending[pos.side], set(), 0
+    live.sort(key=lambda p: p.id not in pos.operated)
+    unjudged = sum(1 for p in live if p.id in pos.operated)  # operated pieces still to judge
     deps: set[int] = set()
     work = 0
-    threatened: dict[int, bool] = {}
-    for piece in live:
-        search = ThreatSearch(piece.sq, after.actions_total)
-        threatened[piece.id] = search.run(after)
-        deps |= search.deps
-        work += search.work
     legal = not pos.crown_pending[pos.side]
+    safe = False
     for piece in live:
-        if piece.id in pos.operated and threatened[piece.id]:
-            if pos.side == Side.CHALLENGER and piece.id in pos.slew:
-                search = ThreatSearch(piece.sq, after.actions_total, _not_doomed_command)
-                hit = search.run(after)
-                work += search.work
-                if hit:
-                    deps |= search.deps
+        hit, found, steps = threats.search(after, piece)
+        work += steps
+        if hit:
+            deps |= found
+        else:
+            safe = True
+        if piece.id in pos.operated:
+            unjudged -= 1
+            if hit:
+                if pos.side == Side.CHALLENGER and piece.id in pos.slew:
+                    hit, found, steps = threats.search(after, piece, _not_doomed_command)
+                    work += steps
+                    if hit:
+                        deps |= found
+                        legal = False
+                else:
                     legal = False
-            else:
-                legal = False
-    return legal and any(not t for t in threatened.values()), deps, work
+        if safe and legal and not unjudged:
+            return True, deps, work
+    return False, deps, work
 
 
 def _not_doomed_command(piece: Piece) -> bool:
