@@ -18,8 +18,10 @@ from rules.tora import Game, Side, jeopardy, strike, trapped
 from rules.tora.bits import mask
 from rules.tora.geometry import distance
 from rules.tora.jeopardy import SearchKey, ThreatSearch, search_key
+from rules.tora.movegen import Walk
 from rules.tora.pieces import SOLDIER
 from rules.tora.position import Position
+from rules.tora.terrain import Terrain
 
 QUICK = settings(
     max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -61,6 +63,10 @@ def test_r29_hits_on_bitboards_equal_the_full_walk(seed, board, turns):
     for game in midturn(seed, board, turns):
         for pos in (game.pos, jeopardy.next_turn(game.pos)):
             assert pos.occupied == mask(pos.board)
+            for side in Side:
+                assert pos.side_bits[side] == mask(
+                    sq for sq, pid in pos.board.items() if pos.pieces[pid].side == side
+                )
             assert pos.guards == mask(sq for sq, pid in pos.board.items() if _defends(pos, pid))
             for piece in pos.side_pieces(pos.side):
                 for victim in pos.side_pieces(pos.side.other):
@@ -70,6 +76,30 @@ def test_r29_hits_on_bitboards_equal_the_full_walk(seed, board, turns):
                     assert fast == strike.walk_hits(pos, piece, victim.sq), (piece, victim)
                     compared += 1
     assert compared or turns < 3
+
+
+@QUICK
+@given(st.integers(0, 10**6), st.sampled_from(["short", "long"]), st.integers(2, 8))
+def test_r3_walk_without_terrain_equals_the_walk_with_terrain_that_costs_nothing(
+    seed, board, turns
+):
+    """A board without terrain takes the Walk's shortcut; a water square off the board
+    takes the full search with its states, which must find the same paths in the same order
+    (the order of listed actions and of the engine's preferences)."""
+    for game in midturn(seed, board, turns):
+        pos = game.pos
+        if pos.terrain.water or pos.terrain.hills:
+            continue
+        costly = pos.copy()
+        costly.terrain = Terrain(pos.size, water=frozenset({0}))  # square 0 is off the board
+        for piece in pos.pieces.values():
+            for base, jump in ((1, False), (2, False), (3, True)):
+                plain, full = Walk(pos, piece, base, jump), Walk(costly, piece, base, jump)
+                for part in ("rests", "lands", "trades"):
+                    assert list(getattr(plain, part).items()) == list(getattr(full, part).items())
+            if piece.hidden:
+                ghostly = Walk(pos, piece, 3, ghost=True), Walk(costly, piece, 3, ghost=True)
+                assert list(ghostly[0].rests.items()) == list(ghostly[1].rests.items())
 
 
 def _defends(pos: Position, pid: int) -> bool:

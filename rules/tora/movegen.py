@@ -13,6 +13,7 @@ from functools import cache
 from itertools import combinations
 
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
+from .bits import mask
 from .geometry import DELTAS, distance, middles, neighbours, on_board
 from .pieces import (
     ARCHER,
@@ -52,6 +53,9 @@ class Walk:
         adj = neighbours(pos.size)
         plain = not (terrain.water or terrain.hills)
         origin, side = piece.sq, piece.side
+        if plain:
+            self._plain(pos, piece, base, jump, ghost)
+            return
         max_steps = base + (1 if terrain.hills else 0)
         paths: dict[tuple[int, bool, bool], tuple[int, ...]] = {(origin, False, False): ()}
         frontier = [(origin, False, False)]
@@ -89,6 +93,42 @@ class Walk:
                     if passable and key not in paths:
                         paths[key] = (*path, there)
                         following.append(key)
+            frontier = following
+
+    def _plain(self, pos: Position, piece: Piece, base: int, jump: bool, ghost: bool) -> None:
+        """The same search without terrain: every step costs one, so a square's state is the
+        square alone and every path within ``base`` steps is legal."""
+        board, pieces, adj = pos.board, pos.pieces, neighbours(pos.size)
+        origin, side = piece.sq, piece.side
+        rests, lands, trades = self.rests, self.lands, self.trades
+        paths: dict[int, tuple[int, ...]] = {origin: ()}
+        frontier = [origin]
+        for _steps in range(base):
+            following = []
+            for here in frontier:
+                path = paths[here]
+                for there in adj[here]:
+                    pid = None if ghost else board.get(there)
+                    if pid is None or there == origin:
+                        if there != origin and there not in rests:
+                            rests[there] = (*path, there)
+                        passable = True
+                    else:
+                        occupant = pieces[pid]
+                        blocker = occupant.kind == SOLDIER and occupant.defending
+                        if occupant.side == side:
+                            passable = jump and not blocker
+                        elif jump and blocker:
+                            if there not in trades:
+                                trades[there] = (*path, there)
+                            passable = False
+                        else:
+                            if (there, here) not in lands:
+                                lands[there, here] = (*path, there)
+                            passable = jump
+                    if passable and there not in paths:
+                        paths[there] = (*path, there)
+                        following.append(there)
             frontier = following
 
 
@@ -190,12 +230,15 @@ def shots(
     pos: Position, piece: Piece, frm: int, reach: int, archer: bool
 ) -> Iterator[tuple[int, int, int]]:
     """(target, via, hit id) for each attack from ``frm`` up to ``reach`` (R17, R32)."""
+    enemies = pos.side_bits[1 - piece.side] & _area(pos.size, frm, reach)
+    if not enemies:
+        return
     forest = pos.terrain.forest if archer else frozenset()
     mids = middles(pos.size)
     for target in _ring(pos.size, frm, reach):
-        victim = enemy_at(pos, target, piece.side)
-        if victim is None:
+        if not enemies >> target & 1:
             continue
+        victim = pos.pieces[pos.board[target]]
         if distance(frm, target) == 1:
             yield target, 0, victim.id
             continue
@@ -209,6 +252,12 @@ def shots(
                 yield target, via, guard.id
             else:
                 yield target, via, victim.id
+
+
+@cache
+def _area(size: int, frm: int, reach: int) -> int:
+    """``_ring`` as a bitboard."""
+    return mask(_ring(size, frm, reach))
 
 
 @cache

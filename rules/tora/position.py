@@ -57,6 +57,7 @@ class Position:
         "score",
         "searched",
         "side",
+        "side_bits",
         "size",
         "slew",
         "spent",
@@ -75,6 +76,7 @@ class Position:
         self.board: dict[int, int] = {}  # square -> id of the visible piece there
         self.occupied = 0  # the squares of ``board`` as a bitboard (bits.py)
         self.guards = 0  # the squares of defending Soldiers (R17, R18) as a bitboard
+        self.side_bits = [0, 0]  # the squares of each side's visible pieces
         self.side = Side.CHALLENGER
         self.round = 1
         self.score = [0, 0]
@@ -98,6 +100,7 @@ class Position:
         new.pieces = self.pieces.copy()
         new.board = self.board.copy()
         new.occupied, new.guards = self.occupied, self.guards
+        new.side_bits = self.side_bits.copy()
         new.score = self.score.copy()
         new.pending = self.pending.copy()
         new.crown_pending = self.crown_pending.copy()
@@ -154,6 +157,7 @@ class Position:
         if not piece.hidden:
             self.board[piece.sq] = piece.id
             self.occupied |= 1 << piece.sq
+            self.side_bits[piece.side] |= 1 << piece.sq
             self._guard(piece)
 
     def remove(self, pid: int) -> Piece:
@@ -171,6 +175,7 @@ class Position:
             del self.board[piece.sq]
             self.occupied &= ~(1 << piece.sq)
             self.guards &= ~(1 << piece.sq)
+            self.side_bits[piece.side] &= ~(1 << piece.sq)
 
     def _guard(self, piece: Piece) -> None:
         """Keep ``guards`` in step with a visible piece's stance."""
