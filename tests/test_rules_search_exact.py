@@ -18,10 +18,10 @@ from rules.tora import Game, Side, jeopardy, strike, trapped
 from rules.tora.bits import mask
 from rules.tora.geometry import distance
 from rules.tora.jeopardy import SearchKey, ThreatSearch, search_key
-from rules.tora.movegen import Walk
 from rules.tora.pieces import SOLDIER
 from rules.tora.position import Position
 from rules.tora.terrain import Terrain
+from rules.tora.walk import Walk
 
 QUICK = settings(
     max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True

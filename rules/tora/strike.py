@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from .bits import grow, inside, mask, ring, spread, squares_of
 from .geometry import DELTAS, distance, middles, neighbours, on_board
-from .movegen import Walk, enemy_at, shots
+from .movegen import enemy_at, shots
 from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
 from .position import Position
+from .walk import Walk
 
 # kind -> (reach of its attack after moving, steps of its move): R13, R14, R15, R42
 _MOVER = {GENERAL: (1, 2), RULER: (2, 3), ASSASSIN: (1, 3)}

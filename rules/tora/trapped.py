@@ -32,7 +32,12 @@ def is_trapped(pos: Position) -> bool:
         return False  # undecided: the game goes on, which never ends a game wrongly
 
 
-TRAPPED_BUDGET = 5_000  # steps of threat search (and judged positions) before R25 gives up
+# Steps of threat search (and judged positions) before R25 gives up. Not a clock: every
+# replay reaches the same verdict. Within it the search is exact; without it, a few long-board
+# middle-game positions (all three command pieces in jeopardy, no escape in one or two actions)
+# need tens of thousands of judged positions (90 s of CPU for the two-action turns alone of
+# one measured position): an exhaustive search there is out of reach in Python.
+TRAPPED_BUDGET = 5_000
 
 
 class _OutOfBudget(Exception):
@@ -46,8 +51,10 @@ class Escape:
     escape (one piece stepping into the way) is found after a few judgements, not after the
     deep lines of the first defence tried. The last round searches exactly the turns of the
     full depth, so the answer is that of one full search. Judgements are kept by position:
-    the same position comes back in each round and by transposed actions. Each judgement
-    and each step of its threat searches is taken from ``TRAPPED_BUDGET``.
+    the same position comes back in each round and by transposed actions, and so are the
+    threats found (``Threats``). Each round searches once per live command piece, trying only
+    the defences of that piece (``_escape``). Each judgement and each step of its threat
+    searches is taken from ``TRAPPED_BUDGET`` (a threat found again costs nothing).
     """
 
     def __init__(self, pos: Position) -> None:
