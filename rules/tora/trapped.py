@@ -59,7 +59,7 @@ class Escape:
 
     def __init__(self, pos: Position) -> None:
         self.pos = pos
-        self.judged: dict[SearchKey, Judgement] = {}
+        self.judged: dict[EndingKey, Judgement] = {}
         self.threats = Threats()
         self.budget = TRAPPED_BUDGET
 
@@ -108,7 +108,7 @@ class Escape:
         return False
 
     def _judge(self, pos: Position) -> Judgement:
-        key = search_key(pos)
+        key = _ending_key(pos)
         if key not in self.judged:
             safe, witnesses, blame, work = _judgement(pos, self.threats)
             self._spend(work)
@@ -119,6 +119,21 @@ class Escape:
         self.budget -= work
         if self.budget < 0:
             raise _OutOfBudget
+
+
+EndingKey = tuple[frozenset[Piece], frozenset[int], frozenset[int], bool]
+
+
+def _ending_key(pos: Position) -> EndingKey:
+    """What ending the turn is judged by: the pieces, which of them acted (R30) and which
+    struck a command piece (R30's exception), whether a crown is due (R24). What the turn
+    has spent only matters to the actions still to come, not to the judgement."""
+    return (
+        frozenset(pos.pieces.values()),
+        frozenset(pos.operated),
+        frozenset(pos.slew),
+        pos.crown_pending[pos.side],
+    )
 
 
 class Threats:
