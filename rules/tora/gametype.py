@@ -19,7 +19,7 @@ from .tournament import CHAPTER_10
 
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
-STATE_VERSION = 7
+STATE_VERSION = 8  # 8: Position keeps bitboards (occupied, guards)
 
 
 class ToraType(ToraPolicies):

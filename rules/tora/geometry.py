@@ -59,6 +59,13 @@ def on_board(size: int) -> frozenset[int]:
 
 
 @cache
+def distances(frm: int) -> tuple[int, ...]:
+    """``distances(a)[b] == distance(a, b)`` for every packed square ``b`` of either board:
+    a table the searches index instead of calling ``distance`` in their inner loops."""
+    return tuple(distance(frm, sq) for sq in range(18 << 5))
+
+
+@cache
 def neighbours(size: int) -> dict[int, tuple[int, ...]]:
     """For each square, its king-adjacent squares on the board, in direction order."""
     inside = on_board(size)

@@ -20,11 +20,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..sides import Side
-from .geometry import DELTAS, distance, neighbours, on_board
-from .movegen import Pair, Walk, all_actions, piece_actions, shots
+from .geometry import distances, neighbours
+from .movegen import Pair, all_actions, piece_actions
 from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
 from .position import Effect, Position
 from .reach import cannon_corridor, detour, line_distance, line_spots, rays
+from .strike import hits
 
 Filter = Callable[[Piece], bool]
 
@@ -60,7 +61,9 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
     squares = tuple(squares)
     if piece.sq in squares:
         return 1
-    kind = _kind(pos, piece)
+    kind = piece.kind
+    if kind == GENERAL and pos.crown_pending[piece.side]:
+        kind = RULER  # crowned for free before the next action (R24)
     extra = (
         1 if (kind == SOLDIER and piece.defending) or (kind == CANNON and not piece.ready) else 0
     )
@@ -70,7 +73,7 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
             return extra + 1 + _cannon_work(pos, piece, squares[0], step)
         moves = min(line_distance(piece.sq, sq) for sq in squares)
         return extra + -(-moves // step) + 1
-    d = min(distance(piece.sq, sq) for sq in squares)
+    d = min(map(distances(piece.sq).__getitem__, squares))
     strike = _strike(pos, kind)
     if d <= strike:
         return extra + 1
@@ -89,16 +92,19 @@ def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     if -(-line_distance(cannon.sq, target) // step) >= best:
         return best  # even the moves alone take too long
     reach = 3 * step
-    ch, cv = cannon.sq >> 5, cannon.sq & 31
+    away = distances(cannon.sq)
+    # the i-th square of a ray is at least i + 1 - away[target] from the Cannon: squares past
+    # ``last`` are out of its reach, and so is everything behind them on the ray
+    last = reach + away[target]
     board, cid = pos.board, cannon.id
     for ray in rays(pos.size, target):
         blockers = 0
-        for sq in ray:
+        for sq in ray[:last]:
             if -(-blockers // 2) >= best:
                 break  # clearing the line further out costs at least this much
             pid = board.get(sq)
             occupied = 1 if pid is not None and pid != cid else 0
-            d = max(abs((sq >> 5) - ch), abs((sq & 31) - cv))
+            d = away[sq]
             if d <= reach:
                 moves = -(-d // step)
                 clearing = -(-(blockers + occupied) // 2)
@@ -351,93 +357,12 @@ def progresses(pos: Position, effect: Effect, goals: Goals | None) -> bool:
     if not goals or not effect.rest or effect.piece in effect.losses:
         return False
     piece = pos.pieces[effect.piece]
-    moved = piece._replace(sq=effect.rest)
-    if effect.stance:
-        moved = moved._replace(defending=effect.stance == "defend")
-    if effect.ready >= 0:
-        moved = moved._replace(ready=bool(effect.ready))
+    defending = effect.stance == "defend" if effect.stance else piece.defending
+    ready = bool(effect.ready) if effect.ready >= 0 else piece.ready
+    moved = Piece(
+        piece.id, piece.side, piece.kind, effect.rest, defending, ready, piece.doomed, piece.hidden
+    )
     return any(bound(pos, moved, sq) <= n for sq, n in goals)
-
-
-def hits(pos: Position, piece: Piece, target: int) -> bool:
-    """Can this piece of the side to act attack the piece on ``target`` with one action?
-
-    The same abilities as the action generator (movegen), asked about one target only.
-    """
-    if pos.actions_left < 1 or piece.id in pos.spent or pos.crown_pending[piece.side]:
-        return False
-    if not pos.can_act(piece):
-        return False
-    kind = piece.kind
-    if kind == CANNON:
-        return _cannon_hits(pos, piece, target)
-    if kind == SOLDIER:
-        return not piece.defending and _lands_on(pos, piece, Walk(pos, piece, 1), target)
-    if kind == CAVALRY:
-        walk = Walk(pos, piece, 3, jump=True)
-        return _lands_on(pos, piece, walk, target)
-    if kind in (ARCHER, RULER) and piece.id in pos.attacked:
-        return False
-    victim = pos.pieces[pos.board[target]]
-    reach, base, archer = {
-        GENERAL: (1, 2, False),
-        RULER: (2, 3, False),
-        ARCHER: (1, 1, True),
-        ASSASSIN: (1, 3, False),
-    }[kind]
-    if _shoots(pos, piece, piece.sq, 2 if archer else reach, target, archer, victim.id):
-        return True
-    walk = Walk(pos, piece, base)
-    if _lands_on(pos, piece, walk, target):
-        return True
-    return any(
-        distance(sq, target) <= reach and _shoots(pos, piece, sq, reach, target, archer, victim.id)
-        for sq in walk.rests
-    )
-
-
-def _shoots(
-    pos: Position, piece: Piece, frm: int, reach: int, target: int, archer: bool, victim: int
-) -> bool:
-    if distance(frm, target) > reach:
-        return False
-    return any(
-        hit == victim for sq, _via, hit in shots(pos, piece, frm, reach, archer) if sq == target
-    )
-
-
-def _lands_on(pos: Position, piece: Piece, walk: Walk, target: int) -> bool:
-    victim = pos.pieces[pos.board[target]]
-    for sq, before in walk.lands:
-        if sq == target and (
-            not victim.is_command or before == piece.sq or before not in pos.board
-        ):
-            return True
-    return False
-
-
-def _cannon_hits(pos: Position, cannon: Piece, target: int) -> bool:
-    """R19, R21: a ready, supported Cannon whose line reaches the target first."""
-    if not cannon.ready or pos.actions_left < 1:
-        return False
-    inside = on_board(pos.size)
-    for delta in DELTAS:
-        sq = cannon.sq + delta
-        while sq in inside and sq not in pos.board:
-            sq += delta
-        if sq == target:
-            return _supporters(pos, cannon) >= 2
-    return False
-
-
-def _supporters(pos: Position, cannon: Piece) -> int:
-    return sum(
-        1
-        for sq in neighbours(pos.size)[cannon.sq]
-        if (pid := pos.board.get(sq)) is not None
-        and pos.pieces[pid].side == cannon.side
-        and pid not in pos.spent
-    )
 
 
 def in_jeopardy(pos: Position, target: int, attacker_ok: Filter | None = None) -> bool:

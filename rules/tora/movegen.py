@@ -13,6 +13,7 @@ from functools import cache
 from itertools import combinations
 
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
+from .bits import mask
 from .geometry import DELTAS, distance, middles, neighbours, on_board
 from .pieces import (
     ARCHER,
@@ -26,70 +27,10 @@ from .pieces import (
     Piece,
 )
 from .position import Effect, Position
+from .walk import Walk
 
 Pair = tuple[Action, Effect]
 BASE_REACH = {GENERAL: 2, RULER: 3, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, CANNON: 1, ASSASSIN: 3}
-
-
-class Walk:
-    """Where a piece can go in one move of reach ``base`` (R3, R23, R31, R33).
-
-    ``rests``: empty squares it can end on, with a path. ``lands``: (enemy square, square
-    before it) -> path, for landing attacks. ``trades``: enemy defending Soldiers a Cavalry
-    would land on or jump over (R18). A ``ghost`` (the hidden Assassin, R40) passes through
-    and rests on any square.
-    """
-
-    __slots__ = ("lands", "rests", "trades")
-
-    def __init__(
-        self, pos: Position, piece: Piece, base: int, jump: bool = False, ghost: bool = False
-    ) -> None:
-        self.rests: dict[int, tuple[int, ...]] = {}
-        self.lands: dict[tuple[int, int], tuple[int, ...]] = {}
-        self.trades: dict[int, tuple[int, ...]] = {}
-        terrain, board, pieces = pos.terrain, pos.board, pos.pieces
-        adj = neighbours(pos.size)
-        plain = not (terrain.water or terrain.hills)
-        origin, side = piece.sq, piece.side
-        max_steps = base + (1 if terrain.hills else 0)
-        paths: dict[tuple[int, bool, bool], tuple[int, ...]] = {(origin, False, False): ()}
-        frontier = [(origin, False, False)]
-        for steps in range(1, max_steps + 1):
-            following = []
-            for state in frontier:
-                here, pen, down = state
-                path = paths[state]
-                for there in adj[here]:
-                    if plain:
-                        npen, ndown = False, False
-                    else:
-                        step_pen, step_down = terrain.step(here, there)
-                        npen, ndown = pen or step_pen, down or step_down
-                    legal = steps <= max(1, base + ndown - npen)
-                    key = (there, npen, ndown)
-                    pid = None if ghost else board.get(there)
-                    if pid is None or there == origin:
-                        if legal and there != origin and there not in self.rests:
-                            self.rests[there] = (*path, there)
-                        passable = True
-                    else:
-                        occupant = pieces[pid]
-                        blocker = occupant.kind == SOLDIER and occupant.defending
-                        if occupant.side == side:
-                            passable = jump and not blocker
-                        elif jump and blocker:
-                            if legal and there not in self.trades:
-                                self.trades[there] = (*path, there)
-                            passable = False
-                        else:
-                            if legal and (there, here) not in self.lands:
-                                self.lands[there, here] = (*path, there)
-                            passable = jump
-                    if passable and key not in paths:
-                        paths[key] = (*path, there)
-                        following.append(key)
-            frontier = following
 
 
 def piece_actions(
@@ -190,12 +131,15 @@ def shots(
     pos: Position, piece: Piece, frm: int, reach: int, archer: bool
 ) -> Iterator[tuple[int, int, int]]:
     """(target, via, hit id) for each attack from ``frm`` up to ``reach`` (R17, R32)."""
+    enemies = pos.side_bits[1 - piece.side] & _area(pos.size, frm, reach)
+    if not enemies:
+        return
     forest = pos.terrain.forest if archer else frozenset()
     mids = middles(pos.size)
     for target in _ring(pos.size, frm, reach):
-        victim = enemy_at(pos, target, piece.side)
-        if victim is None:
+        if not enemies >> target & 1:
             continue
+        victim = pos.pieces[pos.board[target]]
         if distance(frm, target) == 1:
             yield target, 0, victim.id
             continue
@@ -209,6 +153,12 @@ def shots(
                 yield target, via, guard.id
             else:
                 yield target, via, victim.id
+
+
+@cache
+def _area(size: int, frm: int, reach: int) -> int:
+    """``_ring`` as a bitboard."""
+    return mask(_ring(size, frm, reach))
 
 
 @cache

@@ -7,7 +7,7 @@ from typing import NamedTuple
 from ..sides import Side
 from .actions import SEARCH
 from .geometry import distance
-from .pieces import ASSASSIN, ASSASSIN_VALUES, COMMAND_KINDS, VALUES, Piece
+from .pieces import ASSASSIN, ASSASSIN_VALUES, COMMAND_KINDS, SOLDIER, VALUES, Piece
 from .terrain import Terrain
 
 
@@ -47,7 +47,9 @@ class Position:
         "board",
         "crown_pending",
         "free_take",
+        "guards",
         "long",
+        "occupied",
         "operated",
         "pending",
         "pieces",
@@ -55,6 +57,7 @@ class Position:
         "score",
         "searched",
         "side",
+        "side_bits",
         "size",
         "slew",
         "spent",
@@ -71,6 +74,9 @@ class Position:
         self.values = ASSASSIN_VALUES if assassins else VALUES
         self.pieces: dict[int, Piece] = {}
         self.board: dict[int, int] = {}  # square -> id of the visible piece there
+        self.occupied = 0  # the squares of ``board`` as a bitboard (bits.py)
+        self.guards = 0  # the squares of defending Soldiers (R17, R18) as a bitboard
+        self.side_bits = [0, 0]  # the squares of each side's visible pieces
         self.side = Side.CHALLENGER
         self.round = 1
         self.score = [0, 0]
@@ -93,6 +99,8 @@ class Position:
         new.actions_total, new.actions_used = self.actions_total, self.actions_used
         new.pieces = self.pieces.copy()
         new.board = self.board.copy()
+        new.occupied, new.guards = self.occupied, self.guards
+        new.side_bits = self.side_bits.copy()
         new.score = self.score.copy()
         new.pending = self.pending.copy()
         new.crown_pending = self.crown_pending.copy()
@@ -148,18 +156,33 @@ class Position:
         self.pieces[piece.id] = piece
         if not piece.hidden:
             self.board[piece.sq] = piece.id
+            self.occupied |= 1 << piece.sq
+            self.side_bits[piece.side] |= 1 << piece.sq
+            self._guard(piece)
 
     def remove(self, pid: int) -> Piece:
         piece = self.pieces.pop(pid)
-        if self.board.get(piece.sq) == pid:
-            del self.board[piece.sq]
+        self._vacate(piece)
         return piece
 
     def move(self, pid: int, sq: int) -> None:
         piece = self.pieces[pid]
-        if self.board.get(piece.sq) == pid:
-            del self.board[piece.sq]
+        self._vacate(piece)
         self.place(piece._replace(sq=sq))
+
+    def _vacate(self, piece: Piece) -> None:
+        if self.board.get(piece.sq) == piece.id:
+            del self.board[piece.sq]
+            self.occupied &= ~(1 << piece.sq)
+            self.guards &= ~(1 << piece.sq)
+            self.side_bits[piece.side] &= ~(1 << piece.sq)
+
+    def _guard(self, piece: Piece) -> None:
+        """Keep ``guards`` in step with a visible piece's stance."""
+        if piece.kind == SOLDIER and piece.defending:
+            self.guards |= 1 << piece.sq
+        else:
+            self.guards &= ~(1 << piece.sq)
 
     def hit(self, pid: int, by: Side) -> None:
         """An attack lands on a piece: standard pieces die at once, command pieces are doomed."""
@@ -197,6 +220,7 @@ class Position:
             piece = self.pieces[effect.piece]
             if effect.stance:
                 piece = piece._replace(defending=effect.stance == "defend")
+                self._guard(piece)
             if effect.ready >= 0:
                 piece = piece._replace(ready=bool(effect.ready))
             if effect.crown:

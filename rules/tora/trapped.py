@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..sides import Side
 from .jeopardy import (
+    Filter,
     SearchKey,
     ThreatSearch,
     bound,
@@ -31,7 +32,12 @@ def is_trapped(pos: Position) -> bool:
         return False  # undecided: the game goes on, which never ends a game wrongly
 
 
-TRAPPED_BUDGET = 5_000  # steps of threat search (and judged positions) before R25 gives up
+# Steps of threat search (and judged positions) before R25 gives up. Not a clock: every
+# replay reaches the same verdict. Within it the search is exact; without it, a few long-board
+# middle-game positions (all three command pieces in jeopardy, no escape in one or two actions)
+# need tens of thousands of judged positions (90 s of CPU for the two-action turns alone of
+# one measured position): an exhaustive search there is out of reach in Python.
+TRAPPED_BUDGET = 5_000
 
 
 class _OutOfBudget(Exception):
@@ -45,51 +51,68 @@ class Escape:
     escape (one piece stepping into the way) is found after a few judgements, not after the
     deep lines of the first defence tried. The last round searches exactly the turns of the
     full depth, so the answer is that of one full search. Judgements are kept by position:
-    the same position comes back in each round and by transposed actions. Each judgement
-    and each step of its threat searches is taken from ``TRAPPED_BUDGET``.
+    the same position comes back in each round and by transposed actions, and so are the
+    threats found (``Threats``). Each round searches once per live command piece, trying only
+    the defences of that piece (``_escape``). Each judgement and each step of its threat
+    searches is taken from ``TRAPPED_BUDGET`` (a threat found again costs nothing).
     """
 
     def __init__(self, pos: Position) -> None:
         self.pos = pos
-        self.judged: dict[SearchKey, tuple[bool, set[int]]] = {}
+        self.judged: dict[EndingKey, Judgement] = {}
+        self.threats = Threats()
         self.budget = TRAPPED_BUDGET
 
     def exists(self) -> bool:
-        return any(
-            self._escape(self.pos, depth, set()) for depth in range(self.pos.actions_total + 1)
-        )
+        foci = [p.id for p in self.pos.commanders(self.pos.side) if not p.doomed]
+        for depth in range(self.pos.actions_total + 1):
+            for focus in foci:
+                if self._escape(self.pos, depth, set(), focus):
+                    return True
+                if depth == 0:
+                    break  # ending the turn at once: one judgement, whichever piece is saved
+        return False
 
-    def _escape(self, pos: Position, depth: int, seen: set[tuple[SearchKey, int]]) -> bool:
-        """Can the turn end safely here, or after at most ``depth`` more actions?
+    def _escape(
+        self, pos: Position, depth: int, seen: set[tuple[SearchKey, int]], focus: int
+    ) -> bool:
+        """Can the turn end safely here, or after at most ``depth`` more actions, with the
+        command piece ``focus`` out of jeopardy (or, found on the way, any other)?
 
-        A defence must break the threats found (their witnesses): an action that touches none
-        of the squares they depend on leaves them all standing. So only actions that touch
-        them, or that move towards doing so or clear the way for a piece that will, are tried.
+        A defence must break the threats found against ``focus`` (their witnesses), and those
+        that make ending the turn illegal (R30): an action that touches none of the squares
+        they depend on leaves them all standing. So only actions that touch them, or that move
+        towards doing so or clear the way for a piece that will, are tried. Saving one piece
+        is enough, so each is the focus of its own search: the actions that would only help
+        another piece are not mixed into the turns that try to save this one.
         """
         self._spend(1)
-        safe, deps = self._judge(pos)
+        safe, witnesses, blame = self._judge(pos)
         if safe:
             return True
         if depth == 0 or pos.actions_left <= 0:
             return False
-        zones = _widen(pos, deps, depth)
-        for effect in _defences(pos, zones, depth):
+        piece = pos.pieces.get(focus)
+        if piece is None or piece.doomed:
+            return False  # this line of play lost the piece: it cannot save it
+        zones = _widen(pos, witnesses.get(focus, set()) | blame, depth)
+        for effect in _defences(pos, zones, depth, focus):
             child = pos.copy()
             child.commit(effect)
             key = (search_key(child), depth)
             if key in seen:
                 continue
             seen.add(key)
-            if self._escape(child, depth - 1, seen):
+            if self._escape(child, depth - 1, seen, focus):
                 return True
         return False
 
-    def _judge(self, pos: Position) -> tuple[bool, set[int]]:
-        key = search_key(pos)
+    def _judge(self, pos: Position) -> Judgement:
+        key = _ending_key(pos)
         if key not in self.judged:
-            safe, deps, work = _judge(pos)
+            safe, witnesses, blame, work = _judgement(pos, self.threats)
             self._spend(work)
-            self.judged[key] = safe, deps
+            self.judged[key] = safe, witnesses, blame
         return self.judged[key]
 
     def _spend(self, work: int) -> None:
@@ -98,51 +121,121 @@ class Escape:
             raise _OutOfBudget
 
 
+EndingKey = tuple[frozenset[Piece], frozenset[int], frozenset[int], bool]
+
+
+def _ending_key(pos: Position) -> EndingKey:
+    """What ending the turn is judged by: the pieces, which of them acted (R30) and which
+    struck a command piece (R30's exception), whether a crown is due (R24). What the turn
+    has spent only matters to the actions still to come, not to the judgement."""
+    return (
+        frozenset(pos.pieces.values()),
+        frozenset(pos.operated),
+        frozenset(pos.slew),
+        pos.crown_pending[pos.side],
+    )
+
+
+class Threats:
+    """The threats found against command pieces during one R25 search, each with the squares
+    its witness depends on and what they held. The positions of one search differ in a few
+    squares: a threat whose squares all hold what they held is still there, and searching for
+    it again would find it again (the same premise that lets ``_defences`` try only actions
+    that touch those squares)."""
+
+    def __init__(self) -> None:
+        self.found: dict[
+            tuple[object, ...], list[tuple[tuple[tuple[int, Piece | None], ...], set[int]]]
+        ] = {}
+
+    def search(
+        self, after: Position, piece: Piece, attacker_ok: Filter | None = None
+    ) -> tuple[bool, set[int], int]:
+        """(the piece is in jeopardy in ``after``, the witness's squares, steps taken)."""
+        key = (piece.id, piece.sq, attacker_ok is None, after.actions_total, *after.crown_pending)
+        known = self.found.setdefault(key, [])
+        for held, deps in known:
+            if all(_content(after, sq) == was for sq, was in held):
+                return True, deps, 0
+        search = ThreatSearch(piece.sq, after.actions_total, attacker_ok)
+        if not search.run(after):
+            return False, search.deps, search.work
+        known.append((tuple((sq, _content(after, sq)) for sq in search.deps), search.deps))
+        return True, search.deps, search.work
+
+
+def _content(pos: Position, sq: int) -> Piece | None:
+    pid = pos.board.get(sq)
+    return None if pid is None else pos.pieces[pid]
+
+
+# (the end is legal and saves a live command piece; each threatened piece's witness squares;
+# the squares of the threats that make the end illegal, R30)
+Judgement = tuple[bool, dict[int, set[int]], set[int]]
+
+
 def _judge(pos: Position) -> tuple[bool, set[int], int]:
     """(ending the turn here is legal and leaves a live command piece out of jeopardy,
     the squares the threats found depend on, the steps its threat searches took)."""
+    safe, witnesses, blame, work = _judgement(pos, Threats())
+    return safe, set().union(blame, *witnesses.values()), work
+
+
+def _judgement(pos: Position, threats: Threats) -> tuple[bool, dict[int, set[int]], set[int], int]:
+    """The Judgement of ending the turn here, and the steps its threat searches took.
+
+    The pieces operated this turn are judged first (R30 makes the end legal or not); once
+    the end is known legal, the first piece out of jeopardy answers. Otherwise every piece
+    is searched: the squares of every threat found tell the caller which defences to try."""
     after = next_turn(pos)
     live = [p for p in pos.commanders(pos.side) if not p.doomed and p.id in after.pieces]
     if not after.commanders(after.side):
-        return not pos.crown_pending[pos.side], set(), 0
-    deps: set[int] = set()
+        return not pos.crown_pending[pos.side], {}, set(), 0
+    live.sort(key=lambda p: p.id not in pos.operated)
+    unjudged = sum(1 for p in live if p.id in pos.operated)  # operated pieces still to judge
+    witnesses: dict[int, set[int]] = {}
+    blame: set[int] = set()
     work = 0
-    threatened: dict[int, bool] = {}
-    for piece in live:
-        search = ThreatSearch(piece.sq, after.actions_total)
-        threatened[piece.id] = search.run(after)
-        deps |= search.deps
-        work += search.work
     legal = not pos.crown_pending[pos.side]
+    safe = False
     for piece in live:
-        if piece.id in pos.operated and threatened[piece.id]:
-            if pos.side == Side.CHALLENGER and piece.id in pos.slew:
-                search = ThreatSearch(piece.sq, after.actions_total, _not_doomed_command)
-                hit = search.run(after)
-                work += search.work
-                if hit:
-                    deps |= search.deps
-                    legal = False
-            else:
+        hit, found, steps = threats.search(after, piece)
+        work += steps
+        if hit:
+            witnesses[piece.id] = found
+        else:
+            safe = True
+        if piece.id in pos.operated:
+            unjudged -= 1
+            if hit and pos.side == Side.CHALLENGER and piece.id in pos.slew:
+                hit, found, steps = threats.search(after, piece, _not_doomed_command)
+                work += steps
+            if hit:
+                blame |= found
                 legal = False
-    return legal and any(not t for t in threatened.values()), deps, work
+        if safe and legal and not unjudged:
+            return True, witnesses, blame, work
+    return False, witnesses, blame, work
 
 
 def _not_doomed_command(piece: Piece) -> bool:
     return not (piece.is_command and piece.doomed)
 
 
-def _defences(pos: Position, zones: list[set[int]], depth: int) -> list[Effect]:
-    """Own actions that can break a threat with ``depth`` actions left: a command piece
-    acting or crowning, dooming an enemy command piece, touching a square the threats
-    depend on (``zones[0]``), or moving towards / making way for an action that will."""
+def _defences(
+    pos: Position, zones: list[set[int]], depth: int, focus: int | None = None
+) -> list[Effect]:
+    """Own actions that can break a threat with ``depth`` actions left: the command piece
+    ``focus`` (any command piece without one) acting, crowning, dooming an enemy command
+    piece, touching a square the threats depend on (``zones[0]``), or moving towards /
+    making way for an action that will."""
     first: list[Effect] = []
     rest: list[Effect] = []
     reach = zones[depth - 1]
     goal = tuple(zones[0])
     for _action, effect in all_actions(pos):
         piece = pos.pieces[effect.piece]
-        if piece.is_command or effect.crown:
+        if (piece.is_command if focus is None else piece.id == focus) or effect.crown:
             first.append(effect)
         elif (
             writes(pos, effect) & reach

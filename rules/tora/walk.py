@@ -1,0 +1,108 @@
+"""Where a piece can go in one move (R3, R23, R31, R33): the paths every action generator
+(movegen) and the jeopardy search's walk (strike) share."""
+
+from __future__ import annotations
+
+from .geometry import neighbours
+from .pieces import SOLDIER, Piece
+from .position import Position
+
+
+class Walk:
+    """Where a piece can go in one move of reach ``base`` (R3, R23, R31, R33).
+
+    ``rests``: empty squares it can end on, with a path. ``lands``: (enemy square, square
+    before it) -> path, for landing attacks. ``trades``: enemy defending Soldiers a Cavalry
+    would land on or jump over (R18). A ``ghost`` (the hidden Assassin, R40) passes through
+    and rests on any square.
+    """
+
+    __slots__ = ("lands", "rests", "trades")
+
+    def __init__(
+        self, pos: Position, piece: Piece, base: int, jump: bool = False, ghost: bool = False
+    ) -> None:
+        self.rests: dict[int, tuple[int, ...]] = {}
+        self.lands: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.trades: dict[int, tuple[int, ...]] = {}
+        terrain, board, pieces = pos.terrain, pos.board, pos.pieces
+        adj = neighbours(pos.size)
+        plain = not (terrain.water or terrain.hills)
+        origin, side = piece.sq, piece.side
+        if plain:
+            self._plain(pos, piece, base, jump, ghost)
+            return
+        max_steps = base + (1 if terrain.hills else 0)
+        paths: dict[tuple[int, bool, bool], tuple[int, ...]] = {(origin, False, False): ()}
+        frontier = [(origin, False, False)]
+        for steps in range(1, max_steps + 1):
+            following = []
+            for state in frontier:
+                here, pen, down = state
+                path = paths[state]
+                for there in adj[here]:
+                    if plain:
+                        npen, ndown = False, False
+                    else:
+                        step_pen, step_down = terrain.step(here, there)
+                        npen, ndown = pen or step_pen, down or step_down
+                    legal = steps <= max(1, base + ndown - npen)
+                    key = (there, npen, ndown)
+                    pid = None if ghost else board.get(there)
+                    if pid is None or there == origin:
+                        if legal and there != origin and there not in self.rests:
+                            self.rests[there] = (*path, there)
+                        passable = True
+                    else:
+                        occupant = pieces[pid]
+                        blocker = occupant.kind == SOLDIER and occupant.defending
+                        if occupant.side == side:
+                            passable = jump and not blocker
+                        elif jump and blocker:
+                            if legal and there not in self.trades:
+                                self.trades[there] = (*path, there)
+                            passable = False
+                        else:
+                            if legal and (there, here) not in self.lands:
+                                self.lands[there, here] = (*path, there)
+                            passable = jump
+                    if passable and key not in paths:
+                        paths[key] = (*path, there)
+                        following.append(key)
+            frontier = following
+
+    def _plain(self, pos: Position, piece: Piece, base: int, jump: bool, ghost: bool) -> None:
+        """The same search without terrain: every step costs one, so a square's state is the
+        square alone and every path within ``base`` steps is legal."""
+        board, pieces, adj = pos.board, pos.pieces, neighbours(pos.size)
+        origin, side = piece.sq, piece.side
+        rests, lands, trades = self.rests, self.lands, self.trades
+        paths: dict[int, tuple[int, ...]] = {origin: ()}
+        frontier = [origin]
+        for _steps in range(base):
+            following = []
+            for here in frontier:
+                path = paths[here]
+                for there in adj[here]:
+                    pid = None if ghost else board.get(there)
+                    if pid is None or there == origin:
+                        if there != origin and there not in rests:
+                            rests[there] = (*path, there)
+                        passable = True
+                    else:
+                        occupant = pieces[pid]
+                        blocker = occupant.kind == SOLDIER and occupant.defending
+                        if occupant.side == side:
+                            passable = jump and not blocker
+                        elif jump and blocker:
+                            if there not in trades:
+                                trades[there] = (*path, there)
+                            passable = False
+                        else:
+                            if (there, here) not in lands:
+                                lands[there, here] = (*path, there)
+                            passable = jump
+                    if passable and there not in paths:
+                        paths[there] = (*path, there)
+                        following.append(there)
+            frontier = following
