@@ -44,7 +44,7 @@ async def dump(config: Config) -> dict[str, list[tuple]]:
 async def test_migration_16_on_sqlite_keeps_every_row(tmp_path: Path) -> None:
     config = database("sqlite", tmp_path)
     conn = sqlite3.connect(config.path, isolation_level=None)
-    migrate(conn, upto=14)
+    migrate(conn, upto=15)
     for statement in ROWS:
         conn.execute(statement)
     with pytest.raises(sqlite3.IntegrityError):

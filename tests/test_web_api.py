@@ -251,7 +251,8 @@ async def test_every_proposal_the_service_takes_is_answered_on_the_web(w: World)
         status, body, _ = await w.post("answer", bob, {"stamp": 1, "kind": kind, "yes": True})
         assert status == 409 and "no longer open" in body["error"], kind
     status, body, _ = await w.post("answer", bob, {"stamp": 1, "kind": "resume", "yes": True})
-    assert status == 400 and "draw, reset, pause or rewind" in body["error"]  # either player resumes
+    # a resume is not answered: either player resumes
+    assert status == 400 and "draw, reset, pause or rewind" in body["error"]
     await w.post("draw", ann, {"stamp": 1})
     status, state, _ = await w.post("answer", bob, {"stamp": 1, "kind": "draw", "yes": False})
     assert status == 200 and state["proposals"] == []
