@@ -333,10 +333,10 @@ class _Pending:
 class _Queue:
     """The jobs waiting for a writer, first come first taken (None stops one writer)."""
 
-    def __init__(self) -> None:
+    def __init__(self, writers: int) -> None:
         self._items: deque[_Pending | None] = deque()
         self._ready = threading.Condition()
-        self._idle = 0  # writers waiting for a job
+        self._writers = writers
 
     def put(self, item: _Pending | None) -> None:
         with self._ready:
@@ -346,14 +346,12 @@ class _Queue:
     def take(self) -> list[_Pending] | None:
         """Wait for the next job; if it is READ COMMITTED, take with it the READ COMMITTED
         jobs queued right behind it, to be committed together: this writer's share of the
-        queue, the writers waiting for work taking the rest (so the server works on them
-        at once), at most MAX_BATCH. None: stop."""
+        queue (the other writers take the rest as they come free, so that the server works
+        on them at once), at most MAX_BATCH. None: stop."""
         with self._ready:
-            self._idle += 1
             while not self._items:
                 self._ready.wait()
-            self._idle -= 1
-            share = min(MAX_BATCH, -(-len(self._items) // (self._idle + 1)))
+            share = min(MAX_BATCH, -(-len(self._items) // self._writers))
             first = self._items.popleft()
             if first is None:
                 return None
@@ -375,7 +373,7 @@ class Writer:
 
     def __init__(self, config: Config) -> None:
         self._config = config
-        self._queue = _Queue()
+        self._queue = _Queue(config.writers)
         self._threads = [
             threading.Thread(target=self._lane, name=f"tora-pg-writer-{n}", daemon=True)
             for n in range(config.writers)
