@@ -1,7 +1,7 @@
 """The PostgreSQL backend (asyncpg): the same jobs and reads as SQLite's, on a shared server.
 
-The store's statements are written once (``sql``); here they are translated
-(``?`` to ``$1``, SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections.
+The store's statements are written once (``sql``); they are translated (``?`` to ``$1``,
+SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections (``postgres_sql``).
 
 - **Writes.** A write job is a plain function of a connection that never awaits (see
   ``sqlite_writer``). Here it runs on one of a few writer threads, each with an asyncpg
@@ -31,7 +31,6 @@ import contextlib
 import functools
 import logging
 import queue
-import re
 import threading
 import time
 from collections import deque
@@ -39,7 +38,6 @@ from collections.abc import (
     Awaitable,
     Callable,
     Iterable,
-    Iterator,
     Sequence,
 )
 from dataclasses import dataclass
@@ -50,6 +48,8 @@ import asyncpg
 from ..config import Config
 from ..errors import DatabaseUnavailable, SchemaTooNew
 from .postgres_schema import BASELINE, SCHEMA, statements
+from .postgres_sql import Cursor, args, statement
+from .postgres_sql import translate as translate  # the store's tools translate with it too
 from .sql import Params
 
 log = logging.getLogger(__name__)
@@ -61,7 +61,6 @@ RETRIES = 8  # a job that keeps meeting other processes' transactions fails afte
 MAX_BATCH = 32
 _READ_COMMITTED = "READ COMMITTED"
 _CONFLICTS = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
-_JSON_EXTRACT = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
 _MIGRATION_LOCK = 7_261_000  # pg_advisory_xact_lock key: one process migrates at a time
 # Seconds to wait before each try on a fresh connection after one was lost: about 4 s in all,
 # what a server's restart or a failover takes; then the error reaches the caller.
@@ -78,84 +77,6 @@ LOST = (
     asyncpg.InternalClientError,
     OSError,
 )
-
-
-@functools.lru_cache(maxsize=2048)
-def translate(sql: str) -> str:
-    """SQLite's dialect of a statement to PostgreSQL's: placeholders numbered, JSON fields read
-    with ``->>``. Quoted text is left alone. Linear in the statement's length."""
-    sql = _JSON_EXTRACT.sub(r"(\1::jsonb ->> '\2')", sql)
-    out: list[str] = []
-    number = 0
-    quoted = False
-    for char in sql:
-        if char == "'":
-            quoted = not quoted
-        if char == "?" and not quoted:
-            number += 1
-            out.append(f"${number}")
-        else:
-            out.append(char)
-    return "".join(out)
-
-
-def args(params: Params) -> list[Any]:
-    return [int(value) if isinstance(value, bool) else value for value in params]
-
-
-def _returns_rows(sql: str) -> bool:
-    head = sql.lstrip()[:6].upper()
-    return head.startswith(("SELECT", "WITH", "VALUES")) or "RETURNING" in sql.upper()
-
-
-def _count(status: str) -> int:
-    last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else -1
-
-
-async def statement(conn: asyncpg.Connection, sql: str, parameters: Params) -> Cursor:
-    """One statement of SQLite's dialect run on ``conn``: its rows, or how many it changed."""
-    text, values = translate(sql), args(parameters)
-    if _returns_rows(text):
-        rows = await conn.fetch(text, *values)
-        return Cursor(rows, len(rows))
-    return Cursor([], _count(await conn.execute(text, *values)))
-
-
-class Cursor:
-    """The rows of one statement, as ``sqlite3.Cursor`` gives them."""
-
-    def __init__(self, rows: Sequence[asyncpg.Record], rowcount: int) -> None:
-        self._rows = rows
-        self._next = 0
-        self.rowcount = rowcount
-
-    def fetchone(self) -> asyncpg.Record | None:
-        if self._next >= len(self._rows):
-            return None
-        self._next += 1
-        return self._rows[self._next - 1]
-
-    def fetchall(self) -> list[asyncpg.Record]:
-        rest = list(self._rows[self._next :])
-        self._next = len(self._rows)
-        return rest
-
-    def __iter__(self) -> Iterator[asyncpg.Record]:
-        return iter(self.fetchall())
-
-
-class AsyncCursor:
-    """A ``Cursor`` with aiosqlite's awaitable fetches."""
-
-    def __init__(self, cursor: Cursor) -> None:
-        self._cursor = cursor
-
-    async def fetchone(self) -> asyncpg.Record | None:
-        return self._cursor.fetchone()
-
-    async def fetchall(self) -> list[asyncpg.Record]:
-        return self._cursor.fetchall()
 
 
 def _gone(conn: asyncpg.Connection) -> bool:
