@@ -3,6 +3,8 @@
 Every figure uses a real SQLite file in a temporary directory, WAL + synchronous=FULL (the
 defaults), and real random short-board play through ``storage.Match``. Append figures time
 ``Store.save`` only: validating the action is the rules core's cost, measured by rules_bench.
+The concurrent appends are measured on PostgreSQL too where ``TORA_BENCH_POSTGRES`` names a
+server (issue 26): their p99 beside the disk's fsync, measured in the same run.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from rules.tora import Game, IllegalAction, Options
 from storage import Config, Match, Store
 
-from .common import Figure, median
+from .common import Figure, median, postgres_schema
 
 SAVES = 2000
 WRITERS, SAVES_PER_WRITER = 10, 200
@@ -78,11 +80,12 @@ async def _one_writer(path: Path) -> Figure:
     )
 
 
-async def _ten_writers(path: Path) -> Figure:
-    """Rounds in which every writer first plays its next step (the rules core's work, not
-    timed), then all of them save at the same moment; each save is timed. The matches start
-    at different points (a few untimed saves each), as real ones do, so that their snapshots
-    (one save in 32) do not all fall in the same round."""
+async def _ten_writers(config: Config) -> list[float]:
+    """Milliseconds of each save of WRITERS matches saving at once: rounds in which every
+    writer first plays its next step (the rules core's work, not timed), then all of them
+    save at the same moment. The matches start at different points (a few untimed saves
+    each), as real ones do, so that their snapshots (one save in 32) do not all fall in the
+    same round."""
     times: list[float] = []
 
     async def timed(match: Match) -> None:
@@ -90,7 +93,7 @@ async def _ten_writers(path: Path) -> Figure:
         await store.save(match)
         times.append((time.perf_counter() - start) * 1000)
 
-    async with await Store.open(Config(path=path)) as store:
+    async with await Store.open(config) as store:
         matches = [await _match(store) for _ in range(WRITERS)]
         rngs = [random.Random(n) for n in range(WRITERS)]
         for n, (match, rng) in enumerate(zip(matches, rngs, strict=True)):
@@ -99,9 +102,24 @@ async def _ten_writers(path: Path) -> Figure:
             for match, rng in zip(matches, rngs, strict=True):
                 _step(match, rng)
             await asyncio.gather(*(timed(match) for match in matches))
-    times.sort()
-    p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
-    return Figure(f"one append with {WRITERS} concurrent writers (p99)", p99, "ms", 5)
+    return times
+
+
+def p99(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def _postgres_ten_writers(fsync_ms: float) -> Iterator[Figure]:
+    """The concurrent appends on PostgreSQL: a commit waits for the server's WAL fsync, so
+    the target is a few of this disk's fsyncs (the jobs waiting together commit together)."""
+    with postgres_schema("storage") as config:
+        if config is None:
+            return
+        times = asyncio.run(_ten_writers(config))
+        label = f"one append with {WRITERS} concurrent writers, PostgreSQL"
+        yield Figure(f"{label} (p99)", p99(times), "ms", round(3 * fsync_ms, 2))
+        yield Figure("  same, p50", median(times), "ms")
 
 
 def _fsync(directory: Path) -> Figure:
@@ -162,9 +180,12 @@ def _drop_snapshots(path: Path) -> None:
 def run() -> Iterator[Figure]:
     with tempfile.TemporaryDirectory(prefix="tora-bench-") as tmp:
         base = Path(tmp)
-        yield _fsync(base)
+        fsync = _fsync(base)
+        yield fsync
         yield asyncio.run(_one_writer(base / "one.sqlite3"))
-        yield asyncio.run(_ten_writers(base / "ten.sqlite3"))
+        times = asyncio.run(_ten_writers(Config(path=base / "ten.sqlite3")))
+        yield Figure(f"one append with {WRITERS} concurrent writers (p99)", p99(times), "ms", 5)
+        yield from _postgres_ten_writers(fsync.value)
         path = base / "long.sqlite3"
         match_id, entries = asyncio.run(_long_match(path))
         loads = asyncio.run(_loads(path, match_id, 30))

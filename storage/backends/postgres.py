@@ -1,23 +1,26 @@
 """The PostgreSQL backend (asyncpg): the same jobs and reads as SQLite's, on a shared server.
 
-The store's statements are written once (``sql``); here they are translated
-(``?`` to ``$1``, SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections.
+The store's statements are written once (``sql``); they are translated (``?`` to ``$1``,
+SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections (``postgres_sql``).
 
 - **Writes.** A write job is a plain function of a connection that never awaits (see
   ``sqlite_writer``). Here it runs on one of a few writer threads, each with an asyncpg
   connection on an event loop of its own: each statement runs that loop until it is answered.
-  Every job is one transaction: READ COMMITTED, locking the rows it changes and checking the
-  versions it read them at (see ``sql.Writes``), or SERIALIZABLE for the jobs that
-  decide from many rows (the ladders', the tournaments'), which then behave as if they ran
-  alone, as on SQLite's single writer. A job that meets a deadlock or a serialization
-  failure is run again from the start.
+  A job runs READ COMMITTED, locking the rows it changes and checking the versions it read
+  them at (see ``sql.Writes``), or SERIALIZABLE for the jobs that decide from many rows (the
+  ladders', the tournaments'), which then behave as if they ran alone, as on SQLite's single
+  writer. A SERIALIZABLE job is a transaction of its own; READ COMMITTED jobs waiting in the
+  queue when a writer comes free are committed together (group commit: one commit, one
+  fsync for all), each inside a savepoint, so that one job's error undoes only that job. A
+  job that meets a deadlock or a serialization failure is run again from the start, alone.
 - **Reads** borrow a connection of a pool on the bot's own loop (``postgres_reads``);
   one that spans several statements (``BEGIN`` ... ``COMMIT``) reads one snapshot
   (REPEATABLE READ, read only).
 - **A lost connection** (the server restarted, an admin or the network cut it) is invisible
   to the caller: a read is run again on a fresh connection; a job that it cut short is run
   again, and one cut off inside its COMMIT is asked after by its transaction id (committed:
-  answered; not: run again), so that no job is lost or applied twice. New connections are
+  answered; not: run again), so that no job is lost or applied twice; the same for the jobs
+  of a batch together, which share one transaction. New connections are
   tried for a few seconds (``RECONNECT``) before the error reaches the caller.
 """
 
@@ -28,14 +31,13 @@ import contextlib
 import functools
 import logging
 import queue
-import re
 import threading
 import time
+from collections import deque
 from collections.abc import (
     Awaitable,
     Callable,
     Iterable,
-    Iterator,
     Sequence,
 )
 from dataclasses import dataclass
@@ -46,13 +48,19 @@ import asyncpg
 from ..config import Config
 from ..errors import DatabaseUnavailable, SchemaTooNew
 from .postgres_schema import BASELINE, SCHEMA, statements
+from .postgres_sql import Cursor, args, statement
+from .postgres_sql import translate as translate  # the store's tools translate with it too
 from .sql import Params
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 RETRIES = 8  # a job that keeps meeting other processes' transactions fails after this many
+# The most jobs committed together. Each job's savepoint is a subtransaction, and a backend
+# keeps the ids of 64 of them in shared memory before every other snapshot must look them up
+# on disk (a "suboverflowed" transaction): stay well below.
+MAX_BATCH = 32
+_READ_COMMITTED = "READ COMMITTED"
 _CONFLICTS = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
-_JSON_EXTRACT = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
 _MIGRATION_LOCK = 7_261_000  # pg_advisory_xact_lock key: one process migrates at a time
 # Seconds to wait before each try on a fresh connection after one was lost: about 4 s in all,
 # what a server's restart or a failover takes; then the error reaches the caller.
@@ -69,84 +77,6 @@ LOST = (
     asyncpg.InternalClientError,
     OSError,
 )
-
-
-@functools.lru_cache(maxsize=2048)
-def translate(sql: str) -> str:
-    """SQLite's dialect of a statement to PostgreSQL's: placeholders numbered, JSON fields read
-    with ``->>``. Quoted text is left alone. Linear in the statement's length."""
-    sql = _JSON_EXTRACT.sub(r"(\1::jsonb ->> '\2')", sql)
-    out: list[str] = []
-    number = 0
-    quoted = False
-    for char in sql:
-        if char == "'":
-            quoted = not quoted
-        if char == "?" and not quoted:
-            number += 1
-            out.append(f"${number}")
-        else:
-            out.append(char)
-    return "".join(out)
-
-
-def args(params: Params) -> list[Any]:
-    return [int(value) if isinstance(value, bool) else value for value in params]
-
-
-def _returns_rows(sql: str) -> bool:
-    head = sql.lstrip()[:6].upper()
-    return head.startswith(("SELECT", "WITH", "VALUES")) or "RETURNING" in sql.upper()
-
-
-def _count(status: str) -> int:
-    last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else -1
-
-
-async def statement(conn: asyncpg.Connection, sql: str, parameters: Params) -> Cursor:
-    """One statement of SQLite's dialect run on ``conn``: its rows, or how many it changed."""
-    text, values = translate(sql), args(parameters)
-    if _returns_rows(text):
-        rows = await conn.fetch(text, *values)
-        return Cursor(rows, len(rows))
-    return Cursor([], _count(await conn.execute(text, *values)))
-
-
-class Cursor:
-    """The rows of one statement, as ``sqlite3.Cursor`` gives them."""
-
-    def __init__(self, rows: Sequence[asyncpg.Record], rowcount: int) -> None:
-        self._rows = rows
-        self._next = 0
-        self.rowcount = rowcount
-
-    def fetchone(self) -> asyncpg.Record | None:
-        if self._next >= len(self._rows):
-            return None
-        self._next += 1
-        return self._rows[self._next - 1]
-
-    def fetchall(self) -> list[asyncpg.Record]:
-        rest = list(self._rows[self._next :])
-        self._next = len(self._rows)
-        return rest
-
-    def __iter__(self) -> Iterator[asyncpg.Record]:
-        return iter(self.fetchall())
-
-
-class AsyncCursor:
-    """A ``Cursor`` with aiosqlite's awaitable fetches."""
-
-    def __init__(self, cursor: Cursor) -> None:
-        self._cursor = cursor
-
-    async def fetchone(self) -> asyncpg.Record | None:
-        return self._cursor.fetchone()
-
-    async def fetchall(self) -> list[asyncpg.Record]:
-        return self._cursor.fetchall()
 
 
 def _gone(conn: asyncpg.Connection) -> bool:
@@ -244,6 +174,46 @@ class SyncConnection:
                 raise ConnectionLost() from exc
         raise AssertionError("unreachable")
 
+    def batch(self, jobs: Sequence[Callable[[SyncConnection], Any]]) -> list[Outcome]:
+        """READ COMMITTED ``jobs`` in one transaction, each inside a savepoint: what each
+        returned or raised (one that raised left nothing; one that met a deadlock is marked
+        ``conflict``, to be run again alone). ConnectionLost and CommitLost as
+        ``transaction``, for the batch as a whole (CommitLost's result: the outcomes); an
+        error of the transaction itself, not of a job, is raised (nothing was written)."""
+        xid: int | None = None
+        outcomes: list[Outcome] = []
+        try:
+            # one round trip a job more than its own statements: the savepoint before it
+            # (with the release of the one before; COMMIT releases the last)
+            before = f"BEGIN ISOLATION LEVEL {_READ_COMMITTED}; "
+            for job in jobs:
+                outcomes.append(self._savepoint(job, before))
+                before = "RELEASE SAVEPOINT tora_job; "
+            xid = self.wait(self._conn.fetchval(_XID))
+            self.wait(self._conn.execute("COMMIT"))
+            return outcomes
+        except BaseException as exc:
+            if not lost(exc, self._conn):
+                self._rollback()
+                raise
+            self._conn.terminate()
+            if xid is not None:
+                raise CommitLost(xid, outcomes) from exc
+            raise ConnectionLost() from exc
+
+    def _savepoint(self, job: Callable[[SyncConnection], Any], before: str) -> Outcome:
+        """One job of a batch (``before`` run first), undone alone if it raises; a lost
+        connection is raised."""
+        self.wait(self._conn.execute(before + "SAVEPOINT tora_job"))
+        try:
+            result = job(self)
+        except Exception as exc:
+            if lost(exc, self._conn):
+                raise
+            self.wait(self._conn.execute("ROLLBACK TO SAVEPOINT tora_job"))
+            return Outcome(None, exc, conflict=isinstance(exc, _CONFLICTS))
+        return Outcome(result, None)
+
     def committed(self, xid: int) -> bool | None:
         """Whether transaction ``xid`` (cut off inside its COMMIT) committed: asked until
         the server has finished with it, for a few seconds; None if it has not by then."""
@@ -264,6 +234,16 @@ _XID = "SELECT pg_current_xact_id_if_assigned()"
 _XACT_STATUS = "SELECT pg_xact_status($1::xid8)"
 
 
+@dataclass(frozen=True)
+class Outcome:
+    """What one job of a batch came to: its result or its error (``conflict``: a deadlock,
+    the job to be run again alone)."""
+
+    result: Any
+    error: BaseException | None
+    conflict: bool = False
+
+
 @dataclass
 class _Pending:
     job: Callable[[SyncConnection], Any]
@@ -271,13 +251,50 @@ class _Pending:
     isolation: str
 
 
+class _Queue:
+    """The jobs waiting for a writer, first come first taken (None stops one writer)."""
+
+    def __init__(self, writers: int) -> None:
+        self._items: deque[_Pending | None] = deque()
+        self._ready = threading.Condition()
+        self._writers = writers
+
+    def put(self, item: _Pending | None) -> None:
+        with self._ready:
+            self._items.append(item)
+            self._ready.notify()
+
+    def take(self) -> list[_Pending] | None:
+        """Wait for the next job; if it is READ COMMITTED, take with it the READ COMMITTED
+        jobs queued right behind it, to be committed together: this writer's share of the
+        queue (the other writers take the rest as they come free, so that the server works
+        on them at once), at most MAX_BATCH. None: stop."""
+        with self._ready:
+            while not self._items:
+                self._ready.wait()
+            share = min(MAX_BATCH, -(-len(self._items) // self._writers))
+            first = self._items.popleft()
+            if first is None:
+                return None
+            batch = [first]
+            items = self._items
+            while first.isolation == _READ_COMMITTED and len(batch) < share and items:
+                following = items[0]
+                if following is None or following.isolation != _READ_COMMITTED:
+                    break
+                batch.append(following)
+                items.popleft()
+            return batch
+
+
 class Writer:
-    """``sqlite_writer.Writer``'s twin: ``run(job)`` commits ``job`` in a transaction of its
-    own, on one of ``config.writers`` threads (PostgreSQL takes concurrent writers)."""
+    """``sqlite_writer.Writer``'s twin: ``run(job)`` commits ``job`` on one of
+    ``config.writers`` threads (PostgreSQL takes concurrent writers): a SERIALIZABLE job in
+    a transaction of its own, READ COMMITTED jobs that queued up together in one."""
 
     def __init__(self, config: Config) -> None:
         self._config = config
-        self._queue: queue.SimpleQueue[_Pending | None] = queue.SimpleQueue()
+        self._queue = _Queue(config.writers)
         self._threads = [
             threading.Thread(target=self._lane, name=f"tora-pg-writer-{n}", daemon=True)
             for n in range(config.writers)
@@ -309,7 +326,7 @@ class Writer:
         if self._closed:
             raise RuntimeError("the store is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        isolation = "SERIALIZABLE" if serializable else "READ COMMITTED"
+        isolation = "SERIALIZABLE" if serializable else _READ_COMMITTED
         self._queue.put(_Pending(job, future, isolation))
         return await future
 
@@ -323,8 +340,8 @@ class Writer:
             return
         self._started.put(None)
         try:
-            while (pending := self._queue.get()) is not None:
-                self._one(sync, pending)
+            while (batch := self._queue.take()) is not None:
+                self._serve(sync, batch)
         finally:
             with contextlib.suppress(Exception):
                 sync.close()
@@ -335,6 +352,48 @@ class Writer:
         connecting = asyncpg.connect(self._config.url, server_settings=settings(self._config))
         return connecting
 
+    def _serve(self, sync: SyncConnection, batch: list[_Pending]) -> None:
+        """Commit the jobs taken together (one alone as before) and answer each caller once
+        the commit has returned; a job that met a deadlock is then run again alone, and if
+        the batch's transaction itself failed, every job is run alone."""
+        if len(batch) == 1:
+            self._one(sync, batch[0])
+            return
+        outcomes = self._together(sync, batch)
+        if outcomes is None:
+            for pending in batch:
+                self._one(sync, pending)
+            return
+        for pending, outcome in zip(batch, outcomes, strict=True):
+            if not outcome.conflict:
+                _reply(pending, outcome.result, outcome.error)
+        for pending, outcome in zip(batch, outcomes, strict=True):
+            if outcome.conflict:
+                self._one(sync, pending)
+
+    def _together(self, sync: SyncConnection, batch: list[_Pending]) -> list[Outcome] | None:
+        """The outcomes of the jobs of ``batch`` committed in one transaction, or None if
+        that transaction failed of itself (nothing written). A lost connection is handled
+        as for one job (``_one``), for all of them at once: the batch is run again, or
+        answered if its COMMIT went through; so none is lost or applied twice."""
+        jobs = [pending.job for pending in batch]
+        failure: BaseException
+        for wait in RECONNECT:
+            if wait:
+                time.sleep(wait)
+            try:
+                outcomes: list[Outcome] = self._attempt(sync, lambda: sync.batch(jobs))
+                return outcomes
+            except _Again as again:
+                failure = unavailable("a write", again.__cause__)
+            except DatabaseUnavailable as exc:
+                failure = exc
+                break
+            except Exception as exc:
+                log.warning("a batch of writes failed (%r); running each alone", exc)
+                return None
+        return [Outcome(None, failure)] * len(batch)
+
     def _one(self, sync: SyncConnection, pending: _Pending) -> None:
         """Run one job and answer its caller. A lost connection (the server restarted, say)
         is opened again: a job it cut short is run again, one it cut off inside its COMMIT
@@ -344,24 +403,24 @@ class Writer:
             if wait:
                 time.sleep(wait)
             try:
-                outcome = (self._attempt(sync, pending), None)
+                job = functools.partial(sync.transaction, pending.job, pending.isolation)
+                outcome = (self._attempt(sync, job), None)
             except _Again as again:
                 outcome = (None, unavailable("a write", again.__cause__))
                 continue
             except Exception as exc:
                 outcome = (None, exc)
             break
-        with contextlib.suppress(RuntimeError):  # a closed loop has nobody waiting
-            pending.future.get_loop().call_soon_threadsafe(_answer, pending.future, *outcome)
+        _reply(pending, *outcome)
 
-    def _attempt(self, sync: SyncConnection, pending: _Pending) -> Any:
-        """The job's result, or _Again (caused by what was met) when the connection was
-        lost and the job is to run again on a fresh one."""
+    def _attempt(self, sync: SyncConnection, transaction: Callable[[], Any]) -> Any:
+        """What ``transaction`` (of ``sync``) returned, or _Again (caused by what was met)
+        when the connection was lost and it is to run again on a fresh one."""
         try:
             if sync.closed:
                 log.warning("the database connection was lost; connecting again")
                 sync.replace(sync.wait(self._connect()))
-            return sync.transaction(pending.job, pending.isolation)
+            return transaction()
         except ConnectionLost as cut:
             raise _Again() from cut.__cause__
         except CommitLost as cut:
@@ -370,8 +429,9 @@ class Writer:
             raise _Again() from exc
 
     def _settle(self, sync: SyncConnection, cut: CommitLost) -> Any:
-        """The result of a job whose COMMIT was cut off, if it committed; _Again if not.
-        Asked on a new connection, tried as long as a lost one is (``RECONNECT``)."""
+        """The result of a job (or a batch's outcomes) whose COMMIT was cut off, if it
+        committed; _Again if not. Asked on a new connection, tried as long as a lost one
+        is (``RECONNECT``)."""
         for wait in RECONNECT:
             if wait:
                 time.sleep(wait)
@@ -403,6 +463,12 @@ def unavailable(what: str, cause: BaseException | None) -> DatabaseUnavailable:
     )
     error.__cause__ = cause
     return error
+
+
+def _reply(pending: _Pending, result: Any, error: BaseException | None) -> None:
+    """Answer a job's caller on its loop (a closed loop has nobody waiting)."""
+    with contextlib.suppress(RuntimeError):
+        pending.future.get_loop().call_soon_threadsafe(_answer, pending.future, result, error)
 
 
 def _answer(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:

@@ -15,7 +15,8 @@ import asyncpg
 
 from ..config import Config
 from . import postgres
-from .postgres import AsyncCursor, Cursor, lost, settings, statement, translate, unavailable
+from .postgres import lost, settings, unavailable
+from .postgres_sql import AsyncCursor, Cursor, args, statement, translate
 from .sql import Params
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,7 @@ class ReadConnection:
         self._conn = conn
 
     async def execute_fetchall(self, sql: str, parameters: Params = (), /) -> list[Any]:
-        return list(await self._conn.fetch(translate(sql), *postgres.args(parameters)))
+        return list(await self._conn.fetch(translate(sql), *args(parameters)))
 
     def execute(self, sql: str, parameters: Params = (), /) -> _Statement:
         return _Statement(self._run(sql, parameters))
