@@ -86,6 +86,9 @@ class World:
         self.shadow.end_turn()
         ended = await self.stage.slash(name, "end")
         assert ended.text == "Your turn is over.", ended.text
+        # the opponent acts once told, as a player would: their DMs then come in the game's
+        # order in both worlds, not in the order a loaded machine happens to deliver them
+        await self.stage.quiet()
 
     def public_choices(self) -> list[str]:
         game = self.shadow
