@@ -3,6 +3,7 @@ piece can do, the defaults of R17, R19 and R51, ambiguity, and canonical notatio
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from ..errors import AmbiguousAction, IllegalAction
@@ -30,6 +31,7 @@ class Resolver:
         self.pos = pos
         self.rulers = rulers
         self._legal = legal
+        self._indexes: dict[int, PairIndex] = {}  # by the id of the pairs they index
 
     def legal_actions(self) -> list[Action]:
         return self._legal()
@@ -117,12 +119,20 @@ class Resolver:
         piece = self._own_piece(spec)
         if pairs is None:
             pairs = self._piece_pairs(piece)
-        matches = [pair for pair in pairs if self._matches(spec, pair, piece)]
+        named = self._index(pairs).candidates(spec, piece.sq)
+        matches = [pair for pair in named if self._matches(spec, pair, piece)]
         if not matches and piece.kind == CAVALRY and spec.kind == MOVE and spec.dest:
             matches = self._attempted_jumps(spec, piece, pairs)
         if not matches:
             raise explain(self, spec, piece)
         return self._choose(spec, matches)
+
+    def _index(self, pairs: Pairs) -> PairIndex:
+        """``pairs`` indexed, once for all the notations written against them."""
+        index = self._indexes.get(id(pairs))
+        if index is None or index.pairs is not pairs:
+            index = self._indexes[id(pairs)] = PairIndex(pairs)
+        return index
 
     def _own_piece(self, spec: Spec) -> Piece:
         pos = self.pos
@@ -267,6 +277,40 @@ class Resolver:
             if candidate == action:
                 return effect
         return self.resolve(parse(self._display(action.full_text()), self.pos.size))[1]
+
+
+class PairIndex:
+    """A piece's ``pairs`` by what a notation names of them, so that a notation is matched
+    against the few pairs it could name rather than all of them, in their order: moves and
+    searches without a target by kind and landing square, those with one by kind and target
+    (and, as a move onto an enemy command piece names the strike from the square before,
+    every one with a target may match a notation that names none); the rest by kind."""
+
+    def __init__(self, pairs: Pairs) -> None:
+        self.pairs = pairs
+        self._kind: dict[str, list[int]] = defaultdict(list)
+        self._landing: dict[tuple[str, int], list[int]] = defaultdict(list)
+        self._target: dict[tuple[str, int], list[int]] = defaultdict(list)
+        self._striking: dict[str, list[int]] = defaultdict(list)
+        for n, (action, _effect) in enumerate(pairs):
+            self._kind[action.kind].append(n)
+            if action.target:
+                self._target[(action.kind, action.target)].append(n)
+                self._striking[action.kind].append(n)
+            else:
+                self._landing[(action.kind, action.dest)].append(n)
+
+    def candidates(self, spec: Spec, home: int) -> Pairs:
+        """The pairs ``spec`` may name (``home``: the piece's square, where a notation
+        without a destination lands); ``Resolver._matches`` decides among them."""
+        if spec.kind not in (MOVE, SEARCH):
+            found = self._kind.get(spec.kind, [])
+        elif spec.target:
+            found = self._target.get((spec.kind, spec.target), [])
+        else:
+            landing = self._landing.get((spec.kind, spec.dest or home), [])
+            found = sorted(landing + self._striking.get(spec.kind, []))
+        return [self.pairs[n] for n in found]
 
 
 _NOTATION_FORMS = (
