@@ -77,3 +77,27 @@ async def raw_sql(config: Config, query: str, *params: object) -> list[tuple]:
         return [tuple(row) for row in await conn.fetch(translate(query), *params)]
     finally:
         await conn.close()
+
+
+class AnswerLost:
+    """An asyncpg connection whose COMMIT, while ``log`` reads ``when`` (empty: the first
+    COMMIT), goes through on the server but whose answer is lost with the connection (as
+    when it is cut right after the server committed); ``"cut"`` is then added to ``log``."""
+
+    def __init__(
+        self, conn: asyncpg.Connection, log: list[str], when: tuple[str, ...] = ()
+    ) -> None:
+        self._conn = conn
+        self._log = log
+        self._when = list(when)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._conn, name)
+
+    async def execute(self, sql: str, *args: object) -> str:
+        status: str = await self._conn.execute(sql, *args)
+        if sql == "COMMIT" and self._log == self._when:
+            self._log.append("cut")
+            self._conn.terminate()
+            raise asyncpg.ConnectionDoesNotExistError("connection was closed (simulated)")
+        return status

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import asyncpg
 import pytest
+from backends import AnswerLost, drop, postgres_missing, raw_sql
 from backends import config as database
-from backends import drop, postgres_missing, raw_sql
 
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
@@ -154,27 +154,6 @@ async def test_a_read_cut_off_by_the_server_is_read_again_on_a_fresh_connection(
         await readers.close()
 
 
-class _AnswerLost:
-    """An asyncpg connection whose first COMMIT goes through on the server, but whose
-    answer is lost with the connection (as when it is cut right after the server
-    committed)."""
-
-    def __init__(self, conn: asyncpg.Connection, cut: list[int]) -> None:
-        self._conn = conn
-        self._cut = cut
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._conn, name)
-
-    async def execute(self, sql: str, *args: object) -> str:
-        status = await self._conn.execute(sql, *args)
-        if sql == "COMMIT" and not self._cut:
-            self._cut.append(1)
-            self._conn.terminate()
-            raise asyncpg.ConnectionDoesNotExistError("connection was closed (simulated)")
-        return status
-
-
 @pytest.mark.postgres
 async def test_a_write_cut_off_inside_its_commit_is_applied_once(
     pg: Config, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
@@ -207,11 +186,11 @@ async def test_a_write_cut_off_inside_its_commit_is_applied_once(
     assert await raw_sql(pg, "SELECT count(*) FROM marks") == [(1,)]
     assert "lost inside a COMMIT; running the job again" in caplog.text
 
-    cut: list[int] = []
+    cut: list[str] = []
     connect = postgres.Writer._connect
 
-    async def answer_lost(self: postgres.Writer) -> _AnswerLost:
-        return _AnswerLost(await connect(self), cut)
+    async def answer_lost(self: postgres.Writer) -> AnswerLost:
+        return AnswerLost(await connect(self), cut)
 
     monkeypatch.setattr(postgres.Writer, "_connect", answer_lost)
     writer = postgres.Writer(pg)

@@ -15,8 +15,8 @@ from typing import Any
 
 import asyncpg
 import pytest
+from backends import AnswerLost, drop, postgres_missing, raw_sql
 from backends import config as database
-from backends import drop, postgres_missing, raw_sql
 
 from storage import Config, Store
 from storage.backends import postgres
@@ -178,34 +178,14 @@ async def test_a_batch_cut_off_inside_its_commit_is_applied_once(
     assert "lost inside a COMMIT; running the job again" in caplog.text
 
 
-class _AnswerLost:
-    """An asyncpg connection whose first COMMIT after ``state`` says "armed" goes through on
-    the server, but whose answer is lost with the connection."""
-
-    def __init__(self, conn: asyncpg.Connection, state: list[str]) -> None:
-        self._conn = conn
-        self._state = state
-
-    def __getattr__(self, name: str) -> object:
-        return getattr(self._conn, name)
-
-    async def execute(self, sql: str, *args: object) -> str:
-        status = await self._conn.execute(sql, *args)
-        if sql == "COMMIT" and self._state == ["armed"]:
-            self._state.append("cut")
-            self._conn.terminate()
-            raise asyncpg.ConnectionDoesNotExistError("connection was closed (simulated)")
-        return status
-
-
 async def test_a_batch_whose_commit_went_through_unheard_is_answered_not_run_again(
     pg: Config, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     state: list[str] = []
     connect = Writer._connect
 
-    async def answer_lost(self: Writer) -> _AnswerLost:
-        return _AnswerLost(await connect(self), state)
+    async def answer_lost(self: Writer) -> AnswerLost:
+        return AnswerLost(await connect(self), state, when=("armed",))
 
     runs: list[int] = []
 
