@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import new_game, play_turn, try_apply
+from test_trapped_search import Undecided, playout_verdicts
 
 from rules.tora import Game, Side, jeopardy, strike, trapped
 from rules.tora.bits import mask
@@ -120,10 +121,6 @@ def test_r30_offenders_equal_the_old_search_on_long_boards(seed, turns):
 OLD_BUDGET = 5_000
 
 
-class Undecided(Exception):
-    pass
-
-
 class OldEscape:
     """The search R25 used before: deepening within a step budget, every threat searched
     afresh at every position, with the walk as the one-action test."""
@@ -202,29 +199,12 @@ def old_is_trapped(pos: Position) -> bool:
         return OldEscape(pos.public()).trapped()
 
 
-def compare_r25(game: Game) -> str:
-    try:
-        expected = old_is_trapped(game.pos)
-    except Undecided:
-        return "undecided"
-    assert trapped.is_trapped(game.pos) == expected
-    return str(expected)
-
-
 @pytest.mark.slow
 @settings(max_examples=8, deadline=None, derandomize=True)
 @given(st.integers(0, 10**6), st.integers(4, 10))
 def test_r25_exact_search_agrees_with_the_old_one_where_it_decided(seed, turns):
     rng = random.Random(seed)
-    game = new_game(rng, "long", assassins=True)
-    game.skip_trapped = True
-    for _ in range(turns):
-        if game.is_over():
-            break
-        play_turn(game, rng, lambda g, a: None)
-        if not game.is_over():
-            compare_r25(game)
-            game.judge_trapped()
+    playout_verdicts(new_game(rng, "long", assassins=True), rng, turns, old_is_trapped)
 
 
 def test_r25_exact_search_agrees_with_the_old_one_on_short_boards():
@@ -233,13 +213,5 @@ def test_r25_exact_search_agrees_with_the_old_one_on_short_boards():
     verdicts = []
     for seed in (0, 1, 2, 13, 31, 38):
         rng = random.Random(seed)
-        game = new_game(rng, "short")
-        game.skip_trapped = True
-        for _ in range(14):
-            if game.is_over():
-                break
-            play_turn(game, rng, lambda g, a: None)
-            if not game.is_over():
-                verdicts.append(compare_r25(game))
-                game.judge_trapped()
+        verdicts += playout_verdicts(new_game(rng, "short"), rng, 14, old_is_trapped)
     assert verdicts.count("True") >= 3 and verdicts.count("False") > 40

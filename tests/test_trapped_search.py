@@ -5,6 +5,7 @@ within its budget, the product's search gives the same answer."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
@@ -52,14 +53,32 @@ def _escape(pos: Position, depth: int, seen: set[tuple[SearchKey, int]], budget:
     return False
 
 
-def compare(game: Game) -> str:
-    """Both searches at the start of the running turn; what the oracle said."""
+def compare(game: Game, judge: Callable[[Position], bool] = oracle) -> str:
+    """R25's search and ``judge`` at the start of the running turn; what ``judge`` said
+    ("undecided" when it gave up)."""
     try:
-        expected = oracle(game.pos)
+        expected = judge(game.pos)
     except Undecided:
         return "undecided"
     assert trapped.is_trapped(game.pos) == expected
     return str(expected)
+
+
+def playout_verdicts(
+    game: Game, rng: random.Random, turns: int, judge: Callable[[Position], bool] = oracle
+) -> list[str]:
+    """A random playout of ``turns`` turns, judged at each turn's start by R25's search and
+    by ``judge`` (``compare``); what ``judge`` said each time."""
+    game.skip_trapped = True  # judged here, by both searches
+    verdicts = []
+    for _ in range(turns):
+        if game.is_over():
+            break
+        play_turn(game, rng, lambda g, a: None)
+        if not game.is_over():
+            verdicts.append(compare(game, judge))
+            game.judge_trapped()
+    return verdicts
 
 
 @pytest.mark.slow
@@ -67,12 +86,4 @@ def compare(game: Game) -> str:
 @given(st.integers(0, 10**6), st.integers(4, 10))
 def test_r25_deepening_search_agrees_with_depth_first_on_long_boards_with_assassins(seed, turns):
     rng = random.Random(seed)
-    game = new_game(rng, "long", assassins=True)
-    game.skip_trapped = True  # judged here, by both searches
-    for _ in range(turns):
-        if game.is_over():
-            break
-        play_turn(game, rng, lambda g, a: None)
-        if not game.is_over():
-            compare(game)
-            game.judge_trapped()
+    playout_verdicts(new_game(rng, "long", assassins=True), rng, turns)
