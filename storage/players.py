@@ -32,37 +32,45 @@ async def player(db: ReadConnection, user_id: int) -> Player | None:
 
 
 def set_guild_setting(conn: Connection, guild_id: int, key: str, value: str | None) -> None:
-    if value is None:
-        conn.execute("DELETE FROM guild_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
-    else:
-        conn.execute(
-            "INSERT INTO guild_settings (guild_id, key, value) VALUES (?, ?, ?)"
-            " ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value",
-            (guild_id, key, value),
-        )
+    _set_setting(conn, _GUILD, guild_id, key, value)
 
 
 async def guild_settings(db: ReadConnection, guild_id: int) -> dict[str, str]:
-    rows = await db.execute_fetchall(
-        "SELECT key, value FROM guild_settings WHERE guild_id = ? ORDER BY key", (guild_id,)
-    )
-    return {row[0]: row[1] for row in rows}
+    return await _settings(db, _GUILD, guild_id)
 
 
 def set_player_setting(conn: Connection, user_id: int, key: str, value: str | None) -> None:
-    if value is None:
-        conn.execute("DELETE FROM player_settings WHERE user_id = ? AND key = ?", (user_id, key))
-    else:
-        conn.execute(
-            "INSERT INTO player_settings (user_id, key, value) VALUES (?, ?, ?)"
-            " ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value",
-            (user_id, key, value),
-        )
+    _set_setting(conn, _PLAYER, user_id, key, value)
 
 
 async def player_settings(db: ReadConnection, user_id: int) -> dict[str, str]:
+    return await _settings(db, _PLAYER, user_id)
+
+
+# A settings table and the column of whom its settings are (both fixed here, never input).
+_GUILD = ("guild_settings", "guild_id")
+_PLAYER = ("player_settings", "user_id")
+
+
+def _set_setting(
+    conn: Connection, table: tuple[str, str], owner: int, key: str, value: str | None
+) -> None:
+    """One setting of ``owner`` in ``table``: set to ``value``, or removed when None."""
+    name, column = table
+    if value is None:
+        conn.execute(f"DELETE FROM {name} WHERE {column} = ? AND key = ?", (owner, key))
+    else:
+        conn.execute(
+            f"INSERT INTO {name} ({column}, key, value) VALUES (?, ?, ?)"
+            f" ON CONFLICT ({column}, key) DO UPDATE SET value = excluded.value",
+            (owner, key, value),
+        )
+
+
+async def _settings(db: ReadConnection, table: tuple[str, str], owner: int) -> dict[str, str]:
+    name, column = table
     rows = await db.execute_fetchall(
-        "SELECT key, value FROM player_settings WHERE user_id = ? ORDER BY key", (user_id,)
+        f"SELECT key, value FROM {name} WHERE {column} = ? ORDER BY key", (owner,)
     )
     return {row[0]: row[1] for row in rows}
 
