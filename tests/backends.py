@@ -101,3 +101,15 @@ class AnswerLost:
             self._conn.terminate()
             raise asyncpg.ConnectionDoesNotExistError("connection was closed (simulated)")
         return status
+
+
+# The server ends the connection inside the first COMMIT that inserted into ``marks`` (a
+# deferred trigger): a COMMIT cut off before it went through.
+DIE_IN_FIRST_COMMIT = (
+    "CREATE SEQUENCE once",
+    "CREATE FUNCTION die_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+    " IF nextval('once') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;"
+    " RETURN NULL; END $$",
+    "CREATE CONSTRAINT TRIGGER die AFTER INSERT ON marks DEFERRABLE INITIALLY DEFERRED"
+    " FOR EACH ROW EXECUTE FUNCTION die_once()",
+)

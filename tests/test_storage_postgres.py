@@ -9,7 +9,7 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from backends import AnswerLost, drop, postgres_missing, raw_sql
+from backends import DIE_IN_FIRST_COMMIT, AnswerLost, drop, postgres_missing, raw_sql
 from backends import config as database
 
 from bot.service import Place, Terms, User
@@ -162,15 +162,7 @@ async def test_a_write_cut_off_inside_its_commit_is_applied_once(
     job's writes are there exactly once: the writer asks the server about the transaction."""
     async with await Store.open(pg):
         pass  # the schema
-    for statement in (
-        "CREATE TABLE marks (n INT NOT NULL)",
-        "CREATE SEQUENCE once",
-        "CREATE FUNCTION die_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-        " IF nextval('once') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;"
-        " RETURN NULL; END $$",
-        "CREATE CONSTRAINT TRIGGER die AFTER INSERT ON marks DEFERRABLE INITIALLY DEFERRED"
-        " FOR EACH ROW EXECUTE FUNCTION die_once()",
-    ):
+    for statement in ("CREATE TABLE marks (n INT NOT NULL)", *DIE_IN_FIRST_COMMIT):
         await raw_sql(pg, statement)
 
     def mark(conn: postgres.SyncConnection) -> str:

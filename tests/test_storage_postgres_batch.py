@@ -15,7 +15,7 @@ from typing import Any
 
 import asyncpg
 import pytest
-from backends import AnswerLost, drop, postgres_missing, raw_sql
+from backends import DIE_IN_FIRST_COMMIT, AnswerLost, drop, postgres_missing, raw_sql
 from backends import config as database
 
 from storage import Config, Store
@@ -160,14 +160,7 @@ async def test_a_batch_cut_off_inside_its_commit_is_applied_once(
 ) -> None:
     """The server ends the connection inside the batch's COMMIT (a deferred trigger): it
     did not commit, and the whole batch runs again."""
-    for statement in (
-        "CREATE SEQUENCE once",
-        "CREATE FUNCTION die_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-        " IF nextval('once') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;"
-        " RETURN NULL; END $$",
-        "CREATE CONSTRAINT TRIGGER die AFTER INSERT ON marks DEFERRABLE INITIALLY DEFERRED"
-        " FOR EACH ROW EXECUTE FUNCTION die_once()",
-    ):
+    for statement in DIE_IN_FIRST_COMMIT:
         await raw_sql(pg, statement)
     runs: list[int] = []
     async with _writer(pg) as writer:
