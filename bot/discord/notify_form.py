@@ -18,7 +18,7 @@ from bot.app.notify_form import NotifyForm, Pick, Toggle
 
 from .callers import caller_of
 from .handlers import handlers_of
-from .respond import NOBODY, report, tell
+from .respond import NOBODY, acknowledge_pick, report, tell
 
 log = logging.getLogger(__name__)
 _SCOPE = r"(?P<scope>me|sv):(?P<key>[a-z_]{1,12})"
@@ -100,10 +100,7 @@ async def picked(interaction: discord.Interaction[Any], scope: str, key: str, va
     handlers = handlers_of(interaction)
     if not await handlers.respond.handled.first(interaction.id):
         return
-    try:
-        await interaction.response.defer()
-    except discord.HTTPException:
-        log.warning("could not acknowledge a settings pick", extra={"id": interaction.id})
+    if not await acknowledge_pick(interaction, "a settings pick"):
         return
     caller = caller_of(interaction)
     try:

@@ -25,7 +25,7 @@ from bot.service import StaleRequest, Stamp
 from .callers import caller_of
 from .handlers import Handlers, handlers_of
 from .links import LINK_ROW, with_links
-from .respond import NOBODY, Outgoing, files_of, report, tell
+from .respond import NOBODY, Outgoing, acknowledge_pick, files_of, report, tell
 from .styles import STYLES
 
 log = logging.getLogger(__name__)
@@ -167,13 +167,7 @@ async def update(
 ) -> None:
     """Acknowledge a pick at once, then edit the panel it came from; a refusal goes to the
     player alone and leaves the panel, or turns it off when its turn has ended."""
-    try:
-        await interaction.response.defer()
-    except discord.HTTPException:
-        log.warning(
-            "could not acknowledge a panel pick; not acted on",
-            extra={"interaction": interaction.id},
-        )
+    if not await acknowledge_pick(interaction, "a panel pick"):
         return
     try:
         panel = await work()

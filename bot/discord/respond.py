@@ -97,6 +97,17 @@ async def defer(interaction: discord.Interaction[Any], *, private: bool) -> bool
     return True
 
 
+async def acknowledge_pick(interaction: discord.Interaction[Any], what: str) -> bool:
+    """Acknowledge a pick in a message's components at once, the message to be edited
+    after (Discord allows 3 s); whether it is acknowledged (and may be acted on)."""
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException:
+        log.warning(f"could not acknowledge {what}; not acted on", extra={"id": interaction.id})
+        return False
+    return True
+
+
 async def send(interaction: discord.Interaction[Any], answer: Outgoing) -> None:
     """Show ``answer``: as the response, or once deferred as its edit and follow-ups. A
     private answer to a publicly deferred command goes to the caller alone, and the public

@@ -29,7 +29,7 @@ from bot.service.questions import SetupForm
 
 from .callers import caller_of
 from .handlers import handlers_of
-from .respond import NOBODY, report, tell
+from .respond import NOBODY, acknowledge_pick, report, tell
 
 log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
@@ -139,12 +139,7 @@ async def answer(
     handlers = handlers_of(interaction)
     if not await handlers.respond.handled.first(interaction.id):
         return
-    try:
-        await interaction.response.defer()
-    except discord.HTTPException:
-        log.warning(
-            "could not acknowledge a setup pick; not acted on", extra={"id": interaction.id}
-        )
+    if not await acknowledge_pick(interaction, "a setup pick"):
         return
     caller = caller_of(interaction)
     try:
