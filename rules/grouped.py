@@ -22,10 +22,17 @@ class Grouped:
     category: str
     choices: tuple[Choice, ...]
     origin: str = ""  # as ``ChoiceGroup.origin``
+    aliases: tuple[str, ...] = ()  # as ``ChoiceGroup.aliases``
 
     def header(self) -> ChoiceGroup:
         return ChoiceGroup(
-            self.key, self.label, self.description, self.category, len(self.choices), self.origin
+            self.key,
+            self.label,
+            self.description,
+            self.category,
+            len(self.choices),
+            self.origin,
+            self.aliases,
         )
 
 

@@ -111,7 +111,9 @@ class ChoiceGroup:
     holds (a piece kind, "drops"), at most 20 characters; ``size`` counts its actions, which
     ``GameState.choices(key)`` lists. Every legal action is in exactly one group.
     ``origin`` is where the acting piece is (a square, or a hand as in ``Touch``), "" for a
-    decision no piece makes.
+    decision no piece makes. ``aliases`` are other words a player may know its piece by (the
+    letter the rule book and the FEN give it, another name: ToriShogi's Phoenix is "K", the
+    "king"), for finding its actions from what they type.
     """
 
     key: str
@@ -120,6 +122,7 @@ class ChoiceGroup:
     category: str
     size: int
     origin: str = ""  # where its piece stands, as ``Touch.square``; "" when nothing stands
+    aliases: tuple[str, ...] = ()
 
 
 @runtime_checkable

@@ -1,8 +1,9 @@
 """Finding legal actions from what a player typed, for autocomplete: any part of an action
 matches (a destination square, ``x``, ``fire``, a piece's name or letter, a word of its
-plain description), ranked by how well it matches. Built from the seam's menus, so it
-serves every game; a list shows each action in the menus' words (its group's label and its
-own), which speak the coordinates players read, and stands for its notation."""
+plain description, another name of its piece), ranked by how well it matches. Built from
+the seam's menus, so it serves every game; a list shows each action in the menus' words (its
+group's label and its own), which speak the coordinates players read, and stands for its
+notation."""
 
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ def entries(game: GameState) -> list[Entry]:
         group = groups.get(choice.group)
         shown = f"{group.label}: {choice.label}" if group else choice.label
         where = " ".join(choice.path[:-1])  # e.g. the direction of a long menu
-        described = f"{choice.notation} {shown} {where}"
+        known_as = " ".join(group.aliases) if group else ""
+        described = f"{choice.notation} {shown} {where} {known_as}"
         found.append(Entry(choice.notation, shown, tuple(_words(described))))
     return found
 

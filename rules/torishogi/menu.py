@@ -14,7 +14,7 @@ from rules.protocol import FROM, TO, Choice, Touch
 
 from .board import NAMES, SHOWN, SHOWN_FILES, file_of
 from .moves import Move
-from .pieces import HAND_KINDS, LETTER, NAME, PROMOTES_TO, SHORT
+from .pieces import HAND_KINDS, LETTER, NAME, OTHER_NAMES, PROMOTES_TO, SHORT
 from .position import Position
 
 MENU_LIMIT = 25  # choices a menu shows at once; bigger groups go one step deeper, by file
@@ -49,6 +49,7 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
         category=NAME[kind],
         choices=_choices(key, moves, labels, labels),
         origin=NAMES[origin],
+        aliases=_aliases(kind),
     )
 
 
@@ -62,7 +63,14 @@ def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
         category="drops",
         choices=_choices(key, moves, labels, [SHOWN[move.target] for move in moves]),
         origin=hand_place(kind),
+        aliases=_aliases(kind),
     )
+
+
+def _aliases(kind: int) -> tuple[str, ...]:
+    """The piece's letter in the rule book and the FEN (the Phoenix's is K), and its other
+    names: found by autocomplete though no label shows them."""
+    return (LETTER[kind], *OTHER_NAMES.get(kind, ()))
 
 
 def hand_place(kind: int) -> str:

@@ -54,6 +54,8 @@ LETTER = {
     GOOSE: "+S",
     EAGLE: "+F",
 }
+# What else players call a piece (the rule text: "The Phoenix is the King in ToriShogi").
+OTHER_NAMES = {PHOENIX: ("king",)}
 KIND_OF_LETTER = {LETTER[kind]: kind for kind in (*HAND_KINDS, PHOENIX)}
 PROMOTES_TO = {SWALLOW: GOOSE, FALCON: EAGLE}
 BASE = {kind: kind for kind in KINDS} | {GOOSE: SWALLOW, EAGLE: FALCON}
