@@ -402,17 +402,48 @@ async def after_turn(
     mail: Mail | None = None,
     *,
     answer_plans: bool = True,
+    kept: dict[Side, list[str]] | None = None,
 ) -> None:
     """A turn has ended (by the player, the deadline or an agreed reset): announce the
     outcome if the game is over, else the turn and whose it is now, with a new clock.
     ``ran`` is the side whose clock was running (its time is settled). The player whose
-    turn begins may have planned their reply to it (``plans``): played at once."""
+    turn begins may have planned their reply to it (``plans``): it is played at once and
+    saved in the same transaction as the turn it answers (a crash cannot come between),
+    and that player gets no "your turn" DM for it, only the one saying what was played.
+    ``kept``: the planned replies changed by the turns of this save so far."""
     game = table.game
     mail = mail or Mail(table.channel_id)
+    kept = {} if kept is None else kept
     if game.is_over():
         await announce.match_end(ctx, table, outcome_headline(table), mail, counted=True)
-        await ctx.save(table, ended(hosted, FINISHED), mail)
+        await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
         return
+    planned = await plans.answer(ctx, table) if answer_plans else None
+    replying = planned is not None and planned.reply is not None
+    hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying)
+    if planned is not None:
+        kept[planned.planner] = planned.kept
+        mail.private(hosted.player(planned.planner), planned.told)
+    if planned is None or planned.reply is None:
+        await ctx.save(table, hosted, mail, plans=kept)
+        return
+    table.hosted = hosted  # not saved yet: the reply is saved with it
+    await _planned_turn(ctx, table, planned.reply, mail, kept)
+
+
+async def _next_turn(
+    ctx: Context,
+    table: Table,
+    hosted: Hosted,
+    headline: str,
+    game_before: int,
+    ran: Side,
+    mail: Mail,
+    answered: bool,
+) -> Hosted:
+    """The hosted match as the next turn begins (clocks, lapsed offers), its turn post in
+    ``mail``; the "your turn" DM too unless a planned reply ``answered`` the turn."""
+    game = table.game
     ender = game.turns[-1].side
     offers = table.offers()
     lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
@@ -428,15 +459,13 @@ async def after_turn(
         for kind in lapsed
     ]
     staged = replace(table, hosted=hosted)
-    await announce.turn_end(ctx, staged, headline, mail, game_before, notes)
-    await ctx.save(table, hosted, mail)
-    if answer_plans:
-        planned = await plans.answer(ctx, table)
-        if planned is not None:
-            await _planned_turn(ctx, table, *planned)
+    await announce.turn_end(ctx, staged, headline, mail, game_before, notes, tell=not answered)
+    return hosted
 
 
-async def _planned_turn(ctx: Context, table: Table, texts: list[str], mail: Mail) -> None:
+async def _planned_turn(
+    ctx: Context, table: Table, texts: list[str], mail: Mail, kept: dict[Side, list[str]]
+) -> None:
     """The player to act's planned reply (``plans``), played and ended as their own turn
     would be, posted as any turn is (the opponent cannot tell it was planned)."""
     side = table.game.side
@@ -446,7 +475,8 @@ async def _planned_turn(ctx: Context, table: Table, texts: list[str], mail: Mail
         await asyncio.to_thread(match.act, text)
     await ctx.offload.end_turn(match)
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side, mail)
+    headline = f"{table.who(side)} ended their turn:"
+    await after_turn(ctx, table, hosted, headline, before, side, mail, kept=kept)
 
 
 # ---- the clock -----------------------------------------------------------------------------
