@@ -145,7 +145,7 @@ class Looking(Host):
         look = replace(look, view=game.view_for(viewer), outcome=game.outcome())
         acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
         if viewer is not None and acting and game.side == viewer:
-            table.looked[hosted.player(viewer)] = table.turn  # seen: no reminder of this turn
+            await play.looked(self._ctx, table, viewer)  # seen: no reminder of this turn
             look = replace(look, moves=await self._moves(table))
         return look
 

@@ -152,7 +152,7 @@ async def menu(
     and the squares its actions go to lettered. Private. In a one-move game whose move is
     staged, the actions are those that would replace it."""
     side = acting_side(ctx, table, user)
-    table.looked[user.id] = table.turn
+    await looked(ctx, table, side)
     memo = table.memo()
     game = table.game
     if "base" not in memo:
@@ -298,7 +298,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
         image = await ctx.board_file(view, status)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
-    table.looked[user.id] = table.turn  # no reminder of this turn: they have seen it
+    await looked(ctx, table, side)
     lines = [
         showing.standing(view, announce.names_of(table)),
         announce.to_act_line(ctx, table, view),
@@ -480,13 +480,30 @@ async def _planned_turn(
 
 
 # ---- the clock -----------------------------------------------------------------------------
+async def looked(ctx: Context, table: Table, side: Side) -> None:
+    """``side``'s player has seen their running turn: no reminder of it. Kept in the store
+    (once a turn), so that a restart does not remind them either."""
+    user = table.hosted.player(side)
+    if side != table.game.side or table.looked.get(user) == table.turn:
+        return
+    table.looked[user] = table.turn
+    await ctx.store.hosting.put_look(table.hosted.id, side, table.turn)
+
+
+async def has_looked(ctx: Context, table: Table, side: Side) -> bool:
+    """Whether ``side``'s player has looked at their board in the running turn."""
+    if table.looked.get(table.hosted.player(side)) == table.turn:
+        return True
+    return await ctx.store.hosting.last_look(table.hosted.id, side) == table.turn
+
+
 async def reminder(ctx: Context, table: Table) -> None:
     """A reminder the player to act wants now (``notify``), unless they acted (staged an
     action) or looked at their board since their turn began; then the next one's time."""
     hosted, game = table.hosted, table.game
     side = game.side
     nxt = await ctx.next_reminder(table.terms, hosted, side, ctx.now())
-    if game.staged() or table.looked.get(hosted.player(side)) == table.turn:
+    if game.staged() or await has_looked(ctx, table, side):
         await ctx.update(table, replace(hosted, remind_at=nxt))
         return
     due = hosted.due_at or ctx.now()
