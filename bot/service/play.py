@@ -312,8 +312,11 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
 
 
 async def _away_lines(ctx: Context, table: Table) -> list[str]:
-    """A line for each player of the match away now, with their return."""
+    """A line for each player of the match away now, with their return (none where away
+    days do not stop the clock)."""
     hosted, now = table.hosted, ctx.now()
+    if not table.terms.away_days:
+        return []
     players = [hosted.player(side) for side in Side]
     times = await ctx.store.aways(hosted.guild_id, players, now)
     return [
