@@ -353,17 +353,20 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
     if table.game.is_over():
         return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
-    if table.terms.rated or is_robot(table.hosted.player(side.other)):
+    if is_robot(table.hosted.player(side.other)):
         return Reply("Your turn is over.", stamp=table.stamp)  # an AI answers at once
+    if table.terms.rated:
+        return Reply("Your turn is over.", stamp=table.stamp, buttons=(PLAN,))
     return Reply(
         f"Your turn is over. Changed your mind? Ask {table.side_name(side.other)} to let you "
         f"take it back with the button or {ctx.cmd('rewind')}, until they end their turn.",
         stamp=table.stamp,
-        buttons=(ASK_BACK,),
+        buttons=(ASK_BACK, PLAN),
     )
 
 
 ASK_BACK = "askback"  # an unrated match's end-of-turn reply: ask to take the turn back
+PLAN = "plan"  # an end-of-turn reply between people: plan the reply to the opponent's turn
 
 
 class EngineRefused(RuntimeError):
