@@ -9,10 +9,12 @@ their opponent as they know the game), so it is only ever shown to them."""
 
 from __future__ import annotations
 
+import base64
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from bot.service import Draft, NotAllowed, Place, Refused, Stamp, User
+from bot.service import Draft, MatchService, NotAllowed, Place, Refused, Stamp, User
 
 from . import menus
 from .actions import Actions
@@ -81,21 +83,22 @@ class Planning:
         draft = await self.service.draft_plan(place, caller.user, group=nav.group, expect=stamp)
         return plan_panel(place.channel_id, draft, nav)
 
-    # ---- the web board ---------------------------------------------------------------------
-    async def for_seat(
-        self, place: Place, user: User, stamp: Stamp, request: dict[str, str]
-    ) -> dict[str, Any]:
-        """The web board's plan mode: ``request`` holds at most one of ``pick`` (an action's
-        notation), ``step`` (a ``PLAN_BUTTONS`` verb) and ``group`` (a piece's actions)."""
-        draft = await self.service.draft_plan(
-            place,
-            user,
-            pick=request.get("pick"),
-            step=request.get("step"),
-            group=request.get("group"),
-            expect=stamp,
-        )
-        return state_of(draft)
+
+async def plan_state(
+    service: MatchService, place: Place, user: User, stamp: Stamp, request: Mapping[str, str]
+) -> dict[str, Any]:
+    """The web board's plan mode, the same draft the panel makes: ``request`` holds at most
+    one of ``pick`` (an action's notation), ``step`` (a ``PLAN_BUTTONS`` verb but ``open``)
+    and ``group`` (a piece whose actions to list); nothing: the draft as it is."""
+    draft = await service.draft_plan(
+        place,
+        user,
+        pick=request.get("pick"),
+        step=request.get("step"),
+        group=request.get("group"),
+        expect=stamp,
+    )
+    return state_of(draft)
 
 
 def plan_panel(channel_id: int, draft: Draft, nav: Nav) -> Panel:
@@ -150,9 +153,11 @@ def _what_next(draft: Draft) -> str:
 
 
 def state_of(draft: Draft) -> dict[str, Any]:
-    """The plan mode's state for the web board (private to the player)."""
+    """The plan mode's state for the web board (private to the player): its picture, the
+    draft's position as the player sees it, inline."""
     menu = draft.menu
-    choices = [{"label": c.label, "notation": c.notation, "group": c.group} for c in menu.choices]
+    offered = menu.actions_left > 0 or menu.one_move
+    picture = menu.picture
     return {
         "stamp": menu.stamp.turn,
         "title": menu.title,
@@ -164,10 +169,12 @@ def state_of(draft: Draft) -> dict[str, Any]:
         "replying": draft.replying,
         "complete": draft.complete,
         "next": _what_next(draft),
-        "groups": [{"key": g.key, "label": g.label} for g in menu.groups]
-        if menu.actions_left > 0 or menu.one_move
-        else [],
-        "choices": choices,
+        "groups": [{"key": g.key, "label": g.label} for g in menu.groups] if offered else [],
+        "group": menu.choices[0].group if menu.choices else None,
+        "choices": [{"label": c.label, "notation": c.notation} for c in menu.choices],
         "steps": list(plan_verbs(draft)),
         "plans": list(draft.plans),
+        "picture": None
+        if picture is None
+        else "data:image/png;base64," + base64.b64encode(picture.data).decode("ascii"),
     }
