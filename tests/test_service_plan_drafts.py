@@ -5,10 +5,14 @@ and against the AI, and a pick that cannot be played changes nothing."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from bot.service import Place, Refused, Terms, User
 from bot.service.testing import PRIVATE, Harness
+from harness.stage import planned_turn
+from rules.tora import Game
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -71,3 +75,33 @@ async def test_undo_and_refusals(h: Harness) -> None:
     await h.running.play(HERE, ANN, "a3a4")
     await h.running.end_turn(HERE, ANN)
     assert (await h.running.draft_plan(HERE, ANN)).theirs == ()  # stale: begun again
+
+
+async def test_a_tora_whole_turn_picked_then_ended_then_answered(h: Harness) -> None:
+    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive"})
+    mirror = Game(board="short", challenger_setup="aggressive", opposition_setup="defensive")
+    rng = random.Random(5)
+    for text in planned_turn(mirror, rng, attack=False):
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    theirs = planned_turn(mirror, rng, attack=False)
+    mine = planned_turn(mirror, rng, attack=False)
+    for text in theirs:
+        draft = await h.running.draft_plan(HERE, ANN, pick=text)
+    assert draft.theirs == tuple(theirs) and not draft.replying
+    draft = await h.running.draft_plan(HERE, ANN, step="done")
+    assert draft.replying and draft.menu.to_act == "picking your reply"
+    for text in mine:
+        draft = await h.running.draft_plan(HERE, ANN, pick=text)
+    assert draft.complete
+    assert (await h.running.draft_plan(HERE, ANN, step="save")).news == "Plan 1 saved."
+    for text in theirs:
+        await h.running.play(HERE, BOB, text)
+    await h.running.end_turn(HERE, BOB)
+    await h.settle()
+    post = h.delivery.texts(HERE.channel_id)[-1]
+    assert post.startswith("ann (Challenger) ended their turn:")
+    assert all(f"`{text}`" in post for text in mine)
