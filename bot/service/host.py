@@ -14,7 +14,7 @@ from typing import TypeVar
 
 from storage import CorruptMatch, DatabaseUnavailable, Hosted, StaleHosted, StaleMatch, Store
 
-from . import digest, lobby, play, robots, setup_phase
+from . import digest, lobby, play, reminders, robots, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
@@ -124,7 +124,7 @@ class Host:
         elif hosted.phase == PLAYING and due:
             await play.deadline(ctx, table)
         elif hosted.phase == PLAYING and remind:
-            await play.reminder(ctx, table)
+            await reminders.reminder(ctx, table)
 
     async def deliver(self) -> int:
         """Deliver what is due in the outbox; returns how many messages went."""
