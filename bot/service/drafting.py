@@ -30,6 +30,7 @@ from .table import Table, player_side
 NEW, THEIRS_DONE, UNDO, SAVE = "new", "done", "undo", "save"
 STEPS = (NEW, THEIRS_DONE, UNDO, SAVE)
 MOST_ACTIONS = 12  # actions of one side's turn in a draft
+MOST_PICK = 200  # characters of a picked action's notation
 
 
 @dataclass(frozen=True)
@@ -81,6 +82,8 @@ class Drafting(Host):
         the plan (``save``); ``group`` opens a piece's actions in the pickers."""
         if step is not None and step not in STEPS:
             raise Refused(f"A draft's step is one of {', '.join(STEPS)}.")
+        if pick is not None and not 0 < len(pick) <= MOST_PICK:
+            raise Refused(f"An action's notation is 1 to {MOST_PICK} characters.")
 
         async def flow(table: Table) -> Draft:
             return await drafted(self._ctx, table, user, pick, step, group)
@@ -91,6 +94,7 @@ class Drafting(Host):
 async def drafted(
     ctx: Context, table: Table, user: User, pick: str | None, step: str | None, group: str | None
 ) -> Draft:
+    """``draft_plan``'s work on the match: the step, then the pick, then what to show."""
     side = _planner(ctx, table, user)
     parts = await _load(ctx, table, side)
     news = ""
@@ -106,8 +110,9 @@ async def drafted(
         parts = _Parts()
     if pick is not None:
         parts = await _picked(table, side, parts, pick)
-    kept = parts.encode() if parts.theirs or parts.mine else None
-    await ctx.store.hosting.put_draft(table.hosted.id, side, table.turn, kept)
+    if pick is not None or step is not None:  # (a look through the menus changes nothing)
+        kept = parts.encode() if parts.theirs or parts.mine else None
+        await ctx.store.hosting.put_draft(table.hosted.id, side, table.turn, kept)
     return await _shown(ctx, table, side, parts, group, news)
 
 
