@@ -289,10 +289,10 @@ class Stage:
     def _panel_of(self, channel_id: int, user: int) -> Msg:
         for msg in reversed(self.emu.messages(channel_id)):
             if msg.ephemeral_to in (None, user) and any(
-                str(c.get("custom_id", "")).startswith("tora:pn:")
+                str(c.get("custom_id", "")).startswith(("tora:pn:", "tora:pd:"))
                 for c in walk_components(msg.components)
             ):
-                return msg
+                return msg  # the Play panel, or the plan panel (the same menus)
         raise LookupError(f"no Play panel in channel {channel_id}")
 
     async def quiet(self, timeout: float = 30) -> None:

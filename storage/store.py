@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from types import TracebackType
 from typing import TypeVar
@@ -272,15 +272,19 @@ class Store:
         posts: Sequence[Post] = (),
         *,
         close: str | None = None,
+        plans: Mapping[Side, Sequence[str]] | None = None,
     ) -> Hosted:
         """``save`` and, in the same transaction, the hosted match's new state (StaleHosted
-        if it changed since it was read) and the outbox rows announcing the change: either
-        all of it is durable when this returns, or none of it was written."""
+        if it changed since it was read), the outbox rows announcing the change and the
+        ``plans`` (each side's planned replies now, ``put_plans``): either all of it is
+        durable when this returns, or none of it was written."""
         request = await self._append(match, close)
 
         def job(conn: Connection) -> tuple[writes.Saved, Hosted]:
             now = time.time()
             saved = writes.append(conn, request, now)
+            for side, lines in (plans or {}).items():  # before an end, which deletes them
+                hosting.put_plans(conn, hosted.id, side, lines)
             updated = hosting.update_hosted(conn, hosted, now)
             outbox.insert_posts(conn, hosted.id, posts, now)
             return saved, updated

@@ -2,16 +2,20 @@
 challenge's options, each player's time on the turn posts and in ``/tora games``, the turn
 post's "Give +1 day" pressed by the waiting player, the end post's Rematch, which makes a
 challenge with the colours swapped and then greys out; a takeback asked with the button of
-an ended turn and accepted with the proposal's."""
+an ended turn and accepted with the proposal's; a reply planned with the Play panel's menus
+after its End turn (and ``/tora play`` while the opponent's turn runs opening the plan
+panel), played the moment the opponent's turn matches, with one DM to its planner."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from bot.app import menus
 from bot.service.clock import ManualClock
 from emulator import Msg
 from emulator.models import walk_components
 from harness.stage import Stage
+from rules.torishogi import ToriShogiGame
 
 
 def newest(stage: Stage, needle: str) -> Msg:
@@ -213,3 +217,47 @@ async def test_the_servers_clock_for_new_challenges(tmp_path: Path) -> None:
         assert expected in chosen.text, chosen.text
         await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
         await stage.posted("1 day per turn and a bank of 5 days each")
+
+
+def route(game: ToriShogiGame, notation: str) -> tuple[str, str, str | None]:
+    group = next(c.group for c in game.choices() if c.notation == notation)
+    return menus.route(game.menu(), game.choices(group), notation)
+
+
+async def test_a_reply_planned_with_the_play_panel_after_ending_a_turn(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        mirror = ToriShogiGame()
+        await stage.open_panel("ann")
+        await stage.pick("ann", "c3c4", route(mirror, "c3c4"))
+        ended = await stage.click("ann", "End turn")
+        assert ended.text == "Your turn is over.", ended.text
+        mirror.apply("c3c4")
+        mirror.end_turn()
+        opened = await stage.click("ann", "Plan a reply")  # the ended panel's button
+        assert "Pick the move you expect bob to play" in opened.text, opened.text
+        await stage.pick("ann", "c5c4", route(mirror, "c5c4"))
+        mirror.apply("c5c4")
+        mirror.end_turn()
+        await stage.pick("ann", "a3a4", route(mirror, "a3a4"))
+        saved = await stage.click("ann", "Save the plan")
+        assert "Plan 1 saved." in saved.text, saved.text
+        assert "1. if bob plays c5c4, you play a3a4" in saved.text, saved.text
+        await stage.quiet()
+        before = len(dm_texts(stage, "ann"))
+        waiting = await stage.slash("bob", "play")  # bob's own turn: the Play panel
+        assert waiting.text.startswith("**Your turn**"), waiting.text
+        await stage.slash("bob", "act", action="c5c4")
+        await stage.slash("bob", "end")
+        post = await stage.posted("`a3a4`")  # played the moment bob's turn ended
+        assert post.startswith("-# Match 1 · ToriShogi · ann vs bob\nann (Challenger) ended")
+        await stage.quiet()
+        [told] = dm_texts(stage, "ann")[before:]  # one DM, no "your turn" before it
+        assert told.endswith("\nbob played c5c4: your planned reply a3a4 was played. 0 plans left.")
+        await stage.slash("bob", "act", action="b5b4")  # bob's turn again: ann's was planned
+        await stage.slash("bob", "end")
+        waiting = await stage.slash("bob", "play")  # ann's turn: bob may plan his reply
+        assert waiting.text.startswith("It is ann's turn. Yours begins when"), waiting.text
+        assert "**Plan a reply · Match 1 against ann**" in waiting.text, waiting.text

@@ -142,3 +142,16 @@ async def test_weekends_off_in_each_players_time_zone(h: Harness) -> None:
     await h.running.end_turn(HERE, ANN)
     # bob's Friday 00:00 in Los Angeles: his Saturday begins 24 h later, after his 10 h
     assert await due(h) == START + 10 * HOUR
+
+
+async def test_a_match_without_away_days_keeps_its_clock_running(h: Harness) -> None:
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(auto_away=True))
+    await started(h, away_days=False)  # a tournament's choice
+    assert "away days do not stop the clock" in h.delivery.texts(HERE.channel_id)[0]
+    first = await due(h)
+    await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert await due(h) == first  # her deadline does not move
+    await h.settle()
+    assert not any("is away" in text for text in h.delivery.texts(HERE.channel_id))
+    await h.advance(10 * HOUR)  # and no automatic away day: the turn is missed
+    assert "missed turns in a row: 1" in last_post(h)

@@ -100,6 +100,15 @@ async def test_no_reminder_after_acting_or_looking(h: Harness) -> None:
     assert not any(text.startswith("Reminder") for text in dms(h, BOB))
 
 
+async def test_a_look_at_the_board_outlives_a_restart(h: Harness) -> None:
+    await wants(h, ANN, reminders="50,80")
+    await started(h)
+    await h.running.board(HERE, ANN)  # she looked, then the bot restarts
+    await h.crash()
+    await h.advance(8 * HOUR)  # past 50 % and 80 % of her turn
+    assert not any(text.startswith("Reminder") for text in dms(h, ANN))
+
+
 async def test_quiet_hours_hold_a_dm_and_send_it_after(h: Harness) -> None:
     await started(h)  # Friday 08:00 UTC
     await wants(h, BOB, quiet="22-7")

@@ -5,6 +5,7 @@ private: the opponent's view is the same with plans or without (twin worlds)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from pathlib import Path
@@ -66,6 +67,17 @@ async def test_a_line_two_steps_deep_is_played_as_the_opponent_matches_it(h: Har
     assert (await h.running.plans(HERE, ANN)).text == "No plans."
 
 
+async def test_a_turn_answered_by_a_plan_sends_its_planner_one_dm(h: Harness) -> None:
+    await started(h)
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    before = len(dms(h, ANN))
+    await turn(h, BOB, "c5c4")
+    assert dms(h, ANN)[before:] == [
+        "bob played c5c4: your planned reply a3a4 was played. 0 plans left."
+    ]  # no "your turn" for a turn that was answered at once
+    assert any("your turn" in text.lower() for text in dms(h, BOB)[-1:])
+
+
 async def test_alternatives_and_a_turn_none_answers(h: Harness) -> None:
     await started(h)
     await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
@@ -120,6 +132,42 @@ async def test_plans_survive_a_restart_and_go_with_the_match(h: Harness) -> None
     assert hosted is not None
     await h.running.resign(HERE, BOB)
     assert await h.running._ctx.store.hosting.private_plans(hosted.id, Side.CHALLENGER) == []
+
+
+class Died(Exception):
+    """The process died: nothing after its first commit was written."""
+
+
+def die_after_first_commit(h: Harness) -> None:
+    """From now on the store commits one transaction, then every later write fails, as a
+    process killed right after that commit would have left the database."""
+    assert h.store is not None
+    writer = h.store._writer
+    run, commits = writer.run, []
+
+    async def once(job):  # type: ignore[no-untyped-def]
+        if commits:
+            raise Died
+        commits.append(job)
+        return await run(job)
+
+    writer.run = once  # type: ignore[method-assign]
+
+
+async def test_a_crash_after_the_opponents_turn_is_saved_does_not_lose_the_reply(
+    h: Harness,
+) -> None:
+    await started(h)
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    await h.running.play(HERE, BOB, "c5c4")
+    die_after_first_commit(h)
+    with contextlib.suppress(Died):  # what follows that commit, if anything, is lost
+        await h.running.end_turn(HERE, BOB)
+    await h.crash()
+    await h.settle()
+    assert "`a3a4`" in posts(h)[-1]  # her reply was saved with the turn it answers
+    assert "bob (Opposition) to act" in (await h.running.board(HERE, ANN)).text
+    assert dms(h, ANN)[-1].startswith("bob played c5c4: your planned reply a3a4 was played.")
 
 
 async def twin(path: Path, plan: str | None, bob_plays: str) -> tuple[list, list]:

@@ -61,7 +61,7 @@ async def test_an_accepted_takeback_replays_the_turn_and_survives_restarts(h: Ha
     await started(h)
     await h.running.play(HERE, ANN, "c3c4")
     reply = await h.running.end_turn(HERE, ANN)
-    assert reply.buttons == ("askback",)
+    assert reply.buttons == ("askback", "plan")
     assert "take it back with the button or `/tora match takeback`" in reply.text
     await h.running.takeback(HERE, ANN)
     await h.settle()
@@ -95,7 +95,7 @@ async def test_an_accepted_takeback_replays_the_turn_and_survives_restarts(h: Ha
 async def test_a_takeback_is_refused_in_rated_matches_and_on_ones_own_turn(h: Harness) -> None:
     await started(h, rated=True)
     await h.running.play(HERE, ANN, "c3c4")
-    assert (await h.running.end_turn(HERE, ANN)).buttons == ()
+    assert (await h.running.end_turn(HERE, ANN)).buttons == ("plan",)  # no "Ask to take it back"
     with pytest.raises(Refused, match="only in casual matches: this one is rated"):
         await h.running.takeback(HERE, ANN)
 

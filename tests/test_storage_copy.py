@@ -112,6 +112,8 @@ async def populate(path: Path) -> None:
         await store.set_player_setting(1, "timezone", "Europe/Paris")  # migration 16's tables
         await store.add_away(Away(1, 1, 1.8e9, 1.8e9 + 86400.0))
         await store.hosting.put_plans(hosted.id, Side.OPPOSITION, ['[[["c5c4"], ["a3a4"]]]'])
+        await store.hosting.put_draft(hosted.id, Side.OPPOSITION, 1, '{"theirs": ["c5c4"]}')
+        await store.hosting.put_look(hosted.id, Side.CHALLENGER, 1)  # migration 17's
         h.delivery.fail_next = 1000  # the start's posts wait for a retry...
         await service.deliver()
         h.delivery.fail_next = 0

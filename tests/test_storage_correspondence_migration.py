@@ -81,7 +81,9 @@ async def test_migration_16_on_postgres_keeps_every_row(tmp_path: Path) -> None:
         with pytest.raises(Exception, match="kind_check"):
             await raw_sql(config, REWIND)
         before = await dump(config)
-        assert await postgres.prepare(config, list(POSTGRES_MIGRATIONS)) == [16]
+        assert await postgres.prepare(
+            config, [m for m in POSTGRES_MIGRATIONS if m.number <= 16]
+        ) == [16]
         assert await raw_sql(config, "SELECT clock_c, clock_o FROM hosted_matches") == [
             (None, None)
         ]

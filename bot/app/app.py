@@ -14,6 +14,7 @@ from .costly import Limits
 from .links import Links
 from .lookups import Lookups
 from .notify_form import NotifyForms
+from .planning import Planning
 from .playing import Playing
 from .setup_form import SetupForms
 from .sweeping import Sweeping
@@ -23,7 +24,8 @@ from .tournaments import Tournaments
 class App:
     """``actions`` (the match commands), ``time_off`` (away days, a player's settings),
     ``notify`` (the notifications form),
-    ``playing`` (the Play panel), ``setup`` (the setup
+    ``playing`` (the Play panel), ``planning`` (a planned reply made with its pickers),
+    ``setup`` (the setup
     form), ``lookups`` (records, replays, ladders, settings), ``tournaments``,
     ``completions`` (what typing an option offers), ``sweeping`` (which buttons stopped
     applying) and ``board_links`` (the web board's links where commands give them), sharing
@@ -47,6 +49,7 @@ class App:
         self.notify = NotifyForms(service)
         self.board_links = BoardLinks(self.actions, links)
         self.playing = Playing(self.actions, self.board_links)
+        self.planning = Planning(self.actions)
         self.setup = SetupForms(self.actions)
         self.lookups = Lookups(self.actions, ladder, self.limits)
         self.tournaments = Tournaments(tournaments, self.limits)

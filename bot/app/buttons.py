@@ -30,6 +30,7 @@ VERBS: dict[str, tuple[str, str]] = {
     "pause": ("Agree to pause", "success"),
     "rewind": ("Accept the takeback", "success"),
     "askback": ("Ask to take it back", "secondary"),  # an unrated match's ended turn
+    "plan": ("Plan a reply", "secondary"),  # an ended turn: the plan panel (bot.app.planning)
     "resign": ("Resign", "danger"),
     "abort": ("Abort", "danger"),
     "keep": ("Keep playing", "secondary"),

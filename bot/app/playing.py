@@ -31,7 +31,9 @@ BUTTONS: dict[str, tuple[str, str]] = {
 class Panel:
     """What the panel shows: ``text``, the select menus, and the preview image (None: keep
     the one shown). ``over``: the turn it was for has ended, so it offers nothing more.
-    ``links``: the player's own board on the web (while the turn lasts)."""
+    ``links``: the player's own board on the web (while the turn lasts). ``verbs``: a plan
+    panel's buttons (``planning.PLAN_BUTTONS``; None: the Play panel's). ``ended``: the plan
+    panel's buttons an ended panel still offers (Plan a reply, for the turn now running)."""
 
     channel_id: int
     stamp: Stamp | None
@@ -40,11 +42,21 @@ class Panel:
     files: tuple[Attachment, ...] | None = None
     over: bool = False
     links: tuple[Link, ...] = ()
+    verbs: tuple[str, ...] | None = None
+    ended: tuple[str, ...] = ()
+
+    @property
+    def planning(self) -> bool:
+        """A plan panel (its menus pick a planned reply), not the Play panel."""
+        return self.verbs is not None
 
     @property
     def buttons(self) -> tuple[str, ...]:
-        """The verbs of its buttons (``BUTTONS``): none once its turn is over."""
-        return () if self.over or self.stamp is None else tuple(BUTTONS)
+        """The verbs of its buttons (``BUTTONS``, or a plan panel's): none once its turn is
+        over."""
+        if self.over or self.stamp is None:
+            return ()
+        return tuple(BUTTONS) if self.verbs is None else self.verbs
 
 
 class Playing:
@@ -98,7 +110,8 @@ class Playing:
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
         reply = await self.service.end_turn(place, caller.user, expect=stamp)
-        return Panel(channel_id, None, reply.text, over=True)
+        offered = ("open",) if "plan" in reply.buttons else ()  # planning.OPEN
+        return Panel(channel_id, reply.stamp, reply.text, over=True, ended=offered)
 
     async def refresh(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)

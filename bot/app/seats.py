@@ -27,6 +27,7 @@ from rules import Side
 
 from .boards import Boards
 from .page_words import page_text, said
+from .planning import plan_state
 
 VERBS = ("act", "undo", "end", "draw", "resign", "pause", "resume", "reset", "answer", "setup")
 MOST_NOTATION = 200  # characters of an action's notation (several actions: ``;`` between)
@@ -65,6 +66,31 @@ class Seats:
         the service's (``StaleRequest`` for a stamp of another turn), or ``Refused`` for a
         request the page should never send."""
         check(request)
+        place, user = await self._player(seat)
+        stamp = Stamp(seat.match, request.stamp)
+        try:
+            reply = await self._command(request, place, user, stamp)()
+        except Refused as refusal:
+            _for_the_page(refusal)
+            raise
+        try:
+            state = await self.boards.mine(seat.match, seat.side)
+        except NotAllowed:  # the action ended the match: its page is the public one now
+            state = await self.boards.public(seat.match)
+        return state | {"said": said(request.verb, reply.text, state)}
+
+    async def plan(self, seat: Seat, stamp: int, request: Mapping[str, str]) -> dict[str, Any]:
+        """The plan mode of ``seat``'s player (``planning.plan_state``), while their
+        opponent's turn ``stamp`` runs."""
+        place, user = await self._player(seat)
+        try:
+            return await plan_state(self.service, place, user, Stamp(seat.match, stamp), request)
+        except Refused as refusal:
+            _for_the_page(refusal)
+            raise
+
+    async def _player(self, seat: Seat) -> tuple[Place, User]:
+        """Where ``seat``'s match is played and its player; refused once it has ended."""
         hosted = await self.service.records.hosted(seat.match)
         if hosted is None:
             raise Refused("There is no such match.")
@@ -74,20 +100,7 @@ class Seats:
             raise NotAllowed("The challenge has not been accepted yet, so nothing was done.")
         user_id = hosted.player(seat.side)
         name = await self.service.records.player_name(user_id)
-        user = User(user_id, name or f"player {user_id}")
-        place = Place(hosted.guild_id, hosted.channel_id)
-        stamp = Stamp(seat.match, request.stamp)
-        try:
-            reply = await self._command(request, place, user, stamp)()
-        except Refused as refusal:  # worded for the page, as its answers are
-            refusal.message = page_text(refusal.message)
-            refusal.args = (refusal.message,)
-            raise
-        try:
-            state = await self.boards.mine(seat.match, seat.side)
-        except NotAllowed:  # the action ended the match: its page is the public one now
-            state = await self.boards.public(seat.match)
-        return state | {"said": said(request.verb, reply.text, state)}
+        return Place(hosted.guild_id, hosted.channel_id), User(user_id, name or f"player {user_id}")
 
     def _command(
         self, request: Request, place: Place, user: User, stamp: Stamp
@@ -113,6 +126,12 @@ class Seats:
         }
         command = simple[verb]
         return lambda: command(place, user, expect=stamp)
+
+
+def _for_the_page(refusal: Refused) -> None:
+    """A refusal worded for the page, as its answers are."""
+    refusal.message = page_text(refusal.message)
+    refusal.args = (refusal.message,)
 
 
 def check(request: Request) -> None:

@@ -45,6 +45,7 @@ class CreateOptions:
     bye: str | None = None
     tiebreaks: str | None = None
     ai_fill: str | None = None
+    away_days: bool = True
 
 
 class Tournaments:
@@ -73,7 +74,7 @@ class Tournaments:
                 )
             reply = await self.desk.create(
                 place, caller.user, typed.name, typed.board, typed.target,
-                admin=caller.admin, turn_seconds=turn,
+                admin=caller.admin, turn_seconds=turn, away_days=typed.away_days,
             )  # fmt: skip
             return Answer.of(reply)
         if typed.bye is not None and typed.bye not in BYES:
@@ -92,7 +93,7 @@ class Tournaments:
             entry_seconds=_duration(typed.entry), starts_in=_duration(typed.starts_in),
             max_players=typed.max_players,
             bye_points=None if typed.bye is None else BYES[typed.bye],
-            tiebreaks=typed.tiebreaks, ai_fill=typed.ai_fill,
+            tiebreaks=typed.tiebreaks, ai_fill=typed.ai_fill, away_days=typed.away_days,
         )  # fmt: skip
         reply = await self.events.create(place, caller.user, spec, admin=caller.admin)
         event = await self.events.event(place, typed.name)

@@ -44,6 +44,12 @@ class ToraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
                 handlers, interaction, lambda: playing.open_at(caller, press.channel_id, stamp)
             )
             return
+        if press.verb == "plan" and press.stamp is not None:
+            planning, stamp = handlers.app.planning, press.stamp
+            await open_panel(
+                handlers, interaction, lambda: planning.open_at(caller, press.channel_id, stamp)
+            )
+            return
         if press.verb in EVENT_BUTTONS:  # a tournament's Join or Leave
             cups = handlers.app.tournaments
             await handlers.respond.run(interaction, lambda: cups.press(caller, press), private=True)

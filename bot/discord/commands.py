@@ -171,14 +171,20 @@ class Tora(Completing, app_commands.Group):
         await self.answer(interaction, lambda: actions.setup(caller, match, typed), private=True)
 
     # ---- turns -------------------------------------------------------------------------
-    @app_commands.command(description="Play your turn with menus: pick a piece, then what it does")
+    @app_commands.command(
+        description="Play your turn with menus; while theirs runs, plan your reply to it"
+    )
     @app_commands.describe(match=MATCH)
     @app_commands.autocomplete(match=Completing.complete_match)
     async def play(
         self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
-        caller, playing = caller_of(interaction), self.app.playing
-        await open_panel(self.handlers, interaction, lambda: playing.open(caller, match))
+        caller, app = caller_of(interaction), self.app
+        await open_panel(
+            self.handlers,
+            interaction,
+            lambda: app.planning.play_or_plan(app.playing, caller, match),
+        )
 
     @app_commands.command(description="Your matches: whose turn it is, the deadline, where")
     async def games(self, interaction: discord.Interaction[Any]) -> None:

@@ -51,6 +51,7 @@ class TournamentCommands(Completing, app_commands.Group):
         bye="What a bye is worth (Swiss default 1, round robin 0)",
         tiebreaks="In order, e.g. buchholz-cut1,buchholz,direct-encounter,wins",
         ai_fill="The AI of this strength plays whoever an odd round leaves over (no bye)",
+        away_days="Players' away days stop its games' clocks (default yes)",
     )
     async def create(
         self,
@@ -72,11 +73,13 @@ class TournamentCommands(Completing, app_commands.Group):
         bye: Literal["0", "1/2", "1"] | None = None,
         tiebreaks: NameText | None = None,
         ai_fill: Literal["easy", "normal", "hard"] | None = None,
+        away_days: bool = True,
     ) -> None:
         caller, cups = caller_of(interaction), self.app.tournaments
         typed = CreateOptions(
             name, format, game, board, target, deadline, assassins, powers, rounds,
             round_deadline, rated, entry, starts_in, max_players, bye, tiebreaks, ai_fill,
+            away_days,
         )  # fmt: skip
         await self.answer(interaction, lambda: cups.create(caller, typed), private=False)
 

@@ -6,7 +6,11 @@ pieces with the new preview.
 
 Each component's custom id holds where it is (channel, match, turn, and the menus above it),
 so the panel works after a restart like every other button. A pick made for a turn that has
-ended turns the panel off ("That turn has already ended.")."""
+ended turns the panel off ("That turn has already ended.").
+
+The plan panel (``bot.app.planning``: a planned reply picked with the same menus) is the
+same message with its own kind in the custom ids (``pd`` menus, ``pq`` buttons), so each
+pick goes to the draft rather than the turn."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ import discord
 
 from bot.app.answers import explain
 from bot.app.menus import Nav, Select
+from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
 from bot.service import StaleRequest, Stamp
 
@@ -31,10 +36,12 @@ from .styles import STYLES
 log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
 SELECT_TEMPLATE = (
-    r"tora:pn:" + _WHERE + r":(?P<level>[cgsa]):(?P<category>[^:]{0,20}):(?P<group>[^:]{0,20})"
-    r":(?P<step>\d{0,3})"
+    r"tora:(?P<kind>pn|pd):" + _WHERE + r":(?P<level>[cgsa]):(?P<category>[^:]{0,20})"
+    r":(?P<group>[^:]{0,20}):(?P<step>\d{0,3})"
 )
-BUTTON_TEMPLATE = r"tora:pb:(?P<verb>" + "|".join(BUTTONS) + r"):" + _WHERE
+_VERBS = "|".join(dict.fromkeys([*BUTTONS, *PLAN_BUTTONS]))
+BUTTON_TEMPLATE = r"tora:(?P<kind>pb|pq):(?P<verb>" + _VERBS + r"):" + _WHERE
+PLAY, PLAN = ("pn", "pb"), ("pd", "pq")  # the kinds of a panel's menus and buttons
 
 
 def _stamp(found: re.Match[str]) -> Stamp:
@@ -56,16 +63,18 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         stamp: Stamp,
         level: str,
         nav: Nav,
+        kind: str = PLAY[0],
     ) -> None:
         super().__init__(select)
         self.channel_id, self.stamp, self.level, self.nav = channel_id, stamp, level, nav
+        self.kind = kind
 
     @classmethod
-    def of(cls, channel_id: int, stamp: Stamp, spec: Select) -> PanelSelect:
+    def of(cls, channel_id: int, stamp: Stamp, spec: Select, kind: str = PLAY[0]) -> PanelSelect:
         nav = spec.nav
         step = "" if nav.step is None else str(nav.step)
         custom_id = (
-            f"tora:pn:{_where(channel_id, stamp)}:{spec.level}:{nav.category or ''}"
+            f"tora:{kind}:{_where(channel_id, stamp)}:{spec.level}:{nav.category or ''}"
             f":{nav.group or ''}:{step}"
         )
         options = [
@@ -77,7 +86,7 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=custom_id, placeholder=spec.placeholder, options=options
         )
-        return cls(select, channel_id, stamp, spec.level, nav)
+        return cls(select, channel_id, stamp, spec.level, nav, kind)
 
     @classmethod
     async def from_custom_id(
@@ -86,41 +95,51 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         step = int(match["step"]) if match["step"] else None
         nav = Nav(match["category"] or None, match["group"] or None, step)
         assert isinstance(item, discord.ui.Select)
-        return cls(item, int(match["channel"]), _stamp(match), match["level"], nav)
+        where = int(match["channel"]), _stamp(match)
+        return cls(item, *where, match["level"], nav, match["kind"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         picked = (self.item.values or [""])[0]
         nav = _deeper(self.level, self.nav, picked)
         handlers = handlers_of(interaction)
-        playing, caller = handlers.app.playing, caller_of(interaction)
+        app, caller = handlers.app, caller_of(interaction)
+        panel = app.planning if self.kind == PLAN[0] else app.playing
         await update(
             handlers,
             interaction,
-            lambda: playing.act(caller, self.channel_id, self.stamp, nav, picked),
+            lambda: panel.act(caller, self.channel_id, self.stamp, nav, picked),
         )
 
 
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
-    def __init__(self, verb: str, channel_id: int, stamp: Stamp) -> None:
-        label, style = BUTTONS[verb]
-        custom_id = f"tora:pb:{verb}:{_where(channel_id, stamp)}"
+    def __init__(self, verb: str, channel_id: int, stamp: Stamp, kind: str = PLAY[1]) -> None:
+        label, style = (PLAN_BUTTONS if kind == PLAN[1] else BUTTONS)[verb]
+        custom_id = f"tora:{kind}:{verb}:{_where(channel_id, stamp)}"
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label, style=STYLES[style], custom_id=custom_id
         )
         super().__init__(button)
-        self.verb, self.channel_id, self.stamp = verb, channel_id, stamp
+        self.verb, self.channel_id, self.stamp, self.kind = verb, channel_id, stamp, kind
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PanelButton:
-        return cls(match["verb"], int(match["channel"]), _stamp(match))
+        return cls(match["verb"], int(match["channel"]), _stamp(match), match["kind"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handlers = handlers_of(interaction)
-        playing, caller = handlers.app.playing, caller_of(interaction)
-        work = {"end": playing.end, "undo": playing.undo, "refresh": playing.refresh}[self.verb]
-        await update(handlers, interaction, lambda: work(caller, self.channel_id, self.stamp))
+        caller, where = caller_of(interaction), (self.channel_id, self.stamp)
+        if self.kind == PLAN[1]:
+            planning = handlers.app.planning
+            if self.verb not in PLAN_BUTTONS:  # a made-up id: nothing to do
+                return
+            await update(handlers, interaction, lambda: planning.step(caller, *where, self.verb))
+            return
+        playing = handlers.app.playing
+        work = {"end": playing.end, "undo": playing.undo, "refresh": playing.refresh}.get(self.verb)
+        if work is not None:
+            await update(handlers, interaction, lambda: work(caller, *where))
 
 
 def _deeper(level: str, nav: Nav, picked: str) -> Nav:
@@ -135,19 +154,30 @@ def _deeper(level: str, nav: Nav, picked: str) -> Nav:
 
 
 def view_of(panel: Panel) -> discord.ui.View | None:
-    """The panel's menus and buttons (none once its turn is over)."""
-    if not panel.buttons or panel.stamp is None:
-        return None
+    """The panel's menus and buttons (once its turn is over, only what ended it offers:
+    an ended turn's Plan a reply)."""
+    if panel.over or panel.stamp is None:
+        return _ended_view(panel)
+    select_kind, button_kind = PLAN if panel.planning else PLAY
     view = discord.ui.View(timeout=None)
     for row, spec in enumerate(panel.selects[:4]):
-        item = PanelSelect.of(panel.channel_id, panel.stamp, spec)
+        item = PanelSelect.of(panel.channel_id, panel.stamp, spec, select_kind)
         item.row = row
         view.add_item(item)
     for verb in panel.buttons:
-        button = PanelButton(verb, panel.channel_id, panel.stamp)
+        button = PanelButton(verb, panel.channel_id, panel.stamp, button_kind)
         button.row = LINK_ROW
         view.add_item(button)
     return with_links(view, panel.links, LINK_ROW)
+
+
+def _ended_view(panel: Panel) -> discord.ui.View | None:
+    if not panel.ended or panel.stamp is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    for verb in panel.ended:
+        view.add_item(PanelButton(verb, panel.channel_id, panel.stamp, PLAN[1]))
+    return view
 
 
 def message_of(panel: Panel) -> dict[str, Any]:

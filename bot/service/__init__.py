@@ -9,6 +9,7 @@ from storage import ButtonMessage, Hosted, MatchInfo
 
 from .agreements import PROPOSAL_KINDS, open_proposals
 from .clock import ManualClock, SystemClock
+from .drafting import Draft
 from .errors import (
     UNAVAILABLE,
     ActionRefused,
@@ -53,6 +54,7 @@ __all__ = [
     "DatabaseUnavailable",
     "Delivery",
     "DirectMessagesClosed",
+    "Draft",
     "GuildSettings",
     "Hosted",
     "Link",

@@ -48,7 +48,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
     hosted = table.hosted
     side = table.game.side
     user, due = hosted.player(side), hosted.due_at
-    if is_robot(user) or due is None:
+    if is_robot(user) or due is None or not table.terms.away_days:
         return False
     guild = await load_guild(ctx.store, hosted.guild_id)
     server = ctx.settings.auto_away if guild.auto_away is None else guild.auto_away

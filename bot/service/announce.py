@@ -101,10 +101,18 @@ def your_turn_text(ctx: Context, table: Table, view: GameView, recap: Sequence[s
 
 
 async def turn_end(
-    ctx: Context, table: Table, headline: str, mail: Mail, game_before: int, notes: list[str]
+    ctx: Context,
+    table: Table,
+    headline: str,
+    mail: Mail,
+    game_before: int,
+    notes: list[str],
+    *,
+    tell: bool = True,
 ) -> None:
-    """The public post of a finished turn (the board after it), and the "your turn" notice
-    with their own board for the player who acts next."""
+    """The public post of a finished turn (the board after it), and, with ``tell``, the
+    "your turn" notice with their own board for the player who acts next (not when their
+    planned reply answers the turn at once: they are told that instead)."""
     game = table.game
     view = game.view_for(None)
     names = names_of(table)
@@ -118,17 +126,19 @@ async def turn_end(
     lines += [offer] if offer else []
     status = table.status(ctx.now())
     nxt = table.hosted.player(view.side)
-    public, private = await asyncio.gather(
-        ctx.board_file(view, status), ctx.private_file(game.view_for(view.side), status)
-    )
+    drawn = [ctx.board_file(view, status)]
+    drawn += [ctx.private_file(game.view_for(view.side), status)] if tell else []
+    public, *private = await asyncio.gather(*drawn)
     buttons = (DRAW_BUTTON if offer else ()) + give_button(table)
     mail.public(
         "\n".join(lines), public, mentions=(nxt,), buttons=buttons, turn=table.turn, notice=TURN
     )
+    if not private:
+        return
     mail.private(
         nxt,
         your_turn_text(ctx, table, view, recap),
-        private,
+        *private,
         buttons=turn_buttons(table),
         turn=table.turn,
         notice=TURN,

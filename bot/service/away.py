@@ -143,8 +143,8 @@ class Absences(Host):
         for hosted in await self._playing(guild_id, user_id):
             async with self._lock(hosted.channel_id):
                 table = await self._table(hosted.channel_id)
-                if table is None or table.hosted.phase != PLAYING:
-                    continue
+                if table is None or table.hosted.phase != PLAYING or not table.terms.away_days:
+                    continue  # (a match without away days: its clock runs on, untold)
                 side = table.hosted.side_of(user_id)
                 if side is None:
                     continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from rules import GameView, Side
@@ -166,17 +166,23 @@ class Context:
             self.ended.append(table.hosted)
 
     async def save(
-        self, table: Table, hosted: Hosted, mail: Mail | None = None, *, close: str | None = None
+        self,
+        table: Table,
+        hosted: Hosted,
+        mail: Mail | None = None,
+        *,
+        close: str | None = None,
+        plans: Mapping[Side, Sequence[str]] | None = None,
     ) -> None:
-        """Save what was played on the match with the hosted match's new state and posts.
-        The match's deadline follows the hosted one."""
+        """Save what was played on the match with the hosted match's new state, posts and
+        the sides' planned replies (``plans``). The match's deadline follows the hosted one."""
         match = table.match
         if match is None:
             raise RuntimeError(f"hosted match {hosted.id} has no game to save")
         match.deadline = hosted.due_at
         hosted = replace(hosted, turn=table.turn)
         posts = mail.posts if mail else []
-        table.hosted = await self.store.save_hosted(match, hosted, posts, close=close)
+        table.hosted = await self.store.save_hosted(match, hosted, posts, close=close, plans=plans)
         self.changed(bool(posts))
         self.touched(table.hosted.id)
         if hosted.phase == ENDED:

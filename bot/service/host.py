@@ -10,10 +10,11 @@ import asyncio
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from storage import CorruptMatch, DatabaseUnavailable, Hosted, StaleHosted, StaleMatch, Store
 
-from . import digest, lobby, play, robots, setup_phase
+from . import digest, lobby, play, reminders, robots, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
@@ -32,6 +33,7 @@ SHORTEST_NAP = 1.0  # and at most this often while something overdue waits for a
 RETRY_FAILED = 300  # seconds before a clock event that failed is tried again
 RETRY_UNAVAILABLE = 5  # ...when it failed because the database could not be reached
 Flow = Callable[[Table], Awaitable[Reply]]
+Answered = TypeVar("Answered")  # what a command's flow gives back (a Reply, mostly)
 EndedListener = Callable[[Hosted], Awaitable[None]]
 ChangeListener = Callable[[int], None]
 
@@ -122,7 +124,7 @@ class Host:
         elif hosted.phase == PLAYING and due:
             await play.deadline(ctx, table)
         elif hosted.phase == PLAYING and remind:
-            await play.reminder(ctx, table)
+            await reminders.reminder(ctx, table)
 
     async def deliver(self) -> int:
         """Deliver what is due in the outbox; returns how many messages went."""
@@ -142,10 +144,10 @@ class Host:
         user: User,
         expect: Stamp | None,
         phases: tuple[str, ...],
-        flow: Flow,
+        flow: Callable[[Table], Awaitable[Answered]],
         *,
         limited: bool = True,
-    ) -> Reply:
+    ) -> Answered:
         if limited:
             self._limit.take(user.id, self._ctx.now())
         try:
@@ -154,8 +156,12 @@ class Host:
             await self._announce_endings()
 
     async def _locked_command(
-        self, channel_id: int, expect: Stamp | None, phases: tuple[str, ...], flow: Flow
-    ) -> Reply:
+        self,
+        channel_id: int,
+        expect: Stamp | None,
+        phases: tuple[str, ...],
+        flow: Callable[[Table], Awaitable[Answered]],
+    ) -> Answered:
         async with self._lock(channel_id):
             table = await self._loaded(channel_id)
             if table is None and expect is not None:

@@ -19,7 +19,7 @@ from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from storage import Hosted, HostedNotFound
 
-from . import play, setup_phase
+from . import play, reminders, setup_phase
 from .errors import NotAllowed, Refused
 from .host import Host
 from .models import User
@@ -145,7 +145,7 @@ class Looking(Host):
         look = replace(look, view=game.view_for(viewer), outcome=game.outcome())
         acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
         if viewer is not None and acting and game.side == viewer:
-            table.looked[hosted.player(viewer)] = table.turn  # seen: no reminder of this turn
+            await reminders.looked(self._ctx, table, viewer)  # seen: no reminder of this turn
             look = replace(look, moves=await self._moves(table))
         return look
 

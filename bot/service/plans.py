@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+from dataclasses import dataclass
 
 from rules import ActionError, GameState, Side
 
-from .context import Context, Mail
+from .context import Context
 from .errors import Refused
 from .models import Reply, User, is_robot
 from .phases import PLAYING
@@ -160,10 +161,22 @@ def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
     return lines[: number - 1] + lines[number:], f"Plan {number} cancelled."
 
 
-async def answer(ctx: Context, table: Table) -> tuple[list[str], Mail] | None:
-    """The opponent's turn has just ended: the planner's matching reply, to be played at
-    once (with the DM telling them), or None when there is none to play (their plans are
-    dropped, and they are told, when the turn matched none or the reply is illegal)."""
+@dataclass(frozen=True)
+class Answer:
+    """What the planner's plans make of the turn that has just ended: the ``reply`` to play
+    (None: nothing is played), their lines from now on (``kept``, encoded), and the DM
+    telling them. Nothing is written: the caller saves it with the turn it answers."""
+
+    planner: Side
+    reply: list[str] | None
+    kept: list[str]
+    told: str
+
+
+async def answer(ctx: Context, table: Table) -> Answer | None:
+    """The opponent's turn has just ended: the planner's matching reply, checked on a copy,
+    or their plans dropped when the turn matched none or the reply is no longer legal;
+    None when they have no plans to answer with."""
     game, hosted = table.game, table.hosted
     planner = game.side
     if game.is_over() or table.paused or is_robot(hosted.player(planner)):
@@ -173,38 +186,35 @@ async def answer(ctx: Context, table: Table) -> tuple[list[str], Mail] | None:
         return None
     seen = [event.text for event in game.view_for(planner).last_turn]
     them = table.side_name(planner.other)
-    mail = Mail(table.channel_id)
     matching = [line for line in lines if line[0][0] == seen]
     if not matching:
-        await keep(ctx, table, planner, [])
-        mail.private(
-            hosted.player(planner),
+        return Answer(
+            planner,
+            None,
+            [],
             f"{them} played {'; '.join(seen) or 'nothing'}, which none of your plans answers: "
             f"{plural(len(lines), 'plan')} dropped. It is your turn.",
         )
-        await ctx.update(table, hosted, mail)
-        return None
     reply = matching[0][0][1]
     try:
         await asyncio.to_thread(_turn, game.copy(), "; ".join(reply))
     except ActionError as exc:
-        await keep(ctx, table, planner, [])
-        mail.private(
-            hosted.player(planner),
+        return Answer(
+            planner,
+            None,
+            [],
             f"Your planned reply {'; '.join(reply)} to {them}'s turn can no longer be played "
             f"({exc.message}); nothing was played, and {plural(len(lines), 'plan')} "
             f"{'was' if len(lines) == 1 else 'were'} dropped. It is your turn.",
         )
-        await ctx.update(table, hosted, mail)
-        return None
     deeper = [line[1:] for line in matching if line[0][1] == reply and len(line) > 1]
-    await keep(ctx, table, planner, deeper)
-    mail.private(
-        hosted.player(planner),
+    return Answer(
+        planner,
+        reply,
+        [encode(line) for line in deeper],
         f"{them} played {'; '.join(seen)}: your planned reply {'; '.join(reply)} was played. "
         f"{plural(len(deeper), 'plan')} left.",
     )
-    return reply, mail
 
 
 async def forget(ctx: Context, table: Table) -> None:

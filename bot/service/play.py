@@ -20,11 +20,12 @@ from .context import Context, Mail
 from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
 from .models import Menu, Reply, User, is_robot
-from .notify import REMINDER, TURN
+from .notify import TURN
 from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
 from .ports import Attachment
+from .reminders import looked
 from .table import DRAW, OFFERS, RESET, REWIND, Table, player_side
-from .texts import duration, moment, plural, quote
+from .texts import moment, plural, quote
 
 
 def acting_side(ctx: Context, table: Table, user: User) -> Side:
@@ -152,7 +153,7 @@ async def menu(
     and the squares its actions go to lettered. Private. In a one-move game whose move is
     staged, the actions are those that would replace it."""
     side = acting_side(ctx, table, user)
-    table.looked[user.id] = table.turn
+    await looked(ctx, table, side)
     memo = table.memo()
     game = table.game
     if "base" not in memo:
@@ -298,7 +299,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
         image = await ctx.board_file(view, status)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
-    table.looked[user.id] = table.turn  # no reminder of this turn: they have seen it
+    await looked(ctx, table, side)
     lines = [
         showing.standing(view, announce.names_of(table)),
         announce.to_act_line(ctx, table, view),
@@ -312,8 +313,11 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
 
 
 async def _away_lines(ctx: Context, table: Table) -> list[str]:
-    """A line for each player of the match away now, with their return."""
+    """A line for each player of the match away now, with their return (none where away
+    days do not stop the clock)."""
     hosted, now = table.hosted, ctx.now()
+    if not table.terms.away_days:
+        return []
     players = [hosted.player(side) for side in Side]
     times = await ctx.store.aways(hosted.guild_id, players, now)
     return [
@@ -350,17 +354,20 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
     if table.game.is_over():
         return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
-    if table.terms.rated or is_robot(table.hosted.player(side.other)):
+    if is_robot(table.hosted.player(side.other)):
         return Reply("Your turn is over.", stamp=table.stamp)  # an AI answers at once
+    if table.terms.rated:
+        return Reply("Your turn is over.", stamp=table.stamp, buttons=(PLAN,))
     return Reply(
         f"Your turn is over. Changed your mind? Ask {table.side_name(side.other)} to let you "
         f"take it back with the button or {ctx.cmd('rewind')}, until they end their turn.",
         stamp=table.stamp,
-        buttons=(ASK_BACK,),
+        buttons=(ASK_BACK, PLAN),
     )
 
 
 ASK_BACK = "askback"  # an unrated match's end-of-turn reply: ask to take the turn back
+PLAN = "plan"  # an end-of-turn reply between people: plan the reply to the opponent's turn
 
 
 class EngineRefused(RuntimeError):
@@ -402,17 +409,48 @@ async def after_turn(
     mail: Mail | None = None,
     *,
     answer_plans: bool = True,
+    kept: dict[Side, list[str]] | None = None,
 ) -> None:
     """A turn has ended (by the player, the deadline or an agreed reset): announce the
     outcome if the game is over, else the turn and whose it is now, with a new clock.
     ``ran`` is the side whose clock was running (its time is settled). The player whose
-    turn begins may have planned their reply to it (``plans``): played at once."""
+    turn begins may have planned their reply to it (``plans``): it is played at once and
+    saved in the same transaction as the turn it answers (a crash cannot come between),
+    and that player gets no "your turn" DM for it, only the one saying what was played.
+    ``kept``: the planned replies changed by the turns of this save so far."""
     game = table.game
     mail = mail or Mail(table.channel_id)
+    kept = {} if kept is None else kept
     if game.is_over():
         await announce.match_end(ctx, table, outcome_headline(table), mail, counted=True)
-        await ctx.save(table, ended(hosted, FINISHED), mail)
+        await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
         return
+    planned = await plans.answer(ctx, table) if answer_plans else None
+    replying = planned is not None and planned.reply is not None
+    hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying)
+    if planned is not None:
+        kept[planned.planner] = planned.kept
+        mail.private(hosted.player(planned.planner), planned.told)
+    if planned is None or planned.reply is None:
+        await ctx.save(table, hosted, mail, plans=kept)
+        return
+    table.hosted = hosted  # not saved yet: the reply is saved with it
+    await _planned_turn(ctx, table, planned.reply, mail, kept)
+
+
+async def _next_turn(
+    ctx: Context,
+    table: Table,
+    hosted: Hosted,
+    headline: str,
+    game_before: int,
+    ran: Side,
+    mail: Mail,
+    answered: bool,
+) -> Hosted:
+    """The hosted match as the next turn begins (clocks, lapsed offers), its turn post in
+    ``mail``; the "your turn" DM too unless a planned reply ``answered`` the turn."""
+    game = table.game
     ender = game.turns[-1].side
     offers = table.offers()
     lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
@@ -428,15 +466,13 @@ async def after_turn(
         for kind in lapsed
     ]
     staged = replace(table, hosted=hosted)
-    await announce.turn_end(ctx, staged, headline, mail, game_before, notes)
-    await ctx.save(table, hosted, mail)
-    if answer_plans:
-        planned = await plans.answer(ctx, table)
-        if planned is not None:
-            await _planned_turn(ctx, table, *planned)
+    await announce.turn_end(ctx, staged, headline, mail, game_before, notes, tell=not answered)
+    return hosted
 
 
-async def _planned_turn(ctx: Context, table: Table, texts: list[str], mail: Mail) -> None:
+async def _planned_turn(
+    ctx: Context, table: Table, texts: list[str], mail: Mail, kept: dict[Side, list[str]]
+) -> None:
     """The player to act's planned reply (``plans``), played and ended as their own turn
     would be, posted as any turn is (the opponent cannot tell it was planned)."""
     side = table.game.side
@@ -446,42 +482,11 @@ async def _planned_turn(ctx: Context, table: Table, texts: list[str], mail: Mail
         await asyncio.to_thread(match.act, text)
     await ctx.offload.end_turn(match)
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side, mail)
+    headline = f"{table.who(side)} ended their turn:"
+    await after_turn(ctx, table, hosted, headline, before, side, mail, kept=kept)
 
 
 # ---- the clock -----------------------------------------------------------------------------
-async def reminder(ctx: Context, table: Table) -> None:
-    """A reminder the player to act wants now (``notify``), unless they acted (staged an
-    action) or looked at their board since their turn began; then the next one's time."""
-    hosted, game = table.hosted, table.game
-    side = game.side
-    nxt = await ctx.next_reminder(table.terms, hosted, side, ctx.now())
-    if game.staged() or table.looked.get(hosted.player(side)) == table.turn:
-        await ctx.update(table, replace(hosted, remind_at=nxt))
-        return
-    due = hosted.due_at or ctx.now()
-    lines = [
-        f"Reminder: your turn against {table.who(side.other)} ends in "
-        f"{duration(due - ctx.now())} ({moment(due, ctx.now())}); "
-        f"{plural(len(game.staged()), 'action')} staged so far."
-    ]
-    limit = table.terms.forfeit_after
-    if limit:
-        count = hosted.missed[side] + 1
-        lines.append(
-            "If it ends at its deadline with no action played, that is "
-            f"{count} of {limit} missed turns in a row; at {limit} the match is forfeited."
-        )
-    lines.append(
-        f"Away from your games? Press Away for a day, or take away days with {ctx.cmd('away')}."
-    )
-    mail = Mail(table.channel_id)
-    mail.private(
-        hosted.player(side), " ".join(lines), buttons=("away",), turn=table.turn, notice=REMINDER
-    )
-    await ctx.update(table, replace(hosted, remind_at=nxt), mail)
-
-
 async def deadline(ctx: Context, table: Table) -> None:
     """The turn's time is up: it ends with what was staged (R12). A turn that ends so with no
     action played is missed, a public fact: it is posted empty. After ``forfeit_after`` missed

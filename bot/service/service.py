@@ -24,6 +24,7 @@ from storage import CorruptMatch, Hosted
 
 from . import agreements, courtesy, endings, hints, lobby, plans, play, robots, setup_phase
 from .away import Absences
+from .drafting import Drafting
 from .errors import Refused, StaleRequest
 from .fairness import Owner
 from .host import OVER, EndedListener, check_stamp
@@ -42,7 +43,7 @@ from .texts import escape
 log = logging.getLogger(__name__)
 
 
-class MatchService(Looking, Absences):
+class MatchService(Looking, Absences, Drafting):
     # ---- life ----------------------------------------------------------------------------
     async def start(self, background: bool = True) -> None:
         """Reload every live match (its staged turn and clock), handle what fell due while

@@ -73,11 +73,15 @@ async def stops_of(
     store: Store, terms: Terms, hosted: Hosted, side: Side, since: float
 ) -> list[Interval]:
     """When ``side``'s clock stands still from ``since`` on: their time away in the
-    match's server, and their weekends if the match has weekends off."""
+    match's server (if away days apply to it), and their weekends if the match has weekends
+    off."""
     user = hosted.player(side)
     if is_robot(user):
         return []
-    found = [(a.starts_at, a.ends_at) for a in await store.aways(hosted.guild_id, [user], since)]
+    found: list[Interval] = []
+    if terms.away_days:
+        aways = await store.aways(hosted.guild_id, [user], since)
+        found += [(a.starts_at, a.ends_at) for a in aways]
     if terms.weekends_off:
         zone = (await load_player(store, user)).zone
         found += weekends(zone, since, since + HORIZON)

@@ -52,7 +52,9 @@ class Terms:
     turn and each player's reserve of ``bank_seconds`` for the turns that overrun) or
     ``increment`` (``turn_seconds`` to start with, ``increment_seconds`` added after each
     turn, at most ``cap_seconds``). With ``weekends_off`` a player's clock stands still on
-    their own Saturdays and Sundays (their time zone, ``people``)."""
+    their own Saturdays and Sundays (their time zone, ``people``). Without ``away_days`` (a
+    tournament's choice) the players' away days do not stop its clocks, and no automatic
+    away day is given."""
 
     game: str = DEFAULT
     options: Mapping[str, Any] = field(default_factory=dict)
@@ -65,6 +67,7 @@ class Terms:
     increment_seconds: float = 0.0
     cap_seconds: float = 0.0
     weekends_off: bool = False  # no clock runs on the Saturdays and Sundays of its player
+    away_days: bool = True  # the players' away days stop its clocks
 
     @classmethod
     def for_ladder(cls, ladder: str) -> Terms:
@@ -219,6 +222,8 @@ class Terms:
         parts.append(self.clock_words())
         if self.weekends_off:
             parts.append("weekends off")
+        if not self.away_days:
+            parts.append("away days do not stop the clock")
         series = self.kind.series_words(checked)
         parts += [series] if series else []
         parts.append("rated" if self.rated else "casual")

@@ -34,6 +34,7 @@ from . import texts
 from .champions import order_champions
 from .common import Desk
 from .event_desk import EventDesk
+from .event_texts import away_words
 from .flow import Flow, bracket_image, open_tier
 from .match import STARTING_RANK, check_target
 from .pairing import NoSubstitute
@@ -107,10 +108,12 @@ class TournamentDesk(Desk[Flow]):
         *,
         admin: bool,
         turn_seconds: float | None = None,
+        away_days: bool = True,
     ) -> Reply:
         """A server admin opens a tournament for registration in this channel. ``target``:
         the Game Points that win a match (181-240 long, 49-64 short); ``turn_seconds``: the
-        games' turn deadline (default: the server's, else 24 h)."""
+        games' turn deadline (default: the server's, else 24 h); ``away_days``: whether the
+        players' away days stop its games' clocks."""
         if not admin:
             raise NotAllowed("Only a server admin can organise a tournament.")
         name = _check_name(name)
@@ -131,13 +134,14 @@ class TournamentDesk(Desk[Flow]):
         def work(tx: TournamentTx) -> None:
             if tx.named(place.guild_id, name) is not None:
                 raise Refused(f"This server already has a tournament called **{escape(name)}**.")
-            values = (name, board, target, turn_seconds, user.id)
+            values = (name, board, target, turn_seconds, user.id, away_days)
             tx.create(place.guild_id, place.channel_id, *values)
 
         await self._store.tournaments.transact(work, self._now())
         return Reply(
             f"Tournament **{escape(name)}** is open for registration: {board} board, matches of "
-            f"four games to {target} Game Points. Players join with {self._cmd('register')} "
+            f"four games to {target} Game Points; {away_words(away_days)}. Players join with "
+            f"{self._cmd('register')} "
             f"(or as a substitute); an admin starts it with {self._cmd('start')}.",
             private=False,
         )

@@ -111,7 +111,7 @@ class EventDesk(Desk[EventFlow]):
             spec.format, parts.rounds, parts.turn_seconds, parts.round_seconds, spec.rated,
             parts.bye_points, parts.tiebreaks, spec.max_players, spec.ai_fill, user.id,
             None if spec.entry_seconds is None else now + spec.entry_seconds,
-            None if spec.starts_in is None else now + spec.starts_in,
+            None if spec.starts_in is None else now + spec.starts_in, spec.away_days,
         )  # fmt: skip
 
         def work(tx: EventTx) -> EventRow:

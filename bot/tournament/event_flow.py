@@ -166,6 +166,7 @@ class EventFlow(Running):
                 json.loads(event.options),
                 turn_seconds=event.turn_seconds,
                 rated=event.rated,
+                away_days=event.away_days,
             )
             intro = texts.game_intro(event, row, names)
             hosted = await self.service.open_match(

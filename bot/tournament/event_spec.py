@@ -39,6 +39,7 @@ class EventSpec:
     bye_points: int | None = None  # half points; default: a point (Swiss), none (round robin)
     tiebreaks: str | None = None
     ai_fill: str | None = None
+    away_days: bool = True  # the players' away days stop its games' clocks
 
 
 @dataclass(frozen=True)

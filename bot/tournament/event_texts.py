@@ -169,10 +169,18 @@ def created(event: EventRow, join: str, begin: str) -> str:
     rated = "rated on the game's ladder" if event.rated else "unrated"
     if event.ai_fill is not None:
         rated += f", the AI ({event.ai_fill}) plays whoever an odd round leaves over"
+    rated += f", {away_words(event.away_days)}"
     return (
         f"{title(event)} is open for entries: {rounds}, up to {event.max_players} players, "
         f"{rated}. Join with {join}; {starts}.{closes}"
     )
+
+
+def away_words(applies: bool) -> str:
+    """Whether away days stop a tournament's clocks, in words."""
+    if applies:
+        return "away days stop its clocks"
+    return "away days do not stop its clocks (a player away still has to play)"
 
 
 def replaced(event: EventRow, old: str, new: str, admin: str) -> str:
@@ -201,4 +209,4 @@ def described(event: EventRow, players: int) -> str:
         "finished": "finished",
         "cancelled": "cancelled",
     }[event.status]
-    return f"{title(event)}: {players} players, {state}."
+    return f"{title(event)}: {players} players, {state}; {away_words(event.away_days)}."

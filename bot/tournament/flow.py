@@ -312,7 +312,7 @@ class Flow(Running):
             Place(t.guild_id, thread),
             User(challenger, names[challenger]),
             User(opposition, names[opposition]),
-            game_terms(t.board, t.turn_seconds, rated=False),
+            game_terms(t.board, t.turn_seconds, rated=False, away_days=t.away_days),
             texts.game_intro(t, row, number, names),
         )
         await self.store.tournaments.transact(

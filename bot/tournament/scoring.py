@@ -27,8 +27,17 @@ def scoring() -> Scoring:
     return found
 
 
-def game_terms(board: str, turn_seconds: float, rated: bool = True) -> Terms:
+def game_terms(
+    board: str, turn_seconds: float, rated: bool = True, away_days: bool = True
+) -> Terms:
     """The terms of a tournament game on ``board``: the tournament game with the options its
-    scoring sets (single games without Assassins)."""
+    scoring sets (single games without Assassins); ``away_days``: whether the players' away
+    days stop its clock."""
     options = scoring().options(board)
-    return Terms(tournament_game().id, options, turn_seconds=turn_seconds, rated=rated)
+    return Terms(
+        tournament_game().id,
+        options,
+        turn_seconds=turn_seconds,
+        rated=rated,
+        away_days=away_days,
+    )

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from bot.service.texts import escape
 from storage.competitions.tournaments import MatchRow, TournamentRow
 
+from .event_texts import away_words
 from .match import GameResult, Seat
 from .progress import GAME_POINTS, RECORD, TIE_BREAKER, Decision, MatchState
 from .transition import PlayerRank
@@ -121,5 +122,5 @@ def describe(t: TournamentRow, players: int, substitutes: int) -> str:
     subs = f", {substitutes} substitute{'s' * (substitutes != 1)}" if substitutes else ""
     return (
         f"**{escape(t.name)}**: {t.board} board, matches to {t.target} Game Points; {status}; "
-        f"{players} player{'s' * (players != 1)}{subs}."
+        f"{players} player{'s' * (players != 1)}{subs}; {away_words(t.away_days)}."
     )

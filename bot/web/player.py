@@ -13,6 +13,7 @@ from aiohttp import web
 from bot.app.links import LinkRefused
 from bot.app.seats import MOST_NOTATION, VERBS, Request, Seat, check
 from bot.service import NotAllowed, Refused
+from bot.service.drafting import STEPS
 
 from .guard import NO_STORE, Refusal, address, body_of, field_of
 from .site import Site
@@ -36,6 +37,7 @@ class Player:
             web.get("/api/me/board.png", self.board),
             web.get("/api/me/events", self.events),
             web.get("/api/me/warnings", self.warnings),
+            web.post("/api/me/plan", self.plan),
             web.post("/api/me/{verb}", self.act),
         ]
 
@@ -99,6 +101,30 @@ class Player:
     async def events(self, request: web.Request) -> web.StreamResponse:
         seat, _token = await self.seat(request, "reads")
         return await self.site.stream(request, (seat.match, seat.side))
+
+    async def plan(self, request: web.Request) -> web.Response:
+        """The plan mode (a reply planned while the opponent's turn runs): the body has the
+        turn's ``stamp`` and at most one of ``pick`` (an action's notation), ``step``
+        (``new``, ``done``, ``undo``, ``save``) and ``group`` (a piece whose actions to
+        list); it answers the draft as it is then."""
+        seat, _token = await self.seat(request, "actions")
+        body = await body_of(request)
+        stamp = field_of(body, "stamp", int, STAMP_DIGITS)
+        given = [name for name in ("pick", "step", "group") if name in body]
+        if len(given) > 1:
+            raise Refusal(400, "Send at most one of pick, step and group.")
+        asked: dict[str, str] = {}
+        if "pick" in body:
+            asked["pick"] = field_of(body, "pick", str, MOST_NOTATION)
+        if "step" in body:
+            asked["step"] = field_of(body, "step", str, 10)
+            if asked["step"] not in STEPS:
+                raise Refusal(400, "A step is one of " + ", ".join(STEPS) + ".")
+        if "group" in body:
+            asked["group"] = field_of(body, "group", str, 20)
+            if not PICK.fullmatch(asked["group"]):
+                raise Refusal(400, "group is a piece's group key, 1 to 20 characters.")
+        return private_json(await self.site.seats.plan(seat, stamp, asked))
 
     async def act(self, request: web.Request) -> web.Response:
         verb = request.match_info["verb"]

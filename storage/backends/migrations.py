@@ -890,6 +890,40 @@ ALTER TABLE actions ADD CONSTRAINT actions_kind_check CHECK (kind IN (
 """
 
 
+# Migration 17 (issue 27): the reply a player is planning from the Play panel or the web
+# board, when each player last looked at their board, and whether a tournament's games
+# give away days. Written once for both backends.
+PLANNING = """
+-- PRIVATE: the planned reply a player is putting together (their opponent's expected turn,
+-- then their answer), JSON; of the public turn ``turn`` only (a later turn makes it stale).
+-- Deleted when saved as a plan, and with the match's end.
+CREATE TABLE plan_drafts (
+    hosted_id INTEGER NOT NULL REFERENCES hosted_matches (id),
+    side TEXT NOT NULL CHECK (side IN ('C', 'O')),
+    turn INTEGER NOT NULL,
+    draft TEXT NOT NULL,
+    PRIMARY KEY (hosted_id, side)
+) WITHOUT ROWID;
+
+-- The last public turn in which each player looked at their board or staged an action: no
+-- reminder for that turn (kept so that a restart does not remind them). Deleted with the
+-- match's end.
+CREATE TABLE board_looks (
+    hosted_id INTEGER NOT NULL REFERENCES hosted_matches (id),
+    side TEXT NOT NULL CHECK (side IN ('C', 'O')),
+    turn INTEGER NOT NULL,
+    PRIMARY KEY (hosted_id, side)
+) WITHOUT ROWID;
+
+-- Whether the players' away days stop the clocks of the event's games (as the organiser
+-- chose at creation; 1 for the events made before).
+ALTER TABLE events ADD COLUMN away_days INTEGER NOT NULL DEFAULT 1
+    CHECK (away_days IN (0, 1));
+ALTER TABLE tournaments ADD COLUMN away_days INTEGER NOT NULL DEFAULT 1
+    CHECK (away_days IN (0, 1));
+"""
+PLANNING_SUMMARY = "planned replies being made, boards looked at, tournaments' away days"
+
 # Migration 15: Swiss and round robin tournaments of every game (bot/tournament/events.py),
 # beside chapter 10's (migration 5). Every column is public.
 EVENTS_SUMMARY = "Swiss and round robin tournaments: entries, pairings, seats, log"
@@ -1016,6 +1050,7 @@ MIGRATIONS = (
     Migration(14, WEB_LINKS_SUMMARY, WEB_LINKS),
     Migration(15, EVENTS_SUMMARY, EVENTS_SQLITE),
     Migration(16, CORRESPONDENCE_SUMMARY, CORRESPONDENCE + CORRESPONDENCE_TABLES, allow_rewinds),
+    Migration(17, PLANNING_SUMMARY, PLANNING),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -1048,6 +1083,7 @@ POSTGRES_MIGRATIONS = (
         CORRESPONDENCE_SUMMARY,
         _postgres(CORRESPONDENCE_TABLES) + CORRESPONDENCE_POSTGRES,
     ),
+    PostgresMigration(17, PLANNING_SUMMARY, _postgres(PLANNING)),
 )
 
 

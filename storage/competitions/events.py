@@ -41,6 +41,7 @@ class NewEvent:
     organiser_id: int
     entry_closes: float | None
     starts_at: float | None
+    away_days: bool  # the players' away days stop its games' clocks
 
 
 @dataclass(frozen=True)
@@ -104,9 +105,10 @@ class EventSnapshot:
 
 SET_COLUMNS = (  # NewEvent's fields, in order; then EventRow's own
     "guild_id, channel_id, name, game, options, format, rounds, turn_seconds, round_seconds,"
-    " rated, bye_points, tiebreaks, max_players, ai_fill, organiser_id, entry_closes, starts_at"
+    " rated, bye_points, tiebreaks, max_players, ai_fill, organiser_id, entry_closes, starts_at,"
+    " away_days"
 )
-RATED = 9  # its place in SET_COLUMNS (stored as 0/1)
+RATED, AWAY_DAYS = 9, 17  # their places in SET_COLUMNS (stored as 0/1)
 EVENT_COLUMNS = (
     f"{SET_COLUMNS}, id, status, round, round_deadline, created_at, started_at, finished_at"
 )
@@ -126,6 +128,7 @@ OF_HOSTED_SQL = f"SELECT event_id, {PAIRING_COLUMNS} FROM event_pairings WHERE h
 def _event(row: Sequence[Any]) -> EventRow:
     values = list(row)
     values[RATED] = bool(values[RATED])
+    values[AWAY_DAYS] = bool(values[AWAY_DAYS])
     return EventRow(*values)
 
 
@@ -151,6 +154,7 @@ class EventTx(Tx):
     def create(self, new: NewEvent) -> int:
         values: list[object] = [getattr(new, f.name) for f in fields(NewEvent)]
         values[RATED] = int(new.rated)
+        values[AWAY_DAYS] = int(new.away_days)
         cursor = self.conn.execute(
             f"INSERT INTO events ({SET_COLUMNS}, status, created_at)"
             f" VALUES ({', '.join('?' * (len(values) + 2))}) RETURNING id",

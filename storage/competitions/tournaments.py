@@ -38,6 +38,13 @@ class TournamentRow:
     created_at: float
     started_at: float | None
     finished_at: float | None
+    away_days: bool  # the players' away days stop its games' clocks
+
+
+def _tournament(row: Sequence[Any]) -> TournamentRow:
+    values = list(row)
+    values[-1] = bool(values[-1])  # away_days, stored as 0/1
+    return TournamentRow(*values)
 
 
 @dataclass(frozen=True)
@@ -109,7 +116,7 @@ class Snapshot:
 
 TOURNAMENT_COLUMNS = (
     "id, guild_id, channel_id, name, board, target, turn_seconds, organiser_id, status, tier,"
-    " champion_id, created_at, started_at, finished_at"
+    " champion_id, created_at, started_at, finished_at, away_days"
 )
 ENTRY_COLUMNS = "player_id, rank, substitute, registered_at"
 MATCH_COLUMNS = (
@@ -169,7 +176,7 @@ def _rank(row: Sequence[Any]) -> RankRow:
 def _snapshot(tournament: Row, parts: list[list[Row]]) -> Snapshot:
     entries, matches, games = parts
     return Snapshot(
-        TournamentRow(*tournament),
+        _tournament(tournament),
         tuple(_entry(row) for row in entries),
         tuple(_match(row) for row in matches),
         tuple(GameRow(*row) for row in games),
@@ -186,7 +193,7 @@ class TournamentTx(Tx):
             " WHERE guild_id = ? AND lower(name) = lower(?)",
             (guild_id, name),
         ).fetchone()
-        return None if row is None else TournamentRow(*row)
+        return None if row is None else _tournament(row)
 
     def snapshot(self, tournament_id: int) -> Snapshot:
         return _snapshot(*self.whole(TOURNAMENT_SQL, SNAPSHOT_SQL, tournament_id, "tournament"))
@@ -200,12 +207,14 @@ class TournamentTx(Tx):
         target: int,
         turn_seconds: float,
         organiser_id: int,
+        away_days: bool = True,
     ) -> int:
         cursor = self.conn.execute(
             "INSERT INTO tournaments (guild_id, channel_id, name, board, target, turn_seconds,"
-            " organiser_id, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " organiser_id, status, created_at, away_days)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (guild_id, channel_id, name, board, target, turn_seconds, organiser_id,
-             REGISTERING, self.now),
+             REGISTERING, self.now, int(away_days)),
         )  # fmt: skip
         return int(cursor.fetchone()[0])
 
@@ -375,7 +384,7 @@ class Tournaments(Area[TournamentTx]):
             " WHERE guild_id = ? AND lower(name) = lower(?)",
             (guild_id, name),
         )
-        return TournamentRow(*rows[0]) if rows else None
+        return _tournament(rows[0]) if rows else None
 
     async def game_of_hosted(self, hosted_id: int) -> tuple[int, GameRow] | None:
         """The tournament game a hosted match is, with its tournament's id."""
@@ -388,7 +397,7 @@ class Tournaments(Area[TournamentTx]):
             f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE guild_id = ? ORDER BY id DESC",
             (guild_id,),
         )
-        return [TournamentRow(*row) for row in rows]
+        return [_tournament(row) for row in rows]
 
     async def running(self) -> list[int]:
         """The ids of every tournament being played, oldest first."""

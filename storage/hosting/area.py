@@ -18,7 +18,7 @@ from ..matches import writes
 from ..matches.games import new_game, spec_of
 from ..matches.match import Match
 from ..matches.models import State
-from . import claims, outbox
+from . import claims, drafts, outbox
 from . import hosted as hosting
 from .hosted import Hosted, SetupChoice
 from .outbox import ButtonMessage, Post, Queued
@@ -200,6 +200,22 @@ class Hosting:
     async def private_plans(self, hosted_id: int, side: Side) -> list[str]:
         """PRIVATE to ``side``: its planned replies in the match."""
         return await self._read(lambda db: hosting.private_plans(db, hosted_id, side))
+
+    async def put_draft(self, hosted_id: int, side: Side, turn: int, draft: str | None) -> None:
+        """PRIVATE: ``side``'s planned reply being made in the match (None: none now)."""
+        await self._writer.run(lambda conn: drafts.put_draft(conn, hosted_id, side, turn, draft))
+
+    async def private_draft(self, hosted_id: int, side: Side) -> tuple[int, str] | None:
+        """PRIVATE to ``side``: its planned reply being made, and the turn it is of."""
+        return await self._read(lambda db: drafts.private_draft(db, hosted_id, side))
+
+    async def put_look(self, hosted_id: int, side: Side, turn: int) -> None:
+        """``side``'s player looked at their board in public turn ``turn``."""
+        await self._writer.run(lambda conn: drafts.put_look(conn, hosted_id, side, turn))
+
+    async def last_look(self, hosted_id: int, side: Side) -> int | None:
+        """The last public turn in which ``side``'s player looked at their board."""
+        return await self._read(lambda db: drafts.last_look(db, hosted_id, side))
 
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""

@@ -185,8 +185,9 @@ def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
         if row is None:
             raise HostedNotFound(hosted.id)
         raise StaleHosted(hosted.id, hosted.version, row[0])
-    if hosted.phase == ENDED:  # planned replies go with the match
-        conn.execute("DELETE FROM plans WHERE hosted_id = ?", (hosted.id,))
+    if hosted.phase == ENDED:  # planned replies and looks go with the match
+        for table in ("plans", "plan_drafts", "board_looks"):
+            conn.execute(f"DELETE FROM {table} WHERE hosted_id = ?", (hosted.id,))
     return replace(hosted, version=hosted.version + 1, updated_at=now)
 
 

@@ -39,6 +39,8 @@ LATER_TABLES = (
     "player_settings",
     "away_days",
     "plans",
+    "plan_drafts",
+    "board_looks",
 )
 TABLES = (*SCHEMA_TABLES, *(t for t in LATER_TABLES if t not in SCHEMA_TABLES))
 BATCH = 500

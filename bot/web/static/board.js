@@ -6,6 +6,7 @@
 import { drawCells } from "./cells.js";
 import { hideChooser, offer, proposalItems, setupFieldset, span } from "./forms.js";
 import { follow } from "./live.js";
+import { renderPlan, wirePlan } from "./plan.js";
 
 const PAGE = document.body.dataset.page; // "match" or "play"
 const TOKEN_KEY = "tora-board-token";
@@ -389,6 +390,8 @@ function renderPlayer(state) {
     ...proposalItems(state.proposals || [], (kind, yes) => post("answer", { kind, yes })),
   );
   renderSetup(state);
+  const waiting = playing && !acting && !state.paused && !state.result;
+  renderPlan(state, waiting);
 }
 
 /** Groups no square stands for (a decision such as the Monkey's): buttons below the board. */
@@ -517,6 +520,7 @@ function wire() {
   });
   if (PAGE !== "play") return;
   $("chooser-cancel").addEventListener("click", hideChooser);
+  wirePlan(headers, stamp);
   $("undo").addEventListener("click", () => post("undo", {}));
   $("end").addEventListener("click", () => post("end", {}));
   $("draw").addEventListener("click", () => post("draw", {}));

@@ -1,0 +1,180 @@
+"""Planning a reply from where one plays, for any front end: the Play panel's pickers on the
+draft's position (``MatchService.draft_plan``), the opponent's expected turn first, then the
+answer, and Save. Each call is one command of the service and returns what to show next: a
+``Panel`` for a Discord-like panel (select menus and buttons), or the page's state as JSON
+(``state_of``) for the web board; both frontends call the same ``Planning`` methods.
+
+A draft is the player's alone (it shows their own legal actions and those they expect of
+their opponent as they know the game), so it is only ever shown to them."""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from bot.service import Draft, MatchService, NotAllowed, Place, Refused, Stamp, User
+
+from . import menus
+from .actions import Actions
+from .callers import Caller
+from .menus import Nav
+from .playing import Panel, Playing
+
+# The plan panel's buttons: verb -> (label, style)
+OPEN = "open"  # an ended turn's panel: the plan panel for the turn now running
+PLAN_BUTTONS: dict[str, tuple[str, str]] = {
+    OPEN: ("Plan a reply", "secondary"),
+    "done": ("Their turn is complete", "primary"),
+    "save": ("Save the plan", "success"),
+    "undo": ("Undo", "secondary"),
+    "new": ("Start again", "secondary"),
+}
+
+
+class Planning:
+    def __init__(self, actions: Actions) -> None:
+        self.actions = actions
+        self.service = actions.service
+
+    async def open(self, caller: Caller, match: str | None) -> Panel:
+        """The plan panel of the caller's match (named, or the one here)."""
+        place = await self.actions.place(caller, match)
+        return await self._shown(caller, place, None, Nav())
+
+    async def open_at(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
+        """The plan panel opened from a button of the turn ``stamp`` (Plan a reply)."""
+        return await self._shown(caller, Place(caller.guild_id or 0, channel_id), stamp, Nav())
+
+    async def act(
+        self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav, value: str
+    ) -> Panel:
+        """A pick in a menu: an action is added to the draft and the menus go back to the
+        pieces; anything else goes one level down."""
+        place = Place(caller.guild_id or 0, channel_id)
+        if not value.startswith(menus.ACT):
+            return await self._shown(caller, place, stamp, nav)
+        pick = value.removeprefix(menus.ACT)
+        draft = await self.service.draft_plan(place, caller.user, pick=pick, expect=stamp)
+        return plan_panel(channel_id, draft, Nav())
+
+    async def step(self, caller: Caller, channel_id: int, stamp: Stamp, verb: str) -> Panel:
+        """One of the panel's buttons (``PLAN_BUTTONS``)."""
+        if verb == OPEN:
+            return await self.open_at(caller, channel_id, stamp)
+        place = Place(caller.guild_id or 0, channel_id)
+        draft = await self.service.draft_plan(place, caller.user, step=verb, expect=stamp)
+        return plan_panel(channel_id, draft, Nav())
+
+    async def play_or_plan(self, playing: Playing, caller: Caller, match: str | None) -> Panel:
+        """``/tora play``: the Play panel on the player's turn; while their opponent's runs,
+        the plan panel, saying whose turn it is."""
+        try:
+            return await playing.open(caller, match)
+        except NotAllowed as waiting:
+            try:
+                panel = await self.open(caller, match)
+            except Refused:
+                raise waiting from None
+            return replace(panel, text=f"{waiting.message}\n{panel.text}"[:2000])
+
+    async def _shown(self, caller: Caller, place: Place, stamp: Stamp | None, nav: Nav) -> Panel:
+        draft = await self.service.draft_plan(place, caller.user, group=nav.group, expect=stamp)
+        return plan_panel(place.channel_id, draft, nav)
+
+
+async def plan_state(
+    service: MatchService, place: Place, user: User, stamp: Stamp, request: Mapping[str, str]
+) -> dict[str, Any]:
+    """The web board's plan mode, the same draft the panel makes: ``request`` holds at most
+    one of ``pick`` (an action's notation), ``step`` (a ``PLAN_BUTTONS`` verb but ``open``)
+    and ``group`` (a piece whose actions to list); nothing: the draft as it is."""
+    draft = await service.draft_plan(
+        place,
+        user,
+        pick=request.get("pick"),
+        step=request.get("step"),
+        group=request.get("group"),
+        expect=stamp,
+    )
+    return state_of(draft)
+
+
+def plan_panel(channel_id: int, draft: Draft, nav: Nav) -> Panel:
+    """The panel showing ``draft``: what was picked, what to do next, its pickers."""
+    menu = draft.menu
+    them = draft.opponent
+    lines = [f"**{menu.title}** \u00b7 {menu.to_act}"]
+    if draft.news:
+        lines.append(draft.news)
+    if draft.theirs:
+        lines.append(f"If {them} plays: {'; '.join(draft.theirs)}")
+    if draft.replying:
+        lines.append(f"You reply: {'; '.join(draft.mine) or '(pick it below)'}")
+    lines.append(_what_next(draft))
+    if draft.plans:
+        lines.append(
+            "Your plans: " + " \u00b7 ".join(f"{n}. {p}" for n, p in enumerate(draft.plans, 1))
+        )
+    offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
+    letters = dict(menu.letters)
+    selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
+    files = None if menu.picture is None else (menu.picture,)
+    panel = Panel(channel_id, menu.stamp, "\n".join(lines)[:2000], tuple(selects), files)
+    return replace(panel, verbs=plan_verbs(draft))
+
+
+def plan_verbs(draft: Draft) -> tuple[str, ...]:
+    """The buttons that do something now: never a dead one."""
+    verbs = []
+    if draft.theirs and not draft.replying and not draft.menu.one_move:
+        verbs.append("done")
+    if draft.complete:
+        verbs.append("save")
+    if draft.theirs or draft.replying:
+        verbs += ["undo", "new"]
+    return tuple(verbs)
+
+
+def _what_next(draft: Draft) -> str:
+    them = draft.opponent
+    if not draft.replying:
+        if draft.menu.one_move:
+            return f"Pick the move you expect {them} to play; then your reply."
+        then = " Then press Their turn is complete." if draft.theirs else ""
+        return f"Pick the actions you expect {them} to play, as you see the board.{then}"
+    if draft.complete:
+        return (
+            f"Save the plan: if {them} plays that, your reply is played at once. Or pick "
+            "more (or another move) first."
+        )
+    return "Now pick your reply."
+
+
+def state_of(draft: Draft) -> dict[str, Any]:
+    """The plan mode's state for the web board (private to the player): its picture, the
+    draft's position as the player sees it, inline."""
+    menu = draft.menu
+    offered = menu.actions_left > 0 or menu.one_move
+    picture = menu.picture
+    return {
+        "stamp": menu.stamp.turn,
+        "title": menu.title,
+        "to_act": menu.to_act,
+        "news": draft.news,
+        "opponent": draft.opponent,
+        "theirs": list(draft.theirs),
+        "mine": list(draft.mine),
+        "replying": draft.replying,
+        "complete": draft.complete,
+        "next": _what_next(draft),
+        "groups": [{"key": g.key, "label": g.label} for g in menu.groups] if offered else [],
+        "group": menu.choices[0].group if menu.choices else None,
+        "choices": [{"label": c.label, "notation": c.notation} for c in menu.choices],
+        "steps": list(plan_verbs(draft)),
+        "plans": list(draft.plans),
+        "picture": None
+        if picture is None
+        else "data:image/png;base64," + base64.b64encode(picture.data).decode("ascii"),
+    }

@@ -1,0 +1,63 @@
+"""A running turn's reminders: sent when the player to act wants one (``notify``), unless
+they acted (staged an action) or looked at their board in that turn. The first look of a
+turn is kept in the store (``board_looks``), so a restart does not remind them either."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from rules import Side
+
+from .context import Context, Mail
+from .notify import REMINDER
+from .table import Table
+from .texts import duration, moment, plural
+
+
+async def looked(ctx: Context, table: Table, side: Side) -> None:
+    """``side``'s player has seen their running turn: no reminder of it. Kept in the store
+    (once a turn), so that a restart does not remind them either."""
+    user = table.hosted.player(side)
+    if side != table.game.side or table.looked.get(user) == table.turn:
+        return
+    table.looked[user] = table.turn
+    await ctx.store.hosting.put_look(table.hosted.id, side, table.turn)
+
+
+async def has_looked(ctx: Context, table: Table, side: Side) -> bool:
+    """Whether ``side``'s player has looked at their board in the running turn."""
+    if table.looked.get(table.hosted.player(side)) == table.turn:
+        return True
+    return await ctx.store.hosting.last_look(table.hosted.id, side) == table.turn
+
+
+async def reminder(ctx: Context, table: Table) -> None:
+    """A reminder the player to act wants now (``notify``), unless they acted (staged an
+    action) or looked at their board since their turn began; then the next one's time."""
+    hosted, game = table.hosted, table.game
+    side = game.side
+    nxt = await ctx.next_reminder(table.terms, hosted, side, ctx.now())
+    if game.staged() or await has_looked(ctx, table, side):
+        await ctx.update(table, replace(hosted, remind_at=nxt))
+        return
+    due = hosted.due_at or ctx.now()
+    lines = [
+        f"Reminder: your turn against {table.who(side.other)} ends in "
+        f"{duration(due - ctx.now())} ({moment(due, ctx.now())}); "
+        f"{plural(len(game.staged()), 'action')} staged so far."
+    ]
+    limit = table.terms.forfeit_after
+    if limit:
+        count = hosted.missed[side] + 1
+        lines.append(
+            "If it ends at its deadline with no action played, that is "
+            f"{count} of {limit} missed turns in a row; at {limit} the match is forfeited."
+        )
+    lines.append(
+        f"Away from your games? Press Away for a day, or take away days with {ctx.cmd('away')}."
+    )
+    mail = Mail(table.channel_id)
+    mail.private(
+        hosted.player(side), " ".join(lines), buttons=("away",), turn=table.turn, notice=REMINDER
+    )
+    await ctx.update(table, replace(hosted, remind_at=nxt), mail)

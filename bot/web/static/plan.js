@@ -1,0 +1,106 @@
+// The plan mode of the player's page: while the opponent's turn runs, the player picks the turn
+// they expect of them and their reply, with the Play panel's menus (a piece, then an action),
+// and saves it as a plan, played at once if that turn comes. The server keeps the draft
+// (POST /api/me/plan answers it as it is after each step), so the page holds nothing of it.
+
+const $ = (id) => document.getElementById(id);
+const STEPS = {
+  done: "Their turn is complete",
+  save: "Save the plan",
+  undo: "Undo",
+  new: "Start again",
+};
+let link = null; // {headers, stamp}: how the page's requests are made
+let shownFor = null; // the turn the draft shown is of
+
+/** Wire the plan mode's controls; `headers()` and `stamp()` are the page's. */
+export function wirePlan(headers, stamp) {
+  link = { headers, stamp };
+  $("plan").addEventListener("toggle", () => {
+    if ($("plan").open) send({});
+  });
+  $("plan-group").addEventListener("change", (event) => {
+    if (event.target.value) send({ group: event.target.value });
+  });
+  $("plan-action").addEventListener("change", (event) => {
+    if (event.target.value) send({ pick: event.target.value });
+  });
+}
+
+/** Show the plan mode while the opponent is to act (a new turn: the draft shown is stale). */
+export function renderPlan(state, waiting) {
+  $("plan").hidden = !waiting;
+  if (!waiting) {
+    $("plan").open = false;
+    shownFor = null;
+    return;
+  }
+  if ($("plan").open && shownFor !== state.turn) send({});
+}
+
+async function send(payload) {
+  try {
+    const response = await fetch("/api/me/plan", {
+      method: "POST",
+      headers: { ...link.headers(), "Content-Type": "application/json" },
+      body: JSON.stringify({ stamp: link.stamp(), ...payload }),
+      cache: "no-store",
+    });
+    let body = {};
+    try {
+      body = await response.json();
+    } catch {
+      body = {};
+    }
+    if (!response.ok) {
+      planError(body.error || `The server answered ${response.status}.`);
+      return;
+    }
+    planError("");
+    draw(body);
+  } catch {
+    planError("The server could not be reached; try again.");
+  }
+}
+
+function planError(text) {
+  $("plan-error").textContent = text;
+  $("plan-error").hidden = !text;
+}
+
+function draw(plan) {
+  shownFor = plan.stamp;
+  $("plan-title").textContent = `${plan.title} · ${plan.to_act}`;
+  $("plan-news").textContent = plan.news;
+  $("plan-theirs").textContent = plan.theirs.length
+    ? `If ${plan.opponent} plays: ${plan.theirs.join("; ")}` : "";
+  $("plan-mine").textContent = plan.replying ? `You reply: ${plan.mine.join("; ") || "…"}` : "";
+  $("plan-next").textContent = plan.next;
+  fill($("plan-group"), "Choose a piece", plan.groups.map((g) => [g.key, g.label]), plan.group);
+  $("plan-action").hidden = !plan.choices.length;
+  fill($("plan-action"), "Choose an action", plan.choices.map((c) => [c.notation, c.label]), "");
+  $("plan-steps").replaceChildren(...plan.steps.map((step) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.id = `plan-${step}`;
+    button.textContent = STEPS[step];
+    if (step === "save") button.className = "primary";
+    button.addEventListener("click", () => send({ step }));
+    return button;
+  }));
+  $("plan-list").replaceChildren(...plan.plans.map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    return item;
+  }));
+  $("plan-picture").hidden = !plan.picture;
+  if (plan.picture) $("plan-picture").src = plan.picture;
+}
+
+function fill(select, placeholder, options, chosen) {
+  const first = new Option(placeholder, "");
+  first.disabled = true;
+  const items = options.map(([value, label]) => new Option(label, value, false, value === chosen));
+  select.replaceChildren(first, ...items);
+  if (!chosen) select.value = "";
+}

@@ -1,0 +1,54 @@
+"""A hosted match's rows kept beside it for its players (migration 17): the planned reply a
+player is putting together (PRIVATE to them) and the last turn in which each player looked
+at their board (no reminder for that turn). Both go with the match's end (``hosted``)."""
+
+from __future__ import annotations
+
+from rules import Side
+
+from ..backends.sql import Connection, ReadConnection
+
+
+def put_draft(conn: Connection, hosted_id: int, side: Side, turn: int, draft: str | None) -> None:
+    """``side``'s draft in the match is now ``draft`` (of public turn ``turn``); None: none."""
+    conn.execute(
+        "DELETE FROM plan_drafts WHERE hosted_id = ? AND side = ?", (hosted_id, side.letter)
+    )
+    if draft is not None:
+        conn.execute(
+            "INSERT INTO plan_drafts (hosted_id, side, turn, draft) VALUES (?, ?, ?, ?)",
+            (hosted_id, side.letter, turn, draft),
+        )
+
+
+async def private_draft(db: ReadConnection, hosted_id: int, side: Side) -> tuple[int, str] | None:
+    """PRIVATE to ``side``: its draft in the match and the public turn it is of."""
+    rows = list(
+        await db.execute_fetchall(
+            "SELECT turn, draft FROM plan_drafts WHERE hosted_id = ? AND side = ?",
+            (hosted_id, side.letter),
+        )
+    )
+    return (int(rows[0][0]), str(rows[0][1])) if rows else None
+
+
+def put_look(conn: Connection, hosted_id: int, side: Side, turn: int) -> None:
+    """``side``'s player looked at their board (or acted) in public turn ``turn``."""
+    conn.execute(
+        "DELETE FROM board_looks WHERE hosted_id = ? AND side = ?", (hosted_id, side.letter)
+    )
+    conn.execute(
+        "INSERT INTO board_looks (hosted_id, side, turn) VALUES (?, ?, ?)",
+        (hosted_id, side.letter, turn),
+    )
+
+
+async def last_look(db: ReadConnection, hosted_id: int, side: Side) -> int | None:
+    """The last public turn in which ``side``'s player looked at their board, if any."""
+    rows = list(
+        await db.execute_fetchall(
+            "SELECT turn FROM board_looks WHERE hosted_id = ? AND side = ?",
+            (hosted_id, side.letter),
+        )
+    )
+    return int(rows[0][0]) if rows else None

@@ -1,0 +1,107 @@
+"""Planned replies made with the Play panel's pickers (issue 27): the opponent's expected
+turn picked from their legal actions as the player knows the game, then the answer, saved
+as a plan; the draft is kept in the store across restarts, refused on the player's own turn
+and against the AI, and a pick that cannot be played changes nothing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.service import Place, Refused, Terms, User
+from bot.service.testing import PRIVATE, Harness
+from harness.stage import planned_turn
+from rules.tora import Game
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR = 3600.0
+
+
+async def started(h: Harness) -> None:
+    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi", turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+
+
+async def test_a_reply_picked_then_saved_is_played_when_the_turn_comes(h: Harness) -> None:
+    await started(h)
+    draft = await h.running.draft_plan(HERE, ANN)
+    assert draft.menu.title == "Plan a reply · Match 1 against bob"
+    assert draft.menu.to_act == "picking bob's turn you expect"
+    assert draft.menu.groups and not draft.replying
+    group = next(g.key for g in draft.menu.groups if g.origin == "c5")
+    opened = await h.running.draft_plan(HERE, ANN, group=group)
+    assert "c5c4" in [choice.notation for choice in opened.menu.choices]
+    draft = await h.running.draft_plan(HERE, ANN, pick="c5c4")
+    assert draft.theirs == ("c5c4",) and draft.replying  # one move: the reply is next
+    await h.crash()  # the draft is kept
+    draft = await h.running.draft_plan(HERE, ANN, pick="a3a4")
+    assert draft.mine == ("a3a4",) and draft.complete
+    draft = await h.running.draft_plan(HERE, ANN, step="save")
+    assert draft.news == "Plan 1 saved."
+    assert draft.plans == ("if bob plays c5c4, you play a3a4",)
+    assert draft.theirs == () and not draft.replying  # ready for another
+    await h.running.play(HERE, BOB, "c5c4")
+    await h.running.end_turn(HERE, BOB)
+    await h.settle()
+    assert "`a3a4`" in h.delivery.texts(HERE.channel_id)[-1]
+
+
+async def test_undo_and_refusals(h: Harness) -> None:
+    await started(h)
+    with pytest.raises(Refused, match="a plan answers your opponent's turn"):
+        await h.running.draft_plan(HERE, BOB)
+    with pytest.raises(Refused, match="nothing to take back"):
+        await h.running.draft_plan(HERE, ANN, step="undo")
+    with pytest.raises(Refused, match="before saving the plan"):
+        await h.running.draft_plan(HERE, ANN, step="save")
+    with pytest.raises(Refused):
+        await h.running.draft_plan(HERE, ANN, pick="c5c9")
+    draft = await h.running.draft_plan(HERE, ANN, pick="c5c4")
+    draft = await h.running.draft_plan(HERE, ANN, step="undo")
+    assert draft.theirs == ("c5c4",) and not draft.replying
+    draft = await h.running.draft_plan(HERE, ANN, step="undo")
+    assert draft.theirs == ()
+    await h.running.draft_plan(HERE, ANN, pick="b5b4")
+    await h.running.play(HERE, BOB, "c5c4")  # bob's turn ends: the draft was of that turn
+    await h.running.end_turn(HERE, BOB)
+    assert not any(
+        "plan" in d.message.text.lower() for d in h.delivery.user(BOB.id) if d.kind == PRIVATE
+    )
+    await h.running.play(HERE, ANN, "a3a4")
+    await h.running.end_turn(HERE, ANN)
+    assert (await h.running.draft_plan(HERE, ANN)).theirs == ()  # stale: begun again
+
+
+async def test_a_tora_whole_turn_picked_then_ended_then_answered(h: Harness) -> None:
+    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive"})
+    mirror = Game(board="short", challenger_setup="aggressive", opposition_setup="defensive")
+    rng = random.Random(5)
+    for text in planned_turn(mirror, rng, attack=False):
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    theirs = planned_turn(mirror, rng, attack=False)
+    mine = planned_turn(mirror, rng, attack=False)
+    for text in theirs:
+        draft = await h.running.draft_plan(HERE, ANN, pick=text)
+    assert draft.theirs == tuple(theirs) and not draft.replying
+    draft = await h.running.draft_plan(HERE, ANN, step="done")
+    assert draft.replying and draft.menu.to_act == "picking your reply"
+    for text in mine:
+        draft = await h.running.draft_plan(HERE, ANN, pick=text)
+    assert draft.complete
+    assert (await h.running.draft_plan(HERE, ANN, step="save")).news == "Plan 1 saved."
+    for text in theirs:
+        await h.running.play(HERE, BOB, text)
+    await h.running.end_turn(HERE, BOB)
+    await h.settle()
+    post = h.delivery.texts(HERE.channel_id)[-1]
+    assert post.startswith("ann (Challenger) ended their turn:")
+    assert all(f"`{text}`" in post for text in mine)

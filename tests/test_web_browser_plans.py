@@ -1,0 +1,95 @@
+"""A reply planned on the web board, in a real browser (headless Chromium through
+Playwright) against the bot in its own process on the Discord emulator: while bob's turn runs,
+ann opens "Plan a reply" on her page, picks the move she expects of him and her answer with
+the menus (a piece, then an action), saves it, and the moment bob plays that move in Discord
+her reply is played, with one DM to her."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+import pytest_asyncio
+from test_web_browser import CHROMIUM, MISSING, WAIT, board_link, opened
+
+from harness.stage import Stage
+from rules.torishogi import ToriShogiGame
+
+try:
+    from playwright.async_api import Browser, Page, async_playwright, expect
+except ImportError:
+    async_playwright = None
+
+pytestmark = [
+    pytest.mark.skipif(async_playwright is None or not CHROMIUM.exists(), reason=MISSING),
+    pytest.mark.asyncio(loop_scope="module"),
+]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        args = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
+        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        yield launched
+        await launched.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage]:
+    async with Stage(tmp_path_factory.mktemp("plans"), ("ann", "bob"), process=True) as on:
+        yield on
+
+
+async def choose(page: Page, game: ToriShogiGame, notation: str) -> None:
+    """Pick ``notation`` in the plan's menus: its piece, then the action."""
+    group = next(c.group for c in game.choices() if c.notation == notation)
+    await page.select_option("#plan-group", group)
+    action = page.locator(f'#plan-action option[value="{notation}"]')
+    await expect(action).to_have_count(1, timeout=WAIT)
+    await page.select_option("#plan-action", notation)
+
+
+async def test_a_reply_planned_on_the_web_board_is_played_when_the_turn_comes(
+    stage: Stage, browser: Browser
+) -> None:
+    await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+    await stage.click("bob", "Accept")
+    await stage.posted("The game begins")
+    await stage.slash("ann", "act", action="c3c4")
+    await stage.slash("ann", "end")
+    await stage.posted("ann (Challenger) ended their turn")
+    ann = await opened(browser, await board_link(stage, "ann"))
+    await expect(ann.locator(".players .to-act")).to_contain_text("bob", timeout=WAIT)
+    await expect(ann.locator("#plan")).to_be_visible(timeout=WAIT)
+    await ann.click("#plan summary")
+    await expect(ann.locator("#plan-next")).to_contain_text(
+        "Pick the move you expect bob to play", timeout=WAIT
+    )
+    mirror = ToriShogiGame()
+    mirror.apply("c3c4")
+    mirror.end_turn()
+    await choose(ann, mirror, "c5c4")
+    await expect(ann.locator("#plan-theirs")).to_have_text("If bob plays: c5c4", timeout=WAIT)
+    mirror.apply("c5c4")
+    mirror.end_turn()
+    await choose(ann, mirror, "a3a4")
+    await expect(ann.locator("#plan-mine")).to_have_text("You reply: a3a4", timeout=WAIT)
+    await ann.click("#plan-save")
+    await expect(ann.locator("#plan-news")).to_have_text("Plan 1 saved.", timeout=WAIT)
+    await expect(ann.locator("#plan-list li")).to_have_text(
+        ["if bob plays c5c4, you play a3a4"], timeout=WAIT
+    )
+    before = len(stage.emu.dms(stage.user["ann"]))
+    await stage.slash("bob", "act", action="c5c4")
+    await stage.slash("bob", "end")
+    await stage.posted("`a3a4`")  # ann's reply, the moment bob's turn ended
+    await expect(ann.locator(".players .to-act")).to_contain_text("bob", timeout=WAIT)
+
+    def told() -> list[str]:
+        return [m.text() for m in stage.emu.dms(stage.user["ann"])][before:]
+
+    await stage.emu.wait_until(lambda: told() or None, 30, "ann's DM")
+    await stage.posted("bob (Opposition) to act")  # (the posts of both turns went out)
+    [dm] = told()  # one DM: no "your turn" for the turn her plan answered
+    assert "bob played c5c4: your planned reply a3a4 was played." in dm, dm

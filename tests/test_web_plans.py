@@ -1,0 +1,79 @@
+"""The web board's plan mode through aiohttp's test client (``POST /api/me/plan``): the draft
+the Play panel makes, step by step, for the player whose opponent is to act; its hostile
+input refused with a 400 naming what is wanted, a stale stamp with a 409, the player to act
+and a forged link refused; the opponent's page shows nothing of it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from web_world import World
+
+from bot.service import Terms
+from rules import Side
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
+
+
+@pytest.fixture
+async def w(tmp_path: Path):
+    async with World(tmp_path / "web.sqlite3") as world:
+        yield world
+
+
+async def torishogi(w: World) -> tuple[int, str]:
+    """A ToriShogi match in which ann played c3c4: bob to act; ann's token."""
+    match = await w.playing(Terms(game="torishogi"))
+    token = await w.token(match, C)
+    await w.post("act", token, {"stamp": 1, "notation": "c3c4"})
+    await w.post("end", token, {"stamp": 1})
+    return match, token
+
+
+async def test_a_plan_made_on_the_web_step_by_step(w: World) -> None:
+    match, token = await torishogi(w)
+    status, plan, _ = await w.post("plan", token, {"stamp": 2})
+    assert status == 200 and plan["theirs"] == [] and not plan["replying"]
+    assert plan["picture"].startswith("data:image/png;base64,")
+    assert plan["groups"] and plan["choices"] == []
+    group = next(g["key"] for g in plan["groups"] if "c5" in g["label"] or g["key"] == "c5")
+    status, plan, _ = await w.post("plan", token, {"stamp": 2, "group": group})
+    assert status == 200 and "c5c4" in [c["notation"] for c in plan["choices"]]
+    _, plan, _ = await w.post("plan", token, {"stamp": 2, "pick": "c5c4"})
+    assert plan["theirs"] == ["c5c4"] and plan["replying"]
+    _, plan, _ = await w.post("plan", token, {"stamp": 2, "pick": "a3a4"})
+    assert plan["complete"] and plan["steps"] == ["save", "undo", "new"]
+    _, plan, _ = await w.post("plan", token, {"stamp": 2, "step": "save"})
+    assert plan["news"] == "Plan 1 saved." and plan["plans"] == ["if bob plays c5c4, you play a3a4"]
+    bob = await w.me(match, O)
+    assert "plan" not in str(bob).lower()
+
+
+@pytest.mark.parametrize(
+    ("body", "error"),
+    [
+        ({"stamp": 2, "pick": "c5c4", "step": "save"}, "at most one of pick, step and group"),
+        ({"stamp": 2, "step": "fly"}, "A step is one of new, done, undo, save"),
+        ({"stamp": 2, "step": "open"}, "A step is one of"),
+        ({"stamp": 2, "pick": "a" * 201}, "'pick' is text of at most 200 characters"),
+        ({"stamp": 2, "group": "\x00"}, "group is a piece's group key"),
+        ({"stamp": "two"}, "'stamp' is a whole number"),
+    ],
+)
+async def test_hostile_plan_requests_are_refused(w: World, body: dict, error: str) -> None:
+    _match, token = await torishogi(w)
+    status, answer, _ = await w.post("plan", token, body)
+    assert status == 400 and error in answer["error"], answer
+
+
+async def test_a_stale_stamp_the_player_to_act_and_a_bad_pick_are_refused(w: World) -> None:
+    match, token = await torishogi(w)
+    status, answer, _ = await w.post("plan", token, {"stamp": 1})
+    assert status == 409 and answer["stale"] is True
+    status, answer, _ = await w.post("plan", await w.token(match, O), {"stamp": 2})
+    assert status == 409 and "a plan answers your opponent's turn" in answer["error"]
+    status, answer, _ = await w.post("plan", token, {"stamp": 2, "pick": "c5c9"})
+    assert status == 409 and answer["error"]
+    status, answer, _ = await w.post("plan", None, {"stamp": 2})
+    assert status == 401
