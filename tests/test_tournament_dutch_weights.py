@@ -16,6 +16,7 @@ from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
 from py4swiss.engines.dutch.player import Player
 from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
 from py4swiss.trf import TrfParser
+from swiss_oracle import library_as_shipped
 
 from bot.tournament import dutch_weights
 from bot.tournament.records import Colour, Outcome, PairedRound, RoundRecord
@@ -25,13 +26,6 @@ from bot.tournament.swiss import CannotPair, SwissPlayer, pair_round
 GOLDEN = Path(__file__).parent / "golden" / "py4swiss"
 EXAMPLES = sorted(GOLDEN.glob("*.trf"))
 RESULTS = (Outcome.WIN, Outcome.DRAW, Outcome.LOSS)
-
-
-def library_as_shipped(patch: pytest.MonkeyPatch) -> None:
-    patch.setattr(BracketMatcher, "_set_up_computer", dutch_weights.LIBRARY_SET_UP)
-    patch.setattr(ValidityMatcher, "_set_up_computer", dutch_weights.LIBRARY_VALIDITY_SET_UP)
-    patch.setattr(BracketMatcher, "add_to_weights", dutch_weights.LIBRARY_ADD_TO_WEIGHTS)
-    patch.setattr(BracketMatcher, "finalize_match", dutch_weights.LIBRARY_FINALIZE_MATCH)
 
 
 def library_pairing(path: Path) -> list[tuple[int, int]] | str:
