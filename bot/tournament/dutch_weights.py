@@ -29,9 +29,9 @@ from typing import Any
 
 from py4swiss.dynamicuint import DynamicUint
 from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
-from py4swiss.engines.dutch.criteria.absolute import C1, C2, C3
 from py4swiss.engines.dutch.player import Player
-from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
+
+from . import dutch_validity
 
 CHECKED = "0.3.1"
 WEIGHED = (
@@ -50,9 +50,11 @@ WEIGHED = (
 PER_PAIR = ("id", "number", "opponents", "colors")
 
 LIBRARY_SET_UP: Callable[[BracketMatcher], None] = BracketMatcher._set_up_computer
-LIBRARY_VALIDITY_SET_UP: Callable[[ValidityMatcher], None] = ValidityMatcher._set_up_computer
 LIBRARY_ADD_TO_WEIGHTS: Callable[..., None] = BracketMatcher.add_to_weights
 LIBRARY_FINALIZE_MATCH: Callable[..., None] = BracketMatcher.finalize_match
+LIBRARY_REMOVE_WEIGHT: Callable[..., None] = BracketMatcher._remove_weight
+LIBRARY_REMOVE_WEIGHTS: Callable[..., None] = BracketMatcher.remove_weights
+LIBRARY_UPDATE_MATCHING: Callable[[BracketMatcher], None] = BracketMatcher.update_matching
 
 
 def _weighed(player: Player) -> tuple[Any, ...]:
@@ -60,69 +62,60 @@ def _weighed(player: Player) -> tuple[Any, ...]:
     return (*(getattr(player, name) for name in WEIGHED), preference.side, preference.strength)
 
 
-def _validity_set_up(self: ValidityMatcher) -> None:
-    """The library's ``ValidityMatcher._set_up_computer`` (an edge for each pair that may meet,
-    one to a bye vertex for who may take the bye), each pair's verdict kept for the brackets.
-
-    A verdict is the library's ``is_allowed_pair``: not a forbidden pair, C.1 (not met before)
-    and C.3 (no two non-topscorers with the same absolute colour preference); C.3 reads only
-    the two players' topscorer flags and colour preferences, so it is asked once for each."""
-    for _ in range(self._len):
-        self._computer.add_vertex()
-    players = self._players
-    forbidden = self._forbidden_pairs
-    colours = [
-        (p.top_scorer, p.color_preference.side, p.color_preference.strength) for p in players
-    ]
-    c3: dict[tuple[Any, ...], bool] = {}
-    verdicts: dict[tuple[int, int], bool] = {}
-    for i, first in enumerate(players):
-        for j in range(i + 1, len(players)):
-            second = players[j]
-            barred = forbidden and {(first.id, second.id), (second.id, first.id)} & forbidden
-            if barred or not C1.evaluate(first, second):
-                allowed = False
-            else:
-                key = (colours[i], colours[j])
-                if key not in c3:
-                    c3[key] = C3.evaluate(first, second)
-                allowed = c3[key]
-            verdicts[first.id, second.id] = allowed
-            self._computer.set_edge_weight(i, j, int(allowed))
-    if len(players) % 2 == 1:
-        for i, player in enumerate(players):
-            self._computer.set_edge_weight(i, len(players), int(C2.evaluate(player, player)))
-    self._verdicts = verdicts
-
-
 def _set_up_computer(self: BracketMatcher) -> None:
     """The library's ``_set_up_computer`` (a vertex per player, an edge per pair, weighed, as
-    its ``_set_weight`` sets them), each distinct weight computed once."""
+    its ``_set_weight`` sets them), each distinct weight computed once and shared by the edges
+    that have it (``_remove_weight`` below never changes a weight in place)."""
     for _ in range(self._len):
         self._computer.add_vertex()
-    players, weights = self._player_list, self._weights
-    verdicts, set_edge_weight = self._validity_matcher._verdicts, self._computer.set_edge_weight
-    weighed = [_weighed(player) for player in players]
-    zero = self._zero_weight
-    known: dict[tuple[tuple[Any, ...], tuple[Any, ...]], DynamicUint] = {}
-    for i, first in enumerate(players):
-        row, first_id, first_weighed = weights[i], first.id, weighed[i]
-        for j in range(i + 1, len(players)):
-            second = players[j]
-            allowed = verdicts.get((first_id, second.id))
-            if allowed is None:
-                allowed = self._validity_matcher.is_allowed_pair(first, second)
+    players, weights, zero = self._player_list, self._weights, self._zero_weight
+    set_edge_weight = self._computer.set_edge_weight
+    self._index_by_id = {player.id: i for i, player in enumerate(players)}
+    kinds: dict[tuple[Any, ...], int] = {}
+    kind = [kinds.setdefault(_weighed(player), len(kinds)) for player in players]
+    known: dict[int, DynamicUint] = {}
+    allowed_rows = dutch_validity.allowed_after(self._validity_matcher, players)
+    for i, allowed_row in enumerate(allowed_rows):
+        row, first, first_kind = weights[i], players[i], kind[i] * len(kinds)
+        for j, allowed in enumerate(allowed_row, start=i + 1):
             if allowed:
-                key = (first_weighed, weighed[j])
-                if key not in known:
-                    known[key] = self._get_weight(first, second)
-                # a copy per edge: the library zeroes an edge's weight in place to drop it
-                weight = DynamicUint(known[key])
+                key = first_kind + kind[j]
+                weight = known.get(key)
+                if weight is None:
+                    weight = known[key] = self._get_weight(first, players[j])
             else:
-                weight = DynamicUint(zero)
+                weight = zero
             row[j] = weight
             weights[j][i] = weight
             set_edge_weight(i, j, weight)
+
+
+def _remove_weight(self: BracketMatcher, i: int, j: int) -> None:
+    """The library's ``_remove_weight``: a non-zero edge zeroed (``_zeroed``)."""
+    weight = self._weights[i][j]
+    if weight:
+        _zeroed(self, i, j, weight)
+
+
+def _zeroed(self: BracketMatcher, i: int, j: int, weight: DynamicUint) -> None:
+    """The edge of non-zero ``weight`` zeroed in its two cells and in the matcher.
+
+    The library zeroes the weight in place; here its two cells get the zero instead, the same
+    to every reader, and weights shared by several edges stay untouched. Only the maximum
+    weight, which the library's ``finalize_match`` gives every fixed board and keeps, is
+    zeroed in place as the library does it, with whatever else holds it."""
+    if weight is self._max_weight:
+        weight &= 0
+    else:
+        weight = self._weights[i][j] = self._weights[j][i] = self._zero_weight
+    self._computer.set_edge_weight(i, j, weight)
+
+
+def _remove_weights(self: BracketMatcher, player: Player, player_list: list[Player]) -> None:
+    """The library's ``remove_weights``: each edge in turn."""
+    i, index = self._index_by_id[player.id], self._index_by_id
+    for other in player_list:
+        _remove_weight(self, i, index[other.id])
 
 
 def _add_to_weights(
@@ -134,14 +127,16 @@ def _add_to_weights(
 ) -> None:
     """The library's ``add_to_weights`` with its ``add_to_weight`` and ``_set_weight`` inlined:
     the same edges changed by the same amounts in the same order."""
-    i = self._index_dict[player]
-    index, weights, row = self._index_dict, self._weights, self._weights[i]
-    zero, set_edge_weight, step = self._zero_weight, self._computer.set_edge_weight, int(increment)
+    i, index = self._index_by_id[player.id], self._index_by_id
+    weights, row, zero = self._weights, self._weights[i], self._zero_weight
+    set_edge_weight, step = self._computer.set_edge_weight, int(increment)
+    change = zero | abs(value)
     for other in player_list:
-        j = index[other]
+        j = index[other.id]
         current = row[j]
         if current:
-            change = zero | abs(value)
+            if step:
+                change = zero | abs(value)
             weight = current + change if value > 0 else current - change
             row[j] = weight
             weights[j][i] = weight
@@ -150,32 +145,38 @@ def _add_to_weights(
 
 
 def _finalize_match(self: BracketMatcher, player_1: Player, player_2: Player) -> None:
-    """The library's ``finalize_match`` with its ``_remove_weight`` inlined: every other edge
-    of the two dropped (zeroed in place) in the same order, then theirs set to the maximum."""
-    i, j = self._index_dict[player_1], self._index_dict[player_2]
-    row_1, row_2, set_edge_weight = (
-        self._weights[i],
-        self._weights[j],
-        self._computer.set_edge_weight,
-    )
+    """The library's ``finalize_match``: every other edge of the two removed in the same order
+    (``_remove_weight`` inlined), then theirs set to the maximum."""
+    i, j = self._index_by_id[player_1.id], self._index_by_id[player_2.id]
+    row_1, row_2 = self._weights[i], self._weights[j]
     for k in range(self._len):
         weight = row_1[k]
         if weight:
-            weight &= 0
-            set_edge_weight(i, k, weight)
+            _zeroed(self, i, k, weight)
         weight = row_2[k]
         if weight:
-            weight &= 0
-            set_edge_weight(j, k, weight)
+            _zeroed(self, j, k, weight)
     self._set_weight(i, j, self._max_weight)
+
+
+def _update_matching(self: BracketMatcher) -> None:
+    """The library's ``update_matching``: the matcher's answer as a dict, player to player."""
+    self._computer.compute_matching()
+    players = self._player_list
+    self.matching = dict(
+        zip(players, [players[j] for j in self._computer.get_matching()], strict=True)
+    )
 
 
 def install() -> bool:
     """Memoise the library's edge weights if it is the version checked; say whether it is."""
     if version("py4swiss") != CHECKED:
         return False
-    ValidityMatcher._set_up_computer = _validity_set_up
+    dutch_validity.install()
     BracketMatcher._set_up_computer = _set_up_computer
     BracketMatcher.add_to_weights = _add_to_weights
     BracketMatcher.finalize_match = _finalize_match
+    BracketMatcher._remove_weight = _remove_weight
+    BracketMatcher.remove_weights = _remove_weights
+    BracketMatcher.update_matching = _update_matching
     return True
