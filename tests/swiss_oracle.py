@@ -13,6 +13,7 @@ dutch_weights.install()  # as bot.tournament.swiss does on import: what the test
 
 def library_as_shipped(patch: pytest.MonkeyPatch) -> None:
     """Undo ``dutch_weights.install`` for the life of ``patch``."""
+    patch.setattr(BracketMatcher, "__init__", dutch_weights.LIBRARY_INIT)
     patch.setattr(BracketMatcher, "_set_up_computer", dutch_weights.LIBRARY_SET_UP)
     patch.setattr(BracketMatcher, "add_to_weights", dutch_weights.LIBRARY_ADD_TO_WEIGHTS)
     patch.setattr(BracketMatcher, "finalize_match", dutch_weights.LIBRARY_FINALIZE_MATCH)

@@ -38,6 +38,7 @@ def library_pairing(path: Path) -> list[tuple[int, int]] | str:
 
 
 def test_the_faster_methods_are_installed_on_the_checked_version() -> None:
+    assert BracketMatcher.__init__ is dutch_weights._init
     assert BracketMatcher._set_up_computer is dutch_weights._set_up_computer
     assert BracketMatcher.add_to_weights is dutch_weights._add_to_weights
     assert BracketMatcher.finalize_match is dutch_weights._finalize_match

@@ -166,6 +166,17 @@ def perfect_matching(self: ValidityMatcher) -> list[tuple[int, int]] | None:
     return [(i, j) for i, j in partner.items() if i < j] + pairs
 
 
+def pairs_among(self: ValidityMatcher, players: list[Player]) -> bool:
+    """Whether a greedy search pairs all of ``players`` among themselves, every pair allowed
+    (``is_allowed_pair``); False when it finds no way (there may still be one)."""
+    if len(players) % 2:
+        return False
+    pairs: list[tuple[int, int]] = []
+    left: list[int] = []
+    _pair_greedily(self, sorted(self._index_dict[player] for player in players), pairs, left)
+    return _pair_the_left(self, left, pairs)
+
+
 def _edge(self: ValidityMatcher, a: int, b: int) -> bool:
     """Whether the library's graph, before any board is fixed, joins vertices ``a`` and ``b``:
     C.2 to the bye, ``is_allowed_pair`` (the higher-ranked first) between players."""

@@ -28,8 +28,11 @@ from importlib.metadata import version
 from typing import Any
 
 from py4swiss.dynamicuint import DynamicUint
+from py4swiss.engines.dutch.bracket.bracket import Bracket
 from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
 from py4swiss.engines.dutch.player import Player
+from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
+from py4swiss.matching_computer import ComputerDutchOptimality
 
 from . import dutch_validity
 
@@ -49,6 +52,7 @@ WEIGHED = (
 # what only the absolute criteria read, asked of the library pair by pair:
 PER_PAIR = ("id", "number", "opponents", "colors")
 
+LIBRARY_INIT: Callable[..., None] = BracketMatcher.__init__
 LIBRARY_SET_UP: Callable[[BracketMatcher], None] = BracketMatcher._set_up_computer
 LIBRARY_ADD_TO_WEIGHTS: Callable[..., None] = BracketMatcher.add_to_weights
 LIBRARY_FINALIZE_MATCH: Callable[..., None] = BracketMatcher.finalize_match
@@ -60,6 +64,46 @@ LIBRARY_UPDATE_MATCHING: Callable[[BracketMatcher], None] = BracketMatcher.updat
 def _weighed(player: Player) -> tuple[Any, ...]:
     preference = player.color_preference
     return (*(getattr(player, name) for name in WEIGHED), preference.side, preference.strength)
+
+
+def _init(self: BracketMatcher, bracket: Bracket, validity_matcher: ValidityMatcher) -> None:
+    """The library's ``__init__``, the players of the next score group left out of the graph
+    when the bracket's own players can all be paired among themselves (``_graph_players``)."""
+    self._bracket = bracket
+    self._validity_matcher = validity_matcher
+    self._player_list = _graph_players(bracket, validity_matcher)
+    self._max_weight = self._get_max_weight()
+    self._zero_weight = self._max_weight & 0
+    self._len = len(self._player_list)
+    self._index_dict_reverse = dict(enumerate(self._player_list))
+    self._index_dict = {player: i for i, player in self._index_dict_reverse.items()}
+    self._computer = ComputerDutchOptimality(self._len, self._max_weight)
+    self._weights = [[self._zero_weight] * self._len for _ in range(self._len)]
+    self.matching = {}
+    self._set_up_computer()
+    self.update_matching()
+
+
+def _graph_players(bracket: Bracket, validity_matcher: ValidityMatcher) -> list[Player]:
+    """The bracket's players (moved down, resident) and, unless they can all be paired among
+    themselves, the next score group's.
+
+    The next group is there for C.7 (choose the downfloaters so as to pair the next bracket
+    best). But C.5, maximise the bracket's pairs, has the highest bits of every weight outside
+    the PPB and LPB (the bye bits), out of reach of the lower criteria and of the pairer's
+    additions: when the bracket's players can all meet among themselves, every maximum
+    matching pairs them so, there are no downfloaters, and the next group's players are
+    matched among themselves only, which the pairer never reads."""
+    own: list[Player] = bracket.mdp_list + bracket.resident_list
+    lower: list[Player] = bracket.lower_list
+    if (
+        not lower
+        or bracket.penultimate_pairing_bracket
+        or bracket.last_pairing_bracket
+        or not dutch_validity.pairs_among(validity_matcher, own)
+    ):
+        return own + lower
+    return own
 
 
 def _set_up_computer(self: BracketMatcher) -> None:
@@ -112,10 +156,13 @@ def _zeroed(self: BracketMatcher, i: int, j: int, weight: DynamicUint) -> None:
 
 
 def _remove_weights(self: BracketMatcher, player: Player, player_list: list[Player]) -> None:
-    """The library's ``remove_weights``: each edge in turn."""
+    """The library's ``remove_weights``: each edge in turn (none to a player the graph left
+    out)."""
     i, index = self._index_by_id[player.id], self._index_by_id
     for other in player_list:
-        _remove_weight(self, i, index[other.id])
+        j = index.get(other.id)
+        if j is not None:
+            _remove_weight(self, i, j)
 
 
 def _add_to_weights(
@@ -173,6 +220,7 @@ def install() -> bool:
     if version("py4swiss") != CHECKED:
         return False
     dutch_validity.install()
+    BracketMatcher.__init__ = _init
     BracketMatcher._set_up_computer = _set_up_computer
     BracketMatcher.add_to_weights = _add_to_weights
     BracketMatcher.finalize_match = _finalize_match
