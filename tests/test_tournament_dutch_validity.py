@@ -123,18 +123,27 @@ def test_a_pairing_found_is_a_perfect_matching_of_the_librarys_graph(
                 assert matcher.is_allowed_pair(players[low], players[high])
 
 
-def test_the_checks_own_search_and_the_librarys_both_answer_on_these_graphs() -> None:
-    """Dense graphs are settled by the search alone; sparse ones need the library's matcher,
-    which answers yes on some and no on others."""
-    settled, asked = 0, []
-    for seed in range(60):
+def test_the_search_the_isolated_and_the_librarys_matcher_all_answer_on_these_graphs(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Dense graphs are settled by the search alone; on sparse ones someone may have nobody
+    left (no), or the library's matcher is asked, and answers yes on some and no on others."""
+    library = dutch_validity._library_answer
+    asked: list[bool] = []
+    monkeypatch.setattr(
+        dutch_validity,
+        "_library_answer",
+        lambda matcher: asked.append(library(matcher)) or asked[-1],
+    )
+    settled = alone = 0
+    for seed in range(80):
         players, forbidden = random_event(seed, 12, 0.25 if seed % 2 else 1.0)
         matcher = ValidityMatcher(players, forbidden)
-        if dutch_validity.perfect_matching(matcher) is not None:
-            settled += 1
-        else:
-            asked.append(matcher.is_valid_matching())
-    assert settled >= 25 and True in asked and False in asked
+        found = dutch_validity.perfect_matching(matcher) is not None
+        settled += found
+        alone += dutch_validity._someone_alone(matcher)
+        matcher.is_valid_matching()
+    assert settled >= 30 and alone >= 5 and True in asked and False in asked
 
 
 def test_is_allowed_pair_is_the_librarys_for_every_pair() -> None:

@@ -13,6 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
+from py4swiss.engines.dutch.bracket.bracket import Bracket
 from py4swiss.engines.dutch.bracket.bracket_matcher import BracketMatcher
 from py4swiss.engines.dutch.player import Player
 from py4swiss.engines.dutch.validity_matcher import ValidityMatcher
@@ -155,3 +156,34 @@ def test_random_events_pair_as_the_library_ships_every_round(
             return
         play(ours, event.history, rng)
         event.between_rounds()
+
+
+def test_brackets_are_matched_without_the_next_group_or_with_stand_ins_and_pair_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Events of 60-90 players, 8 rounds: brackets that pair among themselves leave the next
+    score group out, odd ones take a few stand-ins from it, the rest all of it; every round
+    pairs as the library ships it."""
+    kinds = {"without": 0, "stand-ins": 0, "all": 0}
+    graph_players = dutch_weights._graph_players
+
+    def counted(bracket: Bracket, validity: ValidityMatcher) -> list[Player]:
+        chosen = graph_players(bracket, validity)
+        lower = len(chosen) - len(bracket.mdp_list) - len(bracket.resident_list)
+        if bracket.lower_list:
+            full = lower == len(bracket.lower_list)
+            kinds["all" if full else "stand-ins" if lower else "without"] += 1
+        return chosen
+
+    monkeypatch.setattr(dutch_weights, "_graph_players", counted)
+    for seed, count in enumerate((60, 75, 90)):
+        rng = random.Random(seed)
+        players = [SwissPlayer(p, rng.randrange(1000, 2500)) for p in range(1, count + 1)]
+        event = Event(players, 8, PointsTable(), rng)
+        for _ in range(8):
+            ours = paired(event.players, event.history, 8, event.table)
+            assert ours == shipped(event.players, event.history, 8, event.table)
+            assert not isinstance(ours, str)
+            play(ours, event.history, rng)
+            event.between_rounds()
+    assert min(kinds.values()) > 0, kinds

@@ -118,9 +118,29 @@ def _finalize_match(self: ValidityMatcher, player_1: Player, player_2: Player) -
 
 
 def _is_valid_matching(self: ValidityMatcher) -> bool:
-    """Whether everybody can still be paired: yes if ``perfect_matching`` finds how, else the
-    library's answer on its own graph."""
-    return perfect_matching(self) is not None or _library_answer(self)
+    """Whether everybody can still be paired: yes if ``perfect_matching`` finds how, no if
+    someone has nobody left to meet, else the library's answer on its own graph."""
+    if perfect_matching(self) is not None:
+        return True
+    return not _someone_alone(self) and _library_answer(self)
+
+
+def _someone_alone(self: ValidityMatcher) -> bool:
+    """Whether a vertex of the library's graph has no edge left, which rules out pairing
+    everybody: a fixed player whose partner was fixed again with another, or a player not
+    fixed who may meet no other such player and may not have the bye."""
+    partner: dict[int, int] = {}
+    for i, j in self._fixed:
+        partner[i], partner[j] = j, i
+    if any(i == j for i, j in self._fixed):  # the library never fixes a player alone
+        return False
+    if any(partner.get(j) != i for i, j in partner.items()):
+        return True
+    players = self._players
+    free = [i for i in range(len(players)) if i not in partner]
+    if len(players) % 2:
+        free.append(len(players))
+    return any(not any(_edge(self, v, w) for w in free if w != v) for v in free)
 
 
 def _library_answer(self: ValidityMatcher) -> bool:
@@ -169,12 +189,62 @@ def perfect_matching(self: ValidityMatcher) -> list[tuple[int, int]] | None:
 def pairs_among(self: ValidityMatcher, players: list[Player]) -> bool:
     """Whether a greedy search pairs all of ``players`` among themselves, every pair allowed
     (``is_allowed_pair``); False when it finds no way (there may still be one)."""
-    if len(players) % 2:
-        return False
+    return _pairs_of(self, [self._index_dict[player] for player in players]) is not None
+
+
+def lower_stand_ins(
+    self: ValidityMatcher, own: list[Player], lower: list[Player]
+) -> list[Player] | None:
+    """Players of ``lower`` who can stand in for all of it in an odd bracket's graph (``own``,
+    its moved-down and resident players), or None when that is not shown.
+
+    Shown when all of ``own`` but one can be paired among themselves (so exactly one floats
+    down, C.5) and ``lower`` pairs as far as its parity allows (its last player left over when
+    odd, u): then whoever floats down, d, adds to the weight only through C.7, which counts the
+    pairs made in the next group (every edge from d to it weighs alike) and d's score. With a
+    neighbour l whose removal leaves the group pairable (any l when the group is even; u, or
+    one whose partner may meet u, when odd) d's float is worth the same count more than no
+    float at all; without any neighbour, nothing. A subset holding, for every d, such a
+    neighbour when the whole group has one, and made of pairs of the group's pairing (with u),
+    shows the same values up to a constant, so the same matchings are best."""
+    if len(own) % 2 == 0:
+        return None
+    index = self._index_dict
+    own_indices = [index[player] for player in own]
+    if _pairs_of(self, own_indices[:-1]) is None:
+        return None
+    lower_indices = [index[player] for player in lower]
+    spare = lower_indices[-1] if len(lower) % 2 else None
+    pairs = _pairs_of(self, lower_indices[:-1] if spare is not None else lower_indices)
+    if pairs is None:
+        return None
+    partner = {a: b for pair in pairs for a, b in (pair, pair[::-1])}
+
+    def good(low: int) -> bool:
+        return spare is None or low == spare or _edge(self, partner[low], spare)
+
+    chosen = set() if spare is None else {spare}
+    for high in own_indices:
+        if any(_edge(self, high, low) and good(low) for low in chosen):
+            continue
+        stand_in = next(
+            (low for low in lower_indices if _edge(self, high, low) and good(low)), None
+        )
+        if stand_in is not None:
+            chosen |= {stand_in, partner.get(stand_in, stand_in)}
+        elif any(_edge(self, high, low) for low in lower_indices):
+            return None
+    return [player for player, i in zip(lower, lower_indices, strict=True) if i in chosen]
+
+
+def _pairs_of(self: ValidityMatcher, vertices: list[int]) -> list[tuple[int, int]] | None:
+    """A perfect matching of ``vertices`` (players' indices) sought greedily, or None."""
+    if len(vertices) % 2:
+        return None
     pairs: list[tuple[int, int]] = []
     left: list[int] = []
-    _pair_greedily(self, sorted(self._index_dict[player] for player in players), pairs, left)
-    return _pair_the_left(self, left, pairs)
+    _pair_greedily(self, sorted(vertices), pairs, left)
+    return pairs if _pair_the_left(self, left, pairs) else None
 
 
 def _edge(self: ValidityMatcher, a: int, b: int) -> bool:

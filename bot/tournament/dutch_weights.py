@@ -85,25 +85,26 @@ def _init(self: BracketMatcher, bracket: Bracket, validity_matcher: ValidityMatc
 
 
 def _graph_players(bracket: Bracket, validity_matcher: ValidityMatcher) -> list[Player]:
-    """The bracket's players (moved down, resident) and, unless they can all be paired among
-    themselves, the next score group's.
+    """The bracket's players (moved down, resident) and as many of the next score group's as
+    its pairing depends on: none when the bracket's players can all be paired among
+    themselves, a few who stand in for the group when one of them must float down
+    (``dutch_validity.lower_stand_ins``), else all.
 
     The next group is there for C.7 (choose the downfloaters so as to pair the next bracket
-    best). But C.5, maximise the bracket's pairs, has the highest bits of every weight outside
+    best). C.5, maximise the bracket's pairs, has the highest bits of every weight outside
     the PPB and LPB (the bye bits), out of reach of the lower criteria and of the pairer's
     additions: when the bracket's players can all meet among themselves, every maximum
     matching pairs them so, there are no downfloaters, and the next group's players are
-    matched among themselves only, which the pairer never reads."""
+    matched among themselves only, which the pairer never reads. The pairer only ever
+    removes edges the current matching does not use, so that stays true to the end."""
     own: list[Player] = bracket.mdp_list + bracket.resident_list
     lower: list[Player] = bracket.lower_list
-    if (
-        not lower
-        or bracket.penultimate_pairing_bracket
-        or bracket.last_pairing_bracket
-        or not dutch_validity.pairs_among(validity_matcher, own)
-    ):
+    if not lower or bracket.penultimate_pairing_bracket or bracket.last_pairing_bracket:
         return own + lower
-    return own
+    if dutch_validity.pairs_among(validity_matcher, own):
+        return own
+    stand_ins = dutch_validity.lower_stand_ins(validity_matcher, own, lower)
+    return own + (lower if stand_ins is None else stand_ins)
 
 
 def _set_up_computer(self: BracketMatcher) -> None:
