@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from swiss_oracle import library_as_shipped
 
+from bot.tournament import swiss
 from bot.tournament.records import Board, PairedRound
 from bot.tournament.swiss import SwissPlayer, library_round, pair_round
 
@@ -59,3 +60,15 @@ def test_a_withdrawn_entrant_keeps_their_pairing_number_and_so_shifts_the_colour
     players = [SwissPlayer(1, 2000, active=False), *(SwissPlayer(i, 2000 - i) for i in range(2, 6))]
     # pairing numbers 2-5 play: 2 (even: the second move) against 4, 3 (odd) against 5
     assert pair_round(players, {}, 5) == PairedRound((Board(4, 2), Board(3, 5)), None)
+
+
+def test_on_another_library_version_the_library_pairs_the_first_round_too(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def not_checked(seeds: object) -> PairedRound:
+        raise AssertionError("the direct first round is checked against py4swiss 0.3.1 only")
+
+    monkeypatch.setattr(swiss, "CHECKED_LIBRARY", False)
+    monkeypatch.setattr(swiss, "first_round", not_checked)
+    players = [SwissPlayer(i, 2000 - i) for i in range(1, 8)]
+    assert pair_round(players, {}, 5) == library_first_round(players, 5)

@@ -46,7 +46,9 @@ from .records import (
     score,
 )
 
-dutch_weights.install()
+# On the py4swiss version our speedups were checked against, they are installed and the first
+# round is built directly; on any other the library pairs every round as it ships.
+CHECKED_LIBRARY = dutch_weights.install()
 
 
 @dataclass(frozen=True)
@@ -92,10 +94,11 @@ def pair_round(
     Every player's history may be shorter than the round's (entered late): the missing
     rounds count as absences. Raises ``CannotPair`` when no legal pairing exists. The first
     round is built directly (``first_round``: the library's pairing, without its seconds of
-    search on a large event), every other by the library (``library_round``).
+    search on a large event), every other by the library (``library_round``); the first too
+    on a library version other than the one checked.
     """
     played = _played(players, history, rounds_total)
-    if played == 0 and players:
+    if played == 0 and players and CHECKED_LIBRARY:
         ordered = _ordered(players)
         return first_round([(p.player_id, n) for n, p in enumerate(ordered, 1) if p.active])
     return library_round(players, history, rounds_total, table)
