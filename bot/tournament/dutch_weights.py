@@ -182,7 +182,7 @@ def _add_to_weights(
     for other in player_list:
         j = index[other.id]
         current = row[j]
-        if current:
+        if current is not zero and current:  # the shared zero needs no asking
             if step:
                 change = zero | abs(value)
             weight = current + change if value > 0 else current - change
@@ -196,13 +196,13 @@ def _finalize_match(self: BracketMatcher, player_1: Player, player_2: Player) ->
     """The library's ``finalize_match``: every other edge of the two removed in the same order
     (``_remove_weight`` inlined), then theirs set to the maximum."""
     i, j = self._index_by_id[player_1.id], self._index_by_id[player_2.id]
-    row_1, row_2 = self._weights[i], self._weights[j]
+    row_1, row_2, zero = self._weights[i], self._weights[j], self._zero_weight
     for k in range(self._len):
         weight = row_1[k]
-        if weight:
+        if weight is not zero and weight:  # the shared zero needs no asking
             _zeroed(self, i, k, weight)
         weight = row_2[k]
-        if weight:
+        if weight is not zero and weight:
             _zeroed(self, j, k, weight)
     self._set_weight(i, j, self._max_weight)
 
