@@ -1,24 +1,26 @@
 """py4swiss's Dutch engine made faster on large events without changing a pairing.
 
 For every bracket, py4swiss's ``BracketMatcher`` builds a complete graph over the bracket's
-players and weighs each edge (bye preferences and the quality criteria C.5-C.19) pair by pair
-in Python, on its ``DynamicUint``: up to 125 000 weights in a round of 500, most of the time
-the round takes. A weight depends on the pair only through
+players and the next score group's, weighs each edge (bye preferences and the quality
+criteria C.5-C.19) pair by pair in Python, on its ``DynamicUint``, and runs its compiled
+maximum-weight matching after each step of the Dutch procedure. Here:
 
-- whether the two may meet at all (the absolute criteria C.1 and C.3, and forbidden pairs),
-  which the library asks anew in every bracket: here it is asked once a round, when the
-  library's ``ValidityMatcher`` sets up (C.3 once for each pair of colour situations), and
-  kept for the brackets; and
-- the two players' attributes the quality criteria read (``WEIGHED``: role in the bracket,
-  score, colour preference and difference, floats, bye, topscorer), the bracket being fixed.
+- the graph holds only the players the bracket's pairing depends on (``_graph_players``):
+  the next score group is left out, or represented by a few stand-ins, when C.5 settles
+  that it cannot change the outcome;
+- a weight depends on the pair only through whether the two may meet at all (the absolute
+  criteria, read off ``dutch_validity``'s tables) and the two players' attributes the
+  quality criteria read (``WEIGHED``: role in the bracket, score, colour preference and
+  difference, floats, bye, topscorer), the bracket being fixed: it is computed once for
+  each distinct pair of attribute tuples, by the library's own ``_get_weight``, and shared
+  by every edge that has it;
+- the library's edge helpers are inlined (the same edges changed by the same amounts in
+  the same order).
 
-So two allowed pairs whose players share those attributes get the same weight: it is computed
-once for each distinct pair of attribute tuples, by the library's own ``_get_weight``, and
-copied to every edge that has it. The matching itself (the library's compiled blossom code,
-from bbpPairings), the brackets, exchanges and transpositions are the library's, untouched.
-
-Installed only on the py4swiss version it was checked against (``CHECKED``): on any other
-the library runs as it ships, slower but never different.
+The matching itself (the library's compiled blossom code, from bbpPairings), the brackets,
+exchanges and transpositions are the library's. Installed only on the py4swiss version it
+was checked against (``CHECKED``): on any other the library runs as it ships, slower but
+never different. docs/TOURNAMENTS.md ("Pairing 500 players") has the why and the evidence.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ WEIGHED = (
     "top_scorer",
 )
 # and ``color_preference``, by its side and strength (the library's model is not hashable);
-# what only the absolute criteria read, asked of the library pair by pair:
+# what only the absolute criteria (and the colour allocation, after matching) read:
 PER_PAIR = ("id", "number", "opponents", "colors")
 
 LIBRARY_INIT: Callable[..., None] = BracketMatcher.__init__
@@ -217,7 +219,8 @@ def _update_matching(self: BracketMatcher) -> None:
 
 
 def install() -> bool:
-    """Memoise the library's edge weights if it is the version checked; say whether it is."""
+    """Install the faster methods (these and ``dutch_validity``'s) if the library is the version
+    checked; say whether it is."""
     if version("py4swiss") != CHECKED:
         return False
     dutch_validity.install()
