@@ -69,8 +69,8 @@ def _weighed(player: Player) -> tuple[Any, ...]:
 
 
 def _init(self: BracketMatcher, bracket: Bracket, validity_matcher: ValidityMatcher) -> None:
-    """The library's ``__init__``, the players of the next score group left out of the graph
-    when the bracket's own players can all be paired among themselves (``_graph_players``)."""
+    """The library's ``__init__`` on a graph of the players ``_graph_players`` keeps (the next
+    score group's only as far as the bracket's pairing depends on them)."""
     self._bracket = bracket
     self._validity_matcher = validity_matcher
     self._player_list = _graph_players(bracket, validity_matcher)
