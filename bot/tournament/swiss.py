@@ -4,7 +4,8 @@ We do not pair Swiss rounds ourselves: ``py4swiss`` (MIT; the Dutch system as FI
 had it until January 2026, tested identical to bbpPairings, the FIDE-endorsed engine; the
 library pychess-variants pairs with) does. This module only translates: our history becomes
 the library's in-memory tournament report (TRF), its pairing comes back as player ids.
-Why this library and not ``pairing-core``: docs/TOURNAMENTS.md.
+Why this library and not ``pairing-core``: docs/TOURNAMENTS.md. The first round, which the
+Dutch rules fix without a search, is built directly (``first_round``), identical to the library's.
 
 Pairing numbers are given afresh on every call, by rating then entry order, over everybody
 who ever entered, so a late entrant slots in by rating (FIDE C.04.2 B) and the history the
@@ -32,6 +33,7 @@ from py4swiss.trf.results import (
 from py4swiss.trf.sections import PlayerSection, XSection
 
 from . import dutch_weights
+from .first_round import first_round
 from .records import (
     STANDARD_POINTS,
     Board,
@@ -44,7 +46,9 @@ from .records import (
     score,
 )
 
-dutch_weights.install()
+# On the py4swiss version our speedups were checked against, they are installed and the first
+# round is built directly; on any other the library pairs every round as it ships.
+CHECKED_LIBRARY = dutch_weights.install()
 
 
 @dataclass(frozen=True)
@@ -88,12 +92,27 @@ def pair_round(
     """Pair the next round (the one after the longest history) of ``rounds_total``.
 
     Every player's history may be shorter than the round's (entered late): the missing
-    rounds count as absences. Raises ``CannotPair`` when no legal pairing exists.
+    rounds count as absences. Raises ``CannotPair`` when no legal pairing exists. The first
+    round is built directly (``first_round``: the library's pairing, without its seconds of
+    search on a large event), every other by the library (``library_round``); the first too
+    on a library version other than the one checked.
     """
-    played = max((len(history.get(p.player_id, ())) for p in players), default=0)
-    if played >= rounds_total:
-        raise ValueError(f"all {rounds_total} rounds have been paired")
-    ordered = sorted(players, key=lambda p: (-p.rating, p.player_id))
+    played = _played(players, history, rounds_total)
+    if played == 0 and players and CHECKED_LIBRARY:
+        ordered = _ordered(players)
+        return first_round([(p.player_id, n) for n, p in enumerate(ordered, 1) if p.active])
+    return library_round(players, history, rounds_total, table)
+
+
+def library_round(
+    players: Sequence[SwissPlayer],
+    history: History,
+    rounds_total: int,
+    table: PointsTable = STANDARD_POINTS,
+) -> PairedRound:
+    """``pair_round`` through ``py4swiss``'s Dutch engine, whichever the round."""
+    played = _played(players, history, rounds_total)
+    ordered = _ordered(players)
     numbers = {p.player_id: n for n, p in enumerate(ordered, start=1)}
     sections = [
         _section(p, numbers, _padded(history.get(p.player_id, ()), played), table) for p in ordered
@@ -112,6 +131,19 @@ def pair_round(
     boards = tuple(Board(ids[x.white], ids[x.black]) for x in pairings if x.black)
     bye = next((ids[x.white] for x in pairings if not x.black), None)
     return PairedRound(boards, bye)
+
+
+def _played(players: Sequence[SwissPlayer], history: History, rounds_total: int) -> int:
+    """Rounds paired so far: the longest history; refuses a round past the last."""
+    played = max((len(history.get(p.player_id, ())) for p in players), default=0)
+    if played >= rounds_total:
+        raise ValueError(f"all {rounds_total} rounds have been paired")
+    return played
+
+
+def _ordered(players: Sequence[SwissPlayer]) -> list[SwissPlayer]:
+    """Pairing order, which gives the pairing numbers: by rating, then entry."""
+    return sorted(players, key=lambda p: (-p.rating, p.player_id))
 
 
 def _padded(records: Sequence[RoundRecord], played: int) -> list[RoundRecord]:
