@@ -229,20 +229,28 @@ class Zone:
     def __init__(self) -> None:
         self.squares: set[int] = set()
         self.arrivals: set[int] = set()
+        # the occupied squares and the arrivals as ``bound``'s goals, listed once for all
+        # the helpers ``reachable`` is asked about (one position, the zone complete)
+        self._goals: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     def add(self, pos: Position, piece: Piece, goal: tuple[int, ...], actions: int) -> None:
         self.squares |= corridor(pos, piece, goal, actions)
         if piece.kind == CANNON:
             self.arrivals |= support_squares(pos, piece, goal, actions)
+        self._goals = None
 
     def reachable(self, pos: Position, piece: Piece) -> bool:
         """Can the piece empty or enter a square of the zone in one action (optimistically)?"""
         if piece.sq in self.squares:
             return True
-        occupied = [sq for sq in self.squares if sq in pos.board]
+        if self._goals is None:
+            board = pos.board
+            occupied = tuple(sq for sq in self.squares if sq in board)
+            self._goals = occupied, tuple(self.arrivals)
+        occupied, arrivals = self._goals
         if occupied and bound(pos, piece, occupied) <= 1:
             return True
-        return bool(self.arrivals) and bound(pos, piece, tuple(self.arrivals)) <= 1
+        return bool(arrivals) and bound(pos, piece, arrivals) <= 1
 
     def helped_by(self, pos: Position, effect: Effect) -> bool:
         """The action enters an arrival square or empties a square of the zone

@@ -13,7 +13,7 @@ from functools import cache
 from itertools import combinations
 
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
-from .bits import mask
+from .bits import mask, squares_of
 from .geometry import DELTAS, distance, middles, neighbours, on_board
 from .pieces import (
     ARCHER,
@@ -46,16 +46,63 @@ def piece_actions(
     free = pos.free_take is not None and pos.free_take[0] == piece.id
     if pos.actions_left <= 0 and not free:
         return []
-    seen: set[Effect] = set()
-    out: list[Pair] = []
+    if not distinct:
+        return list(_pairs(pos, piece, every_support, free))
+    terrain = pos.terrain
+    if free or piece.kind == CANNON or piece.hidden or terrain.water or terrain.hills:
+        return _distinct(_pairs(pos, piece, every_support, free))
+    key = _neighbourhood(pos, piece)
+    found = _listed.get(key)
+    if found is None:
+        if len(_listed) >= _KEPT:
+            _listed.clear()
+        found = _listed[key] = _distinct(_pairs(pos, piece, every_support, free))
+    return list(found)
+
+
+# Lists of actions kept by ``piece_actions`` (see ``_neighbourhood``): a search lists the
+# actions of positions that differ from each other by a move or two, so most pieces' lists
+# come back unchanged. Dropped at once when full.
+_KEPT = 2048
+_listed: dict[tuple[object, ...], list[Pair]] = {}
+
+# How far from its square what a piece can do is decided, on a board without water or high
+# ground: its longest move and the attack after it (R13-R18, R42 revealed).
+_DECIDED_WITHIN = {GENERAL: 3, RULER: 5, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, ASSASSIN: 4}
+
+
+def _neighbourhood(pos: Position, piece: Piece) -> tuple[object, ...]:
+    """What the actions of a visible piece but a Cannon read, on a board without water or
+    high ground, once it may act: the piece itself, whether it has attacked this turn, the
+    forests (an Archer's shots), and within its reach which squares hold its own pieces,
+    which hold defending Soldiers (either side's), and the enemy pieces there (their ids
+    are in the effects, their kinds decide landings). Nothing else on the board matters."""
+    area = _area(pos.size, piece.sq, _DECIDED_WITHIN[piece.kind])
+    enemy = pos.side_bits[1 - piece.side] & area
+    pieces, board = pos.pieces, pos.board
+    return (
+        piece,
+        pos.size,
+        pos.terrain.forest,
+        piece.id in pos.attacked,
+        pos.side_bits[piece.side] & area,
+        pos.guards & area,
+        tuple(pieces[board[sq]] for sq in squares_of(enemy)) if enemy else (),
+    )
+
+
+def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iterable[Pair]:
     if piece.kind == CANNON:
         pairs = _cannon(pos, piece, every_support)
     else:
         pairs = _GENERATORS[piece.kind](pos, piece)
-    if free:
-        pairs = _with_free_take(pos, piece, pairs)
-    if not distinct:
-        return list(pairs)
+    return _with_free_take(pos, piece, pairs) if free else pairs
+
+
+def _distinct(pairs: Iterable[Pair]) -> list[Pair]:
+    """One pair per effect, the first (the engine's preference)."""
+    seen: set[Effect] = set()
+    out: list[Pair] = []
     for action, effect in pairs:
         if effect not in seen:
             seen.add(effect)
