@@ -300,12 +300,12 @@ class ThreatSearch:
 
     def _deepening(self, pos: Position) -> bool:
         target = (self.target,)
+        finishers = sorted(
+            (bound(pos, p, target), p.id)
+            for p in pos.side_pieces(pos.side)
+            if not p.hidden and p.id not in pos.spent
+        )
         for n in range(1, self.actions + 1):
-            finishers = sorted(
-                (bound(pos, p, target), p.id)
-                for p in pos.side_pieces(pos.side)
-                if not p.hidden and p.id not in pos.spent
-            )
             for need, pid in finishers:
                 if need > n:
                     break
