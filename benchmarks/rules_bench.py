@@ -6,7 +6,7 @@ import contextlib
 import random
 from functools import partial
 
-from rules.tora import Game, IllegalAction, jeopardy
+from rules.tora import Game, IllegalAction, jeopardy, trapped
 
 from .common import Figure, median, middle_game, p95, play_random_turn, samples
 
@@ -33,6 +33,7 @@ def jeopardy_long(games: list[Game]) -> list[Figure]:
     """The end-of-turn check: R30 on the pieces the turn moved, and R25 at the next start."""
     checks: list[float] = []
     ends: list[float] = []
+    undecided = 0  # R25 undecided within its budget: the game went on (trapped.verdict)
     for game in games:
         rng = random.Random(2)
         for _ in range(4):
@@ -45,11 +46,18 @@ def jeopardy_long(games: list[Game]) -> list[Figure]:
                 checks += samples(partial(jeopardy.in_jeopardy, after, piece.sq), 1)
             trial = game.copy()
             ends += samples(partial(_end, trial), 1)
+            if (
+                not trial.is_over()
+                and trial.side != game.side
+                and trapped.verdict(trial.pos) is None
+            ):
+                undecided += 1
             play_random_turn(game, rng)
     return [
         Figure("jeopardy check of one command piece, long (p95)", p95(checks), "ms", 10),
         Figure("whole end of turn incl. R30 and R25, long (p50)", median(ends), "ms"),
         Figure("whole end of turn incl. R30 and R25, long (p99)", _p99(ends), "ms", 100),
+        Figure(f"  its ends where R25 ran out of budget, of {len(ends)}", undecided, "", 0),
     ]
 
 

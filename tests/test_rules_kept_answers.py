@@ -27,9 +27,10 @@ PLAYOUTS = settings(
 def check_position(pos: Position) -> None:
     for piece in pos.side_pieces(pos.side):
         free = pos.free_take is not None and pos.free_take[0] == piece.id
-        kept = piece_actions(pos, piece)
-        if kept:  # past the gates: the same list as generated afresh, in the same order
-            assert kept == movegen._distinct(movegen._pairs(pos, piece, False, free))
+        for every in (False, True) if piece.kind == CANNON else (False,):
+            kept = piece_actions(pos, piece, every)
+            if kept:  # past the gates: the same list as generated afresh, in the same order
+                assert kept == movegen._distinct(movegen._pairs(pos, piece, every, free))
         if not piece.hidden:
             for base, jump in ((1, False), (2, False), (3, False), (3, True)):
                 fresh = Walk(pos, piece, base, jump)

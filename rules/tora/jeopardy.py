@@ -34,7 +34,7 @@ from .pieces import (
     Piece,
 )
 from .position import Effect, Position
-from .reach import cannon_corridor, detour, line_distance, line_spots, rays
+from .reach import cannon_corridor, detour, line_distance, line_spots, ray_region, rays
 from .strike import hits
 
 Filter = Callable[[Piece], bool]
@@ -93,24 +93,25 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
 
 
 # ``_cannon_work`` answers kept: a search asks them again at every node of a line of play
-# that left the board and the Cannon's side as they were. Dropped at once when full.
+# that left the Cannon's lines to its target as they were. Dropped at once when full.
 _KEPT = 1 << 14
 _cannon_works: dict[tuple[object, ...], int] = {}
 
 
 def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     """``_count_cannon_work``, kept by what it reads: the Cannon, the target, the turn's
-    actions, which squares hold a piece and which of them the Cannon's side, and what is
-    spent (its supporters)."""
+    actions, what is spent (its supporters) and, on the lines through the target as far as
+    it looks and next to them, which squares hold a piece and which of them its own side."""
+    region = ray_region(pos.size, target, 3 * step + distances(cannon.sq)[target])
     key = (
         cannon,
         target,
         step,
         pos.actions_total,
-        pos.occupied,
-        pos.side_bits[cannon.side],
-        frozenset(pos.spent),
         pos.size,
+        pos.occupied & region,
+        pos.side_bits[cannon.side] & region,
+        frozenset(pos.spent),
     )
     found = _cannon_works.get(key)
     if found is None:

@@ -13,8 +13,9 @@ from functools import cache
 from itertools import combinations
 
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
-from .bits import mask, squares_of
+from .bits import mask
 from .geometry import DELTAS, distance, middles, neighbours, on_board
+from .neighbourhood import cannon_key, piece_key
 from .pieces import (
     ARCHER,
     ASSASSIN,
@@ -49,9 +50,9 @@ def piece_actions(
     if not distinct:
         return list(_pairs(pos, piece, every_support, free))
     terrain = pos.terrain
-    if free or piece.kind == CANNON or piece.hidden or terrain.water or terrain.hills:
+    if free or piece.hidden or terrain.water or terrain.hills:
         return _distinct(_pairs(pos, piece, every_support, free))
-    key = _neighbourhood(pos, piece)
+    key = cannon_key(pos, piece, every_support) if piece.kind == CANNON else piece_key(pos, piece)
     found = _listed.get(key)
     if found is None:
         if len(_listed) >= _KEPT:
@@ -60,35 +61,11 @@ def piece_actions(
     return list(found)
 
 
-# Lists of actions kept by ``piece_actions`` (see ``_neighbourhood``): a search lists the
-# actions of positions that differ from each other by a move or two, so most pieces' lists
-# come back unchanged. Dropped at once when full.
+# Lists of actions kept by ``piece_actions``: a search lists the actions of positions that
+# differ from each other by a move or two, so most pieces' lists come back unchanged (the key
+# is what the list reads, ``neighbourhood``). Dropped at once when full.
 _KEPT = 2048
 _listed: dict[tuple[object, ...], list[Pair]] = {}
-
-# How far from its square what a piece can do is decided, on a board without water or high
-# ground: its longest move and the attack after it (R13-R18, R42 revealed).
-_DECIDED_WITHIN = {GENERAL: 3, RULER: 5, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, ASSASSIN: 4}
-
-
-def _neighbourhood(pos: Position, piece: Piece) -> tuple[object, ...]:
-    """What the actions of a visible piece but a Cannon read, on a board without water or
-    high ground, once it may act: the piece itself, whether it has attacked this turn, the
-    forests (an Archer's shots), and within its reach which squares hold its own pieces,
-    which hold defending Soldiers (either side's), and the enemy pieces there (their ids
-    are in the effects, their kinds decide landings). Nothing else on the board matters."""
-    area = _area(pos.size, piece.sq, _DECIDED_WITHIN[piece.kind])
-    enemy = pos.side_bits[1 - piece.side] & area
-    pieces, board = pos.pieces, pos.board
-    return (
-        piece,
-        pos.size,
-        pos.terrain.forest,
-        piece.id in pos.attacked,
-        pos.side_bits[piece.side] & area,
-        pos.guards & area,
-        tuple(pieces[board[sq]] for sq in squares_of(enemy)) if enemy else (),
-    )
 
 
 def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iterable[Pair]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
+from .bits import grow, inside, mask
 from .geometry import DELTAS, distance, on_board
 
 _CACHED = 1 << 16  # entries per cache: the corridors of many turns, a few MB at most
@@ -88,3 +89,10 @@ def rays(size: int, target: int) -> tuple[tuple[int, ...], ...]:
             sq += delta
         out.append(tuple(line))
     return tuple(out)
+
+
+@lru_cache(maxsize=_CACHED)
+def ray_region(size: int, target: int, length: int) -> int:
+    """The first ``length`` squares of each line leaving ``target`` and the squares next to
+    them, as a bitboard: what a Cannon's way to a shot at ``target`` depends on."""
+    return grow(mask(sq for ray in rays(size, target) for sq in ray[:length]), inside(size))
