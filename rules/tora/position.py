@@ -117,9 +117,10 @@ class Position:
     def public(self) -> Position:
         """A copy without hidden Assassins: what jeopardy and trapped are judged on (R29)."""
         new = self.copy()
-        for piece in list(new.pieces.values()):
-            if piece.hidden:
-                new.remove(piece.id)
+        if self.assassins:  # no other piece is ever hidden
+            for piece in list(new.pieces.values()):
+                if piece.hidden:
+                    new.remove(piece.id)
         return new
 
     # ---- queries -------------------------------------------------------------------------
