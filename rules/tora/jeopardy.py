@@ -94,7 +94,7 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
 
 # ``_cannon_work`` answers kept: a search asks them again at every node of a line of play
 # that left the Cannon's lines to its target as they were. Dropped at once when full.
-_KEPT = 1 << 14
+_KEPT = 1 << 13
 _cannon_works: dict[tuple[object, ...], int] = {}
 
 

@@ -64,7 +64,7 @@ def piece_actions(
 # Lists of actions kept by ``piece_actions``: a search lists the actions of positions that
 # differ from each other by a move or two, so most pieces' lists come back unchanged (the key
 # is what the list reads, ``neighbourhood``). Dropped at once when full.
-_KEPT = 2048
+_KEPT = 1024
 _listed: dict[tuple[object, ...], list[Pair]] = {}
 
 

@@ -8,9 +8,9 @@ from .geometry import neighbours
 from .pieces import SOLDIER, Piece
 from .position import Position
 
-# Plain walks kept (see ``walk``): a few thousand Walks of a few KB each, dropped at once when
+# Plain walks kept (see ``walk_of``): 2,048 Walks of a few KB each at most, dropped at once when
 # full (the searches of a turn come back to the same few neighbourhoods).
-_KEPT = 4096
+_KEPT = 2048
 _walks: dict[tuple[int, ...], Walk] = {}
 
 
