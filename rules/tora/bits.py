@@ -42,6 +42,16 @@ def ring(size: int, centre: int, radius: int) -> int:
     return edge
 
 
+@cache
+def ball(size: int, centre: int, radius: int) -> int:
+    """The squares within ``radius`` king steps of ``centre``."""
+    board = inside(size)
+    out = 1 << centre
+    for _ in range(radius):
+        out = grow(out, board)
+    return out
+
+
 def spread(start: int, open_: int, steps: int, board: int) -> int:
     """The squares reached from ``start`` by at most ``steps`` king steps, each step ending
     on a square of ``open_`` (``start`` is always kept)."""

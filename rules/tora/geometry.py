@@ -62,7 +62,8 @@ def on_board(size: int) -> frozenset[int]:
 def distances(frm: int) -> tuple[int, ...]:
     """``distances(a)[b] == distance(a, b)`` for every packed square ``b`` of either board:
     a table the searches index instead of calling ``distance`` in their inner loops."""
-    return tuple(distance(frm, sq) for sq in range(18 << 5))
+    h, v = frm >> 5, frm & 31
+    return tuple(max(abs(h - (sq >> 5)), abs(v - (sq & 31))) for sq in range(18 << 5))
 
 
 @cache

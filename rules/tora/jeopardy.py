@@ -22,9 +22,19 @@ from collections.abc import Callable, Iterable
 from ..sides import Side
 from .geometry import distances, neighbours
 from .movegen import Pair, all_actions, piece_actions
-from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
+from .pieces import (
+    ARCHER,
+    ASSASSIN,
+    CANNON,
+    CAVALRY,
+    COMMAND_KINDS,
+    GENERAL,
+    RULER,
+    SOLDIER,
+    Piece,
+)
 from .position import Effect, Position
-from .reach import cannon_corridor, detour, line_distance, line_spots, rays
+from .reach import cannon_corridor, detour, line_distance, line_spots, ray_region, rays
 from .strike import hits
 
 Filter = Callable[[Piece], bool]
@@ -58,29 +68,60 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
     """Optimistic number of actions before the piece can hit or enter one of ``squares``
     (a piece standing on one of them can change it with any action). For a Cannon aimed at
     one piece this counts the helpers it needs too, unless ``own_only``."""
-    squares = tuple(squares)
+    if type(squares) is not tuple:
+        squares = tuple(squares)
     if piece.sq in squares:
         return 1
     kind = piece.kind
     if kind == GENERAL and pos.crown_pending[piece.side]:
         kind = RULER  # crowned for free before the next action (R24)
-    extra = (
-        1 if (kind == SOLDIER and piece.defending) or (kind == CANNON and not piece.ready) else 0
-    )
-    step = _steps(pos, kind)
+    hill = 1 if pos.terrain.hills else 0
     if kind == CANNON:
+        extra = 0 if piece.ready else 1
+        step = _STEPS[CANNON] + hill
         if len(squares) == 1 and squares[0] in pos.board and not own_only:
             return extra + 1 + _cannon_work(pos, piece, squares[0], step)
         moves = min(line_distance(piece.sq, sq) for sq in squares)
         return extra + -(-moves // step) + 1
-    d = min(map(distances(piece.sq).__getitem__, squares))
-    strike = _strike(pos, kind)
+    extra = 1 if kind == SOLDIER and piece.defending else 0
+    away = distances(piece.sq)
+    d = away[squares[0]] if len(squares) == 1 else min(map(away.__getitem__, squares))
+    strike = _STRIKES[kind] + hill  # an Archer: downhill its step grows, not its shot
     if d <= strike:
         return extra + 1
-    return extra + 1 + -(-(d - strike) // step)
+    return extra + 1 + -(-(d - strike) // (_STEPS[kind] + hill))
+
+
+# ``_cannon_work`` answers kept: a search asks them again at every node of a line of play
+# that left the Cannon's lines to its target as they were. Dropped at once when full.
+_KEPT = 1 << 13
+_cannon_works: dict[tuple[object, ...], int] = {}
 
 
 def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
+    """``_count_cannon_work``, kept by what it reads: the Cannon, the target, the turn's
+    actions, what is spent (its supporters) and, on the lines through the target as far as
+    it looks and next to them, which squares hold a piece and which of them its own side."""
+    region = ray_region(pos.size, target, 3 * step + distances(cannon.sq)[target])
+    key = (
+        cannon,
+        target,
+        step,
+        pos.actions_total,
+        pos.size,
+        pos.occupied & region,
+        pos.side_bits[cannon.side] & region,
+        frozenset(pos.spent),
+    )
+    found = _cannon_works.get(key)
+    if found is None:
+        if len(_cannon_works) >= _KEPT:
+            _cannon_works.clear()
+        found = _cannon_works[key] = _count_cannon_work(pos, cannon, target, step)
+    return found
+
+
+def _count_cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     """Fewest actions before a Cannon can fire at the piece on ``target``: moves to a square
     on a line through it, plus clearing that line and gathering 2 supporters there. One action
     clears at most 2 pieces (a Cavalry trade) and brings at most 1 supporter, so the larger of
@@ -189,25 +230,43 @@ class Zone:
     def __init__(self) -> None:
         self.squares: set[int] = set()
         self.arrivals: set[int] = set()
+        # the occupied squares and the arrivals as ``bound``'s goals, listed once for all
+        # the helpers ``reachable`` is asked about (one position, the zone complete)
+        self._goals: tuple[tuple[int, ...], tuple[int, ...]] | None = None
 
     def add(self, pos: Position, piece: Piece, goal: tuple[int, ...], actions: int) -> None:
         self.squares |= corridor(pos, piece, goal, actions)
         if piece.kind == CANNON:
             self.arrivals |= support_squares(pos, piece, goal, actions)
+        self._goals = None
 
     def reachable(self, pos: Position, piece: Piece) -> bool:
         """Can the piece empty or enter a square of the zone in one action (optimistically)?"""
         if piece.sq in self.squares:
             return True
-        occupied = [sq for sq in self.squares if sq in pos.board]
+        if self._goals is None:
+            board = pos.board
+            occupied = tuple(sq for sq in self.squares if sq in board)
+            self._goals = occupied, tuple(self.arrivals)
+        occupied, arrivals = self._goals
         if occupied and bound(pos, piece, occupied) <= 1:
             return True
-        return bool(self.arrivals) and bound(pos, piece, tuple(self.arrivals)) <= 1
+        return bool(arrivals) and bound(pos, piece, arrivals) <= 1
 
     def helped_by(self, pos: Position, effect: Effect) -> bool:
+        """The action enters an arrival square or empties a square of the zone
+        (``vacated``, asked square by square)."""
         if effect.rest and effect.rest in self.arrivals:
             return True
-        return not vacated(pos, effect).isdisjoint(self.squares)
+        squares = self.squares
+        piece = pos.pieces.get(effect.piece)
+        if piece is not None and effect.rest != piece.sq and piece.sq in squares:
+            return True
+        for pid in effect.hits + effect.losses:
+            hit = pos.pieces.get(pid)
+            if hit is not None and hit.sq in squares and hit.kind not in COMMAND_KINDS:
+                return True
+        return False
 
 
 class ThreatSearch:
@@ -242,12 +301,12 @@ class ThreatSearch:
 
     def _deepening(self, pos: Position) -> bool:
         target = (self.target,)
+        finishers = sorted(
+            (bound(pos, p, target), p.id)
+            for p in pos.side_pieces(pos.side)
+            if not p.hidden and p.id not in pos.spent
+        )
         for n in range(1, self.actions + 1):
-            finishers = sorted(
-                (bound(pos, p, target), p.id)
-                for p in pos.side_pieces(pos.side)
-                if not p.hidden and p.id not in pos.spent
-            )
             for need, pid in finishers:
                 if need > n:
                     break

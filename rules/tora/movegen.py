@@ -15,6 +15,7 @@ from itertools import combinations
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .bits import mask
 from .geometry import DELTAS, distance, middles, neighbours, on_board
+from .neighbourhood import cannon_key, piece_key
 from .pieces import (
     ARCHER,
     ASSASSIN,
@@ -27,7 +28,7 @@ from .pieces import (
     Piece,
 )
 from .position import Effect, Position
-from .walk import Walk
+from .walk import Walk, walk_of
 
 Pair = tuple[Action, Effect]
 BASE_REACH = {GENERAL: 2, RULER: 3, ARCHER: 2, SOLDIER: 1, CAVALRY: 3, CANNON: 1, ASSASSIN: 3}
@@ -46,16 +47,39 @@ def piece_actions(
     free = pos.free_take is not None and pos.free_take[0] == piece.id
     if pos.actions_left <= 0 and not free:
         return []
-    seen: set[Effect] = set()
-    out: list[Pair] = []
+    if not distinct:
+        return list(_pairs(pos, piece, every_support, free))
+    terrain = pos.terrain
+    if free or piece.hidden or terrain.water or terrain.hills:
+        return _distinct(_pairs(pos, piece, every_support, free))
+    key = cannon_key(pos, piece, every_support) if piece.kind == CANNON else piece_key(pos, piece)
+    found = _listed.get(key)
+    if found is None:
+        if len(_listed) >= _KEPT:
+            _listed.clear()
+        found = _listed[key] = _distinct(_pairs(pos, piece, every_support, free))
+    return list(found)
+
+
+# Lists of actions kept by ``piece_actions``: a search lists the actions of positions that
+# differ from each other by a move or two, so most pieces' lists come back unchanged (the key
+# is what the list reads, ``neighbourhood``). Dropped at once when full.
+_KEPT = 1024
+_listed: dict[tuple[object, ...], list[Pair]] = {}
+
+
+def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iterable[Pair]:
     if piece.kind == CANNON:
         pairs = _cannon(pos, piece, every_support)
     else:
         pairs = _GENERATORS[piece.kind](pos, piece)
-    if free:
-        pairs = _with_free_take(pos, piece, pairs)
-    if not distinct:
-        return list(pairs)
+    return _with_free_take(pos, piece, pairs) if free else pairs
+
+
+def _distinct(pairs: Iterable[Pair]) -> list[Pair]:
+    """One pair per effect, the first (the engine's preference)."""
+    seen: set[Effect] = set()
+    out: list[Pair] = []
     for action, effect in pairs:
         if effect not in seen:
             seen.add(effect)
@@ -177,9 +201,11 @@ def _ring(size: int, frm: int, reach: int) -> tuple[int, ...]:
 # ---- per piece -----------------------------------------------------------------------------
 def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> Iterator[Pair]:
     """General (R13), Ruler (R14): move 0..reach, then attack up to attack_reach."""
-    can_attack = not (piece.kind == RULER and piece.id in pos.attacked)
+    can_attack = not (piece.kind == RULER and piece.id in pos.attacked) and _enemies_near(
+        pos, piece, reach + attack_reach
+    )
     once = piece.kind == RULER
-    walk = Walk(pos, piece, reach)
+    walk = walk_of(pos, piece, reach)
     if can_attack:
         for target, via, hit in shots(pos, piece, piece.sq, attack_reach, archer=False):
             yield (
@@ -196,6 +222,13 @@ def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> Iterat
                 )
     if can_attack:
         yield from _standard_landings(pos, piece, walk, attacks=once)
+
+
+def _enemies_near(pos: Position, piece: Piece, reach: int) -> bool:
+    """Is a visible enemy within ``reach`` of the piece (one more with high ground, where a
+    move downhill goes one step further, R33)? None: it has no attack to list."""
+    reach += 1 if pos.terrain.hills else 0
+    return bool(pos.side_bits[1 - piece.side] & _area(pos.size, piece.sq, reach))
 
 
 def _standard_landings(pos: Position, piece: Piece, walk: Walk, attacks: bool) -> Iterator[Pair]:
@@ -232,18 +265,18 @@ def _ruler(pos: Position, piece: Piece) -> Iterator[Pair]:
 def _archer(pos: Position, piece: Piece) -> Iterator[Pair]:
     """R15: (a) move up to 2 without attacking; (b) move 1, landing attacks, or move 1 and
     attack up to 1; (c) stay and attack up to 2. At most one attack per turn."""
-    can_attack = piece.id not in pos.attacked
+    can_attack = piece.id not in pos.attacked and _enemies_near(pos, piece, 2)
     if can_attack:
         for target, via, hit in shots(pos, piece, piece.sq, 2, archer=True):
             yield (
                 Action(MOVE, ARCHER, piece.sq, (), target, via),
                 Effect(MOVE, piece.id, piece.sq, (hit,), attacks=True),
             )
-    for sq, path in Walk(pos, piece, 2).rests.items():
+    for sq, path in walk_of(pos, piece, 2).rests.items():
         yield Action(MOVE, ARCHER, piece.sq, path), Effect(MOVE, piece.id, sq)
     if not can_attack:
         return
-    short = Walk(pos, piece, 1)
+    short = walk_of(pos, piece, 1)
     for sq, path in short.rests.items():
         for target, via, hit in shots(pos, piece, sq, 1, archer=True):
             yield (
@@ -262,7 +295,7 @@ def _soldier(pos: Position, piece: Piece) -> Iterator[Pair]:
     )
     if piece.defending:
         return
-    walk = Walk(pos, piece, 1)
+    walk = walk_of(pos, piece, 1)
     for sq, path in walk.rests.items():
         yield Action(MOVE, SOLDIER, piece.sq, path), Effect(MOVE, piece.id, sq)
     yield from _standard_landings(pos, piece, walk, attacks=False)
@@ -271,7 +304,7 @@ def _soldier(pos: Position, piece: Piece) -> Iterator[Pair]:
 
 def _cavalry(pos: Position, piece: Piece) -> Iterator[Pair]:
     """R18: move up to 3 jumping over pieces, attack by landing; trade with defending Soldiers."""
-    walk = Walk(pos, piece, 3, jump=True)
+    walk = walk_of(pos, piece, 3, jump=True)
     for sq, path in walk.rests.items():
         yield Action(MOVE, CAVALRY, piece.sq, path), Effect(MOVE, piece.id, sq)
     yield from _standard_landings(pos, piece, walk, attacks=False)
@@ -331,7 +364,7 @@ def _assassin(pos: Position, piece: Piece) -> Iterator[Pair]:
     if not piece.hidden:
         yield from _mover(pos, piece, 3, 1)
         return
-    walk = Walk(pos, piece, 3, ghost=True)
+    walk = walk_of(pos, piece, 3, ghost=True)
     for sq, path in [(piece.sq, ()), *walk.rests.items()]:
         if path:
             yield Action(MOVE, ASSASSIN, piece.sq, path), Effect(MOVE, piece.id, sq)
@@ -367,7 +400,7 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
                 Effect(FIRE, piece.id, piece.sq, hit, ready=0, spent=ids, aim=direction),
             )
     three: list[tuple[Piece, ...]] | None = None
-    for sq, path in Walk(pos, piece, 1).rests.items():
+    for sq, path in walk_of(pos, piece, 1).rests.items():
         wet = piece.sq in water or any(s in water for s in path)
         if wet and three is None:
             three = supporter_choices(pos, piece, 3, every)

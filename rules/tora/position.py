@@ -94,8 +94,9 @@ class Position:
 
     def copy(self) -> Position:
         new = Position.__new__(Position)
-        for slot in ("size", "long", "terrain", "assassins", "values", "side", "round"):
-            setattr(new, slot, getattr(self, slot))
+        new.size, new.long, new.terrain = self.size, self.long, self.terrain
+        new.assassins, new.values = self.assassins, self.values
+        new.side, new.round = self.side, self.round
         new.actions_total, new.actions_used = self.actions_total, self.actions_used
         new.pieces = self.pieces.copy()
         new.board = self.board.copy()
@@ -116,9 +117,10 @@ class Position:
     def public(self) -> Position:
         """A copy without hidden Assassins: what jeopardy and trapped are judged on (R29)."""
         new = self.copy()
-        for piece in list(new.pieces.values()):
-            if piece.hidden:
-                new.remove(piece.id)
+        if self.assassins:  # no other piece is ever hidden
+            for piece in list(new.pieces.values()):
+                if piece.hidden:
+                    new.remove(piece.id)
         return new
 
     # ---- queries -------------------------------------------------------------------------

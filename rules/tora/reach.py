@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from .geometry import DELTAS, distance, on_board
+from .bits import grow, inside, mask
+from .geometry import DELTAS, distances, on_board
 
 _CACHED = 1 << 16  # entries per cache: the corridors of many turns, a few MB at most
 
@@ -35,10 +36,13 @@ def ball(size: int, centre: int, radius: int) -> frozenset[int]:
 def detour(size: int, frm: int, goals: tuple[int, ...], reach: int) -> frozenset[int]:
     """The squares a path of at most ``reach`` king steps from ``frm`` to one of ``goals``
     can pass through."""
+    away = distances(frm)
+    if len(goals) == 1:
+        to = distances(goals[0])
+        return frozenset(s for s in ball(size, frm, reach) if away[s] + to[s] <= reach)
+    tables = [distances(t) for t in goals]
     return frozenset(
-        s
-        for s in ball(size, frm, reach)
-        if distance(frm, s) + min(distance(s, t) for t in goals) <= reach
+        s for s in ball(size, frm, reach) if away[s] + min(t[s] for t in tables) <= reach
     )
 
 
@@ -58,11 +62,9 @@ def cannon_corridor(size: int, frm: int, goals: tuple[int, ...], moves: int) -> 
     spots = line_spots(size, frm, goals, moves)
     if not spots:
         return frozenset()
-    area = {
-        sq
-        for sq in ball(size, frm, moves)
-        if distance(frm, sq) + min(distance(sq, spot) for spot in spots) <= moves
-    }
+    away = distances(frm)
+    tables = [distances(spot) for spot in spots]
+    area = {sq for sq in ball(size, frm, moves) if away[sq] + min(t[sq] for t in tables) <= moves}
     inside = on_board(size)
     targets = set(goals)
     for start in spots:
@@ -88,3 +90,10 @@ def rays(size: int, target: int) -> tuple[tuple[int, ...], ...]:
             sq += delta
         out.append(tuple(line))
     return tuple(out)
+
+
+@lru_cache(maxsize=_CACHED)
+def ray_region(size: int, target: int, length: int) -> int:
+    """The first ``length`` squares of each line leaving ``target`` and the squares next to
+    them, as a bitboard: what a Cannon's way to a shot at ``target`` depends on."""
+    return grow(mask(sq for ray in rays(size, target) for sq in ray[:length]), inside(size))

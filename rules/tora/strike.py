@@ -17,7 +17,7 @@ from .geometry import DELTAS, distance, middles, neighbours, on_board
 from .movegen import enemy_at, shots
 from .pieces import ARCHER, ASSASSIN, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
 from .position import Position
-from .walk import Walk
+from .walk import Walk, walk_of
 
 # kind -> (reach of its attack after moving, steps of its move): R13, R14, R15, R42
 _MOVER = {GENERAL: (1, 2), RULER: (2, 3), ASSASSIN: (1, 3)}
@@ -143,9 +143,9 @@ def _cavalry_lands(pos: Position, piece: Piece, target: int) -> bool:
 def _walk_hits(pos: Position, piece: Piece, target: int) -> bool:
     kind = piece.kind
     if kind == SOLDIER:
-        return not piece.defending and _lands_on(pos, piece, Walk(pos, piece, 1), target)
+        return not piece.defending and _lands_on(pos, piece, walk_of(pos, piece, 1), target)
     if kind == CAVALRY:
-        walk = Walk(pos, piece, 3, jump=True)
+        walk = walk_of(pos, piece, 3, jump=True)
         return _lands_on(pos, piece, walk, target)
     if kind in (ARCHER, RULER) and piece.id in pos.attacked:
         return False
@@ -158,7 +158,7 @@ def _walk_hits(pos: Position, piece: Piece, target: int) -> bool:
     }[kind]
     if _shoots(pos, piece, piece.sq, 2 if archer else reach, target, archer, victim.id):
         return True
-    walk = Walk(pos, piece, base)
+    walk = walk_of(pos, piece, base)
     if _lands_on(pos, piece, walk, target):
         return True
     return any(

@@ -23,20 +23,26 @@ from .position import Effect, Position
 def is_trapped(pos: Position) -> bool:
     """R25, at the start of the turn of the side to act in ``pos``: every turn the player
     could legally end leaves all their live command pieces in jeopardy."""
+    return verdict(pos) is True  # undecided: the game goes on, which never ends it wrongly
+
+
+def verdict(pos: Position) -> bool | None:
+    """``is_trapped``, or None where the search ran out of ``TRAPPED_BUDGET`` undecided."""
     if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return False
     pos = pos.public()  # judged on the public board: no secret keeps a player alive
     try:
         return not Escape(pos).exists()
     except _OutOfBudget:
-        return False  # undecided: the game goes on, which never ends a game wrongly
+        return None
 
 
 # Steps of threat search (and judged positions) before R25 gives up. Not a clock: every
 # replay reaches the same verdict. Within it the search is exact; without it, a few long-board
 # middle-game positions (all three command pieces in jeopardy, no escape in one or two actions)
-# need tens of thousands of judged positions (90 s of CPU for the two-action turns alone of
-# one measured position): an exhaustive search there is out of reach in Python.
+# need tens of thousands of judged positions: the worst of the rules benchmark's turn ends
+# judges 68,953 (a million steps, minutes of CPU) before its escape, found among the
+# three-action turns. An exhaustive search there is out of reach in Python.
 TRAPPED_BUDGET = 5_000
 
 

@@ -3,9 +3,40 @@
 
 from __future__ import annotations
 
+from .bits import ball
 from .geometry import neighbours
 from .pieces import SOLDIER, Piece
 from .position import Position
+
+# Plain walks kept (see ``walk_of``): 2,048 Walks of a few KB each at most, dropped at once when
+# full (the searches of a turn come back to the same few neighbourhoods).
+_KEPT = 2048
+_walks: dict[tuple[int, ...], Walk] = {}
+
+
+def walk_of(
+    pos: Position, piece: Piece, base: int, jump: bool = False, ghost: bool = False
+) -> Walk:
+    """``Walk(pos, piece, base, jump, ghost)``, shared between positions that agree on what it
+    reads. Without water or hills a walk of ``base`` steps reads only the squares within
+    ``base`` of its start: whether each holds a piece, of which side, and whether it is a
+    defending Soldier (``guards``); a ghost reads none of them. Callers only read a Walk."""
+    terrain = pos.terrain
+    if terrain.water or terrain.hills:
+        return Walk(pos, piece, base, jump, ghost)
+    side = piece.side
+    if ghost:
+        key: tuple[int, ...] = (pos.size, piece.sq, base, jump, ghost, side)
+    else:
+        near = ball(pos.size, piece.sq, base)
+        own, enemy = pos.side_bits[side] & near, pos.side_bits[1 - side] & near
+        key = (pos.size, piece.sq, base, jump, ghost, side, own, enemy, pos.guards & near)
+    found = _walks.get(key)
+    if found is None:
+        if len(_walks) >= _KEPT:
+            _walks.clear()
+        found = _walks[key] = Walk(pos, piece, base, jump, ghost)
+    return found
 
 
 class Walk:
