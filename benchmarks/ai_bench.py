@@ -89,14 +89,15 @@ def budget_figures() -> list[Figure]:
                     break
                 player = make_player(level, state) if turn >= 8 and turn % 2 == 0 else mover
                 start = time.perf_counter()
-                texts = player.turn(state.copy(), rng, turn_budget(game))
+                texts = player.turn(state.copy(), rng, turn_budget(game, level))
                 if player is not mover:
                     slowest = max(slowest, time.perf_counter() - start)
                 for text in texts:
                     state.apply(text)
                 state.end_turn()
-            name = f"{game}: {level}'s slowest turn / its budget ({turn_budget(game):g} s)"
-            figures.append(Figure(name, slowest / turn_budget(game), "x", OVERRUN))
+            budget = turn_budget(game, level)
+            name = f"{game}: {level}'s slowest turn / its budget ({budget:g} s)"
+            figures.append(Figure(name, slowest / budget, "x", OVERRUN))
     return figures
 
 
