@@ -122,7 +122,7 @@ async def test_one_player_has_at_most_three_matches_against_the_ai(h: Harness) -
         await h.service.challenge_ai(Place(1, channel), ANN, "easy", Terms(game="torishogi"))
     with pytest.raises(Refused, match="You already play 3 matches against the AI"):
         await h.service.challenge_ai(Place(1, 103), ANN, "easy", Terms(game="torishogi"))
-    with pytest.raises(Refused, match="The AI plays `easy`, `normal` or `hard`"):
+    with pytest.raises(Refused, match="The AI plays `easy`, `normal`, `hard` or `master`"):
         await h.service.challenge_ai(Place(1, 104), User(2, "bob"), "godlike")
 
 
