@@ -12,10 +12,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ai import make_player
-from ai.torishogi.search import MATE, think
+from ai.torishogi.search import think
 from ai.torishogi.state import SearchState, verdict
 from ai.torishogi.tables import material, zobrist
-from ai.torishogi.tt import EXACT, LOWER, Table
+from ai.transposition import EXACT, LOWER, MATE, Table
 from rules import Side
 from rules.torishogi import Position, ToriShogiGame, legal_moves, parse_fen
 from rules.torishogi.movegen import in_check

@@ -14,9 +14,7 @@ Swallows; ``balance`` the material alone (what only a capture changes).
 from __future__ import annotations
 
 from rules import Side
-from rules.torishogi import ToriShogiGame
-from rules.torishogi.board import SIZE, SQUARES
-from rules.torishogi.pieces import (
+from rules.torishogi import (
     CRANE,
     EAGLE,
     FALCON,
@@ -24,12 +22,14 @@ from rules.torishogi.pieces import (
     LEFT_QUAIL,
     PHEASANT,
     RIGHT_QUAIL,
+    SIZE,
+    SQUARES,
     SWALLOW,
+    Position,
+    ToriShogiGame,
 )
-from rules.torishogi.position import Position
 
-from .state import SearchState
-from .tables import HANDV, VALUE
+from .tables import HANDV, VALUE, material
 
 TEMPO = 12
 # How much an enemy piece near a Phoenix (or in hand, to be dropped there) threatens it.
@@ -86,17 +86,17 @@ def danger(pos: Position, side: int) -> int:
     return min(DANGER_SCALE * threat * threat, DANGER_CAP) - GUARD * min(guards, GUARDS_COUNTED)
 
 
-def static(state: SearchState) -> int:
-    """The position for the side to move, in centi-Swallows."""
-    pos = state.pos
-    score = state.score + danger(pos, 1) - danger(pos, 0)
+def static(pos: Position, material: int) -> int:
+    """The position for the side to move, in centi-Swallows, its ``material`` (for the
+    Challenger, ``tables.material``) already counted."""
+    score = material + danger(pos, 1) - danger(pos, 0)
     return (score if pos.side == 0 else -score) + TEMPO
 
 
 def evaluate(game: ToriShogiGame, side: Side) -> float:
     """``static`` of ``game``'s position for ``side``, in Swallows."""
-    state = SearchState(game.pos)
-    score = static(state) - TEMPO
+    pos = game.pos
+    score = static(pos, material(pos.board, pos.hands)) - TEMPO
     return (score if game.side == side else -score) / VALUE[SWALLOW]
 
 

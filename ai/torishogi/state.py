@@ -1,6 +1,6 @@
-"""The search's position: the rules core's ``Position`` with its Zobrist key and its
-material (values and square bonuses, ``tables``) kept up to date move by move, and the keys
-of every position since the game's start, for repetition (TS10).
+"""The search's position (``ai.pvs.Board``): the rules core's ``Position`` with its Zobrist
+key and its material (values and square bonuses, ``tables``) kept up to date move by move,
+and the keys of every position since the game's start, for repetition (TS10).
 
 ``make``/``unmake`` change only what the move changes: the key and the material are updated
 from the squares and hand counts it touches, never recomputed. A null move (the side to move
@@ -10,12 +10,26 @@ same line of play, so no repetition is looked for across it.
 
 from __future__ import annotations
 
-from rules.torishogi.moves import DROP, PROMOTES
-from rules.torishogi.position import BASE_OF, PROMOTED, Key, Position
+from rules.torishogi import (
+    BASE_OF,
+    DROP,
+    PHOENIX,
+    PROMOTED,
+    PROMOTES,
+    SWALLOW,
+    Key,
+    Position,
+    in_check,
+    legal_moves,
+)
 
+from .captures import noisy, tactical
+from .evaluation import static
 from .tables import HANDV, PSQ, ZHAND, ZSIDE, ZSQ, material, zobrist
 
 REPETITIONS = 4  # TS10: the fourth time ends the game
+NULL_MIN_PIECES = 4  # a side with fewer pieces (besides Swallows and the Phoenix) never passes
+PAWNISH = (SWALLOW, PHOENIX)  # not counted as pieces that make passing safe
 
 
 class SearchState:
@@ -42,6 +56,40 @@ class SearchState:
         for key in self.keys:
             self.seen[key] = self.seen.get(key, 0) + 1
 
+    # ---- what the search asks (``ai.pvs.Board``) ------------------------------------------
+    @property
+    def side(self) -> int:
+        return self.pos.side
+
+    def moves(self) -> list[int]:
+        return legal_moves(self.pos)
+
+    def in_check(self) -> bool:
+        return in_check(self.pos)
+
+    def mark_check(self, checked: bool) -> None:
+        self.checks[-1] = checked
+
+    def evaluate(self) -> int:
+        return static(self.pos, self.score)
+
+    def tactical(self, move: int) -> int:
+        return tactical(self.pos.board, move)
+
+    def noisy(self, stand: int, alpha: int) -> list[int]:
+        return noisy(self.pos, stand, alpha)
+
+    def may_pass(self) -> bool:
+        """Whether the side to move has enough besides Swallows to skip a move safely: with
+        little left, having to move can be its whole trouble (a null move would lie)."""
+        pos = self.pos
+        side = pos.side
+        pieces = sum(
+            1 for piece in pos.board if piece and piece >> 4 == side and piece & 15 not in PAWNISH
+        )
+        return pieces + sum(pos.hands[side][2:]) >= NULL_MIN_PIECES
+
+    # ---- moves -----------------------------------------------------------------------------
     def make(self, move: int) -> int:
         """Play ``move`` (legal); returns the token ``unmake`` needs."""
         pos = self.pos

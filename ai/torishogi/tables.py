@@ -14,8 +14,7 @@ from __future__ import annotations
 
 import random
 
-from rules.torishogi.board import SIZE, SQUARES
-from rules.torishogi.pieces import (
+from rules.torishogi import (
     CRANE,
     EAGLE,
     FALCON,
@@ -25,6 +24,8 @@ from rules.torishogi.pieces import (
     PHEASANT,
     PHOENIX,
     RIGHT_QUAIL,
+    SIZE,
+    SQUARES,
     SWALLOW,
     code,
 )

@@ -1,5 +1,6 @@
-"""The transposition table: what a search has learnt of a position, by its Zobrist key, in a
-fixed number of slots (the key's low bits pick the slot).
+"""The transposition table of the principal-variation search (``ai.pvs``): what a search
+has learnt of a position, by its Zobrist key, in a fixed number of slots (the key's low bits
+pick the slot).
 
 A slot is replaced by a search of the same depth or deeper, or by anything once its entry
 is from an earlier iteration of the deepening (older entries are worth less). Mate scores

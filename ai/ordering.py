@@ -1,25 +1,19 @@
-"""Move ordering, best-looking first so the window narrows early: the table's move, then
-captures and promotions by what they win (the most valuable victim, by the least valuable
-attacker), then the two killer moves of the ply (quiet moves that caused a cut there), then
-the rest by their history (how often and how deep each move caused a cut anywhere)."""
+"""Move ordering for the principal-variation search (``ai.pvs``), best-looking first so the
+window narrows early: the table's move, then captures and promotions by what they win (the
+game's ``Board.tactical``: the most valuable victim, by the least valuable attacker), then
+the two killer moves of the ply (quiet moves that caused a cut there), then the rest by their
+history (how often and how deep each move caused a cut anywhere, by its low 13 bits)."""
 
 from __future__ import annotations
 
-from rules.torishogi.moves import DROP, PROMOTES
-from rules.torishogi.pieces import PROMOTES_TO
-
-from .tables import VALUE
+from collections.abc import Callable
 
 HASH_MOVE = 1 << 30
 GOOD = 1 << 24  # a capture or promotion
 KILLER = (1 << 23, (1 << 23) - 1)
 MAX_PLY = 128
-HISTORY_SIZE = 1 << 13  # a move's ``to``, ``origin`` and promotion bits
+HISTORY_SIZE = 1 << 13
 HISTORY_CAP = 1 << 20
-_VALUE = [VALUE.get(kind, 0) for kind in range(16)]
-_GAIN = [0] * 16  # what a promotion adds
-for _base, _promoted in PROMOTES_TO.items():
-    _GAIN[_base] = VALUE[_promoted] - VALUE[_base]
 
 
 class Ordering:
@@ -28,7 +22,12 @@ class Ordering:
         self.history = [[0] * HISTORY_SIZE, [0] * HISTORY_SIZE]
 
     def ordered(
-        self, board: list[int], side: int, moves: list[int], best: int, ply: int
+        self,
+        tactical: Callable[[int], int],
+        side: int,
+        moves: list[int],
+        best: int,
+        ply: int,
     ) -> list[int]:
         killers = self.killers[ply] if ply < MAX_PLY else (0, 0)
         history = self.history[side]
@@ -37,7 +36,7 @@ class Ordering:
             if move == best:
                 score = HASH_MOVE
             else:
-                score = tactical(board, move)
+                score = tactical(move)
                 if score:
                     score += GOOD
                 elif move == killers[0]:
@@ -63,18 +62,3 @@ class Ordering:
             for table in self.history:
                 for i, value in enumerate(table):
                     table[i] = value // 2
-
-
-def tactical(board: list[int], move: int) -> int:
-    """What a capture or promotion wins by MVV-LVA (0 for a quiet move or a drop): the
-    victim's value first, the attacker's as a small tie-break."""
-    origin = move >> 6 & 63
-    if origin >= DROP:
-        return 0
-    victim = board[move & 63]
-    gain = _VALUE[victim & 15] * 16 if victim else 0
-    if move & PROMOTES:
-        gain += _GAIN[board[origin] & 15] * 16
-    if not gain:
-        return 0
-    return gain + 16 - _VALUE[board[origin] & 15] // 100
