@@ -93,6 +93,9 @@ class Board(Protocol):
 
 @dataclass
 class Result:
+    """A search's answer: its ``move`` (None: no legal move), the move's ``score``, the last
+    ``depth`` finished, the ``nodes`` visited (quiescence's too) and the ``seconds`` spent."""
+
     move: int | None
     score: int
     depth: int
@@ -101,6 +104,9 @@ class Result:
 
 
 class Searcher:
+    """One search of ``board``: its budget (``deadline``, ``max_nodes``), its noise
+    (``salt``), its table, move ordering and node count."""
+
     def __init__(
         self,
         board: Board,
