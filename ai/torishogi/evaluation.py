@@ -45,7 +45,7 @@ for _kind, _weight in (
     (EAGLE, 6),
 ):
     THREAT[_kind] = _weight
-DANGER_SCALE = 3  # centi-Swallows per squared threat unit (3 scored 8 of 12 against 2)
+DANGER_SCALE = 4  # centi-Swallows per squared threat unit (self-play: docs/AI.md)
 DANGER_CAP = 450
 GUARD = 12  # each own piece beside the Phoenix
 GUARDS_COUNTED = 4
