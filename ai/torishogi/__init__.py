@@ -1,7 +1,7 @@
 """ToriShogi's engine (``ai.engines``): its evaluation (``evaluation``: material with hand
 values, piece-square tables and Phoenix safety, ``tables``) and its own search (``search``:
-iterative deepening of a principal-variation search with a transposition table keyed by an
-incremental Zobrist hash, ``state``, ``tt``, ``ordering``)."""
+the principal-variation search of ``ai.pvs`` on ``state.SearchState``, the position with its
+incremental Zobrist key; quiescence on ``captures``)."""
 
 from __future__ import annotations
 
