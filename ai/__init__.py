@@ -1,7 +1,7 @@
 """Engines that play every hosted game through the game seam: pure, no I/O, above the rules
 core and below nothing else of ours. ``make_player(name, game)`` gives a baseline (``random``,
-``greedy``) or a strength (``easy``, ``normal``, ``hard``); ``python -m ai match`` measures
-them against each other (docs/AI.md); ``decide``, ``turn_seconds``, ``takes_draw`` and
+``greedy``) or a strength (``easy``, ``normal``, ``hard``, ``master``); ``python -m ai match``
+measures them against each other (docs/AI.md); ``decide``, ``turn_seconds``, ``takes_draw`` and
 ``offers_draw`` are what a game host asks of them, and ``hint`` the turn it suggests."""
 
 from .host import decide, hint, offers_draw, takes_draw, turn_seconds

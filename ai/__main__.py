@@ -1,6 +1,7 @@
 """``python -m ai match GAME A B --games N --seed S [--seconds T]``: seeded games between two
-players (a baseline, ``random`` or ``greedy``, or a strength, ``easy``, ``normal``, ``hard``),
-each the first player in half of them; the last line is ``A <wins> B <wins> draws <n>``."""
+players (a baseline, ``random`` or ``greedy``, or a strength, ``easy``, ``normal``, ``hard``,
+``master``), each the first player in half of them; the last line is
+``A <wins> B <wins> draws <n>``."""
 
 from __future__ import annotations
 

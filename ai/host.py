@@ -16,16 +16,19 @@ from .engines import engine_of
 from .evaluation import balance
 from .players import LEVELS, make_player
 
+MASTER_STRETCH = 3.0  # ``master``'s turn against the others'
 DRAW_MARGIN = -1.0  # the AI takes a draw when its balance is worse than this
 QUIET_ROUNDS = 20  # rounds without a removal after which a level game is a draw to the AI
 LEVEL = 1.0  # how near even its balance must be then (a Soldier, a Swallow, a Follower)
 OFFER_EVERY = 10  # rounds between its offers while the game stays so
 
 
-def turn_seconds(game: GameState) -> float:
-    """The engines' time for one turn of ``game`` (on one core): 2 s unless its engine says
-    otherwise (TORA's long board: 8 s)."""
-    return engine_of(game.game_type).turn_seconds(game)
+def turn_seconds(game: GameState, level: str = "hard") -> float:
+    """The engines' time for one turn of ``game`` (on one core) at ``level``: 2 s unless its
+    engine says otherwise (TORA's long board: 8 s), ``MASTER_STRETCH`` times that for
+    ``master``, the strength for practice and analysis that may take its time."""
+    seconds = engine_of(game.game_type).turn_seconds(game)
+    return seconds * MASTER_STRETCH if level == "master" else seconds
 
 
 def decide(game: GameState, level: str, seconds: float, seed: int) -> list[str]:

@@ -13,6 +13,7 @@ from rules.protocol import GameType, Ladder
 from rules.registry import GAMES
 
 from .engines import engine_of
+from .host import turn_seconds
 from .players import Player, make_player
 
 
@@ -38,10 +39,10 @@ def new_game(name: str, rng: random.Random) -> GameState:
     return kind.new_game(options, engine_of(kind.id).answers(kind, options, rng))
 
 
-def turn_budget(name: str) -> float:
-    """A turn's time in a match of ``name``: the hosted AI's (2 s, TORA's long board 8 s)."""
-    game = new_game(name, random.Random(0))
-    return engine_of(game.game_type).turn_seconds(game)
+def turn_budget(name: str, level: str = "hard") -> float:
+    """A turn's time in a match of ``name`` for ``level``: the hosted AI's (2 s, TORA's long
+    board 8 s; ``master`` three times that)."""
+    return turn_seconds(new_game(name, random.Random(0)), level)
 
 
 @dataclass
@@ -63,8 +64,9 @@ def play_match(
     seconds: float | None = None,
     report: Callable[[str], None] = lambda _line: None,
 ) -> Tally:
-    """Play ``games`` games of ``a`` against ``b`` (A first in the even ones)."""
-    budget = turn_budget(name) if seconds is None else seconds
+    """Play ``games`` games of ``a`` against ``b`` (A first in the even ones); each player
+    has its level's turn budget, or ``seconds`` both."""
+    budgets = {who: turn_budget(name, who) if seconds is None else seconds for who in (a, b)}
     tally = Tally()
     for number in range(games):
         rng = random.Random(seed * 1000 + number)
@@ -75,7 +77,8 @@ def play_match(
         seats = {Side.CHALLENGER: first, Side.OPPOSITION: second}
         players = {side: make_player(who, game) for side, (_label, who) in seats.items()}
         limit = engine_of(game.game_type).turn_limit(game)
-        winner = _play(game, players, rng, budget, limit, seats, tally)
+        times = {side: budgets[who] for side, (_label, who) in seats.items()}
+        winner = _play(game, players, rng, times, limit, seats, tally)
         if winner is None:
             tally.draws += 1
         else:
@@ -89,7 +92,7 @@ def _play(
     game: GameState,
     players: dict[Side, Player],
     rng: random.Random,
-    budget: float,
+    budgets: dict[Side, float],
     max_turns: int,
     seats: dict[Side, tuple[str, str]],
     tally: Tally,
@@ -100,7 +103,7 @@ def _play(
         side = game.side
         label = seats[side][0]
         start = time.monotonic()
-        texts = players[side].turn(game.copy(), rng, budget)
+        texts = players[side].turn(game.copy(), rng, budgets[side])
         spent = time.monotonic() - start
         tally.slowest[label] = max(tally.slowest.get(label, 0.0), spent)
         for text in texts:

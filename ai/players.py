@@ -1,17 +1,19 @@
-"""The players: two fixed baselines (``random``, ``greedy``) and three strengths (``easy``,
-``normal``, ``hard``) for every game, each deciding a whole turn within a time budget.
+"""The players: two fixed baselines (``random``, ``greedy``) and four strengths (``easy``,
+``normal``, ``hard``, ``master``) for every game, each deciding a whole turn within a time
+budget (``master``'s is the longest: ``ai.host.turn_seconds``).
 
 A player sees the game through the seam only and plays on its own copy, made by
 ``for_player(side)``: it never reads hidden information (TORA: the enemy's hidden Assassin is
 not on that copy; where it may be is a belief from the public record, ``belief``).
 
-- One-move games (ToriShogi, Torii): ``hard`` and ``normal`` are an iterative-deepening
-  alpha-beta search over whole turns (normal stops at depth 2), ``easy`` plays the best
-  immediate turn but a random one a tenth of the time.
+- One-move games (ToriShogi, Torii): ``master``, ``hard`` and ``normal`` are an
+  iterative-deepening search over whole turns (the game's own, ToriShogi's, else the seam's
+  alpha-beta; normal stops at depth 2), ``easy`` plays the best immediate turn but a random
+  one a tenth of the time.
 - Games of several actions a turn (TORA): ``greedy`` builds the turn action by action;
-  ``normal`` and ``hard`` sample turns (the greedy one, then randomised greedy ones) and keep
-  the one whose position is best after the opponent's greedy reply, until the budget is
-  spent; an action the game's engine says is worth a turn of its own comes first (TORA's
+  ``normal``, ``hard`` and ``master`` sample turns (the greedy one, then randomised greedy
+  ones) and keep the one whose position is best after the opponent's greedy reply, until the
+  budget is spent; an action the game's engine says is worth a turn of its own comes first (TORA's
   search for the enemy's Assassin when one search covers half of the belief).
 
 Which kind a game is, its evaluation and any search of its own are its engine's
@@ -37,7 +39,8 @@ from .turns import after_turn, build_turn
 BASELINES = ("random", "greedy")
 OwnSearch = Callable[[GameState, float, random.Random, int], list[str]]
 EASY_SHARE = 0.7  # of the budget: the rest is room for the end of the turn (R30, R25)
-LEVELS = ("easy", "normal", "hard")
+LEVELS = ("easy", "normal", "hard", "master")
+DEEPEST = {"normal": 2, "hard": 8, "master": 64}  # plies a one-move game's search may reach
 
 
 class Player(Protocol):
@@ -305,5 +308,5 @@ def make_player(name: str, game: GameState, work: int | None = None) -> Player:
         raise ValueError(f"a player is one of {', '.join(BASELINES + LEVELS)}, not {name!r}")
     share = 0.25 if name == "normal" else 0.9
     if one_move(game):
-        return SearchPlayer(name, share, max_depth=2 if name == "normal" else 8)
+        return SearchPlayer(name, share, max_depth=DEEPEST[name])
     return SamplingPlayer(name, share)

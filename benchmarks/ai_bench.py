@@ -2,7 +2,8 @@
 per turn, each side the first player in half of them. Win rates (draws count half) with their
 95 % Wilson intervals beside the targets of the full tables (docs/AI.md), which take hours at
 the real budgets (the long board is left out: its games are long). Each strength's slowest
-turn at its real budget (+10 % allowed), and the hosted AI's reply: the time from a player's
+turn at its real budget (+10 % allowed), ToriShogi's search speed (nodes a second, from the
+start and from middle games), and the hosted AI's reply: the time from a player's
 end of turn to the AI's turn saved, at the real budget, searched in its worker process,
 alone and while another player floods the AI (``ai_flood_bench``).
 
@@ -24,10 +25,12 @@ from pathlib import Path
 from ai import LEVELS, make_player
 from ai.evaluation import evaluate
 from ai.match import match_games, new_game, play_match, turn_budget
+from ai.torishogi.search import think
 from ai.turns import playable
 from bot.service import MatchService, Place, Settings, Terms, User
 from bot.service.testing import Harness
 from rules import ActionError
+from rules.torishogi import ToriShogiGame
 
 from . import ai_flood_bench
 from .common import Figure
@@ -64,6 +67,7 @@ def run() -> list[Figure]:
         label = f"{game}: {a} v {b}, {GAMES} games at 1/10 budget (95% {low:.2f}-{high:.2f})"
         figures.append(Figure(label, score / GAMES, "wins", target, higher_is_better=True))
     figures += budget_figures()
+    figures.append(search_rate())
     figures.append(exhaustive_cost())
     figures.append(asyncio.run(hosted_reply()))
     figures += ai_flood_bench.run()
@@ -89,15 +93,39 @@ def budget_figures() -> list[Figure]:
                     break
                 player = make_player(level, state) if turn >= 8 and turn % 2 == 0 else mover
                 start = time.perf_counter()
-                texts = player.turn(state.copy(), rng, turn_budget(game))
+                texts = player.turn(state.copy(), rng, turn_budget(game, level))
                 if player is not mover:
                     slowest = max(slowest, time.perf_counter() - start)
                 for text in texts:
                     state.apply(text)
                 state.end_turn()
-            name = f"{game}: {level}'s slowest turn / its budget ({turn_budget(game):g} s)"
-            figures.append(Figure(name, slowest / turn_budget(game), "x", OVERRUN))
+            budget = turn_budget(game, level)
+            name = f"{game}: {level}'s slowest turn / its budget ({budget:g} s)"
+            figures.append(Figure(name, slowest / budget, "x", OVERRUN))
     return figures
+
+
+RATE_SECONDS = 2.0  # of search from each position of ``search_rate``
+
+
+def search_rate() -> Figure:
+    """ToriShogi's search, nodes a second (every node and quiescence node counted), from
+    the start and from middle games 20, 40 and 60 random moves in."""
+    nodes, spent, depths = 0, 0.0, []
+    for plies in (0, 20, 40, 60):
+        game = ToriShogiGame()
+        rng = random.Random(plies + 7)
+        for _ in range(plies):
+            if game.is_over():
+                break
+            game.apply(rng.choice(game.legal_actions()))
+            game.end_turn()
+        found = think(game.pos.copy(), game.history, RATE_SECONDS, random.Random(1))
+        nodes, spent = nodes + found.nodes, spent + found.seconds
+        depths.append(found.depth)
+    depth = "/".join(map(str, depths))
+    name = f"ToriShogi search, nodes a second ({RATE_SECONDS:g} s from 4 positions, depth {depth})"
+    return Figure(name, nodes / spent, "nodes/s", None, higher_is_better=True)
 
 
 def exhaustive_cost() -> Figure:

@@ -14,8 +14,8 @@ from types import ModuleType
 import pytest
 
 import ai.players
+import ai.pvs
 import ai.search
-import ai.torishogi.search
 import ai.turns
 from ai import make_player
 from ai.tora.belief import belief_of
@@ -41,7 +41,7 @@ class StepClock(ModuleType):
 
 @pytest.fixture
 def step_clock(monkeypatch: pytest.MonkeyPatch) -> None:
-    for module in (ai.players, ai.turns, ai.search, ai.torishogi.search):
+    for module in (ai.players, ai.turns, ai.search, ai.pvs):
         monkeypatch.setattr(module, "time", StepClock())
 
 

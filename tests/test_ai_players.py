@@ -15,8 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ai import BASELINES, LEVELS, hint, make_player
+from ai import BASELINES, LEVELS, hint, make_player, turn_seconds
 from ai.evaluation import WIN, evaluate
+from ai.host import MASTER_STRETCH
 from ai.match import new_game, play_match
 from rules import Side, game_type
 
@@ -137,3 +138,11 @@ def test_a_hint_is_the_same_for_the_same_position_whatever_the_clock(name, monke
     for text in first:
         trial.apply(text)
     trial.end_turn()
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_master_takes_three_times_the_time_of_hard(name):
+    game = new_game(name, random.Random(1))
+    assert MASTER_STRETCH == 3.0
+    assert turn_seconds(game, "master") == 3.0 * turn_seconds(game, "hard")
+    assert turn_seconds(game, "easy") == turn_seconds(game) == turn_seconds(game, "hard")

@@ -53,6 +53,18 @@ async def test_a_torishogi_match_against_the_ai_plays_at_once(h: Harness) -> Non
     assert all(u > 0 for m in h.delivery.channel(HERE.channel_id) for u in m.mentions)
 
 
+async def test_the_master_ai_plays_a_torishogi_match(h: Harness) -> None:
+    reply = await h.service.challenge_ai(
+        HERE, ANN, "master", Terms(game="torishogi", rated=False, turn_seconds=HOUR)
+    )
+    assert reply.text.startswith("Your match of ToriShogi against AI (master) has begun: ")
+    await h.settle()
+    await h.service.play(HERE, ANN, "c3c4")
+    await h.service.end_turn(HERE, ANN)
+    await h.settle()
+    assert texts(h)[-1].startswith("AI (master) (Opposition) ended their turn:")
+
+
 async def test_the_ai_chooses_its_tora_setup_and_moves_first_when_it_is_the_challenger(
     h: Harness,
 ) -> None:
@@ -122,7 +134,7 @@ async def test_one_player_has_at_most_three_matches_against_the_ai(h: Harness) -
         await h.service.challenge_ai(Place(1, channel), ANN, "easy", Terms(game="torishogi"))
     with pytest.raises(Refused, match="You already play 3 matches against the AI"):
         await h.service.challenge_ai(Place(1, 103), ANN, "easy", Terms(game="torishogi"))
-    with pytest.raises(Refused, match="The AI plays `easy`, `normal` or `hard`"):
+    with pytest.raises(Refused, match="The AI plays `easy`, `normal`, `hard` or `master`"):
         await h.service.challenge_ai(Place(1, 104), User(2, "bob"), "godlike")
 
 

@@ -1,5 +1,7 @@
-"""ToriShogi's engine (``ai.engines``): material and check (``evaluation``), and its own
-alpha-beta on the engine's position (``search``), about ten times the nodes of the seam's."""
+"""ToriShogi's engine (``ai.engines``): its evaluation (``evaluation``: material with hand
+values, piece-square tables and Phoenix safety, ``tables``) and its own search (``search``:
+the principal-variation search of ``ai.pvs`` on ``state.SearchState``, the position with its
+incremental Zobrist key; quiescence on ``captures``)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,15 @@ from ..engines import Engine, register
 from .evaluation import balance, evaluate
 from .search import own_turn
 
+HINT_DEPTH = 6  # plies a hint looks ahead, within the search's fixed node budget
+
 register(
     Engine[ToriShogiGame](
         TORISHOGI.id,
         evaluate,
         balance,
         search=own_turn,
-        hint_work=lambda _game: 5,  # its own search looks 5 moves ahead in a hosted turn's time
+        hint_work=lambda _game: HINT_DEPTH,
         turn_limit=lambda _game: 300,
     )
 )

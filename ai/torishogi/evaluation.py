@@ -1,37 +1,110 @@
-"""ToriShogi's evaluation: material on the board and in hand, in Swallows (ours, not a
-published table: the two promoted birds are strong sliders, a piece in hand a little more
-than on the board, as it can drop anywhere), and check."""
+"""ToriShogi's evaluation, in centi-Swallows (``tables``): material on the board and in hand
+with the square bonuses (kept up to date move by move by ``state.SearchState``), Phoenix
+safety, and a small bonus for the side to move.
+
+Phoenix safety: the enemy pieces within two squares of a Phoenix and the pieces in the
+enemy's hand (each one a drop beside it) count as attackers, weighted by how much harm the
+piece does near a king; the danger grows with the square of their sum (one attacker is
+little, three together are a mating net) and the Phoenix's own pieces beside it soften it.
+
+For the host (``ai.engines``): ``evaluate`` is the same evaluation of a game for a side, in
+Swallows; ``balance`` the material alone (what only a capture changes).
+"""
 
 from __future__ import annotations
 
 from rules import Side
-from rules.torishogi import EAGLE, GOOSE, PHOENIX, SWALLOW, ToriShogiGame, View
+from rules.torishogi import (
+    CRANE,
+    EAGLE,
+    FALCON,
+    GOOSE,
+    LEFT_QUAIL,
+    PHEASANT,
+    RIGHT_QUAIL,
+    SIZE,
+    SQUARES,
+    SWALLOW,
+    Position,
+    ToriShogiGame,
+)
 
-VALUES = {SWALLOW: 1.0, GOOSE: 3.0, EAGLE: 9.0, PHOENIX: 0.0}
-OTHER = 4.0  # Falcon, Crane, Pheasant and the Quails
-HAND_BONUS = 1.1
+from .tables import HANDV, VALUE, material
+
+TEMPO = 12
+# How much an enemy piece near a Phoenix (or in hand, to be dropped there) threatens it.
+THREAT = [0] * 16
+for _kind, _weight in (
+    (SWALLOW, 2),
+    (PHEASANT, 2),
+    (CRANE, 3),
+    (LEFT_QUAIL, 3),
+    (RIGHT_QUAIL, 3),
+    (FALCON, 4),
+    (GOOSE, 3),
+    (EAGLE, 6),
+):
+    THREAT[_kind] = _weight
+DANGER_SCALE = 4  # centi-Swallows per squared threat unit (self-play: docs/AI.md)
+DANGER_CAP = 450
+GUARD = 12  # each own piece beside the Phoenix
+GUARDS_COUNTED = 4
+
+
+def _near(sq: int, reach: int) -> tuple[int, ...]:
+    rank, file = divmod(sq, SIZE)
+    return tuple(
+        other
+        for other in SQUARES
+        if other != sq and abs(other // SIZE - rank) <= reach and abs(other % SIZE - file) <= reach
+    )
+
+
+NEAR1 = [frozenset(_near(sq, 1)) for sq in SQUARES]
+NEAR2 = [_near(sq, 2) for sq in SQUARES]
+
+
+def danger(pos: Position, side: int) -> int:
+    """How exposed ``side``'s Phoenix is (centi-Swallows, >= 0 before its guards)."""
+    board = pos.board
+    king = pos.kings[side]
+    if king < 0:
+        return 0
+    near = NEAR1[king]
+    threat = 0
+    guards = 0
+    for sq in NEAR2[king]:
+        piece = board[sq]
+        if piece:
+            if piece >> 4 == side:
+                if sq in near:
+                    guards += 1
+            else:
+                threat += THREAT[piece & 15]
+    enemy_hand = pos.hands[side ^ 1]
+    threat += sum(THREAT[kind] for kind in range(1, 7) if enemy_hand[kind])
+    return min(DANGER_SCALE * threat * threat, DANGER_CAP) - GUARD * min(guards, GUARDS_COUNTED)
+
+
+def static(pos: Position, material: int) -> int:
+    """The position for the side to move, in centi-Swallows, its ``material`` (for the
+    Challenger, ``tables.material``) already counted."""
+    score = material + danger(pos, 1) - danger(pos, 0)
+    return (score if pos.side == 0 else -score) + TEMPO
 
 
 def evaluate(game: ToriShogiGame, side: Side) -> float:
-    view = game.view_for(side)
-    total = _material(view, side)
-    if view.in_check:
-        total += -0.5 if view.side == side else 0.5
-    return total
+    """``static`` of ``game``'s position for ``side``, in Swallows."""
+    pos = game.pos
+    score = static(pos, material(pos.board, pos.hands)) - TEMPO
+    return (score if game.side == side else -score) / VALUE[SWALLOW]
 
 
 def balance(game: ToriShogiGame, side: Side) -> float:
-    """Material on the board and in hand: what only a capture changes."""
-    return _material(game.view_for(side), side)
-
-
-def _material(view: View, side: Side) -> float:
-    total = 0.0
-    for piece in view.pieces:
-        value = VALUES.get(piece.kind, OTHER)
-        total += value if piece.side == side else -value
-    for who in Side:
-        for kind, count in view.hand(who):
-            value = VALUES.get(kind, OTHER) * HAND_BONUS * count
-            total += value if who == side else -value
-    return total
+    """Material on the board and in hand, in Swallows: what only a capture changes (the
+    square bonuses left out, so a drop moves only a hand's tenth)."""
+    pos = game.pos
+    total = sum((VALUE[p & 15] if p >> 4 == 0 else -VALUE[p & 15]) for p in pos.board if p) + sum(
+        HANDV[who][kind] * count for who in (0, 1) for kind, count in enumerate(pos.hands[who])
+    )
+    return (total if side == Side(0) else -total) / VALUE[SWALLOW]

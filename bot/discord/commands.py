@@ -98,7 +98,7 @@ class Tora(Completing, app_commands.Group):
         forfeit_after: app_commands.Range[int, 0, 99] = 3,
         expires: DurationText | None = None,
         powers: bool | None = None,
-        ai: Literal["easy", "normal", "hard"] | None = None,
+        ai: Literal["easy", "normal", "hard", "master"] | None = None,
         clock: Literal["turn", "bank", "increment"] | None = None,
         bank: DurationText | None = None,
         increment: DurationText | None = None,

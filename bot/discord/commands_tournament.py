@@ -72,7 +72,7 @@ class TournamentCommands(Completing, app_commands.Group):
         max_players: app_commands.Range[int, 2, 500] = 64,
         bye: Literal["0", "1/2", "1"] | None = None,
         tiebreaks: NameText | None = None,
-        ai_fill: Literal["easy", "normal", "hard"] | None = None,
+        ai_fill: Literal["easy", "normal", "hard", "master"] | None = None,
         away_days: bool = True,
     ) -> None:
         caller, cups = caller_of(interaction), self.app.tournaments

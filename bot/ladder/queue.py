@@ -36,7 +36,7 @@ WIDEN_PER_HOUR = 50.0
 MOST_GAP = 400.0
 EXPIRE_AFTER = 24 * HOUR
 AI_FILL_SHORTEST = 5 * 60.0  # the shortest wait an admin may set before the AI plays
-AI_PREFERENCE = ("normal", "easy", "hard")  # among AI players rated alike
+AI_PREFERENCE = ("normal", "easy", "hard", "master")  # among AI players rated alike
 
 
 # A pairing is kept in storage, from the transaction that takes its players off the queue

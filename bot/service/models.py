@@ -10,7 +10,7 @@ from .ports import Attachment, Stamp
 
 # The host's AI players, one per strength: negative ids, as Discord's are positive (storage
 # rates their matches on the AI ladders by that sign). Nothing is ever sent to them.
-AI_IDS = {"easy": -1, "normal": -2, "hard": -3}
+AI_IDS = {"easy": -1, "normal": -2, "hard": -3, "master": -4}
 
 
 def is_robot(user_id: int | None) -> bool:

@@ -43,7 +43,7 @@ Run = Callable[[int, Stamp, Flow], Awaitable[Reply]]
 def robot(level: str) -> User:
     """The AI player of ``level``."""
     if level not in AI_IDS:
-        raise Refused(f"The AI plays `easy`, `normal` or `hard`, not {quote(level)}.")
+        raise Refused(f"The AI plays `easy`, `normal`, `hard` or `master`, not {quote(level)}.")
     return User(AI_IDS[level], f"AI ({level})")
 
 
@@ -223,7 +223,7 @@ class Robots:
         """The turn ``level`` plays on ``game`` (as the side to act may know it), searched
         in ``owner``'s turn for a worker (``fairness``)."""
         settings = self._ctx.settings
-        seconds = settings.ai_seconds or ai.turn_seconds(game)
+        seconds = settings.ai_seconds or ai.turn_seconds(game, level)
         seed = self._ctx.rng.randrange(2**31)
         return await self._ctx.offload.ai_turn(game, level, seconds, seed, owner)
 

@@ -16,17 +16,39 @@ from rules.protocol import GameType, Ladder, SetupQuestion, describe
 from rules.records import RecordError, ReplayError
 from rules.sides import Side
 
-from .board import FILES, RANKS, SHOWN_FILES, SHOWN_RANKS, SIZE, file_of, rank_of, square
+from .board import FILES, RANKS, SHOWN_FILES, SHOWN_RANKS, SIZE, SQUARES, file_of, rank_of, square
 from .events import Event, Turn
 from .fen import START_FEN, parse_fen, write_fen
 from .game import ToriShogiGame
 from .menu import hand_place
-from .movegen import legal_moves
-from .moves import Move
+from .movegen import (
+    LEAP_MOVES,
+    MINE,
+    RAY_MOVES,
+    attacked,
+    checkers_and_pins,
+    in_check,
+    legal_moves,
+)
+from .moves import DROP, PROMOTES, Move
 from .notation import HINT
 from .perft import perft
-from .pieces import EAGLE, GOOSE, PHOENIX, SHORT, SWALLOW
-from .position import Position
+from .pieces import (
+    CRANE,
+    EAGLE,
+    FALCON,
+    GOOSE,
+    HAND_KINDS,
+    LEFT_QUAIL,
+    PHEASANT,
+    PHOENIX,
+    PROMOTES_TO,
+    RIGHT_QUAIL,
+    SHORT,
+    SWALLOW,
+    code,
+)
+from .position import BASE_OF, PROMOTED, Key, Position
 from .record import read_record, write_record
 from .view import LastMove, PieceView, View
 
@@ -107,21 +129,37 @@ class ToriShogiType(Policies[ToriShogiGame]):
 TORISHOGI: GameType[ToriShogiGame] = ToriShogiType()
 
 __all__ = [
+    "BASE_OF",
+    "CRANE",
+    "DROP",
     "EAGLE",
+    "FALCON",
     "FILES",
     "GOOSE",
+    "HAND_KINDS",
     "HINT",
+    "LEAP_MOVES",
+    "LEFT_QUAIL",
+    "MINE",
+    "PHEASANT",
     "PHOENIX",
+    "PROMOTED",
+    "PROMOTES",
+    "PROMOTES_TO",
     "RANKS",
+    "RAY_MOVES",
+    "RIGHT_QUAIL",
     "SHORT",
     "SHOWN_FILES",
     "SHOWN_RANKS",
     "SIZE",
+    "SQUARES",
     "START_FEN",
     "STATE_VERSION",
     "SWALLOW",
     "TORISHOGI",
     "Event",
+    "Key",
     "LastMove",
     "Move",
     "PieceView",
@@ -132,8 +170,12 @@ __all__ = [
     "ToriShogiType",
     "Turn",
     "View",
+    "attacked",
+    "checkers_and_pins",
+    "code",
     "file_of",
     "hand_place",
+    "in_check",
     "legal_moves",
     "parse_fen",
     "perft",
