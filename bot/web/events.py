@@ -16,10 +16,10 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from aiohttp import web
 
+from bot.app.board_memo import Kept
 from bot.service import MatchService, Refused
 from rules import Side
 
@@ -242,10 +242,10 @@ def event(version: str) -> bytes:
     return f"event: state\ndata: {json.dumps({'version': version})}\n\n".encode()
 
 
-async def version_or_closed(get: Callable[[], Awaitable[dict[str, Any]]]) -> str:
+async def version_or_closed(get: Callable[[], Awaitable[Kept]]) -> str:
     """The version of the state ``get`` reads; ``CLOSED`` when it refuses (the match has
     ended for a player's stream, or is gone)."""
     try:
-        return str((await get())["version"])
+        return str((await get()).state["version"])
     except Refused:
         return CLOSED

@@ -61,8 +61,8 @@ class WebBoard:
     async def _version(self, match: int, side: Side | None) -> str:
         boards = self.site.boards
         if side is None:
-            return await version_or_closed(lambda: boards.public(match))
-        return await version_or_closed(lambda: boards.mine(match, side))
+            return await version_or_closed(lambda: boards.public_kept(match))
+        return await version_or_closed(lambda: boards.mine_kept(match, side))
 
     def application(self) -> web.Application:
         """The aiohttp application (tests serve it with aiohttp's test client)."""
