@@ -122,7 +122,13 @@ class Hub:
 
     async def refresh(self, match: int) -> None:
         """Work out each audience's version of ``match`` once, and tell its streams if it
-        moved on."""
+        moved on. The match's stored versions are read first and kept for the poll, so
+        that the poll does not work out again a change this refresh has seen (and one saved
+        after that read is newer than what it keeps, so the poll still finds it)."""
+        if match in self._streams:
+            stored = await self.service.watched_versions([match])
+            if match in stored and match in self._streams:
+                self._stored[match] = stored[match]
         audiences = {stream.audience for stream in self._streams.get(match, ())}
         for audience in audiences:
             version = await self.version(*audience)
