@@ -11,6 +11,7 @@ from aiohttp import web
 
 from bot.app.boards import Boards
 from bot.app.links import Links
+from bot.app.painter import PAINTERS, Painter
 from bot.app.seats import Seats
 from bot.service import MatchService
 from rules import Side
@@ -35,7 +36,7 @@ class WebBoard:
     """The server for ``service``'s matches, its links checked by ``links``. ``start``
     binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then); the client
     addresses its limits count by come from ``X-Forwarded-For`` when the peer is one of
-    ``proxies``."""
+    ``proxies``; its pictures are drawn in ``painters`` worker processes (0: threads)."""
 
     def __init__(
         self,
@@ -48,10 +49,11 @@ class WebBoard:
         poll: float | None = None,
         heartbeat: float | None = None,
         proxies: Proxies = NO_PROXIES,
+        painters: int = PAINTERS,
     ) -> None:
         self.host = host
         self.proxies = proxies
-        boards = Boards(service)
+        boards = Boards(service, Painter(painters))
         timing: dict[str, Any] = {"poll": poll, "heartbeat": heartbeat}
         hub = Hub(service, self._version, **{k: v for k, v in timing.items() if v is not None})
         self.site = Site(boards, Seats(service, boards), links, hub, limits or Limits())
@@ -80,6 +82,7 @@ class WebBoard:
 
     async def _stopping(self, _app: web.Application) -> None:
         await self.site.hub.stop()
+        self.site.boards.painter.close()
 
     @property
     def url(self) -> str:
