@@ -97,3 +97,12 @@ async def test_a_drawing_that_fails_in_the_worker_says_why() -> None:
             await painter.paint(failing)
     finally:
         painter.close()
+
+
+async def test_the_worker_is_started_with_the_server(tmp_path: Path) -> None:
+    async with World(tmp_path / "started.sqlite3", painters=1) as w:
+        pool = w.web.site.boards.painter._pool
+        assert pool is not None  # before any picture was asked for
+        match = await w.playing()
+        assert (await w.get(f"/api/m/{match}/board.png"))[0] == 200
+        assert w.web.site.boards.painter._pool is pool

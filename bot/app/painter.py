@@ -4,10 +4,11 @@ the interpreter lock, so every click being served meanwhile waits on it (measure
 click load's tail). In a process it runs on another core: what is drawn (a view, its status
 and marks: the audience's own, nothing more) is pickled there and the PNG comes back.
 
-A drawing that does not pickle, and a painter of no processes (``processes=0``: the tests),
-draw in a worker thread as before. A pool broken under a job (its worker killed) is
-replaced at once and the job drawn again; a worker never outlives the bot
-(``bot.lifeline``)."""
+The workers start with the server (``start``: the first page's picture waits for no
+process to start). A drawing that does not pickle, and a painter of no processes
+(``processes=0``: the tests), draw in a worker thread as before. A pool broken under a job
+(its worker killed) is replaced at once and the job drawn again; a worker never outlives
+the bot (``bot.lifeline``)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.lifeline import die_with_parent
+from render.drawings import drawing_of
 
 log = logging.getLogger(__name__)
 PAINTERS = 1  # worker processes that draw the web board's pictures
@@ -29,6 +31,11 @@ PAINTERS = 1  # worker processes that draw the web board's pictures
 
 class PaintingFailed(RuntimeError):
     """A drawing raised in the worker; the message is the worker's traceback."""
+
+
+def _warm() -> None:
+    """In a new worker: import every game's drawing, so the first picture does not wait."""
+    drawing_of("tora")
 
 
 def _paint(job: bytes) -> tuple[bool, bytes | str]:
@@ -40,11 +47,18 @@ def _paint(job: bytes) -> tuple[bool, bytes | str]:
 
 
 class Painter:
-    """Draws pictures in ``processes`` worker processes, started at the first picture."""
+    """Draws pictures in ``processes`` worker processes, started by ``start`` (or by the
+    first picture)."""
 
     def __init__(self, processes: int = PAINTERS) -> None:
         self.processes = processes
         self._pool: ProcessPoolExecutor | None = None
+
+    def start(self) -> None:
+        """Start the workers now, and have them import the drawings, so that the first
+        page's picture does not wait for either."""
+        if self.processes:
+            self._workers().submit(_warm)
 
     async def paint(self, draw: Callable[[], bytes]) -> bytes:
         """``draw()``, off the event loop."""

@@ -79,6 +79,7 @@ class WebBoard:
 
     async def _started(self, _app: web.Application) -> None:
         self.site.hub.start()
+        self.site.boards.painter.start()
 
     async def _stopping(self, _app: web.Application) -> None:
         await self.site.hub.stop()
