@@ -6,6 +6,7 @@ always the one a fresh board would build; the public record is read once a turn.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -40,14 +41,16 @@ async def test_a_staged_action_without_a_preview_has_no_picture_and_the_same_tur
     assert (await w.me(match, Side.CHALLENGER))["staged"] == [action]
 
 
-def count_states(w: World, monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """A list that grows by one each time the web board builds a state."""
+def count_states(w: World, monkeypatch: pytest.MonkeyPatch, pause: float = 0.0) -> list[int]:
+    """A list that grows by one each time the web board builds a state (each build
+    taking ``pause`` seconds longer, as a busy server's may)."""
     boards = w.web.site.boards
     built: list[int] = []
     common = boards._common
 
     async def counted(look: Any, url: str) -> dict[str, Any]:
         built.append(look.hosted.id)
+        await asyncio.sleep(pause)
         return await common(look, url)
 
     monkeypatch.setattr(boards, "_common", counted)
@@ -214,3 +217,31 @@ async def test_a_state_taken_back_to_finds_its_actions_worked_out_already(
         again = await w.me(match, C)
         assert staged["staged"] == [action] and again["choices"] == before["choices"]
     assert len(worked) == 3  # each staged state's, never the start's again
+
+
+async def test_an_action_taken_back_answers_the_state_the_page_had_without_building_it(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = await w.playing()
+    before = await w.me(match, C)
+    built = count_states(w, monkeypatch)
+    token = await w.token(match, C)
+    action = await w.first_action(match, C)
+    status, staged, _ = await w.post("act", token, {"stamp": 1, "notation": action})
+    assert status == 200 and staged["staged"] == [action]
+    status, undone, _ = await w.post("undo", token, {"stamp": 1})
+    assert status == 200 and undone["staged"] == []
+    assert {k: v for k, v in undone.items() if k != "said"} == before
+    assert len(built) == 1  # the staged state's alone
+
+
+async def test_pages_asking_for_a_new_state_at_once_wait_for_one_build(
+    w: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    match = await w.playing()
+    await w.service.play(HERE, ANN, await w.first_action(match, C), preview=False)
+    built = count_states(w, monkeypatch, pause=0.05)
+    token = await w.token(match, C)
+    answers = await asyncio.gather(*(w.get("/api/me", token) for _ in range(4)))
+    assert len(built) == 1
+    assert all(answer == answers[0] for answer in answers) and answers[0][0] == 200

@@ -166,6 +166,29 @@ async def test_a_turn_ended_by_another_process_reaches_the_stream(db: Config) ->
         assert state["turn"] == 2 and [p["to_act"] for p in state["players"]] == [False, True]
 
 
+async def test_a_change_saved_here_is_worked_out_once_not_again_by_the_poll(
+    tmp_path: Path,
+) -> None:
+    async with World(tmp_path / "once.sqlite3", heartbeat=30.0, poll=0.02) as w:
+        match = await w.playing()
+        events = await stream(w, f"/api/m/{match}/events")
+        await events.version()
+        await asyncio.sleep(0.1)  # the first polls: the match is new to them
+        hub = w.web.site.hub
+        asked: list[object] = []
+        version = hub.version
+
+        async def counted(match: int, side: Side | None) -> str:
+            asked.append(side)
+            return await version(match, side)
+
+        hub.version = counted
+        await w.post("end", await w.token(match, C), {"stamp": 1})
+        assert await events.version()
+        await asyncio.sleep(0.1)  # polls after the change
+        assert asked == [None]  # the hook's refresh alone
+
+
 # ---- twin worlds -----------------------------------------------------------------------------
 TWIN_TERMS = Terms(options={"board": "long", "assassins": True})
 ANN_STARTS = ("v3h17", "v14h17")

@@ -32,10 +32,11 @@ class World:
         limits: Limits | None = None,
         heartbeat: float = 30.0,
         poll: float = 0.02,
+        painters: int = 0,
     ) -> None:
         self.h = Harness(where if isinstance(where, Config) else Config(path=where))
         self.limits = limits
-        self.heartbeat, self.poll = heartbeat, poll
+        self.heartbeat, self.poll, self.painters = heartbeat, poll, painters
         self.client: TestClient | None = None
 
     async def __aenter__(self) -> World:
@@ -50,6 +51,7 @@ class World:
             limits=self.limits,
             poll=self.poll,
             heartbeat=self.heartbeat,
+            painters=self.painters,
         )
         self.client = TestClient(TestServer(self.web.application()))
         await self.client.start_server()

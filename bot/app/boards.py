@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import hashlib
-import json
 import struct
 import threading
 from collections import OrderedDict
@@ -39,8 +38,9 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
 from .actions import ENDINGS
-from .board_memo import RECORDS, STATES, fingerprint, record_key
+from .board_memo import RECORDS, STATES, Kept, States, fingerprint, record_key, versioned
 from .page_words import page_text, setup_text
+from .painter import Painter
 from .pictures import BytesCache
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
@@ -71,38 +71,41 @@ def side_name(side: Side) -> str:
 class Boards:
     """The states and pictures of the web board's pages, for ``Seats`` and the web layer."""
 
-    def __init__(self, service: MatchService) -> None:
+    def __init__(self, service: MatchService, painter: Painter | None = None) -> None:
         self.service = service
+        self.painter = painter or Painter(0)
         self.records = service.records
         self._pictures = BytesCache(PICTURES)
         self._layouts: Recent[dict[str, Any]] = Recent(LAYOUTS)  # a picture's size and cells
         self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
         self._replays_lock = threading.Lock()
-        self._states: Recent[dict[str, Any]] = Recent(STATES)
+        self._states = States(STATES)
         self._records: Recent[str] = Recent(RECORDS)
 
     # ---- states ----------------------------------------------------------------------------
     async def public(self, match: int) -> dict[str, Any]:
         """The public state of hosted match ``match`` (Refused: there is none)."""
+        return dict((await self.public_kept(match)).state)
+
+    async def public_kept(self, match: int) -> Kept:
+        """``public`` with its JSON."""
         look = await self.service.look(match)
-        key = fingerprint(look, "public")
-        kept = self._states.get(key)
-        if kept is None:
-            state = await self._common(look, f"/api/m/{look.hosted.id}/board.png")
-            kept = self._states.keep(key, versioned(state))
-        return dict(kept)
+        return await self._states.get(fingerprint(look, "public"), lambda: self._public(look))
+
+    async def _public(self, look: Look) -> Kept:
+        return versioned(await self._common(look, f"/api/m/{look.hosted.id}/board.png"))
 
     async def mine(self, match: int, side: Side) -> dict[str, Any]:
         """The state ``side``'s player sees: the public one's fields from their own view,
         with their side, staged actions, legal actions, setup form and the proposals open."""
-        look = await self.service.look(match, side)
-        key = fingerprint(look, "mine")
-        kept = self._states.get(key)
-        if kept is None:
-            kept = self._states.keep(key, await self._mine(look, side))
-        return dict(kept)
+        return dict((await self.mine_kept(match, side)).state)
 
-    async def _mine(self, look: Look, side: Side) -> dict[str, Any]:
+    async def mine_kept(self, match: int, side: Side) -> Kept:
+        """``mine`` with its JSON."""
+        look = await self.service.look(match, side)
+        return await self._states.get(fingerprint(look, "mine"), lambda: self._mine(look, side))
+
+    async def _mine(self, look: Look, side: Side) -> Kept:
         state = await self._common(look, "/api/me/board.png")
         state["side"] = side_name(side)
         moves = look.moves
@@ -116,7 +119,7 @@ class Boards:
             {"kind": kind, "by": side_name(by), "mine": by == side}
             for kind, by in sorted(look.offers.items())
         ]
-        return versioned(state)
+        return versioned(state, moves.choices if moves else None)
 
     async def warnings(self, match: int, side: Side, group: str) -> dict[str, Any]:
         """What the rules hold against the actions of ``side``'s piece ``group`` before
@@ -286,7 +289,7 @@ class Boards:
     async def _paint(self, drawn: Drawn) -> Picture:
         png = self._pictures.get(drawn.key)
         if png is None:
-            png = await asyncio.to_thread(drawn.paint)
+            png = await self.painter.paint(drawn.paint)
             self._pictures.put(drawn.key, png)
         return Picture(png, dict(drawn.cells(drawn.view)))
 
@@ -398,9 +401,3 @@ def setup_json(look: Look) -> dict[str, Any] | None:
             for f in form.fields
         ],
     }
-
-
-def versioned(state: dict[str, Any]) -> dict[str, Any]:
-    """``state`` with its ``version``: a digest of everything else in it."""
-    body = json.dumps(state, sort_keys=True, separators=(",", ":"))
-    return state | {"version": hashlib.sha256(body.encode()).hexdigest()[:16]}

@@ -25,6 +25,7 @@ from bot.service import (
 from bot.service.phases import ENDED
 from rules import Side
 
+from .board_memo import Kept
 from .boards import Boards
 from .page_words import page_text, said
 from .planning import plan_state
@@ -61,7 +62,7 @@ class Seats:
         self.service = service
         self.boards = boards
 
-    async def act(self, seat: Seat, request: Request) -> dict[str, Any]:
+    async def act(self, seat: Seat, request: Request) -> Kept:
         """Do ``request`` for ``seat``'s player; their new state with ``said``. Refusals are
         the service's (``StaleRequest`` for a stamp of another turn), or ``Refused`` for a
         request the page should never send."""
@@ -74,10 +75,10 @@ class Seats:
             _for_the_page(refusal)
             raise
         try:
-            state = await self.boards.mine(seat.match, seat.side)
+            kept = await self.boards.mine_kept(seat.match, seat.side)
         except NotAllowed:  # the action ended the match: its page is the public one now
-            state = await self.boards.public(seat.match)
-        return state | {"said": said(request.verb, reply.text, state)}
+            kept = await self.boards.public_kept(seat.match)
+        return kept.adding("said", said(request.verb, reply.text, kept.state))
 
     async def plan(self, seat: Seat, stamp: int, request: Mapping[str, str]) -> dict[str, Any]:
         """The plan mode of ``seat``'s player (``planning.plan_state``), while their

@@ -16,10 +16,10 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from aiohttp import web
 
+from bot.app.board_memo import Kept
 from bot.service import MatchService, Refused
 from rules import Side
 
@@ -122,7 +122,13 @@ class Hub:
 
     async def refresh(self, match: int) -> None:
         """Work out each audience's version of ``match`` once, and tell its streams if it
-        moved on."""
+        moved on. The match's stored versions are read first and kept for the poll, so
+        that the poll does not work out again a change this refresh has seen (and one saved
+        after that read is newer than what it keeps, so the poll still finds it)."""
+        if match in self._streams:
+            stored = await self.service.watched_versions([match])
+            if match in stored and match in self._streams:
+                self._stored[match] = stored[match]
         audiences = {stream.audience for stream in self._streams.get(match, ())}
         for audience in audiences:
             version = await self.version(*audience)
@@ -242,10 +248,10 @@ def event(version: str) -> bytes:
     return f"event: state\ndata: {json.dumps({'version': version})}\n\n".encode()
 
 
-async def version_or_closed(get: Callable[[], Awaitable[dict[str, Any]]]) -> str:
+async def version_or_closed(get: Callable[[], Awaitable[Kept]]) -> str:
     """The version of the state ``get`` reads; ``CLOSED`` when it refuses (the match has
     ended for a player's stream, or is gone)."""
     try:
-        return str((await get())["version"])
+        return str((await get()).state["version"])
     except Refused:
         return CLOSED

@@ -19,6 +19,7 @@ from aiohttp import web
 from aiohttp.abc import AbstractAccessLogger
 
 from bot.app.answers import failure_text, sentence
+from bot.app.board_memo import Kept
 from bot.service import DatabaseUnavailable, RateLimited, Refused, StaleRequest
 from bot.service.errors import UNAVAILABLE
 from bot.service.ratelimit import RateLimit
@@ -63,6 +64,13 @@ class Refusal(Exception):
 def refusal_json(status: int, message: str, extra: dict[str, Any] | None = None) -> web.Response:
     body = {"error": message} | (extra or {})
     answer = web.json_response(body, status=status)
+    answer.headers["Cache-Control"] = NO_STORE
+    return answer
+
+
+def state_body(kept: Kept) -> web.Response:
+    """A state's JSON as it was encoded once for every page that reads it."""
+    answer = web.Response(body=kept.body, content_type="application/json")
     answer.headers["Cache-Control"] = NO_STORE
     return answer
 

@@ -10,12 +10,13 @@ from typing import Any
 
 from aiohttp import web
 
+from bot.app.board_memo import Kept
 from bot.app.links import LinkRefused
 from bot.app.seats import MOST_NOTATION, VERBS, Request, Seat, check
 from bot.service import NotAllowed, Refused
 from bot.service.drafting import STEPS
 
-from .guard import NO_STORE, Refusal, address, body_of, field_of
+from .guard import NO_STORE, Refusal, address, body_of, field_of, state_body
 from .site import Site
 
 BEARER = re.compile(r"Bearer ([A-Za-z0-9_-]{1,200})")
@@ -60,15 +61,15 @@ class Player:
         self.site.limits.take(kind, f"link:{match}:{side.letter}")
         return Seat(match, side), token
 
-    async def _mine(self, seat: Seat) -> dict[str, Any]:
+    async def _mine(self, seat: Seat) -> Kept:
         try:
-            return await self.site.boards.mine(seat.match, seat.side)
+            return await self.site.boards.mine_kept(seat.match, seat.side)
         except NotAllowed as exc:  # the match ended meanwhile
             raise Refusal(401, exc.message, {"ended": True}) from None
 
     async def state(self, request: web.Request) -> web.Response:
         seat, _token = await self.seat(request, "reads")
-        return private_json(await self._mine(seat))
+        return state_body(await self._mine(seat))
 
     async def board(self, request: web.Request) -> web.Response:
         seat, _token = await self.seat(request, "reads")
@@ -145,7 +146,7 @@ class Player:
             check(asked)
         except Refused as exc:
             raise Refusal(400, exc.message) from None
-        return private_json(await self.site.seats.act(seat, asked))
+        return state_body(await self.site.seats.act(seat, asked))
 
 
 def answers_of(body: dict[str, Any]) -> dict[str, str]:

@@ -5,14 +5,14 @@ Everything here comes from the public view (``view_for(None)``) alone."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from aiohttp import web
 
+from bot.app.board_memo import Kept
 from bot.app.boards import NoSuchPicture
 from bot.service import Refused
 
-from .guard import NO_STORE, Refusal, address
+from .guard import NO_STORE, Refusal, address, state_body
 from .site import Site
 
 MATCH = re.compile(r"[1-9][0-9]{0,17}")
@@ -59,14 +59,11 @@ class Public:
 
     async def state(self, request: web.Request) -> web.Response:
         self._read(request)
-        state = await self._public(match_of(request))
-        answer = web.json_response(state)
-        answer.headers["Cache-Control"] = NO_STORE
-        return answer
+        return state_body(await self._public(match_of(request)))
 
-    async def _public(self, match: int) -> dict[str, Any]:
+    async def _public(self, match: int) -> Kept:
         try:
-            return await self.site.boards.public(match)
+            return await self.site.boards.public_kept(match)
         except Refused:
             raise Refusal(404, NO_MATCH) from None
 

@@ -11,6 +11,7 @@ from aiohttp import web
 
 from bot.app.boards import Boards
 from bot.app.links import Links
+from bot.app.painter import PAINTERS, Painter
 from bot.app.seats import Seats
 from bot.service import MatchService
 from rules import Side
@@ -35,7 +36,7 @@ class WebBoard:
     """The server for ``service``'s matches, its links checked by ``links``. ``start``
     binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then); the client
     addresses its limits count by come from ``X-Forwarded-For`` when the peer is one of
-    ``proxies``."""
+    ``proxies``; its pictures are drawn in ``painters`` worker processes (0: threads)."""
 
     def __init__(
         self,
@@ -48,10 +49,11 @@ class WebBoard:
         poll: float | None = None,
         heartbeat: float | None = None,
         proxies: Proxies = NO_PROXIES,
+        painters: int = PAINTERS,
     ) -> None:
         self.host = host
         self.proxies = proxies
-        boards = Boards(service)
+        boards = Boards(service, Painter(painters))
         timing: dict[str, Any] = {"poll": poll, "heartbeat": heartbeat}
         hub = Hub(service, self._version, **{k: v for k, v in timing.items() if v is not None})
         self.site = Site(boards, Seats(service, boards), links, hub, limits or Limits())
@@ -61,8 +63,8 @@ class WebBoard:
     async def _version(self, match: int, side: Side | None) -> str:
         boards = self.site.boards
         if side is None:
-            return await version_or_closed(lambda: boards.public(match))
-        return await version_or_closed(lambda: boards.mine(match, side))
+            return await version_or_closed(lambda: boards.public_kept(match))
+        return await version_or_closed(lambda: boards.mine_kept(match, side))
 
     def application(self) -> web.Application:
         """The aiohttp application (tests serve it with aiohttp's test client)."""
@@ -77,9 +79,11 @@ class WebBoard:
 
     async def _started(self, _app: web.Application) -> None:
         self.site.hub.start()
+        self.site.boards.painter.start()
 
     async def _stopping(self, _app: web.Application) -> None:
         await self.site.hub.stop()
+        self.site.boards.painter.close()
 
     @property
     def url(self) -> str:
