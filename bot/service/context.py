@@ -3,7 +3,6 @@ settings, and the one way to commit a change together with the posts announcing 
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
@@ -86,12 +85,12 @@ class Context:
     def cmd(self, name: str) -> str:
         return self.settings.cmd(name)
 
-    # ---- images (drawn off the event loop) -------------------------------------------------
+    # ---- images (drawn off the event loop, ``offload.draw``) ----------------------------------
     async def board_file(
         self, view: GameView, status: Status, name: str = "board.png"
     ) -> Attachment:
         """The public board: ``view`` must be a spectator's (``view_for(None)``)."""
-        return Attachment(name, await asyncio.to_thread(self.renderer.board, view, status))
+        return Attachment(name, await self.offload.draw("board", view, status))
 
     async def private_file(
         self,
@@ -101,8 +100,7 @@ class Context:
         marks: Pointing | None = None,
     ) -> Attachment:
         """A player's own board, pointing out ``marks``: only ever sent to that player."""
-        drawn = await asyncio.to_thread(self.renderer.private, view, status, marks)
-        return Attachment(name, drawn)
+        return Attachment(name, await self.offload.draw("private", view, status, marks))
 
     # ---- clocks ----------------------------------------------------------------------------
     async def turn_clock(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:

@@ -59,7 +59,9 @@ class Host:
             settings,
             rng or random.Random(),
             self._changed,
-            Offload(settings.rules_processes, settings.ai_processes),
+            Offload(
+                settings.rules_processes, settings.ai_processes, settings.draw_processes, renderer
+            ),
             self._touched,
         )
         self._timers_changed = asyncio.Event()
