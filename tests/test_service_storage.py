@@ -6,6 +6,7 @@ service's phases kept as text, the ended one the schema's."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from storage import (
     StaleHosted,
     StaleMatch,
     Store,
+    UnknownPlayer,
 )
 from storage.backends.migrations import LATEST, migrate
 from storage.hosting import hosted as hosted_rows
@@ -144,6 +146,18 @@ async def test_hosted_matches_have_versions_and_one_live_per_channel(store: Stor
     ended = await store.hosting.update(moved.__class__(**{**moved.__dict__, "phase": "ended"}))
     assert await store.hosting.live() == [] and ended.version == 3
     await store.hosting.create(challenge())  # the channel is free again
+
+
+async def test_a_hosted_match_with_a_player_the_store_does_not_know_is_refused(
+    store: Store,
+) -> None:
+    with pytest.raises(UnknownPlayer, match="player 7 is not registered"):
+        await store.hosting.create(replace(challenge(), invitee_id=7))
+    hosted = await store.hosting.create(challenge())
+    accepted = replace(hosted, challenger_id=2, opposition_id=1)
+    with pytest.raises(UnknownPlayer, match="player 8 is not registered"):
+        await store.hosting.update(replace(accepted, issuer_id=8, invitee_id=9))
+    assert (await store.hosting.update(accepted)).version == hosted.version + 1
 
 
 async def test_setup_choices_are_private_and_go_when_the_game_starts(store: Store) -> None:
