@@ -62,6 +62,12 @@ class Mail:
         self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files), coded))
 
 
+def timed(hosted: Hosted) -> tuple[float | None, float | None, str]:
+    """What the timers read of a hosted match (``storage.hosting.claims``): a change that
+    leaves it as it was (a staged action) has no timer to wake."""
+    return hosted.due_at, hosted.remind_at, hosted.phase
+
+
 def _pairs(files: tuple[Attachment, ...]) -> tuple[tuple[str, bytes], ...]:
     return tuple((file.name, file.data) for file in files)
 
@@ -73,8 +79,9 @@ class Context:
     clock: Clock
     settings: Settings
     rng: random.Random
-    # after a commit: wakes the timers, and the deliverer too when it queued posts
-    changed: Callable[[bool], None]
+    # after a commit: wakes the deliverer when it queued posts (the first argument), and the
+    # timers unless told that none changed (the second)
+    changed: Callable[[bool, bool], None]
     offload: Offload
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
     ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
@@ -155,10 +162,11 @@ class Context:
         drop_choices: bool = False,
     ) -> None:
         posts = mail.posts if mail else []
+        before = table.hosted
         table.hosted = await self.store.hosting.update(
             hosted, posts, choice=choice, drop_choices=drop_choices
         )
-        self.changed(bool(posts))
+        self.changed(bool(posts), timed(before) != timed(table.hosted))
         self.touched(table.hosted.id)
         if table.hosted.phase == ENDED:
             self.ended.append(table.hosted)
@@ -174,8 +182,9 @@ class Context:
         match.deadline = hosted.due_at
         hosted = replace(hosted, turn=table.turn)
         posts = mail.posts if mail else []
+        before = table.hosted
         table.hosted = await self.store.save_hosted(match, hosted, posts, close=close)
-        self.changed(bool(posts))
+        self.changed(bool(posts), timed(before) != timed(table.hosted))
         self.touched(table.hosted.id)
         if hosted.phase == ENDED:
             self.ended.append(table.hosted)
