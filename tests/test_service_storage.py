@@ -214,3 +214,16 @@ async def test_a_closed_match_is_no_longer_active_and_takes_no_more(store: Store
     match.act(match.game.notation(match.game.legal_actions()[0]))
     with pytest.raises(MatchClosed, match="was aborted; nothing more"):
         await store.save(match)
+
+
+async def test_names_and_settings_are_read_together(store: Store) -> None:
+    """What a message's heading and its player's notifications need, one read each."""
+    assert await store.names([2, 1, 2, 99]) == {1: "ann", 2: "bob"}
+    assert await store.names([]) == {}
+    await store.set_player_setting(1, "notify_dm_turn", "off")
+    await store.set_guild_setting(GUILD, "notify_dm_turn", "on")
+    await store.set_guild_setting(GUILD + 1, "notify_mention", "off")
+    mine, server = await store.settings_in(1, GUILD)
+    assert (mine, server) == ({"notify_dm_turn": "off"}, {"notify_dm_turn": "on"})
+    assert await store.settings_in(1, None) == ({"notify_dm_turn": "off"}, {})
+    assert await store.settings_in(2, GUILD) == ({}, {"notify_dm_turn": "on"})
