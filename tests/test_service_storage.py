@@ -227,3 +227,19 @@ async def test_names_and_settings_are_read_together(store: Store) -> None:
     assert (mine, server) == ({"notify_dm_turn": "off"}, {"notify_dm_turn": "on"})
     assert await store.settings_in(1, None) == ({"notify_dm_turn": "off"}, {})
     assert await store.settings_in(2, GUILD) == ({}, {"notify_dm_turn": "on"})
+
+
+async def test_a_post_s_files_are_queued_with_it_in_order(store: Store) -> None:
+    hosted = await store.hosting.create(challenge())
+    pictures = (("board.png", b"\x89PNG one"), ("record.tora", b"\x00\xffrecord"))
+    await store.hosting.update(
+        replace(hosted, due_at=60.0),
+        [Post(100, "with files", files=pictures), Post(100, "without", user_id=2)],
+    )
+    rows = await store.hosting.private_queue()
+    assert [(row.post.text, row.post.user_id) for row in rows] == [
+        ("with files", None),
+        ("without", 2),
+    ]
+    assert await store.hosting.private_files(rows[0].id) == pictures
+    assert await store.hosting.private_files(rows[1].id) == ()
