@@ -11,6 +11,8 @@ import pickle
 import threading
 from pathlib import Path
 
+import pytest
+
 from bot.app.pictures import PillowRenderer
 from bot.service import Place, Pointing, Status, User
 from bot.service.testing import DigestRenderer, Harness
@@ -36,6 +38,19 @@ class Unsendable(WhereDrawn):
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
+
+
+class LostOnTheWay(WhereDrawn):
+    """A renderer that pickles but cannot be rebuilt in a worker (its class is not there)."""
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return _rebuilt_here_only, (os.getpid(),)
+
+
+def _rebuilt_here_only(pid: int) -> LostOnTheWay:
+    if os.getpid() != pid:
+        raise ImportError("no such renderer in this process")
+    return LostOnTheWay()
 
 
 def drawing(renderer: DigestRenderer, path: Path) -> Harness:
@@ -91,6 +106,18 @@ def images(sent: Sent) -> dict[tuple[str, int | None], list[bytes]]:
 async def test_a_renderer_that_cannot_go_to_a_worker_draws_here(tmp_path: Path) -> None:
     async with drawing(Unsendable(), tmp_path / "t.sqlite3") as h:
         assert processes(await a_turn(h)) == {os.getpid()}
+
+
+async def test_images_a_worker_cannot_draw_are_drawn_here(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with drawing(LostOnTheWay(), tmp_path / "lost.sqlite3") as h:
+        lost = await a_turn(h)
+    async with Harness(tmp_path / "here.sqlite3", renderer=WhereDrawn()) as h:
+        here = await a_turn(h)
+    assert processes(lost) == {os.getpid()}
+    assert images(lost) == images(here)
+    assert "drawing it here" in caplog.text
 
 
 def test_the_png_renderer_sent_to_a_worker_draws_the_same_pngs() -> None:

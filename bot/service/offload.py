@@ -233,16 +233,22 @@ class Offload:
 
     async def draw(self, method: str, *args: Any) -> bytes:
         """The image of the renderer's ``method`` (``board`` or ``private``) of ``args``,
-        off the event loop: in a drawing worker, or in a thread."""
-        if self._renderer is None:
+        off the event loop: in a drawing worker, or in a thread. An image its worker could
+        not draw is drawn here (a renderer that fails anyway raises its own error here)."""
+        renderer = self._renderer
+        if renderer is None:
             raise RuntimeError("this offload has no renderer")
-        if self._portable is None:
-            drawn: bytes = await asyncio.to_thread(getattr(self._renderer, method), *args)
-            return drawn
-        job = pickle.dumps((self._portable, method, args), pickle.HIGHEST_PROTOCOL)
-        answer = await self._run("draw", _draw, job)
-        image: bytes = answer[1]
-        return image
+        if self._portable is not None:
+            job = pickle.dumps((self._portable, method, args), pickle.HIGHEST_PROTOCOL)
+            try:
+                answer = await self._run("draw", _draw, job)
+            except (WorkerFailed, BrokenProcessPool) as exc:
+                log.warning("an image could not be drawn in its worker; drawing it here: %s", exc)
+            else:
+                image: bytes = answer[1]
+                return image
+        drawn: bytes = await asyncio.to_thread(getattr(renderer, method), *args)
+        return drawn
 
     async def ai_turn(
         self, game: GameState, level: str, seconds: float, seed: int, owner: Owner = ANYONE
