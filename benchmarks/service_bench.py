@@ -52,6 +52,8 @@ SECONDS = 20.0
 STEP_SECONDS = 8.0
 SEARCH_RATES = (25, 50, 75, 100, 125, 150, 200, 300, 400)
 LIMIT_MS = 100.0
+# issue 26: the highest sustained rate with p99 <= LIMIT_MS, one process
+RATE_TARGET = {"SQLite": 200.0, "PostgreSQL": 150.0}
 MIXED_LONG = 5
 LETTERS = {"short": "AGSC", "long": "AGSCHKQX"}
 
@@ -222,16 +224,18 @@ async def _short(config: Config, renderer: Renderer, label: str) -> list[Figure]
     every = [s.ms for s in samples]
     ends = [s.ms for s in samples if s.kind == "end"]
     where = f"{CHANNELS} channels, {RATE:g}/s, {label}"
-    # the targets were set for SQLite, the default; PostgreSQL's figures are for comparison
+    # the latency targets were set for SQLite, the default; PostgreSQL's are for comparison
     targets = (None, None) if config.postgres else (10, 40)
+    backend = "PostgreSQL" if config.postgres else "SQLite"
     return [
         Figure(f"service request p50 ({where})", median(every), "ms", targets[0]),
         Figure("service request p99 (same)", _p(every, 0.99), "ms", targets[1]),
         Figure("  of which turn ends (2 images + outbox), p99", _p(ends, 0.99), "ms"),
         Figure(
-            f"highest sustained rate with p99 <= {LIMIT_MS:g} ms (of {SEARCH_RATES[-1]} tried)",
+            f"highest sustained rate, p99 <= {LIMIT_MS:g} ms ({backend}, of {SEARCH_RATES[-1]})",
             best,
             "/s",
+            RATE_TARGET[backend],
             higher_is_better=True,
         ),
     ]

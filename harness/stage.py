@@ -27,7 +27,9 @@ from emulator.models import walk_components
 from rules.tora import Game, IllegalAction
 from storage import Config as StoreConfig
 
-FAST = Settings(burst=1000, every=0.001, ai_seconds=0.2)
+# images drawn in this process's threads (``draw_processes``): a test may look at what the
+# renderer was given
+FAST = Settings(burst=1000, every=0.001, ai_seconds=0.2, draw_processes=0)
 Seen = Callable[
     [Interaction], Awaitable[None]
 ]  # called with each pick once answered  # the users on stage type faster than people

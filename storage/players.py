@@ -31,6 +31,18 @@ async def player(db: ReadConnection, user_id: int) -> Player | None:
     return next((Player(r[0], r[1]) for r in rows), None)
 
 
+async def names(db: ReadConnection, user_ids: Sequence[int]) -> dict[int, str]:
+    """The names of those of ``user_ids`` the store knows, by id."""
+    wanted = list(dict.fromkeys(user_ids))
+    if not wanted:
+        return {}
+    marks = ", ".join("?" * len(wanted))
+    rows = await db.execute_fetchall(
+        f"SELECT user_id, name FROM players WHERE user_id IN ({marks})", wanted
+    )
+    return {row[0]: row[1] for row in rows}
+
+
 def set_guild_setting(conn: Connection, guild_id: int, key: str, value: str | None) -> None:
     _set_setting(conn, _GUILD, guild_id, key, value)
 
@@ -45,6 +57,22 @@ def set_player_setting(conn: Connection, user_id: int, key: str, value: str | No
 
 async def player_settings(db: ReadConnection, user_id: int) -> dict[str, str]:
     return await _settings(db, _PLAYER, user_id)
+
+
+async def settings_in(
+    db: ReadConnection, user_id: int, guild_id: int | None
+) -> tuple[dict[str, str], dict[str, str]]:
+    """A player's own settings and those of the server (none without one), in one
+    statement."""
+    rows = await db.execute_fetchall(
+        "SELECT 0, key, value FROM player_settings WHERE user_id = ?"
+        " UNION ALL SELECT 1, key, value FROM guild_settings WHERE guild_id = ?",
+        (user_id, guild_id),
+    )
+    found: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    for row in rows:
+        found[row[0]][row[1]] = row[2]
+    return found
 
 
 # A settings table and the column of whom its settings are (both fixed here, never input).

@@ -109,6 +109,16 @@ class Store:
     async def player(self, user_id: int) -> Player | None:
         return await self._read(lambda db: players.player(db, user_id))
 
+    async def names(self, user_ids: Sequence[int]) -> dict[int, str]:
+        """The names of those of ``user_ids`` the store knows, by id: one read."""
+        return await self._read(lambda db: players.names(db, user_ids))
+
+    async def settings_in(
+        self, user_id: int, guild_id: int | None
+    ) -> tuple[dict[str, str], dict[str, str]]:
+        """A player's own settings and their server's (``guild_settings``), in one read."""
+        return await self._read(lambda db: players.settings_in(db, user_id, guild_id))
+
     async def guild_settings(self, guild_id: int) -> dict[str, str]:
         return await self._read(lambda db: players.guild_settings(db, guild_id))
 

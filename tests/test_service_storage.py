@@ -6,6 +6,7 @@ service's phases kept as text, the ended one the schema's."""
 from __future__ import annotations
 
 import sqlite3
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,7 @@ from storage import (
     StaleHosted,
     StaleMatch,
     Store,
+    UnknownPlayer,
 )
 from storage.backends.migrations import LATEST, migrate
 from storage.hosting import hosted as hosted_rows
@@ -146,6 +148,18 @@ async def test_hosted_matches_have_versions_and_one_live_per_channel(store: Stor
     await store.hosting.create(challenge())  # the channel is free again
 
 
+async def test_a_hosted_match_with_a_player_the_store_does_not_know_is_refused(
+    store: Store,
+) -> None:
+    with pytest.raises(UnknownPlayer, match="player 7 is not registered"):
+        await store.hosting.create(replace(challenge(), invitee_id=7))
+    hosted = await store.hosting.create(challenge())
+    accepted = replace(hosted, challenger_id=2, opposition_id=1)
+    with pytest.raises(UnknownPlayer, match="player 8 is not registered"):
+        await store.hosting.update(replace(accepted, issuer_id=8, invitee_id=9))
+    assert (await store.hosting.update(accepted)).version == hosted.version + 1
+
+
 async def test_setup_choices_are_private_and_go_when_the_game_starts(store: Store) -> None:
     hosted = await store.hosting.create(challenge())
     chosen = SetupChoice.of({"strategy": "aggressive", "ruler": "Q", "assassin": "v3h17"})
@@ -200,3 +214,32 @@ async def test_a_closed_match_is_no_longer_active_and_takes_no_more(store: Store
     match.act(match.game.notation(match.game.legal_actions()[0]))
     with pytest.raises(MatchClosed, match="was aborted; nothing more"):
         await store.save(match)
+
+
+async def test_names_and_settings_are_read_together(store: Store) -> None:
+    """What a message's heading and its player's notifications need, one read each."""
+    assert await store.names([2, 1, 2, 99]) == {1: "ann", 2: "bob"}
+    assert await store.names([]) == {}
+    await store.set_player_setting(1, "notify_dm_turn", "off")
+    await store.set_guild_setting(GUILD, "notify_dm_turn", "on")
+    await store.set_guild_setting(GUILD + 1, "notify_mention", "off")
+    mine, server = await store.settings_in(1, GUILD)
+    assert (mine, server) == ({"notify_dm_turn": "off"}, {"notify_dm_turn": "on"})
+    assert await store.settings_in(1, None) == ({"notify_dm_turn": "off"}, {})
+    assert await store.settings_in(2, GUILD) == ({}, {"notify_dm_turn": "on"})
+
+
+async def test_a_post_s_files_are_queued_with_it_in_order(store: Store) -> None:
+    hosted = await store.hosting.create(challenge())
+    pictures = (("board.png", b"\x89PNG one"), ("record.tora", b"\x00\xffrecord"))
+    await store.hosting.update(
+        replace(hosted, due_at=60.0),
+        [Post(100, "with files", files=pictures), Post(100, "without", user_id=2)],
+    )
+    rows = await store.hosting.private_queue()
+    assert [(row.post.text, row.post.user_id) for row in rows] == [
+        ("with files", None),
+        ("without", 2),
+    ]
+    assert await store.hosting.private_files(rows[0].id) == pictures
+    assert await store.hosting.private_files(rows[1].id) == ()

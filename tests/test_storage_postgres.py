@@ -5,6 +5,7 @@ twice), processes starting at once migrating once, a URL's password never shown.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 import asyncpg
@@ -152,6 +153,25 @@ async def test_a_read_cut_off_by_the_server_is_read_again_on_a_fresh_connection(
         assert [row[1] for row in rows] == [7]
     finally:
         await readers.close()
+
+
+@pytest.mark.postgres
+async def test_a_read_that_left_its_snapshot_open_holds_back_no_later_read(pg: Config) -> None:
+    """Read connections go back to their pool without a reset query (one round trip less a
+    read): what a read left open must still end there, or the next read on that connection
+    would answer from the old snapshot."""
+    one = dataclasses.replace(pg, readers=1)
+    async with await Store.open(one) as store:
+        await store.save_player(1, "ann")
+
+        async def left_open(db: postgres_reads.ReadConnection) -> None:
+            await db.execute("BEGIN")
+            await db.execute_fetchall("SELECT name FROM players")
+
+        await store._read(left_open)
+        await store.save_player(1, "ann the second")
+        player = await store.player(1)
+    assert player is not None and player.name == "ann the second"
 
 
 @pytest.mark.postgres

@@ -52,6 +52,11 @@ class PillowRenderer:
     def __init__(self, cache_bytes: int = IMAGE_CACHE) -> None:
         self._cache = BytesCache(cache_bytes)
 
+    def __reduce__(self) -> tuple[type[PillowRenderer], tuple[int]]:
+        """A copy with an empty cache of its own: what the service's drawing workers get
+        (``bot.service.offload``)."""
+        return PillowRenderer, (self._cache.most,)
+
     def board(self, view: GameView, status: Status) -> bytes:
         return self._drawn(("board", repr(view), status), lambda: board_of(view, status))
 

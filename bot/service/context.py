@@ -3,7 +3,6 @@ settings, and the one way to commit a change together with the posts announcing 
 
 from __future__ import annotations
 
-import asyncio
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -63,6 +62,12 @@ class Mail:
         self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files), coded))
 
 
+def timed(hosted: Hosted) -> tuple[float | None, float | None, str]:
+    """What the timers read of a hosted match (``storage.hosting.claims``): a change that
+    leaves it as it was (a staged action) has no timer to wake."""
+    return hosted.due_at, hosted.remind_at, hosted.phase
+
+
 def _pairs(files: tuple[Attachment, ...]) -> tuple[tuple[str, bytes], ...]:
     return tuple((file.name, file.data) for file in files)
 
@@ -74,8 +79,9 @@ class Context:
     clock: Clock
     settings: Settings
     rng: random.Random
-    # after a commit: wakes the timers, and the deliverer too when it queued posts
-    changed: Callable[[bool], None]
+    # after a commit: wakes the deliverer when it queued posts (the first argument), and the
+    # timers unless told that none changed (the second)
+    changed: Callable[[bool, bool], None]
     offload: Offload
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
     ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
@@ -86,12 +92,12 @@ class Context:
     def cmd(self, name: str) -> str:
         return self.settings.cmd(name)
 
-    # ---- images (drawn off the event loop) -------------------------------------------------
+    # ---- images (drawn off the event loop, ``offload.draw``) ----------------------------------
     async def board_file(
         self, view: GameView, status: Status, name: str = "board.png"
     ) -> Attachment:
         """The public board: ``view`` must be a spectator's (``view_for(None)``)."""
-        return Attachment(name, await asyncio.to_thread(self.renderer.board, view, status))
+        return Attachment(name, await self.offload.draw("board", view, status))
 
     async def private_file(
         self,
@@ -101,8 +107,7 @@ class Context:
         marks: Pointing | None = None,
     ) -> Attachment:
         """A player's own board, pointing out ``marks``: only ever sent to that player."""
-        drawn = await asyncio.to_thread(self.renderer.private, view, status, marks)
-        return Attachment(name, drawn)
+        return Attachment(name, await self.offload.draw("private", view, status, marks))
 
     # ---- clocks ----------------------------------------------------------------------------
     async def turn_clock(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
@@ -157,10 +162,11 @@ class Context:
         drop_choices: bool = False,
     ) -> None:
         posts = mail.posts if mail else []
+        before = table.hosted
         table.hosted = await self.store.hosting.update(
             hosted, posts, choice=choice, drop_choices=drop_choices
         )
-        self.changed(bool(posts))
+        self.changed(bool(posts), timed(before) != timed(table.hosted))
         self.touched(table.hosted.id)
         if table.hosted.phase == ENDED:
             self.ended.append(table.hosted)
@@ -182,8 +188,9 @@ class Context:
         match.deadline = hosted.due_at
         hosted = replace(hosted, turn=table.turn)
         posts = mail.posts if mail else []
+        before = table.hosted
         table.hosted = await self.store.save_hosted(match, hosted, posts, close=close, plans=plans)
-        self.changed(bool(posts))
+        self.changed(bool(posts), timed(before) != timed(table.hosted))
         self.touched(table.hosted.id)
         if hosted.phase == ENDED:
             self.ended.append(table.hosted)

@@ -61,7 +61,9 @@ class Host:
             settings,
             rng or random.Random(),
             self._changed,
-            Offload(settings.rules_processes, settings.ai_processes),
+            Offload(
+                settings.rules_processes, settings.ai_processes, settings.draw_processes, renderer
+            ),
             self._touched,
         )
         self._timers_changed = asyncio.Event()
@@ -254,10 +256,12 @@ class Host:
                 names[user_id] = player.name if player else f"player {user_id}"
         return names
 
-    def _changed(self, posted: bool = True) -> None:
-        """After a commit: the timers look again, and the outbox's workers when it queued
-        posts (a staged action queues none: the deliverer is not woken for every action)."""
-        self._timers_changed.set()
+    def _changed(self, posted: bool = True, timers: bool = True) -> None:
+        """After a commit: the timers look again unless it left every clock as it was, and
+        the outbox's workers when it queued posts (a staged action does neither: it wakes
+        nothing, as it changes no clock and posts nothing)."""
+        if timers:
+            self._timers_changed.set()
         if posted:
             self._outbox_changed.set()
 

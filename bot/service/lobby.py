@@ -106,7 +106,7 @@ async def challenge(
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
         raise Refused(busy_text()) from None
-    ctx.changed(bool(mail.posts))
+    ctx.changed(bool(mail.posts), True)
     names = {user.id: user.name} | ({} if opponent is None else {opponent.id: opponent.name})
     table = Table(hosted, terms, names)
     return table, Reply(
@@ -267,7 +267,7 @@ async def open_agreed(
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
         raise Refused(busy_text()) from None
-    ctx.changed(bool(mail.posts))
+    ctx.changed(bool(mail.posts), True)
     table = Table(hosted, terms, names)
     if not setup:  # a crash before the start leaves the setup timers to start it
         await begin(ctx, table, intro)

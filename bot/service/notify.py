@@ -124,9 +124,8 @@ def defaults(guild: Mapping[str, str]) -> dict[str, str]:
 
 async def notify_of(store: Store, user_id: int, guild_id: int | None) -> Notify:
     """``user_id``'s notifications in ``guild_id`` (its defaults under their own)."""
-    guild = {} if guild_id is None else await store.guild_settings(guild_id)
+    own, guild = await store.settings_in(user_id, guild_id)
     found = defaults(guild)
-    own = await store.player_settings(user_id)
     for key in KEYS:
         value = own.get(PREFIX + key)
         if value in CHOICES[key]:

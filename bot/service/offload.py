@@ -1,11 +1,14 @@
 """Where the expensive steps run: the rules core's end of a turn, whose R30 and R25 searches
-cost about 0.35 s at the median on the long board (up to 2 s), and the AI players' searches
-(seconds each).
+cost about 0.35 s at the median on the long board (up to 2 s), the AI players' searches
+(seconds each), and the board images (a few milliseconds each, two or three per request,
+most of a request's work on the short board).
 
 In a worker thread that work still holds the interpreter lock, and every other channel
 waits on it; so long-board turn ends go to a separate process: the game is pickled there
 and back (a few milliseconds), the searches run on another core, and the match adopts the
 returned game with its log entry. Short-board turn ends (about 0.15 ms) stay in a thread.
+Images are drawn in a pool of their own (``draw``): a view is small to send (about 1 kB),
+and drawing it no longer holds the interpreter lock that every channel's requests share.
 An AI's turn, or a hint, is searched in a process of its own pool (by default one per core
 but one, at least two), on the game as that AI may know it: the hidden information of its
 opponent never leaves the bot's process. The searches wait for a worker in a fair order
@@ -43,6 +46,7 @@ from storage import Match
 from storage.matches.log import DEADLINE, END, Step, play
 
 from .fairness import FairQueue, Owner
+from .ports import Renderer
 
 log = logging.getLogger(__name__)
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
@@ -87,6 +91,33 @@ def _end_turn(data: bytes) -> bytes:
     return _pickled(work)
 
 
+_DRAWERS: dict[bytes, Renderer] = {}  # in a drawing worker: the renderers, by their pickle
+
+
+def _draw(data: bytes) -> bytes:
+    """In the worker: an image drawn by the renderer the job names (unpickled once per
+    worker, so that its own cache serves the worker's later jobs)."""
+
+    def work() -> tuple[Any, ...]:
+        portable, method, args = pickle.loads(data)
+        renderer = _DRAWERS.get(portable)
+        if renderer is None:
+            renderer = _DRAWERS[portable] = pickle.loads(portable)
+        return ("drawn", getattr(renderer, method)(*args))
+
+    return _pickled(work)
+
+
+def portable(renderer: Renderer) -> bytes | None:
+    """``renderer`` as a drawing worker gets it (pickled), or None for one that does not
+    pickle (it holds something of this process): that one draws in threads here."""
+    try:
+        return pickle.dumps(renderer, pickle.HIGHEST_PROTOCOL)
+    except (pickle.PicklingError, TypeError, AttributeError):
+        log.info("the renderer %r does not pickle: images are drawn in threads", renderer)
+        return None
+
+
 HINT = "hint"  # a search's level that asks for a hint (``ai.hint``: fixed work, no clock)
 
 
@@ -125,14 +156,24 @@ def default_ai_workers() -> int:
 
 
 class Offload:
-    """``processes`` workers for long-board turn ends and ``ai_processes`` for the AI
+    """``processes`` workers for long-board turn ends, ``ai_processes`` for the AI
     players' searches (None: ``default_ai_workers``; 0: threads only, one search at a
-    time), each pool started when it is first needed (which then waits a moment longer
-    for it)."""
+    time) and ``draw_processes`` drawing ``renderer``'s images (0, or a renderer that does
+    not pickle: threads), each pool started when it is first needed (which then waits a
+    moment longer for it)."""
 
-    def __init__(self, processes: int, ai_processes: int | None = None) -> None:
+    def __init__(
+        self,
+        processes: int,
+        ai_processes: int | None = None,
+        draw_processes: int = 0,
+        renderer: Renderer | None = None,
+    ) -> None:
         searchers = default_ai_workers() if ai_processes is None else ai_processes
-        self._sizes = {"rules": processes, "ai": searchers}
+        self._renderer = renderer
+        self._portable = portable(renderer) if renderer is not None and draw_processes else None
+        drawers = draw_processes if self._portable is not None else 0
+        self._sizes = {"rules": processes, "ai": searchers, "draw": drawers}
         self._pools: dict[str, ProcessPoolExecutor] = {}
         self.searches = FairQueue(searchers)
 
@@ -189,6 +230,25 @@ class Offload:
         _kind, game, entry, turn = answer
         match.adopt(game, entry)
         return turn
+
+    async def draw(self, method: str, *args: Any) -> bytes:
+        """The image of the renderer's ``method`` (``board`` or ``private``) of ``args``,
+        off the event loop: in a drawing worker, or in a thread. An image its worker could
+        not draw is drawn here (a renderer that fails anyway raises its own error here)."""
+        renderer = self._renderer
+        if renderer is None:
+            raise RuntimeError("this offload has no renderer")
+        if self._portable is not None:
+            job = pickle.dumps((self._portable, method, args), pickle.HIGHEST_PROTOCOL)
+            try:
+                answer = await self._run("draw", _draw, job)
+            except (WorkerFailed, BrokenProcessPool) as exc:
+                log.warning("an image could not be drawn in its worker; drawing it here: %s", exc)
+            else:
+                image: bytes = answer[1]
+                return image
+        drawn: bytes = await asyncio.to_thread(getattr(renderer, method), *args)
+        return drawn
 
     async def ai_turn(
         self, game: GameState, level: str, seconds: float, seed: int, owner: Owner = ANYONE

@@ -245,10 +245,9 @@ class Deliverer:
     async def _heading(self, row: Queued, hosted: Hosted) -> str:
         """A line naming the row's match: its number, game and players, and for a private
         message (read away from the match) a link to the match's channel."""
-        names = []
-        for user_id in (hosted.issuer_id, hosted.invitee_id):
-            player = None if user_id is None else await self._store.player(user_id)
-            names.append(escape(player.name) if player else "anyone")
+        players = (hosted.issuer_id, hosted.invitee_id)
+        known = await self._store.names([user for user in players if user is not None])
+        names = [escape(known[user]) if user in known else "anyone" for user in players]
         heading = match_heading(hosted, f"{names[0]} vs {names[1]}")
         if row.post.user_id is not None:
             heading += " \u00b7 " + self._settings.link(hosted.guild_id, hosted.channel_id)

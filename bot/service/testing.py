@@ -167,7 +167,12 @@ class Harness:
     ) -> None:
         self.config = database if isinstance(database, Config) else Config(path=database)
         self.settings = settings or Settings(
-            burst=1000, every=0.001, ai_processes=0, ai_seconds=0.05, auto_away=False
+            burst=1000,
+            every=0.001,
+            ai_processes=0,
+            draw_processes=0,
+            ai_seconds=0.05,
+            auto_away=False,
         )
         self.clock = clock or ManualClock()
         self.delivery = delivery or RecordingDelivery()

@@ -73,6 +73,7 @@ class Readers:
             min_size=1,
             max_size=config.readers,
             server_settings=settings(config, read_only=True),
+            reset=_as_left,
         )
         return cls(pool)
 
@@ -121,6 +122,13 @@ class Readers:
 
     async def close(self) -> None:
         await self._pool.close()
+
+
+async def _as_left(conn: asyncpg.Connection) -> None:
+    """What a connection given back to the pool needs besides asyncpg's own clean-up (which
+    rolls back a transaction left open): nothing. A read leaves no session state behind
+    (read only; no SET, LISTEN, advisory lock or cursor outlives it), so the reset query
+    asyncpg would send, a round trip on every read, has nothing to reset."""
 
 
 class _Lost(Exception):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..backends.sql import Connection, ReadConnection, Row
+from ..backends.sql import Connection, ReadConnection, Row, is_postgres
 
 
 @dataclass(frozen=True)
@@ -60,25 +60,52 @@ class ButtonMessage:
 def insert_posts(
     conn: Connection, hosted_id: int | None, posts: Sequence[Post], now: float
 ) -> None:
+    """Queue ``posts`` with their files: on PostgreSQL one statement a post (a round trip
+    each), on SQLite a row and then its files."""
     for post in posts:
-        cursor = conn.execute(
-            "INSERT INTO outbox (hosted_id, channel_id, user_id, text, mentions, buttons,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
-            (
-                hosted_id,
-                post.channel_id,
-                post.user_id,
-                post.text,
-                " ".join(str(user) for user in post.mentions),
-                post.buttons,
-                now,
-            ),
+        row = (
+            hosted_id,
+            post.channel_id,
+            post.user_id,
+            post.text,
+            " ".join(str(user) for user in post.mentions),
+            post.buttons,
+            now,
         )
+        if is_postgres(conn):
+            conn.execute(_POST_WITH_FILES, (*row, *_columns(post.files)))
+            continue
+        cursor = conn.execute(_POST + " RETURNING id", row)
         outbox_id = int(cursor.fetchone()[0])
         conn.executemany(
             "INSERT INTO outbox_files (outbox_id, position, name, data) VALUES (?, ?, ?, ?)",
             [(outbox_id, n, name, data) for n, (name, data) in enumerate(post.files)],
         )
+
+
+_POST = (
+    "INSERT INTO outbox (hosted_id, channel_id, user_id, text, mentions, buttons, created_at)"
+    " VALUES (?, ?, ?, ?, ?, ?, ?)"
+)
+# PostgreSQL's: the row and its files together (a data-modifying WITH runs even when the
+# post has no file to join it to)
+_POST_WITH_FILES = (
+    f"WITH queued AS ({_POST} RETURNING id)"
+    " INSERT INTO outbox_files (outbox_id, position, name, data)"
+    " SELECT queued.id, f.position, f.name, f.data FROM queued,"
+    " unnest(?::bigint[], ?::text[], ?::bytea[]) AS f (position, name, data)"
+)
+
+
+def _columns(
+    files: Sequence[tuple[str, bytes]],
+) -> tuple[list[int], list[str], list[bytes]]:
+    """A post's files as the columns ``unnest`` reads."""
+    return (
+        list(range(len(files))),
+        [name for name, _data in files],
+        [data for _name, data in files],
+    )
 
 
 def delivered(conn: Connection, outbox_id: int) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NoReturn
 
 from rules import Side, game_type
 
-from ..backends.sql import Connection, keep_identity_ahead, lock_row
+from ..backends.sql import Connection, keep_identity_ahead
 from ..errors import (
     MatchClosed,
     MatchNotFound,
@@ -130,32 +131,19 @@ def insert_match(
 def append(conn: Connection, request: Append, now: float) -> Saved:
     """Append entries to a match's log and update its row, only if the match is still at the
     version the caller read and not closed; its snapshot, finished record and closing in the
-    same transaction."""
+    same transaction. The row is checked, locked and moved on by one statement (its UPDATE,
+    a round trip on PostgreSQL, where a concurrent change waits for the lock and then finds
+    the version moved on); it is read apart only to say why it was refused."""
     match_id = request.match_id
-    row = conn.execute(
-        "SELECT version, last_seq, status, turn_deadline, closed FROM matches WHERE id = ?"
-        + lock_row(conn),
-        (match_id,),
-    ).fetchone()
-    if row is None:
-        raise MatchNotFound(match_id)
-    version, last_seq, status, deadline, closed = row
-    if version != request.version:
-        raise StaleMatch(match_id, request.version, version)
-    if closed is not None:
-        raise MatchClosed(match_id, closed)
-    if request.close is not None and request.state.over:
-        raise StorageError(f"match {match_id} is over, so it cannot be {request.close}")
-    seqs = [last_seq + number for number in range(1, len(request.entries) + 1)]
-    for seq, entry in zip(seqs, request.entries, strict=True):
-        _insert_entry(conn, match_id, seq, entry, now)
-    last_seq += len(seqs)
     state = request.state
-    conn.execute(
-        "UPDATE matches SET version = version + 1, last_seq = ?, side_to_act = ?, round = ?,"
-        " score_c = ?, score_o = ?, result = ?, updated_at = ? WHERE id = ?",
+    added = len(request.entries)
+    row = conn.execute(
+        "UPDATE matches SET version = version + 1, last_seq = last_seq + ?, side_to_act = ?,"
+        " round = ?, score_c = ?, score_o = ?, result = ?, updated_at = ?"
+        " WHERE id = ? AND version = ? AND closed IS NULL"
+        " RETURNING last_seq, status, turn_deadline",
         (
-            last_seq,
+            added,
             state.side.letter,
             state.round,
             state.score[0],
@@ -163,8 +151,17 @@ def append(conn: Connection, request: Append, now: float) -> Saved:
             state.result,
             now,
             match_id,
+            request.version,
         ),
-    )
+    ).fetchone()
+    if row is None:
+        _refusal(conn, request)
+    last_seq, status, deadline = row
+    if request.close is not None and state.over:
+        raise StorageError(f"match {match_id} is over, so it cannot be {request.close}")
+    seqs = list(range(last_seq - added + 1, last_seq + 1))
+    for seq, entry in zip(seqs, request.entries, strict=True):
+        _insert_entry(conn, match_id, seq, entry, now)
     # indexed columns are written only when they change: one page less per commit
     new_status = FINISHED if state.over else ACTIVE
     new_deadline = None if state.over or request.close else request.deadline
@@ -179,7 +176,20 @@ def append(conn: Connection, request: Append, now: float) -> Saved:
         _insert_finished(conn, match_id, request.finish, now)
     if request.snapshot is not None:
         put_snapshot(conn, match_id, last_seq, request.snapshot, now)
-    return Saved(version + 1, seqs)
+    return Saved(request.version + 1, seqs)
+
+
+def _refusal(conn: Connection, request: Append) -> NoReturn:
+    """Why ``append`` changed no row: the match is unknown, was changed since the caller
+    read it, or is closed."""
+    match_id = request.match_id
+    row = conn.execute("SELECT version, closed FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        raise MatchNotFound(match_id)
+    version, closed = row
+    if version != request.version:
+        raise StaleMatch(match_id, request.version, version)
+    raise MatchClosed(match_id, closed)
 
 
 def _insert_entry(conn: Connection, match_id: int, seq: int, entry: Entry, now: float) -> None:
