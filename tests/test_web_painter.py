@@ -1,29 +1,39 @@
-"""The web board's pictures drawn in a worker process: the very pictures a thread draws, for
-every game and audience; a worker killed under the load is replaced and the picture drawn
-again; a drawing that cannot be sent there is drawn in a thread."""
+"""The web board's pictures drawn by the service's drawing worker (the pool that draws the
+Discord images): the very pictures a thread draws, for every game and audience; a worker
+killed under the load is replaced and the picture drawn again; a drawing that cannot be sent
+there, or fails there, is drawn in a thread."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import signal
 from collections.abc import AsyncIterator
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
 from web_world import ANN, BOB, HERE, World
 
 from bot.app.boards import Boards
-from bot.app.painter import Painter, PaintingFailed
 from bot.service import Terms
+from bot.service.offload import Offload
+from bot.service.testing import Harness
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
+DRAWING = dataclasses.replace(Harness(Path("unused")).settings, draw_processes=1)
 
 
 @pytest.fixture
 async def w(tmp_path: Path) -> AsyncIterator[World]:
-    async with World(tmp_path / "painter.sqlite3", painters=1) as world:
+    async with World(tmp_path / "painter.sqlite3", settings=DRAWING) as world:
         yield world
+
+
+def drawers(w: World) -> ProcessPoolExecutor | None:
+    """The service's pool of drawing workers, if it started."""
+    return w.service._ctx.offload._pools.get("draw")
 
 
 async def started(w: World, terms: Terms) -> int:
@@ -60,7 +70,7 @@ async def test_a_worker_draws_the_pictures_a_thread_draws(
     assert status == 200 and own == await in_thread.own_png(match, C, group, False)
     status, public = await w.get(f"/api/m/{match}/board.png")
     assert status == 200 and public == await in_thread.public_png(match, None, False)
-    assert w.web.site.boards.painter._pool is not None
+    assert drawers(w) is not None
     assert not [r for r in caplog.records if "pickle" in r.getMessage()]  # none in a thread
 
 
@@ -68,7 +78,7 @@ async def test_a_killed_worker_is_replaced_and_the_picture_drawn(w: World) -> No
     match = await w.playing()
     token = await w.token(match, C)
     assert (await w.get("/api/me/board.png", token))[0] == 200
-    pool = w.web.site.boards.painter._pool
+    pool = drawers(w)
     assert pool is not None
     for pid in list(pool._processes):
         os.kill(pid, signal.SIGKILL)
@@ -78,31 +88,34 @@ async def test_a_killed_worker_is_replaced_and_the_picture_drawn(w: World) -> No
 
 
 async def test_a_drawing_that_cannot_be_sent_is_drawn_in_a_thread() -> None:
-    painter = Painter(1)
+    offload = Offload(0, 0, draw_processes=1)
     try:
-        assert await painter.paint(lambda: b"drawn here") == b"drawn here"
-        assert painter._pool is None  # no worker was started for it
+        assert await offload.paint(lambda: b"drawn here") == b"drawn here"
+        assert "draw" not in offload._pools  # no worker was started for it
     finally:
-        painter.close()
+        offload.close()
 
 
 def failing() -> bytes:
     raise ValueError("no such board")
 
 
-async def test_a_drawing_that_fails_in_the_worker_says_why() -> None:
-    painter = Painter(1)
+async def test_a_drawing_that_fails_in_the_worker_is_drawn_again_here_and_says_why(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    offload = Offload(0, 0, draw_processes=1)
     try:
-        with pytest.raises(PaintingFailed, match="no such board"):
-            await painter.paint(failing)
+        with pytest.raises(ValueError, match="no such board"):
+            await offload.paint(failing)
+        assert any("no such board" in r.getMessage() for r in caplog.records)  # the worker's
     finally:
-        painter.close()
+        offload.close()
 
 
-async def test_the_worker_is_started_with_the_server(tmp_path: Path) -> None:
-    async with World(tmp_path / "started.sqlite3", painters=1) as w:
-        pool = w.web.site.boards.painter._pool
+async def test_the_worker_is_started_with_the_service(tmp_path: Path) -> None:
+    async with World(tmp_path / "started.sqlite3", settings=DRAWING) as w:
+        pool = drawers(w)
         assert pool is not None  # before any picture was asked for
         match = await w.playing()
         assert (await w.get(f"/api/m/{match}/board.png"))[0] == 200
-        assert w.web.site.boards.painter._pool is pool
+        assert drawers(w) is pool

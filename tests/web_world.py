@@ -11,7 +11,7 @@ from typing import Any
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app.links import Links
-from bot.service import LinkRecords, MatchService, Place, Terms, User
+from bot.service import LinkRecords, MatchService, Place, Settings, Terms, User
 from bot.service.testing import Harness
 from bot.web import Limits, WebBoard
 from rules import Side
@@ -32,11 +32,12 @@ class World:
         limits: Limits | None = None,
         heartbeat: float = 30.0,
         poll: float = 0.02,
-        painters: int = 0,
+        settings: Settings | None = None,
     ) -> None:
-        self.h = Harness(where if isinstance(where, Config) else Config(path=where))
+        config = where if isinstance(where, Config) else Config(path=where)
+        self.h = Harness(config, settings=settings)
         self.limits = limits
-        self.heartbeat, self.poll, self.painters = heartbeat, poll, painters
+        self.heartbeat, self.poll = heartbeat, poll
         self.client: TestClient | None = None
 
     async def __aenter__(self) -> World:
@@ -51,7 +52,6 @@ class World:
             limits=self.limits,
             poll=self.poll,
             heartbeat=self.heartbeat,
-            painters=self.painters,
         )
         self.client = TestClient(TestServer(self.web.application()))
         await self.client.start_server()

@@ -40,7 +40,6 @@ from rules.records import RecordError, ReplayError
 from .actions import ENDINGS
 from .board_memo import RECORDS, STATES, Kept, States, fingerprint, record_key, versioned
 from .page_words import page_text, setup_text
-from .painter import Painter
 from .pictures import BytesCache
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
@@ -71,9 +70,8 @@ def side_name(side: Side) -> str:
 class Boards:
     """The states and pictures of the web board's pages, for ``Seats`` and the web layer."""
 
-    def __init__(self, service: MatchService, painter: Painter | None = None) -> None:
+    def __init__(self, service: MatchService) -> None:
         self.service = service
-        self.painter = painter or Painter(0)
         self.records = service.records
         self._pictures = BytesCache(PICTURES)
         self._layouts: Recent[dict[str, Any]] = Recent(LAYOUTS)  # a picture's size and cells
@@ -289,7 +287,7 @@ class Boards:
     async def _paint(self, drawn: Drawn) -> Picture:
         png = self._pictures.get(drawn.key)
         if png is None:
-            png = await self.painter.paint(drawn.paint)
+            png = await self.service.paint(drawn.paint)
             self._pictures.put(drawn.key, png)
         return Picture(png, dict(drawn.cells(drawn.view)))
 

@@ -108,6 +108,18 @@ def _draw(data: bytes) -> bytes:
     return _pickled(work)
 
 
+def _paint(data: bytes) -> bytes:
+    """In the worker: the image a pickled drawing (a call answering PNG bytes) draws."""
+    return _pickled(lambda: ("drawn", pickle.loads(data)()))
+
+
+def _warm(portable: bytes | None) -> None:
+    """In a new drawing worker: unpickle the renderer (importing what draws), so that the
+    first image does not wait for it."""
+    if portable is not None and portable not in _DRAWERS:
+        _DRAWERS[portable] = pickle.loads(portable)
+
+
 def portable(renderer: Renderer) -> bytes | None:
     """``renderer`` as a drawing worker gets it (pickled), or None for one that does not
     pickle (it holds something of this process): that one draws in threads here."""
@@ -158,9 +170,9 @@ def default_ai_workers() -> int:
 class Offload:
     """``processes`` workers for long-board turn ends, ``ai_processes`` for the AI
     players' searches (None: ``default_ai_workers``; 0: threads only, one search at a
-    time) and ``draw_processes`` drawing ``renderer``'s images (0, or a renderer that does
-    not pickle: threads), each pool started when it is first needed (which then waits a
-    moment longer for it)."""
+    time) and ``draw_processes`` drawing images, ``renderer``'s (a renderer that does not
+    pickle draws in threads) and any front end's (``paint``; 0: threads), each pool started
+    when it is first needed (which then waits a moment longer for it) or by ``warm``."""
 
     def __init__(
         self,
@@ -172,8 +184,7 @@ class Offload:
         searchers = default_ai_workers() if ai_processes is None else ai_processes
         self._renderer = renderer
         self._portable = portable(renderer) if renderer is not None and draw_processes else None
-        drawers = draw_processes if self._portable is not None else 0
-        self._sizes = {"rules": processes, "ai": searchers, "draw": drawers}
+        self._sizes = {"rules": processes, "ai": searchers, "draw": draw_processes}
         self._pools: dict[str, ProcessPoolExecutor] = {}
         self.searches = FairQueue(searchers)
 
@@ -231,24 +242,49 @@ class Offload:
         match.adopt(game, entry)
         return turn
 
+    def warm(self) -> None:
+        """Start the drawing workers now, the renderer loaded in them, so that the first
+        image waits for neither."""
+        pool = self._workers("draw")
+        if pool is not None:
+            pool.submit(_warm, self._portable)
+
     async def draw(self, method: str, *args: Any) -> bytes:
         """The image of the renderer's ``method`` (``board`` or ``private``) of ``args``,
-        off the event loop: in a drawing worker, or in a thread. An image its worker could
-        not draw is drawn here (a renderer that fails anyway raises its own error here)."""
+        off the event loop: in a drawing worker, or in a thread."""
         renderer = self._renderer
         if renderer is None:
             raise RuntimeError("this offload has no renderer")
-        if self._portable is not None:
-            job = pickle.dumps((self._portable, method, args), pickle.HIGHEST_PROTOCOL)
-            try:
-                answer = await self._run("draw", _draw, job)
-            except (WorkerFailed, BrokenProcessPool) as exc:
-                log.warning("an image could not be drawn in its worker; drawing it here: %s", exc)
-            else:
-                image: bytes = answer[1]
-                return image
-        drawn: bytes = await asyncio.to_thread(getattr(renderer, method), *args)
-        return drawn
+        here = functools.partial(getattr(renderer, method), *args)
+        if self._portable is None:
+            return await asyncio.to_thread(here)
+        job = pickle.dumps((self._portable, method, args), pickle.HIGHEST_PROTOCOL)
+        return await self._drawn(_draw, job, here)
+
+    async def paint(self, draw: Callable[[], bytes]) -> bytes:
+        """``draw()`` (a front end's picture: a call answering PNG bytes), off the event
+        loop: in a drawing worker, or in a thread for a call that does not pickle."""
+        if not self._sizes["draw"]:
+            return await asyncio.to_thread(draw)
+        try:
+            job = pickle.dumps(draw, pickle.HIGHEST_PROTOCOL)
+        except (pickle.PicklingError, TypeError, AttributeError):
+            log.info("a picture that does not pickle is drawn in a thread")
+            return await asyncio.to_thread(draw)
+        return await self._drawn(_paint, job, draw)
+
+    async def _drawn(
+        self, job: Callable[[bytes], bytes], data: bytes, here: Callable[[], bytes]
+    ) -> bytes:
+        """An image drawn by ``job(data)`` in a drawing worker; one its worker could not
+        draw is drawn here by ``here`` (a drawing that fails anyway raises its own error)."""
+        try:
+            answer = await self._run("draw", job, data)
+        except (WorkerFailed, BrokenProcessPool) as exc:
+            log.warning("an image could not be drawn in its worker; drawing it here: %s", exc)
+            return await asyncio.to_thread(here)
+        image: bytes = answer[1]
+        return image
 
     async def ai_turn(
         self, game: GameState, level: str, seconds: float, seed: int, owner: Owner = ANYONE

@@ -52,7 +52,8 @@ class MatchService(Looking, Absences, Drafting):
         alone on its database (no ``poll_seconds``) first drops the claims its earlier life
         left, rather than wait for them to run out; one of several loads a match when it is
         used (the others hold matches too), and at once only the AI matches that wait for
-        their AI."""
+        their AI. The drawing workers start at once (the first image does not wait)."""
+        self._ctx.offload.warm()
         if self._ctx.settings.shared:
             await self.look_after_robots()
         else:
@@ -76,6 +77,11 @@ class MatchService(Looking, Absences, Drafting):
                 else:
                     if table is not None:
                         self._robots.consider(table)
+
+    async def paint(self, draw: Callable[[], bytes]) -> bytes:
+        """A front end's picture (``draw()`` answers its PNG), drawn off the event loop by
+        the service's drawing workers (``offload``)."""
+        return await self._ctx.offload.paint(draw)
 
     async def stop(self) -> None:
         """Stop the background tasks, the AI players and the workers (the store stays

@@ -11,7 +11,6 @@ from aiohttp import web
 
 from bot.app.boards import Boards
 from bot.app.links import Links
-from bot.app.painter import PAINTERS, Painter
 from bot.app.seats import Seats
 from bot.service import MatchService
 from rules import Side
@@ -36,7 +35,7 @@ class WebBoard:
     """The server for ``service``'s matches, its links checked by ``links``. ``start``
     binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then); the client
     addresses its limits count by come from ``X-Forwarded-For`` when the peer is one of
-    ``proxies``; its pictures are drawn in ``painters`` worker processes (0: threads)."""
+    ``proxies``; its pictures are drawn by the service's drawing workers."""
 
     def __init__(
         self,
@@ -49,11 +48,10 @@ class WebBoard:
         poll: float | None = None,
         heartbeat: float | None = None,
         proxies: Proxies = NO_PROXIES,
-        painters: int = PAINTERS,
     ) -> None:
         self.host = host
         self.proxies = proxies
-        boards = Boards(service, Painter(painters))
+        boards = Boards(service)
         timing: dict[str, Any] = {"poll": poll, "heartbeat": heartbeat}
         hub = Hub(service, self._version, **{k: v for k, v in timing.items() if v is not None})
         self.site = Site(boards, Seats(service, boards), links, hub, limits or Limits())
@@ -79,11 +77,9 @@ class WebBoard:
 
     async def _started(self, _app: web.Application) -> None:
         self.site.hub.start()
-        self.site.boards.painter.start()
 
     async def _stopping(self, _app: web.Application) -> None:
         await self.site.hub.stop()
-        self.site.boards.painter.close()
 
     @property
     def url(self) -> str:
