@@ -59,7 +59,7 @@ class _OutOfBudget(Exception):
 
 # The probe's own steps, spent before ``Escape`` and not taken from its budget, and how many
 # actions it judges ending after at each node and how many of those it follows further.
-PROBE_BUDGET = 1_500
+PROBE_BUDGET = 1_000
 PROBE_JUDGED = 8
 PROBE_FOLLOWED = 5
 
