@@ -12,7 +12,7 @@ from rules.torii import TORII, ToriiGame
 from ..engines import Engine, register
 from .search import own_turn
 
-HINT_DEPTH = 3  # turns a hint looks ahead, within the search's fixed node budget
+HINT_DEPTH = 5  # turns a hint looks ahead, within the search's fixed node budget
 
 
 def evaluate(game: ToriiGame, side: Side) -> float:
