@@ -13,7 +13,7 @@ from ai.host import decide, hint
 from ai.torii.search import own_turn
 from ai.torii.state import SearchState, successors, zobrist
 from rules import Side
-from rules.torii import SPIRITS, TORII, Position, Setup, ToriiGame
+from rules.torii import SPIRITS, TORII, Position, Setup, ToriiGame, follower
 
 # Found by random play, each checked by ``wins_now`` / ``forced_in_two`` below.
 WIN_IN_ONE = {
@@ -132,3 +132,39 @@ def test_the_key_follows_make_and_unmake():
 def test_a_hint_is_the_same_for_the_same_position():
     game = random_game(("Deer", "Kitsune"), True, 3, 6)
     assert hint(game) == hint(game.copy())
+
+
+def owing_game(decisions: int) -> ToriiGame:
+    """A game by random play that stops where the side to act owes ``decisions`` or more
+    Monkey decisions (TI15)."""
+    for seed in range(500):
+        rng = random.Random(seed)
+        game = ToriiGame(Setup(("Monkey", "Monkey"), True))
+        for _ in range(60):
+            if game.is_over():
+                break
+            if game.pos.owed >= decisions:
+                return game
+            while game.actions_left:
+                game.apply(game.notation(rng.choice(game.legal_actions())))
+            game.end_turn()
+    raise AssertionError("no random game owed the decisions")
+
+
+def test_the_search_adds_only_the_decisions_not_yet_staged():
+    game = owing_game(2)
+    game.apply("flip none")
+    texts = own_turn(game.copy(), 0.1, random.Random(0), 64)
+    assert len(texts) == game.actions_left
+    play(game, texts)
+
+
+def test_the_decisions_owed_after_a_winning_turn_are_still_made():
+    """TI15: the Torii before a winning one still give the Monkey's owner its decisions;
+    the game is won already, but the decisions are asked and must be answered."""
+    cells = bytes([follower(Side.CHALLENGER)] * 9 + [0] * 27)
+    won = Position(cells, (20, 33), (0b001, 0), Side.OPPOSITION, owed=1)
+    game = ToriiGame(Setup(("Boar", "Monkey"), True), won)
+    assert game.outcome() is None and game.actions_left == 1
+    play(game, own_turn(game.copy(), 0.1, random.Random(0), 64))
+    assert game.outcome() is not None and game.outcome().winner == Side.CHALLENGER

@@ -26,11 +26,12 @@ def think(
     max_depth: int = MAX_DEPTH,
     max_nodes: int | None = None,
 ) -> tuple[Result, SearchState]:
-    """The search of ``game``'s position within ``seconds`` and ``max_nodes``, ``max_depth``
-    turns deep at most, with the state it searched (to name the move found). The seed from
-    ``rng`` varies the evaluation by a few hundredths of a Follower, so games differ."""
+    """The search of ``game``'s position (after any Monkey decisions already staged) within
+    ``seconds`` and ``max_nodes``, ``max_depth`` turns deep at most, with the state it
+    searched (to name the move found). The seed from ``rng`` varies the evaluation by a few
+    hundredths of a Follower, so games differ."""
     salt = rng.getrandbits(64) | 1
-    state = SearchState(game.pos, game.setup)
+    state = SearchState(game.latest, game.setup)
     return search(state, seconds, salt, max_depth, max_nodes, CLOCK_EVERY), state
 
 
@@ -38,7 +39,8 @@ def own_turn(game: ToriiGame, seconds: float, rng: random.Random, depth: int) ->
     """The turn of ``game.side`` this search finds (``ai.engines.Engine.search``): the
     Monkey decisions owed (the turn that follows them is the side's next), else the whole
     turn; without a clock (``seconds`` infinite: a hint) within ``FIXED_NODES`` nodes, so the
-    same position gives the same turn anywhere. A turn already staged leaves nothing to add."""
+    same position gives the same turn anywhere. A turn already staged leaves nothing to add;
+    of the decisions, only those not yet staged are added."""
     if not game.legal_actions():
         return []
     nodes = None if math.isfinite(seconds) else FIXED_NODES
@@ -46,7 +48,7 @@ def own_turn(game: ToriiGame, seconds: float, rng: random.Random, depth: int) ->
     if found.move is None:  # no legal move: only for a finished game, excluded above
         raise RuntimeError("the search found no move in a game that has legal actions")
     flips, work = state.label(found.move)
-    if game.pos.owed:
+    if game.latest.owed:
         return [game.notation(flip) for flip in flips]
     if work is None:
         return [game.notation(Pass())]

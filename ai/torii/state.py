@@ -141,7 +141,8 @@ class SearchState:
     def _children(self) -> list[tuple[Position, Label]]:
         node = self.stack[-1]
         if node.children is None:
-            finished = node.pos.winner() is not None
+            # a won position still owing decisions (TI15) has them: the root may be one
+            finished = node.pos.winner() is not None and not node.pos.owed
             node.children = [] if finished else successors(node.pos, self.setup)
         return node.children
 
