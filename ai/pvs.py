@@ -37,6 +37,7 @@ SOFT_SHARE = 0.5  # no new depth starts once this share of the time is gone
 MAX_DEPTH = 64
 NOISE = 4  # hundredths of a pawn of seeded noise in the evaluation: games differ
 MASK64 = (1 << 64) - 1
+CLOCK_EVERY = 512  # nodes between two looks at the clock, unless the game's nodes cost more
 
 
 class Board(Protocol):
@@ -104,8 +105,9 @@ class Result:
 
 
 class Searcher:
-    """One search of ``board``: its budget (``deadline``, ``max_nodes``), its noise
-    (``salt``), its table, move ordering and node count."""
+    """One search of ``board``: its budget (``deadline``, ``max_nodes``, the clock read
+    every ``clock_every`` nodes, a power of two), its noise (``salt``), its table, move
+    ordering and node count."""
 
     def __init__(
         self,
@@ -114,8 +116,10 @@ class Searcher:
         max_nodes: int | None = None,
         salt: int = 0,
         table: Table | None = None,
+        clock_every: int = CLOCK_EVERY,
     ) -> None:
         self.board = board
+        self.clock_mask = clock_every - 1
         self.deadline = deadline
         self.max_nodes = max_nodes if max_nodes is not None else 1 << 62
         self.salt = salt
@@ -130,7 +134,7 @@ class Searcher:
         self.nodes += 1
         if self.nodes >= self.max_nodes:
             raise OutOfTime
-        if self.nodes & 511 == 0 and time.monotonic() > self.deadline:
+        if self.nodes & self.clock_mask == 0 and time.monotonic() > self.deadline:
             raise OutOfTime
 
     def _evaluate(self) -> int:
@@ -370,10 +374,13 @@ def search(
     salt: int,
     max_depth: int = MAX_DEPTH,
     max_nodes: int | None = None,
+    clock_every: int = CLOCK_EVERY,
 ) -> Result:
     """The best move on ``board`` (spent by the search) within ``seconds`` (infinite: no
     clock) and ``max_nodes``, ``max_depth`` plies deep at most; ``salt`` seeds the noise of
-    the evaluation (0: none). ``move`` is None when there is no legal move."""
+    the evaluation (0: none). The clock is read every ``clock_every`` nodes (a power of two:
+    1 for a game whose node costs milliseconds, so the deadline is kept). ``move`` is None
+    when there is no legal move."""
     started = time.monotonic()
     moves = board.moves()
     if not moves:
@@ -382,5 +389,5 @@ def search(
         return Result(moves[0], 0, 0, 0, 0.0)
     budget = max(seconds, 0.0)
     deadline, soft = started + budget, started + budget * SOFT_SHARE
-    searcher = Searcher(board, deadline, max_nodes, salt)
+    searcher = Searcher(board, deadline, max_nodes, salt, clock_every=clock_every)
     return searcher.deepen(moves, max_depth, started, soft)

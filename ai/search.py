@@ -1,5 +1,6 @@
-"""Alpha-beta (negamax) over whole turns, for games whose turn is one decision (ToriShogi's
-move, Torii's turn, or the decisions a Monkey owes in the opponent's turn)."""
+"""Alpha-beta (negamax) over whole turns through the seam, for a one-move game whose engine
+has no search of its own (ToriShogi's and Torii's have, by ``ai.pvs``); a whole turn is
+every decision the side to act owes, taken together."""
 
 from __future__ import annotations
 

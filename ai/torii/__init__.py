@@ -1,6 +1,8 @@
-"""Torii's engine (``ai.engines``): its evaluation, Followers placed and Torii built (the two
-ways to win), which is also its balance (Followers come and go every turn); its turns are
-searched by the seam's alpha-beta."""
+"""Torii's engine (``ai.engines``): its evaluation for the seam's players, Followers placed
+and Torii built (the two ways to win), which is also its balance (Followers come and go
+every turn); its own search (``search``: the principal-variation search of ``ai.pvs`` on
+``state.SearchState``, whole turns made and unmade on a stack of positions, evaluated by
+``evaluation``)."""
 
 from __future__ import annotations
 
@@ -8,6 +10,9 @@ from rules import Side
 from rules.torii import TORII, ToriiGame
 
 from ..engines import Engine, register
+from .search import own_turn
+
+HINT_DEPTH = 5  # turns a hint looks ahead, within the search's fixed node budget
 
 
 def evaluate(game: ToriiGame, side: Side) -> float:
@@ -23,4 +28,4 @@ def evaluate(game: ToriiGame, side: Side) -> float:
     return progress(mine) - progress(theirs)
 
 
-register(Engine[ToriiGame](TORII.id, evaluate))
+register(Engine[ToriiGame](TORII.id, evaluate, search=own_turn, hint_work=lambda _game: HINT_DEPTH))

@@ -18,9 +18,11 @@ from rules.sides import Side
 
 from . import fen as position_string
 from .actions import Action, Build, Decision, Move, Pass
-from .board import FILES, SIZE, SQUARES, file_of, rank_of
+from .board import FILES, LINES, SIZE, SQUARES, file_of, rank_of
 from .events import Event, Turn
 from .game import ToriiGame
+from .generate import whole_turns
+from .monkey import decide, pass_turn
 from .perft import perft as perft_position
 from .record import read_record, write_record
 from .state import (
@@ -33,6 +35,8 @@ from .state import (
     TATSU,
     Position,
     Setup,
+    follower,
+    gate,
     spirit_named,
     start_position,
 )
@@ -162,6 +166,7 @@ __all__ = [
     "FILES",
     "JUDGE",
     "KITSUNE",
+    "LINES",
     "MONKEY",
     "SIZE",
     "SPIRITS",
@@ -184,8 +189,13 @@ __all__ = [
     "ToriiType",
     "Turn",
     "View",
+    "decide",
     "file_of",
+    "follower",
+    "gate",
+    "pass_turn",
     "perft_position",
     "rank_of",
     "read_record",
+    "whole_turns",
 ]
