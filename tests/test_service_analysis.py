@@ -10,6 +10,7 @@ import pytest
 
 import ai
 from bot.service import Place, Refused, Terms, User
+from bot.service.analysis import Analysis, Slip, summary
 from bot.service.testing import Harness
 from rules import GameState, Side, game_type
 from rules.tora import Game, Options
@@ -115,3 +116,18 @@ async def test_a_match_resigned_before_any_move_has_nothing_to_analyse(h: Harnes
     await h.store.save(match)
     with pytest.raises(Refused, match="ended before a single move was played"):
         await h.service.analyse(match.id, ANN, GUILD)
+
+
+def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -> None:
+    slips = (
+        Slip(7, Side.OPPOSITION, ("a1b2",), ("c3d4",), 1_000_000.0),
+        Slip(3, Side.CHALLENGER, ("e1e2",), ("f1f2",), 1.5),
+    )
+    text = summary(Analysis((0.0,) * 8, slips, ()), 12, "ToriShogi", ["ann", "**bob**"])
+    assert text.splitlines() == [
+        "Analysis of match 12 (ToriShogi), 8 turns, by the AI (hard).",
+        "The turns that lost the most (the better turn is drawn on each board):",
+        "1. Turn 7, \\*\\*bob\\*\\*: played `a1b2`; the AI prefers `c3d4` (a win missed, by "
+        "its evaluation).",
+        "2. Turn 3, ann: played `e1e2`; the AI prefers `f1f2` (1.5 lost, by its evaluation).",
+    ]

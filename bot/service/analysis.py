@@ -22,8 +22,10 @@ from storage import MatchInfo
 from .context import Context
 from .errors import Refused
 from .ports import Attachment, Status
+from .texts import escape
 
 WORST = 3  # the turns that lost the most, shown on their boards
+WIN_GAP = 100_000.0  # a drop this large is a finished game's worth (``ai.evaluation.WIN``)
 GAME_LEVEL = frozenset({"resign", "forfeit", "draw", "reset"})  # turns that end, not move
 Search = Callable[[GameState], Awaitable[list[str]]]  # the hint's turn for a position
 
@@ -125,10 +127,11 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
         return head + " No turn lost anything the AI could find."
     lines = [head, "The turns that lost the most (the better turn is drawn on each board):"]
     for rank, slip in enumerate(analysis.slips, 1):
-        who = names[0] if slip.side == Side.CHALLENGER else names[1]
+        who = escape(names[0] if slip.side == Side.CHALLENGER else names[1])
+        cost = "a win missed" if slip.drop >= WIN_GAP else f"{slip.drop:.3g} lost"
         lines.append(
             f"{rank}. Turn {slip.number}, {who}: played `{'; '.join(slip.played)}`; the AI "
-            f"prefers `{'; '.join(slip.better)}` (loses {slip.drop:.3g})."
+            f"prefers `{'; '.join(slip.better)}` ({cost}, by its evaluation)."
         )
     return "\n".join(lines)
 
@@ -147,10 +150,6 @@ def boards(
         return Attachment(f"turn-{slip.number}-better.png", await draw(staged, slip.side))
 
     return [one(slip, game) for slip, game in zip(analysis.slips, analysis.before, strict=True)]
-
-
-def status_of(names: Sequence[str]) -> Status:
-    return Status(names[0], names[1], headline="What the AI would have played")
 
 
 @dataclass(frozen=True)
@@ -172,7 +171,7 @@ async def report(ctx: Context, info: MatchInfo, names: Sequence[str], search: Se
     final = (await ctx.store.load(info.id)).game
     title = game_type(info.game).title
     analysis = await analyse(final, search)
-    status = status_of(names)
+    status = Status(names[0], names[1])
 
     async def draw(game: GameState, side: Side) -> bytes:
         return (await ctx.private_file(game.view_for(side), status)).data
