@@ -4,13 +4,16 @@ most with the AI's better turn drawn on their boards; running matches are refuse
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
 
 import ai
+from bot.app.costly import Limits
 from bot.service import Place, Refused, Terms, User
-from bot.service.analysis import Analysis, Slip, summary
+from bot.service.analysis import Analysis, Report, Slip, summary
+from bot.service.errors import RateLimited
 from bot.service.testing import Harness
 from rules import GameState, Side, game_type
 from rules.tora import Game, Options
@@ -131,3 +134,26 @@ def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -
         "its evaluation).",
         "2. Turn 3, ann: played `e1e2`; the AI prefers `f1f2` (1.5 lost, by its evaluation).",
     ]
+
+
+async def test_one_analysis_of_a_player_s_is_worked_out_at_a_time(h: Harness) -> None:
+    match = await finished(h, "torii")
+    first, second = await asyncio.gather(
+        h.service.analyse(match.id, ANN, GUILD),
+        h.service.analyse(match.id, ANN, GUILD),
+        return_exceptions=True,
+    )
+    assert isinstance(first, Report), first
+    assert isinstance(second, Refused) and second.message == (
+        "Your last hint or analysis is still being worked out; wait for it."
+    )
+    assert await h.service.analyse(match.id, ANN, GUILD) == first  # and once it is done, again
+
+
+def test_the_hints_allowance_an_analysis_takes_from_says_what_is_allowed() -> None:
+    hints = Limits(clock=lambda: 100.0).hints
+    for _ in range(3):
+        hints.take(ANN.id)
+    with pytest.raises(RateLimited) as refused:
+        hints.take(ANN.id)
+    assert "asking for hints faster than I make them: up to 3 at once" in str(refused.value)

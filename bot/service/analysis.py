@@ -166,9 +166,10 @@ class Report:
     title: str
 
 
-async def report(ctx: Context, info: MatchInfo, names: Sequence[str], search: Search) -> Report:
-    """The analysis of the finished match ``info``, for a public post."""
-    final = (await ctx.store.load(info.id)).game
+async def report(
+    ctx: Context, info: MatchInfo, final: GameState, names: Sequence[str], search: Search
+) -> Report:
+    """The analysis of the finished match ``info`` (its game ``final``), for a public post."""
     title = game_type(info.game).title
     analysis = await analyse(final, search)
     status = Status(names[0], names[1])
@@ -186,10 +187,11 @@ async def report(ctx: Context, info: MatchInfo, names: Sequence[str], search: Se
     )
 
 
-async def check_analysable(ctx: Context, info: MatchInfo) -> None:
-    """Refuse a match that is still running (see the module's docstring), and one whose turn
-    ends cost the rules core much (TORA's long board): its replay and judgements would hold
-    the bot's process for minutes, where a hosted turn end of it goes to a worker."""
+async def analysable(ctx: Context, info: MatchInfo) -> GameState:
+    """The game of the match ``info`` to analyse. Refuse a match that is still running
+    (see the module's docstring), and one whose turn ends cost the rules core much (TORA's
+    long board): its replay and judgements would hold the bot's process for minutes, where
+    a hosted turn end of it goes to a worker."""
     if not info.state.over:
         raise Refused(
             f"Match {info.id} is still being played: it can be analysed once it has ended. "
@@ -202,3 +204,4 @@ async def check_analysable(ctx: Context, info: MatchInfo) -> None:
             "seconds each to end (TORA's long board): it cannot be analysed yet. Matches on "
             "TORA's short board, of ToriShogi and of Torii can."
         )
+    return game

@@ -19,7 +19,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
-from rules import Side
+from rules import GameState, Side
 from storage import CorruptMatch, Hosted, MatchInfo
 
 from . import (
@@ -263,30 +263,30 @@ class MatchService(Looking, Absences, Drafting):
                 table.memo()[hints.MEMO] = (position, texts)
         return table, side, hint, texts
 
-    async def analysable(self, match_id: int, user: User) -> MatchInfo:
-        """The match ``user`` may have analysed now: refused unless it has ended (and is not
-        on TORA's long board), and while a hint or analysis of theirs is still being worked
-        out (``analysis``)."""
+    async def analysable(self, match_id: int, user: User) -> tuple[MatchInfo, GameState]:
+        """The match ``user`` may have analysed now, and its game: refused unless it has
+        ended (and is not on TORA's long board), and while a hint or analysis of theirs is
+        still being worked out (``analysis``)."""
         info = await self.records.match_info(match_id)
         if info is None:
             raise Refused(f"There is no match {match_id}.")
-        await analysis.check_analysable(self._ctx, info)
+        final = await analysis.analysable(self._ctx, info)
         if user.id in self._hinting:
             raise Refused("Your last hint or analysis is still being worked out; wait for it.")
-        return info
+        return info, final
 
     async def analyse(self, match_id: int, user: User, guild_id: int) -> analysis.Report:
         """The analysis of a finished match, to post (``analysis``): the hint's search on
         every position, in the AI's workers in ``user``'s turn (``guild_id``: theirs), one
         hint or analysis of theirs at a time. It takes a while: a second or so a turn."""
-        info = await self.analysable(match_id, user)
-        players = ((info.challenger_id, "Challenger"), (info.opposition_id, "Opposition"))
-        names = [await self.records.player_name(uid) or role for uid, role in players]
+        info, final = await self.analysable(match_id, user)
+        self._hinting.add(user.id)  # at once: no other analysis of theirs gets past the check
         owner = Owner(guild_id, user.id)
-        self._hinting.add(user.id)
         try:
+            players = ((info.challenger_id, "Challenger"), (info.opposition_id, "Opposition"))
+            names = [await self.records.player_name(uid) or role for uid, role in players]
             return await analysis.report(
-                self._ctx, info, names, lambda game: self._robots.search(game, HINT, owner)
+                self._ctx, info, final, names, lambda game: self._robots.search(game, HINT, owner)
             )
         except WorkerFailed:
             log.exception("the analysis of match %d failed", match_id)
