@@ -13,7 +13,7 @@ import zlib
 from rules import GameState, Side
 
 from .engines import engine_of
-from .evaluation import balance
+from .evaluation import balance, evaluate
 from .players import LEVELS, make_player
 
 MASTER_STRETCH = 3.0  # ``master``'s turn against the others'
@@ -52,6 +52,12 @@ def hint(game: GameState) -> list[str]:
     seed = zlib.crc32(f"{own.fen()}|{';'.join(own.staged())}".encode())
     player = make_player("hard", game, work=engine_of(game.game_type).hint_work(game))
     return player.turn(own, random.Random(seed), float("inf"))
+
+
+def judge(game: GameState, side: Side) -> float:
+    """How good ``game`` is for ``side`` by what that side may know (``evaluate`` of its own
+    view): the analysis of a finished match compares the turn played with the hint's by it."""
+    return evaluate(game.for_player(side), side)
 
 
 def takes_draw(game: GameState, side: Side) -> bool:

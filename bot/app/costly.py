@@ -31,6 +31,12 @@ class Costly:
         self._running = asyncio.Semaphore(at_once)
         self._clock = clock
 
+    def take(self, user_id: int) -> None:
+        """Count one request of ``user_id`` (refused beyond the allowance) for work that does
+        not hold a place among those running: an analysis, whose searches each wait their
+        own turn for an AI worker."""
+        self._limit.take(user_id, self._clock())
+
     async def run(self, user_id: int, work: Callable[[], Awaitable[T]]) -> T:
         self._limit.take(user_id, self._clock())
         async with self._running:

@@ -1,4 +1,4 @@
-"""The commands that read rather than play: a match's record and animated replay, and the
+"""The commands that read rather than play: a match's record, animated replay and analysis, and the
 server's ladders (through the ladder desk: leaderboards, profiles, seasons, the
 queue, and the admins' season close and result removal), and the server settings."""
 
@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 from bot.ladder.desk import LadderDesk
@@ -16,6 +17,7 @@ from bot.service.guild import ClockChoice
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
 from render import StatusInfo, board_of, replay_of
+from render.eval_chart import evaluation_chart_png
 from rules import game_type
 from rules.records import RecordError
 
@@ -159,6 +161,33 @@ class Lookups:
             text += " It was posted here a moment ago; this copy is for you alone."
             return Answer(text, (Attachment(name, gif),))
         return Answer(text, (Attachment(name, gif),), private=False)
+
+    async def analyse(
+        self, caller: Caller, number: int | None, match: str | None
+    ) -> tuple[Answer, Callable[[], Awaitable[Answer]]]:
+        """The analysis of a finished match (``bot.service.analysis``): the answer to give
+        the caller at once (refused here: no such match, still running, beyond the hints'
+        allowance, one already being worked out), and the work that makes the post, public
+        in a server's channel (a second or so a turn; its refusals are the caller's alone)."""
+        info = await self._match(caller, number, match)
+        await self.actions.service.analysable(info.id, caller.user)
+        self.limits.hints.take(caller.user.id)
+        title = game_type(info.game).title
+        where = "to you" if caller.in_dm else "here"
+        started = Answer(
+            f"Analysing match {info.id} ({title}): the AI looks again at every turn, which "
+            f"takes a while. I'll post the analysis {where} when it is done."
+        )
+
+        async def post() -> Answer:
+            report = await self.actions.service.analyse(info.id, caller.user, info.guild_id)
+            chart = await asyncio.to_thread(
+                evaluation_chart_png, report.values, report.marked, report.title
+            )
+            graph = Attachment(f"{info.game}-match-{info.id}-analysis.png", chart)
+            return Answer(report.text, (graph, *report.boards), private=caller.in_dm)
+
+        return started, post
 
     def _fresh_post(self, channel_id: int, match_id: int) -> bool:
         """Whether a public replay of ``match_id`` may go to the channel now (and note it)."""

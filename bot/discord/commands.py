@@ -7,6 +7,7 @@ direct message with the bot (where the match is found from the caller)."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import discord
@@ -289,7 +290,8 @@ class Tora(Completing, app_commands.Group):
         await self._agree(interaction, match, "resign")
 
     match = app_commands.Group(
-        name="match", description="Pause, resume, give time, take back, reset or abort a match"
+        name="match",
+        description="Pause, resume, give time, take back, reset, abort or analyse a match",
     )
 
     @match.command(
@@ -350,6 +352,31 @@ class Tora(Completing, app_commands.Group):
         self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
         await self._agree(interaction, match, "abort")
+
+    @match.command(
+        name="analyse",
+        description="Analyse a finished match: its evaluation graph and the turns that lost most",
+    )
+    @app_commands.describe(number=NUMBER, match=MATCH)
+    @app_commands.autocomplete(match=Completing.complete_match)
+    async def analyse(
+        self,
+        interaction: discord.Interaction[Any],
+        number: MatchNumber | None = None,
+        match: MatchPick | None = None,
+    ) -> None:
+        """Says at once (to the caller alone) that the analysis has begun, then posts it."""
+        caller, lookups = caller_of(interaction), self.app.lookups
+        begun: list[Callable[[], Awaitable[Answer]]] = []
+
+        async def begin() -> Answer:
+            started, post = await lookups.analyse(caller, number, match)
+            begun.append(post)
+            return started
+
+        await self.answer(interaction, begin, private=True)
+        for post in begun:
+            await self.handlers.respond.later(interaction, post)
 
     async def _agree(
         self, interaction: discord.Interaction[Any], match: str | None, kind: str

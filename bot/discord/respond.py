@@ -219,6 +219,29 @@ class Responder:
             interaction.extras[ANSWERED_KEY] = True
             self.watch(interaction, answer.view)
 
+    async def later(
+        self, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Answer]]
+    ) -> None:
+        """A second answer to an interaction already answered (``run``), once ``work`` is
+        done: follow-ups, public unless the answer is private; a refusal or failure goes to
+        the caller alone. Discord takes follow-ups for 15 minutes after the command."""
+        try:
+            answer = await work()
+        except Exception as exc:
+            answer = Answer(explain(exc) or report(interaction, exc))
+        pieces = split(answer.text)
+        for i, piece in enumerate(pieces):
+            files = files_of(answer.files) if i == len(pieces) - 1 else []
+            try:
+                await interaction.followup.send(
+                    piece, ephemeral=answer.private, allowed_mentions=NOBODY, files=files
+                )
+            except discord.HTTPException:
+                log.exception(
+                    "could not post a later answer", extra={"interaction": interaction.id}
+                )
+                return
+
     def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
         """Have the sweeper disable ``view``'s buttons once they stop applying."""
         if self.watching is not None:

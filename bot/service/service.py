@@ -19,10 +19,21 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
-from rules import Side
-from storage import CorruptMatch, Hosted
+from rules import GameState, Side
+from storage import CorruptMatch, Hosted, MatchInfo
 
-from . import agreements, courtesy, endings, hints, lobby, plans, play, robots, setup_phase
+from . import (
+    agreements,
+    analysis,
+    courtesy,
+    endings,
+    hints,
+    lobby,
+    plans,
+    play,
+    robots,
+    setup_phase,
+)
 from .away import Absences
 from .drafting import Drafting
 from .errors import Refused, StaleRequest
@@ -257,6 +268,39 @@ class MatchService(Looking, Absences, Drafting):
             if await self._loaded(place.channel_id) is table:
                 table.memo()[hints.MEMO] = (position, texts)
         return table, side, hint, texts
+
+    async def analysable(self, match_id: int, user: User) -> tuple[MatchInfo, GameState]:
+        """The match ``user`` may have analysed now, and its game: refused unless it has
+        ended (and is not on TORA's long board), and while a hint or analysis of theirs is
+        still being worked out (``analysis``)."""
+        info = await self.records.match_info(match_id)
+        if info is None:
+            raise Refused(f"There is no match {match_id}.")
+        final = await analysis.analysable(self._ctx, info)
+        if user.id in self._hinting:
+            raise Refused("Your last hint or analysis is still being worked out; wait for it.")
+        return info, final
+
+    async def analyse(self, match_id: int, user: User, guild_id: int) -> analysis.Report:
+        """The analysis of a finished match, to post (``analysis``): the hint's search on
+        every position, in the AI's workers in ``user``'s turn (``guild_id``: theirs), one
+        hint or analysis of theirs at a time. It takes a while: a second or so a turn."""
+        info, final = await self.analysable(match_id, user)
+        self._hinting.add(user.id)  # at once: no other analysis of theirs gets past the check
+        owner = Owner(guild_id, user.id)
+        try:
+            players = ((info.challenger_id, "Challenger"), (info.opposition_id, "Opposition"))
+            names = [await self.records.player_name(uid) or role for uid, role in players]
+            return await analysis.report(
+                self._ctx, info, final, names, lambda game: self._robots.search(game, HINT, owner)
+            )
+        except WorkerFailed:
+            log.exception("the analysis of match %d failed", match_id)
+            raise Refused(
+                f"The AI could not finish the analysis of match {match_id}; ask again later."
+            ) from None
+        finally:
+            self._hinting.discard(user.id)
 
     async def robots_idle(self) -> None:
         """Wait until the AI players have nothing left to do (tests, demos)."""

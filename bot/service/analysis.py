@@ -1,0 +1,207 @@
+"""The analysis of a finished match (``/tora analyse``): the hint's search (``ai.hint``: a
+fixed amount of work, so the same match always gives the same analysis) run on the position
+before every turn, each in its own turn for an AI worker (``fairness``: an analysis of a
+hundred positions never holds up the AI players' turns for long), and each turn played
+judged against the hint's by the player who made it (``ai.judge``, after either turn).
+
+Only finished matches are analysed. Once a match has ended, nothing of it is hidden any
+more (R44: TORA's Assassin moves are published at the end), so the posts show the players'
+own boards. A running match is refused: between people, an analysis would be assistance;
+in a practice game, the hint is the help on offer while it runs."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+
+import ai
+from rules import ActionError, GameState, Side, game_type
+from storage import MatchInfo
+
+from .context import Context
+from .errors import Refused
+from .ports import Attachment, Status
+from .texts import escape
+
+WORST = 3  # the turns that lost the most, shown on their boards
+WIN_GAP = 100_000.0  # a drop this large is a finished game's worth (``ai.evaluation.WIN``)
+GAME_LEVEL = frozenset({"resign", "forfeit", "draw", "reset"})  # turns that end, not move
+Search = Callable[[GameState], Awaitable[list[str]]]  # the hint's turn for a position
+
+
+@dataclass(frozen=True)
+class Slip:
+    """A turn that lost: ``number`` (the first turn is 1), who played it, what was played
+    and what the hint's search would have played, and how much it lost by (``drop``, in
+    the game's evaluation, from the mover's side)."""
+
+    number: int
+    side: Side
+    played: tuple[str, ...]
+    better: tuple[str, ...]
+    drop: float
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """``values``: the evaluation after each turn from the Challenger's side; ``slips``: the
+    turns that lost the most, the worst first; ``before``: the position before each."""
+
+    values: tuple[float, ...]
+    slips: tuple[Slip, ...]
+    before: tuple[GameState, ...]
+
+
+def positions(final: GameState) -> list[tuple[GameState, tuple[str, ...]]]:
+    """The position before each turn of a finished game that moved (not a resignation, a
+    draw or a forfeit) and the turn played there, replayed from the game's setup."""
+    kind = game_type(final.game_type)
+    options, answers = kind.setup_of(final)
+    game: GameState = kind.new_game(options, answers)
+    walked: list[tuple[GameState, tuple[str, ...]]] = []
+    for turn in final.turns:
+        if set(turn.texts) & GAME_LEVEL:
+            break
+        walked.append((game.copy(), tuple(turn.texts)))
+        try:
+            for text in turn.texts:
+                game.apply(text)
+            game.end_turn()
+        except ActionError:
+            raise Refused(
+                "This match's turns do not play again from its setup (a secret setup), so it "
+                "cannot be analysed."
+            ) from None
+    return walked
+
+
+def after(game: GameState, texts: Sequence[str]) -> GameState:
+    """``game`` once ``texts`` have been played and the turn ended."""
+    played = game.copy()
+    for text in texts:
+        played.apply(text)
+    played.end_turn()
+    return played
+
+
+async def analyse(final: GameState, search: Search) -> Analysis:
+    """The analysis of ``final`` (a finished game): the searches in the AI's workers, the
+    replays and judgements off the event loop."""
+    walked = await asyncio.to_thread(positions, final)
+    if not walked:
+        raise Refused(
+            "This match ended before a single move was played: there is nothing to analyse."
+        )
+    slips: list[Slip] = []
+    values: list[float] = []
+    for number, (game, played) in enumerate(walked, 1):
+        better = tuple(await search(game.for_player(game.side)))
+        slip, value = await asyncio.to_thread(_judged, game, played, better, number)
+        slips.append(slip)
+        values.append(value)
+    worst = sorted((s for s in slips if s.drop > 0), key=lambda s: (-s.drop, s.number))[:WORST]
+    before = tuple(walked[s.number - 1][0] for s in worst)
+    return Analysis(tuple(values), tuple(worst), before)
+
+
+def _judged(
+    game: GameState, played: tuple[str, ...], better: tuple[str, ...], number: int
+) -> tuple[Slip, float]:
+    """The turn ``played`` against ``better`` by its mover, and the Challenger's value after
+    it."""
+    side = game.side
+    reached = after(game, played)
+    mine = ai.judge(reached, side)
+    drop = 0.0 if better == played else ai.judge(after(game, better), side) - mine
+    challenger = mine if side == Side.CHALLENGER else ai.judge(reached, Side.CHALLENGER)
+    return Slip(number, side, played, better, drop), challenger
+
+
+def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str]) -> str:
+    """The analysis in words: who lost the most where, and what the AI would have played."""
+    head = (
+        f"Analysis of match {match_id} ({title}), {len(analysis.values)} turns, by the AI (hard)."
+    )
+    if not analysis.slips:
+        return head + " No turn lost anything the AI could find."
+    lines = [head, "The turns that lost the most (the better turn is drawn on each board):"]
+    for rank, slip in enumerate(analysis.slips, 1):
+        who = escape(names[0] if slip.side == Side.CHALLENGER else names[1])
+        cost = "a win missed" if slip.drop >= WIN_GAP else f"{slip.drop:.3g} lost"
+        lines.append(
+            f"{rank}. Turn {slip.number}, {who}: played `{'; '.join(slip.played)}`; the AI "
+            f"prefers `{'; '.join(slip.better)}` ({cost}, by its evaluation)."
+        )
+    return "\n".join(lines)
+
+
+def boards(
+    analysis: Analysis, draw: Callable[[GameState, Side], Awaitable[bytes]]
+) -> list[Awaitable[Attachment]]:
+    """The board before each worst turn, the better turn staged on it (drawn as a staged
+    turn is): the mover's own view, hiding nothing that the end of the match has not made
+    public."""
+
+    async def one(slip: Slip, game: GameState) -> Attachment:
+        staged = game.copy()
+        for text in slip.better:
+            staged.apply(text)
+        return Attachment(f"turn-{slip.number}-better.png", await draw(staged, slip.side))
+
+    return [one(slip, game) for slip, game in zip(analysis.slips, analysis.before, strict=True)]
+
+
+@dataclass(frozen=True)
+class Report:
+    """An analysis as posted: ``text`` in words, ``boards`` the board before each worst
+    turn with the better turn on it; the front end draws the graph of ``values`` (the
+    Challenger's evaluation after each turn) with the turns at indices ``marked`` ringed,
+    titled ``title``."""
+
+    text: str
+    boards: tuple[Attachment, ...]
+    values: tuple[float, ...]
+    marked: tuple[int, ...]
+    title: str
+
+
+async def report(
+    ctx: Context, info: MatchInfo, final: GameState, names: Sequence[str], search: Search
+) -> Report:
+    """The analysis of the finished match ``info`` (its game ``final``), for a public post."""
+    title = game_type(info.game).title
+    analysis = await analyse(final, search)
+    status = Status(names[0], names[1])
+
+    async def draw(game: GameState, side: Side) -> bytes:
+        return (await ctx.private_file(game.view_for(side), status)).data
+
+    pictures = tuple([await picture for picture in boards(analysis, draw)])
+    return Report(
+        summary(analysis, info.id, title, names),
+        pictures,
+        analysis.values,
+        tuple(slip.number - 1 for slip in analysis.slips),
+        f"Match {info.id} · {title}: evaluation",
+    )
+
+
+async def analysable(ctx: Context, info: MatchInfo) -> GameState:
+    """The game of the match ``info`` to analyse. Refuse a match that is still running
+    (see the module's docstring), and one whose turn ends cost the rules core much (TORA's
+    long board): its replay and judgements would hold the bot's process for minutes, where
+    a hosted turn end of it goes to a worker."""
+    if not info.state.over:
+        raise Refused(
+            f"Match {info.id} is still being played: it can be analysed once it has ended. "
+            f"Until then, a practice game against the AI offers hints (`/tora hint`)."
+        )
+    game = (await ctx.store.load(info.id)).game
+    if game_type(info.game).heavy(game):
+        raise Refused(
+            f"Match {info.id} ({game_type(info.game).title}) has turns that cost the rules "
+            "seconds each to end (TORA's long board): it cannot be analysed yet. Matches on "
+            "TORA's short board, of ToriShogi and of Torii can."
+        )
+    return game

@@ -1,0 +1,159 @@
+"""The analysis of a finished match (issue 28, ``/tora analyse``): the hint's search on every
+position, the same analysis every time for the same match, the three turns that lost the
+most with the AI's better turn drawn on their boards; running matches are refused."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+
+import ai
+from bot.app.costly import Limits
+from bot.service import Place, Refused, Terms, User
+from bot.service.analysis import Analysis, Report, Slip, summary
+from bot.service.errors import RateLimited
+from bot.service.testing import Harness
+from rules import GameState, Side, game_type
+from rules.tora import Game, Options
+from storage import Match
+
+ANN, BOB = User(1, "ann"), User(2, "bob")
+GUILD = 1
+TURNS = 6
+GAMES = {"torishogi": {}, "torii": {}, "tora": {"board": "short"}}
+
+
+async def finished(h: Harness, game_id: str, seed: int = 3) -> Match:
+    """A match of ``game_id`` between ann and bob: ``TURNS`` turns of random play (a blunder
+    or two for the analysis to find), then bob resigns."""
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    kind = game_type(game_id)
+    options = kind.check_options(GAMES[game_id])
+    rng = random.Random(seed)
+    answers = ai.engines.drawn_answers(kind, options, rng)
+    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
+    player = ai.make_player("random", match.game)
+    for _ in range(TURNS):
+        for text in player.turn(match.game.for_player(match.game.side), rng, 1.0):
+            match.act(text)
+        match.end_turn()
+    match.resign(Side.OPPOSITION)
+    await h.store.save(match)
+    return match
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+async def test_a_finished_match_gives_the_same_analysis_every_time(
+    h: Harness, game_id: str
+) -> None:
+    match = await finished(h, game_id)
+    first = await h.service.analyse(match.id, ANN, GUILD)
+    again = await h.service.analyse(match.id, BOB, GUILD)
+    assert first == again
+    title = game_type(game_id).title
+    assert first.text.startswith(f"Analysis of match {match.id} ({title}), {TURNS} turns")
+    assert first.title == f"Match {match.id} · {title}: evaluation"
+    assert len(first.values) == TURNS
+    assert 1 <= len(first.marked) <= 3
+    assert len(first.boards) == len(first.marked)
+    assert first.text.count("the AI prefers") == len(first.marked)
+
+
+async def test_the_worst_turns_are_those_the_hint_would_have_played_better(h: Harness) -> None:
+    match = await finished(h, "torishogi")
+    report = await h.service.analyse(match.id, ANN, GUILD)
+    final = (await h.store.load(match.id)).game
+    game: GameState = game_type("torishogi").new_game({}, ({}, {}))
+    before = []
+    for turn in final.turns[:TURNS]:
+        before.append(game.copy())
+        for text in turn.texts:
+            game.apply(text)
+        game.end_turn()
+    for index in report.marked:
+        position = before[index]
+        better = ai.hint(position.for_player(position.side))
+        played = final.turns[index].texts
+        assert better != played
+        assert f"played `{'; '.join(played)}`; the AI prefers `{'; '.join(better)}`" in report.text
+
+
+async def test_a_running_match_is_not_analysed(h: Harness) -> None:
+    reply = await h.service.challenge(
+        Place(GUILD, 100), ANN, BOB, Terms(game="torishogi", turn_seconds=3600.0)
+    )
+    await h.service.accept(Place(GUILD, 100), BOB)
+    hosted = await h.service.records.live_in_channel(100)
+    assert hosted is not None and hosted.match_id is not None and reply.text
+    with pytest.raises(Refused, match=r"still being played: it can be analysed once it has"):
+        await h.service.analyse(hosted.match_id, ANN, GUILD)
+
+
+async def test_no_such_match_is_refused(h: Harness) -> None:
+    with pytest.raises(Refused, match="There is no match 999"):
+        await h.service.analyse(999, ANN, GUILD)
+
+
+async def test_a_match_on_tora_s_long_board_is_not_analysed(h: Harness) -> None:
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    match = await h.store.create_match(GUILD, ANN.id, BOB.id, Game(Options(board="long")))
+    match.resign(Side.CHALLENGER)
+    await h.store.save(match)
+    with pytest.raises(Refused, match=r"cannot be analysed yet. Matches on TORA's short board"):
+        await h.service.analyse(match.id, ANN, GUILD)
+
+
+async def test_a_match_resigned_before_any_move_has_nothing_to_analyse(h: Harness) -> None:
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    fresh = game_type("torishogi").new_game({}, ({}, {}))
+    match = await h.store.create_match(GUILD, ANN.id, BOB.id, fresh)
+    match.resign(Side.CHALLENGER)
+    await h.store.save(match)
+    with pytest.raises(Refused, match="ended before a single move was played"):
+        await h.service.analyse(match.id, ANN, GUILD)
+
+
+def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -> None:
+    slips = (
+        Slip(7, Side.OPPOSITION, ("a1b2",), ("c3d4",), 1_000_000.0),
+        Slip(3, Side.CHALLENGER, ("e1e2",), ("f1f2",), 1.5),
+    )
+    text = summary(Analysis((0.0,) * 8, slips, ()), 12, "ToriShogi", ["ann", "**bob**"])
+    assert text.splitlines() == [
+        "Analysis of match 12 (ToriShogi), 8 turns, by the AI (hard).",
+        "The turns that lost the most (the better turn is drawn on each board):",
+        "1. Turn 7, \\*\\*bob\\*\\*: played `a1b2`; the AI prefers `c3d4` (a win missed, by "
+        "its evaluation).",
+        "2. Turn 3, ann: played `e1e2`; the AI prefers `f1f2` (1.5 lost, by its evaluation).",
+    ]
+
+
+async def test_one_analysis_of_a_player_s_is_worked_out_at_a_time(h: Harness) -> None:
+    match = await finished(h, "torii")
+    first, second = await asyncio.gather(
+        h.service.analyse(match.id, ANN, GUILD),
+        h.service.analyse(match.id, ANN, GUILD),
+        return_exceptions=True,
+    )
+    assert isinstance(first, Report), first
+    assert isinstance(second, Refused) and second.message == (
+        "Your last hint or analysis is still being worked out; wait for it."
+    )
+    assert await h.service.analyse(match.id, ANN, GUILD) == first  # and once it is done, again
+
+
+def test_the_hints_allowance_an_analysis_takes_from_says_what_is_allowed() -> None:
+    hints = Limits(clock=lambda: 100.0).hints
+    for _ in range(3):
+        hints.take(ANN.id)
+    with pytest.raises(RateLimited) as refused:
+        hints.take(ANN.id)
+    assert "asking for hints faster than I make them: up to 3 at once" in str(refused.value)
