@@ -7,6 +7,7 @@ the commands themselves."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -24,6 +25,7 @@ from .outbox import Deliverer
 from .phases import CHALLENGE, ENDED, PLAYING, SETUP
 from .ports import Clock, Delivery, Linker, Renderer, Stamp
 from .ratelimit import RateLimit
+from .records import Records
 from .table import Table
 from .terms import Settings, Terms
 
@@ -207,6 +209,11 @@ class Host:
                 del self._tables[table.channel_id]
         elif self._tables.get(table.channel_id) is table:
             self._robots.consider(table)
+
+    @functools.cached_property
+    def records(self) -> Records:
+        """What a front end reads and keeps beside the commands (see ``records``)."""
+        return Records(self._ctx.store, self._ctx.clock)
 
     def _no_match(self) -> str:
         return f"There is no match here. Start one with {self._ctx.cmd('challenge')}."
