@@ -18,6 +18,7 @@ from . import digest, lobby, play, reminders, robots, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
+from .fairy import fairy_of
 from .models import Place, Reply, User
 from .offload import Offload
 from .outbox import Deliverer
@@ -61,7 +62,7 @@ class Host:
             settings,
             rng or random.Random(),
             self._changed,
-            Offload(settings.rules_processes, settings.ai_processes),
+            Offload(settings.rules_processes, settings.ai_processes, fairy_of(settings)),
             self._touched,
         )
         self._timers_changed = asyncio.Event()
