@@ -8,12 +8,14 @@ to the file ``LOG`` and, asked to ``go``, answers as ``MODE`` says:
 - ``illegal``: a move that is not legal there (``a7a1``);
 - ``die-once``: it exits the first time any such engine is asked (a ``LOG.died`` file marks
   it), and answers as ``good`` after;
+- ``slow``: as ``good``, a second later;
 - ``no-variant``: its ``UCI_Variant`` option does not offer ``torishogi``.
 """
 
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from rules.torishogi import ToriShogiGame
@@ -38,6 +40,8 @@ def answer(mode: str, log: Path, game: ToriShogiGame) -> str | None:
         sys.exit(1)
     if mode == "hang":
         return None
+    if mode == "slow":
+        time.sleep(1)
     if mode == "illegal":
         return "bestmove a7a1"
     moves = game.legal_moves()

@@ -94,6 +94,25 @@ async def test_an_engine_that_died_is_started_again_for_the_same_question(tmp_pa
     assert turn is not None and engine.starts == 2
 
 
+async def test_a_question_given_up_leaves_no_late_answer_for_the_next(tmp_path):
+    engine, log = fake("slow", tmp_path)
+    log.touch()
+    first, second = played(), played("c3c4")  # the other side to move
+    stale = first.notation(first.legal_moves()[0])
+    fresh = second.notation(second.legal_moves()[0])
+    assert stale != fresh
+    asked = asyncio.create_task(fairy_turn(engine, first, 5))
+    while "go" not in log.read_text(errors="replace").split():  # the engine is thinking
+        await asyncio.sleep(0.05)
+    asked.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await asked
+    try:
+        assert await fairy_turn(engine, second, 5) == [fresh]
+    finally:
+        await engine.close()
+
+
 async def test_an_engine_without_torishogi_or_no_engine_at_all_gives_no_move(tmp_path):
     engine, _log = fake("no-variant", tmp_path)
     missing = FairyStockfish([str(tmp_path / "no-such-engine")])

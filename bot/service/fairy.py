@@ -78,16 +78,23 @@ class FairyStockfish:
         if self.resting:
             return None
         async with self._lock:
-            for attempt in (1, 2):
-                try:
-                    return await self._ask(fen, moves, limit)
-                except (EngineFailed, TimeoutError) as exc:
-                    why = str(exc) or "no answer in time"
-                    log.warning("Fairy-Stockfish failed (try %d of 2): %s", attempt, why)
-                    await self._kill()
-            self._resting_until = time.monotonic() + REST_SECONDS
-            log.error("Fairy-Stockfish failed twice; our engine serves for %.0f s", REST_SECONDS)
-            return None
+            try:
+                return await self._ask_twice(fen, moves, limit)
+            except asyncio.CancelledError:
+                self._abandon()  # its late ``bestmove`` must not answer the next question
+                raise
+
+    async def _ask_twice(self, fen: str, moves: Sequence[str], limit: Limit) -> str | None:
+        for attempt in (1, 2):
+            try:
+                return await self._ask(fen, moves, limit)
+            except (EngineFailed, TimeoutError) as exc:
+                why = str(exc) or "no answer in time"
+                log.warning("Fairy-Stockfish failed (try %d of 2): %s", attempt, why)
+                await self._kill()
+        self._resting_until = time.monotonic() + REST_SECONDS
+        log.error("Fairy-Stockfish failed twice; our engine serves for %.0f s", REST_SECONDS)
+        return None
 
     async def _ask(self, fen: str, moves: Sequence[str], limit: Limit) -> str | None:
         if self._process is None or self._process.returncode is not None:
@@ -163,6 +170,14 @@ class FairyStockfish:
         if process is None or process.stdin is None or process.stdin.is_closing():
             raise EngineFailed("the engine is not running")
         process.stdin.write(command.encode() + b"\n")
+
+    def _abandon(self) -> None:
+        """Kill the engine without waiting (asyncio reaps it); the next question starts
+        another."""
+        process, self._process = self._process, None
+        if process is not None and process.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                process.kill()
 
     async def _kill(self) -> None:
         process, self._process = self._process, None
