@@ -121,13 +121,15 @@ async def test_an_engine_without_torishogi_or_no_engine_at_all_gives_no_move(tmp
     await engine.close()
 
 
-async def test_go_depth_for_measuring(tmp_path):
+async def test_go_depth_for_measuring_and_go_nodes_for_analysis(tmp_path):
     engine, log = fake("good", tmp_path)
     try:
         assert await engine_turn(engine, played(), Limit(5, depth=3)) is not None
+        assert await engine_turn(engine, played(), Limit(5, nodes=20000)) is not None
     finally:
         await engine.close()
-    assert "go depth 3" in log.read_text().splitlines()
+    said = log.read_text().splitlines()
+    assert "go depth 3" in said and "go nodes 20000" in said
 
 
 async def test_master_plays_the_engines_move_and_other_levels_our_own(tmp_path):

@@ -43,15 +43,19 @@ class EngineFailed(Exception):
 
 @dataclass(frozen=True)
 class Limit:
-    """How long the engine thinks: ``seconds`` (``go movetime``) or, for measuring,
-    ``depth`` plies (``go depth``) within ``seconds`` all the same."""
+    """How long the engine thinks: ``seconds`` (``go movetime``), or ``depth`` plies (``go
+    depth``, for measuring) or ``nodes`` (``go nodes``: the same answer for the same position
+    on any machine, for an analysis) within ``seconds`` all the same."""
 
     seconds: float
     depth: int | None = None
+    nodes: int | None = None
 
     def go(self) -> str:
         if self.depth is not None:
             return f"go depth {self.depth}"
+        if self.nodes is not None:
+            return f"go nodes {self.nodes}"
         return f"go movetime {max(1, round(self.seconds * 1000))}"
 
 
