@@ -15,8 +15,9 @@ import pytest
 
 from bot.config import Config, ConfigError
 from bot.service import fairy
-from bot.service.fairy import FairyStockfish, Limit, engine_turn, fairy_turn
+from bot.service.fairy import FairyStockfish, Limit, engine_turn, fairy_turn, position_of
 from bot.service.offload import Offload
+from rules import Side
 from rules.torishogi import ToriShogiGame
 
 FAKE = Path(__file__).with_name("fake_uci.py")
@@ -47,6 +48,13 @@ async def test_the_engine_plays_a_legal_move_of_the_game_after_its_moves(tmp_pat
     assert said[:3] == ["uci", "setoption name UCI_Variant value torishogi", "isready"]
     assert f"position fen {game.start_fen} moves c3c4 e5e4" in said
     assert "go movetime 200" in said
+
+
+def test_a_game_whose_turns_are_not_all_moves_is_sent_as_its_position_alone():
+    game = played("c3c4", "e5e4")
+    assert position_of(game) == (game.start_fen, ["c3c4", "e5e4"])
+    game.resign(Side.CHALLENGER)  # a turn "resign", which the engine could not read
+    assert position_of(game) == (game.fen(), [])
 
 
 async def test_an_illegal_move_from_the_engine_is_never_played(tmp_path):

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -34,6 +35,7 @@ GRACE_SECONDS = 2.0  # beyond a ``go movetime``'s own time, for its ``bestmove``
 STOP_SECONDS = 1.0  # for the ``bestmove`` a ``stop`` asks for, before the engine is killed
 REST_SECONDS = 300.0  # an engine that failed twice in a row is left alone this long
 LONGEST_LINE = 1 << 16  # bytes of one line the engine writes (a long ``info ... pv``)
+MOVE = re.compile(r"[a-g][1-7][a-g][1-7]\+?|[A-Z]@[a-g][1-7]")  # c3c4, d5d6+, S@d4
 LONGEST_MOVE = 16  # characters of a move it names (``S@d4``, ``d5d6+``)
 
 
@@ -225,10 +227,12 @@ async def engine_turn(engine: FairyStockfish, game: GameState, limit: Limit) -> 
 
 def position_of(game: GameState) -> tuple[str, list[str]]:
     """The game's start FEN and its moves since (so that the engine sees the repetitions
-    too), or the current FEN alone if its turns are not one move each."""
+    too), or the current FEN alone if its turns are not one move each (a word such as
+    ``resign`` would make the engine stop reading the moves there, silently)."""
     start = getattr(game, "start_fen", None)
     moves = [turn.texts[0] for turn in game.turns if len(turn.texts) == 1]
-    if start is None or len(moves) != len(game.turns):
+    plain = all(MOVE.fullmatch(move) for move in moves)
+    if start is None or not plain or len(moves) != len(game.turns):
         return game.fen(), []
     return start, moves
 
