@@ -14,9 +14,10 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError
-from bot.service import fairy
+from bot.service import Place, Settings, Terms, User, fairy
 from bot.service.fairy import FairyStockfish, Limit, engine_turn, fairy_turn, position_of
 from bot.service.offload import Offload
+from bot.service.testing import Harness
 from rules import Side
 from rules.torishogi import ToriShogiGame
 
@@ -165,6 +166,35 @@ async def test_master_falls_back_to_our_engine_when_the_engine_fails(tmp_path):
         await offload.aclose()
     assert turn[0] in {game.notation(m) for m in game.legal_moves()}
     assert engine.starts == 2
+
+
+async def test_a_hosted_master_match_plays_the_engines_move(tmp_path):
+    log = tmp_path / "commands.log"
+    program = tmp_path / "fairy-stockfish"
+    program.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} good {log}\n")
+    program.chmod(0o755)
+    settings = Settings(
+        burst=1000,
+        every=0.001,
+        ai_processes=0,
+        ai_seconds=0.05,
+        auto_away=False,
+        fairy_stockfish=str(program),
+    )
+    here, ann = Place(guild_id=1, channel_id=100), User(1, "ann")
+    async with Harness(tmp_path / "tora.sqlite3", settings=settings) as h:
+        terms = Terms(game="torishogi", rated=False, turn_seconds=3600.0)
+        await h.service.challenge_ai(here, ann, "master", terms)
+        await h.settle()
+        await h.service.play(here, ann, "c3c4")
+        await h.service.end_turn(here, ann)
+        await h.settle()
+        posted = h.delivery.texts(here.channel_id)[-1]
+    expected = played("c3c4")
+    engines_move = expected.notation(expected.legal_moves()[0])  # what the fake plays
+    assert posted.startswith("AI (master) (Opposition) ended their turn:")
+    assert engines_move in posted
+    assert f"position fen {expected.start_fen} moves c3c4" in log.read_text().splitlines()
 
 
 def test_the_engine_path_is_read_from_the_environment_and_checked(tmp_path):
