@@ -99,6 +99,7 @@ async def build(
         ai_processes=config.ai_processes,
         poll_seconds=SHARED_POLL if config.shared else None,
         claim_seconds=config.claim_seconds,
+        fairy_stockfish=config.fairy_stockfish,
     )
     store = await Store.open(config.store)
     client = ToraBot(config.shards, config.shard_count)

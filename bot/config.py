@@ -110,6 +110,7 @@ class Config:
     shard_count: int = 1
     claim_seconds: float = 60.0  # how long a process holds a clock or outbox rows it claimed
     web: WebConfig = WebConfig()
+    fairy_stockfish: str | None = None  # a Fairy-Stockfish binary for ToriShogi's master
 
     @property
     def shared(self) -> bool:
@@ -126,7 +127,9 @@ class Config:
         holds up every other channel meanwhile),
         ``TORA_SHARDS`` and ``TORA_SHARD_COUNT`` (as ``--shards`` and ``--shard-count``),
         ``TORA_CLAIM_SECONDS`` (1 to 3600, default 60: how soon the others take over the
-        clocks and posts of a process that died), and the web board's (``WebConfig``)."""
+        clocks and posts of a process that died), ``TORA_FAIRY_STOCKFISH`` (the path of a
+        Fairy-Stockfish binary that knows ``torishogi``: it plays ToriShogi's ``master``), and
+        the web board's (``WebConfig``)."""
         token = (environ.get("DISCORD_TOKEN") or environ.get("TORA_TOKEN") or "").strip()
         if not token:
             raise ConfigError(NO_TOKEN)
@@ -172,9 +175,25 @@ class Config:
             sharding.shard_count,
             claim_seconds=int(claim),
             web=WebConfig.from_env(environ),
+            fairy_stockfish=fairy_stockfish(environ.get("TORA_FAIRY_STOCKFISH") or ""),
         )
 
 
+def fairy_stockfish(text: str) -> str | None:
+    """``TORA_FAIRY_STOCKFISH``: the path of an executable file (unset or empty: none).
+    Whether it knows ``torishogi`` is found when it first plays (``bot.service.fairy``)."""
+    path = text.strip()
+    if not path:
+        return None
+    if len(path) > MOST_PATH or not (os.path.isfile(path) and os.access(path, os.X_OK)):
+        raise ConfigError(
+            f"TORA_FAIRY_STOCKFISH is the path of the Fairy-Stockfish program, an executable "
+            f"file, not {path[:80]!r}."
+        )
+    return path
+
+
+MOST_PATH = 4096
 MOST_SHARDS = 4096
 MOST_CLAIM = 3600
 

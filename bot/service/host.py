@@ -19,6 +19,7 @@ from . import digest, lobby, play, reminders, robots, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
+from .fairy import fairy_of
 from .models import Place, Reply, User
 from .offload import Offload
 from .outbox import Deliverer
@@ -64,7 +65,11 @@ class Host:
             rng or random.Random(),
             self._changed,
             Offload(
-                settings.rules_processes, settings.ai_processes, settings.draw_processes, renderer
+                settings.rules_processes,
+                settings.ai_processes,
+                settings.draw_processes,
+                renderer,
+                fairy_of(settings),
             ),
             self._touched,
         )

@@ -46,6 +46,7 @@ from storage import Match
 from storage.matches.log import DEADLINE, END, Step, play
 
 from .fairness import FairQueue, Owner
+from .fairy import FairyStockfish, fairy_turn
 from .ports import Renderer
 
 log = logging.getLogger(__name__)
@@ -172,7 +173,9 @@ class Offload:
     players' searches (None: ``default_ai_workers``; 0: threads only, one search at a
     time) and ``draw_processes`` drawing images, ``renderer``'s (a renderer that does not
     pickle draws in threads) and any front end's (``paint``; 0: threads), each pool started
-    when it is first needed (which then waits a moment longer for it) or by ``warm``."""
+    when it is first needed (which then waits a moment longer for it) or by ``warm``.
+    ``fairy``: Fairy-Stockfish, which plays ToriShogi's ``master`` where it can (``fairy``'s
+    module)."""
 
     def __init__(
         self,
@@ -180,6 +183,7 @@ class Offload:
         ai_processes: int | None = None,
         draw_processes: int = 0,
         renderer: Renderer | None = None,
+        fairy: FairyStockfish | None = None,
     ) -> None:
         searchers = default_ai_workers() if ai_processes is None else ai_processes
         self._renderer = renderer
@@ -187,6 +191,7 @@ class Offload:
         self._sizes = {"rules": processes, "ai": searchers, "draw": draw_processes}
         self._pools: dict[str, ProcessPoolExecutor] = {}
         self.searches = FairQueue(searchers)
+        self.fairy = fairy
 
     def _workers(self, kind: str) -> ProcessPoolExecutor | None:
         size = self._sizes[kind]
@@ -201,6 +206,12 @@ class Offload:
         for pool in self._pools.values():
             pool.shutdown(wait=False, cancel_futures=True)
         self._pools = {}
+
+    async def aclose(self) -> None:
+        """``close``, and Fairy-Stockfish ended."""
+        self.close()
+        if self.fairy is not None:
+            await self.fairy.close()
 
     async def _run(self, kind: str, job: Callable[[bytes], bytes], data: bytes) -> Any:
         """``job(data)`` in a worker of ``kind``, its answer unpickled. A pool that broke
@@ -291,8 +302,14 @@ class Offload:
     ) -> list[str]:
         """The turn an AI of ``level`` plays on ``game`` (already as that AI may know it,
         ``for_player``), searched off the event loop within ``seconds`` once ``owner``'s
-        turn for a worker has come (``fairness``). WorkerFailed if the search raised."""
+        turn for a worker has come (``fairness``). WorkerFailed if the search raised.
+        ToriShogi's ``master`` asks Fairy-Stockfish first where there is one (its process
+        takes a core as a worker would)."""
         async with self.searches.turn(owner):
+            if self.fairy is not None and level == "master" and game.game_type == "torishogi":
+                played = await fairy_turn(self.fairy, game, seconds)
+                if played is not None:
+                    return played
             if self._workers("ai") is None:
                 work = functools.partial(_search, game, level, seconds, seed)
                 answer = _checked(await asyncio.to_thread(_answered, work))

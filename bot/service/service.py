@@ -92,7 +92,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         """Stop the background tasks, the AI players and the workers (the store stays
         open)."""
         await self._robots.stop()
-        self._ctx.offload.close()
+        await self._ctx.offload.aclose()
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:

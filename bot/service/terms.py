@@ -256,7 +256,8 @@ class Settings:
     players' turns (None: one per core but one, at least two), each within ``ai_seconds``
     (None: the engines' own time, 2 s a turn, 8 s on TORA's long board); one player may have
     ``ai_matches`` matches against the AI at once, a server ``guild_ai_matches`` unless its
-    admins set their own cap.
+    admins set their own cap; ``fairy_stockfish``, the path of a Fairy-Stockfish binary, plays
+    ToriShogi's ``master`` (``fairy``; None: our engine does).
     Several processes on one database: a process claims a clock or the outbox rows of a
     destination for ``claim_seconds`` (another takes them over once that has run out after it
     died); with ``poll_seconds`` the clock and outbox loops look at the database at least that
@@ -278,6 +279,7 @@ class Settings:
     ai_seconds: float | None = None
     ai_matches: int = 3
     guild_ai_matches: int = 20
+    fairy_stockfish: str | None = None
     claim_seconds: float = 60.0
     poll_seconds: float | None = None
     channel_link: str = "https://discord.com/channels/{guild}/{channel}"
