@@ -3,6 +3,8 @@ command piece of theirs out of jeopardy."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+
 from ..sides import Side
 from .geometry import distances
 from .jeopardy import (
@@ -114,13 +116,7 @@ class Probe:
 
         effects = sorted(_defences(pos, zones, depth, focus), key=likeliness)
         children = []
-        for effect in effects[:PROBE_JUDGED]:
-            child = pos.copy()
-            child.commit(effect)
-            key = (search_key(child), depth)
-            if key in seen:
-                continue
-            seen.add(key)
+        for child in _unseen(pos, effects[:PROBE_JUDGED], depth, seen):
             self.escape._spend(1)
             if self.escape._judge(child)[0]:
                 return True
@@ -180,13 +176,7 @@ class Escape:
         if piece is None or piece.doomed:
             return False  # this line of play lost the piece: it cannot save it
         zones = _widen(pos, witnesses.get(focus, set()) | blame, depth)
-        for effect in _defences(pos, zones, depth, focus):
-            child = pos.copy()
-            child.commit(effect)
-            key = (search_key(child), depth)
-            if key in seen:
-                continue
-            seen.add(key)
+        for child in _unseen(pos, _defences(pos, zones, depth, focus), depth, seen):
             if self._escape(child, depth - 1, seen, focus):
                 return True
         return False
@@ -246,6 +236,20 @@ class Threats:
             return False, search.deps, search.work
         known.append((tuple((sq, _content(after, sq)) for sq in search.deps), search.deps))
         return True, search.deps, search.work
+
+
+def _unseen(
+    pos: Position, effects: Iterable[Effect], depth: int, seen: set[tuple[SearchKey, int]]
+) -> Iterator[Position]:
+    """The positions ``effects`` lead to from ``pos`` that the search has not met yet with
+    ``depth`` actions to go, one at a time (each marked as met when it is given)."""
+    for effect in effects:
+        child = pos.copy()
+        child.commit(effect)
+        key = (search_key(child), depth)
+        if key not in seen:
+            seen.add(key)
+            yield child
 
 
 def _content(pos: Position, sq: int) -> Piece | None:
