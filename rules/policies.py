@@ -47,6 +47,7 @@ class Policies(ABC, Generic[G]):
     text_bounds: Mapping[str, int] = NO_BOUNDS
     agreements: tuple[Agreement, ...] = ()
     tournament: Scoring | None = None
+    uci_variant: str | None = None
 
     @abstractmethod
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]: ...

@@ -498,6 +498,9 @@ class GameType(Protocol[G]):
     # What ``GameState.quiet_rounds`` counts rounds without, as a sentence's start: "No piece
     # has been removed", "No piece has been captured", "No Torii has been built".
     nothing_removed: str
+    # The name UCI engines of chess variants (Fairy-Stockfish) know this game by, for an
+    # outside engine to play it from its FEN and moves ("torishogi"); None: none knows it.
+    uci_variant: str | None
     # Its ladders, the first the default: TORA's boards, else one named after the game.
     ladders: tuple[Ladder, ...]
 

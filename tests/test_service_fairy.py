@@ -19,6 +19,7 @@ from bot.service.fairy import FairyStockfish, Limit, engine_turn, fairy_turn, po
 from bot.service.offload import Offload
 from bot.service.testing import Harness
 from rules import Side
+from rules.tora import Game
 from rules.torishogi import ToriShogiGame
 
 FAKE = Path(__file__).with_name("fake_uci.py")
@@ -128,6 +129,16 @@ async def test_an_engine_without_torishogi_or_no_engine_at_all_gives_no_move(tmp
     assert await fairy_turn(engine, played(), 0.1) is None
     assert await fairy_turn(missing, played(), 0.1) is None
     await engine.close()
+
+
+async def test_a_game_no_uci_engine_knows_is_never_asked_about(tmp_path):
+    """TORA has no ``uci_variant``: its ``master`` is ours, the engine not even started."""
+    engine, _log = fake("good", tmp_path)
+    try:
+        assert await fairy_turn(engine, Game(), 0.1) is None
+        assert engine.starts == 0
+    finally:
+        await engine.close()
 
 
 async def test_go_depth_for_measuring_and_go_nodes_for_analysis(tmp_path):

@@ -1,9 +1,10 @@
 """Fairy-Stockfish, where a server admin has installed it (``TORA_FAIRY_STOCKFISH``: the path
-of a UCI binary that knows ``torishogi``), plays ToriShogi's ``master`` through this small
-UCI adapter; without it, or whenever it fails, our own engine serves.
+of a UCI binary), plays ``master`` through this small UCI adapter in the games it knows (a
+game type's ``uci_variant``: ToriShogi's ``torishogi``); without it, or whenever it fails,
+our own engine serves.
 
 The engine is a child process spoken to over pipes by asyncio (``uci``/``uciok``, ``setoption
-name UCI_Variant value torishogi``, ``isready``/``readyok``, ``position fen ... moves ...``,
+name UCI_Variant value <variant>``, ``isready``/``readyok``, ``position fen ... moves ...``,
 ``go movetime N`` or ``go depth N``, ``bestmove``): nothing waits on it but the coroutine that
 asked, so the event loop never blocks. Every answer has a deadline; an engine that died,
 hung or answered nonsense is killed and started again once for the same question, and if that
@@ -24,18 +25,17 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules import GameState
+from rules import GameState, game_type
 
 from .terms import Settings
 
 log = logging.getLogger(__name__)
-VARIANT = "torishogi"
 START_SECONDS = 10.0  # for ``uciok`` and ``readyok`` of a starting engine
 GRACE_SECONDS = 2.0  # beyond a ``go movetime``'s own time, for its ``bestmove``
 STOP_SECONDS = 1.0  # for the ``bestmove`` a ``stop`` asks for, before the engine is killed
 REST_SECONDS = 300.0  # an engine that failed twice in a row is left alone this long
 LONGEST_LINE = 1 << 16  # bytes of one line the engine writes (a long ``info ... pv``)
-MOVE = re.compile(r"[a-g][1-7][a-g][1-7]\+?|[A-Z]@[a-g][1-7]")  # c3c4, d5d6+, S@d4
+MOVE = re.compile(r"[a-z]\d{1,2}[a-z]\d{1,2}\+?|[A-Z]@[a-z]\d{1,2}")  # c3c4, d5d6+, S@d4
 LONGEST_MOVE = 16  # characters of a move it names (``S@d4``, ``d5d6+``)
 
 
@@ -71,29 +71,35 @@ class FairyStockfish:
         self._process: asyncio.subprocess.Process | None = None
         self._lock = asyncio.Lock()
         self._resting_until = 0.0
+        self._variants: set[str] = set()  # what the running engine's UCI_Variant offers
+        self._variant: str | None = None  # the variant it was last set to
         self.starts = 0  # processes started (for tests and logs)
 
     @property
     def resting(self) -> bool:
         return time.monotonic() < self._resting_until
 
-    async def best_move(self, fen: str, moves: Sequence[str], limit: Limit) -> str | None:
-        """The engine's move for the position ``fen`` then ``moves`` (None: no answer, the
-        engine resting, or it says there is no move); an engine that fails is started again
-        once for the same question."""
+    async def best_move(
+        self, variant: str, fen: str, moves: Sequence[str], limit: Limit
+    ) -> str | None:
+        """The engine's move in ``variant`` for the position ``fen`` then ``moves`` (None: no
+        answer, the engine resting or not knowing the variant, or it says there is no move);
+        an engine that fails is started again once for the same question."""
         if self.resting:
             return None
         async with self._lock:
             try:
-                return await self._ask_twice(fen, moves, limit)
+                return await self._ask_twice(variant, fen, moves, limit)
             except asyncio.CancelledError:
                 self._abandon()  # its late ``bestmove`` must not answer the next question
                 raise
 
-    async def _ask_twice(self, fen: str, moves: Sequence[str], limit: Limit) -> str | None:
+    async def _ask_twice(
+        self, variant: str, fen: str, moves: Sequence[str], limit: Limit
+    ) -> str | None:
         for attempt in (1, 2):
             try:
-                return await self._ask(fen, moves, limit)
+                return await self._ask(variant, fen, moves, limit)
             except (EngineFailed, TimeoutError) as exc:
                 why = str(exc) or "no answer in time"
                 log.warning("Fairy-Stockfish failed (try %d of 2): %s", attempt, why)
@@ -102,9 +108,17 @@ class FairyStockfish:
         log.error("Fairy-Stockfish failed twice; our engine serves for %.0f s", REST_SECONDS)
         return None
 
-    async def _ask(self, fen: str, moves: Sequence[str], limit: Limit) -> str | None:
+    async def _ask(self, variant: str, fen: str, moves: Sequence[str], limit: Limit) -> str | None:
         if self._process is None or self._process.returncode is not None:
             await self._start()
+        if variant not in self._variants:
+            log.warning("Fairy-Stockfish does not know the variant %r", variant)
+            return None
+        if variant != self._variant:
+            self._send(f"setoption name UCI_Variant value {variant}")
+            self._send("isready")
+            await self._until("readyok", self.start_seconds)
+            self._variant = variant
         self._send(f"position fen {fen}" + (" moves " + " ".join(moves) if moves else ""))
         self._send(limit.go())
         try:
@@ -131,12 +145,8 @@ class FairyStockfish:
         except OSError as exc:
             raise EngineFailed(f"cannot run {self.command[0]!r}: {exc}") from None
         self._send("uci")
-        variants = await self._read_options()
-        if VARIANT not in variants:
-            raise EngineFailed(f"the engine does not know the variant {VARIANT!r}")
-        self._send(f"setoption name UCI_Variant value {VARIANT}")
-        self._send("isready")
-        await self._until("readyok", self.start_seconds)
+        self._variants = await self._read_options()
+        self._variant = None
 
     async def _read_options(self) -> set[str]:
         """The variants the engine's ``UCI_Variant`` option offers, read up to ``uciok``."""
@@ -205,16 +215,19 @@ class FairyStockfish:
 
 
 async def fairy_turn(engine: FairyStockfish, game: GameState, seconds: float) -> list[str] | None:
-    """The move Fairy-Stockfish plays for ToriShogi ``game``'s side to move within
-    ``seconds``, as our notation, if the rules core finds it legal there (None: no answer
-    or an illegal one; the caller's own engine serves)."""
+    """The move Fairy-Stockfish plays for ``game``'s side to move within ``seconds``, as our
+    notation, if the rules core finds it legal there (None: a game it does not know, no
+    answer or an illegal one; the caller's own engine serves)."""
     return await engine_turn(engine, game, Limit(seconds))
 
 
 async def engine_turn(engine: FairyStockfish, game: GameState, limit: Limit) -> list[str] | None:
     """``fairy_turn`` with any ``limit`` (``go depth`` for measuring)."""
+    variant = game_type(game.game_type).uci_variant
+    if variant is None:
+        return None
     fen, moves = position_of(game)
-    text = await engine.best_move(fen, moves, limit)
+    text = await engine.best_move(variant, fen, moves, limit)
     if text is None:
         return None
     try:

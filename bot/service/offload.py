@@ -174,7 +174,7 @@ class Offload:
     time) and ``draw_processes`` drawing images, ``renderer``'s (a renderer that does not
     pickle draws in threads) and any front end's (``paint``; 0: threads), each pool started
     when it is first needed (which then waits a moment longer for it) or by ``warm``.
-    ``fairy``: Fairy-Stockfish, which plays ToriShogi's ``master`` where it can (``fairy``'s
+    ``fairy``: Fairy-Stockfish, which plays ``master`` where it can (``fairy``'s
     module)."""
 
     def __init__(
@@ -303,10 +303,10 @@ class Offload:
         """The turn an AI of ``level`` plays on ``game`` (already as that AI may know it,
         ``for_player``), searched off the event loop within ``seconds`` once ``owner``'s
         turn for a worker has come (``fairness``). WorkerFailed if the search raised.
-        ToriShogi's ``master`` asks Fairy-Stockfish first where there is one (its process
-        takes a core as a worker would)."""
+        ``master`` asks Fairy-Stockfish first where there is one and it knows the game
+        (``GameType.uci_variant``: ToriShogi; its process takes a core as a worker would)."""
         async with self.searches.turn(owner):
-            if self.fairy is not None and level == "master" and game.game_type == "torishogi":
+            if self.fairy is not None and level == "master":
                 played = await fairy_turn(self.fairy, game, seconds)
                 if played is not None:
                     return played

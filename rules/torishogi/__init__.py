@@ -67,6 +67,8 @@ class ToriShogiType(Policies[ToriShogiGame]):
     state_version = STATE_VERSION
     one_move = True
     nothing_removed = "No piece has been captured"
+    # Fairy-Stockfish's name of the game; it reads our FEN and moves (c3c4, S@d4) as they are
+    uci_variant: str | None = "torishogi"
     ladders: tuple[Ladder, ...] = (Ladder("torishogi", "ToriShogi"),)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
