@@ -5,17 +5,12 @@ and against the AI, and a pick that cannot be played changes nothing."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
+from test_service_plans import ANN, BOB, HERE, tora_turns_to_plan
 
-from bot.service import Place, Refused, Terms, User
+from bot.service import Refused, Terms
 from bot.service.testing import PRIVATE, Harness
-from harness.stage import planned_turn
-from rules.tora import Game
 
-HERE = Place(guild_id=1, channel_id=100)
-ANN, BOB = User(1, "ann"), User(2, "bob")
 HOUR = 3600.0
 
 
@@ -78,17 +73,7 @@ async def test_undo_and_refusals(h: Harness) -> None:
 
 
 async def test_a_tora_whole_turn_picked_then_ended_then_answered(h: Harness) -> None:
-    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
-    await h.running.accept(HERE, BOB)
-    await h.running.setup(HERE, ANN, {"strategy": "aggressive"})
-    await h.running.setup(HERE, BOB, {"strategy": "defensive"})
-    mirror = Game(board="short", challenger_setup="aggressive", opposition_setup="defensive")
-    rng = random.Random(5)
-    for text in planned_turn(mirror, rng, attack=False):
-        await h.running.play(HERE, ANN, text)
-    await h.running.end_turn(HERE, ANN)
-    theirs = planned_turn(mirror, rng, attack=False)
-    mine = planned_turn(mirror, rng, attack=False)
+    theirs, mine = await tora_turns_to_plan(h)
     for text in theirs:
         draft = await h.running.draft_plan(HERE, ANN, pick=text)
     assert draft.theirs == tuple(theirs) and not draft.replying

@@ -192,7 +192,9 @@ async def test_twin_worlds_bob_cannot_tell_whether_ann_planned(tmp_path: Path) -
     assert missed == by_hand
 
 
-async def test_a_tora_whole_turn_in_reply_to_a_whole_turn(h: Harness) -> None:
+async def tora_turns_to_plan(h: Harness) -> tuple[list[str], list[str]]:
+    """A TORA match where ann has ended her first turn: bob's next whole turn, and a whole
+    turn of ann's in reply to it (each legal by then)."""
     await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
     await h.running.accept(HERE, BOB)
     await h.running.setup(HERE, ANN, {"strategy": "aggressive"})
@@ -204,6 +206,11 @@ async def test_a_tora_whole_turn_in_reply_to_a_whole_turn(h: Harness) -> None:
     await h.running.end_turn(HERE, ANN)
     theirs = planned_turn(mirror, rng, attack=False)
     mine = planned_turn(mirror, rng, attack=False)
+    return theirs, mine
+
+
+async def test_a_tora_whole_turn_in_reply_to_a_whole_turn(h: Harness) -> None:
+    theirs, mine = await tora_turns_to_plan(h)
     await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(mine)}")
     for text in theirs:
         await h.running.play(HERE, BOB, text)
