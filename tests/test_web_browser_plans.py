@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
+import test_web_browser
 from test_web_browser import CHROMIUM, MISSING, WAIT, board_link, opened
 
 from harness.stage import Stage
@@ -20,19 +21,12 @@ try:
 except ImportError:
     async_playwright = None
 
+browser = test_web_browser.browser  # a headless Chromium for the module (a fixture)
+
 pytestmark = [
     pytest.mark.skipif(async_playwright is None or not CHROMIUM.exists(), reason=MISSING),
     pytest.mark.asyncio(loop_scope="module"),
 ]
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        args = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
-        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
-        yield launched
-        await launched.close()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
