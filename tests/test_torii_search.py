@@ -4,11 +4,16 @@ over the rules core's turns), its budget kept, its key right."""
 from __future__ import annotations
 
 import random
-import time
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_ai_belief import StepClock
 
+import ai.players
+import ai.pvs
+import ai.search
+import ai.turns
 from ai.host import decide, hint
 from ai.torii.search import own_turn
 from ai.torii.state import SearchState, successors, zobrist
@@ -101,12 +106,15 @@ def test_the_search_finds_a_win_in_two_turns_none_sooner():
         assert forced_in_two(game.pos, game.setup, side)
 
 
-def test_a_hard_turn_keeps_its_budget():
+def test_a_hard_turn_keeps_its_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Timed by a step clock (each look at it is 10 ms), not by this machine's load."""
     game = random_game(("Monkey", "Boar"), True, 5, 8)
     for seed in range(3):
-        began = time.monotonic()
+        clock = StepClock()
+        for module in (ai.players, ai.turns, ai.search, ai.pvs):
+            monkeypatch.setattr(module, "time", clock)
         texts = decide(game, "hard", 0.4, seed)
-        assert time.monotonic() - began < 0.4 + 0.25
+        assert clock.now < 0.4 + 0.25
         play(game, texts)
 
 
