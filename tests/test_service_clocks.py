@@ -6,9 +6,12 @@ rematch from the end post, the colours swapped."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.service import Place, Refused, Stamp, Terms, User
+from bot.service.clock import ManualClock
 from bot.service.testing import Harness
 from rules import GameState, game_type
 
@@ -204,3 +207,14 @@ async def test_clock_defaults_fill_in_what_was_left_out(h: Harness) -> None:
     assert hosted is not None
     terms = Terms.from_json(hosted.terms)
     assert (terms.increment_seconds, terms.cap_seconds) == (DAY, 2 * DAY)
+
+
+async def test_a_sleep_begun_just_before_the_clock_moves_wakes_with_that_move() -> None:
+    """The delivery loop starts its nap as a task and a test may move the clock before that
+    task first runs: a DM held for quiet hours must still go when they end (it waited 30 s
+    and failed once when the nap counted from the time after the move)."""
+    clock = ManualClock()
+    nap = asyncio.ensure_future(clock.sleep(3600))
+    clock.advance(3600)
+    done, _pending = await asyncio.wait({nap}, timeout=1)
+    assert nap in done

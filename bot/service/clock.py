@@ -6,14 +6,15 @@ import asyncio
 import heapq
 import itertools
 import time
+from collections.abc import Awaitable
 
 
 class SystemClock:
     def now(self) -> float:
         return time.time()
 
-    async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(max(0.0, seconds))
+    def sleep(self, seconds: float) -> Awaitable[None]:
+        return asyncio.sleep(max(0.0, seconds))
 
 
 class ManualClock:
@@ -27,18 +28,24 @@ class ManualClock:
     def now(self) -> float:
         return self._now
 
-    async def sleep(self, seconds: float) -> None:
-        if seconds <= 0:
-            await asyncio.sleep(0)
-            return
+    def sleep(self, seconds: float) -> Awaitable[None]:
+        """The wake-up time is fixed when ``sleep`` is called, not when the awaiting task
+        first runs: a clock moved in between still wakes it."""
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), future))
-        await future
+        if seconds <= 0:
+            future.get_loop().call_soon(_wake, future)
+        else:
+            heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), future))
+        return future
 
     def advance(self, seconds: float) -> None:
         """Move time on by ``seconds`` and wake every sleeper whose time has come."""
         self._now += seconds
         while self._sleepers and self._sleepers[0][0] <= self._now:
             _when, _n, future = heapq.heappop(self._sleepers)
-            if not future.done():
-                future.set_result(None)
+            _wake(future)
+
+
+def _wake(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)

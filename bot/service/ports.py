@@ -6,6 +6,7 @@ Tests and other front ends implement these; the service never imports discord.py
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -174,5 +175,5 @@ class Clock(Protocol):
     def now(self) -> float:
         """Unix seconds."""
 
-    async def sleep(self, seconds: float) -> None:
-        """Return once ``seconds`` have passed on this clock."""
+    def sleep(self, seconds: float) -> Awaitable[None]:
+        """Done once ``seconds`` have passed on this clock, counted from this call."""
