@@ -135,3 +135,22 @@ async def test_a_daily_digest_in_place_of_the_turn_dms(h: Harness) -> None:
     assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1  # one a day
     await h.advance(12 * HOUR)
     assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 2
+
+
+async def test_a_look_before_a_takeback_does_not_hold_back_the_replayed_turns_reminder(
+    h: Harness,
+) -> None:
+    """A takeback brings a turn number back: bob's look at turn 2 before ann's turn 1 was
+    taken back is a look at another game, so turn 2 as replayed still reminds him."""
+    await wants(h, BOB, reminders="50,80")
+    await started(h, rated=False)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.running.board(HERE, BOB)  # he looks at turn 2 as it first was
+    await h.running.takeback(HERE, ANN)
+    await h.running.takeback(HERE, BOB)
+    await h.running.play(HERE, ANN, "a3a4")  # turn 1 again, another move
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    await h.advance(8 * HOUR)  # past 50 % and 80 % of his turn 2 as replayed
+    assert any(text.startswith("Reminder: your turn against ann") for text in dms(h, BOB))

@@ -11,7 +11,7 @@ from dataclasses import replace
 from rules import GAMES, ActionError, Side
 from storage import Hosted
 
-from . import announce, plans, showing
+from . import announce, plans, reminders, showing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
@@ -216,6 +216,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     del offers[REWIND]
     match.rewind(*found)
     await plans.forget(ctx, table)  # they answered turns of the game as it was
+    await reminders.forget_looks(ctx, table)
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
     hosted = await ctx.turn_clock(table.terms, hosted, asker)
     staged = replace(table, hosted=hosted)

@@ -43,6 +43,12 @@ def put_look(conn: Connection, hosted_id: int, side: Side, turn: int) -> None:
     )
 
 
+def forget_looks(conn: Connection, hosted_id: int) -> None:
+    """Both players' looks go: a takeback brings back turn numbers they looked at in a game
+    that is no longer the one played."""
+    conn.execute("DELETE FROM board_looks WHERE hosted_id = ?", (hosted_id,))
+
+
 async def last_look(db: ReadConnection, hosted_id: int, side: Side) -> int | None:
     """The last public turn in which ``side``'s player looked at their board, if any."""
     rows = list(
