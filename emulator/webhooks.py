@@ -10,6 +10,7 @@ from aiohttp import web
 
 from .commands import check_choice
 from .errors import (
+    ACTIVITIES_DISABLED,
     ALREADY_ACKNOWLEDGED,
     INVALID_WEBHOOK_TOKEN,
     UNKNOWN_INTERACTION,
@@ -27,9 +28,10 @@ from .rest import Api, Handler, api_of, no_content, snowflake
 from .world import World
 
 MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, CHOICES, MODAL = 4, 5, 6, 7, 8, 9
+LAUNCH_ACTIVITY = 12
 ALLOWED = {
-    COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL},
-    COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, MODAL},
+    COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL, LAUNCH_ACTIVITY},
+    COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, MODAL, LAUNCH_ACTIVITY},
     AUTOCOMPLETE: {CHOICES},
     MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE},
 }
@@ -62,7 +64,10 @@ async def callback(request: web.Request) -> web.Response:
             raise invalid_form(
                 "type", "INTERACTION_RESPONSE_TYPE_INVALID", f"Invalid response type {kind}"
             )
-        _respond(api.world, record, kind, Body(body.payload.get("data") or {}, body.uploads))
+        if kind == LAUNCH_ACTIVITY:
+            _launch(api, record)
+        else:
+            _respond(api.world, record, kind, Body(body.payload.get("data") or {}, body.uploads))
     except ApiError as error:
         raise _failing(record, error) from None
     record.callback_type = kind
@@ -101,6 +106,17 @@ def _respond(world: World, record: Interaction, kind: int, body: Body) -> None:
     elif kind == MODAL:
         record.modal = body.payload
     record.settled = kind not in (DEFERRED_MESSAGE, DEFERRED_UPDATE)
+
+
+def _launch(api: Api, record: Interaction) -> None:
+    """The Activity opens for the user where they are: an instance in that channel."""
+    if not api.activities_enabled:
+        raise ApiError(400, ACTIVITIES_DISABLED, "Application does not have Activities enabled")
+    launched = api.activities.launch(
+        api.world.ids.next(), record.channel_id, record.guild_id, record.user_id
+    )
+    record.activity = launched.id
+    record.settled = True
 
 
 def _callback_response(world: World, record: Interaction) -> dict[str, Any]:

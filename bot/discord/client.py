@@ -36,26 +36,57 @@ def point_at(api_base: str, gateway: str | None) -> None:
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
+# The Activity's Entry Point command (PRIMARY_ENTRY_POINT, type 4) in the App Launcher. Its
+# handler is DISCORD_LAUNCH_ACTIVITY (2): Discord launches the Activity itself, the bot is
+# not asked; the Activity then finds the match by its channel (bot.app.activity).
+ENTRY_POINT: dict[str, Any] = {
+    "name": "launch",
+    "type": 4,
+    "handler": 2,
+    "description": "Open the board of this channel's match inside Discord",
+    "integration_types": [0],
+    "contexts": [0, 1, 2],
+}
+
+
 def command_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree[Any]:
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
     tree.add_command(Tora(handlers))
     return tree
 
 
-async def sync_commands(token: str, guild_id: int | None) -> tuple[int, str]:
+async def sync_commands(
+    token: str, guild_id: int | None, entry_point: bool = False
+) -> tuple[int, str]:
     """Upload the command tree to one server (at once: for testing) or everywhere (global
     commands, which Discord may take a while to show); how many went, and where. Only the
     commands' names, options and descriptions go: this client never runs them, so they are
-    bound to no handlers."""
+    bound to no handlers. With ``entry_point`` (``TORA_ACTIVITY=on``) the global ones include
+    the Activity's Entry Point command (``ENTRY_POINT``): Discord refuses a bulk overwrite
+    that would drop it, and it is global only."""
     client = discord.Client(intents=discord.Intents(guilds=True))
     tree = command_tree(client, cast(Handlers, None))
     async with client:
         await client.login(token)
+        if guild_id is None and entry_point:
+            payload = [*(await payload_of(tree)), ENTRY_POINT]
+            app_id = client.application_id or 0  # login found it
+            synced = await client.http.bulk_upsert_global_commands(app_id, payload=payload)
+            return len(synced), "globally, with the Activity's Entry Point"
         if guild_id is None:
             return len(await tree.sync()), "globally"
         guild = discord.Object(guild_id)
         tree.copy_global_to(guild=guild)
         return len(await tree.sync(guild=guild)), f"to server {guild_id}"
+
+
+async def payload_of(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
+    """The global commands as ``tree.sync`` sends them (translated, if it has a translator)."""
+    translator = tree.translator
+    commands = tree.get_commands()
+    if translator is not None:
+        return [await command.get_translated_payload(tree, translator) for command in commands]
+    return [command.to_dict(tree) for command in commands]
 
 
 class TokenRefused(Exception):

@@ -218,6 +218,29 @@ async def update(
         handlers.respond.watch(interaction, shown["view"])
 
 
+async def play(
+    handlers: Handlers,
+    interaction: discord.Interaction[Any],
+    match: int | None,
+    work: Callable[[], Awaitable[Panel]],
+) -> None:
+    """A Play button (of ``match``) or ``/tora play`` (None: no match named): with
+    ``TORA_ACTIVITY=on``, the web board as a Discord Activity where it shows the caller
+    that match (``LAUNCH_ACTIVITY``); else, or if Discord refuses to launch it here, the
+    Play panel and its web link."""
+    if await handlers.app.activities.launches(caller_of(interaction), match):
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as exc:
+            log.warning(
+                "Discord refused to launch the Activity: the Play panel instead",
+                extra={"interaction": interaction.id, "status": exc.status, "code": exc.code},
+            )
+        else:
+            return
+    await open_panel(handlers, interaction, work)
+
+
 async def open_panel(
     handlers: Handlers, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
 ) -> None:
