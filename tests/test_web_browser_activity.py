@@ -141,6 +141,7 @@ async def in_discord(browser: Browser, html: str, origin: str = DISCORD) -> tupl
 
 async def wait_for_frame(page: Page) -> Frame:
     handle = await page.wait_for_selector("iframe")
+    assert handle is not None
     frame = await handle.content_frame()
     assert frame is not None
     return frame
@@ -170,7 +171,9 @@ async def test_a_player_plays_a_turn_inside_discord(stage: Stage, browser: Brows
     game = kind.new_game(options, answers)
     rng = random.Random(5)
     while game.actions_left:
-        await pick_and_play(frame, game, rng.choice(unwarned(game)))  # type: ignore[arg-type]
+        await pick_and_play(
+            frame, game, rng.choice(unwarned(game))
+        )  # a Frame clicks as a Page does
         await expect(frame.locator("body")).to_have_attribute(
             "data-staged", str(len(game.staged())), timeout=WAIT
         )

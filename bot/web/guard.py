@@ -41,7 +41,7 @@ HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 DISCORD_ORIGINS = ("https://discord.com", "https://ptb.discord.com", "https://canary.discord.com")
-FRAMED = "framed_by"  # a request's key: the headers of a page Discord may frame
+FRAMED = web.RequestKey("framed_by", dict[str, str])  # the headers of a page Discord frames
 
 
 def framed_headers(client_id: int) -> dict[str, str]:
