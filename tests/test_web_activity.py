@@ -145,10 +145,11 @@ async def test_the_page_is_framed_by_discord_alone(tmp_path: Path, signing: Sign
     async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
         assert w.client is not None
         client = signing.emu.world.bot.id
-        async with w.client.get("/activity?frame_id=f&instance_id=i&platform=desktop") as page:
-            policy = page.headers["Content-Security-Policy"]
-            html = await page.text()
-            assert page.status == 200 and "X-Frame-Options" not in page.headers
+        for path in ("/", "/activity"):  # the root mapping's, and the explicit one
+            async with w.client.get(f"{path}?frame_id=f&instance_id=i&platform=desktop") as page:
+                policy = page.headers["Content-Security-Policy"]
+                html = await page.text()
+                assert page.status == 200 and "X-Frame-Options" not in page.headers
         ancestors = policy.split("frame-ancestors ")[1].split(";")[0].split()
         assert ancestors == [
             "https://discord.com",
@@ -166,8 +167,9 @@ async def test_the_page_is_framed_by_discord_alone(tmp_path: Path, signing: Sign
 async def test_without_the_activity_there_is_no_page_nor_sign_in(tmp_path: Path) -> None:
     async with World(tmp_path / "t.sqlite3") as w:
         assert w.client is not None
-        async with w.client.get("/activity") as page:
-            assert page.status == 404
+        for path in ("/", "/activity"):
+            async with w.client.get(path) as page:
+                assert page.status == 404
         assert (await session(w, {"code": "abc", "instance": "i-1"}))[0] == 404
 
 

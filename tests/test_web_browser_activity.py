@@ -114,7 +114,7 @@ def client_page(stage: Stage, who: str, instance: str, channel: int) -> str:
         "name": who,
         "client": client,
     }
-    source = f"{stage.web_url}/activity?{urlencode(query)}"
+    source = f"{stage.web_url}/?{urlencode(query)}"  # the root URL mapping's address
     script = f"const SIGN_IN = {json.dumps(sign_in)};\n{CLIENT}"
     return (
         "<!doctype html><html><body style='margin:0'>"

@@ -1,5 +1,6 @@
-"""The web board as a Discord Activity (docs/WEB.md, "In Discord"): ``/activity`` is the
-player page's shell, framed by Discord only, whose script signs in through the Embedded App
+"""The web board as a Discord Activity (docs/WEB.md, "In Discord"): ``/`` (where Discord
+opens the Activity's root URL mapping) and ``/activity`` are the player page's shell,
+framed by Discord only, whose script signs in through the Embedded App
 SDK (``static/activity.js``) and posts the OAuth2 code it is given to
 ``/api/activity/session``. There the code is exchanged for the user's identity, the
 Activity instance says the channel, the channel says the match
@@ -40,6 +41,7 @@ class Activity:
 
     def routes(self) -> list[web.RouteDef]:
         return [
+            web.get("/", self.page),  # where Discord opens the root URL mapping
             web.get("/activity", self.page),
             web.post("/api/activity/session", self.session),
         ]
