@@ -8,8 +8,7 @@ panel (with its web link) everywhere else."""
 
 from __future__ import annotations
 
-from bot.service import Records
-from storage import Hosted
+from bot.service import Hosted, Records
 
 from .answers import Unusable
 from .callers import Caller
