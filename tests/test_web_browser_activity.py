@@ -9,7 +9,8 @@ the user (what Discord's OAuth2 does), ``AUTHENTICATE`` with the user. Everythin
 is real: the vendored SDK, the code exchanged by the bot's web server with the emulator, the
 user from ``/users/@me``, the match from the Activity instance's channel. ann plays a TORA
 turn by clicks inside the frame and it reaches the channel; cat, who joined her Activity but
-plays in no match, sees the public view only; a page of another origin cannot frame it."""
+plays in no match, sees the public view only; a page of another origin cannot frame it; the
+page opened outside Discord says where to open it."""
 
 from __future__ import annotations
 
@@ -207,3 +208,14 @@ async def test_another_site_cannot_frame_the_activity(stage: Stage, browser: Bro
     await frame.wait_for_load_state("load")  # the error page frame-ancestors leaves instead
     assert frame.url.startswith("chrome-error://")
     assert await frame.locator("#title").count() == 0
+
+
+async def test_the_activity_opened_outside_discord_says_where_to_open_it(
+    stage: Stage, browser: Browser
+) -> None:
+    context = await browser.new_context()
+    OPEN.append(context)
+    page = await context.new_page()
+    await page.goto(f"{stage.web_url}/activity")  # no frame_id, no instance: not Discord's
+    await expect(page.locator("#error")).to_contain_text("opens inside Discord", timeout=WAIT)
+    await expect(page.locator("#connection")).to_have_text("not signed in")

@@ -8,6 +8,17 @@
 import { DiscordSDK } from "./discord-sdk.js";
 
 const OUTSIDE = "This board opens inside Discord: press Play on the match there.";
+const SILENT = "Discord did not answer the board: close it and open it again.";
+const READY_MS = 20000; // how long the page waits for Discord's client to say it is there
+
+/** ``promise``, or the error ``words`` once ``ms`` have passed without it. */
+function within(promise, ms, words) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(words)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /** The seat the Discord user signed in to: {match, token?, side?}; an Error saying what went
  * wrong, for the page to show. */
@@ -18,7 +29,7 @@ export async function signIn(clientId) {
   } catch {
     throw new Error(OUTSIDE); // no frame_id, instance_id: not launched by Discord
   }
-  await sdk.ready();
+  await within(sdk.ready(), READY_MS, SILENT);
   let code;
   try {
     ({ code } = await sdk.commands.authorize({
