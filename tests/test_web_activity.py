@@ -91,6 +91,7 @@ HOSTILE: list[tuple[Any, bytes | None, int, str]] = [
     ({"code": "", "instance": "i-1"}, None, 400, "authorization code"),
     ({"code": "abc", "instance": "i/../1"}, None, 400, "instance id"),
     ({"code": "abc", "instance": "i\n1"}, None, 400, "instance id"),
+    ({"code": "abc", "instance": ".."}, None, 400, "instance id"),
     ({"code": "abc", "instance": ["i"]}, None, 400, "'instance' is text"),
     (None, b'{"code": "' + b"a" * 5000 + b'"}', 413, "over 4096 bytes"),
 ]

@@ -23,7 +23,7 @@ from .guard import FRAMED, NO_STORE, Refusal, address, body_of, field_of, framed
 from .site import Site
 
 CODE = re.compile(r"[A-Za-z0-9_-]{1,100}")
-INSTANCE = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
+INSTANCE = re.compile(r"[A-Za-z0-9_:-]{1,100}")  # no dots: it goes in a path
 PAGE_MARK = b'data-page="play"'
 
 
