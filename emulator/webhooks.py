@@ -129,6 +129,12 @@ def _callback_response(world: World, record: Interaction) -> dict[str, Any]:
         summary["response_message_loading"] = msg.loading
         summary["response_message_ephemeral"] = msg.ephemeral_to is not None
         response["resource"] = {"type": record.callback_type, "message": world.message_payload(msg)}
+    elif record.callback_type == LAUNCH_ACTIVITY:
+        summary["activity_instance_id"] = record.activity
+        response["resource"] = {
+            "type": LAUNCH_ACTIVITY,
+            "activity_instance": {"id": record.activity},
+        }
     elif record.callback_type in (CHOICES, MODAL):
         response["resource"] = {"type": record.callback_type}
     return response

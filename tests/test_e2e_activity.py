@@ -9,10 +9,12 @@ launch Discord refuses, and a bot without the Activity, give the Play panel as b
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+import pytest
 
 from bot.service.links import BOARD
 from harness.stage import Stage
@@ -46,8 +48,9 @@ async def sign_in(
 
 
 async def test_play_launches_the_activity_and_signs_the_player_in_to_their_seat(
-    tmp_path: Path,
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.INFO, "bot.discord.panel")
     async with Stage(tmp_path, ("ann", "bob", "cat"), activity=True) as stage:
         match = await started(stage)
         launched = await stage.slash("ann", "play")
@@ -55,6 +58,8 @@ async def test_play_launches_the_activity_and_signs_the_player_in_to_their_seat(
         assert launched.messages == []  # no panel, no message: the Activity opens
         instance = launched.activity
         assert instance is not None
+        launches = [r for r in caplog.records if r.getMessage() == "Activity launched"]
+        assert [getattr(r, "instance", None) for r in launches] == [instance]  # Discord's id
         async with aiohttp.ClientSession(stage.web_url) as web:
             status, seat = await sign_in(web, stage, "ann", instance)
             assert status == 200, seat

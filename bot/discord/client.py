@@ -44,8 +44,8 @@ ENTRY_POINT: dict[str, Any] = {
     "type": 4,
     "handler": 2,
     "description": "Open the board of this channel's match inside Discord",
-    "integration_types": [0],
-    "contexts": [0, 1, 2],
+    "integration_types": [0],  # installed in servers, as the bot is
+    "contexts": [0, 1],  # a server's channels and the bot's DMs
 }
 
 

@@ -235,13 +235,18 @@ async def play(
         log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
     try:
-        await interaction.response.launch_activity()
+        launched = await interaction.response.launch_activity()
     except discord.HTTPException as exc:
         log.warning(
             "Discord refused to launch the Activity: the Play panel instead",
             extra={"interaction": interaction.id, "status": exc.status, "code": exc.code},
         )
         await open_panel(handlers, interaction, work, claimed=True)
+        return
+    log.info(
+        "Activity launched",
+        extra={"interaction": interaction.id, "instance": launched.activity_id, "match": match},
+    )
 
 
 async def open_panel(
