@@ -4,7 +4,8 @@ is wanted, before Discord is asked; sign-ins rate limited; a code Discord does n
 or Discord out of reach, refused as such; the page framed by Discord only while every other
 page stays unframeable; a player's seat is their private link's; and twin worlds that differ
 in a hidden Assassin look byte for byte the same to a signed-in user who plays no part,
-whatever they send."""
+whatever they send; any JSON body gives a code and an instance of Discord's characters or a
+400."""
 
 from __future__ import annotations
 
@@ -14,13 +15,17 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from hypothesis import given
+from hypothesis import strategies as st
+from test_web_bodies import JSON
 from test_web_live import ANN_STARTS, ANN_WALKS, TWIN_TERMS
 from web_world import HERE, World
 
 from bot.service import User
 from bot.web import Limits
+from bot.web.activity import CODE, INSTANCE, sign_in_of
 from bot.web.discord_api import DiscordApi
-from bot.web.guard import Allowance
+from bot.web.guard import Allowance, Refusal
 from emulator import Emulator
 from rules import Side
 
@@ -236,3 +241,13 @@ async def test_twin_worlds_look_the_same_to_who_plays_no_part(
         then = [await seen_by_cat(w, signing, m) for w, m in zip(worlds, matches, strict=True)]
         assert then[0] == then[1]
         assert then[0] != first[0]  # the turn's end is public
+
+
+@given(st.dictionaries(st.sampled_from(["code", "instance", "other"]), JSON, max_size=3))
+def test_any_sign_in_body_gives_discords_characters_or_a_400(body: dict[str, Any]) -> None:
+    try:
+        code, instance = sign_in_of(body)
+    except Refusal as refusal:
+        assert refusal.status == 400 and refusal.message
+    else:
+        assert CODE.fullmatch(code) and INSTANCE.fullmatch(instance)

@@ -11,6 +11,7 @@ stops working as the link does), anyone else the match's public view only."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from aiohttp import web
 
@@ -60,13 +61,7 @@ class Activity:
         ``{"match", "access_token"}`` and, for a player of the match, ``"token"`` and
         ``"side"``."""
         self.site.limits.take("sessions", address(request))
-        body = await body_of(request)
-        code = field_of(body, "code", str, 100)
-        instance_id = field_of(body, "instance", str, 100)
-        if not CODE.fullmatch(code):
-            raise Refusal(400, "code is the authorization code Discord gave the Activity.")
-        if not INSTANCE.fullmatch(instance_id):
-            raise Refusal(400, "instance is the Activity's instance id, as Discord gave it.")
+        code, instance_id = sign_in_of(await body_of(request))
         identity = await self.discord.identify(code)
         self.site.limits.take("sessions", f"user:{identity.user_id}")
         instance = await self.discord.instance(instance_id)
@@ -86,3 +81,15 @@ class Activity:
         answer = web.json_response(seat)
         answer.headers["Cache-Control"] = NO_STORE
         return answer
+
+
+def sign_in_of(body: dict[str, Any]) -> tuple[str, str]:
+    """The sign-in's ``code`` and ``instance``, each of Discord's characters, or a 400 that
+    says what is wanted (nothing else reaches Discord)."""
+    code = field_of(body, "code", str, 100)
+    instance_id = field_of(body, "instance", str, 100)
+    if not CODE.fullmatch(code):
+        raise Refusal(400, "code is the authorization code Discord gave the Activity.")
+    if not INSTANCE.fullmatch(instance_id):
+        raise Refusal(400, "instance is the Activity's instance id, as Discord gave it.")
+    return code, instance_id
