@@ -24,15 +24,16 @@ LAUNCH_ACTIVITY = 12
 WAIT = 10.0
 
 
-async def started(stage: Stage) -> int:
-    await stage.slash("ann", "challenge", opponent="bob", board="short")
-    await stage.click("bob", "Accept")
-    await stage.slash("ann", "setup", strategy="aggressive")
-    await stage.slash("bob", "setup", strategy="defensive")
-    await stage.posted("The game begins")
+async def started(stage: Stage, channel: int | None = None) -> int:
+    where = channel or stage.channel
+    await stage.slash("ann", "challenge", opponent="bob", board="short", channel=where)
+    await stage.click("bob", "Accept", channel=where)
+    await stage.slash("ann", "setup", strategy="aggressive", channel=where)
+    await stage.slash("bob", "setup", strategy="defensive", channel=where)
+    await stage.posted("The game begins", where)
     await stage.quiet()
     assert stage.bot is not None
-    hosted = await stage.bot.service.records.live_in_channel(stage.channel)
+    hosted = await stage.bot.service.records.live_in_channel(where)
     assert hosted is not None
     return hosted.id
 
@@ -140,6 +141,19 @@ async def test_play_in_a_dm_launches_the_activity_of_the_one_match_played(
         async with aiohttp.ClientSession(stage.web_url) as web:
             status, seat = await sign_in(web, stage, "ann", launched.activity)
         assert status == 200 and seat["match"] == match and seat["side"] == "challenger"
+
+
+async def test_play_in_a_dm_of_one_of_several_matches_opens_the_panel(tmp_path: Path) -> None:
+    """A DM does not say which match an Activity there is about: the panel, which does."""
+    async with Stage(tmp_path, channels=2, activity=True) as stage:
+        for channel in stage.channels:
+            await started(stage, channel)
+        dm = stage.emu.dm_channel(stage.user["ann"])
+        panel = await stage.click("ann", "Play", channel=dm)
+        assert panel.callback_type != LAUNCH_ACTIVITY and panel.activity is None
+        assert panel.error is None and panel.text
+        launched = await stage.slash("ann", "play", channel=stage.channels[1])
+        assert launched.callback_type == LAUNCH_ACTIVITY  # in a match's channel it is that one
 
 
 async def test_a_launch_discord_refuses_opens_the_play_panel(tmp_path: Path) -> None:
