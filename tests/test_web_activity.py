@@ -4,7 +4,8 @@ is wanted, before Discord is asked; sign-ins rate limited; a code Discord does n
 or Discord out of reach, refused as such; the page framed by Discord only while every other
 page stays unframeable; a player's seat is their private link's; and twin worlds that differ
 in a hidden Assassin look byte for byte the same to a signed-in user who plays no part,
-whatever they send; any JSON body gives a code and an instance of Discord's characters or a
+whatever they send; once the match has ended its players watch it too; a channel without a
+board says what to do; any JSON body gives a code and an instance of Discord's characters or a
 400."""
 
 from __future__ import annotations
@@ -251,3 +252,28 @@ def test_any_sign_in_body_gives_discords_characters_or_a_400(body: dict[str, Any
         assert refusal.status == 400 and refusal.message
     else:
         assert CODE.fullmatch(code) and INSTANCE.fullmatch(instance)
+
+
+async def test_once_the_match_has_ended_its_players_watch_it_too(
+    tmp_path: Path, signing: Signing
+) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        match = await playing(w, signing)
+        status, body, _ = await w.post("resign", await w.token(match, C), {"stamp": 1})
+        assert status == 200, body
+        status, seat, _ = await session(
+            w, {"code": signing.code("ann"), "instance": signing.instance}
+        )
+        assert status == 200 and seat["match"] == match
+        assert "token" not in seat  # her link ended with the match: its page stays
+
+
+async def test_a_channel_without_a_board_says_what_to_do(tmp_path: Path, signing: Signing) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        body = {"code": signing.code("ann"), "instance": signing.instance}
+        status, answer, _ = await session(w, body)
+        assert status == 404 and "/tora challenge" in answer["error"]
+        await w.service.challenge(HERE, signing.users["ann"], signing.users["bob"], TWIN_TERMS)
+        body = {"code": signing.code("bob"), "instance": signing.instance}
+        status, answer, _ = await session(w, body)
+        assert status == 404 and "once the challenge is accepted" in answer["error"]
