@@ -16,7 +16,9 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.discord.client import point_at, sync_commands
 from bot.service.links import BOARD
+from emulator import Emulator
 from harness.stage import Stage
 from rules import Side
 
@@ -181,3 +183,18 @@ async def test_without_the_activity_play_opens_the_panel_and_its_link(tmp_path: 
                 assert answer.status == 404  # no Activity, no sign-in
         assert stage.bot is not None
         assert await stage.bot.links.link_for(match, Side.CHALLENGER)
+
+
+async def test_a_sync_with_the_activity_off_keeps_discords_entry_point() -> None:
+    """Discord refuses a bulk overwrite that would drop the Entry Point: a later sync with
+    the Activity off sends the one Discord has (only the portal removes it); an application
+    without one gets none."""
+    async with Emulator(bot_name="TORA") as emu:
+        point_at(emu.api_base, emu.gateway_url)
+        assert await sync_commands(emu.token, None) == (1, "globally")
+        with_point = (2, "globally, with the Activity's Entry Point")
+        assert await sync_commands(emu.token, None, entry_point=True) == with_point
+        [point] = [c for c in emu.commands() if c["type"] == 4]
+        assert await sync_commands(emu.token, None) == with_point
+        [kept] = [c for c in emu.commands() if c["type"] == 4]
+        assert (kept["id"], kept["name"], kept["handler"]) == (point["id"], "launch", 2)

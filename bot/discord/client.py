@@ -61,23 +61,33 @@ async def sync_commands(
     """Upload the command tree to one server (at once: for testing) or everywhere (global
     commands, which Discord may take a while to show); how many went, and where. Only the
     commands' names, options and descriptions go: this client never runs them, so they are
-    bound to no handlers. With ``entry_point`` (``TORA_ACTIVITY=on``) the global ones include
-    the Activity's Entry Point command (``ENTRY_POINT``): Discord refuses a bulk overwrite
-    that would drop it, and it is global only."""
+    bound to no handlers. Globally, the Activity's Entry Point command goes too: ours
+    (``ENTRY_POINT``) with ``entry_point`` (``TORA_ACTIVITY=on``), else the one Discord
+    has, if any (Discord refuses a bulk overwrite that would drop it; turning Activities off
+    in the Developer Portal removes it). It is global only."""
     client = discord.Client(intents=discord.Intents(guilds=True))
     tree = command_tree(client, cast(Handlers, None))
     async with client:
         await client.login(token)
-        if guild_id is None and entry_point:
-            payload = [*(await payload_of(tree)), ENTRY_POINT]
-            app_id = client.application_id or 0  # login found it
-            synced = await client.http.bulk_upsert_global_commands(app_id, payload=payload)
-            return len(synced), "globally, with the Activity's Entry Point"
-        if guild_id is None:
-            return len(await tree.sync()), "globally"
-        guild = discord.Object(guild_id)
-        tree.copy_global_to(guild=guild)
-        return len(await tree.sync(guild=guild)), f"to server {guild_id}"
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            tree.copy_global_to(guild=guild)
+            return len(await tree.sync(guild=guild)), f"to server {guild_id}"
+        app_id = client.application_id or 0  # login found it
+        point = ENTRY_POINT if entry_point else await entry_point_of(client, app_id)
+        payload = await payload_of(tree) + ([point] if point else [])
+        synced = await client.http.bulk_upsert_global_commands(app_id, payload=payload)
+        return len(synced), "globally" + (", with the Activity's Entry Point" if point else "")
+
+
+async def entry_point_of(client: discord.Client, app_id: int) -> dict[str, Any] | None:
+    """The Entry Point command Discord has for the application (None: none)."""
+    for command in await client.http.get_global_commands(app_id):
+        found: dict[str, Any] = dict(command)
+        if found.get("type") == ENTRY_POINT["type"]:
+            kept = ("id", "name", "type", "handler", "description", "integration_types", "contexts")
+            return {key: found[key] for key in kept if key in found}
+    return None
 
 
 async def payload_of(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
