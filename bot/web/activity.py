@@ -36,6 +36,8 @@ class Activity:
         self.discord = discord
         self.records = records
         page = (site.static / "play.html").read_bytes()
+        if PAGE_MARK not in page:  # the shell changed: say so at start, not in Discord
+            raise RuntimeError(f"play.html has no {PAGE_MARK.decode()} to serve as the Activity")
         client = f'data-page="activity" data-client="{discord.client_id}"'.encode()
         self._page = page.replace(PAGE_MARK, client, 1)
         self._headers = framed_headers(discord.client_id)
