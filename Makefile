@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run demo test soak lint format bench goldens clean
+.PHONY: run demo test soak lint format bench goldens activity-sdk clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,6 +55,12 @@ bench: $(VENV)/.installed-test
 # After an intended change to the board images: redraw tests/golden/*.png (then look at them).
 goldens: $(VENV)/.installed-test
 	$(BIN)/python -m render goldens --refresh
+
+# The Discord Embedded App SDK for the web board's Activity mode, built again from the pinned
+# packages of web-sdk/ (needs Node and npm). bot/web/static/discord-sdk.js is committed, so
+# `make run` and `make test` never need this nor the network.
+activity-sdk:
+	web-sdk/build.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

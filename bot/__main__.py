@@ -81,7 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     setup_logging(config.log_level)
     point_at(config.api_base, config.gateway)
     if args.command == "sync":
-        synced, where = asyncio.run(sync_commands(config.token, args.guild or config.sync_guild))
+        guild, entry_point = args.guild or config.sync_guild, config.activity.enabled
+        synced, where = asyncio.run(sync_commands(config.token, guild, entry_point))
         log.info(f"synced {synced} command(s) {where}")
         return 0
     return asyncio.run(serve(config))

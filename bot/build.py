@@ -26,6 +26,7 @@ from bot.ladder.runner import LadderRunner
 from bot.service import Clock, LinkRecords, MatchService, Settings
 from bot.tournament.desk import TournamentDesk
 from bot.web import WebBoard
+from bot.web.discord_api import DiscordApi
 from bot.web.forwarded import Proxies
 from storage import Store
 
@@ -113,7 +114,14 @@ async def build(
     links = Links(LinkRecords(store), web.url or web_address(web), web.secret)
     if web.enabled:
         service.link_with(links)
-    app = App(service, desk, cups, threads=delivery, links=links if web.enabled else None)
+    app = App(
+        service,
+        desk,
+        cups,
+        threads=delivery,
+        links=links if web.enabled else None,
+        activity=config.activity.enabled,
+    )
     sweeper = Sweeper(app.sweeping, client)
     delivery.sweeper = sweeper
     delivery.forms = app.setup.current
@@ -122,8 +130,21 @@ async def build(
         handled.sharing = service.records.first_seen
     client.install(Handlers(app, Responder(buttons, handled, sweeper)), delivery)
     proxies = Proxies.of(web.trusted_proxies)
-    board = WebBoard(service, links, web.host, web.port, proxies=proxies) if web.enabled else None
+    discord = activity_api(config)
+    board = (
+        WebBoard(service, links, web.host, web.port, proxies=proxies, discord=discord)
+        if web.enabled
+        else None
+    )
     return Bot(config, store, service, runner, cups, app, client, delivery, sweeper, links, board)
+
+
+def activity_api(config: Config) -> DiscordApi | None:
+    """What the web board signs an Activity's users in with (None: TORA_ACTIVITY=off)."""
+    activity = config.activity
+    if not activity.enabled:
+        return None
+    return DiscordApi(config.api_base, activity.client_id, activity.client_secret, config.token)
 
 
 def web_address(web: WebConfig) -> str:

@@ -93,6 +93,51 @@ def trusted_proxies(text: str) -> tuple[str, ...]:
     return tuple(networks)
 
 
+MOST_SNOWFLAKE = 20  # digits of a Discord id
+
+
+@dataclass(frozen=True)
+class ActivityConfig:
+    """The web board as a Discord Activity (docs/WEB.md, "In Discord"): with ``enabled``
+    the Play button and ``/tora play`` launch it, and ``sync`` registers its Entry Point
+    command; ``client_id`` and ``client_secret`` are the application's OAuth2 credentials,
+    with which the web board exchanges the code the Activity is given for the user's
+    identity."""
+
+    enabled: bool = False
+    client_id: int = 0
+    client_secret: str = ""
+
+    @classmethod
+    def from_env(cls, environ: Mapping[str, str], web: WebConfig) -> ActivityConfig:
+        """``TORA_ACTIVITY`` (``on``: needs the web board, ``TORA_CLIENT_ID`` and
+        ``TORA_CLIENT_SECRET``; default ``off``)."""
+        switch = (environ.get("TORA_ACTIVITY") or "off").strip().lower()
+        if switch not in ("on", "off"):
+            raise ConfigError(f"TORA_ACTIVITY is on or off, not {switch!r}.")
+        client = (environ.get("TORA_CLIENT_ID") or "").strip()
+        if client and not (client.isdigit() and len(client) <= MOST_SNOWFLAKE):
+            raise ConfigError(f"TORA_CLIENT_ID is the application's id (digits), not {client!r}.")
+        secret = (environ.get("TORA_CLIENT_SECRET") or "").strip()
+        if secret and not (8 <= len(secret) <= 200 and secret.isprintable()):
+            raise ConfigError(
+                "TORA_CLIENT_SECRET is the application's OAuth2 secret, 8 to 200 "
+                "characters (Developer Portal, OAuth2, Client Secret)."
+            )
+        if switch == "off":
+            return cls(False, int(client or 0), secret)
+        if not web.enabled:
+            raise ConfigError(
+                "TORA_ACTIVITY=on serves the web board in Discord: it needs TORA_WEB on."
+            )
+        if not client or not secret:
+            raise ConfigError(
+                "TORA_ACTIVITY=on needs TORA_CLIENT_ID and TORA_CLIENT_SECRET "
+                "(Developer Portal, OAuth2: Client ID and Client Secret)."
+            )
+        return cls(True, int(client), secret)
+
+
 class ConfigError(Exception):
     """The environment does not describe a usable configuration; the message says why."""
 
@@ -110,6 +155,7 @@ class Config:
     shard_count: int = 1
     claim_seconds: float = 60.0  # how long a process holds a clock or outbox rows it claimed
     web: WebConfig = WebConfig()
+    activity: ActivityConfig = ActivityConfig()
     fairy_stockfish: str | None = None  # a Fairy-Stockfish binary for ToriShogi's master
 
     @property
@@ -126,6 +172,7 @@ class Config:
         at least two: the AI players' searches; 0 runs them in threads, one at a time, which
         holds up every other channel meanwhile),
         ``TORA_SHARDS`` and ``TORA_SHARD_COUNT`` (as ``--shards`` and ``--shard-count``),
+        ``TORA_ACTIVITY``, ``TORA_CLIENT_ID``, ``TORA_CLIENT_SECRET`` (ActivityConfig),
         ``TORA_CLAIM_SECONDS`` (1 to 3600, default 60: how soon the others take over the
         clocks and posts of a process that died), ``TORA_FAIRY_STOCKFISH`` (the path of a
         Fairy-Stockfish binary that knows ``torishogi``: it plays ToriShogi's ``master``), and
@@ -163,6 +210,7 @@ class Config:
         claim = (environ.get("TORA_CLAIM_SECONDS") or "60").strip()
         if not (claim.isdigit() and MOST_CLAIM >= int(claim) >= 1):
             raise ConfigError(f"TORA_CLAIM_SECONDS is 1 to {MOST_CLAIM} seconds, not {claim!r}.")
+        web = WebConfig.from_env(environ)
         return cls(
             token,
             store,
@@ -174,7 +222,8 @@ class Config:
             sharding.shards,
             sharding.shard_count,
             claim_seconds=int(claim),
-            web=WebConfig.from_env(environ),
+            web=web,
+            activity=ActivityConfig.from_env(environ, web),
             fairy_stockfish=fairy_stockfish(environ.get("TORA_FAIRY_STOCKFISH") or ""),
         )
 

@@ -5,11 +5,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .errors import invalid_form
+from .errors import ApiError, invalid_form
 from .models import Snowflakes
 
 NAME = re.compile(r"^[-_'\w]{1,32}$")
 SUBCOMMAND, GROUP = 1, 2
+ENTRY_POINT = 4  # PRIMARY_ENTRY_POINT: an Activity's launcher in the App Launcher
+HANDLERS = (1, 2)  # APP_HANDLER, DISCORD_LAUNCH_ACTIVITY
+ENTRY_POINT_REMOVED = 50240
 MAX_OPTIONS = 25
 MAX_COMMANDS = 100
 
@@ -38,10 +41,29 @@ class Commands:
                     f"{index}.name", "APPLICATION_COMMANDS_DUPLICATE_NAME", "Duplicate name"
                 )
             seen.add(key)
+        self._check_entry_point(guild_id, given)
         old = {(c["name"], c["type"]): c["id"] for c in self.of_scope(guild_id)}
         stored = [self._stored(c, guild_id, old) for c in given]
         self._by_scope[guild_id] = stored
         return stored
+
+    def _check_entry_point(self, guild_id: int | None, given: list[dict[str, Any]]) -> None:
+        """Discord's rules: one Entry Point command, global only, which a bulk overwrite
+        may not drop."""
+        points = [c for c in given if c.get("type", 1) == ENTRY_POINT]
+        if points and guild_id is not None:
+            raise invalid_form("_root", "APPLICATION_COMMAND_TYPE_INVALID", "Global only")
+        if len(points) > 1:
+            raise invalid_form("_root", "APPLICATION_COMMANDS_TOO_MANY", "One Entry Point")
+        had = any(c["type"] == ENTRY_POINT for c in self.of_scope(guild_id))
+        if had and not points:
+            raise ApiError(
+                400,
+                ENTRY_POINT_REMOVED,
+                "You cannot remove this app's Entry Point command in a bulk update operation. "
+                "Please include the Entry Point command in your update request or delete it "
+                "separately.",
+            )
 
     def _stored(
         self, command: dict[str, Any], guild_id: int | None, old: dict[tuple[str, int], str]
@@ -81,9 +103,11 @@ class Commands:
 
 def check_command(command: dict[str, Any], path: str) -> None:
     kind = command.get("type", 1)
-    check_name(command.get("name", ""), f"{path}.name", lowercase=kind == 1)
-    if kind == 1:
+    check_name(command.get("name", ""), f"{path}.name", lowercase=kind in (1, ENTRY_POINT))
+    if kind in (1, ENTRY_POINT):
         check_description(command.get("description", ""), f"{path}.description")
+    if kind == ENTRY_POINT and command.get("handler") not in HANDLERS:
+        raise invalid_form(f"{path}.handler", "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
     check_options(command.get("options") or [], f"{path}.options", depth=0)
 
 

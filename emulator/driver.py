@@ -11,7 +11,8 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from . import channels, rest, webhooks
+from . import channels, oauth, rest, webhooks
+from .activities import Activities
 from .calls import CommandCall, interaction_payload, visible_command
 from .commands import Commands
 from .discordpy import point_discord_at
@@ -62,7 +63,8 @@ class Emulator:
     # lifecycle
 
     async def start(self, host: str = "127.0.0.1", port: int = 0) -> None:
-        app = rest.build_app(self.api, rest.ROUTES + channels.ROUTES + webhooks.ROUTES)
+        routes = rest.ROUTES + channels.ROUTES + webhooks.ROUTES + oauth.ROUTES
+        app = rest.build_app(self.api, routes)
         self._runner = web.AppRunner(app, handle_signals=False, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, host, port)
@@ -104,6 +106,12 @@ class Emulator:
     @property
     def identifies(self) -> int:
         return self.gateway.identifies
+
+    @property
+    def activities(self) -> Activities:
+        """The Activities launched, and what the Discord client does for their SDK
+        (``authorize``: a code for a user)."""
+        return self.api.activities
 
     @property
     def requests(self) -> list[RequestRecord]:

@@ -36,6 +36,7 @@ class Interaction:
     followups: list[Msg] = field(default_factory=list)
     choices: list[dict[str, Any]] | None = None
     modal: dict[str, Any] | None = None  # the modal's data, when the answer was one
+    activity: str | None = None  # the Activity instance a LAUNCH_ACTIVITY answer started
     errors: list[str] = field(default_factory=list)
     settled: bool = False
     shards: list[tuple[int, int]] = field(default_factory=list)  # the sessions it went to

@@ -12,6 +12,7 @@ from typing import NamedTuple
 from aiohttp import web
 
 from . import payloads
+from .activities import Activities
 from .commands import Commands
 from .errors import UNKNOWN_APPLICATION, UNKNOWN_MEMBER, ApiError, json_response, not_found
 from .faults import VIA, Fault, Faults, RateLimits, bucket_hash, fault_response
@@ -21,7 +22,8 @@ from .world import World
 
 API_PATH = re.compile(r"^/api/v\d+(/.*)$")
 MAJOR_PARAMETERS = ("channel_id", "guild_id", "application_id", "interaction_id", "token")
-UNAUTHENTICATED = ("/interactions/", "/webhooks/")
+UNAUTHENTICATED = ("/interactions/", "/webhooks/", "/oauth2/token")
+BEARER_PATHS = ("/users/@me",)  # what an OAuth2 access token may read instead of the bot
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -46,6 +48,8 @@ class Api:
     token_lifetime: float = 900.0
     log: list[RequestRecord] = field(default_factory=list)
     tokens: dict[str, Interaction] = field(default_factory=dict)
+    activities: Activities = field(default_factory=Activities)
+    activities_enabled: bool = True  # the application has an Activity (the portal's switch)
 
 
 API = web.AppKey("api", Api)
@@ -85,10 +89,9 @@ async def _answer(
     fault = api.faults.take(request.method, path)
     if fault is not None:
         return fault_response(fault, bucket_hash(route))
-    if (
-        not path.startswith(UNAUTHENTICATED)
-        and request.headers.get("Authorization") != f"Bot {api.token}"
-    ):
+    authorization = request.headers.get("Authorization", "")
+    bearer = path in BEARER_PATHS and authorization.startswith("Bearer ")
+    if not (path.startswith(UNAUTHENTICATED) or bearer or authorization == f"Bot {api.token}"):
         return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
     major = "+".join(str(request.match_info.get(k, "")) for k in MAJOR_PARAMETERS)
     headers, wait = api.limits.take(f"{route}|{major}")
@@ -139,7 +142,15 @@ async def gateway(request: web.Request) -> web.Response:
 
 
 async def me(request: web.Request) -> web.Response:
-    bot = api_of(request).world.bot
+    """The bot, or with an OAuth2 access token (``Bearer``) the user it was given to."""
+    api = api_of(request)
+    authorization = request.headers.get("Authorization", "")
+    if authorization.startswith("Bearer "):
+        user_id = api.activities.user_of(authorization)
+        if user_id is None:
+            return json_response({"message": "401: Unauthorized", "code": 0}, status=401)
+        return json_response(payloads.user(api.world.user(user_id)))
+    bot = api.world.bot
     return json_response(
         payloads.user(bot)
         | {"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"}

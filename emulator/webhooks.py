@@ -10,6 +10,7 @@ from aiohttp import web
 
 from .commands import check_choice
 from .errors import (
+    ACTIVITIES_DISABLED,
     ALREADY_ACKNOWLEDGED,
     INVALID_WEBHOOK_TOKEN,
     UNKNOWN_INTERACTION,
@@ -27,9 +28,10 @@ from .rest import Api, Handler, api_of, no_content, snowflake
 from .world import World
 
 MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, CHOICES, MODAL = 4, 5, 6, 7, 8, 9
+LAUNCH_ACTIVITY = 12
 ALLOWED = {
-    COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL},
-    COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, MODAL},
+    COMMAND: {MESSAGE, DEFERRED_MESSAGE, MODAL, LAUNCH_ACTIVITY},
+    COMPONENT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE, MODAL, LAUNCH_ACTIVITY},
     AUTOCOMPLETE: {CHOICES},
     MODAL_SUBMIT: {MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE},
 }
@@ -62,7 +64,10 @@ async def callback(request: web.Request) -> web.Response:
             raise invalid_form(
                 "type", "INTERACTION_RESPONSE_TYPE_INVALID", f"Invalid response type {kind}"
             )
-        _respond(api.world, record, kind, Body(body.payload.get("data") or {}, body.uploads))
+        if kind == LAUNCH_ACTIVITY:
+            _launch(api, record)
+        else:
+            _respond(api.world, record, kind, Body(body.payload.get("data") or {}, body.uploads))
     except ApiError as error:
         raise _failing(record, error) from None
     record.callback_type = kind
@@ -103,6 +108,17 @@ def _respond(world: World, record: Interaction, kind: int, body: Body) -> None:
     record.settled = kind not in (DEFERRED_MESSAGE, DEFERRED_UPDATE)
 
 
+def _launch(api: Api, record: Interaction) -> None:
+    """The Activity opens for the user where they are: an instance in that channel."""
+    if not api.activities_enabled:
+        raise ApiError(400, ACTIVITIES_DISABLED, "Application does not have Activities enabled")
+    launched = api.activities.launch(
+        api.world.ids.next(), record.channel_id, record.guild_id, record.user_id
+    )
+    record.activity = launched.id
+    record.settled = True
+
+
 def _callback_response(world: World, record: Interaction) -> dict[str, Any]:
     """What ``?with_response=1`` returns; discord.py reads the message id from it."""
     summary: dict[str, Any] = {"id": str(record.id), "type": record.type}
@@ -113,6 +129,12 @@ def _callback_response(world: World, record: Interaction) -> dict[str, Any]:
         summary["response_message_loading"] = msg.loading
         summary["response_message_ephemeral"] = msg.ephemeral_to is not None
         response["resource"] = {"type": record.callback_type, "message": world.message_payload(msg)}
+    elif record.callback_type == LAUNCH_ACTIVITY:
+        summary["activity_instance_id"] = record.activity
+        response["resource"] = {
+            "type": LAUNCH_ACTIVITY,
+            "activity_instance": {"id": record.activity},
+        }
     elif record.callback_type in (CHOICES, MODAL):
         response["resource"] = {"type": record.callback_type}
     return response

@@ -19,7 +19,7 @@ from typing import Any
 
 from bot.app import menus
 from bot.build import Bot, build
-from bot.config import Config, WebConfig
+from bot.config import ActivityConfig, Config, WebConfig
 from bot.discord.client import point_at, sync_commands
 from bot.service import Clock, Settings
 from emulator import Emulator, Interaction, Msg
@@ -45,7 +45,8 @@ class Stage:
     ``web_port`` when given (a bot in this process); its links name ``web_public`` when given
     (as ``TORA_WEB_URL`` does) and are signed with ``web_secret`` when given (as
     ``TORA_WEB_SECRET``): two stages given the same two are two deployments of one host, whose
-    links differ in nothing but what their matches make them."""
+    links differ in nothing but what their matches make them. With ``activity``, it is an
+    Activity's application too (``TORA_ACTIVITY=on``, the emulator's OAuth2 credentials)."""
 
     def __init__(
         self,
@@ -64,8 +65,10 @@ class Stage:
         web_port: int = 0,
         web_public: str | None = None,
         web_secret: str = "",
+        activity: bool = False,
     ) -> None:
         self.workdir = workdir
+        self.activity = activity
         self.web = web
         self.web_port = web_port
         self.web_public = web_public
@@ -110,6 +113,7 @@ class Stage:
             web=WebConfig(
                 enabled=self.web, port=self.web_port, url=self.web_public, secret=self.web_secret
             ),
+            activity=ActivityConfig(self.activity, emu.world.bot.id, emu.activities.client_secret),
         )
 
     @property
@@ -127,7 +131,7 @@ class Stage:
         self.channels = [emu.add_channel(self.guild, f"tora-{n}") for n in range(count)]
         self.user = {name: emu.add_user(name, admin=name == "admin") for name in self.names}
         point_at(emu.api_base, emu.gateway_url)
-        await sync_commands(emu.token, None)
+        await sync_commands(emu.token, None, entry_point=self.activity)
         await self.launch()
 
     async def launch(self, number: int | None = None) -> None:
@@ -161,6 +165,9 @@ class Stage:
             "TORA_WEB": "on" if self.web else "off",
             "TORA_WEB_URL": self.web_public or "",
             "TORA_WEB_SECRET": self.web_secret,
+            "TORA_ACTIVITY": "on" if self.activity else "off",
+            "TORA_CLIENT_ID": str(self.emu.world.bot.id),
+            "TORA_CLIENT_SECRET": self.emu.activities.client_secret,
         }
         if database.schema:
             env["TORA_DB_SCHEMA"] = database.schema

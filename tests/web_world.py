@@ -14,6 +14,7 @@ from bot.app.links import Links
 from bot.service import LinkRecords, MatchService, Place, Settings, Terms, User
 from bot.service.testing import Harness
 from bot.web import Limits, WebBoard
+from bot.web.discord_api import DiscordApi
 from rules import Side
 from storage import Config
 
@@ -33,11 +34,13 @@ class World:
         heartbeat: float = 30.0,
         poll: float = 0.02,
         settings: Settings | None = None,
+        discord: DiscordApi | None = None,
     ) -> None:
         config = where if isinstance(where, Config) else Config(path=where)
         self.h = Harness(config, settings=settings)
         self.limits = limits
         self.heartbeat, self.poll = heartbeat, poll
+        self.discord = discord  # an Activity's sign-in asks it (None: no Activity)
         self.client: TestClient | None = None
 
     async def __aenter__(self) -> World:
@@ -52,6 +55,7 @@ class World:
             limits=self.limits,
             poll=self.poll,
             heartbeat=self.heartbeat,
+            discord=self.discord,
         )
         self.client = TestClient(TestServer(self.web.application()))
         await self.client.start_server()

@@ -8,6 +8,7 @@ from bot.service import MatchService
 from bot.tournament.desk import TournamentDesk
 
 from .actions import Actions, Threads
+from .activity import Activities
 from .board_links import BoardLinks
 from .completions import Completions
 from .costly import Limits
@@ -30,7 +31,9 @@ class App:
     ``completions`` (what typing an option offers), ``sweeping`` (which buttons stopped
     applying) and ``board_links`` (the web board's links where commands give them), sharing
     one set of allowances for costly commands (``limits``). ``links`` makes and checks the
-    web board's links (None: the web board is off, and no link is given anywhere)."""
+    web board's links (None: the web board is off, and no link is given anywhere);
+    ``activities`` whether Play launches the web board as a Discord Activity (``activity``:
+    ``TORA_ACTIVITY=on``)."""
 
     def __init__(
         self,
@@ -40,6 +43,7 @@ class App:
         threads: Threads,
         limits: Limits | None = None,
         links: Links | None = None,
+        activity: bool = False,
     ) -> None:
         self.service = service
         self.limits = limits or Limits()
@@ -55,3 +59,4 @@ class App:
         self.tournaments = Tournaments(tournaments, self.limits)
         self.completions = Completions(self.actions, self.setup, self.tournaments)
         self.sweeping = Sweeping(service)
+        self.activities = Activities(service.records, activity)

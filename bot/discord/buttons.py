@@ -1,7 +1,8 @@
 """Persistent buttons on Discord: each ``Press`` of the application layer (a verb, the
 channel, the match and turn) is a ``DynamicItem`` whose custom id holds all of it, so
 discord.py rebuilds it from any click, after a restart too. A click runs the press, or for
-Play opens the Play panel; buttons of earlier versions are answered, never acted on."""
+Play opens the Play panel (or the board as a Discord Activity: ``panel.play``); buttons of
+earlier versions are answered, never acted on."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from bot.app.tournaments import EVENT_BUTTONS
 
 from .callers import caller_of
 from .handlers import handlers_of
-from .panel import open_panel
+from .panel import open_panel, play
 from .styles import STYLES
 
 
@@ -40,8 +41,11 @@ class ToraButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=TEMPLA
         press = self.press
         if press.verb == "play" and press.stamp is not None:
             playing, stamp = handlers.app.playing, press.stamp
-            await open_panel(
-                handlers, interaction, lambda: playing.open_at(caller, press.channel_id, stamp)
+            await play(
+                handlers,
+                interaction,
+                stamp.match,
+                lambda: playing.open_at(caller, press.channel_id, stamp),
             )
             return
         if press.verb == "plan" and press.stamp is not None:

@@ -36,26 +36,67 @@ def point_at(api_base: str, gateway: str | None) -> None:
 discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
 
 
+# The Activity's Entry Point command (PRIMARY_ENTRY_POINT, type 4) in the App Launcher. Its
+# handler is DISCORD_LAUNCH_ACTIVITY (2): Discord launches the Activity itself, the bot is
+# not asked; the Activity then finds the match by its channel (bot.app.activity).
+ENTRY_POINT: dict[str, Any] = {
+    "name": "launch",
+    "type": 4,
+    "handler": 2,
+    "description": "Open the board of this channel's match inside Discord",
+    "integration_types": [0],  # installed in servers, as the bot is
+    "contexts": [0, 1],  # a server's channels and the bot's DMs
+}
+
+
 def command_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree[Any]:
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
     tree.add_command(Tora(handlers))
     return tree
 
 
-async def sync_commands(token: str, guild_id: int | None) -> tuple[int, str]:
+async def sync_commands(
+    token: str, guild_id: int | None, entry_point: bool = False
+) -> tuple[int, str]:
     """Upload the command tree to one server (at once: for testing) or everywhere (global
     commands, which Discord may take a while to show); how many went, and where. Only the
     commands' names, options and descriptions go: this client never runs them, so they are
-    bound to no handlers."""
+    bound to no handlers. Globally, the Activity's Entry Point command goes too: ours
+    (``ENTRY_POINT``) with ``entry_point`` (``TORA_ACTIVITY=on``), else the one Discord
+    has, if any (Discord refuses a bulk overwrite that would drop it; turning Activities off
+    in the Developer Portal removes it). It is global only."""
     client = discord.Client(intents=discord.Intents(guilds=True))
     tree = command_tree(client, cast(Handlers, None))
     async with client:
         await client.login(token)
-        if guild_id is None:
-            return len(await tree.sync()), "globally"
-        guild = discord.Object(guild_id)
-        tree.copy_global_to(guild=guild)
-        return len(await tree.sync(guild=guild)), f"to server {guild_id}"
+        if guild_id is not None:
+            guild = discord.Object(guild_id)
+            tree.copy_global_to(guild=guild)
+            return len(await tree.sync(guild=guild)), f"to server {guild_id}"
+        app_id = client.application_id or 0  # login found it
+        point = ENTRY_POINT if entry_point else await entry_point_of(client, app_id)
+        payload = await payload_of(tree) + ([point] if point else [])
+        synced = await client.http.bulk_upsert_global_commands(app_id, payload=payload)
+        return len(synced), "globally" + (", with the Activity's Entry Point" if point else "")
+
+
+async def entry_point_of(client: discord.Client, app_id: int) -> dict[str, Any] | None:
+    """The Entry Point command Discord has for the application (None: none)."""
+    for command in await client.http.get_global_commands(app_id):
+        found: dict[str, Any] = dict(command)
+        if found.get("type") == ENTRY_POINT["type"]:
+            kept = ("id", "name", "type", "handler", "description", "integration_types", "contexts")
+            return {key: found[key] for key in kept if key in found}
+    return None
+
+
+async def payload_of(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]]:
+    """The global commands as ``tree.sync`` sends them (translated, if it has a translator)."""
+    translator = tree.translator
+    commands = tree.get_commands()
+    if translator is not None:
+        return [await command.get_translated_payload(tree, translator) for command in commands]
+    return [command.to_dict(tree) for command in commands]
 
 
 class TokenRefused(Exception):

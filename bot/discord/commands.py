@@ -36,7 +36,7 @@ from .options import (
     TopicText,
     WordText,
 )
-from .panel import open_panel
+from .panel import open_panel, play
 from .respond import Outgoing
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
@@ -181,11 +181,11 @@ class Tora(Completing, app_commands.Group):
         self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
         caller, app = caller_of(interaction), self.app
-        await open_panel(
-            self.handlers,
-            interaction,
-            lambda: app.planning.play_or_plan(app.playing, caller, match),
-        )
+        panel = lambda: app.planning.play_or_plan(app.playing, caller, match)  # noqa: E731
+        if match is None:  # else the panel, which finds the match named
+            await play(self.handlers, interaction, None, panel)
+        else:
+            await open_panel(self.handlers, interaction, panel)
 
     @app_commands.command(description="Your matches: whose turn it is, the deadline, where")
     async def games(self, interaction: discord.Interaction[Any]) -> None:

@@ -218,13 +218,48 @@ async def update(
         handlers.respond.watch(interaction, shown["view"])
 
 
-async def open_panel(
-    handlers: Handlers, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
+async def play(
+    handlers: Handlers,
+    interaction: discord.Interaction[Any],
+    match: int | None,
+    work: Callable[[], Awaitable[Panel]],
 ) -> None:
-    """``/tora play`` or a Play button: a new panel message (ephemeral in a channel)."""
+    """A Play button (of ``match``) or ``/tora play`` (None: no match named): with
+    ``TORA_ACTIVITY=on``, the web board as a Discord Activity where it shows the caller
+    that match (``LAUNCH_ACTIVITY``); else, or if Discord refuses to launch it here, the
+    Play panel and its web link."""
+    if not await handlers.app.activities.launches(caller_of(interaction), match):
+        await open_panel(handlers, interaction, work)
+        return
+    if not await handlers.respond.handled.first(interaction.id):
+        log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
+        return
+    try:
+        launched = await interaction.response.launch_activity()
+    except discord.HTTPException as exc:
+        log.warning(
+            "Discord refused to launch the Activity: the Play panel instead",
+            extra={"interaction": interaction.id, "status": exc.status, "code": exc.code},
+        )
+        await open_panel(handlers, interaction, work, claimed=True)
+        return
+    log.info(
+        "Activity launched",
+        extra={"interaction": interaction.id, "instance": launched.activity_id, "match": match},
+    )
+
+
+async def open_panel(
+    handlers: Handlers,
+    interaction: discord.Interaction[Any],
+    work: Callable[[], Awaitable[Panel]],
+    claimed: bool = False,
+) -> None:
+    """``/tora play`` or a Play button: a new panel message (ephemeral in a channel);
+    ``claimed``: the interaction is already taken as this process's (``Handled``)."""
 
     async def shown() -> Outgoing:
         panel = await work()
         return Outgoing(panel.text, panel.files or (), True, view_of(panel))
 
-    await handlers.respond.show(interaction, shown, private=True)
+    await handlers.respond.show(interaction, shown, private=True, claimed=claimed)

@@ -197,9 +197,11 @@ class Responder:
         work: Callable[[], Awaitable[Outgoing]],
         *,
         private: bool,
+        claimed: bool = False,
     ) -> None:
-        """``run`` for work that builds its own components (the Play panel)."""
-        if not await self.handled.first(interaction.id):
+        """``run`` for work that builds its own components (the Play panel); ``claimed``:
+        the caller already took the interaction as its own (``handled``)."""
+        if not claimed and not await self.handled.first(interaction.id):
             log.info(
                 "an interaction delivered again is ignored", extra={"interaction": interaction.id}
             )

@@ -40,6 +40,21 @@ HEADERS = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+DISCORD_ORIGINS = ("https://discord.com", "https://ptb.discord.com", "https://canary.discord.com")
+FRAMED = web.RequestKey("framed_by", dict[str, str])  # the headers of a page Discord frames
+
+
+def framed_headers(client_id: int) -> dict[str, str]:
+    """The headers of the Activity's page: as every page's, but framed by Discord's clients
+    and the application's own proxy origin (``<client id>.discordsays.com``, where Discord
+    serves the Activity) only. The SDK talks to Discord by ``postMessage``: it needs nothing
+    more of the policy."""
+    ancestors = " ".join((*DISCORD_ORIGINS, f"https://{client_id}.discordsays.com"))
+    policy = CSP.replace("frame-ancestors 'none'", f"frame-ancestors {ancestors}")
+    framed = {key: value for key, value in HEADERS.items() if key != "X-Frame-Options"}
+    return framed | {"Content-Security-Policy": policy}
+
+
 NO_STORE = "no-store"
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -108,7 +123,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         log.exception("a web request failed", extra={"ref": ref, "path": request.path})
         answer = refusal_json(500, failure_text(ref))
     if not answer.prepared:  # an event stream set its headers before it began
-        answer.headers.update(HEADERS)
+        answer.headers.update(request.get(FRAMED) or HEADERS)
     return answer
 
 
@@ -140,6 +155,7 @@ class Limits:
 
     reads: Allowance = Allowance(120, 0.05)
     actions: Allowance = Allowance(20, 0.2)
+    sessions: Allowance = Allowance(5, 12.0)  # an Activity's sign-ins: each asks Discord thrice
     streams: int = 8  # open event streams per client address
     clock: Callable[[], float] = time.monotonic
     _buckets: dict[str, RateLimit] = field(default_factory=dict)
@@ -150,15 +166,16 @@ class Limits:
         bucket = self._buckets.get(kind)
         if bucket is None:
             allowance: Allowance = getattr(self, kind)
-            doing = (
-                "asking faster than the board answers"
-                if kind == "reads"
-                else ("acting faster than the board takes actions")
-            )
+            doing = DOING[kind]
             bucket = self._buckets[kind] = RateLimit(allowance.burst, allowance.every, doing)
         bucket.take(key, self.clock())
 
 
+DOING = {
+    "reads": "asking faster than the board answers",
+    "actions": "acting faster than the board takes actions",
+    "sessions": "signing in to the board faster than Discord allows",
+}
 PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse proxies
 
 

@@ -15,6 +15,8 @@ from bot.app.seats import Seats
 from bot.service import MatchService
 from rules import Side
 
+from .activity import Activity
+from .discord_api import DiscordApi
 from .events import Hub, version_or_closed
 from .forwarded import NO_PROXIES, Proxies
 from .guard import MOST_BODY, PROXIES, AccessLog, Limits, guard
@@ -35,7 +37,8 @@ class WebBoard:
     """The server for ``service``'s matches, its links checked by ``links``. ``start``
     binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then); the client
     addresses its limits count by come from ``X-Forwarded-For`` when the peer is one of
-    ``proxies``; its pictures are drawn by the service's drawing workers."""
+    ``proxies``; its pictures are drawn by the service's drawing workers. With ``discord``
+    (the application's API credentials) it serves the Activity's page and sign-in too."""
 
     def __init__(
         self,
@@ -48,6 +51,7 @@ class WebBoard:
         poll: float | None = None,
         heartbeat: float | None = None,
         proxies: Proxies = NO_PROXIES,
+        discord: DiscordApi | None = None,
     ) -> None:
         self.host = host
         self.proxies = proxies
@@ -56,6 +60,8 @@ class WebBoard:
         hub = Hub(service, self._version, **{k: v for k, v in timing.items() if v is not None})
         self.site = Site(boards, Seats(service, boards), links, hub, limits or Limits())
         self.port = port
+        self.discord = discord  # None: no Activity (TORA_ACTIVITY=off)
+        self._records = service.records
         self._runner: web.AppRunner | None = None
 
     async def _version(self, match: int, side: Side | None) -> str:
@@ -70,6 +76,8 @@ class WebBoard:
         app[PROXIES] = self.proxies
         app.add_routes(Public(self.site).routes())
         app.add_routes(Player(self.site).routes())
+        if self.discord is not None:
+            app.add_routes(Activity(self.site, self.discord, self._records).routes())
         app.add_routes([web.get("/static/{name}", self.site.file)])
         app.on_startup.append(self._started)
         app.on_shutdown.append(self._stopping)

@@ -8,10 +8,15 @@ import { hideChooser, offer, proposalItems, setupFieldset, span } from "./forms.
 import { follow } from "./live.js";
 import { renderPlan, wirePlan } from "./plan.js";
 
-const PAGE = document.body.dataset.page; // "match" or "play"
+// "match" or "play"; "activity" (the player page's shell inside Discord) until its sign-in
+// says which: a player's seat plays as the player page, anyone else watches as the match page.
+let PAGE = document.body.dataset.page;
 const TOKEN_KEY = "tora-board-token";
-const TOKEN = PAGE === "play" ? takeToken() : "";
+let TOKEN = PAGE === "play" ? takeToken() : "";
+let MATCH = ""; // in an Activity: the match its channel holds
 const $ = (id) => document.getElementById(id);
+// What a player page has that the watchers of an Activity do not see.
+const PLAYING_ONLY = ["prompt", "cells", "chooser", "decisions", "legend", "setup", "turn", "plan", "proposals", "more"];
 
 const ui = {
   state: null,
@@ -40,7 +45,7 @@ function headers() {
 }
 
 function matchId() {
-  return decodeURIComponent(location.pathname.split("/")[2] || "");
+  return MATCH || decodeURIComponent(location.pathname.split("/")[2] || "");
 }
 
 function stateUrl() {
@@ -136,7 +141,8 @@ function myTurn() {
 
 function render() {
   const state = ui.state;
-  $("title").textContent = state.title + (state.side ? ` · you play the ${state.side}` : "");
+  const watching = document.body.dataset.activity === "watching" ? " · watching" : "";
+  $("title").textContent = state.title + (state.side ? ` · you play the ${state.side}` : watching);
   renderPlayers(state);
   renderBeforeTheGame(state);
   $("summary").textContent = state.summary || "";
@@ -540,7 +546,8 @@ function wire() {
   });
 }
 
-function start() {
+async function start() {
+  if (PAGE === "activity" && !(await joinActivity())) return;
   wire();
   if (PAGE === "play" && !TOKEN) {
     showError("This page needs your private link: open the board again from Discord.");
@@ -562,6 +569,30 @@ function start() {
       if (status === "live") connected = true;
     },
   );
+}
+
+/** Inside Discord: sign in (activity.js, loaded only here: it brings the SDK), then be the
+ * player page of the user's seat, or the match page for anyone else. The match page's link
+ * is hidden: Discord's frame shows this page only. */
+async function joinActivity() {
+  $("connection").textContent = "signing in with Discord…";
+  let seat;
+  try {
+    const { signIn } = await import("./activity.js");
+    seat = await signIn(document.body.dataset.client);
+  } catch (error) {
+    showError(error.message || "Signing in with Discord failed; open the board again.");
+    $("connection").textContent = "not signed in";
+    return false;
+  }
+  MATCH = seat.match;
+  TOKEN = seat.token;
+  PAGE = TOKEN ? "play" : "match";
+  document.body.dataset.page = PAGE;
+  document.body.dataset.activity = seat.side || "watching";
+  $("public").hidden = true;
+  if (PAGE === "match") for (const id of PLAYING_ONLY) $(id).hidden = true;
+  return true;
 }
 
 start();

@@ -1,0 +1,74 @@
+"""Which match the web board shows as a Discord Activity (docs/WEB.md, "In Discord"), for
+the bot that launches it and the web board that serves it alike. An Activity runs in a
+channel, not on a match: in a server's channel (a match's thread) it is that channel's live
+match, else the channel's latest one (its page stays once it has ended); in a direct message,
+the user's own live match, if they play exactly one. The bot launches the Activity only
+where this finds the very match a Play button or ``/tora play`` is about, and opens the Play
+panel (with its web link) everywhere else."""
+
+from __future__ import annotations
+
+from bot.service import Hosted, Records
+
+from .answers import Unusable
+from .callers import Caller
+
+NOTHING_HERE = (
+    "There is no match in this channel yet: challenge someone with `/tora challenge`, then "
+    "open the board from the match's Play button."
+)
+NONE_OF_YOURS = (
+    "You play no match at the moment, so there is no board to open in a direct message: "
+    "open it in the channel of the match you want to watch."
+)
+SEVERAL = (
+    "You play several matches, so a direct message does not say which: open the board with "
+    "the Play button in the match's own channel (or its thread)."
+)
+NO_GAME = "This match has no board yet: its game starts once the challenge is accepted."
+
+
+async def match_for(records: Records, channel_id: int, user_id: int, in_dm: bool) -> Hosted:
+    """The match an Activity in ``channel_id`` shows ``user_id`` (Unusable: none, saying
+    why and where to open it instead). Its game has started: a challenge not yet accepted
+    has no board."""
+    hosted = await _found(records, channel_id, user_id, in_dm)
+    if hosted.match_id is None:
+        raise Unusable(NO_GAME)
+    return hosted
+
+
+async def _found(records: Records, channel_id: int, user_id: int, in_dm: bool) -> Hosted:
+    if not in_dm:
+        hosted = await records.live_in_channel(channel_id)
+        hosted = hosted or await records.latest_in_channel(channel_id, with_game=True)
+        if hosted is None:
+            raise Unusable(NOTHING_HERE)
+        return hosted
+    mine = [hosted for hosted in await records.of_user(user_id) if hosted.live]
+    if not mine:
+        raise Unusable(NONE_OF_YOURS)
+    if len(mine) > 1:
+        raise Unusable(SEVERAL)
+    return mine[0]
+
+
+class Activities:
+    """Whether a Play button or ``/tora play`` launches the Activity (``enabled``: the
+    operator set ``TORA_ACTIVITY=on``) rather than the Play panel."""
+
+    def __init__(self, records: Records, enabled: bool) -> None:
+        self.records = records
+        self.enabled = enabled
+
+    async def launches(self, caller: Caller, match: int | None) -> bool:
+        """Whether the Activity, launched where ``caller`` is, shows them their own side
+        of their live match ``match`` (None: whichever match it finds, if theirs)."""
+        if not self.enabled:
+            return False
+        try:
+            hosted = await match_for(self.records, caller.channel_id, caller.user.id, caller.in_dm)
+        except Unusable:
+            return False
+        theirs = hosted.live and hosted.side_of(caller.user.id) is not None
+        return theirs and (match is None or hosted.id == match)

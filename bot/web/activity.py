@@ -1,0 +1,97 @@
+"""The web board as a Discord Activity (docs/WEB.md, "In Discord"): ``/`` (where Discord
+opens the Activity's root URL mapping) and ``/activity`` are the player page's shell,
+framed by Discord only, whose script signs in through the Embedded App
+SDK (``static/activity.js``) and posts the OAuth2 code it is given to
+``/api/activity/session``. There the code is exchanged for the user's identity, the
+Activity instance says the channel, the channel says the match
+(``bot.app.activity.match_for``), and the user's side in it says what the page may do: a
+player gets their seat's token (the same as their private link's: it plays their turns and
+stops working as the link does), anyone else the match's public view only."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from aiohttp import web
+
+from bot.app.activity import match_for
+from bot.app.answers import Unusable
+from bot.service import Records
+
+from .discord_api import NOT_IN_IT, DiscordApi
+from .guard import FRAMED, NO_STORE, Refusal, address, body_of, field_of, framed_headers
+from .site import Site
+
+CODE = re.compile(r"[A-Za-z0-9_-]{1,100}")
+INSTANCE = re.compile(r"[A-Za-z0-9_:-]{1,100}")  # no dots: it goes in a path
+PAGE_MARK = b'data-page="play"'
+
+
+class Activity:
+    """The Activity's routes for the application ``discord.client_id``."""
+
+    def __init__(self, site: Site, discord: DiscordApi, records: Records) -> None:
+        self.site = site
+        self.discord = discord
+        self.records = records
+        page = (site.static / "play.html").read_bytes()
+        if PAGE_MARK not in page:  # the shell changed: say so at start, not in Discord
+            raise RuntimeError(f"play.html has no {PAGE_MARK.decode()} to serve as the Activity")
+        client = f'data-page="activity" data-client="{discord.client_id}"'.encode()
+        self._page = page.replace(PAGE_MARK, client, 1)
+        self._headers = framed_headers(discord.client_id)
+
+    def routes(self) -> list[web.RouteDef]:
+        return [
+            web.get("/", self.page),  # where Discord opens the root URL mapping
+            web.get("/activity", self.page),
+            web.post("/api/activity/session", self.session),
+        ]
+
+    async def page(self, request: web.Request) -> web.Response:
+        """The player page's shell in Activity mode; Discord adds its query (``frame_id``,
+        ``instance_id``, ``platform``...), which the SDK reads."""
+        self.site.limits.take("reads", address(request))
+        request[FRAMED] = self._headers
+        answer = web.Response(body=self._page, content_type="text/html")
+        answer.headers["Cache-Control"] = NO_STORE
+        return answer
+
+    async def session(self, request: web.Request) -> web.Response:
+        """``{"code", "instance"}``: who signed in and what they may see, as
+        ``{"match", "access_token"}`` and, for a player of the match, ``"token"`` and
+        ``"side"``."""
+        self.site.limits.take("sessions", address(request))
+        code, instance_id = sign_in_of(await body_of(request))
+        identity = await self.discord.identify(code)
+        self.site.limits.take("sessions", f"user:{identity.user_id}")
+        instance = await self.discord.instance(instance_id)
+        if identity.user_id not in instance.users:
+            raise Refusal(403, NOT_IN_IT)
+        try:
+            hosted = await match_for(
+                self.records, instance.channel_id, identity.user_id, instance.in_dm
+            )
+        except Unusable as exc:
+            raise Refusal(404, str(exc)) from None
+        seat: dict[str, object] = {"match": hosted.id, "access_token": identity.access_token}
+        side = hosted.side_of(identity.user_id) if hosted.live else None
+        if side is not None:
+            token = await self.site.links.link_for(hosted.id, side)
+            seat |= {"side": side.name.lower(), "token": token}
+        answer = web.json_response(seat)
+        answer.headers["Cache-Control"] = NO_STORE
+        return answer
+
+
+def sign_in_of(body: dict[str, Any]) -> tuple[str, str]:
+    """The sign-in's ``code`` and ``instance``, each of Discord's characters, or a 400 that
+    says what is wanted (nothing else reaches Discord)."""
+    code = field_of(body, "code", str, 100)
+    instance_id = field_of(body, "instance", str, 100)
+    if not CODE.fullmatch(code):
+        raise Refusal(400, "code is the authorization code Discord gave the Activity.")
+    if not INSTANCE.fullmatch(instance_id):
+        raise Refusal(400, "instance is the Activity's instance id, as Discord gave it.")
+    return code, instance_id

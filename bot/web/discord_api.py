@@ -1,0 +1,138 @@
+"""What the web board asks of Discord's API for an Activity's sign-in: the OAuth2 code
+exchanged for the user's access token (``POST /oauth2/token``, with the application's
+client id and secret), the user it stands for (``GET /users/@me``) and the Activity
+instance the user is in (``GET /applications/{id}/activity-instances/{instance}``, with the
+bot's token), whose location is the channel that says which match. Every answer is read
+bounded in size and time; anything Discord refuses or does not answer is a ``Refusal``
+saying what to do."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import aiohttp
+
+from .guard import Refusal
+
+log = logging.getLogger("bot.web")
+
+MOST_ANSWER = 64 * 1024  # bytes of one of Discord's answers
+TIMEOUT = 10.0  # seconds for one request to Discord
+SNOWFLAKE = re.compile(r"[1-9][0-9]{0,19}")
+SCOPE = "identify"  # all the Activity asks: who the user is
+
+CODE_REFUSED = (
+    "Discord did not accept this sign-in (it may have been used already or expired): close "
+    "the board and open it again from Discord."
+)
+UNREACHABLE = "Discord could not be reached to sign you in; try again in a moment."
+NO_INSTANCE = "Discord does not know this Activity: close the board and open it again."
+NOT_IN_IT = "You are not in this Activity: join it in Discord, then open the board again."
+
+
+@dataclass(frozen=True)
+class Identity:
+    """Who signed in (``user_id``), their access token (for the SDK's ``authenticate``)."""
+
+    user_id: int
+    access_token: str
+
+
+@dataclass(frozen=True)
+class Instance:
+    """Where an Activity instance runs (``channel_id``; ``in_dm``: a direct message or group
+    DM) and the users connected to it."""
+
+    channel_id: int
+    in_dm: bool
+    users: frozenset[int]
+
+
+class DiscordApi:
+    """Discord's API at ``api_base`` (``TORA_DISCORD_API``: the emulator's in tests) for the
+    application ``client_id`` (with its OAuth2 ``client_secret``) and its bot ``token``."""
+
+    def __init__(self, api_base: str, client_id: int, client_secret: str, token: str) -> None:
+        self.api_base = api_base.rstrip("/")
+        self.client_id = client_id
+        self._secret = client_secret
+        self._token = token
+
+    async def identify(self, code: str) -> Identity:
+        """The user an Activity's authorization ``code`` stands for."""
+        form = {
+            "client_id": str(self.client_id),
+            "client_secret": self._secret,
+            "grant_type": "authorization_code",
+            "code": code,
+        }
+        status, body = await self._ask("POST", "/oauth2/token", data=form)
+        token = body.get("access_token")
+        scopes = str(body.get("scope", "")).split()
+        if status != 200 or not isinstance(token, str) or not 0 < len(token) <= 200:
+            raise Refusal(401, CODE_REFUSED)
+        if SCOPE not in scopes:
+            raise Refusal(401, CODE_REFUSED)
+        status, user = await self._ask("GET", "/users/@me", bearer=token)
+        user_id = str(user.get("id", ""))
+        if status != 200 or not SNOWFLAKE.fullmatch(user_id):
+            raise Refusal(401, CODE_REFUSED)
+        return Identity(int(user_id), token)
+
+    async def instance(self, instance_id: str) -> Instance:
+        """The Activity instance ``instance_id`` of this application."""
+        path = f"/applications/{self.client_id}/activity-instances/{instance_id}"
+        status, body = await self._ask("GET", path, bot=True)
+        if status == 404:
+            raise Refusal(404, NO_INSTANCE)
+        location = body.get("location")
+        if status != 200 or not isinstance(location, dict):
+            raise Refusal(502, UNREACHABLE)
+        channel = str(location.get("channel_id", ""))
+        users = body.get("users")
+        if not SNOWFLAKE.fullmatch(channel) or not isinstance(users, list):
+            raise Refusal(502, UNREACHABLE)
+        ids = frozenset(
+            int(u) for u in users[:1000] if isinstance(u, str) and SNOWFLAKE.fullmatch(u)
+        )
+        return Instance(int(channel), location.get("kind") != "gc", ids)
+
+    async def _ask(
+        self,
+        method: str,
+        path: str,
+        *,
+        data: dict[str, str] | None = None,
+        bearer: str | None = None,
+        bot: bool = False,
+    ) -> tuple[int, dict[str, Any]]:
+        """Discord's status and JSON object for one request (502 when it cannot be had)."""
+        headers = {"User-Agent": "tora-bot (activity sign-in)"}
+        if bearer is not None:
+            headers["Authorization"] = f"Bearer {bearer}"
+        if bot:
+            headers["Authorization"] = f"Bot {self._token}"
+        timeout = aiohttp.ClientTimeout(total=TIMEOUT)
+        try:
+            async with aiohttp.ClientSession(timeout=timeout) as session:
+                url = self.api_base + path
+                async with session.request(method, url, data=data, headers=headers) as answer:
+                    raw = await answer.content.read(MOST_ANSWER + 1)
+                    status = answer.status
+        except (TimeoutError, aiohttp.ClientError, OSError) as exc:
+            log.warning("Discord could not be reached for a sign-in", extra={"error": str(exc)})
+            raise Refusal(502, UNREACHABLE) from None
+        if len(raw) > MOST_ANSWER:
+            raise Refusal(502, UNREACHABLE)
+        try:
+            body = json.loads(raw.decode("utf-8")) if raw else {}
+        except (UnicodeDecodeError, ValueError):
+            body = {}
+        if status >= 500 or status == 429:
+            log.warning("Discord refused a sign-in request", extra={"status": status, "path": path})
+            raise Refusal(502, UNREACHABLE)
+        return status, body if isinstance(body, dict) else {}

@@ -1,0 +1,60 @@
+// The board as a Discord Activity: the page runs in Discord's frame and signs in through the
+// Embedded App SDK (discord-sdk.js, vendored): it waits for Discord (ready), asks for the
+// user's leave to know who they are (authorize, scope identify), has the bot's server
+// exchange the code it gets (POST /api/activity/session, which says which match the
+// Activity's channel holds and, for its players, their seat), then tells Discord the
+// Activity is signed in (authenticate).
+
+import { DiscordSDK } from "./discord-sdk.js";
+
+const OUTSIDE = "This board opens inside Discord: press Play on the match there.";
+const SILENT = "Discord did not answer the board: close it and open it again.";
+const READY_MS = 20000; // how long the page waits for Discord's client to say it is there
+
+/** ``promise``, or the error ``words`` once ``ms`` have passed without it. */
+function within(promise, ms, words) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(words)), ms);
+  });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** The seat the Discord user signed in to: {match, token?, side?}; an Error saying what went
+ * wrong, for the page to show. */
+export async function signIn(clientId) {
+  let sdk;
+  try {
+    sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
+  } catch {
+    throw new Error(OUTSIDE); // no frame_id, instance_id: not launched by Discord
+  }
+  await within(sdk.ready(), READY_MS, SILENT);
+  let code;
+  try {
+    ({ code } = await sdk.commands.authorize({
+      client_id: clientId,
+      response_type: "code",
+      state: "",
+      prompt: "none",
+      scope: ["identify"],
+    }));
+  } catch {
+    throw new Error("The board needs to know who you are: open it again and allow it.");
+  }
+  const response = await fetch("/api/activity/session", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ code, instance: sdk.instanceId }),
+    cache: "no-store",
+  });
+  let body = {};
+  try {
+    body = await response.json();
+  } catch {
+    // said below by the status
+  }
+  if (!response.ok) throw new Error(body.error || `The server answered ${response.status}.`);
+  await sdk.commands.authenticate({ access_token: body.access_token });
+  return { match: String(body.match), token: body.token || "", side: body.side || "" };
+}

@@ -1,0 +1,279 @@
+"""The Activity's sign-in API (``POST /api/activity/session``) and page, against the Discord
+emulator's OAuth2 and Activity instances: every hostile body refused with words saying what
+is wanted, before Discord is asked; sign-ins rate limited; a code Discord does not vouch for,
+or Discord out of reach, refused as such; the page framed by Discord only while every other
+page stays unframeable; a player's seat is their private link's; and twin worlds that differ
+in a hidden Assassin look byte for byte the same to a signed-in user who plays no part,
+whatever they send; once the match has ended its players watch it too; a channel without a
+board says what to do; any JSON body gives a code and an instance of Discord's characters or a
+400."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from hypothesis import given
+from hypothesis import strategies as st
+from test_web_bodies import JSON
+from test_web_live import ANN_STARTS, ANN_WALKS, TWIN_TERMS
+from web_world import HERE, World
+
+from bot.service import User
+from bot.web import Limits
+from bot.web.activity import CODE, INSTANCE, sign_in_of
+from bot.web.discord_api import DiscordApi
+from bot.web.guard import Allowance, Refusal
+from emulator import Emulator
+from rules import Side
+
+C, O = Side.CHALLENGER, Side.OPPOSITION
+
+
+class Signing:
+    """The emulator's Discord (users ann, bob and cat; an Activity instance in ``HERE``'s
+    channel that all three joined) and the API the web board asks it through."""
+
+    def __init__(self, emu: Emulator) -> None:
+        self.emu = emu
+        self.users = {name: User(emu.add_user(name), name) for name in ("ann", "bob", "cat")}
+        world = emu.world
+        instance = emu.activities.launch(
+            world.ids.next(), HERE.channel_id, HERE.guild_id, self.users["ann"].id
+        )
+        for name in ("bob", "cat"):
+            emu.activities.join(instance.id, self.users[name].id)
+        self.instance = instance.id
+
+    def api(self, base: str | None = None) -> DiscordApi:
+        emu = self.emu
+        secret = emu.activities.client_secret
+        return DiscordApi(base or emu.api_base, emu.world.bot.id, secret, emu.token)
+
+    def code(self, name: str) -> str:
+        return self.emu.activities.authorize(self.users[name].id)
+
+
+@pytest_asyncio.fixture
+async def signing() -> AsyncIterator[Signing]:
+    async with Emulator(bot_name="TORA") as emu:
+        yield Signing(emu)
+
+
+async def session(w: World, body: Any = None, raw: bytes | None = None) -> tuple[int, Any, Any]:
+    assert w.client is not None
+    headers = {"Content-Type": "application/json"}
+    async with w.client.post(
+        "/api/activity/session", json=None if raw is not None else body, data=raw, headers=headers
+    ) as answer:
+        return answer.status, await answer.json(), answer.headers
+
+
+async def playing(w: World, s: Signing, ann_start: str | None = None) -> int:
+    """ann and bob's match in the Activity's channel (a long board with Assassins, ann's
+    starting on ``ann_start``), under way."""
+    ann, bob = s.users["ann"], s.users["bob"]
+    service = w.service
+    reply = await service.challenge(HERE, ann, bob, TWIN_TERMS)
+    await service.accept(HERE, bob)
+    start = ann_start or ANN_STARTS[0]
+    await service.setup(HERE, ann, {"strategy": "aggressive", "ruler": "Q", "assassin": start})
+    await service.setup(HERE, bob, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    assert reply.stamp is not None
+    return reply.stamp.match
+
+
+HOSTILE: list[tuple[Any, bytes | None, int, str]] = [
+    (None, b"not json", 400, "not JSON"),
+    (None, b"[1, 2]", 400, "JSON object"),
+    ({}, None, 400, "'code' is text of at most 100"),
+    ({"code": 7, "instance": "i-1"}, None, 400, "'code' is text"),
+    ({"code": "a" * 101, "instance": "i-1"}, None, 400, "at most 100"),
+    ({"code": "abc"}, None, 400, "'instance' is text"),
+    ({"code": "a b", "instance": "i-1"}, None, 400, "authorization code"),
+    ({"code": "", "instance": "i-1"}, None, 400, "authorization code"),
+    ({"code": "abc", "instance": "i/../1"}, None, 400, "instance id"),
+    ({"code": "abc", "instance": "i\n1"}, None, 400, "instance id"),
+    ({"code": "abc", "instance": ".."}, None, 400, "instance id"),
+    ({"code": "abc", "instance": ["i"]}, None, 400, "'instance' is text"),
+    (None, b'{"code": "' + b"a" * 5000 + b'"}', 413, "over 4096 bytes"),
+]
+
+
+@pytest.mark.parametrize(("body", "raw", "status", "words"), HOSTILE)
+async def test_hostile_bodies_are_refused_before_discord_is_asked(
+    tmp_path: Path, signing: Signing, body: Any, raw: bytes | None, status: int, words: str
+) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        asked = len(signing.emu.requests)
+        got, answer, _ = await session(w, body, raw)
+        assert (got, words in answer["error"]) == (status, True), answer
+        assert len(signing.emu.requests) == asked
+
+
+async def test_a_code_discord_does_not_vouch_for_is_refused(
+    tmp_path: Path, signing: Signing
+) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        await playing(w, signing)
+        status, answer, _ = await session(w, {"code": "made-up", "instance": signing.instance})
+        assert status == 401 and "did not accept this sign-in" in answer["error"]
+        code = signing.code("ann")
+        body = {"code": code, "instance": signing.instance}
+        assert (await session(w, body))[0] == 200
+        status, answer, _ = await session(w, body)  # a code is good once
+        assert status == 401 and "open it again" in answer["error"]
+        body = {"code": signing.code("ann"), "instance": "i-9-gc-1-100"}
+        status, answer, _ = await session(w, body)
+        assert status == 404 and "does not know this Activity" in answer["error"]
+
+
+async def test_discord_out_of_reach_is_said_so(tmp_path: Path, signing: Signing) -> None:
+    nowhere = signing.api("http://127.0.0.1:9/api/v10")  # the discard port: nobody listens
+    async with World(tmp_path / "t.sqlite3", discord=nowhere) as w:
+        status, answer, _ = await session(w, {"code": "abc", "instance": signing.instance})
+        assert status == 502 and "could not be reached" in answer["error"]
+
+
+async def test_sign_ins_are_rate_limited(tmp_path: Path, signing: Signing) -> None:
+    limits = Limits(sessions=Allowance(2, 60.0))
+    async with World(tmp_path / "t.sqlite3", discord=signing.api(), limits=limits) as w:
+        for _ in range(2):
+            assert (await session(w, {"code": "abc", "instance": "i-1"}))[0] == 401
+        status, answer, headers = await session(w, {"code": "abc", "instance": "i-1"})
+        assert status == 429 and "signing in to the board" in answer["error"]
+        assert int(headers["Retry-After"]) >= 1
+
+
+async def test_the_page_is_framed_by_discord_alone(tmp_path: Path, signing: Signing) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        assert w.client is not None
+        client = signing.emu.world.bot.id
+        for path in ("/", "/activity"):  # the root mapping's, and the explicit one
+            async with w.client.get(f"{path}?frame_id=f&instance_id=i&platform=desktop") as page:
+                policy = page.headers["Content-Security-Policy"]
+                html = await page.text()
+                assert page.status == 200 and "X-Frame-Options" not in page.headers
+        ancestors = policy.split("frame-ancestors ")[1].split(";")[0].split()
+        assert ancestors == [
+            "https://discord.com",
+            "https://ptb.discord.com",
+            "https://canary.discord.com",
+            f"https://{client}.discordsays.com",
+        ]
+        assert "script-src 'self';" in policy and "connect-src 'self';" in policy
+        assert f'data-page="activity" data-client="{client}"' in html
+        async with w.client.get("/play") as page:
+            assert "frame-ancestors 'none'" in page.headers["Content-Security-Policy"]
+            assert page.headers["X-Frame-Options"] == "DENY"
+
+
+async def test_without_the_activity_there_is_no_page_nor_sign_in(tmp_path: Path) -> None:
+    async with World(tmp_path / "t.sqlite3") as w:
+        assert w.client is not None
+        for path in ("/", "/activity"):
+            async with w.client.get(path) as page:
+                assert page.status == 404
+        assert (await session(w, {"code": "abc", "instance": "i-1"}))[0] == 404
+
+
+async def test_a_player_gets_the_seat_of_their_private_link(
+    tmp_path: Path, signing: Signing
+) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        match = await playing(w, signing)
+        for name, side in (("ann", C), ("bob", O)):
+            body = {"code": signing.code(name), "instance": signing.instance}
+            status, seat, _ = await session(w, body)
+            assert status == 200, seat
+            assert seat["match"] == match and seat["side"] == side.name.lower()
+            assert seat["token"] == await w.token(match, side)
+
+
+# ---- twin worlds -------------------------------------------------------------------------------
+async def seen_by_cat(w: World, s: Signing, match: int) -> list[Any]:
+    """Everything cat, signed in to the Activity, gets: his seat (but the access token
+    Discord gave, which differs every time) and every answer to what he may send, a token
+    of his own making and Discord's access token as a board token among it."""
+    assert w.client is not None
+    status, seat, _ = await session(w, {"code": s.code("cat"), "instance": s.instance})
+    access = seat.pop("access_token")
+    seen: list[Any] = [status, seat]
+    for path, token in (
+        (f"/api/m/{match}", None),
+        (f"/api/m/{match}/board.png", None),
+        (f"/api/m/{match}/record", None),
+        ("/api/me", access),
+        ("/api/me", "made-up"),
+        ("/api/me/board.png", access),
+    ):
+        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        async with w.client.get(path, headers=headers) as answer:
+            seen.append((path, answer.status, await answer.read()))
+    for verb, body in (("act", {"stamp": 1, "notation": "X v3h17-v4h16"}), ("end", {"stamp": 1})):
+        seen.append(await w.post(verb, access, body))
+    return seen
+
+
+async def test_twin_worlds_look_the_same_to_who_plays_no_part(
+    tmp_path: Path, signing: Signing
+) -> None:
+    async with (
+        World(tmp_path / "a.sqlite3", discord=signing.api()) as a,
+        World(tmp_path / "b.sqlite3", discord=signing.api()) as b,
+    ):
+        worlds = (a, b)
+        matches = [
+            await playing(world, signing, at) for world, at in zip(worlds, ANN_STARTS, strict=True)
+        ]
+        first = [await seen_by_cat(w, signing, m) for w, m in zip(worlds, matches, strict=True)]
+        assert first[0] == first[1]
+        assert first[0][1] == {"match": matches[0]}  # no seat: the public view only
+        public_action = await a.first_action(matches[0], C)
+        for world, match, start in zip(worlds, matches, ANN_STARTS, strict=True):
+            token = await world.token(match, C)
+            for notation in (ANN_WALKS[start], public_action):
+                status, body, _ = await world.post("act", token, {"stamp": 1, "notation": notation})
+                assert status == 200, body
+            assert (await world.post("end", token, {"stamp": 1}))[0] == 200
+        then = [await seen_by_cat(w, signing, m) for w, m in zip(worlds, matches, strict=True)]
+        assert then[0] == then[1]
+        assert then[0] != first[0]  # the turn's end is public
+
+
+@given(st.dictionaries(st.sampled_from(["code", "instance", "other"]), JSON, max_size=3))
+def test_any_sign_in_body_gives_discords_characters_or_a_400(body: dict[str, Any]) -> None:
+    try:
+        code, instance = sign_in_of(body)
+    except Refusal as refusal:
+        assert refusal.status == 400 and refusal.message
+    else:
+        assert CODE.fullmatch(code) and INSTANCE.fullmatch(instance)
+
+
+async def test_once_the_match_has_ended_its_players_watch_it_too(
+    tmp_path: Path, signing: Signing
+) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        match = await playing(w, signing)
+        status, body, _ = await w.post("resign", await w.token(match, C), {"stamp": 1})
+        assert status == 200, body
+        status, seat, _ = await session(
+            w, {"code": signing.code("ann"), "instance": signing.instance}
+        )
+        assert status == 200 and seat["match"] == match
+        assert "token" not in seat  # her link ended with the match: its page stays
+
+
+async def test_a_channel_without_a_board_says_what_to_do(tmp_path: Path, signing: Signing) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        body = {"code": signing.code("ann"), "instance": signing.instance}
+        status, answer, _ = await session(w, body)
+        assert status == 404 and "/tora challenge" in answer["error"]
+        await w.service.challenge(HERE, signing.users["ann"], signing.users["bob"], TWIN_TERMS)
+        body = {"code": signing.code("bob"), "instance": signing.instance}
+        status, answer, _ = await session(w, body)
+        assert status == 404 and "once the challenge is accepted" in answer["error"]

@@ -1,0 +1,221 @@
+"""The board as a Discord Activity in a real browser (headless Chromium through Playwright),
+against the bot in its own process on the Discord emulator with ``TORA_ACTIVITY=on``.
+
+Discord's client is played by a stand-in: a page served as ``https://discord.com`` (the
+browser's requests there are answered by the test) that frames the bot's ``/activity`` with
+the query Discord gives it and answers the Embedded App SDK's ``postMessage`` protocol as the
+client does: the handshake with ``READY``, ``AUTHORIZE`` with a code the emulator issued for
+the user (what Discord's OAuth2 does), ``AUTHENTICATE`` with the user. Everything past that
+is real: the vendored SDK, the code exchanged by the bot's web server with the emulator, the
+user from ``/users/@me``, the match from the Activity instance's channel. ann plays a TORA
+turn by clicks inside the frame and it reaches the channel; cat, who joined her Activity but
+plays in no match, sees the public view only; a page of another origin cannot frame it; the
+page opened outside Discord says where to open it."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import AsyncIterator
+from urllib.parse import urlencode
+
+import pytest
+import pytest_asyncio
+import test_web_browser
+from test_web_browser import CHROMIUM, MISSING, OPEN, WAIT, begin, pick_and_play, unwarned
+
+from harness.stage import Stage
+from rules import game_type
+
+try:
+    from playwright.async_api import Browser, Frame, Page, Route, async_playwright, expect
+except ImportError:
+    async_playwright = None
+
+closing = test_web_browser.closing  # each test's pages closed after it
+
+pytestmark = [
+    pytest.mark.skipif(async_playwright is None or not CHROMIUM.exists(), reason=MISSING),
+    pytest.mark.asyncio(loop_scope="module"),
+]
+
+DISCORD = "https://discord.com"
+# Discord's client, as far as the SDK meets it: the opcodes HANDSHAKE 0 and FRAME 1.
+CLIENT = """
+const frame = () => document.querySelector("iframe").contentWindow;
+window.said = [];
+window.addEventListener("message", (event) => {
+  if (event.source !== frame() || !Array.isArray(event.data)) return;
+  const [op, payload] = event.data;
+  const answer = (body) => frame().postMessage([1, body], event.origin);
+  if (op === 0) {
+    window.said.push("HANDSHAKE " + payload.client_id);
+    const config = { api_endpoint: "//discord.com/api", environment: "production" };
+    answer({ cmd: "DISPATCH", evt: "READY", nonce: null, data: { v: 1, config } });
+    return;
+  }
+  window.said.push(payload.cmd);
+  const reply = (data) => answer({ cmd: payload.cmd, evt: null, nonce: payload.nonce, data });
+  if (payload.cmd === "AUTHORIZE") {
+    window.said.push("scope " + payload.args.scope.join(" "));
+    reply({ code: SIGN_IN.code });
+  } else if (payload.cmd === "AUTHENTICATE") {
+    reply({
+      access_token: payload.args.access_token,
+      user: { id: SIGN_IN.user, username: SIGN_IN.name, discriminator: "0", public_flags: 0 },
+      scopes: ["identify"],
+      expires: "2030-01-01T00:00:00.000Z",
+      application: { id: SIGN_IN.client, name: "TORA", description: "" },
+    });
+  } else {
+    reply(null);
+  }
+});
+"""
+
+
+# The stand-in client is a public page (https://discord.com) framing the bot on 127.0.0.1,
+# which Chromium's Local Network Access checks block; in Discord the Activity is served from
+# the public https://<client id>.discordsays.com, so they are turned off for this test alone.
+LOCAL_NETWORK = "LocalNetworkAccessChecks,PrivateNetworkAccessForNavigations"
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def browser() -> AsyncIterator[Browser]:
+    async with async_playwright() as playwright:
+        args = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
+        args.append(f"--disable-features={LOCAL_NETWORK}")
+        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
+        yield launched
+        await launched.close()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage]:
+    workdir = tmp_path_factory.mktemp("activity")
+    names = ("ann", "bob", "cat", "dan", "eve")
+    async with Stage(workdir, names, process=True, channels=2, activity=True) as on_stage:
+        yield on_stage
+
+
+def client_page(stage: Stage, who: str, instance: str, channel: int) -> str:
+    """The stand-in for Discord's client: the Activity framed as Discord frames it, for
+    ``who``, whose sign-in the emulator will vouch for once."""
+    client = str(stage.emu.world.bot.id)
+    query = {
+        "instance_id": instance,
+        "frame_id": f"frame-{who}",
+        "platform": "desktop",
+        "channel_id": str(channel),
+        "guild_id": str(stage.guild),
+    }
+    sign_in = {
+        "code": stage.emu.activities.authorize(stage.user[who]),
+        "user": str(stage.user[who]),
+        "name": who,
+        "client": client,
+    }
+    source = f"{stage.web_url}/?{urlencode(query)}"  # the root URL mapping's address
+    script = f"const SIGN_IN = {json.dumps(sign_in)};\n{CLIENT}"
+    return (
+        "<!doctype html><html><body style='margin:0'>"
+        f"<iframe src='{source}' style='width:420px;height:900px;border:0'></iframe>"
+        f"<script>{script}</script></body></html>"
+    )
+
+
+async def in_discord(browser: Browser, html: str, origin: str = DISCORD) -> tuple[Page, Frame]:
+    """The stand-in client's page, served as ``origin``, and the Activity's frame in it."""
+    context = await browser.new_context(viewport={"width": 440, "height": 940})
+    OPEN.append(context)
+    page = await context.new_page()
+    page.on("pageerror", lambda error: pytest.fail(f"the page failed: {error}"))
+
+    async def serve(route: Route) -> None:
+        await route.fulfill(status=200, content_type="text/html", body=html)
+
+    await page.route(f"{origin}/**", serve)
+    await page.goto(f"{origin}/activities/tora")
+    frame = await wait_for_frame(page)
+    return page, frame
+
+
+async def wait_for_frame(page: Page) -> Frame:
+    handle = await page.wait_for_selector("iframe")
+    assert handle is not None
+    frame = await handle.content_frame()
+    assert frame is not None
+    return frame
+
+
+async def test_a_player_plays_a_turn_inside_discord(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[0]
+    await begin(stage, channel, ("ann", "bob"), board="short")
+    await stage.slash("ann", "setup", strategy="aggressive", channel=channel)
+    await stage.slash("bob", "setup", strategy="defensive", channel=channel)
+    await stage.posted("The game begins", channel)
+    launched = await stage.slash("ann", "play", channel=channel)
+    assert launched.activity is not None and launched.messages == []
+
+    page, frame = await in_discord(browser, client_page(stage, "ann", launched.activity, channel))
+    await expect(frame.locator("body")).to_have_attribute("data-page", "play", timeout=WAIT)
+    await expect(frame.locator("#title")).to_contain_text("you play the", timeout=WAIT)
+    await expect(frame.locator(".players .to-act")).to_contain_text("ann", timeout=WAIT)
+    said = await page.evaluate("window.said")
+    client = str(stage.emu.world.bot.id)
+    assert said[:4] == [f"HANDSHAKE {client}", "AUTHORIZE", "scope identify", "AUTHENTICATE"]
+    assert await frame.locator("#public").is_hidden()  # Discord's frame shows this page only
+
+    kind = game_type("tora")
+    options = kind.check_options({"board": "short"})
+    answers = ({"strategy": "aggressive"}, {"strategy": "defensive"})
+    game = kind.new_game(options, answers)
+    rng = random.Random(5)
+    while game.actions_left:
+        await pick_and_play(
+            frame, game, rng.choice(unwarned(game))
+        )  # a Frame clicks as a Page does
+        await expect(frame.locator("body")).to_have_attribute(
+            "data-staged", str(len(game.staged())), timeout=WAIT
+        )
+    await frame.click("#end")
+    await stage.posted("ann (Challenger) ended their turn", channel)
+    await expect(frame.locator(".players .to-act")).to_contain_text("bob", timeout=WAIT)
+
+
+async def test_who_plays_no_part_watches_the_public_view(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[1]
+    await begin(stage, channel, ("dan", "eve"), board="short")
+    await stage.slash("dan", "setup", strategy="aggressive", channel=channel)
+    await stage.slash("eve", "setup", strategy="defensive", channel=channel)
+    await stage.posted("The game begins", channel)
+    instance = (await stage.slash("dan", "play", channel=channel)).activity
+    assert instance is not None
+    stage.emu.activities.join(instance, stage.user["cat"])
+
+    _page, frame = await in_discord(browser, client_page(stage, "cat", instance, channel))
+    await expect(frame.locator("body")).to_have_attribute("data-page", "match", timeout=WAIT)
+    await expect(frame.locator("#title")).to_contain_text("watching", timeout=WAIT)
+    await expect(frame.locator(".players .to-act")).to_contain_text("dan", timeout=WAIT)
+    for hidden in ("#turn", "#more", "#plan", "#cells", "#setup"):
+        await expect(frame.locator(hidden)).to_be_hidden()
+    assert await frame.locator(".cell").count() == 0  # nothing to click: no seat
+
+
+async def test_another_site_cannot_frame_the_activity(stage: Stage, browser: Browser) -> None:
+    html = f"<iframe src='{stage.web_url}/activity?frame_id=f&instance_id=i&platform=desktop'>"
+    _page, frame = await in_discord(browser, html, origin="https://evil.example")
+    await frame.wait_for_load_state("load")  # the error page frame-ancestors leaves instead
+    assert frame.url.startswith("chrome-error://")
+    assert await frame.locator("#title").count() == 0
+
+
+async def test_the_activity_opened_outside_discord_says_where_to_open_it(
+    stage: Stage, browser: Browser
+) -> None:
+    context = await browser.new_context()
+    OPEN.append(context)
+    page = await context.new_page()
+    await page.goto(f"{stage.web_url}/activity")  # no frame_id, no instance: not Discord's
+    await expect(page.locator("#error")).to_contain_text("opens inside Discord", timeout=WAIT)
+    await expect(page.locator("#connection")).to_have_text("not signed in")
