@@ -217,6 +217,16 @@ class Hosting:
         """The last public turn in which ``side``'s player looked at their board."""
         return await self._read(lambda db: drafts.last_look(db, hosted_id, side))
 
+    async def private_firsts(self) -> list[Queued]:
+        """PRIVATE (for the deliverer only): each destination's oldest undelivered row."""
+        return await self._read(outbox.private_firsts)
+
+    async def private_outgoing(self, destination: tuple[str, int], limit: int) -> list[Queued]:
+        """PRIVATE (for the deliverer only): the next ``limit`` undelivered rows of one
+        destination (``("channel", id)`` or ``("user", id)``), oldest first, with their
+        files."""
+        return await self._read(lambda db: outbox.private_outgoing(db, destination, limit))
+
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""
         return await self._read(lambda db: outbox.private_files(db, outbox_id))
