@@ -18,6 +18,7 @@ from storage import (
     ChannelBusy,
     Config,
     Hosted,
+    HostedNotFound,
     MatchClosed,
     NewMatch,
     Post,
@@ -282,3 +283,14 @@ async def test_the_deliverer_reads_each_destination_s_first_row_and_rows_with_th
     ann = await store.hosting.private_outgoing(("user", 1), 16)
     assert [(row.post.text, row.post.files) for row in ann] == [("to ann again", ())]
     assert await store.hosting.private_outgoing(("user", 2), 16) == []
+
+
+async def test_a_hosted_match_is_read_with_its_players_names_at_once(store: Store) -> None:
+    """An outbox message's heading: the match and the names of its two players, one read;
+    an open challenge has no invitee."""
+    hosted = await store.hosting.create(challenge())
+    assert await store.hosting.with_names(hosted.id) == (hosted, {1: "ann", 2: "bob"})
+    open_one = await store.hosting.create(replace(challenge(101), invitee_id=None))
+    assert await store.hosting.with_names(open_one.id) == (open_one, {1: "ann"})
+    with pytest.raises(HostedNotFound):
+        await store.hosting.with_names(open_one.id + 1000)

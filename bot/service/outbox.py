@@ -196,7 +196,7 @@ class Deliverer:
     async def _one(self, row: Queued, now: float) -> float | None:
         """Deliver one row; None once it is done with, else when to try it again."""
         post = row.post
-        hosted = await self._hosted(row)
+        hosted, names = await self._hosted(row)
         guild = None if hosted is None else hosted.guild_id
         wanted = await decide(self._store, notice_of(row), post.user_id, post.mentions, guild, now)
         if wanted.drop:  # a notice its player does not want (``notify``)
@@ -207,7 +207,7 @@ class Deliverer:
             return wanted.hold
         attached = tuple(Attachment(n, d) for n, d in post.files)  # read with the row
         buttons = decode_buttons(row)
-        heading = "" if hosted is None else await self._heading(row, hosted)
+        heading = "" if hosted is None else self._heading(row, hosted, names)
         links = () if hosted is None else await self._links(row, hosted, buttons)
         text = post.text
         if links and post.user_id is not None:
@@ -243,20 +243,20 @@ class Deliverer:
         await self._store.hosting.delivered(row.id)
         return None
 
-    async def _hosted(self, row: Queued) -> Hosted | None:
-        """The row's hosted match, if it is about one."""
+    async def _hosted(self, row: Queued) -> tuple[Hosted | None, dict[int, str]]:
+        """The row's hosted match, if it is about one, and its players' names (one read)."""
         if row.hosted_id is None:
-            return None
+            return None, {}
         try:
-            return await self._store.hosting.get(row.hosted_id)
+            return await self._store.hosting.with_names(row.hosted_id)
         except HostedNotFound:
-            return None
+            return None, {}
 
-    async def _heading(self, row: Queued, hosted: Hosted) -> str:
-        """A line naming the row's match: its number, game and players, and for a private
-        message (read away from the match) a link to the match's channel."""
+    def _heading(self, row: Queued, hosted: Hosted, known: dict[int, str]) -> str:
+        """A line naming the row's match: its number, game and players (``known``: their
+        names, by id), and for a private message (read away from the match) a link to the
+        match's channel."""
         players = (hosted.issuer_id, hosted.invitee_id)
-        known = await self._store.names([user for user in players if user is not None])
         names = [escape(known[user]) if user in known else "anyone" for user in players]
         heading = match_heading(hosted, f"{names[0]} vs {names[1]}")
         if row.post.user_id is not None:

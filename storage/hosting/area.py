@@ -150,6 +150,11 @@ class Hosting:
     async def get(self, hosted_id: int) -> Hosted:
         return await self._read(lambda db: hosting.hosted(db, hosted_id))
 
+    async def with_names(self, hosted_id: int) -> tuple[Hosted, dict[int, str]]:
+        """``get``, with the names of its issuer and invitee that the store knows, by id:
+        one read."""
+        return await self._read(lambda db: hosting.hosted_and_names(db, hosted_id))
+
     async def live_in_channel(self, channel_id: int) -> Hosted | None:
         """The channel's live (not ended) hosted match, if any."""
         return await self._read(lambda db: hosting.live_in_channel(db, channel_id))
