@@ -22,6 +22,7 @@ among the fifty do to everyone else's latency.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import tempfile
 import time
@@ -212,11 +213,42 @@ async def _service(
     return service, store, tables
 
 
+def workers_cpu() -> float | None:
+    """Seconds of CPU this process's children (the drawing and rules workers) have used,
+    from Linux's /proc; None elsewhere."""
+    proc, me, total = Path("/proc"), os.getpid(), 0.0
+    if not proc.is_dir():
+        return None
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in proc.iterdir():
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # not a process, or one that has just ended
+        if int(fields[1]) == me:  # its parent
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
+
+
+def cpu_figures(cpu: float, workers: float | None, requests: int) -> list[Figure]:
+    """The CPU a request costs, which the machine's load changes little (unlike latency):
+    in the bot's process (all its threads, the players' autocomplete included) and in its
+    workers."""
+    each = 1000 / requests
+    figures = [Figure("  CPU a request, bot process (all threads)", cpu * each, "ms")]
+    if workers is not None:
+        figures.append(Figure("  CPU a request, its workers (images)", workers * each, "ms"))
+    return figures
+
+
 async def _short(config: Config, renderer: Renderer, label: str) -> list[Figure]:
     service, store, tables = await _service(config, renderer, ["short"] * CHANNELS)
     try:
         await _load(service, tables, RATE, 2.0, seed=0)  # warm the caches
+        cpu, workers = time.process_time(), workers_cpu()
         samples = await _load(service, tables, RATE, SECONDS, seed=1)
+        cpu, after = time.process_time() - cpu, workers_cpu()
+        workers = None if workers is None or after is None else after - workers
         best = await highest_rate(service, tables)
     finally:
         await service.stop()
@@ -231,6 +263,7 @@ async def _short(config: Config, renderer: Renderer, label: str) -> list[Figure]
         Figure(f"service request p50 ({where})", median(every), "ms", targets[0]),
         Figure("service request p99 (same)", _p(every, 0.99), "ms", targets[1]),
         Figure("  of which turn ends (2 images + outbox), p99", _p(ends, 0.99), "ms"),
+        *cpu_figures(cpu, workers, len(samples)),
         Figure(
             f"highest sustained rate, p99 <= {LIMIT_MS:g} ms ({backend}, of {SEARCH_RATES[-1]})",
             best,

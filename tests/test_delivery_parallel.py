@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
 
-from bot.service import Message, Place, Terms, User
+from bot.service import Message, Place, Terms, User, outbox
 from bot.service.testing import Harness, RecordingDelivery
 from harness.stage import Stage
 
@@ -106,3 +106,36 @@ async def test_a_stalled_channel_does_not_delay_another_channels_posts(tmp_path:
         await stage.posted("takes the challenge back", channel=slow)
         texts = [m.text() for m in emu.public_messages(slow)]
         assert len(texts) == 2 and "ann challenges bob" in texts[0] and "back" in texts[1]
+
+
+@pytest.mark.parametrize("shared", [False, True])
+async def test_a_backlog_longer_than_a_read_goes_in_order_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, shared: bool
+) -> None:
+    """A destination's rows are read a few at a time with their files (``outbox.BATCH``):
+    a backlog of many reads' worth, with failures and retries between, still goes whole,
+    in order, each row once; with processes sharing the database, under the lease."""
+    monkeypatch.setattr(outbox, "BATCH", 3)
+    delivery = JitteryDelivery(rng=random.Random(4))
+    settings = Harness(tmp_path / "unused").settings
+    settings = replace(settings, poll_seconds=30.0) if shared else settings
+    place, ann, bob = Place(1, 100), User(1, "ann"), User(2, "bob")
+    async with Harness(tmp_path / "t.sqlite3", delivery=delivery, settings=settings) as h:
+        await h.service.challenge(place, ann, bob, Terms(turn_seconds=10 * HOUR))
+        await h.service.accept(place, bob)
+        await h.service.setup(place, ann, {"strategy": "aggressive"})
+        await h.service.setup(place, bob, {"strategy": "defensive"})
+        for _turn in range(5):  # queued before anything goes: a backlog of several reads
+            await h.service.end_turn(place, ann)
+            await h.service.end_turn(place, bob)
+        queued = await h.store.hosting.private_queue()
+        for _ in range(20):  # past every retry (2 s, doubling)
+            await h.advance(60)
+        assert await h.store.hosting.private_queue() == []
+    went = [(to, outbox_id(key)) for to, key in delivery.went]
+    assert sorted(row_id for _to, row_id in went) == sorted(row.id for row in queued)
+    for destination in {to for to, _id in went}:
+        ids = [row_id for to, row_id in went if to == destination]
+        assert ids == sorted(ids)
+    turns = [text for text in h.delivery.texts(place.channel_id) if "ended their turn" in text]
+    assert [("ann" in turn.split("ended")[0]) for turn in turns] == [True, False] * 5

@@ -5,6 +5,7 @@ draws in threads as before."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import os
 import pickle
@@ -14,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from bot.app.pictures import PillowRenderer
-from bot.service import Place, Pointing, Status, User
+from bot.service import Place, Pointing, Settings, Status, User
+from bot.service.offload import Offload, default_draw_workers
 from bot.service.testing import DigestRenderer, Harness
 from rules import GameView
 from rules.tora import Game, Side
@@ -129,3 +131,51 @@ def test_the_png_renderer_sent_to_a_worker_draws_the_same_pngs() -> None:
     assert copy.private(game.view_for(Side.CHALLENGER), status) == drawn
     assert copy.board(game.view_for(None), status) == renderer.board(game.view_for(None), status)
     assert drawn.startswith(PNG)
+
+
+async def two_turns_at_once(h: Harness) -> Sent:
+    """``a_turn`` in two channels at the same time: what each reply showed and each
+    destination was sent."""
+    there, cid, dan = Place(1, 200), User(3, "cid"), User(4, "dan")
+    service = h.running
+    for place, first, second in ((HERE, ANN, BOB), (there, cid, dan)):
+        await service.challenge(place, first, second)
+        await service.accept(place, second)
+        await service.setup(place, first, {"strategy": "aggressive"})
+        await service.setup(place, second, {"strategy": "defensive"})
+
+    async def turn(place: Place, user: User) -> list[tuple[int, bytes]]:
+        preview = await service.play(place, user, "G v5h9-v4h9")
+        await service.end_turn(place, user)
+        return [drawn_by(f.data) for f in preview.files]
+
+    previews = await asyncio.gather(turn(HERE, ANN), turn(there, cid))
+    await h.settle()
+    sent: Sent = {("reply", ANN.id): previews[0], ("reply", cid.id): previews[1]}
+    for delivered in h.delivery.log:
+        to = (delivered.kind, delivered.user_id or delivered.channel_id)
+        sent.setdefault(to, []).extend(drawn_by(f.data) for f in delivered.message.files)
+    return sent
+
+
+async def test_several_drawing_workers_draw_each_image_for_its_own_destination(
+    tmp_path: Path,
+) -> None:
+    """Two channels' turns at once, each drawing two images at once: with two workers every
+    destination gets, in order, the very images drawn here one at a time."""
+    settings = dataclasses.replace(Harness(tmp_path).settings, draw_processes=2)
+    path = tmp_path / "two.sqlite3"
+    async with Harness(path, settings=settings, renderer=WhereDrawn()) as h:
+        in_workers = await two_turns_at_once(h)
+    async with Harness(tmp_path / "here.sqlite3", renderer=WhereDrawn()) as h:
+        in_thread = await two_turns_at_once(h)
+    assert processes(in_workers) and os.getpid() not in processes(in_workers)
+    assert images(in_workers) == images(in_thread)
+    assert len(images(in_workers)) >= 6  # two replies, two channels, at least two players
+
+
+def test_the_drawing_workers_are_one_per_core_unless_configured() -> None:
+    assert Settings().draw_processes is None
+    assert Offload(0, 0, draw_processes=None).draw_workers == default_draw_workers()
+    assert default_draw_workers() == len(os.sched_getaffinity(0))
+    assert Offload(0, 0, draw_processes=3).draw_workers == 3

@@ -70,8 +70,8 @@ async def test_the_outbox_loop_tries_again_within_seconds_and_backs_off(
     async with Harness(tmp_path / "t.sqlite3") as h:
         await h.service.start(background=True)
         try:
-            flaky = Flaky(h.store.hosting.private_queue)
-            h.store.hosting.private_queue = flaky  # type: ignore[method-assign]
+            flaky = Flaky(h.store.hosting.private_firsts)
+            h.store.hosting.private_firsts = flaky  # type: ignore[method-assign]
             flaky.failures = 3
             await h.service.challenge(HERE, ANN, BOB, Terms())  # a post to deliver
             await _until(lambda: flaky.failed == 1)

@@ -18,6 +18,7 @@ from storage import (
     ChannelBusy,
     Config,
     Hosted,
+    HostedNotFound,
     MatchClosed,
     NewMatch,
     Post,
@@ -243,3 +244,53 @@ async def test_a_post_s_files_are_queued_with_it_in_order(store: Store) -> None:
     ]
     assert await store.hosting.private_files(rows[0].id) == pictures
     assert await store.hosting.private_files(rows[1].id) == ()
+
+
+async def test_the_deliverer_reads_each_destination_s_first_row_and_rows_with_their_files(
+    store: Store,
+) -> None:
+    """What the deliverer reads (issue 26: fewer reads a row): the oldest row of each
+    destination, and a destination's next rows with their own files, in order, none of
+    another destination's."""
+    one, two = await store.hosting.create(challenge()), await store.hosting.create(challenge(101))
+    board, record = ("board.png", b"\x89PNG one"), ("record.tora", b"\x00\xffrecord")
+    await store.hosting.update(
+        replace(one, due_at=60.0),
+        [
+            Post(100, "post 1", files=(board, record)),
+            Post(100, "to ann", user_id=1, files=(board,)),
+            Post(100, "post 2"),
+            Post(100, "to ann again", user_id=1),
+        ],
+    )
+    await store.hosting.update(replace(two, due_at=60.0), [Post(101, "elsewhere")])
+    firsts = await store.hosting.private_firsts()
+    assert [(row.post.text, row.destination) for row in firsts] == [
+        ("post 1", ("channel", 100)),
+        ("to ann", ("user", 1)),
+        ("elsewhere", ("channel", 101)),
+    ]
+    assert all(row.post.files == () for row in firsts)  # the images stay in the database
+    channel = await store.hosting.private_outgoing(("channel", 100), 16)
+    assert [(row.post.text, row.post.files) for row in channel] == [
+        ("post 1", (board, record)),
+        ("post 2", ()),
+    ]
+    assert [row.id for row in channel] == [row.id for row in firsts[:1]] + [channel[1].id]
+    ann = await store.hosting.private_outgoing(("user", 1), 1)
+    assert [(row.post.text, row.post.files) for row in ann] == [("to ann", (board,))]
+    await store.hosting.delivered(ann[0].id)
+    ann = await store.hosting.private_outgoing(("user", 1), 16)
+    assert [(row.post.text, row.post.files) for row in ann] == [("to ann again", ())]
+    assert await store.hosting.private_outgoing(("user", 2), 16) == []
+
+
+async def test_a_hosted_match_is_read_with_its_players_names_at_once(store: Store) -> None:
+    """An outbox message's heading: the match and the names of its two players, one read;
+    an open challenge has no invitee."""
+    hosted = await store.hosting.create(challenge())
+    assert await store.hosting.with_names(hosted.id) == (hosted, {1: "ann", 2: "bob"})
+    open_one = await store.hosting.create(replace(challenge(101), invitee_id=None))
+    assert await store.hosting.with_names(open_one.id) == (open_one, {1: "ann"})
+    with pytest.raises(HostedNotFound):
+        await store.hosting.with_names(open_one.id + 1000)

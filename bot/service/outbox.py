@@ -55,6 +55,7 @@ Destination = tuple[str, int]  # ("channel", id) or ("user", id)
 # Deliveries in flight at once, to channels and to users apart: a private message may wait
 # for its user's DM channel to open (the front end paces those), and posts never wait behind it.
 AT_ONCE = 16
+BATCH = 16  # a destination's rows read at once, with their files, as it is delivered
 HELD_AFTER_FAILURE = 5.0  # seconds a destination waits after its worker failed (database down)
 
 
@@ -98,9 +99,7 @@ class Deliverer:
     async def start_due(self) -> list[asyncio.Task[int]]:
         """Set a worker on each destination that has a row due (one already at work there
         takes the new rows too), without waiting for them; returns those workers."""
-        firsts: dict[Destination, Queued] = {}
-        for row in await self._store.hosting.private_queue():
-            firsts.setdefault(row.destination, row)
+        firsts = {row.destination: row for row in await self._store.hosting.private_firsts()}
         now = self._clock.now()
         self._waiting = {to: row.next_try for to, row in firsts.items() if row.next_try > now}
         self._held = {to: at for to, at in self._held.items() if at > now}
@@ -154,21 +153,33 @@ class Deliverer:
         the destination's lease (another holding it is delivering them)."""
         now = self._clock.now()
         if not self._settings.shared:
-            return await self._in_order(
-                await self._store.hosting.private_queue(destination), now, None
-            )
+            return await self._batches(destination, now, None)
         lease = f"outbox:{destination[0]}:{destination[1]}"
         if not await self._store.sharing.claim(lease, now, self._settings.claim_seconds):
             return 0, None
         try:  # the rows as they are now that this process holds them
-            rows = await self._store.hosting.private_queue(destination)
-            return await self._in_order(rows, now, lease)
+            return await self._batches(destination, now, lease)
         finally:
             await self._store.sharing.release(lease)
 
-    async def _in_order(
-        self, rows: list[Queued], now: float, lease: str | None
+    async def _batches(
+        self, destination: Destination, now: float, lease: str | None
     ) -> tuple[int, float | None]:
+        """``_in_order`` on the destination's rows, read ``BATCH`` at a time with their
+        files (one read for a turn's post and its image, however many rows wait)."""
+        went = 0
+        while True:
+            rows = await self._store.hosting.private_outgoing(destination, BATCH)
+            done, retry_at = await self._in_order(rows, now, lease, more=len(rows) == BATCH)
+            went += done
+            if retry_at is not None or len(rows) < BATCH:
+                return went, retry_at
+
+    async def _in_order(
+        self, rows: list[Queued], now: float, lease: str | None, more: bool
+    ) -> tuple[int, float | None]:
+        """Deliver ``rows`` in order until one is not due or fails; under ``lease``, renewed
+        after each row while any is left (``more``: others wait after these)."""
         for done, row in enumerate(rows):
             if row.next_try > now:
                 return done, row.next_try
@@ -176,7 +187,7 @@ class Deliverer:
                 retry_at = await self._one(row, self._clock.now())
             if retry_at is not None:
                 return done, retry_at
-            if lease is not None and done + 1 < len(rows):  # still at it
+            if lease is not None and (more or done + 1 < len(rows)):  # still at it
                 await self._store.sharing.claim(
                     lease, self._clock.now(), self._settings.claim_seconds
                 )
@@ -185,7 +196,7 @@ class Deliverer:
     async def _one(self, row: Queued, now: float) -> float | None:
         """Deliver one row; None once it is done with, else when to try it again."""
         post = row.post
-        hosted = await self._hosted(row)
+        hosted, names = await self._hosted(row)
         guild = None if hosted is None else hosted.guild_id
         wanted = await decide(self._store, notice_of(row), post.user_id, post.mentions, guild, now)
         if wanted.drop:  # a notice its player does not want (``notify``)
@@ -194,10 +205,9 @@ class Deliverer:
         if wanted.hold is not None:  # their quiet hours: it goes when they end
             await self._store.hosting.retry_later(row.id, row.attempts, wanted.hold, row.fallback)
             return wanted.hold
-        files = await self._store.hosting.private_files(row.id)
-        attached = tuple(Attachment(n, d) for n, d in files)
+        attached = tuple(Attachment(n, d) for n, d in post.files)  # read with the row
         buttons = decode_buttons(row)
-        heading = "" if hosted is None else await self._heading(row, hosted)
+        heading = "" if hosted is None else self._heading(row, hosted, names)
         links = () if hosted is None else await self._links(row, hosted, buttons)
         text = post.text
         if links and post.user_id is not None:
@@ -233,20 +243,20 @@ class Deliverer:
         await self._store.hosting.delivered(row.id)
         return None
 
-    async def _hosted(self, row: Queued) -> Hosted | None:
-        """The row's hosted match, if it is about one."""
+    async def _hosted(self, row: Queued) -> tuple[Hosted | None, dict[int, str]]:
+        """The row's hosted match, if it is about one, and its players' names (one read)."""
         if row.hosted_id is None:
-            return None
+            return None, {}
         try:
-            return await self._store.hosting.get(row.hosted_id)
+            return await self._store.hosting.with_names(row.hosted_id)
         except HostedNotFound:
-            return None
+            return None, {}
 
-    async def _heading(self, row: Queued, hosted: Hosted) -> str:
-        """A line naming the row's match: its number, game and players, and for a private
-        message (read away from the match) a link to the match's channel."""
+    def _heading(self, row: Queued, hosted: Hosted, known: dict[int, str]) -> str:
+        """A line naming the row's match: its number, game and players (``known``: their
+        names, by id), and for a private message (read away from the match) a link to the
+        match's channel."""
         players = (hosted.issuer_id, hosted.invitee_id)
-        known = await self._store.names([user for user in players if user is not None])
         names = [escape(known[user]) if user in known else "anyone" for user in players]
         heading = match_heading(hosted, f"{names[0]} vs {names[1]}")
         if row.post.user_id is not None:

@@ -250,7 +250,8 @@ class Settings:
     """The service's own knobs. ``command`` prefixes command names in the texts players read
     (the front end's, e.g. ``/tora``); the rate limit allows ``burst`` commands at once per
     user, then one every ``every`` seconds; ``rules_processes`` run long-board turn ends
-    (see ``offload``) and ``draw_processes`` the board images (0: worker threads);
+    (see ``offload``) and ``draw_processes`` the board images (0: worker threads; None:
+    one per core, ``offload.default_draw_workers``);
     ``user_challenges`` and ``guild_challenges`` cap the challenges
     waiting for an answer, per player and per server. ``ai_processes`` search the AI
     players' turns (None: one per core but one, at least two), each within ``ai_seconds``
@@ -272,7 +273,7 @@ class Settings:
     retry_first: float = 2.0  # seconds before a failed delivery is retried, doubling...
     retry_most: float = 300.0  # ...up to this
     rules_processes: int = 1  # workers for long-board turn ends (0: worker threads only)
-    draw_processes: int = 1  # workers drawing board images (0: worker threads)
+    draw_processes: int | None = None  # workers drawing images (None: one per core)
     user_challenges: int = 3  # challenges one player may have waiting in a server
     guild_challenges: int = 50  # challenges a server may have waiting at once
     ai_processes: int | None = None

@@ -150,6 +150,11 @@ class Hosting:
     async def get(self, hosted_id: int) -> Hosted:
         return await self._read(lambda db: hosting.hosted(db, hosted_id))
 
+    async def with_names(self, hosted_id: int) -> tuple[Hosted, dict[int, str]]:
+        """``get``, with the names of its issuer and invitee that the store knows, by id:
+        one read."""
+        return await self._read(lambda db: hosting.hosted_and_names(db, hosted_id))
+
     async def live_in_channel(self, channel_id: int) -> Hosted | None:
         """The channel's live (not ended) hosted match, if any."""
         return await self._read(lambda db: hosting.live_in_channel(db, channel_id))
@@ -220,6 +225,16 @@ class Hosting:
     async def last_look(self, hosted_id: int, side: Side) -> int | None:
         """The last public turn in which ``side``'s player looked at their board."""
         return await self._read(lambda db: drafts.last_look(db, hosted_id, side))
+
+    async def private_firsts(self) -> list[Queued]:
+        """PRIVATE (for the deliverer only): each destination's oldest undelivered row."""
+        return await self._read(outbox.private_firsts)
+
+    async def private_outgoing(self, destination: tuple[str, int], limit: int) -> list[Queued]:
+        """PRIVATE (for the deliverer only): the next ``limit`` undelivered rows of one
+        destination (``("channel", id)`` or ``("user", id)``), oldest first, with their
+        files."""
+        return await self._read(lambda db: outbox.private_outgoing(db, destination, limit))
 
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""

@@ -290,6 +290,25 @@ async def hosted(db: ReadConnection, hosted_id: int) -> Hosted:
     raise HostedNotFound(hosted_id)
 
 
+async def hosted_and_names(db: ReadConnection, hosted_id: int) -> tuple[Hosted, dict[int, str]]:
+    """A hosted match and the names the store knows of its issuer and invitee, by id, in
+    one query (what an outbox message's heading says, read for every message)."""
+    if not can_be_id(hosted_id):
+        raise HostedNotFound(hosted_id)
+    columns = ", ".join(f"h.{column.strip()}" for column in COLUMNS.split(","))
+    rows = await db.execute_fetchall(
+        f"SELECT {columns}, i.name AS issuer_name, v.name AS invitee_name FROM hosted_matches h"
+        " LEFT JOIN players i ON i.user_id = h.issuer_id"
+        " LEFT JOIN players v ON v.user_id = h.invitee_id WHERE h.id = ?",
+        (hosted_id,),
+    )
+    for row in rows:
+        found = hosted_of(row)
+        people = ((found.issuer_id, row["issuer_name"]), (found.invitee_id, row["invitee_name"]))
+        return found, {user: name for user, name in people if user is not None and name is not None}
+    raise HostedNotFound(hosted_id)
+
+
 async def live_in_channel(db: ReadConnection, channel_id: int) -> Hosted | None:
     rows = await db.execute_fetchall(
         f"SELECT {COLUMNS} FROM hosted_matches WHERE channel_id = ? AND phase != ?",

@@ -7,7 +7,7 @@ for the deliverer."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..backends.sql import Connection, ReadConnection, Row, is_postgres
 
@@ -28,7 +28,8 @@ class Post:
 
 @dataclass(frozen=True)
 class Queued:
-    """An outbox row waiting for delivery (its files are read when it is delivered)."""
+    """An outbox row waiting for delivery (its files are read when it is delivered:
+    ``private_outgoing`` reads them with it, ``private_queue`` leaves them out)."""
 
     id: int
     hosted_id: int | None
@@ -181,6 +182,43 @@ async def private_queue(
         f"SELECT {OUTBOX_COLUMNS} FROM outbox {where} ORDER BY id", args
     )
     return [queued_of(row) for row in rows]
+
+
+async def private_firsts(db: ReadConnection) -> list[Queued]:
+    """The oldest undelivered row of each destination (a user, or a channel's posts), oldest
+    first, without files: where the deliverer has work, read without the rows behind them
+    (a backlog of thousands, while a front end is down, is grouped by the database)."""
+    rows = await db.execute_fetchall(
+        f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox"
+        " GROUP BY user_id IS NULL, COALESCE(user_id, channel_id)) ORDER BY id"
+    )
+    return [queued_of(row) for row in rows]
+
+
+async def private_outgoing(
+    db: ReadConnection, destination: tuple[str, int], limit: int
+) -> list[Queued]:
+    """The first ``limit`` undelivered rows of one destination, oldest first, each with its
+    files: what the deliverer sends next, read in one query (a row's files used to be a
+    query of their own, as many as the rows)."""
+    kind, target = destination
+    where = "WHERE user_id IS NULL AND channel_id = ?" if kind == "channel" else "WHERE user_id = ?"
+    rows = await db.execute_fetchall(
+        f"SELECT {OUTBOX_COLUMNS}, f.name, f.data"
+        f" FROM (SELECT {OUTBOX_COLUMNS} FROM outbox {where} ORDER BY id LIMIT ?) AS o"
+        " LEFT JOIN outbox_files f ON f.outbox_id = o.id ORDER BY o.id, f.position",
+        (target, limit),
+    )
+    found: dict[int, tuple[Row, list[tuple[str, bytes]]]] = {}
+    for row in rows:
+        _first, files = found.setdefault(row[0], (row, []))
+        if row[-2] is not None:  # a row without files has one line with no file
+            files.append((row[-2], bytes(row[-1])))
+    return [_with_files(queued_of(row), files) for row, files in found.values()]
+
+
+def _with_files(queued: Queued, files: list[tuple[str, bytes]]) -> Queued:
+    return replace(queued, post=replace(queued.post, files=tuple(files)))
 
 
 async def private_files(db: ReadConnection, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
