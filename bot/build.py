@@ -120,7 +120,7 @@ async def build(
     handled = Handled()
     if config.shared:  # alone, the interactions taken are remembered in memory
         handled.sharing = service.records.first_seen
-    client.install(Handlers(app, Responder(buttons, handled, sweeper)), delivery)
+    client.install(Handlers(app, Responder(buttons, handled, sweeper, app.languages)), delivery)
     proxies = Proxies.of(web.trusted_proxies)
     board = WebBoard(service, links, web.host, web.port, proxies=proxies) if web.enabled else None
     return Bot(config, store, service, runner, cups, app, client, delivery, sweeper, links, board)

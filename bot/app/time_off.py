@@ -7,12 +7,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from bot.i18n import _, pgettext, slash, speaking
 from bot.service import MatchService, Reply, Stamp
+from bot.service.languages import LanguageChoice
 from bot.service.people import PlayerSettings, checked_zone, zone
+from bot.service.texts import quote
 
 from .answers import Answer, Unusable
 from .buttons import presses
 from .callers import Caller
+from .notify_form import DISCORD, ME, language_words
 from .parsing import parse_duration
 
 DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
@@ -66,9 +70,14 @@ class TimeOff:
         return _answer(await self.service.away(guild, caller.user, now, 1), caller)
 
     async def settings(
-        self, caller: Caller, timezone: str | None = None, auto_away: bool | None = None
+        self,
+        caller: Caller,
+        timezone: str | None = None,
+        auto_away: bool | None = None,
+        language: str | None = None,
     ) -> Answer:
-        """The caller's own settings, changed as given, then shown."""
+        """The caller's own settings, changed as given, then shown (in the language just
+        chosen, if one was: ``language`` is a shipped language's code, or ``discord``)."""
         records = self.service.records
         mine = await records.player_settings(caller.user.id)
         if timezone is not None:
@@ -77,7 +86,18 @@ class TimeOff:
             mine = PlayerSettings(mine.timezone, auto_away)
         if timezone is not None or auto_away is not None:
             await records.save_player_settings(caller.user, mine)
-        return Answer(_settings_text(mine))
+        if language is not None:
+            try:
+                await records.choose_player_language(
+                    caller.user, None if language == DISCORD else language
+                )
+            except ValueError:
+                raise Unusable(
+                    _("{language} is not a language I speak.", language=quote(language[:20]))
+                ) from None
+        choice = await records.player_language(caller.user.id)
+        with speaking(choice.resolved(caller.locale)):
+            return Answer(_settings_text(mine, choice, caller.locale))
 
 
 def _guild(caller: Caller) -> int:
@@ -105,10 +125,14 @@ def _moment(text: str, base: float, settings: PlayerSettings) -> float:
     return dt.datetime.combine(day, dt.time(), zone(settings.timezone)).timestamp()
 
 
-def _settings_text(mine: PlayerSettings) -> str:
-    auto = "on" if mine.auto_away else "off"
-    return (
-        f"Your settings: time zone `{mine.timezone}` (your weekends, in matches with weekends "
-        f"off); an away day given automatically before a missed turn: {auto}. Change them "
-        "with `/tora settings timezone:Europe/Paris auto_away:False`."
+def _settings_text(mine: PlayerSettings, language: LanguageChoice, discord_now: str | None) -> str:
+    auto = pgettext("setting", "on") if mine.auto_away else pgettext("setting", "off")
+    return _(
+        "Your settings: time zone `{zone}` (your weekends, in matches with weekends off); an "
+        "away day given automatically before a missed turn: {auto}; language: {language}. "
+        "Change them with {command}.",
+        zone=mine.timezone,
+        auto=auto,
+        language=language_words(ME, language, discord_now),
+        command=slash("tora settings", "timezone:Europe/Paris", "auto_away:False", "language:"),
     )
