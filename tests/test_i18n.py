@@ -1,0 +1,286 @@
+"""Every player in their own language (issue 30): the catalogs are complete in every shipped
+language, with the English's placeholders and the language's plural forms; every message
+renders in every language; the slash commands' names, descriptions and choices hold
+Discord's rules in each; the texts converted (``/tora settings``) hold Discord's limits in
+the longest language; the language follows the reader (a player's choice over their
+Discord's, a server's over its preferred locale), task by task."""
+
+from __future__ import annotations
+
+import asyncio
+import string
+from pathlib import Path
+from typing import Any
+
+import discord
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.pofile import write_po
+
+from bot.app.notify_form import LANGUAGE, ME, SERVER, form_of
+from bot.discord.client import unbound_tree
+from bot.discord.translator import (
+    CHOICE,
+    DESCRIPTION,
+    NAME,
+    NAME_RULE,
+    CatalogTranslator,
+    entries,
+    texts,
+    tree_problems,
+)
+from bot.i18n import LOCALES, SOURCE, _, current, from_discord, ngettext, pgettext, speaking
+from bot.i18n.catalogs import TEMPLATE, placeholders, po_path, problems, read
+from bot.service import User
+from bot.service.languages import LanguageChoice
+from bot.service.notify import CHOICES, Notify, defaults
+from bot.service.testing import Harness
+from render.fonts import printable
+
+TRANSLATED = [code for code in LOCALES if code != SOURCE]
+LONGEST_ZONE = "America/Argentina/ComodRivadavia"
+
+
+def test_six_languages_ship() -> None:
+    assert set(LOCALES) >= {"en", "de", "fr", "es", "ja", "pt_BR"}
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_catalog_has_every_message_with_its_placeholders_and_plural_forms(code) -> None:
+    assert problems(code) == []
+
+
+def test_the_template_holds_every_text_of_the_code_and_the_commands() -> None:
+    """``make catalogs`` was run after the last change of a text (the template is current)."""
+    template = read(TEMPLATE)
+    for context, message, where in texts(unbound_tree()):
+        assert template.get(message, context) is not None, (where, message)
+
+
+def _fill(text: str) -> dict[str, Any]:
+    return {name: f"<{name}>" for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_every_message_renders_in_every_language(code) -> None:
+    """No missing key, no broken placeholder: each text made with its parameters comes
+    out with every one of them filled and no brace left."""
+    for message in read(TEMPLATE):
+        if not message.id:
+            continue
+        with speaking(code):
+            if isinstance(message.id, tuple):
+                shown = [
+                    ngettext(*message.id, n, **_fill(message.id[1])) for n in (0, 1, 2, 5, 21, 101)
+                ]
+            elif message.context:
+                shown = [pgettext(message.context, message.id, **_fill(message.id))]
+            else:
+                shown = [_(message.id, **_fill(message.id))]
+        for text in shown:
+            assert text.strip(), message.id
+            params = _fill(message.id if isinstance(message.id, str) else message.id[1])
+            assert not any(f"{{{name}}}" in text for name in params), (code, text)
+            for name in params:
+                if name != "n":
+                    assert f"<{name}>" in text, (code, message.id, text)
+        if code != SOURCE and message.context != CHOICE:
+            assert read(po_path(code), code).get(message.id, message.context).string
+
+
+def _write(path: Path, catalog: Catalog) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as file:
+        write_po(file, catalog)
+
+
+def test_the_check_names_what_a_translator_got_wrong(tmp_path: Path) -> None:
+    template = Catalog()
+    template.add("Hello {name}")
+    template.add("Kept")
+    template.add("Broken")
+    template.add(("{n} day", "{n} days"))
+    template.add("Fuzzy")
+    template.add("Brace")
+    _write(tmp_path / "tora.pot", template)
+    mine = Catalog(locale="de")
+    mine.add("Hello {name}", "Hallo {nom}")
+    mine.add("Broken", "Kaputt {x.y}")
+    mine.add(("{n} day", "{n} days"), ("{n} Tag",))
+    mine.add("Fuzzy", "Unscharf", flags=["fuzzy"])
+    mine.add("Brace", "Klammer {")
+    mine.add("Gone", "Weg")
+    path = po_path("de", tmp_path / "locales")
+    _write(path, mine)
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("nplurals=2; plural=(n != 1)", "nplurals=1; plural=0"), "utf-8")
+    found = "\n".join(problems("de", tmp_path / "locales", tmp_path / "tora.pot"))
+    assert "placeholders ['nom']" in found
+    assert "'Kept' is missing" in found
+    assert "is not a plain {name} placeholder" in found
+    assert "Plural-Forms gives 1 forms, CLDR's rule for de has 2" in found
+    assert "marked fuzzy" in found
+    assert "'Brace'" in found and "Single '{'" in found
+    assert "'Gone' is no longer used" in found
+
+
+def test_placeholders_are_plain_names() -> None:
+    assert placeholders("{a} and {b} {{not}}") == {"a", "b"}
+    for bad in ("{0}", "{}", "{a.b}", "{a[0]}", "{a!r}", "{a:>3}", "{"):
+        with pytest.raises(ValueError):
+            placeholders(bad)
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_the_commands_hold_discords_rules_in_every_language(code) -> None:
+    """Names lowercase, 1-32 letters, digits, - or _, none twice at one level; descriptions
+    and choices 1-100 characters (English too, for a new command)."""
+    assert tree_problems(unbound_tree(), code) == []
+
+
+def test_the_sync_payload_carries_every_shipped_language() -> None:
+    async def payload() -> list[dict[str, Any]]:
+        tree = unbound_tree()
+        await tree.set_translator(CatalogTranslator())
+        assert tree.translator is not None
+        return [await c.get_translated_payload(tree, tree.translator) for c in tree.get_commands()]
+
+    tora = asyncio.run(payload())[0]
+    challenge = next(o for o in tora["options"] if o["name"] == "challenge")
+    assert challenge["name_localizations"]["de"] == "herausfordern"
+    assert challenge["name_localizations"]["ja"] == "挑戦"
+    assert set(challenge["description_localizations"]) >= {"de", "fr", "es-ES", "es-419", "ja"}
+    assert "pt-BR" in challenge["description_localizations"]
+    assert "it" not in challenge["description_localizations"]  # not shipped: English shows
+    assert "en-US" not in challenge["name_localizations"]  # the English is the default
+    board = next(o for o in challenge["options"] if o["name"] == "board")
+    assert board["name_localizations"]["fr"] == "plateau"
+    assert [c["name_localizations"]["es-ES"] for c in board["choices"]] == [
+        "tablero corto",
+        "tablero largo",
+    ]
+    assert [c["value"] for c in board["choices"]] == ["short", "long"]  # values stay
+
+
+def test_english_names_and_values_are_untouched_by_the_translation() -> None:
+    for entry in entries(unbound_tree()):
+        assert NAME_RULE.fullmatch(entry.name)
+
+
+@pytest.mark.parametrize(
+    ("locale", "code"),
+    [
+        ("en-US", "en"),
+        ("en-GB", "en"),
+        ("de", "de"),
+        ("fr", "fr"),
+        ("es-ES", "es"),
+        ("es-419", "es"),
+        ("ja", "ja"),
+        ("pt-BR", "pt_BR"),
+        ("it", "en"),
+        ("zh-CN", "en"),
+        (None, "en"),
+        ("", "en"),
+    ],
+)
+def test_discord_locales_map_to_the_nearest_shipped_language(locale, code) -> None:
+    assert from_discord(locale) == code
+
+
+def test_every_discord_locale_maps_to_a_shipped_language() -> None:
+    assert {from_discord(locale.value) for locale in discord.Locale} == set(LOCALES)
+
+
+def test_the_language_is_the_tasks_own() -> None:
+    """Two answers made at once, in German and in Japanese, do not mix."""
+
+    async def made(code: str) -> list[str]:
+        with speaking(code):
+            said = []
+            for _step in range(3):
+                said.append(_("no reminders"))
+                await asyncio.sleep(0)
+            return said
+
+    async def both() -> tuple[list[str], list[str]]:
+        return await asyncio.gather(made("de"), made("ja"))
+
+    german, japanese = asyncio.run(both())
+    assert german == ["keine Erinnerungen"] * 3
+    assert japanese == ["リマインダーなし"] * 3
+    assert current() == SOURCE
+
+
+def test_a_language_not_shipped_speaks_english() -> None:
+    with speaking("xx"):
+        assert current() == SOURCE and _("no reminders") == "no reminders"
+
+
+LIMITS = {"content": 2000, "button": 80, "option": 100, "placeholder": 150}
+
+
+@pytest.mark.parametrize("code", LOCALES)
+@pytest.mark.parametrize("scope", [ME, SERVER])
+def test_the_settings_form_holds_discords_limits_in_every_language(code, scope) -> None:
+    """The form with its longest values (every choice's longest words, the longest time
+    zone) in each language: content, button labels, menu options and placeholders within
+    Discord's limits; at most 25 options a menu and 5 rows."""
+    longest = {
+        key: max(values, key=lambda v: len(_(values[v], start="00:00", end="00:00", time="00:00")))
+        for key, values in CHOICES.items()
+    }
+    notify = Notify(longest | {k: v for k, v in defaults({}).items() if k not in longest})
+    with speaking(code):
+        form = form_of(scope, notify, LONGEST_ZONE, LanguageChoice(None, "pt-BR"), "pt-BR")
+    assert len(form.text) <= LIMITS["content"]
+    assert all(len(t.label) <= LIMITS["button"] for t in form.toggles)
+    assert len(form.picks) + (1 if form.toggles else 0) <= 5
+    for pick in form.picks:
+        assert len(pick.placeholder) <= LIMITS["placeholder"]
+        assert 1 <= len(pick.options) <= 25
+        assert all(1 <= len(label) <= LIMITS["option"] for _, label, _ in pick.options)
+    assert form.picks[-1].key == LANGUAGE
+
+
+async def test_a_players_choice_wins_over_their_discord_language(h: Harness) -> None:
+    records, ann = h.running.records, User(1, "ann")
+    assert (await records.player_language(ann.id)).resolved() == SOURCE  # never seen
+    await records.note_player_locale(ann, "es-419")
+    assert (await records.player_language(ann.id)).resolved() == "es"  # a DM: Spanish
+    await records.choose_player_language(ann, "ja")
+    assert (await records.player_language(ann.id)).resolved("de") == "ja"
+    await records.choose_player_language(ann, None)
+    assert (await records.player_language(ann.id)).resolved("de") == "de"
+    with pytest.raises(ValueError):
+        await records.choose_player_language(ann, "xx")
+
+
+async def test_a_servers_choice_wins_over_its_preferred_locale(h: Harness) -> None:
+    records = h.running.records
+    assert (await records.server_language(7)).resolved() == SOURCE
+    await records.note_server_locale(7, "pt-BR")
+    assert (await records.server_language(7)).resolved() == "pt_BR"  # a public post
+    await records.choose_server_language(7, "fr")
+    assert (await records.server_language(7)).resolved() == "fr"
+    await records.note_server_locale(7, "x" * 40)  # not a locale: kept as it was
+    assert (await records.server_language(7)).seen == "pt-BR"
+
+
+def test_descriptions_and_names_are_told_apart() -> None:
+    """One English word as a name and as a choice gets a translation of each kind."""
+    with speaking("de"):
+        assert pgettext(NAME, "draw") == "remis"
+        assert pgettext(CHOICE, "draw") == "Remis"
+        assert pgettext(DESCRIPTION, "The round") == "Die Runde"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_every_character_of_every_catalog_can_be_drawn(code) -> None:
+    """Images in any shipped language: each translation is drawn whole, in DejaVu or in
+    the Japanese face (no character swapped for a ``?``)."""
+    for message in read(po_path(code), code):
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        for text in strings:
+            if text:
+                assert printable(text) == text, (code, text)
