@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import sys
 from pathlib import Path
 
@@ -27,12 +28,15 @@ from bot.i18n.catalogs import DOMAIN, LOCALE_DIR, TEMPLATE, po_path, problems, r
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "babel.cfg"
 HEADER = "# The texts of tora-bot (docs/TRANSLATING.md).\n"
+# The catalogs' headers keep one date: git keeps their history, and two branches that both
+# update the catalogs would otherwise conflict on it.
+DATE = dt.datetime(2026, 11, 26, tzinfo=dt.UTC)
 
 
 def template() -> Catalog:
     """Every text to translate: the code's (``_``, ``ngettext``, ``pgettext``, ``N_``) in
     the order of the files, then the slash commands'."""
-    catalog = Catalog(domain=DOMAIN, project="tora-bot", header_comment=HEADER)
+    catalog = Catalog(domain=DOMAIN, project="tora-bot", header_comment=HEADER, creation_date=DATE)
     with CONFIG.open(encoding="utf-8") as file:
         # Babel's own reader of babel.cfg (it has no type hints)
         method_map, options_map = parse_mapping_cfg(file, str(CONFIG))  # type: ignore[no-untyped-call]
