@@ -64,3 +64,28 @@ async def test_the_settings_answer_in_the_players_language(tmp_path: Path) -> No
         assert not answered.errors, answered.errors
         edited = next(m for m in stage.emu.messages(stage.channel) if m.id == form.id)
         assert "Language of my posts here: Français." in edited.text(), edited.text()
+
+
+async def test_the_play_panel_speaks_the_players_language(tmp_path: Path) -> None:
+    """The panel's own words and buttons in German, for a German player, whose opponent
+    keeps English; a pick redraws the panel in German too."""
+    async with Stage(tmp_path) as stage:
+        stage.emu.world.users[stage.user["ann"]].locale = "de"
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="2h")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        panel = (await stage.open_panel("ann")).messages[0]
+        assert panel.text().startswith("**Du bist am Zug** · "), panel.text()
+        buttons = [c.get("label") for c in walk_components(panel.components) if c.get("type") == 2]
+        assert {"Zug beenden", "Rückgängig", "Aktualisieren"} <= set(buttons), buttons
+        [select] = [c for c in walk_components(panel.components) if c.get("type") == 3]
+        picked = await stage.emu.select(stage.user["ann"], panel.id, select["custom_id"], ["d2"])
+        await picked.done(30)
+        redrawn = next(m for m in stage.emu.messages(stage.channel) if m.id == panel.id)
+        placeholders = [
+            c.get("placeholder") for c in walk_components(redrawn.components) if c.get("type") == 3
+        ]
+        assert "Wähle eine Aktion" in placeholders, placeholders
+        assert len(redrawn.text()) <= 2000
+        bob = (await stage.open_panel("bob")).messages[0]  # not his turn: English, as before
+        assert not bob.text().startswith("**Du"), bob.text()
