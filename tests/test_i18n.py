@@ -16,6 +16,7 @@ import discord
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
+from test_service_away import ANN, BOB, HERE, started
 
 from bot.app.notify_form import LANGUAGE, ME, SERVER, form_of
 from bot.discord.client import unbound_tree
@@ -31,7 +32,7 @@ from bot.discord.translator import (
 )
 from bot.i18n import LOCALES, SOURCE, _, current, from_discord, ngettext, pgettext, speaking
 from bot.i18n.catalogs import TEMPLATE, placeholders, po_path, problems, read
-from bot.service import User
+from bot.service import Refused, User
 from bot.service.languages import LanguageChoice
 from bot.service.notify import CHOICES, Notify, defaults
 from bot.service.testing import Harness
@@ -284,3 +285,41 @@ def test_every_character_of_every_catalog_can_be_drawn(code) -> None:
         for text in strings:
             if text:
                 assert printable(text) == text, (code, text)
+
+
+async def test_the_service_answers_in_the_callers_language_and_posts_in_the_servers(
+    h: Harness,
+) -> None:
+    """A German player takes away days in a server whose admins chose French: the answer
+    is German (the caller's, set by the front end), the post to the match French; a
+    refusal counts in Japanese with Japanese's one plural form."""
+    await h.running.records.choose_server_language(HERE.guild_id, "fr")
+    await started(h)
+    with speaking("de"):
+        reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert reply.text.startswith("Du bist von <t:"), reply.text
+    assert "(3 Tage; noch 11 von 14 in diesem Jahr)" in reply.text
+    assert "1 Partie wurde informiert" in reply.text
+    assert "`/tora abwesend zurück:True`" in reply.text  # the command as German Discord shows it
+    await h.settle()
+    post = h.delivery.channel(HERE.channel_id)[-1]
+    assert post.text.startswith("ann (Challenger) est absent de <t:"), post.text
+    with speaking("ja"), pytest.raises(Refused) as refused:
+        await h.running.away(HERE.guild_id, BOB, h.clock.now(), 20)
+    japanese = "今年の不在日は残り14日です（14日中）。20日は取れません。"  # noqa: RUF001
+    assert refused.value.message == japanese
+
+
+@pytest.mark.parametrize(
+    ("code", "counts"),
+    [
+        ("fr", ["0 jour", "1 jour", "2 jours", "1000000 de jours"]),
+        ("pt_BR", ["0 dia", "1 dia", "2 dias", "1000000 de dias"]),
+        ("es", ["0 días", "1 día", "2 días", "1000000 de días"]),
+        ("de", ["0 Tage", "1 Tag", "2 Tage", "1000000 Tage"]),
+        ("ja", ["0日", "1日", "2日", "1000000日"]),
+    ],
+)
+def test_plurals_follow_each_languages_rule(code, counts) -> None:
+    with speaking(code):
+        assert [ngettext("{n} day", "{n} days", n) for n in (0, 1, 2, 1_000_000)] == counts

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from bot.i18n import _, pgettext, slash, speaking
+from bot.i18n import _, option, pgettext, slash, speaking
 from bot.service import MatchService, Reply, Stamp
 from bot.service.languages import LanguageChoice
 from bot.service.people import PlayerSettings, checked_zone, zone
@@ -44,7 +44,13 @@ class TimeOff:
             return _answer(await self.service.back(guild, user), caller)
         if days is None and until is None:
             if start is not None:
-                raise Unusable("Say for how long: `days:3`, or `until:2027-03-01`.")
+                raise Unusable(
+                    _(
+                        "Say for how long: `{days}:3`, or `{until}:2027-03-01`.",
+                        days=option("days"),
+                        until=option("until"),
+                    )
+                )
             return _answer(await self.service.away_days(guild, user), caller)
         settings = await self.service.records.player_settings(user.id)
         now = self.service.records.now()
@@ -53,7 +59,12 @@ class TimeOff:
             assert until is not None
             end = _moment(until, begin, settings)
             if end <= begin:
-                raise Unusable("`until` must come after the start of your time away.")
+                raise Unusable(
+                    _(
+                        "`{until}` must come after the start of your time away.",
+                        until=option("until"),
+                    )
+                )
             days = int(-(-(end - begin) // DAY))
         return _answer(await self.service.away(guild, user, begin, days), caller)
 
@@ -63,7 +74,9 @@ class TimeOff:
         hosted = None if made is None else await self.service.records.hosted(made.match)
         guild = caller.guild_id if hosted is None else hosted.guild_id
         if not guild:
-            raise Unusable("Use `/tora away` in the server of your match.")
+            raise Unusable(
+                _("Use {command} in the server of your match.", command=slash("tora away"))
+            )
         if verb == "back":
             return _answer(await self.service.back(guild, caller.user), caller)
         now = self.service.records.now()
@@ -103,8 +116,11 @@ class TimeOff:
 def _guild(caller: Caller) -> int:
     if caller.in_dm or not caller.guild_id:
         raise Unusable(
-            "Away days are per server: use `/tora away` in the server whose matches you "
-            "leave for a while (or the Away button of one of its matches)."
+            _(
+                "Away days are per server: use {command} in the server whose matches you "
+                "leave for a while (or the Away button of one of its matches).",
+                command=slash("tora away"),
+            )
         )
     return caller.guild_id
 
@@ -121,7 +137,9 @@ def _moment(text: str, base: float, settings: PlayerSettings) -> float:
     try:
         day = dt.date(int(found[1]), int(found[2]), int(found[3]))
     except ValueError:
-        raise Unusable(f"`{text.strip()[:12]}` is not a date: write it as `2027-03-01`.") from None
+        raise Unusable(
+            _("`{text}` is not a date: write it as `2027-03-01`.", text=text.strip()[:12])
+        ) from None
     return dt.datetime.combine(day, dt.time(), zone(settings.timezone)).timestamp()
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "from_discord",
     "known",
     "ngettext",
+    "option",
     "pgettext",
     "slash",
     "speaking",
@@ -128,12 +129,19 @@ def _fill(text: str, source: str, params: dict[str, Any]) -> str:
 
 def slash(command: str, *options: str) -> str:
     """A slash command as the reader's Discord shows it, in backticks: ``slash("tora
-    settings", "timezone:Europe/Paris")`` is `` `/tora einstellungen zeitzone:Europe/Paris` ``
-    in German. Each name is the one the commands are synced with (their catalog entries);
-    what follows an option's ``:`` is kept as it is."""
+    settings", "timezone:Europe/Paris")`` (or ``slash("tora settings timezone:Europe/Paris")``)
+    is `` `/tora einstellungen zeitzone:Europe/Paris` `` in German. Each name is the one the
+    commands are synced with (their catalog entries); what follows an option's ``:`` is
+    kept as it is."""
     code = current()
-    words = [lookup(code, COMMAND_NAME, word) for word in command.split()]
-    for option in options:
-        name, colon, value = option.partition(":")
+    words = []
+    for word in [*command.split(), *options]:
+        name, colon, value = word.partition(":")
         words.append(f"{lookup(code, COMMAND_NAME, name)}{colon}{value}")
     return "`/" + " ".join(words) + "`"
+
+
+def option(name: str) -> str:
+    """An option's name as the reader's Discord shows it (``until`` is ``bis`` in German),
+    for a text that shows how to type it: ``_("`{until}:2027-03-08`", until=option("until"))``."""
+    return lookup(current(), COMMAND_NAME, name)

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from bot.i18n import slash
 from rules import DEFAULT, GAMES, GameType, game_type
 from rules.registry import ladder_game, ladder_of
 
@@ -291,10 +292,11 @@ class Settings:
 
     def cmd(self, name: str) -> str:
         """A command as players type it: ``cmd("queue board:long")`` is
-        ``/tora ladder queue board:long`` (the rarer commands sit in groups)."""
+        ``/tora ladder queue board:long`` (the rarer commands sit in groups), its names in
+        the language of the text being made (``bot.i18n.slash``)."""
         head, _space, rest = name.partition(" ")
         path = " ".join(part for part in (COMMAND_PATHS.get(head, head), rest) if part)
-        return f"`{self.command} {path}`"
+        return slash(f"{self.command.lstrip('/')} {path}")
 
     def link(self, guild_id: int, channel_id: int) -> str:
         """Where a match is played, as a link its players can follow from anywhere."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.i18n import _
 from rules import Side
 from rules.errors import echo as quote
 
@@ -43,7 +44,7 @@ def moment(when: float, now: float) -> str:
     """A time as Discord timestamps, which every reader sees in their own time zone, with a
     live countdown: ``<t:1800000000:f> (<t:1800000000:R>)``. An absurd one reads "never"."""
     if not abs(when - now) <= CENTURY:
-        return "never"
+        return _("never")
     stamp = int(when)
     return f"<t:{stamp}:f> (<t:{stamp}:R>)"
 
