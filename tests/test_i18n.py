@@ -18,6 +18,7 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 from test_service_away import ANN, BOB, HERE, started
 
+from bot.app.answers import explain, failure_text
 from bot.app.notify_form import LANGUAGE, ME, SERVER, form_of
 from bot.discord.client import unbound_tree
 from bot.discord.translator import (
@@ -32,7 +33,7 @@ from bot.discord.translator import (
 )
 from bot.i18n import LOCALES, SOURCE, _, current, from_discord, ngettext, pgettext, speaking
 from bot.i18n.catalogs import TEMPLATE, placeholders, po_path, problems, read
-from bot.service import Refused, User
+from bot.service import UNAVAILABLE, DatabaseUnavailable, Refused, User
 from bot.service.languages import LanguageChoice
 from bot.service.notify import CHOICES, Notify, defaults
 from bot.service.testing import Harness
@@ -323,3 +324,14 @@ async def test_the_service_answers_in_the_callers_language_and_posts_in_the_serv
 def test_plurals_follow_each_languages_rule(code, counts) -> None:
     with speaking(code):
         assert [ngettext("{n} day", "{n} days", n) for n in (0, 1, 2, 1_000_000)] == counts
+
+
+def test_failures_and_an_unreachable_database_are_told_in_the_callers_language() -> None:
+    with speaking("ja"):
+        assert failure_text("ab12").startswith("こちら側で問題が起き")
+        assert "`ab12`" in failure_text("ab12")
+    with speaking("de"):
+        said = explain(DatabaseUnavailable("down"))
+    assert said is not None and said.startswith("Die Partie-Datenbank antwortet gerade nicht")
+    assert "`/tora brett`" in said
+    assert explain(DatabaseUnavailable("down")) == UNAVAILABLE  # English: as the web shows it
