@@ -19,6 +19,7 @@ from babel.messages.pofile import write_po
 from test_service_away import ANN, BOB, HERE, started
 
 from bot.app.answers import explain, failure_text
+from bot.app.lookups import settings_text
 from bot.app.notify_form import LANGUAGE, ME, SERVER, form_of
 from bot.discord.client import unbound_tree
 from bot.discord.translator import (
@@ -34,6 +35,7 @@ from bot.discord.translator import (
 from bot.i18n import LOCALES, SOURCE, _, current, from_discord, ngettext, pgettext, speaking
 from bot.i18n.catalogs import TEMPLATE, placeholders, po_path, problems, read
 from bot.service import UNAVAILABLE, DatabaseUnavailable, Refused, User
+from bot.service.guild import ClockChoice, GuildSettings
 from bot.service.languages import LanguageChoice
 from bot.service.notify import CHOICES, Notify, defaults
 from bot.service.testing import Harness
@@ -335,3 +337,22 @@ def test_failures_and_an_unreachable_database_are_told_in_the_callers_language()
     assert said is not None and said.startswith("Die Partie-Datenbank antwortet gerade nicht")
     assert "`/tora brett`" in said
     assert explain(DatabaseUnavailable("down")) == UNAVAILABLE  # English: as the web shows it
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_the_servers_settings_hold_discords_limit_in_every_language(code) -> None:
+    """``/tora admin settings``' answer with every setting at its longest."""
+    chosen = GuildSettings(
+        turn_seconds=29 * 86400 + 23 * 3600,
+        threads=True,
+        ladder_channel=2**63 - 1,
+        ai_fill_after=6 * 86400 + 23 * 3600,
+        ai_matches=999,
+        away_days=365,
+        auto_away=True,
+        clock=ClockChoice("increment", 0, 27 * 86400 + 23 * 3600, 364 * 86400 + 23 * 3600),
+    )
+    with speaking(code):
+        text = settings_text(chosen, 20)
+    assert len(text) <= LIMITS["content"]
+    assert "{" not in text and "<#9223372036854775807>" in text

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot.i18n import slash
+from bot.i18n import _, slash
 from rules import DEFAULT, GAMES, GameType, game_type
 from rules.registry import ladder_game, ladder_of
 
@@ -186,13 +186,19 @@ class Terms:
         ``3 days to start, 1 day more per turn, at most 7 days``."""
         turn = duration(self.turn_seconds)
         if self.clock == BANK_CLOCK:
-            return f"{turn} per turn and a bank of {duration(self.bank_seconds)} each"
-        if self.clock == INCREMENT_CLOCK:
-            return (
-                f"{turn} to start, {duration(self.increment_seconds)} more per turn, at most "
-                f"{duration(self.cap_seconds)}"
+            return _(
+                "{turn} per turn and a bank of {bank} each",
+                turn=turn,
+                bank=duration(self.bank_seconds),
             )
-        return f"{turn} per turn"
+        if self.clock == INCREMENT_CLOCK:
+            return _(
+                "{turn} to start, {more} more per turn, at most {cap}",
+                turn=turn,
+                more=duration(self.increment_seconds),
+                cap=duration(self.cap_seconds),
+            )
+        return _("{turn} per turn", turn=turn)
 
     def _check_foreign(self) -> None:
         """Options that are another game's (a board, Assassins or a point target in a
