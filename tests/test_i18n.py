@@ -34,11 +34,13 @@ from bot.discord.translator import (
 )
 from bot.i18n import LOCALES, SOURCE, _, current, from_discord, ngettext, pgettext, speaking
 from bot.i18n.catalogs import TEMPLATE, placeholders, po_path, problems, read
-from bot.service import UNAVAILABLE, DatabaseUnavailable, Refused, User
+from bot.service import UNAVAILABLE, DatabaseUnavailable, Refused, Terms, User
 from bot.service.guild import ClockChoice, GuildSettings
 from bot.service.languages import LanguageChoice
 from bot.service.notify import CHOICES, Notify, defaults
+from bot.service.terms import Settings
 from bot.service.testing import Harness
+from bot.service.texts import duration, listing
 from render.fonts import printable
 
 TRANSLATED = [code for code in LOCALES if code != SOURCE]
@@ -356,3 +358,19 @@ def test_the_servers_settings_hold_discords_limit_in_every_language(code) -> Non
         text = settings_text(chosen, 20)
     assert len(text) <= LIMITS["content"]
     assert "{" not in text and "<#9223372036854775807>" in text
+
+
+def test_the_services_shared_words_stay_english_unless_asked() -> None:
+    """Durations, lists, clocks and command names in a post the service has not converted
+    yet stay English whoever's command made it; a converted text asks for its language."""
+    terms = Terms(turn_seconds=2 * 86400, clock="bank", bank_seconds=5 * 86400)
+    with speaking("de"):
+        assert duration(3 * 86400 + 3600) == "3 days 1 h"
+        assert duration(3 * 86400 + 3600, localized=True) == "3 Tage 1 Std."
+        assert listing(["a", "b", "c"]) == "a, b and c"
+        assert listing(["a", "b", "c"], localized=True) == "a, b und c"
+        assert terms.clock_words() == "2 days per turn and a bank of 5 days each"
+        assert terms.clock_words(localized=True) == "2 Tage pro Zug und je 5 Tage Reserve"
+        settings = Settings()
+        assert settings.cmd("queue board:long") == "`/tora ladder queue board:long`"
+        assert settings.cmd("queue", localized=True) == "`/tora rangliste warteschlange`"

@@ -354,12 +354,12 @@ def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool 
     turn = (
         _("24 h (the default)")
         if settings.turn_seconds is None
-        else duration(settings.turn_seconds)
+        else duration(settings.turn_seconds, localized=True)
     )
     none = pgettext("setting", "none")
     channel = none if settings.ladder_channel is None else f"<#{settings.ladder_channel}>"
     fill = settings.ai_fill_after
-    ai = off if fill is None else _("after {time} in the queue", time=duration(fill))
+    ai = off if fill is None else _("after {time} in the queue", time=duration(fill, True))
     cap = settings.ai_matches
     auto_away = auto_default if settings.auto_away is None else settings.auto_away
     most = (
@@ -380,7 +380,7 @@ def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool 
         channel=channel,
         ai=ai,
         most=most,
-        clock=server_terms(settings).clock_words(),
+        clock=server_terms(settings).clock_words(localized=True),
         away=settings.away_days or none,
         auto=on if auto_away else off,
     )

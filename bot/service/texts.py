@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import _, ngettext
+from bot.i18n import SOURCE, _, current, ngettext, speaking
 from rules import Side
 from rules.errors import echo as quote
 
@@ -24,9 +24,16 @@ def escape(name: str) -> str:
     return out.replace("@", "@\u200b")
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, localized: bool = False) -> str:
     """``5 min``, ``2 h 30 min``, ``3 days 4 h``: at most two units, rounded down. Absurd
-    values (infinite, not a number, over a century) are named as such, never raised on."""
+    values (infinite, not a number, over a century) are named as such, never raised on.
+    In English unless ``localized`` (then in the current language): the service's posts
+    and DMs not yet converted call it, whoever's command they come from."""
+    with speaking(current() if localized else SOURCE):
+        return _duration(seconds)
+
+
+def _duration(seconds: float) -> str:
     if seconds != seconds or seconds > CENTURY:
         return _("over a century")
     total = max(0, int(seconds))
@@ -50,11 +57,13 @@ def _unit(unit: int, n: int) -> str:
     return ngettext("{n} s", "{n} s", n)
 
 
-def moment(when: float, now: float) -> str:
+def moment(when: float, now: float, localized: bool = False) -> str:
     """A time as Discord timestamps, which every reader sees in their own time zone, with a
-    live countdown: ``<t:1800000000:f> (<t:1800000000:R>)``. An absurd one reads "never"."""
+    live countdown: ``<t:1800000000:f> (<t:1800000000:R>)``. An absurd one reads "never"
+    (in the current language if ``localized``, as ``duration``)."""
     if not abs(when - now) <= CENTURY:
-        return _("never")
+        with speaking(current() if localized else SOURCE):
+            return _("never")
     stamp = int(when)
     return f"<t:{stamp}:f> (<t:{stamp}:R>)"
 
@@ -63,8 +72,10 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def listing(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+def listing(items: list[str], localized: bool = False) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (in the current language if ``localized``, as
+    ``duration``)."""
     if len(items) <= 1:
         return "".join(items)
-    return _("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+    with speaking(current() if localized else SOURCE):
+        return _("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
