@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import string
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -18,9 +19,10 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 from test_service_away import ANN, BOB, HERE, started
 
-from bot.app.answers import explain, failure_text
+from bot.app.answers import Unusable, explain, failure_text
 from bot.app.lookups import settings_text
 from bot.app.notify_form import LANGUAGE, ME, SERVER, form_of
+from bot.discord.autocomplete import safely
 from bot.discord.client import unbound_tree
 from bot.discord.translator import (
     CHOICE,
@@ -374,3 +376,21 @@ def test_the_services_shared_words_stay_english_unless_asked() -> None:
         settings = Settings()
         assert settings.cmd("queue board:long") == "`/tora ladder queue board:long`"
         assert settings.cmd("queue", localized=True) == "`/tora rangliste warteschlange`"
+
+
+def test_autocomplete_answers_in_the_callers_language() -> None:
+    """A typed option's choices and hints are made in the caller's language too."""
+    interaction = SimpleNamespace(
+        locale=discord.Locale.brazil_portuguese, client=None, user=SimpleNamespace(id=1)
+    )
+
+    async def complete() -> list[tuple[str, str]]:
+        return [(_("no reminders"), "none")]
+
+    async def refuse() -> list[tuple[str, str]]:
+        raise Unusable(_("That setting is not one I know; nothing was changed."))
+
+    found = asyncio.run(safely(interaction, complete))  # type: ignore[arg-type]
+    assert [c.name for c in found] == ["sem lembretes"]
+    hinted = asyncio.run(safely(interaction, refuse))  # type: ignore[arg-type]
+    assert [c.name for c in hinted] == ["Não conheço essa configuração; nada foi alterado."]
