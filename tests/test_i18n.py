@@ -20,6 +20,8 @@ from babel.messages.pofile import write_po
 from test_service_away import ANN, BOB, HERE, started
 
 from bot.app.answers import Unusable, explain, failure_text
+from bot.app.callers import Caller
+from bot.app.languages import Languages
 from bot.app.lookups import settings_text
 from bot.app.notify_form import LANGUAGE, ME, SERVER, form_of
 from bot.discord.autocomplete import safely
@@ -394,3 +396,20 @@ def test_autocomplete_answers_in_the_callers_language() -> None:
     assert [c.name for c in found] == ["sem lembretes"]
     hinted = asyncio.run(safely(interaction, refuse))  # type: ignore[arg-type]
     assert [c.name for c in hinted] == ["Não conheço essa configuração; nada foi alterado."]
+
+
+async def test_a_public_answer_speaks_the_servers_language_a_private_one_the_callers(
+    h: Harness,
+) -> None:
+    """``Responder`` answers in ``Languages.of`` (private) or ``of_server`` (public); both
+    keep what Discord showed, for the posts and DMs made later."""
+    languages = Languages(h.running)
+    here = Caller(ANN, HERE.guild_id, HERE.channel_id, locale="de", guild_locale="es-ES")
+    assert await languages.of(here) == "de"
+    assert await languages.of_server(here) == "es"
+    await h.running.records.choose_server_language(HERE.guild_id, "ja")
+    assert await languages.of_server(here) == "ja"
+    in_dm = Caller(ANN, None, 5, locale="pt-BR")
+    assert await languages.of_server(in_dm) == "pt_BR"  # a DM has no server: the caller's
+    assert (await h.running.records.player_language(ANN.id)).seen == "pt-BR"
+    assert (await h.running.records.server_language(HERE.guild_id)).seen == "es-ES"
