@@ -37,7 +37,15 @@ from bot.discord.translator import (
     tree_problems,
 )
 from bot.i18n import LOCALES, SOURCE, _, current, from_discord, ngettext, pgettext, speaking
-from bot.i18n.catalogs import TEMPLATE, placeholders, po_path, problems, read
+from bot.i18n.catalogs import (
+    TEMPLATE,
+    load_all,
+    placeholders,
+    po_path,
+    problems,
+    read,
+    translations,
+)
 from bot.service import UNAVAILABLE, DatabaseUnavailable, Refused, Terms, User
 from bot.service.guild import ClockChoice, GuildSettings
 from bot.service.languages import LanguageChoice
@@ -413,3 +421,9 @@ async def test_a_public_answer_speaks_the_servers_language_a_private_one_the_cal
     assert await languages.of_server(in_dm) == "pt_BR"  # a DM has no server: the caller's
     assert (await h.running.records.player_language(ANN.id)).seen == "pt-BR"
     assert (await h.running.records.server_language(HERE.guild_id)).seen == "es-ES"
+
+
+def test_every_catalog_is_read_at_the_start() -> None:
+    """``build`` reads them all: the first answer in a language waits for no file."""
+    load_all()
+    assert translations.cache_info().currsize >= len(LOCALES)
