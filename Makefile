@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run demo test soak lint format bench goldens activity-sdk clean
+.PHONY: run demo test soak lint format bench goldens catalogs check-catalogs activity-sdk clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -61,6 +61,16 @@ goldens: $(VENV)/.installed-test
 # `make run` and `make test` never need this nor the network.
 activity-sdk:
 	web-sdk/build.sh
+
+# After changing a text the bot shows (or a command): extract the texts into
+# bot/i18n/tora.pot and bring every language's catalog up to it (docs/TRANSLATING.md).
+catalogs: $(VENV)/.installed-run
+	$(BIN)/python -m bot.catalogs update
+
+# What a translator runs: every catalog complete, placeholders and plurals right, the
+# commands' texts within Discord's rules (`make check-catalogs LANGS=de` for one language).
+check-catalogs: $(VENV)/.installed-run
+	$(BIN)/python -m bot.catalogs check $(LANGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis

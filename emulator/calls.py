@@ -40,7 +40,7 @@ def interaction_payload(
         "channel": world.channel_payload(channel) | {"permissions": str(permissions)},
         "channel_id": str(channel.id),
         "app_permissions": str(world.permissions(world.bot.id, channel)),
-        "locale": "en-US",
+        "locale": user.locale,
         "entitlements": [],
         "authorizing_integration_owners": {"0": str(channel.guild_id or 0)},
         "context": 0 if channel.guild_id else BOT_DM_CONTEXT,
@@ -51,8 +51,8 @@ def interaction_payload(
     else:
         guild = world.guild(channel.guild_id)
         payload["guild_id"] = str(guild.id)
-        payload["guild_locale"] = "en-US"
-        payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
+        payload["guild_locale"] = guild.preferred_locale
+        payload["guild"] = {"id": str(guild.id), "locale": guild.preferred_locale, "features": []}
         payload["member"] = payloads.member(guild.members[user.id], user, permissions)
     if message is not None:
         payload["message"] = world.message_payload(message)

@@ -15,6 +15,43 @@ HANDLERS = (1, 2)  # APP_HANDLER, DISCORD_LAUNCH_ACTIVITY
 ENTRY_POINT_REMOVED = 50240
 MAX_OPTIONS = 25
 MAX_COMMANDS = 100
+# The locales Discord takes in name_localizations and description_localizations.
+LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)
 
 
 class Commands:
@@ -108,7 +145,27 @@ def check_command(command: dict[str, Any], path: str) -> None:
         check_description(command.get("description", ""), f"{path}.description")
     if kind == ENTRY_POINT and command.get("handler") not in HANDLERS:
         raise invalid_form(f"{path}.handler", "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
+    check_localizations(command, path, lowercase=kind == 1)
     check_options(command.get("options") or [], f"{path}.options", depth=0)
+
+
+def localized(entry: dict[str, Any], key: str, locale: str) -> str:
+    """An entry's name (``key``) as a client in ``locale`` shows it."""
+    return str((entry.get(f"{key}_localizations") or {}).get(locale, entry.get(key, "")))
+
+
+def check_localizations(entry: dict[str, Any], path: str, lowercase: bool = True) -> None:
+    """Each localized name follows the rules of names, each description those of
+    descriptions, every key is a locale Discord has."""
+    for key, check in (("name", check_name), ("description", check_description)):
+        for locale, text in (entry.get(f"{key}_localizations") or {}).items():
+            where = f"{path}.{key}_localizations.{locale}"
+            if locale not in LOCALES:
+                raise invalid_form(where, "LOCALE_INVALID", f"{locale!r} is not a valid locale")
+            if key == "name":
+                check_name(str(text), where, lowercase=lowercase)
+            else:
+                check(str(text), where)
 
 
 def check_name(name: str, path: str, lowercase: bool = True) -> None:
@@ -132,6 +189,12 @@ def check_options(options: list[dict[str, Any]], path: str, depth: int) -> None:
         raise invalid_form(path, "APPLICATION_COMMAND_OPTIONS_TYPE_INVALID", "Mixed subcommands")
     names: set[str] = set()
     optional_seen = False
+    for locale in LOCALES:
+        shown = [localized(option, "name", locale) for option in options]
+        if len(set(shown)) < len(shown):
+            raise invalid_form(
+                path, "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", f"Duplicate in {locale}"
+            )
     for index, option in enumerate(options):
         where = f"{path}.{index}"
         check_name(option.get("name", ""), f"{where}.name")
@@ -141,6 +204,7 @@ def check_options(options: list[dict[str, Any]], path: str, depth: int) -> None:
                 f"{where}.name", "APPLICATION_COMMAND_OPTIONS_NAME_ALREADY_EXISTS", "Duplicate"
             )
         names.add(option["name"])
+        check_localizations(option, where)
         if option.get("required") and optional_seen:
             raise invalid_form(
                 where,
@@ -179,7 +243,8 @@ def check_choices(option: dict[str, Any], where: str) -> None:
 
 def check_choice(choice: dict[str, Any], where: str) -> None:
     """A choice as a command defines it or an autocomplete answers it."""
-    if not 1 <= len(str(choice.get("name", ""))) <= 100:
+    names = [choice.get("name", ""), *(choice.get("name_localizations") or {}).values()]
+    if not all(1 <= len(str(name)) <= 100 for name in names):
         raise invalid_form(
             f"{where}.name", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 100 in length."
         )

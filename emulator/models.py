@@ -93,6 +93,7 @@ class User:
     name: str
     bot: bool = False
     admin: bool = False
+    locale: str = "en-US"  # the language the user's Discord client shows (Discord's code)
 
 
 @dataclass
@@ -121,6 +122,7 @@ class Guild:
     channel_ids: list[int] = field(default_factory=list)
     admin_role_id: int = 0
     bot_role_id: int = 0
+    preferred_locale: str = "en-US"  # the server's language (Community settings)
 
     def permissions_of(self, user_id: int) -> int:
         """Guild-wide permissions: every role's bits, all of them for admins and the owner."""

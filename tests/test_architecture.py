@@ -264,6 +264,7 @@ def test_relative_imports_are_read_as_the_absolute_ones_they_stand_for(tmp_path)
 # other; the application layer every front end uses; the Discord adapter; the wiring.
 BOT_PARTS = {
     "bot.lifeline": "lifeline",  # a worker's tie to the bot's process (the standard library)
+    "bot.i18n": "i18n",  # the catalogs and the language of a text (Babel alone)
     "bot.service": "service",
     "bot.ladder": "ladder",
     "bot.tournament": "tournament",
@@ -275,9 +276,11 @@ BOT_PARTS = {
     "bot.config": "wiring",
     "bot.logs": "wiring",
     "bot.__main__": "wiring",
+    "bot.catalogs": "wiring",  # the catalogs' tools: extract (the command tree too), check
 }
 BOT_RANKS = {
     "lifeline": 0,
+    "i18n": 0,
     "service": 1,
     "ladder": 2,
     "tournament": 2,

@@ -151,6 +151,8 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
         channel_id=CHANNEL,
         guild_id=GUILD,
         permissions=SimpleNamespace(manage_guild=False),
+        locale=discord.Locale.american_english,
+        guild_locale=discord.Locale.american_english,
     )
     with caplog.at_level(logging.INFO):
         choices = await group.complete_action(interaction, "A v5")
@@ -297,6 +299,8 @@ def fake_interaction(late: bool = False, failing_edits: int = 0) -> tuple[Any, l
         followup=SimpleNamespace(send=followup),
         command=SimpleNamespace(qualified_name="tora act"),
         user=SimpleNamespace(id=2),
+        locale=discord.Locale.american_english,
+        guild_locale=None,
     )
     return interaction, log
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.i18n import _
 from bot.ladder.errors import LadderError
 from bot.service import UNAVAILABLE, Attachment, DatabaseUnavailable, Link, Refused, Reply
 
@@ -44,7 +45,7 @@ def explain(exc: BaseException) -> str | None:
     if isinstance(exc, Unusable | BadDuration | LadderError):
         return sentence(str(exc))
     if isinstance(exc, DatabaseUnavailable):
-        return UNAVAILABLE
+        return _(UNAVAILABLE)
     return None
 
 
@@ -66,7 +67,8 @@ def first_sentence(text: str) -> str:
 
 
 def failure_text(ref: str) -> str:
-    return (
-        f"Something went wrong on my side, and nothing was changed (ref `{ref}`). Please try "
-        "again in a moment; if it keeps happening, give a server admin that ref."
+    return _(
+        "Something went wrong on my side, and nothing was changed (ref `{ref}`). Please try "
+        "again in a moment; if it keeps happening, give a server admin that ref.",
+        ref=ref,
     )

@@ -12,6 +12,7 @@ from .activity import Activities
 from .board_links import BoardLinks
 from .completions import Completions
 from .costly import Limits
+from .languages import Languages
 from .links import Links
 from .lookups import Lookups
 from .notify_form import NotifyForms
@@ -24,7 +25,7 @@ from .tournaments import Tournaments
 
 class App:
     """``actions`` (the match commands), ``time_off`` (away days, a player's settings),
-    ``notify`` (the notifications form),
+    ``notify`` (the notifications form), ``languages`` (the language of an answer),
     ``playing`` (the Play panel), ``planning`` (a planned reply made with its pickers),
     ``setup`` (the setup
     form), ``lookups`` (records, replays, ladders, settings), ``tournaments``,
@@ -51,6 +52,7 @@ class App:
         self.actions = Actions(service, threads, self.limits)
         self.time_off = self.actions.time_off
         self.notify = NotifyForms(service)
+        self.languages = Languages(service)
         self.board_links = BoardLinks(self.actions, links)
         self.playing = Playing(self.actions, self.board_links)
         self.planning = Planning(self.actions)

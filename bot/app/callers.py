@@ -15,6 +15,8 @@ class Caller:
     channel_id: int
     admin: bool = False  # may manage the server (settings, cancel)
     text_channel: bool = False  # a server's text channel (not a thread): may hold threads
+    locale: str | None = None  # the language the caller's client shows (Discord's code)
+    guild_locale: str | None = None  # the server's preferred locale (Discord's code)
 
     @property
     def in_dm(self) -> bool:

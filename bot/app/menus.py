@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from bot.i18n import _
 from rules.protocol import Choice, ChoiceGroup
 
 MOST = 25  # options in one select menu
@@ -57,12 +58,13 @@ def selects(
     choices: Sequence[Choice],
     nav: Nav,
     letters: Mapping[str, str] | None = None,
-    prompt: str = "Choose a piece",
+    prompt: str | None = None,
 ) -> list[Select]:
     """The select menus for ``nav``: ``choices`` are those of ``nav.group``, ``letters``
     the picture's letter of each square (``Choice.spot``), ``prompt`` what the menu of
-    groups asks for, in the game's words."""
+    groups asks for, in the game's words (default: choose a piece)."""
     letters = letters or {}
+    prompt = prompt or _("Choose a piece")
     out: list[Select] = []
     parts = categories(groups)
     shown = groups
@@ -71,7 +73,7 @@ def selects(
             Option(_cut(f"{name} ({len(members)})"), name, default=name == nav.category)
             for name, members in parts.items()
         ]
-        out.append(Select("c", Nav(), "Narrow it down first", tuple(options)))
+        out.append(Select("c", Nav(), _("Narrow it down first"), tuple(options)))
         if nav.category not in parts:
             return out
         shown = parts[nav.category]
@@ -82,13 +84,13 @@ def selects(
     above = Nav(nav.category, nav.group)
     steps = first_steps(choices)
     if steps is None:
-        out.append(Select("a", above, "Choose an action", tuple(_actions(choices, letters))))
+        out.append(Select("a", above, _("Choose an action"), tuple(_actions(choices, letters))))
         return out
     options = [
         Option(_cut(step), str(index), _step_words(members, letters), index == nav.step)
         for index, (step, members) in enumerate(steps)
     ]
-    out.append(Select("s", above, "Choose where", tuple(options)))
+    out.append(Select("s", above, _("Choose where"), tuple(options)))
     if nav.step is None or not 0 <= nav.step < len(steps):
         return out
     members = steps[nav.step][1]
@@ -96,7 +98,7 @@ def selects(
         Select(
             "a",
             Nav(nav.category, nav.group, nav.step),
-            "Choose an action",
+            _("Choose an action"),
             tuple(_actions(members, letters)),
         )
     )

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from bot.i18n import N_, _
 from bot.service import Draft, MatchService, NotAllowed, Place, Refused, Stamp, User
 
 from . import menus
@@ -25,11 +26,11 @@ from .playing import Panel, Playing
 # The plan panel's buttons: verb -> (label, style)
 OPEN = "open"  # an ended turn's panel: the plan panel for the turn now running
 PLAN_BUTTONS: dict[str, tuple[str, str]] = {
-    OPEN: ("Plan a reply", "secondary"),
-    "done": ("Their turn is complete", "primary"),
-    "save": ("Save the plan", "success"),
-    "undo": ("Undo", "secondary"),
-    "new": ("Start again", "secondary"),
+    OPEN: (N_("Plan a reply"), "secondary"),
+    "done": (N_("Their turn is complete"), "primary"),
+    "save": (N_("Save the plan"), "success"),
+    "undo": (N_("Undo"), "secondary"),
+    "new": (N_("Start again"), "secondary"),
 }
 
 
@@ -109,14 +110,16 @@ def plan_panel(channel_id: int, draft: Draft, nav: Nav) -> Panel:
     if draft.news:
         lines.append(draft.news)
     if draft.theirs:
-        lines.append(f"If {them} plays: {'; '.join(draft.theirs)}")
+        lines.append(
+            _("If {player} plays: {actions}", player=them, actions="; ".join(draft.theirs))
+        )
     if draft.replying:
-        lines.append(f"You reply: {'; '.join(draft.mine) or '(pick it below)'}")
+        mine = "; ".join(draft.mine) or _("(pick it below)")
+        lines.append(_("You reply: {actions}", actions=mine))
     lines.append(_what_next(draft))
     if draft.plans:
-        lines.append(
-            "Your plans: " + " \u00b7 ".join(f"{n}. {p}" for n, p in enumerate(draft.plans, 1))
-        )
+        plans = " \u00b7 ".join(f"{n}. {p}" for n, p in enumerate(draft.plans, 1))
+        lines.append(_("Your plans: {plans}", plans=plans))
     offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
     letters = dict(menu.letters)
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
@@ -141,15 +144,21 @@ def _what_next(draft: Draft) -> str:
     them = draft.opponent
     if not draft.replying:
         if draft.menu.one_move:
-            return f"Pick the move you expect {them} to play; then your reply."
-        then = " Then press Their turn is complete." if draft.theirs else ""
-        return f"Pick the actions you expect {them} to play, as you see the board.{then}"
+            return _("Pick the move you expect {player} to play; then your reply.", player=them)
+        if draft.theirs:
+            return _(
+                "Pick the actions you expect {player} to play, as you see the board. Then "
+                "press Their turn is complete.",
+                player=them,
+            )
+        return _("Pick the actions you expect {player} to play, as you see the board.", player=them)
     if draft.complete:
-        return (
-            f"Save the plan: if {them} plays that, your reply is played at once. Or pick "
-            "more (or another move) first."
+        return _(
+            "Save the plan: if {player} plays that, your reply is played at once. Or pick "
+            "more (or another move) first.",
+            player=them,
         )
-    return "Now pick your reply."
+    return _("Now pick your reply.")
 
 
 def state_of(draft: Draft) -> dict[str, Any]:

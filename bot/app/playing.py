@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from bot.i18n import N_, _
 from bot.service import Attachment, Link, Menu, Place, Reply, Stamp
 
 from . import menus
@@ -21,9 +22,9 @@ from .menus import Nav
 
 # The panel's buttons: verb -> (label, style), beside its menus while its turn lasts
 BUTTONS: dict[str, tuple[str, str]] = {
-    "end": ("End turn", "primary"),
-    "undo": ("Undo", "secondary"),
-    "refresh": ("Refresh", "secondary"),
+    "end": (N_("End turn"), "primary"),
+    "undo": (N_("Undo"), "secondary"),
+    "refresh": (N_("Refresh"), "secondary"),
 }
 
 
@@ -138,16 +139,17 @@ def _panel(
     files: tuple[Attachment, ...] | None,
     news: str = "",
 ) -> Panel:
-    lines = [f"**Your turn** \u00b7 {menu.title} \u00b7 {menu.to_act}"]
+    lines = [_("**Your turn** · {game} · {to_act}", game=menu.title, to_act=menu.to_act)]
     if news and (not news.startswith("Staged:") or "(" in news):  # e.g. a search's finding
         lines.append(news)
     if menu.staged:
-        lines.append(
-            "This turn so far: " + "; ".join(f"{n}. {t}" for n, t in enumerate(menu.staged, 1))
-        )
+        so_far = "; ".join(f"{n}. {t}" for n, t in enumerate(menu.staged, 1))
+        lines.append(_("This turn so far: {actions}", actions=so_far))
     lines.append(_what_next(menu))
     if any(choice.warning for choice in menu.choices):
-        lines.append(f"{menus.WARN} marks an action after which your turn could not end.")
+        lines.append(
+            _("{mark} marks an action after which your turn could not end.", mark=menus.WARN)
+        )
     offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
     letters = dict(menu.letters)
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
@@ -158,11 +160,17 @@ def _what_next(menu: Menu) -> str:
     """What the player does next, in the game's words."""
     staged_move = menu.one_move and menu.staged and not menu.actions_left
     if staged_move:
-        return "Your move is staged: End turn plays it, or pick another to play instead."
-    if menu.actions_left and menu.groups:
-        then = "the move" if menu.one_move else "what it does"
-        return (
-            f"{menu.prompt} in the menu, then {then}: the picture letters where each goes, "
-            "and a pick is staged at once (Undo takes it back)."
+        return _("Your move is staged: End turn plays it, or pick another to play instead.")
+    if menu.actions_left and menu.groups and menu.one_move:
+        return _(
+            "{prompt} in the menu, then the move: the picture letters where each goes, and a "
+            "pick is staged at once (Undo takes it back).",
+            prompt=menu.prompt,
         )
-    return "Nothing more to stage this turn: End turn shows it to everyone."
+    if menu.actions_left and menu.groups:
+        return _(
+            "{prompt} in the menu, then what it does: the picture letters where each goes, and "
+            "a pick is staged at once (Undo takes it back).",
+            prompt=menu.prompt,
+        )
+    return _("Nothing more to stage this turn: End turn shows it to everyone.")

@@ -7,12 +7,16 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from bot.i18n import _, option, pgettext, slash, speaking
 from bot.service import MatchService, Reply, Stamp
+from bot.service.languages import LanguageChoice
 from bot.service.people import PlayerSettings, checked_zone, zone
+from bot.service.texts import quote
 
 from .answers import Answer, Unusable
 from .buttons import presses
 from .callers import Caller
+from .notify_form import DISCORD, ME, language_words
 from .parsing import parse_duration
 
 DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
@@ -40,7 +44,13 @@ class TimeOff:
             return _answer(await self.service.back(guild, user), caller)
         if days is None and until is None:
             if start is not None:
-                raise Unusable("Say for how long: `days:3`, or `until:2027-03-01`.")
+                raise Unusable(
+                    _(
+                        "Say for how long: `{days}:3`, or `{until}:2027-03-01`.",
+                        days=option("days"),
+                        until=option("until"),
+                    )
+                )
             return _answer(await self.service.away_days(guild, user), caller)
         settings = await self.service.records.player_settings(user.id)
         now = self.service.records.now()
@@ -49,7 +59,12 @@ class TimeOff:
             assert until is not None
             end = _moment(until, begin, settings)
             if end <= begin:
-                raise Unusable("`until` must come after the start of your time away.")
+                raise Unusable(
+                    _(
+                        "`{until}` must come after the start of your time away.",
+                        until=option("until"),
+                    )
+                )
             days = int(-(-(end - begin) // DAY))
         return _answer(await self.service.away(guild, user, begin, days), caller)
 
@@ -59,16 +74,23 @@ class TimeOff:
         hosted = None if made is None else await self.service.records.hosted(made.match)
         guild = caller.guild_id if hosted is None else hosted.guild_id
         if not guild:
-            raise Unusable("Use `/tora away` in the server of your match.")
+            raise Unusable(
+                _("Use {command} in the server of your match.", command=slash("tora away"))
+            )
         if verb == "back":
             return _answer(await self.service.back(guild, caller.user), caller)
         now = self.service.records.now()
         return _answer(await self.service.away(guild, caller.user, now, 1), caller)
 
     async def settings(
-        self, caller: Caller, timezone: str | None = None, auto_away: bool | None = None
+        self,
+        caller: Caller,
+        timezone: str | None = None,
+        auto_away: bool | None = None,
+        language: str | None = None,
     ) -> Answer:
-        """The caller's own settings, changed as given, then shown."""
+        """The caller's own settings, changed as given, then shown (in the language just
+        chosen, if one was: ``language`` is a shipped language's code, or ``discord``)."""
         records = self.service.records
         mine = await records.player_settings(caller.user.id)
         if timezone is not None:
@@ -77,14 +99,28 @@ class TimeOff:
             mine = PlayerSettings(mine.timezone, auto_away)
         if timezone is not None or auto_away is not None:
             await records.save_player_settings(caller.user, mine)
-        return Answer(_settings_text(mine))
+        if language is not None:
+            try:
+                await records.choose_player_language(
+                    caller.user, None if language == DISCORD else language
+                )
+            except ValueError:
+                raise Unusable(
+                    _("{language} is not a language I speak.", language=quote(language[:20]))
+                ) from None
+        choice = await records.player_language(caller.user.id)
+        with speaking(choice.resolved(caller.locale)):
+            return Answer(_settings_text(mine, choice, caller.locale))
 
 
 def _guild(caller: Caller) -> int:
     if caller.in_dm or not caller.guild_id:
         raise Unusable(
-            "Away days are per server: use `/tora away` in the server whose matches you "
-            "leave for a while (or the Away button of one of its matches)."
+            _(
+                "Away days are per server: use {command} in the server whose matches you "
+                "leave for a while (or the Away button of one of its matches).",
+                command=slash("tora away"),
+            )
         )
     return caller.guild_id
 
@@ -101,14 +137,20 @@ def _moment(text: str, base: float, settings: PlayerSettings) -> float:
     try:
         day = dt.date(int(found[1]), int(found[2]), int(found[3]))
     except ValueError:
-        raise Unusable(f"`{text.strip()[:12]}` is not a date: write it as `2027-03-01`.") from None
+        raise Unusable(
+            _("`{text}` is not a date: write it as `2027-03-01`.", text=text.strip()[:12])
+        ) from None
     return dt.datetime.combine(day, dt.time(), zone(settings.timezone)).timestamp()
 
 
-def _settings_text(mine: PlayerSettings) -> str:
-    auto = "on" if mine.auto_away else "off"
-    return (
-        f"Your settings: time zone `{mine.timezone}` (your weekends, in matches with weekends "
-        f"off); an away day given automatically before a missed turn: {auto}. Change them "
-        "with `/tora settings timezone:Europe/Paris auto_away:False`."
+def _settings_text(mine: PlayerSettings, language: LanguageChoice, discord_now: str | None) -> str:
+    auto = pgettext("setting", "on") if mine.auto_away else pgettext("setting", "off")
+    return _(
+        "Your settings: time zone `{zone}` (your weekends, in matches with weekends off); an "
+        "away day given automatically before a missed turn: {auto}; language: {language}. "
+        "Change them with {command}.",
+        zone=mine.timezone,
+        auto=auto,
+        language=language_words(ME, language, discord_now),
+        command=slash("tora settings", "timezone:Europe/Paris", "auto_away:False", "language:"),
     )

@@ -10,6 +10,9 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from bot.i18n import _
+from bot.i18n import option as option_name
+
 
 def out_of_range(interaction: discord.Interaction[Any]) -> str | None:
     """The refusal naming the first numeric option outside its declared range, if any."""
@@ -26,7 +29,12 @@ def out_of_range(interaction: discord.Interaction[Any]) -> str | None:
             continue
         low, high = parameter.min_value, parameter.max_value
         if (low is not None and value < low) or (high is not None and value > high):
-            return f"`{parameter.display_name}` takes a whole number from {low} to {high}."
+            return _(
+                "`{option}` takes a whole number from {low} to {high}.",
+                option=option_name(parameter.display_name),
+                low=low,
+                high=high,
+            )
     return None
 
 

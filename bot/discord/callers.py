@@ -25,4 +25,6 @@ def caller_of(interaction: discord.Interaction[Any]) -> Caller:
         interaction.channel_id or 0,
         admin=guild_id is not None and interaction.permissions.manage_guild,
         text_channel=getattr(channel, "type", None) == discord.ChannelType.text,
+        locale=interaction.locale.value,
+        guild_locale=interaction.guild_locale.value if interaction.guild_locale else None,
     )

@@ -10,6 +10,8 @@ from typing import Any, cast
 
 from discord import app_commands
 
+from bot.app.notify_form import DISCORD
+from bot.i18n import LOCALES, autonym
 from bot.ladder.results import boards, game_boards
 from rules.registry import GAMES
 
@@ -19,6 +21,13 @@ MAX_CHOICES = 25  # Discord's limit
 def game_choices() -> list[app_commands.Choice[str]]:
     """Every game, by title."""
     return [app_commands.Choice(name=kind.title, value=kind.id) for kind in GAMES.values()]
+
+
+def language_choices() -> list[app_commands.Choice[str]]:
+    """Discord's language, then every shipped language by its own name."""
+    return [app_commands.Choice(name="Discord's language", value=DISCORD)] + [
+        app_commands.Choice(name=autonym(code), value=code) for code in LOCALES
+    ]
 
 
 def ladder_choices(ai: bool) -> list[app_commands.Choice[str]]:

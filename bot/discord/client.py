@@ -19,6 +19,7 @@ from .notify_form import NotifyButton, NotifySelect
 from .panel import PanelButton, PanelSelect
 from .respond import NOBODY, report
 from .setup_form import SetupButton, SetupSelect
+from .translator import CatalogTranslator, localisable
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,14 @@ ENTRY_POINT: dict[str, Any] = {
 def command_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree[Any]:
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
     tree.add_command(Tora(handlers))
+    localisable(tree)
     return tree
+
+
+def unbound_tree() -> app_commands.CommandTree[Any]:
+    """The command tree as it is uploaded, bound to no handlers (its texts, for sync and
+    the catalogs)."""
+    return command_tree(discord.Client(intents=discord.Intents(guilds=True)), cast(Handlers, None))
 
 
 async def sync_commands(
@@ -60,13 +68,15 @@ async def sync_commands(
 ) -> tuple[int, str]:
     """Upload the command tree to one server (at once: for testing) or everywhere (global
     commands, which Discord may take a while to show); how many went, and where. Only the
-    commands' names, options and descriptions go: this client never runs them, so they are
-    bound to no handlers. Globally, the Activity's Entry Point command goes too: ours
-    (``ENTRY_POINT``) with ``entry_point`` (``TORA_ACTIVITY=on``), else the one Discord
-    has, if any (Discord refuses a bulk overwrite that would drop it; turning Activities off
-    in the Developer Portal removes it). It is global only."""
-    client = discord.Client(intents=discord.Intents(guilds=True))
-    tree = command_tree(client, cast(Handlers, None))
+    commands' names, options and descriptions go, in every shipped language (the catalogs'
+    ``CatalogTranslator``): this client never runs them, so they are bound to no handlers.
+    Globally, the Activity's Entry Point command goes too: ours (``ENTRY_POINT``) with
+    ``entry_point`` (``TORA_ACTIVITY=on``), else the one Discord has, if any (Discord
+    refuses a bulk overwrite that would drop it; turning Activities off in the Developer
+    Portal removes it). It is global only."""
+    tree = unbound_tree()
+    client = tree.client
+    await tree.set_translator(CatalogTranslator())
     async with client:
         await client.login(token)
         if guild_id is not None:

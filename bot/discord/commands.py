@@ -16,11 +16,12 @@ from discord import app_commands
 from bot.app import Answer, Unusable, guide
 from bot.app.actions import ChallengeOptions
 from bot.app.notify_form import ME, SERVER
+from bot.i18n import speaking
 from rules.registry import DEFAULT
 
 from .autocomplete import Completing
 from .callers import caller_of, person
-from .choices import game_choices, offer
+from .choices import game_choices, language_choices, offer
 from .commands_admin import AdminCommands
 from .commands_ladder import LadderCommands
 from .commands_tournament import TournamentCommands
@@ -58,6 +59,7 @@ class Tora(Completing, app_commands.Group):
         TournamentCommands(handlers, parent=self)
         for command in (self.challenge, self.quick_start, self.rules):
             offer(command, "game", game_choices())
+        offer(self.settings, "language", language_choices())
 
     # ---- the lobby ---------------------------------------------------------------------
     @app_commands.command(description="Challenge a player (or anyone here) to a match")
@@ -426,26 +428,33 @@ class Tora(Completing, app_commands.Group):
 
         await self.answer(interaction, work, private=True)
 
-    @app_commands.command(description="Your notifications, time zone and automatic away days")
+    @app_commands.command(
+        description="Your notifications, time zone, language and automatic away days"
+    )
     @app_commands.describe(
         timezone="Your time zone, like Europe/Paris or America/New_York (weekends, quiet hours)",
         auto_away="Give me an away day before a turn of mine would be missed (default yes)",
-        server="Server admins: this server's default notifications instead of yours",
+        language="The language of my answers and DMs to you (default: your Discord's)",
+        server="Server admins: this server's default notifications and language instead",
     )
     async def settings(
         self,
         interaction: discord.Interaction[Any],
         timezone: DurationText | None = None,
         auto_away: bool | None = None,
+        language: str | None = None,
         server: bool = False,
     ) -> None:
-        caller, app = caller_of(interaction), self.app
+        """The settings given are saved; then the form, in the language now in force."""
+        caller, app, respond = caller_of(interaction), self.app, self.handlers.respond
 
         async def work() -> Outgoing:
             said = ""
-            if timezone is not None or auto_away is not None:
-                said = (await app.time_off.settings(caller, timezone, auto_away)).text + "\n"
-            form = await app.notify.form(caller, SERVER if server else ME)
+            if timezone is not None or auto_away is not None or language is not None:
+                given = await app.time_off.settings(caller, timezone, auto_away, language)
+                said = given.text + "\n"
+            with speaking(await respond.language(interaction)):
+                form = await app.notify.form(caller, SERVER if server else ME)
             return Outgoing((said + form.text)[:2000], view=notify_view(form))
 
         await self.handlers.respond.show(interaction, work, private=True)

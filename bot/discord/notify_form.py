@@ -14,7 +14,8 @@ from typing import Any
 import discord
 
 from bot.app.answers import explain
-from bot.app.notify_form import NotifyForm, Pick, Toggle
+from bot.app.notify_form import LANGUAGE, NotifyForm, Pick, Toggle
+from bot.i18n import speaking
 
 from .callers import caller_of
 from .handlers import handlers_of
@@ -104,11 +105,16 @@ async def picked(interaction: discord.Interaction[Any], scope: str, key: str, va
         return
     caller = caller_of(interaction)
     try:
-        form = await handlers.app.notify.set(caller, scope, key, value)
+        with speaking(await handlers.respond.language(interaction)):
+            form = await handlers.app.notify.set(caller, scope, key, value)
     except Exception as exc:
-        text = explain(exc) or report(interaction, exc)
+        with speaking(await handlers.respond.language(interaction)):
+            text = explain(exc) or report(interaction, exc)
         await tell(interaction, text, over=False, what="a settings pick")
         return
+    if key == LANGUAGE:  # the form again, in the language now chosen
+        with speaking(await handlers.respond.language(interaction)):
+            form = await handlers.app.notify.form(caller, scope)
     try:
         await interaction.edit_original_response(
             content=form.text[:2000], view=view_of(form), allowed_mentions=NOBODY

@@ -25,6 +25,7 @@ from bot.app.answers import explain
 from bot.app.menus import Nav, Select
 from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
+from bot.i18n import _, speaking
 from bot.service import StaleRequest, Stamp
 
 from .callers import caller_of
@@ -114,6 +115,7 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
     def __init__(self, verb: str, channel_id: int, stamp: Stamp, kind: str = PLAY[1]) -> None:
         label, style = (PLAN_BUTTONS if kind == PLAN[1] else BUTTONS)[verb]
+        label = _(label)
         custom_id = f"tora:{kind}:{verb}:{_where(channel_id, stamp)}"
         button: discord.ui.Button[Any] = discord.ui.Button(
             label=label, style=STYLES[style], custom_id=custom_id
@@ -199,17 +201,17 @@ async def update(
     player alone and leaves the panel, or turns it off when its turn has ended."""
     if not await acknowledge_pick(interaction, "a panel pick"):
         return
-    try:
-        panel = await work()
-    except StaleRequest as stale:
-        await tell(interaction, stale.message, over=True, what="a panel pick")
-        return
-    except Exception as exc:
-        await tell(
-            interaction, explain(exc) or report(interaction, exc), over=False, what="a panel pick"
-        )
-        return
-    shown = message_of(panel)
+    with speaking(await handlers.respond.language(interaction)):
+        try:
+            panel = await work()
+        except StaleRequest as stale:
+            await tell(interaction, stale.message, over=True, what="a panel pick")
+            return
+        except Exception as exc:
+            text = explain(exc) or report(interaction, exc)
+            await tell(interaction, text, over=False, what="a panel pick")
+            return
+        shown = message_of(panel)
     try:
         await interaction.edit_original_response(**shown)
     except discord.HTTPException:

@@ -28,9 +28,12 @@ import discord
 
 from bot.app.answers import Answer, explain, failure_text
 from bot.app.buttons import Press
+from bot.app.languages import Languages
+from bot.i18n import from_discord, speaking
 from bot.service import Attachment
 
 from .bounds import out_of_range
+from .callers import caller_of
 from .links import keeping, links_of, with_links
 
 log = logging.getLogger(__name__)
@@ -165,14 +168,36 @@ async def _withdraw_public_deferral(interaction: discord.Interaction[Any]) -> No
 class Responder:
     """Answers interactions: each acted on once (``handled``), ``views`` shows an answer's
     buttons, and ``watching`` (the sweeper) is told of every answer that went out with
-    components, to disable them once they stop applying."""
+    components, to disable them once they stop applying. Every answer is made in the
+    caller's language (``languages``; without it, the one their Discord client shows)."""
 
     def __init__(
-        self, views: Views, handled: Handled | None = None, watching: Watching | None = None
+        self,
+        views: Views,
+        handled: Handled | None = None,
+        watching: Watching | None = None,
+        languages: Languages | None = None,
     ) -> None:
         self.views = views
         self.handled = handled or Handled()
         self.watching = watching
+        self.languages = languages
+
+    async def language(self, interaction: discord.Interaction[Any], public: bool = False) -> str:
+        """The language to answer ``interaction`` in: the caller's, or for an answer all
+        the channel sees (``public``) the server's; Discord's if the stored choice cannot
+        be read (the answer still goes out)."""
+        if self.languages is not None:
+            caller = caller_of(interaction)
+            try:
+                if public:
+                    return await self.languages.of_server(caller)
+                return await self.languages.of(caller)
+            except Exception:
+                log.exception("could not read a language", extra={"interaction": interaction.id})
+        if public and interaction.guild_locale is not None:
+            return from_discord(interaction.guild_locale.value)
+        return from_discord(interaction.locale.value)
 
     async def run(
         self,
@@ -208,11 +233,12 @@ class Responder:
             return
         if not await defer(interaction, private=private):
             return
-        try:
-            refusal = out_of_range(interaction)
-            answer = Outgoing(refusal) if refusal else await work()
-        except Exception as exc:
-            answer = Outgoing(explain(exc) or report(interaction, exc))
+        with speaking(await self.language(interaction, public=not private)):
+            try:
+                refusal = out_of_range(interaction)
+                answer = Outgoing(refusal) if refusal else await work()
+            except Exception as exc:
+                answer = Outgoing(explain(exc) or report(interaction, exc))
         try:
             await send_surely(interaction, answer)
         except discord.HTTPException:
@@ -226,11 +252,13 @@ class Responder:
     ) -> None:
         """A second answer to an interaction already answered (``run``), once ``work`` is
         done: follow-ups, public unless the answer is private; a refusal or failure goes to
-        the caller alone. Discord takes follow-ups for 15 minutes after the command."""
-        try:
-            answer = await work()
-        except Exception as exc:
-            answer = Answer(explain(exc) or report(interaction, exc))
+        the caller alone. Discord takes follow-ups for 15 minutes after the command. Made
+        in the server's language: such answers are for the channel."""
+        with speaking(await self.language(interaction, public=True)):
+            try:
+                answer = await work()
+            except Exception as exc:
+                answer = Answer(explain(exc) or report(interaction, exc))
         pieces = split(answer.text)
         for i, piece in enumerate(pieces):
             files = files_of(answer.files) if i == len(pieces) - 1 else []

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
+from bot.i18n import _, ngettext, speaking
 from rules import Side
 from storage import Away, Hosted
 
@@ -17,11 +18,12 @@ from . import absence
 from .context import Mail
 from .errors import Refused
 from .host import Host
+from .languages import server_language
 from .models import Reply, User, is_robot
 from .phases import PLAYING
 from .stops import run_until, running_between
 from .table import Table
-from .texts import moment, plural
+from .texts import moment
 
 LONGEST_WAIT = 365 * absence.DAY  # an away may be planned up to a year ahead
 # What a match is told of a player's change of away days: the match, their side, the
@@ -48,34 +50,51 @@ class Absences(Host):
         self._limit.take(user.id, now)
         start = max(start, now)
         if start - now > LONGEST_WAIT:
-            raise Refused("An away may be planned up to a year ahead, not further.")
+            raise Refused(_("An away may be planned up to a year ahead, not further."))
         left, allowed = await absence.days_left(ctx, guild_id, user.id, start)
         if not allowed:
-            raise Refused("This server gives no away days (its admins set none).")
+            raise Refused(_("This server gives no away days (its admins set none)."))
         if not 1 <= days <= left:
             raise Refused(
-                f"You have {plural(left, 'away day')} left this year (of {allowed}); "
-                f"{plural(days, 'day')} is not within them."
+                ngettext(
+                    "You have {n} away day left this year (of {allowed}); {days} is not within it.",
+                    "You have {n} away days left this year (of {allowed}); {days} is not "
+                    "within them.",
+                    left,
+                    allowed=allowed,
+                    days=ngettext("{n} day", "{n} days", days),
+                )
             )
         away = Away(guild_id, user.id, start, start + days * absence.DAY)
         taken = await ctx.store.aways(guild_id, [user.id], now)
         for other in taken:
             if other.starts_at < away.ends_at and away.starts_at < other.ends_at:
                 raise Refused(
-                    f"You are already away from {moment(other.starts_at, now)} until "
-                    f"{moment(other.ends_at, now)}. Come back first with "
-                    f"{ctx.cmd('away back:True')}, or choose other days."
+                    _(
+                        "You are already away from {start} until {end}. Come back first with "
+                        "{command}, or choose other days.",
+                        start=moment(other.starts_at, now, localized=True),
+                        end=moment(other.ends_at, now, localized=True),
+                        command=ctx.cmd("away back:True", localized=True),
+                    )
                 )
         await ctx.store.save_player(user.id, user.name)
         before = await self._running(guild_id, user.id)
         await ctx.store.add_away(away)
         told = await self._reclock(guild_id, user.id, before, _away_words(away))
         return Reply(
-            f"You are away from {moment(away.starts_at, now)} until "
-            f"{moment(away.ends_at, now)} ({plural(days, 'day')}; {left - days} of {allowed} "
-            f"left this year). Your clocks stand still then; {plural(told, 'match')} "
-            f"{'was' if told == 1 else 'were'} told. Come back early with the button or "
-            f"{ctx.cmd('away back:True')}: the days not begun are given back.",
+            _(
+                "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
+                "year). Your clocks stand still then; {told}. Come back early with the button "
+                "or {command}: the days not begun are given back.",
+                start=moment(away.starts_at, now, localized=True),
+                end=moment(away.ends_at, now, localized=True),
+                days=ngettext("{n} day", "{n} days", days),
+                left=left - days,
+                allowed=allowed,
+                told=ngettext("{n} match was told", "{n} matches were told", told),
+                command=ctx.cmd("away back:True", localized=True),
+            ),
             buttons=("back",),
         )
 
@@ -86,7 +105,12 @@ class Absences(Host):
         self._limit.take(user.id, now)
         taken = await ctx.store.aways(guild_id, [user.id], now)
         if not taken:
-            raise Refused(f"You are not away, and no away is planned. {ctx.cmd('away')} takes one.")
+            raise Refused(
+                _(
+                    "You are not away, and no away is planned. {command} takes one.",
+                    command=ctx.cmd("away", localized=True),
+                )
+            )
         away = taken[0]
         before = await self._running(guild_id, user.id)
         await ctx.store.end_away(away, now)
@@ -97,9 +121,24 @@ class Absences(Host):
         planned = away.starts_at > now
         words = _planned_off_words if planned else _back_words
         await self._reclock(guild_id, user.id, before, words)
-        what = "Your planned away is called off" if planned else "Welcome back"
+        days = ngettext("{n} day", "{n} days", given)
+        if planned:
+            return Reply(
+                _(
+                    "Your planned away is called off: {days} given back ({left} of {allowed} "
+                    "left this year).",
+                    days=days,
+                    left=left,
+                    allowed=allowed,
+                )
+            )
         return Reply(
-            f"{what}: {plural(given, 'day')} given back ({left} of {allowed} left this year)."
+            _(
+                "Welcome back: {days} given back ({left} of {allowed} left this year).",
+                days=days,
+                left=left,
+                allowed=allowed,
+            )
         )
 
     async def away_days(self, guild_id: int, user: User) -> Reply:
@@ -108,14 +147,27 @@ class Absences(Host):
         ctx, now = self._ctx, self._ctx.now()
         left, allowed = await absence.days_left(ctx, guild_id, user.id, now)
         taken = await ctx.store.aways(guild_id, [user.id], now)
-        lines = [f"You have {plural(left, 'away day')} left this year, of {allowed}."]
-        lines += [
-            f"- away from {moment(a.starts_at, now)} until {moment(a.ends_at, now)}"
-            + (" (given automatically)" if a.automatic else "")
-            for a in taken
+        lines = [
+            ngettext(
+                "You have {n} away day left this year, of {allowed}.",
+                "You have {n} away days left this year, of {allowed}.",
+                left,
+                allowed=allowed,
+            )
         ]
+        for a in taken:
+            start, end = (
+                moment(a.starts_at, now, localized=True),
+                moment(a.ends_at, now, localized=True),
+            )
+            if a.automatic:
+                lines.append(
+                    _("- away from {start} until {end} (given automatically)", start=start, end=end)
+                )
+            else:
+                lines.append(_("- away from {start} until {end}", start=start, end=end))
         if not allowed:
-            lines = ["This server gives no away days (its admins set none)."]
+            lines = [_("This server gives no away days (its admins set none).")]
         return Reply("\n".join(lines), buttons=("back",) if taken else ())
 
     async def _running(self, guild_id: int, user_id: int) -> dict[int, Before]:
@@ -138,8 +190,10 @@ class Absences(Host):
     ) -> int:
         """After a change of ``user_id``'s away days: each running turn of theirs gets its
         deadline anew (what it had left, run outside their new stops), and each of their
-        matches in the server is told. Returns how many were told."""
+        matches in the server is told, in the server's language. Returns how many were
+        told."""
         told = 0
+        language = await server_language(self._ctx.store, guild_id)
         for hosted in await self._playing(guild_id, user_id):
             async with self._lock(hosted.channel_id):
                 table = await self._table(hosted.channel_id)
@@ -151,10 +205,9 @@ class Absences(Host):
                 changed = await self._moved(table, before.get(table.hosted.id), user_id)
                 mail = Mail(table.channel_id)
                 other = changed.player(side.other)
-                mail.public(
-                    words(table, side, changed, self._ctx.now()),
-                    mentions=() if is_robot(other) else (other,),
-                )
+                with speaking(language):
+                    said = words(table, side, changed, self._ctx.now())
+                mail.public(said, mentions=() if is_robot(other) else (other,))
                 await self._ctx.update(table, changed, mail)
                 self._settle(table)
                 told += 1
@@ -195,25 +248,28 @@ def _their_turn(table: Table, user_id: int) -> bool:
 def _turn_now(table: Table, side: Side, hosted: Hosted, now: float) -> str:
     if table.match is None or table.game.side != side or hosted.due_at is None:
         return ""
-    return f" Their turn now ends {moment(hosted.due_at, now)}."
+    return " " + _("Their turn now ends {time}.", time=moment(hosted.due_at, now, localized=True))
 
 
 def _away_words(away: Away) -> Words:
     def words(table: Table, side: Side, hosted: Hosted, now: float) -> str:
-        return (
-            f"{table.who(side)} is away from {moment(away.starts_at, now)} until "
-            f"{moment(away.ends_at, now)}: their clock stands still then, and they are back "
-            f"{moment(away.ends_at, now)}.{_turn_now(table, side, hosted, now)}"
+        said = _(
+            "{player} is away from {start} until {end}: their clock stands still then, and "
+            "they are back {end}.",
+            player=table.who(side),
+            start=moment(away.starts_at, now, localized=True),
+            end=moment(away.ends_at, now, localized=True),
         )
+        return said + _turn_now(table, side, hosted, now)
 
     return words
 
 
 def _back_words(table: Table, side: Side, hosted: Hosted, now: float) -> str:
-    turn = _turn_now(table, side, hosted, now)
-    return f"{table.who(side)} is back early: their clock runs again.{turn}"
+    said = _("{player} is back early: their clock runs again.", player=table.who(side))
+    return said + _turn_now(table, side, hosted, now)
 
 
 def _planned_off_words(table: Table, side: Side, hosted: Hosted, now: float) -> str:
-    turn = _turn_now(table, side, hosted, now)
-    return f"{table.who(side)} called off their planned time away.{turn}"
+    said = _("{player} called off their planned time away.", player=table.who(side))
+    return said + _turn_now(table, side, hosted, now)

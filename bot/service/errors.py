@@ -4,6 +4,7 @@ store's) is no refusal, but its words are fit to show too."""
 
 from __future__ import annotations
 
+from bot.i18n import N_
 from rules import ActionError
 from storage import DatabaseUnavailable
 
@@ -17,7 +18,8 @@ __all__ = [
     "StaleRequest",
 ]
 
-UNAVAILABLE = (
+# In English as it stands (the web board's); a command's answer shows ``_(UNAVAILABLE)``.
+UNAVAILABLE = N_(
     "The match database is not answering just now (it is restarting, or down). Please try "
     "again in a minute; if you changed something, look with `/tora board` whether it was kept."
 )

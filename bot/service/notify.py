@@ -15,6 +15,7 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.i18n import N_, _
 from storage import Store
 
 from .people import zone
@@ -23,30 +24,31 @@ PREFIX = "notify_"
 TURN, REMINDER, PROPOSAL = "turn", "reminder", "proposal"  # what a message is about
 ON, OFF = "on", "off"
 # Each setting: its values (the first is the bot's default) and their words.
+DIGEST_HOURS = (6, 7, 8, 9, 12, 18, 20)
 CHOICES: dict[str, dict[str, str]] = {
-    "dm_turn": {ON: "DM on my turn", OFF: "no DM on my turn"},
-    "mention": {OFF: "no mention in the channel", ON: "a mention in the channel"},
-    "proposals": {ON: "DMs of proposals", OFF: "no DMs of proposals"},
+    "dm_turn": {ON: N_("DM on my turn"), OFF: N_("no DM on my turn")},
+    "mention": {OFF: N_("no mention in the channel"), ON: N_("a mention in the channel")},
+    "proposals": {ON: N_("DMs of proposals"), OFF: N_("no DMs of proposals")},
     "reminders": {
-        "80": "a reminder at 80 % of the time",
-        "none": "no reminders",
-        "50": "a reminder at 50 %",
-        "50,80": "reminders at 50 % and 80 %",
-        "h1": "a reminder 1 h before the deadline",
-        "h3": "a reminder 3 h before the deadline",
-        "h12": "a reminder 12 h before the deadline",
-        "h24": "a reminder 24 h before the deadline",
+        "80": N_("a reminder at 80 % of the time"),
+        "none": N_("no reminders"),
+        "50": N_("a reminder at 50 %"),
+        "50,80": N_("reminders at 50 % and 80 %"),
+        "h1": N_("a reminder 1 h before the deadline"),
+        "h3": N_("a reminder 3 h before the deadline"),
+        "h12": N_("a reminder 12 h before the deadline"),
+        "h24": N_("a reminder 24 h before the deadline"),
     },
     "quiet": {
-        OFF: "no quiet hours",
-        "22-7": "quiet 22:00-07:00",
-        "23-8": "quiet 23:00-08:00",
-        "0-8": "quiet 00:00-08:00",
-        "21-9": "quiet 21:00-09:00",
+        OFF: N_("no quiet hours"),
+        "22-7": N_("quiet {start}-{end}"),
+        "23-8": N_("quiet {start}-{end}"),
+        "0-8": N_("quiet {start}-{end}"),
+        "21-9": N_("quiet {start}-{end}"),
     },
     "digest": {
-        OFF: "no daily digest",
-        **{str(hour): f"a daily digest at {hour:02d}:00" for hour in (6, 7, 8, 9, 12, 18, 20)},
+        OFF: N_("no daily digest"),
+        **{str(hour): N_("a daily digest at {time}") for hour in DIGEST_HOURS},
     },
 }
 KEYS = tuple(CHOICES)
@@ -106,7 +108,19 @@ class Notify:
         return ends.timestamp()
 
     def words(self) -> str:
-        return "; ".join(CHOICES[key][self[key]] for key in KEYS)
+        """The settings in the current language (``bot.i18n``)."""
+        return "; ".join(choice_words(key, self[key]) for key in KEYS)
+
+
+def choice_words(key: str, value: str) -> str:
+    """A setting's value in words, in the current language."""
+    if key == "quiet" and value != OFF:
+        start, end = (f"{int(hour):02d}:00" for hour in value.split("-"))
+        return _(CHOICES[key][value], start=start, end=end)
+    if key == "digest" and value != OFF:
+        hour = f"{int(value):02d}:00"
+        return _(CHOICES[key][value], time=hour)
+    return _(CHOICES[key][value])
 
 
 SERVER_KEYS = tuple(key for key in KEYS if key != "digest")  # a digest is the player's own

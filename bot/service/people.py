@@ -8,6 +8,7 @@ import re
 import zoneinfo
 from dataclasses import dataclass
 
+from bot.i18n import _
 from storage import Store
 
 from .errors import Refused
@@ -48,8 +49,11 @@ def checked_zone(text: str) -> str:
         else:
             return name
     raise Refused(
-        f"{quote(name)} is not a time zone I know: write one as `Region/City`, e.g. "
-        "`Europe/Paris`, `America/New_York`, `Asia/Tokyo`, or `UTC`."
+        _(
+            "{zone} is not a time zone I know: write one as `Region/City`, e.g. "
+            "`Europe/Paris`, `America/New_York`, `Asia/Tokyo`, or `UTC`.",
+            zone=quote(name),
+        )
     )
 
 

@@ -12,6 +12,15 @@ from storage import ButtonMessage, Hosted, HostedNotFound, MatchInfo, MatchNotFo
 
 from . import digest
 from .guild import GuildSettings, load_guild, save_guild
+from .languages import (
+    DISCORD_LOCALE,
+    LANGUAGE,
+    LanguageChoice,
+    checked_language,
+    discord_locale,
+    player_choice,
+    server_choice,
+)
 from .models import User
 from .notify import OFF, SERVER_KEYS, Notify, checked, defaults, notify_of
 from .people import PlayerSettings, load_player, save_player
@@ -89,6 +98,33 @@ class Records:
     async def save_player_settings(self, user: User, settings: PlayerSettings) -> None:
         await self._store.save_player(user.id, user.name)
         await save_player(self._store, user.id, settings)
+
+    # ---- languages (``languages``) ----------------------------------------------------------
+    async def player_language(self, user_id: int) -> LanguageChoice:
+        return await player_choice(self._store, user_id)
+
+    async def server_language(self, guild_id: int) -> LanguageChoice:
+        return await server_choice(self._store, guild_id)
+
+    async def choose_player_language(self, user: User, code: str | None) -> None:
+        """A player's language (None: their Discord's); ValueError for one not shipped."""
+        await self._store.save_player(user.id, user.name)
+        await self._store.set_player_setting(user.id, LANGUAGE, checked_language(code))
+
+    async def choose_server_language(self, guild_id: int, code: str | None) -> None:
+        """A server's language (None: its Discord preferred locale)."""
+        await self._store.set_guild_setting(guild_id, LANGUAGE, checked_language(code))
+
+    async def note_player_locale(self, user: User, locale: str) -> None:
+        """The Discord locale a player's client showed (for DMs sent outside a command)."""
+        if (kept := discord_locale(locale)) is not None:
+            await self._store.save_player(user.id, user.name)
+            await self._store.set_player_setting(user.id, DISCORD_LOCALE, kept)
+
+    async def note_server_locale(self, guild_id: int, locale: str) -> None:
+        """A server's Discord preferred locale, as an interaction showed it."""
+        if (kept := discord_locale(locale)) is not None:
+            await self._store.set_guild_setting(guild_id, DISCORD_LOCALE, kept)
 
     async def notify_of(self, user_id: int, guild_id: int | None) -> Notify:
         """A player's notifications in a server: their own settings over its defaults."""

@@ -1,0 +1,147 @@
+"""Every text in the reader's language: gettext catalogs (``locales/<code>/LC_MESSAGES/
+tora.po``, read with Babel at first use, no build step) and the language of the text being
+made, held in a context variable that each front end's entry sets (``speaking``).
+
+A text is written in English in the code and looked up at the moment it is made:
+``_("Your turn in {match}", match=name)``, ``ngettext("{n} day", "{n} days", n)`` (``n`` is
+given to the text too), ``pgettext("command name", "challenge")`` where one English word
+must be told apart. Placeholders are ``{name}`` (str.format's named fields, nothing else:
+the catalog check refuses any other). ``N_`` marks a constant for extraction; it is looked
+up with ``_`` where it is shown.
+
+The language: ``current()``; ``speaking(code)`` for the texts made inside it (an ephemeral
+answer: the caller's language; a public post: the server's; a DM: its reader's). Codes are
+Babel's (``en``, ``de``, ``fr``, ``es``, ``ja``, ``pt_BR``); ``from_discord`` maps a
+Discord locale (``en-US``, ``es-419``, ``pt-BR``...) to the nearest shipped one, English
+when none is near. This package knows nothing of Discord, storage or a game."""
+
+from __future__ import annotations
+
+import contextlib
+import contextvars
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
+
+from babel import Locale, UnknownLocaleError
+
+from .catalogs import LOCALES, SOURCE, lookup, translations
+
+__all__ = [
+    "COMMAND_NAME",
+    "LOCALES",
+    "N_",
+    "SOURCE",
+    "_",
+    "autonym",
+    "current",
+    "from_discord",
+    "known",
+    "ngettext",
+    "option",
+    "pgettext",
+    "slash",
+    "speaking",
+]
+
+COMMAND_NAME = "command name"  # the context of a slash command's, group's or option's name
+_LOCALE: contextvars.ContextVar[str] = contextvars.ContextVar("tora_locale", default=SOURCE)
+
+
+def current() -> str:
+    """The language of the texts being made now."""
+    return _LOCALE.get()
+
+
+@contextlib.contextmanager
+def speaking(code: str | None) -> Iterator[str]:
+    """Make the texts inside in ``code`` (a shipped language; English for any other or
+    None), then go back to the language before."""
+    chosen = code if code in LOCALES else SOURCE
+    token = _LOCALE.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _LOCALE.reset(token)
+
+
+def known(code: str | None) -> str | None:
+    """``code`` if it is a shipped language's, else None (a stored choice gone stale)."""
+    return code if code in LOCALES else None
+
+
+def from_discord(code: str | None) -> str:
+    """The shipped language nearest a Discord locale: the exact one (``pt-BR``), else its
+    language (``es-419``, ``es-ES`` -> ``es``; ``en-GB`` -> ``en``), else English."""
+    if not code:
+        return SOURCE
+    name = code.replace("-", "_")
+    if name in LOCALES:
+        return name
+    language = name.split("_")[0].lower()
+    if language in LOCALES:
+        return language
+    return next((c for c in LOCALES if c.split("_")[0] == language), SOURCE)
+
+
+@cache
+def autonym(code: str) -> str:
+    """A language's own name for itself, as a menu offers it (``Deutsch``, ``日本語``,
+    ``Português (Brasil)``), from CLDR."""
+    try:
+        name = Locale.parse(code).get_display_name(code) or code
+    except (ValueError, UnknownLocaleError):
+        return code
+    return name[:1].upper() + name[1:]
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's own name for the marker
+    """Mark a constant for extraction; it is translated where it is shown (``_``)."""
+    return message
+
+
+def _(message: str, /, **params: Any) -> str:
+    """``message`` in the current language, its ``{placeholders}`` filled."""
+    return _fill(lookup(current(), None, message), message, params)
+
+
+def pgettext(context: str, message: str, /, **params: Any) -> str:
+    """``message`` in its ``context`` (where one English text needs two translations)."""
+    return _fill(lookup(current(), context, message), message, params)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> str:
+    """The form of ``singular``/``plural`` for ``n`` by the language's plural rule (CLDR),
+    with ``{n}`` and the other placeholders filled."""
+    found = str(translations(current()).ngettext(singular, plural, n))
+    return _fill(found, singular if n == 1 else plural, {"n": n, **params})
+
+
+def _fill(text: str, source: str, params: dict[str, Any]) -> str:
+    """``text`` with its placeholders filled (every text is a format string: ``{{`` is a
+    brace); a translation that does not fit its parameters (the catalog check stops any
+    from shipping) falls back to the English."""
+    try:
+        return text.format_map(params)
+    except (KeyError, IndexError, ValueError, AttributeError):
+        return source.format_map(params)
+
+
+def slash(command: str, *options: str) -> str:
+    """A slash command as the reader's Discord shows it, in backticks: ``slash("tora
+    settings", "timezone:Europe/Paris")`` (or ``slash("tora settings timezone:Europe/Paris")``)
+    is `` `/tora einstellungen zeitzone:Europe/Paris` `` in German. Each name is the one the
+    commands are synced with (their catalog entries); what follows an option's ``:`` is
+    kept as it is."""
+    code = current()
+    words = []
+    for word in [*command.split(), *options]:
+        name, colon, value = word.partition(":")
+        words.append(f"{lookup(code, COMMAND_NAME, name)}{colon}{value}")
+    return "`/" + " ".join(words) + "`"
+
+
+def option(name: str) -> str:
+    """An option's name as the reader's Discord shows it (``until`` is ``bis`` in German),
+    for a text that shows how to type it: ``_("`{until}:2027-03-08`", until=option("until"))``."""
+    return lookup(current(), COMMAND_NAME, name)
