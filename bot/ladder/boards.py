@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.i18n import N_, _
 from bot.service.texts import escape
 from render import LadderRow, ladder_png
 from storage import Store
@@ -20,6 +21,7 @@ from .results import Archived, archived_line, boards, check_board, ladder_name, 
 PAGE_SIZE = 10
 TREND_GAMES = 5  # a leaderboard's trend is the rating change over a player's last 5 results
 RECENT = 10  # matches listed on a profile
+PROVISIONAL = N_("? provisional: too few recent games for a settled rating.")
 
 
 @dataclass(frozen=True)
@@ -38,18 +40,33 @@ class Page:
     lines: list[Line]
 
     def text(self) -> str:
-        head = f"{ladder_title(self.key.board)} ladder, season {self.key.season}"
-        out = [f"{head} - page {self.number} of {self.pages}"]
+        out = [
+            _(
+                "{ladder} ladder, season {season} - page {page} of {pages}",
+                ladder=ladder_title(self.key.board),
+                season=self.key.season,
+                page=self.number,
+                pages=self.pages,
+            )
+        ]
         if not self.lines:
-            out.append("No rated games yet.")
+            out.append(_("No rated games yet."))
         for line in self.lines:
             mark = "?" if line.provisional else ""
             out.append(
-                f"{line.rank}. {escape(line.name)} {line.rating:.0f}{mark}"
-                f" ({line.wins}-{line.losses}-{line.draws}, trend {line.trend:+.0f})"
+                _(
+                    "{rank}. {player} {rating} ({wins}-{losses}-{draws}, trend {trend})",
+                    rank=line.rank,
+                    player=escape(line.name),
+                    rating=f"{line.rating:.0f}{mark}",
+                    wins=line.wins,
+                    losses=line.losses,
+                    draws=line.draws,
+                    trend=f"{line.trend:+.0f}",
+                )
             )
         if any(line.provisional for line in self.lines):
-            out.append("? provisional: too few recent games for a settled rating.")
+            out.append(_(PROVISIONAL))
         return "\n".join(out)
 
     def rows(self) -> list[LadderRow]:
@@ -65,8 +82,14 @@ class Page:
         ]
 
     def png(self) -> bytes:
-        title = f"{ladder_title(self.key.board)} ladder - season {self.key.season}"
-        return ladder_png(self.rows(), f"{title} ({self.number}/{self.pages})")
+        title = _(
+            "{ladder} ladder - season {season} ({page}/{pages})",
+            ladder=ladder_title(self.key.board),
+            season=self.key.season,
+            page=self.number,
+            pages=self.pages,
+        )
+        return ladder_png(self.rows(), title)
 
 
 @dataclass(frozen=True)
@@ -125,8 +148,20 @@ class Boards:
         for season in seasons:
             if season.key.season == number:
                 return season
-        which = "any season yet" if number is None else f"a season {number}"
-        raise NotFound(f"The {ladder_name(board)} ladder of this server has not had {which}.")
+        if number is None:
+            raise NotFound(
+                _(
+                    "The {ladder} ladder of this server has not had any season yet.",
+                    ladder=ladder_name(board),
+                )
+            )
+        raise NotFound(
+            _(
+                "The {ladder} ladder of this server has not had a season {season}.",
+                ladder=ladder_name(board),
+                season=number,
+            )
+        )
 
     async def lines(self, season: Season) -> list[Line]:
         """The season's standings now, best first."""
@@ -158,7 +193,7 @@ class Boards:
         season they could have played in."""
         names = await self._store.ladders.names([player_id])
         if player_id not in names:
-            raise NotFound(f"Player {player_id} has never played here.")
+            raise NotFound(_("Player {id} has never played here.", id=player_id))
         played = []
         for board in boards():
             seasons = await self._store.ladders.seasons(guild_id, board)
