@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import json
 
+import event_helpers
 import pytest
+import tournament_helpers
 from ladder_fixtures import GUILD, desk_of, runner_of
 
 from bot.i18n import LOCALES, speaking
@@ -17,6 +19,9 @@ from bot.ladder.desk import LadderRefused
 from bot.ladder.queue import EXPIRE_AFTER, HOUR
 from bot.service import Place, Settings, User
 from bot.service.testing import Harness
+from bot.tournament.desk import LONGEST_NAME as CUP_NAME
+from bot.tournament.event_spec import LONGEST_NAME as EVENT_NAME
+from bot.tournament.event_spec import EventSpec
 from storage.competitions.ladders import LadderKey, Season
 
 CONTENT = 2000  # Discord's longest message
@@ -103,3 +108,127 @@ async def test_a_refusal_made_inside_a_transaction_is_in_the_callers_language(
     with speaking("de"), pytest.raises(LadderRefused) as refused:
         await desk.join_queue(HERE, ANN, "short")
     assert refused.value.message == "Du wartest schon auf eine Partie der Rangliste short-board."
+
+
+# ---- tournaments ---------------------------------------------------------------------------
+def _long(n: int) -> User:
+    """A player whose name is as long as a Discord name gets, every character escaped."""
+    return User(n, f"{n:02d}" + "_*" * 15)
+
+
+def _lines_fit(texts: list[str]) -> None:
+    """Every line within one Discord message (delivery and answers cut longer texts at
+    their line ends)."""
+    for text in texts:
+        assert text.strip(), texts
+        assert max(len(line) for line in text.split("\n")) <= CONTENT, text[:120]
+
+
+@pytest.mark.parametrize("code", LOCALES)
+async def test_a_swiss_holds_discords_limits_in_every_language(h: Harness, code: str) -> None:
+    """Sixteen players with the longest names in a Swiss with every option shown: the
+    announcement, the answers, the round's post, each player's notice, the threads' names,
+    the standings and the pairings, in a server and for players speaking ``code``."""
+    await h.running.records.choose_server_language(event_helpers.GUILD, code)
+    desk = await event_helpers.desk_of(h)
+    players = [_long(n) for n in range(10, 26)]
+    for player in players:
+        await h.running.records.choose_player_language(player, code)
+    name = "N" * EVENT_NAME
+    with speaking(code):
+        spec = EventSpec(
+            name, "tora", "swiss", {}, rounds=9, round_seconds=7 * 86400.0,
+            entry_seconds=86400.0, max_players=64, ai_fill="master", away_days=False, rated=True,
+        )  # fmt: skip
+        answers = [
+            (await desk.create(event_helpers.HERE, event_helpers.ADMIN, spec, admin=True)).text
+        ]
+        for player in players:
+            answers.append((await desk.join(event_helpers.HERE, player, name)).text)
+        answers.append(
+            (await desk.begin(event_helpers.HERE, event_helpers.ADMIN, name, admin=True)).text
+        )
+        answers.append((await desk.standings(event_helpers.HERE, name)).text)
+        answers.append((await desk.pairings(event_helpers.HERE, name)).text)
+        answers.append((await desk.leave(event_helpers.HERE, players[0], name)).text)
+    await h.settle()
+    posts = h.delivery.texts(event_helpers.HERE.channel_id)
+    notices = [d.message.text for p in players for d in h.delivery.user(p.id)]
+    _lines_fit(answers + posts + notices)
+    assert all(len(text) <= CONTENT for text in answers[:-3] + notices)  # one paragraph each
+    assert len(notices) >= 14
+    assert all(len(thread) <= THREAD_NAME for _, thread in h.threads.opened.values())
+
+
+@pytest.mark.parametrize("code", LOCALES)
+async def test_a_chapter_10_tournament_holds_discords_limits_in_every_language(
+    h: Harness, code: str
+) -> None:
+    await h.running.records.choose_server_language(tournament_helpers.HERE.guild_id, code)
+    desk = await tournament_helpers.desk_for(h)
+    name, here = "N" * CUP_NAME, tournament_helpers.HERE
+    players = [_long(n) for n in range(10, 25)]  # fifteen players and a substitute
+    with speaking(code):
+        answers = [
+            (await desk.create(here, tournament_helpers.ADMIN, name, "long", 240, admin=True)).text
+        ]
+        for player in players:
+            answers.append((await desk.register(here, player, name)).text)
+        answers.append((await desk.register(here, _long(99), name, substitute=True)).text)
+        answers.append((await desk.begin(here, tournament_helpers.ADMIN, name, admin=True)).text)
+        answers.append((await desk.standings(here, name)).text)
+        answers.append((await desk.rank(here, players[0])).text)
+        answers.append((await desk.tournaments(here)).text)
+    await h.settle()
+    posts = h.delivery.texts(here.channel_id)
+    _lines_fit(answers + posts)
+    assert all(len(text) <= CONTENT for text in answers + posts)
+    assert all(len(thread) <= THREAD_NAME for _, thread in h.threads.opened.values())
+
+
+async def test_an_events_announcement_and_rounds_are_in_the_servers_language(
+    h: Harness,
+) -> None:
+    """A German server, a French organiser, a Japanese player: the announcement and the
+    round's post are German, the organiser's answers French, the player's notice of their
+    game Japanese."""
+    here, admin = event_helpers.HERE, event_helpers.ADMIN
+    await h.running.records.choose_server_language(event_helpers.GUILD, "de")
+    await h.running.records.choose_player_language(event_helpers.user(1), "ja")
+    desk = await event_helpers.desk_of(h)
+    with speaking("fr"):
+        spec = EventSpec("Open", "torishogi", "swiss", {}, rounds=3)
+        created = await desk.create(here, admin, spec, admin=True)
+        for n in (1, 2, 3, 4):
+            await desk.join(here, event_helpers.user(n), "Open")
+        began = await desk.begin(here, admin, "Open", admin=True)
+    assert created.text.startswith(
+        "**Open** (ToriShogi, Schweizer System) ist zur Anmeldung offen: 3 Runden, bis zu 64"
+    ), created.text
+    assert began.text.startswith("**Open** (ToriShogi, système suisse) a commencé avec 4 joueurs")
+    await h.settle()
+    [round_post] = [t for t in h.delivery.texts(here.channel_id) if "__Runde 1 von 3__" in t]
+    assert round_post.startswith("**Open** (ToriShogi, Schweizer System): Jede Partie wird")
+    japanese = "**Open**（ToriShogi スイス式） ラウンド1：<#"  # noqa: RUF001
+    [notice] = [d.message.text for d in h.delivery.user(1) if d.message.text.startswith(japanese)]
+    assert "と対局します" in notice, notice
+    assert any(name.startswith("Open R1: p") for _, name in h.threads.opened.values())
+
+
+async def test_a_chapter_10_tier_is_announced_in_the_servers_language(h: Harness) -> None:
+    here, admin = tournament_helpers.HERE, tournament_helpers.ADMIN
+    await h.running.records.choose_server_language(here.guild_id, "pt_BR")
+    desk = await tournament_helpers.desk_for(h)
+    with speaking("es"):
+        created = await desk.create(here, admin, "Cup", "short", 60, admin=True)
+        for n, name in ((1, "ann"), (2, "bob")):
+            await desk.register(here, User(n, name), "Cup")
+        began = await desk.begin(here, admin, "Cup", admin=True)
+    assert created.text.startswith("El torneo **Cup** está abierto a inscripciones")
+    assert began.text.startswith("**Cup** ha comenzado con 2 jugadores")
+    await h.settle()
+    posted = h.delivery.texts(here.channel_id)
+    assert any(t.startswith("**Cup**, fase 1: ann x bob. Cada confronto") for t in posted), posted
+    assert "A chave de **Cup**:" in posted
+    threads = [name for _, name in h.threads.opened.values()]
+    assert threads == ["Cup – fase 1: ann x bob"]  # noqa: RUF001

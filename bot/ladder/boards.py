@@ -52,17 +52,18 @@ class Page:
         if not self.lines:
             out.append(_("No rated games yet."))
         for line in self.lines:
-            mark = "?" if line.provisional else ""
+            rating = f"{line.rating:.0f}" + ("?" if line.provisional else "")
+            trend = f"{line.trend:+.0f}"
             out.append(
                 _(
                     "{rank}. {player} {rating} ({wins}-{losses}-{draws}, trend {trend})",
                     rank=line.rank,
                     player=escape(line.name),
-                    rating=f"{line.rating:.0f}{mark}",
+                    rating=rating,
                     wins=line.wins,
                     losses=line.losses,
                     draws=line.draws,
-                    trend=f"{line.trend:+.0f}",
+                    trend=trend,
                 )
             )
         if any(line.provisional for line in self.lines):

@@ -166,9 +166,9 @@ def intro(pairing: Pairing, challenger: User, opposition: User) -> str:
             player=escape(person.name),
             ai_ladder=ladder_name(AI_PREFIX + pairing.board),
             challenger=escape(challenger.name),
-            challenger_rating=f"{ratings[challenger.id]:.0f}",
+            challenger_rating=round(ratings[challenger.id]),
             opposition=escape(opposition.name),
-            opposition_rating=f"{ratings[opposition.id]:.0f}",
+            opposition_rating=round(ratings[opposition.id]),
         )
     return _(
         "A rated {ladder} ladder match, paired from the queue: {challenger} "
@@ -176,9 +176,9 @@ def intro(pairing: Pairing, challenger: User, opposition: User) -> str:
         "plays the Challenger.",
         ladder=ladder_name(pairing.board),
         challenger=escape(challenger.name),
-        challenger_rating=f"{ratings[challenger.id]:.0f}",
+        challenger_rating=round(ratings[challenger.id]),
         opposition=escape(opposition.name),
-        opposition_rating=f"{ratings[opposition.id]:.0f}",
+        opposition_rating=round(ratings[opposition.id]),
     )
 
 

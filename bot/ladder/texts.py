@@ -152,7 +152,7 @@ def season_line(season: Season) -> str:
     return _(
         "Season {season}: {start} to {end}, {players}, won by {winner} ({rating}).",
         winner=escape(winner["name"]),
-        rating=f"{winner['rating']:.0f}",
+        rating=round(winner["rating"]),
         **fields,
     )
 
@@ -169,9 +169,9 @@ def waiting(board: str, others: int, settings: Settings) -> str:
         "you leave the queue and I tell you. To leave it sooner: {command}.",
         ladder=ladder_name(board),
         company=company,
-        gap=f"{BASE_GAP:.0f}",
-        widen=f"{WIDEN_PER_HOUR:.0f}",
-        most=f"{MOST_GAP:.0f}",
+        gap=round(BASE_GAP),
+        widen=round(WIDEN_PER_HOUR),
+        most=round(MOST_GAP),
         hours=round(EXPIRE_AFTER / HOUR),
         command=settings.cmd("leave-queue"),
     )
