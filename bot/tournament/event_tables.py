@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.i18n import _
+from bot.i18n import _, pgettext
 from render.event_table import EventTable
 from rules import game_type
 from storage.competitions.events import EventSnapshot
@@ -54,7 +54,16 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
             )
             for s in lines
         )
-        return EventTable(title, ("#", _("Player"), _("Pts"), *labels), rows)
+        return EventTable(
+            title,
+            (
+                "#",
+                pgettext("standings table", "Player"),
+                pgettext("standings table", "Pts"),
+                *labels,
+            ),
+            rows,
+        )
     seeds = sorted(snapshot.entries, key=lambda e: (-e.rating, e.joined_at, e.player_id))
     number = {e.player_id: n for n, e in enumerate(seeds, start=1)}
     records = history(snapshot)
@@ -69,7 +78,13 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
             (str(s.rank), f"{number[s.player_id]} {shown(s.player_id)}", *cells,
              half_points(s.score), *(fraction_text(v) for v in s.tiebreaks))
         )  # fmt: skip
-    header = ("#", _("Player"), *(str(n) for n in number.values()), _("Pts"), *labels)
+    header = (
+        "#",
+        pgettext("standings table", "Player"),
+        *(str(n) for n in number.values()),
+        pgettext("standings table", "Pts"),
+        *labels,
+    )
     return EventTable(title, header, tuple(crossed), points=2 + len(number))
 
 
@@ -91,7 +106,7 @@ def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int
         elif row.thread_id is not None:
             state = _("playing in <#{thread}>", thread=row.thread_id)
         else:
-            state = _("opening")
+            state = pgettext("a board's game", "opening")
         pair = _("{first} v {second}", first=first, second=second)
         lines.append(f"{row.board}. {pair}: {state}")
     head = _("{event}, round {round}:", event=texts.title(event), round=round_)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.service.texts import escape, moment
 from rules import game_type
 from storage.competitions.events import EventRow, PairingRow
@@ -174,7 +174,9 @@ def standings_text(
     event: EventRow, lines: Sequence[Standing], names: Mapping[int, str], labels: Sequence[str]
 ) -> str:
     """The standings as lines of text (the image's fallback and the final post)."""
-    head = "  ".join(("#", _("player"), _("pts"), *labels))
+    head = "  ".join(
+        ("#", pgettext("standings table", "player"), pgettext("standings table", "pts"), *labels)
+    )
     rows = [
         "  ".join(
             (
@@ -198,7 +200,7 @@ def finished(
         won = _(
             "{event} is over: {winners} won it.",
             event=title(event),
-            winners=_(" and ").join(name_of(names, p) for p in winners),
+            winners=pgettext("between names", " and ").join(name_of(names, p) for p in winners),
         )
     else:
         won = _("{event} is over: nobody won it.", event=title(event))
@@ -219,7 +221,7 @@ def created(event: EventRow, join: str, begin: str) -> str:
         starts = _("it starts by itself {start}", start=moment(event.starts_at, event.created_at))
     else:
         starts = _("the organiser starts it with {command}", command=begin)
-    rated = _("rated on the game's ladder") if event.rated else _("unrated")
+    rated = _("rated on the game's ladder") if event.rated else pgettext("tournament", "unrated")
     if event.ai_fill is not None:
         rated = _(
             "{rated}, the AI ({level}) plays whoever an odd round leaves over",
@@ -273,12 +275,15 @@ def cancelled(event: EventRow, admin: str) -> str:
     )
 
 
-STATES = {
-    "registering": N_("open for entries"),
-    "running": N_("round {round} of {rounds}"),
-    "finished": N_("finished"),
-    "cancelled": N_("cancelled"),
-}
+def state_words(event: EventRow) -> str:
+    """Where an event stands, as the server's list of tournaments shows it."""
+    if event.status == "registering":
+        return _("open for entries")
+    if event.status == "running":
+        return _("round {round} of {rounds}", round=event.round, rounds=event.rounds)
+    if event.status == "finished":
+        return pgettext("tournament", "finished")
+    return pgettext("tournament", "cancelled")
 
 
 def described(event: EventRow, players: int) -> str:
@@ -287,6 +292,6 @@ def described(event: EventRow, players: int) -> str:
         "{event}: {players}, {state}; {away}.",
         event=title(event),
         players=ngettext("{n} player", "{n} players", players),
-        state=_(STATES[event.status], round=event.round, rounds=event.rounds),
+        state=state_words(event),
         away=away_words(event.away_days),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.i18n import N_, _, ngettext
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.service.texts import escape
 from storage.competitions.tournaments import MatchRow, TournamentRow
 
@@ -57,7 +57,7 @@ def game_scored(
 ) -> str:
     first, second = (escape(names[p]) for p in state.players())
     won = (
-        _("a tie")
+        pgettext("a game's result", "a tie")
         if result.winner is None
         else _("won by {player}", player=(first, second)[result.winner])
     )
@@ -170,16 +170,18 @@ def board_words(board: str) -> str:
     return _(BOARD_WORDS[board]) if board in BOARD_WORDS else board
 
 
-STATUS = {
-    "registering": N_("registration open"),
-    "running": N_("tier {tier} under way"),
-    "cancelled": N_("cancelled"),
-    "finished": N_("finished"),
-}
+def status_words(t: TournamentRow) -> str:
+    """Where a chapter 10 tournament stands."""
+    if t.status == "registering":
+        return _("registration open")
+    if t.status == "running":
+        return _("tier {tier} under way", tier=t.tier)
+    if t.status == "cancelled":
+        return pgettext("tournament", "cancelled")
+    return pgettext("tournament", "finished")
 
 
 def describe(t: TournamentRow, players: int, substitutes: int) -> str:
-    status = _(STATUS.get(t.status, STATUS["finished"]), tier=t.tier)
     entrants = ngettext("{n} player", "{n} players", players)
     if substitutes:
         entrants = _(
@@ -192,7 +194,7 @@ def describe(t: TournamentRow, players: int, substitutes: int) -> str:
         name=escape(t.name),
         board=board_words(t.board),
         target=t.target,
-        status=status,
+        status=status_words(t),
         entrants=entrants,
         away=away_words(t.away_days),
     )
