@@ -32,7 +32,22 @@ class LadderRow:
     trend: int  # rating change: positive up, negative down, 0 unchanged
 
 
-def ladder_png(rows: Sequence[LadderRow], title: str = "Ladder") -> bytes:
+@dataclass(frozen=True)
+class LadderWords:
+    """The leaderboard's own words, in its reader's language (the bot's catalogs give
+    them: render knows no language)."""
+
+    player: str = "Player"
+    rating: str = "Rating"
+    games: str = "Games"
+    trend: str = "Trend"
+    empty: str = "No games yet"
+
+
+def ladder_png(
+    rows: Sequence[LadderRow], title: str = "Ladder", words: LadderWords | None = None
+) -> bytes:
+    words = words or LadderWords()
     height = TITLE_H + HEAD_H + ROW_H * max(1, len(rows)) + PAD
     image = Image.new("RGB", (WIDTH, height), pal.FRAME)
     draw = ImageDraw.Draw(image)
@@ -45,12 +60,12 @@ def ladder_png(rows: Sequence[LadderRow], title: str = "Ladder") -> bytes:
         title_face,
         "lm",
     )
-    _header(image, TITLE_H + HEAD_H / 2)
+    _header(image, TITLE_H + HEAD_H / 2, words)
     if not rows:
         draw_label(
             image,
             (WIDTH / 2, TITLE_H + HEAD_H + ROW_H / 2),
-            "No games yet",
+            fit(words.empty, font(14), WIDTH - 2 * PAD),
             pal.MUTED,
             font(14),
             "mm",
@@ -63,13 +78,14 @@ def ladder_png(rows: Sequence[LadderRow], title: str = "Ladder") -> bytes:
     return png_bytes(to_palette(image))
 
 
-def _header(image: Image.Image, y: float) -> None:
+def _header(image: Image.Image, y: float, words: LadderWords) -> None:
     face = font(12, bold=True)
+    column = GAMES_X - RATING_X - 8  # the games' column (the trend's is as wide)
     draw_label(image, (RANK_X, y), "#", pal.MUTED, face, "rm")
-    draw_label(image, (PLAYER_X, y), "Player", pal.MUTED, face, "lm")
-    draw_label(image, (RATING_X, y), "Rating", pal.MUTED, face, "rm")
-    draw_label(image, (GAMES_X, y), "Games", pal.MUTED, face, "rm")
-    draw_label(image, (TREND_X, y), "Trend", pal.MUTED, face, "rm")
+    draw_label(image, (PLAYER_X, y), fit(words.player, face, 200), pal.MUTED, face, "lm")
+    draw_label(image, (RATING_X, y), fit(words.rating, face, 90), pal.MUTED, face, "rm")
+    draw_label(image, (GAMES_X, y), fit(words.games, face, column), pal.MUTED, face, "rm")
+    draw_label(image, (TREND_X, y), fit(words.trend, face, column), pal.MUTED, face, "rm")
 
 
 def _row(image: Image.Image, row: LadderRow, y: float) -> None:

@@ -9,19 +9,19 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, pgettext
 from bot.service.texts import escape
-from render import LadderRow, ladder_png
+from render import LadderRow, LadderWords, ladder_png
 from storage import Store
 from storage.competitions.ladders import HistoryPoint, LadderKey, ResultRow, Season
 
 from .errors import NotFound
 from .results import Archived, archived_line, boards, check_board, ladder_name, ladder_title
 
+PROVISIONAL_NOTE = N_("? provisional: too few recent games for a settled rating.")
 PAGE_SIZE = 10
 TREND_GAMES = 5  # a leaderboard's trend is the rating change over a player's last 5 results
 RECENT = 10  # matches listed on a profile
-PROVISIONAL = N_("? provisional: too few recent games for a settled rating.")
 
 
 @dataclass(frozen=True)
@@ -40,26 +40,28 @@ class Page:
     lines: list[Line]
 
     def text(self) -> str:
+        """The page in the current language."""
         out = [
             _(
-                "{ladder} ladder, season {season} - page {page} of {pages}",
+                "{ladder} ladder, season {season} - page {number} of {pages}",
                 ladder=ladder_title(self.key.board),
                 season=self.key.season,
-                page=self.number,
+                number=self.number,
                 pages=self.pages,
             )
         ]
         if not self.lines:
             out.append(_("No rated games yet."))
         for line in self.lines:
-            rating = f"{line.rating:.0f}" + ("?" if line.provisional else "")
-            trend = f"{line.trend:+.0f}"
+            mark = "?" if line.provisional else ""
+            rating, trend = f"{line.rating:.0f}", f"{line.trend:+.0f}"
             out.append(
                 _(
-                    "{rank}. {player} {rating} ({wins}-{losses}-{draws}, trend {trend})",
+                    "{rank}. {name} {rating}{mark} ({wins}-{losses}-{draws}, trend {trend})",
                     rank=line.rank,
-                    player=escape(line.name),
+                    name=escape(line.name),
                     rating=rating,
+                    mark=mark,
                     wins=line.wins,
                     losses=line.losses,
                     draws=line.draws,
@@ -67,7 +69,7 @@ class Page:
                 )
             )
         if any(line.provisional for line in self.lines):
-            out.append(_(PROVISIONAL))
+            out.append(_(PROVISIONAL_NOTE))
         return "\n".join(out)
 
     def rows(self) -> list[LadderRow]:
@@ -83,14 +85,22 @@ class Page:
         ]
 
     def png(self) -> bytes:
+        """The page as an image, in the current language."""
         title = _(
-            "{ladder} ladder - season {season} ({page}/{pages})",
+            "{ladder} ladder - season {season} ({number}/{pages})",
             ladder=ladder_title(self.key.board),
             season=self.key.season,
-            page=self.number,
+            number=self.number,
             pages=self.pages,
         )
-        return ladder_png(self.rows(), title)
+        words = LadderWords(
+            player=pgettext("leaderboard", "Player"),
+            rating=pgettext("leaderboard", "Rating"),
+            games=pgettext("leaderboard", "Games"),
+            trend=pgettext("leaderboard", "Trend"),
+            empty=_("No games yet"),
+        )
+        return ladder_png(self.rows(), title, words)
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,7 @@ from render import ChartPoint, rating_chart_png
 from storage import Store
 
 from . import texts
-from .boards import BoardProfile, Boards, png
+from .boards import PROVISIONAL_NOTE, BoardProfile, Boards, png
 from .errors import LadderError
 from .opening import Opened, Opener, Unopened
 from .queue import Matchmaking
@@ -91,7 +91,8 @@ class LadderDesk:
             closed = (await self._boards.season(guild_id, board, found.key.season)).closed_at
         text = found.text()
         if closed is not None:
-            text += "\n" + _("Final standings: this season closed on {day}.", day=texts.day(closed))
+            ended = _("Final standings: this season closed on {day}.", day=texts.day(closed))
+            text += "\n" + ended
         return Reply(text, (Attachment("ladder.png", await png(found)),), private=False)
 
     async def profile(self, guild_id: int, player_id: int, board: str | None = None) -> Reply:
@@ -108,12 +109,12 @@ class LadderDesk:
         for one in boards:
             lines.extend(texts.board_profile(one, self._settings))
         if any(b.line and b.line.provisional for b in boards):
-            lines.append(_(texts.PROVISIONAL_NOTE))
+            lines.append(_(PROVISIONAL_NOTE))
         charts = [await self._chart(found.name, b) for b in boards if b.history]
         return Reply("\n".join(lines), tuple(charts), private=False)
 
     def _no_games(self, player: str, board: str | None) -> str:
-        command = self._settings.cmd("queue")
+        command = self._settings.cmd("queue", localized=True)
         if board is None:
             return _(
                 "{player} has no rated games on this server's ladders yet. Rated matches count "
@@ -236,7 +237,7 @@ class LadderDesk:
                 "You have left the {n} ladder queues ({ladders}). Join again with {command}.",
                 len(left),
                 ladders=", ".join(ladder_name(b) for b in left),
-                command=self._settings.cmd("queue"),
+                command=self._settings.cmd("queue", localized=True),
             )
         )
 
@@ -265,7 +266,7 @@ class LadderDesk:
                 admin=escape(by.name),
                 season=closed,
                 ladder=ladder_name(board),
-                command=self._settings.cmd(f"ladder board:{board} season:{closed}"),
+                command=self._settings.cmd(f"ladder board:{board} season:{closed}", localized=True),
                 next=started.key.season,
             ),
             private=False,

@@ -196,5 +196,5 @@ def unopened_text(pairing: Pairing, opponent: User, exc: Exception, settings: Se
         opponent=escape(opponent.name),
         ladder=ladder_name(pairing.board),
         why=why,
-        command=settings.cmd("queue"),
+        command=settings.cmd("queue", localized=True),
     )

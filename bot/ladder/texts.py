@@ -16,8 +16,6 @@ from .boards import BoardProfile, HeadToHead, Line, Recent
 from .queue import BASE_GAP, EXPIRE_AFTER, HOUR, MOST_GAP, WIDEN_PER_HOUR
 from .results import ladder_name, ladder_title
 
-PROVISIONAL_NOTE = N_("? provisional: too few recent games for a settled rating.")
-
 
 def day(at: float) -> str:
     """A date as players read it (UTC): 2027-01-15."""
@@ -25,7 +23,7 @@ def day(at: float) -> str:
 
 
 def record_hint(settings: Settings, match_id: int) -> str:
-    return settings.cmd(f"record number:{match_id}")
+    return settings.cmd(f"record number:{match_id}", localized=True)
 
 
 def rating(line: Line) -> str:
@@ -128,7 +126,7 @@ def seasons(board: str, found: list[Season], settings: Settings) -> str:
         out.append("- " + season_line(season))
     closed = [s.key.season for s in found if s.closed_at is not None]
     if closed:
-        example = settings.cmd(f"ladder board:{board} season:{closed[-1]}")
+        example = settings.cmd(f"ladder board:{board} season:{closed[-1]}", localized=True)
         out.append(_("A closed season's final standings: {command}.", command=example))
     return "\n".join(out)
 
@@ -173,7 +171,7 @@ def waiting(board: str, others: int, settings: Settings) -> str:
         widen=round(WIDEN_PER_HOUR),
         most=round(MOST_GAP),
         hours=round(EXPIRE_AFTER / HOUR),
-        command=settings.cmd("leave-queue"),
+        command=settings.cmd("leave-queue", localized=True),
     )
 
 
@@ -183,5 +181,5 @@ def expired(board: str, settings: Settings) -> str:
         "you have left it. Join again whenever you like with {command}.",
         ladder=ladder_name(board),
         hours=round(EXPIRE_AFTER / HOUR),
-        command=settings.cmd("queue"),
+        command=settings.cmd("queue", localized=True),
     )

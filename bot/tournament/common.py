@@ -81,4 +81,4 @@ class Desk(Generic[RunningT]):
         return self.flow.clock.now()
 
     def _cmd(self, name: str) -> str:
-        return self._settings.cmd(f"tournament {name}")
+        return self._settings.cmd(f"tournament {name}", localized=True)

@@ -99,7 +99,8 @@ def round_opened(
         )
     if deadline is not None:
         text += " " + _(
-            "Games still running at {deadline} are adjudicated.", deadline=moment(deadline, now)
+            "Games still running at {deadline} are adjudicated.",
+            deadline=moment(deadline, now, localized=True),
         )
     return (text + "\n" + "\n\n".join(lines))[:3900]
 
@@ -156,7 +157,9 @@ def paired_notice(
         )
     if deadline is None:
         return text
-    return text + " " + _("The round ends {deadline}.", deadline=moment(deadline, now))
+    return (
+        text + " " + _("The round ends {deadline}.", deadline=moment(deadline, now, localized=True))
+    )
 
 
 def decided(
@@ -218,7 +221,10 @@ def created(event: EventRow, join: str, begin: str) -> str:
         else _("everyone meets everyone")
     )
     if event.starts_at is not None:
-        starts = _("it starts by itself {start}", start=moment(event.starts_at, event.created_at))
+        starts = _(
+            "it starts by itself {start}",
+            start=moment(event.starts_at, event.created_at, localized=True),
+        )
     else:
         starts = _("the organiser starts it with {command}", command=begin)
     rated = _("rated on the game's ladder") if event.rated else pgettext("tournament", "unrated")
@@ -241,7 +247,13 @@ def created(event: EventRow, join: str, begin: str) -> str:
     )
     if event.entry_closes is None:
         return text
-    return text + " " + _("Entries close {end}.", end=moment(event.entry_closes, event.created_at))
+    return (
+        text
+        + " "
+        + _(
+            "Entries close {end}.", end=moment(event.entry_closes, event.created_at, localized=True)
+        )
+    )
 
 
 def away_words(applies: bool) -> str:
