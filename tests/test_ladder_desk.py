@@ -193,7 +193,7 @@ async def test_an_admin_removes_a_result_with_a_reason_and_ratings_are_recompute
     with pytest.raises(LadderRefused, match="Give a reason"):
         await desk.remove_result(GUILD, shared, CID, "  ", admin=True)
     reply = await desk.remove_result(GUILD, shared, CID, "shared account", admin=True)
-    assert "recomputed from the 1 results that still count" in reply.text and reply.private
+    assert "recomputed from the 1 result that still counts" in reply.text and reply.private
     logged = await raw_sql(
         h.store.config, "SELECT removed_by, reason, removed_at FROM ladder_removals"
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import _, option
 from bot.service import Place, User
 from bot.tournament.desk import TournamentDesk
 from bot.tournament.event_spec import EventSpec
@@ -57,7 +58,7 @@ class Tournaments:
     @staticmethod
     def _place(caller: Caller) -> Place:
         if caller.guild_id is None:
-            raise Unusable("Tournaments belong to a server: use this in one of its channels.")
+            raise Unusable(_("Tournaments belong to a server: use this in one of its channels."))
         return Place(caller.guild_id, caller.channel_id)
 
     async def _is_event(self, caller: Caller, name: str) -> bool:
@@ -69,8 +70,12 @@ class Tournaments:
         if typed.format == CHAPTER_10:
             if typed.game != "tora" or typed.board is None or typed.target is None:
                 raise Unusable(
-                    "Chapter 10's tournaments are TORA's, on a `board` with a match `target`; "
-                    "for another game choose the `swiss` or a round robin format."
+                    _(
+                        "Chapter 10's tournaments are TORA's, on a `{board}` with a match "
+                        "`{target}`; for another game choose the `swiss` or a round robin format.",
+                        board=option("board"),
+                        target=option("target"),
+                    )
                 )
             reply = await self.desk.create(
                 place, caller.user, typed.name, typed.board, typed.target,
@@ -78,7 +83,7 @@ class Tournaments:
             )  # fmt: skip
             return Answer.of(reply)
         if typed.bye is not None and typed.bye not in BYES:
-            raise Unusable("A bye is worth `0`, `1/2` or `1` point.")
+            raise Unusable(_("A bye is worth `0`, `1/2` or `1` point."))
         options = ChallengeOptions(
             board=typed.board or "short",
             assassins=typed.assassins,
@@ -112,7 +117,7 @@ class Tournaments:
         place = self._place(caller)
         if await self._is_event(caller, name):
             if substitute:
-                raise Unusable("Substitutes belong to chapter 10's tournaments; just join.")
+                raise Unusable(_("Substitutes belong to chapter 10's tournaments; just join."))
             return Answer.of(await self.events.join(place, caller.user, name))
         return Answer.of(await self.desk.register(place, caller.user, name, substitute=substitute))
 

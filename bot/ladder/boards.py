@@ -159,8 +159,20 @@ class Boards:
         for season in seasons:
             if season.key.season == number:
                 return season
-        which = "any season yet" if number is None else f"a season {number}"
-        raise NotFound(f"The {ladder_name(board)} ladder of this server has not had {which}.")
+        if number is None:
+            raise NotFound(
+                _(
+                    "The {ladder} ladder of this server has not had any season yet.",
+                    ladder=ladder_name(board),
+                )
+            )
+        raise NotFound(
+            _(
+                "The {ladder} ladder of this server has not had a season {season}.",
+                ladder=ladder_name(board),
+                season=number,
+            )
+        )
 
     async def lines(self, season: Season) -> list[Line]:
         """The season's standings now, best first."""
@@ -192,7 +204,7 @@ class Boards:
         season they could have played in."""
         names = await self._store.ladders.names([player_id])
         if player_id not in names:
-            raise NotFound(f"Player {player_id} has never played here.")
+            raise NotFound(_("Player {id} has never played here.", id=player_id))
         played = []
         for board in boards():
             seasons = await self._store.ladders.seasons(guild_id, board)

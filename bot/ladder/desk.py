@@ -16,7 +16,7 @@ import contextlib
 import random
 from collections.abc import Iterator
 
-from bot.i18n import _
+from bot.i18n import _, ngettext
 from bot.service import (
     Attachment,
     Clock,
@@ -104,37 +104,51 @@ class LadderDesk:
             found = await self._boards.profile(guild_id, player_id)
         boards = [b for b in found.boards if board in (None, b.board)]
         if not any(b.line or b.recent for b in boards):
-            where = (
-                "this server's ladders"
-                if board is None
-                else f"the {ladder_name(board)} ladder here"
-            )
-            raise LadderRefused(
-                f"{escape(found.name)} has no rated games on {where} yet. Rated matches count once "
-                f"they finish; anyone can find one with {self._settings.cmd('queue')}."
-            )
-        lines = [f"{escape(found.name)} on the ladders:"]
+            raise LadderRefused(self._no_games(escape(found.name), board))
+        lines = [_("{player} on the ladders:", player=escape(found.name))]
         for one in boards:
             lines.extend(texts.board_profile(one, self._settings))
         if any(b.line and b.line.provisional for b in boards):
-            lines.append(PROVISIONAL_NOTE)
+            lines.append(_(PROVISIONAL_NOTE))
         charts = [await self._chart(found.name, b) for b in boards if b.history]
         return Reply("\n".join(lines), tuple(charts), private=False)
 
+    def _no_games(self, player: str, board: str | None) -> str:
+        command = self._settings.cmd("queue", localized=True)
+        if board is None:
+            return _(
+                "{player} has no rated games on this server's ladders yet. Rated matches count "
+                "once they finish; anyone can find one with {command}.",
+                player=player,
+                command=command,
+            )
+        return _(
+            "{player} has no rated games on the {ladder} ladder here yet. Rated matches count "
+            "once they finish; anyone can find one with {command}.",
+            player=player,
+            ladder=ladder_name(board),
+            command=command,
+        )
+
     async def _chart(self, name: str, profile: BoardProfile) -> Attachment:
         points = [ChartPoint(p.rating, p.deviation) for p in profile.history]
-        title = f"{name} - {ladder_name(profile.board)} ladder, season {profile.season}"
+        title = _(
+            "{player} - {ladder} ladder, season {season}",
+            player=name,
+            ladder=ladder_name(profile.board),
+            season=profile.season,
+        )
         data = await asyncio.to_thread(rating_chart_png, points, title)
         return Attachment(f"rating-{profile.board}.png", data)
 
     async def head_to_head(self, guild_id: int, a: int, b: int, board: str = "short") -> Reply:
         """The counted results between players ``a`` and ``b`` in the open season."""
         if a == b:
-            raise LadderRefused("Name two different players to compare.")
+            raise LadderRefused(_("Name two different players to compare."))
         with refusals():
             record = await self._boards.head_to_head(guild_id, board, a, b)
         names = await self._store.ladders.names((a, b))
-        names = {i: names.get(i, f"player {i}") for i in (a, b)}
+        names = {i: names.get(i, _("player {id}", id=i)) for i in (a, b)}
         return Reply(texts.head_to_head(record, names, self._settings), private=False)
 
     async def seasons(self, guild_id: int, board: str = "short") -> Reply:
@@ -144,7 +158,10 @@ class LadderDesk:
         found = await self._store.ladders.seasons(guild_id, board)
         if not found:
             raise LadderRefused(
-                f"The {ladder_name(board)} ladder of this server has had no rated games yet."
+                _(
+                    "The {ladder} ladder of this server has had no rated games yet.",
+                    ladder=ladder_name(board),
+                )
             )
         return Reply(texts.seasons(board, found, self._settings), private=False)
 
@@ -173,18 +190,23 @@ class LadderDesk:
 
     def _paired_text(self, opened: Opened, user: User) -> str:
         if opened.challenger.id == user.id:
-            them, role = opened.opposition, "the Challenger (you move first)"
+            them, role = opened.opposition, _("the Challenger (you move first)")
         else:
-            them, role = opened.challenger, "the Opposition"
+            them, role = opened.challenger, _("the Opposition")
         board = opened.pairing.board
         then = (
-            "choose your setup from the private message I have sent you."
+            _("choose your setup from the private message I have sent you.")
             if asks_setup(Terms.for_ladder(board))
-            else "the game has begun."
+            else _("the game has begun.")
         )
-        return (
-            f"You are paired with {escape(them.name)} for a rated {ladder_name(board)} ladder "
-            f'match, in the new thread "{opened.thread_name}". You play {role}; {then}'
+        return _(
+            "You are paired with {opponent} for a rated {ladder} ladder match, in the new thread "
+            '"{thread}". You play {role}; {then}',
+            opponent=escape(them.name),
+            ladder=ladder_name(board),
+            thread=opened.thread_name,
+            role=role,
+            then=then,
         )
 
     async def _refuse_if_playing(self, guild_id: int, user: User, board: str) -> None:
@@ -197,20 +219,26 @@ class LadderDesk:
                 and terms.ladder_board == board
             ):
                 raise LadderRefused(
-                    f"You are playing a rated {ladder_name(board)} ladder match here already; "
-                    "finish it before you queue for another. You may queue for the other board, or "
-                    "play casual matches meanwhile."
+                    _(
+                        "You are playing a rated {ladder} ladder match here already; finish it "
+                        "before you queue for another. You may queue for the other board, or play "
+                        "casual matches meanwhile.",
+                        ladder=ladder_name(board),
+                    )
                 )
 
     async def leave_queue(self, guild_id: int, user: User, board: str | None = None) -> Reply:
         """Stop waiting on ``board``, or on both boards (None)."""
         with refusals():
             left = await self._queue.leave(guild_id, board, user.id)
-        queues = " and ".join(ladder_name(b) for b in left)
-        plural = "queues" if len(left) > 1 else "queue"
         return Reply(
-            f"You have left the {queues} ladder {plural}. Join again with "
-            f"{self._settings.cmd('queue')}."
+            ngettext(
+                "You have left the {ladders} ladder queue. Join again with {command}.",
+                "You have left the {n} ladder queues ({ladders}). Join again with {command}.",
+                len(left),
+                ladders=", ".join(ladder_name(b) for b in left),
+                command=self._settings.cmd("queue", localized=True),
+            )
         )
 
     # ---- admins ------------------------------------------------------------------------------
@@ -218,21 +246,29 @@ class LadderDesk:
         """Close the open season (its standings are archived as they are now) and start the
         next with fresh ratings. ``admin`` is the front end's judgement of ``by``."""
         if not admin:
-            raise NotAllowed("Only server admins can close a ladder season.")
+            raise NotAllowed(_("Only server admins can close a ladder season."))
         with refusals():
             check_board(board)
             if not await self._store.ladders.seasons(guild_id, board):
                 raise LadderRefused(
-                    f"The {ladder_name(board)} ladder has had no rated games yet, so there is "
-                    "no season to close."
+                    _(
+                        "The {ladder} ladder has had no rated games yet, so there is no season "
+                        "to close.",
+                        ladder=ladder_name(board),
+                    )
                 )
             started = await self._results.close_season(guild_id, board, by.id)
         closed = started.key.season - 1
         return Reply(
-            f"{escape(by.name)} closed season {closed} of the {ladder_name(board)} ladder; "
-            "its final standings are "
-            f"kept ({self._settings.cmd(f'ladder board:{board} season:{closed}')}). Season "
-            f"{started.key.season} starts now, with fresh ratings for everyone.",
+            _(
+                "{admin} closed season {season} of the {ladder} ladder; its final standings are "
+                "kept ({command}). Season {next} starts now, with fresh ratings for everyone.",
+                admin=escape(by.name),
+                season=closed,
+                ladder=ladder_name(board),
+                command=self._settings.cmd(f"ladder board:{board} season:{closed}", localized=True),
+                next=started.key.season,
+            ),
             private=False,
         )
 
@@ -242,10 +278,16 @@ class LadderDesk:
         """Take a match's result off the ladder with a reason (kept with who and when); the
         season's ratings are recomputed without it."""
         if not admin:
-            raise NotAllowed("Only server admins can remove a result from the ladder.")
+            raise NotAllowed(_("Only server admins can remove a result from the ladder."))
         with refusals():
             counted = await self._results.remove_result(guild_id, match_id, by.id, reason)
         return Reply(
-            f"The result of match {match_id} is off the ladder, with your reason logged. The "
-            f"season's ratings were recomputed from the {counted} results that still count."
+            ngettext(
+                "The result of match {match} is off the ladder, with your reason logged. The "
+                "season's ratings were recomputed from the {n} result that still counts.",
+                "The result of match {match} is off the ladder, with your reason logged. The "
+                "season's ratings were recomputed from the {n} results that still count.",
+                counted,
+                match=match_id,
+            )
         )

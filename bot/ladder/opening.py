@@ -17,7 +17,9 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from bot.i18n import _, speaking
 from bot.service import MatchService, Place, Refused, Settings, Terms, Threads, User, load_guild
+from bot.service.languages import player_language, server_language
 from bot.service.models import is_robot
 from bot.service.ports import Undeliverable
 from bot.service.texts import escape
@@ -73,7 +75,13 @@ class Opener:
         guild = await load_guild(self._store, pairing.guild_id)
         parent = guild.ladder_channel or pairing.channel_id
         challenger, opposition = await self._roles(pairing)
-        name = f"{challenger.name} vs {opposition.name} (ladder)"[:THREAD_NAME]
+        with speaking(await server_language(self._store, pairing.guild_id)):
+            name = _(
+                "{challenger} vs {opposition} (ladder)",
+                challenger=challenger.name,
+                opposition=opposition.name,
+            )[:THREAD_NAME]
+            introduction = intro(pairing, challenger, opposition)
         terms = Terms.for_ladder(pairing.board)
         if guild.turn_seconds is not None:
             terms = replace(terms, turn_seconds=guild.turn_seconds)
@@ -93,15 +101,15 @@ class Opener:
                     challenger,
                     opposition,
                     terms,
-                    intro=intro(pairing, challenger, opposition),
+                    intro=introduction,
                 )
         except Exception as exc:
             log.exception("ladder pairing %s could not be opened in channel %d", pairing, parent)
             players = (challenger, opposition)
-            told = {
-                user.id: unopened_text(pairing, other, exc, self._settings)
-                for user, other in (players, players[::-1])
-            }
+            told = {}
+            for user, other in (players, players[::-1]):
+                with speaking(await player_language(self._store, user.id)):
+                    told[user.id] = unopened_text(pairing, other, exc, self._settings)
             await self._tell(parent, told, replying_to, pairing.id)
             return Unopened(pairing, told)
         await self._transact(lambda tx: tx.drop_pairing(pairing.id))
@@ -125,7 +133,7 @@ class Opener:
         """(Challenger, Opposition): the lower rating first, a tie drawn."""
         ids = (pairing.first_id, pairing.second_id)
         names = await self._store.ladders.names(ids)
-        first, second = (User(i, names.get(i, f"player {i}")) for i in ids)
+        first, second = (User(i, names.get(i, _("player {id}", id=i))) for i in ids)
         if pairing.first_rating == pairing.second_rating:
             swap = self._rng.random() < 0.5
         else:
@@ -150,18 +158,27 @@ def intro(pairing: Pairing, challenger: User, opposition: User) -> str:
     ratings = {pairing.first_id: pairing.first_rating, pairing.second_id: pairing.second_rating}
     if is_robot(pairing.second_id):
         person = challenger if challenger.id == pairing.first_id else opposition
-        return (
-            f"Nobody else came for a {ladder_name(pairing.board)} ladder match, so "
-            f"{escape(person.name)} plays the AI: a rated match on the "
-            f"{ladder_name(AI_PREFIX + pairing.board)} ladder, {escape(challenger.name)} "
-            f"({ratings[challenger.id]:.0f}) against {escape(opposition.name)} "
-            f"({ratings[opposition.id]:.0f}); the lower rating plays the Challenger."
+        return _(
+            "Nobody else came for a {ladder} ladder match, so {player} plays the AI: a rated "
+            "match on the {ai_ladder} ladder, {challenger} ({challenger_rating}) against "
+            "{opposition} ({opposition_rating}); the lower rating plays the Challenger.",
+            ladder=ladder_name(pairing.board),
+            player=escape(person.name),
+            ai_ladder=ladder_name(AI_PREFIX + pairing.board),
+            challenger=escape(challenger.name),
+            challenger_rating=round(ratings[challenger.id]),
+            opposition=escape(opposition.name),
+            opposition_rating=round(ratings[opposition.id]),
         )
-    return (
-        f"A rated {ladder_name(pairing.board)} ladder match, paired from the queue: "
-        f"{escape(challenger.name)} "
-        f"({ratings[challenger.id]:.0f}) against {escape(opposition.name)} "
-        f"({ratings[opposition.id]:.0f}); the lower rating plays the Challenger."
+    return _(
+        "A rated {ladder} ladder match, paired from the queue: {challenger} "
+        "({challenger_rating}) against {opposition} ({opposition_rating}); the lower rating "
+        "plays the Challenger.",
+        ladder=ladder_name(pairing.board),
+        challenger=escape(challenger.name),
+        challenger_rating=round(ratings[challenger.id]),
+        opposition=escape(opposition.name),
+        opposition_rating=round(ratings[opposition.id]),
     )
 
 
@@ -169,12 +186,15 @@ def unopened_text(pairing: Pairing, opponent: User, exc: Exception, settings: Se
     if isinstance(exc, Refused):
         why = exc.message
     elif isinstance(exc, Undeliverable):
-        why = "I cannot open a thread for it in the ladder channel."
+        why = _("I cannot open a thread for it in the ladder channel.")
     else:
-        why = "something went wrong on my side."
-    return (
-        f"You were paired with {escape(opponent.name)} for a rated "
-        f"{ladder_name(pairing.board)} ladder match, "
-        f"but I could not open it: {why} You have both left the queue; please tell a server "
-        f"admin, and join again with {settings.cmd('queue')} when it is sorted out."
+        why = _("something went wrong on my side.")
+    return _(
+        "You were paired with {opponent} for a rated {ladder} ladder match, but I could not "
+        "open it: {why} You have both left the queue; please tell a server admin, and join "
+        "again with {command} when it is sorted out.",
+        opponent=escape(opponent.name),
+        ladder=ladder_name(pairing.board),
+        why=why,
+        command=settings.cmd("queue", localized=True),
     )

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.i18n import _, option
 from bot.service.models import AI_IDS
 from bot.service.robots import robot
 from storage import Post, Store
@@ -152,16 +153,23 @@ class Matchmaking:
         check_board(board)
         if board.startswith(AI_PREFIX):
             raise LadderError(
-                "Nobody waits in the queue of an AI ladder: challenge the AI with the `ai` "
-                "option and `rated:True` to play for it."
+                _(
+                    "Nobody waits in the queue of an AI ladder: challenge the AI with the `{ai}` "
+                    "option and `{rated}:True` to play for it.",
+                    ai=option("ai"),
+                    rated=option("rated"),
+                )
             )
 
         def work(tx: LadderTx) -> list[Pairing]:
             if tx.is_bot(player_id):
-                raise LadderError("Bot accounts cannot play on the ladder.")
+                raise LadderError(_("Bot accounts cannot play on the ladder."))
             if board in tx.queued_boards(player_id, guild_id):
                 raise LadderError(
-                    f"You are already waiting for a {ladder_name(board)} ladder match."
+                    _(
+                        "You are already waiting for a {ladder} ladder match.",
+                        ladder=ladder_name(board),
+                    )
                 )
             tx.enqueue(guild_id, board, player_id, channel_id)
             return pairs(tx, guild_id, board, away)
@@ -179,8 +187,14 @@ class Matchmaking:
             waiting = tx.queued_boards(player_id, guild_id)
             left_boards = [b for b in waiting if board in (None, b)]
             if not left_boards:
-                what = "a ladder match" if board is None else f"a {ladder_name(board)} ladder match"
-                raise NotFound(f"You are not waiting for {what}.")
+                if board is None:
+                    raise NotFound(_("You are not waiting for a ladder match."))
+                raise NotFound(
+                    _(
+                        "You are not waiting for a {ladder} ladder match.",
+                        ladder=ladder_name(board),
+                    )
+                )
             for left in left_boards:
                 tx.dequeue(guild_id, left, (player_id,))
             order = boards()

@@ -14,6 +14,7 @@ import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
+from bot.i18n import _
 from bot.service.texts import quote
 from rules.registry import ladder_game, ladder_of, ladders
 from storage import Store
@@ -73,7 +74,7 @@ def ladder_name(board: str) -> str:
     """How texts name a ladder: "short-board", "long-board", "ToriShogi", "AI short-board"
     (the game's ``Ladder.name``)."""
     if board.startswith(AI_PREFIX):
-        return "AI " + ladder_name(board.removeprefix(AI_PREFIX))
+        return _("AI {ladder}", ladder=ladder_name(board.removeprefix(AI_PREFIX)))
     found = ladder_game(board)
     return board if found is None else found[1].name
 
@@ -87,7 +88,9 @@ def ladder_title(board: str) -> str:
 def check_board(board: str) -> None:
     if board not in boards():
         named = ", ".join(f"`{name}`" for name in boards())
-        raise LadderError(f"The ladder is one of {named}, not {quote(board)}.")
+        raise LadderError(
+            _("The ladder is one of {named}, not {board}.", named=named, board=quote(board))
+        )
 
 
 def board_of(facts: MatchFacts) -> str | None:
@@ -174,20 +177,28 @@ class Results:
         Returns how many results the season still counts."""
         reason = reason.strip()
         if not reason:
-            raise LadderError("Give a reason for removing a result; it is kept in the log.")
+            raise LadderError(_("Give a reason for removing a result; it is kept in the log."))
 
         def work(tx: LadderTx) -> int:
             found = tx.result_of(match_id)
             if found is None or found[0].guild_id != guild_id:
-                raise NotFound(f"Match {match_id} has no rated result on this server's ladders.")
+                raise NotFound(
+                    _("Match {match} has no rated result on this server's ladders.", match=match_id)
+                )
             key, result = found
             if result.removed:
-                raise LadderError(f"The result of match {match_id} was already removed.")
+                raise LadderError(
+                    _("The result of match {match} was already removed.", match=match_id)
+                )
             season = tx.season(key)
             if season is None or season.closed_at is not None:
                 raise LadderError(
-                    f"Match {match_id} belongs to season {key.season}, which is closed; its "
-                    "standings are archived and stay as they were."
+                    _(
+                        "Match {match} belongs to season {season}, which is closed; its "
+                        "standings are archived and stay as they were.",
+                        match=match_id,
+                        season=key.season,
+                    )
                 )
             tx.remove_result(result.id, by, reason)
             return recompute(tx, key)
@@ -213,9 +224,21 @@ class Results:
         for season in await self._store.ladders.seasons(guild_id, board):
             if season.key.season == number:
                 if season.standings is None:
-                    raise LadderError(f"Season {number} of the {board} ladder is still open.")
+                    raise LadderError(
+                        _(
+                            "Season {season} of the {ladder} ladder is still open.",
+                            season=number,
+                            ladder=ladder_name(board),
+                        )
+                    )
                 return [Archived(**line) for line in json.loads(season.standings)]
-        raise NotFound(f"The {board} ladder has no season {number}.")
+        raise NotFound(
+            _(
+                "The {ladder} ladder has no season {season}.",
+                ladder=ladder_name(board),
+                season=number,
+            )
+        )
 
 
 def archive_lines(tx: LadderTx, key: LadderKey) -> list[Archived]:

@@ -15,13 +15,15 @@ import logging
 import random
 from dataclasses import dataclass
 
+from bot.i18n import speaking
 from bot.service import Clock, MatchService, Settings, SystemClock, Threads, load_guild
+from bot.service.languages import player_language
 from bot.service.robots import ai_room
 from storage import Store
 
 from . import texts
 from .opening import Opened, Opener
-from .queue import Expired, Matchmaking
+from .queue import EXPIRE_AFTER, Expired, Matchmaking
 from .results import Recorded, Results
 
 log = logging.getLogger(__name__)
@@ -94,7 +96,13 @@ class LadderRunner:
     async def tick(self) -> Tick:
         """Catch up on unrated matches, expire stale entries, pair whom the gaps allow."""
         rated = await self._results.catch_up()
-        expired = await self._queue.expire(lambda e: texts.expired(e.board, self._settings))
+        languages = await self._expiring_languages()
+
+        def notice(entry: Expired) -> str:
+            with speaking(languages.get(entry.player_id)):
+                return texts.expired(entry.board, self._settings)
+
+        expired = await self._queue.expire(notice)
         if expired:
             await self._service.deliver_written()
         opened = []
@@ -109,6 +117,17 @@ class LadderRunner:
                 if isinstance(result, Opened):
                     opened.append(result)
         return Tick(rated, expired, opened)
+
+    async def _expiring_languages(self) -> dict[int, str]:
+        """The language of each player whose wait is over (their notice is a DM in it),
+        read before the transaction that takes them off the queue."""
+        cutoff = self._clock.now() - EXPIRE_AFTER
+        found: dict[int, str] = {}
+        for guild_id, board in await self._store.ladders.waiting_ladders():
+            for entry in await self._store.ladders.queue(guild_id, board):
+                if entry.joined_at <= cutoff and entry.player_id not in found:
+                    found[entry.player_id] = await player_language(self._store, entry.player_id)
+        return found
 
     async def _lead(self) -> bool:
         """Whether this process does the ladder's work now (it holds or renews the lease;

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import time
 
+from bot.i18n import N_, _, ngettext
 from bot.service import Settings
 from bot.service.texts import escape
 from storage.competitions.ladders import Season
@@ -15,8 +16,6 @@ from .boards import BoardProfile, HeadToHead, Line, Recent
 from .queue import BASE_GAP, EXPIRE_AFTER, HOUR, MOST_GAP, WIDEN_PER_HOUR
 from .results import ladder_name, ladder_title
 
-RESULT_WORDS = {1.0: "won against", 0.5: "drew with", 0.0: "lost to"}
-
 
 def day(at: float) -> str:
     """A date as players read it (UTC): 2027-01-15."""
@@ -24,7 +23,7 @@ def day(at: float) -> str:
 
 
 def record_hint(settings: Settings, match_id: int) -> str:
-    return settings.cmd(f"record number:{match_id}")
+    return settings.cmd(f"record number:{match_id}", localized=True)
 
 
 def rating(line: Line) -> str:
@@ -34,80 +33,153 @@ def rating(line: Line) -> str:
 
 def streak(count: int) -> str:
     if count > 0:
-        return f"won the last {count}" if count > 1 else "won the last game"
+        return ngettext("won the last game", "won the last {n}", count)
     if count < 0:
-        return f"lost the last {-count}" if count < -1 else "lost the last game"
-    return "no streak"
+        return ngettext("lost the last game", "lost the last {n}", -count)
+    return _("no streak")
 
 
 def board_profile(profile: BoardProfile, settings: Settings) -> list[str]:
-    head = f"{ladder_title(profile.board)} ladder, season {profile.season}:"
     line = profile.line
+    ladder, season = ladder_title(profile.board), profile.season
     if line is None:
-        out = [f"{head} no rated games this season."]
+        out = [
+            _(
+                "{ladder} ladder, season {season}: no rated games this season.",
+                ladder=ladder,
+                season=season,
+            )
+        ]
     else:
         out = [
-            f"{head} rating {rating(line)}, rank {line.rank} of {profile.players}; "
-            f"{line.wins} won, {line.losses} lost, {line.draws} drawn; {streak(line.streak)}."
+            _(
+                "{ladder} ladder, season {season}: rating {rating}, rank {rank} of {players}; "
+                "{wins} won, {losses} lost, {draws} drawn; {streak}.",
+                ladder=ladder,
+                season=season,
+                rating=rating(line),
+                rank=line.rank,
+                players=profile.players,
+                wins=line.wins,
+                losses=line.losses,
+                draws=line.draws,
+                streak=streak(line.streak),
+            )
         ]
     out.extend(f"- {recent(r, settings)}" for r in profile.recent)
     return out
 
 
 def recent(result: Recent, settings: Settings) -> str:
-    text = f"{day(result.played_at)} {RESULT_WORDS[result.score]} {escape(result.opponent)}"
-    removed = " (removed from the ladder)" if result.removed else ""
-    return f"{text}{removed}: {record_hint(settings, result.match_id)}"
+    fields = {
+        "day": day(result.played_at),
+        "opponent": escape(result.opponent),
+        "record": record_hint(settings, result.match_id),
+    }
+    if result.removed:
+        return _(RESULT_REMOVED[result.score], **fields)
+    return _(RESULT_WORDS[result.score], **fields)
+
+
+RESULT_WORDS = {
+    1.0: N_("{day} won against {opponent}: {record}"),
+    0.5: N_("{day} drew with {opponent}: {record}"),
+    0.0: N_("{day} lost to {opponent}: {record}"),
+}
+RESULT_REMOVED = {
+    1.0: N_("{day} won against {opponent} (removed from the ladder): {record}"),
+    0.5: N_("{day} drew with {opponent} (removed from the ladder): {record}"),
+    0.0: N_("{day} lost to {opponent} (removed from the ladder): {record}"),
+}
 
 
 def head_to_head(record: HeadToHead, names: dict[int, str], settings: Settings) -> str:
     first, second = escape(names[record.first_id]), escape(names[record.second_id])
-    where = f"the {ladder_name(record.key.board)} ladder, season {record.key.season}"
+    where = {"ladder": ladder_name(record.key.board), "season": record.key.season}
     if not record.matches:
-        return f"{first} and {second} have no counted results against each other on {where}."
+        return _(
+            "{first} and {second} have no counted results against each other on the {ladder} "
+            "ladder, season {season}.",
+            first=first,
+            second=second,
+            **where,
+        )
     out = [
-        f"{first} against {second} on {where}: {first} won {record.first_wins}, "
-        f"{second} won {record.second_wins}, {record.draws} drawn."
+        _(
+            "{first} against {second} on the {ladder} ladder, season {season}: {first} won "
+            "{first_wins}, {second} won {second_wins}, {draws} drawn.",
+            first=first,
+            second=second,
+            first_wins=record.first_wins,
+            second_wins=record.second_wins,
+            draws=record.draws,
+            **where,
+        )
     ]
     out.extend(f"- {record_hint(settings, match_id)}" for match_id in record.matches[:10])
     return "\n".join(out)
 
 
 def seasons(board: str, found: list[Season], settings: Settings) -> str:
-    out = [f"Seasons of the {ladder_name(board)} ladder:"]
+    out = [_("Seasons of the {ladder} ladder:", ladder=ladder_name(board))]
     for season in found:
-        number = season.key.season
-        if season.closed_at is None:
-            out.append(f"- Season {number}: open since {day(season.started_at)}.")
-            continue
-        final = json.loads(season.standings or "[]")
-        winner = final[0] if final else None
-        best = f", won by {escape(winner['name'])} ({winner['rating']:.0f})" if winner else ""
-        out.append(
-            f"- Season {number}: {day(season.started_at)} to {day(season.closed_at)}, "
-            f"{len(final)} players{best}."
-        )
+        out.append("- " + season_line(season))
     closed = [s.key.season for s in found if s.closed_at is not None]
     if closed:
-        example = settings.cmd(f"ladder board:{board} season:{closed[-1]}")
-        out.append(f"A closed season's final standings: {example}.")
+        example = settings.cmd(f"ladder board:{board} season:{closed[-1]}", localized=True)
+        out.append(_("A closed season's final standings: {command}.", command=example))
     return "\n".join(out)
 
 
+def season_line(season: Season) -> str:
+    number = season.key.season
+    if season.closed_at is None:
+        return _(
+            "Season {season}: open since {start}.", season=number, start=day(season.started_at)
+        )
+    final = json.loads(season.standings or "[]")
+    fields = {
+        "season": number,
+        "start": day(season.started_at),
+        "end": day(season.closed_at),
+        "players": ngettext("{n} player", "{n} players", len(final)),
+    }
+    if not final:
+        return _("Season {season}: {start} to {end}, {players}.", **fields)
+    winner = final[0]
+    return _(
+        "Season {season}: {start} to {end}, {players}, won by {winner} ({rating}).",
+        winner=escape(winner["name"]),
+        rating=round(winner["rating"]),
+        **fields,
+    )
+
+
 def waiting(board: str, others: int, settings: Settings) -> str:
-    company = {0: "nobody else is", 1: "1 other player is"}.get(others, f"{others} others are")
-    return (
-        f"You are in the queue for a rated {ladder_name(board)} ladder match ({company} waiting). "
-        f"I pair you with the waiting player closest to your rating, within {BASE_GAP:.0f} "
-        f"points at first and {WIDEN_PER_HOUR:.0f} more for every hour you wait (at most "
-        f"{MOST_GAP:.0f}). If nobody fits within {EXPIRE_AFTER / HOUR:.0f} hours you leave "
-        f"the queue and I tell you. To leave it sooner: {settings.cmd('leave-queue')}."
+    if others == 0:
+        company = _("nobody else is waiting")
+    else:
+        company = ngettext("{n} other player is waiting", "{n} others are waiting", others)
+    return _(
+        "You are in the queue for a rated {ladder} ladder match ({company}). I pair you with "
+        "the waiting player closest to your rating, within {gap} points at first and {widen} "
+        "more for every hour you wait (at most {most}). If nobody fits within {hours} hours "
+        "you leave the queue and I tell you. To leave it sooner: {command}.",
+        ladder=ladder_name(board),
+        company=company,
+        gap=round(BASE_GAP),
+        widen=round(WIDEN_PER_HOUR),
+        most=round(MOST_GAP),
+        hours=round(EXPIRE_AFTER / HOUR),
+        command=settings.cmd("leave-queue", localized=True),
     )
 
 
 def expired(board: str, settings: Settings) -> str:
-    return (
-        f"Nobody close to your rating joined the {ladder_name(board)} ladder queue within "
-        f"{EXPIRE_AFTER / HOUR:.0f} hours, so you have left it. Join again whenever you like "
-        f"with {settings.cmd('queue')}."
+    return _(
+        "Nobody close to your rating joined the {ladder} ladder queue within {hours} hours, so "
+        "you have left it. Join again whenever you like with {command}.",
+        ladder=ladder_name(board),
+        hours=round(EXPIRE_AFTER / HOUR),
+        command=settings.cmd("queue", localized=True),
     )

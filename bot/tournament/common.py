@@ -11,6 +11,7 @@ from contextlib import AbstractAsyncContextManager
 from typing import ClassVar, Generic, TypeVar
 
 from bot.service import Clock, MatchService, SystemClock, Threads
+from bot.service.languages import server_language
 from bot.service.terms import Settings
 from storage import Store
 
@@ -28,6 +29,10 @@ class Running:
         self.threads = threads
         self.clock = clock
         self.lock = asyncio.Lock()
+
+    async def language(self, guild_id: int) -> str:
+        """The server's language: a competition's posts, threads and pictures are public."""
+        return await server_language(self.store, guild_id)
 
     def _holding(self, key: int) -> AbstractAsyncContextManager[None]:
         """Competition ``key``'s lease: it changes in one process at a time."""
@@ -76,4 +81,4 @@ class Desk(Generic[RunningT]):
         return self.flow.clock.now()
 
     def _cmd(self, name: str) -> str:
-        return self._settings.cmd(f"tournament {name}")
+        return self._settings.cmd(f"tournament {name}", localized=True)

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 
+from bot.i18n import N_, _, ngettext, option, speaking
 from bot.service import (
     Attachment,
     Clock,
@@ -36,7 +37,7 @@ from .common import Desk
 from .event_desk import EventDesk
 from .event_texts import away_words
 from .flow import Flow, bracket_image, open_tier
-from .match import STARTING_RANK, check_target
+from .match import STARTING_RANK, TARGET_BOUNDS, check_target
 from .pairing import NoSubstitute
 from .points import Board
 from .progress import competitors, standings, tier_reached
@@ -45,6 +46,8 @@ from .scoring import game_terms
 LONGEST_NAME = 60
 EVENT_TICK = 60.0  # seconds between looks at the events' set starts and round deadlines
 log = logging.getLogger(__name__)
+BOARD_RANK = {"short": N_("short-board rank {rank}"), "long": N_("long-board rank {rank}")}
+TAKEN = N_("This server already has a tournament called **{name}**.")
 
 
 class TournamentDesk(Desk[Flow]):
@@ -115,34 +118,51 @@ class TournamentDesk(Desk[Flow]):
         games' turn deadline (default: the server's, else 24 h); ``away_days``: whether the
         players' away days stop its games' clocks."""
         if not admin:
-            raise NotAllowed("Only a server admin can organise a tournament.")
+            raise NotAllowed(_("Only a server admin can organise a tournament."))
         name = _check_name(name)
         if board not in (Board.SHORT, Board.LONG):
-            raise Refused(f"The board is `short` or `long`, not {quote(board)}.")
+            raise Refused(_("The board is `short` or `long`, not {board}.", board=quote(board)))
         try:
             check_target(Board(board), target)
-        except ValueError as exc:
-            raise Refused(f"{str(exc)[0].upper()}{str(exc)[1:]}.") from None
+        except ValueError:
+            low, high = TARGET_BOUNDS[Board(board)]
+            raise Refused(
+                _(
+                    "A match's target on the {board} is from {low} to {high} Game Points (rule "
+                    "book chapter 10), not {target}.",
+                    board=texts.board_words(board),
+                    low=low,
+                    high=high,
+                    target=target,
+                )
+            ) from None
         if turn_seconds is None:
             turn_seconds = (await load_guild(self._store, place.guild_id)).turn_seconds or DAY
         game_terms(board, turn_seconds).check()
         await self._store.save_player(user.id, user.name)
 
         if await self._store.events.named(place.guild_id, name) is not None:
-            raise Refused(f"This server already has a tournament called **{escape(name)}**.")
+            raise Refused(_(TAKEN, name=escape(name)))
 
         def work(tx: TournamentTx) -> None:
             if tx.named(place.guild_id, name) is not None:
-                raise Refused(f"This server already has a tournament called **{escape(name)}**.")
+                raise Refused(_(TAKEN, name=escape(name)))
             values = (name, board, target, turn_seconds, user.id, away_days)
             tx.create(place.guild_id, place.channel_id, *values)
 
         await self._store.tournaments.transact(work, self._now())
         return Reply(
-            f"Tournament **{escape(name)}** is open for registration: {board} board, matches of "
-            f"four games to {target} Game Points; {away_words(away_days)}. Players join with "
-            f"{self._cmd('register')} "
-            f"(or as a substitute); an admin starts it with {self._cmd('start')}.",
+            _(
+                "Tournament **{name}** is open for registration: {board}, matches of four games "
+                "to {target} Game Points; {away}. Players join with {register} (or as a "
+                "substitute); an admin starts it with {start}.",
+                name=escape(name),
+                board=texts.board_words(board),
+                target=target,
+                away=away_words(away_days),
+                register=self._cmd("register"),
+                start=self._cmd("start"),
+            ),
             private=False,
         )
 
@@ -150,38 +170,54 @@ class TournamentDesk(Desk[Flow]):
         """A server admin closes registration and starts tier 1: its matches get a thread
         each in the tournament's channel, and their first games open there."""
         if not admin:
-            raise NotAllowed("Only a server admin can start a tournament.")
+            raise NotAllowed(_("Only a server admin can start a tournament."))
         t = await self._tournament(place, name)
 
         def work(tx: TournamentTx) -> int:
             snapshot = tx.snapshot(t.id)
             if snapshot.tournament.status != REGISTERING:
-                raise Refused(f"**{escape(t.name)}** has already started.")
+                raise Refused(_("**{name}** has already started.", name=escape(t.name)))
             players = competitors(snapshot)
             if len(players) < 2:
                 raise Refused(
-                    f"**{escape(t.name)}** needs at least two players to start; it has "
-                    f"{len(players)}."
+                    ngettext(
+                        "**{name}** needs at least two players to start; it has {n}.",
+                        "**{name}** needs at least two players to start; it has {n}.",
+                        len(players),
+                        name=escape(t.name),
+                    )
                 )
             tx.start(t.id)
             try:
-                open_tier(tx, snapshot, players, 1)
+                with speaking(public):  # the tier's post: in the server's language
+                    open_tier(tx, snapshot, players, 1)
             except NoSubstitute:
                 raise Refused(
-                    f"**{escape(t.name)}** has an odd number of players ({len(players)}) and no "
-                    "substitute for the one left over. Someone may register as a substitute "
-                    f"({self._cmd('register')} with `substitute`), or one more player join."
+                    _(
+                        "**{name}** has an odd number of players ({players}) and no substitute "
+                        "for the one left over. Someone may register as a substitute "
+                        "({register} with `{substitute}`), or one more player join.",
+                        name=escape(t.name),
+                        players=len(players),
+                        register=self._cmd("register"),
+                        substitute=option("substitute"),
+                    )
                 ) from None
             return len(players)
 
+        public = await self.flow.language(t.guild_id)
         async with self.flow.lock:
             count = await self._store.tournaments.transact(work, self._now())
             await self.flow.post_bracket(t.id)
             await self.flow.advance(t.id)
             await self.flow.service.deliver_written()
         return Reply(
-            f"**{escape(t.name)}** has started with {count} players: the pairings of tier 1 are "
-            "posted, and each match's first game is open in its thread.",
+            _(
+                "**{name}** has started with {players} players: the pairings of tier 1 are "
+                "posted, and each match's first game is open in its thread.",
+                name=escape(t.name),
+                players=count,
+            ),
             private=False,
         )
 
@@ -190,17 +226,24 @@ class TournamentDesk(Desk[Flow]):
         are cancelled (unrated, nothing recorded); matches already decided, and the ranks
         they moved, stand."""
         if not admin:
-            raise NotAllowed("Only a server admin can cancel a tournament.")
+            raise NotAllowed(_("Only a server admin can cancel a tournament."))
         t = await self._tournament(place, name)
 
         def work(tx: TournamentTx) -> list[int]:
             snapshot = tx.snapshot(t.id)
             if snapshot.tournament.status not in (REGISTERING, RUNNING):
-                raise Refused(f"**{escape(t.name)}** is over already; there is nothing to cancel.")
+                raise Refused(
+                    _(
+                        "**{name}** is over already; there is nothing to cancel.",
+                        name=escape(t.name),
+                    )
+                )
             tx.cancel(t.id)
-            tx.post([Post(t.channel_id, texts.cancelled(t, escape(user.name)))])
+            with speaking(public):
+                tx.post([Post(t.channel_id, texts.cancelled(t, escape(user.name)))])
             return [g.hosted_id for g in snapshot.games if g.state == OPEN]
 
+        public = await self.flow.language(t.guild_id)
         async with self.flow.lock:
             hosted_ids = await self._store.tournaments.transact(work, self._now())
         for hosted_id in hosted_ids:  # outside the lock: each ending reaches the flow
@@ -209,9 +252,15 @@ class TournamentDesk(Desk[Flow]):
                 where = Place(hosted.guild_id, hosted.channel_id)
                 await self.flow.service.cancel(where, user, admin=True, one_of_many=True)
         await self.flow.service.deliver_written()
-        games = f" and its {len(hosted_ids)} open game{'s' * (len(hosted_ids) != 1)}"
+        if not hosted_ids:
+            return Reply(_("**{name}** called off.", name=escape(t.name)), private=False)
         return Reply(
-            f"**{escape(t.name)}**{games if hosted_ids else ''} called off.",
+            ngettext(
+                "**{name}** and its {n} open game called off.",
+                "**{name}** and its {n} open games called off.",
+                len(hosted_ids),
+                name=escape(t.name),
+            ),
             private=False,
         )
 
@@ -227,15 +276,21 @@ class TournamentDesk(Desk[Flow]):
         def work(tx: TournamentTx) -> int:
             snapshot = tx.snapshot(t.id)
             if snapshot.tournament.status != REGISTERING:
-                raise Refused(f"**{escape(t.name)}** has started; registration is closed.")
+                raise Refused(
+                    _("**{name}** has started; registration is closed.", name=escape(t.name))
+                )
             if any(entry.player_id == user.id for entry in snapshot.entries):
-                raise Refused(f"You are already registered for **{escape(t.name)}**.")
+                raise Refused(_("You are already registered for **{name}**.", name=escape(t.name)))
             elsewhere = None if substitute else tx.playing_elsewhere(t.guild_id, t.board, user.id)
             if elsewhere is not None:
                 raise Refused(
-                    f"You already play in **{escape(elsewhere)}**, on the {t.board} board too: one "
-                    "tournament per board at a time, so that each match is played at your "
-                    "current rank. You may still register as a substitute."
+                    _(
+                        "You already play in **{other}**, on the {board} too: one tournament per "
+                        "board at a time, so that each match is played at your current rank. "
+                        "You may still register as a substitute.",
+                        other=escape(elsewhere),
+                        board=texts.board_words(t.board),
+                    )
                 )
             row = tx.rank(t.guild_id, t.board, user.id)
             rank = STARTING_RANK if row is None else row.rank
@@ -243,11 +298,22 @@ class TournamentDesk(Desk[Flow]):
             return rank
 
         rank = await self._store.tournaments.transact(work, self._now())
-        role = "a substitute" if substitute else "a player"
-        return Reply(
-            f"You are registered for **{escape(t.name)}** as {role}, at {t.board}-board "
-            f"rank {rank}." + (" (Everyone starts at rank 1.)" if rank == STARTING_RANK else "")
-        )
+        at = _(BOARD_RANK[t.board], rank=rank) if t.board in BOARD_RANK else str(rank)
+        if substitute:
+            text = _(
+                "You are registered for **{name}** as a substitute, at {rank}.",
+                name=escape(t.name),
+                rank=at,
+            )
+        else:
+            text = _(
+                "You are registered for **{name}** as a player, at {rank}.",
+                name=escape(t.name),
+                rank=at,
+            )
+        if rank == STARTING_RANK:
+            text += " " + _("(Everyone starts at rank 1.)")
+        return Reply(text)
 
     async def withdraw(self, place: Place, user: User, name: str) -> Reply:
         """Leave a tournament before it starts."""
@@ -256,14 +322,17 @@ class TournamentDesk(Desk[Flow]):
         def work(tx: TournamentTx) -> None:
             if tx.snapshot(t.id).tournament.status != REGISTERING:
                 raise Refused(
-                    f"**{escape(t.name)}** has started, so you can no longer withdraw. To leave, "
-                    "resign your games: each counts as a lost game."
+                    _(
+                        "**{name}** has started, so you can no longer withdraw. To leave, resign "
+                        "your games: each counts as a lost game.",
+                        name=escape(t.name),
+                    )
                 )
             if not tx.remove_entry(t.id, user.id):
-                raise Refused(f"You are not registered for **{escape(t.name)}**.")
+                raise Refused(_("You are not registered for **{name}**.", name=escape(t.name)))
 
         await self._store.tournaments.transact(work, self._now())
-        return Reply(f"You have withdrawn from **{escape(t.name)}**.")
+        return Reply(_("You have withdrawn from **{name}**.", name=escape(t.name)))
 
     # ---- looking -------------------------------------------------------------------------
     async def standings(self, place: Place, name: str) -> Reply:
@@ -281,11 +350,17 @@ class TournamentDesk(Desk[Flow]):
             at_tier = [s for s in ordered if reached[s.player] == tier]
             for group in order_champions(at_tier):
                 for s in group:
-                    crown = " - champion" if s.player == t.champion_id else ""
-                    lines.append(
-                        f"{place_number}. {escape(names[s.player])}: {s.game_points} Game Points, "
-                        f"{s.wins} won, {s.losses} lost{crown}"
+                    line = _(
+                        "{place}. {player}: {points} Game Points, {wins} won, {losses} lost",
+                        place=place_number,
+                        player=escape(names[s.player]),
+                        points=s.game_points,
+                        wins=s.wins,
+                        losses=s.losses,
                     )
+                    if s.player == t.champion_id:
+                        line = _("{line} - champion", line=line)
+                    lines.append(line)
                 place_number += len(group)
         return Reply("\n".join(lines), (Attachment("bracket.png", png),), private=False)
 
@@ -296,7 +371,10 @@ class TournamentDesk(Desk[Flow]):
         events = await self.events.listing(place)
         if not rows and not events:
             return Reply(
-                f"No tournaments here yet; an admin creates one with {self._cmd('create')}."
+                _(
+                    "No tournaments here yet; an admin creates one with {command}.",
+                    command=self._cmd("create"),
+                )
             )
         lines = events
         for t in rows:
@@ -310,19 +388,25 @@ class TournamentDesk(Desk[Flow]):
         lines = []
         for board in Board:
             row = await self._store.tournaments.rank(place.guild_id, board, user.id)
+            words = texts.board_words(board)
             if row is None:
-                lines.append(f"{board} board: unranked (everyone starts at rank 1).")
-                continue
-            waiting = (
-                ""
-                if row.transition_rank is None
-                else (
-                    f" (in transition to {row.transition_rank}, {len(row.played_like)} of 4 "
-                    "matches played)"
+                lines.append(_("{board}: unranked (everyone starts at rank 1).", board=words))
+            elif row.transition_rank is None:
+                lines.append(_("{board}: rank {rank}.", board=words, rank=row.rank))
+            else:
+                lines.append(
+                    _(
+                        "{board}: rank {rank} (in transition to {next}, {played} of 4 matches "
+                        "played).",
+                        board=words,
+                        rank=row.rank,
+                        next=row.transition_rank,
+                        played=len(row.played_like),
+                    )
                 )
-            )
-            lines.append(f"{board} board: rank {row.rank}{waiting}.")
-        return Reply(f"Your tournament ranks here (higher is stronger): {' '.join(lines)}")
+        return Reply(
+            _("Your tournament ranks here (higher is stronger): {ranks}", ranks=" ".join(lines))
+        )
 
     async def names(self, guild_id: int, typed: str = "", limit: int = 25) -> list[str]:
         """The server's tournament names (every format) starting with ``typed``, for
@@ -336,9 +420,13 @@ class TournamentDesk(Desk[Flow]):
         t = await self._store.tournaments.named(place.guild_id, name.strip())
         if t is None:
             known = await self.names(place.guild_id)
-            listed = ", ".join(f"**{escape(n)}**" for n in known) or "none yet"
+            listed = ", ".join(f"**{escape(n)}**" for n in known) or _("none yet")
             raise Refused(
-                f"There is no tournament called {quote(name)} here (this server has: {listed})."
+                _(
+                    "There is no tournament called {name} here (this server has: {listed}).",
+                    name=quote(name),
+                    listed=listed,
+                )
             )
         return t
 
@@ -346,5 +434,5 @@ class TournamentDesk(Desk[Flow]):
 def _check_name(name: str) -> str:
     name = " ".join(name.split())
     if not 1 <= len(name) <= LONGEST_NAME:
-        raise Refused(f"A tournament's name has 1 to {LONGEST_NAME} characters.")
+        raise Refused(_("A tournament's name has 1 to {most} characters.", most=LONGEST_NAME))
     return name

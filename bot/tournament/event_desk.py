@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import json
 
+from bot.i18n import _, speaking
 from bot.service import (
     Attachment,
     Place,
@@ -46,11 +47,11 @@ from .event_spec import EventSpec, check_spec
 from .event_tables import pairings_text, standings_table
 from .events import (
     BY_ADMIN,
-    BY_WITHDRAWAL,
     is_robin,
     order_of,
     record_outcome,
     standings_of,
+    withdraw,
 )
 from .records import Outcome
 
@@ -81,26 +82,34 @@ class EventDesk(Desk[EventFlow]):
         try:
             event = (await self._store.events.snapshot(event_id)).event
         except LookupError:
-            raise Refused("That tournament no longer exists.") from None
+            raise Refused(_("That tournament no longer exists.")) from None
         if event.guild_id != place.guild_id:
-            raise Refused("That tournament belongs to another server.")
+            raise Refused(_("That tournament belongs to another server."))
         return event.name
 
     async def _event(self, place: Place, name: str) -> EventRow:
         found = await self._store.events.named(place.guild_id, " ".join(name.split())[:80])
         if found is None:
             raise Refused(
-                f"This server has no Swiss or round robin event called {quote(name[:80])}."
+                _(
+                    "This server has no Swiss or round robin event called {name}.",
+                    name=quote(name[:80]),
+                )
             )
         return found
 
     # ---- organising ----------------------------------------------------------------------
     async def create(self, place: Place, user: User, spec: EventSpec, *, admin: bool) -> Reply:
         if not admin:
-            raise NotAllowed("Only a server admin can organise a tournament.")
+            raise NotAllowed(_("Only a server admin can organise a tournament."))
         parts = check_spec(spec, (await load_guild(self._store, place.guild_id)).turn_seconds)
         if await self._store.tournaments.named(place.guild_id, parts.name) is not None:
-            raise Refused(f"This server already has a tournament called **{escape(parts.name)}**.")
+            raise Refused(
+                _(
+                    "This server already has a tournament called **{name}**.",
+                    name=escape(parts.name),
+                )
+            )
         await self._store.save_player(user.id, user.name)
         if spec.ai_fill is not None:
             ai = robot(spec.ai_fill)
@@ -116,11 +125,18 @@ class EventDesk(Desk[EventFlow]):
 
         def work(tx: EventTx) -> EventRow:
             if tx.named(place.guild_id, parts.name) is not None:
-                raise Refused(f"This server already has an event called **{escape(parts.name)}**.")
+                raise Refused(
+                    _(
+                        "This server already has an event called **{name}**.",
+                        name=escape(parts.name),
+                    )
+                )
             return tx.snapshot(tx.create(new)).event
 
         event = await self._store.events.transact(work, now)
-        return Reply(texts.created(event, self._cmd("join"), self._cmd("start")), private=False)
+        with speaking(await self.flow.language(place.guild_id)):  # the event's announcement
+            text = texts.created(event, self._cmd("join"), self._cmd("start"))
+        return Reply(text, private=False)
 
     async def join(self, place: Place, user: User, name: str) -> Reply:
         """Enter an event: before its start, or as a late entry into a Swiss's next round."""
@@ -132,33 +148,34 @@ class EventDesk(Desk[EventFlow]):
         def work(tx: EventTx) -> str:
             snapshot = tx.snapshot(event.id)
             e = snapshot.event
+            title = texts.title(e)
             if any(x.player_id == user.id for x in snapshot.entries):
-                raise Refused(f"You are in {texts.title(e)} already.")
+                raise Refused(_("You are in {event} already.", event=title))
             if e.status not in (REGISTERING, RUNNING):
-                raise Refused(f"{texts.title(e)} is over; it takes no more entries.")
+                raise Refused(_("{event} is over; it takes no more entries.", event=title))
             if e.entry_closes is not None and now > e.entry_closes:
-                raise Refused(f"Entries to {texts.title(e)} have closed.")
+                raise Refused(_("Entries to {event} have closed.", event=title))
             if len(snapshot.entries) >= e.max_players:
-                raise Refused(f"{texts.title(e)} is full ({e.max_players} players).")
-            if e.status == RUNNING and (is_robin(e) or e.round >= e.rounds):
                 raise Refused(
-                    f"{texts.title(e)} has started; "
-                    + (
-                        "a round robin's schedule is fixed."
-                        if is_robin(e)
-                        else "its last round is paired."
-                    )
+                    _("{event} is full ({most} players).", event=title, most=e.max_players)
                 )
+            if e.status == RUNNING and is_robin(e):
+                raise Refused(
+                    _("{event} has started; a round robin's schedule is fixed.", event=title)
+                )
+            if e.status == RUNNING and e.round >= e.rounds:
+                raise Refused(_("{event} has started; its last round is paired.", event=title))
             joined = e.round + 1 if e.status == RUNNING else 1
             tx.add_entry(e.id, user.id, rating, joined)
             if e.status == RUNNING:
-                return (
-                    f"You are in {texts.title(e)} as a late entry: you are paired from "
-                    f"round {joined}."
+                return _(
+                    "You are in {event} as a late entry: you are paired from round {round}.",
+                    event=title,
+                    round=joined,
                 )
-            return (
-                f"You are in {texts.title(e)}. You will be told your games privately once it "
-                "starts."
+            return _(
+                "You are in {event}. You will be told your games privately once it starts.",
+                event=title,
             )
 
         text = await self._store.events.transact(work, now)
@@ -169,15 +186,18 @@ class EventDesk(Desk[EventFlow]):
         from the next round (a game you are playing goes on); a round robin's games not yet
         decided are lost by forfeit."""
         event = await self._event(place, name)
+        public = await self.flow.language(event.guild_id)
         async with self.flow.guarded(event.id):
-            text = await self.flow.transact(lambda tx: withdraw(tx, event.id, user.id, user.id))
+            text = await self.flow.transact(
+                lambda tx: withdraw(tx, event.id, user.id, user.id, public)
+            )
             await self.flow.step(event.id)
         return Reply(text)
 
     async def begin(self, place: Place, user: User, name: str, *, admin: bool) -> Reply:
         event = await self._event(place, name)
         if not admin and user.id != event.organiser_id:
-            raise NotAllowed("Only the organiser or a server admin can start an event.")
+            raise NotAllowed(_("Only the organiser or a server admin can start an event."))
         async with self.flow.guarded(event.id):
             why = await self.flow.transact(lambda tx: start(tx, event.id, user.id))
             if why is not None:
@@ -185,9 +205,13 @@ class EventDesk(Desk[EventFlow]):
             await self.flow.step(event.id)
         snapshot = await self._store.events.snapshot(event.id)
         return Reply(
-            f"{texts.title(snapshot.event)} has started with {len(snapshot.entries)} players; "
-            f"the pairings are posted here, and every player is told theirs privately. "
-            f"{self._cmd('standings')} shows the standings.",
+            _(
+                "{event} has started with {players} players; the pairings are posted here, and "
+                "every player is told theirs privately. {command} shows the standings.",
+                event=texts.title(snapshot.event),
+                players=len(snapshot.entries),
+                command=self._cmd("standings"),
+            ),
             private=False,
         )
 
@@ -198,8 +222,9 @@ class EventDesk(Desk[EventFlow]):
         """``new`` takes over the undecided games of ``old``, who leaves (their decided
         results stand)."""
         if not admin:
-            raise NotAllowed("Only a server admin can replace a player.")
+            raise NotAllowed(_("Only a server admin can replace a player."))
         event = await self._event(place, name)
+        public = await self.flow.language(event.guild_id)
         rating = await self._rating(event, new.id)
         await self._store.save_player(new.id, new.name)
 
@@ -207,12 +232,25 @@ class EventDesk(Desk[EventFlow]):
             snapshot = tx.snapshot(event.id)
             e = snapshot.event
             if e.status != RUNNING:
-                raise Refused(f"{texts.title(e)} is not running; players join or leave instead.")
+                raise Refused(
+                    _(
+                        "{event} is not running; players join or leave instead.",
+                        event=texts.title(e),
+                    )
+                )
             entries = {x.player_id: x for x in snapshot.entries}
             if old.id not in entries:
-                raise Refused(f"{escape(old.name)} is not in {texts.title(e)}.")
+                raise Refused(
+                    _("{player} is not in {event}.", player=escape(old.name), event=texts.title(e))
+                )
             if new.id in entries:
-                raise Refused(f"{escape(new.name)} is in {texts.title(e)} already.")
+                raise Refused(
+                    _(
+                        "{player} is in {event} already.",
+                        player=escape(new.name),
+                        event=texts.title(e),
+                    )
+                )
             tx.leave(e.id, old.id, e.round if e.round else 1)
             tx.add_entry(e.id, new.id, rating, max(e.round, 1))
             live = []
@@ -223,14 +261,22 @@ class EventDesk(Desk[EventFlow]):
                     tx.swap_player(e.id, row.id, old.id, new.id)
             detail = f"{old.id} -> {new.id}"
             tx.log(e.id, user.id, "replace", detail)
-            tx.post([Post(e.channel_id, texts.replaced(e, old.name, new.name, user.name))])
+            with speaking(public):
+                tx.post([Post(e.channel_id, texts.replaced(e, old.name, new.name, user.name))])
             return live
 
         async with self.flow.guarded(event.id):
             live = await self.flow.transact(work)
             await self._call_off(event, live, user)
             await self.flow.step(event.id)
-        return Reply(f"{escape(new.name)} has taken {escape(old.name)}'s place.", private=False)
+        return Reply(
+            _(
+                "{new} has taken {old}'s place.",
+                new=escape(new.name),
+                old=escape(old.name),
+            ),
+            private=False,
+        )
 
     async def adjust(
         self,
@@ -248,22 +294,32 @@ class EventDesk(Desk[EventFlow]):
         ``forfeit-win``, ``forfeit-loss``), with a reason kept in the event's log. A game
         still running there is called off."""
         if not admin:
-            raise NotAllowed("Only a server admin can adjust a result.")
+            raise NotAllowed(_("Only a server admin can adjust a result."))
         reason = " ".join(reason.split())
         if not 0 < len(reason) <= LONGEST_REASON:
             raise Refused(
-                f"Give a reason (1 to {LONGEST_REASON} characters); it is kept in the log."
+                _(
+                    "Give a reason (1 to {most} characters); it is kept in the log.",
+                    most=LONGEST_REASON,
+                )
             )
         if result not in RESULTS:
             allowed = ", ".join(f"`{r}`" for r in RESULTS)
-            raise Refused(f"The result is one of {allowed}, not {quote(result[:20])}.")
+            raise Refused(
+                _(
+                    "The result is one of {allowed}, not {result}.",
+                    allowed=allowed,
+                    result=quote(result[:20]),
+                )
+            )
         event = await self._event(place, name)
+        public = await self.flow.language(event.guild_id)
 
         def work(tx: EventTx) -> int | None:
             snapshot = tx.snapshot(event.id)
             e = snapshot.event
             if e.status not in (RUNNING, "finished"):
-                raise Refused(f"{texts.title(e)} has no results to adjust.")
+                raise Refused(_("{event} has no results to adjust.", event=texts.title(e)))
             row = next(
                 (
                     p
@@ -274,17 +330,23 @@ class EventDesk(Desk[EventFlow]):
             )
             if row is None or row.second_id is None:
                 raise Refused(
-                    f"{escape(player.name)} played no game in round {round_} of {texts.title(e)}."
+                    _(
+                        "{player} played no game in round {round} of {event}.",
+                        player=escape(player.name),
+                        round=round_,
+                        event=texts.title(e),
+                    )
                 )
             outcome = RESULTS[result]
             first = outcome if player.id == row.first_id else outcome.opposite
             before = row.outcome or "undecided"
-            if row.outcome is None:
-                record_outcome(tx, e.id, row.id, first, BY_ADMIN)
-            else:
-                tx.adjust(row.id, first.value)
-                names = tx.names((row.first_id, row.second_id or 0))
-                tx.post([Post(e.channel_id, texts.decided(e, row, first, BY_ADMIN, names))])
+            with speaking(public):  # the result's post
+                if row.outcome is None:
+                    record_outcome(tx, e.id, row.id, first, BY_ADMIN)
+                else:
+                    tx.adjust(row.id, first.value)
+                    names = tx.names((row.first_id, row.second_id or 0))
+                    tx.post([Post(e.channel_id, texts.decided(e, row, first, BY_ADMIN, names))])
             tx.log(
                 e.id,
                 user.id,
@@ -298,31 +360,44 @@ class EventDesk(Desk[EventFlow]):
             await self._call_off(event, [] if live is None else [live], user)
             await self.flow.step(event.id)
         return Reply(
-            f"Round {round_} of {texts.title(event)}: {escape(player.name)}'s result is now "
-            f"{result} (logged with your reason).",
+            _(
+                "Round {round} of {event}: {player}'s result is now {result} (logged with your "
+                "reason).",
+                round=round_,
+                event=texts.title(event),
+                player=escape(player.name),
+                result="`" + result + "`",
+            ),
             private=False,
         )
 
     async def cancel(self, place: Place, user: User, name: str, *, admin: bool) -> Reply:
         if not admin:
-            raise NotAllowed("Only a server admin can cancel an event.")
+            raise NotAllowed(_("Only a server admin can cancel an event."))
         event = await self._event(place, name)
+        public = await self.flow.language(event.guild_id)
 
         def work(tx: EventTx) -> list[int]:
             snapshot = tx.snapshot(event.id)
             e = snapshot.event
             if e.status not in (REGISTERING, RUNNING):
-                raise Refused(f"{texts.title(e)} is over already; there is nothing to cancel.")
+                raise Refused(
+                    _(
+                        "{event} is over already; there is nothing to cancel.",
+                        event=texts.title(e),
+                    )
+                )
             tx.set_status(e.id, CANCELLED)
             tx.log(e.id, user.id, "cancel", "")
-            tx.post([Post(e.channel_id, texts.cancelled(e, user.name))])
+            with speaking(public):
+                tx.post([Post(e.channel_id, texts.cancelled(e, user.name))])
             return [p.hosted_id for p in snapshot.pairings if p.outcome is None and p.hosted_id]
 
         async with self.flow.guarded(event.id):
             live = await self.flow.transact(work)
         await self._call_off(event, live, user)  # heard as ended: not inside the guard
         await self.flow.service.deliver_written()
-        return Reply(f"{texts.title(event)} is cancelled.", private=False)
+        return Reply(_("{event} is cancelled.", event=texts.title(event)), private=False)
 
     async def _call_off(self, event: EventRow, hosted_ids: list[int], user: User) -> None:
         for hosted_id in hosted_ids:
@@ -339,9 +414,8 @@ class EventDesk(Desk[EventFlow]):
         lines = standings_of(snapshot)
         names = await self._store.events.names(e.player_id for e in snapshot.entries)
         labels = [t.label for t in order_of(snapshot.event)]
-        return f"{texts.title(event)} after round {event.round}:\n" + texts.standings_text(
-            event, lines, names, labels
-        )
+        head = _("{event} after round {round}:", event=texts.title(event), round=event.round)
+        return head + "\n" + texts.standings_text(event, lines, names, labels)
 
     async def standings(self, place: Place, name: str) -> Reply:
         """The standings image (a Swiss table, or a round robin's crosstable) with its
@@ -389,41 +463,3 @@ class EventDesk(Desk[EventFlow]):
             if standing.player_id == player_id:
                 return round(standing.rating)
         return START_RATING
-
-
-def withdraw(tx: EventTx, event_id: int, player_id: int, actor_id: int) -> str:
-    """Leave a registering event, or withdraw from a running one (see ``EventDesk.leave``)."""
-    snapshot = tx.snapshot(event_id)
-    e = snapshot.event
-    entry = next((x for x in snapshot.entries if x.player_id == player_id), None)
-    if entry is None or entry.left_round is not None:
-        raise Refused(f"You are not playing in {texts.title(e)}.")
-    if e.status == REGISTERING:
-        tx.remove_entry(e.id, player_id)
-        return f"You have left {texts.title(e)}."
-    if e.status != RUNNING:
-        raise Refused(f"{texts.title(e)} is over.")
-    tx.leave(e.id, player_id, e.round + 1)
-    tx.log(e.id, actor_id, "withdraw", str(player_id))
-    forfeited = 0
-    if is_robin(e):
-        for row in snapshot.pairings:
-            if (
-                row.outcome is None
-                and row.hosted_id is None
-                and player_id in (row.first_id, row.second_id)
-            ):
-                lost = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
-                record_outcome(tx, e.id, row.id, lost, BY_WITHDRAWAL)
-                forfeited += 1
-    names = tx.names((player_id,))
-    tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?")))])
-    if is_robin(e):
-        return (
-            f"You have withdrawn from {texts.title(e)}: your {forfeited} games not yet begun "
-            "are lost by forfeit; a game you are playing goes on."
-        )
-    return (
-        f"You have withdrawn from {texts.title(e)}: you are not paired from round "
-        f"{e.round + 1} on; a game you are playing goes on."
-    )

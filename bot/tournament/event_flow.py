@@ -18,7 +18,9 @@ import logging
 from collections.abc import AsyncIterator, Callable
 from typing import TypeVar
 
+from bot.i18n import _, speaking
 from bot.service import Place, Refused, Terms, User
+from bot.service.languages import player_language
 from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.ports import Undeliverable
 from storage import Hosted, Post
@@ -84,6 +86,10 @@ class EventFlow(Running):
     async def transact(self, work: Callable[[EventTx], T]) -> T:
         return await self.store.events.transact(work, self.clock.now())
 
+    async def public(self, event_id: int) -> str:
+        """The language of the event's posts: its server's."""
+        return await self.language((await self.store.events.snapshot(event_id)).event.guild_id)
+
     @contextlib.asynccontextmanager
     async def guarded(self, event_id: int) -> AsyncIterator[None]:
         """This process's lock and the event's lease (one change of it at a time, in any
@@ -115,13 +121,19 @@ class EventFlow(Running):
             else:
                 record_outcome(tx, event_id, row.id, outcome, BY_GAME)
 
-        await self.transact(work)
+        with speaking(await self.public(event_id)):
+            await self.transact(work)
 
     # ---- moving on -----------------------------------------------------------------------
     async def step(self, event_id: int) -> None:
         """Pair the next round if the event is due one, finish it if it is over, and open
         the games it lacks. Call with the lock and the lease held."""
         snapshot = await self.store.events.snapshot(event_id)
+        with speaking(await self.language(snapshot.event.guild_id)):  # its posts and threads
+            await self._step(snapshot)
+
+    async def _step(self, snapshot: EventSnapshot) -> None:
+        event_id = snapshot.event.id
         if wants_pairing(snapshot):
             paired = await asyncio.to_thread(next_rounds, snapshot)
             if paired.refusal is not None:
@@ -174,14 +186,13 @@ class EventFlow(Running):
             )
         at = hosted.id
         now = self.clock.now()
-        posts = [
-            Post(
-                event.channel_id,
-                texts.paired_notice(event, row, player, thread, event.round_deadline, now, names),
-                player,
-            )
-            for player in (first.id, second.id)
-        ]
+        posts = []
+        for player in (first.id, second.id):  # each told privately, in their own language
+            with speaking(await player_language(self.store, player)):
+                text = texts.paired_notice(
+                    event, row, player, thread, event.round_deadline, now, names
+                )
+            posts.append(Post(event.channel_id, text, player))
 
         def work(tx: EventTx) -> None:
             tx.set_hosted(row.id, at)
@@ -200,7 +211,8 @@ class EventFlow(Running):
         event, now = snapshot.event, self.clock.now()
         if event.status == REGISTERING:
             if event.starts_at is not None and event.starts_at <= now:
-                await self.transact(lambda tx: start(tx, event_id, None))
+                with speaking(await self.language(event.guild_id)):
+                    await self.transact(lambda tx: start(tx, event_id, None))
                 await self.step(event_id)
             return
         await self._catch_up(snapshot)
@@ -220,13 +232,18 @@ class EventFlow(Running):
         """Decide every board still undecided at the deadline, then call its game off."""
         snapshot = await self.store.events.snapshot(event_id)
         event = snapshot.event
+        with speaking(await self.language(event.guild_id)):
+            await self._adjudicate_all(snapshot)
+
+    async def _adjudicate_all(self, snapshot: EventSnapshot) -> None:
+        event_id, event = snapshot.event.id, snapshot.event
         for row in snapshot.pairings:
             if row.outcome is not None:
                 continue
             hosted = None if row.hosted_id is None else await self.store.hosting.get(row.hosted_id)
             await self._decide(event_id, row.id, adjudicated(hosted))
             if hosted is not None and hosted.live:
-                referee = User(event.organiser_id, "the round's deadline")
+                referee = User(event.organiser_id, _("the round's deadline"))
                 place = Place(event.guild_id, hosted.channel_id)
                 try:
                     await self.service.cancel(place, referee, admin=True, one_of_many=True)
@@ -250,12 +267,16 @@ def start(tx: EventTx, event_id: int, refusal_to: int | None) -> str | None:
     snapshot = tx.snapshot(event_id)
     event = snapshot.event
     if event.status != REGISTERING:
-        return f"{texts.title(event)} has started already."
+        return _("{event} has started already.", event=texts.title(event))
     if len(snapshot.entries) < 2:
-        why = f"{texts.title(event)} needs at least two players to start."
         if refusal_to is None:  # its set time came: it waits for players, and says so once
-            tx.post([Post(event.channel_id, why + " It starts once the organiser starts it.")])
+            waits = _(
+                "{event} needs at least two players to start. It starts once the organiser "
+                "starts it.",
+                event=texts.title(event),
+            )
+            tx.post([Post(event.channel_id, waits)])
             tx.clear_start(event_id)
-        return why
+        return _("{event} needs at least two players to start.", event=texts.title(event))
     tx.set_status(event_id, RUNNING)
     return None

@@ -7,6 +7,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import _
 from bot.service import Refused
 from bot.service.models import AI_IDS
 from bot.service.terms import DAY, LONGEST_TURN, SHORTEST_TURN, Terms
@@ -56,7 +57,7 @@ class NewEventParts:
 def check_name(name: str) -> str:
     name = " ".join(name.split())
     if not 0 < len(name) <= LONGEST_NAME:
-        raise Refused(f"An event's name is 1 to {LONGEST_NAME} characters.")
+        raise Refused(_("An event's name is 1 to {most} characters.", most=LONGEST_NAME))
     return name
 
 
@@ -65,39 +66,55 @@ def check_spec(spec: EventSpec, guild_turn: float | None) -> NewEventParts:
     name = check_name(spec.name)
     if spec.game not in GAMES:
         allowed = ", ".join(f"`{g}`" for g in GAMES)
-        raise Refused(f"The game is one of {allowed}, not {quote(spec.game[:40])}.")
+        raise Refused(
+            _(
+                "The game is one of {allowed}, not {game}.",
+                allowed=allowed,
+                game=quote(spec.game[:40]),
+            )
+        )
     if spec.format not in FORMATS:
         allowed = ", ".join(f"`{f}`" for f in FORMATS)
-        raise Refused(f"The format is one of {allowed}, not {quote(spec.format[:40])}.")
+        raise Refused(
+            _(
+                "The format is one of {allowed}, not {format}.",
+                allowed=allowed,
+                format=quote(spec.format[:40]),
+            )
+        )
     turn = spec.turn_seconds or guild_turn or DAY
     if not SHORTEST_TURN <= turn <= LONGEST_TURN:
-        raise Refused("A turn's deadline is between 5 minutes and 14 days.")
+        raise Refused(_("A turn's deadline is between 5 minutes and 14 days."))
     terms = Terms(spec.game, spec.options, turn_seconds=turn, rated=spec.rated)
     options = terms.checked  # Refused names the option that is wrong
     robin = spec.format != SWISS
     rounds = spec.rounds if spec.rounds is not None else (1 if robin else 5)
     if not 1 <= rounds <= MOST_ROUNDS:
-        raise Refused(f"A Swiss has 1 to {MOST_ROUNDS} rounds.")
+        raise Refused(_("A Swiss has 1 to {most} rounds.", most=MOST_ROUNDS))
     if not 2 <= spec.max_players <= MOST_PLAYERS:
-        raise Refused(f"An event takes 2 to {MOST_PLAYERS} players.")
+        raise Refused(_("An event takes 2 to {most} players.", most=MOST_PLAYERS))
     round_seconds = spec.round_seconds or (30 * DAY if robin else 7 * DAY)
     if not turn <= round_seconds <= 365 * DAY:
-        raise Refused("A round lasts at least one turn's deadline and at most a year.")
+        raise Refused(_("A round lasts at least one turn's deadline and at most a year."))
     bye = spec.bye_points if spec.bye_points is not None else (0 if robin else 2)
     if bye not in (0, 1, 2):
-        raise Refused("A bye is worth 0, ½ or 1 point (0, 1 or 2 half points).")
+        raise Refused(_("A bye is worth 0, ½ or 1 point (0, 1 or 2 half points)."))
     try:
         order = parse_order(spec.tiebreaks or "")
     except ValueError as exc:
-        raise Refused(f"{exc}.") from None
+        raise Refused(_("{problem}.", problem=exc)) from None
     if spec.ai_fill is not None and spec.ai_fill not in AI_IDS:
         allowed = ", ".join(f"`{level}`" for level in AI_IDS)
         raise Refused(
-            f"The AI that fills an odd slot is {allowed}, not {quote(spec.ai_fill[:20])}."
+            _(
+                "The AI that fills an odd slot is {allowed}, not {level}.",
+                allowed=allowed,
+                level=quote(spec.ai_fill[:20]),
+            )
         )
     for seconds in (spec.entry_seconds, spec.starts_in):
         if seconds is not None and not 0 < seconds <= 365 * DAY:
-            raise Refused("The entry window and the start are within a year from now.")
+            raise Refused(_("The entry window and the start are within a year from now."))
     return NewEventParts(
         name, json.dumps(options, sort_keys=True), rounds, turn, round_seconds, bye,
         ",".join(t.value for t in order),

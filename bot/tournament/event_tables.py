@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.i18n import _, pgettext
 from render.event_table import EventTable
 from rules import game_type
 from storage.competitions.events import EventSnapshot
@@ -32,11 +33,17 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
     left = {e.player_id for e in snapshot.entries if e.left_round is not None}
 
     def shown(player: int) -> str:
-        name = names.get(player, f"player {player}")
-        return name + (" (withdrawn)" if player in left else "")
+        name = names.get(player, _("player {id}", id=player))
+        return _("{player} (withdrawn)", player=name) if player in left else name
 
-    kind = f"{game_type(event.game).title} {texts.FORMAT_NAMES[event.format]}"
-    title = f"{event.name} - {kind}, round {event.round} of {event.rounds}"
+    title = _(
+        "{name} - {game} {format}, round {round} of {rounds}",
+        name=event.name,
+        game=game_type(event.game).title,
+        format=_(texts.FORMAT_NAMES[event.format]),
+        round=event.round,
+        rounds=event.rounds,
+    )
     if not is_robin(event):
         rows = tuple(
             (
@@ -47,7 +54,16 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
             )
             for s in lines
         )
-        return EventTable(title, ("#", "Player", "Pts", *labels), rows)
+        return EventTable(
+            title,
+            (
+                "#",
+                pgettext("standings table", "Player"),
+                pgettext("standings table", "Pts"),
+                *labels,
+            ),
+            rows,
+        )
     seeds = sorted(snapshot.entries, key=lambda e: (-e.rating, e.joined_at, e.player_id))
     number = {e.player_id: n for n, e in enumerate(seeds, start=1)}
     records = history(snapshot)
@@ -62,7 +78,13 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
             (str(s.rank), f"{number[s.player_id]} {shown(s.player_id)}", *cells,
              half_points(s.score), *(fraction_text(v) for v in s.tiebreaks))
         )  # fmt: skip
-    header = ("#", "Player", *(str(n) for n in number.values()), "Pts", *labels)
+    header = (
+        "#",
+        pgettext("standings table", "Player"),
+        *(str(n) for n in number.values()),
+        pgettext("standings table", "Pts"),
+        *labels,
+    )
     return EventTable(title, header, tuple(crossed), points=2 + len(number))
 
 
@@ -71,19 +93,21 @@ def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int
     event = snapshot.event
     rows = [p for p in snapshot.pairings if p.round == round_]
     if not rows:
-        return f"{texts.title(event)} has no round {round_} paired."
+        return _("{event} has no round {round} paired.", event=texts.title(event), round=round_)
     lines = []
     for row in rows:
         first = texts.name_of(names, row.first_id)
         if row.second_id is None:
-            lines.append(f"{row.board}. {first}: bye")
+            lines.append(f"{row.board}. " + _("{player}: bye", player=first))
             continue
         second = texts.name_of(names, row.second_id)
         if row.outcome is not None:
             state = MARKS[Outcome(row.outcome)] + "-" + MARKS[Outcome(row.outcome).opposite]
         elif row.thread_id is not None:
-            state = f"playing in <#{row.thread_id}>"
+            state = _("playing in <#{thread}>", thread=row.thread_id)
         else:
-            state = "opening"
-        lines.append(f"{row.board}. {first} v {second}: {state}")
-    return (f"{texts.title(event)}, round {round_}:\n" + "\n".join(lines))[:3900]
+            state = pgettext("a board's game", "opening")
+        pair = _("{first} v {second}", first=first, second=second)
+        lines.append(f"{row.board}. {pair}: {state}")
+    head = _("{event}, round {round}:", event=texts.title(event), round=round_)
+    return (head + "\n" + "\n".join(lines))[:3900]

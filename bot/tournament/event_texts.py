@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.service.texts import escape, moment
 from rules import game_type
 from storage.competitions.events import EventRow, PairingRow
@@ -14,32 +15,40 @@ from .records import Outcome, PairedRound, half_points
 from .tiebreaks import Standing, fraction_text
 
 FORMAT_NAMES = {
-    "swiss": "Swiss",
-    "round-robin": "round robin",
-    "double-round-robin": "double round robin",
+    "swiss": N_("Swiss"),
+    "round-robin": N_("round robin"),
+    "double-round-robin": N_("double round robin"),
 }
 RESULT_WORDS = {
-    Outcome.WIN: "{first} beat {second}",
-    Outcome.LOSS: "{second} beat {first}",
-    Outcome.DRAW: "{first} and {second} drew",
-    Outcome.FORFEIT_WIN: "{first} won by forfeit against {second}",
-    Outcome.FORFEIT_LOSS: "{second} won by forfeit against {first}",
+    Outcome.WIN: N_("{first} beat {second}"),
+    Outcome.LOSS: N_("{second} beat {first}"),
+    Outcome.DRAW: N_("{first} and {second} drew"),
+    Outcome.FORFEIT_WIN: N_("{first} won by forfeit against {second}"),
+    Outcome.FORFEIT_LOSS: N_("{second} won by forfeit against {first}"),
 }
 BY_WORDS = {
-    "game": "",
-    "deadline": " (adjudicated at the round's deadline: fewer missed turns wins, else a draw)",
-    "admin": " (set by an admin)",
-    "withdrawal": " (a withdrawal)",
+    "deadline": N_(
+        "{event}, round {round}: {result} (adjudicated at the round's deadline: fewer missed "
+        "turns wins, else a draw)."
+    ),
+    "admin": N_("{event}, round {round}: {result} (set by an admin)."),
+    "withdrawal": N_("{event}, round {round}: {result} (a withdrawal)."),
 }
+DECIDED = N_("{event}, round {round}: {result}.")
 
 
 def name_of(names: Mapping[int, str], player: int) -> str:
-    return escape(names.get(player, f"player {player}"))
+    return escape(names.get(player, _("player {id}", id=player)))
 
 
 def title(event: EventRow) -> str:
     """``**Spring Open** (ToriShogi Swiss)``."""
-    return f"**{escape(event.name)}** ({game_type(event.game).title} {FORMAT_NAMES[event.format]})"
+    return _(
+        "**{name}** ({game} {format})",
+        name=escape(event.name),
+        game=game_type(event.game).title,
+        format=_(FORMAT_NAMES[event.format]),
+    )
 
 
 def round_opened(
@@ -54,44 +63,67 @@ def round_opened(
     lines = []
     for number, round_ in enumerate(paired, start=after + 1):
         boards = [
-            f"{board}. {name_of(names, b.first)} v {name_of(names, b.second)}"
+            f"{board}. "
+            + _(
+                "{first} v {second}", first=name_of(names, b.first), second=name_of(names, b.second)
+            )
             for board, b in enumerate(round_.boards, start=1)
         ]
         if round_.bye is not None and event.ai_fill is not None:
             board = len(boards) + 1
-            boards.append(f"{board}. {name_of(names, round_.bye)} v the AI ({event.ai_fill})")
+            ai = _(
+                "{player} v the AI ({level})",
+                player=name_of(names, round_.bye),
+                level=event.ai_fill,
+            )
+            boards.append(f"{board}. {ai}")
         elif round_.bye is not None:
-            boards.append(f"bye: {name_of(names, round_.bye)}")
-        head = f"Round {number}" if len(paired) > 1 else f"Round {number} of {event.rounds}"
+            boards.append(_("bye: {player}", player=name_of(names, round_.bye)))
+        if len(paired) > 1:
+            head = _("Round {round}", round=number)
+        else:
+            head = _("Round {round} of {rounds}", round=number, rounds=event.rounds)
         lines.append(f"__{head}__\n" + "\n".join(boards))
+    fields = {"event": title(event)}
     if len(paired) > 1:
-        start = "Every game of the schedule starts now, each in its own thread"
+        text = _(
+            "{event}: Every game of the schedule starts now, each in its own thread; the first "
+            "named moves first. Each player is told their game privately.",
+            **fields,
+        )
     else:
-        start = "Each game is opened in its own thread"
-    when = (
-        ""
-        if deadline is None
-        else f" Games still running at {moment(deadline, now)} are adjudicated."
-    )
-    text = (
-        f"{title(event)}: {start}; the first named moves first. Each player is told their "
-        f"game privately.{when}\n" + "\n\n".join(lines)
-    )
-    return text[:3900]
+        text = _(
+            "{event}: Each game is opened in its own thread; the first named moves first. Each "
+            "player is told their game privately.",
+            **fields,
+        )
+    if deadline is not None:
+        text += " " + _(
+            "Games still running at {deadline} are adjudicated.",
+            deadline=moment(deadline, now, localized=True),
+        )
+    return (text + "\n" + "\n\n".join(lines))[:3900]
 
 
 def game_intro(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:
-    second = name_of(names, row.second_id or 0)
-    return (
-        f"{title(event)}, round {row.round}, board {row.board}: "
-        f"{name_of(names, row.first_id)} v {second}."
+    return _(
+        "{event}, round {round}, board {board}: {first} v {second}.",
+        event=title(event),
+        round=row.round,
+        board=row.board,
+        first=name_of(names, row.first_id),
+        second=name_of(names, row.second_id or 0),
     )
 
 
 def thread_name(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:
-    first = names.get(row.first_id, "?")
-    second = names.get(row.second_id or 0, "?")
-    return f"{event.name} r{row.round}: {first} v {second}"[:100]
+    return _(
+        "{event} r{round}: {first} v {second}",
+        event=event.name,
+        round=row.round,
+        first=names.get(row.first_id, "?"),
+        second=names.get(row.second_id or 0, "?"),
+    )[:100]
 
 
 def paired_notice(
@@ -105,28 +137,49 @@ def paired_notice(
 ) -> str:
     """A player's private notice of their game, where it is and by when."""
     opponent = row.second_id if player == row.first_id else row.first_id
-    moves = "you move first" if player == row.first_id else "your opponent moves first"
-    by = "" if deadline is None else f" The round ends {moment(deadline, now)}."
+    fields = {
+        "event": title(event),
+        "round": row.round,
+        "opponent": name_of(names, opponent or 0),
+        "thread": f"<#{thread_id}>",
+    }
+    if player == row.first_id:
+        text = _(
+            "{event}, round {round}: you play {opponent} in {thread} (you move first); each "
+            "turn has its own deadline there.",
+            **fields,
+        )
+    else:
+        text = _(
+            "{event}, round {round}: you play {opponent} in {thread} (your opponent moves "
+            "first); each turn has its own deadline there.",
+            **fields,
+        )
+    if deadline is None:
+        return text
     return (
-        f"{title(event)}, round {row.round}: you play {name_of(names, opponent or 0)} in "
-        f"<#{thread_id}> ({moves}); each turn has its own deadline there.{by}"
+        text + " " + _("The round ends {deadline}.", deadline=moment(deadline, now, localized=True))
     )
 
 
 def decided(
     event: EventRow, row: PairingRow, outcome: Outcome, by: str, names: Mapping[int, str]
 ) -> str:
-    words = RESULT_WORDS[outcome].format(
-        first=name_of(names, row.first_id), second=name_of(names, row.second_id or 0)
+    words = _(
+        RESULT_WORDS[outcome],
+        first=name_of(names, row.first_id),
+        second=name_of(names, row.second_id or 0),
     )
-    return f"{title(event)}, round {row.round}: {words}{BY_WORDS.get(by, '')}."
+    return _(BY_WORDS.get(by, DECIDED), event=title(event), round=row.round, result=words)
 
 
 def standings_text(
     event: EventRow, lines: Sequence[Standing], names: Mapping[int, str], labels: Sequence[str]
 ) -> str:
     """The standings as lines of text (the image's fallback and the final post)."""
-    head = "  ".join(("#", "player", "pts", *labels))
+    head = "  ".join(
+        ("#", pgettext("standings table", "player"), pgettext("standings table", "pts"), *labels)
+    )
     rows = [
         "  ".join(
             (
@@ -138,7 +191,7 @@ def standings_text(
         )
         for s in lines[:50]
     ]
-    more = f"\n...and {len(lines) - 50} more" if len(lines) > 50 else ""
+    more = "\n" + _("...and {more} more", more=len(lines) - 50) if len(lines) > 50 else ""
     return f"{head}\n" + "\n".join(rows) + more
 
 
@@ -146,67 +199,111 @@ def finished(
     event: EventRow, lines: Sequence[Standing], names: Mapping[int, str], why: str | None
 ) -> str:
     winners = [s.player_id for s in lines if s.rank == 1]
-    won = " and ".join(name_of(names, p) for p in winners) or "nobody"
-    early = "" if why is None else f" It ended early: {why}."
+    if winners:
+        won = _(
+            "{event} is over: {winners} won it.",
+            event=title(event),
+            winners=pgettext("between names", " and ").join(name_of(names, p) for p in winners),
+        )
+    else:
+        won = _("{event} is over: nobody won it.", event=title(event))
+    early = "" if why is None else " " + _("It ended early: {why}.", why=_(why))
     top = "\n".join(
         f"{s.rank}. {name_of(names, s.player_id)} {half_points(s.score)}" for s in lines[:10]
     )
-    return f"{title(event)} is over: {won} won it.{early}\n{top}"[:3900]
+    return f"{won}{early}\n{top}"[:3900]
 
 
 def created(event: EventRow, join: str, begin: str) -> str:
-    rounds = f"{event.rounds} rounds" if event.format == "swiss" else "everyone meets everyone"
-    starts = (
-        f"it starts by itself {moment(event.starts_at, event.created_at)}"
-        if event.starts_at is not None
-        else f"the organiser starts it with {begin}"
+    rounds = (
+        ngettext("{n} round", "{n} rounds", event.rounds)
+        if event.format == "swiss"
+        else _("everyone meets everyone")
     )
-    closes = (
-        f" Entries close {moment(event.entry_closes, event.created_at)}."
-        if event.entry_closes is not None
-        else ""
-    )
-    rated = "rated on the game's ladder" if event.rated else "unrated"
+    if event.starts_at is not None:
+        starts = _(
+            "it starts by itself {start}",
+            start=moment(event.starts_at, event.created_at, localized=True),
+        )
+    else:
+        starts = _("the organiser starts it with {command}", command=begin)
+    rated = _("rated on the game's ladder") if event.rated else pgettext("tournament", "unrated")
     if event.ai_fill is not None:
-        rated += f", the AI ({event.ai_fill}) plays whoever an odd round leaves over"
-    rated += f", {away_words(event.away_days)}"
+        rated = _(
+            "{rated}, the AI ({level}) plays whoever an odd round leaves over",
+            rated=rated,
+            level=event.ai_fill,
+        )
+    text = _(
+        "{event} is open for entries: {rounds}, up to {most} players, {rated}, {away}. Join "
+        "with {join}; {starts}.",
+        event=title(event),
+        rounds=rounds,
+        most=event.max_players,
+        rated=rated,
+        away=away_words(event.away_days),
+        join=join,
+        starts=starts,
+    )
+    if event.entry_closes is None:
+        return text
     return (
-        f"{title(event)} is open for entries: {rounds}, up to {event.max_players} players, "
-        f"{rated}. Join with {join}; {starts}.{closes}"
+        text
+        + " "
+        + _(
+            "Entries close {end}.", end=moment(event.entry_closes, event.created_at, localized=True)
+        )
     )
 
 
 def away_words(applies: bool) -> str:
     """Whether away days stop a tournament's clocks, in words."""
     if applies:
-        return "away days stop its clocks"
-    return "away days do not stop its clocks (a player away still has to play)"
+        return _("away days stop its clocks")
+    return _("away days do not stop its clocks (a player away still has to play)")
 
 
 def replaced(event: EventRow, old: str, new: str, admin: str) -> str:
-    return (
-        f"{title(event)}: {escape(new)} takes over {escape(old)}'s games not yet decided "
-        f"(an admin, {escape(admin)}, replaced them; their results so far stand)."
+    return _(
+        "{event}: {new} takes over {old}'s games not yet decided (an admin, {admin}, replaced "
+        "them; their results so far stand).",
+        event=title(event),
+        new=escape(new),
+        old=escape(old),
+        admin=escape(admin),
     )
 
 
 def withdrew(event: EventRow, player: str) -> str:
-    return f"{title(event)}: {escape(player)} has withdrawn."
+    return _("{event}: {player} has withdrawn.", event=title(event), player=escape(player))
 
 
 def cancelled(event: EventRow, admin: str) -> str:
-    return (
-        f"{title(event)} is cancelled by an admin ({escape(admin)}): its games still running "
-        "are called off; nothing more is paired."
+    return _(
+        "{event} is cancelled by an admin ({admin}): its games still running are called off; "
+        "nothing more is paired.",
+        event=title(event),
+        admin=escape(admin),
     )
+
+
+def state_words(event: EventRow) -> str:
+    """Where an event stands, as the server's list of tournaments shows it."""
+    if event.status == "registering":
+        return _("open for entries")
+    if event.status == "running":
+        return _("round {round} of {rounds}", round=event.round, rounds=event.rounds)
+    if event.status == "finished":
+        return pgettext("tournament", "finished")
+    return pgettext("tournament", "cancelled")
 
 
 def described(event: EventRow, players: int) -> str:
     """One line of the server's list of tournaments."""
-    state = {
-        "registering": "open for entries",
-        "running": f"round {event.round} of {event.rounds}",
-        "finished": "finished",
-        "cancelled": "cancelled",
-    }[event.status]
-    return f"{title(event)}: {players} players, {state}; {away_words(event.away_days)}."
+    return _(
+        "{event}: {players}, {state}; {away}.",
+        event=title(event),
+        players=ngettext("{n} player", "{n} players", players),
+        state=state_words(event),
+        away=away_words(event.away_days),
+    )

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import N_, _, ngettext, speaking
+from bot.service.errors import Refused
 from bot.service.models import AI_IDS
 from storage import Post
 from storage.competitions.events import (
     FINISHED,
+    REGISTERING,
     RUNNING,
     EventRow,
     EventSnapshot,
@@ -124,11 +127,11 @@ def next_rounds(snapshot: EventSnapshot) -> Paired:
         if e.joined_round <= number
     ]
     if sum(p.active for p in players) < 2:
-        return Paired(event.round, (), "fewer than two players are left to pair")
+        return Paired(event.round, (), N_("fewer than two players are left to pair"))
     try:
         paired = pair_round(players, history(snapshot), event.rounds, table_of(event))
     except CannotPair:
-        return Paired(event.round, (), "every pair of players left has met already")
+        return Paired(event.round, (), N_("every pair of players left has met already"))
     return Paired(event.round, (paired,))
 
 
@@ -204,3 +207,50 @@ def wants_pairing(snapshot: EventSnapshot) -> bool:
     if is_robin(event):
         return event.round == 0
     return event.round < event.rounds
+
+
+def withdraw(tx: EventTx, event_id: int, player_id: int, actor_id: int, public: str) -> str:
+    """Leave a registering event, or withdraw from a running one (see ``EventDesk.leave``):
+    the answer in the current language, the posts in ``public`` (the server's)."""
+    snapshot = tx.snapshot(event_id)
+    e = snapshot.event
+    entry = next((x for x in snapshot.entries if x.player_id == player_id), None)
+    if entry is None or entry.left_round is not None:
+        raise Refused(_("You are not playing in {event}.", event=texts.title(e)))
+    if e.status == REGISTERING:
+        tx.remove_entry(e.id, player_id)
+        return _("You have left {event}.", event=texts.title(e))
+    if e.status != RUNNING:
+        raise Refused(_("{event} is over.", event=texts.title(e)))
+    tx.leave(e.id, player_id, e.round + 1)
+    tx.log(e.id, actor_id, "withdraw", str(player_id))
+    forfeited = 0
+    if is_robin(e):
+        for row in snapshot.pairings:
+            if (
+                row.outcome is None
+                and row.hosted_id is None
+                and player_id in (row.first_id, row.second_id)
+            ):
+                lost = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
+                with speaking(public):
+                    record_outcome(tx, e.id, row.id, lost, BY_WITHDRAWAL)
+                forfeited += 1
+    names = tx.names((player_id,))
+    with speaking(public):
+        tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?")))])
+    if is_robin(e):
+        return ngettext(
+            "You have withdrawn from {event}: your {n} game not yet begun is lost by forfeit; "
+            "a game you are playing goes on.",
+            "You have withdrawn from {event}: your {n} games not yet begun are lost by "
+            "forfeit; a game you are playing goes on.",
+            forfeited,
+            event=texts.title(e),
+        )
+    return _(
+        "You have withdrawn from {event}: you are not paired from round {round} on; a game "
+        "you are playing goes on.",
+        event=texts.title(e),
+        round=e.round + 1,
+    )

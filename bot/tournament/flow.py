@@ -16,6 +16,7 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from bot.i18n import _, speaking
 from bot.service import Place, Refused, Terms, Undeliverable, User
 from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.texts import escape
@@ -244,9 +245,11 @@ class Flow(Running):
 
     async def _score(self, tournament_id: int, game_id: int, number: int, hosted: Hosted) -> None:
         played = await self._played(hosted, challenger_of(number))
-        changed = await self.store.tournaments.transact(
-            lambda tx: record(tx, tournament_id, game_id, played), self.clock.now()
-        )
+        guild_id = (await self.store.tournaments.snapshot(tournament_id)).tournament.guild_id
+        with speaking(await self.language(guild_id)):  # what the game settles is posted
+            changed = await self.store.tournaments.transact(
+                lambda tx: record(tx, tournament_id, game_id, played), self.clock.now()
+            )
         if changed:
             await self.post_bracket(tournament_id)
         await self.service.deliver_written()
@@ -265,11 +268,11 @@ class Flow(Running):
         right before it loses only this picture, which ``standings`` draws again)."""
         snapshot = await self.store.tournaments.snapshot(tournament_id)
         names = await self.names(snapshot)
-        png = await asyncio.to_thread(bracket_image, snapshot, names)
         t = snapshot.tournament
-        post = Post(
-            t.channel_id, f"The bracket of **{escape(t.name)}**:", files=(("bracket.png", png),)
-        )
+        with speaking(await self.language(t.guild_id)):
+            png = await asyncio.to_thread(bracket_image, snapshot, names)
+            text = _("The bracket of **{name}**:", name=escape(t.name))
+        post = Post(t.channel_id, text, files=(("bracket.png", png),))
         await self.store.tournaments.transact(lambda tx: tx.post([post]), self.clock.now())
 
     async def names(self, snapshot: Snapshot) -> dict[int, str]:
@@ -297,14 +300,16 @@ class Flow(Running):
         self, snapshot: Snapshot, state: MatchState, names: Mapping[int, str]
     ) -> None:
         t, row = snapshot.tournament, state.row
+        number = state.next_number
+        with speaking(await self.language(t.guild_id)):
+            name, intro = texts.thread_name(t, row, names), texts.game_intro(t, row, number, names)
         thread = row.thread_id
         if thread is None:
-            opened = await self.threads.open_thread(t.channel_id, texts.thread_name(t, row, names))
+            opened = await self.threads.open_thread(t.channel_id, name)
             await self.store.tournaments.transact(
                 lambda tx: tx.set_thread(row.id, opened), self.clock.now()
             )
             thread = opened
-        number = state.next_number
         seat = challenger_of(number)
         players = state.players()
         challenger, opposition = players[seat], players[seat.other]
@@ -313,7 +318,7 @@ class Flow(Running):
             User(challenger, names[challenger]),
             User(opposition, names[opposition]),
             game_terms(t.board, t.turn_seconds, rated=False, away_days=t.away_days),
-            texts.game_intro(t, row, number, names),
+            intro,
         )
         await self.store.tournaments.transact(
             lambda tx: tx.add_game(row.id, number, hosted.id), self.clock.now()
@@ -346,11 +351,18 @@ def bracket_image(snapshot: Snapshot, names: Mapping[int, str]) -> bytes:
         winner = None
         if row.winner_id is not None:
             winner = 0 if row.winner_id == row.first_id else 1
-        second = names[row.second_id] + (" (sub)" if row.substitute else "")
+        second = names[row.second_id]
+        if row.substitute:
+            second = _("{player} (sub)", player=second)
         tiers.setdefault(row.tier, []).append(
             BracketMatch(names[row.first_id], second, points, winner, len(state.match.games))
         )
     t = snapshot.tournament
     champion = None if t.champion_id is None else names[t.champion_id]
-    title = f"{t.name} - {t.board} board, matches to {t.target}"
+    title = _(
+        "{name} - {board}, matches to {target}",
+        name=t.name,
+        board=texts.board_words(t.board),
+        target=t.target,
+    )
     return bracket_png(title, [tiers[n] for n in sorted(tiers)], champion)

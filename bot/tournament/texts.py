@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.i18n import N_, _, ngettext, pgettext
 from bot.service.texts import escape
 from storage.competitions.tournaments import MatchRow, TournamentRow
 
@@ -14,9 +15,18 @@ from .progress import GAME_POINTS, RECORD, TIE_BREAKER, Decision, MatchState
 from .transition import PlayerRank
 
 HOW = {
-    GAME_POINTS: "on Game Points",
-    RECORD: "on the tournament's Game Points and win/loss record (the Game Points were tied)",
-    TIE_BREAKER: "in a tie-breaker game (the Game Points were tied)",
+    GAME_POINTS: N_(
+        "{winner} wins the match against {loser} on Game Points: {points} to {other} Game "
+        "Points after {games} games."
+    ),
+    RECORD: N_(
+        "{winner} wins the match against {loser} on the tournament's Game Points and win/loss "
+        "record (the Game Points were tied): {points} to {other} Game Points after {games} games."
+    ),
+    TIE_BREAKER: N_(
+        "{winner} wins the match against {loser} in a tie-breaker game (the Game Points were "
+        "tied): {points} to {other} Game Points after {games} games."
+    ),
 }
 
 
@@ -24,40 +34,66 @@ def versus(row: MatchRow, names: Mapping[int, str], *, plain: bool = False) -> s
     """``ann v bob``, names escaped for a message (``plain``: as written, for a thread's
     name, which shows no markdown)."""
     shown = (lambda name: name) if plain else escape
-    second = shown(names[row.second_id]) + (" (substitute)" if row.substitute else "")
-    return f"{shown(names[row.first_id])} v {second}"
+    second = shown(names[row.second_id])
+    if row.substitute:
+        second = _("{player} (substitute)", player=second)
+    return _("{first} v {second}", first=shown(names[row.first_id]), second=second)
 
 
 def game_intro(t: TournamentRow, row: MatchRow, number: int, names: Mapping[int, str]) -> str:
-    kind = f"game {number} of 4" if number <= 4 else f"game {number} (a tie-breaker)"
-    return f"**{escape(t.name)}**, tier {row.tier}: {versus(row, names)}, {kind}."
+    fields = {"name": escape(t.name), "tier": row.tier, "pair": versus(row, names), "game": number}
+    if number <= 4:
+        return _("**{name}**, tier {tier}: {pair}, game {game} of 4.", **fields)
+    return _("**{name}**, tier {tier}: {pair}, game {game} (a tie-breaker).", **fields)
 
 
 def thread_name(t: TournamentRow, row: MatchRow, names: Mapping[int, str]) -> str:
-    return f"{t.name} - tier {row.tier}: {versus(row, names, plain=True)}"[:100]
+    pair = versus(row, names, plain=True)
+    return _("{name} - tier {tier}: {pair}", name=t.name, tier=row.tier, pair=pair)[:100]
 
 
 def game_scored(
     state: MatchState, number: int, result: GameResult, names: Mapping[int, str]
 ) -> str:
     first, second = (escape(names[p]) for p in state.players())
-    won = "a tie" if result.winner is None else f"won by {(first, second)[result.winner]}"
+    won = (
+        pgettext("a game's result", "a tie")
+        if result.winner is None
+        else _("won by {player}", player=(first, second)[result.winner])
+    )
     scores = result.personal_scores(assassins=False)
     points = state.match.score.game_points
+    fields = {
+        "game": number,
+        "won": won,
+        "first": first,
+        "second": second,
+        "first_score": scores[0],
+        "second_score": scores[1],
+    }
     if number > 4:
-        return (
-            f"Tie-breaker game {number}: {won}; points scored {first} {scores[0]}, "
-            f"{second} {scores[1]} (more points wins it)."
+        return _(
+            "Tie-breaker game {game}: {won}; points scored {first} {first_score}, {second} "
+            "{second_score} (more points wins it).",
+            **fields,
         )
-    return (
-        f"Game {number} is over, {won}: points scored {first} {scores[0]}, {second} "
-        f"{scores[1]}. Game Points now {first} {points[0]}, {second} {points[1]} "
-        f"(target {state.match.setup.target})."
+    return _(
+        "Game {game} is over, {won}: points scored {first} {first_score}, {second} "
+        "{second_score}. Game Points now {first} {first_points}, {second} {second_points} "
+        "(target {target}).",
+        first_points=points[0],
+        second_points=points[1],
+        target=state.match.setup.target,
+        **fields,
     )
 
 
 def game_void(number: int, ending: str) -> str:
-    return f"Game {number} ended without a result ({ending}), so it is played again from the start."
+    return _(
+        "Game {game} ended without a result ({ending}), so it is played again from the start.",
+        game=number,
+        ending=ending,
+    )
 
 
 def match_decided(
@@ -69,58 +105,96 @@ def match_decided(
     players = state.players()
     winner, loser = players[decision.winner], players[decision.winner.other]
     points = state.match.score.game_points
-    text = (
-        f"{escape(names[winner])} wins the match against {escape(names[loser])} "
-        f"{HOW[decision.how]}: "
-        f"{points[decision.winner]} to {points[decision.winner.other]} Game Points"
-        f" after {len(state.match.games)} games."
+    text = _(
+        HOW[decision.how],
+        winner=escape(names[winner]),
+        loser=escape(names[loser]),
+        points=points[decision.winner],
+        other=points[decision.winner.other],
+        games=len(state.match.games),
     )
     if state.row.substitute and decision.winner is Seat.SECOND:
-        text += (
-            f" {escape(names[winner])} was a substitute: {escape(names[loser])} is out, "
-            "nobody goes on."
+        text += " " + _(
+            "{winner} was a substitute: {loser} is out, nobody goes on.",
+            winner=escape(names[winner]),
+            loser=escape(names[loser]),
         )
     lines = [rank_line(escape(names[p]), ranks[p]) for p in players if p in ranks]
     return " ".join([text, *lines])
 
 
 def rank_line(name: str, rank: PlayerRank) -> str:
-    line = f"{name}: rank {rank.rank}"
-    if rank.transition is not None:
-        done = len(rank.transition.played_like)
-        line += f" (in transition to {rank.transition.rank}, {done} of 4 matches played)"
-    return line + "."
+    if rank.transition is None:
+        return _("{player}: rank {rank}.", player=name, rank=rank.rank)
+    return _(
+        "{player}: rank {rank} (in transition to {next}, {played} of 4 matches played).",
+        player=name,
+        rank=rank.rank,
+        next=rank.transition.rank,
+        played=len(rank.transition.played_like),
+    )
 
 
 def tier_opened(t: TournamentRow, tier: int, rows: list[MatchRow], names: Mapping[int, str]) -> str:
-    pairs = "; ".join(versus(row, names) for row in rows)
-    return (
-        f"**{escape(t.name)}**, tier {tier}: {pairs}. Each match is played in its own thread here, "
-        "four games, each player Challenger twice."
+    return _(
+        "**{name}**, tier {tier}: {pairs}. Each match is played in its own thread here, four "
+        "games, each player Challenger twice.",
+        name=escape(t.name),
+        tier=tier,
+        pairs="; ".join(versus(row, names) for row in rows),
     )
 
 
 def champion(t: TournamentRow, player: int, names: Mapping[int, str]) -> str:
-    return f"**{escape(names[player])}** is the champion of **{escape(t.name)}**! Congratulations."
-
-
-def cancelled(t: TournamentRow, by: str) -> str:
-    return (
-        f"**{escape(t.name)}** has been cancelled by {by}, a server admin: there will be no "
-        "champion "
-        "and no more games. Matches already decided, and the ranks they moved, stand."
+    return _(
+        "**{player}** is the champion of **{name}**! Congratulations.",
+        player=escape(names[player]),
+        name=escape(t.name),
     )
 
 
+def cancelled(t: TournamentRow, by: str) -> str:
+    return _(
+        "**{name}** has been cancelled by {admin}, a server admin: there will be no champion "
+        "and no more games. Matches already decided, and the ranks they moved, stand.",
+        name=escape(t.name),
+        admin=by,
+    )
+
+
+BOARD_WORDS = {"short": N_("short board"), "long": N_("long board")}
+
+
+def board_words(board: str) -> str:
+    """``short board``, ``long board`` in the reader's language."""
+    return _(BOARD_WORDS[board]) if board in BOARD_WORDS else board
+
+
+def status_words(t: TournamentRow) -> str:
+    """Where a chapter 10 tournament stands."""
+    if t.status == "registering":
+        return _("registration open")
+    if t.status == "running":
+        return _("tier {tier} under way", tier=t.tier)
+    if t.status == "cancelled":
+        return pgettext("tournament", "cancelled")
+    return pgettext("tournament", "finished")
+
+
 def describe(t: TournamentRow, players: int, substitutes: int) -> str:
-    state = {
-        "registering": "registration open",
-        "running": f"tier {t.tier} under way",
-        "cancelled": "cancelled",
-    }
-    status = state.get(t.status, "finished")
-    subs = f", {substitutes} substitute{'s' * (substitutes != 1)}" if substitutes else ""
-    return (
-        f"**{escape(t.name)}**: {t.board} board, matches to {t.target} Game Points; {status}; "
-        f"{players} player{'s' * (players != 1)}{subs}; {away_words(t.away_days)}."
+    entrants = ngettext("{n} player", "{n} players", players)
+    if substitutes:
+        entrants = _(
+            "{players}, {substitutes}",
+            players=entrants,
+            substitutes=ngettext("{n} substitute", "{n} substitutes", substitutes),
+        )
+    return _(
+        "**{name}**: {board}, matches to {target} Game Points; {status}; {entrants}; {away}.",
+        name=escape(t.name),
+        board=board_words(t.board),
+        target=t.target,
+        status=status_words(t),
+        entrants=entrants,
+        away=away_words(t.away_days),
     )

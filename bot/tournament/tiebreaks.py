@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
+from bot.i18n import _
+
 from .records import STANDARD_POINTS, History, Outcome, PointsTable, RoundRecord, score
 
 
@@ -63,15 +65,23 @@ def parse_order(text: str) -> tuple[Tiebreak, ...]:
     allowed = ", ".join(t.value for t in Tiebreak)
     names = [part.strip().lower() for part in text[:200].split(",") if part.strip()]
     if len(names) > len(Tiebreak):
-        raise ValueError(f"at most {len(Tiebreak)} tiebreaks; allowed: {allowed}")
+        raise ValueError(
+            _("at most {most} tiebreaks; allowed: {allowed}", most=len(Tiebreak), allowed=allowed)
+        )
     order = []
     for name in names:
         try:
             order.append(Tiebreak(name))
         except ValueError:
-            raise ValueError(f"unknown tiebreak {name[:30]!r}; allowed: {allowed}") from None
+            raise ValueError(
+                _(
+                    "unknown tiebreak {name}; allowed: {allowed}",
+                    name=repr(name[:30]),
+                    allowed=allowed,
+                )
+            ) from None
     if len(set(order)) != len(order):
-        raise ValueError(f"name each tiebreak at most once; allowed: {allowed}")
+        raise ValueError(_("name each tiebreak at most once; allowed: {allowed}", allowed=allowed))
     return tuple(order)
 
 

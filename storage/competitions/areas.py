@@ -6,6 +6,7 @@ transaction, in either."""
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Callable, Iterable, Sequence
 from typing import Generic, TypeVar
 
@@ -58,8 +59,13 @@ class Area(Generic[TxT]):
 
     async def transact(self, work: Callable[[TxT], T], now: float) -> T:
         """Run ``work`` as one transaction on the writer (it must not await): all or
-        nothing. ``now`` (the caller's clock) stamps what it writes."""
-        return await self._writer.run(lambda conn: work(self._tx(conn, now)), serializable=True)
+        nothing. ``now`` (the caller's clock) stamps what it writes. The work sees the
+        caller's context variables (the language its posts and refusals are made in), though
+        it runs on the writer's thread."""
+        context = contextvars.copy_context()
+        return await self._writer.run(
+            lambda conn: context.run(work, self._tx(conn, now)), serializable=True
+        )
 
     async def _rows(self, sql: str, args: tuple[object, ...]) -> list[Row]:
         async def read(db: ReadConnection) -> list[Row]:
