@@ -79,14 +79,15 @@ class Probe:
     judgements the probe made kept), so every verdict it decides is the one it would decide
     alone; what the probe adds is a verdict where ``Escape`` ran out of budget.
 
-    The deeper lines it follows are those ``Escape``'s deepening reaches last: the command
-    piece moves, then other pieces take an attacker or close the lines to its new square. At
-    each node the focus piece's own actions come first, then the actions taking a piece a
-    threat against it needs, then the actions ending nearest to it; ending the turn is judged
-    after each of the first ``PROBE_JUDGED`` of them, and the first ``PROBE_FOLLOWED`` are
-    followed deeper. The focus piece's actions come in the generator's order, or with
-    ``safest`` to the squares fewest enemies can reach first: each order finds escapes the
-    other misses within its budget, so ``verdict`` runs one probe of each.
+    The lines it follows are those ``Escape``'s deepening reaches last: the command piece
+    moves, then other pieces take an attacker or close the lines to its new square. At each
+    node the focus piece's own actions come first, then the actions ending nearest to it;
+    ending the turn is judged after each of the first ``PROBE_JUDGED`` of them, and the first
+    ``PROBE_FOLLOWED`` are followed deeper. That is the generator's order of the focus
+    piece's actions; with ``safest`` they come to the squares fewest enemies can reach first,
+    and the actions taking a piece a threat against it needs come before the others. Each
+    order finds escapes the other misses within its budget, so ``verdict`` runs the first
+    (whose turns it judges are those the probe judged alone) and then the second.
     """
 
     def __init__(self, escape: Escape, budget: int, safest: bool) -> None:
@@ -125,7 +126,7 @@ class Probe:
         def likeliness(effect: Effect) -> tuple[int, int]:
             if effect.piece == focus:
                 return (3 if moved else 0), danger(effect.rest)
-            if attackers.intersection(effect.hits):
+            if self.safest and attackers.intersection(effect.hits):
                 return 1, len(effect.hits)  # it takes a piece a threat needs
             return 2, near[effect.rest] if effect.rest else len(near)
 
