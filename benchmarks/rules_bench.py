@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+import time
 from functools import partial
 
 from rules.tora import Game, IllegalAction, jeopardy, trapped
@@ -82,6 +83,31 @@ def _end(game: Game) -> None:
         game.end_turn()
 
 
+def r25_random_long() -> list[Figure]:
+    """R25 at the start of every turn of random long games (not only the middle games'
+    few): how long its verdicts take, and how many ran out of budget undecided, which the
+    issue wants gone (the game goes on then, and the verdict is not the rules' answer)."""
+    times: list[float] = []
+    undecided = 0
+    for seed in range(3):
+        rng = random.Random(seed)
+        game = Game(board="long")
+        game.skip_trapped = True  # judged here, once
+        while not game.is_over() and game.round <= 10:
+            play_random_turn(game, rng)
+            start = time.perf_counter()
+            found = trapped.verdict(game.pos)
+            times.append((time.perf_counter() - start) * 1000)
+            undecided += found is None
+            if found:
+                game.judge_trapped()  # it loses, as the game would have judged
+    return [
+        Figure("R25 verdict at a turn's start, random long games (p50)", median(times), "ms"),
+        Figure("R25 verdict at a turn's start, random long games (p95)", p95(times), "ms"),
+        Figure(f"  its verdicts that ran out of budget, of {len(times)}", undecided, "", 0),
+    ]
+
+
 def random_short_game() -> Figure:
     def one(seed: int) -> None:
         rng = random.Random(seed)
@@ -111,6 +137,7 @@ def run() -> list[Figure]:
     figures = [apply_one("short", short), apply_one("long", long), legal_long(long)]
     figures += jeopardy_long([g.copy() for g in long])
     figures.append(random_short_game())
+    figures += r25_random_long()
     reference = chess_reference()
     if reference is not None:
         figures.append(reference)

@@ -63,7 +63,8 @@ def distances(frm: int) -> tuple[int, ...]:
     """``distances(a)[b] == distance(a, b)`` for every packed square ``b`` of either board:
     a table the searches index instead of calling ``distance`` in their inner loops."""
     h, v = frm >> 5, frm & 31
-    return tuple(max(abs(h - (sq >> 5)), abs(v - (sq & 31))) for sq in range(18 << 5))
+    across = [abs(v - y) for y in range(32)]
+    return tuple(dh if dh > dv else dv for dh in [abs(h - x) for x in range(18)] for dv in across)
 
 
 @cache

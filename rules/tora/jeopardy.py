@@ -18,6 +18,7 @@ actions that provably cannot matter:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import cache
 
 from ..sides import Side
 from .geometry import distances, neighbours
@@ -102,6 +103,8 @@ def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     """``_count_cannon_work``, kept by what it reads: the Cannon, the target, the turn's
     actions, what is spent (its supporters) and, on the lines through the target as far as
     it looks and next to them, which squares hold a piece and which of them its own side."""
+    if -(-line_distance(cannon.sq, target) // step) >= pos.actions_total:
+        return pos.actions_total  # ``_count_cannon_work``'s first answer, without the key
     region = ray_region(pos.size, target, 3 * step + distances(cannon.sq)[target])
     key = (
         cannon,
@@ -417,11 +420,35 @@ def progresses(pos: Position, effect: Effect, goals: Goals | None) -> bool:
         return False
     piece = pos.pieces[effect.piece]
     defending = effect.stance == "defend" if effect.stance else piece.defending
+    if piece.kind != CANNON:  # ``bound`` without building the moved piece
+        kind = piece.kind
+        if kind == GENERAL and pos.crown_pending[piece.side]:
+            kind = RULER
+        away = distances(effect.rest)
+        hill = bool(pos.terrain.hills)
+        for squares, n in goals:
+            if n < 1 or not squares:
+                continue
+            if effect.rest in squares:
+                return True
+            if min(map(away.__getitem__, squares)) <= _within(kind, hill, defending, n):
+                return True
+        return False
     ready = bool(effect.ready) if effect.ready >= 0 else piece.ready
     moved = Piece(
         piece.id, piece.side, piece.kind, effect.rest, defending, ready, piece.doomed, piece.hidden
     )
     return any(bound(pos, moved, sq) <= n for sq, n in goals)
+
+
+@cache
+def _within(kind: str, hill: bool, defending: bool, n: int) -> int:
+    """The farthest distance from which ``bound`` of a piece of ``kind`` but a Cannon is at
+    most ``n`` (-1 for none): ``progresses`` compares distances instead of calling it."""
+    extra = 1 if kind == SOLDIER and defending else 0
+    if n < extra + 1:
+        return -1
+    return _STRIKES[kind] + hill + (n - extra - 1) * (_STEPS[kind] + hill)
 
 
 def in_jeopardy(pos: Position, target: int, attacker_ok: Filter | None = None) -> bool:

@@ -413,7 +413,7 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
 
 
 def _support(combo: tuple[Piece, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    return tuple(p.sq for p in combo), tuple(p.id for p in combo)
+    return tuple([p.sq for p in combo]), tuple([p.id for p in combo])
 
 
 def _line_of_fire(pos: Position, cannon: Piece, direction: int) -> tuple[int, ...] | None:

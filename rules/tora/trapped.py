@@ -3,7 +3,7 @@ command piece of theirs out of jeopardy."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from ..sides import Side
 from .geometry import distances
@@ -32,15 +32,18 @@ def is_trapped(pos: Position) -> bool:
 def verdict(pos: Position) -> bool | None:
     """``is_trapped``, or None where the search ran out of ``TRAPPED_BUDGET`` undecided.
 
-    The ``Probe`` looks first, on a budget of its own: an escape it finds is an escape, and
-    when it finds none ``Escape`` decides as it would have alone."""
+    Two ``Probe``s look first, each on a budget of its own: an escape one finds is an escape,
+    and when they find none ``Escape`` searches with a full budget, keeping the judgements
+    and threats they found (each is exact, so it decides what it decided again, for free)."""
     if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return False
     pos = pos.public()  # judged on the public board: no secret keeps a player alive
-    if Probe(pos).finds():
+    escape = Escape(pos)
+    if any(Probe(escape, budget, safest).finds() for budget, safest in PROBES):
         return False
+    escape.budget = TRAPPED_BUDGET
     try:
-        return not Escape(pos).exists()
+        return not escape.exists()
     except _OutOfBudget:
         return None
 
@@ -59,9 +62,10 @@ class _OutOfBudget(Exception):
     pass
 
 
-# The probe's own steps, spent before ``Escape`` and not taken from its budget, and how many
-# actions it judges ending after at each node and how many of those it follows further.
-PROBE_BUDGET = 1_000
+# The probes' own steps, spent before ``Escape`` and not taken from its budget, each with its
+# order of the command piece's own actions (``Probe``); and how many actions a probe judges
+# ending after at each node and how many of those it follows further.
+PROBES = ((1_000, False), (1_500, True))
 PROBE_JUDGED = 8
 PROBE_FOLLOWED = 5
 
@@ -71,23 +75,31 @@ class Probe:
 
     It only ever answers "escape found": every turn it judges is a legal turn and judged as
     ``Escape`` judges it, so finding one proves "not trapped" exactly. Not finding one proves
-    nothing, and ``Escape`` runs as it would have alone (its own caches and budget), so every
-    verdict ``Escape`` decides is unchanged; what the probe adds is a verdict where ``Escape``
-    ran out of budget. The escapes it is shaped for are the deep ones that ``Escape``'s
-    deepening reaches last: the command piece steps aside, then other pieces close the lines
-    to its new square. So at each node the focus piece's own actions come first, then the
-    actions ending nearest to it; ending the turn is judged after each of the first
-    ``PROBE_JUDGED`` of them, and the first ``PROBE_FOLLOWED`` are followed deeper.
+    nothing, and ``Escape`` then runs its full search (with a full budget, and the exact
+    judgements the probe made kept), so every verdict it decides is the one it would decide
+    alone; what the probe adds is a verdict where ``Escape`` ran out of budget.
+
+    The lines it follows are those ``Escape``'s deepening reaches last: the command piece
+    moves, then other pieces take an attacker or close the lines to its new square. At each
+    node the focus piece's own actions come first, then the actions ending nearest to it;
+    ending the turn is judged after each of the first ``PROBE_JUDGED`` of them, and the first
+    ``PROBE_FOLLOWED`` are followed deeper. That is the generator's order of the focus
+    piece's actions; with ``safest`` they come to the squares fewest enemies can reach first,
+    and the actions taking a piece a threat against it needs come before the others. Each
+    order finds escapes the other misses within its budget, so ``verdict`` runs the first
+    (whose turns it judges are those the probe judged alone) and then the second.
     """
 
-    def __init__(self, pos: Position) -> None:
-        self.escape = Escape(pos)
-        self.escape.budget = PROBE_BUDGET
+    def __init__(self, escape: Escape, budget: int, safest: bool) -> None:
+        self.escape = escape
+        self.budget = budget
+        self.safest = safest
 
     def finds(self) -> bool:
-        pos = self.escape.pos
+        escape, pos = self.escape, self.escape.pos
+        escape.budget = self.budget
         try:
-            if self.escape._judge(pos)[0]:
+            if escape._judge(pos)[0]:
                 return True
             for focus in [p.id for p in pos.commanders(pos.side) if not p.doomed]:
                 if self._follow(pos, pos.actions_total, set(), focus):
@@ -108,11 +120,15 @@ class Probe:
         zones = _widen(pos, witnesses.get(focus, set()) | blame, depth)
         near = distances(piece.sq)
         moved = focus in pos.operated
+        danger = _danger(pos) if self.safest else lambda _sq: 0
+        attackers = {pos.board[sq] for sq in zones[0] if sq in pos.board}
 
         def likeliness(effect: Effect) -> tuple[int, int]:
             if effect.piece == focus:
-                return (2 if moved else 0), 0
-            return 1, near[effect.rest] if effect.rest else len(near)
+                return (3 if moved else 0), danger(effect.rest)
+            if self.safest and attackers.intersection(effect.hits):
+                return 1, len(effect.hits)  # it takes a piece a threat needs
+            return 2, near[effect.rest] if effect.rest else len(near)
 
         effects = sorted(_defences(pos, zones, depth, focus), key=likeliness)
         children = []
@@ -122,6 +138,24 @@ class Probe:
                 return True
             children.append(child)
         return any(self._follow(c, depth - 1, seen, focus) for c in children[:PROBE_FOLLOWED])
+
+
+def _danger(pos: Position) -> Callable[[int], int]:
+    """How many enemy pieces could attack a square in their next turn, by ``bound`` (no
+    blockers): the probe moves a command piece to the squares fewest can reach first, where
+    the search that judges it is shortest and an escape likeliest."""
+    enemies = [p for p in pos.side_pieces(pos.side.other) if not p.hidden]
+    actions = pos.actions_for_turn(pos.side.other)
+    known: dict[int, int] = {}
+
+    def count(sq: int) -> int:
+        if not sq:
+            return len(enemies) + 1  # the piece is gone: no escape there
+        if sq not in known:
+            known[sq] = sum(1 for e in enemies if bound(pos, e, (sq,)) <= actions)
+        return known[sq]
+
+    return count
 
 
 class Escape:
