@@ -9,6 +9,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from bot.i18n import current
+from bot.i18n.words import Language
 from bot.service.texts import escape
 from render import LadderRow, ladder_png
 from storage import Store
@@ -66,7 +68,9 @@ class Page:
 
     def png(self) -> bytes:
         title = f"{ladder_title(self.key.board)} ladder - season {self.key.season}"
-        return ladder_png(self.rows(), f"{title} ({self.number}/{self.pages})")
+        # the image's own words in the language of the answer it comes with
+        words = Language(current())
+        return ladder_png(self.rows(), f"{title} ({self.number}/{self.pages})", words)
 
 
 @dataclass(frozen=True)

@@ -227,14 +227,14 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         f"{table.who(side)} accepted {table.side_name(asker)}'s takeback: turn {number} is "
         f"taken back and played again.\n{showing.standing(view, names)}\n"
         + announce.to_act_line(ctx, staged, view),
-        await ctx.board_file(view, status),
+        await ctx.board_file(view, status, guild=hosted.guild_id),
         mentions=(hosted.player(asker),),
         notice=TURN,
     )
     mail.private(
         hosted.player(asker),
         announce.your_turn_text(ctx, staged, match.game.view_for(asker)),
-        await ctx.private_file(match.game.view_for(asker), status),
+        await ctx.private_file(match.game.view_for(asker), status, reader=hosted.player(asker)),
         buttons=announce.turn_buttons(table),
         turn=table.turn,
         notice=TURN,

@@ -61,14 +61,14 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
         + " against ".join(players)
         + ".\n"
         + to_act_line(ctx, table, view),
-        await ctx.board_file(view, status),
+        await ctx.board_file(view, status, guild=table.hosted.guild_id),
         mentions=(first,),
         notice=TURN,
     )
     mail.private(
         first,
         your_turn_text(ctx, table, view),
-        await ctx.private_file(game.view_for(Side.CHALLENGER), status),
+        await ctx.private_file(game.view_for(Side.CHALLENGER), status, reader=first),
         buttons=turn_buttons(table),
         turn=1,
         notice=TURN,
@@ -77,7 +77,9 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
         table.hosted.player(Side.OPPOSITION),
         f"The game against {table.who(Side.CHALLENGER)} has begun; they move first. This is "
         "your own board: it shows what only you may see.",
-        await ctx.private_file(game.view_for(Side.OPPOSITION), status),
+        await ctx.private_file(
+            game.view_for(Side.OPPOSITION), status, reader=table.hosted.player(Side.OPPOSITION)
+        ),
     )
     return mail
 
@@ -126,8 +128,8 @@ async def turn_end(
     lines += [offer] if offer else []
     status = table.status(ctx.now())
     nxt = table.hosted.player(view.side)
-    drawn = [ctx.board_file(view, status)]
-    drawn += [ctx.private_file(game.view_for(view.side), status)] if tell else []
+    drawn = [ctx.board_file(view, status, guild=table.hosted.guild_id)]
+    drawn += [ctx.private_file(game.view_for(view.side), status, reader=nxt)] if tell else []
     public, *private = await asyncio.gather(*drawn)
     buttons = (DRAW_BUTTON if offer else ()) + give_button(table)
     mail.public(
@@ -205,7 +207,7 @@ async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, count
     )
     mail.public(
         f"{headline}\n{final} {footer} The full record is attached.{offer}",
-        await ctx.board_file(view, table.status(ctx.now())),
+        await ctx.board_file(view, table.status(ctx.now()), guild=table.hosted.guild_id),
         record_file(table),
         mentions=(table.hosted.player(Side.CHALLENGER), table.hosted.player(Side.OPPOSITION)),
         buttons=("rematch",) if again else (),

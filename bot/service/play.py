@@ -296,7 +296,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
         names = announce.names_of(table)
         lines = [showing.standing(view, names), announce.to_act_line(ctx, table, view)]
         text = "\n".join(lines + await _away_lines(ctx, table))
-        image = await ctx.board_file(view, status)
+        image = await ctx.board_file(view, status, guild=hosted.guild_id)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
     await looked(ctx, table, side)
