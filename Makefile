@@ -55,6 +55,7 @@ bench: $(VENV)/.installed-test
 # After an intended change to the board images: redraw tests/golden/*.png (then look at them).
 goldens: $(VENV)/.installed-test
 	$(BIN)/python -m render goldens --refresh
+	$(BIN)/python -m bot.goldens --refresh
 
 # After changing a text the bot shows (or a command): extract the texts into
 # bot/i18n/tora.pot and bring every language's catalog up to it (docs/TRANSLATING.md).
