@@ -19,7 +19,17 @@ from bot.i18n import LOCALES
 from bot.i18n.words import Language
 from bot.service import Place, Status, Terms, User
 from bot.service.testing import PRIVATE, Harness
-from render import StatusInfo, ladder_png, score_card_png
+from render import (
+    BracketMatch,
+    ChartPoint,
+    StatusInfo,
+    bracket_png,
+    ladder_png,
+    rating_chart_png,
+    score_card_png,
+)
+from render.eval_chart import evaluation_chart_png
+from render.event_table import EventTable, event_table_png
 from render.tora import goldens as tora_goldens
 from render.tora.board import board_png
 from render.tora.examples import LADDER
@@ -118,3 +128,35 @@ async def test_the_public_board_speaks_the_servers_language_and_a_dm_its_readers
             f.data for d in h.delivery.user(user.id) if d.kind == PRIVATE for f in d.message.files
         ]
         assert own and all(data.startswith(f"private@{code}:".encode()) for data in own), own
+
+
+def charts(words: Language) -> dict[str, bytes]:
+    """The shared charts, their own words in ``words``' language."""
+    points = [ChartPoint(1500 + 7 * i, 80 - i) for i in range(12)]
+    tiers = [
+        [
+            BracketMatch("Aiko", "Bram", (3, 1), 0, 4),
+            BracketMatch("Chidi", "Dunja", (2, 2), None, 1),
+        ],
+        [BracketMatch("Aiko", "?", (0, 0), None, 0)],
+    ]
+    table = EventTable("Swiss", ("#", "Player", "Points"), ())
+    return {
+        "rating": rating_chart_png(points, "Aiko", words),
+        "no rating": rating_chart_png([], "Aiko", words),
+        "bracket": bracket_png("Cup", tiers, None, words),
+        "evaluation": evaluation_chart_png([0.1 * i for i in range(20)], [3], "Match 4", words),
+        "event table": event_table_png(table, words),
+    }
+
+
+def test_the_charts_draw_their_own_words_in_each_language_and_english_as_before():
+    english = charts(Language("en"))
+    points = [ChartPoint(1500 + 7 * i, 80 - i) for i in range(12)]
+    assert english["rating"] == rating_chart_png(points, "Aiko")
+    assert english["event table"] == event_table_png(
+        EventTable("Swiss", ("#", "Player", "Points"), ())
+    )
+    for code in LOCALES[1:]:
+        theirs = charts(Language(code))
+        assert [kind for kind in english if theirs[kind] == english[kind]] == [], code
