@@ -20,6 +20,7 @@ from bot.discord.delivery import DiscordDelivery
 from bot.discord.handlers import Handlers
 from bot.discord.respond import Handled, Responder
 from bot.discord.sweeper import Sweeper
+from bot.i18n.catalogs import load_all
 from bot.ladder.desk import LadderDesk
 from bot.ladder.rating import listen
 from bot.ladder.runner import LadderRunner
@@ -95,6 +96,7 @@ async def build(
     """The bot of ``config``, its store open and nothing started. ``settings`` and ``clock``
     (the system's by default) are the service's, the ladder's and the tournaments'; a test or
     the demo may bring its own. ``dm_rate`` and ``dm_burst`` pace the opening of DMs."""
+    load_all()  # the message catalogs, read once here (docs/TRANSLATING.md)
     settings = settings or Settings(
         ai_processes=config.ai_processes,
         poll_seconds=SHARED_POLL if config.shared else None,

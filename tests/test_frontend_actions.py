@@ -300,6 +300,7 @@ def fake_interaction(late: bool = False, failing_edits: int = 0) -> tuple[Any, l
         command=SimpleNamespace(qualified_name="tora act"),
         user=SimpleNamespace(id=2),
         locale=discord.Locale.american_english,
+        guild_locale=None,
     )
     return interaction, log
 

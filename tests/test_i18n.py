@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import string
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -18,8 +19,12 @@ from babel.messages.catalog import Catalog
 from babel.messages.pofile import write_po
 from test_service_away import ANN, BOB, HERE, started
 
-from bot.app.answers import explain, failure_text
+from bot.app.answers import Unusable, explain, failure_text
+from bot.app.callers import Caller
+from bot.app.languages import Languages
+from bot.app.lookups import settings_text
 from bot.app.notify_form import LANGUAGE, ME, SERVER, form_of
+from bot.discord.autocomplete import safely
 from bot.discord.client import unbound_tree
 from bot.discord.translator import (
     CHOICE,
@@ -32,11 +37,22 @@ from bot.discord.translator import (
     tree_problems,
 )
 from bot.i18n import LOCALES, SOURCE, _, current, from_discord, ngettext, pgettext, speaking
-from bot.i18n.catalogs import TEMPLATE, placeholders, po_path, problems, read
-from bot.service import UNAVAILABLE, DatabaseUnavailable, Refused, User
+from bot.i18n.catalogs import (
+    TEMPLATE,
+    load_all,
+    placeholders,
+    po_path,
+    problems,
+    read,
+    translations,
+)
+from bot.service import UNAVAILABLE, DatabaseUnavailable, Refused, Terms, User
+from bot.service.guild import ClockChoice, GuildSettings
 from bot.service.languages import LanguageChoice
 from bot.service.notify import CHOICES, Notify, defaults
+from bot.service.terms import Settings
 from bot.service.testing import Harness
+from bot.service.texts import duration, listing
 from render.fonts import printable
 
 TRANSLATED = [code for code in LOCALES if code != SOURCE]
@@ -335,3 +351,79 @@ def test_failures_and_an_unreachable_database_are_told_in_the_callers_language()
     assert said is not None and said.startswith("Die Partie-Datenbank antwortet gerade nicht")
     assert "`/tora brett`" in said
     assert explain(DatabaseUnavailable("down")) == UNAVAILABLE  # English: as the web shows it
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_the_servers_settings_hold_discords_limit_in_every_language(code) -> None:
+    """``/tora admin settings``' answer with every setting at its longest."""
+    chosen = GuildSettings(
+        turn_seconds=29 * 86400 + 23 * 3600,
+        threads=True,
+        ladder_channel=2**63 - 1,
+        ai_fill_after=6 * 86400 + 23 * 3600,
+        ai_matches=999,
+        away_days=365,
+        auto_away=True,
+        clock=ClockChoice("increment", 0, 27 * 86400 + 23 * 3600, 364 * 86400 + 23 * 3600),
+    )
+    with speaking(code):
+        text = settings_text(chosen, 20)
+    assert len(text) <= LIMITS["content"]
+    assert "{" not in text and "<#9223372036854775807>" in text
+
+
+def test_the_services_shared_words_stay_english_unless_asked() -> None:
+    """Durations, lists, clocks and command names in a post the service has not converted
+    yet stay English whoever's command made it; a converted text asks for its language."""
+    terms = Terms(turn_seconds=2 * 86400, clock="bank", bank_seconds=5 * 86400)
+    with speaking("de"):
+        assert duration(3 * 86400 + 3600) == "3 days 1 h"
+        assert duration(3 * 86400 + 3600, localized=True) == "3 Tage 1 Std."
+        assert listing(["a", "b", "c"]) == "a, b and c"
+        assert listing(["a", "b", "c"], localized=True) == "a, b und c"
+        assert terms.clock_words() == "2 days per turn and a bank of 5 days each"
+        assert terms.clock_words(localized=True) == "2 Tage pro Zug und je 5 Tage Reserve"
+        settings = Settings()
+        assert settings.cmd("queue board:long") == "`/tora ladder queue board:long`"
+        assert settings.cmd("queue", localized=True) == "`/tora rangliste warteschlange`"
+
+
+def test_autocomplete_answers_in_the_callers_language() -> None:
+    """A typed option's choices and hints are made in the caller's language too."""
+    interaction = SimpleNamespace(
+        locale=discord.Locale.brazil_portuguese, client=None, user=SimpleNamespace(id=1)
+    )
+
+    async def complete() -> list[tuple[str, str]]:
+        return [(_("no reminders"), "none")]
+
+    async def refuse() -> list[tuple[str, str]]:
+        raise Unusable(_("That setting is not one I know; nothing was changed."))
+
+    found = asyncio.run(safely(interaction, complete))  # type: ignore[arg-type]
+    assert [c.name for c in found] == ["sem lembretes"]
+    hinted = asyncio.run(safely(interaction, refuse))  # type: ignore[arg-type]
+    assert [c.name for c in hinted] == ["Não conheço essa configuração; nada foi alterado."]
+
+
+async def test_a_public_answer_speaks_the_servers_language_a_private_one_the_callers(
+    h: Harness,
+) -> None:
+    """``Responder`` answers in ``Languages.of`` (private) or ``of_server`` (public); both
+    keep what Discord showed, for the posts and DMs made later."""
+    languages = Languages(h.running)
+    here = Caller(ANN, HERE.guild_id, HERE.channel_id, locale="de", guild_locale="es-ES")
+    assert await languages.of(here) == "de"
+    assert await languages.of_server(here) == "es"
+    await h.running.records.choose_server_language(HERE.guild_id, "ja")
+    assert await languages.of_server(here) == "ja"
+    in_dm = Caller(ANN, None, 5, locale="pt-BR")
+    assert await languages.of_server(in_dm) == "pt_BR"  # a DM has no server: the caller's
+    assert (await h.running.records.player_language(ANN.id)).seen == "pt-BR"
+    assert (await h.running.records.server_language(HERE.guild_id)).seen == "es-ES"
+
+
+def test_every_catalog_is_read_at_the_start() -> None:
+    """``build`` reads them all: the first answer in a language waits for no file."""
+    load_all()
+    assert translations.cache_info().currsize >= len(LOCALES)

@@ -28,6 +28,21 @@ class Languages:
             await self._note_server(caller.guild_id, caller.guild_locale)
         return choice.resolved(caller.locale)
 
+    async def of_server(self, caller: Caller) -> str:
+        """The language of a public answer to ``caller``: their server's (its admins'
+        choice, else its Discord preferred locale); in a DM, the caller's own."""
+        if not caller.guild_id:
+            return await self.of(caller)
+        if caller.locale:
+            await self._note_player(caller)
+        if caller.guild_locale:
+            await self._note_server(caller.guild_id, caller.guild_locale)
+        return (await self.records.server_language(caller.guild_id)).resolved(caller.guild_locale)
+
+    async def _note_player(self, caller: Caller) -> None:
+        if (await self.records.player_language(caller.user.id)).seen != caller.locale:
+            await self.records.note_player_locale(caller.user, caller.locale or "")
+
     async def _note_server(self, guild_id: int, locale: str) -> None:
         """Keep a server's preferred locale when it is new to this process or changed."""
         if self._servers.get(guild_id) == locale:

@@ -10,6 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from bot.i18n import _, pgettext
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms
@@ -348,8 +349,40 @@ def _ai_matches(text: str, default: int) -> int | None:
 
 
 def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool = True) -> str:
+    """A server's settings in the current language."""
+    on, off = pgettext("setting", "on"), pgettext("setting", "off")
     turn = (
-        "24 h (the default)" if settings.turn_seconds is None else duration(settings.turn_seconds)
+        _("24 h (the default)")
+        if settings.turn_seconds is None
+        else duration(settings.turn_seconds, localized=True)
+    )
+    none = pgettext("setting", "none")
+    channel = none if settings.ladder_channel is None else f"<#{settings.ladder_channel}>"
+    fill = settings.ai_fill_after
+    ai = off if fill is None else _("after {time} in the queue", time=duration(fill, True))
+    cap = settings.ai_matches
+    auto_away = auto_default if settings.auto_away is None else settings.auto_away
+    most = (
+        _("{number} (the default)", number=default_cap)
+        if cap is None
+        else none
+        if cap == 0
+        else str(cap)
+    )
+    return _(
+        "This server's settings: turn deadline of new challenges {turn}; each match in its own "
+        "thread: {threads}; ladder channel: {channel}; the AI plays whoever waits for a ladder "
+        "match: {ai}; matches against the AI at once: {most}. Clock of new challenges and "
+        "ladder matches: {clock}. Away days a year for each player: {away}; an away day given "
+        "before a missed turn: {auto}.",
+        turn=turn,
+        threads=on if settings.threads else off,
+        channel=channel,
+        ai=ai,
+        most=most,
+        clock=server_terms(settings).clock_words(localized=True),
+        away=settings.away_days or none,
+        auto=on if auto_away else off,
     )
     channel = "none" if settings.ladder_channel is None else f"<#{settings.ladder_channel}>"
     fill = settings.ai_fill_after

@@ -17,10 +17,11 @@ from discord import app_commands
 
 from bot.app.answers import Unusable, explain, first_sentence
 from bot.app.completions import Completion
+from bot.i18n import from_discord, speaking
 from bot.service import Refused
 
 from .callers import caller_of
-from .handlers import Serving
+from .handlers import Serving, handlers_of
 
 log = logging.getLogger(__name__)
 MOST = 25  # Discord shows at most 25 choices
@@ -40,14 +41,25 @@ def hint(text: str) -> Choices:
 async def safely(
     interaction: discord.Interaction[Any], complete: Callable[[], Awaitable[list[Completion]]]
 ) -> Choices:
-    """``complete``'s choices, never raising (see the module's docstring)."""
+    """``complete``'s choices, never raising (see the module's docstring), in the caller's
+    language (as their answers)."""
+    with speaking(await _language(interaction)):
+        try:
+            return choices(await complete())
+        except (Refused, Unusable) as refusal:
+            return hint(str(refusal))
+        except Exception:
+            log.exception("autocomplete failed", extra={"user": interaction.user.id})
+            return []
+
+
+async def _language(interaction: discord.Interaction[Any]) -> str:
+    """The caller's language (``Responder.language``); their Discord's where the client
+    holds no handlers."""
     try:
-        return choices(await complete())
-    except (Refused, Unusable) as refusal:
-        return hint(str(refusal))
-    except Exception:
-        log.exception("autocomplete failed", extra={"user": interaction.user.id})
-        return []
+        return await handlers_of(interaction).respond.language(interaction)
+    except (TypeError, AttributeError):
+        return from_discord(interaction.locale.value)
 
 
 def _option(interaction: discord.Interaction[Any], name: str) -> Any:

@@ -183,14 +183,20 @@ class Responder:
         self.watching = watching
         self.languages = languages
 
-    async def language(self, interaction: discord.Interaction[Any]) -> str:
-        """The language to answer ``interaction`` in; Discord's if the stored choice cannot
+    async def language(self, interaction: discord.Interaction[Any], public: bool = False) -> str:
+        """The language to answer ``interaction`` in: the caller's, or for an answer all
+        the channel sees (``public``) the server's; Discord's if the stored choice cannot
         be read (the answer still goes out)."""
         if self.languages is not None:
+            caller = caller_of(interaction)
             try:
-                return await self.languages.of(caller_of(interaction))
+                if public:
+                    return await self.languages.of_server(caller)
+                return await self.languages.of(caller)
             except Exception:
                 log.exception("could not read a language", extra={"interaction": interaction.id})
+        if public and interaction.guild_locale is not None:
+            return from_discord(interaction.guild_locale.value)
         return from_discord(interaction.locale.value)
 
     async def run(
@@ -225,7 +231,7 @@ class Responder:
             return
         if not await defer(interaction, private=private):
             return
-        with speaking(await self.language(interaction)):
+        with speaking(await self.language(interaction, public=not private)):
             try:
                 refusal = out_of_range(interaction)
                 answer = Outgoing(refusal) if refusal else await work()
@@ -244,8 +250,9 @@ class Responder:
     ) -> None:
         """A second answer to an interaction already answered (``run``), once ``work`` is
         done: follow-ups, public unless the answer is private; a refusal or failure goes to
-        the caller alone. Discord takes follow-ups for 15 minutes after the command."""
-        with speaking(await self.language(interaction)):
+        the caller alone. Discord takes follow-ups for 15 minutes after the command. Made
+        in the server's language: such answers are for the channel."""
+        with speaking(await self.language(interaction, public=True)):
             try:
                 answer = await work()
             except Exception as exc:

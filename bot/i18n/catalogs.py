@@ -64,6 +64,13 @@ def lookup(code: str, context: str | None, message: str) -> str:
     return str(found)
 
 
+def load_all() -> None:
+    """Read every shipped catalog now (the bot's start), not at the first answer in each
+    language, which must come within Discord's seconds."""
+    for code in LOCALES:
+        translations(code)
+
+
 class BadPlaceholder(ValueError):
     """A text whose braces are not plain ``{name}`` fields (nor ``{{``/``}}``)."""
 

@@ -9,7 +9,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.i18n import current
+from bot.i18n import N_, _, current
 from bot.i18n.words import Language
 from bot.service.texts import escape
 from render import LadderRow, ladder_png
@@ -19,6 +19,7 @@ from storage.competitions.ladders import HistoryPoint, LadderKey, ResultRow, Sea
 from .errors import NotFound
 from .results import Archived, archived_line, boards, check_board, ladder_name, ladder_title
 
+PROVISIONAL_NOTE = N_("? provisional: too few recent games for a settled rating.")
 PAGE_SIZE = 10
 TREND_GAMES = 5  # a leaderboard's trend is the rating change over a player's last 5 results
 RECENT = 10  # matches listed on a profile
@@ -40,18 +41,36 @@ class Page:
     lines: list[Line]
 
     def text(self) -> str:
-        head = f"{ladder_title(self.key.board)} ladder, season {self.key.season}"
-        out = [f"{head} - page {self.number} of {self.pages}"]
+        """The page in the current language."""
+        out = [
+            _(
+                "{ladder} ladder, season {season} - page {number} of {pages}",
+                ladder=ladder_title(self.key.board),
+                season=self.key.season,
+                number=self.number,
+                pages=self.pages,
+            )
+        ]
         if not self.lines:
-            out.append("No rated games yet.")
+            out.append(_("No rated games yet."))
         for line in self.lines:
             mark = "?" if line.provisional else ""
+            rating, trend = f"{line.rating:.0f}", f"{line.trend:+.0f}"
             out.append(
-                f"{line.rank}. {escape(line.name)} {line.rating:.0f}{mark}"
-                f" ({line.wins}-{line.losses}-{line.draws}, trend {line.trend:+.0f})"
+                _(
+                    "{rank}. {name} {rating}{mark} ({wins}-{losses}-{draws}, trend {trend})",
+                    rank=line.rank,
+                    name=escape(line.name),
+                    rating=rating,
+                    mark=mark,
+                    wins=line.wins,
+                    losses=line.losses,
+                    draws=line.draws,
+                    trend=trend,
+                )
             )
         if any(line.provisional for line in self.lines):
-            out.append("? provisional: too few recent games for a settled rating.")
+            out.append(_(PROVISIONAL_NOTE))
         return "\n".join(out)
 
     def rows(self) -> list[LadderRow]:
@@ -67,10 +86,16 @@ class Page:
         ]
 
     def png(self) -> bytes:
-        title = f"{ladder_title(self.key.board)} ladder - season {self.key.season}"
-        # the image's own words in the language of the answer it comes with
-        words = Language(current())
-        return ladder_png(self.rows(), f"{title} ({self.number}/{self.pages})", words)
+        """The page as an image, in the current language (its title, and the image's own
+        words: ``render.words``)."""
+        title = _(
+            "{ladder} ladder - season {season} ({number}/{pages})",
+            ladder=ladder_title(self.key.board),
+            season=self.key.season,
+            number=self.number,
+            pages=self.pages,
+        )
+        return ladder_png(self.rows(), title, Language(current()))
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,7 @@ import contextlib
 import random
 from collections.abc import Iterator
 
+from bot.i18n import _
 from bot.service import (
     Attachment,
     Clock,
@@ -37,7 +38,7 @@ from render import ChartPoint, rating_chart_png
 from storage import Store
 
 from . import texts
-from .boards import BoardProfile, Boards, png
+from .boards import PROVISIONAL_NOTE, BoardProfile, Boards, png
 from .errors import LadderError
 from .opening import Opened, Opener, Unopened
 from .queue import Matchmaking
@@ -90,7 +91,8 @@ class LadderDesk:
             closed = (await self._boards.season(guild_id, board, found.key.season)).closed_at
         text = found.text()
         if closed is not None:
-            text += f"\nFinal standings: this season closed on {texts.day(closed)}."
+            ended = _("Final standings: this season closed on {day}.", day=texts.day(closed))
+            text += "\n" + ended
         return Reply(text, (Attachment("ladder.png", await png(found)),), private=False)
 
     async def profile(self, guild_id: int, player_id: int, board: str | None = None) -> Reply:
@@ -115,7 +117,7 @@ class LadderDesk:
         for one in boards:
             lines.extend(texts.board_profile(one, self._settings))
         if any(b.line and b.line.provisional for b in boards):
-            lines.append(texts.PROVISIONAL_NOTE)
+            lines.append(PROVISIONAL_NOTE)
         charts = [await self._chart(found.name, b) for b in boards if b.history]
         return Reply("\n".join(lines), tuple(charts), private=False)
 

@@ -15,7 +15,6 @@ from .boards import BoardProfile, HeadToHead, Line, Recent
 from .queue import BASE_GAP, EXPIRE_AFTER, HOUR, MOST_GAP, WIDEN_PER_HOUR
 from .results import ladder_name, ladder_title
 
-PROVISIONAL_NOTE = "? provisional: too few recent games for a settled rating."
 RESULT_WORDS = {1.0: "won against", 0.5: "drew with", 0.0: "lost to"}
 
 

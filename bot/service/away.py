@@ -73,9 +73,9 @@ class Absences(Host):
                     _(
                         "You are already away from {start} until {end}. Come back first with "
                         "{command}, or choose other days.",
-                        start=moment(other.starts_at, now),
-                        end=moment(other.ends_at, now),
-                        command=ctx.cmd("away back:True"),
+                        start=moment(other.starts_at, now, localized=True),
+                        end=moment(other.ends_at, now, localized=True),
+                        command=ctx.cmd("away back:True", localized=True),
                     )
                 )
         await ctx.store.save_player(user.id, user.name)
@@ -87,13 +87,13 @@ class Absences(Host):
                 "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
                 "year). Your clocks stand still then; {told}. Come back early with the button "
                 "or {command}: the days not begun are given back.",
-                start=moment(away.starts_at, now),
-                end=moment(away.ends_at, now),
+                start=moment(away.starts_at, now, localized=True),
+                end=moment(away.ends_at, now, localized=True),
                 days=ngettext("{n} day", "{n} days", days),
                 left=left - days,
                 allowed=allowed,
                 told=ngettext("{n} match was told", "{n} matches were told", told),
-                command=ctx.cmd("away back:True"),
+                command=ctx.cmd("away back:True", localized=True),
             ),
             buttons=("back",),
         )
@@ -108,7 +108,7 @@ class Absences(Host):
             raise Refused(
                 _(
                     "You are not away, and no away is planned. {command} takes one.",
-                    command=ctx.cmd("away"),
+                    command=ctx.cmd("away", localized=True),
                 )
             )
         away = taken[0]
@@ -156,7 +156,10 @@ class Absences(Host):
             )
         ]
         for a in taken:
-            start, end = moment(a.starts_at, now), moment(a.ends_at, now)
+            start, end = (
+                moment(a.starts_at, now, localized=True),
+                moment(a.ends_at, now, localized=True),
+            )
             if a.automatic:
                 lines.append(
                     _("- away from {start} until {end} (given automatically)", start=start, end=end)
@@ -245,7 +248,7 @@ def _their_turn(table: Table, user_id: int) -> bool:
 def _turn_now(table: Table, side: Side, hosted: Hosted, now: float) -> str:
     if table.match is None or table.game.side != side or hosted.due_at is None:
         return ""
-    return " " + _("Their turn now ends {time}.", time=moment(hosted.due_at, now))
+    return " " + _("Their turn now ends {time}.", time=moment(hosted.due_at, now, localized=True))
 
 
 def _away_words(away: Away) -> Words:
@@ -254,8 +257,8 @@ def _away_words(away: Away) -> Words:
             "{player} is away from {start} until {end}: their clock stands still then, and "
             "they are back {end}.",
             player=table.who(side),
-            start=moment(away.starts_at, now),
-            end=moment(away.ends_at, now),
+            start=moment(away.starts_at, now, localized=True),
+            end=moment(away.ends_at, now, localized=True),
         )
         return said + _turn_now(table, side, hosted, now)
 

@@ -91,8 +91,8 @@ class Context:
     def now(self) -> float:
         return self.clock.now()
 
-    def cmd(self, name: str) -> str:
-        return self.settings.cmd(name)
+    def cmd(self, name: str, localized: bool = False) -> str:
+        return self.settings.cmd(name, localized)
 
     # ---- images (drawn off the event loop, ``offload.draw``) ----------------------------------
     async def board_file(

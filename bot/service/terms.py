@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot.i18n import slash
+from bot.i18n import SOURCE, _, current, slash, speaking
 from rules import DEFAULT, GAMES, GameType, game_type
 from rules.registry import ladder_game, ladder_of
 
@@ -181,18 +181,26 @@ class Terms:
             self, clock=clock, bank_seconds=bank, increment_seconds=increment, cap_seconds=cap
         ).with_clock_defaults()
 
-    def clock_words(self) -> str:
+    def clock_words(self, localized: bool = False) -> str:
         """The clock in words: ``3 days per turn``, ``3 days per turn and a bank of 7 days``,
-        ``3 days to start, 1 day more per turn, at most 7 days``."""
-        turn = duration(self.turn_seconds)
-        if self.clock == BANK_CLOCK:
-            return f"{turn} per turn and a bank of {duration(self.bank_seconds)} each"
-        if self.clock == INCREMENT_CLOCK:
-            return (
-                f"{turn} to start, {duration(self.increment_seconds)} more per turn, at most "
-                f"{duration(self.cap_seconds)}"
-            )
-        return f"{turn} per turn"
+        ``3 days to start, 1 day more per turn, at most 7 days``; in English unless
+        ``localized`` (as ``texts.duration``)."""
+        with speaking(current() if localized else SOURCE):
+            turn = duration(self.turn_seconds, localized=True)
+            if self.clock == BANK_CLOCK:
+                return _(
+                    "{turn} per turn and a bank of {bank} each",
+                    turn=turn,
+                    bank=duration(self.bank_seconds, localized=True),
+                )
+            if self.clock == INCREMENT_CLOCK:
+                return _(
+                    "{turn} to start, {more} more per turn, at most {cap}",
+                    turn=turn,
+                    more=duration(self.increment_seconds, localized=True),
+                    cap=duration(self.cap_seconds, localized=True),
+                )
+            return _("{turn} per turn", turn=turn)
 
     def _check_foreign(self) -> None:
         """Options that are another game's (a board, Assassins or a point target in a
@@ -290,13 +298,15 @@ class Settings:
         """Whether other processes may share the database (see ``poll_seconds``)."""
         return self.poll_seconds is not None
 
-    def cmd(self, name: str) -> str:
+    def cmd(self, name: str, localized: bool = False) -> str:
         """A command as players type it: ``cmd("queue board:long")`` is
-        ``/tora ladder queue board:long`` (the rarer commands sit in groups), its names in
-        the language of the text being made (``bot.i18n.slash``)."""
+        ``/tora ladder queue board:long`` (the rarer commands sit in groups); with
+        ``localized``, its names as the reader's Discord shows them in the current language
+        (``bot.i18n.slash``), else in English (as ``texts.duration``)."""
         head, _space, rest = name.partition(" ")
         path = " ".join(part for part in (COMMAND_PATHS.get(head, head), rest) if part)
-        return slash(f"{self.command.lstrip('/')} {path}")
+        with speaking(current() if localized else SOURCE):
+            return slash(f"{self.command.lstrip('/')} {path}")
 
     def link(self, guild_id: int, channel_id: int) -> str:
         """Where a match is played, as a link its players can follow from anywhere."""

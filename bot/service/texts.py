@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import _
+from bot.i18n import SOURCE, _, current, ngettext, speaking
 from rules import Side
 from rules.errors import echo as quote
 
@@ -24,27 +24,46 @@ def escape(name: str) -> str:
     return out.replace("@", "@\u200b")
 
 
-def duration(seconds: float) -> str:
+def duration(seconds: float, localized: bool = False) -> str:
     """``5 min``, ``2 h 30 min``, ``3 days 4 h``: at most two units, rounded down. Absurd
-    values (infinite, not a number, over a century) are named as such, never raised on."""
+    values (infinite, not a number, over a century) are named as such, never raised on.
+    In English unless ``localized`` (then in the current language): the service's posts
+    and DMs not yet converted call it, whoever's command they come from."""
+    with speaking(current() if localized else SOURCE):
+        return _duration(seconds)
+
+
+def _duration(seconds: float) -> str:
     if seconds != seconds or seconds > CENTURY:
-        return "over a century"
+        return _("over a century")
     total = max(0, int(seconds))
     days, rest = divmod(total, 86400)
     hours, rest = divmod(rest, 3600)
     minutes, secs = divmod(rest, 60)
-    units = [(days, "day", "days"), (hours, "h", "h"), (minutes, "min", "min"), (secs, "s", "s")]
-    shown = [(n, one if n == 1 else many) for n, one, many in units if n]
+    shown = [(unit, n) for unit, n in enumerate((days, hours, minutes, secs)) if n]
     if not shown:
-        return "0 s"
-    return " ".join(f"{n} {unit}" for n, unit in shown[:2])
+        return _unit(3, 0)
+    return " ".join(_unit(unit, n) for unit, n in shown[:2])
 
 
-def moment(when: float, now: float) -> str:
+def _unit(unit: int, n: int) -> str:
+    """``n`` days, hours, minutes or seconds (``unit`` 0 to 3), in the current language."""
+    if unit == 0:
+        return ngettext("{n} day", "{n} days", n)
+    if unit == 1:
+        return ngettext("{n} h", "{n} h", n)
+    if unit == 2:
+        return ngettext("{n} min", "{n} min", n)
+    return ngettext("{n} s", "{n} s", n)
+
+
+def moment(when: float, now: float, localized: bool = False) -> str:
     """A time as Discord timestamps, which every reader sees in their own time zone, with a
-    live countdown: ``<t:1800000000:f> (<t:1800000000:R>)``. An absurd one reads "never"."""
+    live countdown: ``<t:1800000000:f> (<t:1800000000:R>)``. An absurd one reads "never"
+    (in the current language if ``localized``, as ``duration``)."""
     if not abs(when - now) <= CENTURY:
-        return _("never")
+        with speaking(current() if localized else SOURCE):
+            return _("never")
     stamp = int(when)
     return f"<t:{stamp}:f> (<t:{stamp}:R>)"
 
@@ -53,8 +72,10 @@ def plural(count: int, one: str, many: str | None = None) -> str:
     return f"{count} {one if count == 1 else (many or one + 's')}"
 
 
-def listing(items: list[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
+def listing(items: list[str], localized: bool = False) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (in the current language if ``localized``, as
+    ``duration``)."""
     if len(items) <= 1:
         return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+    with speaking(current() if localized else SOURCE):
+        return _("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
