@@ -13,8 +13,9 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from bot.i18n import LOCALES
+from bot.i18n import LOCALES, _, speaking
 from bot.i18n.words import Language
+from bot.service.texts import duration
 from render import ladder_png, score_card_png
 from render.showcase import PLAYERS, write_images
 from render.tora.board import board_png, private_png
@@ -23,16 +24,13 @@ from render.tora.goldens import Difference, compare
 from render.tora.samples import mid_game, private_preview, short_start
 
 LANGUAGE_DIR = Path("tests/golden/languages")
-# The deadline beside the samples' names, as the service words it in each language (sample
-# data of the pictures, like the names: the service's own texts are in the catalogs).
-DEADLINES = {
-    "en": "due in 11 h",
-    "de": "fällig in 11 Std.",
-    "es": "vence en 11 h",
-    "fr": "à jouer dans 11 h",
-    "ja": "期限まで11時間",
-    "pt_BR": "vence em 11 h",
-}
+HOURS = 11  # the samples' deadline: due in 11 hours, as the service words it
+
+
+def deadline(code: str) -> str:
+    """The samples' deadline in language ``code``, as a board image's status says it."""
+    with speaking(code):
+        return _("due in {time}", time=duration(HOURS * 3600, localized=True))
 
 
 def rendered() -> dict[str, bytes]:
@@ -43,7 +41,7 @@ def rendered() -> dict[str, bytes]:
     card = replace(short_start(), game_number=2, round=3, score=(104, 1), pending=(0, 4))
     for code in LOCALES:
         words = Language(code)
-        info = replace(PLAYERS, deadline=DEADLINES.get(code, DEADLINES["en"]), words=words)
+        info = replace(PLAYERS, deadline=deadline(code), words=words)
         out[f"{code}/board.png"] = board_png(board, info)
         out[f"{code}/preview.png"] = private_png(preview, info)
         out[f"{code}/score-card.png"] = score_card_png(card, info)

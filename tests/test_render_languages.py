@@ -17,8 +17,8 @@ from bot import goldens
 from bot.app.pictures import PillowRenderer
 from bot.i18n import LOCALES
 from bot.i18n.words import Language
-from bot.service import Place, Status, Terms, User
-from bot.service.testing import PRIVATE, Harness
+from bot.service import Place, Pointing, Status, Terms, User
+from bot.service.testing import PRIVATE, DigestRenderer, Harness
 from render import (
     BracketMatch,
     ChartPoint,
@@ -34,6 +34,7 @@ from render.tora import goldens as tora_goldens
 from render.tora.board import board_png
 from render.tora.examples import LADDER
 from render.tora.samples import mid_game, short_start
+from rules import GameView
 
 LANGUAGE_DIR = Path(__file__).parent / "golden" / "languages"
 STORED = sorted(str(p.relative_to(LANGUAGE_DIR)) for p in LANGUAGE_DIR.glob("*/*.png"))
@@ -111,16 +112,39 @@ def test_the_renderer_draws_and_caches_each_language_apart():
     assert copy.board(view, status, "ja") == japanese
 
 
-async def test_the_public_board_speaks_the_servers_language_and_a_dm_its_readers(h: Harness):
+class Drawn(DigestRenderer):
+    """The digest renderer, keeping what each image was drawn with."""
+
+    def __init__(self) -> None:
+        self.drawn: list[tuple[str, Status, str]] = []
+
+    def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
+        self.drawn.append(("board", status, language))
+        return super().board(view, status, language)
+
+    def private(
+        self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
+    ) -> bytes:
+        self.drawn.append((f"private {view.viewer}", status, language))
+        return super().private(view, status, marks, language)
+
+
+async def test_the_public_board_speaks_the_servers_language_and_a_dm_its_readers(db):
     """Ann (German) challenges Bob (Japanese) on a Spanish server: the game's start posts
     its board in Spanish, each player's own board comes by DM in their language, whoever
-    accepted."""
-    await h.running.records.choose_server_language(HERE.guild_id, "es")
-    await h.running.records.choose_player_language(ANN, "de")
-    await h.running.records.choose_player_language(BOB, "ja")
-    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
-    await h.running.accept(HERE, BOB)
-    await h.settle()
+    accepted; the deadline beside each is worded in the image's language too."""
+    renderer = Drawn()
+    h = Harness(db, renderer=renderer)
+    await h.open()
+    try:
+        await h.running.records.choose_server_language(HERE.guild_id, "es")
+        await h.running.records.choose_player_language(ANN, "de")
+        await h.running.records.choose_player_language(BOB, "ja")
+        await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
+        await h.running.accept(HERE, BOB)
+        await h.settle()
+    finally:
+        await h.close()
     public = [f.data for message in h.delivery.channel(HERE.channel_id) for f in message.files]
     assert public and all(data.startswith(b"board@es:") for data in public)
     for user, code in ((ANN, "de"), (BOB, "ja")):
@@ -128,6 +152,10 @@ async def test_the_public_board_speaks_the_servers_language_and_a_dm_its_readers
             f.data for d in h.delivery.user(user.id) if d.kind == PRIVATE for f in d.message.files
         ]
         assert own and all(data.startswith(f"private@{code}:".encode()) for data in own), own
+    starts = {"es": "vence en ", "de": "fällig in ", "ja": "期限まで"}
+    assert {language for _kind, _status, language in renderer.drawn} == set(starts)
+    for kind, status, language in renderer.drawn:
+        assert status.deadline.startswith(starts[language]), (kind, status, language)
 
 
 def charts(words: Language) -> dict[str, bytes]:
