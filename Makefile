@@ -55,6 +55,7 @@ bench: $(VENV)/.installed-test
 # After an intended change to the board images: redraw tests/golden/*.png (then look at them).
 goldens: $(VENV)/.installed-test
 	$(BIN)/python -m render goldens --refresh
+	$(BIN)/python -m bot.goldens --refresh
 
 # The Discord Embedded App SDK for the web board's Activity mode, built again from the pinned
 # packages of web-sdk/ (needs Node and npm). bot/web/static/discord-sdk.js is committed, so

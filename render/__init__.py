@@ -12,7 +12,7 @@ loop. See docs/RENDER.md for the design.
 
 from .bracket import BracketMatch, bracket_png
 from .encode import render_async
-from .ladder import LadderRow, LadderWords, ladder_png
+from .ladder import LadderRow, ladder_png
 from .rating_chart import ChartPoint, rating_chart_png
 from .replays import board_of, own_board_of, record_status, replay_of
 from .status import StatusFields, StatusInfo
@@ -24,7 +24,6 @@ __all__ = [
     "BracketMatch",
     "ChartPoint",
     "LadderRow",
-    "LadderWords",
     "StatusFields",
     "StatusInfo",
     "board_of",

@@ -17,6 +17,7 @@ from . import palette as pal
 from .encode import png_bytes
 from .fonts import draw_label, fit, font
 from .palette import to_palette
+from .words import ENGLISH, Words
 
 PAD, TITLE_H, HEAD_H = 14, 44, 26
 COL_W, COL_GAP, BOX_H, BOX_GAP = 230, 26, 56, 22
@@ -33,8 +34,13 @@ class BracketMatch:
 
 
 def bracket_png(
-    title: str, tiers: Sequence[Sequence[BracketMatch]], champion: str | None = None
+    title: str,
+    tiers: Sequence[Sequence[BracketMatch]],
+    champion: str | None = None,
+    words: Words = ENGLISH,
 ) -> bytes:
+    """The tiers' boxes left to right, then the champion's (its own words in ``words``'
+    language)."""
     columns = len(tiers) + 1  # the champion's column
     most = max((len(tier) for tier in tiers), default=1)
     body = most * (BOX_H + BOX_GAP)
@@ -46,21 +52,27 @@ def bracket_png(
     top = TITLE_H + HEAD_H
     for index, tier in enumerate(tiers):
         left = PAD + index * (COL_W + COL_GAP)
-        _heading(image, left, f"Tier {index + 1}")
+        _heading(image, left, words._("Tier {tier}", tier=index + 1))
         for n, match in enumerate(tier):
             centre = top + (n + 0.5) * body / len(tier)
-            _match(image, match, left, centre - BOX_H / 2)
+            _match(image, match, left, centre - BOX_H / 2, words)
     left = PAD + len(tiers) * (COL_W + COL_GAP)
-    _heading(image, left, "Champion")
-    _champion(image, champion, left, top + body / 2 - BOX_H / 4)
+    _heading(image, left, words._("Champion"))
+    _champion(
+        image,
+        champion or words._("to be decided"),
+        bool(champion),
+        (left, top + body / 2 - BOX_H / 4),
+    )
     return png_bytes(to_palette(image))
 
 
 def _heading(image: Image.Image, left: int, text: str) -> None:
-    draw_label(image, (left, TITLE_H + HEAD_H / 2), text, pal.MUTED, font(12, bold=True), "lm")
+    face = font(12, bold=True)
+    draw_label(image, (left, TITLE_H + HEAD_H / 2), fit(text, face, COL_W), pal.MUTED, face, "lm")
 
 
-def _match(image: Image.Image, match: BracketMatch, left: int, top: float) -> None:
+def _match(image: Image.Image, match: BracketMatch, left: int, top: float, words: Words) -> None:
     draw = ImageDraw.Draw(image)
     edge = pal.GOOD if match.winner is not None else pal.FRAME_LINE
     draw.rectangle((left, top, left + COL_W, top + BOX_H), fill=pal.FRAME_LINE, outline=edge)
@@ -74,16 +86,18 @@ def _match(image: Image.Image, match: BracketMatch, left: int, top: float) -> No
         draw_label(image, (left + 8, y), text, colour, face, "lm")
         points = str(match.points[seat])
         draw_label(image, (left + COL_W - 8, y), points, colour, font(13, bold=True), "rm")
-    games = f"{match.games} game{'s' * (match.games != 1)}"
+    games = words.ngettext("{n} game", "{n} games", match.games)
     draw_label(image, (left + COL_W - 8, top + BOX_H + 9), games, pal.MUTED, font(10), "rm")
 
 
-def _champion(image: Image.Image, champion: str | None, left: int, top: float) -> None:
+def _champion(image: Image.Image, name: str, decided: bool, corner: tuple[int, float]) -> None:
+    """The champion's box: their ``name``, or (not ``decided``) that it is to be decided."""
     draw = ImageDraw.Draw(image)
+    left, top = corner
     height = BOX_H / 2
-    edge = pal.GOOD if champion else pal.FRAME_LINE
+    edge = pal.GOOD if decided else pal.FRAME_LINE
     draw.rectangle((left, top, left + COL_W, top + height), fill=pal.FRAME_LINE, outline=edge)
     face = font(14, bold=True)
-    text = fit(champion or "to be decided", face, COL_W - 16)
-    colour = pal.TEXT if champion else pal.MUTED
+    text = fit(name, face, COL_W - 16)
+    colour = pal.TEXT if decided else pal.MUTED
     draw_label(image, (left + 8, top + height / 2), text, colour, face, "lm")

@@ -16,8 +16,9 @@ from rules.sides import Side
 
 from . import palette as pal
 from .encode import png_bytes
-from .fonts import draw_label, fit, font
+from .fonts import draw_label, face_for, fit, font
 from .palette import to_palette
+from .words import ENGLISH, Words
 
 WIDTH, HEIGHT, PAD, TITLE_H, AXIS_W, FOOT_H = 560, 240, 12, 34, 40, 22
 LEFT, RIGHT = PAD + AXIS_W, WIDTH - PAD
@@ -27,7 +28,9 @@ FINISHED = 100_000.0  # a value at least this large is a finished game, not a po
 SMALLEST_SCALE = 1.0  # the y axis spans at least ± this
 
 
-def evaluation_chart_png(values: Sequence[float], marked: Sequence[int], title: str) -> bytes:
+def evaluation_chart_png(
+    values: Sequence[float], marked: Sequence[int], title: str, words: Words = ENGLISH
+) -> bytes:
     """The chart of ``values`` (after each turn, the first turn's on the left), ringing the
     turns whose indices are in ``marked`` with their place in that list and their number
     ("1: turn 14")."""
@@ -42,8 +45,13 @@ def evaluation_chart_png(values: Sequence[float], marked: Sequence[int], title: 
         draw.line(points, fill=LINE, width=2)
     for rank, index in enumerate(marked, 1):
         if 0 <= index < len(points):
-            _ring(image, points[index], f"{rank}: turn {index + 1}")
-    foot = f"{len(values)} turns · above the line: the Challenger stands better"
+            _ring(image, points[index], words._("{rank}: turn {turn}", rank=rank, turn=index + 1))
+    foot = words.ngettext(
+        "{n} turn · above the line: the Challenger stands better",
+        "{n} turns · above the line: the Challenger stands better",
+        len(values),
+    )
+    foot = fit(foot, font(11), WIDTH - LEFT - PAD)
     draw_label(image, (LEFT, HEIGHT - FOOT_H / 2), foot, pal.MUTED, font(11), "lm")
     return png_bytes(to_palette(image))
 
@@ -76,7 +84,7 @@ def _ring(image: Image.Image, point: tuple[float, float], label: str) -> None:
     draw, (x, y) = ImageDraw.Draw(image), point
     draw.ellipse((x - 7, y - 7, x + 7, y + 7), outline=MARK, width=3)
     face = font(12, bold=True)
-    width = face.getlength(label)
+    width = face_for(label, face).getlength(label)
     where = (min(max(x, LEFT + width / 2), RIGHT - width / 2), y - 18 if y - 18 > TOP else y + 18)
     box = (where[0] - width / 2 - 3, where[1] - 8, where[0] + width / 2 + 3, where[1] + 8)
     draw.rectangle(box, fill=pal.FRAME, outline=MARK)

@@ -18,6 +18,7 @@ from . import palette as pal
 from .encode import png_bytes
 from .fonts import Font, draw_label, fit, font
 from .palette import to_palette
+from .words import ENGLISH, Words
 
 PAD, TITLE_H, HEAD_H, ROW_H = 14, 44, 28, 28
 RANK_W, NAME_W, CELL_PAD = 40, 190, 14
@@ -32,7 +33,7 @@ class EventTable:
     points: int = 2  # the column of the points, in bold
 
 
-def event_table_png(table: EventTable) -> bytes:
+def event_table_png(table: EventTable, words: Words = ENGLISH) -> bytes:
     rows = table.rows[:MOST_ROWS]
     face, bold = font(14), font(14, bold=True)
     widths = [RANK_W, NAME_W] + [
@@ -57,10 +58,15 @@ def event_table_png(table: EventTable) -> bytes:
         _cells(image, row, widths, top + ROW_H / 2, face, pal.TEXT, (table.points, bold))
     if not rows:
         draw_label(
-            image, (width / 2, TITLE_H + HEAD_H + ROW_H / 2), "Nobody yet", pal.MUTED, face, "mm"
+            image,
+            (width / 2, TITLE_H + HEAD_H + ROW_H / 2),
+            fit(words._("Nobody yet"), face, width - 2 * PAD),
+            pal.MUTED,
+            face,
+            "mm",
         )
     if extra:
-        more = f"...and {len(table.rows) - MOST_ROWS} more"
+        more = words.ngettext("...and {n} more", "...and {n} more", len(table.rows) - MOST_ROWS)
         y = TITLE_H + HEAD_H + ROW_H * len(rows) + ROW_H / 2
         draw_label(image, (PAD, y), more, pal.MUTED, face, "lm")
     return png_bytes(to_palette(image))

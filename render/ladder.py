@@ -3,7 +3,8 @@
 The ladder service passes plain ``LadderRow`` values, so this module knows nothing about how
 ratings are kept. A trend is the rating change over whatever period the caller chose; it is
 drawn as a green up-triangle or a red down-triangle with the number, so it reads without
-colour too.
+colour too. Its own words (the headings, "No games yet") are in the language of ``words``;
+the title is the caller's, already in it.
 """
 
 from __future__ import annotations
@@ -17,10 +18,13 @@ from . import palette as pal
 from .encode import png_bytes
 from .fonts import draw_label, fit, font
 from .palette import to_palette
+from .words import ENGLISH, Words
 
 WIDTH, PAD, TITLE_H, HEAD_H, ROW_H = 520, 14, 44, 28, 30
 # Right edges of the number columns (the player column runs from PLAYER_X to RATING_X - PAD).
 RANK_X, PLAYER_X, RATING_X, GAMES_X, TREND_X = 44, 58, 360, 430, WIDTH - PAD
+HEADING_W = 66  # the most a number column's heading may take (the trend's: TREND_W)
+TREND_W = 72
 
 
 @dataclass(frozen=True)
@@ -32,22 +36,11 @@ class LadderRow:
     trend: int  # rating change: positive up, negative down, 0 unchanged
 
 
-@dataclass(frozen=True)
-class LadderWords:
-    """The leaderboard's own words, in its reader's language (the bot's catalogs give
-    them: render knows no language)."""
-
-    player: str = "Player"
-    rating: str = "Rating"
-    games: str = "Games"
-    trend: str = "Trend"
-    empty: str = "No games yet"
-
-
 def ladder_png(
-    rows: Sequence[LadderRow], title: str = "Ladder", words: LadderWords | None = None
+    rows: Sequence[LadderRow], title: str | None = None, words: Words = ENGLISH
 ) -> bytes:
-    words = words or LadderWords()
+    """The table of ``rows`` under ``title`` ("Ladder" in ``words``' language if None)."""
+    title = words._("Ladder") if title is None else title
     height = TITLE_H + HEAD_H + ROW_H * max(1, len(rows)) + PAD
     image = Image.new("RGB", (WIDTH, height), pal.FRAME)
     draw = ImageDraw.Draw(image)
@@ -65,7 +58,7 @@ def ladder_png(
         draw_label(
             image,
             (WIDTH / 2, TITLE_H + HEAD_H + ROW_H / 2),
-            fit(words.empty, font(14), WIDTH - 2 * PAD),
+            fit(words._("No games yet"), font(14), WIDTH - 2 * PAD),
             pal.MUTED,
             font(14),
             "mm",
@@ -78,14 +71,14 @@ def ladder_png(
     return png_bytes(to_palette(image))
 
 
-def _header(image: Image.Image, y: float, words: LadderWords) -> None:
+def _header(image: Image.Image, y: float, words: Words) -> None:
     face = font(12, bold=True)
-    column = GAMES_X - RATING_X - 8  # the games' column (the trend's is as wide)
     draw_label(image, (RANK_X, y), "#", pal.MUTED, face, "rm")
-    draw_label(image, (PLAYER_X, y), fit(words.player, face, 200), pal.MUTED, face, "lm")
-    draw_label(image, (RATING_X, y), fit(words.rating, face, 90), pal.MUTED, face, "rm")
-    draw_label(image, (GAMES_X, y), fit(words.games, face, column), pal.MUTED, face, "rm")
-    draw_label(image, (TREND_X, y), fit(words.trend, face, column), pal.MUTED, face, "rm")
+    player = fit(words._("Player"), face, RATING_X - PLAYER_X - 2 * PAD - HEADING_W)
+    draw_label(image, (PLAYER_X, y), player, pal.MUTED, face, "lm")
+    for x, heading in ((RATING_X, words._("Rating")), (GAMES_X, words._("Games"))):
+        draw_label(image, (x, y), fit(heading, face, HEADING_W), pal.MUTED, face, "rm")
+    draw_label(image, (TREND_X, y), fit(words._("Trend"), face, TREND_W), pal.MUTED, face, "rm")
 
 
 def _row(image: Image.Image, row: LadderRow, y: float) -> None:

@@ -20,8 +20,9 @@ from rules.sides import Side
 
 from . import palette as pal
 from .encode import png_bytes
-from .fonts import draw_label, fit, font
+from .fonts import draw_label, fit, font, label
 from .palette import to_palette
+from .words import ENGLISH, Words
 
 WIDTH, HEIGHT, PAD, TITLE_H, AXIS_W, FOOT_H = 480, 200, 12, 34, 44, 22
 LEFT, RIGHT = PAD + AXIS_W, WIDTH - PAD
@@ -37,20 +38,25 @@ class ChartPoint:
     deviation: float
 
 
-def rating_chart_png(points: Sequence[ChartPoint], title: str = "Rating") -> bytes:
-    """The chart of ``points`` (oldest first); with none, a frame saying so."""
+def rating_chart_png(
+    points: Sequence[ChartPoint], title: str | None = None, words: Words = ENGLISH
+) -> bytes:
+    """The chart of ``points`` (oldest first); with none, a frame saying so. Its own words
+    in ``words``' language ("Rating" the title if None)."""
+    title = words._("Rating") if title is None else title
     image = Image.new("RGB", (WIDTH, HEIGHT), pal.FRAME)
     face = font(15, bold=True)
     draw_label(image, (PAD, TITLE_H / 2), fit(title, face, WIDTH - 2 * PAD), pal.TEXT, face, "lm")
     if not points:
         middle = ((LEFT + RIGHT) / 2, (TOP + BOTTOM) / 2)
-        draw_label(image, middle, "No rated games yet", pal.MUTED, font(14), "mm")
+        empty = fit(words._("No rated games yet"), font(14), RIGHT - LEFT)
+        draw_label(image, middle, empty, pal.MUTED, font(14), "mm")
         return png_bytes(to_palette(image))
     low, high = _span(points)
     _band(image, points, low, high)
     _grid(image, low, high)
     _line(image, points, low, high)
-    _footer(image, points)
+    _footer(image, points, words)
     return png_bytes(to_palette(image))
 
 
@@ -113,11 +119,16 @@ def _line(image: Image.Image, points: Sequence[ChartPoint], low: float, high: fl
             draw.ellipse((x - 3, y - 3, x + 3, y + 3), fill=LINE)
 
 
-def _footer(image: Image.Image, points: Sequence[ChartPoint]) -> None:
+def _footer(image: Image.Image, points: Sequence[ChartPoint], words: Words) -> None:
     face, y = font(11), HEIGHT - FOOT_H / 2
-    games = "1 rated result" if len(points) == 1 else f"{len(points)} rated results"
-    draw_label(image, (LEFT, y), games, pal.MUTED, face, "lm")
-    draw_label(image, ((LEFT + RIGHT) / 2, y), "band: ± deviation", pal.MUTED, face, "mm")
+    third = (RIGHT - LEFT) / 3
+    band = fit(words._("band: ± deviation"), face, int(third))
+    room = (RIGHT - LEFT - label(band, face, "mm").width) / 2 - 8  # left of the band's words
+    games = words.ngettext("{n} rated result", "{n} rated results", len(points))
+    draw_label(image, (LEFT, y), fit(games, face, int(room)), pal.MUTED, face, "lm")
+    draw_label(image, ((LEFT + RIGHT) / 2, y), band, pal.MUTED, face, "mm")
     last = points[-1]
-    now = f"now {round(last.rating)} ± {round(last.deviation)}"
+    now = words._(
+        "now {rating} ± {deviation}", rating=round(last.rating), deviation=round(last.deviation)
+    )
     draw_label(image, (RIGHT, y), now, pal.TEXT, font(11, bold=True), "rm")

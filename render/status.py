@@ -1,5 +1,6 @@
 """What every game's images show that a view does not hold: the player names and the
-deadline (``StatusInfo``), which image of a view is drawn (``Mode``), and each side's mark."""
+deadline (``StatusInfo``), the language of the image's own words (``words_of``), which image
+of a view is drawn (``Mode``), and each side's mark."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from PIL import ImageDraw
 from rules.sides import Side
 
 from . import palette as pal
+from .words import ENGLISH, Words
 
 
 class Mode(Enum):
@@ -26,7 +28,8 @@ class Mode(Enum):
 class StatusFields(Protocol):
     """What the images show that a View does not hold: ``StatusInfo``, or any object with
     these three attributes (such as the match service's own status record). It may have a
-    ``headline`` too (``headline_of``)."""
+    ``headline`` too (``headline_of``), and ``words``, the language of the image's own words
+    (``words_of``)."""
 
     @property
     def challenger(self) -> str: ...
@@ -41,12 +44,14 @@ class StatusFields(Protocol):
 @dataclass(frozen=True)
 class StatusInfo:
     """Player names and the deadline. ``deadline`` is printed as given (for example
-    ``"due in 5 h"``), so the image never depends on the clock."""
+    ``"due in 5 h"``, in the reader's language), so the image never depends on the clock;
+    ``words`` the image's own words (its reader's language)."""
 
     challenger: str = "Challenger"
     opposition: str = "Opposition"
     deadline: str = ""
     headline: str = ""
+    words: Words = ENGLISH
 
 
 def headline_of(info: StatusFields) -> str:
@@ -54,6 +59,13 @@ def headline_of(info: StatusFields) -> str:
     (a player's setup drawn on their board) nobody is. Optional, so that any object with the
     three fields still does."""
     return str(getattr(info, "headline", ""))
+
+
+def words_of(info: StatusFields) -> Words:
+    """The language an image of ``info`` is drawn in: its ``words``, English when it has
+    none (so that any object with the three fields still does)."""
+    words = getattr(info, "words", None)
+    return ENGLISH if words is None else words
 
 
 def player_name(info: StatusFields, side: Side) -> str:

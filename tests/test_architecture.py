@@ -277,6 +277,7 @@ BOT_PARTS = {
     "bot.logs": "wiring",
     "bot.__main__": "wiring",
     "bot.catalogs": "wiring",  # the catalogs' tools: extract (the command tree too), check
+    "bot.goldens": "wiring",  # the golden images in every language (render with the catalogs)
 }
 BOT_RANKS = {
     "lifeline": 0,

@@ -27,10 +27,12 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[Pointing]:
     seen: list[Pointing] = []
     private = pictures.PillowRenderer.private
 
-    def spy(self: Any, view: Any, status: Any, marks: Pointing | None = None) -> bytes:
+    def spy(
+        self: Any, view: Any, status: Any, marks: Pointing | None = None, language: str = "en"
+    ) -> bytes:
         if marks is not None:
             seen.append(marks)
-        return private(self, view, status, marks)
+        return private(self, view, status, marks, language)
 
     monkeypatch.setattr(pictures.PillowRenderer, "private", spy)
     return seen

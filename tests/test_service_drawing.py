@@ -28,11 +28,13 @@ PNG = b"\x89PNG\r\n\x1a\n"
 class WhereDrawn(DigestRenderer):
     """The digest renderer's images, each saying which process drew it."""
 
-    def board(self, view: GameView, status: Status) -> bytes:
-        return f"{os.getpid()}|".encode() + super().board(view, status)
+    def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
+        return f"{os.getpid()}|".encode() + super().board(view, status, language)
 
-    def private(self, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
-        return f"{os.getpid()}|".encode() + super().private(view, status, marks)
+    def private(
+        self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
+    ) -> bytes:
+        return f"{os.getpid()}|".encode() + super().private(view, status, marks, language)
 
 
 class Unsendable(WhereDrawn):

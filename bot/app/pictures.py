@@ -1,9 +1,10 @@
 """The match service's board images, drawn by ``render``: its PNGs behind the service's
 ``Renderer`` protocol (the service's ``Status`` is a status ``render`` accepts as is).
 
-Images are cached by exactly what they are drawn from (the view and the status), so a
-board asked for again is not drawn again; a public view holds nothing hidden, so whether
-an image comes from the cache tells nothing about hidden state either."""
+Images are cached by exactly what they are drawn from (the view, the status and the
+language of the image's own words), so a board asked for again is not drawn again; a public
+view holds nothing hidden, so whether an image comes from the cache tells nothing about
+hidden state either."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
+from bot.i18n.words import Language
 from bot.service import Pointing, Status
-from render import board_of, own_board_of
+from render import StatusInfo, board_of, own_board_of
 from rules import GameView
 
 IMAGE_CACHE = 16 * 1024 * 1024  # bytes of board images kept
@@ -57,12 +59,16 @@ class PillowRenderer:
         (``bot.service.offload``)."""
         return PillowRenderer, (self._cache.most,)
 
-    def board(self, view: GameView, status: Status) -> bytes:
-        return self._drawn(("board", repr(view), status), lambda: board_of(view, status))
+    def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
+        info = worded(status, language)
+        return self._drawn(("board", repr(view), info), lambda: board_of(view, info))
 
-    def private(self, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
-        key = ("private", repr(view), status, marks)
-        return self._drawn(key, lambda: own_board_of(view, status, marks))
+    def private(
+        self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
+    ) -> bytes:
+        info = worded(status, language)
+        key = ("private", repr(view), info, marks)
+        return self._drawn(key, lambda: own_board_of(view, info, marks))
 
     def _drawn(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
         data = self._cache.get(key)
@@ -70,3 +76,11 @@ class PillowRenderer:
             data = draw()
             self._cache.put(key, data)
         return data
+
+
+def worded(status: Status, language: str) -> StatusInfo:
+    """What ``render`` draws beside a view: the service's ``status``, its words in
+    ``language`` (a code: the drawing worker makes its ``Language`` itself)."""
+    return StatusInfo(
+        status.challenger, status.opposition, status.deadline, status.headline, Language(language)
+    )

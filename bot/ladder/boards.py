@@ -9,9 +9,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bot.i18n import N_, _, pgettext
+from bot.i18n import N_, _, current
+from bot.i18n.words import Language
 from bot.service.texts import escape
-from render import LadderRow, LadderWords, ladder_png
+from render import LadderRow, ladder_png
 from storage import Store
 from storage.competitions.ladders import HistoryPoint, LadderKey, ResultRow, Season
 
@@ -85,7 +86,8 @@ class Page:
         ]
 
     def png(self) -> bytes:
-        """The page as an image, in the current language."""
+        """The page as an image, in the current language (its title, and the image's own
+        words: ``render.words``)."""
         title = _(
             "{ladder} ladder - season {season} ({number}/{pages})",
             ladder=ladder_title(self.key.board),
@@ -93,14 +95,7 @@ class Page:
             number=self.number,
             pages=self.pages,
         )
-        words = LadderWords(
-            player=pgettext("leaderboard", "Player"),
-            rating=pgettext("leaderboard", "Rating"),
-            games=pgettext("leaderboard", "Games"),
-            trend=pgettext("leaderboard", "Trend"),
-            empty=_("No games yet"),
-        )
-        return ladder_png(self.rows(), title, words)
+        return ladder_png(self.rows(), title, Language(current()))
 
 
 @dataclass(frozen=True)

@@ -222,20 +222,19 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     staged = replace(table, hosted=hosted)
     view = match.game.view_for(None)
     names = announce.names_of(table)
-    status = staged.status(ctx.now())
     mail = Mail(table.channel_id)
     mail.public(
         f"{table.who(side)} accepted {table.side_name(asker)}'s takeback: turn {number} is "
         f"taken back and played again.\n{showing.standing(view, names)}\n"
         + announce.to_act_line(ctx, staged, view),
-        await ctx.board_file(view, status),
+        await ctx.board_file(view, staged, guild=hosted.guild_id),
         mentions=(hosted.player(asker),),
         notice=TURN,
     )
     mail.private(
         hosted.player(asker),
         announce.your_turn_text(ctx, staged, match.game.view_for(asker)),
-        await ctx.private_file(match.game.view_for(asker), status),
+        await ctx.private_file(match.game.view_for(asker), staged, reader=hosted.player(asker)),
         buttons=announce.turn_buttons(table),
         turn=table.turn,
         notice=TURN,

@@ -48,7 +48,6 @@ def names_of(table: Table) -> tuple[str, str]:
 async def game_start(ctx: Context, table: Table, game: GameState, lead: str = "") -> Mail:
     """The posts of a new ``game``'s start."""
     view = game.view_for(None)
-    status = table.status(ctx.now())
     mail = Mail(table.channel_id)
     first = table.hosted.player(Side.CHALLENGER)
     players = []
@@ -61,14 +60,14 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
         + " against ".join(players)
         + ".\n"
         + to_act_line(ctx, table, view),
-        await ctx.board_file(view, status),
+        await ctx.board_file(view, table, guild=table.hosted.guild_id),
         mentions=(first,),
         notice=TURN,
     )
     mail.private(
         first,
         your_turn_text(ctx, table, view),
-        await ctx.private_file(game.view_for(Side.CHALLENGER), status),
+        await ctx.private_file(game.view_for(Side.CHALLENGER), table, reader=first),
         buttons=turn_buttons(table),
         turn=1,
         notice=TURN,
@@ -77,7 +76,9 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
         table.hosted.player(Side.OPPOSITION),
         f"The game against {table.who(Side.CHALLENGER)} has begun; they move first. This is "
         "your own board: it shows what only you may see.",
-        await ctx.private_file(game.view_for(Side.OPPOSITION), status),
+        await ctx.private_file(
+            game.view_for(Side.OPPOSITION), table, reader=table.hosted.player(Side.OPPOSITION)
+        ),
     )
     return mail
 
@@ -124,10 +125,9 @@ async def turn_end(
     lines = [*recap, to_act_line(ctx, table, view)]
     offer = draw_offer(ctx, table)
     lines += [offer] if offer else []
-    status = table.status(ctx.now())
     nxt = table.hosted.player(view.side)
-    drawn = [ctx.board_file(view, status)]
-    drawn += [ctx.private_file(game.view_for(view.side), status)] if tell else []
+    drawn = [ctx.board_file(view, table, guild=table.hosted.guild_id)]
+    drawn += [ctx.private_file(game.view_for(view.side), table, reader=nxt)] if tell else []
     public, *private = await asyncio.gather(*drawn)
     buttons = (DRAW_BUTTON if offer else ()) + give_button(table)
     mail.public(
@@ -205,7 +205,7 @@ async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, count
     )
     mail.public(
         f"{headline}\n{final} {footer} The full record is attached.{offer}",
-        await ctx.board_file(view, table.status(ctx.now())),
+        await ctx.board_file(view, table, guild=table.hosted.guild_id),
         record_file(table),
         mentions=(table.hosted.player(Side.CHALLENGER), table.hosted.player(Side.OPPOSITION)),
         buttons=("rematch",) if again else (),

@@ -7,10 +7,12 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from bot.i18n import current, speaking
 from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
 
 from . import timing
+from .languages import player_language, server_language
 from .models import is_robot
 from .notify import notify_of
 from .offload import Offload
@@ -94,20 +96,40 @@ class Context:
 
     # ---- images (drawn off the event loop, ``offload.draw``) ----------------------------------
     async def board_file(
-        self, view: GameView, status: Status, name: str = "board.png"
+        self, view: GameView, beside: Status | Table, name: str = "board.png", *, guild: int | None
     ) -> Attachment:
-        """The public board: ``view`` must be a spectator's (``view_for(None)``)."""
-        return Attachment(name, await self.offload.draw("board", view, status))
+        """The public board: ``view`` must be a spectator's (``view_for(None)``), its words
+        in the language of the server ``guild`` (English in a DM channel: None). ``beside``
+        is the status shown with it, or the table whose status it is (made in that language,
+        the deadline too)."""
+        language = await server_language(self.store, guild)
+        status = self._status(beside, language)
+        return Attachment(name, await self.offload.draw("board", view, status, language))
 
     async def private_file(
         self,
         view: GameView,
-        status: Status,
+        beside: Status | Table,
         name: str = "your-board.png",
         marks: Pointing | None = None,
+        *,
+        reader: int | None = None,
     ) -> Attachment:
-        """A player's own board, pointing out ``marks``: only ever sent to that player."""
-        return Attachment(name, await self.offload.draw("private", view, status, marks))
+        """A player's own board, pointing out ``marks``: only ever sent to that player, in
+        their language: ``reader``'s for a DM the service sends, else the language of the
+        answer being made (``bot.i18n.current``: the caller's own); ``beside`` as for
+        ``board_file``."""
+        language = current() if reader is None else await player_language(self.store, reader)
+        status = self._status(beside, language)
+        data = await self.offload.draw("private", view, status, marks, language)
+        return Attachment(name, data)
+
+    def _status(self, beside: Status | Table, language: str) -> Status:
+        """The status beside an image: a table's, made now in the image's language."""
+        if isinstance(beside, Status):
+            return beside
+        with speaking(language):
+            return beside.status(self.now(), localized=True)
 
     # ---- clocks ----------------------------------------------------------------------------
     async def turn_clock(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:

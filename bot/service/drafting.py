@@ -215,14 +215,13 @@ async def _shown(
         prompt=base.prompt(),
         one_move=one_move,
     )
-    status = table.status(ctx.now())
     header = next((g for g in menu.groups if g.key == group), None)
     if header is None:
-        picture = await ctx.private_file(game.view_for(side), status, "plan.png")
+        picture = await ctx.private_file(game.view_for(side), table, "plan.png")
     else:
         choices = await asyncio.to_thread(base.choices, header.key)
         marks = pointing.pointing(header, choices)
-        picture = await ctx.private_file(base.view_for(side), status, "plan.png", marks)
+        picture = await ctx.private_file(base.view_for(side), table, "plan.png", marks)
         menu = replace(menu, choices=tuple(choices), letters=marks.letters)
     menu = replace(menu, picture=picture)
     listed = await plans.plans_of(ctx, table, side)

@@ -75,7 +75,7 @@ async def picture(
 ) -> Attachment:
     """The hinted turn drawn on the player's own board, as the preview of that turn."""
     view = played(hint, texts).view_for(side)
-    return await ctx.private_file(view, table.status(ctx.now()), "hint.png")
+    return await ctx.private_file(view, table, "hint.png")
 
 
 def stage(table: Table, hint: Hint, texts: list[str]) -> None:

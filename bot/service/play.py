@@ -181,7 +181,7 @@ async def menu(
         memo[key] = await asyncio.to_thread(base.choices, group)
     choices = await warned(table, base, memo[key], shown)
     marks = pointing.pointing(header, choices)
-    picture = await ctx.private_file(view, table.status(ctx.now()), "your-board.png", marks)
+    picture = await ctx.private_file(view, table, "your-board.png", marks)
     return replace(head, choices=choices, letters=marks.letters, picture=picture)
 
 
@@ -232,7 +232,7 @@ async def staged_reply(
         await ctx.save(table, hosted)
         return Reply(f"{head}\n{staged_text(ctx, table)}", stamp=table.stamp)
     view = table.game.view_for(side)
-    image = asyncio.ensure_future(ctx.private_file(view, table.status(ctx.now()), "preview.png"))
+    image = asyncio.ensure_future(ctx.private_file(view, table, "preview.png"))
     try:
         await ctx.save(table, hosted)
     except BaseException:
@@ -290,13 +290,12 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
         return Reply(phase_text(ctx, table), private=False, stamp=table.stamp)
     side = hosted.side_of(user.id)
     game = table.game
-    status = table.status(ctx.now())
     if side is None:
         view = game.view_for(None)
         names = announce.names_of(table)
         lines = [showing.standing(view, names), announce.to_act_line(ctx, table, view)]
         text = "\n".join(lines + await _away_lines(ctx, table))
-        image = await ctx.board_file(view, status)
+        image = await ctx.board_file(view, table, guild=hosted.guild_id)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
     await looked(ctx, table, side)
@@ -308,7 +307,7 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     if game.side == side:
         lines.append(staged_text(ctx, table))
     lines += showing.private_notes(view)  # TORA: the viewer's own Assassin's record
-    image = await ctx.private_file(view, status)
+    image = await ctx.private_file(view, table)
     return Reply("\n".join(lines), (image,), stamp=table.stamp)
 
 
@@ -331,7 +330,7 @@ async def own_board(ctx: Context, table: Table, user: User) -> Attachment:
     """A player's own board, as ``board`` shows it them (on their turn, the preview of what
     they staged)."""
     side = player_side(table, user)
-    return await ctx.private_file(table.game.view_for(side), table.status(ctx.now()))
+    return await ctx.private_file(table.game.view_for(side), table)
 
 
 def phase_text(ctx: Context, table: Table) -> str:

@@ -162,12 +162,16 @@ class Pointing:
 class Renderer(Protocol):
     """Board images (PNG bytes). Drawn only from a View: the service hands ``board`` a
     spectator's view (``view_for(None)``) and ``private`` a player's own view (their hidden
-    Assassin, and their staged actions when they are to act: the preview)."""
+    Assassin, and their staged actions when they are to act: the preview). ``language`` (a
+    ``bot.i18n`` code) is the language of the image's own words: a drawing worker has no
+    ``bot.i18n.current``, so it is told, and it is part of what a cached image is kept by."""
 
-    def board(self, view: GameView, status: Status) -> bytes:
+    def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
         """The public board, for a channel."""
 
-    def private(self, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
+    def private(
+        self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
+    ) -> bytes:
         """A player's own board, sent only to that player, pointing out ``marks``."""
 
 

@@ -8,6 +8,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.i18n import SOURCE, _, current, speaking
 from rules import GameState, Side
 from storage import Hosted, Match
 
@@ -128,30 +129,39 @@ class Table:
     def paused(self) -> bool:
         return self.hosted.paused_left is not None
 
-    def deadline_text(self, now: float) -> str:
+    def deadline_text(self, now: float, localized: bool = False) -> str:
         """For board images: how long the running turn has left (on a bank or increment
-        clock, and the waiting player's time)."""
+        clock, and the waiting player's time); in English unless ``localized`` (then in the
+        current language: the image's, ``Context.board_file``)."""
+        with speaking(current() if localized else SOURCE):
+            return self._deadline_text(now)
+
+    def _deadline_text(self, now: float) -> str:
         hosted = self.hosted
         if hosted.paused_left is not None:
-            text = f"paused, {duration(hosted.paused_left)} left"
+            text = _("paused, {time} left", time=duration(hosted.paused_left, True))
         elif hosted.due_at is None:
             return ""
         else:
-            text = f"due in {duration(hosted.due_at - now)}"
+            text = _("due in {time}", time=duration(hosted.due_at - now, True))
         if self.match is None or hosted.clocks is None:
             return text
         waiting = self.game.side.other
         time = timing.left(self.terms, hosted, waiting, self.game.side, now)
         if time is None:
             return text
-        return f"{text} \u00b7 {self.raw_name(hosted.player(waiting))} {duration(time)}"
+        name = self.raw_name(hosted.player(waiting))
+        return f"{text} \u00b7 {name} {duration(time, True)}"
 
-    def status(self, now: float) -> Status:
+    def status(self, now: float, localized: bool = False) -> Status:
+        """What an image shows beside the view (the deadline in the current language if
+        ``localized``, as ``deadline_text``)."""
         hosted = self.hosted
+        over = self.match is not None and self.game.is_over()
         return Status(
             self.raw_name(hosted.player(Side.CHALLENGER)),
             self.raw_name(hosted.player(Side.OPPOSITION)),
-            "" if self.match is not None and self.game.is_over() else self.deadline_text(now),
+            "" if over else self.deadline_text(now, localized),
         )
 
 

@@ -128,21 +128,26 @@ class DigestRenderer:
     """Images as ``<kind>:<digest of the view and status>``: deterministic, fast, and equal
     exactly when what was drawn from is equal."""
 
-    def board(self, view: GameView, status: Status) -> bytes:
+    def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
         if view.viewer is not None:
             raise ValueError("the public board is drawn from a spectator's view")
-        return self._digest("board", view, status)
+        return self._digest("board", language, view, status)
 
-    def private(self, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
+    def private(
+        self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
+    ) -> bytes:
         if view.viewer is None:
             raise ValueError("a private board is drawn from a player's view")
-        return self._digest("private", view, status, marks)
+        return self._digest("private", language, view, status, marks)
 
     @staticmethod
-    def _digest(kind: str, view: GameView, status: Status, marks: Pointing | None = None) -> bytes:
+    def _digest(
+        kind: str, language: str, view: GameView, status: Status, marks: Pointing | None = None
+    ) -> bytes:
+        """``<kind>:<digest>``, and ``<kind>@<language>:<digest>`` in a language but English."""
         drawn = (view, status) if marks is None else (view, status, marks)
         digest = hashlib.sha256(repr(drawn).encode()).hexdigest()[:32]
-        return f"{kind}:{digest}".encode()
+        return f"{kind}{'' if language == 'en' else '@' + language}:{digest}".encode()
 
 
 class Harness:

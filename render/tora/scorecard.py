@@ -23,10 +23,11 @@ from rules.tora import SHORT, Side, View
 
 from .. import palette as pal
 from ..encode import png_bytes
-from ..fonts import fit, font
+from ..fonts import fit, font, font_for
 from ..palette import to_palette
-from ..status import StatusFields, player_name, side_icon
+from ..status import StatusFields, player_name, side_icon, words_of
 from ..strokes import SUPERSAMPLE
+from ..words import Words
 
 
 @dataclass(frozen=True)
@@ -87,10 +88,17 @@ def score_card_png(view: View, info: StatusFields) -> bytes:
     width, height = 2 * CARD_W + 3 * GAP, HEAD + card_h + GAP
     image = Image.new("RGB", (width * k, height * k), pal.FRAME)
     draw = ImageDraw.Draw(image)
-    title = f"{card.title} · Round {view.round}"
+    words = words_of(info)
+    title = words._("{card} · Round {round}", card=card.title, round=view.round)
     if view.game_number > 1:
-        title += f" · Game {view.game_number}"
-    draw.text((GAP * k, HEAD / 2 * k), title, pal.TEXT, font(16 * k, bold=True), anchor="lm")
+        title = words._(
+            "{card} · Round {round} · Game {game}",
+            card=card.title,
+            round=view.round,
+            game=view.game_number,
+        )
+    title = fit(title, font(16 * k, bold=True), (width - 2 * GAP) * k)
+    draw.text((GAP * k, HEAD / 2 * k), title, pal.TEXT, font_for(title, 16 * k, True), anchor="lm")
     for i, side in enumerate((Side.OPPOSITION, Side.CHALLENGER)):
         left = (GAP + i * (CARD_W + GAP)) * k
         _card(
@@ -112,7 +120,8 @@ def _card(
     draw.rounded_rectangle(box, 10 * k, fill=pal.CARD)
     side_icon(draw, side, left + 20 * k, top + 22 * k, 8 * k)
     name = fit(player_name(info, side), font(15 * k, bold=True), (CARD_W - 44) * k)
-    draw.text((left + 34 * k, top + 22 * k), name, pal.FRAME, font(15 * k, bold=True), anchor="lm")
+    name_face = font_for(name, 15 * k, True)
+    draw.text((left + 34 * k, top + 22 * k), name, pal.FRAME, name_face, anchor="lm")
     pegs, over = card.pegs(view.score[side])
     step = CARD_W * k / 4
     for i, column in enumerate(card.columns):
@@ -121,7 +130,7 @@ def _card(
         for row, colour in enumerate(column.holes, start=1):
             cy = top + (TOP + (row - 1) * ROW) * k
             _hole(draw, cx, cy, colour, row * column.unit, row == pegs[i])
-    _total(draw, left, bottom, view.score[side], view.pending[side], over)
+    _total(draw, (left, bottom), view.score[side], view.pending[side], over, words_of(info))
 
 
 def _hole(
@@ -141,17 +150,25 @@ def _hole(
 
 
 def _total(
-    draw: ImageDraw.ImageDraw, left: int, bottom: int, score: int, pending: int, over: int
+    draw: ImageDraw.ImageDraw,
+    corner: tuple[int, int],
+    score: int,
+    pending: int,
+    over: int,
+    words: Words,
 ) -> None:
+    """The card's score in words under it, and what is pending or beyond the card."""
     k = SUPERSAMPLE
+    left, bottom = corner
     y = bottom - 34 * k
     centre = left + CARD_W * k / 2
-    text = f"{score} point{'s' * (score != 1)}"
-    draw.text((centre, y), text, pal.FRAME, font(20 * k, bold=True), anchor="mm")
+    text = words.ngettext("{n} point", "{n} points", score)
+    draw.text((centre, y), text, pal.FRAME, font_for(text, 20 * k, True), anchor="mm")
     notes = []
     if pending:
-        notes.append(f"+{pending} at the end of the round")
+        notes.append(words._("+{points} at the end of the round", points=pending))
     if over:
-        notes.append(f"+{over} beyond the card")
+        notes.append(words._("+{points} beyond the card", points=over))
     if notes:
-        draw.text((centre, y + 20 * k), " · ".join(notes), pal.MUTED, font(11 * k), anchor="mm")
+        line = fit(" · ".join(notes), font(11 * k), (CARD_W - 12) * k)
+        draw.text((centre, y + 20 * k), line, pal.MUTED, font_for(line, 11 * k), anchor="mm")

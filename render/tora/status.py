@@ -1,6 +1,6 @@
 """TORA's status strip above the board: players and score, round, who acts, deadline,
 outcome. Everything but the names and the deadline (``render.status.StatusInfo``) comes from
-the View's public fields."""
+the View's public fields; its own words are in the language of ``words_of(info)``."""
 
 from __future__ import annotations
 
@@ -11,12 +11,14 @@ from rules.tora import Side, View
 from .. import palette as pal
 from ..fonts import Font, draw_label, fit, font, label
 from ..palette import to_palette
-from ..status import Mode, StatusFields, headline_of, player_name, side_icon
+from ..status import Mode, StatusFields, headline_of, player_name, side_icon, words_of
+from ..words import N_, Words
 from .layout import Layout
 
 PAD = 12
 SEPARATOR = " · "
 NAME_ROOM = 120  # pixels a name may take in the sentence under the names
+TAGS = {Mode.PRIVATE: N_("PRIVATE"), Mode.PREVIEW: N_("PREVIEW")}  # on a player's own image
 
 
 def status_strip(layout: Layout, view: View, info: StatusFields, mode: Mode) -> Image.Image:
@@ -35,9 +37,10 @@ def _players(image: Image.Image, width: int, view: View, info: StatusFields) -> 
     draw = ImageDraw.Draw(image)
     y = 19
     name_face, score_face, small = font(15, bold=True), font(18, bold=True), font(12)
-    middle = "Round " + str(view.round)
+    words = words_of(info)
+    middle = words._("Round {round}", round=view.round)
     if view.game_number > 1:
-        middle = f"Game {view.game_number} · {middle}"
+        middle = words._("Game {game} · Round {round}", game=view.game_number, round=view.round)
     mid_width = draw_label(image, (width / 2, y), middle, pal.MUTED, small, "mm")
     room = (width - mid_width) / 2 - PAD - 70
     for side, anchor in ((Side.OPPOSITION, "l"), (Side.CHALLENGER, "r")):
@@ -65,15 +68,15 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mo
     draw = ImageDraw.Draw(image)
     y = 45
     face = font(13)
-    tag = "" if mode == Mode.PUBLIC else mode.value
+    tag = words_of(info)._(TAGS[mode]) if mode in TAGS else ""
     tag_width = 0
     if tag:
         tag_face = font(11, bold=True)
-        shown = label(tag.upper(), tag_face, "mm")
+        shown = label(tag, tag_face, "mm")
         tag_width = int(shown.width) + 14
         box = (width - PAD - tag_width, y - 9, width - PAD, y + 9)
         draw.rounded_rectangle(box, 9, fill=pal.HIDDEN)
-        draw_label(image, ((box[0] + box[2]) / 2, y), tag.upper(), pal.WHITE, tag_face, "mm")
+        draw_label(image, ((box[0] + box[2]) / 2, y), tag, pal.WHITE, tag_face, "mm")
     room = width - 2 * PAD - tag_width - 30
     wordings = _describe(view, info, mode)
     fitting = [parts for parts in wordings if _width(parts, face) <= room]
@@ -99,12 +102,14 @@ def _describe(view: View, info: StatusFields, mode: Mode) -> list[list[str]]:
     """The sentence under the names, from the fullest to the shortest wording, in parts (each
     part is a label of its own, so the parts that repeat from turn to turn are drawn from the
     label cache)."""
-    face = font(13)
+    face, words = font(13), words_of(info)
     if view.outcome:
         reason = view.outcome.partition("(")[2].rstrip(")")
         winner = view.winner
         head = (
-            "Tie" if winner is None else f"{fit(player_name(info, winner), face, NAME_ROOM)} wins"
+            words._("Tie")
+            if winner is None
+            else words._("{name} wins", name=fit(player_name(info, winner), face, NAME_ROOM))
         )
         return [[f"{head} ({reason})" if reason else head], [head]]
     deadline = [info.deadline] if info.deadline else []
@@ -112,14 +117,20 @@ def _describe(view: View, info: StatusFields, mode: Mode) -> list[list[str]]:
     if headline:  # before the game: nobody is to act, nothing is staged
         return [[headline, *deadline], [headline]]
     if mode == Mode.PREVIEW:
-        staged = f"{len(view.staged)} action{'s' * (len(view.staged) != 1)} staged"
-        left = f"{view.actions_left} left"
-        return [[f"If you end the turn now: {staged}", left, *deadline], [staged, left, *deadline]]
+        return _preview(view, words, deadline)
     who = fit(player_name(info, view.side), face, NAME_ROOM)
-    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
-    actions = f"{view.actions_left} of {view.actions_total}"
-    return [
-        [f"{who} ({role}) to act", f"{actions} actions left", *deadline],
-        [f"{who} to act", f"{actions} actions left", *deadline],
-        [f"{who} to act", f"{actions} left", *deadline],
-    ]
+    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"  # game terms
+    acting = words._("{name} ({role}) to act", name=who, role=role)
+    short = words._("{name} to act", name=who)
+    counts = {"left": view.actions_left, "total": view.actions_total}
+    actions = words._("{left} of {total} actions left", **counts)
+    brief = words._("{left} of {total} left", **counts)
+    return [[acting, actions, *deadline], [short, actions, *deadline], [short, brief, *deadline]]
+
+
+def _preview(view: View, words: Words, deadline: list[str]) -> list[list[str]]:
+    """The sentence of a preview: what is staged and what is left."""
+    staged = words.ngettext("{n} action staged", "{n} actions staged", len(view.staged))
+    left = words.ngettext("{n} left", "{n} left", view.actions_left)
+    whole = words._("If you end the turn now: {staged}", staged=staged)
+    return [[whole, left, *deadline], [staged, left, *deadline]]

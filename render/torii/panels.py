@@ -2,7 +2,8 @@
 player's panel on their side of the board (name, Spirit, tiles, supply, Torii left).
 
 Player names and the deadline are not part of a View: ``info`` is any object with
-``challenger``, ``opposition`` and ``deadline`` string attributes.
+``challenger``, ``opposition`` and ``deadline`` string attributes; the strip's own words are
+in the language of its ``words`` (``render.status.words_of``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from PIL import Image, ImageDraw
 from render import palette as pal
 from render.fonts import draw_label, fit, font
 from render.palette import to_palette
-from render.status import StatusFields, side_icon
+from render.status import StatusFields, side_icon, words_of
 from rules.sides import Side
 from rules.torii import View
 
@@ -51,19 +52,30 @@ def _strip(text: str, side: Side | None) -> Image.Image:
 
 def _sentence(view: View, info: StatusFields) -> str:
     deadline = [info.deadline] if info.deadline else []
+    words = words_of(info)
     if view.outcome is not None:
         reason = view.outcome.partition("(")[2].rstrip(")")
-        head = "Draw" if view.winner is None else f"{name_of(info, view.winner)} wins"
+        winner = view.winner
+        head = (
+            words._("Draw")
+            if winner is None
+            else words._("{name} wins", name=name_of(info, winner))
+        )
         return SEPARATOR.join([head, reason] if reason else [head])
     who = name_of(info, view.side)
     if view.staged:
-        return SEPARATOR.join([f"Preview: {who}'s turn as staged", *deadline])
+        staged = words._("Preview: {name}'s turn as staged", name=who)
+        return SEPARATOR.join([staged, *deadline])
     if view.monkey_decision:
-        owed = view.actions_left
-        waiting = f"Waiting for {who}'s Monkey ({owed} decision{'s' * (owed != 1)})"
+        waiting = words.ngettext(
+            "Waiting for {name}'s Monkey ({n} decision)",
+            "Waiting for {name}'s Monkey ({n} decisions)",
+            view.actions_left,
+            name=who,
+        )
         return SEPARATOR.join([waiting, *deadline])
-    powers = [] if view.powers else ["powers off"]
-    return SEPARATOR.join([f"{who} to play", *deadline, *powers])
+    powers = [] if view.powers else [words._("powers off")]
+    return SEPARATOR.join([words._("{name} to play", name=who), *deadline, *powers])
 
 
 def paste_panel(image: Image.Image, view: View, info: StatusFields, side: Side, top: int) -> None:

@@ -2,7 +2,8 @@
 hand strips, drawn in RGB and mapped onto the fixed palette.
 
 Names and the deadline are not in a View: the caller passes them in ``info``, any object with
-``challenger``, ``opposition`` and ``deadline`` string attributes (``render.StatusInfo``)."""
+``challenger``, ``opposition`` and ``deadline`` string attributes (``render.StatusInfo``); the
+strip's own words are in the language of its ``words`` (``render.status.words_of``)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,8 @@ from typing import Protocol
 from PIL import Image, ImageDraw
 
 from render.fonts import Font, draw_label, fit, font, label
+from render.status import words_of
+from render.words import N_, Words
 from rules.sides import Side
 from rules.torishogi import View
 
@@ -24,6 +27,7 @@ from .tiles import OUTLINE, Look, hand_tile
 PAD = 12
 SEPARATOR = " · "
 NAME_ROOM = 120
+NOTES = {"check": N_("check"), "checkmate": N_("checkmate")}  # a move's note (the rules')
 
 
 class StatusFields(Protocol):
@@ -72,7 +76,7 @@ def _players(image: Image.Image, layout: Layout, view: View, info: StatusFields)
     """The Challenger on the left, the Opposition on the right, the move number between."""
     y, width = 19, layout.width
     face = font(15, bold=True)
-    middle = f"ToriShogi · move {view.move_number}"
+    middle = words_of(info)._("ToriShogi · move {move}", move=view.move_number)
     mid = draw_label(image, (width / 2, y), middle, pal.MUTED, font(12), "mm")
     room = int((width - mid) / 2 - PAD - 30)
     for side, anchor in ((Side.CHALLENGER, "l"), (Side.OPPOSITION, "r")):
@@ -87,7 +91,9 @@ def _players(image: Image.Image, layout: Layout, view: View, info: StatusFields)
 def _sentence(image: Image.Image, layout: Layout, view: View, info: StatusFields) -> None:
     y, face = 45, font(13)
     room = layout.width - 2 * PAD - 30
-    wordings = _describe(view, info)
+    words = words_of(info)
+    wordings = _describe(view, info, words)
+    red = {words._("in check"), *(words._(note) for note in NOTES.values())}
     fitting = [parts for parts in wordings if _width(parts, face) <= room]
     parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
     icon_side = view.winner if view.outcome else view.side
@@ -96,7 +102,7 @@ def _sentence(image: Image.Image, layout: Layout, view: View, info: StatusFields
         _icon(image, icon_side, layout.points_up(icon_side), x, y, 12)
         x += 14
     for i, part in enumerate(parts):
-        colour = pal.RED if part in ("in check", "check", "checkmate") else pal.TEXT
+        colour = pal.RED if part in red else pal.TEXT
         if i:
             x += draw_label(image, (x, y), SEPARATOR, pal.MUTED, face, "lm")
         x += draw_label(image, (x, y), part, colour, face, "lm")
@@ -109,32 +115,34 @@ def _width(parts: list[str], face: Font) -> float:
     )
 
 
-def _describe(view: View, info: StatusFields) -> list[list[str]]:
+def _describe(view: View, info: StatusFields, words: Words) -> list[list[str]]:
     """From the fullest wording to the shortest; each part is drawn as a label of its own."""
     face = font(13)
     names = [fit(player_name(info, side), face, NAME_ROOM) for side in Side]
     if view.outcome:
         reason = view.outcome.partition("(")[2].rstrip(")")
-        head = "Draw" if view.winner is None else f"{names[view.winner]} wins"
+        head = (
+            words._("Draw")
+            if view.winner is None
+            else words._("{name} wins", name=names[view.winner])
+        )
         return [[f"{head} ({reason})"], [head]]
     deadline = [info.deadline] if info.deadline else []
     if view.staged:
         move = view.staged[0]
-        said = move.readable
-        check = [move.note] if move.note else []
+        said = words._("Preview: {move}", move=move.readable)
+        check = [words._(NOTES.get(move.note, move.note))] if move.note else []
         return [
-            [f"Preview: {said}", *check, "played when you end the turn"],
-            [f"Preview: {said}", *check, *deadline],
-            [f"Preview: {said}", *check],
+            [said, *check, words._("played when you end the turn")],
+            [said, *check, *deadline],
+            [said, *check],
         ]
     who = names[view.side]
-    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"
-    check = ["in check"] if view.in_check else []
-    return [
-        [f"{who} ({role}) to move", *check, *deadline],
-        [f"{who} to move", *check, *deadline],
-        [f"{who} to move", *check],
-    ]
+    role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"  # game terms
+    check = [words._("in check")] if view.in_check else []
+    acting = words._("{name} ({role}) to move", name=who, role=role)
+    short = words._("{name} to move", name=who)
+    return [[acting, *check, *deadline], [short, *check, *deadline], [short, *check]]
 
 
 def hand_strip(layout: Layout, view: View, info: StatusFields, side: Side) -> Image.Image:
