@@ -21,7 +21,7 @@ from rules.words import Text, frame, listing, msg, msg_n
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTATION = re.compile(r"[a-g0-9, \-]+")  # a label of squares only (Torii's "c3, c4")
-CONVERTED = ("torishogi",)  # the games whose every text is a message
+CONVERTED = ("torishogi", "torii")  # the games whose every text is a message
 
 
 def _ids_in_rules() -> list[tuple[str, int, str]]:
@@ -140,7 +140,7 @@ def test_a_converted_games_menus_and_words_are_messages_worded_everywhere(game, 
             assert word(state.view_for(None).summary(names)) != state.view_for(None).summary(names)
 
 
-@pytest.mark.parametrize("game", ["tora", "torii"])
+@pytest.mark.parametrize("game", ["tora"])
 @pytest.mark.parametrize("typed", ["nonsense here", "zz9"])
 def test_a_game_not_converted_yet_is_refused_whole_in_english(game, typed) -> None:
     """A refusal whose reason is no message yet is never half worded: a German player
@@ -149,3 +149,16 @@ def test_a_game_not_converted_yet_is_refused_whole_in_english(game, typed) -> No
     with speaking("de"):
         assert word(refusal.message) == refusal.message
 
+
+@pytest.mark.parametrize("code", LOCALES)
+@pytest.mark.parametrize("powers", [True, False])
+def test_the_spirits_powers_hold_a_menus_limit_in_every_language(code, powers) -> None:
+    """A setup option's description is shown beside it in a select menu (100 characters):
+    the Spirits' powers fit there in every language, and say their ruling."""
+    [question] = game_type("torii").setup_questions({"powers": powers})
+    assert all(isinstance(d, Text) for d in question.descriptions)
+    with speaking(code):
+        worded = [word(d) for d in question.descriptions]
+        assert len(word(question.prompt)) <= 100
+    assert all(len(d) <= 100 for d in worded), max(worded, key=len)
+    assert all(f"(TI1{n})" in d for n, d in zip(range(2, 8), worded, strict=True))
