@@ -80,7 +80,7 @@ def refusal(rule: str, reason: str, allowed: list[str]) -> Text:
 def _worded(rule: str, reason: str, allowed: list[str]) -> Text:
     if not allowed:
         return frame("{reason} ({rule})", reason=reason, rule=rule)
-    shown = ", ".join(allowed[:SHOWN])
+    shown = _joined(allowed[:SHOWN])
     more = len(allowed) - SHOWN
     if more <= 0:
         return msg("{reason} ({rule}). Allowed: {shown}", reason=reason, rule=rule, shown=shown)
@@ -92,6 +92,17 @@ def _worded(rule: str, reason: str, allowed: list[str]) -> Text:
         rule=rule,
         shown=shown,
     )
+
+
+def _joined(items: list[str]) -> str:
+    """Actions listed with commas: notation as it is, a ``Text`` among them (an action in
+    words, Torii's "next step to c4") kept one, to be worded."""
+    if not any(isinstance(item, Text) for item in items):
+        return ", ".join(items)
+    listed = frame("{item}", item=items[0])
+    for item in items[1:]:
+        listed = frame("{list}, {item}", list=listed, item=item)
+    return listed
 
 
 class AmbiguousAction(ActionError):

@@ -162,3 +162,12 @@ def test_the_spirits_powers_hold_a_menus_limit_in_every_language(code, powers) -
         assert len(word(question.prompt)) <= 100
     assert all(len(d) <= 100 for d in worded), max(worded, key=len)
     assert all(f"(TI1{n})" in d for n, d in zip(range(2, 8), worded, strict=True))
+
+
+def test_actions_in_words_among_the_allowed_are_worded_too() -> None:
+    """Torii's refusal of a short path lists the next steps in words, in German too."""
+    refusal = _refusal("torii", "3")
+    assert "Allowed: next step to " in refusal.message, refusal.message
+    with speaking("de"):
+        shown = word(refusal.message)
+    assert "Erlaubt: nächster Schritt nach " in shown and "next step" not in shown, shown
