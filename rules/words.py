@@ -25,7 +25,8 @@ __all__ = ["Text", "frame", "listing", "msg", "msg_n", "unconverted"]
 
 class Text(str):
     """English words that keep their message id (``id``, and ``plural`` for a number's
-    forms, chosen by ``n``) and parameters, for a reader of another language."""
+    forms, chosen by ``n``) and parameters, for a reader of another language. The
+    parameters are the caller's own mapping (``msg``'s keyword arguments: a fresh dict)."""
 
     id: str
     plural: str | None
@@ -35,10 +36,10 @@ class Text(str):
     def __new__(
         cls, id: str, params: Mapping[str, Any], plural: str | None = None, n: int | None = None
     ) -> Text:
-        values = dict(params) if n is None else {"n": n, **params}
+        values = params if n is None else {"n": n, **params}
         english = (id if n == 1 or plural is None else plural).format_map(values)
         made = super().__new__(cls, english)
-        made.id, made.plural, made.n, made.params = id, plural, n, dict(params)
+        made.id, made.plural, made.n, made.params = id, plural, n, params
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:
