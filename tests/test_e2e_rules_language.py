@@ -1,6 +1,7 @@
 """End to end through the emulator: the rules core's refusal reaches a German player in
 German (issue 30), its notation and ruling id unchanged, while an English player's stays
-byte for byte the rules' English; the Play panel's menus speak the player's language."""
+byte for byte the rules' English; the Play panel's menus speak the player's language; a Torii
+refusal in Japanese lists the allowed next steps in Japanese."""
 
 from __future__ import annotations
 
@@ -38,3 +39,21 @@ async def test_a_torishogi_refusal_and_menu_in_the_players_language(tmp_path: Pa
             for o in c.get("options", [])
         ]
         assert any(label.endswith("nach 5f") for label in labels), labels
+
+
+async def test_a_torii_refusal_in_japanese_lists_the_next_steps_in_japanese(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torii", deadline="2h")
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", spirit="Kitsune")
+        await stage.slash("bob", "setup", spirit="Monkey")
+        await stage.posted("The game begins")
+        stage.emu.world.users[stage.user["ann"]].locale = "ja"
+
+        refused = await stage.slash("ann", "act", action="3")
+        assert "タイル 3 は 3 ステップですが、0 個書かれています (TI5)。可能: " in refused.text, (
+            refused.text
+        )
+        assert "次のステップで " in refused.text and "next step" not in refused.text
