@@ -33,6 +33,12 @@ from .words import Text, msg
 RESIGN = "resign"  # the record's word for a resignation
 DRAW = "draw"  # for a draw the players agreed
 
+# The reasons of the endings every game shares, worded (``Outcome.words``).
+ENDINGS = {
+    "resignation": msg("resignation"),
+    "agreed draw": msg("agreed draw"),
+    FORFEIT: msg("forfeit"),
+}
 A = TypeVar("A")  # a game's action
 E = TypeVar("E")  # what an action did (a ``GameEvent``)
 P = TypeVar("P")  # a position

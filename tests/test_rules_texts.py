@@ -171,3 +171,20 @@ def test_actions_in_words_among_the_allowed_are_worded_too() -> None:
     with speaking("de"):
         shown = word(refusal.message)
     assert "Erlaubt: nächster Schritt nach " in shown and "next step" not in shown, shown
+
+
+def test_the_reason_a_game_ended_is_worded_in_its_summary() -> None:
+    """A finished game's summary says why it ended in the reader's language (the stored
+    reason stays the English key)."""
+    kind = game_type("torishogi")
+    options, answers = kind.sample_setup({})
+    state = kind.new_game(options, answers)
+    state.resign(state.side)
+    summary = state.view_for(None).summary(("ann", "bob"))
+    assert summary.endswith("bob wins (resignation)"), summary
+    with speaking("de"):
+        assert word(summary).endswith("bob gewinnt (Aufgabe)"), word(summary)
+    with pytest.raises(IllegalAction) as over:
+        state.apply("4f5f")
+    with speaking("fr"):
+        assert "la partie est finie : opposition gagne (abandon) (TS11)" in word(over.value.message)

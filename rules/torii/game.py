@@ -24,7 +24,7 @@ from rules.words import msg, msg_n
 from . import events as ev
 from . import fen as position_string
 from .actions import DECISIONS, PASS, PASS_TEXT, Action, Decision, Move, Pass, flip_text
-from .building import WIN_FOLLOWERS, WIN_TORII
+from .building import REASONS, WIN_FOLLOWERS, WIN_TORII
 from .events import Event, Turn, move_event
 from .generate import whole_turns
 from .menu import build_menu, monkey_group
@@ -252,7 +252,9 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
 
     # ---- refusals ------------------------------------------------------------------------
     def _refuse_over(self) -> IllegalAction:
-        return IllegalAction("TI18", msg("the game is over: {result}", result=str(self.result)))
+        assert self.result is not None
+        said = msg("the game is over: {result}", result=self.result.words(REASONS))
+        return IllegalAction("TI18", said)
 
     def _refuse_full(self) -> IllegalAction:
         return IllegalAction(

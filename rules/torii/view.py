@@ -13,6 +13,7 @@ from rules.sides import Outcome, Side
 from rules.words import Text, frame, msg
 
 from .board import FILES, SIZE, lanes, name, square
+from .building import REASONS
 from .events import DECISION, MOVE, Event, Turn
 from .state import Position, Setup, follower, gate
 
@@ -115,7 +116,8 @@ class View:
             ]
         )
         if self.outcome is not None:
-            reason = self.outcome.partition("(")[2].rstrip(")")
+            said = self.outcome.partition("(")[2].rstrip(")")
+            reason = REASONS.get(said, said)
             if self.winner is None:
                 return msg("{players} · a tie ({reason})", players=players, reason=reason)
             return msg(

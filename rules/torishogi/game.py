@@ -29,7 +29,7 @@ from .movegen import in_check, legal_moves
 from .moves import Move, describe
 from .notation import read_spec, resolve
 from .position import Key, Position
-from .rulings import no_move_outcome, repetition_outcome
+from .rulings import REASONS, no_move_outcome, repetition_outcome
 from .view import View, build_view
 
 TURN_RULE = "TS1"  # the players take turns, one move each
@@ -202,7 +202,9 @@ class ToriShogiGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
     def _refuse_over(self) -> IllegalAction:
         assert self.result is not None
         rule = _RULE_OF_REASON.get(self.result.reason, "TS11")
-        return IllegalAction(rule, msg("the game is over: {result}", result=str(self.result)))
+        return IllegalAction(
+            rule, msg("the game is over: {result}", result=self.result.words(REASONS))
+        )
 
     def _refuse_full(self) -> IllegalAction:
         return IllegalAction(

@@ -19,6 +19,7 @@ from .fen import write_fen
 from .movegen import attacked
 from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, kind_of, side_of
 from .position import Position
+from .rulings import REASONS
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,8 @@ class View:
         ]
         hands = _hands(held)
         if self.outcome is not None:
-            reason = self.outcome.partition("(")[2].rstrip(")")
+            said = self.outcome.partition("(")[2].rstrip(")")
+            reason = REASONS.get(said, said)
             if self.winner is None:
                 return msg("{hands}; a draw ({reason})", hands=hands, reason=reason)
             return msg(
