@@ -17,7 +17,7 @@ from pathlib import Path
 
 from babel import Locale, UnknownLocaleError
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import write_po
 
@@ -31,16 +31,21 @@ HEADER = "# The texts of tora-bot (docs/TRANSLATING.md).\n"
 # The catalogs' headers keep one date: git keeps their history, and two branches that both
 # update the catalogs would otherwise conflict on it.
 DATE = dt.datetime(2026, 11, 26, tzinfo=dt.UTC)
+# The rules core's markers (``rules.words``): its texts are ids the layers above word.
+KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "msg_n": (1, 2)}
 
 
 def template() -> Catalog:
-    """Every text to translate: the code's (``_``, ``ngettext``, ``pgettext``, ``N_``) in
+    """Every text to translate: the code's (``_``, ``ngettext``, ``pgettext``, ``N_``, and
+    the rules core's ``msg`` and ``msg_n``) in
     the order of the files, then the slash commands'."""
     catalog = Catalog(domain=DOMAIN, project="tora-bot", header_comment=HEADER, creation_date=DATE)
     with CONFIG.open(encoding="utf-8") as file:
         # Babel's own reader of babel.cfg (it has no type hints)
         method_map, options_map = parse_mapping_cfg(file, str(CONFIG))  # type: ignore[no-untyped-call]
-    found = extract_from_dir(ROOT, method_map, options_map, comment_tags=("TRANSLATORS:",))
+    found = extract_from_dir(
+        ROOT, method_map, options_map, keywords=KEYWORDS, comment_tags=("TRANSLATORS:",)
+    )
     for filename, lineno, message, comments, context in found:
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     for context, message, where in texts(unbound_tree()):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-TORA_HINT = (
+from .words import Text, frame, msg, msg_n, unconverted
+
+TORA_HINT = msg(
     "Write actions like 'A v5h7-v4h6', 'A v5h7 x v5h5', 'S v4h8 defend', 'C v5h8 fire W' or "
     "'crown v4h14'"
 )
@@ -11,20 +13,29 @@ TORA_HINT = (
 ECHO = 40  # characters of a refused text quoted back
 
 
-def echo(text: str) -> str:
+def echo(text: str) -> Text:
     """A user's ``text`` quoted for a message, in code style: on one line, cut to ``ECHO``
     characters (a refusal never repeats a long input in full), with its backticks replaced
     so that it cannot close the quote (no markdown or mention inside it takes effect)."""
     flat = " ".join(text.replace("`", "\u02cb").split())
+    if not flat:
+        return msg("nothing")
     if len(flat) > ECHO:
-        flat = f"{flat[:ECHO]}\u2026 ({len(text)} characters)"
-    return f"`{flat}`" if flat else "nothing"
+        return msg_n(
+            "`{start}\u2026 ({n} character)`",
+            "`{start}\u2026 ({n} characters)`",
+            len(text),
+            start=flat[:ECHO],
+        )
+    return frame("`{text}`", text=flat)
 
 
 class ActionError(ValueError):
-    """Base class: every refusal carries a message fit to show the player."""
+    """Base class: every refusal carries a message fit to show the player, a ``Text``
+    (``rules.words``): English as a ``str``, its message id and parameters for the layers
+    above to word in the player's language."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: Text) -> None:
         super().__init__(message)
         self.message = message
 
@@ -33,24 +44,65 @@ class MalformedAction(ActionError):
     """The text is not action notation at all."""
 
     def __init__(self, text: str, reason: str, hint: str = TORA_HINT) -> None:
-        super().__init__(f"cannot read {echo(text)}: {reason}. {hint}")
+        if isinstance(reason, Text) and isinstance(hint, Text):
+            said = msg(
+                "cannot read {text}: {reason}. {hint}", text=echo(text), reason=reason, hint=hint
+            )
+        else:  # a game whose texts are not messages yet: its English as it is
+            said = unconverted(f"cannot read {echo(text)}: {reason}. {hint}")
+        super().__init__(said)
         self.text = text
         self.reason = reason
 
 
+SHOWN = 12  # allowed actions a refusal lists
+
+
 class IllegalAction(ActionError):
-    """Well-formed but forbidden now; ``rule`` names the ruling that forbids it."""
+    """Well-formed but forbidden now; ``rule`` names the ruling that forbids it (an id, the
+    same in every language)."""
 
     def __init__(self, rule: str, reason: str, allowed: list[str] | None = None) -> None:
         self.rule = rule
         self.reason = reason
         self.allowed = list(allowed or [])
-        message = f"{reason} ({rule})"
-        if self.allowed:
-            shown = ", ".join(self.allowed[:12])
-            more = len(self.allowed) - 12
-            message += f". Allowed: {shown}" + (f" and {more} more" if more > 0 else "")
-        super().__init__(message)
+        super().__init__(refusal(rule, reason, self.allowed))
+
+
+def refusal(rule: str, reason: str, allowed: list[str]) -> Text:
+    """``reason (rule)``, then up to ``SHOWN`` of the ``allowed`` actions and how many more
+    (a reason that is no message yet: the whole in English, never half worded)."""
+    if not isinstance(reason, Text):
+        return unconverted(str(_worded(rule, reason, allowed)))
+    return _worded(rule, reason, allowed)
+
+
+def _worded(rule: str, reason: str, allowed: list[str]) -> Text:
+    if not allowed:
+        return frame("{reason} ({rule})", reason=reason, rule=rule)
+    shown = _joined(allowed[:SHOWN])
+    more = len(allowed) - SHOWN
+    if more <= 0:
+        return msg("{reason} ({rule}). Allowed: {shown}", reason=reason, rule=rule, shown=shown)
+    return msg_n(
+        "{reason} ({rule}). Allowed: {shown} and {n} more",
+        "{reason} ({rule}). Allowed: {shown} and {n} more",
+        more,
+        reason=reason,
+        rule=rule,
+        shown=shown,
+    )
+
+
+def _joined(items: list[str]) -> str:
+    """Actions listed with commas: notation as it is, a ``Text`` among them (an action in
+    words, Torii's "next step to c4") kept one, to be worded."""
+    if not any(isinstance(item, Text) for item in items):
+        return ", ".join(items)
+    listed = frame("{item}", item=items[0])
+    for item in items[1:]:
+        listed = frame("{list}, {item}", list=listed, item=item)
+    return listed
 
 
 class AmbiguousAction(ActionError):
@@ -59,5 +111,9 @@ class AmbiguousAction(ActionError):
     def __init__(self, text: str, candidates: list[str]) -> None:
         self.candidates = list(candidates)
         super().__init__(
-            f"{echo(text)} could mean several actions; write one of: " + "; ".join(self.candidates)
+            msg(
+                "{text} could mean several actions; write one of: {candidates}",
+                text=echo(text),
+                candidates="; ".join(self.candidates),
+            )
         )

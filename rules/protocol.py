@@ -15,6 +15,11 @@ decide now. Hidden information leaves a game only through ``view_for``.
 Refusals are the three errors of ``rules.errors``: ``MalformedAction`` (not notation at all),
 ``IllegalAction`` (names the ruling that forbids it) and ``AmbiguousAction``.
 
+Texts meant for players (refusals, labels, prompts, actions in words, summaries) are
+``rules.words.Text`` where a game has been converted: a ``str`` holding the English, that also
+carries its message id and parameters, for the layers above to word in the reader's language
+(``bot.i18n.word``); a plain ``str`` is shown as it is.
+
 The protocols are generic over a game's own types: ``GameState[A, E, T, V]`` plays actions
 ``A``, whose events are ``E``, finishes turns ``T`` and shows views ``V``; ``GameType[G]`` makes
 games ``G``. Without their parameters they stand for any game: what the layers above hold.

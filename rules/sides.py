@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import IntEnum
+
+from .words import Text, msg
 
 
 class Side(IntEnum):
@@ -41,3 +44,10 @@ class Outcome:
     def __str__(self) -> str:
         head = "tie" if self.winner is None else f"{self.winner.title} wins"
         return f"{head} ({self.reason})"
+
+    def words(self, reasons: Mapping[str, str]) -> Text:
+        """``str(self)`` as a message, its reason worded by ``reasons`` (the game's)."""
+        reason = reasons.get(self.reason, self.reason)
+        if self.winner is None:
+            return msg("tie ({reason})", reason=reason)
+        return msg("{side} wins ({reason})", side=self.winner.title, reason=reason)

@@ -28,10 +28,17 @@ from typing import Generic, Self, TypeVar
 from .errors import IllegalAction
 from .protocol import FORFEIT
 from .sides import Outcome, Side
+from .words import Text, msg
 
 RESIGN = "resign"  # the record's word for a resignation
 DRAW = "draw"  # for a draw the players agreed
 
+# The reasons of the endings every game shares, worded (``Outcome.words``).
+ENDINGS = {
+    "resignation": msg("resignation"),
+    "agreed draw": msg("agreed draw"),
+    FORFEIT: msg("forfeit"),
+}
 A = TypeVar("A")  # a game's action
 E = TypeVar("E")  # what an action did (a ``GameEvent``)
 P = TypeVar("P")  # a position
@@ -205,7 +212,7 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
             self.current = kept
             raise IllegalAction(
                 exc.rule,
-                f"taking back action {index + 1} would make a later one illegal: {exc.reason}",
+                _later(index, exc.reason),
             ) from None
         return kept[index].said
 
@@ -285,3 +292,15 @@ class OneMoveMachine(TurnMachine[A, E, P, T]):
     @abstractmethod
     def _refuse_full(self) -> IllegalAction:
         """The turn is staged in full."""
+
+
+def _later(index: int, reason: str) -> str:
+    """Why staged action ``index`` cannot be taken back (worded whole, or English whole
+    when the reason is no message yet)."""
+    if not isinstance(reason, Text):
+        return f"taking back action {index + 1} would make a later one illegal: {reason}"
+    return msg(
+        "taking back action {number} would make a later one illegal: {reason}",
+        number=index + 1,
+        reason=reason,
+    )

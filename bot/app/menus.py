@@ -9,15 +9,17 @@ picks away; a list still too long is cut into numbered parts rather than cut sho
 
 The actions' options start with the letters the panel's picture puts on the squares they go
 to ("B · move to v6h3"), and an action the rules warn of is marked (⚠) with the warning as
-its description."""
+its description. The rules' words (labels, descriptions, the prompt, warnings) are worded in
+the reader's language here, where they are shown; the values keep the game's keys."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.i18n import _
+from bot.i18n import _, ngettext, word
 from rules.protocol import Choice, ChoiceGroup
+from rules.words import frame
 
 MOST = 25  # options in one select menu
 LABEL = 100  # characters of an option's label, description or value
@@ -64,20 +66,23 @@ def selects(
     the picture's letter of each square (``Choice.spot``), ``prompt`` what the menu of
     groups asks for, in the game's words (default: choose a piece)."""
     letters = letters or {}
-    prompt = prompt or _("Choose a piece")
+    prompt = word(prompt) if prompt else _("Choose a piece")
     out: list[Select] = []
     parts = categories(groups)
     shown = groups
     if len(parts) > 1:
         options = [
-            Option(_cut(f"{name} ({len(members)})"), name, default=name == nav.category)
+            Option(_cut(f"{word(name)} ({len(members)})"), name, default=name == nav.category)
             for name, members in parts.items()
         ]
         out.append(Select("c", Nav(), _("Narrow it down first"), tuple(options)))
         if nav.category not in parts:
             return out
         shown = parts[nav.category]
-    options = [Option(_cut(g.label), g.key, _cut(g.description), g.key == nav.group) for g in shown]
+    options = [
+        Option(_cut(word(g.label)), g.key, _cut(word(g.description)), g.key == nav.group)
+        for g in shown
+    ]
     out.append(Select("g", Nav(nav.category), _cut(prompt), tuple(options)))
     if nav.group is None or not choices:
         return out
@@ -87,7 +92,7 @@ def selects(
         out.append(Select("a", above, _("Choose an action"), tuple(_actions(choices, letters))))
         return out
     options = [
-        Option(_cut(step), str(index), _step_words(members, letters), index == nav.step)
+        Option(_cut(word(step)), str(index), _step_words(members, letters), index == nav.step)
         for index, (step, members) in enumerate(steps)
     ]
     out.append(Select("s", above, _("Choose where"), tuple(options)))
@@ -127,7 +132,9 @@ def categories(groups: Sequence[ChoiceGroup]) -> dict[str, list[ChoiceGroup]]:
     for name, members in by.items():
         chunks = [members[i : i + MOST] for i in range(0, len(members), MOST)]
         for number, chunk in enumerate(chunks, 1):
-            parts[name if len(chunks) == 1 else f"{name} {number}"] = chunk
+            parts[
+                name if len(chunks) == 1 else frame("{name} {number}", name=name, number=number)
+            ] = chunk
     return parts
 
 
@@ -142,8 +149,15 @@ def first_steps(choices: Sequence[Choice]) -> list[tuple[str, list[Choice]]] | N
     for step, members in steps.items():
         chunks = [members[i : i + MOST] for i in range(0, len(members), MOST)]
         for number, chunk in enumerate(chunks, 1):
-            name = step or "other"
-            out.append((name if len(chunks) == 1 else f"{name} ({number})", chunk))
+            name = step or _("other")
+            out.append(
+                (
+                    name
+                    if len(chunks) == 1
+                    else frame("{name} ({number})", name=name, number=number),
+                    chunk,
+                )
+            )
     return out
 
 
@@ -172,10 +186,10 @@ def _actions(choices: Sequence[Choice], letters: Mapping[str, str]) -> list[Opti
     out = []
     for choice in choices:
         letter = letters.get(choice.spot or "")
-        label = f"{letter} \u00b7 {choice.label}" if letter else choice.label
+        label = f"{letter} \u00b7 {word(choice.label)}" if letter else word(choice.label)
         if choice.warning:
             label = f"{WARN} {label}"
-        about = f"{WARN} {choice.warning}" if choice.warning else choice.notation
+        about = f"{WARN} {word(choice.warning)}" if choice.warning else choice.notation
         out.append(Option(_cut(label), _cut(ACT + choice.notation), _cut(about)))
     return out
 
@@ -185,7 +199,7 @@ def _step_words(members: Sequence[Choice], letters: Mapping[str, str]) -> str:
     found = dict.fromkeys(
         letters[c.spot] for c in members if c.spot is not None and c.spot in letters
     )
-    count = f"{len(members)} action{'s' * (len(members) != 1)}"
+    count = ngettext("{n} action", "{n} actions", len(members))
     return _cut(f"{count}: {', '.join(found)}" if found else count)
 
 

@@ -14,6 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.i18n import word
 from bot.service import Place, Refused, StaleRequest, Stamp, User
 from bot.service.questions import Field, SetupForm
 
@@ -89,7 +90,7 @@ def _select(field: Field, part: int, count: int) -> FormSelect:
     options = field.options[part * MOST : (part + 1) * MOST]
     described = field.descriptions[part * MOST : (part + 1) * MOST]
     shown = tuple(
-        Option(option[:100], option[:100], meaning[:100], option == field.chosen)
+        Option(option[:100], option[:100], word(meaning)[:100], option == field.chosen)
         for option, meaning in zip(options, described, strict=True)
     )
     return FormSelect(field.name, part, _placeholder(field, part, count), shown)
@@ -99,10 +100,10 @@ def _placeholder(field: Field, part: int, count: int) -> str:
     """What the menu asks for: the question, or why nothing but ``none`` is offered yet,
     and which part of the options it holds."""
     name = field.name.capitalize()
-    text = f"{name}: {field.waiting or field.prompt}"
+    text = f"{name}: {word(field.waiting or field.prompt)}"
     if count > 1:
         options = field.options[part * MOST : (part + 1) * MOST]
-        text = f"{name} ({options[0]} to {options[-1]}): {field.prompt}"
+        text = f"{name} ({options[0]} to {options[-1]}): {word(field.prompt)}"
     return text.replace("`", "")[:PLACEHOLDER]  # a placeholder shows no markdown
 
 

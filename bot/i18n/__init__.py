@@ -25,6 +25,8 @@ from typing import Any
 
 from babel import Locale, UnknownLocaleError
 
+from rules.words import Text
+
 from .catalogs import LOCALES, SOURCE, lookup, translations
 
 __all__ = [
@@ -42,6 +44,7 @@ __all__ = [
     "pgettext",
     "slash",
     "speaking",
+    "word",
 ]
 
 COMMAND_NAME = "command name"  # the context of a slash command's, group's or option's name
@@ -115,6 +118,19 @@ def ngettext(singular: str, plural: str, n: int, /, **params: Any) -> str:
     with ``{n}`` and the other placeholders filled."""
     found = str(translations(current()).ngettext(singular, plural, n))
     return _fill(found, singular if n == 1 else plural, {"n": n, **params})
+
+
+def word(text: str) -> str:
+    """A text of the rules core (``rules.words.Text``: a message id and parameters, its
+    parts worded too) in the current language; any other text as it is (notation, a name,
+    a text already worded). A message the catalogs lack (a frame of no language) keeps its
+    English form around its worded parts."""
+    if not isinstance(text, Text):
+        return text
+    params = {k: word(v) if isinstance(v, str) else v for k, v in text.params.items()}
+    if text.n is not None and text.plural is not None:
+        return ngettext(text.id, text.plural, text.n, **params)
+    return _(text.id, **params)
 
 
 def _fill(text: str, source: str, params: dict[str, Any]) -> str:

@@ -4,7 +4,7 @@ store's) is no refusal, but its words are fit to show too."""
 
 from __future__ import annotations
 
-from bot.i18n import N_
+from bot.i18n import N_, word
 from rules import ActionError
 from storage import DatabaseUnavailable
 
@@ -46,8 +46,9 @@ class StaleRequest(Refused):
 
 
 class ActionRefused(Refused):
-    """The rules core refused an action; ``error`` is its reason (R-numbered)."""
+    """The rules core refused an action; ``error`` is its reason (R-numbered), worded in
+    the language of the caller (the refusal is made during their request)."""
 
     def __init__(self, error: ActionError) -> None:
-        super().__init__(error.message)
+        super().__init__(word(error.message))
         self.error = error

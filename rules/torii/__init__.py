@@ -15,6 +15,7 @@ from rules.policies import Policies
 from rules.protocol import GameType, Ladder, SetupQuestion, describe
 from rules.records import JUDGE, RecordError, ReplayError
 from rules.sides import Side
+from rules.words import msg
 
 from . import fen as position_string
 from .actions import Action, Build, Decision, Move, Pass
@@ -45,12 +46,14 @@ from .view import SpiritView, View
 OPTIONS = {"powers": True}  # the match options and their defaults
 # Each Spirit's power in a line (TI12-TI17), for whoever picks one.
 POWERS = {
-    DEER: "One step of each turn may be diagonal (TI12)",
-    KITSUNE: "With tile 1, first push the opponent's Spirit one step (TI13)",
-    CRANE: "At your turn's start, fly to a Torii outside the opponent's lanes (TI14)",
-    MONKEY: "When anyone builds a Torii, flip either player's tile 1 (TI15)",
-    TATSU: "Your Torii send home unprotected enemy Followers in their row and column (TI16)",
-    BOAR: "With tile 1, first move one of your Torii a step; a Follower there goes home (TI17)",
+    DEER: msg("One step of each turn may be diagonal (TI12)"),
+    KITSUNE: msg("With tile 1, first push the opponent's Spirit one step (TI13)"),
+    CRANE: msg("At your turn's start, fly to a Torii outside the opponent's lanes (TI14)"),
+    MONKEY: msg("When anyone builds a Torii, flip either player's tile 1 (TI15)"),
+    TATSU: msg("Your Torii send home unprotected enemy Followers in their row and column (TI16)"),
+    BOAR: msg(
+        "With tile 1, first move one of your Torii a step; a Follower there goes home (TI17)"
+    ),
 }
 # Bumped whenever the shape of a ToriiGame changes, so stored snapshots of older shapes are
 # recognised as stale (storage then rebuilds the game from its log).
@@ -84,11 +87,11 @@ class ToriiType(Policies[ToriiGame]):
     def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
         """The Spirit (TI4), each described by its power (off: only a token)."""
         if self.check_options(options)["powers"]:
-            prompt = "Pick your Spirit: its power plays in this match"
+            prompt = msg("Pick your Spirit: its power plays in this match")
             described = tuple(POWERS[spirit] for spirit in SPIRITS)
         else:
-            prompt = "Pick your Spirit (powers are off: it is only your token)"
-            described = tuple(f"Not in play. {POWERS[spirit]}" for spirit in SPIRITS)
+            prompt = msg("Pick your Spirit (powers are off: it is only your token)")
+            described = tuple(msg("Not in play. {power}", power=POWERS[s]) for s in SPIRITS)
         return (SetupQuestion("spirit", prompt, SPIRITS, descriptions=described),)
 
     def option_words(self, options: Mapping[str, Any]) -> list[str]:

@@ -8,6 +8,8 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from rules.sides import Side
+from rules.turn import ENDINGS
+from rules.words import msg
 
 from .board import LINES, lanes
 from .state import EMPTY, MONKEY, TATSU, follower, gate, has_torii
@@ -15,6 +17,8 @@ from .turn import BuildLog, Work
 
 WIN_FOLLOWERS = "all 9 Followers placed"  # TI9
 WIN_TORII = "all 4 Torii built"  # TI10
+WON_WORDS = {WIN_FOLLOWERS: msg("all 9 Followers placed"), WIN_TORII: msg("all 4 Torii built")}
+REASONS = {**ENDINGS, **WON_WORDS}  # every reason a Torii game ends for, worded
 
 
 def spread(work: Work) -> None:

@@ -8,11 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.protocol import FORFEIT
 from rules.sides import Side
 from rules.turn import DRAW, RESIGN
+from rules.words import Text, frame, msg, msg_n
 
 from .board import line_name, name
+from .building import WON_WORDS
 from .turn import BuildLog, Work
 
 MOVE = "move"
@@ -60,60 +61,123 @@ class Event:
         if self.kind == MOVE:
             return _move_words(self, names)
         if self.kind == DECISION:
-            what = "no tile" if self.flip is None else f"{_owner(names, self.flip)} tile 1"
-            late = " (no answer by the deadline)" if self.lapsed else ""
-            return f"{who}'s Monkey flips {what}{late}"
-        return {
-            PASS: f"{who} passes: no unused tile has a path",
-            LAPSE: f"{who}'s turn lapsed: a pass",
-            RESIGN: f"{who} resigns",
-            DRAW: f"{names[0]} and {names[1]} agree a draw",
-            FORFEIT: f"{who} forfeits on missed turns",
-        }[self.kind]
+            return _decision_words(self, names)
+        if self.kind == PASS:
+            return msg("{player} passes: no unused tile has a path", player=who)
+        if self.kind == LAPSE:
+            return msg("{player}'s turn lapsed: a pass", player=who)
+        if self.kind == RESIGN:
+            return msg("{player} resigns", player=who)
+        if self.kind == DRAW:
+            return msg("{player} and {opponent} agree a draw", player=names[0], opponent=names[1])
+        return msg("{player} forfeits on missed turns", player=who)
 
 
-def _owner(names: Sequence[str], side: Side) -> str:
-    return f"{names[side]}'s"
+def _decision_words(event: Event, names: Sequence[str]) -> Text:
+    who = names[event.side]
+    if event.flip is None:
+        if event.lapsed:
+            return msg("{player}'s Monkey flips no tile (no answer by the deadline)", player=who)
+        return msg("{player}'s Monkey flips no tile", player=who)
+    owner = names[event.flip]
+    if event.lapsed:  # a lapsed decision flips nothing; kept for a complete wording
+        return msg(
+            "{player}'s Monkey flips {owner}'s tile 1 (no answer by the deadline)",
+            player=who,
+            owner=owner,
+        )
+    return msg("{player}'s Monkey flips {owner}'s tile 1", player=who, owner=owner)
 
 
-def _move_words(event: Event, names: Sequence[str]) -> str:
+def _move_words(event: Event, names: Sequence[str]) -> Text:
     me, them = event.side, event.side.other
     first: list[str] = []
     if event.fly_from is not None and event.start is not None:
-        first.append(f"flies to {name(event.start)}")
+        first.append(msg("flies to {square}", square=name(event.start)))
     if event.push is not None:
-        first.append(f"moves {_owner(names, them)} Spirit to {name(event.push[1])}")
+        first.append(
+            msg(
+                "moves {owner}'s Spirit to {square}",
+                owner=names[them],
+                square=name(event.push[1]),
+            )
+        )
     if event.torii_move is not None:
         origin, to = event.torii_move
-        bumped = event.torii_bumped
-        home = "" if bumped is None else f", sending a Follower of {names[bumped]} home"
-        first.append(f"moves its Torii {name(origin)}-{name(to)}{home}")
+        bumped, line = event.torii_bumped, f"{name(origin)}-{name(to)}"
+        if bumped is None:
+            first.append(msg("moves its Torii {move}", move=line))
+        else:
+            first.append(
+                msg(
+                    "moves its Torii {move}, sending a Follower of {owner} home",
+                    move=line,
+                    owner=names[bumped],
+                )
+            )
+    first.append(msg("uses tile {tile}", tile=event.tile))
     squares = ", ".join(name(sq) for sq in event.landings)
-    head = f"{names[me]}'s {event.spirit} " + ", ".join([*first, f"uses tile {event.tile}"])
-    parts = [f"{head}: {squares}", _placing(event, names)]
+    head = msg(
+        "{player}'s {spirit} {actions}: {squares}",
+        player=names[me],
+        spirit=event.spirit,
+        actions=_joined(first, ", "),
+        squares=squares,
+    )
+    parts = [head, _placing(event, names)]
     parts += [_building(build, names, me) for build in event.builds]
     if event.won:
-        parts.append(f"and wins: {event.won}")
-    return "; ".join(parts)
+        parts.append(msg("and wins: {reason}", reason=WON_WORDS.get(event.won, event.won)))
+    return _joined(parts, "; ")
 
 
-def _placing(event: Event, names: Sequence[str]) -> str:
+def _joined(parts: Sequence[str], joint: str) -> Text:
+    """Parts one after another, as a frame of no language (each part worded)."""
+    listed: Text = frame("{item}", item=parts[0])
+    for part in parts[1:]:
+        listed = frame("{list}" + joint + "{item}", list=listed, item=part)
+    return listed
+
+
+def _placing(event: Event, names: Sequence[str]) -> Text:
     count = len(event.placed)
-    text = f"places {count} Follower{'s' * (count != 1)}" if count else "places no Follower"
-    if event.replaced:
-        text += f", returns {len(event.replaced)} of {names[event.side.other]}'s"
-    return text
+    if count:
+        placed = msg_n("places {n} Follower", "places {n} Followers", count)
+    else:
+        placed = msg("places no Follower")
+    if not event.replaced:
+        return placed
+    return msg_n(
+        "{placed}, returns {n} of {owner}'s",
+        "{placed}, returns {n} of {owner}'s",
+        len(event.replaced),
+        placed=placed,
+        owner=names[event.side.other],
+    )
 
 
-def _building(build: BuildLog, names: Sequence[str], me: Side) -> str:
-    text = f"builds a Torii on {name(build.square)} ({line_name(build.line)})"
+def _building(build: BuildLog, names: Sequence[str], me: Side) -> Text:
+    parts: list[str] = [
+        msg(
+            "builds a Torii on {square} ({line})",
+            square=name(build.square),
+            line=line_name(build.line),
+        )
+    ]
     if build.returned:
-        text += f", {len(build.returned)} Follower{'s' * (len(build.returned) != 1)} go home"
+        parts.append(msg_n("{n} Follower go home", "{n} Followers go home", len(build.returned)))
     if build.removed:
-        text += f", the Tatsu sweeps away {len(build.removed)} of {names[me.other]}'s"
+        parts.append(
+            msg_n(
+                "the Tatsu sweeps away {n} of {owner}'s",
+                "the Tatsu sweeps away {n} of {owner}'s",
+                len(build.removed),
+                owner=names[me.other],
+            )
+        )
     if build.flip is not None:
-        text += f", the Monkey flips {_owner(names, build.flip)} tile 1"
-    return text
+        parts.append(msg("the Monkey flips {owner}'s tile 1", owner=names[build.flip]))
+    return _joined(parts, ", ")
 
 
 def move_event(work: Work, text: str) -> Event:

@@ -19,11 +19,12 @@ from rules.grouped import Grouped, choices_of, headers
 from rules.protocol import Choice, ChoiceGroup, NoPoints, rounds_since
 from rules.sides import Outcome, Side
 from rules.turn import DRAW, OneMoveMachine, Staged
+from rules.words import msg, msg_n
 
 from . import events as ev
 from . import fen as position_string
 from .actions import DECISIONS, PASS, PASS_TEXT, Action, Decision, Move, Pass, flip_text
-from .building import WIN_FOLLOWERS, WIN_TORII
+from .building import REASONS, WIN_FOLLOWERS, WIN_TORII
 from .events import Event, Turn, move_event
 from .generate import whole_turns
 from .menu import build_menu, monkey_group
@@ -142,8 +143,8 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
 
     def prompt(self) -> str:
         if self.pos.owed:
-            return "Choose the Monkey's flip"
-        return "Choose a tile, or a power first"
+            return msg("Choose the Monkey's flip")
+        return msg("Choose a tile, or a power first")
 
     def _groups(self) -> tuple[Grouped, ...]:
         if not self.actions_left:
@@ -172,22 +173,25 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
         decisions = [flip_text(d.flip) for d in DECISIONS]
         if self.pos.owed and kind is not Decision:
             raise IllegalAction(
-                "TI15", "the Monkey's owner first decides on the Torii just built", decisions
+                "TI15", msg("the Monkey's owner first decides on the Torii just built"), decisions
             )
         if not self.pos.owed and kind is Decision:
             raise IllegalAction(
-                "TI15", "a Monkey decision is due only after the opponent builds a Torii"
+                "TI15", msg("a Monkey decision is due only after the opponent builds a Torii")
             )
         moves = self.turn_table()
         if kind is Pass and moves:
             raise IllegalAction(
                 "TI8",
-                "a turn is a pass only when no unused tile has a path (a turn left to its "
-                "deadline passes by itself)",
+                msg(
+                    "a turn is a pass only when no unused tile has a path (a turn left to its "
+                    "deadline passes by itself)"
+                ),
                 [text for text, _work in list(moves.values())[:12]],
             )
         if kind is Move and not moves:
-            raise IllegalAction("TI8", "no unused tile has a path: the turn is a pass", ["pass"])
+            said = msg("no unused tile has a path: the turn is a pass")
+            raise IllegalAction("TI8", said, ["pass"])
 
     # ---- staging -------------------------------------------------------------------------
     def _stage(self, action: Action) -> Staged[Action, Event, Position]:
@@ -202,7 +206,7 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
             return Staged(action, PASS_TEXT, PASS_TEXT, event, pass_turn(self.pos))
         entry = self.turn_table().get(action)
         if entry is None:
-            raise IllegalAction("TI19", "that is not a legal turn in this position")
+            raise IllegalAction("TI19", msg("that is not a legal turn in this position"))
         text, work = entry
         return Staged(action, text, text, move_event(work, text), work.result())
 
@@ -214,10 +218,14 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
             if self.pos.owed:
                 raise IllegalAction(
                     "TI15",
-                    f"decide on each Torii built ({self.actions_left} left) before ending",
+                    msg_n(
+                        "decide on each Torii built ({n} left) before ending",
+                        "decide on each Torii built ({n} left) before ending",
+                        self.actions_left,
+                    ),
                     [flip_text(d.flip) for d in DECISIONS],
                 )
-            raise IllegalAction("TI19", "stage a turn before ending it")
+            raise IllegalAction("TI19", msg("stage a turn before ending it"))
         side, spirit = self.side, self.setup.spirits[self.side]
         if self.actions_left and not self.pos.owed:
             event = Event(side, PASS_TEXT, spirit, ev.LAPSE)
@@ -244,21 +252,24 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
 
     # ---- refusals ------------------------------------------------------------------------
     def _refuse_over(self) -> IllegalAction:
-        return IllegalAction("TI18", f"the game is over: {self.result}")
+        assert self.result is not None
+        said = msg("the game is over: {result}", result=self.result.words(REASONS))
+        return IllegalAction("TI18", said)
 
     def _refuse_full(self) -> IllegalAction:
         return IllegalAction(
-            "TI19", "the turn is staged in full: end it, or undo to change it", ["undo"]
+            "TI19", msg("the turn is staged in full: end it, or undo to change it"), ["undo"]
         )
 
     def _refuse_undo(self) -> IllegalAction:
-        return IllegalAction("TI19", "nothing is staged to take back")
+        return IllegalAction("TI19", msg("nothing is staged to take back"))
 
     def _refuse_take_back(self, index: int) -> IllegalAction:
-        return IllegalAction("TI19", f"there is no staged action {index + 1}")
+        return IllegalAction("TI19", msg("there is no staged action {number}", number=index + 1))
 
     def _refuse_agreement(self, kind: str) -> IllegalAction:
-        return IllegalAction("TI18", f"players may agree a draw, not {kind!r}", [DRAW])
+        said = msg("players may agree a draw, not {kind}", kind=repr(kind))
+        return IllegalAction("TI18", said, [DRAW])
 
 
 def _won(pos: Position) -> Outcome | None:

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from rules.grouped import Grouped
 from rules.protocol import BUILD, FROM, TO, VIA, Choice, Touch
 from rules.sides import Side
+from rules.words import Text, frame, msg, msg_n
 
 from .actions import DECISIONS, PASS_TEXT, Move, flip_text
 from .board import line_name, name
@@ -29,8 +30,10 @@ Segment = tuple[str, str]  # (kind, words): kind "head", "step", "build" or "fli
 def build_menu(table: Mapping[Move, tuple[str, Work]], me: Side) -> tuple[Grouped, ...]:
     """The groups of a normal turn: ``table`` holds each legal move's notation and turn."""
     if not table:
-        only = Choice(PASS_TEXT, "Pass: no unused tile has a path", ("Pass",), "pass")
-        return (Grouped("pass", "Pass", "no unused tile has a path (TI8)", "pass", (only,)),)
+        passing = msg("Pass")
+        only = Choice(PASS_TEXT, msg("Pass: no unused tile has a path"), (passing,), "pass")
+        about = msg("no unused tile has a path (TI8)")
+        return (Grouped("pass", passing, about, "pass", (only,)),)
     grouped: dict[str, list[tuple[str, Work]]] = {}
     for text, work in table.values():
         grouped.setdefault(_group_key(work), []).append((text, work))
@@ -50,15 +53,19 @@ def _group_key(work: Work) -> str:
 def _group(key: str, items: list[tuple[str, Work]], me: Side) -> Grouped:
     works = [work for _text, work in items]
     first = works[0]
+    label: Text
+    category: Text = msg("powers")
     if key.startswith("tile-"):
-        plural = "s" * (first.tile != 1)
-        label, category = f"Tile {first.tile} ({first.tile} step{plural})", "tiles"
+        label = msg_n(
+            "Tile {tile} ({n} step)", "Tile {tile} ({n} steps)", first.tile, tile=first.tile
+        )
+        category = msg("tiles")
     elif key.startswith("fly-"):
-        label, category = f"Fly to {name(first.start)} first (Crane)", "powers"
+        label = msg("Fly to {square} first (Crane)", square=name(first.start))
     elif key == "push":
-        label, category = "Move the other Spirit first (Kitsune, tile 1)", "powers"
+        label = msg("Move the other Spirit first (Kitsune, tile 1)")
     else:
-        label, category = "Move one of your Torii first (Boar, tile 1)", "powers"
+        label = msg("Move one of your Torii first (Boar, tile 1)")
     in_tile_group = key.startswith("tile-")
     segments = [_segments(work, me) for work in works]
     labels = [_clip(_label(work, me, in_tile_group)) for work in works]
@@ -68,9 +75,14 @@ def _group(key: str, items: list[tuple[str, Work]], me: Side) -> Grouped:
         for (text, work), label, path in zip(items, labels, paths, strict=True)
     )
     building = sum(1 for work in works if work.builds)
-    description = f"{len(works)} turn{'s' * (len(works) != 1)}"
+    description = msg_n("{n} turn", "{n} turns", len(works))
     if building:
-        description += f", {building} building a Torii"
+        description = msg_n(
+            "{turns}, {n} building a Torii",
+            "{turns}, {n} building a Torii",
+            building,
+            turns=description,
+        )
     return Grouped(key, label, description, category, choices, name(_origin(first)))
 
 
@@ -93,20 +105,38 @@ def touches(work: Work) -> tuple[Touch, ...]:
 
 def _label(work: Work, me: Side, in_tile_group: bool) -> str:
     """Plain words: "c3, c4, c6, then build on c6"."""
-    head = []
+    head: list[str] = []
     if work.fly_from is not None:
-        head.append(f"fly to {name(work.start)}")
+        head.append(msg("fly to {square}", square=name(work.start)))
     if work.push_from is not None:
-        head.append(f"push to {name(work.spirits[work.them])}")
+        head.append(msg("push to {square}", square=name(work.spirits[work.them])))
     if work.torii_move is not None:
-        head.append(f"Torii {name(work.torii_move[0])}-{name(work.torii_move[1])}")
+        head.append(
+            frame(
+                "Torii {origin}-{target}",
+                origin=name(work.torii_move[0]),
+                target=name(work.torii_move[1]),
+            )
+        )
     if not in_tile_group:
-        head.append(f"tile {work.tile}")
-    text = (", ".join(head) + ": " if head else "") + ", ".join(map(name, work.landings))
+        head.append(msg("tile {tile}", tile=work.tile))
+    squares = ", ".join(map(name, work.landings))
+    text = frame("{head}: {squares}", head=_joined(head), squares=squares) if head else squares
     for index, build in enumerate(work.builds):
-        text += ", then " + _build_words(build.square, build.line, build.show_line)
+        then = _build_words(build.square, build.line, build.show_line)
+        text = msg("{words}, then {more}", words=text, more=then)
         if _flip_offered(work, index):
-            text += ", " + _flip_words(build.flip, me)
+            text = frame("{words}, {more}", words=text, more=_flip_words(build.flip, me))
+    return text
+
+
+def _joined(parts: Sequence[str]) -> str:
+    """Parts said one after another, each worded: "fly to d4, tile 2"."""
+    if not parts:
+        return ""
+    text = parts[0]
+    for part in parts[1:]:
+        text = frame("{words}, {more}", words=text, more=part)
     return text
 
 
@@ -114,14 +144,17 @@ def _segments(work: Work, me: Side) -> list[Segment]:
     """The turn's choices in playing order, for the menu tree."""
     out: list[Segment] = []
     if work.fly_from is not None:
-        out.append(("head", f"tile {work.tile}"))
+        out.append(("head", msg("tile {tile}", tile=work.tile)))
     if work.push_from is not None:
-        out.append(("head", f"push to {name(work.spirits[work.them])}"))
+        out.append(("head", msg("push to {square}", square=name(work.spirits[work.them]))))
     if work.torii_move is not None:
         origin, to = work.torii_move
-        out.append(("head", f"Torii {name(origin)}-{name(to)}"))
+        out.append(("head", frame("Torii {origin}-{target}", origin=name(origin), target=name(to))))
     first, *rest = work.landings
-    out.append(("head", f"{'first step' if rest else 'step'} to {name(first)}"))
+    if rest:
+        out.append(("head", msg("first step to {square}", square=name(first))))
+    else:
+        out.append(("head", msg("step to {square}", square=name(first))))
     out += [("step", name(sq)) for sq in rest]
     for index, build in enumerate(work.builds):
         out.append(("build", _build_words(build.square, build.line, build.show_line)))
@@ -136,14 +169,16 @@ def _flip_offered(work: Work, index: int) -> bool:
     return work.setup.has(work.me, MONKEY) and not winning
 
 
-def _build_words(sq: int, line: int, show_line: bool) -> str:
-    return f"build on {name(sq)}" + (f" ({line_name(line)})" if show_line else "")
+def _build_words(sq: int, line: int, show_line: bool) -> Text:
+    if show_line:
+        return msg("build on {square} ({line})", square=name(sq), line=line_name(line))
+    return msg("build on {square}", square=name(sq))
 
 
-def _flip_words(target: Side | None, me: Side) -> str:
+def _flip_words(target: Side | None, me: Side) -> Text:
     if target is None:
-        return "no flip"
-    return "flip your tile 1" if target == me else "flip the opponent's tile 1"
+        return msg("no flip")
+    return msg("flip your tile 1") if target == me else msg("flip the opponent's tile 1")
 
 
 def _phrase(segments: Sequence[Segment]) -> str:
@@ -155,12 +190,12 @@ def _phrase(segments: Sequence[Segment]) -> str:
             steps.append(words)
             continue
         if steps:
-            out.append("then " + ", ".join(steps))
+            out.append(msg("then {squares}", squares=", ".join(steps)))
             steps = []
         out.append(words)
     if steps:
-        out.append("then " + ", ".join(steps))
-    return ", ".join(out)
+        out.append(msg("then {squares}", squares=", ".join(steps)))
+    return _joined(out)
 
 
 def _paths(segments: list[list[Segment]], labels: list[str]) -> list[tuple[str, ...]]:
@@ -172,7 +207,9 @@ def _paths(segments: list[list[Segment]], labels: list[str]) -> list[tuple[str, 
         """``carry``: the words of levels with a single option, said with the next one."""
 
         def said(words: str) -> str:
-            return _clip(f"{carry}, {words}" if carry and words else carry or words)
+            if carry and words:
+                return _clip(frame("{words}, {more}", words=carry, more=words))
+            return _clip(carry or words)
 
         if len(indices) <= MENU_LIMIT:
             for i in indices:
@@ -191,7 +228,7 @@ def _paths(segments: list[list[Segment]], labels: list[str]) -> list[tuple[str, 
         else:
             for start in range(0, len(keys), MENU_LIMIT):  # wider than a menu: in parts
                 chunk = keys[start : start + MENU_LIMIT]
-                part = said(f"{chunk[0]} … {chunk[-1]}")
+                part = said(frame("{first} … {last}", first=chunk[0], last=chunk[-1]))
                 for key in chunk:
                     walk(branches[key], depth + 1, (*prefix, part, _clip(key)), "")
 
@@ -200,6 +237,8 @@ def _paths(segments: list[list[Segment]], labels: list[str]) -> list[tuple[str, 
 
 
 def _clip(text: str) -> str:
+    """At most ``TEXT_LIMIT`` characters (a menu's): a longer text is cut, in its English
+    (a cut message is no message any more; the front end cuts a long wording again)."""
     return text if len(text) <= TEXT_LIMIT else text[: TEXT_LIMIT - 1].rstrip() + "…"
 
 
@@ -210,12 +249,25 @@ def monkey_group(after: Position, me: Side, owed: int) -> Grouped:
     for decision in DECISIONS:
         text = flip_text(decision.flip)
         if decision.flip is None:
-            label = "Flip no tile"
+            label = msg("Flip no tile")
         else:
-            whose = "your" if decision.flip == me else "the opponent's"
-            state = "used" if after.used[decision.flip] & 1 else "unused"
-            other = "unused" if state == "used" else "used"
-            label = f"Flip {whose} tile 1 ({state} -> {other})"
+            label = _flip_label(decision.flip, me, bool(after.used[decision.flip] & 1))
         choices.append(Choice(text, label, (label,), "monkey"))
-    description = f"{owed} decision{'s' * (owed != 1)} to make: one per Torii just built"
-    return Grouped("monkey", "Monkey: flip a tile 1", description, "monkey", tuple(choices))
+    description = msg_n(
+        "{n} decision to make: one per Torii just built",
+        "{n} decisions to make: one per Torii just built",
+        owed,
+    )
+    title = msg("Monkey: flip a tile 1")
+    return Grouped("monkey", title, description, msg("monkey"), tuple(choices))
+
+
+def _flip_label(flip: Side, me: Side, used: bool) -> Text:
+    """A Monkey's flip as a menu offers it, with what it does to the tile."""
+    if flip == me:
+        if used:
+            return msg("Flip your tile 1 (used -> unused)")
+        return msg("Flip your tile 1 (unused -> used)")
+    if used:
+        return msg("Flip the opponent's tile 1 (used -> unused)")
+    return msg("Flip the opponent's tile 1 (unused -> used)")

@@ -25,13 +25,14 @@ from typing import NoReturn
 
 from rules.errors import MalformedAction
 from rules.sides import Side
+from rules.words import Text, msg, msg_n
 
 from .actions import PASS, PASS_TEXT, Decision, Pass, flip_text
 from .board import Direction, line_between, line_name, name, parse_direction, parse_square
 from .turn import Work
 
 MAX_TEXT = 300
-HINT = (
+HINT = msg(
     "Write a turn as the tile and the landing squares, like '3 c3 c4 c6', or with directions, "
     "'3 up up up'; add 'build c6' for each Torii; powers: 'fly d4 2 ...', '1 push b3 c3', "
     "'1 torii c3-c4 d2'; a Monkey decision is 'flip C', 'flip O' or 'flip none'"
@@ -64,16 +65,24 @@ def read(text: str) -> Spec | Pass | Decision:
     """The action ``text`` writes, not yet checked against a position."""
     if len(text) > MAX_TEXT:
         raise MalformedAction(
-            text[:40] + "...", f"it is {len(text)} characters long, the limit is {MAX_TEXT}", HINT
+            text[:40] + "...",
+            msg_n(
+                "it is {n} character long, the limit is {limit}",
+                "it is {n} characters long, the limit is {limit}",
+                len(text),
+                limit=MAX_TEXT,
+            ),
+            HINT,
         )
     tokens = text.replace(",", " ").lower().split()
     if not tokens:
-        raise MalformedAction(text, "it is empty", HINT)
+        raise MalformedAction(text, msg("it is empty"), HINT)
     if tokens == [PASS_TEXT]:
         return PASS
     if tokens[0] == "flip":
         if len(tokens) != 2:
-            raise MalformedAction(text, "a Monkey decision is 'flip' and C, O or none", HINT)
+            said = msg("a Monkey decision is 'flip' and C, O or none")
+            raise MalformedAction(text, said, HINT)
         return Decision(_flip_target(text, tokens[1]))
     return _Reader(text, tokens).spec()
 
@@ -87,40 +96,46 @@ class _Reader:
     def peek(self) -> str | None:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
 
-    def take(self, what: str) -> str:
+    def take(self, what: Text) -> str:
         token = self.peek()
         if token is None:
-            self.fail(f"{what} is missing at the end")
+            self.fail(msg("{what} is missing at the end", what=what))
         self.at += 1
         return token
 
-    def fail(self, reason: str) -> NoReturn:
+    def fail(self, reason: Text) -> NoReturn:
         raise MalformedAction(self.text, reason, HINT)
 
-    def square(self, what: str) -> int:
+    def square(self, what: Text) -> int:
         token = self.take(what)
         sq = parse_square(token)
         if sq is None:
-            self.fail(f"{token!r} is not a square (a1 to f6) where {what} was expected")
+            self.fail(
+                msg(
+                    "{token} is not a square (a1 to f6) where {what} was expected",
+                    token=repr(token),
+                    what=what,
+                )
+            )
         return sq
 
     def spec(self) -> Spec:
         spec = Spec()
         if self.peek() == "fly":
             self.at += 1
-            spec.fly = self.square("the square to fly to")
+            spec.fly = self.square(msg("the square to fly to"))
         if self.peek() == "tile":
             self.at += 1
             if self.peek() not in ("1", "2", "3"):
-                self.fail("'tile' is followed by 1, 2 or 3")
+                self.fail(msg("'tile' is followed by 1, 2 or 3"))
         if self.peek() in ("1", "2", "3"):
-            spec.tile = int(self.take("the tile"))
+            spec.tile = int(self.take(msg("the tile")))
         if self.peek() == "push":
             self.at += 1
-            spec.push = self.square_or_direction(self.take("where the Spirit is pushed"))
+            spec.push = self.square_or_direction(self.take(msg("where the Spirit is pushed")))
         elif self.peek() == "torii":
             self.at += 1
-            spec.torii = self.pair(self.take("the Torii's move, like c3-c4"))
+            spec.torii = self.pair(self.take(msg("the Torii's move, like c3-c4")))
         while (token := self.peek()) is not None and token not in KEYWORDS:
             self.at += 1
             spec.steps.append(self.square_or_direction(token))
@@ -129,42 +144,55 @@ class _Reader:
             spec.builds.append(self.build())
         token = self.peek()
         if token is not None:
-            self.fail(f"{token!r} is out of place")
+            self.fail(msg("{token} is out of place", token=repr(token)))
         if spec.tile is None and not spec.steps:
-            self.fail("it names no tile and no step")
+            self.fail(msg("it names no tile and no step"))
         return spec
 
     def build(self) -> BuildSpec:
-        build = BuildSpec(self.square("the Follower to build on"))
+        build = BuildSpec(self.square(msg("the Follower to build on")))
         token = self.peek()
         if token is not None and "-" in token and parse_direction(token) is None:
             self.at += 1
             start, end = self.pair(token)
             line = line_between(start, end)
             if line is None:
-                self.fail(f"{token!r} is not a line of 4 squares in a row or a column")
+                self.fail(
+                    msg(
+                        "{token} is not a line of 4 squares in a row or a column", token=repr(token)
+                    )
+                )
             build.line = line
         if self.peek() == "flip":
             self.at += 1
-            build.flip = _flip_target(self.text, self.take("the side whose tile 1 flips"))
+            build.flip = _flip_target(self.text, self.take(msg("the side whose tile 1 flips")))
         return build
 
     def pair(self, token: str) -> tuple[int, int]:
         first, dash, second = token.partition("-")
         a, b = parse_square(first), parse_square(second)
         if not dash or a is None or b is None:
-            self.fail(f"{token!r} is not two squares joined by '-', like c3-c4")
+            self.fail(
+                msg("{token} is not two squares joined by '-', like c3-c4", token=repr(token))
+            )
         return a, b
 
     def square_or_direction(self, token: str) -> int | Direction:
         if token.isdigit():
-            self.fail(f"{token!r} is out of place: the tile (1, 2 or 3) comes first")
+            self.fail(
+                msg("{token} is out of place: the tile (1, 2 or 3) comes first", token=repr(token))
+            )
         sq = parse_square(token)
         if sq is not None:
             return sq
         direction = parse_direction(token)
         if direction is None:
-            self.fail(f"{token!r} is neither a square (a1 to f6) nor a direction (up, down...)")
+            self.fail(
+                msg(
+                    "{token} is neither a square (a1 to f6) nor a direction (up, down...)",
+                    token=repr(token),
+                )
+            )
         return direction
 
 
@@ -175,7 +203,8 @@ def _flip_target(text: str, token: str) -> Side | None:
         return Side.CHALLENGER
     if token in ("o", "opposition"):
         return Side.OPPOSITION
-    raise MalformedAction(text, f"flip names C, O or none, not {token!r}", HINT)
+    said = msg("flip names C, O or none, not {token}", token=repr(token))
+    raise MalformedAction(text, said, HINT)
 
 
 def write(work: Work) -> str:

@@ -9,6 +9,7 @@ ambiguous and the refusal lists the complete turns it could mean.
 from __future__ import annotations
 
 from rules.errors import AmbiguousAction, IllegalAction
+from rules.words import Text, msg, msg_n
 
 from .board import (
     LINES,
@@ -22,6 +23,7 @@ from .board import (
     same_lane,
 )
 from .building import (
+    WON_WORDS,
     build_options,
     do_build,
     do_flip,
@@ -67,84 +69,100 @@ def resolve(pos: Position, setup: Setup, spec: Spec, text: str) -> Work:
         allowed = [name(s.landing) for s in step_options(work)]
         raise IllegalAction(
             "TI5",
-            f"tile {work.tile} makes {work.tile} steps, {len(work.steps)} given",
-            [f"next step to {sq}" for sq in allowed],
+            msg_n(
+                "tile {tile} makes {n} step, {given} given",
+                "tile {tile} makes {n} steps, {given} given",
+                work.tile,
+                tile=work.tile,
+                given=len(work.steps),
+            ),
+            [msg("next step to {square}", square=sq) for sq in allowed],
         )
     spread(work)
     return _builds(work, spec.builds, text)
 
 
-def _power(work: Work, spirit: str, rule: str, what: str) -> None:
+def _power(work: Work, spirit: str, rule: str, only: Text) -> None:
+    """Refused unless the player's Spirit has this power: ``only`` says whose it is."""
     if not work.setup.has(work.me, spirit):
-        why = (
-            "powers are off in this match"
-            if not work.setup.powers
-            else f"yours is the {work.setup.spirits[work.me]}"
-        )
-        raise IllegalAction(rule, f"only the {spirit} {what}; {why}")
+        if not work.setup.powers:
+            raise IllegalAction(rule, msg("{only}; powers are off in this match", only=only))
+        mine = work.setup.spirits[work.me]
+        raise IllegalAction(rule, msg("{only}; yours is the {spirit}", only=only, spirit=mine))
 
 
 def _fly(work: Work, sq: int) -> None:
-    _power(work, CRANE, "TI14", "flies to a Torii")
+    _power(work, CRANE, "TI14", msg("only the {spirit} flies to a Torii", spirit=CRANE))
     allowed = flight_options(work)
     if sq not in allowed:
         if sq == work.here:
-            reason = f"your Spirit is already on {name(sq)}"
+            reason = msg("your Spirit is already on {square}", square=name(sq))
         elif not has_torii(work.cells[sq]):
-            reason = f"{name(sq)} holds no Torii"
+            reason = msg("{square} holds no Torii", square=name(sq))
         elif same_lane(sq, work.spirits[work.them]):
-            reason = f"{name(sq)} is in the opponent's lanes"
+            reason = msg("{square} is in the opponent's lanes", square=name(sq))
         else:
-            reason = f"no tile has a path from {name(sq)}"
-        raise IllegalAction(
-            "TI14", f"cannot fly to {name(sq)}: {reason}", [f"fly {name(s)}" for s in allowed]
-        )
+            reason = msg("no tile has a path from {square}", square=name(sq))
+        said = msg("cannot fly to {square}: {reason}", square=name(sq), reason=reason)
+        raise IllegalAction("TI14", said, [f"fly {name(s)}" for s in allowed])
     do_fly(work, sq)
 
 
 def _tile(work: Work, tile: int) -> None:
     allowed = [f"tile {t}" for t in tile_options(work)]
     if tile not in (1, 2, 3):
-        raise IllegalAction("TI5", f"a tile makes 1, 2 or 3 steps, not {tile}", allowed)
+        said = msg("a tile makes 1, 2 or 3 steps, not {tile}", tile=tile)
+        raise IllegalAction("TI5", said, allowed)
     if tile not in unused_tiles(work):
-        raise IllegalAction("TI5", f"tile {tile} is already used", allowed)
+        raise IllegalAction("TI5", msg("tile {tile} is already used", tile=tile), allowed)
     if f"tile {tile}" not in allowed:
-        raise IllegalAction(
-            "TI8", f"tile {tile} has no complete path from {name(work.here)}", allowed
+        said = msg(
+            "tile {tile} has no complete path from {square}", tile=tile, square=name(work.here)
         )
+        raise IllegalAction("TI8", said, allowed)
     do_tile(work, tile)
 
 
 def _push(work: Work, token: int | Direction) -> None:
-    _power(work, KITSUNE, "TI13", "moves the opponent's Spirit")
+    _power(
+        work, KITSUNE, "TI13", msg("only the {spirit} moves the opponent's Spirit", spirit=KITSUNE)
+    )
     if work.tile != 1:
-        raise IllegalAction("TI13", "the Kitsune moves the opponent's Spirit only with tile 1")
+        said = msg("the Kitsune moves the opponent's Spirit only with tile 1")
+        raise IllegalAction("TI13", said)
     options = push_options(work)
     chosen = _match(options, token)
     if chosen is None:
         allowed = [f"push {name(s.landing)}" for s in options]
-        raise IllegalAction(
-            "TI13", f"the opponent's Spirit cannot be moved to {_what(token)}", allowed
-        )
+        said = msg("the opponent's Spirit cannot be moved to {square}", square=_what(token))
+        raise IllegalAction("TI13", said, allowed)
     do_push(work, chosen.landing)
 
 
 def _torii(work: Work, origin: int, to: int) -> None:
-    _power(work, BOAR, "TI17", "moves a Torii")
+    _power(work, BOAR, "TI17", msg("only the {spirit} moves a Torii", spirit=BOAR))
     if work.tile != 1:
-        raise IllegalAction("TI17", "the Boar moves a Torii only with tile 1")
+        raise IllegalAction("TI17", msg("the Boar moves a Torii only with tile 1"))
     options = torii_options(work)
     if (origin, to) not in options:
         if work.cells[origin] != gate(work.me):
-            reason = f"{name(origin)} holds no Torii of yours"
+            reason = msg("{square} holds no Torii of yours", square=name(origin))
         elif abs(file_of(origin) - file_of(to)) + abs(rank_of(origin) - rank_of(to)) != 1:
-            reason = f"{name(to)} is not one orthogonal step from {name(origin)}"
+            reason = msg(
+                "{square} is not one orthogonal step from {origin}",
+                square=name(to),
+                origin=name(origin),
+            )
         else:
-            reason = f"{name(to)} already holds a Torii"
+            reason = msg("{square} already holds a Torii", square=name(to))
         allowed = [f"torii {name(a)}-{name(b)}" for a, b in options]
-        raise IllegalAction(
-            "TI17", f"cannot move a Torii {name(origin)}-{name(to)}: {reason}", allowed
+        said = msg(
+            "cannot move a Torii {origin}-{target}: {reason}",
+            origin=name(origin),
+            target=name(to),
+            reason=reason,
         )
+        raise IllegalAction("TI17", said, allowed)
     do_torii(work, origin, to)
 
 
@@ -153,7 +171,13 @@ def _step(work: Work, token: int | Direction) -> None:
     chosen = _match(options, token)
     if chosen is None:
         if len(work.steps) >= work.tile:
-            raise IllegalAction("TI5", f"tile {work.tile} makes {work.tile} steps, no more")
+            said = msg_n(
+                "tile {tile} makes {n} step, no more",
+                "tile {tile} makes {n} steps, no more",
+                work.tile,
+                tile=work.tile,
+            )
+            raise IllegalAction("TI5", said)
         rule, reason = _step_refusal(work, token)
         raise IllegalAction(rule, reason, [name(s.landing) for s in options])
     do_step(work, chosen)
@@ -170,32 +194,41 @@ def _what(token: int | Direction) -> str:
     return token.name if isinstance(token, Direction) else name(token)
 
 
-def _step_refusal(work: Work, token: int | Direction) -> tuple[str, str]:
+def _step_refusal(work: Work, token: int | Direction) -> tuple[str, Text]:
     """Why the next step cannot go to a square or in a direction."""
     here, opponent = work.here, work.spirits[work.them]
     every = STEPS[here][opponent]
     if isinstance(token, Direction):
         step = next((s for s in every if s.direction == token), None)
         if step is None:
-            return "TI6", f"a step {token.name} from {name(here)} would leave the board"
+            return "TI6", msg(
+                "a step {direction} from {square} would leave the board",
+                direction=token.name,
+                square=name(here),
+            )
         return _landing_refusal(work, step)
     step = next((s for s in every if s.landing == token), None)
     if step is not None:
         return _landing_refusal(work, step)
     if same_lane(token, opponent):
-        return "TI6", f"{name(token)} is in a lane of the opponent's Spirit: a step jumps over it"
-    return "TI5", f"{name(token)} is not one step from {name(here)}"
+        return "TI6", msg(
+            "{square} is in a lane of the opponent's Spirit: a step jumps over it",
+            square=name(token),
+        )
+    return "TI5", msg(
+        "{square} is not one step from {origin}", square=name(token), origin=name(here)
+    )
 
 
-def _landing_refusal(work: Work, step: Step) -> tuple[str, str]:
+def _landing_refusal(work: Work, step: Step) -> tuple[str, Text]:
     sq = name(step.landing)
     if step.direction.diagonal and not work.setup.has(work.me, DEER):
-        return "TI5", "steps are orthogonal; only the Deer steps diagonally (TI12)"
+        return "TI5", msg("steps are orthogonal; only the Deer steps diagonally (TI12)")
     if step.direction.diagonal:
-        return "TI12", "only one step of a turn may be diagonal"
+        return "TI12", msg("only one step of a turn may be diagonal")
     if step.landing == work.start:
-        return "TI7", f"{sq} is where the turn began"
-    return "TI7", f"{sq} was already landed on this turn"
+        return "TI7", msg("{square} is where the turn began", square=sq)
+    return "TI7", msg("{square} was already landed on this turn", square=sq)
 
 
 def _builds(work: Work, builds: list[BuildSpec], text: str) -> Work:
@@ -217,25 +250,33 @@ def _lines_for(work: Work, build: BuildSpec) -> list[int]:
     formed = formed_lines(work)
     if not formed:
         if work.won:
-            raise IllegalAction(
-                "TI18", f"the game is already won ({work.won}): nothing more is built"
+            said = msg(
+                "the game is already won ({result}): nothing more is built",
+                result=WON_WORDS.get(work.won, work.won),
             )
-        raise IllegalAction("TI10", f"build {name(sq)}: no line of 4 of your Followers is formed")
+            raise IllegalAction("TI18", said)
+        said = msg("build {square}: no line of 4 of your Followers is formed", square=name(sq))
+        raise IllegalAction("TI10", said)
     allowed = [f"build {name(option.square)}" for option in build_options(work)]
     cell = work.cells[sq]
     if cell == gate(work.me):
-        raise IllegalAction("TI10", f"{name(sq)} already carries a Torii", allowed)
+        said = msg("{square} already carries a Torii", square=name(sq))
+        raise IllegalAction("TI10", said, allowed)
     if cell != follower(work.me):
-        raise IllegalAction("TI10", f"{name(sq)} holds no Follower of yours", allowed)
+        said = msg("{square} holds no Follower of yours", square=name(sq))
+        raise IllegalAction("TI10", said, allowed)
     lines = [line for line in formed if sq in LINES[line]]
     if build.line is not None:
         if build.line not in lines:
-            raise IllegalAction(
-                "TI10", f"{line_name(build.line)} is not a formed line through {name(sq)}", allowed
+            said = msg(
+                "{line} is not a formed line through {square}",
+                line=line_name(build.line),
+                square=name(sq),
             )
+            raise IllegalAction("TI10", said, allowed)
         return [build.line]
     if not lines:
-        raise IllegalAction("TI10", f"{name(sq)} is on no formed line", allowed)
+        raise IllegalAction("TI10", msg("{square} is on no formed line", square=name(sq)), allowed)
     return lines
 
 
@@ -245,8 +286,13 @@ def _build(work: Work, build: BuildSpec, line: int) -> None:
     if build.flip is None:
         return
     if not flip_options(work):
-        _power(work, MONKEY, "TI15", "flips a tile 1 when a Torii is built")
-        raise IllegalAction("TI15", "no flip after the winning Torii: the game is won")
+        _power(
+            work,
+            MONKEY,
+            "TI15",
+            msg("only the {spirit} flips a tile 1 when a Torii is built", spirit=MONKEY),
+        )
+        raise IllegalAction("TI15", msg("no flip after the winning Torii: the game is won"))
     do_flip(work, build.flip)
 
 

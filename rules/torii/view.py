@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.sides import Outcome, Side
+from rules.words import Text, frame, msg
 
 from .board import FILES, SIZE, lanes, name, square
+from .building import REASONS
 from .events import DECISION, MOVE, Event, Turn
 from .state import Position, Setup, follower, gate
 
@@ -98,25 +100,56 @@ class View:
         return tuple(rows)
 
     def summary(self, names: Sequence[str]) -> str:
-        players = " · ".join(
-            f"{names[s]} ({self.spirits[s].kind} on {name(self.spirits[s].square)}): "
-            f"{self.supply[s]} in supply, {self.torii_left[s]} Torii left, tiles "
-            f"{_tiles(self.tiles[s])}"
-            for s in Side
+        players = _middots(
+            [
+                msg(
+                    "{player} ({spirit} on {square}): {supply} in supply, {torii} Torii left, "
+                    "tiles {tiles}",
+                    player=names[s],
+                    spirit=self.spirits[s].kind,
+                    square=name(self.spirits[s].square),
+                    supply=self.supply[s],
+                    torii=self.torii_left[s],
+                    tiles=_tiles(self.tiles[s]),
+                )
+                for s in Side
+            ]
         )
         if self.outcome is not None:
-            reason = self.outcome.partition("(")[2].rstrip(")")
-            head = "a tie" if self.winner is None else f"{names[self.winner]} wins"
-            return f"{players} · {head} ({reason})"
-        doing = "decides for the Monkey" if self.monkey_decision else "to play"
-        if self.monkey_decision and self.torii_left[self.side.other] == 0:
-            doing += f", then {names[self.side.other]} wins (all 4 Torii built)"
-        return f"{players} · {names[self.side]} {doing}"
+            said = self.outcome.partition("(")[2].rstrip(")")
+            reason = REASONS.get(said, said)
+            if self.winner is None:
+                return msg("{players} · a tie ({reason})", players=players, reason=reason)
+            return msg(
+                "{players} · {player} wins ({reason})",
+                players=players,
+                player=names[self.winner],
+                reason=reason,
+            )
+        me, them = names[self.side], names[self.side.other]
+        if not self.monkey_decision:
+            return msg("{players} · {player} to play", players=players, player=me)
+        if self.torii_left[self.side.other] == 0:
+            return msg(
+                "{players} · {player} decides for the Monkey, then {opponent} wins "
+                "(all 4 Torii built)",
+                players=players,
+                player=me,
+                opponent=them,
+            )
+        return msg("{players} · {player} decides for the Monkey", players=players, player=me)
 
 
-def _tiles(used: tuple[bool, bool, bool]) -> str:
+def _middots(parts: list[Text]) -> Text:
+    joined = parts[0]
+    for part in parts[1:]:
+        joined = frame("{list} · {item}", list=joined, item=part)
+    return joined
+
+
+def _tiles(used: tuple[bool, bool, bool]) -> Text:
     unused = [str(t) for t, is_used in zip((1, 2, 3), used, strict=True) if not is_used]
-    return " ".join(unused) + " unused" if unused else "all used"
+    return msg("{tiles} unused", tiles=" ".join(unused)) if unused else msg("all used")
 
 
 def build_view(

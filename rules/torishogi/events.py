@@ -8,10 +8,13 @@ from dataclasses import dataclass, field
 from rules.protocol import FORFEIT
 from rules.sides import Side
 from rules.turn import DRAW, RESIGN
+from rules.words import frame, listing, msg
 
 from .board import SHOWN
 from .moves import readable
 from .pieces import NAME, PROMOTES_TO
+
+NOTES = {"check": msg("check"), "checkmate": msg("checkmate")}  # an event's note, worded
 
 FORFEIT_WORD = FORFEIT
 GAME_WORDS = (RESIGN, DRAW, FORFEIT_WORD)
@@ -49,30 +52,37 @@ class Event:
         4d, check", "ann resigns" (in the board's coordinates, TS1)."""
         me, them = names[self.side], names[self.side.other]
         if self.text == RESIGN:
-            return f"{me} resigns"
+            return msg("{player} resigns", player=me)
         if self.text == DRAW:
-            return f"{me} and {them} agree a draw"
+            return msg("{player} and {opponent} agree a draw", player=me, opponent=them)
         if self.text == FORFEIT_WORD:
-            return f"{me} forfeits on missed turns"
+            return msg("{player} forfeits on missed turns", player=me)
         assert self.target is not None
         square = SHOWN[self.target]
         if self.origin is None:
-            said = f"{me} drops a {NAME[self.kind]} on {square}"
+            said = msg(
+                "{player} drops a {piece} on {square}",
+                player=me,
+                piece=NAME[self.kind],
+                square=square,
+            )
         else:
-            parts = [f"moves {SHOWN[self.origin]}-{square}"]
+            parts = [msg("moves {origin}-{target}", origin=SHOWN[self.origin], target=square)]
             if self.captured:
-                parts.append(f"captures {them}'s {NAME[self.captured]}")
+                parts.append(
+                    msg("captures {opponent}'s {piece}", opponent=them, piece=NAME[self.captured])
+                )
             if self.promoted:
-                parts.append(f"promotes to {NAME[PROMOTES_TO[self.kind]]}")
-            said = f"{me}'s {NAME[self.kind]} {listing(parts)}"
-        return f"{said}, {self.note}" if self.note else said
-
-
-def listing(items: Sequence[str]) -> str:
-    """Items as a sentence lists them: "a", "a and b", "a, b and c"."""
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " and " + items[-1]
+                parts.append(msg("promotes to {piece}", piece=NAME[PROMOTES_TO[self.kind]]))
+            said = msg(
+                "{player}'s {piece} {actions}",
+                player=me,
+                piece=NAME[self.kind],
+                actions=listing(parts),
+            )
+        if not self.note:
+            return said
+        return frame("{said}, {note}", said=said, note=NOTES.get(self.note, self.note))
 
 
 @dataclass

@@ -20,6 +20,7 @@ from rules.grouped import choices_of, headers
 from rules.protocol import Choice, ChoiceGroup, NoPoints, rounds_since
 from rules.sides import Outcome, Side
 from rules.turn import OneMoveMachine, Staged
+from rules.words import Text, msg
 
 from .events import Event, Turn
 from .fen import START_FEN, parse_fen, write_fen
@@ -28,7 +29,7 @@ from .movegen import in_check, legal_moves
 from .moves import Move, describe
 from .notation import read_spec, resolve
 from .position import Key, Position
-from .rulings import no_move_outcome, repetition_outcome
+from .rulings import REASONS, no_move_outcome, repetition_outcome
 from .view import View, build_view
 
 TURN_RULE = "TS1"  # the players take turns, one move each
@@ -126,8 +127,8 @@ class ToriShogiGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
         return choices_of(build_menu(self.pos, self.legal_actions()), key)
 
-    def prompt(self) -> str:
-        return "Choose a piece, on the board or in hand"
+    def prompt(self) -> Text:
+        return msg("Choose a piece, on the board or in hand")
 
     def parse_action(self, text: str) -> Move:
         self._check_open()
@@ -166,8 +167,13 @@ class ToriShogiGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
         """Nothing staged is refused, at the deadline too: a turn in ToriShogi cannot pass
         without a move (the host counts it as missed)."""
         if not self.current:
-            when = "the deadline came with no move" if deadline else "no move is staged"
-            raise IllegalAction(TURN_RULE, f"{when}: a turn is one move and cannot be passed")
+            if deadline:
+                said = msg(
+                    "the deadline came with no move: a turn is one move and cannot be passed"
+                )
+            else:
+                said = msg("no move is staged: a turn is one move and cannot be passed")
+            raise IllegalAction(TURN_RULE, said)
 
     def _copy_position(self, position: Position) -> Position:
         return position.copy()
@@ -196,24 +202,31 @@ class ToriShogiGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
     def _refuse_over(self) -> IllegalAction:
         assert self.result is not None
         rule = _RULE_OF_REASON.get(self.result.reason, "TS11")
-        return IllegalAction(rule, f"the game is over: {self.result}")
+        return IllegalAction(
+            rule, msg("the game is over: {result}", result=self.result.words(REASONS))
+        )
 
     def _refuse_full(self) -> IllegalAction:
         return IllegalAction(
             TURN_RULE,
-            f"{self.current[0].said} is already staged: end the turn or take it back first",
+            msg(
+                "{move} is already staged: end the turn or take it back first",
+                move=self.current[0].said,
+            ),
         )
 
     def _refuse_undo(self) -> IllegalAction:
-        return IllegalAction(TURN_RULE, "no move is staged to take back")
+        return IllegalAction(TURN_RULE, msg("no move is staged to take back"))
 
     def _refuse_take_back(self, index: int) -> IllegalAction:
         if not self.current:
             return self._refuse_undo()
-        return IllegalAction(TURN_RULE, "a turn has one move: only move 0 can be taken back")
+        return IllegalAction(TURN_RULE, msg("a turn has one move: only move 0 can be taken back"))
 
     def _refuse_agreement(self, kind: str) -> IllegalAction:
-        return IllegalAction("TS11", f"the players may agree a draw only, not {kind!r}")
+        return IllegalAction(
+            "TS11", msg("the players may agree a draw only, not {kind}", kind=repr(kind))
+        )
 
     # ---- views -------------------------------------------------------------------------
     def view_for(self, viewer: Side | None) -> View:

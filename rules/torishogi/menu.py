@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from rules.grouped import Grouped
 from rules.protocol import FROM, TO, Choice, Touch
+from rules.words import Text, msg, msg_n
 
 from .board import NAMES, SHOWN, SHOWN_FILES, file_of
 from .moves import Move
@@ -45,7 +46,7 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
     return Grouped(
         key=key,
         label=f"{NAME[kind]} ({SHORT[kind]}) {SHOWN[origin]}",
-        description=_plural(len(moves), "move"),
+        description=msg_n("{n} move", "{n} moves", len(moves)),
         category=NAME[kind],
         choices=_choices(key, moves, labels, labels),
         origin=NAMES[origin],
@@ -54,13 +55,19 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
 
 
 def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
-    labels = [f"drop on {SHOWN[move.target]}" for move in moves]
+    labels: list[str] = [msg("drop on {square}", square=SHOWN[move.target]) for move in moves]
     key = f"drop-{LETTER[kind]}"
     return Grouped(
         key=key,
-        label=f"{NAME[kind]} ({SHORT[kind]}), {count} in hand",
-        description=_plural(len(moves), "square"),
-        category="drops",
+        label=msg_n(
+            "{piece} ({letters}), {n} in hand",
+            "{piece} ({letters}), {n} in hand",
+            count,
+            piece=NAME[kind],
+            letters=SHORT[kind],
+        ),
+        description=msg_n("{n} square", "{n} squares", len(moves)),
+        category=msg("drops"),
         choices=_choices(key, moves, labels, [SHOWN[move.target] for move in moves]),
         origin=hand_place(kind),
         aliases=_aliases(kind),
@@ -94,19 +101,29 @@ def _choices(key: str, moves: list[Move], labels: list[str], deep: list[str]) ->
         )
     by_file = sorted(zip(moves, labels, deep, strict=True), key=lambda row: file_of(row[0].target))
     return tuple(
-        Choice(m.uci, label, (f"file {SHOWN_FILES[file_of(m.target)]}", step), key, touches(m))
-        for m, label, step in by_file
+        Choice(m.uci, label, (_file(m), step), key, touches(m)) for m, label, step in by_file
     )
 
 
+def _file(move: Move) -> Text:
+    return msg("file {file}", file=SHOWN_FILES[file_of(move.target)])
+
+
 def _move_label(move: Move) -> str:
-    label = f"to {SHOWN[move.target]}"
+    square = SHOWN[move.target]
+    if move.captured and move.promotes:
+        return msg(
+            "to {square}, capturing the {piece}, promoting to {promoted}",
+            square=square,
+            piece=NAME[move.captured],
+            promoted=NAME[PROMOTES_TO[move.kind]],
+        )
     if move.captured:
-        label += f", capturing the {NAME[move.captured]}"
+        return msg("to {square}, capturing the {piece}", square=square, piece=NAME[move.captured])
     if move.promotes:
-        label += f", promoting to {NAME[PROMOTES_TO[move.kind]]}"
-    return label
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' * (n != 1)}"
+        return msg(
+            "to {square}, promoting to {promoted}",
+            square=square,
+            promoted=NAME[PROMOTES_TO[move.kind]],
+        )
+    return msg("to {square}", square=square)

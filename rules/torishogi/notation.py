@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.errors import AmbiguousAction, IllegalAction, MalformedAction
+from rules.words import msg, msg_n
 
 from .board import LAST_RANK, READ, SHOWN, SHOWN_FILES, SIZE, file_of
 from .movegen import in_check, reaches
@@ -36,7 +37,7 @@ from .pieces import (
 )
 from .position import Position
 
-HINT = (
+HINT = msg(
     "Write moves as the board shows them, like 'Falcon 4f-5f', '4f5f' or 'Swallow drop 4d' "
     "(Fairy-Stockfish's 'd2c2' and 'S@d4' work too)"
 )
@@ -64,14 +65,22 @@ def malformed(text: str, reason: str) -> MalformedAction:
 def read_spec(text: str) -> MoveSpec:
     """Parse ``text``; MalformedAction if it is not move notation at all."""
     if len(text) > MAX_TEXT:
-        raise malformed(text, f"it is {len(text)} characters long, the limit is {MAX_TEXT}")
+        raise malformed(
+            text,
+            msg_n(
+                "it is {n} character long, the limit is {limit}",
+                "it is {n} characters long, the limit is {limit}",
+                len(text),
+                limit=MAX_TEXT,
+            ),
+        )
     words = text.lower().split()
     if words and words[-1].endswith("+"):  # promotion is compulsory: '+' says nothing
         words[-1] = words[-1][:-1]
         if not words[-1]:
             words.pop()
     if not words:
-        raise malformed(text, "no move found")
+        raise malformed(text, msg("no move found"))
     if len(words) == 1 and ("@" in words[0] or "*" in words[0]):
         return _uci_drop(text, words[0])
     kind, rest = _piece_name(words)
@@ -79,11 +88,11 @@ def read_spec(text: str) -> MoveSpec:
     if compact.startswith("drop"):
         compact = compact[4:].removeprefix("s").removeprefix("on")
         if kind is None:
-            raise malformed(text, "a drop names its piece, like 'Swallow drop 4d' or 'S@4d'")
+            raise malformed(text, msg("a drop names its piece, like 'Swallow drop 4d' or 'S@4d'"))
         return MoveSpec(_square(text, compact), kind, drop=True)
     if compact.startswith("to") or len(compact) == 2:
         if kind is None:
-            raise malformed(text, "a move names its piece or both squares, like 'Falcon 5f'")
+            raise malformed(text, msg("a move names its piece or both squares, like 'Falcon 5f'"))
         return MoveSpec(_square(text, compact.removeprefix("to")), kind)
     if len(compact) == 5 and compact[2] in "-x":
         return MoveSpec(
@@ -91,7 +100,7 @@ def read_spec(text: str) -> MoveSpec:
         )
     if len(compact) == 4:
         return MoveSpec(_square(text, compact[2:]), kind, _square(text, compact[:2]))
-    raise malformed(text, "no move found")
+    raise malformed(text, msg("no move found"))
 
 
 def _uci_drop(text: str, word: str) -> MoveSpec:
@@ -100,7 +109,14 @@ def _uci_drop(text: str, word: str) -> MoveSpec:
     piece, _, where = word.partition(mark)
     kind = KIND_OF_LETTER.get(piece.upper()) if len(piece) == 1 else _NAMES.get(piece)
     if kind is None:
-        raise malformed(text, f"{piece!r} before {mark!r} is not a piece letter (S F C P L R)")
+        raise malformed(
+            text,
+            msg(
+                "{piece} before {mark} is not a piece letter (S F C P L R)",
+                piece=repr(piece),
+                mark=repr(mark),
+            ),
+        )
     return MoveSpec(_square(text, where), kind, drop=True)
 
 
@@ -117,8 +133,11 @@ def _square(text: str, name: str) -> int:
         shown = name if len(name) <= 10 else name[:10] + "..."
         raise malformed(
             text,
-            f"{shown!r} is not a square (on the board: files 7-1, ranks a-g, like 4f; "
-            "Fairy-Stockfish's: files a-g, ranks 1-7, like d2)",
+            msg(
+                "{name} is not a square (on the board: files 7-1, ranks a-g, like 4f; "
+                "Fairy-Stockfish's: files a-g, ranks 1-7, like d2)",
+                name=repr(shown),
+            ),
         )
     return sq
 
@@ -138,7 +157,9 @@ def resolve(pos: Position, legal: Sequence[Move], spec: MoveSpec, text: str) -> 
                 break
             if spec.capture and not move.captured:
                 raise IllegalAction(
-                    "TS4", f"there is nothing to capture on {SHOWN[spec.target]}", [move.readable]
+                    "TS4",
+                    msg("there is nothing to capture on {square}", square=SHOWN[spec.target]),
+                    [move.readable],
                 )
             return move
     raise _refuse_move(pos, legal, spec)
@@ -153,7 +174,13 @@ def _by_destination(legal: Sequence[Move], spec: MoveSpec, text: str) -> Move:
     assert spec.kind is not None
     allowed = [m.readable for m in legal if m.kind == spec.kind]
     raise IllegalAction(
-        "TS3", f"no {NAME[spec.kind]} of yours can go to {SHOWN[spec.target]} now", allowed
+        "TS3",
+        msg(
+            "no {piece} of yours can go to {square} now",
+            piece=NAME[spec.kind],
+            square=SHOWN[spec.target],
+        ),
+        allowed,
     )
 
 
@@ -164,23 +191,48 @@ def _refuse_move(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
     piece = board[spec.origin]
     if not piece or side_of(piece) != us:
         return IllegalAction(
-            "TS3", f"there is no piece of yours on {origin}", [m.readable for m in legal[:12]]
+            "TS3",
+            msg("there is no piece of yours on {square}", square=origin),
+            [m.readable for m in legal[:12]],
         )
     own = [m.readable for m in legal if m.origin == spec.origin]
     name = NAME[kind_of(piece)]
     if spec.kind is not None and spec.kind != kind_of(piece):
-        return IllegalAction("TS3", f"{origin} holds your {name}, not a {NAME[spec.kind]}", own)
+        said = msg(
+            "{square} holds your {piece}, not a {named}",
+            square=origin,
+            piece=name,
+            named=NAME[spec.kind],
+        )
+        return IllegalAction("TS3", said, own)
     there = board[spec.target]
     if there and side_of(there) == us:
-        return IllegalAction("TS4", f"{target} holds your own {NAME[kind_of(there)]}", own)
+        said = msg("{square} holds your own {piece}", square=target, piece=NAME[kind_of(there)])
+        return IllegalAction("TS4", said, own)
     if not reaches(board, spec.origin, spec.target):
-        return IllegalAction("TS3", f"a {name} on {origin} cannot move to {target}", own)
+        said = msg(
+            "a {piece} on {origin} cannot move to {target}",
+            piece=name,
+            origin=origin,
+            target=target,
+        )
+        return IllegalAction("TS3", said, own)
     if in_check(pos):
-        reason = f"your Phoenix is in check and {name} {origin}-{target} does not answer it"
+        reason = msg(
+            "your Phoenix is in check and {piece} {origin}-{target} does not answer it",
+            piece=name,
+            origin=origin,
+            target=target,
+        )
     elif kind_of(piece) == PHOENIX:
-        reason = f"your Phoenix would be attacked on {target}"
+        reason = msg("your Phoenix would be attacked on {square}", square=target)
     else:
-        reason = f"{name} {origin}-{target} would leave your Phoenix attacked"
+        reason = msg(
+            "{piece} {origin}-{target} would leave your Phoenix attacked",
+            piece=name,
+            origin=origin,
+            target=target,
+        )
     return IllegalAction("TS8", reason, own)
 
 
@@ -189,25 +241,35 @@ def _refuse_drop(pos: Position, legal: Sequence[Move], spec: MoveSpec) -> Illega
     name, target = NAME[spec.kind], SHOWN[spec.target]
     own = [m.readable for m in legal if m.origin is None and m.kind == spec.kind]
     if spec.kind not in HAND_KINDS:
-        return IllegalAction("TS4", f"a {name} is never in hand: captures go to hand unpromoted")
+        return IllegalAction(
+            "TS4", msg("a {piece} is never in hand: captures go to hand unpromoted", piece=name)
+        )
     if not pos.hands[pos.side][spec.kind]:
-        return IllegalAction("TS4", f"you have no {name} in hand")
+        return IllegalAction("TS4", msg("you have no {piece} in hand", piece=name))
     if pos.board[spec.target]:
-        return IllegalAction("TS4", f"{target} is not empty: drops go on empty squares", own)
+        said = msg("{square} is not empty: drops go on empty squares", square=target)
+        return IllegalAction("TS4", said, own)
     if spec.kind == SWALLOW:
         if spec.target in LAST_RANK[pos.side]:
-            return IllegalAction("TS6", f"a Swallow dropped on {target} could never move", own)
+            said = msg("a Swallow dropped on {square} could never move", square=target)
+            return IllegalAction("TS6", said, own)
         file = file_of(spec.target)
         mine = code(SWALLOW, pos.side)
         on_file = sum(1 for sq in range(file, SIZE * SIZE, SIZE) if pos.board[sq] == mine)
         if on_file >= 2:
             return IllegalAction(
                 "TS7",
-                f"file {SHOWN_FILES[file]} already holds two of your unpromoted Swallows",
+                msg(
+                    "file {file} already holds two of your unpromoted Swallows",
+                    file=SHOWN_FILES[file],
+                ),
                 own,
             )
     if in_check(pos):
         return IllegalAction(
-            "TS8", f"your Phoenix is in check and a drop on {target} does not block it", own
+            "TS8",
+            msg("your Phoenix is in check and a drop on {square} does not block it", square=target),
+            own,
         )
-    return IllegalAction("TS7", f"a Swallow drop on {target} would give checkmate", own)
+    said = msg("a Swallow drop on {square} would give checkmate", square=target)
+    return IllegalAction("TS7", said, own)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from rules.sides import Outcome, Side
+from rules.turn import ENDINGS
+from rules.words import msg
 
 from .position import Key
 
@@ -45,3 +47,14 @@ def repetition_outcome(history: list[tuple[Key, bool]]) -> Outcome | None:
 def no_move_outcome(to_move: Side, checked: bool) -> Outcome:
     """TS9: the player with no legal move loses, checkmated or stalemated."""
     return Outcome(to_move.other, "checkmate" if checked else "stalemate")
+
+
+# Every reason a ToriShogi game ends for, worded (its summary, a refusal once it is over).
+REASONS = {
+    **ENDINGS,
+    "checkmate": msg("checkmate"),
+    "stalemate": msg("stalemate"),
+    "perpetual check": msg("perpetual check"),
+    "mutual perpetual check": msg("mutual perpetual check"),
+    "fourfold repetition": msg("fourfold repetition"),
+}

@@ -11,13 +11,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.sides import Outcome, Side
+from rules.words import Text, frame, listing, msg
 
 from .board import SQUARES
-from .events import Event, Turn, listing
+from .events import Event, Turn
 from .fen import write_fen
 from .movegen import attacked
 from .pieces import HAND_KINDS, NAME, PLURAL, PROMOTES_TO, kind_of, side_of
 from .position import Position
+from .rulings import REASONS
 
 
 @dataclass(frozen=True)
@@ -84,21 +86,44 @@ class View:
         """ "In hand: ann 10 Swallows, 2 Cranes and 1 Falcon; bob 1 Falcon; bob to move, in
         check"."""
         held = [
-            f"{names[side]} " + listing([_count(kind, n) for kind, n in self.hand(side)])
+            frame(
+                "{player} {pieces}",
+                player=names[side],
+                pieces=listing([_count(kind, n) for kind, n in self.hand(side)]),
+            )
             for side in Side
             if self.hand(side)
         ]
-        hands = "In hand: " + "; ".join(held) if held else "Nothing in hand"
+        hands = _hands(held)
         if self.outcome is not None:
-            reason = self.outcome.partition("(")[2].rstrip(")")
-            head = "a draw" if self.winner is None else f"{names[self.winner]} wins"
-            return f"{hands}; {head} ({reason})"
-        check = ", in check" if self.in_check else ""
-        return f"{hands}; {names[self.side]} to move{check}"
+            said = self.outcome.partition("(")[2].rstrip(")")
+            reason = REASONS.get(said, said)
+            if self.winner is None:
+                return msg("{hands}; a draw ({reason})", hands=hands, reason=reason)
+            return msg(
+                "{hands}; {player} wins ({reason})",
+                hands=hands,
+                player=names[self.winner],
+                reason=reason,
+            )
+        if self.in_check:
+            return msg("{hands}; {player} to move, in check", hands=hands, player=names[self.side])
+        return msg("{hands}; {player} to move", hands=hands, player=names[self.side])
 
 
-def _count(kind: int, n: int) -> str:
-    return f"{n} {NAME[kind] if n == 1 else PLURAL[kind]}"
+def _hands(held: list[Text]) -> Text:
+    """ "In hand: ann 2 Cranes; bob 1 Falcon", each player's a part of its own."""
+    if not held:
+        return msg("Nothing in hand")
+    listed = held[0]
+    for more in held[1:]:
+        listed = frame("{list}; {item}", list=listed, item=more)
+    return msg("In hand: {list}", list=listed)
+
+
+def _count(kind: int, n: int) -> Text:
+    """A number of pieces: the game's terms stay as the rule book names them."""
+    return frame("{n} {pieces}", n=n, pieces=NAME[kind] if n == 1 else PLURAL[kind])
 
 
 def build_view(

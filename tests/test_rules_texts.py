@@ -1,0 +1,190 @@
+"""The rules core speaks no language (issue 30): its texts are ``rules.words.Text`` values,
+a message id (the English with its placeholders) and parameters, that the layers above word
+in the reader's language (``bot.i18n.word``). Their English is byte for byte the old one (the
+rules' own tests assert it unchanged); every id is in the catalogs, translated in each
+shipped language with the same placeholders; notation and ruling ids stay as they are."""
+
+from __future__ import annotations
+
+import ast
+import pickle
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from bot.i18n import LOCALES, SOURCE, speaking, word
+from bot.i18n.catalogs import TEMPLATE
+from rules import ActionError, IllegalAction, game_type
+from rules.words import Text, frame, listing, msg, msg_n
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTATION = re.compile(r"[a-g0-9, \-]+")  # a label of squares only (Torii's "c3, c4")
+CONVERTED = ("torishogi", "torii")  # the games whose every text is a message
+
+
+def _ids_in_rules() -> list[tuple[str, int, str]]:
+    """Every ``msg``/``msg_n`` call under ``rules/``: file, line, the id (or "" when the id
+    is not a literal, which extraction cannot read)."""
+    found = []
+    for path in sorted((ROOT / "rules").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id not in ("msg", "msg_n") or path.name == "words.py":
+                continue
+            literals = [a for a in node.args[: 1 + (node.func.id == "msg_n")]]
+            ok = all(isinstance(a, ast.Constant) and isinstance(a.value, str) for a in literals)
+            first = node.args[0]
+            text = first.value if ok and isinstance(first, ast.Constant) else ""
+            found.append((str(path.relative_to(ROOT)), node.lineno, text))
+    return found
+
+
+def test_every_rules_message_is_a_literal_the_extraction_reads() -> None:
+    unreadable = [f"{path}:{line}" for path, line, text in _ids_in_rules() if not text]
+    assert unreadable == []
+
+
+def test_every_rules_message_is_in_the_template() -> None:
+    with TEMPLATE.open("rb") as file:
+        template = {m.id if isinstance(m.id, str) else m.id[0] for m in read_po(file) if m.id}
+    ids = {text for _path, _line, text in _ids_in_rules()}
+    assert len(ids) > 60
+    assert sorted(ids - template) == []
+
+
+def test_a_text_is_its_english_and_keeps_its_message() -> None:
+    said = msg(
+        "a {piece} on {origin} cannot move to {target}", piece="Falcon", origin="4f", target="1a"
+    )
+    assert said == "a Falcon on 4f cannot move to 1a" and isinstance(said, str)
+    assert said.id == "a {piece} on {origin} cannot move to {target}"
+    assert said.params == {"piece": "Falcon", "origin": "4f", "target": "1a"}
+    many = msg_n("{n} move", "{n} moves", 3)
+    assert (many, msg_n("{n} move", "{n} moves", 1)) == ("3 moves", "1 move")
+    assert listing(["a", "b", "c"]) == "a, b and c" and listing(["a"]) == "a" and listing([]) == ""
+    braces = frame("`{text}`", text="{x}")  # a parameter is never read as a format
+    assert braces == "`{x}`"
+
+
+def test_a_text_crosses_a_process_whole() -> None:
+    """A refusal made in a worker (the long board's turn ends) is worded by the bot."""
+    refusal = IllegalAction(
+        "TS3", msg("there is no piece of yours on {square}", square="4d"), ["x"]
+    )
+    again = pickle.loads(pickle.dumps(refusal.reason))
+    assert isinstance(again, Text) and again.id == refusal.reason.id and again == refusal.reason
+    copied = IllegalAction(refusal.rule, again, refusal.allowed)
+    with speaking("de"):
+        assert word(copied.message) == "auf 4d steht keine deiner Figuren (TS3). Erlaubt: x"
+
+
+def _refusal(game: str, text: str) -> ActionError:
+    kind = game_type(game)
+    options, answers = kind.sample_setup({})
+    state = kind.new_game(options, answers)
+    with pytest.raises(ActionError) as refused:
+        state.apply(text)
+    return refused.value
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_a_torishogi_refusal_in_every_language_keeps_its_notation_and_ruling(code) -> None:
+    refusal = _refusal("torishogi", "Falcon 4f-1a")
+    assert isinstance(refusal.message, Text)
+    with speaking(code):
+        shown = word(refusal.message)
+    assert "(TS3)" in shown and "4f" in shown and "1a" in shown and "Falcon" in shown
+    assert (shown == refusal.message) == (code == SOURCE), shown
+
+
+def test_a_refusal_nested_in_others_is_worded_through() -> None:
+    refusal = _refusal("torishogi", "Falcon 4f-4z")
+    assert refusal.message.startswith("cannot read `Falcon 4f-4z`: '4z' is not a square")
+    with speaking("de"):
+        shown = word(refusal.message)
+    assert shown.startswith("`Falcon 4f-4z` ist nicht lesbar: '4z' ist kein Feld"), shown
+    assert "Schreib Züge so, wie das Brett sie zeigt" in shown, shown
+    with speaking("ja"):
+        assert "はマスではありません" in word(refusal.message)
+
+
+@pytest.mark.parametrize("game", CONVERTED)
+@pytest.mark.parametrize("code", [c for c in LOCALES if c != SOURCE])
+def test_a_converted_games_menus_and_words_are_messages_worded_everywhere(game, code) -> None:
+    """Every label, description and the prompt of a game's menus are messages (none lost
+    to a string glued inside the rules), each translated in every shipped language; the
+    events of a few turns too."""
+    kind = game_type(game)
+    options, answers = kind.sample_setup({})
+    state = kind.new_game(options, answers)
+    names = ("ann", "bob")
+    for _turn in range(6):
+        texts = [state.prompt()]
+        for group in state.menu():
+            texts += [group.description, *[c.label for c in state.choices(group.key)]]
+        with speaking(code):
+            for text in texts:
+                if NOTATION.fullmatch(text):  # squares alone: the same in every language
+                    continue
+                assert isinstance(text, Text), text
+                assert word(text) != text, (text, word(text))
+        event = state.apply(state.legal_actions()[0])
+        with speaking(code):
+            assert isinstance(event.words(names), Text)
+            assert word(event.words(names)) != event.words(names)
+        state.end_turn()
+        with speaking(code):
+            assert word(state.view_for(None).summary(names)) != state.view_for(None).summary(names)
+
+
+@pytest.mark.parametrize("game", ["tora"])
+@pytest.mark.parametrize("typed", ["nonsense here", "zz9"])
+def test_a_game_not_converted_yet_is_refused_whole_in_english(game, typed) -> None:
+    """A refusal whose reason is no message yet is never half worded: a German player
+    reads it in English, as it was."""
+    refusal = _refusal(game, typed)
+    with speaking("de"):
+        assert word(refusal.message) == refusal.message
+
+
+@pytest.mark.parametrize("code", LOCALES)
+@pytest.mark.parametrize("powers", [True, False])
+def test_the_spirits_powers_hold_a_menus_limit_in_every_language(code, powers) -> None:
+    """A setup option's description is shown beside it in a select menu (100 characters):
+    the Spirits' powers fit there in every language, and say their ruling."""
+    [question] = game_type("torii").setup_questions({"powers": powers})
+    assert all(isinstance(d, Text) for d in question.descriptions)
+    with speaking(code):
+        worded = [word(d) for d in question.descriptions]
+        assert len(word(question.prompt)) <= 100
+    assert all(len(d) <= 100 for d in worded), max(worded, key=len)
+    assert all(f"(TI1{n})" in d for n, d in zip(range(2, 8), worded, strict=True))
+
+
+def test_actions_in_words_among_the_allowed_are_worded_too() -> None:
+    """Torii's refusal of a short path lists the next steps in words, in German too."""
+    refusal = _refusal("torii", "3")
+    assert "Allowed: next step to " in refusal.message, refusal.message
+    with speaking("de"):
+        shown = word(refusal.message)
+    assert "Erlaubt: nächster Schritt nach " in shown and "next step" not in shown, shown
+
+
+def test_the_reason_a_game_ended_is_worded_in_its_summary() -> None:
+    """A finished game's summary says why it ended in the reader's language (the stored
+    reason stays the English key)."""
+    kind = game_type("torishogi")
+    options, answers = kind.sample_setup({})
+    state = kind.new_game(options, answers)
+    state.resign(state.side)
+    summary = state.view_for(None).summary(("ann", "bob"))
+    assert summary.endswith("bob wins (resignation)"), summary
+    with speaking("de"):
+        assert word(summary).endswith("bob gewinnt (Aufgabe)"), word(summary)
+    with pytest.raises(IllegalAction) as over:
+        state.apply("4f5f")
+    with speaking("fr"):
+        assert "la partie est finie : opposition gagne (abandon) (TS11)" in word(over.value.message)
