@@ -4,7 +4,6 @@ a history of one result or none."""
 from __future__ import annotations
 
 import io
-import time
 
 from PIL import Image
 
@@ -49,11 +48,3 @@ def test_the_band_narrows_as_the_deviation_does() -> None:
         return sum(image.getpixel((x, y)) == band for y in range(TOP, BOTTOM))
 
     assert height(LEFT + 1) > 3 * height(RIGHT - 1) > 0
-
-
-def test_a_chart_takes_less_than_ten_milliseconds() -> None:
-    rating_chart_png(HISTORY, "warm the font caches")
-    start = time.perf_counter()
-    for _ in range(10):
-        rating_chart_png(HISTORY, "ann - short board, season 1")
-    assert (time.perf_counter() - start) / 10 < 0.010

@@ -10,7 +10,8 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot.i18n import _, pgettext
+from bot.i18n import _, current, pgettext
+from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms
@@ -183,7 +184,11 @@ class Lookups:
         async def post() -> Answer:
             report = await self.actions.service.analyse(info.id, caller.user, info.guild_id)
             chart = await asyncio.to_thread(
-                evaluation_chart_png, report.values, report.marked, report.title
+                evaluation_chart_png,
+                report.values,
+                report.marked,
+                report.title,
+                Language(current()),
             )
             graph = Attachment(f"{info.game}-match-{info.id}-analysis.png", chart)
             return Answer(report.text, (graph, *report.boards), private=caller.in_dm)

@@ -16,7 +16,8 @@ import contextlib
 import random
 from collections.abc import Iterator
 
-from bot.i18n import _, ngettext
+from bot.i18n import _, current, ngettext
+from bot.i18n.words import Language
 from bot.service import (
     Attachment,
     Clock,
@@ -138,7 +139,7 @@ class LadderDesk:
             ladder=ladder_name(profile.board),
             season=profile.season,
         )
-        data = await asyncio.to_thread(rating_chart_png, points, title)
+        data = await asyncio.to_thread(rating_chart_png, points, title, Language(current()))
         return Attachment(f"rating-{profile.board}.png", data)
 
     async def head_to_head(self, guild_id: int, a: int, b: int, board: str = "short") -> Reply:

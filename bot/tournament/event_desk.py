@@ -15,7 +15,8 @@ import asyncio
 import contextlib
 import json
 
-from bot.i18n import _, speaking
+from bot.i18n import _, current, speaking
+from bot.i18n.words import Language
 from bot.service import (
     Attachment,
     Place,
@@ -424,7 +425,7 @@ class EventDesk(Desk[EventFlow]):
         snapshot = await self._store.events.snapshot(event.id)
         names = await self._store.events.names(e.player_id for e in snapshot.entries)
         table = standings_table(snapshot, names)
-        png = await asyncio.to_thread(event_table_png, table)
+        png = await asyncio.to_thread(event_table_png, table, Language(current()))
         text = await self.standings_text(place, name)
         return Reply(text[:1900], (Attachment("standings.png", png),), private=False)
 

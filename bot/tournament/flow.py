@@ -16,7 +16,8 @@ import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from bot.i18n import _, speaking
+from bot.i18n import _, current, speaking
+from bot.i18n.words import Language
 from bot.service import Place, Refused, Terms, Undeliverable, User
 from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.texts import escape
@@ -365,4 +366,4 @@ def bracket_image(snapshot: Snapshot, names: Mapping[int, str]) -> bytes:
         board=texts.board_words(t.board),
         target=t.target,
     )
-    return bracket_png(title, [tiers[n] for n in sorted(tiers)], champion)
+    return bracket_png(title, [tiers[n] for n in sorted(tiers)], champion, Language(current()))
