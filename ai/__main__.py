@@ -1,8 +1,8 @@
 """``python -m ai match GAME A B --games N --seed S [--seconds T] [--clock cpu]``: seeded
 games between two players (a baseline, ``random`` or ``greedy``, or a strength, ``easy``,
-``normal``, ``hard``, ``master``, or ``sampling``, kept for measuring), each the first
-player in half of them; the last line is ``A <wins> B <wins> draws <n>``. ``--clock cpu``
-counts the budgets in the process's CPU seconds (the same work on a loaded machine)."""
+``normal``, ``hard``, ``master``), each the first player in half of them; the last line is
+``A <wins> B <wins> draws <n>``. ``--clock cpu`` counts the budgets in the process's CPU
+seconds (the same work on a loaded machine)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import contextlib
 import sys
 
 from .match import cpu_clock, match_games, play_match
-from .players import BASELINES, LEVELS, MEASURING
+from .players import BASELINES, LEVELS
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -19,8 +19,8 @@ def main(argv: list[str] | None = None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     match = sub.add_parser("match", help="play seeded games between two players")
     match.add_argument("game", choices=list(match_games()))
-    match.add_argument("a", choices=BASELINES + LEVELS + MEASURING)
-    match.add_argument("b", choices=BASELINES + LEVELS + MEASURING)
+    match.add_argument("a", choices=BASELINES + LEVELS)
+    match.add_argument("b", choices=BASELINES + LEVELS)
     match.add_argument("--games", type=int, default=10)
     match.add_argument("--seed", type=int, default=1)
     match.add_argument(

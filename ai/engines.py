@@ -55,10 +55,7 @@ class Engine(Generic[G]):
     nowhere are judged on; ``search``: a one-move game's own search, ``(game, seconds, rng,
     depth)`` to the turn's notations (None: the seam's alpha-beta, ``ai.search``);
     ``forced``: an action worth a whole turn of its own for the sampling players (TORA's
-    search for the enemy's Assassin), or None; ``turn_search``: for a game of several actions a
-    turn, its search over whole turns there, ``(game, seconds, rng)`` to the turn's
-    notations, or None where it has none (TORA's long board: the sampling players play);
-    ``turn_seconds`` a hosted AI turn's time;
+    search for the enemy's Assassin), or None; ``turn_seconds`` a hosted AI turn's time;
     ``hint_work`` a hint's fixed work; ``turn_limit`` the turns of a measuring match;
     ``answers`` the setup answers of a measuring match."""
 
@@ -67,9 +64,6 @@ class Engine(Generic[G]):
     balance: Callable[[G, Side], float] | None = None
     search: Callable[[G, float, random.Random, int], list[str]] | None = None
     forced: Callable[[G], str | None] | None = None
-    turn_search: Callable[[G], Callable[[G, float, random.Random], list[str]] | None] = (
-        lambda _game: None
-    )
     turn_seconds: Callable[[G], float] = lambda _game: SHORT_TURN
     hint_work: Callable[[G], int] = lambda _game: HINT_WORK
     turn_limit: Callable[[G], int] = lambda _game: TURN_LIMIT

@@ -20,7 +20,7 @@ from .host import turn_seconds
 from .players import Player, make_player
 
 # The modules whose ``time.monotonic`` bounds an engine's turn (``cpu_clock`` replaces it).
-TIMED = ("ai.players", "ai.turns", "ai.search", "ai.pvs", "ai.tora.lookahead")
+TIMED = ("ai.players", "ai.turns", "ai.search", "ai.pvs")
 
 
 class _CpuTime(ModuleType):

@@ -11,14 +11,10 @@ not on that copy; where it may be is a belief from the public record, ``belief``
   alpha-beta; normal stops at depth 2), ``easy`` plays the best immediate turn but a random
   one a tenth of the time.
 - Games of several actions a turn (TORA): ``greedy`` builds the turn action by action;
-  ``normal`` samples turns (the greedy one, then randomised greedy ones) and keeps the one
-  whose position is best after the opponent's greedy reply, until its budget is spent;
-  ``hard`` and ``master`` play the game's own search over whole turns where it has one
-  (TORA's short board: ``ai.tora.lookahead``), else sample as ``normal`` with more time
-  (``sampling``, kept for measuring, is that player everywhere: the ``hard`` the search
-  was measured against);
-  an action the game's engine says is worth a turn of its own comes first (TORA's search
-  for the enemy's Assassin when one search covers half of the belief).
+  ``normal``, ``hard`` and ``master`` sample turns (the greedy one, then randomised greedy
+  ones) and keep the one whose position is best after the opponent's greedy reply, until the
+  budget is spent; an action the game's engine says is worth a turn of its own comes first (TORA's
+  search for the enemy's Assassin when one search covers half of the belief).
 
 Which kind a game is, its evaluation and any search of its own are its engine's
 (``ai.engines``).
@@ -41,9 +37,6 @@ from .search import OutOfTime, best_turn
 from .turns import after_turn, build_turn
 
 BASELINES = ("random", "greedy")
-# Kept for measuring: ``sampling`` is the sampling player at ``hard``'s share in every game,
-# what TORA's ``hard`` was before its search over whole turns (``ai.tora.lookahead``).
-MEASURING = ("sampling",)
 OwnSearch = Callable[[GameState, float, random.Random, int], list[str]]
 EASY_SHARE = 0.7  # of the budget: the rest is room for the end of the turn (R30, R25)
 LEVELS = ("easy", "normal", "hard", "master")
@@ -290,22 +283,6 @@ class SearchPlayer:
         return search(game, seconds * self.share, rng, depth)
 
 
-@dataclass
-class TurnSearchPlayer:
-    """A game of several actions a turn: its engine's search over whole turns where it has
-    one for the game (``Engine.turn_search``), else the sampling player."""
-
-    name: str
-    share: float
-
-    def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
-        game = own_view(game)
-        search = engine_of(game.game_type).turn_search(game)
-        if search is None:
-            return SamplingPlayer(self.name, self.share).turn(game, rng, seconds)
-        return search(game, seconds * self.share, rng)
-
-
 def one_move(game: GameState) -> bool:
     """Whether a turn of ``game`` is one decision (``GameType.one_move``)."""
     return game_type(game.game_type).one_move
@@ -325,16 +302,11 @@ def make_player(name: str, game: GameState, work: int | None = None) -> Player:
         return RandomPlayer()
     if name == "greedy":
         return GreedyPlayer()
-    if name == "sampling":
-        return SearchPlayer(name, 0.9) if one_move(game) else SamplingPlayer(name, 0.9)
     if name == "easy":
         return GreedyPlayer(name="easy", noise=0.1, share=EASY_SHARE)
     if name not in LEVELS:
-        names = ", ".join(BASELINES + LEVELS + MEASURING)
-        raise ValueError(f"a player is one of {names}, not {name!r}")
+        raise ValueError(f"a player is one of {', '.join(BASELINES + LEVELS)}, not {name!r}")
     share = 0.25 if name == "normal" else 0.9
     if one_move(game):
         return SearchPlayer(name, share, max_depth=DEEPEST[name])
-    if name == "normal":
-        return SamplingPlayer(name, share)
-    return TurnSearchPlayer(name, share)
+    return SamplingPlayer(name, share)

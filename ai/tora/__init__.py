@@ -1,19 +1,17 @@
 """TORA's engine (``ai.engines``): its evaluation (``evaluation``: points, material, the
 believed reach of the enemy's hidden Assassin, ``belief``), the search for that Assassin the
-players make a turn of its own (``search``), the search over whole turns of the short board
-(``lookahead``), and the long board's longer turns
+sampling players make a turn of its own (``search``), and the long board's longer turns
 (its turn ends cost the rules seconds: R30, R25)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from rules import GameType
 from rules.tora import LONG, TORA, Game
 
 from ..engines import SHORT_TURN, Answers, Engine, register
-from . import lookahead
 from .evaluation import balance, evaluate
 from .search import worth_searching
 
@@ -32,12 +30,6 @@ def _answers(kind: GameType, options: Mapping[str, Any], rng: object) -> Answers
     return setup, dict(setup)
 
 
-def _turn_search(game: Game) -> Callable[[Game, float, Any], list[str]] | None:
-    """The search over whole turns on the short board (``lookahead``); the long board's turn
-    ends cost the rules seconds (R30, R25), so its turns are sampled."""
-    return None if _long(game) else lookahead.best_turn
-
-
 def _hint_work(game: Game) -> int:
     return HINT_WORK[game.options.board]
 
@@ -48,7 +40,6 @@ register(
         evaluate,
         balance,
         forced=worth_searching,
-        turn_search=_turn_search,
         turn_seconds=lambda game: LONG_TURN if _long(game) else SHORT_TURN,
         hint_work=_hint_work,
         turn_limit=lambda game: 300 if _long(game) else 200,
