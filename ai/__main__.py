@@ -1,14 +1,16 @@
-"""``python -m ai match GAME A B --games N --seed S [--seconds T]``: seeded games between two
-players (a baseline, ``random`` or ``greedy``, or a strength, ``easy``, ``normal``, ``hard``,
-``master``), each the first player in half of them; the last line is
-``A <wins> B <wins> draws <n>``."""
+"""``python -m ai match GAME A B --games N --seed S [--seconds T] [--clock cpu]``: seeded
+games between two players (a baseline, ``random`` or ``greedy``, or a strength, ``easy``,
+``normal``, ``hard``, ``master``), each the first player in half of them; the last line is
+``A <wins> B <wins> draws <n>``. ``--clock cpu`` counts the budgets in the process's CPU
+seconds (the same work on a loaded machine)."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 
-from .match import match_games, play_match
+from .match import cpu_clock, match_games, play_match
 from .players import BASELINES, LEVELS
 
 
@@ -26,11 +28,22 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         help="time per turn (default the hosted AI's: 2 s, 8 s on TORA's long board)",
     )
+    match.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what the budgets count: wall-clock seconds, or this process's CPU seconds "
+        "(the same work on a loaded machine as on a quiet one)",
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or (args.seconds is not None and args.seconds <= 0):
         print("--games is 1 or more, --seconds more than 0", file=sys.stderr)
         return 2
-    tally = play_match(args.game, args.a, args.b, args.games, args.seed, args.seconds, report=print)
+    clock = cpu_clock() if args.clock == "cpu" else contextlib.nullcontext()
+    with clock:
+        tally = play_match(
+            args.game, args.a, args.b, args.games, args.seed, args.seconds, report=print
+        )
     slow = tally.slowest
     print(f"slowest turn: A {slow.get('A', 0):.2f} s, B {slow.get('B', 0):.2f} s")
     print(tally.line())

@@ -3,10 +3,13 @@ turn checked by the rules core (an engine's illegal action would raise, never pa
 
 from __future__ import annotations
 
+import contextlib
+import importlib
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from types import ModuleType
 
 from rules import GameState, Side
 from rules.protocol import GameType, Ladder
@@ -15,6 +18,35 @@ from rules.registry import GAMES
 from .engines import engine_of
 from .host import turn_seconds
 from .players import Player, make_player
+
+# The modules whose ``time.monotonic`` bounds an engine's turn (``cpu_clock`` replaces it).
+TIMED = ("ai.players", "ai.turns", "ai.search", "ai.pvs")
+
+
+class _CpuTime(ModuleType):
+    """Stands in for ``time`` in the engines: ``monotonic`` is this process's CPU time."""
+
+    def __init__(self) -> None:
+        super().__init__("time")
+
+    def monotonic(self) -> float:
+        return time.process_time()
+
+
+@contextlib.contextmanager
+def cpu_clock() -> Iterator[None]:
+    """The engines' budgets counted in this process's CPU seconds, not wall-clock ones: on a
+    machine loaded by other processes each engine still gets the work its budget gives it on
+    a quiet one, so a measuring match does not favour whichever side the load spared."""
+    modules = [importlib.import_module(name) for name in TIMED]
+    kept = [module.time for module in modules]
+    try:
+        for module in modules:
+            module.time = _CpuTime()  # type: ignore[attr-defined]
+        yield
+    finally:
+        for module, original in zip(modules, kept, strict=True):
+            module.time = original  # type: ignore[attr-defined]
 
 
 def match_games() -> dict[str, tuple[GameType, Ladder]]:

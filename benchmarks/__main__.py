@@ -10,6 +10,7 @@ from . import (
     assassin_bench,
     cluster_bench,
     discord_bench,
+    fairy_rate,
     ladder_bench,
     render_bench,
     rules_bench,
@@ -35,6 +36,7 @@ BENCHMARKS = {  # in the order they run
     "discord": discord_bench,
     "web": web_bench,
     "ai": ai_bench,
+    "fairy": fairy_rate,
 }
 
 

@@ -1,7 +1,7 @@
 """Our ToriShogi ``hard`` against Fairy-Stockfish (issue 28's measure), through the bot's own
 UCI adapter (``bot.service.fairy``), in one process, one game at a time:
 
-    python -m benchmarks.fairy_match ENGINE [--games 30] [--seconds 0.5] [--depth 3]
+    python -m benchmarks.fairy_match ENGINE [--games 30] [--seconds 0.5] [--depth 3] [--clock cpu]
 
 Games come in pairs from the same opening (two random plies, by the seed), ours first in
 one and second in the other. Every move of either side is checked by the rules core. It
@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import math
 import random
 
 import ai
 from ai.engines import engine_of
+from ai.match import cpu_clock
 from bot.service.fairy import FairyStockfish, Limit, engine_turn
 from rules import GameState, Side
 from rules.torishogi import ToriShogiGame
@@ -93,8 +95,16 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=0.5, help="our hard's time a move")
     parser.add_argument("--depth", type=int, default=3, help="Fairy-Stockfish's go depth")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="what our budget counts: wall-clock seconds, or this process's CPU seconds",
+    )
     return parser.parse_args(argv)
 
 
 if __name__ == "__main__":
-    asyncio.run(main(parse()))
+    arguments = parse()
+    with cpu_clock() if arguments.clock == "cpu" else contextlib.nullcontext():
+        asyncio.run(main(arguments))

@@ -5,6 +5,7 @@ reproducible."""
 
 from __future__ import annotations
 
+import importlib
 import random
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from ai import BASELINES, LEVELS, hint, make_player, turn_seconds
 from ai.evaluation import WIN, evaluate
 from ai.host import MASTER_STRETCH
-from ai.match import new_game, play_match
+from ai.match import TIMED, cpu_clock, new_game, play_match
 from rules import Side, game_type
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -146,3 +147,16 @@ def test_master_takes_three_times_the_time_of_hard(name):
     assert MASTER_STRETCH == 3.0
     assert turn_seconds(game, "master") == 3.0 * turn_seconds(game, "hard")
     assert turn_seconds(game, "easy") == turn_seconds(game) == turn_seconds(game, "hard")
+
+
+def test_a_measuring_match_may_count_the_budgets_in_cpu_seconds():
+    """``python -m ai match --clock cpu``: inside ``cpu_clock`` every engine's clock is the
+    process's CPU time (another process's load does not shorten a turn's work), and the
+    wall clock is back after it."""
+    timed = [importlib.import_module(name) for name in TIMED]
+    with cpu_clock():
+        for module in timed:
+            assert module.time.monotonic() == pytest.approx(time.process_time(), abs=0.05)
+        tally = play_match("torishogi", "hard", "greedy", games=1, seed=3, seconds=0.05)
+    assert sum(tally.wins.values()) + tally.draws == 1
+    assert all(module.time is time for module in timed)
