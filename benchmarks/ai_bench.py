@@ -112,6 +112,19 @@ def search_rate() -> Figure:
     """ToriShogi's search, nodes a second (every node and quiescence node counted), from
     the start and from middle games 20, 40 and 60 random moves in."""
     nodes, spent, depths = 0, 0.0, []
+    for game in rate_positions():
+        found = think(game.pos.copy(), game.history, RATE_SECONDS, random.Random(1))
+        nodes, spent = nodes + found.nodes, spent + found.seconds
+        depths.append(found.depth)
+    depth = "/".join(map(str, depths))
+    name = f"ToriShogi search, nodes a second ({RATE_SECONDS:g} s from 4 positions, depth {depth})"
+    return Figure(name, nodes / spent, "nodes/s", None, higher_is_better=True)
+
+
+def rate_positions() -> list[ToriShogiGame]:
+    """The positions the node rates are read from: the start, then 20, 40 and 60 random
+    moves in (each by its own seed)."""
+    found = []
     for plies in (0, 20, 40, 60):
         game = ToriShogiGame()
         rng = random.Random(plies + 7)
@@ -120,12 +133,8 @@ def search_rate() -> Figure:
                 break
             game.apply(rng.choice(game.legal_actions()))
             game.end_turn()
-        found = think(game.pos.copy(), game.history, RATE_SECONDS, random.Random(1))
-        nodes, spent = nodes + found.nodes, spent + found.seconds
-        depths.append(found.depth)
-    depth = "/".join(map(str, depths))
-    name = f"ToriShogi search, nodes a second ({RATE_SECONDS:g} s from 4 positions, depth {depth})"
-    return Figure(name, nodes / spent, "nodes/s", None, higher_is_better=True)
+        found.append(game)
+    return found
 
 
 def exhaustive_cost() -> Figure:

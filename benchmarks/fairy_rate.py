@@ -18,26 +18,11 @@ from ai.torishogi.search import think
 from bot.service.fairy import position_of
 from rules.torishogi import ToriShogiGame
 
+from .ai_bench import rate_positions
 from .common import Figure
 
 SECONDS = 2.0  # of search from each position
-PLIES = (0, 20, 40, 60)  # random moves from the start to each position
 VARIANT = "torishogi"
-
-
-def positions() -> list[ToriShogiGame]:
-    """The four positions, each by its own seed (those of ``ai_bench.search_rate``)."""
-    found = []
-    for plies in PLIES:
-        game = ToriShogiGame()
-        rng = random.Random(plies + 7)
-        for _ in range(plies):
-            if game.is_over():
-                break
-            game.apply(rng.choice(game.legal_actions()))
-            game.end_turn()
-        found.append(game)
-    return found
 
 
 def ours(games: list[ToriShogiGame]) -> tuple[float, str]:
@@ -95,7 +80,7 @@ def run() -> list[Figure]:
     if not binary:
         print("(Fairy-Stockfish's nodes a second skipped: set TORA_FAIRY_STOCKFISH to its binary)")
         return []
-    games = positions()
+    games = rate_positions()
     rate, depths = ours(games)
     theirs, their_depths = fairy(binary, games)
     where = f"{SECONDS:g} s from {len(games)} positions"
