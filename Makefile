@@ -33,7 +33,7 @@ test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --durations=15
 
 # mypy reads what to check from pyproject.toml ([tool.mypy]).
 # The slow soaks and long search comparisons that make test leaves out (CI runs them too).
