@@ -83,6 +83,7 @@ def _fill(text: str) -> dict[str, Any]:
 def test_every_message_renders_in_every_language(code) -> None:
     """No missing key, no broken placeholder: each text made with its parameters comes
     out with every one of them filled and no brace left."""
+    catalog = None if code == SOURCE else read(po_path(code), code)
     for message in read(TEMPLATE):
         if not message.id:
             continue
@@ -102,8 +103,8 @@ def test_every_message_renders_in_every_language(code) -> None:
             for name in params:
                 if name != "n":
                     assert f"<{name}>" in text, (code, message.id, text)
-        if code != SOURCE and message.context != CHOICE:
-            assert read(po_path(code), code).get(message.id, message.context).string
+        if catalog is not None and message.context != CHOICE:
+            assert catalog.get(message.id, message.context).string
 
 
 def _write(path: Path, catalog: Catalog) -> None:
