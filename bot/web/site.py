@@ -1,11 +1,14 @@
 """What the web board's routes share: the application layer's boards and seats, the private
 links, the live events' hub, the rate limits, and the pages' files (``static/``: one HTML
-shell per kind of page, its script and style; nothing from elsewhere)."""
+shell per kind of page, its script and style; nothing from elsewhere), each shell served in
+its reader's language with that language's page words (``labels``)."""
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from aiohttp import web
@@ -13,9 +16,11 @@ from aiohttp import web
 from bot.app.boards import Boards
 from bot.app.links import Links
 from bot.app.seats import Seats
+from bot.i18n import _, ngettext
 
 from .events import Audience, Hub
-from .guard import Limits, Refusal, address
+from .guard import NO_STORE, Limits, Refusal, address
+from .labels import code_of, table, tag
 
 STATIC = Path(__file__).resolve().parent / "static"
 FILE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,40}\.(?:js|css|html|png|svg)")
@@ -27,6 +32,21 @@ TYPES = {
     ".svg": "image/svg+xml",
 }
 FILES_CACHE = "public, max-age=300"
+HTML_LANG = b'<html lang="en">'
+HEAD_END = b"</head>"
+
+
+@cache
+def page_html(path: Path, code: str) -> bytes:
+    """The shell at ``path`` in language ``code``: its ``<html lang>``, and the table of
+    its page words in a JSON block its script reads (``<`` escaped: no text can end it)."""
+    page = path.read_bytes()
+    if HTML_LANG not in page or HEAD_END not in page:  # the shell changed: say so at once
+        raise RuntimeError(f"{path.name} has no {HTML_LANG.decode()} or no {HEAD_END.decode()}")
+    words = json.dumps(table(code), ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+    block = f'<script type="application/json" id="words">{words}</script>\n'.encode()
+    page = page.replace(HTML_LANG, f'<html lang="{tag(code)}">'.encode(), 1)
+    return page.replace(HEAD_END, block + HEAD_END, 1)
 
 
 @dataclass
@@ -39,10 +59,22 @@ class Site:
     static: Path = STATIC
     _open: dict[str, int] = field(default_factory=dict)  # streams open per address
 
-    def shell(self, name: str) -> web.Response:
-        """A page's HTML shell (its script reads what it shows from the address)."""
-        answer = web.Response(body=(self.static / name).read_bytes(), content_type="text/html")
-        answer.headers["Cache-Control"] = "no-store"
+    def shell(self, name: str, code: str) -> web.Response:
+        """A page's HTML shell in language ``code`` (its script reads what it shows from the
+        address)."""
+        answer = web.Response(body=page_html(self.static / name, code), content_type="text/html")
+        answer.headers["Cache-Control"] = NO_STORE
+        return answer
+
+    async def words(self, request: web.Request) -> web.Response:
+        """``/api/words/<tag>``: the page words of a shipped language (``pt-BR``), for a
+        page whose reader turned out to read another than its shell's."""
+        self.limits.take("reads", address(request))
+        code = code_of(request.match_info["language"][:20])
+        if code is None:
+            raise Refusal(404, _("There is no such language."))
+        answer = web.json_response(table(code))
+        answer.headers["Cache-Control"] = FILES_CACHE
         return answer
 
     async def file(self, request: web.Request) -> web.Response:
@@ -51,7 +83,7 @@ class Site:
         name = request.match_info["name"]
         path = self.static / name
         if not FILE_NAME.fullmatch(name) or not path.is_file():
-            raise Refusal(404, "There is no such file.")
+            raise Refusal(404, _("There is no such file."))
         answer = web.Response(body=path.read_bytes(), content_type=TYPES[path.suffix])
         answer.headers["Cache-Control"] = FILES_CACHE
         return answer
@@ -62,8 +94,13 @@ class Site:
         if self._open.get(where, 0) >= self.limits.streams:
             raise Refusal(
                 429,
-                f"Up to {self.limits.streams} live boards are followed at once from one "
-                "address; close one and try again.",
+                ngettext(
+                    "Up to {n} live board is followed at once from one address; close one "
+                    "and try again.",
+                    "Up to {n} live boards are followed at once from one address; close one "
+                    "and try again.",
+                    self.limits.streams,
+                ),
                 headers={"Retry-After": "10"},
             )
         self._open[where] = self._open.get(where, 0) + 1
