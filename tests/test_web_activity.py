@@ -283,3 +283,17 @@ async def test_a_channel_without_a_board_says_what_to_do(tmp_path: Path, signing
         body = {"code": signing.code("bob"), "instance": signing.instance}
         status, answer, _ = await session(w, body)
         assert status == 404 and "once the challenge is accepted" in answer["error"]
+
+
+async def test_a_signed_in_users_refusals_are_in_their_language(
+    tmp_path: Path, signing: Signing
+) -> None:
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        await w.service.records.choose_player_language(signing.users["ann"], "de")
+        body = {"code": signing.code("ann"), "instance": signing.instance}
+        status, answer, _ = await session(w, body)
+        assert status == 404 and answer["error"].startswith("In diesem Kanal gibt es noch keine")
+        assert "`/tora " in answer["error"]  # the command as her Discord names it
+        body = {"code": signing.code("bob"), "instance": signing.instance}
+        status, answer, _ = await session(w, body)
+        assert status == 404 and answer["error"].startswith("There is no match in this channel")

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_web_live import ANN_STARTS, ANN_WALKS, seen_by_bob_and_anyone, twin
 from web_world import ANN, BOB, HERE, World
 
 from bot.service import Terms
@@ -157,3 +158,29 @@ def test_every_language_has_every_page_word() -> None:
         assert "other" in words["plurals"]["now-after"]
         changed = [key for key, text in words["words"].items() if text != english["words"][key]]
         assert len(changed) > len(LABELS) * 0.8, code
+
+
+async def test_twin_worlds_look_the_same_in_every_language_to_all_but_the_owner(
+    tmp_path: Path,
+) -> None:
+    async with World(tmp_path / "a.sqlite3") as a, World(tmp_path / "b.sqlite3") as b:
+        worlds = (a, b)
+        for world in worlds:
+            await world.service.records.choose_server_language(HERE.guild_id, "fr")
+            await world.service.records.choose_player_language(ANN, "de")
+            await world.service.records.choose_player_language(BOB, "ja")
+        matches = [await twin(world, at) for world, at in zip(worlds, ANN_STARTS, strict=True)]
+        seen = [
+            await seen_by_bob_and_anyone(w, m, []) for w, m in zip(worlds, matches, strict=True)
+        ]
+        assert seen[0] == seen[1]
+        assert json.loads(seen[0][0][2])["language"] == "fr"  # the public state
+        assert json.loads(seen[0][3][2])["language"] == "ja"  # bob's own
+        for world, match, start in zip(worlds, matches, ANN_STARTS, strict=True):
+            token = await world.token(match, C)
+            said = await world.post("act", token, {"stamp": 1, "notation": ANN_WALKS[start]})
+            assert said[0] == 200 and said[1]["language"] == "de"
+        seen = [
+            await seen_by_bob_and_anyone(w, m, []) for w, m in zip(worlds, matches, strict=True)
+        ]
+        assert seen[0] == seen[1]
