@@ -18,9 +18,11 @@ from web_world import ANN, BOB, HERE, World
 from bot.service import Terms
 from bot.web.guard import CSP, accepted_language
 from bot.web.labels import LABELS, table
+from bot.web.site import STATIC
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
+BLOCK = rb'<script type="application/json" id="words">.*?</script>\n'
 WORDS = re.compile(rb'<script type="application/json" id="words">(.*?)</script>', re.DOTALL)
 POLICY = (  # as it was before the pages spoke languages: no language needs more of it
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob: data:; "
@@ -36,6 +38,14 @@ async def w(tmp_path: Path) -> AsyncIterator[World]:
 
 async def shell(w: World, path: str, language: str | None = None) -> tuple[str, dict[str, Any]]:
     """A page's ``<html lang>`` and its page words, asked for with ``Accept-Language``."""
+    lang, words, _page = await shell_page(w, path, language)
+    return lang, words
+
+
+async def shell_page(
+    w: World, path: str, language: str | None = None
+) -> tuple[str, dict[str, Any], bytes]:
+    """``shell`` and the page itself."""
     assert w.client is not None
     headers = {} if language is None else {"Accept-Language": language}
     async with w.client.get(path, headers=headers) as answer:
@@ -45,7 +55,7 @@ async def shell(w: World, path: str, language: str | None = None) -> tuple[str, 
     found = re.search(rb'<html lang="([^"]+)">', page)
     words = WORDS.search(page)
     assert found is not None and words is not None
-    return found.group(1).decode(), json.loads(words.group(1))
+    return found.group(1).decode(), json.loads(words.group(1)), page
 
 
 async def refusal(w: World, token: str, body: Any, verb: str = "act") -> str:
@@ -104,14 +114,19 @@ async def test_a_match_page_is_in_its_servers_language_a_player_page_shell_in_th
 ) -> None:
     await w.service.records.choose_server_language(HERE.guild_id, "fr")
     match = await w.playing()
-    lang, words = await shell(w, f"/m/{match}", "de-DE,de;q=0.9")
+    lang, words, page = await shell_page(w, f"/m/{match}", "de-DE,de;q=0.9")
     assert lang == "fr" and words["words"]["moves"] == "Coups"
+    assert b'<h2 id="moves-title" data-w="moves">Coups</h2>' in page
+    assert "<title>Partie · tora-bot</title>".encode() in page
+    assert 'aria-label="Tour précédent" data-w-label="back"'.encode() in page
     status, state = await w.get(f"/api/m/{match}")
     assert status == 200 and state["language"] == "fr"
     lang, words = await shell(w, "/play", "pt-BR,pt;q=0.8,en;q=0.5")
     assert lang == "pt-BR" and words["words"]["flip"] == "Girar"
-    lang, words = await shell(w, "/play")
+    lang, words, page = await shell_page(w, "/play")
     assert lang == "en" and words == table("en")
+    # the English shell is the file as written, and its words block
+    assert re.sub(BLOCK, b"", page) == (STATIC / "play.html").read_bytes()
     assert words["words"]["undo"] == "Undo" and words["words"]["end"] == "End turn"
     status, none = await w.get("/api/words/xx")
     assert status == 404 and none["error"] == "There is no such language."

@@ -5,6 +5,7 @@ its reader's language with that language's page words (``labels``)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
 from dataclasses import dataclass, field
@@ -34,19 +35,40 @@ TYPES = {
 FILES_CACHE = "public, max-age=300"
 HTML_LANG = b'<html lang="en">'
 HEAD_END = b"</head>"
+# An element's text, an aria-label or alt just before its key, the page's title: each worded.
+WORDED_TEXT = re.compile(rb'(<[a-z0-9]+ [^<>]*?data-w="([a-z0-9-]+)"[^<>]*>)[^<]*')
+WORDED_ATTRIBUTE = re.compile(rb'(aria-label|alt)="[^"]*"( data-w-(?:label|alt)="([a-z0-9-]+)")')
+TITLE = re.compile(rb"<title>[^<]*</title>(?=.*?data-title=\"([a-z0-9-]+)\")", re.DOTALL)
 
 
 @cache
 def page_html(path: Path, code: str) -> bytes:
-    """The shell at ``path`` in language ``code``: its ``<html lang>``, and the table of
-    its page words in a JSON block its script reads (``<`` escaped: no text can end it)."""
+    """The shell at ``path`` in language ``code``: its ``<html lang>``, its fixed texts
+    worded (those its ``data-w*`` attributes name; the script words them again when the
+    page switches language), and the table of its page words in a JSON block its script
+    reads (``<`` escaped: no text can end it)."""
     page = path.read_bytes()
     if HTML_LANG not in page or HEAD_END not in page:  # the shell changed: say so at once
         raise RuntimeError(f"{path.name} has no {HTML_LANG.decode()} or no {HEAD_END.decode()}")
-    words = json.dumps(table(code), ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
-    block = f'<script type="application/json" id="words">{words}</script>\n'.encode()
+    words = table(code)
+    said = json.dumps(words, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+    block = f'<script type="application/json" id="words">{said}</script>\n'.encode()
+    page = worded(page, words["words"])
     page = page.replace(HTML_LANG, f'<html lang="{tag(code)}">'.encode(), 1)
     return page.replace(HEAD_END, block + HEAD_END, 1)
+
+
+def worded(page: bytes, words: dict[str, str]) -> bytes:
+    """``page`` with each text its attributes name in ``words`` (HTML-escaped)."""
+
+    def said(key: bytes) -> bytes:
+        return html.escape(words.get(key.decode(), key.decode())).encode()
+
+    page = WORDED_TEXT.sub(lambda found: found.group(1) + said(found.group(2)), page)
+    page = WORDED_ATTRIBUTE.sub(
+        lambda found: found.group(1) + b'="' + said(found.group(3)) + b'"' + found.group(2), page
+    )
+    return TITLE.sub(lambda found: b"<title>" + said(found.group(1)) + b"</title>", page, 1)
 
 
 @dataclass
