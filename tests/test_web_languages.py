@@ -15,6 +15,8 @@ import pytest
 from test_web_live import ANN_STARTS, ANN_WALKS, seen_by_bob_and_anyone, twin
 from web_world import ANN, BOB, HERE, World
 
+from bot.app.page_words import page_text
+from bot.i18n import slash, speaking
 from bot.service import Terms
 from bot.web.guard import CSP, accepted_language
 from bot.web.labels import LABELS, table
@@ -199,3 +201,20 @@ async def test_twin_worlds_look_the_same_in_every_language_to_all_but_the_owner(
             await seen_by_bob_and_anyone(w, m, []) for w, m in zip(worlds, matches, strict=True)
         ]
         assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize(
+    ("code", "control"),
+    [
+        ("en", "“End turn”"),
+        ("de", "„Zug beenden“"),
+        ("ja", "「手番終了」"),
+        ("fr", "« Terminer le tour »"),
+    ],
+)
+def test_a_reply_names_the_pages_controls_in_its_language(code: str, control: str) -> None:
+    with speaking(code):
+        reply = f"**{slash('tora end')}**. {slash('tora settings')}."
+        assert page_text(reply) == f"{control}."
+        if code == "ja":
+            assert page_text("一つ目です。二つ目です。") == "一つ目です。二つ目です。"

@@ -68,7 +68,7 @@ def _sentence(part: str) -> str:
     named = [found.group(1) for found in COMMAND.finditer(part)]
     if any(_control(command) is None for command in named):
         return ""
-    return COMMAND.sub(lambda found: f"“{_control(found.group(1))}”", part)
+    return COMMAND.sub(lambda found: _("“{control}”", control=_control(found.group(1))), part)
 
 
 def _control(command: str) -> str | None:
