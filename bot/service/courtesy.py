@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.i18n import _, speaking
 from rules import Side
 from storage import Hosted
 
 from . import timing
 from .context import Context, Mail
 from .errors import NotAllowed, Refused
+from .languages import server_language
 from .models import Place, Reply, User, is_robot
 from .phases import ENDED, PLAYING
 from .ports import Stamp
@@ -45,11 +47,9 @@ async def give_time(ctx: Context, table: Table, user: User) -> Reply:
         remind = await ctx.next_reminder(terms, hosted, to, now)
         hosted = replace(hosted, remind_at=remind)
     mail = Mail(table.channel_id)
-    mail.public(
-        f"{table.who(side)} gave {name} {duration(timing.GIFT)}: "
-        + _now_words(table, hosted, to, now),
-        mentions=(hosted.player(to),),
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        said = _given_words(table, hosted, side, now)
+        mail.public(said, mentions=(hosted.player(to),), language=language)
     await ctx.update(table, hosted, mail)
     return Reply(f"You gave {name} {duration(timing.GIFT)}.", private=False, stamp=table.stamp)
 
@@ -62,12 +62,35 @@ def _time_of(table: Table, hosted: Hosted, to: Side, now: float) -> float:
     return timing.turn_time(table.terms, hosted, to)
 
 
-def _now_words(table: Table, hosted: Hosted, to: Side, now: float) -> str:
+def _given_words(table: Table, hosted: Hosted, giver: Side, now: float) -> str:
+    """The post of a gift of time, in the current language: who gave whom a day, and what
+    the receiver has now."""
+    to = giver.other
+    who, name = table.who(giver), table.side_name(to)
+    day = duration(timing.GIFT, localized=True)
     if to != table.game.side:
-        return f"their next turn lasts {duration(timing.turn_time(table.terms, hosted, to))}."
+        return _(
+            "{giver} gave {player} {time}: their next turn lasts {turn}.",
+            giver=who,
+            player=name,
+            time=day,
+            turn=duration(timing.turn_time(table.terms, hosted, to), localized=True),
+        )
     if hosted.paused_left is not None:
-        return f"the paused clock now holds {duration(hosted.paused_left)} of their turn."
-    return f"their turn now ends {moment(hosted.due_at or now, now)}."
+        return _(
+            "{giver} gave {player} {time}: the paused clock now holds {left} of their turn.",
+            giver=who,
+            player=name,
+            time=day,
+            left=duration(hosted.paused_left, localized=True),
+        )
+    return _(
+        "{giver} gave {player} {time}: their turn now ends {moment}.",
+        giver=who,
+        player=name,
+        time=day,
+        moment=moment(hosted.due_at or now, now, localized=True),
+    )
 
 
 async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[Place, User, Terms]:

@@ -17,10 +17,12 @@ import asyncio
 import json
 from dataclasses import dataclass
 
+from bot.i18n import SOURCE, ngettext, speaking, word
 from rules import ActionError, GameState, Side
 
 from .context import Context
 from .errors import Refused
+from .languages import player_language
 from .models import Reply, User, is_robot
 from .phases import PLAYING
 from .table import Table, player_side
@@ -165,12 +167,14 @@ def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
 class Answer:
     """What the planner's plans make of the turn that has just ended: the ``reply`` to play
     (None: nothing is played), their lines from now on (``kept``, encoded), and the DM
-    telling them. Nothing is written: the caller saves it with the turn it answers."""
+    telling them (``told``, in their ``language``). Nothing is written: the caller saves it
+    with the turn it answers."""
 
     planner: Side
     reply: list[str] | None
     kept: list[str]
     told: str
+    language: str = SOURCE
 
 
 async def answer(ctx: Context, table: Table) -> Answer | None:
@@ -187,33 +191,58 @@ async def answer(ctx: Context, table: Table) -> Answer | None:
     seen = [event.text for event in game.view_for(planner).last_turn]
     them = table.side_name(planner.other)
     matching = [line for line in lines if line[0][0] == seen]
+    language = await player_language(ctx.store, hosted.player(planner))
     if not matching:
-        return Answer(
-            planner,
-            None,
-            [],
-            f"{them} played {'; '.join(seen) or 'nothing'}, which none of your plans answers: "
-            f"{plural(len(lines), 'plan')} dropped. It is your turn.",
-        )
+        with speaking(language):
+            return Answer(planner, None, [], _unanswered(them, seen, len(lines)), language)
     reply = matching[0][0][1]
     try:
         await asyncio.to_thread(_turn, game.copy(), "; ".join(reply))
     except ActionError as exc:
-        return Answer(
-            planner,
-            None,
-            [],
-            f"Your planned reply {'; '.join(reply)} to {them}'s turn can no longer be played "
-            f"({exc.message}); nothing was played, and {plural(len(lines), 'plan')} "
-            f"{'was' if len(lines) == 1 else 'were'} dropped. It is your turn.",
-        )
+        with speaking(language):
+            told = ngettext(
+                "Your planned reply {reply} to {player}'s turn can no longer be played "
+                "({reason}); nothing was played, and {n} plan was dropped. It is your turn.",
+                "Your planned reply {reply} to {player}'s turn can no longer be played "
+                "({reason}); nothing was played, and {n} plans were dropped. It is your turn.",
+                len(lines),
+                reply="; ".join(reply),
+                player=them,
+                reason=word(exc.message),
+            )
+        return Answer(planner, None, [], told, language)
     deeper = [line[1:] for line in matching if line[0][1] == reply and len(line) > 1]
-    return Answer(
-        planner,
-        reply,
-        [encode(line) for line in deeper],
-        f"{them} played {'; '.join(seen)}: your planned reply {'; '.join(reply)} was played. "
-        f"{plural(len(deeper), 'plan')} left.",
+    with speaking(language):
+        told = ngettext(
+            "{player} played {turn}: your planned reply {reply} was played. {n} plan left.",
+            "{player} played {turn}: your planned reply {reply} was played. {n} plans left.",
+            len(deeper),
+            player=them,
+            turn="; ".join(seen),
+            reply="; ".join(reply),
+        )
+    return Answer(planner, reply, [encode(line) for line in deeper], told, language)
+
+
+def _unanswered(them: str, seen: list[str], plans: int) -> str:
+    """The DM of a planner whose plans answer none of the turn ``seen``: all dropped."""
+    if not seen:
+        return ngettext(
+            "{player} played nothing, which none of your plans answers: {n} plan dropped. It "
+            "is your turn.",
+            "{player} played nothing, which none of your plans answers: {n} plans dropped. It "
+            "is your turn.",
+            plans,
+            player=them,
+        )
+    return ngettext(
+        "{player} played {turn}, which none of your plans answers: {n} plan dropped. It is "
+        "your turn.",
+        "{player} played {turn}, which none of your plans answers: {n} plans dropped. It is "
+        "your turn.",
+        plans,
+        player=them,
+        turn="; ".join(seen),
     )
 
 

@@ -10,8 +10,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TypeAlias
 
+from bot.i18n import _, ngettext, speaking
 from rules import ActionError, GameState, IllegalAction, Side, game_type
 from rules.protocol import Choice
+from rules.words import Text, msg, msg_n
 from storage import Hosted
 from storage.matches.log import GAME_LEVEL_WORDS
 
@@ -19,12 +21,13 @@ from . import absence, announce, finding, plans, pointing, showing
 from .context import Context, Mail
 from .endings import ended, finish, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
+from .languages import player_language, server_language
 from .models import Menu, Reply, User, is_robot
 from .notify import TURN
 from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
 from .ports import Attachment
 from .reminders import looked
-from .table import DRAW, OFFERS, RESET, REWIND, Table, player_side
+from .table import DRAW, RESET, REWIND, Table, player_side
 from .texts import moment, plural, quote
 
 
@@ -350,7 +353,7 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     except ActionError as exc:
         raise ActionRefused(exc) from None
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
+    await after_turn(ctx, table, hosted, turn_headline(table, side), before, side)
     if table.game.is_over():
         return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
     if is_robot(table.hosted.player(side.other)):
@@ -388,8 +391,13 @@ async def whole_turn(ctx: Context, table: Table, user: User, texts: list[str]) -
     except ActionError as exc:
         raise EngineRefused(f"{user.name} chose {'; '.join(texts)!r}: {exc.message}") from exc
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
+    await after_turn(ctx, table, hosted, turn_headline(table, side), before, side)
     return Reply("Played.", stamp=table.stamp)
+
+
+def turn_headline(table: Table, side: Side) -> Text:
+    """A turn post's first line (worded in each reader's language, ``bot.i18n.word``)."""
+    return msg("{player} ended their turn:", player=table.who(side))
 
 
 def _missed(hosted: Hosted, side: Side, count: int) -> tuple[int, int]:
@@ -429,7 +437,7 @@ async def after_turn(
     hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying)
     if planned is not None:
         kept[planned.planner] = planned.kept
-        mail.private(hosted.player(planned.planner), planned.told)
+        mail.private(hosted.player(planned.planner), planned.told, language=planned.language)
     if planned is None or planned.reply is None:
         await ctx.save(table, hosted, mail, plans=kept)
         return
@@ -459,14 +467,31 @@ async def _next_turn(
     hosted = replace(
         await ctx.turn_clock(table.terms, hosted, game.side), offers=table.encode_offers(offers)
     )
-    notes = [
-        f"{table.side_name(ender.other)}'s {OFFERS[kind]} lapsed: {table.side_name(ender)}'s "
-        "turn ended without accepting it."
-        for kind in lapsed
-    ]
+    notes = [_lapsed(kind, table.side_name(ender.other), table.side_name(ender)) for kind in lapsed]
     staged = replace(table, hosted=hosted)
     await announce.turn_end(ctx, staged, headline, mail, game_before, notes, tell=not answered)
     return hosted
+
+
+def _lapsed(kind: str, offerer: str, ender: str) -> Text:
+    """A note of a turn post: an offer the player who ended their turn let lapse."""
+    if kind == DRAW:
+        return msg(
+            "{player}'s draw offer lapsed: {ender}'s turn ended without accepting it.",
+            player=offerer,
+            ender=ender,
+        )
+    if kind == RESET:
+        return msg(
+            "{player}'s reset proposal lapsed: {ender}'s turn ended without accepting it.",
+            player=offerer,
+            ender=ender,
+        )
+    return msg(
+        "{player}'s takeback request lapsed: {ender}'s turn ended without accepting it.",
+        player=offerer,
+        ender=ender,
+    )
 
 
 async def _planned_turn(
@@ -481,8 +506,7 @@ async def _planned_turn(
         await asyncio.to_thread(match.act, text)
     await ctx.offload.end_turn(match)
     hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    headline = f"{table.who(side)} ended their turn:"
-    await after_turn(ctx, table, hosted, headline, before, side, mail, kept=kept)
+    await after_turn(ctx, table, hosted, turn_headline(table, side), before, side, mail, kept=kept)
 
 
 # ---- the clock -----------------------------------------------------------------------------
@@ -514,21 +538,46 @@ async def deadline(ctx: Context, table: Table) -> None:
     hosted = replace(hosted, missed=_missed(hosted, side, count))
     mail = Mail(table.channel_id)
     if staged and played < staged:
-        dropped = staged - played
-        which = "staged action was" if dropped == 1 else f"{dropped} staged actions were"
-        mail.private(
-            hosted.player(side),
-            f"Your turn ended at its deadline. Your last {which} taken back first, so that no "
-            "command piece you moved ends in jeopardy (R30).",
-        )
+        await _taken_back(ctx, mail, hosted.player(side), staged - played)
     if count and limit and count >= limit:  # R30 took back everything that was staged
         await _forfeit(ctx, table, hosted, side, mail)
         return
-    headline = f"{table.side_name(side)}'s turn ended at its deadline"
-    if count:
-        limit_text = f" of {limit} before a forfeit" if limit else ""
-        headline += f" with no action played (missed turns in a row: {count}{limit_text})"
-    await after_turn(ctx, table, hosted, headline + ":", before, side, mail)
+    headline = _deadline_headline(table.side_name(side), count, limit)
+    await after_turn(ctx, table, hosted, headline, before, side, mail)
+
+
+async def _taken_back(ctx: Context, mail: Mail, user: int, dropped: int) -> None:
+    """The DM of a player whose last staged actions R30 took back at the deadline."""
+    with speaking(await player_language(ctx.store, user)) as language:
+        said = ngettext(
+            "Your turn ended at its deadline. Your last staged action was taken back first, so "
+            "that no command piece you moved ends in jeopardy (R30).",
+            "Your turn ended at its deadline. Your last {n} staged actions were taken back "
+            "first, so that no command piece you moved ends in jeopardy (R30).",
+            dropped,
+        )
+        mail.private(user, said, language=language)
+
+
+def _deadline_headline(player: str, count: int, limit: int) -> Text:
+    """The headline of a turn ended at its deadline: ``count`` missed turns in a row (0: it
+    played something), of ``limit`` before a forfeit (0: none)."""
+    if not count:
+        return msg("{player}'s turn ended at its deadline:", player=player)
+    if not limit:
+        return msg(
+            "{player}'s turn ended at its deadline with no action played (missed turns in a "
+            "row: {count}):",
+            player=player,
+            count=count,
+        )
+    return msg(
+        "{player}'s turn ended at its deadline with no action played (missed turns in a row: "
+        "{count} of {limit} before a forfeit):",
+        player=player,
+        count=count,
+        limit=limit,
+    )
 
 
 async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
@@ -536,17 +585,31 @@ async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
     (public: no move was played) and the same player's clock starts again."""
     side = table.game.side
     count, limit = hosted.missed[side], table.terms.forfeit_after
-    limit_text = f" of {limit} before a forfeit" if limit else ""
     hosted = await ctx.settled(table.terms, hosted, side)
     hosted = await ctx.turn_clock(table.terms, hosted, side)
     mail = Mail(table.channel_id)
-    mail.public(
-        f"{table.side_name(side)}'s turn passed its deadline with no move played (missed turns "
-        f"in a row: {count}{limit_text}). Their clock starts again.\n"
-        + announce.to_act_line(ctx, replace(table, hosted=hosted), table.game.view_for(None)),
-        mentions=(hosted.player(side),),
-        notice=TURN,
-    )
+    player = table.side_name(side)
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        if limit:
+            said = _(
+                "{player}'s turn passed its deadline with no move played (missed turns in a "
+                "row: {count} of {limit} before a forfeit). Their clock starts again.",
+                player=player,
+                count=count,
+                limit=limit,
+            )
+        else:
+            said = _(
+                "{player}'s turn passed its deadline with no move played (missed turns in a "
+                "row: {count}). Their clock starts again.",
+                player=player,
+                count=count,
+            )
+        view = table.game.view_for(None)
+        to_act = announce.to_act_line(ctx, replace(table, hosted=hosted), view, localized=True)
+        mail.public(
+            f"{said}\n{to_act}", mentions=(hosted.player(side),), notice=TURN, language=language
+        )
     await ctx.update(table, hosted, mail)
 
 
@@ -555,8 +618,13 @@ async def _forfeit(
 ) -> None:
     count = hosted.missed[side]
     table.played.forfeit(side)
-    headline = (
-        f"{table.who(side)} forfeits: {plural(count, 'turn')} in a row ended at the deadline "
-        f"with no action played. {outcome_headline(table)}"
+    headline = msg_n(
+        "{player} forfeits: {n} turn in a row ended at the deadline with no action played. "
+        "{result}",
+        "{player} forfeits: {n} turns in a row ended at the deadline with no action played. "
+        "{result}",
+        count,
+        player=table.who(side),
+        result=outcome_headline(table),
     )
     await finish(ctx, table, hosted, headline, FORFEIT, mail)
