@@ -90,7 +90,8 @@ async def _line(ctx: Context, user_id: int, hosted: Hosted, due: float) -> str:
     if hosted.paused_left is not None:
         when = _("paused")
     else:
-        when = _("due {moment}", moment=f"<t:{int(due)}:R>")
+        stamp = f"<t:{int(due)}:R>"  # a countdown, which Discord shows in the reader's language
+        when = _("due {moment}", moment=stamp)
     if other is None:
         return _(
             "- Match {number} against your opponent: {when} \u00b7 {link}",
