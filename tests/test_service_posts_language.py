@@ -11,7 +11,7 @@ from bot.i18n import LOCALES
 from bot.service import Message, Place, Terms, User
 from bot.service.guild import GuildSettings, save_guild
 from bot.service.languages import LANGUAGE
-from bot.service.testing import PRIVATE, Harness
+from bot.service.testing import ONLY_YOU, PRIVATE, Harness
 from rules import GameState, game_type
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -165,3 +165,18 @@ async def test_every_post_and_dm_of_a_match_holds_discords_limit(h: Harness, lan
     assert language in {m.language for m in said}
     longest = max(said, key=lambda m: len(m.full_text))
     assert len(longest.full_text) <= DISCORD_LIMIT, longest.full_text
+
+
+async def test_a_closed_dms_fallback_says_why_in_the_players_language(h: Harness) -> None:
+    await speaking(h, "en", ann="fr")
+    h.delivery.closed_dms.add(ANN.id)
+    await started(h)
+    shown = [d.message for d in h.delivery.user(ANN.id) if d.kind == ONLY_YOU]
+    assert shown, h.delivery.log
+    assert shown[-1].text.endswith(
+        "\n\n(Je n'ai pas pu vous envoyer ceci en message privé car vos messages privés me sont "
+        "fermés ; je vous le montre donc ici, à vous seul. Pour les recevoir en privé, autorisez "
+        "les messages privés des membres du serveur dans les paramètres de confidentialité de ce "
+        "serveur.)"
+    ), shown[-1].text
+    assert shown[-1].text.startswith("À vous de jouer contre bob (Opposition) : a move, avant <t:")
