@@ -16,7 +16,7 @@ from typing import TypeVar
 from bot.i18n import N_, _
 from storage import CorruptMatch, DatabaseUnavailable, Hosted, StaleHosted, StaleMatch, Store
 
-from . import digest, lobby, play, reminders, robots, setup_phase
+from . import deadlines, digest, lobby, reminders, robots, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
@@ -132,7 +132,7 @@ class Host:
         elif hosted.phase == SETUP and remind:
             await setup_phase.setup_reminder(ctx, table)
         elif hosted.phase == PLAYING and due:
-            await play.deadline(ctx, table)
+            await deadlines.deadline(ctx, table)
         elif hosted.phase == PLAYING and remind:
             await reminders.reminder(ctx, table)
 

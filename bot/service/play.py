@@ -1,6 +1,6 @@
 """Turns: actions submitted one at a time (validated at once and staged), undo, the
-player's own board and preview, the end of a turn, and the clock (reminder, deadline,
-forfeit after turns missed without any action)."""
+player's own board and preview, and the end of a turn (``deadlines``: a turn's end by the
+clock)."""
 
 from __future__ import annotations
 
@@ -10,21 +10,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TypeAlias
 
-from bot.i18n import _, ngettext, speaking
-from rules import ActionError, GameState, IllegalAction, Side, game_type
+from rules import ActionError, GameState, Side, game_type
 from rules.protocol import Choice
-from rules.words import Text, msg, msg_n
+from rules.words import Text, msg
 from storage import Hosted
 from storage.matches.log import GAME_LEVEL_WORDS
 
-from . import absence, announce, finding, plans, pointing, showing
+from . import announce, finding, plans, pointing, showing
 from .context import Context, Mail
-from .endings import ended, finish, outcome_headline
+from .endings import ended, outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
-from .languages import player_language, server_language
 from .models import Menu, Reply, User, is_robot
-from .notify import TURN
-from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
+from .phases import CHALLENGE, FINISHED, PLAYING
 from .ports import Attachment
 from .reminders import looked
 from .table import DRAW, RESET, REWIND, Table, player_side
@@ -352,7 +349,7 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
         await ctx.offload.end_turn(table.played)
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
+    hosted = replace(table.hosted, missed=with_missed(table.hosted, side, 0))
     await after_turn(ctx, table, hosted, turn_headline(table, side), before, side)
     if table.game.is_over():
         return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
@@ -390,7 +387,7 @@ async def whole_turn(ctx: Context, table: Table, user: User, texts: list[str]) -
         await ctx.offload.end_turn(match)
     except ActionError as exc:
         raise EngineRefused(f"{user.name} chose {'; '.join(texts)!r}: {exc.message}") from exc
-    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
+    hosted = replace(table.hosted, missed=with_missed(table.hosted, side, 0))
     await after_turn(ctx, table, hosted, turn_headline(table, side), before, side)
     return Reply("Played.", stamp=table.stamp)
 
@@ -400,7 +397,7 @@ def turn_headline(table: Table, side: Side) -> Text:
     return msg("{player} ended their turn:", player=table.who(side))
 
 
-def _missed(hosted: Hosted, side: Side, count: int) -> tuple[int, int]:
+def with_missed(hosted: Hosted, side: Side, count: int) -> tuple[int, int]:
     missed = list(hosted.missed)
     missed[side] = count
     return missed[0], missed[1]
@@ -505,126 +502,5 @@ async def _planned_turn(
     for text in texts:
         await asyncio.to_thread(match.act, text)
     await ctx.offload.end_turn(match)
-    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
+    hosted = replace(table.hosted, missed=with_missed(table.hosted, side, 0))
     await after_turn(ctx, table, hosted, turn_headline(table, side), before, side, mail, kept=kept)
-
-
-# ---- the clock -----------------------------------------------------------------------------
-async def deadline(ctx: Context, table: Table) -> None:
-    """The turn's time is up: it ends with what was staged (R12). A turn that ends so with no
-    action played is missed, a public fact: it is posted empty. After ``forfeit_after`` missed
-    turns in a row the absent player forfeits. Staging and undoing leave no public trace,
-    so they count for nothing. A player who would miss it and may have an away day is given
-    one first (``absence.auto_away``)."""
-    hosted, game, match = table.hosted, table.game, table.played
-    if not game.staged() and await absence.auto_away(ctx, table):
-        return  # an away day given: the turn ends a day later
-    side = game.side
-    limit = table.terms.forfeit_after
-    missed = hosted.missed[side] + 1
-    if not game.staged() and limit and missed >= limit:
-        await _forfeit(ctx, table, replace(hosted, missed=_missed(hosted, side, missed)), side)
-        return
-    before, staged = showing.series_number(game), len(game.staged())
-    try:
-        await ctx.offload.end_turn(match, deadline=True)
-    except IllegalAction:  # a game whose turn cannot pass (ToriShogi): the clock restarts
-        await _missed_move(ctx, table, replace(hosted, missed=_missed(hosted, side, missed)))
-        return
-    # Public: what was staged is played now, and a turn left empty shows as such (TORA: no
-    # action; Torii: a lapse). R30 may take back all that was staged: then it was missed too.
-    played = len(game.turns[-1].texts) if staged else 0
-    count = 0 if played else missed
-    hosted = replace(hosted, missed=_missed(hosted, side, count))
-    mail = Mail(table.channel_id)
-    if staged and played < staged:
-        await _taken_back(ctx, mail, hosted.player(side), staged - played)
-    if count and limit and count >= limit:  # R30 took back everything that was staged
-        await _forfeit(ctx, table, hosted, side, mail)
-        return
-    headline = _deadline_headline(table.side_name(side), count, limit)
-    await after_turn(ctx, table, hosted, headline, before, side, mail)
-
-
-async def _taken_back(ctx: Context, mail: Mail, user: int, dropped: int) -> None:
-    """The DM of a player whose last staged actions R30 took back at the deadline."""
-    with speaking(await player_language(ctx.store, user)) as language:
-        said = ngettext(
-            "Your turn ended at its deadline. Your last staged action was taken back first, so "
-            "that no command piece you moved ends in jeopardy (R30).",
-            "Your turn ended at its deadline. Your last {n} staged actions were taken back "
-            "first, so that no command piece you moved ends in jeopardy (R30).",
-            dropped,
-        )
-        mail.private(user, said, language=language)
-
-
-def _deadline_headline(player: str, count: int, limit: int) -> Text:
-    """The headline of a turn ended at its deadline: ``count`` missed turns in a row (0: it
-    played something), of ``limit`` before a forfeit (0: none)."""
-    if not count:
-        return msg("{player}'s turn ended at its deadline:", player=player)
-    if not limit:
-        return msg(
-            "{player}'s turn ended at its deadline with no action played (missed turns in a "
-            "row: {count}):",
-            player=player,
-            count=count,
-        )
-    return msg(
-        "{player}'s turn ended at its deadline with no action played (missed turns in a row: "
-        "{count} of {limit} before a forfeit):",
-        player=player,
-        count=count,
-        limit=limit,
-    )
-
-
-async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
-    """The deadline came with no move in a game that cannot pass a turn: the turn is missed
-    (public: no move was played) and the same player's clock starts again."""
-    side = table.game.side
-    count, limit = hosted.missed[side], table.terms.forfeit_after
-    hosted = await ctx.settled(table.terms, hosted, side)
-    hosted = await ctx.turn_clock(table.terms, hosted, side)
-    mail = Mail(table.channel_id)
-    player = table.side_name(side)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
-        if limit:
-            said = _(
-                "{player}'s turn passed its deadline with no move played (missed turns in a "
-                "row: {count} of {limit} before a forfeit). Their clock starts again.",
-                player=player,
-                count=count,
-                limit=limit,
-            )
-        else:
-            said = _(
-                "{player}'s turn passed its deadline with no move played (missed turns in a "
-                "row: {count}). Their clock starts again.",
-                player=player,
-                count=count,
-            )
-        view = table.game.view_for(None)
-        to_act = announce.to_act_line(ctx, replace(table, hosted=hosted), view, localized=True)
-        mail.public(
-            f"{said}\n{to_act}", mentions=(hosted.player(side),), notice=TURN, language=language
-        )
-    await ctx.update(table, hosted, mail)
-
-
-async def _forfeit(
-    ctx: Context, table: Table, hosted: Hosted, side: Side, mail: Mail | None = None
-) -> None:
-    count = hosted.missed[side]
-    table.played.forfeit(side)
-    headline = msg_n(
-        "{player} forfeits: {n} turn in a row ended at the deadline with no action played. "
-        "{result}",
-        "{player} forfeits: {n} turns in a row ended at the deadline with no action played. "
-        "{result}",
-        count,
-        player=table.who(side),
-        result=outcome_headline(table),
-    )
-    await finish(ctx, table, hosted, headline, FORFEIT, mail)
