@@ -18,8 +18,8 @@ from .endings import finish, outcome_headline
 from .languages import player_language, server_language
 from .notify import TURN
 from .phases import FORFEIT
-from .play import after_turn, with_missed
 from .table import Table
+from .turns import after_turn, with_missed
 
 
 async def deadline(ctx: Context, table: Table) -> None:
