@@ -62,8 +62,11 @@ async def finish(
 async def resign(ctx: Context, table: Table, user: User) -> Reply:
     if table.hosted.phase != PLAYING:
         raise Refused(
-            f"The game has not started, so there is nothing to resign; to call the match off, "
-            f"use {ctx.cmd('abort')}."
+            _(
+                "The game has not started, so there is nothing to resign; to call the match "
+                "off, use {command}.",
+                command=ctx.cmd("abort", localized=True),
+            )
         )
     side = player_side(table, user)
     discard_unfinished(table)
@@ -72,7 +75,7 @@ async def resign(ctx: Context, table: Table, user: User) -> Reply:
         "{player} resigns. {result}", player=table.who(side), result=outcome_headline(table)
     )
     await finish(ctx, table, table.hosted, headline, FINISHED)
-    return Reply("You resigned; the match is over.", private=False)
+    return Reply(_("You resigned; the match is over."), private=False)
 
 
 def discard_unfinished(table: Table) -> None:
@@ -92,8 +95,10 @@ async def abort(ctx: Context, table: Table, user: User) -> Reply:
     hosted = table.hosted
     if hosted.phase == CHALLENGE:
         raise Refused(
-            f"Nothing to abort yet: to take a challenge back or decline it, use "
-            f"{ctx.cmd('decline')}."
+            _(
+                "Nothing to abort yet: to take a challenge back or decline it, use {command}.",
+                command=ctx.cmd("decline", localized=True),
+            )
         )
     side = player_side(table, user)
     player = table.who(side)
@@ -105,21 +110,25 @@ async def abort(ctx: Context, table: Table, user: User) -> Reply:
             )
             mail.public(said, mentions=(hosted.player(side.other),), language=language)
         await ctx.update(table, ended(hosted, ABORTED), mail, drop_choices=True)
-        return Reply("You aborted the match.", private=False)
+        return Reply(_("You aborted the match."), private=False)
     if first_round_complete(table):
         raise Refused(
-            "The first round is complete, so the match can no longer be aborted. You can "
-            f"resign ({ctx.cmd('resign')}) or offer a draw ({ctx.cmd('draw')})."
+            _(
+                "The first round is complete, so the match can no longer be aborted. You can "
+                "resign ({resign}) or offer a draw ({draw}).",
+                resign=ctx.cmd("resign", localized=True),
+                draw=ctx.cmd("draw", localized=True),
+            )
         )
     headline = msg("{player} aborted the match before the first round was complete.", player=player)
     await close(ctx, table, headline, ABORTED)
-    return Reply("You aborted the match.", private=False)
+    return Reply(_("You aborted the match."), private=False)
 
 
 async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
     """A server admin calls off a match in any phase: unrated."""
     if not admin:
-        raise NotAllowed("Only a server admin can cancel a match.")
+        raise NotAllowed(_("Only a server admin can cancel a match."))
     hosted = table.hosted
     admin_name = escape(user.name)
     if hosted.phase == PLAYING:
@@ -135,7 +144,7 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
             )
             mail.public(said, language=language)
         await ctx.update(table, ended(hosted, CANCELLED), mail, drop_choices=True)
-    return Reply("The match is cancelled.", private=False)
+    return Reply(_("The match is cancelled."), private=False)
 
 
 async def close(ctx: Context, table: Table, headline: str, how: str) -> None:
