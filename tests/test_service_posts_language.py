@@ -8,7 +8,8 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LOCALES
-from bot.service import Message, Place, Terms, User
+from bot.i18n import speaking as bot_speaking
+from bot.service import Message, NotAllowed, Place, Refused, Terms, User
 from bot.service.guild import GuildSettings, save_guild
 from bot.service.languages import LANGUAGE
 from bot.service.testing import ONLY_YOU, PRIVATE, Harness
@@ -78,6 +79,7 @@ async def test_a_german_server_posts_in_german_and_a_japanese_player_reads_japan
     )
     assert "bob (Opposition) ist am Zug: " in post.text, post.text
     assert post.language == "de" and post.buttons is not None  # its Give +1 day, in German
+    assert post.heading.endswith(" \u00b7 ann gegen bob"), post.heading
     notice = dms(h, BOB)[-1]
     assert notice.text.startswith(
         "ann (Challenger)が手番を終えました：\n- ann の Falcon が 4f-3f に動き"  # noqa: RUF001
@@ -180,3 +182,23 @@ async def test_a_closed_dms_fallback_says_why_in_the_players_language(h: Harness
         "serveur.)"
     ), shown[-1].text
     assert shown[-1].text.startswith("À vous de jouer contre bob (Opposition) : a move, avant <t:")
+
+
+async def test_a_players_own_turn_answers_in_their_language(h: Harness) -> None:
+    """The answers to a player's commands on their turn (made in their language by the
+    front end's ``speaking``): staging, taking back, ending the turn, planning."""
+    game = await started(h)
+    with bot_speaking("de"):
+        staged = await h.running.play(HERE, ANN, "d2e2")
+        assert staged.text.startswith(
+            "Vorgemerkt: Falcon 4f-3f.\nVorgemerkt: Falcon 4f-3f.\nBeende deinen Zug mit `/tora beenden`"
+        ), staged.text
+        await h.running.undo(HERE, ANN, None)
+        with pytest.raises(Refused, match="Es gibt nichts zurückzunehmen"):
+            await h.running.undo(HERE, ANN, None)
+    await turn(h, game, "d2e2")
+    with bot_speaking("ja"):
+        with pytest.raises(NotAllowed, match="bobの手番です。"):
+            await h.running.play(HERE, ANN, "d3d4")
+        planned = await h.running.plans(HERE, ANN)
+        assert planned.text == "予定はありません。"

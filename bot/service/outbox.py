@@ -208,11 +208,11 @@ class Deliverer:
             return wanted.hold
         attached = tuple(Attachment(n, d) for n, d in post.files)  # read with the row
         buttons = decode_buttons(row)
-        heading = "" if hosted is None else self._heading(row, hosted, names)
-        links = () if hosted is None else await self._links(row, hosted, buttons)
-        text, language = post.text, language_of(row)
-        if links and post.user_id is not None:
-            with speaking(language):
+        language, text = language_of(row), post.text
+        with speaking(language):  # what is added to the text, in the text's language
+            heading = "" if hosted is None else self._heading(row, hosted, names)
+            links = () if hosted is None else await self._links(row, hosted, buttons)
+            if links and post.user_id is not None:
                 text += "\n" + holder_warning(self._settings)
         message = Message(
             text, attached, wanted.mentions, buttons, heading, row.hosted_id, links, language
@@ -259,10 +259,10 @@ class Deliverer:
     def _heading(self, row: Queued, hosted: Hosted, known: dict[int, str]) -> str:
         """A line naming the row's match: its number, game and players (``known``: their
         names, by id), and for a private message (read away from the match) a link to the
-        match's channel."""
+        match's channel. In the current language (the message's)."""
         players = (hosted.issuer_id, hosted.invitee_id)
-        names = [escape(known[user]) if user in known else "anyone" for user in players]
-        heading = match_heading(hosted, f"{names[0]} vs {names[1]}")
+        names = [escape(known[user]) if user in known else _("anyone") for user in players]
+        heading = match_heading(hosted, _("{first} vs {second}", first=names[0], second=names[1]))
         if row.post.user_id is not None:
             heading += " \u00b7 " + self._settings.link(hosted.guild_id, hosted.channel_id)
         return heading
