@@ -191,7 +191,8 @@ async def test_a_players_own_turn_answers_in_their_language(h: Harness) -> None:
     with bot_speaking("de"):
         staged = await h.running.play(HERE, ANN, "d2e2")
         assert staged.text.startswith(
-            "Vorgemerkt: Falcon 4f-3f.\nVorgemerkt: Falcon 4f-3f.\nBeende deinen Zug mit `/tora beenden`"
+            "Vorgemerkt: Falcon 4f-3f.\nVorgemerkt: Falcon 4f-3f.\n"
+            "Beende deinen Zug mit `/tora beenden`"
         ), staged.text
         await h.running.undo(HERE, ANN, None)
         with pytest.raises(Refused, match="Es gibt nichts zurückzunehmen"):
