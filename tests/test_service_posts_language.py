@@ -203,3 +203,23 @@ async def test_a_players_own_turn_answers_in_their_language(h: Harness) -> None:
             await h.running.play(HERE, ANN, "d3d4")
         planned = await h.running.plans(HERE, ANN)
         assert planned.text == "予定はありません。"
+
+
+async def test_a_planned_reply_and_a_digest_in_the_players_language(h: Harness) -> None:
+    await speaking(h, "de", ann="pt_BR", bob="ja")
+    await h.running.records.set_notify(BOB, "digest", "9")  # Friday 08:00: at 09:00
+    game = await started(h)
+    await turn(h, game, "c3c4")
+    with bot_speaking("pt_BR"):
+        await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    await turn(h, game, "c5c4")
+    assert dms(h, ANN)[-1].text == (
+        "bob jogou c5c4: sua resposta planejada a3a4 foi jogada. Resta 0 plano."  # CLDR: 0 is one
+    )
+    assert dms(h, ANN)[-1].language == "pt_BR"
+    await h.advance(HOUR)
+    digest = dms(h, BOB)[-1]
+    assert digest.text.startswith(
+        "1局であなたの手番です（期限の近い順）：\n- 対局1（相手：ann）：期限 <t:"  # noqa: RUF001
+    )
+    assert digest.language == "ja"
