@@ -223,3 +223,14 @@ async def test_a_planned_reply_and_a_digest_in_the_players_language(h: Harness) 
         "1局であなたの手番です（期限の近い順）：\n- 対局1（相手：ann）：期限 <t:"  # noqa: RUF001
     )
     assert digest.language == "ja"
+
+
+async def test_a_forfeit_in_the_servers_language(h: Harness) -> None:
+    await speaking(h, "de")
+    await started(h, forfeit_after=1)
+    await h.advance(10 * HOUR)  # ann's deadline, nothing played: she forfeits
+    end = posts(h)[-1].text
+    assert end.startswith(
+        "ann (Challenger) verliert kampflos: 1 Zug in Folge endete an der Frist ohne gespielte "
+        "Aktion. bob (Opposition) gewinnt kampflos.\n"
+    ), end
