@@ -337,3 +337,30 @@ async def test_a_messages_buttons_are_labelled_in_the_language_it_is_written_in(
     assert made == ["de", "ja"]
     assert current() == "en"
     assert "view" in client.channels[100].sent[0][1] and "view" in client.dms[2].sent[0][1]
+
+
+async def test_a_swept_answer_keeps_the_words_its_buttons_went_out_with() -> None:
+    """Regression: a stale answer's buttons were made again to be greyed, in the sweep's
+    language (English) rather than the one the player read them in."""
+    from bot.app.buttons import presses
+    from bot.discord.buttons import ToraButton, buttons
+    from bot.service import Stamp
+    from bot.service.phases import PLAYING
+
+    answer = FakeInteraction(1, SimpleNamespace(id=42))
+    view = buttons(presses(("end", "undo"), 100, Stamp(7, 1)))
+    german = ["Zug beenden", "Rückgängig"]  # as a German player's answer showed them
+    for item, label in zip(view.children, german, strict=True):
+        assert isinstance(item, ToraButton)
+        item.item.label = label
+    hosted = SimpleNamespace(id=7, phase=PLAYING, turn=2, channel_id=100)
+
+    async def sweep(match_id: int) -> SimpleNamespace:
+        return SimpleNamespace(hosted=hosted, stale=())
+
+    sweeper = Sweeper(SimpleNamespace(sweep=sweep), FakeClient())  # type: ignore[arg-type]
+    sweeper.watch(answer, view)  # type: ignore[arg-type]
+    await sweeper.sweep(7)
+    [edit] = answer.edits
+    shown = [(i.item.label, i.item.disabled) for i in edit["view"].children]
+    assert shown == [("Zug beenden", True), ("Rückgängig", True)]

@@ -20,11 +20,10 @@ from typing import Any
 
 import discord
 
-from bot.app.buttons import VERBS, presses
 from bot.app.sweeping import PANEL, Sweeping, stale
 from bot.service import ButtonMessage, Hosted, Stamp
 
-from .buttons import ToraButton, buttons
+from .buttons import ToraButton
 from .links import greyed, keeping, links_of
 from .panel import PanelButton, PanelSelect
 
@@ -39,12 +38,12 @@ class _Answer:
     turn: int
     at: float
     message: int  # the message it shows (a panel is edited by many interactions)
-    links: tuple[discord.ui.Item[Any], ...]  # its link buttons, kept when it is swept
+    view: discord.ui.View  # as it went out: its buttons greyed, its links kept, once swept
 
 
-def disabled(verbs: tuple[str, ...], channel_id: int, stamp: Stamp) -> discord.ui.View:
-    """The same buttons, greyed out."""
-    view = buttons(presses(tuple(v for v in verbs if v in VERBS), channel_id, stamp))
+def greyed_answer(view: discord.ui.View) -> discord.ui.View:
+    """The buttons an answer went out with, greyed out, in the words the player read them
+    in (made again, they would take the sweep's language); its links kept as they are."""
     for item in view.children:
         if isinstance(item, ToraButton):
             item.item.disabled = True
@@ -80,11 +79,10 @@ class Sweeper:
         panel = [i for i in items if isinstance(i, PanelSelect | PanelButton)]
         pressed = [i.press for i in items if isinstance(i, ToraButton)]
         stamps = [p.stamp for p in pressed if p.stamp is not None]
-        links = links_of(view)
         if panel:
-            self._remember(interaction, PANEL, panel[0].stamp, links)
+            self._remember(interaction, PANEL, panel[0].stamp, view)
         elif stamps:
-            self._remember(interaction, tuple(p.verb for p in pressed), stamps[0], links)
+            self._remember(interaction, tuple(p.verb for p in pressed), stamps[0], view)
 
     def claim(self, interaction: discord.Interaction[Any]) -> None:
         """A pick in a message's components is about to edit that message: what the sweep
@@ -108,7 +106,7 @@ class Sweeper:
         interaction: discord.Interaction[Any],
         verbs: tuple[str, ...],
         stamp: Stamp | None,
-        links: tuple[discord.ui.Item[Any], ...],
+        view: discord.ui.View,
     ) -> None:
         if stamp is None:
             return
@@ -117,7 +115,7 @@ class Sweeper:
         fresh = [
             a for a in self._answers[stamp.match] if now - a.at < TOKEN_AGE and a.message != message
         ]
-        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message, links))
+        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message, view))
         self._answers[stamp.match] = fresh
 
     def after(self, match_id: int | None) -> None:
@@ -160,10 +158,10 @@ class Sweeper:
         for answer in gone:
             if self._overtaken(answer):
                 continue
-            view = None
-            if answer.verbs != PANEL:
-                view = disabled(answer.verbs, hosted.channel_id, Stamp(hosted.id, answer.turn))
-            view = keeping(view, answer.links)
+            if answer.verbs == PANEL:  # its menus go, its links stay
+                view = keeping(None, links_of(answer.view))
+            else:
+                view = greyed_answer(answer.view)
             with contextlib.suppress(discord.HTTPException):
                 await answer.interaction.edit_original_response(view=view)
 
