@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.i18n import N_, SOURCE, _, speaking
-from storage import Hosted, HostedNotFound, Queued, Store
+from storage import Hosted, HostedNotFound, Post, Queued, Store
 
 from .links import board_link, holder_warning, page_link
 from .notify import decide
@@ -324,6 +324,13 @@ def encode_buttons(
     if language != SOURCE:
         kept["language"] = language
     return json.dumps(kept)
+
+
+def private_post(channel_id: int, text: str, user_id: int, language: str) -> Post:
+    """A DM made outside any match (a ladder's or a tournament's notice), written in
+    ``language``: what the outbox adds to it (why it shows in ``channel_id`` when the
+    player's DMs are closed) is in that language too."""
+    return Post(channel_id, text, user_id, buttons=encode_buttons((), 0, language=language))
 
 
 def decode_buttons(row: Queued) -> Buttons | None:
