@@ -18,6 +18,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
+from bot.i18n import _, speaking
 from storage import CorruptMatch, Hosted
 
 from . import (
@@ -35,6 +36,7 @@ from .coaching import Coaching
 from .drafting import Drafting
 from .errors import Refused, StaleRequest
 from .host import OVER, EndedListener, check_stamp
+from .languages import server_language
 from .looking import Looking
 from .models import Menu, Place, Reply, User
 from .phases import CHALLENGE, PLAYING, SETUP
@@ -144,10 +146,14 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         challenger: User,
         opposition: User,
         terms: Terms | None = None,
-        intro: str = "A new match.",
+        intro: str | None = None,
     ) -> Hosted:
         """Host a match both players already agreed to (a ladder pairing, a tournament
-        game): no challenge, straight to the setup. ``intro`` opens its announcement."""
+        game): no challenge, straight to the setup. ``intro`` opens its announcement (in
+        the server's language; "A new match." if None)."""
+        if intro is None:
+            with speaking(await server_language(self._ctx.store, place.guild_id)):
+                intro = _("A new match.")
         async with self._lock(place.channel_id):
             if await self._table(place.channel_id) is not None:
                 raise Refused(lobby.busy_text())
@@ -184,12 +190,21 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         first, second = user, opponent
         if terms.roles == "random" and self._ctx.rng.random() < 0.5:
             first, second = opponent, user
-        kind = "a rated" if terms.rated else "a practice"
-        intro = f"{escape(user.name)} starts {kind} match of {terms.title} against {opponent.name}."
+        names = {"player": escape(user.name), "game": terms.title, "robot": opponent.name}
+        with speaking(await server_language(self._ctx.store, place.guild_id)):
+            if terms.rated:
+                intro = _("{player} starts a rated match of {game} against {robot}.", **names)
+            else:
+                intro = _("{player} starts a practice match of {game} against {robot}.", **names)
         hosted = await self.open_match(place, first, second, terms, intro)
         return Reply(
-            f"Your match of {terms.title} against {opponent.name} has begun: "
-            f"{terms.describe()}. It plays its turns within seconds of yours.",
+            _(
+                "Your match of {game} against {robot} has begun: {terms}. It plays its turns "
+                "within seconds of yours.",
+                game=terms.title,
+                robot=opponent.name,
+                terms=terms.describe(),
+            ),
             stamp=Stamp(hosted.id, 0),
         )
 
@@ -273,8 +288,11 @@ class MatchService(Looking, Absences, Drafting, Coaching):
                 raise Refused(self._no_match())
             if table.hosted.phase != SETUP:
                 raise Refused(
-                    "The setup is over: the game has begun, or the match has ended. "
-                    f"{self._ctx.cmd('board')} shows it."
+                    _(
+                        "The setup is over: the game has begun, or the match has ended. "
+                        "{command} shows it.",
+                        command=self._ctx.cmd("board", localized=True),
+                    )
                 )
             return await setup_phase.form(self._ctx, table, user)
 
