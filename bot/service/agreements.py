@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from bot.i18n import N_, _, option, speaking, word
 from rules import GAMES, ActionError, Side
+from rules.words import msg
 from storage import Hosted
 
 from . import announce, plans, reminders, showing
@@ -46,9 +47,18 @@ AFTER_DECLINING = {
 }
 
 
+# A standing proposal, as the answers name it ("That {offer} is yours").
+OFFER_NAMES = {
+    DRAW: N_("draw offer"),
+    RESET: N_("reset proposal"),
+    PAUSE: N_("pause proposal"),
+    REWIND: N_("takeback request"),
+}
+
+
 def _offer(kind: str) -> str:
     """A standing proposal's name ("draw offer"), in the current language."""
-    return _(OFFERS[kind])
+    return _(OFFER_NAMES[kind])
 
 
 async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
@@ -227,16 +237,16 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
             match.agree_reset()
     except ActionError as exc:
         raise ActionRefused(exc) from None
+    # the headline is worded in each reader's language where it is shown
     players = {"player": table.side_name(side.other), "other": table.side_name(side)}
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
-        if kind == DRAW:
-            headline = _(
-                "{player} and {other} agreed to a draw. {outcome}",
-                outcome=outcome_headline(table),
-                **players,
-            )
-        else:
-            headline = _("{player} and {other} agreed to reset the board:", **players)
+    if kind == DRAW:
+        headline = msg(
+            "{player} and {other} agreed to a draw. {outcome}",
+            outcome=outcome_headline(table),
+            **players,
+        )
+    else:
+        headline = msg("{player} and {other} agreed to reset the board:", **players)
     if kind == DRAW:
         await finish(ctx, table, hosted, headline, FINISHED)
         return Reply(_("You accepted the draw; the match is over."), private=False)

@@ -66,9 +66,9 @@ class Coaching(Host):
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None:
-                raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
+                raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
             if expect is not None:
-                check_stamp(table, expect, self._ctx.cmd("board"))
+                check_stamp(table, expect, self._ctx.cmd("board", localized=True))
             side = play.acting_side(self._ctx, table, user)
             hint = hints.hint_game(table, side)
             position = (table.stamp, hint.notations)

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.i18n import _, ngettext, speaking
+from bot.i18n import _, ngettext, speaking, word
 from rules import Side
+from rules.words import msg
 from storage import ChannelBusy, Hosted
 
 from .context import Context, Mail
@@ -202,14 +203,14 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
     )
     staged = Table(changed, table.terms, table.names)
     drawn, setup = table.terms.roles == "random", asks_setup(table.terms)
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
-        lead = _(
-            "{player} accepts {issuer}'s challenge.",
-            player=escape(user.name),
-            issuer=table.name(hosted.issuer_id),
-        )
-        if drawn and not setup:
-            lead = _("{lead} The roles were drawn at random.", lead=lead)
+    # the posts' lead, worded in each reader's language where it is shown
+    lead = msg(
+        "{player} accepts {issuer}'s challenge.",
+        player=escape(user.name),
+        issuer=table.name(hosted.issuer_id),
+    )
+    if drawn and not setup:
+        lead = msg("{lead} The roles were drawn at random.", lead=lead)
     if not setup:
         await begin(ctx, staged, lead)
         table.hosted, table.match = staged.hosted, staged.match
@@ -279,8 +280,8 @@ async def expire(ctx: Context, table: Table) -> None:
 
 async def setup_mail(ctx: Context, staged: Table, lead: str, drawn: bool = False) -> Mail:
     """The start of the setup phase: who plays which side, in the channel (in the server's
-    language), and each player's private list of what to choose (in theirs). ``drawn``: the
-    roles were drawn at random."""
+    language, ``lead`` worded in it: a rules text or one already in it), and each player's
+    private list of what to choose (in theirs). ``drawn``: the roles were drawn at random."""
     hosted = staged.hosted
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail = Mail(staged.channel_id)
@@ -308,7 +309,7 @@ def _setup_post(staged: Table, lead: str, drawn: bool) -> str:
     else:
         who = _("Both choose their setup.")
     params = {
-        "lead": lead,
+        "lead": word(lead),
         "first": staged.who(Side.CHALLENGER),
         "second": staged.who(Side.OPPOSITION),
         "who": who,

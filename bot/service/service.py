@@ -18,7 +18,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
-from bot.i18n import _, speaking
+from bot.i18n import _
+from rules.words import msg
 from storage import CorruptMatch, Hosted
 
 from . import (
@@ -36,7 +37,6 @@ from .coaching import Coaching
 from .drafting import Drafting
 from .errors import Refused, StaleRequest
 from .host import OVER, EndedListener, check_stamp
-from .languages import server_language
 from .looking import Looking
 from .models import Menu, Place, Reply, User
 from .phases import CHALLENGE, PLAYING, SETUP
@@ -150,10 +150,8 @@ class MatchService(Looking, Absences, Drafting, Coaching):
     ) -> Hosted:
         """Host a match both players already agreed to (a ladder pairing, a tournament
         game): no challenge, straight to the setup. ``intro`` opens its announcement (in
-        the server's language; "A new match." if None)."""
-        if intro is None:
-            with speaking(await server_language(self._ctx.store, place.guild_id)):
-                intro = _("A new match.")
+        the server's language, or a rules text worded in it; "A new match." if None)."""
+        intro = msg("A new match.") if intro is None else intro
         async with self._lock(place.channel_id):
             if await self._table(place.channel_id) is not None:
                 raise Refused(lobby.busy_text())
@@ -191,11 +189,10 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         if terms.roles == "random" and self._ctx.rng.random() < 0.5:
             first, second = opponent, user
         names = {"player": escape(user.name), "game": terms.title, "robot": opponent.name}
-        with speaking(await server_language(self._ctx.store, place.guild_id)):
-            if terms.rated:
-                intro = _("{player} starts a rated match of {game} against {robot}.", **names)
-            else:
-                intro = _("{player} starts a practice match of {game} against {robot}.", **names)
+        if terms.rated:  # worded in the server's language where it is shown
+            intro = msg("{player} starts a rated match of {game} against {robot}.", **names)
+        else:
+            intro = msg("{player} starts a practice match of {game} against {robot}.", **names)
         hosted = await self.open_match(place, first, second, terms, intro)
         return Reply(
             _(
@@ -359,9 +356,9 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None:
-                raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
+                raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
             if expect is not None:
-                check_stamp(table, expect, self._ctx.cmd("board"))
+                check_stamp(table, expect, self._ctx.cmd("board", localized=True))
             found = await play.menu(self._ctx, table, user, group, shown)
             if board and group is None:
                 return replace(found, picture=await play.own_board(self._ctx, table, user))
@@ -434,7 +431,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
 
         async def flow(table: Table) -> Reply:
             if table.hosted.id != made.match or table.hosted.phase != PLAYING:
-                raise StaleRequest(OVER)
+                raise StaleRequest(_(OVER))
             return await agreements.answer(self._ctx, table, user, kind)
 
         return await self._command(place, user, None, (CHALLENGE, SETUP, PLAYING), flow)
