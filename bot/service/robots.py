@@ -44,7 +44,9 @@ Run = Callable[[int, Stamp, Flow], Awaitable[Reply]]
 def robot(level: str) -> User:
     """The AI player of ``level``."""
     if level not in AI_IDS:
-        raise Refused(f"The AI plays `easy`, `normal`, `hard` or `master`, not {quote(level)}.")
+        raise Refused(
+            _("The AI plays `easy`, `normal`, `hard` or `master`, not {level}.", level=quote(level))
+        )
     return User(AI_IDS[level], f"AI ({level})")
 
 
