@@ -181,11 +181,12 @@ def _check_takeback(table: Table, side: Side) -> None:
     """A takeback is asked in an unrated match, by the player whose turn just ended, while
     the opponent's turn runs (it lapses when they end it)."""
     if table.terms.rated:
+        casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
             _(
                 "Turns are taken back only in casual matches: this one is rated. Play on, or "
                 "challenge again with {rated} for a match where takebacks are allowed.",
-                rated=f"`{option('rated')}:False`",
+                rated=casual,
             )
         )
     game = table.game

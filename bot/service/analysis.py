@@ -140,15 +140,17 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
             # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
             cost = _("a win missed")
         else:
+            drop = f"{slip.drop:.3g}"
             # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
-            cost = _("{value} lost", value=f"{slip.drop:.3g}")
+            cost = _("{value} lost", value=drop)
+        played, better = (f"`{'; '.join(turn)}`" for turn in (slip.played, slip.better))
         line = _(
             "Turn {number}, {player}: played {played}; the AI prefers {better} ({cost}, by its "
             "evaluation).",
             number=slip.number,
             player=who,
-            played=f"`{'; '.join(slip.played)}`",
-            better=f"`{'; '.join(slip.better)}`",
+            played=played,
+            better=better,
             cost=cost,
         )
         lines.append(f"{rank}. {line}")

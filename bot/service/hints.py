@@ -43,11 +43,12 @@ class Hint:
 def hint_game(table: Table, side: Side) -> Hint:
     """What the AI may know to suggest ``side``'s turn (see ``Hint``)."""
     if not table.practice:
+        casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
             _(
                 "Hints are given in practice games only: an unrated match against the AI "
                 "({rated}). In rated games and between people you play on your own.",
-                rated=f"`{option('rated')}:False`",
+                rated=casual,
             )
         )
     game = table.game.for_player(side)
@@ -141,10 +142,11 @@ def _how_to_play(hint: Hint, staged: list[str], turn: list[str], words: dict[str
             "Play this stages it (or {act} {typed}), then {end}; or find your own move.", **words
         )
     if turn[: len(staged)] == staged:
+        rest = f"`{'; '.join(turn[len(staged) :])}`"
         return _(
             "It starts with what you have staged ({mine}): Play this adds the rest (or {act} "
             "{rest}), then {end}; or find your own move.",
-            rest=f"`{'; '.join(turn[len(staged) :])}`",
+            rest=rest,
             **words,
         )
     if hint.kept:

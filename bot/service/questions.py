@@ -144,11 +144,12 @@ def _nothing_applies(terms: Terms, owned: Mapping[str, list[str]]) -> str:
         return _("{game} asks for {wanted}, not that.", game=terms.title, wanted=wanted)
     owner, named = next(iter(owned.items()))
     text = listing(named, localized=True)
+    text = text[:1].upper() + text[1:]
     return ngettext(
         "{answers} is {owner}'s; {game} asks for {wanted}.",
         "{answers} are {owner}'s; {game} asks for {wanted}.",
         len(named),
-        answers=f"{text[0].upper()}{text[1:]}",
+        answers=text,
         owner=owner,
         game=terms.title,
         wanted=wanted,
