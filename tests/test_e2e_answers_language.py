@@ -25,6 +25,7 @@ async def test_a_german_player_challenges_in_a_japanese_server(tmp_path: Path) -
         assert "`/tora ablehnen`" in posted.text, posted.text
         post = await stage.posted("ann が bob に Torii の対局を挑みました")
         assert "`/tora 受諾` で受けるか" in post, post
+        assert "手番ごとに2時間, レート戦" in post, post  # the terms in the server's language
 
         own = await stage.slash("ann", "accept")
         assert own.text.startswith("Du kannst deine eigene Herausforderung nicht annehmen."), (

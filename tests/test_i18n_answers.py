@@ -60,7 +60,7 @@ def test_the_longest_answers_hold_discords_limit_in_every_language(code: str) ->
             agreements._declined(table, Side.CHALLENGER, [DRAW, RESET], [PAUSE, REWIND]),
         ]
         lobby._post_challenge(
-            CTX, mail, User(3, LONG_NAME), User(4, LONG_NAME), LONGEST_TERMS, 10**9
+            CTX, mail, User(3, LONG_NAME), User(4, LONG_NAME), LONGEST_TERMS, 10**9, code
         )
     shown += [post.text for post in mail.posts]
     for text in shown:

@@ -21,10 +21,10 @@ from .languages import player_language, server_language
 from .models import Reply, User
 from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
-from .play import after_turn
 from .stops import run_until, running_between
 from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, Table, player_side
 from .texts import duration, listing, moment
+from .turns import after_turn
 
 # What is proposed, as the texts name it ("{player} proposes {proposal}.").
 PROPOSALS = {
@@ -84,7 +84,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
     offers[kind] = side
     mail = Mail(table.channel_id)
     other = table.hosted.player(side.other)
-    with speaking(await server_language(ctx.store, table.hosted.guild_id)):
+    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
         mail.public(
             _(
                 "{player} proposes {proposal}. {other}, accept with {accept} or decline with "
@@ -95,8 +95,9 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             buttons=(kind, "decline"),
             turn=table.turn,
             notice=PROPOSAL,
+            language=language,
         )
-    with speaking(await player_language(ctx.store, other)):
+    with speaking(await player_language(ctx.store, other)) as language:
         mail.private(
             other,
             _(
@@ -107,6 +108,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             buttons=(kind, "decline"),
             turn=table.turn,
             notice=PROPOSAL,
+            language=language,
         )
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
     return Reply(
@@ -268,7 +270,7 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
         hosted, due_at=None, remind_at=None, paused_left=left, offers=table.encode_offers(offers)
     )
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
         mail.public(
             _(
                 "{player} and {other} agreed to pause: the clock is stopped with {left} left in "
@@ -278,7 +280,8 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
                 left=duration(left, localized=True),
                 mover=table.side_name(table.game.side),
                 command=ctx.cmd("resume", localized=True),
-            )
+            ),
+            language=language,
         )
     await ctx.save(table, paused, mail)
     return Reply(_("The match is paused."), private=False, stamp=table.stamp)
@@ -310,22 +313,24 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     view = match.game.view_for(None)
     names = announce.names_of(table)
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
         said = _(
             "{player} accepted {asker}'s takeback: turn {number} is taken back and played again.",
             player=table.who(side),
             asker=table.side_name(asker),
             number=number,
         )
-        said += f"\n{showing.standing(view, names)}\n" + announce.to_act_line(ctx, staged, view)
+        standing = _("{standing}.", standing=word(view.summary(names)))
+        to_act = announce.to_act_line(ctx, staged, view, localized=True)
     mail.public(
-        said,
+        f"{said}\n{standing}\n{to_act}",
         await ctx.board_file(view, staged, guild=hosted.guild_id),
         mentions=(hosted.player(asker),),
         notice=TURN,
+        language=language,
     )
-    with speaking(await player_language(ctx.store, hosted.player(asker))):
-        yours = announce.your_turn_text(ctx, staged, match.game.view_for(asker))
+    with speaking(await player_language(ctx.store, hosted.player(asker))) as language:
+        yours = announce.your_turn_text(ctx, staged, match.game.view_for(asker), localized=True)
     mail.private(
         hosted.player(asker),
         yours,
@@ -333,6 +338,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         buttons=announce.turn_buttons(table),
         turn=table.turn,
         notice=TURN,
+        language=language,
     )
     await ctx.save(table, hosted, mail)
     return Reply(
@@ -362,7 +368,7 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
     resumed = replace(resumed, remind_at=remind)
     mail = Mail(table.channel_id)
     to_act = table.game.side
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
         said = _(
             "{player} resumed the match: {mover}'s turn goes on, with {left} left ({due}).",
             player=table.who(side),
@@ -370,7 +376,7 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
             left=duration(left, localized=True),
             due=moment(due, now, localized=True),
         )
-    mail.public(said, mentions=(hosted.player(to_act),), notice=TURN)
+    mail.public(said, mentions=(hosted.player(to_act),), notice=TURN, language=language)
     await ctx.save(table, resumed, mail)
     return Reply(_("The clock is running again."), private=False, stamp=table.stamp)
 
@@ -386,7 +392,7 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
     for kind in theirs + mine:
         del offers[kind]
     other = table.side_name(side.other)
-    with speaking(await server_language(ctx.store, table.hosted.guild_id)):
+    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
         # TRANSLATORS: an action in "{player} {actions}." ({offer}: "draw offer"...).
         words = [_("declines {player}'s {offer}", player=other, offer=_offer(k)) for k in theirs]
         # TRANSLATORS: an action in "{player} {actions}." ({offer}: "draw offer"...).
@@ -397,7 +403,7 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
             "{player} {actions}.", player=table.who(side), actions=listing(words, localized=True)
         )
     mail = Mail(table.channel_id)
-    mail.public(said, mentions=(table.hosted.player(side.other),))
+    mail.public(said, mentions=(table.hosted.player(side.other),), language=language)
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
     return Reply(_declined(table, side, theirs, mine), private=False, stamp=table.stamp)
 

@@ -107,8 +107,8 @@ async def challenge(
         due_at=now + expiry,
     )
     mail = Mail(place.channel_id)
-    with speaking(await server_language(ctx.store, place.guild_id)):
-        _post_challenge(ctx, mail, user, opponent, terms, expiry)
+    with speaking(await server_language(ctx.store, place.guild_id)) as language:
+        _post_challenge(ctx, mail, user, opponent, terms, expiry, language)
     try:
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
@@ -128,13 +128,20 @@ async def challenge(
 
 
 def _post_challenge(
-    ctx: Context, mail: Mail, user: User, opponent: User | None, terms: Terms, expiry: float
+    ctx: Context,
+    mail: Mail,
+    user: User,
+    opponent: User | None,
+    terms: Terms,
+    expiry: float,
+    language: str,
 ) -> None:
-    """The challenge's post in its channel, in the current language (the server's)."""
+    """The challenge's post in its channel, in ``language`` (the server's, the current
+    one)."""
     params = {
         "player": escape(user.name),
         "game": terms.title,
-        "terms": terms.describe(),
+        "terms": terms.describe(localized=True),
         "accept": ctx.cmd("accept", localized=True),
         "expiry": duration(expiry, localized=True),
     }
@@ -146,6 +153,7 @@ def _post_challenge(
                 **params,
             ),
             buttons=("accept",),
+            language=language,
         )
         return
     mail.public(
@@ -158,6 +166,7 @@ def _post_challenge(
         ),
         mentions=(opponent.id,),
         buttons=("accept", "decline"),
+        language=language,
     )
 
 
@@ -246,7 +255,7 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
             )
         )
     ending = WITHDRAWN if user.id == hosted.issuer_id else DECLINED
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
         if ending == WITHDRAWN:
             text = _("{player} takes the challenge back.", player=escape(user.name))
         else:
@@ -254,7 +263,8 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
                 "{player} declines {issuer}'s challenge.", player=escape(user.name), issuer=issuer
             )
     mail = Mail(table.channel_id)
-    mail.public(text, mentions=(hosted.issuer_id,) if ending == DECLINED else ())
+    mentions = (hosted.issuer_id,) if ending == DECLINED else ()
+    mail.public(text, mentions=mentions, language=language)
     await ctx.update(table, ended(hosted, ending), mail)
     return Reply(_("Done: the challenge is off."))
 
@@ -262,7 +272,7 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
 async def expire(ctx: Context, table: Table) -> None:
     hosted = table.hosted
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
         if hosted.invitee_id is None:
             text = _(
                 "{player}'s challenge has expired: nobody accepted it in time.",
@@ -274,7 +284,7 @@ async def expire(ctx: Context, table: Table) -> None:
                 player=table.name(hosted.issuer_id),
                 invitee=table.name(hosted.invitee_id),
             )
-    mail.public(text, mentions=(hosted.issuer_id,))
+    mail.public(text, mentions=(hosted.issuer_id,), language=language)
     await ctx.update(table, ended(hosted, EXPIRED), mail)
 
 
@@ -285,12 +295,12 @@ async def setup_mail(ctx: Context, staged: Table, lead: str, drawn: bool = False
     hosted = staged.hosted
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail = Mail(staged.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
-        mail.public(_setup_post(staged, lead, drawn), mentions=players)
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        mail.public(_setup_post(staged, lead, drawn), mentions=players, language=language)
     for side in Side:
-        with speaking(await player_language(ctx.store, hosted.player(side))):
+        with speaking(await player_language(ctx.store, hosted.player(side))) as language:
             prompt = setup_prompt(ctx, staged, side)
-        mail.private(hosted.player(side), prompt, buttons=(FORM,))
+        mail.private(hosted.player(side), prompt, buttons=(FORM,), language=language)
     return mail
 
 

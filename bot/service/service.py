@@ -200,7 +200,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
                 "within seconds of yours.",
                 game=terms.title,
                 robot=opponent.name,
-                terms=terms.describe(),
+                terms=terms.describe(localized=True),
             ),
             stamp=Stamp(hosted.id, 0),
         )

@@ -92,13 +92,14 @@ async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str
     changed = replace(hosted, ready="".join(sorted(ready)))
     mail = Mail(table.channel_id)
     if side.letter in ready and side.letter not in hosted.ready:
-        with speaking(await server_language(ctx.store, hosted.guild_id)):
+        with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
             mail.public(
                 _(
                     "{player} has finished setting up; waiting for {other}.",
                     player=escape(user.name),
                     other=table.side_name(side.other),
-                )
+                ),
+                language=language,
             )
     await ctx.update(table, changed, mail, choice=(side, choice))
     return Reply(note + _summary(table.terms, choice, side.letter in ready, table, side))
@@ -224,7 +225,7 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
     mail = Mail(table.channel_id)
     for side in Side:
         if side.letter not in hosted.ready:
-            with speaking(await player_language(ctx.store, hosted.player(side))):
+            with speaking(await player_language(ctx.store, hosted.player(side))) as language:
                 text = _(
                     "Reminder: choose your setup for the match against {other} within {left}, "
                     "or the match is called off: with the buttons or menus of the message that "
@@ -233,7 +234,7 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
                     left=duration((hosted.due_at or ctx.now()) - ctx.now(), localized=True),
                     command=ctx.cmd("setup", localized=True),
                 )
-            mail.private(hosted.player(side), text)
+            mail.private(hosted.player(side), text, language=language)
     await ctx.update(table, replace(hosted, remind_at=None), mail)
 
 
@@ -244,11 +245,12 @@ async def setup_lapsed(ctx: Context, table: Table) -> None:
     hosted = table.hosted
     late = [table.side_name(side) for side in Side if side.letter not in hosted.ready]
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)):
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
         text = _(
             "The setup was not finished in time ({players} had not chosen), so the match is "
             "off. Nothing is recorded.",
             players=listing(late, localized=True),
         )
-    mail.public(text, mentions=(hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION)))
+    players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
+    mail.public(text, mentions=players, language=language)
     await ctx.update(table, ended(hosted, LAPSED), mail, drop_choices=True)
