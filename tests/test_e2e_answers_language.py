@@ -4,7 +4,8 @@ player challenges in a Japanese server: her answers and refusals are German, the
 the setup posts Japanese, each player's setup prompt in their own language. A Japanese
 player's refusals of a rated match (a takeback, a hint, nothing to decline) are Japanese; the
 proposal she makes is posted in the server's language and told to her German opponent in
-German."""
+German. A practice game's hint and the refusal to analyse a running match answer a Japanese
+player in Japanese in a German server."""
 
 from __future__ import annotations
 
@@ -79,3 +80,22 @@ async def test_a_japanese_players_refusals_and_her_proposal(tmp_path: Path) -> N
         assert any("schlägt in eurer Partie ein Remis vor" in t for t in told), told
         again = await stage.slash("ann", "draw")
         assert again.text.startswith("すでに引き分けを提案しています。"), again.text
+
+
+async def test_a_japanese_player_asks_the_ai_for_help_in_a_german_server(tmp_path: Path) -> None:
+    """A practice game's hint and the refusal to analyse a running match come in the
+    caller's language (Japanese), whatever the server's (German)."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        world = stage.emu.world
+        world.guilds[stage.guild].preferred_locale = "de"
+        await stage.slash("ann", "challenge", game="torishogi", ai="easy")
+        await stage.quiet()
+        world.users[stage.user["ann"]].locale = "ja"
+        running = await stage.slash("ann", "match", "analyse")
+        assert running.text.startswith("対局 1 はまだ進行中です。終了してから分析できます。"), (
+            running.text
+        )
+        assert "`/tora ヒント`" in running.text, running.text
+        hint = await stage.slash("ann", "hint")
+        assert hint.text.startswith("AI（hard）ならこう指します："), hint.text  # noqa: RUF001
+        assert "画像であなたの盤面に示しています。" in hint.text, hint.text
