@@ -140,14 +140,52 @@ def test_a_converted_games_menus_and_words_are_messages_worded_everywhere(game, 
             assert word(state.view_for(None).summary(names)) != state.view_for(None).summary(names)
 
 
-@pytest.mark.parametrize("game", ["tora"])
-@pytest.mark.parametrize("typed", ["nonsense here", "zz9"])
-def test_a_game_not_converted_yet_is_refused_whole_in_english(game, typed) -> None:
-    """A refusal whose reason is no message yet is never half worded: a German player
-    reads it in English, as it was."""
-    refusal = _refusal(game, typed)
+REFUSALS = ("IllegalAction", "MalformedAction")  # their second argument is the reason
+
+
+def test_no_refusal_of_the_rules_is_plain_english() -> None:
+    """Every reason a refusal gives is a message, never a literal or an f-string, so no
+    player reads one half worded (``rules.words`` has no English-only text any more)."""
+    plain = []
+    for path in sorted((ROOT / "rules").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id in REFUSALS and len(node.args) > 1:
+                reason = node.args[1]
+                if isinstance(reason, ast.JoinedStr | ast.Constant):
+                    plain.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert plain == []
+
+
+def test_a_tora_refusal_is_worded_whole_with_its_ruling_and_notation() -> None:
+    refusal = _refusal("tora", "S v4h8 fire N")
+    assert refusal.message.startswith(
+        "only Cannons fire or get readied; your Soldier on v4h8 cannot (R21). Allowed: "
+    )
     with speaking("de"):
-        assert word(refusal.message) == refusal.message
+        shown = word(refusal.message)
+    assert shown.startswith(
+        "nur Cannons feuern oder werden feuerbereit gemacht; dein Soldier auf v4h8 nicht (R21). "
+        "Erlaubt: S v4h8 defend, "
+    ), shown
+    with speaking("ja"):
+        shown = word(refusal.message)
+    assert "Cannon だけです" in shown and "v4h8 のあなたの Soldier" in shown, shown
+    assert "(R21)" in shown and "S v4h8 defend" in shown, shown
+
+
+def test_a_tora_text_that_cannot_be_read_is_worded_through() -> None:
+    """The reason inside a notation refusal, and the notation hint after it."""
+    refusal = _refusal("tora", "nonsense here")
+    with speaking("de"):
+        shown = word(refusal.message)
+    assert shown.startswith(
+        "`nonsense here` ist nicht lesbar: `nonsense` ist kein Figurenbuchstabe (G K Q A S C H X)."
+    ), shown
+    assert "Schreib Aktionen wie 'A v5h7-v4h6'" in shown, shown
+    with speaking("ja"):
+        assert "は駒の文字ではありません" in word(refusal.message)
 
 
 @pytest.mark.parametrize("code", LOCALES)
