@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from positions import C, O, hidden, position, with_assassins
 
 from bot.i18n import LOCALES, SOURCE, speaking, word
 from bot.i18n.catalogs import TEMPLATE
@@ -21,7 +22,7 @@ from rules.words import Text, frame, listing, msg, msg_n
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTATION = re.compile(r"[a-g0-9, \-]+")  # a label of squares only (Torii's "c3, c4")
-CONVERTED = ("torishogi", "torii")  # the games whose every text is a message
+CONVERTED = ("torishogi", "torii", "tora")  # the games whose every text is a message
 
 
 def _ids_in_rules() -> list[tuple[str, int, str]]:
@@ -186,6 +187,32 @@ def test_a_tora_text_that_cannot_be_read_is_worded_through() -> None:
     assert "Schreib Aktionen wie 'A v5h7-v4h6'" in shown, shown
     with speaking("ja"):
         assert "は駒の文字ではありません" in word(refusal.message)
+
+
+def test_a_tora_menu_label_and_action_in_words_are_worded() -> None:
+    game = position((C, "A", "v5h7"), (O, "S", "v5h5"))
+    [shot] = [c.label for c in game.choices() if c.label.startswith("shoot")]
+    assert shot == "shoot the Soldier on v5h5, staying on v5h7"
+    with speaking("de"):
+        assert word(shot) == "auf den Soldier auf v5h5 schießen und auf v5h7 bleiben"
+    with speaking("ja"):
+        assert word(shot) == "v5h7 に留まって v5h5 の Soldier を射撃"
+    said = game.apply("A v5h7 x v5h5").words(("ann", "bob"))
+    assert said == "ann's Archer on v5h7 shoots bob's Soldier on v5h5"
+    with speaking("de"):
+        assert word(said) == "Archer von ann auf v5h7 trifft per Schuss Soldier von bob auf v5h5"
+    with speaking("ja"):
+        assert word(said) == "v5h7 の ann の Archer が v5h5 の bob の Soldier を射撃で倒し"
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_a_hidden_assassins_public_words_tell_only_its_victims_in_every_language(code) -> None:
+    game = with_assassins(hidden(C, "v9h13"), (O, "S", "v9h11"))
+    public = game.apply("X v9h13-v9h12 x v9h11").public()
+    with speaking(code):
+        shown = word(public.words(("ann", "bob")))
+    assert "v9h11" in shown and "Assassin" in shown, shown
+    assert "v9h13" not in shown and "v9h12" not in shown, shown
 
 
 @pytest.mark.parametrize("code", LOCALES)
