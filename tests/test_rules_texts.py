@@ -253,3 +253,19 @@ def test_the_reason_a_game_ended_is_worded_in_its_summary() -> None:
         state.apply("4f5f")
     with speaking("fr"):
         assert "la partie est finie : opposition gagne (abandon) (TS11)" in word(over.value.message)
+
+
+@pytest.mark.parametrize("code", LOCALES)
+@pytest.mark.parametrize("board", ["short", "long"])
+def test_toras_setup_questions_hold_a_menus_limit_in_every_language(code, board) -> None:
+    """The strategies' and Rulers' meanings are shown beside them in a select menu (100
+    characters), each question's prompt above it: within the limit in every language, the
+    rulings they name kept."""
+    asked = game_type("tora").setup_questions({"board": board, "assassins": board == "long"})
+    assert [q.name for q in asked] == (
+        ["strategy"] if board == "short" else ["strategy", "ruler", "assassin"]
+    )
+    with speaking(code):
+        worded = [word(text) for q in asked for text in (q.prompt, *q.descriptions)]
+    assert all(len(text) <= 100 for text in worded), max(worded, key=len)
+    assert all("(R4)" in d or "(R5)" in d for d in worded[1:3]), worded
