@@ -276,24 +276,27 @@ class FakeInteraction:
     """A pick in the components of message ``message``; records its edits of that message."""
 
     id: int
-    message: SimpleNamespace
+    message: SimpleNamespace | None
     edits: list[dict[str, Any]] = field(default_factory=list)
 
     async def edit_original_response(self, **kwargs: Any) -> None:
         self.edits.append(kwargs)
 
 
-async def test_a_sweep_does_not_overwrite_a_panel_a_newer_pick_is_editing() -> None:
+@pytest.mark.parametrize("shown_by", ["a pick", "the command"])
+async def test_a_sweep_does_not_overwrite_a_panel_a_newer_pick_is_editing(shown_by: str) -> None:
     """Regression (CI): a turn's end swept the Play panel of that turn after the player had
     already turned it into the plan panel (Plan a reply): the sweep, decided before the
-    newer pick, edited the message through the older pick's token and took its menus away."""
+    newer pick, edited the message through an older token and took its menus away. The
+    older token is a pick's on the panel, or the ``/tora play`` that showed it (its answer
+    known by the command's interaction, as a command's message is not known to it)."""
     from bot.app.buttons import presses
     from bot.discord.buttons import buttons
     from bot.service import Stamp
     from bot.service.phases import PLAYING
 
-    panel = SimpleNamespace(id=42)
-    older = FakeInteraction(1, panel)  # a pick of turn 1 on the panel
+    panel = SimpleNamespace(id=42, interaction_metadata=SimpleNamespace(id=1))
+    older = FakeInteraction(1, panel if shown_by == "a pick" else None)  # type: ignore[arg-type]
     newer = FakeInteraction(2, panel)  # Plan a reply, on the same message
     hosted = SimpleNamespace(id=7, phase=PLAYING, turn=2, channel_id=100)
     decided = asyncio.Event()

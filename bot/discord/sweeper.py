@@ -37,7 +37,7 @@ class _Answer:
     verbs: tuple[str, ...]
     turn: int
     at: float
-    message: int  # the message it shows (a panel is edited by many interactions)
+    message: int  # the message it shows, or a command's own interaction (see ``claim``)
     view: discord.ui.View  # as it went out: its buttons greyed, its links kept, once swept
 
 
@@ -87,14 +87,19 @@ class Sweeper:
     def claim(self, interaction: discord.Interaction[Any]) -> None:
         """A pick in a message's components is about to edit that message: what the sweep
         decided for the message's earlier answers no longer holds (the pick shows something
-        newer, and tells ``watch`` what once it has)."""
-        if interaction.message is None:
+        newer, and tells ``watch`` what once it has). A command's own answer is known by
+        the command's interaction (its message unknown to it), which the message names."""
+        shown = interaction.message
+        if shown is None:
             return
+        keys = {shown.id}
+        if shown.interaction_metadata is not None:
+            keys.add(shown.interaction_metadata.id)
         now = time.monotonic()
         self._claimed = {m: at for m, at in self._claimed.items() if now - at < TOKEN_AGE}
-        self._claimed[interaction.message.id] = now
+        self._claimed.update(dict.fromkeys(keys, now))
         for match, answers in self._answers.items():
-            self._answers[match] = [a for a in answers if a.message != interaction.message.id]
+            self._answers[match] = [a for a in answers if a.message not in keys]
 
     def _overtaken(self, answer: _Answer) -> bool:
         """Whether a newer pick claimed ``answer``'s message: editing it through the older
