@@ -63,7 +63,7 @@ def test_kept_actions_walks_and_cannon_work_match_fresh_ones(seed, board):
     rng = random.Random(seed)
     game = new_game(rng, board, assassins=board == "long")
     game.skip_trapped = True  # R25 is not what this compares
-    for _ in range(8 if board == "long" else 14):
+    for _ in range(5 if board == "long" else 10):
         if game.is_over():
             break
         play_turn(game, rng, lambda g, actions: check_around(g.pos, rng))
