@@ -20,11 +20,10 @@ from typing import Any
 
 import discord
 
-from bot.app.buttons import VERBS, presses
 from bot.app.sweeping import PANEL, Sweeping, stale
 from bot.service import ButtonMessage, Hosted, Stamp
 
-from .buttons import ToraButton, buttons
+from .buttons import ToraButton
 from .links import greyed, keeping, links_of
 from .panel import PanelButton, PanelSelect
 
@@ -39,13 +38,14 @@ class _Answer:
     turn: int
     at: float
     message: int  # the message it shows (a panel is edited by many interactions)
-    links: tuple[discord.ui.Item[Any], ...]  # its link buttons, kept when it is swept
+    # what it shows once swept: a panel its links alone; buttons as shown (in their reader's
+    # language), greyed out then, links kept
+    kept: discord.ui.View | None
 
 
-def disabled(verbs: tuple[str, ...], channel_id: int, stamp: Stamp) -> discord.ui.View:
-    """The same buttons, greyed out."""
-    view = buttons(presses(tuple(v for v in verbs if v in VERBS), channel_id, stamp))
-    for item in view.children:
+def disabled(view: discord.ui.View | None) -> discord.ui.View | None:
+    """The same buttons, greyed out, its links kept."""
+    for item in () if view is None else view.children:
         if isinstance(item, ToraButton):
             item.item.disabled = True
     return view
@@ -81,16 +81,17 @@ class Sweeper:
         stamps = [p.stamp for p in pressed if p.stamp is not None]
         links = links_of(view)
         if panel:
-            self._remember(interaction, PANEL, panel[0].stamp, links)
+            self._remember(interaction, PANEL, panel[0].stamp, keeping(None, links))
         elif stamps:
-            self._remember(interaction, tuple(p.verb for p in pressed), stamps[0], links)
+            verbs = tuple(p.verb for p in pressed)
+            self._remember(interaction, verbs, stamps[0], view)
 
     def _remember(
         self,
         interaction: discord.Interaction[Any],
         verbs: tuple[str, ...],
         stamp: Stamp | None,
-        links: tuple[discord.ui.Item[Any], ...],
+        kept: discord.ui.View | None,
     ) -> None:
         if stamp is None:
             return
@@ -99,7 +100,7 @@ class Sweeper:
         fresh = [
             a for a in self._answers[stamp.match] if now - a.at < TOKEN_AGE and a.message != message
         ]
-        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message, links))
+        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message, kept))
         self._answers[stamp.match] = fresh
 
     def after(self, match_id: int | None) -> None:
@@ -140,12 +141,8 @@ class Sweeper:
         # set aside before any await: answers remembered meanwhile are kept
         self._answers[hosted.id] = [a for a in current if a not in gone]
         for answer in gone:
-            view = None
-            if answer.verbs != PANEL:
-                view = disabled(answer.verbs, hosted.channel_id, Stamp(hosted.id, answer.turn))
-            view = keeping(view, answer.links)
             with contextlib.suppress(discord.HTTPException):
-                await answer.interaction.edit_original_response(view=view)
+                await answer.interaction.edit_original_response(view=disabled(answer.kept))
 
     async def idle(self) -> None:
         """Wait for the sweeps under way (tests compare what users see once all is done)."""
