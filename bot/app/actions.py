@@ -249,7 +249,7 @@ class Actions:
         away = await self.records.away_now(hosted.guild_id, players)
         lines = []
         for p, until in away.items():
-            name = await self.records.player_name(p) or _("player {number}", number=p)
+            name = await self.records.player_name(p) or _("player {id}", id=p)
             when = _timestamp(until, "f")
             lines.append(_("; {player} away until {when}", player=escape(name), when=when))
         return "".join(lines)

@@ -1,0 +1,72 @@
+"""End to end through the emulator, the application layer's answers in each player's
+language (issue 30): a German and a Japanese player get ``/tora help`` (the quick start of
+the match at hand, its commands in the names their Discord shows), ``/tora games``, the
+confirmation of ``/tora resign`` with its buttons, and the refusal of a button press, each in
+their own language, while a public ``/tora ladder profile`` comes in the server's."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from emulator.models import Msg, walk_components
+from harness.stage import Stage
+
+# Japanese punctuation is full width
+HELP_JA = "**チャットで遊ぶToriShogi：クイックスタート**"  # noqa: RUF001
+GAMES_JA = "**あなたの対局**\n- 対局1 · ToriShogi：ann 対 bob、"  # noqa: RUF001
+RESIGN_JA = "annとの対局1を投了しますか？相手の勝ちとなり、対局は終わります。"  # noqa: RUF001
+
+
+def button_labels(message: Msg) -> list[str]:
+    return [str(c["label"]) for c in walk_components(message.components) if c.get("type") == 2]
+
+
+async def test_help_games_and_confirmations_in_each_players_language(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        users = stage.emu.world.users
+        users[stage.user["ann"]].locale = "de"
+        users[stage.user["bob"]].locale = "ja"
+        challenge = await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        assert "Zurückziehen" in button_labels(challenge.messages[0]), challenge.messages
+        await stage.slash("bob", "accept")
+
+        help_de = await stage.slash("ann", "help")
+        assert help_de.text.startswith("**ToriShogi im Chat: ein Schnellstart**"), help_de.text
+        assert "`/tora herausfordern @someone spiel:torishogi`" in help_de.text, help_de.text
+        assert "-# Die Schnellstarts der anderen Spiele: `/tora hilfe spiel:tora` (TORA)" in (
+            help_de.text
+        )
+        assert help_de.ephemeral and len(help_de.messages) == 1
+        help_ja = await stage.slash("bob", "help")
+        assert help_ja.text.startswith(HELP_JA), help_ja.text
+        assert "`/tora 挑戦 @someone" in help_ja.text, help_ja.text
+
+        games_de = await stage.slash("ann", "games")
+        assert games_de.text.startswith(
+            "**Deine Partien**\n- Partie 1 · ToriShogi: ann gegen bob, "
+        )
+        games_ja = await stage.slash("bob", "games")
+        assert games_ja.text.startswith(GAMES_JA), games_ja.text
+
+        asked = await stage.slash("bob", "resign")
+        assert asked.text == RESIGN_JA, asked.text
+        assert button_labels(asked.messages[0]) == ["投了", "続ける"]
+        kept = await stage.click("bob", "続ける")
+        assert kept.text == "何もしていません。対局は続きます。", kept.text
+        asked = await stage.slash("ann", "resign")
+        assert asked.text.startswith("Partie 1 gegen bob aufgeben?"), asked.text
+        assert button_labels(asked.messages[0]) == ["Aufgeben", "Weiterspielen"]
+        await stage.click("ann", "Aufgeben")
+        await stage.quiet()
+
+        ended = await stage.slash("ann", "games")
+        assert ended.text.startswith("Gerade läuft keine Partie von dir.\n**Kürzlich beendet**")
+        assert "`/tora brett`" in ended.text, ended.text
+
+        stage.emu.world.guilds[stage.guild].preferred_locale = "de"
+        profile = await stage.slash("bob", "ladder", "profile", player="ann")
+        assert profile.text.startswith("ann in den Ranglisten:"), profile.text
+        assert not profile.ephemeral
+        stage.emu.world.guilds[stage.guild].preferred_locale = "ja"
+        profile = await stage.slash("ann", "ladder", "profile", player="bob")
+        assert profile.text.startswith("bobのランキング："), profile.text  # noqa: RUF001
