@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.i18n import speaking, word
 from emulator.models import Msg, walk_components
 from harness.stage import Stage
+from rules.torii import POWERS
 
 # Japanese punctuation is full width
 HELP_JA = "**チャットで遊ぶToriShogi：クイックスタート**"  # noqa: RUF001
@@ -70,3 +72,17 @@ async def test_help_games_and_confirmations_in_each_players_language(tmp_path: P
         stage.emu.world.guilds[stage.guild].preferred_locale = "ja"
         profile = await stage.slash("ann", "ladder", "profile", player="bob")
         assert profile.text.startswith("bobのランキング："), profile.text  # noqa: RUF001
+
+
+async def test_a_spirits_power_is_offered_in_the_players_language(tmp_path: Path) -> None:
+    async with Stage(tmp_path) as stage:
+        stage.emu.world.users[stage.user["bob"]].locale = "de"
+        await stage.slash("ann", "challenge", opponent="bob", game="torii")
+        await stage.slash("bob", "accept")
+        offered = await stage.emu.autocomplete(
+            stage.user["bob"], stage.channel, "tora", "setup", focused="spirit", spirit="M"
+        )
+        with speaking("de"):
+            power = word(POWERS["Monkey"])
+        assert power != POWERS["Monkey"]
+        assert [c["name"] for c in offered] == [f"Monkey · {power}"[:100]]
