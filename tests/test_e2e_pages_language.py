@@ -16,6 +16,7 @@ from rules.torii import POWERS
 # Japanese punctuation is full width
 HELP_JA = "**チャットで遊ぶToriShogi：クイックスタート**"  # noqa: RUF001
 GAMES_JA = "**あなたの対局**\n- 対局1 · ToriShogi：ann 対 bob、"  # noqa: RUF001
+THREAD_JA = "あなたの対局には専用のスレッドがあります：<#{thread}>。"  # noqa: RUF001
 RESIGN_JA = "annとの対局1を投了しますか？相手の勝ちとなり、対局は終わります。"  # noqa: RUF001
 
 
@@ -86,3 +87,22 @@ async def test_a_spirits_power_is_offered_in_the_players_language(tmp_path: Path
             power = word(POWERS["Monkey"])
         assert power != POWERS["Monkey"]
         assert [c["name"] for c in offered] == [f"Monkey · {power}"[:100]]
+
+
+async def test_a_challenges_thread_and_its_notice_are_in_the_servers_language(
+    tmp_path: Path,
+) -> None:
+    """The challenger reads their answer in their language; the thread's name and the
+    channel's notice of it are for everyone there: in the server's."""
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        await stage.slash("admin", "admin settings", threads=True)
+        stage.emu.world.guilds[stage.guild].preferred_locale = "de"
+        stage.emu.world.users[stage.user["ann"]].locale = "ja"
+        challenge = await stage.slash("ann", "challenge", opponent="bob")
+        thread = stage.emu.thread_of(stage.channel)
+        assert thread is not None
+        assert challenge.text.startswith(THREAD_JA.format(thread=thread)), challenge.text
+        assert stage.emu.world.channels[thread].name == "ann gegen bob"
+        await stage.posted(
+            f"Die Herausforderung von ann an bob zu einer Partie TORA ist in <#{thread}>."
+        )

@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
-from bot.i18n import N_, _, option, pgettext, slash
+from bot.i18n import N_, _, current, option, pgettext, slash, speaking
 from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User, timing
 from bot.service.guild import ClockChoice
 from bot.service.phases import (
@@ -288,21 +288,26 @@ class Actions:
             raise Unusable(
                 _("Challenge a person or the AI, not both: leave out the opponent to play the AI.")
             )
-        rival = _("AI ({strength})", strength=options.ai) if options.ai else None
+        threaded = settings.threads and caller.text_channel
+        # a thread's name and the channel's notice of it are for everyone there
+        public = await self._server_language(caller) if threaded else current()
+        with speaking(public):
+            rival = _("AI ({strength})", strength=options.ai) if options.ai else None
         rival = rival or (opponent.name if opponent else None)
 
         async def thread() -> Place:
             """Asked for by the service once every check has passed."""
             player = caller.user.name
-            name = (
-                _("{player} vs {opponent}", player=player, opponent=rival)
-                if rival
-                else _("{player} open challenge", player=player)
-            )
+            with speaking(public):
+                name = (
+                    _("{player} vs {opponent}", player=player, opponent=rival)
+                    if rival
+                    else _("{player} open challenge", player=player)
+                )
             opened.append(await self.threads.open_thread(caller.channel_id, name))
             return Place(place.guild_id, opened[0])
 
-        where = thread if settings.threads and caller.text_channel else None
+        where = thread if threaded else None
         try:
             if options.ai is not None:
                 reply = await self.service.challenge_ai(
@@ -319,9 +324,10 @@ class Actions:
         text = reply.text
         if opened:
             thread_of = f"<#{opened[0]}>"
-            notice = _thread_notice(
-                caller.user.name, rival, bool(options.ai), terms.title, thread_of
-            )
+            with speaking(public):
+                notice = _thread_notice(
+                    caller.user.name, rival, bool(options.ai), terms.title, thread_of
+                )
             await self.threads.notice(caller.channel_id, notice)
             text = _("Your match has its own thread: {thread}.", thread=thread_of)
             text = f"{text} {reply.text}"
@@ -331,6 +337,11 @@ class Actions:
         return Answer(
             text, reply.files, True, presses(("takeback",), place.channel_id, reply.stamp)
         )
+
+    async def _server_language(self, caller: Caller) -> str:
+        """The language of the server's posts: its admins' choice, else its Discord's."""
+        chosen = await self.records.server_language(caller.guild_id or 0)
+        return chosen.resolved(caller.guild_locale)
 
     async def accept(self, caller: Caller, match: str | None) -> Answer:
         place = await self.place(caller, match)
