@@ -1,7 +1,8 @@
 """The application layer's texts in every language hold Discord's limits (a button's label
-80 characters, a message 2000) and say what the English says: each game's quick start in one
-message with its commands in the names the reader's Discord shows, the buttons worded where
-they are built, the tiebreak columns short enough for the standings."""
+80 characters, a menu's option 100, a message 2000) and say what the English says: each
+game's quick start in one message with its commands in the names the reader's Discord shows,
+the buttons worded where they are built, the setup form's questions named as the reader's
+Discord names them, the tiebreak columns short enough for the standings."""
 
 from __future__ import annotations
 
@@ -11,9 +12,12 @@ import pytest
 
 from bot.app import rulebook
 from bot.app.buttons import VERBS, Press, label
-from bot.i18n import LOCALES, SOURCE, speaking
-from bot.service import Stamp
+from bot.app.setup_form import FormSelect, layout
+from bot.i18n import LOCALES, SOURCE, option, speaking
+from bot.service import Stamp, Terms
+from bot.service.questions import SetupForm, fields
 from bot.tournament.tiebreaks import Tiebreak
+from rules import Side
 from rules.registry import GAMES
 
 TRANSLATED = [code for code in LOCALES if code != SOURCE]
@@ -63,3 +67,30 @@ def test_the_english_quick_start_is_the_data_file_as_written() -> None:
 def test_tiebreak_columns_stay_short(code: str) -> None:
     with speaking(code):
         assert all(0 < len(t.label) <= 6 for t in Tiebreak), [t.label for t in Tiebreak]
+
+
+SETUPS = [
+    Terms(game="tora", options={"board": "long", "assassins": True}),
+    Terms(game="torii"),
+]
+
+
+@pytest.mark.parametrize("code", LOCALES)
+@pytest.mark.parametrize("terms", SETUPS, ids=["tora-long-assassins", "torii"])
+def test_the_setup_form_holds_discords_limits_in_every_language(code: str, terms: Terms) -> None:
+    """Buttons of 80 characters, menus' placeholders of 150 and options of 100, with each
+    question named as the reader's Discord names ``/tora setup``'s option."""
+    form = SetupForm(Stamp(1, 0), "", fields(terms, Side.CHALLENGER, {}), False)
+    with speaking(code):
+        rows = layout(form)
+        named = {option(f.name)[:1].upper() + option(f.name)[1:] for f in form.fields}
+    assert rows
+    for row in rows:
+        if isinstance(row, FormSelect):
+            assert (
+                len(row.placeholder) <= 150 and row.placeholder.split(" ")[0].rstrip(":") in named
+            )
+            for choice in row.options:
+                assert max(len(choice.label), len(choice.value), len(choice.description)) <= 100
+        else:
+            assert all(len(b.label) <= 80 and b.label.split(":")[0] in named for b in row)
