@@ -23,7 +23,7 @@ from .hosting import Agreement, Answered, Scoring
 from .protocol import G, GameView, SetupQuestion
 from .sides import Side
 from .words import listing as word_listing
-from .words import msg
+from .words import msg, msg_n
 
 NO_NOUNS: Mapping[str, str] = MappingProxyType({})
 NO_BOUNDS: Mapping[str, int] = MappingProxyType({})
@@ -188,9 +188,13 @@ class Policies(ABC, Generic[G]):
         """A move, or a decision in the opponent's turn and what it is (the view words it:
         Torii's Monkey flip)."""
         if view.deciding:
-            owed = plural(view.actions_left, "decision")
-            return f"{owed} in the opponent's turn, {view.decision}"
-        return "a move"
+            return msg_n(
+                "{n} decision in the opponent's turn, {decision}",
+                "{n} decisions in the opponent's turn, {decision}",
+                view.actions_left,
+                decision=view.decision,
+            )
+        return msg("a move")
 
     def turn_notes(
         self, view: GameView[Any], names: Sequence[str], series_before: int

@@ -68,7 +68,7 @@ class ToriiType(Policies[ToriiGame]):
     title = "Torii"
     state_version = STATE_VERSION
     one_move = True
-    nothing_removed = "No Torii has been built"
+    nothing_removed: str = msg("No Torii has been built")
     ladders: tuple[Ladder, ...] = (Ladder("torii", "Torii"),)
     option_nouns: Mapping[str, str] = MappingProxyType({"powers": "Spirit powers"})
     answer_nouns: Mapping[str, str] = MappingProxyType({"spirit": "spirit"})

@@ -67,7 +67,7 @@ class ToriShogiType(Policies[ToriShogiGame]):
     title = "ToriShogi"
     state_version = STATE_VERSION
     one_move = True
-    nothing_removed = "No piece has been captured"
+    nothing_removed: str = msg("No piece has been captured")
     # Fairy-Stockfish's name of the game; it reads our FEN and moves (c3c4, S@d4) as they are
     uci_variant: str | None = "torishogi"
     ladders: tuple[Ladder, ...] = (Ladder("torishogi", "ToriShogi"),)
