@@ -267,3 +267,46 @@ async def test_a_sweep_that_fails_is_logged_not_left_unretrieved(
         loop.set_exception_handler(None)
     assert not unretrieved
     assert "sweeping stale buttons failed" in caplog.text
+
+
+@dataclass
+class FakeInteraction:
+    """A pick in the components of message ``message``; records its edits of that message."""
+
+    id: int
+    message: SimpleNamespace
+    edits: list[dict[str, Any]] = field(default_factory=list)
+
+    async def edit_original_response(self, **kwargs: Any) -> None:
+        self.edits.append(kwargs)
+
+
+async def test_a_sweep_does_not_overwrite_a_panel_a_newer_pick_is_editing() -> None:
+    """Regression (CI): a turn's end swept the Play panel of that turn after the player had
+    already turned it into the plan panel (Plan a reply): the sweep, decided before the
+    newer pick, edited the message through the older pick's token and took its menus away."""
+    from bot.app.buttons import presses
+    from bot.discord.buttons import buttons
+    from bot.service import Stamp
+    from bot.service.phases import PLAYING
+
+    panel = SimpleNamespace(id=42)
+    older = FakeInteraction(1, panel)  # a pick of turn 1 on the panel
+    newer = FakeInteraction(2, panel)  # Plan a reply, on the same message
+    hosted = SimpleNamespace(id=7, phase=PLAYING, turn=2, channel_id=100)
+    decided = asyncio.Event()
+    resume = asyncio.Event()
+
+    async def sweep(match_id: int) -> SimpleNamespace:
+        decided.set()
+        await resume.wait()  # the sweep's read is under way when the newer pick comes
+        return SimpleNamespace(hosted=hosted, stale=())
+
+    sweeper = Sweeper(SimpleNamespace(sweep=sweep), FakeClient())  # type: ignore[arg-type]
+    sweeper.watch(older, buttons(presses(("end",), 100, Stamp(7, 1))))  # type: ignore[arg-type]
+    sweeper.after(7)
+    await decided.wait()
+    sweeper.claim(newer)  # type: ignore[arg-type]
+    resume.set()
+    await sweeper.idle()
+    assert older.edits == []  # the newer pick's panel stands

@@ -48,10 +48,10 @@ def count_states(w: World, monkeypatch: pytest.MonkeyPatch, pause: float = 0.0) 
     built: list[int] = []
     common = boards._common
 
-    async def counted(look: Any, url: str) -> dict[str, Any]:
+    async def counted(look: Any, url: str, language: str) -> dict[str, Any]:
         built.append(look.hosted.id)
         await asyncio.sleep(pause)
-        return await common(look, url)
+        return await common(look, url, language)
 
     monkeypatch.setattr(boards, "_common", counted)
     return built

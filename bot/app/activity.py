@@ -4,28 +4,30 @@ channel, not on a match: in a server's channel (a match's thread) it is that cha
 match, else the channel's latest one (its page stays once it has ended); in a direct message,
 the user's own live match, if they play exactly one. The bot launches the Activity only
 where this finds the very match a Play button or ``/tora play`` is about, and opens the Play
-panel (with its web link) everywhere else."""
+panel (with its web link) everywhere else. Its refusals are in the current language (the
+signed-in user's)."""
 
 from __future__ import annotations
 
+from bot.i18n import N_, _, slash
 from bot.service import Hosted, Records
 
 from .answers import Unusable
 from .callers import Caller
 
-NOTHING_HERE = (
-    "There is no match in this channel yet: challenge someone with `/tora challenge`, then "
+NOTHING_HERE = N_(
+    "There is no match in this channel yet: challenge someone with {challenge}, then "
     "open the board from the match's Play button."
 )
-NONE_OF_YOURS = (
+NONE_OF_YOURS = N_(
     "You play no match at the moment, so there is no board to open in a direct message: "
     "open it in the channel of the match you want to watch."
 )
-SEVERAL = (
+SEVERAL = N_(
     "You play several matches, so a direct message does not say which: open the board with "
     "the Play button in the match's own channel (or its thread)."
 )
-NO_GAME = "This match has no board yet: its game starts once the challenge is accepted."
+NO_GAME = N_("This match has no board yet: its game starts once the challenge is accepted.")
 
 
 async def match_for(records: Records, channel_id: int, user_id: int, in_dm: bool) -> Hosted:
@@ -34,7 +36,7 @@ async def match_for(records: Records, channel_id: int, user_id: int, in_dm: bool
     has no board."""
     hosted = await _found(records, channel_id, user_id, in_dm)
     if hosted.match_id is None:
-        raise Unusable(NO_GAME)
+        raise Unusable(_(NO_GAME))
     return hosted
 
 
@@ -43,13 +45,13 @@ async def _found(records: Records, channel_id: int, user_id: int, in_dm: bool) -
         hosted = await records.live_in_channel(channel_id)
         hosted = hosted or await records.latest_in_channel(channel_id, with_game=True)
         if hosted is None:
-            raise Unusable(NOTHING_HERE)
+            raise Unusable(_(NOTHING_HERE, challenge=slash("tora challenge")))
         return hosted
     mine = [hosted for hosted in await records.of_user(user_id) if hosted.live]
     if not mine:
-        raise Unusable(NONE_OF_YOURS)
+        raise Unusable(_(NONE_OF_YOURS))
     if len(mine) > 1:
-        raise Unusable(SEVERAL)
+        raise Unusable(_(SEVERAL))
     return mine[0]
 
 

@@ -9,7 +9,13 @@ Each state carries ``version``, a digest of the state itself: equal states have 
 versions, so a version says nothing the state does not say (a staged action the audience
 cannot see never moves it). States and public records are kept (``board_memo``), so that a
 page's many reads and its event stream's checks after each change of its match cost a look,
-not a state."""
+not a state.
+
+A state and its pictures are in the language of their audience (``language``, a field of the
+state): a player's own in that player's (``player_language``), the public one in the server's
+(``server_language``; a match in a direct message has none: the page's reader's, which the web
+layer gives as ``fallback``). The language is part of what a state is kept by, and it is the
+same in worlds that differ only in what is hidden."""
 
 from __future__ import annotations
 
@@ -23,7 +29,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.service import MatchService, Refused, Terms
+from bot.i18n import SOURCE, _, speaking, word
+from bot.service import Hosted, MatchService, Refused, Terms
 from bot.service.looking import Look, Recent
 from bot.service.phases import ENDED, PLAYING, SETUP
 from bot.service.pointing import pointing
@@ -40,7 +47,7 @@ from rules.records import RecordError, ReplayError
 from .actions import ENDINGS
 from .board_memo import RECORDS, STATES, Kept, States, fingerprint, record_key, versioned
 from .page_words import page_text, setup_text
-from .pictures import BytesCache
+from .pictures import BytesCache, worded
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
 REPLAYS = 64  # records whose public views are kept
@@ -85,13 +92,17 @@ class Boards:
         """The public state of hosted match ``match`` (Refused: there is none)."""
         return dict((await self.public_kept(match)).state)
 
-    async def public_kept(self, match: int) -> Kept:
-        """``public`` with its JSON."""
+    async def public_kept(self, match: int, fallback: str = SOURCE) -> Kept:
+        """``public`` with its JSON; ``fallback``: its language if the match has no server."""
         look = await self.service.look(match)
-        return await self._states.get(fingerprint(look, "public"), lambda: self._public(look))
+        language = await self.language(look, fallback)
+        key = f"{language}:{fingerprint(look, 'public')}"
+        return await self._states.get(key, lambda: self._public(look, language))
 
-    async def _public(self, look: Look) -> Kept:
-        return versioned(await self._common(look, f"/api/m/{look.hosted.id}/board.png"))
+    async def _public(self, look: Look, language: str) -> Kept:
+        with speaking(language):
+            url = f"/api/m/{look.hosted.id}/board.png"
+            return versioned(await self._common(look, url, language))
 
     async def mine(self, match: int, side: Side) -> dict[str, Any]:
         """The state ``side``'s player sees: the public one's fields from their own view,
@@ -101,16 +112,42 @@ class Boards:
     async def mine_kept(self, match: int, side: Side) -> Kept:
         """``mine`` with its JSON."""
         look = await self.service.look(match, side)
-        return await self._states.get(fingerprint(look, "mine"), lambda: self._mine(look, side))
+        language = await self.language(look)
+        key = f"{language}:{fingerprint(look, 'mine')}"
+        return await self._states.get(key, lambda: self._mine(look, side, language))
 
-    async def _mine(self, look: Look, side: Side) -> Kept:
-        state = await self._common(look, "/api/me/board.png")
+    async def language(self, look: Look, fallback: str = SOURCE) -> str:
+        """The language ``look``'s audience reads: its player's for a player's own, the
+        server's for anyone (``fallback`` where there is none)."""
+        return await self._language_of(look.hosted, look.viewer, fallback)
+
+    async def page_language(self, match: int, side: Side | None, fallback: str = SOURCE) -> str:
+        """The language of a page of hosted match ``match`` for ``side``'s player, or for
+        anyone (None); ``fallback`` when there is no such match."""
+        hosted = await self.records.hosted(match)
+        return fallback if hosted is None else await self._language_of(hosted, side, fallback)
+
+    async def _language_of(self, hosted: Hosted, side: Side | None, fallback: str) -> str:
+        """``side``'s player's language; for anyone (None) the server's. ``fallback`` where
+        there is neither: no players yet, a match in a direct message."""
+        if side is not None and hosted.challenger_id is not None:
+            return (await self.records.player_language(hosted.player(side))).resolved()
+        if side is not None or not hosted.guild_id:
+            return fallback
+        return (await self.records.server_language(hosted.guild_id)).resolved()
+
+    async def _mine(self, look: Look, side: Side, language: str) -> Kept:
+        with speaking(language):
+            return await self._mine_state(look, side, language)
+
+    async def _mine_state(self, look: Look, side: Side, language: str) -> Kept:
+        state = await self._common(look, "/api/me/board.png", language)
         state["side"] = side_name(side)
         moves = look.moves
         state["staged"] = list(moves.staged) if moves else []
         state["choices"] = choices_json(moves.groups, moves.choices) if moves else []
         state["actions_left"] = moves.actions_left if moves else 0
-        state["prompt"] = moves.prompt if moves else ""
+        state["prompt"] = word(moves.prompt) if moves else ""
         state["one_move"] = moves.one_move if moves else False
         state["setup"] = setup_json(look)
         state["proposals"] = [
@@ -126,13 +163,15 @@ class Boards:
         found = await self.service.warnings(match, side, group)
         return {"group": group, "warnings": found}
 
-    async def _common(self, look: Look, url: str) -> dict[str, Any]:
-        """The fields every state has; ``url`` is where its board picture is drawn."""
+    async def _common(self, look: Look, url: str, language: str) -> dict[str, Any]:
+        """The fields every state has, in ``language`` (the current one); ``url`` is where
+        its board picture is drawn."""
         hosted, view = look.hosted, look.view
-        board = await self._board_json(look, url, False)
+        board = await self._board_json(look, url, False, language)
         turnable = view is not None and drawing_of(look.terms.game).turned is not None
-        board["turned"] = await self._board_json(look, url, True) if turnable else None
+        board["turned"] = await self._board_json(look, url, True, language) if turnable else None
         return {
+            "language": language,
             "match": hosted.id,
             "game": look.terms.game,
             "title": look.terms.title,
@@ -142,21 +181,21 @@ class Boards:
             "turn": look.stamp.turn,
             "deadline": None if hosted.phase == ENDED else hosted.due_at,
             "paused": hosted.paused_left is not None,
-            "summary": "" if view is None else view.summary(look.names) + ".",
+            "summary": _summary(look),
             "moves": await self._moves(look),
             "result": self._result(look),
             "board": board,
         }
 
-    async def _board_json(self, look: Look, url: str, flip: bool) -> dict[str, Any]:
+    async def _board_json(self, look: Look, url: str, flip: bool, language: str) -> dict[str, Any]:
         """The board picture's address, its size and where each square is on it. The
         address carries a digest of what the picture is drawn from, so a new picture has a
         new address; the picture itself is drawn when it is asked for, not here."""
-        drawn = self._drawn(look, None, flip)
+        drawn = self._drawn(look, None, flip, language)
         layout = (look.terms.game, drawn.key[:2], tuple(drawn.cells(drawn.view).items()))
         known = self._layouts.get(layout)
         if known is None:
-            width, height = (await self._picture(look, None, flip)).size
+            width, height = (await self._picture(look, None, flip, language)).size
             cells = {name: list(cell) for name, cell in sorted(layout[2])}
             known = self._layouts.keep(layout, {"width": width, "height": height, "cells": cells})
         digest = hashlib.sha256(repr(drawn.key).encode()).hexdigest()[:12]
@@ -188,7 +227,8 @@ class Boards:
             return None
         if look.outcome is not None:
             return result_words(look.outcome, look.names)
-        return ENDINGS.get(hosted.ending or "", f"ended ({hosted.ending})")
+        ending = ENDINGS.get(hosted.ending or "")
+        return _(ending) if ending else _("ended ({ending})", ending=hosted.ending)
 
     async def _moves(self, look: Look) -> list[dict[str, Any]]:
         """Every finished turn's actions in words and notation, from the public record's
@@ -235,44 +275,52 @@ class Boards:
         (Refused: there is no such match, or its game has not begun)."""
         hosted = await self.records.hosted(match)
         if hosted is None or hosted.match_id is None:
-            raise Refused("There is no record of that match: its game has not begun.")
+            raise Refused(_("There is no record of that match: its game has not begun."))
         game = Terms.from_json(hosted.terms).game
         return f"{game}-match-{hosted.id}.{game}", await self.records.record(hosted.match_id)
 
     # ---- pictures --------------------------------------------------------------------------
-    async def public_png(self, match: int, turn: int | None, flip: bool) -> bytes:
+    async def public_png(
+        self, match: int, turn: int | None, flip: bool, fallback: str = SOURCE
+    ) -> bytes:
         """The public board now, or after finished turn ``turn`` of the replay (0: the
-        start), drawn from the other side with ``flip`` where the game's drawing can."""
+        start), drawn from the other side with ``flip`` where the game's drawing can, its
+        words in the server's language (``fallback`` without a server)."""
         look = await self.service.look(match)
+        language = await self.language(look, fallback)
         if turn is None:
-            return (await self._picture(look, None, flip)).png
+            return (await self._picture(look, None, flip, language)).png
         views = await self._replay(look)
         if views is None:
             raise NoSuchPicture(
-                "This match's replay shows only what everyone may see, so it opens once the "
-                "match has ended (its hidden Assassin moves are public then)."
+                _(
+                    "This match's replay shows only what everyone may see, so it opens once "
+                    "the match has ended (its hidden Assassin moves are public then)."
+                )
             )
         if not 0 <= turn < len(views):
-            raise NoSuchPicture(f"This match has turns 0 to {len(views) - 1} to show.")
-        return (await self._paint(drawn_view(views[turn], look, flip, None))).png
+            raise NoSuchPicture(_("This match has turns 0 to {last} to show.", last=len(views) - 1))
+        return (await self._paint(drawn_view(views[turn], look, flip, None, language))).png
 
     async def own_png(self, match: int, side: Side, pick: str | None, flip: bool) -> bytes:
-        """``side``'s own board, the actions of their piece ``pick`` pointed out."""
+        """``side``'s own board, the actions of their piece ``pick`` pointed out, its words
+        in their language."""
         look = await self.service.look(match, side)
-        return (await self._picture(look, pick, flip)).png
+        return (await self._picture(look, pick, flip, await self.language(look))).png
 
-    async def _picture(self, look: Look, pick: str | None, flip: bool) -> Picture:
-        return await self._paint(self._drawn(look, pick, flip))
+    async def _picture(self, look: Look, pick: str | None, flip: bool, language: str) -> Picture:
+        return await self._paint(self._drawn(look, pick, flip, language))
 
     @staticmethod
-    def _drawn(look: Look, pick: str | None, flip: bool) -> Drawn:
+    def _drawn(look: Look, pick: str | None, flip: bool, language: str) -> Drawn:
         """What ``look``'s board picture is drawn from: its player's setup preview, the
         game's start with its coordinates before the game, else the view, pointing out the
-        actions of piece ``pick``."""
+        actions of piece ``pick``; its words in ``language``."""
         view, status = look.view, look.status
         if view is None and look.setup is not None and look.setup.preview is not None:
             view = look.setup.preview  # a player's setup: the start as their choices make it
-            status = replace(status, headline=setup_headline(look, look.setup))
+            with speaking(language):
+                status = replace(status, headline=setup_headline(look, look.setup))
         if view is None:  # before the game, for anyone: the game's start with its coordinates
             drawing = drawing_of(look.terms.game)
             return Drawn(("start", False, look.terms.game), None, drawing.coordinates, no_cells)
@@ -282,7 +330,7 @@ class Boards:
             group = next((g for g in moves.groups if g.key == pick), None)
             if group is not None:
                 marks = pointing(group, [c for c in moves.choices if c.group == pick])
-        return drawn_view(view, look, flip, marks, status)
+        return drawn_view(view, look, flip, marks, language, status)
 
     async def _paint(self, drawn: Drawn) -> Picture:
         png = self._pictures.get(drawn.key)
@@ -309,11 +357,16 @@ def no_cells(_view: Any) -> dict[str, Cell]:
 
 
 def drawn_view(
-    view: GameView, look: Look, flip: bool, marks: Any, status: Status | None = None
+    view: GameView,
+    look: Look,
+    flip: bool,
+    marks: Any,
+    language: str,
+    status: Status | None = None,
 ) -> Drawn:
-    """``view`` drawn with ``status`` beside it (the look's own when None), turned half
-    round with ``flip`` where the game's drawing can."""
-    status = status or look.status
+    """``view`` drawn with ``status`` beside it (the look's own when None), its words in
+    ``language``, turned half round with ``flip`` where the game's drawing can."""
+    info = worded(status or look.status, language)
     drawing = drawing_of(look.terms.game)
     turned = drawing.turned if flip else None
     own = view.viewer is not None
@@ -321,10 +374,17 @@ def drawn_view(
         board, mine, cells = turned.board, turned.own, turned.cells
     else:
         board, mine, cells = drawing.board, drawing.own, drawing.cells
-    key = ("own" if own else "board", turned is not None, repr(view), status, marks)
+    key = ("own" if own else "board", turned is not None, repr(view), info, marks)
     if own:
-        return Drawn(key, view, functools.partial(mine, view, status, marks), cells)
-    return Drawn(key, view, functools.partial(board, view, status), cells)
+        return Drawn(key, view, functools.partial(mine, view, info, marks), cells)
+    return Drawn(key, view, functools.partial(board, view, info), cells)
+
+
+def _summary(look: Look) -> str:
+    """The position in a sentence (none before the game)."""
+    if look.view is None:
+        return ""
+    return _("{summary}.", summary=word(look.view.summary(look.names)))
 
 
 def _setting_up(phase: str, ready: str, side: Side) -> str | None:
@@ -336,8 +396,8 @@ def _setting_up(phase: str, ready: str, side: Side) -> str | None:
 def _turn_moves(turn: int, view: GameView, names: Sequence[str]) -> list[dict[str, Any]]:
     events = list(view.last_turn)
     if not events:
-        return [{"turn": turn, "words": "no action", "notation": ""}]
-    return [{"turn": turn, "words": e.words(names), "notation": e.text} for e in events]
+        return [{"turn": turn, "words": _("no action"), "notation": ""}]
+    return [{"turn": turn, "words": word(e.words(names)), "notation": e.text} for e in events]
 
 
 def choices_json(groups: Sequence[ChoiceGroup], choices: Sequence[Choice]) -> list[dict[str, Any]]:
@@ -349,17 +409,17 @@ def choices_json(groups: Sequence[ChoiceGroup], choices: Sequence[Choice]) -> li
     return [
         {
             "key": group.key,
-            "label": group.label,
-            "description": group.description,
+            "label": word(group.label),
+            "description": word(group.description),
             "origin": group.origin,
             "actions": [
                 {
                     "notation": c.notation,
-                    "label": c.label,
-                    "path": list(c.path),
+                    "label": word(c.label),
+                    "path": [word(step) for step in c.path],
                     "spot": c.spot,
                     "touches": [{"square": t.square, "role": t.role} for t in c.touches],
-                    "warning": c.warning,
+                    "warning": word(c.warning),
                 }
                 for c in by_group.get(group.key, [])
             ],
@@ -373,9 +433,9 @@ def setup_headline(look: Look, form: SetupForm) -> str:
     they still have to choose, or that they wait for their opponent."""
     if form.done:
         assert look.viewer is not None  # a setup form is a player's own
-        return f"Setup · done; waiting for {look.names[look.viewer.other]}"
+        return _("Setup · done; waiting for {opponent}", opponent=look.names[look.viewer.other])
     left = [f.name.capitalize() for f in form.fields if not f.chosen]
-    return "Setup · still to choose: " + listing(left)
+    return _("Setup · still to choose: {fields}", fields=listing(left, localized=True))
 
 
 def setup_json(look: Look) -> dict[str, Any] | None:
@@ -389,12 +449,12 @@ def setup_json(look: Look) -> dict[str, Any] | None:
         "fields": [
             {
                 "name": f.name,
-                "prompt": page_text(f.prompt),
+                "prompt": page_text(word(f.prompt)),
                 "options": list(f.options),
-                "descriptions": [page_text(text) for text in f.descriptions],
+                "descriptions": [page_text(word(text)) for text in f.descriptions],
                 "chosen": f.chosen,
                 "free": f.free,
-                "waiting": page_text(f.waiting),
+                "waiting": page_text(word(f.waiting)),
             }
             for f in form.fields
         ],

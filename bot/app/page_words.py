@@ -4,7 +4,11 @@ backslash escapes) and its timestamps (``<t:1700000000:R>``). A page has buttons
 and shows plain text, so ``page_text`` rewrites a reply for it: each command the page has a
 control for becomes that control's name, a sentence naming any other command goes (the page
 has no use for it), markdown becomes its text and a timestamp a UTC time. ``said`` words the
-answer to a page's action: what happened, then what the page offers next."""
+answer to a page's action: what happened, then what the page offers next.
+
+Everything here is in the current language (``bot.i18n.speaking``): the reply it rewrites was
+made in it, so the commands it names are as that language's Discord names them
+(``bot.i18n.slash``), and the controls it names instead are the page's in that language."""
 
 from __future__ import annotations
 
@@ -13,30 +17,36 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from bot.i18n import N_, _, ngettext, option
 from rules import Side
 
 from .answers import sentence
 
-# A command the service's texts name -> the page's control that does the same.
+# A command the service's texts name (by its English names) -> the page's control that
+# does the same. The page's buttons are named the same in ``bot.web.labels``.
 CONTROLS = {
-    "act": "the board (a piece, then where it goes)",
-    "undo": "Undo",
-    "end": "End turn",
-    "draw": "Offer a draw",
-    "resign": "Resign",
-    "match pause": "Propose a pause",
-    "match resume": "Resume the clock",
-    "match reset": "Propose a reset",
-    "decline": "Decline",
-    "setup": "the setup on this page",
+    "act": N_("the board (a piece, then where it goes)"),
+    "undo": N_("Undo"),
+    "end": N_("End turn"),
+    "draw": N_("Offer a draw"),
+    "resign": N_("Resign"),
+    "match pause": N_("Propose a pause"),
+    "match resume": N_("Resume the clock"),
+    "match reset": N_("Propose a reset"),
+    "decline": N_("Decline"),
+    "setup": N_("the setup on this page"),
 }
-COMMAND = re.compile(r"`/[a-z]+ ([a-z-]+(?: [a-z-]+)?)(?: [^`]*)?`")
+# A command in backticks: ``/tora`` and one or two words of its name (as the reader's
+# Discord names them: any letters), then its options.
+COMMAND = re.compile(r"`/[\w-]+ ([\w-]+(?: [\w-]+)?)(?: [^`]*)?`")
 TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
 MENTION = re.compile(r"<(?:@!?|@&|#)\d{1,20}>")
 SMALL_PRINT = re.compile(r"^(?:-#|>) ", re.MULTILINE)
 MARKS = re.compile(r"\*\*|__|~~|\|\||`")
 ESCAPED = re.compile(r"\\([\\*_`~|>#-])")
-SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z`(])")
+# Where one sentence ends and the next begins: after a full stop and a space, before a
+# capital (Latin scripts), or right after a Japanese full stop.
+SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Þ`(¿¡])|(?<=。)\s*(?=\S)")
 
 
 def page_text(text: str) -> str:
@@ -44,7 +54,7 @@ def page_text(text: str) -> str:
     lines = []
     for line in text.splitlines():
         kept = [_sentence(part) for part in SENTENCE.split(line)]
-        joined = " ".join(part for part in kept if part)
+        joined = sentences(*kept)
         if joined or not line.strip():
             lines.append(joined)
     words = "\n".join(lines).strip()
@@ -58,12 +68,30 @@ def _sentence(part: str) -> str:
     named = [found.group(1) for found in COMMAND.finditer(part)]
     if any(_control(command) is None for command in named):
         return ""
-    return COMMAND.sub(lambda found: f"“{_control(found.group(1))}”", part)
+    return COMMAND.sub(lambda found: _("“{control}”", control=_control(found.group(1))), part)
 
 
 def _control(command: str) -> str | None:
-    """The page's control for ``command`` (its first word or two), if it has one."""
-    return CONTROLS.get(command) or CONTROLS.get(command.split(" ")[0])
+    """The page's control for ``command`` (its first word or two, as the current language
+    names them), if it has one, in the current language."""
+    named = _named_controls()
+    found = named.get(command) or named.get(command.split(" ")[0])
+    return None if found is None else _(found)
+
+
+def _named_controls() -> dict[str, str]:
+    """``CONTROLS`` by the commands' names in the current language."""
+    return {" ".join(option(w) for w in name.split()): text for name, text in CONTROLS.items()}
+
+
+def sentences(*parts: str) -> str:
+    """Sentences one after the other: a space between them, none after a Japanese full
+    stop; empty ones left out."""
+    text = ""
+    for part in parts:
+        if part:
+            text += part if not text or text.endswith("。") else " " + part
+    return text
 
 
 def _unmarked(text: str) -> str:
@@ -84,7 +112,7 @@ def _utc(found: re.Match[str]) -> str:
     try:
         when = datetime.datetime.fromtimestamp(int(found.group(1)), datetime.UTC)
     except (OverflowError, OSError, ValueError):
-        return "(a time)"
+        return _("(a time)")
     return when.strftime("%Y-%m-%d %H:%M UTC")
 
 
@@ -95,7 +123,7 @@ def said(verb: str, reply: str, state: Mapping[str, Any]) -> str:
     if verb not in ("act", "undo") or state.get("phase") != "playing":
         return sentence(page_text(reply))
     head = sentence(page_text(reply.splitlines()[0] if reply else ""))
-    return f"{head} {next_step(state)}".strip()
+    return sentences(head, next_step(state))
 
 
 def next_step(state: Mapping[str, Any]) -> str:
@@ -104,27 +132,39 @@ def next_step(state: Mapping[str, Any]) -> str:
     left = int(state.get("actions_left") or 0)
     if state.get("one_move"):
         if not staged:
-            return "Click a piece, then where it goes."
-        return "End turn plays it; another move replaces it, Undo takes it back."
+            return _("Click a piece, then where it goes.")
+        return _("End turn plays it; another move replaces it, Undo takes it back.")
     if left and staged:
-        more = "1 action" if left == 1 else f"{left} actions"
-        return f"{more} left: click the next piece, Undo the last one, or End turn."
+        return ngettext(
+            "{n} action left: click the next piece, Undo the last one, or End turn.",
+            "{n} actions left: click the next piece, Undo the last one, or End turn.",
+            left,
+        )
     if left:
-        return "Click a piece, then where it goes."
-    return "No actions left: End turn, or Undo the last one."
+        return _("Click a piece, then where it goes.")
+    return _("No actions left: End turn, or Undo the last one.")
 
 
 def setup_text(side: Side | None, pictured: bool = True) -> str:
     """What a player's page says above their setup questions; ``pictured``: the board shows
     their choices so far (else the game's start, nobody's choices)."""
-    first = " and move first" if side == Side.CHALLENGER else ""
-    you = f"You play the {side.title}{first}. " if side is not None else ""
-    board = (
-        "The board shows your side as your choices so far set it up, and nothing of your "
-        "opponent's: their choices stay secret until the game starts."
-        if pictured
-        else "The board shows the game's start, not the other side's choices: they stay "
-        "secret until the game starts."
+    you = ""
+    if side == Side.CHALLENGER:
+        you = _("You play the {side} and move first.", side=side.title)
+    elif side is not None:
+        you = _("You play the {side}.", side=side.title)
+    choose = _(
+        "Choose your setup below; your opponent sees your choices only when the game starts."
     )
-    secret = "your opponent sees your choices only when the game starts"
-    return f"{you}Choose your setup below; {secret}. {board}"
+    board = (
+        _(
+            "The board shows your side as your choices so far set it up, and nothing of your "
+            "opponent's: their choices stay secret until the game starts."
+        )
+        if pictured
+        else _(
+            "The board shows the game's start, not the other side's choices: they stay "
+            "secret until the game starts."
+        )
+    )
+    return sentences(you, choose, board)

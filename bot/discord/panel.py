@@ -201,6 +201,7 @@ async def update(
     player alone and leaves the panel, or turns it off when its turn has ended."""
     if not await acknowledge_pick(interaction, "a panel pick"):
         return
+    handlers.respond.claim(interaction)
     with speaking(await handlers.respond.language(interaction)):
         try:
             panel = await work()

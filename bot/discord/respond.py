@@ -62,6 +62,9 @@ class Watching(Protocol):
     def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
         """``interaction``'s answer went out with ``view``."""
 
+    def claim(self, interaction: discord.Interaction[Any]) -> None:
+        """``interaction``, a pick in a message's components, is about to edit that message."""
+
     def after(self, match_id: int | None) -> None:
         """Something happened to ``match_id`` that no message about it shows (a rematch
         was asked for): look at its buttons."""
@@ -276,6 +279,12 @@ class Responder:
         """Have the sweeper disable ``view``'s buttons once they stop applying."""
         if self.watching is not None:
             self.watching.watch(interaction, view)
+
+    def claim(self, interaction: discord.Interaction[Any]) -> None:
+        """Keep the sweeper from editing the message ``interaction`` is about to edit through
+        an earlier answer's token (it would show that answer's state over the new one)."""
+        if self.watching is not None:
+            self.watching.claim(interaction)
 
     def sweep(self, match_id: int) -> None:
         """Have the sweeper look at ``match_id``'s buttons now."""

@@ -65,6 +65,7 @@ class Sweeper:
         self._answers: dict[int, list[_Answer]] = defaultdict(list)
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[None]] = set()
+        self._claimed: dict[int, float] = {}  # message id -> when a pick began editing it
 
     async def sent(self, message: discord.Message, verbs: tuple[str, ...], stamp: Stamp) -> None:
         """A post or DM went out with buttons for ``stamp``'s match and turn."""
@@ -85,6 +86,23 @@ class Sweeper:
         elif stamps:
             verbs = tuple(p.verb for p in pressed)
             self._remember(interaction, verbs, stamps[0], view)
+
+    def claim(self, interaction: discord.Interaction[Any]) -> None:
+        """A pick in a message's components is about to edit that message: what the sweep
+        decided for the message's earlier answers no longer holds (the pick shows something
+        newer, and tells ``watch`` what once it has)."""
+        if interaction.message is None:
+            return
+        now = time.monotonic()
+        self._claimed = {m: at for m, at in self._claimed.items() if now - at < TOKEN_AGE}
+        self._claimed[interaction.message.id] = now
+        for match, answers in self._answers.items():
+            self._answers[match] = [a for a in answers if a.message != interaction.message.id]
+
+    def _overtaken(self, answer: _Answer) -> bool:
+        """Whether a newer pick claimed ``answer``'s message: editing it through the older
+        token would undo what the newer one shows."""
+        return self._claimed.get(answer.message, answer.at) > answer.at
 
     def _remember(
         self,
@@ -141,6 +159,8 @@ class Sweeper:
         # set aside before any await: answers remembered meanwhile are kept
         self._answers[hosted.id] = [a for a in current if a not in gone]
         for answer in gone:
+            if self._overtaken(answer):
+                continue
             with contextlib.suppress(discord.HTTPException):
                 await answer.interaction.edit_original_response(view=disabled(answer.kept))
 

@@ -6,7 +6,9 @@ SDK (``static/activity.js``) and posts the OAuth2 code it is given to
 Activity instance says the channel, the channel says the match
 (``bot.app.activity.match_for``), and the user's side in it says what the page may do: a
 player gets their seat's token (the same as their private link's: it plays their turns and
-stops working as the link does), anyone else the match's public view only."""
+stops working as the link does), anyone else the match's public view only. The shell is in
+the browser's language (nobody has signed in yet); once Discord says who signed in, the
+refusals are in their language, and the page follows its state's."""
 
 from __future__ import annotations
 
@@ -17,11 +19,22 @@ from aiohttp import web
 
 from bot.app.activity import match_for
 from bot.app.answers import Unusable
+from bot.i18n import _
 from bot.service import Records
 
-from .discord_api import NOT_IN_IT, DiscordApi
-from .guard import FRAMED, NO_STORE, Refusal, address, body_of, field_of, framed_headers
-from .site import Site
+from .discord_api import NOT_IN_IT, DiscordApi, Identity
+from .guard import (
+    FRAMED,
+    LANGUAGE,
+    NO_STORE,
+    Refusal,
+    address,
+    body_of,
+    field_of,
+    framed_headers,
+    speaking_to,
+)
+from .site import Site, page_html
 
 CODE = re.compile(r"[A-Za-z0-9_-]{1,100}")
 INSTANCE = re.compile(r"[A-Za-z0-9_:-]{1,100}")  # no dots: it goes in a path
@@ -38,8 +51,7 @@ class Activity:
         page = (site.static / "play.html").read_bytes()
         if PAGE_MARK not in page:  # the shell changed: say so at start, not in Discord
             raise RuntimeError(f"play.html has no {PAGE_MARK.decode()} to serve as the Activity")
-        client = f'data-page="activity" data-client="{discord.client_id}"'.encode()
-        self._page = page.replace(PAGE_MARK, client, 1)
+        self._client = f'data-page="activity" data-client="{discord.client_id}"'.encode()
         self._headers = framed_headers(discord.client_id)
 
     def routes(self) -> list[web.RouteDef]:
@@ -54,7 +66,10 @@ class Activity:
         ``instance_id``, ``platform``...), which the SDK reads."""
         self.site.limits.take("reads", address(request))
         request[FRAMED] = self._headers
-        answer = web.Response(body=self._page, content_type="text/html")
+        page = page_html(self.site.static / "play.html", request[LANGUAGE])
+        answer = web.Response(
+            body=page.replace(PAGE_MARK, self._client, 1), content_type="text/html"
+        )
         answer.headers["Cache-Control"] = NO_STORE
         return answer
 
@@ -65,10 +80,16 @@ class Activity:
         self.site.limits.take("sessions", address(request))
         code, instance_id = sign_in_of(await body_of(request))
         identity = await self.discord.identify(code)
+        language = (await self.records.player_language(identity.user_id)).resolved()
+        with speaking_to(request, language):
+            return await self._seat(identity, instance_id)
+
+    async def _seat(self, identity: Identity, instance_id: str) -> web.Response:
+        """What ``identity`` may see of the match of Activity ``instance_id``."""
         self.site.limits.take("sessions", f"user:{identity.user_id}")
         instance = await self.discord.instance(instance_id)
         if identity.user_id not in instance.users:
-            raise Refusal(403, NOT_IN_IT)
+            raise Refusal(403, _(NOT_IN_IT))
         try:
             hosted = await match_for(
                 self.records, instance.channel_id, identity.user_id, instance.in_dm
@@ -91,7 +112,7 @@ def sign_in_of(body: dict[str, Any]) -> tuple[str, str]:
     code = field_of(body, "code", str, 100)
     instance_id = field_of(body, "instance", str, 100)
     if not CODE.fullmatch(code):
-        raise Refusal(400, "code is the authorization code Discord gave the Activity.")
+        raise Refusal(400, _("code is the authorization code Discord gave the Activity."))
     if not INSTANCE.fullmatch(instance_id):
-        raise Refusal(400, "instance is the Activity's instance id, as Discord gave it.")
+        raise Refusal(400, _("instance is the Activity's instance id, as Discord gave it."))
     return code, instance_id

@@ -16,6 +16,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.i18n import N_, _
+
 from .guard import Refusal
 
 log = logging.getLogger("bot.web")
@@ -25,13 +27,13 @@ TIMEOUT = 10.0  # seconds for one request to Discord
 SNOWFLAKE = re.compile(r"[1-9][0-9]{0,19}")
 SCOPE = "identify"  # all the Activity asks: who the user is
 
-CODE_REFUSED = (
+CODE_REFUSED = N_(
     "Discord did not accept this sign-in (it may have been used already or expired): close "
     "the board and open it again from Discord."
 )
-UNREACHABLE = "Discord could not be reached to sign you in; try again in a moment."
-NO_INSTANCE = "Discord does not know this Activity: close the board and open it again."
-NOT_IN_IT = "You are not in this Activity: join it in Discord, then open the board again."
+UNREACHABLE = N_("Discord could not be reached to sign you in; try again in a moment.")
+NO_INSTANCE = N_("Discord does not know this Activity: close the board and open it again.")
+NOT_IN_IT = N_("You are not in this Activity: join it in Discord, then open the board again.")
 
 
 @dataclass(frozen=True)
@@ -74,13 +76,13 @@ class DiscordApi:
         token = body.get("access_token")
         scopes = str(body.get("scope", "")).split()
         if status != 200 or not isinstance(token, str) or not 0 < len(token) <= 200:
-            raise Refusal(401, CODE_REFUSED)
+            raise Refusal(401, _(CODE_REFUSED))
         if SCOPE not in scopes:
-            raise Refusal(401, CODE_REFUSED)
+            raise Refusal(401, _(CODE_REFUSED))
         status, user = await self._ask("GET", "/users/@me", bearer=token)
         user_id = str(user.get("id", ""))
         if status != 200 or not SNOWFLAKE.fullmatch(user_id):
-            raise Refusal(401, CODE_REFUSED)
+            raise Refusal(401, _(CODE_REFUSED))
         return Identity(int(user_id), token)
 
     async def instance(self, instance_id: str) -> Instance:
@@ -88,14 +90,14 @@ class DiscordApi:
         path = f"/applications/{self.client_id}/activity-instances/{instance_id}"
         status, body = await self._ask("GET", path, bot=True)
         if status == 404:
-            raise Refusal(404, NO_INSTANCE)
+            raise Refusal(404, _(NO_INSTANCE))
         location = body.get("location")
         if status != 200 or not isinstance(location, dict):
-            raise Refusal(502, UNREACHABLE)
+            raise Refusal(502, _(UNREACHABLE))
         channel = str(location.get("channel_id", ""))
         users = body.get("users")
         if not SNOWFLAKE.fullmatch(channel) or not isinstance(users, list):
-            raise Refusal(502, UNREACHABLE)
+            raise Refusal(502, _(UNREACHABLE))
         ids = frozenset(
             int(u) for u in users[:1000] if isinstance(u, str) and SNOWFLAKE.fullmatch(u)
         )
@@ -125,14 +127,14 @@ class DiscordApi:
                     status = answer.status
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             log.warning("Discord could not be reached for a sign-in", extra={"error": str(exc)})
-            raise Refusal(502, UNREACHABLE) from None
+            raise Refusal(502, _(UNREACHABLE)) from None
         if len(raw) > MOST_ANSWER:
-            raise Refusal(502, UNREACHABLE)
+            raise Refusal(502, _(UNREACHABLE))
         try:
             body = json.loads(raw.decode("utf-8")) if raw else {}
         except (UnicodeDecodeError, ValueError):
             body = {}
         if status >= 500 or status == 429:
             log.warning("Discord refused a sign-in request", extra={"status": status, "path": path})
-            raise Refusal(502, UNREACHABLE)
+            raise Refusal(502, _(UNREACHABLE))
         return status, body if isinstance(body, dict) else {}

@@ -3,15 +3,21 @@ strict Content Security Policy, no sniffing, no Referer, no framing), ``no-store
 and private answers, refusals as JSON with the status that says what was wrong, rate limits
 per private link and per client address, bodies of at most 4 KiB parsed into bounded
 fields, and an access log that never holds a token (only the method, the path and the
-status: a token travels in the Authorization header, never in a path or query)."""
+status: a token travels in the Authorization header, never in a path or query).
+
+Every refusal is in the language of whoever reads it: a player's (their private link or
+Activity sign-in says who they are: ``speaking_to``), a public page's server's, else the
+browser's ``Accept-Language`` (``accepted_language``)."""
 
 from __future__ import annotations
 
 import json
 import logging
 import math
+import re
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +26,7 @@ from aiohttp.abc import AbstractAccessLogger
 
 from bot.app.answers import failure_text, sentence
 from bot.app.board_memo import Kept
+from bot.i18n import N_, SOURCE, _, from_discord, ngettext, speaking
 from bot.service import DatabaseUnavailable, RateLimited, Refused, StaleRequest
 from bot.service.errors import UNAVAILABLE
 from bot.service.ratelimit import RateLimit
@@ -42,6 +49,9 @@ HEADERS = {
 }
 DISCORD_ORIGINS = ("https://discord.com", "https://ptb.discord.com", "https://canary.discord.com")
 FRAMED = web.RequestKey("framed_by", dict[str, str])  # the headers of a page Discord frames
+LANGUAGE = web.RequestKey("language", str)  # the language a request is answered in
+LANGUAGE_TAG = re.compile(r"[A-Za-z]{1,8}(?:-[A-Za-z0-9]{1,8}){0,3}")
+MOST_LANGUAGES = 20  # of an Accept-Language header's, the first read
 
 
 def framed_headers(client_id: int) -> dict[str, str]:
@@ -97,46 +107,86 @@ def rate_limited(exc: RateLimited) -> Refusal:
 
 @web.middleware
 async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Refusals and failures as JSON, and the security headers on every answer."""
-    try:
-        answer = await handler(request)
-    except Refusal as exc:
-        answer = refusal_json(exc.status, exc.message, exc.extra)
-        answer.headers.update(exc.headers)
-    except RateLimited as exc:
-        refused = rate_limited(exc)
-        answer = refusal_json(429, refused.message)
-        answer.headers.update(refused.headers)
-    except StaleRequest as exc:
-        answer = refusal_json(409, exc.message, {"stale": True})
-    except Refused as exc:  # the rules' or the service's: said as they say it
-        answer = refusal_json(409, sentence(exc.message))
-    except DatabaseUnavailable:
-        answer = refusal_json(503, UNAVAILABLE)
-    except web.HTTPException as exc:
-        if exc.status >= 400:
-            answer = refusal_json(exc.status, _http_words(exc))
-        else:
-            raise
-    except Exception:
-        ref = f"{time.time_ns() // 1000 % 10**9:09d}"
-        log.exception("a web request failed", extra={"ref": ref, "path": request.path})
-        answer = refusal_json(500, failure_text(ref))
+    """Refusals and failures as JSON, in the reader's language, and the security headers
+    on every answer."""
+    request[LANGUAGE] = accepted_language(request.headers.get("Accept-Language"))
+    with speaking(request[LANGUAGE]):
+        try:
+            answer = await handler(request)
+        except Exception as exc:
+            with speaking(request[LANGUAGE]):  # the player's, once the handler knew them
+                answer = _refused(request, exc)
     if not answer.prepared:  # an event stream set its headers before it began
         answer.headers.update(request.get(FRAMED) or HEADERS)
     return answer
+
+
+def _refused(request: web.Request, exc: Exception) -> web.Response:
+    """The JSON answer to a request that raised ``exc`` (raised again if it is not a
+    refusal nor a failure: an aiohttp redirect)."""
+    if isinstance(exc, Refusal):
+        answer = refusal_json(exc.status, exc.message, exc.extra)
+        answer.headers.update(exc.headers)
+    elif isinstance(exc, RateLimited):
+        refused = rate_limited(exc)
+        answer = refusal_json(429, refused.message)
+        answer.headers.update(refused.headers)
+    elif isinstance(exc, StaleRequest):
+        answer = refusal_json(409, exc.message, {"stale": True})
+    elif isinstance(exc, Refused):  # the rules' or the service's: said as they say it
+        answer = refusal_json(409, sentence(exc.message))
+    elif isinstance(exc, DatabaseUnavailable):
+        answer = refusal_json(503, _(UNAVAILABLE))
+    elif isinstance(exc, web.HTTPException) and exc.status >= 400:
+        answer = refusal_json(exc.status, _http_words(exc))
+    elif isinstance(exc, web.HTTPException):
+        raise exc
+    else:
+        ref = f"{time.time_ns() // 1000 % 10**9:09d}"
+        log.exception("a web request failed", extra={"ref": ref, "path": request.path})
+        answer = refusal_json(500, failure_text(ref))
+    return answer
+
+
+def speaking_to(request: web.Request, language: str) -> AbstractContextManager[str]:
+    """Answer ``request`` in ``language`` from here on (its reader is known now): the
+    texts made inside, and the refusal the guard makes of what it raises."""
+    request[LANGUAGE] = language
+    return speaking(language)
+
+
+def accepted_language(header: str | None) -> str:
+    """The shipped language a browser's ``Accept-Language`` prefers most (the first of
+    those of equal weight), English when it names none."""
+    found: list[tuple[float, int, str]] = []
+    for place, item in enumerate((header or "")[:500].split(",")[:MOST_LANGUAGES]):
+        name, _semicolon, weight = item.strip().partition(";")
+        try:
+            q = float(weight.strip().removeprefix("q=")) if weight else 1.0
+        except ValueError:
+            continue
+        if not LANGUAGE_TAG.fullmatch(name) or not 0 < q <= 1:
+            continue
+        code = from_discord(name)
+        if code != SOURCE or name.split("-")[0].lower() == SOURCE:
+            found.append((-q, place, code))
+    return min(found)[2] if found else SOURCE
 
 
 def _http_words(exc: web.HTTPException) -> str:
     """aiohttp's own refusals (no such route, a method not allowed, a body too large) in
     words."""
     if exc.status == 404:
-        return "There is nothing at this address."
+        return _("There is nothing at this address.")
     if exc.status == 405:
-        return "This address does not take that method."
+        return _("This address does not take that method.")
     if exc.status == 413:
-        return f"The request's body is over {MOST_BODY} bytes."
-    return exc.reason or "The request was refused."
+        return too_large()
+    return _("The request was refused.")
+
+
+def too_large() -> str:
+    return _("The request's body is over {most} bytes.", most=MOST_BODY)
 
 
 # ---- rate limits ------------------------------------------------------------------------------
@@ -172,9 +222,9 @@ class Limits:
 
 
 DOING = {
-    "reads": "asking faster than the board answers",
-    "actions": "acting faster than the board takes actions",
-    "sessions": "signing in to the board faster than Discord allows",
+    "reads": N_("asking faster than the board answers"),
+    "actions": N_("acting faster than the board takes actions"),
+    "sessions": N_("signing in to the board faster than Discord allows"),
 }
 PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse proxies
 
@@ -193,7 +243,7 @@ async def body_of(request: web.Request) -> dict[str, Any]:
     anything but a JSON object)."""
     length = request.content_length
     if length is not None and length > MOST_BODY:
-        raise Refusal(413, f"The request's body is over {MOST_BODY} bytes.")
+        raise Refusal(413, too_large())
     return parse_body(await request.content.read(MOST_BODY + 1))
 
 
@@ -201,13 +251,16 @@ def parse_body(data: bytes) -> dict[str, Any]:
     """``data`` as a JSON object: Refusal (413, 400) for anything else, never another
     error."""
     if len(data) > MOST_BODY:
-        raise Refusal(413, f"The request's body is over {MOST_BODY} bytes.")
+        raise Refusal(413, too_large())
     try:
         body = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, ValueError, RecursionError):
-        raise Refusal(400, "The request's body is not JSON.") from None
+        raise Refusal(400, _("The request's body is not JSON.")) from None
     if not isinstance(body, dict):
-        raise Refusal(400, 'The request\'s body is a JSON object, such as {"stamp": 3}.')
+        raise Refusal(
+            400,
+            _("The request's body is a JSON object, such as {example}.", example='{"stamp": 3}'),
+        )
     return body
 
 
@@ -217,14 +270,30 @@ def field_of(body: dict[str, Any], name: str, kind: type, most: int = 0) -> Any:
     value = body.get(name)
     if kind is bool:
         if not isinstance(value, bool):
-            raise Refusal(400, f"{name!r} is true or false.")
+            raise Refusal(400, _("{name} is true or false.", name=repr(name)))
         return value
     if kind is int:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10**most:
-            raise Refusal(400, f"{name!r} is a whole number of at most {most} digits.")
+            raise Refusal(
+                400,
+                ngettext(
+                    "{name} is a whole number of at most {n} digit.",
+                    "{name} is a whole number of at most {n} digits.",
+                    most,
+                    name=repr(name),
+                ),
+            )
         return value
     if not isinstance(value, str) or len(value) > most:
-        raise Refusal(400, f"{name!r} is text of at most {most} characters.")
+        raise Refusal(
+            400,
+            ngettext(
+                "{name} is text of at most {n} character.",
+                "{name} is text of at most {n} characters.",
+                most,
+                name=repr(name),
+            ),
+        )
     return value
 
 

@@ -1,7 +1,9 @@
 """The player page's routes, reached with a private link: the token travels in the
 Authorization header (``Bearer <token>``; the page keeps it in the address's fragment, which
 browsers never send), never in a path or a query. The player's own state and board, their
-live events, and their actions, each with the turn stamp the page showed."""
+live events, and their actions, each with the turn stamp the page showed. Once the token
+says who the player is, everything is answered in their language (refusals too); before,
+in the browser's."""
 
 from __future__ import annotations
 
@@ -13,16 +15,23 @@ from aiohttp import web
 from bot.app.board_memo import Kept
 from bot.app.links import LinkRefused
 from bot.app.seats import MOST_NOTATION, VERBS, Request, Seat, check
+from bot.i18n import _
 from bot.service import NotAllowed, Refused
 from bot.service.drafting import STEPS
 
-from .guard import NO_STORE, Refusal, address, body_of, field_of, state_body
+from .guard import (
+    LANGUAGE,
+    NO_STORE,
+    Refusal,
+    address,
+    body_of,
+    field_of,
+    speaking_to,
+    state_body,
+)
 from .site import Site
 
 BEARER = re.compile(r"Bearer ([A-Za-z0-9_-]{1,200})")
-NO_LINK = (
-    "This page needs your private link: open the board from Discord (Play, or your turn's message)."
-)
 PICK = re.compile(r"[^\x00-\x1f]{1,20}")
 STAMP_DIGITS = 6
 
@@ -44,22 +53,29 @@ class Player:
 
     async def page(self, request: web.Request) -> web.StreamResponse:
         self.site.limits.take("reads", address(request))
-        return self.site.shell("play.html")
+        return self.site.shell("play.html", request[LANGUAGE])  # the player is not known yet
 
     async def seat(self, request: web.Request, kind: str) -> tuple[Seat, str]:
         """The seat the request's token stands for (401 when it stands for none), once
-        both the address's and the token's allowances of ``kind`` allow it."""
+        both the address's and the token's allowances of ``kind`` allow it; and its
+        player's language, the request's from here on (``speaking_to``)."""
         self.site.limits.take(kind, address(request))
         found = BEARER.fullmatch(request.headers.get("Authorization", ""))
         if found is None:
-            raise Refusal(401, NO_LINK)
-        token = found.group(1)
+            raise Refusal(
+                401,
+                _(
+                    "This page needs your private link: open the board from Discord (Play, "
+                    "or your turn's message)."
+                ),
+            )
         try:
-            match, side = await self.site.links.check(token)
+            match, side = await self.site.links.check(found.group(1))
         except LinkRefused as exc:
             raise Refusal(401, exc.message, {"ended": exc.ended}) from None
+        language = await self.site.boards.page_language(match, side)
         self.site.limits.take(kind, f"link:{match}:{side.letter}")
-        return Seat(match, side), token
+        return Seat(match, side), language
 
     async def _mine(self, seat: Seat) -> Kept:
         try:
@@ -68,70 +84,66 @@ class Player:
             raise Refusal(401, exc.message, {"ended": True}) from None
 
     async def state(self, request: web.Request) -> web.Response:
-        seat, _token = await self.seat(request, "reads")
-        return state_body(await self._mine(seat))
+        seat, language = await self.seat(request, "reads")
+        with speaking_to(request, language):
+            return state_body(await self._mine(seat))
 
     async def board(self, request: web.Request) -> web.Response:
-        seat, _token = await self.seat(request, "reads")
-        flip = request.query.get("flip", "0")
-        if flip not in ("0", "1"):
-            raise Refusal(400, "flip is 0 or 1.")
-        pick = request.query.get("pick")
-        if pick is not None and not PICK.fullmatch(pick):
-            raise Refusal(400, "pick is a piece's group key, 1 to 20 characters.")
-        try:
-            png = await self.site.boards.own_png(seat.match, seat.side, pick, flip == "1")
-        except NotAllowed as exc:
-            raise Refusal(401, exc.message, {"ended": True}) from None
+        seat, language = await self.seat(request, "reads")
+        with speaking_to(request, language):
+            flip = request.query.get("flip", "0")
+            if flip not in ("0", "1"):
+                raise Refusal(400, _("flip is 0 or 1."))
+            pick = request.query.get("pick")
+            if pick is not None and not PICK.fullmatch(pick):
+                raise Refusal(400, group_key("pick"))
+            try:
+                png = await self.site.boards.own_png(seat.match, seat.side, pick, flip == "1")
+            except NotAllowed as exc:
+                raise Refusal(401, exc.message, {"ended": True}) from None
         answer = web.Response(body=png, content_type="image/png")
         answer.headers["Cache-Control"] = NO_STORE
         return answer
 
     async def warnings(self, request: web.Request) -> web.Response:
         """``?group=KEY``: the warnings of a picked piece's actions, by notation."""
-        seat, _token = await self.seat(request, "reads")
-        group = request.query.get("group", "")
-        if not PICK.fullmatch(group):
-            raise Refusal(400, "group is a piece's group key, 1 to 20 characters.")
-        try:
-            found = await self.site.boards.warnings(seat.match, seat.side, group)
-        except NotAllowed as exc:
-            raise Refusal(409, exc.message) from None
-        return private_json(found)
+        seat, language = await self.seat(request, "reads")
+        with speaking_to(request, language):
+            group = request.query.get("group", "")
+            if not PICK.fullmatch(group):
+                raise Refusal(400, group_key("group"))
+            try:
+                found = await self.site.boards.warnings(seat.match, seat.side, group)
+            except NotAllowed as exc:
+                raise Refusal(409, exc.message) from None
+            return private_json(found)
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        seat, _token = await self.seat(request, "reads")
-        return await self.site.stream(request, (seat.match, seat.side))
+        seat, language = await self.seat(request, "reads")
+        with speaking_to(request, language):
+            return await self.site.stream(request, (seat.match, seat.side))
 
     async def plan(self, request: web.Request) -> web.Response:
         """The plan mode (a reply planned while the opponent's turn runs): the body has the
         turn's ``stamp`` and at most one of ``pick`` (an action's notation), ``step``
         (``new``, ``done``, ``undo``, ``save``) and ``group`` (a piece whose actions to
         list); it answers the draft as it is then."""
-        seat, _token = await self.seat(request, "actions")
-        body = await body_of(request)
-        stamp = field_of(body, "stamp", int, STAMP_DIGITS)
-        given = [name for name in ("pick", "step", "group") if name in body]
-        if len(given) > 1:
-            raise Refusal(400, "Send at most one of pick, step and group.")
-        asked: dict[str, str] = {}
-        if "pick" in body:
-            asked["pick"] = field_of(body, "pick", str, MOST_NOTATION)
-        if "step" in body:
-            asked["step"] = field_of(body, "step", str, 10)
-            if asked["step"] not in STEPS:
-                raise Refusal(400, "A step is one of " + ", ".join(STEPS) + ".")
-        if "group" in body:
-            asked["group"] = field_of(body, "group", str, 20)
-            if not PICK.fullmatch(asked["group"]):
-                raise Refusal(400, "group is a piece's group key, 1 to 20 characters.")
-        return private_json(await self.site.seats.plan(seat, stamp, asked))
+        seat, language = await self.seat(request, "actions")
+        with speaking_to(request, language):
+            return private_json(await self.site.seats.plan(seat, *await plan_of(request)))
 
     async def act(self, request: web.Request) -> web.Response:
         verb = request.match_info["verb"]
         if verb not in VERBS:
-            raise Refusal(404, "There is no such action; the actions are " + ", ".join(VERBS))
-        seat, _token = await self.seat(request, "actions")
+            raise Refusal(
+                404,
+                _("There is no such action; the actions are {verbs}", verbs=", ".join(VERBS)),
+            )
+        seat, language = await self.seat(request, "actions")
+        with speaking_to(request, language):
+            return await self._act(request, verb, seat)
+
+    async def _act(self, request: web.Request, verb: str, seat: Seat) -> web.Response:
         body = await body_of(request)
         stamp = field_of(body, "stamp", int, STAMP_DIGITS)
         asked = Request(verb[:20], stamp)
@@ -149,10 +161,38 @@ class Player:
         return state_body(await self.site.seats.act(seat, asked))
 
 
+async def plan_of(request: web.Request) -> tuple[int, dict[str, str]]:
+    """A plan request's turn stamp and its one step (a 400 saying what is wrong else)."""
+    body = await body_of(request)
+    stamp = field_of(body, "stamp", int, STAMP_DIGITS)
+    given = [name for name in ("pick", "step", "group") if name in body]
+    if len(given) > 1:
+        raise Refusal(400, _("Send at most one of pick, step and group."))
+    asked: dict[str, str] = {}
+    if "pick" in body:
+        asked["pick"] = field_of(body, "pick", str, MOST_NOTATION)
+    if "step" in body:
+        asked["step"] = field_of(body, "step", str, 10)
+        if asked["step"] not in STEPS:
+            raise Refusal(400, _("A step is one of {steps}.", steps=", ".join(STEPS)))
+    if "group" in body:
+        asked["group"] = field_of(body, "group", str, 20)
+        if not PICK.fullmatch(asked["group"]):
+            raise Refusal(400, group_key("group"))
+    return stamp, asked
+
+
+def group_key(name: str) -> str:
+    return _("{name} is a piece's group key, 1 to 20 characters.", name=name)
+
+
 def answers_of(body: dict[str, Any]) -> dict[str, str]:
     answers = body.get("answers")
     if not isinstance(answers, dict) or not all(isinstance(v, str) for v in answers.values()):
-        raise Refusal(400, 'answers is an object of texts: {"strategy": "aggressive"}.')
+        raise Refusal(
+            400,
+            _("answers is an object of texts: {example}.", example='{"strategy": "aggressive"}'),
+        )
     return answers
 
 

@@ -1,6 +1,7 @@
 """The match page's routes, open to anyone: the page itself, its state as JSON, the board
 picture now or after any turn of the replay, the record download and the live events.
-Everything here comes from the public view (``view_for(None)``) alone."""
+Everything here comes from the public view (``view_for(None)``) alone, in the language of
+the match's server (the browser's for a match in a direct message, or no match)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ from aiohttp import web
 
 from bot.app.board_memo import Kept
 from bot.app.boards import NoSuchPicture
+from bot.i18n import _
 from bot.service import Refused
 
-from .guard import NO_STORE, Refusal, address, state_body
+from .guard import LANGUAGE, NO_STORE, Refusal, address, speaking_to, state_body
 from .site import Site
 
 MATCH = re.compile(r"[1-9][0-9]{0,17}")
 TURN = re.compile(r"0|[1-9][0-9]{0,5}")
-NO_MATCH = "There is no such match."
 FINISHED_TURN = "public, max-age=86400, immutable"  # a finished turn's picture never changes
 NOW = "public, max-age=60"  # the board now: its address carries a digest of the picture
 
@@ -25,14 +26,18 @@ NOW = "public, max-age=60"  # the board now: its address carries a digest of the
 def match_of(request: web.Request) -> int:
     text = request.match_info["match"]
     if not MATCH.fullmatch(text):
-        raise Refusal(404, NO_MATCH)
+        raise Refusal(404, no_match())
     return int(text)
+
+
+def no_match() -> str:
+    return _("There is no such match.")
 
 
 def flip_of(request: web.Request) -> bool:
     flip = request.query.get("flip", "0")
     if flip not in ("0", "1"):
-        raise Refusal(400, "flip is 0 or 1.")
+        raise Refusal(400, _("flip is 0 or 1."))
     return flip == "1"
 
 
@@ -49,55 +54,63 @@ class Public:
             web.get("/api/m/{match}/events", self.events),
         ]
 
-    def _read(self, request: web.Request) -> None:
+    async def _read(self, request: web.Request) -> int:
+        """The match the request is about, once the address's allowance allows it; the
+        request is answered in its page's language from here on."""
         self.site.limits.take("reads", address(request))
+        match = match_of(request)
+        request[LANGUAGE] = await self.site.boards.page_language(match, None, request[LANGUAGE])
+        return match
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        self._read(request)
-        match_of(request)
-        return self.site.shell("match.html")
+        await self._read(request)
+        return self.site.shell("match.html", request[LANGUAGE])
 
     async def state(self, request: web.Request) -> web.Response:
-        self._read(request)
-        return state_body(await self._public(match_of(request)))
+        match = await self._read(request)
+        with speaking_to(request, request[LANGUAGE]):
+            return state_body(await self._public(match, request[LANGUAGE]))
 
-    async def _public(self, match: int) -> Kept:
+    async def _public(self, match: int, fallback: str) -> Kept:
         try:
-            return await self.site.boards.public_kept(match)
+            return await self.site.boards.public_kept(match, fallback)
         except Refused:
-            raise Refusal(404, NO_MATCH) from None
+            raise Refusal(404, no_match()) from None
 
     async def board(self, request: web.Request) -> web.Response:
-        self._read(request)
-        match, flip = match_of(request), flip_of(request)
+        match = await self._read(request)
+        with speaking_to(request, request[LANGUAGE]):
+            png = await self._png(request, match)
+        answer = web.Response(body=png, content_type="image/png")
+        answer.headers["Cache-Control"] = NOW if "turn" not in request.query else FINISHED_TURN
+        return answer
+
+    async def _png(self, request: web.Request, match: int) -> bytes:
+        flip = flip_of(request)
         turn_text = request.query.get("turn")
         if turn_text is not None and not TURN.fullmatch(turn_text):
-            raise Refusal(400, "turn is the number of a finished turn (0: the start).")
+            raise Refusal(400, _("turn is the number of a finished turn (0: the start)."))
         turn = None if turn_text is None else int(turn_text)
         try:
-            png = await self.site.boards.public_png(match, turn, flip)
+            return await self.site.boards.public_png(match, turn, flip, request[LANGUAGE])
         except NoSuchPicture as exc:
             raise Refusal(404, exc.message) from None
         except Refused:
-            raise Refusal(404, NO_MATCH) from None
-        answer = web.Response(body=png, content_type="image/png")
-        answer.headers["Cache-Control"] = NOW if turn is None else FINISHED_TURN
-        return answer
+            raise Refusal(404, no_match()) from None
 
     async def record(self, request: web.Request) -> web.Response:
-        self._read(request)
-        match = match_of(request)
+        match = await self._read(request)
         try:
             name, text = await self.site.boards.record(match)
         except Refused:
-            raise Refusal(404, NO_MATCH) from None
+            raise Refusal(404, no_match()) from None
         answer = web.Response(text=text, content_type="text/plain", charset="utf-8")
         answer.headers["Content-Disposition"] = f'attachment; filename="{name}"'
         answer.headers["Cache-Control"] = NO_STORE
         return answer
 
     async def events(self, request: web.Request) -> web.StreamResponse:
-        self._read(request)
-        match = match_of(request)
-        await self._public(match)  # 404 for a match there is not
-        return await self.site.stream(request, (match, None))
+        match = await self._read(request)
+        with speaking_to(request, request[LANGUAGE]):
+            await self._public(match, request[LANGUAGE])  # 404 for a match there is not
+            return await self.site.stream(request, (match, None))

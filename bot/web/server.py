@@ -79,6 +79,7 @@ class WebBoard:
         if self.discord is not None:
             app.add_routes(Activity(self.site, self.discord, self._records).routes())
         app.add_routes([web.get("/static/{name}", self.site.file)])
+        app.add_routes([web.get("/api/words/{language}", self.site.words)])
         app.on_startup.append(self._started)
         app.on_shutdown.append(self._stopping)
         return app

@@ -1,11 +1,15 @@
 """What the web board's routes share: the application layer's boards and seats, the private
 links, the live events' hub, the rate limits, and the pages' files (``static/``: one HTML
-shell per kind of page, its script and style; nothing from elsewhere)."""
+shell per kind of page, its script and style; nothing from elsewhere), each shell served in
+its reader's language with that language's page words (``labels``)."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 
 from aiohttp import web
@@ -13,9 +17,11 @@ from aiohttp import web
 from bot.app.boards import Boards
 from bot.app.links import Links
 from bot.app.seats import Seats
+from bot.i18n import _, ngettext
 
 from .events import Audience, Hub
-from .guard import Limits, Refusal, address
+from .guard import NO_STORE, Limits, Refusal, address
+from .labels import code_of, table, tag
 
 STATIC = Path(__file__).resolve().parent / "static"
 FILE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,40}\.(?:js|css|html|png|svg)")
@@ -27,6 +33,42 @@ TYPES = {
     ".svg": "image/svg+xml",
 }
 FILES_CACHE = "public, max-age=300"
+HTML_LANG = b'<html lang="en">'
+HEAD_END = b"</head>"
+# An element's text, an aria-label or alt just before its key, the page's title: each worded.
+WORDED_TEXT = re.compile(rb'(<[a-z0-9]+ [^<>]*?data-w="([a-z0-9-]+)"[^<>]*>)[^<]*')
+WORDED_ATTRIBUTE = re.compile(rb'(aria-label|alt)="[^"]*"( data-w-(?:label|alt)="([a-z0-9-]+)")')
+TITLE = re.compile(rb"<title>[^<]*</title>(?=.*?data-title=\"([a-z0-9-]+)\")", re.DOTALL)
+
+
+@cache
+def page_html(path: Path, code: str) -> bytes:
+    """The shell at ``path`` in language ``code``: its ``<html lang>``, its fixed texts
+    worded (those its ``data-w*`` attributes name; the script words them again when the
+    page switches language), and the table of its page words in a JSON block its script
+    reads (``<`` escaped: no text can end it)."""
+    page = path.read_bytes()
+    if HTML_LANG not in page or HEAD_END not in page:  # the shell changed: say so at once
+        raise RuntimeError(f"{path.name} has no {HTML_LANG.decode()} or no {HEAD_END.decode()}")
+    words = table(code)
+    said = json.dumps(words, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c")
+    block = f'<script type="application/json" id="words">{said}</script>\n'.encode()
+    page = worded(page, words["words"])
+    page = page.replace(HTML_LANG, f'<html lang="{tag(code)}">'.encode(), 1)
+    return page.replace(HEAD_END, block + HEAD_END, 1)
+
+
+def worded(page: bytes, words: dict[str, str]) -> bytes:
+    """``page`` with each text its attributes name in ``words`` (HTML-escaped)."""
+
+    def said(key: bytes) -> bytes:
+        return html.escape(words.get(key.decode(), key.decode())).encode()
+
+    page = WORDED_TEXT.sub(lambda found: found.group(1) + said(found.group(2)), page)
+    page = WORDED_ATTRIBUTE.sub(
+        lambda found: found.group(1) + b'="' + said(found.group(3)) + b'"' + found.group(2), page
+    )
+    return TITLE.sub(lambda found: b"<title>" + said(found.group(1)) + b"</title>", page, 1)
 
 
 @dataclass
@@ -39,10 +81,22 @@ class Site:
     static: Path = STATIC
     _open: dict[str, int] = field(default_factory=dict)  # streams open per address
 
-    def shell(self, name: str) -> web.Response:
-        """A page's HTML shell (its script reads what it shows from the address)."""
-        answer = web.Response(body=(self.static / name).read_bytes(), content_type="text/html")
-        answer.headers["Cache-Control"] = "no-store"
+    def shell(self, name: str, code: str) -> web.Response:
+        """A page's HTML shell in language ``code`` (its script reads what it shows from the
+        address)."""
+        answer = web.Response(body=page_html(self.static / name, code), content_type="text/html")
+        answer.headers["Cache-Control"] = NO_STORE
+        return answer
+
+    async def words(self, request: web.Request) -> web.Response:
+        """``/api/words/<tag>``: the page words of a shipped language (``pt-BR``), for a
+        page whose reader turned out to read another than its shell's."""
+        self.limits.take("reads", address(request))
+        code = code_of(request.match_info["language"][:20])
+        if code is None:
+            raise Refusal(404, _("There is no such language."))
+        answer = web.json_response(table(code))
+        answer.headers["Cache-Control"] = FILES_CACHE
         return answer
 
     async def file(self, request: web.Request) -> web.Response:
@@ -51,7 +105,7 @@ class Site:
         name = request.match_info["name"]
         path = self.static / name
         if not FILE_NAME.fullmatch(name) or not path.is_file():
-            raise Refusal(404, "There is no such file.")
+            raise Refusal(404, _("There is no such file."))
         answer = web.Response(body=path.read_bytes(), content_type=TYPES[path.suffix])
         answer.headers["Cache-Control"] = FILES_CACHE
         return answer
@@ -62,8 +116,13 @@ class Site:
         if self._open.get(where, 0) >= self.limits.streams:
             raise Refusal(
                 429,
-                f"Up to {self.limits.streams} live boards are followed at once from one "
-                "address; close one and try again.",
+                ngettext(
+                    "Up to {n} live board is followed at once from one address; close one "
+                    "and try again.",
+                    "Up to {n} live boards are followed at once from one address; close one "
+                    "and try again.",
+                    self.limits.streams,
+                ),
                 headers={"Retry-After": "10"},
             )
         self._open[where] = self._open.get(where, 0) + 1

@@ -6,9 +6,8 @@
 // Activity is signed in (authenticate).
 
 import { DiscordSDK } from "./discord-sdk.js";
+import { t } from "./words.js";
 
-const OUTSIDE = "This board opens inside Discord: press Play on the match there.";
-const SILENT = "Discord did not answer the board: close it and open it again.";
 const READY_MS = 20000; // how long the page waits for Discord's client to say it is there
 
 /** ``promise``, or the error ``words`` once ``ms`` have passed without it. */
@@ -27,9 +26,9 @@ export async function signIn(clientId) {
   try {
     sdk = new DiscordSDK(clientId, { disableConsoleLogOverride: true });
   } catch {
-    throw new Error(OUTSIDE); // no frame_id, instance_id: not launched by Discord
+    throw new Error(t("outside-discord")); // no frame_id, instance_id: not launched by Discord
   }
-  await within(sdk.ready(), READY_MS, SILENT);
+  await within(sdk.ready(), READY_MS, t("discord-silent"));
   let code;
   try {
     ({ code } = await sdk.commands.authorize({
@@ -40,7 +39,7 @@ export async function signIn(clientId) {
       scope: ["identify"],
     }));
   } catch {
-    throw new Error("The board needs to know who you are: open it again and allow it.");
+    throw new Error(t("allow-it"));
   }
   const response = await fetch("/api/activity/session", {
     method: "POST",
@@ -54,7 +53,7 @@ export async function signIn(clientId) {
   } catch {
     // said below by the status
   }
-  if (!response.ok) throw new Error(body.error || `The server answered ${response.status}.`);
+  if (!response.ok) throw new Error(body.error || t("server-answered", { status: response.status }));
   await sdk.commands.authenticate({ access_token: body.access_token });
   return { match: String(body.match), token: body.token || "", side: body.side || "" };
 }

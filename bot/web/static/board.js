@@ -1,12 +1,14 @@
 // The web board's pages: the match page (anyone: the public view) and the player page (the
 // player's own view, played by clicking). Both show the bot's own picture of the board; the
 // player page lays a button over each square (cells.js), lights the squares the picked piece's
-// actions point at, and sends the one pressed. Live updates come from live.js.
+// actions point at, and sends the one pressed. Live updates come from live.js. Every word it
+// shows is the server's: the state's, or the page's words (words.js), in the state's language.
 
 import { drawCells } from "./cells.js";
 import { hideChooser, offer, proposalItems, setupFieldset, span } from "./forms.js";
 import { follow } from "./live.js";
 import { renderPlan, wirePlan } from "./plan.js";
+import { dateLocale, label, speak, t, tn } from "./words.js";
 
 // "match" or "play"; "activity" (the player page's shell inside Discord) until its sign-in
 // says which: a player's seat plays as the player page, anyone else watches as the match page.
@@ -27,6 +29,7 @@ const ui = {
   picture: null, // the blob URL of the picture shown
   pictureUrl: null, // and where it came from
   pressed: null, // the square last pressed
+  connection: "connecting", // the live stream's status (live.js's key)
 };
 
 /** The player's token, from the address's fragment (then taken out of the address bar, so it
@@ -59,12 +62,12 @@ async function load() {
     const response = await fetch(stateUrl(), { headers: headers(), cache: "no-store" });
     const body = await readJson(response);
     if (!response.ok) {
-      showError(body.error || `The server answered ${response.status}.`);
+      showError(body.error || t("server-answered", { status: response.status }));
       return;
     }
-    setState(body);
+    await setState(body);
   } catch {
-    showError("The server could not be reached; the page tries again when it reconnects.");
+    showError(t("unreachable-retry"));
   }
 }
 
@@ -83,21 +86,21 @@ async function post(path, payload) {
     if (response.ok) {
       ui.picked = null;
       clearError();
-      setState(body);
+      await setState(body);
       say(body.said || "");
       return;
     }
     if (body.stale) {
       await load();
-      showError(`${body.error || "That turn has ended."} The page now shows the match as it is.`);
+      showError(t("now-as-it-is", { error: body.error || t("turn-ended") }));
     } else if (response.status === 429) {
-      const wait = response.headers.get("Retry-After");
-      showError(body.error || `Too many requests: wait ${wait || "a few"} seconds.`);
+      const wait = Number(response.headers.get("Retry-After"));
+      showError(body.error || (wait > 0 ? tn("wait-seconds", wait) : t("too-many")));
     } else {
-      showError(body.error || `The server answered ${response.status}.`);
+      showError(body.error || t("server-answered", { status: response.status }));
     }
   } catch {
-    showError("The server could not be reached; try again.");
+    showError(t("unreachable"));
   } finally {
     ui.busy = false;
     document.body.classList.remove("busy");
@@ -118,7 +121,9 @@ function stamp() {
 
 // ---- the state -----------------------------------------------------------------------------
 
-function setState(state) {
+/** Show `state`, in its language (the page's words switch to it first). */
+async function setState(state) {
+  if (await speak(state.language)) showConnection(ui.connection);
   ui.state = state;
   if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
   hideChooser();
@@ -141,8 +146,11 @@ function myTurn() {
 
 function render() {
   const state = ui.state;
-  const watching = document.body.dataset.activity === "watching" ? " · watching" : "";
-  $("title").textContent = state.title + (state.side ? ` · you play the ${state.side}` : watching);
+  const watching = document.body.dataset.activity === "watching";
+  let title = state.title;
+  if (state.side) title = t("you-play", { title, side: t(`side-${state.side}`) });
+  else if (watching) title = t("watching", { title });
+  $("title").textContent = title;
   renderPlayers(state);
   renderBeforeTheGame(state);
   $("summary").textContent = state.summary || "";
@@ -156,18 +164,18 @@ function render() {
   tick();
 }
 
-const SETTING_UP = { done: "setup done", choosing: "choosing" };
-
 /** The players: who is to act, or during the setup (both choose at once) who has finished
  * and who is still choosing. */
 function renderPlayers(state) {
   const items = (state.players || []).map((player) => {
     const item = document.createElement("li");
-    const setup = SETTING_UP[player.setup];
-    item.textContent = `${player.name} (${player.side})` + (setup ? ` · ${setup}` : "");
+    const side = t(`side-${player.side}`);
+    const named = t("player", { name: player.name, side });
+    const setup = player.setup ? t(`setup-${player.setup}`) : "";
+    item.textContent = setup ? t("player-setup", { player: named, setup }) : named;
     if (setup) item.classList.add(`setup-${player.setup}`);
     if (player.to_act && state.phase !== "ended") item.classList.add("to-act");
-    if (player.to_act) item.setAttribute("aria-label", `${player.name} (${player.side}), to play`);
+    if (player.to_act) item.setAttribute("aria-label", t("player-to-play", { name: player.name, side }));
     return item;
   });
   $("players").replaceChildren(...items);
@@ -218,13 +226,14 @@ function pictureUrl() {
 async function renderPicture() {
   const url = pictureUrl();
   const image = $("picture");
-  image.alt = ui.replay === null ? `The board: ${ui.state.summary || ""}` : `The board after turn ${ui.replay}`;
+  image.alt = ui.replay === null
+    ? t("board-now", { summary: ui.state.summary || "" }) : t("board-after", { turn: ui.replay });
   if (url !== ui.pictureUrl) {
     try {
       const response = await fetch(url, { headers: headers() });
       if (!response.ok) {
         const body = await readJson(response);
-        throw new Error(body.error || "The board's picture could not be loaded.");
+        throw new Error(body.error || t("no-picture"));
       }
       const blob = await response.blob();
       if (ui.picture) URL.revokeObjectURL(ui.picture);
@@ -260,7 +269,7 @@ function describe(square) {
   const picked = group(ui.picked);
   if (picked && picked.origin === square) {
     classes.push("picked");
-    label.push("picked");
+    label.push(t("picked"));
   }
   const actions = spotted(square);
   if (actions.length) {
@@ -268,14 +277,14 @@ function describe(square) {
     classes.push("spot", `role-${does}`);
     if (here.length || does === "hit") classes.push("busy"); // a ring: the piece stays visible
     if (actions.some((a) => a.warning)) classes.push("warn");
-    label.push(actions.map((a) => a.label + (a.warning ? ` (warning: ${a.warning})` : "")).join("; "));
+    label.push(actions.map((a) => (a.warning ? t("with-warning", { action: a.label, warning: a.warning }) : a.label)).join("; "));
   }
   if (setupField(square)) {
     classes.push("spot", "role-setup");
-    label.push(`answer ${setupField(square).name}`);
+    label.push(t("answer-field", { field: setupField(square).name }));
   }
   const chosen = setupChosen(square);
-  if (chosen) label.push(`your ${chosen.name.charAt(0).toUpperCase() + chosen.name.slice(1)} starts here`);
+  if (chosen) label.push(t("starts-here", { piece: chosen.name.charAt(0).toUpperCase() + chosen.name.slice(1) }));
   return { label: label.join(": "), classes };
 }
 
@@ -300,18 +309,18 @@ function press(square) {
     return;
   }
   if (!myTurn()) {
-    if (groups().length === 0 && ui.state.phase === "playing") say("It is not your turn to act.");
+    if (groups().length === 0 && ui.state.phase === "playing") say(t("not-your-turn"));
     return;
   }
   const actions = spotted(square);
   if (actions.length === 1 && !actions[0].warning) {
     act(actions[0]);
   } else if (actions.length) {
-    offer(`On ${square}`, actions.map(actionOption));
+    offer(t("on-square", { square }), actions.map(actionOption));
   } else {
     const here = groups().filter((g) => g.origin === square);
     if (here.length === 1) pick(here[0].key === ui.picked ? null : here[0].key);
-    else if (here.length > 1) offer(`On ${square}`, here.map(groupOption));
+    else if (here.length > 1) offer(t("on-square", { square }), here.map(groupOption));
     else pick(null);
   }
 }
@@ -381,7 +390,7 @@ function renderPlayer(state) {
   const acting = myTurn();
   const staged = state.staged || [];
   document.body.dataset.staged = String(staged.length); // for tests and styles alike
-  $("prompt").textContent = acting ? state.prompt || "Your turn: pick a piece, then where it goes." : "";
+  $("prompt").textContent = acting ? state.prompt || t("your-turn") : "";
   $("legend").hidden = !acting;
   $("undo").disabled = !acting || staged.length === 0;
   $("end").disabled = !acting;
@@ -434,7 +443,7 @@ function renderSetup(state) {
   const setup = state.setup;
   $("setup").hidden = !setup || state.phase !== "setup";
   if ($("setup").hidden) return;
-  $("setup-text").textContent = setup.done ? "Your setup is done; waiting for your opponent." : setup.text || "";
+  $("setup-text").textContent = setup.done ? t("setup-waiting") : setup.text || "";
   const choose = (name, option) => post("setup", { answers: { [name]: option } });
   $("setup-fields").replaceChildren(...(setup.fields || []).map((f) => setupFieldset(f, choose)));
 }
@@ -444,14 +453,14 @@ function renderSetup(state) {
 function renderTools() {
   const turns = turnCount();
   if (ui.replay !== null && ui.replay > turns) ui.replay = null;
-  $("step").textContent = ui.replay === null ? `Now, after ${turns} turn${turns === 1 ? "" : "s"}` : `Turn ${ui.replay} of ${turns}`;
+  $("step").textContent = ui.replay === null ? tn("now-after", turns) : t("turn-of", { turn: ui.replay, turns });
   $("first").disabled = turns === 0 || ui.replay === 0;
   $("back").disabled = turns === 0 || ui.replay === 0;
   $("forward").disabled = ui.replay === null;
   $("live").disabled = ui.replay === null;
   const turnable = Boolean(ui.state.board.turned);
   $("flip").disabled = !turnable;
-  $("flip").title = turnable ? "See the board from the other side" : "This game's board is drawn one way only.";
+  $("flip").title = turnable ? t("flip-title") : t("flip-never");
 }
 
 function step(to) {
@@ -467,7 +476,7 @@ function tick() {
   const clock = $("clock");
   if (state && state.paused && state.phase === "playing") {
     clock.hidden = false;
-    clock.textContent = "Paused: the clock is stopped until a player resumes it.";
+    clock.textContent = t("paused");
     return;
   }
   if (!state || !state.deadline || state.phase === "ended") {
@@ -479,9 +488,15 @@ function tick() {
   const h = Math.floor(left / 3600);
   const m = Math.floor((left % 3600) / 60);
   const s = left % 60;
-  const countdown = `${h}h ${String(m).padStart(2, "0")}m ${String(s).padStart(2, "0")}s`;
+  const countdown = t("countdown", { h, m: String(m).padStart(2, "0"), s: String(s).padStart(2, "0") });
   clock.hidden = false;
-  clock.textContent = `Deadline ${when.toLocaleString()} (in ${countdown})`;
+  clock.textContent = t("deadline", { when: when.toLocaleString(dateLocale()), countdown });
+}
+
+/** The live stream's status (`key`: "connecting", "live", "reconnecting"...), in words. */
+function showConnection(key) {
+  ui.connection = key;
+  $("connection").textContent = t(`status-${key}`);
 }
 
 function say(text) {
@@ -547,10 +562,12 @@ function wire() {
 }
 
 async function start() {
+  label();
+  showConnection(ui.connection);
   if (PAGE === "activity" && !(await joinActivity())) return;
   wire();
   if (PAGE === "play" && !TOKEN) {
-    showError("This page needs your private link: open the board again from Discord.");
+    showError(t("needs-link"));
     return;
   }
   load();
@@ -564,7 +581,7 @@ async function start() {
       if (PAGE === "play" || !ui.state || data.version !== ui.state.version) load();
     },
     (status) => {
-      $("connection").textContent = status;
+      showConnection(status);
       if (status === "live" && connected) load(); // what changed while the stream was down
       if (status === "live") connected = true;
     },
@@ -575,14 +592,14 @@ async function start() {
  * player page of the user's seat, or the match page for anyone else. The match page's link
  * is hidden: Discord's frame shows this page only. */
 async function joinActivity() {
-  $("connection").textContent = "signing in with Discord…";
+  showConnection("signing-in");
   let seat;
   try {
     const { signIn } = await import("./activity.js");
     seat = await signIn(document.body.dataset.client);
   } catch (error) {
-    showError(error.message || "Signing in with Discord failed; open the board again.");
-    $("connection").textContent = "not signed in";
+    showError(error.message || t("sign-in-failed"));
+    showConnection("signed-out");
     return false;
   }
   MATCH = seat.match;

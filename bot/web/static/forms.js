@@ -2,13 +2,10 @@
 // sharing a square (or the pieces sharing one), the proposals with their answers, and the
 // setup questions with what each option means.
 
+import { t } from "./words.js";
+
 const $ = (id) => document.getElementById(id);
-const PROPOSALS = {
-  draw: "a draw",
-  pause: "a pause",
-  reset: "a reset",
-  rewind: "to take back the last turn",
-};
+const PROPOSALS = ["draw", "pause", "reset", "rewind"]; // the kinds with words of their own
 
 /** Show the chooser: `options` are {text, why, warning, choose}. */
 export function offer(title, options) {
@@ -46,13 +43,13 @@ export function span(kind, text) {
 export function proposalItems(proposals, answer) {
   return proposals.map((proposal) => {
     const item = document.createElement("p");
-    const what = PROPOSALS[proposal.kind] || proposal.kind;
+    const known = PROPOSALS.includes(proposal.kind) ? proposal.kind : "other";
     if (proposal.mine) {
-      item.textContent = `You proposed ${what}; waiting for the answer.`;
+      item.textContent = t(`proposed-${known}`, { kind: proposal.kind });
       return item;
     }
-    item.append(`Your opponent proposes ${what}. `);
-    for (const [text, yes] of [["Accept", true], ["Decline", false]]) {
+    item.append(`${t(`proposes-${known}`, { kind: proposal.kind })} `);
+    for (const [text, yes] of [[t("accept"), true], [t("decline"), false]]) {
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = text;
@@ -70,13 +67,14 @@ export function setupFieldset(field, choose) {
   set.dataset.name = field.name;
   const legend = document.createElement("legend");
   const named = field.name.charAt(0).toUpperCase() + field.name.slice(1);
-  legend.textContent = `${named}: ${field.prompt}` + (field.chosen ? ` (chosen: ${field.chosen})` : "");
+  const words = { field: named, prompt: field.prompt, choice: field.chosen };
+  legend.textContent = t(field.chosen ? "field-chosen" : "field", words);
   set.append(legend);
   if (field.waiting) {
     set.append(span("why", field.waiting));
     return set;
   }
-  if (field.free) set.append(span("why", "Click a square on the board, or pick one here."));
+  if (field.free) set.append(span("why", t("click-square")));
   const options = document.createElement("div");
   options.className = "options";
   (field.options || []).forEach((option, i) => {

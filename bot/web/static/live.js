@@ -1,12 +1,13 @@
 // Live updates: the server sends an event `state` ({"version": V}) whenever the match changes;
 // the page then fetches the state again. The public page uses EventSource (which reconnects by
 // itself); the player page reads the stream with fetch, so that its token goes in the
-// Authorization header and never in an address.
+// Authorization header and never in an address. The connection's status is said as a key
+// ("live", "reconnecting", "gone"): the page words it.
 
 const RETRY_MS = 2000;
 
 /** Follow `url`'s events, calling `onState(data)` for each `state` event and
- * `onStatus(text)` when the connection comes and goes. Returns a function that stops. */
+ * `onStatus(key)` when the connection comes and goes. Returns a function that stops. */
 export function follow(url, headers, onState, onStatus) {
   return headers ? followFetched(url, headers, onState, onStatus) : followSource(url, onState, onStatus);
 }
@@ -14,7 +15,7 @@ export function follow(url, headers, onState, onStatus) {
 function followSource(url, onState, onStatus) {
   const source = new EventSource(url);
   source.addEventListener("open", () => onStatus("live"));
-  source.addEventListener("error", () => onStatus("reconnecting…"));
+  source.addEventListener("error", () => onStatus("reconnecting"));
   source.addEventListener("state", (event) => onState(parseData(event.data)));
   return () => source.close();
 }
@@ -28,7 +29,7 @@ function followFetched(url, headers, onState, onStatus) {
       try {
         const response = await fetch(url, { headers, signal: controller.signal, cache: "no-store" });
         if (response.status === 401) {
-          onStatus("this link no longer works");
+          onStatus("gone");
           return;
         }
         if (!response.ok || !response.body) throw new Error(String(response.status));
@@ -37,7 +38,7 @@ function followFetched(url, headers, onState, onStatus) {
       } catch (error) {
         if (stopped) return;
       }
-      onStatus("reconnecting…");
+      onStatus("reconnecting");
       await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
     }
   }

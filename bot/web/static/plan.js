@@ -3,13 +3,9 @@
 // and saves it as a plan, played at once if that turn comes. The server keeps the draft
 // (POST /api/me/plan answers it as it is after each step), so the page holds nothing of it.
 
+import { t } from "./words.js";
+
 const $ = (id) => document.getElementById(id);
-const STEPS = {
-  done: "Their turn is complete",
-  save: "Save the plan",
-  undo: "Undo",
-  new: "Start again",
-};
 let link = null; // {headers, stamp}: how the page's requests are made
 let shownFor = null; // the turn the draft shown is of
 
@@ -53,13 +49,13 @@ async function send(payload) {
       body = {};
     }
     if (!response.ok) {
-      planError(body.error || `The server answered ${response.status}.`);
+      planError(body.error || t("server-answered", { status: response.status }));
       return;
     }
     planError("");
     draw(body);
   } catch {
-    planError("The server could not be reached; try again.");
+    planError(t("unreachable"));
   }
 }
 
@@ -73,17 +69,17 @@ function draw(plan) {
   $("plan-title").textContent = `${plan.title} · ${plan.to_act}`;
   $("plan-news").textContent = plan.news;
   $("plan-theirs").textContent = plan.theirs.length
-    ? `If ${plan.opponent} plays: ${plan.theirs.join("; ")}` : "";
-  $("plan-mine").textContent = plan.replying ? `You reply: ${plan.mine.join("; ") || "…"}` : "";
+    ? t("if-they-play", { opponent: plan.opponent, actions: plan.theirs.join("; ") }) : "";
+  $("plan-mine").textContent = plan.replying ? t("you-reply", { actions: plan.mine.join("; ") || "…" }) : "";
   $("plan-next").textContent = plan.next;
-  fill($("plan-group"), "Choose a piece", plan.groups.map((g) => [g.key, g.label]), plan.group);
+  fill($("plan-group"), t("choose-piece"), plan.groups.map((g) => [g.key, g.label]), plan.group);
   $("plan-action").hidden = !plan.choices.length;
-  fill($("plan-action"), "Choose an action", plan.choices.map((c) => [c.notation, c.label]), "");
+  fill($("plan-action"), t("choose-action"), plan.choices.map((c) => [c.notation, c.label]), "");
   $("plan-steps").replaceChildren(...plan.steps.map((step) => {
     const button = document.createElement("button");
     button.type = "button";
     button.id = `plan-${step}`;
-    button.textContent = STEPS[step];
+    button.textContent = t(`step-${step}`);
     if (step === "save") button.className = "primary";
     button.addEventListener("click", () => send({ step }));
     return button;
