@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .words import Text, frame, msg, msg_n, unconverted
+from .words import Text, frame, msg, msg_n
 
 TORA_HINT = msg(
     "Write actions like 'A v5h7-v4h6', 'A v5h7 x v5h5', 'S v4h8 defend', 'C v5h8 fire W' or "
@@ -43,14 +43,10 @@ class ActionError(ValueError):
 class MalformedAction(ActionError):
     """The text is not action notation at all."""
 
-    def __init__(self, text: str, reason: str, hint: str = TORA_HINT) -> None:
-        if isinstance(reason, Text) and isinstance(hint, Text):
-            said = msg(
-                "cannot read {text}: {reason}. {hint}", text=echo(text), reason=reason, hint=hint
-            )
-        else:  # a game whose texts are not messages yet: its English as it is
-            said = unconverted(f"cannot read {echo(text)}: {reason}. {hint}")
-        super().__init__(said)
+    def __init__(self, text: str, reason: Text, hint: Text = TORA_HINT) -> None:
+        super().__init__(
+            msg("cannot read {text}: {reason}. {hint}", text=echo(text), reason=reason, hint=hint)
+        )
         self.text = text
         self.reason = reason
 
@@ -62,22 +58,15 @@ class IllegalAction(ActionError):
     """Well-formed but forbidden now; ``rule`` names the ruling that forbids it (an id, the
     same in every language)."""
 
-    def __init__(self, rule: str, reason: str, allowed: list[str] | None = None) -> None:
+    def __init__(self, rule: str, reason: Text, allowed: list[str] | None = None) -> None:
         self.rule = rule
         self.reason = reason
         self.allowed = list(allowed or [])
         super().__init__(refusal(rule, reason, self.allowed))
 
 
-def refusal(rule: str, reason: str, allowed: list[str]) -> Text:
-    """``reason (rule)``, then up to ``SHOWN`` of the ``allowed`` actions and how many more
-    (a reason that is no message yet: the whole in English, never half worded)."""
-    if not isinstance(reason, Text):
-        return unconverted(str(_worded(rule, reason, allowed)))
-    return _worded(rule, reason, allowed)
-
-
-def _worded(rule: str, reason: str, allowed: list[str]) -> Text:
+def refusal(rule: str, reason: Text, allowed: list[str]) -> Text:
+    """``reason (rule)``, then up to ``SHOWN`` of the ``allowed`` actions and how many more."""
     if not allowed:
         return frame("{reason} ({rule})", reason=reason, rule=rule)
     shown = _joined(allowed[:SHOWN])

@@ -294,11 +294,8 @@ class OneMoveMachine(TurnMachine[A, E, P, T]):
         """The turn is staged in full."""
 
 
-def _later(index: int, reason: str) -> str:
-    """Why staged action ``index`` cannot be taken back (worded whole, or English whole
-    when the reason is no message yet)."""
-    if not isinstance(reason, Text):
-        return f"taking back action {index + 1} would make a later one illegal: {reason}"
+def _later(index: int, reason: Text) -> Text:
+    """Why staged action ``index`` cannot be taken back."""
     return msg(
         "taking back action {number} would make a later one illegal: {reason}",
         number=index + 1,

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["Text", "frame", "listing", "msg", "msg_n", "unconverted"]
+__all__ = ["Text", "frame", "listing", "msg", "msg_n"]
 
 
 class Text(str):
@@ -66,12 +66,6 @@ def frame(form: str, /, **params: Any) -> Text:
     """A text of no language that holds others (``"{reason} ({rule})"``, a quote in
     backticks): not in the catalogs, the same in every language, its parts worded."""
     return Text(form, params)
-
-
-def unconverted(english: str) -> Text:
-    """English made from a part that is no message yet (a game not converted): shown as it
-    is in every language, rather than half worded."""
-    return Text("{text}", {"text": str(english)})
 
 
 def listing(items: Sequence[str]) -> str:

@@ -14,10 +14,12 @@ from typing import Any
 import discord
 import pytest
 
+from bot.discord import delivery as delivery_module
 from bot.discord.delivery import DiscordDelivery, NoOpenInteraction, nonce
 from bot.discord.respond import ANSWERED_KEY
 from bot.discord.sweeper import Sweeper
-from bot.service import Attachment, DirectMessagesClosed, Message, Undeliverable
+from bot.i18n import current
+from bot.service import Attachment, Buttons, DirectMessagesClosed, Message, Stamp, Undeliverable
 
 
 def http_error(kind: type[discord.HTTPException], status: int, code: int) -> Exception:
@@ -310,3 +312,55 @@ async def test_a_sweep_does_not_overwrite_a_panel_a_newer_pick_is_editing() -> N
     resume.set()
     await sweeper.idle()
     assert older.edits == []  # the newer pick's panel stands
+
+
+async def test_a_messages_buttons_are_labelled_in_the_language_it_is_written_in(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A post in a German server and a DM to a Japanese player: their buttons are made in
+    German and in Japanese (``bot.app.buttons`` words its labels in the current language),
+    and the language around the delivery is left as it was."""
+    made: list[str] = []
+    real = delivery_module.presses
+
+    def spying(*args: Any) -> Any:
+        made.append(current())
+        return real(*args)
+
+    monkeypatch.setattr(delivery_module, "presses", spying)
+    client = FakeClient()
+    offered = Buttons(("play", "end"), Stamp(1, 2))
+    await delivery(client).post(100, Message("Zug", buttons=offered, language="de"), "k1")
+    await delivery(client).send_private(
+        2, 100, Message("手番", buttons=offered, language="ja"), "k2"
+    )
+    assert made == ["de", "ja"]
+    assert current() == "en"
+    assert "view" in client.channels[100].sent[0][1] and "view" in client.dms[2].sent[0][1]
+
+
+async def test_a_swept_answer_keeps_the_words_its_buttons_went_out_with() -> None:
+    """Regression: a stale answer's buttons were made again to be greyed, in the sweep's
+    language (English) rather than the one the player read them in."""
+    from bot.app.buttons import presses
+    from bot.discord.buttons import ToraButton, buttons
+    from bot.service import Stamp
+    from bot.service.phases import PLAYING
+
+    answer = FakeInteraction(1, SimpleNamespace(id=42))
+    view = buttons(presses(("end", "undo"), 100, Stamp(7, 1)))
+    german = ["Zug beenden", "Rückgängig"]  # as a German player's answer showed them
+    for item, label in zip(view.children, german, strict=True):
+        assert isinstance(item, ToraButton)
+        item.item.label = label
+    hosted = SimpleNamespace(id=7, phase=PLAYING, turn=2, channel_id=100)
+
+    async def sweep(match_id: int) -> SimpleNamespace:
+        return SimpleNamespace(hosted=hosted, stale=())
+
+    sweeper = Sweeper(SimpleNamespace(sweep=sweep), FakeClient())  # type: ignore[arg-type]
+    sweeper.watch(answer, view)  # type: ignore[arg-type]
+    await sweeper.sweep(7)
+    [edit] = answer.edits
+    shown = [(i.item.label, i.item.disabled) for i in edit["view"].children]
+    assert shown == [("Zug beenden", True), ("Rückgängig", True)]

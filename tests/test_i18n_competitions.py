@@ -235,3 +235,21 @@ async def test_a_chapter_10_tier_is_announced_in_the_servers_language(h: Harness
     assert "A chave de **Cup**:" in posted
     threads = [name for _, name in h.threads.opened.values()]
     assert threads == ["Cup – fase 1: ann x bob"]  # noqa: RUF001
+
+
+async def test_a_closed_dms_fallback_of_a_ladder_notice_is_in_the_players_language(
+    h: Harness,
+) -> None:
+    """Regression: a ladder's private notice (made outside any match) went to the outbox
+    with no language, so what the outbox adds to it (why it shows in the channel when the
+    player's DMs are closed) was English around a Japanese notice."""
+    await h.running.records.choose_player_language(ANN, "ja")
+    await desk_of(h).join_queue(HERE, ANN, "short")
+    h.delivery.closed_dms.add(ANN.id)
+    h.clock.advance(EXPIRE_AFTER + HOUR)
+    await runner_of(h).tick()
+    await h.settle()
+    said = [d.message for d in h.delivery.user(ANN.id)]
+    said += [m for m in h.delivery.channel(HERE.channel_id) if ANN.id in m.mentions]
+    assert said, h.delivery.log
+    assert all(m.language == "ja" for m in said), [(m.language, m.text) for m in said]

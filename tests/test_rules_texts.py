@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
+from positions import C, O, hidden, position, with_assassins
 
 from bot.i18n import LOCALES, SOURCE, speaking, word
 from bot.i18n.catalogs import TEMPLATE
@@ -21,7 +22,7 @@ from rules.words import Text, frame, listing, msg, msg_n
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTATION = re.compile(r"[a-g0-9, \-]+")  # a label of squares only (Torii's "c3, c4")
-CONVERTED = ("torishogi", "torii")  # the games whose every text is a message
+CONVERTED = ("torishogi", "torii", "tora")  # the games whose every text is a message
 
 
 def _ids_in_rules() -> list[tuple[str, int, str]]:
@@ -140,14 +141,78 @@ def test_a_converted_games_menus_and_words_are_messages_worded_everywhere(game, 
             assert word(state.view_for(None).summary(names)) != state.view_for(None).summary(names)
 
 
-@pytest.mark.parametrize("game", ["tora"])
-@pytest.mark.parametrize("typed", ["nonsense here", "zz9"])
-def test_a_game_not_converted_yet_is_refused_whole_in_english(game, typed) -> None:
-    """A refusal whose reason is no message yet is never half worded: a German player
-    reads it in English, as it was."""
-    refusal = _refusal(game, typed)
+REFUSALS = ("IllegalAction", "MalformedAction")  # their second argument is the reason
+
+
+def test_no_refusal_of_the_rules_is_plain_english() -> None:
+    """Every reason a refusal gives is a message, never a literal or an f-string, so no
+    player reads one half worded (``rules.words`` has no English-only text any more)."""
+    plain = []
+    for path in sorted((ROOT / "rules").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+                continue
+            if node.func.id in REFUSALS and len(node.args) > 1:
+                reason = node.args[1]
+                if isinstance(reason, ast.JoinedStr | ast.Constant):
+                    plain.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+    assert plain == []
+
+
+def test_a_tora_refusal_is_worded_whole_with_its_ruling_and_notation() -> None:
+    refusal = _refusal("tora", "S v4h8 fire N")
+    assert refusal.message.startswith(
+        "only Cannons fire or get readied; your Soldier on v4h8 cannot (R21). Allowed: "
+    )
     with speaking("de"):
-        assert word(refusal.message) == refusal.message
+        shown = word(refusal.message)
+    assert shown.startswith(
+        "nur Cannons feuern oder werden feuerbereit gemacht; dein Soldier auf v4h8 nicht (R21). "
+        "Erlaubt: S v4h8 defend, "
+    ), shown
+    with speaking("ja"):
+        shown = word(refusal.message)
+    assert "Cannon だけです" in shown and "v4h8 のあなたの Soldier" in shown, shown
+    assert "(R21)" in shown and "S v4h8 defend" in shown, shown
+
+
+def test_a_tora_text_that_cannot_be_read_is_worded_through() -> None:
+    """The reason inside a notation refusal, and the notation hint after it."""
+    refusal = _refusal("tora", "nonsense here")
+    with speaking("de"):
+        shown = word(refusal.message)
+    assert shown.startswith(
+        "`nonsense here` ist nicht lesbar: `nonsense` ist kein Figurenbuchstabe (G K Q A S C H X)."
+    ), shown
+    assert "Schreib Aktionen wie 'A v5h7-v4h6'" in shown, shown
+    with speaking("ja"):
+        assert "は駒の文字ではありません" in word(refusal.message)
+
+
+def test_a_tora_menu_label_and_action_in_words_are_worded() -> None:
+    game = position((C, "A", "v5h7"), (O, "S", "v5h5"))
+    [shot] = [c.label for c in game.choices() if c.label.startswith("shoot")]
+    assert shot == "shoot the Soldier on v5h5, staying on v5h7"
+    with speaking("de"):
+        assert word(shot) == "auf den Soldier auf v5h5 schießen und auf v5h7 bleiben"
+    with speaking("ja"):
+        assert word(shot) == "v5h7 に留まって v5h5 の Soldier を射撃"
+    said = game.apply("A v5h7 x v5h5").words(("ann", "bob"))
+    assert said == "ann's Archer on v5h7 shoots bob's Soldier on v5h5"
+    with speaking("de"):
+        assert word(said) == "Archer von ann auf v5h7 trifft per Schuss Soldier von bob auf v5h5"
+    with speaking("ja"):
+        assert word(said) == "v5h7 の ann の Archer が v5h5 の bob の Soldier を射撃で倒し"
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_a_hidden_assassins_public_words_tell_only_its_victims_in_every_language(code) -> None:
+    game = with_assassins(hidden(C, "v9h13"), (O, "S", "v9h11"))
+    public = game.apply("X v9h13-v9h12 x v9h11").public()
+    with speaking(code):
+        shown = word(public.words(("ann", "bob")))
+    assert "v9h11" in shown and "Assassin" in shown, shown
+    assert "v9h13" not in shown and "v9h12" not in shown, shown
 
 
 @pytest.mark.parametrize("code", LOCALES)
@@ -188,3 +253,19 @@ def test_the_reason_a_game_ended_is_worded_in_its_summary() -> None:
         state.apply("4f5f")
     with speaking("fr"):
         assert "la partie est finie : opposition gagne (abandon) (TS11)" in word(over.value.message)
+
+
+@pytest.mark.parametrize("code", LOCALES)
+@pytest.mark.parametrize("board", ["short", "long"])
+def test_toras_setup_questions_hold_a_menus_limit_in_every_language(code, board) -> None:
+    """The strategies' and Rulers' meanings are shown beside them in a select menu (100
+    characters), each question's prompt above it: within the limit in every language, the
+    rulings they name kept."""
+    asked = game_type("tora").setup_questions({"board": board, "assassins": board == "long"})
+    assert [q.name for q in asked] == (
+        ["strategy"] if board == "short" else ["strategy", "ruler", "assassin"]
+    )
+    with speaking(code):
+        worded = [word(text) for q in asked for text in (q.prompt, *q.descriptions)]
+    assert all(len(text) <= 100 for text in worded), max(worded, key=len)
+    assert all("(R4)" in d or "(R5)" in d for d in worded[1:3]), worded

@@ -20,7 +20,8 @@ only one user sees, and a thread per match.
   or a restart skips what was sent, so a piece is never shown twice, even when the bot dies
   while Discord shows it. The price: a piece sent as the bot dies, that Discord never
   received, is not shown (the player's board and panel show the same state on demand).
-- A message's buttons are the ones the service gave it (``Message.buttons``); a setup
+- A message's buttons are the ones the service gave it (``Message.buttons``), labelled in
+  the language its text is written in (``Message.language``); a setup
   prompt's (the ``setup`` verb) are the player's setup form as it is when the message goes
   out (``forms``: the application layer's; ``setup_form.py`` builds them).
 - An unknown or forbidden channel is Undeliverable: the service drops that message.
@@ -39,6 +40,7 @@ from bot.app.buttons import presses
 from bot.app.pacing import Pace
 from bot.app.setup_form import ROWS, layout
 from bot.app.setup_form import VERB as SETUP_FORM
+from bot.i18n import speaking
 from bot.service import DirectMessagesClosed, Message, Shown, Stamp, Undeliverable
 from bot.service.questions import SetupForm
 
@@ -122,7 +124,8 @@ class DiscordDelivery:
     async def post(self, channel_id: int, message: Message, key: str) -> None:
         channel = self.client.get_partial_messageable(channel_id)
         text, allowed = mentioning(message)
-        view = _view(channel_id, message)
+        with speaking(message.language):
+            view = _view(channel_id, message)
         try:
             sent = await self._send(channel, text, message, key, allowed, view)
         except (discord.NotFound, discord.Forbidden) as exc:
@@ -216,8 +219,14 @@ class DiscordDelivery:
     async def _private_view(
         self, channel_id: int, user_id: int, message: Message
     ) -> discord.ui.View | None:
-        """A private message's components: the player's setup form for a setup prompt, with
-        its links (the player's board) in a row the form leaves free."""
+        """A private message's components, in its language: the player's setup form for a
+        setup prompt, with its links (the player's board) in a row the form leaves free."""
+        with speaking(message.language):
+            return await self._private_components(channel_id, user_id, message)
+
+    async def _private_components(
+        self, channel_id: int, user_id: int, message: Message
+    ) -> discord.ui.View | None:
         given = message.buttons
         if given is not None and SETUP_FORM in given.verbs:
             form = None if self.forms is None else await self.forms(channel_id, user_id)

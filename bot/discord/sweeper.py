@@ -38,14 +38,13 @@ class _Answer:
     turn: int
     at: float
     message: int  # the message it shows (a panel is edited by many interactions)
-    # what it shows once swept: a panel its links alone; buttons as shown (in their reader's
-    # language), greyed out then, links kept
-    kept: discord.ui.View | None
+    view: discord.ui.View  # as it went out: its buttons greyed, its links kept, once swept
 
 
-def disabled(view: discord.ui.View | None) -> discord.ui.View | None:
-    """The same buttons, greyed out, its links kept."""
-    for item in () if view is None else view.children:
+def greyed_answer(view: discord.ui.View) -> discord.ui.View:
+    """The buttons an answer went out with, greyed out, in the words the player read them
+    in (made again, they would take the sweep's language); its links kept as they are."""
+    for item in view.children:
         if isinstance(item, ToraButton):
             item.item.disabled = True
     return view
@@ -80,12 +79,10 @@ class Sweeper:
         panel = [i for i in items if isinstance(i, PanelSelect | PanelButton)]
         pressed = [i.press for i in items if isinstance(i, ToraButton)]
         stamps = [p.stamp for p in pressed if p.stamp is not None]
-        links = links_of(view)
         if panel:
-            self._remember(interaction, PANEL, panel[0].stamp, keeping(None, links))
+            self._remember(interaction, PANEL, panel[0].stamp, view)
         elif stamps:
-            verbs = tuple(p.verb for p in pressed)
-            self._remember(interaction, verbs, stamps[0], view)
+            self._remember(interaction, tuple(p.verb for p in pressed), stamps[0], view)
 
     def claim(self, interaction: discord.Interaction[Any]) -> None:
         """A pick in a message's components is about to edit that message: what the sweep
@@ -109,7 +106,7 @@ class Sweeper:
         interaction: discord.Interaction[Any],
         verbs: tuple[str, ...],
         stamp: Stamp | None,
-        kept: discord.ui.View | None,
+        view: discord.ui.View,
     ) -> None:
         if stamp is None:
             return
@@ -118,7 +115,7 @@ class Sweeper:
         fresh = [
             a for a in self._answers[stamp.match] if now - a.at < TOKEN_AGE and a.message != message
         ]
-        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message, kept))
+        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message, view))
         self._answers[stamp.match] = fresh
 
     def after(self, match_id: int | None) -> None:
@@ -161,8 +158,12 @@ class Sweeper:
         for answer in gone:
             if self._overtaken(answer):
                 continue
+            if answer.verbs == PANEL:  # its menus go, its links stay
+                view = keeping(None, links_of(answer.view))
+            else:
+                view = greyed_answer(answer.view)
             with contextlib.suppress(discord.HTTPException):
-                await answer.interaction.edit_original_response(view=disabled(answer.kept))
+                await answer.interaction.edit_original_response(view=view)
 
     async def idle(self) -> None:
         """Wait for the sweeps under way (tests compare what users see once all is done)."""

@@ -21,9 +21,10 @@ from bot.i18n import _, speaking
 from bot.service import MatchService, Place, Refused, Settings, Terms, Threads, User, load_guild
 from bot.service.languages import player_language, server_language
 from bot.service.models import is_robot
+from bot.service.outbox import private_post
 from bot.service.ports import Undeliverable
 from bot.service.texts import escape
-from storage import Hosted, Post, Store
+from storage import Hosted, Store
 from storage.competitions.ladders import LadderTx
 
 from .queue import Pairing
@@ -144,7 +145,11 @@ class Opener:
         self, channel_id: int, told: dict[int, str], replying_to: int | None, pairing_id: int
     ) -> None:
         """Tell the players, and let the pairing go, in one transaction."""
-        posts = [Post(channel_id, text, user) for user, text in told.items() if user != replying_to]
+        posts = [
+            private_post(channel_id, text, user, await player_language(self._store, user))
+            for user, text in told.items()
+            if user != replying_to
+        ]
 
         def work(tx: LadderTx) -> None:
             tx.post(posts)

@@ -236,16 +236,16 @@ class Matchmaking:
             lambda tx: ai_pairs(tx, guild_id, board, wait, most, away), self._clock()
         )
 
-    async def expire(self, notice: Callable[[Expired], str] | None = None) -> list[Expired]:
+    async def expire(self, notice: Callable[[Expired], Post] | None = None) -> list[Expired]:
         """Take entries that waited longer than ``EXPIRE_AFTER`` off every queue; with
-        ``notice``, each of those players gets its text privately (through the match
+        ``notice``, each of those players gets the DM it makes (through the match
         service's outbox, in the same transaction)."""
 
         def work(tx: LadderTx) -> list[Expired]:
             gone = tx.expire_queue(tx.now - EXPIRE_AFTER)
             expired = [Expired(g, b, e.player_id, e.channel_id) for g, b, e in gone]
             if notice is not None:
-                tx.post([Post(e.channel_id, notice(e), e.player_id) for e in expired])
+                tx.post([notice(e) for e in expired])
             return expired
 
         return await self._store.ladders.transact(work, self._clock())

@@ -15,11 +15,12 @@ import logging
 import random
 from dataclasses import dataclass
 
-from bot.i18n import speaking
+from bot.i18n import SOURCE, speaking
 from bot.service import Clock, MatchService, Settings, SystemClock, Threads, load_guild
 from bot.service.languages import player_language
+from bot.service.outbox import private_post
 from bot.service.robots import ai_room
-from storage import Store
+from storage import Post, Store
 
 from . import texts
 from .opening import Opened, Opener
@@ -98,9 +99,11 @@ class LadderRunner:
         rated = await self._results.catch_up()
         languages = await self._expiring_languages()
 
-        def notice(entry: Expired) -> str:
-            with speaking(languages.get(entry.player_id)):
-                return texts.expired(entry.board, self._settings)
+        def notice(entry: Expired) -> Post:
+            language = languages.get(entry.player_id, SOURCE)
+            with speaking(language):
+                text = texts.expired(entry.board, self._settings)
+            return private_post(entry.channel_id, text, entry.player_id, language)
 
         expired = await self._queue.expire(notice)
         if expired:

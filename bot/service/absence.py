@@ -10,14 +10,16 @@ import datetime as dt
 import math
 from dataclasses import replace
 
+from bot.i18n import _, ngettext, speaking
 from storage import Away
 
 from .context import Context, Mail
 from .guild import load_guild
+from .languages import player_language, server_language
 from .models import is_robot
 from .people import load_player
 from .table import Table
-from .texts import moment, plural
+from .texts import moment
 
 DAY = 86400.0
 
@@ -66,19 +68,29 @@ async def auto_away(ctx: Context, table: Table) -> bool:
     left, allowed = await days_left(ctx, hosted.guild_id, user, due)
     moved = replace(hosted, due_at=due + DAY, remind_at=None)
     name = table.side_name(side)
-    ends = moment(due + DAY, ctx.now())
     mail = Mail(table.channel_id)
-    mail.public(
-        f"{name} did not play by the deadline, so I gave them one of their away days "
-        f"({plural(left, 'day')} of {allowed} left this year): their turn now ends {ends}.",
-        mentions=(user,),
-    )
-    mail.private(
-        user,
-        f"Your turn against {table.who(side.other)} reached its deadline with nothing played, "
-        f"so I gave you an away day: it now ends {ends}. If it ends again with nothing "
-        f"played, the turn is missed. (Turn automatic away days off with "
-        f"{ctx.cmd('settings')}.)",
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        ends = moment(due + DAY, ctx.now(), localized=True)
+        said = ngettext(
+            "{player} did not play by the deadline, so I gave them one of their away days "
+            "({n} day of {allowed} left this year): their turn now ends {moment}.",
+            "{player} did not play by the deadline, so I gave them one of their away days "
+            "({n} days of {allowed} left this year): their turn now ends {moment}.",
+            left,
+            player=name,
+            allowed=allowed,
+            moment=ends,
+        )
+        mail.public(said, mentions=(user,), language=language)
+    with speaking(await player_language(ctx.store, user)) as language:
+        said = _(
+            "Your turn against {player} reached its deadline with nothing played, so I gave "
+            "you an away day: it now ends {moment}. If it ends again with nothing played, the "
+            "turn is missed. (Turn automatic away days off with {command}.)",
+            player=table.who(side.other),
+            moment=moment(due + DAY, ctx.now(), localized=True),
+            command=ctx.cmd("settings", localized=True),
+        )
+        mail.private(user, said, language=language)
     await ctx.update(table, moved, mail)
     return True

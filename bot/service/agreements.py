@@ -8,73 +8,125 @@ from __future__ import annotations
 import json
 from dataclasses import replace
 
+from bot.i18n import N_, _, option, speaking, word
 from rules import GAMES, ActionError, Side
+from rules.words import msg
 from storage import Hosted
 
 from . import announce, plans, reminders, showing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
+from .languages import player_language, server_language
 from .models import Reply, User
 from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
-from .play import after_turn
 from .stops import run_until, running_between
 from .table import DRAW, OFFERS, PAUSE, RESET, REWIND, Table, player_side
-from .texts import duration, moment
+from .texts import duration, listing, moment
+from .turns import after_turn
 
+# What is proposed, as the texts name it ("{player} proposes {proposal}.").
 PROPOSALS = {
-    DRAW: "a draw",
-    RESET: "a reset (a new board, the points carried over)",
-    PAUSE: "a pause (the clock stops until one of you resumes)",
-    REWIND: "a takeback of their last turn (it is played again)",
+    # TRANSLATORS: what is proposed, in "{player} proposes {proposal}." and the like.
+    DRAW: N_("a draw"),
+    RESET: N_("a reset (a new board, the points carried over)"),
+    PAUSE: N_("a pause (the clock stops until one of you resumes)"),
+    REWIND: N_("a takeback of their last turn (it is played again)"),
 }
 # Every kind of proposal: one player proposes, the other accepts or declines. Resuming is
 # none: either player resumes a paused clock alone, so that neither holds a match hostage.
 PROPOSAL_KINDS = tuple(OFFERS)
 # What goes on when a proposal is declined or taken back, for the player who did it.
 AFTER_DECLINING = {
-    DRAW: "the game goes on",
-    RESET: "the board stays as it is",
-    PAUSE: "the clock keeps running",
-    REWIND: "the turn stands",
+    # TRANSLATORS: what goes on after a proposal is declined: "You {actions}: {after}."
+    DRAW: N_("the game goes on"),
+    RESET: N_("the board stays as it is"),
+    PAUSE: N_("the clock keeps running"),
+    REWIND: N_("the turn stands"),
 }
+
+
+# A standing proposal, as the answers name it ("That {offer} is yours").
+OFFER_NAMES = {
+    DRAW: N_("draw offer"),
+    RESET: N_("reset proposal"),
+    PAUSE: N_("pause proposal"),
+    REWIND: N_("takeback request"),
+}
+
+
+def _offer(kind: str) -> str:
+    """A standing proposal's name ("draw offer"), in the current language."""
+    return _(OFFER_NAMES[kind])
 
 
 async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
     """Propose ``kind``, or accept it if the opponent proposed it."""
     if table.hosted.phase != PLAYING:
-        raise Refused("The game has not started yet, so there is nothing to agree on.")
+        raise Refused(_("The game has not started yet, so there is nothing to agree on."))
     side = player_side(table, user)
     offers = table.offers()
     if offers.get(kind) == side.other:
         return await _agreed(ctx, table, side, kind)
     if offers.get(kind) == side:
         raise Refused(
-            f"You have already proposed {PROPOSALS[kind]}; {table.side_name(side.other)} can "
-            f"accept it with {ctx.cmd(kind)} or decline it with {ctx.cmd('decline')}."
+            _(
+                "You have already proposed {proposal}; {player} can accept it with {accept} or "
+                "decline it with {decline}.",
+                proposal=_(PROPOSALS[kind]),
+                player=table.side_name(side.other),
+                accept=ctx.cmd(kind, localized=True),
+                decline=ctx.cmd("decline", localized=True),
+            )
         )
     _check_proposal(ctx, table, kind, side)
     offers[kind] = side
     mail = Mail(table.channel_id)
-    mail.public(
-        f"{table.who(side)} proposes {PROPOSALS[kind]}. {table.side_name(side.other)}, accept "
-        f"with {ctx.cmd(kind)} or decline with {ctx.cmd('decline')}.",
-        mentions=(table.hosted.player(side.other),),
-        buttons=(kind, "decline"),
-        turn=table.turn,
-        notice=PROPOSAL,
-    )
-    mail.private(
-        table.hosted.player(side.other),
-        f"{table.who(side)} proposes {PROPOSALS[kind]} in your match against them. Accept or "
-        f"decline with the buttons, or with {ctx.cmd(kind)} and {ctx.cmd('decline')}.",
-        buttons=(kind, "decline"),
-        turn=table.turn,
-        notice=PROPOSAL,
-    )
+    other = table.hosted.player(side.other)
+    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
+        mail.public(
+            _(
+                "{player} proposes {proposal}. {other}, accept with {accept} or decline with "
+                "{decline}.",
+                **_proposal_words(ctx, table, side, kind),
+            ),
+            mentions=(other,),
+            buttons=(kind, "decline"),
+            turn=table.turn,
+            notice=PROPOSAL,
+            language=language,
+        )
+    with speaking(await player_language(ctx.store, other)) as language:
+        mail.private(
+            other,
+            _(
+                "{player} proposes {proposal} in your match against them. Accept or decline "
+                "with the buttons, or with {accept} and {decline}.",
+                **_proposal_words(ctx, table, side, kind),
+            ),
+            buttons=(kind, "decline"),
+            turn=table.turn,
+            notice=PROPOSAL,
+            language=language,
+        )
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
-    return Reply(f"You proposed {PROPOSALS[kind]}.", private=False, stamp=table.stamp)
+    return Reply(
+        _("You proposed {proposal}.", proposal=_(PROPOSALS[kind])),
+        private=False,
+        stamp=table.stamp,
+    )
+
+
+def _proposal_words(ctx: Context, table: Table, side: Side, kind: str) -> dict[str, str]:
+    """The parameters of a proposal's post and notice, in the current language."""
+    return {
+        "player": table.who(side),
+        "proposal": _(PROPOSALS[kind]),
+        "other": table.side_name(side.other),
+        "accept": ctx.cmd(kind, localized=True),
+        "decline": ctx.cmd("decline", localized=True),
+    }
 
 
 async def answer(ctx: Context, table: Table, user: User, kind: str) -> Reply:
@@ -89,12 +141,22 @@ async def answer(ctx: Context, table: Table, user: User, kind: str) -> Reply:
         return await _agreed(ctx, table, side, kind)
     if by == side:
         raise Refused(
-            f"That {OFFERS[kind]} is yours: {table.side_name(side.other)} accepts or declines "
-            f"it. To take it back, use its Decline button or {ctx.cmd('decline')}."
+            _(
+                "That {offer} is yours: {player} accepts or declines it. To take it back, use "
+                "its Decline button or {command}.",
+                offer=_offer(kind),
+                player=table.side_name(side.other),
+                command=ctx.cmd("decline", localized=True),
+            )
         )
     raise Refused(
-        f"That {OFFERS[kind]} is no longer open (it was answered, taken back or lapsed), so "
-        f"nothing was done. To propose {PROPOSALS[kind]} yourself, use {ctx.cmd(kind)}."
+        _(
+            "That {offer} is no longer open (it was answered, taken back or lapsed), so nothing "
+            "was done. To propose {proposal} yourself, use {command}.",
+            offer=_offer(kind),
+            proposal=_(PROPOSALS[kind]),
+            command=ctx.cmd(kind, localized=True),
+        )
     )
 
 
@@ -105,7 +167,12 @@ def open_proposals(hosted: Hosted) -> frozenset[str]:
 
 def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
     if kind == PAUSE and table.paused:
-        raise Refused(f"The match is already paused; resume it with {ctx.cmd('resume')}.")
+        raise Refused(
+            _(
+                "The match is already paused; resume it with {command}.",
+                command=ctx.cmd("resume", localized=True),
+            )
+        )
     if kind == RESET and RESET not in table.game.agreements():
         raise Refused(_unavailable(table, kind))
     if kind == REWIND:
@@ -116,30 +183,42 @@ def _check_takeback(table: Table, side: Side) -> None:
     """A takeback is asked in an unrated match, by the player whose turn just ended, while
     the opponent's turn runs (it lapses when they end it)."""
     if table.terms.rated:
+        casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
-            "Turns are taken back only in casual matches: this one is rated. Play on, or "
-            "challenge again with `rated:False` for a match where takebacks are allowed."
+            _(
+                "Turns are taken back only in casual matches: this one is rated. Play on, or "
+                "challenge again with {rated} for a match where takebacks are allowed.",
+                rated=casual,
+            )
         )
     game = table.game
     if game.side == side or not game.turns or game.turns[-1].side != side:
         raise Refused(
-            "You can ask to take back the turn you have just ended, until your opponent ends "
-            "theirs; now there is none."
+            _(
+                "You can ask to take back the turn you have just ended, until your opponent "
+                "ends theirs; now there is none."
+            )
         )
 
 
 def _unavailable(table: Table, kind: str) -> str:
     """Why the players cannot agree on ``kind`` now: what it needs in their game, or which
-    game has it (TORA's reset, in a series: R28)."""
+    game has it (TORA's reset, in a series: R28), in the current language."""
     title = table.terms.title
     for owner in GAMES.values():
         for agreement in owner.agreements:
             if agreement.kind != kind:
                 continue
             if owner is table.terms.kind:
-                return agreement.needs
-            return f"{title} has no {kind}: it is {owner.title}'s, {agreement.where}."
-    return f"{title} has no {kind}."
+                return word(agreement.needs)
+            return _(
+                "{game} has no {kind}: it is {owner}'s, {where}.",
+                game=title,
+                kind=kind,
+                owner=owner.title,
+                where=word(agreement.where),
+            )
+    return _("{game} has no {kind}.", game=title, kind=kind)
 
 
 async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
@@ -161,23 +240,23 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
             match.agree_reset()
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    both = f"{table.side_name(side.other)} and {table.side_name(side)}"
+    # the headline is worded in each reader's language where it is shown
+    players = {"player": table.side_name(side.other), "other": table.side_name(side)}
     if kind == DRAW:
-        headline = f"{both} agreed to a draw. {outcome_headline(table)}"
+        headline = msg(
+            "{player} and {other} agreed to a draw. {outcome}",
+            outcome=outcome_headline(table),
+            **players,
+        )
+    else:
+        headline = msg("{player} and {other} agreed to reset the board:", **players)
+    if kind == DRAW:
         await finish(ctx, table, hosted, headline, FINISHED)
-        return Reply("You accepted the draw; the match is over.", private=False)
+        return Reply(_("You accepted the draw; the match is over."), private=False)
     # the turn's end reads the proposals still standing from the table: not this one
     table.hosted = hosted
-    await after_turn(
-        ctx,
-        table,
-        hosted,
-        f"{both} agreed to reset the board:",
-        before,
-        running,
-        answer_plans=False,
-    )
-    return Reply("You accepted the reset.", private=False, stamp=table.stamp)
+    await after_turn(ctx, table, hosted, headline, before, running, answer_plans=False)
+    return Reply(_("You accepted the reset."), private=False, stamp=table.stamp)
 
 
 async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
@@ -191,13 +270,21 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
         hosted, due_at=None, remind_at=None, paused_left=left, offers=table.encode_offers(offers)
     )
     mail = Mail(table.channel_id)
-    mail.public(
-        f"{table.side_name(side.other)} and {table.side_name(side)} agreed to pause: the clock "
-        f"is stopped with {duration(left)} left in {table.side_name(table.game.side)}'s turn. "
-        f"Either of you can resume with {ctx.cmd('resume')}.",
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        mail.public(
+            _(
+                "{player} and {other} agreed to pause: the clock is stopped with {left} left in "
+                "{mover}'s turn. Either of you can resume with {command}.",
+                player=table.side_name(side.other),
+                other=table.side_name(side),
+                left=duration(left, localized=True),
+                mover=table.side_name(table.game.side),
+                command=ctx.cmd("resume", localized=True),
+            ),
+            language=language,
+        )
     await ctx.save(table, paused, mail)
-    return Reply("The match is paused.", private=False, stamp=table.stamp)
+    return Reply(_("The match is paused."), private=False, stamp=table.stamp)
 
 
 async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
@@ -208,8 +295,11 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     found = await ctx.store.before_last_turn(match)
     if found is None:
         raise Refused(
-            f"{table.side_name(asker)}'s last turn ended at its deadline or by an agreement, "
-            "so it cannot be taken back; the takeback request stands until you decline it."
+            _(
+                "{player}'s last turn ended at its deadline or by an agreement, so it cannot be "
+                "taken back; the takeback request stands until you decline it.",
+                player=table.side_name(asker),
+            )
         )
     number = len(match.game.turns)
     offers = table.offers()
@@ -223,25 +313,36 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     view = match.game.view_for(None)
     names = announce.names_of(table)
     mail = Mail(table.channel_id)
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        said = _(
+            "{player} accepted {asker}'s takeback: turn {number} is taken back and played again.",
+            player=table.who(side),
+            asker=table.side_name(asker),
+            number=number,
+        )
+        standing = _("{standing}.", standing=word(view.summary(names)))
+        to_act = announce.to_act_line(ctx, staged, view, localized=True)
     mail.public(
-        f"{table.who(side)} accepted {table.side_name(asker)}'s takeback: turn {number} is "
-        f"taken back and played again.\n{showing.standing(view, names)}\n"
-        + announce.to_act_line(ctx, staged, view),
+        f"{said}\n{standing}\n{to_act}",
         await ctx.board_file(view, staged, guild=hosted.guild_id),
         mentions=(hosted.player(asker),),
         notice=TURN,
+        language=language,
     )
+    with speaking(await player_language(ctx.store, hosted.player(asker))) as language:
+        yours = announce.your_turn_text(ctx, staged, match.game.view_for(asker), localized=True)
     mail.private(
         hosted.player(asker),
-        announce.your_turn_text(ctx, staged, match.game.view_for(asker)),
+        yours,
         await ctx.private_file(match.game.view_for(asker), staged, reader=hosted.player(asker)),
         buttons=announce.turn_buttons(table),
         turn=table.turn,
         notice=TURN,
+        language=language,
     )
     await ctx.save(table, hosted, mail)
     return Reply(
-        f"You accepted the takeback: turn {number} is played again.",
+        _("You accepted the takeback: turn {number} is played again.", number=number),
         private=False,
         stamp=table.stamp,
     )
@@ -253,8 +354,11 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
     hosted = table.hosted
     if not table.paused:
         raise Refused(
-            "The match is not paused; its clock is running. To take back a pause proposal, "
-            f"use {ctx.cmd('decline')}."
+            _(
+                "The match is not paused; its clock is running. To take back a pause proposal, "
+                "use {command}.",
+                command=ctx.cmd("decline", localized=True),
+            )
         )
     left = hosted.paused_left or 0.0
     now = ctx.now()
@@ -264,14 +368,17 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
     resumed = replace(resumed, remind_at=remind)
     mail = Mail(table.channel_id)
     to_act = table.game.side
-    mail.public(
-        f"{table.who(side)} resumed the match: {table.side_name(to_act)}'s turn goes on, with "
-        f"{duration(left)} left ({moment(due, now)}).",
-        mentions=(hosted.player(to_act),),
-        notice=TURN,
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        said = _(
+            "{player} resumed the match: {mover}'s turn goes on, with {left} left ({due}).",
+            player=table.who(side),
+            mover=table.side_name(to_act),
+            left=duration(left, localized=True),
+            due=moment(due, now, localized=True),
+        )
+    mail.public(said, mentions=(hosted.player(to_act),), notice=TURN, language=language)
     await ctx.save(table, resumed, mail)
-    return Reply("The clock is running again.", private=False, stamp=table.stamp)
+    return Reply(_("The clock is running again."), private=False, stamp=table.stamp)
 
 
 async def decline(ctx: Context, table: Table, user: User) -> Reply:
@@ -281,24 +388,39 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
     theirs = [kind for kind, by in offers.items() if by == side.other]
     mine = [kind for kind, by in offers.items() if by == side]
     if not theirs and not mine:
-        raise Refused("There is no proposal to decline.")
+        raise Refused(_("There is no proposal to decline."))
     for kind in theirs + mine:
         del offers[kind]
-    words = [f"declines {table.side_name(side.other)}'s {OFFERS[k]}" for k in theirs]
-    words += [f"takes back their {OFFERS[k]}" for k in mine]
+    other = table.side_name(side.other)
+    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
+        # TRANSLATORS: an action in "{player} {actions}." ({offer}: "draw offer"...).
+        words = [_("declines {player}'s {offer}", player=other, offer=_offer(k)) for k in theirs]
+        # TRANSLATORS: an action in "{player} {actions}." ({offer}: "draw offer"...).
+        words += [_("takes back their {offer}", offer=_offer(k)) for k in mine]
+        # TRANSLATORS: {actions}: one or more of "declines {player}'s {offer}", "takes back
+        # their {offer}", joined with "and".
+        said = _(
+            "{player} {actions}.", player=table.who(side), actions=listing(words, localized=True)
+        )
     mail = Mail(table.channel_id)
-    mail.public(
-        f"{table.who(side)} " + " and ".join(words) + ".",
-        mentions=(table.hosted.player(side.other),),
-    )
+    mail.public(said, mentions=(table.hosted.player(side.other),), language=language)
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)
     return Reply(_declined(table, side, theirs, mine), private=False, stamp=table.stamp)
 
 
 def _declined(table: Table, side: Side, theirs: list[str], mine: list[str]) -> str:
     """What the player who declined (or took back) proposals is told: which, and what
-    happens now."""
-    done = [f"declined {table.side_name(side.other)}'s {OFFERS[kind]}" for kind in theirs]
-    done += [f"took back your {OFFERS[kind]}" for kind in mine]
-    after = " and ".join(AFTER_DECLINING[kind] for kind in theirs + mine)
-    return "You " + " and ".join(done) + f": {after}."
+    happens now, in the current language."""
+    other = table.side_name(side.other)
+    # TRANSLATORS: an action in "You {actions}: {after}." ({offer}: "draw offer"...).
+    done = [_("declined {player}'s {offer}", player=other, offer=_offer(k)) for k in theirs]
+    # TRANSLATORS: an action in "You {actions}: {after}." ({offer}: "draw offer"...).
+    done += [_("took back your {offer}", offer=_offer(k)) for k in mine]
+    after = [_(AFTER_DECLINING[kind]) for kind in theirs + mine]
+    # TRANSLATORS: {actions}: "declined {player}'s {offer}", "took back your {offer}";
+    # {after}: "the game goes on", "the clock keeps running"...
+    return _(
+        "You {actions}: {after}.",
+        actions=listing(done, localized=True),
+        after=listing(after, localized=True),
+    )

@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 import ai
+from bot.i18n import _, ngettext, slash
 from rules import ActionError, GameState, Side, game_type
 from storage import MatchInfo
 
@@ -70,8 +71,10 @@ def positions(final: GameState) -> list[tuple[GameState, tuple[str, ...]]]:
             game.end_turn()
         except ActionError:
             raise Refused(
-                "This match's turns do not play again from its setup (a secret setup), so it "
-                "cannot be analysed."
+                _(
+                    "This match's turns do not play again from its setup (a secret setup), so "
+                    "it cannot be analysed."
+                )
             ) from None
     return walked
 
@@ -91,7 +94,7 @@ async def analyse(final: GameState, search: Search) -> Analysis:
     walked = await asyncio.to_thread(positions, final)
     if not walked:
         raise Refused(
-            "This match ended before a single move was played: there is nothing to analyse."
+            _("This match ended before a single move was played: there is nothing to analyse.")
         )
     slips: list[Slip] = []
     values: list[float] = []
@@ -119,20 +122,38 @@ def _judged(
 
 
 def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str]) -> str:
-    """The analysis in words: who lost the most where, and what the AI would have played."""
-    head = (
-        f"Analysis of match {match_id} ({title}), {len(analysis.values)} turns, by the AI (hard)."
+    """The analysis in words: who lost the most where, and what the AI would have played
+    (in the current language)."""
+    head = ngettext(
+        "Analysis of match {number} ({game}), {n} turn, by the AI (hard).",
+        "Analysis of match {number} ({game}), {n} turns, by the AI (hard).",
+        len(analysis.values),
+        number=match_id,
+        game=title,
     )
     if not analysis.slips:
-        return head + " No turn lost anything the AI could find."
-    lines = [head, "The turns that lost the most (the better turn is drawn on each board):"]
+        return _("{head} No turn lost anything the AI could find.", head=head)
+    lines = [head, _("The turns that lost the most (the better turn is drawn on each board):")]
     for rank, slip in enumerate(analysis.slips, 1):
         who = escape(names[0] if slip.side == Side.CHALLENGER else names[1])
-        cost = "a win missed" if slip.drop >= WIN_GAP else f"{slip.drop:.3g} lost"
-        lines.append(
-            f"{rank}. Turn {slip.number}, {who}: played `{'; '.join(slip.played)}`; the AI "
-            f"prefers `{'; '.join(slip.better)}` ({cost}, by its evaluation)."
+        if slip.drop >= WIN_GAP:
+            # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
+            cost = _("a win missed")
+        else:
+            drop = f"{slip.drop:.3g}"
+            # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
+            cost = _("{value} lost", value=drop)
+        played, better = (f"`{'; '.join(turn)}`" for turn in (slip.played, slip.better))
+        line = _(
+            "Turn {number}, {player}: played {played}; the AI prefers {better} ({cost}, by its "
+            "evaluation).",
+            number=slip.number,
+            player=who,
+            played=played,
+            better=better,
+            cost=cost,
         )
+        lines.append(f"{rank}. {line}")
     return "\n".join(lines)
 
 
@@ -183,7 +204,7 @@ async def report(
         pictures,
         analysis.values,
         tuple(slip.number - 1 for slip in analysis.slips),
-        f"Match {info.id} · {title}: evaluation",
+        _("Match {number} · {game}: evaluation", number=info.id, game=title),
     )
 
 
@@ -194,14 +215,22 @@ async def analysable(ctx: Context, info: MatchInfo) -> GameState:
     a hosted turn end of it goes to a worker."""
     if not info.state.over:
         raise Refused(
-            f"Match {info.id} is still being played: it can be analysed once it has ended. "
-            f"Until then, a practice game against the AI offers hints (`/tora hint`)."
+            _(
+                "Match {number} is still being played: it can be analysed once it has ended. "
+                "Until then, a practice game against the AI offers hints ({command}).",
+                number=info.id,
+                command=slash("tora hint"),
+            )
         )
     game = (await ctx.store.load(info.id)).game
     if game_type(info.game).heavy(game):
         raise Refused(
-            f"Match {info.id} ({game_type(info.game).title}) has turns that cost the rules "
-            "seconds each to end (TORA's long board): it cannot be analysed yet. Matches on "
-            "TORA's short board, of ToriShogi and of Torii can."
+            _(
+                "Match {number} ({game}) has turns that cost the rules seconds each to end "
+                "(TORA's long board): it cannot be analysed yet. Matches on TORA's short board, "
+                "of ToriShogi and of Torii can.",
+                number=info.id,
+                game=game_type(info.game).title,
+            )
         )
     return game

@@ -7,12 +7,14 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from bot.i18n import SOURCE, _, current, ngettext, speaking, word
 from rules import GameState, GameView, Side, game_type
 from rules.protocol import GameEvent
 from storage import write_record
 
 from . import showing, timing
 from .context import Context, Mail
+from .languages import player_language, server_language
 from .models import is_robot
 from .notify import TURN
 from .ports import Attachment
@@ -27,18 +29,30 @@ def turn_buttons(table: Table) -> tuple[str, ...]:
     return TURN_BUTTONS + (("hint",) if table.practice else ())
 
 
-def to_act_line(ctx: Context, table: Table, view: GameView) -> str:
-    """Who acts, what, by when; on a bank or increment clock each player's time too."""
-    hosted = table.hosted
-    when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
-    line = f"{table.who(view.side)} to act: {showing.to_act(view)}{when}."
-    clocks = timing.clocks_line(table.terms, hosted, view.side, ctx.now(), names_of(table))
+def to_act_line(ctx: Context, table: Table, view: GameView, localized: bool = False) -> str:
+    """Who acts, what, by when; on a bank or increment clock each player's time too. In
+    English unless ``localized`` (as ``texts.duration``)."""
+    with speaking(current() if localized else SOURCE):
+        return _to_act_line(ctx, table, view)
+
+
+def _to_act_line(ctx: Context, table: Table, view: GameView) -> str:
+    hosted, who, what = table.hosted, table.who(view.side), word(showing.to_act(view))
+    if hosted.due_at is None:
+        line = _("{player} to act: {what}.", player=who, what=what)
+    else:
+        when = moment(hosted.due_at, ctx.now(), localized=True)
+        line = _("{player} to act: {what}, by {time}.", player=who, what=what, time=when)
+    clocks = timing.clocks_line(
+        table.terms, hosted, view.side, ctx.now(), names_of(table), localized=True
+    )
     return f"{line}\n{clocks}" if clocks else line
 
 
 def event_line(event: GameEvent, names: tuple[str, str]) -> str:
-    """An action of a turn post: in plain words, then its notation."""
-    return f"- {event.words(names)} \u00b7 `{event.text}`"
+    """An action of a turn post: in plain words (the current language's), then its
+    notation."""
+    return f"- {word(event.words(names))} \u00b7 `{event.text}`"
 
 
 def names_of(table: Table) -> tuple[str, str]:
@@ -46,59 +60,100 @@ def names_of(table: Table) -> tuple[str, str]:
 
 
 async def game_start(ctx: Context, table: Table, game: GameState, lead: str = "") -> Mail:
-    """The posts of a new ``game``'s start."""
+    """The posts of a new ``game``'s start: the channel's in the server's language, each
+    player's own board and notice in theirs. ``lead`` opens the post (a rules text or one
+    made with ``rules.words.msg`` is worded in the server's language)."""
     view = game.view_for(None)
     mail = Mail(table.channel_id)
-    first = table.hosted.player(Side.CHALLENGER)
-    players = []
-    for side in Side:
-        words = showing.setup_words(game, side)
-        players.append(f"{table.who(side)} playing {words}" if words else table.who(side))
-    mail.public(
-        (lead + " " if lead else "")
-        + "The game begins: "
-        + " against ".join(players)
-        + ".\n"
-        + to_act_line(ctx, table, view),
-        await ctx.board_file(view, table, guild=table.hosted.guild_id),
-        mentions=(first,),
-        notice=TURN,
+    hosted = table.hosted
+    first, second = hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION)
+    board, first_board, second_board = await asyncio.gather(
+        ctx.board_file(view, table, guild=hosted.guild_id),
+        ctx.private_file(game.view_for(Side.CHALLENGER), table, reader=first),
+        ctx.private_file(game.view_for(Side.OPPOSITION), table, reader=second),
     )
-    mail.private(
-        first,
-        your_turn_text(ctx, table, view),
-        await ctx.private_file(game.view_for(Side.CHALLENGER), table, reader=first),
-        buttons=turn_buttons(table),
-        turn=1,
-        notice=TURN,
-    )
-    mail.private(
-        table.hosted.player(Side.OPPOSITION),
-        f"The game against {table.who(Side.CHALLENGER)} has begun; they move first. This is "
-        "your own board: it shows what only you may see.",
-        await ctx.private_file(
-            game.view_for(Side.OPPOSITION), table, reader=table.hosted.player(Side.OPPOSITION)
-        ),
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        begins = _begins(table, game)
+        mail.public(
+            (f"{word(lead)} " if lead else "") + begins + "\n" + _to_act_line(ctx, table, view),
+            board,
+            mentions=(first,),
+            notice=TURN,
+            language=language,
+        )
+    with speaking(await player_language(ctx.store, first)) as language:
+        mail.private(
+            first,
+            _your_turn_text(ctx, table, view, ()),
+            first_board,
+            buttons=turn_buttons(table),
+            turn=1,
+            notice=TURN,
+            language=language,
+        )
+    with speaking(await player_language(ctx.store, second)) as language:
+        said = _(
+            "The game against {player} has begun; they move first. This is your own board: "
+            "it shows what only you may see.",
+            player=table.who(Side.CHALLENGER),
+        )
+        mail.private(second, said, second_board, language=language)
     return mail
 
 
-def your_turn_text(ctx: Context, table: Table, view: GameView, recap: Sequence[str] = ()) -> str:
+def _begins(table: Table, game: GameState) -> str:
+    """``The game begins: ann playing Fortress against bob.``, in the current language."""
+    players = []
+    for side in Side:
+        words = showing.setup_words(game, side)
+        who = table.who(side)
+        players.append(
+            _("{player} playing {setup}", player=who, setup=word(words)) if words else who
+        )
+    return _("The game begins: {first} against {second}.", first=players[0], second=players[1])
+
+
+def your_turn_text(
+    ctx: Context,
+    table: Table,
+    view: GameView,
+    recap: Sequence[str] = (),
+    localized: bool = False,
+) -> str:
     """The "your turn" notice: what the opponent's turn did (``recap``, as the channel was
     told), then what is to do and by when, so that a player who follows by DM needs not
-    open the channel."""
+    open the channel. In English unless ``localized`` (as ``texts.duration``)."""
+    with speaking(current() if localized else SOURCE):
+        return _your_turn_text(ctx, table, view, recap)
+
+
+def _your_turn_text(ctx: Context, table: Table, view: GameView, recap: Sequence[str]) -> str:
     hosted = table.hosted
-    when = "" if hosted.due_at is None else f", by {moment(hosted.due_at, ctx.now())}"
-    clocks = timing.clocks_line(table.terms, hosted, view.side, ctx.now(), names_of(table))
-    return "\n".join(
-        [
-            *recap,
-            f"Your turn against {table.who(view.side.other)}: {showing.to_act(view)}{when}. "
-            f"Press Play (or {ctx.cmd('play')}) and pick your actions, or type them with "
-            f"{ctx.cmd('act')}; then end your turn.",
-            *([clocks] if clocks else []),
-        ]
+    opponent, what = table.who(view.side.other), word(showing.to_act(view))
+    play, act = ctx.cmd("play", localized=True), ctx.cmd("act", localized=True)
+    if hosted.due_at is None:
+        line = _(
+            "Your turn against {player}: {what}. Press Play (or {play}) and pick your actions, "
+            "or type them with {act}; then end your turn.",
+            player=opponent,
+            what=what,
+            play=play,
+            act=act,
+        )
+    else:
+        line = _(
+            "Your turn against {player}: {what}, by {time}. Press Play (or {play}) and pick "
+            "your actions, or type them with {act}; then end your turn.",
+            player=opponent,
+            what=what,
+            time=moment(hosted.due_at, ctx.now(), localized=True),
+            play=play,
+            act=act,
+        )
+    clocks = timing.clocks_line(
+        table.terms, hosted, view.side, ctx.now(), names_of(table), localized=True
     )
+    return "\n".join([*recap, line, *([clocks] if clocks else [])])
 
 
 async def turn_end(
@@ -107,42 +162,63 @@ async def turn_end(
     headline: str,
     mail: Mail,
     game_before: int,
-    notes: list[str],
+    notes: Sequence[str],
     *,
     tell: bool = True,
 ) -> None:
-    """The public post of a finished turn (the board after it), and, with ``tell``, the
-    "your turn" notice with their own board for the player who acts next (not when their
-    planned reply answers the turn at once: they are told that instead)."""
+    """The public post of a finished turn (the board after it), in the server's language,
+    and, with ``tell``, the "your turn" notice with their own board for the player who acts
+    next, in theirs (not when their planned reply answers the turn at once: they are told
+    that instead). ``headline`` and ``notes`` are worded in each (``bot.i18n.word``: a
+    ``rules.words.msg`` text is, any other is shown as it is)."""
     game = table.game
     view = game.view_for(None)
-    names = names_of(table)
-    recap = [headline]
-    recap += [event_line(event, names) for event in view.last_turn] or ["(no actions)"]
-    recap += showing.turn_notes(view, names, game_before)
-    recap += notes
-    recap += [showing.standing(view, names)]
-    lines = [*recap, to_act_line(ctx, table, view)]
-    offer = draw_offer(ctx, table)
-    lines += [offer] if offer else []
     nxt = table.hosted.player(view.side)
     drawn = [ctx.board_file(view, table, guild=table.hosted.guild_id)]
     drawn += [ctx.private_file(game.view_for(view.side), table, reader=nxt)] if tell else []
     public, *private = await asyncio.gather(*drawn)
-    buttons = (DRAW_BUTTON if offer else ()) + give_button(table)
-    mail.public(
-        "\n".join(lines), public, mentions=(nxt,), buttons=buttons, turn=table.turn, notice=TURN
-    )
+    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
+        lines = [*_recap(table, view, headline, notes, game_before), _to_act_line(ctx, table, view)]
+        offer = _draw_offer(ctx, table)
+        lines += [offer] if offer else []
+        buttons = (DRAW_BUTTON if offer else ()) + give_button(table)
+        mail.public(
+            "\n".join(lines),
+            public,
+            mentions=(nxt,),
+            buttons=buttons,
+            turn=table.turn,
+            notice=TURN,
+            language=language,
+        )
     if not private:
         return
-    mail.private(
-        nxt,
-        your_turn_text(ctx, table, view, recap),
-        *private,
-        buttons=turn_buttons(table),
-        turn=table.turn,
-        notice=TURN,
-    )
+    with speaking(await player_language(ctx.store, nxt)) as language:
+        recap = _recap(table, view, headline, notes, game_before)
+        mail.private(
+            nxt,
+            _your_turn_text(ctx, table, view, recap),
+            *private,
+            buttons=turn_buttons(table),
+            turn=table.turn,
+            notice=TURN,
+            language=language,
+        )
+
+
+def _recap(
+    table: Table, view: GameView, headline: str, notes: Sequence[str], game_before: int
+) -> list[str]:
+    """What a finished turn did, in the current language: the headline, its actions, what
+    the game adds (``showing.turn_notes``), the service's ``notes`` and the standing."""
+    names = names_of(table)
+    recap = [word(headline)]
+    recap += [event_line(event, names) for event in view.last_turn] or [_("(no actions)")]
+    recap += [word(note) for note in showing.turn_notes(view, names, game_before)]
+    recap += [word(note) for note in notes]
+    # TRANSLATORS: the state of a game in a line (a sentence of the game's rules), then a stop
+    recap += [_("{standing}.", standing=word(view.summary(names)))]
+    return recap
 
 
 def between_people(table: Table) -> bool:
@@ -158,10 +234,15 @@ QUIET_DRAW = 30  # rounds without a removal after which the turn post offers a d
 DRAW_BUTTON = ("offer",)  # "Propose a draw": either player's draw command (propose or accept)
 
 
-def draw_offer(ctx: Context, table: Table) -> str:
+def draw_offer(ctx: Context, table: Table, localized: bool = False) -> str:
     """The turn post's offer of a draw in a game going nowhere: after ``QUIET_DRAW`` rounds
     without a removal, a line and a button for both players (none where only AI players
-    play, or a draw is already proposed)."""
+    play, or a draw is already proposed). In English unless ``localized``."""
+    with speaking(current() if localized else SOURCE):
+        return _draw_offer(ctx, table)
+
+
+def _draw_offer(ctx: Context, table: Table) -> str:
     game = table.game
     quiet = game.quiet_rounds()
     if quiet < QUIET_DRAW or DRAW not in game.agreements() or DRAW in table.offers():
@@ -169,9 +250,14 @@ def draw_offer(ctx: Context, table: Table) -> str:
     if all(is_robot(table.hosted.player(side)) for side in Side):
         return ""
     nothing = game_type(game.game_type).nothing_removed
-    return (
-        f"{nothing} for {quiet} rounds: either of you may propose a draw with the button "
-        f"below or {ctx.cmd('draw')}."
+    return ngettext(
+        "{nothing} for {n} round: either of you may propose a draw with the button below or "
+        "{command}.",
+        "{nothing} for {n} rounds: either of you may propose a draw with the button below or "
+        "{command}.",
+        quiet,
+        nothing=word(nothing),
+        command=ctx.cmd("draw", localized=True),
     )
 
 
@@ -190,24 +276,32 @@ def record_file(table: Table) -> Attachment:
 
 
 async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, counted: bool) -> None:
-    """The end of a match: the headline, the final score, the final board and the record."""
+    """The end of a match: the headline, the final score, the final board and the record,
+    in the server's language (``headline`` worded in it, as ``turn_end``'s)."""
     view = table.game.view_for(None)
-    if not counted:
-        footer = "It counts for nothing and is not rated."
-    elif table.terms.rated:
-        footer = "The match was rated."
-    else:
-        footer = "It was a casual match."
-    final = showing.final_standing(view, names_of(table))
     again = counted and between_people(table)
-    offer = (
-        " Either of you may ask for a rematch with the button (colours swapped)." if again else ""
-    )
-    mail.public(
-        f"{headline}\n{final} {footer} The full record is attached.{offer}",
-        await ctx.board_file(view, table, guild=table.hosted.guild_id),
-        record_file(table),
-        mentions=(table.hosted.player(Side.CHALLENGER), table.hosted.player(Side.OPPOSITION)),
-        buttons=("rematch",) if again else (),
-        turn=table.turn,
-    )
+    board = await ctx.board_file(view, table, guild=table.hosted.guild_id)
+    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
+        final = word(game_type(view.game).final_summary(view, names_of(table)))
+        if not counted:
+            footer = _("It counts for nothing and is not rated.")
+        elif table.terms.rated:
+            footer = _("The match was rated.")
+        else:
+            footer = _("It was a casual match.")
+        offer = _("Either of you may ask for a rematch with the button (colours swapped).")
+        said = _(
+            "{headline}\n{final}. {footer} The full record is attached.",
+            headline=word(headline),
+            final=final,
+            footer=footer,
+        )
+        mail.public(
+            f"{said} {offer}" if again else said,
+            board,
+            record_file(table),
+            mentions=(table.hosted.player(Side.CHALLENGER), table.hosted.player(Side.OPPOSITION)),
+            buttons=("rematch",) if again else (),
+            turn=table.turn,
+            language=language,
+        )

@@ -207,7 +207,8 @@ class Absences(Host):
                 other = changed.player(side.other)
                 with speaking(language):
                     said = words(table, side, changed, self._ctx.now())
-                mail.public(said, mentions=() if is_robot(other) else (other,))
+                mentions = () if is_robot(other) else (other,)
+                mail.public(said, mentions=mentions, language=language)
                 await self._ctx.update(table, changed, mail)
                 self._settle(table)
                 told += 1

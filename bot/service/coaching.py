@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.i18n import _
 from rules import GameState, Side
 from storage import MatchInfo
 
@@ -47,10 +48,11 @@ class Coaching(Host):
         async def flow(table: Table) -> Reply:
             now = hints.hint_game(table, side)
             if now.notations != hint.notations:
-                raise StaleRequest("Your turn changed since that hint: ask for a new one.")
+                raise StaleRequest(_("Your turn changed since that hint: ask for a new one."))
             await asyncio.to_thread(hints.stage, table, hint, texts)
             staged = "; ".join(table.game.staged())
-            return await play.staged_reply(self._ctx, table, side, f"Staged the hint: {staged}.")
+            done = _("Staged the hint: {actions}.", actions=staged)
+            return await play.staged_reply(self._ctx, table, side, done)
 
         return await self._command(place, user, expect, (PLAYING,), flow, limited=False)
 
@@ -60,13 +62,13 @@ class Coaching(Host):
         """The hint for ``user`` in the match's present state (``expect``: of that turn),
         searched unless the state already has it."""
         if user.id in self._hinting:
-            raise Refused("Your last hint is still being worked out; wait for it first.")
+            raise Refused(_("Your last hint is still being worked out; wait for it first."))
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None:
-                raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
+                raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
             if expect is not None:
-                check_stamp(table, expect, self._ctx.cmd("board"))
+                check_stamp(table, expect, self._ctx.cmd("board", localized=True))
             side = play.acting_side(self._ctx, table, user)
             hint = hints.hint_game(table, side)
             position = (table.stamp, hint.notations)
@@ -80,8 +82,10 @@ class Coaching(Host):
         except WorkerFailed:
             log.exception("the hint's search failed in channel %d", place.channel_id)
             raise Refused(
-                "The AI could not work out a hint this time, and nothing in your match "
-                "changed. Ask again in a moment, or play on."
+                _(
+                    "The AI could not work out a hint this time, and nothing in your match "
+                    "changed. Ask again in a moment, or play on."
+                )
             ) from None
         finally:
             self._hinting.discard(user.id)
@@ -96,10 +100,10 @@ class Coaching(Host):
         still being worked out (``analysis``)."""
         info = await self.records.match_info(match_id)
         if info is None:
-            raise Refused(f"There is no match {match_id}.")
+            raise Refused(_("There is no match {number}.", number=match_id))
         final = await analysis.analysable(self._ctx, info)
         if user.id in self._hinting:
-            raise Refused("Your last hint or analysis is still being worked out; wait for it.")
+            raise Refused(_("Your last hint or analysis is still being worked out; wait for it."))
         return info, final
 
     async def analyse(self, match_id: int, user: User, guild_id: int) -> analysis.Report:
@@ -118,7 +122,10 @@ class Coaching(Host):
         except WorkerFailed:
             log.exception("the analysis of match %d failed", match_id)
             raise Refused(
-                f"The AI could not finish the analysis of match {match_id}; ask again later."
+                _(
+                    "The AI could not finish the analysis of match {number}; ask again later.",
+                    number=match_id,
+                )
             ) from None
         finally:
             self._hinting.discard(user.id)

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from bot.i18n import current, speaking
+from bot.i18n import SOURCE, current, speaking
 from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
 
@@ -39,11 +39,13 @@ class Mail:
         buttons: tuple[str, ...] = (),
         turn: int = 0,
         notice: str = "",
+        language: str = SOURCE,
     ) -> None:
         """A post in the channel; ``buttons`` (verbs) for the match's turn ``turn``. AI
         players are never mentioned; ``notice`` says what the post is about (``notify``:
-        its mentions go to those who want them)."""
-        coded = encode_buttons(buttons, turn, notice)
+        its mentions go to those who want them); ``language``: the one ``text`` is written
+        in (its buttons are labelled in it)."""
+        coded = encode_buttons(buttons, turn, notice, language)
         people = tuple(user_id for user_id in mentions if not is_robot(user_id))
         self.posts.append(Post(self.channel_id, text, None, people, _pairs(files), coded))
 
@@ -55,12 +57,14 @@ class Mail:
         buttons: tuple[str, ...] = (),
         turn: int = 0,
         notice: str = "",
+        language: str = SOURCE,
     ) -> None:
         """A private message to ``user_id``; none to an AI player (it reads the game).
-        ``notice``: what it is about (``notify``: the player may not want it, or not now)."""
+        ``notice``: what it is about (``notify``: the player may not want it, or not now);
+        ``language`` as for ``public``."""
         if is_robot(user_id):
             return
-        coded = encode_buttons(buttons, turn, notice)
+        coded = encode_buttons(buttons, turn, notice, language)
         self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files), coded))
 
 

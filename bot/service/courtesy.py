@@ -5,12 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.i18n import _, speaking
 from rules import Side
 from storage import Hosted
 
 from . import timing
 from .context import Context, Mail
 from .errors import NotAllowed, Refused
+from .languages import server_language
 from .models import Place, Reply, User, is_robot
 from .phases import ENDED, PLAYING
 from .ports import Stamp
@@ -24,7 +26,7 @@ async def give_time(ctx: Context, table: Table, user: User) -> Reply:
     moves on (and their bank grows); on the giver's own turn, with a bank or an increment
     clock, the opponent's own time grows. A fixed time per turn has nothing to add to then."""
     if table.hosted.phase != PLAYING:
-        raise Refused("The game has not started yet, so there is no clock to add to.")
+        raise Refused(_("The game has not started yet, so there is no clock to add to."))
     side = player_side(table, user)
     to, terms, now = side.other, table.terms, ctx.now()
     name = table.side_name(to)
@@ -32,26 +34,34 @@ async def give_time(ctx: Context, table: Table, user: User) -> Reply:
         hosted = timing.gift(terms, table.hosted, to, table.game.side)
     except ValueError:
         raise Refused(
-            f"Your turn is running: {name}'s next turn has its full "
-            f"{duration(terms.turn_seconds)} anyway. Give time while their turn runs."
+            _(
+                "Your turn is running: {player}'s next turn has its full {time} anyway. Give "
+                "time while their turn runs.",
+                player=name,
+                time=duration(terms.turn_seconds, localized=True),
+            )
         ) from None
     has = _time_of(table, hosted, to, now)
     if has > timing.MOST_LEFT:
         raise Refused(
-            f"{name} already has {duration(has - timing.GIFT)}: time is given up to "
-            f"{duration(timing.MOST_LEFT)} in all, so nothing was added."
+            _(
+                "{player} already has {time}: time is given up to {most} in all, so nothing "
+                "was added.",
+                player=name,
+                time=duration(has - timing.GIFT, localized=True),
+                most=duration(timing.MOST_LEFT, localized=True),
+            )
         )
     if to == table.game.side and hosted.due_at is not None:
         remind = await ctx.next_reminder(terms, hosted, to, now)
         hosted = replace(hosted, remind_at=remind)
     mail = Mail(table.channel_id)
-    mail.public(
-        f"{table.who(side)} gave {name} {duration(timing.GIFT)}: "
-        + _now_words(table, hosted, to, now),
-        mentions=(hosted.player(to),),
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        said = _given_words(table, hosted, side, now)
+        mail.public(said, mentions=(hosted.player(to),), language=language)
     await ctx.update(table, hosted, mail)
-    return Reply(f"You gave {name} {duration(timing.GIFT)}.", private=False, stamp=table.stamp)
+    said = _("You gave {player} {time}.", player=name, time=duration(timing.GIFT, localized=True))
+    return Reply(said, private=False, stamp=table.stamp)
 
 
 def _time_of(table: Table, hosted: Hosted, to: Side, now: float) -> float:
@@ -62,12 +72,35 @@ def _time_of(table: Table, hosted: Hosted, to: Side, now: float) -> float:
     return timing.turn_time(table.terms, hosted, to)
 
 
-def _now_words(table: Table, hosted: Hosted, to: Side, now: float) -> str:
+def _given_words(table: Table, hosted: Hosted, giver: Side, now: float) -> str:
+    """The post of a gift of time, in the current language: who gave whom a day, and what
+    the receiver has now."""
+    to = giver.other
+    who, name = table.who(giver), table.side_name(to)
+    day = duration(timing.GIFT, localized=True)
     if to != table.game.side:
-        return f"their next turn lasts {duration(timing.turn_time(table.terms, hosted, to))}."
+        return _(
+            "{giver} gave {player} {time}: their next turn lasts {turn}.",
+            giver=who,
+            player=name,
+            time=day,
+            turn=duration(timing.turn_time(table.terms, hosted, to), localized=True),
+        )
     if hosted.paused_left is not None:
-        return f"the paused clock now holds {duration(hosted.paused_left)} of their turn."
-    return f"their turn now ends {moment(hosted.due_at or now, now)}."
+        return _(
+            "{giver} gave {player} {time}: the paused clock now holds {left} of their turn.",
+            giver=who,
+            player=name,
+            time=day,
+            left=duration(hosted.paused_left, localized=True),
+        )
+    return _(
+        "{giver} gave {player} {time}: their turn now ends {moment}.",
+        giver=who,
+        player=name,
+        time=day,
+        moment=moment(hosted.due_at or now, now, localized=True),
+    )
 
 
 async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[Place, User, Terms]:
@@ -78,15 +111,25 @@ async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[
     old = await ctx.store.hosting.latest_in_channel(place.channel_id)
     if old is None or old.id != made.match or old.phase != ENDED:
         raise Refused(
-            "That match is no longer the last one here (a rematch or another match came "
-            f"since), so nothing was done. Start a new one with {ctx.cmd('challenge')}."
+            _(
+                "That match is no longer the last one here (a rematch or another match came "
+                "since), so nothing was done. Start a new one with {command}.",
+                command=ctx.cmd("challenge", localized=True),
+            )
         )
     side = old.side_of(user.id)
     if side is None or old.match_id is None:
-        raise NotAllowed("Only the two players of a match that was played can ask for its rematch.")
+        raise NotAllowed(
+            _("Only the two players of a match that was played can ask for its rematch.")
+        )
     other = old.player(side.other)
     if is_robot(other):
-        raise Refused(f"Play the AI again with {ctx.cmd('challenge')} and its `ai` option.")
+        raise Refused(
+            _(
+                "Play the AI again with {command} and its `ai` option.",
+                command=ctx.cmd("challenge", localized=True),
+            )
+        )
     found = await ctx.store.player(other)
     opponent = User(other, found.name if found else f"player {other}")
     roles = "challenger" if side == Side.OPPOSITION else "opposition"

@@ -7,13 +7,16 @@ from __future__ import annotations
 
 import datetime as dt
 
+from bot.i18n import _, ngettext, speaking
 from storage import Hosted, Post
 
 from .context import Context
+from .languages import player_language
 from .notify import OFF, PREFIX
+from .outbox import encode_buttons
 from .people import zone
 from .phases import PLAYING
-from .texts import escape, plural
+from .texts import escape
 
 SENT = "digest_sent"  # the player setting: the last digest's time (its hour that day)
 EVERY = 60.0  # seconds between looks
@@ -63,14 +66,43 @@ async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
     if not waiting:
         return None
     waiting.sort(key=lambda pair: pair[0])
-    lines = [f"Your turn in {plural(len(waiting), 'match', 'matches')}, the most urgent first:"]
-    for due, hosted in waiting:
-        side = hosted.side_of(user_id)
-        assert side is not None
-        other = await ctx.store.player(hosted.player(side.other))
-        against = escape(other.name) if other else "your opponent"
-        when = "paused" if hosted.paused_left is not None else f"due <t:{int(due)}:R>"
-        link = ctx.settings.link(hosted.guild_id, hosted.channel_id)
-        lines.append(f"- Match {hosted.id} against {against}: {when} \u00b7 {link}")
+    with speaking(await player_language(ctx.store, user_id)) as language:
+        lines = [
+            ngettext(
+                "Your turn in {n} match, the most urgent first:",
+                "Your turn in {n} matches, the most urgent first:",
+                len(waiting),
+            )
+        ]
+        for due, hosted in waiting:
+            lines.append(await _line(ctx, user_id, hosted, due))
     first = waiting[0][1]
-    return Post(first.channel_id, "\n".join(lines), user_id)
+    coded = encode_buttons((), 0, language=language)
+    return Post(first.channel_id, "\n".join(lines), user_id, buttons=coded)
+
+
+async def _line(ctx: Context, user_id: int, hosted: Hosted, due: float) -> str:
+    """A match of the digest, in the current language."""
+    side = hosted.side_of(user_id)
+    assert side is not None
+    other = await ctx.store.player(hosted.player(side.other))
+    link = ctx.settings.link(hosted.guild_id, hosted.channel_id)
+    if hosted.paused_left is not None:
+        when = _("paused")
+    else:
+        stamp = f"<t:{int(due)}:R>"  # a countdown, which Discord shows in the reader's language
+        when = _("due {moment}", moment=stamp)
+    if other is None:
+        return _(
+            "- Match {number} against your opponent: {when} \u00b7 {link}",
+            number=hosted.id,
+            when=when,
+            link=link,
+        )
+    return _(
+        "- Match {number} against {player}: {when} \u00b7 {link}",
+        number=hosted.id,
+        player=escape(other.name),
+        when=when,
+        link=link,
+    )

@@ -15,6 +15,7 @@ import asyncio
 import json
 from dataclasses import dataclass, field, replace
 
+from bot.i18n import _
 from rules import ActionError, GameState, Side, game_type
 
 from . import plans, pointing
@@ -81,9 +82,9 @@ class Drafting(Host):
         opponent's expected turn (``done``), takes back the last pick (``undo``) or saves
         the plan (``save``); ``group`` opens a piece's actions in the pickers."""
         if step is not None and step not in STEPS:
-            raise Refused(f"A draft's step is one of {', '.join(STEPS)}.")
+            raise Refused(_("A draft's step is one of {steps}.", steps=", ".join(STEPS)))
         if pick is not None and not 0 < len(pick) <= MOST_PICK:
-            raise Refused(f"An action's notation is 1 to {MOST_PICK} characters.")
+            raise Refused(_("An action's notation is 1 to {most} characters.", most=MOST_PICK))
 
         async def flow(table: Table) -> Draft:
             return await drafted(self._ctx, table, user, pick, step, group)
@@ -121,11 +122,14 @@ def _planner(ctx: Context, table: Table, user: User) -> Side:
     side = player_side(table, user)
     if table.game.side == side:
         raise Refused(
-            "It is your turn: a plan answers your opponent's turn. Play yours, then plan "
-            f"your reply while theirs runs ({ctx.cmd('play')})."
+            _(
+                "It is your turn: a plan answers your opponent's turn. Play yours, then plan "
+                "your reply while theirs runs ({command}).",
+                command=ctx.cmd("play", localized=True),
+            )
         )
     if is_robot(table.hosted.player(side.other)):
-        raise Refused("The AI answers at once: there is no time to plan a reply against it.")
+        raise Refused(_("The AI answers at once: there is no time to plan a reply against it."))
     return side
 
 
@@ -144,7 +148,7 @@ def _undo(parts: _Parts) -> None:
     elif parts.theirs:
         parts.theirs.pop()
     else:
-        raise Refused("There is nothing to take back: the plan is empty.")
+        raise Refused(_("There is nothing to take back: the plan is empty."))
 
 
 def _position(table: Table, side: Side, parts: _Parts) -> GameState:
@@ -156,7 +160,7 @@ def _position(table: Table, side: Side, parts: _Parts) -> GameState:
             game.apply(text)
         if parts.replying:
             if not parts.theirs:
-                raise Refused("Pick at least one action of your opponent's turn first.")
+                raise Refused(_("Pick at least one action of your opponent's turn first."))
             game.end_turn()
             for text in parts.mine:
                 game.apply(text)
@@ -171,7 +175,7 @@ async def _picked(table: Table, side: Side, parts: _Parts, pick: str) -> _Parts:
     one_move = game_type(table.game.game_type).one_move
     picked = parts.mine if parts.replying else parts.theirs
     if len(picked) >= MOST_ACTIONS:
-        raise Refused(f"A turn of a plan has at most {MOST_ACTIONS} actions.")
+        raise Refused(_("A turn of a plan has at most {most} actions.", most=MOST_ACTIONS))
     if one_move and picked:
         picked.pop()
     picked.append(pick)
@@ -184,7 +188,7 @@ async def _picked(table: Table, side: Side, parts: _Parts, pick: str) -> _Parts:
 
 async def _save(ctx: Context, table: Table, user: User, parts: _Parts) -> str:
     if not parts.theirs or not parts.mine:
-        raise Refused("Pick your opponent's turn and then your reply before saving the plan.")
+        raise Refused(_("Pick your opponent's turn and then your reply before saving the plan."))
     text = f"{'; '.join(parts.theirs)} {plans.STEP} {'; '.join(parts.mine)}"
     reply = await plans.manage(ctx, table, user, text, None)
     return reply.text.split("\n", 1)[0]
@@ -203,15 +207,18 @@ async def _shown(
         base.undo()
     groups = await asyncio.to_thread(base.menu)
     them = table.side_name(side.other)
-    whose = "your reply" if parts.replying else f"{them}'s turn you expect"
+    if parts.replying:
+        picking = _("picking your reply")
+    else:
+        picking = _("picking {player}'s turn you expect", player=them)
     menu = Menu(
         table.stamp,
-        f"Plan a reply · Match {table.hosted.id} against {them}",
+        _("Plan a reply · Match {number} against {player}", number=table.hosted.id, player=them),
         tuple(parts.mine if parts.replying else parts.theirs),
         tuple(groups),
         (),
         game.actions_left,
-        to_act=f"picking {whose}",
+        to_act=picking,
         prompt=base.prompt(),
         one_move=one_move,
     )

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.i18n import _, speaking
+from rules.words import Text, msg
 from storage import Hosted
 
 from . import announce, showing
 from .context import Context, Mail
 from .errors import NotAllowed, Refused
+from .languages import server_language
 from .models import Reply, User
 from .phases import ABORTED, CANCELLED, CHALLENGE, ENDED, FINISHED, FORFEIT, PLAYING, SETUP
 from .table import Table, player_side
@@ -28,15 +31,17 @@ def ended(hosted: Hosted, ending: str) -> Hosted:
     )
 
 
-def outcome_headline(table: Table) -> str:
+def outcome_headline(table: Table) -> Text:
+    """The result in a line: English as a ``str``, worded in each reader's language where
+    it is shown (``bot.i18n.word``)."""
     outcome = table.game.outcome()
     if outcome is None:
         raise RuntimeError("the game is not over")
     if outcome.winner is None:
-        return f"The match ends in a tie ({outcome.reason})."
+        return msg("The match ends in a tie ({reason}).", reason=outcome.reason)
     if outcome.reason == FORFEIT:
-        return f"{table.who(outcome.winner)} wins by forfeit."
-    return f"{table.who(outcome.winner)} wins ({outcome.reason})."
+        return msg("{player} wins by forfeit.", player=table.who(outcome.winner))
+    return msg("{player} wins ({reason}).", player=table.who(outcome.winner), reason=outcome.reason)
 
 
 async def finish(
@@ -57,15 +62,20 @@ async def finish(
 async def resign(ctx: Context, table: Table, user: User) -> Reply:
     if table.hosted.phase != PLAYING:
         raise Refused(
-            f"The game has not started, so there is nothing to resign; to call the match off, "
-            f"use {ctx.cmd('abort')}."
+            _(
+                "The game has not started, so there is nothing to resign; to call the match "
+                "off, use {command}.",
+                command=ctx.cmd("abort", localized=True),
+            )
         )
     side = player_side(table, user)
     discard_unfinished(table)
     table.played.resign(side)
-    headline = f"{table.who(side)} resigns. {outcome_headline(table)}"
+    headline = msg(
+        "{player} resigns. {result}", player=table.who(side), result=outcome_headline(table)
+    )
     await finish(ctx, table, table.hosted, headline, FINISHED)
-    return Reply("You resigned; the match is over.", private=False)
+    return Reply(_("You resigned; the match is over."), private=False)
 
 
 def discard_unfinished(table: Table) -> None:
@@ -85,41 +95,56 @@ async def abort(ctx: Context, table: Table, user: User) -> Reply:
     hosted = table.hosted
     if hosted.phase == CHALLENGE:
         raise Refused(
-            f"Nothing to abort yet: to take a challenge back or decline it, use "
-            f"{ctx.cmd('decline')}."
+            _(
+                "Nothing to abort yet: to take a challenge back or decline it, use {command}.",
+                command=ctx.cmd("decline", localized=True),
+            )
         )
     side = player_side(table, user)
-    headline = f"{table.who(side)} aborted the match"
+    player = table.who(side)
     if hosted.phase == SETUP:
         mail = Mail(table.channel_id)
-        mail.public(
-            f"{headline} during the setup. Nothing is recorded.",
-            mentions=(hosted.player(side.other),),
-        )
+        with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+            said = _(
+                "{player} aborted the match during the setup. Nothing is recorded.", player=player
+            )
+            mail.public(said, mentions=(hosted.player(side.other),), language=language)
         await ctx.update(table, ended(hosted, ABORTED), mail, drop_choices=True)
-        return Reply("You aborted the match.", private=False)
+        return Reply(_("You aborted the match."), private=False)
     if first_round_complete(table):
         raise Refused(
-            "The first round is complete, so the match can no longer be aborted. You can "
-            f"resign ({ctx.cmd('resign')}) or offer a draw ({ctx.cmd('draw')})."
+            _(
+                "The first round is complete, so the match can no longer be aborted. You can "
+                "resign ({resign}) or offer a draw ({draw}).",
+                resign=ctx.cmd("resign", localized=True),
+                draw=ctx.cmd("draw", localized=True),
+            )
         )
-    await close(ctx, table, f"{headline} before the first round was complete.", ABORTED)
-    return Reply("You aborted the match.", private=False)
+    headline = msg("{player} aborted the match before the first round was complete.", player=player)
+    await close(ctx, table, headline, ABORTED)
+    return Reply(_("You aborted the match."), private=False)
 
 
 async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
     """A server admin calls off a match in any phase: unrated."""
     if not admin:
-        raise NotAllowed("Only a server admin can cancel a match.")
+        raise NotAllowed(_("Only a server admin can cancel a match."))
     hosted = table.hosted
-    headline = f"An admin ({escape(user.name)}) cancelled the match"
+    admin_name = escape(user.name)
     if hosted.phase == PLAYING:
-        await close(ctx, table, f"{headline}.", CANCELLED)
+        headline = msg("An admin ({admin}) cancelled the match.", admin=admin_name)
+        await close(ctx, table, headline, CANCELLED)
     else:
         mail = Mail(table.channel_id)
-        mail.public(f"{headline} before its game started. Nothing is recorded.")
+        with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+            said = _(
+                "An admin ({admin}) cancelled the match before its game started. Nothing is "
+                "recorded.",
+                admin=admin_name,
+            )
+            mail.public(said, language=language)
         await ctx.update(table, ended(hosted, CANCELLED), mail, drop_choices=True)
-    return Reply("The match is cancelled.", private=False)
+    return Reply(_("The match is cancelled."), private=False)
 
 
 async def close(ctx: Context, table: Table, headline: str, how: str) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import _, ngettext, option
 from rules import ActionError, GameState, Side
 
 from .context import Context
@@ -42,9 +43,13 @@ class Hint:
 def hint_game(table: Table, side: Side) -> Hint:
     """What the AI may know to suggest ``side``'s turn (see ``Hint``)."""
     if not table.practice:
+        casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
-            "Hints are given in practice games only: an unrated match against the AI "
-            "(`rated:False`). In rated games and between people you play on your own."
+            _(
+                "Hints are given in practice games only: an unrated match against the AI "
+                "({rated}). In rated games and between people you play on your own.",
+                rated=casual,
+            )
         )
     game = table.game.for_player(side)
     staged = tuple(game.staged())
@@ -89,7 +94,7 @@ def stage(table: Table, hint: Hint, texts: list[str]) -> None:
             trial.apply(text)
     except ActionError:
         raise StaleRequest(
-            "That hint no longer fits your turn: ask for a new one with the Hint button."
+            _("That hint no longer fits your turn: ask for a new one with the Hint button.")
         ) from None
     match = table.played
     for _ in range(hint.back):
@@ -101,34 +106,67 @@ def stage(table: Table, hint: Hint, texts: list[str]) -> None:
 def hint_text(ctx: Context, hint: Hint, texts: list[str], said: list[str]) -> str:
     """The hint in words: the turn ``texts`` (after what was kept; ``said``: the whole turn
     as the player reads it), and how to get there from what the player has staged, by the
-    "Play this" button or typed."""
+    "Play this" button or typed; in the current language."""
     staged = list(hint.notations)
     turn = [*staged[: hint.kept], *texts]
-    act, end, undo = ctx.cmd("act"), ctx.cmd("end"), ctx.cmd("undo")
+    words = {
+        "level": LEVEL,
+        "act": ctx.cmd("act", localized=True),
+        "end": ctx.cmd("end", localized=True),
+        "undo": ctx.cmd("undo", localized=True),
+        "mine": f"`{'; '.join(hint.staged)}`",
+        "typed": f"`{'; '.join(texts)}`",
+    }
     if not texts and staged == turn:
-        return f"The AI ({LEVEL}) would end the turn as it stands: {end}."
-    mine = f"`{'; '.join(hint.staged)}`"
+        return _("The AI ({level}) would end the turn as it stands: {end}.", **words)
     if not texts:
-        return (
-            f"The AI ({LEVEL}) would end this turn without another action; you have staged "
-            f"{mine}: take back what can be with {undo}, then {end}, or find your own move."
+        return _(
+            "The AI ({level}) would end this turn without another action; you have staged "
+            "{mine}: take back what can be with {undo}, then {end}, or find your own move.",
+            **words,
         )
-    head = f"The AI ({LEVEL}) would play: {'; '.join(said)}.\nThe picture shows it on your board. "
-    own = "; or find your own move."
+    head = _(
+        "The AI ({level}) would play: {turn}.\nThe picture shows it on your board.",
+        turn="; ".join(said),
+        **words,
+    )
+    return f"{head} {_how_to_play(hint, staged, turn, words)}"
+
+
+def _how_to_play(hint: Hint, staged: list[str], turn: list[str], words: dict[str, str]) -> str:
+    """How the player gets from what they staged to the hinted ``turn``."""
     if turn == staged:
-        return head + f"That is what you have staged: end your turn with {end}."
+        return _("That is what you have staged: end your turn with {end}.", **words)
     if not staged:
-        return head + f"Play this stages it (or {act} `{'; '.join(texts)}`), then {end}{own}"
-    if turn[: len(staged)] == staged:
-        rest = "; ".join(turn[len(staged) :])
-        return head + (
-            f"It starts with what you have staged ({mine}): Play this adds the rest (or "
-            f"{act} `{rest}`), then {end}{own}"
+        return _(
+            "Play this stages it (or {act} {typed}), then {end}; or find your own move.", **words
         )
-    times = "" if hint.back == 1 else f" {hint.back} times"
-    after = " after your search" if hint.kept else ""
-    return head + (
-        f"It differs from what you have staged ({mine}): Play this stages it in its place "
-        f"(or take back what you staged{after} with {undo}{times}, then {act} "
-        f"`{'; '.join(texts)}`), then {end}{own}"
+    if turn[: len(staged)] == staged:
+        rest = f"`{'; '.join(turn[len(staged) :])}`"
+        return _(
+            "It starts with what you have staged ({mine}): Play this adds the rest (or {act} "
+            "{rest}), then {end}; or find your own move.",
+            rest=rest,
+            **words,
+        )
+    if hint.kept:
+        return ngettext(
+            "It differs from what you have staged ({mine}): Play this stages it in its place "
+            "(or take back what you staged after your search with {undo}, then {act} "
+            "{typed}), then {end}; or find your own move.",
+            "It differs from what you have staged ({mine}): Play this stages it in its place "
+            "(or take back what you staged after your search with {undo} {n} times, then "
+            "{act} {typed}), then {end}; or find your own move.",
+            hint.back,
+            **words,
+        )
+    return ngettext(
+        "It differs from what you have staged ({mine}): Play this stages it in its place (or "
+        "take back what you staged with {undo}, then {act} {typed}), then {end}; or find your "
+        "own move.",
+        "It differs from what you have staged ({mine}): Play this stages it in its place (or "
+        "take back what you staged with {undo} {n} times, then {act} {typed}), then {end}; or "
+        "find your own move.",
+        hint.back,
+        **words,
     )

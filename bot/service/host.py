@@ -13,9 +13,10 @@ import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from bot.i18n import N_, _
 from storage import CorruptMatch, DatabaseUnavailable, Hosted, StaleHosted, StaleMatch, Store
 
-from . import digest, lobby, play, reminders, robots, setup_phase
+from . import deadlines, digest, lobby, reminders, robots, setup_phase
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
@@ -131,7 +132,7 @@ class Host:
         elif hosted.phase == SETUP and remind:
             await setup_phase.setup_reminder(ctx, table)
         elif hosted.phase == PLAYING and due:
-            await play.deadline(ctx, table)
+            await deadlines.deadline(ctx, table)
         elif hosted.phase == PLAYING and remind:
             await reminders.reminder(ctx, table)
 
@@ -174,13 +175,13 @@ class Host:
         async with self._lock(channel_id):
             table = await self._loaded(channel_id)
             if table is None and expect is not None:
-                raise StaleRequest(OVER)
+                raise StaleRequest(_(OVER))
             if table is None:
                 raise Refused(self._no_match())
             if table.hosted.phase not in phases:
                 raise Refused(_wrong_phase(table.hosted))
             if expect is not None:
-                check_stamp(table, expect, self._ctx.cmd("board"))
+                check_stamp(table, expect, self._ctx.cmd("board", localized=True))
             try:
                 return await flow(table)
             except Refused:
@@ -188,9 +189,11 @@ class Host:
             except (StaleMatch, StaleHosted):
                 self._tables.pop(channel_id, None)
                 raise StaleRequest(
-                    "The match changed while your command was being handled (another came "
-                    f"first), so nothing was done. Look at it with {self._ctx.cmd('board')} "
-                    "and retry."
+                    _(
+                        "The match changed while your command was being handled (another came "
+                        "first), so nothing was done. Look at it with {command} and retry.",
+                        command=self._ctx.cmd("board", localized=True),
+                    )
                 ) from None
             except BaseException:
                 self._tables.pop(channel_id, None)  # this copy may be ahead of the store
@@ -221,7 +224,11 @@ class Host:
         return Records(self._ctx.store, self._ctx.clock)
 
     def _no_match(self) -> str:
-        return f"There is no match here. Start one with {self._ctx.cmd('challenge')}."
+        """The refusal of a command where no match is (in the caller's language)."""
+        return _(
+            "There is no match here. Start one with {command}.",
+            command=self._ctx.cmd("challenge", localized=True),
+        )
 
     def _lock(self, channel_id: int) -> asyncio.Lock:
         return self._locks.setdefault(channel_id, asyncio.Lock())
@@ -233,8 +240,10 @@ class Host:
         except CorruptMatch:
             log.exception("the match in channel %d cannot be loaded", channel_id)
             raise Refused(
-                "The match in this channel cannot be loaded: its stored data is damaged. "
-                "Nothing was done; please tell a server admin."
+                _(
+                    "The match in this channel cannot be loaded: its stored data is damaged. "
+                    "Nothing was done; please tell a server admin."
+                )
             ) from None
 
     async def _table(self, channel_id: int) -> Table | None:
@@ -389,7 +398,7 @@ class Host:
             await self._announce_endings()
 
 
-OVER = "That match is over, so nothing was done."
+OVER = N_("That match is over, so nothing was done.")  # shown as _(OVER)
 
 
 class Backoff:
@@ -413,16 +422,22 @@ def check_stamp(table: Table, expect: Stamp, board: str) -> None:
     """Refuse a button (or command) made for another match in this channel, or for a turn
     that has ended since. Only public facts are compared: the match and its turn number."""
     if expect.match != table.hosted.id:
-        raise StaleRequest(OVER)
+        raise StaleRequest(_(OVER))
     if expect.turn != table.turn:
         raise StaleRequest(
-            f"That turn has already ended, so nothing was done. See the match now with {board}."
+            _(
+                "That turn has already ended, so nothing was done. See the match now with "
+                "{command}.",
+                command=board,
+            )
         )
 
 
 def _wrong_phase(hosted: Hosted) -> str:
-    return {
-        CHALLENGE: "The match has not been accepted yet, so that cannot be done now.",
-        SETUP: "The players are still choosing their setup, so that cannot be done now.",
-        PLAYING: "The game is under way, so that cannot be done now.",
-    }.get(hosted.phase, "That cannot be done now.")
+    if hosted.phase == CHALLENGE:
+        return _("The match has not been accepted yet, so that cannot be done now.")
+    if hosted.phase == SETUP:
+        return _("The players are still choosing their setup, so that cannot be done now.")
+    if hosted.phase == PLAYING:
+        return _("The game is under way, so that cannot be done now.")
+    return _("That cannot be done now.")

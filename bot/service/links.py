@@ -4,30 +4,39 @@ for the application layer's ``bot.app.links``, which signs and checks them."""
 
 from __future__ import annotations
 
+from bot.i18n import N_, SOURCE, _, current, speaking
 from rules import Side
 from storage import LinkState, Store
 
 from .ports import Link
 from .terms import Settings
 
-PAGE = "Match page"  # a match's public page
-BOARD = "Open the board"  # a player's private board
+PAGE = N_("Match page")  # a match's public page
+BOARD = N_("Open the board")  # a player's private board
+
+# The labels and the warning are in English unless ``localized`` (then in the current
+# language), as ``texts.duration``: the posts not yet converted give them too.
 
 
-def page_link(url: str) -> Link:
-    return Link(PAGE, url)
+def page_link(url: str, localized: bool = False) -> Link:
+    with speaking(current() if localized else SOURCE):
+        return Link(_(PAGE), url)
 
 
-def board_link(url: str) -> Link:
-    return Link(BOARD, url)
+def board_link(url: str, localized: bool = False) -> Link:
+    with speaking(current() if localized else SOURCE):
+        return Link(_(BOARD), url)
 
 
-def holder_warning(settings: Settings) -> str:
+def holder_warning(settings: Settings, localized: bool = False) -> str:
     """The line that goes wherever a private link is given."""
-    return (
-        f"-# {BOARD} is your own link: whoever holds it can play your turns, so keep it to "
-        f"yourself. {settings.cmd('board link:new')} replaces it."
-    )
+    with speaking(current() if localized else SOURCE):
+        return _(
+            "-# {board} is your own link: whoever holds it can play your turns, so keep it to "
+            "yourself. {command} replaces it.",
+            board=_(BOARD),
+            command=settings.cmd("board link:new", localized=True),
+        )
 
 
 class LinkRecords:

@@ -5,19 +5,22 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.i18n import _, ngettext, speaking, word
 from rules import Side
+from rules.words import msg
 from storage import ChannelBusy, Hosted
 
 from .context import Context, Mail
 from .endings import ended
 from .errors import NotAllowed, Refused
+from .languages import player_language, server_language
 from .models import Place, Reply, User, is_robot
 from .phases import CHALLENGE, DECLINED, EXPIRED, SETUP, WITHDRAWN
 from .ports import Stamp
 from .setup_phase import FORM, asks_setup, begin, setup_prompt
 from .table import Table
 from .terms import LONGEST_TURN, SHORTEST_TURN, Terms
-from .texts import duration, escape, plural
+from .texts import duration, escape
 
 
 # ---- challenges ----------------------------------------------------------------------------
@@ -35,28 +38,47 @@ async def check_challenge(
     terms.check()
     if opponent is not None and opponent.id == user.id:
         raise Refused(
-            "You cannot challenge yourself: name another player, or name nobody for an open "
-            "challenge anyone here may accept."
+            _(
+                "You cannot challenge yourself: name another player, or name nobody for an "
+                "open challenge anyone here may accept."
+            )
         )
     expiry = ctx.settings.challenge_seconds if expires_in is None else expires_in
     if not SHORTEST_TURN <= expiry <= LONGEST_TURN:
         raise Refused(
-            f"A challenge stays open between {duration(SHORTEST_TURN)} and "
-            f"{duration(LONGEST_TURN)}; {duration(expiry)} is not."
+            _(
+                "A challenge stays open between {shortest} and {longest}; {given} is not.",
+                shortest=duration(SHORTEST_TURN, localized=True),
+                longest=duration(LONGEST_TURN, localized=True),
+                given=duration(expiry, localized=True),
+            )
         )
     mine, everyone = await ctx.store.hosting.in_phase(place.guild_id, CHALLENGE, user.id)
     settings = ctx.settings
     if mine >= settings.user_challenges:
         raise Refused(
-            f"You already have {plural(mine, 'challenge')} waiting for an answer in this "
-            f"server, the most one player may have. Take one back with {ctx.cmd('decline')} "
-            "in its channel, or wait until one is accepted or expires."
+            ngettext(
+                "You already have {n} challenge waiting for an answer in this server, the most "
+                "one player may have. Take one back with {command} in its channel, or wait "
+                "until one is accepted or expires.",
+                "You already have {n} challenges waiting for an answer in this server, the "
+                "most one player may have. Take one back with {command} in its channel, or "
+                "wait until one is accepted or expires.",
+                mine,
+                command=ctx.cmd("decline", localized=True),
+            )
         )
     if everyone >= settings.guild_challenges:
         raise Refused(
-            f"This server already has {plural(everyone, 'challenge')} waiting for an answer, "
-            "the most it may have at once. Accept one of them, or try again when some have "
-            "been answered or have expired."
+            ngettext(
+                "This server already has {n} challenge waiting for an answer, the most it may "
+                "have at once. Accept one of them, or try again when some have been answered "
+                "or have expired.",
+                "This server already has {n} challenges waiting for an answer, the most it may "
+                "have at once. Accept one of them, or try again when some have been answered "
+                "or have expired.",
+                everyone,
+            )
         )
     return expiry
 
@@ -85,23 +107,8 @@ async def challenge(
         due_at=now + expiry,
     )
     mail = Mail(place.channel_id)
-    answer = f"accept with {ctx.cmd('accept')}"
-    if opponent is None:
-        mail.public(
-            f"{escape(user.name)} posts an open challenge to a match of {terms.title}: "
-            f"{terms.describe()}. "
-            f"Anyone here may {answer}. The challenge expires in {duration(expiry)}.",
-            buttons=("accept",),
-        )
-    else:
-        mail.public(
-            f"{escape(user.name)} challenges {escape(opponent.name)} to a match of {terms.title}: "
-            f"{terms.describe()}. "
-            f"{escape(opponent.name)}, {answer} or decline with {ctx.cmd('decline')}. "
-            f"The challenge expires in {duration(expiry)}.",
-            mentions=(opponent.id,),
-            buttons=("accept", "decline"),
-        )
+    with speaking(await server_language(ctx.store, place.guild_id)) as language:
+        _post_challenge(ctx, mail, user, opponent, terms, expiry, language)
     try:
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
@@ -110,14 +117,61 @@ async def challenge(
     names = {user.id: user.name} | ({} if opponent is None else {opponent.id: opponent.name})
     table = Table(hosted, terms, names)
     return table, Reply(
-        f"Your challenge is posted; it expires in {duration(expiry)}. You can take it back "
-        f"with {ctx.cmd('decline')} until it is accepted.",
+        _(
+            "Your challenge is posted; it expires in {expiry}. You can take it back with "
+            "{command} until it is accepted.",
+            expiry=duration(expiry, localized=True),
+            command=ctx.cmd("decline", localized=True),
+        ),
         stamp=Stamp(hosted.id, 0),
     )
 
 
+def _post_challenge(
+    ctx: Context,
+    mail: Mail,
+    user: User,
+    opponent: User | None,
+    terms: Terms,
+    expiry: float,
+    language: str,
+) -> None:
+    """The challenge's post in its channel, in ``language`` (the server's, the current
+    one)."""
+    params = {
+        "player": escape(user.name),
+        "game": terms.title,
+        "terms": terms.describe(localized=True),
+        "accept": ctx.cmd("accept", localized=True),
+        "expiry": duration(expiry, localized=True),
+    }
+    if opponent is None:
+        mail.public(
+            _(
+                "{player} posts an open challenge to a match of {game}: {terms}. Anyone here "
+                "may accept with {accept}. The challenge expires in {expiry}.",
+                **params,
+            ),
+            buttons=("accept",),
+            language=language,
+        )
+        return
+    mail.public(
+        _(
+            "{player} challenges {opponent} to a match of {game}: {terms}. {opponent}, accept "
+            "with {accept} or decline with {decline}. The challenge expires in {expiry}.",
+            opponent=escape(opponent.name),
+            decline=ctx.cmd("decline", localized=True),
+            **params,
+        ),
+        mentions=(opponent.id,),
+        buttons=("accept", "decline"),
+        language=language,
+    )
+
+
 def busy_text() -> str:
-    return (
+    return _(
         "This channel already hosts a match or a challenge: one at a time per channel or "
         "thread. Start a thread here for another one."
     )
@@ -126,14 +180,20 @@ def busy_text() -> str:
 async def accept(ctx: Context, table: Table, user: User) -> Reply:
     hosted = table.hosted
     if hosted.phase != CHALLENGE:
-        raise Refused("This challenge has already been accepted; the match is under way.")
+        raise Refused(_("This challenge has already been accepted; the match is under way."))
     if user.id == hosted.issuer_id:
         raise NotAllowed(
-            f"You cannot accept your own challenge. To take it back, use {ctx.cmd('decline')}."
+            _(
+                "You cannot accept your own challenge. To take it back, use {command}.",
+                command=ctx.cmd("decline", localized=True),
+            )
         )
     if hosted.invitee_id is not None and user.id != hosted.invitee_id:
         raise NotAllowed(
-            f"This challenge is for {table.name(hosted.invitee_id)}; only they can accept it."
+            _(
+                "This challenge is for {player}; only they can accept it.",
+                player=table.name(hosted.invitee_id),
+            )
         )
     await ctx.store.save_player(user.id, user.name)
     table.names[user.id] = user.name
@@ -151,91 +211,129 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
         opposition_id=players[Side.OPPOSITION],
     )
     staged = Table(changed, table.terms, table.names)
-    drawn = " (drawn at random)" if table.terms.roles == "random" else ""
-    lead = f"{escape(user.name)} accepts {table.name(hosted.issuer_id)}'s challenge."
-    if not asks_setup(table.terms):
-        drawn_text = " The roles were drawn at random." if drawn else ""
-        await begin(ctx, staged, lead + drawn_text)
-        table.hosted, table.match = staged.hosted, staged.match
-        return Reply("You accepted the challenge: the game begins.")
-    mail = setup_mail(
-        ctx,
-        staged,
-        f"{escape(user.name)} accepts {table.name(hosted.issuer_id)}'s challenge.",
-        drawn,
+    drawn, setup = table.terms.roles == "random", asks_setup(table.terms)
+    # the posts' lead, worded in each reader's language where it is shown
+    lead = msg(
+        "{player} accepts {issuer}'s challenge.",
+        player=escape(user.name),
+        issuer=table.name(hosted.issuer_id),
     )
+    if drawn and not setup:
+        lead = msg("{lead} The roles were drawn at random.", lead=lead)
+    if not setup:
+        await begin(ctx, staged, lead)
+        table.hosted, table.match = staged.hosted, staged.match
+        return Reply(_("You accepted the challenge: the game begins."))
+    mail = await setup_mail(ctx, staged, lead, drawn)
     await ctx.update(table, changed, mail)
     return Reply(
-        "You accepted the challenge. Choose your setup now: I am sending you the choices in a "
-        "private message (here, seen only by you, if your direct messages are closed)."
+        _(
+            "You accepted the challenge. Choose your setup now: I am sending you the choices in "
+            "a private message (here, seen only by you, if your direct messages are closed)."
+        )
     )
 
 
 async def decline(ctx: Context, table: Table, user: User) -> Reply:
     """The invited player declines; the challenger takes the challenge back."""
     hosted = table.hosted
-    if user.id == hosted.issuer_id:
-        ending, text = WITHDRAWN, f"{escape(user.name)} takes the challenge back."
-    elif hosted.invitee_id is not None and user.id == hosted.invitee_id:
-        ending, text = (
-            DECLINED,
-            f"{escape(user.name)} declines {table.name(hosted.issuer_id)}'s challenge.",
-        )
-    elif hosted.invitee_id is None:
+    issuer = table.name(hosted.issuer_id)
+    if hosted.invitee_id is None and user.id != hosted.issuer_id:
         raise NotAllowed(
-            "An open challenge needs no answer: leave it, and it expires by itself. Only "
-            f"{table.name(hosted.issuer_id)} can take it back."
+            _(
+                "An open challenge needs no answer: leave it, and it expires by itself. Only "
+                "{player} can take it back.",
+                player=issuer,
+            )
         )
-    else:
+    if user.id not in (hosted.issuer_id, hosted.invitee_id):
         raise NotAllowed(
-            f"This challenge is between {table.name(hosted.issuer_id)} and "
-            f"{table.name(hosted.invitee_id)}; only they can answer it."
+            _(
+                "This challenge is between {issuer} and {invitee}; only they can answer it.",
+                issuer=issuer,
+                invitee=table.name(hosted.invitee_id or 0),
+            )
         )
+    ending = WITHDRAWN if user.id == hosted.issuer_id else DECLINED
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        if ending == WITHDRAWN:
+            text = _("{player} takes the challenge back.", player=escape(user.name))
+        else:
+            text = _(
+                "{player} declines {issuer}'s challenge.", player=escape(user.name), issuer=issuer
+            )
     mail = Mail(table.channel_id)
-    mail.public(text, mentions=(hosted.issuer_id,) if ending == DECLINED else ())
+    mentions = (hosted.issuer_id,) if ending == DECLINED else ()
+    mail.public(text, mentions=mentions, language=language)
     await ctx.update(table, ended(hosted, ending), mail)
-    return Reply("Done: the challenge is off.")
+    return Reply(_("Done: the challenge is off."))
 
 
 async def expire(ctx: Context, table: Table) -> None:
     hosted = table.hosted
     mail = Mail(table.channel_id)
-    nobody = (
-        "nobody accepted it"
-        if hosted.invitee_id is None
-        else (f"{table.name(hosted.invitee_id)} did not answer")
-    )
-    mail.public(
-        f"{table.name(hosted.issuer_id)}'s challenge has expired: {nobody} in time.",
-        mentions=(hosted.issuer_id,),
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        if hosted.invitee_id is None:
+            text = _(
+                "{player}'s challenge has expired: nobody accepted it in time.",
+                player=table.name(hosted.issuer_id),
+            )
+        else:
+            text = _(
+                "{player}'s challenge has expired: {invitee} did not answer in time.",
+                player=table.name(hosted.issuer_id),
+                invitee=table.name(hosted.invitee_id),
+            )
+    mail.public(text, mentions=(hosted.issuer_id,), language=language)
     await ctx.update(table, ended(hosted, EXPIRED), mail)
 
 
-def setup_mail(ctx: Context, staged: Table, lead: str, drawn: str = "") -> Mail:
-    """The start of the setup phase: who plays which side, in the channel, and each player's
-    private list of what to choose."""
-    hosted, terms = staged.hosted, staged.terms
+async def setup_mail(ctx: Context, staged: Table, lead: str, drawn: bool = False) -> Mail:
+    """The start of the setup phase: who plays which side, in the channel (in the server's
+    language, ``lead`` worded in it: a rules text or one already in it), and each player's
+    private list of what to choose (in theirs). ``drawn``: the roles were drawn at random."""
+    hosted = staged.hosted
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail = Mail(staged.channel_id)
-    people = [side for side in Side if not is_robot(hosted.player(side))]
-    who = (
-        "Both now choose their setup privately: I have sent each of you a private message."
-        if len(people) == 2
-        else f"{staged.side_name(people[0])} chooses their setup privately: I have sent you a "
-        "private message."
-        if people
-        else "Both choose their setup."
-    )
-    mail.public(
-        f"{lead} {staged.who(Side.CHALLENGER)} moves first{drawn}; "
-        f"{staged.who(Side.OPPOSITION)} answers. {who} You have "
-        f"{duration(terms.turn_seconds)} to choose.",
-        mentions=players,
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        mail.public(_setup_post(staged, lead, drawn), mentions=players, language=language)
     for side in Side:
-        mail.private(hosted.player(side), setup_prompt(ctx, staged, side), buttons=(FORM,))
+        with speaking(await player_language(ctx.store, hosted.player(side))) as language:
+            prompt = setup_prompt(ctx, staged, side)
+        mail.private(hosted.player(side), prompt, buttons=(FORM,), language=language)
     return mail
+
+
+def _setup_post(staged: Table, lead: str, drawn: bool) -> str:
+    """Who plays which side and who chooses a setup now (the AI players choose theirs at
+    once), in the current language."""
+    hosted = staged.hosted
+    people = [side for side in Side if not is_robot(hosted.player(side))]
+    if len(people) == 2:
+        who = _("Both now choose their setup privately: I have sent each of you a private message.")
+    elif people:
+        who = _(
+            "{player} chooses their setup privately: I have sent you a private message.",
+            player=staged.side_name(people[0]),
+        )
+    else:
+        who = _("Both choose their setup.")
+    params = {
+        "lead": word(lead),
+        "first": staged.who(Side.CHALLENGER),
+        "second": staged.who(Side.OPPOSITION),
+        "who": who,
+        "time": duration(staged.terms.turn_seconds, localized=True),
+    }
+    if drawn:
+        return _(
+            "{lead} {first} moves first (drawn at random); {second} answers. {who} You have "
+            "{time} to choose.",
+            **params,
+        )
+    return _(
+        "{lead} {first} moves first; {second} answers. {who} You have {time} to choose.", **params
+    )
 
 
 # ---- matches both players agreed to elsewhere (ladder pairings, tournament games) -----------
@@ -245,7 +343,7 @@ async def open_agreed(
     """Host a match whose players and roles are already settled: straight to the setup."""
     terms.check()
     if challenger.id == opposition.id:
-        raise Refused("A match needs two different players.")
+        raise Refused(_("A match needs two different players."))
     for person in (challenger, opposition):
         await ctx.store.save_player(person.id, person.name)
     new = Hosted(
@@ -262,7 +360,9 @@ async def open_agreed(
     new = ctx.new_clock(new, terms.turn_seconds)
     names = {challenger.id: challenger.name, opposition.id: opposition.name}
     setup = asks_setup(terms)
-    mail = setup_mail(ctx, Table(new, terms, names), intro) if setup else Mail(place.channel_id)
+    mail = (
+        await setup_mail(ctx, Table(new, terms, names), intro) if setup else Mail(place.channel_id)
+    )
     try:
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:

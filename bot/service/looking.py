@@ -15,6 +15,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
+from bot.i18n import N_, _
 from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from storage import Hosted, HostedNotFound
@@ -29,8 +30,8 @@ from .questions import SetupForm
 from .table import Table
 from .terms import Terms
 
-NO_SUCH_MATCH = "There is no such match."
-HAS_ENDED = "That match has ended; its public page stays."
+NO_SUCH_MATCH = N_("There is no such match.")
+HAS_ENDED = N_("That match has ended; its public page stays.")
 ENDED_LOOKS = 256  # ended matches whose public looks are kept
 CHANNELS = 4096  # hosted matches whose channel is kept (it never changes)
 
@@ -112,7 +113,7 @@ class Looking(Host):
         ended = self._ended_looks.get(hosted_id)
         if ended is not None:
             if viewer is not None:
-                raise NotAllowed(HAS_ENDED)
+                raise NotAllowed(_(HAS_ENDED))
             return ended
         channel_id = self._channels.get(hosted_id)
         if channel_id is None:
@@ -175,7 +176,7 @@ class Looking(Host):
         async with self._lock(found.channel_id):
             table = await self._loaded(found.channel_id)
             if table is None or table.hosted.id != hosted_id:
-                raise NotAllowed(HAS_ENDED)
+                raise NotAllowed(_(HAS_ENDED))
             user = User(table.hosted.player(viewer), "")
             play.acting_side(self._ctx, table, user)
             memo, base = table.memo(), _base(table)
@@ -189,7 +190,7 @@ class Looking(Host):
         """An ended match (or one another process just ended), from the store."""
         hosted = await self._hosted(hosted_id)
         if viewer is not None and hosted.phase == ENDED:
-            raise NotAllowed(HAS_ENDED)
+            raise NotAllowed(_(HAS_ENDED))
         table = Table(hosted, Terms.from_json(hosted.terms), await self._names(hosted))
         if hosted.match_id is not None:
             table.match = await self._ctx.store.load(hosted.match_id)
@@ -214,7 +215,7 @@ class Looking(Host):
         try:
             return await self._ctx.store.hosting.get(hosted_id)
         except HostedNotFound:
-            raise Refused(NO_SUCH_MATCH) from None
+            raise Refused(_(NO_SUCH_MATCH)) from None
 
     async def watched_versions(self, hosted_ids: list[int]) -> dict[int, tuple[int, int | None]]:
         """The stored versions of these hosted matches, in one read: what a front end polls

@@ -18,7 +18,8 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from storage import Hosted, HostedNotFound, Queued, Store
+from bot.i18n import N_, SOURCE, _, speaking
+from storage import Hosted, HostedNotFound, Post, Queued, Store
 
 from .links import board_link, holder_warning, page_link
 from .notify import decide
@@ -44,8 +45,8 @@ log = logging.getLogger(__name__)
 # button) and the setup prompt (its form, ``setup_phase.FORM``).
 LINKED = ("play", "setup")
 
-DM_FALLBACK = (
-    "\n\n(I could not send you this as a direct message because your direct messages are "
+DM_FALLBACK = N_(
+    "(I could not send you this as a direct message because your direct messages are "
     "closed to me, so I am showing it here, to you only. To get these privately, allow direct "
     "messages from server members in this server's privacy settings.)"
 )
@@ -207,12 +208,15 @@ class Deliverer:
             return wanted.hold
         attached = tuple(Attachment(n, d) for n, d in post.files)  # read with the row
         buttons = decode_buttons(row)
-        heading = "" if hosted is None else self._heading(row, hosted, names)
-        links = () if hosted is None else await self._links(row, hosted, buttons)
-        text = post.text
-        if links and post.user_id is not None:
-            text += "\n" + holder_warning(self._settings)
-        message = Message(text, attached, wanted.mentions, buttons, heading, row.hosted_id, links)
+        language, text = language_of(row), post.text
+        with speaking(language):  # what is added to the text, in the text's language
+            heading = "" if hosted is None else self._heading(row, hosted, names)
+            links = () if hosted is None else await self._links(row, hosted, buttons)
+            if links and post.user_id is not None:
+                text += "\n" + holder_warning(self._settings)
+        message = Message(
+            text, attached, wanted.mentions, buttons, heading, row.hosted_id, links, language
+        )
         key = f"tora-outbox-{row.id}"
         shown = _Shown(self._store, row.id, row.shown)
         fallback = row.fallback
@@ -255,10 +259,10 @@ class Deliverer:
     def _heading(self, row: Queued, hosted: Hosted, known: dict[int, str]) -> str:
         """A line naming the row's match: its number, game and players (``known``: their
         names, by id), and for a private message (read away from the match) a link to the
-        match's channel."""
+        match's channel. In the current language (the message's)."""
         players = (hosted.issuer_id, hosted.invitee_id)
-        names = [escape(known[user]) if user in known else "anyone" for user in players]
-        heading = match_heading(hosted, f"{names[0]} vs {names[1]}")
+        names = [escape(known[user]) if user in known else _("anyone") for user in players]
+        heading = match_heading(hosted, _("{first} vs {second}", first=names[0], second=names[1]))
         if row.post.user_id is not None:
             heading += " \u00b7 " + self._settings.link(hosted.guild_id, hosted.channel_id)
         return heading
@@ -285,8 +289,11 @@ class Deliverer:
     async def _ephemeral(
         self, channel_id: int, user_id: int, message: Message, key: str, shown: _Shown
     ) -> None:
-        """The private message, shown in the match's channel to its user alone."""
-        only_you = replace(message, text=message.text + DM_FALLBACK, mentions=())
+        """The private message, shown in the match's channel to its user alone (the reason
+        why in the message's language)."""
+        with speaking(message.language):
+            why = _(DM_FALLBACK)
+        only_you = replace(message, text=f"{message.text}\n\n{why}", mentions=())
         await self._delivery.send_ephemeral(channel_id, user_id, only_you, key + "-only-you", shown)
 
 
@@ -303,13 +310,27 @@ class _Shown:
         await self.store.hosting.shown(self.row_id, pieces)
 
 
-def encode_buttons(verbs: tuple[str, ...], turn: int, notice: str = "") -> str:
+def encode_buttons(
+    verbs: tuple[str, ...], turn: int, notice: str = "", language: str = SOURCE
+) -> str:
     """How a post's buttons are kept in its outbox row (the match is the row's), with what
-    the message is about (``notify``: a turn, a reminder, a proposal)."""
-    if not verbs and not notice:
+    the message is about (``notify``: a turn, a reminder, a proposal) and the language it
+    is written in, which its buttons are labelled in too (English: left out)."""
+    if not verbs and not notice and language == SOURCE:
         return ""
     kept: dict[str, object] = {"verbs": list(verbs), "turn": turn}
-    return json.dumps(kept | {"notice": notice} if notice else kept)
+    if notice:
+        kept["notice"] = notice
+    if language != SOURCE:
+        kept["language"] = language
+    return json.dumps(kept)
+
+
+def private_post(channel_id: int, text: str, user_id: int, language: str) -> Post:
+    """A DM made outside any match (a ladder's or a tournament's notice), written in
+    ``language``: what the outbox adds to it (why it shows in ``channel_id`` when the
+    player's DMs are closed) is in that language too."""
+    return Post(channel_id, text, user_id, buttons=encode_buttons((), 0, language=language))
 
 
 def decode_buttons(row: Queued) -> Buttons | None:
@@ -326,3 +347,10 @@ def notice_of(row: Queued) -> str:
     if not row.post.buttons:
         return ""
     return str(json.loads(row.post.buttons).get("notice", ""))
+
+
+def language_of(row: Queued) -> str:
+    """The language a queued message was written in (English when it says none)."""
+    if not row.post.buttons:
+        return SOURCE
+    return str(json.loads(row.post.buttons).get("language", SOURCE))

@@ -17,14 +17,16 @@ import asyncio
 import json
 from dataclasses import dataclass
 
+from bot.i18n import SOURCE, _, ngettext, speaking, word
 from rules import ActionError, GameState, Side
 
 from .context import Context
 from .errors import Refused
+from .languages import player_language
 from .models import Reply, User, is_robot
 from .phases import PLAYING
 from .table import Table, player_side
-from .texts import plural, quote
+from .texts import quote
 
 STEP, THEN = ">", "|"  # "their turn > my reply | their next turn > my next reply"
 MOST_TEXT = 400  # characters of a line as typed
@@ -41,29 +43,56 @@ def decode(text: str) -> Line:
 
 
 def words(line: Line, them: str) -> str:
-    """``if bob plays c5c4, you play a3a4; then if bob plays ...``."""
-    steps = [
-        f"if {them} plays {'; '.join(t) or 'nothing'}, you play {'; '.join(m)}" for t, m in line
-    ]
-    return "; then ".join(steps)
+    """``if bob plays c5c4, you play a3a4; then if bob plays ...``, in the current language."""
+    said = ""
+    for theirs, mine in line:
+        step = _step(them, theirs, mine)
+        said = _("{plan}; then {step}", plan=said, step=step) if said else step
+    return said
+
+
+def _step(them: str, theirs: list[str], mine: list[str]) -> str:
+    if not theirs:
+        return _("if {player} plays nothing, you play {reply}", player=them, reply="; ".join(mine))
+    return _(
+        "if {player} plays {turn}, you play {reply}",
+        player=them,
+        turn="; ".join(theirs),
+        reply="; ".join(mine),
+    )
 
 
 def parse(text: str) -> list[tuple[str, str]]:
     """A line as typed, in steps (their turn, my reply); Refused, saying how to write one."""
-    how = (
+    how = _(
         "Write a plan as `their turn > your reply`, steps deeper after `|`: "
         "`c5c4 > a3a4 | b5b4 > c3c4` (in TORA a turn's actions separated by `;`)."
     )
     if len(text) > MOST_TEXT:
-        raise Refused(f"A plan is at most {MOST_TEXT} characters; this one is {len(text)}. {how}")
+        raise Refused(
+            _(
+                "A plan is at most {most} characters; this one is {length}. {how}",
+                most=MOST_TEXT,
+                length=len(text),
+                how=how,
+            )
+        )
     steps = []
     for part in text.split(THEN):
         theirs, arrow, mine = part.partition(STEP)
         if not arrow or not theirs.strip() or not mine.strip() or STEP in mine:
-            raise Refused(f"Cannot read the step {quote(part.strip())}. {how}")
+            raise Refused(
+                _("Cannot read the step {step}. {how}", step=quote(part.strip()), how=how)
+            )
         steps.append((theirs.strip(), mine.strip()))
     if len(steps) > MOST_DEPTH:
-        raise Refused(f"A plan goes at most {MOST_DEPTH} steps deep, not {len(steps)}.")
+        raise Refused(
+            _(
+                "A plan goes at most {most} steps deep, not {depth}.",
+                most=MOST_DEPTH,
+                depth=len(steps),
+            )
+        )
     return steps
 
 
@@ -76,10 +105,22 @@ def simulate(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line:
             _turn(game, theirs)
             seen = [event.text for event in game.view_for(side).last_turn]
             if game.is_over():
-                raise Refused(f"Step {number}: after {quote(theirs)} the game is over.")
+                raise Refused(
+                    _(
+                        "Step {number}: after {turn} the game is over.",
+                        number=number,
+                        turn=quote(theirs),
+                    )
+                )
             played = _turn(game, mine)
         except ActionError as exc:
-            raise Refused(f"Step {number} cannot be played: {exc.message}") from None
+            raise Refused(
+                _(
+                    "Step {number} cannot be played: {reason}",
+                    number=number,
+                    reason=word(exc.message),
+                )
+            ) from None
         line.append((seen, played))
         if game.is_over():
             break
@@ -118,7 +159,7 @@ async def manage(
 ) -> Reply:
     """``/tora plans``: add a line, cancel one (its number) or ``all``, and list them."""
     if table.hosted.phase != PLAYING:
-        raise Refused("The game has not started yet, so there is nothing to plan.")
+        raise Refused(_("The game has not started yet, so there is nothing to plan."))
     side = player_side(table, user)
     lines = await plans_of(ctx, table, side)
     them = table.side_name(side.other)
@@ -128,49 +169,69 @@ async def manage(
     if add is not None:
         if table.game.side == side:
             raise Refused(
-                "It is your turn: a plan answers your opponent's turn. Play yours, then plan "
-                "your replies while theirs runs."
+                _(
+                    "It is your turn: a plan answers your opponent's turn. Play yours, then "
+                    "plan your replies while theirs runs."
+                )
             )
         if len(lines) >= MOST_LINES:
-            raise Refused(f"You have {MOST_LINES} plans, the most; cancel one first.")
+            raise Refused(_("You have {most} plans, the most; cancel one first.", most=MOST_LINES))
         copy = table.game.for_player(side)
         line = await asyncio.to_thread(simulate, copy, side, parse(add))
         clash = next((n for n, old in enumerate(lines, 1) if _conflict(old, line)), None)
         if clash is not None:
             raise Refused(
-                f"Plan {clash} answers the same turn with another reply: cancel it first."
+                _(
+                    "Plan {number} answers the same turn with another reply: cancel it first.",
+                    number=clash,
+                )
             )
         lines.append(line)
-        said = f"Plan {len(lines)} saved."
+        said = _("Plan {number} saved.", number=len(lines))
     if add is not None or cancel is not None:
         await keep(ctx, table, side, lines)
     listed = [f"{n}. {words(line, them)}" for n, line in enumerate(lines, 1)]
-    head = f"Your plans against {them} ({plural(len(lines), 'line')}):" if lines else "No plans."
+    head = (
+        ngettext(
+            "Your plans against {player} ({n} line):",
+            "Your plans against {player} ({n} lines):",
+            len(lines),
+            player=them,
+        )
+        if lines
+        else _("No plans.")
+    )
     return Reply("\n".join([x for x in (said, head) if x] + listed), stamp=table.stamp)
 
 
 def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
-    word = cancel.strip().lower()
-    if word == "all":
-        return [], "Every plan cancelled."
-    if not word.isdigit() or not 1 <= int(word) <= len(lines):
+    typed = cancel.strip().lower()
+    if typed == "all":
+        return [], _("Every plan cancelled.")
+    if not typed.isdigit() or not 1 <= int(typed) <= len(lines):
         raise Refused(
-            f"Cancel a plan by its number, 1 to {len(lines)}, or `all`; not {quote(cancel)}."
+            _(
+                "Cancel a plan by its number, 1 to {most}, or `all`; not {given}.",
+                most=len(lines),
+                given=quote(cancel),
+            )
         )
-    number = int(word)
-    return lines[: number - 1] + lines[number:], f"Plan {number} cancelled."
+    number = int(typed)
+    return lines[: number - 1] + lines[number:], _("Plan {number} cancelled.", number=number)
 
 
 @dataclass(frozen=True)
 class Answer:
     """What the planner's plans make of the turn that has just ended: the ``reply`` to play
     (None: nothing is played), their lines from now on (``kept``, encoded), and the DM
-    telling them. Nothing is written: the caller saves it with the turn it answers."""
+    telling them (``told``, in their ``language``). Nothing is written: the caller saves it
+    with the turn it answers."""
 
     planner: Side
     reply: list[str] | None
     kept: list[str]
     told: str
+    language: str = SOURCE
 
 
 async def answer(ctx: Context, table: Table) -> Answer | None:
@@ -187,33 +248,58 @@ async def answer(ctx: Context, table: Table) -> Answer | None:
     seen = [event.text for event in game.view_for(planner).last_turn]
     them = table.side_name(planner.other)
     matching = [line for line in lines if line[0][0] == seen]
+    language = await player_language(ctx.store, hosted.player(planner))
     if not matching:
-        return Answer(
-            planner,
-            None,
-            [],
-            f"{them} played {'; '.join(seen) or 'nothing'}, which none of your plans answers: "
-            f"{plural(len(lines), 'plan')} dropped. It is your turn.",
-        )
+        with speaking(language):
+            return Answer(planner, None, [], _unanswered(them, seen, len(lines)), language)
     reply = matching[0][0][1]
     try:
         await asyncio.to_thread(_turn, game.copy(), "; ".join(reply))
     except ActionError as exc:
-        return Answer(
-            planner,
-            None,
-            [],
-            f"Your planned reply {'; '.join(reply)} to {them}'s turn can no longer be played "
-            f"({exc.message}); nothing was played, and {plural(len(lines), 'plan')} "
-            f"{'was' if len(lines) == 1 else 'were'} dropped. It is your turn.",
-        )
+        with speaking(language):
+            told = ngettext(
+                "Your planned reply {reply} to {player}'s turn can no longer be played "
+                "({reason}); nothing was played, and {n} plan was dropped. It is your turn.",
+                "Your planned reply {reply} to {player}'s turn can no longer be played "
+                "({reason}); nothing was played, and {n} plans were dropped. It is your turn.",
+                len(lines),
+                reply="; ".join(reply),
+                player=them,
+                reason=word(exc.message),
+            )
+        return Answer(planner, None, [], told, language)
     deeper = [line[1:] for line in matching if line[0][1] == reply and len(line) > 1]
-    return Answer(
-        planner,
-        reply,
-        [encode(line) for line in deeper],
-        f"{them} played {'; '.join(seen)}: your planned reply {'; '.join(reply)} was played. "
-        f"{plural(len(deeper), 'plan')} left.",
+    with speaking(language):
+        told = ngettext(
+            "{player} played {turn}: your planned reply {reply} was played. {n} plan left.",
+            "{player} played {turn}: your planned reply {reply} was played. {n} plans left.",
+            len(deeper),
+            player=them,
+            turn="; ".join(seen),
+            reply="; ".join(reply),
+        )
+    return Answer(planner, reply, [encode(line) for line in deeper], told, language)
+
+
+def _unanswered(them: str, seen: list[str], plans: int) -> str:
+    """The DM of a planner whose plans answer none of the turn ``seen``: all dropped."""
+    if not seen:
+        return ngettext(
+            "{player} played nothing, which none of your plans answers: {n} plan dropped. It "
+            "is your turn.",
+            "{player} played nothing, which none of your plans answers: {n} plans dropped. It "
+            "is your turn.",
+            plans,
+            player=them,
+        )
+    return ngettext(
+        "{player} played {turn}, which none of your plans answers: {n} plan dropped. It is "
+        "your turn.",
+        "{player} played {turn}, which none of your plans answers: {n} plans dropped. It is "
+        "your turn.",
+        plans,
+        player=them,
+        turn="; ".join(seen),
     )
 
 

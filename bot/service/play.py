@@ -1,6 +1,6 @@
 """Turns: actions submitted one at a time (validated at once and staged), undo, the
-player's own board and preview, the end of a turn, and the clock (reminder, deadline,
-forfeit after turns missed without any action)."""
+player's own board and preview, and the player's end of their turn (``turns``: what follows
+any turn's end; ``deadlines``: a turn's end by the clock)."""
 
 from __future__ import annotations
 
@@ -10,37 +10,50 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TypeAlias
 
-from rules import ActionError, GameState, IllegalAction, Side, game_type
+from bot.i18n import _, ngettext, word
+from rules import ActionError, GameState, GameView, Side, game_type
 from rules.protocol import Choice
-from storage import Hosted
 from storage.matches.log import GAME_LEVEL_WORDS
 
-from . import absence, announce, finding, plans, pointing, showing
-from .context import Context, Mail
-from .endings import ended, finish, outcome_headline
+from . import announce, finding, pointing, showing
+from .context import Context
+from .endings import outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
 from .models import Menu, Reply, User, is_robot
-from .notify import TURN
-from .phases import CHALLENGE, FINISHED, FORFEIT, PLAYING
+from .phases import CHALLENGE, PLAYING
 from .ports import Attachment
 from .reminders import looked
-from .table import DRAW, OFFERS, RESET, REWIND, Table, player_side
-from .texts import moment, plural, quote
+from .table import Table, player_side
+from .texts import listing, moment, quote
+from .turns import after_turn as after_turn  # also agreements': a reset ends a turn too
+from .turns import turn_headline, with_missed
 
 
 def acting_side(ctx: Context, table: Table, user: User) -> Side:
     """The user's side, if they may act now: a player, on their turn, not paused."""
     if table.hosted.phase != PLAYING:
-        raise Refused("The game has not started yet: both players must finish their setup.")
+        raise Refused(_("The game has not started yet: both players must finish their setup."))
     side = player_side(table, user)
     if table.paused:
-        raise Refused(f"The match is paused. Resume it first with {ctx.cmd('resume')}.")
+        raise Refused(
+            _(
+                "The match is paused. Resume it first with {command}.",
+                command=ctx.cmd("resume", localized=True),
+            )
+        )
     game = table.game
     if game.side != side:
-        due = table.hosted.due_at
-        when = "" if due is None else f" or at its deadline, {moment(due, ctx.now())}"
+        due, player = table.hosted.due_at, table.side_name(game.side)
+        if due is None:
+            raise NotAllowed(
+                _("It is {player}'s turn. Yours begins when they end it.", player=player)
+            )
         raise NotAllowed(
-            f"It is {table.side_name(game.side)}'s turn. Yours begins when they end it{when}."
+            _(
+                "It is {player}'s turn. Yours begins when they end it or at its deadline, {time}.",
+                player=player,
+                time=moment(due, ctx.now(), localized=True),
+            )
         )
     return side
 
@@ -52,11 +65,19 @@ async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bo
     side = acting_side(ctx, table, user)
     parts = [part.strip() for part in text.split(";")]
     if len(parts) > 1 and not all(parts):
-        raise Refused("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
+        raise Refused(
+            _("An empty action between `;` separators: write `A v5h7-v4h6; G v5h9-v4h9`.")
+        )
     for part in parts:
-        word = part.lower()
-        if word in GAME_LEVEL_WORDS:
-            raise Refused(f"`{word}` is not a move: use {ctx.cmd(word)} for that.")
+        typed = part.lower()
+        if typed in GAME_LEVEL_WORDS:
+            raise Refused(
+                _(
+                    "`{word}` is not a move: use {command} for that.",
+                    word=typed,
+                    command=ctx.cmd(typed, localized=True),
+                )
+            )
     match = table.played
     if len(parts) == 1 and replaces(match.game):
         return await _replace(ctx, table, side, parts[0], preview)
@@ -67,8 +88,12 @@ async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bo
     except ActionError as exc:
         raise ActionRefused(exc) from None
     texts = match.game.staged()[-len(events) :]  # as people read them (ToriShogi: TS1)
-    said = [t + (f" ({e.note})" if e.note else "") for t, e in zip(texts, events, strict=True)]
-    return await staged_reply(ctx, table, side, f"Staged: {'; '.join(said)}.", preview)
+    said = [
+        t + (f" ({word(e.note)})" if e.note else "") for t, e in zip(texts, events, strict=True)
+    ]
+    return await staged_reply(
+        ctx, table, side, _("Staged: {actions}.", actions="; ".join(said)), preview
+    )
 
 
 def replaces(game: GameState) -> bool:
@@ -95,7 +120,8 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: b
     old = await asyncio.to_thread(match.undo)
     await asyncio.to_thread(match.act, text)
     new = match.game.staged()[-1]
-    return await staged_reply(ctx, table, side, f"Staged {new} in place of {old}.", preview)
+    head = _("Staged {new} in place of {old}.", new=new, old=old)
+    return await staged_reply(ctx, table, side, head, preview)
 
 
 def _try_all(game: GameState, parts: list[str]) -> None:
@@ -105,8 +131,14 @@ def _try_all(game: GameState, parts: list[str]) -> None:
             game.apply(part)
         except ActionError as exc:
             raise Refused(
-                f"Action {number} of {len(parts)} ({quote(part)}) is refused, so none was "
-                f"staged: {exc.message}"
+                _(
+                    "Action {number} of {count} ({action}) is refused, so none was staged: "
+                    "{reason}",
+                    number=number,
+                    count=len(parts),
+                    action=quote(part),
+                    reason=word(exc.message),
+                )
             ) from None
 
 
@@ -164,7 +196,11 @@ async def menu(
     view = base.view_for(side)
     head = Menu(
         table.stamp,
-        f"Match {table.hosted.id} against {table.side_name(side.other)}",
+        _(
+            "Match {number} against {player}",
+            number=table.hosted.id,
+            player=table.side_name(side.other),
+        ),
         tuple(game.staged()),
         memo["menu"],
         (),
@@ -206,11 +242,16 @@ async def undo(
     match = table.played
     staged = len(table.game.staged())
     if not staged:
-        raise Refused("There is nothing to take back: you have not staged any action this turn.")
+        raise Refused(_("There is nothing to take back: you have not staged any action this turn."))
     if number is not None and not 1 <= number <= staged:
         raise Refused(
-            f"This turn has {plural(staged, 'staged action')}: take back one of 1 to {staged}, "
-            "or leave the number out to take back the last one."
+            ngettext(
+                "This turn has {n} staged action: take back one of 1 to {n}, or leave the "
+                "number out to take back the last one.",
+                "This turn has {n} staged actions: take back one of 1 to {n}, or leave the "
+                "number out to take back the last one.",
+                staged,
+            )
         )
     try:
         if number is None:
@@ -219,7 +260,7 @@ async def undo(
             text = await asyncio.to_thread(match.take_back, number - 1)
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    return await staged_reply(ctx, table, side, f"Taken back: {text}.", preview)
+    return await staged_reply(ctx, table, side, _("Taken back: {action}.", action=text), preview)
 
 
 async def staged_reply(
@@ -248,19 +289,31 @@ def staged_text(ctx: Context, table: Table) -> str:
     staged = game.staged()
     if game_type(game.game_type).one_move:
         return _one_move_text(ctx, game, staged)
-    lines = ["Staged this turn:"] + [f"{n}. {text}" for n, text in enumerate(staged, 1)]
+    lines = [_("Staged this turn:")] + [f"{n}. {text}" for n, text in enumerate(staged, 1)]
     if not staged:
-        lines = ["Nothing staged this turn yet."]
+        lines = [_("Nothing staged this turn yet.")]
     left = game.actions_left
+    act, undo, end = (ctx.cmd(name, localized=True) for name in ("act", "undo", "end"))
     if left:
         lines.append(
-            f"{plural(left, 'action')} left: play another with {ctx.cmd('act')}, take one "
-            f"back with {ctx.cmd('undo')}, or end your turn with {ctx.cmd('end')}."
+            ngettext(
+                "{n} action left: play another with {act}, take one back with {undo}, or end "
+                "your turn with {end}.",
+                "{n} actions left: play another with {act}, take one back with {undo}, or end "
+                "your turn with {end}.",
+                left,
+                act=act,
+                undo=undo,
+                end=end,
+            )
         )
     else:
         lines.append(
-            f"No actions left: end your turn with {ctx.cmd('end')}, or take one back with "
-            f"{ctx.cmd('undo')}."
+            _(
+                "No actions left: end your turn with {end}, or take one back with {undo}.",
+                end=end,
+                undo=undo,
+            )
         )
     return "\n".join(lines)
 
@@ -268,16 +321,51 @@ def staged_text(ctx: Context, table: Table) -> str:
 def _one_move_text(ctx: Context, game: GameState, staged: list[str]) -> str:
     """A one-move game's turn: the move (or the Monkey's decisions) staged, and that another
     staged replaces it."""
-    unit = "decision" if game.view_for(game.side).deciding else "move"
+    deciding = game.view_for(game.side).deciding
+    act, undo, end = (ctx.cmd(name, localized=True) for name in ("act", "undo", "end"))
     if not staged:
-        return f"Nothing staged yet: stage your {unit} with {ctx.cmd('act')}."
-    lines = ["Staged: " + "; ".join(staged) + "."]
-    if game.actions_left:
-        lines.append(f"{plural(game.actions_left, unit)} still to stage with {ctx.cmd('act')}.")
+        if deciding:
+            return _("Nothing staged yet: stage your decision with {act}.", act=act)
+        return _("Nothing staged yet: stage your move with {act}.", act=act)
+    lines = [_("Staged: {actions}.", actions="; ".join(staged))]
+    left = game.actions_left
+    if left and deciding:
+        lines.append(
+            ngettext(
+                "{n} decision still to stage with {act}.",
+                "{n} decisions still to stage with {act}.",
+                left,
+                act=act,
+            )
+        )
+    elif left:
+        lines.append(
+            ngettext(
+                "{n} move still to stage with {act}.",
+                "{n} moves still to stage with {act}.",
+                left,
+                act=act,
+            )
+        )
+    elif deciding:
+        lines.append(
+            _(
+                "End your turn with {end} to play it, stage another decision with {act} to play "
+                "that instead, or take it back with {undo}.",
+                end=end,
+                act=act,
+                undo=undo,
+            )
+        )
     else:
         lines.append(
-            f"End your turn with {ctx.cmd('end')} to play it, stage another {unit} with "
-            f"{ctx.cmd('act')} to play that instead, or take it back with {ctx.cmd('undo')}."
+            _(
+                "End your turn with {end} to play it, stage another move with {act} to play "
+                "that instead, or take it back with {undo}.",
+                end=end,
+                act=act,
+                undo=undo,
+            )
         )
     return "\n".join(lines)
 
@@ -293,20 +381,20 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     if side is None:
         view = game.view_for(None)
         names = announce.names_of(table)
-        lines = [showing.standing(view, names), announce.to_act_line(ctx, table, view)]
+        lines = [_standing(view, names), announce.to_act_line(ctx, table, view, localized=True)]
         text = "\n".join(lines + await _away_lines(ctx, table))
         image = await ctx.board_file(view, table, guild=hosted.guild_id)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
     await looked(ctx, table, side)
     lines = [
-        showing.standing(view, announce.names_of(table)),
-        announce.to_act_line(ctx, table, view),
+        _standing(view, announce.names_of(table)),
+        announce.to_act_line(ctx, table, view, localized=True),
         *await _away_lines(ctx, table),
     ]
     if game.side == side:
         lines.append(staged_text(ctx, table))
-    lines += showing.private_notes(view)  # TORA: the viewer's own Assassin's record
+    lines += [word(note) for note in showing.private_notes(view)]  # TORA: the Assassin's
     image = await ctx.private_file(view, table)
     return Reply("\n".join(lines), (image,), stamp=table.stamp)
 
@@ -320,10 +408,19 @@ async def _away_lines(ctx: Context, table: Table) -> list[str]:
     players = [hosted.player(side) for side in Side]
     times = await ctx.store.aways(hosted.guild_id, players, now)
     return [
-        f"{table.name(a.user_id)} is away until {moment(a.ends_at, now)}."
+        _(
+            "{player} is away until {time}.",
+            player=table.name(a.user_id),
+            time=moment(a.ends_at, now, localized=True),
+        )
         for a in times
         if a.starts_at <= now
     ]
+
+
+def _standing(view: GameView, names: tuple[str, str]) -> str:
+    """The state of the game in a line, in the current language."""
+    return _("{standing}.", standing=word(view.summary(names)))
 
 
 async def own_board(ctx: Context, table: Table, user: User) -> Attachment:
@@ -336,9 +433,15 @@ async def own_board(ctx: Context, table: Table, user: User) -> Attachment:
 def phase_text(ctx: Context, table: Table) -> str:
     hosted = table.hosted
     if hosted.phase == CHALLENGE:
-        return f"A challenge by {table.name(hosted.issuer_id)} is waiting to be accepted."
+        return _(
+            "A challenge by {player} is waiting to be accepted.",
+            player=table.name(hosted.issuer_id),
+        )
     waiting = [table.side_name(side) for side in Side if side.letter not in hosted.ready]
-    return "The players are choosing their setup; waiting for " + " and ".join(waiting) + "."
+    return _(
+        "The players are choosing their setup; waiting for {players}.",
+        players=listing(waiting, localized=True),
+    )
 
 
 async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
@@ -349,17 +452,22 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
         await ctx.offload.end_turn(table.played)
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
+    hosted = replace(table.hosted, missed=with_missed(table.hosted, side, 0))
+    await after_turn(ctx, table, hosted, turn_headline(table, side), before, side)
     if table.game.is_over():
-        return Reply(f"Your turn ended the match: {outcome_headline(table)}", stamp=table.stamp)
+        said = _("Your turn ended the match: {result}", result=word(outcome_headline(table)))
+        return Reply(said, stamp=table.stamp)
     if is_robot(table.hosted.player(side.other)):
-        return Reply("Your turn is over.", stamp=table.stamp)  # an AI answers at once
+        return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
     if table.terms.rated:
-        return Reply("Your turn is over.", stamp=table.stamp, buttons=(PLAN,))
+        return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
     return Reply(
-        f"Your turn is over. Changed your mind? Ask {table.side_name(side.other)} to let you "
-        f"take it back with the button or {ctx.cmd('rewind')}, until they end their turn.",
+        _(
+            "Your turn is over. Changed your mind? Ask {player} to let you take it back with "
+            "the button or {command}, until they end their turn.",
+            player=table.side_name(side.other),
+            command=ctx.cmd("rewind", localized=True),
+        ),
         stamp=table.stamp,
         buttons=(ASK_BACK, PLAN),
     )
@@ -387,176 +495,6 @@ async def whole_turn(ctx: Context, table: Table, user: User, texts: list[str]) -
         await ctx.offload.end_turn(match)
     except ActionError as exc:
         raise EngineRefused(f"{user.name} chose {'; '.join(texts)!r}: {exc.message}") from exc
-    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    await after_turn(ctx, table, hosted, f"{table.who(side)} ended their turn:", before, side)
+    hosted = replace(table.hosted, missed=with_missed(table.hosted, side, 0))
+    await after_turn(ctx, table, hosted, turn_headline(table, side), before, side)
     return Reply("Played.", stamp=table.stamp)
-
-
-def _missed(hosted: Hosted, side: Side, count: int) -> tuple[int, int]:
-    missed = list(hosted.missed)
-    missed[side] = count
-    return missed[0], missed[1]
-
-
-async def after_turn(
-    ctx: Context,
-    table: Table,
-    hosted: Hosted,
-    headline: str,
-    game_before: int,
-    ran: Side,
-    mail: Mail | None = None,
-    *,
-    answer_plans: bool = True,
-    kept: dict[Side, list[str]] | None = None,
-) -> None:
-    """A turn has ended (by the player, the deadline or an agreed reset): announce the
-    outcome if the game is over, else the turn and whose it is now, with a new clock.
-    ``ran`` is the side whose clock was running (its time is settled). The player whose
-    turn begins may have planned their reply to it (``plans``): it is played at once and
-    saved in the same transaction as the turn it answers (a crash cannot come between),
-    and that player gets no "your turn" DM for it, only the one saying what was played.
-    ``kept``: the planned replies changed by the turns of this save so far."""
-    game = table.game
-    mail = mail or Mail(table.channel_id)
-    kept = {} if kept is None else kept
-    if game.is_over():
-        await announce.match_end(ctx, table, outcome_headline(table), mail, counted=True)
-        await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
-        return
-    planned = await plans.answer(ctx, table) if answer_plans else None
-    replying = planned is not None and planned.reply is not None
-    hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying)
-    if planned is not None:
-        kept[planned.planner] = planned.kept
-        mail.private(hosted.player(planned.planner), planned.told)
-    if planned is None or planned.reply is None:
-        await ctx.save(table, hosted, mail, plans=kept)
-        return
-    table.hosted = hosted  # not saved yet: the reply is saved with it
-    await _planned_turn(ctx, table, planned.reply, mail, kept)
-
-
-async def _next_turn(
-    ctx: Context,
-    table: Table,
-    hosted: Hosted,
-    headline: str,
-    game_before: int,
-    ran: Side,
-    mail: Mail,
-    answered: bool,
-) -> Hosted:
-    """The hosted match as the next turn begins (clocks, lapsed offers), its turn post in
-    ``mail``; the "your turn" DM too unless a planned reply ``answered`` the turn."""
-    game = table.game
-    ender = game.turns[-1].side
-    offers = table.offers()
-    lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
-    for kind in lapsed:
-        del offers[kind]
-    hosted = await ctx.settled(table.terms, hosted, ran)
-    hosted = replace(
-        await ctx.turn_clock(table.terms, hosted, game.side), offers=table.encode_offers(offers)
-    )
-    notes = [
-        f"{table.side_name(ender.other)}'s {OFFERS[kind]} lapsed: {table.side_name(ender)}'s "
-        "turn ended without accepting it."
-        for kind in lapsed
-    ]
-    staged = replace(table, hosted=hosted)
-    await announce.turn_end(ctx, staged, headline, mail, game_before, notes, tell=not answered)
-    return hosted
-
-
-async def _planned_turn(
-    ctx: Context, table: Table, texts: list[str], mail: Mail, kept: dict[Side, list[str]]
-) -> None:
-    """The player to act's planned reply (``plans``), played and ended as their own turn
-    would be, posted as any turn is (the opponent cannot tell it was planned)."""
-    side = table.game.side
-    match = table.played
-    before = showing.series_number(table.game)
-    for text in texts:
-        await asyncio.to_thread(match.act, text)
-    await ctx.offload.end_turn(match)
-    hosted = replace(table.hosted, missed=_missed(table.hosted, side, 0))
-    headline = f"{table.who(side)} ended their turn:"
-    await after_turn(ctx, table, hosted, headline, before, side, mail, kept=kept)
-
-
-# ---- the clock -----------------------------------------------------------------------------
-async def deadline(ctx: Context, table: Table) -> None:
-    """The turn's time is up: it ends with what was staged (R12). A turn that ends so with no
-    action played is missed, a public fact: it is posted empty. After ``forfeit_after`` missed
-    turns in a row the absent player forfeits. Staging and undoing leave no public trace,
-    so they count for nothing. A player who would miss it and may have an away day is given
-    one first (``absence.auto_away``)."""
-    hosted, game, match = table.hosted, table.game, table.played
-    if not game.staged() and await absence.auto_away(ctx, table):
-        return  # an away day given: the turn ends a day later
-    side = game.side
-    limit = table.terms.forfeit_after
-    missed = hosted.missed[side] + 1
-    if not game.staged() and limit and missed >= limit:
-        await _forfeit(ctx, table, replace(hosted, missed=_missed(hosted, side, missed)), side)
-        return
-    before, staged = showing.series_number(game), len(game.staged())
-    try:
-        await ctx.offload.end_turn(match, deadline=True)
-    except IllegalAction:  # a game whose turn cannot pass (ToriShogi): the clock restarts
-        await _missed_move(ctx, table, replace(hosted, missed=_missed(hosted, side, missed)))
-        return
-    # Public: what was staged is played now, and a turn left empty shows as such (TORA: no
-    # action; Torii: a lapse). R30 may take back all that was staged: then it was missed too.
-    played = len(game.turns[-1].texts) if staged else 0
-    count = 0 if played else missed
-    hosted = replace(hosted, missed=_missed(hosted, side, count))
-    mail = Mail(table.channel_id)
-    if staged and played < staged:
-        dropped = staged - played
-        which = "staged action was" if dropped == 1 else f"{dropped} staged actions were"
-        mail.private(
-            hosted.player(side),
-            f"Your turn ended at its deadline. Your last {which} taken back first, so that no "
-            "command piece you moved ends in jeopardy (R30).",
-        )
-    if count and limit and count >= limit:  # R30 took back everything that was staged
-        await _forfeit(ctx, table, hosted, side, mail)
-        return
-    headline = f"{table.side_name(side)}'s turn ended at its deadline"
-    if count:
-        limit_text = f" of {limit} before a forfeit" if limit else ""
-        headline += f" with no action played (missed turns in a row: {count}{limit_text})"
-    await after_turn(ctx, table, hosted, headline + ":", before, side, mail)
-
-
-async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
-    """The deadline came with no move in a game that cannot pass a turn: the turn is missed
-    (public: no move was played) and the same player's clock starts again."""
-    side = table.game.side
-    count, limit = hosted.missed[side], table.terms.forfeit_after
-    limit_text = f" of {limit} before a forfeit" if limit else ""
-    hosted = await ctx.settled(table.terms, hosted, side)
-    hosted = await ctx.turn_clock(table.terms, hosted, side)
-    mail = Mail(table.channel_id)
-    mail.public(
-        f"{table.side_name(side)}'s turn passed its deadline with no move played (missed turns "
-        f"in a row: {count}{limit_text}). Their clock starts again.\n"
-        + announce.to_act_line(ctx, replace(table, hosted=hosted), table.game.view_for(None)),
-        mentions=(hosted.player(side),),
-        notice=TURN,
-    )
-    await ctx.update(table, hosted, mail)
-
-
-async def _forfeit(
-    ctx: Context, table: Table, hosted: Hosted, side: Side, mail: Mail | None = None
-) -> None:
-    count = hosted.missed[side]
-    table.played.forfeit(side)
-    headline = (
-        f"{table.who(side)} forfeits: {plural(count, 'turn')} in a row ended at the deadline "
-        f"with no action played. {outcome_headline(table)}"
-    )
-    await finish(ctx, table, hosted, headline, FORFEIT, mail)

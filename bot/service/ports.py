@@ -54,7 +54,8 @@ class Message:
     """A post or private message. ``mentions`` are the users it is addressed to (a front end
     notifies them, e.g. with a ping); ``heading`` names the match it is about (its number,
     players and, in a private message, a link to its channel), for a front end to show
-    above the text."""
+    above the text. ``language`` (a ``bot.i18n`` code) is the one it was written in: a
+    front end words what it adds (its buttons' labels) in it too."""
 
     text: str
     files: tuple[Attachment, ...] = ()
@@ -63,6 +64,7 @@ class Message:
     heading: str = ""
     match: int | None = None  # the hosted match it is about, if any
     links: tuple[Link, ...] = ()
+    language: str = "en"
 
     @property
     def full_text(self) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from bot.i18n import _, ngettext, option, word
 from rules import GAMES, GameType, GameView, SetupQuestion, Side
 
 from .errors import Refused
@@ -54,19 +55,21 @@ def questions(terms: Terms) -> tuple[SetupQuestion, ...]:
 
 def prompt_lines(terms: Terms, side: Side) -> list[str]:
     """Lines per question: its prompt and the allowed answers, each with what it means (a
-    free-text question as the game words it for ``side``)."""
+    free-text question as the game words it for ``side``), in the current language; each
+    question named as the reader's Discord names the option."""
     lines = []
     for question in questions(terms):
+        name, prompt = option(question.name), word(question.prompt)
         if not question.options:
-            free = terms.kind.free_prompt(terms.checked, side, question)
-            lines.append(f"- {question.name}: {free}")
+            free = word(terms.kind.free_prompt(terms.checked, side, question))
+            lines.append(f"- {name}: {free}")
             continue
         if not question.descriptions:
-            allowed = ", ".join(f"`{option}`" for option in question.options)
-            lines.append(f"- {question.name}: {question.prompt} ({allowed})")
+            allowed = ", ".join(f"`{answer}`" for answer in question.options)
+            lines.append(f"- {name}: {prompt} ({allowed})")
             continue
-        lines.append(f"- {question.name}: {question.prompt}:")
-        lines += [f"  - `{o}`: {question.description(o)}" for o in question.options]
+        lines.append(f"- {name}: {prompt}:")
+        lines += [f"  - `{o}`: {word(question.description(o))}" for o in question.options]
     return lines
 
 
@@ -82,11 +85,24 @@ def answered(
     applying = {name: text for name, text in given.items() if name in asked}
     unasked = {n: t for n, t in given.items() if n not in asked and n in kind.answer_nouns}
     foreign = [name for name in given if name not in asked and name not in unasked]
-    ignored = [f"your {kind.answer_nouns[n]} ({kind.unasked(checked, n)})" for n in unasked]
+    ignored = [
+        # TRANSLATORS: an answer set aside, in "Ignored: {answers}." ({why}: the game's reason).
+        _(
+            "your {answer} ({why})",
+            answer=word(kind.answer_nouns[n]),
+            why=word(kind.unasked(checked, n)),
+        )
+        for n in unasked
+    ]
     owned = _owned(kind, foreign)
-    ignored += [f"{listing(named)} ({owner}'s)" for owner, named in owned.items()]
+    ignored += [
+        _("{answers} ({game}'s)", answers=listing(named, localized=True), game=owner)
+        for owner, named in owned.items()
+    ]
     strays = [name for name in foreign if not any(name in g.answer_nouns for g in GAMES.values())]
-    ignored += [f"your {quote(name)} (not {kind.title}'s)" for name in strays]
+    ignored += [
+        _("your {answer} (not {game}'s)", answer=quote(name), game=kind.title) for name in strays
+    ]
     try:
         if not applying and unasked:
             kind.answer_setup(checked, side, before, unasked)  # the game says why not
@@ -94,45 +110,71 @@ def answered(
             raise Refused(_nothing_applies(terms, owned))
         made = kind.answer_setup(checked, side, before, applying)
     except ValueError as exc:
-        raise Refused(str(exc)) from None
-    note = f"Ignored: {listing(ignored)}.\n{made.note}" if ignored else made.note
+        raise Refused(_reason(exc)) from None
+    note = word(made.note)
+    if ignored:
+        note = _("Ignored: {answers}.\n{note}", answers=listing(ignored, localized=True), note=note)
     return made.answers, note
+
+
+def _reason(exc: ValueError) -> str:
+    """Why the game refused an answer, in the current language (its words, if it gave a
+    message of its own)."""
+    reason = exc.args[0] if exc.args else ""
+    return word(reason) if isinstance(reason, str) else str(exc)
 
 
 def _owned(kind: GameType, names: list[str]) -> dict[str, list[str]]:
     """The answers among ``names`` that another game asks for, as "your <answer>" by the
-    title of that game, in the order it asks them."""
+    title of that game, in the order it asks them (in the current language)."""
     owned: dict[str, list[str]] = {}
     for owner in GAMES.values():
         if owner is kind:
             continue
         for name, noun in owner.answer_nouns.items():
             if name in names:
-                owned.setdefault(owner.title, []).append(f"your {noun}")
+                owned.setdefault(owner.title, []).append(_("your {answer}", answer=word(noun)))
                 names = [other for other in names if other != name]
     return owned
 
 
 def _nothing_applies(terms: Terms, owned: Mapping[str, list[str]]) -> str:
-    wanted = listing(missing(terms, {}))
+    wanted = listing(missing(terms, {}), localized=True)
     if not owned:
-        return f"{terms.title} asks for {wanted}, not that."
+        return _("{game} asks for {wanted}, not that.", game=terms.title, wanted=wanted)
     owner, named = next(iter(owned.items()))
-    verb = "is" if len(named) == 1 else "are"
-    text = listing(named)
-    return f"{text[0].upper()}{text[1:]} {verb} {owner}'s; {terms.title} asks for {wanted}."
+    text = listing(named, localized=True)
+    text = text[:1].upper() + text[1:]
+    return ngettext(
+        "{answers} is {owner}'s; {game} asks for {wanted}.",
+        "{answers} are {owner}'s; {game} asks for {wanted}.",
+        len(named),
+        answers=text,
+        owner=owner,
+        game=terms.title,
+        wanted=wanted,
+    )
 
 
 def missing(terms: Terms, answers: Mapping[str, str]) -> list[str]:
-    """The required answers not given yet, as texts name them ("your Ruler")."""
-    return [q.missing for q in questions(terms) if q.required and q.name not in answers]
+    """The required answers not given yet, as texts name them ("your Ruler"), in the current
+    language."""
+    return [_missing(q) for q in questions(terms) if q.required and q.name not in answers]
+
+
+def _missing(question: SetupQuestion) -> str:
+    """How texts name ``question``'s answer while it is missing (``SetupQuestion.missing``)."""
+    if question.wanted:
+        return word(question.wanted)
+    # TRANSLATORS: a setup answer not given yet ({answer}: its option's name, e.g. "spirit").
+    return _("your {answer}", answer=option(question.name))
 
 
 def summary(terms: Terms, answers: Mapping[str, str]) -> list[str]:
     """The answers given so far in words ("strategy aggressive", "Assassin starts on
-    v3h17"), in the order of the questions."""
+    v3h17"), in the order of the questions, in the current language."""
     words = terms.kind.answer_words
-    return [words(q.name, answers[q.name]) for q in questions(terms) if q.name in answers]
+    return [word(words(q.name, answers[q.name])) for q in questions(terms) if q.name in answers]
 
 
 def answers_of(

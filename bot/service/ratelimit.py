@@ -8,8 +8,9 @@ import math
 from collections.abc import Hashable
 from dataclasses import dataclass
 
+from bot.i18n import N_, _, ngettext
+
 from .errors import RateLimited
-from .texts import plural
 
 
 @dataclass
@@ -18,12 +19,15 @@ class _Bucket:
     at: float
 
 
-class RateLimit:
-    """``doing`` completes "You are ..." in the refusal: what the user does too fast."""
+# TRANSLATORS: it completes "You are {doing}: up to 5 at once, ..." (a rate limit's refusal).
+SENDING = N_("sending commands faster than I take them")
 
-    def __init__(
-        self, burst: int, every: float, doing: str = "sending commands faster than I take them"
-    ) -> None:
+
+class RateLimit:
+    """``doing`` completes "You are ..." in the refusal: what the user does too fast (an
+    ``N_`` text, looked up when the refusal is made, in the language of the moment)."""
+
+    def __init__(self, burst: int, every: float, doing: str = SENDING) -> None:
         self.burst, self.every, self.doing = burst, every, doing
         self._buckets: dict[Hashable, _Bucket] = {}
 
@@ -38,9 +42,14 @@ class RateLimit:
         if bucket.tokens < 1:
             wait = (1 - bucket.tokens) * self.every
             raise RateLimited(
-                f"You are {self.doing}: up to "
-                f"{self.burst} at once, then one every {self.every:g} seconds. Please wait "
-                f"{plural(math.ceil(wait), 'second')} and try again; nothing was done.",
+                _(
+                    "You are {doing}: up to {burst} at once, then one every {every} seconds. "
+                    "Please wait {wait} and try again; nothing was done.",
+                    doing=_(self.doing),
+                    burst=self.burst,
+                    every=f"{self.every:g}",
+                    wait=ngettext("{n} second", "{n} seconds", math.ceil(wait)),
+                ),
                 wait,
             )
         bucket.tokens -= 1

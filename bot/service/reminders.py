@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.i18n import _, ngettext, speaking
 from rules import Side
 
 from .context import Context, Mail
+from .languages import player_language
 from .notify import REMINDER
 from .table import Table
-from .texts import duration, moment, plural
+from .texts import duration, moment
 
 
 async def looked(ctx: Context, table: Table, side: Side) -> None:
@@ -47,24 +49,46 @@ async def reminder(ctx: Context, table: Table) -> None:
     if game.staged() or await has_looked(ctx, table, side):
         await ctx.update(table, replace(hosted, remind_at=nxt))
         return
-    due = hosted.due_at or ctx.now()
+    user = hosted.player(side)
+    mail = Mail(table.channel_id)
+    with speaking(await player_language(ctx.store, user)) as language:
+        said = _reminder_text(ctx, table, side)
+        mail.private(
+            user, said, buttons=("away",), turn=table.turn, notice=REMINDER, language=language
+        )
+    await ctx.update(table, replace(hosted, remind_at=nxt), mail)
+
+
+def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
+    """The reminder of ``side``'s running turn, in the current language."""
+    hosted, now = table.hosted, ctx.now()
+    due = hosted.due_at or now
     lines = [
-        f"Reminder: your turn against {table.who(side.other)} ends in "
-        f"{duration(due - ctx.now())} ({moment(due, ctx.now())}); "
-        f"{plural(len(game.staged()), 'action')} staged so far."
+        ngettext(
+            "Reminder: your turn against {player} ends in {time} ({moment}); {n} action staged "
+            "so far.",
+            "Reminder: your turn against {player} ends in {time} ({moment}); {n} actions staged "
+            "so far.",
+            len(table.game.staged()),
+            player=table.who(side.other),
+            time=duration(due - now, localized=True),
+            moment=moment(due, now, localized=True),
+        )
     ]
     limit = table.terms.forfeit_after
     if limit:
-        count = hosted.missed[side] + 1
         lines.append(
-            "If it ends at its deadline with no action played, that is "
-            f"{count} of {limit} missed turns in a row; at {limit} the match is forfeited."
+            _(
+                "If it ends at its deadline with no action played, that is {count} of {limit} "
+                "missed turns in a row; at {limit} the match is forfeited.",
+                count=hosted.missed[side] + 1,
+                limit=limit,
+            )
         )
     lines.append(
-        f"Away from your games? Press Away for a day, or take away days with {ctx.cmd('away')}."
+        _(
+            "Away from your games? Press Away for a day, or take away days with {command}.",
+            command=ctx.cmd("away", localized=True),
+        )
     )
-    mail = Mail(table.channel_id)
-    mail.private(
-        hosted.player(side), " ".join(lines), buttons=("away",), turn=table.turn, notice=REMINDER
-    )
-    await ctx.update(table, replace(hosted, remind_at=nxt), mail)
+    return " ".join(lines)

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 import ai
+from bot.i18n import _, ngettext
 from rules import GameState, Side
 from storage import Hosted, Store
 
@@ -28,7 +29,7 @@ from .phases import PLAYING, SETUP
 from .ports import Stamp
 from .table import DRAW, PAUSE, REWIND, Table
 from .terms import Settings
-from .texts import plural, quote
+from .texts import quote
 
 log = logging.getLogger(__name__)
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
@@ -43,7 +44,9 @@ Run = Callable[[int, Stamp, Flow], Awaitable[Reply]]
 def robot(level: str) -> User:
     """The AI player of ``level``."""
     if level not in AI_IDS:
-        raise Refused(f"The AI plays `easy`, `normal`, `hard` or `master`, not {quote(level)}.")
+        raise Refused(
+            _("The AI plays `easy`, `normal`, `hard` or `master`, not {level}.", level=quote(level))
+        )
     return User(AI_IDS[level], f"AI ({level})")
 
 
@@ -238,16 +241,26 @@ async def check_challenge(ctx: Context, level: str, live: list[Hosted], guild_id
     most = ctx.settings.ai_matches
     if len(against) >= most:
         raise Refused(
-            f"You already play {most} matches against the AI, the most one player may have at "
-            "once. Finish or resign one of them first."
+            ngettext(
+                "You already play {n} match against the AI, the most one player may have at "
+                "once. Finish or resign one of them first.",
+                "You already play {n} matches against the AI, the most one player may have at "
+                "once. Finish or resign one of them first.",
+                most,
+            )
         )
     cap = await guild_ai_cap(ctx.store, ctx.settings, guild_id)
     if cap == 0:
-        raise Refused("This server's admins have turned matches against the AI off here.")
+        raise Refused(_("This server's admins have turned matches against the AI off here."))
     if await ctx.store.live_ai_matches(guild_id) >= cap:
         raise Refused(
-            f"This server already has {plural(cap, 'match', 'matches')} against the AI going, "
-            "the most its admins allow at once. Try again once one of them has ended."
+            ngettext(
+                "This server already has {n} match against the AI going, the most its admins "
+                "allow at once. Try again once one of them has ended.",
+                "This server already has {n} matches against the AI going, the most its admins "
+                "allow at once. Try again once one of them has ended.",
+                cap,
+            )
         )
     return opponent
 

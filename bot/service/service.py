@@ -18,6 +18,8 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 
+from bot.i18n import _
+from rules.words import msg
 from storage import CorruptMatch, Hosted
 
 from . import (
@@ -144,10 +146,12 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         challenger: User,
         opposition: User,
         terms: Terms | None = None,
-        intro: str = "A new match.",
+        intro: str | None = None,
     ) -> Hosted:
         """Host a match both players already agreed to (a ladder pairing, a tournament
-        game): no challenge, straight to the setup. ``intro`` opens its announcement."""
+        game): no challenge, straight to the setup. ``intro`` opens its announcement (in
+        the server's language, or a rules text worded in it; "A new match." if None)."""
+        intro = msg("A new match.") if intro is None else intro
         async with self._lock(place.channel_id):
             if await self._table(place.channel_id) is not None:
                 raise Refused(lobby.busy_text())
@@ -184,12 +188,20 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         first, second = user, opponent
         if terms.roles == "random" and self._ctx.rng.random() < 0.5:
             first, second = opponent, user
-        kind = "a rated" if terms.rated else "a practice"
-        intro = f"{escape(user.name)} starts {kind} match of {terms.title} against {opponent.name}."
+        names = {"player": escape(user.name), "game": terms.title, "robot": opponent.name}
+        if terms.rated:  # worded in the server's language where it is shown
+            intro = msg("{player} starts a rated match of {game} against {robot}.", **names)
+        else:
+            intro = msg("{player} starts a practice match of {game} against {robot}.", **names)
         hosted = await self.open_match(place, first, second, terms, intro)
         return Reply(
-            f"Your match of {terms.title} against {opponent.name} has begun: "
-            f"{terms.describe()}. It plays its turns within seconds of yours.",
+            _(
+                "Your match of {game} against {robot} has begun: {terms}. It plays its turns "
+                "within seconds of yours.",
+                game=terms.title,
+                robot=opponent.name,
+                terms=terms.describe(localized=True),
+            ),
             stamp=Stamp(hosted.id, 0),
         )
 
@@ -273,8 +285,11 @@ class MatchService(Looking, Absences, Drafting, Coaching):
                 raise Refused(self._no_match())
             if table.hosted.phase != SETUP:
                 raise Refused(
-                    "The setup is over: the game has begun, or the match has ended. "
-                    f"{self._ctx.cmd('board')} shows it."
+                    _(
+                        "The setup is over: the game has begun, or the match has ended. "
+                        "{command} shows it.",
+                        command=self._ctx.cmd("board", localized=True),
+                    )
                 )
             return await setup_phase.form(self._ctx, table, user)
 
@@ -341,9 +356,9 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         async with self._lock(place.channel_id):
             table = await self._loaded(place.channel_id)
             if table is None:
-                raise StaleRequest(OVER) if expect is not None else Refused(self._no_match())
+                raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
             if expect is not None:
-                check_stamp(table, expect, self._ctx.cmd("board"))
+                check_stamp(table, expect, self._ctx.cmd("board", localized=True))
             found = await play.menu(self._ctx, table, user, group, shown)
             if board and group is None:
                 return replace(found, picture=await play.own_board(self._ctx, table, user))
@@ -416,7 +431,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
 
         async def flow(table: Table) -> Reply:
             if table.hosted.id != made.match or table.hosted.phase != PLAYING:
-                raise StaleRequest(OVER)
+                raise StaleRequest(_(OVER))
             return await agreements.answer(self._ctx, table, user, kind)
 
         return await self._command(place, user, None, (CHALLENGE, SETUP, PLAYING), flow)

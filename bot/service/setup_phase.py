@@ -11,6 +11,7 @@ import random
 from collections.abc import Mapping
 from dataclasses import replace
 
+from bot.i18n import _, speaking
 from rules import GameView, Side
 from storage import NewMatch, SetupChoice, Spec
 
@@ -18,27 +19,41 @@ from . import announce, questions, timing
 from .context import Context, Mail
 from .endings import ended
 from .errors import Refused
+from .languages import player_language, server_language
 from .models import Reply, User
 from .phases import LAPSED, PLAYING
 from .table import Table, player_side
 from .terms import Terms
-from .texts import TITLES, duration, escape, listing
+from .texts import duration, escape, listing
 
 FORM = "setup"  # the verb of a setup prompt's components (a front end shows the form)
 
 
 def setup_prompt(ctx: Context, table: Table, side: Side) -> str:
-    """What a player is asked to choose, each answer with what it means."""
+    """What a player is asked to choose, each answer with what it means, in the current
+    language."""
     terms = table.terms
-    other = table.who(side.other)
-    lines = [
-        f"Your match of {terms.title} against {other}: you play the {TITLES[side]}"
-        f"{' and move first' if side == Side.CHALLENGER else ''}. Choose your setup "
-        f"privately, with the buttons or menus below or with {ctx.cmd('setup')}; your "
-        "opponent sees your choices only when the game starts:",
-    ]
-    lines += questions.prompt_lines(terms, side)
-    lines.append(f"You have {duration(terms.turn_seconds)} to choose.")
+    params = {
+        "game": terms.title,
+        "other": table.who(side.other),
+        "command": ctx.cmd("setup", localized=True),
+    }
+    if side == Side.CHALLENGER:
+        head = _(
+            "Your match of {game} against {other}: you play the Challenger and move first. "
+            "Choose your setup privately, with the buttons or menus below or with {command}; "
+            "your opponent sees your choices only when the game starts:",
+            **params,
+        )
+    else:
+        head = _(
+            "Your match of {game} against {other}: you play the Opposition. Choose your setup "
+            "privately, with the buttons or menus below or with {command}; your opponent sees "
+            "your choices only when the game starts:",
+            **params,
+        )
+    lines = [head, *questions.prompt_lines(terms, side)]
+    lines.append(_("You have {time} to choose.", time=duration(terms.turn_seconds, localized=True)))
     return "\n".join(lines)
 
 
@@ -52,8 +67,14 @@ async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str
     hosted = table.hosted
     side = player_side(table, user)
     if not given:
-        wanted = listing(questions.missing(table.terms, {}))
-        raise Refused(f"Tell me what you choose ({wanted}) with {ctx.cmd('setup')}.")
+        wanted = listing(questions.missing(table.terms, {}), localized=True)
+        raise Refused(
+            _(
+                "Tell me what you choose ({wanted}) with {command}.",
+                wanted=wanted,
+                command=ctx.cmd("setup", localized=True),
+            )
+        )
     before = await ctx.store.hosting.private_setup_choice(hosted.id, side) or SetupChoice()
     answers, note = questions.answered(table.terms, side, before.given, given)
     choice = SetupChoice.of(answers)
@@ -71,10 +92,15 @@ async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str
     changed = replace(hosted, ready="".join(sorted(ready)))
     mail = Mail(table.channel_id)
     if side.letter in ready and side.letter not in hosted.ready:
-        mail.public(
-            f"{escape(user.name)} has finished setting up; waiting for "
-            f"{table.side_name(side.other)}."
-        )
+        with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+            mail.public(
+                _(
+                    "{player} has finished setting up; waiting for {other}.",
+                    player=escape(user.name),
+                    other=table.side_name(side.other),
+                ),
+                language=language,
+            )
     await ctx.update(table, changed, mail, choice=(side, choice))
     return Reply(note + _summary(table.terms, choice, side.letter in ready, table, side))
 
@@ -120,13 +146,22 @@ def preview(terms: Terms, side: Side, choice: SetupChoice) -> GameView | None:
 
 def _summary(terms: Terms, choice: SetupChoice, done: bool, table: Table, side: Side) -> str:
     parts = questions.summary(terms, choice.given)
-    text = f"Your setup so far: {listing(parts)}." if parts else "Nothing chosen yet."
+    if parts:
+        text = _("Your setup so far: {answers}.", answers=listing(parts, localized=True))
+    else:
+        text = _("Nothing chosen yet.")
     if done:
-        return (
-            f"{text} That is all; the game starts when {table.side_name(side.other)} has "
-            "chosen too. You may still change your choices until then."
+        return _(
+            "{summary} That is all; the game starts when {other} has chosen too. You may still "
+            "change your choices until then.",
+            summary=text,
+            other=table.side_name(side.other),
         )
-    return f"{text} Still to choose: {listing(questions.missing(terms, choice.given))}."
+    return _(
+        "{summary} Still to choose: {missing}.",
+        summary=text,
+        missing=listing(questions.missing(terms, choice.given), localized=True),
+    )
 
 
 def drawn_setup(terms: Terms, side: Side, rng: random.Random) -> dict[str, str]:
@@ -179,7 +214,7 @@ async def start(
     table.hosted, table.match = await ctx.store.hosting.start(changed, new, mail.posts)
     ctx.changed(bool(mail.posts), True)
     ctx.touched(table.hosted.id)  # the open pages see the game begin
-    return Reply(note + "Your setup is complete, and so is your opponent's: the game begins.")
+    return Reply(note + _("Your setup is complete, and so is your opponent's: the game begins."))
 
 
 async def setup_reminder(ctx: Context, table: Table) -> None:
@@ -190,13 +225,16 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
     mail = Mail(table.channel_id)
     for side in Side:
         if side.letter not in hosted.ready:
-            left = duration((hosted.due_at or ctx.now()) - ctx.now())
-            mail.private(
-                hosted.player(side),
-                f"Reminder: choose your setup for the match against {table.who(side.other)} "
-                f"within {left}, or the match is called off: with the buttons or menus of "
-                f"the message that asked for it, or with {ctx.cmd('setup')}.",
-            )
+            with speaking(await player_language(ctx.store, hosted.player(side))) as language:
+                text = _(
+                    "Reminder: choose your setup for the match against {other} within {left}, "
+                    "or the match is called off: with the buttons or menus of the message that "
+                    "asked for it, or with {command}.",
+                    other=table.who(side.other),
+                    left=duration((hosted.due_at or ctx.now()) - ctx.now(), localized=True),
+                    command=ctx.cmd("setup", localized=True),
+                )
+            mail.private(hosted.player(side), text, language=language)
     await ctx.update(table, replace(hosted, remind_at=None), mail)
 
 
@@ -207,9 +245,12 @@ async def setup_lapsed(ctx: Context, table: Table) -> None:
     hosted = table.hosted
     late = [table.side_name(side) for side in Side if side.letter not in hosted.ready]
     mail = Mail(table.channel_id)
-    mail.public(
-        f"The setup was not finished in time ({listing(late)} had not chosen), so the match "
-        "is off. Nothing is recorded.",
-        mentions=(hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION)),
-    )
+    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        text = _(
+            "The setup was not finished in time ({players} had not chosen), so the match is "
+            "off. Nothing is recorded.",
+            players=listing(late, localized=True),
+        )
+    players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
+    mail.public(text, mentions=players, language=language)
     await ctx.update(table, ended(hosted, LAPSED), mail, drop_choices=True)

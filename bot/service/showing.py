@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.i18n import SOURCE, _, current, speaking
 from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import FORFEIT
 from storage import Hosted
@@ -57,20 +58,30 @@ def game_title(hosted: Hosted) -> str:
     return Terms.from_json(hosted.terms).title
 
 
-def match_heading(hosted: Hosted, players: str) -> str:
+def match_heading(hosted: Hosted, players: str, localized: bool = False) -> str:
     """``Match 12 · ToriShogi · ann vs bob``: the line that names a match wherever its
-    messages meet others' (DMs); ``players`` as a message shows them (escaped)."""
-    return f"Match {hosted.id} \u00b7 {game_title(hosted)} \u00b7 {players}"
+    messages meet others' (DMs); ``players`` as a message shows them (escaped). In English
+    unless ``localized`` (as ``texts.duration``)."""
+    with speaking(current() if localized else SOURCE):
+        return _(
+            "Match {number} · {game} · {players}",
+            number=hosted.id,
+            game=game_title(hosted),
+            players=players,
+        )
 
 
-def result_words(outcome: Outcome, names: Sequence[str]) -> str:
+def result_words(outcome: Outcome, names: Sequence[str], localized: bool = False) -> str:
     """A result with the winner by name (``names``: the Challenger's first, escaped):
-    "ann wins (checkmate)", "bob wins by forfeit", "a tie (agreed draw)"."""
-    if outcome.winner is None:
-        return f"a tie ({outcome.reason})"
-    if outcome.reason == FORFEIT:
-        return f"{names[outcome.winner]} wins by forfeit"
-    return f"{names[outcome.winner]} wins ({outcome.reason})"
+    "ann wins (checkmate)", "bob wins by forfeit", "a tie (agreed draw)". In English unless
+    ``localized`` (as ``texts.duration``; the reason stays as the game records it)."""
+    with speaking(current() if localized else SOURCE):
+        reason = outcome.reason
+        if outcome.winner is None:
+            return _("a tie ({reason})", reason=reason)
+        if outcome.reason == FORFEIT:
+            return _("{player} wins by forfeit", player=names[outcome.winner])
+        return _("{player} wins ({reason})", player=names[outcome.winner], reason=reason)
 
 
 def stored_outcome(result: str | None) -> Outcome | None:

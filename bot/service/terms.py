@@ -9,12 +9,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from bot.i18n import SOURCE, _, current, slash, speaking, word
+from bot.i18n import SOURCE, _, current, ngettext, slash, speaking, word
 from rules import DEFAULT, GAMES, GameType, game_type
 from rules.registry import ladder_game, ladder_of
 
 from .errors import Refused
-from .texts import duration, quote
+from .texts import alternatives, duration, quote
 
 MINUTE, HOUR, DAY = 60.0, 3600.0, 86400.0
 SHORTEST_TURN, LONGEST_TURN = 5 * MINUTE, 14 * DAY
@@ -105,9 +105,8 @@ class Terms:
     def check(self) -> None:
         """Refused, naming what is wrong and what is allowed, unless the terms are playable."""
         if self.game not in GAMES:
-            *others, last = GAMES
-            games = ", ".join(f"`{game}`" for game in others) + f" or `{last}`"
-            raise Refused(f"The game is {games}, not {quote(self.game)}.")
+            games = alternatives([f"`{game}`" for game in GAMES], localized=True)
+            raise Refused(_("The game is {games}, not {game}.", games=games, game=quote(self.game)))
         self._check_common()
         self._check_clock()
         self._check_foreign()
@@ -116,27 +115,40 @@ class Terms:
     def _check_common(self) -> None:
         if not SHORTEST_TURN <= self.turn_seconds <= LONGEST_TURN:
             raise Refused(
-                f"The turn deadline must be between {duration(SHORTEST_TURN)} and "
-                f"{duration(LONGEST_TURN)}; {duration(self.turn_seconds)} is not."
+                _(
+                    "The turn deadline must be between {shortest} and {longest}; {given} is not.",
+                    shortest=duration(SHORTEST_TURN, localized=True),
+                    longest=duration(LONGEST_TURN, localized=True),
+                    given=duration(self.turn_seconds, localized=True),
+                )
             )
         if self.roles not in ROLES:
             raise Refused(
-                "The Challenger is the player who challenged (`challenger`), drawn at random "
-                f"(`random`) or the player challenged (`opposition`), not {quote(self.roles)}."
+                _(
+                    "The Challenger is the player who challenged (`challenger`), drawn at random "
+                    "(`random`) or the player challenged (`opposition`), not {given}.",
+                    given=quote(self.roles),
+                )
             )
         if not 0 <= self.forfeit_after <= 99:
             raise Refused(
-                "Forfeit after 1 to 99 turns missed in a row, or 0 never to forfeit, "
-                f"not {self.forfeit_after}."
+                _(
+                    "Forfeit after 1 to 99 turns missed in a row, or 0 never to forfeit, not "
+                    "{given}.",
+                    given=self.forfeit_after,
+                )
             )
 
     def _check_clock(self) -> None:
         """The clock's own times: each only with its clock, each within its range."""
         if self.clock not in CLOCKS:
             raise Refused(
-                "The clock is `turn` (a fixed time per turn), `bank` (a time per turn and a "
-                "reserve) or `increment` (an allowance that grows with each turn), not "
-                f"{quote(self.clock)}."
+                _(
+                    "The clock is `turn` (a fixed time per turn), `bank` (a time per turn and a "
+                    "reserve) or `increment` (an allowance that grows with each turn), not "
+                    "{given}.",
+                    given=quote(self.clock),
+                )
             )
         given = {
             "bank": (self.bank_seconds, BANK_CLOCK),
@@ -145,22 +157,40 @@ class Terms:
         }
         for name, (seconds, owner) in given.items():
             if seconds and self.clock != owner:
-                raise Refused(f"`{name}` is a time of the `{owner}` clock: add `clock:{owner}`.")
+                raise Refused(
+                    _(
+                        "`{name}` is a time of the `{owner}` clock: add `clock:{owner}`.",
+                        name=name,
+                        owner=owner,
+                    )
+                )
         if self.clock == BANK_CLOCK and not 0 < self.bank_seconds <= LONGEST_BANK:
             raise Refused(
-                f"A bank holds more than nothing and at most {duration(LONGEST_BANK)}; "
-                f"{duration(self.bank_seconds)} is not."
+                _(
+                    "A bank holds more than nothing and at most {longest}; {given} is not.",
+                    longest=duration(LONGEST_BANK, localized=True),
+                    given=duration(self.bank_seconds, localized=True),
+                )
             )
         if self.clock == INCREMENT_CLOCK:
             if not SHORTEST_TURN <= self.increment_seconds <= LONGEST_TURN:
                 raise Refused(
-                    f"The increment must be between {duration(SHORTEST_TURN)} and "
-                    f"{duration(LONGEST_TURN)}; {duration(self.increment_seconds)} is not."
+                    _(
+                        "The increment must be between {shortest} and {longest}; {given} is not.",
+                        shortest=duration(SHORTEST_TURN, localized=True),
+                        longest=duration(LONGEST_TURN, localized=True),
+                        given=duration(self.increment_seconds, localized=True),
+                    )
                 )
             if not self.turn_seconds <= self.cap_seconds <= LONGEST_BANK:
                 raise Refused(
-                    f"The cap must be at least the starting time ({duration(self.turn_seconds)})"
-                    f" and at most {duration(LONGEST_BANK)}; {duration(self.cap_seconds)} is not."
+                    _(
+                        "The cap must be at least the starting time ({start}) and at most "
+                        "{longest}; {given} is not.",
+                        start=duration(self.turn_seconds, localized=True),
+                        longest=duration(LONGEST_BANK, localized=True),
+                        given=duration(self.cap_seconds, localized=True),
+                    )
                 )
 
     def with_clock_defaults(self) -> Terms:
@@ -216,33 +246,43 @@ class Terms:
                     named.append(noun)
             if not named:
                 continue
-            one = len(named) == 1
-            listed = ", ".join(named[:-1]) + " or " * (not one) + named[-1]
             raise Refused(
-                f"{self.title} is played without {listed}: {'that is' if one else 'those are'} "
-                f"{owner.title}'s. Leave {'it' if one else 'them'} out of a challenge to "
-                f"{self.title}."
+                ngettext(
+                    "{game} is played without {options}: that is {owner}'s. Leave it out of a "
+                    "challenge to {game}.",
+                    "{game} is played without {options}: those are {owner}'s. Leave them out of "
+                    "a challenge to {game}.",
+                    len(named),
+                    game=self.title,
+                    options=alternatives([word(noun) for noun in named], localized=True),
+                    owner=owner.title,
+                )
             )
 
-    def describe(self) -> str:
-        """The terms in words, for the challenge post."""
+    def describe(self, localized: bool = False) -> str:
+        """The terms in words, for the challenge post; in English unless ``localized`` (as
+        ``texts.duration``)."""
+        with speaking(current() if localized else SOURCE):
+            return ", ".join(self._described())
+
+    def _described(self) -> list[str]:
         checked = self.checked
-        parts = self.kind.option_words(checked)
-        parts.append(self.clock_words())
+        parts = [word(part) for part in self.kind.option_words(checked)]
+        parts.append(self.clock_words(localized=True))
         if self.weekends_off:
-            parts.append("weekends off")
+            parts.append(_("weekends off"))
         if not self.away_days:
-            parts.append("away days do not stop the clock")
+            parts.append(_("away days do not stop the clock"))
         series = self.kind.series_words(checked)
-        parts += [series] if series else []
-        parts.append("rated" if self.rated else "casual")
+        parts += [word(series)] if series else []
+        parts.append(_("rated") if self.rated else _("casual"))
         if self.roles == "random":
-            parts.append("Challenger drawn at random")
+            parts.append(_("Challenger drawn at random"))
         if self.roles == "opposition":
-            parts.append("the challenged player moves first")
+            parts.append(_("the challenged player moves first"))
         if self.forfeit_after:
-            parts.append(f"forfeit after {self.forfeit_after} missed turns in a row")
-        return ", ".join(parts)
+            parts.append(_("forfeit after {count} missed turns in a row", count=self.forfeit_after))
+        return parts
 
     def to_json(self) -> str:
         fields = {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}

@@ -79,3 +79,12 @@ def listing(items: list[str], localized: bool = False) -> str:
         return "".join(items)
     with speaking(current() if localized else SOURCE):
         return _("{first} and {last}", first=", ".join(items[:-1]), last=items[-1])
+
+
+def alternatives(items: list[str], localized: bool = False) -> str:
+    """``a``, ``a or b``, ``a, b or c`` (in the current language if ``localized``, as
+    ``duration``)."""
+    if len(items) <= 1:
+        return "".join(items)
+    with speaking(current() if localized else SOURCE):
+        return _("{first} or {last}", first=", ".join(items[:-1]), last=items[-1])

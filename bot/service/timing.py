@@ -13,6 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from bot.i18n import SOURCE, _, current, speaking
 from rules import Side
 from storage import Hosted
 
@@ -101,15 +102,30 @@ def bank_left(terms: Terms, hosted: Hosted, side: Side, to_act: Side, now: float
     return hosted.clocks[side]
 
 
-def side_words(terms: Terms, hosted: Hosted, side: Side, to_act: Side, now: float) -> str:
-    """``2 days 4 h`` (``, bank 5 days``) for one player, or "" on a fixed time per turn."""
+def side_words(
+    terms: Terms, hosted: Hosted, side: Side, to_act: Side, now: float, localized: bool = False
+) -> str:
+    """``2 days 4 h`` (``, bank 5 days``) for one player, or "" on a fixed time per turn; in
+    English unless ``localized`` (as ``texts.duration``)."""
     time = left(terms, hosted, side, to_act, now)
     if time is None:
         return ""
+    with speaking(current() if localized else SOURCE):
+        return _side_words(terms, hosted, side, to_act, now, time)
+
+
+def _side_words(
+    terms: Terms, hosted: Hosted, side: Side, to_act: Side, now: float, time: float
+) -> str:
+    left_now = duration(_whole_minutes(time), localized=True)
     bank = bank_left(terms, hosted, side, to_act, now)
-    extra = "" if bank is None else f" (bank {duration(_whole_minutes(bank))})"
-    running = ", running" if side == to_act and hosted.paused_left is None else ""
-    return f"{duration(_whole_minutes(time))}{extra}{running}"
+    running = side == to_act and hosted.paused_left is None
+    if bank is None:
+        return _("{time}, running", time=left_now) if running else left_now
+    banked = duration(_whole_minutes(bank), localized=True)
+    if running:
+        return _("{time} (bank {bank}), running", time=left_now, bank=banked)
+    return _("{time} (bank {bank})", time=left_now, bank=banked)
 
 
 def _whole_minutes(seconds: float) -> float:
@@ -118,16 +134,23 @@ def _whole_minutes(seconds: float) -> float:
 
 
 def clocks_line(
-    terms: Terms, hosted: Hosted, to_act: Side, now: float, names: tuple[str, str]
+    terms: Terms,
+    hosted: Hosted,
+    to_act: Side,
+    now: float,
+    names: tuple[str, str],
+    localized: bool = False,
 ) -> str:
     """Each player's time, for posts and boards: ``Time left: ann 2 days 4 h, running (bank
-    5 days) · bob 3 days (bank 7 days).``; "" on a fixed time per turn."""
-    parts = [
-        f"{names[side]} {side_words(terms, hosted, side, to_act, now)}"
-        for side in Side
-        if side_words(terms, hosted, side, to_act, now)
-    ]
-    return "Time left: " + " \u00b7 ".join(parts) + "." if parts else ""
+    5 days) · bob 3 days (bank 7 days).``; "" on a fixed time per turn. In English unless
+    ``localized`` (as ``texts.duration``)."""
+    with speaking(current() if localized else SOURCE):
+        parts = [
+            f"{names[side]} {words}"
+            for side in Side
+            if (words := side_words(terms, hosted, side, to_act, now, localized=True))
+        ]
+        return _("Time left: {clocks}.", clocks=" \u00b7 ".join(parts)) if parts else ""
 
 
 def gift(terms: Terms, hosted: Hosted, to: Side, to_act: Side) -> Hosted:

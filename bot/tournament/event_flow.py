@@ -21,6 +21,7 @@ from typing import TypeVar
 from bot.i18n import _, speaking
 from bot.service import Place, Refused, Terms, User
 from bot.service.languages import player_language
+from bot.service.outbox import private_post
 from bot.service.phases import FINISHED, FORFEIT, LAPSED
 from bot.service.ports import Undeliverable
 from storage import Hosted, Post
@@ -188,11 +189,12 @@ class EventFlow(Running):
         now = self.clock.now()
         posts = []
         for player in (first.id, second.id):  # each told privately, in their own language
-            with speaking(await player_language(self.store, player)):
+            language = await player_language(self.store, player)
+            with speaking(language):
                 text = texts.paired_notice(
                     event, row, player, thread, event.round_deadline, now, names
                 )
-            posts.append(Post(event.channel_id, text, player))
+            posts.append(private_post(event.channel_id, text, player, language))
 
         def work(tx: EventTx) -> None:
             tx.set_hosted(row.id, at)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ..errors import IllegalAction
 from ..sides import Side
+from ..words import Text, msg
 from . import jeopardy
 from .actions import MOVE, SEARCH, Action
 from .deploy import deploy
@@ -32,17 +33,21 @@ def check_assassin_start(options: Options, side: Side, text: str) -> int:
     """R41: the square ``side`` chose for its Assassin, checked; IllegalAction names the
     squares allowed. Also for a match service that asks players privately before the game."""
     if not options.assassins:
-        raise IllegalAction("R41", "this match is played without Assassins")
+        raise IllegalAction("R41", msg("this match is played without Assassins"))
     allowed = start_squares(options, side)
     try:
         sq = parse_square(text, 17)
     except ValueError as exc:
-        raise IllegalAction("R41", str(exc), [name(s) for s in allowed]) from None
+        raise IllegalAction("R41", exc.args[0], [name(s) for s in allowed]) from None
     if sq not in allowed:
         raise IllegalAction(
             "R41",
-            f"{name(sq)} is not an empty square of your home edge "
-            f"(h={home_row(side, 17)}); the Assassin starts on one of those",
+            msg(
+                "{square} is not an empty square of your home edge (h={row}); "
+                "the Assassin starts on one of those",
+                square=name(sq),
+                row=home_row(side, 17),
+            ),
             [name(s) for s in allowed],
         )
     return sq
@@ -66,8 +71,11 @@ def check_search(pos: Position, effect: Effect, offenders: list[Piece]) -> None:
         listed = ", ".join(f"{p.kind} {name(p.sq)}" for p in offenders)
         raise IllegalAction(
             "R10",
-            "a search cannot be taken back, so the turn must be one you could end before "
-            f"it; {listed} would end in jeopardy (R30): move it to safety or undo first",
+            msg(
+                "a search cannot be taken back, so the turn must be one you could end before "
+                "it; {pieces} would end in jeopardy (R30): move it to safety or undo first",
+                pieces=listed,
+            ),
         )
     piece = pos.pieces[effect.piece]
     if not piece.is_command:
@@ -79,8 +87,12 @@ def check_search(pos: Position, effect: Effect, offenders: list[Piece]) -> None:
     if moved is not None and jeopardy.in_jeopardy(after, moved.sq):
         raise IllegalAction(
             "R43",
-            f"your {KIND_NAMES[piece.kind]} would be in jeopardy on {name(moved.sq)}, so it "
-            "may not search there; nothing was revealed",
+            msg(
+                "your {piece} would be in jeopardy on {square}, so it may not search there; "
+                "nothing was revealed",
+                piece=KIND_NAMES[piece.kind],
+                square=name(moved.sq),
+            ),
         )
 
 
@@ -96,7 +108,7 @@ def settle_event(
     if action.kind == SEARCH:
         centre = event.rest
         changes["searched"] = tuple(sorted((centre, *neighbours(after.size)[centre])))
-        changes["note"] = "no Assassin found" if reveal is None else ""
+        changes["note"] = msg("no Assassin found") if reveal is None else ""
     if reveal is not None:
         changes["revealed"] = reveal.sq
         changes["note"] = _reveal_note(reveal)
@@ -110,15 +122,19 @@ def settle_event(
     return replace(event, **changes)
 
 
-def _reveal_note(reveal: Reveal) -> str:
+def _reveal_note(reveal: Reveal) -> Text:
     where = name(reveal.sq)
     if not reveal.taken:
-        return f"the Assassin is revealed on {where}"
+        return msg("the Assassin is revealed on {square}", square=where)
     if reveal.friend is None:
-        return f"the Assassin is revealed on {where}, on an enemy's square, and taken"
-    return (
-        f"the Assassin is revealed on {where}, sharing the square with its own "
-        f"{KIND_NAMES[reveal.friend.kind]}: both are removed"
+        return msg(
+            "the Assassin is revealed on {square}, on an enemy's square, and taken", square=where
+        )
+    return msg(
+        "the Assassin is revealed on {square}, sharing the square with its own {piece}: "
+        "both are removed",
+        square=where,
+        piece=KIND_NAMES[reveal.friend.kind],
     )
 
 
@@ -141,7 +157,13 @@ class Assassins:
         published once its Assassin is visible on ``pos`` (or gone)."""
         for text, event in zip(turn.texts, turn.events, strict=False):
             if event.letter == ASSASSIN:
-                self.log.append((turn.game, turn.side, f"round {turn.round}: {text}"))
+                self.log.append(
+                    (
+                        turn.game,
+                        turn.side,
+                        msg("round {round}: {action}", round=turn.round, action=text),
+                    )
+                )
         for side in Side:
             if self.starts[side] and pos.hidden_assassin(side) is None:
                 self.published.add((game, side))
@@ -157,8 +179,8 @@ class Assassins:
         """``side``'s private Assassin record of game ``game``."""
         start = self.starts[side]
         if not start:
-            return ["no Assassin fielded"]
-        lines = [f"start {name(start)}"]
+            return [msg("no Assassin fielded")]
+        lines: list[str] = [msg("start {square}", square=name(start))]
         lines += [line for number, owner, line in self.log if number == game and owner == side]
         return lines
 

@@ -5,8 +5,19 @@ agreed. Each judges a position; the game applies the verdicts."""
 from __future__ import annotations
 
 from ..sides import Outcome, Side
+from ..turn import ENDINGS
+from ..words import msg
 from .pieces import GENERAL, RULER, Piece
 from .position import Position
+
+# Every reason a game of TORA ends for, worded (``Outcome.words``); a series' point target
+# is a message of its own, its number inside (``target_outcome``).
+REASONS = {
+    **ENDINGS,
+    "trapped": msg("trapped"),
+    "both sides lost command": msg("both sides lost command"),
+    "loss of command": msg("loss of command"),
+}
 
 
 def end_round(pos: Position) -> list[Piece]:
@@ -39,9 +50,9 @@ def target_outcome(score: list[int], target: int) -> Outcome | None:
     if not target or max(score) < target:
         return None
     if score[0] == score[1]:
-        return Outcome(None, f"both reached the target of {target}")
+        return Outcome(None, msg("both reached the target of {target}", target=target))
     winner = Side.CHALLENGER if score[0] > score[1] else Side.OPPOSITION
-    return Outcome(winner, f"reached the target of {target} points")
+    return Outcome(winner, msg("reached the target of {target} points", target=target))
 
 
 def command_outcome(pos: Position) -> Outcome | None:

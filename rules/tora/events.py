@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
 from ..sides import Side
+from ..words import Text, frame, listing, msg
 from .actions import DRAW, FIRE, FORFEIT, RESET, RESIGN, Action
 from .geometry import DIRECTIONS, distance, name
 from .pieces import ASSASSIN, COMMAND_KINDS, KIND_NAMES, RULER, Piece
@@ -38,9 +39,9 @@ class Event:
     hidden: bool = False
     searched: tuple[int, ...] = ()  # the nine squares a search looked at (R43)
     revealed: int = 0  # square where an Assassin became visible (R42, R43), 0 for none
-    note: str = ""  # the public result in words, e.g. "no Assassin found"
+    note: str = ""  # the public result in words (a ``Text``), e.g. "no Assassin found"
 
-    def words(self, names: Sequence[str]) -> str:
+    def words(self, names: Sequence[str]) -> Text:
         """The action in plain words for people who do not read notation, players called
         by ``names`` (the Challenger's first): "ann's Archer moves v5h7-v4h6 and shoots
         bob's Soldier on v3h6". Only what this form of the event shows is told."""
@@ -117,77 +118,121 @@ LETTERS = {**KIND_NAMES, "K": "King", "Q": "Queen"}
 COMPASS_WORDS = dict(
     zip(
         DIRECTIONS,
-        ("north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"),
+        (
+            msg("north"),
+            msg("north-east"),
+            msg("east"),
+            msg("south-east"),
+            msg("south"),
+            msg("south-west"),
+            msg("west"),
+            msg("north-west"),
+        ),
         strict=True,
     )
 )
-GAME_WORDS = {
-    RESIGN: "resigns",
-    FORFEIT: "forfeits",
-    DRAW: "agrees to a draw",
-    RESET: "agrees to reset the board",
-}
 
 
-def event_words(event: Event, names: Sequence[str]) -> str:
+def event_words(event: Event, names: Sequence[str]) -> Text:
     who = names[event.side]
-    if event.text in GAME_WORDS:
-        return f"{who} {GAME_WORDS[event.text]}"
+    if event.text in GAME_LEVEL_WORDS:
+        return _game_level(event.text, who)
     if event.text.startswith("crown "):
-        return f"{who} crowns the General on {name(event.origin)}: it is their Ruler now"
+        return msg(
+            "{player} crowns the General on {square}: it is their Ruler now",
+            player=who,
+            square=name(event.origin),
+        )
     if event.text.startswith("X ?"):
         return _hidden(event, names)
     where = name(event.origin)
     moved = bool(event.path) and bool(event.rest) and event.rest != event.origin
-    piece = f"{who}'s {LETTERS.get(event.letter, 'piece')}" + ("" if moved else f" on {where}")
-    verbs = [f"moves {where}-{name(event.rest)}"] if moved else []
+    piece = LETTERS.get(event.letter) or msg("piece")
+    verbs: list[Text] = []
+    if moved:
+        verbs.append(msg("moves {origin}-{target}", origin=where, target=name(event.rest)))
     verbs += _operation(event)
     if event.removed or event.doomed:
         verbs.append(_taking(event, names))
     elif event.shots and " fire " not in event.text:
-        verbs.append(f"shoots {name(event.shots[-1][1])}, hitting nothing")
-    words = f"{piece} {' and '.join(verbs) or 'stays put'}"
-    return words + (f" ({event.note})" if event.note else "")
+        verbs.append(msg("shoots {square}, hitting nothing", square=name(event.shots[-1][1])))
+    if moved:
+        words = msg("{player}'s {piece} {actions}", player=who, piece=piece, actions=_and(verbs))
+    elif verbs:
+        words = msg(
+            "{player}'s {piece} on {square} {actions}",
+            player=who,
+            piece=piece,
+            square=where,
+            actions=_and(verbs),
+        )
+    else:
+        words = msg(
+            "{player}'s {piece} on {square} stays put", player=who, piece=piece, square=where
+        )
+    return frame("{said} ({note})", said=words, note=event.note) if event.note else words
 
 
-def _operation(event: Event) -> list[str]:
+GAME_LEVEL_WORDS = (RESIGN, FORFEIT, DRAW, RESET)
+
+
+def _game_level(text: str, who: str) -> Text:
+    if text == RESIGN:
+        return msg("{player} resigns", player=who)
+    if text == FORFEIT:
+        return msg("{player} forfeits", player=who)
+    if text == DRAW:
+        return msg("{player} agrees to a draw", player=who)
+    return msg("{player} agrees to reset the board", player=who)
+
+
+def _operation(event: Event) -> list[Text]:
     """What the piece did besides moving and taking, read from its notation."""
     text = event.text
     if " fire " in text:
         direction = text.split(" fire ", 1)[1].split()[0].upper()
-        return [f"fires {COMPASS_WORDS.get(direction, direction)}"]
+        return [msg("fires {direction}", direction=COMPASS_WORDS.get(direction, direction))]
     if text.endswith(" ready") or " ready " in text:
-        return ["makes ready to fire"]
+        return [msg("makes ready to fire")]
     if " defend" in text:
-        return ["takes the defensive stance"]
+        return [msg("takes the defensive stance")]
     if text.endswith(" attack"):
-        return ["stands to attack"]
+        return [msg("stands to attack")]
     if " search" in text:
-        return [f"searches around {name(event.rest or event.origin)}"]
+        return [msg("searches around {square}", square=name(event.rest or event.origin))]
     return []
 
 
-def _taking(event: Event, names: Sequence[str]) -> str:
-    verb = "shoots" if event.shots else "takes"
+def _taking(event: Event, names: Sequence[str]) -> Text:
     taken = [_piece(names, side, letter, sq) for side, letter, sq in event.removed]
-    doomed = [f"dooms the command piece on {name(sq)}" for sq in event.doomed]
-    return " and ".join(([f"{verb} {_listing(taken)}"] if taken else []) + doomed)
+    parts = [msg("dooms the command piece on {square}", square=name(sq)) for sq in event.doomed]
+    if taken and event.shots:
+        parts.insert(0, msg("shoots {pieces}", pieces=listing(taken)))
+    elif taken:
+        parts.insert(0, msg("takes {pieces}", pieces=listing(taken)))
+    return _and(parts)
 
 
-def _hidden(event: Event, names: Sequence[str]) -> str:
+def _and(parts: Sequence[Text]) -> Text:
+    """``a and b and c``: what one piece did, each part a clause of its own."""
+    said = parts[0]
+    for part in parts[1:]:
+        said = msg("{list} and {item}", list=said, item=part)
+    return said
+
+
+def _hidden(event: Event, names: Sequence[str]) -> Text:
     """The public form of a hidden Assassin's action: only its victims are known."""
     owner = names[event.side]
     if not event.removed and not event.doomed:
-        return f"{owner}'s hidden Assassin acts, unseen"
-    return f"{owner}'s hidden Assassin strikes unseen and {_taking(event, names)}"
+        return msg("{player}'s hidden Assassin acts, unseen", player=owner)
+    return msg(
+        "{player}'s hidden Assassin strikes unseen and {actions}",
+        player=owner,
+        actions=_taking(event, names),
+    )
 
 
-def _piece(names: Sequence[str], side: int, letter: str, sq: int) -> str:
-    kind = "Assassin" if letter == ASSASSIN else LETTERS.get(letter, "piece")
-    return f"{names[side]}'s {kind} on {name(sq)}"
-
-
-def _listing(items: list[str]) -> str:
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
+def _piece(names: Sequence[str], side: int, letter: str, sq: int) -> Text:
+    kind = "Assassin" if letter == ASSASSIN else LETTERS.get(letter) or msg("piece")
+    return msg("{player}'s {piece} on {square}", player=names[side], piece=kind, square=name(sq))

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from ..protocol import Choice, ChoiceGroup
 from ..sides import Side
+from ..words import Text, msg
 from . import menu as menus
 from .events import Event, Turn
 from .options import STRATEGIES, Options
@@ -34,9 +35,10 @@ class Game(Play):
         """The actions of one group of ``menu()`` (None: of all), in words and notation."""
         return menus.choices(self, key)
 
-    def prompt(self) -> str:
-        crowning = self.pos.crown_pending[self.side]
-        return "Choose a General to crown" if crowning else "Choose a piece"
+    def prompt(self) -> Text:
+        if self.pos.crown_pending[self.side]:
+            return msg("Choose a General to crown")
+        return msg("Choose a piece")
 
     def warnings(self, notations: Sequence[str]) -> tuple[str, ...]:
         """R30 before a command piece's action is staged (``rules.tora.menu.warnings``)."""

@@ -11,6 +11,7 @@ from ..errors import IllegalAction
 from ..hosting import Scoring
 from ..protocol import GameType, Ladder, SetupQuestion
 from ..sides import Side
+from ..words import msg
 from .game import Game
 from .geometry import name
 from .hosting import NO_ASSASSIN, ToraPolicies, check_options, checked_of, options_of, questions
@@ -29,7 +30,7 @@ class ToraType(ToraPolicies):
     title = "TORA"
     state_version = STATE_VERSION
     one_move = False
-    nothing_removed = "No piece has been removed"
+    nothing_removed: str = msg("No piece has been removed")
     # a ladder per board: the boards differ too much for one rating to say much of both
     ladders: tuple[Ladder, ...] = (
         Ladder("short", "short-board", {"board": "short"}),

@@ -11,6 +11,7 @@ import re
 from functools import cache
 
 from ..errors import echo
+from ..words import msg
 
 SHORT, LONG = "short", "long"
 BOARD_SIZES = {SHORT: 9, LONG: 17}
@@ -115,17 +116,29 @@ def parse_square(text: str, size: int) -> int:
     """Parse one square in any accepted form (``v5h7``, ``v.5, h.7``, ``h7v5``)."""
     if len(text) > MAX_SQUARE_TEXT:
         raise ValueError(
-            f"a square is written in at most {MAX_SQUARE_TEXT} characters, like v5h7; "
-            f"this text has {len(text)}"
+            msg(
+                "a square is written in at most {most} characters, like v5h7; "
+                "this text has {length}",
+                most=MAX_SQUARE_TEXT,
+                length=len(text),
+            )
         )
     m = _SQUARE_RE.fullmatch(text.strip())
     if not m:
         raise ValueError(
-            f"{echo(text)} is not a square; write it like v5h7 (vertical, then horizontal)"
+            msg(
+                "{text} is not a square; write it like v5h7 (vertical, then horizontal)",
+                text=echo(text),
+            )
         )
     v, h = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
     if not (1 <= int(v) <= size and 1 <= int(h) <= size):  # before packing: v35 is not v3
-        raise ValueError(f"v{int(v)}h{int(h)} is off the board: v and h run from 1 to {size}")
+        written = f"v{int(v)}h{int(h)}"
+        raise ValueError(
+            msg(
+                "{square} is off the board: v and h run from 1 to {size}", square=written, size=size
+            )
+        )
     return square(int(h), int(v))
 
 

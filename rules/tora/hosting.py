@@ -20,9 +20,10 @@ from typing import Any
 
 from ..errors import IllegalAction, echo
 from ..hosting import Agreement, Answered
-from ..policies import Policies, listing, plural
+from ..policies import Policies
 from ..protocol import GameView, SetupQuestion
 from ..sides import Side
+from ..words import frame, listing, msg, msg_n
 from .assassin import check_assassin_start, home_row, start_squares
 from .events import Event
 from .game import Game
@@ -38,19 +39,21 @@ RULER_WORDS = {"k": "K", "king": "K", "q": "Q", "queen": "Q"}
 NO_ASSASSIN = "none"
 # What each setup answer means, in the order of STRATEGIES and RULERS (docs/RULES.md).
 SHORT_STRATEGIES = (
-    "Two Archers on your home edge beside the General, one in front of the Cannon (R4)",
-    "All three Archers in a line in front (R4)",
+    msg("Two Archers on your home edge beside the General, one in front of the Cannon (R4)"),
+    msg("All three Archers in a line in front (R4)"),
 )
 LONG_STRATEGIES = (
-    "Six Archers hold the front's centre, Cavalry on both flanks, Soldiers behind (R5)",
-    "Soldiers, Archers and a General form a front wall, the Cavalry in reserve (R5)",
+    msg("Six Archers hold the front's centre, Cavalry on both flanks, Soldiers behind (R5)"),
+    msg("Soldiers, Archers and a General form a front wall, the Cavalry in reserve (R5)"),
 )
-RULER_NAMES = ("King (no effect on play)", "Queen (no effect on play)")
+RULER_NAMES = (msg("King (no effect on play)"), msg("Queen (no effect on play)"))
 RESET = Agreement(
     "reset",
-    "in a series (R28)",
-    "A reset needs a series to a point target on the long board and a player down to one "
-    "command piece (R28).",
+    msg("in a series (R28)"),
+    msg(
+        "A reset needs a series to a point target on the long board and a player down to one "
+        "command piece (R28)."
+    ),
 )
 
 
@@ -60,22 +63,28 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
     allowed, in the order a challenge's options are read."""
     unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)
     if unknown:
-        raise ValueError(f"TORA has no option {', '.join(unknown)}")
+        raise ValueError(msg("TORA has no option {options}", options=", ".join(unknown)))
     board = options.get("board", SHORT)
     if board not in (SHORT, LONG):
-        raise ValueError(f"The board is `short` or `long`, not {echo(str(board))}.")
+        raise ValueError(msg("The board is `short` or `long`, not {text}.", text=echo(str(board))))
     assassins = options.get("assassins", False)
     if not isinstance(assassins, bool):
-        raise ValueError(f"Assassins are on (True) or off (False), not {echo(str(assassins))}.")
+        raise ValueError(
+            msg("Assassins are on (True) or off (False), not {text}.", text=echo(str(assassins)))
+        )
     if assassins and board != LONG:
         raise ValueError(
-            "Assassins are played on the long board only: choose the long board, or play "
-            "without Assassins."
+            msg(
+                "Assassins are played on the long board only: choose the long board, or play "
+                "without Assassins."
+            )
         )
     terrain, terrain_map = _terrain(board, options)
     target = options.get("target", 0)
     if not isinstance(target, int) or isinstance(target, bool) or not 0 <= target <= MOST_POINTS:
-        raise ValueError(f"The point target is 0 (a single game) or a number up to {MOST_POINTS}.")
+        raise ValueError(
+            msg("The point target is 0 (a single game) or a number up to {most}.", most=MOST_POINTS)
+        )
     return {
         "board": board,
         "terrain": terrain,
@@ -89,22 +98,31 @@ def _terrain(board: str, options: Mapping[str, Any]) -> tuple[str, str]:
     """A preset of the board, or ``custom`` with its map (R6, R31-R33)."""
     terrain, terrain_map = options.get("terrain", NONE), options.get("terrain_map", "")
     if not isinstance(terrain, str) or not isinstance(terrain_map, str):
-        raise ValueError("A terrain is a preset's name, and a custom terrain's map is text.")
+        raise ValueError(msg("A terrain is a preset's name, and a custom terrain's map is text."))
     names = preset_names(board)
     if terrain == CUSTOM:
         if not terrain_map.strip():
-            raise ValueError("A custom terrain needs its map, e.g. `water v4h6 v5h6; forest v3h3`.")
+            raise ValueError(
+                msg("A custom terrain needs its map, e.g. `water v4h6 v5h6; forest v3h3`.")
+            )
     elif terrain_map:
-        raise ValueError("A terrain map goes with the terrain `custom`.")
+        raise ValueError(msg("A terrain map goes with the terrain `custom`."))
     elif terrain not in names:
         raise ValueError(
-            f"The {board} board has no terrain {echo(terrain)}; choose one of "
-            f"{', '.join(f'`{name}`' for name in names)}, or `custom` with a map."
+            msg(
+                "The {board} board has no terrain {text}; choose one of {presets}, or `custom` "
+                "with a map.",
+                board=board,
+                text=echo(terrain),
+                presets=", ".join(f"`{name}`" for name in names),
+            )
         )
     try:
         rules_options(board, terrain, terrain_map).make_terrain()
     except (TerrainError, ValueError) as exc:
-        raise ValueError(f"The terrain map cannot be used: {exc}.") from None
+        raise ValueError(
+            msg("The terrain map cannot be used: {reason}.", reason=exc.args[0])
+        ) from None
     return terrain, terrain_map
 
 
@@ -163,13 +181,13 @@ def checked_of(options: Options) -> dict[str, Any]:
 
 
 def option_words(checked: Mapping[str, Any]) -> list[str]:
-    words = [f"{checked['board']} board"]
+    words: list[str] = [msg("long board") if checked["board"] == LONG else msg("short board")]
     if checked["terrain"] == CUSTOM:
-        words.append("custom terrain")
+        words.append(msg("custom terrain"))
     elif checked["terrain"] != NONE:
-        words.append(f"terrain {checked['terrain']}")
+        words.append(msg("terrain {preset}", preset=checked["terrain"]))
     if checked["assassins"]:
-        words.append("with Assassins")
+        words.append(msg("with Assassins"))
     return words
 
 
@@ -179,7 +197,7 @@ def questions(checked: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
     asked = [
         SetupQuestion(
             "strategy",
-            "Your deployment (R4, R5)",
+            msg("Your deployment (R4, R5)"),
             STRATEGIES,
             descriptions=LONG_STRATEGIES if long else SHORT_STRATEGIES,
         )
@@ -188,21 +206,24 @@ def questions(checked: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
         asked.append(
             SetupQuestion(
                 "ruler",
-                "Your Ruler: King or Queen (R5)",
+                msg("Your Ruler: King or Queen (R5)"),
                 RULERS,
                 descriptions=RULER_NAMES,
-                wanted="your Ruler",
+                wanted=msg("your Ruler"),
             )
         )
     if checked["assassins"]:
         asked.append(
             SetupQuestion(
                 "assassin",
-                "A free square of your home edge where your Assassin starts hidden, or "
-                f"`{NO_ASSASSIN}` (R41)",
+                msg(
+                    "A free square of your home edge where your Assassin starts hidden, or "
+                    "`{none}` (R41)",
+                    none=NO_ASSASSIN,
+                ),
                 (),
                 secret=True,
-                wanted=f"your Assassin's start square (or `{NO_ASSASSIN}`)",
+                wanted=msg("your Assassin's start square (or `{none}`)", none=NO_ASSASSIN),
             )
         )
     return tuple(asked)
@@ -219,7 +240,12 @@ def answer(
     if strategy is not None:
         chosen = strategy.strip().lower()
         if chosen not in STRATEGIES:
-            raise ValueError(f"Your strategy is `aggressive` or `defensive`, not {echo(strategy)}.")
+            raise ValueError(
+                msg(
+                    "Your strategy is `aggressive` or `defensive`, not {text}.",
+                    text=echo(strategy),
+                )
+            )
         answers["strategy"] = chosen
         square = answers.get("assassin", NO_ASSASSIN)
         if square != NO_ASSASSIN and assassin is None:
@@ -227,18 +253,23 @@ def answer(
                 start_square(checked, side, chosen, square)
             except ValueError:
                 del answers["assassin"]
-                note = (
-                    f"Your Assassin's square {square} is not free with the {chosen} setup, so "
-                    "choose its square again.\n"
+                again = msg(
+                    "Your Assassin's square {square} is not free with the {strategy} setup, so "
+                    "choose its square again.",
+                    square=square,
+                    strategy=chosen,
                 )
+                note = frame("{note}\n", note=again)
     if ruler is not None:
         if checked["board"] != LONG:
             raise ValueError(
-                "Only the long board has a Ruler; on the short board there is none to choose."
+                msg("Only the long board has a Ruler; on the short board there is none to choose.")
             )
         letter = RULER_WORDS.get(ruler.strip().lower())
         if letter is None:
-            raise ValueError(f"Your Ruler is `K` (King) or `Q` (Queen), not {echo(ruler)}.")
+            raise ValueError(
+                msg("Your Ruler is `K` (King) or `Q` (Queen), not {text}.", text=echo(ruler))
+            )
         answers["ruler"] = letter
     if assassin is not None:
         answers["assassin"] = _assassin(checked, side, answers, assassin)
@@ -247,14 +278,16 @@ def answer(
 
 def _assassin(checked: Mapping[str, Any], side: Side, answers: Mapping[str, str], text: str) -> str:
     if not checked["assassins"]:
-        raise ValueError("This match is played without Assassins, so there is none to place.")
+        raise ValueError(msg("This match is played without Assassins, so there is none to place."))
     square = text.strip().lower()
     if square in (NO_ASSASSIN, "no"):
         return NO_ASSASSIN
     if "strategy" not in answers:
         raise ValueError(
-            "Choose your strategy first: it decides which squares of your home edge are free "
-            "for the Assassin."
+            msg(
+                "Choose your strategy first: it decides which squares of your home edge are "
+                "free for the Assassin."
+            )
         )
     return start_square(checked, side, answers["strategy"], square)
 
@@ -282,7 +315,7 @@ def offered_squares(
     the strategy they chose, then ``none``; only ``none`` until a strategy is chosen."""
     strategy = answers.get("strategy")
     if strategy is None:
-        return (NO_ASSASSIN,), "choose your strategy first: it decides the squares"
+        return (NO_ASSASSIN,), msg("choose your strategy first: it decides the squares")
     squares = start_squares(_own_options(checked, side, strategy), side)
     return (*(name(square) for square in squares), NO_ASSASSIN), ""
 
@@ -304,23 +337,41 @@ def drawn(checked: Mapping[str, Any], side: Side, rng: random.Random) -> dict[st
 def turn_notes(view: View, names: Sequence[str], series_before: int) -> list[str]:
     """Assassins revealed (R44), doomed pieces removed at the end of a round (R11), a new
     game of the series (R28)."""
-    lines = []
+    lines: list[str] = []
     revealed = {_assassin_owner(event) for event in view.last_turn if event.revealed}
     for side, record in view.published:
         if side in revealed and record:
             lines.append(
-                f"{names[side]}'s Assassin is revealed, so its record is public now "
-                f"(R44): {'; '.join(record)}."
+                msg(
+                    "{player}'s Assassin is revealed, so its record is public now (R44): {record}.",
+                    player=names[side],
+                    record=record_words(record),
+                )
             )
     if view.round_end:
         removed = listing(view.removed_at_round_end(names))
-        lines.append(f"At the end of the round, doomed pieces are removed: {removed}.")
+        lines.append(
+            msg("At the end of the round, doomed pieces are removed: {pieces}.", pieces=removed)
+        )
     if view.game_number != series_before:
         lines.append(
-            f"Game {series_before} of the series is over: a new board is set up for game "
-            f"{view.game_number}, and the points carry over."
+            msg(
+                "Game {number} of the series is over: a new board is set up for game {next}, "
+                "and the points carry over.",
+                number=series_before,
+                next=view.game_number,
+            )
         )
     return lines
+
+
+def record_words(record: Sequence[str]) -> str:
+    """An Assassin's record (R44), its lines (``start v9h17``, ``round 3: X v9h13-v9h12``)
+    one after another."""
+    said = record[0]
+    for line in record[1:]:
+        said = frame("{list}; {item}", list=said, item=line)
+    return said
 
 
 def _assassin_owner(event: Event) -> Side:
@@ -352,15 +403,15 @@ class ToraPolicies(Policies[Game]):
 
     option_nouns: Mapping[str, str] = MappingProxyType(
         {
-            "board": "a choice of board",
-            "terrain": "terrain",
-            "terrain_map": "terrain",
+            "board": msg("a choice of board"),
+            "terrain": msg("terrain"),
+            "terrain_map": msg("terrain"),
             "assassins": "Assassins",
-            "target": "a point target",
+            "target": msg("a point target"),
         }
     )
     answer_nouns: Mapping[str, str] = MappingProxyType(
-        {"strategy": "strategy", "ruler": "Ruler", "assassin": "Assassin"}
+        {"strategy": msg("strategy"), "ruler": "Ruler", "assassin": "Assassin"}
     )
     text_bounds: Mapping[str, int] = MappingProxyType(
         {"terrain_map": MAX_MAP, "assassin": MAX_SQUARE_TEXT}
@@ -371,7 +422,9 @@ class ToraPolicies(Policies[Game]):
         return option_words(options)
 
     def series_words(self, options: Mapping[str, Any]) -> str:
-        return f"a series to {options['target']} points" if options["target"] else ""
+        if not options["target"]:
+            return ""
+        return msg("a series to {target} points", target=options["target"])
 
     def option_choices(self, name: str, options: Mapping[str, Any]) -> tuple[str, ...]:
         """The strategies; a board's terrain presets (the short board's when none is
@@ -385,9 +438,9 @@ class ToraPolicies(Policies[Game]):
 
     def unasked(self, options: Mapping[str, Any], name: str) -> str:
         if name == "ruler":
-            return "only the long board has one"
+            return msg("only the long board has one")
         if name == "assassin":
-            return "this match is played without Assassins"
+            return msg("this match is played without Assassins")
         return super().unasked(options, name)
 
     def answer_setup(
@@ -401,9 +454,11 @@ class ToraPolicies(Policies[Game]):
 
     def answer_words(self, name: str, answer: str) -> str:
         if name == "ruler":
-            return f"Ruler {answer}"
+            return frame("Ruler {letter}", letter=answer)
         if name == "assassin":
-            return "no Assassin" if answer == NO_ASSASSIN else f"Assassin starts on {answer}"
+            if answer == NO_ASSASSIN:
+                return msg("no Assassin")
+            return msg("Assassin starts on {square}", square=answer)
         return super().answer_words(name, answer)
 
     def free_prompt(self, options: Mapping[str, Any], side: Side, question: SetupQuestion) -> str:
@@ -411,10 +466,11 @@ class ToraPolicies(Policies[Game]):
         if question.name != "assassin":
             return question.prompt
         edge = home_row(side, BOARD_SIZES[LONG])
-        return (
-            f"a free square of your home edge (h{edge}) where it starts hidden, or "
-            f"`{NO_ASSASSIN}` not to field one (once your strategy is chosen: it decides which "
-            "squares are free)"
+        return msg(
+            "a free square of your home edge (h{edge}) where it starts hidden, or `{none}` not "
+            "to field one (once your strategy is chosen: it decides which squares are free)",
+            edge=edge,
+            none=NO_ASSASSIN,
         )
 
     def offered(
@@ -460,12 +516,19 @@ class ToraPolicies(Policies[Game]):
         options = game.options
         strategy = options.strategies[side]
         if options.board == LONG:
-            return f"{strategy}, Ruler {options.rulers[side]}"
+            return frame(
+                "{strategy}, Ruler {letter}", strategy=strategy, letter=options.rulers[side]
+            )
         return strategy
 
     def to_act(self, view: GameView[Any]) -> str:
         shown = _tora_view(view)
-        return f"{plural(shown.actions_left, 'action')} in round {shown.round}"
+        return msg_n(
+            "{n} action in round {round}",
+            "{n} actions in round {round}",
+            shown.actions_left,
+            round=shown.round,
+        )
 
     def turn_notes(
         self, view: GameView[Any], names: Sequence[str], series_before: int
@@ -473,8 +536,10 @@ class ToraPolicies(Policies[Game]):
         return turn_notes(_tora_view(view), names, series_before)
 
     def final_summary(self, view: GameView[Any], names: Sequence[str]) -> str:
-        return view.summary(names).replace("Score:", "Final score:", 1)
+        return _tora_view(view).final_summary(names)
 
     def private_notes(self, view: GameView[Any]) -> list[str]:
         record = _tora_view(view).private_record
-        return [f"Your Assassin's record: {'; '.join(record)}."] if record else []
+        if not record:
+            return []
+        return [msg("Your Assassin's record: {record}.", record=record_words(record))]

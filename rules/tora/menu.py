@@ -19,12 +19,15 @@ from collections.abc import Sequence
 
 from ..errors import ActionError
 from ..protocol import FROM, HIT, TO, VIA, WITH, Choice, ChoiceGroup, Touch
+from ..words import Text, frame, msg, msg_n
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
+from .events import COMPASS_WORDS
 from .geometry import DELTAS, DIRECTION_VECTORS, DIRECTIONS, distance, name, on_board
 from .pieces import ASSASSIN, COMMAND_KINDS, KIND_NAMES, RULER
 from .play import Play
 
 MENU = 25  # options in one Discord select menu
+LABEL = 100  # characters of a label
 CROWN_KEY = "crown"
 CATEGORIES = {
     "G": "Generals",
@@ -35,18 +38,9 @@ CATEGORIES = {
     "C": "Cannons",
     "X": "Assassin",
 }
-COMPASS = {  # (sign of dh, sign of dv) -> words; N is v+1, E is h+1 (R51)
-    (0, 1): "north",
-    (1, 1): "north-east",
-    (1, 0): "east",
-    (1, -1): "south-east",
-    (0, -1): "south",
-    (-1, -1): "south-west",
-    (-1, 0): "west",
-    (-1, 1): "north-west",
-}
-IN_PLACE = "in place"
-FIRE_WORDS = {d: COMPASS[v] for d, v in zip(DIRECTIONS, DIRECTION_VECTORS, strict=True)}
+# (sign of dh, sign of dv) -> words; N is v+1, E is h+1 (R51)
+COMPASS = {v: COMPASS_WORDS[d] for d, v in zip(DIRECTIONS, DIRECTION_VECTORS, strict=True)}
+IN_PLACE = msg("in place")
 
 
 def menu(game: Play) -> tuple[ChoiceGroup, ...]:
@@ -79,9 +73,17 @@ def _distinct(labels: list[str], texts: list[str]) -> list[str]:
     """Labels that say the same of two actions get each action's notation beside them."""
     counts = Counter(labels)
     return [
-        said if counts[said] == 1 else f"{said} ({text})"[:100]
+        said
+        if counts[said] == 1
+        else _fit(frame("{label} ({notation})", label=said, notation=text))
         for said, text in zip(labels, texts, strict=True)
     ]
+
+
+def _fit(label: Text) -> str:
+    """``label`` within a menu's ``LABEL`` characters: a longer one cut (its English then,
+    in every language: no real action's words come near)."""
+    return label if len(label) <= LABEL else label[:LABEL]
 
 
 def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
@@ -145,7 +147,7 @@ def _stays_in_jeopardy(trial: Play, action: Action, piece: int) -> bool:
         trial.undo()
 
 
-R30_WARNING = "the turn could not end with it there: it would stand in jeopardy (R30)"
+R30_WARNING = msg("the turn could not end with it there: it would stand in jeopardy (R30)")
 
 
 def group_key(action: Action) -> str:
@@ -159,24 +161,42 @@ def group_key(action: Action) -> str:
 def _group(game: Play, key: str, actions: list[Action]) -> ChoiceGroup:
     first = actions[0]
     if first.kind == CROWN:
-        return ChoiceGroup(key, "Crown a General", "the Ruler is gone (R24)", "Crown", len(actions))
+        return ChoiceGroup(
+            key,
+            msg("Crown a General"),
+            msg("the Ruler is gone (R24)"),
+            msg("Crown"),
+            len(actions),
+        )
     piece = f"{_piece_name(game, first)} {name(first.origin)}"
     category = CATEGORIES.get(first.letter, "Pieces")
     summary = _summary(game, actions)
     return ChoiceGroup(key, piece, summary, category, len(actions), name(first.origin))
 
 
-def _summary(game: Play, actions: list[Action]) -> str:
+SORTS = ("move", "attack", "shot", "search", "other")  # a summary counts them in this order
+
+
+def _summary(game: Play, actions: list[Action]) -> Text:
     """``4 moves, 2 shots``: how many actions of each sort."""
     counts = Counter(_sort(game, a) for a in actions)
-    words = {
-        "move": "moves",
-        "attack": "attacks",
-        "shot": "shots",
-        "search": "searches",
-        "other": "others",
-    }
-    return ", ".join(f"{counts[s]} {s if counts[s] == 1 else words[s]}" for s in words if counts[s])
+    parts = [_count(sort, counts[sort]) for sort in SORTS if counts[sort]]
+    said = parts[0]
+    for part in parts[1:]:
+        said = frame("{list}, {item}", list=said, item=part)
+    return said
+
+
+def _count(sort: str, n: int) -> Text:
+    if sort == "move":
+        return msg_n("{n} move", "{n} moves", n)
+    if sort == "attack":
+        return msg_n("{n} attack", "{n} attacks", n)
+    if sort == "shot":
+        return msg_n("{n} shot", "{n} shots", n)
+    if sort == "search":
+        return msg_n("{n} search", "{n} searches", n)
+    return msg_n("{n} other", "{n} others", n)
 
 
 def _sort(game: Play, action: Action) -> str:
@@ -191,7 +211,7 @@ def _sort(game: Play, action: Action) -> str:
     return "other"
 
 
-def _direction(action: Action) -> str:
+def _direction(action: Action) -> Text:
     """Where the action goes from its piece, for the first step of a long menu."""
     where = action.path[-1] if action.path else action.target
     if not where:
@@ -203,34 +223,54 @@ def _direction(action: Action) -> str:
 def label(game: Play, action: Action, text: str) -> str:
     """The action in plain words: ``move to v4h6 and shoot the Soldier on v3h6``."""
     if action.kind == CROWN:
-        return f"crown the General on {name(action.origin)}"
+        return msg("crown the General on {square}", square=name(action.origin))
     words = _operation(game, action)
     named = [text.find(part) for part in (" via ", " with ") if part in text]
     if named:  # the path or the supporters matter here: the notation names them
-        words += f" ({text[min(named) + 1 :]})"
-    return words[:100]
+        words = frame("{words} ({notation})", words=words, notation=text[min(named) + 1 :])
+    return _fit(words)
 
 
-def _operation(game: Play, action: Action) -> str:
+def _operation(game: Play, action: Action) -> Text:
     kind = action.kind
     if kind == STANCE:
-        return "take the defensive stance" if action.stance == "defend" else "stand to attack"
+        if action.stance == "defend":
+            return msg("take the defensive stance")
+        return msg("stand to attack")
     if kind == READY:
-        return "make ready to fire"
+        return msg("make ready to fire")
     if kind == FIRE:
-        return f"fire {FIRE_WORDS[DIRECTIONS[action.direction]]}"
+        return msg("fire {direction}", direction=COMPASS_WORDS[DIRECTIONS[action.direction]])
     if kind == SEARCH:
-        where = f"move to {name(action.dest)} and search" if action.path else "search"
-        return f"{where} around {name(action.dest)}"
-    moved = f"move to {name(action.dest)}" if action.path else ""
+        if action.path:
+            return msg("move to {square} and search around {square}", square=name(action.dest))
+        return msg("search around {square}", square=name(action.dest))
     if not action.target:
         victim = _enemy(game, action.dest)
-        return f"move onto {name(action.dest)}, taking {victim} there" if victim else moved
-    verb = "shoot" if distance(_rest(action), action.target) > 1 else "attack"
-    hit = f"{verb} {_enemy(game, action.target) or 'the square'} on {name(action.target)}"
-    if moved:
-        return f"{moved} and {hit}"
-    return f"{hit}, staying on {name(action.origin)}"
+        if victim:
+            return msg(
+                "move onto {square}, taking the {piece} there",
+                square=name(action.dest),
+                piece=victim,
+            )
+        return msg("move to {square}", square=name(action.dest))
+    hit = _hit(game, action)
+    if action.path:
+        return msg("move to {square} and {attack}", square=name(action.dest), attack=hit)
+    return msg("{attack}, staying on {square}", attack=hit, square=name(action.origin))
+
+
+def _hit(game: Play, action: Action) -> Text:
+    """``shoot the Soldier on v3h6``: the attack of ``action``, on what the player sees."""
+    victim = _enemy(game, action.target)
+    square = name(action.target)
+    if distance(_rest(action), action.target) > 1:
+        if victim:
+            return msg("shoot the {piece} on {square}", piece=victim, square=square)
+        return msg("shoot the square on {square}", square=square)
+    if victim:
+        return msg("attack the {piece} on {square}", piece=victim, square=square)
+    return msg("attack the square on {square}", square=square)
 
 
 def _rest(action: Action) -> int:
@@ -238,11 +278,11 @@ def _rest(action: Action) -> int:
 
 
 def _enemy(game: Play, sq: int) -> str:
-    """``the Soldier``: the visible enemy piece on ``sq``, if any."""
+    """``Soldier``: the kind of the visible enemy piece on ``sq``, if any ("" for none)."""
     piece = game.pos.at(sq)
     if piece is None or piece.side == game.pos.side:
         return ""
-    return f"the {_kind_name(game, piece.kind, piece.side)}"
+    return _kind_name(game, piece.kind, piece.side)
 
 
 def _piece_name(game: Play, action: Action) -> str:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import MalformedAction, echo
+from ..words import Text, msg
 from .actions import CROWN, DRAW, FIRE, MOVE, READY, RESET, RESIGN, SEARCH, STANCE
 from .geometry import DIRECTIONS, SQUARE_PATTERN, parse_square
 
@@ -60,7 +61,7 @@ def tokenize(text: str) -> list[tuple[str, str]]:
         m = _TOKEN.match(stripped, pos)
         if not m or m.end() == pos:
             bad = stripped[pos:].split()[0] if stripped[pos:].split() else stripped[pos:]
-            raise MalformedAction(text, f"unexpected {echo(bad)}")
+            raise MalformedAction(text, msg("unexpected {text}", text=echo(bad)))
         pos = m.end()
         kind = m.lastgroup
         if kind is None or kind == "punct":
@@ -77,22 +78,29 @@ def parse(text: str, size: int) -> Spec:
     """Parse notation for a board of ``size``; raises MalformedAction."""
     if len(text) > MAX_ACTION:
         raise MalformedAction(
-            text, f"it is {len(text)} characters long, and an action is at most {MAX_ACTION}"
+            text,
+            msg(
+                "it is {length} characters long, and an action is at most {most}",
+                length=len(text),
+                most=MAX_ACTION,
+            ),
         )
     tokens = tokenize(text)
     if not tokens:
-        raise MalformedAction(text, "it is empty")
+        raise MalformedAction(text, msg("it is empty"))
     reader = _Reader(text, tokens, size)
     first = reader.word()
     if first in (RESIGN, DRAW, RESET):
         reader.end()
         return Spec(text, first)
     if first == CROWN:
-        origin = reader.square("the General to crown")
+        origin = reader.square(msg("the General to crown"))
         reader.end()
         return Spec(text, CROWN, origin=origin)
     if first not in PIECE_WORDS:
-        raise MalformedAction(text, f"{echo(first)} is not a piece letter (G K Q A S C H X)")
+        raise MalformedAction(
+            text, msg("{text} is not a piece letter (G K Q A S C H X)", text=echo(first))
+        )
     return reader.piece_action(PIECE_WORDS[first])
 
 
@@ -106,30 +114,35 @@ class _Reader:
     def take(self) -> tuple[str, str]:
         token = self.peek()
         if token is None:
-            raise MalformedAction(self.text, "it ends too early")
+            raise MalformedAction(self.text, msg("it ends too early"))
         self.i += 1
         return token
 
     def word(self) -> str:
         kind, value = self.take()
         if kind != "word":
-            raise MalformedAction(self.text, f"expected a word, found {echo(value)}")
+            raise MalformedAction(self.text, msg("expected a word, found {text}", text=echo(value)))
         return value
 
-    def square(self, what: str) -> int:
+    def square(self, what: Text) -> int:
         token = self.peek()
         if token is None or token[0] != "sq":
-            found = "nothing" if token is None else echo(token[1])
+            found = msg("nothing") if token is None else echo(token[1])
             raise MalformedAction(
-                self.text, f"expected a square for {what} (like v5h7), found {found}"
+                self.text,
+                msg(
+                    "expected a square for {what} (like v5h7), found {found}",
+                    what=what,
+                    found=found,
+                ),
             )
         self.i += 1
         try:
             return parse_square(token[1], self.size)
         except ValueError as exc:
-            raise MalformedAction(self.text, str(exc)) from None
+            raise MalformedAction(self.text, exc.args[0]) from None
 
-    def squares(self, what: str) -> tuple[int, ...]:
+    def squares(self, what: Text) -> tuple[int, ...]:
         out = [self.square(what)]
         while (token := self.peek()) is not None and token[0] == "sq":
             out.append(self.square(what))
@@ -138,32 +151,36 @@ class _Reader:
     def end(self) -> None:
         token = self.peek()
         if token is not None:
-            raise MalformedAction(self.text, f"unexpected {echo(token[1])} at the end")
+            raise MalformedAction(
+                self.text, msg("unexpected {text} at the end", text=echo(token[1]))
+            )
 
     def piece_action(self, letter: str) -> Spec:
         fields: dict[str, Any] = {"letter": letter, "kind": MOVE}
-        fields["origin"] = self.square("the piece")
+        fields["origin"] = self.square(msg("the piece"))
         token = self.peek()
         if token is not None and token[0] == "dash":
             self.i += 1
             token = self.peek()
             if token is not None and token[0] == "word" and PIECE_WORDS.get(token[1]) == letter:
                 self.i += 1
-            fields["dest"] = self.square("the destination")
+            fields["dest"] = self.square(msg("the destination"))
         elif token is not None and token[0] == "sq":
-            fields["dest"] = self.square("the destination")
+            fields["dest"] = self.square(msg("the destination"))
         operation = ""
         while (token := self.peek()) is not None:
             word = self.word()
             if word == "via":
                 if "target" in fields:
-                    fields["attack_via"] = self.square("the square the attack passes")
+                    fields["attack_via"] = self.square(msg("the square the attack passes"))
                 elif "dest" in fields:
-                    fields["path_via"] = self.squares("the path")
+                    fields["path_via"] = self.squares(msg("the path"))
                 else:
-                    raise MalformedAction(self.text, "'via' needs a move or an attack before it")
+                    raise MalformedAction(
+                        self.text, msg("'via' needs a move or an attack before it")
+                    )
             elif word in ATTACK_WORDS:
-                fields["target"] = self.square("the attacked square")
+                fields["target"] = self.square(msg("the attacked square"))
             elif word in STANCE_WORDS:
                 operation = self._once(operation, word)
                 fields.update(kind=STANCE, stance=STANCE_WORDS[word])
@@ -176,29 +193,41 @@ class _Reader:
                 if direction not in DIRECTIONS:
                     raise MalformedAction(
                         self.text,
-                        f"{echo(direction)} is not a direction: use " + " ".join(DIRECTIONS),
+                        msg(
+                            "{text} is not a direction: use {directions}",
+                            text=echo(direction),
+                            directions=" ".join(DIRECTIONS),
+                        ),
                     )
                 fields.update(kind=FIRE, direction=DIRECTIONS.index(direction))
             elif word == "with":
-                fields["supporters"] = tuple(sorted(self.squares("a supporter"), key=_reading))
+                fields["supporters"] = tuple(sorted(self.squares(msg("a supporter")), key=_reading))
             else:
-                raise MalformedAction(self.text, f"unexpected {echo(word)}")
+                raise MalformedAction(self.text, msg("unexpected {text}", text=echo(word)))
         if fields["kind"] == MOVE and "dest" not in fields and "target" not in fields:
             raise MalformedAction(
                 self.text,
-                "say what the piece does: '-<square>', 'x <square>', "
-                "'defend', 'attack', 'fire <direction>', 'ready' or 'search'",
+                msg(
+                    "say what the piece does: '-<square>', 'x <square>', "
+                    "'defend', 'attack', 'fire <direction>', 'ready' or 'search'"
+                ),
             )
         if fields["kind"] in (STANCE, FIRE, READY) and ("dest" in fields or "target" in fields):
             raise MalformedAction(
-                self.text, f"'{operation}' cannot be combined with a move or attack"
+                self.text,
+                msg("'{operation}' cannot be combined with a move or attack", operation=operation),
             )
         return Spec(self.text, **fields)
 
     def _once(self, current: str, word: str) -> str:
         if current:
             raise MalformedAction(
-                self.text, f"'{word}' after '{current}': one operation per action"
+                self.text,
+                msg(
+                    "'{operation}' after '{current}': one operation per action",
+                    operation=word,
+                    current=current,
+                ),
             )
         return word
 

@@ -4,6 +4,7 @@ path is refused. ``Walk`` explores every path at once; this judges the one a pla
 from __future__ import annotations
 
 from ..errors import IllegalAction
+from ..words import msg
 from .geometry import distance, name, neighbours
 from .movegen import BASE_REACH
 from .pieces import ARCHER, CANNON, CAVALRY, COMMAND_KINDS, SOLDIER, Piece
@@ -34,8 +35,13 @@ def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> PathEffec
         if distance(here, there) != 1:
             raise IllegalAction(
                 "R3",
-                f"step {number} of the path, {name(here)} to {name(there)}, "
-                "is not a step to a neighbouring square",
+                msg(
+                    "step {number} of the path, {origin} to {target}, "
+                    "is not a step to a neighbouring square",
+                    number=number,
+                    origin=name(here),
+                    target=name(there),
+                ),
             )
         here = there
     end = path[-1]
@@ -48,8 +54,10 @@ def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> PathEffec
         if len(path) > 1:
             raise IllegalAction(
                 "R15",
-                "an Archer that moves 2 cannot land on an enemy; it "
-                "attacks by landing only after moving 1",
+                msg(
+                    "an Archer that moves 2 cannot land on an enemy; it "
+                    "attacks by landing only after moving 1"
+                ),
             )
         base = 1
     limit = reach_of(pos, path, base, piece.sq)
@@ -58,11 +66,17 @@ def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> PathEffec
         if occupant is None or sq == piece.sq:
             continue
         if piece.kind != CAVALRY:
-            raise IllegalAction("R23", f"the path is blocked at {name(sq)}; only Cavalry jump")
+            raise IllegalAction(
+                "R23", msg("the path is blocked at {square}; only Cavalry jump", square=name(sq))
+            )
         if occupant.kind == SOLDIER and occupant.defending:
             if occupant.side == piece.side:
                 raise IllegalAction(
-                    "R18", f"Cavalry cannot jump over your defending Soldier on {name(sq)}"
+                    "R18",
+                    msg(
+                        "Cavalry cannot jump over your defending Soldier on {square}",
+                        square=name(sq),
+                    ),
                 )
             _check_reach(rule, piece, index + 1, limit, path)
             return 0, (occupant.id,), (piece.id,)
@@ -70,9 +84,15 @@ def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> PathEffec
     if landing is None:
         return end, (), ()
     if landing.side == piece.side:
-        raise IllegalAction("R23", f"{name(end)} holds your own piece; no piece lands on a friend")
+        raise IllegalAction(
+            "R23",
+            msg("{square} holds your own piece; no piece lands on a friend", square=name(end)),
+        )
     if piece.kind == CANNON:
-        raise IllegalAction("R20", f"a Cannon moves only into an empty square; {name(end)} is not")
+        raise IllegalAction(
+            "R20",
+            msg("a Cannon moves only into an empty square; {square} is not", square=name(end)),
+        )
     if piece.kind == CAVALRY and landing.kind == SOLDIER and landing.defending:
         return 0, (landing.id,), (piece.id,)
     if landing.kind in COMMAND_KINDS:
@@ -80,8 +100,13 @@ def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> PathEffec
         if before != piece.sq and pos.at(before) is not None:
             raise IllegalAction(
                 "R23",
-                f"the {_word(landing)} on {name(end)} stays until the round "
-                f"ends, so the attacker stops on {name(before)}, which is occupied",
+                msg(
+                    "the {piece} on {square} stays until the round ends, so the attacker "
+                    "stops on {before}, which is occupied",
+                    piece=_word(landing),
+                    square=name(end),
+                    before=name(before),
+                ),
             )
         return before, (landing.id,), ()
     return end, (landing.id,), ()
@@ -91,10 +116,18 @@ def _check_reach(rule: str, piece: Piece, steps: int, limit: int, path: tuple[in
     if steps > limit:
         raise IllegalAction(
             rule,
-            f"that path is {steps} steps but this move may go only {limit} "
-            "here (water and uphill take 1 away, downhill adds 1: R31, R33)"
+            msg(
+                "that path is {steps} steps but this move may go only {limit} "
+                "here (water and uphill take 1 away, downhill adds 1: R31, R33)",
+                steps=steps,
+                limit=limit,
+            )
             if limit != BASE_REACH.get(piece.kind)
-            else f"that path is {steps} steps; this piece moves at most {limit}",
+            else msg(
+                "that path is {steps} steps; this piece moves at most {limit}",
+                steps=steps,
+                limit=limit,
+            ),
         )
 
 

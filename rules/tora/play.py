@@ -20,10 +20,12 @@ from ..errors import IllegalAction
 from ..protocol import rounds_since
 from ..sides import Outcome, Side
 from ..turn import DRAW, RESIGN, Staged, TurnMachine
+from ..words import msg
 from . import endings, jeopardy, trapped
 from .actions import GAME_LEVEL, RESET, SEARCH, Action
 from .assassin import Assassins, check_assassin_start, check_search, settle_event
 from .deploy import deploy
+from .endings import REASONS
 from .events import Event, Turn, act_event, action_event, letter_of
 from .geometry import name
 from .movegen import all_actions, search_actions
@@ -34,7 +36,9 @@ from .position import Position
 from .resolve import Resolver
 
 AGREEMENTS = (DRAW, RESET)
-_SEARCH_STAYS = "a search revealed what it found: it cannot be taken back, nor anything before it"
+_SEARCH_STAYS = msg(
+    "a search revealed what it found: it cannot be taken back, nor anything before it"
+)
 
 
 class Play(TurnMachine[Action, Event, Position, Turn]):
@@ -225,8 +229,10 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         if kind == RESET and not self.can_reset():
             raise IllegalAction(
                 "R28",
-                "a reset needs a series to a point target on the long board and a player "
-                "down to 1 action",
+                msg(
+                    "a reset needs a series to a point target on the long board and a player "
+                    "down to 1 action"
+                ),
             )
 
     # ---- acting --------------------------------------------------------------------------
@@ -263,7 +269,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         reveal = after.commit(effect)
         event = settle_event(event, action, before, after, reveal)
         if effect.free:
-            event = replace(event, note="the free take of the Assassin the search revealed")
+            event = replace(event, note=msg("the free take of the Assassin the search revealed"))
         return Staged(action, text, text, event, after)
 
     def _check_take_back(self, index: int) -> None:
@@ -293,8 +299,11 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
             listed = ", ".join(f"{self.letter(p)} {name(p.sq)}" for p in offenders)
             raise IllegalAction(
                 "R30",
-                f"the turn cannot end: {listed} moved or attacked this turn and would be in "
-                "jeopardy; undo or move it to safety",
+                msg(
+                    "the turn cannot end: {pieces} moved or attacked this turn and would be in "
+                    "jeopardy; undo or move it to safety",
+                    pieces=listed,
+                ),
                 [f"undo ({t})" for t in reversed(self.staged())][:3],
             )
 
@@ -426,13 +435,18 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
 
     # ---- refusals ------------------------------------------------------------------------
     def _refuse_over(self) -> IllegalAction:
-        return IllegalAction("R24", f"the game is over: {self.result}")
+        assert self.result is not None
+        return IllegalAction(
+            "R24", msg("the game is over: {result}", result=self.result.words(REASONS))
+        )
 
     def _refuse_undo(self) -> IllegalAction:
-        return IllegalAction("R10", "there is no action of this turn to take back")
+        return IllegalAction("R10", msg("there is no action of this turn to take back"))
 
     def _refuse_take_back(self, index: int) -> IllegalAction:
-        return IllegalAction("R10", f"this turn has actions 1 to {len(self.current)}")
+        return IllegalAction(
+            "R10", msg("this turn has actions 1 to {last}", last=len(self.current))
+        )
 
     def _refuse_agreement(self, kind: str) -> ValueError:
         return ValueError(f"TORA has no agreement {kind!r}")

@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 
 from ..errors import AmbiguousAction, IllegalAction
+from ..words import Text, msg
 from .actions import CROWN, FIRE, GAME_LEVEL, MOVE, SEARCH, STANCE, Action, format_action
 from .explain import explain
 from .geometry import distance, name
@@ -144,9 +145,11 @@ class Resolver:
         if written != piece.kind or wrong_ruler:
             raise IllegalAction(
                 "R51",
-                f"{name(spec.origin)} holds your {self.kind_name(piece)}, not "
-                f"{_article(self._written_name(spec.letter, piece))}; the letter must match "
-                "the piece",
+                _wrong_letter(
+                    name(spec.origin),
+                    self.kind_name(piece),
+                    self._written_name(spec.letter, piece),
+                ),
                 [self.notation(a) for a, _e in piece_actions(pos, piece)],
             )
         return piece
@@ -341,8 +344,22 @@ def _spec_of(action: Action, flags: dict[str, bool], text: str) -> Spec:
     )
 
 
-def _article(word: str) -> str:
-    return ("an " if word[0] in "AEIOU" else "a ") + word
+def _wrong_letter(square: str, piece: str, written: str) -> Text:
+    """R51: the letter written names another kind than the piece on its square (English
+    takes "an" before a vowel: two messages, one text in other languages)."""
+    if written[0] in "AEIOU":
+        return msg(
+            "{square} holds your {piece}, not an {written}; the letter must match the piece",
+            square=square,
+            piece=piece,
+            written=written,
+        )
+    return msg(
+        "{square} holds your {piece}, not a {written}; the letter must match the piece",
+        square=square,
+        piece=piece,
+        written=written,
+    )
 
 
 _KIND_WORDS = {

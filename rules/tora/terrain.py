@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ..errors import echo
+from ..words import Text, msg
 from .geometry import (
     BOARD_SIZES,
     DIRECTION_VECTORS,
@@ -63,7 +64,12 @@ def _ordered(squares: Iterable[int]) -> list[int]:
 
 
 class TerrainError(ValueError):
-    """A terrain map or preset name that cannot be used."""
+    """A terrain map or preset name that cannot be used; its message (``args[0]``) a
+    ``Text``."""
+
+
+def _clause(number: int, reason: Text) -> TerrainError:
+    return TerrainError(msg("clause {number}: {reason}", number=number, reason=reason))
 
 
 MAX_MAP = 2000  # characters: every square of the long board named once is about 1,800
@@ -72,7 +78,13 @@ MAX_MAP = 2000  # characters: every square of the long board named once is about
 def parse_map(text: str, size: int, preset: str = CUSTOM) -> Terrain:
     """Parse R50 map text: ``water v4h6 v5h6; forest v3h3; hill v7h2 NE``."""
     if len(text) > MAX_MAP:
-        raise TerrainError(f"a terrain map is at most {MAX_MAP} characters, not {len(text)}")
+        raise TerrainError(
+            msg(
+                "a terrain map is at most {most} characters, not {length}",
+                most=MAX_MAP,
+                length=len(text),
+            )
+        )
     water: set[int] = set()
     forest: set[int] = set()
     hills: dict[int, int] = {}
@@ -84,27 +96,31 @@ def parse_map(text: str, size: int, preset: str = CUSTOM) -> Terrain:
         kind = words[0].lower()
         if kind in ("water", "forest"):
             if len(words) < 2:
-                raise TerrainError(f"clause {number}: '{kind}' needs at least one square")
+                raise _clause(number, msg("'{kind}' needs at least one square", kind=kind))
             squares = [_square(w, size, number) for w in _join_squares(words[1:], number)]
             for sq in squares:
                 _claim(seen, sq, kind, number)
             (water if kind == "water" else forest).update(squares)
         elif kind == "hill":
             if len(words) < 3:
-                raise TerrainError(f"clause {number}: write 'hill <square> <downhill direction>'")
+                raise _clause(number, msg("write 'hill <square> <downhill direction>'"))
             *square_words, direction = words[1:]
             sq = _square("".join(square_words), size, number)
             if direction.upper() not in DIRECTIONS:
-                raise TerrainError(
-                    f"clause {number}: {echo(direction)} is not a direction; use one of "
-                    + " ".join(DIRECTIONS)
+                raise _clause(
+                    number,
+                    msg(
+                        "{text} is not a direction; use one of {directions}",
+                        text=echo(direction),
+                        directions=" ".join(DIRECTIONS),
+                    ),
                 )
             _claim(seen, sq, "hill", number)
             hills[sq] = DIRECTIONS.index(direction.upper())
         else:
-            raise TerrainError(
-                f"clause {number}: {echo(words[0])} is not a terrain kind; "
-                "use water, forest or hill"
+            raise _clause(
+                number,
+                msg("{text} is not a terrain kind; use water, forest or hill", text=echo(words[0])),
             )
     return Terrain(size, frozenset(water), frozenset(forest), hills, preset)
 
@@ -129,13 +145,14 @@ def _square(word: str, size: int, number: int) -> int:
     try:
         return parse_square(word, size)
     except ValueError as exc:
-        raise TerrainError(f"clause {number}: {exc}") from None
+        raise _clause(number, exc.args[0]) from None
 
 
 def _claim(seen: dict[int, str], sq: int, kind: str, number: int) -> None:
     if sq in seen:
-        raise TerrainError(
-            f"clause {number}: {name(sq)} is already {seen[sq]}; one terrain a square"
+        raise _clause(
+            number,
+            msg("{square} is already {kind}; one terrain a square", square=name(sq), kind=seen[sq]),
         )
     seen[sq] = kind
 
@@ -152,7 +169,11 @@ def preset(board: str, preset_name: str) -> Terrain:
         return Terrain(size)
     if key not in TERRAIN_PRESETS[board]:
         raise TerrainError(
-            f"no {board}-board terrain preset called {echo(preset_name)}; choose one of "
-            + ", ".join(preset_names(board))
+            msg(
+                "no {board}-board terrain preset called {text}; choose one of {presets}",
+                board=board,
+                text=echo(preset_name),
+                presets=", ".join(preset_names(board)),
+            )
         )
     return parse_map(TERRAIN_PRESETS[board][key], size, key)

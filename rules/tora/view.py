@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..sides import Side
+from ..words import Text, msg
 from .events import LETTERS, Event
 from .geometry import name
 from .pieces import RULER, Piece
@@ -82,20 +83,56 @@ class View:
     deciding: bool = False  # nobody answers in the opponent's turn in TORA
     decision: str = ""
 
-    def removed_at_round_end(self, names: Sequence[str]) -> list[str]:
+    def removed_at_round_end(self, names: Sequence[str]) -> list[Text]:
         """The doomed pieces removed when the last turn closed a round (R11), in words:
         "bob's General on v4h5"."""
         return [
-            f"{names[side]}'s {LETTERS[letter]} on {name(sq)}"
+            msg(
+                "{player}'s {piece} on {square}",
+                player=names[side],
+                piece=LETTERS[letter],
+                square=name(sq),
+            )
             for side, letter, sq in self.round_end
         ]
 
-    def summary(self, names: Sequence[str]) -> str:
+    def summary(self, names: Sequence[str]) -> Text:
         """The score (R27), with this round's points so far."""
-        score = f"Score: {names[0]} {self.score[0]}, {names[1]} {self.score[1]}"
         if any(self.pending):
-            score += f" (this round so far: +{self.pending[0]}, +{self.pending[1]})"
-        return score
+            return msg(
+                "Score: {challenger} {challenger_points}, {opposition} {opposition_points} "
+                "(this round so far: +{challenger_round}, +{opposition_round})",
+                **self._points(names),
+            )
+        return msg(
+            "Score: {challenger} {challenger_points}, {opposition} {opposition_points}",
+            **self._points(names),
+        )
+
+    def final_summary(self, names: Sequence[str]) -> Text:
+        """The score a game ended with (its round's points so far, if it did not end
+        with its round)."""
+        if any(self.pending):
+            return msg(
+                "Final score: {challenger} {challenger_points}, {opposition} "
+                "{opposition_points} (this round so far: +{challenger_round}, "
+                "+{opposition_round})",
+                **self._points(names),
+            )
+        return msg(
+            "Final score: {challenger} {challenger_points}, {opposition} {opposition_points}",
+            **self._points(names),
+        )
+
+    def _points(self, names: Sequence[str]) -> dict[str, str | int]:
+        return {
+            "challenger": names[0],
+            "challenger_points": self.score[0],
+            "opposition": names[1],
+            "opposition_points": self.score[1],
+            "challenger_round": self.pending[0],
+            "opposition_round": self.pending[1],
+        }
 
     @property
     def size(self) -> int:

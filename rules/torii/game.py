@@ -132,7 +132,7 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
             return flip_text(action.flip)
         entry = self.turn_table().get(action)
         if entry is None:
-            raise IllegalAction("TI19", "that is not a legal turn in this position")
+            raise IllegalAction("TI19", msg("that is not a legal turn in this position"))
         return entry[0]
 
     def menu(self) -> tuple[ChoiceGroup, ...]:

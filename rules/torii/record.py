@@ -26,6 +26,7 @@ from rules.errors import IllegalAction
 from rules.protocol import FORFEIT
 from rules.sides import Side
 from rules.turn import DRAW, RESIGN
+from rules.words import msg
 
 from ..records import JUDGE, RecordError, ReplayError, act, stage, write
 from . import fen as position_string
@@ -182,7 +183,7 @@ def _end_game(game: ToriiGame, side: Side, kind: str) -> None:
     elif kind == FORFEIT:
         game.forfeit(side)
     elif side != game.side:
-        raise IllegalAction("TI18", "a draw is recorded in the turn of the side to act")
+        raise IllegalAction("TI18", msg("a draw is recorded in the turn of the side to act"))
     else:
         game.agree(DRAW)
 

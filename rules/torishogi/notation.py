@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from rules.errors import AmbiguousAction, IllegalAction, MalformedAction
-from rules.words import msg, msg_n
+from rules.words import Text, msg, msg_n
 
 from .board import LAST_RANK, READ, SHOWN, SHOWN_FILES, SIZE, file_of
 from .movegen import in_check, reaches
@@ -57,7 +57,7 @@ class MoveSpec:
     capture: bool = False
 
 
-def malformed(text: str, reason: str) -> MalformedAction:
+def malformed(text: str, reason: Text) -> MalformedAction:
     shown = text if len(text) <= 40 else text[:37] + "..."
     return MalformedAction(shown, reason, hint=HINT)
 

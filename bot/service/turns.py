@@ -1,0 +1,132 @@
+"""A turn's end, whoever ended it (its player, an AI, the clock, an agreed reset): the
+match's end when the game is over, else the next turn with its clock, the offers the turn
+let lapse, its post and "your turn" DM, and a planned reply played at once (``plans``)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+
+from rules import Side
+from rules.words import Text, msg
+from storage import Hosted
+
+from . import announce, plans, showing
+from .context import Context, Mail
+from .endings import ended, outcome_headline
+from .phases import FINISHED
+from .table import DRAW, RESET, REWIND, Table
+
+
+def turn_headline(table: Table, side: Side) -> Text:
+    """A turn post's first line (worded in each reader's language, ``bot.i18n.word``)."""
+    return msg("{player} ended their turn:", player=table.who(side))
+
+
+def with_missed(hosted: Hosted, side: Side, count: int) -> tuple[int, int]:
+    missed = list(hosted.missed)
+    missed[side] = count
+    return missed[0], missed[1]
+
+
+async def after_turn(
+    ctx: Context,
+    table: Table,
+    hosted: Hosted,
+    headline: str,
+    game_before: int,
+    ran: Side,
+    mail: Mail | None = None,
+    *,
+    answer_plans: bool = True,
+    kept: dict[Side, list[str]] | None = None,
+) -> None:
+    """A turn has ended (by the player, the deadline or an agreed reset): announce the
+    outcome if the game is over, else the turn and whose it is now, with a new clock.
+    ``ran`` is the side whose clock was running (its time is settled). The player whose
+    turn begins may have planned their reply to it (``plans``): it is played at once and
+    saved in the same transaction as the turn it answers (a crash cannot come between),
+    and that player gets no "your turn" DM for it, only the one saying what was played.
+    ``kept``: the planned replies changed by the turns of this save so far."""
+    game = table.game
+    mail = mail or Mail(table.channel_id)
+    kept = {} if kept is None else kept
+    if game.is_over():
+        await announce.match_end(ctx, table, outcome_headline(table), mail, counted=True)
+        await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
+        return
+    planned = await plans.answer(ctx, table) if answer_plans else None
+    replying = planned is not None and planned.reply is not None
+    hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying)
+    if planned is not None:
+        kept[planned.planner] = planned.kept
+        mail.private(hosted.player(planned.planner), planned.told, language=planned.language)
+    if planned is None or planned.reply is None:
+        await ctx.save(table, hosted, mail, plans=kept)
+        return
+    table.hosted = hosted  # not saved yet: the reply is saved with it
+    await _planned_turn(ctx, table, planned.reply, mail, kept)
+
+
+async def _next_turn(
+    ctx: Context,
+    table: Table,
+    hosted: Hosted,
+    headline: str,
+    game_before: int,
+    ran: Side,
+    mail: Mail,
+    answered: bool,
+) -> Hosted:
+    """The hosted match as the next turn begins (clocks, lapsed offers), its turn post in
+    ``mail``; the "your turn" DM too unless a planned reply ``answered`` the turn."""
+    game = table.game
+    ender = game.turns[-1].side
+    offers = table.offers()
+    lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
+    for kind in lapsed:
+        del offers[kind]
+    hosted = await ctx.settled(table.terms, hosted, ran)
+    hosted = replace(
+        await ctx.turn_clock(table.terms, hosted, game.side), offers=table.encode_offers(offers)
+    )
+    notes = [_lapsed(kind, table.side_name(ender.other), table.side_name(ender)) for kind in lapsed]
+    staged = replace(table, hosted=hosted)
+    await announce.turn_end(ctx, staged, headline, mail, game_before, notes, tell=not answered)
+    return hosted
+
+
+def _lapsed(kind: str, offerer: str, ender: str) -> Text:
+    """A note of a turn post: an offer the player who ended their turn let lapse."""
+    if kind == DRAW:
+        return msg(
+            "{player}'s draw offer lapsed: {ender}'s turn ended without accepting it.",
+            player=offerer,
+            ender=ender,
+        )
+    if kind == RESET:
+        return msg(
+            "{player}'s reset proposal lapsed: {ender}'s turn ended without accepting it.",
+            player=offerer,
+            ender=ender,
+        )
+    return msg(
+        "{player}'s takeback request lapsed: {ender}'s turn ended without accepting it.",
+        player=offerer,
+        ender=ender,
+    )
+
+
+async def _planned_turn(
+    ctx: Context, table: Table, texts: list[str], mail: Mail, kept: dict[Side, list[str]]
+) -> None:
+    """The player to act's planned reply (``plans``), played and ended as their own turn
+    would be, posted as any turn is (the opponent cannot tell it was planned)."""
+    side = table.game.side
+    match = table.played
+    before = showing.series_number(table.game)
+    for text in texts:
+        await asyncio.to_thread(match.act, text)
+    await ctx.offload.end_turn(match)
+    hosted = replace(table.hosted, missed=with_missed(table.hosted, side, 0))
+    await after_turn(ctx, table, hosted, turn_headline(table, side), before, side, mail, kept=kept)
