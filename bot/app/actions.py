@@ -263,7 +263,8 @@ class Actions:
             known = ENDINGS.get(hosted.ending or "")
             return _(known) if known else _("ended ({ending})", ending=hosted.ending)
         names = await self._names(hosted.challenger_id, hosted.opposition_id)
-        return _("ended: {result}", result=result_words(outcome, [escape(n) for n in names]))
+        result = result_words(outcome, [escape(n) for n in names], localized=True)
+        return _("ended: {result}", result=result)
 
     async def _info(self, match_id: int) -> MatchInfo:
         """A hosted match's game, which exists once the game has begun."""
@@ -428,7 +429,8 @@ class Actions:
         if hosted is None:
             return answer
         link = self.service.settings.link(hosted.guild_id, hosted.channel_id)
-        heading = f"-# {match_heading(hosted, await self._players(hosted))} \u00b7 {link}"
+        named = match_heading(hosted, await self._players(hosted), localized=True)
+        heading = f"-# {named} \u00b7 {link}"
         return replace(answer, text=f"{heading}\n{answer.text}")
 
     async def _picture(self, caller: Caller, draw: Callable[[], Awaitable[Reply]]) -> Reply:
@@ -615,8 +617,8 @@ def _clocks_of(hosted: Hosted, user_id: int, to_act: Side, now: float) -> str:
     if mine is None:
         return ""
     terms = Terms.from_json(hosted.terms)
-    you = timing.side_words(terms, hosted, mine, to_act, now)
-    they = timing.side_words(terms, hosted, mine.other, to_act, now)
+    you = timing.side_words(terms, hosted, mine, to_act, now, localized=True)
+    they = timing.side_words(terms, hosted, mine.other, to_act, now, localized=True)
     return _("; you {you}, they {they}", you=you, they=they) if you and they else ""
 
 

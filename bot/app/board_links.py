@@ -36,7 +36,7 @@ class BoardLinks:
         side = None if hosted is None else hosted.side_of(user_id)
         if hosted is None or side is None or not hosted.live:
             return ()
-        return (board_link(await self.links.private_url(hosted.id, side)),)
+        return (board_link(await self.links.private_url(hosted.id, side), localized=True),)
 
     async def renew(self, caller: Caller, match: str | None) -> Answer:
         """``/tora board link:new``: the caller's new private link, for them alone."""
@@ -52,5 +52,6 @@ class BoardLinks:
         if side is None:
             raise Unusable(_(NOT_YOURS))
         token = await self.links.renew(hosted.id, side)
-        text = f"{_(REPLACED)}\n{holder_warning(self.actions.service.settings)}"
-        return Answer(text, private=True, links=(board_link(self.links.board_url(token)),))
+        warning = holder_warning(self.actions.service.settings, localized=True)
+        link = board_link(self.links.board_url(token), localized=True)
+        return Answer(f"{_(REPLACED)}\n{warning}", private=True, links=(link,))

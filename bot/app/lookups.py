@@ -110,7 +110,7 @@ class Lookups:
                     "Match {number} ({game}) ended: {result}. Its final board:",
                     number=info.id,
                     game=title,
-                    result=result_words(outcome, names),
+                    result=result_words(outcome, names, localized=True),
                 )
                 if outcome
                 else _("Match {number} ({game}) is being played:", number=info.id, game=title)
