@@ -1,7 +1,8 @@
 """``python -m bot.catalogs``: the message catalogs' tools (docs/TRANSLATING.md).
 
 - ``update``: extract every text from the code (Babel, as ``babel.cfg`` says) and the slash
-  commands (their names, descriptions, options and choices) into ``bot/i18n/tora.pot``,
+  commands (their names, descriptions, options and choices) and the games' quick starts
+  (``bot/app/data/<game>-help.md``, a message per paragraph) into ``bot/i18n/tora.pot``,
   then bring each language's ``tora.po`` up to it (new texts empty, changed ones marked
   fuzzy, gone ones dropped). ``make catalogs`` runs it.
 - ``check [LANG...]``: what each catalog lacks or gets wrong (missing, fuzzy, placeholders,
@@ -21,6 +22,7 @@ from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import write_po
 
+from bot.app.rulebook import help_paragraphs
 from bot.discord.client import unbound_tree
 from bot.discord.translator import texts, tree_problems
 from bot.i18n.catalogs import DOMAIN, LOCALE_DIR, TEMPLATE, po_path, problems, read, shipped
@@ -33,12 +35,16 @@ HEADER = "# The texts of tora-bot (docs/TRANSLATING.md).\n"
 DATE = dt.datetime(2026, 11, 26, tzinfo=dt.UTC)
 # The rules core's markers (``rules.words``): its texts are ids the layers above word.
 KEYWORDS = {**DEFAULT_KEYWORDS, "msg": None, "msg_n": (1, 2)}
+QUICK_START = (
+    "A paragraph of /tora help. Break its lines where they read well; keep each command in "
+    "backticks (`/tora rules archer`) in English: it is shown in the reader's Discord's names."
+)
 
 
 def template() -> Catalog:
     """Every text to translate: the code's (``_``, ``ngettext``, ``pgettext``, ``N_``, and
     the rules core's ``msg`` and ``msg_n``) in
-    the order of the files, then the slash commands'."""
+    the order of the files, then the quick starts' paragraphs, then the slash commands'."""
     catalog = Catalog(domain=DOMAIN, project="tora-bot", header_comment=HEADER, creation_date=DATE)
     with CONFIG.open(encoding="utf-8") as file:
         # Babel's own reader of babel.cfg (it has no type hints)
@@ -48,6 +54,8 @@ def template() -> Catalog:
     )
     for filename, lineno, message, comments, context in found:
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
+    for message, where in help_paragraphs():
+        catalog.add(message, None, [(where, 0)], auto_comments=[QUICK_START])
     for context, message, where in texts(unbound_tree()):
         known = catalog.get(message, context)
         if known is None:

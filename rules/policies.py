@@ -22,6 +22,8 @@ from .errors import ActionError, echo
 from .hosting import Agreement, Answered, Scoring
 from .protocol import G, GameView, SetupQuestion
 from .sides import Side
+from .words import listing as word_listing
+from .words import msg, msg_n
 
 NO_NOUNS: Mapping[str, str] = MappingProxyType({})
 NO_BOUNDS: Mapping[str, int] = MappingProxyType({})
@@ -91,12 +93,26 @@ class Policies(ABC, Generic[G]):
         for name, text in given.items():
             question = asked.get(name)
             if question is None:
-                wanted = listing([f"`{n}`" for n in asked]) or "nothing"
-                raise ValueError(f"{self.title} asks for {wanted} in its setup, not {echo(name)}.")
+                wanted = word_listing([f"`{n}`" for n in asked]) or msg("nothing")
+                raise ValueError(
+                    msg(
+                        "{game} asks for {wanted} in its setup, not {name}.",
+                        game=self.title,
+                        wanted=wanted,
+                        name=echo(name),
+                    )
+                )
             answer = option_named(question, text)
             if answer is None:
                 allowed = ", ".join(f"`{option}`" for option in question.options)
-                raise ValueError(f"Your {name} is one of {allowed}, not {echo(text)}.")
+                raise ValueError(
+                    msg(
+                        "Your {name} is one of {allowed}, not {answer}.",
+                        name=name,
+                        allowed=allowed,
+                        answer=echo(text),
+                    )
+                )
             answers[name] = answer
         return Answered(answers)
 
@@ -172,9 +188,13 @@ class Policies(ABC, Generic[G]):
         """A move, or a decision in the opponent's turn and what it is (the view words it:
         Torii's Monkey flip)."""
         if view.deciding:
-            owed = plural(view.actions_left, "decision")
-            return f"{owed} in the opponent's turn, {view.decision}"
-        return "a move"
+            return msg_n(
+                "{n} decision in the opponent's turn, {decision}",
+                "{n} decisions in the opponent's turn, {decision}",
+                view.actions_left,
+                decision=view.decision,
+            )
+        return msg("a move")
 
     def turn_notes(
         self, view: GameView[Any], names: Sequence[str], series_before: int

@@ -16,6 +16,7 @@ from .protocol import GameType, Ladder
 from .tora import TORA
 from .torii import TORII
 from .torishogi import TORISHOGI
+from .words import msg
 
 # A game's or a ladder's id: in records, commands' choices, stored rows and custom ids.
 ID = re.compile(r"[a-z][a-z0-9-]{0,15}")
@@ -58,7 +59,13 @@ def game_type(game_id: str) -> GameType:
     """The game ``game_id`` names (case-insensitive); ValueError lists the games there are."""
     found = GAMES.get(game_id.strip().lower())
     if found is None:
-        raise ValueError(f"no game {game_id[:40]!r}; the games are {', '.join(GAMES)}")
+        raise ValueError(
+            msg(
+                "no game {game}; the games are {games}",
+                game=repr(game_id[:40]),
+                games=", ".join(GAMES),
+            )
+        )
     return found
 
 
@@ -84,7 +91,7 @@ def ladder_of(game_id: str, options: Mapping[str, Any]) -> Ladder:
     for ladder in kind.ladders:
         if ladder.holds(options):
             return ladder
-    raise ValueError(f"no ladder of {kind.title} takes a match with these options")
+    raise ValueError(msg("no ladder of {game} takes a match with these options", game=kind.title))
 
 
 for _kind in (TORA, TORISHOGI, TORII):

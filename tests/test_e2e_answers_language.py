@@ -32,7 +32,7 @@ async def test_a_german_player_challenges_in_a_japanese_server(tmp_path: Path) -
         assert own.text.startswith("Du kannst deine eigene Herausforderung nicht annehmen."), (
             own.text
         )
-        await stage.click("bob", "Accept")
+        await stage.click("bob", "受ける")  # the post's buttons in the server's language too
         setup = await stage.posted("bob が ann の挑戦を受けました。")
         assert "二人とも非公開で初期配置を選んでください" in setup, setup
         await stage.quiet()

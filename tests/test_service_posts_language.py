@@ -181,7 +181,7 @@ async def test_a_closed_dms_fallback_says_why_in_the_players_language(h: Harness
         "les messages privés des membres du serveur dans les paramètres de confidentialité de ce "
         "serveur.)"
     ), shown[-1].text
-    assert shown[-1].text.startswith("À vous de jouer contre bob (Opposition) : a move, avant <t:")
+    assert shown[-1].text.startswith("À vous de jouer contre bob (Opposition) : un coup, avant <t:")
 
 
 async def test_a_players_own_turn_answers_in_their_language(h: Harness) -> None:

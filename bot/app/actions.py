@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
+from bot.i18n import N_, _, current, option, pgettext, slash, speaking
 from bot.service import Hosted, MatchInfo, MatchService, Place, Reply, Stamp, Terms, User, timing
 from bot.service.guild import ClockChoice
 from bot.service.phases import (
@@ -102,13 +103,18 @@ class Actions:
             return _place(mine[0])
         if not mine:
             raise Unusable(
-                "You are not in any match right now. Start one in a server channel with "
-                "`/tora challenge`."
+                _(
+                    "You are not in any match right now. Start one in a server channel with "
+                    "{command}.",
+                    command=slash("tora challenge"),
+                )
             )
-        listed = "\n".join([f"- `{hosted.id}`: {await self.label(hosted)}" for hosted in mine])
-        raise Unusable(
-            "You play in several matches: say which one with the `match` option.\n" + listed
+        listed = [f"- `{hosted.id}`: {await self.label(hosted)}" for hosted in mine]
+        asked = _(
+            "You play in several matches: say which one with the `{match}` option.",
+            match=option("match"),
         )
+        raise Unusable("\n".join([asked, *listed]))
 
     async def _point_to_thread(self, caller: Caller) -> None:
         """A command given where no match is played, by a player of exactly one match in
@@ -122,10 +128,14 @@ class Actions:
         ]
         if len(theirs) == 1:
             hosted = theirs[0]
+            channel = f"<#{hosted.channel_id}>"
             raise Unusable(
-                f"No match is played in this channel; yours (match {hosted.id}) is in "
-                f"<#{hosted.channel_id}>. Give your commands there, or use its messages' "
-                "buttons."
+                _(
+                    "No match is played in this channel; yours (match {number}) is in "
+                    "{channel}. Give your commands there, or use its messages' buttons.",
+                    number=hosted.id,
+                    channel=channel,
+                )
             )
 
     async def _chosen(self, user_id: int, match: str) -> Hosted:
@@ -133,8 +143,12 @@ class Actions:
             if str(hosted.id) == match.strip():
                 return hosted
         raise Unusable(
-            f"You play in no live match {quote(match)}. Leave the `match` option empty, or pick "
-            "one from its list."
+            _(
+                "You play in no live match {match}. Leave the `{option}` option empty, or pick "
+                "one from its list.",
+                match=quote(match),
+                option=option("match"),
+            )
         )
 
     async def my_matches(self, user_id: int, typed: str = "") -> list[tuple[str, str]]:
@@ -148,20 +162,28 @@ class Actions:
 
     async def label(self, hosted: Hosted) -> str:
         """``ToriShogi · ann vs bob (playing)``: names as written (for menus)."""
-        players = " vs ".join(await self._names(hosted.issuer_id, hosted.invitee_id))
-        return f"{game_title(hosted)} \u00b7 {players} ({hosted.phase})"
+        first, second = await self._names(hosted.issuer_id, hosted.invitee_id)
+        phase = _phase(hosted.phase)
+        return _(
+            "{game} \u00b7 {player} vs {opponent} ({phase})",
+            game=game_title(hosted),
+            player=first,
+            opponent=second,
+            phase=phase,
+        )
 
     async def _names(self, *user_ids: int | None) -> list[str]:
         """The players' names as written (escape them in texts); "anyone" for an open seat."""
         names = []
         for user_id in user_ids:
             name = None if user_id is None else await self.records.player_name(user_id)
-            names.append("anyone" if name is None else name)
+            names.append(_("anyone") if name is None else name)
         return names
 
     async def _players(self, hosted: Hosted) -> str:
         """``ann vs bob`` for a message: escaped."""
-        return " vs ".join(map(escape, await self._names(hosted.issuer_id, hosted.invitee_id)))
+        first, second = map(escape, await self._names(hosted.issuer_id, hosted.invitee_id))
+        return _("{player} vs {opponent}", player=first, opponent=second)
 
     async def games(self, caller: Caller) -> Answer:
         """The caller's matches: the live ones (whose turn, the deadline, where) and the
@@ -171,46 +193,66 @@ class Actions:
         ended = [h for h in mine if h.phase == ENDED][:5]
         if not mine:
             return Answer(
-                "You have no matches yet. Challenge someone with `/tora challenge` in a "
-                "server channel, or wait for a rated one with `/tora ladder queue`."
+                _(
+                    "You have no matches yet. Challenge someone with {challenge} in a server "
+                    "channel, or wait for a rated one with {queue}.",
+                    challenge=slash("tora challenge"),
+                    queue=slash("tora ladder queue"),
+                )
             )
-        lines = ["**Your matches**"] if live else ["You have no match going on now."]
+        lines = [_("**Your matches**")] if live else [_("You have no match going on now.")]
         lines += [f"- {await self._game_line(h, caller.user.id)}" for h in live]
         if ended:
-            lines.append("**Recently ended** (see them with `/tora board`, `record`, `replay`)")
+            lines.append(
+                _(
+                    "**Recently ended** (see them with {board}, `{record}`, `{replay}`)",
+                    board=slash("tora board"),
+                    record=option("record"),
+                    replay=option("replay"),
+                )
+            )
             lines += [f"- {await self._game_line(h, caller.user.id)}" for h in ended]
         return Answer("\n".join(lines))
 
     async def _game_line(self, hosted: Hosted, user_id: int) -> str:
-        head = f"Match {hosted.id} \u00b7 {game_title(hosted)}: {await self._players(hosted)}"
-        link = self.service.settings.link(hosted.guild_id, hosted.channel_id)
-        return f"{head}, {await self._state_of(hosted, user_id)} \u00b7 {link}"
+        return _(
+            "Match {number} \u00b7 {game}: {players}, {state} \u00b7 {link}",
+            number=hosted.id,
+            game=game_title(hosted),
+            players=await self._players(hosted),
+            state=await self._state_of(hosted, user_id),
+            link=self.service.settings.link(hosted.guild_id, hosted.channel_id),
+        )
 
     async def _state_of(self, hosted: Hosted, user_id: int) -> str:
-        due = "" if hosted.due_at is None else f", due <t:{int(hosted.due_at)}:R>"
+        due = ""
+        if hosted.due_at is not None:
+            due = _(", due {when}", when=_timestamp(hosted.due_at, "R"))
         if hosted.phase == CHALLENGE:
-            return f"waiting for an answer to the challenge{due}"
+            return _("waiting for an answer to the challenge{due}", due=due)
         if hosted.phase == SETUP:
-            return f"choosing the setups{due}"
+            return _("choosing the setups{due}", due=due)
         if hosted.phase == ENDED or hosted.match_id is None:
             return await self._ending_of(hosted)
         info = await self._info(hosted.match_id)
         clocks = _clocks_of(hosted, user_id, info.side_to_act, self.records.now())
         clocks += await self._away_of(hosted)
         if hosted.side_of(user_id) == info.side_to_act:
-            return f"**your turn**{due}{clocks}"
+            return _("**your turn**{due}{clocks}", due=due, clocks=clocks)
         if hosted.paused_left is not None:
-            return f"paused{clocks}"
-        return f"your opponent's turn{due}{clocks}"
+            return _("paused{clocks}", clocks=clocks)
+        return _("your opponent's turn{due}{clocks}", due=due, clocks=clocks)
 
     async def _away_of(self, hosted: Hosted) -> str:
         """``; bob away until <t>`` for each player of the match away now."""
         players = [p for p in (hosted.challenger_id, hosted.opposition_id) if p is not None]
         away = await self.records.away_now(hosted.guild_id, players)
-        names = {p: await self.records.player_name(p) or f"player {p}" for p in away}
-        return "".join(
-            f"; {escape(names[p])} away until <t:{int(until)}:f>" for p, until in away.items()
-        )
+        lines = []
+        for p, until in away.items():
+            name = await self.records.player_name(p) or _("player {id}", id=p)
+            when = _timestamp(until, "f")
+            lines.append(_("; {player} away until {when}", player=escape(name), when=when))
+        return "".join(lines)
 
     async def _ending_of(self, hosted: Hosted) -> str:
         """How a match ended: its result with the winner's name, or why it has none."""
@@ -218,9 +260,11 @@ class Actions:
         if hosted.match_id is not None and hosted.ending in (FINISHED, FORFEIT):
             outcome = stored_outcome((await self._info(hosted.match_id)).result)
         if outcome is None:
-            return ENDINGS.get(hosted.ending or "", f"ended ({hosted.ending})")
+            known = ENDINGS.get(hosted.ending or "")
+            return _(known) if known else _("ended ({ending})", ending=hosted.ending)
         names = await self._names(hosted.challenger_id, hosted.opposition_id)
-        return f"ended: {result_words(outcome, [escape(n) for n in names])}"
+        result = result_words(outcome, [escape(n) for n in names], localized=True)
+        return _("ended: {result}", result=result)
 
     async def _info(self, match_id: int) -> MatchInfo:
         """A hosted match's game, which exists once the game has begun."""
@@ -234,7 +278,7 @@ class Actions:
         self, caller: Caller, opponent: User | None, options: ChallengeOptions
     ) -> Answer:
         if caller.in_dm or caller.guild_id is None:
-            raise Unusable("Challenges are made in a server channel, where the match is played.")
+            raise Unusable(_("Challenges are made in a server channel, where the match is played."))
         settings = await self.records.guild(caller.guild_id)
         terms = terms_of(options, settings.turn_seconds, settings.clock)
         expires = None if options.expires is None else parse_duration(options.expires)
@@ -243,18 +287,28 @@ class Actions:
 
         if options.ai is not None and opponent is not None:
             raise Unusable(
-                "Challenge a person or the AI, not both: leave out the opponent to play the AI."
+                _("Challenge a person or the AI, not both: leave out the opponent to play the AI.")
             )
-        rival = f"AI ({options.ai})" if options.ai else opponent.name if opponent else None
+        threaded = settings.threads and caller.text_channel
+        # a thread's name and the channel's notice of it are for everyone there
+        public = await self._server_language(caller) if threaded else current()
+        with speaking(public):
+            rival = _("AI ({strength})", strength=options.ai) if options.ai else None
+        rival = rival or (opponent.name if opponent else None)
 
         async def thread() -> Place:
             """Asked for by the service once every check has passed."""
-            against = f"vs {rival}" if rival else "open challenge"
-            name = f"{caller.user.name} {against}"
+            player = caller.user.name
+            with speaking(public):
+                name = (
+                    _("{player} vs {opponent}", player=player, opponent=rival)
+                    if rival
+                    else _("{player} open challenge", player=player)
+                )
             opened.append(await self.threads.open_thread(caller.channel_id, name))
             return Place(place.guild_id, opened[0])
 
-        where = thread if settings.threads and caller.text_channel else None
+        where = thread if threaded else None
         try:
             if options.ai is not None:
                 reply = await self.service.challenge_ai(
@@ -270,21 +324,25 @@ class Actions:
             raise
         text = reply.text
         if opened:
-            whom = f" to {rival}" if rival else ""
-            what = (
-                f"match of {terms.title} against {rival}"
-                if options.ai
-                else (f"challenge{whom} to a match of {terms.title}")
-            )
-            notice = f"{escape(caller.user.name)}'s {escape(what)} is in <#{opened[0]}>."
+            thread_of = f"<#{opened[0]}>"
+            with speaking(public):
+                notice = _thread_notice(
+                    caller.user.name, rival, bool(options.ai), terms.title, thread_of
+                )
             await self.threads.notice(caller.channel_id, notice)
-            text = f"Your match has its own thread: <#{opened[0]}>. {text}"
+            text = _("Your match has its own thread: {thread}.", thread=thread_of)
+            text = f"{text} {reply.text}"
             place = Place(place.guild_id, opened[0])
         if options.ai is not None:  # no challenge to take back: the match has begun
             return Answer(text, reply.files, True)
         return Answer(
             text, reply.files, True, presses(("takeback",), place.channel_id, reply.stamp)
         )
+
+    async def _server_language(self, caller: Caller) -> str:
+        """The language of the server's posts: its admins' choice, else its Discord's."""
+        chosen = await self.records.server_language(caller.guild_id or 0)
+        return chosen.resolved(caller.guild_locale)
 
     async def accept(self, caller: Caller, match: str | None) -> Answer:
         place = await self.place(caller, match)
@@ -371,7 +429,8 @@ class Actions:
         if hosted is None:
             return answer
         link = self.service.settings.link(hosted.guild_id, hosted.channel_id)
-        heading = f"-# {match_heading(hosted, await self._players(hosted))} \u00b7 {link}"
+        named = match_heading(hosted, await self._players(hosted), localized=True)
+        heading = f"-# {named} \u00b7 {link}"
         return replace(answer, text=f"{heading}\n{answer.text}")
 
     async def _picture(self, caller: Caller, draw: Callable[[], Awaitable[Reply]]) -> Reply:
@@ -435,14 +494,14 @@ class Actions:
             hosted.opposition_id if hosted.challenger_id == caller.user.id else hosted.challenger_id
         )
         name = None if other is None else await self.records.player_name(other)
-        against = "your opponent" if name is None else escape(name)
-        question = CONFIRMED[kind].format(number=hosted.id, opponent=against)
+        against = _("your opponent") if name is None else escape(name)
+        question = _(CONFIRMED[kind], number=hosted.id, opponent=against)
         offered = presses((kind, "keep"), place.channel_id, await self.service.stamp_of(place))
         return Answer(question, (), True, offered)
 
     async def cancel(self, caller: Caller) -> Answer:
         if caller.in_dm:
-            raise Unusable("An admin cancels a match in its channel, in the server.")
+            raise Unusable(_("An admin cancels a match in its channel, in the server."))
         place = await self.place(caller)
         return Answer.of(await self.service.cancel(place, caller.user, admin=caller.admin))
 
@@ -479,7 +538,7 @@ class Actions:
         if press.verb == "hinted" and expect is not None:
             return self._turn_prompt(place, await service.play_hint(place, user, expect))
         if press.verb == "keep":
-            return Answer("Nothing was done: you play on.")
+            return Answer(_("Nothing was done: you play on."))
         return replace(Answer.of(await service.board(place, user)), private=True)
 
     async def _rematch(self, caller: Caller, place: Place, made: Stamp) -> Answer:
@@ -506,19 +565,49 @@ def _on_a_proposal(verb: str, stamp: Stamp) -> bool:
 
 
 ENDINGS = {  # the endings without a result (``bot.service.phases``)
-    ABORTED: "aborted, without a result",
-    CANCELLED: "cancelled by an admin, without a result",
-    DECLINED: "the challenge was declined",
-    WITHDRAWN: "the challenge was taken back",
-    EXPIRED: "the challenge expired",
-    LAPSED: "the setup lapsed, without a result",
+    ABORTED: N_("aborted, without a result"),
+    CANCELLED: N_("cancelled by an admin, without a result"),
+    DECLINED: N_("the challenge was declined"),
+    WITHDRAWN: N_("the challenge was taken back"),
+    EXPIRED: N_("the challenge expired"),
+    LAPSED: N_("the setup lapsed, without a result"),
 }
 
 
 CONFIRMED = {
-    "resign": "Resign match {number} against {opponent}? They win, and the match is over.",
-    "abort": "Abort match {number} against {opponent}? It ends without a result, unrated.",
+    "resign": N_("Resign match {number} against {opponent}? They win, and the match is over."),
+    "abort": N_("Abort match {number} against {opponent}? It ends without a result, unrated."),
 }
+
+
+def _phase(phase: str) -> str:
+    """A live match's phase, as its line in a menu names it."""
+    if phase == CHALLENGE:
+        return pgettext("match phase", "challenge")
+    if phase == SETUP:
+        return pgettext("match phase", "setup")
+    if phase == PLAYING:
+        return pgettext("match phase", "playing")
+    return phase
+
+
+def _thread_notice(player: str, rival: str | None, ai: bool, game: str, thread: str) -> str:
+    """The channel's notice that a challenge's match is in its own ``thread`` (the names
+    escaped)."""
+    named = {"player": escape(player), "game": escape(game), "thread": thread}
+    if ai and rival:
+        return _(
+            "{player}'s match of {game} against {rival} is in {thread}.",
+            rival=escape(rival),
+            **named,
+        )
+    if rival:
+        return _(
+            "{player}'s challenge to {rival} to a match of {game} is in {thread}.",
+            rival=escape(rival),
+            **named,
+        )
+    return _("{player}'s challenge to a match of {game} is in {thread}.", **named)
 
 
 def _clocks_of(hosted: Hosted, user_id: int, to_act: Side, now: float) -> str:
@@ -528,9 +617,14 @@ def _clocks_of(hosted: Hosted, user_id: int, to_act: Side, now: float) -> str:
     if mine is None:
         return ""
     terms = Terms.from_json(hosted.terms)
-    you = timing.side_words(terms, hosted, mine, to_act, now)
-    they = timing.side_words(terms, hosted, mine.other, to_act, now)
-    return f"; you {you}, they {they}" if you and they else ""
+    you = timing.side_words(terms, hosted, mine, to_act, now, localized=True)
+    they = timing.side_words(terms, hosted, mine.other, to_act, now, localized=True)
+    return _("; you {you}, they {they}", you=you, they=they) if you and they else ""
+
+
+def _timestamp(when: float, style: str) -> str:
+    """A moment as Discord shows it in each reader's own time and language."""
+    return f"<t:{int(when)}:{style}>"
 
 
 def _place(hosted: Hosted) -> Place:

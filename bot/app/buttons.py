@@ -11,36 +11,38 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.i18n import N_, _
 from bot.service import Stamp
 
-# verb -> (label, style): primary (the step forward), success, danger or secondary
+# verb -> (label, style): primary (the step forward), success, danger or secondary; a label
+# is worded in the reader's language where its button is built (``label``)
 VERBS: dict[str, tuple[str, str]] = {
-    "accept": ("Accept", "success"),
-    "decline": ("Decline", "danger"),
-    "takeback": ("Take back", "secondary"),
-    "play": ("Play", "success"),
-    "end": ("End turn", "primary"),
-    "undo": ("Undo", "secondary"),
-    "preview": ("Preview", "secondary"),
-    "hint": ("Hint", "secondary"),
-    "hinted": ("Play this", "success"),  # a hint's turn, staged
-    "draw": ("Accept the draw", "success"),
-    "offer": ("Propose a draw", "secondary"),  # a turn post, a game going nowhere
-    "reset": ("Accept the reset", "success"),
-    "pause": ("Agree to pause", "success"),
-    "rewind": ("Accept the takeback", "success"),
-    "askback": ("Ask to take it back", "secondary"),  # an unrated match's ended turn
-    "plan": ("Plan a reply", "secondary"),  # an ended turn: the plan panel (bot.app.planning)
-    "resign": ("Resign", "danger"),
-    "abort": ("Abort", "danger"),
-    "keep": ("Keep playing", "secondary"),
+    "accept": (N_("Accept"), "success"),
+    "decline": (N_("Decline"), "danger"),
+    "takeback": (N_("Take back"), "secondary"),
+    "play": (N_("Play"), "success"),
+    "end": (N_("End turn"), "primary"),
+    "undo": (N_("Undo"), "secondary"),
+    "preview": (N_("Preview"), "secondary"),
+    "hint": (N_("Hint"), "secondary"),
+    "hinted": (N_("Play this"), "success"),  # a hint's turn, staged
+    "draw": (N_("Accept the draw"), "success"),
+    "offer": (N_("Propose a draw"), "secondary"),  # a turn post, a game going nowhere
+    "reset": (N_("Accept the reset"), "success"),
+    "pause": (N_("Agree to pause"), "success"),
+    "rewind": (N_("Accept the takeback"), "success"),
+    "askback": (N_("Ask to take it back"), "secondary"),  # an unrated match's ended turn
+    "plan": (N_("Plan a reply"), "secondary"),  # an ended turn: the plan panel (bot.app.planning)
+    "resign": (N_("Resign"), "danger"),
+    "abort": (N_("Abort"), "danger"),
+    "keep": (N_("Keep playing"), "secondary"),
     # a Swiss or round robin tournament's announcement (the "channel" is the tournament's id)
-    "enter": ("Join", "success"),
-    "quit": ("Leave", "secondary"),
-    "give": ("Give +1 day", "secondary"),  # a turn post: the waiting player's gift of time
-    "rematch": ("Rematch", "primary"),  # the end post: a challenge, the colours swapped
-    "away": ("Away for a day", "secondary"),  # a reminder: an away day from now
-    "back": ("I am back", "secondary"),  # an away's answer: come back early
+    "enter": (N_("Join"), "success"),
+    "quit": (N_("Leave"), "secondary"),
+    "give": (N_("Give +1 day"), "secondary"),  # a turn post: the waiting player's gift of time
+    "rematch": (N_("Rematch"), "primary"),  # the end post: a challenge, the colours swapped
+    "away": (N_("Away for a day"), "secondary"),  # a reminder: an away day from now
+    "back": (N_("I am back"), "secondary"),  # an away's answer: come back early
 }
 _VERB = r"tora:(?P<verb>" + "|".join(VERBS) + r")"
 TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:m(?P<match>\d{1,20})t(?P<turn>\d{1,9})|-)"
@@ -49,10 +51,16 @@ LEGACY_TEMPLATE = _VERB + r":\d{1,20}:\d{1,20}:(?:\d{1,20}|-)"
 CHALLENGE = ("accept", "decline")
 TURN = ("play", "end", "undo", "preview")
 LOOKING = ("preview", "keep", "back")  # buttons that need no match's turn carry no stamp
-OLD_BUTTON = (
+OLD_BUTTON = N_(
     "This button is from an older version of the bot, so nothing was done. Use the newest "
-    "message, or the command itself (`/tora board` shows the match)."
+    "message, or the command itself ({command} shows the match)."
 )
+
+
+def label(verb: str) -> str:
+    """The label of ``verb``'s button in the current language (a button is worded when it
+    is built: inside the language of the message it goes with)."""
+    return _(VERBS[verb][0])
 
 
 @dataclass(frozen=True)
@@ -72,7 +80,7 @@ class Press:
 
     @property
     def label(self) -> str:
-        return VERBS[self.verb][0]
+        return label(self.verb)
 
     @property
     def style(self) -> str:

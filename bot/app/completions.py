@@ -4,6 +4,7 @@ everywhere (not your turn, no match here), for the front end to show as a hint."
 
 from __future__ import annotations
 
+from bot.i18n import word
 from rules import DEFAULT, GAMES, game_type
 
 from . import guide
@@ -50,12 +51,12 @@ class Completions:
         return _same(_starting(kind.option_choices("terrain", {"board": board}), typed))
 
     async def spirit(self, caller: Caller, match: str | None, typed: str) -> list[Completion]:
-        """The match's Spirits with what each does (its power), those starting with what
-        was typed."""
+        """The match's Spirits with what each does (its power, in the caller's language),
+        those starting with what was typed."""
         field = await self.setup.options(caller, match, "spirit")
         wanted = typed.strip().lower()
         return [
-            (f"{option} · {meaning}" if meaning else option, option)
+            (f"{option} · {word(meaning)}" if meaning else option, option)
             for option, meaning in zip(field.options, field.descriptions, strict=True)
             if option.lower().startswith(wanted)
         ]

@@ -10,9 +10,17 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
+from bot.i18n import N_
 from bot.service.ratelimit import RateLimit
 
 T = TypeVar("T")
+# What a user does too fast: the rate limit words it where it refuses, in the reader's language
+# TRANSLATORS: it completes "You are {doing}: up to 5 at once, ..." (a rate limit's refusal).
+REPLAYS = N_("asking for replays faster than I make them")
+# TRANSLATORS: it completes "You are {doing}: up to 5 at once, ..." (a rate limit's refusal).
+PICTURES = N_("asking for pictures faster than I make them")
+# TRANSLATORS: it completes "You are {doing}: up to 5 at once, ..." (a rate limit's refusal).
+HINTS = N_("asking for hints faster than I make them")
 
 
 class Costly:
@@ -21,13 +29,13 @@ class Costly:
 
     def __init__(
         self,
-        what: str,
+        doing: str,
         burst: int,
         every: float,
         at_once: int,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self._limit = RateLimit(burst, every, f"asking for {what} faster than I make them")
+        self._limit = RateLimit(burst, every, doing)
         self._running = asyncio.Semaphore(at_once)
         self._clock = clock
 
@@ -50,6 +58,6 @@ class Limits:
     (an AI's search of seconds: 3 at once per user, then one every 10 s; 2 at a time)."""
 
     def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
-        self.replays = Costly("replays", 2, 30.0, 2, clock)
-        self.pictures = Costly("pictures", 6, 3.0, 4, clock)
-        self.hints = Costly("hints", 3, 10.0, 2, clock)
+        self.replays = Costly(REPLAYS, 2, 30.0, 2, clock)
+        self.pictures = Costly(PICTURES, 6, 3.0, 4, clock)
+        self.hints = Costly(HINTS, 3, 10.0, 2, clock)

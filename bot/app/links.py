@@ -17,6 +17,7 @@ import hmac
 import re
 import secrets
 
+from bot.i18n import N_, _
 from bot.service import LinkRecords
 from rules import Side
 
@@ -25,9 +26,10 @@ TOKEN_CHARACTERS = re.compile(r"[A-Za-z0-9_-]+")
 NUMBER = re.compile(r"[1-9][0-9]{0,17}")  # an id or a generation: a positive 64-bit number
 SECRET_BYTES = 32
 
-NOT_VALID = "This link is not valid."
-REPLACED = "This link was replaced; open the board again from Discord."
-ENDED = "This match has ended; its page stays at {url}."
+# in the language of the request (English unless the web front end says which)
+NOT_VALID = N_("This link is not valid.")
+REPLACED = N_("This link was replaced; open the board again from Discord.")
+ENDED = N_("This match has ended; its page stays at {url}.")
 
 
 class LinkRefused(Exception):
@@ -80,22 +82,22 @@ class Links:
         match, side, generation = await self._read(token)
         state = await self._records.state(match, side)
         if state is None:
-            raise LinkRefused(NOT_VALID)
+            raise LinkRefused(_(NOT_VALID))
         if state.ended:
-            raise LinkRefused(ENDED.format(url=self.page_url(match)), ended=True)
+            raise LinkRefused(_(ENDED, url=self.page_url(match)), ended=True)
         if generation != state.generation:
-            raise LinkRefused(REPLACED)
+            raise LinkRefused(_(REPLACED))
         return match, side
 
     async def _read(self, token: str) -> tuple[int, Side, int]:
         """A token's match, side and generation, once its signature holds."""
         parts = _parts(token)
         if parts is None:
-            raise LinkRefused(NOT_VALID)
+            raise LinkRefused(_(NOT_VALID))
         match, letter, generation, signature = parts
         expected = await self._signature(f"{match}:{letter}:{generation}")
         if not hmac.compare_digest(signature.encode(), expected.encode()):
-            raise LinkRefused(NOT_VALID)
+            raise LinkRefused(_(NOT_VALID))
         return int(match), Side.from_letter(letter), int(generation)
 
     async def _token(self, match: int, side: Side, generation: int) -> str:

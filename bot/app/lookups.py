@@ -10,7 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot.i18n import _, current, pgettext
+from bot.i18n import _, current, pgettext, slash
 from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
@@ -57,8 +57,9 @@ class Lookups:
         mine = info is not None and info.side_of(caller.user.id) is not None
         here = info is not None and not caller.in_dm and info.guild_id == caller.guild_id
         if info is None or not (mine or here):
-            where = "of yours" if caller.in_dm else "in this server"
-            raise Unusable(f"There is no match {number} {where}.")
+            if caller.in_dm:
+                raise Unusable(_("There is no match {number} of yours.", number=number))
+            raise Unusable(_("There is no match {number} in this server.", number=number))
         return info
 
     async def _default_number(self, caller: Caller, match: str | None) -> int:
@@ -78,8 +79,11 @@ class Lookups:
             if theirs.match_id is not None:
                 return theirs.match_id
         raise Unusable(
-            "No match has been played here yet, and you have played none. Give a match's "
-            "number (`/tora games` lists yours)."
+            _(
+                "No match has been played here yet, and you have played none. Give a match's "
+                "number ({command} lists yours).",
+                command=slash("tora games"),
+            )
         )
 
     async def board(self, caller: Caller, match: str | None) -> Answer:
@@ -100,14 +104,19 @@ class Lookups:
             status = await self._status(info)
             png = await asyncio.to_thread(board_of, view, status)
             names = (escape(status.challenger), escape(status.opposition))
-            how = (
-                f"ended: {result_words(outcome, names)}. Its final board:"
-                if outcome
-                else "is being played:"
-            )
             title = game_type(info.game).title
+            text = (
+                _(
+                    "Match {number} ({game}) ended: {result}. Its final board:",
+                    number=info.id,
+                    game=title,
+                    result=result_words(outcome, names, localized=True),
+                )
+                if outcome
+                else _("Match {number} ({game}) is being played:", number=info.id, game=title)
+            )
             return Answer(
-                f"Match {info.id} ({title}) {how}",
+                text,
                 (Attachment("board.png", png),),
                 private=caller.in_dm,
             )
@@ -118,7 +127,7 @@ class Lookups:
         names = []
         for user_id in (info.challenger_id, info.opposition_id):
             name = await self.records.player_name(user_id)
-            names.append(f"player {user_id}" if name is None else name)
+            names.append(_("player {id}", id=user_id) if name is None else name)
         return StatusInfo(names[0], names[1], "")
 
     async def record(self, caller: Caller, number: int | None, match: str | None) -> Answer:
@@ -128,11 +137,14 @@ class Lookups:
         side = info.side_of(caller.user.id)
         text = await self.records.record(info.id, side)
         if side is None:
-            note = "The public record"
+            note = _("The public record of match {number}.", number=info.id)
         else:
-            note = "Your record (with your own hidden actions in full)"
+            note = _(
+                "Your record (with your own hidden actions in full) of match {number}.",
+                number=info.id,
+            )
         name = f"{info.game}-match-{info.id}.{info.game}"
-        return Answer(f"{note} of match {info.id}.", (Attachment(name, text.encode()),))
+        return Answer(note, (Attachment(name, text.encode()),))
 
     async def replay(self, caller: Caller, number: int | None, match: str | None) -> Answer:
         """An animated replay of the public record, drawn in a worker thread: rate limited,
@@ -150,18 +162,20 @@ class Lookups:
                 gif = await asyncio.to_thread(replay_of, record)
             except RecordError:
                 raise Unusable(
-                    "This match has hidden Assassin moves, and a replay shows only what "
-                    "everyone may see: it can be replayed once the match has ended."
+                    _(
+                        "This match has hidden Assassin moves, and a replay shows only what "
+                        "everyone may see: it can be replayed once the match has ended."
+                    )
                 ) from None
             self._gifs.put(key, gif)
             return gif
 
         gif = await self.limits.replays.run(caller.user.id, draw)
         name = f"{info.game}-match-{info.id}.gif"
-        text = f"Match {info.id}, turn by turn."
+        text = _("Match {number}, turn by turn.", number=info.id)
         if not self._fresh_post(caller.channel_id, info.id):
-            text += " It was posted here a moment ago; this copy is for you alone."
-            return Answer(text, (Attachment(name, gif),))
+            again = _("It was posted here a moment ago; this copy is for you alone.")
+            return Answer(f"{text} {again}", (Attachment(name, gif),))
         return Answer(text, (Attachment(name, gif),), private=False)
 
     async def analyse(
@@ -175,10 +189,20 @@ class Lookups:
         await self.actions.service.analysable(info.id, caller.user)
         self.limits.hints.take(caller.user.id)
         title = game_type(info.game).title
-        where = "to you" if caller.in_dm else "here"
         started = Answer(
-            f"Analysing match {info.id} ({title}): the AI looks again at every turn, which "
-            f"takes a while. I'll post the analysis {where} when it is done."
+            _(
+                "Analysing match {number} ({game}): the AI looks again at every turn, which "
+                "takes a while. I'll post the analysis to you when it is done.",
+                number=info.id,
+                game=title,
+            )
+            if caller.in_dm
+            else _(
+                "Analysing match {number} ({game}): the AI looks again at every turn, which "
+                "takes a while. I'll post the analysis here when it is done.",
+                number=info.id,
+                game=title,
+            )
         )
 
         async def post() -> Answer:
@@ -209,7 +233,7 @@ class Lookups:
     # ---- ladders (the ladder desk's replies) ---------------------------------------------
     def _guild(self, caller: Caller) -> int:
         if caller.guild_id is None:
-            raise Unusable("Ladders belong to a server: ask in one of its channels.")
+            raise Unusable(_("Ladders belong to a server: ask in one of its channels."))
         return caller.guild_id
 
     async def ladder(self, caller: Caller, board: str, page: int, season: int | None) -> Answer:
@@ -266,7 +290,7 @@ class Lookups:
     ) -> Answer:
         guild = self._guild(caller)
         if not caller.admin:
-            raise Unusable("Only the server's admins (Manage Server) can change its settings.")
+            raise Unusable(_("Only the server's admins (Manage Server) can change its settings."))
         settings = await self.records.guild(guild)
         if deadline is not None:
             seconds = None if deadline.strip().lower() == "default" else parse_duration(deadline)
@@ -301,7 +325,7 @@ class Lookups:
             server_terms(settings).check()  # refused if out of range
             await self.records.save_guild(guild, settings)
         text = settings_text(settings, default_cap, self.actions.service.settings.auto_away)
-        return Answer(("Saved. " if changed else "") + text)
+        return Answer(_("Saved. {settings}", settings=text) if changed else text)
 
 
 def clock_choice(
@@ -329,9 +353,13 @@ def _ai_fill(text: str) -> float | None:
     seconds = parse_duration(text)
     if not AI_FILL_SHORTEST <= seconds <= EXPIRE_AFTER:
         raise Unusable(
-            f"The AI fills the ladder queue after a wait between {duration(AI_FILL_SHORTEST)} "
-            f"and {duration(EXPIRE_AFTER)} (the queue's longest), or `off`; "
-            f"{duration(seconds)} is not."
+            _(
+                "The AI fills the ladder queue after a wait between {shortest} and {longest} "
+                "(the queue's longest), or `off`; {wait} is not.",
+                shortest=duration(AI_FILL_SHORTEST, localized=True),
+                longest=duration(EXPIRE_AFTER, localized=True),
+                wait=duration(seconds, localized=True),
+            )
         )
     return seconds
 
@@ -347,8 +375,13 @@ def _ai_matches(text: str, default: int) -> int | None:
         return None
     if not (word.isdigit() and len(word) <= 3 and int(word) <= MOST_AI_MATCHES):
         raise Unusable(
-            f"The cap on matches against the AI at once is a whole number from 0 (none) to "
-            f"{MOST_AI_MATCHES}, or `default` ({default}); {quote(text)} is not."
+            _(
+                "The cap on matches against the AI at once is a whole number from 0 (none) to "
+                "{most}, or `default` ({default}); {text} is not.",
+                most=MOST_AI_MATCHES,
+                default=default,
+                text=quote(text),
+            )
         )
     return int(word)
 
@@ -388,19 +421,4 @@ def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool 
         clock=server_terms(settings).clock_words(localized=True),
         away=settings.away_days or none,
         auto=on if auto_away else off,
-    )
-    channel = "none" if settings.ladder_channel is None else f"<#{settings.ladder_channel}>"
-    fill = settings.ai_fill_after
-    ai = "off" if fill is None else f"after {duration(fill)} in the queue"
-    cap = settings.ai_matches
-    auto_away = auto_default if settings.auto_away is None else settings.auto_away
-    most = f"{default_cap} (the default)" if cap is None else "none" if cap == 0 else str(cap)
-    return (
-        f"This server's settings: turn deadline of new challenges {turn}; each match in its "
-        f"own thread: {'on' if settings.threads else 'off'}; ladder channel: {channel}; the AI "
-        f"plays whoever waits for a ladder match: {ai}; matches against the AI at once: "
-        f"{most}. Clock of new challenges and ladder matches: "
-        f"{server_terms(settings).clock_words()}. Away days a year for each player: "
-        f"{settings.away_days or 'none'}; an away day given before a missed turn: "
-        f"{'on' if auto_away else 'off'}."
     )

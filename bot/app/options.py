@@ -5,6 +5,7 @@ input is trusted."""
 
 from __future__ import annotations
 
+from bot.i18n import _, slash
 from rules import GAMES
 
 from .answers import Unusable
@@ -37,7 +38,11 @@ def match_number(number: int) -> int:
     range may send any integer (it is not echoed back: it may have thousands of digits)."""
     if not 1 <= number <= MOST_MATCH:
         raise Unusable(
-            f"That is not a match's number: one is a whole number from 1 to {MOST_MATCH}. "
-            "`/tora games` lists yours."
+            _(
+                "That is not a match's number: one is a whole number from 1 to {most}. "
+                "{command} lists yours.",
+                most=MOST_MATCH,
+                command=slash("tora games"),
+            )
         )
     return number

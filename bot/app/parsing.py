@@ -7,6 +7,7 @@ than a few microseconds or produce an infinite or absurd duration."""
 
 from __future__ import annotations
 
+from bot.i18n import N_, _
 from bot.service.texts import quote
 
 UNITS = {
@@ -33,7 +34,7 @@ class BadDuration(ValueError):
     """The text is not a duration; the message says how to write one."""
 
 
-HOW = "write a number and a unit, e.g. `90m`, `24h`, `3d` or `1h30m`"
+HOW = N_("write a number and a unit, e.g. `90m`, `24h`, `3d` or `1h30m`")
 
 
 def parse_duration(text: str) -> float:
@@ -42,7 +43,12 @@ def parse_duration(text: str) -> float:
     At most a year; callers check their own tighter bounds."""
     if len(text) > MAX_TEXT:
         raise BadDuration(
-            f"A duration is at most {MAX_TEXT} characters long; yours has {len(text)}: {HOW}."
+            _(
+                "A duration is at most {most} characters long; yours has {length}: {how}.",
+                most=MAX_TEXT,
+                length=len(text),
+                how=_(HOW),
+            )
         )
     cleaned = text.strip().lower().replace(",", " ")
     total, i, parts = 0.0, 0, 0
@@ -55,14 +61,20 @@ def parse_duration(text: str) -> float:
         unit, i = _word(cleaned, i)
         seconds = UNITS.get(unit) or UNITS.get(unit.removesuffix("s"))
         if seconds is None:
-            raise BadDuration(f"{quote(text)} is not a duration: {HOW}.")
+            raise _not_a_duration(text)
         total += number * seconds
         parts += 1
     if not parts:
-        raise BadDuration(f"{quote(text)} is not a duration: {HOW}.")
+        raise _not_a_duration(text)
     if total > LONGEST:
-        raise BadDuration(f"{quote(text)} is more than a year; no deadline here is that long.")
+        raise BadDuration(
+            _("{text} is more than a year; no deadline here is that long.", text=quote(text))
+        )
     return total
+
+
+def _not_a_duration(text: str) -> BadDuration:
+    return BadDuration(_("{text} is not a duration: {how}.", text=quote(text), how=_(HOW)))
 
 
 def _skip_spaces(text: str, i: int) -> int:
@@ -82,9 +94,15 @@ def _number(text: str, i: int, original: str) -> tuple[float, int]:
         while i < len(text) and "0" <= text[i] <= "9":
             i += 1
     if whole == 0:
-        raise BadDuration(f"{quote(original)} is not a duration: {HOW}.")
+        raise _not_a_duration(original)
     if whole > MAX_DIGITS:
-        raise BadDuration(f"{quote(original)} has a number too large for a duration: {HOW}.")
+        raise BadDuration(
+            _(
+                "{text} has a number too large for a duration: {how}.",
+                text=quote(original),
+                how=_(HOW),
+            )
+        )
     return float(text[start:i]), i
 
 

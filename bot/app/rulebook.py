@@ -6,7 +6,13 @@ book's own text of each piece, power or component, headed ``## name | letter | r
 other names``) and ``<game>-help.md``. The games are the registry's (``rules.registry``).
 
 A question is answered in the game at hand first (the chosen one, or the match's), then in
-the others, so that ``phoenix`` is found from a TORA channel too."""
+the others, so that ``phoenix`` is found from a TORA channel too.
+
+The rulings and the rule book's texts are quoted as the rule books write them (English). A
+quick start is in the reader's language: each of its paragraphs (a line starting with
+``**`` begins one) is a message of the catalogs (``python -m bot.catalogs update`` extracts
+them from ``data/``), and each command in it, in backticks, is shown with the names the
+reader's Discord shows (``slash``)."""
 
 from __future__ import annotations
 
@@ -15,16 +21,18 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
+from bot.i18n import N_, _, ngettext, option, slash
 from bot.service.texts import quote
 from rules.registry import GAMES
 
 _RULING = re.compile(r"^- \*\*([A-Z]{1,3}\d+) ([^*]+?)\.?\*\* ?(.*)$")
 _ID = re.compile(r"([a-z]{0,3})(\d+)")  # a topic is at most MAX_QUERY characters
 _PUNCTUATION = str.maketrans("().,", "    ")
+_COMMAND = re.compile(r"`/([^`\n]+)`")  # a command in a quick start: `/tora rules archer`
 SEPARATOR = " · "  # between a topic and its game's title, in autocomplete's choices
 MOST_FOUND = 12
 MAX_QUERY = 100  # characters of a topic
-ASK = (
+ASK = N_(
     "Ask for a ruling (`R25`, `TS5`), a piece or power (`archer`, `phoenix`, `monkey`) or a "
     "word (`jeopardy`, `promotion`)."
 )
@@ -154,16 +162,39 @@ def books(first: str | None = None) -> list[Book]:
 
 
 @functools.cache
-def quick_start(game: str) -> str:
-    """``game``'s quick start: the board, a turn, the main commands."""
-    return _data(f"{game}-help.md").strip()
+def quick_start(game: str) -> tuple[str, ...]:
+    """``game``'s quick start (the board, a turn, the main commands) in English, by
+    paragraph: each is a message of the catalogs."""
+    paragraphs: list[list[str]] = []
+    for line in _data(f"{game}-help.md").strip().splitlines():
+        if line.startswith("**") or not paragraphs:
+            paragraphs.append([])
+        paragraphs[-1].append(line)
+    return tuple("\n".join(lines) for lines in paragraphs)
+
+
+def help_paragraphs() -> list[tuple[str, str]]:
+    """Every game's quick start paragraphs, each with the file it comes from (for the
+    catalogs)."""
+    return [(text, f"bot/app/data/{game}-help.md") for game in GAMES for text in quick_start(game)]
 
 
 def help_text(game: str) -> str:
-    """The quick start of ``game``, and how to ask for the other games'."""
-    others = [f"`/tora help game:{g}` ({GAMES[g].title})" for g in GAMES if g != game]
-    tail = ", ".join(others[:-1]) + " or " + others[-1] if len(others) > 1 else "".join(others)
-    return f"{quick_start(game)}\n-# The other games' quick starts: {tail}."
+    """The quick start of ``game`` in the current language, and how to ask for the other
+    games'."""
+    shown = "\n".join(_COMMAND.sub(_command, _(text)) for text in quick_start(game))
+    others = [f"{slash('tora help', f'game:{g}')} ({GAMES[g].title})" for g in GAMES if g != game]
+    tail = (
+        _("{games} or {last}", games=", ".join(others[:-1]), last=others[-1])
+        if len(others) > 1
+        else "".join(others)
+    )
+    return shown + "\n-# " + _("The other games' quick starts: {games}.", games=tail)
+
+
+def _command(found: re.Match[str]) -> str:
+    """A command of a quick start as the reader's Discord names it."""
+    return slash(found[1])
 
 
 # ---- questions ---------------------------------------------------------------------------
@@ -182,12 +213,17 @@ def lookup(query: str, game: str | None = None) -> str:
     """The answer to ``/tora rules <query>``, in ``game`` first (None: TORA first). A query
     may end in ``· <game's title>`` (as autocomplete offers it) to name its game."""
     if len(query) > MAX_QUERY:
-        return f"A topic is at most {MAX_QUERY} characters; yours has {len(query)}. {ASK}"
+        return _(
+            "A topic is at most {most} characters; yours has {length}. {ask}",
+            most=MAX_QUERY,
+            length=len(query),
+            ask=_(ASK),
+        )
     words, named = _split(query)
     game = named or game
     key = " ".join(words.lower().translate(_PUNCTUATION).split())
     if not key:
-        return ASK
+        return _(ASK)
     first = key.split(" ")[0]
     found = _ID.fullmatch(first)
     if found and (not found[1] or any(b.prefix.lower() == found[1] for b in books())):
@@ -213,7 +249,12 @@ def _ruling(prefix: str, number: str, game: str | None, words: str) -> str:
     chosen = next((b for b in books(game) if b.prefix.lower() == prefix), at_hand)
     ruling = chosen.rulings.get(f"{chosen.prefix}{int(number)}")
     if ruling is None:
-        return f"There is no ruling {quote(words)}; {chosen.title}'s rulings are {chosen.ranges()}."
+        return _(
+            "There is no ruling {ruling}; {game}'s rulings are {rulings}.",
+            ruling=quote(words),
+            game=chosen.title,
+            rulings=chosen.ranges(),
+        )
     return f"{ruling.show()}\n-# {chosen.title}"
 
 
@@ -230,11 +271,14 @@ def _topic(key: str, game: str | None) -> tuple[Book, Topic, list[Book]] | None:
 
 def _show(each: Book, topic: Topic, also: list[Book]) -> str:
     shown = "\n".join(each.rulings[i].show() for i in topic.ids if i in each.rulings)
-    text = f"# {topic.heading}{SEPARATOR}{each.title}\n{shown}\n\n**The rule book:**\n{topic.text}"
+    book_words = _("**The rule book:**")
+    text = f"# {topic.heading}{SEPARATOR}{each.title}\n{shown}\n\n{book_words}\n{topic.text}"
     for other in also:
-        text += (
-            f"\n-# {other.title} has a {topic.name} too: "
-            f"`/tora rules topic:{topic.name} game:{other.game}`."
+        text += "\n-# " + _(
+            "{game} has a {topic} too: {command}.",
+            game=other.title,
+            topic=topic.name,
+            command=slash("tora rules", f"topic:{topic.name}", f"game:{other.game}"),
         )
     return text
 
@@ -244,31 +288,45 @@ def _search(words: str, game: str | None) -> str:
     hand first), and which other games have some."""
     terms = [w for w in words.lower().split() if len(w) > 1]
     if not terms:
-        return ASK
+        return _(ASK)
     found = [(each, _mentioning(each, terms)) for each in books(game)]
     found = [(each, hits) for each, hits in found if hits]
     if not found:
-        return (
-            f"No ruling of any game mentions {quote(words)}. Try a ruling id (`R25`, `TS5`, "
-            "`TI15`) or a piece or power (`cannon`, `phoenix`, `monkey`)."
+        return _(
+            "No ruling of any game mentions {words}. Try a ruling id (`R25`, `TS5`, `TI15`) or "
+            "a piece or power (`cannon`, `phoenix`, `monkey`).",
+            words=quote(words),
         )
     each, hits = found[0]
     at_hand = books(game)[0]
     lead = ""
     if game is not None and each is not at_hand:
-        lead = f"No ruling of {at_hand.title} mentions {quote(words)}; in {each.title}:\n"
+        lead = _(
+            "No ruling of {game} mentions {words}; in {other}:",
+            game=at_hand.title,
+            words=quote(words),
+            other=each.title,
+        )
+        lead += "\n"
     if len(hits) == 1:
         text = f"{lead}{hits[0].show()}\n-# {each.title}"
     else:
         listed = ", ".join(f"{r.id} {r.title}" for r in hits[:MOST_FOUND])
-        more = f" (and {len(hits) - MOST_FOUND} more)" if len(hits) > MOST_FOUND else ""
-        text = (
-            f"{lead}{quote(words)} is in {each.title}'s {listed}{more}. Ask for one by its id, "
-            f"e.g. `{hits[0].id}`."
+        more = len(hits) - MOST_FOUND
+        if more > 0:
+            listed = ngettext(
+                "{rulings} (and {n} more)", "{rulings} (and {n} more)", more, rulings=listed
+            )
+        text = lead + _(
+            "{words} is in {game}'s {rulings}. Ask for one by its id, e.g. `{ruling}`.",
+            words=quote(words),
+            game=each.title,
+            rulings=listed,
+            ruling=hits[0].id,
         )
-    others = [f"{other.title} (`game:{other.game}`)" for other, _hits in found[1:]]
+    others = [f"{other.title} (`{option('game')}:{other.game}`)" for other, _hits in found[1:]]
     if others:
-        text += f"\n-# Also in the rulings of {', '.join(others)}."
+        text += "\n-# " + _("Also in the rulings of {games}.", games=", ".join(others))
     return text
 
 

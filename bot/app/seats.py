@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from bot.i18n import _
 from bot.service import (
     PROPOSAL_KINDS,
     MatchService,
@@ -94,11 +95,11 @@ class Seats:
         """Where ``seat``'s match is played and its player; refused once it has ended."""
         hosted = await self.service.records.hosted(seat.match)
         if hosted is None:
-            raise Refused("There is no such match.")
+            raise Refused(_("There is no such match."))
         if hosted.phase == ENDED:
-            raise NotAllowed("That match has ended, so nothing was done.")
+            raise NotAllowed(_("That match has ended, so nothing was done."))
         if hosted.challenger_id is None:
-            raise NotAllowed("The challenge has not been accepted yet, so nothing was done.")
+            raise NotAllowed(_("The challenge has not been accepted yet, so nothing was done."))
         user_id = hosted.player(seat.side)
         name = await self.service.records.player_name(user_id)
         return Place(hosted.guild_id, hosted.channel_id), User(user_id, name or f"player {user_id}")

@@ -14,7 +14,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.i18n import word
+from bot.i18n import _, option, word
 from bot.service import Place, Refused, StaleRequest, Stamp, User
 from bot.service.questions import Field, SetupForm
 
@@ -71,10 +71,10 @@ def layout(form: SetupForm) -> list[Row]:
                     FormButton(
                         field.name,
                         index,
-                        f"{field.name.capitalize()}: {option}"[:LABEL],
-                        option == field.chosen,
+                        f"{_named(field.name)}: {choice}"[:LABEL],
+                        choice == field.chosen,
                     )
-                    for index, option in enumerate(field.options)
+                    for index, choice in enumerate(field.options)
                 )
             )
             continue
@@ -99,18 +99,31 @@ def _select(field: Field, part: int, count: int) -> FormSelect:
 def _placeholder(field: Field, part: int, count: int) -> str:
     """What the menu asks for: the question, or why nothing but ``none`` is offered yet,
     and which part of the options it holds."""
-    name = field.name.capitalize()
+    name = _named(field.name)
     text = f"{name}: {word(field.waiting or field.prompt)}"
     if count > 1:
         options = field.options[part * MOST : (part + 1) * MOST]
-        text = f"{name} ({options[0]} to {options[-1]}): {word(field.prompt)}"
+        text = _(
+            "{name} ({first} to {last}): {prompt}",
+            name=name,
+            first=options[0],
+            last=options[-1],
+            prompt=word(field.prompt),
+        )
     return text.replace("`", "")[:PLACEHOLDER]  # a placeholder shows no markdown
+
+
+def _named(name: str) -> str:
+    """A question's name as its option of ``/tora setup`` is called in the reader's
+    Discord, capitalised: ``Strategy``."""
+    shown = option(name)
+    return shown[:1].upper() + shown[1:]
 
 
 def field_of(form: SetupForm, name: str) -> Field:
     found = next((field for field in form.fields if field.name == name), None)
     if found is None:
-        raise Refused(f"This match's setup asks for no {name}.")
+        raise Refused(_("This match's setup asks for no {name}.", name=option(name)))
     return found
 
 
@@ -120,7 +133,7 @@ def option_at(name: str, index: int) -> Choose:
     async def value(form: SetupForm) -> str:
         field = field_of(form, name)
         if index >= len(field.options):
-            raise Refused(f"That {name} is no longer offered: pick another.")
+            raise Refused(_("That {name} is no longer offered: pick another.", name=option(name)))
         return field.options[index]
 
     return value

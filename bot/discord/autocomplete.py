@@ -132,15 +132,17 @@ class Completing(Serving, app_commands.Group):
         return await safely(interaction, lambda: found.tournament(caller_of(interaction), current))
 
     async def complete_spirit(self, interaction: discord.Interaction[Any], current: str) -> Choices:
-        """``/tora setup spirit``: the match's Spirits with what each does (its power)."""
-        try:
-            caller = caller_of(interaction)
-            match = _option(interaction, "match")
-            found = await self.handlers.app.completions.spirit(caller, match, current)
-        except (Refused, Unusable) as refusal:
-            first = (explain(refusal) or "").split(". ")[0].rstrip(".")[:99] + "."
-            return [app_commands.Choice(name=first, value=first)]
-        except Exception:
-            log.exception("setup autocomplete failed", extra={"user": interaction.user.id})
-            return []
+        """``/tora setup spirit``: the match's Spirits with what each does (its power), in
+        the caller's language."""
+        with speaking(await _language(interaction)):
+            try:
+                caller = caller_of(interaction)
+                match = _option(interaction, "match")
+                found = await self.handlers.app.completions.spirit(caller, match, current)
+            except (Refused, Unusable) as refusal:
+                first = (explain(refusal) or "").split(". ")[0].rstrip(".")[:99] + "."
+                return [app_commands.Choice(name=first, value=first)]
+            except Exception:
+                log.exception("setup autocomplete failed", extra={"user": interaction.user.id})
+                return []
         return [app_commands.Choice(name=name[:100], value=value) for name, value in found[:MOST]]

@@ -14,6 +14,7 @@ import discord
 from bot.app.answers import Answer
 from bot.app.buttons import LEGACY_TEMPLATE, OLD_BUTTON, TEMPLATE, Press
 from bot.app.tournaments import EVENT_BUTTONS
+from bot.i18n import _, slash
 
 from .callers import caller_of
 from .handlers import handlers_of
@@ -68,6 +69,7 @@ class LegacyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEGA
     """A button from before an upgrade: answered (never left to fail), never acted on."""
 
     def __init__(self, custom_id: str) -> None:
+        # rebuilt from a click only, never shown: its label is the one it was posted with
         super().__init__(discord.ui.Button(label="Old button", custom_id=custom_id))
 
     @classmethod
@@ -78,7 +80,7 @@ class LegacyButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=LEGA
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         async def work() -> Answer:
-            return Answer(OLD_BUTTON)
+            return Answer(_(OLD_BUTTON, command=slash("tora board")))
 
         await handlers_of(interaction).respond.run(interaction, work, private=True)
 

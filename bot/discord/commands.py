@@ -16,7 +16,7 @@ from discord import app_commands
 from bot.app import Answer, Unusable, guide
 from bot.app.actions import ChallengeOptions
 from bot.app.notify_form import ME, SERVER
-from bot.i18n import speaking
+from bot.i18n import _, option, speaking
 from rules.registry import DEFAULT
 
 from .autocomplete import Completing
@@ -120,7 +120,11 @@ class Tora(Completing, app_commands.Group):
         async def work() -> Answer:
             if opponent is not None and opponent.bot:
                 raise Unusable(
-                    "Bots do not play here: challenge a person, or the AI with the `ai` option."
+                    _(
+                        "Bots do not play here: challenge a person, or the AI with the `{ai}` "
+                        "option.",
+                        ai=option("ai"),
+                    )
                 )
             return await actions.challenge(caller, person(opponent) if opponent else None, options)
 

@@ -93,8 +93,8 @@ class Terms:
         """The game's options made complete and checked (Refused says what is wrong)."""
         try:
             return self.kind.check_options(self.options)
-        except ValueError as exc:
-            raise Refused(str(exc)) from None
+        except ValueError as exc:  # the game's words (a rules text) in the reader's language
+            raise Refused(word(exc.args[0]) if exc.args else str(exc)) from None
 
     @property
     def ladder_board(self) -> str:

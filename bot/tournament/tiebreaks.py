@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
 
-from bot.i18n import _
+from bot.i18n import _, pgettext
 
 from .records import STANDARD_POINTS, History, Outcome, PointsTable, RoundRecord, score
 
@@ -39,17 +39,16 @@ class Tiebreak(Enum):
 
     @property
     def label(self) -> str:
-        """The short column heading of a standings table."""
-        return _LABELS[self]
+        """The short column heading of a standings table, in the current language."""
+        labels = {
+            Tiebreak.BUCHHOLZ: pgettext("tiebreak column", "Buch"),
+            Tiebreak.BUCHHOLZ_CUT1: pgettext("tiebreak column", "BuchC1"),
+            Tiebreak.SONNEBORN_BERGER: pgettext("tiebreak column", "SB"),
+            Tiebreak.DIRECT_ENCOUNTER: pgettext("tiebreak column", "DE"),
+            Tiebreak.WINS: pgettext("tiebreak column", "Wins"),
+        }
+        return labels[self]
 
-
-_LABELS = {
-    Tiebreak.BUCHHOLZ: "Buch",
-    Tiebreak.BUCHHOLZ_CUT1: "BuchC1",
-    Tiebreak.SONNEBORN_BERGER: "SB",
-    Tiebreak.DIRECT_ENCOUNTER: "DE",
-    Tiebreak.WINS: "Wins",
-}
 
 SWISS_ORDER = (
     Tiebreak.BUCHHOLZ_CUT1,

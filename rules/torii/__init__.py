@@ -68,7 +68,7 @@ class ToriiType(Policies[ToriiGame]):
     title = "Torii"
     state_version = STATE_VERSION
     one_move = True
-    nothing_removed = "No Torii has been built"
+    nothing_removed: str = msg("No Torii has been built")
     ladders: tuple[Ladder, ...] = (Ladder("torii", "Torii"),)
     option_nouns: Mapping[str, str] = MappingProxyType({"powers": "Spirit powers"})
     answer_nouns: Mapping[str, str] = MappingProxyType({"spirit": "spirit"})
@@ -78,7 +78,12 @@ class ToriiType(Policies[ToriiGame]):
         game, where a Spirit is only a token (TI4)."""
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
-            raise ValueError(f"Torii has no option {', '.join(unknown)}; its option is powers")
+            raise ValueError(
+                msg(
+                    "Torii has no option {options}; its option is powers",
+                    options=", ".join(unknown),
+                )
+            )
         powers = options.get("powers", OPTIONS["powers"])
         if not isinstance(powers, bool):
             raise ValueError(f"powers is on (True) or off (False), not {powers!r}")

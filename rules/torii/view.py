@@ -64,7 +64,7 @@ class View:
         """What the Monkey's owner decides in the opponent's turn (TI15), for anyone to read."""
         if not self.monkey_decision:
             return ""
-        return (
+        return msg(
             "the Monkey's: flip either player's tile 1 (used to unused or back), or neither (TI15)"
         )
 

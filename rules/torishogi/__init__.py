@@ -15,6 +15,7 @@ from rules.policies import Policies
 from rules.protocol import GameType, Ladder, SetupQuestion, describe
 from rules.records import RecordError, ReplayError
 from rules.sides import Side
+from rules.words import msg
 
 from .board import FILES, RANKS, SHOWN_FILES, SHOWN_RANKS, SIZE, SQUARES, file_of, rank_of, square
 from .events import Event, Turn
@@ -66,7 +67,7 @@ class ToriShogiType(Policies[ToriShogiGame]):
     title = "ToriShogi"
     state_version = STATE_VERSION
     one_move = True
-    nothing_removed = "No piece has been captured"
+    nothing_removed: str = msg("No piece has been captured")
     # Fairy-Stockfish's name of the game; it reads our FEN and moves (c3c4, S@d4) as they are
     uci_variant: str | None = "torishogi"
     ladders: tuple[Ladder, ...] = (Ladder("torishogi", "ToriShogi"),)
@@ -75,7 +76,10 @@ class ToriShogiType(Policies[ToriShogiGame]):
         unknown = sorted(str(key) for key in options if key not in OPTION_KEYS)
         if unknown:
             raise ValueError(
-                f"ToriShogi has no option {', '.join(unknown)} (the only one is a start 'fen')"
+                msg(
+                    "ToriShogi has no option {options} (the only one is a start 'fen')",
+                    options=", ".join(unknown),
+                )
             )
         fen = options.get("fen")
         if fen is None or fen == "":
@@ -91,7 +95,7 @@ class ToriShogiType(Policies[ToriShogiGame]):
         self, options: Mapping[str, Any], answers: tuple[Mapping[str, str], Mapping[str, str]]
     ) -> ToriShogiGame:
         if any(answers):
-            raise ValueError("ToriShogi asks no setup questions")
+            raise ValueError(msg("ToriShogi asks no setup questions"))
         return ToriShogiGame(self.check_options(options).get("fen", START_FEN))
 
     def from_fen(self, fen: str, options: Mapping[str, Any]) -> ToriShogiGame:
