@@ -54,6 +54,7 @@ from bot.service.terms import Settings
 from bot.service.testing import Harness
 from bot.service.texts import duration, listing
 from render.fonts import printable
+from rules.words import msg
 
 TRANSLATED = [code for code in LOCALES if code != SOURCE]
 LONGEST_ZONE = "America/Argentina/ComodRivadavia"
@@ -428,3 +429,27 @@ def test_every_catalog_is_read_at_the_start() -> None:
     """``build`` reads them all: the first answer in a language waits for no file."""
     load_all()
     assert translations.cache_info().currsize >= len(LOCALES)
+
+
+def test_a_rules_text_given_to_a_message_is_worded_in_the_readers_language() -> None:
+    """Regression: the Play panel's "**Your turn** · {game} · {to_act}" put the rules'
+    "a move" in it as English in every language (a ``Text`` parameter was filled in as its
+    English ``str``), and its "{prompt} in the menu" the game's English prompt."""
+    with speaking("de"):
+        assert _("**Your turn** · {game} · {to_act}", game="ToriShogi", to_act=msg("a move")) == (
+            "**Du bist am Zug** · ToriShogi · ein Zug"
+        )
+    with speaking("en"):
+        assert _("**Your turn** · {game} · {to_act}", game="ToriShogi", to_act=msg("a move")) == (
+            "**Your turn** · ToriShogi · a move"
+        )
+
+
+def test_a_games_options_are_described_in_the_readers_language() -> None:
+    """Regression: a Torii challenge's terms said "with the Spirits' powers" in English in
+    every language (the game's option words were plain English)."""
+    terms = Terms(game="torii", options={"powers": True})
+    with speaking("de"):
+        assert terms.describe(localized=True).startswith("mit den Kräften der Spirits, ")
+    assert terms.describe().startswith("with the Spirits' powers, ")
+    assert Terms(game="torii", options={"powers": False}).describe().startswith("without powers")

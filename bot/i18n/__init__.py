@@ -136,7 +136,9 @@ def word(text: str) -> str:
 def _fill(text: str, source: str, params: dict[str, Any]) -> str:
     """``text`` with its placeholders filled (every text is a format string: ``{{`` is a
     brace); a translation that does not fit its parameters (the catalog check stops any
-    from shipping) falls back to the English."""
+    from shipping) falls back to the English. A parameter that is a rules text is worded in
+    the same language, as the rest of the sentence."""
+    params = {k: word(v) if isinstance(v, Text) else v for k, v in params.items()}
     try:
         return text.format_map(params)
     except (KeyError, IndexError, ValueError, AttributeError):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.i18n import word
 from rules.protocol import ChoiceGroup, GameState
 
 
@@ -18,8 +19,15 @@ class Entry:
     the words it can be found by (lower case)."""
 
     notation: str
-    shown: str
+    group: str | None  # the menu's label of the action's piece (rules texts: worded shown)
+    label: str
     words: tuple[str, ...]
+
+
+def shown(entry: Entry) -> str:
+    """How a list shows ``entry``, in the current language: "Falcon (Fa) 4f: to 5f"."""
+    label = word(entry.label)
+    return label if entry.group is None else f"{word(entry.group)}: {label}"
 
 
 def entries(game: GameState) -> list[Entry]:
@@ -27,11 +35,11 @@ def entries(game: GameState) -> list[Entry]:
     found = []
     for choice in game.choices():
         group = groups.get(choice.group)
-        shown = f"{group.label}: {choice.label}" if group else choice.label
+        label = None if group is None else group.label
         where = " ".join(choice.path[:-1])  # e.g. the direction of a long menu
         known_as = " ".join(group.aliases) if group else ""
-        described = f"{choice.notation} {shown} {where} {known_as}"
-        found.append(Entry(choice.notation, shown, tuple(_words(described))))
+        described = f"{choice.notation} {label or ''} {choice.label} {where} {known_as}"
+        found.append(Entry(choice.notation, label, choice.label, tuple(_words(described))))
     return found
 
 

@@ -213,7 +213,7 @@ class Deliverer:
             heading = "" if hosted is None else self._heading(row, hosted, names)
             links = () if hosted is None else await self._links(row, hosted, buttons)
             if links and post.user_id is not None:
-                text += "\n" + holder_warning(self._settings)
+                text += "\n" + holder_warning(self._settings, localized=True)
         message = Message(
             text, attached, wanted.mentions, buttons, heading, row.hosted_id, links, language
         )
@@ -262,7 +262,8 @@ class Deliverer:
         match's channel. In the current language (the message's)."""
         players = (hosted.issuer_id, hosted.invitee_id)
         names = [escape(known[user]) if user in known else _("anyone") for user in players]
-        heading = match_heading(hosted, _("{first} vs {second}", first=names[0], second=names[1]))
+        players_line = _("{first} vs {second}", first=names[0], second=names[1])
+        heading = match_heading(hosted, players_line, localized=True)
         if row.post.user_id is not None:
             heading += " \u00b7 " + self._settings.link(hosted.guild_id, hosted.channel_id)
         return heading
@@ -279,12 +280,12 @@ class Deliverer:
         user_id = row.post.user_id
         if user_id is None:
             started = hosted.match_id is not None
-            return (page_link(self.linker.page_url(hosted.id)),) if started else ()
+            return (page_link(self.linker.page_url(hosted.id), localized=True),) if started else ()
         side = hosted.side_of(user_id)
         linked = buttons is not None and any(verb in LINKED for verb in buttons.verbs)
         if not linked or side is None or not hosted.live:
             return ()
-        return (board_link(await self.linker.private_url(hosted.id, side)),)
+        return (board_link(await self.linker.private_url(hosted.id, side), localized=True),)
 
     async def _ephemeral(
         self, channel_id: int, user_id: int, message: Message, key: str, shown: _Shown

@@ -156,7 +156,7 @@ async def choices(
     found = finding.best(last, entries, limit)
     prefix = f"{head.strip()}; " if head.strip() else ""
     return [
-        (f"{prefix}{entry.shown}"[:100], f"{prefix}{entry.notation}")
+        (f"{prefix}{finding.shown(entry)}"[:100], f"{prefix}{entry.notation}")
         for entry in found
         if len(prefix) + len(entry.notation) <= 100
     ]

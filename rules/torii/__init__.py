@@ -100,7 +100,9 @@ class ToriiType(Policies[ToriiGame]):
         return (SetupQuestion("spirit", prompt, SPIRITS, descriptions=described),)
 
     def option_words(self, options: Mapping[str, Any]) -> list[str]:
-        return ["with the Spirits' powers" if options["powers"] else "without powers"]
+        if options["powers"]:
+            return [msg("with the Spirits' powers")]
+        return [msg("without powers")]
 
     def sample_setup(
         self, settings: Mapping[str, str]
