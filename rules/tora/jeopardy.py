@@ -358,10 +358,11 @@ class ThreatSearch:
         own = piece_actions(pos, finisher, every_support=n >= 3)
         if finisher.kind == CANNON and n == 2:
             own = _thriftiest(pos, piece_actions(pos, finisher, every_support=True))
+        goal: Goals = [(target, n - 1)]
         out = [
             effect
             for _a, effect in own
-            if victim not in effect.hits and progresses(pos, effect, [(target, n - 1)])
+            if victim not in effect.hits and progresses(pos, effect, goal)
         ]
         if bound(pos, finisher, target, own_only=True) > n - 1:
             return out  # no slack: the finisher needs every action itself
