@@ -38,6 +38,8 @@ def check_position(pos: Position) -> None:
             kept = piece_actions(pos, piece, every)
             if kept:  # past the gates: the same list as generated afresh, in the same order
                 assert kept == movegen._distinct(movegen._pairs(pos, piece, every, free))
+                every_pair = piece_actions(pos, piece, every, distinct=False)
+                assert every_pair == list(movegen._pairs(pos, piece, every, free))
         if not piece.hidden:
             for base, jump in ((1, False), (2, False), (3, False), (3, True)):
                 fresh = Walk(pos, piece, base, jump)
