@@ -55,7 +55,7 @@ def piece_actions(
     kept = _listed if distinct else _every
     found = kept.get(key)
     if found is None:
-        if len(kept) >= _KEPT:
+        if len(kept) >= (_KEPT if distinct else _EVERY_KEPT):
             kept.clear()
         pairs = _pairs(pos, piece, every_support, free)
         found = kept[key] = _distinct(pairs) if distinct else list(pairs)
@@ -64,10 +64,13 @@ def piece_actions(
 
 # Lists of actions kept by ``piece_actions``: a search lists the actions of positions that
 # differ from each other by a move or two, so most pieces' lists come back unchanged (the key
-# is what the list reads, ``neighbourhood``), and every action applied or written reads its
-# piece's full list (``_every``, duplicates of an effect included). Dropped at once when full.
+# is what the list reads, ``neighbourhood``). Dropped at once when full. Every action applied
+# or written reads its piece's full list (``_every``, duplicates of an effect included): an
+# engine trying each action of a position asks for the same few, so few are kept (more only
+# keep more objects for the garbage collector to walk: random play asks for new ones).
 _KEPT = 1024
 _listed: dict[tuple[object, ...], list[Pair]] = {}
+_EVERY_KEPT = 32
 _every: dict[tuple[object, ...], list[Pair]] = {}
 
 
