@@ -1,9 +1,9 @@
 """The answers the rules core keeps between positions (a piece's actions, its walk, a Cannon's
-work before it can fire) are those worked out afresh, over random playouts with Assassins and
-terrain: the positions of the game, the opponent's next turn from them (where the jeopardy
-searches start) and the positions one action away (the searches' next nodes). A kept answer
-that went stale would change the legal actions, or jeopardy and trapped, behind a player's
-back."""
+work before it can fire, R30's offenders of a turn's end) are those worked out afresh, over
+random playouts with Assassins and terrain: the positions of the game, the opponent's next
+turn from them (where the jeopardy searches start) and the positions one action away (the
+searches' next nodes). A kept answer that went stale would change the legal actions, or
+jeopardy and trapped, behind a player's back."""
 
 from __future__ import annotations
 
@@ -25,12 +25,21 @@ PLAYOUTS = settings(
 
 
 def check_position(pos: Position) -> None:
+    acted = [p for p in pos.commanders(pos.side) if p.id in pos.operated and not p.doomed]
+    if acted:
+        assert jeopardy.r30_offenders(pos) == jeopardy._offenders(pos, acted)
+    for alone in acted:  # the same board, only one of them having acted
+        one = pos.copy()
+        one.operated = {alone.id}
+        assert jeopardy.r30_offenders(one) == jeopardy._offenders(one, [alone])
     for piece in pos.side_pieces(pos.side):
         free = pos.free_take is not None and pos.free_take[0] == piece.id
         for every in (False, True) if piece.kind == CANNON else (False,):
             kept = piece_actions(pos, piece, every)
             if kept:  # past the gates: the same list as generated afresh, in the same order
                 assert kept == movegen._distinct(movegen._pairs(pos, piece, every, free))
+                every_pair = piece_actions(pos, piece, every, distinct=False)
+                assert every_pair == list(movegen._pairs(pos, piece, every, free))
         if not piece.hidden:
             for base, jump in ((1, False), (2, False), (3, False), (3, True)):
                 fresh = Walk(pos, piece, base, jump)

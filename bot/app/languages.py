@@ -20,7 +20,7 @@ class Languages:
         self._servers: OrderedDict[int, str] = OrderedDict()
 
     async def of(self, caller: Caller) -> str:
-        """The language to answer ``caller`` in (one read of their settings)."""
+        """The language to answer ``caller`` in (their settings as ``records`` keeps them)."""
         choice = await self.records.player_language(caller.user.id)
         if caller.locale and caller.locale != choice.seen:
             await self.records.note_player_locale(caller.user, caller.locale)

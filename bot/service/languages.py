@@ -9,13 +9,17 @@ and a DM inside ``speaking(await player_language(store, user))`` (``bot.i18n``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
 
 from bot.i18n import SOURCE, from_discord, known
 from storage import Store
 
 LANGUAGE, DISCORD_LOCALE = "language", "discord_locale"
 LONGEST_LOCALE = 16  # Discord's are at most 5 ("es-419"); anything longer is not one
+KEPT_CHOICES = 4096  # players (and, apart, servers) whose choice a process keeps in memory
+CHOICE_SECONDS = 30.0  # how long a kept choice is trusted without reading storage again
 
 
 @dataclass(frozen=True)
@@ -30,6 +34,48 @@ class LanguageChoice:
         """The language to use: the choice, else Discord's (as it is now, else as last
         seen), else English."""
         return known(self.chosen) or from_discord(discord_now or self.seen) or SOURCE
+
+
+class KeptChoices:
+    """The language choices of the players (or servers) seen lately, so that answering an
+    interaction does not read storage each time: at most ``KEPT_CHOICES``, the least
+    recently used forgotten first. Every change this process makes goes through ``chose`` or ``saw``
+    and is seen at once. Another process sharing the database (PostgreSQL) changes storage
+    behind this one's back: a kept choice is read again once ``CHOICE_SECONDS`` old, which
+    bounds how long such a change goes unseen here."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._kept: OrderedDict[int, tuple[float, LanguageChoice]] = OrderedDict()
+        self._changes = 0  # a read that a change overtook is not kept
+
+    async def get(self, key: int, read: Callable[[], Awaitable[LanguageChoice]]) -> LanguageChoice:
+        """``key``'s choice: the kept one while fresh, else ``read`` from storage."""
+        kept = self._kept.get(key)
+        if kept is not None and self._now() - kept[0] < CHOICE_SECONDS:
+            self._kept.move_to_end(key)
+            return kept[1]
+        changes, at = self._changes, self._now()
+        choice = await read()
+        if changes == self._changes:
+            self._kept[key] = (at, choice)
+            self._kept.move_to_end(key)
+            while len(self._kept) > KEPT_CHOICES:
+                self._kept.popitem(last=False)
+        return choice
+
+    def chose(self, key: int, code: str | None) -> None:
+        """``key``'s choice ``code`` was just stored."""
+        self._change(key, lambda choice: replace(choice, chosen=code))
+
+    def saw(self, key: int, locale: str) -> None:
+        """``key``'s Discord locale ``locale`` was just stored."""
+        self._change(key, lambda choice: replace(choice, seen=locale))
+
+    def _change(self, key: int, change: Callable[[LanguageChoice], LanguageChoice]) -> None:
+        self._changes += 1
+        if (kept := self._kept.get(key)) is not None:
+            self._kept[key] = (kept[0], change(kept[1]))
 
 
 def _choice(rows: dict[str, str]) -> LanguageChoice:

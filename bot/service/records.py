@@ -15,6 +15,7 @@ from .guild import GuildSettings, load_guild, save_guild
 from .languages import (
     DISCORD_LOCALE,
     LANGUAGE,
+    KeptChoices,
     LanguageChoice,
     checked_language,
     discord_locale,
@@ -31,6 +32,8 @@ class Records:
     def __init__(self, store: Store, clock: Clock) -> None:
         self._store = store
         self._clock = clock
+        self._players = KeptChoices(clock.now)
+        self._servers = KeptChoices(clock.now)
 
     def now(self) -> float:
         """The service's time (a test's manual clock)."""
@@ -100,31 +103,37 @@ class Records:
         await save_player(self._store, user.id, settings)
 
     # ---- languages (``languages``) ----------------------------------------------------------
+    # Read for every interaction (the language of its answer), so kept in memory
+    # (``KeptChoices``); every change below updates what is kept.
     async def player_language(self, user_id: int) -> LanguageChoice:
-        return await player_choice(self._store, user_id)
+        return await self._players.get(user_id, lambda: player_choice(self._store, user_id))
 
     async def server_language(self, guild_id: int) -> LanguageChoice:
-        return await server_choice(self._store, guild_id)
+        return await self._servers.get(guild_id, lambda: server_choice(self._store, guild_id))
 
     async def choose_player_language(self, user: User, code: str | None) -> None:
         """A player's language (None: their Discord's); ValueError for one not shipped."""
         await self._store.save_player(user.id, user.name)
         await self._store.set_player_setting(user.id, LANGUAGE, checked_language(code))
+        self._players.chose(user.id, code)
 
     async def choose_server_language(self, guild_id: int, code: str | None) -> None:
         """A server's language (None: its Discord preferred locale)."""
         await self._store.set_guild_setting(guild_id, LANGUAGE, checked_language(code))
+        self._servers.chose(guild_id, code)
 
     async def note_player_locale(self, user: User, locale: str) -> None:
         """The Discord locale a player's client showed (for DMs sent outside a command)."""
         if (kept := discord_locale(locale)) is not None:
             await self._store.save_player(user.id, user.name)
             await self._store.set_player_setting(user.id, DISCORD_LOCALE, kept)
+            self._players.saw(user.id, kept)
 
     async def note_server_locale(self, guild_id: int, locale: str) -> None:
         """A server's Discord preferred locale, as an interaction showed it."""
         if (kept := discord_locale(locale)) is not None:
             await self._store.set_guild_setting(guild_id, DISCORD_LOCALE, kept)
+            self._servers.saw(guild_id, kept)
 
     async def notify_of(self, user_id: int, guild_id: int | None) -> Notify:
         """A player's notifications in a server: their own settings over its defaults."""

@@ -358,10 +358,11 @@ class ThreatSearch:
         own = piece_actions(pos, finisher, every_support=n >= 3)
         if finisher.kind == CANNON and n == 2:
             own = _thriftiest(pos, piece_actions(pos, finisher, every_support=True))
+        goal: Goals = [(target, n - 1)]
         out = [
             effect
             for _a, effect in own
-            if victim not in effect.hits and progresses(pos, effect, [(target, n - 1)])
+            if victim not in effect.hits and progresses(pos, effect, goal)
         ]
         if bound(pos, finisher, target, own_only=True) > n - 1:
             return out  # no slack: the finisher needs every action itself
@@ -473,6 +474,42 @@ def r30_offenders(pos: Position) -> list[Piece]:
     operated = [p for p in pos.commanders(side) if p.id in pos.operated and not p.doomed]
     if not operated:
         return []
+    key = _r30_key(pos)
+    found = _r30_answers.get(key)
+    if found is None:
+        if len(_r30_answers) >= _R30_KEPT:
+            _r30_answers.clear()
+        found = _r30_answers[key] = tuple(_offenders(pos, operated))
+    return list(found)
+
+
+# ``r30_offenders`` answers kept: within a turn the same position is asked about again and
+# again (its legal actions with Assassins, each action staged or warned about, the turn's end),
+# and each answer costs a jeopardy search per command piece that acted. Dropped when full.
+_R30_KEPT = 256
+_r30_answers: dict[tuple[object, ...], tuple[Piece, ...]] = {}
+
+
+def _r30_key(pos: Position) -> tuple[object, ...]:
+    """What ``_offenders`` reads: the pieces (visible or not, as placed), the side, the
+    round (a stunned Assassin, R42), what acted and struck this turn, a crown due, the
+    terrain and whether Assassins are played (their values). What the turn has spent does
+    not matter: the opponent's turn starts afresh."""
+    return (
+        frozenset(pos.pieces.values()),
+        pos.side,
+        pos.round,
+        frozenset(pos.operated),
+        frozenset(pos.slew),
+        tuple(pos.crown_pending),
+        frozenset(pos.stunned.items()),
+        pos.terrain,
+        pos.assassins,
+    )
+
+
+def _offenders(pos: Position, operated: list[Piece]) -> list[Piece]:
+    side = pos.side
     after = next_turn(pos)
     if not after.commanders(after.side):
         return []  # the opponent loses at this round's end and never gets that turn (R29)

@@ -47,25 +47,31 @@ def piece_actions(
     free = pos.free_take is not None and pos.free_take[0] == piece.id
     if pos.actions_left <= 0 and not free:
         return []
-    if not distinct:
-        return list(_pairs(pos, piece, every_support, free))
     terrain = pos.terrain
     if free or piece.hidden or terrain.water or terrain.hills:
-        return _distinct(_pairs(pos, piece, every_support, free))
+        pairs = _pairs(pos, piece, every_support, free)
+        return _distinct(pairs) if distinct else list(pairs)
     key = cannon_key(pos, piece, every_support) if piece.kind == CANNON else piece_key(pos, piece)
-    found = _listed.get(key)
+    kept = _listed if distinct else _every
+    found = kept.get(key)
     if found is None:
-        if len(_listed) >= _KEPT:
-            _listed.clear()
-        found = _listed[key] = _distinct(_pairs(pos, piece, every_support, free))
+        if len(kept) >= (_KEPT if distinct else _EVERY_KEPT):
+            kept.clear()
+        pairs = _pairs(pos, piece, every_support, free)
+        found = kept[key] = _distinct(pairs) if distinct else list(pairs)
     return list(found)
 
 
 # Lists of actions kept by ``piece_actions``: a search lists the actions of positions that
 # differ from each other by a move or two, so most pieces' lists come back unchanged (the key
-# is what the list reads, ``neighbourhood``). Dropped at once when full.
+# is what the list reads, ``neighbourhood``). Dropped at once when full. Every action applied
+# or written reads its piece's full list (``_every``, duplicates of an effect included): an
+# engine trying each action of a position asks for the same few, so few are kept (more only
+# keep more objects for the garbage collector to walk: random play asks for new ones).
 _KEPT = 1024
 _listed: dict[tuple[object, ...], list[Pair]] = {}
+_EVERY_KEPT = 32
+_every: dict[tuple[object, ...], list[Pair]] = {}
 
 
 def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iterable[Pair]:

@@ -170,7 +170,10 @@ class Position:
     def move(self, pid: int, sq: int) -> None:
         piece = self.pieces[pid]
         self._vacate(piece)
-        self.place(piece._replace(sq=sq))
+        # ``piece._replace(sq=sq)``, spelled out: every node of a search moves a piece, and
+        # a named tuple's ``_replace`` costs three times its constructor
+        id_, side, kind, _sq, defending, ready, doomed, hidden = piece
+        self.place(Piece(id_, side, kind, sq, defending, ready, doomed, hidden))
 
     def _vacate(self, piece: Piece) -> None:
         if self.board.get(piece.sq) == piece.id:

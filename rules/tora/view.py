@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..sides import Side
 from ..words import Text, msg
@@ -146,7 +147,7 @@ def build_view(game: Play, viewer: Side | None) -> View:
     """``Game.view_for``: see there."""
     pos = game.seen_by(viewer)
     pieces = tuple(
-        PieceView.of(p, game.rulers, stunned=not pos.can_act(p))
+        _piece_view(p, game.rulers, not pos.can_act(p))
         for p in pieces_of(pos)
         if not p.hidden or p.side == viewer
     )
@@ -182,6 +183,14 @@ def build_view(game: Play, viewer: Side | None) -> View:
             if game.assassin_starts[side] and game.is_published(side)
         ),
     )
+
+
+# An engine judges each candidate action by a view of the position it leaves, and a panel or
+# an image is drawn from a view: the same pieces come back view after view, each made once.
+@lru_cache(maxsize=8192)
+def _piece_view(piece: Piece, rulers: tuple[str, str], stunned: bool) -> PieceView:
+    """``PieceView.of``, kept (a PieceView is immutable, shared safely)."""
+    return PieceView.of(piece, rulers, stunned)
 
 
 def _own_record(game: Play, viewer: Side) -> tuple[str, ...]:

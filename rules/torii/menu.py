@@ -11,6 +11,7 @@ left under a node fits one menu.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import cache
 
 from rules.grouped import Grouped
 from rules.protocol import BUILD, FROM, TO, VIA, Choice, Touch
@@ -94,13 +95,21 @@ def _origin(work: Work) -> int:
 def touches(work: Work) -> tuple[Touch, ...]:
     """The Spirit's square, the end of its flight and each landing but the last as passed,
     the last landing, and each square built on."""
-    passed = (*((work.start,) if work.fly_from is not None else ()), *work.landings[:-1])
+    landings = work.landings
+    passed = (*((work.start,) if work.fly_from is not None else ()), *landings[:-1])
     return (
-        Touch(name(_origin(work)), FROM),
-        *(Touch(name(sq), VIA) for sq in passed),
-        *(Touch(name(sq), TO) for sq in work.landings[-1:]),
-        *(Touch(name(build.square), BUILD) for build in work.builds),
+        _touch(_origin(work), FROM),
+        *(_touch(sq, VIA) for sq in passed),
+        *(_touch(sq, TO) for sq in landings[-1:]),
+        *(_touch(build.square, BUILD) for build in work.builds),
     )
+
+
+@cache
+def _touch(sq: int, role: str) -> Touch:
+    """One square's ``Touch``, made once: a menu is made for every pick in a panel, and
+    its turns touch the same few dozen squares (a ``Touch`` is immutable, shared safely)."""
+    return Touch(name(sq), role)
 
 
 def _label(work: Work, me: Side, in_tile_group: bool) -> str:

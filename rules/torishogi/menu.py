@@ -8,6 +8,7 @@ its tile shows, so that a player can match the menu to the picture (and find it 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
 from rules.grouped import Grouped
 from rules.protocol import FROM, TO, Choice, Touch
@@ -41,12 +42,12 @@ def build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
 
 def _piece_group(origin: int, moves: list[Move]) -> Grouped:
     kind = moves[0].kind
-    labels = [_move_label(move) for move in moves]
+    labels = [_move_label(move.target, move.captured, move.promotes, move.kind) for move in moves]
     key = NAMES[origin]
     return Grouped(
         key=key,
         label=f"{NAME[kind]} ({SHORT[kind]}) {SHOWN[origin]}",
-        description=msg_n("{n} move", "{n} moves", len(moves)),
+        description=_count(len(moves)),
         category=NAME[kind],
         choices=_choices(key, moves, labels, labels),
         origin=NAMES[origin],
@@ -55,7 +56,7 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
 
 
 def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
-    labels: list[str] = [msg("drop on {square}", square=SHOWN[move.target]) for move in moves]
+    labels: list[str] = [_drop_label(move.target) for move in moves]
     key = f"drop-{LETTER[kind]}"
     return Grouped(
         key=key,
@@ -66,8 +67,8 @@ def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
             piece=NAME[kind],
             letters=SHORT[kind],
         ),
-        description=msg_n("{n} square", "{n} squares", len(moves)),
-        category=msg("drops"),
+        description=_squares(len(moves)),
+        category=_DROPS,
         choices=_choices(key, moves, labels, [SHOWN[move.target] for move in moves]),
         origin=hand_place(kind),
         aliases=_aliases(kind),
@@ -87,11 +88,18 @@ def hand_place(kind: int) -> str:
 
 def touches(move: Move) -> tuple[Touch, ...]:
     """Where the piece comes from (a square, or the hand) and where it goes."""
-    origin = hand_place(move.kind) if move.origin is None else NAMES[move.origin]
-    return Touch(origin, FROM), Touch(NAMES[move.target], TO)
+    return _touches(move.origin, move.kind if move.origin is None else 0, move.target)
 
 
-def _choices(key: str, moves: list[Move], labels: list[str], deep: list[str]) -> tuple[Choice, ...]:
+@cache
+def _touches(origin: int | None, dropped: int, target: int) -> tuple[Touch, ...]:
+    place = hand_place(dropped) if origin is None else NAMES[origin]
+    return Touch(place, FROM), Touch(NAMES[target], TO)
+
+
+def _choices(
+    key: str, moves: list[Move], labels: Sequence[str], deep: Sequence[str]
+) -> tuple[Choice, ...]:
     """Flat when the group fits a menu; otherwise under a first step per file ("file 4"),
     the files in the order the Challenger sees them, 7 to 1."""
     if len(moves) <= MENU_LIMIT:
@@ -105,25 +113,52 @@ def _choices(key: str, moves: list[Move], labels: list[str], deep: list[str]) ->
     )
 
 
+# A menu is made for every pick in a panel, and its words are the same few hundred on every
+# board: each is made once (a ``Text`` is immutable, and shared safely), not per move.
+
+
 def _file(move: Move) -> Text:
-    return msg("file {file}", file=SHOWN_FILES[file_of(move.target)])
+    return _file_label(file_of(move.target))
 
 
-def _move_label(move: Move) -> str:
-    square = SHOWN[move.target]
-    if move.captured and move.promotes:
+@cache
+def _file_label(file: int) -> Text:
+    return msg("file {file}", file=SHOWN_FILES[file])
+
+
+@cache
+def _count(n: int) -> Text:
+    return msg_n("{n} move", "{n} moves", n)
+
+
+@cache
+def _squares(n: int) -> Text:
+    return msg_n("{n} square", "{n} squares", n)
+
+
+_DROPS = msg("drops")
+
+
+@cache
+def _drop_label(target: int) -> Text:
+    return msg("drop on {square}", square=SHOWN[target])
+
+
+@cache
+def _move_label(target: int, captured: int, promotes: bool, kind: int) -> Text:
+    """A move's words in its piece's group: where it goes, what it takes, what it becomes."""
+    square = SHOWN[target]
+    if captured and promotes:
         return msg(
             "to {square}, capturing the {piece}, promoting to {promoted}",
             square=square,
-            piece=NAME[move.captured],
-            promoted=NAME[PROMOTES_TO[move.kind]],
+            piece=NAME[captured],
+            promoted=NAME[PROMOTES_TO[kind]],
         )
-    if move.captured:
-        return msg("to {square}, capturing the {piece}", square=square, piece=NAME[move.captured])
-    if move.promotes:
+    if captured:
+        return msg("to {square}, capturing the {piece}", square=square, piece=NAME[captured])
+    if promotes:
         return msg(
-            "to {square}, promoting to {promoted}",
-            square=square,
-            promoted=NAME[PROMOTES_TO[move.kind]],
+            "to {square}, promoting to {promoted}", square=square, promoted=NAME[PROMOTES_TO[kind]]
         )
     return msg("to {square}", square=square)
