@@ -11,6 +11,7 @@ import os
 import signal
 import sys
 
+from bot import collector
 from bot.build import build
 from bot.config import Config, ConfigError
 from bot.discord.client import TokenRefused, point_at, sync_commands
@@ -31,6 +32,7 @@ async def serve(config: Config) -> int:
     except Exception:
         log.exception("the bot stopped on an error")
         return 1
+    collector.tune()  # what start-up made is kept for good: never walked again
     runner = asyncio.create_task(bot.run(), name="discord")
     stopper = asyncio.create_task(stop.wait(), name="signals")
     await asyncio.wait((runner, stopper), return_when=asyncio.FIRST_COMPLETED)

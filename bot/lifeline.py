@@ -1,8 +1,9 @@
 """A worker process never outlives the bot. The worker pools (``bot.service.offload``) start
-each worker with ``die_with_parent`` before anything else of ours runs: this module imports
-the standard library alone, so a worker started just before the bot is killed learns of it
-within moments, not after importing the rules, the engines and storage (seconds on a loaded
-machine).
+each worker with ``start_worker``: ``die_with_parent`` before anything else of ours runs
+(then the bot's garbage collector settings, ``bot.collector``). This module and that one
+import the standard library alone, so a worker started just before the bot is killed learns
+of it within moments, not after importing the rules, the engines and storage (seconds on a
+loaded machine).
 
 Two ways, both at once: on Linux the kernel sends the worker SIGKILL when its parent dies
 (``prctl(PR_SET_PDEATHSIG)``, checked against a parent that died before it was asked); and,
@@ -22,8 +23,17 @@ import sys
 import threading
 import time
 
+from bot.collector import tune as tune_collector
+
 PR_SET_PDEATHSIG = 1  # prctl(2)
 WATCH_EVERY = 0.5  # seconds between looks at the parent where no sentinel is given
+
+
+def start_worker(parent: int) -> None:
+    """A worker's first steps: exit with the bot's process, and collect garbage as the bot
+    does (its searches and drawings keep many small objects too)."""
+    die_with_parent(parent)
+    tune_collector()
 
 
 def die_with_parent(parent: int) -> None:

@@ -264,6 +264,7 @@ def test_relative_imports_are_read_as_the_absolute_ones_they_stand_for(tmp_path)
 # other; the application layer every front end uses; the Discord adapter; the wiring.
 BOT_PARTS = {
     "bot.lifeline": "lifeline",  # a worker's tie to the bot's process (the standard library)
+    "bot.collector": "lifeline",  # the garbage collector's settings (the standard library)
     "bot.i18n": "i18n",  # the catalogs and the language of a text (Babel alone)
     "bot.service": "service",
     "bot.ladder": "ladder",

@@ -39,7 +39,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import ai
-from bot.lifeline import die_with_parent
+from bot.lifeline import start_worker
 from rules import GameState, IllegalAction, game_type
 from rules.protocol import GameTurn
 from storage import Match
@@ -218,7 +218,7 @@ class Offload:
         if size and kind not in self._pools:
             context = multiprocessing.get_context("spawn")  # no fork of a threaded process
             self._pools[kind] = ProcessPoolExecutor(
-                size, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),)
+                size, mp_context=context, initializer=start_worker, initargs=(os.getpid(),)
             )
         return self._pools.get(kind)
 
