@@ -1,29 +1,79 @@
-"""A German server whose players read German, through a whole match of each game (issue 30):
-no English sentence reaches them, in posts, DMs, answers, buttons, menus or suggestions.
-English is found by its commonest small words (and "Match", which German says "Partie"),
-outside what stays as it is in every language: code spans (commands, notation), links,
-mentions, timestamps, players' names and the rule books' game terms."""
+"""A server whose players read another language than English, through a whole match
+(issue 30): no English sentence reaches them, in posts, DMs, answers, buttons, menus or
+suggestions. German plays each game; every other shipped language one (to keep the suite
+short). English is found by its commonest small words (and "Match", which German says
+"Partie"), less those that are words of the language read too (Spanish "no"), outside what
+stays as it is in every language: code spans (commands, notation), links, mentions,
+timestamps, players' names and the rule books' game terms. Japanese, written in no Latin
+letters, must also show no run of English words."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from bot.i18n import _, speaking
 from emulator.models import Msg, walk_components
 from harness.stage import Stage
 
-ENGLISH = re.compile(
-    r"\b(the|your|you|is|are|to|and|of|with|this|that|turn|Match|move|moves|play|has|have|"
-    r"can|not|for|on|it|at|by|be|or|no|yes|match)\b"
-)
+ENGLISH = [
+    "the",
+    "your",
+    "you",
+    "is",
+    "are",
+    "to",
+    "and",
+    "of",
+    "with",
+    "this",
+    "that",
+    "turn",
+    "Match",
+    "move",
+    "moves",
+    "play",
+    "has",
+    "have",
+    "can",
+    "not",
+    "for",
+    "on",
+    "it",
+    "at",
+    "by",
+    "be",
+    "or",
+    "no",
+    "yes",
+    "match",
+    "strategy",  # (not "spirit": Torii's setup option is named so in every language)
+    "wins",
+    "resignation",
+]
+ALSO_THEIRS = {  # English-looking words that are words of the language read too
+    "de": set(),
+    "fr": {"on", "or", "match"},  # "on joue", "or" (now), "ce match"
+    "es": {"no", "has"},  # "no puedes", "has ganado"
+    "ja": set(),
+    "pt_BR": {"no", "for", "move"},  # "no tabuleiro", "se for", "ele move"
+}
 KEPT = re.compile(r"`[^`]*`|https?://\S+|<[@#:/!&][^>]*>|\b(ann|bob)\b")
+# a run of three words in Latin letters, in a language written in none (Japanese): the rule
+# books' game terms are one or two words ("Game Points")
+LATIN_RUN = re.compile(r"\b[A-Za-z]+[ ,]+[A-Za-z]+[ ,]+[A-Za-z]+\b")
 
 
-def english_in(text: str) -> list[str]:
-    """The English words of ``text``, once what stays as it is in every language is out."""
-    return ENGLISH.findall(KEPT.sub(" ", text))
+def english_in(text: str, language: str = "de") -> list[str]:
+    """The English words of ``text`` read in ``language``, once what stays as it is in every
+    language is out."""
+    words = [w for w in ENGLISH if w not in ALSO_THEIRS[language]]
+    plain = KEPT.sub(" ", text)
+    found = re.findall(rf"\b({'|'.join(words)})\b", plain)
+    return found + (LATIN_RUN.findall(plain) if language == "ja" else [])
 
 
 def shown(msg: Msg) -> list[str]:
@@ -44,14 +94,19 @@ def read_by(stage: Stage, name: str) -> list[str]:
     return [text for msg in seen for text in shown(msg)]
 
 
-async def german_stage(stage: Stage) -> None:
+DISCORD = {"de": "de", "fr": "fr", "es": "es-ES", "ja": "ja", "pt_BR": "pt-BR"}
+
+
+async def stage_in(stage: Stage, language: str) -> None:
+    """The server and both players' Discord clients in ``language``."""
     world = stage.emu.world
-    world.guilds[stage.guild].preferred_locale = "de"
+    world.guilds[stage.guild].preferred_locale = DISCORD[language]
     for name in ("ann", "bob"):
-        world.users[stage.user[name]].locale = "de"
+        world.users[stage.user[name]].locale = DISCORD[language]
 
 
-SETUPS = {  # what each player answers the game's setup, if it asks
+# what each player answers the game's setup, if it asks
+SETUPS: dict[str, dict[str, dict[str, Any]]] = {
     "tora": {"ann": {"strategy": "aggressive"}, "bob": {"strategy": "defensive"}},
     "torishogi": {},
     "torii": {"ann": {"spirit": "Kitsune"}, "bob": {"spirit": "Monkey"}},
@@ -67,13 +122,30 @@ async def offered(stage: Stage, name: str) -> list[str]:
     return [str(choice["value"]) for choice in found]
 
 
-@pytest.mark.parametrize("game", sorted(SETUPS))
-async def test_a_german_match_reads_german_from_challenge_to_resignation(
-    tmp_path: Path, game: str
+PLAYED = [
+    *(("de", game) for game in sorted(SETUPS)),
+    ("fr", "torii"),
+    ("es", "torishogi"),
+    ("ja", "tora"),
+    ("pt_BR", "tora"),
+]
+
+
+async def resign(stage: Stage, name: str, language: str) -> None:
+    """``name`` resigns, confirming it with the button (labelled in ``language``)."""
+    await stage.slash(name, "resign")
+    with speaking(language):
+        await stage.click(name, _("Resign"))
+    await stage.quiet()
+
+
+@pytest.mark.parametrize(("language", "game"), PLAYED)
+async def test_a_match_reads_its_language_from_challenge_to_resignation(
+    tmp_path: Path, language: str, game: str
 ) -> None:
     async with Stage(tmp_path) as stage:
         stage.suggested = []  # type: ignore[attr-defined]
-        await german_stage(stage)
+        await stage_in(stage, language)
         await stage.slash("ann", "challenge", opponent="bob", game=game, deadline="2h")
         await stage.slash("bob", "accept")
         for name, answers in SETUPS[game].items():
@@ -92,11 +164,33 @@ async def test_a_german_match_reads_german_from_challenge_to_resignation(
         await stage.slash("ann", "games")
         await stage.slash("ann", "help", game=game)
         await stage.slash("ann", "plans")
-        await stage.slash("bob", "resign")
-        await stage.quiet()
+        await resign(stage, "bob", language)
+        await stage.slash("ann", "games")  # the result, its reason
         seen = [*stage.suggested]  # type: ignore[attr-defined]
         for name in ("ann", "bob"):
             seen += read_by(stage, name)
-        left = {text: english_in(text) for text in seen}
+        left = {text: english_in(text, language) for text in seen}
         left = {text: words for text, words in left.items() if words}
         assert not left, "\n\n".join(f"{words}: {text}" for text, words in left.items())
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"), [("en", "ann wins (resignation)"), ("de", "ann gewinnt (Aufgabe)")]
+)
+async def test_a_results_reason_is_in_its_readers_language(
+    tmp_path: Path, language: str, reason: str
+) -> None:
+    """The reason a match ended is worded as the rest: in the end post and in ``/tora games``
+    (where it is read back from the stored result)."""
+    async with Stage(tmp_path) as stage:
+        if language != "en":
+            await stage_in(stage, language)
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="2h")
+        await stage.slash("bob", "accept")
+        await stage.quiet()
+        await resign(stage, "bob", language)
+        games = await stage.slash("ann", "games")
+        posts = [m.text() for m in stage.emu.messages(stage.channel) if m.ephemeral_to is None]
+        assert games.response is not None
+        assert reason in games.response.text(), games.response.text()
+        assert any(reason in post for post in posts), posts[-1]

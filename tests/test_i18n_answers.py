@@ -92,3 +92,12 @@ def test_the_english_of_the_answers_is_as_it_was() -> None:
         "you staged after your search with `/tora undo`, then `/tora act` `c`), then "
         "`/tora end`; or find your own move."
     ), hint
+
+
+def test_a_japanese_hint_joins_its_sentences_as_japanese_does() -> None:
+    """The AI's turn and how to play it are one message: Japanese puts no space between
+    its sentences."""
+    staged = hints.Hint(cast(Any, None), ("a", "b"), ("a", "b"), 1)
+    with speaking("ja"):
+        hint = hints.hint_text(CTX, staged, ["c"], ["x"])
+    assert "盤面に示しています。" in hint and "示しています。 " not in hint, hint

@@ -226,7 +226,7 @@ class Boards:
         if hosted.phase != ENDED:
             return None
         if look.outcome is not None:
-            return result_words(look.outcome, look.names)
+            return result_words(look.outcome, look.names, localized=True)
         ending = ENDINGS.get(hosted.ending or "")
         return _(ending) if ending else _("ended ({ending})", ending=hosted.ending)
 

@@ -38,6 +38,7 @@ __all__ = [
     "autonym",
     "current",
     "from_discord",
+    "kept",
     "known",
     "ngettext",
     "option",
@@ -131,6 +132,17 @@ def word(text: str) -> str:
     if text.n is not None and text.plural is not None:
         return ngettext(text.id, text.plural, text.n, **params)
     return _(text.id, **params)
+
+
+def kept(text: str) -> str:
+    """A rules text kept as its English (an outcome's reason, stored with its match as
+    "resignation") made a rules text again, worded where it is shown (``word``, or as a
+    message's parameter): in the reader's language when the catalogs hold it as a message
+    of its own (every reason the rules give is one), as it is where they do not. A text
+    still a ``Text``, or with braces (no message id has them unescaped), stays as it is."""
+    if isinstance(text, Text) or "{" in text or "}" in text:
+        return text
+    return Text(text, {})
 
 
 def _fill(text: str, source: str, params: dict[str, Any]) -> str:

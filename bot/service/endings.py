@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.i18n import _, speaking
+from bot.i18n import _, kept, speaking
 from rules.words import Text, msg
 from storage import Hosted
 
@@ -38,10 +38,11 @@ def outcome_headline(table: Table) -> Text:
     if outcome is None:
         raise RuntimeError("the game is not over")
     if outcome.winner is None:
-        return msg("The match ends in a tie ({reason}).", reason=outcome.reason)
+        return msg("The match ends in a tie ({reason}).", reason=kept(outcome.reason))
     if outcome.reason == FORFEIT:
         return msg("{player} wins by forfeit.", player=table.who(outcome.winner))
-    return msg("{player} wins ({reason}).", player=table.who(outcome.winner), reason=outcome.reason)
+    reason = kept(outcome.reason)
+    return msg("{player} wins ({reason}).", player=table.who(outcome.winner), reason=reason)
 
 
 async def finish(

@@ -130,7 +130,9 @@ def hint_text(ctx: Context, hint: Hint, texts: list[str], said: list[str]) -> st
         turn="; ".join(said),
         **words,
     )
-    return f"{head} {_how_to_play(hint, staged, turn, words)}"
+    # TRANSLATORS: the AI's turn ("The AI would play: ...") and how to play it ("Play this
+    # stages it..."), two sentences: join them as the language does (Japanese: no space).
+    return _("{hint} {how}", hint=head, how=_how_to_play(hint, staged, turn, words))
 
 
 def _how_to_play(hint: Hint, staged: list[str], turn: list[str], words: dict[str, str]) -> str:

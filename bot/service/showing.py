@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import SOURCE, _, current, speaking
+from bot.i18n import SOURCE, _, current, kept, speaking
 from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import FORFEIT
 from storage import Hosted
@@ -74,9 +74,9 @@ def match_heading(hosted: Hosted, players: str, localized: bool = False) -> str:
 def result_words(outcome: Outcome, names: Sequence[str], localized: bool = False) -> str:
     """A result with the winner by name (``names``: the Challenger's first, escaped):
     "ann wins (checkmate)", "bob wins by forfeit", "a tie (agreed draw)". In English unless
-    ``localized`` (as ``texts.duration``; the reason stays as the game records it)."""
+    ``localized`` (as ``texts.duration``), the reason too when the catalogs hold it."""
     with speaking(current() if localized else SOURCE):
-        reason = outcome.reason
+        reason = kept(outcome.reason)
         if outcome.winner is None:
             return _("a tie ({reason})", reason=reason)
         if outcome.reason == FORFEIT:

@@ -453,6 +453,8 @@ class ToraPolicies(Policies[Game]):
         return answer(options, side, before, given)
 
     def answer_words(self, name: str, answer: str) -> str:
+        if name == "strategy":
+            return msg("strategy {strategy}", strategy=answer)
         if name == "ruler":
             return frame("Ruler {letter}", letter=answer)
         if name == "assassin":

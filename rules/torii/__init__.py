@@ -99,6 +99,11 @@ class ToriiType(Policies[ToriiGame]):
             described = tuple(msg("Not in play. {power}", power=POWERS[s]) for s in SPIRITS)
         return (SetupQuestion("spirit", prompt, SPIRITS, descriptions=described),)
 
+    def answer_words(self, name: str, answer: str) -> str:
+        if name == "spirit":
+            return msg("spirit {spirit}", spirit=answer)
+        return super().answer_words(name, answer)
+
     def option_words(self, options: Mapping[str, Any]) -> list[str]:
         if options["powers"]:
             return [msg("with the Spirits' powers")]
