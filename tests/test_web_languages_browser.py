@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
+import test_web_browser
+from test_web_browser import CHROMIUM, MISSING, WAIT
 from web_world import ANN, HERE, World
 
 from bot.service import Terms
@@ -20,22 +22,11 @@ try:
 except ImportError:  # the browser tests need it; the rest of the suite does not
     async_playwright = None
 
-CHROMIUM = Path("/usr/bin/chromium")
-WAIT = 10_000  # milliseconds a page may take to show a change
-
 pytestmark = [
-    pytest.mark.skipif(async_playwright is None or not CHROMIUM.exists(), reason="needs Chromium"),
+    pytest.mark.skipif(async_playwright is None or not CHROMIUM.exists(), reason=MISSING),
     pytest.mark.asyncio(loop_scope="module"),
 ]
-
-
-@pytest_asyncio.fixture(scope="module", loop_scope="module")
-async def browser() -> AsyncIterator[Browser]:
-    async with async_playwright() as playwright:
-        args = ["--no-sandbox", "--disable-gpu", "--no-first-run"]
-        launched = await playwright.chromium.launch(executable_path=str(CHROMIUM), args=args)
-        yield launched
-        await launched.close()
+browser = test_web_browser.browser  # one Chromium for the module, launched as there
 
 
 @pytest_asyncio.fixture(loop_scope="module")
