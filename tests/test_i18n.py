@@ -453,3 +453,20 @@ def test_a_games_options_are_described_in_the_readers_language() -> None:
         assert terms.describe(localized=True).startswith("mit den Kräften der Spirits, ")
     assert terms.describe().startswith("with the Spirits' powers, ")
     assert Terms(game="torii", options={"powers": False}).describe().startswith("without powers")
+
+
+def test_a_stored_reason_with_a_number_is_worded_in_the_readers_language() -> None:
+    """Regression: a series' end kept as "reached the target of 30 points" showed in English
+    in every language when read back (``/tora games``): a reason with a number is no
+    message id of its own; it is found as its message with the number in it."""
+    from bot.i18n import kept, word
+    from rules.tora.endings import target_outcome
+
+    outcome = target_outcome([31, 12], 30)
+    assert outcome is not None
+    stored = str(outcome.reason)  # what the match's record keeps
+    with speaking("de"):
+        assert word(kept(stored)) == "Ziel von 30 Punkten erreicht"
+        assert word(kept("resignation")) == "Aufgabe"
+        assert word(kept("a reason nobody wrote 7 times")) == "a reason nobody wrote 7 times"
+    assert word(kept(stored)) == stored

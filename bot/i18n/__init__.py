@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import re
+import string
 from collections.abc import Iterator
 from functools import cache
 from typing import Any
@@ -27,7 +29,7 @@ from babel import Locale, UnknownLocaleError
 
 from rules.words import Text
 
-from .catalogs import LOCALES, SOURCE, lookup, translations
+from .catalogs import LOCALES, SOURCE, TEMPLATE, lookup, read, translations
 
 __all__ = [
     "COMMAND_NAME",
@@ -138,11 +140,35 @@ def kept(text: str) -> str:
     """A rules text kept as its English (an outcome's reason, stored with its match as
     "resignation") made a rules text again, worded where it is shown (``word``, or as a
     message's parameter): in the reader's language when the catalogs hold it as a message
-    of its own (every reason the rules give is one), as it is where they do not. A text
-    still a ``Text``, or with braces (no message id has them unescaped), stays as it is."""
+    of its own (every reason the rules give is one), or as a message with numbers in it
+    ("reached the target of 30 points"); as it is where they do not. A text still a
+    ``Text``, or with braces (no message id has them unescaped), stays as it is."""
     if isinstance(text, Text) or "{" in text or "}" in text:
         return text
+    if any(c.isdigit() for c in text):
+        for pattern, message, names in _numbered():
+            found = pattern.fullmatch(text)
+            if found is not None:
+                numbers = (int(value) for value in found.groups())
+                return Text(message, dict(zip(names, numbers, strict=True)))
     return Text(text, {})
+
+
+@cache
+def _numbered() -> tuple[tuple[re.Pattern[str], str, tuple[str, ...]], ...]:
+    """The template's messages with placeholders, as patterns that take a number in each
+    (read once, when a kept text with a number is first shown)."""
+    found = []
+    for message in read(TEMPLATE):
+        if not isinstance(message.id, str) or "{" not in message.id:
+            continue
+        parts = list(string.Formatter().parse(message.id))
+        names = tuple(name for _, name, _, _ in parts if name)
+        if not names or any(not name.isidentifier() for name in names):
+            continue
+        pattern = "".join(re.escape(t) + (r"(\d+)" if n else "") for t, n, _, _ in parts)
+        found.append((re.compile(pattern), message.id, names))
+    return tuple(found)
 
 
 def _fill(text: str, source: str, params: dict[str, Any]) -> str:
