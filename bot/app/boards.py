@@ -44,8 +44,8 @@ from rules import GameView, Side
 from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
-from .actions import ENDINGS
 from .board_memo import RECORDS, STATES, Kept, States, fingerprint, record_key, versioned
+from .listing import ENDINGS
 from .page_words import page_text, setup_text
 from .pictures import BytesCache, worded
 

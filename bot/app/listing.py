@@ -1,0 +1,180 @@
+"""A player's matches in words, for any front end: ``/tora games`` (the live ones with whose
+turn it is, the clocks and who is away; the last ended ones with how they ended) and the
+one-line labels of a match in menus and in a heading."""
+
+from __future__ import annotations
+
+from bot.i18n import N_, _, option, pgettext, slash
+from bot.service import Hosted, MatchInfo, MatchService, Terms, timing
+from bot.service.phases import (
+    ABORTED,
+    CANCELLED,
+    CHALLENGE,
+    DECLINED,
+    ENDED,
+    EXPIRED,
+    FINISHED,
+    FORFEIT,
+    LAPSED,
+    PLAYING,
+    SETUP,
+    WITHDRAWN,
+)
+from bot.service.showing import game_title, result_words, stored_outcome
+from bot.service.texts import escape
+from rules import Side
+
+
+class Listing:
+    def __init__(self, service: MatchService) -> None:
+        self.service = service
+        self.records = service.records
+
+    async def label(self, hosted: Hosted) -> str:
+        """``ToriShogi · ann vs bob (playing)``: names as written (for menus)."""
+        first, second = await self.names(hosted.issuer_id, hosted.invitee_id)
+        phase = _phase(hosted.phase)
+        return _(
+            "{game} \u00b7 {player} vs {opponent} ({phase})",
+            game=game_title(hosted),
+            player=first,
+            opponent=second,
+            phase=phase,
+        )
+
+    async def names(self, *user_ids: int | None) -> list[str]:
+        """The players' names as written (escape them in texts); "anyone" for an open seat."""
+        names = []
+        for user_id in user_ids:
+            name = None if user_id is None else await self.records.player_name(user_id)
+            names.append(_("anyone") if name is None else name)
+        return names
+
+    async def players(self, hosted: Hosted) -> str:
+        """``ann vs bob`` for a message: escaped."""
+        first, second = map(escape, await self.names(hosted.issuer_id, hosted.invitee_id))
+        return _("{player} vs {opponent}", player=first, opponent=second)
+
+    async def games(self, user_id: int) -> str:
+        """``user_id``'s matches: the live ones (whose turn, the deadline, where) and the
+        last finished ones (how they ended), each with its number and a link."""
+        mine = await self.records.of_user(user_id)
+        live = [h for h in mine if h.phase != ENDED]
+        ended = [h for h in mine if h.phase == ENDED][:5]
+        if not mine:
+            return _(
+                "You have no matches yet. Challenge someone with {challenge} in a server "
+                "channel, or wait for a rated one with {queue}.",
+                challenge=slash("tora challenge"),
+                queue=slash("tora ladder queue"),
+            )
+        lines = [_("**Your matches**")] if live else [_("You have no match going on now.")]
+        lines += [f"- {await self._game_line(h, user_id)}" for h in live]
+        if ended:
+            lines.append(
+                _(
+                    "**Recently ended** (see them with {board}, `{record}`, `{replay}`)",
+                    board=slash("tora board"),
+                    record=option("record"),
+                    replay=option("replay"),
+                )
+            )
+            lines += [f"- {await self._game_line(h, user_id)}" for h in ended]
+        return "\n".join(lines)
+
+    async def _game_line(self, hosted: Hosted, user_id: int) -> str:
+        return _(
+            "Match {number} \u00b7 {game}: {players}, {state} \u00b7 {link}",
+            number=hosted.id,
+            game=game_title(hosted),
+            players=await self.players(hosted),
+            state=await self._state_of(hosted, user_id),
+            link=self.service.settings.link(hosted.guild_id, hosted.channel_id),
+        )
+
+    async def _state_of(self, hosted: Hosted, user_id: int) -> str:
+        due = ""
+        if hosted.due_at is not None:
+            due = _(", due {when}", when=_timestamp(hosted.due_at, "R"))
+        if hosted.phase == CHALLENGE:
+            return _("waiting for an answer to the challenge{due}", due=due)
+        if hosted.phase == SETUP:
+            return _("choosing the setups{due}", due=due)
+        if hosted.phase == ENDED or hosted.match_id is None:
+            return await self._ending_of(hosted)
+        info = await self._info(hosted.match_id)
+        clocks = _clocks_of(hosted, user_id, info.side_to_act, self.records.now())
+        clocks += await self._away_of(hosted)
+        if hosted.side_of(user_id) == info.side_to_act:
+            return _("**your turn**{due}{clocks}", due=due, clocks=clocks)
+        if hosted.paused_left is not None:
+            return _("paused{clocks}", clocks=clocks)
+        return _("your opponent's turn{due}{clocks}", due=due, clocks=clocks)
+
+    async def _away_of(self, hosted: Hosted) -> str:
+        """``; bob away until <t>`` for each player of the match away now."""
+        players = [p for p in (hosted.challenger_id, hosted.opposition_id) if p is not None]
+        away = await self.records.away_now(hosted.guild_id, players)
+        lines = []
+        for p, until in away.items():
+            name = await self.records.player_name(p) or _("player {id}", id=p)
+            when = _timestamp(until, "f")
+            lines.append(_("; {player} away until {when}", player=escape(name), when=when))
+        return "".join(lines)
+
+    async def _ending_of(self, hosted: Hosted) -> str:
+        """How a match ended: its result with the winner's name, or why it has none."""
+        outcome = None
+        if hosted.match_id is not None and hosted.ending in (FINISHED, FORFEIT):
+            outcome = stored_outcome((await self._info(hosted.match_id)).result)
+        if outcome is None:
+            known = ENDINGS.get(hosted.ending or "")
+            return _(known) if known else _("ended ({ending})", ending=hosted.ending)
+        names = await self.names(hosted.challenger_id, hosted.opposition_id)
+        result = result_words(outcome, [escape(n) for n in names], localized=True)
+        return _("ended: {result}", result=result)
+
+    async def _info(self, match_id: int) -> MatchInfo:
+        """A hosted match's game, which exists once the game has begun."""
+        info = await self.records.match_info(match_id)
+        if info is None:
+            raise LookupError(f"match {match_id} of a hosted match is missing")
+        return info
+
+
+ENDINGS = {  # the endings without a result (``bot.service.phases``)
+    ABORTED: N_("aborted, without a result"),
+    CANCELLED: N_("cancelled by an admin, without a result"),
+    DECLINED: N_("the challenge was declined"),
+    WITHDRAWN: N_("the challenge was taken back"),
+    EXPIRED: N_("the challenge expired"),
+    LAPSED: N_("the setup lapsed, without a result"),
+}
+
+
+def _phase(phase: str) -> str:
+    """A live match's phase, as its line in a menu names it."""
+    if phase == CHALLENGE:
+        return pgettext("match phase", "challenge")
+    if phase == SETUP:
+        return pgettext("match phase", "setup")
+    if phase == PLAYING:
+        return pgettext("match phase", "playing")
+    return phase
+
+
+def _clocks_of(hosted: Hosted, user_id: int, to_act: Side, now: float) -> str:
+    """A bank or increment clock's times in a match line: ``; you 2 days, running (bank 5
+    days), they 3 days`` ("" on a fixed time per turn)."""
+    mine = hosted.side_of(user_id)
+    if mine is None:
+        return ""
+    terms = Terms.from_json(hosted.terms)
+    you = timing.side_words(terms, hosted, mine, to_act, now, localized=True)
+    they = timing.side_words(terms, hosted, mine.other, to_act, now, localized=True)
+    return _("; you {you}, they {they}", you=you, they=they) if you and they else ""
+
+
+def _timestamp(when: float, style: str) -> str:
+    """A moment as Discord shows it in each reader's own time and language."""
+    return f"<t:{int(when)}:{style}>"
