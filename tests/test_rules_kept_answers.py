@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import new_game, play_turn
 
-from rules.tora import jeopardy, movegen
+from rules.tora import jeopardy, movegen, restriction
 from rules.tora.movegen import all_actions, piece_actions
 from rules.tora.pieces import CANNON
 from rules.tora.position import Position
@@ -27,11 +27,11 @@ PLAYOUTS = settings(
 def check_position(pos: Position) -> None:
     acted = [p for p in pos.commanders(pos.side) if p.id in pos.operated and not p.doomed]
     if acted:
-        assert jeopardy.r30_offenders(pos) == jeopardy._offenders(pos, acted)
+        assert restriction.r30_offenders(pos) == restriction._offenders(pos, acted)
     for alone in acted:  # the same board, only one of them having acted
         one = pos.copy()
         one.operated = {alone.id}
-        assert jeopardy.r30_offenders(one) == jeopardy._offenders(one, [alone])
+        assert restriction.r30_offenders(one) == restriction._offenders(one, [alone])
     for piece in pos.side_pieces(pos.side):
         free = pos.free_take is not None and pos.free_take[0] == piece.id
         for every in (False, True) if piece.kind == CANNON else (False,):

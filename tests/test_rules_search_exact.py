@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_properties import new_game, play_turn, try_apply
 from test_trapped_search import Undecided, playout_verdicts
 
-from rules.tora import Game, Side, jeopardy, strike, trapped
+from rules.tora import Game, Side, jeopardy, restriction, strike, trapped
 from rules.tora.bits import mask
 from rules.tora.geometry import distance
 from rules.tora.jeopardy import SearchKey, ThreatSearch, search_key
@@ -112,9 +112,9 @@ def _defends(pos: Position, pid: int) -> bool:
 @given(st.integers(0, 10**6), st.integers(2, 6))
 def test_r30_offenders_equal_the_old_search_on_long_boards(seed, turns):
     for game in midturn(seed, "long", turns):
-        fast = jeopardy.r30_offenders(game.pos)
+        fast = restriction.r30_offenders(game.pos)
         with walking():
-            assert fast == jeopardy.r30_offenders(game.pos)
+            assert fast == restriction.r30_offenders(game.pos)
 
 
 # ---- R25: the old search, as it was ----------------------------------------------------------

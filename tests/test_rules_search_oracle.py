@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from test_properties import new_game, play_turn
 
 from rules.sides import Side
-from rules.tora import Game, jeopardy, trapped
+from rules.tora import Game, jeopardy, restriction, trapped
 from rules.tora.position import Position
 
 
@@ -36,7 +36,7 @@ def agree_on_jeopardy(pos: Position) -> int:
 
 
 def agree_on_r30(game: Game) -> None:
-    assert jeopardy.r30_offenders(game.pos) == jeopardy_oracle.r30_offenders(game.pos)
+    assert restriction.r30_offenders(game.pos) == jeopardy_oracle.r30_offenders(game.pos)
 
 
 def agree_on_r25(game: Game) -> str:

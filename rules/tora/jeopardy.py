@@ -468,62 +468,6 @@ def next_turn(pos: Position) -> Position:
     return following
 
 
-def r30_offenders(pos: Position) -> list[Piece]:
-    """Operated command pieces of the side to act that would end this turn in jeopardy."""
-    side = pos.side
-    operated = [p for p in pos.commanders(side) if p.id in pos.operated and not p.doomed]
-    if not operated:
-        return []
-    key = _r30_key(pos)
-    found = _r30_answers.get(key)
-    if found is None:
-        if len(_r30_answers) >= _R30_KEPT:
-            _r30_answers.clear()
-        found = _r30_answers[key] = tuple(_offenders(pos, operated))
-    return list(found)
-
-
-# ``r30_offenders`` answers kept: within a turn the same position is asked about again and
-# again (its legal actions with Assassins, each action staged or warned about, the turn's end),
-# and each answer costs a jeopardy search per command piece that acted. Dropped when full.
-_R30_KEPT = 256
-_r30_answers: dict[tuple[object, ...], tuple[Piece, ...]] = {}
-
-
-def _r30_key(pos: Position) -> tuple[object, ...]:
-    """What ``_offenders`` reads: the pieces (visible or not, as placed), the side, the
-    round (a stunned Assassin, R42), what acted and struck this turn, a crown due, the
-    terrain and whether Assassins are played (their values). What the turn has spent does
-    not matter: the opponent's turn starts afresh."""
-    return (
-        frozenset(pos.pieces.values()),
-        pos.side,
-        pos.round,
-        frozenset(pos.operated),
-        frozenset(pos.slew),
-        tuple(pos.crown_pending),
-        frozenset(pos.stunned.items()),
-        pos.terrain,
-        pos.assassins,
-    )
-
-
-def _offenders(pos: Position, operated: list[Piece]) -> list[Piece]:
-    side = pos.side
-    after = next_turn(pos)
-    if not after.commanders(after.side):
-        return []  # the opponent loses at this round's end and never gets that turn (R29)
-    offenders = []
-    for piece in operated:
-        if piece.id not in after.pieces:
-            continue
-        exempt_doomed = side == Side.CHALLENGER and piece.id in pos.slew
-        attacker_ok = (lambda p: not (p.is_command and p.doomed)) if exempt_doomed else None
-        if in_jeopardy(after, piece.sq, attacker_ok):
-            offenders.append(piece)
-    return offenders
-
-
 SearchKey = tuple[frozenset[Piece], int, frozenset[int], frozenset[int], frozenset[int]]
 
 

@@ -21,7 +21,7 @@ from ..protocol import rounds_since
 from ..sides import Outcome, Side
 from ..turn import DRAW, RESIGN, Staged, TurnMachine
 from ..words import msg
-from . import endings, jeopardy, trapped
+from . import endings, restriction, trapped
 from .actions import GAME_LEVEL, RESET, SEARCH, Action
 from .assassin import Assassins, check_assassin_start, check_search, settle_event
 from .deploy import deploy
@@ -183,7 +183,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
     def r30_offenders(self) -> list[Piece]:
         """R30 offenders, less those a search of this turn put in jeopardy by revealing an
         Assassin: the search cannot be undone, so they may end the turn where they are."""
-        return [p for p in jeopardy.r30_offenders(self.pos) if p.id not in self.waived]
+        return [p for p in restriction.r30_offenders(self.pos) if p.id not in self.waived]
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the side to act, its hidden Assassin's included (so only
@@ -248,7 +248,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
             return self.agree_reset()
         event = super().apply(action)
         if action.kind == SEARCH:  # R30 offenders its reveal made stay where they are
-            self.waived = {p.id for p in jeopardy.r30_offenders(self.pos)}
+            self.waived = {p.id for p in restriction.r30_offenders(self.pos)}
         return event
 
     def _admit(self, action: Action) -> Action:
