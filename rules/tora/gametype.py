@@ -14,7 +14,8 @@ from ..sides import Side
 from ..words import msg
 from .game import Game
 from .geometry import name
-from .hosting import NO_ASSASSIN, ToraPolicies, check_options, checked_of, options_of, questions
+from .hosting import NO_ASSASSIN, ToraPolicies, questions
+from .match_options import check_options, checked_of, options_of
 from .record import replay, write_record
 from .tournament import CHAPTER_10
 
