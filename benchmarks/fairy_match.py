@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import math
 import random
 
 import ai
@@ -23,6 +22,8 @@ from ai.match import cpu_clock
 from bot.service.fairy import FairyStockfish, Limit, engine_turn
 from rules import GameState, Side
 from rules.torishogi import ToriShogiGame
+
+from .ai_bench import wilson
 
 OPENING_PLIES = 2
 ENGINE_SECONDS = 30.0  # the most a ``go depth`` may take before the adapter gives up
@@ -62,11 +63,10 @@ async def play(
 
 
 def interval(scores: list[float]) -> tuple[float, float, float]:
-    """The mean score and its 95 % interval (normal approximation, clipped to 0..1)."""
-    n = len(scores)
-    mean = sum(scores) / n
-    spread = math.sqrt(sum((s - mean) ** 2 for s in scores) / max(1, n - 1) / n)
-    return mean, max(0.0, mean - 1.96 * spread), min(1.0, mean + 1.96 * spread)
+    """The mean score and its 95 % interval (Wilson's, as docs/AI.md's tables give it: a
+    draw counts half a win), which stays honest at a score of 0 or 1."""
+    low, high = wilson(sum(scores), len(scores))
+    return sum(scores) / len(scores), low, high
 
 
 async def main(args: argparse.Namespace) -> None:
