@@ -276,3 +276,43 @@ async def test_the_watched_matches_versions_are_read_at_once(db: Config) -> None
         after = await w.service.watched_versions([first])
         assert after[first] != before[first]
         assert await w.service.watched_versions([]) == {}
+
+
+async def test_a_change_the_poll_reads_while_the_hook_works_it_out_is_worked_out_once() -> None:
+    """Regression (CI): the poll read the stored versions of a change while the service's
+    hook was refreshing it, before the refresh had noted them, and had the match worked out
+    a second time."""
+    from types import SimpleNamespace
+
+    from bot.web.events import Hub, Stream
+
+    versions = {1: (5, None)}
+    gate = asyncio.Event()
+    reads = 0
+
+    async def watched_versions(matches: list[int]) -> dict[int, tuple[int, None]]:
+        nonlocal reads
+        reads += 1
+        if reads == 1:
+            await gate.wait()  # the hook's refresh reads first, and slowly
+        return {m: versions[m] for m in matches}
+
+    asked: list[object] = []
+
+    async def version(match: int, side: Side | None) -> str:
+        asked.append(side)
+        return f"v{versions[match][0]}"
+
+    service = SimpleNamespace(watched_versions=watched_versions, on_change=lambda hook: None)
+    hub = Hub(service, version, poll=3600.0, heartbeat=3600.0)  # type: ignore[arg-type]
+    hub._streams[1] = {Stream((1, None), None, 0.0)}  # type: ignore[arg-type]
+    hub._stored[1] = versions[1]
+    versions[1] = (6, None)  # a change saved here
+    hub.changed(1)
+    refreshing = asyncio.create_task(hub.refresh_pending())
+    await asyncio.sleep(0)
+    await hub.look_for_changes()  # the poll reads it while the refresh waits on its read
+    gate.set()
+    await refreshing
+    await hub.refresh_pending()  # what the poll found
+    assert asked == [None]

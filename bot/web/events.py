@@ -70,7 +70,9 @@ class Hub:
         self._streams: dict[int, set[Stream]] = {}
         self._sent: dict[Audience, str] = {}
         self._stored: dict[int, tuple[int, int | None]] = {}
-        self._dirty: set[int] = set()
+        self._dirty: set[int] = set()  # changed here (the service's hook)
+        self._polled: set[int] = set()  # found moved on by the poll (any process)
+        self._worked: dict[int, tuple[int, int | None]] = {}  # versions last worked out
         self._wake = asyncio.Event()
         self._tasks: list[asyncio.Task[None]] = []
         self._closing = False
@@ -113,22 +115,32 @@ class Hub:
         while True:
             await self._wake.wait()
             self._wake.clear()
-            dirty, self._dirty = self._dirty, set()
-            for match in dirty:
-                try:
-                    await self.refresh(match)
-                except Exception:
-                    log.exception("the live state of match %d could not be worked out", match)
+            await self.refresh_pending()
 
-    async def refresh(self, match: int) -> None:
+    async def refresh_pending(self) -> None:
+        """Refresh the matches the service said it changed, then those the poll found
+        moved on (each unless a refresh has already worked out the versions it found)."""
+        dirty, self._dirty = self._dirty, set()
+        polled, self._polled = self._polled - dirty, set()
+        for match, seen in [(m, False) for m in dirty] + [(m, True) for m in polled]:
+            try:
+                await self.refresh(match, unless_seen=seen)
+            except Exception:
+                log.exception("the live state of match %d could not be worked out", match)
+
+    async def refresh(self, match: int, unless_seen: bool = False) -> None:
         """Work out each audience's version of ``match`` once, and tell its streams if it
         moved on. The match's stored versions are read first and kept for the poll, so
         that the poll does not work out again a change this refresh has seen (and one saved
-        after that read is newer than what it keeps, so the poll still finds it)."""
+        after that read is newer than what it keeps, so the poll still finds it); with
+        ``unless_seen`` (the poll found it), not at all when a refresh already worked out
+        these versions (the poll read them while that refresh was reading)."""
         if match in self._streams:
             stored = await self.service.watched_versions([match])
             if match in stored and match in self._streams:
-                self._stored[match] = stored[match]
+                if unless_seen and self._worked.get(match) == stored[match]:
+                    return
+                self._stored[match] = self._worked[match] = stored[match]
         audiences = {stream.audience for stream in self._streams.get(match, ())}
         for audience in audiences:
             version = await self.version(*audience)
@@ -158,9 +170,9 @@ class Hub:
             stored |= await self.service.watched_versions(watched[start : start + POLLED])
         for match, versions in stored.items():
             if self._stored.get(match) != versions:  # a match new to the poll too
-                self._dirty.add(match)
+                self._polled.add(match)
             self._stored[match] = versions
-        if self._dirty:
+        if self._polled:
             self._wake.set()
 
     async def _sweeper(self) -> None:
@@ -236,6 +248,7 @@ class Hub:
         if not streams:
             del self._streams[match]
             self._stored.pop(match, None)
+            self._worked.pop(match, None)
 
 
 def gone(request: web.Request) -> bool:
