@@ -68,10 +68,6 @@ def moment(when: float, now: float, localized: bool = False) -> str:
     return f"<t:{stamp}:f> (<t:{stamp}:R>)"
 
 
-def plural(count: int, one: str, many: str | None = None) -> str:
-    return f"{count} {one if count == 1 else (many or one + 's')}"
-
-
 def listing(items: list[str], localized: bool = False) -> str:
     """``a``, ``a and b``, ``a, b and c`` (in the current language if ``localized``, as
     ``duration``)."""
