@@ -234,15 +234,10 @@ QUIET_DRAW = 30  # rounds without a removal after which the turn post offers a d
 DRAW_BUTTON = ("offer",)  # "Propose a draw": either player's draw command (propose or accept)
 
 
-def draw_offer(ctx: Context, table: Table, localized: bool = False) -> str:
+def _draw_offer(ctx: Context, table: Table) -> str:
     """The turn post's offer of a draw in a game going nowhere: after ``QUIET_DRAW`` rounds
     without a removal, a line and a button for both players (none where only AI players
-    play, or a draw is already proposed). In English unless ``localized``."""
-    with speaking(current() if localized else SOURCE):
-        return _draw_offer(ctx, table)
-
-
-def _draw_offer(ctx: Context, table: Table) -> str:
+    play, or a draw is already proposed)."""
     game = table.game
     quiet = game.quiet_rounds()
     if quiet < QUIET_DRAW or DRAW not in game.agreements() or DRAW in table.offers():

@@ -31,11 +31,6 @@ def standing(view: GameView, names: Sequence[str]) -> str:
     return view.summary(names) + "."
 
 
-def final_standing(view: GameView, names: Sequence[str]) -> str:
-    """The state in a line once the game is over (TORA: "Final score: ...")."""
-    return game_type(view.game).final_summary(view, names) + "."
-
-
 def turn_notes(view: GameView, names: Sequence[str], series_before: int) -> list[str]:
     """What a finished turn did besides its actions (TORA: Assassins revealed, doomed pieces
     removed at the end of a round, a new game of a series)."""
