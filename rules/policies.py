@@ -22,22 +22,10 @@ from .errors import ActionError, echo
 from .hosting import Agreement, Answered, Scoring
 from .protocol import G, GameView, SetupQuestion
 from .sides import Side
-from .words import listing as word_listing
-from .words import msg, msg_n
+from .words import listing, msg, msg_n
 
 NO_NOUNS: Mapping[str, str] = MappingProxyType({})
 NO_BOUNDS: Mapping[str, int] = MappingProxyType({})
-
-
-def listing(items: Sequence[str]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    if len(items) <= 1:
-        return "".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-def plural(count: int, one: str) -> str:
-    return f"{count} {one}" if count == 1 else f"{count} {one}s"
 
 
 class Policies(ABC, Generic[G]):
@@ -93,7 +81,7 @@ class Policies(ABC, Generic[G]):
         for name, text in given.items():
             question = asked.get(name)
             if question is None:
-                wanted = word_listing([f"`{n}`" for n in asked]) or msg("nothing")
+                wanted = listing([f"`{n}`" for n in asked]) or msg("nothing")
                 raise ValueError(
                     msg(
                         "{game} asks for {wanted} in its setup, not {name}.",
