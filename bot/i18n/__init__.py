@@ -130,10 +130,9 @@ def word(text: str) -> str:
     English form around its worded parts."""
     if not isinstance(text, Text):
         return text
-    params = {k: word(v) if isinstance(v, str) else v for k, v in text.params.items()}
-    if text.n is not None and text.plural is not None:
-        return ngettext(text.id, text.plural, text.n, **params)
-    return _(text.id, **params)
+    if text.n is not None and text.plural is not None:  # its parameters worded in ``_fill``
+        return ngettext(text.id, text.plural, text.n, **text.params)
+    return _(text.id, **text.params)
 
 
 def kept(text: str) -> str:
