@@ -128,8 +128,7 @@ class Listing:
         if hosted.match_id is not None and hosted.ending in (FINISHED, FORFEIT):
             outcome = stored_outcome((await self._info(hosted.match_id)).result)
         if outcome is None:
-            known = ENDINGS.get(hosted.ending or "")
-            return _(known) if known else _("ended ({ending})", ending=hosted.ending)
+            return ending_words(hosted.ending)
         names = await self.names(hosted.challenger_id, hosted.opposition_id)
         result = result_words(outcome, [escape(n) for n in names], localized=True)
         return _("ended: {result}", result=result)
@@ -140,6 +139,12 @@ class Listing:
         if info is None:
             raise LookupError(f"match {match_id} of a hosted match is missing")
         return info
+
+
+def ending_words(ending: str | None) -> str:
+    """How a match ended without a result (``ENDINGS``), in the current language."""
+    known = ENDINGS.get(ending or "")
+    return _(known) if known else _("ended ({ending})", ending=ending)
 
 
 ENDINGS = {  # the endings without a result (``bot.service.phases``)
