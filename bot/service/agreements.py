@@ -47,18 +47,9 @@ AFTER_DECLINING = {
 }
 
 
-# A standing proposal, as the answers name it ("That {offer} is yours").
-OFFER_NAMES = {
-    DRAW: N_("draw offer"),
-    RESET: N_("reset proposal"),
-    PAUSE: N_("pause proposal"),
-    REWIND: N_("takeback request"),
-}
-
-
 def _offer(kind: str) -> str:
     """A standing proposal's name ("draw offer"), in the current language."""
-    return _(OFFER_NAMES[kind])
+    return _(OFFERS[kind])
 
 
 async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:

@@ -13,7 +13,7 @@ from storage import Hosted, Post
 from .context import Context
 from .languages import player_language
 from .notify import OFF, PREFIX
-from .outbox import encode_buttons
+from .outbox import private_post
 from .people import zone
 from .phases import PLAYING
 from .texts import escape
@@ -77,8 +77,7 @@ async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
         for due, hosted in waiting:
             lines.append(await _line(ctx, user_id, hosted, due))
     first = waiting[0][1]
-    coded = encode_buttons((), 0, language=language)
-    return Post(first.channel_id, "\n".join(lines), user_id, buttons=coded)
+    return private_post(first.channel_id, "\n".join(lines), user_id, language)
 
 
 async def _line(ctx: Context, user_id: int, hosted: Hosted, due: float) -> str:

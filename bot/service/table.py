@@ -8,7 +8,7 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.i18n import SOURCE, _, current, speaking
+from bot.i18n import N_, SOURCE, _, current, speaking
 from rules import GameState, Side
 from storage import Hosted, Match
 
@@ -21,11 +21,11 @@ from .texts import TITLES, duration, escape
 
 MEMOS = 4  # game states whose memo a table keeps
 DRAW, RESET, PAUSE, REWIND = "draw", "reset", "pause", "rewind"
-OFFERS = {
-    DRAW: "draw offer",
-    RESET: "reset proposal",
-    PAUSE: "pause proposal",
-    REWIND: "takeback request",  # a finished turn taken back (unrated matches)
+OFFERS = {  # each standing proposal, as the answers name it ("That {offer} is yours")
+    DRAW: N_("draw offer"),
+    RESET: N_("reset proposal"),
+    PAUSE: N_("pause proposal"),
+    REWIND: N_("takeback request"),  # a finished turn taken back (unrated matches)
 }
 
 
