@@ -311,7 +311,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
             asker=table.side_name(asker),
             number=number,
         )
-        standing = _("{standing}.", standing=word(view.summary(names)))
+        standing = showing.standing(view, names)
         to_act = announce.to_act_line(ctx, staged, view, localized=True)
     mail.public(
         f"{said}\n{standing}\n{to_act}",

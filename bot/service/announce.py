@@ -216,8 +216,7 @@ def _recap(
     recap += [event_line(event, names) for event in view.last_turn] or [_("(no actions)")]
     recap += [word(note) for note in showing.turn_notes(view, names, game_before)]
     recap += [word(note) for note in notes]
-    # TRANSLATORS: the state of a game in a line (a sentence of the game's rules), then a stop
-    recap += [_("{standing}.", standing=word(view.summary(names)))]
+    recap += [showing.standing(view, names)]
     return recap
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import TypeAlias
 
 from bot.i18n import _, ngettext, word
-from rules import ActionError, GameState, GameView, Side, game_type
+from rules import ActionError, GameState, Side, game_type
 from rules.protocol import Choice
 from storage.matches.log import GAME_LEVEL_WORDS
 
@@ -381,14 +381,17 @@ async def board(ctx: Context, table: Table, user: User) -> Reply:
     if side is None:
         view = game.view_for(None)
         names = announce.names_of(table)
-        lines = [_standing(view, names), announce.to_act_line(ctx, table, view, localized=True)]
+        lines = [
+            showing.standing(view, names),
+            announce.to_act_line(ctx, table, view, localized=True),
+        ]
         text = "\n".join(lines + await _away_lines(ctx, table))
         image = await ctx.board_file(view, table, guild=hosted.guild_id)
         return Reply(text, (image,), private=False, stamp=table.stamp)
     view = game.view_for(side)
     await looked(ctx, table, side)
     lines = [
-        _standing(view, announce.names_of(table)),
+        showing.standing(view, announce.names_of(table)),
         announce.to_act_line(ctx, table, view, localized=True),
         *await _away_lines(ctx, table),
     ]
@@ -416,11 +419,6 @@ async def _away_lines(ctx: Context, table: Table) -> list[str]:
         for a in times
         if a.starts_at <= now
     ]
-
-
-def _standing(view: GameView, names: tuple[str, str]) -> str:
-    """The state of the game in a line, in the current language."""
-    return _("{standing}.", standing=word(view.summary(names)))
 
 
 async def own_board(ctx: Context, table: Table, user: User) -> Attachment:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.i18n import SOURCE, _, current, kept, speaking
+from bot.i18n import SOURCE, _, current, kept, speaking, word
 from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import FORFEIT
 from storage import Hosted
@@ -27,8 +27,10 @@ def to_act(view: GameView) -> str:
 
 
 def standing(view: GameView, names: Sequence[str]) -> str:
-    """The state in a line (TORA: the score, and this round's points so far)."""
-    return view.summary(names) + "."
+    """The state in a line (TORA: the score, and this round's points so far), in the current
+    language."""
+    # TRANSLATORS: the state of a game in a line (a sentence of the game's rules), then a stop
+    return _("{standing}.", standing=word(view.summary(names)))
 
 
 def turn_notes(view: GameView, names: Sequence[str], series_before: int) -> list[str]:
