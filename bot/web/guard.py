@@ -264,6 +264,14 @@ def parse_body(data: bytes) -> dict[str, Any]:
     return body
 
 
+def flip_of(request: web.Request) -> bool:
+    """Whether a board picture is asked for turned round (``flip``: 0 or 1)."""
+    flip = request.query.get("flip", "0")
+    if flip not in ("0", "1"):
+        raise Refusal(400, _("flip is 0 or 1."))
+    return flip == "1"
+
+
 def field_of(body: dict[str, Any], name: str, kind: type, most: int = 0) -> Any:
     """``body[name]``, of type ``kind`` (a string of at most ``most`` characters, an
     integer of at most ``most`` digits), or a 400 saying what is wanted."""

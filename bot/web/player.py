@@ -26,6 +26,7 @@ from .guard import (
     address,
     body_of,
     field_of,
+    flip_of,
     speaking_to,
     state_body,
 )
@@ -91,14 +92,12 @@ class Player:
     async def board(self, request: web.Request) -> web.Response:
         seat, language = await self.seat(request, "reads")
         with speaking_to(request, language):
-            flip = request.query.get("flip", "0")
-            if flip not in ("0", "1"):
-                raise Refusal(400, _("flip is 0 or 1."))
+            flip = flip_of(request)
             pick = request.query.get("pick")
             if pick is not None and not PICK.fullmatch(pick):
                 raise Refusal(400, group_key("pick"))
             try:
-                png = await self.site.boards.own_png(seat.match, seat.side, pick, flip == "1")
+                png = await self.site.boards.own_png(seat.match, seat.side, pick, flip)
             except NotAllowed as exc:
                 raise Refusal(401, exc.message, {"ended": True}) from None
         answer = web.Response(body=png, content_type="image/png")

@@ -14,7 +14,7 @@ from bot.app.boards import NoSuchPicture
 from bot.i18n import _
 from bot.service import Refused
 
-from .guard import LANGUAGE, NO_STORE, Refusal, address, speaking_to, state_body
+from .guard import LANGUAGE, NO_STORE, Refusal, address, flip_of, speaking_to, state_body
 from .site import Site
 
 MATCH = re.compile(r"[1-9][0-9]{0,17}")
@@ -32,13 +32,6 @@ def match_of(request: web.Request) -> int:
 
 def no_match() -> str:
     return _("There is no such match.")
-
-
-def flip_of(request: web.Request) -> bool:
-    flip = request.query.get("flip", "0")
-    if flip not in ("0", "1"):
-        raise Refusal(400, _("flip is 0 or 1."))
-    return flip == "1"
 
 
 class Public:

@@ -35,11 +35,6 @@ export function tn(key, n, params = {}) {
   return form === undefined ? key : fill(form, { ...params, n });
 }
 
-/** The page's language, as a BCP 47 tag. */
-export function language() {
-  return table.language;
-}
-
 /** The locale dates are shown in: the browser's own when it is of the page's language (its
  * region's way), else the page's. */
 export function dateLocale() {
@@ -63,7 +58,7 @@ export async function speak(tag) {
 }
 
 /** Word the page's fixed texts: each element's `data-w` (its text), `data-w-label` (its
- * aria-label), `data-w-alt` and `data-w-title`; the page's title and language. */
+ * aria-label) and `data-w-alt`; the page's title and language. */
 export function label() {
   document.documentElement.lang = table.language;
   for (const element of document.querySelectorAll("[data-w]")) element.textContent = t(element.dataset.w);
@@ -71,7 +66,6 @@ export function label() {
     element.setAttribute("aria-label", t(element.dataset.wLabel));
   }
   for (const element of document.querySelectorAll("[data-w-alt]")) element.alt = t(element.dataset.wAlt);
-  for (const element of document.querySelectorAll("[data-w-title]")) element.title = t(element.dataset.wTitle);
   const title = document.body.dataset.title;
   if (title) document.title = t(title);
 }
