@@ -50,6 +50,7 @@ from .page_words import page_text, setup_text
 from .pictures import BytesCache, worded
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
+SEATED = 4096  # matches whose server and players ``page_language`` keeps
 REPLAYS = 64  # records whose public views are kept
 LAYOUTS = 256  # pictures' sizes and cells kept, by game and where the squares are
 
@@ -86,6 +87,9 @@ class Boards:
         self._replays_lock = threading.Lock()
         self._states = States(STATES)
         self._records: Recent[str] = Recent(RECORDS)
+        # Matches whose players are known, for ``page_language``, read at every request of
+        # a page (only their server and players are read: neither changes any more).
+        self._seated: Recent[Hosted] = Recent(SEATED)
 
     # ---- states ----------------------------------------------------------------------------
     async def public(self, match: int) -> dict[str, Any]:
@@ -124,8 +128,14 @@ class Boards:
     async def page_language(self, match: int, side: Side | None, fallback: str = SOURCE) -> str:
         """The language of a page of hosted match ``match`` for ``side``'s player, or for
         anyone (None); ``fallback`` when there is no such match."""
-        hosted = await self.records.hosted(match)
-        return fallback if hosted is None else await self._language_of(hosted, side, fallback)
+        hosted = self._seated.get(match)
+        if hosted is None:
+            hosted = await self.records.hosted(match)
+            if hosted is None:
+                return fallback
+            if hosted.challenger_id is not None:  # its server and players are settled now
+                self._seated.keep(match, hosted)
+        return await self._language_of(hosted, side, fallback)
 
     async def _language_of(self, hosted: Hosted, side: Side | None, fallback: str) -> str:
         """``side``'s player's language; for anyone (None) the server's. ``fallback`` where
