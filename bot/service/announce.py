@@ -67,12 +67,17 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
     mail = Mail(table.channel_id)
     hosted = table.hosted
     first, second = hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION)
-    board, first_board, second_board = await asyncio.gather(
-        ctx.board_file(view, table, guild=hosted.guild_id),
-        ctx.private_file(game.view_for(Side.CHALLENGER), table, reader=first),
-        ctx.private_file(game.view_for(Side.OPPOSITION), table, reader=second),
+    public, first_language, second_language = await asyncio.gather(
+        server_language(ctx.store, hosted.guild_id),
+        player_language(ctx.store, first),
+        player_language(ctx.store, second),
     )
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    board, first_board, second_board = await asyncio.gather(
+        ctx.board_file(view, table, guild=hosted.guild_id, language=public),
+        ctx.private_file(game.view_for(Side.CHALLENGER), table, language=first_language),
+        ctx.private_file(game.view_for(Side.OPPOSITION), table, language=second_language),
+    )
+    with speaking(public) as language:
         begins = _begins(table, game)
         mail.public(
             (f"{word(lead)} " if lead else "") + begins + "\n" + _to_act_line(ctx, table, view),
@@ -81,7 +86,7 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
             notice=TURN,
             language=language,
         )
-    with speaking(await player_language(ctx.store, first)) as language:
+    with speaking(first_language) as language:
         mail.private(
             first,
             _your_turn_text(ctx, table, view, ()),
@@ -91,7 +96,7 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
             notice=TURN,
             language=language,
         )
-    with speaking(await player_language(ctx.store, second)) as language:
+    with speaking(second_language) as language:
         said = _(
             "The game against {player} has begun; they move first. This is your own board: "
             "it shows what only you may see.",
@@ -174,10 +179,13 @@ async def turn_end(
     game = table.game
     view = game.view_for(None)
     nxt = table.hosted.player(view.side)
-    drawn = [ctx.board_file(view, table, guild=table.hosted.guild_id)]
-    drawn += [ctx.private_file(game.view_for(view.side), table, reader=nxt)] if tell else []
+    guild = table.hosted.guild_id
+    server = await server_language(ctx.store, guild)
+    reader = await player_language(ctx.store, nxt) if tell else SOURCE  # its DM's only
+    drawn = [ctx.board_file(view, table, guild=guild, language=server)]
+    drawn += [ctx.private_file(game.view_for(view.side), table, language=reader)] if tell else []
     public, *private = await asyncio.gather(*drawn)
-    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
+    with speaking(server) as language:
         lines = [*_recap(table, view, headline, notes, game_before), _to_act_line(ctx, table, view)]
         offer = _draw_offer(ctx, table)
         lines += [offer] if offer else []
@@ -193,7 +201,7 @@ async def turn_end(
         )
     if not private:
         return
-    with speaking(await player_language(ctx.store, nxt)) as language:
+    with speaking(reader) as language:
         recap = _recap(table, view, headline, notes, game_before)
         mail.private(
             nxt,
@@ -274,8 +282,10 @@ async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, count
     in the server's language (``headline`` worded in it, as ``turn_end``'s)."""
     view = table.game.view_for(None)
     again = counted and between_people(table)
-    board = await ctx.board_file(view, table, guild=table.hosted.guild_id)
-    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
+    guild = table.hosted.guild_id
+    server = await server_language(ctx.store, guild)
+    board = await ctx.board_file(view, table, guild=guild, language=server)
+    with speaking(server) as language:
         final = word(game_type(view.game).final_summary(view, names_of(table)))
         if not counted:
             footer = _("It counts for nothing and is not rated.")

@@ -100,13 +100,20 @@ class Context:
 
     # ---- images (drawn off the event loop, ``offload.draw``) ----------------------------------
     async def board_file(
-        self, view: GameView, beside: Status | Table, name: str = "board.png", *, guild: int | None
+        self,
+        view: GameView,
+        beside: Status | Table,
+        name: str = "board.png",
+        *,
+        guild: int | None,
+        language: str | None = None,
     ) -> Attachment:
         """The public board: ``view`` must be a spectator's (``view_for(None)``), its words
-        in the language of the server ``guild`` (English in a DM channel: None). ``beside``
-        is the status shown with it, or the table whose status it is (made in that language,
-        the deadline too)."""
-        language = await server_language(self.store, guild)
+        in the language of the server ``guild`` (English in a DM channel: None), or in
+        ``language`` where the caller has read it already. ``beside`` is the status shown
+        with it, or the table whose status it is (made in that language, the deadline too)."""
+        if language is None:
+            language = await server_language(self.store, guild)
         status = self._status(beside, language)
         return Attachment(name, await self.offload.draw("board", view, status, language))
 
@@ -118,12 +125,14 @@ class Context:
         marks: Pointing | None = None,
         *,
         reader: int | None = None,
+        language: str | None = None,
     ) -> Attachment:
         """A player's own board, pointing out ``marks``: only ever sent to that player, in
-        their language: ``reader``'s for a DM the service sends, else the language of the
-        answer being made (``bot.i18n.current``: the caller's own); ``beside`` as for
-        ``board_file``."""
-        language = current() if reader is None else await player_language(self.store, reader)
+        their language: ``language`` where the caller has read it already, else ``reader``'s
+        for a DM the service sends, else the language of the answer being made
+        (``bot.i18n.current``: the caller's own); ``beside`` as for ``board_file``."""
+        if language is None:
+            language = current() if reader is None else await player_language(self.store, reader)
         status = self._status(beside, language)
         data = await self.offload.draw("private", view, status, marks, language)
         return Attachment(name, data)
