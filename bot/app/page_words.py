@@ -15,9 +15,10 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
-from bot.i18n import N_, _, ngettext, option
+from bot.i18n import N_, _, current, ngettext, option
 from rules import Side
 
 from .answers import sentence
@@ -74,13 +75,15 @@ def _sentence(part: str) -> str:
 def _control(command: str) -> str | None:
     """The page's control for ``command`` (its first word or two, as the current language
     names them), if it has one, in the current language."""
-    named = _named_controls()
+    named = _named_controls(current())
     found = named.get(command) or named.get(command.split(" ")[0])
     return None if found is None else _(found)
 
 
-def _named_controls() -> dict[str, str]:
-    """``CONTROLS`` by the commands' names in the current language."""
+@cache
+def _named_controls(language: str) -> dict[str, str]:
+    """``CONTROLS`` by the commands' names in ``language`` (the current one: ``option``
+    names them in it), made once per language."""
     return {" ".join(option(w) for w in name.split()): text for name, text in CONTROLS.items()}
 
 
