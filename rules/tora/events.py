@@ -204,7 +204,7 @@ def _operation(event: Event) -> list[Text]:
 
 
 def _taking(event: Event, names: Sequence[str]) -> Text:
-    taken = [_piece(names, side, letter, sq) for side, letter, sq in event.removed]
+    taken = [piece_words(names, side, letter, sq) for side, letter, sq in event.removed]
     parts = [msg("dooms the command piece on {square}", square=name(sq)) for sq in event.doomed]
     if taken and event.shots:
         parts.insert(0, msg("shoots {pieces}", pieces=listing(taken)))
@@ -233,6 +233,7 @@ def _hidden(event: Event, names: Sequence[str]) -> Text:
     )
 
 
-def _piece(names: Sequence[str], side: int, letter: str, sq: int) -> Text:
+def piece_words(names: Sequence[str], side: int, letter: str, sq: int) -> Text:
+    """A piece by its owner and square, in words: "bob's General on v4h5"."""
     kind = "Assassin" if letter == ASSASSIN else LETTERS.get(letter) or msg("piece")
     return msg("{player}'s {piece} on {square}", player=names[side], piece=kind, square=name(sq))

@@ -14,8 +14,7 @@ from functools import lru_cache
 
 from ..sides import Side
 from ..words import Text, msg
-from .events import LETTERS, Event
-from .geometry import name
+from .events import Event, piece_words
 from .pieces import RULER, Piece
 from .play import Play, pieces_of
 from .terrain import Terrain
@@ -87,15 +86,7 @@ class View:
     def removed_at_round_end(self, names: Sequence[str]) -> list[Text]:
         """The doomed pieces removed when the last turn closed a round (R11), in words:
         "bob's General on v4h5"."""
-        return [
-            msg(
-                "{player}'s {piece} on {square}",
-                player=names[side],
-                piece=LETTERS[letter],
-                square=name(sq),
-            )
-            for side, letter, sq in self.round_end
-        ]
+        return [piece_words(names, side, letter, sq) for side, letter, sq in self.round_end]
 
     def summary(self, names: Sequence[str]) -> Text:
         """The score (R27), with this round's points so far."""
