@@ -1,11 +1,11 @@
 """The board as a Discord Activity, end to end through the emulator (docs/WEB.md, "In
-Discord"): with ``TORA_ACTIVITY=on`` ``/tora play`` and the Play button (of a "your turn" message)
-answer with
-``LAUNCH_ACTIVITY``, which opens an instance in that channel; the Activity's sign-in
-(the code the Discord client gives its SDK, exchanged by the bot's web server, the user
-from ``/users/@me``, the channel from the instance) gives the player their seat and anyone
-else the match's public view; the Entry Point command is registered beside ``/tora``; a
-launch Discord refuses, and a bot without the Activity, give the Play panel as before."""
+Discord"): with ``TORA_ACTIVITY=on`` ``/tora play`` and the Play button (of a "your turn"
+message) answer with ``LAUNCH_ACTIVITY``, which opens an instance in that channel; the
+Activity's sign-in (the code the Discord client gives its SDK, exchanged by the bot's web
+server, the user from ``/users/@me``, the channel from the instance) gives the player their
+seat and anyone else the match's public view, during the setup too (the players' setup
+page); the Entry Point command is registered beside ``/tora``; a launch Discord refuses, and
+a bot without the Activity, give the Play panel as before."""
 
 from __future__ import annotations
 
@@ -79,6 +79,27 @@ async def test_play_launches_the_activity_and_signs_the_player_in_to_their_seat(
             async with web.post("/api/me/end", json={"stamp": 1}, headers=mine) as answer:
                 assert answer.status == 200 and (await answer.json())["turn"] == 2
         await stage.posted("ann (Challenger) ended their turn")
+
+
+async def test_play_during_the_setup_launches_the_activity_of_the_setup_page(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path, ("ann", "bob"), activity=True) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", board="short")
+        await stage.click("bob", "Accept")
+        launched = await stage.slash("bob", "play")
+        assert launched.callback_type == LAUNCH_ACTIVITY and launched.activity is not None
+        async with aiohttp.ClientSession(stage.web_url) as web:
+            status, seat = await sign_in(web, stage, "bob", launched.activity)
+            assert status == 200 and seat["side"] == "opposition", seat
+            mine = {"Authorization": f"Bearer {seat['token']}"}
+            async with web.get("/api/me", headers=mine) as answer:
+                state = await answer.json()
+            assert state["phase"] == "setup" and state["setup"]
+            body = {"stamp": 0, "answers": {"strategy": "defensive"}}
+            async with web.post("/api/me/setup", json=body, headers=mine) as answer:
+                assert answer.status == 200, await answer.text()
+        await stage.posted("bob has finished setting up")
 
 
 async def test_a_spectator_who_joins_the_activity_watches_the_public_view(

@@ -2,7 +2,8 @@
 the bot that launches it and the web board that serves it alike. An Activity runs in a
 channel, not on a match: in a server's channel (a match's thread) it is that channel's live
 match, else the channel's latest one (its page stays once it has ended); in a direct message,
-the user's own live match, if they play exactly one. The bot launches the Activity only
+the user's own live match, if they play exactly one. A match has its board (the players'
+setup page, then the game) once its challenge is accepted. The bot launches the Activity only
 where this finds the very match a Play button or ``/tora play`` is about, and opens the Play
 panel (with its web link) everywhere else. Its refusals are in the current language (the
 signed-in user's)."""
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from bot.i18n import N_, _, slash
 from bot.service import Hosted, Records
+from bot.service.phases import CHALLENGE
 
 from .answers import Unusable
 from .callers import Caller
@@ -32,10 +34,10 @@ NO_GAME = N_("This match has no board yet: its game starts once the challenge is
 
 async def match_for(records: Records, channel_id: int, user_id: int, in_dm: bool) -> Hosted:
     """The match an Activity in ``channel_id`` shows ``user_id`` (Unusable: none, saying
-    why and where to open it instead). Its game has started: a challenge not yet accepted
-    has no board."""
+    why and where to open it instead): one with a board, its challenge accepted (its setup
+    page until its game starts)."""
     hosted = await _found(records, channel_id, user_id, in_dm)
-    if hosted.match_id is None:
+    if hosted.phase == CHALLENGE:
         raise Unusable(_(NO_GAME))
     return hosted
 
@@ -47,9 +49,10 @@ async def _found(records: Records, channel_id: int, user_id: int, in_dm: bool) -
         if hosted is None:
             raise Unusable(_(NOTHING_HERE, challenge=slash("tora challenge")))
         return hosted
-    mine = [hosted for hosted in await records.of_user(user_id) if hosted.live]
+    live = [hosted for hosted in await records.of_user(user_id) if hosted.live]
+    mine = [hosted for hosted in live if hosted.phase != CHALLENGE]  # those with a board
     if not mine:
-        raise Unusable(_(NONE_OF_YOURS))
+        raise Unusable(_(NO_GAME) if live else _(NONE_OF_YOURS))
     if len(mine) > 1:
         raise Unusable(_(SEVERAL))
     return mine[0]
