@@ -10,7 +10,9 @@ is real: the vendored SDK, the code exchanged by the bot's web server with the e
 user from ``/users/@me``, the match from the Activity instance's channel. ann plays a TORA
 turn by clicks inside the frame and it reaches the channel; cat, who joined her Activity but
 plays in no match, sees the public view only; a page of another origin cannot frame it; the
-page opened outside Discord says where to open it."""
+page opened outside Discord says where to open it. Every game opens and plays there: TORA's
+long board set up on the page (its Assassin's square clicked) and its first turn, a
+ToriShogi turn, a Torii Spirit chosen on the page and its first turn."""
 
 from __future__ import annotations
 
@@ -22,10 +24,19 @@ from urllib.parse import urlencode
 import pytest
 import pytest_asyncio
 import test_web_browser
-from test_web_browser import CHROMIUM, MISSING, OPEN, WAIT, begin, pick_and_play, unwarned
+from test_web_browser import (
+    CHROMIUM,
+    MISSING,
+    OPEN,
+    WAIT,
+    begin,
+    pick_and_play,
+    setup_field,
+    unwarned,
+)
 
 from harness.stage import Stage
-from rules import game_type
+from rules import GameState, game_type
 
 try:
     from playwright.async_api import Browser, Frame, Page, Route, async_playwright, expect
@@ -93,8 +104,8 @@ async def browser() -> AsyncIterator[Browser]:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage]:
     workdir = tmp_path_factory.mktemp("activity")
-    names = ("ann", "bob", "cat", "dan", "eve")
-    async with Stage(workdir, names, process=True, channels=2, activity=True) as on_stage:
+    names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon")
+    async with Stage(workdir, names, process=True, channels=5, activity=True) as on_stage:
         yield on_stage
 
 
@@ -219,3 +230,79 @@ async def test_the_activity_opened_outside_discord_says_where_to_open_it(
     await page.goto(f"{stage.web_url}/activity")  # no frame_id, no instance: not Discord's
     await expect(page.locator("#error")).to_contain_text("opens inside Discord", timeout=WAIT)
     await expect(page.locator("#connection")).to_have_text("not signed in")
+
+
+async def launched_for(stage: Stage, browser: Browser, who: str, channel: int) -> Frame:
+    """``who``'s ``/tora play`` in ``channel``, the Activity it launches opened in the stand-in
+    client, signed in as their seat."""
+    launched = await stage.slash(who, "play", channel=channel)
+    assert launched.activity is not None, launched.text
+    _page, frame = await in_discord(browser, client_page(stage, who, launched.activity, channel))
+    await expect(frame.locator("body")).to_have_attribute("data-page", "play", timeout=WAIT)
+    await expect(frame.locator("#title")).to_contain_text("you play the", timeout=WAIT)
+    return frame
+
+
+async def one_turn(stage: Stage, frame: Frame, game: GameState, who: str, channel: int) -> None:
+    """``who`` plays a whole turn by clicks inside the frame and ends it: the channel hears
+    of it."""
+    await expect(frame.locator(".players .to-act")).to_contain_text(who, timeout=WAIT)
+    rng = random.Random(7)
+    while game.actions_left:
+        await pick_and_play(frame, game, rng.choice(unwarned(game)))
+        await expect(frame.locator("body")).to_have_attribute(
+            "data-staged", str(len(game.staged())), timeout=WAIT
+        )
+    await frame.click("#end")
+    await stage.posted(f"{who} (Challenger) ended their turn", channel)
+
+
+async def test_a_long_board_set_up_and_played_inside_discord(
+    stage: Stage, browser: Browser
+) -> None:
+    """TORA's long board with Assassins: the setup on the Activity's page (the Assassin's
+    square by clicking it), then its first turn."""
+    channel = stage.channels[2]
+    await begin(stage, channel, ("fay", "gus"), board="long", assassins=True)
+    frame = await launched_for(stage, browser, "fay", channel)
+    await expect(frame.locator("#setup")).to_be_visible(timeout=WAIT)
+    await setup_field(frame, "strategy").locator("button", has_text="defensive").click()
+    await expect(setup_field(frame, "strategy")).to_contain_text("chosen", timeout=WAIT)
+    await setup_field(frame, "ruler").locator("button", has_text="Q").click()
+    await expect(setup_field(frame, "ruler")).to_contain_text("chosen: Q", timeout=WAIT)
+    square = await frame.locator(".cell.role-setup").first.get_attribute("data-square")
+    await frame.click(f'.cell[data-square="{square}"]')
+    await expect(frame.locator("#setup-text")).to_contain_text("setup is done", timeout=WAIT)
+    theirs = {"strategy": "aggressive", "ruler": "K", "assassin": "none"}
+    await stage.slash("gus", "setup", channel=channel, **theirs)
+    await stage.posted("The game begins", channel)
+    await expect(frame.locator("#setup")).to_be_hidden(timeout=WAIT)
+    kind = game_type("tora")
+    options = kind.check_options({"board": "long", "assassins": True})
+    fays = {"strategy": "defensive", "ruler": "Q", "assassin": str(square)}
+    await one_turn(stage, frame, kind.new_game(options, (fays, theirs)), "fay", channel)
+
+
+async def test_a_torishogi_turn_inside_discord(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[3]
+    await begin(stage, channel, ("hal", "ivy"), game="torishogi")
+    await stage.posted("The game begins", channel)
+    frame = await launched_for(stage, browser, "hal", channel)
+    kind = game_type("torishogi")
+    await one_turn(stage, frame, kind.new_game(*kind.sample_setup({})), "hal", channel)
+
+
+async def test_a_torii_spirit_chosen_and_a_turn_played_inside_discord(
+    stage: Stage, browser: Browser
+) -> None:
+    channel = stage.channels[4]
+    await begin(stage, channel, ("jon", "cat"), game="torii")
+    frame = await launched_for(stage, browser, "jon", channel)
+    await setup_field(frame, "spirit").locator("button", has_text="Kitsune").click()
+    await expect(frame.locator("#setup-text")).to_contain_text("setup is done", timeout=WAIT)
+    await stage.slash("cat", "setup", channel=channel, spirit="Monkey")
+    await stage.posted("The game begins", channel)
+    game = game_type("torii").new_game(
+        {"powers": True}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"})
+    )
+    await one_turn(stage, frame, game, "jon", channel)
