@@ -2,9 +2,9 @@
 the setup the players get their seats (the setup page) and anyone else the public view, in
 which nothing of a player's secret choices shows (twin worlds differing in a hidden Assassin's
 square); in a direct message the user's one match that has a board, a challenge not yet
-accepted not counting as one; several, or none, said so in words; and a player of one match
-who opens another match's Activity watches that one and can reach nothing of it with their
-own seat."""
+accepted not counting as one; several, or none, said so in words; in a channel that hosted
+several, its live one, else the latest; and a player of one match who opens another match's
+Activity watches that one and can reach nothing of it with their own seat."""
 
 from __future__ import annotations
 
@@ -135,8 +135,7 @@ async def test_a_player_in_another_matchs_activity_only_watches_it(
     watches it, and her own seat still reaches her own match only."""
     async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
         here = await accepted(w, signing, HERE, Terms())
-        await w.service.setup(HERE, signing.users["ann"], {"strategy": "aggressive"})
-        await w.service.setup(HERE, signing.users["bob"], {"strategy": "defensive"})
+        await set_up(w, signing)
         cat, ann = signing.users["cat"], signing.users["ann"]
         reply = await w.service.challenge(THERE, cat, ann, Terms())
         await w.service.accept(THERE, ann)
@@ -150,3 +149,27 @@ async def test_a_player_in_another_matchs_activity_only_watches_it(
         status, body, _ = await w.post("end", own, {"stamp": 1})
         assert status == 409 and "still choosing their setup" in body["error"]
         assert (await w.me(here, C))["turn"] == 1
+
+
+async def test_a_channel_of_several_matches_shows_its_live_one(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """The channel's live match over those that ended in it; once it has ended too, the
+    latest of them (its page stays)."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        first = await accepted(w, signing, HERE, Terms())
+        await set_up(w, signing)
+        assert (await w.post("resign", await w.token(first, C), {"stamp": 1}))[0] == 200
+        second = await accepted(w, signing, HERE, Terms())
+        seat = await signed_in(w, signing, "bob")
+        assert (seat["match"], seat["side"]) == (second, "opposition")
+        await set_up(w, signing)
+        assert (await w.post("resign", await w.token(second, C), {"stamp": 1}))[0] == 200
+        seat = await signed_in(w, signing, "bob")
+        assert seat["match"] == second and "token" not in seat
+
+
+async def set_up(w: World, s: Signing) -> None:
+    """ann and bob's TORA short-board setup in ``HERE``, done."""
+    for name, strategy in (("ann", "aggressive"), ("bob", "defensive")):
+        await w.service.setup(HERE, s.users[name], {"strategy": strategy})
