@@ -10,6 +10,7 @@ board says what to do; any JSON body gives a code and an instance of Discord's c
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -129,6 +130,22 @@ async def test_a_code_discord_does_not_vouch_for_is_refused(
         body = {"code": signing.code("ann"), "instance": "i-9-gc-1-100"}
         status, answer, _ = await session(w, body)
         assert status == 404 and "does not know this Activity" in answer["error"]
+
+
+async def test_credentials_discord_refuses_are_the_operators_to_fix(
+    tmp_path: Path, signing: Signing, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A wrong TORA_CLIENT_SECRET: the user is refused, the log says what to set."""
+    emu = signing.emu
+    wrong = DiscordApi(emu.api_base, emu.world.bot.id, "not-the-portals-secret", emu.token)
+    async with World(tmp_path / "t.sqlite3", discord=wrong) as w:
+        await playing(w, signing)
+        status, answer, _ = await session(
+            w, {"code": signing.code("ann"), "instance": signing.instance}
+        )
+        assert status == 401 and "did not accept this sign-in" in answer["error"]
+    said = [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR]
+    assert any("TORA_CLIENT_ID and TORA_CLIENT_SECRET" in line for line in said), said
 
 
 async def test_discord_out_of_reach_is_said_so(tmp_path: Path, signing: Signing) -> None:

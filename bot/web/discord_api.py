@@ -73,6 +73,12 @@ class DiscordApi:
             "code": code,
         }
         status, body = await self._ask("POST", "/oauth2/token", data=form)
+        if body.get("error") == "invalid_client":  # the operator's to fix, not the user's
+            log.error(
+                "Discord refused the application's credentials for an Activity's sign-in: "
+                "set TORA_CLIENT_ID and TORA_CLIENT_SECRET to the Developer Portal's (OAuth2)",
+                extra={"status": status},
+            )
         token = body.get("access_token")
         scopes = str(body.get("scope", "")).split()
         if status != 200 or not isinstance(token, str) or not 0 < len(token) <= 200:
