@@ -1,6 +1,7 @@
 """The Activity's sign-in API (``POST /api/activity/session``) and page, against the Discord
 emulator's OAuth2 and Activity instances: every hostile body refused with words saying what
-is wanted, before Discord is asked; sign-ins rate limited; a code Discord does not vouch for,
+is wanted, before Discord is asked; sign-ins rate limited, per address and per Discord user;
+a code Discord does not vouch for (or for credentials it refuses: the log says what to set),
 or Discord out of reach, refused as such; the page framed by Discord only while every other
 page stays unframeable; a player's seat is their private link's; and twin worlds that differ
 in a hidden Assassin look byte for byte the same to a signed-in user who plays no part,
@@ -17,6 +18,7 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import given
 from hypothesis import strategies as st
 from test_web_bodies import JSON
@@ -24,9 +26,10 @@ from test_web_live import ANN_STARTS, ANN_WALKS, TWIN_TERMS
 from web_world import HERE, World
 
 from bot.service import User
-from bot.web import Limits
+from bot.web import Limits, WebBoard
 from bot.web.activity import CODE, INSTANCE, sign_in_of
 from bot.web.discord_api import DiscordApi
+from bot.web.forwarded import Proxies
 from bot.web.guard import Allowance, Refusal
 from emulator import Emulator
 from rules import Side
@@ -163,6 +166,35 @@ async def test_sign_ins_are_rate_limited(tmp_path: Path, signing: Signing) -> No
         status, answer, headers = await session(w, {"code": "abc", "instance": "i-1"})
         assert status == 429 and "signing in to the board" in answer["error"]
         assert int(headers["Retry-After"]) >= 1
+
+
+async def test_one_discord_user_signs_in_at_the_users_pace_from_any_address(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Each sign-in asks Discord three times: a user's sign-ins are limited whatever
+    address they come from (behind a trusted proxy, each client is an address of its
+    own), and another user's are not held back by theirs."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        await playing(w, signing)
+        limits = Limits(sessions=Allowance(2, 60.0))
+        board = WebBoard(
+            w.service,
+            w.links,
+            "127.0.0.1",
+            0,
+            limits=limits,
+            proxies=Proxies.of(["127.0.0.1"]),
+            discord=signing.api(),
+        )
+        async with TestClient(TestServer(board.application())) as client:
+            said = []
+            for at, name in enumerate(("ann", "ann", "ann", "cat")):
+                body = {"code": signing.code(name), "instance": signing.instance}
+                headers = {"X-Forwarded-For": f"203.0.113.{at + 1}"}
+                async with client.post("/api/activity/session", json=body, headers=headers) as got:
+                    said.append((got.status, (await got.json()).get("error", "")))
+    assert [status for status, _ in said] == [200, 200, 429, 200]
+    assert "signing in to the board" in said[2][1]
 
 
 async def test_the_page_is_framed_by_discord_alone(tmp_path: Path, signing: Signing) -> None:
