@@ -159,13 +159,24 @@ async def test_discord_out_of_reach_is_said_so(tmp_path: Path, signing: Signing)
 
 
 async def test_sign_ins_are_rate_limited(tmp_path: Path, signing: Signing) -> None:
-    limits = Limits(sessions=Allowance(2, 60.0))
+    limits = Limits(sign_ins=Allowance(2, 60.0))
     async with World(tmp_path / "t.sqlite3", discord=signing.api(), limits=limits) as w:
         for _ in range(2):
             assert (await session(w, {"code": "abc", "instance": "i-1"}))[0] == 401
         status, answer, headers = await session(w, {"code": "abc", "instance": "i-1"})
         assert status == 429 and "signing in to the board" in answer["error"]
         assert int(headers["Retry-After"]) >= 1
+
+
+async def test_users_behind_one_address_sign_in_together(tmp_path: Path, signing: Signing) -> None:
+    """Discord's proxy hides its users' addresses: a channel's worth of users opening the
+    Activity at once come from one address, and none is held back for the others."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        await playing(w, signing)
+        for name in ("ann", "bob", "cat") * 3:
+            body = {"code": signing.code(name), "instance": signing.instance}
+            status, answer, _ = await session(w, body)
+            assert status == 200, answer
 
 
 async def test_one_discord_user_signs_in_at_the_users_pace_from_any_address(

@@ -77,7 +77,7 @@ class Activity:
         """``{"code", "instance"}``: who signed in and what they may see, as
         ``{"match", "access_token"}`` and, for a player of the match, ``"token"`` and
         ``"side"``."""
-        self.site.limits.take("sessions", address(request))
+        self.site.limits.take("sign_ins", address(request))
         code, instance_id = sign_in_of(await body_of(request))
         identity = await self.discord.identify(code)
         language = (await self.records.player_language(identity.user_id)).resolved()

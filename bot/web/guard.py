@@ -201,11 +201,14 @@ class Allowance:
 @dataclass
 class Limits:
     """The web board's allowances: reads (pages, states, pictures, streams) and actions,
-    each per private link and per client address."""
+    each per private link and per client address; an Activity's sign-ins per Discord user
+    (``sessions``) and per client address (``sign_ins``)."""
 
     reads: Allowance = Allowance(120, 0.05)
     actions: Allowance = Allowance(20, 0.2)
-    sessions: Allowance = Allowance(5, 12.0)  # an Activity's sign-ins: each asks Discord thrice
+    sessions: Allowance = Allowance(5, 12.0)  # a Discord user's sign-ins: each asks Discord thrice
+    # an address's sign-ins: Discord's proxy hides its users' addresses, so many users share one
+    sign_ins: Allowance = Allowance(30, 2.0)
     streams: int = 8  # open event streams per client address
     clock: Callable[[], float] = time.monotonic
     _buckets: dict[str, RateLimit] = field(default_factory=dict)
@@ -226,6 +229,7 @@ DOING = {
     "actions": N_("acting faster than the board takes actions"),
     "sessions": N_("signing in to the board faster than Discord allows"),
 }
+DOING["sign_ins"] = DOING["sessions"]
 PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse proxies
 
 
