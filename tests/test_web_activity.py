@@ -269,14 +269,27 @@ async def seen_by_cat(w: World, s: Signing, match: int) -> list[Any]:
         ("/api/me", access),
         ("/api/me", "made-up"),
         ("/api/me/board.png", access),
+        ("/api/me/warnings?group=X", access),
+        ("/api/me/events", access),
     ):
         headers = {} if token is None else {"Authorization": f"Bearer {token}"}
         async with w.client.get(path, headers=headers) as answer:
             seen.append((path, answer.status, await answer.read()))
-    for verb, body in (("act", {"stamp": 1, "notation": "X v3h17-v4h16"}), ("end", {"stamp": 1})):
+    for verb, body in SENT_BY_CAT:
         status, answer, headers = await w.post(verb, access, body)
         seen.append((status, answer, undated(headers)))
     return seen
+
+
+# Whatever a page could send: an action of ann's hidden Assassin, the turn's end, a plan,
+# the answer to a proposal, a resignation.
+SENT_BY_CAT: list[tuple[str, dict[str, Any]]] = [
+    ("act", {"stamp": 1, "notation": "X v3h17-v4h16"}),
+    ("end", {"stamp": 1}),
+    ("plan", {"stamp": 1, "step": "new"}),
+    ("answer", {"stamp": 1, "kind": "draw", "yes": True}),
+    ("resign", {"stamp": 1}),
+]
 
 
 def undated(headers: dict[str, str]) -> dict[str, str]:
