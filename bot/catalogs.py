@@ -23,9 +23,18 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import write_po
 
 from bot.app.rulebook import help_paragraphs
-from bot.discord.client import unbound_tree
-from bot.discord.translator import texts, tree_problems
-from bot.i18n.catalogs import DOMAIN, LOCALE_DIR, TEMPLATE, po_path, problems, read, shipped
+from bot.discord.client import ENTRY_POINT, unbound_tree
+from bot.discord.translator import DESCRIPTION, LONGEST_DESCRIPTION, texts, tree_problems
+from bot.i18n.catalogs import (
+    DOMAIN,
+    LOCALE_DIR,
+    TEMPLATE,
+    lookup,
+    po_path,
+    problems,
+    read,
+    shipped,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "babel.cfg"
@@ -56,7 +65,8 @@ def template() -> Catalog:
         catalog.add(message, None, [(filename, lineno)], auto_comments=comments, context=context)
     for message, where in help_paragraphs():
         catalog.add(message, None, [(where, 0)], auto_comments=[QUICK_START])
-    for context, message, where in texts(unbound_tree()):
+    point = (DESCRIPTION, ENTRY_POINT["description"], "the Activity's Entry Point command")
+    for context, message, where in [*texts(unbound_tree()), point]:
         known = catalog.get(message, context)
         if known is None:
             catalog.add(message, None, auto_comments=[where], context=context)
@@ -107,11 +117,20 @@ def check(codes: list[str]) -> int:
     for code in codes or list(shipped()[1:]):
         found += problems(code)
         if po_path(code).is_file():
-            found += tree_problems(commands, code)
+            found += tree_problems(commands, code) + entry_point_problems(code)
     for line in found:
         print(line)
     print(f"{len(found)} problem(s)" if found else "every catalog is complete")
     return 1 if found else 0
+
+
+def entry_point_problems(code: str) -> list[str]:
+    """The Entry Point command's description in language ``code``, if Discord would refuse
+    it (as ``tree_problems`` says of the slash commands')."""
+    shown = lookup(code, DESCRIPTION, ENTRY_POINT["description"])
+    if 1 <= len(shown) <= LONGEST_DESCRIPTION:
+        return []
+    return [f"{code} Entry Point: description {shown!r} is {len(shown)} long (1-100)"]
 
 
 def main(argv: list[str] | None = None) -> int:

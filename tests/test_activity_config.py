@@ -1,13 +1,14 @@
 """The Activity's configuration from the environment: off by default; on with the web board,
 the application's id and its OAuth2 secret, each refused by name when it is missing or
-malformed; and what ``sync`` sends once it is on (the Entry Point command beside /tora)."""
+malformed; and what ``sync`` sends once it is on (the Entry Point command beside /tora, its
+description in every shipped language)."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.config import ActivityConfig, Config, ConfigError
-from bot.discord.client import ENTRY_POINT
+from bot.discord.client import ENTRY_POINT, entry_point_payload
 
 ON = {
     "DISCORD_TOKEN": "t",
@@ -48,3 +49,12 @@ def test_a_bad_activity_setting_is_refused_by_name(changed: dict[str, str], word
 def test_the_entry_point_is_discords_own_launcher() -> None:
     assert (ENTRY_POINT["type"], ENTRY_POINT["handler"]) == (4, 2)  # DISCORD_LAUNCH_ACTIVITY
     assert 1 <= len(ENTRY_POINT["description"]) <= 100
+
+
+def test_the_entry_points_description_is_in_every_shipped_language() -> None:
+    """Shown in Discord's App Launcher, in the reader's Discord's language."""
+    said = entry_point_payload()["description_localizations"]
+    assert {"de", "es-ES", "es-419", "fr", "ja", "pt-BR"} <= set(said)
+    assert not {"en-US", "en-GB"} & set(said)  # the English is the command's own
+    assert said["de"] != ENTRY_POINT["description"]
+    assert all(1 <= len(text) <= 100 for text in said.values())

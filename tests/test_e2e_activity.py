@@ -219,3 +219,5 @@ async def test_a_sync_with_the_activity_off_keeps_discords_entry_point() -> None
         assert await sync_commands(emu.token, None) == with_point
         [kept] = [c for c in emu.commands() if c["type"] == 4]
         assert (kept["id"], kept["name"], kept["handler"]) == (point["id"], "launch", 2)
+        assert kept["description_localizations"] == point["description_localizations"]
+        assert point["description_localizations"]["de"].startswith("Das Brett")

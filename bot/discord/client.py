@@ -19,7 +19,7 @@ from .notify_form import NotifyButton, NotifySelect
 from .panel import PanelButton, PanelSelect
 from .respond import NOBODY, report
 from .setup_form import SetupButton, SetupSelect
-from .translator import CatalogTranslator, localisable
+from .translator import DESCRIPTION, CatalogTranslator, localisable, translated
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +48,18 @@ ENTRY_POINT: dict[str, Any] = {
     "integration_types": [0],  # installed in servers, as the bot is
     "contexts": [0, 1],  # a server's channels and the bot's DMs
 }
+
+
+def entry_point_payload() -> dict[str, Any]:
+    """``ENTRY_POINT`` as ``sync`` sends it: its description in every shipped language (the
+    catalogs' ``command description``), Discord showing the English elsewhere."""
+    description = ENTRY_POINT["description"]
+    localized = {
+        locale.value: text
+        for locale in discord.Locale
+        if (text := translated(description, locale.value, DESCRIPTION)) is not None
+    }
+    return ENTRY_POINT | {"description_localizations": localized}
 
 
 def command_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree[Any]:
@@ -84,10 +96,23 @@ async def sync_commands(
             tree.copy_global_to(guild=guild)
             return len(await tree.sync(guild=guild)), f"to server {guild_id}"
         app_id = client.application_id or 0  # login found it
-        point = ENTRY_POINT if entry_point else await entry_point_of(client, app_id)
+        point = entry_point_payload() if entry_point else await entry_point_of(client, app_id)
         payload = await payload_of(tree) + ([point] if point else [])
         synced = await client.http.bulk_upsert_global_commands(app_id, payload=payload)
         return len(synced), "globally" + (", with the Activity's Entry Point" if point else "")
+
+
+# What a sync with the Activity off sends back of the Entry Point Discord has.
+KEPT = (
+    "id",
+    "name",
+    "type",
+    "handler",
+    "description",
+    "description_localizations",
+    "integration_types",
+    "contexts",
+)
 
 
 async def entry_point_of(client: discord.Client, app_id: int) -> dict[str, Any] | None:
@@ -95,8 +120,7 @@ async def entry_point_of(client: discord.Client, app_id: int) -> dict[str, Any] 
     for command in await client.http.get_global_commands(app_id):
         found: dict[str, Any] = dict(command)
         if found.get("type") == ENTRY_POINT["type"]:
-            kept = ("id", "name", "type", "handler", "description", "integration_types", "contexts")
-            return {key: found[key] for key in kept if key in found}
+            return {key: found[key] for key in KEPT if key in found}
     return None
 
 
