@@ -3,8 +3,9 @@ the setup the players get their seats (the setup page) and anyone else the publi
 which nothing of a player's secret choices shows (twin worlds differing in a hidden Assassin's
 square); in a direct message the user's one match that has a board, a challenge not yet
 accepted not counting as one; several, or none, said so in words; in a channel that hosted
-several, its live one, else the latest; and a player of one match who opens another match's
-Activity watches that one and can reach nothing of it with their own seat."""
+several, its live one, else the latest; a player of one match who opens another match's
+Activity watches that one and can reach nothing of it with their own seat; and a user the bot
+never met is refused in their browser's language."""
 
 from __future__ import annotations
 
@@ -173,3 +174,24 @@ async def set_up(w: World, s: Signing) -> None:
     """ann and bob's TORA short-board setup in ``HERE``, done."""
     for name, strategy in (("ann", "aggressive"), ("bob", "defensive")):
         await w.service.setup(HERE, s.users[name], {"strategy": strategy})
+
+
+async def test_a_user_the_bot_never_met_is_answered_in_their_browsers_language(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Nothing says dan's language but his Discord's browser: its Accept-Language, as the
+    page's shell was; a user whose language the bot knows is answered in it."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        assert w.client is not None
+        dan = signing.emu.add_user("dan")
+        signing.emu.activities.join(signing.instance, dan)
+        await w.service.records.choose_player_language(signing.users["ann"], "fr")
+        said = {}
+        for name, user in (("dan", dan), ("ann", signing.users["ann"].id)):
+            body = {"code": signing.emu.activities.authorize(user), "instance": signing.instance}
+            headers = {"Accept-Language": "de-DE,de;q=0.9"}
+            async with w.client.post("/api/activity/session", json=body, headers=headers) as got:
+                said[name] = (got.status, (await got.json())["error"])
+        assert said["dan"][0] == 404 and said["dan"][1].startswith("In diesem Kanal")
+        assert said["ann"][0] == 404 and not said["ann"][1].startswith("In diesem Kanal")
+        assert not said["ann"][1].startswith("There is")  # French, as she chose

@@ -8,7 +8,8 @@ Activity instance says the channel, the channel says the match
 player gets their seat's token (the same as their private link's: it plays their turns and
 stops working as the link does), anyone else the match's public view only. The shell is in
 the browser's language (nobody has signed in yet); once Discord says who signed in, the
-refusals are in their language, and the page follows its state's."""
+refusals are in their language (still the browser's for a user the bot never met), and the
+page follows its state's."""
 
 from __future__ import annotations
 
@@ -80,7 +81,9 @@ class Activity:
         self.site.limits.take("sign_ins", address(request))
         code, instance_id = sign_in_of(await body_of(request))
         identity = await self.discord.identify(code)
-        language = (await self.records.player_language(identity.user_id)).resolved()
+        known = await self.records.player_language(identity.user_id)
+        # a user the bot never met has no language of theirs but their browser's
+        language = known.resolved() if known.chosen or known.seen else request[LANGUAGE]
         with speaking_to(request, language):
             return await self._seat(identity, instance_id)
 
