@@ -12,7 +12,9 @@ turn by clicks inside the frame and it reaches the channel; cat, who joined her 
 plays in no match, sees the public view only; a page of another origin cannot frame it; the
 page opened outside Discord says where to open it. Every game opens and plays there: TORA's
 long board set up on the page (its Assassin's square clicked) and its first turn, a
-ToriShogi turn, a Torii Spirit chosen on the page and its first turn."""
+ToriShogi turn, a Torii Spirit chosen on the page and its first turn. A user who declines the
+authorization is told the board needs it; Discord refusing ``AUTHENTICATE`` leaves the
+board working."""
 
 from __future__ import annotations
 
@@ -67,6 +69,11 @@ window.addEventListener("message", (event) => {
   }
   window.said.push(payload.cmd);
   const reply = (data) => answer({ cmd: payload.cmd, evt: null, nonce: payload.nonce, data });
+  if (payload.cmd === SIGN_IN.refuse) {  // as the client refuses a command: an ERROR event
+    const data = { code: 5000, message: "The user refused" };
+    answer({ cmd: payload.cmd, evt: "ERROR", nonce: payload.nonce, data });
+    return;
+  }
   if (payload.cmd === "AUTHORIZE") {
     window.said.push("scope " + payload.args.scope.join(" "));
     reply({ code: SIGN_IN.code });
@@ -104,14 +111,15 @@ async def browser() -> AsyncIterator[Browser]:
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage]:
     workdir = tmp_path_factory.mktemp("activity")
-    names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon")
-    async with Stage(workdir, names, process=True, channels=5, activity=True) as on_stage:
+    names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
+    async with Stage(workdir, names, process=True, channels=6, activity=True) as on_stage:
         yield on_stage
 
 
-def client_page(stage: Stage, who: str, instance: str, channel: int) -> str:
+def client_page(stage: Stage, who: str, instance: str, channel: int, refuse: str = "") -> str:
     """The stand-in for Discord's client: the Activity framed as Discord frames it, for
-    ``who``, whose sign-in the emulator will vouch for once."""
+    ``who``, whose sign-in the emulator will vouch for once; ``refuse``: the command it
+    answers with an error (the user declined ``AUTHORIZE``...)."""
     client = str(stage.emu.world.bot.id)
     query = {
         "instance_id": instance,
@@ -124,6 +132,7 @@ def client_page(stage: Stage, who: str, instance: str, channel: int) -> str:
         "code": stage.emu.activities.authorize(stage.user[who]),
         "user": str(stage.user[who]),
         "name": who,
+        "refuse": refuse,
         "client": client,
     }
     source = f"{stage.web_url}/?{urlencode(query)}"  # the root URL mapping's address
@@ -306,3 +315,24 @@ async def test_a_torii_spirit_chosen_and_a_turn_played_inside_discord(
         {"powers": True}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"})
     )
     await one_turn(stage, frame, game, "jon", channel)
+
+
+async def test_a_sign_in_refused_in_discord_says_what_to_do(stage: Stage, browser: Browser) -> None:
+    """The user declines the authorization: the page says the board needs it. Discord
+    refusing the access token's ``authenticate`` (which the board needs nothing of) leaves
+    the board as it is."""
+    channel = stage.channels[5]
+    await begin(stage, channel, ("kim", "lee"), game="torishogi")
+    await stage.posted("The game begins", channel)
+    for refused in ("AUTHORIZE", "AUTHENTICATE"):
+        instance = (await stage.slash("kim", "play", channel=channel)).activity
+        assert instance is not None
+        html = client_page(stage, "kim", instance, channel, refuse=refused)
+        _page, frame = await in_discord(browser, html)
+        if refused == "AUTHORIZE":
+            await expect(frame.locator("#error")).to_contain_text("allow it", timeout=WAIT)
+            await expect(frame.locator("#connection")).to_have_text("not signed in")
+        else:
+            await expect(frame.locator("body")).to_have_attribute("data-page", "play", timeout=WAIT)
+            await expect(frame.locator(".players .to-act")).to_contain_text("kim", timeout=WAIT)
+            await expect(frame.locator("#error")).to_be_hidden()

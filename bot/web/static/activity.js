@@ -3,7 +3,8 @@
 // user's leave to know who they are (authorize, scope identify), has the bot's server
 // exchange the code it gets (POST /api/activity/session, which says which match the
 // Activity's channel holds and, for its players, their seat), then tells Discord the
-// Activity is signed in (authenticate).
+// Activity is signed in (authenticate; should Discord refuse it, the board goes on all the
+// same).
 
 import { DiscordSDK } from "./discord-sdk.js";
 import { t } from "./words.js";
@@ -54,6 +55,11 @@ export async function signIn(clientId) {
     // said below by the status
   }
   if (!response.ok) throw new Error(body.error || t("server-answered", { status: response.status }));
-  await sdk.commands.authenticate({ access_token: body.access_token });
+  try {
+    await sdk.commands.authenticate({ access_token: body.access_token });
+  } catch {
+    // Discord keeps its SDK's other commands from an Activity it did not authenticate; the
+    // board uses none of them: the seat the server gave is all it needs.
+  }
   return { match: String(body.match), token: body.token || "", side: body.side || "" };
 }
