@@ -1,16 +1,18 @@
 """Discord Activities as far as a bot and its web server meet them (the routes: ``oauth``):
 the ``LAUNCH_ACTIVITY`` callback (12) starts an instance in the interaction's channel with
 its user in it; what the Discord client does for the Embedded App SDK's ``authorize`` (a
-one-use OAuth2 code for a user and scopes: ``authorize``, which a test calls in the client's
-place); the access tokens the codes were exchanged for."""
+one-use OAuth2 code for a user and scopes, good for ten minutes: ``authorize``, which a test
+calls in the client's place); the access tokens the codes were exchanged for."""
 
 from __future__ import annotations
 
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 TOKEN_LIFETIME = 604_800  # seconds, as Discord gives an access token
+CODE_SECONDS = 600.0  # how long an authorization code may wait to be exchanged
 
 
 @dataclass
@@ -29,8 +31,10 @@ class Activities:
     """The instances, the codes not yet exchanged and the access tokens given."""
 
     client_secret: str = "emulator-client-secret"
+    code_seconds: float = CODE_SECONDS  # a test may shorten it
     instances: dict[str, Instance] = field(default_factory=dict)
     codes: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
+    issued: dict[str, float] = field(default_factory=dict)  # each code's time.monotonic()
     tokens: dict[str, tuple[int, tuple[str, ...]]] = field(default_factory=dict)
     exchanged: list[str] = field(default_factory=list)  # codes, in the order they were used
 
@@ -51,7 +55,17 @@ class Activities:
         """What the client answers the SDK's ``authorize`` with: a code for ``user_id``."""
         code = secrets.token_urlsafe(20)
         self.codes[code] = (user_id, scopes)
+        self.issued[code] = time.monotonic()
         return code
+
+    def exchange(self, code: str) -> tuple[int, tuple[str, ...]] | None:
+        """The user and scopes of ``code``, once, if it has not expired (None: refused)."""
+        given = self.codes.pop(code, None)
+        issued = self.issued.pop(code, 0.0)
+        if given is None or time.monotonic() - issued >= self.code_seconds:
+            return None
+        self.exchanged.append(code)
+        return given
 
     def user_of(self, authorization: str) -> int | None:
         """The user of an ``Authorization: Bearer <access token>`` with ``identify``."""

@@ -1,8 +1,8 @@
 """Discord's OAuth2 and Activity routes (the state: ``activities``): the code exchanged for
 an access token (``POST /oauth2/token`` with the application's id and secret, form encoded,
-refusals as OAuth2's ``{"error": ...}``, each code once) and an Activity instance
-(``GET /applications/{id}/activity-instances/{instance}``, with the bot's token). The user of
-an access token (``GET /users/@me`` with ``Bearer``) is ``rest.me``'s."""
+refusals as OAuth2's ``{"error": ...}``, each code once and within ten minutes) and an
+Activity instance (``GET /applications/{id}/activity-instances/{instance}``, with the bot's
+token). The user of an access token (``GET /users/@me`` with ``Bearer``) is ``rest.me``'s."""
 
 from __future__ import annotations
 
@@ -31,11 +31,9 @@ async def token(request: web.Request) -> web.Response:
         return _oauth_error(401, "invalid_client", "Invalid client_id or client_secret.")
     if form.get("grant_type") != "authorization_code":
         return _oauth_error(400, "unsupported_grant_type", "Unsupported grant type.")
-    code = str(form.get("code", ""))
-    given = activities.codes.pop(code, None)
+    given = activities.exchange(str(form.get("code", "")))
     if given is None:
         return _oauth_error(400, "invalid_grant", 'Invalid "code" in request.')
-    activities.exchanged.append(code)
     access = secrets.token_urlsafe(24)
     activities.tokens[access] = given
     return json_response(

@@ -133,6 +133,10 @@ async def test_a_code_discord_does_not_vouch_for_is_refused(
         body = {"code": signing.code("ann"), "instance": "i-9-gc-1-100"}
         status, answer, _ = await session(w, body)
         assert status == 404 and "does not know this Activity" in answer["error"]
+        signing.emu.activities.code_seconds = 0.0  # as a code left unused for ten minutes
+        body = {"code": signing.code("ann"), "instance": signing.instance}
+        status, answer, _ = await session(w, body)
+        assert status == 401 and "open it again" in answer["error"]
 
 
 async def test_credentials_discord_refuses_are_the_operators_to_fix(
