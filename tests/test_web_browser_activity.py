@@ -14,7 +14,8 @@ page opened outside Discord says where to open it. Every game opens and plays th
 long board set up on the page (its Assassin's square clicked) and its first turn, a
 ToriShogi turn, a Torii Spirit chosen on the page and its first turn. A user who declines the
 authorization is told the board needs it; Discord refusing ``AUTHENTICATE`` leaves the
-board working."""
+board working. Through all of it the Activity's Content Security Policy blocks nothing the
+page or the SDK does (the browser would say so on the console)."""
 
 from __future__ import annotations
 
@@ -116,6 +117,18 @@ async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage
         yield on_stage
 
 
+POLICY = "Content Security Policy"
+BLOCKED: list[str] = []  # the console's words of anything the Activity's policy blocked
+
+
+@pytest_asyncio.fixture(autouse=True, loop_scope="module")
+async def nothing_blocked() -> AsyncIterator[None]:
+    """The Activity's policy lists what its page and the SDK need: nothing is blocked."""
+    BLOCKED.clear()
+    yield
+    assert BLOCKED == []
+
+
 def client_page(stage: Stage, who: str, instance: str, channel: int, refuse: str = "") -> str:
     """The stand-in for Discord's client: the Activity framed as Discord frames it, for
     ``who``, whose sign-in the emulator will vouch for once; ``refuse``: the command it
@@ -150,6 +163,8 @@ async def in_discord(browser: Browser, html: str, origin: str = DISCORD) -> tupl
     OPEN.append(context)
     page = await context.new_page()
     page.on("pageerror", lambda error: pytest.fail(f"the page failed: {error}"))
+    if origin == DISCORD:  # what the Activity's policy blocked, said on the console
+        page.on("console", lambda said: BLOCKED.append(said.text) if POLICY in said.text else None)
 
     async def serve(route: Route) -> None:
         await route.fulfill(status=200, content_type="text/html", body=html)
