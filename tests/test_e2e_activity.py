@@ -153,8 +153,10 @@ async def test_the_entry_point_command_is_registered_with_the_commands(tmp_path:
 async def test_play_in_a_dm_launches_the_activity_of_the_one_match_played(
     tmp_path: Path,
 ) -> None:
-    async with Stage(tmp_path, activity=True) as stage:
-        match = await started(stage)
+    """A challenge ann issued elsewhere, not yet accepted, is no second match."""
+    async with Stage(tmp_path, ("ann", "bob", "cat"), channels=2, activity=True) as stage:
+        match = await started(stage, stage.channels[0])
+        await stage.slash("ann", "challenge", opponent="cat", channel=stage.channels[1])
         dm = stage.emu.dm_channel(stage.user["ann"])
         await stage.emu.wait_for_dm(
             stage.user["ann"], lambda m: "Your turn against" in m.text(), WAIT
