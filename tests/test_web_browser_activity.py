@@ -3,19 +3,21 @@ against the bot in its own process on the Discord emulator with ``TORA_ACTIVITY=
 
 Discord's client is played by a stand-in: a page served as ``https://discord.com`` (the
 browser's requests there are answered by the test) that frames the bot's ``/activity`` with
-the query Discord gives it and answers the Embedded App SDK's ``postMessage`` protocol as the
-client does: the handshake with ``READY``, ``AUTHORIZE`` with a code the emulator issued for
-the user (what Discord's OAuth2 does), ``AUTHENTICATE`` with the user. Everything past that
-is real: the vendored SDK, the code exchanged by the bot's web server with the emulator, the
-user from ``/users/@me``, the match from the Activity instance's channel. ann plays a TORA
-turn by clicks inside the frame and it reaches the channel; cat, who joined her Activity but
-plays in no match, sees the public view only; a page of another origin cannot frame it; the
-page opened outside Discord says where to open it. Every game opens and plays there: TORA's
-long board set up on the page (its Assassin's square clicked) and its first turn, a
-ToriShogi turn, a Torii Spirit chosen on the page and its first turn. A user who declines the
-authorization is told the board needs it; Discord refusing ``AUTHENTICATE`` leaves the
-board working. Through all of it the Activity's Content Security Policy blocks nothing the
-page or the SDK does (the browser would say so on the console)."""
+the query Discord gives it and answers the Embedded App SDK's ``postMessage`` protocol as
+the client does: the handshake with ``READY``, ``AUTHORIZE`` with a code the emulator issued
+for the user (what Discord's OAuth2 does), ``AUTHENTICATE`` with the user. Everything past
+that is real: the vendored SDK, the code exchanged by the bot's web server with the
+emulator, the user from ``/users/@me``, the match from the Activity instance's channel. ann
+plays a TORA turn by clicks inside the frame and it reaches the channel; cat, who joined her
+Activity but plays in no match, sees the public view only; a page of another origin cannot
+frame it; the page opened outside Discord says where to open it. Every game opens and plays
+there: TORA's long board set up on the page (its Assassin's square clicked) and its first
+turn, a ToriShogi turn, a Torii Spirit chosen on the page and its first turn. A user who
+declines the authorization is told the board needs it; Discord refusing ``AUTHENTICATE``
+leaves the board working. A watcher whose live stream is refused a while (its address holds
+as many as it may) follows the match once one is freed. Through all of it the Activity's
+Content Security Policy blocks nothing the page or the SDK does (the browser would say so on
+the console)."""
 
 from __future__ import annotations
 
@@ -33,11 +35,13 @@ from test_web_browser import (
     OPEN,
     WAIT,
     begin,
+    opened,
     pick_and_play,
     setup_field,
     unwarned,
 )
 
+from bot.service.links import PAGE
 from harness.stage import Stage
 from rules import GameState, game_type
 
@@ -113,7 +117,8 @@ async def browser() -> AsyncIterator[Browser]:
 async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage]:
     workdir = tmp_path_factory.mktemp("activity")
     names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon", "kim", "lee")
-    async with Stage(workdir, names, process=True, channels=6, activity=True) as on_stage:
+    names += ("max", "ned")
+    async with Stage(workdir, names, process=True, channels=7, activity=True) as on_stage:
         yield on_stage
 
 
@@ -351,3 +356,34 @@ async def test_a_sign_in_refused_in_discord_says_what_to_do(stage: Stage, browse
             await expect(frame.locator("body")).to_have_attribute("data-page", "play", timeout=WAIT)
             await expect(frame.locator(".players .to-act")).to_contain_text("kim", timeout=WAIT)
             await expect(frame.locator("#error")).to_be_hidden()
+
+
+STREAMS = 8  # the live streams the board holds open at once per address (bot.web.Limits)
+
+
+async def test_a_watcher_refused_a_live_stream_gets_one_once_freed(
+    stage: Stage, browser: Browser
+) -> None:
+    """Discord's proxy brings many users from one address: a watcher whose live stream is
+    refused for a while (the address holds as many as it may) keeps trying, and once one
+    is freed follows the match again, a turn played meanwhile shown."""
+    channel = stage.channels[6]
+    await begin(stage, channel, ("max", "ned"), game="torishogi")
+    await stage.posted("The game begins", channel)
+    public = stage.emu.find_link(channel, PAGE)
+    watchers = [await opened(browser, public) for _ in range(STREAMS)]
+    for page in watchers:
+        await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+    instance = (await stage.slash("max", "play", channel=channel)).activity
+    assert instance is not None
+    stage.emu.activities.join(instance, stage.user["cat"])
+    _page, frame = await in_discord(browser, client_page(stage, "cat", instance, channel))
+    await expect(frame.locator("body")).to_have_attribute("data-page", "match", timeout=WAIT)
+    await expect(frame.locator("#connection")).to_have_text("reconnecting…", timeout=WAIT)
+    await stage.slash("max", "act", action="e4e5", channel=channel)
+    await stage.click("max", "End turn", channel=channel)
+    await stage.posted("max (Challenger) ended their turn", channel)
+    for page in watchers:
+        await page.context.close()
+    await expect(frame.locator("#connection")).to_have_text("live", timeout=WAIT)
+    await expect(frame.locator(".players .to-act")).to_contain_text("ned", timeout=WAIT)

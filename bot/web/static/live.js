@@ -13,11 +13,28 @@ export function follow(url, headers, onState, onStatus) {
 }
 
 function followSource(url, onState, onStatus) {
-  const source = new EventSource(url);
-  source.addEventListener("open", () => onStatus("live"));
-  source.addEventListener("error", () => onStatus("reconnecting"));
-  source.addEventListener("state", (event) => onState(parseData(event.data)));
-  return () => source.close();
+  let stopped = false;
+  let source = null;
+  function open() {
+    source = new EventSource(url);
+    source.addEventListener("open", () => onStatus("live"));
+    source.addEventListener("error", () => {
+      onStatus("reconnecting");
+      // A refused stream (429: the address holds as many as it may) is one EventSource
+      // gives up on for good; the page tries again, as it does a player's.
+      if (source.readyState === EventSource.CLOSED && !stopped) {
+        setTimeout(() => {
+          if (!stopped) open();
+        }, RETRY_MS);
+      }
+    });
+    source.addEventListener("state", (event) => onState(parseData(event.data)));
+  }
+  open();
+  return () => {
+    stopped = true;
+    source.close();
+  };
 }
 
 function followFetched(url, headers, onState, onStatus) {
