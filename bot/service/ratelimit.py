@@ -42,12 +42,15 @@ class RateLimit:
         if bucket.tokens < 1:
             wait = (1 - bucket.tokens) * self.every
             raise RateLimited(
-                _(
-                    "You are {doing}: up to {burst} at once, then one every {every} seconds. "
+                ngettext(
+                    "You are {doing}: up to {burst} at once, then one every second. "
                     "Please wait {wait} and try again; nothing was done.",
+                    "You are {doing}: up to {burst} at once, then one every {n} seconds. "
+                    "Please wait {wait} and try again; nothing was done.",
+                    self._plural_count(),
+                    n=format(self.every, "g"),
                     doing=_(self.doing),
                     burst=self.burst,
-                    every=f"{self.every:g}",
                     wait=ngettext("{n} second", "{n} seconds", math.ceil(wait)),
                 ),
                 wait,
@@ -55,6 +58,11 @@ class RateLimit:
         bucket.tokens -= 1
         if len(self._buckets) > 10_000:
             self._forget_full(now)
+
+    def _plural_count(self) -> int:
+        """The count that chooses the refusal's form: the allowance's whole seconds, and a
+        fraction of one in the plural form (as "one every 0.5 seconds" is said)."""
+        return int(self.every) if float(self.every).is_integer() else 2
 
     def _forget_full(self, now: float) -> None:
         """Drop users whose allowance has grown back in full: they are as good as new."""
