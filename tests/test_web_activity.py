@@ -31,6 +31,7 @@ from bot.web.activity import CODE, INSTANCE, sign_in_of
 from bot.web.discord_api import DiscordApi
 from bot.web.forwarded import Proxies
 from bot.web.guard import Allowance, Refusal
+from bot.web.passes import HEADER
 from emulator import Emulator
 from rules import Side
 
@@ -260,11 +261,13 @@ async def test_a_player_gets_the_seat_of_their_private_link(
 # ---- twin worlds -------------------------------------------------------------------------------
 async def seen_by_cat(w: World, s: Signing, match: int) -> list[Any]:
     """Everything cat, signed in to the Activity, gets: his seat (but the access token
-    Discord gave, which differs every time) and every answer to what he may send, a token
-    of his own making and Discord's access token as a board token among it."""
+    Discord gave, which differs every time, and the pass, which says until when) and every
+    answer to what he may send with his pass, as his page does, a token of his own making
+    and Discord's access token as a board token among it."""
     assert w.client is not None
     status, seat, _ = await session(w, {"code": s.code("cat"), "instance": s.instance})
     access = seat.pop("access_token")
+    sent = {HEADER: seat.pop("pass")}
     seen: list[Any] = [status, seat]
     for path, token in (
         (f"/api/m/{match}", None),
@@ -276,7 +279,7 @@ async def seen_by_cat(w: World, s: Signing, match: int) -> list[Any]:
         ("/api/me/warnings?group=X", access),
         ("/api/me/events", access),
     ):
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        headers = sent if token is None else sent | {"Authorization": f"Bearer {token}"}
         async with w.client.get(path, headers=headers) as answer:
             seen.append((path, answer.status, await answer.read()))
     for verb, body in SENT_BY_CAT:

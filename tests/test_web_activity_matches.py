@@ -19,6 +19,7 @@ from test_web_live import ANN_STARTS, TWIN_TERMS
 from web_world import HERE, World
 
 from bot.service import Place, Terms
+from bot.web.passes import HEADER
 from emulator import Emulator
 from rules import Side
 
@@ -61,7 +62,7 @@ async def test_the_setup_opens_as_the_players_setup_page(tmp_path: Path, signing
         status, state = await w.get("/api/me", seat["token"])
         assert status == 200 and state["phase"] == "setup" and state["setup"]
         watching = await signed_in(w, signing, "cat")
-        assert set(watching) == {"match", "access_token"} and watching["match"] == match
+        assert set(watching) == {"match", "access_token", "pass"} and watching["match"] == match
         status, public = await w.get(f"/api/m/{match}")
         assert status == 200 and public["phase"] == "setup"
 
@@ -71,13 +72,14 @@ async def seen_in_setup(w: World, s: Signing, match: int) -> list[Any]:
     assert w.client is not None
     seat = await signed_in(w, s, "cat")
     access = seat.pop("access_token")
+    sent = {HEADER: seat.pop("pass")}  # as his page sends it (it says until when)
     seen: list[Any] = [seat]
     for path, token in (
         (f"/api/m/{match}", None),
         (f"/api/m/{match}/board.png", None),
         ("/api/me", access),
     ):
-        headers = {} if token is None else {"Authorization": f"Bearer {token}"}
+        headers = sent if token is None else sent | {"Authorization": f"Bearer {token}"}
         async with w.client.get(path, headers=headers) as answer:
             seen.append((path, answer.status, await answer.read()))
     answers = {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"}

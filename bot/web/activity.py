@@ -6,7 +6,9 @@ SDK (``static/activity.js``) and posts the OAuth2 code it is given to
 Activity instance says the channel, the channel says the match
 (``bot.app.activity.match_for``), and the user's side in it says what the page may do: a
 player gets their seat's token (the same as their private link's: it plays their turns and
-stops working as the link does), anyone else the match's public view only. The shell is in
+stops working as the link does), anyone else the match's public view only; either gets a
+pass (``passes``) that has the page's later requests counted against the user's
+allowances, not against those of Discord's proxy's address. The shell is in
 the browser's language (nobody has signed in yet); once Discord says who signed in, the
 refusals are in their language (still the browser's for a user the bot never met), and the
 page follows its state's."""
@@ -35,6 +37,7 @@ from .guard import (
     framed_headers,
     speaking_to,
 )
+from .passes import Passes
 from .site import Site, page_html
 
 CODE = re.compile(r"[A-Za-z0-9_-]{1,100}")
@@ -43,12 +46,14 @@ PAGE_MARK = b'data-page="play"'
 
 
 class Activity:
-    """The Activity's routes for the application ``discord.client_id``."""
+    """The Activity's routes for the application ``discord.client_id``, its passes made by
+    ``passes``."""
 
-    def __init__(self, site: Site, discord: DiscordApi, records: Records) -> None:
+    def __init__(self, site: Site, discord: DiscordApi, records: Records, passes: Passes) -> None:
         self.site = site
         self.discord = discord
         self.records = records
+        self.passes = passes
         page = (site.static / "play.html").read_bytes()
         if PAGE_MARK not in page:  # the shell changed: say so at start, not in Discord
             raise RuntimeError(f"play.html has no {PAGE_MARK.decode()} to serve as the Activity")
@@ -65,7 +70,7 @@ class Activity:
     async def page(self, request: web.Request) -> web.Response:
         """The player page's shell in Activity mode; Discord adds its query (``frame_id``,
         ``instance_id``, ``platform``...), which the SDK reads."""
-        self.site.limits.take("reads", address(request))
+        self.site.limits.take("reads", self.site.counted_as(request))
         request[FRAMED] = self._headers
         page = page_html(self.site.static / "play.html", request[LANGUAGE])
         answer = web.Response(
@@ -76,8 +81,9 @@ class Activity:
 
     async def session(self, request: web.Request) -> web.Response:
         """``{"code", "instance"}``: who signed in and what they may see, as
-        ``{"match", "access_token"}`` and, for a player of the match, ``"token"`` and
-        ``"side"``."""
+        ``{"match", "access_token", "pass"}`` and, for a player of the match, ``"token"``
+        and ``"side"``. The sign-ins are counted per client address whatever the request
+        carries: that is what bounds how many users' passes one address can get."""
         self.site.limits.take("sign_ins", address(request))
         code, instance_id = sign_in_of(await body_of(request))
         identity = await self.discord.identify(code)
@@ -99,7 +105,11 @@ class Activity:
             )
         except Unusable as exc:
             raise Refusal(404, str(exc)) from None
-        seat: dict[str, object] = {"match": hosted.id, "access_token": identity.access_token}
+        seat: dict[str, object] = {
+            "match": hosted.id,
+            "access_token": identity.access_token,
+            "pass": self.passes.issue(identity.user_id),
+        }
         side = hosted.side_of(identity.user_id) if hosted.live else None
         if side is not None:
             token = await self.site.links.link_for(hosted.id, side)

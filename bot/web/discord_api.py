@@ -64,6 +64,12 @@ class DiscordApi:
         self._secret = client_secret
         self._token = token
 
+    @property
+    def client_secret(self) -> str:
+        """The application's OAuth2 secret (the Activity's passes are signed with a key
+        made of it: every process of a deployment has it)."""
+        return self._secret
+
     async def identify(self, code: str) -> Identity:
         """The user an Activity's authorization ``code`` stands for."""
         form = {

@@ -201,15 +201,16 @@ class Allowance:
 @dataclass
 class Limits:
     """The web board's allowances: reads (pages, states, pictures, streams) and actions,
-    each per private link and per client address; an Activity's sign-ins per Discord user
-    (``sessions``) and per client address (``sign_ins``)."""
+    each per private link and per client address, or per Discord user instead of per
+    address for a signed-in Activity's page (``Site.counted_as``); an Activity's sign-ins
+    per Discord user (``sessions``) and per client address (``sign_ins``)."""
 
     reads: Allowance = Allowance(120, 0.05)
     actions: Allowance = Allowance(20, 0.2)
     sessions: Allowance = Allowance(5, 12.0)  # a Discord user's sign-ins: each asks Discord thrice
     # an address's sign-ins: Discord's proxy hides its users' addresses, so many users share one
     sign_ins: Allowance = Allowance(30, 2.0)
-    streams: int = 8  # open event streams per client address
+    streams: int = 8  # open event streams per client address (or an Activity's user)
     clock: Callable[[], float] = time.monotonic
     _buckets: dict[str, RateLimit] = field(default_factory=dict)
 

@@ -23,7 +23,6 @@ from .guard import (
     LANGUAGE,
     NO_STORE,
     Refusal,
-    address,
     body_of,
     field_of,
     flip_of,
@@ -53,14 +52,15 @@ class Player:
         ]
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        self.site.limits.take("reads", address(request))
+        self.site.limits.take("reads", self.site.counted_as(request))
         return self.site.shell("play.html", request[LANGUAGE])  # the player is not known yet
 
     async def seat(self, request: web.Request, kind: str) -> tuple[Seat, str]:
         """The seat the request's token stands for (401 when it stands for none), once
-        both the address's and the token's allowances of ``kind`` allow it; and its
+        both the reader's (their address's, or an Activity's Discord user's:
+        ``Site.counted_as``) and the token's allowances of ``kind`` allow it; and its
         player's language, the request's from here on (``speaking_to``)."""
-        self.site.limits.take(kind, address(request))
+        self.site.limits.take(kind, self.site.counted_as(request))
         found = BEARER.fullmatch(request.headers.get("Authorization", ""))
         if found is None:
             raise Refusal(

@@ -14,7 +14,7 @@ from bot.app.boards import NoSuchPicture
 from bot.i18n import _
 from bot.service import Refused
 
-from .guard import LANGUAGE, NO_STORE, Refusal, address, flip_of, speaking_to, state_body
+from .guard import LANGUAGE, NO_STORE, Refusal, flip_of, speaking_to, state_body
 from .site import Site
 
 MATCH = re.compile(r"[1-9][0-9]{0,17}")
@@ -48,9 +48,10 @@ class Public:
         ]
 
     async def _read(self, request: web.Request) -> int:
-        """The match the request is about, once the address's allowance allows it; the
-        request is answered in its page's language from here on."""
-        self.site.limits.take("reads", address(request))
+        """The match the request is about, once the reader's allowance (their address's, or
+        their Discord user's: ``Site.counted_as``) allows it; the request is answered in
+        its page's language from here on."""
+        self.site.limits.take("reads", self.site.counted_as(request))
         match = match_of(request)
         request[LANGUAGE] = await self.site.boards.page_language(match, None, request[LANGUAGE])
         return match

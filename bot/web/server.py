@@ -20,6 +20,7 @@ from .discord_api import DiscordApi
 from .events import Hub, version_or_closed
 from .forwarded import NO_PROXIES, Proxies
 from .guard import MOST_BODY, PROXIES, AccessLog, Limits, guard
+from .passes import Passes
 from .player import Player
 from .public import Public
 from .site import Site
@@ -38,7 +39,8 @@ class WebBoard:
     binds ``host`` and ``port`` (port 0: a free one; ``port`` says which then); the client
     addresses its limits count by come from ``X-Forwarded-For`` when the peer is one of
     ``proxies``; its pictures are drawn by the service's drawing workers. With ``discord``
-    (the application's API credentials) it serves the Activity's page and sign-in too."""
+    (the application's API credentials) it serves the Activity's page and sign-in too, and
+    counts the requests of a signed-in Activity's page per Discord user (``passes``)."""
 
     def __init__(
         self,
@@ -58,7 +60,8 @@ class WebBoard:
         boards = Boards(service)
         timing: dict[str, Any] = {"poll": poll, "heartbeat": heartbeat}
         hub = Hub(service, self._version, **{k: v for k, v in timing.items() if v is not None})
-        self.site = Site(boards, Seats(service, boards), links, hub, limits or Limits())
+        passes = None if discord is None else Passes(discord.client_secret)
+        self.site = Site(boards, Seats(service, boards), links, hub, limits or Limits(), passes)
         self.port = port
         self.discord = discord  # None: no Activity (TORA_ACTIVITY=off)
         self._records = service.records
@@ -76,8 +79,9 @@ class WebBoard:
         app[PROXIES] = self.proxies
         app.add_routes(Public(self.site).routes())
         app.add_routes(Player(self.site).routes())
-        if self.discord is not None:
-            app.add_routes(Activity(self.site, self.discord, self._records).routes())
+        if self.discord is not None and self.site.passes is not None:
+            activity = Activity(self.site, self.discord, self._records, self.site.passes)
+            app.add_routes(activity.routes())
         app.add_routes([web.get("/static/{name}", self.site.file)])
         app.add_routes([web.get("/api/words/{language}", self.site.words)])
         app.on_startup.append(self._started)

@@ -22,6 +22,7 @@ from bot.i18n import _, ngettext
 from .events import Audience, Hub
 from .guard import NO_STORE, Limits, Refusal, address
 from .labels import code_of, table, tag
+from .passes import HEADER, Passes
 
 STATIC = Path(__file__).resolve().parent / "static"
 FILE_NAME = re.compile(r"[a-z0-9][a-z0-9-]{0,40}\.(?:js|css|html|png|svg)")
@@ -78,8 +79,19 @@ class Site:
     links: Links
     hub: Hub
     limits: Limits
+    passes: Passes | None = None  # an Activity's (None: no Activity)
     static: Path = STATIC
-    _open: dict[str, int] = field(default_factory=dict)  # streams open per address
+    _open: dict[str, int] = field(default_factory=dict)  # streams open per counted_as
+
+    def counted_as(self, request: web.Request) -> str:
+        """Whose allowances ``request`` spends (reads, actions, live streams): the Discord
+        user of the Activity pass it carries (``user:<id>``), else its client address. A
+        pass that does not hold or has expired is as none."""
+        if self.passes is not None:
+            user = self.passes.user_of(request.headers.get(HEADER, ""))
+            if user is not None:
+                return f"user:{user}"
+        return address(request)
 
     def shell(self, name: str, code: str) -> web.Response:
         """A page's HTML shell in language ``code`` (its script reads what it shows from the
@@ -91,7 +103,7 @@ class Site:
     async def words(self, request: web.Request) -> web.Response:
         """``/api/words/<tag>``: the page words of a shipped language (``pt-BR``), for a
         page whose reader turned out to read another than its shell's."""
-        self.limits.take("reads", address(request))
+        self.limits.take("reads", self.counted_as(request))
         code = code_of(request.match_info["language"][:20])
         if code is None:
             raise Refusal(404, _("There is no such language."))
@@ -101,7 +113,7 @@ class Site:
 
     async def file(self, request: web.Request) -> web.Response:
         """``/static/<name>``: a file of the pages, by a plain name (no paths)."""
-        self.limits.take("reads", address(request))
+        self.limits.take("reads", self.counted_as(request))
         name = request.match_info["name"]
         path = self.static / name
         if not FILE_NAME.fullmatch(name) or not path.is_file():
@@ -111,8 +123,9 @@ class Site:
         return answer
 
     async def stream(self, request: web.Request, audience: Audience) -> web.StreamResponse:
-        """An event stream for ``audience``, a few at a time per client address."""
-        where = address(request)
+        """An event stream for ``audience``, a few at a time per client address (per
+        Discord user for an Activity's page: ``counted_as``)."""
+        where = self.counted_as(request)
         if self._open.get(where, 0) >= self.limits.streams:
             raise Refusal(
                 429,
