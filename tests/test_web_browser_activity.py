@@ -14,8 +14,10 @@ frame it; the page opened outside Discord says where to open it. Every game open
 there: TORA's long board set up on the page (its Assassin's square clicked) and its first
 turn, a ToriShogi turn, a Torii Spirit chosen on the page and its first turn. A user who
 declines the authorization is told the board needs it; Discord refusing ``AUTHENTICATE``
-leaves the board working. A watcher whose live stream is refused a while (its address holds
-as many as it may) follows the match once one is freed. Through all of it the Activity's
+leaves the board working. A user signed in to the Activity follows the match live however
+many streams their address holds (Discord's proxy brings every user from a few addresses);
+a page without a sign-in refused its stream a while (its address holds as many as it may)
+follows the match once one is freed. Through all of it the Activity's
 Content Security Policy blocks nothing the page or the SDK does (the browser would say so on
 the console)."""
 
@@ -361,12 +363,14 @@ async def test_a_sign_in_refused_in_discord_says_what_to_do(stage: Stage, browse
 STREAMS = 8  # the live streams the board holds open at once per address (bot.web.Limits)
 
 
-async def test_a_watcher_refused_a_live_stream_gets_one_once_freed(
+async def test_the_activity_follows_live_whatever_its_address_holds(
     stage: Stage, browser: Browser
 ) -> None:
-    """Discord's proxy brings many users from one address: a watcher whose live stream is
-    refused for a while (the address holds as many as it may) keeps trying, and once one
-    is freed follows the match again, a turn played meanwhile shown."""
+    """Discord's proxy brings many users from one address: with as many pages open from
+    that address as it may hold live streams, a user signed in to the Activity follows the
+    match at once (their page sends its pass: their own streams), while one more page
+    without a sign-in is refused a while, keeps trying, and once a stream is freed follows
+    the match again, a turn played meanwhile shown."""
     channel = stage.channels[6]
     await begin(stage, channel, ("max", "ned"), game="torishogi")
     await stage.posted("The game begins", channel)
@@ -379,11 +383,14 @@ async def test_a_watcher_refused_a_live_stream_gets_one_once_freed(
     stage.emu.activities.join(instance, stage.user["cat"])
     _page, frame = await in_discord(browser, client_page(stage, "cat", instance, channel))
     await expect(frame.locator("body")).to_have_attribute("data-page", "match", timeout=WAIT)
-    await expect(frame.locator("#connection")).to_have_text("reconnecting…", timeout=WAIT)
+    await expect(frame.locator("#connection")).to_have_text("live", timeout=WAIT)
+    latecomer = await opened(browser, public)
+    await expect(latecomer.locator("#connection")).to_have_text("reconnecting…", timeout=WAIT)
     await stage.slash("max", "act", action="e4e5", channel=channel)
     await stage.click("max", "End turn", channel=channel)
     await stage.posted("max (Challenger) ended their turn", channel)
+    await expect(frame.locator(".players .to-act")).to_contain_text("ned", timeout=WAIT)
     for page in watchers:
         await page.context.close()
-    await expect(frame.locator("#connection")).to_have_text("live", timeout=WAIT)
-    await expect(frame.locator(".players .to-act")).to_contain_text("ned", timeout=WAIT)
+    await expect(latecomer.locator("#connection")).to_have_text("live", timeout=WAIT)
+    await expect(latecomer.locator(".players .to-act")).to_contain_text("ned", timeout=WAIT)

@@ -20,8 +20,9 @@ function within(promise, ms, words) {
   return Promise.race([promise, late]).finally(() => clearTimeout(timer));
 }
 
-/** The seat the Discord user signed in to: {match, token?, side?}; an Error saying what went
- * wrong, for the page to show. */
+/** The seat the Discord user signed in to: {match, pass, token?, side?} (the pass has the
+ * page's requests counted as the user's, not as Discord's proxy's address); an Error saying
+ * what went wrong, for the page to show. */
 export async function signIn(clientId) {
   let sdk;
   try {
@@ -61,5 +62,10 @@ export async function signIn(clientId) {
     // Discord keeps its SDK's other commands from an Activity it did not authenticate; the
     // board uses none of them: the seat the server gave is all it needs.
   }
-  return { match: String(body.match), token: body.token || "", side: body.side || "" };
+  return {
+    match: String(body.match),
+    pass: body.pass || "",
+    token: body.token || "",
+    side: body.side || "",
+  };
 }

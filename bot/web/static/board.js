@@ -16,6 +16,9 @@ let PAGE = document.body.dataset.page;
 const TOKEN_KEY = "tora-board-token";
 let TOKEN = PAGE === "play" ? takeToken() : "";
 let MATCH = ""; // in an Activity: the match its channel holds
+// In an Activity: the pass its sign-in gave, sent with every request so that the server
+// counts them against the user's allowances (every user comes from Discord's proxy's address).
+let PASS = "";
 const $ = (id) => document.getElementById(id);
 // What a player page has that the watchers of an Activity do not see.
 const PLAYING_ONLY = ["prompt", "cells", "chooser", "decisions", "legend", "setup", "turn", "plan", "proposals", "more"];
@@ -44,7 +47,9 @@ function takeToken() {
 }
 
 function headers() {
-  return PAGE === "play" ? { Authorization: `Bearer ${TOKEN}` } : {};
+  const sent = PAGE === "play" ? { Authorization: `Bearer ${TOKEN}` } : {};
+  if (PASS) sent["X-Activity-Pass"] = PASS;
+  return sent;
 }
 
 function matchId() {
@@ -123,7 +128,7 @@ function stamp() {
 
 /** Show `state`, in its language (the page's words switch to it first). */
 async function setState(state) {
-  if (await speak(state.language)) showConnection(ui.connection);
+  if (await speak(state.language, headers())) showConnection(ui.connection);
   ui.state = state;
   if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
   hideChooser();
@@ -576,7 +581,7 @@ async function start() {
   const events = PAGE === "play" ? "/api/me/events" : `/api/m/${encodeURIComponent(matchId())}/events`;
   follow(
     events,
-    PAGE === "play" ? headers() : null,
+    PAGE === "play" || PASS ? headers() : null, // headers need a fetch, not an EventSource
     (data) => {
       if (PAGE === "play" || !ui.state || data.version !== ui.state.version) load();
     },
@@ -603,6 +608,7 @@ async function joinActivity() {
     return false;
   }
   MATCH = seat.match;
+  PASS = seat.pass;
   TOKEN = seat.token;
   PAGE = TOKEN ? "play" : "match";
   document.body.dataset.page = PAGE;

@@ -1,7 +1,8 @@
 // Live updates: the server sends an event `state` ({"version": V}) whenever the match changes;
 // the page then fetches the state again. The public page uses EventSource (which reconnects by
 // itself); the player page reads the stream with fetch, so that its token goes in the
-// Authorization header and never in an address. The connection's status is said as a key
+// Authorization header and never in an address, and so does an Activity's page (its pass is
+// a header too). The connection's status is said as a key
 // ("live", "reconnecting", "gone"): the page words it.
 
 const RETRY_MS = 2000;

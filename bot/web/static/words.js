@@ -43,11 +43,12 @@ export function dateLocale() {
 }
 
 /** Switch the page to language `tag`, its fixed texts too; whether it switched (not when it
- * speaks it already, nor when the server has no words for it). */
-export async function speak(tag) {
+ * speaks it already, nor when the server has no words for it). `headers`: the page's own
+ * (an Activity's pass). */
+export async function speak(tag, headers = {}) {
   if (!tag || tag === table.language) return false;
   try {
-    const response = await fetch(`/api/words/${encodeURIComponent(tag)}`);
+    const response = await fetch(`/api/words/${encodeURIComponent(tag)}`, { headers });
     if (!response.ok) return false;
     table = await response.json();
   } catch {
