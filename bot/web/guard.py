@@ -1,7 +1,8 @@
 """What every request to the web board passes: the security headers on every answer (a
 strict Content Security Policy, no sniffing, no Referer, no framing), ``no-store`` on JSON
 and private answers, refusals as JSON with the status that says what was wrong, rate limits
-per private link and per client address, bodies of at most 4 KiB parsed into bounded
+per private link and per client address (per Discord user for a signed-in Activity's page:
+``Site.counted_as``), bodies of at most 4 KiB parsed into bounded
 fields, and an access log that never holds a token (only the method, the path and the
 status: a token travels in the Authorization header, never in a path or query).
 
