@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest_asyncio
 from aiohttp import ClientResponse
+from hypothesis import given
+from hypothesis import strategies as st
 from test_web_activity import Signing, playing, session
 from test_web_live import WAIT
 from web_world import World
@@ -179,3 +181,21 @@ async def test_a_pass_gives_no_seat(tmp_path: Path, signing: Signing) -> None:
             sent_by(cat) | {"Authorization": f"Bearer {cat['pass']}"},
         ):
             assert await get(w, "/api/me", headers) == 401
+
+
+@given(st.text(max_size=200) | st.from_regex(r"[A-Za-z0-9_-]{1,140}", fullmatch=True))
+def test_any_pass_header_is_a_user_or_none(text: str) -> None:
+    """Whatever a request sends as its pass, reading it gives a user or none, never an
+    error (a 500 would refuse a request the address's allowance lets through)."""
+    assert Passes("s" * 32).user_of(text) is None
+
+
+def test_a_pass_stands_for_its_user_until_it_expires() -> None:
+    now = [1_800_000_000.0]
+    passes = Passes("s" * 32, now=lambda: now[0])
+    made = passes.issue(123456789012345678)
+    assert passes.user_of(made) == 123456789012345678
+    now[0] += LIFETIME - 1
+    assert passes.user_of(made) == 123456789012345678
+    now[0] += 1
+    assert passes.user_of(made) is None
