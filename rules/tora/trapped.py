@@ -262,8 +262,13 @@ class Threats:
         """(the piece is in jeopardy in ``after``, the witness's squares, steps taken)."""
         key = (piece.id, piece.sq, attacker_ok is None, after.actions_total, *after.crown_pending)
         known = self.found.setdefault(key, [])
+        board, pieces = after.board, after.pieces
         for held, deps in known:
-            if all(_content(after, sq) == was for sq, was in held):
+            for sq, was in held:  # ``_content`` inlined: the hottest loop of a search
+                pid = board.get(sq)
+                if (None if pid is None else pieces[pid]) != was:
+                    break
+            else:
                 return True, deps, 0
         search = ThreatSearch(piece.sq, after.actions_total, attacker_ok)
         if not search.run(after):
