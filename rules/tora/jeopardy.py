@@ -22,6 +22,7 @@ from functools import cache
 
 from ..sides import Side
 from .geometry import distances, neighbours
+from .kept import keep
 from .movegen import Pair, all_actions, piece_actions
 from .pieces import (
     ARCHER,
@@ -94,7 +95,7 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
 
 
 # ``_cannon_work`` answers kept: a search asks them again at every node of a line of play
-# that left the Cannon's lines to its target as they were. Dropped at once when full.
+# that left the Cannon's lines to its target as they were. The oldest go first when full.
 _KEPT = 1 << 13
 _cannon_works: dict[tuple[object, ...], int] = {}
 
@@ -118,9 +119,7 @@ def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     )
     found = _cannon_works.get(key)
     if found is None:
-        if len(_cannon_works) >= _KEPT:
-            _cannon_works.clear()
-        found = _cannon_works[key] = _count_cannon_work(pos, cannon, target, step)
+        found = keep(_cannon_works, key, _count_cannon_work(pos, cannon, target, step), _KEPT)
     return found
 
 
