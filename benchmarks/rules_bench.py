@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import contextlib
+import multiprocessing
+import os
+import pickle
 import random
 import time
+from concurrent.futures import ProcessPoolExecutor
 from functools import partial
 
+from bot.lifeline import die_with_parent, start_worker
 from rules.tora import Game, IllegalAction, jeopardy, trapped
 
 from .common import Figure, median, middle_game, p95, play_random_turn, samples
@@ -43,9 +48,15 @@ def legal_long(games: list[Game]) -> Figure:
 
 
 def jeopardy_long(games: list[Game]) -> list[Figure]:
-    """The end-of-turn check: R30 on the pieces the turn moved, and R25 at the next start."""
+    """The end-of-turn check: R30 on the pieces the turn moved, and R25 at the next start.
+
+    Each turn end is timed here, in the benchmark's process with Python's default garbage
+    collector, and then again in two worker processes as the bot runs it (``in_workers``):
+    a full collection of the default collector walks every object the process keeps and
+    lands in a few samples, which the bot's workers (``bot.collector``) seldom pay."""
     checks: list[float] = []
     ends: list[float] = []
+    kept: list[bytes] = []  # each turn before its end, as the bot sends it to a worker
     undecided = 0  # R25 undecided within its budget: the game went on (trapped.verdict)
     for game in games:
         rng = random.Random(2)
@@ -58,6 +69,7 @@ def jeopardy_long(games: list[Game]) -> list[Figure]:
             for piece in game.pos.commanders(game.side):
                 checks += samples(partial(jeopardy.in_jeopardy, after, piece.sq), 1)
             trial = game.copy()
+            kept.append(pickle.dumps(trial, pickle.HIGHEST_PROTOCOL))
             ends += samples(partial(_end, trial), 1)
             if (
                 not trial.is_over()
@@ -66,12 +78,73 @@ def jeopardy_long(games: list[Game]) -> list[Figure]:
             ):
                 undecided += 1
             play_random_turn(game, rng)
+    n = len(ends)
     return [
         Figure("jeopardy check of one command piece, long (p95)", p95(checks), "ms", 10),
-        Figure("whole end of turn incl. R30 and R25, long (p50)", median(ends), "ms"),
-        Figure("whole end of turn incl. R30 and R25, long (p99)", _p99(ends), "ms", 100),
-        Figure(f"  its ends where R25 ran out of budget, of {len(ends)}", undecided, "", 0),
+        Figure("whole end of turn incl. R30, R25, long, default GC (p50)", median(ends), "ms"),
+        Figure("whole end of turn incl. R30, R25, long, default GC (p99)", _p99(ends), "ms", 100),
+        *in_workers(kept),
+        Figure(f"  its ends where R25 ran out of budget, of {n}", undecided, "", 0),
     ]
+
+
+def in_workers(kept: list[bytes]) -> list[Figure]:
+    """The same turn ends in a process like the bot's turn-end worker (``bot.service.offload``:
+    spawned, started by ``bot.lifeline.start_worker``, so with ``bot.collector``'s settings,
+    the game unpickled there), beside one with Python's default collector; the two take the
+    turns in turn (default, bot's, default...). Wall time and the worker's CPU time."""
+    context = multiprocessing.get_context("spawn")
+    parent = os.getpid()
+    pools = {
+        tuned: ProcessPoolExecutor(
+            1, mp_context=context, initializer=_start, initargs=(parent, tuned)
+        )
+        for tuned in (False, True)
+    }
+    times: dict[bool, list[tuple[float, float]]] = {False: [], True: []}
+    try:
+        for pool in pools.values():
+            pool.submit(_warm_up).result()
+        for data in kept:
+            for tuned, pool in pools.items():
+                times[tuned].append(pool.submit(_timed_end, data).result())
+    finally:
+        for pool in pools.values():
+            pool.shutdown()
+    out = []
+    for tuned, label in ((False, "default GC"), (True, "the bot's GC")):
+        wall = [w for w, _cpu in times[tuned]]
+        cpu = [c for _w, c in times[tuned]]
+        target = 100 if tuned else None
+        out += [
+            Figure(f"  in a turn-end worker, {label} (p50)", median(wall), "ms"),
+            Figure(f"  in a turn-end worker, {label} (p99)", _p99(wall), "ms", target),
+            Figure(f"  in a turn-end worker, {label}, CPU (p99)", _p99(cpu), "ms", target),
+        ]
+    return out
+
+
+def _start(parent: int, tuned: bool) -> None:
+    """A worker's start: the bot's own (``start_worker``), or the same with Python's
+    default collector."""
+    if tuned:
+        start_worker(parent)
+    else:
+        die_with_parent(parent)
+
+
+def _warm_up() -> None:
+    """Import and fill the tables the rules build once, as a worker that served before."""
+    game = Game(board="long")
+    play_random_turn(game, random.Random(0))
+
+
+def _timed_end(data: bytes) -> tuple[float, float]:
+    """In a worker: the wall and CPU milliseconds of ending the pickled game's turn."""
+    game = pickle.loads(data)
+    wall, cpu = time.perf_counter(), time.process_time()
+    _end(game)
+    return (time.perf_counter() - wall) * 1000, (time.process_time() - cpu) * 1000
 
 
 def _p99(values: list[float]) -> float:

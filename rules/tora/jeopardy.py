@@ -22,6 +22,7 @@ from functools import cache
 
 from ..sides import Side
 from .geometry import distances, neighbours
+from .kept import keep
 from .movegen import Pair, all_actions, piece_actions
 from .pieces import (
     ARCHER,
@@ -94,7 +95,7 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
 
 
 # ``_cannon_work`` answers kept: a search asks them again at every node of a line of play
-# that left the Cannon's lines to its target as they were. Dropped at once when full.
+# that left the Cannon's lines to its target as they were. The oldest go first when full.
 _KEPT = 1 << 13
 _cannon_works: dict[tuple[object, ...], int] = {}
 
@@ -118,9 +119,7 @@ def _cannon_work(pos: Position, cannon: Piece, target: int, step: int) -> int:
     )
     found = _cannon_works.get(key)
     if found is None:
-        if len(_cannon_works) >= _KEPT:
-            _cannon_works.clear()
-        found = _cannon_works[key] = _count_cannon_work(pos, cannon, target, step)
+        found = keep(_cannon_works, key, _count_cannon_work(pos, cannon, target, step), _KEPT)
     return found
 
 
@@ -219,6 +218,22 @@ def writes(pos: Position, effect: Effect) -> set[int]:
     if effect.rest:
         out.add(effect.rest)
     return out
+
+
+def writes_any(pos: Position, effect: Effect, squares: set[int]) -> bool:
+    """``writes(pos, effect) & squares``, without building the set (asked of every action
+    of a position that a search tries defences from)."""
+    rest = effect.rest
+    if rest and rest in squares:
+        return True
+    piece = pos.pieces.get(effect.piece)
+    if piece is not None and rest != piece.sq and piece.sq in squares:
+        return True
+    for pid in effect.hits + effect.losses:
+        hit = pos.pieces.get(pid)
+        if hit is not None and hit.sq in squares and hit.kind not in COMMAND_KINDS:
+            return True
+    return False
 
 
 class Zone:
@@ -358,12 +373,7 @@ class ThreatSearch:
         own = piece_actions(pos, finisher, every_support=n >= 3)
         if finisher.kind == CANNON and n == 2:
             own = _thriftiest(pos, piece_actions(pos, finisher, every_support=True))
-        goal: Goals = [(target, n - 1)]
-        out = [
-            effect
-            for _a, effect in own
-            if victim not in effect.hits and progresses(pos, effect, goal)
-        ]
+        out = _towards(pos, finisher, self.target, n - 1, own)
         if bound(pos, finisher, target, own_only=True) > n - 1:
             return out  # no slack: the finisher needs every action itself
         zone = Zone()
@@ -440,6 +450,35 @@ def progresses(pos: Position, effect: Effect, goals: Goals | None) -> bool:
         piece.id, piece.side, piece.kind, effect.rest, defending, ready, piece.doomed, piece.hidden
     )
     return any(bound(pos, moved, sq) <= n for sq, n in goals)
+
+
+def _towards(pos: Position, finisher: Piece, target: int, n: int, own: list[Pair]) -> list[Effect]:
+    """The finisher's own actions that spare the piece on ``target`` and ``progresses``
+    towards hitting it within ``n`` actions: the same test, with what the actions of one
+    piece share worked out once (the hottest loop of a threat search)."""
+    victim = pos.board[target]
+    goal: Goals = [((target,), n)]
+    if finisher.kind == CANNON or n < 1:
+        return [e for _a, e in own if victim not in e.hits and progresses(pos, e, goal)]
+    kind = finisher.kind
+    if kind == GENERAL and pos.crown_pending[finisher.side]:
+        kind = RULER
+    hill = bool(pos.terrain.hills)
+    within = (_within(kind, hill, False, n), _within(kind, hill, True, n))
+    away = distances(target)  # distances(rest)[target], by symmetry
+    out = []
+    for _a, effect in own:
+        rest = effect.rest
+        if not rest or victim in effect.hits or effect.piece in effect.losses:
+            continue
+        if effect.piece != finisher.id:
+            if progresses(pos, effect, goal):
+                out.append(effect)
+            continue
+        defending = effect.stance == "defend" if effect.stance else finisher.defending
+        if rest == target or away[rest] <= within[defending]:
+            out.append(effect)
+    return out
 
 
 @cache

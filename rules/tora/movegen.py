@@ -15,6 +15,7 @@ from itertools import combinations
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .bits import mask
 from .geometry import DELTAS, distance, middles, neighbours, on_board
+from .kept import keep
 from .neighbourhood import cannon_key, piece_key
 from .pieces import (
     ARCHER,
@@ -55,16 +56,15 @@ def piece_actions(
     kept = _listed if distinct else _every
     found = kept.get(key)
     if found is None:
-        if len(kept) >= (_KEPT if distinct else _EVERY_KEPT):
-            kept.clear()
         pairs = _pairs(pos, piece, every_support, free)
-        found = kept[key] = _distinct(pairs) if distinct else list(pairs)
+        listed = _distinct(pairs) if distinct else list(pairs)
+        found = keep(kept, key, listed, _KEPT if distinct else _EVERY_KEPT)
     return list(found)
 
 
 # Lists of actions kept by ``piece_actions``: a search lists the actions of positions that
 # differ from each other by a move or two, so most pieces' lists come back unchanged (the key
-# is what the list reads, ``neighbourhood``). Dropped at once when full. Every action applied
+# is what the list reads, ``neighbourhood``). The oldest go first when full. Every action applied
 # or written reads its piece's full list (``_every``, duplicates of an effect included): an
 # engine trying each action of a position asks for the same few, so few are kept (more only
 # keep more objects for the garbage collector to walk: random play asks for new ones).

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..sides import Side
 from .jeopardy import in_jeopardy, next_turn
+from .kept import keep
 from .pieces import Piece
 from .position import Position
 
@@ -20,15 +21,13 @@ def r30_offenders(pos: Position) -> list[Piece]:
     key = _r30_key(pos)
     found = _r30_answers.get(key)
     if found is None:
-        if len(_r30_answers) >= _R30_KEPT:
-            _r30_answers.clear()
-        found = _r30_answers[key] = tuple(_offenders(pos, operated))
+        found = keep(_r30_answers, key, tuple(_offenders(pos, operated)), _R30_KEPT)
     return list(found)
 
 
 # ``r30_offenders`` answers kept: within a turn the same position is asked about again and
 # again (its legal actions with Assassins, each action staged or warned about, the turn's end),
-# and each answer costs a jeopardy search per command piece that acted. Dropped when full.
+# and each answer costs a jeopardy search per command piece that acted. Oldest out when full.
 _R30_KEPT = 256
 _r30_answers: dict[tuple[object, ...], tuple[Piece, ...]] = {}
 

@@ -16,7 +16,7 @@ from .jeopardy import (
     next_turn,
     progresses,
     search_key,
-    writes,
+    writes_any,
 )
 from .movegen import all_actions
 from .pieces import Piece
@@ -262,8 +262,13 @@ class Threats:
         """(the piece is in jeopardy in ``after``, the witness's squares, steps taken)."""
         key = (piece.id, piece.sq, attacker_ok is None, after.actions_total, *after.crown_pending)
         known = self.found.setdefault(key, [])
+        board, pieces = after.board, after.pieces
         for held, deps in known:
-            if all(_content(after, sq) == was for sq, was in held):
+            for sq, was in held:  # ``_content`` inlined: the hottest loop of a search
+                pid = board.get(sq)
+                if (None if pid is None else pieces[pid]) != was:
+                    break
+            else:
                 return True, deps, 0
         search = ThreatSearch(piece.sq, after.actions_total, attacker_ok)
         if not search.run(after):
@@ -355,14 +360,15 @@ def _defences(
     rest: list[Effect] = []
     reach = zones[depth - 1]
     goal = tuple(zones[0])
+    goals = [(goal, depth - 1)] if depth > 1 and goal else None
     for _action, effect in all_actions(pos):
         piece = pos.pieces[effect.piece]
         if (piece.is_command if focus is None else piece.id == focus) or effect.crown:
             first.append(effect)
         elif (
-            writes(pos, effect) & reach
+            writes_any(pos, effect, reach)
             or any(pos.pieces[h].is_command for h in effect.hits)
-            or (depth > 1 and goal and progresses(pos, effect, [(goal, depth - 1)]))
+            or progresses(pos, effect, goals)
         ):
             rest.append(effect)
     return first + rest

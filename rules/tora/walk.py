@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from .bits import ball
 from .geometry import neighbours
+from .kept import keep
 from .pieces import SOLDIER, Piece
 from .position import Position
 
-# Plain walks kept (see ``walk_of``): 2,048 Walks of a few KB each at most, dropped at once when
-# full (the searches of a turn come back to the same few neighbourhoods).
+# Plain walks kept (see ``walk_of``): 2,048 Walks of a few KB each at most, the oldest going
+# first when full (the searches of a turn come back to the same few neighbourhoods).
 _KEPT = 2048
 _walks: dict[tuple[int, ...], Walk] = {}
 
@@ -33,9 +34,7 @@ def walk_of(
         key = (pos.size, piece.sq, base, jump, ghost, side, own, enemy, pos.guards & near)
     found = _walks.get(key)
     if found is None:
-        if len(_walks) >= _KEPT:
-            _walks.clear()
-        found = _walks[key] = Walk(pos, piece, base, jump, ghost)
+        found = keep(_walks, key, Walk(pos, piece, base, jump, ghost), _KEPT)
     return found
 
 
