@@ -156,8 +156,10 @@ async def _step(service: MatchService, table: Table, rng: random.Random) -> tupl
 
 
 async def _over(service: MatchService, table: Table) -> bool:
+    """Whether the channel's match has ended (asked without drawing a board: the question is
+    the load generator's, not a player's)."""
     try:
-        await service.board(table.place, table.players[0])
+        await service.stamp_of(table.place)
     except Refused:
         return True
     return False
