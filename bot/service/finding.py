@@ -42,7 +42,7 @@ def entries(game: GameState) -> list[Entry]:
         where = " ".join(choice.path[:-1])  # e.g. the direction of a long menu
         known_as = " ".join(group.aliases) if group else ""
         described = f"{choice.notation} {label or ''} {choice.label} {where} {known_as}"
-        spaced = "".join(f" {part}" for part in _words(described))
+        spaced = " " + " ".join(_words(described))
         found.append(Entry(choice.notation, label, choice.label, spaced, choice.notation.lower()))
     return found
 
@@ -75,9 +75,10 @@ def _score(query: str, wanted: list[str], entry: Entry) -> int | None:
     return None
 
 
+_MARKS = str.maketrans("-,():", "     ")  # what separates words besides spaces
+
+
 def _words(text: str) -> list[str]:
     """Lower-case words, squares split from their dashes: ``v5h7-v4h6`` is two words, and
     ``(Fa)`` or ``4f:`` are found as ``fa`` and ``4f``."""
-    for mark in "-,():":
-        text = text.replace(mark, " ")
-    return text.lower().split()
+    return text.translate(_MARKS).lower().split()
