@@ -10,8 +10,11 @@ latency runs from its scheduled arrival to its reply: queueing counts. A request
 acting player's next step: a random legal action (75 %) or the end of the turn (an undo
 when R30 refuses it). The player picks the action as with autocomplete, from what
 ``service.choices`` offers for a random piece letter; the time spent picking is the
-player's, not the service's, and is left out of the latency. The per-user rate limit is set
-out of the way: at the higher rates one player sends more than a person would.
+player's, not the service's, and is left out of the latency; its CPU is the service's all
+the same (a front end asks at every keystroke), so the CPU a request is shown with the
+autocomplete's share beside it, measured alone. The per-user rate limit is set out of the
+way: at the higher rates one player sends more than a person would. The garbage collector
+is set as the bot sets it once started up (``bot.collector``).
 
 The main figures are on the short board. A long-board turn end costs the rules core about
 0.35 s in the middle game (the R30 and R25 searches); the service runs it in a worker
@@ -30,6 +33,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot import collector
 from bot.ladder.rating import listen
 from bot.service import (
     ActionRefused,
@@ -56,6 +60,7 @@ LIMIT_MS = 100.0
 # issue 26: the highest sustained rate with p99 <= LIMIT_MS, one process
 RATE_TARGET = {"SQLite": 200.0, "PostgreSQL": 150.0}
 MIXED_LONG = 5
+SETTLE = 0.05  # seconds for a step's background work (its posts) before a pick is measured
 LETTERS = {"short": "AGSC", "long": "AGSCHKQX"}
 
 
@@ -83,6 +88,7 @@ class Table:
     board: str
     to_act: int = 0
     undo_next: bool = False
+    picks: int = 0  # the autocomplete's answers the players asked for
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
 
 
@@ -118,6 +124,7 @@ async def _pick(service: MatchService, table: Table, rng: random.Random) -> list
     notations its choices stand for."""
     place, user = table.place, table.players[table.to_act]
     typed = rng.choice(LETTERS[table.board])
+    table.picks += 1
     offered = await service.choices(place, user, typed) or await service.choices(place, user)
     return [notation for _shown, notation in offered]
 
@@ -149,8 +156,10 @@ async def _step(service: MatchService, table: Table, rng: random.Random) -> tupl
 
 
 async def _over(service: MatchService, table: Table) -> bool:
+    """Whether the channel's match has ended (asked without drawing a board: the question is
+    the load generator's, not a player's)."""
     try:
-        await service.board(table.place, table.players[0])
+        await service.stamp_of(table.place)
     except Refused:
         return True
     return False
@@ -210,6 +219,7 @@ async def _service(
         await service.stop()
         await store.close()
         raise
+    collector.tune()  # as the bot once started up (``bot.__main__``)
     return service, store, tables
 
 
@@ -230,12 +240,39 @@ def workers_cpu() -> float | None:
     return total
 
 
-def cpu_figures(cpu: float, workers: float | None, requests: int) -> list[Figure]:
+async def autocomplete_cpu(service: MatchService, tables: list[Table], seed: int) -> float:
+    """Seconds of this process's CPU one autocomplete answer costs on a state of the match
+    no answer was worked out for yet (as after each request), measured alone: each table
+    takes a step (a new state), the background work it caused settles, then its player
+    picks."""
+    rng = random.Random(seed)
+    spent, count = 0.0, 0
+    for table in tables:
+        async with table.lock:
+            await _step(service, table, rng)
+            if table.undo_next:
+                continue
+            await asyncio.sleep(SETTLE)
+            start = time.process_time()
+            await _pick(service, table, rng)
+            spent += time.process_time() - start
+            count += 1
+    return spent / max(count, 1)
+
+
+def cpu_figures(
+    cpu: float, workers: float | None, requests: int, picks: int, pick_cpu: float | None = None
+) -> list[Figure]:
     """The CPU a request costs, which the machine's load changes little (unlike latency):
-    in the bot's process (all its threads, the players' autocomplete included) and in its
-    workers."""
+    in the bot's process (all its threads, the players' autocomplete included, and its share
+    if measured: ``pick_cpu`` seconds an answer, ``picks`` answers) and in its workers."""
     each = 1000 / requests
     figures = [Figure("  CPU a request, bot process (all threads)", cpu * each, "ms")]
+    if pick_cpu is not None:
+        share = pick_cpu * picks * each
+        figures.append(
+            Figure("    of which the players' autocomplete (measured alone)", share, "ms")
+        )
     if workers is not None:
         figures.append(Figure("  CPU a request, its workers (images)", workers * each, "ms"))
     return figures
@@ -246,9 +283,12 @@ async def _short(config: Config, renderer: Renderer, label: str) -> list[Figure]
     try:
         await _load(service, tables, RATE, 2.0, seed=0)  # warm the caches
         cpu, workers = time.process_time(), workers_cpu()
+        picks = sum(table.picks for table in tables)
         samples = await _load(service, tables, RATE, SECONDS, seed=1)
         cpu, after = time.process_time() - cpu, workers_cpu()
+        picks = sum(table.picks for table in tables) - picks
         workers = None if workers is None or after is None else after - workers
+        pick_cpu = await autocomplete_cpu(service, tables, seed=3)
         best = await highest_rate(service, tables)
     finally:
         await service.stop()
@@ -263,7 +303,7 @@ async def _short(config: Config, renderer: Renderer, label: str) -> list[Figure]
         Figure(f"service request p50 ({where})", median(every), "ms", targets[0]),
         Figure("service request p99 (same)", _p(every, 0.99), "ms", targets[1]),
         Figure("  of which turn ends (2 images + outbox), p99", _p(ends, 0.99), "ms"),
-        *cpu_figures(cpu, workers, len(samples)),
+        *cpu_figures(cpu, workers, len(samples), picks, pick_cpu),
         Figure(
             f"highest sustained rate, p99 <= {LIMIT_MS:g} ms ({backend}, of {SEARCH_RATES[-1]})",
             best,

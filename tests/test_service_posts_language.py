@@ -234,3 +234,17 @@ async def test_a_forfeit_in_the_servers_language(h: Harness) -> None:
         "ann (Challenger) verliert kampflos: 1 Zug in Folge endete an der Frist ohne gespielte "
         "Aktion. bob (Opposition) gewinnt kampflos.\n"
     ), end
+
+
+async def test_a_language_chosen_during_a_match_is_the_next_posts_and_dms(h: Harness) -> None:
+    """The service keeps the languages it has read (issue 26); a choice made in settings
+    (``records``) is the very next post's and DM's, not one a while later."""
+    game = await started(h)
+    await turn(h, game, "d2e2")
+    assert posts(h)[-1].language == "en" and dms(h, ANN)[-1].language == "en"
+    await h.running.records.choose_server_language(HERE.guild_id, "de")
+    await h.running.records.choose_player_language(ANN, "ja")
+    await turn(h, game)  # bob's turn: the channel is told, and ann that it is hers
+    assert posts(h)[-1].text.startswith("bob (Opposition) hat den Zug beendet:"), posts(h)[-1]
+    assert dms(h, ANN)[-1].language == "ja"
+    assert "bob (Opposition)との対局であなたの手番です" in dms(h, ANN)[-1].text

@@ -15,7 +15,6 @@ from storage import Away
 
 from .context import Context, Mail
 from .guild import load_guild
-from .languages import player_language, server_language
 from .models import is_robot
 from .people import load_player
 from .table import Table
@@ -69,7 +68,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
     moved = replace(hosted, due_at=due + DAY, remind_at=None)
     name = table.side_name(side)
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         ends = moment(due + DAY, ctx.now(), localized=True)
         said = ngettext(
             "{player} did not play by the deadline, so I gave them one of their away days "
@@ -82,7 +81,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
             moment=ends,
         )
         mail.public(said, mentions=(user,), language=language)
-    with speaking(await player_language(ctx.store, user)) as language:
+    with speaking(await ctx.player_language(user)) as language:
         said = _(
             "Your turn against {player} reached its deadline with nothing played, so I gave "
             "you an away day: it now ends {moment}. If it ends again with nothing played, the "

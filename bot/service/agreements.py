@@ -17,7 +17,6 @@ from . import announce, plans, reminders, showing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
-from .languages import player_language, server_language
 from .models import Reply, User
 from .notify import PROPOSAL, TURN
 from .phases import FINISHED, PLAYING
@@ -75,7 +74,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
     offers[kind] = side
     mail = Mail(table.channel_id)
     other = table.hosted.player(side.other)
-    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(table.hosted.guild_id)) as language:
         mail.public(
             _(
                 "{player} proposes {proposal}. {other}, accept with {accept} or decline with "
@@ -88,7 +87,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             notice=PROPOSAL,
             language=language,
         )
-    with speaking(await player_language(ctx.store, other)) as language:
+    with speaking(await ctx.player_language(other)) as language:
         mail.private(
             other,
             _(
@@ -261,7 +260,7 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
         hosted, due_at=None, remind_at=None, paused_left=left, offers=table.encode_offers(offers)
     )
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         mail.public(
             _(
                 "{player} and {other} agreed to pause: the clock is stopped with {left} left in "
@@ -304,7 +303,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     view = match.game.view_for(None)
     names = announce.names_of(table)
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         said = _(
             "{player} accepted {asker}'s takeback: turn {number} is taken back and played again.",
             player=table.who(side),
@@ -320,7 +319,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         notice=TURN,
         language=language,
     )
-    with speaking(await player_language(ctx.store, hosted.player(asker))) as language:
+    with speaking(await ctx.player_language(hosted.player(asker))) as language:
         yours = announce.your_turn_text(ctx, staged, match.game.view_for(asker), localized=True)
     mail.private(
         hosted.player(asker),
@@ -359,7 +358,7 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
     resumed = replace(resumed, remind_at=remind)
     mail = Mail(table.channel_id)
     to_act = table.game.side
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         said = _(
             "{player} resumed the match: {mover}'s turn goes on, with {left} left ({due}).",
             player=table.who(side),
@@ -383,7 +382,7 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
     for kind in theirs + mine:
         del offers[kind]
     other = table.side_name(side.other)
-    with speaking(await server_language(ctx.store, table.hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(table.hosted.guild_id)) as language:
         # TRANSLATORS: an action in "{player} {actions}." ({offer}: "draw offer"...).
         words = [_("declines {player}'s {offer}", player=other, offer=_offer(k)) for k in theirs]
         # TRANSLATORS: an action in "{player} {actions}." ({offer}: "draw offer"...).

@@ -14,7 +14,6 @@ from storage import write_record
 
 from . import showing, timing
 from .context import Context, Mail
-from .languages import player_language, server_language
 from .models import is_robot
 from .notify import TURN
 from .ports import Attachment
@@ -68,9 +67,9 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
     hosted = table.hosted
     first, second = hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION)
     public, first_language, second_language = await asyncio.gather(
-        server_language(ctx.store, hosted.guild_id),
-        player_language(ctx.store, first),
-        player_language(ctx.store, second),
+        ctx.server_language(hosted.guild_id),
+        ctx.player_language(first),
+        ctx.player_language(second),
     )
     board, first_board, second_board = await asyncio.gather(
         ctx.board_file(view, table, guild=hosted.guild_id, language=public),
@@ -180,8 +179,8 @@ async def turn_end(
     view = game.view_for(None)
     nxt = table.hosted.player(view.side)
     guild = table.hosted.guild_id
-    server = await server_language(ctx.store, guild)
-    reader = await player_language(ctx.store, nxt) if tell else SOURCE  # its DM's only
+    server = await ctx.server_language(guild)
+    reader = await ctx.player_language(nxt) if tell else SOURCE  # its DM's only
     drawn = [ctx.board_file(view, table, guild=guild, language=server)]
     drawn += [ctx.private_file(game.view_for(view.side), table, language=reader)] if tell else []
     public, *private = await asyncio.gather(*drawn)
@@ -283,7 +282,7 @@ async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, count
     view = table.game.view_for(None)
     again = counted and between_people(table)
     guild = table.hosted.guild_id
-    server = await server_language(ctx.store, guild)
+    server = await ctx.server_language(guild)
     board = await ctx.board_file(view, table, guild=guild, language=server)
     with speaking(server) as language:
         final = word(game_type(view.game).final_summary(view, names_of(table)))

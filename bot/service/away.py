@@ -18,7 +18,6 @@ from . import absence
 from .context import Mail
 from .errors import Refused
 from .host import Host
-from .languages import server_language
 from .models import Reply, User, is_robot
 from .phases import PLAYING
 from .stops import run_until, running_between
@@ -193,7 +192,7 @@ class Absences(Host):
         matches in the server is told, in the server's language. Returns how many were
         told."""
         told = 0
-        language = await server_language(self._ctx.store, guild_id)
+        language = await self._ctx.server_language(guild_id)
         for hosted in await self._playing(guild_id, user_id):
             async with self._lock(hosted.channel_id):
                 table = await self._table(hosted.channel_id)

@@ -12,7 +12,7 @@ from rules import GameView, Side
 from storage import Hosted, Post, SetupChoice, Store
 
 from . import timing
-from .languages import player_language, server_language
+from .languages import KeptLanguages
 from .models import is_robot
 from .notify import notify_of
 from .offload import Offload
@@ -89,6 +89,7 @@ class Context:
     # timers unless told that none changed (the second)
     changed: Callable[[bool, bool], None]
     offload: Offload
+    languages: KeptLanguages  # the players' and servers' languages, kept (``Records``'s too)
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
     ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
 
@@ -97,6 +98,14 @@ class Context:
 
     def cmd(self, name: str, localized: bool = False) -> str:
         return self.settings.cmd(name, localized)
+
+    async def server_language(self, guild_id: int | None) -> str:
+        """The language of a public post in ``guild_id`` (English in a DM channel: None)."""
+        return await self.languages.server(guild_id)
+
+    async def player_language(self, user_id: int) -> str:
+        """The language of a DM to ``user_id``."""
+        return await self.languages.player(user_id)
 
     # ---- images (drawn off the event loop, ``offload.draw``) ----------------------------------
     async def board_file(
@@ -113,7 +122,7 @@ class Context:
         ``language`` where the caller has read it already. ``beside`` is the status shown
         with it, or the table whose status it is (made in that language, the deadline too)."""
         if language is None:
-            language = await server_language(self.store, guild)
+            language = await self.server_language(guild)
         status = self._status(beside, language)
         return Attachment(name, await self.offload.draw("board", view, status, language))
 
@@ -132,7 +141,7 @@ class Context:
         for a DM the service sends, else the language of the answer being made
         (``bot.i18n.current``: the caller's own); ``beside`` as for ``board_file``."""
         if language is None:
-            language = current() if reader is None else await player_language(self.store, reader)
+            language = current() if reader is None else await self.player_language(reader)
         status = self._status(beside, language)
         data = await self.offload.draw("private", view, status, marks, language)
         return Attachment(name, data)

@@ -12,7 +12,6 @@ from storage import Hosted
 from . import timing
 from .context import Context, Mail
 from .errors import NotAllowed, Refused
-from .languages import server_language
 from .models import Place, Reply, User, is_robot
 from .phases import ENDED, PLAYING
 from .ports import Stamp
@@ -56,7 +55,7 @@ async def give_time(ctx: Context, table: Table, user: User) -> Reply:
         remind = await ctx.next_reminder(terms, hosted, to, now)
         hosted = replace(hosted, remind_at=remind)
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         said = _given_words(table, hosted, side, now)
         mail.public(said, mentions=(hosted.player(to),), language=language)
     await ctx.update(table, hosted, mail)

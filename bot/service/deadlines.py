@@ -15,7 +15,6 @@ from storage import Hosted
 from . import absence, announce, showing
 from .context import Context, Mail
 from .endings import finish, outcome_headline
-from .languages import player_language, server_language
 from .notify import TURN
 from .phases import FORFEIT
 from .table import Table
@@ -60,7 +59,7 @@ async def deadline(ctx: Context, table: Table) -> None:
 
 async def _taken_back(ctx: Context, mail: Mail, user: int, dropped: int) -> None:
     """The DM of a player whose last staged actions R30 took back at the deadline."""
-    with speaking(await player_language(ctx.store, user)) as language:
+    with speaking(await ctx.player_language(user)) as language:
         said = ngettext(
             "Your turn ended at its deadline. Your last staged action was taken back first, so "
             "that no command piece you moved ends in jeopardy (R30).",
@@ -101,7 +100,7 @@ async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
     hosted = await ctx.turn_clock(table.terms, hosted, side)
     mail = Mail(table.channel_id)
     player = table.side_name(side)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         if limit:
             said = _(
                 "{player}'s turn passed its deadline with no move played (missed turns in a "

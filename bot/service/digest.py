@@ -11,7 +11,6 @@ from bot.i18n import _, ngettext, speaking
 from storage import Hosted, Post
 
 from .context import Context
-from .languages import player_language
 from .notify import OFF, PREFIX
 from .outbox import private_post
 from .people import zone
@@ -66,7 +65,7 @@ async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
     if not waiting:
         return None
     waiting.sort(key=lambda pair: pair[0])
-    with speaking(await player_language(ctx.store, user_id)) as language:
+    with speaking(await ctx.player_language(user_id)) as language:
         lines = [
             ngettext(
                 "Your turn in {n} match, the most urgent first:",

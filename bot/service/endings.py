@@ -12,7 +12,6 @@ from storage import Hosted
 from . import announce, showing
 from .context import Context, Mail
 from .errors import NotAllowed, Refused
-from .languages import server_language
 from .models import Reply, User
 from .phases import ABORTED, CANCELLED, CHALLENGE, ENDED, FINISHED, FORFEIT, PLAYING, SETUP
 from .table import Table, player_side
@@ -105,7 +104,7 @@ async def abort(ctx: Context, table: Table, user: User) -> Reply:
     player = table.who(side)
     if hosted.phase == SETUP:
         mail = Mail(table.channel_id)
-        with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        with speaking(await ctx.server_language(hosted.guild_id)) as language:
             said = _(
                 "{player} aborted the match during the setup. Nothing is recorded.", player=player
             )
@@ -137,7 +136,7 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
         await close(ctx, table, headline, CANCELLED)
     else:
         mail = Mail(table.channel_id)
-        with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        with speaking(await ctx.server_language(hosted.guild_id)) as language:
             said = _(
                 "An admin ({admin}) cancelled the match before its game started. Nothing is "
                 "recorded.",

@@ -16,12 +16,15 @@ from rules.protocol import ChoiceGroup, GameState
 @dataclass(frozen=True)
 class Entry:
     """One legal action: its notation, how a list shows it ("Falcon (Fa) 4f: to 5f"), and
-    the words it can be found by (lower case)."""
+    the words it can be found by (lower case), laid out for a quick search."""
 
     notation: str
     group: str | None  # the menu's label of the action's piece (rules texts: worded shown)
     label: str
-    words: tuple[str, ...]
+    # the words it is found by, each after a space: a typed word (which holds no space)
+    # starts one of them where " " + it is found, and is inside one where it is found at all
+    spaced: str
+    lowered: str  # the notation in lower case
 
 
 def shown(entry: Entry) -> str:
@@ -39,7 +42,8 @@ def entries(game: GameState) -> list[Entry]:
         where = " ".join(choice.path[:-1])  # e.g. the direction of a long menu
         known_as = " ".join(group.aliases) if group else ""
         described = f"{choice.notation} {label or ''} {choice.label} {where} {known_as}"
-        found.append(Entry(choice.notation, label, choice.label, tuple(_words(described))))
+        spaced = " " + " ".join(_words(described))
+        found.append(Entry(choice.notation, label, choice.label, spaced, choice.notation.lower()))
     return found
 
 
@@ -61,18 +65,20 @@ def best(typed: str, candidates: list[Entry], limit: int) -> list[Entry]:
 def _score(query: str, wanted: list[str], entry: Entry) -> int | None:
     if not query:
         return 0
-    if entry.notation.lower().startswith(query):
+    if entry.lowered.startswith(query):
         return 0
-    if all(any(word.startswith(w) for word in entry.words) for w in wanted):
+    spaced = entry.spaced
+    if all(f" {w}" in spaced for w in wanted):
         return 1
-    if all(any(w in word for word in entry.words) for w in wanted):
+    if all(w in spaced for w in wanted):
         return 2
     return None
+
+
+_MARKS = str.maketrans("-,():", "     ")  # what separates words besides spaces
 
 
 def _words(text: str) -> list[str]:
     """Lower-case words, squares split from their dashes: ``v5h7-v4h6`` is two words, and
     ``(Fa)`` or ``4f:`` are found as ``fa`` and ``4f``."""
-    for mark in "-,():":
-        text = text.replace(mark, " ")
-    return text.lower().split()
+    return text.translate(_MARKS).lower().split()

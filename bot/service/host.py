@@ -21,6 +21,7 @@ from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
 from .fairy import fairy_of
+from .languages import KeptLanguages
 from .models import Place, Reply, User
 from .offload import Offload
 from .outbox import Deliverer
@@ -72,6 +73,7 @@ class Host:
                 renderer,
                 fairy_of(settings),
             ),
+            KeptLanguages(store, clock.now),
             self._touched,
         )
         self._timers_changed = asyncio.Event()
@@ -221,7 +223,7 @@ class Host:
     @functools.cached_property
     def records(self) -> Records:
         """What a front end reads and keeps beside the commands (see ``records``)."""
-        return Records(self._ctx.store, self._ctx.clock)
+        return Records(self._ctx.store, self._ctx.clock, self._ctx.languages)
 
     def _no_match(self) -> str:
         """The refusal of a command where no match is (in the caller's language)."""

@@ -4,8 +4,10 @@ admins') over its Discord "preferred locale". Both are kept in storage's setting
 (``player_settings``, ``guild_settings``), the Discord ones as Discord spells them, so a
 language added later applies at once to those who use it.
 
-The service makes a public post inside ``speaking(await server_language(store, guild))``
-and a DM inside ``speaking(await player_language(store, user))`` (``bot.i18n``)."""
+The service makes a public post inside ``speaking(await ctx.server_language(guild))`` and a
+DM inside ``speaking(await ctx.player_language(user))`` (``bot.i18n``): both read through
+the process's ``KeptLanguages``, which ``Records`` shares, so that a turn's posts do not
+read storage each time and a choice made here is seen at once."""
 
 from __future__ import annotations
 
@@ -112,3 +114,28 @@ async def player_language(store: Store, user_id: int) -> str:
 async def server_language(store: Store, guild_id: int | None) -> str:
     """The language of a public post in ``guild_id`` (English in a DM channel: None)."""
     return SOURCE if guild_id is None else (await server_choice(store, guild_id)).resolved()
+
+
+class KeptLanguages:
+    """A process's kept language choices (``KeptChoices``), the players' and the servers',
+    read from ``store``: shared by the service's posts and by ``Records``, whose changes
+    update them."""
+
+    def __init__(self, store: Store, now: Callable[[], float]) -> None:
+        self._store = store
+        self.players = KeptChoices(now)
+        self.servers = KeptChoices(now)
+
+    async def player_choice(self, user_id: int) -> LanguageChoice:
+        return await self.players.get(user_id, lambda: player_choice(self._store, user_id))
+
+    async def server_choice(self, guild_id: int) -> LanguageChoice:
+        return await self.servers.get(guild_id, lambda: server_choice(self._store, guild_id))
+
+    async def player(self, user_id: int) -> str:
+        """The language of a DM to ``user_id``."""
+        return (await self.player_choice(user_id)).resolved()
+
+    async def server(self, guild_id: int | None) -> str:
+        """The language of a public post in ``guild_id`` (English in a DM channel: None)."""
+        return SOURCE if guild_id is None else (await self.server_choice(guild_id)).resolved()

@@ -13,7 +13,6 @@ from storage import ChannelBusy, Hosted
 from .context import Context, Mail
 from .endings import ended
 from .errors import NotAllowed, Refused
-from .languages import player_language, server_language
 from .models import Place, Reply, User, is_robot
 from .phases import CHALLENGE, DECLINED, EXPIRED, SETUP, WITHDRAWN
 from .ports import Stamp
@@ -107,7 +106,7 @@ async def challenge(
         due_at=now + expiry,
     )
     mail = Mail(place.channel_id)
-    with speaking(await server_language(ctx.store, place.guild_id)) as language:
+    with speaking(await ctx.server_language(place.guild_id)) as language:
         _post_challenge(ctx, mail, user, opponent, terms, expiry, language)
     try:
         hosted = await ctx.store.hosting.create(new, mail.posts)
@@ -255,7 +254,7 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
             )
         )
     ending = WITHDRAWN if user.id == hosted.issuer_id else DECLINED
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         if ending == WITHDRAWN:
             text = _("{player} takes the challenge back.", player=escape(user.name))
         else:
@@ -272,7 +271,7 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
 async def expire(ctx: Context, table: Table) -> None:
     hosted = table.hosted
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         if hosted.invitee_id is None:
             text = _(
                 "{player}'s challenge has expired: nobody accepted it in time.",
@@ -295,10 +294,10 @@ async def setup_mail(ctx: Context, staged: Table, lead: str, drawn: bool = False
     hosted = staged.hosted
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail = Mail(staged.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         mail.public(_setup_post(staged, lead, drawn), mentions=players, language=language)
     for side in Side:
-        with speaking(await player_language(ctx.store, hosted.player(side))) as language:
+        with speaking(await ctx.player_language(hosted.player(side))) as language:
             prompt = setup_prompt(ctx, staged, side)
         mail.private(hosted.player(side), prompt, buttons=(FORM,), language=language)
     return mail

@@ -9,10 +9,10 @@ read are kept rather than loaded (and their games rebuilt) from the store at eac
 
 from __future__ import annotations
 
-import asyncio
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Any, Generic, TypeVar
 
 from bot.i18n import N_, _
@@ -157,7 +157,9 @@ class Looking(Host):
         game = table.game
         base = _base(table)
         if "menu" not in memo or "choices:*" not in memo:
-            memo["menu"], memo["choices:*"] = await asyncio.to_thread(_menu_and_choices, base)
+            memo["menu"], memo["choices:*"] = await self._ctx.offload.step(
+                base, partial(_menu_and_choices, base)
+            )
         return Moves(
             tuple(game.staged()),
             memo["menu"],
@@ -182,7 +184,7 @@ class Looking(Host):
             memo, base = table.memo(), _base(table)
             key = f"choices:{group}"
             if key not in memo:
-                memo[key] = await asyncio.to_thread(base.choices, group)
+                memo[key] = await self._ctx.offload.step(base, partial(base.choices, group))
             warned = await play.warned(table, base, memo[key], None)
         return {choice.notation: choice.warning for choice in warned if choice.warning}
 

@@ -6,7 +6,9 @@ most of a request's work on the short board).
 In a worker thread that work still holds the interpreter lock, and every other channel
 waits on it; so long-board turn ends go to a separate process: the game is pickled there
 and back (a few milliseconds), the searches run on another core, and the match adopts the
-returned game with its log entry. Short-board turn ends (about 0.15 ms) stay in a thread.
+returned game with its log entry. The other games' steps (a short-board turn end costs
+about 0.5 ms, an action less) run at once on the event loop (``step``): in a thread they
+would hold it up all the same, the interpreter lock being theirs for up to 5 ms.
 Images are drawn in a pool of their own (``draw``): a view is small to send (about 1 kB),
 and drawing it no longer holds the interpreter lock that every channel's requests share.
 An AI's turn, or a hint, is searched in a process of its own pool (by default one per core
@@ -36,7 +38,7 @@ import traceback
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import ai
 from bot.lifeline import start_worker
@@ -50,6 +52,7 @@ from .fairy import FairyStockfish, fairy_turn
 from .ports import Renderer
 
 log = logging.getLogger(__name__)
+Stepped = TypeVar("Stepped")  # what a step of the rules core gives back
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
 ANYONE = Owner(0, "anyone")  # a search that serves nobody in particular (tests, tools)
 
@@ -258,11 +261,23 @@ class Offload:
         broken.shutdown(wait=False, cancel_futures=True)
         self._workers(kind)
 
+    @staticmethod
+    async def step(game: GameState, work: Callable[[], Stepped]) -> Stepped:
+        """``work()``, a step of the rules core on ``game`` (an action staged or taken back,
+        the legal actions in words, a menu): at once where the game's steps cost little (not
+        ``heavy``: a fraction of a millisecond), since a worker thread would hold up the
+        event loop all the same (it keeps the interpreter lock for up to the switch
+        interval, 5 ms) and only add its hand-overs; in a thread where they may cost more."""
+        if game_type(game.game_type).heavy(game):
+            return await asyncio.to_thread(work)
+        return work()
+
     async def end_turn(self, match: Match, deadline: bool = False) -> GameTurn:
-        """``match.end_turn()`` (or its end by the deadline), off the event loop."""
+        """``match.end_turn()`` (or its end by the deadline): at once where it costs little
+        (``step``), else off the event loop, in a worker process if there are any."""
         if not (self._sizes["rules"] and game_type(match.game.game_type).heavy(match.game)):
             ender = match.end_turn_by_deadline if deadline else match.end_turn
-            return await asyncio.to_thread(ender)
+            return await self.step(match.game, ender)
         data = pickle.dumps((match.game, DEADLINE if deadline else END), pickle.HIGHEST_PROTOCOL)
         answer = await self._run("rules", _end_turn, data)
         if answer[0] == "refused":

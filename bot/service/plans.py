@@ -22,7 +22,6 @@ from rules import ActionError, GameState, Side
 
 from .context import Context
 from .errors import Refused
-from .languages import player_language
 from .models import Reply, User, is_robot
 from .phases import PLAYING
 from .table import Table, player_side
@@ -248,7 +247,7 @@ async def answer(ctx: Context, table: Table) -> Answer | None:
     seen = [event.text for event in game.view_for(planner).last_turn]
     them = table.side_name(planner.other)
     matching = [line for line in lines if line[0][0] == seen]
-    language = await player_language(ctx.store, hosted.player(planner))
+    language = await ctx.player_language(hosted.player(planner))
     if not matching:
         with speaking(language):
             return Answer(planner, None, [], _unanswered(them, seen, len(lines)), language)

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from typing import TypeAlias
 
 from bot.i18n import _, ngettext, word
@@ -82,9 +83,9 @@ async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bo
     if len(parts) == 1 and replaces(match.game):
         return await _replace(ctx, table, side, parts[0], preview)
     if len(parts) > 1:
-        await asyncio.to_thread(_try_all, match.game.copy(), parts)
+        await ctx.offload.step(match.game, lambda: _try_all(match.game.copy(), parts))
     try:
-        events = [await asyncio.to_thread(match.act, part) for part in parts]
+        events = [await ctx.offload.step(match.game, partial(match.act, part)) for part in parts]
     except ActionError as exc:
         raise ActionRefused(exc) from None
     texts = match.game.staged()[-len(events) :]  # as people read them (ToriShogi: TS1)
@@ -114,11 +115,11 @@ async def _replace(ctx: Context, table: Table, side: Side, text: str, preview: b
     refusal leaves the staged one as it was."""
     match = table.played
     try:
-        await asyncio.to_thread(before_last(match.game).apply, text)
+        await ctx.offload.step(match.game, lambda: before_last(match.game).apply(text))
     except ActionError as exc:
         raise ActionRefused(exc) from None
-    old = await asyncio.to_thread(match.undo)
-    await asyncio.to_thread(match.act, text)
+    old = await ctx.offload.step(match.game, match.undo)
+    await ctx.offload.step(match.game, partial(match.act, text))
     new = match.game.staged()[-1]
     head = _("Staged {new} in place of {old}.", new=new, old=old)
     return await staged_reply(ctx, table, side, head, preview)
@@ -152,7 +153,7 @@ async def choices(
     completed, the ones before kept as typed."""
     acting_side(ctx, table, user)
     head, _sep, last = typed.rpartition(";")
-    entries = await _legal_texts(table)
+    entries = await _legal_texts(ctx, table)
     found = finding.best(last, entries, limit)
     prefix = f"{head.strip()}; " if head.strip() else ""
     return [
@@ -162,12 +163,12 @@ async def choices(
     ]
 
 
-async def _legal_texts(table: Table) -> list[finding.Entry]:
+async def _legal_texts(ctx: Context, table: Table) -> list[finding.Entry]:
     """Every legal action of the running state and the words to find it by, worked out
     once per state of the match (autocomplete asks at every keystroke)."""
     memo = table.memo()
     if "entries" not in memo:
-        memo["entries"] = await asyncio.to_thread(finding.entries, table.game)
+        memo["entries"] = await ctx.offload.step(table.game, partial(finding.entries, table.game))
     entries: list[finding.Entry] = memo["entries"]
     return entries
 
@@ -192,7 +193,7 @@ async def menu(
         memo["base"] = before_last(game) if replaces(game) else game
     base: GameState = memo["base"]
     if "menu" not in memo:
-        memo["menu"] = await asyncio.to_thread(base.menu)
+        memo["menu"] = await ctx.offload.step(base, base.menu)
     view = base.view_for(side)
     head = Menu(
         table.stamp,
@@ -214,7 +215,7 @@ async def menu(
         return head
     key = f"choices:{group}"
     if key not in memo:
-        memo[key] = await asyncio.to_thread(base.choices, group)
+        memo[key] = await ctx.offload.step(base, partial(base.choices, group))
     choices = await warned(table, base, memo[key], shown)
     marks = pointing.pointing(header, choices)
     picture = await ctx.private_file(view, table, "your-board.png", marks)
@@ -255,9 +256,9 @@ async def undo(
         )
     try:
         if number is None:
-            text = await asyncio.to_thread(match.undo)
+            text = await ctx.offload.step(match.game, match.undo)
         else:
-            text = await asyncio.to_thread(match.take_back, number - 1)
+            text = await ctx.offload.step(match.game, partial(match.take_back, number - 1))
     except ActionError as exc:
         raise ActionRefused(exc) from None
     return await staged_reply(ctx, table, side, _("Taken back: {action}.", action=text), preview)
@@ -489,7 +490,7 @@ async def whole_turn(ctx: Context, table: Table, user: User, texts: list[str]) -
     before = showing.series_number(table.game)
     try:
         for text in texts:
-            await asyncio.to_thread(match.act, text)
+            await ctx.offload.step(match.game, partial(match.act, text))
         await ctx.offload.end_turn(match)
     except ActionError as exc:
         raise EngineRefused(f"{user.name} chose {'; '.join(texts)!r}: {exc.message}") from exc

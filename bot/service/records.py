@@ -15,12 +15,10 @@ from .guild import GuildSettings, load_guild, save_guild
 from .languages import (
     DISCORD_LOCALE,
     LANGUAGE,
-    KeptChoices,
+    KeptLanguages,
     LanguageChoice,
     checked_language,
     discord_locale,
-    player_choice,
-    server_choice,
 )
 from .models import User
 from .notify import OFF, SERVER_KEYS, Notify, checked, defaults, notify_of
@@ -29,11 +27,13 @@ from .ports import Clock
 
 
 class Records:
-    def __init__(self, store: Store, clock: Clock) -> None:
+    def __init__(self, store: Store, clock: Clock, languages: KeptLanguages | None = None) -> None:
+        """``languages``: the kept choices the service's posts read (its own, else)."""
         self._store = store
         self._clock = clock
-        self._players = KeptChoices(clock.now)
-        self._servers = KeptChoices(clock.now)
+        self._languages = languages or KeptLanguages(store, clock.now)
+        self._players = self._languages.players
+        self._servers = self._languages.servers
 
     def now(self) -> float:
         """The service's time (a test's manual clock)."""
@@ -103,13 +103,13 @@ class Records:
         await save_player(self._store, user.id, settings)
 
     # ---- languages (``languages``) ----------------------------------------------------------
-    # Read for every interaction (the language of its answer), so kept in memory
-    # (``KeptChoices``); every change below updates what is kept.
+    # Read for every interaction (the language of its answer) and post, so kept in memory
+    # (``KeptLanguages``, the service's); every change below updates what is kept.
     async def player_language(self, user_id: int) -> LanguageChoice:
-        return await self._players.get(user_id, lambda: player_choice(self._store, user_id))
+        return await self._languages.player_choice(user_id)
 
     async def server_language(self, guild_id: int) -> LanguageChoice:
-        return await self._servers.get(guild_id, lambda: server_choice(self._store, guild_id))
+        return await self._languages.server_choice(guild_id)
 
     async def choose_player_language(self, user: User, code: str | None) -> None:
         """A player's language (None: their Discord's); ValueError for one not shipped."""

@@ -10,7 +10,6 @@ from bot.i18n import _, ngettext, speaking
 from rules import Side
 
 from .context import Context, Mail
-from .languages import player_language
 from .notify import REMINDER
 from .table import Table
 from .texts import duration, moment
@@ -51,7 +50,7 @@ async def reminder(ctx: Context, table: Table) -> None:
         return
     user = hosted.player(side)
     mail = Mail(table.channel_id)
-    with speaking(await player_language(ctx.store, user)) as language:
+    with speaking(await ctx.player_language(user)) as language:
         said = _reminder_text(ctx, table, side)
         mail.private(
             user, said, buttons=("away",), turn=table.turn, notice=REMINDER, language=language

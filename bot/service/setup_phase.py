@@ -19,7 +19,6 @@ from . import announce, questions, timing
 from .context import Context, Mail
 from .endings import ended
 from .errors import Refused
-from .languages import player_language, server_language
 from .models import Reply, User
 from .phases import LAPSED, PLAYING
 from .table import Table, player_side
@@ -92,7 +91,7 @@ async def choose(ctx: Context, table: Table, user: User, given: Mapping[str, str
     changed = replace(hosted, ready="".join(sorted(ready)))
     mail = Mail(table.channel_id)
     if side.letter in ready and side.letter not in hosted.ready:
-        with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+        with speaking(await ctx.server_language(hosted.guild_id)) as language:
             mail.public(
                 _(
                     "{player} has finished setting up; waiting for {other}.",
@@ -225,7 +224,7 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
     mail = Mail(table.channel_id)
     for side in Side:
         if side.letter not in hosted.ready:
-            with speaking(await player_language(ctx.store, hosted.player(side))) as language:
+            with speaking(await ctx.player_language(hosted.player(side))) as language:
                 text = _(
                     "Reminder: choose your setup for the match against {other} within {left}, "
                     "or the match is called off: with the buttons or menus of the message that "
@@ -245,7 +244,7 @@ async def setup_lapsed(ctx: Context, table: Table) -> None:
     hosted = table.hosted
     late = [table.side_name(side) for side in Side if side.letter not in hosted.ready]
     mail = Mail(table.channel_id)
-    with speaking(await server_language(ctx.store, hosted.guild_id)) as language:
+    with speaking(await ctx.server_language(hosted.guild_id)) as language:
         text = _(
             "The setup was not finished in time ({players} had not chosen), so the match is "
             "off. Nothing is recorded.",

@@ -4,8 +4,8 @@ let lapse, its post and "your turn" DM, and a planned reply played at once (``pl
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
+from functools import partial
 
 from rules import Side
 from rules.words import Text, msg
@@ -126,7 +126,7 @@ async def _planned_turn(
     match = table.played
     before = showing.series_number(table.game)
     for text in texts:
-        await asyncio.to_thread(match.act, text)
+        await ctx.offload.step(match.game, partial(match.act, text))
     await ctx.offload.end_turn(match)
     hosted = replace(table.hosted, missed=with_missed(table.hosted, side, 0))
     await after_turn(ctx, table, hosted, turn_headline(table, side), before, side, mail, kept=kept)
