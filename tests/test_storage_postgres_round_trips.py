@@ -110,7 +110,7 @@ def _posts(match: Match) -> list[Post]:
     return [Post(100, "turn ended", files=image), Post(100, "your turn", 2, (2,), image)]
 
 
-async def test_a_staged_action_a_turn_end_and_a_delivery_cost_a_few_round_trips(
+async def test_a_staged_action_a_turn_end_and_its_delivery_cost_a_few_round_trips(
     pg: Config, counted: Counted
 ) -> None:
     async with await Store.open(pg) as store:
@@ -137,6 +137,10 @@ async def test_a_staged_action_a_turn_end_and_a_delivery_cost_a_few_round_trips(
         assert [row.post.text for row in await store.hosting.private_queue()] == [
             row.post.text for row in queued[1:]
         ]
+        counted.take()
+        assert await store.sharing.claim("channel 100", 0.0, 30.0)
+        await store.sharing.release("channel 100")
+        leased = counted.take()
 
     # BEGIN; the match row moved on with the action logged; the hosted match (its players
     # counted in the same statement); the transaction's id; COMMIT
@@ -145,3 +149,4 @@ async def test_a_staged_action_a_turn_end_and_a_delivery_cost_a_few_round_trips(
     assert len(ended) == 6, ended
     assert len(checked) == 1, checked  # whether a copy in memory is still current
     assert len(delivered) == 1, delivered  # a statement that may run twice: no BEGIN, no COMMIT
+    assert len(leased) == 2, leased  # a destination's lease taken and given back: the same

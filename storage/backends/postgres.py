@@ -146,14 +146,13 @@ class SyncConnection:
         if batch:
             self.wait(self._conn.executemany(translate(sql), batch))
 
-    def alone(self, sql: str, parameters: Params) -> None:
+    def alone(self, sql: str, parameters: Params) -> list[asyncpg.Record]:
         """One statement in the server's own transaction of one statement (no BEGIN, no
         COMMIT), run again on a conflict with another. ConnectionLost if the connection
         was lost, whether or not it committed: only for a statement that may run twice."""
         for attempt in range(1, RETRIES + 1):
             try:
-                self.execute(sql, parameters)
-                return
+                return self.execute(sql, parameters).fetchall()
             except _CONFLICTS:
                 if attempt == RETRIES:
                     raise
@@ -162,6 +161,7 @@ class SyncConnection:
                     raise
                 self._conn.terminate()
                 raise ConnectionLost() from exc
+        raise AssertionError("unreachable")
 
     def transaction(self, job: Callable[[SyncConnection], T], isolation: str) -> T:
         """``job`` in one transaction, run again on a conflict with another. ConnectionLost
@@ -348,16 +348,16 @@ class Writer:
         self._queue.put(_Pending(job, future, isolation))
         return await future
 
-    async def execute(self, sql: str, parameters: Params = ()) -> None:
+    async def execute(self, sql: str, parameters: Params = ()) -> list[asyncpg.Record]:
         """One statement that may run twice (see ``sql.Writes``): alone in the queue, it
         needs no transaction of its own (``_one``); taken with others, it is a job of
         their batch."""
         if self._closed:
             raise RuntimeError("the store is closed")
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[list[asyncpg.Record]] = asyncio.get_running_loop().create_future()
         job = functools.partial(_execute, sql, parameters)
         self._queue.put(_Pending(job, future, _READ_COMMITTED, (sql, parameters)))
-        await future
+        return await future
 
     def _lane(self) -> None:
         loop = asyncio.new_event_loop()
@@ -485,8 +485,8 @@ class Writer:
         raise _Again() from cut.__cause__
 
 
-def _execute(sql: str, parameters: Params, conn: SyncConnection) -> None:
-    conn.execute(sql, parameters)
+def _execute(sql: str, parameters: Params, conn: SyncConnection) -> list[asyncpg.Record]:
+    return conn.execute(sql, parameters).fetchall()
 
 
 class _Again(Exception):

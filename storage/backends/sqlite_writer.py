@@ -64,9 +64,10 @@ class Writer:
         self._queue.put(_Pending(job, future))
         return await future
 
-    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> None:
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         """One statement that may run twice (see ``sql.Writes``): here a job as any other."""
-        await self.run(lambda conn: conn.execute(sql, parameters))
+        rows: list[Any] = await self.run(lambda conn: conn.execute(sql, parameters).fetchall())
+        return rows
 
     # ---- the writer thread ---------------------------------------------------------------
     def _run(self) -> None:
