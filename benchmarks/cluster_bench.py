@@ -7,7 +7,15 @@ of the rate; the processes start each step together).
 
 On the 2-core VM the processes, their image workers and the PostgreSQL server share two
 cores: more processes add no CPU here, so the figures show what sharing the database costs
-rather than what more machines would give.
+rather than what more machines would give. The latencies follow the machine's load; two
+figures of the main run follow it little and are the ones to compare commits by: the
+statements sent to the server a request (each a round trip, and on a loaded machine a
+wake-up of a server process), and the CPU a request costs the bot's processes (their image
+workers left out).
+
+Against the machine's own server (trust authentication, database ``test``)::
+
+    TORA_BENCH_POSTGRES=postgresql://postgres@127.0.0.1:5432/test python -m benchmarks cluster
 """
 
 from __future__ import annotations
@@ -15,9 +23,12 @@ from __future__ import annotations
 import asyncio
 import multiprocessing
 import queue as queues
+import time
 from collections.abc import Iterator
 from multiprocessing.synchronize import Barrier
 from typing import Any
+
+import asyncpg
 
 from storage import Config
 
@@ -32,7 +43,37 @@ P99_TARGET = 60.0  # ms, at 25/s in all, with any number of processes (issue 26)
 RATE_TARGET = {3: 100.0}  # actions/s sustained with p99 <= 100 ms, by processes
 
 
+class Statements:
+    """How many statements this process's connections to the server have sent: each
+    connection opened after ``count`` notes every query asyncpg runs (asyncpg's query
+    loggers), one round trip each."""
+
+    sent = 0
+
+    @classmethod
+    def note(cls, _query: Any) -> None:
+        cls.sent += 1
+
+    @classmethod
+    def count(cls) -> None:
+        class Counting(asyncpg.Connection):  # type: ignore[misc]
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                super().__init__(*args, **kwargs)
+                self.add_query_logger(cls.note)
+
+        connect, create_pool = asyncpg.connect, asyncpg.create_pool
+
+        def counting_connect(*args: Any, **kwargs: Any) -> Any:
+            return connect(*args, connection_class=Counting, **kwargs)
+
+        def counting_pool(*args: Any, **kwargs: Any) -> Any:
+            return create_pool(*args, connection_class=Counting, **kwargs)
+
+        asyncpg.connect, asyncpg.create_pool = counting_connect, counting_pool
+
+
 def _child(config: Config, index: int, count: int, barrier: Barrier, stop: Any, out: Any) -> None:
+    Statements.count()
     asyncio.run(_serve(config, index, count, barrier, stop, out))
 
 
@@ -52,8 +93,10 @@ async def _serve(
         await asyncio.to_thread(barrier.wait)
         rate = service_bench.RATE / count
         await service_bench._load(service, tables, rate, 2.0, seed=index)  # warm up
+        sent, cpu = Statements.sent, time.process_time()
         samples = await service_bench._load(service, tables, rate, SECONDS, seed=10 + index)
-        out.put([s.ms for s in samples])
+        cpu, sent = time.process_time() - cpu, Statements.sent - sent
+        out.put(([s.ms for s in samples], sent, cpu))
         for total in RATES:
             await asyncio.to_thread(barrier.wait)
             if stop.value:
@@ -78,7 +121,10 @@ def _measure(config: Config, count: int) -> list[Figure]:
         child.start()
     try:
         barrier.wait(timeout=300)  # every process has its matches
-        main = _gather(out, count)
+        runs = [_get(out) for _ in range(count)]
+        main = [ms for samples, _sent, _cpu in runs for ms in samples]
+        sent = sum(sent for _samples, sent, _cpu in runs)
+        cpu = sum(cpu for _samples, _sent, cpu in runs)
         best = 0.0
         for total in RATES:
             barrier.wait(timeout=300)
@@ -98,6 +144,8 @@ def _measure(config: Config, count: int) -> list[Figure]:
     return [
         Figure(f"service p50 ({where}, {service_bench.RATE:g}/s in all)", median(main), "ms"),
         Figure(f"service p99 ({where})", service_bench._p(main, 0.99), "ms", P99_TARGET),
+        Figure("  round trips to the server a request (statements sent)", sent / len(main), ""),
+        Figure("  CPU a request, bot processes (images apart)", cpu * 1000 / len(main), "ms"),
         Figure(
             f"highest sustained rate, p99 <= {service_bench.LIMIT_MS:g} ms ({where})",
             best,
@@ -112,11 +160,16 @@ def _gather(out: Any, count: int) -> list[float]:
     """Every process's samples of one run."""
     merged: list[float] = []
     for _ in range(count):
-        try:
-            merged += out.get(timeout=300)
-        except queues.Empty:
-            raise RuntimeError("a benchmark process sent nothing back") from None
+        merged += _get(out)
     return merged
+
+
+def _get(out: Any) -> Any:
+    """What one process sent back of one run."""
+    try:
+        return out.get(timeout=300)
+    except queues.Empty:
+        raise RuntimeError("a benchmark process sent nothing back") from None
 
 
 def run() -> Iterator[Figure]:

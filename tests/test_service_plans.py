@@ -143,7 +143,7 @@ def die_after_first_commit(h: Harness) -> None:
     process killed right after that commit would have left the database."""
     assert h.store is not None
     writer = h.store._writer
-    run, commits = writer.run, []
+    run, execute, commits = writer.run, writer.execute, []
 
     async def once(job):  # type: ignore[no-untyped-def]
         if commits:
@@ -151,7 +151,14 @@ def die_after_first_commit(h: Harness) -> None:
         commits.append(job)
         return await run(job)
 
+    async def statement_once(sql, parameters=()):  # type: ignore[no-untyped-def]
+        if commits:
+            raise Died
+        commits.append(sql)
+        await execute(sql, parameters)
+
     writer.run = once  # type: ignore[method-assign]
+    writer.execute = statement_once  # type: ignore[method-assign]
 
 
 async def test_a_crash_after_the_opponents_turn_is_saved_does_not_lose_the_reply(

@@ -15,7 +15,7 @@ from backends import config as database
 
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
-from storage import Config, ConfigError, DatabaseUnavailable, Store
+from storage import Config, ConfigError, DatabaseUnavailable, Hosted, Post, Store
 from storage.backends import postgres, postgres_reads
 from storage.backends.migrations import LATEST
 from storage.backends.postgres import translate
@@ -137,6 +137,32 @@ async def test_reads_and_writes_while_connections_are_killed_all_succeed(
         found = await raw_sql(pg, "SELECT count(*) FROM players WHERE user_id >= 10000")
         assert found == [(len(saved),)]
     assert "a read lost its database connection; reading again" in caplog.text
+    assert "the database connection was lost; connecting again" in caplog.text
+
+
+@pytest.mark.postgres
+async def test_deliveries_noted_while_connections_are_killed_all_count_once(
+    pg: Config, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A delivered post's row goes in one statement without a transaction of its own
+    (``Writes.execute``): one whose connection is lost, committed or not, is run again, so
+    every delivery is noted and none fails."""
+    async with await Store.open(pg) as store:
+        for user_id, name in ((1, "ann"), (2, "bob")):
+            await store.save_player(user_id, name)
+        posts = [Post(100, f"post {n}") for n in range(900)]
+        await store.hosting.create(Hosted(0, 1, 100, 1, 2, "{}", "challenge"), posts)
+        queued = await store.hosting.private_queue()
+
+        async def deliver(lane: int) -> None:
+            for row in queued[lane::3]:
+                await store.hosting.retry_later(row.id, 1, 0.0, False)
+                await store.hosting.delivered(row.id)
+
+        work = [asyncio.create_task(deliver(lane)) for lane in range(3)]
+        await _kill_connections(pg, times=6, every=0.05)
+        await asyncio.gather(*work)  # any error a caller met is raised here
+        assert await store.hosting.private_queue() == []
     assert "the database connection was lost; connecting again" in caplog.text
 
 

@@ -146,6 +146,23 @@ class SyncConnection:
         if batch:
             self.wait(self._conn.executemany(translate(sql), batch))
 
+    def alone(self, sql: str, parameters: Params) -> list[asyncpg.Record]:
+        """One statement in the server's own transaction of one statement (no BEGIN, no
+        COMMIT), run again on a conflict with another. ConnectionLost if the connection
+        was lost, whether or not it committed: only for a statement that may run twice."""
+        for attempt in range(1, RETRIES + 1):
+            try:
+                return self.execute(sql, parameters).fetchall()
+            except _CONFLICTS:
+                if attempt == RETRIES:
+                    raise
+            except BaseException as exc:
+                if not lost(exc, self._conn):
+                    raise
+                self._conn.terminate()
+                raise ConnectionLost() from exc
+        raise AssertionError("unreachable")
+
     def transaction(self, job: Callable[[SyncConnection], T], isolation: str) -> T:
         """``job`` in one transaction, run again on a conflict with another. ConnectionLost
         if the connection was lost before the COMMIT was asked for (nothing was written),
@@ -249,6 +266,7 @@ class _Pending:
     job: Callable[[SyncConnection], Any]
     future: asyncio.Future[Any]
     isolation: str
+    statement: tuple[str, Params] | None = None  # the job is this one statement (``execute``)
 
 
 class _Queue:
@@ -330,6 +348,17 @@ class Writer:
         self._queue.put(_Pending(job, future, isolation))
         return await future
 
+    async def execute(self, sql: str, parameters: Params = ()) -> list[asyncpg.Record]:
+        """One statement that may run twice (see ``sql.Writes``): alone in the queue, it
+        needs no transaction of its own (``_one``); taken with others, it is a job of
+        their batch."""
+        if self._closed:
+            raise RuntimeError("the store is closed")
+        future: asyncio.Future[list[asyncpg.Record]] = asyncio.get_running_loop().create_future()
+        job = functools.partial(_execute, sql, parameters)
+        self._queue.put(_Pending(job, future, _READ_COMMITTED, (sql, parameters)))
+        return await future
+
     def _lane(self) -> None:
         loop = asyncio.new_event_loop()
         try:
@@ -397,13 +426,17 @@ class Writer:
     def _one(self, sync: SyncConnection, pending: _Pending) -> None:
         """Run one job and answer its caller. A lost connection (the server restarted, say)
         is opened again: a job it cut short is run again, one it cut off inside its COMMIT
-        is answered if it committed and run again if not (never twice)."""
+        is answered if it committed and run again if not (never twice); a statement that
+        may run twice (``execute``) is run without a transaction of its own, and again."""
         outcome: tuple[Any, BaseException | None] = (None, None)
         for wait in RECONNECT:
             if wait:
                 time.sleep(wait)
             try:
-                job = functools.partial(sync.transaction, pending.job, pending.isolation)
+                if pending.statement is not None:
+                    job = functools.partial(sync.alone, *pending.statement)
+                else:
+                    job = functools.partial(sync.transaction, pending.job, pending.isolation)
                 outcome = (self._attempt(sync, job), None)
             except _Again as again:
                 outcome = (None, unavailable("a write", again.__cause__))
@@ -450,6 +483,10 @@ class Writer:
             return cut.result
         log.warning("the database connection was lost inside a COMMIT; running the job again")
         raise _Again() from cut.__cause__
+
+
+def _execute(sql: str, parameters: Params, conn: SyncConnection) -> list[asyncpg.Record]:
+    return conn.execute(sql, parameters).fetchall()
 
 
 class _Again(Exception):

@@ -15,7 +15,7 @@ import contextlib
 import queue
 import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -63,6 +63,11 @@ class Writer:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._queue.put(_Pending(job, future))
         return await future
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """One statement that may run twice (see ``sql.Writes``): here a job as any other."""
+        rows: list[Any] = await self.run(lambda conn: conn.execute(sql, parameters).fetchall())
+        return rows
 
     # ---- the writer thread ---------------------------------------------------------------
     def _run(self) -> None:

@@ -99,20 +99,20 @@ class Hosting:
         return updated, match
 
     async def delivered(self, outbox_id: int) -> None:
-        await self._writer.run(lambda conn: outbox.delivered(conn, outbox_id))
+        await self._writer.execute(*outbox.delivered(outbox_id))
 
     async def remember_buttons(self, sent: ButtonMessage) -> None:
         """A message went out with buttons for a hosted match (a front end's record)."""
-        await self._writer.run(lambda conn: outbox.remember_buttons(conn, sent))
+        await self._writer.execute(*outbox.remember_buttons(sent))
 
     async def forget_buttons(self, channel_id: int, message_id: int) -> None:
-        await self._writer.run(lambda conn: outbox.forget_buttons(conn, channel_id, message_id))
+        await self._writer.execute(*outbox.forget_buttons(channel_id, message_id))
 
     async def button_messages(self, hosted_id: int) -> list[ButtonMessage]:
         return await self._read(lambda db: outbox.button_messages(db, hosted_id))
 
     async def shown(self, outbox_id: int, pieces: int) -> None:
-        await self._writer.run(lambda conn: outbox.shown(conn, outbox_id, pieces))
+        await self._writer.execute(*outbox.shown(outbox_id, pieces))
 
     # ---- claims of several processes (``claims``) ------------------------------------------
     async def claim_due(self, now: float, seconds: float) -> list[Hosted]:
@@ -142,9 +142,7 @@ class Hosting:
     async def retry_later(
         self, outbox_id: int, attempts: int, next_try: float, fallback: bool
     ) -> None:
-        await self._writer.run(
-            lambda conn: outbox.retry_later(conn, outbox_id, attempts, next_try, fallback)
-        )
+        await self._writer.execute(*outbox.retry_later(outbox_id, attempts, next_try, fallback))
 
     # ---- reads -----------------------------------------------------------------------------
     async def get(self, hosted_id: int) -> Hosted:

@@ -161,9 +161,16 @@ def lock_hosted(conn: Connection, hosted: Hosted) -> None:
 
 
 def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
-    """Write ``hosted`` if it is still at its version (StaleHosted otherwise); returns it at
-    the next version."""
-    _check_players(conn, hosted)
+    """Write ``hosted`` if it is still at its version (StaleHosted otherwise) and the store
+    knows its players (UnknownPlayer otherwise); returns it at the next version. Its players
+    are counted in the same statement (one round trip on PostgreSQL), and which one is
+    unknown is asked only when the row was not written."""
+    wanted = _players(hosted)
+    known = ""
+    counted: tuple[int, ...] = ()
+    if wanted:
+        known = f" AND (SELECT count(*) FROM players WHERE user_id IN ({_marks(wanted)})) = ?"
+        counted = (*wanted, len(wanted))
     try:
         cursor = conn.execute(
             "UPDATE hosted_matches SET guild_id = ?, channel_id = ?, issuer_id = ?,"
@@ -171,14 +178,15 @@ def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
             " opposition_id = ?, match_id = ?, ready = ?, due_at = ?, remind_at = ?,"
             " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, turn = ?, clock_c = ?,"
             " clock_o = ?,"
-            " version = version + 1, updated_at = ? WHERE id = ? AND version = ?",
-            (*_values(hosted), now, hosted.id, hosted.version),
+            " version = version + 1, updated_at = ? WHERE id = ? AND version = ?" + known,
+            (*_values(hosted), now, hosted.id, hosted.version, *counted),
         )
     except IntegrityError as exc:
         if violates(exc, *_ONE_LIVE_PER_CHANNEL):
             raise ChannelBusy(hosted.channel_id) from None
         raise
     if cursor.rowcount != 1:
+        _check_players(conn, hosted)
         row = conn.execute(
             "SELECT version FROM hosted_matches WHERE id = ?", (hosted.id,)
         ).fetchone()
@@ -216,15 +224,23 @@ def _values(h: Hosted) -> tuple[object, ...]:
     )
 
 
-def _check_players(conn: Connection, hosted: Hosted) -> None:
-    """UnknownPlayer for the first of the match's players the store does not know: asked
-    in one statement (a round trip on PostgreSQL, for every change of a hosted match)."""
+def _players(hosted: Hosted) -> list[int]:
+    """The hosted match's players, each once."""
     users = (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
-    wanted = list(dict.fromkeys(user_id for user_id in users if user_id is not None))
+    return list(dict.fromkeys(user_id for user_id in users if user_id is not None))
+
+
+def _marks(values: Sequence[object]) -> str:
+    return ", ".join("?" * len(values))
+
+
+def _check_players(conn: Connection, hosted: Hosted) -> None:
+    """UnknownPlayer for the first of the match's players the store does not know, asked
+    in one statement."""
+    wanted = _players(hosted)
     if not wanted:
         return
-    marks = ", ".join("?" * len(wanted))
-    rows = conn.execute(f"SELECT user_id FROM players WHERE user_id IN ({marks})", wanted)
+    rows = conn.execute(f"SELECT user_id FROM players WHERE user_id IN ({_marks(wanted)})", wanted)
     known = {row[0] for row in rows.fetchall()}
     for user_id in wanted:
         if user_id not in known:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..backends.sql import Connection, ReadConnection, Row, is_postgres
+from ..backends.sql import Connection, ReadConnection, Row, Statement, is_postgres
 
 
 @dataclass(frozen=True)
@@ -61,10 +61,10 @@ class ButtonMessage:
 def insert_posts(
     conn: Connection, hosted_id: int | None, posts: Sequence[Post], now: float
 ) -> None:
-    """Queue ``posts`` with their files: on PostgreSQL one statement a post (a round trip
-    each), on SQLite a row and then its files."""
-    for post in posts:
-        row = (
+    """Queue ``posts`` with their files, in order: on PostgreSQL one statement a post, all
+    sent at once (one round trip), on SQLite a row and then its files."""
+    rows = [
+        (
             hosted_id,
             post.channel_id,
             post.user_id,
@@ -73,9 +73,13 @@ def insert_posts(
             post.buttons,
             now,
         )
-        if is_postgres(conn):
-            conn.execute(_POST_WITH_FILES, (*row, *_columns(post.files)))
-            continue
+        for post in posts
+    ]
+    if is_postgres(conn):
+        batch = [(*row, *_columns(post.files)) for row, post in zip(rows, posts, strict=True)]
+        conn.executemany(_POST_WITH_FILES, batch)
+        return
+    for row, post in zip(rows, posts, strict=True):
         cursor = conn.execute(_POST + " RETURNING id", row)
         outbox_id = int(cursor.fetchone()[0])
         conn.executemany(
@@ -109,13 +113,17 @@ def _columns(
     )
 
 
-def delivered(conn: Connection, outbox_id: int) -> None:
+# The outbox's bookkeeping: statements that leave the same rows however many times they run
+# (``Writes.execute``), each committed alone.
+
+
+def delivered(outbox_id: int) -> Statement:
     """A delivered row goes, with its files (a private one held hidden information)."""
-    conn.execute("DELETE FROM outbox WHERE id = ?", (outbox_id,))
+    return "DELETE FROM outbox WHERE id = ?", (outbox_id,)
 
 
-def remember_buttons(conn: Connection, sent: ButtonMessage) -> None:
-    conn.execute(
+def remember_buttons(sent: ButtonMessage) -> Statement:
+    return (
         "INSERT INTO button_messages (channel_id, message_id, hosted_id, verbs, turn)"
         " VALUES (?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET"
         " hosted_id = excluded.hosted_id, verbs = excluded.verbs, turn = excluded.turn",
@@ -123,22 +131,20 @@ def remember_buttons(conn: Connection, sent: ButtonMessage) -> None:
     )
 
 
-def forget_buttons(conn: Connection, channel_id: int, message_id: int) -> None:
-    conn.execute(
+def forget_buttons(channel_id: int, message_id: int) -> Statement:
+    return (
         "DELETE FROM button_messages WHERE channel_id = ? AND message_id = ?",
         (channel_id, message_id),
     )
 
 
-def shown(conn: Connection, outbox_id: int, pieces: int) -> None:
+def shown(outbox_id: int, pieces: int) -> Statement:
     """``pieces`` of a fallback message have been shown to its user."""
-    conn.execute("UPDATE outbox SET shown = ? WHERE id = ?", (pieces, outbox_id))
+    return "UPDATE outbox SET shown = ? WHERE id = ?", (pieces, outbox_id)
 
 
-def retry_later(
-    conn: Connection, outbox_id: int, attempts: int, next_try: float, fallback: bool
-) -> None:
-    conn.execute(
+def retry_later(outbox_id: int, attempts: int, next_try: float, fallback: bool) -> Statement:
+    return (
         "UPDATE outbox SET attempts = ?, next_try = ?, fallback = ? WHERE id = ?",
         (attempts, next_try, int(fallback), outbox_id),
     )

@@ -38,20 +38,18 @@ class Sharing:
         self._taken = 0
 
     async def claim(self, name: str, now: float, seconds: float) -> bool:
-        """Take or renew the lease ``name`` for ``seconds``; False while another holds it."""
-
-        def job(conn: Connection) -> bool:
-            row = conn.execute(
-                "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
-                " expires_at = excluded.expires_at"
-                " WHERE leases.owner = excluded.owner OR leases.expires_at <= ?"
-                " RETURNING owner",
-                (name, self.owner, now + seconds, now),
-            ).fetchone()
-            return row is not None
-
-        return await self._writer.run(job)
+        """Take or renew the lease ``name`` for ``seconds``; False while another holds it.
+        Taking it again is renewing it, to the same time: one statement that may run twice
+        (``Writes.execute``)."""
+        rows = await self._writer.execute(
+            "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
+            " expires_at = excluded.expires_at"
+            " WHERE leases.owner = excluded.owner OR leases.expires_at <= ?"
+            " RETURNING owner",
+            (name, self.owner, now + seconds, now),
+        )
+        return bool(rows)
 
     @contextlib.asynccontextmanager
     async def holding(
@@ -73,10 +71,8 @@ class Sharing:
 
     async def release(self, name: str) -> None:
         """Give a lease back before it runs out (only if this process still holds it)."""
-        await self._writer.run(
-            lambda conn: conn.execute(
-                "DELETE FROM leases WHERE name = ? AND owner = ?", (name, self.owner)
-            )
+        await self._writer.execute(
+            "DELETE FROM leases WHERE name = ? AND owner = ?", (name, self.owner)
         )
 
     async def release_all(self) -> None:

@@ -9,7 +9,7 @@ from typing import NoReturn
 
 from rules import Side, game_type
 
-from ..backends.sql import Connection, keep_identity_ahead
+from ..backends.sql import Connection, is_postgres, keep_identity_ahead
 from ..errors import (
     MatchClosed,
     MatchNotFound,
@@ -132,51 +132,124 @@ def append(conn: Connection, request: Append, now: float) -> Saved:
     """Append entries to a match's log and update its row, only if the match is still at the
     version the caller read and not closed; its snapshot, finished record and closing in the
     same transaction. The row is checked, locked and moved on by one statement (its UPDATE,
-    a round trip on PostgreSQL, where a concurrent change waits for the lock and then finds
-    the version moved on); it is read apart only to say why it was refused."""
+    where a concurrent change waits for the lock and then finds the version moved on); it is
+    read apart only to say why it was refused."""
     match_id = request.match_id
     state = request.state
-    added = len(request.entries)
-    row = conn.execute(
-        "UPDATE matches SET version = version + 1, last_seq = last_seq + ?, side_to_act = ?,"
-        " round = ?, score_c = ?, score_o = ?, result = ?, updated_at = ?"
-        " WHERE id = ? AND version = ? AND closed IS NULL"
-        " RETURNING last_seq, status, turn_deadline",
-        (
-            added,
-            state.side.letter,
-            state.round,
-            state.score[0],
-            state.score[1],
-            state.result,
-            now,
-            match_id,
-            request.version,
-        ),
-    ).fetchone()
-    if row is None:
-        _refusal(conn, request)
-    last_seq, status, deadline = row
-    if request.close is not None and state.over:
-        raise StorageError(f"match {match_id} is over, so it cannot be {request.close}")
-    seqs = list(range(last_seq - added + 1, last_seq + 1))
-    for seq, entry in zip(seqs, request.entries, strict=True):
-        _insert_entry(conn, match_id, seq, entry, now)
-    # indexed columns are written only when they change: one page less per commit
     new_status = FINISHED if state.over else ACTIVE
     new_deadline = None if state.over or request.close else request.deadline
-    if (new_status, new_deadline) != (status, deadline):
-        conn.execute(
-            "UPDATE matches SET status = ?, turn_deadline = ? WHERE id = ?",
-            (new_status, new_deadline, match_id),
-        )
+    if is_postgres(conn):
+        moved = _moved_with_entries(conn, request, new_status, new_deadline, now)
+    else:
+        moved = _moved(conn, request, new_status, new_deadline, now)
+    if moved is None:
+        _refusal(conn, request)
+    last_seq, game, status = moved
+    if request.close is not None and state.over:
+        raise StorageError(f"match {match_id} is over, so it cannot be {request.close}")
     if request.close is not None:
         conn.execute("UPDATE matches SET closed = ? WHERE id = ?", (request.close, match_id))
     if request.finish is not None and status == ACTIVE:
         _insert_finished(conn, match_id, request.finish, now)
     if request.snapshot is not None:
-        put_snapshot(conn, match_id, last_seq, request.snapshot, now)
-    return Saved(request.version + 1, seqs)
+        put_snapshot(conn, match_id, last_seq, request.snapshot, now, game)
+    added = len(request.entries)
+    return Saved(request.version + 1, list(range(last_seq - added + 1, last_seq + 1)))
+
+
+# The match row moved on, if still at the version read and not closed: the same in both
+# dialects, with what each needs set and returned after it.
+_MOVE = (
+    "UPDATE matches SET version = version + 1, last_seq = last_seq + ?, side_to_act = ?,"
+    " round = ?, score_c = ?, score_o = ?, result = ?, updated_at = ?{also}"
+    " WHERE id = ? AND version = ? AND closed IS NULL RETURNING {returned}"
+)
+
+
+def _move_values(request: Append, now: float) -> tuple[object, ...]:
+    state = request.state
+    return (
+        len(request.entries),
+        state.side.letter,
+        state.round,
+        state.score[0],
+        state.score[1],
+        state.result,
+        now,
+    )
+
+
+def _moved(
+    conn: Connection, request: Append, status: str, deadline: float | None, now: float
+) -> tuple[int, str, str] | None:
+    """SQLite: the row moved on, then its entries written; its indexed columns are written
+    apart and only when they change (one page less per commit). (last_seq, game, the
+    status before), or None if the row was not at the version read."""
+    match_id = request.match_id
+    row = conn.execute(
+        _MOVE.format(also="", returned="last_seq, game, status, turn_deadline"),
+        (*_move_values(request, now), match_id, request.version),
+    ).fetchone()
+    if row is None:
+        return None
+    last_seq, game, was, was_deadline = row
+    first = last_seq - len(request.entries) + 1
+    for seq, entry in enumerate(request.entries, first):
+        _insert_entry(conn, match_id, seq, entry, now)
+    if (status, deadline) != (was, was_deadline):
+        conn.execute(
+            "UPDATE matches SET status = ?, turn_deadline = ? WHERE id = ?",
+            (status, deadline, match_id),
+        )
+    return last_seq, game, was
+
+
+# PostgreSQL's: one statement (one round trip) moves the row on, indexed columns included
+# (an UPDATE that leaves an index's columns as they were stays a heap-only update), and
+# writes the entries after it; the status before is read in the statement's snapshot (a
+# concurrent change would have moved the version on, and the row would not be moved).
+_MOVE_WITH_ENTRIES = (
+    "WITH moved AS ("
+    + _MOVE.format(
+        also=", status = ?, turn_deadline = ?",
+        returned="last_seq, game, (SELECT status FROM matches WHERE id = ?) AS was",
+    )
+    + "), logged AS (INSERT INTO actions"
+    " (match_id, seq, turn, side, kind, arg, public, hidden, at)"
+    " SELECT ?, moved.last_seq - ? + e.n, e.turn, e.side, e.kind, e.arg, e.public, e.hidden, ?"
+    " FROM moved, unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[])"
+    " WITH ORDINALITY AS e (turn, side, kind, arg, public, hidden, n))"
+    " SELECT last_seq, game, was FROM moved"
+)
+
+
+def _moved_with_entries(
+    conn: Connection, request: Append, status: str, deadline: float | None, now: float
+) -> tuple[int, str, str] | None:
+    """PostgreSQL: ``_moved`` in one statement (``_MOVE_WITH_ENTRIES``)."""
+    match_id = request.match_id
+    entries = request.entries
+    row = conn.execute(
+        _MOVE_WITH_ENTRIES,
+        (
+            *_move_values(request, now),
+            status,
+            deadline,
+            match_id,
+            request.version,
+            match_id,
+            match_id,
+            len(entries),
+            now,
+            [entry.turn for entry in entries],
+            [entry.side.letter for entry in entries],
+            [entry.kind for entry in entries],
+            [entry.arg for entry in entries],
+            [entry.public for entry in entries],
+            [int(entry.hidden) for entry in entries],
+        ),
+    ).fetchone()
+    return None if row is None else (row[0], row[1], row[2])
 
 
 def _refusal(conn: Connection, request: Append) -> NoReturn:
@@ -226,10 +299,13 @@ def _insert_finished(conn: Connection, match_id: int, finish: Finish, now: float
     )
 
 
-def put_snapshot(conn: Connection, match_id: int, seq: int, data: bytes, now: float) -> None:
+def put_snapshot(
+    conn: Connection, match_id: int, seq: int, data: bytes, now: float, game: str | None = None
+) -> None:
     """Keep one snapshot per match: the newest, or any of its game's current state version
-    over one of an older shape."""
-    (game,) = conn.execute("SELECT game FROM matches WHERE id = ?", (match_id,)).fetchone()
+    over one of an older shape. ``game``: the match's game, if the caller has it."""
+    if game is None:
+        (game,) = conn.execute("SELECT game FROM matches WHERE id = ?", (match_id,)).fetchone()
     conn.execute(
         "INSERT INTO snapshots (match_id, seq, state_version, data, at) VALUES (?, ?, ?, ?, ?)"
         " ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq,"
