@@ -27,7 +27,7 @@ def board_png(view: View, info: StatusFields) -> bytes:
     """The public board, for a channel: needs a spectator's view (``view_for(None)``)."""
     if view.viewer is not None:
         raise ValueError("the public board is drawn from view_for(None), not a player's view")
-    return png_bytes(board_image(view, info, Mode.PUBLIC))
+    return png_bytes(board_image(view, info, Mode.PUBLIC), layout_for(view.size).bands)
 
 
 def private_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:
@@ -39,7 +39,7 @@ def private_png(view: View, info: StatusFields, marks: MarkFields | None = None)
     mode = Mode.PREVIEW if view.staged else Mode.PRIVATE
     image = board_image(view, info, mode)
     point_out(image, marks, cells(view).get, {name(piece.sq) for piece in view.pieces})
-    return png_bytes(image)
+    return png_bytes(image, layout_for(view.size).bands)
 
 
 def cells(view: View) -> dict[str, Cell]:
@@ -59,7 +59,7 @@ def preview_png(view: View, info: StatusFields) -> bytes:
     actions drawn as arrows."""
     if view.viewer is None or view.viewer != view.side or view.outcome:
         raise ValueError("a preview is drawn from the acting player's own view")
-    return png_bytes(board_image(view, info, Mode.PREVIEW))
+    return png_bytes(board_image(view, info, Mode.PREVIEW), layout_for(view.size).bands)
 
 
 def board_image(view: View, info: StatusFields, mode: Mode) -> Image.Image:
