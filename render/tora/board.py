@@ -20,7 +20,7 @@ from .base import base_board, cell_backgrounds
 from .layout import Layout, layout_for
 from .overlay import marks_over, marks_under
 from .sprites import look_of, small_sprite, sprite, tile
-from .status import status_strip
+from .status import paste_strip
 
 
 def board_png(view: View, info: StatusFields) -> bytes:
@@ -66,7 +66,7 @@ def board_image(view: View, info: StatusFields, mode: Mode) -> Image.Image:
     """The image in the fixed palette (for PNG, or as a frame of a replay)."""
     layout = layout_for(view.size)
     image = base_board(view.terrain).copy()
-    image.paste(status_strip(layout, view, info, mode), (0, 0))
+    paste_strip(image, layout, view, info, mode)
     events = _events(view, mode)
     round_end = () if mode == Mode.PREVIEW else view.round_end
     standing = {p.sq for p in view.pieces if not p.hidden}
