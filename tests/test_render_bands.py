@@ -1,7 +1,7 @@
 """Board pictures written band by band (``render.bands``, issue 26): every game's board is the
 very picture drawn, a picture is the same file whatever the band cache held, and a kept band
-is only ever reused for the very same pixels (nothing of one picture, a player's own with its
-hidden Assassin, reaches another)."""
+(or a kept blend of a sprite) is only ever reused for the very same pixels (nothing of one
+picture, a player's own with its hidden Assassin, reaches another)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import pytest
 from PIL import Image
 
 from render import bands
+from render import palette as pal
 from render.bands import BandCache, banded_png
+from render.compose import paste_rgba
 from render.status import Mode, StatusInfo
 from render.tora import board as tora_board
 from render.tora.layout import layout_for
@@ -158,3 +160,22 @@ def test_the_band_cache_keeps_at_most_its_bytes():
         banded_png(changed, starts, cache)
         assert cache.size <= 64 * 1024
     assert decoded(banded_png(image, starts, cache)).tobytes() == image.tobytes()
+
+
+def test_a_kept_blend_is_reused_only_over_the_same_pixels():
+    """A sprite blended onto a square is kept by the pixels under it: the same sprite over
+    other pixels (an arrow under it this time) is blended anew."""
+    image, _starts = PICTURES["TORA short start"]()
+    sprite = Image.new("RGBA", (30, 30), (0, 0, 0, 0))
+    sprite.paste((200, 30, 30, 128), (5, 5, 25, 25))
+    plain, marked = image.copy(), image.copy()
+    marked.paste(pal.index(pal.BLACK), (100, 110, 140, 114))
+    expected = []
+    for canvas in (plain, marked):
+        region = canvas.crop((100, 100, 130, 130)).convert("RGB")
+        region.paste(sprite, (0, 0), sprite)
+        expected.append(pal.to_palette(region).tobytes())
+    for canvas, blended in zip((plain, marked, plain), (*expected, expected[0]), strict=True):
+        drawn = canvas.copy()
+        paste_rgba(drawn, sprite, (100, 100))
+        assert drawn.crop((100, 100, 130, 130)).tobytes() == blended
