@@ -3,16 +3,24 @@
 Each board figure renders many different positions once each (as a bot does: a new turn is a
 new status line and new arrows), with the base board, sprites and names already cached, as
 they are in a running bot.
+
+The turn figures (issue 26) draw what the match service draws as one random match of each
+game is played, in its order: at each turn's end the public board and the next player's own
+board, and the acting player's preview after each action they stage; CPU time
+(``time.process_time``, which other work on the machine changes little), and the PNGs' sizes
+(what is uploaded to Discord).
 """
 
 from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
 
-from render import StatusInfo, board_png, replay_gif, views_from_record
+from render import StatusInfo, board_of, board_png, own_board_of, replay_gif, views_from_record
+from rules import GameState, IllegalAction, game_type
 from rules.tora import Game, PieceView, Side, View, squares, write_record
 
 from .common import Figure, image_figures, median, play_random_turn
@@ -132,7 +140,135 @@ def chess_reference(ours: float) -> list[Figure]:
     ]
 
 
+@dataclass(frozen=True)
+class Match:
+    """A random match to draw: its game, options, each side's setup answers and turns."""
+
+    label: str
+    game: str
+    options: Mapping[str, Any]
+    answers: tuple[Mapping[str, str], Mapping[str, str]]
+    turns: int
+
+
+MATCHES = (
+    Match(
+        "TORA short",
+        "tora",
+        {"board": "short"},
+        ({"strategy": "aggressive"}, {"strategy": "defensive"}),
+        40,
+    ),
+    Match(
+        "TORA long, Assassins",
+        "tora",
+        {"board": "long", "terrain": "river", "assassins": True},
+        (
+            {"strategy": "aggressive", "ruler": "K", "assassin": "v1h17"},
+            {"strategy": "defensive", "ruler": "Q", "assassin": "v17h1"},
+        ),
+        12,
+    ),
+    Match("ToriShogi", "torishogi", {}, ({}, {}), 60),
+    Match("Torii", "torii", {}, ({"spirit": "Deer"}, {"spirit": "Kitsune"}), 40),
+)
+
+
+@dataclass
+class Drawn:
+    """What the service draws in one match, in order: (kind, the view to draw)."""
+
+    jobs: list[tuple[str, Any]] = field(default_factory=list)
+
+
+def played(match: Match) -> Drawn:
+    """The views the service would draw as random matches of ``match`` are played (seeded,
+    one after another until ``match.turns`` turns are drawn): after each action the acting
+    player's preview ("preview"), after each turn the public board ("board") and the next
+    player's own ("own")."""
+    kind = game_type(match.game)
+    options = kind.check_options(match.options)
+    drawn, seed, turns = Drawn(), 0, 0
+    while turns < match.turns:
+        game: GameState[Any, Any, Any, Any] = kind.new_game(options, match.answers)
+        rng = random.Random(seed)
+        while turns < match.turns and not game.is_over():
+            _random_turn(game, rng, drawn)
+            turns += 1
+            drawn.jobs.append(("board", game.view_for(None)))
+            if not game.is_over():
+                drawn.jobs.append(("own", game.view_for(game.side)))
+        seed += 1
+    return drawn
+
+
+def _random_turn(game: GameState[Any, Any, Any, Any], rng: random.Random, drawn: Drawn) -> None:
+    for _ in range(game.actions_left):
+        actions = game.legal_actions()
+        if not actions:
+            break
+        try:
+            game.apply(rng.choice(actions))
+        except IllegalAction:  # TORA: a command piece's search refused (R43)
+            continue
+        drawn.jobs.append(("preview", game.view_for(game.side)))
+    while True:
+        try:
+            game.end_turn()
+            return
+        except IllegalAction:  # TORA: R30 refuses it, take back the last action
+            game.undo()
+
+
+DRAW: dict[str, Callable[[Any, StatusInfo], bytes]] = {
+    "board": board_of,
+    "preview": own_board_of,
+    "own": own_board_of,
+}
+
+
+def turn_figures(match: Match) -> list[Figure]:
+    """CPU a turn end's two images and an action's preview take, and their sizes."""
+    jobs = played(match).jobs
+    cpu: dict[str, float] = dict.fromkeys(DRAW, 0.0)
+    sizes: dict[str, list[int]] = {kind: [] for kind in DRAW}
+    for kind, view in jobs[:4]:  # the base board, pieces and names, cached in a running bot
+        DRAW[kind](view, INFO)
+    for kind, view in jobs:
+        start = time.process_time()
+        data = DRAW[kind](view, INFO)
+        cpu[kind] += time.process_time() - start
+        sizes[kind].append(len(data))
+    ends = len(sizes["board"])
+    each = sizes["board"] + sizes["own"]
+    figures = [
+        Figure(
+            f"{match.label}: a turn end's board + own image, CPU",
+            (cpu["board"] + cpu["own"]) * 1000 / ends,
+            "ms",
+        ),
+        Figure(
+            f"  their PNGs, mean of {len(each)}",
+            sum(each) / len(each) / KIB,
+            "KiB",
+        ),
+        Figure("  their PNGs, largest", max(each) / KIB, "KiB"),
+    ]
+    if sizes["preview"]:
+        previews = len(sizes["preview"])
+        figures.append(
+            Figure(
+                f"  a staged action's preview, CPU ({previews})",
+                cpu["preview"] * 1000 / previews,
+                "ms",
+            )
+        )
+    return figures
+
+
 def run() -> Iterator[Figure]:
+    for match in MATCHES:
+        yield from turn_figures(match)
     yield from boards(long_views(), "long board image, 60 pieces + last-turn arrows", 6, 24)
     short = boards(short_views(), "short board image with last-turn arrows", 2.5, 10)
     yield from short

@@ -1,7 +1,7 @@
 """Images (Pillow): every picture the bot posts, drawn from a view, never from a game.
 
 One drawing package per game over shared primitives (``palette``, ``fonts``, ``shapes``,
-``strokes``, ``compose``, ``encode``, ``status``): ``render.tora``, ``render.torishogi``,
+``strokes``, ``compose``, ``encode``, ``bands``, ``status``): ``render.tora``, ``render.torishogi``,
 ``render.torii``; the ladder, rating and bracket charts are shared. TORA's images are exported
 here too (the host's first game): they take a ``rules.tora.View``, plus
 what a View does not hold (player names, deadline) in a ``StatusInfo``, and returns PNG (or,

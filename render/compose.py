@@ -8,6 +8,8 @@ mapping the whole image.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 
 from PIL import Image
@@ -15,6 +17,38 @@ from PIL import Image
 from .palette import RGB, to_palette
 
 Box = tuple[int, int, int, int]
+BLENDS = 1024  # sprites blended onto what lay under them, kept
+# A blend: the sprite's id, the part of it pasted (left, top, width), the canvas's palette
+# and its pixels under that part
+Under = tuple[int, int, int, int, bytes, bytes]
+
+
+class _Blends:
+    """The most recently made blends, each with the sprite it was made of (so that a
+    sprite drawn anew, whose id may be a dropped one's, is never taken for it)."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._kept: OrderedDict[Under, tuple[Image.Image, Image.Image]] = OrderedDict()
+        self._lock = threading.Lock()  # pictures are drawn in worker threads too
+
+    def get(self, key: Under, sprite: Image.Image) -> Image.Image | None:
+        with self._lock:
+            found = self._kept.get(key)
+            if found is None or found[0] is not sprite:
+                return None
+            self._kept.move_to_end(key)
+            return found[1]
+
+    def put(self, key: Under, sprite: Image.Image, blend: Image.Image) -> None:
+        with self._lock:
+            self._kept[key] = (sprite, blend)
+            self._kept.move_to_end(key)
+            while len(self._kept) > self.most:
+                self._kept.popitem(last=False)
+
+
+_BLENDS = _Blends(BLENDS)
 
 
 def clip(canvas: Image.Image, box: Box) -> Box:
@@ -23,13 +57,22 @@ def clip(canvas: Image.Image, box: Box) -> Box:
 
 
 def paste_rgba(canvas: Image.Image, sprite: Image.Image, at: tuple[int, int]) -> None:
-    """Blend an RGBA sprite onto the palette canvas with its top-left corner at ``at``."""
+    """Blend an RGBA sprite onto the palette canvas with its top-left corner at ``at``.
+    The blend is kept by the sprite and the pixels under it: the same piece on the same
+    square, a turn's badges on each picture of the turn, are blended once."""
     x, y = at
     box = clip(canvas, (x, y, x + sprite.width, y + sprite.height))
-    region = canvas.crop(box).convert("RGB")
-    crop = sprite.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
-    region.paste(crop, (0, 0), crop)
-    canvas.paste(to_palette(region), box[:2])
+    under = canvas.crop(box)
+    palette = bytes(canvas.getpalette() or ())
+    key = (id(sprite), box[0] - x, box[1] - y, box[2] - box[0], palette, under.tobytes())
+    blend = _BLENDS.get(key, sprite)
+    if blend is None:
+        region = under.convert("RGB")
+        crop = sprite.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
+        region.paste(crop, (0, 0), crop)
+        blend = to_palette(region)
+        _BLENDS.put(key, sprite, blend)
+    canvas.paste(blend, box[:2])
 
 
 def paste_colours(canvas: Image.Image, box: Box, layers: Sequence[tuple[RGB, Image.Image]]) -> None:

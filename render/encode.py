@@ -10,9 +10,8 @@ from typing import ParamSpec
 
 from PIL import Image
 
-# zlib level 6: level 5 saves a tenth of the time but makes files a sixth larger (the short
-# board would pass 10 KiB); level 9 saves a tenth of the size for five times the time.
-PNG_LEVEL = 6
+from .bands import LEVEL, banded_png, is_banded
+
 FRAME_MS = 1200  # a replay's frame; the last one stays longer
 LAST_FRAME_MS = 4000
 DISCORD_LIMIT = 10 * 1024 * 1024  # bytes of an attachment
@@ -20,9 +19,14 @@ DISCORD_LIMIT = 10 * 1024 * 1024  # bytes of an attachment
 Params = ParamSpec("Params")
 
 
-def png_bytes(image: Image.Image) -> bytes:
+def png_bytes(image: Image.Image, bands: Sequence[int] | None = None) -> bytes:
+    """``image`` as a PNG; with ``bands`` (the rows where a board picture's bands start), a
+    palette image is deflated band by band, each band kept for the next picture
+    (``render.bands``): the same pixels as Pillow's file, in a few more bytes."""
+    if bands is not None and is_banded(image):
+        return banded_png(image, bands)
     out = io.BytesIO()
-    image.save(out, "PNG", compress_level=PNG_LEVEL)
+    image.save(out, "PNG", compress_level=LEVEL)
     return out.getvalue()
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -16,6 +17,12 @@ from .shapes import Point
 # shrunk, which anti-aliases it.
 SUPERSAMPLE = 4
 STROKE_SUPERSAMPLE = 2
+# Stroke masks kept: a turn's arrows are drawn again on every picture of it (the public board,
+# the next player's own, each preview as the turn is staged)
+MASKS = 256
+
+# A stroke's points, width, head, grow and dashed (``Stroke.shape``)
+Shape = tuple[tuple[Point, ...], float, tuple[Point, ...] | None, float, bool]
 
 
 @dataclass(frozen=True)
@@ -28,6 +35,11 @@ class Stroke:
     head: list[Point] | None = None
     grow: float = 0.0
     dashed: bool = False
+
+    def shape(self) -> Shape:
+        """All the stroke is, as a key (the same shape at the same place: the same mask)."""
+        head = None if self.head is None else tuple(self.head)
+        return tuple(self.points), self.width, head, self.grow, self.dashed
 
     def extent(self) -> list[Point]:
         pad = self.width + self.grow + 2
@@ -49,27 +61,30 @@ def paint(image: Image.Image, *layers: tuple[pal.RGB, Stroke]) -> None:
             int(max(y for _, y in corners)) + 1,
         ),
     )
-    paste_colours(image, box, [(colour, mask(stroke, box)) for colour, stroke in layers])
+    paste_colours(image, box, [(colour, mask(stroke.shape(), box)) for colour, stroke in layers])
 
 
-def mask(stroke: Stroke, box: tuple[int, int, int, int]) -> Image.Image:
+@lru_cache(maxsize=MASKS)
+def mask(shape: Shape, box: tuple[int, int, int, int]) -> Image.Image:
+    """The coverage of the stroke of ``shape`` over ``box`` (never modify it: it is kept)."""
+    points, width, head, grow, dashed = shape
     k = STROKE_SUPERSAMPLE
     left, top, right, bottom = box
     mask = Image.new("L", ((right - left) * k, (bottom - top) * k), 0)
     draw = ImageDraw.Draw(mask)
-    local = [((x - left) * k, (y - top) * k) for x, y in stroke.points]
-    w = round(stroke.width * k)
-    if stroke.dashed:
+    local = [((x - left) * k, (y - top) * k) for x, y in points]
+    w = round(width * k)
+    if dashed:
         dashes(draw, local, w)
     else:
         draw.line(local, fill=255, width=w, joint="curve")
         x, y = local[0]
         draw.ellipse((x - w / 2, y - w / 2, x + w / 2, y + w / 2), fill=255)
-    if stroke.head:
-        poly = [((x - left) * k, (y - top) * k) for x, y in stroke.head]
+    if head:
+        poly = [((x - left) * k, (y - top) * k) for x, y in head]
         draw.polygon(poly, fill=255)
-        if stroke.grow:
-            draw.line([*poly, poly[0]], fill=255, width=round(2 * stroke.grow * k), joint="curve")
+        if grow:
+            draw.line([*poly, poly[0]], fill=255, width=round(2 * grow * k), joint="curve")
     return mask.reduce(k)
 
 

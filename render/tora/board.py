@@ -20,14 +20,14 @@ from .base import base_board, cell_backgrounds
 from .layout import Layout, layout_for
 from .overlay import marks_over, marks_under
 from .sprites import look_of, small_sprite, sprite, tile
-from .status import status_strip
+from .status import paste_strip
 
 
 def board_png(view: View, info: StatusFields) -> bytes:
     """The public board, for a channel: needs a spectator's view (``view_for(None)``)."""
     if view.viewer is not None:
         raise ValueError("the public board is drawn from view_for(None), not a player's view")
-    return png_bytes(board_image(view, info, Mode.PUBLIC))
+    return png_bytes(board_image(view, info, Mode.PUBLIC), layout_for(view.size).bands)
 
 
 def private_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:
@@ -39,7 +39,7 @@ def private_png(view: View, info: StatusFields, marks: MarkFields | None = None)
     mode = Mode.PREVIEW if view.staged else Mode.PRIVATE
     image = board_image(view, info, mode)
     point_out(image, marks, cells(view).get, {name(piece.sq) for piece in view.pieces})
-    return png_bytes(image)
+    return png_bytes(image, layout_for(view.size).bands)
 
 
 def cells(view: View) -> dict[str, Cell]:
@@ -59,14 +59,14 @@ def preview_png(view: View, info: StatusFields) -> bytes:
     actions drawn as arrows."""
     if view.viewer is None or view.viewer != view.side or view.outcome:
         raise ValueError("a preview is drawn from the acting player's own view")
-    return png_bytes(board_image(view, info, Mode.PREVIEW))
+    return png_bytes(board_image(view, info, Mode.PREVIEW), layout_for(view.size).bands)
 
 
 def board_image(view: View, info: StatusFields, mode: Mode) -> Image.Image:
     """The image in the fixed palette (for PNG, or as a frame of a replay)."""
     layout = layout_for(view.size)
     image = base_board(view.terrain).copy()
-    image.paste(status_strip(layout, view, info, mode), (0, 0))
+    paste_strip(image, layout, view, info, mode)
     events = _events(view, mode)
     round_end = () if mode == Mode.PREVIEW else view.round_end
     standing = {p.sq for p in view.pieces if not p.hidden}

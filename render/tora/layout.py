@@ -46,6 +46,13 @@ class Layout:
     def top(self) -> int:
         return self.strip + (self.label_y if self.labels_all_round else self.edge)
 
+    @property
+    def bands(self) -> tuple[int, ...]:
+        """Where the PNG's bands start (``render.bands``): the status strip's second line,
+        the edge above the board, each row of squares (the last with the labels below)."""
+        rows = range(self.top, self.top + self.board_px, self.cell)
+        return (self.strip // 2, self.strip, *rows)
+
     def corner(self, sq: int) -> tuple[int, int]:
         """Top-left pixel of a square's cell."""
         return (

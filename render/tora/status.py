@@ -4,6 +4,9 @@ the View's public fields; its own words are in the language of ``words_of(info)`
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from functools import lru_cache
+
 from PIL import Image, ImageDraw
 
 from rules.tora import Side, View
@@ -19,36 +22,54 @@ PAD = 12
 SEPARATOR = " · "
 NAME_ROOM = 120  # pixels a name may take in the sentence under the names
 TAGS = {Mode.PRIVATE: N_("PRIVATE"), Mode.PREVIEW: N_("PREVIEW")}  # on a player's own image
+LINE = 31  # the strip's first line (names, scores) is above this row, the second below it
+LINES = 256  # drawn lines kept, of each kind
+
+Player = tuple[str, str, str]  # a side's name, score and pending points, as shown
 
 
-def status_strip(layout: Layout, view: View, info: StatusFields, mode: Mode) -> Image.Image:
-    """The strip, in the fixed palette, to paste at the top of the board image."""
+def paste_strip(
+    image: Image.Image, layout: Layout, view: View, info: StatusFields, mode: Mode
+) -> None:
+    """The strip across the top of the board ``image`` (in the fixed palette). Each of its
+    two lines is drawn from its words and kept (a match's names and scores, a preview's
+    sentence, repeat from picture to picture); the words are the view's and ``info``'s,
+    worded anew every time."""
     width = layout.width
-    image = Image.new("RGB", (width, layout.strip), pal.FRAME)
-    draw = ImageDraw.Draw(image)
-    draw.line((0, layout.strip - 1, width, layout.strip - 1), fill=pal.FRAME_LINE)
-    _players(image, width, view, info)
-    _sentence(image, width, view, info, mode)
-    return to_palette(image)
-
-
-def _players(image: Image.Image, width: int, view: View, info: StatusFields) -> None:
-    """The Opposition on the left and the Challenger on the right, as on the board."""
-    draw = ImageDraw.Draw(image)
-    y = 19
-    name_face, score_face, small = font(15, bold=True), font(18, bold=True), font(12)
     words = words_of(info)
     middle = words._("Round {round}", round=view.round)
     if view.game_number > 1:
         middle = words._("Game {game} · Round {round}", game=view.game_number, round=view.round)
+    sides = tuple(
+        (player_name(info, side), str(view.score[side]), _pending(view.pending[side]))
+        for side in (Side.OPPOSITION, Side.CHALLENGER)
+    )
+    tag = words._(TAGS[mode]) if mode in TAGS else ""
+    wordings = tuple(tuple(parts) for parts in _describe(view, info, mode))
+    icon_side = None if headline_of(info) else view.winner if view.outcome else view.side
+    image.paste(_players(width, middle, sides), (0, 0))
+    image.paste(_sentence(width, layout.strip - LINE, tag, wordings, icon_side), (0, LINE))
+
+
+def _pending(points: int) -> str:
+    return f"+{points}" if points else ""
+
+
+@lru_cache(maxsize=LINES)
+def _players(width: int, middle: str, sides: tuple[Player, Player]) -> Image.Image:
+    """The first line: the Opposition on the left and the Challenger on the right, as on
+    the board (each as name, score and pending points), ``middle`` between them."""
+    image = Image.new("RGB", (width, LINE), pal.FRAME)
+    draw = ImageDraw.Draw(image)
+    y = 19
+    name_face, score_face, small = font(15, bold=True), font(18, bold=True), font(12)
     mid_width = draw_label(image, (width / 2, y), middle, pal.MUTED, small, "mm")
     room = (width - mid_width) / 2 - PAD - 70
-    for side, anchor in ((Side.OPPOSITION, "l"), (Side.CHALLENGER, "r")):
-        score = str(view.score[side])
-        pending = f"+{view.pending[side]}" if view.pending[side] else ""
-        name = fit(player_name(info, side), name_face, int(room))
+    for (name, score, pending), side, anchor in zip(
+        sides, (Side.OPPOSITION, Side.CHALLENGER), ("l", "r"), strict=True
+    ):
         parts = [
-            (name, name_face, pal.TEXT),
+            (fit(name, name_face, int(room)), name_face, pal.TEXT),
             (score, score_face, pal.TEXT),
             (pending, small, pal.MUTED),
         ]
@@ -62,13 +83,24 @@ def _players(image: Image.Image, width: int, view: View, info: StatusFields) -> 
                 continue
             step = draw_label(image, (x, y), text, colour, face, anchor + "m") + 8
             x += step if anchor == "l" else -step
+    return to_palette(image)
 
 
-def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mode: Mode) -> None:
+@lru_cache(maxsize=LINES)
+def _sentence(
+    width: int,
+    height: int,
+    tag: str,
+    wordings: tuple[tuple[str, ...], ...],
+    icon_side: Side | None,
+) -> Image.Image:
+    """The second line: who is to act (``icon_side``'s mark) in the first of ``wordings``
+    that fits, ``tag`` (PRIVATE, PREVIEW) on the right; the strip's bottom edge under it."""
+    image = Image.new("RGB", (width, height), pal.FRAME)
     draw = ImageDraw.Draw(image)
-    y = 45
+    draw.line((0, height - 1, width, height - 1), fill=pal.FRAME_LINE)
+    y = 45 - LINE
     face = font(13)
-    tag = words_of(info)._(TAGS[mode]) if mode in TAGS else ""
     tag_width = 0
     if tag:
         tag_face = font(11, bold=True)
@@ -78,10 +110,8 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mo
         draw.rounded_rectangle(box, 9, fill=pal.HIDDEN)
         draw_label(image, ((box[0] + box[2]) / 2, y), tag, pal.WHITE, tag_face, "mm")
     room = width - 2 * PAD - tag_width - 30
-    wordings = _describe(view, info, mode)
     fitting = [parts for parts in wordings if _width(parts, face) <= room]
-    parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
-    icon_side = None if headline_of(info) else view.winner if view.outcome else view.side
+    parts = fitting[0] if fitting else (fit(SEPARATOR.join(wordings[-1]), face, room),)
     x: float = PAD + 8
     if icon_side is not None:
         side_icon(draw, icon_side, x, y, 6)
@@ -89,9 +119,10 @@ def _sentence(image: Image.Image, width: int, view: View, info: StatusFields, mo
     for i, part in enumerate(parts):
         text = part if i == 0 else SEPARATOR + part
         x += draw_label(image, (x, y), text, pal.TEXT, face, "lm")
+    return to_palette(image)
 
 
-def _width(parts: list[str], face: Font) -> float:
+def _width(parts: Sequence[str], face: Font) -> float:
     return sum(
         label(part if i == 0 else SEPARATOR + part, face, "lm").width
         for i, part in enumerate(parts)

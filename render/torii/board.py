@@ -25,7 +25,7 @@ from rules.sides import Side
 from rules.torii import FILES, SQUARES, Event, View, file_of, rank_of, read_record
 
 from .base import base_board, cell_background
-from .layout import CELL, centre, corner, panel_top
+from .layout import BANDS, CELL, centre, corner, panel_top
 from .panels import paste_panel, status_strip
 from .sprites import SPIRIT_RADIUS, Look, sprite, tile
 
@@ -37,7 +37,7 @@ def board_png(view: View, info: StatusFields, marks: MarkFields | None = None) -
         busy = {_name(sq) for side in Side for sq in view.followers[side]}
         busy |= {_name(spirit.square) for spirit in view.spirits}
         point_out(image, marks, cells(view).get, busy)
-    return png_bytes(image)
+    return png_bytes(image, BANDS)
 
 
 def _name(sq: int) -> str:

@@ -21,6 +21,9 @@ BOARD_PX = SIZE * CELL
 WIDTH = LABEL_X + BOARD_PX + EDGE
 TOP = STRIP + PANEL + GAP  # the board's top edge
 HEIGHT = TOP + BOARD_PX + LABEL_Y + PANEL
+# Where the PNG's bands start (``render.bands``): the Opposition's panel, each row of
+# squares (the first with the gap above it), the Challenger's panel.
+BANDS = (STRIP, TOP - GAP, *range(TOP + CELL, TOP + BOARD_PX, CELL), TOP + BOARD_PX + LABEL_Y)
 
 
 def corner(sq: int) -> tuple[int, int]:

@@ -28,7 +28,7 @@ def board_png(
     image = board_image(view, info, flipped)
     if marks is not None:
         point_out(image, marks, cells(view, flipped).get, _occupied(view))
-    return png_bytes(image)
+    return png_bytes(image, _layout(view, flipped).bands)
 
 
 def turned_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:

@@ -59,6 +59,14 @@ class Layout:
     def height(self) -> int:
         return self.bottom_hand + HAND_ROW
 
+    @property
+    def bands(self) -> tuple[int, ...]:
+        """Where the PNG's bands start (``render.bands``): the status strip's second line,
+        the top hand, the coordinates above the board, each row of squares, the bottom
+        hand."""
+        rows = range(self.top, self.top + SIZE * CELL, CELL)
+        return (STRIP // 2, self.top_hand, self.top_hand + HAND_ROW, *rows, self.bottom_hand)
+
     def column(self, sq: int) -> int:
         """0 for the leftmost column of the image."""
         file = file_of(sq)

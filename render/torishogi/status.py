@@ -7,6 +7,7 @@ strip's own words are in the language of its ``words`` (``render.status.words_of
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Protocol
@@ -28,6 +29,7 @@ PAD = 12
 SEPARATOR = " · "
 NAME_ROOM = 120
 NOTES = {"check": N_("check"), "checkmate": N_("checkmate")}  # a move's note (the rules')
+STRIPS = 256  # drawn status strips kept
 
 
 class StatusFields(Protocol):
@@ -64,39 +66,61 @@ def _icon(image: Image.Image, side: Side, up: bool, x: float, y: float, size: in
 
 
 def status_strip(layout: Layout, view: View, info: StatusFields) -> Image.Image:
+    """The strip, in the fixed palette: drawn from its words and kept (the next player's own
+    picture of a turn has the public one's, a preview's repeats), the words worded anew for
+    every picture, in its language."""
+    words = words_of(info)
+    middle = words._("ToriShogi · move {move}", move=view.move_number)
+    names = (player_name(info, Side.CHALLENGER), player_name(info, Side.OPPOSITION))
+    wordings = tuple(tuple(parts) for parts in _describe(view, info, words))
+    red = frozenset({words._("in check"), *(words._(note) for note in NOTES.values())})
+    icon_side = view.winner if view.outcome else view.side
+    return _strip(layout, middle, names, wordings, red, icon_side)
+
+
+@lru_cache(maxsize=STRIPS)
+def _strip(
+    layout: Layout,
+    middle: str,
+    names: tuple[str, str],
+    wordings: tuple[tuple[str, ...], ...],
+    red: frozenset[str],
+    icon_side: Side | None,
+) -> Image.Image:
     width = layout.width
     image = Image.new("RGB", (width, STRIP), pal.FRAME)
     ImageDraw.Draw(image).line((0, STRIP - 1, width, STRIP - 1), fill=pal.FRAME_LINE)
-    _players(image, layout, view, info)
-    _sentence(image, layout, view, info)
+    _players(image, layout, middle, names)
+    _sentence(image, layout, wordings, red, icon_side)
     return to_palette(image)
 
 
-def _players(image: Image.Image, layout: Layout, view: View, info: StatusFields) -> None:
+def _players(image: Image.Image, layout: Layout, middle: str, names: tuple[str, str]) -> None:
     """The Challenger on the left, the Opposition on the right, the move number between."""
     y, width = 19, layout.width
     face = font(15, bold=True)
-    middle = words_of(info)._("ToriShogi · move {move}", move=view.move_number)
     mid = draw_label(image, (width / 2, y), middle, pal.MUTED, font(12), "mm")
     room = int((width - mid) / 2 - PAD - 30)
-    for side, anchor in ((Side.CHALLENGER, "l"), (Side.OPPOSITION, "r")):
+    for side, name, anchor in ((Side.CHALLENGER, names[0], "l"), (Side.OPPOSITION, names[1], "r")):
         x = PAD + 8 if anchor == "l" else width - PAD - 8
         _icon(image, side, layout.points_up(side), x, y)
         x += 14 if anchor == "l" else -14
-        draw_label(
-            image, (x, y), fit(player_name(info, side), face, room), pal.TEXT, face, anchor + "m"
-        )
+        draw_label(image, (x, y), fit(name, face, room), pal.TEXT, face, anchor + "m")
 
 
-def _sentence(image: Image.Image, layout: Layout, view: View, info: StatusFields) -> None:
+def _sentence(
+    image: Image.Image,
+    layout: Layout,
+    wordings: tuple[tuple[str, ...], ...],
+    red: frozenset[str],
+    icon_side: Side | None,
+) -> None:
+    """Who is to move (``icon_side``'s mark) in the first of ``wordings`` that fits, the
+    parts in ``red`` (check) in red."""
     y, face = 45, font(13)
     room = layout.width - 2 * PAD - 30
-    words = words_of(info)
-    wordings = _describe(view, info, words)
-    red = {words._("in check"), *(words._(note) for note in NOTES.values())}
     fitting = [parts for parts in wordings if _width(parts, face) <= room]
-    parts = fitting[0] if fitting else [fit(SEPARATOR.join(wordings[-1]), face, room)]
-    icon_side = view.winner if view.outcome else view.side
+    parts = fitting[0] if fitting else (fit(SEPARATOR.join(wordings[-1]), face, room),)
     x: float = PAD + 8
     if icon_side is not None:
         _icon(image, icon_side, layout.points_up(icon_side), x, y, 12)
@@ -108,7 +132,7 @@ def _sentence(image: Image.Image, layout: Layout, view: View, info: StatusFields
         x += draw_label(image, (x, y), part, colour, face, "lm")
 
 
-def _width(parts: list[str], face: Font) -> float:
+def _width(parts: Sequence[str], face: Font) -> float:
     return (
         sum(label(part, face, "lm").width for part in parts)
         + (len(parts) - 1) * label(SEPARATOR, face, "lm").width
