@@ -19,7 +19,7 @@ from .offload import Offload
 from .outbox import encode_buttons
 from .phases import ENDED
 from .ports import Attachment, Clock, Pointing, Renderer, Status
-from .stops import Interval, stops_of
+from .stops import Interval, stops_by_side, stops_of
 from .table import Table
 from .terms import Settings, Terms
 
@@ -159,6 +159,19 @@ class Context:
         still while they are away, and on their weekends if the match has them off)."""
         now = self.now()
         stops = await stops_of(self.store, terms, hosted, side, now)
+        return await self._begun(terms, hosted, side, now, stops)
+
+    async def turn_passes(self, terms: Terms, hosted: Hosted, ran: Side, side: Side) -> Hosted:
+        """``ran``'s turn is over now (``settled``) and ``side``'s begins (``turn_clock``):
+        the two clocks' times away read at once."""
+        now = self.now()
+        stops = await stops_by_side(self.store, terms, hosted, (ran, side), now)
+        settled = timing.settled(terms, hosted, ran, now, stops[ran])
+        return await self._begun(terms, settled, side, now, stops[side])
+
+    async def _begun(
+        self, terms: Terms, hosted: Hosted, side: Side, now: float, stops: list[Interval]
+    ) -> Hosted:
         begun = timing.started(now, terms, hosted, side, stops)
         return replace(begun, remind_at=await self.next_reminder(terms, begun, side, now))
 
@@ -174,12 +187,6 @@ class Context:
         wants = await notify_of(self.store, user, hosted.guild_id)
         times = wants.reminders(due, timing.turn_time(terms, hosted, side))
         return min((when for when in times if when > after), default=None)
-
-    async def settled(self, terms: Terms, hosted: Hosted, side: Side) -> Hosted:
-        """``side``'s turn is over now: their bank or allowance settled (``timing``)."""
-        now = self.now()
-        stops = await stops_of(self.store, terms, hosted, side, now)
-        return timing.settled(terms, hosted, side, now, stops)
 
     async def stops(self, terms: Terms, hosted: Hosted, side: Side) -> list[Interval]:
         """When ``side``'s clock stands still from now on."""

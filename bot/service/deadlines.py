@@ -96,8 +96,7 @@ async def _missed_move(ctx: Context, table: Table, hosted: Hosted) -> None:
     (public: no move was played) and the same player's clock starts again."""
     side = table.game.side
     count, limit = hosted.missed[side], table.terms.forfeit_after
-    hosted = await ctx.settled(table.terms, hosted, side)
-    hosted = await ctx.turn_clock(table.terms, hosted, side)
+    hosted = await ctx.turn_passes(table.terms, hosted, side, side)
     mail = Mail(table.channel_id)
     player = table.side_name(side)
     with speaking(await ctx.server_language(hosted.guild_id)) as language:

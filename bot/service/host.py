@@ -90,17 +90,20 @@ class Host:
         self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
     # ---- the clock and the outbox --------------------------------------------------------
-    async def run_due(self) -> None:
+    async def run_due(self, clocks: bool = True) -> None:
         """Handle every expiry, reminder and deadline that has come by now and that no other
         process is handling: each is claimed first (``storage.hosting.claims``), so that it fires
         once however many processes share the database; and the daily digests due (``digest``,
-        at most once a minute)."""
+        at most once a minute). ``clocks`` False: the caller has just read that none is due
+        (the timers' ``next_due``), and only the digests are looked at."""
         now = self._ctx.now()
         hosting = self._ctx.store.hosting
         if now - self._digests_at >= digest.EVERY:
             self._digests_at = now
             if await digest.send_due(self._ctx, now):
                 self._changed(True)
+        if not clocks:
+            return
         for hosted in await hosting.claim_due(now, self._ctx.settings.claim_seconds):
             async with self._lock(hosted.channel_id):
                 try:
@@ -322,22 +325,26 @@ class Host:
                 self._robots.consider(table)
 
     async def _timer_loop(self) -> None:
+        """Fire what is due, then sleep until the next clock comes due or one changes. One
+        read a wake-up when nothing is due (a turn's end moved a deadline on): when the next
+        clock comes (``next_due``) says too whether one has come (then it is claimed)."""
         looked = self._ctx.now()  # ``start`` has just looked after the AI matches
         backoff = Backoff()
         while True:
             self._timers_changed.clear()
             try:
-                await self.run_due()
                 now = self._ctx.now()
+                when = await self._ctx.store.hosting.next_due(now)
+                fired = when is not None and when <= now
+                await self.run_due(clocks=fired)
                 if self._ctx.settings.shared and now - looked >= self._ctx.settings.claim_seconds:
                     looked = now
                     await self.look_after_robots()
-                when = await self._ctx.store.hosting.next_due(self._ctx.now())
             except Exception:
                 await self._after_failure("the timers", backoff)
                 continue
             backoff.reset()
-            await self._nap(self._timers_changed, when)
+            await self._nap(self._timers_changed, when)  # fired: briefly, then read again
 
     async def _delivery_loop(self) -> None:
         """Set the outbox's workers on what is due whenever something is queued or falls

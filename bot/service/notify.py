@@ -12,7 +12,7 @@ mention."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 
 from bot.i18n import N_, _
@@ -165,20 +165,20 @@ class Decision:
 
 
 async def decide(
-    store: Store,
     notice: str,
     user_id: int | None,
     mentions: tuple[int, ...],
-    guild_id: int | None,
     now: float,
+    wants_of: Callable[[int], Awaitable[Notify]],
 ) -> Decision:
-    """The players' notifications applied to one message (``user_id``: a DM to them)."""
+    """The players' notifications (``wants_of`` a player) applied to one message
+    (``user_id``: a DM to them)."""
     if user_id is None:
         if notice not in (TURN, PROPOSAL):
             return Decision(mentions=mentions)
-        kept = [u for u in mentions if (await notify_of(store, u, guild_id)).mention]
+        kept = [u for u in mentions if (await wants_of(u)).mention]
         return Decision(mentions=tuple(kept))
-    wants = await notify_of(store, user_id, guild_id)
+    wants = await wants_of(user_id)
     if notice == TURN and (not wants.dm_turn or wants.digest is not None):
         return Decision(drop=True)
     if notice == PROPOSAL and not wants.proposals:

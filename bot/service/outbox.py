@@ -19,10 +19,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 from bot.i18n import N_, SOURCE, _, speaking
-from storage import Hosted, HostedNotFound, Post, Queued, Store
+from storage import Hosted, Post, Queued, Store
 
 from .links import board_link, holder_warning, page_link
 from .notify import decide
+from .passes import Pass
 from .ports import (
     Attachment,
     Buttons,
@@ -85,6 +86,7 @@ class Deliverer:
         self._waiting: dict[Destination, float] = {}  # when a row waiting for a retry is due
         self._held: dict[Destination, float] = {}  # until when, after its worker failed
         self.linker: Linker | None = None  # the web board's, when it is on
+        self._pass = Pass(store, clock.now())  # what the rows delivered now share (``passes``)
 
     @property
     def next_try(self) -> float | None:
@@ -102,6 +104,7 @@ class Deliverer:
         takes the new rows too), without waiting for them; returns those workers."""
         firsts = {row.destination: row for row in await self._store.hosting.private_firsts()}
         now = self._clock.now()
+        self._pass = Pass(self._store, now)
         self._waiting = {to: row.next_try for to, row in firsts.items() if row.next_try > now}
         self._held = {to: at for to, at in self._held.items() if at > now}
         due = [to for to in firsts if to not in self._waiting and to not in self._held]
@@ -197,9 +200,14 @@ class Deliverer:
     async def _one(self, row: Queued, now: float) -> float | None:
         """Deliver one row; None once it is done with, else when to try it again."""
         post = row.post
-        hosted, names = await self._hosted(row)
+        if not self._pass.fresh(now):
+            self._pass = Pass(self._store, now)
+        reads = self._pass
+        hosted, names = (None, {}) if row.hosted_id is None else await reads.hosted(row.hosted_id)
         guild = None if hosted is None else hosted.guild_id
-        wanted = await decide(self._store, notice_of(row), post.user_id, post.mentions, guild, now)
+        wanted = await decide(
+            notice_of(row), post.user_id, post.mentions, now, lambda user: reads.wants(user, guild)
+        )
         if wanted.drop:  # a notice its player does not want (``notify``)
             await self._store.hosting.delivered(row.id)
             return None
@@ -246,15 +254,6 @@ class Deliverer:
             return now + wait
         await self._store.hosting.delivered(row.id)
         return None
-
-    async def _hosted(self, row: Queued) -> tuple[Hosted | None, dict[int, str]]:
-        """The row's hosted match, if it is about one, and its players' names (one read)."""
-        if row.hosted_id is None:
-            return None, {}
-        try:
-            return await self._store.hosting.with_names(row.hosted_id)
-        except HostedNotFound:
-            return None, {}
 
     def _heading(self, row: Queued, hosted: Hosted, known: dict[int, str]) -> str:
         """A line naming the row's match: its number, game and players (``known``: their

@@ -75,14 +75,22 @@ async def stops_of(
     """When ``side``'s clock stands still from ``since`` on: their time away in the
     match's server (if away days apply to it), and their weekends if the match has weekends
     off."""
-    user = hosted.player(side)
-    if is_robot(user):
-        return []
-    found: list[Interval] = []
-    if terms.away_days:
-        aways = await store.aways(hosted.guild_id, [user], since)
-        found += [(a.starts_at, a.ends_at) for a in aways]
+    return (await stops_by_side(store, terms, hosted, (side,), since))[side]
+
+
+async def stops_by_side(
+    store: Store, terms: Terms, hosted: Hosted, sides: Sequence[Side], since: float
+) -> dict[Side, list[Interval]]:
+    """``stops_of`` each of ``sides``, their time away read at once (one read for a turn
+    end, which settles one clock and starts the other)."""
+    people = {side: hosted.player(side) for side in sides if not is_robot(hosted.player(side))}
+    found: dict[Side, list[Interval]] = {side: [] for side in sides}
+    if terms.away_days and people:
+        aways = await store.aways(hosted.guild_id, sorted(set(people.values())), since)
+        for side, user in people.items():
+            found[side] += [(a.starts_at, a.ends_at) for a in aways if a.user_id == user]
     if terms.weekends_off:
-        zone = (await load_player(store, user)).zone
-        found += weekends(zone, since, since + HORIZON)
-    return merged(found)
+        for side, user in people.items():
+            zone = (await load_player(store, user)).zone
+            found[side] += weekends(zone, since, since + HORIZON)
+    return {side: merged(intervals) for side, intervals in found.items()}

@@ -86,10 +86,8 @@ async def _next_turn(
     lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
     for kind in lapsed:
         del offers[kind]
-    hosted = await ctx.settled(table.terms, hosted, ran)
-    hosted = replace(
-        await ctx.turn_clock(table.terms, hosted, game.side), offers=table.encode_offers(offers)
-    )
+    hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side)
+    hosted = replace(hosted, offers=table.encode_offers(offers))
     notes = [_lapsed(kind, table.side_name(ender.other), table.side_name(ender)) for kind in lapsed]
     staged = replace(table, hosted=hosted)
     await announce.turn_end(ctx, staged, headline, mail, game_before, notes, tell=not answered)
