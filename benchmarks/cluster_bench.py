@@ -28,9 +28,8 @@ from collections.abc import Iterator
 from multiprocessing.synchronize import Barrier
 from typing import Any
 
-import asyncpg
-
 from storage import Config
+from storage.tools.statements import Statements
 
 from . import service_bench
 from .common import Figure, median, postgres_schema
@@ -41,35 +40,6 @@ STEP_SECONDS = 5.0
 RATES = service_bench.SEARCH_RATES
 P99_TARGET = 60.0  # ms, at 25/s in all, with any number of processes (issue 26)
 RATE_TARGET = {3: 100.0}  # actions/s sustained with p99 <= 100 ms, by processes
-
-
-class Statements:
-    """How many statements this process's connections to the server have sent: each
-    connection opened after ``count`` notes every query asyncpg runs (asyncpg's query
-    loggers), one round trip each."""
-
-    sent = 0
-
-    @classmethod
-    def note(cls, _query: Any) -> None:
-        cls.sent += 1
-
-    @classmethod
-    def count(cls) -> None:
-        class Counting(asyncpg.Connection):  # type: ignore[misc]
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                super().__init__(*args, **kwargs)
-                self.add_query_logger(cls.note)
-
-        connect, create_pool = asyncpg.connect, asyncpg.create_pool
-
-        def counting_connect(*args: Any, **kwargs: Any) -> Any:
-            return connect(*args, connection_class=Counting, **kwargs)
-
-        def counting_pool(*args: Any, **kwargs: Any) -> Any:
-            return create_pool(*args, connection_class=Counting, **kwargs)
-
-        asyncpg.connect, asyncpg.create_pool = counting_connect, counting_pool
 
 
 def _child(config: Config, index: int, count: int, barrier: Barrier, stop: Any, out: Any) -> None:
