@@ -5,10 +5,9 @@ machinery ToriShogi's engine plays by (``ai.torishogi``) and another one-move ga
 Iterative deepening of a principal-variation search (the first move with the full window,
 the others with a null window, searched again only if they beat it) behind an aspiration
 window from the fifth ply on; a transposition table (``transposition``); quiescence on the
-moves that change the material (``Board.noisy``), at its first ply also on the game's checks
-worth a look (``Board.checking_moves``), and on the evasions of a check a few plies deep;
-move ordering (``ordering``); null-move pruning (never in check, nor where the game says
-passing could lie, ``Board.may_pass``) and late-move reductions of quiet moves; checks
+moves that change the material (``Board.noisy``), and on the evasions of a check a few plies
+deep; move ordering (``ordering``); null-move pruning (never in check, nor where the game
+says passing could lie, ``Board.may_pass``) and late-move reductions of quiet moves; checks
 extended; a side with no legal move lost, scored by its distance (the shortest win
 preferred, the longest loss resisted); repetition as the game judges it
 (``Board.repetition``).
@@ -86,11 +85,6 @@ class Board(Protocol):
     def noisy(self, stand: int, alpha: int) -> list[int]:
         """The captures and promotions worth a look in quiescence (the side to move not in
         check, its evaluation ``stand``), best first."""
-        ...
-
-    def checking_moves(self) -> list[int]:
-        """The quiet moves giving check that quiescence's first ply looks at too (the side to
-        move not in check); none for a game without checks."""
         ...
 
     def may_pass(self) -> bool:
@@ -273,10 +267,9 @@ class Searcher:
         return beta <= score < MATE_BOUND
 
     def quiesce(self, alpha: int, beta: int, ply: int, checked: bool, qply: int) -> int:
-        """The moves that change the material until the position is quiet, at the first ply
-        the game's checks too (a check answered by every evasion for
-        ``CHECK_EVASION_PLIES``); the side to move may stand on its evaluation unless in
-        check."""
+        """The moves that change the material until the position is quiet (a check answered
+        by every evasion for ``CHECK_EVASION_PLIES``); the side to move may stand on its
+        evaluation unless in check."""
         if qply:
             repeated = self._enter(ply, checked)
             if repeated is not None:
@@ -292,10 +285,7 @@ class Searcher:
         if stand >= beta or qply >= QUIESCENCE_PLIES or checked:
             return stand  # a check this deep is left unanswered: the evaluation stands
         alpha = max(alpha, stand)
-        moves = board.noisy(stand, alpha)
-        if not qply:
-            moves += board.checking_moves()
-        return self._quiet_loop(moves, stand, alpha, beta, ply, qply)
+        return self._quiet_loop(board.noisy(stand, alpha), stand, alpha, beta, ply, qply)
 
     def _quiet_loop(
         self, moves: list[int], best: int, alpha: int, beta: int, ply: int, qply: int

@@ -16,13 +16,12 @@ import ai.pvs
 import ai.search
 import ai.turns
 from ai import make_player
-from ai.torishogi.captures import checking_drops
 from ai.torishogi.search import think
 from ai.torishogi.state import SearchState, verdict
 from ai.torishogi.tables import material, zobrist
 from ai.transposition import EXACT, LOWER, MATE, Table
 from rules import Side
-from rules.torishogi import DROP, Position, ToriShogiGame, attacked, legal_moves, parse_fen
+from rules.torishogi import Position, ToriShogiGame, legal_moves, parse_fen
 from rules.torishogi.movegen import in_check
 from rules.torishogi.rulings import repetition_outcome
 
@@ -226,41 +225,3 @@ def test_ts10_the_search_judges_a_repetition_as_the_rules_do(checks: list[bool])
     assert outcome is not None
     expected = 0 if outcome.winner is None else (1 if outcome.winner == Side(0) else -1)
     assert verdict(checks, 0, 12) == expected
-
-
-# ---- quiescence's checking drops ------------------------------------------------------------
-@settings(max_examples=40)
-@given(st.integers(0, 10**6), st.integers(0, 120))
-def test_checking_drops_are_the_legal_drops_that_check_and_keep_their_piece(
-    seed: int, plies: int
-) -> None:
-    """Each legal drop that checks, unless the piece dropped is attacked and undefended."""
-    pos = random_game(seed, plies).pos
-    if in_check(pos) or not legal_moves(pos):
-        return
-    us, them = pos.side, pos.side ^ 1
-    wanted = set()
-    for move in legal_moves(pos):
-        to = move & 63
-        if move >> 6 & 63 < DROP:
-            continue
-        if attacked(pos.board, to, them) and not attacked(pos.board, to, us):
-            continue
-        token = pos.make(move)
-        if in_check(pos):
-            wanted.add(move)
-        pos.unmake(move, token)
-    found = checking_drops(pos)
-    assert len(found) == len(set(found))
-    assert set(found) == wanted
-
-
-def test_a_one_ply_search_sees_the_mate_by_a_drop_it_would_allow() -> None:
-    """Quiescence answers the move with the opponent's checking drops: at depth 1 the search
-    avoids the move after which a drop mates (found by the brute force), as a search
-    without them does not."""
-    pos = parse_fen("1pfs1p1/1sc2Sl/1s1scks/+Sfs1+s2/1SsSsKc/1RSC1rS/SP3P1[l] w 2 38")
-    found = think(pos.copy(), None, float("inf"), random.Random(1), max_depth=1)
-    assert found.move is not None
-    pos.make(found.move)
-    assert not wins_within(pos, 1)

@@ -209,8 +209,5 @@ class SearchState:
         finding the few that build costs a whole turn generation, as much as a full node."""
         return []
 
-    def checking_moves(self) -> list[int]:
-        return []  # Torii has no check
-
     def may_pass(self) -> bool:
         return False  # a pass is a legal turn only when no tile has a path (TI8)

@@ -1,7 +1,6 @@
 """The moves quiescence looks at (``noisy``): the legal captures and promotions of a side not
 in check, without the drops and quiet moves a full generation spends most of its time on,
-and what each wins (``tactical``, by MVV-LVA, which move ordering uses too); at its first ply
-also the drops that give check (``checking_drops``).
+and what each wins (``tactical``, by MVV-LVA, which move ordering uses too).
 
 As ``rules.torishogi.movegen.legal_moves`` does: the pinned pieces are found once from the
 Phoenix, a pinned piece keeps to its line, and only the Phoenix's own captures are tested
@@ -11,20 +10,15 @@ from __future__ import annotations
 
 from rules.torishogi import (
     DROP,
-    HAND_KINDS,
     LEAP_MOVES,
     MINE,
     PHOENIX,
     PROMOTES,
     PROMOTES_TO,
     RAY_MOVES,
-    SIZE,
-    SWALLOW,
     Position,
     attacked,
     checkers_and_pins,
-    code,
-    legal_moves,
 )
 
 from .tables import VALUE
@@ -112,49 +106,3 @@ def _king_captures(board: list[int], king: int, piece: int, us: int, found: list
         if target and not MINE[us][target] and not attacked(board, to, them):
             found.append(move)
     board[king] = piece
-
-
-def checking_drops(pos: Position) -> list[int]:
-    """Every legal drop of the side to move (not in check) that checks the enemy Phoenix.
-    A piece dropped on a square attacks the Phoenix exactly when the same kind of the
-    enemy's, standing on the Phoenix's square, would reach that square (each side's pattern
-    is the other's turned half round): so the squares are read from the Phoenix outwards,
-    a slide stopping at the first piece. A Swallow keeps its drop rules (TS6, TS7)."""
-    board = pos.board
-    us = pos.side
-    them = us ^ 1
-    hand = pos.hands[us]
-    king = pos.kings[them]
-    found: list[int] = []
-    for kind in HAND_KINDS:
-        if not hand[kind]:
-            continue
-        mirrored = code(kind, them)
-        squares = [to for to, _move in LEAP_MOVES[mirrored][king] if not board[to]]
-        for ray in RAY_MOVES[mirrored][king]:
-            for to, _move in ray:
-                if board[to]:
-                    break
-                squares.append(to)
-        base = (DROP + kind) << 6
-        if kind == SWALLOW:
-            squares = [to for to in squares if _swallow_may_drop(pos, base | to)]
-        found.extend(
-            base | to for to in squares if attacked(board, to, us) or not attacked(board, to, them)
-        )
-    return found
-
-
-def _swallow_may_drop(pos: Position, move: int) -> bool:
-    """TS6 and TS7 for a checking Swallow drop (the square before the enemy Phoenix is never
-    the dropper's last rank): not a third unpromoted Swallow of the side on the file, and
-    not a mate."""
-    board = pos.board
-    swallow = code(SWALLOW, pos.side)
-    file = (move & 63) % SIZE
-    if sum(1 for sq in range(file, SIZE * SIZE, SIZE) if board[sq] == swallow) >= 2:
-        return False
-    token = pos.make(move)
-    mates = not legal_moves(pos)
-    pos.unmake(move, token)
-    return not mates

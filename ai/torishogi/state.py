@@ -23,7 +23,7 @@ from rules.torishogi import (
     legal_moves,
 )
 
-from .captures import checking_drops, noisy, tactical
+from .captures import noisy, tactical
 from .evaluation import static
 from .tables import HANDV, PSQ, ZHAND, ZSIDE, ZSQ, material, zobrist
 
@@ -78,9 +78,6 @@ class SearchState:
 
     def noisy(self, stand: int, alpha: int) -> list[int]:
         return noisy(self.pos, stand, alpha)
-
-    def checking_moves(self) -> list[int]:
-        return checking_drops(self.pos)
 
     def may_pass(self) -> bool:
         """Whether the side to move has enough besides Swallows to skip a move safely: with
