@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from rules import GameState, game_type
 
 from .engines import engine_of
-from .evaluation import evaluate
+from .evaluation import WIN, evaluate
 from .search import OutOfTime, best_turn
 from .turns import after_turn, build_turn
 
@@ -40,6 +40,7 @@ BASELINES = ("random", "greedy")
 OwnSearch = Callable[[GameState, float, random.Random, int], list[str]]
 EASY_SHARE = 0.7  # of the budget: the rest is room for the end of the turn (R30, R25)
 LEVELS = ("easy", "normal", "hard", "master")
+LOST = WIN / 2  # a turn after which the opponent can take the side's command: nearly a loss
 DEEPEST = {"normal": 2, "hard": 8, "master": 64}  # plies a one-move game's search may reach
 
 
@@ -131,8 +132,8 @@ class SamplingPlayer:
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
         game = own_view(game)
-        forced = engine_of(game.game_type).forced
-        opening = None if forced is None else forced(game)
+        engine = engine_of(game.game_type)
+        opening = None if engine.forced is None else engine.forced(game)
         if opening is not None:  # alone: what it does changes the rest of the turn
             return [opening]
         start = time.monotonic()
@@ -140,16 +141,21 @@ class SamplingPlayer:
         clock: _Budget = (
             _Stopwatch(deadline) if self.candidates is None else _Tally(self.candidates)
         )
+        queued = [] if engine.tactics is None else engine.tactics(game)
         best, best_value = None, float("-inf")
         tried: set[tuple[str, ...]] = set()
+        greedy = False  # whether the greedy turn (no noise) was built
         while best is None or clock.allows("candidate"):
             with clock.timing("candidate"):
-                first = best is None
-                # the first candidate must end in time: its turn and the reply share the budget
-                mine = clock.part(start, 0.4) if first else clock.deadline
-                chooser = GreedyPlayer(noise=0.0 if first else self.noise)
-                texts = chooser.build(game.copy(), rng, mine)
-                if first:
+                if queued:
+                    texts = queued.pop(0)
+                else:
+                    # the greedy turn must end in time: its turn and the reply share the budget
+                    mine = clock.part(start, 0.4) if not greedy else clock.deadline
+                    chooser = GreedyPlayer(noise=self.noise if greedy else 0.0)
+                    texts = chooser.build(game.copy(), rng, mine)
+                    greedy = True
+                if best is None:
                     best = texts
                 if tuple(texts) in tried:
                     if len(tried) > 50:
@@ -169,8 +175,11 @@ def _judged(game: GameState, texts: list[str], clock: _Budget, rng: random.Rando
     time is left for it); None if no time is left to end the turn at all."""
     if not clock.allows("end"):
         return None
+    exposed = engine_of(game.game_type).exposed
     with clock.timing("end"):
         after = after_turn(game, texts)
+        if exposed is not None and exposed(after, game.side):
+            return evaluate(after, game.side) - LOST
     if not after.is_over() and clock.allows("reply"):
         with clock.timing("reply"):
             answer = GreedyPlayer().build(after.copy(), rng, clock.deadline)
