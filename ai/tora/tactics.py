@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules import ActionError, GameState, Side
-from rules.tora import Game, Piece, in_jeopardy, next_turn
+from rules.tora import Action, Game, Piece, in_jeopardy, next_turn
 
 from ..evaluation import evaluate
 from ..turns import build_turn, playable
@@ -61,33 +61,63 @@ def tactical_turns(game: Game) -> list[list[str]]:
 
 def escapes(game: Game) -> list[list[str]]:
     """When the side's last live command piece is in jeopardy (the opponent could hit it if
-    the turn ended now): the turns that begin with its best moves (by the evaluation after
-    each), completed greedily, at most ``MOST_ESCAPES`` of those that can end."""
+    the turn ended now): turns that begin with one of its actions, best first by the
+    evaluation after it, at most ``MOST_ESCAPES`` of those that can end. An action that
+    leaves it safe is completed greedily; one that leaves it struck (an attack on the way)
+    is followed by its best action to safety."""
     if game.current:
         return []
     side = game.side
     own = _last_commander(game, side)
-    if own is None or not in_jeopardy(next_turn(game.pos), own.sq):
+    if own is None or not _struck(game, own.id):
         return []
-    ranked = []
+    safe, unsafe = _ranked_actions(game, own.id)
+    found: list[list[str]] = []
+    for text, child in safe[:MOST_ESCAPES]:
+        # a deadline already past: a turn that will not end is given up after a few tries
+        rest = build_turn(child, lambda g, actions: _best(g, actions, side), deadline=0.0)
+        if _ends(child):
+            found.append([text, *rest])
+    for text, child in unsafe[: MOST_ESCAPES - len(found)]:
+        if not child.pos.actions_left:
+            continue
+        after, _unsafe = _ranked_actions(child, own.id)
+        if after and _ends(after[0][1]):
+            found.append([text, after[0][0]])
+    return found
+
+
+Ranked = list[tuple[str, Game]]
+
+
+def _ranked_actions(game: Game, pid: int) -> tuple[Ranked, Ranked]:
+    """The actions of the piece ``pid``, each with the game after it, best first by the
+    evaluation: those that leave it out of jeopardy, and those that do not."""
+    side = game.side
+    safe: list[tuple[float, str, Game]] = []
+    unsafe: list[tuple[float, str, Game]] = []
     for action in playable(game.legal_actions()):
-        if action.origin != own.sq:
+        piece = game.pos.pieces.get(pid)
+        if piece is None or action.origin != piece.sq:
             continue
         child = game.copy()
         try:
             child.apply(action)
         except ActionError:
             continue
-        ranked.append((evaluate(child, side), game.notation(action), child))
-    ranked.sort(key=lambda entry: -entry[0])
-    found: list[list[str]] = []
-    for _value, text, child in ranked:
-        rest = build_turn(child, lambda g, actions: _best(g, actions, side))
-        if _ends(child):
-            found.append([text, *rest])
-        if len(found) >= MOST_ESCAPES:
-            break
-    return found
+        entry = (evaluate(child, side), game.notation(action), child)
+        (unsafe if _struck(child, pid) else safe).append(entry)
+    return _best_first(safe), _best_first(unsafe)
+
+
+def _best_first(entries: list[tuple[float, str, Game]]) -> Ranked:
+    return [(text, child) for _value, text, child in sorted(entries, key=lambda e: -e[0])]
+
+
+def _struck(game: Game, pid: int) -> bool:
+    """Whether the opponent could hit the piece ``pid`` if the turn ended now."""
+    piece = game.pos.pieces.get(pid)
+    return piece is not None and in_jeopardy(next_turn(game.pos), piece.sq)
 
 
 def _best(game: GameState, actions: Sequence[Any], side: Side) -> Any:
@@ -104,7 +134,10 @@ def _best(game: GameState, actions: Sequence[Any], side: Side) -> Any:
 def _strike(game: Game, target: Piece, line: list[str], found: list[list[str]]) -> None:
     """Every action of ``game`` after which the target is hit, or can still be with the
     actions left (the jeopardy search says), followed depth first; turns that end kept."""
-    for action in playable(game.legal_actions()):
+    actions = playable(game.legal_actions())
+    if game.pos.actions_left == 1:  # the last action must make the hit itself
+        actions = [a for a in actions if _may_hit(a, target.sq)]
+    for action in actions:
         if len(found) >= MOST_STRIKES:
             return
         child = game.copy()
@@ -121,6 +154,14 @@ def _strike(game: Game, target: Piece, line: list[str], found: list[list[str]]) 
         # the side still to act: can its actions left hit the target?
         if child.pos.actions_left and in_jeopardy(child.pos, target.sq):
             _strike(child, target, [*line, text], found)
+
+
+def _may_hit(action: Action, sq: int) -> bool:
+    """Whether ``action`` could hit the piece on ``sq``: a move ending or attacking there, a
+    Cannon's shot, a Soldier's change of stance (every other kind moves or readies only)."""
+    if action.kind == "move":
+        return sq in (action.dest, action.target, action.via)
+    return action.kind not in ("ready", "search")
 
 
 def _ends(game: Game) -> bool:
