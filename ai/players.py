@@ -14,7 +14,10 @@ not on that copy; where it may be is a belief from the public record, ``belief``
   ``normal``, ``hard`` and ``master`` sample turns (the greedy one, then randomised greedy
   ones) and keep the one whose position is best after the opponent's greedy reply, until the
   budget is spent; an action the game's engine says is worth a turn of its own comes first (TORA's
-  search for the enemy's Assassin when one search covers half of the belief).
+  search for the enemy's Assassin when one search covers half of the belief), and the turns
+  its tactics name are judged before the sampled ones (TORA's: a strike at the enemy's last
+  command piece, an escape of the side's own), a turn after which the opponent can take the
+  side's command counting as nearly lost (``LOST``).
 
 Which kind a game is, its evaluation and any search of its own are its engine's
 (``ai.engines``).
@@ -117,8 +120,9 @@ class GreedyPlayer:
 
 @dataclass
 class SamplingPlayer:
-    """TORA: candidate turns (the greedy one first, then randomised ones) judged after the
-    opponent's greedy reply, until ``share`` of the budget is spent. Ending a turn may cost
+    """TORA: candidate turns (the engine's tactical turns, then the greedy one, then
+    randomised ones) judged after the opponent's greedy reply, until ``share`` of the budget
+    is spent. Ending a turn may cost
     the rules a second or two on the long board (R30, R25), so no step starts that the
     slowest of its kind so far would not finish in time: the first candidate is then played
     unjudged, a later one dropped. With ``candidates`` the work is fixed instead of timed:
