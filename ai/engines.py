@@ -57,7 +57,11 @@ class Engine(Generic[G]):
     ``forced``: an action worth a whole turn of its own for the sampling players (TORA's
     search for the enemy's Assassin), or None; ``turn_seconds`` a hosted AI turn's time;
     ``hint_work`` a hint's fixed work; ``turn_limit`` the turns of a measuring match;
-    ``answers`` the setup answers of a measuring match."""
+    ``answers`` the setup answers of a measuring match; ``tactics``: whole turns the sampling
+    players judge before their own (TORA's that hit the enemy's last command piece, or move
+    the side's own out of jeopardy);
+    ``exposed``: whether, once a side's turn has ended, the opponent's next turn can take the
+    side's command (a loss the sampling players' greedy reply may not find)."""
 
     game: str
     evaluate: Callable[[G, Side], float] = count_pieces
@@ -68,6 +72,8 @@ class Engine(Generic[G]):
     hint_work: Callable[[G], int] = lambda _game: HINT_WORK
     turn_limit: Callable[[G], int] = lambda _game: TURN_LIMIT
     answers: Callable[[GameType, Mapping[str, Any], random.Random], Answers] = drawn_answers
+    tactics: Callable[[G], list[list[str]]] | None = None
+    exposed: Callable[[G, Side], bool] | None = None
 
 
 # Any: each engine takes its own game's states, and a look-up by game id matches them.

@@ -14,7 +14,10 @@ not on that copy; where it may be is a belief from the public record, ``belief``
   ``normal``, ``hard`` and ``master`` sample turns (the greedy one, then randomised greedy
   ones) and keep the one whose position is best after the opponent's greedy reply, until the
   budget is spent; an action the game's engine says is worth a turn of its own comes first (TORA's
-  search for the enemy's Assassin when one search covers half of the belief).
+  search for the enemy's Assassin when one search covers half of the belief), and the turns
+  its tactics name are judged before the sampled ones (TORA's: a strike at the enemy's last
+  command piece, an escape of the side's own), a turn after which the opponent can take the
+  side's command counting as nearly lost (``LOST``).
 
 Which kind a game is, its evaluation and any search of its own are its engine's
 (``ai.engines``).
@@ -32,7 +35,7 @@ from typing import Any, Protocol
 from rules import GameState, game_type
 
 from .engines import engine_of
-from .evaluation import evaluate
+from .evaluation import WIN, evaluate
 from .search import OutOfTime, best_turn
 from .turns import after_turn, build_turn
 
@@ -40,6 +43,7 @@ BASELINES = ("random", "greedy")
 OwnSearch = Callable[[GameState, float, random.Random, int], list[str]]
 EASY_SHARE = 0.7  # of the budget: the rest is room for the end of the turn (R30, R25)
 LEVELS = ("easy", "normal", "hard", "master")
+LOST = WIN / 2  # a turn after which the opponent can take the side's command: nearly a loss
 DEEPEST = {"normal": 2, "hard": 8, "master": 64}  # plies a one-move game's search may reach
 
 
@@ -116,8 +120,9 @@ class GreedyPlayer:
 
 @dataclass
 class SamplingPlayer:
-    """TORA: candidate turns (the greedy one first, then randomised ones) judged after the
-    opponent's greedy reply, until ``share`` of the budget is spent. Ending a turn may cost
+    """TORA: candidate turns (the engine's tactical turns, then the greedy one, then
+    randomised ones) judged after the opponent's greedy reply, until ``share`` of the budget
+    is spent. Ending a turn may cost
     the rules a second or two on the long board (R30, R25), so no step starts that the
     slowest of its kind so far would not finish in time: the first candidate is then played
     unjudged, a later one dropped. With ``candidates`` the work is fixed instead of timed:
@@ -131,8 +136,8 @@ class SamplingPlayer:
 
     def turn(self, game: GameState, rng: random.Random, seconds: float) -> list[str]:
         game = own_view(game)
-        forced = engine_of(game.game_type).forced
-        opening = None if forced is None else forced(game)
+        engine = engine_of(game.game_type)
+        opening = None if engine.forced is None else engine.forced(game)
         if opening is not None:  # alone: what it does changes the rest of the turn
             return [opening]
         start = time.monotonic()
@@ -140,16 +145,21 @@ class SamplingPlayer:
         clock: _Budget = (
             _Stopwatch(deadline) if self.candidates is None else _Tally(self.candidates)
         )
+        queued = [] if engine.tactics is None else engine.tactics(game)
         best, best_value = None, float("-inf")
         tried: set[tuple[str, ...]] = set()
+        greedy = False  # whether the greedy turn (no noise) was built
         while best is None or clock.allows("candidate"):
             with clock.timing("candidate"):
-                first = best is None
-                # the first candidate must end in time: its turn and the reply share the budget
-                mine = clock.part(start, 0.4) if first else clock.deadline
-                chooser = GreedyPlayer(noise=0.0 if first else self.noise)
-                texts = chooser.build(game.copy(), rng, mine)
-                if first:
+                if queued:
+                    texts = queued.pop(0)
+                else:
+                    # the greedy turn must end in time: its turn and the reply share the budget
+                    mine = clock.part(start, 0.4) if not greedy else clock.deadline
+                    chooser = GreedyPlayer(noise=self.noise if greedy else 0.0)
+                    texts = chooser.build(game.copy(), rng, mine)
+                    greedy = True
+                if best is None:
                     best = texts
                 if tuple(texts) in tried:
                     if len(tried) > 50:
@@ -169,8 +179,11 @@ def _judged(game: GameState, texts: list[str], clock: _Budget, rng: random.Rando
     time is left for it); None if no time is left to end the turn at all."""
     if not clock.allows("end"):
         return None
+    exposed = engine_of(game.game_type).exposed
     with clock.timing("end"):
         after = after_turn(game, texts)
+        if exposed is not None and exposed(after, game.side):
+            return evaluate(after, game.side) - LOST
     if not after.is_over() and clock.allows("reply"):
         with clock.timing("reply"):
             answer = GreedyPlayer().build(after.copy(), rng, clock.deadline)

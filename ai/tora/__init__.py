@@ -14,6 +14,7 @@ from rules.tora import LONG, TORA, Game
 from ..engines import SHORT_TURN, Answers, Engine, register
 from .evaluation import balance, evaluate
 from .search import worth_searching
+from .tactics import exposed, tactical_turns
 
 LONG_TURN = 8.0  # seconds of a hosted AI turn on the long board
 # A hint's fixed work: the candidate turns judged (a long-board turn end costs seconds).
@@ -44,5 +45,7 @@ register(
         hint_work=_hint_work,
         turn_limit=lambda game: 300 if _long(game) else 200,
         answers=_answers,
+        tactics=tactical_turns,
+        exposed=exposed,
     )
 )

@@ -21,6 +21,7 @@ from .geometry import (
     squares,
     v_of,
 )
+from .jeopardy import in_jeopardy, next_turn
 from .options import STRATEGIES, Options
 from .pieces import (
     ARCHER,
@@ -96,8 +97,10 @@ __all__ = [
     "distance",
     "h_of",
     "home_row",
+    "in_jeopardy",
     "name",
     "neighbours",
+    "next_turn",
     "parse_record",
     "parse_square",
     "perft",
