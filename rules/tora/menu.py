@@ -90,20 +90,33 @@ def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
     """The squares ``action`` touches, in order: the piece's square, the squares it passes,
     where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
     Cannon's supporters; a shot's line up to the first visible piece or the edge."""
-    out = [Touch(name(action.origin), FROM)]
-    out += [Touch(name(sq), VIA) for sq in action.path[:-1]]
+    out = [_touch(action.origin, FROM)]
+    out += [_touch(sq, VIA) for sq in action.path[:-1]]
     if action.path:
-        out.append(Touch(name(action.path[-1]), TO))
+        out.append(_touch(action.path[-1], TO))
     if action.kind == FIRE:
         line = _line(game, action.origin, action.direction)
-        out += [Touch(name(sq), VIA) for sq in line[:-1]]
-        out += [Touch(name(sq), HIT) for sq in line[-1:]]
+        out += [_touch(sq, VIA) for sq in line[:-1]]
+        out += [_touch(sq, HIT) for sq in line[-1:]]
     if action.target:
         if action.via:
-            out.append(Touch(name(action.via), VIA))
-        out.append(Touch(name(action.target), HIT))
-    out += [Touch(name(sq), WITH) for sq in action.supporters]
+            out.append(_touch(action.via, VIA))
+        out.append(_touch(action.target, HIT))
+    out += [_touch(sq, WITH) for sq in action.supporters]
     return tuple(out)
+
+
+def _touch(sq: int, role: str) -> Touch:
+    """``Touch(name(sq), role)``, made once: a long-board position lists some 250,000 of
+    them for its menus, from a few thousand distinct ones (a Touch is immutable)."""
+    found = _TOUCHES.get((sq, role))
+    if found is None:
+        found = _TOUCHES[(sq, role)] = Touch(name(sq), role)
+    return found
+
+
+# Every (square, role) of both boards: at most 32 * 32 squares times the five roles.
+_TOUCHES: dict[tuple[int, str], Touch] = {}
 
 
 def _line(game: Play, origin: int, direction: int) -> list[int]:
