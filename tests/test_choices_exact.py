@@ -6,11 +6,15 @@ notation, word or piece letter finds the same entries in the same order."""
 
 from __future__ import annotations
 
+import contextlib
+import random
+
 import pytest
 from choices_oracle import choices as oracle_choices
-from test_choices import positions
+from test_choices import STARTS, positions
 
 from bot.service import finding
+from rules import ActionError, game_type
 from rules.tora import Game
 
 
@@ -56,3 +60,36 @@ def test_every_typed_prefix_finds_the_same(start: str) -> None:
         assert new == old
         for typed in sorted(typed_prefixes(old)):
             assert finding.best(typed, new, 25) == finding.best(typed, old, 25), typed
+
+
+@pytest.mark.parametrize("start", ["tora-short", "tora-long"])
+@pytest.mark.parametrize("seed", [5, 6])
+def test_every_state_a_action_apart_equals_the_oracle(start: str, seed: int) -> None:
+    """As a match is played, one action at a time (where kept choices are found again
+    most): each state's choices, for the side to act, equal the oracle's."""
+    game_id, options, answers = STARTS[start]
+    game = game_type(game_id).new_game(options, answers)
+    assert isinstance(game, Game)
+    rng = random.Random(seed)
+    for _ in range(60):
+        if game.is_over():
+            break
+        assert game.choices() == oracle_choices(game)
+        legal = game.legal_actions()
+        if game.actions_left and legal and rng.random() < 0.8:
+            with contextlib.suppress(ActionError):  # a search refused (R43)
+                game.apply(rng.choice(legal))
+        elif not _ended(game):
+            break
+
+
+def _ended(game: Game) -> bool:
+    """The turn ended, its refused last actions taken back first (R30); False if it cannot."""
+    while True:
+        try:
+            game.end_turn()
+            return True
+        except ActionError:
+            if not game.staged():
+                return False
+            game.undo()
