@@ -8,6 +8,7 @@ import sys
 from . import (
     ai_bench,
     assassin_bench,
+    autocomplete_bench,
     cluster_bench,
     discord_bench,
     fairy_rate,
@@ -32,6 +33,7 @@ BENCHMARKS = {  # in the order they run
     "ladder": ladder_bench,
     "tournament": tournament_bench,
     "service": service_bench,
+    "autocomplete": autocomplete_bench,
     "cluster": cluster_bench,
     "discord": discord_bench,
     "web": web_bench,

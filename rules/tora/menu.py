@@ -23,7 +23,10 @@ from ..words import Text, frame, msg, msg_n
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .events import COMPASS_WORDS
 from .geometry import DELTAS, DIRECTION_VECTORS, DIRECTIONS, distance, name, on_board
-from .pieces import ASSASSIN, COMMAND_KINDS, KIND_NAMES, RULER
+from .kept import keep
+from .movegen import search_actions
+from .neighbourhood import cannon_key, piece_key
+from .pieces import ASSASSIN, CANNON, COMMAND_KINDS, KIND_NAMES, RULER
 from .play import Play
 
 MENU = 25  # options in one Discord select menu
@@ -55,18 +58,62 @@ def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
     """The actions of one group, or of all (None), with their words and menu paths."""
     groups: dict[str, list[Action]] = defaultdict(list)
     for action in game.legal_actions():
-        if key is None or group_key(action) == key:
-            groups[group_key(action)].append(action)
+        group = group_key(action)
+        if key is None or group == key:
+            groups[group].append(action)
     out: list[Choice] = []
     for group, actions in groups.items():
-        texts = game.notations(actions)
-        said_all = [label(game, a, t) for a, t in zip(actions, texts, strict=True)]
-        words = _distinct(said_all, texts)
-        flat = len(actions) <= MENU
-        for action, text, said in zip(actions, texts, words, strict=True):
-            path = (said,) if flat else (_direction(action), said)
-            out.append(Choice(text, said, path, group, touches_of(game, action)))
+        kept = _kept_key(game, actions)
+        found = None if kept is None else _kept.get(kept)
+        if found is None:
+            found = _group_choices(game, group, actions)
+            if kept is not None:
+                keep(_kept, kept, found, _KEPT)
+        out += found
     return tuple(out)
+
+
+def _group_choices(game: Play, group: str, actions: list[Action]) -> tuple[Choice, ...]:
+    texts = game.notations(actions)
+    said_all = [label(game, a, t) for a, t in zip(actions, texts, strict=True)]
+    words = _distinct(said_all, texts)
+    flat = len(actions) <= MENU
+    return tuple(
+        Choice(
+            text,
+            said,
+            (said,) if flat else (_direction(action), said),
+            group,
+            touches_of(game, action),
+        )
+        for action, text, said in zip(actions, texts, words, strict=True)
+    )
+
+
+def _kept_key(game: Play, actions: list[Action]) -> tuple[object, ...] | None:
+    """What a visible piece's choices read, so that positions a move apart share them
+    (autocomplete and the menus ask for every position of a match): its actions, its
+    ways to act as its notations are resolved against (every choice of a Cannon's
+    supporters, its searches), how each side's Ruler is written, and what those ways read
+    (``neighbourhood``: the squares within its reach, for a Cannon its lines and its
+    neighbours, which also hold the visible pieces its words name and its shots' lines).
+    None where that does not hold (a hidden Assassin, water or high ground, a free take)
+    or for a crowning."""
+    first = actions[0]
+    pos = game.pos
+    if first.kind == CROWN or pos.free_take is not None or pos.terrain.water or pos.terrain.hills:
+        return None
+    piece = pos.at(first.origin)
+    if piece is None or piece.hidden or piece.side != pos.side or piece.kind != first.letter:
+        return None
+    near = cannon_key(pos, piece, True) if piece.kind == CANNON else piece_key(pos, piece)
+    searches = tuple(search_actions(pos, piece))
+    return (near, game.rulers, tuple(actions), searches)
+
+
+# A group's choices by ``_kept_key``; the oldest go first when full.
+_KEPT = 1024
+_kept: dict[tuple[object, ...], tuple[Choice, ...]] = {}
 
 
 def _distinct(labels: list[str], texts: list[str]) -> list[str]:
@@ -90,20 +137,33 @@ def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
     """The squares ``action`` touches, in order: the piece's square, the squares it passes,
     where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
     Cannon's supporters; a shot's line up to the first visible piece or the edge."""
-    out = [Touch(name(action.origin), FROM)]
-    out += [Touch(name(sq), VIA) for sq in action.path[:-1]]
+    out = [_touch(action.origin, FROM)]
+    out += [_touch(sq, VIA) for sq in action.path[:-1]]
     if action.path:
-        out.append(Touch(name(action.path[-1]), TO))
+        out.append(_touch(action.path[-1], TO))
     if action.kind == FIRE:
         line = _line(game, action.origin, action.direction)
-        out += [Touch(name(sq), VIA) for sq in line[:-1]]
-        out += [Touch(name(sq), HIT) for sq in line[-1:]]
+        out += [_touch(sq, VIA) for sq in line[:-1]]
+        out += [_touch(sq, HIT) for sq in line[-1:]]
     if action.target:
         if action.via:
-            out.append(Touch(name(action.via), VIA))
-        out.append(Touch(name(action.target), HIT))
-    out += [Touch(name(sq), WITH) for sq in action.supporters]
+            out.append(_touch(action.via, VIA))
+        out.append(_touch(action.target, HIT))
+    out += [_touch(sq, WITH) for sq in action.supporters]
     return tuple(out)
+
+
+def _touch(sq: int, role: str) -> Touch:
+    """``Touch(name(sq), role)``, made once: a long-board position lists some 250,000 of
+    them for its menus, from a few thousand distinct ones (a Touch is immutable)."""
+    found = _TOUCHES.get((sq, role))
+    if found is None:
+        found = _TOUCHES[(sq, role)] = Touch(name(sq), role)
+    return found
+
+
+# Every (square, role) of both boards: at most 32 * 32 squares times the five roles.
+_TOUCHES: dict[tuple[int, str], Touch] = {}
 
 
 def _line(game: Play, origin: int, direction: int) -> list[int]:

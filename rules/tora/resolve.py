@@ -48,17 +48,22 @@ class Resolver:
         """``notation`` of many actions at once: each piece's ways to act are worked out
         once, where ``notation`` works them out for every action (a long-board position
         has hundreds of actions, a few dozen per piece)."""
-        known: dict[tuple[str, str, int], Pairs] = {}
+        known: dict[tuple[str, str, int], tuple[Pairs, dict[Action, Effect]]] = {}
         texts = []
         for action in actions:
             if action.kind in GAME_LEVEL:
                 texts.append(action.kind)
                 continue
             key = (action.kind if action.kind == CROWN else "", action.letter, action.origin)
-            pairs = known.get(key)
-            if pairs is None:
-                pairs = known[key] = self.pairs(action)
-            texts.append(self.written(action, self.effect(action, pairs), pairs))
+            found = known.get(key)
+            if found is None:
+                pairs = self.pairs(action)
+                found = known[key] = (pairs, _effects(pairs))
+            pairs, effects = found
+            effect = effects.get(action)
+            if effect is None:  # not among its piece's ways: ``effect`` says why
+                effect = self.effect(action, pairs)
+            texts.append(self.written(action, effect, pairs))
         return texts
 
     def written(self, action: Action, effect: Effect, pairs: Pairs) -> str:
@@ -282,6 +287,15 @@ class Resolver:
         return self.resolve(parse(self._display(action.full_text()), self.pos.size))[1]
 
 
+def _effects(pairs: Pairs) -> dict[Action, Effect]:
+    """Each action of ``pairs`` with its first effect there, as ``Resolver.effect`` finds it
+    (a piece has dozens of ways to act: one look-up each instead of a scan)."""
+    effects: dict[Action, Effect] = {}
+    for action, effect in pairs:
+        effects.setdefault(action, effect)
+    return effects
+
+
 class PairIndex:
     """A piece's ``pairs`` by what a notation names of them, so that a notation is matched
     against the few pairs it could name rather than all of them, in their order: moves and
@@ -295,13 +309,15 @@ class PairIndex:
         self._landing: dict[tuple[str, int], list[int]] = defaultdict(list)
         self._target: dict[tuple[str, int], list[int]] = defaultdict(list)
         self._striking: dict[str, list[int]] = defaultdict(list)
+        kinds, targets, striking, landing = self._kind, self._target, self._striking, self._landing
         for n, (action, _effect) in enumerate(pairs):
-            self._kind[action.kind].append(n)
-            if action.target:
-                self._target[(action.kind, action.target)].append(n)
-                self._striking[action.kind].append(n)
+            kind, target, path = action.kind, action.target, action.path
+            kinds[kind].append(n)
+            if target:
+                targets[(kind, target)].append(n)
+                striking[kind].append(n)
             else:
-                self._landing[(action.kind, action.dest)].append(n)
+                landing[(kind, path[-1] if path else action.origin)].append(n)
 
     def candidates(self, spec: Spec, home: int) -> Pairs:
         """The pairs ``spec`` may name (``home``: the piece's square, where a notation

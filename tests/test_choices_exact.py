@@ -1,0 +1,95 @@
+"""The players' autocomplete offers exactly what it offered before it was made cheaper: over
+random positions of the short board and of the long board with Assassins (actions staged,
+the player's own hidden Assassin among them), TORA's choices equal the plain oracle's
+(``choices_oracle``), for all and for each group, and every prefix typed of every offered
+notation, word or piece letter finds the same entries in the same order."""
+
+from __future__ import annotations
+
+import contextlib
+import random
+
+import pytest
+from choices_oracle import choices as oracle_choices
+from test_choices import STARTS, positions
+
+from bot.service import finding
+from rules import ActionError, game_type
+from rules.tora import Game
+
+
+def typed_prefixes(entries: list[finding.Entry]) -> set[str]:
+    """What a player may have typed so far: every prefix of every notation, the first
+    letters of the words shown, and nothing at all."""
+    typed = {""}
+    for entry in entries:
+        typed.update(entry.notation[:n] for n in range(1, len(entry.notation) + 1))
+        typed.update(w[:2] for w in entry.spaced.split())
+    return typed
+
+
+@pytest.mark.parametrize("start", ["tora-short", "tora-long"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_choices_equal_the_oracle(start: str, seed: int) -> None:
+    for game in positions(start, seed, 12):
+        assert isinstance(game, Game)
+        assert game.choices() == oracle_choices(game)
+        for group in game.menu():
+            assert game.choices(group.key) == oracle_choices(game, group.key)
+
+
+class _Oracle:
+    """A game whose choices are the oracle's, for ``finding.entries``."""
+
+    def __init__(self, game: Game) -> None:
+        self._game = game
+
+    def menu(self):  # type: ignore[no-untyped-def]
+        return self._game.menu()
+
+    def choices(self):  # type: ignore[no-untyped-def]
+        return oracle_choices(self._game)
+
+
+@pytest.mark.parametrize("start", ["tora-short", "tora-long"])
+def test_every_typed_prefix_finds_the_same(start: str) -> None:
+    for game in positions(start, 4, 8):
+        assert isinstance(game, Game)
+        new = finding.entries(game)
+        old = finding.entries(_Oracle(game))  # type: ignore[arg-type]
+        assert new == old
+        for typed in sorted(typed_prefixes(old)):
+            assert finding.best(typed, new, 25) == finding.best(typed, old, 25), typed
+
+
+@pytest.mark.parametrize("start", ["tora-short", "tora-long"])
+@pytest.mark.parametrize("seed", [5, 6])
+def test_every_state_a_action_apart_equals_the_oracle(start: str, seed: int) -> None:
+    """As a match is played, one action at a time (where kept choices are found again
+    most): each state's choices, for the side to act, equal the oracle's."""
+    game_id, options, answers = STARTS[start]
+    game = game_type(game_id).new_game(options, answers)
+    assert isinstance(game, Game)
+    rng = random.Random(seed)
+    for _ in range(60):
+        if game.is_over():
+            break
+        assert game.choices() == oracle_choices(game)
+        legal = game.legal_actions()
+        if game.actions_left and legal and rng.random() < 0.8:
+            with contextlib.suppress(ActionError):  # a search refused (R43)
+                game.apply(rng.choice(legal))
+        elif not _ended(game):
+            break
+
+
+def _ended(game: Game) -> bool:
+    """The turn ended, its refused last actions taken back first (R30); False if it cannot."""
+    while True:
+        try:
+            game.end_turn()
+            return True
+        except ActionError:
+            if not game.staged():
+                return False
+            game.undo()
