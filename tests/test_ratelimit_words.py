@@ -34,3 +34,7 @@ def test_every_language_words_both_forms_without_english(language: str) -> None:
     for every in (1.0, 2.0):
         text = refusal(3, every, language)
         assert "{" not in text and "every" not in text and text != refusal(3, every)
+
+
+def test_a_fraction_is_written_as_the_language_writes_it() -> None:
+    assert "alle 0,5 Sekunden" in refusal(5, 0.5, "de")

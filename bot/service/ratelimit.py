@@ -8,7 +8,9 @@ import math
 from collections.abc import Hashable
 from dataclasses import dataclass
 
-from bot.i18n import N_, _, ngettext
+from babel.numbers import format_decimal
+
+from bot.i18n import N_, _, current, ngettext
 
 from .errors import RateLimited
 
@@ -48,7 +50,7 @@ class RateLimit:
                     "You are {doing}: up to {burst} at once, then one every {n} seconds. "
                     "Please wait {wait} and try again; nothing was done.",
                     self._plural_count(),
-                    n=format(self.every, "g"),
+                    n=format_decimal(self.every, locale=current()),  # 0.05 is 0,05 in German
                     doing=_(self.doing),
                     burst=self.burst,
                     wait=ngettext("{n} second", "{n} seconds", math.ceil(wait)),
