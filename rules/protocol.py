@@ -641,8 +641,9 @@ class GameType(Protocol[G]):
 
     def heavy(self, game: G) -> bool:
         """Whether ending a turn of ``game`` may cost the rules core much (TORA's long board:
-        the R25 and R30 searches): the host runs such turn ends in a worker process, and
-        storage snapshots after each."""
+        the R25 and R30 searches): the host runs such turn ends in a worker process and the
+        game's other steps in a thread (a light game's on its event loop), and storage
+        snapshots after each."""
         ...
 
     def replaying(self, game: G) -> AbstractContextManager[None]:

@@ -265,7 +265,7 @@ class Offload:
     async def step(game: GameState, work: Callable[[], Stepped]) -> Stepped:
         """``work()``, a step of the rules core on ``game`` (an action staged or taken back,
         the legal actions in words, a menu): at once where the game's steps cost little (not
-        ``heavy``: a fraction of a millisecond), since a worker thread would hold up the
+        ``heavy``: a few milliseconds at most), since a worker thread would hold up the
         event loop all the same (it keeps the interpreter lock for up to the switch
         interval, 5 ms) and only add its hand-overs; in a thread where they may cost more."""
         if game_type(game.game_type).heavy(game):

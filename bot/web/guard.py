@@ -216,7 +216,7 @@ class Limits:
     _buckets: dict[str, RateLimit] = field(default_factory=dict)
 
     def take(self, kind: str, key: str) -> None:
-        """Spend one of ``key``'s ``kind`` (``reads`` or ``actions``); RateLimited if none
+        """Spend one of ``key``'s ``kind`` (an allowance's name); RateLimited if none
         is left (nothing is done then)."""
         bucket = self._buckets.get(kind)
         if bucket is None:

@@ -13,7 +13,6 @@ request counts against its address, as any other."""
 from __future__ import annotations
 
 import base64
-import binascii
 import hashlib
 import hmac
 import re
@@ -48,7 +47,7 @@ class Passes:
             return None
         try:
             whole = base64.urlsafe_b64decode(text + "=" * (-len(text) % 4)).decode("ascii")
-        except (binascii.Error, UnicodeDecodeError, ValueError):
+        except ValueError:  # binascii.Error and UnicodeDecodeError are ValueErrors
             return None
         user, _colon, rest = whole.partition(":")
         expires, _colon, signature = rest.partition(":")
