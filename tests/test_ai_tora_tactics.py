@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 from ai import make_player
+from ai.engines import engine_of
 from ai.match import new_game
 from ai.tora.tactics import exposed, strikes
 from ai.turns import after_turn
@@ -67,3 +68,12 @@ def test_the_hard_player_does_not_leave_its_general_to_a_strike():
         texts = make_player("hard", game, work=6).turn(game.copy(), random.Random(seed), 1.0)
         after = after_turn(game, texts)
         assert not exposed(after.for_player(Side.OPPOSITION), Side.OPPOSITION)
+
+
+def test_the_long_board_has_no_tactical_turns_outside_the_clock():
+    """A long-board turn end costs the rules up to seconds: tactical turns, found before the
+    sampling's clock starts, would overrun its budget."""
+    game = new_game("tora-long", random.Random(0))
+    tactics = engine_of(game.game_type).tactics
+    assert tactics is not None and tactics(game) == []
+    assert tactics(played(0)) == [] and tactics(played(4)) != []

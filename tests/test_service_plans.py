@@ -155,7 +155,7 @@ def die_after_first_commit(h: Harness) -> None:
         if commits:
             raise Died
         commits.append(sql)
-        await execute(sql, parameters)
+        return await execute(sql, parameters)
 
     writer.run = once  # type: ignore[method-assign]
     writer.execute = statement_once  # type: ignore[method-assign]

@@ -35,6 +35,12 @@ def _hint_work(game: Game) -> int:
     return HINT_WORK[game.options.board]
 
 
+def _tactics(game: Game) -> list[list[str]]:
+    """The short board's tactical turns. The long board has none: its turn ends cost the
+    rules up to seconds, and the tactics end turns outside the sampling's clock."""
+    return [] if _long(game) else tactical_turns(game)
+
+
 register(
     Engine[Game](
         TORA.id,
@@ -45,7 +51,7 @@ register(
         hint_work=_hint_work,
         turn_limit=lambda game: 300 if _long(game) else 200,
         answers=_answers,
-        tactics=tactical_turns,
+        tactics=_tactics,
         exposed=exposed,
     )
 )
