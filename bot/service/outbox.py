@@ -21,9 +21,9 @@ from dataclasses import dataclass, replace
 from bot.i18n import N_, SOURCE, _, speaking
 from storage import Hosted, Post, Queued, Store
 
+from .delivery_reads import DeliveryReads
 from .links import board_link, holder_warning, page_link
 from .notify import decide
-from .passes import Pass
 from .ports import (
     Attachment,
     Buttons,
@@ -86,7 +86,7 @@ class Deliverer:
         self._waiting: dict[Destination, float] = {}  # when a row waiting for a retry is due
         self._held: dict[Destination, float] = {}  # until when, after its worker failed
         self.linker: Linker | None = None  # the web board's, when it is on
-        self._pass = Pass(store, clock.now())  # what the rows delivered now share (``passes``)
+        self._pass = DeliveryReads(store, clock.now())  # what the rows delivered now share
 
     @property
     def next_try(self) -> float | None:
@@ -104,7 +104,7 @@ class Deliverer:
         takes the new rows too), without waiting for them; returns those workers."""
         firsts = {row.destination: row for row in await self._store.hosting.private_firsts()}
         now = self._clock.now()
-        self._pass = Pass(self._store, now)
+        self._pass = DeliveryReads(self._store, now)
         self._waiting = {to: row.next_try for to, row in firsts.items() if row.next_try > now}
         self._held = {to: at for to, at in self._held.items() if at > now}
         due = [to for to in firsts if to not in self._waiting and to not in self._held]
@@ -201,7 +201,7 @@ class Deliverer:
         """Deliver one row; None once it is done with, else when to try it again."""
         post = row.post
         if not self._pass.fresh(now):
-            self._pass = Pass(self._store, now)
+            self._pass = DeliveryReads(self._store, now)
         reads = self._pass
         hosted, names = (None, {}) if row.hosted_id is None else await reads.hosted(row.hosted_id)
         guild = None if hosted is None else hosted.guild_id

@@ -26,7 +26,7 @@ V = TypeVar("V")
 WithNames = tuple[Hosted | None, dict[int, str]]
 
 
-class Pass:
+class DeliveryReads:
     """One delivery pass's reads, each made once; concurrent workers asking for the same
     one wait for the same read (one that failed is made again by the next to ask)."""
 
@@ -61,4 +61,12 @@ async def _once(cache: dict[K, asyncio.Task[V]], key: K, read: Callable[[], Awai
     task = cache.get(key)
     if task is None or (task.done() and (task.cancelled() or task.exception() is not None)):
         task = cache[key] = asyncio.ensure_future(read())
+        task.add_done_callback(_retrieved)
     return await asyncio.shield(task)
+
+
+def _retrieved(task: asyncio.Task[V]) -> None:
+    """A read's failure is its waiters' to handle: if every one of them was cancelled, none
+    is left to retrieve it, and asyncio would log it as never retrieved."""
+    if not task.cancelled():
+        task.exception()
