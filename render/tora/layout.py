@@ -10,6 +10,9 @@ from dataclasses import dataclass
 
 from rules.tora import h_of, v_of
 
+# The status strip's first line (names, scores) is above this row, the second below it.
+STATUS_LINE = 31
+
 
 @dataclass(frozen=True)
 class Layout:
@@ -51,7 +54,7 @@ class Layout:
         """Where the PNG's bands start (``render.bands``): the status strip's second line,
         the edge above the board, each row of squares (the last with the labels below)."""
         rows = range(self.top, self.top + self.board_px, self.cell)
-        return (self.strip // 2, self.strip, *rows)
+        return (STATUS_LINE, self.strip, *rows)
 
     def corner(self, sq: int) -> tuple[int, int]:
         """Top-left pixel of a square's cell."""

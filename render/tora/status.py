@@ -16,13 +16,13 @@ from ..fonts import Font, draw_label, fit, font, label
 from ..palette import to_palette
 from ..status import Mode, StatusFields, headline_of, player_name, side_icon, words_of
 from ..words import N_, Words
+from .layout import STATUS_LINE as LINE
 from .layout import Layout
 
 PAD = 12
 SEPARATOR = " · "
 NAME_ROOM = 120  # pixels a name may take in the sentence under the names
 TAGS = {Mode.PRIVATE: N_("PRIVATE"), Mode.PREVIEW: N_("PREVIEW")}  # on a player's own image
-LINE = 31  # the strip's first line (names, scores) is above this row, the second below it
 LINES = 256  # drawn lines kept, of each kind
 
 Player = tuple[str, str, str]  # a side's name, score and pending points, as shown
