@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import new_game, play_turn
 
-from rules.tora import jeopardy, movegen, restriction
+from rules.tora import bounds, jeopardy, movegen, restriction
 from rules.tora.movegen import all_actions, piece_actions
 from rules.tora.pieces import CANNON
 from rules.tora.position import Position
@@ -50,9 +50,9 @@ def check_position(pos: Position) -> None:
         if piece.kind == CANNON and not piece.hidden:
             step = 2 if pos.terrain.hills else 1
             for target in pos.board:
-                assert jeopardy._cannon_work(
+                assert bounds._cannon_work(pos, piece, target, step) == bounds._count_cannon_work(
                     pos, piece, target, step
-                ) == jeopardy._count_cannon_work(pos, piece, target, step)
+                )
 
 
 def check_around(pos: Position, rng: random.Random) -> None:

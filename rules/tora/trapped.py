@@ -6,18 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from ..sides import Side
+from .bounds import bound, corridor, writes_any
 from .geometry import distances
-from .jeopardy import (
-    Filter,
-    SearchKey,
-    ThreatSearch,
-    bound,
-    corridor,
-    next_turn,
-    progresses,
-    search_key,
-    writes_any,
-)
+from .jeopardy import Filter, SearchKey, ThreatSearch, next_turn, progresses, search_key
 from .movegen import all_actions
 from .pieces import Piece
 from .position import Effect, Position
