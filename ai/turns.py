@@ -39,13 +39,13 @@ def build_turn(game: GameState, choose: Chooser, deadline: float | None = None) 
             game.apply(action)
             refused.append(set())
             continue
-        if not texts or _ends(game):
+        if not texts or can_end(game):
             return texts
         attempts += 1
         if deadline is not None and time.monotonic() > deadline:
             late += 1  # past the deadline: a few more tries, each one turn end
         if attempts > ATTEMPTS or late > LATE_ATTEMPTS:
-            while texts and not _ends(game):
+            while texts and not can_end(game):
                 texts.pop()
                 game.undo()
             return texts
@@ -64,7 +64,8 @@ def playable(actions: Sequence[Any]) -> list[Any]:
     return [action for action in actions if getattr(action, "kind", None) != "search"]
 
 
-def _ends(game: GameState) -> bool:
+def can_end(game: GameState) -> bool:
+    """Whether the turn played so far in ``game`` can end (R30 may refuse it)."""
     trial = game.copy()
     try:
         trial.end_turn()

@@ -20,7 +20,7 @@ from rules import ActionError, GameState, Side
 from rules.tora import Action, Game, Piece, in_jeopardy, next_turn
 
 from ..evaluation import evaluate
-from ..turns import build_turn, playable
+from ..turns import build_turn, can_end, playable
 
 MOST_STRIKES = 4  # strike turns handed back at most (each is judged as a candidate)
 MOST_ESCAPES = 4  # escape turns handed back at most
@@ -76,13 +76,13 @@ def escapes(game: Game) -> list[list[str]]:
     for text, child in safe[:MOST_ESCAPES]:
         # a deadline already past: a turn that will not end is given up after a few tries
         rest = build_turn(child, lambda g, actions: _best(g, actions, side), deadline=0.0)
-        if _ends(child):
+        if can_end(child):
             found.append([text, *rest])
     for text, child in unsafe[: MOST_ESCAPES - len(found)]:
         if not child.pos.actions_left:
             continue
         after, _unsafe = _ranked_actions(child, own.id)
-        if after and _ends(after[0][1]):
+        if after and can_end(after[0][1]):
             found.append([text, after[0][0]])
     return found
 
@@ -148,7 +148,7 @@ def _strike(game: Game, target: Piece, line: list[str], found: list[list[str]]) 
             continue
         struck = child.pos.pieces.get(target.id)
         if struck is None or struck.doomed:
-            if _ends(child):
+            if can_end(child):
                 found.append([*line, text])
             continue
         # the side still to act: can its actions left hit the target?
@@ -162,12 +162,3 @@ def _may_hit(action: Action, sq: int) -> bool:
     if action.kind == "move":
         return sq in (action.dest, action.target, action.via)
     return action.kind not in ("ready", "search")
-
-
-def _ends(game: Game) -> bool:
-    trial = game.copy()
-    try:
-        trial.end_turn()
-    except ActionError:
-        return False
-    return True
