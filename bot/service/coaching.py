@@ -5,8 +5,8 @@ player."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
+from functools import partial
 
 from bot.i18n import _
 from rules import GameState, Side
@@ -17,7 +17,7 @@ from .errors import Refused, StaleRequest
 from .fairness import Owner
 from .host import OVER, Host, check_stamp
 from .models import Place, Reply, User
-from .offload import HINT, WorkerFailed
+from .offload import HINT, Offload, WorkerFailed
 from .phases import PLAYING
 from .ports import Stamp
 from .table import Table
@@ -33,7 +33,7 @@ class Coaching(Host):
         per player; the same position gives the same hint (searched once)."""
         self._limit.take(user.id, self._ctx.now())
         table, side, hint, texts = await self._hinted(place, user, None)
-        said = await asyncio.to_thread(lambda: hints.played(hint, texts).staged())
+        said = await Offload.step(table.game, lambda: hints.played(hint, texts).staged())
         picture = await hints.picture(self._ctx, table, side, hint, texts)
         offer = (hints.PLAY,) if hints.to_stage(hint, texts) else ()
         text = hints.hint_text(self._ctx, hint, texts, said)
@@ -49,7 +49,7 @@ class Coaching(Host):
             now = hints.hint_game(table, side)
             if now.notations != hint.notations:
                 raise StaleRequest(_("Your turn changed since that hint: ask for a new one."))
-            await asyncio.to_thread(hints.stage, table, hint, texts)
+            await Offload.step(table.game, partial(hints.stage, table, hint, texts))
             staged = "; ".join(table.game.staged())
             done = _("Staged the hint: {actions}.", actions=staged)
             return await play.staged_reply(self._ctx, table, side, done)

@@ -11,9 +11,9 @@ starts again empty. Nothing about a draft reaches the opponent."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass, field, replace
+from functools import partial
 
 from bot.i18n import _
 from rules import ActionError, GameState, Side, game_type
@@ -23,6 +23,7 @@ from .context import Context
 from .errors import ActionRefused, Refused
 from .host import Host
 from .models import Menu, Place, User, is_robot
+from .offload import Offload
 from .phases import PLAYING
 from .ports import Stamp
 from .table import Table, player_side
@@ -104,7 +105,7 @@ async def drafted(
     elif step == UNDO:
         _undo(parts)
     elif step == THEIRS_DONE:
-        await asyncio.to_thread(_position, table, side, replace(parts, replying=True))
+        await _positioned(table, side, replace(parts, replying=True))
         parts.replying = True
     elif step == SAVE:
         news = await _save(ctx, table, user, parts)
@@ -151,6 +152,11 @@ def _undo(parts: _Parts) -> None:
         raise Refused(_("There is nothing to take back: the plan is empty."))
 
 
+async def _positioned(table: Table, side: Side, parts: _Parts) -> GameState:
+    """``_position``, run where the game's rules steps run (``Offload.step``)."""
+    return await Offload.step(table.game, partial(_position, table, side, parts))
+
+
 def _position(table: Table, side: Side, parts: _Parts) -> GameState:
     """The draft's position on the player's own copy of the game; Refused when it cannot be
     played (the opponent's expected turn cannot end so, say)."""
@@ -179,10 +185,10 @@ async def _picked(table: Table, side: Side, parts: _Parts, pick: str) -> _Parts:
     if one_move and picked:
         picked.pop()
     picked.append(pick)
-    game = await asyncio.to_thread(_position, table, side, parts)  # refused if illegal
+    game = await _positioned(table, side, parts)  # refused if illegal
     if one_move and not parts.replying and not game.actions_left:
         parts.replying = True
-        await asyncio.to_thread(_position, table, side, parts)
+        await _positioned(table, side, parts)
     return parts
 
 
@@ -199,13 +205,13 @@ async def _shown(
 ) -> Draft:
     """The draft with its pickers: the legal actions of the side to act in its position,
     those of ``group`` with the picture pointing them out."""
-    game = await asyncio.to_thread(_position, table, side, parts)
+    game = await _positioned(table, side, parts)
     one_move = game_type(game.game_type).one_move
     base = game
     if one_move and game.staged():  # a new move replaces the one picked
         base = game.copy()
         base.undo()
-    groups = await asyncio.to_thread(base.menu)
+    groups = await Offload.step(base, base.menu)
     them = table.side_name(side.other)
     if parts.replying:
         picking = _("picking your reply")
@@ -226,7 +232,7 @@ async def _shown(
     if header is None:
         picture = await ctx.private_file(game.view_for(side), table, "plan.png")
     else:
-        choices = await asyncio.to_thread(base.choices, header.key)
+        choices = await Offload.step(base, partial(base.choices, header.key))
         marks = pointing.pointing(header, choices)
         picture = await ctx.private_file(base.view_for(side), table, "plan.png", marks)
         menu = replace(menu, choices=tuple(choices), letters=marks.letters)
