@@ -8,9 +8,10 @@ notation."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.i18n import word
-from rules.protocol import ChoiceGroup, GameState
+from rules.protocol import GameState
 
 
 @dataclass(frozen=True)
@@ -34,17 +35,30 @@ def shown(entry: Entry) -> str:
 
 
 def entries(game: GameState) -> list[Entry]:
-    groups: dict[str, ChoiceGroup] = {group.key: group for group in game.menu()}
+    """Every legal action of ``game`` with the words it is found by: its notation, its
+    group's label, its own label, the first steps of its menu path, its piece's other
+    names. The words of the whole are those of its parts in turn, and each part's are
+    found once: a group's for all its actions, a text seen before (the same labels and
+    notations come back in every state of a match) from ``_spaced``'s store."""
+    groups: dict[str, tuple[str, str, str]] = {
+        group.key: (group.label, _spaced(group.label), _spaced(" ".join(group.aliases)))
+        for group in game.menu()
+    }
     found = []
     for choice in game.choices():
         group = groups.get(choice.group)
-        label = None if group is None else group.label
-        where = " ".join(choice.path[:-1])  # e.g. the direction of a long menu
-        known_as = " ".join(group.aliases) if group else ""
-        described = f"{choice.notation} {label or ''} {choice.label} {where} {known_as}"
-        spaced = " " + " ".join(_words(described))
-        found.append(Entry(choice.notation, label, choice.label, spaced, choice.notation.lower()))
+        label, before, after = (None, "", "") if group is None else group
+        where = _spaced(" ".join(choice.path[:-1])) if len(choice.path) > 1 else ""
+        notation = choice.notation
+        spaced = _spaced(notation) + before + _spaced(choice.label) + where + after
+        found.append(Entry(notation, label, choice.label, spaced, notation.lower()))
     return found
+
+
+@lru_cache(maxsize=16384)
+def _spaced(text: str) -> str:
+    """The words of ``text``, each after a space (" v5h7 v4h6")."""
+    return "".join([f" {w}" for w in _words(text)])
 
 
 def best(typed: str, candidates: list[Entry], limit: int) -> list[Entry]:

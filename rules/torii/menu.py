@@ -29,7 +29,24 @@ Segment = tuple[str, str]  # (kind, words): kind "head", "step", "build" or "fli
 
 
 def build_menu(table: Mapping[Move, tuple[str, Work]], me: Side) -> tuple[Grouped, ...]:
-    """The groups of a normal turn: ``table`` holds each legal move's notation and turn."""
+    """The groups of a normal turn: ``table`` holds each legal move's notation and turn.
+
+    The last answer is kept: autocomplete asks the game's ``menu()`` and ``choices()`` of
+    one state in turn, both built from the same table, which the game keeps until its
+    position changes (a new table then)."""
+    global _last  # one answer, swapped whole: threads may share it
+    last = _last
+    if last is not None and last[0] is table and last[1] == me:
+        return last[2]
+    groups = _build_menu(table, me)
+    _last = (table, me, groups)
+    return groups
+
+
+_last: tuple[Mapping[Move, tuple[str, Work]], Side, tuple[Grouped, ...]] | None = None
+
+
+def _build_menu(table: Mapping[Move, tuple[str, Work]], me: Side) -> tuple[Grouped, ...]:
     if not table:
         passing = msg("Pass")
         only = Choice(PASS_TEXT, msg("Pass: no unused tile has a path"), (passing,), "pass")

@@ -24,7 +24,25 @@ MENU_LIMIT = 25  # choices a menu shows at once; bigger groups go one step deepe
 
 def build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
     """One group per piece on the board with legal moves (squares in the machines' order a1,
-    b1, ..., g7: 7g, 6g, ..., 1a), then one per kind in hand that can be dropped."""
+    b1, ..., g7: 7g, 6g, ..., 1a), then one per kind in hand that can be dropped.
+
+    The last answer is kept: autocomplete asks the game's ``menu()`` and ``choices()`` of
+    one state in turn, and both are built from the same position and the same list of its
+    legal moves, which the game keeps until the position changes (a new position object
+    then, and a new list)."""
+    global _last  # one answer, swapped whole: threads may share it
+    last = _last
+    if last is not None and last[0] is pos and last[1] is legal:
+        return last[2]
+    groups = _build_menu(pos, legal)
+    _last = (pos, legal, groups)
+    return groups
+
+
+_last: tuple[Position, Sequence[Move], tuple[Grouped, ...]] | None = None
+
+
+def _build_menu(pos: Position, legal: Sequence[Move]) -> tuple[Grouped, ...]:
     by_origin: dict[int, list[Move]] = {}
     by_drop: dict[int, list[Move]] = {}
     for move in legal:
