@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..errors import ActionError
 from ..protocol import FROM, HIT, TO, VIA, WITH, Choice, ChoiceGroup, Touch
@@ -215,7 +216,13 @@ def group_key(action: Action) -> str:
     another piece of its side holds, so the square alone would not do)."""
     if action.kind == CROWN:
         return CROWN_KEY
-    return f"{action.letter}{name(action.origin)}"
+    return _group_key(action.letter, action.origin)
+
+
+@lru_cache(maxsize=4096)
+def _group_key(letter: str, origin: int) -> str:
+    """Made once: menus ask for the group of every legal action of every state."""
+    return f"{letter}{name(origin)}"
 
 
 def _group(game: Play, key: str, actions: list[Action]) -> ChoiceGroup:
@@ -239,8 +246,17 @@ SORTS = ("move", "attack", "shot", "search", "other")  # a summary counts them i
 
 def _summary(game: Play, actions: list[Action]) -> Text:
     """``4 moves, 2 shots``: how many actions of each sort."""
-    counts = Counter(_sort(game, a) for a in actions)
-    parts = [_count(sort, counts[sort]) for sort in SORTS if counts[sort]]
+    counts = dict.fromkeys(SORTS, 0)
+    for action in actions:
+        counts[_sort(game, action)] += 1
+    return _said(tuple(counts.values()))
+
+
+@lru_cache(maxsize=4096)
+def _said(counts: tuple[int, ...]) -> Text:
+    """The summary of ``counts`` (one a sort, in ``SORTS``' order), made once: the same
+    few hundred come back in every position (a ``Text`` is immutable)."""
+    parts = [_count(sort, n) for sort, n in zip(SORTS, counts, strict=True) if n]
     said = parts[0]
     for part in parts[1:]:
         said = frame("{list}, {item}", list=said, item=part)

@@ -68,11 +68,30 @@ class Resolver:
 
     def written(self, action: Action, effect: Effect, pairs: Pairs) -> str:
         """The canonical text of ``action`` (with ``effect``), given its piece's ``pairs``."""
-        for flags in _NOTATION_FORMS:
-            spec = _spec_of(action, flags, self._display(format_action(action, **flags)))
+        path = action.path
+        dest = path[-1] if path else 0
+        for path_via, attack_via, supporters in _NOTATION_FORMS:
+            text = format_action(
+                action, path_via=path_via, attack_via=attack_via, supporters=supporters
+            )
+            if text.startswith("R "):
+                text = self.rulers[self.pos.side] + text[1:]
+            spec = Spec(
+                text,
+                action.kind,
+                action.letter,
+                action.origin,
+                dest,
+                path[:-1] if path_via else (),
+                action.target,
+                action.via if attack_via else 0,
+                action.stance,
+                action.direction,
+                action.supporters if supporters and action.supporters else None,
+            )
             try:
                 if self.resolve(spec, pairs)[1] == effect:
-                    return spec.text
+                    return text
             except (IllegalAction, AmbiguousAction):
                 continue
         return self._display(action.full_text())
@@ -242,6 +261,8 @@ class Resolver:
 
     def _choose(self, spec: Spec, matches: Pairs) -> tuple[Action, Effect]:
         """Several matches: apply the defaults of R17, R19 and R51, else it is ambiguous."""
+        if len(matches) == 1:  # what the defaults below leave of a single match
+            return matches[0]
         effects = {effect for _a, effect in matches}
         if len(effects) > 1 and not spec.path_via:
             clean = [m for m in matches if not m[1].losses]
@@ -332,32 +353,15 @@ class PairIndex:
         return [self.pairs[n] for n in found]
 
 
+# R51's forms, shortest first: (path_via, attack_via, supporters) as ``format_action`` takes them
 _NOTATION_FORMS = (
-    {"path_via": False, "attack_via": False, "supporters": False},
-    {"path_via": False, "attack_via": True, "supporters": False},
-    {"path_via": False, "attack_via": False, "supporters": True},
-    {"path_via": False, "attack_via": True, "supporters": True},
-    {"path_via": True, "attack_via": False, "supporters": False},
-    {"path_via": True, "attack_via": True, "supporters": True},
+    (False, False, False),
+    (False, True, False),
+    (False, False, True),
+    (False, True, True),
+    (True, False, False),
+    (True, True, True),
 )
-
-
-def _spec_of(action: Action, flags: dict[str, bool], text: str) -> Spec:
-    """The Spec that parsing ``text`` (the action written with ``flags``) gives."""
-    path = action.path
-    return Spec(
-        text,
-        action.kind,
-        letter=action.letter,
-        origin=action.origin,
-        dest=path[-1] if path else 0,
-        path_via=path[:-1] if flags["path_via"] else (),
-        target=action.target,
-        attack_via=action.via if flags["attack_via"] else 0,
-        stance=action.stance,
-        direction=action.direction,
-        supporters=action.supporters if flags["supporters"] and action.supporters else None,
-    )
 
 
 def _wrong_letter(square: str, piece: str, written: str) -> Text:
