@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 from bot.i18n.words import Language
 from bot.service import Pointing, Status
-from render import StatusInfo, board_of, own_board_of
+from render import Picture, StatusInfo, picture_of
 from rules import GameView
 
 IMAGE_CACHE = 16 * 1024 * 1024  # bytes of board images kept
@@ -60,22 +61,42 @@ class PillowRenderer:
         return PillowRenderer, (self._cache.most,)
 
     def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
-        info = worded(status, language)
-        return self._drawn(("board", repr(view), info), lambda: board_of(view, info))
+        return self._drawn(self.picture("board", view, status, language))
 
     def private(
         self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
     ) -> bytes:
-        info = worded(status, language)
-        key = ("private", repr(view), info, marks)
-        return self._drawn(key, lambda: own_board_of(view, info, marks))
+        return self._drawn(self.picture("private", view, status, marks, language))
 
-    def _drawn(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
+    def picture(self, method: str, *args: Any) -> Picture:
+        """Exactly what ``method`` (``board`` or ``private``) draws of ``args``: equal
+        pictures are the same image, so the service draws them once for all they are for
+        (``bot.service.offload``: a Torii turn's end, the public board and the next player's
+        own). A player's own picture that may show anything the public one does not is never
+        equal to it (``render.picture_of``)."""
+        if method == "board":
+            return _board_picture(*args)
+        if method == "private":
+            return _own_picture(*args)
+        raise ValueError(f"no picture {method!r}")
+
+    def _drawn(self, picture: Picture) -> bytes:
+        key = (picture.draw, repr(picture.view), picture.info, picture.marks, picture.own)
         data = self._cache.get(key)
         if data is None:
-            data = draw()
+            data = picture.png()
             self._cache.put(key, data)
         return data
+
+
+def _board_picture(view: GameView, status: Status, language: str = "en") -> Picture:
+    return picture_of(view, worded(status, language))
+
+
+def _own_picture(
+    view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
+) -> Picture:
+    return picture_of(view, worded(status, language), marks, own=True)
 
 
 def worded(status: Status, language: str) -> StatusInfo:

@@ -226,6 +226,7 @@ class Offload:
         self._sizes = {"rules": processes, "ai": searchers, **dict.fromkeys(self._lanes, 1)}
         self._queued = dict.fromkeys(self._lanes, 0)  # each lane's drawings not yet drawn
         self._pools: dict[str, ProcessPoolExecutor] = {}
+        self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}  # by picture (``draw``)
         self.searches = FairQueue(searchers)
         self.fairy = fairy
 
@@ -316,7 +317,39 @@ class Offload:
 
     async def draw(self, method: str, *args: Any) -> bytes:
         """The image of the renderer's ``method`` (``board`` or ``private``) of ``args``,
-        off the event loop: in a drawing worker, or in a thread."""
+        off the event loop: in a drawing worker, or in a thread. An image being drawn
+        already, for the same picture (``_picture``), is not drawn again: its drawing serves
+        both (a Torii turn's end, whose public board is the next player's own)."""
+        key = self._picture(method, args)
+        if key is None:
+            return await self._draw(method, args)
+        shared = self._drawing.get(key)
+        if shared is None:
+            shared = self._drawing[key] = asyncio.ensure_future(self._draw(method, args))
+            shared.add_done_callback(functools.partial(self._drawn_once, key))
+        return await asyncio.shield(shared)  # one caller cancelled: not the others' drawing
+
+    def _picture(self, method: str, args: tuple[Any, ...]) -> Hashable:
+        """Exactly what ``method`` of ``args`` draws, where the renderer says it (its
+        ``picture``: equal for equal images only, a player's own picture never equal to
+        another's or the public one where they may differ), else None."""
+        picture = getattr(self._renderer, "picture", None)
+        if picture is None:
+            return None
+        key: Hashable = picture(method, *args)
+        try:
+            hash(key)
+        except TypeError:  # a view that does not hash: drawn each time
+            return None
+        return key
+
+    def _drawn_once(self, key: Hashable, drawing: asyncio.Future[bytes]) -> None:
+        if self._drawing.get(key) is drawing:
+            del self._drawing[key]
+        if not drawing.cancelled():
+            drawing.exception()  # each caller raises it; none need be left to read it
+
+    async def _draw(self, method: str, args: tuple[Any, ...]) -> bytes:
         renderer = self._renderer
         if renderer is None:
             raise RuntimeError("this offload has no renderer")
