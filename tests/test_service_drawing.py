@@ -4,13 +4,14 @@ the same drawing worker, so that its caches serve them."""
 from __future__ import annotations
 
 import asyncio
+import pickle
 import random
 
 import pytest
 
 from bot.app.pictures import PillowRenderer
 from bot.service import Pointing, Status
-from bot.service.offload import SPILL, Offload, _shown
+from bot.service.offload import SPILL, Kept, Offload, _draw, _shown, portable
 from render import own_board_of
 from render.drawings import drawing_of
 from render.status import StatusInfo
@@ -149,3 +150,38 @@ def test_the_view_a_drawing_sees_draws_what_the_view_itself_draws(game_id: str) 
             view = game.view_for(viewer)
             assert drawing.own(view, info, None) == own_board_of(view, info)
             assert drawing.board(view, info) == drawing.board(drawing.seen(view), info)
+
+
+class Tally(PillowRenderer):
+    """A renderer that counts, in its class, the boards it draws (a copy is unpickled in
+    each worker)."""
+
+    drawn = 0
+
+    def __reduce__(self) -> tuple[type[Tally], tuple[()]]:
+        return Tally, ()
+
+    def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
+        Tally.drawn += 1
+        return super().board(view, status, language)
+
+
+def test_a_worker_keeps_what_it_drew_by_the_job_s_bytes() -> None:
+    view = Game(board="short").view_for(None)
+    renderer = portable(Tally())
+    assert renderer is not None
+    job = pickle.dumps((renderer, "board", (view, STATUS, "en")), pickle.HIGHEST_PROTOCOL)
+    other = pickle.dumps((renderer, "board", (view, STATUS, "fr")), pickle.HIGHEST_PROTOCOL)
+    before = Tally.drawn
+    first, again, french = _draw(job), _draw(job), _draw(other)
+    assert Tally.drawn - before == 2 and first == again != french
+    assert pickle.loads(first) == ("drawn", PillowRenderer(0).board(view, STATUS, "en"))
+
+
+def test_the_kept_answers_stay_within_their_bytes() -> None:
+    kept = Kept(100)
+    for n in range(5):
+        kept.put(bytes([n]) * 10, b"x" * 30)  # 40 bytes each: two fit
+    assert [kept.get(bytes([n]) * 10) for n in range(5)] == [None] * 3 + [b"x" * 30] * 2
+    kept.put(b"big", b"x" * 100)
+    assert kept.get(b"big") is None

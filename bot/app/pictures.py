@@ -56,9 +56,9 @@ class PillowRenderer:
         self._cache = BytesCache(cache_bytes)
 
     def __reduce__(self) -> tuple[type[PillowRenderer], tuple[int]]:
-        """A copy with an empty cache of its own: what the service's drawing workers get
-        (``bot.service.offload``)."""
-        return PillowRenderer, (self._cache.most,)
+        """A copy without a cache: what the service's drawing workers get
+        (``bot.service.offload``), which keep the images they drew by their jobs' bytes."""
+        return PillowRenderer, (0,)
 
     def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
         return self._drawn(self.picture("board", view, status, language))
@@ -81,6 +81,8 @@ class PillowRenderer:
         raise ValueError(f"no picture {method!r}")
 
     def _drawn(self, picture: Picture) -> bytes:
+        if not self._cache.most:
+            return picture.png()
         key = (picture.draw, repr(picture.view), picture.info, picture.marks, picture.own)
         data = self._cache.get(key)
         if data is None:

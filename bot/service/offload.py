@@ -38,6 +38,7 @@ import os
 import pickle
 import traceback
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -100,11 +101,46 @@ def _end_turn(data: bytes) -> bytes:
 
 
 _DRAWERS: dict[bytes, Renderer] = {}  # in a drawing worker: the renderers, by their pickle
+KEPT_BYTES = 16 * 1024 * 1024  # in a drawing worker: the images last drawn, by their job
+
+
+class Kept:
+    """The most recently used answers, up to ``most`` bytes with their keys, by the very
+    bytes of the job that asked for them: equal bytes unpickle to equal arguments, so a kept
+    answer is the image they draw (the same arguments pickled otherwise only miss). Such a
+    key costs nothing to make; one of the view's contents (its ``repr``) cost about 5 % of
+    an image, and most drawings are of a new state, never kept."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self._items: OrderedDict[bytes, bytes] = OrderedDict()
+        self._size = 0
+
+    def get(self, job: bytes) -> bytes | None:
+        answer = self._items.get(job)
+        if answer is not None:
+            self._items.move_to_end(job)
+        return answer
+
+    def put(self, job: bytes, answer: bytes) -> None:
+        if job in self._items or len(job) + len(answer) > self.most:
+            return
+        self._items[job] = answer
+        self._size += len(job) + len(answer)
+        while self._size > self.most:
+            dropped, kept = self._items.popitem(last=False)
+            self._size -= len(dropped) + len(kept)
+
+
+_KEPT = Kept(KEPT_BYTES)
 
 
 def _draw(data: bytes) -> bytes:
     """In the worker: an image drawn by the renderer the job names (unpickled once per
-    worker, so that its own cache serves the worker's later jobs)."""
+    worker), or kept from the same job before (``Kept``)."""
+    kept = _KEPT.get(data)
+    if kept is not None:
+        return kept
 
     def work() -> tuple[Any, ...]:
         portable, method, args = pickle.loads(data)
@@ -113,7 +149,11 @@ def _draw(data: bytes) -> bytes:
             renderer = _DRAWERS[portable] = pickle.loads(portable)
         return ("drawn", getattr(renderer, method)(*args))
 
-    return _pickled(work)
+    answer = _answered(work)
+    pickled = _pickled(lambda: answer)
+    if answer[0] == "drawn":
+        _KEPT.put(data, pickled)
+    return pickled
 
 
 def _paint(data: bytes) -> bytes:
