@@ -4,7 +4,8 @@
 Images are cached by exactly what they are drawn from (the view, the status and the
 language of the image's own words), so a board asked for again is not drawn again; a public
 view holds nothing hidden, so whether an image comes from the cache tells nothing about
-hidden state either."""
+hidden state either. The service's drawing workers get a copy without a cache: they keep
+what they drew by their jobs' bytes (``bot.service.offload.Kept``)."""
 
 from __future__ import annotations
 

@@ -12,7 +12,10 @@ would hold it up all the same, the interpreter lock being theirs for up to 5 ms.
 Images are drawn in processes of their own (``draw``): a view is small to send (about 1 kB),
 and drawing it no longer holds the interpreter lock that every channel's requests share. Each
 drawing worker has a pool of its own (a lane), and a match's pictures go to the same one
-(``Offload.lane_for``): its last pictures' bands and sprites are kept there.
+(``Offload.lane_for``): its last pictures' bands and sprites are kept there, and the images
+it drew, by their jobs' bytes (``Kept``). A picture asked for while the same one is being
+drawn is not drawn twice (``Offload.draw``: a Torii turn's end, whose public board is the
+next player's own).
 An AI's turn, or a hint, is searched in a process of its own pool (by default one per core
 but one, at least two), on the game as that AI may know it: the hidden information of its
 opponent never leaves the bot's process. The searches wait for a worker in a fair order
