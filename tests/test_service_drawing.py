@@ -185,3 +185,15 @@ def test_the_kept_answers_stay_within_their_bytes() -> None:
     assert [kept.get(bytes([n]) * 10) for n in range(5)] == [None] * 3 + [b"x" * 30] * 2
     kept.put(b"big", b"x" * 100)
     assert kept.get(b"big") is None
+
+
+async def test_two_equal_drawings_at_once_are_drawn_once() -> None:
+    renderer = Counting()
+    offload = Offload(0, 0, draw_processes=0, renderer=renderer)
+    view = turns_played("tora", 2).view_for(None)
+    first, second = await asyncio.gather(
+        offload.draw("board", view, STATUS, "en"), offload.draw("board", view, STATUS, "en")
+    )
+    assert renderer.drawn == 1 and first == second
+    await offload.draw("board", view, STATUS, "en")  # once drawn, asked again: drawn again
+    assert renderer.drawn == 2 and not offload._drawing
