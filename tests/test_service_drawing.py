@@ -1,199 +1,183 @@
-"""Where the service's board images are drawn (``bot.service.offload``): a match's pictures in
-the same drawing worker, so that its caches serve them."""
+"""Board images are drawn in a worker process (issue 26): a player sees the very images a
+renderer in the bot's own process would have drawn, each where it belongs, while the drawing
+no longer holds up the other channels' requests; a renderer that cannot be sent to a worker
+draws in threads as before."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import os
 import pickle
-import random
+import threading
+from pathlib import Path
 
 import pytest
 
 from bot.app.pictures import PillowRenderer
-from bot.service import Pointing, Status
-from bot.service.offload import SPILL, Kept, Offload, _draw, _shown, portable
-from render import own_board_of
-from render.drawings import drawing_of
-from render.status import StatusInfo
-from rules import GameState, GameView, IllegalAction, Side, game_type
-from rules.tora import Game
+from bot.service import Place, Pointing, Settings, Status, User
+from bot.service.offload import Offload, default_draw_workers
+from bot.service.testing import DigestRenderer, Harness
+from rules import GameView
+from rules.tora import Game, Side
 
-STATUS = Status("ann", "bob", "due in 1 day")
-
-
-def test_a_match_s_pictures_go_to_one_worker_unless_it_is_busy() -> None:
-    offload = Offload(0, 0, draw_processes=2)  # no worker starts until a drawing is sent
-    try:
-        players = ("ann", "bob")
-        lane = offload.lane_for(players)
-        assert {offload.lane_for(players) for _ in range(5)} == {lane}
-        pairs = {offload.lane_for((f"player {n}", f"player {n + 1}")) for n in range(20)}
-        assert pairs == {"draw", "draw1"}  # other matches use the other worker too
-        offload._queued[lane] = SPILL - 1
-        assert offload.lane_for(players) == lane
-        offload._queued[lane] = SPILL  # that many more waiting than the idle worker
-        assert offload.lane_for(players) != lane
-    finally:
-        offload.close()
+HERE, ANN, BOB = Place(1, 100), User(1, "ann"), User(2, "bob")
+PNG = b"\x89PNG\r\n\x1a\n"
 
 
-def test_a_drawing_is_routed_by_the_players_it_shows() -> None:
-    view = Game(board="short").view_for(None)
-    status = Status("ann", "bob", "due in 1 day")
-    assert _shown((view, status, "en")) == _shown((view, status, None, "fr")) == ("ann", "bob")
-    assert _shown((view,)) is None
-
-
-class Counting(PillowRenderer):
-    """The real renderer, counting the images it draws (its cache kept out of the way)."""
-
-    def __init__(self) -> None:
-        super().__init__(cache_bytes=0)
-        self.drawn = 0
+class WhereDrawn(DigestRenderer):
+    """The digest renderer's images, each saying which process drew it."""
 
     def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
-        self.drawn += 1
-        return super().board(view, status, language)
+        return f"{os.getpid()}|".encode() + super().board(view, status, language)
 
     def private(
         self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
     ) -> bytes:
-        self.drawn += 1
-        return super().private(view, status, marks, language)
+        return f"{os.getpid()}|".encode() + super().private(view, status, marks, language)
 
 
-def turns_played(game_id: str, turns: int, seed: int = 1) -> GameState:
-    """A game of ``game_id`` (its sample setup) after ``turns`` turns of random legal
-    actions, each ended: at the end of a turn, as the service draws its images."""
-    kind = game_type(game_id)
-    game = kind.new_game(*kind.sample_setup({}))
-    rng = random.Random(seed)
-    for _turn in range(turns):
-        while not _ended(game, rng):
-            while game.staged():
-                game.undo()
-    return game
+class Unsendable(WhereDrawn):
+    """A renderer holding something of this process (a lock): it cannot go to a worker."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
 
 
-def _ended(game: GameState, rng: random.Random) -> bool:
-    """Whether a turn of random actions (one at least, if there is any) ended the turn."""
-    while game.actions_left and game.legal_actions():
-        game.apply(rng.choice(game.legal_actions()))
-        if rng.random() < 0.3:
-            break
-    try:
-        game.end_turn()
-    except IllegalAction:
-        return False
-    return True
+class LostOnTheWay(WhereDrawn):
+    """A renderer that pickles but cannot be rebuilt in a worker (its class is not there)."""
+
+    def __reduce__(self) -> tuple[object, tuple[int]]:
+        return _rebuilt_here_only, (os.getpid(),)
 
 
-async def turn_end_images(
-    game: GameState, languages: tuple[str, str] = ("en", "en")
-) -> tuple[tuple[bytes, bytes], int]:
-    """The public board and the next player's own, asked for at once as a turn's end asks
-    (``announce.turn_end``), drawn in threads: (the images, how many were drawn)."""
-    renderer = Counting()
-    offload = Offload(0, 0, draw_processes=0, renderer=renderer)
-    public, own = await asyncio.gather(
-        offload.draw("board", game.view_for(None), STATUS, languages[0]),
-        offload.draw("private", game.view_for(game.side), STATUS, None, languages[1]),
-    )
-    assert not offload._drawing  # nothing kept once drawn
-    return (public, own), renderer.drawn
+def _rebuilt_here_only(pid: int) -> LostOnTheWay:
+    if os.getpid() != pid:
+        raise ImportError("no such renderer in this process")
+    return LostOnTheWay()
 
 
-async def test_a_torii_turn_end_draws_its_one_picture_once() -> None:
-    game = turns_played("torii", 3)
-    (public, own), drawn = await turn_end_images(game)
-    assert drawn == 1 and public == own
-    alone = PillowRenderer(cache_bytes=0)  # the very image each would be alone
-    assert own == alone.private(game.view_for(game.side), STATUS)
-    assert public == alone.board(game.view_for(None), STATUS)
+def drawing(renderer: DigestRenderer, path: Path) -> Harness:
+    settings = dataclasses.replace(Harness(path).settings, draw_processes=1)
+    return Harness(path, settings=settings, renderer=renderer)
 
 
-async def test_torishogi_shares_the_challenger_s_picture_not_the_turned_one() -> None:
-    for turns in (2, 3):
-        game = turns_played("torishogi", turns)
-        (public, own), drawn = await turn_end_images(game)
-        if game.side == Side.CHALLENGER:
-            assert (drawn, public == own) == (1, True)
-        else:  # the Opposition sees the board turned: another picture
-            assert (drawn, public == own) == (2, False)
+Sent = dict[tuple[str, int | None], list[tuple[int, bytes]]]
 
 
-@pytest.mark.parametrize("game_id", ["tora", "torii", "torishogi"])
-async def test_pictures_that_differ_are_never_shared(game_id: str) -> None:
-    game = turns_played(game_id, 2)
-    assert game.side == Side.CHALLENGER
-    (public, own), drawn = await turn_end_images(game, ("en", "fr"))  # the status's words
-    assert drawn == 2 and public != own
+async def a_turn(h: Harness) -> Sent:
+    """A match started and a turn played: the images ann's reply showed and each destination
+    was sent, in order, each as (the process that drew it, the image)."""
+    service = h.running
+    await service.challenge(HERE, ANN, BOB)
+    await service.accept(HERE, BOB)
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await service.setup(HERE, BOB, {"strategy": "defensive"})
+    preview = await service.play(HERE, ANN, "G v5h9-v4h9")
+    await service.end_turn(HERE, ANN)
+    await h.settle()
+    sent: Sent = {("reply", ANN.id): [drawn_by(f.data) for f in preview.files]}
+    for delivered in h.delivery.log:
+        images = [drawn_by(f.data) for f in delivered.message.files]
+        sent.setdefault((delivered.kind, delivered.user_id), []).extend(images)
+    return sent
 
 
-async def test_a_tora_player_s_own_picture_is_never_the_public_one() -> None:
-    """TORA's own picture says PRIVATE (and shows the player's hidden Assassin): two images
-    at every turn's end, the public one drawn from the public view alone."""
-    game = turns_played("tora", 3)
-    (public, own), drawn = await turn_end_images(game)
-    assert drawn == 2 and public != own
+def drawn_by(image: bytes) -> tuple[int, bytes]:
+    pid, _bar, rest = image.partition(b"|")
+    return int(pid), rest
 
 
-@pytest.mark.parametrize("game_id", ["torii", "torishogi"])
-def test_the_view_a_drawing_sees_draws_what_the_view_itself_draws(game_id: str) -> None:
-    """``Drawing.seen`` leaves out only what the pictures never draw."""
-    drawing = drawing_of(game_id)
-    assert drawing.seen is not None
-    info = StatusInfo("ann", "bob", "due in 1 day")
-    for turns in range(4):
-        game = turns_played(game_id, turns, seed=turns)
-        for viewer in (None, Side.CHALLENGER, Side.OPPOSITION):
-            view = game.view_for(viewer)
-            assert drawing.own(view, info, None) == own_board_of(view, info)
-            assert drawing.board(view, info) == drawing.board(drawing.seen(view), info)
+async def test_images_are_drawn_in_a_worker_and_are_those_drawn_here(tmp_path: Path) -> None:
+    async with drawing(WhereDrawn(), tmp_path / "worker.sqlite3") as h:
+        in_worker = await a_turn(h)
+    async with Harness(tmp_path / "here.sqlite3", renderer=WhereDrawn()) as h:
+        in_thread = await a_turn(h)
+    assert sum(map(len, in_worker.values())) >= 6  # the preview, the start's 3, the turn's 2
+    assert processes(in_worker) and os.getpid() not in processes(in_worker)
+    assert processes(in_thread) == {os.getpid()}
+    assert images(in_worker) == images(in_thread)
 
 
-class Tally(PillowRenderer):
-    """A renderer that counts, in its class, the boards it draws (a copy is unpickled in
-    each worker)."""
-
-    drawn = 0
-
-    def __reduce__(self) -> tuple[type[Tally], tuple[()]]:
-        return Tally, ()
-
-    def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
-        Tally.drawn += 1
-        return super().board(view, status, language)
+def processes(sent: Sent) -> set[int]:
+    return {pid for drawn in sent.values() for pid, _image in drawn}
 
 
-def test_a_worker_keeps_what_it_drew_by_the_job_s_bytes() -> None:
-    view = Game(board="short").view_for(None)
-    renderer = portable(Tally())
-    assert renderer is not None
-    job = pickle.dumps((renderer, "board", (view, STATUS, "en")), pickle.HIGHEST_PROTOCOL)
-    other = pickle.dumps((renderer, "board", (view, STATUS, "fr")), pickle.HIGHEST_PROTOCOL)
-    before = Tally.drawn
-    first, again, french = _draw(job), _draw(job), _draw(other)
-    assert Tally.drawn - before == 2 and first == again != french
-    assert pickle.loads(first) == ("drawn", PillowRenderer(0).board(view, STATUS, "en"))
+def images(sent: Sent) -> dict[tuple[str, int | None], list[bytes]]:
+    return {to: [image for _pid, image in drawn] for to, drawn in sent.items()}
 
 
-def test_the_kept_answers_stay_within_their_bytes() -> None:
-    kept = Kept(100)
-    for n in range(5):
-        kept.put(bytes([n]) * 10, b"x" * 30)  # 40 bytes each: two fit
-    assert [kept.get(bytes([n]) * 10) for n in range(5)] == [None] * 3 + [b"x" * 30] * 2
-    kept.put(b"big", b"x" * 100)
-    assert kept.get(b"big") is None
+async def test_a_renderer_that_cannot_go_to_a_worker_draws_here(tmp_path: Path) -> None:
+    async with drawing(Unsendable(), tmp_path / "t.sqlite3") as h:
+        assert processes(await a_turn(h)) == {os.getpid()}
 
 
-async def test_two_equal_drawings_at_once_are_drawn_once() -> None:
-    renderer = Counting()
-    offload = Offload(0, 0, draw_processes=0, renderer=renderer)
-    view = turns_played("tora", 2).view_for(None)
-    first, second = await asyncio.gather(
-        offload.draw("board", view, STATUS, "en"), offload.draw("board", view, STATUS, "en")
-    )
-    assert renderer.drawn == 1 and first == second
-    await offload.draw("board", view, STATUS, "en")  # once drawn, asked again: drawn again
-    assert renderer.drawn == 2 and not offload._drawing
+async def test_images_a_worker_cannot_draw_are_drawn_here(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    async with drawing(LostOnTheWay(), tmp_path / "lost.sqlite3") as h:
+        lost = await a_turn(h)
+    async with Harness(tmp_path / "here.sqlite3", renderer=WhereDrawn()) as h:
+        here = await a_turn(h)
+    assert processes(lost) == {os.getpid()}
+    assert images(lost) == images(here)
+    assert "drawing it here" in caplog.text
+
+
+def test_the_png_renderer_sent_to_a_worker_draws_the_same_pngs() -> None:
+    game = Game(board="short")
+    status = Status("ann", "bob", "due in 1 day")
+    renderer = PillowRenderer()
+    drawn = renderer.private(game.view_for(Side.CHALLENGER), status)  # now in its cache
+    copy = pickle.loads(pickle.dumps(renderer))
+    assert copy.private(game.view_for(Side.CHALLENGER), status) == drawn
+    assert copy.board(game.view_for(None), status) == renderer.board(game.view_for(None), status)
+    assert drawn.startswith(PNG)
+
+
+async def two_turns_at_once(h: Harness) -> Sent:
+    """``a_turn`` in two channels at the same time: what each reply showed and each
+    destination was sent."""
+    there, cid, dan = Place(1, 200), User(3, "cid"), User(4, "dan")
+    service = h.running
+    for place, first, second in ((HERE, ANN, BOB), (there, cid, dan)):
+        await service.challenge(place, first, second)
+        await service.accept(place, second)
+        await service.setup(place, first, {"strategy": "aggressive"})
+        await service.setup(place, second, {"strategy": "defensive"})
+
+    async def turn(place: Place, user: User) -> list[tuple[int, bytes]]:
+        preview = await service.play(place, user, "G v5h9-v4h9")
+        await service.end_turn(place, user)
+        return [drawn_by(f.data) for f in preview.files]
+
+    previews = await asyncio.gather(turn(HERE, ANN), turn(there, cid))
+    await h.settle()
+    sent: Sent = {("reply", ANN.id): previews[0], ("reply", cid.id): previews[1]}
+    for delivered in h.delivery.log:
+        to = (delivered.kind, delivered.user_id or delivered.channel_id)
+        sent.setdefault(to, []).extend(drawn_by(f.data) for f in delivered.message.files)
+    return sent
+
+
+async def test_several_drawing_workers_draw_each_image_for_its_own_destination(
+    tmp_path: Path,
+) -> None:
+    """Two channels' turns at once, each drawing two images at once: with two workers every
+    destination gets, in order, the very images drawn here one at a time."""
+    settings = dataclasses.replace(Harness(tmp_path).settings, draw_processes=2)
+    path = tmp_path / "two.sqlite3"
+    async with Harness(path, settings=settings, renderer=WhereDrawn()) as h:
+        in_workers = await two_turns_at_once(h)
+    async with Harness(tmp_path / "here.sqlite3", renderer=WhereDrawn()) as h:
+        in_thread = await two_turns_at_once(h)
+    assert processes(in_workers) and os.getpid() not in processes(in_workers)
+    assert images(in_workers) == images(in_thread)
+    assert len(images(in_workers)) >= 6  # two replies, two channels, at least two players
+
+
+def test_the_drawing_workers_are_one_per_core_unless_configured() -> None:
+    assert Settings().draw_processes is None
+    assert Offload(0, 0, draw_processes=None).draw_workers == default_draw_workers()
+    assert default_draw_workers() == len(os.sched_getaffinity(0))
+    assert Offload(0, 0, draw_processes=3).draw_workers == 3
