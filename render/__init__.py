@@ -14,7 +14,7 @@ from .bracket import BracketMatch, bracket_png
 from .encode import render_async
 from .ladder import LadderRow, ladder_png
 from .rating_chart import ChartPoint, rating_chart_png
-from .replays import board_of, own_board_of, record_status, replay_of
+from .replays import Picture, board_of, own_board_of, picture_of, record_status, replay_of
 from .status import StatusFields, StatusInfo
 from .tora.board import board_png, preview_png, private_png
 from .tora.replay import replay_gif, views_from_record
@@ -24,6 +24,7 @@ __all__ = [
     "BracketMatch",
     "ChartPoint",
     "LadderRow",
+    "Picture",
     "StatusFields",
     "StatusInfo",
     "board_of",
@@ -31,6 +32,7 @@ __all__ = [
     "bracket_png",
     "ladder_png",
     "own_board_of",
+    "picture_of",
     "preview_png",
     "private_png",
     "rating_chart_png",

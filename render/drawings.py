@@ -45,7 +45,9 @@ class Drawing(Generic[V]):
     top-left corner and its size, in pixels), and each place off the board the viewer's
     actions can start from (a hand, as ``rules.protocol.Touch`` names it): what a web page
     overlays to click. ``turned``, the pictures from the other side, for a game whose drawing
-    can turn the board (None: it cannot)."""
+    can turn the board (None: it cannot). ``seen``, the view as ``board`` and ``own`` draw it:
+    what they never show put to one value (Torii's: whose view it is), so that two views that
+    differ only there are one picture (``render.replays.picture_of``); None: the view itself."""
 
     game: str
     board: Callable[[V, StatusFields], bytes]
@@ -55,6 +57,7 @@ class Drawing(Generic[V]):
     coordinates: Callable[[], bytes]
     cells: Callable[[V], dict[str, Cell]]
     turned: Turned[V] | None = None
+    seen: Callable[[V], V] | None = None
 
 
 # Any: each drawing takes its own game's views, and a look-up by game id matches them.

@@ -5,6 +5,8 @@ headers name the players)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from rules.records import game_of, headers_of
@@ -15,15 +17,51 @@ from .pointing import MarkFields
 from .status import StatusFields, StatusInfo
 
 
+@dataclass(frozen=True)
+class Picture:
+    """Exactly what a board picture is drawn from: its drawing's function (``Drawing.board``,
+    called with the view and ``info``, or ``Drawing.own``, called with ``marks`` too), the view
+    as that drawing draws it (``Drawing.seen``), ``info`` and ``marks``. Equal pictures are the
+    same bytes, whoever they are for: a player's own picture equals the public one only
+    where its drawing is the public board's very function, nothing is pointed out and the
+    views it draws are equal, field by field (hashable where the view is: a key)."""
+
+    draw: Callable[..., bytes]
+    view: Any
+    info: StatusFields
+    marks: MarkFields | None = None
+    own: bool = False
+
+    def png(self) -> bytes:
+        if self.own:
+            return self.draw(self.view, self.info, self.marks)
+        return self.draw(self.view, self.info)
+
+
+def picture_of(
+    view: Any, info: StatusFields, marks: MarkFields | None = None, *, own: bool = False
+) -> Picture:
+    """The public board of ``view`` (``view_for(None)``), or with ``own`` a player's own
+    board (``view_for(side)``, pointing out ``marks``), as a ``Picture``. An own picture
+    drawn by the public board's function with nothing pointed out is that board (its
+    ``marks`` are None by default): Torii's and ToriShogi's, which hide nothing."""
+    drawing = drawing_of(view.game)
+    seen = view if drawing.seen is None else drawing.seen(view)
+    public: object = drawing.board  # (mypy: the two differ in type, not always in identity)
+    if own and (marks is not None or drawing.own is not public):
+        return Picture(drawing.own, seen, info, marks, own=True)
+    return Picture(drawing.board, seen, info)
+
+
 def board_of(view: Any, info: StatusFields) -> bytes:
     """The public board of any game (``view_for(None)``)."""
-    return drawing_of(view.game).board(view, info)
+    return picture_of(view, info).png()
 
 
 def own_board_of(view: Any, info: StatusFields, marks: MarkFields | None = None) -> bytes:
     """A player's own board of any game (``view_for(side)``), pointing out ``marks``: TORA's
     shows their hidden Assassin; the games that hide nothing draw it from their side."""
-    return drawing_of(view.game).own(view, info, marks)
+    return picture_of(view, info, marks, own=True).png()
 
 
 def record_status(text: str) -> StatusInfo:

@@ -4,17 +4,19 @@
 Images are cached by exactly what they are drawn from (the view, the status and the
 language of the image's own words), so a board asked for again is not drawn again; a public
 view holds nothing hidden, so whether an image comes from the cache tells nothing about
-hidden state either."""
+hidden state either. The service's drawing workers get a copy without a cache: they keep
+what they drew by their jobs' bytes (``bot.service.offload.Kept``)."""
 
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
+from typing import Any
 
 from bot.i18n.words import Language
 from bot.service import Pointing, Status
-from render import StatusInfo, board_of, own_board_of
+from render import Picture, StatusInfo, picture_of
 from rules import GameView
 
 IMAGE_CACHE = 16 * 1024 * 1024  # bytes of board images kept
@@ -55,27 +57,49 @@ class PillowRenderer:
         self._cache = BytesCache(cache_bytes)
 
     def __reduce__(self) -> tuple[type[PillowRenderer], tuple[int]]:
-        """A copy with an empty cache of its own: what the service's drawing workers get
-        (``bot.service.offload``)."""
-        return PillowRenderer, (self._cache.most,)
+        """A copy without a cache: what the service's drawing workers get
+        (``bot.service.offload``), which keep the images they drew by their jobs' bytes."""
+        return PillowRenderer, (0,)
 
     def board(self, view: GameView, status: Status, language: str = "en") -> bytes:
-        info = worded(status, language)
-        return self._drawn(("board", repr(view), info), lambda: board_of(view, info))
+        return self._drawn(self.picture("board", view, status, language))
 
     def private(
         self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
     ) -> bytes:
-        info = worded(status, language)
-        key = ("private", repr(view), info, marks)
-        return self._drawn(key, lambda: own_board_of(view, info, marks))
+        return self._drawn(self.picture("private", view, status, marks, language))
 
-    def _drawn(self, key: Hashable, draw: Callable[[], bytes]) -> bytes:
+    def picture(self, method: str, *args: Any) -> Picture:
+        """Exactly what ``method`` (``board`` or ``private``) draws of ``args``: equal
+        pictures are the same image, so the service draws them once for all they are for
+        (``bot.service.offload``: a Torii turn's end, the public board and the next player's
+        own). A player's own picture that may show anything the public one does not is never
+        equal to it (``render.picture_of``)."""
+        if method == "board":
+            return _board_picture(*args)
+        if method == "private":
+            return _own_picture(*args)
+        raise ValueError(f"no picture {method!r}")
+
+    def _drawn(self, picture: Picture) -> bytes:
+        if not self._cache.most:
+            return picture.png()
+        key = (picture.draw, repr(picture.view), picture.info, picture.marks, picture.own)
         data = self._cache.get(key)
         if data is None:
-            data = draw()
+            data = picture.png()
             self._cache.put(key, data)
         return data
+
+
+def _board_picture(view: GameView, status: Status, language: str = "en") -> Picture:
+    return picture_of(view, worded(status, language))
+
+
+def _own_picture(
+    view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
+) -> Picture:
+    return picture_of(view, worded(status, language), marks, own=True)
 
 
 def worded(status: Status, language: str) -> StatusInfo:

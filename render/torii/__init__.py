@@ -5,11 +5,20 @@ docs/TORII.md, "Images"."""
 from rules.torii import TORII
 
 from ..drawings import Drawing, register
-from .board import board_image, board_png, cells, replay_gif, views_from_record
+from .board import board_image, board_png, cells, replay_gif, seen, views_from_record
 from .examples import coordinates_png
 
 register(
-    Drawing(TORII.id, board_png, board_png, views_from_record, replay_gif, coordinates_png, cells)
+    Drawing(
+        TORII.id,
+        board_png,
+        board_png,
+        views_from_record,
+        replay_gif,
+        coordinates_png,
+        cells,
+        seen=seen,
+    )
 )
 
 __all__ = ["board_image", "board_png", "replay_gif", "views_from_record"]

@@ -10,6 +10,7 @@ Boar's Torii move as thin dashed arrows, and each Torii built that turn framed.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
@@ -38,6 +39,12 @@ def board_png(view: View, info: StatusFields, marks: MarkFields | None = None) -
         busy |= {_name(spirit.square) for spirit in view.spirits}
         point_out(image, marks, cells(view).get, busy)
     return png_bytes(image, BANDS)
+
+
+def seen(view: View) -> View:
+    """``view`` as its pictures draw it: nobody's (Torii's pictures never read whose view it
+    is), so that the next player's own picture at a turn's end is the public one."""
+    return view if view.viewer is None else replace(view, viewer=None)
 
 
 def _name(sq: int) -> str:

@@ -10,7 +10,7 @@ pure: equal views give byte-identical images.
 from rules.torishogi import TORISHOGI
 
 from ..drawings import Drawing, Turned, register
-from .board import board_image, board_png, cells, turned_cells, turned_png
+from .board import board_image, board_png, cells, seen, turned_cells, turned_png
 from .examples import coordinates_png
 from .replay import replay_gif, views_from_record
 
@@ -24,6 +24,7 @@ register(
         coordinates_png,
         cells,
         Turned(turned_png, turned_png, turned_cells),
+        seen,
     )
 )
 

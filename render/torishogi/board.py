@@ -8,10 +8,13 @@ side.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from PIL import Image
 
 from render.encode import png_bytes
 from render.pointing import Cell, MarkFields, point_out
+from rules.sides import Side
 from rules.torishogi import FILES, RANKS, View, file_of, hand_place, rank_of, square
 
 from .base import base_board, zone_dots
@@ -29,6 +32,14 @@ def board_png(
     if marks is not None:
         point_out(image, marks, cells(view, flipped).get, _occupied(view))
     return png_bytes(image, _layout(view, flipped).bands)
+
+
+def seen(view: View) -> View:
+    """``view`` as ``board_png`` draws it (not turned): the Challenger's as a spectator's (both
+    see the board from the Challenger's side, the only way the picture reads whose view it is;
+    the hand ``cells`` names is the Challenger's for both), so that the Challenger's own
+    picture at a turn's end is the public one."""
+    return replace(view, viewer=None) if view.viewer is Side.CHALLENGER else view
 
 
 def turned_png(view: View, info: StatusFields, marks: MarkFields | None = None) -> bytes:
