@@ -138,3 +138,17 @@ def test_only_the_processes_that_gain_ask_for_the_build(monkeypatch, argv, choic
     monkeypatch.setattr(sys, "orig_argv", argv)
     monkeypatch.setenv("TORA_RULES", choice)
     assert compiled.asked() is asks
+
+
+def test_no_compiled_module_holds_a_turn_machine():
+    """``TurnMachine.copy`` copies an instance's ``__dict__``, which a compiled class keeps its
+    attributes outside of: the machines (``rules.turn``, the games' ``play``) stay interpreted."""
+    from importlib import import_module
+
+    from rules import compiled_build
+    from rules.turn import TurnMachine
+
+    for module in compiled_build.HOT:
+        found = vars(import_module(module)).values()
+        assert not [c for c in found if isinstance(c, type) and issubclass(c, TurnMachine)]
+    assert "rules.turn" not in compiled_build.HOT
