@@ -16,30 +16,33 @@ which, for the benchmarks' header."""
 
 from __future__ import annotations
 
-import hashlib
 import itertools
-import json
-import logging
 import os
 import sys
-import sysconfig
 from collections.abc import MutableSequence
-from pathlib import Path
+from typing import TYPE_CHECKING
 
-ROOT = Path(__file__).resolve().parent.parent  # the folder that holds the package rules
-BUILD_DIR = ROOT / ".build" / "compiled"
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# Every process that imports the rules imports this: the standard library's heavier modules
+# (pathlib, hashlib, json, logging) are imported only when a process asks for the build.
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # holds the package
+BUILD_DIR = os.path.join(ROOT, ".build", "compiled")
 MANIFEST = "manifest.json"
 ENTRY_POINTS = ("bot", "benchmarks", "ai")  # ``python -m <one of these>`` asks for the build
-
-log = logging.getLogger(__name__)
 
 
 def build_dir() -> Path:
     """Where the build is looked for (``TORA_COMPILED_DIR``: the tests' own builds)."""
+    from pathlib import Path
+
     return Path(os.environ.get("TORA_COMPILED_DIR") or BUILD_DIR)
 
 
 def source_hash(path: Path) -> str:
+    import hashlib
+
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
@@ -53,9 +56,12 @@ def sources(root: Path) -> list[Path]:
     )
 
 
-def refusal(build: Path, root: Path = ROOT) -> str | None:
+def refusal(build: Path, root: Path) -> str | None:
     """Why the build in ``build`` may not be used for the sources in ``root``; None if it
     may: built for this Python, every compiled module present, every source unchanged."""
+    import json
+    import sysconfig
+
     try:
         manifest = json.loads((build / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -89,15 +95,19 @@ def asked() -> bool:
 def activate(package_path: MutableSequence[str]) -> str:
     """Put the build first on the paths when this process asks for it and it may be used;
     the status either way (the reason is logged once when a build is refused)."""
-    if (ROOT / MANIFEST).exists():  # this is the build's copy: the process was handed it
+    if os.path.exists(os.path.join(ROOT, MANIFEST)):  # the build's copy, handed to a worker
         return f"compiled, the build in {ROOT}"
     if not asked():
         return "pure Python"
+    from pathlib import Path
+
     build = build_dir()
-    reason = refusal(build)
+    reason = refusal(build, Path(ROOT))
     if reason is not None:
         if (build / MANIFEST).exists():  # no build at all is the default: nothing to say
-            log.warning("compiled rules not used, pure Python: %s", reason)
+            import logging
+
+            logging.getLogger(__name__).warning("compiled rules not used, pure Python: %s", reason)
         return f"pure Python ({reason})"
     sys.path.insert(0, str(build))
     package_path.insert(0, str(build / "rules"))

@@ -56,7 +56,7 @@ def missing() -> str | None:
     return None
 
 
-def build(into: Path, modules: tuple[str, ...] = HOT, root: Path = ROOT) -> str | None:
+def build(into: Path, modules: tuple[str, ...] = HOT, root: Path = Path(ROOT)) -> str | None:
     """Build the compiled rules into ``into``; None when done, else why not (and nothing
     changed in ``into``)."""
     staging = into.with_name(into.name + ".new")
@@ -92,7 +92,7 @@ def build(into: Path, modules: tuple[str, ...] = HOT, root: Path = ROOT) -> str 
 
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
-    into = Path(args[0]) if args else BUILD_DIR
+    into = Path(args[0] if args else BUILD_DIR)
     lack = missing()
     if lack is not None:
         print(f"make compiled: {lack}; the rules stay pure Python")
