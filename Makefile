@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run demo test soak lint format bench goldens catalogs check-catalogs activity-sdk clean
+.PHONY: run demo test soak lint format bench compiled pure goldens catalogs check-catalogs activity-sdk clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,6 +51,16 @@ format: $(VENV)/.installed-test
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m benchmarks
+
+# Optional: the rules' hot modules compiled with mypyc (needs a C compiler and the Python
+# headers; without them it says so and the rules stay pure) into .build/compiled, from a copy
+# of the sources. `python -m bot`, `benchmarks` and `ai` use it while every source is as it
+# was built; `make test` stays pure (docs/RULES.md, "The compiled build"). `make pure` removes it.
+compiled: $(VENV)/.installed-test
+	$(BIN)/python -m rules.compiled_build
+
+pure:
+	rm -rf .build/compiled .build/compiled.new
 
 # After an intended change to the board images: redraw tests/golden/*.png (then look at them).
 goldens: $(VENV)/.installed-test

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import sys
 
+from rules import compiled
+
 from . import (
     ai_bench,
     assassin_bench,
@@ -49,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no benchmark {', '.join(unknown)}; they are: {', '.join(BENCHMARKS)}")
         return 2
     print("tora-bot benchmarks (median of repeated runs unless marked p95)")
+    print(f"rules: {compiled.STATUS}")  # make compiled / make pure (docs/RULES.md)
     for name, module in BENCHMARKS.items():
         if names and name not in names:
             continue

@@ -3,6 +3,8 @@
 ``errors``, ``records``, ``grouped``); one package per game: ``tora``, ``torishogi``,
 ``torii``. Layers above import the seam and a game's package, never a game's modules."""
 
+# First: the loader of the compiled build, which the rest may come from (rules/compiled.py).
+from . import compiled  # noqa: F401
 from .errors import ActionError, AmbiguousAction, IllegalAction, MalformedAction
 from .protocol import Choice, ChoiceGroup, GameState, GameType, GameView, SetupQuestion
 from .registry import DEFAULT, GAMES, game_type

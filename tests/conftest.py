@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -12,6 +13,11 @@ from hypothesis import HealthCheck, settings
 from bot.ladder.rating import listen
 from bot.service.testing import Harness
 from storage import Config
+
+# The suite runs pure Python, and so do the bots and engines it starts as `python -m bot` or
+# `ai`, which would otherwise take a compiled build (docs/RULES.md, "The compiled build"),
+# unless a run asks for the build (tests/test_compiled_build.py does).
+os.environ.setdefault("TORA_RULES", "pure")
 
 # Speed is measured by the benchmarks, never asserted by a test: no example fails for taking
 # long, whatever else the machine (or the other test processes) are doing.

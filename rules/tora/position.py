@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 from ..sides import Side
@@ -66,7 +67,13 @@ class Position:
         "values",
     )
 
-    def __init__(self, terrain: Terrain, assassins: bool = False) -> None:
+    def __init__(
+        self, terrain: Terrain, assassins: bool = False, source: Position | None = None
+    ) -> None:
+        """A fresh position, or with ``source`` a copy of it (see ``copy``)."""
+        if source is not None:
+            self._copy_from(source)
+            return
         self.size = terrain.size
         self.long = terrain.size == 17
         self.terrain = terrain
@@ -93,26 +100,34 @@ class Position:
         self.free_take: tuple[int, int] | None = None  # (searcher, Assassin) right after R43
 
     def copy(self) -> Position:
-        new = Position.__new__(Position)
-        new.size, new.long, new.terrain = self.size, self.long, self.terrain
-        new.assassins, new.values = self.assassins, self.values
-        new.side, new.round = self.side, self.round
-        new.actions_total, new.actions_used = self.actions_total, self.actions_used
-        new.pieces = self.pieces.copy()
-        new.board = self.board.copy()
-        new.occupied, new.guards = self.occupied, self.guards
-        new.side_bits = self.side_bits.copy()
-        new.score = self.score.copy()
-        new.pending = self.pending.copy()
-        new.crown_pending = self.crown_pending.copy()
-        new.spent = self.spent.copy()
-        new.searched = self.searched.copy()
-        new.attacked = self.attacked.copy()
-        new.operated = self.operated.copy()
-        new.slew = self.slew.copy()
-        new.stunned = self.stunned.copy()
-        new.free_take = self.free_take
-        return new
+        """Built through the constructor, not ``Position.__new__``: compiled by mypyc
+        (``make compiled``), a class's ``__new__`` runs ``__init__`` (docs/RULES.md)."""
+        return Position(self.terrain, self.assassins, self)
+
+    def _copy_from(self, source: Position) -> None:
+        self.size, self.long, self.terrain = source.size, source.long, source.terrain
+        self.assassins, self.values = source.assassins, source.values
+        self.side, self.round = source.side, source.round
+        self.actions_total, self.actions_used = source.actions_total, source.actions_used
+        self.pieces = source.pieces.copy()
+        self.board = source.board.copy()
+        self.occupied, self.guards = source.occupied, source.guards
+        self.side_bits = source.side_bits.copy()
+        self.score = source.score.copy()
+        self.pending = source.pending.copy()
+        self.crown_pending = source.crown_pending.copy()
+        self.spent = source.spent.copy()
+        self.searched = source.searched.copy()
+        self.attacked = source.attacked.copy()
+        self.operated = source.operated.copy()
+        self.slew = source.slew.copy()
+        self.stunned = source.stunned.copy()
+        self.free_take = source.free_take
+
+    def __reduce__(self) -> tuple[Callable[..., Position], tuple[object, ...]]:
+        """Pickled as its fields, unpickled through the constructor (``_restore``): pickle's
+        default calls ``Position.__new__``, which a compiled class cannot (see ``copy``)."""
+        return _restore, (self.terrain, self.assassins, *[getattr(self, n) for n in _FIELDS])
 
     def public(self) -> Position:
         """A copy without hidden Assassins: what jeopardy and trapped are judged on (R29)."""
@@ -298,3 +313,39 @@ class Position:
             self.pending[side] = 0
         self.round += 1
         return removed
+
+
+# What ``__reduce__`` pickles besides the terrain and the assassins option, in this order:
+# every other slot (a test checks).
+_FIELDS = (
+    "actions_total",
+    "actions_used",
+    "attacked",
+    "board",
+    "crown_pending",
+    "free_take",
+    "guards",
+    "long",
+    "occupied",
+    "operated",
+    "pending",
+    "pieces",
+    "round",
+    "score",
+    "searched",
+    "side",
+    "side_bits",
+    "size",
+    "slew",
+    "spent",
+    "stunned",
+    "values",
+)
+
+
+def _restore(terrain: Terrain, assassins: bool, *fields: object) -> Position:
+    """An unpickled position (``Position.__reduce__``)."""
+    position = Position(terrain, assassins)
+    for name, value in zip(_FIELDS, fields, strict=True):
+        setattr(position, name, value)
+    return position
