@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -46,6 +47,39 @@ async def test_a_long_board_turn_end_in_a_worker_process(tmp_path: Path) -> None
             with pytest.raises(IllegalAction, match=r"the game is over") as refused:
                 await offload.end_turn(match, deadline=True)
             assert refused.value.rule == "R24"
+    finally:
+        offload.close()
+
+
+async def test_a_short_board_turn_end_leaves_the_event_loop_free(tmp_path: Path) -> None:
+    """A short-board turn end costs the rules core half a millisecond mostly, but its R30
+    and R25 searches tens of milliseconds at times (over 100 ms seen): it runs in a thread,
+    where the interpreter lock comes back to the event loop every switch interval, so other
+    channels are served meanwhile; an action, a millisecond at most, runs on the loop."""
+    offload = Offload(processes=1)
+    loop_thread = threading.get_ident()
+    try:
+        async with await Store.open(Config(path=tmp_path / "t.sqlite3")) as store:
+            for user_id, name in ((1, "ann"), (2, "bob")):
+                await store.save_player(user_id, name)
+            match = await store.create_match(1, 1, 2, Game(Options(board="short")))
+            ran: dict[str, int] = {}
+            ender, actor = match.end_turn, match.act
+
+            def end_turn() -> object:
+                ran["end"] = threading.get_ident()
+                return ender()
+
+            def act(text: str) -> object:
+                ran["act"] = threading.get_ident()
+                return actor(text)
+
+            match.end_turn, match.act = end_turn, act  # type: ignore[method-assign]
+            await offload.step(match.game, lambda: match.act("A v5h7-v4h6"))
+            await offload.end_turn(match)
+            assert ran["act"] == loop_thread
+            assert ran["end"] != loop_thread
+            assert match.game.side == Side.OPPOSITION
     finally:
         offload.close()
 

@@ -6,9 +6,10 @@ most of a request's work on the short board).
 In a worker thread that work still holds the interpreter lock, and every other channel
 waits on it; so long-board turn ends go to a separate process: the game is pickled there
 and back (a few milliseconds), the searches run on another core, and the match adopts the
-returned game with its log entry. The other games' steps (a short-board turn end costs
-about 0.5 ms, an action less) run at once on the event loop (``step``): in a thread they
-would hold it up all the same, the interpreter lock being theirs for up to 5 ms.
+returned game with its log entry. The other games' actions (a millisecond at most) run at
+once on the event loop (``step``): in a thread they would hold it up all the same, the
+interpreter lock being theirs for up to 5 ms; their turn ends run in a thread, since their
+searches cost up to a tenth of a second at times (``end_turn``).
 Images are drawn in processes of their own (``draw``): a view is small to send (about 1 kB),
 and drawing it no longer holds the interpreter lock that every channel's requests share. Each
 drawing worker has a pool of its own (a lane), and a match's pictures go to the same one
@@ -335,11 +336,16 @@ class Offload:
         return work()
 
     async def end_turn(self, match: Match, deadline: bool = False) -> GameTurn:
-        """``match.end_turn()`` (or its end by the deadline): at once where it costs little
-        (``step``), else off the event loop, in a worker process if there are any."""
+        """``match.end_turn()`` (or its end by the deadline), off the event loop: in a
+        worker process for a heavy game if there are any, else in a thread. Not at once as
+        an action (``step``): a short-board turn end costs the rules core 0.4 ms at the
+        median, but its R30 and R25 searches up to a hundred times that at times (in the
+        service bench, 1 turn end in 25 over 10 ms of CPU, the longest 107 ms), and on the
+        event loop that would hold up every channel; in a thread the interpreter lock comes
+        back to the loop every switch interval (5 ms)."""
         if not (self._sizes["rules"] and game_type(match.game.game_type).heavy(match.game)):
             ender = match.end_turn_by_deadline if deadline else match.end_turn
-            return await self.step(match.game, ender)
+            return await asyncio.to_thread(ender)
         data = pickle.dumps((match.game, DEADLINE if deadline else END), pickle.HIGHEST_PROTOCOL)
         answer = await self._run("rules", _end_turn, data)
         if answer[0] == "refused":

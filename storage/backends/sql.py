@@ -4,7 +4,7 @@ Every statement is written once, in the SQL that SQLite and PostgreSQL share (``
 placeholders, ``INSERT ... ON CONFLICT``, ``RETURNING``); the PostgreSQL connections translate
 the placeholders (``postgres``). The few places where the two differ ask
 ``is_postgres``. ``Connection`` is what a write job gets (``sqlite3.Connection`` or its
-PostgreSQL twin), ``ReadConnection`` what a read gets (``aiosqlite.Connection`` or its twin).
+PostgreSQL twin), ``ReadConnection`` what a read gets (``sqlite.Reader`` or its PostgreSQL twin).
 """
 
 from __future__ import annotations

@@ -6,14 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import TypeVar
-
-import aiosqlite
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
+from typing import Any, TypeVar
 
 from ..config import Config
 from .migrations import migrate
-from .sql import ReadConnection
+from .sql import Params, ReadConnection
 
 T = TypeVar("T")
 
@@ -23,18 +21,19 @@ READERS = 4  # read-only connections: reads run side by side (WAL never blocks a
 
 class SqliteReads:
     """SQLite's read-only connections, each lent to one task at a time (a read may span a
-    transaction): several, so that one slow read (a board image's bytes) or a burst of them
-    does not hold up every other match's reads behind one connection."""
+    transaction): several, so that where reads run in threads (outside WAL, ``Reader``)
+    one slow read or a burst of them does not hold up every other match's reads behind one
+    connection."""
 
-    def __init__(self, conns: list[aiosqlite.Connection]) -> None:
+    def __init__(self, conns: list[Reader]) -> None:
         self._conns = conns
-        self._free: asyncio.Queue[aiosqlite.Connection] = asyncio.Queue()
+        self._free: asyncio.Queue[Reader] = asyncio.Queue()
         for conn in conns:
             self._free.put_nowait(conn)
 
     @classmethod
     async def open(cls, config: Config, count: int = READERS) -> SqliteReads:
-        conns: list[aiosqlite.Connection] = []
+        conns: list[Reader] = []
         try:
             for _ in range(count):
                 conns.append(await connect_reader(config))
@@ -45,8 +44,11 @@ class SqliteReads:
         return cls(conns)
 
     async def run(self, read: Callable[[ReadConnection], Awaitable[T]]) -> T:
-        async with self.borrow() as db:
-            return await read(db)
+        conn = await self._free.get()
+        try:
+            return await read(conn)
+        finally:
+            self._free.put_nowait(conn)
 
     @contextlib.asynccontextmanager
     async def borrow(self) -> AsyncIterator[ReadConnection]:
@@ -61,6 +63,78 @@ class SqliteReads:
             await conn.close()
 
 
+class Reader:
+    """A read-only connection with the awaitable calls reads make (``ReadConnection``).
+
+    Under WAL a read never waits for the writer, and reading a few rows costs SQLite tens of
+    microseconds: less than handing the statement to a thread and the answer back (a queue,
+    a future, a wake-up of the event loop), so its statements run at once on the caller's
+    thread, the event loop's. In the other journal modes a reader waits while the writer
+    commits (its fsync), so there each statement runs in a thread (``threaded``)."""
+
+    def __init__(self, conn: sqlite3.Connection, threaded: bool) -> None:
+        self._conn = conn
+        self._threaded = threaded
+
+    async def execute_fetchall(self, sql: str, parameters: Params = (), /) -> list[Any]:
+        return await self._call(_fetchall, self._conn, sql, parameters)
+
+    def execute(self, sql: str, parameters: Params = (), /) -> _Statement:
+        return _Statement(self._cursor(sql, parameters))
+
+    async def close(self) -> None:
+        await self._call(self._conn.close)
+
+    async def _cursor(self, sql: str, parameters: Params) -> _Cursor:
+        return _Cursor(await self._call(self._conn.execute, sql, parameters), self)
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        if self._threaded:
+            return await asyncio.to_thread(fn, *args)
+        return fn(*args)
+
+
+def _fetchall(conn: sqlite3.Connection, sql: str, parameters: Params) -> list[Any]:
+    return conn.execute(sql, parameters).fetchall()
+
+
+class _Statement:
+    """What ``Reader.execute`` returns: awaitable (its cursor), and an async context manager
+    that closes its cursor."""
+
+    def __init__(self, work: Awaitable[_Cursor]) -> None:
+        self._work = work
+        self._cursor: _Cursor | None = None
+
+    def __await__(self) -> Generator[Any, None, _Cursor]:
+        return self._work.__await__()
+
+    async def __aenter__(self) -> _Cursor:
+        self._cursor = await self._work
+        return self._cursor
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self._cursor is not None:
+            await self._cursor.close()
+
+
+class _Cursor:
+    """A cursor's awaitable fetches (run where its reader runs its statements)."""
+
+    def __init__(self, cursor: sqlite3.Cursor, reader: Reader) -> None:
+        self._cursor = cursor
+        self._reader = reader
+
+    async def fetchone(self) -> Any:
+        return await self._reader._call(self._cursor.fetchone)
+
+    async def fetchall(self) -> list[Any]:
+        return await self._reader._call(self._cursor.fetchall)
+
+    async def close(self) -> None:
+        await self._reader._call(self._cursor.close)
+
+
 def _pragmas(config: Config) -> list[str]:
     return [
         f"PRAGMA busy_timeout = {config.busy_timeout_ms}",
@@ -69,9 +143,16 @@ def _pragmas(config: Config) -> list[str]:
     ]
 
 
-def connect(config: Config) -> sqlite3.Connection:
-    """A plain connection in autocommit mode: transactions are always explicit."""
-    conn = sqlite3.connect(config.path, isolation_level=None, timeout=config.busy_timeout_ms / 1000)
+def connect(config: Config, *, any_thread: bool = False) -> sqlite3.Connection:
+    """A plain connection in autocommit mode: transactions are always explicit.
+    ``any_thread``: it may be used from a thread other than the one that opened it (one
+    thread at a time)."""
+    conn = sqlite3.connect(
+        config.path,
+        isolation_level=None,
+        timeout=config.busy_timeout_ms / 1000,
+        check_same_thread=not any_thread,
+    )
     for pragma in _pragmas(config):
         conn.execute(pragma)
     return conn
@@ -94,16 +175,19 @@ def prepare(config: Config) -> list[int]:
         conn.close()
 
 
-async def connect_reader(config: Config) -> aiosqlite.Connection:
-    """A read-only connection (``query_only``): writes go through the writer and nowhere else."""
-    db = await aiosqlite.connect(
-        config.path, isolation_level=None, timeout=config.busy_timeout_ms / 1000
-    )
-    try:
-        for pragma in [*_pragmas(config), "PRAGMA query_only = ON"]:
-            await db.execute(pragma)
-    except BaseException:
-        await db.close()
-        raise
-    db.row_factory = sqlite3.Row
-    return db
+async def connect_reader(config: Config) -> Reader:
+    """A read-only connection (``query_only``): writes go through the writer and nowhere else.
+    Its statements run on the event loop where the file is in WAL mode (``Reader``)."""
+
+    def opened() -> tuple[sqlite3.Connection, bool]:
+        conn = connect(config, any_thread=True)
+        try:
+            conn.execute("PRAGMA query_only = ON")
+            mode = conn.execute("PRAGMA journal_mode").fetchone()[0]
+        except BaseException:
+            conn.close()
+            raise
+        conn.row_factory = sqlite3.Row
+        return conn, str(mode).upper() != "WAL"
+
+    return Reader(*await asyncio.to_thread(opened))
