@@ -14,7 +14,7 @@ from itertools import combinations
 
 from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .bits import mask
-from .geometry import DELTAS, distance, middles, neighbours, on_board
+from .geometry import DELTAS, middles, neighbours, on_board
 from .kept import keep
 from .neighbourhood import cannon_key, piece_key
 from .pieces import (
@@ -164,15 +164,18 @@ def shots(
     enemies = pos.side_bits[1 - piece.side] & _area(pos.size, frm, reach)
     if not enemies:
         return
+    pieces, board = pos.pieces, pos.board
+    for target in _ring(pos.size, frm, 1):  # adjacent: nothing in between
+        if enemies >> target & 1:
+            yield target, 0, board[target]
+    if reach < 2:
+        return
     forest = pos.terrain.forest if archer else frozenset()
     mids = middles(pos.size)
-    for target in _ring(pos.size, frm, reach):
+    for target in _beyond(pos.size, frm, reach):
         if not enemies >> target & 1:
             continue
-        victim = pos.pieces[pos.board[target]]
-        if distance(frm, target) == 1:
-            yield target, 0, victim.id
-            continue
+        victim = pieces[board[target]]
         if target in forest:
             continue
         for via in mids[frm, target]:
@@ -192,6 +195,12 @@ def _area(size: int, frm: int, reach: int) -> int:
 
 
 @cache
+def _beyond(size: int, frm: int, reach: int) -> tuple[int, ...]:
+    """``_ring`` without its first ring (the squares next to ``frm``)."""
+    return _ring(size, frm, reach)[len(_ring(size, frm, 1)) :]
+
+
+@cache
 def _ring(size: int, frm: int, reach: int) -> tuple[int, ...]:
     """Squares up to ``reach`` away, nearest first, each ring in reading order."""
     inside = on_board(size)
@@ -205,6 +214,22 @@ def _ring(size: int, frm: int, reach: int) -> tuple[int, ...]:
 
 
 # ---- per piece -----------------------------------------------------------------------------
+# A plain move's Action and Effect made as tuples: a named tuple's ``__new__`` is a Python
+# function filling in the defaults, which costs more than twice the tuple itself, and every
+# list is mostly plain moves, one for each square the piece can go to.
+_tuple = tuple.__new__
+_ACTION_DEFAULTS = Action(MOVE)[4:]  # target, via, stance, direction, supporters
+_EFFECT_DEFAULTS = Effect(MOVE, 0, 0)[3:]  # hits ... free
+
+
+def _move(letter: str, origin: int, path: tuple[int, ...], pid: int, sq: int) -> Pair:
+    """``(Action(MOVE, letter, origin, path), Effect(MOVE, pid, sq))``, made faster."""
+    return (
+        _tuple(Action, (MOVE, letter, origin, path, *_ACTION_DEFAULTS)),
+        _tuple(Effect, (MOVE, pid, sq, *_EFFECT_DEFAULTS)),
+    )
+
+
 def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> Iterator[Pair]:
     """General (R13), Ruler (R14): move 0..reach, then attack up to attack_reach."""
     can_attack = not (piece.kind == RULER and piece.id in pos.attacked) and _enemies_near(
@@ -219,7 +244,7 @@ def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> Iterat
                 Effect(MOVE, piece.id, piece.sq, (hit,), attacks=once),
             )
     for sq, path in walk.rests.items():
-        yield Action(MOVE, piece.kind, piece.sq, path), Effect(MOVE, piece.id, sq)
+        yield _move(piece.kind, piece.sq, path, piece.id, sq)
         if can_attack:
             for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
                 yield (
@@ -279,7 +304,7 @@ def _archer(pos: Position, piece: Piece) -> Iterator[Pair]:
                 Effect(MOVE, piece.id, piece.sq, (hit,), attacks=True),
             )
     for sq, path in walk_of(pos, piece, 2).rests.items():
-        yield Action(MOVE, ARCHER, piece.sq, path), Effect(MOVE, piece.id, sq)
+        yield _move(ARCHER, piece.sq, path, piece.id, sq)
     if not can_attack:
         return
     short = walk_of(pos, piece, 1)
@@ -303,7 +328,7 @@ def _soldier(pos: Position, piece: Piece) -> Iterator[Pair]:
         return
     walk = walk_of(pos, piece, 1)
     for sq, path in walk.rests.items():
-        yield Action(MOVE, SOLDIER, piece.sq, path), Effect(MOVE, piece.id, sq)
+        yield _move(SOLDIER, piece.sq, path, piece.id, sq)
     yield from _standard_landings(pos, piece, walk, attacks=False)
     yield from _command_landings(pos, piece, walk)
 
@@ -312,7 +337,7 @@ def _cavalry(pos: Position, piece: Piece) -> Iterator[Pair]:
     """R18: move up to 3 jumping over pieces, attack by landing; trade with defending Soldiers."""
     walk = walk_of(pos, piece, 3, jump=True)
     for sq, path in walk.rests.items():
-        yield Action(MOVE, CAVALRY, piece.sq, path), Effect(MOVE, piece.id, sq)
+        yield _move(CAVALRY, piece.sq, path, piece.id, sq)
     yield from _standard_landings(pos, piece, walk, attacks=False)
     yield from _command_landings(pos, piece, walk)
     for sq, path in walk.trades.items():
@@ -373,7 +398,7 @@ def _assassin(pos: Position, piece: Piece) -> Iterator[Pair]:
     walk = walk_of(pos, piece, 3, ghost=True)
     for sq, path in [(piece.sq, ()), *walk.rests.items()]:
         if path:
-            yield Action(MOVE, ASSASSIN, piece.sq, path), Effect(MOVE, piece.id, sq)
+            yield _move(ASSASSIN, piece.sq, path, piece.id, sq)
         for target in (sq, *_ring(pos.size, sq, 1)):
             victim = enemy_at(pos, target, piece.side)
             if victim is not None:

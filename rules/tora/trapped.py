@@ -90,25 +90,31 @@ class Probe:
         escape, pos = self.escape, self.escape.pos
         escape.budget = self.budget
         try:
-            if escape._judge(pos)[0]:
+            node = _node_key(pos)
+            if escape._judge(pos, node)[0]:
                 return True
             for focus in [p.id for p in pos.commanders(pos.side) if not p.doomed]:
-                if self._follow(pos, pos.actions_total, set(), focus):
+                if self._follow(pos, node, pos.actions_total, set(), focus):
                     return True
         except _OutOfBudget:
             pass
         return False
 
     def _follow(
-        self, pos: Position, depth: int, seen: set[tuple[SearchKey, int]], focus: int
+        self,
+        pos: Position,
+        node: NodeKey,
+        depth: int,
+        seen: set[tuple[SearchKey, int]],
+        focus: int,
     ) -> bool:
-        """Is there an escape among the likeliest turns from ``pos`` (whose ending is
-        judged already) with at most ``depth`` more actions?"""
+        """Is there an escape among the likeliest turns from ``pos`` (``node`` its key, its
+        ending judged already) with at most ``depth`` more actions?"""
         piece = pos.pieces.get(focus)
         if depth == 0 or pos.actions_left <= 0 or piece is None or piece.doomed:
             return False
-        _safe, witnesses, blame = self.escape._judge(pos)
-        zones = _widen(pos, witnesses.get(focus, set()) | blame, depth)
+        escape = self.escape
+        zones, defences = escape._defended(pos, node, depth, focus)
         near = distances(piece.sq)
         moved = focus in pos.operated
         danger = _danger(pos) if self.safest else lambda _sq: 0
@@ -121,14 +127,16 @@ class Probe:
                 return 1, len(effect.hits)  # it takes a piece a threat needs
             return 2, near[effect.rest] if effect.rest else len(near)
 
-        effects = sorted(_defences(pos, zones, depth, focus), key=likeliness)
+        effects = sorted(defences, key=likeliness)
         children = []
-        for child in _unseen(pos, effects[:PROBE_JUDGED], depth, seen):
-            self.escape._spend(1)
-            if self.escape._judge(child)[0]:
+        for child, key in _unseen(pos, effects[:PROBE_JUDGED], depth, seen):
+            escape._spend(1)
+            if escape._judge(child, key)[0]:
                 return True
-            children.append(child)
-        return any(self._follow(c, depth - 1, seen, focus) for c in children[:PROBE_FOLLOWED])
+            children.append((child, key))
+        return any(
+            self._follow(c, key, depth - 1, seen, focus) for c, key in children[:PROBE_FOLLOWED]
+        )
 
 
 def _danger(pos: Position) -> Callable[[int], int]:
@@ -167,19 +175,28 @@ class Escape:
         self.judged: dict[EndingKey, Judgement] = {}
         self.threats = Threats()
         self.budget = TRAPPED_BUDGET
+        # each position's zones and defences by focus and depth: the probes and the rounds
+        # of ``exists`` come back to the same positions (a pure function of the position)
+        self.defended: dict[tuple[NodeKey, int, int], tuple[list[set[int]], list[Effect]]] = {}
 
     def exists(self) -> bool:
         foci = [p.id for p in self.pos.commanders(self.pos.side) if not p.doomed]
+        node = _node_key(self.pos)
         for depth in range(self.pos.actions_total + 1):
             for focus in foci:
-                if self._escape(self.pos, depth, set(), focus):
+                if self._escape(self.pos, node, depth, set(), focus):
                     return True
                 if depth == 0:
                     break  # ending the turn at once: one judgement, whichever piece is saved
         return False
 
     def _escape(
-        self, pos: Position, depth: int, seen: set[tuple[SearchKey, int]], focus: int
+        self,
+        pos: Position,
+        node: NodeKey,
+        depth: int,
+        seen: set[tuple[SearchKey, int]],
+        focus: int,
     ) -> bool:
         """Can the turn end safely here, or after at most ``depth`` more actions, with the
         command piece ``focus`` out of jeopardy (or, found on the way, any other)?
@@ -192,27 +209,41 @@ class Escape:
         another piece are not mixed into the turns that try to save this one.
         """
         self._spend(1)
-        safe, witnesses, blame = self._judge(pos)
-        if safe:
+        if self._judge(pos, node)[0]:
             return True
         if depth == 0 or pos.actions_left <= 0:
             return False
         piece = pos.pieces.get(focus)
         if piece is None or piece.doomed:
             return False  # this line of play lost the piece: it cannot save it
-        zones = _widen(pos, witnesses.get(focus, set()) | blame, depth)
-        for child in _unseen(pos, _defences(pos, zones, depth, focus), depth, seen):
-            if self._escape(child, depth - 1, seen, focus):
+        _zones, defences = self._defended(pos, node, depth, focus)
+        for child, key in _unseen(pos, defences, depth, seen):
+            if self._escape(child, key, depth - 1, seen, focus):
                 return True
         return False
 
-    def _judge(self, pos: Position) -> Judgement:
-        key = _ending_key(pos)
-        if key not in self.judged:
+    def _judge(self, pos: Position, node: NodeKey | None = None) -> Judgement:
+        """The Judgement of ending the turn at ``pos`` (``node``: its key, if known)."""
+        key = _ending_key(pos) if node is None else _ending_of(node)
+        found = self.judged.get(key)
+        if found is None:
             safe, witnesses, blame, work = _judgement(pos, self.threats)
             self._spend(work)
-            self.judged[key] = safe, witnesses, blame
-        return self.judged[key]
+            found = self.judged[key] = safe, witnesses, blame
+        return found
+
+    def _defended(
+        self, pos: Position, node: NodeKey, depth: int, focus: int
+    ) -> tuple[list[set[int]], list[Effect]]:
+        """The zones of the threats against ``focus`` (and R30's) at ``pos``, judged
+        already, and the defences they call for with ``depth`` actions left."""
+        memo = (node, depth, focus)
+        found = self.defended.get(memo)
+        if found is None:
+            _safe, witnesses, blame = self._judge(pos, node)
+            zones = _widen(pos, witnesses.get(focus, set()) | blame, depth)
+            found = self.defended[memo] = zones, _defences(pos, zones, depth, focus)
+        return found
 
     def _spend(self, work: int) -> None:
         self.budget -= work
@@ -221,6 +252,21 @@ class Escape:
 
 
 EndingKey = tuple[frozenset[Piece], frozenset[int], frozenset[int], bool]
+
+
+# A position of the search: its ``search_key``, what struck a command piece this turn and
+# whether a crown is due: all that its ending's judgement and its defences read (R30, R24).
+NodeKey = tuple[SearchKey, frozenset[int], bool]
+
+
+def _node_key(pos: Position) -> NodeKey:
+    return search_key(pos), frozenset(pos.slew), pos.crown_pending[pos.side]
+
+
+def _ending_of(node: NodeKey) -> EndingKey:
+    """``_ending_key`` of the position of ``node``, from the sets it holds already."""
+    searched, slew, crown = node
+    return searched[0], searched[4], slew, crown
 
 
 def _ending_key(pos: Position) -> EndingKey:
@@ -270,16 +316,18 @@ class Threats:
 
 def _unseen(
     pos: Position, effects: Iterable[Effect], depth: int, seen: set[tuple[SearchKey, int]]
-) -> Iterator[Position]:
+) -> Iterator[tuple[Position, NodeKey]]:
     """The positions ``effects`` lead to from ``pos`` that the search has not met yet with
-    ``depth`` actions to go, one at a time (each marked as met when it is given)."""
+    ``depth`` actions to go, with their keys, one at a time (each marked as met when it is
+    given)."""
     for effect in effects:
         child = pos.copy()
         child.commit(effect)
-        key = (search_key(child), depth)
+        node = _node_key(child)
+        key = (node[0], depth)
         if key not in seen:
             seen.add(key)
-            yield child
+            yield child, node
 
 
 def _content(pos: Position, sq: int) -> Piece | None:
