@@ -32,7 +32,7 @@ class Hosting:
         self._writer = writer
         self._read = read
         self._owner = owner  # who claims clocks and outbox rows (``Sharing.owner``)
-        self._checks = VersionChecks(self._versions_of)
+        self._checks = VersionChecks(self._read_versions)
 
     # ---- writes ----------------------------------------------------------------------------
     async def create(self, new: Hosted, posts: Sequence[Post] = ()) -> Hosted:
@@ -183,7 +183,7 @@ class Hosting:
         checks of other matches asked at the same time (``checks``)."""
         return await self._checks.check(hosted_id)
 
-    async def _versions_of(self, hosted_ids: Sequence[int]) -> dict[int, tuple[int, int | None]]:
+    async def _read_versions(self, hosted_ids: Sequence[int]) -> dict[int, tuple[int, int | None]]:
         """``versions_of`` for the checks read together (one alone: ``versions``' query)."""
         if len(hosted_ids) == 1:
             found = await self._read(lambda db: hosting.versions(db, hosted_ids[0]))
