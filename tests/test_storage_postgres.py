@@ -16,7 +16,7 @@ from backends import config as database
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
 from storage import Config, ConfigError, DatabaseUnavailable, Hosted, Post, Store
-from storage.backends import postgres, postgres_reads
+from storage.backends import postgres, postgres_reads, postgres_writer
 from storage.backends.migrations import LATEST
 from storage.backends.postgres import translate
 
@@ -215,7 +215,7 @@ async def test_a_write_cut_off_inside_its_commit_is_applied_once(
         conn.execute("INSERT INTO marks VALUES (?)", (1,))
         return "marked"
 
-    writer = postgres.Writer(pg)
+    writer = postgres_writer.Writer(pg)
     await writer.start()
     try:  # the server ends the connection inside the COMMIT: it did not commit
         assert await writer.run(mark) == "marked"
@@ -225,13 +225,13 @@ async def test_a_write_cut_off_inside_its_commit_is_applied_once(
     assert "lost inside a COMMIT; running the job again" in caplog.text
 
     cut: list[str] = []
-    connect = postgres.Writer._connect
+    connect = postgres_writer.Writer._connect
 
-    async def answer_lost(self: postgres.Writer) -> AnswerLost:
+    async def answer_lost(self: postgres_writer.Writer) -> AnswerLost:
         return AnswerLost(await connect(self), cut)
 
-    monkeypatch.setattr(postgres.Writer, "_connect", answer_lost)
-    writer = postgres.Writer(pg)
+    monkeypatch.setattr(postgres_writer.Writer, "_connect", answer_lost)
+    writer = postgres_writer.Writer(pg)
     await writer.start()
     try:  # the COMMIT went through, its answer was lost
         assert await writer.run(mark) == "marked"
@@ -248,10 +248,10 @@ async def test_a_database_that_stays_away_is_reported_as_unavailable(
     async with await Store.open(pg) as store:
         monkeypatch.setattr(postgres, "RECONNECT", (0.0, 0.01, 0.01))
 
-        async def refused(self: postgres.Writer) -> asyncpg.Connection:
+        async def refused(self: postgres_writer.Writer) -> asyncpg.Connection:
             raise ConnectionRefusedError("nothing listens there (simulated)")
 
-        monkeypatch.setattr(postgres.Writer, "_connect", refused)
+        monkeypatch.setattr(postgres_writer.Writer, "_connect", refused)
         await _kill_connections(pg, times=1, every=0)
         with pytest.raises(DatabaseUnavailable, match="a write lost its connection or found"):
             await store.save_player(2, "bob")

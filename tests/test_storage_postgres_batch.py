@@ -19,8 +19,9 @@ from backends import DIE_IN_FIRST_COMMIT, AnswerLost, drop, postgres_missing, ra
 from backends import config as database
 
 from storage import Config, Store
-from storage.backends import postgres
-from storage.backends.postgres import SyncConnection, Writer
+from storage.backends import postgres_writer
+from storage.backends.postgres import SyncConnection
+from storage.backends.postgres_writer import Writer
 
 pytestmark = pytest.mark.postgres
 Job = Callable[[SyncConnection], Any]
@@ -221,4 +222,4 @@ async def test_a_job_that_meets_a_deadlock_in_a_batch_runs_again_alone(pg: Confi
 
 
 def test_a_batch_stays_below_the_subtransactions_a_backend_caches() -> None:
-    assert postgres.MAX_BATCH < 64
+    assert postgres_writer.MAX_BATCH < 64

@@ -5,6 +5,7 @@ asyncpg sends is counted (each one round trip; the statements are prepared by th
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -130,6 +131,11 @@ async def test_a_staged_action_a_turn_end_and_its_delivery_cost_a_few_round_trip
         ended = counted.take()
         assert await store.hosting.versions(hosted.id) == (hosted.version, match.version)
         checked = counted.take()
+        gone = hosted.id + 1000
+        together = [store.hosting.versions(n) for n in (hosted.id, gone, hosted.id)]
+        current = (hosted.version, match.version)
+        assert await asyncio.gather(*together) == [current, None, current]
+        checked_together = counted.take()
         queued = await store.hosting.private_queue()
         counted.take()
         await store.hosting.delivered(queued[0].id)
@@ -148,5 +154,6 @@ async def test_a_staged_action_a_turn_end_and_its_delivery_cost_a_few_round_trip
     # the same, and the two posts with their images sent together
     assert len(ended) == 6, ended
     assert len(checked) == 1, checked  # whether a copy in memory is still current
+    assert len(checked_together) == 1, checked_together  # such checks asked at once: the same
     assert len(delivered) == 1, delivered  # a statement that may run twice: no BEGIN, no COMMIT
     assert len(leased) == 2, leased  # a destination's lease taken and given back: the same

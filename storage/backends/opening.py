@@ -10,7 +10,7 @@ from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar
 
 from ..config import Config
-from . import postgres, postgres_reads
+from . import postgres, postgres_reads, postgres_writer
 from .migrations import POSTGRES_MIGRATIONS
 from .sql import ReadConnection, Writes
 from .sqlite import SqliteReads, connect, prepare
@@ -35,7 +35,7 @@ async def open_backend(config: Config) -> tuple[Writes, Reads]:
     """The migrated database of ``config``: its writer and its reads."""
     if config.postgres:
         await postgres.prepare(config, POSTGRES_MIGRATIONS)
-        pg_writer = postgres.Writer(config)
+        pg_writer = postgres_writer.Writer(config)
         await pg_writer.start()
         try:
             return pg_writer, await postgres_reads.Readers.open(config)

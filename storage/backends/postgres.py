@@ -4,15 +4,14 @@ The store's statements are written once (``sql``); they are translated (``?`` to
 SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections (``postgres_sql``).
 
 - **Writes.** A write job is a plain function of a connection that never awaits (see
-  ``sqlite_writer``). Here it runs on one of a few writer threads, each with an asyncpg
-  connection on an event loop of its own: each statement runs that loop until it is answered.
-  A job runs READ COMMITTED, locking the rows it changes and checking the versions it read
-  them at (see ``sql.Writes``), or SERIALIZABLE for the jobs that decide from many rows (the
-  ladders', the tournaments'), which then behave as if they ran alone, as on SQLite's single
-  writer. A SERIALIZABLE job is a transaction of its own; READ COMMITTED jobs waiting in the
-  queue when a writer comes free are committed together (group commit: one commit, one
-  fsync for all), each inside a savepoint, so that one job's error undoes only that job. A
-  job that meets a deadlock or a serialization failure is run again from the start, alone.
+  ``sqlite_writer``). Here it runs on one of a few writer threads (``postgres_writer``:
+  the queue, the threads, the group commit), each with an asyncpg connection on an event
+  loop of its own (``SyncConnection``, here): each statement runs that loop until it is
+  answered. A job runs READ COMMITTED, locking the rows it changes and checking the
+  versions it read them at (see ``sql.Writes``), or SERIALIZABLE for the jobs that decide
+  from many rows (the ladders', the tournaments'), which then behave as if they ran alone,
+  as on SQLite's single writer; READ COMMITTED jobs queued together share one transaction,
+  each in a savepoint (``SyncConnection.batch``).
 - **Reads** borrow a connection of a pool on the bot's own loop (``postgres_reads``);
   one that spans several statements (``BEGIN`` ... ``COMMIT``) reads one snapshot
   (REPEATABLE READ, read only).
@@ -27,19 +26,9 @@ SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections (``postgres
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import functools
 import logging
-import queue
-import threading
 import time
-from collections import deque
-from collections.abc import (
-    Awaitable,
-    Callable,
-    Iterable,
-    Sequence,
-)
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -55,11 +44,7 @@ from .sql import Params
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 RETRIES = 8  # a job that keeps meeting other processes' transactions fails after this many
-# The most jobs committed together. Each job's savepoint is a subtransaction, and a backend
-# keeps the ids of 64 of them in shared memory before every other snapshot must look them up
-# on disk (a "suboverflowed" transaction): stay well below.
-MAX_BATCH = 32
-_READ_COMMITTED = "READ COMMITTED"
+READ_COMMITTED = "READ COMMITTED"
 _CONFLICTS = (asyncpg.SerializationError, asyncpg.DeadlockDetectedError)
 _MIGRATION_LOCK = 7_261_000  # pg_advisory_xact_lock key: one process migrates at a time
 # Seconds to wait before each try on a fresh connection after one was lost: about 4 s in all,
@@ -202,7 +187,7 @@ class SyncConnection:
         try:
             # one round trip a job more than its own statements: the savepoint before it
             # (with the release of the one before; COMMIT releases the last)
-            before = f"BEGIN ISOLATION LEVEL {_READ_COMMITTED}; "
+            before = f"BEGIN ISOLATION LEVEL {READ_COMMITTED}; "
             for job in jobs:
                 outcomes.append(self._savepoint(job, before))
                 before = "RELEASE SAVEPOINT tora_job; "
@@ -261,238 +246,6 @@ class Outcome:
     conflict: bool = False
 
 
-@dataclass
-class _Pending:
-    job: Callable[[SyncConnection], Any]
-    future: asyncio.Future[Any]
-    isolation: str
-    statement: tuple[str, Params] | None = None  # the job is this one statement (``execute``)
-
-
-class _Queue:
-    """The jobs waiting for a writer, first come first taken (None stops one writer)."""
-
-    def __init__(self, writers: int) -> None:
-        self._items: deque[_Pending | None] = deque()
-        self._ready = threading.Condition()
-        self._writers = writers
-
-    def put(self, item: _Pending | None) -> None:
-        with self._ready:
-            self._items.append(item)
-            self._ready.notify()
-
-    def take(self) -> list[_Pending] | None:
-        """Wait for the next job; if it is READ COMMITTED, take with it the READ COMMITTED
-        jobs queued right behind it, to be committed together: this writer's share of the
-        queue (the other writers take the rest as they come free, so that the server works
-        on them at once), at most MAX_BATCH. None: stop."""
-        with self._ready:
-            while not self._items:
-                self._ready.wait()
-            share = min(MAX_BATCH, -(-len(self._items) // self._writers))
-            first = self._items.popleft()
-            if first is None:
-                return None
-            batch = [first]
-            items = self._items
-            while first.isolation == _READ_COMMITTED and len(batch) < share and items:
-                following = items[0]
-                if following is None or following.isolation != _READ_COMMITTED:
-                    break
-                batch.append(following)
-                items.popleft()
-            return batch
-
-
-class Writer:
-    """``sqlite_writer.Writer``'s twin: ``run(job)`` commits ``job`` on one of
-    ``config.writers`` threads (PostgreSQL takes concurrent writers): a SERIALIZABLE job in
-    a transaction of its own, READ COMMITTED jobs that queued up together in one."""
-
-    def __init__(self, config: Config) -> None:
-        self._config = config
-        self._queue = _Queue(config.writers)
-        self._threads = [
-            threading.Thread(target=self._lane, name=f"tora-pg-writer-{n}", daemon=True)
-            for n in range(config.writers)
-        ]
-        self._started: queue.SimpleQueue[BaseException | None] = queue.SimpleQueue()
-        self._closed = False
-
-    async def start(self) -> None:
-        for thread in self._threads:
-            thread.start()
-        errors = [await asyncio.to_thread(self._started.get) for _ in self._threads]
-        failure = next((error for error in errors if error is not None), None)
-        if failure is not None:
-            await self.close()
-            raise failure
-
-    async def close(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        for _ in self._threads:
-            self._queue.put(None)
-        for thread in self._threads:
-            await asyncio.to_thread(thread.join)
-
-    async def run(self, job: Callable[[Any], T], *, serializable: bool = False) -> T:
-        """``job`` committed: READ COMMITTED with the locks it takes, or SERIALIZABLE (see
-        ``sql.Writes``)."""
-        if self._closed:
-            raise RuntimeError("the store is closed")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        isolation = "SERIALIZABLE" if serializable else _READ_COMMITTED
-        self._queue.put(_Pending(job, future, isolation))
-        return await future
-
-    async def execute(self, sql: str, parameters: Params = ()) -> list[asyncpg.Record]:
-        """One statement that may run twice (see ``sql.Writes``): alone in the queue, it
-        needs no transaction of its own (``_one``); taken with others, it is a job of
-        their batch."""
-        if self._closed:
-            raise RuntimeError("the store is closed")
-        future: asyncio.Future[list[asyncpg.Record]] = asyncio.get_running_loop().create_future()
-        job = functools.partial(_execute, sql, parameters)
-        self._queue.put(_Pending(job, future, _READ_COMMITTED, (sql, parameters)))
-        return await future
-
-    def _lane(self) -> None:
-        loop = asyncio.new_event_loop()
-        try:
-            sync = SyncConnection(loop, loop.run_until_complete(self._connect()))
-        except BaseException as exc:
-            self._started.put(exc)
-            loop.close()
-            return
-        self._started.put(None)
-        try:
-            while (batch := self._queue.take()) is not None:
-                self._serve(sync, batch)
-        finally:
-            with contextlib.suppress(Exception):
-                sync.close()
-            loop.close()
-
-    def _connect(self) -> Awaitable[asyncpg.Connection]:
-        connecting: Awaitable[asyncpg.Connection]
-        connecting = asyncpg.connect(self._config.url, server_settings=settings(self._config))
-        return connecting
-
-    def _serve(self, sync: SyncConnection, batch: list[_Pending]) -> None:
-        """Commit the jobs taken together (one alone as before) and answer each caller once
-        the commit has returned; a job that met a deadlock is then run again alone, and if
-        the batch's transaction itself failed, every job is run alone."""
-        if len(batch) == 1:
-            self._one(sync, batch[0])
-            return
-        outcomes = self._together(sync, batch)
-        if outcomes is None:
-            for pending in batch:
-                self._one(sync, pending)
-            return
-        for pending, outcome in zip(batch, outcomes, strict=True):
-            if not outcome.conflict:
-                _reply(pending, outcome.result, outcome.error)
-        for pending, outcome in zip(batch, outcomes, strict=True):
-            if outcome.conflict:
-                self._one(sync, pending)
-
-    def _together(self, sync: SyncConnection, batch: list[_Pending]) -> list[Outcome] | None:
-        """The outcomes of the jobs of ``batch`` committed in one transaction, or None if
-        that transaction failed of itself (nothing written). A lost connection is handled
-        as for one job (``_one``), for all of them at once: the batch is run again, or
-        answered if its COMMIT went through; so none is lost or applied twice."""
-        jobs = [pending.job for pending in batch]
-        failure: BaseException
-        for wait in RECONNECT:
-            if wait:
-                time.sleep(wait)
-            try:
-                outcomes: list[Outcome] = self._attempt(sync, lambda: sync.batch(jobs))
-                return outcomes
-            except _Again as again:
-                failure = unavailable("a write", again.__cause__)
-            except DatabaseUnavailable as exc:
-                failure = exc
-                break
-            except Exception as exc:
-                log.warning("a batch of writes failed (%r); running each alone", exc)
-                return None
-        return [Outcome(None, failure)] * len(batch)
-
-    def _one(self, sync: SyncConnection, pending: _Pending) -> None:
-        """Run one job and answer its caller. A lost connection (the server restarted, say)
-        is opened again: a job it cut short is run again, one it cut off inside its COMMIT
-        is answered if it committed and run again if not (never twice); a statement that
-        may run twice (``execute``) is run without a transaction of its own, and again."""
-        outcome: tuple[Any, BaseException | None] = (None, None)
-        for wait in RECONNECT:
-            if wait:
-                time.sleep(wait)
-            try:
-                if pending.statement is not None:
-                    job = functools.partial(sync.alone, *pending.statement)
-                else:
-                    job = functools.partial(sync.transaction, pending.job, pending.isolation)
-                outcome = (self._attempt(sync, job), None)
-            except _Again as again:
-                outcome = (None, unavailable("a write", again.__cause__))
-                continue
-            except Exception as exc:
-                outcome = (None, exc)
-            break
-        _reply(pending, *outcome)
-
-    def _attempt(self, sync: SyncConnection, transaction: Callable[[], Any]) -> Any:
-        """What ``transaction`` (of ``sync``) returned, or _Again (caused by what was met)
-        when the connection was lost and it is to run again on a fresh one."""
-        try:
-            if sync.closed:
-                log.warning("the database connection was lost; connecting again")
-                sync.replace(sync.wait(self._connect()))
-            return transaction()
-        except ConnectionLost as cut:
-            raise _Again() from cut.__cause__
-        except CommitLost as cut:
-            return self._settle(sync, cut)
-        except LOST as exc:  # connecting again failed: the server is not back yet
-            raise _Again() from exc
-
-    def _settle(self, sync: SyncConnection, cut: CommitLost) -> Any:
-        """The result of a job (or a batch's outcomes) whose COMMIT was cut off, if it
-        committed; _Again if not. Asked on a new connection, tried as long as a lost one
-        is (``RECONNECT``)."""
-        for wait in RECONNECT:
-            if wait:
-                time.sleep(wait)
-            try:
-                sync.replace(sync.wait(self._connect()))
-                committed = sync.committed(cut.xid)
-                break
-            except LOST as exc:
-                unknown = exc
-        else:
-            raise DatabaseUnavailable(f"{cut}, and whether it did cannot be told") from unknown
-        if committed is None:
-            raise DatabaseUnavailable(f"{cut}; the server has not finished with it") from cut
-        if committed:
-            log.warning("the database connection was lost inside a COMMIT, which went through")
-            return cut.result
-        log.warning("the database connection was lost inside a COMMIT; running the job again")
-        raise _Again() from cut.__cause__
-
-
-def _execute(sql: str, parameters: Params, conn: SyncConnection) -> list[asyncpg.Record]:
-    return conn.execute(sql, parameters).fetchall()
-
-
-class _Again(Exception):
-    """The connection was lost and the job is to run again (its cause is what was met)."""
-
-
 def unavailable(what: str, cause: BaseException | None) -> DatabaseUnavailable:
     error = DatabaseUnavailable(
         f"{what} lost its connection or found none, {len(RECONNECT)} times in "
@@ -500,21 +253,6 @@ def unavailable(what: str, cause: BaseException | None) -> DatabaseUnavailable:
     )
     error.__cause__ = cause
     return error
-
-
-def _reply(pending: _Pending, result: Any, error: BaseException | None) -> None:
-    """Answer a job's caller on its loop (a closed loop has nobody waiting)."""
-    with contextlib.suppress(RuntimeError):
-        pending.future.get_loop().call_soon_threadsafe(_answer, pending.future, result, error)
-
-
-def _answer(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():  # the caller was cancelled; the write stands (or failed) all the same
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
 
 
 # ---- the schema -----------------------------------------------------------------------------

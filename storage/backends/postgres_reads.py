@@ -1,13 +1,14 @@
 """PostgreSQL's reads (see ``postgres``): a pool of read-only connections on the
-bot's own loop, each lent to one task. A read of several statements (``BEGIN`` ...
-``COMMIT``) reads one snapshot (REPEATABLE READ, read only); a read that lost its connection
-is run again on a fresh one."""
+bot's own loop, each lent to one task (``_Pool``). A read of several statements (``BEGIN``
+... ``COMMIT``) reads one snapshot (REPEATABLE READ, read only); a read that lost its
+connection is run again on a fresh one."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from typing import Any, TypeVar
 
@@ -63,18 +64,13 @@ class Readers:
     """A pool of read-only connections. ``run(read)`` reads on one, again on a fresh one if
     the connection was lost; ``borrow`` lends one to one task (for the maintenance tools)."""
 
-    def __init__(self, pool: asyncpg.Pool) -> None:
+    def __init__(self, pool: _Pool) -> None:
         self._pool = pool
 
     @classmethod
     async def open(cls, config: Config) -> Readers:
-        pool = await asyncpg.create_pool(
-            config.url,
-            min_size=1,
-            max_size=config.readers,
-            server_settings=settings(config, read_only=True),
-            reset=_as_left,
-        )
+        pool = _Pool(config)
+        pool.release(await pool.acquire())  # the server answers, or the error is the caller's
         return cls(pool)
 
     async def run(self, read: Callable[[ReadConnection], Awaitable[T]]) -> T:
@@ -109,7 +105,9 @@ class Readers:
     async def _lend(self) -> AsyncIterator[ReadConnection]:
         """A connection for one task; a lost one raises _Lost from what was met. After a
         failure the connection is given up if it may be in use still."""
-        async with self._pool.acquire() as conn:
+        conn = await self._pool.acquire()
+        settled = False  # else ``_finish`` was cut short: the connection may be busy still
+        try:
             try:
                 yield ReadConnection(conn)
             except BaseException as exc:
@@ -117,18 +115,110 @@ class Readers:
                     _terminate(conn)
                     raise _Lost() from exc
                 await _finish(conn, exc)
+                settled = True
                 raise
             await _finish(conn)
+            settled = True
+        finally:
+            if not settled:
+                _terminate(conn)
+            self._pool.release(conn)
 
     async def close(self) -> None:
         await self._pool.close()
 
 
-async def _as_left(conn: asyncpg.Connection) -> None:
-    """What a connection given back to the pool needs besides asyncpg's own clean-up (which
-    rolls back a transaction left open): nothing. A read leaves no session state behind
-    (read only; no SET, LISTEN, advisory lock or cursor outlives it), so the reset query
-    asyncpg would send, a round trip on every read, has nothing to reset."""
+class _Pool:
+    """At most ``config.readers`` read-only connections, each lent to one task at a time;
+    one given back goes to the task that waited longest, else waits idle. A connection
+    given back closed (lost, or given up by ``_finish``) is dropped, and the next task to
+    need one opens a new one.
+
+    Lighter than asyncpg's pool, which a read paid as much CPU for as for its statement (a
+    proxy object, a holder, an inactivity timer and a reset per loan): a read leaves no
+    session state behind (read only; no SET, LISTEN, advisory lock or cursor outlives it,
+    and ``_finish`` closes a transaction left open), so a connection given back needs no
+    reset."""
+
+    def __init__(self, config: Config) -> None:
+        self._config = config
+        self._idle: list[asyncpg.Connection] = []
+        self._waiting: deque[asyncio.Future[asyncpg.Connection | None]] = deque()
+        self._count = 0  # connections open or being opened
+        self._closed = False
+
+    async def acquire(self) -> asyncpg.Connection:
+        while True:
+            while self._idle:
+                conn = self._idle.pop()
+                if not conn.is_closed():
+                    return conn
+                self._count -= 1
+            if self._closed:
+                raise asyncpg.InterfaceError("the store's reads are closed")
+            if self._count < self._config.readers:
+                return await self._connect()
+            conn = await self._wait()
+            if conn is not None:
+                return conn  # else a place came free: open a connection in it
+
+    async def _connect(self) -> asyncpg.Connection:
+        self._count += 1
+        try:
+            conn: asyncpg.Connection = await asyncpg.connect(
+                self._config.url, server_settings=settings(self._config, read_only=True)
+            )
+        except BaseException:
+            self._count -= 1
+            self._hand(None)  # a task waiting for a connection may open one instead
+            raise
+        return conn
+
+    async def _wait(self) -> asyncpg.Connection | None:
+        """A connection given back, or None when a place came free."""
+        waiting: asyncio.Future[asyncpg.Connection | None]
+        waiting = asyncio.get_running_loop().create_future()
+        self._waiting.append(waiting)
+        try:
+            return await waiting
+        except asyncio.CancelledError:
+            if waiting.done() and not waiting.cancelled():  # handed over as it was cancelled
+                conn = waiting.result()
+                if conn is not None:
+                    self.release(conn)
+                else:
+                    self._hand(None)
+            raise
+
+    def release(self, conn: asyncpg.Connection) -> None:
+        if self._closed or conn.is_closed():
+            _terminate(conn)
+            self._count -= 1
+            self._hand(None)
+        elif not self._hand(conn):
+            self._idle.append(conn)
+
+    def _hand(self, conn: asyncpg.Connection | None) -> bool:
+        """Give ``conn`` (None: a free place) to the task that waited longest, if any."""
+        while self._waiting:
+            waiting = self._waiting.popleft()
+            if not waiting.done():
+                waiting.set_result(conn)
+                return True
+        return False
+
+    async def close(self) -> None:
+        """Close the idle connections; the others are closed as they are given back."""
+        self._closed = True
+        idle, self._idle = self._idle, []
+        for conn in idle:
+            self._count -= 1
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=5)
+        while self._waiting:
+            waiting = self._waiting.popleft()
+            if not waiting.done():
+                waiting.set_exception(asyncpg.InterfaceError("the store's reads are closed"))
 
 
 class _Lost(Exception):

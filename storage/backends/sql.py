@@ -56,7 +56,7 @@ class Reader(Protocol):
 
 
 class Writes(Protocol):
-    """Where write jobs run: ``sqlite_writer.Writer`` or ``postgres.Writer``. A job is
+    """Where write jobs run: ``sqlite_writer.Writer`` or ``postgres_writer.Writer``. A job is
     a function of a ``Connection`` that never awaits; ``run`` answers once it is committed.
 
     On SQLite every job runs alone (one writer). On PostgreSQL a job locks the rows it changes

@@ -20,6 +20,7 @@ from ..matches.match import Match
 from ..matches.models import State
 from . import claims, drafts, outbox
 from . import hosted as hosting
+from .checks import VersionChecks
 from .hosted import Hosted, SetupChoice
 from .outbox import ButtonMessage, Post, Queued
 
@@ -31,6 +32,7 @@ class Hosting:
         self._writer = writer
         self._read = read
         self._owner = owner  # who claims clocks and outbox rows (``Sharing.owner``)
+        self._checks = VersionChecks(self._read_versions)
 
     # ---- writes ----------------------------------------------------------------------------
     async def create(self, new: Hosted, posts: Sequence[Post] = ()) -> Hosted:
@@ -177,8 +179,19 @@ class Hosting:
 
     async def versions(self, hosted_id: int) -> tuple[int, int | None] | None:
         """The stored versions of a hosted match and of its game (None before it starts),
-        or None if it is gone: whether a copy in memory is still current."""
-        return await self._read(lambda db: hosting.versions(db, hosted_id))
+        or None if it is gone: whether a copy in memory is still current. Read with the
+        checks of other matches asked at the same time (``checks``)."""
+        return await self._checks.check(hosted_id)
+
+    async def _read_versions(self, hosted_ids: Sequence[int]) -> dict[int, tuple[int, int | None]]:
+        """``versions_of`` for the checks read together (one alone: ``versions``' query)."""
+        if len(hosted_ids) == 1:
+            found = await self._read(lambda db: hosting.versions(db, hosted_ids[0]))
+            return {} if found is None else {hosted_ids[0]: found}
+        versions: dict[int, tuple[int, int | None]] = {}
+        for start in range(0, len(hosted_ids), MOST_POLLED):
+            versions |= await self.versions_of(hosted_ids[start : start + MOST_POLLED])
+        return versions
 
     async def versions_of(self, hosted_ids: Sequence[int]) -> dict[int, tuple[int, int | None]]:
         """``versions`` of many hosted matches in one query (a watcher's poll), by id; the
