@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.service import Place, Terms, User
+from bot.service import Place, Terms, User, deadlines
 from bot.service.host import Backoff
+from bot.service.table import Table
 from bot.service.testing import Harness
+from rules import game_type
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -148,3 +150,29 @@ async def test_the_ai_s_task_outlives_a_read_that_failed_and_plays_its_turn(
             "AI (easy) (Opposition) ended their turn:"
         )
         assert "the AI in channel 100 could not look at its match" in caplog.text
+
+
+async def test_a_deadline_cut_short_by_a_stop_leaves_the_match_as_stored(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bot stopping while a deadline is handled (a turn end may go on in its thread):
+    the copy in memory may then be ahead of the store, so the next command reads the
+    match again and the player to act is still the stored one."""
+    ann, bob = User(1, "ann"), User(2, "bob")
+    await h.running.challenge(HERE, ann, bob, Terms(game="torishogi", turn_seconds=3600.0))
+    await h.running.accept(HERE, bob)
+    await h.settle()
+
+    async def cut_short(ctx: object, table: Table) -> None:
+        game = table.game
+        game.apply(game.notation(game.legal_actions()[0]))
+        game.end_turn()  # the copy goes ahead of the store, then the stop comes
+        raise asyncio.CancelledError
+
+    monkeypatch.setattr(deadlines, "deadline", cut_short)
+    h.clock.advance(3601.0)
+    with pytest.raises(asyncio.CancelledError):
+        await h.running.run_due()
+    monkeypatch.undo()
+    game = game_type("torishogi").new_game({}, ({}, {}))
+    await h.running.play(HERE, ann, game.notation(game.legal_actions()[0]))  # ann still acts

@@ -122,6 +122,11 @@ class Host:
                     )
                     self._tables.pop(hosted.channel_id, None)  # reloaded from the store
                     await hosting.let_go(hosted.id, until=now + retry)
+                except BaseException:
+                    # cancelled (the bot stopping): a turn end in a thread may still change
+                    # the copy in memory, so the next command reads the match again
+                    self._tables.pop(hosted.channel_id, None)
+                    raise
                 else:
                     await hosting.let_go(hosted.id)
             await self._announce_endings()
