@@ -16,7 +16,6 @@ which, for the benchmarks' header."""
 
 from __future__ import annotations
 
-import itertools
 import os
 import sys
 from collections.abc import MutableSequence
@@ -29,7 +28,7 @@ if TYPE_CHECKING:
 # (pathlib, hashlib, json, logging) are imported only when a process asks for the build.
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # holds the package
 BUILD_DIR = os.path.join(ROOT, ".build", "compiled")
-MANIFEST = "manifest.json"
+MANIFEST = "tora-compiled-rules.json"  # a name only a build writes: it marks the build's copy
 ENTRY_POINTS = ("bot", "benchmarks", "ai")  # ``python -m <one of these>`` asks for the build
 
 
@@ -88,8 +87,22 @@ def asked() -> bool:
     choice = os.environ.get("TORA_RULES", "")
     if choice in ("pure", "compiled"):
         return choice == "compiled"
-    argv = sys.orig_argv
-    return any(a == "-m" and b in ENTRY_POINTS for a, b in itertools.pairwise(argv))
+    return _module_run(sys.orig_argv) in ENTRY_POINTS
+
+
+def _module_run(argv: list[str]) -> str | None:
+    """The module the interpreter was told to run (``python [options] -m <module> ...``),
+    read from its own options only: what follows a script, ``-c`` or the module belongs to
+    them (``python -c ... -m ai`` runs no module)."""
+    rest = iter(argv[1:])
+    for arg in rest:
+        if arg.startswith("-m"):
+            return arg[2:] or next(rest, None)
+        if arg in ("-X", "-W"):  # options with a value of their own
+            next(rest, None)
+        elif arg.startswith("-c") or arg == "-" or not arg.startswith("-"):
+            return None
+    return None
 
 
 def activate(package_path: MutableSequence[str]) -> str:

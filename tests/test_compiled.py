@@ -132,6 +132,12 @@ def test_a_build_without_its_compiled_modules_or_for_another_python_is_refused(t
         (["python", "-m", "harness.demo"], "", False),
         (["python", "-m", "bot"], "pure", False),
         (["python", "-m", "pytest"], "compiled", True),
+        (["python", "-X", "dev", "-mbot"], "", True),
+        # what follows -c, a script or another module is theirs, not the interpreter's
+        (["python", "-c", "import rules", "-m", "ai"], "", False),
+        (["python", "-cimport rules", "-m", "ai"], "", False),
+        (["python", "script.py", "-m", "bot"], "", False),
+        (["python", "-m", "pytest", "-m", "bot"], "", False),
     ],
 )
 def test_only_the_processes_that_gain_ask_for_the_build(monkeypatch, argv, choice, asks):
