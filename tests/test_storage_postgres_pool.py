@@ -15,6 +15,7 @@ from backends import config as database
 from backends import drop, postgres_missing
 
 from storage import Config
+from storage.backends import postgres_reads
 from storage.backends.postgres_reads import Readers
 from storage.backends.sql import ReadConnection
 
@@ -92,5 +93,44 @@ async def test_a_lost_connection_is_replaced(pg: Config) -> None:
             await admin.close()
         assert await readers.run(_pid) != pid
         assert len({await readers.run(_pid) for _ in range(3)}) == 1
+    finally:
+        await readers.close()
+
+
+async def test_connections_idle_too_long_are_closed_but_the_last(
+    pg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A burst's connections do not hold server backends for ever (asyncpg's pool closed
+    them after 300 s idle): the next read closes those idle longer, keeping one."""
+    readers = await Readers.open(replace(pg, readers=3))
+    held = asyncio.Event()
+    pids: list[int] = []
+
+    async def read(db: ReadConnection) -> None:
+        pids.append(await _pid(db))
+        await held.wait()
+
+    try:
+        reads = [asyncio.create_task(readers.run(read)) for _ in range(3)]
+        while len(pids) < 3:
+            await asyncio.sleep(0.01)
+        held.set()
+        await asyncio.gather(*reads)
+        monkeypatch.setattr(postgres_reads, "IDLE_SECONDS", 0.0)
+        await asyncio.sleep(0.01)
+        kept = await readers.run(_pid)
+        assert kept in pids
+        admin = await asyncpg.connect(pg.url)
+        try:
+            for _ in range(100):  # a closed connection's backend exits a moment later
+                alive = await admin.fetchval(
+                    "SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1::int[])", pids
+                )
+                if alive == 1:
+                    break
+                await asyncio.sleep(0.02)
+        finally:
+            await admin.close()
+        assert alive == 1
     finally:
         await readers.close()

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from typing import Any, TypeVar
@@ -22,10 +23,11 @@ from .sql import Params
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+IDLE_SECONDS = 300.0  # a read connection idle this long is closed (but the last one)
 
 
 class ReadConnection:
-    """aiosqlite's reading calls on a pooled asyncpg connection (read only)."""
+    """The reading calls of ``sql.ReadConnection`` on a pooled asyncpg connection (read only)."""
 
     dialect = "postgresql"
 
@@ -45,7 +47,7 @@ class ReadConnection:
 
 
 class _Statement:
-    """What aiosqlite's ``execute`` returns: awaitable, and an async context manager."""
+    """What ``execute`` returns: awaitable, and an async context manager."""
 
     def __init__(self, work: Awaitable[Cursor]) -> None:
         self._work = work
@@ -142,15 +144,18 @@ class _Pool:
 
     def __init__(self, config: Config) -> None:
         self._config = config
-        self._idle: list[asyncpg.Connection] = []
+        # idle connections with when each was given back, the most recent last
+        self._idle: list[tuple[asyncpg.Connection, float]] = []
         self._waiting: deque[asyncio.Future[asyncpg.Connection | None]] = deque()
         self._count = 0  # connections open or being opened
         self._closed = False
 
     async def acquire(self) -> asyncpg.Connection:
         while True:
+            if self._idle and self._idle[0][1] < time.monotonic() - IDLE_SECONDS:
+                await self._retire_idle()
             while self._idle:
-                conn = self._idle.pop()
+                conn, _since = self._idle.pop()
                 if not conn.is_closed():
                     return conn
                 self._count -= 1
@@ -182,8 +187,8 @@ class _Pool:
         try:
             return await waiting
         except asyncio.CancelledError:
-            if waiting.done() and not waiting.cancelled():  # handed over as it was cancelled
-                conn = waiting.result()
+            if waiting.done() and not waiting.cancelled() and waiting.exception() is None:
+                conn = waiting.result()  # handed over as it was cancelled: pass it on
                 if conn is not None:
                     self.release(conn)
                 else:
@@ -196,7 +201,18 @@ class _Pool:
             self._count -= 1
             self._hand(None)
         elif not self._hand(conn):
-            self._idle.append(conn)
+            self._idle.append((conn, time.monotonic()))
+
+    async def _retire_idle(self) -> None:
+        """Close connections idle for ``IDLE_SECONDS`` but the most recently used, as
+        asyncpg's pool did: a burst's connections do not hold server backends for ever,
+        and one a proxy or firewall cut while idle is not met by a read."""
+        limit = time.monotonic() - IDLE_SECONDS
+        while len(self._idle) > 1 and self._idle[0][1] < limit:
+            conn, _since = self._idle.pop(0)
+            self._count -= 1
+            with contextlib.suppress(Exception):
+                await conn.close(timeout=5)
 
     def _hand(self, conn: asyncpg.Connection | None) -> bool:
         """Give ``conn`` (None: a free place) to the task that waited longest, if any."""
@@ -211,7 +227,7 @@ class _Pool:
         """Close the idle connections; the others are closed as they are given back."""
         self._closed = True
         idle, self._idle = self._idle, []
-        for conn in idle:
+        for conn, _since in idle:
             self._count -= 1
             with contextlib.suppress(Exception):
                 await conn.close(timeout=5)

@@ -1,5 +1,5 @@
 """SQLite's dialect run on asyncpg: a statement translated (``?`` to ``$1``, ``json_extract``
-to ``->>``), run, and its rows given back as ``sqlite3`` and aiosqlite cursors give them
+to ``->>``), run, and its rows given back as ``sqlite3``'s cursors give them
 (``postgres`` writes with these, ``postgres_reads`` reads)."""
 
 from __future__ import annotations
@@ -82,7 +82,7 @@ class Cursor:
 
 
 class AsyncCursor:
-    """A ``Cursor`` with aiosqlite's awaitable fetches."""
+    """A ``Cursor`` with awaitable fetches, as ``sql.ReadConnection`` gives them."""
 
     def __init__(self, cursor: Cursor) -> None:
         self._cursor = cursor

@@ -16,7 +16,7 @@ from .sql import Params, ReadConnection
 T = TypeVar("T")
 
 
-READERS = 4  # read-only connections: reads run side by side (WAL never blocks a reader)
+READERS = 4  # read-only connections (side by side only where reads run in threads)
 
 
 class SqliteReads:

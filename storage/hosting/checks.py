@@ -5,8 +5,8 @@ together, in the next query (group reading, as the writers' group commit).
 Each check is answered by a query that started after it was asked, so it sees every change
 committed before it was asked, as its own query would: the answer is as exact as one read
 alone. At most one query is under way at a time, so a check waits at most for the one under
-way and then its own; when checks come one at a time (no query under way), each is read at
-once, alone, as before. On PostgreSQL each query is a round trip to the server and a
+way and then its own; when checks come one at a time (no query under way), each is read
+alone, by a task started at once. On PostgreSQL each query is a round trip to the server and a
 borrowed connection, so at a high rate of commands this cuts both.
 """
 
@@ -51,14 +51,14 @@ class VersionChecks:
         """One query for the checks ``taken``; its error is each of theirs."""
         try:
             found = await self._read_many(list(taken))
-        except asyncio.CancelledError:
-            for futures in taken.values():
-                _settle(futures, None, asyncio.CancelledError())
-            raise
         except Exception as exc:
             for futures in taken.values():
                 _settle(futures, None, exc)
             return
+        except BaseException:  # cancelled (or the process stopping): nobody reads for them
+            for futures in taken.values():
+                _settle(futures, None, asyncio.CancelledError())
+            raise
         for hosted_id, futures in taken.items():
             _settle(futures, found.get(hosted_id), None)
 
