@@ -13,7 +13,7 @@ from pathlib import Path
 from storage_workload import new_match, play_and_save
 
 from storage import Config, Store
-from storage.backends.sqlite import SqliteReads, connect_reader, prepare
+from storage.backends.sqlite import Reader, SqliteReads, connect_reader, prepare
 
 
 async def test_a_match_saved_in_each_journal_mode_reads_back(tmp_path: Path) -> None:
@@ -67,6 +67,33 @@ async def test_a_reader_waiting_for_a_lock_outside_wal_leaves_the_loop_free(
         assert not read.done()
         await asyncio.to_thread(locker.execute, "COMMIT")
         assert [tuple(row) for row in await read] == [(0,)]
+    finally:
+        locker.close()
+        await reader.close()
+
+
+async def test_a_reader_meeting_a_lock_under_wal_waits_in_a_thread(tmp_path: Path) -> None:
+    """Under WAL a lock can still be held against readers (here another process's exclusive
+    locking mode; SQLite rebuilding the log's index after a crash): the read does not wait
+    on the event loop but in a thread, as long as the busy timeout, and then answers."""
+    config = Config(path=tmp_path / "wal.sqlite3")
+    await asyncio.to_thread(prepare, config)
+    locker = sqlite3.connect(config.path, isolation_level=None, check_same_thread=False)
+    locker.execute("PRAGMA locking_mode = EXCLUSIVE")
+    locker.execute("BEGIN EXCLUSIVE")
+    locker.execute("SELECT count(*) FROM matches").fetchall()
+    # as connect_reader leaves a WAL reader (which could not open while the file is locked)
+    conn = sqlite3.connect(config.path, check_same_thread=False)
+    conn.execute("PRAGMA busy_timeout = 0")
+    reader = Reader(conn, threaded=False, patient_ms=600_000)
+    try:
+        read = asyncio.create_task(reader.execute_fetchall("SELECT count(*) FROM matches"))
+        for _ in range(20):  # the loop runs other tasks while the read waits
+            await asyncio.sleep(0.001)
+        assert not read.done()
+        await asyncio.to_thread(locker.close)
+        assert [tuple(row) for row in await read] == [(0,)]
+        assert [tuple(row) for row in await reader.execute_fetchall("SELECT 1")] == [(1,)]
     finally:
         locker.close()
         await reader.close()

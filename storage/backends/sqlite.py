@@ -70,11 +70,17 @@ class Reader:
     microseconds: less than handing the statement to a thread and the answer back (a queue,
     a future, a wake-up of the event loop), so its statements run at once on the caller's
     thread, the event loop's. In the other journal modes a reader waits while the writer
-    commits (its fsync), so there each statement runs in a thread (``threaded``)."""
+    commits (its fsync), so there each statement runs in a thread (``threaded``).
 
-    def __init__(self, conn: sqlite3.Connection, threaded: bool) -> None:
+    On the event loop a statement does not wait for a lock (busy timeout 0): where one is
+    held all the same (SQLite rebuilding the WAL's index after another process crashed, a
+    checkpoint truncating the log), it is run again in a thread, waiting there for up to
+    the configured busy timeout (``patient_ms``)."""
+
+    def __init__(self, conn: sqlite3.Connection, threaded: bool, patient_ms: int) -> None:
         self._conn = conn
         self._threaded = threaded
+        self._patient_ms = patient_ms
 
     async def execute_fetchall(self, sql: str, parameters: Params = (), /) -> list[Any]:
         return await self._call(_fetchall, self._conn, sql, parameters)
@@ -83,7 +89,8 @@ class Reader:
         return _Statement(self._cursor(sql, parameters))
 
     async def close(self) -> None:
-        await self._call(self._conn.close)
+        # in a thread: the last connection to close checkpoints the log and syncs the file
+        await asyncio.to_thread(self._conn.close)
 
     async def _cursor(self, sql: str, parameters: Params) -> _Cursor:
         return _Cursor(await self._call(self._conn.execute, sql, parameters), self)
@@ -91,7 +98,20 @@ class Reader:
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         if self._threaded:
             return await asyncio.to_thread(fn, *args)
-        return fn(*args)
+        try:
+            return fn(*args)
+        except sqlite3.OperationalError as exc:
+            if exc.sqlite_errorcode & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+                raise
+        return await asyncio.to_thread(self._patiently, fn, *args)
+
+    def _patiently(self, fn: Callable[..., T], *args: Any) -> T:
+        """``fn`` waiting for a lock up to the busy timeout (in a thread)."""
+        self._conn.execute(f"PRAGMA busy_timeout = {self._patient_ms}")
+        try:
+            return fn(*args)
+        finally:
+            self._conn.execute("PRAGMA busy_timeout = 0")
 
 
 def _fetchall(conn: sqlite3.Connection, sql: str, parameters: Params) -> list[Any]:
@@ -187,7 +207,11 @@ async def connect_reader(config: Config) -> Reader:
         except BaseException:
             conn.close()
             raise
+        threaded = str(mode).upper() != "WAL"
+        if not threaded:
+            conn.execute("PRAGMA busy_timeout = 0")  # on the event loop: never wait there
         conn.row_factory = sqlite3.Row
-        return conn, str(mode).upper() != "WAL"
+        return conn, threaded
 
-    return Reader(*await asyncio.to_thread(opened))
+    conn, threaded = await asyncio.to_thread(opened)
+    return Reader(conn, threaded, config.busy_timeout_ms)
