@@ -63,7 +63,10 @@ log = logging.getLogger(__name__)
 Stepped = TypeVar("Stepped")  # what a step of the rules core gives back
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
 ANYONE = Owner(0, "anyone")  # a search that serves nobody in particular (tests, tools)
-SPILL = 3  # drawings a worker may have waiting beyond the least busy one's (``lane_for``)
+# Drawings a worker may have waiting beyond the least busy one's (``lane_for``): 1, so that a
+# picture never waits behind another while a worker is idle (a turn end's two pictures, for
+# the same players, are then drawn side by side, as before lanes).
+SPILL = 1
 
 
 class WorkerFailed(Exception):
@@ -448,8 +451,8 @@ class Offload:
         sprites and the images their last pictures left in its caches serve the next ones
         (drawn in turn, not at once in two workers: about 1.4 ms of CPU an image where
         alternating workers took 2.0 to 2.7), unless it has ``SPILL`` more drawings waiting
-        than the least busy one: then that one, so that no channel waits behind a busy
-        worker while another is idle."""
+        (or being drawn) than the least busy one: then that one, so that no picture waits
+        behind another while a worker is idle."""
         least = min(self._lanes, key=self._queued.__getitem__)
         if shown is None:
             return least
