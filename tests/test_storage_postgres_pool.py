@@ -36,8 +36,11 @@ async def _pid(db: ReadConnection) -> int:
     return int(rows[0][0])
 
 
-async def test_reads_share_at_most_readers_connections(pg: Config) -> None:
-    readers = await Readers.open(replace(pg, readers=2))
+async def _held(
+    readers: Readers, count: int, lent: int
+) -> tuple[list[int], asyncio.Event, list[asyncio.Task[None]]]:
+    """``count`` reads started at once, each keeping its connection until the event is set;
+    once ``lent`` of them have one: the backends they got, the event and the reads."""
     held = asyncio.Event()
     pids: list[int] = []
 
@@ -45,10 +48,16 @@ async def test_reads_share_at_most_readers_connections(pg: Config) -> None:
         pids.append(await _pid(db))
         await held.wait()
 
+    reads = [asyncio.create_task(readers.run(read)) for _ in range(count)]
+    while len(pids) < lent:
+        await asyncio.sleep(0.01)
+    return pids, held, reads
+
+
+async def test_reads_share_at_most_readers_connections(pg: Config) -> None:
+    readers = await Readers.open(replace(pg, readers=2))
     try:
-        reads = [asyncio.create_task(readers.run(read)) for _ in range(6)]
-        while len(pids) < 2:
-            await asyncio.sleep(0.01)
+        pids, held, reads = await _held(readers, 6, 2)
         await asyncio.sleep(0.05)
         assert len(pids) == 2  # the other four wait for a connection
         held.set()
@@ -103,17 +112,8 @@ async def test_connections_idle_too_long_are_closed_but_the_last(
     """A burst's connections do not hold server backends for ever (asyncpg's pool closed
     them after 300 s idle): the next read closes those idle longer, keeping one."""
     readers = await Readers.open(replace(pg, readers=3))
-    held = asyncio.Event()
-    pids: list[int] = []
-
-    async def read(db: ReadConnection) -> None:
-        pids.append(await _pid(db))
-        await held.wait()
-
     try:
-        reads = [asyncio.create_task(readers.run(read)) for _ in range(3)]
-        while len(pids) < 3:
-            await asyncio.sleep(0.01)
+        pids, held, reads = await _held(readers, 3, 3)
         held.set()
         await asyncio.gather(*reads)
         monkeypatch.setattr(postgres_reads, "IDLE_SECONDS", 0.0)
