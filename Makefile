@@ -84,4 +84,4 @@ check-catalogs: $(VENV)/.installed-run
 	$(BIN)/python -m bot.catalogs check $(LANGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .ruff_cache .hypothesis .build
