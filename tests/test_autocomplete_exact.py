@@ -17,6 +17,7 @@ import pytest
 from choices_oracle import game_entries
 from choices_oracle import menu as oracle_menu
 from test_choices import STARTS
+from test_choices_exact import ended
 
 from bot.service import finding
 from rules import ActionError, GameState, game_type
@@ -43,20 +44,8 @@ def states(start: str, seed: int, count: int) -> Any:
         elif game.actions_left and legal and roll < 0.8:
             with contextlib.suppress(ActionError):  # e.g. a search refused (R43)
                 game.apply(rng.choice(legal))
-        elif not _ended(game):
+        elif not ended(game):
             return
-
-
-def _ended(game: GameState[Any]) -> bool:
-    """The turn ended, its refused last actions taken back first (R30); False if it cannot."""
-    while True:
-        try:
-            game.end_turn()
-            return True
-        except ActionError:
-            if not game.staged():
-                return False
-            game.undo()
 
 
 def fresh(game: GameState[Any]) -> GameState[Any]:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import random
+from typing import Any
 
 import pytest
 from choices_oracle import choices as oracle_choices
 from test_choices import STARTS, positions
 
 from bot.service import finding
-from rules import ActionError, game_type
+from rules import ActionError, GameState, game_type
 from rules.tora import Game
 
 
@@ -79,11 +80,11 @@ def test_every_state_a_action_apart_equals_the_oracle(start: str, seed: int) -> 
         if game.actions_left and legal and rng.random() < 0.8:
             with contextlib.suppress(ActionError):  # a search refused (R43)
                 game.apply(rng.choice(legal))
-        elif not _ended(game):
+        elif not ended(game):
             break
 
 
-def _ended(game: Game) -> bool:
+def ended(game: GameState[Any]) -> bool:
     """The turn ended, its refused last actions taken back first (R30); False if it cannot."""
     while True:
         try:
