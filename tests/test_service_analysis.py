@@ -25,8 +25,8 @@ TURNS = 6
 GAMES = {"torishogi": {}, "torii": {}, "tora": {"board": "short"}}
 
 
-async def finished(h: Harness, game_id: str, seed: int = 3) -> Match:
-    """A match of ``game_id`` between ann and bob: ``TURNS`` turns of random play (a blunder
+async def finished(h: Harness, game_id: str, seed: int = 3, turns: int = TURNS) -> Match:
+    """A match of ``game_id`` between ann and bob: ``turns`` turns of random play (a blunder
     or two for the analysis to find), then bob resigns."""
     assert h.store is not None
     for user in (ANN, BOB):
@@ -37,7 +37,7 @@ async def finished(h: Harness, game_id: str, seed: int = 3) -> Match:
     answers = ai.engines.drawn_answers(kind, options, rng)
     match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
     player = ai.make_player("random", match.game)
-    for _ in range(TURNS):
+    for _ in range(turns):
         for text in player.turn(match.game.for_player(match.game.side), rng, 1.0):
             match.act(text)
         match.end_turn()
@@ -137,7 +137,7 @@ def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -
 
 
 async def test_one_analysis_of_a_player_s_is_worked_out_at_a_time(h: Harness) -> None:
-    match = await finished(h, "torii")
+    match = await finished(h, "torii", turns=2)  # a hint a turn: two turns keep it short
     both = await asyncio.gather(
         h.service.analyse(match.id, ANN, GUILD),
         h.service.analyse(match.id, ANN, GUILD),
