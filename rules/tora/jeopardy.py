@@ -117,16 +117,20 @@ class ThreatSearch:
     def _deepening(self, pos: Position) -> bool:
         target = (self.target,)
         finishers = sorted(
-            (bound(pos, p, target), p.id)
+            (bound(pos, p, target), p.kind == CANNON, p.id)
             for p in pos.side_pieces(pos.side)
             if not p.hidden and p.id not in pos.spent
         )
         for n in range(1, self.actions + 1):
-            for need, pid in finishers:
-                if need > n:
-                    break
-                if self._by(pos, pid, n):
-                    return True
+            # any order of the finishers of one n is exact (each is searched in full, and
+            # no threat shorter than n exists); a Cannon's, with the helpers it needs, is
+            # the widest, so the others go first
+            for _cannon in (False, True):
+                for need, cannon, pid in finishers:
+                    if need > n:
+                        break
+                    if cannon == _cannon and self._by(pos, pid, n):
+                        return True
         return False
 
     def _by(self, pos: Position, pid: int, n: int) -> bool:
