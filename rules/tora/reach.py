@@ -96,6 +96,16 @@ def rays(size: int, target: int) -> tuple[tuple[int, ...], ...]:
 
 
 @lru_cache(maxsize=_CACHED)
+def between(size: int, a: int, b: int) -> tuple[int, ...] | None:
+    """The squares strictly between ``a`` and ``b`` on the line joining them, None when
+    they share no line."""
+    for ray in rays(size, a):
+        if b in ray:
+            return ray[: ray.index(b)]
+    return None
+
+
+@lru_cache(maxsize=_CACHED)
 def ray_region(size: int, target: int, length: int) -> int:
     """The first ``length`` squares of each line leaving ``target`` and the squares next to
     them, as a bitboard: what a Cannon's way to a shot at ``target`` depends on."""
