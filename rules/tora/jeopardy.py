@@ -14,7 +14,15 @@ actions that provably cannot matter:
   deepening (no shorter threat exists) it can be skipped. For three actions, a first action may
   also enable a helper that then clears a corridor; those enablers are kept too.
 
-Both are in ``bounds``.
+Both are in ``bounds``. Two more prunings keep the search exact:
+
+* the pieces that could make the final attack within the same number of actions are tried
+  in any order (each is searched in full, and iterative deepening has ruled out every
+  shorter threat), so a Cannon, whose search with the helpers it needs is the widest, goes
+  last: the threat another piece makes is usually found first;
+* a Cannon's shot right after a helper's action (``_LastShot``) needs, after that action,
+  the line to the target clear and two supporters: a helper, or an action, that cannot give
+  both is not tried.
 """
 
 from __future__ import annotations
