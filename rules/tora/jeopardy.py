@@ -27,7 +27,7 @@ Both are in ``bounds``. Two more prunings keep the search exact:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from ..sides import Side
@@ -125,22 +125,19 @@ class ThreatSearch:
         return self._deepening(pos)
 
     def _deepening(self, pos: Position) -> bool:
+        """Any order of the finishers of one n is exact: each is searched in full, and no
+        threat shorter than n exists. A Cannon, whose search with the helpers it needs is
+        the widest, goes last, so the threat another piece makes is usually found first."""
         target = (self.target,)
         finishers = sorted(
-            (bound(pos, p, target), p.kind == CANNON, p.id)
+            (p.kind == CANNON, bound(pos, p, target), p.id)
             for p in pos.side_pieces(pos.side)
             if not p.hidden and p.id not in pos.spent
         )
         for n in range(1, self.actions + 1):
-            # any order of the finishers of one n is exact (each is searched in full, and
-            # no threat shorter than n exists); a Cannon's, with the helpers it needs, is
-            # the widest, so the others go first
-            for _cannon in (False, True):
-                for need, cannon, pid in finishers:
-                    if need > n:
-                        break
-                    if cannon == _cannon and self._by(pos, pid, n):
-                        return True
+            for _cannon, need, pid in finishers:
+                if need <= n and self._by(pos, pid, n):
+                    return True
         return False
 
     def _by(self, pos: Position, pid: int, n: int) -> bool:
@@ -178,18 +175,20 @@ class ThreatSearch:
     def _hits(self, pos: Position, piece: Piece) -> bool:
         return hits(pos, piece, self.target)
 
-    def _first_actions(self, pos: Position, finisher: Piece, n: int) -> list[Effect]:
+    def _first_actions(self, pos: Position, finisher: Piece, n: int) -> Iterator[Effect]:
+        """The finisher's own actions first, then the helpers': given one at a time, so
+        that the helpers' are only worked out when no own action leads to the threat."""
         victim = pos.board[self.target]
         target = (self.target,)
         own = piece_actions(pos, finisher, every_support=n >= 3)
         if finisher.kind == CANNON and n == 2:
             own = _thriftiest(pos, piece_actions(pos, finisher, every_support=True))
-        out = _towards(pos, finisher, self.target, n - 1, own)
+        yield from _towards(pos, finisher, self.target, n - 1, own)
         if bound(pos, finisher, target, own_only=True) > n - 1:
-            return out  # no slack: the finisher needs every action itself
+            return  # no slack: the finisher needs every action itself
         shot = _LastShot(pos, finisher, self.target) if finisher.kind == CANNON and n == 2 else None
         if shot is not None and not shot.possible:
-            return out  # only a move of its own can bring the Cannon in line
+            return  # only a move of its own can bring the Cannon in line
         zone = Zone()
         zone.add(pos, finisher, target, n - 1)
         goals: dict[int, Goals] = {}
@@ -212,8 +211,7 @@ class ThreatSearch:
                 if victim in effect.hits or (shot is not None and not shot.after(pos, effect)):
                     continue
                 if zone.helped_by(pos, effect) or progresses(pos, effect, goals.get(helper.id)):
-                    out.append(effect)
-        return out
+                    yield effect
 
     @staticmethod
     def _helpers(pos: Position, finisher: Piece) -> list[Piece]:
