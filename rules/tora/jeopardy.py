@@ -14,7 +14,7 @@ actions that provably cannot matter:
   deepening (no shorter threat exists) it can be skipped. For three actions, a first action may
   also enable a helper that then clears a corridor; those enablers are kept too.
 
-Both are in ``bounds``. Two more prunings keep the search exact:
+Both are in ``bounds``. Two more shortcuts, exact as well:
 
 * the pieces that could make the final attack within the same number of actions are tried
   in any order (each is searched in full, and iterative deepening has ruled out every
