@@ -48,7 +48,7 @@ def _strike(pos: Position, kind: str) -> int:
     return STRIKES[kind] + (1 if pos.terrain.hills else 0)
 
 
-def _kind(pos: Position, piece: Piece) -> str:
+def acting_kind(pos: Position, piece: Piece) -> str:
     """A General may be crowned for free before the next action (R24): count it as a Ruler."""
     if piece.kind == GENERAL and pos.crown_pending[piece.side]:
         return RULER
@@ -161,7 +161,7 @@ def _free_supporters(pos: Position, cannon: Piece, spot: int) -> int:
 def corridor(pos: Position, piece: Piece, squares: Iterable[int], actions: int) -> frozenset[int]:
     """Squares whose contents can matter to ``piece`` hitting ``squares`` within ``actions``."""
     squares = tuple(squares)
-    kind = _kind(pos, piece)
+    kind = acting_kind(pos, piece)
     step = _steps(pos, kind)
     extra = (
         1 if (kind == SOLDIER and piece.defending) or (kind == CANNON and not piece.ready) else 0

@@ -14,20 +14,30 @@ actions that provably cannot matter:
   deepening (no shorter threat exists) it can be skipped. For three actions, a first action may
   also enable a helper that then clears a corridor; those enablers are kept too.
 
-Both are in ``bounds``.
+Both are in ``bounds``. Two more shortcuts, exact as well:
+
+* the pieces that could make the final attack within the same number of actions are tried
+  in any order (each is searched in full, and iterative deepening has ruled out every
+  shorter threat), so a Cannon, whose search with the helpers it needs is the widest, goes
+  last: the threat another piece makes is usually found first;
+* a Cannon's shot right after a helper's action (``_LastShot``) needs, after that action,
+  the line to the target clear and two supporters: a helper, or an action, that cannot give
+  both is not tried.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import cache
 
 from ..sides import Side
+from .actions import SEARCH
 from .bounds import STEPS, STRIKES, bound, corridor, support_squares, writes
 from .geometry import distances, neighbours
 from .movegen import Pair, all_actions, piece_actions
 from .pieces import CANNON, COMMAND_KINDS, GENERAL, RULER, SOLDIER, Piece
 from .position import Effect, Position
+from .reach import between
 from .strike import hits
 
 Filter = Callable[[Piece], bool]
@@ -115,17 +125,18 @@ class ThreatSearch:
         return self._deepening(pos)
 
     def _deepening(self, pos: Position) -> bool:
+        """Any order of the finishers of one n is exact: each is searched in full, and no
+        threat shorter than n exists. A Cannon, whose search with the helpers it needs is
+        the widest, goes last, so the threat another piece makes is usually found first."""
         target = (self.target,)
         finishers = sorted(
-            (bound(pos, p, target), p.id)
+            (p.kind == CANNON, bound(pos, p, target), p.id)
             for p in pos.side_pieces(pos.side)
             if not p.hidden and p.id not in pos.spent
         )
         for n in range(1, self.actions + 1):
-            for need, pid in finishers:
-                if need > n:
-                    break
-                if self._by(pos, pid, n):
+            for _cannon, need, pid in finishers:
+                if need <= n and self._by(pos, pid, n):
                     return True
         return False
 
@@ -164,15 +175,20 @@ class ThreatSearch:
     def _hits(self, pos: Position, piece: Piece) -> bool:
         return hits(pos, piece, self.target)
 
-    def _first_actions(self, pos: Position, finisher: Piece, n: int) -> list[Effect]:
+    def _first_actions(self, pos: Position, finisher: Piece, n: int) -> Iterator[Effect]:
+        """The finisher's own actions first, then the helpers': given one at a time, so
+        that the helpers' are only worked out when no own action leads to the threat."""
         victim = pos.board[self.target]
         target = (self.target,)
         own = piece_actions(pos, finisher, every_support=n >= 3)
         if finisher.kind == CANNON and n == 2:
             own = _thriftiest(pos, piece_actions(pos, finisher, every_support=True))
-        out = _towards(pos, finisher, self.target, n - 1, own)
+        yield from _towards(pos, finisher, self.target, n - 1, own)
         if bound(pos, finisher, target, own_only=True) > n - 1:
-            return out  # no slack: the finisher needs every action itself
+            return  # no slack: the finisher needs every action itself
+        shot = _LastShot(pos, finisher, self.target) if finisher.kind == CANNON and n == 2 else None
+        if shot is not None and not shot.possible:
+            return  # only a move of its own can bring the Cannon in line
         zone = Zone()
         zone.add(pos, finisher, target, n - 1)
         goals: dict[int, Goals] = {}
@@ -187,14 +203,15 @@ class ThreatSearch:
                 if helper_need <= n - 1:
                     goals[helper.id] = [(jobs, n - 2)]
         for helper in self._helpers(pos, finisher):
+            if shot is not None and not shot.may_help(pos, helper):
+                continue
             if helper.id not in goals and not zone.reachable(pos, helper):
                 continue
             for _a, effect in piece_actions(pos, helper):
-                if victim in effect.hits:
+                if victim in effect.hits or (shot is not None and not shot.after(pos, effect)):
                     continue
                 if zone.helped_by(pos, effect) or progresses(pos, effect, goals.get(helper.id)):
-                    out.append(effect)
-        return out
+                    yield effect
 
     @staticmethod
     def _helpers(pos: Position, finisher: Piece) -> list[Piece]:
@@ -203,6 +220,68 @@ class ThreatSearch:
             for p in pos.side_pieces(pos.side)
             if p.id != finisher.id and not p.hidden and p.id not in pos.spent
         ]
+
+
+class _LastShot:
+    """A Cannon's shot (R19, R21) as the next action but one, after a helper's action: the
+    Cannon stays where it is, so the shot needs, after that action, every piece between it
+    and the target gone (moved away, or a standard piece killed), none arrived there, and
+    two unspent friends next to it, of which only the mover can be new. A helper, or a
+    helper's action, that cannot meet these needs cannot lead to the shot."""
+
+    def __init__(self, pos: Position, cannon: Piece, target: int) -> None:
+        line = between(pos.size, cannon.sq, target)
+        self.line = frozenset(line or ())
+        board, pieces = pos.board, pos.pieces
+        self.blockers = [pieces[board[sq]] for sq in self.line if sq in board]
+        self.around = neighbours(pos.size)[cannon.sq]
+        friends = [
+            pid
+            for sq in self.around
+            if (pid := board.get(sq)) is not None
+            and pieces[pid].side == cannon.side
+            and pid not in pos.spent
+        ]
+        self.friends = frozenset(friends)
+        own = [p for p in self.blockers if p.side == cannon.side]
+        self.possible = (
+            cannon.ready
+            and line is not None
+            and len(friends) >= 1  # one action brings one supporter at most
+            and len(own) <= 1  # one action moves one piece
+            and not any(p.is_command and p.side != cannon.side for p in self.blockers)
+        )
+
+    def may_help(self, pos: Position, helper: Piece) -> bool:
+        """Can the helper's action, by ``bound``, meet the needs no other piece can?"""
+        for blocker in self.blockers:
+            if blocker.side == helper.side:
+                if blocker.id != helper.id:
+                    return False
+            elif bound(pos, helper, (blocker.sq,)) > 1:
+                return False
+        if len(self.friends) < 2:
+            return helper.id not in self.friends and bound(pos, helper, self.around) <= 1
+        return True
+
+    def after(self, pos: Position, effect: Effect) -> bool:
+        """Can the shot still hit after ``effect``, as far as these needs tell?"""
+        if effect.kind == SEARCH:
+            return True  # it may reveal an Assassin, who then stands on its square (R43)
+        rest = effect.rest
+        if rest in self.line and effect.piece not in effect.losses:
+            return False
+        if len(self.friends) + (1 if rest in self.around else 0) < 2:
+            return False
+        if not self.blockers:
+            return True
+        gone = set(effect.losses)  # ``commit``: a loss is removed, a standard piece hit dies
+        pieces = pos.pieces
+        gone.update(p for p in effect.hits if p in pieces and pieces[p].kind not in COMMAND_KINDS)
+        mover = pieces.get(effect.piece)
+        if mover is not None and rest != mover.sq:
+            gone.add(effect.piece)
+        return all(blocker.id in gone for blocker in self.blockers)
 
 
 def _thriftiest(pos: Position, pairs: list[Pair]) -> list[Pair]:
@@ -239,7 +318,7 @@ def progresses(pos: Position, effect: Effect, goals: Goals | None) -> bool:
                 continue
             if effect.rest in squares:
                 return True
-            if min(map(away.__getitem__, squares)) <= _within(kind, hill, defending, n):
+            if min(map(away.__getitem__, squares)) <= within_reach(kind, hill, defending, n):
                 return True
         return False
     ready = bool(effect.ready) if effect.ready >= 0 else piece.ready
@@ -261,7 +340,7 @@ def _towards(pos: Position, finisher: Piece, target: int, n: int, own: list[Pair
     if kind == GENERAL and pos.crown_pending[finisher.side]:
         kind = RULER
     hill = bool(pos.terrain.hills)
-    within = (_within(kind, hill, False, n), _within(kind, hill, True, n))
+    within = (within_reach(kind, hill, False, n), within_reach(kind, hill, True, n))
     away = distances(target)  # distances(rest)[target], by symmetry
     out = []
     for _a, effect in own:
@@ -279,7 +358,7 @@ def _towards(pos: Position, finisher: Piece, target: int, n: int, own: list[Pair
 
 
 @cache
-def _within(kind: str, hill: bool, defending: bool, n: int) -> int:
+def within_reach(kind: str, hill: bool, defending: bool, n: int) -> int:
     """The farthest distance from which ``bound`` of a piece of ``kind`` but a Cannon is at
     most ``n`` (-1 for none): ``progresses`` compares distances instead of calling it."""
     extra = 1 if kind == SOLDIER and defending else 0

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from functools import cache, lru_cache
 
-from .bits import grow, inside, mask
+from .bits import ball as ball_bits
+from .bits import grow, inside, mask, squares_of
 from .geometry import DELTAS, distances, on_board
 
 _CACHED = 1 << 16  # entries per cache: the corridors of many turns, a few MB at most
@@ -35,15 +36,17 @@ def ball(size: int, centre: int, radius: int) -> frozenset[int]:
 @lru_cache(maxsize=_CACHED)
 def detour(size: int, frm: int, goals: tuple[int, ...], reach: int) -> frozenset[int]:
     """The squares a path of at most ``reach`` king steps from ``frm`` to one of ``goals``
-    can pass through."""
-    away = distances(frm)
-    if len(goals) == 1:
-        to = distances(goals[0])
-        return frozenset(s for s in ball(size, frm, reach) if away[s] + to[s] <= reach)
-    tables = [distances(t) for t in goals]
-    return frozenset(
-        s for s in ball(size, frm, reach) if away[s] + min(t[s] for t in tables) <= reach
-    )
+    can pass through: those within j steps of ``frm`` and ``reach - j`` of a goal, for
+    some j (on bitboards: a zone's goals are many, and a square's nearest goal comes from
+    growing them all at once)."""
+    board = inside(size)
+    towards = [mask(goals) & board]  # towards[k]: the squares within k steps of a goal
+    for _ in range(reach):
+        towards.append(grow(towards[-1], board))
+    out = 0
+    for j in range(reach + 1):
+        out |= ball_bits(size, frm, j) & towards[reach - j]
+    return frozenset(squares_of(out))
 
 
 @lru_cache(maxsize=_CACHED)
@@ -90,6 +93,16 @@ def rays(size: int, target: int) -> tuple[tuple[int, ...], ...]:
             sq += delta
         out.append(tuple(line))
     return tuple(out)
+
+
+@lru_cache(maxsize=_CACHED)
+def between(size: int, a: int, b: int) -> tuple[int, ...] | None:
+    """The squares strictly between ``a`` and ``b`` on the line joining them, None when
+    they share no line."""
+    for ray in rays(size, a):
+        if b in ray:
+            return ray[: ray.index(b)]
+    return None
 
 
 @lru_cache(maxsize=_CACHED)

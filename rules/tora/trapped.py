@@ -6,11 +6,20 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from ..sides import Side
-from .bounds import bound, corridor, writes_any
+from .bits import ball, mask
+from .bounds import STEPS, STRIKES, acting_kind, bound, corridor, writes_any
 from .geometry import distances
-from .jeopardy import Filter, SearchKey, ThreatSearch, next_turn, progresses, search_key
-from .movegen import all_actions
-from .pieces import Piece
+from .jeopardy import (
+    Filter,
+    SearchKey,
+    ThreatSearch,
+    next_turn,
+    progresses,
+    search_key,
+    within_reach,
+)
+from .movegen import crown_actions, piece_actions
+from .pieces import CANNON, Piece
 from .position import Effect, Position
 
 
@@ -145,13 +154,23 @@ def _danger(pos: Position) -> Callable[[int], int]:
     the search that judges it is shortest and an escape likeliest."""
     enemies = [p for p in pos.side_pieces(pos.side.other) if not p.hidden]
     actions = pos.actions_for_turn(pos.side.other)
+    cannons = [e for e in enemies if e.kind == CANNON]
+    # ``bound`` of any other piece is within ``actions`` on its own square and as far as
+    # ``within_reach`` from it: a distance each, looked up
+    hill = bool(pos.terrain.hills)
+    others = [
+        (e.sq, distances(e.sq), within_reach(acting_kind(pos, e), hill, e.defending, actions))
+        for e in enemies
+        if e.kind != CANNON
+    ]
     known: dict[int, int] = {}
 
     def count(sq: int) -> int:
         if not sq:
             return len(enemies) + 1  # the piece is gone: no escape there
         if sq not in known:
-            known[sq] = sum(1 for e in enemies if bound(pos, e, (sq,)) <= actions)
+            near = sum(1 for at, away, far in others if at == sq or away[sq] <= far)
+            known[sq] = near + sum(1 for e in cannons if bound(pos, e, (sq,)) <= actions)
         return known[sq]
 
     return count
@@ -394,23 +413,61 @@ def _defences(
     """Own actions that can break a threat with ``depth`` actions left: the command piece
     ``focus`` (any command piece without one) acting, crowning, dooming an enemy command
     piece, touching a square the threats depend on (``zones[0]``), or moving towards /
-    making way for an action that will."""
+    making way for an action that will. Listed in ``all_actions``'s order, without the
+    actions of the pieces too far from all of that for any action of theirs to qualify."""
+    crowns = crown_actions(pos)
+    if crowns:
+        return [effect for _action, effect in crowns]  # all_actions(pos): crown first (R24)
     first: list[Effect] = []
     rest: list[Effect] = []
     reach = zones[depth - 1]
     goal = tuple(zones[0])
     goals = [(goal, depth - 1)] if depth > 1 and goal else None
-    for _action, effect in all_actions(pos):
-        piece = pos.pieces[effect.piece]
-        if (piece.is_command if focus is None else piece.id == focus) or effect.crown:
-            first.append(effect)
-        elif (
-            writes_any(pos, effect, reach)
-            or any(pos.pieces[h].is_command for h in effect.hits)
-            or progresses(pos, effect, goals)
-        ):
-            rest.append(effect)
+    near = _Near(pos, reach, goal if goals else ())
+    for piece in sorted(pos.side_pieces(pos.side), key=_reading):
+        if piece.is_command if focus is None else piece.id == focus:
+            first.extend(effect for _action, effect in piece_actions(pos, piece))
+        elif near.may_qualify(pos, piece, depth):
+            for _action, effect in piece_actions(pos, piece):
+                if (
+                    writes_any(pos, effect, reach)
+                    or any(pos.pieces[h].is_command for h in effect.hits)
+                    or progresses(pos, effect, goals)
+                ):
+                    rest.append(effect)
     return first + rest
+
+
+def _reading(piece: Piece) -> tuple[int, int, int]:
+    """``all_actions``'s order of the pieces."""
+    return piece.sq & 31, piece.sq >> 5, piece.id
+
+
+class _Near:
+    """Which pieces may have an action ``_defences`` keeps: one action carries a piece at
+    most ``STEPS`` and hits at most ``STRIKES`` away (``bound``'s premise), so a piece
+    farther than that from every square of ``reach`` and every enemy command piece, and
+    from ``goal`` farther than a step plus what ``progresses`` accepts, has none. Cannons
+    and hidden pieces are always asked."""
+
+    def __init__(self, pos: Position, reach: set[int], goal: tuple[int, ...]) -> None:
+        enemy = pos.side.other
+        commands = mask(p.sq for p in pos.commanders(enemy) if not p.hidden)
+        self.touch = mask(reach) | commands
+        self.goal = mask(goal)
+        self.hill = 1 if pos.terrain.hills else 0
+
+    def may_qualify(self, pos: Position, piece: Piece, depth: int) -> bool:
+        if piece.kind == CANNON or piece.hidden:
+            return True
+        kind = acting_kind(pos, piece)
+        hill = self.hill
+        if ball(pos.size, piece.sq, STRIKES[kind] + hill) & self.touch:
+            return True
+        if not self.goal:
+            return False
+        radius = max(0, within_reach(kind, bool(hill), False, depth - 1)) + STEPS[kind] + hill
+        return bool(ball(pos.size, piece.sq, radius) & self.goal)
 
 
 def _widen(pos: Position, deps: set[int], actions: int) -> list[set[int]]:

@@ -103,7 +103,8 @@ class Walk:
 
     def _plain(self, pos: Position, piece: Piece, base: int, jump: bool, ghost: bool) -> None:
         """The same search without terrain: every step costs one, so a square's state is the
-        square alone and every path within ``base`` steps is legal."""
+        square alone and every path within ``base`` steps is legal. An empty square is a
+        rest the first time it is met, and only then entered further (``paths``)."""
         board, pieces, adj = pos.board, pos.pieces, neighbours(pos.size)
         origin, side = piece.sq, piece.side
         rests, lands, trades = self.rests, self.lands, self.trades
@@ -114,25 +115,34 @@ class Walk:
             for here in frontier:
                 path = paths[here]
                 for there in adj[here]:
+                    if there in paths:
+                        if ghost:
+                            continue
+                        pid = board.get(there)
+                        if pid is None or there == origin:
+                            continue  # an empty square met before: its rest is known
+                        # only a jumper re-meets an occupied square: an enemy it could pass
+                        if pieces[pid].side != side and (there, here) not in lands:
+                            lands[there, here] = (*path, there)
+                        continue
                     pid = None if ghost else board.get(there)
-                    if pid is None or there == origin:
-                        if there != origin and there not in rests:
-                            rests[there] = (*path, there)
-                        passable = True
+                    if pid is None:
+                        rests[there] = paths[there] = (*path, there)
+                        following.append(there)
+                        continue
+                    occupant = pieces[pid]
+                    blocker = occupant.kind == SOLDIER and occupant.defending
+                    if occupant.side == side:
+                        passable = jump and not blocker
+                    elif jump and blocker:
+                        if there not in trades:
+                            trades[there] = (*path, there)
+                        passable = False
                     else:
-                        occupant = pieces[pid]
-                        blocker = occupant.kind == SOLDIER and occupant.defending
-                        if occupant.side == side:
-                            passable = jump and not blocker
-                        elif jump and blocker:
-                            if there not in trades:
-                                trades[there] = (*path, there)
-                            passable = False
-                        else:
-                            if (there, here) not in lands:
-                                lands[there, here] = (*path, there)
-                            passable = jump
-                    if passable and there not in paths:
+                        if (there, here) not in lands:
+                            lands[there, here] = (*path, there)
+                        passable = jump
+                    if passable:
                         paths[there] = (*path, there)
                         following.append(there)
             frontier = following
