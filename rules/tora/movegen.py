@@ -86,10 +86,11 @@ def _distinct(pairs: Iterable[Pair]) -> list[Pair]:
     """One pair per effect, the first (the engine's preference)."""
     seen: set[Effect] = set()
     out: list[Pair] = []
-    for action, effect in pairs:
-        if effect not in seen:
-            seen.add(effect)
-            out.append((action, effect))
+    for pair in pairs:
+        size = len(seen)
+        seen.add(pair[1])  # one hash of the effect, where ``in`` and ``add`` take two
+        if len(seen) > size:
+            out.append(pair)
     return out
 
 
@@ -216,18 +217,44 @@ def _ring(size: int, frm: int, reach: int) -> tuple[int, ...]:
 # ---- per piece -----------------------------------------------------------------------------
 # A plain move's Action and Effect made as tuples: a named tuple's ``__new__`` is a Python
 # function filling in the defaults, which costs more than twice the tuple itself, and every
-# list is mostly plain moves, one for each square the piece can go to.
+# list is mostly plain moves, one for each square the piece can go to. The defaults are
+# spelled out (a test checks them against the named tuples'): one tuple built, not two.
 _tuple = tuple.__new__
-_ACTION_DEFAULTS = Action(MOVE)[4:]  # target, via, stance, direction, supporters
-_EFFECT_DEFAULTS = Effect(MOVE, 0, 0)[3:]  # hits ... free
 
 
 def _move(letter: str, origin: int, path: tuple[int, ...], pid: int, sq: int) -> Pair:
     """``(Action(MOVE, letter, origin, path), Effect(MOVE, pid, sq))``, made faster."""
     return (
-        _tuple(Action, (MOVE, letter, origin, path, *_ACTION_DEFAULTS)),
-        _tuple(Effect, (MOVE, pid, sq, *_EFFECT_DEFAULTS)),
+        _tuple(Action, (MOVE, letter, origin, path, 0, 0, "", -1, ())),
+        _tuple(Effect, (MOVE, pid, sq, (), (), "", -1, (), False, False, -1, False)),
     )
+
+
+def _moves(pos: Position, piece: Piece, walk: Walk) -> list[Pair]:
+    """The piece's plain moves along ``walk``, one per rest in its order (``_move``).
+
+    A walk is shared by the positions that agree on what it reads (``walk_of``), and so are
+    these pairs: a search lists again and again the actions of a piece whose neighbourhood
+    changed only out of its moves' reach, and most of its list is these moves. Kept by the
+    walk itself (walks are only read), with terrain, where each walk is made afresh, not."""
+    terrain = pos.terrain
+    if terrain.water or terrain.hills:
+        return _plain_moves(piece, walk)
+    key = (walk, piece.id, piece.kind)
+    found = _kept_moves.get(key)
+    if found is None:
+        found = keep(_kept_moves, key, _plain_moves(piece, walk), _MOVES_KEPT)
+    return found
+
+
+def _plain_moves(piece: Piece, walk: Walk) -> list[Pair]:
+    letter, origin, pid = piece.kind, piece.sq, piece.id
+    return [_move(letter, origin, path, pid, sq) for sq, path in walk.rests.items()]
+
+
+# The plain moves kept by ``_moves``, as many as ``walk`` keeps walks.
+_MOVES_KEPT = 2048
+_kept_moves: dict[tuple[Walk, int, str], list[Pair]] = {}
 
 
 def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> Iterator[Pair]:
@@ -243,16 +270,18 @@ def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> Iterat
                 Action(MOVE, piece.kind, piece.sq, (), target, via),
                 Effect(MOVE, piece.id, piece.sq, (hit,), attacks=once),
             )
-    for sq, path in walk.rests.items():
-        yield _move(piece.kind, piece.sq, path, piece.id, sq)
-        if can_attack:
-            for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
-                yield (
-                    Action(MOVE, piece.kind, piece.sq, path, target, via),
-                    Effect(MOVE, piece.id, sq, (hit,), attacks=once),
-                )
-    if can_attack:
-        yield from _standard_landings(pos, piece, walk, attacks=once)
+    moves = _moves(pos, piece, walk)
+    if not can_attack:
+        yield from moves
+        return
+    for move, (sq, path) in zip(moves, walk.rests.items(), strict=True):
+        yield move
+        for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
+            yield (
+                Action(MOVE, piece.kind, piece.sq, path, target, via),
+                Effect(MOVE, piece.id, sq, (hit,), attacks=once),
+            )
+    yield from _standard_landings(pos, piece, walk, attacks=once)
 
 
 def _enemies_near(pos: Position, piece: Piece, reach: int) -> bool:
@@ -303,8 +332,7 @@ def _archer(pos: Position, piece: Piece) -> Iterator[Pair]:
                 Action(MOVE, ARCHER, piece.sq, (), target, via),
                 Effect(MOVE, piece.id, piece.sq, (hit,), attacks=True),
             )
-    for sq, path in walk_of(pos, piece, 2).rests.items():
-        yield _move(ARCHER, piece.sq, path, piece.id, sq)
+    yield from _moves(pos, piece, walk_of(pos, piece, 2))
     if not can_attack:
         return
     short = walk_of(pos, piece, 1)
@@ -327,8 +355,7 @@ def _soldier(pos: Position, piece: Piece) -> Iterator[Pair]:
     if piece.defending:
         return
     walk = walk_of(pos, piece, 1)
-    for sq, path in walk.rests.items():
-        yield _move(SOLDIER, piece.sq, path, piece.id, sq)
+    yield from _moves(pos, piece, walk)
     yield from _standard_landings(pos, piece, walk, attacks=False)
     yield from _command_landings(pos, piece, walk)
 
@@ -336,8 +363,7 @@ def _soldier(pos: Position, piece: Piece) -> Iterator[Pair]:
 def _cavalry(pos: Position, piece: Piece) -> Iterator[Pair]:
     """R18: move up to 3 jumping over pieces, attack by landing; trade with defending Soldiers."""
     walk = walk_of(pos, piece, 3, jump=True)
-    for sq, path in walk.rests.items():
-        yield _move(CAVALRY, piece.sq, path, piece.id, sq)
+    yield from _moves(pos, piece, walk)
     yield from _standard_landings(pos, piece, walk, attacks=False)
     yield from _command_landings(pos, piece, walk)
     for sq, path in walk.trades.items():
