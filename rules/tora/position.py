@@ -11,6 +11,8 @@ from .geometry import distance
 from .pieces import ASSASSIN, ASSASSIN_VALUES, COMMAND_KINDS, SOLDIER, VALUES, Piece
 from .terrain import Terrain
 
+_tuple = tuple.__new__
+
 
 class Effect(NamedTuple):
     """What one action does. Two actions with equal effects are the same action (R51)."""
@@ -183,12 +185,28 @@ class Position:
         return piece
 
     def move(self, pid: int, sq: int) -> None:
+        """The piece leaves its square for ``sq``: ``_vacate`` and ``place``, inlined (every
+        node of a search moves a piece)."""
         piece = self.pieces[pid]
-        self._vacate(piece)
-        # ``piece._replace(sq=sq)``, spelled out: every node of a search moves a piece, and
-        # a named tuple's ``_replace`` costs three times its constructor
-        id_, side, kind, _sq, defending, ready, doomed, hidden = piece
-        self.place(Piece(id_, side, kind, sq, defending, ready, doomed, hidden))
+        id_, side, kind, old, defending, ready, doomed, hidden = piece
+        board = self.board
+        if board.get(old) == pid:
+            del board[old]
+            keep = ~(1 << old)
+            self.occupied &= keep
+            self.guards &= keep
+            self.side_bits[side] &= keep
+        # ``Piece(...)``, as a tuple: a named tuple's ``__new__`` fills in defaults in Python
+        self.pieces[pid] = _tuple(Piece, (id_, side, kind, sq, defending, ready, doomed, hidden))
+        if not hidden:
+            bit = 1 << sq
+            board[sq] = pid
+            self.occupied |= bit
+            self.side_bits[side] |= bit
+            if kind == SOLDIER and defending:
+                self.guards |= bit
+            else:
+                self.guards &= ~bit
 
     def _vacate(self, piece: Piece) -> None:
         if self.board.get(piece.sq) == piece.id:
@@ -221,46 +239,55 @@ class Position:
         Returns the Reveal when the action made an Assassin visible (a search that found
         one, or a hidden Assassin attacking a command piece, R42-R43).
         """
+        kind, pid, rest, hits, losses, stance, ready, spent, attacks, crown, _aim, free = effect
         side = self.side
-        piece = self.pieces.get(effect.piece)
+        pieces = self.pieces
+        piece = pieces.get(pid)
         hidden = piece is not None and piece.hidden
-        kills_command = any(self.pieces[p].kind in COMMAND_KINDS for p in effect.hits)
+        kills_command = bool(hits) and any(pieces[p].kind in COMMAND_KINDS for p in hits)
         self.free_take = None
-        for pid in effect.hits:
-            if pid in self.pieces:
-                if self.pieces[pid].kind in COMMAND_KINDS:
-                    self.slew.add(effect.piece)
-                self.hit(pid, side)
-        for pid in effect.losses:
-            lost = self.remove(pid)
+        for hit in hits:
+            if hit in pieces:
+                if pieces[hit].kind in COMMAND_KINDS:
+                    self.slew.add(pid)
+                self.hit(hit, side)
+        for loss in losses:
+            lost = self.remove(loss)
             self.pending[side.other] += self.values[lost.kind]
-        if piece is not None and effect.piece not in effect.losses:
-            if effect.rest and effect.rest != piece.sq:
-                self.move(effect.piece, effect.rest)
-            piece = self.pieces[effect.piece]
-            if effect.stance:
-                piece = piece._replace(defending=effect.stance == "defend")
-                self._guard(piece)
-            if effect.ready >= 0:
-                piece = piece._replace(ready=bool(effect.ready))
-            if effect.crown:
-                piece = piece._replace(kind="R")
-                self.crown_pending[side] = False
-            self.pieces[effect.piece] = piece
-        if effect.attacks:
-            self.attacked.add(effect.piece)
-        self.spent.update(effect.spent)
-        if not effect.crown:
-            self.operated.add(effect.piece)
-            if not effect.free:
+        if piece is not None and pid not in losses:
+            if rest and rest != piece.sq:
+                self.move(pid, rest)
+                piece = pieces[pid]
+            if stance or ready >= 0 or crown:
+                piece = self._changed(piece, stance, ready, crown)
+        if attacks:
+            self.attacked.add(pid)
+        if spent:
+            self.spent.update(spent)
+        if not crown:
+            self.operated.add(pid)
+            if not free:
                 self.actions_used += 1
-        if effect.kind == SEARCH:
+        if kind == SEARCH:
             return self._search(effect)
-        if piece is not None and piece.kind == ASSASSIN and effect.hits:
+        if piece is not None and piece.kind == ASSASSIN and hits:
             self.stunned[piece.id] = self.round + 1
             if hidden and kills_command:
                 return self.reveal(piece.id)
         return None
+
+    def _changed(self, piece: Piece, stance: str, ready: int, crown: bool) -> Piece:
+        """The piece with an effect's new stance, readiness or crown, in place."""
+        if stance:
+            piece = piece._replace(defending=stance == "defend")
+            self._guard(piece)
+        if ready >= 0:
+            piece = piece._replace(ready=bool(ready))
+        if crown:
+            piece = piece._replace(kind="R")
+            self.crown_pending[self.side] = False
+        self.pieces[piece.id] = piece
+        return piece
 
     def _search(self, effect: Effect) -> Reveal | None:
         """R43: look at the searcher's square and its 8 neighbours for the enemy Assassin."""
