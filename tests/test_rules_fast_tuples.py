@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from rules.sides import Side
 from rules.tora.actions import MOVE, Action
-from rules.tora.movegen import _move
+from rules.tora.movegen import _move, _strike
 from rules.tora.pieces import Piece
 from rules.tora.position import Effect, Position
 from rules.tora.terrain import Terrain
@@ -27,3 +27,10 @@ def test_a_moved_piece_keeps_everything_but_its_square() -> None:
     assert type(moved) is Piece
     assert moved == Piece(3, Side.CHALLENGER, "S", 70, defending=True, ready=False, doomed=True)
     assert pos.board == {70: 3} and pos.guards == 1 << 70 and pos.occupied == 1 << 70
+
+
+def test_an_attack_is_the_named_tuples_with_their_defaults() -> None:
+    action, effect = _strike("G", 37, (38,), 40, 39, 5, 38, (12,), True)
+    named = (Action(MOVE, "G", 37, (38,), 40, 39), Effect(MOVE, 5, 38, (12,), attacks=True))
+    assert (action, effect) == named
+    assert type(action) is Action and type(effect) is Effect
