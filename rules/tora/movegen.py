@@ -53,25 +53,21 @@ def piece_actions(
         pairs = _pairs(pos, piece, every_support, free)
         return _distinct(pairs) if distinct else list(pairs)
     key = cannon_key(pos, piece, every_support) if piece.kind == CANNON else piece_key(pos, piece)
-    kept = _listed if distinct else _every
-    found = kept.get(key)
+    found = _kept.get(key)
     if found is None:
-        pairs = _pairs(pos, piece, every_support, free)
-        listed = _distinct(pairs) if distinct else list(pairs)
-        found = keep(kept, key, listed, _KEPT if distinct else _EVERY_KEPT)
-    return list(found)
+        every = list(_pairs(pos, piece, every_support, free))
+        listed = _distinct(every)
+        found = keep(_kept, key, (listed, every if len(every) > len(listed) else listed), _KEPT)
+    return list(found[0] if distinct else found[1])
 
 
 # Lists of actions kept by ``piece_actions``: a search lists the actions of positions that
 # differ from each other by a move or two, so most pieces' lists come back unchanged (the key
-# is what the list reads, ``neighbourhood``). The oldest go first when full. Every action applied
-# or written reads its piece's full list (``_every``, duplicates of an effect included): an
-# engine trying each action of a position asks for the same few, so few are kept (more only
-# keep more objects for the garbage collector to walk: random play asks for new ones).
+# is what the list reads, ``neighbourhood``). The oldest go first when full. Each is kept with
+# the full list it was made from (duplicates of an effect included, most often the same list),
+# which every action applied or written reads: the piece's actions were listed just before.
 _KEPT = 1024
-_listed: dict[tuple[object, ...], list[Pair]] = {}
-_EVERY_KEPT = 32
-_every: dict[tuple[object, ...], list[Pair]] = {}
+_kept: dict[tuple[object, ...], tuple[list[Pair], list[Pair]]] = {}
 
 
 def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iterable[Pair]:
