@@ -12,6 +12,7 @@ from .pieces import ASSASSIN, ASSASSIN_VALUES, COMMAND_KINDS, SOLDIER, VALUES, P
 from .terrain import Terrain
 
 _tuple = tuple.__new__
+_NONE: frozenset[int] = frozenset()
 
 
 class Effect(NamedTuple):
@@ -93,11 +94,13 @@ class Position:
         self.crown_pending = [False, False]
         self.actions_total = 0
         self.actions_used = 0
-        self.spent: set[int] = set()
-        self.searched: set[int] = set()  # searched this turn and found nothing (R43)
-        self.attacked: set[int] = set()
-        self.operated: set[int] = set()
-        self.slew: set[int] = set()  # pieces that attacked an enemy command piece this turn (R30)
+        # What the turn did, by piece id: frozen, so a copy shares them and a search's keys
+        # (``frozenset(pos.spent)``...) take them as they are; a change makes a new one.
+        self.spent: frozenset[int] = _NONE
+        self.searched: frozenset[int] = _NONE  # searched this turn and found nothing (R43)
+        self.attacked: frozenset[int] = _NONE
+        self.operated: frozenset[int] = _NONE
+        self.slew: frozenset[int] = _NONE  # attacked an enemy command piece this turn (R30)
         self.stunned: dict[int, int] = {}  # Assassin id -> last round it may not act (R42)
         self.free_take: tuple[int, int] | None = None  # (searcher, Assassin) right after R43
 
@@ -118,11 +121,8 @@ class Position:
         self.score = source.score.copy()
         self.pending = source.pending.copy()
         self.crown_pending = source.crown_pending.copy()
-        self.spent = source.spent.copy()
-        self.searched = source.searched.copy()
-        self.attacked = source.attacked.copy()
-        self.operated = source.operated.copy()
-        self.slew = source.slew.copy()
+        self.spent, self.searched = source.spent, source.searched
+        self.attacked, self.operated, self.slew = source.attacked, source.operated, source.slew
         self.stunned = source.stunned.copy()
         self.free_take = source.free_take
 
@@ -249,7 +249,7 @@ class Position:
         for hit in hits:
             if hit in pieces:
                 if pieces[hit].kind in COMMAND_KINDS:
-                    self.slew.add(pid)
+                    self.slew = self.slew | {pid}
                 self.hit(hit, side)
         for loss in losses:
             lost = self.remove(loss)
@@ -261,11 +261,12 @@ class Position:
             if stance or ready >= 0 or crown:
                 piece = self._changed(piece, stance, ready, crown)
         if attacks:
-            self.attacked.add(pid)
+            self.attacked = self.attacked | {pid}
         if spent:
-            self.spent.update(spent)
+            self.spent = self.spent.union(spent)
         if not crown:
-            self.operated.add(pid)
+            if pid not in self.operated:
+                self.operated = self.operated | {pid}
             if not free:
                 self.actions_used += 1
         if kind == SEARCH:
@@ -293,8 +294,8 @@ class Position:
         """R43: look at the searcher's square and its 8 neighbours for the enemy Assassin."""
         found = self.hidden_assassin(self.side.other)
         if found is None or distance(found.sq, effect.rest) > 1:
-            self.spent.add(effect.piece)  # found nothing: it may do nothing else this turn
-            self.searched.add(effect.piece)  # (which is R43, not a Cannon's support)
+            self.spent = self.spent | {effect.piece}  # found nothing: it may do nothing else
+            self.searched = self.searched | {effect.piece}  # this turn (R43, not a support)
             return None
         reveal = self.reveal(found.id)
         if not reveal.taken:
@@ -325,11 +326,7 @@ class Position:
         self.side = side
         self.actions_total = self.actions_for_turn(side)
         self.actions_used = 0
-        self.spent.clear()
-        self.searched.clear()
-        self.attacked.clear()
-        self.operated.clear()
-        self.slew.clear()
+        self.spent = self.searched = self.attacked = self.operated = self.slew = _NONE
         self.free_take = None
 
     def end_round(self) -> list[Piece]:
