@@ -82,14 +82,21 @@ def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iter
 
 
 def _distinct(pairs: Iterable[Pair]) -> list[Pair]:
-    """One pair per effect, the first (the engine's preference)."""
+    """One pair per effect, the first (the engine's preference).
+
+    Only an attack's effect comes twice (two middle squares of one shot, two squares to land
+    from): every other effect of a piece is one square, stance, aim or choice of supporters,
+    each given once, so only effects that hit are looked up (a test checks the lists)."""
     seen: set[Effect] = set()
     out: list[Pair] = []
     for pair in pairs:
-        size = len(seen)
-        seen.add(pair[1])  # one hash of the effect, where ``in`` and ``add`` take two
-        if len(seen) > size:
-            out.append(pair)
+        effect = pair[1]
+        if effect.hits:
+            size = len(seen)
+            seen.add(effect)  # one hash of the effect, where ``in`` and ``add`` take two
+            if len(seen) == size:
+                continue
+        out.append(pair)
     return out
 
 
