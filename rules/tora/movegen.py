@@ -71,8 +71,6 @@ _kept: dict[tuple[object, ...], tuple[list[Pair], list[Pair]]] = {}
 
 
 def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iterable[Pair]:
-    """The piece's pairs, duplicates included, for the caller to read (never to change: a
-    list may be one ``_moves`` keeps)."""
     pairs: Iterable[Pair]
     if piece.kind == CANNON:
         pairs = _cannon(pos, piece, every_support)
@@ -236,31 +234,10 @@ def _move(letter: str, origin: int, path: tuple[int, ...], pid: int, sq: int) ->
     )
 
 
-def _moves(pos: Position, piece: Piece, walk: Walk) -> list[Pair]:
-    """The piece's plain moves along ``walk``, one per rest in its order (``_move``).
-
-    A walk is shared by the positions that agree on what it reads (``walk_of``), and so are
-    these pairs: a search lists again and again the actions of a piece whose neighbourhood
-    changed only out of its moves' reach, and most of its list is these moves. Kept by the
-    walk itself (walks are only read), with terrain, where each walk is made afresh, not."""
-    terrain = pos.terrain
-    if terrain.water or terrain.hills:
-        return _plain_moves(piece, walk)
-    key = (walk, piece.id, piece.kind)
-    found = _kept_moves.get(key)
-    if found is None:
-        found = keep(_kept_moves, key, _plain_moves(piece, walk), _MOVES_KEPT)
-    return found
-
-
-def _plain_moves(piece: Piece, walk: Walk) -> list[Pair]:
+def _moves(piece: Piece, walk: Walk) -> list[Pair]:
+    """The piece's plain moves along ``walk``, one per rest in its order (``_move``)."""
     letter, origin, pid = piece.kind, piece.sq, piece.id
     return [_move(letter, origin, path, pid, sq) for sq, path in walk.rests.items()]
-
-
-# The plain moves kept by ``_moves``, as many as ``walk`` keeps walks.
-_MOVES_KEPT = 2048
-_kept_moves: dict[tuple[Walk, int, str], list[Pair]] = {}
 
 
 def _strike(
@@ -288,7 +265,7 @@ def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> list[P
         pos, piece, reach + attack_reach
     )
     walk = walk_of(pos, piece, reach)
-    moves = _moves(pos, piece, walk)
+    moves = _moves(piece, walk)
     if not can_attack:
         return moves
     once = piece.kind == RULER
@@ -348,7 +325,7 @@ def _ruler(pos: Position, piece: Piece) -> list[Pair]:
 def _archer(pos: Position, piece: Piece) -> list[Pair]:
     """R15: (a) move up to 2 without attacking; (b) move 1, landing attacks, or move 1 and
     attack up to 1; (c) stay and attack up to 2. At most one attack per turn."""
-    moves = _moves(pos, piece, walk_of(pos, piece, 2))
+    moves = _moves(piece, walk_of(pos, piece, 2))
     if piece.id in pos.attacked or not _enemies_near(pos, piece, 2):
         return moves
     origin, pid = piece.sq, piece.id
@@ -377,7 +354,7 @@ def _soldier(pos: Position, piece: Piece) -> list[Pair]:
     if piece.defending:
         return out
     walk = walk_of(pos, piece, 1)
-    out += _moves(pos, piece, walk)
+    out += _moves(piece, walk)
     _standard_landings(pos, piece, walk, False, out)
     _command_landings(pos, piece, walk, out)
     return out
@@ -386,7 +363,7 @@ def _soldier(pos: Position, piece: Piece) -> list[Pair]:
 def _cavalry(pos: Position, piece: Piece) -> list[Pair]:
     """R18: move up to 3 jumping over pieces, attack by landing; trade with defending Soldiers."""
     walk = walk_of(pos, piece, 3, jump=True)
-    out = list(_moves(pos, piece, walk))
+    out = _moves(piece, walk)
     _standard_landings(pos, piece, walk, False, out)
     _command_landings(pos, piece, walk, out)
     for sq, path in walk.trades.items():
