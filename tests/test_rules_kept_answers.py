@@ -38,6 +38,7 @@ def check_position(pos: Position) -> None:
             kept = piece_actions(pos, piece, every)
             if kept:  # past the gates: the same list as generated afresh, in the same order
                 assert kept == movegen._distinct(movegen._pairs(pos, piece, every, free))
+                assert kept == first_of_each_effect(list(movegen._pairs(pos, piece, every, free)))
                 every_pair = piece_actions(pos, piece, every, distinct=False)
                 assert every_pair == list(movegen._pairs(pos, piece, every, free))
         if not piece.hidden:
@@ -53,6 +54,18 @@ def check_position(pos: Position) -> None:
                 assert bounds._cannon_work(pos, piece, target, step) == bounds._count_cannon_work(
                     pos, piece, target, step
                 )
+
+
+def first_of_each_effect(pairs: list[movegen.Pair]) -> list[movegen.Pair]:
+    """Every effect once, the first pair of each: what ``movegen._distinct`` keeps, looking
+    up every effect (it looks up only attacks, the only effects a piece's list repeats)."""
+    seen: set[object] = set()
+    out = []
+    for action, effect in pairs:
+        if effect not in seen:
+            seen.add(effect)
+            out.append((action, effect))
+    return out
 
 
 def check_around(pos: Position, rng: random.Random) -> None:

@@ -53,28 +53,25 @@ def piece_actions(
         pairs = _pairs(pos, piece, every_support, free)
         return _distinct(pairs) if distinct else list(pairs)
     key = cannon_key(pos, piece, every_support) if piece.kind == CANNON else piece_key(pos, piece)
-    kept = _listed if distinct else _every
-    found = kept.get(key)
+    found = _kept.get(key)
     if found is None:
-        pairs = _pairs(pos, piece, every_support, free)
-        listed = _distinct(pairs) if distinct else list(pairs)
-        found = keep(kept, key, listed, _KEPT if distinct else _EVERY_KEPT)
-    return list(found)
+        every = list(_pairs(pos, piece, every_support, free))
+        listed = _distinct(every)
+        found = keep(_kept, key, (listed, every if len(every) > len(listed) else listed), _KEPT)
+    return list(found[0] if distinct else found[1])
 
 
 # Lists of actions kept by ``piece_actions``: a search lists the actions of positions that
 # differ from each other by a move or two, so most pieces' lists come back unchanged (the key
-# is what the list reads, ``neighbourhood``). The oldest go first when full. Every action applied
-# or written reads its piece's full list (``_every``, duplicates of an effect included): an
-# engine trying each action of a position asks for the same few, so few are kept (more only
-# keep more objects for the garbage collector to walk: random play asks for new ones).
+# is what the list reads, ``neighbourhood``). The oldest go first when full. Each is kept with
+# the full list it was made from (duplicates of an effect included, most often the same list),
+# which every action applied or written reads: the piece's actions were listed just before.
 _KEPT = 1024
-_listed: dict[tuple[object, ...], list[Pair]] = {}
-_EVERY_KEPT = 32
-_every: dict[tuple[object, ...], list[Pair]] = {}
+_kept: dict[tuple[object, ...], tuple[list[Pair], list[Pair]]] = {}
 
 
 def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iterable[Pair]:
+    pairs: Iterable[Pair]
     if piece.kind == CANNON:
         pairs = _cannon(pos, piece, every_support)
     else:
@@ -83,13 +80,21 @@ def _pairs(pos: Position, piece: Piece, every_support: bool, free: bool) -> Iter
 
 
 def _distinct(pairs: Iterable[Pair]) -> list[Pair]:
-    """One pair per effect, the first (the engine's preference)."""
+    """One pair per effect, the first (the engine's preference).
+
+    Only an attack's effect comes twice (two middle squares of one shot, two squares to land
+    from): every other effect of a piece is one square, stance, aim or choice of supporters,
+    each given once, so only effects that hit are looked up (a test checks the lists)."""
     seen: set[Effect] = set()
     out: list[Pair] = []
-    for action, effect in pairs:
-        if effect not in seen:
-            seen.add(effect)
-            out.append((action, effect))
+    for pair in pairs:
+        effect = pair[1]
+        if effect.hits:
+            size = len(seen)
+            seen.add(effect)  # one hash of the effect, where ``in`` and ``add`` take two
+            if len(seen) == size:
+                continue
+        out.append(pair)
     return out
 
 
@@ -216,43 +221,65 @@ def _ring(size: int, frm: int, reach: int) -> tuple[int, ...]:
 # ---- per piece -----------------------------------------------------------------------------
 # A plain move's Action and Effect made as tuples: a named tuple's ``__new__`` is a Python
 # function filling in the defaults, which costs more than twice the tuple itself, and every
-# list is mostly plain moves, one for each square the piece can go to.
+# list is mostly plain moves, one for each square the piece can go to. The defaults are
+# spelled out (a test checks them against the named tuples'): one tuple built, not two.
 _tuple = tuple.__new__
-_ACTION_DEFAULTS = Action(MOVE)[4:]  # target, via, stance, direction, supporters
-_EFFECT_DEFAULTS = Effect(MOVE, 0, 0)[3:]  # hits ... free
 
 
 def _move(letter: str, origin: int, path: tuple[int, ...], pid: int, sq: int) -> Pair:
     """``(Action(MOVE, letter, origin, path), Effect(MOVE, pid, sq))``, made faster."""
     return (
-        _tuple(Action, (MOVE, letter, origin, path, *_ACTION_DEFAULTS)),
-        _tuple(Effect, (MOVE, pid, sq, *_EFFECT_DEFAULTS)),
+        _tuple(Action, (MOVE, letter, origin, path, 0, 0, "", -1, ())),
+        _tuple(Effect, (MOVE, pid, sq, (), (), "", -1, (), False, False, -1, False)),
     )
 
 
-def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> Iterator[Pair]:
+def _moves(piece: Piece, walk: Walk) -> list[Pair]:
+    """The piece's plain moves along ``walk``, one per rest in its order (``_move``)."""
+    letter, origin, pid = piece.kind, piece.sq, piece.id
+    return [_move(letter, origin, path, pid, sq) for sq, path in walk.rests.items()]
+
+
+def _strike(
+    letter: str,
+    origin: int,
+    path: tuple[int, ...],
+    target: int,
+    via: int,
+    pid: int,
+    rest: int,
+    hits: tuple[int, ...],
+    attacks: bool,
+) -> Pair:
+    """``(Action(MOVE, letter, origin, path, target, via), Effect(MOVE, pid, rest, hits,
+    attacks=attacks))``: an attack after a move (or none), made as ``_move`` makes a move."""
+    return (
+        _tuple(Action, (MOVE, letter, origin, path, target, via, "", -1, ())),
+        _tuple(Effect, (MOVE, pid, rest, hits, (), "", -1, (), attacks, False, -1, False)),
+    )
+
+
+def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> list[Pair]:
     """General (R13), Ruler (R14): move 0..reach, then attack up to attack_reach."""
     can_attack = not (piece.kind == RULER and piece.id in pos.attacked) and _enemies_near(
         pos, piece, reach + attack_reach
     )
-    once = piece.kind == RULER
     walk = walk_of(pos, piece, reach)
-    if can_attack:
-        for target, via, hit in shots(pos, piece, piece.sq, attack_reach, archer=False):
-            yield (
-                Action(MOVE, piece.kind, piece.sq, (), target, via),
-                Effect(MOVE, piece.id, piece.sq, (hit,), attacks=once),
-            )
-    for sq, path in walk.rests.items():
-        yield _move(piece.kind, piece.sq, path, piece.id, sq)
-        if can_attack:
-            for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
-                yield (
-                    Action(MOVE, piece.kind, piece.sq, path, target, via),
-                    Effect(MOVE, piece.id, sq, (hit,), attacks=once),
-                )
-    if can_attack:
-        yield from _standard_landings(pos, piece, walk, attacks=once)
+    moves = _moves(piece, walk)
+    if not can_attack:
+        return moves
+    once = piece.kind == RULER
+    letter, origin, pid = piece.kind, piece.sq, piece.id
+    out = [
+        _strike(letter, origin, (), target, via, pid, origin, (hit,), once)
+        for target, via, hit in shots(pos, piece, origin, attack_reach, archer=False)
+    ]
+    for move, (sq, path) in zip(moves, walk.rests.items(), strict=True):
+        out.append(move)
+        for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
+            out.append(_strike(letter, origin, path, target, via, pid, sq, (hit,), once))
+    _standard_landings(pos, piece, walk, once, out)
+    return out
 
 
 def _enemies_near(pos: Position, piece: Piece, reach: int) -> bool:
@@ -262,90 +289,92 @@ def _enemies_near(pos: Position, piece: Piece, reach: int) -> bool:
     return bool(pos.side_bits[1 - piece.side] & _area(pos.size, piece.sq, reach))
 
 
-def _standard_landings(pos: Position, piece: Piece, walk: Walk, attacks: bool) -> Iterator[Pair]:
+def _standard_landings(
+    pos: Position, piece: Piece, walk: Walk, attacks: bool, out: list[Pair]
+) -> None:
     """Landing on an enemy standard piece attacks it and takes its square (R23)."""
+    pieces, board = pos.pieces, pos.board
     for (sq, _before), path in walk.lands.items():
-        victim = pos.pieces[pos.board[sq]]
+        victim = pieces[board[sq]]
         if victim.kind not in COMMAND_KINDS:
-            yield (
-                Action(MOVE, piece.kind, piece.sq, path),
-                Effect(MOVE, piece.id, sq, (victim.id,), attacks=attacks),
+            out.append(
+                _strike(piece.kind, piece.sq, path, 0, 0, piece.id, sq, (victim.id,), attacks)
             )
 
 
-def _command_landings(pos: Position, piece: Piece, walk: Walk) -> Iterator[Pair]:
+def _command_landings(pos: Position, piece: Piece, walk: Walk, out: list[Pair]) -> None:
     """Landing on a command piece: it stays until the round ends (R11), so the attacker
     strikes from the square before it on its path (our reading of R1 + R11 + R23)."""
+    pieces, board = pos.pieces, pos.board
     for (sq, before), path in walk.lands.items():
-        victim = pos.pieces[pos.board[sq]]
-        if victim.kind in COMMAND_KINDS and (before == piece.sq or before not in pos.board):
-            yield (
-                Action(MOVE, piece.kind, piece.sq, path),
-                Effect(MOVE, piece.id, before, (victim.id,)),
+        victim = pieces[board[sq]]
+        if victim.kind in COMMAND_KINDS and (before == piece.sq or before not in board):
+            out.append(
+                _strike(piece.kind, piece.sq, path, 0, 0, piece.id, before, (victim.id,), False)
             )
 
 
-def _general(pos: Position, piece: Piece) -> Iterator[Pair]:
+def _general(pos: Position, piece: Piece) -> list[Pair]:
     return _mover(pos, piece, 2, 1)
 
 
-def _ruler(pos: Position, piece: Piece) -> Iterator[Pair]:
+def _ruler(pos: Position, piece: Piece) -> list[Pair]:
     return _mover(pos, piece, 3, 2)
 
 
-def _archer(pos: Position, piece: Piece) -> Iterator[Pair]:
+def _archer(pos: Position, piece: Piece) -> list[Pair]:
     """R15: (a) move up to 2 without attacking; (b) move 1, landing attacks, or move 1 and
     attack up to 1; (c) stay and attack up to 2. At most one attack per turn."""
-    can_attack = piece.id not in pos.attacked and _enemies_near(pos, piece, 2)
-    if can_attack:
-        for target, via, hit in shots(pos, piece, piece.sq, 2, archer=True):
-            yield (
-                Action(MOVE, ARCHER, piece.sq, (), target, via),
-                Effect(MOVE, piece.id, piece.sq, (hit,), attacks=True),
-            )
-    for sq, path in walk_of(pos, piece, 2).rests.items():
-        yield _move(ARCHER, piece.sq, path, piece.id, sq)
-    if not can_attack:
-        return
+    moves = _moves(piece, walk_of(pos, piece, 2))
+    if piece.id in pos.attacked or not _enemies_near(pos, piece, 2):
+        return moves
+    origin, pid = piece.sq, piece.id
+    out = [
+        _strike(ARCHER, origin, (), target, via, pid, origin, (hit,), True)
+        for target, via, hit in shots(pos, piece, origin, 2, archer=True)
+    ]
+    out += moves
     short = walk_of(pos, piece, 1)
     for sq, path in short.rests.items():
         for target, via, hit in shots(pos, piece, sq, 1, archer=True):
-            yield (
-                Action(MOVE, ARCHER, piece.sq, path, target, via),
-                Effect(MOVE, piece.id, sq, (hit,), attacks=True),
-            )
-    yield from _standard_landings(pos, piece, short, attacks=True)
+            out.append(_strike(ARCHER, origin, path, target, via, pid, sq, (hit,), True))
+    _standard_landings(pos, piece, short, True, out)
+    return out
 
 
-def _soldier(pos: Position, piece: Piece) -> Iterator[Pair]:
+def _soldier(pos: Position, piece: Piece) -> list[Pair]:
     """R16: switch stance, or in attack stance move 1 attacking where it lands."""
     stance = "attack" if piece.defending else "defend"
-    yield (
-        Action(STANCE, SOLDIER, piece.sq, stance=stance),
-        Effect(STANCE, piece.id, piece.sq, stance=stance),
-    )
+    out = [
+        (
+            Action(STANCE, SOLDIER, piece.sq, stance=stance),
+            Effect(STANCE, piece.id, piece.sq, stance=stance),
+        )
+    ]
     if piece.defending:
-        return
+        return out
     walk = walk_of(pos, piece, 1)
-    for sq, path in walk.rests.items():
-        yield _move(SOLDIER, piece.sq, path, piece.id, sq)
-    yield from _standard_landings(pos, piece, walk, attacks=False)
-    yield from _command_landings(pos, piece, walk)
+    out += _moves(piece, walk)
+    _standard_landings(pos, piece, walk, False, out)
+    _command_landings(pos, piece, walk, out)
+    return out
 
 
-def _cavalry(pos: Position, piece: Piece) -> Iterator[Pair]:
+def _cavalry(pos: Position, piece: Piece) -> list[Pair]:
     """R18: move up to 3 jumping over pieces, attack by landing; trade with defending Soldiers."""
     walk = walk_of(pos, piece, 3, jump=True)
-    for sq, path in walk.rests.items():
-        yield _move(CAVALRY, piece.sq, path, piece.id, sq)
-    yield from _standard_landings(pos, piece, walk, attacks=False)
-    yield from _command_landings(pos, piece, walk)
+    out = _moves(piece, walk)
+    _standard_landings(pos, piece, walk, False, out)
+    _command_landings(pos, piece, walk, out)
     for sq, path in walk.trades.items():
         soldier = pos.board[sq]
-        yield (
-            Action(MOVE, CAVALRY, piece.sq, path),
-            Effect(MOVE, piece.id, 0, (soldier,), (piece.id,)),
+        out.append(
+            (
+                Action(MOVE, CAVALRY, piece.sq, path),
+                Effect(MOVE, piece.id, 0, (soldier,), (piece.id,)),
+            )
         )
+    return out
 
 
 def supporter_choices(
@@ -388,24 +417,27 @@ def _reading(p: Piece) -> tuple[int, int]:
     return (p.sq & 31, p.sq >> 5)
 
 
-def _assassin(pos: Position, piece: Piece) -> Iterator[Pair]:
+def _assassin(pos: Position, piece: Piece) -> list[Pair]:
     """R42: move 0 to 3 (terrain applies), then may attack one enemy piece up to 1 away, its
     own square included. Hidden, it passes through and shares squares (R40); revealed, it is
     a standard piece (R44) that moves like any other."""
     if not piece.hidden:
-        yield from _mover(pos, piece, 3, 1)
-        return
+        return _mover(pos, piece, 3, 1)
     walk = walk_of(pos, piece, 3, ghost=True)
+    out: list[Pair] = []
     for sq, path in [(piece.sq, ()), *walk.rests.items()]:
         if path:
-            yield _move(ASSASSIN, piece.sq, path, piece.id, sq)
+            out.append(_move(ASSASSIN, piece.sq, path, piece.id, sq))
         for target in (sq, *_ring(pos.size, sq, 1)):
             victim = enemy_at(pos, target, piece.side)
             if victim is not None:
-                yield (
-                    Action(MOVE, ASSASSIN, piece.sq, path, target),
-                    Effect(MOVE, piece.id, sq, (victim.id,)),
+                out.append(
+                    (
+                        Action(MOVE, ASSASSIN, piece.sq, path, target),
+                        Effect(MOVE, piece.id, sq, (victim.id,)),
+                    )
                 )
+    return out
 
 
 def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
@@ -461,7 +493,7 @@ def _line_of_fire(pos: Position, cannon: Piece, direction: int) -> tuple[int, ..
 
 
 # Each kind's actions; a Cannon's (``_cannon``) come with the choice of its supporters.
-_GENERATORS: dict[str, Callable[[Position, Piece], Iterator[Pair]]] = {
+_GENERATORS: dict[str, Callable[[Position, Piece], list[Pair]]] = {
     GENERAL: _general,
     RULER: _ruler,
     ARCHER: _archer,

@@ -11,6 +11,9 @@ from .geometry import distance
 from .pieces import ASSASSIN, ASSASSIN_VALUES, COMMAND_KINDS, SOLDIER, VALUES, Piece
 from .terrain import Terrain
 
+_tuple = tuple.__new__
+_NONE: frozenset[int] = frozenset()
+
 
 class Effect(NamedTuple):
     """What one action does. Two actions with equal effects are the same action (R51)."""
@@ -91,11 +94,13 @@ class Position:
         self.crown_pending = [False, False]
         self.actions_total = 0
         self.actions_used = 0
-        self.spent: set[int] = set()
-        self.searched: set[int] = set()  # searched this turn and found nothing (R43)
-        self.attacked: set[int] = set()
-        self.operated: set[int] = set()
-        self.slew: set[int] = set()  # pieces that attacked an enemy command piece this turn (R30)
+        # What the turn did, by piece id: frozen, so a copy shares them and a search's keys
+        # (``frozenset(pos.spent)``...) take them as they are; a change makes a new one.
+        self.spent: frozenset[int] = _NONE
+        self.searched: frozenset[int] = _NONE  # searched this turn and found nothing (R43)
+        self.attacked: frozenset[int] = _NONE
+        self.operated: frozenset[int] = _NONE
+        self.slew: frozenset[int] = _NONE  # attacked an enemy command piece this turn (R30)
         self.stunned: dict[int, int] = {}  # Assassin id -> last round it may not act (R42)
         self.free_take: tuple[int, int] | None = None  # (searcher, Assassin) right after R43
 
@@ -116,11 +121,8 @@ class Position:
         self.score = source.score.copy()
         self.pending = source.pending.copy()
         self.crown_pending = source.crown_pending.copy()
-        self.spent = source.spent.copy()
-        self.searched = source.searched.copy()
-        self.attacked = source.attacked.copy()
-        self.operated = source.operated.copy()
-        self.slew = source.slew.copy()
+        self.spent, self.searched = source.spent, source.searched
+        self.attacked, self.operated, self.slew = source.attacked, source.operated, source.slew
         self.stunned = source.stunned.copy()
         self.free_take = source.free_take
 
@@ -183,12 +185,28 @@ class Position:
         return piece
 
     def move(self, pid: int, sq: int) -> None:
+        """The piece leaves its square for ``sq``: ``_vacate`` and ``place``, inlined (every
+        node of a search moves a piece)."""
         piece = self.pieces[pid]
-        self._vacate(piece)
-        # ``piece._replace(sq=sq)``, spelled out: every node of a search moves a piece, and
-        # a named tuple's ``_replace`` costs three times its constructor
-        id_, side, kind, _sq, defending, ready, doomed, hidden = piece
-        self.place(Piece(id_, side, kind, sq, defending, ready, doomed, hidden))
+        id_, side, kind, old, defending, ready, doomed, hidden = piece
+        board = self.board
+        if board.get(old) == pid:
+            del board[old]
+            keep = ~(1 << old)
+            self.occupied &= keep
+            self.guards &= keep
+            self.side_bits[side] &= keep
+        # ``Piece(...)``, as a tuple: a named tuple's ``__new__`` fills in defaults in Python
+        self.pieces[pid] = _tuple(Piece, (id_, side, kind, sq, defending, ready, doomed, hidden))
+        if not hidden:
+            bit = 1 << sq
+            board[sq] = pid
+            self.occupied |= bit
+            self.side_bits[side] |= bit
+            if kind == SOLDIER and defending:
+                self.guards |= bit
+            else:
+                self.guards &= ~bit
 
     def _vacate(self, piece: Piece) -> None:
         if self.board.get(piece.sq) == piece.id:
@@ -221,53 +239,63 @@ class Position:
         Returns the Reveal when the action made an Assassin visible (a search that found
         one, or a hidden Assassin attacking a command piece, R42-R43).
         """
+        kind, pid, rest, hits, losses, stance, ready, spent, attacks, crown, _aim, free = effect
         side = self.side
-        piece = self.pieces.get(effect.piece)
+        pieces = self.pieces
+        piece = pieces.get(pid)
         hidden = piece is not None and piece.hidden
-        kills_command = any(self.pieces[p].kind in COMMAND_KINDS for p in effect.hits)
+        kills_command = bool(hits) and any(pieces[p].kind in COMMAND_KINDS for p in hits)
         self.free_take = None
-        for pid in effect.hits:
-            if pid in self.pieces:
-                if self.pieces[pid].kind in COMMAND_KINDS:
-                    self.slew.add(effect.piece)
-                self.hit(pid, side)
-        for pid in effect.losses:
-            lost = self.remove(pid)
+        for hit in hits:
+            if hit in pieces:
+                if pieces[hit].kind in COMMAND_KINDS:
+                    self.slew = self.slew | {pid}
+                self.hit(hit, side)
+        for loss in losses:
+            lost = self.remove(loss)
             self.pending[side.other] += self.values[lost.kind]
-        if piece is not None and effect.piece not in effect.losses:
-            if effect.rest and effect.rest != piece.sq:
-                self.move(effect.piece, effect.rest)
-            piece = self.pieces[effect.piece]
-            if effect.stance:
-                piece = piece._replace(defending=effect.stance == "defend")
-                self._guard(piece)
-            if effect.ready >= 0:
-                piece = piece._replace(ready=bool(effect.ready))
-            if effect.crown:
-                piece = piece._replace(kind="R")
-                self.crown_pending[side] = False
-            self.pieces[effect.piece] = piece
-        if effect.attacks:
-            self.attacked.add(effect.piece)
-        self.spent.update(effect.spent)
-        if not effect.crown:
-            self.operated.add(effect.piece)
-            if not effect.free:
+        if piece is not None and pid not in losses:
+            if rest and rest != piece.sq:
+                self.move(pid, rest)
+                piece = pieces[pid]
+            if stance or ready >= 0 or crown:
+                piece = self._changed(piece, stance, ready, crown)
+        if attacks:
+            self.attacked = self.attacked | {pid}
+        if spent:
+            self.spent = self.spent.union(spent)
+        if not crown:
+            if pid not in self.operated:
+                self.operated = self.operated | {pid}
+            if not free:
                 self.actions_used += 1
-        if effect.kind == SEARCH:
+        if kind == SEARCH:
             return self._search(effect)
-        if piece is not None and piece.kind == ASSASSIN and effect.hits:
+        if piece is not None and piece.kind == ASSASSIN and hits:
             self.stunned[piece.id] = self.round + 1
             if hidden and kills_command:
                 return self.reveal(piece.id)
         return None
 
+    def _changed(self, piece: Piece, stance: str, ready: int, crown: bool) -> Piece:
+        """The piece with an effect's new stance, readiness or crown, in place."""
+        if stance:
+            piece = piece._replace(defending=stance == "defend")
+            self._guard(piece)
+        if ready >= 0:
+            piece = piece._replace(ready=bool(ready))
+        if crown:
+            piece = piece._replace(kind="R")
+            self.crown_pending[self.side] = False
+        self.pieces[piece.id] = piece
+        return piece
+
     def _search(self, effect: Effect) -> Reveal | None:
         """R43: look at the searcher's square and its 8 neighbours for the enemy Assassin."""
         found = self.hidden_assassin(self.side.other)
         if found is None or distance(found.sq, effect.rest) > 1:
-            self.spent.add(effect.piece)  # found nothing: it may do nothing else this turn
-            self.searched.add(effect.piece)  # (which is R43, not a Cannon's support)
+            self.spent = self.spent | {effect.piece}  # found nothing: it may do nothing else
+            self.searched = self.searched | {effect.piece}  # this turn (R43, not a support)
             return None
         reveal = self.reveal(found.id)
         if not reveal.taken:
@@ -298,11 +326,7 @@ class Position:
         self.side = side
         self.actions_total = self.actions_for_turn(side)
         self.actions_used = 0
-        self.spent.clear()
-        self.searched.clear()
-        self.attacked.clear()
-        self.operated.clear()
-        self.slew.clear()
+        self.spent = self.searched = self.attacked = self.operated = self.slew = _NONE
         self.free_take = None
 
     def end_round(self) -> list[Piece]:

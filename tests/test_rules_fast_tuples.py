@@ -1,0 +1,36 @@
+"""The rules build their hottest named tuples as plain tuples (``movegen._move``,
+``Position.move``): what they build must be the named tuple its constructor would make."""
+
+from __future__ import annotations
+
+from rules.sides import Side
+from rules.tora.actions import MOVE, Action
+from rules.tora.movegen import _move, _strike
+from rules.tora.pieces import Piece
+from rules.tora.position import Effect, Position
+from rules.tora.terrain import Terrain
+
+
+def test_a_plain_move_is_the_named_tuples_with_their_defaults() -> None:
+    action, effect = _move("A", 37, (38, 39), 5, 39)
+    assert (action, effect) == (Action(MOVE, "A", 37, (38, 39)), Effect(MOVE, 5, 39))
+    assert type(action) is Action and type(effect) is Effect
+    assert action._asdict() == Action(MOVE, "A", 37, (38, 39))._asdict()
+    assert effect._asdict() == Effect(MOVE, 5, 39)._asdict()
+
+
+def test_a_moved_piece_keeps_everything_but_its_square() -> None:
+    pos = Position(Terrain(9))
+    pos.place(Piece(3, Side.CHALLENGER, "S", 37, defending=True, ready=False, doomed=True))
+    pos.move(3, 70)
+    moved = pos.pieces[3]
+    assert type(moved) is Piece
+    assert moved == Piece(3, Side.CHALLENGER, "S", 70, defending=True, ready=False, doomed=True)
+    assert pos.board == {70: 3} and pos.guards == 1 << 70 and pos.occupied == 1 << 70
+
+
+def test_an_attack_is_the_named_tuples_with_their_defaults() -> None:
+    action, effect = _strike("G", 37, (38,), 40, 39, 5, 38, (12,), True)
+    named = (Action(MOVE, "G", 37, (38,), 40, 39), Effect(MOVE, 5, 38, (12,), attacks=True))
+    assert (action, effect) == named
+    assert type(action) is Action and type(effect) is Effect
