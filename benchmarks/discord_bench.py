@@ -9,12 +9,24 @@ turn), the same with the Play panel alone (opening it, each pick in its menus, E
 
 Two latencies, from the emulator sending INTERACTION_CREATE: to the bot's first callback
 (Discord allows 3 s before "This interaction failed"; the bot defers at once), and, for turn
-ends, to the public post with the new board image in the channel (the service's outbox).
+ends, to the public post with the new board image in the channel (the service's outbox),
+taken when the emulator stores it (``Msg.stored_at``: Discord has it), not when the waiting
+user's coroutine next runs: that coroutine shares this process's event loop with the
+emulator and every other user, and its delay is this process's, not the bot's.
+
+The latencies are the machine's: the emulator (Discord's side, on other machines in
+production) and the users, who plan each random turn on a copy of the game, run in this
+process on the same cores as the bot, and take about as much CPU per interaction as it does.
+So the CPU time per interaction of each side is printed too (for reference): the bot's (its
+process and its workers, from ``/proc``), which is what a change to the bot moves, and this
+process's.
 The disk's fsync is measured in the same run, beside them (a turn end waits for a commit)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 import random
 import tempfile
 import time
@@ -103,7 +115,7 @@ async def _step(stage: Stage, table: Table, rng: random.Random, out: Samples) ->
         post = await emu.wait_for_message(
             table.channel, lambda m: m.id > seen and bool(m.files) and m.ephemeral_to is None, 30
         )
-        out.board.append((time.monotonic() - sent.sent_at) * 1000)
+        out.board.append((post.stored_at - sent.sent_at) * 1000)
         table.last_post = post.id
 
 
@@ -201,7 +213,9 @@ async def _bench(
             await asyncio.gather(*(_open(stage, t) for t in tables[start : start + 10]))
         await _opening_delivered(stage, names)
         await _load(stage, tables, 3.0, seed=0, panel=panel, rate=rate)  # warm up
+        bot, here = _cpu_seconds(stage.bot_pid), time.process_time()
         samples = await _load(stage, tables, SECONDS, seed=1, panel=panel, rate=rate)
+        cpu = Cpu(_cpu_seconds(stage.bot_pid) - bot, time.process_time() - here)
     where = f"{channels} matches, {rate:g}/s, bot in its own process"
     callback, board = samples.callback, samples.board
     if panel:
@@ -209,12 +223,14 @@ async def _bench(
             Figure(f"discord: Play panel, to first response p50 ({where})", median(callback), "ms"),
             Figure("discord: Play panel, to first response p99", _p(callback, 0.99), "ms", 300),
             Figure("discord: Play panel, interactions that failed", samples.failed, "", 0),
+            *cpu.figures(len(callback) + samples.failed, "Play panel interaction"),
         ]
     if channels != CHANNELS:
         return [
             Figure(f"discord: turn end to the board posted, p50 ({where})", median(board), "ms"),
             Figure("discord: turn end to the board posted, p99", _p(board, 0.99), "ms", 300),
             Figure("discord: interactions that failed", samples.failed, "", 0),
+            *cpu.figures(len(board), "turn (its actions and end)"),
         ]
     return [
         Figure(f"discord: to first callback p50 ({where})", median(callback), "ms"),
@@ -222,7 +238,37 @@ async def _bench(
         Figure("discord: turn end to the board image posted, p50", median(board), "ms"),
         Figure("discord: turn end to the board image posted, p99", _p(board, 0.99), "ms", 150),
         Figure("discord: interactions that failed", samples.failed, "", 0),
+        *cpu.figures(len(board), "turn (its actions and end)"),
     ]
+
+
+@dataclass
+class Cpu:
+    """CPU seconds over the measured run: the bot's (process and workers) and this process's
+    (the emulator and the users)."""
+
+    bot: float
+    here: float
+
+    def figures(self, count: int, per: str) -> list[Figure]:
+        each = max(count, 1)
+        return [
+            Figure(f"  the bot's CPU per {per}", self.bot / each * 1000, "ms"),
+            Figure(f"  the emulator's and users' CPU per {per}", self.here / each * 1000, "ms"),
+        ]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` and of its live descendants (the bot's
+    rules, AI and drawing workers), read from ``/proc`` (Linux)."""
+    root = Path(f"/proc/{pid}")
+    fields = (root / "stat").read_text().rsplit(")", 1)[1].split()
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for task in (root / "task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                seconds += _cpu_seconds(int(child))
+    return seconds
 
 
 def run() -> Iterator[Figure]:
