@@ -104,7 +104,7 @@ async def test_stale_and_double_clicks_and_disabled_buttons(tmp_path: Path) -> N
         )
 
 
-async def test_a_turn_prompt_the_bot_sent_is_disabled_without_being_read_back(
+async def test_a_turn_prompt_is_disabled_without_being_read_back_or_kept_in_memory(
     tmp_path: Path,
 ) -> None:
     async with Stage(tmp_path) as stage:
@@ -121,6 +121,8 @@ async def test_a_turn_prompt_the_bot_sent_is_disabled_without_being_read_back(
         )
         path = f"/channels/{prompt.channel_id}/messages/{prompt.id}"
         assert [r.method for r in stage.emu.requests if r.path == path] == ["PATCH"]
+        assert stage.bot is not None  # and its disabled buttons are not kept to dispatch to
+        assert stage.bot.client.persistent_views == []
 
 
 async def test_a_draw_agreed_with_buttons_then_the_finished_match(tmp_path: Path) -> None:
