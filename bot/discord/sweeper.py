@@ -36,7 +36,7 @@ from .panel import PanelButton, PanelSelect
 
 log = logging.getLogger(__name__)
 TOKEN_AGE = 14 * 60.0  # an interaction's answer can be edited for 15 minutes
-KEPT = 10_000  # sent messages kept until swept; past that the oldest are read when swept
+KEPT = 2_000  # sent messages kept until swept (a few per live match); past that, oldest read
 
 
 @dataclass
