@@ -9,12 +9,26 @@ turn), the same with the Play panel alone (opening it, each pick in its menus, E
 
 Two latencies, from the emulator sending INTERACTION_CREATE: to the bot's first callback
 (Discord allows 3 s before "This interaction failed"; the bot defers at once), and, for turn
-ends, to the public post with the new board image in the channel (the service's outbox).
+ends, to the public post with the new board image in the channel (the service's outbox),
+taken when the emulator stores it (``Msg.stored_at``: Discord has it), not when the waiting
+user's coroutine next runs: that coroutine shares this process's event loop with the
+emulator and every other user, and its delay is this process's, not the bot's.
+
+The latencies are the machine's: the emulator (Discord's side, on other machines in
+production) and the users run in this process, on the same cores as the bot. The typed runs'
+users plan their random turns (on a copy of the game) before each run, as people think on
+their own machines; the emulator's CPU per turn is still about half the bot's (its workers
+included). So the CPU time of each side is printed too, for reference: the bot's (its
+process and its workers, from ``/proc``), which is what a change to the bot moves, and this
+process's.
 The disk's fsync is measured in the same run, beside them (a turn end waits for a commit)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import math
+import os
 import random
 import tempfile
 import time
@@ -35,6 +49,7 @@ RATE = 25.0
 BUSY = (200, 50.0)  # the busier run: matches, requests a second
 SECONDS = 20.0
 END = "end"
+STEPS_PER_TURN = 3  # about: a turn's actions and its end (3.2 on average in these runs)
 
 
 @dataclass
@@ -48,6 +63,7 @@ class Table:
     )
     steps: list[str] = field(default_factory=list)  # the planned turn's, then END
     actor: str = ""  # who sends them
+    ahead: list[tuple[str, list[str]]] = field(default_factory=list)  # turns planned before
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_post: int = 0
     panel_open: bool = False  # with the Play panel: opened for the running turn
@@ -81,12 +97,32 @@ async def _opening_delivered(stage: Stage, names: tuple[str, ...]) -> None:
     await emu.wait_until(lambda: all(len(emu.dms(u)) >= 2 for u in users) or None, 600, "DMs")
 
 
+def _plan(table: Table, rng: random.Random) -> bool:
+    """The shadow game's next random turn, planned into ``ahead`` (who plays it, its steps);
+    False once the game is over."""
+    game = table.game
+    if game.is_over():
+        return False
+    actor = table.players[0 if game.side == Side.CHALLENGER else 1]
+    table.ahead.append((actor, [*planned_turn(game, rng, attack=False), END]))
+    return True
+
+
+def _plan_ahead(tables: list[Table], arrivals: float, rng: random.Random) -> None:
+    """Plan, before a run, the turns its ``arrivals`` (spread over the tables) should reach,
+    with a margin: the users think on their own machines, not on the bot's, so their CPU
+    stays out of the run; a table that gets further plans on the spot."""
+    turns = math.ceil(arrivals / len(tables) / STEPS_PER_TURN) + 2
+    for table in tables:
+        while len(table.ahead) < turns and _plan(table, rng):
+            pass
+
+
 async def _step(stage: Stage, table: Table, rng: random.Random, out: Samples) -> None:
     if not table.steps:
-        if table.game.is_over():
+        if not table.ahead and not _plan(table, rng):
             return
-        table.actor = table.players[0 if table.game.side == Side.CHALLENGER else 1]
-        table.steps = [*planned_turn(table.game, rng, attack=False), END]
+        table.actor, table.steps = table.ahead.pop(0)
     step = table.steps.pop(0)
     emu = stage.emu
     if step == END:
@@ -103,7 +139,7 @@ async def _step(stage: Stage, table: Table, rng: random.Random, out: Samples) ->
         post = await emu.wait_for_message(
             table.channel, lambda m: m.id > seen and bool(m.files) and m.ephemeral_to is None, 30
         )
-        out.board.append((time.monotonic() - sent.sent_at) * 1000)
+        out.board.append((post.stored_at - sent.sent_at) * 1000)
         table.last_post = post.id
 
 
@@ -174,6 +210,8 @@ async def _load(
 ) -> Samples:
     rng = random.Random(seed)
     out = Samples()
+    if not panel:  # the panel's users pick from the game as it stands at each step
+        _plan_ahead(tables, rate * seconds, random.Random(f"plan-{seed}"))
     tasks = []
     async for _planned in poisson_arrivals(rate, seconds, rng):
         table = rng.choice(tables)
@@ -201,7 +239,9 @@ async def _bench(
             await asyncio.gather(*(_open(stage, t) for t in tables[start : start + 10]))
         await _opening_delivered(stage, names)
         await _load(stage, tables, 3.0, seed=0, panel=panel, rate=rate)  # warm up
+        bot, here = _cpu_seconds(stage.bot_pid), time.process_time()
         samples = await _load(stage, tables, SECONDS, seed=1, panel=panel, rate=rate)
+        cpu = Cpu(_cpu_seconds(stage.bot_pid) - bot, time.process_time() - here)
     where = f"{channels} matches, {rate:g}/s, bot in its own process"
     callback, board = samples.callback, samples.board
     if panel:
@@ -209,12 +249,14 @@ async def _bench(
             Figure(f"discord: Play panel, to first response p50 ({where})", median(callback), "ms"),
             Figure("discord: Play panel, to first response p99", _p(callback, 0.99), "ms", 300),
             Figure("discord: Play panel, interactions that failed", samples.failed, "", 0),
+            *cpu.figures(len(callback) + samples.failed, "panel interaction"),
         ]
     if channels != CHANNELS:
         return [
             Figure(f"discord: turn end to the board posted, p50 ({where})", median(board), "ms"),
             Figure("discord: turn end to the board posted, p99", _p(board, 0.99), "ms", 300),
             Figure("discord: interactions that failed", samples.failed, "", 0),
+            *cpu.figures(len(board), "turn"),
         ]
     return [
         Figure(f"discord: to first callback p50 ({where})", median(callback), "ms"),
@@ -222,7 +264,37 @@ async def _bench(
         Figure("discord: turn end to the board image posted, p50", median(board), "ms"),
         Figure("discord: turn end to the board image posted, p99", _p(board, 0.99), "ms", 150),
         Figure("discord: interactions that failed", samples.failed, "", 0),
+        *cpu.figures(len(board), "turn"),
     ]
+
+
+@dataclass
+class Cpu:
+    """CPU seconds over the measured run: the bot's (process and workers) and this process's
+    (the emulator and the users)."""
+
+    bot: float
+    here: float
+
+    def figures(self, count: int, per: str) -> list[Figure]:
+        each = max(count, 1)
+        return [
+            Figure(f"  the bot's CPU per {per} (with its workers)", self.bot / each * 1000, "ms"),
+            Figure(f"  the emulator's and users' CPU per {per}", self.here / each * 1000, "ms"),
+        ]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds of process ``pid`` and of its live descendants (the bot's
+    rules, AI and drawing workers), read from ``/proc`` (Linux)."""
+    root = Path(f"/proc/{pid}")
+    fields = (root / "stat").read_text().rsplit(")", 1)[1].split()
+    seconds = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    for task in (root / "task").iterdir():
+        for child in (task / "children").read_text().split():
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError):
+                seconds += _cpu_seconds(int(child))
+    return seconds
 
 
 def run() -> Iterator[Figure]:

@@ -181,6 +181,7 @@ class Msg:
     ephemeral_to: int | None = None
     interaction_id: int | None = None
     created_at: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    stored_at: float = field(default_factory=time.monotonic)  # the clock of ``sent_at``
     nonce: str | None = None
     flags: int = 0
     edited_at: dt.datetime | None = None

@@ -24,7 +24,7 @@ from bot.discord.client import point_at, sync_commands
 from bot.service import Clock, Settings
 from emulator import Emulator, Interaction, Msg
 from emulator.models import walk_components
-from rules.tora import Game, IllegalAction
+from rules.tora import Action, Game, IllegalAction
 from storage import Config as StoreConfig
 
 # images drawn in this process's threads (``draw_processes``): a test may look at what the
@@ -356,9 +356,7 @@ def planned_turn(game: Game, rng: random.Random, attack: bool = True) -> list[st
         legal = game.legal_actions()
         if not legal:
             break
-        named = [(action, game.notation(action)) for action in legal]
-        keen = [pair for pair in named if " x " in pair[1] or " fire " in pair[1]]
-        action, text = rng.choice((keen if attack else []) or named)
+        action, text = _random_action(game, legal, rng, attack)
         with contextlib.suppress(IllegalAction):  # a search refused (R43)
             game.apply(action)
             texts.append(text)
@@ -369,6 +367,19 @@ def planned_turn(game: Game, rng: random.Random, attack: bool = True) -> list[st
         except IllegalAction:
             game.undo()
             texts.pop()
+
+
+def _random_action(
+    game: Game, legal: list[Action], rng: random.Random, attack: bool
+) -> tuple[Action, str]:
+    """One of ``legal`` at random, with its notation; with ``attack``, one that removes a
+    piece if any does (only then is every action named: naming them is most of the cost)."""
+    if not attack:
+        action = rng.choice(legal)
+        return action, game.notation(action)
+    named = [(action, game.notation(action)) for action in legal]
+    keen = [pair for pair in named if " x " in pair[1] or " fire " in pair[1]]
+    return rng.choice(keen or named)
 
 
 async def panel_turn(

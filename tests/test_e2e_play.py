@@ -12,7 +12,7 @@ from pathlib import Path
 from bot.app import menus
 from emulator import Interaction
 from emulator.models import walk_components
-from harness.stage import Stage, panel_turn
+from harness.stage import Stage, panel_turn, planned_turn
 from rules.tora import Game, Options, Side
 
 SEED = 11
@@ -102,6 +102,27 @@ async def test_stale_and_double_clicks_and_disabled_buttons(tmp_path: Path) -> N
             30,
             "bob's turn prompt disabled once his turn is over",
         )
+
+
+async def test_a_turn_prompt_is_disabled_without_being_read_back_or_kept_in_memory(
+    tmp_path: Path,
+) -> None:
+    async with Stage(tmp_path) as stage:
+        game = await started(stage)
+        ann = stage.user["ann"]
+        prompt = await stage.emu.wait_for_dm(ann, lambda m: "Your turn against" in m.text(), 30)
+        for action in planned_turn(game, random.Random(SEED), attack=False):
+            assert (await stage.slash("ann", "act", action=action)).error is None
+        assert (await stage.slash("ann", "end")).error is None
+        await stage.emu.wait_until(
+            lambda: all(b.get("disabled") for b in prompt.buttons() if "url" not in b) or None,
+            30,
+            "ann's turn prompt disabled once her turn is over",
+        )
+        path = f"/channels/{prompt.channel_id}/messages/{prompt.id}"
+        assert [r.method for r in stage.emu.requests if r.path == path] == ["PATCH"]
+        assert stage.bot is not None  # and its disabled buttons are not kept to dispatch to
+        assert stage.bot.client.persistent_views == []
 
 
 async def test_a_draw_agreed_with_buttons_then_the_finished_match(tmp_path: Path) -> None:

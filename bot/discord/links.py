@@ -34,11 +34,15 @@ def is_link(item: discord.ui.Item[Any]) -> bool:
 
 
 def greyed(message: discord.Message) -> discord.ui.View:
-    """``message``'s components as shown, its buttons and menus disabled, its links kept."""
+    """``message``'s components as shown, its buttons and menus disabled, its links kept.
+    The view is stopped: discord.py keeps every live view a message is edited with whose
+    items carry custom ids (as these disabled ones do) for as long as the bot runs, to
+    dispatch their clicks, and disabled items are never clicked."""
     view = discord.ui.View.from_message(message, timeout=None)
     for item in view.children:
         if isinstance(item, discord.ui.Button | discord.ui.Select) and not is_link(item):
             item.disabled = True
+    view.stop()
     return view
 
 

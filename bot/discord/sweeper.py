@@ -6,7 +6,13 @@ Messages the bot sent with buttons (posts and DMs) are remembered through the se
 this works after a restart; answers to a user's command (ephemeral) are remembered in memory
 while their token lasts, as only that token can edit them. After each message about a match
 goes out, that match's remembered buttons are looked at, and the stale ones disabled; a
-failure to edit is logged and forgotten (the service refuses a stale button anyway)."""
+failure to edit is logged and forgotten (the service refuses a stale button anyway).
+
+Disabling a message's buttons needs its components as it shows them (its links, a setup
+form's choices). A message this process sent is kept in memory as Discord answered the send,
+until it is swept, so that the sweep edits it at once, without reading it back first: one
+request instead of two at every turn end. A setup form, which its player's picks edit (in
+any process), and a message sent by another process or before a restart, are read."""
 
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ from typing import Any
 
 import discord
 
+from bot.app.setup_form import VERB as SETUP_FORM
 from bot.app.sweeping import PANEL, Sweeping, stale
 from bot.service import ButtonMessage, Hosted, Stamp
 
@@ -29,6 +36,7 @@ from .panel import PanelButton, PanelSelect
 
 log = logging.getLogger(__name__)
 TOKEN_AGE = 14 * 60.0  # an interaction's answer can be edited for 15 minutes
+KEPT = 2_000  # sent messages kept until swept (a few per live match); past that, oldest read
 
 
 @dataclass
@@ -65,9 +73,14 @@ class Sweeper:
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._tasks: set[asyncio.Task[None]] = set()
         self._claimed: dict[int, float] = {}  # message id -> when a pick began editing it
+        self._shown: dict[int, discord.Message] = {}  # sent, as Discord answered, by id
 
     async def sent(self, message: discord.Message, verbs: tuple[str, ...], stamp: Stamp) -> None:
         """A post or DM went out with buttons for ``stamp``'s match and turn."""
+        if SETUP_FORM not in verbs:
+            if len(self._shown) >= KEPT:
+                del self._shown[next(iter(self._shown))]
+            self._shown[message.id] = message
         await self._sweeping.remember(message.channel.id, message.id, verbs, stamp)
 
     def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
@@ -144,10 +157,11 @@ class Sweeper:
     async def _disable(self, record: ButtonMessage) -> None:
         """The message's components as it shows them, disabled (a setup form keeps what was
         chosen marked), its links kept: only the message itself knows them."""
+        kept = self._shown.pop(record.message_id, None)
         message = self._client.get_partial_messageable(record.channel_id)
         try:
             shown = message.get_partial_message(record.message_id)
-            await shown.edit(view=greyed(await shown.fetch()))
+            await shown.edit(view=greyed(kept or await shown.fetch()))
         except discord.HTTPException as exc:
             log.info(
                 "could not disable stale buttons: %s", exc, extra={"channel": record.channel_id}
