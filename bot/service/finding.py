@@ -7,13 +7,11 @@ notation."""
 
 from __future__ import annotations
 
-import contextlib
-from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
 from bot.i18n import word
-from rules.protocol import Choice, GameState
+from rules.protocol import GameState
 
 
 @dataclass(frozen=True)
@@ -41,53 +39,20 @@ def entries(game: GameState) -> list[Entry]:
     group's label, its own label, the first steps of its menu path, its piece's other
     names. The words of the whole are those of its parts in turn, and each part's are
     found once: a group's for all its actions, a text seen before (the same labels and
-    notations come back in every state of a match) from ``_spaced``'s store, and a whole
-    entry from ``_known`` where the game gives the very same choice again (TORA keeps a
-    piece's choices while what they read stays the same)."""
+    notations come back in every state of a match) from ``_spaced``'s store."""
     groups: dict[str, tuple[str, str, str]] = {
         group.key: (group.label, _spaced(group.label), _spaced(" ".join(group.aliases)))
         for group in game.menu()
     }
     found = []
-    known = _known
     for choice in game.choices():
         group = groups.get(choice.group)
-        kept = known.get(id(choice))
-        if kept is not None and kept[0] is choice and _same(kept[1], group):
-            found.append(kept[2])
-            continue
-        entry = _entry(choice, group)
-        with contextlib.suppress(KeyError):  # another thread emptied it meanwhile
-            while len(known) >= _KNOWN:
-                known.popitem(last=False)
-        known[id(choice)] = (choice, group, entry)
-        found.append(entry)
+        label, before, after = (None, "", "") if group is None else group
+        where = _spaced(" ".join(choice.path[:-1])) if len(choice.path) > 1 else ""
+        notation = choice.notation
+        spaced = _spaced(notation) + before + _spaced(choice.label) + where + after
+        found.append(Entry(notation, label, choice.label, spaced, notation.lower()))
     return found
-
-
-def _same(kept: tuple[str, str, str] | None, group: tuple[str, str, str] | None) -> bool:
-    """Whether an entry made for ``kept``'s group is the one for ``group``: the same words
-    and the same label (a ``Text`` equal in English may word otherwise: only itself is)."""
-    if kept is None or group is None:
-        return kept is group
-    label, other = kept[0], group[0]
-    same_label = label is other or (type(label) is str and type(other) is str and label == other)
-    return same_label and kept[1:] == group[1:]
-
-
-def _entry(choice: Choice, group: tuple[str, str, str] | None) -> Entry:
-    """The entry of ``choice``, its group's label and words ``group`` (None: none)."""
-    label, before, after = (None, "", "") if group is None else group
-    where = _spaced(" ".join(choice.path[:-1])) if len(choice.path) > 1 else ""
-    notation = choice.notation
-    spaced = _spaced(notation) + before + _spaced(choice.label) + where + after
-    return Entry(notation, label, choice.label, spaced, notation.lower())
-
-
-# Entries by the id of their choice, which each holds (so the id stays its choice's); the
-# oldest go first when full. A few states' worth of every match being played.
-_KNOWN = 8192
-_known: OrderedDict[int, tuple[Choice, tuple[str, str, str] | None, Entry]] = OrderedDict()
 
 
 @lru_cache(maxsize=16384)

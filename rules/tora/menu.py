@@ -52,16 +52,7 @@ def menu(game: Play) -> tuple[ChoiceGroup, ...]:
     groups: dict[str, list[Action]] = defaultdict(list)
     for action in game.legal_actions():
         groups[group_key(action)].append(action)
-    out = []
-    for key, actions in groups.items():
-        kept = _kept_key(game, actions)
-        found = None if kept is None else _kept_groups.get(kept)
-        if found is None:
-            found = _group(game, key, actions)
-            if kept is not None:
-                keep(_kept_groups, kept, found, _KEPT)
-        out.append(found)
-    return tuple(out)
+    return tuple(_group(game, key, actions) for key, actions in groups.items())
 
 
 def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
@@ -121,10 +112,9 @@ def _kept_key(game: Play, actions: list[Action]) -> tuple[object, ...] | None:
     return (near, game.rulers, tuple(actions), searches)
 
 
-# A group's choices, and apart its group, by ``_kept_key``; the oldest go first when full.
+# A group's choices by ``_kept_key``; the oldest go first when full.
 _KEPT = 1024
 _kept: dict[tuple[object, ...], tuple[Choice, ...]] = {}
-_kept_groups: dict[tuple[object, ...], ChoiceGroup] = {}
 
 
 def _distinct(labels: list[str], texts: list[str]) -> list[str]:
