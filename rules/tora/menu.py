@@ -138,14 +138,21 @@ def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
     """The squares ``action`` touches, in order: the piece's square, the squares it passes,
     where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
     Cannon's supporters; a shot's line up to the first visible piece or the edge."""
+    if action.kind == FIRE:
+        return _touches(action, tuple(_line(game, action.origin, action.direction)))
+    return _touches(action, ())
+
+
+@lru_cache(maxsize=16384)
+def _touches(action: Action, line: tuple[int, ...]) -> tuple[Touch, ...]:
+    """``touches_of`` ``action`` whose shot's squares are ``line``: made once for every state
+    that offers the action along the same line (they read nothing else)."""
     out = [_touch(action.origin, FROM)]
     out += [_touch(sq, VIA) for sq in action.path[:-1]]
     if action.path:
         out.append(_touch(action.path[-1], TO))
-    if action.kind == FIRE:
-        line = _line(game, action.origin, action.direction)
-        out += [_touch(sq, VIA) for sq in line[:-1]]
-        out += [_touch(sq, HIT) for sq in line[-1:]]
+    out += [_touch(sq, VIA) for sq in line[:-1]]
+    out += [_touch(sq, HIT) for sq in line[-1:]]
     if action.target:
         if action.via:
             out.append(_touch(action.via, VIA))
@@ -300,14 +307,24 @@ def label(game: Play, action: Action, text: str) -> str:
     """The action in plain words: ``move to v4h6 and shoot the Soldier on v3h6``."""
     if action.kind == CROWN:
         return msg("crown the General on {square}", square=name(action.origin))
-    words = _operation(game, action)
+    target = _enemy(game, action.target) if action.target else ""
+    taken = _enemy(game, action.dest) if action.kind == MOVE and not action.target else ""
+    return _label(action, text, taken, target)
+
+
+@lru_cache(maxsize=16384)
+def _label(action: Action, text: str, taken: str, target: str) -> str:
+    """``label`` of ``action`` written ``text``, the visible enemy pieces it moves onto
+    (``taken``) and attacks (``target``) of these kinds ("" for none): made once for every
+    state that offers it so (a ``Text`` is immutable)."""
+    words = _operation(action, taken, target)
     named = [text.find(part) for part in (" via ", " with ") if part in text]
     if named:  # the path or the supporters matter here: the notation names them
         words = frame("{words} ({notation})", words=words, notation=text[min(named) + 1 :])
     return _fit(words)
 
 
-def _operation(game: Play, action: Action) -> Text:
+def _operation(action: Action, taken: str, target: str) -> Text:
     kind = action.kind
     if kind == STANCE:
         if action.stance == "defend":
@@ -322,23 +339,22 @@ def _operation(game: Play, action: Action) -> Text:
             return msg("move to {square} and search around {square}", square=name(action.dest))
         return msg("search around {square}", square=name(action.dest))
     if not action.target:
-        victim = _enemy(game, action.dest)
-        if victim:
+        if taken:
             return msg(
                 "move onto {square}, taking the {piece} there",
                 square=name(action.dest),
-                piece=victim,
+                piece=taken,
             )
         return msg("move to {square}", square=name(action.dest))
-    hit = _hit(game, action)
+    hit = _hit(action, target)
     if action.path:
         return msg("move to {square} and {attack}", square=name(action.dest), attack=hit)
     return msg("{attack}, staying on {square}", attack=hit, square=name(action.origin))
 
 
-def _hit(game: Play, action: Action) -> Text:
-    """``shoot the Soldier on v3h6``: the attack of ``action``, on what the player sees."""
-    victim = _enemy(game, action.target)
+def _hit(action: Action, victim: str) -> Text:
+    """``shoot the Soldier on v3h6``: the attack of ``action`` on ``victim``, the kind of
+    the visible enemy piece there ("" for none)."""
     square = name(action.target)
     if distance(_rest(action), action.target) > 1:
         if victim:
