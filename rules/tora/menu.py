@@ -29,6 +29,7 @@ from .movegen import search_actions
 from .neighbourhood import cannon_key, piece_key
 from .pieces import ASSASSIN, CANNON, COMMAND_KINDS, KIND_NAMES, RULER
 from .play import Play
+from .position import Position
 
 MENU = 25  # options in one Discord select menu
 LABEL = 100  # characters of a label
@@ -49,19 +50,14 @@ IN_PLACE = msg("in place")
 
 def menu(game: Play) -> tuple[ChoiceGroup, ...]:
     """One group per acting piece (its searches included), in the engine's order."""
-    groups: dict[str, list[Action]] = defaultdict(list)
-    for action in game.legal_actions():
-        groups[group_key(action)].append(action)
-    return tuple(_group(game, key, actions) for key, actions in groups.items())
+    return tuple(_group(game, key, actions) for key, actions in _grouped(game).items())
 
 
 def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
     """The actions of one group, or of all (None), with their words and menu paths."""
-    groups: dict[str, list[Action]] = defaultdict(list)
-    for action in game.legal_actions():
-        group = group_key(action)
-        if key is None or group == key:
-            groups[group].append(action)
+    groups = _grouped(game)
+    if key is not None:
+        groups = {key: groups[key]} if key in groups else {}
     out: list[Choice] = []
     for group, actions in groups.items():
         kept = _kept_key(game, actions)
@@ -72,6 +68,15 @@ def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
                 keep(_kept, kept, found, _KEPT)
         out += found
     return tuple(out)
+
+
+def _grouped(game: Play) -> dict[str, list[Action]]:
+    """The legal actions by ``group_key``, in the engine's order."""
+    groups: dict[str, list[Action]] = defaultdict(list)
+    for action in game.legal_actions():
+        key = CROWN_KEY if action.kind == CROWN else _group_key(action.letter, action.origin)
+        groups[key].append(action)
+    return groups
 
 
 def _group_choices(game: Play, group: str, actions: list[Action]) -> tuple[Choice, ...]:
@@ -253,10 +258,11 @@ SORTS = ("move", "attack", "shot", "search", "other")  # a summary counts them i
 
 def _summary(game: Play, actions: list[Action]) -> Text:
     """``4 moves, 2 shots``: how many actions of each sort."""
-    counts = dict.fromkeys(SORTS, 0)
+    pos = game.pos
+    counts = [0] * len(SORTS)
     for action in actions:
-        counts[_sort(game, action)] += 1
-    return _said(tuple(counts.values()))
+        counts[_sort_of(pos, action)] += 1
+    return _said(tuple(counts))
 
 
 @lru_cache(maxsize=4096)
@@ -283,15 +289,23 @@ def _count(sort: str, n: int) -> Text:
 
 
 def _sort(game: Play, action: Action) -> str:
-    if action.kind == SEARCH:
-        return "search"
-    if action.kind == FIRE or (action.target and distance(_rest(action), action.target) > 1):
-        return "shot"
-    if action.kind == MOVE and (action.target or _enemy(game, action.dest)):
-        return "attack"
-    if action.kind == MOVE:
-        return "move"
-    return "other"
+    return SORTS[_sort_of(game.pos, action)]
+
+
+def _sort_of(pos: Position, action: Action) -> int:
+    """The sort of ``action`` on ``pos``, as its place in ``SORTS``: a move onto a visible
+    enemy piece is an attack."""
+    kind, target = action.kind, action.target
+    if kind == SEARCH:
+        return 3
+    if kind == FIRE or (target and distance(_rest(action), target) > 1):
+        return 2
+    if kind != MOVE:
+        return 4
+    if target:
+        return 1
+    piece = pos.at(action.dest)
+    return 1 if piece is not None and piece.side != pos.side else 0
 
 
 def _direction(action: Action) -> Text:
