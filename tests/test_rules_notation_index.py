@@ -11,7 +11,7 @@ from rules.tora import resolve
 from rules.tora.notation import Spec
 
 
-def every_pair(self: resolve.PairIndex, spec: Spec, home: int) -> resolve.Pairs:
+def every_pair(self: resolve.PairIndex, spec: Spec, home: int, strike: bool) -> resolve.Pairs:
     return self.pairs
 
 

@@ -7,17 +7,18 @@ notation."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from bot.i18n import word
 from rules.protocol import GameState
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(NamedTuple):
     """One legal action: its notation, how a list shows it ("Falcon (Fa) 4f: to 5f"), and
-    the words it can be found by (lower case), laid out for a quick search."""
+    the words it can be found by (lower case), laid out for a quick search. A named tuple:
+    one is made for every legal action of every state, several times faster than a frozen
+    dataclass."""
 
     notation: str
     group: str | None  # the menu's label of the action's piece (rules texts: worded shown)

@@ -142,6 +142,23 @@ class Kept:
 _KEPT = Kept(KEPT_BYTES)
 
 
+class _Hashed:
+    """A picture with its hash worked out once: a view hashes field by field, and the key
+    of an image being drawn is looked up when it is asked for, kept and let go."""
+
+    __slots__ = ("_hash", "key")
+
+    def __init__(self, key: Hashable) -> None:
+        self.key = key
+        self._hash = hash(key)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Hashed) and self._hash == other._hash and self.key == other.key
+
+
 def _draw(data: bytes) -> bytes:
     """In the worker: an image drawn by the renderer the job names (unpickled once per
     worker), or kept from the same job before (``Kept``)."""
@@ -388,12 +405,10 @@ class Offload:
         picture = getattr(self._renderer, "picture", None)
         if picture is None:
             return None
-        key: Hashable = picture(method, *args)
         try:
-            hash(key)
+            return _Hashed(picture(method, *args))
         except TypeError:  # a view that does not hash: drawn each time
             return None
-        return key
 
     def _drawn_once(self, key: Hashable, drawing: asyncio.Future[bytes]) -> None:
         if self._drawing.get(key) is drawing:

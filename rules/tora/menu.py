@@ -29,6 +29,7 @@ from .movegen import search_actions
 from .neighbourhood import cannon_key, piece_key
 from .pieces import ASSASSIN, CANNON, COMMAND_KINDS, KIND_NAMES, RULER
 from .play import Play
+from .position import Position
 
 MENU = 25  # options in one Discord select menu
 LABEL = 100  # characters of a label
@@ -49,19 +50,14 @@ IN_PLACE = msg("in place")
 
 def menu(game: Play) -> tuple[ChoiceGroup, ...]:
     """One group per acting piece (its searches included), in the engine's order."""
-    groups: dict[str, list[Action]] = defaultdict(list)
-    for action in game.legal_actions():
-        groups[group_key(action)].append(action)
-    return tuple(_group(game, key, actions) for key, actions in groups.items())
+    return tuple(_group(game, key, actions) for key, actions in _grouped(game).items())
 
 
 def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
     """The actions of one group, or of all (None), with their words and menu paths."""
-    groups: dict[str, list[Action]] = defaultdict(list)
-    for action in game.legal_actions():
-        group = group_key(action)
-        if key is None or group == key:
-            groups[group].append(action)
+    groups = _grouped(game)
+    if key is not None:
+        groups = {key: groups[key]} if key in groups else {}
     out: list[Choice] = []
     for group, actions in groups.items():
         kept = _kept_key(game, actions)
@@ -72,6 +68,15 @@ def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
                 keep(_kept, kept, found, _KEPT)
         out += found
     return tuple(out)
+
+
+def _grouped(game: Play) -> dict[str, list[Action]]:
+    """The legal actions by ``group_key``, in the engine's order."""
+    groups: dict[str, list[Action]] = defaultdict(list)
+    for action in game.legal_actions():
+        key = CROWN_KEY if action.kind == CROWN else _group_key(action.letter, action.origin)
+        groups[key].append(action)
+    return groups
 
 
 def _group_choices(game: Play, group: str, actions: list[Action]) -> tuple[Choice, ...]:
@@ -138,14 +143,21 @@ def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
     """The squares ``action`` touches, in order: the piece's square, the squares it passes,
     where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
     Cannon's supporters; a shot's line up to the first visible piece or the edge."""
+    if action.kind == FIRE:
+        return _touches(action, tuple(_line(game, action.origin, action.direction)))
+    return _touches(action, ())
+
+
+@lru_cache(maxsize=16384)
+def _touches(action: Action, line: tuple[int, ...]) -> tuple[Touch, ...]:
+    """``touches_of`` ``action`` whose shot's squares are ``line``: made once for every state
+    that offers the action along the same line (they read nothing else)."""
     out = [_touch(action.origin, FROM)]
     out += [_touch(sq, VIA) for sq in action.path[:-1]]
     if action.path:
         out.append(_touch(action.path[-1], TO))
-    if action.kind == FIRE:
-        line = _line(game, action.origin, action.direction)
-        out += [_touch(sq, VIA) for sq in line[:-1]]
-        out += [_touch(sq, HIT) for sq in line[-1:]]
+    out += [_touch(sq, VIA) for sq in line[:-1]]
+    out += [_touch(sq, HIT) for sq in line[-1:]]
     if action.target:
         if action.via:
             out.append(_touch(action.via, VIA))
@@ -246,10 +258,11 @@ SORTS = ("move", "attack", "shot", "search", "other")  # a summary counts them i
 
 def _summary(game: Play, actions: list[Action]) -> Text:
     """``4 moves, 2 shots``: how many actions of each sort."""
-    counts = dict.fromkeys(SORTS, 0)
+    pos = game.pos
+    counts = [0] * len(SORTS)
     for action in actions:
-        counts[_sort(game, action)] += 1
-    return _said(tuple(counts.values()))
+        counts[_sort_of(pos, action)] += 1
+    return _said(tuple(counts))
 
 
 @lru_cache(maxsize=4096)
@@ -276,15 +289,23 @@ def _count(sort: str, n: int) -> Text:
 
 
 def _sort(game: Play, action: Action) -> str:
-    if action.kind == SEARCH:
-        return "search"
-    if action.kind == FIRE or (action.target and distance(_rest(action), action.target) > 1):
-        return "shot"
-    if action.kind == MOVE and (action.target or _enemy(game, action.dest)):
-        return "attack"
-    if action.kind == MOVE:
-        return "move"
-    return "other"
+    return SORTS[_sort_of(game.pos, action)]
+
+
+def _sort_of(pos: Position, action: Action) -> int:
+    """The sort of ``action`` on ``pos``, as its place in ``SORTS``: a move onto a visible
+    enemy piece is an attack."""
+    kind, target = action.kind, action.target
+    if kind == SEARCH:
+        return 3
+    if kind == FIRE or (target and distance(_rest(action), target) > 1):
+        return 2
+    if kind != MOVE:
+        return 4
+    if target:
+        return 1
+    piece = pos.at(action.dest)
+    return 1 if piece is not None and piece.side != pos.side else 0
 
 
 def _direction(action: Action) -> Text:
@@ -300,14 +321,24 @@ def label(game: Play, action: Action, text: str) -> str:
     """The action in plain words: ``move to v4h6 and shoot the Soldier on v3h6``."""
     if action.kind == CROWN:
         return msg("crown the General on {square}", square=name(action.origin))
-    words = _operation(game, action)
+    target = _enemy(game, action.target) if action.target else ""
+    taken = _enemy(game, action.dest) if action.kind == MOVE and not action.target else ""
+    return _label(action, text, taken, target)
+
+
+@lru_cache(maxsize=16384)
+def _label(action: Action, text: str, taken: str, target: str) -> str:
+    """``label`` of ``action`` written ``text``, the visible enemy pieces it moves onto
+    (``taken``) and attacks (``target``) of these kinds ("" for none): made once for every
+    state that offers it so (a ``Text`` is immutable)."""
+    words = _operation(action, taken, target)
     named = [text.find(part) for part in (" via ", " with ") if part in text]
     if named:  # the path or the supporters matter here: the notation names them
         words = frame("{words} ({notation})", words=words, notation=text[min(named) + 1 :])
     return _fit(words)
 
 
-def _operation(game: Play, action: Action) -> Text:
+def _operation(action: Action, taken: str, target: str) -> Text:
     kind = action.kind
     if kind == STANCE:
         if action.stance == "defend":
@@ -322,23 +353,22 @@ def _operation(game: Play, action: Action) -> Text:
             return msg("move to {square} and search around {square}", square=name(action.dest))
         return msg("search around {square}", square=name(action.dest))
     if not action.target:
-        victim = _enemy(game, action.dest)
-        if victim:
+        if taken:
             return msg(
                 "move onto {square}, taking the {piece} there",
                 square=name(action.dest),
-                piece=victim,
+                piece=taken,
             )
         return msg("move to {square}", square=name(action.dest))
-    hit = _hit(game, action)
+    hit = _hit(action, target)
     if action.path:
         return msg("move to {square} and {attack}", square=name(action.dest), attack=hit)
     return msg("{attack}, staying on {square}", attack=hit, square=name(action.origin))
 
 
-def _hit(game: Play, action: Action) -> Text:
-    """``shoot the Soldier on v3h6``: the attack of ``action``, on what the player sees."""
-    victim = _enemy(game, action.target)
+def _hit(action: Action, victim: str) -> Text:
+    """``shoot the Soldier on v3h6``: the attack of ``action`` on ``victim``, the kind of
+    the visible enemy piece there ("" for none)."""
     square = name(action.target)
     if distance(_rest(action), action.target) > 1:
         if victim:

@@ -70,6 +70,7 @@ class Resolver:
         """The canonical text of ``action`` (with ``effect``), given its piece's ``pairs``."""
         path = action.path
         dest = path[-1] if path else 0
+        piece = self._acting(action)
         for path_via, attack_via, supporters in _NOTATION_FORMS:
             text = format_action(
                 action, path_via=path_via, attack_via=attack_via, supporters=supporters
@@ -90,11 +91,26 @@ class Resolver:
                 action.supporters if supporters and action.supporters else None,
             )
             try:
-                if self.resolve(spec, pairs)[1] == effect:
+                found = (
+                    self.resolve(spec, pairs)
+                    if piece is None
+                    else self._resolve_by(spec, piece, pairs)
+                )
+                if found[1] == effect:
                     return text
             except (IllegalAction, AmbiguousAction):
                 continue
         return self._display(action.full_text())
+
+    def _acting(self, action: Action) -> Piece | None:
+        """The piece ``resolve`` resolves a text of ``action`` for, once its checks pass
+        (they read only the action's kind, letter and square, the same in all its texts);
+        None where they refuse it or for a crowning: ``resolve`` then says so."""
+        pos = self.pos
+        if action.kind == CROWN or pos.crown_pending[pos.side]:
+            return None
+        piece = self._piece_on(action.origin, action.letter)
+        return piece if piece is not None and self._letter_fits(action.letter, piece) else None
 
     def pairs(self, action: Action) -> Pairs:
         """Every way the piece the action names can act now, all supporter choices included."""
@@ -144,7 +160,11 @@ class Resolver:
         piece = self._own_piece(spec)
         if pairs is None:
             pairs = self._piece_pairs(piece)
-        named = self._index(pairs).candidates(spec, piece.sq)
+        return self._resolve_by(spec, piece, pairs)
+
+    def _resolve_by(self, spec: Spec, piece: Piece, pairs: Pairs) -> tuple[Action, Effect]:
+        """``resolve`` of a text of ``piece``'s, past the checks of the piece it names."""
+        named = self._index(pairs).candidates(spec, piece.sq, self._may_strike(spec, piece))
         matches = [pair for pair in named if self._matches(spec, pair, piece)]
         if not matches and piece.kind == CAVALRY and spec.kind == MOVE and spec.dest:
             matches = self._attempted_jumps(spec, piece, pairs)
@@ -164,9 +184,7 @@ class Resolver:
         piece = self._piece_on(spec.origin, spec.letter)
         if piece is None:
             raise explain(self, spec, None)
-        written = "R" if spec.letter in ("K", "Q") else spec.letter
-        wrong_ruler = piece.kind == RULER and spec.letter not in ("R", self.rulers[piece.side])
-        if written != piece.kind or wrong_ruler:
+        if not self._letter_fits(spec.letter, piece):
             raise IllegalAction(
                 "R51",
                 _wrong_letter(
@@ -177,6 +195,18 @@ class Resolver:
                 [self.notation(a) for a, _e in piece_actions(pos, piece)],
             )
         return piece
+
+    def _letter_fits(self, letter: str, piece: Piece) -> bool:
+        """Whether ``letter`` names ``piece``'s kind (its Ruler as R or as its side's K or Q)."""
+        written = "R" if letter in ("K", "Q") else letter
+        wrong_ruler = piece.kind == RULER and letter not in ("R", self.rulers[piece.side])
+        return written == piece.kind and not wrong_ruler
+
+    def _may_strike(self, spec: Spec, piece: Piece) -> bool:
+        """Whether a text without a target may name a strike: where it lands holds an enemy
+        command piece (``_landing_on_command`` refuses every strike otherwise)."""
+        victim = self.pos.at(spec.dest) if spec.dest else None
+        return victim is not None and victim.kind in COMMAND_KINDS and victim.side != piece.side
 
     def _written_name(self, letter: str, piece: Piece) -> str:
         if letter in ("K", "Q"):
@@ -340,16 +370,18 @@ class PairIndex:
             else:
                 landing[(kind, path[-1] if path else action.origin)].append(n)
 
-    def candidates(self, spec: Spec, home: int) -> Pairs:
+    def candidates(self, spec: Spec, home: int, strike: bool) -> Pairs:
         """The pairs ``spec`` may name (``home``: the piece's square, where a notation
-        without a destination lands); ``Resolver._matches`` decides among them."""
+        without a destination lands; ``strike``: whether one without a target may name a
+        strike from the square before); ``Resolver._matches`` decides among them."""
         if spec.kind not in (MOVE, SEARCH):
             found = self._kind.get(spec.kind, [])
         elif spec.target:
             found = self._target.get((spec.kind, spec.target), [])
         else:
-            landing = self._landing.get((spec.kind, spec.dest or home), [])
-            found = sorted(landing + self._striking.get(spec.kind, []))
+            found = self._landing.get((spec.kind, spec.dest or home), [])
+            if strike:
+                found = sorted(found + self._striking.get(spec.kind, []))
         return [self.pairs[n] for n in found]
 
 
