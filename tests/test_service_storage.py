@@ -284,6 +284,7 @@ async def test_the_deliverer_reads_each_destination_s_first_row_and_rows_with_th
         ("elsewhere", ("channel", 101)),
     ]
     assert all(row.post.files == () for row in firsts)  # the images stay in the database
+    assert [row.waiting for row in firsts] == [2, 2, 1]  # the rows behind them are counted
     channel = await store.hosting.private_outgoing(("channel", 100), 16)
     assert [(row.post.text, row.post.files) for row in channel] == [
         ("post 1", (board, record)),

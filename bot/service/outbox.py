@@ -83,6 +83,7 @@ class Deliverer:
         self._slots = {kind: asyncio.Semaphore(AT_ONCE) for kind in ("channel", "user")}
         self._workers: dict[Destination, asyncio.Task[int]] = {}
         self._again: set[Destination] = set()  # new rows came while its worker was at work
+        self._reading: dict[Destination, tuple[int, ...]] = {}  # its worker's batch's rows
         self._waiting: dict[Destination, float] = {}  # when a row waiting for a retry is due
         self._held: dict[Destination, float] = {}  # until when, after its worker failed
         self.linker: Linker | None = None  # the web board's, when it is on
@@ -107,8 +108,10 @@ class Deliverer:
         self._pass = DeliveryReads(self._store, now)
         self._waiting = {to: row.next_try for to, row in firsts.items() if row.next_try > now}
         self._held = {to: at for to, at in self._held.items() if at > now}
-        due = [to for to in firsts if to not in self._waiting and to not in self._held]
-        return [self._worker(to) for to in due]
+        due = [
+            row for to, row in firsts.items() if to not in self._waiting and to not in self._held
+        ]
+        return [self._worker(row) for row in due]
 
     async def stop(self) -> None:
         """Stop the workers; what they had not delivered stays queued (delivered again with
@@ -118,10 +121,14 @@ class Deliverer:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
 
-    def _worker(self, destination: Destination) -> asyncio.Task[int]:
+    def _worker(self, first: Queued) -> asyncio.Task[int]:
+        """The worker of ``first``'s destination (its oldest row), started if none is at
+        work there; one at work is asked to look again unless it has the rows already."""
+        destination = first.destination
         running = self._workers.get(destination)
         if running is not None and not running.done():
-            self._again.add(destination)
+            if not self._in_hand(first):
+                self._again.add(destination)
             return running
         task = asyncio.create_task(self._work(destination), name=f"tora-outbox-{destination}")
         self._workers[destination] = task
@@ -142,9 +149,19 @@ class Deliverer:
             if destination not in self._again:
                 return went
 
+    def _in_hand(self, first: Queued) -> bool:
+        """Whether the rows a look found waiting for ``first``'s destination are all in the
+        batch its worker read: the worker delivers that batch in order, so that the rows of
+        it from ``first`` on were all still waiting; if they are as many as were found,
+        none came after the worker read (each look after a commit would otherwise cost
+        the worker a read and a lease for nothing)."""
+        batch = self._reading.get(first.destination, ())
+        return first.id in batch and sum(1 for n in batch if n >= first.id) == first.waiting
+
     def _finished(self, destination: Destination, task: asyncio.Task[int]) -> None:
         if self._workers.get(destination) is task:
             del self._workers[destination]
+            self._reading.pop(destination, None)
         if task.cancelled() or task.exception() is None:
             return
         log.error("delivering to %s failed", destination, exc_info=task.exception())
@@ -175,6 +192,7 @@ class Deliverer:
         went = 0
         while True:
             rows = await self._store.hosting.private_outgoing(destination, BATCH)
+            self._reading[destination] = tuple(row.id for row in rows)
             done, retry_at = await self._in_order(rows, now, lease, more=len(rows) == BATCH)
             went += done
             if retry_at is not None or len(rows) < BATCH:
