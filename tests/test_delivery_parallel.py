@@ -15,6 +15,7 @@ import pytest
 from bot.service import Message, Place, Terms, User, outbox
 from bot.service.testing import Harness, RecordingDelivery
 from harness.stage import Stage
+from storage import Post
 
 HOUR = 3600.0
 
@@ -139,3 +140,59 @@ async def test_a_backlog_longer_than_a_read_goes_in_order_once(
         assert ids == sorted(ids)
     turns = [text for text in h.delivery.texts(place.channel_id) if "ended their turn" in text]
     assert [("ann" in turn.split("ended")[0]) for turn in turns] == [True, False] * 5
+
+
+@dataclass
+class GatedDelivery(RecordingDelivery):
+    """Holds every post until ``gate`` is set: a worker stays at work on its rows."""
+
+    gate: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def post(self, channel_id: int, message: Message, key: str) -> None:
+        await self.gate.wait()
+        await super().post(channel_id, message, key)
+
+
+@pytest.mark.parametrize("shared", [False, True])
+async def test_a_worker_reads_its_destination_again_only_for_rows_it_has_not_read(
+    tmp_path: Path, shared: bool
+) -> None:
+    """A look at the queue while a destination's worker is at work (each commit that queues
+    posts makes one) finds the rows that worker read: it does not read them again. A row
+    queued after that read is read and delivered by the same worker, in order."""
+    settings = Harness(tmp_path / "unused").settings
+    settings = replace(settings, poll_seconds=30.0) if shared else settings
+    place, ann, bob = Place(1, 100), User(1, "ann"), User(2, "bob")
+    async with Harness(tmp_path / "t.sqlite3", settings=settings) as h:
+        gated = GatedDelivery()
+        deliverer = outbox.Deliverer(h.store, gated, h.clock, settings)
+        reads: list[tuple[str, int]] = []
+        outgoing = h.store.hosting.private_outgoing
+
+        async def counted(destination: tuple[str, int], limit: int) -> list[outbox.Queued]:
+            reads.append(destination)
+            return await outgoing(destination, limit)
+
+        h.store.hosting.private_outgoing = counted  # type: ignore[method-assign]
+        await h.service.challenge(place, ann, bob, Terms(turn_seconds=10 * HOUR))
+        [working] = await deliverer.start_due()
+        while not reads:
+            await asyncio.sleep(0)
+        for _ in range(3):  # looks that find the rows it has in hand
+            assert await deliverer.start_due() == [working]
+        gated.gate.set()
+        assert await working == 1
+        assert reads == [("channel", 100)]  # read once
+        gated.gate.clear()
+        await h.store.queue_posts([Post(100, "first")])
+        [working] = await deliverer.start_due()
+        while len(reads) < 2:
+            await asyncio.sleep(0)
+        await h.store.queue_posts([Post(100, "second")])  # behind the rows it read
+        assert await deliverer.start_due() == [working]
+        gated.gate.set()
+        assert await working == 2
+        assert await h.store.hosting.private_queue() == []
+    assert reads == [("channel", 100)] * 3  # the second read again for the row it had not
+    texts = gated.texts(place.channel_id)
+    assert len(texts) == 3 and "challenges" in texts[0] and texts[1:] == ["first", "second"]

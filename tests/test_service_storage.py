@@ -81,6 +81,19 @@ async def test_a_lease_is_held_by_one_process_until_it_runs_out(store: Store) ->
     assert await store.sharing.claim("tick", 42.0, 30)  # given back as the other closed
 
 
+async def test_a_delivered_row_goes_with_its_lease_renewed_or_given_back(store: Store) -> None:
+    await store.hosting.create(challenge(), [Post(100, "first"), Post(100, "second")])
+    first, second = await store.hosting.private_queue()
+    async with await Store.open(store.config) as other:  # a second process
+        assert await store.sharing.claim("outbox:channel:100", 0.0, 30)
+        await store.hosting.delivered(first.id, "outbox:channel:100", (20.0, 30))
+        assert [row.id for row in await store.hosting.private_queue()] == [second.id]
+        assert not await other.sharing.claim("outbox:channel:100", 49.0, 30)  # renewed at 20
+        await store.hosting.delivered(second.id, "outbox:channel:100")  # the last: given back
+        assert await store.hosting.private_queue() == []
+        assert await other.sharing.claim("outbox:channel:100", 21.0, 30)
+
+
 async def test_an_interaction_is_taken_by_one_process(store: Store) -> None:
     async with await Store.open(store.config) as other:
         assert await store.sharing.first_seen(77, 0.0)
@@ -271,6 +284,7 @@ async def test_the_deliverer_reads_each_destination_s_first_row_and_rows_with_th
         ("elsewhere", ("channel", 101)),
     ]
     assert all(row.post.files == () for row in firsts)  # the images stay in the database
+    assert [row.waiting for row in firsts] == [2, 2, 1]  # the rows behind them are counted
     channel = await store.hosting.private_outgoing(("channel", 100), 16)
     assert [(row.post.text, row.post.files) for row in channel] == [
         ("post 1", (board, record)),

@@ -147,6 +147,13 @@ async def test_a_staged_action_a_turn_end_and_its_delivery_cost_a_few_round_trip
         assert await store.sharing.claim("channel 100", 0.0, 30.0)
         await store.sharing.release("channel 100")
         leased = counted.take()
+        assert await store.sharing.claim("channel 100", 0.0, 30.0)
+        counted.take()
+        await store.hosting.delivered(queued[1].id, "channel 100", (1.0, 30.0))
+        renewed = counted.take()
+        await store.hosting.delivered(queued[1].id, "channel 100")
+        given_back = counted.take()
+        assert await store.sharing.claim("channel 100", 0.0, 30.0)  # it was given back
 
     # BEGIN; the match row moved on with the action logged; the hosted match (its players
     # counted in the same statement); the transaction's id; COMMIT
@@ -157,3 +164,6 @@ async def test_a_staged_action_a_turn_end_and_its_delivery_cost_a_few_round_trip
     assert len(checked_together) == 1, checked_together  # such checks asked at once: the same
     assert len(delivered) == 1, delivered  # a statement that may run twice: no BEGIN, no COMMIT
     assert len(leased) == 2, leased  # a destination's lease taken and given back: the same
+    # a delivered row deleted with its destination's lease renewed, or given back: the same
+    assert len(renewed) == 1, renewed
+    assert len(given_back) == 1, given_back

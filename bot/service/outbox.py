@@ -83,6 +83,7 @@ class Deliverer:
         self._slots = {kind: asyncio.Semaphore(AT_ONCE) for kind in ("channel", "user")}
         self._workers: dict[Destination, asyncio.Task[int]] = {}
         self._again: set[Destination] = set()  # new rows came while its worker was at work
+        self._reading: dict[Destination, tuple[int, ...]] = {}  # its worker's batch's rows
         self._waiting: dict[Destination, float] = {}  # when a row waiting for a retry is due
         self._held: dict[Destination, float] = {}  # until when, after its worker failed
         self.linker: Linker | None = None  # the web board's, when it is on
@@ -107,8 +108,10 @@ class Deliverer:
         self._pass = DeliveryReads(self._store, now)
         self._waiting = {to: row.next_try for to, row in firsts.items() if row.next_try > now}
         self._held = {to: at for to, at in self._held.items() if at > now}
-        due = [to for to in firsts if to not in self._waiting and to not in self._held]
-        return [self._worker(to) for to in due]
+        due = [
+            row for to, row in firsts.items() if to not in self._waiting and to not in self._held
+        ]
+        return [self._worker(row) for row in due]
 
     async def stop(self) -> None:
         """Stop the workers; what they had not delivered stays queued (delivered again with
@@ -118,10 +121,14 @@ class Deliverer:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
 
-    def _worker(self, destination: Destination) -> asyncio.Task[int]:
+    def _worker(self, first: Queued) -> asyncio.Task[int]:
+        """The worker of ``first``'s destination (its oldest row), started if none is at
+        work there; one at work is asked to look again unless it has the rows already."""
+        destination = first.destination
         running = self._workers.get(destination)
         if running is not None and not running.done():
-            self._again.add(destination)
+            if not self._in_hand(first):
+                self._again.add(destination)
             return running
         task = asyncio.create_task(self._work(destination), name=f"tora-outbox-{destination}")
         self._workers[destination] = task
@@ -142,9 +149,19 @@ class Deliverer:
             if destination not in self._again:
                 return went
 
+    def _in_hand(self, first: Queued) -> bool:
+        """Whether the rows a look found waiting for ``first``'s destination are all in the
+        batch its worker read: the worker delivers that batch in order, so that the rows of
+        it from ``first`` on were all still waiting; if they are as many as were found,
+        none came after the worker read (each look after a commit would otherwise cost
+        the worker a read and a lease for nothing)."""
+        batch = self._reading.get(first.destination, ())
+        return first.id in batch and sum(1 for n in batch if n >= first.id) == first.waiting
+
     def _finished(self, destination: Destination, task: asyncio.Task[int]) -> None:
         if self._workers.get(destination) is task:
             del self._workers[destination]
+            self._reading.pop(destination, None)
         if task.cancelled() or task.exception() is None:
             return
         log.error("delivering to %s failed", destination, exc_info=task.exception())
@@ -158,32 +175,35 @@ class Deliverer:
         now = self._clock.now()
         if not self._settings.shared:
             return await self._batches(destination, now, None)
-        lease = f"outbox:{destination[0]}:{destination[1]}"
-        if not await self._store.sharing.claim(lease, now, self._settings.claim_seconds):
+        lease = _Lease(f"outbox:{destination[0]}:{destination[1]}")
+        if not await self._store.sharing.claim(lease.name, now, self._settings.claim_seconds):
             return 0, None
         try:  # the rows as they are now that this process holds them
             return await self._batches(destination, now, lease)
         finally:
-            await self._store.sharing.release(lease)
+            if lease.held:  # else the last row's deletion gave it back
+                await self._store.sharing.release(lease.name)
 
     async def _batches(
-        self, destination: Destination, now: float, lease: str | None
+        self, destination: Destination, now: float, lease: _Lease | None
     ) -> tuple[int, float | None]:
         """``_in_order`` on the destination's rows, read ``BATCH`` at a time with their
         files (one read for a turn's post and its image, however many rows wait)."""
         went = 0
         while True:
             rows = await self._store.hosting.private_outgoing(destination, BATCH)
+            self._reading[destination] = tuple(row.id for row in rows)
             done, retry_at = await self._in_order(rows, now, lease, more=len(rows) == BATCH)
             went += done
             if retry_at is not None or len(rows) < BATCH:
                 return went, retry_at
 
     async def _in_order(
-        self, rows: list[Queued], now: float, lease: str | None, more: bool
+        self, rows: list[Queued], now: float, lease: _Lease | None, more: bool
     ) -> tuple[int, float | None]:
-        """Deliver ``rows`` in order until one is not due or fails; under ``lease``, renewed
-        after each row while any is left (``more``: others wait after these)."""
+        """Deliver ``rows`` in order until one is not due or fails, deleting each once it
+        went; under ``lease``, renewed with each deletion while any row is left (``more``:
+        others wait after these), and given back with the last one's."""
         for done, row in enumerate(rows):
             if row.next_try > now:
                 return done, row.next_try
@@ -191,14 +211,25 @@ class Deliverer:
                 retry_at = await self._one(row, self._clock.now())
             if retry_at is not None:
                 return done, retry_at
-            if lease is not None and (more or done + 1 < len(rows)):  # still at it
-                await self._store.sharing.claim(
-                    lease, self._clock.now(), self._settings.claim_seconds
-                )
+            await self._gone(row, lease, still=more or done + 1 < len(rows))
         return len(rows), None
 
+    async def _gone(self, row: Queued, lease: _Lease | None, still: bool) -> None:
+        """Delete a row that went, and renew or give back the lease with it (``still``: more
+        rows are left to deliver under it): one statement."""
+        hosting = self._store.hosting
+        if lease is None:
+            await hosting.delivered(row.id)
+        elif still:
+            renew = (self._clock.now(), self._settings.claim_seconds)
+            await hosting.delivered(row.id, lease.name, renew)
+        else:
+            lease.held = False  # given back, whether or not the deletion returns
+            await hosting.delivered(row.id, lease.name)
+
     async def _one(self, row: Queued, now: float) -> float | None:
-        """Deliver one row; None once it is done with, else when to try it again."""
+        """Deliver one row; None once it is done with (to be deleted), else when to try it
+        again."""
         post = row.post
         if not self._pass.fresh(now):
             self._pass = DeliveryReads(self._store, now)
@@ -209,7 +240,6 @@ class Deliverer:
             notice_of(row), post.user_id, post.mentions, now, lambda user: reads.wants(user, guild)
         )
         if wanted.drop:  # a notice its player does not want (``notify``)
-            await self._store.hosting.delivered(row.id)
             return None
         if wanted.hold is not None:  # their quiet hours: it goes when they end
             await self._store.hosting.retry_later(row.id, row.attempts, wanted.hold, row.fallback)
@@ -252,7 +282,6 @@ class Deliverer:
             )
             await self._store.hosting.retry_later(row.id, attempts, now + wait, fallback)
             return now + wait
-        await self._store.hosting.delivered(row.id)
         return None
 
     def _heading(self, row: Queued, hosted: Hosted, known: dict[int, str]) -> str:
@@ -295,6 +324,14 @@ class Deliverer:
             why = _(DM_FALLBACK)
         only_you = replace(message, text=f"{message.text}\n\n{why}", mentions=())
         await self._delivery.send_ephemeral(channel_id, user_id, only_you, key + "-only-you", shown)
+
+
+@dataclass
+class _Lease:
+    """A destination's lease while its rows are delivered: ``held`` until given back."""
+
+    name: str
+    held: bool = True
 
 
 @dataclass

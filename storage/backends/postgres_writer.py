@@ -97,6 +97,8 @@ class Writer:
     ``config.writers`` threads (PostgreSQL takes concurrent writers): a SERIALIZABLE job in
     a transaction of its own, READ COMMITTED jobs that queued up together in one."""
 
+    dialect = "postgresql"
+
     def __init__(self, config: Config) -> None:
         self._config = config
         self._queue = _Queue(config.writers)

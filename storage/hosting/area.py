@@ -13,12 +13,12 @@ from dataclasses import replace
 
 from rules import Side
 
-from ..backends.sql import Connection, Reader, Writes
+from ..backends.sql import Connection, Reader, Statement, Writes, is_postgres
 from ..matches import writes
 from ..matches.games import new_game, spec_of
 from ..matches.match import Match
 from ..matches.models import State
-from . import claims, drafts, outbox
+from . import claims, drafts, outbox, sharing
 from . import hosted as hosting
 from .checks import VersionChecks
 from .hosted import Hosted, SetupChoice
@@ -100,8 +100,35 @@ class Hosting:
         )
         return updated, match
 
-    async def delivered(self, outbox_id: int) -> None:
-        await self._writer.execute(*outbox.delivered(outbox_id))
+    async def delivered(
+        self, outbox_id: int, lease: str | None = None, renew: tuple[float, float] | None = None
+    ) -> None:
+        """An outbox row went: it is deleted. With the ``lease`` this process holds on its
+        destination (``Store.sharing``), that lease is renewed (``renew``: now and seconds)
+        or else given back, in the same statement: one round trip on PostgreSQL."""
+        gone = outbox.delivered(outbox_id)
+        if lease is None:
+            await self._writer.execute(*gone)
+            return
+        if renew is None:
+            then = sharing.release(lease, self._owner)
+        else:
+            then = sharing.claim(lease, self._owner, *renew)
+        await self._both(gone, then)
+
+    async def _both(self, first: Statement, then: Statement) -> None:
+        """Two statements that may each run twice, committed together: on PostgreSQL one
+        statement (``first``, a DELETE, in a WITH before ``then``), on SQLite one job."""
+        if is_postgres(self._writer):
+            sql = f"WITH first AS ({first[0]}) {then[0]}"
+            await self._writer.execute(sql, (*first[1], *then[1]))
+            return
+
+        def job(conn: Connection) -> None:
+            conn.execute(*first)
+            conn.execute(*then)
+
+        await self._writer.run(job)
 
     async def remember_buttons(self, sent: ButtonMessage) -> None:
         """A message went out with buttons for a hosted match (a front end's record)."""

@@ -38,6 +38,7 @@ class Queued:
     next_try: float
     fallback: bool
     shown: int = 0  # pieces of the fallback already shown (they are never shown twice)
+    waiting: int = 1  # read by ``private_firsts``: its destination's rows waiting, itself too
 
     @property
     def destination(self) -> tuple[str, int]:
@@ -192,13 +193,16 @@ async def private_queue(
 
 async def private_firsts(db: ReadConnection) -> list[Queued]:
     """The oldest undelivered row of each destination (a user, or a channel's posts), oldest
-    first, without files: where the deliverer has work, read without the rows behind them
-    (a backlog of thousands, while a front end is down, is grouped by the database)."""
+    first, without files, with how many rows its destination has waiting: where the
+    deliverer has work, read without the rows behind them (a backlog of thousands, while a
+    front end is down, is grouped by the database)."""
+    columns = ", ".join(f"o.{name.strip()}" for name in OUTBOX_COLUMNS.split(","))
     rows = await db.execute_fetchall(
-        f"SELECT {OUTBOX_COLUMNS} FROM outbox WHERE id IN (SELECT MIN(id) FROM outbox"
-        " GROUP BY user_id IS NULL, COALESCE(user_id, channel_id)) ORDER BY id"
+        f"SELECT {columns}, g.waiting FROM outbox o JOIN (SELECT MIN(id) AS first,"
+        " COUNT(*) AS waiting FROM outbox GROUP BY user_id IS NULL, COALESCE(user_id, channel_id))"
+        " AS g ON o.id = g.first ORDER BY o.id"
     )
-    return [queued_of(row) for row in rows]
+    return [replace(queued_of(row), waiting=int(row[-1])) for row in rows]
 
 
 async def private_outgoing(

@@ -19,7 +19,7 @@ import secrets
 import socket
 from collections.abc import AsyncIterator, Callable
 
-from ..backends.sql import Connection, Writes
+from ..backends.sql import Connection, Statement, Writes
 
 INTERACTIONS_KEPT = 24 * 3600.0  # an interaction's token lives 15 minutes; kept far longer
 PRUNE_EVERY = 1000  # interactions taken between two prunings
@@ -29,6 +29,23 @@ HOLD_POLL = 0.2  # seconds between two tries of a lease another process holds
 def process_name() -> str:
     """Who holds a lease: this host and process, and a nonce that tells restarts apart."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(3)}"
+
+
+def claim(name: str, owner: str, now: float, seconds: float) -> Statement:
+    """Take or renew the lease ``name`` for ``owner``: a row if it did (see ``Sharing.claim``)."""
+    return (
+        "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
+        " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
+        " expires_at = excluded.expires_at"
+        " WHERE leases.owner = excluded.owner OR leases.expires_at <= ?"
+        " RETURNING owner",
+        (name, owner, now + seconds, now),
+    )
+
+
+def release(name: str, owner: str) -> Statement:
+    """Give the lease ``name`` back, if ``owner`` still holds it."""
+    return "DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner)
 
 
 class Sharing:
@@ -41,15 +58,7 @@ class Sharing:
         """Take or renew the lease ``name`` for ``seconds``; False while another holds it.
         Taking it again is renewing it, to the same time: one statement that may run twice
         (``Writes.execute``)."""
-        rows = await self._writer.execute(
-            "INSERT INTO leases (name, owner, expires_at) VALUES (?, ?, ?)"
-            " ON CONFLICT (name) DO UPDATE SET owner = excluded.owner,"
-            " expires_at = excluded.expires_at"
-            " WHERE leases.owner = excluded.owner OR leases.expires_at <= ?"
-            " RETURNING owner",
-            (name, self.owner, now + seconds, now),
-        )
-        return bool(rows)
+        return bool(await self._writer.execute(*claim(name, self.owner, now, seconds)))
 
     @contextlib.asynccontextmanager
     async def holding(
@@ -71,9 +80,7 @@ class Sharing:
 
     async def release(self, name: str) -> None:
         """Give a lease back before it runs out (only if this process still holds it)."""
-        await self._writer.execute(
-            "DELETE FROM leases WHERE name = ? AND owner = ?", (name, self.owner)
-        )
+        await self._writer.execute(*release(name, self.owner))
 
     async def release_all(self) -> None:
         """Give back every lease and clock this process holds: it is stopping cleanly, and
