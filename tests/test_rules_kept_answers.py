@@ -30,7 +30,7 @@ def check_position(pos: Position) -> None:
         assert restriction.r30_offenders(pos) == restriction._offenders(pos, acted)
     for alone in acted:  # the same board, only one of them having acted
         one = pos.copy()
-        one.operated = {alone.id}
+        one.operated = frozenset({alone.id})
         assert restriction.r30_offenders(one) == restriction._offenders(one, [alone])
     for piece in pos.side_pieces(pos.side):
         free = pos.free_take is not None and pos.free_take[0] == piece.id

@@ -21,7 +21,7 @@ from .tournament import CHAPTER_10
 
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
-STATE_VERSION = 8  # 8: Position keeps bitboards (occupied, guards)
+STATE_VERSION = 9  # 9: what a turn did (spent, searched, attacked...) is kept in frozensets
 
 
 class ToraType(ToraPolicies):
