@@ -223,9 +223,9 @@ class Deliverer:
         elif still:
             renew = (self._clock.now(), self._settings.claim_seconds)
             await hosting.delivered(row.id, lease.name, renew)
-        else:
-            lease.held = False  # given back, whether or not the deletion returns
+        else:  # given back with the deletion; if that fails, ``_work`` gives it back alone
             await hosting.delivered(row.id, lease.name)
+            lease.held = False
 
     async def _one(self, row: Queued, now: float) -> float | None:
         """Deliver one row; None once it is done with (to be deleted), else when to try it
