@@ -405,8 +405,9 @@ class Offload:
         picture = getattr(self._renderer, "picture", None)
         if picture is None:
             return None
+        key: Hashable = picture(method, *args)
         try:
-            return _Hashed(picture(method, *args))
+            return _Hashed(key)
         except TypeError:  # a view that does not hash: drawn each time
             return None
 
