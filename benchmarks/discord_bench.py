@@ -208,10 +208,9 @@ async def _load(
     panel: bool = False,
     rate: float = RATE,
 ) -> Samples:
+    """The run of ``seed``: its turns planned first (``_plan_run``), outside what it measures."""
     rng = random.Random(seed)
     out = Samples()
-    if not panel:  # the panel's users pick from the game as it stands at each step
-        _plan_ahead(tables, rate * seconds, random.Random(f"plan-{seed}"))
     tasks = []
     async for _planned in poisson_arrivals(rate, seconds, rng):
         table = rng.choice(tables)
@@ -219,6 +218,13 @@ async def _load(
         tasks.append(asyncio.create_task(step))
     await asyncio.gather(*tasks)
     return out
+
+
+def _plan_run(tables: list[Table], seconds: float, seed: int, panel: bool, rate: float) -> None:
+    """Plan the turns of ``_load``'s run of ``seed``: the panel's users pick from the game
+    as it stands at each step instead."""
+    if not panel:
+        _plan_ahead(tables, rate * seconds, random.Random(f"plan-{seed}"))
 
 
 def _p(values: list[float], fraction: float) -> float:
@@ -238,7 +244,9 @@ async def _bench(
         for start in range(0, channels, 10):  # ten at a time: people do not all start at once
             await asyncio.gather(*(_open(stage, t) for t in tables[start : start + 10]))
         await _opening_delivered(stage, names)
+        _plan_run(tables, 3.0, 0, panel, rate)
         await _load(stage, tables, 3.0, seed=0, panel=panel, rate=rate)  # warm up
+        _plan_run(tables, SECONDS, 1, panel, rate)
         bot, here = _cpu_seconds(stage.bot_pid), time.process_time()
         samples = await _load(stage, tables, SECONDS, seed=1, panel=panel, rate=rate)
         cpu = Cpu(_cpu_seconds(stage.bot_pid) - bot, time.process_time() - here)
