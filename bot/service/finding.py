@@ -65,29 +65,24 @@ def _spaced(text: str) -> str:
 def best(typed: str, candidates: list[Entry], limit: int) -> list[Entry]:
     """Up to ``limit`` entries matching every typed word, best first: the notation
     starting with what was typed, then every word at a word's start, then anywhere; ties in
-    the engine's order."""
+    the engine's order (each rank filled in that order: no sort)."""
     query = typed.lower().strip()
-    wanted = _words(query)
-    ranked = []
-    for order, entry in enumerate(candidates):
-        score = _score(query, wanted, entry)
-        if score is not None:
-            ranked.append((score, order, entry))
-    ranked.sort(key=lambda row: row[:2])
-    return [entry for _score, _order, entry in ranked[:limit]]
-
-
-def _score(query: str, wanted: list[str], entry: Entry) -> int | None:
     if not query:
-        return 0
-    if entry.lowered.startswith(query):
-        return 0
-    spaced = entry.spaced
-    if all(f" {w}" in spaced for w in wanted):
-        return 1
-    if all(w in spaced for w in wanted):
-        return 2
-    return None
+        return candidates[:limit]
+    words = _words(query)
+    starts = [f" {w}" for w in words]
+    first: list[Entry] = []
+    second: list[Entry] = []
+    third: list[Entry] = []
+    for entry in candidates:
+        _notation, _group, _label, spaced, lowered = entry
+        if lowered.startswith(query):
+            first.append(entry)
+        elif all(w in spaced for w in starts):
+            second.append(entry)
+        elif all(w in spaced for w in words):
+            third.append(entry)
+    return (first + second + third)[:limit]
 
 
 _MARKS = str.maketrans("-,():", "     ")  # what separates words besides spaces
