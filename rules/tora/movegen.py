@@ -148,9 +148,14 @@ def all_actions(pos: Position) -> list[Pair]:
     if crowns:
         return crowns
     out: list[Pair] = []
-    for piece in sorted(pos.side_pieces(pos.side), key=lambda p: (p.sq & 31, p.sq >> 5, p.id)):
+    for piece in acting_in_order(pos):
         out.extend(piece_actions(pos, piece))
     return out
+
+
+def acting_in_order(pos: Position) -> list[Piece]:
+    """The side to act's pieces in ``all_actions``'s order: by square."""
+    return sorted(pos.side_pieces(pos.side), key=lambda p: (p.sq & 31, p.sq >> 5, p.id))
 
 
 # ---- attacks -------------------------------------------------------------------------------

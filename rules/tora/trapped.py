@@ -18,7 +18,7 @@ from .jeopardy import (
     search_key,
     within_reach,
 )
-from .movegen import crown_actions, piece_actions
+from .movegen import acting_in_order, crown_actions, piece_actions
 from .pieces import CANNON, Piece
 from .position import Effect, Position
 
@@ -424,7 +424,7 @@ def _defences(
     goal = tuple(zones[0])
     goals = [(goal, depth - 1)] if depth > 1 and goal else None
     near = _Near(pos, reach, goal if goals else ())
-    for piece in sorted(pos.side_pieces(pos.side), key=_reading):
+    for piece in acting_in_order(pos):
         if piece.is_command if focus is None else piece.id == focus:
             first.extend(effect for _action, effect in piece_actions(pos, piece))
         elif near.may_qualify(pos, piece, depth):
@@ -436,11 +436,6 @@ def _defences(
                 ):
                     rest.append(effect)
     return first + rest
-
-
-def _reading(piece: Piece) -> tuple[int, int, int]:
-    """``all_actions``'s order of the pieces."""
-    return piece.sq & 31, piece.sq >> 5, piece.id
 
 
 class _Near:
