@@ -74,8 +74,7 @@ def _grouped(game: Play) -> dict[str, list[Action]]:
     """The legal actions by ``group_key``, in the engine's order."""
     groups: dict[str, list[Action]] = defaultdict(list)
     for action in game.legal_actions():
-        key = CROWN_KEY if action.kind == CROWN else _group_key(action.letter, action.origin)
-        groups[key].append(action)
+        groups[group_key(action)].append(action)
     return groups
 
 
