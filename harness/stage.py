@@ -28,8 +28,8 @@ from rules.tora import Action, Game, IllegalAction
 from storage import Config as StoreConfig
 
 # images drawn in this process's threads (``draw_processes``): a test may look at what the
-# renderer was given
-FAST = Settings(burst=1000, every=0.001, ai_seconds=0.2, draw_processes=0)
+# renderer was given; turn ends in threads too: no worker process starts with each stage
+FAST = Settings(burst=1000, every=0.001, ai_seconds=0.2, draw_processes=0, rules_processes=0)
 Seen = Callable[
     [Interaction], Awaitable[None]
 ]  # called with each pick once answered  # the users on stage type faster than people

@@ -160,6 +160,9 @@ class Policies(ABC, Generic[G]):
     def heavy(self, game: G) -> bool:
         return False
 
+    def searching_turn_end(self, game: G) -> bool:
+        return False
+
     def replaying(self, game: G) -> AbstractContextManager[None]:
         return nullcontext()
 

@@ -640,10 +640,17 @@ class GameType(Protocol[G]):
         ...
 
     def heavy(self, game: G) -> bool:
-        """Whether ending a turn of ``game`` may cost the rules core much (TORA's long board:
-        the R25 and R30 searches): the host runs such turn ends in a worker process and the
-        game's other steps in a thread (a light game's on its event loop), and storage
-        snapshots after each."""
+        """Whether ending a turn of ``game`` costs the rules core much as a rule (TORA's long
+        board: the R25 and R30 searches, a third of a second at the median): the host runs
+        the game's other steps in a thread (a light game's on its event loop), and storage
+        snapshots after each turn end."""
+        ...
+
+    def searching_turn_end(self, game: G) -> bool:
+        """Whether ending a turn of ``game`` may search (TORA's R25 and R30, on either board:
+        on the short board mostly a millisecond, but a few hundred at times): the host ends
+        such turns in a worker process where it has any, since in a thread of its own they
+        would hold the interpreter lock that every other match's requests wait for."""
         ...
 
     def replaying(self, game: G) -> AbstractContextManager[None]:

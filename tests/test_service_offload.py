@@ -1,5 +1,6 @@
-"""Long-board turn ends run in a worker process (issue 6): the match adopts the game and log
-entry played there, exactly as if the turn had ended here, and refusals come back intact.
+"""Turn ends that search (TORA's, either board) run in a worker process (issues 6, 26): the
+match adopts the game and log entry played there, exactly as if the turn had ended here, and
+refusals come back intact.
 The AI players' searches run in a pool of their own (issue 17), which nothing a worker
 raises can break, which is replaced at once when a worker dies (its jobs run again), and
 which serves players and servers fairly."""
@@ -18,9 +19,11 @@ from pathlib import Path
 import pytest
 
 from bot.service.fairness import FairQueue, Owner
-from bot.service.offload import Offload, WorkerFailed
+from bot.service.offload import Offload, WorkerFailed, default_rules_workers
+from bot.service.terms import Settings
+from rules import game_type
 from rules.tora import Game, IllegalAction, Options, Side
-from storage import Config, Store
+from storage import Config, Match, Store
 from storage.matches.log import fingerprint
 
 LONG = Options(board="long", assassins=True)
@@ -51,35 +54,102 @@ async def test_a_long_board_turn_end_in_a_worker_process(tmp_path: Path) -> None
         offload.close()
 
 
-async def test_a_short_board_turn_end_leaves_the_event_loop_free(tmp_path: Path) -> None:
+class Recorded:
+    """Where a match's own ``end_turn`` and ``act`` ran (thread ids), if they ran here."""
+
+    def __init__(self, match: Match) -> None:
+        self.ran: dict[str, int] = {}
+        ender, actor = match.end_turn, match.act
+
+        def end_turn() -> object:
+            self.ran["end"] = threading.get_ident()
+            return ender()
+
+        def act(text: str) -> object:
+            self.ran["act"] = threading.get_ident()
+            return actor(text)
+
+        match.end_turn, match.act = end_turn, act  # type: ignore[method-assign]
+
+
+async def _short_match(store: Store) -> Match:
+    for user_id, name in ((1, "ann"), (2, "bob")):
+        await store.save_player(user_id, name)
+    return await store.create_match(1, 1, 2, Game(Options(board="short")))
+
+
+async def test_a_short_board_turn_end_runs_in_a_worker_process(tmp_path: Path) -> None:
     """A short-board turn end costs the rules core half a millisecond mostly, but its R30
-    and R25 searches tens of milliseconds at times (over 100 ms seen): it runs in a thread,
-    where the interpreter lock comes back to the event loop every switch interval, so other
-    channels are served meanwhile; an action, a millisecond at most, runs on the loop."""
+    and R25 searches a few hundred at times: in a thread of the bot they held the
+    interpreter lock that every other channel waits for, so it runs in a worker process
+    (the match adopts what was played there); an action, a millisecond at most, runs at
+    once on the event loop."""
     offload = Offload(processes=1)
     loop_thread = threading.get_ident()
     try:
         async with await Store.open(Config(path=tmp_path / "t.sqlite3")) as store:
+            match = await _short_match(store)
+            twin = await store.load(match.id)
+            recorded = Recorded(match)
+            await offload.step(match.game, lambda: match.act("A v5h7-v4h6"))
+            twin.act("A v5h7-v4h6")
+            turn = await offload.end_turn(match)
+            twin.end_turn()
+            assert recorded.ran == {"act": loop_thread}  # the turn did not end in this process
+            assert offload._pools["rules"]._processes
+            assert turn.texts == ["A v5h7-v4h6"]
+            assert fingerprint(match.game) == fingerprint(twin.game)
+            assert match.game.side == Side.OPPOSITION
+    finally:
+        offload.close()
+
+
+async def test_without_rules_workers_a_turn_end_runs_in_a_thread(tmp_path: Path) -> None:
+    offload = Offload(processes=0)
+    loop_thread = threading.get_ident()
+    try:
+        async with await Store.open(Config(path=tmp_path / "t.sqlite3")) as store:
+            match = await _short_match(store)
+            recorded = Recorded(match)
+            match.act("A v5h7-v4h6")
+            await offload.end_turn(match)
+            assert recorded.ran["end"] != loop_thread
+            assert match.game.side == Side.OPPOSITION
+    finally:
+        offload.close()
+
+
+async def test_a_turn_end_without_searches_stays_in_this_process(tmp_path: Path) -> None:
+    """A Torii turn end searches nothing: a process's round trip would only cost more."""
+    offload = Offload(processes=1)
+    try:
+        async with await Store.open(Config(path=tmp_path / "t.sqlite3")) as store:
             for user_id, name in ((1, "ann"), (2, "bob")):
                 await store.save_player(user_id, name)
-            match = await store.create_match(1, 1, 2, Game(Options(board="short")))
-            ran: dict[str, int] = {}
-            ender, actor = match.end_turn, match.act
-
-            def end_turn() -> object:
-                ran["end"] = threading.get_ident()
-                return ender()
-
-            def act(text: str) -> object:
-                ran["act"] = threading.get_ident()
-                return actor(text)
-
-            match.end_turn, match.act = end_turn, act  # type: ignore[method-assign]
-            await offload.step(match.game, lambda: match.act("A v5h7-v4h6"))
+            game = game_type("torii").new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
+            match = await store.create_match(1, 1, 2, game)
+            recorded = Recorded(match)
+            first = match.game.legal_actions()[0]
+            match.act(match.game.notation(first))
             await offload.end_turn(match)
-            assert ran["act"] == loop_thread
-            assert ran["end"] != loop_thread
-            assert match.game.side == Side.OPPOSITION
+            assert "end" in recorded.ran
+            assert "rules" not in offload._pools  # no worker was even started
+    finally:
+        offload.close()
+
+
+def test_one_rules_worker_per_core_unless_configured() -> None:
+    assert Settings().rules_processes is None
+    assert Offload(None)._sizes["rules"] == default_rules_workers()
+    assert Offload(3)._sizes["rules"] == 3
+
+
+def test_warming_starts_every_rules_worker() -> None:
+    """The first turn ends do not wait for a worker to start (about a second each)."""
+    offload = Offload(processes=2, ai_processes=0)
+    try:
+        offload.warm()
+        assert len(offload._pools["rules"]._processes) == 2
     finally:
         offload.close()
 

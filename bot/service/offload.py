@@ -186,8 +186,9 @@ def _paint(data: bytes) -> bytes:
 
 
 def _warm(portable: bytes | None) -> None:
-    """In a new drawing worker: unpickle the renderer (importing what draws), so that the
-    first image does not wait for it."""
+    """In a new worker: unpickle the renderer, if it draws (importing what draws), so that
+    the first image does not wait for it; a rules worker has imported the rules already,
+    with this module."""
     if portable is not None and portable not in _DRAWERS:
         _DRAWERS[portable] = pickle.loads(portable)
 
@@ -236,6 +237,13 @@ def _cores() -> int:
         return os.cpu_count() or 1
 
 
+def default_rules_workers() -> int:
+    """The rules' worker processes unless configured: one per core, so that a turn end whose
+    searches run long (a few hundred milliseconds at times on TORA's short board, seconds on
+    the long one) holds up only the turn ends that find every worker busy."""
+    return _cores()
+
+
 def default_ai_workers() -> int:
     """The AI's worker processes unless configured: one per core this process may use but
     one (left to the bot and the rules' worker), and at least two, so that one player's
@@ -264,7 +272,8 @@ def default_draw_workers() -> int:
 
 
 class Offload:
-    """``processes`` workers for long-board turn ends, ``ai_processes`` for the AI
+    """``processes`` workers for the turn ends that search (None: ``default_rules_workers``;
+    0: threads, ``GameType.searching_turn_end``), ``ai_processes`` for the AI
     players' searches (None: ``default_ai_workers``; 0: threads only, one search at a
     time) and ``draw_processes`` drawing images (None: ``default_draw_workers``),
     ``renderer``'s (a renderer that does not pickle draws in threads) and any front end's
@@ -275,13 +284,15 @@ class Offload:
 
     def __init__(
         self,
-        processes: int,
+        processes: int | None,
         ai_processes: int | None = None,
         draw_processes: int | None = 0,
         renderer: Renderer | None = None,
         fairy: FairyStockfish | None = None,
     ) -> None:
         searchers = default_ai_workers() if ai_processes is None else ai_processes
+        if processes is None:
+            processes = default_rules_workers()
         if draw_processes is None:
             draw_processes = default_draw_workers()
         self._renderer = renderer
@@ -357,13 +368,19 @@ class Offload:
 
     async def end_turn(self, match: Match, deadline: bool = False) -> GameTurn:
         """``match.end_turn()`` (or its end by the deadline), off the event loop: in a
-        worker process for a heavy game if there are any, else in a thread. Not at once as
-        an action (``step``): a short-board turn end costs the rules core 0.4 ms at the
-        median, but its R30 and R25 searches up to a hundred times that at times (in the
-        service bench, 1 turn end in 25 over 10 ms of CPU, the longest 107 ms), and on the
-        event loop that would hold up every channel; in a thread the interpreter lock comes
-        back to the loop every switch interval (5 ms)."""
-        if not (self._sizes["rules"] and game_type(match.game.game_type).heavy(match.game)):
+        worker process for a game whose turn ends search (``searching_turn_end``) if there
+        are any, else in a thread. A TORA short-board turn end costs the rules core half a
+        millisecond at the median, but its R30 and R25 searches a few hundred at times (in
+        the Discord bench, 1 turn end in 50 over 80 ms of CPU, the longest 330 ms). In a
+        thread that still held up every channel: the interpreter lock comes back to the
+        loop every switch interval (5 ms), but the loop gives it up again at each of its
+        system calls and waits for it each time, and the other channels' posts were seen
+        300-450 ms late. In a process, the game goes there and back pickled (about 0.3 ms)
+        and the worker's searches start without the kept answers of this process's: about
+        1.5 ms more CPU a turn end, on another core."""
+        if not (
+            self._sizes["rules"] and game_type(match.game.game_type).searching_turn_end(match.game)
+        ):
             ender = match.end_turn_by_deadline if deadline else match.end_turn
             return await asyncio.to_thread(ender)
         data = pickle.dumps((match.game, DEADLINE if deadline else END), pickle.HIGHEST_PROTOCOL)
@@ -377,12 +394,17 @@ class Offload:
         return turn
 
     def warm(self) -> None:
-        """Start the drawing workers now, the renderer loaded in them, so that the first
-        image waits for neither (a pool starts a worker for each job none is free for)."""
+        """Start the drawing and rules workers now, the renderer loaded in the drawing ones,
+        so that the first image or turn end waits for neither (a pool starts a worker for
+        each job none is free for: one job per worker starts them all)."""
         for lane in self._lanes:
             pool = self._workers(lane)
             if pool is not None:
                 pool.submit(_warm, self._portable)
+        rules = self._workers("rules")
+        if rules is not None:
+            for _worker in range(self._sizes["rules"]):
+                rules.submit(_warm, None)
 
     async def draw(self, method: str, *args: Any) -> bytes:
         """The image of the renderer's ``method`` (``board`` or ``private``) of ``args``,

@@ -298,9 +298,9 @@ class Terms:
 class Settings:
     """The service's own knobs. ``command`` prefixes command names in the texts players read
     (the front end's, e.g. ``/tora``); the rate limit allows ``burst`` commands at once per
-    user, then one every ``every`` seconds; ``rules_processes`` run long-board turn ends
-    (see ``offload``) and ``draw_processes`` the board images (0: worker threads; None:
-    one per core, ``offload.default_draw_workers``);
+    user, then one every ``every`` seconds; ``rules_processes`` run the turn ends that
+    search (TORA's; see ``offload``) and ``draw_processes`` the board images (0: worker
+    threads; None: one per core, ``offload.default_rules_workers``, ``default_draw_workers``);
     ``user_challenges`` and ``guild_challenges`` cap the challenges
     waiting for an answer, per player and per server. ``ai_processes`` search the AI
     players' turns (None: one per core but one, at least two), each within ``ai_seconds``
@@ -321,7 +321,7 @@ class Settings:
     every: float = 1.5
     retry_first: float = 2.0  # seconds before a failed delivery is retried, doubling...
     retry_most: float = 300.0  # ...up to this
-    rules_processes: int = 1  # workers for long-board turn ends (0: worker threads only)
+    rules_processes: int | None = None  # workers for searching turn ends (0: threads only)
     draw_processes: int | None = None  # workers drawing images (None: one per core)
     user_challenges: int = 3  # challenges one player may have waiting in a server
     guild_challenges: int = 50  # challenges a server may have waiting at once

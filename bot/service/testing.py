@@ -174,6 +174,7 @@ class Harness:
         self.settings = settings or Settings(
             burst=1000,
             every=0.001,
+            rules_processes=0,  # turn ends in threads: no worker starts with each test's service
             ai_processes=0,
             draw_processes=0,
             ai_seconds=0.05,

@@ -369,6 +369,9 @@ class ToraPolicies(Policies[Game]):
     def heavy(self, game: Game) -> bool:
         return game.options.board == LONG
 
+    def searching_turn_end(self, game: Game) -> bool:
+        return True
+
     def replaying(self, game: Game) -> AbstractContextManager[None]:
         return skipping_trapped(game)
 
