@@ -20,7 +20,9 @@ users plan their random turns (on a copy of the game) before each run, as people
 their own machines; the emulator's CPU per turn is still about half the bot's (its workers
 included). So the CPU time of each side is printed too, for reference: the bot's (its
 process and its workers, from ``/proc``), which is what a change to the bot moves, and this
-process's.
+process's. This process collects its garbage as the bot's do (``bot.collector``), from
+before the warm-up: with Python's defaults its full collections of the users' games and the
+emulator's messages paused it for 100-300 ms in a run, every post waiting in it meanwhile.
 The disk's fsync is measured in the same run, beside them (a turn end waits for a commit)."""
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bot import collector
 from bot.app import menus
 from emulator import Interaction
 from harness.stage import Stage, planned_turn
@@ -245,6 +248,7 @@ async def _bench(
             await asyncio.gather(*(_open(stage, t) for t in tables[start : start + 10]))
         await _opening_delivered(stage, names)
         _plan_run(tables, 3.0, 0, panel, rate)
+        collector.tune()
         await _load(stage, tables, 3.0, seed=0, panel=panel, rate=rate)  # warm up
         _plan_run(tables, SECONDS, 1, panel, rate)
         bot, here = _cpu_seconds(stage.bot_pid), time.process_time()
