@@ -10,7 +10,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.service import NotAllowed, Place, Refused, Settings, Terms, User
-from bot.service.testing import Harness, ManualClock
+from bot.service.clock import ManualClock
+from bot.service.testing import Harness
 from storage import Config
 
 HERE = Place(guild_id=1, channel_id=100)
