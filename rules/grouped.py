@@ -45,3 +45,10 @@ def choices_of(groups: Sequence[Grouped], key: str | None) -> tuple[Choice, ...]
     return tuple(
         choice for group in groups if key is None or group.key == key for choice in group.choices
     )
+
+
+def menu_and_choices_of(
+    groups: Sequence[Grouped],
+) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
+    """The seam's ``menu_and_choices`` of ``groups``: their headers and every choice."""
+    return headers(groups), choices_of(groups, None)

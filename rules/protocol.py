@@ -308,6 +308,11 @@ class GameState(Protocol[A, E_co, T, V_co]):
         so does the list of first steps."""
         ...
 
+    def menu_and_choices(self) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
+        """``menu()`` and ``choices()`` (of every group) at once, worked out from one list of
+        the legal actions: what autocomplete and the web board read whole."""
+        ...
+
     def warnings(self, notations: Sequence[str]) -> tuple[str, ...]:
         """What the rules will hold against each of these legal actions of ``side`` if it
         is staged now, as far as ``side`` can know ("" for nothing): TORA warns of a command

@@ -59,19 +59,20 @@ async def test_a_pick_stages_and_shows_the_pieces_in_one_command(
     playing: Playing, h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Regression: a pick staged with one command and asked for the next menu with another
-    (two locks, two version reads, two tokens of the player's allowance)."""
+    (two locks, two version reads, two tokens of the player's allowance). A turn command
+    reads no versions at all: its write checks them (``Host._unchecked``)."""
     opened = await playing.open(at(ANN), None)
     assert opened.stamp is not None and opened.files
     menu = await h.service.menu(HERE, ANN)
     notation = (await h.service.menu(HERE, ANN, menu.groups[0].key)).choices[0].notation
     counted = Counted(h, monkeypatch)
     panel = await playing.act(at(ANN), CHANNEL, opened.stamp, Nav(), ACT + notation)
-    assert (counted.tokens, counted.reads) == (1, 1)
+    assert (counted.tokens, counted.reads) == (1, 0)
     assert [select.level for select in panel.selects] == ["g"]  # back to the pieces
     assert panel.files and panel.files[0].name == "preview.png"
     assert "This turn so far: 1." in panel.text
     undone = await playing.undo(at(ANN), CHANNEL, opened.stamp)
-    assert (counted.tokens, counted.reads) == (2, 2)
+    assert (counted.tokens, counted.reads) == (2, 0)
     assert "This turn so far" not in undone.text and undone.selects
 
 

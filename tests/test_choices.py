@@ -77,6 +77,14 @@ def test_two_actions_of_one_menu_never_share_a_label(start, seed):
 
 
 @pytest.mark.parametrize("start", list(STARTS))
+def test_the_menu_and_every_choice_at_once_are_the_menu_and_the_choices(start):
+    """What autocomplete and the web board read whole, from one list of legal actions, is
+    what the two asked apart give."""
+    for game in positions(start, 7, 4 if start == "tora-long" else 8):
+        assert game.menu_and_choices() == (game.menu(), game.choices())
+
+
+@pytest.mark.parametrize("start", list(STARTS))
 @pytest.mark.parametrize("seed", range(2))
 def test_every_action_says_the_squares_it_touches(start, seed):
     for game in positions(start, seed, 6):

@@ -42,6 +42,9 @@ class _Oracle:
     def choices(self):  # type: ignore[no-untyped-def]
         return oracle_choices(self._game)
 
+    def menu_and_choices(self):  # type: ignore[no-untyped-def]
+        return self.menu(), self.choices()
+
 
 @pytest.mark.parametrize("start", ["tora-short", "tora-long"])
 def test_every_typed_text_finds_the_same(start: str) -> None:

@@ -15,8 +15,9 @@ import pytest
 from web_world import ANN, BOB, HERE, World
 
 from bot.app.boards import Boards
-from bot.service import Terms, looking
+from bot.service import Terms
 from rules import Side
+from rules.tora import Game
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
 
@@ -203,13 +204,13 @@ async def test_a_state_taken_back_to_finds_its_actions_worked_out_already(
     match = await w.playing()
     before = await w.me(match, C)
     worked: list[int] = []
-    work = looking._menu_and_choices
+    work = Game.menu_and_choices
 
     def counted(game: Any) -> Any:
         worked.append(1)
         return work(game)
 
-    monkeypatch.setattr(looking, "_menu_and_choices", counted)
+    monkeypatch.setattr(Game, "menu_and_choices", counted)
     for action in [a["notation"] for g in before["choices"] for a in g["actions"]][:3]:
         await w.service.play(HERE, ANN, action, preview=False)
         staged = await w.me(match, C)

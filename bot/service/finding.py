@@ -41,12 +41,13 @@ def entries(game: GameState) -> list[Entry]:
     names. The words of the whole are those of its parts in turn, and each part's are
     found once: a group's for all its actions, a text seen before (the same labels and
     notations come back in every state of a match) from ``_spaced``'s store."""
+    menu, choices = game.menu_and_choices()
     groups: dict[str, tuple[str, str, str]] = {
         group.key: (group.label, _spaced(group.label), _spaced(" ".join(group.aliases)))
-        for group in game.menu()
+        for group in menu
     }
     found = []
-    for choice in game.choices():
+    for choice in choices:
         group = groups.get(choice.group)
         label, before, after = (None, "", "") if group is None else group
         where = _spaced(" ".join(choice.path[:-1])) if len(choice.path) > 1 else ""

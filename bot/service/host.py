@@ -167,11 +167,14 @@ class Host:
         flow: Callable[[Table], Awaitable[Answered]],
         *,
         limited: bool = True,
+        saves: bool = False,
     ) -> Answered:
+        """Run ``flow`` on the channel's match (see ``_locked_command``; ``saves``: a flow
+        that writes the match whenever it succeeds)."""
         if limited:
             self._limit.take(user.id, self._ctx.now())
         try:
-            return await self._locked_command(place.channel_id, expect, phases, flow)
+            return await self._locked_command(place.channel_id, expect, phases, flow, saves)
         finally:
             await self._announce_endings()
 
@@ -181,35 +184,82 @@ class Host:
         expect: Stamp | None,
         phases: tuple[str, ...],
         flow: Callable[[Table], Awaitable[Answered]],
+        saves: bool = False,
     ) -> Answered:
+        """``flow`` on the channel's match as the store holds it, under the channel's lock.
+        A flow that ``saves`` whenever it succeeds runs on the copy in memory without reading
+        the stored versions first (``_unchecked``)."""
         async with self._lock(channel_id):
+            held = self._tables.get(channel_id) if saves else None
+            if held is not None:
+                try:
+                    return await self._unchecked(held, expect, phases, flow)
+                except _Behind:
+                    pass  # run again on the match as stored, as if the check had come first
             table = await self._loaded(channel_id)
-            if table is None and expect is not None:
-                raise StaleRequest(_(OVER))
-            if table is None:
-                raise Refused(self._no_match())
-            if table.hosted.phase not in phases:
-                raise Refused(_wrong_phase(table.hosted))
-            if expect is not None:
-                check_stamp(table, expect, self._ctx.cmd("board", localized=True))
-            try:
-                return await flow(table)
-            except Refused:
+            return await self._run(table, expect, phases, flow)
+
+    async def _unchecked(
+        self,
+        table: Table,
+        expect: Stamp | None,
+        phases: tuple[str, ...],
+        flow: Callable[[Table], Awaitable[Answered]],
+    ) -> Answered:
+        """``_run`` on a copy in memory whose versions were not checked against the store's
+        (one read a command). The flow writes the match whenever it succeeds, and a write
+        refuses a copy behind the store (StaleMatch, StaleHosted): a success proves the copy
+        was current, so it is the answer the check would have let through. Whatever it
+        raises before a write of it went through (a refusal that read the copy, the write's
+        own refusal) is checked then: raised as it is if the copy was current, else
+        ``_Behind``, the copy dropped, for the caller to run the flow on the stored match."""
+        before = table.versions
+        try:
+            return await self._run(table, expect, phases, flow)
+        except Exception:
+            if table.versions != before:  # its write went through: the copy was current
                 raise
-            except (StaleMatch, StaleHosted):
-                self._tables.pop(channel_id, None)
-                raise StaleRequest(
-                    _(
-                        "The match changed while your command was being handled (another came "
-                        "first), so nothing was done. Look at it with {command} and retry.",
-                        command=self._ctx.cmd("board", localized=True),
-                    )
-                ) from None
-            except BaseException:
-                self._tables.pop(channel_id, None)  # this copy may be ahead of the store
+            if await self._ctx.store.hosting.versions(table.hosted.id) == before:
                 raise
-            finally:
-                self._settle(table)
+            if self._tables.get(table.channel_id) is table:
+                del self._tables[table.channel_id]
+            raise _Behind from None
+
+    async def _run(
+        self,
+        table: Table | None,
+        expect: Stamp | None,
+        phases: tuple[str, ...],
+        flow: Callable[[Table], Awaitable[Answered]],
+    ) -> Answered:
+        """``flow`` on ``table`` (None: no match in the channel) once the command's checks
+        pass: its phase and a stale ``expect``."""
+        if table is None and expect is not None:
+            raise StaleRequest(_(OVER))
+        if table is None:
+            raise Refused(self._no_match())
+        if table.hosted.phase not in phases:
+            raise Refused(_wrong_phase(table.hosted))
+        if expect is not None:
+            check_stamp(table, expect, self._ctx.cmd("board", localized=True))
+        try:
+            return await flow(table)
+        except Refused:
+            raise
+        except (StaleMatch, StaleHosted):
+            self._tables.pop(table.channel_id, None)
+            raise StaleRequest(
+                _(
+                    "The match changed while your command was being handled (another came "
+                    "first), so nothing was done. Look at it with {command} and retry.",
+                    command=self._ctx.cmd("board", localized=True),
+                )
+            ) from None
+        except BaseException:
+            self._tables.pop(table.channel_id, None)  # this copy may be ahead of the store
+            raise
+        finally:
+            self._settle(table)
 
     async def _announce_endings(self) -> None:
         while self._ctx.ended:
@@ -413,6 +463,11 @@ class Host:
 
 
 OVER = N_("That match is over, so nothing was done.")  # shown as _(OVER)
+
+
+class _Behind(Exception):
+    """A copy of a match in memory was behind the store when a command ran on it unchecked
+    (``Host._unchecked``): the command runs again on the match as stored."""
 
 
 class Backoff:

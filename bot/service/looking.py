@@ -158,7 +158,7 @@ class Looking(Host):
         base = _base(table)
         if "menu" not in memo or "choices:*" not in memo:
             memo["menu"], memo["choices:*"] = await self._ctx.offload.step(
-                base, partial(_menu_and_choices, base)
+                base, base.menu_and_choices
             )
         return Moves(
             tuple(game.staged()),
@@ -223,11 +223,6 @@ class Looking(Host):
         """The stored versions of these hosted matches, in one read: what a front end polls
         to learn of changes other processes made."""
         return await self._ctx.store.hosting.versions_of(hosted_ids)
-
-
-def _menu_and_choices(game: GameState) -> tuple[Any, Any]:
-    """Both in one trip to a worker thread."""
-    return game.menu(), game.choices(None)
 
 
 def _base(table: Table) -> GameState:

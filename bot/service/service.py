@@ -324,7 +324,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
             reply = await play.play(self._ctx, table, user, action, preview=preview)
             return await self._with_menu(table, user, reply) if menu else reply
 
-        return await self._command(place, user, expect, (PLAYING,), flow)
+        return await self._command(place, user, expect, (PLAYING,), flow, saves=True)
 
     async def choices(
         self, place: Place, user: User, typed: str = "", limit: int = 25
@@ -382,7 +382,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
             reply = await play.undo(self._ctx, table, user, number, preview=preview)
             return await self._with_menu(table, user, reply) if menu else reply
 
-        return await self._command(place, user, expect, (PLAYING,), flow)
+        return await self._command(place, user, expect, (PLAYING,), flow, saves=True)
 
     async def _with_menu(self, table: Table, user: User, reply: Reply) -> Reply:
         """``reply`` with the Play panel's menu of the state it left (its pieces)."""
@@ -397,7 +397,12 @@ class MatchService(Looking, Absences, Drafting, Coaching):
 
     async def end_turn(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
         return await self._command(
-            place, user, expect, (PLAYING,), lambda t: play.end_turn(self._ctx, t, user)
+            place,
+            user,
+            expect,
+            (PLAYING,),
+            lambda t: play.end_turn(self._ctx, t, user),
+            saves=True,
         )
 
     # ---- agreements and endings ----------------------------------------------------------

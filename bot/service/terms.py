@@ -6,7 +6,7 @@ import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from bot.i18n import SOURCE, _, current, ngettext, slash, speaking, word
@@ -344,11 +344,19 @@ class Settings:
         ``/tora ladder queue board:long`` (the rarer commands sit in groups); with
         ``localized``, its names as the reader's Discord shows them in the current language
         (``bot.i18n.slash``), else in English (as ``texts.duration``)."""
-        head, _space, rest = name.partition(" ")
-        path = " ".join(part for part in (COMMAND_PATHS.get(head, head), rest) if part)
-        with speaking(current() if localized else SOURCE):
-            return slash(f"{self.command.lstrip('/')} {path}")
+        return _command(self.command, name, current() if localized else SOURCE)
 
     def link(self, guild_id: int, channel_id: int) -> str:
         """Where a match is played, as a link its players can follow from anywhere."""
         return self.channel_link.format(guild=guild_id, channel=channel_id)
+
+
+@lru_cache(maxsize=1024)
+def _command(prefix: str, name: str, code: str) -> str:
+    """``Settings.cmd`` of ``name`` in language ``code``, after the front end's ``prefix``:
+    made once (a turn's texts name three or four commands, and a catalog never changes once
+    read), not at every answer."""
+    head, _space, rest = name.partition(" ")
+    path = " ".join(part for part in (COMMAND_PATHS.get(head, head), rest) if part)
+    with speaking(code):
+        return slash(f"{prefix.lstrip('/')} {path}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from bot.i18n import SOURCE, _, current, ngettext, speaking
 from rules import Side
 from rules.errors import echo as quote
@@ -15,10 +17,12 @@ CENTURY = 100 * 366 * 86400.0
 MARKDOWN = frozenset("\\*_~`|>#-[]<")  # what Discord reads as markdown or a mention
 
 
+@lru_cache(maxsize=4096)
 def escape(name: str) -> str:
     """A name (a player's, a tournament's title) as plain text in a Discord message: its
     markdown characters escaped and mentions broken (``@everyone`` cannot ping, ``<@1>``
-    shows as written), so a name is shown exactly as its owner wrote it, on one line."""
+    shows as written), so a name is shown exactly as its owner wrote it, on one line. Kept:
+    a turn's texts name its players a dozen times, a character at a time."""
     flat = " ".join(name.split())
     out = "".join(f"\\{c}" if c in MARKDOWN else c for c in flat)
     return out.replace("@", "@\u200b")

@@ -35,6 +35,10 @@ class Game(Play):
         """The actions of one group of ``menu()`` (None: of all), in words and notation."""
         return menus.choices(self, key)
 
+    def menu_and_choices(self) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
+        """``menu()`` and ``choices()`` from one list of the legal actions."""
+        return menus.menu_and_choices(self)
+
     def prompt(self) -> Text:
         if self.pos.crown_pending[self.side]:
             return msg("Choose a General to crown")

@@ -58,6 +58,19 @@ def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
     groups = _grouped(game)
     if key is not None:
         groups = {key: groups[key]} if key in groups else {}
+    return _choices(game, groups)
+
+
+def menu_and_choices(game: Play) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
+    """``menu`` and ``choices`` of all, from one list of the legal actions (each would
+    work it out again)."""
+    groups = _grouped(game)
+    headers = tuple(_group(game, key, actions) for key, actions in groups.items())
+    return headers, _choices(game, groups)
+
+
+def _choices(game: Play, groups: dict[str, list[Action]]) -> tuple[Choice, ...]:
+    """The choices of ``groups`` (``_grouped``'s), each group's kept or made."""
     out: list[Choice] = []
     for group, actions in groups.items():
         kept = _kept_key(game, actions)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from rules.errors import IllegalAction
-from rules.grouped import Grouped, choices_of, headers
+from rules.grouped import Grouped, choices_of, headers, menu_and_choices_of
 from rules.protocol import Choice, ChoiceGroup, NoPoints, rounds_since
 from rules.sides import Outcome, Side
 from rules.turn import DRAW, OneMoveMachine, Staged
@@ -140,6 +140,9 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
 
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
         return choices_of(self._groups(), key)
+
+    def menu_and_choices(self) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
+        return menu_and_choices_of(self._groups())
 
     def prompt(self) -> str:
         if self.pos.owed:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any, Self
 
 from rules.errors import IllegalAction
-from rules.grouped import choices_of, headers
+from rules.grouped import choices_of, headers, menu_and_choices_of
 from rules.protocol import Choice, ChoiceGroup, NoPoints, rounds_since
 from rules.sides import Outcome, Side
 from rules.turn import OneMoveMachine, Staged
@@ -126,6 +126,9 @@ class ToriShogiGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
 
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
         return choices_of(build_menu(self.pos, self.legal_actions()), key)
+
+    def menu_and_choices(self) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
+        return menu_and_choices_of(build_menu(self.pos, self.legal_actions()))
 
     def prompt(self) -> Text:
         return msg("Choose a piece, on the board or in hand")

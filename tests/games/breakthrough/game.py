@@ -4,7 +4,7 @@ one-move turn machine on its 4x4 grid."""
 from __future__ import annotations
 
 from rules.errors import IllegalAction, MalformedAction
-from rules.grouped import Grouped, choices_of, headers
+from rules.grouped import Grouped, choices_of, headers, menu_and_choices_of
 from rules.protocol import FROM, HIT, TO, Choice, ChoiceGroup, NoPoints, Touch, rounds_since
 from rules.sides import Outcome, Side
 from rules.turn import OneMoveMachine, Staged
@@ -82,6 +82,9 @@ class BreakthroughGame(NoPoints, OneMoveMachine[Move, Event, Position, Turn]):
 
     def choices(self, key: str | None = None) -> tuple[Choice, ...]:
         return choices_of(self._groups(), key)
+
+    def menu_and_choices(self) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
+        return menu_and_choices_of(self._groups())
 
     def parse_action(self, text: str) -> Move:
         self._check_open()

@@ -1,0 +1,118 @@
+"""Where several processes share the database, a process's copy of a match falls behind the
+store when another process changes it. A turn command (an action staged, one taken back, a
+turn's end) is answered as on the match as stored, whether the copy was behind or not; on a
+current copy it reads no stored versions first (its write checks them)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.service import NotAllowed, Place, Refused, Settings, Terms, User
+from bot.service.clock import ManualClock
+from bot.service.testing import Harness
+from storage import Config
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN, BOB = User(1, "ann"), User(2, "bob")
+HOUR = 3600.0
+SHARED = Settings(
+    burst=1000,
+    every=0.001,
+    ai_processes=0,
+    draw_processes=0,
+    poll_seconds=1.0,
+    claim_seconds=30.0,
+    auto_away=False,
+)
+
+
+@pytest.fixture
+async def pair(db: Config) -> AsyncIterator[tuple[Harness, Harness]]:
+    """Two processes on one database, both holding a match where bob is to act (ann's
+    first turn played in the first)."""
+    clock = ManualClock()
+    first, second = (
+        Harness(db, settings=SHARED, clock=clock),
+        Harness(db, settings=SHARED, clock=clock),
+    )
+    await first.open()
+    await second.open()
+    try:
+        service = first.running
+        await service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
+        await service.accept(HERE, BOB)
+        await service.setup(HERE, ANN, {"strategy": "aggressive"})
+        await service.setup(HERE, BOB, {"strategy": "defensive"})
+        await service.play(HERE, ANN, "G v5h9-v4h9")
+        await service.end_turn(HERE, ANN)
+        await first.running.board(HERE, BOB)
+        await second.running.board(HERE, BOB)
+        yield first, second
+    finally:
+        await second.close()
+        await first.close()
+
+
+async def offered(h: Harness, user: User) -> list[str]:
+    return [notation for _shown, notation in await h.running.choices(HERE, user)]
+
+
+async def test_a_turn_ended_elsewhere_does_not_refuse_the_next_player_here(
+    pair: tuple[Harness, Harness],
+) -> None:
+    first, second = pair
+    await second.running.play(HERE, BOB, (await offered(second, BOB))[0])
+    await second.running.end_turn(HERE, BOB)
+    # the first's copy still has bob to act
+    action = (await offered(second, ANN))[0]
+    reply = await first.running.play(HERE, ANN, action)
+    assert reply.text.startswith(f"Staged: {action}")
+
+
+async def test_an_action_staged_elsewhere_is_taken_back_here(
+    pair: tuple[Harness, Harness],
+) -> None:
+    first, second = pair
+    action = (await offered(second, BOB))[0]
+    await second.running.play(HERE, BOB, action)
+    # the first's copy has nothing staged
+    reply = await first.running.undo(HERE, BOB)
+    assert reply.text.startswith(f"Taken back: {action}")
+
+
+async def test_an_action_staged_here_joins_the_one_staged_elsewhere(
+    pair: tuple[Harness, Harness],
+) -> None:
+    """The copy here accepts the action and its write finds the stored match moved on: it
+    is staged on the stored match, after the other, as it would have been had the copy
+    been read again first."""
+    first, second = pair
+    before = await offered(first, BOB)
+    staged = before[0]
+    await second.running.play(HERE, BOB, staged)
+    after = await offered(second, BOB)
+    piece = staged.split()[1][:4]
+    other = next(text for text in before if text in after and piece not in text)
+    reply = await first.running.play(HERE, BOB, other)
+    assert "1. " + staged in reply.text and "2. " + other in reply.text
+    assert f"1. {staged}\n2. {other}" in (await second.running.board(HERE, BOB)).text
+
+
+async def test_a_refusal_on_a_current_copy_is_the_refusal(pair: tuple[Harness, Harness]) -> None:
+    first, _second = pair
+    with pytest.raises(NotAllowed, match="It is bob's turn"):
+        await first.running.play(HERE, ANN, "G v4h9-v3h9")
+    with pytest.raises(Refused, match="nothing to take back"):
+        await first.running.undo(HERE, BOB)
+
+
+async def test_a_refusal_here_still_stands_when_the_copy_was_behind(
+    pair: tuple[Harness, Harness],
+) -> None:
+    first, second = pair
+    await second.running.play(HERE, BOB, (await offered(second, BOB))[0])
+    await second.running.end_turn(HERE, BOB)
+    with pytest.raises(NotAllowed, match="It is ann's turn"):
+        await first.running.play(HERE, BOB, (await offered(second, ANN))[0])
