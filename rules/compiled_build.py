@@ -38,6 +38,7 @@ HOT = tuple(
         "movegen",
         "jeopardy",
         "restriction",
+        "defences",
         "trapped",
         "kept",
     )

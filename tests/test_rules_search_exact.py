@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from test_properties import new_game, play_turn, try_apply
 from test_trapped_search import Undecided, playout_verdicts
 
-from rules.tora import Game, Side, jeopardy, restriction, strike, trapped
+from rules.tora import Game, Side, defences, jeopardy, restriction, strike, trapped
 from rules.tora.bits import mask
 from rules.tora.geometry import distance
 from rules.tora.jeopardy import SearchKey, ThreatSearch, search_key
@@ -142,8 +142,8 @@ class OldEscape:
             return True
         if depth == 0 or pos.actions_left <= 0:
             return False
-        zones = trapped._widen(pos, deps, depth)
-        for effect in trapped._defences(pos, zones, depth):
+        zones = defences.widen(pos, deps, depth)
+        for effect in defences.defences(pos, zones, depth):
             child = pos.copy()
             child.commit(effect)
             key = (search_key(child), depth)

@@ -12,7 +12,7 @@ from test_jeopardy_exact import brute_force
 from test_properties import playout
 from trapped_oracle import _defences as listed_defences
 
-from rules.tora import jeopardy, trapped
+from rules.tora import defences, jeopardy
 from rules.tora.geometry import distances, on_board
 from rules.tora.reach import ball, detour
 
@@ -59,9 +59,9 @@ def test_r25_defences_skip_only_pieces_without_a_qualifying_action():
         for _ in range(8):
             deps = set(rng.sample(squares, rng.choice([1, 3, 12])))
             for depth in range(1, pos.actions_total + 1):
-                zones = trapped._widen(pos, deps, depth)
+                zones = defences.widen(pos, deps, depth)
                 for focus in [None, *(p.id for p in pos.commanders(pos.side))]:
-                    got = trapped._defences(pos, zones, depth, focus)
+                    got = defences.defences(pos, zones, depth, focus)
                     assert got == listed_defences(pos, zones, depth, focus)
                     compared += 1
     assert compared > 50

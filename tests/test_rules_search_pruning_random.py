@@ -4,7 +4,7 @@ forest, hills and Assassins at random (hypothesis):
 
 * R25's ``_LastShot``: every helper's action after which the Cannon's shot really hits the
   target is one the shortcut lets through;
-* R29's ``_Near``: every piece with an action ``_defences`` would keep (it writes a square
+* R29's ``Near``: every piece with an action ``defences.defences`` would keep (it writes a square
   of the reach, hits a command piece, or progresses towards the goal) is one it asks."""
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 from positions import C, O, position
 
 from rules.tora.bounds import writes_any
+from rules.tora.defences import Near, widen
 from rules.tora.geometry import on_board
 from rules.tora.jeopardy import ThreatSearch, _LastShot, progresses
 from rules.tora.movegen import piece_actions
 from rules.tora.pieces import CANNON
 from rules.tora.position import Position
 from rules.tora.strike import hits
-from rules.tora.trapped import _Near, _widen
 
 COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 STEPS8 = ((0, 1), (1, 1), (1, 0), (1, -1), (0, -1), (-1, -1), (-1, 0), (-1, 1))
@@ -158,10 +158,10 @@ def test_r29_a_piece_with_a_kept_defence_is_always_asked(seed: int) -> None:
         squares = sorted(on_board(pos.size))
         deps = set(rng.sample(squares, rng.choice((1, 2, 4, 12))))
         for depth in range(1, pos.actions_total + 1):
-            zones = _widen(pos, deps, depth)
+            zones = widen(pos, deps, depth)
             reach, goal = zones[depth - 1], tuple(zones[0])
             goals = [(goal, depth - 1)] if depth > 1 and goal else None
-            near = _Near(pos, reach, goal if goals else ())
+            near = Near(pos, reach, goal if goals else ())
             for piece in pos.side_pieces(pos.side):
                 if near.may_qualify(pos, piece, depth):
                     continue

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from test_properties import new_game, play_turn
 
-from rules.tora import Game, jeopardy, trapped
+from rules.tora import Game, defences, jeopardy, trapped
 from rules.tora.jeopardy import SearchKey, search_key
 from rules.tora.position import Position
 from rules.tora.record import replay
@@ -42,8 +42,8 @@ def _escape(pos: Position, depth: int, seen: set[tuple[SearchKey, int]], budget:
         return True
     if depth == 0 or pos.actions_left <= 0:
         return False
-    zones = trapped._widen(pos, deps, depth)
-    for effect in trapped._defences(pos, zones, depth):
+    zones = defences.widen(pos, deps, depth)
+    for effect in defences.defences(pos, zones, depth):
         child = pos.copy()
         child.commit(effect)
         key = (search_key(child), depth)

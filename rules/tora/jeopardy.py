@@ -130,14 +130,17 @@ class ThreatSearch:
         the widest, goes last, so the threat another piece makes is usually found first."""
         target = (self.target,)
         finishers = sorted(
-            (p.kind == CANNON, bound(pos, p, target), p.id)
+            (p.kind == CANNON, bound(pos, p, target), p.id, p)
             for p in pos.side_pieces(pos.side)
             if not p.hidden and p.id not in pos.spent
         )
+        left = pos.actions_left
         for n in range(1, self.actions + 1):
-            for _cannon, need, pid in finishers:
-                if need <= n and self._by(pos, pid, n):
-                    return True
+            for _cannon, need, _pid, piece in finishers:
+                if need <= n:  # ``_by``, its checks known to pass here but the last
+                    self.work += 1
+                    if left >= n and self._within(pos, piece, n, root=True):
+                        return True
         return False
 
     def _by(self, pos: Position, pid: int, n: int) -> bool:
@@ -146,9 +149,16 @@ class ThreatSearch:
         piece = pos.pieces.get(pid)
         if piece is None or pid in pos.spent or pos.actions_left < n:
             return False
-        need = bound(pos, piece, (self.target,))
-        if need > n:
+        if bound(pos, piece, (self.target,)) > n:
             return False
+        return self._within(pos, piece, n)
+
+    def _within(self, pos: Position, piece: Piece, n: int, root: bool = False) -> bool:
+        """``_by`` once the piece is known able to act and within ``bound`` of the target.
+        At the root of the deepening (``root``) no other line of play reaches ``pos`` (each
+        action adds one to ``actions_used``, which ``search_key`` holds), so the search there
+        neither asks nor keeps its refutations."""
+        pid = piece.id
         if n == 1:
             if self.attacker_ok(piece) and self._hits(pos, piece):
                 self.deps |= corridor(pos, piece, (self.target,), 1) | {piece.sq}
@@ -156,8 +166,8 @@ class ThreatSearch:
                     self.deps.update(neighbours(pos.size)[piece.sq])
                 return True
             return False
-        key = (search_key(pos), pid, n)
-        if key in self.refuted:
+        key = None if root else (search_key(pos), pid, n)
+        if key is not None and key in self.refuted:
             return False
         for effect in self._first_actions(pos, piece, n):
             child = pos.copy()
@@ -169,7 +179,8 @@ class ThreatSearch:
                 if mover.kind == CANNON:
                     self.deps.update(neighbours(pos.size)[mover.sq])
                 return True
-        self.refuted.add(key)
+        if key is not None:
+            self.refuted.add(key)
         return False
 
     def _hits(self, pos: Position, piece: Piece) -> bool:

@@ -6,19 +6,18 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 
 from ..sides import Side
-from .bits import ball, mask
-from .bounds import STEPS, STRIKES, acting_kind, bound, corridor, writes_any
+from .bounds import acting_kind, bound
+from .defences import defences, widen
 from .geometry import distances
 from .jeopardy import (
     Filter,
     SearchKey,
     ThreatSearch,
     next_turn,
-    progresses,
     search_key,
     within_reach,
 )
-from .movegen import acting_in_order, crown_actions, piece_actions
+from .movegen import acting_in_order, piece_actions
 from .pieces import CANNON, Piece
 from .position import Effect, Position
 
@@ -32,14 +31,17 @@ def is_trapped(pos: Position) -> bool:
 def verdict(pos: Position) -> bool | None:
     """``is_trapped``, or None where the search ran out of ``TRAPPED_BUDGET`` undecided.
 
-    Two ``Probe``s look first, each on a budget of its own: an escape one finds is an escape,
-    and when they find none ``Escape`` searches with a full budget, keeping the judgements
-    and threats they found (each is exact, so it decides what it decided again, for free)."""
+    A ``first_look`` at a few single actions and two ``Probe``s look first, each on a budget
+    of its own: an escape one finds is an escape, and when they find none ``Escape`` searches
+    with a full budget, keeping the judgements and threats they found (each is exact, so it
+    decides what it decided again, for free)."""
     if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return False
     pos = pos.public()  # judged on the public board: no secret keeps a player alive
     escape = Escape(pos)
-    if any(Probe(escape, budget, safest).finds() for budget, safest in PROBES):
+    if first_look(escape) or any(
+        Probe(escape, budget, safest).finds() for budget, safest in PROBES
+    ):
         return False
     escape.budget = TRAPPED_BUDGET
     try:
@@ -68,6 +70,52 @@ class _OutOfBudget(Exception):
 PROBES = ((1_000, False), (1_500, True))
 PROBE_JUDGED = 8
 PROBE_FOLLOWED = 5
+
+
+# The single actions ``first_look`` judges at most.
+FIRST_LOOK = 8
+
+
+def first_look(escape: Escape) -> bool:
+    """Is ending the turn at once an escape, or one of a few single actions: those taking a
+    piece that stands on a square a threat against a command piece depends on (its attacker,
+    most often), then the command pieces' own actions to the squares fewest enemies can reach
+    (``_danger``)? In random short games one of them is an escape in four verdicts of five
+    where ending at once is none; the first ``Probe`` tries the command piece's actions in
+    the generator's order and follows them deeper before any other piece's.
+
+    Like a ``Probe`` it only ever answers "escape found": each turn it judges is a legal turn
+    and judged exactly. Its first judgement is the first ``Probe``'s first step, made on
+    ``escape`` as that step makes it. Each of the others is judged with threats of its own
+    (a fresh ``Threats``) and kept nowhere, so when it finds no escape the probes and
+    ``Escape`` start from what the first probe's first step leaves (that judgement kept, so
+    not paid again) and search the same lines as without it: every verdict they decide is
+    unchanged, and none they decided can run out of budget."""
+    pos = escape.pos
+    try:
+        safe, witnesses, _blame = escape._judge(pos, _node_key(pos))
+    except _OutOfBudget:
+        return False
+    if safe or pos.crown_pending[pos.side] or pos.actions_left <= 0:
+        return safe  # a crown comes first (R24): no single action of a piece is a turn
+    foci = [p.id for p in pos.commanders(pos.side) if not p.doomed]
+    depended = set().union(*witnesses.values())
+    taking: list[Effect] = []
+    own: list[Effect] = []
+    for piece in acting_in_order(pos):
+        for _action, effect in piece_actions(pos, piece):
+            if any(pos.pieces[h].sq in depended for h in effect.hits):
+                taking.append(effect)
+            elif piece.id in foci:
+                own.append(effect)
+    danger = _danger(pos)
+    own.sort(key=lambda effect: danger(effect.rest))
+    for effect in (taking + own)[:FIRST_LOOK]:
+        child = pos.copy()
+        child.commit(effect)
+        if _judgement(child, Threats())[0]:
+            return True
+    return False
 
 
 class Probe:
@@ -260,8 +308,8 @@ class Escape:
         found = self.defended.get(memo)
         if found is None:
             _safe, witnesses, blame = self._judge(pos, node)
-            zones = _widen(pos, witnesses.get(focus, set()) | blame, depth)
-            found = self.defended[memo] = zones, _defences(pos, zones, depth, focus)
+            zones = widen(pos, witnesses.get(focus, set()) | blame, depth)
+            found = self.defended[memo] = zones, defences(pos, zones, depth, focus)
         return found
 
     def _spend(self, work: int) -> None:
@@ -304,7 +352,7 @@ class Threats:
     """The threats found against command pieces during one R25 search, each with the squares
     its witness depends on and what they held. The positions of one search differ in a few
     squares: a threat whose squares all hold what they held is still there, and searching for
-    it again would find it again (the same premise that lets ``_defences`` try only actions
+    it again would find it again (the same premise that lets ``defences`` try only actions
     that touch those squares)."""
 
     def __init__(self) -> None:
@@ -405,76 +453,3 @@ def _judgement(pos: Position, threats: Threats) -> tuple[bool, dict[int, set[int
 
 def _not_doomed_command(piece: Piece) -> bool:
     return not (piece.is_command and piece.doomed)
-
-
-def _defences(
-    pos: Position, zones: list[set[int]], depth: int, focus: int | None = None
-) -> list[Effect]:
-    """Own actions that can break a threat with ``depth`` actions left: the command piece
-    ``focus`` (any command piece without one) acting, crowning, dooming an enemy command
-    piece, touching a square the threats depend on (``zones[0]``), or moving towards /
-    making way for an action that will. Listed in ``all_actions``'s order, without the
-    actions of the pieces too far from all of that for any action of theirs to qualify."""
-    crowns = crown_actions(pos)
-    if crowns:
-        return [effect for _action, effect in crowns]  # all_actions(pos): crown first (R24)
-    first: list[Effect] = []
-    rest: list[Effect] = []
-    reach = zones[depth - 1]
-    goal = tuple(zones[0])
-    goals = [(goal, depth - 1)] if depth > 1 and goal else None
-    near = _Near(pos, reach, goal if goals else ())
-    for piece in acting_in_order(pos):
-        if piece.is_command if focus is None else piece.id == focus:
-            first.extend(effect for _action, effect in piece_actions(pos, piece))
-        elif near.may_qualify(pos, piece, depth):
-            for _action, effect in piece_actions(pos, piece):
-                if (
-                    writes_any(pos, effect, reach)
-                    or any(pos.pieces[h].is_command for h in effect.hits)
-                    or progresses(pos, effect, goals)
-                ):
-                    rest.append(effect)
-    return first + rest
-
-
-class _Near:
-    """Which pieces may have an action ``_defences`` keeps: one action carries a piece at
-    most ``STEPS`` and hits at most ``STRIKES`` away (``bound``'s premise), so a piece
-    farther than that from every square of ``reach`` and every enemy command piece, and
-    from ``goal`` farther than a step plus what ``progresses`` accepts, has none. Cannons
-    and hidden pieces are always asked."""
-
-    def __init__(self, pos: Position, reach: set[int], goal: tuple[int, ...]) -> None:
-        enemy = pos.side.other
-        commands = mask(p.sq for p in pos.commanders(enemy) if not p.hidden)
-        self.touch = mask(reach) | commands
-        self.goal = mask(goal)
-        self.hill = 1 if pos.terrain.hills else 0
-
-    def may_qualify(self, pos: Position, piece: Piece, depth: int) -> bool:
-        if piece.kind == CANNON or piece.hidden:
-            return True
-        kind = acting_kind(pos, piece)
-        hill = self.hill
-        if ball(pos.size, piece.sq, STRIKES[kind] + hill) & self.touch:
-            return True
-        if not self.goal:
-            return False
-        radius = max(0, within_reach(kind, bool(hill), False, depth - 1)) + STEPS[kind] + hill
-        return bool(ball(pos.size, piece.sq, radius) & self.goal)
-
-
-def _widen(pos: Position, deps: set[int], actions: int) -> list[set[int]]:
-    """``zones[d]``: the squares of ``deps`` and those an own action could clear for a
-    defender that then has d actions left to reach them."""
-    zones = [deps]
-    for _ in range(1, actions):
-        wider = set(zones[-1])
-        if zones[-1]:
-            squares = tuple(zones[-1])
-            for own in pos.side_pieces(pos.side):
-                if not own.hidden and bound(pos, own, squares) <= 1:
-                    wider |= corridor(pos, own, squares, 1)
-        zones.append(wider)
-    return zones
