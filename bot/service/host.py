@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import random
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -87,6 +88,9 @@ class Host:
         self._watchers: list[ChangeListener] = []
         self._hinting: set[int] = set()  # players whose hint is being searched
         self._digests_at = float("-inf")  # when the daily digests were last looked for
+        # the clock time the timer loop sleeps until, having read every clock then (-inf: a
+        # change of any clock wakes it)
+        self._timers_until = -math.inf
         self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
     # ---- the clock and the outbox --------------------------------------------------------
@@ -287,11 +291,17 @@ class Host:
                 names[user_id] = player.name if player else f"player {user_id}"
         return names
 
-    def _changed(self, posted: bool = True, timers: bool = True) -> None:
-        """After a commit: the timers look again unless it left every clock as it was, and
-        the outbox's workers when it queued posts (a staged action does neither: it wakes
-        nothing, as it changes no clock and posts nothing)."""
-        if timers:
+    def _changed(
+        self, posted: bool = True, timers: bool = True, soonest: float = -math.inf
+    ) -> None:
+        """After a commit: the timers look again unless it left every clock as it was, or
+        the soonest clock it set (``soonest``; -inf: not known) comes no sooner than the one
+        they sleep until, which they read the clocks again at (a turn's end moves its own
+        deadline later: no read) while the digests are not due a look; and the outbox's
+        workers when it queued posts (a staged action does neither: it wakes nothing, as it
+        changes no clock and posts nothing)."""
+        digests = self._ctx.now() - self._digests_at >= digest.EVERY
+        if timers and (soonest < self._timers_until or digests):
             self._timers_changed.set()
         if posted:
             self._outbox_changed.set()
@@ -336,6 +346,7 @@ class Host:
         looked = self._ctx.now()  # ``start`` has just looked after the AI matches
         backoff = Backoff()
         while True:
+            self._timers_until = -math.inf  # a change from now on wakes the next nap
             self._timers_changed.clear()
             try:
                 now = self._ctx.now()
@@ -349,6 +360,8 @@ class Host:
                 await self._after_failure("the timers", backoff)
                 continue
             backoff.reset()
+            if when is not None and not fired:
+                self._timers_until = when
             await self._nap(self._timers_changed, when)  # fired: briefly, then read again
 
     async def _delivery_loop(self) -> None:
