@@ -93,10 +93,10 @@ class Context:
     clock: Clock
     settings: Settings
     rng: random.Random
-    # after a commit: wakes the deliverer when it queued posts (the first argument), and the
-    # timers unless told that none changed (the second) or that the soonest clock it set
-    # (the third, ``soonest``) comes after the one they wait for
-    changed: Callable[[bool, bool, float], None]
+    # after a commit: wakes the deliverer's workers of the posts it queued (the first
+    # argument), and the timers unless told that none changed (the second) or that the
+    # soonest clock it set (the third, ``soonest``) comes after the one they wait for
+    changed: Callable[[Sequence[Post], bool, float], None]
     offload: Offload
     languages: KeptLanguages  # the players' and servers' languages, kept (``Records``'s too)
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
@@ -226,7 +226,7 @@ class Context:
         table.hosted = await self.store.hosting.update(
             hosted, posts, choice=choice, drop_choices=drop_choices
         )
-        self.changed(bool(posts), timed(before) != timed(table.hosted), soonest(table.hosted))
+        self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
         self.touched(table.hosted.id)
         if table.hosted.phase == ENDED:
             self.ended.append(table.hosted)
@@ -250,7 +250,7 @@ class Context:
         posts = mail.posts if mail else []
         before = table.hosted
         table.hosted = await self.store.save_hosted(match, hosted, posts, close=close, plans=plans)
-        self.changed(bool(posts), timed(before) != timed(table.hosted), soonest(table.hosted))
+        self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
         self.touched(table.hosted.id)
         if hosted.phase == ENDED:
             self.ended.append(table.hosted)

@@ -211,7 +211,7 @@ async def start(
     game = terms.kind.new_game(spec.options, spec.answers)
     mail = await announce.game_start(ctx, staged, game, lead)
     table.hosted, table.match = await ctx.store.hosting.start(changed, new, mail.posts)
-    ctx.changed(bool(mail.posts), True, soonest(table.hosted))
+    ctx.changed(mail.posts, True, soonest(table.hosted))
     ctx.touched(table.hosted.id)  # the open pages see the game begin
     return Reply(note + _("Your setup is complete, and so is your opponent's: the game begins."))
 
