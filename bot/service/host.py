@@ -87,8 +87,7 @@ class Host:
         )
         self._timers_changed = asyncio.Event()
         self._outbox_changed = asyncio.Event()
-        # the destinations of the posts queued since the delivery loop last woke (None: not
-        # known, it looks at the whole outbox)
+        # destinations of posts queued since the delivery loop woke (None: it looks at all)
         self._queued: set[Destination] | None = None
         self._outbox_looked = -math.inf  # when the delivery loop last looked at the outbox
         self._deliverer = Deliverer(store, delivery, clock, settings, self._outbox_changed.set)
@@ -100,8 +99,7 @@ class Host:
         self._watchers: list[ChangeListener] = []
         self._hinting: set[int] = set()  # players whose hint is being searched
         self._digests_at = float("-inf")  # when the daily digests were last looked for
-        # the clock time the timer loop sleeps until, having read every clock then (-inf: a
-        # change of any clock wakes it)
+        # when the timer loop reads every clock again (-inf: a change of any clock wakes it)
         self._timers_until = -math.inf
         self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
@@ -309,13 +307,11 @@ class Host:
         timers: bool = True,
         soonest: float = -math.inf,
     ) -> None:
-        """After a commit: the timers look again unless it left every clock as it was, or
-        the soonest clock it set (``soonest``; -inf: not known) comes no sooner than the one
-        they sleep until, which they read the clocks again at (a turn's end moves its own
-        deadline later: no read) while the digests are not due a look; and the outbox's
-        workers are set on the destinations of the ``posts`` it queued (None: not known,
-        the whole outbox is looked at) (a staged action does neither: it wakes nothing, as
-        it changes no clock and posts nothing)."""
+        """After a commit: the timers read the clocks again if it set one (``soonest``;
+        -inf: not known) sooner than the one they sleep until (a turn's end sets a later
+        one: no read), or the digests are due a look; the outbox's workers are set on the
+        destinations of the ``posts`` it queued (None: not known, the whole outbox is looked
+        at). A staged action wakes nothing: it changes no clock and posts nothing."""
         digests = self._ctx.now() - self._digests_at >= digest.EVERY
         if timers and (soonest < self._timers_until or digests):
             self._timers_changed.set()
@@ -405,8 +401,6 @@ class Host:
                 continue
             backoff.reset()
             await self._nap(self._outbox_changed, self._deliverer.next_try)
-            if not self._outbox_changed.is_set():  # the time came: a look at the whole outbox
-                self._queued = None
 
     def _outbox_look_due(self, now: float) -> bool:
         """Whether the delivery loop looks at the whole outbox rather than only where posts
