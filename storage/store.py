@@ -292,10 +292,15 @@ class Store:
 
         def job(conn: Connection) -> tuple[writes.Saved, Hosted]:
             now = time.time()
-            saved = writes.append(conn, request, now)
-            for side, lines in (plans or {}).items():  # before an end, which deletes them
-                hosting.put_plans(conn, hosted.id, side, lines)
-            updated = hosting.update_hosted(conn, hosted, now)
+            if plans:  # written before the hosted match, whose end deletes them
+                saved = writes.append(conn, request, now)
+                for side, lines in plans.items():
+                    hosting.put_plans(conn, hosted.id, side, lines)
+                updated = hosting.update_hosted(conn, hosted, now)
+            else:  # the hosted match written with the match (one statement on PostgreSQL)
+                with hosting.channel_busy(hosted):
+                    saved = writes.append(conn, request, now, hosting.hosted_update(hosted, now))
+                updated = hosting.hosted_updated(conn, hosted, saved.also == 1, now)
             outbox.insert_posts(conn, hosted.id, posts, now)
             return saved, updated
 

@@ -88,11 +88,16 @@ async def test_the_outbox_loop_tries_again_within_seconds_and_backs_off(
             await _until(lambda: h.delivery.texts(HERE.channel_id))
             assert h.delivery.texts(HERE.channel_id)[0].startswith("ann challenges bob")
             assert "delivering the outbox failed; trying again in 0.5 s" in caplog.text
-            # a success starts the backoff again from half a second
+            # a success starts the backoff again from half a second: a look at the whole
+            # outbox (at least hourly; a post queued goes to its destination's worker at once)
             flaky.failures = 1
-            await h.service.decline(HERE, BOB)
+            h.clock.advance(3600.0)
             await _until(lambda: flaky.failed == 4)
-            h.clock.advance(0.5)
+            await h.service.decline(HERE, BOB)  # goes with the next look, half a second later
+            h.clock.advance(0.49)
+            await _quiet()
+            assert len(h.delivery.texts(HERE.channel_id)) == 1
+            h.clock.advance(0.01)
             await _until(lambda: len(h.delivery.texts(HERE.channel_id)) == 2)
         finally:
             await h.service.stop()
@@ -176,3 +181,35 @@ async def test_a_deadline_cut_short_by_a_stop_leaves_the_match_as_stored(
     monkeypatch.undo()
     game = game_type("torishogi").new_game({}, ({}, {}))
     await h.running.play(HERE, ann, game.notation(game.legal_actions()[0]))  # ann still acts
+
+
+async def test_a_post_goes_to_its_destination_without_a_look_at_the_whole_outbox(
+    tmp_path: Path,
+) -> None:
+    """A commit's posts are handed to their destinations' workers (no read of every
+    destination's first row); a destination whose row waits for a retry still holds the
+    new row back until that row goes, in order."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        await h.service.start(background=True)
+        try:
+            await _quiet()
+            looks = Flaky(h.store.hosting.private_firsts)
+            h.store.hosting.private_firsts = looks  # type: ignore[method-assign]
+            looks.failures = 1_000  # any look at the whole outbox fails
+            await h.service.challenge(HERE, ANN, BOB, Terms())
+            await _until(lambda: h.delivery.texts(HERE.channel_id))
+            assert looks.failed == 0
+            looks.failures = 0
+
+            h.delivery.fail_next = 1  # the decline's post fails: retried in 2 s
+            await h.service.decline(HERE, BOB)
+            await _quiet()
+            await h.service.challenge(HERE, BOB, ANN, Terms())  # held behind it
+            await _quiet()
+            assert len(h.delivery.texts(HERE.channel_id)) == 1
+            h.clock.advance(2.0)
+            await _until(lambda: len(h.delivery.texts(HERE.channel_id)) == 3)
+            texts = h.delivery.texts(HERE.channel_id)
+            assert texts[2].startswith("bob challenges ann"), texts
+        finally:
+            await h.service.stop()

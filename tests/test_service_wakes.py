@@ -3,6 +3,10 @@ clock again (two reads) only after a change of a clock, not after every staged a
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import math
+from collections.abc import Callable
 from pathlib import Path
 
 from bot.service import Place, User
@@ -27,3 +31,46 @@ async def test_a_staged_action_wakes_no_timer_and_a_turn_end_does(tmp_path: Path
         h.clock.advance(60.0)  # bob's day starts a minute after ann's
         await service.end_turn(HERE, ANN)
         assert woken.is_set()
+
+
+async def test_the_timers_wake_for_a_clock_sooner_than_the_one_they_wait_for(
+    tmp_path: Path,
+) -> None:
+    """Once the timers sleep until the soonest clock (read then), a turn's end that starts
+    the next player's clock later than that does not wake them to read again (they read it
+    when they wake); a new clock sooner than that does, and so does any change once the
+    daily digests are due a look (each minute)."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.running
+        await service.challenge(HERE, ANN, BOB)
+        await service.accept(HERE, BOB)
+        await service.setup(HERE, ANN, {"strategy": "aggressive"})
+        await service.setup(HERE, BOB, {"strategy": "defensive"})
+        woken = service._timers_changed
+        timers = asyncio.create_task(service._timer_loop())
+        try:
+            await _until(lambda: service._timers_until != -math.inf)
+            waiting_for = service._timers_until
+            h.clock.advance(30.0)
+            await service.end_turn(HERE, ANN)
+            assert not woken.is_set(), "bob's clock starts after the one the timers wait for"
+            reminded = service._tables[HERE.channel_id].hosted.remind_at
+            assert reminded is not None and reminded > waiting_for
+            await service.challenge(Place(1, 101), User(3, "cy"), User(4, "di"), None, 600.0)
+            assert woken.is_set(), "the challenge expires in 10 minutes, sooner than any turn"
+            await _until(lambda: service._timers_until != -math.inf and not woken.is_set())
+            h.clock.advance(60.0)
+            await service.end_turn(HERE, BOB)
+            assert woken.is_set(), "a minute later the digests are due a look"
+        finally:
+            timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timers
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    for _ in range(1000):
+        if condition():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError("the timer loop did not get there")

@@ -13,13 +13,14 @@ from typing import Any
 
 import asyncpg
 import pytest
+from backends import AnswerLost, drop, postgres_missing, raw_sql
 from backends import config as database
-from backends import drop, postgres_missing
 from storage_workload import GUILD
 
 from bot.service import phases
 from rules.tora import Game, Options
 from storage import Config, Hosted, Match, NewMatch, Post, Store
+from storage.backends import postgres_writer
 from storage.matches.games import spec_of
 
 pytestmark = pytest.mark.postgres
@@ -155,11 +156,11 @@ async def test_a_staged_action_a_turn_end_and_its_delivery_cost_a_few_round_trip
         given_back = counted.take()
         assert await store.sharing.claim("channel 100", 0.0, 30.0)  # it was given back
 
-    # BEGIN; the match row moved on with the action logged; the hosted match (its players
-    # counted in the same statement); the transaction's id; COMMIT
-    assert len(staged) == 5, staged
+    # BEGIN; in one statement the match row moved on with the action logged, the hosted
+    # match (its players counted) and the transaction's id (asked after a cut COMMIT); COMMIT
+    assert len(staged) == 3, staged
     # the same, and the two posts with their images sent together
-    assert len(ended) == 6, ended
+    assert len(ended) == 4, ended
     assert len(checked) == 1, checked  # whether a copy in memory is still current
     assert len(checked_together) == 1, checked_together  # such checks asked at once: the same
     assert len(delivered) == 1, delivered  # a statement that may run twice: no BEGIN, no COMMIT
@@ -167,3 +168,49 @@ async def test_a_staged_action_a_turn_end_and_its_delivery_cost_a_few_round_trip
     # a delivered row deleted with its destination's lease renewed, or given back: the same
     assert len(renewed) == 1, renewed
     assert len(given_back) == 1, given_back
+
+
+async def test_a_turn_whose_commit_is_cut_off_is_saved_once(
+    pg: Config, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A save's statement says its transaction's id (no round trip asks for it): a COMMIT
+    cut off is still settled by that id, so that the turn is saved exactly once, whether
+    the COMMIT went through (its answer lost) or not (run again)."""
+    async with await Store.open(pg) as store:
+        hosted, match = await _playing(store)
+    die_once = (
+        "CREATE SEQUENCE once",
+        "CREATE FUNCTION die_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+        " IF nextval('once') = 1 THEN PERFORM pg_terminate_backend(pg_backend_pid()); END IF;"
+        " RETURN NULL; END $$",
+        "CREATE CONSTRAINT TRIGGER die AFTER INSERT ON actions DEFERRABLE INITIALLY DEFERRED"
+        " FOR EACH ROW EXECUTE FUNCTION die_once()",
+    )
+    for statement in die_once:
+        await raw_sql(pg, statement)
+    async with await Store.open(pg) as store:  # the COMMIT did not go through
+        match = await store.load(match.id)
+        _act(match)
+        hosted = await store.save_hosted(match, hosted)
+    assert "lost inside a COMMIT; running the job again" in caplog.text
+
+    cut: list[str] = []
+    connect = postgres_writer.Writer._connect
+
+    async def answer_lost(self: postgres_writer.Writer) -> AnswerLost:
+        return AnswerLost(await connect(self), cut)
+
+    monkeypatch.setattr(postgres_writer.Writer, "_connect", answer_lost)
+    async with await Store.open(pg) as store:  # it went through, its answer was lost
+        match = await store.load(match.id)
+        match.end_turn()
+        hosted = await store.save_hosted(match, hosted, _posts(match))
+    assert cut and "lost inside a COMMIT, which went through" in caplog.text
+
+    logged = "SELECT count(*) FROM actions WHERE match_id = ?"
+    assert await raw_sql(pg, logged, match.id) == [(2,)], "the action and the turn's end"
+    stored = "SELECT h.version, m.version FROM hosted_matches h, matches m WHERE h.id = ?"
+    assert await raw_sql(pg, stored + " AND m.id = ?", hosted.id, match.id) == [
+        (hosted.version, match.version)
+    ]
+    assert len(await raw_sql(pg, "SELECT id FROM outbox")) == 2, "the turn's posts, once"

@@ -3,6 +3,7 @@ settings, and the one way to commit a change together with the posts announcing 
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -74,6 +75,13 @@ def timed(hosted: Hosted) -> tuple[float | None, float | None, str]:
     return hosted.due_at, hosted.remind_at, hosted.phase
 
 
+def soonest(hosted: Hosted) -> float:
+    """The soonest clock of a hosted match that the timers read (``timed``; inf: none)."""
+    if hosted.phase == ENDED:
+        return math.inf
+    return min((at for at in (hosted.due_at, hosted.remind_at) if at is not None), default=math.inf)
+
+
 def _pairs(files: tuple[Attachment, ...]) -> tuple[tuple[str, bytes], ...]:
     return tuple((file.name, file.data) for file in files)
 
@@ -85,9 +93,10 @@ class Context:
     clock: Clock
     settings: Settings
     rng: random.Random
-    # after a commit: wakes the deliverer when it queued posts (the first argument), and the
-    # timers unless told that none changed (the second)
-    changed: Callable[[bool, bool], None]
+    # after a commit: wakes the deliverer's workers of the posts it queued (the first
+    # argument), and the timers unless told that none changed (the second) or that the
+    # soonest clock it set (the third, ``soonest``) comes after the one they wait for
+    changed: Callable[[Sequence[Post], bool, float], None]
     offload: Offload
     languages: KeptLanguages  # the players' and servers' languages, kept (``Records``'s too)
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
@@ -217,7 +226,7 @@ class Context:
         table.hosted = await self.store.hosting.update(
             hosted, posts, choice=choice, drop_choices=drop_choices
         )
-        self.changed(bool(posts), timed(before) != timed(table.hosted))
+        self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
         self.touched(table.hosted.id)
         if table.hosted.phase == ENDED:
             self.ended.append(table.hosted)
@@ -241,7 +250,7 @@ class Context:
         posts = mail.posts if mail else []
         before = table.hosted
         table.hosted = await self.store.save_hosted(match, hosted, posts, close=close, plans=plans)
-        self.changed(bool(posts), timed(before) != timed(table.hosted))
+        self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
         self.touched(table.hosted.id)
         if hosted.phase == ENDED:
             self.ended.append(table.hosted)

@@ -9,12 +9,21 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import math
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TypeVar
 
 from bot.i18n import N_, _
-from storage import CorruptMatch, DatabaseUnavailable, Hosted, StaleHosted, StaleMatch, Store
+from storage import (
+    CorruptMatch,
+    DatabaseUnavailable,
+    Hosted,
+    Post,
+    StaleHosted,
+    StaleMatch,
+    Store,
+)
 
 from . import deadlines, digest, lobby, reminders, robots, setup_phase
 from .clock import SystemClock
@@ -24,7 +33,7 @@ from .fairy import fairy_of
 from .languages import KeptLanguages
 from .models import Place, Reply, User
 from .offload import Offload
-from .outbox import Deliverer
+from .outbox import Deliverer, Destination
 from .phases import CHALLENGE, ENDED, PLAYING, SETUP
 from .ports import Clock, Delivery, Linker, Renderer, Stamp
 from .ratelimit import RateLimit
@@ -78,6 +87,9 @@ class Host:
         )
         self._timers_changed = asyncio.Event()
         self._outbox_changed = asyncio.Event()
+        # destinations of posts queued since the delivery loop woke (None: it looks at all)
+        self._queued: set[Destination] | None = None
+        self._outbox_looked = -math.inf  # when the delivery loop last looked at the outbox
         self._deliverer = Deliverer(store, delivery, clock, settings, self._outbox_changed.set)
         self._limit = RateLimit(settings.burst, settings.every)
         self._tables: dict[int, Table] = {}  # live hosted matches by channel
@@ -87,6 +99,8 @@ class Host:
         self._watchers: list[ChangeListener] = []
         self._hinting: set[int] = set()  # players whose hint is being searched
         self._digests_at = float("-inf")  # when the daily digests were last looked for
+        # when the timer loop reads every clock again (-inf: a change of any clock wakes it)
+        self._timers_until = -math.inf
         self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
     # ---- the clock and the outbox --------------------------------------------------------
@@ -101,7 +115,7 @@ class Host:
         if now - self._digests_at >= digest.EVERY:
             self._digests_at = now
             if await digest.send_due(self._ctx, now):
-                self._changed(True)
+                self._changed()
         if not clocks:
             return
         for hosted in await hosting.claim_due(now, self._ctx.settings.claim_seconds):
@@ -337,13 +351,26 @@ class Host:
                 names[user_id] = player.name if player else f"player {user_id}"
         return names
 
-    def _changed(self, posted: bool = True, timers: bool = True) -> None:
-        """After a commit: the timers look again unless it left every clock as it was, and
-        the outbox's workers when it queued posts (a staged action does neither: it wakes
-        nothing, as it changes no clock and posts nothing)."""
-        if timers:
+    def _changed(
+        self,
+        posts: Sequence[Post] | None = None,
+        timers: bool = True,
+        soonest: float = -math.inf,
+    ) -> None:
+        """After a commit: the timers read the clocks again if it set one (``soonest``;
+        -inf: not known) sooner than the one they sleep until (a turn's end sets a later
+        one: no read), or the digests are due a look; the outbox's workers are set on the
+        destinations of the ``posts`` it queued (None: not known, the whole outbox is looked
+        at). A staged action wakes nothing: it changes no clock and posts nothing."""
+        digests = self._ctx.now() - self._digests_at >= digest.EVERY
+        if timers and (soonest < self._timers_until or digests):
             self._timers_changed.set()
-        if posted:
+        if posts is None:
+            self._queued = None
+            self._outbox_changed.set()
+        elif posts:
+            if self._queued is not None:
+                self._queued.update(post.destination for post in posts)
             self._outbox_changed.set()
 
     def link_with(self, linker: Linker) -> None:
@@ -386,6 +413,7 @@ class Host:
         looked = self._ctx.now()  # ``start`` has just looked after the AI matches
         backoff = Backoff()
         while True:
+            self._timers_until = -math.inf  # a change from now on wakes the next nap
             self._timers_changed.clear()
             try:
                 now = self._ctx.now()
@@ -399,6 +427,8 @@ class Host:
                 await self._after_failure("the timers", backoff)
                 continue
             backoff.reset()
+            if when is not None and not fired:
+                self._timers_until = when
             await self._nap(self._timers_changed, when)  # fired: briefly, then read again
 
     async def _delivery_loop(self) -> None:
@@ -406,14 +436,29 @@ class Host:
         due, without waiting for them (each destination's worker delivers on its own)."""
         backoff = Backoff()
         while True:
+            queued, self._queued = self._queued, set()
             self._outbox_changed.clear()
+            now = self._ctx.now()
             try:
-                await self._deliverer.start_due()
+                if queued is None or self._outbox_look_due(now):
+                    self._outbox_looked = now
+                    await self._deliverer.start_due()
+                else:
+                    self._deliverer.start_for(queued)
             except Exception:
+                self._queued = None  # the next try looks at the whole outbox
                 await self._after_failure("delivering the outbox", backoff)
                 continue
             backoff.reset()
             await self._nap(self._outbox_changed, self._deliverer.next_try)
+
+    def _outbox_look_due(self, now: float) -> bool:
+        """Whether the delivery loop looks at the whole outbox rather than only where posts
+        were queued: a row waiting for a retry (or a destination held) is due, or the loop
+        has not looked for as long as it naps at most (rows another process left)."""
+        due = self._deliverer.next_try
+        longest = self._ctx.settings.poll_seconds or LONGEST_NAP
+        return (due is not None and due <= now) or now - self._outbox_looked >= longest
 
     async def _after_failure(self, what: str, backoff: Backoff) -> None:
         """Log a loop's failure and wait before it tries again: briefly at first (a lost

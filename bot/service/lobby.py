@@ -10,7 +10,7 @@ from rules import Side
 from rules.words import msg
 from storage import ChannelBusy, Hosted
 
-from .context import Context, Mail
+from .context import Context, Mail, soonest
 from .endings import ended
 from .errors import NotAllowed, Refused
 from .models import Place, Reply, User, is_robot
@@ -112,7 +112,7 @@ async def challenge(
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
         raise Refused(busy_text()) from None
-    ctx.changed(bool(mail.posts), True)
+    ctx.changed(mail.posts, True, soonest(hosted))
     names = {user.id: user.name} | ({} if opponent is None else {opponent.id: opponent.name})
     table = Table(hosted, terms, names)
     return table, Reply(
@@ -366,7 +366,7 @@ async def open_agreed(
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
         raise Refused(busy_text()) from None
-    ctx.changed(bool(mail.posts), True)
+    ctx.changed(mail.posts, True, soonest(hosted))
     table = Table(hosted, terms, names)
     if not setup:  # a crash before the start leaves the setup timers to start it
         await begin(ctx, table, intro)

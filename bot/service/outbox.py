@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from bot.i18n import N_, SOURCE, _, speaking
@@ -113,6 +113,17 @@ class Deliverer:
         ]
         return [self._worker(row) for row in due]
 
+    def start_for(self, destinations: Iterable[Destination]) -> None:
+        """``start_due`` for the destinations of rows just queued, without a look at the
+        whole outbox: a worker is set on each unless its rows wait for a retry or it is held
+        after a failure (the look when that time comes takes it up)."""
+        now = self._clock.now()
+        self._pass = DeliveryReads(self._store, now)
+        for destination in destinations:
+            later = max(self._waiting.get(destination, now), self._held.get(destination, now))
+            if later <= now:
+                self._start(destination, again=True)
+
     async def stop(self) -> None:
         """Stop the workers; what they had not delivered stays queued (delivered again with
         the same keys, as after a crash)."""
@@ -124,10 +135,14 @@ class Deliverer:
     def _worker(self, first: Queued) -> asyncio.Task[int]:
         """The worker of ``first``'s destination (its oldest row), started if none is at
         work there; one at work is asked to look again unless it has the rows already."""
-        destination = first.destination
+        return self._start(first.destination, again=not self._in_hand(first))
+
+    def _start(self, destination: Destination, again: bool) -> asyncio.Task[int]:
+        """The destination's worker, started if none is at work there; one at work is
+        asked to look again after its batch if ``again``."""
         running = self._workers.get(destination)
         if running is not None and not running.done():
-            if not self._in_hand(first):
+            if again:
                 self._again.add(destination)
             return running
         task = asyncio.create_task(self._work(destination), name=f"tora-outbox-{destination}")

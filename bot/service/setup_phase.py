@@ -16,7 +16,7 @@ from rules import GameView, Side
 from storage import NewMatch, SetupChoice, Spec
 
 from . import announce, questions, timing
-from .context import Context, Mail
+from .context import Context, Mail, soonest
 from .endings import ended
 from .errors import Refused
 from .models import Reply, User
@@ -211,7 +211,7 @@ async def start(
     game = terms.kind.new_game(spec.options, spec.answers)
     mail = await announce.game_start(ctx, staged, game, lead)
     table.hosted, table.match = await ctx.store.hosting.start(changed, new, mail.posts)
-    ctx.changed(bool(mail.posts), True)
+    ctx.changed(mail.posts, True, soonest(table.hosted))
     ctx.touched(table.hosted.id)  # the open pages see the game begin
     return Reply(note + _("Your setup is complete, and so is your opponent's: the game begins."))
 

@@ -108,6 +108,7 @@ class SyncConnection:
     def __init__(self, loop: asyncio.AbstractEventLoop, conn: asyncpg.Connection) -> None:
         self._loop = loop
         self._conn = conn
+        self._xid: int | None = None  # the running transaction's id, once a statement said it
 
     def wait(self, work: Awaitable[T]) -> T:
         return self._loop.run_until_complete(work)
@@ -122,6 +123,18 @@ class SyncConnection:
 
     def close(self) -> None:
         self.wait(self._conn.close())
+
+    def assigned(self, xid: int) -> None:
+        """A statement of the running transaction returned its id (``sql.PostgresConnection``)."""
+        self._xid = xid
+
+    def _transaction_id(self) -> int | None:
+        """The running transaction's id if it wrote anything (None if not), to ask after it
+        should its COMMIT be cut off: as a statement returned it, else asked for."""
+        if self._xid is not None:
+            return self._xid
+        xid: int | None = self.wait(self._conn.fetchval(_XID))
+        return xid
 
     def execute(self, sql: str, parameters: Params = (), /) -> Cursor:
         return self.wait(statement(self._conn, sql, parameters))
@@ -155,10 +168,10 @@ class SyncConnection:
         for attempt in range(1, RETRIES + 1):
             xid: int | None = None
             try:
+                self._xid = None
                 self.wait(self._conn.execute(f"BEGIN ISOLATION LEVEL {isolation}"))
                 result = job(self)
-                # its id, if it wrote anything, to ask after it should the COMMIT be cut off
-                xid = self.wait(self._conn.fetchval(_XID))
+                xid = self._transaction_id()
                 self.wait(self._conn.execute("COMMIT"))
                 return result
             except _CONFLICTS:
@@ -184,6 +197,7 @@ class SyncConnection:
         error of the transaction itself, not of a job, is raised (nothing was written)."""
         xid: int | None = None
         outcomes: list[Outcome] = []
+        self._xid = None  # a job's statement may say the batch's: a savepoint's is its top's
         try:
             # one round trip a job more than its own statements: the savepoint before it
             # (with the release of the one before; COMMIT releases the last)
@@ -191,7 +205,7 @@ class SyncConnection:
             for job in jobs:
                 outcomes.append(self._savepoint(job, before))
                 before = "RELEASE SAVEPOINT tora_job; "
-            xid = self.wait(self._conn.fetchval(_XID))
+            xid = self._transaction_id()
             self.wait(self._conn.execute("COMMIT"))
             return outcomes
         except BaseException as exc:

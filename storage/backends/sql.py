@@ -39,6 +39,14 @@ class Connection(Protocol):
     def executemany(self, sql: str, parameters: Iterable[Params], /) -> Any: ...
 
 
+class PostgresConnection(Connection, Protocol):
+    """A write job's connection on PostgreSQL (``postgres.SyncConnection``)."""
+
+    def assigned(self, xid: int) -> None:
+        """A statement of the job returned its transaction's id (``pg_current_xact_id()``):
+        the writer need not ask for it before the COMMIT."""
+
+
 class ReadConnection(Protocol):
     """A read's connection (one task at a time, see ``Reader``)."""
 

@@ -10,8 +10,9 @@ players' setup choices private: they are read only by ``private_setup_choice``.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from rules import Side
@@ -21,6 +22,7 @@ from ..backends.sql import (
     IntegrityError,
     ReadConnection,
     Row,
+    Statement,
     can_be_id,
     lock_row,
     violates,
@@ -134,17 +136,13 @@ class SetupChoice:
 def insert_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
     """Insert a new hosted match; ChannelBusy if its channel already has a live one."""
     _check_players(conn, hosted)
-    try:
+    with channel_busy(hosted):
         cursor = conn.execute(
             f"INSERT INTO hosted_matches ({COLUMNS.removeprefix('id, ')}) VALUES"
             " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
             (*_values(hosted), now, now),
         )
         hosted_id = int(cursor.fetchone()[0])
-    except IntegrityError as exc:
-        if violates(exc, *_ONE_LIVE_PER_CHANNEL):
-            raise ChannelBusy(hosted.channel_id) from None
-        raise
     return replace(hosted, id=hosted_id, version=1, created_at=now, updated_at=now)
 
 
@@ -165,27 +163,48 @@ def update_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
     knows its players (UnknownPlayer otherwise); returns it at the next version. Its players
     are counted in the same statement (one round trip on PostgreSQL), and which one is
     unknown is asked only when the row was not written."""
+    with channel_busy(hosted):
+        cursor = conn.execute(*hosted_update(hosted, now))
+    return hosted_updated(conn, hosted, cursor.rowcount == 1, now)
+
+
+def hosted_update(hosted: Hosted, now: float) -> Statement:
+    """``update_hosted``'s UPDATE, for a caller that runs it inside a statement of its own
+    (``writes.append``'s ``also``); ``hosted_updated`` then, with whether it wrote the row,
+    and its errors mapped by ``channel_busy``."""
     wanted = _players(hosted)
     known = ""
     counted: tuple[int, ...] = ()
     if wanted:
         known = f" AND (SELECT count(*) FROM players WHERE user_id IN ({_marks(wanted)})) = ?"
         counted = (*wanted, len(wanted))
+    return (
+        "UPDATE hosted_matches SET guild_id = ?, channel_id = ?, issuer_id = ?,"
+        " invitee_id = ?, terms = ?, phase = ?, ending = ?, challenger_id = ?,"
+        " opposition_id = ?, match_id = ?, ready = ?, due_at = ?, remind_at = ?,"
+        " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, turn = ?, clock_c = ?,"
+        " clock_o = ?,"
+        " version = version + 1, updated_at = ? WHERE id = ? AND version = ?" + known,
+        (*_values(hosted), now, hosted.id, hosted.version, *counted),
+    )
+
+
+@contextlib.contextmanager
+def channel_busy(hosted: Hosted) -> Iterator[None]:
+    """ChannelBusy for a write of ``hosted`` that a live match in its channel refused."""
     try:
-        cursor = conn.execute(
-            "UPDATE hosted_matches SET guild_id = ?, channel_id = ?, issuer_id = ?,"
-            " invitee_id = ?, terms = ?, phase = ?, ending = ?, challenger_id = ?,"
-            " opposition_id = ?, match_id = ?, ready = ?, due_at = ?, remind_at = ?,"
-            " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, turn = ?, clock_c = ?,"
-            " clock_o = ?,"
-            " version = version + 1, updated_at = ? WHERE id = ? AND version = ?" + known,
-            (*_values(hosted), now, hosted.id, hosted.version, *counted),
-        )
+        yield
     except IntegrityError as exc:
         if violates(exc, *_ONE_LIVE_PER_CHANNEL):
             raise ChannelBusy(hosted.channel_id) from None
         raise
-    if cursor.rowcount != 1:
+
+
+def hosted_updated(conn: Connection, hosted: Hosted, written: bool, now: float) -> Hosted:
+    """After ``hosted_update`` ran (``written``: it changed the row): the match at its next
+    version, or why it was not written (StaleHosted, UnknownPlayer, HostedNotFound); an
+    ended match's planned replies and looks go."""
+    if not written:
         _check_players(conn, hosted)
         row = conn.execute(
             "SELECT version FROM hosted_matches WHERE id = ?", (hosted.id,)

@@ -25,6 +25,13 @@ class Post:
     files: tuple[tuple[str, bytes], ...] = ()
     buttons: str = ""  # the match service's own encoding of the message's buttons
 
+    @property
+    def destination(self) -> tuple[str, int]:
+        """Posts to one destination are delivered in order."""
+        if self.user_id is not None:
+            return ("user", self.user_id)
+        return ("channel", self.channel_id)
+
 
 @dataclass(frozen=True)
 class Queued:
@@ -42,9 +49,7 @@ class Queued:
 
     @property
     def destination(self) -> tuple[str, int]:
-        """Posts to one destination are delivered in order."""
-        post = self.post
-        return ("user", post.user_id) if post.user_id is not None else ("channel", post.channel_id)
+        return self.post.destination
 
 
 @dataclass(frozen=True)

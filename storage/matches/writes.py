@@ -5,11 +5,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import NoReturn
+from typing import NoReturn, cast
 
 from rules import Side, game_type
 
-from ..backends.sql import Connection, is_postgres, keep_identity_ahead
+from ..backends.sql import (
+    Connection,
+    PostgresConnection,
+    Statement,
+    is_postgres,
+    keep_identity_ahead,
+)
 from ..errors import (
     MatchClosed,
     MatchNotFound,
@@ -68,6 +74,7 @@ class Append:
 class Saved:
     version: int
     seqs: list[int]  # the new entries' numbers in the match's log
+    also: int = 0  # the rows ``append``'s ``also`` statement changed
 
 
 def snapshot_due(since: int, kinds: Iterable[str], heavy: bool, every: int) -> bool:
@@ -128,23 +135,25 @@ def insert_match(
     return match_id
 
 
-def append(conn: Connection, request: Append, now: float) -> Saved:
+def append(conn: Connection, request: Append, now: float, also: Statement | None = None) -> Saved:
     """Append entries to a match's log and update its row, only if the match is still at the
     version the caller read and not closed; its snapshot, finished record and closing in the
     same transaction. The row is checked, locked and moved on by one statement (its UPDATE,
     where a concurrent change waits for the lock and then finds the version moved on); it is
-    read apart only to say why it was refused."""
+    read apart only to say why it was refused. ``also``: a statement of the caller's
+    (an UPDATE of another table) run in the same transaction, on PostgreSQL inside the
+    move's own statement (one round trip less); how many rows it changed is returned."""
     match_id = request.match_id
     state = request.state
     new_status = FINISHED if state.over else ACTIVE
     new_deadline = None if state.over or request.close else request.deadline
     if is_postgres(conn):
-        moved = _moved_with_entries(conn, request, new_status, new_deadline, now)
+        moved = _moved_with_entries(conn, request, new_status, new_deadline, now, also)
     else:
         moved = _moved(conn, request, new_status, new_deadline, now)
     if moved is None:
         _refusal(conn, request)
-    last_seq, game, status = moved
+    last_seq, game, status, changed = moved
     if request.close is not None and state.over:
         raise StorageError(f"match {match_id} is over, so it cannot be {request.close}")
     if request.close is not None:
@@ -153,8 +162,10 @@ def append(conn: Connection, request: Append, now: float) -> Saved:
         _insert_finished(conn, match_id, request.finish, now)
     if request.snapshot is not None:
         put_snapshot(conn, match_id, last_seq, request.snapshot, now, game)
+    if also is not None and not is_postgres(conn):
+        changed = conn.execute(*also).rowcount
     added = len(request.entries)
-    return Saved(request.version + 1, list(range(last_seq - added + 1, last_seq + 1)))
+    return Saved(request.version + 1, list(range(last_seq - added + 1, last_seq + 1)), changed)
 
 
 # The match row moved on, if still at the version read and not closed: the same in both
@@ -181,10 +192,11 @@ def _move_values(request: Append, now: float) -> tuple[object, ...]:
 
 def _moved(
     conn: Connection, request: Append, status: str, deadline: float | None, now: float
-) -> tuple[int, str, str] | None:
+) -> tuple[int, str, str, int] | None:
     """SQLite: the row moved on, then its entries written; its indexed columns are written
     apart and only when they change (one page less per commit). (last_seq, game, the
-    status before), or None if the row was not at the version read."""
+    status before, 0: ``append`` runs its ``also`` apart), or None if the row was not at
+    the version read."""
     match_id = request.match_id
     row = conn.execute(
         _MOVE.format(also="", returned="last_seq, game, status, turn_deadline"),
@@ -201,13 +213,16 @@ def _moved(
             "UPDATE matches SET status = ?, turn_deadline = ? WHERE id = ?",
             (status, deadline, match_id),
         )
-    return last_seq, game, was
+    return last_seq, game, was, 0
 
 
 # PostgreSQL's: one statement (one round trip) moves the row on, indexed columns included
 # (an UPDATE that leaves an index's columns as they were stays a heap-only update), and
 # writes the entries after it; the status before is read in the statement's snapshot (a
-# concurrent change would have moved the version on, and the row would not be moved).
+# concurrent change would have moved the version on, and the row would not be moved). It
+# returns its transaction's id too, which the writer would otherwise ask for before the
+# COMMIT (``postgres.SyncConnection.assigned``); ``{also}``: the caller's statement, run
+# in the same one (a data-modifying WITH runs whether or not its rows are read).
 _MOVE_WITH_ENTRIES = (
     "WITH moved AS ("
     + _MOVE.format(
@@ -218,19 +233,30 @@ _MOVE_WITH_ENTRIES = (
     " (match_id, seq, turn, side, kind, arg, public, hidden, at)"
     " SELECT ?, moved.last_seq - ? + e.n, e.turn, e.side, e.kind, e.arg, e.public, e.hidden, ?"
     " FROM moved, unnest(?::bigint[], ?::text[], ?::text[], ?::text[], ?::text[], ?::bigint[])"
-    " WITH ORDINALITY AS e (turn, side, kind, arg, public, hidden, n))"
-    " SELECT last_seq, game, was FROM moved"
+    " WITH ORDINALITY AS e (turn, side, kind, arg, public, hidden, n)){also}"
+    " SELECT last_seq, game, was, {changed}, pg_current_xact_id() FROM moved"
 )
 
 
 def _moved_with_entries(
-    conn: Connection, request: Append, status: str, deadline: float | None, now: float
-) -> tuple[int, str, str] | None:
-    """PostgreSQL: ``_moved`` in one statement (``_MOVE_WITH_ENTRIES``)."""
+    conn: Connection,
+    request: Append,
+    status: str,
+    deadline: float | None,
+    now: float,
+    also: Statement | None,
+) -> tuple[int, str, str, int] | None:
+    """PostgreSQL: ``_moved`` in one statement (``_MOVE_WITH_ENTRIES``), with ``also`` in
+    it; and how many rows ``also`` changed."""
     match_id = request.match_id
     entries = request.entries
+    sql = _MOVE_WITH_ENTRIES.format(also="", changed="0")
+    if also is not None:
+        sql = _MOVE_WITH_ENTRIES.format(
+            also=f", also AS ({also[0]} RETURNING 1)", changed="(SELECT count(*) FROM also)"
+        )
     row = conn.execute(
-        _MOVE_WITH_ENTRIES,
+        sql,
         (
             *_move_values(request, now),
             status,
@@ -247,9 +273,13 @@ def _moved_with_entries(
             [entry.arg for entry in entries],
             [entry.public for entry in entries],
             [int(entry.hidden) for entry in entries],
+            *(also[1] if also is not None else ()),
         ),
     ).fetchone()
-    return None if row is None else (row[0], row[1], row[2])
+    if row is None:
+        return None
+    cast(PostgresConnection, conn).assigned(row[4])
+    return row[0], row[1], row[2], row[3]
 
 
 def _refusal(conn: Connection, request: Append) -> NoReturn:
