@@ -9,11 +9,11 @@ turn), the same with the Play panel alone (opening it, each pick in its menus, E
 
 Two latencies, from the emulator sending INTERACTION_CREATE: to the bot's first callback
 (Discord allows 3 s before "This interaction failed"; the bot answers at once when the answer
-is ready within a second, else defers then), and, for turn ends, to the public post with the
-new board image in the channel (the service's outbox), taken when the emulator stores it
-(``Msg.stored_at``: Discord has it), not when the waiting user's coroutine next runs: that
-coroutine shares this process's event loop with the emulator and every other user, and its
-delay is this process's, not the bot's.
+is ready within a quarter second, else defers then), and, for turn ends, to the public post
+with the new board image in the channel (the service's outbox), taken when the emulator
+stores it (``Msg.stored_at``: Discord has it), not when the waiting user's coroutine next
+runs: that coroutine shares this process's event loop with the emulator and every other
+user, and its delay is this process's, not the bot's.
 
 The latencies are the machine's: the emulator (Discord's side, on other machines in
 production) and the users run in this process, on the same cores as the bot. The typed runs'
@@ -50,6 +50,7 @@ RATE = 25.0
 BUSY = (200, 50.0)  # the busier run: matches, requests a second
 SECONDS = 20.0
 END = "end"
+DEFERRALS = (5, 6)  # Discord's callback types of a deferral (a message's, an update's)
 STEPS_PER_TURN = 3  # about: a turn's actions and its end (3.2 on average in these runs)
 
 
@@ -75,6 +76,20 @@ class Samples:
     callback: list[float] = field(default_factory=list)
     board: list[float] = field(default_factory=list)
     failed: int = 0
+    deferred: int = 0  # answered in two requests: deferred first, the answer later
+
+    def answered(self, sent: Interaction) -> bool:
+        """Count ``sent``, answered (``done``): whether without error."""
+        if sent.error is not None or sent.latency is None:
+            self.failed += 1
+            return False
+        self.callback.append(sent.latency * 1000)
+        self.deferred += sent.callback_type in DEFERRALS
+        return True
+
+    def deferral_figure(self) -> Figure:
+        share = self.deferred / max(len(self.callback), 1) * 100
+        return Figure("  interactions deferred (not answered at once)", share, "%")
 
 
 async def _open(stage: Stage, table: Table) -> None:
@@ -131,10 +146,8 @@ async def _step(stage: Stage, table: Table, rng: random.Random, out: Samples) ->
     else:
         sent = await emu.slash(stage.user[table.actor], table.channel, "tora", "act", action=step)
     await sent.done(30)
-    if sent.error is not None or sent.latency is None:
-        out.failed += 1
+    if not out.answered(sent):
         return
-    out.callback.append(sent.latency * 1000)
     if step == END:
         seen = table.last_post
         post = await emu.wait_for_message(
@@ -188,10 +201,7 @@ async def _panel_end(stage: Stage, table: Table, out: Samples) -> None:
 
 async def _sample(sent: Interaction, out: Samples) -> None:
     await sent.done(30)
-    if sent.error is not None or sent.latency is None:
-        out.failed += 1
-    else:
-        out.callback.append(sent.latency * 1000)
+    out.answered(sent)
 
 
 async def _arrival(
@@ -263,6 +273,7 @@ async def _bench(
             Figure(f"discord: Play panel, to first response p50 ({where})", median(callback), "ms"),
             Figure("discord: Play panel, to first response p99", _p(callback, 0.99), "ms", 300),
             Figure("discord: Play panel, interactions that failed", samples.failed, "", 0),
+            samples.deferral_figure(),
             *cpu.figures(len(callback) + samples.failed, "panel interaction"),
         ]
     if channels != CHANNELS:
@@ -270,6 +281,7 @@ async def _bench(
             Figure(f"discord: turn end to the board posted, p50 ({where})", median(board), "ms"),
             Figure("discord: turn end to the board posted, p99", _p(board, 0.99), "ms", 300),
             Figure("discord: interactions that failed", samples.failed, "", 0),
+            samples.deferral_figure(),
             *cpu.figures(len(board), "turn"),
         ]
     return [
@@ -278,6 +290,7 @@ async def _bench(
         Figure("discord: turn end to the board image posted, p50", median(board), "ms"),
         Figure("discord: turn end to the board image posted, p99", _p(board, 0.99), "ms", 150),
         Figure("discord: interactions that failed", samples.failed, "", 0),
+        samples.deferral_figure(),
         *cpu.figures(len(board), "turn"),
     ]
 

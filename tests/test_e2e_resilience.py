@@ -121,7 +121,7 @@ async def test_a_kill_during_a_ladder_pairing_and_no_worker_outlives_the_bot(
             stage.user["bob"], stage.channel, "tora", "ladder", "queue", board="short"
         )
         await asyncio.wait_for(held.reached.wait(), 30)
-        # its answer held up with the thread, bob's command is deferred (in its first second)
+        # its answer held up with the thread, bob's command is deferred (in its first 0.25 s)
         await emu.wait_until(lambda: queued.acknowledged or None, 30, "bob's deferral")
         await stage.kill()
         held.release()  # nobody listens any more: the thread is never made

@@ -22,7 +22,7 @@ from bot.app.lookups import Lookups
 from bot.discord.autocomplete import Completing
 from bot.discord.buttons import buttons
 from bot.discord.handlers import Handlers
-from bot.discord.respond import Handled, Responder
+from bot.discord.respond import QUICK, Handled, Responder, time_left
 from bot.ladder.desk import LadderDesk
 from bot.service import (
     GuildSettings,
@@ -335,7 +335,7 @@ def paced(pace: str, work: Any) -> Any:
 
     async def timed() -> Any:
         if pace == "slow":
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.3)
         return await work()
 
     return timed
@@ -454,6 +454,14 @@ async def test_a_failing_edit_is_retried_then_sent_as_a_follow_up(
     interaction, log = fake_interaction(failing_edits=9)  # Discord keeps failing
     await run(interaction, slow, private=True)
     assert log[-1] == ("followup", ("Staged.", True))  # never "thinking..." forever
+
+
+def test_the_wait_for_a_quick_answer_counts_from_discords_clock() -> None:
+    now = discord.utils.utcnow()
+    ago = time_left(SimpleNamespace(created_at=now - timedelta(seconds=QUICK / 2)))
+    assert QUICK / 2 - 0.1 < ago <= QUICK / 2
+    assert time_left(SimpleNamespace(created_at=now + timedelta(seconds=5))) == QUICK  # skew
+    assert time_left(SimpleNamespace(created_at=now - timedelta(seconds=5))) < 0  # defer first
 
 
 def _answer(text: str, private: bool) -> Any:

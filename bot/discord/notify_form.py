@@ -7,7 +7,6 @@ who makes it."""
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
@@ -21,7 +20,6 @@ from .callers import caller_of
 from .handlers import handlers_of
 from .respond import NOBODY, Refusal, answer_pick, report
 
-log = logging.getLogger(__name__)
 _SCOPE = r"(?P<scope>me|sv):(?P<key>[a-z_]{1,12})"
 BUTTON_TEMPLATE = r"tora:nt:" + _SCOPE + r":(?P<value>[a-z0-9,\-]{1,8})"
 SELECT_TEMPLATE = r"tora:ns:" + _SCOPE

@@ -31,14 +31,7 @@ from bot.service import StaleRequest, Stamp
 from .callers import caller_of
 from .handlers import Handlers, handlers_of
 from .links import LINK_ROW, with_links
-from .respond import (
-    NOBODY,
-    Outgoing,
-    Refusal,
-    answer_pick,
-    files_of,
-    report,
-)
+from .respond import NOBODY, Outgoing, Refusal, answer_pick, files_of, report
 from .styles import STYLES
 
 log = logging.getLogger(__name__)

@@ -50,7 +50,7 @@ PRIVATE_KEY = "tora_private"  # in Interaction.extras: whether the answer was as
 ANSWERED_KEY = "tora_answered"  # in Interaction.extras: its own answer is complete
 NOBODY = discord.AllowedMentions.none()  # answers ping nobody, whatever names they hold
 EDIT_RETRIES = (0.5, 1.0, 2.0)  # seconds before each new try of an answer after a 5xx
-QUICK = 1.0  # seconds after Discord made an interaction that its answer is waited for undeferred
+QUICK = 0.25  # seconds after Discord made an interaction that its answer is waited for
 T = TypeVar("T")
 CARRIED_OUT = "an interaction was carried out, but Discord took no answer to it"
 

@@ -9,7 +9,6 @@ and the form turns off; the sweeper disables the forms it sent (what was chosen 
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
@@ -31,7 +30,6 @@ from .callers import caller_of
 from .handlers import handlers_of
 from .respond import NOBODY, Refusal, answer_pick, report
 
-log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
 BUTTON_TEMPLATE = r"tora:su:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<index>\d{1,2})"
 SELECT_TEMPLATE = r"tora:ss:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<part>\d{1,2})"
