@@ -22,6 +22,7 @@ from bot.app.lookups import Lookups
 from bot.discord.autocomplete import Completing
 from bot.discord.buttons import buttons
 from bot.discord.handlers import Handlers
+from bot.discord.panel import update
 from bot.discord.respond import QUICK, Handled, Responder, time_left
 from bot.ladder.desk import LadderDesk
 from bot.service import (
@@ -402,6 +403,23 @@ async def test_an_interaction_is_acted_on_once_however_often_it_arrives() -> Non
     await run(interaction, work, private=True)
     await run(interaction, work, private=True)  # the same interaction, delivered again
     assert done == [1] and log == [("send", ("Staged.", True))]
+
+
+async def test_a_panel_pick_delivered_twice_is_acted_on_once() -> None:
+    """Regression: a pick is acted on before it is answered when its answer is quick, so
+    a second delivery of it (a replayed gateway event) staged its action again; deferring
+    first had refused it (Discord acknowledges an interaction once)."""
+    interaction, log = fake_interaction()
+    handlers: Any = SimpleNamespace(respond=interaction.responder)
+    done: list[int] = []
+
+    async def work() -> Any:
+        done.append(1)
+        raise Unusable("Nothing to stage.")
+
+    await update(handlers, interaction, work)
+    await update(handlers, interaction, work)  # the same pick, delivered again
+    assert done == [1] and log == [("send", ("Nothing to stage.", True))]
 
 
 async def test_an_interaction_acknowledged_too_late_is_not_acted_on() -> None:

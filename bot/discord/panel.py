@@ -199,7 +199,10 @@ async def update(
 ) -> None:
     """Edit the panel a pick came from (as the pick's response when it is ready quickly, else
     once the pick is deferred); a refusal goes to the player alone and leaves the panel, or
-    turns it off when its turn has ended."""
+    turns it off when its turn has ended. Acted on once, however often it is delivered."""
+    if not await handlers.respond.handled.first(interaction.id):
+        log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
+        return
     handlers.respond.claim(interaction)
     shown = await answer_pick(interaction, _picked(handlers, interaction, work), "a panel pick")
     if shown is not None:
