@@ -8,11 +8,12 @@ turn), the same with the Play panel alone (opening it, each pick in its menus, E
 200 matches at 50 a second with typed commands.
 
 Two latencies, from the emulator sending INTERACTION_CREATE: to the bot's first callback
-(Discord allows 3 s before "This interaction failed"; the bot defers at once), and, for turn
-ends, to the public post with the new board image in the channel (the service's outbox),
-taken when the emulator stores it (``Msg.stored_at``: Discord has it), not when the waiting
-user's coroutine next runs: that coroutine shares this process's event loop with the
-emulator and every other user, and its delay is this process's, not the bot's.
+(Discord allows 3 s before "This interaction failed"; the bot answers at once when the answer
+is ready within a quarter second, else defers then), and, for turn ends, to the public post
+with the new board image in the channel (the service's outbox), taken when the emulator
+stores it (``Msg.stored_at``: Discord has it), not when the waiting user's coroutine next
+runs: that coroutine shares this process's event loop with the emulator and every other
+user, and its delay is this process's, not the bot's.
 
 The latencies are the machine's: the emulator (Discord's side, on other machines in
 production) and the users run in this process, on the same cores as the bot. The typed runs'
@@ -52,6 +53,7 @@ RATE = 25.0
 BUSY = (200, 50.0)  # the busier run: matches, requests a second
 SECONDS = 20.0
 END = "end"
+DEFERRALS = (5, 6)  # Discord's callback types of a deferral (a message's, an update's)
 STEPS_PER_TURN = 3  # about: a turn's actions and its end (3.2 on average in these runs)
 
 
@@ -77,6 +79,20 @@ class Samples:
     callback: list[float] = field(default_factory=list)
     board: list[float] = field(default_factory=list)
     failed: int = 0
+    deferred: int = 0  # answered in two requests: deferred first, the answer later
+
+    def answered(self, sent: Interaction) -> bool:
+        """Count ``sent``, answered (``done``): whether without error."""
+        if sent.error is not None or sent.latency is None:
+            self.failed += 1
+            return False
+        self.callback.append(sent.latency * 1000)
+        self.deferred += sent.callback_type in DEFERRALS
+        return True
+
+    def deferral_figure(self) -> Figure:
+        share = self.deferred / max(len(self.callback), 1) * 100
+        return Figure("  interactions deferred (not answered at once)", share, "%")
 
 
 async def _open(stage: Stage, table: Table) -> None:
@@ -133,10 +149,8 @@ async def _step(stage: Stage, table: Table, rng: random.Random, out: Samples) ->
     else:
         sent = await emu.slash(stage.user[table.actor], table.channel, "tora", "act", action=step)
     await sent.done(30)
-    if sent.error is not None or sent.latency is None:
-        out.failed += 1
+    if not out.answered(sent):
         return
-    out.callback.append(sent.latency * 1000)
     if step == END:
         seen = table.last_post
         post = await emu.wait_for_message(
@@ -190,10 +204,7 @@ async def _panel_end(stage: Stage, table: Table, out: Samples) -> None:
 
 async def _sample(sent: Interaction, out: Samples) -> None:
     await sent.done(30)
-    if sent.error is not None or sent.latency is None:
-        out.failed += 1
-    else:
-        out.callback.append(sent.latency * 1000)
+    out.answered(sent)
 
 
 async def _arrival(
@@ -252,8 +263,13 @@ async def _bench(
         await _load(stage, tables, 3.0, seed=0, panel=panel, rate=rate)  # warm up
         _plan_run(tables, SECONDS, 1, panel, rate)
         bot, here = _cpu_seconds(stage.bot_pid), time.process_time()
+        sent = len(stage.emu.requests)
         samples = await _load(stage, tables, SECONDS, seed=1, panel=panel, rate=rate)
-        cpu = Cpu(_cpu_seconds(stage.bot_pid) - bot, time.process_time() - here)
+        cpu = Cpu(
+            _cpu_seconds(stage.bot_pid) - bot,
+            time.process_time() - here,
+            len(stage.emu.requests) - sent,
+        )
     where = f"{channels} matches, {rate:g}/s, bot in its own process"
     callback, board = samples.callback, samples.board
     if panel:
@@ -261,6 +277,7 @@ async def _bench(
             Figure(f"discord: Play panel, to first response p50 ({where})", median(callback), "ms"),
             Figure("discord: Play panel, to first response p99", _p(callback, 0.99), "ms", 300),
             Figure("discord: Play panel, interactions that failed", samples.failed, "", 0),
+            samples.deferral_figure(),
             *cpu.figures(len(callback) + samples.failed, "panel interaction"),
         ]
     if channels != CHANNELS:
@@ -268,6 +285,7 @@ async def _bench(
             Figure(f"discord: turn end to the board posted, p50 ({where})", median(board), "ms"),
             Figure("discord: turn end to the board posted, p99", _p(board, 0.99), "ms", 300),
             Figure("discord: interactions that failed", samples.failed, "", 0),
+            samples.deferral_figure(),
             *cpu.figures(len(board), "turn"),
         ]
     return [
@@ -276,6 +294,7 @@ async def _bench(
         Figure("discord: turn end to the board image posted, p50", median(board), "ms"),
         Figure("discord: turn end to the board image posted, p99", _p(board, 0.99), "ms", 150),
         Figure("discord: interactions that failed", samples.failed, "", 0),
+        samples.deferral_figure(),
         *cpu.figures(len(board), "turn"),
     ]
 
@@ -283,16 +302,19 @@ async def _bench(
 @dataclass
 class Cpu:
     """CPU seconds over the measured run: the bot's (process and workers) and this process's
-    (the emulator and the users)."""
+    (the emulator and the users); and the bot's requests to Discord's REST API (each costs
+    the bot about 1 ms of CPU in discord.py)."""
 
     bot: float
     here: float
+    requests: int
 
     def figures(self, count: int, per: str) -> list[Figure]:
         each = max(count, 1)
         return [
             Figure(f"  the bot's CPU per {per} (with its workers)", self.bot / each * 1000, "ms"),
             Figure(f"  the emulator's and users' CPU per {per}", self.here / each * 1000, "ms"),
+            Figure(f"  the bot's requests to Discord per {per}", self.requests / each, ""),
         ]
 
 

@@ -1,12 +1,14 @@
 """The application layer's actions on a real match service (the test harness), and the
-Discord adapter's safe answering of interactions with a fake interaction: DM commands find
-the caller's match, threads per match, buttons stamped and refused when stale, refusals and
-failures shown to the caller alone."""
+Discord adapter's safe answering of interactions with a fake interaction (at once, or deferred
+when the work takes long): DM commands find the caller's match, threads per match, buttons
+stamped and refused when stale, refusals and failures shown to the caller alone."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
+from datetime import timedelta
 from types import SimpleNamespace
 from typing import Any
 
@@ -20,7 +22,8 @@ from bot.app.lookups import Lookups
 from bot.discord.autocomplete import Completing
 from bot.discord.buttons import buttons
 from bot.discord.handlers import Handlers
-from bot.discord.respond import Handled, Responder
+from bot.discord.panel import update
+from bot.discord.respond import QUICK, Handled, Responder, time_left
 from bot.ladder.desk import LadderDesk
 from bot.service import (
     GuildSettings,
@@ -253,26 +256,35 @@ async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> No
 
 # ---- answering interactions ----------------------------------------------------------------
 class FakeResponse:
-    def __init__(self, log: list[tuple[str, Any]], late: bool = False) -> None:
+    def __init__(self, log: list[tuple[str, Any]], late: bool, failing: bool) -> None:
         self.log = log
         self.done = False
         self.late = late
+        self.failing = failing
 
     def is_done(self) -> bool:
         return self.done
 
-    async def defer(self, *, ephemeral: bool, thinking: bool) -> None:
+    def _answering(self) -> None:
         if self.late:  # Discord's "Unknown interaction": the 3 s are over
             raise discord.NotFound(SimpleNamespace(status=404, reason="Not Found"), "")
+        if self.failing:  # Discord's 5xx, after discord.py's own tries
+            raise discord.HTTPException(SimpleNamespace(status=503, reason="Unavailable"), "")
         self.done = True
+
+    async def defer(self, *, ephemeral: bool, thinking: bool) -> None:
+        self._answering()
         self.log.append(("defer", ephemeral))
 
     async def send_message(self, content: str, *, ephemeral: bool, **kw: Any) -> None:
-        self.done = True
+        self._answering()
         self.log.append(("send", (content, ephemeral)))
 
 
-def fake_interaction(late: bool = False, failing_edits: int = 0) -> tuple[Any, list]:
+def fake_interaction(
+    late: bool = False, failing_edits: int = 0, age: float = 0.0, failing: bool = False
+) -> tuple[Any, list]:
+    """An interaction Discord made ``age`` seconds ago; ``late``: its 3 s are over."""
     log: list[tuple[str, Any]] = []
     failures = [failing_edits]
 
@@ -291,8 +303,9 @@ def fake_interaction(late: bool = False, failing_edits: int = 0) -> tuple[Any, l
 
     interaction = SimpleNamespace(
         id=1,
+        created_at=discord.utils.utcnow() - timedelta(seconds=age),
         responder=Responder(buttons, Handled()),  # the bot's, with the interactions it took
-        response=FakeResponse(log, late),
+        response=FakeResponse(log, late, failing),
         extras={},
         edit_original_response=edit,
         delete_original_response=delete,
@@ -310,39 +323,73 @@ async def run(interaction: Any, work: Any, *, private: bool) -> None:
     await interaction.responder.run(interaction, work, private=private)
 
 
-async def test_refusals_go_to_the_caller_alone_after_a_deferral() -> None:
+@pytest.fixture(params=["quick", "slow"])
+def pace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Whether the work is done before the bot would defer (it answers at once) or after."""
+    if request.param == "slow":
+        monkeypatch.setattr("bot.discord.respond.QUICK", 0.02)
+    return str(request.param)
+
+
+def paced(pace: str, work: Any) -> Any:
+    """``work``, made to take longer than the bot waits undeferred when ``pace`` is slow."""
+
+    async def timed() -> Any:
+        if pace == "slow":
+            await asyncio.sleep(0.3)
+        return await work()
+
+    return timed
+
+
+async def test_refusals_go_to_the_caller_alone(pace: str) -> None:
     interaction, log = fake_interaction()
 
     async def refused() -> Answer:
         raise RateLimited("Please wait 2 seconds; nothing was done.", 2.0)
 
-    await run(interaction, refused, private=True)
-    assert log == [("defer", True), ("edit", "Please wait 2 seconds; nothing was done.")]
+    await run(interaction, paced(pace, refused), private=True)
+    said = "Please wait 2 seconds; nothing was done."
+    if pace == "quick":  # the answer is the response: one request
+        assert log == [("send", (said, True))]
+    else:
+        assert log == [("defer", True), ("edit", said)]
 
 
-async def test_an_unexpected_failure_is_logged_with_a_ref_the_caller_gets(caplog) -> None:
+async def test_an_unexpected_failure_is_logged_with_a_ref_the_caller_gets(
+    caplog: pytest.LogCaptureFixture, pace: str
+) -> None:
     interaction, log = fake_interaction()
 
     async def broken() -> Answer:
         raise KeyError("oops")
 
     with caplog.at_level(logging.ERROR):
-        await run(interaction, broken, private=False)
+        await run(interaction, paced(pace, broken), private=False)
     [record] = [r for r in caplog.records if r.getMessage() == "command failed"]
     ref = record.ref  # type: ignore[attr-defined]
-    assert log[0] == ("defer", False)
-    assert log[1] == ("delete", None)  # deferred in public: the "thinking" goes...
-    assert log[2][0] == "followup" and log[2][1][1] is True  # ...the failure goes privately
-    assert f"nothing was changed (ref `{ref}`)" in log[2][1][0]
+    if pace == "quick":  # asked public, told privately
+        [(kind, (text, private))] = log
+        assert kind == "send" and private is True
+    else:
+        assert log[0] == ("defer", False)
+        assert log[1] == ("delete", None)  # deferred in public: the "thinking" goes...
+        assert log[2][0] == "followup" and log[2][1][1] is True  # ...the failure goes privately
+        text = log[2][1][0]
+    assert f"nothing was changed (ref `{ref}`)" in text
 
 
-async def test_a_public_answer_after_a_public_deferral_and_long_texts_in_pieces() -> None:
+async def test_a_public_answer_and_long_texts_in_pieces(pace: str) -> None:
     interaction, log = fake_interaction()
-    await run(interaction, _answer("x" * 2500, private=False), private=False)
-    assert log == [("defer", False), ("edit", "x" * 2000), ("followup", ("x" * 500, False))]
+    await run(interaction, paced(pace, _answer("x" * 2500, private=False)), private=False)
+    first = ("send", ("x" * 2000, False)) if pace == "quick" else ("edit", "x" * 2000)
+    assert log[-2:] == [first, ("followup", ("x" * 500, False))]
     interaction, log = fake_interaction()
-    await run(interaction, _answer("board", private=False), private=True)
-    assert log == [("defer", True), ("edit", "board")]  # a public answer may stay private
+    await run(interaction, paced(pace, _answer("board", private=False)), private=True)
+    if pace == "quick":
+        assert log == [("send", ("board", True))]  # a public answer may stay private
+    else:
+        assert log == [("defer", True), ("edit", "board")]
 
 
 async def test_an_interaction_is_acted_on_once_however_often_it_arrives() -> None:
@@ -355,13 +402,32 @@ async def test_an_interaction_is_acted_on_once_however_often_it_arrives() -> Non
 
     await run(interaction, work, private=True)
     await run(interaction, work, private=True)  # the same interaction, delivered again
-    assert done == [1] and log == [("defer", True), ("edit", "Staged.")]
+    assert done == [1] and log == [("send", ("Staged.", True))]
+
+
+async def test_a_panel_pick_delivered_twice_is_acted_on_once() -> None:
+    """Regression: a pick is acted on before it is answered when its answer is quick, so
+    a second delivery of it (a replayed gateway event) staged its action again; deferring
+    first had refused it (Discord acknowledges an interaction once)."""
+    interaction, log = fake_interaction()
+    handlers: Any = SimpleNamespace(respond=interaction.responder)
+    done: list[int] = []
+
+    async def work() -> Any:
+        done.append(1)
+        raise Unusable("Nothing to stage.")
+
+    await update(handlers, interaction, work)
+    await update(handlers, interaction, work)  # the same pick, delivered again
+    assert done == [1] and log == [("send", ("Nothing to stage.", True))]
 
 
 async def test_an_interaction_acknowledged_too_late_is_not_acted_on() -> None:
     """Regression: the command was applied, and its user told nothing (a retry applied it
-    twice). Discord shows "This interaction failed": nothing was done, so a retry is safe."""
-    interaction, log = fake_interaction(late=True)
+    twice). Discord shows "This interaction failed": nothing was done, so a retry is safe.
+    One that reaches the bot later than the bot waits for a quick answer is deferred before
+    it is acted on."""
+    interaction, log = fake_interaction(late=True, age=2.9)
     done: list[int] = []
 
     async def work() -> Answer:
@@ -370,16 +436,50 @@ async def test_an_interaction_acknowledged_too_late_is_not_acted_on() -> None:
 
     await run(interaction, work, private=True)
     assert done == [] and log == []
+    interaction, log = fake_interaction(age=1.5)  # late for a quick answer, in time to defer
+    await run(interaction, work, private=True)
+    assert done == [1] and log == [("defer", True), ("edit", "Staged.")]
 
 
-async def test_a_failing_edit_is_retried_then_sent_as_a_follow_up(monkeypatch) -> None:
+async def test_a_failed_response_or_deferral_after_the_work_began_is_logged(
+    caplog: pytest.LogCaptureFixture, pace: str
+) -> None:
+    """Discord failing the response (or the deferral) of a command already carried out:
+    said in the log, not tried again (the 3 s are over)."""
+    interaction, log = fake_interaction(failing=True)
+    done: list[int] = []
+
+    async def work() -> Answer:
+        done.append(1)
+        return Answer("Staged.")
+
+    with caplog.at_level(logging.WARNING):
+        await run(interaction, paced(pace, work), private=True)
+    assert done == [1] and log == []
+    said = {r.getMessage() for r in caplog.records}
+    assert any("carried out, but Discord took no answer" in m for m in said), said
+
+
+async def test_a_failing_edit_is_retried_then_sent_as_a_follow_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr("bot.discord.respond.EDIT_RETRIES", (0.0, 0.0))
+    monkeypatch.setattr("bot.discord.respond.QUICK", 0.02)
+    slow = paced("slow", _answer("Staged.", private=True))
     interaction, log = fake_interaction(failing_edits=2)
-    await run(interaction, _answer("Staged.", private=True), private=True)
+    await run(interaction, slow, private=True)
     assert log[-2:] == [("edit failed", 503), ("edit", "Staged.")]
     interaction, log = fake_interaction(failing_edits=9)  # Discord keeps failing
-    await run(interaction, _answer("Staged.", private=True), private=True)
+    await run(interaction, slow, private=True)
     assert log[-1] == ("followup", ("Staged.", True))  # never "thinking..." forever
+
+
+def test_the_wait_for_a_quick_answer_counts_from_discords_clock() -> None:
+    now = discord.utils.utcnow()
+    ago = time_left(SimpleNamespace(created_at=now - timedelta(seconds=QUICK / 2)))
+    assert QUICK / 2 - 0.1 < ago <= QUICK / 2
+    assert time_left(SimpleNamespace(created_at=now + timedelta(seconds=5))) == QUICK  # skew
+    assert time_left(SimpleNamespace(created_at=now - timedelta(seconds=5))) < 0  # defer first
 
 
 def _answer(text: str, private: bool) -> Any:

@@ -2,8 +2,8 @@
 ``match`` (pause, resume, reset, abort) among them, and the rarer ones in groups of their
 own: ``ladder``, ``admin`` and ``tournament``. Each handler reads its options and hands over
 to the application layer, which it is given with the group (``Handlers``), through
-``Responder.run`` (defer, act, answer, refusals). The group may be used in servers and in a
-direct message with the bot (where the match is found from the caller)."""
+``Responder.run`` (act, answer at once or deferred, refusals). The group may be used in
+servers and in a direct message with the bot (where the match is found from the caller)."""
 
 from __future__ import annotations
 

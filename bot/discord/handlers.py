@@ -46,5 +46,5 @@ class Serving:
         *,
         private: bool,
     ) -> None:
-        """Defer, do ``work``, show its answer (``Responder.run``)."""
+        """Do ``work`` and show its answer, deferred if it takes long (``Responder.run``)."""
         await self.handlers.respond.run(interaction, work, private=private)

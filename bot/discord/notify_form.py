@@ -7,7 +7,6 @@ who makes it."""
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
@@ -19,9 +18,8 @@ from bot.i18n import speaking
 
 from .callers import caller_of
 from .handlers import handlers_of
-from .respond import NOBODY, acknowledge_pick, report, tell
+from .respond import NOBODY, Refusal, answer_pick, report
 
-log = logging.getLogger(__name__)
 _SCOPE = r"(?P<scope>me|sv):(?P<key>[a-z_]{1,12})"
 BUTTON_TEMPLATE = r"tora:nt:" + _SCOPE + r":(?P<value>[a-z0-9,\-]{1,8})"
 SELECT_TEMPLATE = r"tora:ns:" + _SCOPE
@@ -96,28 +94,27 @@ def view_of(form: NotifyForm) -> discord.ui.View:
 
 
 async def picked(interaction: discord.Interaction[Any], scope: str, key: str, value: str) -> None:
-    """Acknowledge a pick at once, set it, then edit the form it came from; a refusal goes
-    to the caller alone and leaves the form as it was."""
+    """Set a pick, then edit the form it came from (``answer_pick``); a refusal goes to the
+    caller alone and leaves the form as it was."""
     handlers = handlers_of(interaction)
     if not await handlers.respond.handled.first(interaction.id):
         return
-    if not await acknowledge_pick(interaction, "a settings pick"):
-        return
+    await answer_pick(interaction, _set(interaction, scope, key, value), "a settings pick")
+
+
+async def _set(
+    interaction: discord.Interaction[Any], scope: str, key: str, value: str
+) -> dict[str, Any] | Refusal:
+    """The form as the pick leaves it, or why the pick is refused."""
+    handlers = handlers_of(interaction)
     caller = caller_of(interaction)
     try:
         with speaking(await handlers.respond.language(interaction)):
             form = await handlers.app.notify.set(caller, scope, key, value)
     except Exception as exc:
         with speaking(await handlers.respond.language(interaction)):
-            text = explain(exc) or report(interaction, exc)
-        await tell(interaction, text, over=False, what="a settings pick")
-        return
+            return Refusal(explain(exc) or report(interaction, exc))
     if key == LANGUAGE:  # the form again, in the language now chosen
         with speaking(await handlers.respond.language(interaction)):
             form = await handlers.app.notify.form(caller, scope)
-    try:
-        await interaction.edit_original_response(
-            content=form.text[:2000], view=view_of(form), allowed_mentions=NOBODY
-        )
-    except discord.HTTPException:
-        log.exception("could not update a settings form", extra={"interaction": interaction.id})
+    return {"content": form.text[:2000], "view": view_of(form), "allowed_mentions": NOBODY}

@@ -31,7 +31,7 @@ from bot.service import StaleRequest, Stamp
 from .callers import caller_of
 from .handlers import Handlers, handlers_of
 from .links import LINK_ROW, with_links
-from .respond import NOBODY, Outgoing, acknowledge_pick, files_of, report, tell
+from .respond import NOBODY, Outgoing, Refusal, answer_pick, files_of, report
 from .styles import STYLES
 
 log = logging.getLogger(__name__)
@@ -197,28 +197,29 @@ def message_of(panel: Panel) -> dict[str, Any]:
 async def update(
     handlers: Handlers, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
 ) -> None:
-    """Acknowledge a pick at once, then edit the panel it came from; a refusal goes to the
-    player alone and leaves the panel, or turns it off when its turn has ended."""
-    if not await acknowledge_pick(interaction, "a panel pick"):
+    """Edit the panel a pick came from (as the pick's response when it is ready quickly, else
+    once the pick is deferred); a refusal goes to the player alone and leaves the panel, or
+    turns it off when its turn has ended. Acted on once, however often it is delivered."""
+    if not await handlers.respond.handled.first(interaction.id):
+        log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
     handlers.respond.claim(interaction)
+    shown = await answer_pick(interaction, _picked(handlers, interaction, work), "a panel pick")
+    if shown is not None:
+        handlers.respond.watch(interaction, shown["view"])
+
+
+async def _picked(
+    handlers: Handlers, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Panel]]
+) -> dict[str, Any] | Refusal:
+    """The panel as a pick leaves it (``message_of``), or why the pick is refused."""
     with speaking(await handlers.respond.language(interaction)):
         try:
-            panel = await work()
+            return message_of(await work())
         except StaleRequest as stale:
-            await tell(interaction, stale.message, over=True, what="a panel pick")
-            return
+            return Refusal(stale.message, over=True)
         except Exception as exc:
-            text = explain(exc) or report(interaction, exc)
-            await tell(interaction, text, over=False, what="a panel pick")
-            return
-        shown = message_of(panel)
-    try:
-        await interaction.edit_original_response(**shown)
-    except discord.HTTPException:
-        log.exception("could not update a panel", extra={"interaction": interaction.id})
-    else:
-        handlers.respond.watch(interaction, shown["view"])
+            return Refusal(explain(exc) or report(interaction, exc))
 
 
 async def play(

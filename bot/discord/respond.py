@@ -1,13 +1,20 @@
-"""Answering an interaction safely: defer first, then show the answer (ephemeral when it
-is private), whatever happened in between. A refusal is shown to the caller alone, as the
-service worded it; anything unexpected is logged with a reference and the caller is told,
-privately, that nothing was changed.
+"""Answering an interaction safely: at once when the answer is ready quickly, else defer
+first and show the answer once it is (ephemeral when it is private), whatever happened in
+between. A refusal is shown to the caller alone, as the service worded it; anything
+unexpected is logged with a reference and the caller is told, privately, that nothing was
+changed.
 
+- An answer is waited for up to ``QUICK`` (from when Discord made the interaction, which
+  allows 3 s): one ready by then is the interaction's response (one request); one that is
+  not is deferred then ("thinking..."), and shown as the deferral's edit (two requests).
+  The caller sees the same answer either way, only sooner or later.
 - An interaction is acted on once: a second delivery of the same one (a replayed gateway
   event) is ignored.
-- An interaction that could not be acknowledged (Discord allows 3 s) is not acted on at
-  all: the user sees Discord's "This interaction failed" and may simply try again, where
+- An interaction that reached the bot too late to be acknowledged in time is not acted on
+  at all: the user sees Discord's "This interaction failed" and may simply try again, where
   acting anyway would apply a command nobody is told of (and a retry would apply it twice).
+  One whose acknowledgement fails once its work has begun (Discord down for those seconds)
+  is carried out all the same, and logged as such.
 - Once acknowledged, the answer goes out however long the work took: an edit that fails
   with a server error is tried again a few times, then the answer goes as a follow-up, so
   that no "thinking..." is left forever."""
@@ -16,13 +23,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import io
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 import discord
 
@@ -38,10 +46,13 @@ from .links import keeping, links_of, with_links
 
 log = logging.getLogger(__name__)
 LIMIT = 2000  # characters in one Discord message
-PRIVATE_KEY = "tora_private"  # in Interaction.extras: whether the deferral was ephemeral
+PRIVATE_KEY = "tora_private"  # in Interaction.extras: whether the answer was asked private
 ANSWERED_KEY = "tora_answered"  # in Interaction.extras: its own answer is complete
 NOBODY = discord.AllowedMentions.none()  # answers ping nobody, whatever names they hold
 EDIT_RETRIES = (0.5, 1.0, 2.0)  # seconds before each new try of an answer after a 5xx
+QUICK = 0.25  # seconds after Discord made an interaction that its answer is waited for
+T = TypeVar("T")
+CARRIED_OUT = "an interaction was carried out, but Discord took no answer to it"
 
 Views = Callable[[tuple[Press, ...]], "discord.ui.View | None"]  # an answer's buttons, shown
 
@@ -54,6 +65,15 @@ class Outgoing:
     files: tuple[Attachment, ...] = ()
     private: bool = True
     view: discord.ui.View | None = None
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """A pick refused, to tell the one who picked (``tell``); ``over``: what the message
+    picked in was for is over."""
+
+    text: str
+    over: bool = False
 
 
 class Watching(Protocol):
@@ -86,17 +106,54 @@ def files_of(attachments: tuple[Attachment, ...]) -> list[discord.File]:
     return [discord.File(io.BytesIO(a.data), filename=a.name) for a in attachments]
 
 
+def time_left(interaction: discord.Interaction[Any]) -> float:
+    """How much longer an answer may be waited for before the interaction is deferred: until
+    ``QUICK`` after Discord made it (its id's time), so that one that reached the bot late is
+    deferred at once, well inside Discord's 3 s. A local clock behind Discord's waits
+    ``QUICK`` at most; one ahead defers sooner."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return min(QUICK, QUICK - age)
+
+
+async def in_time(
+    interaction: discord.Interaction[Any],
+    job: Coroutine[Any, Any, T],
+    acknowledge: Callable[[], Awaitable[bool]],
+) -> T | None:
+    """``job``'s result: ready within ``time_left``, to go out as the interaction's response
+    (not yet done); else once ``acknowledge`` has deferred it (done). None when it could not
+    be acknowledged: before the job began (the interaction came too late: it is not acted
+    on), or while it ran (it is carried out, and nobody told: logged)."""
+    left = time_left(interaction)
+    if left <= 0:
+        if await acknowledge():
+            return await job
+        job.close()
+        log.warning("an interaction came too late; not acted on", extra={"id": interaction.id})
+        return None
+    task = asyncio.ensure_future(job)
+    try:
+        await asyncio.wait((task,), timeout=left)
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
+    if task.done() or await acknowledge():
+        return await task
+    await task
+    log.error(CARRIED_OUT, extra={"id": interaction.id})
+    return None
+
+
 async def defer(interaction: discord.Interaction[Any], *, private: bool) -> bool:
-    """Acknowledge at once (Discord allows 3 s), showing "thinking" to the caller or to all.
-    Whether it is acknowledged (and may be acted on)."""
+    """Acknowledge now, showing "thinking" to the caller or to all (Discord allows 3 s);
+    whether it is acknowledged."""
     if interaction.response.is_done():
         return True
-    interaction.extras[PRIVATE_KEY] = private
     try:
         await interaction.response.defer(ephemeral=private, thinking=True)
     except discord.HTTPException as exc:
         log.warning(
-            "could not acknowledge an interaction; it is not acted on",
+            "could not acknowledge an interaction",
             extra={"interaction": interaction.id, "status": exc.status},
         )
         return False
@@ -104,21 +161,39 @@ async def defer(interaction: discord.Interaction[Any], *, private: bool) -> bool
 
 
 async def acknowledge_pick(interaction: discord.Interaction[Any], what: str) -> bool:
-    """Acknowledge a pick in a message's components at once, the message to be edited
-    after (Discord allows 3 s); whether it is acknowledged (and may be acted on)."""
+    """Acknowledge a pick in a message's components now, the message to be edited after
+    (Discord allows 3 s); whether it is acknowledged."""
     try:
         await interaction.response.defer()
     except discord.HTTPException:
-        log.warning(f"could not acknowledge {what}; not acted on", extra={"id": interaction.id})
+        log.warning(f"could not acknowledge {what}", extra={"id": interaction.id})
         return False
     return True
 
 
+async def edit_picked(interaction: discord.Interaction[Any], **shown: Any) -> None:
+    """Edit the message a pick was made in: as the pick's response, or once it is deferred,
+    as its original response (the same message)."""
+    if interaction.response.is_done():
+        await interaction.edit_original_response(**shown)
+    else:
+        await interaction.response.edit_message(**shown)
+
+
+async def privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """``text`` to the one who made ``interaction`` alone: as its response, or once it is
+    deferred or answered, as a follow-up."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
+    else:
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NOBODY)
+
+
 async def send(interaction: discord.Interaction[Any], answer: Outgoing) -> None:
     """Show ``answer``: as the response, or once deferred as its edit and follow-ups. A
-    private answer to a publicly deferred command goes to the caller alone, and the public
-    deferral is deleted (nothing is left in the channel); a public one after a private
-    deferral stays private."""
+    private answer to a command asked public goes to the caller alone (a public deferral is
+    deleted: nothing is left in the channel); a public one to a command asked private stays
+    private."""
     pieces = split(answer.text)
     last = len(pieces) - 1
     files = files_of(answer.files)
@@ -133,21 +208,20 @@ async def send(interaction: discord.Interaction[Any], answer: Outgoing) -> None:
         return out
 
     response = interaction.response
-    private = answer.private
+    asked_private = interaction.extras.get(PRIVATE_KEY, True)
+    private = answer.private or asked_private
     if not response.is_done():
         await response.send_message(
             pieces[0], ephemeral=private, allowed_mentions=NOBODY, **finals(0)
         )
+    elif answer.private and not asked_private:
+        await _withdraw_public_deferral(interaction)
+        for i, piece in enumerate(pieces):
+            await interaction.followup.send(
+                piece, ephemeral=True, allowed_mentions=NOBODY, **finals(i)
+            )
+        return
     else:
-        deferred_private = interaction.extras.get(PRIVATE_KEY, True)
-        if private and not deferred_private:
-            await _withdraw_public_deferral(interaction)
-            for i, piece in enumerate(pieces):
-                await interaction.followup.send(
-                    piece, ephemeral=True, allowed_mentions=NOBODY, **finals(i)
-                )
-            return
-        private = private or deferred_private
         first = finals(0)
         if "files" in first:
             extra["attachments"] = first.pop("files")
@@ -209,7 +283,8 @@ class Responder:
         *,
         private: bool,
     ) -> None:
-        """Defer, do ``work``, show its answer; refusals and failures as described above."""
+        """Do ``work`` and show its answer, deferred if it takes long; refusals and failures
+        as described above."""
 
         async def shown() -> Outgoing:
             answer = await work()
@@ -234,21 +309,39 @@ class Responder:
                 "an interaction delivered again is ignored", extra={"interaction": interaction.id}
             )
             return
-        if not await defer(interaction, private=private):
+        interaction.extras[PRIVATE_KEY] = private
+        answer = await in_time(
+            interaction,
+            self._outgoing(interaction, work, private),
+            lambda: defer(interaction, private=private),
+        )
+        if answer is None:
             return
-        with speaking(await self.language(interaction, public=not private)):
-            try:
-                refusal = out_of_range(interaction)
-                answer = Outgoing(refusal) if refusal else await work()
-            except Exception as exc:
-                answer = Outgoing(explain(exc) or report(interaction, exc))
         try:
             await send_surely(interaction, answer)
         except discord.HTTPException:
-            log.exception("could not answer an interaction", extra={"interaction": interaction.id})
+            if not interaction.response.is_done():  # the work was done, nobody told
+                log.exception(CARRIED_OUT, extra={"id": interaction.id})
+            else:
+                log.exception("could not answer an interaction", extra={"id": interaction.id})
         else:
             interaction.extras[ANSWERED_KEY] = True
             self.watch(interaction, answer.view)
+
+    async def _outgoing(
+        self,
+        interaction: discord.Interaction[Any],
+        work: Callable[[], Awaitable[Outgoing]],
+        private: bool,
+    ) -> Outgoing:
+        """``work``'s answer, or the refusal or failure to show instead, in the language of
+        those it is for."""
+        with speaking(await self.language(interaction, public=not private)):
+            try:
+                refusal = out_of_range(interaction)
+                return Outgoing(refusal) if refusal else await work()
+            except Exception as exc:
+                return Outgoing(explain(exc) or report(interaction, exc))
 
     async def later(
         self, interaction: discord.Interaction[Any], work: Callable[[], Awaitable[Answer]]
@@ -294,13 +387,14 @@ class Responder:
 
 async def send_surely(interaction: discord.Interaction[Any], answer: Outgoing) -> None:
     """``send``, trying again after a server error (Discord's 5xx), then as a follow-up in
-    place of the "thinking" message (the answer's own visibility, as the deferral's)."""
+    place of the "thinking" message (the answer's own visibility, as the deferral's). A
+    failed response (no deferral) is not tried again: discord.py did, its 3 s are over."""
     for wait in (*EDIT_RETRIES, None):
         try:
             await send(interaction, answer)
             return
         except discord.HTTPException as exc:
-            if exc.status < 500:
+            if exc.status < 500 or not interaction.response.is_done():
                 raise
             log.warning(
                 "answering an interaction failed (%d); %s",
@@ -311,10 +405,10 @@ async def send_surely(interaction: discord.Interaction[Any], answer: Outgoing) -
             if wait is None:
                 break
             await asyncio.sleep(wait)
-    deferred_private = interaction.extras.get(PRIVATE_KEY, True)
-    if answer.private and not deferred_private:
+    asked_private = interaction.extras.get(PRIVATE_KEY, True)
+    if answer.private and not asked_private:
         await _withdraw_public_deferral(interaction)
-    private = answer.private or deferred_private
+    private = answer.private or asked_private
     pieces = split(answer.text)
     for i, piece in enumerate(pieces):
         extra: dict[str, Any] = {}
@@ -369,15 +463,39 @@ def report(interaction: discord.Interaction[Any], exc: BaseException) -> str:
     return failure_text(ref)
 
 
+async def answer_pick(
+    interaction: discord.Interaction[Any],
+    job: Coroutine[Any, Any, dict[str, Any] | Refusal],
+    what: str,
+) -> dict[str, Any] | None:
+    """Answer a pick in a message's components (``what``: "a panel pick") with ``job``'s
+    edit of that message (``edit_picked``'s keywords), or its refusal (``tell``): as the
+    pick's response when it is ready quickly, else once the pick is deferred. The edit, once
+    made."""
+    acknowledge = functools.partial(acknowledge_pick, interaction, what)
+    reply = await in_time(interaction, job, acknowledge)
+    if reply is None:
+        return None
+    if isinstance(reply, Refusal):
+        await tell(interaction, reply.text, over=reply.over, what=what)
+        return None
+    try:
+        await edit_picked(interaction, **reply)
+    except discord.HTTPException:
+        log.exception("could not answer %s", what, extra={"interaction": interaction.id})
+        return None
+    return reply
+
+
 async def tell(interaction: discord.Interaction[Any], text: str, *, over: bool, what: str) -> None:
-    """A refusal of a pick in a message's menus (``what``: "a panel pick"), after its
-    deferred update, to the one who picked alone; ``over``: what the message was for is over,
-    so its components go (its links stay)."""
+    """A refusal of a pick in a message's menus (``what``: "a panel pick"), to the one who
+    picked alone; ``over``: what the message was for is over, so its components go (its
+    links stay)."""
     try:
         if over:
             shown = interaction.message
             links = () if shown is None else links_of(discord.ui.View.from_message(shown))
-            await interaction.edit_original_response(view=keeping(None, links))
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=NOBODY)
+            await edit_picked(interaction, view=keeping(None, links))
+        await privately(interaction, text)
     except discord.HTTPException:
         log.exception("could not answer %s", what, extra={"interaction": interaction.id})

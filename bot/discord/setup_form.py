@@ -9,7 +9,6 @@ and the form turns off; the sweeper disables the forms it sent (what was chosen 
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Any
 
@@ -29,9 +28,8 @@ from bot.service.questions import SetupForm
 
 from .callers import caller_of
 from .handlers import handlers_of
-from .respond import NOBODY, acknowledge_pick, report, tell
+from .respond import NOBODY, Refusal, answer_pick, report
 
-log = logging.getLogger(__name__)
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
 BUTTON_TEMPLATE = r"tora:su:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<index>\d{1,2})"
 SELECT_TEMPLATE = r"tora:ss:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<part>\d{1,2})"
@@ -133,31 +131,34 @@ def view_of(channel_id: int, form: SetupForm) -> discord.ui.View:
 async def answer(
     interaction: discord.Interaction[Any], channel_id: int, stamp: Stamp, name: str, choose: Choose
 ) -> None:
-    """Acknowledge a pick at once, answer the question, then edit the form it came from (the
-    prompt, what was chosen, the components); a refusal goes to the player alone and leaves
+    """Answer the question, then edit the form the pick came from (the prompt, what was
+    chosen, the components; ``answer_pick``); a refusal goes to the player alone and leaves
     the form, or turns it off when the setup is over."""
     handlers = handlers_of(interaction)
     if not await handlers.respond.handled.first(interaction.id):
         return
-    if not await acknowledge_pick(interaction, "a setup pick"):
-        return
+    job = _answered(interaction, channel_id, stamp, name, choose)
+    await answer_pick(interaction, job, "a setup pick")
+
+
+async def _answered(
+    interaction: discord.Interaction[Any], channel_id: int, stamp: Stamp, name: str, choose: Choose
+) -> dict[str, Any] | Refusal:
+    """The form as the pick leaves it, or why the pick is refused."""
     caller = caller_of(interaction)
     try:
-        picked = await handlers.app.setup.pick(caller, channel_id, stamp, name, choose)
+        picked = await handlers_of(interaction).app.setup.pick(
+            caller, channel_id, stamp, name, choose
+        )
     except PickRefused as refusal:
-        await tell(interaction, refusal.message, over=refusal.over, what="a setup pick")
-        return
+        return Refusal(refusal.message, refusal.over)
     except Exception as exc:
-        await tell(interaction, report(interaction, exc), over=False, what="a setup pick")
-        return
-    shown: dict[str, Any] = {}
+        return Refusal(report(interaction, exc))
+    shown: dict[str, Any] = {"allowed_mentions": NOBODY}
     if picked.form is not None:  # else the setup is over: the sweeper disables every form
         shown["view"] = view_of(channel_id, picked.form)
-    content = f"{_heading(interaction)}{picked.text}"[:2000]
-    try:
-        await interaction.edit_original_response(content=content, allowed_mentions=NOBODY, **shown)
-    except discord.HTTPException:
-        log.exception("could not update a setup form", extra={"interaction": interaction.id})
+    shown["content"] = f"{_heading(interaction)}{picked.text}"[:2000]
+    return shown
 
 
 def _heading(interaction: discord.Interaction[Any]) -> str:
