@@ -15,7 +15,7 @@ import pytest
 from bot.service import Message, Place, Terms, User, outbox
 from bot.service.testing import Harness, RecordingDelivery
 from harness.stage import Stage
-from storage import Post
+from storage import Post, Store
 
 HOUR = 3600.0
 
@@ -196,3 +196,24 @@ async def test_a_worker_reads_its_destination_again_only_for_rows_it_has_not_rea
     assert reads == [("channel", 100)] * 3  # the second read again for the row it had not
     texts = gated.texts(place.channel_id)
     assert len(texts) == 3 and "challenges" in texts[0] and texts[1:] == ["first", "second"]
+
+
+async def test_a_destination_held_by_another_process_is_tried_again_soon(tmp_path: Path) -> None:
+    """Where processes share the database, a post queued here while another process holds
+    its destination's lease is left to that one, which may have read its rows before this
+    post came: this process tries again within ``CLAIM_RETRY`` (the delivery loop's next
+    look at the whole outbox), not only at its next poll (30 s here, an hour by default)."""
+    settings = replace(Harness(tmp_path / "unused").settings, poll_seconds=30.0)
+    async with Harness(tmp_path / "t.sqlite3", settings=settings) as h:
+        deliverer = outbox.Deliverer(h.store, RecordingDelivery(), h.clock, settings)
+        lease = "outbox:channel:100"
+        async with await Store.open(h.store.config) as other:  # a second process
+            assert await other.sharing.claim(lease, h.clock.now(), 30.0)
+            await h.store.queue_posts([Post(100, "behind the other's read")])
+            deliverer.start_for([("channel", 100)])
+            [working] = deliverer._workers.values()
+            assert await working == 0
+            assert deliverer.next_try == h.clock.now() + outbox.CLAIM_RETRY
+            await other.sharing.release(lease)  # the other is done
+        h.clock.advance(outbox.CLAIM_RETRY)
+        assert sum(await asyncio.gather(*await deliverer.start_due())) == 1

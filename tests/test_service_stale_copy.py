@@ -6,10 +6,11 @@ current copy it reads no stored versions first (its write checks them)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 
-from bot.service import NotAllowed, Place, Refused, Settings, Terms, User
+from bot.service import DatabaseUnavailable, NotAllowed, Place, Refused, Settings, Terms, User
 from bot.service.clock import ManualClock
 from bot.service.testing import Harness
 from storage import Config
@@ -116,3 +117,30 @@ async def test_a_refusal_here_still_stands_when_the_copy_was_behind(
     await second.running.end_turn(HERE, BOB)
     with pytest.raises(NotAllowed, match="It is ann's turn"):
         await first.running.play(HERE, BOB, (await offered(second, ANN))[0])
+
+
+async def test_a_save_whose_answer_was_lost_is_not_played_again(
+    pair: tuple[Harness, Harness],
+) -> None:
+    """The database took the save but its answer was lost (a cut connection after COMMIT,
+    the writer unable to tell): the command fails as the database's failure, its copy
+    dropped, and is not played again on the stored match (where it would be refused as
+    illegal, or staged twice)."""
+    first, _second = pair
+    service = first.running
+    writer = service._ctx.store._writer
+    run = writer.run
+
+    async def lost(job: Any) -> Any:
+        await run(job)
+        raise DatabaseUnavailable("the answer to COMMIT was lost (simulated)")
+
+    action = (await offered(first, BOB))[0]
+    writer.run = lost  # type: ignore[method-assign]
+    try:
+        with pytest.raises(DatabaseUnavailable):
+            await service.play(HERE, BOB, action)
+    finally:
+        writer.run = run  # type: ignore[method-assign]
+    board = (await service.board(HERE, BOB)).text
+    assert f"1. {action}" in board and "2. " not in board

@@ -49,7 +49,7 @@ async def test_the_timers_wake_for_a_clock_sooner_than_the_one_they_wait_for(
         woken = service._timers_changed
         timers = asyncio.create_task(service._timer_loop())
         try:
-            await _until(lambda: service._timers_until != -math.inf)
+            await _until(lambda: service._timers_until != math.inf)
             waiting_for = service._timers_until
             h.clock.advance(30.0)
             await service.end_turn(HERE, ANN)
@@ -58,7 +58,7 @@ async def test_the_timers_wake_for_a_clock_sooner_than_the_one_they_wait_for(
             assert reminded is not None and reminded > waiting_for
             await service.challenge(Place(1, 101), User(3, "cy"), User(4, "di"), None, 600.0)
             assert woken.is_set(), "the challenge expires in 10 minutes, sooner than any turn"
-            await _until(lambda: service._timers_until != -math.inf and not woken.is_set())
+            await _until(lambda: service._timers_until != math.inf and not woken.is_set())
             h.clock.advance(60.0)
             await service.end_turn(HERE, BOB)
             assert woken.is_set(), "a minute later the digests are due a look"
@@ -74,3 +74,21 @@ async def _until(condition: Callable[[], bool]) -> None:
             return
         await asyncio.sleep(0)
     raise AssertionError("the timer loop did not get there")
+
+
+async def test_with_no_clock_at_all_the_first_one_set_wakes_the_timers(tmp_path: Path) -> None:
+    """Timers that found no clock sleep as long as they may (an hour): the first clock set
+    afterwards (a challenge's expiry) wakes them, whenever the digests were last looked at;
+    else it fired up to an hour late."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.running
+        woken = service._timers_changed
+        timers = asyncio.create_task(service._timer_loop())
+        try:
+            await _until(lambda: service._digests_at != -math.inf and not woken.is_set())
+            await service.challenge(HERE, ANN, BOB, None, 600.0)
+            assert woken.is_set(), "the challenge expires in 10 minutes"
+        finally:
+            timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timers

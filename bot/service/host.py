@@ -99,8 +99,9 @@ class Host:
         self._watchers: list[ChangeListener] = []
         self._hinting: set[int] = set()  # players whose hint is being searched
         self._digests_at = float("-inf")  # when the daily digests were last looked for
-        # when the timer loop reads every clock again (-inf: a change of any clock wakes it)
-        self._timers_until = -math.inf
+        # the clock the timer loop sleeps until: a change setting a sooner one wakes it (inf:
+        # it read none, or is reading; a change of any clock wakes it)
+        self._timers_until = math.inf
         self._robots = robots.Robots(self._ctx, self._robot_job, self._robot_command)
 
     # ---- the clock and the outbox --------------------------------------------------------
@@ -223,14 +224,16 @@ class Host:
         """``_run`` on a copy in memory whose versions were not checked against the store's
         (one read a command). The flow writes the match whenever it succeeds, and a write
         refuses a copy behind the store (StaleMatch, StaleHosted): a success proves the copy
-        was current, so it is the answer the check would have let through. Whatever it
-        raises before a write of it went through (a refusal that read the copy, the write's
-        own refusal) is checked then: raised as it is if the copy was current, else
-        ``_Behind``, the copy dropped, for the caller to run the flow on the stored match."""
+        was current, so it is the answer the check would have let through. A refusal before
+        a write of it went through (one that read the copy, or the write's own) is checked
+        then: raised as it is if the copy was current, else ``_Behind``, the copy dropped,
+        for the caller to run the flow on the stored match. Any other failure is raised as
+        it is: a write whose answer was lost may have gone through, and must not be played
+        again."""
         before = table.versions
         try:
             return await self._run(table, expect, phases, flow)
-        except Exception:
+        except Refused:
             if table.versions != before:  # its write went through: the copy was current
                 raise
             if await self._ctx.store.hosting.versions(table.hosted.id) == before:
@@ -271,6 +274,7 @@ class Host:
             ) from None
         except BaseException:
             self._tables.pop(table.channel_id, None)  # this copy may be ahead of the store
+            self._changed()  # and its posts and clocks may be stored: the loops look again
             raise
         finally:
             self._settle(table)
@@ -413,7 +417,7 @@ class Host:
         looked = self._ctx.now()  # ``start`` has just looked after the AI matches
         backoff = Backoff()
         while True:
-            self._timers_until = -math.inf  # a change from now on wakes the next nap
+            self._timers_until = math.inf  # a change from now on wakes the next nap
             self._timers_changed.clear()
             try:
                 now = self._ctx.now()

@@ -59,6 +59,10 @@ Destination = tuple[str, int]  # ("channel", id) or ("user", id)
 AT_ONCE = 16
 BATCH = 16  # a destination's rows read at once, with their files, as it is delivered
 HELD_AFTER_FAILURE = 5.0  # seconds a destination waits after its worker failed (database down)
+# seconds before a destination whose lease another process held is looked at again: that one
+# may have read its rows before ours came, and the delivery loop looks at the whole outbox
+# only when something is due (or at its poll)
+CLAIM_RETRY = 1.0
 
 
 class Deliverer:
@@ -186,13 +190,14 @@ class Deliverer:
     async def _drain(self, destination: Destination) -> tuple[int, float | None]:
         """Deliver one destination's rows in order until one is not due or fails: how many
         went, and when the first one left is due. Where processes share the database, under
-        the destination's lease (another holding it is delivering them)."""
+        the destination's lease (another holding it is delivering them: they are looked at
+        again ``CLAIM_RETRY`` later, in case that one read them before the last came)."""
         now = self._clock.now()
         if not self._settings.shared:
             return await self._batches(destination, now, None)
         lease = _Lease(f"outbox:{destination[0]}:{destination[1]}")
         if not await self._store.sharing.claim(lease.name, now, self._settings.claim_seconds):
-            return 0, None
+            return 0, now + CLAIM_RETRY
         try:  # the rows as they are now that this process holds them
             return await self._batches(destination, now, lease)
         finally:
