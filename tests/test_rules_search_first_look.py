@@ -1,7 +1,8 @@
-"""R25's first look (``trapped.first_look``): a few single actions judged before the probes.
-It only ever finds real escapes, and when it finds none it leaves the search as the first
-probe's first step leaves it, so every verdict the search decided without it is unchanged
-(hypothesis, over random short and long games with Assassins and terrain)."""
+"""R25's first look (``trapped.first_look``): a few single actions judged after the first
+probe's first step (ending the turn at once). It only ever finds real escapes, and when it
+finds none it leaves the search, budget included, as that first step left it, so every
+verdict the search decided without it is unchanged (hypothesis, over random short and long
+games with Assassins and terrain)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,8 @@ def judge(game: Game) -> str:
     """At the start of the running turn: the verdict with the first look is the one without
     it wherever that one decided; an escape the first look finds is one (the oracle, the
     module as it was, never calls the position trapped); and when it finds none, the search
-    holds what the first probe's first step holds. What the first look said."""
+    holds what the first probe's first step holds, with the same budget left. What the first
+    look said."""
     pos = game.pos
     before = without_first_look(pos)
     after = trapped.verdict(pos)
@@ -46,15 +48,19 @@ def judge(game: Game) -> str:
     if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return "no live command piece"
     public = pos.public()
+    alone = trapped.Escape(public)  # the first probe's first step, without the first look
+    trapped.Probe(alone, *trapped.PROBES[0]).start()
     escape = trapped.Escape(public)
-    if trapped.first_look(escape):
+    probe = trapped.Probe(escape, *trapped.PROBES[0])
+    if probe.start():
+        return "at once"
+    if trapped.first_look(public, probe.witnesses):
         assert trapped_oracle.verdict(pos) is not True
         assert after is False
         return "escape"
-    first_step = trapped.Escape(public)
-    first_step._judge(public, trapped._node_key(public))
-    assert escape.judged == first_step.judged
-    assert escape.threats.found == first_step.threats.found
+    assert escape.judged == alone.judged
+    assert escape.threats.found == alone.threats.found
+    assert escape.budget == alone.budget
     return "trapped" if after else "none"
 
 

@@ -155,9 +155,10 @@ class ThreatSearch:
 
     def _within(self, pos: Position, piece: Piece, n: int, root: bool = False) -> bool:
         """``_by`` once the piece is known able to act and within ``bound`` of the target.
-        At the root of the deepening (``root``) no other line of play reaches ``pos`` (each
-        action adds one to ``actions_used``, which ``search_key`` holds), so the search there
-        neither asks nor keeps its refutations."""
+        At the root of the deepening (``root``) no other line of play reaches ``pos`` (an
+        action adds one to ``actions_used``, which ``search_key`` holds, and a free take
+        (R43), which adds none, removes a piece for good), so the search there neither asks
+        nor keeps its refutations."""
         pid = piece.id
         if n == 1:
             if self.attacker_ok(piece) and self._hits(pos, piece):

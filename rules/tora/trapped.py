@@ -31,17 +31,17 @@ def is_trapped(pos: Position) -> bool:
 def verdict(pos: Position) -> bool | None:
     """``is_trapped``, or None where the search ran out of ``TRAPPED_BUDGET`` undecided.
 
-    A ``first_look`` at a few single actions and two ``Probe``s look first, each on a budget
-    of its own: an escape one finds is an escape, and when they find none ``Escape`` searches
-    with a full budget, keeping the judgements and threats they found (each is exact, so it
+    Two ``Probe``s look first, each on a budget of its own, the first followed by a
+    ``first_look`` at a few single actions once its first step has judged ending the turn at
+    once: an escape one finds is an escape, and when they find none ``Escape`` searches with
+    a full budget, keeping the judgements and threats the probes found (each is exact, so it
     decides what it decided again, for free)."""
     if not [p for p in pos.commanders(pos.side) if not p.doomed]:
         return False
     pos = pos.public()  # judged on the public board: no secret keeps a player alive
     escape = Escape(pos)
-    if first_look(escape) or any(
-        Probe(escape, budget, safest).finds() for budget, safest in PROBES
-    ):
+    first, second = (Probe(escape, budget, safest) for budget, safest in PROBES)
+    if first.start() or first_look(pos, first.witnesses) or first.go_on() or second.finds():
         return False
     escape.budget = TRAPPED_BUDGET
     try:
@@ -76,28 +76,21 @@ PROBE_FOLLOWED = 5
 FIRST_LOOK = 8
 
 
-def first_look(escape: Escape) -> bool:
-    """Is ending the turn at once an escape, or one of a few single actions: those taking a
-    piece that stands on a square a threat against a command piece depends on (its attacker,
-    most often), then the command pieces' own actions to the squares fewest enemies can reach
-    (``_danger``)? In random short games one of them is an escape in four verdicts of five
-    where ending at once is none; the first ``Probe`` tries the command piece's actions in
-    the generator's order and follows them deeper before any other piece's.
+def first_look(pos: Position, witnesses: dict[int, set[int]] | None) -> bool:
+    """Is one of a few single actions an escape: those taking a piece that stands on a square
+    a threat against a command piece depends on (its attacker, most often; ``witnesses``:
+    those squares by command piece, as the judgement of ending the turn at once found them;
+    None: not known), then the command pieces' own actions to the squares fewest enemies can
+    reach (``_danger``)? In random short games one of them is an escape in four verdicts of
+    five where ending at once is none; the first ``Probe`` tries the command piece's actions
+    in the generator's order and follows them deeper before any other piece's.
 
     Like a ``Probe`` it only ever answers "escape found": each turn it judges is a legal turn
-    and judged exactly. Its first judgement is the first ``Probe``'s first step, made on
-    ``escape`` as that step makes it. Each of the others is judged with threats of its own
-    (a fresh ``Threats``) and kept nowhere, so when it finds no escape the probes and
-    ``Escape`` start from what the first probe's first step leaves (that judgement kept, so
-    not paid again) and search the same lines as without it: every verdict they decide is
-    unchanged, and none they decided can run out of budget."""
-    pos = escape.pos
-    try:
-        safe, witnesses, _blame = escape._judge(pos, _node_key(pos))
-    except _OutOfBudget:
-        return False
-    if safe or pos.crown_pending[pos.side] or pos.actions_left <= 0:
-        return safe  # a crown comes first (R24): no single action of a piece is a turn
+    and judged exactly. Each is judged with threats of its own (a fresh ``Threats``), kept
+    nowhere and paid from no budget, so when it finds no escape the probes and ``Escape``
+    search exactly as without it: every verdict they decide is unchanged."""
+    if witnesses is None or pos.crown_pending[pos.side] or pos.actions_left <= 0:
+        return False  # a crown comes first (R24): no single action of a piece is a turn
     foci = [p.id for p in pos.commanders(pos.side) if not p.doomed]
     depended = set().union(*witnesses.values())
     taking: list[Effect] = []
@@ -143,13 +136,31 @@ class Probe:
         self.budget = budget
         self.safest = safest
 
+        self.witnesses: dict[int, set[int]] | None = None  # of its first step (``start``)
+
     def finds(self) -> bool:
+        return self.start() or self.go_on()
+
+    def start(self) -> bool:
+        """The probe's first step, on its budget: is ending the turn at once an escape? Its
+        judgement's ``witnesses`` are kept; None if it ran out of budget (then so has the
+        probe)."""
         escape, pos = self.escape, self.escape.pos
         escape.budget = self.budget
         try:
-            node = _node_key(pos)
-            if escape._judge(pos, node)[0]:
-                return True
+            safe, self.witnesses, _blame = escape._judge(pos, _node_key(pos))
+        except _OutOfBudget:
+            return False
+        return safe
+
+    def go_on(self) -> bool:
+        """The rest of the probe after ``start``, on what is left of its budget: the
+        likeliest turns of each command piece in turn."""
+        if self.witnesses is None:
+            return False
+        pos = self.escape.pos
+        node = _node_key(pos)
+        try:
             for focus in [p.id for p in pos.commanders(pos.side) if not p.doomed]:
                 if self._follow(pos, node, pos.actions_total, set(), focus):
                     return True
