@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from bot.app import menus
-from bot.discord import respond
+from bot.discord import respond, setup_form
 from emulator import Interaction
 from emulator.models import walk_components
 from harness.stage import Stage, planned_turn
@@ -173,3 +173,28 @@ async def test_an_answer_slower_than_discords_3_s_still_comes(
         ).done(30)
         assert acted.error is None and acted.callback_type == DEFERRED_MESSAGE
         assert action in acted.text and acted.latency is not None and acted.latency < 3.0
+
+
+async def test_a_pick_whose_answer_fails_to_build_is_answered_all_the_same(
+    tmp_path: Path, pace: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pick was taken, but its form's new buttons could not be made: the player is told,
+    privately, with a reference, instead of Discord's "This interaction failed"."""
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.click("bob", "Accept")
+        form = await stage.emu.wait_for_dm(
+            stage.user["ann"], lambda m: "Choose your setup" in m.text() and bool(m.components)
+        )
+        [button] = [
+            c for c in walk_components(form.components) if c.get("label") == "Strategy: aggressive"
+        ]
+
+        def broken(*_args: object) -> None:
+            raise RuntimeError("the form's buttons could not be made (simulated)")
+
+        monkeypatch.setattr(setup_form, "view_of", broken)
+        clicked = await stage.emu.click(stage.user["ann"], form.id, button["custom_id"])
+        pick = await clicked.done(30)
+        assert pick.error is None, pick.error
+        assert any("Something went wrong on my side" in m.text() for m in pick.messages)

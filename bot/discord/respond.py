@@ -51,6 +51,7 @@ ANSWERED_KEY = "tora_answered"  # in Interaction.extras: its own answer is compl
 NOBODY = discord.AllowedMentions.none()  # answers ping nobody, whatever names they hold
 EDIT_RETRIES = (0.5, 1.0, 2.0)  # seconds before each new try of an answer after a 5xx
 QUICK = 0.25  # seconds after Discord made an interaction that its answer is waited for
+SKEW = 0.5  # seconds this clock may be behind Discord's for ``time_left`` to trust it
 T = TypeVar("T")
 CARRIED_OUT = "an interaction was carried out, but Discord took no answer to it"
 
@@ -109,10 +110,11 @@ def files_of(attachments: tuple[Attachment, ...]) -> list[discord.File]:
 def time_left(interaction: discord.Interaction[Any]) -> float:
     """How much longer an answer may be waited for before the interaction is deferred: until
     ``QUICK`` after Discord made it (its id's time), so that one that reached the bot late is
-    deferred at once, well inside Discord's 3 s. A local clock behind Discord's waits
-    ``QUICK`` at most; one ahead defers sooner."""
+    deferred at once, well inside Discord's 3 s. A local clock ahead of Discord's defers
+    sooner; one behind by more than ``SKEW`` cannot tell a late interaction (one replayed
+    after a reconnection, say) from a new one, so it defers at once."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    return min(QUICK, QUICK - age)
+    return 0.0 if age < -SKEW else min(QUICK, QUICK - age)
 
 
 async def in_time(
@@ -126,7 +128,12 @@ async def in_time(
     on), or while it ran (it is carried out, and nobody told: logged)."""
     left = time_left(interaction)
     if left <= 0:
-        if await acknowledge():
+        try:
+            acknowledged = await acknowledge()
+        except BaseException:
+            job.close()
+            raise
+        if acknowledged:
             return await job
         job.close()
         log.warning("an interaction came too late; not acted on", extra={"id": interaction.id})
@@ -134,10 +141,14 @@ async def in_time(
     task = asyncio.ensure_future(job)
     try:
         await asyncio.wait((task,), timeout=left)
+        acknowledged = task.done() or await acknowledge()
     except asyncio.CancelledError:
         task.cancel()
         raise
-    if task.done() or await acknowledge():
+    except Exception:  # not Discord's refusal (``acknowledge`` says that): the network's
+        log.exception("could not acknowledge an interaction", extra={"id": interaction.id})
+        acknowledged = False
+    if acknowledged:
         return await task
     await task
     log.error(CARRIED_OUT, extra={"id": interaction.id})
@@ -463,6 +474,17 @@ def report(interaction: discord.Interaction[Any], exc: BaseException) -> str:
     return failure_text(ref)
 
 
+async def _refusing(
+    interaction: discord.Interaction[Any], job: Coroutine[Any, Any, dict[str, Any] | Refusal]
+) -> dict[str, Any] | Refusal:
+    """``job``'s answer, or its failure as a refusal (``report``: logged with a reference):
+    answered at once, a pick whose work failed would otherwise get no response at all."""
+    try:
+        return await job
+    except Exception as exc:
+        return Refusal(report(interaction, exc))
+
+
 async def answer_pick(
     interaction: discord.Interaction[Any],
     job: Coroutine[Any, Any, dict[str, Any] | Refusal],
@@ -473,7 +495,7 @@ async def answer_pick(
     pick's response when it is ready quickly, else once the pick is deferred. The edit, once
     made."""
     acknowledge = functools.partial(acknowledge_pick, interaction, what)
-    reply = await in_time(interaction, job, acknowledge)
+    reply = await in_time(interaction, _refusing(interaction, job), acknowledge)
     if reply is None:
         return None
     if isinstance(reply, Refusal):
