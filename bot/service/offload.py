@@ -246,8 +246,9 @@ def default_rules_workers() -> int:
 
 def default_ai_workers() -> int:
     """The AI's worker processes unless configured: one per core this process may use but
-    one (left to the bot and the rules' worker), and at least two, so that one player's
-    long searches never hold up everyone else's."""
+    one (left to the bot itself), and at least two, so that one player's long searches never
+    hold up everyone else's. The rules' and drawing workers work in short bursts beside
+    them."""
     return max(2, _cores() - 1)
 
 
