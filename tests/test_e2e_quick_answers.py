@@ -17,7 +17,7 @@ import pytest
 
 from bot.app import menus
 from bot.discord import respond, setup_form
-from emulator import Interaction
+from emulator import Interaction, Msg
 from emulator.models import walk_components
 from harness.stage import Stage, planned_turn
 from rules.tora import Game
@@ -145,16 +145,22 @@ async def test_panel_picks_edit_the_panel_and_a_stale_one_is_told(
         assert not [c for c in walk_components(panel.components) if c["type"] == 3]
 
 
+async def setup_form_button(stage: Stage) -> tuple[Msg, dict[str, Any]]:
+    """Ann's setup form once bob accepted her challenge, and its aggressive strategy button."""
+    await stage.slash("ann", "challenge", opponent="bob")
+    await stage.click("bob", "Accept")
+    form = await stage.emu.wait_for_dm(
+        stage.user["ann"], lambda m: "Choose your setup" in m.text() and bool(m.components)
+    )
+    [button] = [
+        c for c in walk_components(form.components) if c.get("label") == "Strategy: aggressive"
+    ]
+    return form, button
+
+
 async def test_a_setup_pick_edits_its_form(tmp_path: Path, pace: str) -> None:
     async with Stage(tmp_path) as stage:
-        await stage.slash("ann", "challenge", opponent="bob")
-        await stage.click("bob", "Accept")
-        form = await stage.emu.wait_for_dm(
-            stage.user["ann"], lambda m: "Choose your setup" in m.text() and bool(m.components)
-        )
-        [button] = [
-            c for c in walk_components(form.components) if c.get("label") == "Strategy: aggressive"
-        ]
+        form, button = await setup_form_button(stage)
         clicked = await stage.emu.click(stage.user["ann"], form.id, button["custom_id"])
         pick = await clicked.done(30)
         answered(pick, pace, pick=True)
@@ -181,14 +187,7 @@ async def test_a_pick_whose_answer_fails_to_build_is_answered_all_the_same(
     """The pick was taken, but its form's new buttons could not be made: the player is told,
     privately, with a reference, instead of Discord's "This interaction failed"."""
     async with Stage(tmp_path) as stage:
-        await stage.slash("ann", "challenge", opponent="bob")
-        await stage.click("bob", "Accept")
-        form = await stage.emu.wait_for_dm(
-            stage.user["ann"], lambda m: "Choose your setup" in m.text() and bool(m.components)
-        )
-        [button] = [
-            c for c in walk_components(form.components) if c.get("label") == "Strategy: aggressive"
-        ]
+        form, button = await setup_form_button(stage)
 
         def broken(*_args: object) -> None:
             raise RuntimeError("the form's buttons could not be made (simulated)")
