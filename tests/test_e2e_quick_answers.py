@@ -23,7 +23,7 @@ from harness.stage import Stage, planned_turn
 from rules.tora import Game
 
 MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE = 4, 5, 6, 7
-SLOW = 1.5  # seconds the slow runs' work takes: well past the bot's wait (QUICK)
+SLOW = 1.0  # seconds the slow runs' work takes: well past the bot's wait (QUICK)
 PATIENT = 2.0  # the quick runs' wait: inside Discord's 3 s, whatever the machine's load
 
 
