@@ -42,7 +42,9 @@ def slowed(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
     monkeypatch.setattr(respond, "in_time", slowly)
 
 
-@pytest.fixture(params=["quick", "slow"])
+# the slow runs wait on purpose (5-10 s a test): make soak runs them; make test keeps the
+# deferral's own test (an answer slower than Discord's 3 s)
+@pytest.fixture(params=["quick", pytest.param("slow", marks=pytest.mark.slow)])
 def pace(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """A quick run waits long enough for any answer on a loaded machine; a slow one makes
     every answer slower than the bot waits."""

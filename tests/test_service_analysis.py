@@ -46,7 +46,11 @@ async def finished(h: Harness, game_id: str, seed: int = 3, turns: int = TURNS) 
     return match
 
 
-@pytest.mark.parametrize("game_id", sorted(GAMES))
+@pytest.mark.parametrize(
+    "game_id",
+    # Torii's analysis takes 20-40 s here (its engine searches every turn): make soak runs it
+    [pytest.param(g, marks=pytest.mark.slow) if g == "torii" else g for g in sorted(GAMES)],
+)
 async def test_a_finished_match_gives_the_same_analysis_every_time(
     h: Harness, game_id: str
 ) -> None:
