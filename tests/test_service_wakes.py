@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-from bot.service import Place, User
+from bot.service import MatchService, Place, User
 from bot.service.testing import Harness
 
 HERE, ANN, BOB = Place(1, 100), User(1, "ann"), User(2, "bob")
@@ -20,10 +20,7 @@ async def test_a_staged_action_wakes_no_timer_and_a_turn_end_does(tmp_path: Path
     (two reads): a staged action changes none, a turn end starts the next player's."""
     async with Harness(tmp_path / "t.sqlite3") as h:
         service = h.running
-        await service.challenge(HERE, ANN, BOB)
-        await service.accept(HERE, BOB)
-        await service.setup(HERE, ANN, {"strategy": "aggressive"})
-        await service.setup(HERE, BOB, {"strategy": "defensive"})
+        await started(service)
         woken = service._timers_changed
         woken.clear()
         await service.play(HERE, ANN, "G v5h9-v4h9")
@@ -42,13 +39,9 @@ async def test_the_timers_wake_for_a_clock_sooner_than_the_one_they_wait_for(
     daily digests are due a look (each minute)."""
     async with Harness(tmp_path / "t.sqlite3") as h:
         service = h.running
-        await service.challenge(HERE, ANN, BOB)
-        await service.accept(HERE, BOB)
-        await service.setup(HERE, ANN, {"strategy": "aggressive"})
-        await service.setup(HERE, BOB, {"strategy": "defensive"})
+        await started(service)
         woken = service._timers_changed
-        timers = asyncio.create_task(service._timer_loop())
-        try:
+        async with timer_loop(service):
             await _until(lambda: service._timers_until != math.inf)
             waiting_for = service._timers_until
             h.clock.advance(30.0)
@@ -62,10 +55,26 @@ async def test_the_timers_wake_for_a_clock_sooner_than_the_one_they_wait_for(
             h.clock.advance(60.0)
             await service.end_turn(HERE, BOB)
             assert woken.is_set(), "a minute later the digests are due a look"
-        finally:
-            timers.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await timers
+
+
+async def started(service: MatchService) -> None:
+    """A match between ann and bob, both setups made: ann to play."""
+    await service.challenge(HERE, ANN, BOB)
+    await service.accept(HERE, BOB)
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await service.setup(HERE, BOB, {"strategy": "defensive"})
+
+
+@contextlib.asynccontextmanager
+async def timer_loop(service: MatchService) -> AsyncIterator[None]:
+    """The service's timer loop running meanwhile (a harness runs none of its own)."""
+    timers = asyncio.create_task(service._timer_loop())
+    try:
+        yield
+    finally:
+        timers.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await timers
 
 
 async def _until(condition: Callable[[], bool]) -> None:
@@ -83,12 +92,7 @@ async def test_with_no_clock_at_all_the_first_one_set_wakes_the_timers(tmp_path:
     async with Harness(tmp_path / "t.sqlite3") as h:
         service = h.running
         woken = service._timers_changed
-        timers = asyncio.create_task(service._timer_loop())
-        try:
+        async with timer_loop(service):
             await _until(lambda: service._digests_at != -math.inf and not woken.is_set())
             await service.challenge(HERE, ANN, BOB, None, 600.0)
             assert woken.is_set(), "the challenge expires in 10 minutes"
-        finally:
-            timers.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await timers
