@@ -9,15 +9,15 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
+from test_service_delivery import play_a_turn
 
-from bot.service import DatabaseUnavailable, NotAllowed, Place, Refused, Settings, Terms, User
+from bot.service import DatabaseUnavailable, NotAllowed, Place, Refused, Settings, User
 from bot.service.clock import ManualClock
 from bot.service.testing import Harness
 from storage import Config
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
-HOUR = 3600.0
 SHARED = Settings(
     burst=1000,
     every=0.001,
@@ -41,13 +41,7 @@ async def pair(db: Config) -> AsyncIterator[tuple[Harness, Harness]]:
     await first.open()
     await second.open()
     try:
-        service = first.running
-        await service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
-        await service.accept(HERE, BOB)
-        await service.setup(HERE, ANN, {"strategy": "aggressive"})
-        await service.setup(HERE, BOB, {"strategy": "defensive"})
-        await service.play(HERE, ANN, "G v5h9-v4h9")
-        await service.end_turn(HERE, ANN)
+        await play_a_turn(first)
         await first.running.board(HERE, BOB)
         await second.running.board(HERE, BOB)
         yield first, second
