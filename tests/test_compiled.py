@@ -48,8 +48,9 @@ def new_game(board: str) -> Game:
     return Game(board=board)
 
 
-@pytest.mark.parametrize(("board", "seed"), [("long", 1), ("short", 2)])
-def test_a_pickled_and_a_copied_game_play_on_as_the_game_does(board, seed):
+# on: the turns played after the copy (three on the long board, whose turn ends search)
+@pytest.mark.parametrize(("board", "seed", "on"), [("long", 1, 3), ("short", 2, 8)])
+def test_a_pickled_and_a_copied_game_play_on_as_the_game_does(board, seed, on):
     game = new_game(board)
     play_turns(game, random.Random(seed), 6)
     rng = random.Random(seed + 100)
@@ -61,7 +62,7 @@ def test_a_pickled_and_a_copied_game_play_on_as_the_game_does(board, seed):
         assert state(other) == state(game)
         assert type(other.pos) is Position and other.pos.pieces == game.pos.pieces
     for each in (game, *copies):
-        play_turns(each, random.Random(seed + 200), 8)
+        play_turns(each, random.Random(seed + 200), on)
     assert state(copies[0]) == state(game)
     assert state(copies[1]) == state(game)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_properties import new_game, play_turn
@@ -19,9 +20,12 @@ from rules.tora.pieces import CANNON
 from rules.tora.position import Position
 from rules.tora.walk import Walk, walk_of
 
+# make test plays two playouts on each board; make soak (CI) many more
 PLAYOUTS = settings(
-    max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+    max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
+MORE_PLAYOUTS = settings(PLAYOUTS, max_examples=8)
+BOARDS = pytest.mark.parametrize("board", ["short", "long"])
 
 
 def check_position(pos: Position) -> None:
@@ -79,9 +83,7 @@ def check_around(pos: Position, rng: random.Random) -> None:
             check_position(child)
 
 
-@PLAYOUTS
-@given(st.integers(0, 10**6), st.sampled_from(["short", "long"]))
-def test_kept_actions_walks_and_cannon_work_match_fresh_ones(seed, board):
+def check_playout(seed: int, board: str) -> None:
     rng = random.Random(seed)
     game = new_game(rng, board, assassins=board == "long")
     game.skip_trapped = True  # R25 is not what this compares
@@ -91,3 +93,18 @@ def test_kept_actions_walks_and_cannon_work_match_fresh_ones(seed, board):
         play_turn(game, rng, lambda g, actions: check_around(g.pos, rng))
         if not game.is_over():
             check_around(game.pos, rng)
+
+
+@BOARDS
+@PLAYOUTS
+@given(st.integers(0, 10**6))
+def test_kept_actions_walks_and_cannon_work_match_fresh_ones(board, seed):
+    check_playout(seed, board)
+
+
+@pytest.mark.slow
+@BOARDS
+@MORE_PLAYOUTS
+@given(st.integers(0, 10**6))
+def test_kept_actions_walks_and_cannon_work_match_fresh_ones_over_more_playouts(board, seed):
+    check_playout(seed, board)
