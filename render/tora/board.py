@@ -23,8 +23,9 @@ from .sprites import look_of, small_sprite, sprite, tile
 from .status import paste_strip
 
 # Boards under the strip kept (``_board``): a turn's public board, the next player's own and
-# the acting player's last preview of it share theirs
-BOARDS = 8
+# the acting player's last preview of it share theirs, with other matches' pictures drawn
+# between them (32: up to 7 MiB of short boards, 15 of long ones)
+BOARDS = 32
 
 
 def board_png(view: View, info: StatusFields) -> bytes:
