@@ -74,6 +74,8 @@ def board_image(view: View, info: StatusFields, mode: Mode) -> Image.Image:
     round_end = () if mode == Mode.PREVIEW else view.round_end
     visible = tuple(piece for piece in view.pieces if not piece.hidden)
     image = _board(view.terrain, events, round_end, visible).copy()
+    # pasted over the board's marks: none reaches the strip (the badges of the top row's
+    # corners, the highest, stay in the room above the squares)
     paste_strip(image, layout, view, info, mode)
     _hidden_pieces(image, layout, view)
     return image
