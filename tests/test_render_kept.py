@@ -5,6 +5,9 @@ picture (their hidden Assassin, its dashed path) reaches a public one."""
 
 from __future__ import annotations
 
+import contextlib
+import random
+
 import pytest
 from PIL import Image
 
@@ -13,8 +16,12 @@ from render import palette as pal
 from render.compose import paste_colours
 from render.status import StatusInfo
 from render.tora import board as tora_board
+from render.tora.base import base_board
+from render.tora.layout import layout_for
 from render.tora.samples import assassin_turn
+from rules import IllegalAction
 from rules.sides import Side
+from rules.tora import Event, Game, PieceView, Terrain, View, square
 
 INFO = StatusInfo(challenger="Aiko", opposition="Bram", deadline="due in 11 h")
 
@@ -69,3 +76,58 @@ def test_a_kept_arrow_is_reused_only_over_the_same_pixels():
         drawn = image.copy()
         paste_colours(drawn, box, [(pal.ARROW[Side.CHALLENGER], mask)])
         assert drawn.crop(box).tobytes() == blended
+
+
+def assert_below_the_strip(view: View) -> None:
+    events = view.staged if view.staged else view.last_turn
+    round_end = () if view.staged else view.round_end
+    visible = tuple(piece for piece in view.pieces if not piece.hidden)
+    assert_kept_below_the_strip(view.terrain, events, round_end, visible)
+
+
+def assert_kept_below_the_strip(
+    terrain: Terrain,
+    events: tuple[Event, ...],
+    round_end: tuple[tuple[Side, str, int], ...],
+    visible: tuple[PieceView, ...],
+) -> None:
+    layout = layout_for(terrain.size)
+    kept = tora_board._board(terrain, events, round_end, visible)
+    strip = (0, 0, layout.width, layout.strip)
+    assert kept.crop(strip).tobytes() == base_board(terrain).crop(strip).tobytes()
+
+
+@pytest.mark.parametrize("size", [9, 17])
+def test_the_numbers_in_the_top_rows_corners_stay_below_the_status_strip(size):
+    """A piece of the top row that acts in place gets its number in a corner of its square,
+    the highest a mark of the turn goes: still below the strip."""
+    top = [square(h, size) for h in range(1, size + 1)]
+    acts = tuple(Event(Side.CHALLENGER, "A", "A", sq, sq, (), (), (), ()) for sq in top[:9])
+    pieces = tuple(PieceView(Side.CHALLENGER, "A", "A", sq) for sq in top)
+    assert_kept_below_the_strip(Terrain(size), acts, (), pieces)
+
+
+@pytest.mark.parametrize("board", ["short", "long"])
+def test_no_mark_of_a_turn_reaches_the_status_strip(board):
+    """The strip goes on over a kept board: every mark of a turn (arrows, shots, the numbers
+    in the corners of the top row's squares), on the public board and on each preview, stays
+    below it, so the strip hides none."""
+    rng = random.Random(5)
+    game = Game(board=board, terrain="river" if board == "long" else "none")
+    for _ in range(12):
+        if game.is_over():
+            break
+        for _ in range(game.actions_left):
+            actions = game.legal_actions()
+            if not actions:
+                break
+            with contextlib.suppress(IllegalAction):  # a command piece's search refused
+                game.apply(rng.choice(actions))
+                assert_below_the_strip(game.view_for(game.side))
+        while True:
+            try:
+                game.end_turn()
+                break
+            except IllegalAction:  # R30 refuses it: take back the last action
+                game.undo()
+        assert_below_the_strip(game.view_for(None))
