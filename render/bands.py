@@ -112,13 +112,13 @@ def banded_png(image: Image.Image, starts: Sequence[int], cache: BandCache | Non
     if not is_banded(image):
         raise ValueError("banded_png writes opaque palette images with an RGB palette")
     width, height = image.size
-    pixels = image.tobytes()
+    pixels = memoryview(image.tobytes())
     cuts = [*sorted({0, *(y for y in starts if 0 < y < height)}), height]
     stream = [_ZLIB_HEADER]
     adler = 1
     for top, bottom in itertools.pairwise(cuts):
-        above = pixels[(top - 1) * width : top * width] if top else b""
-        band = _band(width, above + pixels[top * width : bottom * width], len(above), cache)
+        above = width if top else 0  # the row above: the data just before, in the image too
+        band = _band(width, bytes(pixels[top * width - above : bottom * width]), above, cache)
         stream.append(band.deflated)
         adler = _adler_combine(adler, band.adler, band.length)
     stream += [_LAST_BLOCK, adler.to_bytes(4, "big")]

@@ -37,6 +37,23 @@ def test_a_match_s_pictures_go_to_one_worker_unless_it_is_busy() -> None:
         offload.close()
 
 
+def test_a_match_s_pictures_wait_behind_its_own_but_not_behind_another_match_s() -> None:
+    """A turn end's two pictures go to the same worker, the second drawn from what the first
+    left; another match's picture goes to the idle worker rather than wait behind them."""
+    offload = Offload(0, 0, draw_processes=2)
+    try:
+        players = ("ann", "bob")
+        lane = offload.lane_for(players)
+        pairs = ((f"player {n}", f"player {n + 1}") for n in range(20))
+        others = next(pair for pair in pairs if offload.lane_for(pair) == lane)  # same worker
+        offload._queued[lane] = SPILL + 1
+        offload._showing[lane][players] = SPILL + 1
+        assert offload.lane_for(players) == lane
+        assert offload.lane_for(others) != lane
+    finally:
+        offload.close()
+
+
 def test_a_drawing_is_routed_by_the_players_it_shows() -> None:
     view = Game(board="short").view_for(None)
     status = Status("ann", "bob", "due in 1 day")

@@ -42,7 +42,7 @@ import os
 import pickle
 import traceback
 import zlib
-from collections import OrderedDict
+from collections import Counter, OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -301,6 +301,8 @@ class Offload:
         self._lanes = [_lane(n) for n in range(draw_processes)]
         self._sizes = {"rules": processes, "ai": searchers, **dict.fromkeys(self._lanes, 1)}
         self._queued = dict.fromkeys(self._lanes, 0)  # each lane's drawings not yet drawn
+        # each lane's drawings not yet drawn, by the players they show
+        self._showing: dict[str, Counter[Hashable]] = {lane: Counter() for lane in self._lanes}
         self._pools: dict[str, ProcessPoolExecutor] = {}
         self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}  # by picture (``draw``)
         self.searches = FairQueue(searchers)
@@ -474,6 +476,7 @@ class Offload:
         raises its own error)."""
         lane = self.lane_for(shown)
         self._queued[lane] += 1
+        self._showing[lane][shown] += 1
         try:
             answer = await self._run(lane, job, data)
         except (WorkerFailed, BrokenProcessPool) as exc:
@@ -481,6 +484,9 @@ class Offload:
             return await asyncio.to_thread(here)
         finally:
             self._queued[lane] -= 1
+            self._showing[lane][shown] -= 1
+            if not self._showing[lane][shown]:
+                del self._showing[lane][shown]
         image: bytes = answer[1]
         return image
 
@@ -489,13 +495,19 @@ class Offload:
         players; None: anything): the same one for the same players, so that the bands, the
         sprites and the images their last pictures left in its caches serve the next ones
         (drawn in turn, not at once in two workers: about 1.4 ms of CPU an image where
-        alternating workers took 2.0 to 2.7), unless it has ``SPILL`` more drawings waiting
-        (or being drawn) than the least busy one: then that one, so that no picture waits
-        behind another while a worker is idle."""
+        alternating workers took 2.0 to 2.7). It waits there behind the same players'
+        pictures (a turn end's public board and the next player's own are drawn one after
+        the other, the second mostly from what the first left: its board under the strip,
+        its bands), but behind another match's only while that
+        worker has fewer than ``SPILL`` more drawings waiting (or being drawn) than the least
+        busy one: else it goes to that one, so that no picture waits behind another match's
+        while a worker is idle."""
         least = min(self._lanes, key=self._queued.__getitem__)
         if shown is None:
             return least
         own = self._lanes[zlib.crc32(repr(shown).encode()) % len(self._lanes)]
+        if self._queued[own] == self._showing[own][shown]:  # only its own match's, if any
+            return own
         return own if self._queued[own] - self._queued[least] < SPILL else least
 
     async def ai_turn(

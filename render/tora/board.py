@@ -10,7 +10,7 @@ import functools
 
 from PIL import Image
 
-from rules.tora import Event, View, name, squares
+from rules.tora import Event, PieceView, Terrain, View, name, squares
 
 from ..compose import paste_rgba
 from ..encode import png_bytes
@@ -18,9 +18,14 @@ from ..pointing import Cell, MarkFields, point_out
 from ..status import Mode, StatusFields
 from .base import base_board, cell_backgrounds
 from .layout import Layout, layout_for
-from .overlay import marks_over, marks_under
+from .overlay import Removal, marks_over, marks_under
 from .sprites import look_of, small_sprite, sprite, tile
 from .status import paste_strip
+
+# Boards under the strip kept (``_board``): a turn's public board, the next player's own and
+# the acting player's last preview of it share theirs, with other matches' pictures drawn
+# between them (32: up to 7 MiB of short boards, 15 of long ones)
+BOARDS = 32
 
 
 def board_png(view: View, info: StatusFields) -> bytes:
@@ -65,15 +70,34 @@ def preview_png(view: View, info: StatusFields) -> bytes:
 def board_image(view: View, info: StatusFields, mode: Mode) -> Image.Image:
     """The image in the fixed palette (for PNG, or as a frame of a replay)."""
     layout = layout_for(view.size)
-    image = base_board(view.terrain).copy()
-    paste_strip(image, layout, view, info, mode)
     events = _events(view, mode)
     round_end = () if mode == Mode.PREVIEW else view.round_end
-    standing = {p.sq for p in view.pieces if not p.hidden}
-    touched = marks_under(image, layout, events, round_end, standing)
-    _pieces(image, layout, view, touched)
-    marks_over(image, layout, events, round_end, standing)
+    visible = tuple(piece for piece in view.pieces if not piece.hidden)
+    image = _board(view.terrain, events, round_end, visible).copy()
+    # pasted over the board's marks: none reaches the strip (the badges of the top row's
+    # corners, the highest, stay in the room above the squares)
+    paste_strip(image, layout, view, info, mode)
     _hidden_pieces(image, layout, view)
+    return image
+
+
+@functools.lru_cache(maxsize=BOARDS)
+def _board(
+    terrain: Terrain,
+    events: tuple[Event, ...],
+    round_end: tuple[Removal, ...],
+    visible: tuple[PieceView, ...],
+) -> Image.Image:
+    """The board under the status strip: the visible pieces and the marks of ``events`` and
+    ``round_end``, kept by exactly what it is drawn from (the public board of a turn's end
+    is the next player's own but for the strip and their hidden pieces, drawn on a copy).
+    Never modify the result: callers ``copy()`` it."""
+    layout = layout_for(terrain.size)
+    image = base_board(terrain).copy()
+    standing = {piece.sq for piece in visible}
+    touched = marks_under(image, layout, events, round_end, standing)
+    _pieces(image, layout, terrain, visible, touched)
+    marks_over(image, layout, events, round_end, standing)
     return image
 
 
@@ -81,14 +105,18 @@ def _events(view: View, mode: Mode) -> tuple[Event, ...]:
     return view.staged if mode == Mode.PREVIEW else view.last_turn
 
 
-def _pieces(image: Image.Image, layout: Layout, view: View, touched: set[int]) -> None:
+def _pieces(
+    image: Image.Image,
+    layout: Layout,
+    terrain: Terrain,
+    visible: tuple[PieceView, ...],
+    touched: set[int],
+) -> None:
     """The visible pieces: on a square nothing was drawn on, a finished tile from the cache;
     on a marked square, blended onto what is there."""
     cell = layout.cell
-    backgrounds = cell_backgrounds(view.terrain)
-    for piece in view.pieces:
-        if piece.hidden:
-            continue
+    backgrounds = cell_backgrounds(terrain)
+    for piece in visible:
         at = layout.corner(piece.sq)
         if piece.sq in touched:
             paste_rgba(image, sprite(look_of(piece), cell), at)
