@@ -240,9 +240,26 @@ def _move(letter: str, origin: int, path: tuple[int, ...], pid: int, sq: int) ->
 
 
 def _moves(piece: Piece, walk: Walk) -> list[Pair]:
-    """The piece's plain moves along ``walk``, one per rest in its order (``_move``)."""
+    """The piece's plain moves along ``walk``, one per rest in its order (``_move``), each
+    pair made once and shared (``_plain_moves``)."""
     letter, origin, pid = piece.kind, piece.sq, piece.id
-    return [_move(letter, origin, path, pid, sq) for sq, path in walk.rests.items()]
+    known = _plain_moves
+    out = []
+    for sq, path in walk.rests.items():
+        key = (pid, letter, origin, path)
+        pair = known.get(key)
+        if pair is None:
+            pair = keep(known, key, _move(letter, origin, path, pid, sq), _PLAIN_KEPT)
+        out.append(pair)
+    return out
+
+
+# The plain moves made, by piece, letter, origin and path: most of a list of actions, and the
+# same few come back in every list the piece's neighbourhood changes (``_kept`` misses it).
+# Made once, they are not made again and again (two named tuples and their pair each, three
+# objects the garbage collector walks for as long as a list keeps them). Immutable, so shared.
+_PLAIN_KEPT = 1 << 14
+_plain_moves: dict[tuple[int, str, int, tuple[int, ...]], Pair] = {}
 
 
 def _strike(
