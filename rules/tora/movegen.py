@@ -296,8 +296,11 @@ def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> list[P
         _strike(letter, origin, (), target, via, pid, origin, (hit,), once)
         for target, via, hit in shots(pos, piece, origin, attack_reach, archer=False)
     ]
+    enemies, size = pos.side_bits[1 - piece.side], pos.size
     for move, (sq, path) in zip(moves, walk.rests.items(), strict=True):
         out.append(move)
+        if not enemies & _area(size, sq, attack_reach):
+            continue  # ``shots`` finds none from there
         for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
             out.append(_strike(letter, origin, path, target, via, pid, sq, (hit,), once))
     _standard_landings(pos, piece, walk, once, out)
@@ -357,7 +360,10 @@ def _archer(pos: Position, piece: Piece) -> list[Pair]:
     ]
     out += moves
     short = walk_of(pos, piece, 1)
+    enemies, size = pos.side_bits[1 - piece.side], pos.size
     for sq, path in short.rests.items():
+        if not enemies & _area(size, sq, 1):
+            continue  # ``shots`` finds none from there
         for target, via, hit in shots(pos, piece, sq, 1, archer=True):
             out.append(_strike(ARCHER, origin, path, target, via, pid, sq, (hit,), True))
     _standard_landings(pos, piece, short, True, out)
