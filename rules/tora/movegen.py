@@ -474,12 +474,15 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
     if not piece.ready:
         for combo in supporter_choices(pos, piece, 2, every):
             squares, ids = _support(combo)
-            yield (
-                Action(READY, CANNON, piece.sq, supporters=squares),
-                Effect(READY, piece.id, piece.sq, ready=1, spent=ids),
+            yield (  # the named tuples' defaults spelled out, as ``_move`` makes a move
+                _tuple(Action, (READY, CANNON, piece.sq, (), 0, 0, "", -1, squares)),
+                _tuple(
+                    Effect, (READY, piece.id, piece.sq, (), (), "", 1, ids, False, False, -1, False)
+                ),
             )
         return
     two = supporter_choices(pos, piece, 2, every)
+    origin, pid = piece.sq, piece.id
     for direction in range(8):
         hit = _line_of_fire(pos, piece, direction)
         if hit is None:
@@ -487,8 +490,10 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
         for combo in two:
             squares, ids = _support(combo)
             yield (
-                Action(FIRE, CANNON, piece.sq, direction=direction, supporters=squares),
-                Effect(FIRE, piece.id, piece.sq, hit, ready=0, spent=ids, aim=direction),
+                _tuple(Action, (FIRE, CANNON, origin, (), 0, 0, "", direction, squares)),
+                _tuple(
+                    Effect, (FIRE, pid, origin, hit, (), "", 0, ids, False, False, direction, False)
+                ),
             )
     three: list[tuple[Piece, ...]] | None = None
     for sq, path in walk_of(pos, piece, 1).rests.items():
@@ -498,8 +503,8 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
         for combo in (three or []) if wet else two:
             squares, ids = _support(combo)
             yield (
-                Action(MOVE, CANNON, piece.sq, path, supporters=squares),
-                Effect(MOVE, piece.id, sq, spent=ids),
+                _tuple(Action, (MOVE, CANNON, origin, path, 0, 0, "", -1, squares)),
+                _tuple(Effect, (MOVE, pid, sq, (), (), "", -1, ids, False, False, -1, False)),
             )
 
 
