@@ -15,7 +15,7 @@ class Side(IntEnum):
 
     @property
     def other(self) -> Side:
-        return Side(1 - self)
+        return _OTHERS[self]
 
     @property
     def letter(self) -> str:
@@ -31,6 +31,9 @@ class Side(IntEnum):
             return cls("CO".index(letter.upper()))
         except ValueError:
             raise ValueError(f"side must be C or O, not {letter!r}") from None
+
+
+_OTHERS = (Side.OPPOSITION, Side.CHALLENGER)  # by side: ``Side(1 - side)``, looked up
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,14 @@
 """The rules build their hottest named tuples as plain tuples (``movegen._move``,
-``Position.move``): what they build must be the named tuple its constructor would make."""
+``movegen._cannon``, ``Position.move``): what they build must be the named tuple its
+constructor would make."""
 
 from __future__ import annotations
 
+from positions import C, O, bare, begin, put
+
 from rules.sides import Side
 from rules.tora.actions import MOVE, Action
-from rules.tora.movegen import _move, _strike
+from rules.tora.movegen import _cannon, _move, _strike
 from rules.tora.pieces import Piece
 from rules.tora.position import Effect, Position
 from rules.tora.terrain import Terrain
@@ -34,3 +37,37 @@ def test_an_attack_is_the_named_tuples_with_their_defaults() -> None:
     named = (Action(MOVE, "G", 37, (38,), 40, 39), Effect(MOVE, 5, 38, (12,), attacks=True))
     assert (action, effect) == named
     assert type(action) is Action and type(effect) is Effect
+
+
+def test_a_cannons_actions_are_the_named_tuples_with_their_defaults() -> None:
+    game = bare()
+    cannon = put(game, C, "C", "v5h5")
+    for where in ("v4h5", "v6h5", "v5h6"):
+        put(game, C, "S", where)
+    put(game, C, "G", "v1h9")
+    put(game, O, "G", "v9h5")
+    put(game, O, "A", "v5h1")
+    pos = begin(game).pos
+    for ready in (True, False):
+        pos.pieces[cannon.id] = cannon._replace(ready=ready)
+        pairs = list(_cannon(pos, pos.pieces[cannon.id], every=True))
+        assert pairs
+        for action, effect in pairs:
+            assert type(action) is Action and type(effect) is Effect
+            assert action == Action(
+                action.kind,
+                "C",
+                cannon.sq,
+                action.path,
+                direction=action.direction,
+                supporters=action.supporters,
+            )
+            assert effect == Effect(
+                effect.kind,
+                cannon.id,
+                effect.rest,
+                effect.hits,
+                ready=effect.ready,
+                spent=effect.spent,
+                aim=effect.aim,
+            )

@@ -12,6 +12,7 @@ cannot matter:
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import cache
 
 from .geometry import distances, neighbours
 from .kept import keep
@@ -81,6 +82,29 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
     if d <= strike:
         return extra + 1
     return extra + 1 + -(-(d - strike) // (STEPS[kind] + hill))
+
+
+def bound_to(pos: Position, piece: Piece, sq: int) -> int:
+    """``bound(pos, piece, (sq,))``, for any piece but a Cannon looked up by distance
+    (``_by_distance``): the threat search asks it of every piece at every node."""
+    kind = piece.kind
+    if kind == CANNON:
+        return bound(pos, piece, (sq,))
+    if kind == GENERAL and pos.crown_pending[piece.side]:
+        kind = RULER  # crowned for free before the next action (R24)
+    table = _by_distance(kind, bool(pos.terrain.hills), piece.defending)
+    return table[distances(piece.sq)[sq]]
+
+
+@cache
+def _by_distance(kind: str, hill: bool, defending: bool) -> tuple[int, ...]:
+    """``bound`` of a piece of ``kind`` (not a Cannon) by its distance to one square: 1 on
+    the square itself, and beyond as ``bound`` counts."""
+    extra = 1 if kind == SOLDIER and defending else 0
+    strike = STRIKES[kind] + hill
+    step = STEPS[kind] + hill
+    beyond = [extra + 1 + max(0, -(-(d - strike) // step)) for d in range(1, 32)]
+    return (1, *beyond)
 
 
 # ``_cannon_work`` answers kept: a search asks them again at every node of a line of play

@@ -32,7 +32,7 @@ from functools import cache
 
 from ..sides import Side
 from .actions import SEARCH
-from .bounds import STEPS, STRIKES, bound, corridor, support_squares, writes
+from .bounds import STEPS, STRIKES, bound, bound_to, corridor, support_squares, writes
 from .geometry import distances, neighbours
 from .movegen import Pair, all_actions, piece_actions
 from .pieces import CANNON, COMMAND_KINDS, GENERAL, RULER, SOLDIER, Piece
@@ -128,11 +128,11 @@ class ThreatSearch:
         """Any order of the finishers of one n is exact: each is searched in full, and no
         threat shorter than n exists. A Cannon, whose search with the helpers it needs is
         the widest, goes last, so the threat another piece makes is usually found first."""
-        target = (self.target,)
+        target, spent = self.target, pos.spent
         finishers = sorted(
-            (p.kind == CANNON, bound(pos, p, target), p.id, p)
+            (p.kind == CANNON, bound_to(pos, p, target), p.id, p)
             for p in pos.side_pieces(pos.side)
-            if not p.hidden and p.id not in pos.spent
+            if not p.hidden and p.id not in spent
         )
         left = pos.actions_left
         for n in range(1, self.actions + 1):
@@ -149,7 +149,7 @@ class ThreatSearch:
         piece = pos.pieces.get(pid)
         if piece is None or pid in pos.spent or pos.actions_left < n:
             return False
-        if bound(pos, piece, (self.target,)) > n:
+        if bound_to(pos, piece, self.target) > n:
             return False
         return self._within(pos, piece, n)
 

@@ -240,9 +240,26 @@ def _move(letter: str, origin: int, path: tuple[int, ...], pid: int, sq: int) ->
 
 
 def _moves(piece: Piece, walk: Walk) -> list[Pair]:
-    """The piece's plain moves along ``walk``, one per rest in its order (``_move``)."""
+    """The piece's plain moves along ``walk``, one per rest in its order (``_move``), each
+    pair made once and shared (``_plain_moves``)."""
     letter, origin, pid = piece.kind, piece.sq, piece.id
-    return [_move(letter, origin, path, pid, sq) for sq, path in walk.rests.items()]
+    known = _plain_moves
+    out = []
+    for sq, path in walk.rests.items():
+        key = (pid, letter, origin, path)
+        pair = known.get(key)
+        if pair is None:
+            pair = keep(known, key, _move(letter, origin, path, pid, sq), _PLAIN_KEPT)
+        out.append(pair)
+    return out
+
+
+# The plain moves made, by piece, letter, origin and path: most of a list of actions, and the
+# same few come back in every list the piece's neighbourhood changes (``_kept`` misses it).
+# Made once, they are not made again and again (two named tuples and their pair each, three
+# objects the garbage collector walks for as long as a list keeps them). Immutable, so shared.
+_PLAIN_KEPT = 1 << 14
+_plain_moves: dict[tuple[int, str, int, tuple[int, ...]], Pair] = {}
 
 
 def _strike(
@@ -279,8 +296,11 @@ def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> list[P
         _strike(letter, origin, (), target, via, pid, origin, (hit,), once)
         for target, via, hit in shots(pos, piece, origin, attack_reach, archer=False)
     ]
+    enemies, size = pos.side_bits[1 - piece.side], pos.size
     for move, (sq, path) in zip(moves, walk.rests.items(), strict=True):
         out.append(move)
+        if not enemies & _area(size, sq, attack_reach):
+            continue  # ``shots`` finds none from there
         for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
             out.append(_strike(letter, origin, path, target, via, pid, sq, (hit,), once))
     _standard_landings(pos, piece, walk, once, out)
@@ -340,7 +360,10 @@ def _archer(pos: Position, piece: Piece) -> list[Pair]:
     ]
     out += moves
     short = walk_of(pos, piece, 1)
+    enemies, size = pos.side_bits[1 - piece.side], pos.size
     for sq, path in short.rests.items():
+        if not enemies & _area(size, sq, 1):
+            continue  # ``shots`` finds none from there
         for target, via, hit in shots(pos, piece, sq, 1, archer=True):
             out.append(_strike(ARCHER, origin, path, target, via, pid, sq, (hit,), True))
     _standard_landings(pos, piece, short, True, out)
@@ -451,12 +474,15 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
     if not piece.ready:
         for combo in supporter_choices(pos, piece, 2, every):
             squares, ids = _support(combo)
-            yield (
-                Action(READY, CANNON, piece.sq, supporters=squares),
-                Effect(READY, piece.id, piece.sq, ready=1, spent=ids),
+            yield (  # the named tuples' defaults spelled out, as ``_move`` makes a move
+                _tuple(Action, (READY, CANNON, piece.sq, (), 0, 0, "", -1, squares)),
+                _tuple(
+                    Effect, (READY, piece.id, piece.sq, (), (), "", 1, ids, False, False, -1, False)
+                ),
             )
         return
     two = supporter_choices(pos, piece, 2, every)
+    origin, pid = piece.sq, piece.id
     for direction in range(8):
         hit = _line_of_fire(pos, piece, direction)
         if hit is None:
@@ -464,8 +490,10 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
         for combo in two:
             squares, ids = _support(combo)
             yield (
-                Action(FIRE, CANNON, piece.sq, direction=direction, supporters=squares),
-                Effect(FIRE, piece.id, piece.sq, hit, ready=0, spent=ids, aim=direction),
+                _tuple(Action, (FIRE, CANNON, origin, (), 0, 0, "", direction, squares)),
+                _tuple(
+                    Effect, (FIRE, pid, origin, hit, (), "", 0, ids, False, False, direction, False)
+                ),
             )
     three: list[tuple[Piece, ...]] | None = None
     for sq, path in walk_of(pos, piece, 1).rests.items():
@@ -475,8 +503,8 @@ def _cannon(pos: Position, piece: Piece, every: bool) -> Iterator[Pair]:
         for combo in (three or []) if wet else two:
             squares, ids = _support(combo)
             yield (
-                Action(MOVE, CANNON, piece.sq, path, supporters=squares),
-                Effect(MOVE, piece.id, sq, spent=ids),
+                _tuple(Action, (MOVE, CANNON, origin, path, 0, 0, "", -1, squares)),
+                _tuple(Effect, (MOVE, pid, sq, (), (), "", -1, ids, False, False, -1, False)),
             )
 
 
