@@ -31,7 +31,8 @@ MIDDLE = 20  # young collections between middle ones (default 10)
 OLD = 100  # middle collections between full ones, beside Python's own 25 % rule (default 10)
 SOFT = 5_000  # young objects collected at once when the bot's process is idle
 IDLE_MIDDLE = 2  # idle young collections between middle ones (each walks what they left)
-LOOK_EVERY = 0.01  # seconds between the idle collector's looks
+LOOK_EVERY = 0.01  # seconds between the idle collector's looks while a collection is due
+RESTING = 10  # times longer between looks while none is
 
 
 def tune() -> None:
@@ -42,26 +43,30 @@ def tune() -> None:
 
 def collect_idle() -> int | None:
     """One look of ``collect_when_idle`` at a moment nothing waits: the generation it
-    collected (None: none was due). The oldest generation due goes, as Python picks, so
-    that the older ones are walked as often as Python's own counts would walk them."""
+    collected (None: none was due)."""
+    generation = _due()
+    if generation is not None:
+        gc.collect(generation)
+    return generation
+
+
+def _due() -> int | None:
+    """The generation an idle look would collect now: the oldest one due, as Python picks,
+    so that the older ones are walked as often as Python's own counts would walk them."""
     young, middle, old = gc.get_count()
     if old >= OLD and middle >= IDLE_MIDDLE:
-        generation = 2
-    elif middle >= IDLE_MIDDLE:
-        generation = 1
-    elif young >= SOFT:
-        generation = 0
-    else:
-        return None
-    gc.collect(generation)
-    return generation
+        return 2
+    if middle >= IDLE_MIDDLE:
+        return 1
+    return 0 if young >= SOFT else None
 
 
 async def collect_when_idle(busy: Callable[[], bool], every: float = LOOK_EVERY) -> None:
     """In the bot's process, for as long as it runs: collect what is due (``collect_idle``)
     at a moment ``busy()`` says no request or delivery is under way, so that a collection
-    stalls nobody's turn (one that begins meanwhile waits for a few milliseconds)."""
+    stalls nobody's turn (one that begins meanwhile waits for a few milliseconds). It looks
+    every ``every`` seconds while a collection is due, ten times less often otherwise."""
     while True:
-        await asyncio.sleep(every)
+        await asyncio.sleep(every if _due() is not None else every * RESTING)
         if not busy():
             collect_idle()
