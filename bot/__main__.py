@@ -33,12 +33,14 @@ async def serve(config: Config) -> int:
         log.exception("the bot stopped on an error")
         return 1
     collector.tune()  # what start-up made is kept for good: never walked again
+    collecting = asyncio.create_task(collector.collect_when_idle(bot.service.busy), name="gc")
     runner = asyncio.create_task(bot.run(), name="discord")
     stopper = asyncio.create_task(stop.wait(), name="signals")
     await asyncio.wait((runner, stopper), return_when=asyncio.FIRST_COMPLETED)
     if stop.is_set():
         log.info("stopping on a signal")
     stopper.cancel()
+    collecting.cancel()
     await bot.close()
     if not runner.done():
         runner.cancel()

@@ -1,16 +1,26 @@
 """The bot's processes space out the garbage collector's passes (bot/collector.py): the bot
-once started up, and every worker from its first step."""
+once started up, and every worker from its first step; the bot's own process collects while
+nothing waits on it."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import multiprocessing
 import os
+import threading
+import weakref
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from bot import collector
 from bot.lifeline import start_worker
+from bot.service import Message, Pointing, Status
+from bot.service.testing import DigestRenderer, Harness, RecordingDelivery
+from rules import GameView
+from tests.test_service_wakes import ANN, HERE, started
 
 
 def test_tuning_sets_aside_what_exists_and_spaces_out_collections() -> None:
@@ -31,3 +41,120 @@ async def test_a_worker_collects_as_the_bot_does() -> None:
     ) as pool:
         found = await asyncio.get_running_loop().run_in_executor(pool, gc.get_threshold)
     assert found == (collector.YOUNG, collector.MIDDLE, collector.OLD)
+
+
+class _Cycle:
+    """Garbage only a collection frees: it refers to itself."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+@contextlib.contextmanager
+def _collecting_only_when_asked() -> Iterator[None]:
+    before = gc.get_threshold()
+    gc.disable()
+    gc.collect()
+    try:
+        yield
+    finally:
+        gc.set_threshold(*before)
+        gc.enable()
+
+
+def test_an_idle_look_collects_the_young_once_enough_wait_and_the_older_in_turn() -> None:
+    with _collecting_only_when_asked():
+        kept: list[list[int]] = [[] for _ in range(collector.SOFT // 2)]
+        assert collector.collect_idle() is None  # too few young objects: not worth a pause
+        kept += [[] for _ in range(collector.SOFT)]
+        found: list[int | None] = []
+        for _round in range(collector.IDLE_MIDDLE):
+            found.append(collector.collect_idle())
+            kept += [[] for _ in range(collector.SOFT)]
+        assert found == [0] * collector.IDLE_MIDDLE
+        assert collector.collect_idle() == 1  # the middle generation's turn, as Python counts
+        assert len(kept) > collector.SOFT
+
+
+async def test_the_bot_collects_its_garbage_only_while_nothing_waits_on_it() -> None:
+    """A collection stops the whole process: while a request is under way (``busy``), the
+    garbage waits; once nothing is, it is collected."""
+    with _collecting_only_when_asked():
+        busy = True
+        cycle = _Cycle()
+        gone = weakref.ref(cycle)
+        del cycle
+        filler: list[list[int]] = [[] for _ in range(collector.SOFT)]
+        collecting = asyncio.create_task(collector.collect_when_idle(lambda: busy, every=0.001))
+        try:
+            for _look in range(20):
+                await asyncio.sleep(0.001)
+            assert gone() is not None, "collected while a request was under way"
+            busy = False
+            while gone() is not None:
+                await asyncio.sleep(0.001)
+        finally:
+            collecting.cancel()
+        del filler
+
+
+async def test_the_service_is_busy_while_a_command_or_a_delivery_is_under_way(
+    tmp_path: Path,
+) -> None:
+    drawing, posting = threading.Event(), asyncio.Event()
+    renderer, delivery = _GatedRenderer(drawing), _GatedDelivery(posting)
+    async with Harness(tmp_path / "t.sqlite3", renderer=renderer, delivery=delivery) as h:
+        service = h.running
+        drawing.set()
+        posting.set()
+        await started(service)
+        await service.deliver()
+        assert not service.busy()
+        drawing.clear()
+        renderer.waiting = False
+        board = asyncio.create_task(service.board(HERE, ANN))
+        while not renderer.waiting:
+            await asyncio.sleep(0.001)
+        assert service.busy(), "the board is being drawn for ann's command"
+        drawing.set()
+        await board
+        assert not service.busy()
+        posting.clear()
+        delivery.waiting = False
+        await service.end_turn(HERE, ANN)
+        delivering = asyncio.create_task(service.deliver())
+        while not delivery.waiting:
+            await asyncio.sleep(0.001)
+        assert service.busy(), "ann's turn is being posted"
+        posting.set()
+        await delivering
+        assert not service.busy()
+
+
+class _GatedRenderer(DigestRenderer):
+    """Draws a player's board once ``gate`` is open (in the thread that draws it)."""
+
+    def __init__(self, gate: threading.Event) -> None:
+        self.gate = gate
+        self.waiting = False
+
+    def private(
+        self, view: GameView, status: Status, marks: Pointing | None = None, language: str = "en"
+    ) -> bytes:
+        self.waiting = True
+        self.gate.wait()
+        return super().private(view, status, marks, language)
+
+
+class _GatedDelivery(RecordingDelivery):
+    """A delivery whose posts wait for ``gate``."""
+
+    def __init__(self, gate: asyncio.Event) -> None:
+        super().__init__()
+        self.gate = gate
+        self.waiting = False
+
+    async def post(self, channel_id: int, message: Message, key: str) -> None:
+        self.waiting = True
+        await self.gate.wait()
+        await super().post(channel_id, message, key)

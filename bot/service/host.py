@@ -94,6 +94,7 @@ class Host:
         self._limit = RateLimit(settings.burst, settings.every)
         self._tables: dict[int, Table] = {}  # live hosted matches by channel
         self._locks: dict[int, asyncio.Lock] = {}
+        self._under_way = 0  # commands under way (``busy``)
         self._tasks: list[asyncio.Task[None]] = []
         self._listeners: list[EndedListener] = []
         self._watchers: list[ChangeListener] = []
@@ -204,15 +205,24 @@ class Host:
         """``flow`` on the channel's match as the store holds it, under the channel's lock.
         A flow that ``saves`` whenever it succeeds runs on the copy in memory without reading
         the stored versions first (``_unchecked``)."""
-        async with self._lock(channel_id):
-            held = self._tables.get(channel_id) if saves else None
-            if held is not None:
-                try:
-                    return await self._unchecked(held, expect, phases, flow)
-                except _Behind:
-                    pass  # run again on the match as stored, as if the check had come first
-            table = await self._loaded(channel_id)
-            return await self._run(table, expect, phases, flow)
+        self._under_way += 1
+        try:
+            async with self._lock(channel_id):
+                held = self._tables.get(channel_id) if saves else None
+                if held is not None:
+                    try:
+                        return await self._unchecked(held, expect, phases, flow)
+                    except _Behind:
+                        pass  # run again on the match as stored, as if the check came first
+                table = await self._loaded(channel_id)
+                return await self._run(table, expect, phases, flow)
+        finally:
+            self._under_way -= 1
+
+    def busy(self) -> bool:
+        """Whether a command is under way or the outbox is being delivered: what a pause of
+        this process (a garbage collection, ``bot.collector``) would hold up."""
+        return self._under_way > 0 or self._deliverer.busy
 
     async def _unchecked(
         self,

@@ -94,6 +94,11 @@ class Deliverer:
         self._pass = DeliveryReads(store, clock.now())  # what the rows delivered now share
 
     @property
+    def busy(self) -> bool:
+        """Whether a destination's worker is delivering."""
+        return bool(self._workers)
+
+    @property
     def next_try(self) -> float | None:
         """When a row that is not due yet becomes due, after a look at the queue."""
         return min((*self._waiting.values(), *self._held.values()), default=None)
