@@ -84,12 +84,15 @@ async def test_migration_13_drops_the_postgres_ladder_checks_and_keeps_every_row
         assert await postgres.prepare(
             config, [m for m in POSTGRES_MIGRATIONS if m.number <= 13]
         ) == [13]
+        # this schema's checks first (materialized): pg_get_constraintdef on a constraint of
+        # another test's table, dropped meanwhile, fails ("could not open relation")
         checks = await raw_sql(
             config,
-            "SELECT c.conrelid::regclass::text FROM pg_constraint c"
+            "WITH ours AS MATERIALIZED (SELECT c.oid, c.conrelid FROM pg_constraint c"
             " JOIN pg_namespace n ON n.oid = c.connamespace"
-            " WHERE n.nspname = current_schema() AND c.contype = 'c'"
-            " AND pg_get_constraintdef(c.oid) LIKE '%board%'",
+            " WHERE n.nspname = current_schema() AND c.contype = 'c')"
+            " SELECT conrelid::regclass::text FROM ours"
+            " WHERE pg_get_constraintdef(oid) LIKE '%board%'",
         )
         assert [table for (table,) in checks if table.startswith("ladder")] == []
         await raw_sql(config, NEW_LADDER)
