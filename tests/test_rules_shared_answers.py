@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from rules.tora import Game, IllegalAction, Options, movegen, walk
 from rules.tora.bounds import bound, bound_to
 from rules.tora.geometry import on_board
+from rules.tora.pieces import Piece
 from rules.tora.position import Position
 
 SETTINGS = settings(
@@ -53,14 +54,14 @@ def playout(board: str, terrain: str, seed: int, turns: int) -> list[Position]:
     return seen
 
 
-def afresh(pos: Position, piece: object, every_support: bool, distinct: bool) -> list:
+def afresh(pos: Position, piece: Piece, every_support: bool, distinct: bool) -> list[movegen.Pair]:
     """``piece_actions`` with every kept list, walk and move forgotten first."""
     kept = (movegen._kept, movegen._plain_moves, walk._walks)
     saved = [dict(store) for store in kept]
     for store in kept:
         store.clear()
     try:
-        return movegen.piece_actions(pos, piece, every_support, distinct)  # type: ignore[arg-type]
+        return movegen.piece_actions(pos, piece, every_support, distinct)
     finally:
         for store, before in zip(kept, saved, strict=True):
             store.clear()
@@ -73,7 +74,7 @@ def afresh(pos: Position, piece: object, every_support: bool, distinct: bool) ->
     terrain=st.sampled_from(TERRAINS),
     seed=st.integers(0, 10_000),
 )
-def test_every_list_of_actions_is_the_list_made_afresh(board: str, terrain: str, seed: int):
+def test_every_list_of_actions_is_the_list_made_afresh(board: str, terrain: str, seed: int) -> None:
     for pos in playout(board, terrain, seed, 6 if board == "short" else 3):
         for piece in pos.side_pieces(pos.side):
             for every_support, distinct in ((False, True), (True, False)):
@@ -88,7 +89,7 @@ def test_every_list_of_actions_is_the_list_made_afresh(board: str, terrain: str,
     seed=st.integers(0, 10_000),
     crown=st.booleans(),
 )
-def test_bound_to_one_square_is_bound(board: str, terrain: str, seed: int, crown: bool):
+def test_bound_to_one_square_is_bound(board: str, terrain: str, seed: int, crown: bool) -> None:
     for pos in playout(board, terrain, seed, 4 if board == "short" else 2)[::3]:
         pos.crown_pending = [crown, crown]
         for piece in pos.pieces.values():

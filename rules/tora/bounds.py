@@ -87,12 +87,10 @@ def bound(pos: Position, piece: Piece, squares: Iterable[int], own_only: bool = 
 def bound_to(pos: Position, piece: Piece, sq: int) -> int:
     """``bound(pos, piece, (sq,))``, for any piece but a Cannon looked up by distance
     (``_by_distance``): the threat search asks it of every piece at every node."""
-    kind = piece.kind
-    if kind == CANNON:
+    if piece.kind == CANNON:
         return bound(pos, piece, (sq,))
-    if kind == GENERAL and pos.crown_pending[piece.side]:
-        kind = RULER  # crowned for free before the next action (R24)
-    table = _by_distance(kind, bool(pos.terrain.hills), piece.defending)
+    kind = acting_kind(pos, piece)
+    table = _by_distance(kind, bool(pos.terrain.hills), kind == SOLDIER and piece.defending)
     return table[distances(piece.sq)[sq]]
 
 
@@ -100,7 +98,7 @@ def bound_to(pos: Position, piece: Piece, sq: int) -> int:
 def _by_distance(kind: str, hill: bool, defending: bool) -> tuple[int, ...]:
     """``bound`` of a piece of ``kind`` (not a Cannon) by its distance to one square: 1 on
     the square itself, and beyond as ``bound`` counts."""
-    extra = 1 if kind == SOLDIER and defending else 0
+    extra = 1 if defending else 0  # a defending Soldier (``bound_to`` passes no other)
     strike = STRIKES[kind] + hill
     step = STEPS[kind] + hill
     beyond = [extra + 1 + max(0, -(-(d - strike) // step)) for d in range(1, 32)]
