@@ -29,6 +29,7 @@ from .hosting.hosted import ChannelBusy, Hosted, HostedNotFound, SetupChoice, St
 from .hosting.links import LinkState
 from .hosting.outbox import ButtonMessage, Post, Queued
 from .hosting.sharing import Sharing
+from .hosting.turn_start import TurnStart
 from .matches.games import DEFAULT_GAME, Spec
 from .matches.log import KINDS, Entry
 from .matches.match import Match
@@ -77,6 +78,7 @@ __all__ = [
     "State",
     "StorageError",
     "Store",
+    "TurnStart",
     "UnknownPlayer",
     "write_record",
 ]

@@ -56,10 +56,10 @@ async def test_a_turn_end_reads_each_thing_once_and_its_post_and_dm_share_their_
         pass
     delivered = sorted(reads)
 
-    # bob's planned replies; both players' time away (ann's clock settled, bob's started);
-    # bob's notifications (his reminder); not whether the copy in memory is current (the
-    # turn's write checks that, ``Host._unchecked``)
-    assert ended == ["aways", "private_plans", "settings_in"]
+    # in one read: bob's planned replies, both players' time away (ann's clock settled,
+    # bob's started) and bob's notifications (his reminder); not whether the copy in memory
+    # is current (the turn's write checks that, ``Host._unchecked``)
+    assert ended == ["private_turn_start"]
     # what is due; each destination's rows (the channel's post, bob's DM); the match with
     # its players' names and bob's notifications, once for both (the post's mention, the DM)
     assert delivered == [

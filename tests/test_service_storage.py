@@ -15,6 +15,7 @@ from storage_workload import GUILD, new_match
 from bot.service import phases
 from rules.tora import Game, Options, Side
 from storage import (
+    Away,
     ChannelBusy,
     Config,
     Hosted,
@@ -241,6 +242,45 @@ async def test_names_and_settings_are_read_together(store: Store) -> None:
     assert (mine, server) == ({"notify_dm_turn": "off"}, {"notify_dm_turn": "on"})
     assert await store.settings_in(1, None) == ({"notify_dm_turn": "off"}, {})
     assert await store.settings_in(2, GUILD) == ({}, {"notify_dm_turn": "on"})
+
+
+async def test_a_turn_s_start_reads_the_planner_s_plans_the_aways_and_the_settings_at_once(
+    store: Store,
+) -> None:
+    """What a turn's beginning needs, in one read: only the planner's own plans (PRIVATE),
+    the times away that end after then, each player's earliest first, and the notified
+    player's settings with their server's."""
+    hosted = await store.hosting.create(challenge())
+    await store.hosting.put_plans(hosted.id, O, ["bob's first", "bob's second"])
+    await store.hosting.put_plans(hosted.id, C, ["ann's"])
+    await store.add_away(Away(GUILD, 1, 500.0, 600.0))
+    await store.add_away(Away(GUILD, 1, 100.0, 200.0, automatic=True))
+    await store.add_away(Away(GUILD, 2, 50.0, 150.0))
+    await store.add_away(Away(GUILD, 2, 10.0, 90.0))  # over by then
+    await store.add_away(Away(GUILD + 1, 1, 100.0, 900.0))  # in another server
+    await store.set_player_setting(2, "notify_dm_turn", "off")
+    await store.set_guild_setting(GUILD, "notify_mention", "on")
+
+    start = await store.hosting.private_turn_start(
+        hosted.id, GUILD, planner=O, away=[1, 2], since=95.0, notified=2
+    )
+    assert start.since == 95.0
+    assert start.plans == ["bob's first", "bob's second"]
+    assert start.aways == [
+        Away(GUILD, 1, 100.0, 200.0, automatic=True),
+        Away(GUILD, 1, 500.0, 600.0),
+        Away(GUILD, 2, 50.0, 150.0),
+    ]
+    assert (start.own, start.guild) == ({"notify_dm_turn": "off"}, {"notify_mention": "on"})
+
+    mine = await store.hosting.private_turn_start(
+        hosted.id, GUILD, planner=C, away=[], since=95.0, notified=None
+    )
+    assert (mine.plans, mine.aways, mine.own, mine.guild) == (["ann's"], [], {}, {})
+    nothing = await store.hosting.private_turn_start(
+        hosted.id, None, planner=None, away=[1], since=95.0, notified=1
+    )  # a DM channel's match: no server to be away from
+    assert (nothing.plans, nothing.aways, nothing.own, nothing.guild) == ([], [], {}, {})
 
 
 async def test_a_post_s_files_are_queued_with_it_in_order(store: Store) -> None:

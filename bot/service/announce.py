@@ -185,7 +185,8 @@ async def turn_end(
     drawn += [ctx.private_file(game.view_for(view.side), table, language=reader)] if tell else []
     public, *private = await asyncio.gather(*drawn)
     with speaking(server) as language:
-        lines = [*_recap(table, view, headline, notes, game_before), _to_act_line(ctx, table, view)]
+        recap = _recap(table, view, headline, notes, game_before)
+        lines = [*recap, _to_act_line(ctx, table, view)]
         offer = _draw_offer(ctx, table)
         lines += [offer] if offer else []
         buttons = (DRAW_BUTTON if offer else ()) + give_button(table)
@@ -200,8 +201,10 @@ async def turn_end(
         )
     if not private:
         return
+    public_language = language
     with speaking(reader) as language:
-        recap = _recap(table, view, headline, notes, game_before)
+        if language != public_language:  # else the post's recap is the DM's too
+            recap = _recap(table, view, headline, notes, game_before)
         mail.private(
             nxt,
             _your_turn_text(ctx, table, view, recap),

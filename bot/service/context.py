@@ -10,17 +10,17 @@ from dataclasses import dataclass, field, replace
 
 from bot.i18n import SOURCE, current, speaking
 from rules import GameView, Side
-from storage import Hosted, Post, SetupChoice, Store
+from storage import Hosted, Post, SetupChoice, Store, TurnStart
 
 from . import timing
 from .languages import KeptLanguages
 from .models import is_robot
-from .notify import notify_of
+from .notify import Notify, notify_from, notify_of
 from .offload import Offload
 from .outbox import encode_buttons
 from .phases import ENDED
 from .ports import Attachment, Clock, Pointing, Renderer, Status
-from .stops import Interval, stops_by_side, stops_of
+from .stops import Interval, away_users, stops_by_side, stops_of
 from .table import Table
 from .terms import Settings, Terms
 
@@ -170,13 +170,35 @@ class Context:
         stops = await stops_of(self.store, terms, hosted, side, now)
         return await self._begun(terms, hosted, side, now, stops)
 
-    async def turn_passes(self, terms: Terms, hosted: Hosted, ran: Side, side: Side) -> Hosted:
-        """``ran``'s turn is over now (``settled``) and ``side``'s begins (``turn_clock``):
-        the two clocks' times away read at once."""
-        now = self.now()
-        stops = await stops_by_side(self.store, terms, hosted, (ran, side), now)
+    async def turn_start(
+        self, terms: Terms, hosted: Hosted, ran: Side, side: Side, planner: Side | None = None
+    ) -> TurnStart:
+        """What ``turn_passes`` reads, read now in one read: the times away of the players
+        of ``ran`` and ``side``, ``side``'s player's notifications, and ``planner``'s
+        planned replies (PRIVATE to them: ``plans``; none read without one)."""
+        user = hosted.player(side)
+        return await self.store.hosting.private_turn_start(
+            hosted.id,
+            hosted.guild_id,
+            planner=planner,
+            away=away_users(terms, hosted, (ran, side)),
+            since=self.now(),
+            notified=None if is_robot(user) else user,
+        )
+
+    async def turn_passes(
+        self, terms: Terms, hosted: Hosted, ran: Side, side: Side, start: TurnStart | None = None
+    ) -> Hosted:
+        """``ran``'s turn is over (``settled``) and ``side``'s begins (``turn_clock``), as
+        of when ``start`` (``turn_start``'s) was read, or now, read here."""
+        if start is None:
+            start = await self.turn_start(terms, hosted, ran, side)
+        now = start.since
+        stops = await stops_by_side(self.store, terms, hosted, (ran, side), now, start.aways)
         settled = timing.settled(terms, hosted, ran, now, stops[ran])
-        return await self._begun(terms, settled, side, now, stops[side])
+        begun = timing.started(now, terms, settled, side, stops[side])
+        wants = notify_from(start.own, start.guild)
+        return replace(begun, remind_at=self._reminder(wants, terms, begun, side, now))
 
     async def _begun(
         self, terms: Terms, hosted: Hosted, side: Side, now: float, stops: list[Interval]
@@ -190,10 +212,20 @@ class Context:
         """The next reminder after ``after`` of ``side``'s running turn, as its player
         wants them (``notify``: none, at 50 % and/or 80 % of the turn's time, or hours
         before the deadline)."""
-        user, due = hosted.player(side), hosted.due_at
-        if due is None or is_robot(user):
+        user = hosted.player(side)
+        if hosted.due_at is None or is_robot(user):
             return None
         wants = await notify_of(self.store, user, hosted.guild_id)
+        return self._reminder(wants, terms, hosted, side, after)
+
+    @staticmethod
+    def _reminder(
+        wants: Notify, terms: Terms, hosted: Hosted, side: Side, after: float
+    ) -> float | None:
+        """``next_reminder`` with the player's notifications read (``wants``)."""
+        due = hosted.due_at
+        if due is None or is_robot(hosted.player(side)):
+            return None
         times = wants.reminders(due, timing.turn_time(terms, hosted, side))
         return min((when for when in times if when > after), default=None)
 

@@ -138,7 +138,11 @@ def defaults(guild: Mapping[str, str]) -> dict[str, str]:
 
 async def notify_of(store: Store, user_id: int, guild_id: int | None) -> Notify:
     """``user_id``'s notifications in ``guild_id`` (its defaults under their own)."""
-    own, guild = await store.settings_in(user_id, guild_id)
+    return notify_from(*await store.settings_in(user_id, guild_id))
+
+
+def notify_from(own: Mapping[str, str], guild: Mapping[str, str]) -> Notify:
+    """A player's notifications from their own settings and their server's."""
     found = defaults(guild)
     for key in KEYS:
         value = own.get(PREFIX + key)

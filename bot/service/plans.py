@@ -233,16 +233,24 @@ class Answer:
     language: str = SOURCE
 
 
-async def answer(ctx: Context, table: Table) -> Answer | None:
-    """The opponent's turn has just ended: the planner's matching reply, checked on a copy,
-    or their plans dropped when the turn matched none or the reply is no longer legal;
-    None when they have no plans to answer with."""
-    game, hosted = table.game, table.hosted
-    planner = game.side
-    if game.is_over() or table.paused or is_robot(hosted.player(planner)):
+def planner_of(table: Table) -> Side | None:
+    """Whose plans the end of the turn just ended may answer: the player whose turn begins,
+    unless the game is over, the match paused or that player an AI."""
+    game = table.game
+    if game.is_over() or table.paused or is_robot(table.hosted.player(game.side)):
         return None
-    lines = await plans_of(ctx, table, planner)
-    if not lines:
+    return game.side
+
+
+async def answer(ctx: Context, table: Table, texts: list[str]) -> Answer | None:
+    """The opponent's turn has just ended: the planner's (``planner_of``) matching reply
+    from their plans (``texts``, as stored), checked on a copy, or their plans dropped
+    when the turn matched none or the reply is no longer legal; None when they have no
+    plans to answer with."""
+    game, hosted = table.game, table.hosted
+    planner = planner_of(table)
+    lines = [decode(text) for text in texts]
+    if planner is None or not lines:
         return None
     seen = [event.text for event in game.view_for(planner).last_turn]
     them = table.side_name(planner.other)

@@ -10,7 +10,7 @@ import zoneinfo
 from collections.abc import Sequence
 
 from rules import Side
-from storage import Hosted, Store
+from storage import Away, Hosted, Store
 
 from .models import is_robot
 from .people import load_player
@@ -78,17 +78,35 @@ async def stops_of(
     return (await stops_by_side(store, terms, hosted, (side,), since))[side]
 
 
+def away_users(terms: Terms, hosted: Hosted, sides: Sequence[Side]) -> list[int]:
+    """The players of ``sides`` whose time away stops their clocks (none in a match
+    without away days, never an AI), each once."""
+    if not terms.away_days:
+        return []
+    return sorted({hosted.player(side) for side in sides if not is_robot(hosted.player(side))})
+
+
 async def stops_by_side(
-    store: Store, terms: Terms, hosted: Hosted, sides: Sequence[Side], since: float
+    store: Store,
+    terms: Terms,
+    hosted: Hosted,
+    sides: Sequence[Side],
+    since: float,
+    aways: Sequence[Away] | None = None,
 ) -> dict[Side, list[Interval]]:
     """``stops_of`` each of ``sides``, their time away read at once (one read for a turn
-    end, which settles one clock and starts the other)."""
+    end, which settles one clock and starts the other), or given: ``aways``, the times
+    away of ``away_users`` that end after ``since``, read already."""
     people = {side: hosted.player(side) for side in sides if not is_robot(hosted.player(side))}
-    found: dict[Side, list[Interval]] = {side: [] for side in sides}
-    if terms.away_days and people:
-        aways = await store.aways(hosted.guild_id, sorted(set(people.values())), since)
-        for side, user in people.items():
-            found[side] += [(a.starts_at, a.ends_at) for a in aways if a.user_id == user]
+    if aways is None:
+        users = away_users(terms, hosted, sides)
+        aways = await store.aways(hosted.guild_id, users, since) if users else []
+    found: dict[Side, list[Interval]] = {
+        side: [
+            (a.starts_at, a.ends_at) for a in aways if side in people and a.user_id == people[side]
+        ]
+        for side in sides
+    }
     if terms.weekends_off:
         for side, user in people.items():
             zone = (await load_player(store, user)).zone

@@ -9,7 +9,7 @@ from functools import partial
 
 from rules import Side
 from rules.words import Text, msg
-from storage import Hosted
+from storage import Hosted, TurnStart
 
 from . import announce, plans, showing
 from .context import Context, Mail
@@ -55,9 +55,11 @@ async def after_turn(
         await announce.match_end(ctx, table, outcome_headline(table), mail, counted=True)
         await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
         return
-    planned = await plans.answer(ctx, table) if answer_plans else None
+    planner = plans.planner_of(table) if answer_plans else None
+    start = await ctx.turn_start(table.terms, hosted, ran, game.side, planner)
+    planned = await plans.answer(ctx, table, start.plans) if planner is not None else None
     replying = planned is not None and planned.reply is not None
-    hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying)
+    hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying, start)
     if planned is not None:
         kept[planned.planner] = planned.kept
         mail.private(hosted.player(planned.planner), planned.told, language=planned.language)
@@ -77,16 +79,18 @@ async def _next_turn(
     ran: Side,
     mail: Mail,
     answered: bool,
+    start: TurnStart,
 ) -> Hosted:
-    """The hosted match as the next turn begins (clocks, lapsed offers), its turn post in
-    ``mail``; the "your turn" DM too unless a planned reply ``answered`` the turn."""
+    """The hosted match as the next turn begins (clocks, lapsed offers, as of ``start``:
+    what ``Context.turn_start`` read), its turn post in ``mail``; the "your turn" DM too
+    unless a planned reply ``answered`` the turn."""
     game = table.game
     ender = game.turns[-1].side
     offers = table.offers()
     lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
     for kind in lapsed:
         del offers[kind]
-    hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side)
+    hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side, start)
     hosted = replace(hosted, offers=table.encode_offers(offers))
     notes = [_lapsed(kind, table.side_name(ender.other), table.side_name(ender)) for kind in lapsed]
     staged = replace(table, hosted=hosted)

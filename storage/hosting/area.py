@@ -23,6 +23,7 @@ from . import hosted as hosting
 from .checks import VersionChecks
 from .hosted import Hosted, SetupChoice
 from .outbox import ButtonMessage, Post, Queued
+from .turn_start import TurnStart, private_turn_start
 
 MOST_POLLED = 500  # hosted matches whose versions one query reads
 
@@ -243,6 +244,30 @@ class Hosting:
     async def private_plans(self, hosted_id: int, side: Side) -> list[str]:
         """PRIVATE to ``side``: its planned replies in the match."""
         return await self._read(lambda db: hosting.private_plans(db, hosted_id, side))
+
+    async def private_turn_start(
+        self,
+        hosted_id: int,
+        guild_id: int | None,
+        *,
+        planner: Side | None,
+        away: Sequence[int],
+        since: float,
+        notified: int | None,
+    ) -> TurnStart:
+        """PRIVATE to ``planner``: what a turn's beginning reads, in one statement
+        (``turn_start``)."""
+        return await self._read(
+            lambda db: private_turn_start(
+                db,
+                hosted_id,
+                guild_id,
+                planner=planner,
+                away=away,
+                since=since,
+                notified=notified,
+            )
+        )
 
     async def put_draft(self, hosted_id: int, side: Side, turn: int, draft: str | None) -> None:
         """PRIVATE: ``side``'s planned reply being made in the match (None: none now)."""

@@ -7,7 +7,7 @@ for the deliverer."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from ..backends.sql import Connection, ReadConnection, Row, Statement, is_postgres
 
@@ -171,11 +171,12 @@ OUTBOX_COLUMNS = (
 )
 
 
-def queued_of(row: Row) -> Queued:
-    """An outbox row (``OUTBOX_COLUMNS``, by position) as the deliverer takes it."""
+def queued_of(row: Row, files: Sequence[tuple[str, bytes]] = (), waiting: int = 1) -> Queued:
+    """An outbox row (``OUTBOX_COLUMNS``, by position) as the deliverer takes it, with its
+    ``files`` and how many rows its destination has ``waiting`` where they were read."""
     mentions = tuple(int(user) for user in row[5].split())
-    post = Post(row[2], row[4], row[3], mentions, buttons=row[6])
-    return Queued(row[0], row[1], post, row[7], row[8], bool(row[9]), row[10])
+    post = Post(row[2], row[4], row[3], mentions, tuple(files), row[6])
+    return Queued(row[0], row[1], post, row[7], row[8], bool(row[9]), row[10], waiting)
 
 
 async def private_queue(
@@ -207,7 +208,7 @@ async def private_firsts(db: ReadConnection) -> list[Queued]:
         " COUNT(*) AS waiting FROM outbox GROUP BY user_id IS NULL, COALESCE(user_id, channel_id))"
         " AS g ON o.id = g.first ORDER BY o.id"
     )
-    return [replace(queued_of(row), waiting=int(row[-1])) for row in rows]
+    return [queued_of(row, waiting=int(row[-1])) for row in rows]
 
 
 async def private_outgoing(
@@ -229,11 +230,7 @@ async def private_outgoing(
         _first, files = found.setdefault(row[0], (row, []))
         if row[-2] is not None:  # a row without files has one line with no file
             files.append((row[-2], bytes(row[-1])))
-    return [_with_files(queued_of(row), files) for row, files in found.values()]
-
-
-def _with_files(queued: Queued, files: list[tuple[str, bytes]]) -> Queued:
-    return replace(queued, post=replace(queued.post, files=tuple(files)))
+    return [queued_of(row, files) for row, files in found.values()]
 
 
 async def private_files(db: ReadConnection, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
