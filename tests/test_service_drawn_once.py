@@ -46,10 +46,38 @@ def test_a_match_s_pictures_wait_behind_its_own_but_not_behind_another_match_s()
         lane = offload.lane_for(players)
         pairs = ((f"player {n}", f"player {n + 1}") for n in range(20))
         others = next(pair for pair in pairs if offload.lane_for(pair) == lane)  # same worker
-        offload._queued[lane] = SPILL + 1
-        offload._showing[lane][players] = SPILL + 1
+        offload._queued[lane] = SPILL
+        offload._showing[lane][players] = SPILL
         assert offload.lane_for(players) == lane
         assert offload.lane_for(others) != lane
+    finally:
+        offload.close()
+
+
+async def test_a_match_s_pictures_beyond_a_turn_end_s_pair_go_to_an_idle_worker() -> None:
+    """A match's worker stuck on one of its pictures: the next waits behind it (a turn end's
+    second picture, ``SPILL``), the ones after it go to the other worker."""
+    offload = Offload(0, 0, draw_processes=2)
+    players = ("ann", "bob")
+    own = offload.lane_for(players)
+    release = asyncio.Event()
+    sent: list[str] = []
+
+    async def run(lane: str, job: object, data: bytes) -> tuple[str, bytes]:
+        sent.append(lane)
+        await release.wait()
+        return ("drawn", lane.encode())
+
+    offload._run = run  # type: ignore[method-assign]
+    try:
+        drawings = []
+        for _ in range(4):
+            drawings.append(asyncio.ensure_future(offload._drawn(_draw, b"", bytes, players)))
+            await asyncio.sleep(0)  # each is sent before the next is asked for
+        other = next(lane for lane in offload._lanes if lane != own)
+        assert sent == [own, own, other, other]
+        release.set()
+        await asyncio.gather(*drawings)
     finally:
         offload.close()
 

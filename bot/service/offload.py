@@ -63,9 +63,10 @@ log = logging.getLogger(__name__)
 Stepped = TypeVar("Stepped")  # what a step of the rules core gives back
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
 ANYONE = Owner(0, "anyone")  # a search that serves nobody in particular (tests, tools)
-# Drawings a worker may have waiting beyond the least busy one's (``lane_for``): 1, so that a
-# picture never waits behind another while a worker is idle (a turn end's two pictures, for
-# the same players, are then drawn side by side, as before lanes).
+# Drawings a worker may have waiting beyond the least busy one's (``lane_for``), and a match's
+# own that its next picture may wait behind there: 1, so that a turn end's second picture is
+# drawn after its first, from what it left, and no picture waits behind more while a worker
+# is idle.
 SPILL = 1
 
 
@@ -495,18 +496,20 @@ class Offload:
         players; None: anything): the same one for the same players, so that the bands, the
         sprites and the images their last pictures left in its caches serve the next ones
         (drawn in turn, not at once in two workers: about 1.4 ms of CPU an image where
-        alternating workers took 2.0 to 2.7). It waits there behind the same players'
-        pictures (a turn end's public board and the next player's own are drawn one after
-        the other, the second mostly from what the first left: its board under the strip,
-        its bands), but behind another match's only while that
+        alternating workers took 2.0 to 2.7). It waits there behind up to ``SPILL`` of the
+        same players' pictures and nothing else (a turn end's public board and the next
+        player's own are drawn one after the other, the second mostly from what the first
+        left: its board under the strip, its bands); behind anything more only while that
         worker has fewer than ``SPILL`` more drawings waiting (or being drawn) than the least
-        busy one: else it goes to that one, so that no picture waits behind another match's
-        while a worker is idle."""
+        busy one: else it goes to that one, so that no picture waits long while a worker is
+        idle (a worker stuck on a picture, or its pool being replaced, holds up one more of
+        its match's at most)."""
         least = min(self._lanes, key=self._queued.__getitem__)
         if shown is None:
             return least
         own = self._lanes[zlib.crc32(repr(shown).encode()) % len(self._lanes)]
-        if self._queued[own] == self._showing[own][shown]:  # only its own match's, if any
+        waiting = self._queued[own]
+        if waiting == self._showing[own][shown] and waiting <= SPILL:  # a turn end's first
             return own
         return own if self._queued[own] - self._queued[least] < SPILL else least
 
