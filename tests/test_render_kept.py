@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import io
 import random
+from dataclasses import replace
 
 import pytest
 from PIL import Image
@@ -55,7 +57,20 @@ def test_r40_a_turn_ends_pictures_are_what_they_are_drawn_alone(monkeypatch):
     for view in [preview, *views, *reversed(views)]:
         assert drawn(view) == alone[id(view)]
     assert alone[id(views[0])] == drawn(views[0])
-    assert alone[id(views[1])] != alone[id(views[0])]  # the owner's shows its Assassin
+    assert_the_assassin_is_drawn(views[1], alone[id(views[1])])
+
+
+def assert_the_assassin_is_drawn(view: View, png: bytes) -> None:
+    """The owner's picture shows its hidden Assassin: its square differs from the same
+    picture drawn without it."""
+    (assassin,) = (piece for piece in view.pieces if piece.hidden)
+    unseen = replace(view, pieces=tuple(piece for piece in view.pieces if not piece.hidden))
+    layout = layout_for(view.terrain.size)
+    x, y = layout.corner(assassin.sq)
+    cell = (x - 2, y - 2, x + layout.cell, y + layout.cell)
+    with_it = Image.open(io.BytesIO(png)).convert("RGB").crop(cell)
+    without = Image.open(io.BytesIO(tora_board.private_png(unseen, INFO))).convert("RGB")
+    assert with_it.tobytes() != without.crop(cell).tobytes()
 
 
 def test_a_kept_arrow_is_reused_only_over_the_same_pixels():
