@@ -9,55 +9,70 @@ mapping the whole image.
 from __future__ import annotations
 
 import threading
-from collections import OrderedDict
-from collections.abc import Sequence
+from collections import Counter, OrderedDict
+from collections.abc import Callable, Hashable, Sequence
+from typing import TypeVar
 
 from PIL import Image
 
 from .palette import RGB, to_palette
 
 Box = tuple[int, int, int, int]
-BLENDS_BYTES = 12 * 1024 * 1024  # blends kept, with the pixels under them that are their keys
-# A blend: what was blended (a sprite's id and the part of it pasted: left, top, width; or
-# each stroke's colour and mask's id), the canvas's palette and its pixels under it
-Under = tuple[object, ...]
+BLENDS_BYTES = 12 * 1024 * 1024  # blends kept, with their keys' bytes and the sprites they hold
+# A sprite's blend: the sprite's id, the part of it pasted (left, top, width), the canvas's
+# palette and its pixels under that part
+SpriteKey = tuple[int, int, int, int, bytes, bytes]
+# Strokes' blend: each stroke's colour and what its mask is made from (``paste_colours``), the
+# box, the canvas's palette and its pixels under the box
+StrokesKey = tuple[tuple[tuple[RGB, Hashable], ...], Box, bytes, bytes]
+Under = SpriteKey | StrokesKey
+Shape = TypeVar("Shape", bound=Hashable)  # what a stroke's mask is made from
 
 
 class _Blends:
-    """The most recently made blends, up to ``most`` bytes of keys and pixels, each with
-    the images it was made of (so that a sprite or mask drawn anew, whose id may be a
-    dropped one's, is never taken for it)."""
+    """The most recently made blends, up to ``most`` bytes: their pixels, their keys' palette
+    and pixels under them, and once each sprite they hold. A sprite's blend holds the sprite,
+    so that its id (in the key) is no other sprite's while the blend is kept."""
 
     def __init__(self, most: int) -> None:
         self.most = most
-        self._kept: OrderedDict[Under, tuple[tuple[Image.Image, ...], Image.Image]] = OrderedDict()
+        self._kept: OrderedDict[Under, tuple[Image.Image | None, Image.Image]] = OrderedDict()
+        self._holding: Counter[int] = Counter()  # blends kept holding a sprite, by its id
         self._size = 0
         self._lock = threading.Lock()  # pictures are drawn in worker threads too
 
-    def get(self, key: Under, made_of: tuple[Image.Image, ...]) -> Image.Image | None:
+    def get(self, key: Under) -> Image.Image | None:
         with self._lock:
             found = self._kept.get(key)
-            if found is None or any(a is not b for a, b in zip(found[0], made_of, strict=True)):
+            if found is None:
                 return None
             self._kept.move_to_end(key)
             return found[1]
 
-    def put(self, key: Under, made_of: tuple[Image.Image, ...], blend: Image.Image) -> None:
-        size = _size(key, blend)
+    def put(self, key: Under, sprite: Image.Image | None, blend: Image.Image) -> None:
         with self._lock:
-            old = self._kept.pop(key, None)
-            self._size -= 0 if old is None else _size(key, old[1])
-            self._kept[key] = (made_of, blend)
-            self._size += size
+            if key in self._kept:
+                self._drop(key)
+            self._kept[key] = (sprite, blend)
+            self._size += len(key[-2]) + len(key[-1]) + _bytes(blend)
+            if sprite is not None:
+                self._size += 0 if self._holding[id(sprite)] else _bytes(sprite)
+                self._holding[id(sprite)] += 1
             while self._size > self.most:
-                dropped, (_made_of, image) = self._kept.popitem(last=False)
-                self._size -= _size(dropped, image)
+                self._drop(next(iter(self._kept)))
+
+    def _drop(self, key: Under) -> None:
+        sprite, blend = self._kept.pop(key)
+        self._size -= len(key[-2]) + len(key[-1]) + _bytes(blend)
+        if sprite is not None:
+            self._holding[id(sprite)] -= 1
+            if not self._holding[id(sprite)]:
+                del self._holding[id(sprite)]
+                self._size -= _bytes(sprite)
 
 
-def _size(key: Under, blend: Image.Image) -> int:
-    """Bytes a blend holds: the pixels under it (the last part of its key) and its own."""
-    under = key[-1]
-    return (len(under) if isinstance(under, bytes) else 0) + blend.width * blend.height
+def _bytes(image: Image.Image) -> int:
+    return image.width * image.height * len(image.getbands())
 
 
 _BLENDS = _Blends(BLENDS_BYTES)
@@ -77,30 +92,34 @@ def paste_rgba(canvas: Image.Image, sprite: Image.Image, at: tuple[int, int]) ->
     under = canvas.crop(box)
     palette = bytes(canvas.getpalette() or ())
     key = (id(sprite), box[0] - x, box[1] - y, box[2] - box[0], palette, under.tobytes())
-    blend = _BLENDS.get(key, (sprite,))
+    blend = _BLENDS.get(key)
     if blend is None:
         region = under.convert("RGB")
         crop = sprite.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y))
         region.paste(crop, (0, 0), crop)
         blend = to_palette(region)
-        _BLENDS.put(key, (sprite,), blend)
+        _BLENDS.put(key, sprite, blend)
     canvas.paste(blend, box[:2])
 
 
-def paste_colours(canvas: Image.Image, box: Box, layers: Sequence[tuple[RGB, Image.Image]]) -> None:
-    """Blend each colour through its "L" mask (the size of ``box``) onto the palette canvas,
-    in order. The blend is kept by the colours, the masks and the pixels under them: a
-    turn's arrows are drawn again on each picture of the turn, mostly on the same pixels."""
+def paste_colours(
+    canvas: Image.Image,
+    box: Box,
+    layers: Sequence[tuple[RGB, Shape]],
+    mask: Callable[[Shape, Box], Image.Image],
+) -> None:
+    """Blend each colour through the "L" mask ``mask`` makes of its layer's shape over
+    ``box`` onto the palette canvas, in order. The blend is kept by the colours, the shapes
+    and the pixels under them (a mask is made only for a blend not kept): a turn's arrows
+    are drawn again on each picture of the turn, mostly on the same pixels."""
     under = canvas.crop(box)
-    masks = tuple(mask for _colour, mask in layers)
-    colours = tuple((colour, id(mask)) for colour, mask in layers)
     palette = bytes(canvas.getpalette() or ())
-    key = (colours, box[2] - box[0], palette, under.tobytes())
-    blend = _BLENDS.get(key, masks)
+    key = (tuple(layers), box, palette, under.tobytes())
+    blend = _BLENDS.get(key)
     if blend is None:
         region = under.convert("RGB")
-        for colour, mask in layers:
-            region.paste(colour, (0, 0, *region.size), mask)
+        for colour, shape in layers:
+            region.paste(colour, (0, 0, *region.size), mask(shape, box))
         blend = to_palette(region)
-        _BLENDS.put(key, masks, blend)
+        _BLENDS.put(key, None, blend)
     canvas.paste(blend, box[:2])

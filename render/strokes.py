@@ -61,7 +61,7 @@ def paint(image: Image.Image, *layers: tuple[pal.RGB, Stroke]) -> None:
             int(max(y for _, y in corners)) + 1,
         ),
     )
-    paste_colours(image, box, [(colour, mask(stroke.shape(), box)) for colour, stroke in layers])
+    paste_colours(image, box, [(colour, stroke.shape()) for colour, stroke in layers], mask)
 
 
 @lru_cache(maxsize=MASKS)

@@ -6,12 +6,15 @@ picture (their hidden Assassin, its dashed path) reaches a public one."""
 from __future__ import annotations
 
 import contextlib
+import gc
+import io
 import random
+from dataclasses import replace
 
 import pytest
 from PIL import Image
 
-from render import bands, compose
+from render import bands, compose, strokes
 from render import palette as pal
 from render.compose import paste_colours
 from render.status import StatusInfo
@@ -54,7 +57,20 @@ def test_r40_a_turn_ends_pictures_are_what_they_are_drawn_alone(monkeypatch):
     for view in [preview, *views, *reversed(views)]:
         assert drawn(view) == alone[id(view)]
     assert alone[id(views[0])] == drawn(views[0])
-    assert alone[id(views[1])] != alone[id(views[0])]  # the owner's shows its Assassin
+    assert_the_assassin_is_drawn(views[1], alone[id(views[1])])
+
+
+def assert_the_assassin_is_drawn(view: View, png: bytes) -> None:
+    """The owner's picture shows its hidden Assassin: its square differs from the same
+    picture drawn without it."""
+    (assassin,) = (piece for piece in view.pieces if piece.hidden)
+    unseen = replace(view, pieces=tuple(piece for piece in view.pieces if not piece.hidden))
+    layout = layout_for(view.terrain.size)
+    x, y = layout.corner(assassin.sq)
+    cell = (x - 2, y - 2, x + layout.cell, y + layout.cell)
+    with_it = Image.open(io.BytesIO(png)).convert("RGB").crop(cell)
+    without = Image.open(io.BytesIO(tora_board.private_png(unseen, INFO))).convert("RGB")
+    assert with_it.tobytes() != without.crop(cell).tobytes()
 
 
 def test_a_kept_arrow_is_reused_only_over_the_same_pixels():
@@ -74,8 +90,66 @@ def test_a_kept_arrow_is_reused_only_over_the_same_pixels():
         expected.append(pal.to_palette(region).tobytes())
     for image, blended in zip((plain, marked, plain), (*expected, expected[0]), strict=True):
         drawn = image.copy()
-        paste_colours(drawn, box, [(pal.ARROW[Side.CHALLENGER], mask)])
+        paste_colours(drawn, box, [(pal.ARROW[Side.CHALLENGER], "bar")], lambda _s, _b: mask)
         assert drawn.crop(box).tobytes() == blended
+
+
+def test_a_stroke_s_blend_is_found_again_with_its_mask_made_anew(monkeypatch):
+    """A stroke's blend is kept by the stroke, not by its mask: once the masks' cache has
+    let the mask go, the same stroke over the same pixels is still the kept blend."""
+    forget(monkeypatch)
+    board = base_board(Terrain(9))
+    arrow = strokes.Stroke([(60.0, 80.0), (140.0, 80.0)], 6.0, [(140, 72), (152, 80), (140, 88)])
+    first = board.copy()
+    strokes.paint(first, (pal.ARROW[Side.CHALLENGER], arrow))
+    kept = len(compose._BLENDS._kept)
+    strokes.mask.cache_clear()
+    again = board.copy()
+    strokes.paint(again, (pal.ARROW[Side.CHALLENGER], arrow))
+    assert again.tobytes() == first.tobytes()
+    assert len(compose._BLENDS._kept) == kept  # found, not blended and kept anew
+
+
+def held_bytes(root: object) -> int:
+    """The pixels and bytes that ``root`` keeps alive, each object once."""
+    seen: set[int] = set()
+    total, todo = 0, [root]
+    while todo:
+        thing = todo.pop()
+        if id(thing) in seen:
+            continue
+        seen.add(id(thing))
+        if isinstance(thing, Image.Image):
+            total += thing.width * thing.height * len(thing.getbands())
+        elif isinstance(thing, bytes):
+            total += len(thing)
+        else:
+            todo.extend(gc.get_referents(thing))
+    return total
+
+
+def test_the_blends_kept_stay_within_their_bytes(monkeypatch):
+    """The blends cache counts all it keeps alive (the masks and sprites its blends were
+    made of included) and stays within its bound over a long game's pictures."""
+    forget(monkeypatch)
+    cache = compose._Blends(256 * 1024)
+    monkeypatch.setattr(compose, "_BLENDS", cache)
+    rng = random.Random(3)
+    game = Game(board="long", terrain="river")
+    for _ in range(8):
+        for _ in range(game.actions_left):
+            with contextlib.suppress(IllegalAction, IndexError):
+                game.apply(rng.choice(game.legal_actions()))
+                tora_board.preview_png(game.view_for(game.side), INFO)
+        while True:
+            try:
+                game.end_turn()
+                break
+            except IllegalAction:
+                game.undo()
+        tora_board.board_png(game.view_for(None), INFO)
+        tora_board.private_png(game.view_for(game.side), INFO)
+        assert held_bytes(cache._kept) <= cache._size <= cache.most
 
 
 def assert_below_the_strip(view: View) -> None:

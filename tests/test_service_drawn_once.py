@@ -11,7 +11,8 @@ import pytest
 
 from bot.app.pictures import PillowRenderer
 from bot.service import Pointing, Status
-from bot.service.offload import SPILL, Kept, Offload, _draw, _shown, portable
+from bot.service.lanes import SPILL, Lanes, shown
+from bot.service.offload import Kept, Offload, _draw, portable
 from render import own_board_of
 from render.drawings import drawing_of
 from render.status import StatusInfo
@@ -22,34 +23,56 @@ STATUS = Status("ann", "bob", "due in 1 day")
 
 
 def test_a_match_s_pictures_go_to_one_worker_unless_it_is_busy() -> None:
-    offload = Offload(0, 0, draw_processes=2)  # no worker starts until a drawing is sent
-    try:
-        players = ("ann", "bob")
-        lane = offload.lane_for(players)
-        assert {offload.lane_for(players) for _ in range(5)} == {lane}
-        pairs = {offload.lane_for((f"player {n}", f"player {n + 1}")) for n in range(20)}
-        assert pairs == {"draw", "draw1"}  # other matches use the other worker too
-        offload._queued[lane] = SPILL - 1
-        assert offload.lane_for(players) == lane
-        offload._queued[lane] = SPILL  # that many more waiting than the idle worker
-        assert offload.lane_for(players) != lane
-    finally:
-        offload.close()
+    lanes = Lanes(2)
+    players = ("ann", "bob")
+    lane = lanes.lane_for(players)
+    assert {lanes.lane_for(players) for _ in range(5)} == {lane}
+    pairs = {lanes.lane_for((f"player {n}", f"player {n + 1}")) for n in range(20)}
+    assert pairs == {"draw", "draw1"}  # other matches use the other worker too
+    lanes._queued[lane] = SPILL - 1
+    assert lanes.lane_for(players) == lane
+    lanes._queued[lane] = SPILL  # that many more waiting than the idle worker
+    assert lanes.lane_for(players) != lane
 
 
 def test_a_match_s_pictures_wait_behind_its_own_but_not_behind_another_match_s() -> None:
     """A turn end's two pictures go to the same worker, the second drawn from what the first
     left; another match's picture goes to the idle worker rather than wait behind them."""
+    lanes = Lanes(2)
+    players = ("ann", "bob")
+    lane = lanes.lane_for(players)
+    pairs = ((f"player {n}", f"player {n + 1}") for n in range(20))
+    others = next(pair for pair in pairs if lanes.lane_for(pair) == lane)  # same worker
+    lanes._queued[lane] = SPILL
+    lanes._showing[lane][players] = SPILL
+    assert lanes.lane_for(players) == lane
+    assert lanes.lane_for(others) != lane
+
+
+async def test_a_match_s_pictures_beyond_a_turn_end_s_pair_go_to_an_idle_worker() -> None:
+    """A match's worker stuck on one of its pictures: the next waits behind it (a turn end's
+    second picture, ``SPILL``), the ones after it go to the other worker."""
     offload = Offload(0, 0, draw_processes=2)
+    players = ("ann", "bob")
+    own = offload.lanes.lane_for(players)
+    release = asyncio.Event()
+    sent: list[str] = []
+
+    async def run(lane: str, job: object, data: bytes) -> tuple[str, bytes]:
+        sent.append(lane)
+        await release.wait()
+        return ("drawn", lane.encode())
+
+    offload._run = run  # type: ignore[method-assign]
     try:
-        players = ("ann", "bob")
-        lane = offload.lane_for(players)
-        pairs = ((f"player {n}", f"player {n + 1}") for n in range(20))
-        others = next(pair for pair in pairs if offload.lane_for(pair) == lane)  # same worker
-        offload._queued[lane] = SPILL + 1
-        offload._showing[lane][players] = SPILL + 1
-        assert offload.lane_for(players) == lane
-        assert offload.lane_for(others) != lane
+        drawings = []
+        for _ in range(4):
+            drawings.append(asyncio.ensure_future(offload._drawn(_draw, b"", bytes, players)))
+            await asyncio.sleep(0)  # each is sent before the next is asked for
+        other = next(lane for lane in offload.lanes.names if lane != own)
+        assert sent == [own, own, other, other]
+        release.set()
+        await asyncio.gather(*drawings)
     finally:
         offload.close()
 
@@ -57,8 +80,8 @@ def test_a_match_s_pictures_wait_behind_its_own_but_not_behind_another_match_s()
 def test_a_drawing_is_routed_by_the_players_it_shows() -> None:
     view = Game(board="short").view_for(None)
     status = Status("ann", "bob", "due in 1 day")
-    assert _shown((view, status, "en")) == _shown((view, status, None, "fr")) == ("ann", "bob")
-    assert _shown((view,)) is None
+    assert shown((view, status, "en")) == shown((view, status, None, "fr")) == ("ann", "bob")
+    assert shown((view,)) is None
 
 
 class Counting(PillowRenderer):

@@ -13,7 +13,7 @@ searches cost up to a tenth of a second at times (``end_turn``).
 Images are drawn in processes of their own (``draw``): a view is small to send (about 1 kB),
 and drawing it no longer holds the interpreter lock that every channel's requests share. Each
 drawing worker has a pool of its own (a lane), and a match's pictures go to the same one
-(``Offload.lane_for``): its last pictures' bands and sprites are kept there, and the images
+(``lanes``): its last pictures' bands and sprites are kept there, and the images
 it drew, by their jobs' bytes (``Kept``). A picture asked for while the same one is being
 drawn is not drawn twice (``Offload.draw``: a Torii turn's end, whose public board is the
 next player's own).
@@ -41,8 +41,7 @@ import multiprocessing
 import os
 import pickle
 import traceback
-import zlib
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -57,16 +56,13 @@ from storage.matches.log import DEADLINE, END, Step, play
 
 from .fairness import FairQueue, Owner
 from .fairy import FairyStockfish, fairy_turn
-from .ports import Renderer, Status
+from .lanes import Lanes, shown
+from .ports import Renderer
 
 log = logging.getLogger(__name__)
 Stepped = TypeVar("Stepped")  # what a step of the rules core gives back
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
 ANYONE = Owner(0, "anyone")  # a search that serves nobody in particular (tests, tools)
-# Drawings a worker may have waiting beyond the least busy one's (``lane_for``): 1, so that a
-# picture never waits behind another while a worker is idle (a turn end's two pictures, for
-# the same players, are then drawn side by side, as before lanes).
-SPILL = 1
 
 
 class WorkerFailed(Exception):
@@ -252,18 +248,6 @@ def default_ai_workers() -> int:
     return max(2, _cores() - 1)
 
 
-def _lane(number: int) -> str:
-    """The pool of drawing worker ``number`` (the first: ``draw``): each worker has a pool of
-    its own, so that a drawing goes to the worker chosen for it (``Offload.lane_for``)."""
-    return f"draw{number}" if number else "draw"
-
-
-def _shown(args: tuple[Any, ...]) -> Hashable:
-    """Who a drawing of ``Offload.draw`` shows: the players of its status, or None."""
-    status = next((arg for arg in args if isinstance(arg, Status)), None)
-    return None if status is None else (status.challenger, status.opposition)
-
-
 def default_draw_workers() -> int:
     """The drawing workers unless configured: one per core. Images are most of a request's
     work (a turn end draws two at once, the post's and the next player's), and a single
@@ -298,11 +282,8 @@ class Offload:
             draw_processes = default_draw_workers()
         self._renderer = renderer
         self._portable = portable(renderer) if renderer is not None and draw_processes else None
-        self._lanes = [_lane(n) for n in range(draw_processes)]
-        self._sizes = {"rules": processes, "ai": searchers, **dict.fromkeys(self._lanes, 1)}
-        self._queued = dict.fromkeys(self._lanes, 0)  # each lane's drawings not yet drawn
-        # each lane's drawings not yet drawn, by the players they show
-        self._showing: dict[str, Counter[Hashable]] = {lane: Counter() for lane in self._lanes}
+        self.lanes = Lanes(draw_processes)
+        self._sizes = {"rules": processes, "ai": searchers, **dict.fromkeys(self.lanes.names, 1)}
         self._pools: dict[str, ProcessPoolExecutor] = {}
         self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}  # by picture (``draw``)
         self.searches = FairQueue(searchers)
@@ -311,7 +292,7 @@ class Offload:
     @property
     def draw_workers(self) -> int:
         """The drawing workers' processes (0: images are drawn in threads)."""
-        return len(self._lanes)
+        return len(self.lanes.names)
 
     def _workers(self, kind: str) -> ProcessPoolExecutor | None:
         size = self._sizes[kind]
@@ -400,7 +381,7 @@ class Offload:
         """Start the drawing and rules workers now, the renderer loaded in the drawing ones,
         so that the first image or turn end waits for neither (a pool starts a worker for
         each job none is free for: one job per worker starts them all)."""
-        for lane in self._lanes:
+        for lane in self.lanes.names:
             pool = self._workers(lane)
             if pool is not None:
                 pool.submit(_warm, self._portable)
@@ -450,12 +431,12 @@ class Offload:
         if self._portable is None:
             return await asyncio.to_thread(here)
         job = pickle.dumps((self._portable, method, args), pickle.HIGHEST_PROTOCOL)
-        return await self._drawn(_draw, job, here, _shown(args))
+        return await self._drawn(_draw, job, here, shown(args))
 
     async def paint(self, draw: Callable[[], bytes]) -> bytes:
         """``draw()`` (a front end's picture: a call answering PNG bytes), off the event
         loop: in a drawing worker, or in a thread for a call that does not pickle."""
-        if not self._lanes:
+        if not self.lanes.names:
             return await asyncio.to_thread(draw)
         try:
             job = pickle.dumps(draw, pickle.HIGHEST_PROTOCOL)
@@ -469,46 +450,19 @@ class Offload:
         job: Callable[[bytes], bytes],
         data: bytes,
         here: Callable[[], bytes],
-        shown: Hashable = None,
+        players: Hashable = None,
     ) -> bytes:
-        """An image drawn by ``job(data)`` in a drawing worker (``lane_for`` ``shown``); one
-        its worker could not draw is drawn here by ``here`` (a drawing that fails anyway
-        raises its own error)."""
-        lane = self.lane_for(shown)
-        self._queued[lane] += 1
-        self._showing[lane][shown] += 1
+        """An image drawn by ``job(data)`` in a drawing worker (the lane for ``players``,
+        ``Lanes.lane_for``); one its worker could not draw is drawn here by ``here`` (a
+        drawing that fails anyway raises its own error)."""
         try:
-            answer = await self._run(lane, job, data)
+            with self.lanes.waiting(players) as lane:
+                answer = await self._run(lane, job, data)
         except (WorkerFailed, BrokenProcessPool) as exc:
             log.warning("an image could not be drawn in its worker; drawing it here: %s", exc)
             return await asyncio.to_thread(here)
-        finally:
-            self._queued[lane] -= 1
-            self._showing[lane][shown] -= 1
-            if not self._showing[lane][shown]:
-                del self._showing[lane][shown]
         image: bytes = answer[1]
         return image
-
-    def lane_for(self, shown: Hashable) -> str:
-        """The drawing worker (its pool: a lane) for an image showing ``shown`` (a match's
-        players; None: anything): the same one for the same players, so that the bands, the
-        sprites and the images their last pictures left in its caches serve the next ones
-        (drawn in turn, not at once in two workers: about 1.4 ms of CPU an image where
-        alternating workers took 2.0 to 2.7). It waits there behind the same players'
-        pictures (a turn end's public board and the next player's own are drawn one after
-        the other, the second mostly from what the first left: its board under the strip,
-        its bands), but behind another match's only while that
-        worker has fewer than ``SPILL`` more drawings waiting (or being drawn) than the least
-        busy one: else it goes to that one, so that no picture waits behind another match's
-        while a worker is idle."""
-        least = min(self._lanes, key=self._queued.__getitem__)
-        if shown is None:
-            return least
-        own = self._lanes[zlib.crc32(repr(shown).encode()) % len(self._lanes)]
-        if self._queued[own] == self._showing[own][shown]:  # only its own match's, if any
-            return own
-        return own if self._queued[own] - self._queued[least] < SPILL else least
 
     async def ai_turn(
         self, game: GameState, level: str, seconds: float, seed: int, owner: Owner = ANYONE
