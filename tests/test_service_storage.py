@@ -277,10 +277,12 @@ async def test_a_turn_s_start_reads_the_planner_s_plans_the_aways_and_the_settin
         hosted.id, GUILD, planner=C, away=[], since=95.0, notified=None
     )
     assert (mine.plans, mine.aways, mine.own, mine.guild) == (["ann's"], [], {}, {})
-    nothing = await store.hosting.private_turn_start(
+    await store.set_player_setting(1, "notify_mention", "off")
+    in_dms = await store.hosting.private_turn_start(
         hosted.id, None, planner=None, away=[1], since=95.0, notified=1
-    )  # a DM channel's match: no server to be away from
-    assert (nothing.plans, nothing.aways, nothing.own, nothing.guild) == ([], [], {}, {})
+    )  # a DM channel's match: no server to be away from, the player's own settings read
+    assert (in_dms.plans, in_dms.aways, in_dms.guild) == ([], [], {})
+    assert in_dms.own == {"notify_mention": "off"}
 
 
 async def test_a_post_s_files_are_queued_with_it_in_order(store: Store) -> None:

@@ -7,8 +7,9 @@ every branch (PostgreSQL types a union's columns branch by branch)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rules import Side
 
@@ -77,14 +78,20 @@ async def private_turn_start(
     if not branches:
         return TurnStart(since)
     rows = await db.execute_fetchall(" UNION ALL ".join(branches) + " ORDER BY 1, 2, 3", params)
-    found = TurnStart(since)
-    for row in rows:
-        part = row[0]
+    return _split(since, guild_id, rows)
+
+
+def _split(since: float, guild_id: int | None, rows: Iterable[Any]) -> TurnStart:
+    """The rows back in their branches (the first column says which)."""
+    plans: list[str] = []
+    aways: list[Away] = []
+    settings: dict[int, dict[str, str]] = {OWN: {}, GUILD: {}}
+    for part, number, starts, ends, automatic, key, text in rows:
         if part == PLANS:
-            found.plans.append(str(row[6]))
-        elif part == AWAYS and guild_id is not None:
-            away_row = Away(guild_id, int(row[1]), float(row[2]), float(row[3]), bool(row[4]))
-            found.aways.append(away_row)
+            plans.append(str(text))
+        elif part == AWAYS:
+            assert guild_id is not None  # the branch is read only with a server
+            aways.append(Away(guild_id, int(number), float(starts), float(ends), bool(automatic)))
         else:
-            (found.own if part == OWN else found.guild)[row[5]] = row[6]
-    return found
+            settings[part][key] = text
+    return TurnStart(since, plans, aways, settings[OWN], settings[GUILD])
