@@ -21,6 +21,7 @@ import pytest
 from bot import collector
 from bot.lifeline import start_worker
 from bot.service import Message, Pointing, Status
+from bot.service.table import Table
 from bot.service.testing import DigestRenderer, Harness, RecordingDelivery
 from rules import GameView
 from tests.service_helpers import ANN, HERE, started
@@ -188,6 +189,35 @@ async def test_the_service_is_busy_while_a_command_or_a_delivery_is_under_way(
             posting.set()
         await delivering
         assert not service.busy()
+
+
+async def test_the_service_is_busy_while_a_menu_or_its_choices_are_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every call that takes a channel's lock counts, not only commands: the Play panel's
+    menu and the autocomplete's choices too."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.running
+        await started(service)
+        loading, reading, read = asyncio.Event(), asyncio.Event(), service._table
+
+        async def gated(channel_id: int) -> Table | None:
+            reading.set()
+            await loading.wait()
+            return await read(channel_id)
+
+        monkeypatch.setattr(service, "_table", gated)
+        for call in (service.menu(HERE, ANN), service.choices(HERE, ANN)):
+            loading.clear()
+            reading.clear()
+            under_way = asyncio.create_task(call)
+            try:
+                await _until(reading.is_set)
+                assert service.busy(), "ann's menu or choices are being read"
+            finally:
+                loading.set()
+            await under_way
+            assert not service.busy()
 
 
 async def _until(condition: Callable[[], bool]) -> None:
