@@ -20,7 +20,7 @@ import pytest
 
 from bot import collector
 from bot.lifeline import start_worker
-from bot.service import Message, Pointing, Status
+from bot.service import Hosted, Message, Pointing, Status
 from bot.service.table import Table
 from bot.service.testing import DigestRenderer, Harness, RecordingDelivery
 from rules import GameView
@@ -218,6 +218,29 @@ async def test_the_service_is_busy_while_a_menu_or_its_choices_are_under_way(
                 loading.set()
             await under_way
             assert not service.busy()
+
+
+async def test_the_service_is_busy_while_an_ending_is_announced(tmp_path: Path) -> None:
+    """The listeners of a match's end (the ladder's rating, a tournament's next round) run
+    after the channel's lock is let go: they count too."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.running
+        await started(service)
+        announcing, announced = asyncio.Event(), asyncio.Event()
+
+        async def listener(hosted: Hosted) -> None:
+            announcing.set()
+            await announced.wait()
+
+        service.on_ended(listener)
+        resigning = asyncio.create_task(service.resign(HERE, ANN))
+        try:
+            await _until(announcing.is_set)
+            assert service.busy(), "ann's resignation is being announced"
+        finally:
+            announced.set()
+        await resigning
+        assert not service.busy()
 
 
 async def _until(condition: Callable[[], bool]) -> None:
