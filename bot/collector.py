@@ -16,57 +16,92 @@ bot's process in the Discord bench, two or three times in its 20 s, each stallin
 post in flight then (3-6 turn ends a run). So the bot's own process (its event loop)
 collects when nothing waits on it (``collect_when_idle``): the young generation once
 ``SOFT`` objects wait (5-10 ms at most), the middle one every ``IDLE_MIDDLE`` of those, the
-oldest as Python would count; ``YOUNG`` stays the threshold Python collects at by itself,
-for a process never idle. A worker runs one job at a time, whose answer is all that waits on
+oldest by Python's own rule (``_Oldest``); ``YOUNG`` stays the threshold Python collects at by
+itself, for a process never idle. A worker runs one job at a time, whose answer is all that waits on
 it: it collects at ``YOUNG`` as it goes."""
 
 from __future__ import annotations
 
 import asyncio
 import gc
+import logging
+import time
 from collections.abc import Callable
+
+log = logging.getLogger(__name__)
 
 YOUNG = 50_000  # allocations between young collections (Python's default: 700)
 MIDDLE = 20  # young collections between middle ones (default 10)
 OLD = 100  # middle collections between full ones, beside Python's own 25 % rule (default 10)
 SOFT = 5_000  # young objects collected at once when the bot's process is idle
 IDLE_MIDDLE = 2  # idle young collections between middle ones (each walks what they left)
-LOOK_EVERY = 0.01  # seconds between the idle collector's looks while a collection is due
-RESTING = 10  # times longer between looks while none is
+LOOK_EVERY = 0.01  # seconds between the idle collector's looks
+LONG = 0.01  # seconds: an idle collection longer than this is logged
+
+
+class _Oldest:
+    """What decides a full collection, as CPython 3.11 does (``gcmodule.c``): one is due
+    once ``OLD`` middle collections have run and the objects they moved into the oldest
+    generation (``pending``) are more than a quarter of those it held after the last full
+    one (``total``), so that a big heap is walked in proportion to its growth."""
+
+    pending = 0
+    total = 0
 
 
 def tune() -> None:
     """Set aside what exists now and space the collections out (call once started up)."""
     gc.freeze()
     gc.set_threshold(YOUNG, MIDDLE, OLD)
+    count_oldest()
+
+
+def count_oldest() -> None:
+    """Count the oldest generation (after a full collection, or at start)."""
+    _Oldest.total = len(gc.get_objects(2))
+    _Oldest.pending = 0
 
 
 def collect_idle() -> int | None:
     """One look of ``collect_when_idle`` at a moment nothing waits: the generation it
     collected (None: none was due)."""
     generation = _due()
-    if generation is not None:
-        gc.collect(generation)
+    if generation is None:
+        return None
+    if generation == 1:
+        _Oldest.pending += len(gc.get_objects(1))  # its survivors move to the oldest
+    started = time.perf_counter()
+    gc.collect(generation)
+    took = time.perf_counter() - started
+    if generation == 2:
+        count_oldest()
+    if took > LONG:
+        log.info(
+            "a long idle garbage collection",
+            extra={"generation": generation, "ms": round(took * 1000, 1)},
+        )
     return generation
 
 
 def _due() -> int | None:
-    """The generation an idle look would collect now: the oldest one due, as Python picks,
-    so that the older ones are walked as often as Python's own counts would walk them."""
+    """The generation an idle look would collect now: the oldest one due, as Python picks."""
     young, middle, old = gc.get_count()
-    if old >= OLD and middle >= IDLE_MIDDLE:
+    if middle < IDLE_MIDDLE:
+        return 0 if young >= SOFT else None
+    if old >= OLD and _Oldest.pending > _Oldest.total / 4:
         return 2
-    if middle >= IDLE_MIDDLE:
-        return 1
-    return 0 if young >= SOFT else None
+    return 1
 
 
 async def collect_when_idle(busy: Callable[[], bool], every: float = LOOK_EVERY) -> None:
-    """In the bot's process, for as long as it runs: collect what is due (``collect_idle``)
-    at a moment ``busy()`` says no request or delivery is under way, so that a collection
-    stalls nobody's turn (one that begins meanwhile waits for a few milliseconds). It looks
-    every ``every`` seconds while a collection is due, ten times less often otherwise."""
+    """In the bot's process, for as long as it runs: every ``every`` seconds, collect what
+    is due (``collect_idle``) if ``busy()`` says no service call is under way, so that a
+    collection stalls nobody's turn (one that begins meanwhile waits for a few
+    milliseconds). A look that fails is logged, and the looks go on."""
     while True:
-        await asyncio.sleep(every if _due() is not None else every * RESTING)
-        if not busy():
-            collect_idle()
+        await asyncio.sleep(every)
+        try:
+            if not busy():
+                collect_idle()
+        except Exception:
+            log.exception("the idle garbage collector's look failed")

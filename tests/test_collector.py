@@ -7,20 +7,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
 import multiprocessing
 import os
 import threading
 import weakref
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from bot import collector
 from bot.lifeline import start_worker
-from bot.service import Message, Pointing, Status
+from bot.service import Hosted, Message, Pointing, Status
+from bot.service.table import Table
 from bot.service.testing import DigestRenderer, Harness, RecordingDelivery
 from rules import GameView
-from tests.test_service_wakes import ANN, HERE, started
+from tests.service_helpers import ANN, HERE, started
 
 
 def test_tuning_sets_aside_what_exists_and_spaces_out_collections() -> None:
@@ -66,14 +70,45 @@ def test_an_idle_look_collects_the_young_once_enough_wait_and_the_older_in_turn(
     with _collecting_only_when_asked():
         kept: list[list[int]] = [[] for _ in range(collector.SOFT // 2)]
         assert collector.collect_idle() is None  # too few young objects: not worth a pause
-        kept += [[] for _ in range(collector.SOFT)]
+        kept += [[] for _ in range(collector.SOFT + 100)]
         found: list[int | None] = []
         for _round in range(collector.IDLE_MIDDLE):
             found.append(collector.collect_idle())
-            kept += [[] for _ in range(collector.SOFT)]
+            kept += [[] for _ in range(collector.SOFT + 100)]
         assert found == [0] * collector.IDLE_MIDDLE
         assert collector.collect_idle() == 1  # the middle generation's turn, as Python counts
         assert len(kept) > collector.SOFT
+
+
+def test_an_idle_look_walks_the_oldest_generation_only_once_a_quarter_more_has_moved_in() -> None:
+    """A full collection walks every long-lived object (75-290 ms for a big bot): like
+    Python, the idle looks make one only once the objects moved into the oldest generation
+    since the last one are more than a quarter of those it held then."""
+    with _collecting_only_when_asked():
+        collector.count_oldest()
+        oldest = len(gc.get_objects(2))
+        for _middle in range(collector.OLD):
+            gc.collect(1)  # as many middle collections as Python spaces full ones by
+        kept: list[list[int]] = []
+        found: list[int | None] = []
+        while 2 not in found and len(found) < 1_000:
+            kept += [[] for _ in range(collector.SOFT + 100)]
+            found.append(collector.collect_idle())
+        assert found[: collector.IDLE_MIDDLE + 1] == [0] * collector.IDLE_MIDDLE + [1]
+        assert found[-1] == 2, "the oldest generation is walked in the end"
+        assert len(kept) > oldest / 4
+
+
+def test_a_long_idle_collection_is_logged(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(collector, "LONG", 0.0)
+    with _collecting_only_when_asked(), caplog.at_level(logging.INFO, logger="bot.collector"):
+        kept = [[] for _ in range(collector.SOFT + 100)]
+        assert collector.collect_idle() == 0
+        assert len(kept) > collector.SOFT
+    [record] = [r for r in caplog.records if r.name == "bot.collector"]
+    assert record.generation == 0  # type: ignore[attr-defined]
 
 
 async def test_the_bot_collects_its_garbage_only_while_nothing_waits_on_it() -> None:
@@ -84,17 +119,40 @@ async def test_the_bot_collects_its_garbage_only_while_nothing_waits_on_it() -> 
         cycle = _Cycle()
         gone = weakref.ref(cycle)
         del cycle
-        filler: list[list[int]] = [[] for _ in range(collector.SOFT)]
+        filler: list[list[int]] = [[] for _ in range(collector.SOFT + 100)]
         collecting = asyncio.create_task(collector.collect_when_idle(lambda: busy, every=0.001))
         try:
             for _look in range(20):
                 await asyncio.sleep(0.001)
             assert gone() is not None, "collected while a request was under way"
             busy = False
-            while gone() is not None:
-                await asyncio.sleep(0.001)
+            await _until(lambda: gone() is None)
         finally:
             collecting.cancel()
+        del filler
+
+
+async def test_the_idle_collector_goes_on_after_a_look_fails() -> None:
+    looks = 0
+
+    def busy() -> bool:
+        nonlocal looks
+        looks += 1
+        if looks == 1:
+            raise RuntimeError("a look failed")
+        return False
+
+    with _collecting_only_when_asked():
+        cycle = _Cycle()
+        gone = weakref.ref(cycle)
+        del cycle
+        filler: list[list[int]] = [[] for _ in range(collector.SOFT + 100)]
+        collecting = asyncio.create_task(collector.collect_when_idle(busy, every=0.001))
+        try:
+            await _until(lambda: gone() is None)
+        finally:
+            collecting.cancel()
+        assert looks > 1
         del filler
 
 
@@ -113,22 +171,85 @@ async def test_the_service_is_busy_while_a_command_or_a_delivery_is_under_way(
         drawing.clear()
         renderer.waiting = False
         board = asyncio.create_task(service.board(HERE, ANN))
-        while not renderer.waiting:
-            await asyncio.sleep(0.001)
-        assert service.busy(), "the board is being drawn for ann's command"
-        drawing.set()
+        try:
+            await _until(lambda: renderer.waiting)
+            assert service.busy(), "the board is being drawn for ann's command"
+        finally:
+            drawing.set()
         await board
         assert not service.busy()
         posting.clear()
         delivery.waiting = False
         await service.end_turn(HERE, ANN)
         delivering = asyncio.create_task(service.deliver())
-        while not delivery.waiting:
-            await asyncio.sleep(0.001)
-        assert service.busy(), "ann's turn is being posted"
-        posting.set()
+        try:
+            await _until(lambda: delivery.waiting)
+            assert service.busy(), "ann's turn is being posted"
+        finally:
+            posting.set()
         await delivering
         assert not service.busy()
+
+
+async def test_the_service_is_busy_while_a_menu_or_its_choices_are_under_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every call that takes a channel's lock counts, not only commands: the Play panel's
+    menu and the autocomplete's choices too."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.running
+        await started(service)
+        loading, reading, read = asyncio.Event(), asyncio.Event(), service._table
+
+        async def gated(channel_id: int) -> Table | None:
+            reading.set()
+            await loading.wait()
+            return await read(channel_id)
+
+        monkeypatch.setattr(service, "_table", gated)
+        for call in (service.menu(HERE, ANN), service.choices(HERE, ANN)):
+            loading.clear()
+            reading.clear()
+            under_way = asyncio.create_task(call)
+            try:
+                await _until(reading.is_set)
+                assert service.busy(), "ann's menu or choices are being read"
+            finally:
+                loading.set()
+            await under_way
+            assert not service.busy()
+
+
+async def test_the_service_is_busy_while_an_ending_is_announced(tmp_path: Path) -> None:
+    """The listeners of a match's end (the ladder's rating, a tournament's next round) run
+    after the channel's lock is let go: they count too."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.running
+        await started(service)
+        announcing, announced = asyncio.Event(), asyncio.Event()
+
+        async def listener(hosted: Hosted) -> None:
+            announcing.set()
+            await announced.wait()
+
+        service.on_ended(listener)
+        resigning = asyncio.create_task(service.resign(HERE, ANN))
+        try:
+            await _until(announcing.is_set)
+            assert service.busy(), "ann's resignation is being announced"
+        finally:
+            announced.set()
+        await resigning
+        assert not service.busy()
+
+
+async def _until(condition: Callable[[], bool]) -> None:
+    """Wait (a few seconds at most) for ``condition``."""
+    for _ in range(5_000):
+        if condition():
+            return
+        await asyncio.sleep(0.001)
+    raise AssertionError("never came")
 
 
 class _GatedRenderer(DigestRenderer):

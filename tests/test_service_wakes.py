@@ -11,8 +11,7 @@ from pathlib import Path
 
 from bot.service import MatchService, Place, User
 from bot.service.testing import Harness
-
-HERE, ANN, BOB = Place(1, 100), User(1, "ann"), User(2, "bob")
+from tests.service_helpers import ANN, BOB, HERE, started
 
 
 async def test_a_staged_action_wakes_no_timer_and_a_turn_end_does(tmp_path: Path) -> None:
@@ -55,14 +54,6 @@ async def test_the_timers_wake_for_a_clock_sooner_than_the_one_they_wait_for(
             h.clock.advance(60.0)
             await service.end_turn(HERE, BOB)
             assert woken.is_set(), "a minute later the digests are due a look"
-
-
-async def started(service: MatchService) -> None:
-    """A match between ann and bob, both setups made: ann to play."""
-    await service.challenge(HERE, ANN, BOB)
-    await service.accept(HERE, BOB)
-    await service.setup(HERE, ANN, {"strategy": "aggressive"})
-    await service.setup(HERE, BOB, {"strategy": "defensive"})
 
 
 @contextlib.asynccontextmanager

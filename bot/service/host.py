@@ -26,6 +26,7 @@ from storage import (
 )
 
 from . import deadlines, digest, lobby, reminders, robots, setup_phase
+from .busy import Held, Locks
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
@@ -93,8 +94,7 @@ class Host:
         self._deliverer = Deliverer(store, delivery, clock, settings, self._outbox_changed.set)
         self._limit = RateLimit(settings.burst, settings.every)
         self._tables: dict[int, Table] = {}  # live hosted matches by channel
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._under_way = 0  # commands under way (``busy``)
+        self._locks = Locks()  # the channels' (``_lock``), counting the calls (``busy``)
         self._tasks: list[asyncio.Task[None]] = []
         self._listeners: list[EndedListener] = []
         self._watchers: list[ChangeListener] = []
@@ -205,24 +205,21 @@ class Host:
         """``flow`` on the channel's match as the store holds it, under the channel's lock.
         A flow that ``saves`` whenever it succeeds runs on the copy in memory without reading
         the stored versions first (``_unchecked``)."""
-        self._under_way += 1
-        try:
-            async with self._lock(channel_id):
-                held = self._tables.get(channel_id) if saves else None
-                if held is not None:
-                    try:
-                        return await self._unchecked(held, expect, phases, flow)
-                    except _Behind:
-                        pass  # run again on the match as stored, as if the check came first
-                table = await self._loaded(channel_id)
-                return await self._run(table, expect, phases, flow)
-        finally:
-            self._under_way -= 1
+        async with self._lock(channel_id):
+            held = self._tables.get(channel_id) if saves else None
+            if held is not None:
+                try:
+                    return await self._unchecked(held, expect, phases, flow)
+                except _Behind:
+                    pass  # run again on the match as stored, as if the check had come first
+            table = await self._loaded(channel_id)
+            return await self._run(table, expect, phases, flow)
 
     def busy(self) -> bool:
-        """Whether a command is under way or the outbox is being delivered: what a pause of
-        this process (a garbage collection, ``bot.collector``) would hold up."""
-        return self._under_way > 0 or self._deliverer.busy
+        """Whether a call holds or waits on a channel's lock, an ending is being announced
+        or the outbox is being delivered: what a pause of this process (a garbage
+        collection, ``bot.collector``) would hold up."""
+        return self._locks.busy() or self._deliverer.busy()
 
     async def _unchecked(
         self,
@@ -292,11 +289,12 @@ class Host:
     async def _announce_endings(self) -> None:
         while self._ctx.ended:
             hosted = self._ctx.ended.pop(0)
-            for listener in self._listeners:
-                try:
-                    await listener(hosted)
-                except Exception:
-                    log.exception("a listener failed on the end of hosted match %d", hosted.id)
+            with self._locks.counting():
+                for listener in self._listeners:
+                    try:
+                        await listener(hosted)
+                    except Exception:
+                        log.exception("a listener failed on the end of hosted match %d", hosted.id)
 
     def _settle(self, table: Table) -> None:
         """After every change: forget an ended match, or let its AI players look at it."""
@@ -318,8 +316,9 @@ class Host:
             command=self._ctx.cmd("challenge", localized=True),
         )
 
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+    def _lock(self, channel_id: int) -> Held:
+        """The channel's lock (``async with``), counted in ``busy`` meanwhile."""
+        return self._locks.hold(channel_id)
 
     async def _loaded(self, channel_id: int) -> Table | None:
         """``_table`` for a command: a match that cannot be loaded is refused clearly."""

@@ -93,7 +93,6 @@ class Deliverer:
         self.linker: Linker | None = None  # the web board's, when it is on
         self._pass = DeliveryReads(store, clock.now())  # what the rows delivered now share
 
-    @property
     def busy(self) -> bool:
         """Whether a destination's worker is delivering."""
         return bool(self._workers)

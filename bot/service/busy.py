@@ -1,0 +1,63 @@
+"""The channels' locks, counting the service calls that hold or wait on one: what a pause
+of the bot's process (a garbage collection, ``bot.collector``) would hold up."""
+
+from __future__ import annotations
+
+import asyncio
+from types import TracebackType
+
+
+class Locks:
+    """One lock a channel, taken only through ``hold`` (so that every call counts)."""
+
+    def __init__(self) -> None:
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.under_way = 0  # calls in a ``hold`` or ``Counting`` now
+
+    def hold(self, channel_id: int) -> Held:
+        """``async with`` it: the channel's lock, counted while waited on and held."""
+        return Held(self, self._locks.setdefault(channel_id, asyncio.Lock()))
+
+    def counting(self) -> Counting:
+        """``with`` it: work under way that takes no lock (the endings' listeners)."""
+        return Counting(self)
+
+    def busy(self) -> bool:
+        """Whether a call is under way."""
+        return self.under_way > 0
+
+
+class Counting:
+    """Counts itself in ``Locks.under_way`` while entered."""
+
+    def __init__(self, locks: Locks) -> None:
+        self._locks = locks
+
+    def __enter__(self) -> None:
+        self._locks.under_way += 1
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._locks.under_way -= 1
+
+
+class Held:
+    """A channel's lock, counted in ``Locks.under_way`` from the wait for it to its release."""
+
+    def __init__(self, locks: Locks, lock: asyncio.Lock) -> None:
+        self._locks, self._lock = locks, lock
+
+    async def __aenter__(self) -> None:
+        self._locks.under_way += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._locks.under_way -= 1
+            raise
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._lock.release()
+        self._locks.under_way -= 1
