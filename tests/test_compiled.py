@@ -13,6 +13,7 @@ import sys
 import sysconfig
 
 import pytest
+from rules_helpers import end_the_turn
 
 from rules import compiled
 from rules.tora import Game, IllegalAction, Options
@@ -29,12 +30,7 @@ def play_turns(game: Game, rng: random.Random, turns: int) -> None:
                 break
             with contextlib.suppress(IllegalAction):
                 game.apply(rng.choice(game.legal_actions()))
-        while True:
-            try:
-                game.end_turn()
-                break
-            except IllegalAction:
-                game.undo()
+        end_the_turn(game)
 
 
 def state(game: Game) -> tuple[object, ...]:

@@ -10,6 +10,7 @@ import random
 from collections import Counter
 
 import pytest
+from rules_helpers import end_the_turn
 
 from bot.app import menus
 from bot.app.menus import Nav
@@ -36,12 +37,7 @@ def random_position(seed: int) -> Game:
             keen = [a for a in actions if a.target] or actions
             with contextlib.suppress(IllegalAction):  # a search refused (R43)
                 game.apply(rng.choice(keen if rng.random() < 0.5 else actions))
-        while True:
-            try:
-                game.end_turn()
-                break
-            except IllegalAction:
-                game.undo()
+        end_the_turn(game)
         if game.is_over():
             break
     return game

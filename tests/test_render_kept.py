@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import pytest
 from PIL import Image
+from rules_helpers import end_the_turn
 
 from render import bands, compose, strokes
 from render import palette as pal
@@ -141,12 +142,7 @@ def test_the_blends_kept_stay_within_their_bytes(monkeypatch):
             with contextlib.suppress(IllegalAction, IndexError):
                 game.apply(rng.choice(game.legal_actions()))
                 tora_board.preview_png(game.view_for(game.side), INFO)
-        while True:
-            try:
-                game.end_turn()
-                break
-            except IllegalAction:
-                game.undo()
+        end_the_turn(game)
         tora_board.board_png(game.view_for(None), INFO)
         tora_board.private_png(game.view_for(game.side), INFO)
         assert held_bytes(cache._kept) <= cache._size <= cache.most

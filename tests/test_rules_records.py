@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from positions import C, O, at, bare, begin, put, sq
+from rules_helpers import end_the_turn
 
 from rules.tora import (
     AmbiguousAction,
@@ -63,12 +64,7 @@ def random_game(seed: int, turns: int, **options) -> Game:
                 break
             attacks = [a for a in actions if a.target or a.kind == "fire"]
             game.apply(rng.choice(attacks if attacks and rng.random() < 0.7 else actions))
-        while True:
-            try:
-                game.end_turn()
-                break
-            except IllegalAction:
-                game.undo()
+        end_the_turn(game)
     return game
 
 

@@ -13,6 +13,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rules_helpers import end_the_turn
 
 from rules.tora import Game, IllegalAction, Options, movegen, walk
 from rules.tora.bounds import bound, bound_to
@@ -44,12 +45,7 @@ def playout(board: str, terrain: str, seed: int, turns: int) -> list[Position]:
             with contextlib.suppress(IllegalAction):
                 game.apply(rng.choice(actions))
             seen.append(game.pos.copy())
-        while True:
-            try:
-                game.end_turn()
-                break
-            except IllegalAction:
-                game.undo()
+        end_the_turn(game)
         seen.append(game.pos.copy())
     return seen
 
