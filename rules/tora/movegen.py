@@ -244,7 +244,7 @@ def _moves(piece: Piece, walk: Walk) -> list[Pair]:
     pair made once and shared (``_plain_moves``)."""
     letter, origin, pid = piece.kind, piece.sq, piece.id
     known = _plain_moves
-    out = []
+    out: list[Pair] = []
     for sq, path in walk.rests.items():
         key = (pid, letter, origin, path)
         pair = known.get(key)
