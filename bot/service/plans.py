@@ -242,16 +242,15 @@ def planner_of(table: Table) -> Side | None:
     return game.side
 
 
-async def answer(ctx: Context, table: Table, texts: list[str]) -> Answer | None:
-    """The opponent's turn has just ended: the planner's (``planner_of``) matching reply
+async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) -> Answer | None:
+    """The opponent's turn has just ended: ``planner``'s (``planner_of``) matching reply
     from their plans (``texts``, as stored), checked on a copy, or their plans dropped
     when the turn matched none or the reply is no longer legal; None when they have no
     plans to answer with."""
-    game, hosted = table.game, table.hosted
-    planner = planner_of(table)
-    lines = [decode(text) for text in texts]
-    if planner is None or not lines:
+    if not texts:
         return None
+    game, hosted = table.game, table.hosted
+    lines = [decode(text) for text in texts]
     seen = [event.text for event in game.view_for(planner).last_turn]
     them = table.side_name(planner.other)
     matching = [line for line in lines if line[0][0] == seen]

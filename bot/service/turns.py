@@ -57,7 +57,7 @@ async def after_turn(
         return
     planner = plans.planner_of(table) if answer_plans else None
     start = await ctx.turn_start(table.terms, hosted, ran, game.side, planner)
-    planned = await plans.answer(ctx, table, start.plans) if planner is not None else None
+    planned = None if planner is None else await plans.answer(ctx, table, planner, start.plans)
     replying = planned is not None and planned.reply is not None
     hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying, start)
     if planned is not None:
