@@ -18,6 +18,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+import asyncpg
+
 from rules.tora import Game, IllegalAction, Options
 from storage import Config, Match, Store
 
@@ -26,6 +28,7 @@ from .common import Figure, median, postgres_schema
 SAVES = 2000
 WRITERS, SAVES_PER_WRITER = 10, 200
 LOAD_ACTIONS = 2000
+FLOOR_ROW = b"\0" * 200  # about a log entry's size
 
 
 async def _match(store: Store) -> Match:
@@ -112,7 +115,8 @@ def p99(times: list[float]) -> float:
 
 def _postgres_ten_writers(fsync_ms: float) -> Iterator[Figure]:
     """The concurrent appends on PostgreSQL: a commit waits for the server's WAL fsync, so
-    the target is a few of this disk's fsyncs (the jobs waiting together commit together)."""
+    the target is a few of this disk's fsyncs (the jobs waiting together commit together).
+    Beside them, the floor of the server and the driver on this machine (``_floor``)."""
     with postgres_schema("storage") as config:
         if config is None:
             return
@@ -120,6 +124,39 @@ def _postgres_ten_writers(fsync_ms: float) -> Iterator[Figure]:
         label = f"one append with {WRITERS} concurrent writers, PostgreSQL"
         yield Figure(f"{label} (p99)", p99(times), "ms", round(3 * fsync_ms, 2))
         yield Figure("  same, p50", median(times), "ms")
+        floor = asyncio.run(_floor(config))
+        yield Figure(
+            f"reference: the server's floor, {WRITERS} connections each committing a one-row"
+            " INSERT at once (p99)",
+            p99(floor),
+            "ms",
+        )
+        yield Figure("  same, p50", median(floor), "ms")
+
+
+async def _floor(config: Config) -> list[float]:
+    """Milliseconds of each commit of the least a durable append can be, in the rounds of
+    ``_ten_writers``: WRITERS connections of their own (asyncpg, on this loop, no writer
+    threads), each committing a one-row INSERT of its own at the same moment. Where the
+    disk's fsync is cheap, the round trips and the server's work on this machine's cores
+    set this floor, which no client of the server can go below."""
+    conns = [await asyncpg.connect(config.url) for _ in range(WRITERS)]
+    try:
+        await conns[0].execute(f'CREATE TABLE "{config.schema}".floor (n int, seq int, data bytea)')
+        insert = f'INSERT INTO "{config.schema}".floor VALUES ($1, $2, $3)'
+        times: list[float] = []
+
+        async def timed(n: int, conn: asyncpg.Connection, seq: int) -> None:
+            start = time.perf_counter()
+            await conn.execute(insert, n, seq, FLOOR_ROW)
+            times.append((time.perf_counter() - start) * 1000)
+
+        for seq in range(SAVES_PER_WRITER):
+            await asyncio.gather(*(timed(n, conn, seq) for n, conn in enumerate(conns)))
+        return times
+    finally:
+        for conn in conns:
+            await conn.close()
 
 
 def _fsync(directory: Path) -> Figure:
