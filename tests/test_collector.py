@@ -12,19 +12,22 @@ import multiprocessing
 import os
 import threading
 import weakref
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
 from bot import collector
 from bot.lifeline import start_worker
-from bot.service import Hosted, Message, Pointing, Status
+from bot.service import Hosted, Message, Pointing, Status, digest
 from bot.service.table import Table
 from bot.service.testing import DigestRenderer, Harness, RecordingDelivery
 from rules import GameView
 from tests.service_helpers import ANN, HERE, started
+
+T = TypeVar("T")
 
 
 def test_tuning_sets_aside_what_exists_and_spaces_out_collections() -> None:
@@ -318,6 +321,43 @@ async def test_the_service_is_busy_while_an_ending_is_announced(tmp_path: Path) 
             announced.set()
         await resigning
         assert not service.busy()
+
+
+async def test_the_service_is_busy_while_the_clocks_and_the_digests_are_looked_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The clock's work (claiming the deadlines, reminders and expiries that have come) and
+    the daily digests' count too: a collection then would hold up a turn's end at its
+    deadline or a player's digest."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service, store = h.running, h.running._ctx.store
+        await started(service)
+        assert not service.busy()
+        h.clock.advance(digest.EVERY)  # the digests are looked for again
+        for owner, read in ((store, "players_with"), (store.hosting, "claim_due")):
+            reading, going_on = asyncio.Event(), asyncio.Event()
+            monkeypatch.setattr(owner, read, _gated(getattr(owner, read), reading, going_on))
+            looking = asyncio.create_task(service.run_due())
+            try:
+                await _until(reading.is_set)
+                assert service.busy(), f"the service is reading {read} for its clocks"
+            finally:
+                going_on.set()
+            await looking
+            assert not service.busy()
+
+
+def _gated(
+    read: Callable[..., Awaitable[T]], reading: asyncio.Event, going_on: asyncio.Event
+) -> Callable[..., Awaitable[T]]:
+    """``read``, which says it began (``reading``) and waits for ``going_on``."""
+
+    async def gated(*args: object) -> T:
+        reading.set()
+        await going_on.wait()
+        return await read(*args)
+
+    return gated
 
 
 async def _until(condition: Callable[[], bool]) -> None:
