@@ -19,7 +19,8 @@ class Locks:
         return Held(self, self._locks.setdefault(channel_id, asyncio.Lock()))
 
     def counting(self) -> Counting:
-        """``with`` it: work under way that takes no lock (the endings' listeners)."""
+        """``with`` it: work under way that takes no lock (the endings' listeners, the
+        clocks' and the digests' looks)."""
         return Counting(self)
 
     def busy(self) -> bool:

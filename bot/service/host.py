@@ -111,7 +111,12 @@ class Host:
         process is handling: each is claimed first (``storage.hosting.claims``), so that it fires
         once however many processes share the database; and the daily digests due (``digest``,
         at most once a minute). ``clocks`` False: the caller has just read that none is due
-        (the timers' ``next_due``), and only the digests are looked at."""
+        (the timers' ``next_due``), and only the digests are looked at. Counted in ``busy``
+        meanwhile: a collection then would hold up a turn's end at its deadline."""
+        with self._locks.counting():
+            await self._run_due(clocks)
+
+    async def _run_due(self, clocks: bool) -> None:
         now = self._ctx.now()
         hosting = self._ctx.store.hosting
         if now - self._digests_at >= digest.EVERY:
@@ -216,9 +221,10 @@ class Host:
             return await self._run(table, expect, phases, flow)
 
     def busy(self) -> bool:
-        """Whether a call holds or waits on a channel's lock, an ending is being announced
-        or the outbox is being delivered: what a pause of this process (a garbage
-        collection, ``bot.collector``) would hold up."""
+        """Whether a call holds or waits on a channel's lock, an ending is being announced,
+        the clocks and digests are being looked after (``run_due``) or the outbox is being
+        delivered: what a pause of this process (a garbage collection, ``bot.collector``)
+        would hold up."""
         return self._locks.busy() or self._deliverer.busy()
 
     async def _unchecked(

@@ -168,22 +168,23 @@ def enemy_at(pos: Position, sq: int, side: int) -> Piece | None:
 
 
 def shots(
-    pos: Position, piece: Piece, frm: int, reach: int, archer: bool
+    pos: Position, piece: Piece, frm: int, reach: int, near: int, archer: bool
 ) -> Iterator[tuple[int, int, int]]:
-    """(target, via, hit id) for each attack from ``frm`` up to ``reach`` (R17, R32)."""
-    enemies = pos.side_bits[1 - piece.side] & _area(pos.size, frm, reach)
-    if not enemies:
-        return
+    """(target, via, hit id) for each attack from ``frm`` up to ``reach`` (R17, R32).
+    ``near``: the enemies within ``reach`` of ``frm`` to shoot at (as bits: all of them,
+    ``enemies & _area``, or the one a question is about), which the caller works out and
+    tests first: most squares a piece can go to have none, and the test costs less than a
+    generator made for nothing."""
     pieces, board = pos.pieces, pos.board
     for target in _ring(pos.size, frm, 1):  # adjacent: nothing in between
-        if enemies >> target & 1:
+        if near >> target & 1:
             yield target, 0, board[target]
     if reach < 2:
         return
     forest = pos.terrain.forest if archer else frozenset()
     mids = middles(pos.size)
     for target in _beyond(pos.size, frm, reach):
-        if not enemies >> target & 1:
+        if not near >> target & 1:
             continue
         victim = pieces[board[target]]
         if target in forest:
@@ -292,16 +293,20 @@ def _mover(pos: Position, piece: Piece, reach: int, attack_reach: int) -> list[P
         return moves
     once = piece.kind == RULER
     letter, origin, pid = piece.kind, piece.sq, piece.id
-    out = [
-        _strike(letter, origin, (), target, via, pid, origin, (hit,), once)
-        for target, via, hit in shots(pos, piece, origin, attack_reach, archer=False)
-    ]
     enemies, size = pos.side_bits[1 - piece.side], pos.size
+    out: list[Pair] = []
+    near = enemies & _area(size, origin, attack_reach)
+    if near:
+        out += [
+            _strike(letter, origin, (), target, via, pid, origin, (hit,), once)
+            for target, via, hit in shots(pos, piece, origin, attack_reach, near, archer=False)
+        ]
     for move, (sq, path) in zip(moves, walk.rests.items(), strict=True):
         out.append(move)
-        if not enemies & _area(size, sq, attack_reach):
-            continue  # ``shots`` finds none from there
-        for target, via, hit in shots(pos, piece, sq, attack_reach, archer=False):
+        near = enemies & _area(size, sq, attack_reach)
+        if not near:
+            continue
+        for target, via, hit in shots(pos, piece, sq, attack_reach, near, archer=False):
             out.append(_strike(letter, origin, path, target, via, pid, sq, (hit,), once))
     _standard_landings(pos, piece, walk, once, out)
     return out
@@ -354,17 +359,21 @@ def _archer(pos: Position, piece: Piece) -> list[Pair]:
     if piece.id in pos.attacked or not _enemies_near(pos, piece, 2):
         return moves
     origin, pid = piece.sq, piece.id
-    out = [
-        _strike(ARCHER, origin, (), target, via, pid, origin, (hit,), True)
-        for target, via, hit in shots(pos, piece, origin, 2, archer=True)
-    ]
+    enemies, size = pos.side_bits[1 - piece.side], pos.size
+    out: list[Pair] = []
+    near = enemies & _area(size, origin, 2)
+    if near:
+        out += [
+            _strike(ARCHER, origin, (), target, via, pid, origin, (hit,), True)
+            for target, via, hit in shots(pos, piece, origin, 2, near, archer=True)
+        ]
     out += moves
     short = walk_of(pos, piece, 1)
-    enemies, size = pos.side_bits[1 - piece.side], pos.size
     for sq, path in short.rests.items():
-        if not enemies & _area(size, sq, 1):
-            continue  # ``shots`` finds none from there
-        for target, via, hit in shots(pos, piece, sq, 1, archer=True):
+        near = enemies & _area(size, sq, 1)
+        if not near:
+            continue
+        for target, via, hit in shots(pos, piece, sq, 1, near, archer=True):
             out.append(_strike(ARCHER, origin, path, target, via, pid, sq, (hit,), True))
     _standard_landings(pos, piece, short, True, out)
     return out

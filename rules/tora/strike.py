@@ -172,8 +172,9 @@ def _shoots(
 ) -> bool:
     if distance(frm, target) > reach:
         return False
-    return any(
-        hit == victim for sq, _via, hit in shots(pos, piece, frm, reach, archer) if sq == target
+    near = pos.side_bits[1 - piece.side] & 1 << target  # the one enemy asked about, or none
+    return bool(near) and any(
+        hit == victim for _sq, _via, hit in shots(pos, piece, frm, reach, near, archer)
     )
 
 
