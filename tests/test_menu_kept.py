@@ -1,0 +1,80 @@
+"""What the menus keep of one state for the next is what that state would have said: a
+group's header and choices are found again only where they read the same (``menu._kept``),
+and so is an autocomplete entry (``finding._entry``)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from choices_oracle import menu as oracle_menu
+from positions import C, O, begin, put
+from test_autocomplete_exact import fresh, states
+
+from bot.service import finding
+from rules.protocol import Choice, ChoiceGroup
+from rules.tora import Game
+
+
+@pytest.mark.parametrize("start", ["tora-short", "tora-long"])
+def test_each_state_of_a_match_has_its_own_headers(start: str) -> None:
+    """Played one action at a time (where kept groups are found again most), each state's
+    headers, counts and summaries included, are those worked out afresh."""
+    for game in states(start, 8, 40 if start == "tora-short" else 16):
+        assert isinstance(game, Game)
+        other = fresh(game)
+        assert isinstance(other, Game)
+        assert game.menu_and_choices() == (oracle_menu(other), other.choices())
+
+
+def _ruler_game(rulers: tuple[str, str]) -> Game:
+    game = Game(board="short", rulers=rulers)
+    for pid in list(game.pos.pieces):
+        game.pos.remove(pid)
+    put(game, C, "R", "v5h5")
+    put(game, C, "S", "v5h4")
+    put(game, O, "R", "v5h1")
+    return begin(game, C)
+
+
+def test_a_ruler_is_named_as_its_side_writes_it_in_every_match() -> None:
+    """Two matches alike but for how the Challenger's Ruler is written: each names it its
+    own way, though the first's menus are kept when the second asks."""
+    for rulers, name in ((("K", "Q"), "King"), (("Q", "K"), "Queen"), (("K", "K"), "King")):
+        headers, choices = _ruler_game(rulers).menu_and_choices()
+        ruler = next(group for group in headers if group.key == "Rv5h5")
+        assert ruler.label == f"{name} v5h5"
+        assert {c.notation[0] for c in choices if c.group == "Rv5h5"} == {rulers[0]}
+
+
+class _Menus:
+    """A state that offers ``choices`` under ``groups``, for ``finding.entries``."""
+
+    def __init__(self, groups: tuple[ChoiceGroup, ...], choices: tuple[Choice, ...]) -> None:
+        self._answer = groups, choices
+
+    def menu_and_choices(self) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
+        return self._answer
+
+
+def test_an_action_is_found_by_the_words_of_the_group_and_the_path_it_is_under() -> None:
+    """The same action in the same words, under another piece's name or another menu
+    path: each is found by its own."""
+    move = Choice("Fa 4f-5f", "to 5f", ("to 5f",), "Fa4f")
+    falcon = ChoiceGroup("Fa4f", "Falcon 4f", "1 move", "Falcon", 1, "4f", ("hawk",))
+    eagle = ChoiceGroup("Fa4f", "Eagle 4f", "1 move", "Eagle", 1, "4f", ("bird",))
+    states = [
+        ((falcon,), move),
+        ((eagle,), move),
+        ((falcon,), Choice("Fa 4f-5f", "to 5f", ("north", "to 5f"), "Fa4f")),
+        ((), move),  # a choice of no group shown
+    ]
+    random.Random(1).shuffle(states)
+    for groups, choice in states * 2:
+        (entry,) = finding.entries(_Menus(groups, (choice,)))  # type: ignore[arg-type]
+        words = entry.spaced.split()
+        assert entry.group == (groups[0].label if groups else None)
+        assert ("eagle" in words) == ("bird" in words) == (groups == (eagle,))
+        assert ("falcon" in words) == ("hawk" in words) == (groups == (falcon,))
+        assert ("north" in words) == (len(choice.path) > 1)
+        assert words[:3] == ["fa", "4f", "5f"]
