@@ -38,23 +38,31 @@ def shown(entry: Entry) -> str:
 def entries(game: GameState) -> list[Entry]:
     """Every legal action of ``game`` with the words it is found by: its notation, its
     group's label, its own label, the first steps of its menu path, its piece's other
-    names. The words of the whole are those of its parts in turn, and each part's are
-    found once: a group's for all its actions, a text seen before (the same labels and
-    notations come back in every state of a match) from ``_spaced``'s store."""
+    names. The words of a group are found once for all its actions, and an action's entry
+    is made once for every state that offers it in the same words (the same choices come
+    back in every state of a match: ``_entry``'s store)."""
     menu, choices = game.menu_and_choices()
-    groups: dict[str, tuple[str, str, str]] = {
+    groups: dict[str, Group] = {
         group.key: (group.label, _spaced(group.label), _spaced(" ".join(group.aliases)))
         for group in menu
     }
-    found = []
-    for choice in choices:
-        group = groups.get(choice.group)
-        label, before, after = (None, "", "") if group is None else group
-        where = _spaced(" ".join(choice.path[:-1])) if len(choice.path) > 1 else ""
-        notation = choice.notation
-        spaced = _spaced(notation) + before + _spaced(choice.label) + where + after
-        found.append(Entry(notation, label, choice.label, spaced, notation.lower()))
-    return found
+    return [_entry(c.notation, c.label, c.path, groups.get(c.group, _NO_GROUP)) for c in choices]
+
+
+# A group's label and the words of its label and of its aliases, each after a space.
+Group = tuple[str | None, str, str]
+_NO_GROUP: Group = (None, "", "")
+
+
+@lru_cache(maxsize=16384)
+def _entry(notation: str, label: str, path: tuple[str, ...], group: Group) -> Entry:
+    """The entry of a choice written ``notation`` and ``label``, under ``path`` in its
+    group's menu, of the group ``group`` (everything an entry reads of them)."""
+    shown, before, after = group
+    spaced = _spaced(notation) + before + _spaced(label)
+    if len(path) > 1:
+        spaced += _spaced(" ".join(path[:-1]))
+    return Entry(notation, shown, label, spaced + after, notation.lower())
 
 
 @lru_cache(maxsize=16384)
