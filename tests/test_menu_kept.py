@@ -11,9 +11,11 @@ from choices_oracle import menu as oracle_menu
 from positions import C, O, begin, put
 from test_autocomplete_exact import fresh, states
 
+from bot.i18n import speaking
 from bot.service import finding
 from rules.protocol import Choice, ChoiceGroup
 from rules.tora import Game
+from rules.words import Text, msg
 
 
 @pytest.mark.parametrize("start", ["tora-short", "tora-long"])
@@ -78,3 +80,17 @@ def test_an_action_is_found_by_the_words_of_the_group_and_the_path_it_is_under()
         assert ("falcon" in words) == ("hawk" in words) == (groups == (falcon,))
         assert ("north" in words) == (len(choice.path) > 1)
         assert words[:3] == ["fa", "4f", "5f"]
+
+
+def test_an_action_said_alike_in_english_is_shown_in_its_own_words() -> None:
+    """Two messages that say the same in English: each entry is worded from its own."""
+    group = ChoiceGroup("Gv5h7", "General v5h7", "1 move", "Generals", 1, "v5h7")
+    worded = msg("move to {square}", square="v4h6")
+    plain = Text("move to v4h6", {})  # a message no catalog holds: English in every language
+    for label in (worded, plain, worded):
+        menus = _Menus((group,), (Choice("G v5h7-v4h6", label, (label,), "Gv5h7"),))
+        (entry,) = finding.entries(menus)  # type: ignore[arg-type]
+        with speaking("de"):
+            assert finding.shown(entry).endswith(
+                "nach v4h6 ziehen" if label is worded else "move to v4h6"
+            )

@@ -38,31 +38,37 @@ def shown(entry: Entry) -> str:
 def entries(game: GameState) -> list[Entry]:
     """Every legal action of ``game`` with the words it is found by: its notation, its
     group's label, its own label, the first steps of its menu path, its piece's other
-    names. The words of a group are found once for all its actions, and an action's entry
-    is made once for every state that offers it in the same words (the same choices come
-    back in every state of a match: ``_entry``'s store)."""
+    names. The words of a group are found once for all its actions, and an action's once
+    for every state that offers it in the same words (the same choices come back in every
+    state of a match: ``_found_by``'s store)."""
     menu, choices = game.menu_and_choices()
-    groups: dict[str, Group] = {
+    groups: dict[str, tuple[str | None, str, str]] = {
         group.key: (group.label, _spaced(group.label), _spaced(" ".join(group.aliases)))
         for group in menu
     }
-    return [_entry(c.notation, c.label, c.path, groups.get(c.group, _NO_GROUP)) for c in choices]
+    found = []
+    for choice in choices:
+        shown, before, after = groups.get(choice.group, _NO_GROUP)
+        notation, label = choice.notation, choice.label
+        spaced = _found_by(notation, label, choice.path, before, after)
+        found.append(Entry(notation, shown, label, spaced, notation.lower()))
+    return found
 
 
-# A group's label and the words of its label and of its aliases, each after a space.
-Group = tuple[str | None, str, str]
-_NO_GROUP: Group = (None, "", "")
+_NO_GROUP = (None, "", "")
 
 
 @lru_cache(maxsize=16384)
-def _entry(notation: str, label: str, path: tuple[str, ...], group: Group) -> Entry:
-    """The entry of a choice written ``notation`` and ``label``, under ``path`` in its
-    group's menu, of the group ``group`` (everything an entry reads of them)."""
-    shown, before, after = group
+def _found_by(notation: str, label: str, path: tuple[str, ...], before: str, after: str) -> str:
+    """``Entry.spaced`` of a choice written ``notation`` and ``label`` under ``path`` in its
+    group's menu, ``before`` and ``after`` the words of its group's label and aliases. Only
+    their English is read: the entry itself keeps the choice's texts, which a reader of
+    another language sees worded from their messages (two messages may say the same in
+    English)."""
     spaced = _spaced(notation) + before + _spaced(label)
     if len(path) > 1:
         spaced += _spaced(" ".join(path[:-1]))
-    return Entry(notation, shown, label, spaced + after, notation.lower())
+    return spaced + after
 
 
 @lru_cache(maxsize=16384)
