@@ -8,13 +8,15 @@ import random
 
 import pytest
 from choices_oracle import menu as oracle_menu
-from positions import C, O, begin, put
+from positions import C, O, begin, put, sq
 from test_autocomplete_exact import fresh, states
 
 from bot.i18n import speaking
 from bot.service import finding
 from rules.protocol import Choice, ChoiceGroup
 from rules.tora import Game
+from rules.tora import menu as menus
+from rules.tora.actions import FIRE, MOVE, Action
 from rules.words import Text, msg
 
 
@@ -94,3 +96,28 @@ def test_an_action_said_alike_in_english_is_shown_in_its_own_words() -> None:
             assert finding.shown(entry).endswith(
                 "nach v4h6 ziehen" if label is worded else "move to v4h6"
             )
+
+
+def test_a_choice_is_found_again_only_where_it_says_the_same() -> None:
+    """A choice kept for later states (``menu._choice``) comes back only for what it says:
+    the same action said twice in its group, in a long menu, onto an enemy or attacking
+    one, in another group or along another line of fire reads differently each time."""
+    game = Game(board="short")
+    v5h7, v4h6, v3h6 = (sq(game, s) for s in ("v5h7", "v4h6", "v3h6"))
+    move = Action(MOVE, "G", v5h7, (v4h6,))
+    attack = Action(MOVE, "G", v5h7, (v4h6,), v3h6)
+    fire = Action(FIRE, "C", v5h7, direction=0)
+    asked = [
+        (move, "G v5h7-v4h6", "", "", False, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", "", "", True, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", "", "", False, False, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", "Soldier", "", False, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", "", "", False, True, "Xv5h7", ()),
+        (attack, "G v5h7-v4h6 x v3h6", "", "", False, True, "Gv5h7", ()),
+        (attack, "G v5h7-v4h6 x v3h6", "", "Soldier", False, True, "Gv5h7", ()),
+        (fire, "C v5h7 fire n", "", "", False, True, "Cv5h7", (v4h6,)),
+        (fire, "C v5h7 fire n", "", "", False, True, "Cv5h7", (v4h6, v3h6)),
+    ]
+    for _ in range(2):  # the second time, each is found kept
+        made = [menus._choice(*args) for args in asked]
+        assert len({(c.label, c.path, c.group, c.touches) for c in made}) == len(asked)

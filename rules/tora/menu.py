@@ -95,20 +95,39 @@ def _grouped(game: Play) -> dict[str, list[Action]]:
 
 
 def _group_choices(game: Play, group: str, actions: list[Action]) -> tuple[Choice, ...]:
+    """The choices of one group: labels that say the same of two actions get each action's
+    notation beside them."""
     texts = game.notations(actions)
-    said_all = [label(game, a, t) for a, t in zip(actions, texts, strict=True)]
-    words = _distinct(said_all, texts)
+    seen = [_seen(game, action) for action in actions]
+    said_all = [_worded(a, t, *s) for a, t, s in zip(actions, texts, seen, strict=True)]
+    counts = Counter(said_all)
     flat = len(actions) <= MENU
     return tuple(
-        Choice(
-            text,
-            said,
-            (said,) if flat else (_direction(action), said),
-            group,
-            touches_of(game, action),
-        )
-        for action, text, said in zip(actions, texts, words, strict=True)
+        _choice(action, text, *named, counts[said] > 1, flat, group, _shot(game, action))
+        for action, text, named, said in zip(actions, texts, seen, said_all, strict=True)
     )
+
+
+@lru_cache(maxsize=16384)
+def _choice(
+    action: Action,
+    text: str,
+    taken: str,
+    target: str,
+    twice: bool,
+    flat: bool,
+    group: str,
+    line: tuple[int, ...],
+) -> Choice:
+    """The choice of ``action`` written ``text`` (``_worded``'s ``taken`` and ``target``),
+    its label said ``twice`` in its group, in a ``flat`` menu, of ``group``, its shot's
+    squares ``line``: made once for every state that offers it so (a Choice is immutable;
+    most of a piece's choices stay the same when its surroundings change)."""
+    said = _worded(action, text, taken, target)
+    if twice:
+        said = _fit(frame("{label} ({notation})", label=said, notation=text))
+    path = (said,) if flat else (_direction(action), said)
+    return Choice(text, said, path, group, _touches(action, line))
 
 
 def _kept_key(game: Play, actions: list[Action]) -> tuple[object, ...] | None:
@@ -140,17 +159,6 @@ _KEPT = 1024
 _kept: dict[tuple[object, ...], Made] = {}
 
 
-def _distinct(labels: list[str], texts: list[str]) -> list[str]:
-    """Labels that say the same of two actions get each action's notation beside them."""
-    counts = Counter(labels)
-    return [
-        said
-        if counts[said] == 1
-        else _fit(frame("{label} ({notation})", label=said, notation=text))
-        for said, text in zip(labels, texts, strict=True)
-    ]
-
-
 def _fit(label: Text) -> str:
     """``label`` within a menu's ``LABEL`` characters: a longer one cut (its English then,
     in every language: no real action's words come near)."""
@@ -161,9 +169,12 @@ def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
     """The squares ``action`` touches, in order: the piece's square, the squares it passes,
     where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
     Cannon's supporters; a shot's line up to the first visible piece or the edge."""
-    if action.kind == FIRE:
-        return _touches(action, tuple(_line(game, action.origin, action.direction)))
-    return _touches(action, ())
+    return _touches(action, _shot(game, action))
+
+
+def _shot(game: Play, action: Action) -> tuple[int, ...]:
+    """The squares a shot passes and hits (``_line``); () for any other action."""
+    return tuple(_line(game, action.origin, action.direction)) if action.kind == FIRE else ()
 
 
 @lru_cache(maxsize=16384)
@@ -337,10 +348,21 @@ def _direction(action: Action) -> Text:
 
 def label(game: Play, action: Action, text: str) -> str:
     """The action in plain words: ``move to v4h6 and shoot the Soldier on v3h6``."""
-    if action.kind == CROWN:
-        return msg("crown the General on {square}", square=name(action.origin))
+    return _worded(action, text, *_seen(game, action))
+
+
+def _seen(game: Play, action: Action) -> tuple[str, str]:
+    """The kinds of the visible enemy pieces ``action`` moves onto and attacks ("" for
+    none): all its label reads of the position."""
     target = _enemy(game, action.target) if action.target else ""
     taken = _enemy(game, action.dest) if action.kind == MOVE and not action.target else ""
+    return taken, target
+
+
+def _worded(action: Action, text: str, taken: str, target: str) -> str:
+    """``label`` of ``action`` written ``text``, ``taken`` and ``target`` its ``_seen``."""
+    if action.kind == CROWN:
+        return msg("crown the General on {square}", square=name(action.origin))
     return _label(action, text, taken, target)
 
 
