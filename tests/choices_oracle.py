@@ -31,7 +31,13 @@ def choices(game: Game, key: str | None = None) -> tuple[Choice, ...]:
     for group, actions in groups.items():
         texts = [notation(game, action) for action in actions]
         said_all = [menus.label(game, a, t) for a, t in zip(actions, texts, strict=True)]
-        words = menus._distinct(said_all, texts)
+        counts = Counter(said_all)
+        words = [  # labels that say the same of two actions get each action's notation
+            said
+            if counts[said] == 1
+            else menus._fit(frame("{label} ({notation})", label=said, notation=text))
+            for said, text in zip(said_all, texts, strict=True)
+        ]
         flat = len(actions) <= menus.MENU
         for action, text, said in zip(actions, texts, words, strict=True):
             path = (said,) if flat else (menus._direction(action), said)

@@ -38,23 +38,37 @@ def shown(entry: Entry) -> str:
 def entries(game: GameState) -> list[Entry]:
     """Every legal action of ``game`` with the words it is found by: its notation, its
     group's label, its own label, the first steps of its menu path, its piece's other
-    names. The words of the whole are those of its parts in turn, and each part's are
-    found once: a group's for all its actions, a text seen before (the same labels and
-    notations come back in every state of a match) from ``_spaced``'s store."""
+    names. The words of a group are found once for all its actions, and an action's once
+    for every state that offers it in the same words (the same choices come back in every
+    state of a match: ``_found_by``'s store)."""
     menu, choices = game.menu_and_choices()
-    groups: dict[str, tuple[str, str, str]] = {
+    groups: dict[str, tuple[str | None, str, str]] = {
         group.key: (group.label, _spaced(group.label), _spaced(" ".join(group.aliases)))
         for group in menu
     }
     found = []
     for choice in choices:
-        group = groups.get(choice.group)
-        label, before, after = (None, "", "") if group is None else group
-        where = _spaced(" ".join(choice.path[:-1])) if len(choice.path) > 1 else ""
-        notation = choice.notation
-        spaced = _spaced(notation) + before + _spaced(choice.label) + where + after
-        found.append(Entry(notation, label, choice.label, spaced, notation.lower()))
+        shown, before, after = groups.get(choice.group, _NO_GROUP)
+        notation, label = choice.notation, choice.label
+        spaced = _found_by(notation, label, choice.path, before, after)
+        found.append(Entry(notation, shown, label, spaced, notation.lower()))
     return found
+
+
+_NO_GROUP = (None, "", "")
+
+
+@lru_cache(maxsize=16384)
+def _found_by(notation: str, label: str, path: tuple[str, ...], before: str, after: str) -> str:
+    """``Entry.spaced`` of a choice written ``notation`` and ``label`` under ``path`` in its
+    group's menu, ``before`` and ``after`` the words of its group's label and aliases. Only
+    their English is read: the entry itself keeps the choice's texts, which a reader of
+    another language sees worded from their messages (two messages may say the same in
+    English)."""
+    spaced = _spaced(notation) + before + _spaced(label)
+    if len(path) > 1:
+        spaced += _spaced(" ".join(path[:-1]))
+    return spaced + after
 
 
 @lru_cache(maxsize=16384)

@@ -25,7 +25,6 @@ from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .events import COMPASS_WORDS
 from .geometry import DELTAS, DIRECTION_VECTORS, DIRECTIONS, distance, name, on_board
 from .kept import keep
-from .movegen import search_actions
 from .neighbourhood import cannon_key, piece_key
 from .pieces import ASSASSIN, CANNON, COMMAND_KINDS, KIND_NAMES, RULER
 from .play import Play
@@ -58,29 +57,33 @@ def choices(game: Play, key: str | None = None) -> tuple[Choice, ...]:
     groups = _grouped(game)
     if key is not None:
         groups = {key: groups[key]} if key in groups else {}
-    return _choices(game, groups)
+    out: list[Choice] = []
+    for group, actions in groups.items():
+        out += _made(game, group, actions)[1]
+    return tuple(out)
 
 
 def menu_and_choices(game: Play) -> tuple[tuple[ChoiceGroup, ...], tuple[Choice, ...]]:
     """``menu`` and ``choices`` of all, from one list of the legal actions (each would
     work it out again)."""
-    groups = _grouped(game)
-    headers = tuple(_group(game, key, actions) for key, actions in groups.items())
-    return headers, _choices(game, groups)
-
-
-def _choices(game: Play, groups: dict[str, list[Action]]) -> tuple[Choice, ...]:
-    """The choices of ``groups`` (``_grouped``'s), each group's kept or made."""
+    headers: list[ChoiceGroup] = []
     out: list[Choice] = []
-    for group, actions in groups.items():
-        kept = _kept_key(game, actions)
-        found = None if kept is None else _kept.get(kept)
-        if found is None:
-            found = _group_choices(game, group, actions)
-            if kept is not None:
-                keep(_kept, kept, found, _KEPT)
+    for group, actions in _grouped(game).items():
+        header, found = _made(game, group, actions)
+        headers.append(header)
         out += found
-    return tuple(out)
+    return tuple(headers), tuple(out)
+
+
+def _made(game: Play, group: str, actions: list[Action]) -> Made:
+    """The header and the choices of one group of ``_grouped``'s, kept or made."""
+    kept = _kept_key(game, actions)
+    found = None if kept is None else _kept.get(kept)
+    if found is None:
+        found = (_group(game, group, actions), _group_choices(game, group, actions))
+        if kept is not None:
+            keep(_kept, kept, found, _KEPT)
+    return found
 
 
 def _grouped(game: Play) -> dict[str, list[Action]]:
@@ -92,31 +95,53 @@ def _grouped(game: Play) -> dict[str, list[Action]]:
 
 
 def _group_choices(game: Play, group: str, actions: list[Action]) -> tuple[Choice, ...]:
+    """The choices of one group: labels that say the same of two actions get each action's
+    notation beside them."""
     texts = game.notations(actions)
-    said_all = [label(game, a, t) for a, t in zip(actions, texts, strict=True)]
-    words = _distinct(said_all, texts)
+    seen = [_seen(game, action) for action in actions]
+    said_all = [_worded(a, t, *s) for a, t, s in zip(actions, texts, seen, strict=True)]
+    counts = Counter(said_all)
     flat = len(actions) <= MENU
     return tuple(
-        Choice(
-            text,
-            said,
-            (said,) if flat else (_direction(action), said),
-            group,
-            touches_of(game, action),
-        )
-        for action, text, said in zip(actions, texts, words, strict=True)
+        _choice(action, text, *named, counts[said] > 1, flat, group, _shot(game, action))
+        for action, text, named, said in zip(actions, texts, seen, said_all, strict=True)
     )
 
 
+@lru_cache(maxsize=16384)
+def _choice(
+    action: Action,
+    text: str,
+    taken: str,
+    target: str,
+    twice: bool,
+    flat: bool,
+    group: str,
+    line: tuple[int, ...],
+) -> Choice:
+    """The choice of ``action`` written ``text`` (``_worded``'s ``taken`` and ``target``),
+    its label said ``twice`` in its group, in a ``flat`` menu, of ``group``, its shot's
+    squares ``line``: made once for every state that offers it so (a Choice is immutable;
+    most of a piece's choices stay the same when its surroundings change)."""
+    said = _worded(action, text, taken, target)
+    if twice:
+        said = _fit(frame("{label} ({notation})", label=said, notation=text))
+    path = (said,) if flat else (_direction(action), said)
+    return Choice(text, said, path, group, _touches(action, line))
+
+
 def _kept_key(game: Play, actions: list[Action]) -> tuple[object, ...] | None:
-    """What a visible piece's choices read, so that positions a move apart share them
-    (autocomplete and the menus ask for every position of a match): its actions, its
-    ways to act as its notations are resolved against (every choice of a Cannon's
-    supporters, its searches), how each side's Ruler is written, and what those ways read
+    """What a visible piece's header and choices read, so that positions a move apart share
+    them (autocomplete and the menus ask for every position of a match): its actions, how
+    each side's Ruler is written, whether the match has Assassins, and its neighbourhood
     (``neighbourhood``: the squares within its reach, for a Cannon its lines and its
-    neighbours, which also hold the visible pieces its words name and its shots' lines).
-    None where that does not hold (a hidden Assassin, water or high ground, a free take)
-    or for a crowning."""
+    neighbours, which hold the visible pieces its words and summary name and its shots'
+    lines). Its notations are resolved against its ways to act: every choice of a Cannon's
+    supporters, which the neighbourhood decides as it decides the piece's actions
+    (``movegen.piece_actions`` keeps them by it), and its searches, made from those
+    actions once the match has Assassins (a piece with actions may search, R43). None
+    where that does not hold (a hidden Assassin, water or high ground, a free take) or
+    for a crowning."""
     first = actions[0]
     pos = game.pos
     if first.kind == CROWN or pos.free_take is not None or pos.terrain.water or pos.terrain.hills:
@@ -125,24 +150,13 @@ def _kept_key(game: Play, actions: list[Action]) -> tuple[object, ...] | None:
     if piece is None or piece.hidden or piece.side != pos.side or piece.kind != first.letter:
         return None
     near = cannon_key(pos, piece, True) if piece.kind == CANNON else piece_key(pos, piece)
-    searches = tuple(search_actions(pos, piece))
-    return (near, game.rulers, tuple(actions), searches)
+    return (near, game.rulers, tuple(actions), pos.assassins)
 
 
-# A group's choices by ``_kept_key``; the oldest go first when full.
+# A group's header and choices by ``_kept_key``; the oldest go first when full.
+Made = tuple[ChoiceGroup, tuple[Choice, ...]]
 _KEPT = 1024
-_kept: dict[tuple[object, ...], tuple[Choice, ...]] = {}
-
-
-def _distinct(labels: list[str], texts: list[str]) -> list[str]:
-    """Labels that say the same of two actions get each action's notation beside them."""
-    counts = Counter(labels)
-    return [
-        said
-        if counts[said] == 1
-        else _fit(frame("{label} ({notation})", label=said, notation=text))
-        for said, text in zip(labels, texts, strict=True)
-    ]
+_kept: dict[tuple[object, ...], Made] = {}
 
 
 def _fit(label: Text) -> str:
@@ -155,9 +169,12 @@ def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
     """The squares ``action`` touches, in order: the piece's square, the squares it passes,
     where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
     Cannon's supporters; a shot's line up to the first visible piece or the edge."""
-    if action.kind == FIRE:
-        return _touches(action, tuple(_line(game, action.origin, action.direction)))
-    return _touches(action, ())
+    return _touches(action, _shot(game, action))
+
+
+def _shot(game: Play, action: Action) -> tuple[int, ...]:
+    """The squares a shot passes and hits (``_line``); () for any other action."""
+    return tuple(_line(game, action.origin, action.direction)) if action.kind == FIRE else ()
 
 
 @lru_cache(maxsize=16384)
@@ -331,10 +348,21 @@ def _direction(action: Action) -> Text:
 
 def label(game: Play, action: Action, text: str) -> str:
     """The action in plain words: ``move to v4h6 and shoot the Soldier on v3h6``."""
-    if action.kind == CROWN:
-        return msg("crown the General on {square}", square=name(action.origin))
+    return _worded(action, text, *_seen(game, action))
+
+
+def _seen(game: Play, action: Action) -> tuple[str, str]:
+    """The kinds of the visible enemy pieces ``action`` moves onto and attacks ("" for
+    none): all its label reads of the position."""
     target = _enemy(game, action.target) if action.target else ""
     taken = _enemy(game, action.dest) if action.kind == MOVE and not action.target else ""
+    return taken, target
+
+
+def _worded(action: Action, text: str, taken: str, target: str) -> str:
+    """``label`` of ``action`` written ``text``, ``taken`` and ``target`` its ``_seen``."""
+    if action.kind == CROWN:
+        return msg("crown the General on {square}", square=name(action.origin))
     return _label(action, text, taken, target)
 
 

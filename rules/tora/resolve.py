@@ -48,29 +48,33 @@ class Resolver:
         """``notation`` of many actions at once: each piece's ways to act are worked out
         once, where ``notation`` works them out for every action (a long-board position
         has hundreds of actions, a few dozen per piece)."""
-        known: dict[tuple[str, str, int], tuple[Pairs, dict[Action, Effect]]] = {}
+        known: dict[tuple[str, str, int], tuple[Pairs, dict[Action, Effect], Piece | None]] = {}
         texts = []
         for action in actions:
             if action.kind in GAME_LEVEL:
                 texts.append(action.kind)
                 continue
+            # what ``pairs`` and ``_acting`` read of the action
             key = (action.kind if action.kind == CROWN else "", action.letter, action.origin)
             found = known.get(key)
             if found is None:
                 pairs = self.pairs(action)
-                found = known[key] = (pairs, _effects(pairs))
-            pairs, effects = found
+                found = known[key] = (pairs, _effects(pairs), self._acting(action))
+            pairs, effects, piece = found
             effect = effects.get(action)
             if effect is None:  # not among its piece's ways: ``effect`` says why
                 effect = self.effect(action, pairs)
-            texts.append(self.written(action, effect, pairs))
+            texts.append(self._written(action, effect, pairs, piece))
         return texts
 
     def written(self, action: Action, effect: Effect, pairs: Pairs) -> str:
         """The canonical text of ``action`` (with ``effect``), given its piece's ``pairs``."""
+        return self._written(action, effect, pairs, self._acting(action))
+
+    def _written(self, action: Action, effect: Effect, pairs: Pairs, piece: Piece | None) -> str:
+        """``written``, ``piece`` the action's ``_acting``."""
         path = action.path
         dest = path[-1] if path else 0
-        piece = self._acting(action)
         for path_via, attack_via, supporters in _NOTATION_FORMS:
             text = format_action(
                 action, path_via=path_via, attack_via=attack_via, supporters=supporters
