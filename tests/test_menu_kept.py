@@ -1,6 +1,6 @@
 """What the menus keep of one state for the next is what that state would have said: a
 group's header and choices are found again only where they read the same (``menu._kept``),
-and so is an autocomplete entry (``finding._entry``)."""
+and so are an autocomplete entry's words (``finding._found_by``)."""
 
 from __future__ import annotations
 
@@ -121,3 +121,27 @@ def test_a_choice_is_found_again_only_where_it_says_the_same() -> None:
     for _ in range(2):  # the second time, each is found kept
         made = [menus._choice(*args) for args in asked]
         assert len({(c.label, c.path, c.group, c.touches) for c in made}) == len(asked)
+
+
+def _facing(enemy: str) -> Game:
+    """A Challenger's General beside one enemy piece of kind ``enemy``, nothing else near."""
+    game = Game(board="short")
+    for pid in list(game.pos.pieces):
+        game.pos.remove(pid)
+    put(game, C, "R", "v1h1")
+    put(game, O, "R", "v9h9")
+    put(game, C, "G", "v5h5")
+    put(game, O, enemy, "v4h5")
+    return begin(game, C)
+
+
+def test_a_piece_with_the_same_actions_names_the_enemy_it_faces() -> None:
+    """Two states where a General has the same actions onto the same square, facing a
+    Soldier in one and an Archer in the other: the second, asked after the first's menus
+    were kept, names its own enemy."""
+    for first, second in (("S", "A"), ("A", "S"), ("S", "A")):
+        kept, asked = _facing(first), _facing(second)
+        kept.menu_and_choices()
+        assert kept.legal_actions() == asked.legal_actions()
+        assert asked.menu_and_choices() == (oracle_menu(fresh(asked)), fresh(asked).choices())
+        assert asked.menu_and_choices() != kept.menu_and_choices()

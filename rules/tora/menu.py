@@ -165,13 +165,6 @@ def _fit(label: Text) -> str:
     return label if len(label) <= LABEL else label[:LABEL]
 
 
-def touches_of(game: Play, action: Action) -> tuple[Touch, ...]:
-    """The squares ``action`` touches, in order: the piece's square, the squares it passes,
-    where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
-    Cannon's supporters; a shot's line up to the first visible piece or the edge."""
-    return _touches(action, _shot(game, action))
-
-
 def _shot(game: Play, action: Action) -> tuple[int, ...]:
     """The squares a shot passes and hits (``_line``); () for any other action."""
     return tuple(_line(game, action.origin, action.direction)) if action.kind == FIRE else ()
@@ -179,8 +172,11 @@ def _shot(game: Play, action: Action) -> tuple[int, ...]:
 
 @lru_cache(maxsize=16384)
 def _touches(action: Action, line: tuple[int, ...]) -> tuple[Touch, ...]:
-    """``touches_of`` ``action`` whose shot's squares are ``line``: made once for every state
-    that offers the action along the same line (they read nothing else)."""
+    """The squares ``action`` touches, in order: the piece's square, the squares it passes,
+    where it lands, what it attacks (the middle square of a reach-2 shot as passed), the
+    Cannon's supporters; a shot's squares are ``line`` (``_shot``: up to the first visible
+    piece or the edge). Made once for every state that offers the action along the same
+    line (they read nothing else)."""
     out = [_touch(action.origin, FROM)]
     out += [_touch(sq, VIA) for sq in action.path[:-1]]
     if action.path:
