@@ -23,11 +23,10 @@ it: it collects at ``YOUNG`` as it goes."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import gc
 import logging
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
@@ -44,19 +43,17 @@ class _Oldest:
     """What decides a full collection, as CPython 3.11 does (``gcmodule.c``): one is due
     once ``OLD`` middle collections have run and the objects they moved into the oldest
     generation (``pending``) are more than a quarter of those it held after the last full
-    one (``total``), so that a big heap is walked in proportion to its growth. Every
-    collection counts, whoever runs it (the idle looks, or Python by its thresholds in a
-    busy spell): ``_on_collection`` keeps the count while ``counting``."""
+    one (``total``), so that a big heap is walked in proportion to its growth."""
 
     pending = 0
     total = 0
-    examined = 0  # the objects the middle collection under way looks at
 
 
 def tune() -> None:
     """Set aside what exists now and space the collections out (call once started up)."""
     gc.freeze()
     gc.set_threshold(YOUNG, MIDDLE, OLD)
+    count_oldest()
 
 
 def count_oldest() -> None:
@@ -65,40 +62,19 @@ def count_oldest() -> None:
     _Oldest.pending = 0
 
 
-def _on_collection(phase: str, info: dict[str, int]) -> None:
-    """``gc.callbacks``: a middle collection moves into the oldest generation what it looks
-    at (the young and middle generations) less what it frees; a full one starts the count
-    again. (CPython's own count leaves out, besides, the tuples it stops tracking.)"""
-    generation = info["generation"]
-    if generation == 1 and phase == "start":
-        _Oldest.examined = len(gc.get_objects(0)) + len(gc.get_objects(1))
-    elif generation == 1:
-        _Oldest.pending += _Oldest.examined - info["collected"]
-    elif generation == 2 and phase == "stop":
-        count_oldest()
-
-
-@contextlib.contextmanager
-def counting() -> Iterator[None]:
-    """``with`` it: ``_Oldest`` kept while entered (by ``collect_when_idle``), from a count of
-    the oldest generation now."""
-    count_oldest()
-    gc.callbacks.append(_on_collection)
-    try:
-        yield
-    finally:
-        gc.callbacks.remove(_on_collection)
-
-
 def collect_idle() -> int | None:
     """One look of ``collect_when_idle`` at a moment nothing waits: the generation it
     collected (None: none was due)."""
     generation = _due()
     if generation is None:
         return None
+    if generation == 1:
+        _Oldest.pending += len(gc.get_objects(1))  # its survivors move to the oldest
     started = time.perf_counter()
     gc.collect(generation)
     took = time.perf_counter() - started
+    if generation == 2:
+        count_oldest()
     if took > LONG:
         log.info(
             "a long idle garbage collection",
@@ -122,11 +98,10 @@ async def collect_when_idle(busy: Callable[[], bool], every: float = LOOK_EVERY)
     is due (``collect_idle``) if ``busy()`` says no service call is under way, so that a
     collection stalls nobody's turn (one that begins meanwhile waits for a few
     milliseconds). A look that fails is logged, and the looks go on."""
-    with counting():
-        while True:
-            await asyncio.sleep(every)
-            try:
-                if not busy():
-                    collect_idle()
-            except Exception:
-                log.exception("the idle garbage collector's look failed")
+    while True:
+        await asyncio.sleep(every)
+        try:
+            if not busy():
+                collect_idle()
+        except Exception:
+            log.exception("the idle garbage collector's look failed")

@@ -87,7 +87,8 @@ def test_an_idle_look_walks_the_oldest_generation_only_once_a_quarter_more_has_m
     """A full collection walks every long-lived object (75-290 ms for a big bot): like
     Python, the idle looks make one only once the objects moved into the oldest generation
     since the last one are more than a quarter of those it held then."""
-    with _collecting_only_when_asked(), collector.counting():
+    with _collecting_only_when_asked():
+        collector.count_oldest()
         oldest = len(gc.get_objects(2))
         for _middle in range(collector.OLD):
             gc.collect(1)  # as many middle collections as Python spaces full ones by
@@ -99,84 +100,6 @@ def test_an_idle_look_walks_the_oldest_generation_only_once_a_quarter_more_has_m
         assert found[: collector.IDLE_MIDDLE + 1] == [0] * collector.IDLE_MIDDLE + [1]
         assert found[-1] == 2, "the oldest generation is walked in the end"
         assert len(kept) > oldest / 4
-
-
-async def test_the_middle_collections_python_makes_itself_count_toward_a_full_one() -> None:
-    """In a busy spell Python collects by its own thresholds, and its middle collections
-    move objects into the oldest generation as the idle looks' do: once those are more than
-    a quarter of it, the next older collection the idle looks make is a full one."""
-    with _collecting_only_when_asked():
-        kept: list[list[int]] = []
-        idle = False
-        collecting = asyncio.create_task(collector.collect_when_idle(lambda: not idle, every=0.001))
-        try:
-            await asyncio.sleep(0.01)
-            _moved_by_pythons_own_middle_collections(kept)
-            idle = True
-            assert await _older_collections_of_the_idle_looks(kept) == 2
-        finally:
-            collecting.cancel()
-
-
-async def test_a_full_collection_python_makes_itself_starts_the_count_again() -> None:
-    """Python's own full collection walks the oldest generation as an idle one would: what
-    moved into it before is counted no more, and once as many middle collections as space
-    full ones have run since, moving little, the idle looks' next older collection is a
-    middle one."""
-    with _collecting_only_when_asked():
-        kept: list[list[int]] = []
-        idle = False
-        collecting = asyncio.create_task(collector.collect_when_idle(lambda: not idle, every=0.001))
-        try:
-            await asyncio.sleep(0.01)
-            _moved_by_pythons_own_middle_collections(kept)
-            full = gc.get_stats()[2]["collections"]
-            gc.set_threshold(100, 1, 1)  # Python's own rule now makes a full collection
-            gc.enable()
-            while gc.get_stats()[2]["collections"] == full:
-                kept.append([])
-            gc.disable()
-            for _middle in range(collector.OLD):
-                gc.collect(1)  # moving little: a full one is due by their number alone
-            idle = True
-            assert await _older_collections_of_the_idle_looks(kept) == 1
-        finally:
-            collecting.cancel()
-
-
-def _moved_by_pythons_own_middle_collections(kept: list[list[int]]) -> None:
-    """Python collects by itself (never the oldest generation) while objects kept in
-    ``kept`` are made, until its middle collections have moved half as many as the oldest
-    generation held after a full collection, and ``OLD`` of them have run."""
-    gc.collect()
-    collector.count_oldest()
-    oldest = len(gc.get_objects(2))
-    gc.set_threshold(100, 1, 10**9)
-    gc.enable()
-    while len(kept) < oldest // 2 or gc.get_count()[2] < collector.OLD:
-        kept.append([])
-    gc.disable()
-
-
-async def _older_collections_of_the_idle_looks(kept: list[list[int]]) -> int:
-    """The generation of the first collection older than the young one the idle looks
-    make, young objects waiting for them all along."""
-    older: list[int] = []
-
-    def record(phase: str, info: dict[str, int]) -> None:
-        if phase == "stop" and info["generation"] > 0:
-            older.append(info["generation"])
-
-    gc.callbacks.append(record)
-    try:
-        for _look in range(1_000):
-            if older:
-                return older[0]
-            kept += [[] for _ in range(collector.SOFT + 100)]
-            await asyncio.sleep(0.002)
-    finally:
-        gc.callbacks.remove(record)
-    raise AssertionError("the idle looks never made an older collection")
 
 
 def test_a_long_idle_collection_is_logged(
