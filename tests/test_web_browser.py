@@ -14,6 +14,7 @@ With ``TORA_SCREENSHOTS=1`` the tests save the pictures of docs/WEB.md (docs/ima
 
 from __future__ import annotations
 
+import asyncio
 import os
 import random
 import re
@@ -29,7 +30,7 @@ from harness.stage import Stage
 from rules import GameState, game_type
 
 try:
-    from playwright.async_api import Browser, Page, async_playwright, expect
+    from playwright.async_api import Browser, Page, Route, async_playwright, expect
 except ImportError:  # the browser tests need it; the rest of the suite does not
     async_playwright = None
 
@@ -62,8 +63,9 @@ async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage
     its own."""
     names = ("ann", "bob", "cat", "dan", "eve", "fay", "gus", "hal", "ivy", "jon")
     names += ("kim", "lee", "max", "ned", "oli", "pat", "quin", "rex", "sam", "tia")
+    names += ("uma", "vic")
     workdir = tmp_path_factory.mktemp("web")
-    async with Stage(workdir, names, process=True, channels=10) as on_stage:
+    async with Stage(workdir, names, process=True, channels=11) as on_stage:
         yield on_stage
 
 
@@ -263,6 +265,52 @@ async def test_a_torii_turn_and_the_monkeys_decision(stage: Stage, browser: Brow
     await expect(fay.locator("#decisions button")).to_have_count(0, timeout=WAIT)
     await expect(fay.locator(".cell.origin")).not_to_have_count(0)  # then her own move
     await expect(eve.locator("#moves")).to_contain_text("Monkey", timeout=WAIT)
+
+
+async def test_an_open_chooser_stays_open_when_the_live_stream_catches_up(
+    stage: Stage, browser: Browser
+) -> None:
+    """The page's live stream begins with the state as it is, and the player's page then
+    reads it again: where that comes after the player opened a chooser (a slow network, a
+    busy server), the chooser stays open, since nothing changed (it closed under their
+    click)."""
+    channel = stage.channels[10]
+    await begin(stage, channel, ("uma", "vic"), game="torii")
+    spirits = ({"spirit": "Kitsune"}, {"spirit": "Monkey"})
+    await stage.slash("uma", "setup", channel=channel, **spirits[0])
+    await stage.slash("vic", "setup", channel=channel, **spirits[1])
+    await stage.posted("The game begins", channel)
+    opening = [("uma", "1 push d4 c3"), ("vic", "3 b4 b2 a2"), ("uma", "3 c4 c5 c6 build c3")]
+    await turns(stage, channel, opening)
+    game = game_type("torii").new_game({"powers": True}, spirits)
+    for _, notation in opening:
+        game.apply(notation)
+        game.end_turn()
+
+    made = await browser.new_context()
+    OPEN.append(made)
+    vic = await made.new_page()
+    vic.on("pageerror", lambda error: pytest.fail(f"the page failed: {error}"))
+    stream_held = asyncio.Event()
+
+    async def held(route: Route) -> None:
+        await stream_held.wait()
+        await route.continue_()
+
+    await vic.route("**/api/me/events", held)
+    await vic.goto(await board_link(stage, "vic"))
+    await to_act(vic, "vic")
+    await vic.locator("#decisions button", has_text="Monkey").click()
+    chooser = vic.locator("#chooser")
+    await expect(chooser).to_be_visible()
+    async with vic.expect_response(re.compile(r"/api/me$")) as read_again:
+        stream_held.set()
+    await read_again.value
+    await vic.wait_for_timeout(300)  # the page shows what it read
+    await expect(chooser).to_be_visible()
+    choice = next(c for c in game.choices() if c.notation == "flip C")
+    await chooser.locator("button", has_text=" ".join(choice.path)).first.click()
+    await staged(vic, 1)
 
 
 async def test_the_long_board_with_an_assassin_on_a_phone(stage: Stage, browser: Browser) -> None:

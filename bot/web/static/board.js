@@ -126,12 +126,17 @@ function stamp() {
 
 // ---- the state -----------------------------------------------------------------------------
 
-/** Show `state`, in its language (the page's words switch to it first). */
+/** Show `state`, in its language (the page's words switch to it first). The same state
+ * read again (its version a digest of all of it: the live stream begins with the state as
+ * it is, which the page may have read already) leaves what the player has open as it is: a
+ * chooser, a picked piece and its warnings. */
 async function setState(state) {
   if (await speak(state.language, headers())) showConnection(ui.connection);
-  ui.state = state;
-  if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
-  hideChooser();
+  if (!ui.state || state.version !== ui.state.version) {
+    ui.state = state;
+    if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
+    hideChooser();
+  }
   render();
 }
 
