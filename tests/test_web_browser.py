@@ -236,20 +236,28 @@ async def test_a_torishogi_promotion_and_drop_by_clicks(stage: Stage, browser: B
     await expect(cat.locator("#moves li")).to_have_count(4, timeout=WAIT)
 
 
-async def test_a_torii_turn_and_the_monkeys_decision(stage: Stage, browser: Browser) -> None:
-    channel = stage.channels[2]
-    await begin(stage, channel, ("eve", "fay"), game="torii")
+async def kitsune_and_monkey(
+    stage: Stage, channel: int, who: tuple[str, str], opening: list[str]
+) -> GameState:
+    """A Torii match with powers in ``channel``, the Kitsune's player against the Monkey's,
+    its ``opening`` turns played in Discord (one action each, the Kitsune's first); the same
+    game kept here, to find the choices the page offers."""
+    await begin(stage, channel, who, game="torii")
     spirits = ({"spirit": "Kitsune"}, {"spirit": "Monkey"})
-    await stage.slash("eve", "setup", channel=channel, **spirits[0])
-    await stage.slash("fay", "setup", channel=channel, **spirits[1])
+    await stage.slash(who[0], "setup", channel=channel, **spirits[0])
+    await stage.slash(who[1], "setup", channel=channel, **spirits[1])
     await stage.posted("The game begins", channel)
-    opening = [("eve", "1 push d4 c3"), ("fay", "3 b4 b2 a2")]
-    await turns(stage, channel, opening)
+    await turns(stage, channel, [(who[n % 2], move) for n, move in enumerate(opening)])
     game = game_type("torii").new_game({"powers": True}, spirits)
-    for _, notation in opening:
+    for notation in opening:
         game.apply(notation)
         game.end_turn()
+    return game
 
+
+async def test_a_torii_turn_and_the_monkeys_decision(stage: Stage, browser: Browser) -> None:
+    channel = stage.channels[2]
+    game = await kitsune_and_monkey(stage, channel, ("eve", "fay"), ["1 push d4 c3", "3 b4 b2 a2"])
     eve = await opened(browser, await board_link(stage, "eve"))
     await to_act(eve, "eve")
     await pick_and_play(eve, game, "3 c4 c5 c6 build c3")  # a tile's path, building a Torii
@@ -274,19 +282,8 @@ async def test_an_open_chooser_stays_open_when_the_live_stream_catches_up(
     reads it again: where that comes after the player opened a chooser (a slow network, a
     busy server), the chooser stays open, since nothing changed (it closed under their
     click)."""
-    channel = stage.channels[10]
-    await begin(stage, channel, ("uma", "vic"), game="torii")
-    spirits = ({"spirit": "Kitsune"}, {"spirit": "Monkey"})
-    await stage.slash("uma", "setup", channel=channel, **spirits[0])
-    await stage.slash("vic", "setup", channel=channel, **spirits[1])
-    await stage.posted("The game begins", channel)
-    opening = [("uma", "1 push d4 c3"), ("vic", "3 b4 b2 a2"), ("uma", "3 c4 c5 c6 build c3")]
-    await turns(stage, channel, opening)
-    game = game_type("torii").new_game({"powers": True}, spirits)
-    for _, notation in opening:
-        game.apply(notation)
-        game.end_turn()
-
+    opening = ["1 push d4 c3", "3 b4 b2 a2", "3 c4 c5 c6 build c3"]  # the Monkey to decide
+    game = await kitsune_and_monkey(stage, stage.channels[10], ("uma", "vic"), opening)
     made = await browser.new_context()
     OPEN.append(made)
     vic = await made.new_page()
