@@ -194,10 +194,5 @@ def test_no_mark_of_a_turn_reaches_the_status_strip(board):
             with contextlib.suppress(IllegalAction):  # a command piece's search refused
                 game.apply(rng.choice(actions))
                 assert_below_the_strip(game.view_for(game.side))
-        while True:
-            try:
-                game.end_turn()
-                break
-            except IllegalAction:  # R30 refuses it: take back the last action
-                game.undo()
+        end_the_turn(game)
         assert_below_the_strip(game.view_for(None))
