@@ -21,11 +21,10 @@ import pytest
 
 from bot import collector
 from bot.lifeline import start_worker
-from bot.service import Hosted, Message, Pointing, Status, digest
-from bot.service.table import Table
+from bot.service import Hosted, MatchService, Message, Pointing, Status, digest
 from bot.service.testing import DigestRenderer, Harness, RecordingDelivery
 from rules import GameView
-from tests.service_helpers import ANN, HERE, started
+from tests.service_helpers import ANN, HERE, started, until
 
 T = TypeVar("T")
 
@@ -129,7 +128,7 @@ async def test_the_bot_collects_its_garbage_only_while_nothing_waits_on_it() -> 
                 await asyncio.sleep(0.001)
             assert gone() is not None, "collected while a request was under way"
             busy = False
-            await _until(lambda: gone() is None)
+            await until(lambda: gone() is None)
         finally:
             collecting.cancel()
         del filler
@@ -152,7 +151,7 @@ async def test_the_idle_collector_goes_on_after_a_look_fails() -> None:
         filler: list[list[int]] = [[] for _ in range(collector.SOFT + 100)]
         collecting = asyncio.create_task(collector.collect_when_idle(busy, every=0.001))
         try:
-            await _until(lambda: gone() is None)
+            await until(lambda: gone() is None)
         finally:
             collecting.cancel()
         assert looks > 1
@@ -173,25 +172,14 @@ async def test_the_service_is_busy_while_a_command_or_a_delivery_is_under_way(
         assert not service.busy()
         drawing.clear()
         renderer.waiting = False
-        board = asyncio.create_task(service.board(HERE, ANN))
-        try:
-            await _until(lambda: renderer.waiting)
-            assert service.busy(), "the board is being drawn for ann's command"
-        finally:
-            drawing.set()
-        await board
-        assert not service.busy()
+        drawn = service.board(HERE, ANN)
+        why = "the board is being drawn for ann's command"
+        await _busy_while(service, drawn, lambda: renderer.waiting, drawing.set, why)
         posting.clear()
         delivery.waiting = False
         await service.end_turn(HERE, ANN)
-        delivering = asyncio.create_task(service.deliver())
-        try:
-            await _until(lambda: delivery.waiting)
-            assert service.busy(), "ann's turn is being posted"
-        finally:
-            posting.set()
-        await delivering
-        assert not service.busy()
+        why = "ann's turn is being posted"
+        await _busy_while(service, service.deliver(), lambda: delivery.waiting, posting.set, why)
 
 
 async def test_the_service_is_busy_while_a_menu_or_its_choices_are_under_way(
@@ -202,25 +190,13 @@ async def test_the_service_is_busy_while_a_menu_or_its_choices_are_under_way(
     async with Harness(tmp_path / "t.sqlite3") as h:
         service = h.running
         await started(service)
-        loading, reading, read = asyncio.Event(), asyncio.Event(), service._table
-
-        async def gated(channel_id: int) -> Table | None:
-            reading.set()
-            await loading.wait()
-            return await read(channel_id)
-
-        monkeypatch.setattr(service, "_table", gated)
+        loading, reading = asyncio.Event(), asyncio.Event()
+        monkeypatch.setattr(service, "_table", _gated(service._table, reading, loading))
         for call in (service.menu(HERE, ANN), service.choices(HERE, ANN)):
             loading.clear()
             reading.clear()
-            under_way = asyncio.create_task(call)
-            try:
-                await _until(reading.is_set)
-                assert service.busy(), "ann's menu or choices are being read"
-            finally:
-                loading.set()
-            await under_way
-            assert not service.busy()
+            why = "ann's menu or choices are being read"
+            await _busy_while(service, call, reading.is_set, loading.set, why)
 
 
 async def test_the_service_is_busy_while_an_ending_is_announced(tmp_path: Path) -> None:
@@ -236,14 +212,8 @@ async def test_the_service_is_busy_while_an_ending_is_announced(tmp_path: Path) 
             await announced.wait()
 
         service.on_ended(listener)
-        resigning = asyncio.create_task(service.resign(HERE, ANN))
-        try:
-            await _until(announcing.is_set)
-            assert service.busy(), "ann's resignation is being announced"
-        finally:
-            announced.set()
-        await resigning
-        assert not service.busy()
+        why = "ann's resignation is being announced"
+        await _busy_while(service, service.resign(HERE, ANN), announcing.is_set, announced.set, why)
 
 
 async def test_the_service_is_busy_while_the_clocks_and_the_digests_are_looked_after(
@@ -260,14 +230,8 @@ async def test_the_service_is_busy_while_the_clocks_and_the_digests_are_looked_a
         for owner, read in ((store, "players_with"), (store.hosting, "claim_due")):
             reading, going_on = asyncio.Event(), asyncio.Event()
             monkeypatch.setattr(owner, read, _gated(getattr(owner, read), reading, going_on))
-            looking = asyncio.create_task(service.run_due())
-            try:
-                await _until(reading.is_set)
-                assert service.busy(), f"the service is reading {read} for its clocks"
-            finally:
-                going_on.set()
-            await looking
-            assert not service.busy()
+            why = f"the service is reading {read} for its clocks"
+            await _busy_while(service, service.run_due(), reading.is_set, going_on.set, why)
 
 
 def _gated(
@@ -283,13 +247,23 @@ def _gated(
     return gated
 
 
-async def _until(condition: Callable[[], bool]) -> None:
-    """Wait (a few seconds at most) for ``condition``."""
-    for _ in range(5_000):
-        if condition():
-            return
-        await asyncio.sleep(0.001)
-    raise AssertionError("never came")
+async def _busy_while(
+    service: MatchService,
+    work: Awaitable[object],
+    begun: Callable[[], bool],
+    go_on: Callable[[], None],
+    why: str,
+) -> None:
+    """``work`` run until ``begun()`` says it is held up: the service is busy then (``why``),
+    and no longer once ``go_on()`` has let it finish."""
+    under_way = asyncio.ensure_future(work)
+    try:
+        await until(begun)
+        assert service.busy(), why
+    finally:
+        go_on()
+    await under_way
+    assert not service.busy()
 
 
 class _GatedRenderer(DigestRenderer):

@@ -16,6 +16,7 @@ from bot.service.host import Backoff
 from bot.service.table import Table
 from bot.service.testing import Harness
 from rules import game_type
+from tests.service_helpers import until
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -39,14 +40,6 @@ class Flaky:
             self.failed += 1
             raise ConnectionError("the database went away (simulated)")
         return await self._read(*args)
-
-
-async def _until(condition: Callable[[], object], seconds: float = 10.0) -> None:
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(wait(), seconds)
 
 
 async def _quiet() -> None:
@@ -76,29 +69,29 @@ async def test_the_outbox_loop_tries_again_within_seconds_and_backs_off(
             h.store.hosting.private_firsts = flaky  # type: ignore[method-assign]
             flaky.failures = 3
             await h.service.challenge(HERE, ANN, BOB, Terms())  # a post to deliver
-            await _until(lambda: flaky.failed == 1)
+            await until(lambda: flaky.failed == 1)
             for wait, failed in ((0.5, 2), (1.0, 3)):
                 h.clock.advance(wait - 0.01)
                 await _quiet()
                 assert flaky.failed == failed - 1  # not yet
                 h.clock.advance(0.01)
-                await _until(lambda failed=failed: flaky.failed == failed)
+                await until(lambda failed=failed: flaky.failed == failed)
             assert not h.delivery.texts(HERE.channel_id)
             h.clock.advance(2.0)  # the third wait: 2 s, then it goes
-            await _until(lambda: h.delivery.texts(HERE.channel_id))
+            await until(lambda: h.delivery.texts(HERE.channel_id))
             assert h.delivery.texts(HERE.channel_id)[0].startswith("ann challenges bob")
             assert "delivering the outbox failed; trying again in 0.5 s" in caplog.text
             # a success starts the backoff again from half a second: a look at the whole
             # outbox (at least hourly; a post queued goes to its destination's worker at once)
             flaky.failures = 1
             h.clock.advance(3600.0)
-            await _until(lambda: flaky.failed == 4)
+            await until(lambda: flaky.failed == 4)
             await h.service.decline(HERE, BOB)  # goes with the next look, half a second later
             h.clock.advance(0.49)
             await _quiet()
             assert len(h.delivery.texts(HERE.channel_id)) == 1
             h.clock.advance(0.01)
-            await _until(lambda: len(h.delivery.texts(HERE.channel_id)) == 2)
+            await until(lambda: len(h.delivery.texts(HERE.channel_id)) == 2)
         finally:
             await h.service.stop()
 
@@ -113,15 +106,15 @@ async def test_the_timer_loop_tries_again_within_seconds(tmp_path: Path) -> None
             h.store.hosting.next_due = flaky  # type: ignore[method-assign]
             flaky.failures = 3
             await h.service.challenge(HERE, ANN, BOB, Terms(), expires_in=600)
-            await _until(lambda: flaky.failed == 1)
+            await until(lambda: flaky.failed == 1)
             for wait, failed in ((0.5, 2), (1.0, 3)):
                 h.clock.advance(wait - 0.01)
                 await _quiet()
                 assert flaky.failed == failed - 1  # not yet
                 h.clock.advance(0.01)
-                await _until(lambda failed=failed: flaky.failed == failed)
+                await until(lambda failed=failed: flaky.failed == failed)
             h.clock.advance(600)  # the challenge expires, on time
-            await _until(lambda: any("expired" in t for t in h.delivery.texts(100)))
+            await until(lambda: any("expired" in t for t in h.delivery.texts(100)))
         finally:
             await h.service.stop()
 
@@ -197,7 +190,7 @@ async def test_a_post_goes_to_its_destination_without_a_look_at_the_whole_outbox
             h.store.hosting.private_firsts = looks  # type: ignore[method-assign]
             looks.failures = 1_000  # any look at the whole outbox fails
             await h.service.challenge(HERE, ANN, BOB, Terms())
-            await _until(lambda: h.delivery.texts(HERE.channel_id))
+            await until(lambda: h.delivery.texts(HERE.channel_id))
             assert looks.failed == 0
             looks.failures = 0
 
@@ -208,7 +201,7 @@ async def test_a_post_goes_to_its_destination_without_a_look_at_the_whole_outbox
             await _quiet()
             assert len(h.delivery.texts(HERE.channel_id)) == 1
             h.clock.advance(2.0)
-            await _until(lambda: len(h.delivery.texts(HERE.channel_id)) == 3)
+            await until(lambda: len(h.delivery.texts(HERE.channel_id)) == 3)
             texts = h.delivery.texts(HERE.channel_id)
             assert texts[2].startswith("bob challenges ann"), texts
         finally:
