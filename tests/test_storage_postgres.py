@@ -18,7 +18,7 @@ from bot.service.testing import Harness
 from storage import Config, ConfigError, DatabaseUnavailable, Hosted, Post, Store
 from storage.backends import postgres, postgres_reads, postgres_writer
 from storage.backends.migrations import LATEST
-from storage.backends.postgres import translate
+from storage.backends.postgres import application_name, translate
 
 
 def test_placeholders_are_numbered_outside_quoted_text() -> None:
@@ -65,10 +65,7 @@ async def test_a_lost_connection_is_opened_again_and_nothing_is_lost(
         await store.save_player(1, "ann")
         admin = await asyncpg.connect(pg.url)
         try:  # the server drops every connection of the bot (as a restart would)
-            await admin.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE application_name = 'tora-bot' AND pid != pg_backend_pid()"
-            )
+            await admin.execute(KILL_BOT, application_name(pg))
         finally:
             await admin.close()
         for user_id in range(2, 12):  # every writer finds its connection gone
@@ -80,10 +77,30 @@ async def test_a_lost_connection_is_opened_again_and_nothing_is_lost(
     assert "the database connection was lost; connecting again" in caplog.text
 
 
+@pytest.mark.postgres
+async def test_an_admin_can_end_one_bots_connections_and_leave_another_schemas(
+    pg: Config, tmp_path: Path
+) -> None:
+    other = database("postgres", tmp_path)
+    try:
+        async with await Store.open(pg) as store, await Store.open(other) as neighbour:
+            await store.save_player(1, "ann")
+            await neighbour.save_player(1, "ann")
+            await _kill_connections(pg, times=1, every=0)
+            named = {pg.schema: 0, other.schema: 0}
+            for (name,) in await raw_sql(pg, "SELECT application_name FROM pg_stat_activity"):
+                for schema in named:
+                    named[schema] += name == f"tora-bot {schema}"
+            assert named[pg.schema] == 0 and named[other.schema] > 0
+    finally:
+        await drop(other)
+
+
 # ---- lost connections: invisible to the caller ----------------------------------------------
+# this test's bot only: the tests running beside it keep their connections
 KILL_BOT = (
     "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-    " WHERE application_name = 'tora-bot' AND pid != pg_backend_pid()"
+    " WHERE application_name = $1 AND pid != pg_backend_pid()"
 )
 
 
@@ -94,7 +111,7 @@ async def _kill_connections(pg: Config, times: int, every: float) -> None:
     try:
         for _ in range(times):
             await asyncio.sleep(every)
-            await admin.execute(KILL_BOT)
+            await admin.execute(KILL_BOT, application_name(pg))
     finally:
         await admin.close()
 

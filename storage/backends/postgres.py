@@ -78,12 +78,18 @@ def lost(exc: BaseException, conn: asyncpg.Connection) -> bool:
 
 
 def settings(config: Config, *, read_only: bool = False) -> dict[str, str]:
-    settings = {"application_name": "tora-bot"}
+    """A connection's settings. Its application name says the schema too, so that an admin
+    of a server several bots share tells their connections apart (``pg_stat_activity``)."""
+    settings = {"application_name": application_name(config)}
     if config.schema:
         settings["search_path"] = config.schema
     if read_only:
         settings["default_transaction_read_only"] = "on"
     return settings
+
+
+def application_name(config: Config) -> str:
+    return f"tora-bot {config.schema}" if config.schema else "tora-bot"
 
 
 # ---- writes ---------------------------------------------------------------------------------
