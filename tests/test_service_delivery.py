@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from service_helpers import until
 
 from bot.service import Message, Place, Settings, Terms, Undeliverable, User
 from bot.service.testing import ONLY_YOU, PRIVATE, Harness, ManualClock, RecordingDelivery
@@ -278,9 +279,9 @@ async def test_the_background_tasks_keep_time_and_deliver(tmp_path: Path) -> Non
         await service.start(background=True)
         try:
             await play_a_turn(h)
-            await _until(lambda: any("ended their turn" in t for t in h.delivery.texts(100)))
+            await until(lambda: any("ended their turn" in t for t in h.delivery.texts(100)))
             h.clock.advance(10 * HOUR)
-            await _until(lambda: "deadline" in h.delivery.texts(100)[-1])
+            await until(lambda: "deadline" in h.delivery.texts(100)[-1])
         finally:
             await service.stop()
 
@@ -328,14 +329,6 @@ async def test_two_processes_fire_a_deadline_once_and_take_over_a_dead_one_s_pos
     finally:
         await first.close()
         await second.close()
-
-
-async def _until(condition, seconds: float = 10.0) -> None:
-    async def wait() -> None:
-        while not condition():
-            await asyncio.sleep(0.01)
-
-    await asyncio.wait_for(wait(), seconds)
 
 
 if __name__ == "__main__":
