@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import replace
 from types import TracebackType
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from rules import GameState, Side
 
 from . import players
 from .backends.opening import Reads, open_backend
-from .backends.sql import Connection, ReadConnection, Writes
+from .backends.sql import Connection, ReadConnection, Together, Writes
 from .competitions import ratings
 from .competitions.events import Events
 from .competitions.ladders import Ladders
@@ -23,15 +24,16 @@ from .competitions.tournaments import Tournaments
 from .config import Config
 from .errors import CorruptMatch, UnknownPlayer
 from .hosting import hosted as hosting
-from .hosting import outbox
+from .hosting import outbox, saving
 from .hosting.area import Hosting
 from .hosting.hosted import Hosted
 from .hosting.links import Links
 from .hosting.outbox import Post
+from .hosting.saving import Save
 from .hosting.sharing import Sharing
 from .matches import reads, writes
 from .matches.codec import dump_game
-from .matches.games import heavy, new_game, spec_of
+from .matches.games import heavy, new_game, spec_of, state_version
 from .matches.loader import SnapshotUnusable, rebuild
 from .matches.log import CLOSING, END
 from .matches.match import Match
@@ -271,7 +273,7 @@ class Store:
         ("aborted" or "cancelled") ends a match that is not over without a result: it is no
         longer active and nothing more can be saved to it (MatchClosed)."""
         request = await self._append(match, close)
-        saved = await self._writer.run(lambda conn: writes.append(conn, request, time.time()))
+        saved, _ = await self._write(Save(request, state_version(match.game)))
         self._saved(match, request, saved)
         return saved.seqs
 
@@ -289,24 +291,16 @@ class Store:
         ``plans`` (each side's planned replies now, ``put_plans``): either all of it is
         durable when this returns, or none of it was written."""
         request = await self._append(match, close)
-
-        def job(conn: Connection) -> tuple[writes.Saved, Hosted]:
-            now = time.time()
-            if plans:  # written before the hosted match, whose end deletes them
-                saved = writes.append(conn, request, now)
-                for side, lines in plans.items():
-                    hosting.put_plans(conn, hosted.id, side, lines)
-                updated = hosting.update_hosted(conn, hosted, now)
-            else:  # the hosted match written with the match (one statement on PostgreSQL)
-                with hosting.channel_busy(hosted):
-                    saved = writes.append(conn, request, now, hosting.hosted_update(hosted, now))
-                updated = hosting.hosted_updated(conn, hosted, saved.also == 1, now)
-            outbox.insert_posts(conn, hosted.id, posts, now)
-            return saved, updated
-
-        saved, updated = await self._writer.run(job)
+        save = Save(request, state_version(match.game), hosted, posts, plans)
+        saved, updated = await self._write(save)
         self._saved(match, request, saved)
-        return updated
+        return cast(Hosted, updated)  # a save with a hosted match answers it
+
+    def _write(self, save: Save) -> Awaitable[saving.Written]:
+        """``save`` written; on PostgreSQL grouped with others saved at once if it can be
+        (``saving.together``)."""
+        together = Together(saving.together, save) if save.groupable else None
+        return self._writer.run(functools.partial(saving.alone, save), together=together)
 
     async def _append(self, match: Match, close: str | None) -> Append:
         game = match.game

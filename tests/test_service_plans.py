@@ -145,11 +145,11 @@ def die_after_first_commit(h: Harness) -> None:
     writer = h.store._writer
     run, execute, commits = writer.run, writer.execute, []
 
-    async def once(job):  # type: ignore[no-untyped-def]
+    async def once(job, **how):  # type: ignore[no-untyped-def]
         if commits:
             raise Died
         commits.append(job)
-        return await run(job)
+        return await run(job, **how)
 
     async def statement_once(sql, parameters=()):  # type: ignore[no-untyped-def]
         if commits:

@@ -125,8 +125,8 @@ async def test_a_save_whose_answer_was_lost_is_not_played_again(
     writer = service._ctx.store._writer
     run = writer.run
 
-    async def lost(job: Any) -> Any:
-        await run(job)
+    async def lost(job: Any, **how: Any) -> Any:
+        await run(job, **how)
         raise DatabaseUnavailable("the answer to COMMIT was lost (simulated)")
 
     action = (await offered(first, BOB))[0]

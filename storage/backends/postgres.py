@@ -11,7 +11,8 @@ SQLite's ``json_extract`` to ``->>``) and run on asyncpg connections (``postgres
   versions it read them at (see ``sql.Writes``), or SERIALIZABLE for the jobs that decide
   from many rows (the ladders', the tournaments'), which then behave as if they ran alone,
   as on SQLite's single writer; READ COMMITTED jobs queued together share one transaction,
-  each in a savepoint (``SyncConnection.batch``).
+  each in a savepoint (``SyncConnection.batch``), or, of one kind (a match's save), are done
+  as one (``postgres_writer``).
 - **Reads** borrow a connection of a pool on the bot's own loop (``postgres_reads``);
   one that spans several statements (``BEGIN`` ... ``COMMIT``) reads one snapshot
   (REPEATABLE READ, read only).
@@ -258,8 +259,8 @@ _XACT_STATUS = "SELECT pg_xact_status($1::xid8)"
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one job of a batch came to: its result or its error (``conflict``: a deadlock,
-    the job to be run again alone)."""
+    """What one job of a batch or a group came to: its result or its error (``conflict``:
+    it met a deadlock, or its group left it undone; it is to be run again alone)."""
 
     result: Any
     error: BaseException | None

@@ -3,10 +3,13 @@ commit them, each with a connection of its own (``postgres.SyncConnection``).
 
 A SERIALIZABLE job is a transaction of its own; READ COMMITTED jobs waiting in the queue
 when a writer comes free are committed together (group commit: one commit, one fsync for
-all), each inside a savepoint, so that one job's error undoes only that job. A job that
-meets a deadlock or a serialization failure is run again from the start, alone. A lost
-connection is opened again and what it cut short is run again, or answered if its COMMIT
-went through (``_one``, ``_together``), so that no job is lost or applied twice.
+all), each inside a savepoint, so that one job's error undoes only that job. Jobs of one
+kind (``sql.Together``: a match's save, say) waiting together are done as one instead, in
+one transaction of their own: one statement for all of them, rather than a savepoint and
+statements for each. A job that meets a deadlock or a serialization failure is run again
+from the start (a batch's alone, a group whole); a job its group left undone is run alone.
+A lost connection is opened again and what it cut short is run again, or answered if its
+COMMIT went through (``_one``, ``_together``), so that no job is lost or applied twice.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import asyncpg
 
@@ -38,7 +41,7 @@ from .postgres import (
     settings,
     unavailable,
 )
-from .sql import Params
+from .sql import Params, Raced, Together
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -46,6 +49,10 @@ T = TypeVar("T")
 # keeps the ids of 64 of them in shared memory before every other snapshot must look them up
 # on disk (a "suboverflowed" transaction): stay well below.
 MAX_BATCH = 32
+# The most jobs of one kind done as one (``Together``): no savepoints, and the work of each
+# is a few rows of the group's one statement.
+MAX_GROUP = 64
+GROUP_TRIES = 3  # a group that keeps racing other processes' changes then runs job by job
 
 
 @dataclass
@@ -54,6 +61,7 @@ class _Pending:
     future: asyncio.Future[Any]
     isolation: str
     statement: tuple[str, Params] | None = None  # the job is this one statement (``execute``)
+    together: Together[Any] | None = None  # how it may run as one of a group of its kind
 
 
 class _Queue:
@@ -73,23 +81,45 @@ class _Queue:
         """Wait for the next job; if it is READ COMMITTED, take with it the READ COMMITTED
         jobs queued right behind it, to be committed together: this writer's share of the
         queue (the other writers take the rest as they come free, so that the server works
-        on them at once), at most MAX_BATCH. None: stop."""
+        on them at once), at most MAX_BATCH. A job of a kind (``Together``) is taken with
+        the jobs of its kind queued behind it instead (``_group``). None: stop."""
         with self._ready:
             while not self._items:
                 self._ready.wait()
-            share = min(MAX_BATCH, -(-len(self._items) // self._writers))
             first = self._items.popleft()
             if first is None:
                 return None
-            batch = [first]
-            items = self._items
+            if first.together is not None:
+                return self._group(first, first.together.kind)
+            batch, items = [first], self._items
+            share = min(MAX_BATCH, -(-(len(items) + 1) // self._writers))
             while first.isolation == READ_COMMITTED and len(batch) < share and items:
                 following = items[0]
-                if following is None or following.isolation != READ_COMMITTED:
+                if following is None or not _batched(following):
                     break
                 batch.append(following)
                 items.popleft()
             return batch
+
+    def _group(self, first: _Pending, kind: Callable[..., Any]) -> list[_Pending]:
+        """``first`` and the jobs of its kind queued behind it, wherever they wait (up to a
+        stop), at most MAX_GROUP: one statement does them all, whatever the writers'
+        shares. The other jobs keep their places. No job is overtaken that should not
+        be: each caller waits for its job before it asks for its next."""
+        group, others, items = [first], deque[_Pending | None](), self._items
+        while items and items[0] is not None and len(group) < MAX_GROUP:
+            job = items.popleft()
+            if job is not None and job.together is not None and job.together.kind is kind:
+                group.append(job)
+            else:
+                others.append(job)
+        items.extendleft(reversed(others))
+        return group
+
+
+def _batched(pending: _Pending) -> bool:
+    """Whether a job may be one of a batch of jobs each in a savepoint."""
+    return pending.isolation == READ_COMMITTED and pending.together is None
 
 
 class Writer:
@@ -127,14 +157,23 @@ class Writer:
         for thread in self._threads:
             await asyncio.to_thread(thread.join)
 
-    async def run(self, job: Callable[[Any], T], *, serializable: bool = False) -> T:
+    async def run(
+        self,
+        job: Callable[[Any], T],
+        *,
+        serializable: bool = False,
+        together: Together[T] | None = None,
+    ) -> T:
         """``job`` committed: READ COMMITTED with the locks it takes, or SERIALIZABLE (see
-        ``sql.Writes``)."""
+        ``sql.Writes``); ``together``: how it may run with the jobs of its kind queued with
+        it (READ COMMITTED only)."""
         if self._closed:
             raise RuntimeError("the store is closed")
+        if serializable and together is not None:
+            raise ValueError("a SERIALIZABLE job runs alone; it cannot be one of a group")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         isolation = "SERIALIZABLE" if serializable else READ_COMMITTED
-        self._queue.put(_Pending(job, future, isolation))
+        self._queue.put(_Pending(job, future, isolation, together=together))
         return await future
 
     async def execute(self, sql: str, parameters: Params = ()) -> list[asyncpg.Record]:
@@ -172,12 +211,18 @@ class Writer:
 
     def _serve(self, sync: SyncConnection, batch: list[_Pending]) -> None:
         """Commit the jobs taken together (one alone as before) and answer each caller once
-        the commit has returned; a job that met a deadlock is then run again alone, and if
-        the batch's transaction itself failed, every job is run alone."""
+        the commit has returned; a job that met a deadlock, or that its group left undone,
+        is then run again alone, and if the batch's transaction itself failed, every job is
+        run alone."""
         if len(batch) == 1:
             self._one(sync, batch[0])
             return
-        outcomes = self._together(sync, batch)
+        transaction: Callable[[], list[Outcome]]
+        if batch[0].together is not None:
+            transaction = functools.partial(_grouped, sync, batch)
+        else:
+            transaction = functools.partial(sync.batch, [pending.job for pending in batch])
+        outcomes = self._together(sync, transaction, len(batch))
         if outcomes is None:
             for pending in batch:
                 self._one(sync, pending)
@@ -189,18 +234,20 @@ class Writer:
             if outcome.conflict:
                 self._one(sync, pending)
 
-    def _together(self, sync: SyncConnection, batch: list[_Pending]) -> list[Outcome] | None:
-        """The outcomes of the jobs of ``batch`` committed in one transaction, or None if
-        that transaction failed of itself (nothing written). A lost connection is handled
-        as for one job (``_one``), for all of them at once: the batch is run again, or
-        answered if its COMMIT went through; so none is lost or applied twice."""
-        jobs = [pending.job for pending in batch]
+    def _together(
+        self, sync: SyncConnection, transaction: Callable[[], list[Outcome]], size: int
+    ) -> list[Outcome] | None:
+        """The outcomes of ``size`` jobs committed in one ``transaction`` (a batch's or a
+        group's), or None if that transaction failed of itself (nothing written). A lost
+        connection is handled as for one job (``_one``), for all of them at once: the
+        transaction is run again, or answered if its COMMIT went through; so none is lost
+        or applied twice."""
         failure: BaseException
         for wait in RECONNECT:
             if wait:
                 time.sleep(wait)
             try:
-                outcomes: list[Outcome] = self._attempt(sync, lambda: sync.batch(jobs))
+                outcomes: list[Outcome] = self._attempt(sync, transaction)
                 return outcomes
             except _Again as again:
                 failure = unavailable("a write", again.__cause__)
@@ -208,9 +255,9 @@ class Writer:
                 failure = exc
                 break
             except Exception as exc:
-                log.warning("a batch of writes failed (%r); running each alone", exc)
+                log.warning("writes committed together failed (%r); running each alone", exc)
                 return None
-        return [Outcome(None, failure)] * len(batch)
+        return [Outcome(None, failure)] * size
 
     def _one(self, sync: SyncConnection, pending: _Pending) -> None:
         """Run one job and answer its caller. A lost connection (the server restarted, say)
@@ -272,6 +319,31 @@ class Writer:
             return cut.result
         log.warning("the database connection was lost inside a COMMIT; running the job again")
         raise _Again() from cut.__cause__
+
+
+def _grouped(sync: SyncConnection, group: list[_Pending]) -> list[Outcome]:
+    """The outcomes of a group of jobs of one kind (``Together``) done as one, in one READ
+    COMMITTED transaction: each one's result, or ``conflict`` for one the group left
+    undone (to be run alone). A group that ``Raced`` is done again (GROUP_TRIES in all);
+    any other error raised by the kind's function rolls back the whole group (nothing
+    written) and is raised."""
+    kind = cast(Together[Any], group[0].together).kind
+    items = [cast(Together[Any], pending.together).item for pending in group]
+
+    def job(conn: SyncConnection) -> list[Outcome]:
+        results = kind(conn, items)
+        if len(results) != len(items):
+            raise RuntimeError(f"{kind!r} answered {len(results)} of {len(items)} jobs")
+        return [Outcome(None, None, True) if r is None else Outcome(r, None) for r in results]
+
+    for attempt in range(1, GROUP_TRIES + 1):
+        try:
+            return sync.transaction(job, READ_COMMITTED)
+        except Raced:
+            if attempt == GROUP_TRIES:
+                raise
+            log.debug("a group of writes raced another change; doing it again (%d)", attempt)
+    raise AssertionError("unreachable")
 
 
 def _execute(sql: str, parameters: Params, conn: SyncConnection) -> list[asyncpg.Record]:

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Awaitable, Callable, Iterable, Sequence
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 import asyncpg
 
@@ -63,6 +64,28 @@ class Reader(Protocol):
     def __call__(self, read: Callable[[ReadConnection], Awaitable[T]], /) -> Awaitable[T]: ...
 
 
+@dataclass(frozen=True)
+class Together(Generic[T]):
+    """What lets the writer run a READ COMMITTED job as one of a group of jobs of its kind:
+    ``kind(conn, items)`` does for each of ``items`` what its job would do alone, all at
+    once, and answers each one's result, or None for one it left undone (whose job then runs
+    alone, after the group's commit, and says why: a refusal, say). ``kind`` must be the
+    same function for every job of the kind and change nothing outside its transaction.
+
+    PostgreSQL's writer groups the jobs of one kind that queue up together, in one
+    transaction (one statement for all, where each alone would cost round trips of its
+    own); SQLite's runs each job alone (its writer is in the bot's own process and commits
+    the jobs queued together anyway)."""
+
+    kind: Callable[[Any, Sequence[Any]], Sequence[T | None]]
+    item: Any
+
+
+class Raced(Exception):
+    """A group's work (``Together.kind``) met a concurrent change that would leave it half
+    done: its transaction is rolled back and the group done again, in a new one."""
+
+
 class Writes(Protocol):
     """Where write jobs run: ``sqlite_writer.Writer`` or ``postgres_writer.Writer``. A job is
     a function of a ``Connection`` that never awaits; ``run`` answers once it is committed.
@@ -74,7 +97,15 @@ class Writes(Protocol):
     what to write (the ladders', the tournaments') asks to be ``serializable``: it then runs
     as if alone there too (SERIALIZABLE, run again when it meets another transaction)."""
 
-    async def run(self, job: Callable[[Any], T], *, serializable: bool = False) -> T: ...
+    async def run(
+        self,
+        job: Callable[[Any], T],
+        *,
+        serializable: bool = False,
+        together: Together[T] | None = None,
+    ) -> T:
+        """``job``'s result once committed; ``together``: how it may run with others of its
+        kind instead (READ COMMITTED jobs only)."""
 
     async def execute(self, sql: str, parameters: Params = ..., /) -> list[Any]:
         """One statement, committed, that leaves what it leaves and answers what it answers

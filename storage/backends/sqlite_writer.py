@@ -19,6 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from .sql import Together
+
 T = TypeVar("T")
 Job = Callable[[sqlite3.Connection], Any]
 MAX_BATCH = 64
@@ -55,9 +57,16 @@ class Writer:
         self._queue.put(None)
         await asyncio.to_thread(self._thread.join)
 
-    async def run(self, job: Callable[[sqlite3.Connection], T], *, serializable: bool = False) -> T:
+    async def run(
+        self,
+        job: Callable[[sqlite3.Connection], T],
+        *,
+        serializable: bool = False,
+        together: Together[T] | None = None,
+    ) -> T:
         """Run ``job`` in a transaction on the writer thread; its result once committed.
-        (Every job here is ``serializable``: the one writer runs each alone.)"""
+        (Every job here is ``serializable``: the one writer runs each alone; ``together`` is
+        for PostgreSQL's writer, see ``sql.Together``.)"""
         if self._closed:
             raise RuntimeError("the store is closed")
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()

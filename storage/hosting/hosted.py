@@ -140,7 +140,7 @@ def insert_hosted(conn: Connection, hosted: Hosted, now: float) -> Hosted:
         cursor = conn.execute(
             f"INSERT INTO hosted_matches ({COLUMNS.removeprefix('id, ')}) VALUES"
             " (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?) RETURNING id",
-            (*_values(hosted), now, now),
+            (*values_of(hosted), now, now),
         )
         hosted_id = int(cursor.fetchone()[0])
     return replace(hosted, id=hosted_id, version=1, created_at=now, updated_at=now)
@@ -172,20 +172,16 @@ def hosted_update(hosted: Hosted, now: float) -> Statement:
     """``update_hosted``'s UPDATE, for a caller that runs it inside a statement of its own
     (``writes.append``'s ``also``); ``hosted_updated`` then, with whether it wrote the row,
     and its errors mapped by ``channel_busy``."""
-    wanted = _players(hosted)
+    wanted = players_of(hosted)
     known = ""
     counted: tuple[int, ...] = ()
     if wanted:
         known = f" AND (SELECT count(*) FROM players WHERE user_id IN ({_marks(wanted)})) = ?"
         counted = (*wanted, len(wanted))
     return (
-        "UPDATE hosted_matches SET guild_id = ?, channel_id = ?, issuer_id = ?,"
-        " invitee_id = ?, terms = ?, phase = ?, ending = ?, challenger_id = ?,"
-        " opposition_id = ?, match_id = ?, ready = ?, due_at = ?, remind_at = ?,"
-        " paused_left = ?, offers = ?, missed_c = ?, missed_o = ?, turn = ?, clock_c = ?,"
-        " clock_o = ?,"
-        " version = version + 1, updated_at = ? WHERE id = ? AND version = ?" + known,
-        (*_values(hosted), now, hosted.id, hosted.version, *counted),
+        f"UPDATE hosted_matches SET {_WRITTEN_SET}, version = version + 1, updated_at = ?"
+        " WHERE id = ? AND version = ?" + known,
+        (*values_of(hosted), now, hosted.id, hosted.version, *counted),
     )
 
 
@@ -218,7 +214,35 @@ def hosted_updated(conn: Connection, hosted: Hosted, written: bool, now: float) 
     return replace(hosted, version=hosted.version + 1, updated_at=now)
 
 
-def _values(h: Hosted) -> tuple[object, ...]:
+# The columns ``hosted_update`` writes, in ``values_of``'s order, with their PostgreSQL types
+# (``saving`` writes them from arrays).
+WRITTEN = (
+    ("guild_id", "bigint"),
+    ("channel_id", "bigint"),
+    ("issuer_id", "bigint"),
+    ("invitee_id", "bigint"),
+    ("terms", "text"),
+    ("phase", "text"),
+    ("ending", "text"),
+    ("challenger_id", "bigint"),
+    ("opposition_id", "bigint"),
+    ("match_id", "bigint"),
+    ("ready", "text"),
+    ("due_at", "float8"),
+    ("remind_at", "float8"),
+    ("paused_left", "float8"),
+    ("offers", "text"),
+    ("missed_c", "bigint"),
+    ("missed_o", "bigint"),
+    ("turn", "bigint"),
+    ("clock_c", "float8"),
+    ("clock_o", "float8"),
+)
+_WRITTEN_SET = ", ".join(f"{name} = ?" for name, _kind in WRITTEN)
+
+
+def values_of(h: Hosted) -> tuple[object, ...]:
+    """Its ``WRITTEN`` columns' values."""
     return (
         h.guild_id,
         h.channel_id,
@@ -243,7 +267,7 @@ def _values(h: Hosted) -> tuple[object, ...]:
     )
 
 
-def _players(hosted: Hosted) -> list[int]:
+def players_of(hosted: Hosted) -> list[int]:
     """The hosted match's players, each once."""
     users = (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
     return list(dict.fromkeys(user_id for user_id in users if user_id is not None))
@@ -256,7 +280,7 @@ def _marks(values: Sequence[object]) -> str:
 def _check_players(conn: Connection, hosted: Hosted) -> None:
     """UnknownPlayer for the first of the match's players the store does not know, asked
     in one statement."""
-    wanted = _players(hosted)
+    wanted = players_of(hosted)
     if not wanted:
         return
     rows = conn.execute(f"SELECT user_id FROM players WHERE user_id IN ({_marks(wanted)})", wanted)

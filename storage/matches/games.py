@@ -105,6 +105,11 @@ def heavy(game: GameState) -> bool:
     return game_type(game.game_type).heavy(game)
 
 
+def state_version(game: GameState) -> int:
+    """The shape of ``game``'s pickled state (``GameType.state_version``): its snapshot's."""
+    return game_type(game.game_type).state_version
+
+
 def replaying(game: GameState) -> AbstractContextManager[None]:
     """Replay a log judged when it was played (``GameType.replaying``)."""
     return game_type(game.game_type).replaying(game)

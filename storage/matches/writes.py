@@ -338,9 +338,14 @@ def put_snapshot(
         (game,) = conn.execute("SELECT game FROM matches WHERE id = ?", (match_id,)).fetchone()
     conn.execute(
         "INSERT INTO snapshots (match_id, seq, state_version, data, at) VALUES (?, ?, ?, ?, ?)"
-        " ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq,"
-        " state_version = excluded.state_version, data = excluded.data, at = excluded.at"
-        " WHERE excluded.seq >= snapshots.seq"
-        " OR snapshots.state_version != excluded.state_version",
+        + SNAPSHOT_KEPT,
         (match_id, seq, game_type(game).state_version, data, now),
     )
+
+
+# A snapshot replaces the match's one if it is newer or of its game's current state version.
+SNAPSHOT_KEPT = (
+    " ON CONFLICT (match_id) DO UPDATE SET seq = excluded.seq,"
+    " state_version = excluded.state_version, data = excluded.data, at = excluded.at"
+    " WHERE excluded.seq >= snapshots.seq OR snapshots.state_version != excluded.state_version"
+)
