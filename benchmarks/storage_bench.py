@@ -22,6 +22,11 @@ import asyncpg
 
 from rules.tora import Game, IllegalAction, Options
 from storage import Config, Match, Store
+from storage.backends.postgres_sql import args, translate
+from storage.hosting import saving
+from storage.matches.games import state_version
+from storage.matches.models import State
+from storage.matches.writes import Append
 
 from .common import Figure, median, postgres_schema
 
@@ -129,6 +134,13 @@ def _postgres_ten_writers(fsync_ms: float) -> Iterator[Figure]:
         label = f"one append with {WRITERS} concurrent writers, PostgreSQL"
         yield Figure(f"{label} (p99)", p99(times), "ms", round(3 * fsync_ms, 2))
         yield Figure("  same, p50", median(times), "ms")
+        work = asyncio.run(_server_work(config))
+        yield Figure(
+            f"reference: the server's work for {WRITERS} saves, their statement without a"
+            " commit (p50)",
+            median(work),
+            "ms",
+        )
         floor = asyncio.run(_floor(config))
         yield Figure(
             f"reference: {WRITERS} one-row INSERTs in one statement, committed (p99)",
@@ -136,6 +148,42 @@ def _postgres_ten_writers(fsync_ms: float) -> Iterator[Figure]:
             "ms",
         )
         yield Figure("  same, p50", median(floor), "ms")
+
+
+async def _server_work(config: Config) -> list[float]:
+    """Milliseconds of the one statement PostgreSQL's writer sends for WRITERS saves queued
+    together (``saving.statement``: their matches moved on and their entries written), run
+    on a connection of its own in a transaction then rolled back: the server's own work for
+    them and one round trip, without the commit. In rounds of ``_ten_writers``'s steps
+    (without their snapshots), each then saved for real (not timed)."""
+    conn = await asyncpg.connect(config.url, server_settings={"search_path": config.schema})
+    times: list[float] = []
+    try:
+        async with await Store.open(config) as store:
+            matches = [await _match(store) for _ in range(WRITERS)]
+            rngs = [random.Random(n) for n in range(WRITERS)]
+            for round_ in range(WARM_ROUNDS + SAVES_PER_WRITER):
+                for match, rng in zip(matches, rngs, strict=True):
+                    _step(match, rng)
+                sql, parameters = saving.statement([_save(match) for match in matches], 0.0)
+                transaction = conn.transaction()
+                await transaction.start()
+                start = time.perf_counter()
+                await conn.fetch(translate(sql), *args(parameters))
+                if round_ >= WARM_ROUNDS:
+                    times.append((time.perf_counter() - start) * 1000)
+                await transaction.rollback()
+                await asyncio.gather(*(store.save(match) for match in matches))
+    finally:
+        await conn.close()
+    return times
+
+
+def _save(match: Match) -> saving.Save:
+    """What ``Store.save`` writes for ``match``, but a snapshot."""
+    game = match.game
+    request = Append(match.id, match.version, list(match.pending), State.of(game), match.deadline)
+    return saving.Save(request, state_version(game))
 
 
 async def _floor(config: Config) -> list[float]:

@@ -22,9 +22,11 @@ from storage import Config, Store
 from storage.backends import postgres_writer
 from storage.backends.postgres import SyncConnection
 from storage.backends.postgres_writer import Writer
+from storage.backends.sql import Raced, Together
 
 pytestmark = pytest.mark.postgres
 Job = Callable[[SyncConnection], Any]
+Kind = Callable[[SyncConnection, Sequence[int]], list[int | None]]
 
 
 @pytest.fixture
@@ -49,9 +51,12 @@ async def _writer(config: Config) -> AsyncIterator[Writer]:
         await writer.close()
 
 
-async def _queued_together(writer: Writer, jobs: Sequence[tuple[Job, bool]]) -> list[Any]:
+async def _queued_together(
+    writer: Writer, jobs: Sequence[tuple[Job, bool]], kind: Kind | None = None
+) -> list[Any]:
     """Run ``jobs`` (each with whether it is serializable) queued while the one writer is
-    busy with another job, so that it finds them all waiting; each one's result or error."""
+    busy with another job, so that it finds them all waiting; each one's result or error.
+    ``kind``: the jobs are of this kind (``Together``), each job's item its number."""
     started, gate = threading.Event(), threading.Event()
 
     def busy(conn: SyncConnection) -> None:
@@ -60,7 +65,10 @@ async def _queued_together(writer: Writer, jobs: Sequence[tuple[Job, bool]]) -> 
 
     first = asyncio.create_task(writer.run(busy))
     await asyncio.to_thread(started.wait, 10)
-    tasks = [asyncio.create_task(writer.run(job, serializable=ser)) for job, ser in jobs]
+    tasks = [
+        asyncio.create_task(writer.run(job, serializable=ser, together=kind and Together(kind, n)))
+        for n, (job, ser) in enumerate(jobs)
+    ]
     await asyncio.sleep(0)  # every task has queued its job, in this order
     gate.set()
     await first
@@ -219,6 +227,26 @@ async def test_a_job_that_meets_a_deadlock_in_a_batch_runs_again_alone(pg: Confi
     assert one == three != two
     assert runs == [2, 2]
     assert await _marks(pg) == [1, 2, 3]
+
+
+async def test_a_group_that_keeps_racing_other_changes_runs_job_by_job(
+    pg: Config, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A group whose kind keeps meeting a concurrent change (``Raced``) is rolled back and
+    done again, GROUP_TRIES times in all; then each job runs alone."""
+    tries: list[list[int]] = []
+
+    def raced(conn: SyncConnection, items: Sequence[int]) -> list[int | None]:
+        tries.append(list(items))
+        conn.execute("INSERT INTO marks VALUES (?)", (100 + len(tries),))  # rolled back
+        raise Raced("another process changed a row the group wrote")
+
+    async with _writer(pg) as writer:
+        answers = await _queued_together(writer, [(_mark(n), False) for n in (1, 2, 3)], raced)
+    assert tries == [[0, 1, 2]] * postgres_writer.GROUP_TRIES
+    assert len(set(answers)) == 3, "each job committed alone"
+    assert await _marks(pg) == [1, 2, 3]
+    assert "running each alone" in caplog.text
 
 
 def test_a_batch_stays_below_the_subtransactions_a_backend_caches() -> None:

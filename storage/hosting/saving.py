@@ -4,10 +4,11 @@ on PostgreSQL the one statement that writes many at once (``together``).
 Most saves are a player's action in the middle of a turn: entries appended to a match and
 its hosted match moved on, nothing posted. When several matches save at once, PostgreSQL's
 writer groups such saves (``sql.Together``) and ``together`` writes all of them in one
-statement of one transaction: one round trip and one commit, where each alone would cost
-its own (``BEGIN``, the statement, ``COMMIT``) and, batched, a savepoint each. A save it
-cannot do so (refused, or racing another process) it leaves undone, and the writer runs
-that one alone, which says why.
+statement of one transaction: ``BEGIN``, the statement, ``COMMIT``, however many saves, where
+each alone costs those three round trips and, batched, two (a savepoint and its statement).
+A save it does not write (refused: its match or hosted match moved on...) it leaves undone,
+and the writer runs that one alone, which says why; should another process change a hosted
+match while the statement waits for its row, the group is done again (``Disagreed``).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import cast
 
 from rules import Side
 
-from ..backends.sql import Connection, PostgresConnection, Raced
+from ..backends.sql import Connection, PostgresConnection, Raced, Statement
 from ..matches import writes
 from ..matches.models import ACTIVE
 from ..matches.writes import Append, Saved
@@ -93,7 +94,7 @@ def together(conn: Connection, saves: Sequence[Save]) -> list[Written | None]:
     moved a match on without its hosted match."""
     now = time.time()
     chosen = _distinct(saves)
-    rows = conn.execute(_GROUP, _parameters([saves[n] for n in chosen], now)).fetchall()
+    rows = conn.execute(*statement([saves[n] for n in chosen], now)).fetchall()
     if rows:
         cast(PostgresConnection, conn).assigned(rows[0][3])
     written: dict[int, tuple[int, bool]] = {chosen[row[0] - 1]: (row[1], row[2]) for row in rows}
@@ -179,8 +180,9 @@ _PLAYERS_KNOWN = (
 # ``writes._MOVE_WITH_ENTRIES`` does (the match stays active: a save that ends it is not
 # grouped), then their hosted matches as ``hosted.hosted_update`` does: each UPDATE checks
 # its version again when it has its row's lock (a concurrent change waits for it, then finds
-# the version moved on and leaves the row); matches are locked in the order of their ids,
-# and a save's match before its hosted match, as a save alone does. The moved matches'
+# the version moved on and leaves the row); matches are locked in the order of their ids
+# (as the plan reads ``fit``: two groups meeting at the same matches rarely deadlock), and
+# every match before any hosted match (a save alone locks its match first too). The moved matches'
 # entries and snapshots written (the snapshot's state version is that of the match's game
 # in memory: the game its row names, which its loader checked). One row per save whose
 # match moved, with whether its hosted match did and the transaction's id.
@@ -224,6 +226,14 @@ WITH r AS (
 SELECT n, moved.last_seq, hosted.n IS NOT NULL, pg_current_xact_id()
 FROM moved LEFT JOIN hosted USING (n)
 """
+
+
+def statement(saves: Sequence[Save], now: float) -> Statement:
+    """The one statement ``together`` runs for ``saves`` (of distinct matches and hosted
+    matches, numbered from 1 in this order), as of ``now``: ``_GROUP`` and its parameters.
+    Its rows: each save whose match moved on, its match's last entry's number, whether its
+    hosted match moved on, the transaction's id."""
+    return _GROUP, _parameters(saves, now)
 
 
 def _parameters(saves: Sequence[Save], now: float) -> tuple[object, ...]:
