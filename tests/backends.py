@@ -18,6 +18,7 @@ import pytest
 
 from storage import Config
 from storage.backends.postgres import translate
+from storage.backends.postgres_writer import Writer
 
 POSTGRES_URL = os.environ.get("TORA_TEST_POSTGRES", "")
 BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
@@ -101,6 +102,19 @@ class AnswerLost:
             self._conn.terminate()
             raise asyncpg.ConnectionDoesNotExistError("connection was closed (simulated)")
         return status
+
+
+def lose_commit_answers(
+    monkeypatch: pytest.MonkeyPatch, log: list[str], when: tuple[str, ...] = ()
+) -> None:
+    """From now on the PostgreSQL writers' connections are ``AnswerLost``'s: the COMMIT
+    made while ``log`` reads ``when`` goes through unheard."""
+    connect = Writer._connect
+
+    async def answer_lost(self: Writer) -> AnswerLost:
+        return AnswerLost(await connect(self), log, when)
+
+    monkeypatch.setattr(Writer, "_connect", answer_lost)
 
 
 # The server ends the connection inside the first COMMIT that inserted into ``marks`` (a

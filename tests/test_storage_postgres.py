@@ -10,7 +10,13 @@ from pathlib import Path
 
 import asyncpg
 import pytest
-from backends import DIE_IN_FIRST_COMMIT, AnswerLost, drop, postgres_missing, raw_sql
+from backends import (
+    DIE_IN_FIRST_COMMIT,
+    drop,
+    lose_commit_answers,
+    postgres_missing,
+    raw_sql,
+)
 from backends import config as database
 
 from bot.service import Place, Terms, User
@@ -242,12 +248,7 @@ async def test_a_write_cut_off_inside_its_commit_is_applied_once(
     assert "lost inside a COMMIT; running the job again" in caplog.text
 
     cut: list[str] = []
-    connect = postgres_writer.Writer._connect
-
-    async def answer_lost(self: postgres_writer.Writer) -> AnswerLost:
-        return AnswerLost(await connect(self), cut)
-
-    monkeypatch.setattr(postgres_writer.Writer, "_connect", answer_lost)
+    lose_commit_answers(monkeypatch, cut)
     writer = postgres_writer.Writer(pg)
     await writer.start()
     try:  # the COMMIT went through, its answer was lost

@@ -15,7 +15,13 @@ from typing import Any
 
 import asyncpg
 import pytest
-from backends import DIE_IN_FIRST_COMMIT, AnswerLost, drop, postgres_missing, raw_sql
+from backends import (
+    DIE_IN_FIRST_COMMIT,
+    drop,
+    lose_commit_answers,
+    postgres_missing,
+    raw_sql,
+)
 from backends import config as database
 
 from storage import Config, Store
@@ -184,11 +190,6 @@ async def test_a_batch_whose_commit_went_through_unheard_is_answered_not_run_aga
     pg: Config, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     state: list[str] = []
-    connect = Writer._connect
-
-    async def answer_lost(self: Writer) -> AnswerLost:
-        return AnswerLost(await connect(self), state, when=("armed",))
-
     runs: list[int] = []
 
     def arming(conn: SyncConnection) -> int:
@@ -199,7 +200,7 @@ async def test_a_batch_whose_commit_went_through_unheard_is_answered_not_run_aga
         conn.execute("INSERT INTO marks VALUES (?)", (7,))
         raise LookupError("refused")
 
-    monkeypatch.setattr(Writer, "_connect", answer_lost)
+    lose_commit_answers(monkeypatch, state, when=("armed",))
     async with _writer(pg) as writer:
         one, error, two = await _queued_together(
             writer, [(arming, False), (refused, False), (_mark(2, runs), False)]

@@ -20,7 +20,13 @@ from typing import Any
 import asyncpg
 import pytest
 import test_storage_postgres_round_trips as round_trips
-from backends import DIE_IN_FIRST_COMMIT, AnswerLost, drop, postgres_missing, raw_sql
+from backends import (
+    DIE_IN_FIRST_COMMIT,
+    drop,
+    lose_commit_answers,
+    postgres_missing,
+    raw_sql,
+)
 from backends import config as database
 from storage_workload import GUILD, PLAYERS
 from test_storage_hidden import ASSASSINS, C_MOVES, STARTS
@@ -40,7 +46,6 @@ from storage import (
     UnknownPlayer,
 )
 from storage.backends.postgres import SyncConnection
-from storage.backends.postgres_writer import Writer
 from storage.hosting import saving
 from storage.matches.games import spec_of
 from storage.matches.log import fingerprint
@@ -352,11 +357,6 @@ async def test_a_group_whose_commit_went_through_unheard_is_answered_not_run_aga
     pg: Config, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     cut: list[str] = []
-    connect = Writer._connect
-
-    async def answer_lost(self: Writer) -> AnswerLost:
-        return AnswerLost(await connect(self), cut, when=("armed",))
-
     runs: list[int] = []
     together = saving.together
 
@@ -365,7 +365,7 @@ async def test_a_group_whose_commit_went_through_unheard_is_answered_not_run_aga
         cut.append("armed")  # the COMMIT of this group loses its answer
         return together(conn, saves)
 
-    monkeypatch.setattr(Writer, "_connect", answer_lost)
+    lose_commit_answers(monkeypatch, cut, when=("armed",))
     monkeypatch.setattr(saving, "together", arming)
     async with await Store.open(pg) as store:
         for user_id, name in PLAYERS:

@@ -13,14 +13,13 @@ from typing import Any
 
 import asyncpg
 import pytest
-from backends import AnswerLost, drop, postgres_missing, raw_sql
 from backends import config as database
+from backends import drop, lose_commit_answers, postgres_missing, raw_sql
 from storage_workload import GUILD
 
 from bot.service import phases
 from rules.tora import Game, Options
 from storage import Config, Hosted, Match, NewMatch, Post, Store
-from storage.backends import postgres_writer
 from storage.matches.games import spec_of
 
 pytestmark = pytest.mark.postgres
@@ -195,12 +194,7 @@ async def test_a_turn_whose_commit_is_cut_off_is_saved_once(
     assert "lost inside a COMMIT; running the job again" in caplog.text
 
     cut: list[str] = []
-    connect = postgres_writer.Writer._connect
-
-    async def answer_lost(self: postgres_writer.Writer) -> AnswerLost:
-        return AnswerLost(await connect(self), cut)
-
-    monkeypatch.setattr(postgres_writer.Writer, "_connect", answer_lost)
+    lose_commit_answers(monkeypatch, cut)
     async with await Store.open(pg) as store:  # it went through, its answer was lost
         match = await store.load(match.id)
         match.end_turn()

@@ -240,16 +240,7 @@ def _parameters(saves: Sequence[Save], now: float) -> tuple[object, ...]:
     """``_GROUP``'s parameters for ``saves`` (numbered from 1 in this order)."""
     rows = [_save_row(save) for save in saves]
     entries = [
-        (
-            n,
-            k,
-            entry.turn,
-            entry.side.letter,
-            entry.kind,
-            entry.arg,
-            entry.public,
-            int(entry.hidden),
-        )
+        (n, k, *writes.entry_values(entry))
         for n, save in enumerate(saves, 1)
         for k, entry in enumerate(save.request.entries, 1)
     ]

@@ -299,18 +299,13 @@ def _insert_entry(conn: Connection, match_id: int, seq: int, entry: Entry, now: 
     conn.execute(
         "INSERT INTO actions (match_id, seq, turn, side, kind, arg, public, hidden, at)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            match_id,
-            seq,
-            entry.turn,
-            entry.side.letter,
-            entry.kind,
-            entry.arg,
-            entry.public,
-            int(entry.hidden),
-            now,
-        ),
+        (match_id, seq, *entry_values(entry), now),
     )
+
+
+def entry_values(entry: Entry) -> tuple[object, ...]:
+    """An entry's ``actions`` columns: turn, side, kind, arg, public, hidden."""
+    return entry.turn, entry.side.letter, entry.kind, entry.arg, entry.public, int(entry.hidden)
 
 
 def _insert_finished(conn: Connection, match_id: int, finish: Finish, now: float) -> None:
