@@ -263,18 +263,8 @@ def _parameters(saves: Sequence[Save], now: float) -> tuple[object, ...]:
 
 def _save_row(save: Save) -> tuple[object, ...]:
     """A groupable save's row (its match stays active: its deadline as given)."""
-    request, hosted, state = save.request, save.hosted, save.request.state
-    head = (
-        request.match_id,
-        request.version,
-        len(request.entries),
-        state.side.letter,
-        state.round,
-        state.score[0],
-        state.score[1],
-        state.result,
-        request.deadline,
-    )
+    request, hosted = save.request, save.hosted
+    head = (request.match_id, request.version, *writes.move_values(request), request.deadline)
     if hosted is None:
         return (*head, None, None, 0, *(None,) * len(hosting.WRITTEN))
     known = len(hosting.players_of(hosted))

@@ -177,7 +177,9 @@ _MOVE = (
 )
 
 
-def _move_values(request: Append, now: float) -> tuple[object, ...]:
+def move_values(request: Append) -> tuple[object, ...]:
+    """What ``_MOVE`` moves the match row on with, but the time: the entries added, the
+    side to act, the round, the scores and the result."""
     state = request.state
     return (
         len(request.entries),
@@ -186,7 +188,6 @@ def _move_values(request: Append, now: float) -> tuple[object, ...]:
         state.score[0],
         state.score[1],
         state.result,
-        now,
     )
 
 
@@ -200,7 +201,7 @@ def _moved(
     match_id = request.match_id
     row = conn.execute(
         _MOVE.format(also="", returned="last_seq, game, status, turn_deadline"),
-        (*_move_values(request, now), match_id, request.version),
+        (*move_values(request), now, match_id, request.version),
     ).fetchone()
     if row is None:
         return None
@@ -258,7 +259,8 @@ def _moved_with_entries(
     row = conn.execute(
         sql,
         (
-            *_move_values(request, now),
+            *move_values(request),
+            now,
             status,
             deadline,
             match_id,
