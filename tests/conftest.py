@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import backends
 import pytest
@@ -13,6 +14,7 @@ from hypothesis import HealthCheck, settings
 from bot.ladder.rating import listen
 from bot.service.testing import Harness
 from storage import Config
+from storage.hosting import saving
 
 # The suite runs pure Python, and so do the bots and engines it starts as `python -m bot` or
 # `ai`, which would otherwise take a compiled build (docs/RULES.md, "The compiled build"),
@@ -49,3 +51,18 @@ async def h(db: Config):
     await harness.open()
     yield harness
     await harness.close()
+
+
+@pytest.fixture
+def together_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """How many saves each run of ``saving.together`` (PostgreSQL's grouped saves) was given
+    (``Store`` names the kind at each save, so the saves of a test share this counting one)."""
+    runs: list[int] = []
+    together = saving.together
+
+    def counting(conn: Any, saves: Sequence[saving.Save]) -> list[saving.Written | None]:
+        runs.append(len(saves))
+        return together(conn, saves)
+
+    monkeypatch.setattr(saving, "together", counting)
+    return runs

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
-from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-from unittest import mock
 
 import pytest
 from backends import config as database
@@ -25,7 +23,6 @@ from test_storage_postgres_group import Saving, _hosted, _queued_together
 from rules import ActionError
 from rules.tora import Game, Options
 from storage import Config, Hosted, Match, Store
-from storage.hosting import saving
 
 pytestmark = pytest.mark.postgres
 
@@ -63,17 +60,9 @@ def _postgres() -> None:
 )
 @given(round_=st.lists(plans, min_size=2, max_size=5))
 def test_saves_grouped_write_what_each_save_writes_alone(
-    tmp_path: Path, round_: list[Plan]
+    tmp_path: Path, together_runs: list[int], round_: list[Plan]
 ) -> None:
-    groups: list[int] = []
-    grouping = saving.together
-
-    def together(conn: Any, saves: Sequence[saving.Save]) -> list[saving.Written | None]:
-        groups.append(len(saves))
-        return grouping(conn, saves)
-
-    with mock.patch.object(saving, "together", together):
-        grouped, alone = asyncio.run(_both(tmp_path, round_, groups))
+    grouped, alone = asyncio.run(_both(tmp_path, round_, together_runs))
     assert grouped == alone
 
 

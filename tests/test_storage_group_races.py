@@ -8,9 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from backends import config as database
@@ -20,7 +19,6 @@ from test_storage_group_equivalence import _act
 from test_storage_postgres_group import _hosted, _match
 
 from storage import Config, Hosted, Match, StaleHosted, StaleMatch, Store
-from storage.hosting import saving
 
 pytestmark = pytest.mark.postgres
 MATCHES, PLAYERS_A_MATCH, SAVES = 6, 3, 20  # each "player" of a match saves SAVES times
@@ -35,22 +33,8 @@ async def pg(tmp_path: Path) -> AsyncIterator[Config]:
     await drop(config)
 
 
-@pytest.fixture
-def groups(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The size of every group the stores' writers did as one."""
-    sizes: list[int] = []
-    together = saving.together
-
-    def counting(conn: Any, saves: Sequence[saving.Save]) -> list[saving.Written | None]:
-        sizes.append(len(saves))
-        return together(conn, saves)
-
-    monkeypatch.setattr(saving, "together", counting)
-    return sizes
-
-
 async def test_saves_racing_from_two_stores_land_whole_or_not_at_all(
-    pg: Config, groups: list[int]
+    pg: Config, together_runs: list[int]
 ) -> None:
     async with await Store.open(pg) as first, await Store.open(pg) as second:
         for user_id, name in PLAYERS:
@@ -69,7 +53,7 @@ async def test_saves_racing_from_two_stores_land_whole_or_not_at_all(
         refused = sum(await asyncio.gather(*players))
         for hosted, match in started:
             await _as_saved(first, hosted, match, landed[match.id])
-    assert max(groups, default=0) > 1, "saves were grouped"
+    assert max(together_runs, default=0) > 1, "saves were grouped"
     assert refused > 0, "saves raced each other"
 
 

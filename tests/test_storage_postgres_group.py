@@ -75,21 +75,6 @@ async def store(pg: Config) -> AsyncIterator[Store]:
         yield opened
 
 
-@pytest.fixture
-def together_runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """How many saves each run of ``saving.together`` was given (``Store`` names the kind
-    at each save, so the saves queued in a test share this counting one)."""
-    runs: list[int] = []
-    together = saving.together
-
-    def counting(conn: Any, saves: Sequence[saving.Save]) -> list[saving.Written | None]:
-        runs.append(len(saves))
-        return together(conn, saves)
-
-    monkeypatch.setattr(saving, "together", counting)
-    return runs
-
-
 async def _match(store: Store) -> Match:
     """A short-board match between the two players, no hosted match."""
     return await store.create_match(GUILD, 1, 2, Game(Options(board="short")))
