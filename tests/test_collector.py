@@ -234,6 +234,28 @@ async def test_the_service_is_busy_while_the_clocks_and_the_digests_are_looked_a
             await _busy_while(service, service.run_due(), reading.is_set, going_on.set, why)
 
 
+async def test_the_service_is_busy_while_its_timers_read_when_the_next_clock_comes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The timers' read of when the next clock comes (``next_due``) counts too: a
+    collection then would hold up the deadline it is about to find come."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service, hosting = h.running, h.running._ctx.store.hosting
+        await started(service)
+        reading, going_on = asyncio.Event(), asyncio.Event()
+        monkeypatch.setattr(hosting, "next_due", _gated(hosting.next_due, reading, going_on))
+        timers = asyncio.create_task(service._timer_loop())  # the harness runs no loop
+        try:
+            await until(reading.is_set)
+            assert service.busy(), "the timers are reading when the next clock comes"
+            going_on.set()
+            await until(lambda: not service.busy())
+        finally:
+            timers.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await timers
+
+
 def _gated(
     read: Callable[..., Awaitable[T]], reading: asyncio.Event, going_on: asyncio.Event
 ) -> Callable[..., Awaitable[T]]:

@@ -428,20 +428,22 @@ class Host:
     async def _timer_loop(self) -> None:
         """Fire what is due, then sleep until the next clock comes due or one changes. One
         read a wake-up when nothing is due (a turn's end moved a deadline on): when the next
-        clock comes (``next_due``) says too whether one has come (then it is claimed)."""
+        clock comes (``next_due``) says too whether one has come (then it is claimed). Awake,
+        it counts in ``busy``: a collection then would hold up a deadline that has come."""
         looked = self._ctx.now()  # ``start`` has just looked after the AI matches
-        backoff = Backoff()
+        settings, backoff = self._ctx.settings, Backoff()
         while True:
             self._timers_until = math.inf  # a change from now on wakes the next nap
             self._timers_changed.clear()
             try:
-                now = self._ctx.now()
-                when = await self._ctx.store.hosting.next_due(now)
-                fired = when is not None and when <= now
-                await self.run_due(clocks=fired)
-                if self._ctx.settings.shared and now - looked >= self._ctx.settings.claim_seconds:
-                    looked = now
-                    await self.look_after_robots()
+                with self._locks.counting():
+                    now = self._ctx.now()
+                    when = await self._ctx.store.hosting.next_due(now)
+                    fired = when is not None and when <= now
+                    await self.run_due(clocks=fired)
+                    if settings.shared and now - looked >= settings.claim_seconds:
+                        looked = now
+                        await self.look_after_robots()
             except Exception:
                 await self._after_failure("the timers", backoff)
                 continue
