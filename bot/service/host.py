@@ -440,7 +440,7 @@ class Host:
                     now = self._ctx.now()
                     when = await self._ctx.store.hosting.next_due(now)
                     fired = when is not None and when <= now
-                    await self.run_due(clocks=fired)
+                    await self._run_due(fired)  # counted already
                     if settings.shared and now - looked >= settings.claim_seconds:
                         looked = now
                         await self.look_after_robots()
