@@ -18,9 +18,8 @@ from backends import drop, postgres_missing, raw_sql
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from storage_workload import GUILD
-from test_storage_postgres_group import Saving, _hosted, _queued_together
+from test_storage_postgres_group import Saving, _hosted, _play, _queued_together
 
-from rules import ActionError
 from rules.tora import Game, Options
 from storage import Config, Hosted, Match, Store
 
@@ -103,38 +102,23 @@ async def _prepared(store: Store, plan: Plan, channel: int) -> list[Saving]:
     else:
         match = await store.create_match(GUILD, 1, 2, Game(Options(board="short")))
     for _ in range(plan.before):
-        _act(match)
+        _play(match)
         hosted = await _save(store, match, hosted)
     copy = await store.load(match.id)
     if plan.how == "stale":  # another copy of the match saved meanwhile
-        _act(copy)
+        _play(copy)
         hosted = await _save(store, copy, hosted)
     elif plan.how == "stale hosted" and hosted is not None:
         await store.hosting.update(hosted)
     elif plan.how == "closed":
         await store.save(match, close="aborted")
     for _ in range(plan.staged):
-        _act(match)
+        _play(match)
     saves = [lambda: _save(store, match, hosted)]
     if plan.how == "twice":
-        _act(copy)
+        _play(copy)
         saves.append(lambda: _save(store, copy, hosted))
     return saves
-
-
-def _act(match: Match) -> None:
-    """The first legal action, or the turn's end once none is left (what R30 refuses
-    taken back first, as a player would)."""
-    game = match.game
-    if game.actions_left and (legal := game.legal_actions()):
-        match.act(game.notation(legal[0]))
-        return
-    while True:
-        try:
-            match.end_turn()
-            return
-        except ActionError:
-            match.undo()
 
 
 async def _save(store: Store, match: Match, hosted: Hosted | None) -> Hosted | None:

@@ -15,8 +15,7 @@ import pytest
 from backends import config as database
 from backends import drop, postgres_missing, raw_sql
 from storage_workload import PLAYERS
-from test_storage_group_equivalence import _act
-from test_storage_postgres_group import _hosted, _match
+from test_storage_postgres_group import _hosted, _match, _play
 
 from storage import Config, Hosted, Match, StaleHosted, StaleMatch, Store
 
@@ -69,7 +68,7 @@ async def _player(
         match = await store.load(match_id)
         stored = match.seq
         for _step in range(rng.randint(1, 2)):
-            _act(match)
+            _play(match)
         await asyncio.sleep(rng.random() / 1000)
         try:
             await (store.save(match) if current is None else store.save_hosted(match, current))

@@ -30,9 +30,10 @@ from backends import (
 from backends import config as database
 from storage_workload import GUILD, PLAYERS
 from test_storage_hidden import ASSASSINS, C_MOVES, STARTS
-from test_storage_postgres_round_trips import Counted, _act, _posts
+from test_storage_postgres_round_trips import Counted, _posts
 
 from bot.service import phases
+from rules import ActionError
 from rules.tora import STATE_VERSION, Game, Options, Side
 from storage import (
     Config,
@@ -111,13 +112,19 @@ def _deadline(match: Match, deadline: float) -> Match:
 
 
 def _play(match: Match, steps: int = 1) -> Match:
-    """``steps`` steps of the side to act: an action, or its turn's end once it has none
-    left."""
+    """``steps`` steps of the side to act: its first legal action, or its turn's end once
+    it has none left (what R30 refuses taken back first, as a player would)."""
     for _ in range(steps):
-        if match.game.actions_left:
-            _act(match)
-        else:
-            match.end_turn()
+        game = match.game
+        if game.actions_left and (legal := game.legal_actions()):
+            match.act(game.notation(legal[0]))
+            continue
+        while True:
+            try:
+                match.end_turn()
+                break
+            except ActionError:
+                match.undo()
     return match
 
 
