@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from ladder_fixtures import GUILD, desk_of, finished, play_out, runner_of
 
 from bot.ladder.queue import EXPIRE_AFTER, HOUR, Matchmaking
@@ -54,6 +55,31 @@ async def test_stale_entries_expire_and_their_players_are_told(h: Harness) -> No
     )
     assert notice.channel_id == HERE.channel_id  # where a closed-DMs fallback would show
     assert [e.player_id for e in await h.store.ladders.queue(GUILD, "long")] == [BOB.id]
+
+
+async def test_the_service_is_busy_while_the_ladder_ticks(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tick opens matches and posts: an idle garbage collection (``bot.collector``) would
+    hold it up, so the service counts it in ``busy`` until it is done."""
+    assert h.service is not None and h.store is not None
+    runner, ladders = runner_of(h), h.store.ladders
+    reading, going_on = asyncio.Event(), asyncio.Event()
+    waiting = ladders.waiting_ladders
+
+    async def gated() -> list[tuple[int, str]]:
+        reading.set()
+        await going_on.wait()
+        return await waiting()
+
+    monkeypatch.setattr(ladders, "waiting_ladders", gated)
+    assert not h.service.busy()
+    tick = asyncio.ensure_future(runner.tick())
+    await reading.wait()
+    assert h.service.busy(), "the ladder is ticking"
+    going_on.set()
+    await tick
+    assert not h.service.busy()
 
 
 async def test_the_background_loop_ticks_on_the_clock(h: Harness) -> None:

@@ -5,6 +5,8 @@ and a crash in the middle of a round's pairing."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from event_helpers import ADMIN, GUILD, HERE, create, desk_of, play_open_games, snapshot, user
 
@@ -277,3 +279,30 @@ async def test_a_set_start_without_enough_players_waits_for_the_organiser(h: Har
     assert snap.event.status == "registering" and snap.event.starts_at is None
     [said] = [t for t in h.delivery.texts(HERE.channel_id) if "needs at least two" in t]
     assert "starts once the organiser starts it" in said
+
+
+async def test_the_service_is_busy_while_the_events_tick(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tick of the Swiss and round robin events starts rounds and posts: the service
+    counts it in ``busy`` (an idle garbage collection waits for it) until it is done."""
+    assert h.service is not None and h.store is not None
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    events = h.store.events
+    reading, going_on = asyncio.Event(), asyncio.Event()
+    active = events.active
+
+    async def gated() -> list[int]:
+        reading.set()
+        await going_on.wait()
+        return await active()
+
+    monkeypatch.setattr(events, "active", gated)
+    assert not h.service.busy()
+    tick = asyncio.ensure_future(desk.flow.tick())
+    await reading.wait()
+    assert h.service.busy(), "the events are ticking"
+    going_on.set()
+    await tick
+    assert not h.service.busy()

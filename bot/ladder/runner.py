@@ -95,7 +95,12 @@ class LadderRunner:
         self._task = None
 
     async def tick(self) -> Tick:
-        """Catch up on unrated matches, expire stale entries, pair whom the gaps allow."""
+        """Catch up on unrated matches, expire stale entries, pair whom the gaps allow
+        (counted in the service's ``busy`` meanwhile)."""
+        with self._service.at_work():
+            return await self._tick()
+
+    async def _tick(self) -> Tick:
         rated = await self._results.catch_up()
         languages = await self._expiring_languages()
 

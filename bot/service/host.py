@@ -26,7 +26,7 @@ from storage import (
 )
 
 from . import deadlines, digest, lobby, reminders, robots, setup_phase
-from .busy import Held, Locks
+from .busy import Counting, Held, Locks
 from .clock import SystemClock
 from .context import Context
 from .errors import Refused, StaleRequest
@@ -222,10 +222,15 @@ class Host:
 
     def busy(self) -> bool:
         """Whether a call holds or waits on a channel's lock, an ending is being announced,
-        the clocks and digests are being looked after (``run_due``) or the outbox is being
-        delivered: what a pause of this process (a garbage collection, ``bot.collector``)
-        would hold up."""
+        the clocks and digests are being looked after (``run_due``), the outbox is being
+        delivered or other work counts itself (``at_work``): what a pause of this process (a
+        garbage collection, ``bot.collector``) would hold up."""
         return self._locks.busy() or self._deliverer.busy()
+
+    def at_work(self) -> Counting:
+        """``with`` it: work beside the service's own that a pause would hold up too (the
+        ladder's and the events' ticks, which open matches and post), counted in ``busy``."""
+        return self._locks.counting()
 
     async def _unchecked(
         self,

@@ -205,8 +205,9 @@ class EventFlow(Running):
     # ---- the clock -----------------------------------------------------------------------
     async def tick(self) -> None:
         """Start the events whose time has come, adjudicate the rounds whose deadline has
-        passed, and move every event on."""
-        await self._each(self.store.events.active, self._tick, "move on")
+        passed, and move every event on (counted in the service's ``busy`` meanwhile)."""
+        with self.service.at_work():
+            await self._each(self.store.events.active, self._tick, "move on")
 
     async def _tick(self, event_id: int) -> None:
         snapshot = await self.store.events.snapshot(event_id)
