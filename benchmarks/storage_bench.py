@@ -10,7 +10,6 @@ server (issue 26): their p99 beside the disk's fsync, measured in the same run.
 from __future__ import annotations
 
 import asyncio
-import os
 import random
 import sqlite3
 import tempfile
@@ -29,6 +28,7 @@ from storage.matches.models import State
 from storage.matches.writes import Append
 
 from .common import Figure, median, postgres_schema
+from .disk import fsync_ms
 
 SAVES = 2000
 WRITERS, SAVES_PER_WRITER = 10, 200
@@ -212,21 +212,6 @@ async def _floor(config: Config) -> list[float]:
         await conn.close()
 
 
-def _fsync(directory: Path) -> Figure:
-    """What the disk under the benchmark costs: every durable commit waits for one fsync."""
-    probe = directory / "fsync.probe"
-    times = []
-    with probe.open("wb") as handle:
-        for _ in range(200):
-            handle.write(b"x" * 4096)
-            handle.flush()
-            start = time.perf_counter()
-            os.fsync(handle.fileno())
-            times.append((time.perf_counter() - start) * 1000)
-    probe.unlink()
-    return Figure("reference: one fsync of this disk (p50)", median(times), "ms")
-
-
 async def _long_match(path: Path) -> tuple[int, int]:
     """A match of LOAD_ACTIONS actions (plus its turn ends and undos); its id, its entries."""
     async with await Store.open(Config(path=path)) as store:
@@ -270,7 +255,8 @@ def _drop_snapshots(path: Path) -> None:
 def run() -> Iterator[Figure]:
     with tempfile.TemporaryDirectory(prefix="tora-bench-") as tmp:
         base = Path(tmp)
-        fsync = _fsync(base)
+        # what every durable commit waits for at least once: this disk's fsync
+        fsync = Figure("reference: one fsync of this disk (p50)", fsync_ms(base, 200), "ms")
         yield fsync
         yield asyncio.run(_one_writer(base / "one.sqlite3"))
         times = asyncio.run(_ten_writers(Config(path=base / "ten.sqlite3")))
