@@ -80,8 +80,11 @@ def test_r25_r29_r30_faster_searches_agree_with_the_old_ones_in_long_playouts(se
     playout(seed, turns)
 
 
+@pytest.mark.slow
 def test_r29_both_searches_judge_pieces_at_the_start_of_a_long_game():
-    """A fixed position the hypothesis runs may not reach: the first turn's end."""
+    """A fixed position the hypothesis runs may not reach: the first turn's end. Slow (the
+    old search judges every piece of a full long board: over a minute on a slow day of the
+    2-core VM, the suite's longest test): CI's soak runs it."""
     rng = random.Random(7)
     game = new_game(rng, "long", assassins=True)
     game.skip_trapped = True
