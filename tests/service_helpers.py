@@ -1,14 +1,17 @@
-"""A started match for the service's tests: ann against bob in one channel; and a wait for
-what the service's background work brings about."""
+"""A started match for the service's tests: ann against bob in one channel; a wait for what
+the service's background work brings about; and a check that work held up midway counts in
+the service's ``busy``."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from bot.service import MatchService, Place, User
 
 HERE, ANN, BOB = Place(1, 100), User(1, "ann"), User(2, "bob")
+T = TypeVar("T")
 
 
 async def started(service: MatchService) -> None:
@@ -27,3 +30,35 @@ async def until(condition: Callable[[], object], seconds: float = 10.0) -> None:
             await asyncio.sleep(0.01)
 
     await asyncio.wait_for(wait(), seconds)
+
+
+def gated(
+    read: Callable[..., Awaitable[T]], reading: asyncio.Event, going_on: asyncio.Event
+) -> Callable[..., Awaitable[T]]:
+    """``read``, which says it began (``reading``) and waits for ``going_on``."""
+
+    async def held(*args: object) -> T:
+        reading.set()
+        await going_on.wait()
+        return await read(*args)
+
+    return held
+
+
+async def busy_while(
+    service: MatchService,
+    work: Awaitable[object],
+    begun: Callable[[], bool],
+    go_on: Callable[[], None],
+    why: str,
+) -> None:
+    """``work`` run until ``begun()`` says it is held up: the service is busy then (``why``),
+    and no longer once ``go_on()`` has let it finish."""
+    under_way = asyncio.ensure_future(work)
+    try:
+        await until(begun)
+        assert service.busy(), why
+    finally:
+        go_on()
+    await under_way
+    assert not service.busy()

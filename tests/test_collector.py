@@ -12,21 +12,18 @@ import multiprocessing
 import os
 import threading
 import weakref
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import TypeVar
 
 import pytest
 
 from bot import collector
 from bot.lifeline import start_worker
-from bot.service import Hosted, MatchService, Message, Pointing, Status, digest
+from bot.service import Hosted, Message, Pointing, Status, digest
 from bot.service.testing import DigestRenderer, Harness, RecordingDelivery
 from rules import GameView
-from tests.service_helpers import ANN, HERE, started, until
-
-T = TypeVar("T")
+from tests.service_helpers import ANN, HERE, busy_while, gated, started, until
 
 
 def test_tuning_sets_aside_what_exists_and_spaces_out_collections() -> None:
@@ -174,12 +171,12 @@ async def test_the_service_is_busy_while_a_command_or_a_delivery_is_under_way(
         renderer.waiting = False
         drawn = service.board(HERE, ANN)
         why = "the board is being drawn for ann's command"
-        await _busy_while(service, drawn, lambda: renderer.waiting, drawing.set, why)
+        await busy_while(service, drawn, lambda: renderer.waiting, drawing.set, why)
         posting.clear()
         delivery.waiting = False
         await service.end_turn(HERE, ANN)
         why = "ann's turn is being posted"
-        await _busy_while(service, service.deliver(), lambda: delivery.waiting, posting.set, why)
+        await busy_while(service, service.deliver(), lambda: delivery.waiting, posting.set, why)
 
 
 async def test_the_service_is_busy_while_a_menu_or_its_choices_are_under_way(
@@ -191,12 +188,12 @@ async def test_the_service_is_busy_while_a_menu_or_its_choices_are_under_way(
         service = h.running
         await started(service)
         loading, reading = asyncio.Event(), asyncio.Event()
-        monkeypatch.setattr(service, "_table", _gated(service._table, reading, loading))
+        monkeypatch.setattr(service, "_table", gated(service._table, reading, loading))
         for call in (service.menu(HERE, ANN), service.choices(HERE, ANN)):
             loading.clear()
             reading.clear()
             why = "ann's menu or choices are being read"
-            await _busy_while(service, call, reading.is_set, loading.set, why)
+            await busy_while(service, call, reading.is_set, loading.set, why)
 
 
 async def test_the_service_is_busy_while_an_ending_is_announced(tmp_path: Path) -> None:
@@ -213,7 +210,7 @@ async def test_the_service_is_busy_while_an_ending_is_announced(tmp_path: Path) 
 
         service.on_ended(listener)
         why = "ann's resignation is being announced"
-        await _busy_while(service, service.resign(HERE, ANN), announcing.is_set, announced.set, why)
+        await busy_while(service, service.resign(HERE, ANN), announcing.is_set, announced.set, why)
 
 
 async def test_the_service_is_busy_while_the_clocks_and_the_digests_are_looked_after(
@@ -229,9 +226,9 @@ async def test_the_service_is_busy_while_the_clocks_and_the_digests_are_looked_a
         h.clock.advance(digest.EVERY)  # the digests are looked for again
         for owner, read in ((store, "players_with"), (store.hosting, "claim_due")):
             reading, going_on = asyncio.Event(), asyncio.Event()
-            monkeypatch.setattr(owner, read, _gated(getattr(owner, read), reading, going_on))
+            monkeypatch.setattr(owner, read, gated(getattr(owner, read), reading, going_on))
             why = f"the service is reading {read} for its clocks"
-            await _busy_while(service, service.run_due(), reading.is_set, going_on.set, why)
+            await busy_while(service, service.run_due(), reading.is_set, going_on.set, why)
 
 
 async def test_the_service_is_busy_while_its_timers_read_when_the_next_clock_comes(
@@ -243,7 +240,7 @@ async def test_the_service_is_busy_while_its_timers_read_when_the_next_clock_com
         service, hosting = h.running, h.running._ctx.store.hosting
         await started(service)
         reading, going_on = asyncio.Event(), asyncio.Event()
-        monkeypatch.setattr(hosting, "next_due", _gated(hosting.next_due, reading, going_on))
+        monkeypatch.setattr(hosting, "next_due", gated(hosting.next_due, reading, going_on))
         timers = asyncio.create_task(service._timer_loop())  # the harness runs no loop
         try:
             await until(reading.is_set)
@@ -254,38 +251,6 @@ async def test_the_service_is_busy_while_its_timers_read_when_the_next_clock_com
             timers.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await timers
-
-
-def _gated(
-    read: Callable[..., Awaitable[T]], reading: asyncio.Event, going_on: asyncio.Event
-) -> Callable[..., Awaitable[T]]:
-    """``read``, which says it began (``reading``) and waits for ``going_on``."""
-
-    async def gated(*args: object) -> T:
-        reading.set()
-        await going_on.wait()
-        return await read(*args)
-
-    return gated
-
-
-async def _busy_while(
-    service: MatchService,
-    work: Awaitable[object],
-    begun: Callable[[], bool],
-    go_on: Callable[[], None],
-    why: str,
-) -> None:
-    """``work`` run until ``begun()`` says it is held up: the service is busy then (``why``),
-    and no longer once ``go_on()`` has let it finish."""
-    under_way = asyncio.ensure_future(work)
-    try:
-        await until(begun)
-        assert service.busy(), why
-    finally:
-        go_on()
-    await under_way
-    assert not service.busy()
 
 
 class _GatedRenderer(DigestRenderer):

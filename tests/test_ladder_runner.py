@@ -17,6 +17,7 @@ from bot.ladder.results import Results
 from bot.service import GuildSettings, Place, Terms, User, save_guild
 from bot.service.testing import Harness
 from storage.competitions.ladders import LadderKey
+from tests.service_helpers import busy_while, gated
 
 ANN, BOB, CID = User(1, "ann"), User(2, "bob"), User(3, "cid")
 HERE = Place(GUILD, 100)
@@ -63,23 +64,13 @@ async def test_the_service_is_busy_while_the_ladder_ticks(
     """A tick opens matches and posts: an idle garbage collection (``bot.collector``) would
     hold it up, so the service counts it in ``busy`` until it is done."""
     assert h.service is not None and h.store is not None
-    runner, ladders = runner_of(h), h.store.ladders
-    reading, going_on = asyncio.Event(), asyncio.Event()
-    waiting = ladders.waiting_ladders
-
-    async def gated() -> list[tuple[int, str]]:
-        reading.set()
-        await going_on.wait()
-        return await waiting()
-
-    monkeypatch.setattr(ladders, "waiting_ladders", gated)
+    ladders, reading, going_on = h.store.ladders, asyncio.Event(), asyncio.Event()
+    monkeypatch.setattr(
+        ladders, "waiting_ladders", gated(ladders.waiting_ladders, reading, going_on)
+    )
     assert not h.service.busy()
-    tick = asyncio.ensure_future(runner.tick())
-    await reading.wait()
-    assert h.service.busy(), "the ladder is ticking"
-    going_on.set()
-    await tick
-    assert not h.service.busy()
+    tick = runner_of(h).tick()
+    await busy_while(h.service, tick, reading.is_set, going_on.set, "the ladder is ticking")
 
 
 async def test_the_background_loop_ticks_on_the_clock(h: Harness) -> None:

@@ -18,6 +18,7 @@ from bot.tournament import event_flow
 from bot.tournament.event_spec import EventSpec
 from bot.tournament.events import standings_of
 from storage.competitions.events import EventTx
+from tests.service_helpers import busy_while, gated
 
 
 async def test_a_swiss_pairs_each_round_once_the_last_is_decided_with_a_bye(h: Harness) -> None:
@@ -289,20 +290,8 @@ async def test_the_service_is_busy_while_the_events_tick(
     assert h.service is not None and h.store is not None
     desk = await desk_of(h)
     await create(desk, "Open", "torishogi", "swiss", rounds=3)
-    events = h.store.events
-    reading, going_on = asyncio.Event(), asyncio.Event()
-    active = events.active
-
-    async def gated() -> list[int]:
-        reading.set()
-        await going_on.wait()
-        return await active()
-
-    monkeypatch.setattr(events, "active", gated)
+    events, reading, going_on = h.store.events, asyncio.Event(), asyncio.Event()
+    monkeypatch.setattr(events, "active", gated(events.active, reading, going_on))
     assert not h.service.busy()
-    tick = asyncio.ensure_future(desk.flow.tick())
-    await reading.wait()
-    assert h.service.busy(), "the events are ticking"
-    going_on.set()
-    await tick
-    assert not h.service.busy()
+    tick = desk.flow.tick()
+    await busy_while(h.service, tick, reading.is_set, going_on.set, "the events are ticking")
