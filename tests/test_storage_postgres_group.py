@@ -319,6 +319,36 @@ async def test_refused_saves_of_a_group_write_nothing_and_the_others_land(
     assert await store.hosting.get(invited.id) == invited
 
 
+async def test_a_save_left_out_for_its_hosted_match_stays_before_its_match_s_next_save(
+    store: Store, pg: Config
+) -> None:
+    """The answers are those of the saves run one by one in their order. A save the group
+    leaves out because an earlier one holds its hosted match runs alone after the group;
+    a later save of its match must wait for it too, not be written by the group first (which
+    would answer the earlier save StaleMatch and write the later one)."""
+    (first_hosted, stale), (second_hosted, shared) = [await _hosted(store, c) for c in (101, 102)]
+    async with await Store.open(pg) as other:  # another process saves the first match
+        await other.save(_play(await other.load(stale.id)))
+    earlier, later = await store.load(shared.id), await store.load(shared.id)
+    kept = await _logged(pg, stale.id)
+
+    refused, written, behind = await _queued_together(
+        store,
+        [
+            lambda: store.save_hosted(_play(stale), first_hosted),
+            lambda: store.save_hosted(_play(earlier), first_hosted),
+            lambda: store.save_hosted(_play(later), second_hosted),
+        ],
+    )
+
+    assert isinstance(refused, StaleMatch) and refused.match_id == stale.id
+    assert isinstance(written, Hosted) and written.version == first_hosted.version + 1
+    assert isinstance(behind, StaleMatch) and behind.match_id == shared.id
+    await _as_played(store, earlier)
+    assert await _logged(pg, stale.id) == kept
+    assert await store.hosting.get(second_hosted.id) == second_hosted
+
+
 async def test_a_group_cut_off_inside_its_commit_is_applied_once(
     store: Store, pg: Config, together_runs: list[int], caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -111,19 +111,21 @@ def together(conn: Connection, saves: Sequence[Save]) -> list[Written | None]:
 
 
 def _distinct(saves: Sequence[Save]) -> list[int]:
-    """The indexes of the saves the statement writes: the first of each match and hosted
-    match (a second one is refused or waits for the first: it runs alone)."""
+    """The indexes of the saves the statement writes: each save whose match and hosted match
+    no save before it names. A save that one before it does name runs alone after the group
+    (refused, or waiting for the first); so do the saves after it that name its match or
+    hosted match, which must not be written before it."""
     matches: set[int] = set()
     hosts: set[int] = set()
     chosen = []
     for n, save in enumerate(saves):
         hosted_id = None if save.hosted is None else save.hosted.id
-        if save.request.match_id in matches or (hosted_id is not None and hosted_id in hosts):
-            continue
+        named = save.request.match_id in matches or hosted_id in hosts
         matches.add(save.request.match_id)
         if hosted_id is not None:
             hosts.add(hosted_id)
-        chosen.append(n)
+        if not named:
+            chosen.append(n)
     return chosen
 
 
