@@ -24,7 +24,7 @@ from backends import (
 )
 from backends import config as database
 
-from storage import Config, Store
+from storage import Config, DatabaseUnavailable, Store
 from storage.backends import postgres_writer
 from storage.backends.postgres import SyncConnection
 from storage.backends.postgres_writer import Writer
@@ -210,6 +210,34 @@ async def test_a_batch_whose_commit_went_through_unheard_is_answered_not_run_aga
     assert sorted(runs) == [1, 2], "a batch that committed is never run again"
     assert await _marks(pg) == [1, 2]
     assert "lost inside a COMMIT, which went through" in caplog.text
+
+
+async def test_a_batch_whose_commit_cannot_be_told_is_answered_unavailable_not_run_again(
+    pg: Config, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The batch's COMMIT goes through unheard, and asking whether it did fails with an
+    error that is not a lost connection (the server refusing the new connection's login,
+    say): every job is answered DatabaseUnavailable, none is run again (a job that writes
+    without a version check would be written twice)."""
+    state: list[str] = []
+    runs: list[int] = []
+
+    def arming(conn: SyncConnection) -> int:
+        state.append("armed")
+        return _mark(1, runs)(conn)
+
+    def refused_login(self: SyncConnection, xid: int) -> bool:
+        raise asyncpg.InvalidAuthorizationSpecificationError("no pg_hba.conf entry (simulated)")
+
+    lose_commit_answers(monkeypatch, state, when=("armed",))
+    monkeypatch.setattr(SyncConnection, "committed", refused_login)
+    async with _writer(pg) as writer:
+        answers = await _queued_together(writer, [(arming, False), (_mark(2, runs), False)])
+    assert state == ["armed", "cut"]
+    assert all(isinstance(answer, DatabaseUnavailable) for answer in answers), answers
+    assert "cannot be told" in str(answers[0])
+    assert sorted(runs) == [1, 2], "a batch that may have committed is never run again"
+    assert await _marks(pg) == [1, 2]
 
 
 async def test_a_job_that_meets_a_deadlock_in_a_batch_runs_again_alone(pg: Config) -> None:

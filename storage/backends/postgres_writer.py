@@ -293,9 +293,19 @@ class Writer:
         except ConnectionLost as cut:
             raise _Again() from cut.__cause__
         except CommitLost as cut:
-            return self._settle(sync, cut)
+            return self._settled(sync, cut)
         except LOST as exc:  # connecting again failed: the server is not back yet
             raise _Again() from exc
+
+    def _settled(self, sync: SyncConnection, cut: CommitLost) -> Any:
+        """``_settle``, whose other errors (a login refused, say) leave it unknown whether
+        the COMMIT went through: DatabaseUnavailable then, never a job run again."""
+        try:
+            return self._settle(sync, cut)
+        except (_Again, DatabaseUnavailable):
+            raise
+        except Exception as exc:
+            raise DatabaseUnavailable(f"{cut}, and whether it did cannot be told") from exc
 
     def _settle(self, sync: SyncConnection, cut: CommitLost) -> Any:
         """The result of a job (or a batch's outcomes) whose COMMIT was cut off, if it
