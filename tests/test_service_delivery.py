@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from service_helpers import until
 
-from bot.service import Message, Place, Settings, Terms, Undeliverable, User
+from bot.service import Message, Place, Settings, Terms, Undeliverable, User, outbox
 from bot.service.testing import ONLY_YOU, PRIVATE, Harness, ManualClock, RecordingDelivery
-from storage import Config
+from storage import Config, Post
 
 ROOT = Path(__file__).resolve().parents[1]
 HERE = Place(guild_id=1, channel_id=100)
@@ -326,6 +326,49 @@ async def test_two_processes_fire_a_deadline_once_and_take_over_a_dead_one_s_pos
         await second.settle()
         draws = [t for t in second.delivery.texts(HERE.channel_id) if "proposes a draw" in t]
         assert len(draws) == 1
+    finally:
+        await first.close()
+        await second.close()
+
+
+class _Stalling(RecordingDelivery):
+    """Records which process sent each post; the post ``r1`` waits for ``gate``."""
+
+    def __init__(self, who: str, sent: list[tuple[str, str]], gate: asyncio.Event) -> None:
+        super().__init__()
+        self.who, self.sent, self.gate = who, sent, gate
+
+    async def post(self, channel_id: int, message: Message, key: str) -> None:
+        self.sent.append((self.who, message.text))
+        if message.text == "r1":
+            await self.gate.wait()
+
+
+async def test_a_process_whose_lease_ran_out_mid_send_leaves_the_rest_to_its_successor(
+    db: Config,
+) -> None:
+    """The first process's send of a channel's first post stalls past its lease (a long
+    rate limit, say); the second takes the channel over and delivers every post. The first
+    then finds its lease gone and sends nothing more: no post goes twice or out of order."""
+    clock, sent = ManualClock(), []
+    stall, go = asyncio.Event(), asyncio.Event()
+    go.set()
+    first, second = (Harness(db, settings=SHARED, clock=clock) for _ in range(2))
+    await first.open()
+    await second.open()
+    try:
+        stalled = outbox.Deliverer(first.store, _Stalling("A", sent, stall), clock, SHARED)
+        taking = outbox.Deliverer(second.store, _Stalling("B", sent, go), clock, SHARED)
+        await first.store.queue_posts([Post(HERE.channel_id, f"r{n}") for n in (1, 2, 3)])
+        [worker] = await stalled.start_due()
+        await until(lambda: sent)
+        clock.advance(SHARED.claim_seconds + 1)
+        assert sum(await asyncio.gather(*await taking.start_due())) == 3
+        await first.store.queue_posts([Post(HERE.channel_id, "r4")])
+        assert sum(await asyncio.gather(*await taking.start_due())) == 1
+        stall.set()
+        await worker
+        assert sent == [("A", "r1"), ("B", "r1"), ("B", "r2"), ("B", "r3"), ("B", "r4")]
     finally:
         await first.close()
         await second.close()

@@ -199,9 +199,10 @@ class Deliverer:
         now = self._clock.now()
         if not self._settings.shared:
             return await self._batches(destination, now, None)
-        lease = _Lease(f"outbox:{destination[0]}:{destination[1]}")
-        if not await self._store.sharing.claim(lease.name, now, self._settings.claim_seconds):
+        name, seconds = f"outbox:{destination[0]}:{destination[1]}", self._settings.claim_seconds
+        if not await self._store.sharing.claim(name, now, seconds):
             return 0, now + CLAIM_RETRY
+        lease = _Lease(name, now + seconds)
         try:  # the rows as they are now that this process holds them
             return await self._batches(destination, now, lease)
         finally:
@@ -227,29 +228,52 @@ class Deliverer:
     ) -> tuple[int, float | None]:
         """Deliver ``rows`` in order until one is not due or fails, deleting each once it
         went; under ``lease``, renewed with each deletion while any row is left (``more``:
-        others wait after these), and given back with the last one's."""
+        others wait after these), and given back with the last one's. Should another
+        process have taken the lease over (this one's ran out: a long wait for a slot or a
+        slow send), the rest are left to it: it delivers them, and none goes twice."""
         for done, row in enumerate(rows):
             if row.next_try > now:
                 return done, row.next_try
             async with self._slots[row.destination[0]]:
+                if lease is not None and not await self._kept(lease):
+                    return done, self._clock.now() + CLAIM_RETRY
                 retry_at = await self._one(row, self._clock.now())
             if retry_at is not None:
                 return done, retry_at
-            await self._gone(row, lease, still=more or done + 1 < len(rows))
+            if not await self._gone(row, lease, still=more or done + 1 < len(rows)):
+                return done + 1, self._clock.now() + CLAIM_RETRY
         return len(rows), None
 
-    async def _gone(self, row: Queued, lease: _Lease | None, still: bool) -> None:
+    async def _kept(self, lease: _Lease) -> bool:
+        """Whether the rows read under ``lease`` may still be sent: renewed first where less
+        than half of it is left. False once it ran out (another process may have taken the
+        destination over and delivered them since: they are read again) or another process
+        holds it."""
+        now, seconds = self._clock.now(), self._settings.claim_seconds
+        if lease.until - now > seconds / 2:
+            return True
+        if lease.until > now and await self._store.sharing.claim(lease.name, now, seconds):
+            lease.until = now + seconds
+            return True
+        return False  # given back by ``_drain`` if it is still this process's
+
+    async def _gone(self, row: Queued, lease: _Lease | None, still: bool) -> bool:
         """Delete a row that went, and renew or give back the lease with it (``still``: more
-        rows are left to deliver under it): one statement."""
+        rows are left to deliver under it): one statement. False if the rest may not be
+        sent: another process holds the lease now, or took the destination over and
+        delivered this row already."""
         hosting = self._store.hosting
         if lease is None:
             await hosting.delivered(row.id)
         elif still:
-            renew = (self._clock.now(), self._settings.claim_seconds)
-            await hosting.delivered(row.id, lease.name, renew)
+            now, seconds = self._clock.now(), self._settings.claim_seconds
+            if not await hosting.delivered(row.id, lease.name, (now, seconds)):
+                return False  # given back by ``_drain`` if it is still this process's
+            lease.until = now + seconds
         else:  # given back with the deletion; if that fails, ``_work`` gives it back alone
             await hosting.delivered(row.id, lease.name)
             lease.held = False
+        return True
 
     async def _one(self, row: Queued, now: float) -> float | None:
         """Deliver one row; None once it is done with (to be deleted), else when to try it
@@ -352,9 +376,11 @@ class Deliverer:
 
 @dataclass
 class _Lease:
-    """A destination's lease while its rows are delivered: ``held`` until given back."""
+    """A destination's lease while its rows are delivered: ``held`` until given back or
+    taken over; ``until``: when it runs out, as last taken or renewed."""
 
     name: str
+    until: float
     held: bool = True
 
 

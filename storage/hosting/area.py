@@ -103,19 +103,21 @@ class Hosting:
 
     async def delivered(
         self, outbox_id: int, lease: str | None = None, renew: tuple[float, float] | None = None
-    ) -> None:
+    ) -> bool:
         """An outbox row went: it is deleted. With the ``lease`` this process holds on its
         destination (``Store.sharing``), that lease is renewed (``renew``: now and seconds)
-        or else given back, in the same statement: one round trip on PostgreSQL."""
+        or else given back, in the same statement: one round trip on PostgreSQL. Whether
+        the process may go on delivering the rows it read under the lease: False where it
+        was to be renewed and another process holds it now, or the row was gone already
+        (delivered by a process that took the destination over meanwhile)."""
         gone = outbox.delivered(outbox_id)
         if lease is None:
             await self._writer.execute(*gone)
-            return
+            return True
         if renew is None:
-            then = sharing.release(lease, self._owner)
-        else:
-            then = sharing.claim(lease, self._owner, *renew)
-        await self._both(gone, then)
+            await self._both(gone, sharing.release(lease, self._owner))
+            return True
+        return await self._deleted_and_claimed(gone, sharing.claim(lease, self._owner, *renew))
 
     async def _both(self, first: Statement, then: Statement) -> None:
         """Two statements that may each run twice, committed together: on PostgreSQL one
@@ -130,6 +132,22 @@ class Hosting:
             conn.execute(*then)
 
         await self._writer.run(job)
+
+    async def _deleted_and_claimed(self, gone: Statement, claim: Statement) -> bool:
+        """``gone`` (a DELETE of one row) and ``claim`` (a lease's, returning its owner if
+        taken) committed together, as ``_both``: whether the row was there and the lease is
+        taken. Run twice (a lost answer), it finds the row gone: False, which only stops a
+        batch that is then read again."""
+        if is_postgres(self._writer):
+            sql = f"WITH gone AS ({gone[0]} RETURNING 1) {claim[0]}, (SELECT count(*) FROM gone)"
+            rows = await self._writer.execute(sql, (*gone[1], *claim[1]))
+            return bool(rows) and rows[0][1] == 1
+
+        def job(conn: Connection) -> bool:
+            found = conn.execute(*gone).rowcount == 1
+            return bool(conn.execute(*claim).fetchall()) and found
+
+        return await self._writer.run(job)
 
     async def remember_buttons(self, sent: ButtonMessage) -> None:
         """A message went out with buttons for a hosted match (a front end's record)."""
