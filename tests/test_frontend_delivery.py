@@ -115,6 +115,21 @@ async def test_unknown_or_forbidden_channels_are_undeliverable() -> None:
         await delivery(client).post(9, Message("hi"), "k")
 
 
+async def test_a_post_discord_refuses_for_good_is_undeliverable_not_retried_forever() -> None:
+    """A refusal that sending the same post again would meet again (a 4xx: an invalid form
+    body, a file too large) drops it, logged, instead of holding up the channel's later
+    posts for ever; a rate limit or the bot's own token refused (401) are retried."""
+    client = FakeClient()
+    client.channels[7] = FakeChannel(7, fail=http_error(discord.HTTPException, 400, 50035))
+    client.channels[8] = FakeChannel(8, fail=http_error(discord.HTTPException, 413, 40005))
+    for channel in (7, 8):
+        with pytest.raises(Undeliverable):
+            await delivery(client).post(channel, Message("hi"), "k")
+    client.channels[9] = FakeChannel(9, fail=http_error(discord.HTTPException, 401, 0))
+    with pytest.raises(discord.HTTPException):
+        await delivery(client).post(9, Message("hi"), "k")
+
+
 async def test_closed_dms_fall_back_at_once_and_are_not_asked_again() -> None:
     client = FakeClient(refuse_dms={2})
     dd = delivery(client)

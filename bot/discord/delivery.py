@@ -128,7 +128,9 @@ class DiscordDelivery:
             view = _view(channel_id, message)
         try:
             sent = await self._send(channel, text, message, key, allowed, view)
-        except (discord.NotFound, discord.Forbidden) as exc:
+        except discord.HTTPException as exc:
+            if not refused_for_good(exc):
+                raise
             raise Undeliverable(f"channel {channel_id}: {exc}") from None
         await self._swept(sent, message)
 
@@ -146,8 +148,10 @@ class DiscordDelivery:
                 self.closed.mark(user_id)
                 log.info("DMs closed", extra={"user": user_id})
                 raise DirectMessagesClosed(f"user {user_id} does not accept DMs") from None
-            raise
-        except discord.NotFound as exc:
+            raise  # another refusal of a DM may pass later: tried again
+        except discord.HTTPException as exc:
+            if not refused_for_good(exc):
+                raise
             raise Undeliverable(f"user {user_id}: {exc}") from None
         await self._swept(sent, message)
 
@@ -277,6 +281,13 @@ class DiscordDelivery:
                     extra["view"] = view
             last = await channel.send(piece, nonce=nonce(key, i), allowed_mentions=allowed, **extra)
         return last
+
+
+def refused_for_good(exc: discord.HTTPException) -> bool:
+    """Whether Discord would refuse the same request again: a 4xx (an unknown channel, no
+    access, an invalid form body, a file too large), but a rate limit (429) and the bot's
+    own token refused (401), which hold up every post alike until they pass."""
+    return 400 <= exc.status < 500 and exc.status not in (401, 429)
 
 
 def _view(channel_id: int, message: Message) -> discord.ui.View | None:
