@@ -17,6 +17,8 @@ import pytest
 from service_helpers import until
 
 from bot.service import Message, Place, Settings, Terms, Undeliverable, User, outbox
+from bot.service.outbox import private_post
+from bot.service.ports import Shown
 from bot.service.testing import ONLY_YOU, PRIVATE, Harness, ManualClock, RecordingDelivery
 from storage import Config, Post
 
@@ -284,6 +286,59 @@ async def test_the_background_tasks_keep_time_and_deliver(tmp_path: Path) -> Non
             await until(lambda: "deadline" in h.delivery.texts(100)[-1])
         finally:
             await service.stop()
+
+
+class _NoInteractionIn(RecordingDelivery):
+    """The player has no open interaction in channel ``silent`` to show a message in."""
+
+    def __init__(self, silent: int, closed: set[int]) -> None:
+        super().__init__(closed_dms=closed)
+        self.silent = silent
+
+    async def send_ephemeral(
+        self, channel_id: int, user_id: int, message: Message, key: str, shown: Shown
+    ) -> None:
+        if channel_id == self.silent:
+            raise RuntimeError(f"no recent interaction in channel {channel_id} (simulated)")
+        await super().send_ephemeral(channel_id, user_id, message, key, shown)
+
+
+async def test_a_private_message_waiting_for_its_fallback_goes_by_dm_once_dms_reopen(
+    tmp_path: Path,
+) -> None:
+    """A private message whose DM was refused waits to be shown in its channel, where its
+    player has not come back; once they open their DMs it goes there, and their later
+    private messages after it."""
+    delivery = _NoInteractionIn(500, {7})
+    async with Harness(tmp_path / "t.sqlite3", delivery=delivery) as h:
+        await h.store.queue_posts(
+            [private_post(500, "a ladder notice", 7, "en"), private_post(600, "your turn", 7, "en")]
+        )
+        await h.settle()
+        assert delivery.user(7) == []
+        delivery.closed_dms.clear()
+        await h.advance(HOUR)
+        assert [d.message.text for d in delivery.user(7)] == ["a ladder notice", "your turn"]
+        assert await h.store.hosting.private_queue() == []
+
+
+async def test_a_private_message_no_way_can_show_is_dropped_after_its_tries(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """DMs closed, and no command of its player in its channel to show it in: after
+    FALLBACK_TRIES tries it is dropped (logged), and the player's later private messages
+    are shown where they can be."""
+    delivery = _NoInteractionIn(500, {7})
+    async with Harness(tmp_path / "t.sqlite3", delivery=delivery) as h:
+        await h.store.queue_posts(
+            [private_post(500, "a ladder notice", 7, "en"), private_post(600, "your turn", 7, "en")]
+        )
+        for _ in range(outbox.FALLBACK_TRIES + 1):
+            await h.advance(h.settings.retry_most)
+        shown = [(d.kind, d.message.text.partition("\n")[0]) for d in delivery.user(7)]
+        assert shown == [(ONLY_YOU, "your turn")]
+        assert await h.store.hosting.private_queue() == []
+        assert "could not be shown" in caplog.text
 
 
 # ---- several processes on one database -----------------------------------------------------

@@ -63,6 +63,10 @@ HELD_AFTER_FAILURE = 5.0  # seconds a destination waits after its worker failed 
 # may have read its rows before ours came, and the delivery loop looks at the whole outbox
 # only when something is due (or at its poll)
 CLAIM_RETRY = 1.0
+# Tries of a private message shown in its channel for want of a DM (its player's DMs
+# closed), which needs its player's recent command there: then it is dropped, logged, and
+# their later private messages go (about 8 hours with the default retries).
+FALLBACK_TRIES = 100
 
 
 class Deliverer:
@@ -309,18 +313,28 @@ class Deliverer:
         try:
             if post.user_id is None:
                 await self._delivery.post(post.channel_id, message, key)
-            elif not fallback:
+            elif not row.shown:  # by DM, again for a fallback none of which was shown yet
                 try:
                     await self._delivery.send_private(post.user_id, post.channel_id, message, key)
                 except DirectMessagesClosed:
-                    fallback = True
-                    await self._store.hosting.retry_later(row.id, row.attempts, now, True)
+                    if not fallback:
+                        fallback = True
+                        await self._store.hosting.retry_later(row.id, row.attempts, now, True)
                     await self._ephemeral(post.channel_id, post.user_id, message, key, shown)
             else:
                 await self._ephemeral(post.channel_id, post.user_id, message, key, shown)
         except Undeliverable as exc:
             log.error("outbox %d can never be delivered, dropped: %s", row.id, exc)
         except Exception as exc:
+            if fallback and row.attempts + 1 >= FALLBACK_TRIES:
+                log.error(
+                    "outbox %d could not be shown to user %s in %d tries, dropped: %r",
+                    row.id,
+                    post.user_id,
+                    FALLBACK_TRIES,
+                    exc,
+                )
+                return None
             attempts = row.attempts + 1
             wait = min(
                 self._settings.retry_most, self._settings.retry_first * 2.0 ** (attempts - 1)
