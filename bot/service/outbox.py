@@ -54,8 +54,9 @@ DM_FALLBACK = N_(
 
 
 Destination = tuple[str, int]  # ("channel", id) or ("user", id)
-# Deliveries in flight at once, to channels and to users apart: a private message may wait
-# for its user's DM channel to open (the front end paces those), and posts never wait behind it.
+# Destinations delivered at once (each holding its slot while it reads and delivers its
+# rows), channels and users apart: a private message may wait for its user's DM channel to
+# open (the front end paces those), and posts never wait behind it.
 AT_ONCE = 16
 BATCH = 16  # a destination's rows read at once, with their files, as it is delivered
 HELD_AFTER_FAILURE = 5.0  # seconds a destination waits after its worker failed (database down)
@@ -163,11 +164,15 @@ class Deliverer:
         return task
 
     async def _work(self, destination: Destination) -> int:
-        """Deliver the destination's rows until none is due; how many went."""
+        """Deliver the destination's rows until none is due; how many went. Each look at
+        them waits for one of the ``AT_ONCE`` slots of its kind of destination first, before
+        its lease is taken and its rows read: however many destinations wait (after an
+        outage, say), as many hold rows and files in memory, and leases, as are delivered."""
         went = 0
         while True:
             self._again.discard(destination)
-            done, retry_at = await self._drain(destination)
+            async with self._slots[destination[0]]:
+                done, retry_at = await self._drain(destination)
             went += done
             if retry_at is not None:
                 self._waiting[destination] = retry_at
@@ -238,10 +243,9 @@ class Deliverer:
         for done, row in enumerate(rows):
             if row.next_try > now:
                 return done, row.next_try
-            async with self._slots[row.destination[0]]:
-                if lease is not None and not await self._kept(lease):
-                    return done, self._clock.now() + CLAIM_RETRY
-                retry_at = await self._one(row, self._clock.now())
+            if lease is not None and not await self._kept(lease):
+                return done, self._clock.now() + CLAIM_RETRY
+            retry_at = await self._one(row, self._clock.now())
             if retry_at is not None:
                 return done, retry_at
             if not await self._gone(row, lease, still=more or done + 1 < len(rows)):
