@@ -261,3 +261,22 @@ async def test_a_backlog_of_many_destinations_reads_and_leases_only_those_being_
         assert sorted(delivery.texts(100 + n)[0] for n in range(count)) == sorted(
             f"post {n}" for n in range(count)
         )
+
+
+async def test_a_stopped_deliverer_starts_no_worker_and_leaves_the_posts_queued(
+    tmp_path: Path,
+) -> None:
+    """Posts queued after the service stopped (a tournament command finishing as the bot
+    closes) start no worker that would outlive the stop: they stay queued for the next
+    start, as after a crash."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        delivery = RecordingDelivery()
+        deliverer = outbox.Deliverer(h.store, delivery, h.clock, h.settings)
+        await deliverer.stop()
+        await h.store.queue_posts([Post(100, "after the stop")])
+        deliverer.start_for([("channel", 100)])
+        assert await deliverer.start_due() == []
+        assert not deliverer.busy() and delivery.log == []
+        assert [row.post.text for row in await h.store.hosting.private_queue()] == [
+            "after the stop"
+        ]

@@ -97,6 +97,7 @@ class Deliverer:
         self._held: dict[Destination, float] = {}  # until when, after its worker failed
         self.linker: Linker | None = None  # the web board's, when it is on
         self._pass = DeliveryReads(store, clock.now())  # what the rows delivered now share
+        self._stopped = False
 
     def busy(self) -> bool:
         """Whether a destination's worker is delivering."""
@@ -115,8 +116,13 @@ class Deliverer:
 
     async def start_due(self) -> list[asyncio.Task[int]]:
         """Set a worker on each destination that has a row due (one already at work there
-        takes the new rows too), without waiting for them; returns those workers."""
+        takes the new rows too), without waiting for them; returns those workers (none once
+        stopped)."""
+        if self._stopped:
+            return []
         firsts = {row.destination: row for row in await self._store.hosting.private_firsts()}
+        if self._stopped:  # while the look was under way
+            return []
         now = self._clock.now()
         self._pass = DeliveryReads(self._store, now)
         self._waiting = {to: row.next_try for to, row in firsts.items() if row.next_try > now}
@@ -129,7 +135,9 @@ class Deliverer:
     def start_for(self, destinations: Iterable[Destination]) -> None:
         """``start_due`` for the destinations of rows just queued, without a look at the
         whole outbox: a worker is set on each unless its rows wait for a retry or it is held
-        after a failure (the look when that time comes takes it up)."""
+        after a failure (the look when that time comes takes it up). None once stopped."""
+        if self._stopped:
+            return
         now = self._clock.now()
         self._pass = DeliveryReads(self._store, now)
         for destination in destinations:
@@ -138,8 +146,9 @@ class Deliverer:
                 self._start(destination, again=True)
 
     async def stop(self) -> None:
-        """Stop the workers; what they had not delivered stays queued (delivered again with
-        the same keys, as after a crash)."""
+        """Stop the workers, and start none after; what they had not delivered stays queued
+        (delivered again with the same keys, as after a crash)."""
+        self._stopped = True
         workers = list(self._workers.values())
         for task in workers:
             task.cancel()
