@@ -246,9 +246,9 @@ class Deliverer:
     ) -> tuple[int, float | None]:
         """Deliver ``rows`` in order until one is not due or fails, deleting each once it
         went; under ``lease``, renewed with each deletion while any row is left (``more``:
-        others wait after these), and given back with the last one's. Should another
-        process have taken the lease over (this one's ran out: a long wait for a slot or a
-        slow send), the rest are left to it: it delivers them, and none goes twice."""
+        others wait after these), and given back with the last one's. Should this one's have
+        run out (a slow send) or another process have taken it over, the rest are left:
+        read again under a lease taken again, or delivered by that process, none twice."""
         for done, row in enumerate(rows):
             if row.next_try > now:
                 return done, row.next_try
@@ -403,8 +403,8 @@ class Deliverer:
 
 @dataclass
 class _Lease:
-    """A destination's lease while its rows are delivered: ``held`` until given back or
-    taken over; ``until``: when it runs out, as last taken or renewed."""
+    """A destination's lease while its rows are delivered: ``held`` until given back with
+    the last row's deletion; ``until``: when it runs out, as last taken or renewed."""
 
     name: str
     until: float
