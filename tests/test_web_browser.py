@@ -30,7 +30,7 @@ from harness.stage import Stage
 from rules import GameState, game_type
 
 try:
-    from playwright.async_api import Browser, Page, Route, async_playwright, expect
+    from playwright.async_api import Browser, Frame, Page, Route, async_playwright, expect
 except ImportError:  # the browser tests need it; the rest of the suite does not
     async_playwright = None
 
@@ -41,6 +41,9 @@ MISSING = (
 )
 SHOTS = Path(__file__).resolve().parent.parent / "docs" / "images"
 WAIT = 10_000  # milliseconds a page may take to show a change
+# milliseconds a picked piece's warnings may take: a search for each of its actions on
+# TORA's long board, slow on a loaded machine
+WARNINGS_WAIT = 60_000
 
 pytestmark = [
     pytest.mark.skipif(async_playwright is None or not CHROMIUM.exists(), reason=MISSING),
@@ -122,19 +125,30 @@ async def pick_and_play(
     group = next(g for g in game.menu() if g.key == choice.group)
     chooser = page.locator("#chooser")
     if group.origin:
-        await page.click(f'.cell[data-square="{group.origin}"]')
-        if await chooser.is_visible():
-            await chooser.get_by_role("button", name=group.label).click()
+        async with warned(page):
+            await page.click(f'.cell[data-square="{group.origin}"]')
+            if await chooser.is_visible():
+                await chooser.get_by_role("button", name=group.label).click()
         if shot is not None:
             await expect(page.locator(".cell.spot")).not_to_have_count(0, timeout=WAIT)
             await shoot(page, shot)
         if choice.spot:
             await page.click(f'.cell[data-square="{choice.spot}"]')
     else:
-        await page.locator("#decisions button", has_text=group.label).click()
+        async with warned(page):
+            await page.locator("#decisions button", has_text=group.label).click()
     if await chooser.is_visible():
         await chooser.locator("button", has_text=" ".join(choice.path)).first.click()
     game.apply(notation)
+
+
+def warned(page: Page | Frame) -> Any:
+    """``async with`` it around the clicks that pick a piece: done once the page has the
+    piece's warnings. The server works them out under the match's lock, so that an action
+    clicked meanwhile waits for them: on a loaded machine, longer than a page may take to
+    show it (``WAIT``). A player looks at the lit squares first, too."""
+    target = page.page if isinstance(page, Frame) else page
+    return target.expect_response(lambda r: "/api/me/warnings" in r.url, timeout=WARNINGS_WAIT)
 
 
 def unwarned(game: GameState, key: str | None = None) -> list[str]:
