@@ -101,33 +101,27 @@ async def test_a_long_post_goes_in_pieces_with_the_files_on_the_last() -> None:
     assert len({kwargs["nonce"] for _c, kwargs in sent}) == 3
 
 
-async def test_unknown_or_forbidden_channels_are_undeliverable() -> None:
+@pytest.mark.parametrize(
+    ("error", "for_good"),
+    [
+        (http_error(discord.NotFound, 404, 10003), True),  # an unknown channel
+        (http_error(discord.Forbidden, 403, 50001), True),  # no access to it
+        (http_error(discord.HTTPException, 400, 50035), True),  # an invalid form body
+        (http_error(discord.HTTPException, 413, 40005), True),  # a file too large
+        (http_error(discord.HTTPException, 401, 0), False),  # the bot's token: every post
+        (discord.DiscordServerError(SimpleNamespace(status=500, reason="boom"), "boom"), False),
+    ],
+)
+async def test_a_post_discord_would_refuse_again_is_undeliverable_the_rest_retried(
+    error: Exception, for_good: bool
+) -> None:
+    """A refusal that sending the same post again would meet again (a 4xx) drops it, logged
+    (Undeliverable), instead of holding up the channel's later posts for ever; anything
+    else is raised as it is, for the service to retry."""
     client = FakeClient()
-    client.channels[7] = FakeChannel(7, fail=http_error(discord.NotFound, 404, 10003))
-    client.channels[8] = FakeChannel(8, fail=http_error(discord.Forbidden, 403, 50001))
-    for channel in (7, 8):
-        with pytest.raises(Undeliverable):
-            await delivery(client).post(channel, Message("hi"), "k")
-    client.channels[9] = FakeChannel(9, fail=discord.DiscordServerError(
-        SimpleNamespace(status=500, reason="boom"), "boom"
-    ))  # fmt: skip
-    with pytest.raises(discord.DiscordServerError):  # anything else: retried by the service
-        await delivery(client).post(9, Message("hi"), "k")
-
-
-async def test_a_post_discord_refuses_for_good_is_undeliverable_not_retried_forever() -> None:
-    """A refusal that sending the same post again would meet again (a 4xx: an invalid form
-    body, a file too large) drops it, logged, instead of holding up the channel's later
-    posts for ever; a rate limit or the bot's own token refused (401) are retried."""
-    client = FakeClient()
-    client.channels[7] = FakeChannel(7, fail=http_error(discord.HTTPException, 400, 50035))
-    client.channels[8] = FakeChannel(8, fail=http_error(discord.HTTPException, 413, 40005))
-    for channel in (7, 8):
-        with pytest.raises(Undeliverable):
-            await delivery(client).post(channel, Message("hi"), "k")
-    client.channels[9] = FakeChannel(9, fail=http_error(discord.HTTPException, 401, 0))
-    with pytest.raises(discord.HTTPException):
-        await delivery(client).post(9, Message("hi"), "k")
+    client.channels[7] = FakeChannel(7, fail=error)
+    with pytest.raises(Undeliverable if for_good else type(error)):
+        await delivery(client).post(7, Message("hi"), "k")
 
 
 async def test_closed_dms_fall_back_at_once_and_are_not_asked_again() -> None:
