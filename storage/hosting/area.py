@@ -138,12 +138,13 @@ class Hosting:
         taken) committed together, as ``_both``: whether the row was there and the lease is
         taken. Run twice (a lost answer), it finds the row gone: False, which only stops a
         batch that is then read again."""
-        if not claim[0].endswith(" RETURNING owner"):
-            raise ValueError("a lease's claim returning its owner expected")
         if is_postgres(self._writer):
-            sql = f"WITH gone AS ({gone[0]} RETURNING 1) {claim[0]}, (SELECT count(*) FROM gone)"
-            rows = await self._writer.execute(sql, (*gone[1], *claim[1]))
-            return bool(rows) and rows[0][1] == 1
+            sql = (
+                f"WITH gone AS ({gone[0]} RETURNING 1), claimed AS ({claim[0]})"
+                " SELECT (SELECT count(*) FROM gone), (SELECT count(*) FROM claimed)"
+            )
+            [(found, taken)] = await self._writer.execute(sql, (*gone[1], *claim[1]))
+            return bool(found == 1 and taken == 1)
 
         def job(conn: Connection) -> bool:
             found = conn.execute(*gone).rowcount == 1
