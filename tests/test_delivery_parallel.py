@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pytest
+from service_helpers import until
 
 from bot.service import Message, Place, Terms, User, outbox
 from bot.service.testing import Harness, RecordingDelivery
@@ -145,11 +146,14 @@ async def test_a_backlog_longer_than_a_read_goes_in_order_once(
 
 @dataclass
 class GatedDelivery(RecordingDelivery):
-    """Holds every post until ``gate`` is set: a worker stays at work on its rows."""
+    """Holds every post until ``gate`` is set: a worker stays at work on its rows
+    (``in_flight``: the posts held or gone through)."""
 
     gate: asyncio.Event = field(default_factory=asyncio.Event)
+    in_flight: int = 0
 
     async def post(self, channel_id: int, message: Message, key: str) -> None:
+        self.in_flight += 1
         await self.gate.wait()
         await super().post(channel_id, message, key)
 
@@ -220,19 +224,6 @@ async def test_a_destination_held_by_another_process_is_tried_again_soon(tmp_pat
         assert sum(await asyncio.gather(*await deliverer.start_due())) == 1
 
 
-@dataclass
-class HeldDelivery(RecordingDelivery):
-    """Every post waits for ``gate`` (Discord holding the requests)."""
-
-    gate: asyncio.Event = field(default_factory=asyncio.Event)
-    in_flight: int = 0
-
-    async def post(self, channel_id: int, message: Message, key: str) -> None:
-        self.in_flight += 1
-        await self.gate.wait()
-        await super().post(channel_id, message, key)
-
-
 async def test_a_backlog_of_many_destinations_reads_and_leases_only_those_being_delivered(
     tmp_path: Path,
 ) -> None:
@@ -240,16 +231,13 @@ async def test_a_backlog_of_many_destinations_reads_and_leases_only_those_being_
     only those being delivered hold a lease and their rows in memory; the others take
     theirs when a slot comes free, and every post goes once."""
     settings = replace(Harness(tmp_path / "unused").settings, poll_seconds=30.0)
-    delivery = HeldDelivery()
+    delivery = GatedDelivery()
     count = outbox.AT_ONCE + 5
     async with Harness(tmp_path / "t.sqlite3", settings=settings) as h:
         deliverer = outbox.Deliverer(h.store, delivery, h.clock, settings)
         await h.store.queue_posts([Post(100 + n, f"post {n}") for n in range(count)])
         workers = await deliverer.start_due()
-        for _ in range(500):
-            if delivery.in_flight == outbox.AT_ONCE:
-                break
-            await asyncio.sleep(0.01)
+        await until(lambda: delivery.in_flight == outbox.AT_ONCE)
         await asyncio.sleep(0.05)  # time for any other worker to (wrongly) read its rows
         with sqlite3.connect(h.store.config.path) as db:
             leases = db.execute("SELECT count(*) FROM leases WHERE name LIKE 'outbox:%'")
