@@ -138,6 +138,26 @@ async def test_a_turn_end_without_searches_stays_in_this_process(tmp_path: Path)
         offload.close()
 
 
+@pytest.mark.parametrize("processes", [1, 0], ids=["worker", "thread"])
+async def test_a_pieces_warnings_are_worked_out_on_the_game_as_it_was_asked(
+    processes: int,
+) -> None:
+    """A long-board piece's warnings (R30, a search per action) are worked out off the event
+    loop, in a rules worker where there are any, on the game as it was when they were asked
+    for: the match may move on meanwhile (its lock is let go)."""
+    offload = Offload(processes=processes)
+    try:
+        game = Game(LONG, assassin_starts=("v3h17", None))
+        notations = [c.notation for c in game.choices() if c.notation[0] in "GRQK"]
+        expected = game.copy().warnings(notations)
+        working = offload.warnings(game, notations)
+        game.apply(notations[0])  # the match moves on (that piece too) before they are known
+        assert await working == expected and any(expected)
+        assert ("rules" in offload._pools) == bool(processes)
+    finally:
+        offload.close()
+
+
 def test_one_rules_worker_per_core_unless_configured() -> None:
     assert Settings().rules_processes is None
     assert Offload(None)._sizes["rules"] == default_rules_workers()

@@ -144,9 +144,9 @@ async def pick_and_play(
 
 def warned(page: Page | Frame) -> Any:
     """``async with`` it around the clicks that pick a piece: done once the page has the
-    piece's warnings. The server works them out under the match's lock, so that an action
-    clicked meanwhile waits for them: on a loaded machine, longer than a page may take to
-    show it (``WAIT``). A player looks at the lit squares first, too."""
+    piece's warnings, as a player looks at the lit squares first. Their searches share the
+    machine with an action clicked meanwhile, which on a loaded machine could then take
+    longer than a page may take to show it (``WAIT``)."""
     target = page.page if isinstance(page, Frame) else page
     return target.expect_response(lambda r: "/api/me/warnings" in r.url, timeout=WARNINGS_WAIT)
 

@@ -12,15 +12,14 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
-from functools import partial
 from typing import Any, Generic, TypeVar
 
 from bot.i18n import N_, _
-from rules import GameState, GameView, Outcome, Side, game_type
+from rules import GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from storage import Hosted, HostedNotFound
 
-from . import play, reminders, setup_phase
+from . import picking, play, reminders, setup_phase
 from .errors import NotAllowed, Refused
 from .host import Host
 from .models import User
@@ -155,7 +154,7 @@ class Looking(Host):
         group's: they may cost a search each), worked out once per state of the match."""
         memo = table.memo()
         game = table.game
-        base = _base(table)
+        base = picking.base_of(table)
         if "menu" not in memo or "choices:*" not in memo:
             memo["menu"], memo["choices:*"] = await self._ctx.offload.step(
                 base, base.menu_and_choices
@@ -173,20 +172,27 @@ class Looking(Host):
         """What the rules will hold against each action of ``group`` of the player of
         ``viewer`` if staged now (only those with a warning), for them alone: worked out
         for one piece at a time, once per state of the match (a search each, on TORA's long
-        board). Refused when they may not act now."""
+        board), with the match's lock let go meanwhile (``warning``). Refused when they may
+        not act now."""
         found = await self._hosted(hosted_id)
-        async with self._lock(found.channel_id):
-            table = await self._loaded(found.channel_id)
-            if table is None or table.hosted.id != hosted_id:
-                raise NotAllowed(_(HAS_ENDED))
-            user = User(table.hosted.player(viewer), "")
-            play.acting_side(self._ctx, table, user)
-            memo, base = table.memo(), _base(table)
-            key = f"choices:{group}"
-            if key not in memo:
-                memo[key] = await self._ctx.offload.step(base, partial(base.choices, group))
-            warned = await play.warned(table, base, memo[key], None)
-        return {choice.notation: choice.warning for choice in warned if choice.warning}
+        ahead = True
+        while True:
+            async with self._lock(found.channel_id):
+                table = await self._loaded(found.channel_id)
+                if table is None or table.hosted.id != hosted_id:
+                    raise NotAllowed(_(HAS_ENDED))
+                user = User(table.hosted.player(viewer), "")
+                play.acting_side(self._ctx, table, user)
+                waiting = None
+                if ahead:
+                    waiting = await picking.warnings_ahead(self._ctx, table, user, group)
+                if waiting is None:
+                    base = picking.base_of(table)
+                    choices = await picking.group_choices(self._ctx, table, base, group)
+                    warned = await picking.warned(self._ctx, table, base, choices, None)
+                    return {c.notation: c.warning for c in warned if c.warning}
+            await waiting
+            ahead = False
 
     async def _look_stored(self, hosted_id: int, viewer: Side | None) -> Look:
         """An ended match (or one another process just ended), from the store."""
@@ -223,16 +229,6 @@ class Looking(Host):
         """The stored versions of these hosted matches, in one read: what a front end polls
         to learn of changes other processes made."""
         return await self._ctx.store.hosting.versions_of(hosted_ids)
-
-
-def _base(table: Table) -> GameState:
-    """The game a player's actions are chosen on: in a one-move game whose move is staged,
-    the game without it (a new move replaces it), as the Play panel has it."""
-    memo, game = table.memo(), table.game
-    if "base" not in memo:
-        memo["base"] = play.before_last(game) if play.replaces(game) else game
-    base: GameState = memo["base"]
-    return base
 
 
 def _names(table: Table) -> tuple[str, str]:

@@ -10,6 +10,8 @@ returned game with its log entry. The other games' actions (a millisecond at mos
 once on the event loop (``step``): in a thread they would hold it up all the same, the
 interpreter lock being theirs for up to 5 ms; their turn ends run in a thread, since their
 searches cost up to a tenth of a second at times (``end_turn``).
+A picked piece's warnings (TORA's R30, a search per action) are worked out in the same
+workers, for the same reason (``warnings``).
 Images are drawn in processes of their own (``draw``): a view is small to send (about 1 kB),
 and drawing it no longer holds the interpreter lock that every channel's requests share. Each
 drawing worker has a pool of its own (a lane), and a match's pictures go to the same one
@@ -42,7 +44,7 @@ import os
 import pickle
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
@@ -101,6 +103,15 @@ def _end_turn(data: bytes) -> bytes:
         return ("ended", game, entry, turn)
 
     return _pickled(work)
+
+
+def _warnings(data: bytes) -> bytes:
+    """In the worker: the rules' warnings of a pickled game's actions (``GameState.warnings``)."""
+    return _pickled(lambda: ("warned", _warned(*pickle.loads(data))))
+
+
+def _warned(game: GameState, notations: tuple[str, ...]) -> tuple[str, ...]:
+    return game.warnings(notations)
 
 
 _DRAWERS: dict[bytes, Renderer] = {}  # in a drawing worker: the renderers, by their pickle
@@ -376,6 +387,22 @@ class Offload:
         _kind, game, entry, turn = answer
         match.adopt(game, entry)
         return turn
+
+    def warnings(self, game: GameState, notations: Sequence[str]) -> Awaitable[tuple[str, ...]]:
+        """``game.warnings(notations)``, off the event loop, on ``game`` as it is now: it is
+        pickled or copied before this returns, so the caller may let go of the match's lock
+        while they are worked out. TORA's (R30, a search for each action: on the long board
+        with Assassins, up to a few hundred milliseconds for one piece) in a rules worker as
+        its turn ends are, for the same reason; the other games' in a thread."""
+        notations = tuple(notations)
+        if self._sizes["rules"] and game_type(game.game_type).searching_turn_end(game):
+            data = pickle.dumps((game, notations), pickle.HIGHEST_PROTOCOL)
+            return self._warnings_of(data)
+        return asyncio.to_thread(_warned, game.copy(), notations)
+
+    async def _warnings_of(self, data: bytes) -> tuple[str, ...]:
+        found: tuple[str, ...] = (await self._run("rules", _warnings, data))[1]
+        return found
 
     def warm(self) -> None:
         """Start the drawing and rules workers now, the renderer loaded in the drawing ones,

@@ -6,21 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import partial
-from typing import TypeAlias
 
 from bot.i18n import _, ngettext, word
 from rules import ActionError, GameState, Side, game_type
-from rules.protocol import Choice
 from storage.matches.log import GAME_LEVEL_WORDS
 
-from . import announce, finding, pointing, showing
+from . import announce, finding, showing
 from .context import Context
 from .endings import outcome_headline
 from .errors import ActionRefused, NotAllowed, Refused
-from .models import Menu, Reply, User, is_robot
+from .models import Reply, User, is_robot
 from .phases import CHALLENGE, PLAYING
 from .ports import Attachment
 from .reminders import looked
@@ -174,67 +171,6 @@ async def _legal_texts(ctx: Context, table: Table) -> list[finding.Entry]:
 
 
 # Which of a group's choices a front end shows (the warnings are worked out for those alone).
-ShownChoices: TypeAlias = Callable[[tuple[Choice, ...]], Sequence[Choice]]
-
-
-async def menu(
-    ctx: Context, table: Table, user: User, group: str | None, shown: ShownChoices | None = None
-) -> Menu:
-    """The Play panel's content for the acting player: their staged turn, their legal
-    actions grouped by piece and, for ``group``, that piece's actions, the ones ``shown``
-    picks (all by default) with the rules' warnings, and their board with the piece framed
-    and the squares its actions go to lettered. Private. In a one-move game whose move is
-    staged, the actions are those that would replace it."""
-    side = acting_side(ctx, table, user)
-    await looked(ctx, table, side)
-    memo = table.memo()
-    game = table.game
-    if "base" not in memo:
-        memo["base"] = before_last(game) if replaces(game) else game
-    base: GameState = memo["base"]
-    if "menu" not in memo:
-        memo["menu"] = await ctx.offload.step(base, base.menu)
-    view = base.view_for(side)
-    head = Menu(
-        table.stamp,
-        _(
-            "Match {number} against {player}",
-            number=table.hosted.id,
-            player=table.side_name(side.other),
-        ),
-        tuple(game.staged()),
-        memo["menu"],
-        (),
-        game.actions_left,
-        to_act=showing.to_act(view),
-        prompt=base.prompt(),
-        one_move=game_type(game.game_type).one_move,
-    )
-    header = next((g for g in memo["menu"] if g.key == group), None)
-    if header is None:
-        return head
-    key = f"choices:{group}"
-    if key not in memo:
-        memo[key] = await ctx.offload.step(base, partial(base.choices, group))
-    choices = await warned(table, base, memo[key], shown)
-    marks = pointing.pointing(header, choices)
-    picture = await ctx.private_file(view, table, "your-board.png", marks)
-    return replace(head, choices=choices, letters=marks.letters, picture=picture)
-
-
-async def warned(
-    table: Table, game: GameState, choices: tuple[Choice, ...], shown: ShownChoices | None
-) -> tuple[Choice, ...]:
-    """``choices`` with the warnings of those ``shown`` (each worked out once per state)."""
-    memo = table.memo()
-    wanted = [c.notation for c in (choices if shown is None else shown(choices))]
-    missing = [text for text in wanted if f"warn:{text}" not in memo]
-    if missing:
-        found = await asyncio.to_thread(game.warnings, missing)
-        memo.update({f"warn:{text}": warning for text, warning in zip(missing, found, strict=True)})
-    return tuple(replace(c, warning=memo.get(f"warn:{c.notation}", "")) for c in choices)
-
-
 async def undo(
     ctx: Context, table: Table, user: User, number: int | None, *, preview: bool = True
 ) -> Reply:

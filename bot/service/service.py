@@ -27,6 +27,7 @@ from . import (
     courtesy,
     endings,
     lobby,
+    picking,
     plans,
     play,
     robots,
@@ -40,7 +41,7 @@ from .host import OVER, EndedListener, check_stamp
 from .looking import Looking
 from .models import Menu, Place, Reply, User
 from .phases import CHALLENGE, PLAYING, SETUP
-from .play import ShownChoices
+from .picking import ShownChoices
 from .ports import Stamp
 from .questions import SetupForm
 from .table import DRAW, PAUSE, RESET, REWIND, Table, player_side
@@ -353,16 +354,24 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         (private; rate limited like any command). With ``board`` (and no group), the picture
         is the player's own board, as ``board`` shows it them."""
         self._limit.take(user.id, self._ctx.now())
-        async with self._lock(place.channel_id):
-            table = await self._loaded(place.channel_id)
-            if table is None:
-                raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
-            if expect is not None:
-                check_stamp(table, expect, self._ctx.cmd("board", localized=True))
-            found = await play.menu(self._ctx, table, user, group, shown)
-            if board and group is None:
-                return replace(found, picture=await play.own_board(self._ctx, table, user))
-            return found
+        ahead = group is not None
+        while True:
+            async with self._lock(place.channel_id):
+                table = await self._loaded(place.channel_id)
+                if table is None:
+                    raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
+                if expect is not None:
+                    check_stamp(table, expect, self._ctx.cmd("board", localized=True))
+                waiting = None
+                if ahead and group is not None:
+                    waiting = await picking.warnings_ahead(self._ctx, table, user, group, shown)
+                if waiting is None:
+                    found = await picking.menu(self._ctx, table, user, group, shown)
+                    if board and group is None:
+                        return replace(found, picture=await play.own_board(self._ctx, table, user))
+                    return found
+            await waiting  # the piece's warnings, worked out with the lock let go (``warning``)
+            ahead = False
 
     async def undo(
         self,
@@ -386,7 +395,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
 
     async def _with_menu(self, table: Table, user: User, reply: Reply) -> Reply:
         """``reply`` with the Play panel's menu of the state it left (its pieces)."""
-        return replace(reply, menu=await play.menu(self._ctx, table, user, None))
+        return replace(reply, menu=await picking.menu(self._ctx, table, user, None))
 
     async def board(self, place: Place, user: User) -> Reply:
         """The user's own view of the match: a player's private board and preview, or the
