@@ -9,17 +9,27 @@ import gc
 import logging
 from dataclasses import dataclass, field
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, cast
 
 import discord
 import pytest
 
 from bot.discord import delivery as delivery_module
+from bot.discord.client import RATE_LIMIT_WAIT, ToraBot
 from bot.discord.delivery import DiscordDelivery, NoOpenInteraction, nonce
 from bot.discord.respond import ANSWERED_KEY
 from bot.discord.sweeper import Sweeper
 from bot.i18n import current
-from bot.service import Attachment, Buttons, DirectMessagesClosed, Message, Stamp, Undeliverable
+from bot.service import (
+    Attachment,
+    Buttons,
+    DirectMessagesClosed,
+    Message,
+    RetryAfter,
+    Stamp,
+    Undeliverable,
+)
+from storage import ButtonMessage
 
 
 def http_error(kind: type[discord.HTTPException], status: int, code: int) -> Exception:
@@ -122,6 +132,44 @@ async def test_a_post_discord_would_refuse_again_is_undeliverable_the_rest_retri
     client.channels[7] = FakeChannel(7, fail=error)
     with pytest.raises(Undeliverable if for_good else type(error)):
         await delivery(client).post(7, Message("hi"), "k")
+
+
+async def test_a_rate_limit_longer_than_discord_py_waits_goes_back_with_its_wait() -> None:
+    """discord.py waits out a rate limit up to ``RATE_LIMIT_WAIT`` itself and raises
+    RateLimited past it: a post, a private message and a fallback's piece then go back to
+    the outbox with Discord's wait (RetryAfter), a fallback's piece unmarked (Discord
+    showed nothing), rather than one worker sleeping for it with its destination's lease."""
+    client = FakeClient()
+    client.channels[7] = FakeChannel(7, fail=discord.RateLimited(600.0))
+    with pytest.raises(RetryAfter) as posted:
+        await delivery(client).post(7, Message("hi"), "k")
+    client.dms[2] = FakeChannel(9002, fail=discord.RateLimited(900.0))
+    with pytest.raises(RetryAfter) as private:
+        await delivery(client).send_private(2, 7, Message("psst"), "k2")
+    dd = delivery(client)
+
+    async def followup_send(content: str, **kwargs: Any) -> None:
+        raise discord.RateLimited(120.0)
+
+    dd.seen(
+        SimpleNamespace(  # type: ignore[arg-type]
+            channel_id=7,
+            guild_id=1,
+            user=SimpleNamespace(id=2),
+            followup=SimpleNamespace(send=followup_send),
+            extras={ANSWERED_KEY: True},
+        )
+    )
+    progress = Progress()
+    with pytest.raises(RetryAfter) as fallback:
+        await dd.send_ephemeral(7, 2, Message("private"), "k3", progress)
+    assert (posted.value.seconds, private.value.seconds) == (600.0, 900.0)
+    assert fallback.value.seconds == 120.0 and progress.pieces == 0
+
+
+def test_the_bot_waits_out_rate_limits_of_half_a_minute_at_most() -> None:
+    bot = ToraBot()
+    assert bot.http.max_ratelimit_timeout == RATE_LIMIT_WAIT == 30.0
 
 
 async def test_closed_dms_fall_back_at_once_and_are_not_asked_again() -> None:
@@ -278,6 +326,42 @@ async def test_a_sweep_that_fails_is_logged_not_left_unretrieved(
         loop.set_exception_handler(None)
     assert not unretrieved
     assert "sweeping stale buttons failed" in caplog.text
+
+
+async def test_a_stale_button_message_behind_a_long_rate_limit_is_swept_next_time() -> None:
+    """Disabling one message's buttons meets a rate limit longer than discord.py waits out:
+    that message stays remembered (the match's next sweep tries it again), the others are
+    disabled and forgotten."""
+    limited = {11}
+    edited: list[int] = []
+    forgotten: list[int] = []
+
+    class Shown:
+        def __init__(self, message_id: int) -> None:
+            self.id = message_id
+
+        async def fetch(self) -> discord.Message:
+            return cast(discord.Message, SimpleNamespace(components=[]))
+
+        async def edit(self, **kwargs: Any) -> None:
+            if self.id in limited:
+                raise discord.RateLimited(600.0)
+            edited.append(self.id)
+
+    client = SimpleNamespace(
+        get_partial_messageable=lambda _channel: SimpleNamespace(get_partial_message=Shown)
+    )
+    records = [ButtonMessage(5, n, 7, ("end",), 1) for n in (10, 11, 12)]
+
+    async def sweep(hosted_id: int) -> SimpleNamespace:
+        return SimpleNamespace(stale=records, hosted=SimpleNamespace(id=hosted_id))
+
+    async def forget(channel_id: int, message_id: int) -> None:
+        forgotten.append(message_id)
+
+    sweeper = Sweeper(SimpleNamespace(sweep=sweep, forget=forget), client)  # type: ignore[arg-type]
+    await sweeper.sweep(7)
+    assert edited == [10, 12] and forgotten == [10, 12]
 
 
 @dataclass

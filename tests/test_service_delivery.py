@@ -18,7 +18,7 @@ from service_helpers import until
 
 from bot.service import Message, Place, Settings, Terms, Undeliverable, User, outbox
 from bot.service.outbox import private_post
-from bot.service.ports import Shown
+from bot.service.ports import RetryAfter, Shown
 from bot.service.testing import ONLY_YOU, PRIVATE, Harness, ManualClock, RecordingDelivery
 from storage import Config, Post
 
@@ -76,6 +76,38 @@ async def test_failed_deliveries_are_retried_in_order(tmp_path: Path) -> None:
         await h.advance(0.1)  # the retry after 2 s fails too; the next waits 4 s
         assert h.delivery.log == []
         await h.advance(4)
+        assert [t.split(" ")[1] for t in h.delivery.texts(HERE.channel_id)] == [
+            "challenges",
+            "declines",
+        ]
+
+
+class RateLimited(RecordingDelivery):
+    """Discord says, once, to try the channel's next post again in ten minutes."""
+
+    limited = True
+
+    async def post(self, channel_id: int, message: Message, key: str) -> None:
+        if self.limited:
+            self.limited = False
+            raise RetryAfter(600.0)
+        await super().post(channel_id, message, key)
+
+
+async def test_a_post_rate_limited_for_long_is_tried_again_when_discord_said(
+    tmp_path: Path,
+) -> None:
+    """A rate limit longer than the front end waits out itself comes back with its wait:
+    the post (and the channel's later ones behind it) goes then, not at the usual 2, 4,
+    8... seconds, each of which Discord would refuse again."""
+    async with Harness(tmp_path / "t.sqlite3", delivery=RateLimited()) as h:
+        await h.service.challenge(HERE, ANN, BOB)
+        await h.service.decline(HERE, BOB)
+        await h.settle()
+        assert h.delivery.attempts == 0
+        await h.advance(599.0)
+        assert h.delivery.log == [] and h.delivery.attempts == 0
+        await h.advance(1.0)
         assert [t.split(" ")[1] for t in h.delivery.texts(HERE.channel_id)] == [
             "challenges",
             "declines",

@@ -133,6 +133,11 @@ async def payload_of(tree: app_commands.CommandTree[Any]) -> list[dict[str, Any]
     return [command.to_dict(tree) for command in commands]
 
 
+# Seconds of a rate limit discord.py waits out itself (its least): a longer one raises
+# RateLimited, and the outbox tries the post again after it (``delivery``).
+RATE_LIMIT_WAIT = 30.0
+
+
 class TokenRefused(Exception):
     """Discord refused the bot's token."""
 
@@ -158,6 +163,7 @@ class ToraBot(discord.AutoShardedClient):
             # discord.py documents shard_ids as Optional (None: all), its typed options not
             shard_ids=None if shards is None else list(shards),  # type: ignore[arg-type]
             shard_count=shard_count,
+            max_ratelimit_timeout=RATE_LIMIT_WAIT,  # longer: RateLimited, back to the outbox
         )
         self.handlers: Handlers | None = None
         self._seeing: Seeing | None = None

@@ -25,6 +25,10 @@ only one user sees, and a thread per match.
   prompt's (the ``setup`` verb) are the player's setup form as it is when the message goes
   out (``forms``: the application layer's; ``setup_form.py`` builds them).
 - An unknown or forbidden channel is Undeliverable: the service drops that message.
+- discord.py waits out a rate limit of up to ``RATE_LIMIT_WAIT`` (``client``) itself; a
+  longer one goes back to the outbox with Discord's wait (RetryAfter), so no delivery
+  worker sleeps through it holding its slot and its destination's lease, which another
+  process takes over after ``Settings.claim_seconds``.
 """
 
 from __future__ import annotations
@@ -41,7 +45,14 @@ from bot.app.pacing import Pace
 from bot.app.setup_form import ROWS, layout
 from bot.app.setup_form import VERB as SETUP_FORM
 from bot.i18n import speaking
-from bot.service import DirectMessagesClosed, Message, Shown, Stamp, Undeliverable
+from bot.service import (
+    DirectMessagesClosed,
+    Message,
+    RetryAfter,
+    Shown,
+    Stamp,
+    Undeliverable,
+)
 from bot.service.questions import SetupForm
 
 from .buttons import buttons
@@ -128,6 +139,8 @@ class DiscordDelivery:
             view = _view(channel_id, message)
         try:
             sent = await self._send(channel, text, message, key, allowed, view)
+        except discord.RateLimited as exc:
+            raise RetryAfter(exc.retry_after) from None
         except discord.HTTPException as exc:
             if not refused_for_good(exc):
                 raise
@@ -149,6 +162,8 @@ class DiscordDelivery:
                 log.info("DMs closed", extra={"user": user_id})
                 raise DirectMessagesClosed(f"user {user_id} does not accept DMs") from None
             raise  # another refusal of a DM may pass later: tried again
+        except discord.RateLimited as exc:
+            raise RetryAfter(exc.retry_after) from None
         except discord.HTTPException as exc:
             if not refused_for_good(exc):
                 raise
@@ -178,8 +193,10 @@ class DiscordDelivery:
                 await interaction.followup.send(
                     piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(), **extra
                 )
-            except discord.HTTPException as exc:  # Discord answered: it showed nothing
+            except (discord.HTTPException, discord.RateLimited) as exc:  # it showed nothing
                 await shown.mark(i)
+                if isinstance(exc, discord.RateLimited):  # not even sent, or refused (429)
+                    raise RetryAfter(exc.retry_after) from None
                 if isinstance(exc, discord.NotFound):  # the token expired early
                     raise NoOpenInteraction(f"user {user_id}'s interaction is gone") from None
                 raise

@@ -6,7 +6,8 @@ Messages the bot sent with buttons (posts and DMs) are remembered through the se
 this works after a restart; answers to a user's command (ephemeral) are remembered in memory
 while their token lasts, as only that token can edit them. After each message about a match
 goes out, that match's remembered buttons are looked at, and the stale ones disabled; a
-failure to edit is logged and forgotten (the service refuses a stale button anyway).
+failure to edit is logged and forgotten (the service refuses a stale button anyway), but a
+rate limit longer than discord.py waits out: the match's next sweep tries that one again.
 
 Disabling a message's buttons needs its components as it shows them (its links, a setup
 form's choices). A message this process sent is kept in memory as Discord answered the send,
@@ -162,6 +163,11 @@ class Sweeper:
         try:
             shown = message.get_partial_message(record.message_id)
             await shown.edit(view=greyed(kept or await shown.fetch()))
+        except discord.RateLimited:  # remembered: the match's next sweep tries again
+            if kept is not None:
+                self._shown[record.message_id] = kept
+            log.info("stale buttons wait for a rate limit", extra={"channel": record.channel_id})
+            return
         except discord.HTTPException as exc:
             log.info(
                 "could not disable stale buttons: %s", exc, extra={"channel": record.channel_id}
@@ -181,7 +187,7 @@ class Sweeper:
                 view = keeping(None, links_of(answer.view))
             else:
                 view = greyed_answer(answer.view)
-            with contextlib.suppress(discord.HTTPException):
+            with contextlib.suppress(discord.HTTPException, discord.RateLimited):
                 await answer.interaction.edit_original_response(view=view)
 
     async def idle(self) -> None:

@@ -33,6 +33,7 @@ from .ports import (
     Link,
     Linker,
     Message,
+    RetryAfter,
     Stamp,
     Undeliverable,
 )
@@ -352,6 +353,8 @@ class Deliverer:
             wait = min(
                 self._settings.retry_most, self._settings.retry_first * 2.0 ** (attempts - 1)
             )
+            if isinstance(exc, RetryAfter):  # sooner, it would be refused again
+                wait = max(wait, exc.seconds)
             log.warning(
                 "outbox %d: delivery failed (%r); retry %d in %.0f s", row.id, exc, attempts, wait
             )

@@ -82,6 +82,16 @@ class Undeliverable(Exception):
     service drops it, logs why, and goes on with the next one."""
 
 
+class RetryAfter(Exception):
+    """The front end was told to wait ``seconds`` before trying again (a rate limit longer
+    than it waits out itself): the message is tried again then at the soonest, and the
+    later ones to its destination wait behind it, as after any failure."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"try again in {seconds:.0f} s")
+        self.seconds = seconds
+
+
 class Shown(Protocol):
     """How far a fallback message got, kept with its outbox row: ``pieces`` of it are done
     with (a retry starts after them), and ``mark(n)`` records that durably. A front end
