@@ -93,3 +93,40 @@ def test_the_side_ahead_neither_takes_nor_offers_a_draw_however_long_it_goes_now
     assert game.quiet_rounds() >= 20
     assert not ai.takes_draw(game, ahead) and not ai.offers_draw(game, ahead)
     assert ai.takes_draw(game, ahead.other)  # worse off: it takes one
+
+
+def _long_with_assassins(theirs: str) -> GameState:
+    """A long-board game with the Challenger's Assassin on v3h17 and the Opposition's on
+    ``theirs`` ("none": not fielded), after 41 empty turns: 20 rounds gone nowhere, level
+    on the board."""
+    setup = {"strategy": "aggressive", "ruler": "K"}
+    game = game_type("tora").new_game(
+        {"board": "long", "assassins": True},
+        ({**setup, "assassin": "v3h17"}, {**setup, "assassin": theirs}),
+    )
+    empty_turns(game, 41)
+    return game
+
+
+def test_a_level_quiet_game_with_hidden_assassins_is_a_draw_to_the_ai_too() -> None:
+    """Regression: each AI counted its own hidden Assassin (5) and none of the enemy's, so
+    it stood "+5" in every level Assassin game and never offered nor took the draw it
+    takes without Assassins. Its own hidden pieces are left out of what it weighs, as the
+    enemy's are unknown to it."""
+    game = _long_with_assassins("v8h1")
+    assert game.quiet_rounds() == 20 and not game.is_over()
+    assert ai.takes_draw(game, Side.CHALLENGER) and ai.takes_draw(game, Side.OPPOSITION)
+    assert ai.offers_draw(game, game.side)
+
+
+def test_twin_worlds_the_ai_s_answers_to_a_draw_tell_nothing_of_its_assassin() -> None:
+    """Worlds the Challenger cannot tell apart (the Opposition fielded its Assassin or not,
+    R41: secret until the game ends) get the same public answer of the Opposition's AI to
+    a draw offer, and the same offer of its own: no probe for the secret."""
+    worlds = [_long_with_assassins(theirs) for theirs in ("v8h1", "none")]
+    assert worlds[0].view_for(Side.CHALLENGER) == worlds[1].view_for(Side.CHALLENGER)
+    answers = [
+        (ai.takes_draw(world, Side.OPPOSITION), ai.offers_draw(world, Side.OPPOSITION))
+        for world in worlds
+    ]
+    assert answers[0] == answers[1]
