@@ -4,6 +4,7 @@ one at a time until none is left (or none is legal), and a turn the rules refuse
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -17,15 +18,16 @@ Chooser = Callable[[GameState, Sequence[Any]], Any]
 RETRIES = 4  # other actions tried at one place of a turn that would not end
 ATTEMPTS = 40  # turns tried in all before taking actions back until the turn can end
 LATE_ATTEMPTS = 2  # turns tried once the deadline has passed (else a turn could end empty)
+CUTS = 6  # turns cut down from the last one tried (a TORA turn of 3 actions has 6)
 
 
 def build_turn(game: GameState, choose: Chooser, deadline: float | None = None) -> list[str]:
     """Stage a whole turn on ``game`` (a copy the caller may spend) with ``choose``; returns
     its actions' notations, ready for ``end_turn``. A turn that cannot end (R30) gives back
     its last action for another (up to ``RETRIES`` at each place, then the place before it
-    changes too); after ``ATTEMPTS``, or ``LATE_ATTEMPTS`` once the clock has passed
-    ``deadline``, it is taken back action by action until it can end (a turn may end with
-    fewer actions, R12)."""
+    changes too, and so on back to the first); after ``ATTEMPTS``, or ``LATE_ATTEMPTS``
+    once the clock has passed ``deadline``, it is cut down to the most of its actions
+    that can end it (a turn may end with fewer actions, R12)."""
     texts: list[str] = []
     refused: list[set[str]] = [set()]  # per place in the turn: actions that led nowhere
     attempts = late = 0
@@ -45,17 +47,45 @@ def build_turn(game: GameState, choose: Chooser, deadline: float | None = None) 
         if deadline is not None and time.monotonic() > deadline:
             late += 1  # past the deadline: a few more tries, each one turn end
         if attempts > ATTEMPTS or late > LATE_ATTEMPTS:
-            while texts and not can_end(game):
-                texts.pop()
-                game.undo()
-            return texts
+            return _most_that_ends(game, texts)
         refused.pop()
         refused[-1].add(texts.pop())
         game.undo()
-        if len(refused[-1]) > RETRIES and texts:  # this place is hopeless: change the one before
+        while len(refused[-1]) > RETRIES and texts:  # hopeless here: change the one before
             refused.pop()
             refused[-1].add(texts.pop())
             game.undo()
+
+
+def _most_that_ends(game: GameState, texts: list[str]) -> list[str]:
+    """The turn ``texts`` (staged on ``game``, which cannot end it) cut down to the most of
+    its actions, in their order, that are still legal and let it end: dropping only the
+    one R30 refuses keeps the others, where taking actions back from the last would lose
+    every one after it (the whole turn, for the first). Tried largest first, at most
+    ``CUTS`` of them (each a turn end); [] if none ends."""
+    for _ in texts:
+        game.undo()
+    cuts = (
+        kept
+        for size in range(len(texts) - 1, 0, -1)
+        for kept in itertools.combinations(texts, size)
+    )
+    for kept in itertools.islice(cuts, CUTS):
+        trial = game.copy()
+        if _staged(trial, kept) and can_end(trial):
+            _staged(game, kept)
+            return list(kept)
+    return []
+
+
+def _staged(game: GameState, texts: Sequence[str]) -> bool:
+    """Whether ``texts`` could all be staged on ``game`` (which then holds them)."""
+    try:
+        for text in texts:
+            game.apply(text)
+    except ActionError:
+        return False
+    return True
 
 
 def playable(actions: Sequence[Any]) -> list[Any]:

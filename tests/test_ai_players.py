@@ -160,3 +160,38 @@ def test_a_measuring_match_may_count_the_budgets_in_cpu_seconds():
         tally = play_match("torishogi", "hard", "greedy", games=1, seed=3, seconds=0.05)
     assert sum(tally.wins.values()) + tally.draws == 1
     assert all(module.time is time for module in timed)
+
+
+def _long_assassin_position():
+    """TORA's long board with Assassins after ten random turns, the Challenger to act:
+    the greedy builder's first pick there is a General moving into jeopardy (R30)."""
+    rng = random.Random(1)
+    setup = {"strategy": "aggressive", "ruler": "K"}
+    game = game_type("tora").new_game(
+        {"board": "long", "assassins": True},
+        ({**setup, "assassin": "v3h17"}, {**setup, "assassin": "v8h1"}),
+    )
+    player = make_player("random", game)
+    for _ in range(10):
+        for text in player.turn(game.for_player(game.side), rng, 1.0):
+            game.apply(text)
+        game.end_turn()
+    return game
+
+
+def test_a_turn_whose_first_action_the_rules_would_refuse_is_not_given_up_whole():
+    """Regression: a three-action turn that could not end (R30) only ever changed its last
+    two actions, so when the first was the one R30 refuses, the builder took every action
+    back and the AI passed its turn (greedy, ``easy``, and the first candidate of the
+    stronger levels), though a turn of several actions could end."""
+    from ai.players import GreedyPlayer
+    from ai.turns import can_end
+
+    game = _long_assassin_position()
+    own = game.for_player(game.side)
+    texts = GreedyPlayer().build(own.copy(), random.Random(1), None)
+    assert len(texts) >= 2
+    played = own.copy()
+    for text in texts:
+        played.apply(text)
+    assert can_end(played)
