@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.service import Place, Terms, User, deadlines
-from bot.service.host import Backoff
+from bot.service.backoff import Backoff
 from bot.service.table import Table
 from bot.service.testing import Harness
 from rules import game_type
@@ -147,7 +147,7 @@ async def test_the_ai_s_task_outlives_a_read_that_failed_and_plays_its_turn(
         assert h.delivery.texts(HERE.channel_id)[-1].startswith(
             "AI (easy) (Opposition) ended their turn:"
         )
-        assert "the AI in channel 100 could not look at its match" in caplog.text
+        assert "the AI in channel 100: a failure; again in 0.5 s" in caplog.text
 
 
 async def test_a_deadline_cut_short_by_a_stop_leaves_the_match_as_stored(

@@ -26,6 +26,7 @@ from storage import (
 )
 
 from . import deadlines, digest, lobby, reminders, robots, setup_phase
+from .backoff import Backoff
 from .busy import Counting, Held, Locks
 from .clock import SystemClock
 from .context import Context
@@ -539,23 +540,6 @@ OVER = N_("That match is over, so nothing was done.")  # shown as _(OVER)
 class _Behind(Exception):
     """A copy of a match in memory was behind the store when a command ran on it unchecked
     (``Host._unchecked``): the command runs again on the match as stored."""
-
-
-class Backoff:
-    """How long a loop waits after failures in a row: ``first`` seconds, doubling up to
-    ``most``; back to ``first`` after a success."""
-
-    def __init__(self, first: float = 0.5, most: float = 8.0) -> None:
-        self.first, self.most = first, most
-        self.failures = 0
-
-    def failed(self) -> float:
-        seconds = min(self.most, self.first * 2.0 ** min(self.failures, 16))
-        self.failures += 1
-        return seconds
-
-    def reset(self) -> None:
-        self.failures = 0
 
 
 def check_stamp(table: Table, expect: Stamp, board: str) -> None:

@@ -20,12 +20,15 @@ from rules import GameState, Side
 from storage import Hosted, Store
 
 from . import agreements, play, setup_phase
+from .backoff import Backoff
 from .context import Context
 from .errors import Refused, StaleRequest
 from .fairness import Owner
 from .guild import load_guild
 from .models import AI_IDS, Reply, User, is_robot
+from .offload import WorkerFailed
 from .phases import PLAYING, SETUP
+from .play import EngineRefused
 from .ports import Stamp
 from .table import DRAW, PAUSE, REWIND, Table
 from .terms import Settings
@@ -33,8 +36,10 @@ from .texts import quote
 
 log = logging.getLogger(__name__)
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
-GIVE_UP_AFTER = 3  # failed attempts in a row before an AI leaves a match to its clock
+GIVE_UP_AFTER = 3  # the engine's turns failed in a row before an AI leaves a match to its clock
 FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
+FIRST_WAIT, LONGEST_WAIT = 0.5, 60.0  # seconds after another failure (the database away)
+OVERRUN = 30.0  # seconds past twice its time after which a search is given up
 
 Flow = Callable[[Table], Awaitable[Reply]]
 Peek = Callable[[int], Awaitable["Job | None"]]
@@ -104,7 +109,7 @@ def job_of(table: Table) -> Job | None:
     if hosted.phase != PLAYING or table.match is None or table.game.is_over():
         return None
     for kind, proposer in sorted(table.offers().items()):
-        if proposer.other in sides and proposer not in sides:
+        if proposer.other in sides:  # two AI players: the other answers the one's offer
             return job(ANSWER, proposer.other, kind)
     side = table.game.side
     if table.paused or side not in sides:
@@ -152,12 +157,14 @@ class Robots:
     job under its lock; ``run`` applies a flow as a player's command (under the lock, the
     stamp checked)."""
 
-    def __init__(self, ctx: Context, peek: Peek, run: Run) -> None:
+    def __init__(self, ctx: Context, peek: Peek, run: Run, first_wait: float = FIRST_WAIT) -> None:
         self._ctx = ctx
         self._peek = peek
         self._run = run
+        self._first_wait = first_wait
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
+        self.overrun = OVERRUN
 
     def consider(self, table: Table) -> None:
         """Called after every change of a match: start its AI's work if it has any."""
@@ -186,29 +193,39 @@ class Robots:
         self._tasks = {}
 
     async def _work(self, channel: int) -> None:
-        failures = unread = 0  # failures in a row: of the AI's turns, of reading its match
+        """Do the match's AI work until it has none. A turn of the engine's the rules
+        refused, or a search that failed, is followed by a random legal turn (``_do``), and
+        ``GIVE_UP_AFTER`` of them in a row leave the match to its clock (a bug of the
+        engine's). Any other failure (the database away, say) is tried again after a wait,
+        longer after each one in a row, for as long as it lasts: nothing else would look at
+        the match again until it changed, and the AI's missed turns count to a forfeit."""
+        wrong = 0  # the engine's turns in a row refused, or whose search failed
+        backoff = Backoff(self._first_wait, LONGEST_WAIT)
         try:
-            while failures < GIVE_UP_AFTER and unread < GIVE_UP_AFTER:
+            while wrong < GIVE_UP_AFTER:
                 self._again.discard(channel)
                 try:
                     job = await self._peek(channel)
-                except Exception:  # the database could not be read
-                    unread += 1
-                    log.exception("the AI in channel %d could not look at its match", channel)
-                    continue
-                unread = 0
-                if job is None:
-                    if channel in self._again:
-                        continue
-                    return
-                try:
-                    await self._do(channel, job, fallback=failures > 0)
-                    failures = 0
+                    if job is None:
+                        if channel in self._again:
+                            continue
+                        return
+                    await self._do(channel, job, fallback=wrong > 0)
                 except StaleRequest:  # a person's command came first: look again
                     continue
+                except (EngineRefused, WorkerFailed):
+                    wrong += 1
+                    log.exception("the AI in channel %d: its engine's turn failed", channel)
+                    continue
                 except Exception:
-                    failures += 1
-                    log.exception("the AI in channel %d failed to %s", channel, job.kind)
+                    seconds = backoff.failed()
+                    log.exception(
+                        "the AI in channel %d: a failure; again in %.1f s", channel, seconds
+                    )
+                    await asyncio.sleep(seconds)
+                    continue
+                wrong = 0
+                backoff.reset()
             log.error("the AI in channel %d gives up; the match's clock goes on", channel)
         finally:
             self._tasks.pop(channel, None)
@@ -228,7 +245,12 @@ class Robots:
         settings = self._ctx.settings
         seconds = settings.ai_seconds or ai.turn_seconds(game, level)
         seed = self._ctx.rng.randrange(2**31)
-        return await self._ctx.offload.ai_turn(game, level, seconds, seed, owner)
+        searching = self._ctx.offload.ai_turn(game, level, seconds, seed, owner)
+        most = 2 * seconds + self.overrun  # its wait for a worker included
+        try:
+            return await asyncio.wait_for(searching, most)
+        except TimeoutError:  # every engine is bounded: a bug; the worker may go on
+            raise WorkerFailed(f"a {level} search overran its {seconds:.0f} s by far") from None
 
 
 # ---- challenging the AI, and hints ----------------------------------------------------------
