@@ -6,15 +6,16 @@ refused, or a search that failed); two AI players in a game going nowhere agree 
 from __future__ import annotations
 
 import asyncio
-import random
 from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 import ai
 from bot.service import robots
 from bot.service.fairness import Owner
 from bot.service.models import AI_IDS
-from bot.service.offload import WorkerFailed
+from bot.service.offload import Offload, WorkerFailed
 from bot.service.phases import PLAYING
 from bot.service.play import EngineRefused
 from bot.service.table import DRAW
@@ -134,23 +135,21 @@ def test_two_ai_players_in_a_game_going_nowhere_agree_a_draw() -> None:
 
 
 async def test_a_search_that_overruns_its_time_by_far_is_given_up() -> None:
-    """A search still running long past its time (an engine's bug: every one is bounded)
-    no longer holds its match and its turn for a worker: it fails as a failed search does,
-    and the next try plays a random legal turn."""
+    """A search still running long past its time once it has a worker (an engine's bug:
+    every one is bounded) no longer holds its match and its turn for a worker: it fails
+    as a failed search does, and the next try plays a random legal turn. Its wait for a
+    worker does not count."""
+    offload = Offload(processes=0, ai_processes=0)
+    offload.overrun = 0.05
 
-    class Stuck:
-        async def ai_turn(self, *args: Any) -> list[str]:
-            await asyncio.sleep(3600)
-            return []
+    async def stuck(*args: Any) -> list[str]:
+        await asyncio.sleep(3600)
+        return []
 
-    ctx = SimpleNamespace(
-        settings=SimpleNamespace(ai_seconds=0.01), rng=random.Random(1), offload=Stuck()
-    )
-    ai_players = robots.Robots(ctx, Scripted().peek, Scripted().run)  # type: ignore[arg-type]
-    ai_players.overrun = 0.05  # seconds past twice its time
-    try:
-        await asyncio.wait_for(ai_players.search(_game(), "hard", OWNER), 5)
-    except WorkerFailed as exc:
-        assert "overran" in str(exc)
-    else:
-        raise AssertionError("the search was not given up")
+    offload._searched = stuck  # type: ignore[method-assign]
+    async with offload.searches.turn(Owner(1, 3)):  # another player's search first
+        waiting = asyncio.ensure_future(offload.ai_turn(_game(), "hard", 0.01, 1, OWNER))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+    with pytest.raises(WorkerFailed, match="overran"):
+        await asyncio.wait_for(waiting, 5)

@@ -64,6 +64,7 @@ from .ports import Renderer
 log = logging.getLogger(__name__)
 Stepped = TypeVar("Stepped")  # what a step of the rules core gives back
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
+OVERRUN = 30.0  # seconds past twice its time after which an AI's search is given up
 ANYONE = Owner(0, "anyone")  # a search that serves nobody in particular (tests, tools)
 
 
@@ -299,6 +300,7 @@ class Offload:
         self._drawing: dict[Hashable, asyncio.Future[bytes]] = {}  # by picture (``draw``)
         self.searches = FairQueue(searchers)
         self.fairy = fairy
+        self.overrun = OVERRUN
 
     @property
     def draw_workers(self) -> int:
@@ -498,15 +500,25 @@ class Offload:
         ``for_player``), searched off the event loop within ``seconds`` once ``owner``'s
         turn for a worker has come (``fairness``). WorkerFailed if the search raised.
         ``master`` asks Fairy-Stockfish first where there is one and it knows the game
-        (``GameType.uci_variant``: ToriShogi; its process takes a core as a worker would)."""
+        (``GameType.uci_variant``: ToriShogi; its process takes a core as a worker would).
+        A search running past twice its time and ``overrun`` more, once it has its worker,
+        is given up (WorkerFailed): every engine is bounded, so it is a bug, and it would
+        hold its match and its turn for a worker."""
         async with self.searches.turn(owner):
             if self.fairy is not None and level == "master":
                 played = await fairy_turn(self.fairy, game, seconds)
                 if played is not None:
                     return played
-            if self._workers("ai") is None:
-                work = functools.partial(_search, game, level, seconds, seed)
-                answer = _checked(await asyncio.to_thread(_answered, work))
-            else:
-                answer = await self._run("ai", _ai_turn, search_payload(game, level, seconds, seed))
+            searching = self._searched(game, level, seconds, seed)
+            try:
+                return await asyncio.wait_for(searching, 2 * seconds + self.overrun)
+            except TimeoutError:  # every engine is bounded: a bug; its worker may go on
+                raise WorkerFailed(f"a {level} search overran its {seconds:.1f} s") from None
+
+    async def _searched(self, game: GameState, level: str, seconds: float, seed: int) -> list[str]:
+        if self._workers("ai") is None:
+            work = functools.partial(_search, game, level, seconds, seed)
+            answer = _checked(await asyncio.to_thread(_answered, work))
+        else:
+            answer = await self._run("ai", _ai_turn, search_payload(game, level, seconds, seed))
         return list(answer[1])

@@ -39,7 +39,6 @@ CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
 GIVE_UP_AFTER = 3  # the engine's turns failed in a row before an AI leaves a match to its clock
 FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
 FIRST_WAIT, LONGEST_WAIT = 0.5, 60.0  # seconds after another failure (the database away)
-OVERRUN = 30.0  # seconds past twice its time after which a search is given up
 
 Flow = Callable[[Table], Awaitable[Reply]]
 Peek = Callable[[int], Awaitable["Job | None"]]
@@ -164,7 +163,6 @@ class Robots:
         self._first_wait = first_wait
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._again: set[int] = set()
-        self.overrun = OVERRUN
 
     def consider(self, table: Table) -> None:
         """Called after every change of a match: start its AI's work if it has any."""
@@ -245,12 +243,7 @@ class Robots:
         settings = self._ctx.settings
         seconds = settings.ai_seconds or ai.turn_seconds(game, level)
         seed = self._ctx.rng.randrange(2**31)
-        searching = self._ctx.offload.ai_turn(game, level, seconds, seed, owner)
-        most = 2 * seconds + self.overrun  # its wait for a worker included
-        try:
-            return await asyncio.wait_for(searching, most)
-        except TimeoutError:  # every engine is bounded: a bug; the worker may go on
-            raise WorkerFailed(f"a {level} search overran its {seconds:.0f} s by far") from None
+        return await self._ctx.offload.ai_turn(game, level, seconds, seed, owner)
 
 
 # ---- challenging the AI, and hints ----------------------------------------------------------
