@@ -316,3 +316,50 @@ async def test_a_change_the_poll_reads_while_the_hook_works_it_out_is_worked_out
     await refreshing
     await hub.refresh_pending()  # what the poll found
     assert asked == [None]
+
+
+async def _heard(events: Events) -> None:
+    """Keep whatever the stream has sent by now (after a moment for the hub to send it)."""
+    await asyncio.sleep(0.2)
+    events.raw.append(events.answer.content.read_nowait())
+
+
+async def test_an_action_staged_after_the_clock_moved_tells_the_opponent_and_match_page_nothing(
+    tmp_path: Path,
+) -> None:
+    """Twin worlds ten quiet minutes into a turn: in one the player to act stages an
+    action, in the other nothing happens. A spectator and the opponent must not be able to
+    tell them apart: no event when it is staged, the same states and pictures. (The board
+    picture once carried the status line's "due in ..." text, so every state's version
+    moved with the clock, and the first change after a minute, hidden or not, sent one.)"""
+    async with (
+        World(tmp_path / "a.sqlite3", heartbeat=3600) as a,
+        World(tmp_path / "b.sqlite3", heartbeat=3600) as b,
+    ):
+        worlds = (a, b)
+        matches = [await world.playing() for world in worlds]
+        streams = []
+        for world, match in zip(worlds, matches, strict=True):
+            events = [
+                await stream(world, f"/api/m/{match}/events"),
+                await stream(world, "/api/me/events", await world.token(match, O)),
+            ]
+            for stream_ in events:
+                await stream_.version()
+            streams.append(events)
+        await asyncio.sleep(0.1)  # the first polls: the matches are new to them
+        for world in worlds:
+            world.h.clock.advance(600)
+        notation = await a.first_action(matches[0], C)
+        staged = await a.post(
+            "act", await a.token(matches[0], C), {"stamp": 1, "notation": notation}
+        )
+        assert staged[0] == 200
+        for events in streams:
+            for stream_ in events:
+                await _heard(stream_)
+        seen = [
+            await seen_by_bob_and_anyone(world, match, events)
+            for world, match, events in zip(worlds, matches, streams, strict=True)
+        ]
+        assert seen[0] == seen[1]

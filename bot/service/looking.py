@@ -14,12 +14,12 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from bot.i18n import N_, _
+from bot.i18n import N_, SOURCE, _, speaking
 from rules import GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from storage import Hosted, HostedNotFound
 
-from . import picking, play, reminders, setup_phase
+from . import picking, play, reminders, setup_phase, timing
 from .errors import NotAllowed, Refused
 from .host import Host
 from .models import User
@@ -27,12 +27,14 @@ from .phases import ENDED, PLAYING, SETUP
 from .ports import Stamp, Status
 from .questions import SetupForm
 from .table import Table
-from .terms import Terms
+from .terms import BANK_CLOCK, INCREMENT_CLOCK, Terms
+from .texts import duration
 
 NO_SUCH_MATCH = N_("There is no such match.")
 HAS_ENDED = N_("That match has ended; its public page stays.")
 ENDED_LOOKS = 256  # ended matches whose public looks are kept
 CHANNELS = 4096  # hosted matches whose channel is kept (it never changes)
+CLOCKS = (BANK_CLOCK, INCREMENT_CLOCK)  # clocks whose waiting player's time a picture shows
 
 V = TypeVar("V")
 
@@ -133,7 +135,7 @@ class Looking(Host):
             _names(table),
             table.stamp,
             table.versions,
-            _status(table, self._ctx.now()),
+            _status(table),
             offers=table.offers(),
         )
         if viewer is not None and hosted.phase == SETUP:
@@ -211,7 +213,7 @@ class Looking(Host):
             _names(table),
             table.stamp,
             table.versions,
-            _status(table, self._ctx.now()),
+            _status(table),
         )
         if table.match is not None:
             game = table.game
@@ -242,7 +244,27 @@ def _names(table: Table) -> tuple[str, str]:
     return first, second
 
 
-def _status(table: Table, now: float) -> Status:
-    """What the board pictures show beside the view: the names, and the time left."""
+def _status(table: Table) -> Status:
+    """What the board pictures show beside the view: the names, and of the time left only
+    what the clock does not move (``_standing_time``). A page's state names its picture,
+    so a text that moved with the clock ("due in 5 h 10 min") would move every state's
+    version with it, and the first change after a minute, hidden ones too (the opponent's
+    staged action), would send every audience a new state at that moment. The page counts
+    the running deadline down itself, from the state's ``deadline``."""
     over = table.match is not None and table.game.is_over()
-    return Status(*_names(table), "" if over else table.deadline_text(now))
+    return Status(*_names(table), "" if over else _standing_time(table))
+
+
+def _standing_time(table: Table) -> str:
+    """A pause's time left and, on a bank or increment clock, the waiting player's next
+    turn (neither runs while the turn does); in English, as a board image's deadline."""
+    hosted = table.hosted
+    parts: list[str] = []
+    with speaking(SOURCE):
+        if hosted.paused_left is not None:
+            parts.append(_("paused, {time} left", time=duration(hosted.paused_left, True)))
+        if table.match is not None and hosted.clocks is not None and table.terms.clock in CLOCKS:
+            waiting = table.game.side.other
+            time = timing.turn_time(table.terms, hosted, waiting)
+            parts.append(f"{table.raw_name(hosted.player(waiting))} {duration(time, True)}")
+    return " \u00b7 ".join(parts)
