@@ -141,6 +141,40 @@ async def test_a_closed_page_frees_its_stream_at_once(w: World) -> None:
         await board.stop()
 
 
+async def test_a_replaced_links_open_stream_is_closed_and_tells_nothing_more(w: World) -> None:
+    """After ``/tora board link:new`` the old link is refused at once; its page's open
+    stream, which was let in with it, is closed at its next event rather than going on
+    telling whoever holds the old link when the player stages an action."""
+    match = await w.playing()
+    old = await w.token(match, C)
+    events = await stream(w, "/api/me/events", old)
+    await events.version()
+    new = await w.links.renew(match, C)
+    assert (await w.get("/api/me", old))[0] == 401
+    notation = await w.first_action(match, C)
+    assert (await w.post("act", new, {"stamp": 1, "notation": notation}))[0] == 200
+    assert await events.version() == "closed"
+    assert await asyncio.wait_for(events.answer.content.read(), WAIT) == b""
+
+
+async def test_a_forgotten_open_board_does_not_hold_back_the_turns_reminder(
+    tmp_path: Path,
+) -> None:
+    """A player's page left open follows the match by its stream; the stream's checks
+    after each change are not the player looking at their turn, so the reminder they asked
+    for still comes (only a page they load or an action they take counts as a look)."""
+    async with World(tmp_path / "remind.sqlite3", heartbeat=3600) as w:
+        await w.service.records.set_notify(ANN, "reminders", "50,80")
+        match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+        events = await stream(w, "/api/me/events", await w.token(match, C))
+        await events.version()
+        assert (await w.post("draw", await w.token(match, O), {"stamp": 1}))[0] == 200
+        assert await events.version()  # the stream heard of the proposal, and checked
+        await w.h.advance(5 * 3600)
+        reminders = [d for d in w.h.delivery.user(ANN.id) if "Reminder" in d.message.text]
+        assert reminders, "the 50 % reminder of her turn"
+
+
 async def _until(done: Callable[[], bool]) -> None:
     """Wait (a few milliseconds at a time, ``WAIT`` seconds at most) until ``done()``."""
     async with asyncio.timeout(WAIT):

@@ -113,9 +113,9 @@ class Boards:
         with their side, staged actions, legal actions, setup form and the proposals open."""
         return dict((await self.mine_kept(match, side)).state)
 
-    async def mine_kept(self, match: int, side: Side) -> Kept:
-        """``mine`` with its JSON."""
-        look = await self.service.look(match, side)
+    async def mine_kept(self, match: int, side: Side, seen: bool = True) -> Kept:
+        """``mine`` with its JSON; ``seen``: the player is looking (``MatchService.look``)."""
+        look = await self.service.look(match, side, seen=seen)
         language = await self.language(look)
         key = f"{language}:{fingerprint(look, 'mine')}"
         return await self._states.get(key, lambda: self._mine(look, side, language))

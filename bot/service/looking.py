@@ -107,10 +107,12 @@ class Looking(Host):
         self._ended_looks: Recent[Look] = Recent(ENDED_LOOKS)
         self._channels: Recent[int] = Recent(CHANNELS)  # a hosted match's channel, by its id
 
-    async def look(self, hosted_id: int, viewer: Side | None = None) -> Look:
+    async def look(self, hosted_id: int, viewer: Side | None = None, *, seen: bool = True) -> Look:
         """Hosted match ``hosted_id`` as ``viewer`` sees it (Refused: there is none, or it
         has not begun to be played; a player's look of an ended match is refused too: its
-        page is the public one)."""
+        page is the public one). ``seen``: the player is looking (a page they load, an
+        action), so their running turn needs no reminder; a live stream's checks after
+        each change are not them looking, or a page left open would cancel reminders."""
         ended = self._ended_looks.get(hosted_id)
         if ended is not None:
             if viewer is not None:
@@ -123,10 +125,10 @@ class Looking(Host):
         async with self._lock(channel_id):
             table = await self._loaded(channel_id)
             if table is not None and table.hosted.id == hosted_id:
-                return await self._look_live(table, viewer)
-        return await self._look_stored(hosted_id, viewer)
+                return await self._look_live(table, viewer, seen)
+        return await self._look_stored(hosted_id, viewer, seen)
 
-    async def _look_live(self, table: Table, viewer: Side | None) -> Look:
+    async def _look_live(self, table: Table, viewer: Side | None, seen: bool) -> Look:
         hosted = table.hosted
         look = Look(
             hosted,
@@ -147,7 +149,8 @@ class Looking(Host):
         look = replace(look, view=game.view_for(viewer), outcome=game.outcome())
         acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
         if viewer is not None and acting and game.side == viewer:
-            await reminders.looked(self._ctx, table, viewer)  # seen: no reminder of this turn
+            if seen:
+                await reminders.looked(self._ctx, table, viewer)  # no reminder of this turn
             look = replace(look, moves=await self._moves(table))
         return look
 
@@ -196,7 +199,7 @@ class Looking(Host):
             await waiting
             ahead = False
 
-    async def _look_stored(self, hosted_id: int, viewer: Side | None) -> Look:
+    async def _look_stored(self, hosted_id: int, viewer: Side | None, seen: bool) -> Look:
         """An ended match (or one another process just ended), from the store."""
         hosted = await self._hosted(hosted_id)
         if viewer is not None and hosted.phase == ENDED:
@@ -205,7 +208,7 @@ class Looking(Host):
         if hosted.match_id is not None:
             table.match = await self._ctx.store.load(hosted.match_id)
         if hosted.phase != ENDED:  # another process holds it now: read as it is stored
-            return await self._look_live(table, viewer)
+            return await self._look_live(table, viewer, seen)
         look = Look(
             hosted,
             table.terms,
