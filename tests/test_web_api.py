@@ -89,6 +89,39 @@ async def test_the_board_picture_now_and_after_each_turn(w: World) -> None:
     assert [m["turn"] for m in state["moves"]] == [1] and state["moves"][0]["words"]
 
 
+async def test_after_a_takeback_the_match_page_shows_the_turn_as_played_again(w: World) -> None:
+    """A takeback brings the turn number back, so a move list or a replay picture kept by
+    the turn alone showed the move taken back. The move list names the move played again,
+    and a finished turn's replay picture is cached for good only under the address of the
+    record it was drawn from (the state's ``replay``), so no browser keeps the old one."""
+    match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+    assert w.client is not None
+    service = w.service
+
+    async def replay(version: str) -> tuple[bytes, str]:
+        path = f"/api/m/{match}/board.png?turn=1&flip=0&v={version}"
+        async with w.client.get(path) as answer:  # type: ignore[union-attr]
+            assert answer.status == 200
+            return await answer.read(), answer.headers["Cache-Control"]
+
+    await service.play(HERE, ANN, "c3c4")
+    await service.end_turn(HERE, ANN)
+    before = (await w.get(f"/api/m/{match}"))[1]
+    assert [m["notation"] for m in before["moves"]] == ["c3c4"]
+    old_picture, caching = await replay(before["replay"])
+    assert "immutable" in caching
+    await service.takeback(HERE, ANN)
+    await service.takeback(HERE, BOB)
+    await service.play(HERE, ANN, "g3g4")
+    await service.end_turn(HERE, ANN)
+    after = (await w.get(f"/api/m/{match}"))[1]
+    assert [m["notation"] for m in after["moves"]] == ["g3g4"]
+    assert after["replay"] != before["replay"]
+    new_picture, caching = await replay(after["replay"])
+    assert new_picture != old_picture and "immutable" in caching
+    assert (await replay(before["replay"]))[1] == "no-store"  # an old address: not kept
+
+
 async def test_the_record_downloads_as_text(w: World) -> None:
     match = await w.playing()
     assert w.client is not None

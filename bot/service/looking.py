@@ -9,13 +9,14 @@ read are kept rather than loaded (and their games rebuilt) from the store at eac
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
 from bot.i18n import N_, SOURCE, _, speaking
-from rules import GameView, Outcome, Side, game_type
+from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from storage import Hosted, HostedNotFound
 
@@ -57,7 +58,8 @@ class Look:
     """A hosted match as ``viewer`` (None: anyone) sees it now. ``view`` is the game's view
     for ``viewer`` (None before the game begins), ``names`` the players' names as written
     (the Challenger's first), ``versions`` those stored (they move on with hidden changes
-    too: never show them). ``moves`` and ``setup`` are the viewer's own, when they may act."""
+    too: never show them). ``moves`` and ``setup`` are the viewer's own, when they may act.
+    ``history`` names the game's finished turns (``_history``)."""
 
     hosted: Hosted
     terms: Terms
@@ -69,6 +71,7 @@ class Look:
     view: GameView | None = None
     outcome: Outcome | None = None
     offers: Mapping[str, Side] = field(default_factory=dict)
+    history: str = ""
     moves: Moves | None = None
     setup: SetupForm | None = None
 
@@ -146,7 +149,9 @@ class Looking(Host):
         if table.match is None:
             return look
         game = table.game
-        look = replace(look, view=game.view_for(viewer), outcome=game.outcome())
+        look = replace(
+            look, view=game.view_for(viewer), outcome=game.outcome(), history=_history(game)
+        )
         acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
         if viewer is not None and acting and game.side == viewer:
             if seen:
@@ -220,7 +225,9 @@ class Looking(Host):
         )
         if table.match is not None:
             game = table.game
-            look = replace(look, view=game.view_for(None), outcome=game.outcome())
+            look = replace(
+                look, view=game.view_for(None), outcome=game.outcome(), history=_history(game)
+            )
         self._ended_looks.keep(hosted_id, look)
         return look
 
@@ -234,6 +241,15 @@ class Looking(Host):
         """The stored versions of these hosted matches, in one read: what a front end polls
         to learn of changes other processes made."""
         return await self._ctx.store.hosting.versions_of(hosted_ids)
+
+
+def _history(game: GameState) -> str:
+    """A digest of the game's finished turns: who played each, and its notations (hidden
+    ones too: never show it). The public record is written from them; the turn number alone
+    does not name it, as it comes back after a takeback with the turn taken back replaced.
+    It moves on only when a turn ends or is taken back, both public."""
+    turns = repr([(turn.side, turn.texts) for turn in game.turns])
+    return hashlib.sha256(turns.encode()).hexdigest()[:32]
 
 
 def _names(table: Table) -> tuple[str, str]:
