@@ -22,7 +22,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import StreamReader, web
 from aiohttp.abc import AbstractAccessLogger
 
 from bot.app.answers import failure_text, sentence
@@ -250,7 +250,20 @@ async def body_of(request: web.Request) -> dict[str, Any]:
     length = request.content_length
     if length is not None and length > MOST_BODY:
         raise Refusal(413, too_large())
-    return parse_body(await request.content.read(MOST_BODY + 1))
+    return parse_body(await read_most(request.content, MOST_BODY))
+
+
+async def read_most(stream: StreamReader, most: int) -> bytes:
+    """What ``stream`` holds to its end, or its first ``most`` + 1 bytes when it holds more
+    (for the caller to refuse by its length). ``StreamReader.read(n)`` gives only what has
+    arrived, so one read cut short a body the network had split."""
+    data = bytearray()
+    while len(data) <= most:
+        chunk = await stream.read(most + 1 - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
 
 
 def parse_body(data: bytes) -> dict[str, Any]:
