@@ -292,6 +292,25 @@ async def test_every_proposal_the_service_takes_is_answered_on_the_web(w: World)
     assert state["said"] == "You declined ann's draw offer: the game goes on."
 
 
+async def test_declining_one_proposal_leaves_the_others_standing(w: World) -> None:
+    """A Decline beside the opponent's draw offer declined every proposal, the player's own
+    pause too, and a Decline of a proposal no longer standing declined whatever stood then.
+    It declines the proposal it names alone, and is refused when that one has gone."""
+    match = await w.playing()
+    ann, bob = await w.token(match, C), await w.token(match, O)
+    assert (await w.post("pause", ann, {"stamp": 1}))[0] == 200
+    assert (await w.post("draw", bob, {"stamp": 1}))[0] == 200
+    no = {"stamp": 1, "kind": "draw", "yes": False}
+    status, state, _ = await w.post("answer", ann, no)
+    assert status == 200 and state["said"] == "You declined bob's draw offer: the game goes on."
+    assert state["proposals"] == [{"kind": "pause", "by": "challenger", "mine": True}]
+    assert (await w.post("draw", bob, {"stamp": 1}))[0] == 200
+    stale = {"stamp": 1, "kind": "reset", "yes": False}  # a Decline of no standing proposal
+    status, body, _ = await w.post("answer", ann, stale)
+    assert status == 409 and "reset proposal is no longer open" in body["error"]
+    assert {p["kind"] for p in (await w.me(match, C))["proposals"]} == {"pause", "draw"}
+
+
 async def test_the_setup_is_chosen_on_the_web(w: World) -> None:
     service = w.service
     reply = await service.challenge(HERE, ANN, BOB, Terms())
