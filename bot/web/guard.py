@@ -12,6 +12,7 @@ browser's ``Accept-Language`` (``accepted_language``)."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import math
@@ -236,11 +237,27 @@ PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse pr
 
 
 def address(request: web.Request) -> str:
-    """The client's address: the peer's, or behind trusted reverse proxies the right-most
-    address in ``X-Forwarded-For`` that is not one of them (docs/DEPLOY.md)."""
+    """Who the client is, for the per-address limits: its address (the peer's, or behind
+    trusted reverse proxies the right-most address in ``X-Forwarded-For`` that is not one
+    of them: docs/DEPLOY.md), an IPv6 one as its /64 (``client_network``)."""
     proxies = request.app.get(PROXIES, NO_PROXIES)
     client = proxies.client(request.remote, request.headers.getall("X-Forwarded-For", ()))
-    return f"ip:{client or '?'}"
+    return f"ip:{client_network(client)}"
+
+
+def client_network(client: str | None) -> str:
+    """What one client is known by: an IPv4 address (an IPv4-mapped IPv6 one too) as
+    itself, an IPv6 address as its /64, the least a network hands one subscriber, who can
+    take any address in it: counted apart, each would bring a fresh allowance."""
+    try:
+        found = ipaddress.ip_address(client or "")
+    except ValueError:
+        return client or "?"
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(found), 64), strict=False))
+    return str(found)
 
 
 # ---- bodies ----------------------------------------------------------------------------------
