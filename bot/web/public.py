@@ -79,6 +79,9 @@ class Public:
             png, caching = await self._png(request, match)
         answer = web.Response(body=png, content_type="image/png")
         answer.headers["Cache-Control"] = caching
+        # kept by caches, and in the reader's language where the match has no server: the
+        # only answers both (the others that follow the language are never kept)
+        answer.headers["Vary"] = "Accept-Language"
         return answer
 
     async def _png(self, request: web.Request, match: int) -> tuple[bytes, str]:
