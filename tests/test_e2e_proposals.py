@@ -97,6 +97,23 @@ async def test_a_reset_is_accepted_with_its_button(
         assert dead(offer)
 
 
+async def test_a_proposals_decline_button_declines_that_proposal_alone(tmp_path: Path) -> None:
+    """The Decline under bob's draw offer declined every proposal standing, ann's own pause
+    too; it declines the draw alone, as the web board's does."""
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        await stage.slash("ann", "match", "pause")
+        await proposal(stage, "proposes a pause")
+        await stage.slash("bob", "draw")
+        await proposal(stage, "bob (Opposition) proposes a draw")
+        declined = await stage.click("ann", "Decline")
+        assert declined.error is None, declined.text
+        await stage.posted("ann (Challenger) declines bob's draw offer.")
+        agreed = await stage.click("bob", "Agree to pause")
+        assert agreed.error is None, agreed.text
+        await stage.posted("agreed to pause")
+
+
 async def test_declined_with_its_button_and_a_lapsed_offer_greyed_out(tmp_path: Path) -> None:
     async with Stage(tmp_path) as stage:
         await started(stage)

@@ -38,3 +38,19 @@ def test_every_language_words_both_forms_without_english(language: str) -> None:
 
 def test_a_fraction_is_written_as_the_language_writes_it() -> None:
     assert "alle 0,5 Sekunden" in refusal(5, 0.5, "de")
+
+
+def test_a_crowd_of_busy_users_costs_no_sweep_per_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past 10,000 users the buckets grown back in full are forgotten; while that many are
+    busy none are, and looking through all of them again at every command made each one
+    cost as much as the crowd. Sweeps come only as often as the crowd doubles."""
+    limit = RateLimit(5, 1.0)
+    sweeps = []
+    sweep = limit._forget_full
+    monkeypatch.setattr(limit, "_forget_full", lambda now: sweeps.append(now) or sweep(now))
+    for user in range(12_000):
+        limit.take(user, 0.0)
+    assert len(sweeps) == 1
+    limit.take("late", 10.0)  # a sweep's while later: all full again, and forgotten
+    limit.take("later", 10.0)
+    assert len(sweeps) <= 2

@@ -64,7 +64,7 @@ async def test_proposals_reach_the_opponent_by_dm_unless_turned_off(h: Harness) 
     await h.settle()
     notice = h.delivery.user(BOB.id)[-1].message
     assert notice.text.startswith("ann (Challenger) proposes a draw in your match against them.")
-    assert notice.buttons is not None and notice.buttons.verbs == ("draw", "decline")
+    assert notice.buttons is not None and notice.buttons.verbs == ("draw", "decline-draw")
     await wants(h, ANN, proposals="off")
     await h.running.pause(HERE, BOB)
     await h.settle()

@@ -69,7 +69,7 @@ async def test_an_accepted_takeback_replays_the_turn_and_survives_restarts(h: Ha
         "ann (Challenger) proposes a takeback of their last turn (it is played again). bob, "
         "accept with `/tora match takeback`"
     )
-    assert h.delivery.channel(HERE.channel_id)[-1].buttons.verbs == ("rewind", "decline")  # type: ignore[union-attr]
+    assert h.delivery.channel(HERE.channel_id)[-1].buttons.verbs == ("rewind", "decline-rewind")  # type: ignore[union-attr]
     await h.running.play(HERE, BOB, "c5c4")  # staged, and dropped with the takeback
     accepted = await h.running.takeback(HERE, BOB)
     assert accepted.text == "You accepted the takeback: turn 1 is played again."

@@ -89,6 +89,39 @@ async def test_the_board_picture_now_and_after_each_turn(w: World) -> None:
     assert [m["turn"] for m in state["moves"]] == [1] and state["moves"][0]["words"]
 
 
+async def test_after_a_takeback_the_match_page_shows_the_turn_as_played_again(w: World) -> None:
+    """A takeback brings the turn number back, so a move list or a replay picture kept by
+    the turn alone showed the move taken back. The move list names the move played again,
+    and a finished turn's replay picture is cached for good only under the address of the
+    record it was drawn from (the state's ``replay``), so no browser keeps the old one."""
+    match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+    assert w.client is not None
+    service = w.service
+
+    async def replay(version: str) -> tuple[bytes, str]:
+        path = f"/api/m/{match}/board.png?turn=1&flip=0&v={version}"
+        async with w.client.get(path) as answer:  # type: ignore[union-attr]
+            assert answer.status == 200
+            return await answer.read(), answer.headers["Cache-Control"]
+
+    await service.play(HERE, ANN, "c3c4")
+    await service.end_turn(HERE, ANN)
+    before = (await w.get(f"/api/m/{match}"))[1]
+    assert [m["notation"] for m in before["moves"]] == ["c3c4"]
+    old_picture, caching = await replay(before["replay"])
+    assert "immutable" in caching
+    await service.takeback(HERE, ANN)
+    await service.takeback(HERE, BOB)
+    await service.play(HERE, ANN, "g3g4")
+    await service.end_turn(HERE, ANN)
+    after = (await w.get(f"/api/m/{match}"))[1]
+    assert [m["notation"] for m in after["moves"]] == ["g3g4"]
+    assert after["replay"] != before["replay"]
+    new_picture, caching = await replay(after["replay"])
+    assert new_picture != old_picture and "immutable" in caching
+    assert (await replay(before["replay"]))[1] == "no-store"  # an old address: not kept
+
+
 async def test_the_record_downloads_as_text(w: World) -> None:
     match = await w.playing()
     assert w.client is not None
@@ -257,6 +290,25 @@ async def test_every_proposal_the_service_takes_is_answered_on_the_web(w: World)
     status, state, _ = await w.post("answer", bob, {"stamp": 1, "kind": "draw", "yes": False})
     assert status == 200 and state["proposals"] == []
     assert state["said"] == "You declined ann's draw offer: the game goes on."
+
+
+async def test_declining_one_proposal_leaves_the_others_standing(w: World) -> None:
+    """A Decline beside the opponent's draw offer declined every proposal, the player's own
+    pause too, and a Decline of a proposal no longer standing declined whatever stood then.
+    It declines the proposal it names alone, and is refused when that one has gone."""
+    match = await w.playing()
+    ann, bob = await w.token(match, C), await w.token(match, O)
+    assert (await w.post("pause", ann, {"stamp": 1}))[0] == 200
+    assert (await w.post("draw", bob, {"stamp": 1}))[0] == 200
+    no = {"stamp": 1, "kind": "draw", "yes": False}
+    status, state, _ = await w.post("answer", ann, no)
+    assert status == 200 and state["said"] == "You declined bob's draw offer: the game goes on."
+    assert state["proposals"] == [{"kind": "pause", "by": "challenger", "mine": True}]
+    assert (await w.post("draw", bob, {"stamp": 1}))[0] == 200
+    stale = {"stamp": 1, "kind": "reset", "yes": False}  # a Decline of no standing proposal
+    status, body, _ = await w.post("answer", ann, stale)
+    assert status == 409 and "reset proposal is no longer open" in body["error"]
+    assert {p["kind"] for p in (await w.me(match, C))["proposals"]} == {"pause", "draw"}
 
 
 async def test_the_setup_is_chosen_on_the_web(w: World) -> None:

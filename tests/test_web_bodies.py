@@ -1,14 +1,22 @@
 """Whatever bytes a request's body holds, the web board reads them into a JSON object or
-refuses them with 400 or 413, and a field is what it should be or a 400: never a failure."""
+refuses them with 400 or 413, and a field is what it should be or a 400: never a failure.
+A body (or one of Discord's answers) is read whole however the network splits it."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+from pathlib import Path
 
+from aiohttp import web
+from aiohttp.test_utils import TestServer
 from hypothesis import given
 from hypothesis import strategies as st
+from web_world import World
 
+from bot.web.discord_api import DiscordApi
 from bot.web.guard import MOST_BODY, Refusal, field_of, parse_body
+from rules import Side
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
@@ -45,3 +53,62 @@ def test_deep_nesting_is_refused_not_a_crash() -> None:
         parse_body(b"[" * MOST_BODY)
     except Refusal as refusal:
         assert refusal.status == 400
+
+
+async def _sent_in_two(w: World, head: str, parts: tuple[bytes, bytes]) -> bytes:
+    """The server's whole answer to a request whose body goes in two writes a moment apart
+    (two TCP segments), as a slow or far network delivers it."""
+    assert w.client is not None
+    reader, writer = await asyncio.open_connection(w.client.server.host, w.client.server.port)
+    writer.write(head.encode() + parts[0])
+    await writer.drain()
+    await asyncio.sleep(0.2)
+    writer.write(parts[1])
+    answer = await reader.read()
+    writer.close()
+    return answer
+
+
+async def test_a_body_that_arrives_in_two_parts_is_read_whole(tmp_path: Path) -> None:
+    """An action whose body came in two TCP segments was refused as "not JSON": only the
+    first had been read. It is taken; and a body past the limit sent in parts, without a
+    length to refuse it by, is refused for its size."""
+    async with World(tmp_path / "r.sqlite3") as w:
+        match = await w.playing()
+        token = await w.token(match, Side.CHALLENGER)
+        notation = await w.first_action(match, Side.CHALLENGER)
+        body = json.dumps({"stamp": 1, "notation": notation}).encode()
+        head = (
+            f"POST /api/me/act HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer {token}\r\n"
+            f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+        )
+        answer = await _sent_in_two(w, head, (body[:10], body[10:]))
+        assert answer.startswith(b"HTTP/1.1 200"), answer
+        chunked = head.replace(f"Content-Length: {len(body)}", "Transfer-Encoding: chunked")
+        big = b"x" * (MOST_BODY + 10)
+        parts = (f"{len(big):x}\r\n".encode() + big[:100], big[100:] + b"\r\n0\r\n\r\n")
+        answer = await _sent_in_two(w, chunked, parts)
+        assert answer.startswith(b"HTTP/1.1 413") and f"over {MOST_BODY} bytes".encode() in answer
+
+
+async def test_an_answer_of_discord_that_arrives_in_two_parts_is_read_whole() -> None:
+    """A sign-in read only the part of Discord's answer that had arrived, and took a user
+    Discord named for one it could not read."""
+    user = json.dumps({"id": "123456789012345678"}).encode()
+
+    async def users_me(request: web.Request) -> web.StreamResponse:
+        answer = web.StreamResponse(headers={"Content-Type": "application/json"})
+        await answer.prepare(request)
+        await answer.write(user[:5])
+        await asyncio.sleep(0.2)
+        await answer.write(user[5:])
+        return answer
+
+    async def token(request: web.Request) -> web.Response:
+        return web.json_response({"access_token": "t", "scope": "identify"})
+
+    app = web.Application()
+    app.add_routes([web.get("/users/@me", users_me), web.post("/oauth2/token", token)])
+    async with TestServer(app) as server:
+        discord = DiscordApi(str(server.make_url("")), 1, "secret", "bot-token")
+        assert (await discord.identify("code")).user_id == 123456789012345678

@@ -17,7 +17,7 @@ from web_world import ANN, BOB, HERE, World
 
 from bot.app.page_words import page_text
 from bot.i18n import slash, speaking
-from bot.service import Terms
+from bot.service import Place, Terms
 from bot.web.guard import CSP, accepted_language
 from bot.web.labels import LABELS, table
 from bot.web.site import STATIC
@@ -218,3 +218,22 @@ def test_a_reply_names_the_pages_controls_in_its_language(code: str, control: st
         assert page_text(reply) == f"{control}."
         if code == "ja":
             assert page_text("一つ目です。二つ目です。") == "一つ目です。二つ目です。"
+
+
+async def test_a_public_picture_in_the_readers_language_tells_caches_it_varies(w: World) -> None:
+    """A match in a direct message has no server, so its public pictures are in the reader's
+    language (``Accept-Language``); they were cacheable by anyone without saying so, and a
+    shared cache could give one reader's picture to all. Each says it varies by it."""
+    match = await w.playing(place=Place(guild_id=0, channel_id=300))
+    token = await w.token(match, C)
+    await w.post("act", token, {"stamp": 1, "notation": await w.first_action(match, C)})
+    await w.post("end", token, {"stamp": 1})
+    assert w.client is not None
+    for path in (f"/api/m/{match}/board.png", f"/api/m/{match}/board.png?turn=1"):
+        pictures = []
+        for language in ("de", "ja"):
+            async with w.client.get(path, headers={"Accept-Language": language}) as answer:
+                assert answer.status == 200
+                assert "Accept-Language" in answer.headers.get("Vary", ""), path
+                pictures.append(await answer.read())
+        assert pictures[0] != pictures[1], path

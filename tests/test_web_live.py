@@ -141,6 +141,40 @@ async def test_a_closed_page_frees_its_stream_at_once(w: World) -> None:
         await board.stop()
 
 
+async def test_a_replaced_links_open_stream_is_closed_and_tells_nothing_more(w: World) -> None:
+    """After ``/tora board link:new`` the old link is refused at once; its page's open
+    stream, which was let in with it, is closed at its next event rather than going on
+    telling whoever holds the old link when the player stages an action."""
+    match = await w.playing()
+    old = await w.token(match, C)
+    events = await stream(w, "/api/me/events", old)
+    await events.version()
+    new = await w.links.renew(match, C)
+    assert (await w.get("/api/me", old))[0] == 401
+    notation = await w.first_action(match, C)
+    assert (await w.post("act", new, {"stamp": 1, "notation": notation}))[0] == 200
+    assert await events.version() == "closed"
+    assert await asyncio.wait_for(events.answer.content.read(), WAIT) == b""
+
+
+async def test_a_forgotten_open_board_does_not_hold_back_the_turns_reminder(
+    tmp_path: Path,
+) -> None:
+    """A player's page left open follows the match by its stream; the stream's checks
+    after each change are not the player looking at their turn, so the reminder they asked
+    for still comes (only a page they load or an action they take counts as a look)."""
+    async with World(tmp_path / "remind.sqlite3", heartbeat=3600) as w:
+        await w.service.records.set_notify(ANN, "reminders", "50,80")
+        match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+        events = await stream(w, "/api/me/events", await w.token(match, C))
+        await events.version()
+        assert (await w.post("draw", await w.token(match, O), {"stamp": 1}))[0] == 200
+        assert await events.version()  # the stream heard of the proposal, and checked
+        await w.h.advance(5 * 3600)
+        reminders = [d for d in w.h.delivery.user(ANN.id) if "Reminder" in d.message.text]
+        assert reminders, "the 50 % reminder of her turn"
+
+
 async def _until(done: Callable[[], bool]) -> None:
     """Wait (a few milliseconds at a time, ``WAIT`` seconds at most) until ``done()``."""
     async with asyncio.timeout(WAIT):
@@ -316,3 +350,50 @@ async def test_a_change_the_poll_reads_while_the_hook_works_it_out_is_worked_out
     await refreshing
     await hub.refresh_pending()  # what the poll found
     assert asked == [None]
+
+
+async def _heard(events: Events) -> None:
+    """Keep whatever the stream has sent by now (after a moment for the hub to send it)."""
+    await asyncio.sleep(0.2)
+    events.raw.append(events.answer.content.read_nowait())
+
+
+async def test_an_action_staged_after_the_clock_moved_tells_the_opponent_and_match_page_nothing(
+    tmp_path: Path,
+) -> None:
+    """Twin worlds ten quiet minutes into a turn: in one the player to act stages an
+    action, in the other nothing happens. A spectator and the opponent must not be able to
+    tell them apart: no event when it is staged, the same states and pictures. (The board
+    picture once carried the status line's "due in ..." text, so every state's version
+    moved with the clock, and the first change after a minute, hidden or not, sent one.)"""
+    async with (
+        World(tmp_path / "a.sqlite3", heartbeat=3600) as a,
+        World(tmp_path / "b.sqlite3", heartbeat=3600) as b,
+    ):
+        worlds = (a, b)
+        matches = [await world.playing() for world in worlds]
+        streams = []
+        for world, match in zip(worlds, matches, strict=True):
+            events = [
+                await stream(world, f"/api/m/{match}/events"),
+                await stream(world, "/api/me/events", await world.token(match, O)),
+            ]
+            for stream_ in events:
+                await stream_.version()
+            streams.append(events)
+        await asyncio.sleep(0.1)  # the first polls: the matches are new to them
+        for world in worlds:
+            world.h.clock.advance(600)
+        notation = await a.first_action(matches[0], C)
+        staged = await a.post(
+            "act", await a.token(matches[0], C), {"stamp": 1, "notation": notation}
+        )
+        assert staged[0] == 200
+        for events in streams:
+            for stream_ in events:
+                await _heard(stream_)
+        seen = [
+            await seen_by_bob_and_anyone(world, match, events)
+            for world, match, events in zip(worlds, matches, streams, strict=True)
+        ]
+        assert seen[0] == seen[1]

@@ -111,3 +111,20 @@ async def test_without_trusted_proxies_the_header_is_ignored(tmp_path: Path) -> 
             path = f"/api/m/{match}"
             assert await statuses(client, path, "203.0.113.7", 3) == [200, 200, 200]
             assert await statuses(client, path, "203.0.113.8", 1) == [429]
+
+
+async def test_one_ipv6_network_is_one_client_for_every_limit(tmp_path: Path) -> None:
+    """An IPv6 client is handed a /64 of addresses to use as it likes, so counting each
+    address apart let one client take a fresh allowance (reads, actions, live streams,
+    sign-ins) per request. Every address of a /64 counts as one client; another /64, and
+    each IPv4 address, as another."""
+    async with World(tmp_path / "six.sqlite3") as w:
+        match = await w.playing()
+        async with served(w, Proxies.of(["127.0.0.1"])) as client:
+            path = f"/api/m/{match}"
+            hops = [f"2001:db8:1:2::{n:x}" for n in range(4)]
+            got = [(await statuses(client, path, hop, 1))[0] for hop in hops]
+            assert got == [200, 200, 200, 429]
+            assert await statuses(client, path, "::ffff:203.0.113.7", 1) == [200]
+            assert await statuses(client, path, "2001:db8:1:3::1", 1) == [200]
+            assert await statuses(client, path, "203.0.113.7", 3) == [200, 200, 429]

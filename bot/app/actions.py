@@ -15,7 +15,8 @@ from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
 from bot.i18n import N_, _, current, option, slash, speaking
-from bot.service import Hosted, MatchService, Place, Reply, Stamp, Terms, User
+from bot.service import PROPOSAL_KINDS, Hosted, MatchService, Place, Reply, Stamp, Terms, User
+from bot.service.agreements import DECLINE
 from bot.service.guild import ClockChoice
 from bot.service.phases import (
     PLAYING,
@@ -441,9 +442,11 @@ class Actions:
 
 
 def _on_a_proposal(verb: str, stamp: Stamp) -> bool:
-    """Whether a button is a proposal's Accept or Decline: those act whichever turn it is
-    (a proposal outlives its turn); a challenge's Decline is stamped before the game, turn 0."""
-    return verb in ("draw", "reset", "pause", "rewind") or (verb == "decline" and stamp.turn > 0)
+    """Whether a button is a proposal's Accept or Decline (``decline-draw``; a plain
+    ``decline`` posted before they named their proposal): those act whichever turn it is (a
+    proposal outlives its turn); a challenge's Decline is stamped before the game, turn 0."""
+    kind = verb.removeprefix(DECLINE)
+    return kind in PROPOSAL_KINDS or (verb == "decline" and stamp.turn > 0)
 
 
 CONFIRMED = {

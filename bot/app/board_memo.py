@@ -11,9 +11,10 @@ hidden ones, or the acting player's own, already worked out for their answer. A 
 kept with its JSON, encoded once for every page and stream that reads it, and pages asking
 for one state at once (an action's answer and its own stream's check) wait for one build.
 
-The public record of a match (the move list, the replay) changes only when a turn ends or
-the match ends, so it is kept by the match, its turn and its phase rather than read from
-the store for every state."""
+The public record of a match (the move list, the replay) changes only when a turn ends or is
+taken back, or the match ends, so it is kept by the match, its finished turns (``Look.history``:
+not the turn number, which a takeback brings back) and its phase rather than read from the
+store for every state."""
 
 from __future__ import annotations
 
@@ -48,10 +49,10 @@ def fingerprint(look: Look, kind: str) -> str:
     return f"{kind}:{acting}:{bare!r}"
 
 
-def record_key(look: Look) -> tuple[int | None, int, str, bool]:
-    """What a match's public record depends on: its finished turns (counted by the turn
-    number, which only goes up) and whether it has ended (the whole record is public then)."""
-    return (look.hosted.match_id, look.stamp.turn, look.hosted.phase, look.outcome is not None)
+def record_key(look: Look) -> tuple[int | None, str, str, bool]:
+    """What a match's public record depends on: its finished turns (``Look.history``) and
+    whether it has ended (the whole record is public then)."""
+    return (look.hosted.match_id, look.history, look.hosted.phase, look.outcome is not None)
 
 
 @dataclass(frozen=True)

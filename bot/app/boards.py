@@ -113,9 +113,9 @@ class Boards:
         with their side, staged actions, legal actions, setup form and the proposals open."""
         return dict((await self.mine_kept(match, side)).state)
 
-    async def mine_kept(self, match: int, side: Side) -> Kept:
-        """``mine`` with its JSON."""
-        look = await self.service.look(match, side)
+    async def mine_kept(self, match: int, side: Side, seen: bool = True) -> Kept:
+        """``mine`` with its JSON; ``seen``: the player is looking (``MatchService.look``)."""
+        look = await self.service.look(match, side, seen=seen)
         language = await self.language(look)
         key = f"{language}:{fingerprint(look, 'mine')}"
         return await self._states.get(key, lambda: self._mine(look, side, language))
@@ -193,6 +193,7 @@ class Boards:
             "paused": hosted.paused_left is not None,
             "summary": _summary(look),
             "moves": await self._moves(look),
+            "replay": await self._replay_version(look, language),
             "result": self._result(look),
             "board": board,
         }
@@ -257,12 +258,9 @@ class Boards:
     async def _replay(self, look: Look) -> list[Any] | None:
         """The public views of the match's record, at the start and after each turn (None:
         it does not replay yet). Kept by the record's digest: public text only."""
-        match_id = look.hosted.match_id
-        if match_id is None:
-            return None
-        record = self._records.get(record_key(look))
+        record = await self._record_of(look)
         if record is None:
-            record = self._records.keep(record_key(look), await self.records.record(match_id))
+            return None
         key = hashlib.sha256(record.encode()).digest()
         with self._replays_lock:
             if key in self._replays:
@@ -279,6 +277,26 @@ class Boards:
                 self._replays.popitem(last=False)
         return views
 
+    async def _record_of(self, look: Look) -> str | None:
+        """The match's public record, kept by ``record_key`` (None: its game has not begun)."""
+        match_id = look.hosted.match_id
+        if match_id is None:
+            return None
+        record = self._records.get(record_key(look))
+        if record is None:
+            record = self._records.keep(record_key(look), await self.records.record(match_id))
+        return record
+
+    async def _replay_version(self, look: Look, language: str) -> str | None:
+        """A digest of what the replay's pictures are drawn from: the public record, the
+        players' names and ``language``. The page's replay addresses carry it, so that one
+        is cached for good only while it names what it shows: a takeback changes a finished
+        turn's picture, and so this."""
+        record = await self._record_of(look)
+        if record is None:
+            return None
+        return hashlib.sha256(repr((record, look.names, language)).encode()).hexdigest()[:16]
+
     async def record(self, match: int) -> tuple[str, str]:
         """The public record of hosted match ``match`` to download: its file name and text
         (Refused: there is no such match, or its game has not begun)."""
@@ -289,16 +307,21 @@ class Boards:
         return f"{game}-match-{hosted.id}.{game}", await self.records.record(hosted.match_id)
 
     # ---- pictures --------------------------------------------------------------------------
-    async def public_png(
-        self, match: int, turn: int | None, flip: bool, fallback: str = SOURCE
-    ) -> bytes:
-        """The public board now, or after finished turn ``turn`` of the replay (0: the
-        start), drawn from the other side with ``flip`` where the game's drawing can, its
-        words in the server's language (``fallback`` without a server)."""
+    async def public_png(self, match: int, flip: bool, fallback: str = SOURCE) -> bytes:
+        """The public board now, drawn from the other side with ``flip`` where the game's
+        drawing can, its words in the server's language (``fallback`` without a server)."""
+        look = await self.service.look(match)
+        return (await self._picture(look, None, flip, await self.language(look, fallback))).png
+
+    async def replay_png(
+        self, match: int, turn: int, flip: bool, fallback: str = SOURCE
+    ) -> tuple[bytes, str | None]:
+        """The public board after finished turn ``turn`` of the replay (0: the start), as
+        ``public_png`` draws the board now but beside it the players' names alone (the time
+        left is the running turn's, not that turn's); and the version of what it is drawn
+        from (``_replay_version``)."""
         look = await self.service.look(match)
         language = await self.language(look, fallback)
-        if turn is None:
-            return (await self._picture(look, None, flip, language)).png
         views = await self._replay(look)
         if views is None:
             raise NoSuchPicture(
@@ -309,7 +332,9 @@ class Boards:
             )
         if not 0 <= turn < len(views):
             raise NoSuchPicture(_("This match has turns 0 to {last} to show.", last=len(views) - 1))
-        return (await self._paint(drawn_view(views[turn], look, flip, None, language))).png
+        names = Status(look.status.challenger, look.status.opposition)
+        drawn = drawn_view(views[turn], look, flip, None, language, names)
+        return (await self._paint(drawn)).png, await self._replay_version(look, language)
 
     async def own_png(self, match: int, side: Side, pick: str | None, flip: bool) -> bytes:
         """``side``'s own board, the actions of their piece ``pick`` pointed out, its words

@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 
 from bot.i18n import N_, _
-from bot.service import Stamp
+from bot.service import PROPOSAL_KINDS, Stamp
+from bot.service.agreements import DECLINE
 
 # verb -> (label, style): primary (the step forward), success, danger or secondary; a label
 # is worded in the reader's language where its button is built (``label``)
@@ -44,6 +45,8 @@ VERBS: dict[str, tuple[str, str]] = {
     "away": (N_("Away for a day"), "secondary"),  # a reminder: an away day from now
     "back": (N_("I am back"), "secondary"),  # an away's answer: come back early
 }
+# a proposal's Decline: that proposal alone (``decline`` declines every one standing)
+VERBS |= {DECLINE + kind: (N_("Decline"), "danger") for kind in PROPOSAL_KINDS}
 _VERB = r"tora:(?P<verb>" + "|".join(VERBS) + r")"
 TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:m(?P<match>\d{1,20})t(?P<turn>\d{1,9})|-)"
 # Buttons posted by earlier versions: their guild, channel and the match's version.

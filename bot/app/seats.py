@@ -23,6 +23,7 @@ from bot.service import (
     Stamp,
     User,
 )
+from bot.service.agreements import DECLINE
 from bot.service.phases import ENDED
 from rules import Side
 
@@ -111,8 +112,8 @@ class Seats:
         if verb == "act":
             return lambda: service.play(place, user, request.notation, expect=stamp, preview=False)
         if verb == "answer":
-            kind = request.kind if request.yes else "decline"
-            return lambda: service.answer(place, user, kind, stamp)
+            verb = request.kind if request.yes else DECLINE + request.kind
+            return lambda: service.answer(place, user, verb, stamp)
         if verb == "setup":
             answers = request.answers or {}
             return lambda: service.setup(place, user, answers, expect=stamp)

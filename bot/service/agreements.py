@@ -36,6 +36,8 @@ PROPOSALS = {
 # Every kind of proposal: one player proposes, the other accepts or declines. Resuming is
 # none: either player resumes a paused clock alone, so that neither holds a match hostage.
 PROPOSAL_KINDS = tuple(OFFERS)
+# A proposal's Decline button: ``DECLINE + kind`` declines (or takes back) that one alone.
+DECLINE = "decline-"
 # What goes on when a proposal is declined or taken back, for the player who did it.
 AFTER_DECLINING = {
     # TRANSLATORS: what goes on after a proposal is declined: "You {actions}: {after}."
@@ -82,7 +84,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
                 **_proposal_words(ctx, table, side, kind),
             ),
             mentions=(other,),
-            buttons=(kind, "decline"),
+            buttons=(kind, DECLINE + kind),
             turn=table.turn,
             notice=PROPOSAL,
             language=language,
@@ -95,7 +97,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
                 "with the buttons, or with {accept} and {decline}.",
                 **_proposal_words(ctx, table, side, kind),
             ),
-            buttons=(kind, "decline"),
+            buttons=(kind, DECLINE + kind),
             turn=table.turn,
             notice=PROPOSAL,
             language=language,
@@ -119,14 +121,21 @@ def _proposal_words(ctx: Context, table: Table, side: Side, kind: str) -> dict[s
     }
 
 
-async def answer(ctx: Context, table: Table, user: User, kind: str) -> Reply:
-    """A proposal's button: accept the opponent's proposal of ``kind`` (``draw``, ``reset``,
-    ``pause``) or, for ``decline``, decline (or take back) the proposals standing. Unlike
-    the commands, an Accept button never proposes anything itself."""
-    if kind == "decline":
+async def answer(ctx: Context, table: Table, user: User, verb: str) -> Reply:
+    """A proposal's button: accept the opponent's proposal of kind ``verb`` (``draw``,
+    ``reset``, ``pause``, ``rewind``) or, for ``DECLINE`` + a kind, decline that proposal
+    (take it back if it is one's own) and no other, refused once it no longer stands: a
+    Decline pressed late must not decline whatever was proposed since. ``decline`` alone is
+    the Decline of a button posted before they named their proposal: it declines (or takes
+    back) every proposal standing, as the command does. Unlike the commands, an Accept
+    button never proposes anything itself."""
+    if verb == "decline":
         return await decline(ctx, table, user)
     side = player_side(table, user)
+    kind = verb.removeprefix(DECLINE)
     by = table.offers().get(kind)
+    if by is not None and kind != verb:
+        return await decline(ctx, table, user, kind)
     if by == side.other:
         return await _agreed(ctx, table, side, kind)
     if by == side:
@@ -371,12 +380,14 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
     return Reply(_("The clock is running again."), private=False, stamp=table.stamp)
 
 
-async def decline(ctx: Context, table: Table, user: User) -> Reply:
-    """Decline what the opponent proposed, or take back one's own proposals."""
+async def decline(ctx: Context, table: Table, user: User, only: str | None = None) -> Reply:
+    """Decline what the opponent proposed, or take back one's own proposals: all of them
+    (the command), or the one of kind ``only`` alone (its Decline button: ``answer``)."""
     side = player_side(table, user)
     offers = table.offers()
-    theirs = [kind for kind, by in offers.items() if by == side.other]
-    mine = [kind for kind, by in offers.items() if by == side]
+    named = [(kind, by) for kind, by in offers.items() if only in (None, kind)]
+    theirs = [kind for kind, by in named if by == side.other]
+    mine = [kind for kind, by in named if by == side]
     if not theirs and not mine:
         raise Refused(_("There is no proposal to decline."))
     for kind in theirs + mine:

@@ -9,17 +9,18 @@ read are kept rather than loaded (and their games rebuilt) from the store at eac
 
 from __future__ import annotations
 
+import hashlib
 from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
-from bot.i18n import N_, _
-from rules import GameView, Outcome, Side, game_type
+from bot.i18n import N_, SOURCE, _, speaking
+from rules import GameState, GameView, Outcome, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from storage import Hosted, HostedNotFound
 
-from . import picking, play, reminders, setup_phase
+from . import picking, play, reminders, setup_phase, timing
 from .errors import NotAllowed, Refused
 from .host import Host
 from .models import User
@@ -27,12 +28,14 @@ from .phases import ENDED, PLAYING, SETUP
 from .ports import Stamp, Status
 from .questions import SetupForm
 from .table import Table
-from .terms import Terms
+from .terms import BANK_CLOCK, INCREMENT_CLOCK, Terms
+from .texts import duration
 
 NO_SUCH_MATCH = N_("There is no such match.")
 HAS_ENDED = N_("That match has ended; its public page stays.")
 ENDED_LOOKS = 256  # ended matches whose public looks are kept
 CHANNELS = 4096  # hosted matches whose channel is kept (it never changes)
+CLOCKS = (BANK_CLOCK, INCREMENT_CLOCK)  # clocks whose waiting player's time a picture shows
 
 V = TypeVar("V")
 
@@ -55,7 +58,8 @@ class Look:
     """A hosted match as ``viewer`` (None: anyone) sees it now. ``view`` is the game's view
     for ``viewer`` (None before the game begins), ``names`` the players' names as written
     (the Challenger's first), ``versions`` those stored (they move on with hidden changes
-    too: never show them). ``moves`` and ``setup`` are the viewer's own, when they may act."""
+    too: never show them). ``moves`` and ``setup`` are the viewer's own, when they may act.
+    ``history`` names the game's finished turns (``_history``)."""
 
     hosted: Hosted
     terms: Terms
@@ -67,6 +71,7 @@ class Look:
     view: GameView | None = None
     outcome: Outcome | None = None
     offers: Mapping[str, Side] = field(default_factory=dict)
+    history: str = ""
     moves: Moves | None = None
     setup: SetupForm | None = None
 
@@ -105,10 +110,12 @@ class Looking(Host):
         self._ended_looks: Recent[Look] = Recent(ENDED_LOOKS)
         self._channels: Recent[int] = Recent(CHANNELS)  # a hosted match's channel, by its id
 
-    async def look(self, hosted_id: int, viewer: Side | None = None) -> Look:
+    async def look(self, hosted_id: int, viewer: Side | None = None, *, seen: bool = True) -> Look:
         """Hosted match ``hosted_id`` as ``viewer`` sees it (Refused: there is none, or it
         has not begun to be played; a player's look of an ended match is refused too: its
-        page is the public one)."""
+        page is the public one). ``seen``: the player is looking (a page they load, an
+        action), so their running turn needs no reminder; a live stream's checks after
+        each change are not them looking, or a page left open would cancel reminders."""
         ended = self._ended_looks.get(hosted_id)
         if ended is not None:
             if viewer is not None:
@@ -121,10 +128,10 @@ class Looking(Host):
         async with self._lock(channel_id):
             table = await self._loaded(channel_id)
             if table is not None and table.hosted.id == hosted_id:
-                return await self._look_live(table, viewer)
-        return await self._look_stored(hosted_id, viewer)
+                return await self._look_live(table, viewer, seen)
+        return await self._look_stored(hosted_id, viewer, seen)
 
-    async def _look_live(self, table: Table, viewer: Side | None) -> Look:
+    async def _look_live(self, table: Table, viewer: Side | None, seen: bool) -> Look:
         hosted = table.hosted
         look = Look(
             hosted,
@@ -133,7 +140,7 @@ class Looking(Host):
             _names(table),
             table.stamp,
             table.versions,
-            _status(table, self._ctx.now()),
+            _status(table),
             offers=table.offers(),
         )
         if viewer is not None and hosted.phase == SETUP:
@@ -142,10 +149,13 @@ class Looking(Host):
         if table.match is None:
             return look
         game = table.game
-        look = replace(look, view=game.view_for(viewer), outcome=game.outcome())
+        look = replace(
+            look, view=game.view_for(viewer), outcome=game.outcome(), history=_history(game)
+        )
         acting = hosted.phase == PLAYING and not table.paused and not game.is_over()
         if viewer is not None and acting and game.side == viewer:
-            await reminders.looked(self._ctx, table, viewer)  # seen: no reminder of this turn
+            if seen:
+                await reminders.looked(self._ctx, table, viewer)  # no reminder of this turn
             look = replace(look, moves=await self._moves(table))
         return look
 
@@ -194,7 +204,7 @@ class Looking(Host):
             await waiting
             ahead = False
 
-    async def _look_stored(self, hosted_id: int, viewer: Side | None) -> Look:
+    async def _look_stored(self, hosted_id: int, viewer: Side | None, seen: bool) -> Look:
         """An ended match (or one another process just ended), from the store."""
         hosted = await self._hosted(hosted_id)
         if viewer is not None and hosted.phase == ENDED:
@@ -203,7 +213,7 @@ class Looking(Host):
         if hosted.match_id is not None:
             table.match = await self._ctx.store.load(hosted.match_id)
         if hosted.phase != ENDED:  # another process holds it now: read as it is stored
-            return await self._look_live(table, viewer)
+            return await self._look_live(table, viewer, seen)
         look = Look(
             hosted,
             table.terms,
@@ -211,11 +221,13 @@ class Looking(Host):
             _names(table),
             table.stamp,
             table.versions,
-            _status(table, self._ctx.now()),
+            _status(table),
         )
         if table.match is not None:
             game = table.game
-            look = replace(look, view=game.view_for(None), outcome=game.outcome())
+            look = replace(
+                look, view=game.view_for(None), outcome=game.outcome(), history=_history(game)
+            )
         self._ended_looks.keep(hosted_id, look)
         return look
 
@@ -231,6 +243,15 @@ class Looking(Host):
         return await self._ctx.store.hosting.versions_of(hosted_ids)
 
 
+def _history(game: GameState) -> str:
+    """A digest of the game's finished turns: who played each, and its notations (hidden
+    ones too: never show it). The public record is written from them; the turn number alone
+    does not name it, as it comes back after a takeback with the turn taken back replaced.
+    It moves on only when a turn ends or is taken back, both public."""
+    turns = repr([(turn.side, turn.texts) for turn in game.turns])
+    return hashlib.sha256(turns.encode()).hexdigest()[:32]
+
+
 def _names(table: Table) -> tuple[str, str]:
     """The players' names as written, the Challenger's first; before the sides are drawn
     (a challenge), the challenger's and the one challenged ("anyone": an open challenge)."""
@@ -242,7 +263,27 @@ def _names(table: Table) -> tuple[str, str]:
     return first, second
 
 
-def _status(table: Table, now: float) -> Status:
-    """What the board pictures show beside the view: the names, and the time left."""
+def _status(table: Table) -> Status:
+    """What the board pictures show beside the view: the names, and of the time left only
+    what the clock does not move (``_standing_time``). A page's state names its picture,
+    so a text that moved with the clock ("due in 5 h 10 min") would move every state's
+    version with it, and the first change after a minute, hidden ones too (the opponent's
+    staged action), would send every audience a new state at that moment. The page counts
+    the running deadline down itself, from the state's ``deadline``."""
     over = table.match is not None and table.game.is_over()
-    return Status(*_names(table), "" if over else table.deadline_text(now))
+    return Status(*_names(table), "" if over else _standing_time(table))
+
+
+def _standing_time(table: Table) -> str:
+    """A pause's time left and, on a bank or increment clock, the waiting player's next
+    turn (neither runs while the turn does); in English, as a board image's deadline."""
+    hosted = table.hosted
+    parts: list[str] = []
+    with speaking(SOURCE):
+        if hosted.paused_left is not None:
+            parts.append(_("paused, {time} left", time=duration(hosted.paused_left, True)))
+        if table.match is not None and hosted.clocks is not None and table.terms.clock in CLOCKS:
+            waiting = table.game.side.other
+            time = timing.turn_time(table.terms, hosted, waiting)
+            parts.append(f"{table.raw_name(hosted.player(waiting))} {duration(time, True)}")
+    return " \u00b7 ".join(parts)

@@ -23,6 +23,7 @@ class _Bucket:
 
 # TRANSLATORS: it completes "You are {doing}: up to 5 at once, ..." (a rate limit's refusal).
 SENDING = N_("sending commands faster than I take them")
+SWEEP = 10_000  # users kept before those grown back in full are looked for
 
 
 class RateLimit:
@@ -32,6 +33,7 @@ class RateLimit:
     def __init__(self, burst: int, every: float, doing: str = SENDING) -> None:
         self.burst, self.every, self.doing = burst, every, doing
         self._buckets: dict[Hashable, _Bucket] = {}
+        self._sweep_at = SWEEP
 
     def take(self, user_id: Hashable, now: float) -> None:
         """Spend one command of ``user_id``'s allowance (any key: a user, a web link, an
@@ -58,8 +60,11 @@ class RateLimit:
                 wait,
             )
         bucket.tokens -= 1
-        if len(self._buckets) > 10_000:
+        if len(self._buckets) > self._sweep_at:
             self._forget_full(now)
+            # the next sweep once as many users again have come: a crowd still busy costs
+            # one look through it per as many commands, not one per command
+            self._sweep_at = max(SWEEP, 2 * len(self._buckets))
 
     def _plural_count(self) -> int:
         """The count that chooses the refusal's form: the allowance's whole seconds, and a

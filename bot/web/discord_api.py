@@ -18,7 +18,7 @@ import aiohttp
 
 from bot.i18n import N_, _
 
-from .guard import Refusal
+from .guard import Refusal, read_most
 
 log = logging.getLogger("bot.web")
 
@@ -135,7 +135,7 @@ class DiscordApi:
             async with aiohttp.ClientSession(timeout=timeout) as session:
                 url = self.api_base + path
                 async with session.request(method, url, data=data, headers=headers) as answer:
-                    raw = await answer.content.read(MOST_ANSWER + 1)
+                    raw = await read_most(answer.content, MOST_ANSWER)
                     status = answer.status
         except (TimeoutError, aiohttp.ClientError, OSError) as exc:
             log.warning("Discord could not be reached for a sign-in", extra={"error": str(exc)})

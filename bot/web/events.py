@@ -38,16 +38,19 @@ BEAT = "\n"  # what has a quiet stream send a heartbeat comment
 
 Audience = tuple[int, Side | None]  # a match, and whose eyes (None: anyone)
 Versioner = Callable[[int, Side | None], Awaitable[str]]
+Holds = Callable[[], Awaitable[bool]]  # whether a stream's reader may still see its audience's
 
 
 @dataclass(eq=False)
 class Stream:
     """One open stream: the versions to send it, newest last (``HEARTBEAT`` and ``STOP``
-    among them), its page's request, and when it was last sent anything."""
+    among them), its page's request, when it was last sent anything, and what says whether
+    its reader still may follow it (a player's link: None for the public's)."""
 
     audience: Audience
     request: web.Request
     quiet_since: float
+    holds: Holds | None = None
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
 
 
@@ -195,11 +198,14 @@ class Hub:
                         stream.queue.put_nowait(BEAT)
 
     # ---- streams ---------------------------------------------------------------------------
-    async def serve(self, request: web.Request, audience: Audience) -> web.StreamResponse:
+    async def serve(
+        self, request: web.Request, audience: Audience, holds: Holds | None = None
+    ) -> web.StreamResponse:
         """Hold an event stream open for ``audience``: the version now, then each new one,
-        with a heartbeat comment when nothing happens for a while."""
+        with a heartbeat comment when nothing happens for a while; while ``holds`` says its
+        reader may still follow it (``_follow``)."""
         first = await self.version(*audience)
-        stream = Stream(audience, request, asyncio.get_running_loop().time())
+        stream = Stream(audience, request, asyncio.get_running_loop().time(), holds)
         self._streams.setdefault(audience[0], set()).add(stream)
         self._sent.setdefault(audience, first)
         answer = web.StreamResponse(
@@ -224,11 +230,17 @@ class Hub:
 
     async def _follow(self, answer: web.StreamResponse, stream: Stream, last: str) -> None:
         """Send each new version until the audience's state closes, the page goes or the
-        server stops; a heartbeat when the sweeper says the stream is quiet."""
+        server stops; a heartbeat when the sweeper says the stream is quiet. Before sending
+        anything, a stream whose reader may follow it no more (a player's link was
+        replaced: the link is checked only when a stream opens) is closed instead, so it
+        tells them nothing of what happened since."""
         loop = asyncio.get_running_loop()
         while last != CLOSED and not self._closing:
             version = await stream.queue.get()
             if version == STOP:
+                return
+            if stream.holds is not None and not await stream.holds():
+                await answer.write(event(CLOSED))
                 return
             if version == BEAT:
                 await answer.write(b": heartbeat\n\n")

@@ -12,6 +12,7 @@ browser's ``Accept-Language`` (``accepted_language``)."""
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 import math
@@ -22,7 +23,7 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import StreamReader, web
 from aiohttp.abc import AbstractAccessLogger
 
 from bot.app.answers import failure_text, sentence
@@ -236,11 +237,27 @@ PROXIES = web.AppKey("proxies", Proxies)  # the application's trusted reverse pr
 
 
 def address(request: web.Request) -> str:
-    """The client's address: the peer's, or behind trusted reverse proxies the right-most
-    address in ``X-Forwarded-For`` that is not one of them (docs/DEPLOY.md)."""
+    """Who the client is, for the per-address limits: its address (the peer's, or behind
+    trusted reverse proxies the right-most address in ``X-Forwarded-For`` that is not one
+    of them: docs/DEPLOY.md), an IPv6 one as its /64 (``client_network``)."""
     proxies = request.app.get(PROXIES, NO_PROXIES)
     client = proxies.client(request.remote, request.headers.getall("X-Forwarded-For", ()))
-    return f"ip:{client or '?'}"
+    return f"ip:{client_network(client)}"
+
+
+def client_network(client: str | None) -> str:
+    """What one client is known by: an IPv4 address (an IPv4-mapped IPv6 one too) as
+    itself, an IPv6 address as its /64, the least a network hands one subscriber, who can
+    take any address in it: counted apart, each would bring a fresh allowance."""
+    try:
+        found = ipaddress.ip_address(client or "")
+    except ValueError:
+        return client or "?"
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.IPv6Network((int(found), 64), strict=False))
+    return str(found)
 
 
 # ---- bodies ----------------------------------------------------------------------------------
@@ -250,7 +267,20 @@ async def body_of(request: web.Request) -> dict[str, Any]:
     length = request.content_length
     if length is not None and length > MOST_BODY:
         raise Refusal(413, too_large())
-    return parse_body(await request.content.read(MOST_BODY + 1))
+    return parse_body(await read_most(request.content, MOST_BODY))
+
+
+async def read_most(stream: StreamReader, most: int) -> bytes:
+    """What ``stream`` holds to its end, or its first ``most`` + 1 bytes when it holds more
+    (for the caller to refuse by its length). ``StreamReader.read(n)`` gives only what has
+    arrived, so one read cut short a body the network had split."""
+    data = bytearray()
+    while len(data) <= most:
+        chunk = await stream.read(most + 1 - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return bytes(data)
 
 
 def parse_body(data: bytes) -> dict[str, Any]:

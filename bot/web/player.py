@@ -61,17 +61,8 @@ class Player:
         ``Site.counted_as``) and the token's allowances of ``kind`` allow it; and its
         player's language, the request's from here on (``speaking_to``)."""
         self.site.limits.take(kind, self.site.counted_as(request))
-        found = BEARER.fullmatch(request.headers.get("Authorization", ""))
-        if found is None:
-            raise Refusal(
-                401,
-                _(
-                    "This page needs your private link: open the board from Discord (Play, "
-                    "or your turn's message)."
-                ),
-            )
         try:
-            match, side = await self.site.links.check(found.group(1))
+            match, side = await self.site.links.check(token_of(request))
         except LinkRefused as exc:
             raise Refusal(401, exc.message, {"ended": exc.ended}) from None
         language = await self.site.boards.page_language(match, side)
@@ -119,8 +110,17 @@ class Player:
 
     async def events(self, request: web.Request) -> web.StreamResponse:
         seat, language = await self.seat(request, "reads")
+        token = token_of(request)
+
+        async def holds() -> bool:
+            """Whether the stream's link still opens its seat (not replaced since)."""
+            try:
+                return await self.site.links.check(token) == (seat.match, seat.side)
+            except LinkRefused:
+                return False
+
         with speaking_to(request, language):
-            return await self.site.stream(request, (seat.match, seat.side))
+            return await self.site.stream(request, (seat.match, seat.side), holds)
 
     async def plan(self, request: web.Request) -> web.Response:
         """The plan mode (a reply planned while the opponent's turn runs): the body has the
@@ -158,6 +158,20 @@ class Player:
         except Refused as exc:
             raise Refusal(400, exc.message) from None
         return state_body(await self.site.seats.act(seat, asked))
+
+
+def token_of(request: web.Request) -> str:
+    """The private link's token the request carries (401 without one)."""
+    found = BEARER.fullmatch(request.headers.get("Authorization", ""))
+    if found is None:
+        raise Refusal(
+            401,
+            _(
+                "This page needs your private link: open the board from Discord (Play, "
+                "or your turn's message)."
+            ),
+        )
+    return found.group(1)
 
 
 async def plan_of(request: web.Request) -> tuple[int, dict[str, str]]:

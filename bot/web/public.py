@@ -19,7 +19,9 @@ from .site import Site
 
 MATCH = re.compile(r"[1-9][0-9]{0,17}")
 TURN = re.compile(r"0|[1-9][0-9]{0,5}")
-FINISHED_TURN = "public, max-age=86400, immutable"  # a finished turn's picture never changes
+# a finished turn's picture, at the address naming the record it is drawn from (``v``): a
+# takeback changes what a finished turn shows, and so that address
+FINISHED_TURN = "public, max-age=86400, immutable"
 NOW = "public, max-age=60"  # the board now: its address carries a digest of the picture
 
 
@@ -74,23 +76,31 @@ class Public:
     async def board(self, request: web.Request) -> web.Response:
         match = await self._read(request)
         with speaking_to(request, request[LANGUAGE]):
-            png = await self._png(request, match)
+            png, caching = await self._png(request, match)
         answer = web.Response(body=png, content_type="image/png")
-        answer.headers["Cache-Control"] = NOW if "turn" not in request.query else FINISHED_TURN
+        answer.headers["Cache-Control"] = caching
+        # kept by caches, and in the reader's language where the match has no server: the
+        # only answers both (the others that follow the language are never kept)
+        answer.headers["Vary"] = "Accept-Language"
         return answer
 
-    async def _png(self, request: web.Request, match: int) -> bytes:
+    async def _png(self, request: web.Request, match: int) -> tuple[bytes, str]:
+        """The picture asked for, and how long it may be kept: a replay's for good only at
+        the address of what it was drawn from (an older address is kept nowhere)."""
         flip = flip_of(request)
         turn_text = request.query.get("turn")
         if turn_text is not None and not TURN.fullmatch(turn_text):
             raise Refusal(400, _("turn is the number of a finished turn (0: the start)."))
-        turn = None if turn_text is None else int(turn_text)
+        boards, language = self.site.boards, request[LANGUAGE]
         try:
-            return await self.site.boards.public_png(match, turn, flip, request[LANGUAGE])
+            if turn_text is None:
+                return await boards.public_png(match, flip, language), NOW
+            png, version = await boards.replay_png(match, int(turn_text), flip, language)
         except NoSuchPicture as exc:
             raise Refusal(404, exc.message) from None
         except Refused:
             raise Refusal(404, no_match()) from None
+        return png, FINISHED_TURN if request.query.get("v") == version else NO_STORE
 
     async def record(self, request: web.Request) -> web.Response:
         match = await self._read(request)

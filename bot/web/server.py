@@ -71,7 +71,8 @@ class WebBoard:
         boards = self.site.boards
         if side is None:
             return await version_or_closed(lambda: boards.public_kept(match))
-        return await version_or_closed(lambda: boards.mine_kept(match, side))
+        # a stream's check, not the player looking: it holds back no reminder
+        return await version_or_closed(lambda: boards.mine_kept(match, side, seen=False))
 
     def application(self) -> web.Application:
         """The aiohttp application (tests serve it with aiohttp's test client)."""

@@ -19,7 +19,7 @@ from bot.app.links import Links
 from bot.app.seats import Seats
 from bot.i18n import _, ngettext
 
-from .events import Audience, Hub
+from .events import Audience, Holds, Hub
 from .guard import NO_STORE, Limits, Refusal, address
 from .labels import code_of, table, tag
 from .passes import HEADER, Passes
@@ -122,9 +122,12 @@ class Site:
         answer.headers["Cache-Control"] = FILES_CACHE
         return answer
 
-    async def stream(self, request: web.Request, audience: Audience) -> web.StreamResponse:
-        """An event stream for ``audience``, a few at a time per client address (per
-        Discord user for an Activity's page: ``counted_as``)."""
+    async def stream(
+        self, request: web.Request, audience: Audience, holds: Holds | None = None
+    ) -> web.StreamResponse:
+        """An event stream for ``audience`` while ``holds`` says its reader may follow it
+        (``Hub.serve``), a few at a time per client address (per Discord user for an
+        Activity's page: ``counted_as``)."""
         where = self.counted_as(request)
         if self._open.get(where, 0) >= self.limits.streams:
             raise Refusal(
@@ -140,7 +143,7 @@ class Site:
             )
         self._open[where] = self._open.get(where, 0) + 1
         try:
-            return await self.hub.serve(request, audience)
+            return await self.hub.serve(request, audience, holds)
         finally:
             self._open[where] -= 1
             if not self._open[where]:

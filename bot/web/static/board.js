@@ -228,7 +228,8 @@ function pictureUrl() {
   const state = ui.state;
   if (ui.replay === null) return board().url;
   const flip = ui.flipped && state.board.turned ? 1 : 0;
-  return `/api/m/${encodeURIComponent(state.match)}/board.png?turn=${ui.replay}&flip=${flip}`;
+  const version = encodeURIComponent(state.replay || "");
+  return `/api/m/${encodeURIComponent(state.match)}/board.png?turn=${ui.replay}&flip=${flip}&v=${version}`;
 }
 
 /** The picture, fetched (the player's own needs the token, which only a fetch can send; a
