@@ -144,6 +144,20 @@ async def test_weekends_off_in_each_players_time_zone(h: Harness) -> None:
     assert await due(h) == START + 10 * HOUR
 
 
+async def test_a_day_given_runs_outside_the_receivers_weekend_and_time_away(h: Harness) -> None:
+    """A gift of a day is a day of running clock: a calendar day from a Friday evening
+    would end the turn in the receiver's weekend, when their clock stands still."""
+    await started(h, weekends_off=True)
+    assert await due(h) == START + 10 * HOUR  # Friday 18:00 UTC: 6 h before her Saturday
+    await h.running.give_time(HERE, BOB)
+    monday = START + 64 * HOUR
+    assert await due(h) == monday + 18 * HOUR  # 6 h on Friday, the other 18 h from Monday
+    await h.running.away(HERE.guild_id, ANN, monday + 20 * HOUR, 1)  # planned for Monday
+    first = await due(h)
+    await h.running.give_time(HERE, BOB)
+    assert await due(h) == first + DAY + DAY  # the day given runs after her day away
+
+
 async def test_a_match_without_away_days_keeps_its_clock_running(h: Harness) -> None:
     await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(auto_away=True))
     await started(h, away_days=False)  # a tournament's choice
