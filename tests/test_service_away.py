@@ -104,6 +104,24 @@ async def test_an_automatic_away_day_comes_before_a_missed_turn(h: Harness) -> N
     assert "forfeits" in last_post(h)
 
 
+async def test_an_automatic_away_day_on_a_friday_evening_ends_the_turn_after_the_weekend(
+    h: Harness,
+) -> None:
+    """The automatic day stops the clock for a day; with nothing left of the turn, it ends
+    when the clock next runs, after the player's weekend (not inside it, on Saturday), with
+    a reminder as any deadline has; and it is still one day per turn."""
+    await auto_away_here(h)
+    await started(h, weekends_off=True)
+    await h.advance(10 * HOUR)  # Friday 18:00 UTC: the day runs to Saturday 18:00
+    monday = START + 64 * HOUR
+    assert await due(h) == monday
+    assert f"their turn now ends <t:{int(monday)}:f>" in last_post(h)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.remind_at == monday - 2 * HOUR  # at 80 % of 10 h
+    await h.advance(monday - h.clock.now())
+    assert "missed turns in a row: 1" in last_post(h)
+
+
 async def test_an_automatic_away_day_is_off_per_player_or_per_server(h: Harness) -> None:
     store = h.running._ctx.store
     await auto_away_here(h)
