@@ -11,7 +11,7 @@ import asyncio
 import pytest
 from ladder_fixtures import GUILD, desk_of, finished, play_out, runner_of
 
-from bot.ladder.queue import EXPIRE_AFTER, HOUR, Matchmaking
+from bot.ladder.queue import EXPIRE_AFTER, HOUR, OPENING, Matchmaking
 from bot.ladder.rating import listen
 from bot.ladder.results import Results
 from bot.service import GuildSettings, Place, Terms, User, save_guild
@@ -183,6 +183,32 @@ async def test_a_pairing_whose_match_was_opened_before_the_crash_is_not_opened_t
     [opened] = await runner_of(h).resume_pairings()
     assert opened.hosted.id == 1 and len(h.threads.opened) == 1
     assert await h.store.ladders.pairings() == []
+
+
+async def test_a_pairing_opened_twice_at_once_gets_one_thread_and_one_match(h: Harness) -> None:
+    """Two openings of one stored pairing at once (the start-up's and a tick's, or two
+    processes') each claim it first: one claim wins, so the players get one match."""
+    await paired_then_crashed(h, thread=False, opened=False)
+    first, second = await asyncio.gather(
+        runner_of(h).resume_pairings(), runner_of(h).resume_pairings()
+    )
+    assert len(first) + len(second) == 1
+    assert len(h.threads.opened) == 1
+    assert await h.store.ladders.pairings() == []
+
+
+async def test_a_pairing_claimed_by_a_process_that_died_is_opened_once_its_claim_runs_out(
+    h: Harness,
+) -> None:
+    await paired_then_crashed(h, thread=False, opened=False)
+    [pairing] = await h.store.ladders.pairings()
+    await h.store.ladders.transact(
+        lambda tx: tx.claim_pairing(pairing.id, "another:process", OPENING), h.clock.now()
+    )
+    assert await runner_of(h).resume_pairings() == []  # the other process opens it now...
+    h.clock.advance(OPENING)
+    [opened] = await runner_of(h).resume_pairings()  # ...or died doing so
+    assert {opened.challenger, opened.opposition} == {ANN, BOB}
 
 
 async def test_the_ai_plays_whoever_waited_as_long_as_the_server_set_on_the_ai_ladder(

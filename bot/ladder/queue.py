@@ -17,6 +17,7 @@ ladder, never on the people's.
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,8 +42,12 @@ AI_PREFERENCE = ("normal", "easy", "hard", "master")  # among AI players rated a
 
 
 # A pairing is kept in storage, from the transaction that takes its players off the queue
-# until its match is open (a crash in between leaves it for the start-up to open).
+# until its match is open (a crash in between leaves it for the start-up to open), claimed
+# in that transaction by whoever made it, to open its match.
 Pairing = PairingRow
+# How long an opener's claim on a pairing lasts: opening a thread and a match takes
+# seconds; a pairing whose opener died is opened by another once its claim has run out.
+OPENING = 600.0
 
 
 @dataclass(frozen=True)
@@ -140,6 +145,17 @@ def ai_pairs(
     return [tx.add_pairing(pairing) for pairing in found]
 
 
+def claimant(store: Store) -> str:
+    """A fresh claimant of pairings: this process, told apart from its other openers (the
+    desk's, a tick's, the start-up's), so that one of them alone opens a pairing."""
+    return f"{store.sharing.owner}:{secrets.token_hex(4)}"
+
+
+def claimed(tx: LadderTx, made: list[Pairing], owner: str) -> list[Pairing]:
+    """The pairings ``made`` in this transaction, claimed for ``owner`` to open."""
+    return [found for p in made if (found := tx.claim_pairing(p.id, owner, OPENING))]
+
+
 class Matchmaking:
     def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
         self._store = store
@@ -172,9 +188,9 @@ class Matchmaking:
                     )
                 )
             tx.enqueue(guild_id, board, player_id, channel_id)
-            return pairs(tx, guild_id, board, away)
+            return claimed(tx, pairs(tx, guild_id, board, away), owner)
 
-        away = await self._away(guild_id, board, player_id)
+        away, owner = await self._away(guild_id, board, player_id), claimant(self._store)
         return await self._store.ladders.transact(work, self._clock())
 
     async def leave(self, guild_id: int, board: str | None, player_id: int) -> list[str]:
@@ -203,11 +219,12 @@ class Matchmaking:
         return await self._store.ladders.transact(work, self._clock())
 
     async def pair(self, guild_id: int, board: str) -> list[Pairing]:
-        """Pairs the widening gaps allow now (call it now and then, e.g. every few minutes)."""
+        """Pairs the widening gaps allow now (call it now and then, e.g. every few minutes),
+        claimed for the caller to open."""
         check_board(board)
-        away = await self._away(guild_id, board)
+        away, owner = await self._away(guild_id, board), claimant(self._store)
         return await self._store.ladders.transact(
-            lambda tx: pairs(tx, guild_id, board, away), self._clock()
+            lambda tx: claimed(tx, pairs(tx, guild_id, board, away), owner), self._clock()
         )
 
     async def _away(self, guild_id: int, board: str, *more: int) -> frozenset[int]:
@@ -231,9 +248,10 @@ class Matchmaking:
         for level in AI_PREFERENCE:
             player = robot(level)
             await self._store.save_player(player.id, player.name)
-        away = await self._away(guild_id, board)
+        away, owner = await self._away(guild_id, board), claimant(self._store)
         return await self._store.ladders.transact(
-            lambda tx: ai_pairs(tx, guild_id, board, wait, most, away), self._clock()
+            lambda tx: claimed(tx, ai_pairs(tx, guild_id, board, wait, most, away), owner),
+            self._clock(),
         )
 
     async def expire(self, notice: Callable[[Expired], Post] | None = None) -> list[Expired]:

@@ -82,7 +82,7 @@ class LadderRunner:
         if not await self._lead():
             return opened
         for pairing in await self._store.ladders.pairings():
-            result = await self._opener.open(pairing)
+            result = await self._opener.resume(pairing)
             if isinstance(result, Opened):
                 opened.append(result)
         return opened
