@@ -211,6 +211,27 @@ async def test_a_pairing_claimed_by_a_process_that_died_is_opened_once_its_claim
     assert {opened.challenger, opened.opposition} == {ANN, BOB}
 
 
+async def test_a_pairing_left_by_a_process_that_died_is_opened_by_the_next_tick(
+    h: Harness,
+) -> None:
+    """Whoever holds the ladder's lease opens the stored pairings left unopened, each tick:
+    a process that takes the lease over from one that died while opening a pairing does
+    not wait for a start-up of its own (its start-up may not have held the lease)."""
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+        await h.store.ladders.transact(
+            lambda tx, user=user: tx.enqueue(GUILD, "short", user.id, HERE.channel_id),
+            h.clock.now(),
+        )
+    await Matchmaking(h.store, h.clock.now).pair(GUILD, "short")  # then the process dies
+    runner = runner_of(h)  # the process that takes the lease over
+    assert (await runner.tick()).opened == []  # the dead opener's claim still holds
+    h.clock.advance(OPENING)
+    [opened] = (await runner.tick()).opened
+    assert {opened.challenger, opened.opposition} == {ANN, BOB}
+    assert (await runner.tick()).opened == [] and await h.store.ladders.pairings() == []
+
+
 async def test_the_ai_plays_whoever_waited_as_long_as_the_server_set_on_the_ai_ladder(
     h: Harness,
 ) -> None:

@@ -7,7 +7,8 @@ to ``MOST_GAP`` (ties: who joined first). So close ratings pair at once and anyo
 opponent within about six hours, if one is waiting. Ratings are the open season's (1500 for
 a player new to it). Entries older than ``EXPIRE_AFTER`` expire. A pair leaves the queue in
 the same transaction that finds it; the caller opens the match (``Pairing.channel_id``: the
-channel the longer waiter joined from); the pairing stays in storage until it has.
+channel the longer waiter joined from); the pairing stays in storage until it has, claimed
+by its opener, and the ladder's tick opens one whose opener died once that claim runs out.
 
 Where a server's admins let it (``GuildSettings.ai_fill_after``), a player still waiting
 after that long is paired with an AI player instead: the one whose rating on the board's AI
