@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.i18n import _, option
+from bot.service import Terms
 from bot.service.models import AI_IDS
 from bot.service.robots import robot
 from storage import Post, Store
@@ -73,12 +74,29 @@ def _ratings(tx: LadderTx, guild_id: int, board: str, players: list[int]) -> lis
     return ratings
 
 
+def rated_on(terms: str, board: str) -> bool:
+    """Whether a match of these terms (JSON) is rated on the ladder ``board``: one such
+    match per player at a time."""
+    found = Terms.from_json(terms)
+    return found.rated and found.ladder_board == board
+
+
+def _unpaired(tx: LadderTx, guild_id: int, board: str, away: frozenset[int]) -> list[QueueEntry]:
+    """The queue's entries who may be paired now: not ``away``, nor playing a rated match
+    on ``board`` (begun since they joined). The others wait on, queued, until they are
+    back or it has ended."""
+    entries = [entry for entry in tx.queue(guild_id, board) if entry.player_id not in away]
+    playing = tx.playing_terms(guild_id, [entry.player_id for entry in entries])
+    return [e for e in entries if not any(rated_on(t, board) for t in playing[e.player_id])]
+
+
 def pairs(
     tx: LadderTx, guild_id: int, board: str, away: frozenset[int] = frozenset()
 ) -> list[Pairing]:
     """Pair whom the rule allows, oldest first, and take them off the queue; players
-    ``away`` (taking away days) wait on until they are back."""
-    entries = [entry for entry in tx.queue(guild_id, board) if entry.player_id not in away]
+    ``away`` (taking away days) wait on until they are back, those playing a rated match
+    on ``board`` until it has ended."""
+    entries = _unpaired(tx, guild_id, board, away)
     ratings = _ratings(tx, guild_id, board, [entry.player_id for entry in entries])
     free = list(range(len(entries)))
     found = []
@@ -120,12 +138,9 @@ def ai_pairs(
     away: frozenset[int] = frozenset(),
 ) -> list[Pairing]:
     """Pair everyone who has waited ``wait`` seconds or more with an AI player (the longest
-    waiting ``most`` of them, but those ``away``), and take them off the queue."""
-    waited = [
-        e
-        for e in tx.queue(guild_id, board)
-        if tx.now - e.joined_at >= wait and e.player_id not in away
-    ]
+    waiting ``most`` of them, but those ``away`` or playing a rated match on ``board``), and
+    take them off the queue."""
+    waited = [e for e in _unpaired(tx, guild_id, board, away) if tx.now - e.joined_at >= wait]
     entries = sorted(waited, key=lambda entry: entry.joined_at)[:most]
     if not entries:
         return []

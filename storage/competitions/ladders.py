@@ -329,6 +329,25 @@ class LadderTx(Tx):
         row = self.conn.execute("SELECT 1 FROM bot_accounts WHERE user_id = ?", (user_id,))
         return row.fetchone() is not None
 
+    def playing_terms(self, guild_id: int, player_ids: Sequence[int]) -> dict[int, list[str]]:
+        """The terms (JSON) of the matches each of ``player_ids`` plays in the server now
+        (in their setup or playing): read in the pairing's transaction, so that a match
+        begun meanwhile is seen."""
+        found: dict[int, list[str]] = {player: [] for player in player_ids}
+        if not found:
+            return found
+        marks = ", ".join("?" for _ in found)
+        rows = self.conn.execute(
+            "SELECT challenger_id, opposition_id, terms FROM hosted_matches"
+            " WHERE guild_id = ? AND phase IN ('setup', 'playing')"
+            f" AND (challenger_id IN ({marks}) OR opposition_id IN ({marks}))",
+            (guild_id, *found, *found),
+        ).fetchall()
+        for first, second, terms in rows:
+            for player in {first, second} & found.keys():
+                found[player].append(str(terms))
+        return found
+
     # ---- the matchmaking queue -------------------------------------------------------------
     def queue(self, guild_id: int, board: str) -> list[QueueEntry]:
         rows = self.conn.execute(
