@@ -71,7 +71,12 @@ class LadderRunner:
         """Rate what a crash left unrated (returned), then tick in the background. Start it
         before ``MatchService.start`` so that those results go on the ladder before any
         match that ends as the service catches up with its own deadlines. Where processes
-        share the database, the one holding the ladder's lease does this work for all."""
+        share the database, the one holding the ladder's lease does this work for all; a
+        process alone drops what its earlier life held first (as ``MatchService.start``
+        does, which comes after this), so that a quick restart, within that life's lease,
+        still catches up here."""
+        if not self._settings.shared:
+            await self._store.hosting.forget_claims()
         rated = await self._results.catch_up() if await self._lead() else []
         self._task = asyncio.create_task(self._loop(), name="tora-ladder")
         return rated
