@@ -122,6 +122,25 @@ async def test_an_automatic_away_day_on_a_friday_evening_ends_the_turn_after_the
     assert "missed turns in a row: 1" in last_post(h)
 
 
+async def test_coming_back_during_an_automatic_away_day_keeps_the_day_to_play_the_turn(
+    h: Harness,
+) -> None:
+    """The automatic day begins at the deadline, with nothing left of the turn: coming back
+    from it would end the turn at once. It is not ended early: the turn keeps the day."""
+    await auto_away_here(h)
+    await started(h)
+    await h.advance(10 * HOUR)  # the automatic day, to START + 34 h
+    await h.advance(2 * HOUR)
+    with pytest.raises(Refused, match="was given automatically, to save a turn") as refused:
+        await h.running.back(HERE.guild_id, ANN)
+    assert f"<t:{int(START + 34 * HOUR)}:f>" in str(refused.value)
+    await h.settle()
+    assert await due(h) == START + 34 * HOUR
+    assert "missed turns" not in last_post(h)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)  # she plays it
+
+
 async def test_an_automatic_away_day_is_off_per_player_or_per_server(h: Harness) -> None:
     store = h.running._ctx.store
     await auto_away_here(h)
