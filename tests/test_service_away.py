@@ -6,8 +6,13 @@ own time zones, and the ladder not pairing a player who is away."""
 
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
+
 import pytest
 
+from bot.app.callers import Caller
+from bot.app.time_off import TimeOff
 from bot.service import Place, Refused, Terms, User
 from bot.service.guild import GuildSettings, save_guild
 from bot.service.people import PlayerSettings, save_player
@@ -76,6 +81,24 @@ async def test_a_turn_that_begins_while_away_runs_from_the_return(h: Harness) ->
         await h.running.away(HERE.guild_id, BOB, h.clock.now(), 1)
     with pytest.raises(Refused, match=r"You have 12 away days left this year \(of 14\); 13 days"):
         await h.running.away(HERE.guild_id, BOB, START + 5 * DAY, 13)
+
+
+async def test_away_until_a_date_ends_at_that_dates_midnight_in_the_players_time_zone(
+    h: Harness,
+) -> None:
+    """``/tora away until:2027-01-20`` asked on a Friday morning is back at 00:00 on the
+    20th, the player's midnight: whole days counted from the time of asking ran on to the
+    same morning hour on the 20th."""
+    await started(h)
+    await save_player(h.running._ctx.store, ANN.id, PlayerSettings(timezone="Europe/Paris"))
+    answer = await TimeOff(h.running).away(
+        Caller(ANN, HERE.guild_id, HERE.channel_id), until="2027-01-20"
+    )
+    midnight = dt.datetime(2027, 1, 20, tzinfo=zoneinfo.ZoneInfo("Europe/Paris")).timestamp()
+    back = f"until <t:{int(midnight)}:f> (<t:{int(midnight)}:R>)"
+    assert f"{back} (5 days; 9 of 14 left this year)" in answer.text, answer.text
+    [away] = await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], h.clock.now())
+    assert (away.starts_at, away.ends_at) == (START, midnight)
 
 
 async def test_a_server_without_away_days_refuses_them(h: Harness) -> None:

@@ -42,9 +42,13 @@ class Before:
 class Absences(Host):
     """The away-day commands (``MatchService`` inherits them)."""
 
-    async def away(self, guild_id: int, user: User, start: float, days: int) -> Reply:
+    async def away(
+        self, guild_id: int, user: User, start: float, days: int, until: float | None = None
+    ) -> Reply:
         """``user`` is away in the server ``guild_id`` from ``start`` for ``days`` days,
-        within their allowance; each of their matches there is told."""
+        within their allowance, or ``until`` a time within them (a date asked for ends at
+        its midnight, not ``days`` whole days from the time of asking); each of their
+        matches there is told."""
         ctx, now = self._ctx, self._ctx.now()
         self._limit.take(user.id, now)
         start = max(start, now)
@@ -64,7 +68,8 @@ class Absences(Host):
                     days=ngettext("{n} day", "{n} days", days),
                 )
             )
-        away = Away(guild_id, user.id, start, start + days * absence.DAY)
+        ends = start + days * absence.DAY
+        away = Away(guild_id, user.id, start, ends if until is None else min(until, ends))
         taken = await ctx.store.aways(guild_id, [user.id], now)
         for other in taken:
             if other.starts_at < away.ends_at and away.starts_at < other.ends_at:
