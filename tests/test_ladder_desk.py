@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from backends import raw_sql
-from ladder_fixtures import desk_of, play_out
+from ladder_fixtures import desk_of, play_out, runner_of
 
 from bot.ladder.desk import LadderRefused
 from bot.ladder.queue import HOUR
@@ -96,6 +96,27 @@ async def test_a_player_in_a_rated_match_on_that_board_cannot_queue_for_another(
     with pytest.raises(LadderRefused, match="playing a rated long-board ladder match here already"):
         await desk.join_queue(Place(GUILD, LOBBY), ANN, "long")
     await desk.join_queue(Place(GUILD + 1, LOBBY), ANN, "long")  # another server
+
+
+async def test_a_queued_player_who_starts_a_rated_match_on_that_board_waits_until_it_ends(
+    h: Harness,
+) -> None:
+    """One ladder match per board at a time holds for the pairing too, not only for joining
+    the queue: a queued player who meanwhile plays a rated match on that board stays
+    queued, unpaired, until it has ended."""
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")
+    elsewhere = Place(GUILD, 300)
+    await h.service.challenge(elsewhere, ANN, CID, Terms())  # rated, on the short board
+    await h.service.accept(elsewhere, CID)
+    reply = await desk.join_queue(Place(GUILD, LOBBY + 1), BOB, "short")
+    assert not reply.text.startswith("You are paired"), reply.text
+    assert (await runner.tick()).opened == []
+    assert [e.player_id for e in await h.store.ladders.queue(GUILD, "short")] == [ANN.id, BOB.id]
+    await play_out(h, elsewhere.channel_id, CID)
+    h.clock.advance(2 * HOUR)  # her win moved her rating away from bob's: the gap widens
+    [opened] = (await runner.tick()).opened
+    assert {opened.challenger, opened.opposition} == {ANN, BOB}
 
 
 async def test_a_pairing_whose_thread_cannot_be_opened_tells_both_players(h: Harness) -> None:

@@ -11,7 +11,7 @@ import asyncio
 import pytest
 from ladder_fixtures import GUILD, desk_of, finished, play_out, runner_of
 
-from bot.ladder.queue import EXPIRE_AFTER, HOUR, Matchmaking
+from bot.ladder.queue import EXPIRE_AFTER, HOUR, OPENING, Matchmaking
 from bot.ladder.rating import listen
 from bot.ladder.results import Results
 from bot.service import GuildSettings, Place, Terms, User, save_guild
@@ -113,6 +113,29 @@ async def test_a_match_saved_finished_but_never_rated_is_rated_on_the_next_start
     assert (await runner.tick()).rated == []  # rated once
 
 
+async def test_a_quick_restart_rates_what_the_earlier_life_left_before_the_service_starts(
+    h: Harness,
+) -> None:
+    """A restart within the earlier life's ``ladder`` lease (three ticks) still rates at
+    once what that life left unrated: a process alone on its database takes the lease over
+    (its holder can only be that life), before the service ends what fell due meanwhile."""
+    h.wiring = []  # the match is saved finished; the process dies before the ladder hears
+    await h.crash()
+    await h.service.open_match(HERE, ANN, BOB, Terms())
+    await play_out(h, HERE.channel_id, BOB)
+    sharing, mine = h.store.sharing, h.store.sharing.owner
+    sharing.owner = "earlier-life"
+    assert await sharing.claim("ladder", h.clock.now() - 30, 180)  # renewed 30 s ago
+    sharing.owner = mine
+    runner = runner_of(h)
+    try:
+        rated = await runner.start()
+    finally:
+        await runner.stop()
+    assert [(r.challenger.player_id, r.challenger.wins) for r in rated] == [(ANN.id, 1)]
+    assert await h.store.ladders.unrated_matches() == []
+
+
 async def test_a_notice_that_fails_once_is_retried_on_time_by_the_background_delivery(
     h: Harness,
 ) -> None:
@@ -183,6 +206,53 @@ async def test_a_pairing_whose_match_was_opened_before_the_crash_is_not_opened_t
     [opened] = await runner_of(h).resume_pairings()
     assert opened.hosted.id == 1 and len(h.threads.opened) == 1
     assert await h.store.ladders.pairings() == []
+
+
+async def test_a_pairing_opened_twice_at_once_gets_one_thread_and_one_match(h: Harness) -> None:
+    """Two openings of one stored pairing at once (the start-up's and a tick's, or two
+    processes') each claim it first: one claim wins, so the players get one match."""
+    await paired_then_crashed(h, thread=False, opened=False)
+    first, second = await asyncio.gather(
+        runner_of(h).resume_pairings(), runner_of(h).resume_pairings()
+    )
+    assert len(first) + len(second) == 1
+    assert len(h.threads.opened) == 1
+    assert await h.store.ladders.pairings() == []
+
+
+async def test_a_pairing_claimed_by_a_process_that_died_is_opened_once_its_claim_runs_out(
+    h: Harness,
+) -> None:
+    await paired_then_crashed(h, thread=False, opened=False)
+    [pairing] = await h.store.ladders.pairings()
+    await h.store.ladders.transact(
+        lambda tx: tx.claim_pairing(pairing.id, "another:process", OPENING), h.clock.now()
+    )
+    assert await runner_of(h).resume_pairings() == []  # the other process opens it now...
+    h.clock.advance(OPENING)
+    [opened] = await runner_of(h).resume_pairings()  # ...or died doing so
+    assert {opened.challenger, opened.opposition} == {ANN, BOB}
+
+
+async def test_a_pairing_left_by_a_process_that_died_is_opened_by_the_next_tick(
+    h: Harness,
+) -> None:
+    """Whoever holds the ladder's lease opens the stored pairings left unopened, each tick:
+    a process that takes the lease over from one that died while opening a pairing does
+    not wait for a start-up of its own (its start-up may not have held the lease)."""
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+        await h.store.ladders.transact(
+            lambda tx, user=user: tx.enqueue(GUILD, "short", user.id, HERE.channel_id),
+            h.clock.now(),
+        )
+    await Matchmaking(h.store, h.clock.now).pair(GUILD, "short")  # then the process dies
+    runner = runner_of(h)  # the process that takes the lease over
+    assert (await runner.tick()).opened == []  # the dead opener's claim still holds
+    h.clock.advance(OPENING)
+    [opened] = (await runner.tick()).opened
+    assert {opened.challenger, opened.opposition} == {ANN, BOB}
+    assert (await runner.tick()).opened == [] and await h.store.ladders.pairings() == []
 
 
 async def test_the_ai_plays_whoever_waited_as_long_as_the_server_set_on_the_ai_ladder(

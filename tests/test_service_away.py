@@ -6,8 +6,13 @@ own time zones, and the ladder not pairing a player who is away."""
 
 from __future__ import annotations
 
+import datetime as dt
+import zoneinfo
+
 import pytest
 
+from bot.app.callers import Caller
+from bot.app.time_off import TimeOff
 from bot.service import Place, Refused, Terms, User
 from bot.service.guild import GuildSettings, save_guild
 from bot.service.people import PlayerSettings, save_player
@@ -78,6 +83,24 @@ async def test_a_turn_that_begins_while_away_runs_from_the_return(h: Harness) ->
         await h.running.away(HERE.guild_id, BOB, START + 5 * DAY, 13)
 
 
+async def test_away_until_a_date_ends_at_that_dates_midnight_in_the_players_time_zone(
+    h: Harness,
+) -> None:
+    """``/tora away until:2027-01-20`` asked on a Friday morning is back at 00:00 on the
+    20th, the player's midnight: whole days counted from the time of asking ran on to the
+    same morning hour on the 20th."""
+    await started(h)
+    await save_player(h.running._ctx.store, ANN.id, PlayerSettings(timezone="Europe/Paris"))
+    answer = await TimeOff(h.running).away(
+        Caller(ANN, HERE.guild_id, HERE.channel_id), until="2027-01-20"
+    )
+    midnight = dt.datetime(2027, 1, 20, tzinfo=zoneinfo.ZoneInfo("Europe/Paris")).timestamp()
+    back = f"until <t:{int(midnight)}:f> (<t:{int(midnight)}:R>)"
+    assert f"{back} (5 days; 9 of 14 left this year)" in answer.text, answer.text
+    [away] = await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], h.clock.now())
+    assert (away.starts_at, away.ends_at) == (START, midnight)
+
+
 async def test_a_server_without_away_days_refuses_them(h: Harness) -> None:
     await started(h)
     await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(away_days=0))
@@ -102,6 +125,43 @@ async def test_an_automatic_away_day_comes_before_a_missed_turn(h: Harness) -> N
     assert await due(h) == START + 10 * HOUR + DAY
     await h.advance(DAY)  # one automatic day per turn: now the turn is missed
     assert "forfeits" in last_post(h)
+
+
+async def test_an_automatic_away_day_on_a_friday_evening_ends_the_turn_after_the_weekend(
+    h: Harness,
+) -> None:
+    """The automatic day stops the clock for a day; with nothing left of the turn, it ends
+    when the clock next runs, after the player's weekend (not inside it, on Saturday), with
+    a reminder as any deadline has; and it is still one day per turn."""
+    await auto_away_here(h)
+    await started(h, weekends_off=True)
+    await h.advance(10 * HOUR)  # Friday 18:00 UTC: the day runs to Saturday 18:00
+    monday = START + 64 * HOUR
+    assert await due(h) == monday
+    assert f"their turn now ends <t:{int(monday)}:f>" in last_post(h)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.remind_at == monday - 2 * HOUR  # at 80 % of 10 h
+    await h.advance(monday - h.clock.now())
+    assert "missed turns in a row: 1" in last_post(h)
+
+
+async def test_coming_back_during_an_automatic_away_day_keeps_the_day_to_play_the_turn(
+    h: Harness,
+) -> None:
+    """The automatic day begins at the deadline, with nothing left of the turn: coming back
+    from it would end the turn at once. It is not ended early: the turn keeps the day."""
+    await auto_away_here(h)
+    await started(h)
+    await h.advance(10 * HOUR)  # the automatic day, to START + 34 h
+    await h.advance(2 * HOUR)
+    with pytest.raises(Refused, match="was given automatically, to save a turn") as refused:
+        await h.running.back(HERE.guild_id, ANN)
+    assert f"<t:{int(START + 34 * HOUR)}:f>" in str(refused.value)
+    await h.settle()
+    assert await due(h) == START + 34 * HOUR
+    assert "missed turns" not in last_post(h)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)  # she plays it
 
 
 async def test_an_automatic_away_day_is_off_per_player_or_per_server(h: Harness) -> None:
@@ -142,6 +202,20 @@ async def test_weekends_off_in_each_players_time_zone(h: Harness) -> None:
     await h.running.end_turn(HERE, ANN)
     # bob's Friday 00:00 in Los Angeles: his Saturday begins 24 h later, after his 10 h
     assert await due(h) == START + 10 * HOUR
+
+
+async def test_a_day_given_runs_outside_the_receivers_weekend_and_time_away(h: Harness) -> None:
+    """A gift of a day is a day of running clock: a calendar day from a Friday evening
+    would end the turn in the receiver's weekend, when their clock stands still."""
+    await started(h, weekends_off=True)
+    assert await due(h) == START + 10 * HOUR  # Friday 18:00 UTC: 6 h before her Saturday
+    await h.running.give_time(HERE, BOB)
+    monday = START + 64 * HOUR
+    assert await due(h) == monday + 18 * HOUR  # 6 h on Friday, the other 18 h from Monday
+    await h.running.away(HERE.guild_id, ANN, monday + 20 * HOUR, 1)  # planned for Monday
+    first = await due(h)
+    await h.running.give_time(HERE, BOB)
+    assert await due(h) == first + DAY + DAY  # the day given runs after her day away
 
 
 async def test_a_match_without_away_days_keeps_its_clock_running(h: Harness) -> None:

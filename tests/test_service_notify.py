@@ -6,7 +6,10 @@ each player's own."""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from bot.service import Place, Terms, User
+from bot.service.digest import last_slot
 from bot.service.testing import PRIVATE, Harness
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -135,6 +138,17 @@ async def test_a_daily_digest_in_place_of_the_turn_dms(h: Harness) -> None:
     assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1  # one a day
     await h.advance(12 * HOUR)
     assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 2
+
+
+def test_a_digest_hour_the_clocks_repeat_at_the_fall_back_brings_one_digest() -> None:
+    """New York repeats 01:00-02:00 on 2026-11-01: a digest at 01 comes at its first 01:00
+    (05:00 UTC), and the repeated hour (06:00 UTC on) is not a later slot that day."""
+    fall_back = dt.datetime(2026, 11, 1, tzinfo=dt.UTC).timestamp()
+    slots = {
+        last_slot(1, "America/New_York", fall_back + minutes * 60.0)
+        for minutes in range(5 * 60, 29 * 60, 10)  # 05:00 UTC to 05:00 UTC the next day
+    }
+    assert slots == {fall_back + 5 * HOUR}
 
 
 async def test_a_look_before_a_takeback_does_not_hold_back_the_replayed_turns_reminder(

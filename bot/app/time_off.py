@@ -65,7 +65,10 @@ class TimeOff:
                         until=option("until"),
                     )
                 )
+            # the allowance counts the days it begins; the time away itself ends at
+            # ``end`` (a date: its midnight), not with the whole of its last day
             days = int(-(-(end - begin) // DAY))
+            return _answer(await self.service.away(guild, user, begin, days, end), caller)
         return _answer(await self.service.away(guild, user, begin, days), caller)
 
     async def away_button(self, caller: Caller, verb: str, made: Stamp | None) -> Answer:

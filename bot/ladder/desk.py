@@ -7,7 +7,11 @@ asked. Reads are public replies (``private=False``); the queue and removals are 
 Queue rule beyond the matchmaking's own: a player who is playing a rated match on a board
 in a server (in its setup or under way) cannot queue for that board there until it ends,
 so that they are paired on a rating that is not about to move and play one ladder match
-per board at a time. Casual matches and other boards do not stop them."""
+per board at a time. Casual matches and other boards do not stop them. A queued player
+who begins such a match meanwhile (a rated challenge) stays queued but is not paired until
+it has ended (the pairing's transaction looks, ``queue.pairs``): they are not dropped,
+since the queue's own expiry tells them when they have waited too long. Only a match begun
+in the moment between a pairing's transaction and the opening of its match escapes it."""
 
 from __future__ import annotations
 
@@ -42,7 +46,7 @@ from . import texts
 from .boards import PROVISIONAL_NOTE, BoardProfile, Boards, png
 from .errors import LadderError
 from .opening import Opened, Opener, Unopened
-from .queue import Matchmaking
+from .queue import Matchmaking, rated_on
 from .results import Results, check_board, ladder_name
 
 
@@ -212,12 +216,10 @@ class LadderDesk:
 
     async def _refuse_if_playing(self, guild_id: int, user: User, board: str) -> None:
         for hosted in await self._service.matches_of(user.id):
-            terms = Terms.from_json(hosted.terms)
             if (
                 hosted.guild_id == guild_id
                 and hosted.phase in (SETUP, PLAYING)
-                and terms.rated
-                and terms.ladder_board == board
+                and rated_on(hosted.terms, board)
             ):
                 raise LadderRefused(
                     _(

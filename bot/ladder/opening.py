@@ -27,7 +27,7 @@ from bot.service.texts import escape
 from storage import Hosted, Store
 from storage.competitions.ladders import LadderTx
 
-from .queue import Pairing
+from .queue import OPENING, Pairing, claimant
 from .results import AI_PREFIX, ladder_name
 
 log = logging.getLogger(__name__)
@@ -69,10 +69,20 @@ class Opener:
         self._settings = settings
         self._rng = rng
 
+    async def resume(self, pairing: Pairing) -> Opened | Unopened | None:
+        """Open the match of a stored pairing whose opener died: claimed first, so that it
+        is opened once (None: it is gone, or another opener holds its claim)."""
+        owner = claimant(self._store)
+        found = await self._store.ladders.transact(
+            lambda tx: tx.claim_pairing(pairing.id, owner, OPENING), self._clock()
+        )
+        return None if found is None else await self.open(found)
+
     async def open(self, pairing: Pairing, replying_to: int | None = None) -> Opened | Unopened:
-        """Open the pairing's match in a new thread (the one opened before a crash, if
-        any), then let the pairing go. If it cannot be opened, both players are told why
-        privately, but for ``replying_to``, whose reply says it."""
+        """Open the match of a pairing claimed for this opener (``pairing.claimed_by``) in
+        a new thread (the one opened before a crash, if any), then let the pairing go. If
+        it cannot be opened, both players are told why privately, but for ``replying_to``,
+        whose reply says it."""
         guild = await load_guild(self._store, pairing.guild_id)
         parent = guild.ladder_channel or pairing.channel_id
         challenger, opposition = await self._roles(pairing)

@@ -7,7 +7,8 @@ to ``MOST_GAP`` (ties: who joined first). So close ratings pair at once and anyo
 opponent within about six hours, if one is waiting. Ratings are the open season's (1500 for
 a player new to it). Entries older than ``EXPIRE_AFTER`` expire. A pair leaves the queue in
 the same transaction that finds it; the caller opens the match (``Pairing.channel_id``: the
-channel the longer waiter joined from); the pairing stays in storage until it has.
+channel the longer waiter joined from); the pairing stays in storage until it has, claimed
+by its opener, and the ladder's tick opens one whose opener died once that claim runs out.
 
 Where a server's admins let it (``GuildSettings.ai_fill_after``), a player still waiting
 after that long is paired with an AI player instead: the one whose rating on the board's AI
@@ -17,11 +18,13 @@ ladder, never on the people's.
 
 from __future__ import annotations
 
+import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from bot.i18n import _, option
+from bot.service import Terms
 from bot.service.models import AI_IDS
 from bot.service.robots import robot
 from storage import Post, Store
@@ -41,8 +44,12 @@ AI_PREFERENCE = ("normal", "easy", "hard", "master")  # among AI players rated a
 
 
 # A pairing is kept in storage, from the transaction that takes its players off the queue
-# until its match is open (a crash in between leaves it for the start-up to open).
+# until its match is open (a crash in between leaves it for the start-up to open), claimed
+# in that transaction by whoever made it, to open its match.
 Pairing = PairingRow
+# How long an opener's claim on a pairing lasts: opening a thread and a match takes
+# seconds; a pairing whose opener died is opened by another once its claim has run out.
+OPENING = 600.0
 
 
 @dataclass(frozen=True)
@@ -67,12 +74,29 @@ def _ratings(tx: LadderTx, guild_id: int, board: str, players: list[int]) -> lis
     return ratings
 
 
+def rated_on(terms: str, board: str) -> bool:
+    """Whether a match of these terms (JSON) is rated on the ladder ``board``: one such
+    match per player at a time."""
+    found = Terms.from_json(terms)
+    return found.rated and found.ladder_board == board
+
+
+def _unpaired(tx: LadderTx, guild_id: int, board: str, away: frozenset[int]) -> list[QueueEntry]:
+    """The queue's entries who may be paired now: not ``away``, nor playing a rated match
+    on ``board`` (begun since they joined). The others wait on, queued, until they are
+    back or it has ended."""
+    entries = [entry for entry in tx.queue(guild_id, board) if entry.player_id not in away]
+    playing = tx.playing_terms(guild_id, [entry.player_id for entry in entries])
+    return [e for e in entries if not any(rated_on(t, board) for t in playing[e.player_id])]
+
+
 def pairs(
     tx: LadderTx, guild_id: int, board: str, away: frozenset[int] = frozenset()
 ) -> list[Pairing]:
     """Pair whom the rule allows, oldest first, and take them off the queue; players
-    ``away`` (taking away days) wait on until they are back."""
-    entries = [entry for entry in tx.queue(guild_id, board) if entry.player_id not in away]
+    ``away`` (taking away days) wait on until they are back, those playing a rated match
+    on ``board`` until it has ended."""
+    entries = _unpaired(tx, guild_id, board, away)
     ratings = _ratings(tx, guild_id, board, [entry.player_id for entry in entries])
     free = list(range(len(entries)))
     found = []
@@ -114,12 +138,9 @@ def ai_pairs(
     away: frozenset[int] = frozenset(),
 ) -> list[Pairing]:
     """Pair everyone who has waited ``wait`` seconds or more with an AI player (the longest
-    waiting ``most`` of them, but those ``away``), and take them off the queue."""
-    waited = [
-        e
-        for e in tx.queue(guild_id, board)
-        if tx.now - e.joined_at >= wait and e.player_id not in away
-    ]
+    waiting ``most`` of them, but those ``away`` or playing a rated match on ``board``), and
+    take them off the queue."""
+    waited = [e for e in _unpaired(tx, guild_id, board, away) if tx.now - e.joined_at >= wait]
     entries = sorted(waited, key=lambda entry: entry.joined_at)[:most]
     if not entries:
         return []
@@ -138,6 +159,17 @@ def ai_pairs(
         )
         tx.dequeue(guild_id, board, (entry.player_id,))
     return [tx.add_pairing(pairing) for pairing in found]
+
+
+def claimant(store: Store) -> str:
+    """A fresh claimant of pairings: this process, told apart from its other openers (the
+    desk's, a tick's, the start-up's), so that one of them alone opens a pairing."""
+    return f"{store.sharing.owner}:{secrets.token_hex(4)}"
+
+
+def claimed(tx: LadderTx, made: list[Pairing], owner: str) -> list[Pairing]:
+    """The pairings ``made`` in this transaction, claimed for ``owner`` to open."""
+    return [found for p in made if (found := tx.claim_pairing(p.id, owner, OPENING))]
 
 
 class Matchmaking:
@@ -172,9 +204,9 @@ class Matchmaking:
                     )
                 )
             tx.enqueue(guild_id, board, player_id, channel_id)
-            return pairs(tx, guild_id, board, away)
+            return claimed(tx, pairs(tx, guild_id, board, away), owner)
 
-        away = await self._away(guild_id, board, player_id)
+        away, owner = await self._away(guild_id, board, player_id), claimant(self._store)
         return await self._store.ladders.transact(work, self._clock())
 
     async def leave(self, guild_id: int, board: str | None, player_id: int) -> list[str]:
@@ -203,11 +235,12 @@ class Matchmaking:
         return await self._store.ladders.transact(work, self._clock())
 
     async def pair(self, guild_id: int, board: str) -> list[Pairing]:
-        """Pairs the widening gaps allow now (call it now and then, e.g. every few minutes)."""
+        """Pairs the widening gaps allow now (call it now and then, e.g. every few minutes),
+        claimed for the caller to open."""
         check_board(board)
-        away = await self._away(guild_id, board)
+        away, owner = await self._away(guild_id, board), claimant(self._store)
         return await self._store.ladders.transact(
-            lambda tx: pairs(tx, guild_id, board, away), self._clock()
+            lambda tx: claimed(tx, pairs(tx, guild_id, board, away), owner), self._clock()
         )
 
     async def _away(self, guild_id: int, board: str, *more: int) -> frozenset[int]:
@@ -231,9 +264,10 @@ class Matchmaking:
         for level in AI_PREFERENCE:
             player = robot(level)
             await self._store.save_player(player.id, player.name)
-        away = await self._away(guild_id, board)
+        away, owner = await self._away(guild_id, board), claimant(self._store)
         return await self._store.ladders.transact(
-            lambda tx: ai_pairs(tx, guild_id, board, wait, most, away), self._clock()
+            lambda tx: claimed(tx, ai_pairs(tx, guild_id, board, wait, most, away), owner),
+            self._clock(),
         )
 
     async def expire(self, notice: Callable[[Expired], Post] | None = None) -> list[Expired]:

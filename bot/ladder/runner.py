@@ -2,7 +2,8 @@
 finished matches left unrated (a crash between a match's end and its rating), expire
 stale queue entries (their players are told privately), pair waiting players whose
 allowed rating gap has widened with time, opening their matches, and, where a server lets
-it, pair whoever has waited long enough with an AI player.
+it, pair whoever has waited long enough with an AI player; and open the matches of stored
+pairings whose opener died (its claim run out).
 
 ``start`` catches up at once, then ``tick`` runs every ``every`` seconds on the clock;
 tests call ``tick`` themselves."""
@@ -70,19 +71,28 @@ class LadderRunner:
         """Rate what a crash left unrated (returned), then tick in the background. Start it
         before ``MatchService.start`` so that those results go on the ladder before any
         match that ends as the service catches up with its own deadlines. Where processes
-        share the database, the one holding the ladder's lease does this work for all."""
+        share the database, the one holding the ladder's lease does this work for all; a
+        process alone drops what its earlier life held first (as ``MatchService.start``
+        does, which comes after this), so that a quick restart, within that life's lease,
+        still catches up here."""
+        if not self._settings.shared:
+            await self._store.hosting.forget_claims()
         rated = await self._results.catch_up() if await self._lead() else []
         self._task = asyncio.create_task(self._loop(), name="tora-ladder")
         return rated
 
     async def resume_pairings(self) -> list[Opened]:
         """Open the matches of pairings a crash left unopened (their players were taken off
-        the queue already): call it once the match service has started."""
-        opened: list[Opened] = []
-        if not await self._lead():
-            return opened
+        the queue already): call it once the match service has started. Each tick does it
+        too, for a process that takes the lease over later."""
+        return await self._resume() if await self._lead() else []
+
+    async def _resume(self) -> list[Opened]:
+        """Open the stored pairings that nobody is opening (``Opener.resume`` claims each
+        first: one a desk or another process is opening now is left to it)."""
+        opened = []
         for pairing in await self._store.ladders.pairings():
-            result = await self._opener.open(pairing)
+            result = await self._opener.resume(pairing)
             if isinstance(result, Opened):
                 opened.append(result)
         return opened
@@ -95,8 +105,9 @@ class LadderRunner:
         self._task = None
 
     async def tick(self) -> Tick:
-        """Catch up on unrated matches, expire stale entries, pair whom the gaps allow
-        (counted in the service's ``busy`` meanwhile)."""
+        """Catch up on unrated matches, expire stale entries, pair whom the gaps allow and
+        open their matches, then the matches of stored pairings left unopened by an opener
+        that died (counted in the service's ``busy`` meanwhile)."""
         with self._service.at_work():
             return await self._tick()
 
@@ -124,6 +135,7 @@ class LadderRunner:
                 result = await self._opener.open(pairing)
                 if isinstance(result, Opened):
                     opened.append(result)
+        opened += await self._resume()
         return Tick(rated, expired, opened)
 
     async def _expiring_languages(self) -> dict[int, str]:

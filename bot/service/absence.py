@@ -17,10 +17,14 @@ from .context import Context, Mail
 from .guild import load_guild
 from .models import is_robot
 from .people import load_player
+from .stops import run_until, running_between, stops_of
 from .table import Table
 from .texts import moment
 
 DAY = 86400.0
+# How far back an automatic day of the running turn may have begun: a day, then a weekend
+# and times away the clock stood still through.
+LOOK_BACK = 400 * DAY
 
 
 def year_of(when: float) -> tuple[float, float]:
@@ -45,7 +49,9 @@ async def days_left(ctx: Context, guild_id: int, user_id: int, when: float) -> t
 
 async def auto_away(ctx: Context, table: Table) -> bool:
     """At a deadline with nothing played: give the player to act an away day if they may
-    have one (the turn then ends a day later); whether one was given."""
+    have one; whether one was given. Their clock stands still through the day, and with
+    nothing left of the turn it ends when their clock next runs (a day later, or after
+    their weekend or time away that follows), with a reminder as any deadline has."""
     hosted = table.hosted
     side = table.game.side
     user, due = hosted.player(side), hosted.due_at
@@ -55,9 +61,9 @@ async def auto_away(ctx: Context, table: Table) -> bool:
     server = ctx.settings.auto_away if guild.auto_away is None else guild.auto_away
     if not server or not (await load_player(ctx.store, user)).auto_away:
         return False
-    recent = await ctx.store.aways(hosted.guild_id, [user], due - 1)
-    if any(a.automatic and abs(a.ends_at - due) < 1 for a in recent):
-        return False  # this turn had its automatic day already
+    recent = await ctx.store.aways(hosted.guild_id, [user], due - LOOK_BACK)
+    if await _had_its_day(ctx, table, recent, due):
+        return False
     given = any(a.automatic and abs(a.starts_at - due) < 1 for a in recent)
     if not given:  # (given: written before a crash, the deadline not yet moved)
         left, allowed = await days_left(ctx, hosted.guild_id, user, due)
@@ -65,11 +71,13 @@ async def auto_away(ctx: Context, table: Table) -> bool:
             return False
         await ctx.store.add_away(Away(hosted.guild_id, user, due, due + DAY, automatic=True))
     left, allowed = await days_left(ctx, hosted.guild_id, user, due)
-    moved = replace(hosted, due_at=due + DAY, remind_at=None)
+    ends = run_until(due, 0.0, await stops_of(ctx.store, table.terms, hosted, side, due))
+    moved = replace(hosted, due_at=ends)
+    moved = replace(moved, remind_at=await ctx.next_reminder(table.terms, moved, side, ctx.now()))
     name = table.side_name(side)
     mail = Mail(table.channel_id)
     with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        ends = moment(due + DAY, ctx.now(), localized=True)
+        ending = moment(ends, ctx.now(), localized=True)
         said = ngettext(
             "{player} did not play by the deadline, so I gave them one of their away days "
             "({n} day of {allowed} left this year): their turn now ends {moment}.",
@@ -78,7 +86,7 @@ async def auto_away(ctx: Context, table: Table) -> bool:
             left,
             player=name,
             allowed=allowed,
-            moment=ends,
+            moment=ending,
         )
         mail.public(said, mentions=(user,), language=language)
     with speaking(await ctx.player_language(user)) as language:
@@ -87,9 +95,22 @@ async def auto_away(ctx: Context, table: Table) -> bool:
             "you an away day: it now ends {moment}. If it ends again with nothing played, the "
             "turn is missed. (Turn automatic away days off with {command}.)",
             player=table.who(side.other),
-            moment=moment(due + DAY, ctx.now(), localized=True),
+            moment=ending,
             command=ctx.cmd("settings", localized=True),
         )
         mail.private(user, said, language=language)
     await ctx.update(table, moved, mail)
     return True
+
+
+async def _had_its_day(ctx: Context, table: Table, recent: list[Away], due: float) -> bool:
+    """Whether this turn had its automatic day already: one began before ``due`` and the
+    player's clock has not run since (a later turn, or a gift of time, ran some). The
+    latest such day alone needs a look: the clock ran no more since it than since any
+    earlier one."""
+    began = [a.starts_at for a in recent if a.automatic and a.starts_at < due - 1]
+    if not began:
+        return False
+    since = max(began)
+    stops = await stops_of(ctx.store, table.terms, table.hosted, table.game.side, since)
+    return running_between(since, due, stops) < 1

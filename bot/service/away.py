@@ -42,9 +42,13 @@ class Before:
 class Absences(Host):
     """The away-day commands (``MatchService`` inherits them)."""
 
-    async def away(self, guild_id: int, user: User, start: float, days: int) -> Reply:
+    async def away(
+        self, guild_id: int, user: User, start: float, days: int, until: float | None = None
+    ) -> Reply:
         """``user`` is away in the server ``guild_id`` from ``start`` for ``days`` days,
-        within their allowance; each of their matches there is told."""
+        within their allowance, or ``until`` a time within them (a date asked for ends at
+        its midnight, not ``days`` whole days from the time of asking); each of their
+        matches there is told."""
         ctx, now = self._ctx, self._ctx.now()
         self._limit.take(user.id, now)
         start = max(start, now)
@@ -64,7 +68,8 @@ class Absences(Host):
                     days=ngettext("{n} day", "{n} days", days),
                 )
             )
-        away = Away(guild_id, user.id, start, start + days * absence.DAY)
+        ends = start + days * absence.DAY
+        away = Away(guild_id, user.id, start, ends if until is None else min(until, ends))
         taken = await ctx.store.aways(guild_id, [user.id], now)
         for other in taken:
             if other.starts_at < away.ends_at and away.starts_at < other.ends_at:
@@ -99,17 +104,15 @@ class Absences(Host):
 
     async def back(self, guild_id: int, user: User) -> Reply:
         """``user`` comes back now from their time away in ``guild_id`` (or calls off the
-        next one planned): the days not begun are given back."""
+        next one planned): the days not begun are given back. An automatic away day is not
+        ended early: it began at a deadline with nothing left of the turn, so ending it
+        would end that turn at once; the turn keeps the whole day."""
         ctx, now = self._ctx, self._ctx.now()
         self._limit.take(user.id, now)
-        taken = await ctx.store.aways(guild_id, [user.id], now)
+        found = await ctx.store.aways(guild_id, [user.id], now)
+        taken = [a for a in found if not a.automatic]
         if not taken:
-            raise Refused(
-                _(
-                    "You are not away, and no away is planned. {command} takes one.",
-                    command=ctx.cmd("away", localized=True),
-                )
-            )
+            raise Refused(_not_away_words(ctx.cmd("away", localized=True), found, now))
         away = taken[0]
         before = await self._running(guild_id, user.id)
         await ctx.store.end_away(away, now)
@@ -233,6 +236,18 @@ class Absences(Host):
             and hosted.phase == PLAYING
             and user_id in (hosted.challenger_id, hosted.opposition_id)
         ]
+
+
+def _not_away_words(command: str, automatic: list[Away], now: float) -> str:
+    """Why ``back`` has nothing to end: no time away, or only an automatic day."""
+    if automatic:
+        return _(
+            "Your away day until {end} was given automatically, to save a turn that reached "
+            "its deadline, so it is not ended early: that turn keeps the whole day. Play it "
+            "before then; your clocks stand still until it ends.",
+            end=moment(automatic[0].ends_at, now, localized=True),
+        )
+    return _("You are not away, and no away is planned. {command} takes one.", command=command)
 
 
 def _their_turn(table: Table, user_id: int) -> bool:

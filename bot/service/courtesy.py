@@ -3,6 +3,7 @@ like, until the receiver has ``timing.MOST_LEFT``), or ask for a rematch."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.i18n import _, speaking
@@ -15,6 +16,7 @@ from .errors import NotAllowed, Refused
 from .models import Place, Reply, User, is_robot
 from .phases import ENDED, PLAYING
 from .ports import Stamp
+from .stops import Interval, running_between
 from .table import Table, player_side
 from .terms import Terms
 from .texts import duration, moment
@@ -29,8 +31,9 @@ async def give_time(ctx: Context, table: Table, user: User) -> Reply:
     side = player_side(table, user)
     to, terms, now = side.other, table.terms, ctx.now()
     name = table.side_name(to)
+    stops = await ctx.stops(terms, table.hosted, to) if to == table.game.side else []
     try:
-        hosted = timing.gift(terms, table.hosted, to, table.game.side)
+        hosted = timing.gift(terms, table.hosted, to, table.game.side, stops)
     except ValueError:
         raise Refused(
             _(
@@ -40,7 +43,7 @@ async def give_time(ctx: Context, table: Table, user: User) -> Reply:
                 time=duration(terms.turn_seconds, localized=True),
             )
         ) from None
-    has = _time_of(table, hosted, to, now)
+    has = _time_of(table, hosted, to, now, stops)
     if has > timing.MOST_LEFT:
         raise Refused(
             _(
@@ -63,12 +66,16 @@ async def give_time(ctx: Context, table: Table, user: User) -> Reply:
     return Reply(said, private=False, stamp=table.stamp)
 
 
-def _time_of(table: Table, hosted: Hosted, to: Side, now: float) -> float:
-    """What ``to`` has after the gift: on their turn what is left of it, else their next
-    turn's time."""
-    if to == table.game.side:
-        return timing.running_left(hosted, now)
-    return timing.turn_time(table.terms, hosted, to)
+def _time_of(
+    table: Table, hosted: Hosted, to: Side, now: float, stops: Sequence[Interval]
+) -> float:
+    """What ``to`` has after the gift: on their turn the running time left of it (none
+    while ``stops`` stop their clock), else their next turn's time."""
+    if to != table.game.side:
+        return timing.turn_time(table.terms, hosted, to)
+    if hosted.paused_left is None and hosted.due_at is not None:
+        return running_between(now, hosted.due_at, stops)
+    return timing.running_left(hosted, now)
 
 
 def _given_words(table: Table, hosted: Hosted, giver: Side, now: float) -> str:

@@ -22,10 +22,13 @@ EVERY = 60.0  # seconds between looks
 
 
 def last_slot(hour: int, timezone: str, now: float) -> float:
-    """The latest ``hour``:00 in ``timezone`` that is not after ``now``."""
+    """The latest ``hour``:00 in ``timezone`` that is not after ``now``. Where the clocks
+    go back and repeat that hour it is its first occurrence (``fold=0``; ``now`` in the
+    repeat has ``fold=1``, which would make the repeat a second slot that day); times are
+    compared as instants, since datetimes of one zone compare by wall clock alone."""
     local = dt.datetime.fromtimestamp(now, zone(timezone))
-    slot = local.replace(hour=hour, minute=0, second=0, microsecond=0)
-    if slot > local:
+    slot = local.replace(hour=hour, minute=0, second=0, microsecond=0, fold=0)
+    if slot.timestamp() > now:
         slot -= dt.timedelta(days=1)
     return slot.timestamp()
 

@@ -153,10 +153,14 @@ def clocks_line(
         return _("Time left: {clocks}.", clocks=" \u00b7 ".join(parts)) if parts else ""
 
 
-def gift(terms: Terms, hosted: Hosted, to: Side, to_act: Side) -> Hosted:
-    """``to`` is given a day: on their running turn its deadline (and their bank) moves on;
-    on the giver's turn, their own time for the next turn grows (a bank or an allowance).
-    ValueError on a fixed time per turn outside their turn: there is nothing to add to."""
+def gift(
+    terms: Terms, hosted: Hosted, to: Side, to_act: Side, stops: Sequence[Interval] = ()
+) -> Hosted:
+    """``to`` is given a day: on their running turn its deadline (and their bank) moves on
+    by a day of running clock, outside ``stops`` (a calendar day could end the turn in
+    their weekend, when their clock stands still); on the giver's turn, their own time for
+    the next turn grows (a bank or an allowance). ValueError on a fixed time per turn
+    outside their turn: there is nothing to add to."""
     clocks = list(hosted.clocks) if hosted.clocks is not None else None
     if clocks is not None and terms.clock == BANK_CLOCK:
         clocks[to] += GIFT
@@ -164,7 +168,7 @@ def gift(terms: Terms, hosted: Hosted, to: Side, to_act: Side) -> Hosted:
         if hosted.paused_left is not None:
             hosted = replace(hosted, paused_left=hosted.paused_left + GIFT)
         elif hosted.due_at is not None:
-            hosted = replace(hosted, due_at=hosted.due_at + GIFT)
+            hosted = replace(hosted, due_at=run_until(hosted.due_at, GIFT, stops))
     elif clocks is not None:
         if terms.clock == INCREMENT_CLOCK:
             clocks[to] += GIFT

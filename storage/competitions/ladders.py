@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..backends.sql import Connection, Reader, Writes
+from ..hosting.sharing import claim
 from .areas import Area, Tx
 
 
@@ -77,6 +78,7 @@ class PairingRow:
     second_rating: float
     thread_id: int | None = None
     created_at: float = 0.0
+    claimed_by: str | None = None  # who opens its match now (``LadderTx.claim_pairing``)
 
 
 PAIRING_COLUMNS = (
@@ -327,6 +329,25 @@ class LadderTx(Tx):
         row = self.conn.execute("SELECT 1 FROM bot_accounts WHERE user_id = ?", (user_id,))
         return row.fetchone() is not None
 
+    def playing_terms(self, guild_id: int, player_ids: Sequence[int]) -> dict[int, list[str]]:
+        """The terms (JSON) of the matches each of ``player_ids`` plays in the server now
+        (in their setup or playing): read in the pairing's transaction, so that a match
+        begun meanwhile is seen."""
+        found: dict[int, list[str]] = {player: [] for player in player_ids}
+        if not found:
+            return found
+        marks = ", ".join("?" for _ in found)
+        rows = self.conn.execute(
+            "SELECT challenger_id, opposition_id, terms FROM hosted_matches"
+            " WHERE guild_id = ? AND phase IN ('setup', 'playing')"
+            f" AND (challenger_id IN ({marks}) OR opposition_id IN ({marks}))",
+            (guild_id, *found, *found),
+        ).fetchall()
+        for first, second, terms in rows:
+            for player in {first, second} & found.keys():
+                found[player].append(str(terms))
+        return found
+
     # ---- the matchmaking queue -------------------------------------------------------------
     def queue(self, guild_id: int, board: str) -> list[QueueEntry]:
         rows = self.conn.execute(
@@ -396,8 +417,28 @@ class LadderTx(Tx):
             "UPDATE ladder_pairings SET thread_id = ? WHERE id = ?", (thread_id, pairing_id)
         )
 
+    def claim_pairing(self, pairing_id: int, owner: str, seconds: float) -> PairingRow | None:
+        """The stored pairing, claimed for ``owner`` to open its match for ``seconds`` (a
+        lease: an opener that dies lets it run out); None if it is gone (opened, or let go)
+        or another holds the claim. Claiming it again is renewing it."""
+        row = self.conn.execute(
+            f"SELECT {PAIRING_COLUMNS} FROM ladder_pairings WHERE id = ?", (pairing_id,)
+        ).fetchone()
+        if row is None:
+            return None
+        taken = self.conn.execute(*claim(pairing_lease(pairing_id), owner, self.now, seconds))
+        return replace(PairingRow(*row), claimed_by=owner) if taken.fetchone() else None
+
     def drop_pairing(self, pairing_id: int) -> None:
+        """Let the pairing go (its match is open, or its players were told why not), and its
+        claim with it."""
         self.conn.execute("DELETE FROM ladder_pairings WHERE id = ?", (pairing_id,))
+        self.conn.execute("DELETE FROM leases WHERE name = ?", (pairing_lease(pairing_id),))
+
+
+def pairing_lease(pairing_id: int) -> str:
+    """The name of the lease that claims a pairing for its opener."""
+    return f"ladder-pairing:{pairing_id}"
 
 
 class Ladders(Area[LadderTx]):
