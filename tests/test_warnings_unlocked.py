@@ -6,7 +6,9 @@ for them, and two requests for the same piece share one working out (issue 26)."
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Sequence
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -56,6 +58,28 @@ async def _a_group(service: MatchService) -> str:
     return (await service.menu(HERE, ANN)).groups[0].key
 
 
+@dataclass
+class Picked:
+    """A started match whose player picked ``group`` (``asking``), its warnings held."""
+
+    service: MatchService
+    held: HeldWarnings
+    asking: asyncio.Future[object]
+    group: str
+
+
+@contextlib.asynccontextmanager
+async def picked(tmp_path: Path, ask: Ask = _on_the_page) -> AsyncIterator[Picked]:
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.running
+        await started(service)
+        group = await _a_group(service)
+        held = HeldWarnings(service)
+        asking = asyncio.ensure_future(ask(service, group))
+        await asyncio.wait_for(held.asked.wait(), 10)
+        yield Picked(service, held, asking, group)
+
+
 @pytest.mark.parametrize("ask", [_on_the_panel, _on_the_page], ids=["panel", "page"])
 async def test_an_action_played_while_a_pieces_warnings_are_worked_out_does_not_wait(
     tmp_path: Path, ask: Ask
@@ -63,18 +87,12 @@ async def test_an_action_played_while_a_pieces_warnings_are_worked_out_does_not_
     """The player picks a piece (the Play panel's menu of it, or the web board's warnings
     of it), then plays before its warnings are known: the action is staged at once, and
     the piece's answer comes once they are, for the match as it is by then."""
-    async with Harness(tmp_path / "t.sqlite3") as h:
-        service = h.running
-        await started(service)
-        group = await _a_group(service)
-        held = HeldWarnings(service)
-        picked = asyncio.ensure_future(ask(service, group))
-        await asyncio.wait_for(held.asked.wait(), 10)
-        reply = await asyncio.wait_for(service.play(HERE, ANN, "G v5h9-v4h9"), 10)
+    async with picked(tmp_path, ask) as pick:
+        reply = await asyncio.wait_for(pick.service.play(HERE, ANN, "G v5h9-v4h9"), 10)
         assert "G v5h9-v4h9" in reply.text
-        assert not picked.done()
-        held.go_on.set()
-        answer = await asyncio.wait_for(picked, 10)
+        assert not pick.asking.done()
+        pick.held.go_on.set()
+        answer = await asyncio.wait_for(pick.asking, 10)
         if ask is _on_the_panel:
             assert answer.staged == ("G v5h9-v4h9",)  # type: ignore[attr-defined]
 
@@ -84,39 +102,27 @@ async def test_two_requests_for_one_pieces_warnings_share_one_working_out(
 ) -> None:
     """The page asks again (a second tab, a click twice) while the first working out runs:
     both wait for it, and the rules work once; later requests read what it kept."""
-    async with Harness(tmp_path / "t.sqlite3") as h:
-        service = h.running
-        await started(service)
-        group = await _a_group(service)
-        held = HeldWarnings(service)
-        first = asyncio.ensure_future(_on_the_page(service, group))
-        await asyncio.wait_for(held.asked.wait(), 10)
-        second = asyncio.ensure_future(_on_the_page(service, group))
+    async with picked(tmp_path) as pick:
+        second = asyncio.ensure_future(_on_the_page(pick.service, pick.group))
         await asyncio.sleep(0.05)
         assert not second.done()
-        held.go_on.set()
-        answers = await asyncio.wait_for(asyncio.gather(first, second), 10)
+        pick.held.go_on.set()
+        answers = await asyncio.wait_for(asyncio.gather(pick.asking, second), 10)
         assert answers[0] == answers[1]
-        assert len(held.calls) == 1
-        await _on_the_panel(service, group)
-        assert len(held.calls) == 1
+        assert len(pick.held.calls) == 1
+        await _on_the_panel(pick.service, pick.group)
+        assert len(pick.held.calls) == 1
 
 
 async def test_a_request_given_up_leaves_the_working_out_to_the_next(tmp_path: Path) -> None:
     """A page closed while its piece's warnings are worked out (its request cancelled)
     does not stop them: the next request for them reads what they found."""
-    async with Harness(tmp_path / "t.sqlite3") as h:
-        service = h.running
-        await started(service)
-        group = await _a_group(service)
-        held = HeldWarnings(service)
-        given_up = asyncio.ensure_future(_on_the_page(service, group))
-        await asyncio.wait_for(held.asked.wait(), 10)
-        given_up.cancel()
-        held.go_on.set()
-        found = await asyncio.wait_for(_on_the_page(service, group), 10)
+    async with picked(tmp_path) as pick:
+        pick.asking.cancel()
+        pick.held.go_on.set()
+        found = await asyncio.wait_for(_on_the_page(pick.service, pick.group), 10)
         assert isinstance(found, dict)
-        assert len(held.calls) == 1
+        assert len(pick.held.calls) == 1
 
 
 async def test_warnings_of_a_piece_the_player_has_not_are_none_and_keep_nothing(

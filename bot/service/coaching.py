@@ -15,7 +15,7 @@ from storage import MatchInfo
 from . import analysis, hints, play
 from .errors import Refused, StaleRequest
 from .fairness import Owner
-from .host import OVER, Host, check_stamp
+from .host import Host
 from .models import Place, Reply, User
 from .offload import HINT, Offload, WorkerFailed
 from .phases import PLAYING
@@ -64,11 +64,7 @@ class Coaching(Host):
         if user.id in self._hinting:
             raise Refused(_("Your last hint is still being worked out; wait for it first."))
         async with self._lock(place.channel_id):
-            table = await self._loaded(place.channel_id)
-            if table is None:
-                raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
-            if expect is not None:
-                check_stamp(table, expect, self._ctx.cmd("board", localized=True))
+            table = await self._expected(place, expect)
             side = play.acting_side(self._ctx, table, user)
             hint = hints.hint_game(table, side)
             position = (table.stamp, hint.notations)

@@ -321,6 +321,17 @@ class Host:
         """What a front end reads and keeps beside the commands (see ``records``)."""
         return Records(self._ctx.store, self._ctx.clock, self._ctx.languages)
 
+    async def _expected(self, place: Place, expect: Stamp | None) -> Table:
+        """Under the channel's lock: its live match, for a request made for ``expect`` (a
+        button's match and turn; None: a command, for whatever match is here). Refused if
+        there is none, or the match or turn has moved on since."""
+        table = await self._loaded(place.channel_id)
+        if table is None:
+            raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
+        if expect is not None:
+            check_stamp(table, expect, self._ctx.cmd("board", localized=True))
+        return table
+
     def _no_match(self) -> str:
         """The refusal of a command where no match is (in the caller's language)."""
         return _(

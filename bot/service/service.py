@@ -37,7 +37,7 @@ from .away import Absences
 from .coaching import Coaching
 from .drafting import Drafting
 from .errors import Refused, StaleRequest
-from .host import OVER, EndedListener, check_stamp
+from .host import OVER, EndedListener
 from .looking import Looking
 from .models import Menu, Place, Reply, User
 from .phases import CHALLENGE, PLAYING, SETUP
@@ -357,11 +357,7 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         ahead = group is not None
         while True:
             async with self._lock(place.channel_id):
-                table = await self._loaded(place.channel_id)
-                if table is None:
-                    raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
-                if expect is not None:
-                    check_stamp(table, expect, self._ctx.cmd("board", localized=True))
+                table = await self._expected(place, expect)
                 waiting = None
                 if ahead and group is not None:
                     waiting = await picking.warnings_ahead(self._ctx, table, user, group, shown)
