@@ -295,3 +295,58 @@ async def test_the_service_is_busy_while_the_events_tick(
     assert not h.service.busy()
     tick = desk.flow.tick()
     await busy_while(h.service, tick, reading.is_set, going_on.set, "the events are ticking")
+
+
+@pytest.mark.parametrize("lands", ["before the deadline's look", "as it is called off"])
+async def test_a_game_resigned_as_the_round_deadline_passes_keeps_its_real_result(
+    h: Harness, monkeypatch: pytest.MonkeyPatch, lands: str
+) -> None:
+    """A resignation that lands while the deadline's tick runs (after the tick's look at the
+    games that ended, or between the adjudication and calling the game off) is the game's
+    result: the winner keeps the win, never a deadline draw."""
+    from bot.service import MatchService
+    from bot.tournament.event_flow import EventFlow
+
+    desk = await desk_of(h)
+    day = 86400.0
+    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * day)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Slow")
+    await desk.begin(HERE, ADMIN, "Slow", admin=True)
+    await h.settle()
+    row = (await snapshot(h, "Slow")).pairings[0]
+    hosted = await h.store.hosting.get(row.hosted_id)
+    place = Place(GUILD, hosted.channel_id)
+    resigned: list[asyncio.Task] = []
+
+    async def resign() -> None:  # its end is heard under the event's lock: a task of its own
+        if not resigned:
+            resigned.append(asyncio.create_task(h.service.resign(place, user(row.second_id))))
+            while (await h.store.hosting.get(row.hosted_id)).live:
+                await asyncio.sleep(0.01)
+
+    if lands == "before the deadline's look":
+        real_adjudicate = EventFlow._adjudicate
+
+        async def adjudicate(self: EventFlow, event_id: int) -> None:
+            await resign()
+            await real_adjudicate(self, event_id)
+
+        monkeypatch.setattr(EventFlow, "_adjudicate", adjudicate)
+    else:
+        real_cancel = MatchService.cancel
+
+        async def cancel(self: MatchService, where: Place, *args, **kw):  # type: ignore[no-untyped-def]
+            if where == place:
+                await resign()
+            return await real_cancel(self, where, *args, **kw)
+
+        monkeypatch.setattr(MatchService, "cancel", cancel)
+    h.clock.advance(3 * day + 1)
+    await desk.flow.tick()
+    await asyncio.gather(*resigned)
+    await h.settle()
+    decided = next(p for p in (await snapshot(h, "Slow")).pairings if p.id == row.id)
+    assert (decided.outcome, decided.decided_by) == ("win", "game")
+    said = [t for t in h.delivery.texts(hosted.channel_id) if "round 1:" in t]
+    assert said and " beat " in said[-1]  # the thread's last word on it is the win

@@ -41,6 +41,7 @@ from .events import (
     BY_GAME,
     finish,
     next_rounds,
+    overrule,
     record_outcome,
     round_done,
     wants_pairing,
@@ -66,6 +67,14 @@ def game_outcome(hosted: Hosted, finished: bool, winner: str | None) -> Outcome 
     if ending == LAPSED and hosted.ready in ("C", "O"):  # only one finished the setup
         return Outcome.FORFEIT_WIN if hosted.ready == "C" else Outcome.FORFEIT_LOSS
     return None
+
+
+def result_of(tx: EventTx, hosted: Hosted) -> Outcome | None:
+    """``game_outcome`` of a game that ended, read from its stored match."""
+    finished, winner = (False, None)
+    if hosted.match_id is not None:
+        finished, winner = tx.winner_of(hosted.match_id)
+    return game_outcome(hosted, finished, winner)
 
 
 def adjudicated(hosted: Hosted | None) -> Outcome:
@@ -113,10 +122,7 @@ class EventFlow(Running):
         def work(tx: EventTx) -> None:
             if tx.snapshot(event_id).event.status != RUNNING:  # cancelled: nothing counts
                 return
-            finished, winner = (False, None)
-            if hosted.match_id is not None:
-                finished, winner = tx.winner_of(hosted.match_id)
-            outcome = game_outcome(hosted, finished, winner)
+            outcome = result_of(tx, hosted)
             if outcome is None:  # no result: the board gets a new game
                 tx.reopen(row.id)
             else:
@@ -239,24 +245,46 @@ class EventFlow(Running):
             await self._adjudicate_all(snapshot)
 
     async def _adjudicate_all(self, snapshot: EventSnapshot) -> None:
-        event_id, event = snapshot.event.id, snapshot.event
         for row in snapshot.pairings:
-            if row.outcome is not None:
-                continue
-            hosted = None if row.hosted_id is None else await self.store.hosting.get(row.hosted_id)
-            await self._decide(event_id, row.id, adjudicated(hosted))
-            if hosted is not None and hosted.live:
-                referee = User(event.organiser_id, _("the round's deadline"))
-                place = Place(event.guild_id, hosted.channel_id)
-                try:
-                    await self.service.cancel(place, referee, admin=True, one_of_many=True)
-                except Refused:
-                    log.info("event board %d: its game had ended meanwhile", row.id)
+            if row.outcome is None:
+                await self._adjudicate_board(snapshot.event, row)
 
-    async def _decide(self, event_id: int, pairing_id: int, outcome: Outcome) -> None:
+    async def _adjudicate_board(self, event: EventRow, row: PairingRow) -> None:
+        """A game that ended by now keeps its result (one without a result is adjudicated:
+        the round is over); a live one is adjudicated, then called off. Its end may land
+        between the two (a resignation): then the game's result replaces the adjudication."""
+        hosted = None if row.hosted_id is None else await self.store.hosting.get(row.hosted_id)
+        if (
+            hosted is not None
+            and not hosted.live
+            and await self._settle_by_game(event, row, hosted)
+        ):
+            return
         await self.transact(
-            lambda tx: record_outcome(tx, event_id, pairing_id, outcome, BY_DEADLINE)
+            lambda tx: record_outcome(tx, event.id, row.id, adjudicated(hosted), BY_DEADLINE)
         )
+        if hosted is None or not hosted.live:
+            return
+        referee = User(event.organiser_id, _("the round's deadline"))
+        try:
+            await self.service.cancel(
+                Place(event.guild_id, hosted.channel_id), referee, admin=True, one_of_many=True
+            )
+        except Refused:  # it ended meanwhile
+            await self._settle_by_game(event, row, await self.store.hosting.get(hosted.id))
+
+    async def _settle_by_game(self, event: EventRow, row: PairingRow, hosted: Hosted) -> bool:
+        """Decide the board by its ended game's result, over an adjudication if there is one;
+        False if the game gave no result."""
+
+        def work(tx: EventTx) -> bool:
+            outcome = result_of(tx, hosted)
+            if outcome is None:
+                return False
+            overrule(tx, event.id, row.id, outcome)
+            return True
+
+        return await self.transact(work)
 
     async def catch_up(self) -> None:
         """On start: what ``tick`` does, for every event (games that ended while the bot was

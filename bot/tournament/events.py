@@ -194,6 +194,21 @@ def record_outcome(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome
     return True
 
 
+def overrule(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome) -> None:
+    """Decide a board by its game's result, which also replaces an adjudication at the
+    deadline that the game's end overtook (posted again, with the game's result)."""
+    if record_outcome(tx, event_id, pairing_id, outcome, BY_GAME):
+        return
+    snapshot = tx.snapshot(event_id)
+    row = next(p for p in snapshot.pairings if p.id == pairing_id)
+    if row.decided_by != BY_DEADLINE or row.outcome == outcome.value:
+        return
+    tx.adjust(pairing_id, outcome.value, BY_GAME)
+    names = tx.names(p for p in (row.first_id, row.second_id) if p is not None)
+    where = row.thread_id or snapshot.event.channel_id
+    tx.post([Post(where, texts.decided(snapshot.event, row, outcome, BY_GAME, names))])
+
+
 def round_done(snapshot: EventSnapshot) -> bool:
     """Whether every board paired so far is decided."""
     return all(p.outcome is not None for p in snapshot.pairings)
