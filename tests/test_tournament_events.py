@@ -64,7 +64,7 @@ async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) 
     reply = await desk.join(HERE, user(5), "Cup")
     assert "late entry" in reply.text and "round 2" in reply.text
     reply = await desk.leave(HERE, user(4), "Cup")
-    assert "not paired from round 2" in reply.text
+    assert "your 1 game not yet decided is lost by forfeit" in reply.text
     assert len((await snapshot(h, "Cup")).pairings) == 2  # round 1 is as it was
     await play_open_games(h, "Cup")
     snap = await snapshot(h, "Cup")
@@ -350,3 +350,33 @@ async def test_a_game_resigned_as_the_round_deadline_passes_keeps_its_real_resul
     assert (decided.outcome, decided.decided_by) == ("win", "game")
     said = [t for t in h.delivery.texts(hosted.channel_id) if "round 1:" in t]
     assert said and " beat " in said[-1]  # the thread's last word on it is the win
+
+
+@pytest.mark.parametrize("fmt", ["round-robin", "swiss"])
+async def test_a_player_who_withdraws_loses_every_game_not_yet_decided(
+    h: Harness, fmt: str
+) -> None:
+    """A withdrawal loses the leaver's undecided games by forfeit, in every format: a round
+    robin opens all its games at the start, so "not yet begun" was none of them and the
+    leaver's games ran on to their deadlines. Those being played are called off; the
+    others' games go on."""
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", fmt, rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    mine = [p for p in (await snapshot(h, "Club")).pairings if 4 in (p.first_id, p.second_id)]
+    reply = await desk.leave(HERE, user(4), "Club")
+    lost = len(mine)
+    assert lost == (3 if fmt == "round-robin" else 1)
+    assert f"your {lost} game" in reply.text and "lost by forfeit" in reply.text
+    await h.settle()
+    snap = await snapshot(h, "Club")
+    for row in (p for p in snap.pairings if 4 in (p.first_id, p.second_id)):
+        assert row.decided_by == "withdrawal"
+        assert row.outcome == ("forfeit_loss" if row.first_id == 4 else "forfeit_win")
+        assert not (await h.store.hosting.get(row.hosted_id)).live  # called off
+    others = [p for p in snap.pairings if 4 not in (p.first_id, p.second_id) and p.round == 1]
+    assert [p.outcome for p in others] == [None]
+    assert (await h.store.hosting.get(others[0].hosted_id)).live  # goes on

@@ -183,15 +183,16 @@ class EventDesk(Desk[EventFlow]):
         return Reply(text)
 
     async def leave(self, place: Place, user: User, name: str) -> Reply:
-        """Leave before the start, or withdraw from a running event: a Swiss pairs you no more
-        from the next round (a game you are playing goes on); a round robin's games not yet
-        decided are lost by forfeit."""
+        """Leave before the start, or withdraw from a running event: you are paired no more,
+        and your games not yet decided are lost by forfeit in every format (a round robin's
+        are all open from its start), those being played called off."""
         event = await self._event(place, name)
         public = await self.flow.language(event.guild_id)
         async with self.flow.guarded(event.id):
-            text = await self.flow.transact(
+            text, live = await self.flow.transact(
                 lambda tx: withdraw(tx, event.id, user.id, user.id, public)
             )
+            await self._call_off(event, live, user)
             await self.flow.step(event.id)
         return Reply(text)
 

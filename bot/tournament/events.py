@@ -224,9 +224,12 @@ def wants_pairing(snapshot: EventSnapshot) -> bool:
     return event.round < event.rounds
 
 
-def withdraw(tx: EventTx, event_id: int, player_id: int, actor_id: int, public: str) -> str:
+def withdraw(
+    tx: EventTx, event_id: int, player_id: int, actor_id: int, public: str
+) -> tuple[str, list[int]]:
     """Leave a registering event, or withdraw from a running one (see ``EventDesk.leave``):
-    the answer in the current language, the posts in ``public`` (the server's)."""
+    the answer in the current language (the posts in ``public``, the server's) and the
+    leaver's games to call off."""
     snapshot = tx.snapshot(event_id)
     e = snapshot.event
     entry = next((x for x in snapshot.entries if x.player_id == player_id), None)
@@ -234,38 +237,28 @@ def withdraw(tx: EventTx, event_id: int, player_id: int, actor_id: int, public: 
         raise Refused(_("You are not playing in {event}.", event=texts.title(e)))
     if e.status == REGISTERING:
         tx.remove_entry(e.id, player_id)
-        return _("You have left {event}.", event=texts.title(e))
+        return _("You have left {event}.", event=texts.title(e)), []
     if e.status != RUNNING:
         raise Refused(_("{event} is over.", event=texts.title(e)))
     tx.leave(e.id, player_id, e.round + 1)
     tx.log(e.id, actor_id, "withdraw", str(player_id))
-    forfeited = 0
-    if is_robin(e):
-        for row in snapshot.pairings:
-            if (
-                row.outcome is None
-                and row.hosted_id is None
-                and player_id in (row.first_id, row.second_id)
-            ):
-                lost = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
-                with speaking(public):
-                    record_outcome(tx, e.id, row.id, lost, BY_WITHDRAWAL)
-                forfeited += 1
-    names = tx.names((player_id,))
+    lost = [
+        row
+        for row in snapshot.pairings
+        if row.outcome is None and player_id in (row.first_id, row.second_id)
+    ]
     with speaking(public):
+        for row in lost:
+            forfeit = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
+            record_outcome(tx, e.id, row.id, forfeit, BY_WITHDRAWAL)
+        names = tx.names((player_id,))
         tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?")))])
-    if is_robin(e):
-        return ngettext(
-            "You have withdrawn from {event}: your {n} game not yet begun is lost by forfeit; "
-            "a game you are playing goes on.",
-            "You have withdrawn from {event}: your {n} games not yet begun are lost by "
-            "forfeit; a game you are playing goes on.",
-            forfeited,
-            event=texts.title(e),
-        )
-    return _(
-        "You have withdrawn from {event}: you are not paired from round {round} on; a game "
-        "you are playing goes on.",
+    text = ngettext(
+        "You have withdrawn from {event}: your {n} game not yet decided is lost by forfeit "
+        "(called off if it is being played), and you are paired no more.",
+        "You have withdrawn from {event}: your {n} games not yet decided are lost by "
+        "forfeit (those being played are called off), and you are paired no more.",
+        len(lost),
         event=texts.title(e),
-        round=e.round + 1,
     )
+    return text, [row.hosted_id for row in lost if row.hosted_id is not None]
