@@ -380,3 +380,35 @@ async def test_a_player_who_withdraws_loses_every_game_not_yet_decided(
     others = [p for p in snap.pairings if 4 not in (p.first_id, p.second_id) and p.round == 1]
     assert [p.outcome for p in others] == [None]
     assert (await h.store.hosting.get(others[0].hosted_id)).live  # goes on
+
+
+async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Harness) -> None:
+    """A round robin pairs every round at its start, yet it is at round 1 until round 1's
+    games are decided: the list, the standings (after the rounds completed), the standings
+    picture and /pairings all say so, not "round 3 of 3" before a move."""
+    from event_helpers import finish_setup
+
+    from bot.tournament.event_tables import standings_table
+
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    assert "round 1 of 3" in (await desk.listing(HERE))[0]
+    assert "no round complete yet" in await desk.standings_text(HERE, "Club")
+    assert "round 1:" in (await desk.pairings(HERE, "Club")).text
+    for row in (await snapshot(h, "Club")).pairings:
+        if row.round == 1:
+            hosted = await h.store.hosting.get(row.hosted_id)
+            if hosted.phase == "setup":
+                await finish_setup(h, hosted, (user(row.first_id), user(row.second_id)))
+            await h.service.resign(Place(GUILD, hosted.channel_id), user(row.second_id))
+    await h.settle()
+    assert "round 2 of 3" in (await desk.listing(HERE))[0]
+    assert "after round 1:" in await desk.standings_text(HERE, "Club")
+    assert "round 2:" in (await desk.pairings(HERE, "Club")).text
+    snap = await snapshot(h, "Club")
+    names = await h.store.events.names(e.player_id for e in snap.entries)
+    assert "round 2 of 3" in standings_table(snap, names).title

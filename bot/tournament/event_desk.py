@@ -48,6 +48,8 @@ from .event_spec import EventSpec, check_spec
 from .event_tables import pairings_text, standings_table
 from .events import (
     BY_ADMIN,
+    completed_rounds,
+    current_round,
     is_robin,
     order_of,
     record_outcome,
@@ -416,7 +418,7 @@ class EventDesk(Desk[EventFlow]):
         lines = standings_of(snapshot)
         names = await self._store.events.names(e.player_id for e in snapshot.entries)
         labels = [t.label for t in order_of(snapshot.event)]
-        head = _("{event} after round {round}:", event=texts.title(event), round=event.round)
+        head = texts.standings_head(event, completed_rounds(snapshot))
         return head + "\n" + texts.standings_text(event, lines, names, labels)
 
     async def standings(self, place: Place, name: str) -> Reply:
@@ -437,14 +439,16 @@ class EventDesk(Desk[EventFlow]):
         names = await self._store.events.names(
             p for row in snapshot.pairings for p in (row.first_id, row.second_id) if p
         )
-        return Reply(pairings_text(snapshot, names, round_ or event.round), private=False)
+        return Reply(
+            pairings_text(snapshot, names, round_ or current_round(snapshot)), private=False
+        )
 
     async def listing(self, place: Place) -> list[str]:
         """A line for each of the server's events, newest first."""
         lines = []
         for event in await self._store.events.of_guild(place.guild_id):
             snapshot = await self._store.events.snapshot(event.id)
-            lines.append(texts.described(event, len(snapshot.entries)))
+            lines.append(texts.described(event, len(snapshot.entries), current_round(snapshot)))
         return lines
 
     async def has(self, guild_id: int, name: str) -> bool:

@@ -12,7 +12,7 @@ from rules import game_type
 from storage.competitions.events import EventSnapshot
 
 from . import event_texts as texts
-from .events import history, is_robin, order_of, standings_of
+from .events import current_round, history, is_robin, order_of, standings_of
 from .records import Outcome, half_points
 from .tiebreaks import fraction_text
 
@@ -41,7 +41,7 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
         name=event.name,
         game=game_type(event.game).title,
         format=_(texts.FORMAT_NAMES[event.format]),
-        round=event.round,
+        round=current_round(snapshot),
         rounds=event.rounds,
     )
     if not is_robin(event):

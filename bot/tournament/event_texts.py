@@ -278,6 +278,13 @@ def withdrew(event: EventRow, player: str) -> str:
     return _("{event}: {player} has withdrawn.", event=title(event), player=escape(player))
 
 
+def standings_head(event: EventRow, completed: int) -> str:
+    """The standings' first line: after how many rounds, counted complete."""
+    if completed == 0:
+        return _("{event}, no round complete yet:", event=title(event))
+    return _("{event} after round {round}:", event=title(event), round=completed)
+
+
 def cancelled(event: EventRow, admin: str) -> str:
     return _(
         "{event} is cancelled by an admin ({admin}): its games still running are called off; "
@@ -287,23 +294,24 @@ def cancelled(event: EventRow, admin: str) -> str:
     )
 
 
-def state_words(event: EventRow) -> str:
-    """Where an event stands, as the server's list of tournaments shows it."""
+def state_words(event: EventRow, round_: int) -> str:
+    """Where an event stands (``round_``: the round being played), as the server's list of
+    tournaments shows it."""
     if event.status == "registering":
         return _("open for entries")
     if event.status == "running":
-        return _("round {round} of {rounds}", round=event.round, rounds=event.rounds)
+        return _("round {round} of {rounds}", round=round_, rounds=event.rounds)
     if event.status == "finished":
         return pgettext("tournament", "finished")
     return pgettext("tournament", "cancelled")
 
 
-def described(event: EventRow, players: int) -> str:
+def described(event: EventRow, players: int, round_: int) -> str:
     """One line of the server's list of tournaments."""
     return _(
         "{event}: {players}, {state}; {away}.",
         event=title(event),
         players=ngettext("{n} player", "{n} players", players),
-        state=state_words(event),
+        state=state_words(event, round_),
         away=away_words(event.away_days),
     )

@@ -214,6 +214,26 @@ def round_done(snapshot: EventSnapshot) -> bool:
     return all(p.outcome is not None for p in snapshot.pairings)
 
 
+def completed_rounds(snapshot: EventSnapshot) -> int:
+    """How many rounds, from the first, have every board decided (what the standings are
+    after)."""
+    done = 0
+    for number in range(1, snapshot.event.round + 1):
+        if any(p.round == number and p.outcome is None for p in snapshot.pairings):
+            break
+        done = number
+    return done
+
+
+def current_round(snapshot: EventSnapshot) -> int:
+    """The round being played: a Swiss's latest paired; a round robin's first with a game
+    undecided (all its rounds are paired at its start, the last is not what is played)."""
+    event = snapshot.event
+    if not is_robin(event):
+        return event.round
+    return min(completed_rounds(snapshot) + 1, event.round)
+
+
 def wants_pairing(snapshot: EventSnapshot) -> bool:
     """A running event whose boards are all decided and which has rounds left to pair."""
     event = snapshot.event
