@@ -412,3 +412,51 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
     snap = await snapshot(h, "Club")
     names = await h.store.events.names(e.player_id for e in snap.entries)
     assert "round 2 of 3" in standings_table(snap, names).title
+
+
+@pytest.mark.parametrize("paired", ["the first round", "the second round"])
+async def test_a_late_entry_made_while_a_round_is_paired_plays_in_it(
+    h: Harness, monkeypatch: pytest.MonkeyPatch, paired: str
+) -> None:
+    """A player who enters while the Swiss library is pairing a round (at the start, or
+    after a round) is told they are paired from that round, and is: the round is paired
+    again with them, not written without them as a zero-point absence."""
+    import threading
+
+    from bot.tournament.events import history
+    from bot.tournament.records import Outcome
+
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    if paired == "the second round":
+        await desk.begin(HERE, ADMIN, "Cup", admin=True)
+        await h.settle()
+    entered, release = threading.Event(), threading.Event()
+    real = event_flow.next_rounds
+
+    def slow(snap):  # type: ignore[no-untyped-def]  # the library taking its seconds
+        entered.set()
+        release.wait(30)
+        return real(snap)
+
+    monkeypatch.setattr(event_flow, "next_rounds", slow)
+    if paired == "the first round":
+        pairing = asyncio.create_task(desk.begin(HERE, ADMIN, "Cup", admin=True))
+    else:
+        pairing = asyncio.create_task(play_open_games(h, "Cup"))
+    while not entered.is_set():
+        await asyncio.sleep(0.01)
+    number = 1 if paired == "the first round" else 2
+    reply = await desk.join(HERE, user(5), "Cup")
+    assert f"paired from round {number}" in reply.text
+    release.set()
+    await pairing
+    await h.settle()
+    snap = await snapshot(h, "Cup")
+    assert snap.event.round == number
+    seated = {x for p in snap.pairings if p.round == number for x in (p.first_id, p.second_id)}
+    assert 5 in seated
+    absent = [r for r in history(snap)[5] if r.outcome is Outcome.ABSENT]
+    assert len(absent) == number - 1  # only the rounds before their entry

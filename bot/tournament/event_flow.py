@@ -142,17 +142,24 @@ class EventFlow(Running):
     async def _step(self, snapshot: EventSnapshot) -> None:
         event_id = snapshot.event.id
         if wants_pairing(snapshot):
-            paired = await asyncio.to_thread(next_rounds, snapshot)
-            if paired.refusal is not None:
-                await self.transact(lambda tx: finish(tx, event_id, paired.refusal))
-            else:
-                deadline = self.clock.now() + snapshot.event.round_seconds
-                await self.transact(lambda tx: write_rounds(tx, event_id, paired, deadline))
-            snapshot = await self.store.events.snapshot(event_id)
+            while wants_pairing(snapshot):  # again while entries come in as it pairs
+                await self._pair(snapshot)
+                snapshot = await self.store.events.snapshot(event_id)
         elif snapshot.event.status == RUNNING and round_done(snapshot):
             await self.transact(lambda tx: finish(tx, event_id))
         await self.open_games(snapshot)
         await self.service.deliver_written()
+
+    async def _pair(self, snapshot: EventSnapshot) -> None:
+        """Pair the next round(s) from ``snapshot`` and write them (nothing is written if
+        the event changed meanwhile), or finish the event if none can be paired."""
+        event_id = snapshot.event.id
+        paired = await asyncio.to_thread(next_rounds, snapshot)
+        if paired.refusal is not None:
+            await self.transact(lambda tx: finish(tx, event_id, paired.refusal))
+        else:
+            deadline = self.clock.now() + snapshot.event.round_seconds
+            await self.transact(lambda tx: write_rounds(tx, event_id, paired, deadline))
 
     async def open_games(self, snapshot: EventSnapshot) -> None:
         if snapshot.event.status != RUNNING:

@@ -106,20 +106,27 @@ def standings_of(snapshot: EventSnapshot) -> list[Standing]:
 @dataclass(frozen=True)
 class Paired:
     """The rounds to write after ``after`` (all of a round robin's at once, one Swiss
-    round), or why none can be."""
+    round) from the entries of ``entrants``, or why none can be."""
 
     after: int
+    entrants: frozenset[int]
     rounds: tuple[PairedRound, ...]
     refusal: str | None = None
 
 
+def entrants_of(snapshot: EventSnapshot) -> frozenset[int]:
+    """Who has entered: a round is written only for the entries it was paired from."""
+    return frozenset(e.player_id for e in snapshot.entries)
+
+
 def next_rounds(snapshot: EventSnapshot) -> Paired:
     """The next round(s) of a running event, from its snapshot (pure; may take seconds)."""
-    event = snapshot.event
+    event, entrants = snapshot.event, entrants_of(snapshot)
     if is_robin(event):
         seeded = sorted(snapshot.entries, key=lambda e: (-e.rating, e.joined_at, e.player_id))
         ids = [e.player_id for e in seeded]
-        return Paired(event.round, tuple(schedule(ids, event.format == DOUBLE_ROUND_ROBIN)))
+        rounds = tuple(schedule(ids, event.format == DOUBLE_ROUND_ROBIN))
+        return Paired(event.round, entrants, rounds)
     number = event.round + 1
     players = [
         SwissPlayer(e.player_id, e.rating, active=e.plays(number))
@@ -127,21 +134,25 @@ def next_rounds(snapshot: EventSnapshot) -> Paired:
         if e.joined_round <= number
     ]
     if sum(p.active for p in players) < 2:
-        return Paired(event.round, (), N_("fewer than two players are left to pair"))
+        return Paired(event.round, entrants, (), N_("fewer than two players are left to pair"))
     try:
         paired = pair_round(players, history(snapshot), event.rounds, table_of(event))
     except CannotPair:
-        return Paired(event.round, (), N_("every pair of players left has met already"))
-    return Paired(event.round, (paired,))
+        refusal = N_("every pair of players left has met already")
+        return Paired(event.round, entrants, (), refusal)
+    return Paired(event.round, entrants, (paired,))
 
 
 # ---- inside one transaction ----------------------------------------------------------------
 def write_rounds(tx: EventTx, event_id: int, paired: Paired, deadline: float | None) -> bool:
     """Write the paired rounds, with the round's post, unless the event moved on since the
-    snapshot they were paired from (then nothing is written: False)."""
+    snapshot they were paired from, or someone entered meanwhile (a late entry is told it is
+    paired from this round: it is paired again, with them). Then nothing is written: False."""
     snapshot = tx.snapshot(event_id)
     event = snapshot.event
     if event.status != RUNNING or event.round != paired.after:
+        return False
+    if entrants_of(snapshot) != paired.entrants:
         return False
     number = paired.after
     for number, round_ in enumerate(paired.rounds, start=paired.after + 1):
