@@ -460,3 +460,31 @@ async def test_a_late_entry_made_while_a_round_is_paired_plays_in_it(
     assert 5 in seated
     absent = [r for r in history(snap)[5] if r.outcome is Outcome.ABSENT]
     assert len(absent) == number - 1  # only the rounds before their entry
+
+
+async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_process(
+    h: Harness,
+) -> None:
+    """Opening the games of a large round takes minutes: the process doing it renews the
+    event's lease meanwhile, so a second process's tick waits instead of opening second
+    games for the boards not yet opened. A process that lost its lease all the same (it
+    hung past it) stops before its next effect."""
+    from storage.hosting.sharing import LeaseLost, Sharing
+
+    desk = await desk_of(h)
+    other = Sharing(h.store.sharing._writer)  # a second process on the same database
+    async with desk.flow.guarded(1):
+        for _ in range(6):  # three minutes at work
+            h.clock.advance(30)
+            await asyncio.sleep(0.05)
+        assert not await other.claim("event:1", h.clock.now(), 60.0)
+        desk.flow.check_lease()  # still its own
+    assert await other.claim("event:1", h.clock.now(), 60.0)  # given back at the end
+    await other.release("event:1")
+    async with desk.flow.guarded(1):
+        h.clock.advance(61)  # hung past its lease, without a chance to renew it
+        assert await other.claim("event:1", h.clock.now(), 60.0)
+        h.clock.advance(30)
+        await asyncio.sleep(0.05)
+        with pytest.raises(LeaseLost):
+            desk.flow.check_lease()

@@ -12,10 +12,9 @@ in one process at a time (its lease), under one lock in this one.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import TypeVar
 
 from bot.i18n import _, speaking
@@ -100,14 +99,6 @@ class EventFlow(Running):
         """The language of the event's posts: its server's."""
         return await self.language((await self.store.events.snapshot(event_id)).event.guild_id)
 
-    @contextlib.asynccontextmanager
-    async def guarded(self, event_id: int) -> AsyncIterator[None]:
-        """This process's lock and the event's lease (one change of it at a time, in any
-        process). A game called off inside must be decided first: its end is heard here and
-        must not wait for the lock."""
-        async with self.lock, self._holding(event_id):
-            yield
-
     # ---- listening -----------------------------------------------------------------------
     async def ended(self, hosted: Hosted) -> None:
         """The match service's ``on_ended`` listener."""
@@ -176,6 +167,7 @@ class EventFlow(Running):
 
     async def _open_game(self, event: EventRow, row: PairingRow, names: dict[int, str]) -> None:
         assert row.second_id is not None
+        self.check_lease()
         thread = row.thread_id
         if thread is None:
             thread = await self.threads.open_thread(
@@ -272,6 +264,7 @@ class EventFlow(Running):
         )
         if hosted is None or not hosted.live:
             return
+        self.check_lease()
         referee = User(event.organiser_id, _("the round's deadline"))
         try:
             await self.service.cancel(

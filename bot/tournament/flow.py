@@ -310,6 +310,7 @@ class Flow(Running):
     async def _open_game(
         self, snapshot: Snapshot, state: MatchState, names: Mapping[int, str]
     ) -> None:
+        self.check_lease()
         t, row = snapshot.tournament, state.row
         number = state.next_number
         with speaking(await self.language(t.guild_id)):
