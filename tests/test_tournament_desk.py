@@ -245,3 +245,27 @@ async def test_a_bracket_picture_that_fails_does_not_keep_the_games_from_opening
     await h.settle()
     place = thread_of(h, ANN, BOB)
     assert await h.store.hosting.live_in_channel(place.channel_id) is not None
+
+
+async def test_a_cancelled_tournaments_game_left_running_by_a_crash_is_called_off(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash between cancelling a tournament and calling its games off left them
+    running, as the catch-up looked only at running tournaments: on start, the live games
+    of a cancelled tournament are called off."""
+    from bot.service import MatchService
+
+    desk = await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+
+    async def dies(*args, **kw):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the process died before calling the game off")
+
+    monkeypatch.setattr(MatchService, "cancel", dies)
+    with pytest.raises(RuntimeError):
+        await desk.cancel(HERE, ADMIN, "Cup", admin=True)
+    monkeypatch.undo()
+    await h.crash()
+    await desk_for(h)  # the catch-up on start
+    await h.settle()
+    assert await h.store.hosting.live_in_channel(place.channel_id) is None

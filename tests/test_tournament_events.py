@@ -488,3 +488,35 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
         await asyncio.sleep(0.05)
         with pytest.raises(LeaseLost):
             desk.flow.check_lease()
+
+
+async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash between deciding a board (here at the round's deadline) and calling its game
+    off left the game running, since only undecided boards were looked at again: the
+    catch-up on start calls off the live games of decided boards."""
+    from bot.service import MatchService
+
+    desk = await desk_of(h)
+    day = 86400.0
+    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * day)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Slow")
+    await desk.begin(HERE, ADMIN, "Slow", admin=True)
+    await h.settle()
+
+    async def dies(*args, **kw):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the process died before calling the game off")
+
+    monkeypatch.setattr(MatchService, "cancel", dies)
+    h.clock.advance(3 * day + 1)
+    await desk.flow.tick()  # the first board is decided, then the process dies
+    monkeypatch.undo()
+    await h.crash()
+    await desk_of(h)  # the catch-up on start
+    await h.settle()
+    first = [p for p in (await snapshot(h, "Slow")).pairings if p.round == 1]
+    assert [p.decided_by for p in first] == ["deadline", "deadline"]
+    for row in first:
+        assert not (await h.store.hosting.get(row.hosted_id)).live

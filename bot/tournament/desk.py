@@ -75,6 +75,7 @@ class TournamentDesk(Desk[Flow]):
         minute catch chapter 10 up again (an ending whose recording failed is not heard
         again) and tick the Swiss and round robin events (set starts, round deadlines)."""
         self.flow.service.on_ended(self.flow.ended)
+        await self.flow.call_off_strays()
         await self.catch_up()
         await self.events.start_listening()
         if background:

@@ -12,7 +12,6 @@ user alone, and change nothing.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 
 from bot.i18n import _, current, speaking
@@ -194,7 +193,7 @@ class EventDesk(Desk[EventFlow]):
             text, live = await self.flow.transact(
                 lambda tx: withdraw(tx, event.id, user.id, user.id, public)
             )
-            await self._call_off(event, live, user)
+            await self.flow.call_off(event, live, user)
             await self.flow.step(event.id)
         return Reply(text)
 
@@ -271,7 +270,7 @@ class EventDesk(Desk[EventFlow]):
 
         async with self.flow.guarded(event.id):
             live = await self.flow.transact(work)
-            await self._call_off(event, live, user)
+            await self.flow.call_off(event, live, user)
             await self.flow.step(event.id)
         return Reply(
             _(
@@ -361,7 +360,7 @@ class EventDesk(Desk[EventFlow]):
 
         async with self.flow.guarded(event.id):
             live = await self.flow.transact(work)
-            await self._call_off(event, [] if live is None else [live], user)
+            await self.flow.call_off(event, [] if live is None else [live], user)
             await self.flow.step(event.id)
         return Reply(
             _(
@@ -399,17 +398,9 @@ class EventDesk(Desk[EventFlow]):
 
         async with self.flow.guarded(event.id):
             live = await self.flow.transact(work)
-        await self._call_off(event, live, user)  # heard as ended: not inside the guard
+        await self.flow.call_off(event, live, user)  # heard as ended: not inside the guard
         await self.flow.service.deliver_written()
         return Reply(_("{event} is cancelled.", event=texts.title(event)), private=False)
-
-    async def _call_off(self, event: EventRow, hosted_ids: list[int], user: User) -> None:
-        for hosted_id in hosted_ids:
-            hosted = await self._store.hosting.get(hosted_id)
-            if hosted.live:
-                place = Place(event.guild_id, hosted.channel_id)
-                with contextlib.suppress(Refused):  # it ended meanwhile
-                    await self.flow.service.cancel(place, user, admin=True, one_of_many=True)
 
     # ---- reading -------------------------------------------------------------------------
     async def standings_text(self, place: Place, name: str) -> str:

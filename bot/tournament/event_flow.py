@@ -12,6 +12,7 @@ in one process at a time (its lease), under one lock in this one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from collections.abc import Callable
@@ -288,8 +289,37 @@ class EventFlow(Running):
 
     async def catch_up(self) -> None:
         """On start: what ``tick`` does, for every event (games that ended while the bot was
-        down, rounds left unpaired or unopened by a crash)."""
+        down, rounds left unpaired or unopened by a crash), after calling off the games a
+        crash left running."""
+        await self.call_off_strays()
         await self.tick()
+
+    async def call_off_strays(self) -> None:
+        """Call off each live game of a decided board, of a board whose player was replaced,
+        or of an event no longer running: a crash between deciding (a deadline, an admin, a
+        withdrawal, a cancel) or replacing and calling the game off left it running, and
+        nothing else looks at it again. Not under the lock: each end is heard by
+        ``ended`` (a replaced player's board then gets its new game)."""
+        for hosted in await self.store.hosting.live():
+            found = await self.store.events.pairing_of_hosted(hosted.id)
+            if found is None:
+                continue
+            event, row = (await self.store.events.snapshot(found[0])).event, found[1]
+            replaced = {hosted.challenger_id, hosted.opposition_id} != {row.first_id, row.second_id}
+            if row.outcome is not None or event.status != RUNNING or replaced:
+                names = await self.store.events.names((event.organiser_id,))
+                referee = User(event.organiser_id, names.get(event.organiser_id, "?"))
+                await self.call_off(event, [hosted.id], referee)
+
+    async def call_off(self, event: EventRow, hosted_ids: list[int], user: User) -> None:
+        """Cancel the event's live games ``hosted_ids`` in ``user``'s name (one that ended
+        meanwhile is left as it is)."""
+        for hosted_id in hosted_ids:
+            hosted = await self.store.hosting.get(hosted_id)
+            if hosted.live:
+                place = Place(event.guild_id, hosted.channel_id)
+                with contextlib.suppress(Refused):  # it ended meanwhile
+                    await self.service.cancel(place, user, admin=True, one_of_many=True)
 
 
 def start(tx: EventTx, event_id: int, refusal_to: int | None) -> str | None:

@@ -12,6 +12,7 @@ down are scored, missing threads and games are opened.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -236,6 +237,23 @@ class Flow(Running):
         recording failed (a database blip) would wait for a restart."""
         with self.service.at_work():
             await self._each(self.store.tournaments.running, self._catch_up, "catch up")
+
+    async def call_off_strays(self) -> None:
+        """On start: call off each live game of a cancelled tournament, which a crash
+        between cancelling and calling its games off left running (nothing else looks at a
+        cancelled tournament again). Not under the lock: each end is heard by ``ended``."""
+        for hosted in await self.store.hosting.live():
+            found = await self.store.tournaments.game_of_hosted(hosted.id)
+            if found is None:
+                continue
+            t = (await self.store.tournaments.snapshot(found[0])).tournament
+            if t.status != CANCELLED:
+                continue
+            names = await self.store.tournaments.names((t.organiser_id,))
+            referee = User(t.organiser_id, names.get(t.organiser_id, "?"))
+            place = Place(hosted.guild_id, hosted.channel_id)
+            with contextlib.suppress(Refused):  # it ended meanwhile
+                await self.service.cancel(place, referee, admin=True, one_of_many=True)
 
     async def _catch_up(self, tournament_id: int) -> None:
         snapshot = await self.store.tournaments.snapshot(tournament_id)
