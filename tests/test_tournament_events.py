@@ -6,6 +6,7 @@ and a crash in the middle of a round's pairing."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from event_helpers import ADMIN, GUILD, HERE, create, desk_of, play_open_games, snapshot, user
@@ -520,3 +521,33 @@ async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_cal
     assert [p.decided_by for p in first] == ["deadline", "deadline"]
     for row in first:
         assert not (await h.store.hosting.get(row.hosted_id)).live
+
+
+async def test_a_round_too_long_for_one_post_says_how_many_boards_are_left_out(
+    h: Harness,
+) -> None:
+    """A round of hundreds of boards does not fit in one Discord message: the round's post
+    and /pairings end with "...and N more" instead of stopping mid-line."""
+    from dataclasses import replace
+
+    from bot.tournament.event_tables import pairings_text
+    from bot.tournament.event_texts import round_opened
+    from bot.tournament.records import Board, PairedRound
+    from storage.competitions.events import PairingRow
+
+    desk = await desk_of(h)
+    await create(desk, "Big", "torishogi", "swiss", rounds=3)
+    snap = await snapshot(h, "Big")
+    count = 300
+    names = {n: f"player number {n:04d}" for n in range(1, 2 * count + 1)}
+    rows = tuple(
+        PairingRow(b, 1, b, 2 * b - 1, 2 * b, 1000 + b, None, None, None, None)
+        for b in range(1, count + 1)
+    )
+    listed = pairings_text(replace(snap, pairings=rows), names, 1)
+    boards = tuple(Board(2 * b - 1, 2 * b) for b in range(1, count + 1))
+    posted = round_opened(snap.event, 0, (PairedRound(boards, None),), None, 0.0, names)
+    for text in (listed, posted):
+        assert len(text) <= 4000
+        shown = len(re.findall(r"^\d+\. player number \d{4} v player number \d{4}", text, re.M))
+        assert text.endswith(f"...and {count - shown} more"), text[-80:]

@@ -98,7 +98,7 @@ def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int
     for row in rows:
         first = texts.name_of(names, row.first_id)
         if row.second_id is None:
-            lines.append(f"{row.board}. " + _("{player}: bye", player=first))
+            lines.append((f"{row.board}. " + _("{player}: bye", player=first), True))
             continue
         second = texts.name_of(names, row.second_id)
         if row.outcome is not None:
@@ -108,6 +108,6 @@ def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int
         else:
             state = pgettext("a board's game", "opening")
         pair = _("{first} v {second}", first=first, second=second)
-        lines.append(f"{row.board}. {pair}: {state}")
+        lines.append((f"{row.board}. {pair}: {state}", True))
     head = _("{event}, round {round}:", event=texts.title(event), round=round_)
-    return (head + "\n" + "\n".join(lines))[:3900]
+    return texts.clipped(head, lines)
