@@ -4,6 +4,8 @@ game in its thread, ranks per board beside (never in) the ladder, and the refusa
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from tournament_helpers import ADMIN, HERE, desk_for, hunt, players_here, resign_at_once
 
@@ -176,3 +178,94 @@ async def test_a_tournament_still_registering_can_be_cancelled(h: Harness) -> No
     assert reply.text == "**Cup** called off."
     with pytest.raises(Refused, match="registration is closed"):
         await desk.register(HERE, BOB, "Cup")
+
+
+async def test_a_game_end_missed_once_is_caught_up_within_a_minute(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game's end whose recording fails once (a database blip) is not heard again; the
+    desk's minute tick catches chapter 10 up as it does the events, so the match's next
+    game opens without waiting for a restart."""
+    from bot.tournament.desk import TournamentDesk
+
+    desk = TournamentDesk(h.store, h.service, h.threads, clock=h.clock, settings=h.settings)
+    await desk.start(background=True)
+    try:
+        await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
+        await desk.register(HERE, ANN, "Cup")
+        await desk.register(HERE, BOB, "Cup")
+        await desk.begin(HERE, ADMIN, "Cup", admin=True)
+        await h.settle()
+        place = thread_of(h, ANN, BOB)
+        real = type(h.store.tournaments).transact
+        failed: list[int] = []
+
+        async def blip(self, work, now):  # type: ignore[no-untyped-def]
+            if not failed:
+                failed.append(1)
+                raise ConnectionError("server closed the connection unexpectedly")
+            return await real(self, work, now)
+
+        monkeypatch.setattr(type(h.store.tournaments), "transact", blip)
+        await h.service.abort(place, ANN)  # no result: game 1 is played again
+        await h.settle()
+        monkeypatch.undo()
+        assert failed and await h.store.hosting.live_in_channel(place.channel_id) is None
+        h.clock.advance(61)
+        await until_live(h, place.channel_id)
+    finally:
+        await desk.stop()
+
+
+async def until_live(h: Harness, channel_id: int) -> None:
+    for _ in range(500):
+        if await h.store.hosting.live_in_channel(channel_id) is not None:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("no game opened in the thread")
+
+
+async def test_a_bracket_picture_that_fails_does_not_keep_the_games_from_opening(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The bracket picture is posted after the tier's games are opened: its failure (the
+    renderer, the database) leaves the players with their games."""
+    from bot.tournament.flow import Flow
+
+    async def fails(self: Flow, tournament_id: int) -> None:
+        raise RuntimeError("the bracket could not be drawn")
+
+    monkeypatch.setattr(Flow, "post_bracket", fails)
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
+    await desk.register(HERE, ANN, "Cup")
+    await desk.register(HERE, BOB, "Cup")
+    with pytest.raises(RuntimeError):
+        await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    place = thread_of(h, ANN, BOB)
+    assert await h.store.hosting.live_in_channel(place.channel_id) is not None
+
+
+async def test_a_cancelled_tournaments_game_left_running_by_a_crash_is_called_off(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash between cancelling a tournament and calling its games off left them
+    running, as the catch-up looked only at running tournaments: on start, the live games
+    of a cancelled tournament are called off."""
+    from bot.service import MatchService
+
+    desk = await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+
+    async def dies(*args, **kw):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the process died before calling the game off")
+
+    monkeypatch.setattr(MatchService, "cancel", dies)
+    with pytest.raises(RuntimeError):
+        await desk.cancel(HERE, ADMIN, "Cup", admin=True)
+    monkeypatch.undo()
+    await h.crash()
+    await desk_for(h)  # the catch-up on start
+    await h.settle()
+    assert await h.store.hosting.live_in_channel(place.channel_id) is None

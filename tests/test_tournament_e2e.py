@@ -76,10 +76,10 @@ async def test_a_torishogi_swiss_of_six_with_a_withdrawal_and_a_late_entry(
         started = await stage.slash("admin", "tournament start", name="Spring")
         assert started.error is None and "started with 6 players" in started.text
         await stage.posted("__Round 1 of 3__")
-        # during round 1: p6 leaves by the button (their game goes on), p7 enters late by
-        # the button; both from round 2
+        # during round 1: p6 leaves by the button (their game is lost by forfeit), p7 enters
+        # late by the button, paired from round 2
         left = await stage.click("p6", "Leave")
-        assert "not paired from round 2" in left.text, left.text
+        assert "your 1 game not yet decided is lost by forfeit" in left.text, left.text
         late = await stage.click("p7", "Join")
         assert "late entry" in late.text and "round 2" in late.text, late.text
         await play_round(stage, "Spring", 1)

@@ -6,6 +6,7 @@ and a crash in the middle of a round's pairing."""
 from __future__ import annotations
 
 import asyncio
+import re
 
 import pytest
 from event_helpers import ADMIN, GUILD, HERE, create, desk_of, play_open_games, snapshot, user
@@ -64,7 +65,7 @@ async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) 
     reply = await desk.join(HERE, user(5), "Cup")
     assert "late entry" in reply.text and "round 2" in reply.text
     reply = await desk.leave(HERE, user(4), "Cup")
-    assert "not paired from round 2" in reply.text
+    assert "your 1 game not yet decided is lost by forfeit" in reply.text
     assert len((await snapshot(h, "Cup")).pairings) == 2  # round 1 is as it was
     await play_open_games(h, "Cup")
     snap = await snapshot(h, "Cup")
@@ -295,3 +296,258 @@ async def test_the_service_is_busy_while_the_events_tick(
     assert not h.service.busy()
     tick = desk.flow.tick()
     await busy_while(h.service, tick, reading.is_set, going_on.set, "the events are ticking")
+
+
+@pytest.mark.parametrize("lands", ["before the deadline's look", "as it is called off"])
+async def test_a_game_resigned_as_the_round_deadline_passes_keeps_its_real_result(
+    h: Harness, monkeypatch: pytest.MonkeyPatch, lands: str
+) -> None:
+    """A resignation that lands while the deadline's tick runs (after the tick's look at the
+    games that ended, or between the adjudication and calling the game off) is the game's
+    result: the winner keeps the win, never a deadline draw."""
+    from bot.service import MatchService
+    from bot.tournament.event_flow import EventFlow
+
+    desk = await desk_of(h)
+    day = 86400.0
+    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * day)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Slow")
+    await desk.begin(HERE, ADMIN, "Slow", admin=True)
+    await h.settle()
+    row = (await snapshot(h, "Slow")).pairings[0]
+    hosted = await h.store.hosting.get(row.hosted_id)
+    place = Place(GUILD, hosted.channel_id)
+    resigned: list[asyncio.Task] = []
+
+    async def resign() -> None:  # its end is heard under the event's lock: a task of its own
+        if not resigned:
+            resigned.append(asyncio.create_task(h.service.resign(place, user(row.second_id))))
+            while (await h.store.hosting.get(row.hosted_id)).live:
+                await asyncio.sleep(0.01)
+
+    if lands == "before the deadline's look":
+        real_adjudicate = EventFlow._adjudicate
+
+        async def adjudicate(self: EventFlow, event_id: int) -> None:
+            await resign()
+            await real_adjudicate(self, event_id)
+
+        monkeypatch.setattr(EventFlow, "_adjudicate", adjudicate)
+    else:
+        real_cancel = MatchService.cancel
+
+        async def cancel(self: MatchService, where: Place, *args, **kw):  # type: ignore[no-untyped-def]
+            if where == place:
+                await resign()
+            return await real_cancel(self, where, *args, **kw)
+
+        monkeypatch.setattr(MatchService, "cancel", cancel)
+    h.clock.advance(3 * day + 1)
+    await desk.flow.tick()
+    await asyncio.gather(*resigned)
+    await h.settle()
+    decided = next(p for p in (await snapshot(h, "Slow")).pairings if p.id == row.id)
+    assert (decided.outcome, decided.decided_by) == ("win", "game")
+    said = [t for t in h.delivery.texts(hosted.channel_id) if "round 1:" in t]
+    assert said and " beat " in said[-1]  # the thread's last word on it is the win
+
+
+@pytest.mark.parametrize("fmt", ["round-robin", "swiss"])
+async def test_a_player_who_withdraws_loses_every_game_not_yet_decided(
+    h: Harness, fmt: str
+) -> None:
+    """A withdrawal loses the leaver's undecided games by forfeit, in every format: a round
+    robin opens all its games at the start, so "not yet begun" was none of them and the
+    leaver's games ran on to their deadlines. Those being played are called off; the
+    others' games go on."""
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", fmt, rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    mine = [p for p in (await snapshot(h, "Club")).pairings if 4 in (p.first_id, p.second_id)]
+    reply = await desk.leave(HERE, user(4), "Club")
+    lost = len(mine)
+    assert lost == (3 if fmt == "round-robin" else 1)
+    assert f"your {lost} game" in reply.text and "lost by forfeit" in reply.text
+    await h.settle()
+    snap = await snapshot(h, "Club")
+    for row in (p for p in snap.pairings if 4 in (p.first_id, p.second_id)):
+        assert row.decided_by == "withdrawal"
+        assert row.outcome == ("forfeit_loss" if row.first_id == 4 else "forfeit_win")
+        assert not (await h.store.hosting.get(row.hosted_id)).live  # called off
+    others = [p for p in snap.pairings if 4 not in (p.first_id, p.second_id) and p.round == 1]
+    assert [p.outcome for p in others] == [None]
+    assert (await h.store.hosting.get(others[0].hosted_id)).live  # goes on
+
+
+async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Harness) -> None:
+    """A round robin pairs every round at its start, yet it is at round 1 until round 1's
+    games are decided: the list, the standings (after the rounds completed), the standings
+    picture and /pairings all say so, not "round 3 of 3" before a move."""
+    from event_helpers import finish_setup
+
+    from bot.tournament.event_tables import standings_table
+
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    assert "round 1 of 3" in (await desk.listing(HERE))[0]
+    assert "no round complete yet" in await desk.standings_text(HERE, "Club")
+    assert "round 1:" in (await desk.pairings(HERE, "Club")).text
+    for row in (await snapshot(h, "Club")).pairings:
+        if row.round == 1:
+            hosted = await h.store.hosting.get(row.hosted_id)
+            if hosted.phase == "setup":
+                await finish_setup(h, hosted, (user(row.first_id), user(row.second_id)))
+            await h.service.resign(Place(GUILD, hosted.channel_id), user(row.second_id))
+    await h.settle()
+    assert "round 2 of 3" in (await desk.listing(HERE))[0]
+    assert "after round 1:" in await desk.standings_text(HERE, "Club")
+    assert "round 2:" in (await desk.pairings(HERE, "Club")).text
+    snap = await snapshot(h, "Club")
+    names = await h.store.events.names(e.player_id for e in snap.entries)
+    assert "round 2 of 3" in standings_table(snap, names).title
+
+
+@pytest.mark.parametrize("paired", ["the first round", "the second round"])
+async def test_a_late_entry_made_while_a_round_is_paired_plays_in_it(
+    h: Harness, monkeypatch: pytest.MonkeyPatch, paired: str
+) -> None:
+    """A player who enters while the Swiss library is pairing a round (at the start, or
+    after a round) is told they are paired from that round, and is: the round is paired
+    again with them, not written without them as a zero-point absence."""
+    import threading
+
+    from bot.tournament.events import history
+    from bot.tournament.records import Outcome
+
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    if paired == "the second round":
+        await desk.begin(HERE, ADMIN, "Cup", admin=True)
+        await h.settle()
+    entered, release = threading.Event(), threading.Event()
+    real = event_flow.next_rounds
+
+    def slow(snap):  # type: ignore[no-untyped-def]  # the library taking its seconds
+        entered.set()
+        release.wait(30)
+        return real(snap)
+
+    monkeypatch.setattr(event_flow, "next_rounds", slow)
+    if paired == "the first round":
+        pairing = asyncio.create_task(desk.begin(HERE, ADMIN, "Cup", admin=True))
+    else:
+        pairing = asyncio.create_task(play_open_games(h, "Cup"))
+    while not entered.is_set():
+        await asyncio.sleep(0.01)
+    number = 1 if paired == "the first round" else 2
+    reply = await desk.join(HERE, user(5), "Cup")
+    assert f"paired from round {number}" in reply.text
+    release.set()
+    await pairing
+    await h.settle()
+    snap = await snapshot(h, "Cup")
+    assert snap.event.round == number
+    seated = {x for p in snap.pairings if p.round == number for x in (p.first_id, p.second_id)}
+    assert 5 in seated
+    absent = [r for r in history(snap)[5] if r.outcome is Outcome.ABSENT]
+    assert len(absent) == number - 1  # only the rounds before their entry
+
+
+async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_process(
+    h: Harness,
+) -> None:
+    """Opening the games of a large round takes minutes: the process doing it renews the
+    event's lease meanwhile, so a second process's tick waits instead of opening second
+    games for the boards not yet opened. A process that lost its lease all the same (it
+    hung past it) stops before its next effect."""
+    from storage.hosting.sharing import LeaseLost, Sharing
+
+    desk = await desk_of(h)
+    other = Sharing(h.store.sharing._writer)  # a second process on the same database
+    async with desk.flow.guarded(1):
+        for _ in range(6):  # three minutes at work
+            h.clock.advance(30)
+            await asyncio.sleep(0.05)
+        assert not await other.claim("event:1", h.clock.now(), 60.0)
+        desk.flow.check_lease()  # still its own
+    assert await other.claim("event:1", h.clock.now(), 60.0)  # given back at the end
+    await other.release("event:1")
+    async with desk.flow.guarded(1):
+        h.clock.advance(61)  # hung past its lease, without a chance to renew it
+        assert await other.claim("event:1", h.clock.now(), 60.0)
+        h.clock.advance(30)
+        await asyncio.sleep(0.05)
+        with pytest.raises(LeaseLost):
+            desk.flow.check_lease()
+
+
+async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A crash between deciding a board (here at the round's deadline) and calling its game
+    off left the game running, since only undecided boards were looked at again: the
+    catch-up on start calls off the live games of decided boards."""
+    from bot.service import MatchService
+
+    desk = await desk_of(h)
+    day = 86400.0
+    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * day)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Slow")
+    await desk.begin(HERE, ADMIN, "Slow", admin=True)
+    await h.settle()
+
+    async def dies(*args, **kw):  # type: ignore[no-untyped-def]
+        raise RuntimeError("the process died before calling the game off")
+
+    monkeypatch.setattr(MatchService, "cancel", dies)
+    h.clock.advance(3 * day + 1)
+    await desk.flow.tick()  # the first board is decided, then the process dies
+    monkeypatch.undo()
+    await h.crash()
+    await desk_of(h)  # the catch-up on start
+    await h.settle()
+    first = [p for p in (await snapshot(h, "Slow")).pairings if p.round == 1]
+    assert [p.decided_by for p in first] == ["deadline", "deadline"]
+    for row in first:
+        assert not (await h.store.hosting.get(row.hosted_id)).live
+
+
+async def test_a_round_too_long_for_one_post_says_how_many_boards_are_left_out(
+    h: Harness,
+) -> None:
+    """A round of hundreds of boards does not fit in one Discord message: the round's post
+    and /pairings end with "...and N more" instead of stopping mid-line."""
+    from dataclasses import replace
+
+    from bot.tournament.event_tables import pairings_text
+    from bot.tournament.event_texts import round_opened
+    from bot.tournament.records import Board, PairedRound
+    from storage.competitions.events import PairingRow
+
+    desk = await desk_of(h)
+    await create(desk, "Big", "torishogi", "swiss", rounds=3)
+    snap = await snapshot(h, "Big")
+    count = 300
+    names = {n: f"player number {n:04d}" for n in range(1, 2 * count + 1)}
+    rows = tuple(
+        PairingRow(b, 1, b, 2 * b - 1, 2 * b, 1000 + b, None, None, None, None)
+        for b in range(1, count + 1)
+    )
+    listed = pairings_text(replace(snap, pairings=rows), names, 1)
+    boards = tuple(Board(2 * b - 1, 2 * b) for b in range(1, count + 1))
+    posted = round_opened(snap.event, 0, (PairedRound(boards, None),), None, 0.0, names)
+    for text in (listed, posted):
+        assert len(text) <= 4000
+        shown = len(re.findall(r"^\d+\. player number \d{4} v player number \d{4}", text, re.M))
+        assert text.endswith(f"...and {count - shown} more"), text[-80:]

@@ -155,3 +155,25 @@ def test_no_rematch_no_second_bye_and_colours_stay_balanced(count: int, seed: in
         firsts = colours.count(Colour.FIRST)
         assert abs(2 * firsts - len(colours)) <= 2
         assert all(len(set(colours[i : i + 3])) > 1 for i in range(len(colours) - 2))
+
+
+@pytest.mark.parametrize("ai_outcome", [Outcome.WIN, Outcome.DRAW, Outcome.LOSS])
+def test_a_player_who_played_the_ai_in_the_odd_slot_never_gets_it_again(
+    ai_outcome: Outcome,
+) -> None:
+    """With ai_fill the AI plays whoever has the round's bye (E11); a game against it is the
+    bye to the pairing, whatever its result, so nobody gets the AI slot twice (E2): the
+    library saw it as a full-, half- or zero-point bye, which it does not count as a bye."""
+    ai = -1  # outside the event, as the AI players are
+    rng = random.Random(1)
+    players = seeded(7)
+    history: dict[int, list[RoundRecord]] = {p.player_id: [] for p in players}
+    slots = []
+    for _ in range(5):
+        paired = pair_round(players, history, 6)
+        for board in paired.boards:
+            played(history, board.first, board.second, rng.choice(list(_OUTCOMES.values())))
+        assert paired.bye is not None
+        slots.append(paired.bye)
+        history[paired.bye].append(RoundRecord(ai_outcome, ai, Colour.FIRST))
+    assert len(set(slots)) == len(slots), slots

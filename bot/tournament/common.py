@@ -5,17 +5,20 @@ in this process and a lease per competition across processes), and a desk in fro
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
-from collections.abc import Awaitable, Callable
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextvars import ContextVar
 from typing import ClassVar, Generic, TypeVar
 
 from bot.service import Clock, MatchService, SystemClock, Threads
 from bot.service.languages import server_language
 from bot.service.terms import Settings
 from storage import Store
+from storage.hosting.sharing import Lease
 
 log = logging.getLogger(__name__)
+_LEASE: ContextVar[Lease | None] = ContextVar("competition_lease", default=None)
 
 
 class Running:
@@ -34,9 +37,35 @@ class Running:
         """The server's language: a competition's posts, threads and pictures are public."""
         return await server_language(self.store, guild_id)
 
-    def _holding(self, key: int) -> AbstractAsyncContextManager[None]:
-        """Competition ``key``'s lease: it changes in one process at a time."""
-        return self.store.sharing.holding(f"{self.kind}:{key}", self.clock.now)
+    @contextlib.asynccontextmanager
+    async def _holding(self, key: int) -> AsyncIterator[None]:
+        """Competition ``key``'s lease: it changes in one process at a time. Renewed while
+        held, however long the work (opening a large round's games takes minutes)."""
+        name = f"{self.kind}:{key}"
+        async with self.store.sharing.holding(
+            name, self.clock.now, sleep=self.clock.sleep
+        ) as lease:
+            token = _LEASE.set(lease)
+            try:
+                yield
+            finally:
+                _LEASE.reset(token)
+
+    @contextlib.asynccontextmanager
+    async def guarded(self, key: int) -> AsyncIterator[None]:
+        """This process's lock and the competition's lease (one change of it at a time, in
+        any process). A game called off inside must be decided first: its end is heard here
+        and must not wait for the lock."""
+        async with self.lock, self._holding(key):
+            yield
+
+    def check_lease(self) -> None:
+        """Before an effect outside the database (a thread, a game): ``LeaseLost`` if another
+        process took the competition over (this one hung past its lease), which does the
+        same work from what is stored."""
+        lease = _LEASE.get()
+        if lease is not None:
+            lease.check()
 
     async def _each(
         self,

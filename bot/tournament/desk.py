@@ -44,7 +44,7 @@ from .progress import competitors, standings, tier_reached
 from .scoring import game_terms
 
 LONGEST_NAME = 60
-EVENT_TICK = 60.0  # seconds between looks at the events' set starts and round deadlines
+TICK = 60.0  # seconds between two catch-ups, and looks at set starts and round deadlines
 log = logging.getLogger(__name__)
 BOARD_RANK = {"short": N_("short-board rank {rank}"), "long": N_("long-board rank {rank}")}
 TAKEN = N_("This server already has a tournament called **{name}**.")
@@ -71,13 +71,15 @@ class TournamentDesk(Desk[Flow]):
 
     async def start(self, background: bool = True) -> None:
         """Listen to the match service's endings, and catch up on the games that ended while
-        the bot was down (call after ``service.start()``); with ``background``, tick the
-        Swiss and round robin events every minute (their set starts, round deadlines)."""
+        the bot was down (call after ``service.start()``); with ``background``, every
+        minute catch chapter 10 up again (an ending whose recording failed is not heard
+        again) and tick the Swiss and round robin events (set starts, round deadlines)."""
         self.flow.service.on_ended(self.flow.ended)
+        await self.flow.call_off_strays()
         await self.catch_up()
         await self.events.start_listening()
         if background:
-            self._ticking = asyncio.create_task(self._tick_events(), name="tora-events")
+            self._ticking = asyncio.create_task(self._tick(), name="tora-tournaments")
 
     async def stop(self) -> None:
         if self._ticking is not None:
@@ -86,13 +88,14 @@ class TournamentDesk(Desk[Flow]):
                 await self._ticking
         self._ticking = None
 
-    async def _tick_events(self) -> None:
+    async def _tick(self) -> None:
         while True:
-            await self.flow.clock.sleep(EVENT_TICK)
+            await self.flow.clock.sleep(TICK)
             try:
+                await self.flow.catch_up()
                 await self.events.flow.tick()
             except Exception:
-                log.exception("the events' tick failed; trying again in %.0f s", EVENT_TICK)
+                log.exception("the tournaments' tick failed; trying again in %.0f s", TICK)
 
     async def catch_up(self) -> None:
         """Score every tournament game that ended unheard (the match service does not retry
@@ -206,10 +209,10 @@ class TournamentDesk(Desk[Flow]):
             return len(players)
 
         public = await self.flow.language(t.guild_id)
-        async with self.flow.lock:
+        async with self.flow.guarded(t.id):  # no other process moves it on meanwhile
             count = await self._store.tournaments.transact(work, self._now())
+            await self.flow.advance(t.id)  # the games first: the picture may fail
             await self.flow.post_bracket(t.id)
-            await self.flow.advance(t.id)
             await self.flow.service.deliver_written()
         return Reply(
             _(

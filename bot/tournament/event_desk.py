@@ -12,7 +12,6 @@ user alone, and change nothing.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 
 from bot.i18n import _, current, speaking
@@ -48,6 +47,8 @@ from .event_spec import EventSpec, check_spec
 from .event_tables import pairings_text, standings_table
 from .events import (
     BY_ADMIN,
+    completed_rounds,
+    current_round,
     is_robin,
     order_of,
     record_outcome,
@@ -183,15 +184,16 @@ class EventDesk(Desk[EventFlow]):
         return Reply(text)
 
     async def leave(self, place: Place, user: User, name: str) -> Reply:
-        """Leave before the start, or withdraw from a running event: a Swiss pairs you no more
-        from the next round (a game you are playing goes on); a round robin's games not yet
-        decided are lost by forfeit."""
+        """Leave before the start, or withdraw from a running event: you are paired no more,
+        and your games not yet decided are lost by forfeit in every format (a round robin's
+        are all open from its start), those being played called off."""
         event = await self._event(place, name)
         public = await self.flow.language(event.guild_id)
         async with self.flow.guarded(event.id):
-            text = await self.flow.transact(
+            text, live = await self.flow.transact(
                 lambda tx: withdraw(tx, event.id, user.id, user.id, public)
             )
+            await self.flow.call_off(event, live, user)
             await self.flow.step(event.id)
         return Reply(text)
 
@@ -268,7 +270,7 @@ class EventDesk(Desk[EventFlow]):
 
         async with self.flow.guarded(event.id):
             live = await self.flow.transact(work)
-            await self._call_off(event, live, user)
+            await self.flow.call_off(event, live, user)
             await self.flow.step(event.id)
         return Reply(
             _(
@@ -358,7 +360,7 @@ class EventDesk(Desk[EventFlow]):
 
         async with self.flow.guarded(event.id):
             live = await self.flow.transact(work)
-            await self._call_off(event, [] if live is None else [live], user)
+            await self.flow.call_off(event, [] if live is None else [live], user)
             await self.flow.step(event.id)
         return Reply(
             _(
@@ -396,17 +398,9 @@ class EventDesk(Desk[EventFlow]):
 
         async with self.flow.guarded(event.id):
             live = await self.flow.transact(work)
-        await self._call_off(event, live, user)  # heard as ended: not inside the guard
+        await self.flow.call_off(event, live, user)  # heard as ended: not inside the guard
         await self.flow.service.deliver_written()
         return Reply(_("{event} is cancelled.", event=texts.title(event)), private=False)
-
-    async def _call_off(self, event: EventRow, hosted_ids: list[int], user: User) -> None:
-        for hosted_id in hosted_ids:
-            hosted = await self._store.hosting.get(hosted_id)
-            if hosted.live:
-                place = Place(event.guild_id, hosted.channel_id)
-                with contextlib.suppress(Refused):  # it ended meanwhile
-                    await self.flow.service.cancel(place, user, admin=True, one_of_many=True)
 
     # ---- reading -------------------------------------------------------------------------
     async def standings_text(self, place: Place, name: str) -> str:
@@ -415,7 +409,7 @@ class EventDesk(Desk[EventFlow]):
         lines = standings_of(snapshot)
         names = await self._store.events.names(e.player_id for e in snapshot.entries)
         labels = [t.label for t in order_of(snapshot.event)]
-        head = _("{event} after round {round}:", event=texts.title(event), round=event.round)
+        head = texts.standings_head(event, completed_rounds(snapshot))
         return head + "\n" + texts.standings_text(event, lines, names, labels)
 
     async def standings(self, place: Place, name: str) -> Reply:
@@ -436,14 +430,16 @@ class EventDesk(Desk[EventFlow]):
         names = await self._store.events.names(
             p for row in snapshot.pairings for p in (row.first_id, row.second_id) if p
         )
-        return Reply(pairings_text(snapshot, names, round_ or event.round), private=False)
+        return Reply(
+            pairings_text(snapshot, names, round_ or current_round(snapshot)), private=False
+        )
 
     async def listing(self, place: Place) -> list[str]:
         """A line for each of the server's events, newest first."""
         lines = []
         for event in await self._store.events.of_guild(place.guild_id):
             snapshot = await self._store.events.snapshot(event.id)
-            lines.append(texts.described(event, len(snapshot.entries)))
+            lines.append(texts.described(event, len(snapshot.entries), current_round(snapshot)))
         return lines
 
     async def has(self, guild_id: int, name: str) -> bool:

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from typing import TypeVar
 
 from bot.i18n import _, speaking
@@ -41,6 +41,7 @@ from .events import (
     BY_GAME,
     finish,
     next_rounds,
+    overrule,
     record_outcome,
     round_done,
     wants_pairing,
@@ -68,6 +69,14 @@ def game_outcome(hosted: Hosted, finished: bool, winner: str | None) -> Outcome 
     return None
 
 
+def result_of(tx: EventTx, hosted: Hosted) -> Outcome | None:
+    """``game_outcome`` of a game that ended, read from its stored match."""
+    finished, winner = (False, None)
+    if hosted.match_id is not None:
+        finished, winner = tx.winner_of(hosted.match_id)
+    return game_outcome(hosted, finished, winner)
+
+
 def adjudicated(hosted: Hosted | None) -> Outcome:
     """A game still running at the round's deadline: whoever missed more turns loses by
     forfeit; otherwise a draw (docs/TOURNAMENTS.md, E4)."""
@@ -91,14 +100,6 @@ class EventFlow(Running):
         """The language of the event's posts: its server's."""
         return await self.language((await self.store.events.snapshot(event_id)).event.guild_id)
 
-    @contextlib.asynccontextmanager
-    async def guarded(self, event_id: int) -> AsyncIterator[None]:
-        """This process's lock and the event's lease (one change of it at a time, in any
-        process). A game called off inside must be decided first: its end is heard here and
-        must not wait for the lock."""
-        async with self.lock, self._holding(event_id):
-            yield
-
     # ---- listening -----------------------------------------------------------------------
     async def ended(self, hosted: Hosted) -> None:
         """The match service's ``on_ended`` listener."""
@@ -113,10 +114,7 @@ class EventFlow(Running):
         def work(tx: EventTx) -> None:
             if tx.snapshot(event_id).event.status != RUNNING:  # cancelled: nothing counts
                 return
-            finished, winner = (False, None)
-            if hosted.match_id is not None:
-                finished, winner = tx.winner_of(hosted.match_id)
-            outcome = game_outcome(hosted, finished, winner)
+            outcome = result_of(tx, hosted)
             if outcome is None:  # no result: the board gets a new game
                 tx.reopen(row.id)
             else:
@@ -136,17 +134,24 @@ class EventFlow(Running):
     async def _step(self, snapshot: EventSnapshot) -> None:
         event_id = snapshot.event.id
         if wants_pairing(snapshot):
-            paired = await asyncio.to_thread(next_rounds, snapshot)
-            if paired.refusal is not None:
-                await self.transact(lambda tx: finish(tx, event_id, paired.refusal))
-            else:
-                deadline = self.clock.now() + snapshot.event.round_seconds
-                await self.transact(lambda tx: write_rounds(tx, event_id, paired, deadline))
-            snapshot = await self.store.events.snapshot(event_id)
+            while wants_pairing(snapshot):  # again while entries come in as it pairs
+                await self._pair(snapshot)
+                snapshot = await self.store.events.snapshot(event_id)
         elif snapshot.event.status == RUNNING and round_done(snapshot):
             await self.transact(lambda tx: finish(tx, event_id))
         await self.open_games(snapshot)
         await self.service.deliver_written()
+
+    async def _pair(self, snapshot: EventSnapshot) -> None:
+        """Pair the next round(s) from ``snapshot`` and write them (nothing is written if
+        the event changed meanwhile), or finish the event if none can be paired."""
+        event_id = snapshot.event.id
+        paired = await asyncio.to_thread(next_rounds, snapshot)
+        if paired.refusal is not None:
+            await self.transact(lambda tx: finish(tx, event_id, paired.refusal))
+        else:
+            deadline = self.clock.now() + snapshot.event.round_seconds
+            await self.transact(lambda tx: write_rounds(tx, event_id, paired, deadline))
 
     async def open_games(self, snapshot: EventSnapshot) -> None:
         if snapshot.event.status != RUNNING:
@@ -163,6 +168,7 @@ class EventFlow(Running):
 
     async def _open_game(self, event: EventRow, row: PairingRow, names: dict[int, str]) -> None:
         assert row.second_id is not None
+        self.check_lease()
         thread = row.thread_id
         if thread is None:
             thread = await self.threads.open_thread(
@@ -239,29 +245,81 @@ class EventFlow(Running):
             await self._adjudicate_all(snapshot)
 
     async def _adjudicate_all(self, snapshot: EventSnapshot) -> None:
-        event_id, event = snapshot.event.id, snapshot.event
         for row in snapshot.pairings:
-            if row.outcome is not None:
-                continue
-            hosted = None if row.hosted_id is None else await self.store.hosting.get(row.hosted_id)
-            await self._decide(event_id, row.id, adjudicated(hosted))
-            if hosted is not None and hosted.live:
-                referee = User(event.organiser_id, _("the round's deadline"))
-                place = Place(event.guild_id, hosted.channel_id)
-                try:
-                    await self.service.cancel(place, referee, admin=True, one_of_many=True)
-                except Refused:
-                    log.info("event board %d: its game had ended meanwhile", row.id)
+            if row.outcome is None:
+                await self._adjudicate_board(snapshot.event, row)
 
-    async def _decide(self, event_id: int, pairing_id: int, outcome: Outcome) -> None:
+    async def _adjudicate_board(self, event: EventRow, row: PairingRow) -> None:
+        """A game that ended by now keeps its result (one without a result is adjudicated:
+        the round is over); a live one is adjudicated, then called off. Its end may land
+        between the two (a resignation): then the game's result replaces the adjudication."""
+        hosted = None if row.hosted_id is None else await self.store.hosting.get(row.hosted_id)
+        if (
+            hosted is not None
+            and not hosted.live
+            and await self._settle_by_game(event, row, hosted)
+        ):
+            return
         await self.transact(
-            lambda tx: record_outcome(tx, event_id, pairing_id, outcome, BY_DEADLINE)
+            lambda tx: record_outcome(tx, event.id, row.id, adjudicated(hosted), BY_DEADLINE)
         )
+        if hosted is None or not hosted.live:
+            return
+        self.check_lease()
+        referee = User(event.organiser_id, _("the round's deadline"))
+        try:
+            await self.service.cancel(
+                Place(event.guild_id, hosted.channel_id), referee, admin=True, one_of_many=True
+            )
+        except Refused:  # it ended meanwhile
+            await self._settle_by_game(event, row, await self.store.hosting.get(hosted.id))
+
+    async def _settle_by_game(self, event: EventRow, row: PairingRow, hosted: Hosted) -> bool:
+        """Decide the board by its ended game's result, over an adjudication if there is one;
+        False if the game gave no result."""
+
+        def work(tx: EventTx) -> bool:
+            outcome = result_of(tx, hosted)
+            if outcome is None:
+                return False
+            overrule(tx, event.id, row.id, outcome)
+            return True
+
+        return await self.transact(work)
 
     async def catch_up(self) -> None:
         """On start: what ``tick`` does, for every event (games that ended while the bot was
-        down, rounds left unpaired or unopened by a crash)."""
+        down, rounds left unpaired or unopened by a crash), after calling off the games a
+        crash left running."""
+        await self.call_off_strays()
         await self.tick()
+
+    async def call_off_strays(self) -> None:
+        """Call off each live game of a decided board, of a board whose player was replaced,
+        or of an event no longer running: a crash between deciding (a deadline, an admin, a
+        withdrawal, a cancel) or replacing and calling the game off left it running, and
+        nothing else looks at it again. Not under the lock: each end is heard by
+        ``ended`` (a replaced player's board then gets its new game)."""
+        for hosted in await self.store.hosting.live():
+            found = await self.store.events.pairing_of_hosted(hosted.id)
+            if found is None:
+                continue
+            event, row = (await self.store.events.snapshot(found[0])).event, found[1]
+            replaced = {hosted.challenger_id, hosted.opposition_id} != {row.first_id, row.second_id}
+            if row.outcome is not None or event.status != RUNNING or replaced:
+                names = await self.store.events.names((event.organiser_id,))
+                referee = User(event.organiser_id, names.get(event.organiser_id, "?"))
+                await self.call_off(event, [hosted.id], referee)
+
+    async def call_off(self, event: EventRow, hosted_ids: list[int], user: User) -> None:
+        """Cancel the event's live games ``hosted_ids`` in ``user``'s name (one that ended
+        meanwhile is left as it is)."""
+        for hosted_id in hosted_ids:
+            hosted = await self.store.hosting.get(hosted_id)
+            if hosted.live:
+                place = Place(event.guild_id, hosted.channel_id)
+                with contextlib.suppress(Refused):  # it ended meanwhile
+                    await self.service.cancel(place, user, admin=True, one_of_many=True)
 
 
 def start(tx: EventTx, event_id: int, refusal_to: int | None) -> str | None:

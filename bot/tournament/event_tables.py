@@ -12,7 +12,7 @@ from rules import game_type
 from storage.competitions.events import EventSnapshot
 
 from . import event_texts as texts
-from .events import history, is_robin, order_of, standings_of
+from .events import current_round, history, is_robin, order_of, standings_of
 from .records import Outcome, half_points
 from .tiebreaks import fraction_text
 
@@ -41,7 +41,7 @@ def standings_table(snapshot: EventSnapshot, names: Mapping[int, str]) -> EventT
         name=event.name,
         game=game_type(event.game).title,
         format=_(texts.FORMAT_NAMES[event.format]),
-        round=event.round,
+        round=current_round(snapshot),
         rounds=event.rounds,
     )
     if not is_robin(event):
@@ -98,7 +98,7 @@ def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int
     for row in rows:
         first = texts.name_of(names, row.first_id)
         if row.second_id is None:
-            lines.append(f"{row.board}. " + _("{player}: bye", player=first))
+            lines.append((f"{row.board}. " + _("{player}: bye", player=first), True))
             continue
         second = texts.name_of(names, row.second_id)
         if row.outcome is not None:
@@ -108,6 +108,6 @@ def pairings_text(snapshot: EventSnapshot, names: Mapping[int, str], round_: int
         else:
             state = pgettext("a board's game", "opening")
         pair = _("{first} v {second}", first=first, second=second)
-        lines.append(f"{row.board}. {pair}: {state}")
+        lines.append((f"{row.board}. {pair}: {state}", True))
     head = _("{event}, round {round}:", event=texts.title(event), round=round_)
-    return (head + "\n" + "\n".join(lines))[:3900]
+    return texts.clipped(head, lines)

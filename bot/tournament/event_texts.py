@@ -26,6 +26,7 @@ RESULT_WORDS = {
     Outcome.FORFEIT_WIN: N_("{first} won by forfeit against {second}"),
     Outcome.FORFEIT_LOSS: N_("{second} won by forfeit against {first}"),
 }
+LONGEST_POST = 3900  # Discord's 4000 characters a message, with room
 BY_WORDS = {
     "deadline": N_(
         "{event}, round {round}: {result} (adjudicated at the round's deadline: fewer missed "
@@ -59,8 +60,9 @@ def round_opened(
     now: float,
     names: Mapping[int, str],
 ) -> str:
-    """The round's one post in the event's channel: every board, the bye, the deadline."""
-    lines = []
+    """The round's one post in the event's channel: every board (as many as fit), the bye,
+    the deadline."""
+    lines: list[tuple[str, bool]] = []  # (line, whether it is a board)
     for number, round_ in enumerate(paired, start=after + 1):
         boards = [
             f"{board}. "
@@ -83,7 +85,8 @@ def round_opened(
             head = _("Round {round}", round=number)
         else:
             head = _("Round {round} of {rounds}", round=number, rounds=event.rounds)
-        lines.append(f"__{head}__\n" + "\n".join(boards))
+        lines += [("", False)] if lines else []
+        lines += [(f"__{head}__", False), *((board, True) for board in boards)]
     fields = {"event": title(event)}
     if len(paired) > 1:
         text = _(
@@ -102,7 +105,22 @@ def round_opened(
             "Games still running at {deadline} are adjudicated.",
             deadline=moment(deadline, now, localized=True),
         )
-    return (text + "\n" + "\n\n".join(lines))[:3900]
+    return clipped(text, lines)
+
+
+def clipped(head: str, lines: Sequence[tuple[str, bool]]) -> str:
+    """``head`` and as many of ``lines`` as fit in one Discord message (4000 characters,
+    kept under), then how many boards were left out. ``lines`` are (line, is a board)."""
+    left = [0] * (len(lines) + 1)  # boards from each line on
+    for i in range(len(lines) - 1, -1, -1):
+        left[i] = left[i + 1] + lines[i][1]
+    text = head
+    for i, (line, _board) in enumerate(lines):
+        more = "\n" + _("...and {more} more", more=left[i]) if left[i] else ""
+        if len(text) + 1 + len(line) + len(more) > LONGEST_POST:
+            return text + more
+        text += "\n" + line
+    return text
 
 
 def game_intro(event: EventRow, row: PairingRow, names: Mapping[int, str]) -> str:
@@ -278,6 +296,13 @@ def withdrew(event: EventRow, player: str) -> str:
     return _("{event}: {player} has withdrawn.", event=title(event), player=escape(player))
 
 
+def standings_head(event: EventRow, completed: int) -> str:
+    """The standings' first line: after how many rounds, counted complete."""
+    if completed == 0:
+        return _("{event}, no round complete yet:", event=title(event))
+    return _("{event} after round {round}:", event=title(event), round=completed)
+
+
 def cancelled(event: EventRow, admin: str) -> str:
     return _(
         "{event} is cancelled by an admin ({admin}): its games still running are called off; "
@@ -287,23 +312,24 @@ def cancelled(event: EventRow, admin: str) -> str:
     )
 
 
-def state_words(event: EventRow) -> str:
-    """Where an event stands, as the server's list of tournaments shows it."""
+def state_words(event: EventRow, round_: int) -> str:
+    """Where an event stands (``round_``: the round being played), as the server's list of
+    tournaments shows it."""
     if event.status == "registering":
         return _("open for entries")
     if event.status == "running":
-        return _("round {round} of {rounds}", round=event.round, rounds=event.rounds)
+        return _("round {round} of {rounds}", round=round_, rounds=event.rounds)
     if event.status == "finished":
         return pgettext("tournament", "finished")
     return pgettext("tournament", "cancelled")
 
 
-def described(event: EventRow, players: int) -> str:
+def described(event: EventRow, players: int, round_: int) -> str:
     """One line of the server's list of tournaments."""
     return _(
         "{event}: {players}, {state}; {away}.",
         event=title(event),
         players=ngettext("{n} player", "{n} players", players),
-        state=state_words(event),
+        state=state_words(event, round_),
         away=away_words(event.away_days),
     )

@@ -106,20 +106,27 @@ def standings_of(snapshot: EventSnapshot) -> list[Standing]:
 @dataclass(frozen=True)
 class Paired:
     """The rounds to write after ``after`` (all of a round robin's at once, one Swiss
-    round), or why none can be."""
+    round) from the entries of ``entrants``, or why none can be."""
 
     after: int
+    entrants: frozenset[int]
     rounds: tuple[PairedRound, ...]
     refusal: str | None = None
 
 
+def entrants_of(snapshot: EventSnapshot) -> frozenset[int]:
+    """Who has entered: a round is written only for the entries it was paired from."""
+    return frozenset(e.player_id for e in snapshot.entries)
+
+
 def next_rounds(snapshot: EventSnapshot) -> Paired:
     """The next round(s) of a running event, from its snapshot (pure; may take seconds)."""
-    event = snapshot.event
+    event, entrants = snapshot.event, entrants_of(snapshot)
     if is_robin(event):
         seeded = sorted(snapshot.entries, key=lambda e: (-e.rating, e.joined_at, e.player_id))
         ids = [e.player_id for e in seeded]
-        return Paired(event.round, tuple(schedule(ids, event.format == DOUBLE_ROUND_ROBIN)))
+        rounds = tuple(schedule(ids, event.format == DOUBLE_ROUND_ROBIN))
+        return Paired(event.round, entrants, rounds)
     number = event.round + 1
     players = [
         SwissPlayer(e.player_id, e.rating, active=e.plays(number))
@@ -127,21 +134,25 @@ def next_rounds(snapshot: EventSnapshot) -> Paired:
         if e.joined_round <= number
     ]
     if sum(p.active for p in players) < 2:
-        return Paired(event.round, (), N_("fewer than two players are left to pair"))
+        return Paired(event.round, entrants, (), N_("fewer than two players are left to pair"))
     try:
         paired = pair_round(players, history(snapshot), event.rounds, table_of(event))
     except CannotPair:
-        return Paired(event.round, (), N_("every pair of players left has met already"))
-    return Paired(event.round, (paired,))
+        refusal = N_("every pair of players left has met already")
+        return Paired(event.round, entrants, (), refusal)
+    return Paired(event.round, entrants, (paired,))
 
 
 # ---- inside one transaction ----------------------------------------------------------------
 def write_rounds(tx: EventTx, event_id: int, paired: Paired, deadline: float | None) -> bool:
     """Write the paired rounds, with the round's post, unless the event moved on since the
-    snapshot they were paired from (then nothing is written: False)."""
+    snapshot they were paired from, or someone entered meanwhile (a late entry is told it is
+    paired from this round: it is paired again, with them). Then nothing is written: False."""
     snapshot = tx.snapshot(event_id)
     event = snapshot.event
     if event.status != RUNNING or event.round != paired.after:
+        return False
+    if entrants_of(snapshot) != paired.entrants:
         return False
     number = paired.after
     for number, round_ in enumerate(paired.rounds, start=paired.after + 1):
@@ -194,9 +205,44 @@ def record_outcome(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome
     return True
 
 
+def overrule(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome) -> None:
+    """Decide a board by its game's result, which also replaces an adjudication at the
+    deadline that the game's end overtook (posted again, with the game's result)."""
+    if record_outcome(tx, event_id, pairing_id, outcome, BY_GAME):
+        return
+    snapshot = tx.snapshot(event_id)
+    row = next(p for p in snapshot.pairings if p.id == pairing_id)
+    if row.decided_by != BY_DEADLINE or row.outcome == outcome.value:
+        return
+    tx.adjust(pairing_id, outcome.value, BY_GAME)
+    names = tx.names(p for p in (row.first_id, row.second_id) if p is not None)
+    where = row.thread_id or snapshot.event.channel_id
+    tx.post([Post(where, texts.decided(snapshot.event, row, outcome, BY_GAME, names))])
+
+
 def round_done(snapshot: EventSnapshot) -> bool:
     """Whether every board paired so far is decided."""
     return all(p.outcome is not None for p in snapshot.pairings)
+
+
+def completed_rounds(snapshot: EventSnapshot) -> int:
+    """How many rounds, from the first, have every board decided (what the standings are
+    after)."""
+    done = 0
+    for number in range(1, snapshot.event.round + 1):
+        if any(p.round == number and p.outcome is None for p in snapshot.pairings):
+            break
+        done = number
+    return done
+
+
+def current_round(snapshot: EventSnapshot) -> int:
+    """The round being played: a Swiss's latest paired; a round robin's first with a game
+    undecided (all its rounds are paired at its start, the last is not what is played)."""
+    event = snapshot.event
+    if not is_robin(event):
+        return event.round
+    return min(completed_rounds(snapshot) + 1, event.round)
 
 
 def wants_pairing(snapshot: EventSnapshot) -> bool:
@@ -209,9 +255,12 @@ def wants_pairing(snapshot: EventSnapshot) -> bool:
     return event.round < event.rounds
 
 
-def withdraw(tx: EventTx, event_id: int, player_id: int, actor_id: int, public: str) -> str:
+def withdraw(
+    tx: EventTx, event_id: int, player_id: int, actor_id: int, public: str
+) -> tuple[str, list[int]]:
     """Leave a registering event, or withdraw from a running one (see ``EventDesk.leave``):
-    the answer in the current language, the posts in ``public`` (the server's)."""
+    the answer in the current language (the posts in ``public``, the server's) and the
+    leaver's games to call off."""
     snapshot = tx.snapshot(event_id)
     e = snapshot.event
     entry = next((x for x in snapshot.entries if x.player_id == player_id), None)
@@ -219,38 +268,28 @@ def withdraw(tx: EventTx, event_id: int, player_id: int, actor_id: int, public: 
         raise Refused(_("You are not playing in {event}.", event=texts.title(e)))
     if e.status == REGISTERING:
         tx.remove_entry(e.id, player_id)
-        return _("You have left {event}.", event=texts.title(e))
+        return _("You have left {event}.", event=texts.title(e)), []
     if e.status != RUNNING:
         raise Refused(_("{event} is over.", event=texts.title(e)))
     tx.leave(e.id, player_id, e.round + 1)
     tx.log(e.id, actor_id, "withdraw", str(player_id))
-    forfeited = 0
-    if is_robin(e):
-        for row in snapshot.pairings:
-            if (
-                row.outcome is None
-                and row.hosted_id is None
-                and player_id in (row.first_id, row.second_id)
-            ):
-                lost = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
-                with speaking(public):
-                    record_outcome(tx, e.id, row.id, lost, BY_WITHDRAWAL)
-                forfeited += 1
-    names = tx.names((player_id,))
+    lost = [
+        row
+        for row in snapshot.pairings
+        if row.outcome is None and player_id in (row.first_id, row.second_id)
+    ]
     with speaking(public):
+        for row in lost:
+            forfeit = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
+            record_outcome(tx, e.id, row.id, forfeit, BY_WITHDRAWAL)
+        names = tx.names((player_id,))
         tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?")))])
-    if is_robin(e):
-        return ngettext(
-            "You have withdrawn from {event}: your {n} game not yet begun is lost by forfeit; "
-            "a game you are playing goes on.",
-            "You have withdrawn from {event}: your {n} games not yet begun are lost by "
-            "forfeit; a game you are playing goes on.",
-            forfeited,
-            event=texts.title(e),
-        )
-    return _(
-        "You have withdrawn from {event}: you are not paired from round {round} on; a game "
-        "you are playing goes on.",
+    text = ngettext(
+        "You have withdrawn from {event}: your {n} game not yet decided is lost by forfeit "
+        "(called off if it is being played), and you are paired no more.",
+        "You have withdrawn from {event}: your {n} games not yet decided are lost by "
+        "forfeit (those being played are called off), and you are paired no more.",
+        len(lost),
         event=texts.title(e),
-        round=e.round + 1,
     )
+    return text, [row.hosted_id for row in lost if row.hosted_id is not None]

@@ -12,6 +12,7 @@ down are scored, missing threads and games are opened.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -227,33 +228,60 @@ class Flow(Running):
                 found = await self.store.tournaments.game_of_hosted(hosted.id)
                 if found is None or found[1].state != OPEN:  # scored by another meanwhile
                     return
-                await self._score(found[0], found[1].id, found[1].number, hosted)
-                await self.advance(found[0])
+                changed = await self._score(found[0], found[1].id, found[1].number, hosted)
+                await self._move_on(found[0], changed)
 
     async def catch_up(self) -> None:
-        """Score the games that ended while nobody listened, then open what is missing."""
-        await self._each(self.store.tournaments.running, self._catch_up, "catch up")
+        """Score the games that ended while nobody listened, then open what is missing: on
+        start, and every minute (``tick``), since an ending is heard once, and one whose
+        recording failed (a database blip) would wait for a restart."""
+        with self.service.at_work():
+            await self._each(self.store.tournaments.running, self._catch_up, "catch up")
+
+    async def call_off_strays(self) -> None:
+        """On start: call off each live game of a cancelled tournament, which a crash
+        between cancelling and calling its games off left running (nothing else looks at a
+        cancelled tournament again). Not under the lock: each end is heard by ``ended``."""
+        for hosted in await self.store.hosting.live():
+            found = await self.store.tournaments.game_of_hosted(hosted.id)
+            if found is None:
+                continue
+            t = (await self.store.tournaments.snapshot(found[0])).tournament
+            if t.status != CANCELLED:
+                continue
+            names = await self.store.tournaments.names((t.organiser_id,))
+            referee = User(t.organiser_id, names.get(t.organiser_id, "?"))
+            place = Place(hosted.guild_id, hosted.channel_id)
+            with contextlib.suppress(Refused):  # it ended meanwhile
+                await self.service.cancel(place, referee, admin=True, one_of_many=True)
 
     async def _catch_up(self, tournament_id: int) -> None:
         snapshot = await self.store.tournaments.snapshot(tournament_id)
+        changed = False
         for game in snapshot.games:
             if game.state != OPEN:
                 continue
             hosted = await self.store.hosting.get(game.hosted_id)
             if not hosted.live:
-                await self._score(tournament_id, game.id, game.number, hosted)
-        await self.advance(tournament_id)
+                changed |= await self._score(tournament_id, game.id, game.number, hosted)
+        await self._move_on(tournament_id, changed)
 
-    async def _score(self, tournament_id: int, game_id: int, number: int, hosted: Hosted) -> None:
-        played = await self._played(hosted, challenger_of(number))
-        guild_id = (await self.store.tournaments.snapshot(tournament_id)).tournament.guild_id
-        with speaking(await self.language(guild_id)):  # what the game settles is posted
-            changed = await self.store.tournaments.transact(
-                lambda tx: record(tx, tournament_id, game_id, played), self.clock.now()
-            )
+    async def _move_on(self, tournament_id: int, changed: bool) -> None:
+        """Open the games due, then post the bracket if a tier changed: the picture after
+        the games, so that its failure keeps no player from their game."""
+        await self.advance(tournament_id)
         if changed:
             await self.post_bracket(tournament_id)
         await self.service.deliver_written()
+
+    async def _score(self, tournament_id: int, game_id: int, number: int, hosted: Hosted) -> bool:
+        """Record a game that ended; True if a tier changed (the bracket is worth posting)."""
+        played = await self._played(hosted, challenger_of(number))
+        guild_id = (await self.store.tournaments.snapshot(tournament_id)).tournament.guild_id
+        with speaking(await self.language(guild_id)):  # what the game settles is posted
+            return await self.store.tournaments.transact(
+                lambda tx: record(tx, tournament_id, game_id, played), self.clock.now()
+            )
 
     async def _played(self, hosted: Hosted, challenger: Seat) -> Played:
         ending = hosted.ending or ""
@@ -300,6 +328,7 @@ class Flow(Running):
     async def _open_game(
         self, snapshot: Snapshot, state: MatchState, names: Mapping[int, str]
     ) -> None:
+        self.check_lease()
         t, row = snapshot.tournament, state.row
         number = state.next_number
         with speaking(await self.language(t.guild_id)):

@@ -17,10 +17,13 @@ late, withdrawn for a round) are zero-point absences.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from py4swiss.engines import DutchEngine
 from py4swiss.engines.common import PairingError
+from py4swiss.engines.dutch import engine as dutch_engine
+from py4swiss.engines.dutch.player import Player
 from py4swiss.trf import ParsedTrf
 from py4swiss.trf.codes import PlayerCode
 from py4swiss.trf.results import (
@@ -49,6 +52,27 @@ from .records import (
 # On the py4swiss version our speedups were checked against, they are installed and the first
 # round is built directly; on any other the library pairs every round as it ships.
 CHECKED_LIBRARY = dutch_weights.install()
+
+# The pairing numbers of the players who have played the AI in the odd slot (E11), for the
+# pairing being worked out in this thread (``library_round`` sets it).
+_HAD_AI_SLOT: ContextVar[frozenset[int]] = ContextVar("had_ai_slot", default=frozenset())
+_library_players = dutch_engine.get_player_infos_from_trf
+
+
+def _players(trf: ParsedTrf) -> list[Player]:
+    """The library's players, those who played the AI in the odd slot counted as having had
+    the bye (E2: never twice to one player). Their game is a full-, half- or zero-point bye
+    in the report, so that it counts what it gave, and the library counts only a
+    pairing-allocated bye or a forfeit win as a bye had."""
+    players: list[Player] = _library_players(trf)
+    had = _HAD_AI_SLOT.get()
+    for player in players:
+        if player.id in had:
+            player.bye_received = True
+    return players
+
+
+dutch_engine.get_player_infos_from_trf = _players
 
 
 @dataclass(frozen=True)
@@ -123,14 +147,27 @@ def library_round(
         scoring_point_system=_scoring(table),
     )
     trf = ParsedTrf(player_sections=sections, x_section=x_section)
+    had = frozenset(
+        numbers[p.player_id]
+        for p in ordered
+        if _met_outsider(history.get(p.player_id, ()), numbers)
+    )
+    token = _HAD_AI_SLOT.set(had)
     try:
         pairings = DutchEngine.generate_pairings(trf)
     except PairingError as error:
         raise CannotPair(str(error)) from error
+    finally:
+        _HAD_AI_SLOT.reset(token)
     ids = {n: p for p, n in numbers.items()}
     boards = tuple(Board(ids[x.white], ids[x.black]) for x in pairings if x.black)
     bye = next((ids[x.white] for x in pairings if not x.black), None)
     return PairedRound(boards, bye)
+
+
+def _met_outsider(records: Iterable[RoundRecord], numbers: dict[int, int]) -> bool:
+    """Whether a player met someone outside the event: the AI in the odd slot."""
+    return any(r.opponent is not None and r.opponent not in numbers for r in records)
 
 
 def _played(players: Sequence[SwissPlayer], history: History, rounds_total: int) -> int:

@@ -271,12 +271,12 @@ class EventTx(Tx):
         )
         return cursor.rowcount == 1
 
-    def adjust(self, pairing_id: int, outcome: str) -> None:
-        """An admin's correction of a decided board (logged by the caller)."""
+    def adjust(self, pairing_id: int, outcome: str, decided_by: str = "admin") -> None:
+        """A correction of a decided board: an admin's (logged by the caller), or the game's
+        result overtaking an adjudication."""
         self.conn.execute(
-            "UPDATE event_pairings SET outcome = ?, decided_by = 'admin', decided_at = ?"
-            " WHERE id = ?",
-            (outcome, self.now, pairing_id),
+            "UPDATE event_pairings SET outcome = ?, decided_by = ?, decided_at = ? WHERE id = ?",
+            (outcome, decided_by, self.now, pairing_id),
         )
 
     def pairing_of_hosted(self, hosted_id: int) -> tuple[int, PairingRow] | None:

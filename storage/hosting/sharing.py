@@ -17,7 +17,8 @@ import contextlib
 import os
 import secrets
 import socket
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 
 from ..backends.sql import Connection, Statement, Writes
 
@@ -48,6 +49,25 @@ def release(name: str, owner: str) -> Statement:
     return "DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner)
 
 
+class LeaseLost(RuntimeError):
+    """Another process took a lease this one held: it could not renew it in time (hung, or
+    cut off from the database)."""
+
+
+@dataclass
+class Lease:
+    """A lease held for a block (``Sharing.holding``), renewed in the background."""
+
+    name: str
+    lost: bool = False
+
+    def check(self) -> None:
+        """Before an effect outside the database: raise ``LeaseLost`` if it is no longer
+        this process's, since the process that took it over does the same work."""
+        if self.lost:
+            raise LeaseLost(f"another process took {self.name!r}")
+
+
 class Sharing:
     def __init__(self, writer: Writes) -> None:
         self._writer = writer
@@ -62,21 +82,44 @@ class Sharing:
 
     @contextlib.asynccontextmanager
     async def holding(
-        self, name: str, clock: Callable[[], float], seconds: float = 60.0
-    ) -> AsyncIterator[None]:
+        self,
+        name: str,
+        clock: Callable[[], float],
+        seconds: float = 60.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> AsyncIterator[Lease]:
         """Hold the lease ``name`` for the block, waiting (polling) while another process
         holds it: a lock across processes, which a process that dies lets go of once its
-        lease runs out. TimeoutError after ``seconds`` of waiting."""
+        lease runs out. TimeoutError after ``seconds`` of waiting. The lease is renewed
+        every third of ``seconds`` (``sleep`` on the caller's clock) while the block runs,
+        however long; the block checks the ``Lease`` before each effect."""
         waited = 0.0
         while not await self.claim(name, clock(), seconds):
             if waited >= seconds:
                 raise TimeoutError(f"another process holds {name!r}")
             await asyncio.sleep(HOLD_POLL)
             waited += HOLD_POLL
+        lease = Lease(name)
+        renewing = asyncio.create_task(self._renew(lease, clock, seconds, sleep))
         try:
-            yield
+            yield lease
         finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
             await self.release(name)
+
+    async def _renew(
+        self,
+        lease: Lease,
+        clock: Callable[[], float],
+        seconds: float,
+        sleep: Callable[[float], Awaitable[None]],
+    ) -> None:
+        """Renew ``lease`` until cancelled, or until another process has taken it."""
+        while not lease.lost:
+            await sleep(seconds / 3)
+            lease.lost = not await self.claim(lease.name, clock(), seconds)
 
     async def release(self, name: str) -> None:
         """Give a lease back before it runs out (only if this process still holds it)."""
