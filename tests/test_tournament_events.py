@@ -19,6 +19,7 @@ from bot.tournament import event_flow
 from bot.tournament.event_spec import EventSpec
 from bot.tournament.events import standings_of
 from storage.competitions.events import EventTx
+from storage.hosting.sharing import LeaseLost, Sharing
 from tests.service_helpers import busy_while, gated
 
 
@@ -470,8 +471,6 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
     event's lease meanwhile, so a second process's tick waits instead of opening second
     games for the boards not yet opened. A process that lost its lease all the same (it
     hung past it) stops before its next effect."""
-    from storage.hosting.sharing import LeaseLost, Sharing
-
     desk = await desk_of(h)
     other = Sharing(h.store.sharing._writer)  # a second process on the same database
     async with desk.flow.guarded(1):
@@ -489,6 +488,35 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
         await asyncio.sleep(0.05)
         with pytest.raises(LeaseLost):
             desk.flow.check_lease()
+
+
+async def test_a_renewal_of_a_lease_that_fails_is_tried_again_and_breaks_nothing(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database away as the lease is renewed: the renewal is tried again at its next
+    time (it was left dead, the lease running out under work that went on as if held), and
+    leaving the block raises nothing of it (it was raised there, over the block's own
+    outcome)."""
+    desk = await desk_of(h)
+    sharing = h.store.sharing
+    claim, calls = sharing.claim, []
+    failures = [ConnectionError("the database went away (simulated)")]
+
+    async def flaky(name: str, now: float, seconds: float) -> bool:
+        calls.append(now)
+        if len(calls) == 2:  # the first renewal
+            raise failures.pop()
+        return await claim(name, now, seconds)
+
+    monkeypatch.setattr(sharing, "claim", flaky)
+    other = Sharing(sharing._writer)
+    async with desk.flow.guarded(1):
+        for _ in range(4):  # two minutes: one renewal failed, the next ones went through
+            h.clock.advance(30)
+            await asyncio.sleep(0.05)
+        assert not failures
+        assert not await other.claim("event:1", h.clock.now(), 60.0)
+        desk.flow.check_lease()
 
 
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(

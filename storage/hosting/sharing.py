@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import secrets
 import socket
@@ -25,6 +26,7 @@ from ..backends.sql import Connection, Statement, Writes
 INTERACTIONS_KEPT = 24 * 3600.0  # an interaction's token lives 15 minutes; kept far longer
 PRUNE_EVERY = 1000  # interactions taken between two prunings
 HOLD_POLL = 0.2  # seconds between two tries of a lease another process holds
+log = logging.getLogger(__name__)
 
 
 def process_name() -> str:
@@ -105,8 +107,7 @@ class Sharing:
             yield lease
         finally:
             renewing.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await renewing
+            await asyncio.gather(renewing, return_exceptions=True)
             await self.release(name)
 
     async def _renew(
@@ -116,10 +117,15 @@ class Sharing:
         seconds: float,
         sleep: Callable[[float], Awaitable[None]],
     ) -> None:
-        """Renew ``lease`` until cancelled, or until another process has taken it."""
+        """Renew ``lease`` until cancelled, or until another process has taken it. A
+        renewal that fails (the database away) is tried again at the next third: the
+        lease lasts two more of them, and is lost only if another process takes it."""
         while not lease.lost:
             await sleep(seconds / 3)
-            lease.lost = not await self.claim(lease.name, clock(), seconds)
+            try:
+                lease.lost = not await self.claim(lease.name, clock(), seconds)
+            except Exception:
+                log.warning("could not renew the lease %r; trying again", lease.name, exc_info=True)
 
     async def release(self, name: str) -> None:
         """Give a lease back before it runs out (only if this process still holds it)."""
