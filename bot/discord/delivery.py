@@ -12,8 +12,10 @@ only one user sees, and a thread per match.
   sends the service to its fallback at once, without asking Discord again and again.
 - The fallback, a message only that user sees in the match's channel, can only be a
   follow-up of one of their interactions there, made in the last 14 minutes (a token lasts
-  15) and already answered (a follow-up of a deferred one would take the place of its
-  "thinking" message, and be as public as it). Without one it raises NoOpenInteraction and
+  15) and already answered: a command's once its answer is shown, a pick in a menu or form
+  once its message is edited (a follow-up of a deferred command would take the place of its
+  "thinking" message, and be as public as it). The newest such one of the user's latest few
+  is taken (``Latest``). Without one it raises NoOpenInteraction and
   the service retries later; their next command there opens one. A follow-up cannot carry
   a nonce, so each piece is marked in the message's outbox row *before* it is sent, and the
   mark taken back only when Discord answers that it showed nothing (an HTTP error): a retry
@@ -124,8 +126,9 @@ class DiscordDelivery:
         self.forms: Forms | None = None  # a setup prompt's form, once the service runs
 
     def seen(self, interaction: discord.Interaction[Any]) -> None:
-        """Remember the user's latest interaction in its channel (for ``send_ephemeral``);
-        one given in a DM shows that their DMs are open."""
+        """Remember the user's latest interactions in its channel (for ``send_ephemeral``,
+        which takes the newest one answered); one given in a DM shows that their DMs are
+        open."""
         if interaction.channel_id is not None:
             self.latest.remember(interaction.channel_id, interaction.user.id, interaction)
         if interaction.guild_id is None:
@@ -173,8 +176,8 @@ class DiscordDelivery:
     async def send_ephemeral(
         self, channel_id: int, user_id: int, message: Message, key: str, shown: Shown
     ) -> None:
-        interaction = self.latest.get(channel_id, user_id)
-        if interaction is None or not answered(interaction):
+        interaction = self.latest.get(channel_id, user_id, answered)
+        if interaction is None:
             raise NoOpenInteraction(
                 f"user {user_id} has no recent, answered interaction in channel {channel_id}"
             )

@@ -336,7 +336,7 @@ class Responder:
             else:
                 log.exception("could not answer an interaction", extra={"id": interaction.id})
         else:
-            interaction.extras[ANSWERED_KEY] = True
+            mark_answered(interaction)
             self.watch(interaction, answer.view)
 
     async def _outgoing(
@@ -455,6 +455,11 @@ class Handled:
         return await self.sharing(interaction_id)
 
 
+def mark_answered(interaction: discord.Interaction[Any]) -> None:
+    """``interaction``'s own answer is complete: a private message may follow it up."""
+    interaction.extras[ANSWERED_KEY] = True
+
+
 def answered(interaction: discord.Interaction[Any]) -> bool:
     """Whether the interaction's own answer is complete: only then may another message follow
     it up. Before, Discord would put a follow-up in place of the "thinking" message, public
@@ -493,7 +498,8 @@ async def answer_pick(
     """Answer a pick in a message's components (``what``: "a panel pick") with ``job``'s
     edit of that message (``edit_picked``'s keywords), or its refusal (``tell``): as the
     pick's response when it is ready quickly, else once the pick is deferred. The edit, once
-    made."""
+    made: the pick is then answered (``mark_answered``), as a follow-up of a deferred update
+    takes the place of nothing, and one sent ephemeral goes to the one who picked alone."""
     acknowledge = functools.partial(acknowledge_pick, interaction, what)
     reply = await in_time(interaction, _refusing(interaction, job), acknowledge)
     if reply is None:
@@ -506,6 +512,7 @@ async def answer_pick(
     except discord.HTTPException:
         log.exception("could not answer %s", what, extra={"interaction": interaction.id})
         return None
+    mark_answered(interaction)
     return reply
 
 
@@ -519,5 +526,6 @@ async def tell(interaction: discord.Interaction[Any], text: str, *, over: bool, 
             links = () if shown is None else links_of(discord.ui.View.from_message(shown))
             await edit_picked(interaction, view=keeping(None, links))
         await privately(interaction, text)
+        mark_answered(interaction)
     except discord.HTTPException:
         log.exception("could not answer %s", what, extra={"interaction": interaction.id})
