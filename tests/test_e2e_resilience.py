@@ -233,3 +233,31 @@ def _button(stage: Stage, label: str, user: int) -> tuple[int, str] | None:
         return stage.emu.find_button(stage.channel, label, user=user)
     except LookupError:
         return None
+
+
+async def test_the_setup_form_shown_to_a_player_with_closed_dms_turns_off_once_the_game_begins(
+    tmp_path: Path,
+) -> None:
+    """Regression: bob's DMs are closed, so his setup form is shown to him alone in the
+    channel; once the game began its buttons stayed live (only posts and DMs were swept).
+    It is disabled like his DM's would be, what he chose still marked."""
+    async with Stage(tmp_path) as stage:
+        emu, channel, bob = stage.emu, stage.channel, stage.user["bob"]
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.posted("ann challenges bob")
+        emu.refuse_dms(bob)
+        await stage.click("bob", "Accept")
+        form = await emu.wait_for_message(
+            channel, lambda m: m.ephemeral_to == bob and "Choose your setup privately" in m.text()
+        )
+        found = await emu.wait_until(
+            lambda: _button(stage, "Strategy: defensive", bob), 30, "the form's button"
+        )
+        await (await emu.click(bob, *found)).done(30)
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.posted("The game begins")
+        await stage.quiet()
+        shown = next(m for m in emu.messages(channel) if m.id == form.id)
+        strategies = [b for b in shown.buttons() if b.get("label", "").startswith("Strategy")]
+        assert strategies and all(b.get("disabled") for b in strategies), shown.components
+        assert [b["label"] for b in strategies if b.get("style") == 3] == ["Strategy: defensive"]

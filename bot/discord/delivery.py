@@ -72,6 +72,16 @@ class Sweeping(Protocol):
     async def sent(self, message: discord.Message, verbs: tuple[str, ...], stamp: Stamp) -> None:
         """``message`` went out with buttons for ``stamp``'s match and turn."""
 
+    def shown_privately(
+        self,
+        interaction: discord.Interaction[Any],
+        message: discord.WebhookMessage,
+        verbs: tuple[str, ...],
+        stamp: Stamp,
+    ) -> None:
+        """``message``, a follow-up of ``interaction`` only its user sees, went out with
+        buttons for ``stamp``'s match and turn."""
+
     def after(self, match_id: int | None) -> None:
         """A message about ``match_id`` went out."""
 
@@ -183,6 +193,7 @@ class DiscordDelivery:
             )
         pieces = split(message.full_text)
         view = await self._private_view(channel_id, user_id, message)
+        last = None
         for i, piece in enumerate(pieces):
             if i < shown.pieces:
                 continue
@@ -193,8 +204,12 @@ class DiscordDelivery:
                     extra["view"] = view
             await shown.mark(i + 1)  # before it goes: from here on it never goes again
             try:
-                await interaction.followup.send(
-                    piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(), **extra
+                last = await interaction.followup.send(
+                    piece,
+                    ephemeral=True,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    wait=True,
+                    **extra,
                 )
             except (discord.HTTPException, discord.RateLimited) as exc:  # it showed nothing
                 await shown.mark(i)
@@ -209,6 +224,7 @@ class DiscordDelivery:
                     extra={"channel": channel_id, "user": user_id},
                 )
                 raise
+        self._swept_privately(interaction, last, message)
 
     # ---- Threads -----------------------------------------------------------------------
     async def open_thread(self, channel_id: int, name: str) -> int:
@@ -267,6 +283,21 @@ class DiscordDelivery:
         given = message.buttons
         if sent is not None and given is not None:
             await self.sweeper.sent(sent, given.verbs, given.stamp)
+        self.sweeper.after(message.match)
+
+    def _swept_privately(
+        self,
+        interaction: discord.Interaction[Any],
+        sent: discord.WebhookMessage | None,
+        message: Message,
+    ) -> None:
+        """``_swept`` for a follow-up only one user sees (kept in memory: only
+        ``interaction``'s token can edit it)."""
+        if self.sweeper is None:
+            return
+        given = message.buttons
+        if sent is not None and given is not None:
+            self.sweeper.shown_privately(interaction, sent, given.verbs, given.stamp)
         self.sweeper.after(message.match)
 
     async def _dm(self, user_id: int) -> discord.abc.Messageable:
