@@ -102,7 +102,8 @@ async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path
         )
         assert "\nStaged:" in staged.text and staged.files
         ended = await stage.click("ann", "End turn", channel=dm)
-        assert ended.text == "Your turn is over."
+        assert ended.text.startswith("-# Match 1 \u00b7 TORA \u00b7 ann vs bob \u00b7 https://")
+        assert ended.text.endswith("\nYour turn is over.")  # named, as the command's answer
         await stage.posted("ann (Challenger) ended their turn", channel=thread)
         spectator = await stage.slash("admin", "board", channel=thread)
         assert not spectator.ephemeral and spectator.files  # the public board, in public

@@ -390,8 +390,12 @@ class Actions:
 
     # ---- buttons -------------------------------------------------------------------------
     async def press(self, caller: Caller, press: Press) -> Answer:
+        """A button pressed; in a DM its answer names its match, as the command's does."""
         # Only a new match needs its server; a button's match exists, found by its channel.
         place = Place(caller.guild_id or 0, press.channel_id)
+        return await self._headed(caller, place, await self._pressed(caller, place, press))
+
+    async def _pressed(self, caller: Caller, place: Place, press: Press) -> Answer:
         user, expect = caller.user, press.stamp
         service = self.service
         if press.verb == "accept":
