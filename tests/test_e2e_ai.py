@@ -31,7 +31,11 @@ async def test_a_practice_match_against_the_ai_with_hints(tmp_path: Path) -> Non
         dm = await stage.emu.wait_until(lambda: stage.emu.world.dm_of.get(stage.user["ann"]), 30)
         for turn in range(1, TURNS + 1):
             hint = await stage.click("ann", "Hint", channel=dm)
-            assert hint.ephemeral and hint.text.startswith("The AI (hard) would play: "), hint.text
+            heading, said = hint.text.split("\n", 1)  # in a DM, the match named first
+            assert heading.startswith("-# Match 1 \u00b7 ToriShogi \u00b7 ann vs AI (easy)"), (
+                heading
+            )
+            assert hint.ephemeral and said.startswith("The AI (hard) would play: "), hint.text
             move = hint.text.split("would play: ")[1].split(".\n")[0]
             staged = await stage.slash("ann", "act", action=move)
             assert staged.text.startswith("Staged:"), staged.text

@@ -261,3 +261,25 @@ async def test_a_reply_planned_with_the_play_panel_after_ending_a_turn(tmp_path:
         waiting = await stage.slash("bob", "play")  # ann's turn: bob may plan his reply
         assert waiting.text.startswith("It is ann's turn. Yours begins when"), waiting.text
         assert "**Plan a reply · Match 1 against ann**" in waiting.text, waiting.text
+
+
+async def test_an_old_end_posts_rematch_turns_off_once_another_match_starts_in_the_channel(
+    tmp_path: Path,
+) -> None:
+    """Regression: bob resigned match 1; carl then challenged ann in the same channel, but
+    match 1's end post kept its Rematch live (the buttons of a match were only looked at
+    after a message about that match). A Rematch holds while its match is the channel's
+    latest: a new match there turns it off."""
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.slash("bob", "resign")
+        await stage.click("bob", "Resign")
+        await stage.posted("bob (Opposition) resigns")
+        await stage.quiet()
+        assert live(newest(stage, "bob (Opposition) resigns"))
+        await stage.slash("carl", "challenge", opponent="ann", game="torishogi")
+        await stage.posted("carl challenges ann")
+        await stage.quiet()
+        assert not live(newest(stage, "bob (Opposition) resigns"))

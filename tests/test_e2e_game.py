@@ -8,6 +8,7 @@ import random
 import socket
 from pathlib import Path
 
+from bot.service import Undeliverable
 from harness import demo
 from harness.stage import Stage, free_port, planned_turn
 from rules.tora import Game, Side
@@ -102,7 +103,8 @@ async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path
         )
         assert "\nStaged:" in staged.text and staged.files
         ended = await stage.click("ann", "End turn", channel=dm)
-        assert ended.text == "Your turn is over."
+        assert ended.text.startswith("-# Match 1 \u00b7 TORA \u00b7 ann vs bob \u00b7 https://")
+        assert ended.text.endswith("\nYour turn is over.")  # named, as the command's answer
         await stage.posted("ann (Challenger) ended their turn", channel=thread)
         spectator = await stage.slash("admin", "board", channel=thread)
         assert not spectator.ephemeral and spectator.files  # the public board, in public
@@ -189,3 +191,29 @@ async def test_two_players_in_the_ladder_queue_get_a_rated_match_in_the_ladder_c
         opening = await stage.posted("ladder match, paired from the queue", channel=thread)
         assert "ann" in opening and "bob" in opening
         assert stage.emu.threads(stage.channel) == []  # not where they queued
+
+
+async def test_with_threads_on_but_no_permission_to_open_one_the_challenge_goes_on_here(
+    tmp_path: Path,
+) -> None:
+    """Regression: the server's threads setting was on but the bot could not open threads in
+    the channel (403); every challenge failed with "Something went wrong". The challenge is
+    made in the channel itself, and its author told which permission is missing and what
+    an admin can do."""
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        await stage.slash("admin", "admin settings", threads=True)
+        assert stage.bot is not None
+
+        async def forbidden(channel_id: int, name: str) -> int:  # what a 403 becomes
+            raise Undeliverable(f"no thread in channel {channel_id}: 403 Forbidden (50013)")
+
+        stage.bot.app.actions.threads.open_thread = forbidden  # type: ignore[method-assign]
+        made = await stage.slash("ann", "challenge", opponent="bob")
+        assert "Something went wrong" not in made.text, made.text
+        assert "Create Public Threads" in made.text and "threads:False" in made.text, made.text
+        assert stage.emu.thread_of(stage.channel) is None
+        await stage.posted("ann challenges bob")
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.slash("bob", "setup", strategy="defensive")
+        await stage.posted("The game begins")

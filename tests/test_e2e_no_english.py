@@ -194,3 +194,25 @@ async def test_a_results_reason_is_in_its_readers_language(
         assert games.response is not None
         assert reason in games.response.text(), games.response.text()
         assert any(reason in post for post in posts), posts[-1]
+
+
+async def test_a_pick_in_the_setup_form_keeps_it_in_the_players_language_with_its_board_link(
+    tmp_path: Path,
+) -> None:
+    """Regression: a German player picked his strategy in the setup form of his DM; the form
+    came back in English, and without its link to open his board."""
+    async with Stage(tmp_path) as stage:
+        await stage_in(stage, "de")
+        emu, bob = stage.emu, stage.user["bob"]
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.slash("bob", "accept")
+        await stage.quiet()
+        form = [m for m in emu.dms(bob) if m.buttons()][-1]
+        links = [b for b in form.buttons() if "url" in b]
+        assert links, form.components
+        picked = await (await emu.click(bob, form.id, form.buttons()[1]["custom_id"])).done(30)
+        assert not picked.errors, picked.errors
+        after = next(m for m in emu.dms(bob) if m.id == form.id)
+        assert [b for b in after.buttons() if "url" in b] == links
+        left = [words for text in shown(after) if (words := english_in(text))]
+        assert not left, shown(after)

@@ -199,3 +199,55 @@ async def test_a_pick_whose_answer_fails_to_build_is_answered_all_the_same(
         pick = await clicked.done(30)
         assert pick.error is None, pick.error
         assert any("Something went wrong on my side" in m.text() for m in pick.messages)
+
+
+async def test_a_spectators_board_comes_when_the_database_is_slow(tmp_path: Path) -> None:
+    """Regression: /tora board looked up whether the caller plays here (a database read)
+    before acknowledging; with the database slower than Discord's 3 s, carl read "This
+    interaction failed". He is acknowledged in time and shown the board (privately, as when
+    the read fails: never wrong, only less visible)."""
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await started(stage)
+        await stage.quiet()
+        assert stage.bot is not None
+        records = stage.bot.app.actions.records
+        real = records.live_in_channel
+
+        async def slow(channel_id: int) -> Any:
+            await asyncio.sleep(3.5)
+            return await real(channel_id)
+
+        records.live_in_channel = slow  # type: ignore[method-assign]
+        sent = await stage.emu.slash(stage.user["carl"], stage.channel, "tora", "board")
+        board = await sent.done(30)
+        assert board.error is None and board.callback_type == DEFERRED_MESSAGE, board.errors
+        assert board.latency is not None and board.latency < 3.0
+        assert board.files
+
+
+async def test_a_pick_is_acknowledged_in_time_when_the_shared_database_is_slow(
+    tmp_path: Path,
+) -> None:
+    """Regression: with several processes, whether an interaction was already taken is a
+    database write, made before acknowledging it; the database slower than Discord's 3 s,
+    a pick in the setup form (or any command) failed. It is acknowledged in time, then
+    carried out."""
+    async with Stage(tmp_path) as stage:
+        form, button = await setup_form_button(stage)
+        assert stage.bot is not None
+        handled = stage.bot.client.handlers.respond.handled  # type: ignore[union-attr]
+
+        async def slow(_interaction_id: int) -> bool:
+            await asyncio.sleep(3.5)
+            return True
+
+        handled.sharing = slow
+        clicked = await stage.emu.click(stage.user["ann"], form.id, button["custom_id"])
+        pick = await clicked.done(30)
+        assert pick.error is None and pick.callback_type == DEFERRED_UPDATE, pick.errors
+        assert pick.latency is not None and pick.latency < 3.0
+        typed = await (
+            await stage.emu.slash(stage.user["bob"], stage.channel, "tora", "games")
+        ).done(30)
+        assert typed.error is None and typed.callback_type == DEFERRED_MESSAGE, typed.errors
+        assert typed.latency is not None and typed.latency < 3.0

@@ -194,3 +194,70 @@ async def test_a_kill_inside_a_dm_fallback_that_discord_showed_does_not_show_it_
             await stage.slash("bob", "board")  # an interaction the bot could show it on
             await asyncio.sleep(2.5)  # past the outbox's first retry
         assert len(prompts()) == 1  # and never again
+
+
+async def test_a_player_with_closed_dms_still_gets_his_turn_after_picking_in_the_setup_form(
+    tmp_path: Path,
+) -> None:
+    """Regression: bob's DMs are closed and he picks his strategy in the setup form shown to
+    him in the channel; his "your turn" never came (his latest interaction, the pick, was
+    never counted as answered, so nothing could follow it up) until he typed a command."""
+    async with Stage(tmp_path) as stage:
+        emu, channel, bob = stage.emu, stage.channel, stage.user["bob"]
+
+        def only_bob(needle: str) -> Callable[[Msg], bool]:
+            return lambda m: m.ephemeral_to == bob and needle in m.text()
+
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.posted("ann challenges bob")
+        emu.refuse_dms(bob)
+        await stage.click("bob", "Accept")
+        await emu.wait_for_message(channel, only_bob("direct messages are closed"))
+        found = await emu.wait_until(
+            lambda: _button(stage, "Strategy: defensive", bob), 30, "the form's button"
+        )
+        picked = await (await emu.click(bob, *found)).done(30)
+        assert not picked.errors, picked.errors
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="A v5h7-v5h6")
+        await stage.click("ann", "End turn")
+        turn = await emu.wait_for_message(channel, only_bob("Your turn against"), 15)
+        assert turn.files  # his own board, shown to him alone
+        assert not any("Your turn against" in m.text() for m in emu.public_messages(channel))
+
+
+def _button(stage: Stage, label: str, user: int) -> tuple[int, str] | None:
+    """The message and custom id of an enabled button ``user`` sees, once there is one."""
+    try:
+        return stage.emu.find_button(stage.channel, label, user=user)
+    except LookupError:
+        return None
+
+
+async def test_the_setup_form_shown_to_a_player_with_closed_dms_turns_off_once_the_game_begins(
+    tmp_path: Path,
+) -> None:
+    """Regression: bob's DMs are closed, so his setup form is shown to him alone in the
+    channel; once the game began its buttons stayed live (only posts and DMs were swept).
+    It is disabled like his DM's would be, what he chose still marked."""
+    async with Stage(tmp_path) as stage:
+        emu, channel, bob = stage.emu, stage.channel, stage.user["bob"]
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.posted("ann challenges bob")
+        emu.refuse_dms(bob)
+        await stage.click("bob", "Accept")
+        form = await emu.wait_for_message(
+            channel, lambda m: m.ephemeral_to == bob and "Choose your setup privately" in m.text()
+        )
+        found = await emu.wait_until(
+            lambda: _button(stage, "Strategy: defensive", bob), 30, "the form's button"
+        )
+        await (await emu.click(bob, *found)).done(30)
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.posted("The game begins")
+        await stage.quiet()
+        shown = next(m for m in emu.messages(channel) if m.id == form.id)
+        strategies = [b for b in shown.buttons() if b.get("label", "").startswith("Strategy")]
+        assert strategies and all(b.get("disabled") for b in strategies), shown.components
+        assert [b["label"] for b in strategies if b.get("style") == 3] == ["Strategy: defensive"]

@@ -41,6 +41,23 @@ async def test_a_finished_match_names_its_winner_and_every_heading_its_game(
         assert not any(words in seen for words in SIDES)
 
 
+async def test_a_buttons_answer_in_a_dm_names_its_match_as_the_commands_does(
+    tmp_path: Path,
+) -> None:
+    """Regression: in a DM, where the answers of all one's matches meet, /tora preview's
+    answer named its match in a first line, but the Preview button's did not."""
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.quiet()
+        ann_dm = stage.emu.dm_channel(stage.user["ann"])
+        typed = await stage.slash("ann", "preview", channel=ann_dm)
+        assert typed.text.startswith("-# Match 1 · ToriShogi · ann vs bob · "), typed.text
+        pressed = await stage.click("ann", "Preview", channel=ann_dm)
+        assert pressed.text.startswith("-# Match 1 · ToriShogi · ann vs bob · "), pressed.text
+
+
 async def test_a_torii_match_ends_with_its_winners_name(tmp_path: Path) -> None:
     async with Stage(tmp_path) as stage:
         await stage.slash("ann", "challenge", opponent="bob", game="torii")

@@ -282,6 +282,7 @@ def test_latest_interactions_expire_before_their_tokens() -> None:
     latest.remember(100, 1, "second")
     latest.remember(101, 1, "elsewhere")
     assert latest.get(100, 1) == "second" and latest.get(100, 2) is None
+    assert latest.get(100, 1, lambda seen: seen == "first") == "first"  # the newest that fits
     clock.now += 14 * 60
     assert latest.get(100, 1) is None
 

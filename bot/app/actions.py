@@ -15,7 +15,18 @@ from dataclasses import dataclass, fields, replace
 from typing import Protocol
 
 from bot.i18n import N_, _, current, option, slash, speaking
-from bot.service import PROPOSAL_KINDS, Hosted, MatchService, Place, Reply, Stamp, Terms, User
+from bot.service import (
+    PROPOSAL_KINDS,
+    Hosted,
+    MatchService,
+    Place,
+    Refused,
+    Reply,
+    Stamp,
+    Terms,
+    Undeliverable,
+    User,
+)
 from bot.service.agreements import DECLINE
 from bot.service.guild import ClockChoice
 from bot.service.phases import (
@@ -167,6 +178,7 @@ class Actions:
         expires = None if options.expires is None else parse_duration(options.expires)
         place = Place(caller.guild_id, caller.channel_id)
         opened: list[int] = []
+        unthreaded: list[int] = []  # the thread could not be opened
 
         if options.ai is not None and opponent is not None:
             raise Unusable(
@@ -188,7 +200,12 @@ class Actions:
                     if rival
                     else _("{player} open challenge", player=player)
                 )
-            opened.append(await self.threads.open_thread(caller.channel_id, name))
+            try:
+                opened.append(await self.threads.open_thread(caller.channel_id, name))
+            except Undeliverable as exc:  # not allowed to: the match is played here instead
+                log.warning("no thread: %s", exc, extra={"channel": caller.channel_id})
+                unthreaded.append(caller.channel_id)
+                return place
             return Place(place.guild_id, opened[0])
 
         where = thread if threaded else None
@@ -201,11 +218,13 @@ class Actions:
                 reply = await self.service.challenge(
                     place, caller.user, opponent, terms, expires, where=where
                 )
-        except BaseException:
+        except BaseException as exc:
             for unused in opened:
                 await self.threads.drop_thread(unused)
+            if unthreaded and isinstance(exc, Refused):  # the channel's own match, say
+                raise Refused(f"{exc.message}\n{_no_thread()}") from None
             raise
-        text = reply.text
+        text = reply.text if not unthreaded else f"{reply.text}\n{_no_thread()}"
         if opened:
             thread_of = f"<#{opened[0]}>"
             with speaking(public):
@@ -390,8 +409,12 @@ class Actions:
 
     # ---- buttons -------------------------------------------------------------------------
     async def press(self, caller: Caller, press: Press) -> Answer:
+        """A button pressed; in a DM its answer names its match, as the command's does."""
         # Only a new match needs its server; a button's match exists, found by its channel.
         place = Place(caller.guild_id or 0, press.channel_id)
+        return await self._headed(caller, place, await self._pressed(caller, place, press))
+
+    async def _pressed(self, caller: Caller, place: Place, press: Press) -> Answer:
         user, expect = caller.user, press.stamp
         service = self.service
         if press.verb == "accept":
@@ -453,6 +476,17 @@ CONFIRMED = {
     "resign": N_("Resign match {number} against {opponent}? They win, and the match is over."),
     "abort": N_("Abort match {number} against {opponent}? It ends without a result, unrated."),
 }
+
+
+def _no_thread() -> str:
+    """Why a challenge made with threads on is in the channel itself, and what an admin
+    can do about it."""
+    return _(
+        "I may not open threads in this channel (I lack the Create Public Threads or Send "
+        "Messages in Threads permission), so this match is played here. A server admin can "
+        "grant me those permissions, or turn threads off with {command}.",
+        command=slash("tora admin settings threads:False"),
+    )
 
 
 def _thread_notice(player: str, rival: str | None, ai: bool, game: str, thread: str) -> str:

@@ -65,7 +65,17 @@ class Sweeping:
         kept = await self.records.button_messages(match_id)
         newest = await self.records.latest_in_channel(hosted.channel_id)
         latest = newest is None or newest.id == hosted.id
-        return Sweep(hosted, tuple(m for m in kept if stale(m.verbs, m.turn, hosted, latest)))
+        found = [m for m in kept if stale(m.verbs, m.turn, hosted, latest)]
+        if latest and hosted.live and hosted.turn <= 1:
+            found += await self._overtaken_rematches(hosted)
+        return Sweep(hosted, tuple(found))
+
+    async def _overtaken_rematches(self, hosted: Hosted) -> list[ButtonMessage]:
+        """The Rematch posts of the channel's earlier matches: a new match there (looked at
+        while it is new, so that the channel's buttons are read once or twice per match,
+        not at every turn) is the channel's latest, so theirs no longer holds."""
+        kept = await self.records.channel_button_messages(hosted.channel_id)
+        return [m for m in kept if m.hosted_id != hosted.id and REMATCH in m.verbs]
 
     async def forget(self, channel_id: int, message_id: int) -> None:
         """A kept message was dealt with (disabled, or found gone)."""

@@ -38,7 +38,7 @@ from .options import (
     WordText,
 )
 from .panel import open_panel, play
-from .respond import Outgoing
+from .respond import Outgoing, within
 
 MATCH = "Which of your matches (only needed in a DM when you play in several)"
 NUMBER = "A match's number (in its record's file name); default the match here"
@@ -275,7 +275,9 @@ class Tora(Completing, app_commands.Group):
             renew = app.board_links.renew
             await self.answer(interaction, lambda: renew(caller, match), private=True)
             return
-        private = await app.actions.plays_here(caller)
+        # whether the answer (and its deferral) is private: a slow read answers privately,
+        # as a failed one does (never wrong, only less visible)
+        private = await within(interaction, app.actions.plays_here(caller), True)
         await self.answer(interaction, lambda: app.lookups.board(caller, match), private=private)
 
     # ---- agreements --------------------------------------------------------------------

@@ -12,8 +12,10 @@ only one user sees, and a thread per match.
   sends the service to its fallback at once, without asking Discord again and again.
 - The fallback, a message only that user sees in the match's channel, can only be a
   follow-up of one of their interactions there, made in the last 14 minutes (a token lasts
-  15) and already answered (a follow-up of a deferred one would take the place of its
-  "thinking" message, and be as public as it). Without one it raises NoOpenInteraction and
+  15) and already answered: a command's once its answer is shown, a pick in a menu or form
+  once its message is edited (a follow-up of a deferred command would take the place of its
+  "thinking" message, and be as public as it). The newest such one of the user's latest few
+  is taken (``Latest``). Without one it raises NoOpenInteraction and
   the service retries later; their next command there opens one. A follow-up cannot carry
   a nonce, so each piece is marked in the message's outbox row *before* it is sent, and the
   mark taken back only when Discord answers that it showed nothing (an HTTP error): a retry
@@ -70,6 +72,16 @@ class Sweeping(Protocol):
     async def sent(self, message: discord.Message, verbs: tuple[str, ...], stamp: Stamp) -> None:
         """``message`` went out with buttons for ``stamp``'s match and turn."""
 
+    def shown_privately(
+        self,
+        interaction: discord.Interaction[Any],
+        message: discord.WebhookMessage,
+        verbs: tuple[str, ...],
+        stamp: Stamp,
+    ) -> None:
+        """``message``, a follow-up of ``interaction`` only its user sees, went out with
+        buttons for ``stamp``'s match and turn."""
+
     def after(self, match_id: int | None) -> None:
         """A message about ``match_id`` went out."""
 
@@ -124,8 +136,9 @@ class DiscordDelivery:
         self.forms: Forms | None = None  # a setup prompt's form, once the service runs
 
     def seen(self, interaction: discord.Interaction[Any]) -> None:
-        """Remember the user's latest interaction in its channel (for ``send_ephemeral``);
-        one given in a DM shows that their DMs are open."""
+        """Remember the user's latest interactions in its channel (for ``send_ephemeral``,
+        which takes the newest one answered); one given in a DM shows that their DMs are
+        open."""
         if interaction.channel_id is not None:
             self.latest.remember(interaction.channel_id, interaction.user.id, interaction)
         if interaction.guild_id is None:
@@ -173,13 +186,14 @@ class DiscordDelivery:
     async def send_ephemeral(
         self, channel_id: int, user_id: int, message: Message, key: str, shown: Shown
     ) -> None:
-        interaction = self.latest.get(channel_id, user_id)
-        if interaction is None or not answered(interaction):
+        interaction = self.latest.get(channel_id, user_id, answered)
+        if interaction is None:
             raise NoOpenInteraction(
                 f"user {user_id} has no recent, answered interaction in channel {channel_id}"
             )
         pieces = split(message.full_text)
         view = await self._private_view(channel_id, user_id, message)
+        last = None
         for i, piece in enumerate(pieces):
             if i < shown.pieces:
                 continue
@@ -190,8 +204,12 @@ class DiscordDelivery:
                     extra["view"] = view
             await shown.mark(i + 1)  # before it goes: from here on it never goes again
             try:
-                await interaction.followup.send(
-                    piece, ephemeral=True, allowed_mentions=discord.AllowedMentions.none(), **extra
+                last = await interaction.followup.send(
+                    piece,
+                    ephemeral=True,
+                    allowed_mentions=discord.AllowedMentions.none(),
+                    wait=True,
+                    **extra,
                 )
             except (discord.HTTPException, discord.RateLimited) as exc:  # it showed nothing
                 await shown.mark(i)
@@ -206,6 +224,7 @@ class DiscordDelivery:
                     extra={"channel": channel_id, "user": user_id},
                 )
                 raise
+        self._swept_privately(interaction, last, message)
 
     # ---- Threads -----------------------------------------------------------------------
     async def open_thread(self, channel_id: int, name: str) -> int:
@@ -264,6 +283,21 @@ class DiscordDelivery:
         given = message.buttons
         if sent is not None and given is not None:
             await self.sweeper.sent(sent, given.verbs, given.stamp)
+        self.sweeper.after(message.match)
+
+    def _swept_privately(
+        self,
+        interaction: discord.Interaction[Any],
+        sent: discord.WebhookMessage | None,
+        message: Message,
+    ) -> None:
+        """``_swept`` for a follow-up only one user sees (kept in memory: only
+        ``interaction``'s token can edit it)."""
+        if self.sweeper is None:
+            return
+        given = message.buttons
+        if sent is not None and given is not None:
+            self.sweeper.shown_privately(interaction, sent, given.verbs, given.stamp)
         self.sweeper.after(message.match)
 
     async def _dm(self, user_id: int) -> discord.abc.Messageable:

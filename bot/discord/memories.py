@@ -1,5 +1,5 @@
 """What the Discord delivery remembers between messages, in memory (a restart forgets it,
-which only costs one more attempt): whose DMs are closed, and each user's latest interaction
+which only costs one more attempt): whose DMs are closed, and each user's latest interactions
 per channel (the only way to show them a message nobody else sees)."""
 
 from __future__ import annotations
@@ -47,22 +47,32 @@ class _Seen(Generic[T]):
 
 
 class Latest(Generic[T]):
-    """The latest interaction of each user in each channel, for ``max_age`` seconds (its
-    token lasts 15 minutes; a margin is left for the message to go out)."""
+    """The latest few interactions of each user in each channel (``kept``, newest first),
+    each for ``max_age`` seconds (its token lasts 15 minutes; a margin is left for the
+    message to go out). More than one: the newest may not do (not answered yet, or never:
+    a pick acted on by another process), where an older one still does."""
 
-    def __init__(self, max_age: float, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, max_age: float, clock: Callable[[], float] = time.monotonic, kept: int = 4
+    ) -> None:
         self.max_age = max_age
+        self.kept = kept
         self._clock = clock
-        self._seen: dict[tuple[int, int], _Seen[T]] = {}
+        self._seen: dict[tuple[int, int], list[_Seen[T]]] = {}
 
     def remember(self, channel_id: int, user_id: int, item: T) -> None:
         now = self._clock()
-        self._seen[(channel_id, user_id)] = _Seen(item, now)
+        key = (channel_id, user_id)
+        self._seen[key] = [_Seen(item, now), *self._seen.get(key, [])][: self.kept]
         if len(self._seen) > 10_000:
-            self._seen = {k: v for k, v in self._seen.items() if now - v.at < self.max_age}
+            self._seen = {k: v for k, v in self._seen.items() if now - v[0].at < self.max_age}
 
-    def get(self, channel_id: int, user_id: int) -> T | None:
-        seen = self._seen.get((channel_id, user_id))
-        if seen is None or self._clock() - seen.at >= self.max_age:
-            return None
-        return seen.item
+    def get(
+        self, channel_id: int, user_id: int, fits: Callable[[T], bool] = lambda _: True
+    ) -> T | None:
+        """The newest item of that user in that channel, still young enough, that ``fits``."""
+        now = self._clock()
+        for seen in self._seen.get((channel_id, user_id), []):
+            if now - seen.at < self.max_age and fits(seen.item):
+                return seen.item
+        return None

@@ -31,7 +31,16 @@ from bot.service import StaleRequest, Stamp
 from .callers import caller_of
 from .handlers import Handlers, handlers_of
 from .links import LINK_ROW, with_links
-from .respond import NOBODY, Outgoing, Refusal, answer_pick, files_of, report
+from .respond import (
+    NOBODY,
+    Outgoing,
+    Refusal,
+    answer_pick,
+    files_of,
+    report,
+    time_left,
+    within,
+)
 from .styles import STYLES
 
 log = logging.getLogger(__name__)
@@ -200,7 +209,7 @@ async def update(
     """Edit the panel a pick came from (as the pick's response when it is ready quickly, else
     once the pick is deferred); a refusal goes to the player alone and leaves the panel, or
     turns it off when its turn has ended. Acted on once, however often it is delivered."""
-    if not await handlers.respond.handled.first(interaction.id):
+    if not await handlers.respond.handled.first(interaction.id, time_left(interaction)):
         log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
     handlers.respond.claim(interaction)
@@ -231,11 +240,13 @@ async def play(
     """A Play button (of ``match``) or ``/tora play`` (None: no match named): with
     ``TORA_ACTIVITY=on``, the web board as a Discord Activity where it shows the caller
     that match (``LAUNCH_ACTIVITY``); else, or if Discord refuses to launch it here, the
-    Play panel and its web link."""
-    if not await handlers.app.activities.launches(caller_of(interaction), match):
+    Play panel and its web link (also when the read that tells is slower than the
+    interaction may wait before its acknowledgement)."""
+    launches = handlers.app.activities.launches(caller_of(interaction), match)
+    if not await within(interaction, launches, False):
         await open_panel(handlers, interaction, work)
         return
-    if not await handlers.respond.handled.first(interaction.id):
+    if not await handlers.respond.handled.first(interaction.id, time_left(interaction)):
         log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
     try:

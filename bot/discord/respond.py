@@ -315,7 +315,8 @@ class Responder:
     ) -> None:
         """``run`` for work that builds its own components (the Play panel); ``claimed``:
         the caller already took the interaction as its own (``handled``)."""
-        if not claimed and not await self.handled.first(interaction.id):
+        taken = claimed or await self.handled.first(interaction.id, time_left(interaction))
+        if not taken:
             log.info(
                 "an interaction delivered again is ignored", extra={"interaction": interaction.id}
             )
@@ -336,7 +337,7 @@ class Responder:
             else:
                 log.exception("could not answer an interaction", extra={"id": interaction.id})
         else:
-            interaction.extras[ANSWERED_KEY] = True
+            mark_answered(interaction)
             self.watch(interaction, answer.view)
 
     async def _outgoing(
@@ -436,14 +437,26 @@ Shared = Callable[[int], Awaitable[bool]]  # whether no other process took an in
 class Handled:
     """Interaction ids acted on in the last ``seconds`` (a token's life): each is acted on
     once, however often it is delivered. With ``sharing`` (the service's ``first_seen``),
-    also across the processes that share the database (one of them takes it)."""
+    also across the processes that share the database (one of them takes it).
+
+    The shared look, a database write, is waited for only as long as the interaction may
+    wait before its acknowledgement (``first``'s ``wait``): a database slower than that
+    would cost the interaction (Discord's 3 s). Past it the interaction is taken, and
+    Discord decides: it takes one acknowledgement per interaction, and one that comes that
+    late is acknowledged before anything is done (``in_time``), so a copy another process
+    already answered is not acted on. (Two processes given the same interaction within
+    that quarter second would both act; Discord delivers it again only after a
+    reconnection, seconds later.) The write goes on in the background."""
 
     def __init__(self, seconds: float = 15 * 60.0, most: int = 50_000) -> None:
         self.seconds, self.most = seconds, most
         self._seen: dict[int, float] = {}
+        self._writes: set[asyncio.Task[bool]] = set()
         self.sharing: Shared | None = None
 
-    async def first(self, interaction_id: int) -> bool:
+    async def first(self, interaction_id: int, wait: float | None = None) -> bool:
+        """Whether ``interaction_id`` is seen for the first time; ``wait``: how long the
+        shared look may take (None: as long as it takes)."""
         now = time.monotonic()
         if len(self._seen) >= self.most:
             self._seen = {i: t for i, t in self._seen.items() if now - t < self.seconds}
@@ -452,7 +465,39 @@ class Handled:
         self._seen[interaction_id] = now
         if self.sharing is None:
             return True
-        return await self.sharing(interaction_id)
+        write = asyncio.ensure_future(self.sharing(interaction_id))
+        done, _ = await asyncio.wait((write,), timeout=None if wait is None else max(wait, 0.0))
+        if write in done:
+            return write.result()
+        self._writes.add(write)
+        write.add_done_callback(_shared_look_done)
+        write.add_done_callback(self._writes.discard)
+        log.warning(
+            "the shared look at an interaction is slow; taken", extra={"id": interaction_id}
+        )
+        return True
+
+
+def _shared_look_done(write: asyncio.Task[bool]) -> None:
+    """A shared look that failed after its interaction was taken: logged."""
+    if not write.cancelled() and (exc := write.exception()) is not None:
+        log.error("recording an interaction as taken failed", exc_info=exc)
+
+
+async def within(interaction: discord.Interaction[Any], read: Awaitable[T], otherwise: T) -> T:
+    """``read``'s result if it comes before ``interaction`` must be acknowledged
+    (``time_left``), else ``otherwise`` (the read given up): for a read that decides how to
+    acknowledge it (in public or not), which cannot wait for the acknowledgement."""
+    try:
+        return await asyncio.wait_for(read, timeout=max(time_left(interaction), 0.0))
+    except TimeoutError:
+        log.warning("a read before acknowledging was slow", extra={"id": interaction.id})
+        return otherwise
+
+
+def mark_answered(interaction: discord.Interaction[Any]) -> None:
+    """``interaction``'s own answer is complete: a private message may follow it up."""
+    interaction.extras[ANSWERED_KEY] = True
 
 
 def answered(interaction: discord.Interaction[Any]) -> bool:
@@ -493,7 +538,8 @@ async def answer_pick(
     """Answer a pick in a message's components (``what``: "a panel pick") with ``job``'s
     edit of that message (``edit_picked``'s keywords), or its refusal (``tell``): as the
     pick's response when it is ready quickly, else once the pick is deferred. The edit, once
-    made."""
+    made: the pick is then answered (``mark_answered``), as a follow-up of a deferred update
+    takes the place of nothing, and one sent ephemeral goes to the one who picked alone."""
     acknowledge = functools.partial(acknowledge_pick, interaction, what)
     reply = await in_time(interaction, _refusing(interaction, job), acknowledge)
     if reply is None:
@@ -506,6 +552,7 @@ async def answer_pick(
     except discord.HTTPException:
         log.exception("could not answer %s", what, extra={"interaction": interaction.id})
         return None
+    mark_answered(interaction)
     return reply
 
 
@@ -519,5 +566,6 @@ async def tell(interaction: discord.Interaction[Any], text: str, *, over: bool, 
             links = () if shown is None else links_of(discord.ui.View.from_message(shown))
             await edit_picked(interaction, view=keeping(None, links))
         await privately(interaction, text)
+        mark_answered(interaction)
     except discord.HTTPException:
         log.exception("could not answer %s", what, extra={"interaction": interaction.id})

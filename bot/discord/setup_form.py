@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.app.setup_form import (
+    ROWS,
     Choose,
     FormButton,
     FormSelect,
@@ -23,12 +24,14 @@ from bot.app.setup_form import (
     option_at,
     option_named,
 )
+from bot.i18n import speaking
 from bot.service import Stamp
 from bot.service.questions import SetupForm
 
 from .callers import caller_of
 from .handlers import handlers_of
-from .respond import NOBODY, Refusal, answer_pick, report
+from .links import keeping, links_of
+from .respond import NOBODY, Refusal, answer_pick, report, time_left
 
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
 BUTTON_TEMPLATE = r"tora:su:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<index>\d{1,2})"
@@ -135,7 +138,7 @@ async def answer(
     chosen, the components; ``answer_pick``); a refusal goes to the player alone and leaves
     the form, or turns it off when the setup is over."""
     handlers = handlers_of(interaction)
-    if not await handlers.respond.handled.first(interaction.id):
+    if not await handlers.respond.handled.first(interaction.id, time_left(interaction)):
         return
     job = _answered(interaction, channel_id, stamp, name, choose)
     await answer_pick(interaction, job, "a setup pick")
@@ -144,21 +147,39 @@ async def answer(
 async def _answered(
     interaction: discord.Interaction[Any], channel_id: int, stamp: Stamp, name: str, choose: Choose
 ) -> dict[str, Any] | Refusal:
-    """The form as the pick leaves it, or why the pick is refused."""
-    caller = caller_of(interaction)
-    try:
-        picked = await handlers_of(interaction).app.setup.pick(
-            caller, channel_id, stamp, name, choose
-        )
-    except PickRefused as refusal:
-        return Refusal(refusal.message, refusal.over)
-    except Exception as exc:
-        return Refusal(report(interaction, exc))
-    shown: dict[str, Any] = {"allowed_mentions": NOBODY}
-    if picked.form is not None:  # else the setup is over: the sweeper disables every form
-        shown["view"] = view_of(channel_id, picked.form)
+    """The form as the pick leaves it, or why the pick is refused, in the player's language
+    (the one their form was sent in)."""
+    handlers = handlers_of(interaction)
+    with speaking(await handlers.respond.language(interaction)):
+        try:
+            picked = await handlers.app.setup.pick(
+                caller_of(interaction), channel_id, stamp, name, choose
+            )
+        except PickRefused as refusal:
+            return Refusal(refusal.message, refusal.over)
+        except Exception as exc:
+            return Refusal(report(interaction, exc))
+        shown: dict[str, Any] = {"allowed_mentions": NOBODY}
+        if picked.form is not None:  # else the setup is over: the sweeper disables every form
+            shown["view"] = _with_links(interaction, picked.form, view_of(channel_id, picked.form))
     shown["content"] = f"{_heading(interaction)}{picked.text}"[:2000]
     return shown
+
+
+def _with_links(
+    interaction: discord.Interaction[Any], form: SetupForm, view: discord.ui.View
+) -> discord.ui.View:
+    """``form``'s ``view`` with the link buttons of the form it replaces (the player's
+    board), in the row after the form's when it leaves one free: only the message knows
+    them."""
+    message = interaction.message
+    links = () if message is None else links_of(discord.ui.View.from_message(message))
+    rows = len(layout(form))
+    if rows >= ROWS:
+        return view
+    for link in links:
+        link.row = rows
+    return keeping(view, links) or view
 
 
 def _heading(interaction: discord.Interaction[Any]) -> str:

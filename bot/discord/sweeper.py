@@ -3,11 +3,13 @@ is the application layer's ``sweeping``: a challenge's once it is answered, a tu
 has ended, a proposal's once it no longer stands, every button once the match is over).
 
 Messages the bot sent with buttons (posts and DMs) are remembered through the service, so
-this works after a restart; answers to a user's command (ephemeral) are remembered in memory
-while their token lasts, as only that token can edit them. After each message about a match
-goes out, that match's remembered buttons are looked at, and the stale ones disabled; a
-failure to edit is logged and forgotten (the service refuses a stale button anyway), but a
-rate limit longer than discord.py waits out: the match's next sweep tries that one again.
+this works after a restart; answers to a user's command (ephemeral), and the messages shown
+to one user alone when their DMs are closed (follow-ups of their interaction), are
+remembered in memory while their token lasts, as only that token can edit them. After each
+message about a match goes out, that match's remembered buttons are looked at, and the
+stale ones disabled; a failure to edit is logged and forgotten (the service refuses a stale
+button anyway), but a rate limit longer than discord.py waits out: the match's next sweep
+tries that one again.
 
 Disabling a message's buttons needs its components as it shows them (its links, a setup
 form's choices). A message this process sent is kept in memory as Discord answered the send,
@@ -47,7 +49,9 @@ class _Answer:
     turn: int
     at: float
     message: int  # the message it shows, or a command's own interaction (see ``claim``)
-    view: discord.ui.View  # as it went out: its buttons greyed, its links kept, once swept
+    # as it went out: its buttons greyed, its links kept, once swept; None: a follow-up of
+    # ``interaction`` (``shown_privately``), read back as it shows now when swept
+    view: discord.ui.View | None
 
 
 def greyed_answer(view: discord.ui.View) -> discord.ui.View:
@@ -57,6 +61,15 @@ def greyed_answer(view: discord.ui.View) -> discord.ui.View:
         if isinstance(item, ToraButton):
             item.item.disabled = True
     return view
+
+
+async def _disable_followup(answer: _Answer) -> None:
+    """A follow-up's components as it shows them now, disabled (a setup form's picks edit
+    it: what was chosen stays marked), its links kept; through its interaction's token."""
+    followup = answer.interaction.followup
+    with contextlib.suppress(discord.HTTPException, discord.RateLimited):
+        shown = await followup.fetch_message(answer.message)
+        await followup.edit_message(answer.message, view=greyed(shown))
 
 
 def _failed_sweep(task: asyncio.Task[None]) -> None:
@@ -97,6 +110,21 @@ class Sweeper:
             self._remember(interaction, PANEL, panel[0].stamp, view)
         elif stamps:
             self._remember(interaction, tuple(p.verb for p in pressed), stamps[0], view)
+
+    def shown_privately(
+        self,
+        interaction: discord.Interaction[Any],
+        message: discord.WebhookMessage,
+        verbs: tuple[str, ...],
+        stamp: Stamp,
+    ) -> None:
+        """A message only one user sees (the fallback when their DMs are closed: a
+        follow-up of their interaction) went out with buttons for ``stamp``: remembered in
+        memory like an answer, as only that interaction's token can edit it."""
+        now = time.monotonic()
+        kept = [a for a in self._answers[stamp.match] if now - a.at < TOKEN_AGE]
+        kept.append(_Answer(interaction, verbs, stamp.turn, now, message.id, None))
+        self._answers[stamp.match] = kept
 
     def claim(self, interaction: discord.Interaction[Any]) -> None:
         """A pick in a message's components is about to edit that message: what the sweep
@@ -181,6 +209,9 @@ class Sweeper:
         # set aside before any await: answers remembered meanwhile are kept
         self._answers[hosted.id] = [a for a in current if a not in gone]
         for answer in gone:
+            if answer.view is None:
+                await _disable_followup(answer)
+                continue
             if self._overtaken(answer):
                 continue
             if answer.verbs == PANEL:  # its menus go, its links stay

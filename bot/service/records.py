@@ -175,6 +175,10 @@ class Records:
     async def button_messages(self, hosted_id: int) -> list[ButtonMessage]:
         return await self._store.hosting.button_messages(hosted_id)
 
+    async def channel_button_messages(self, channel_id: int) -> list[ButtonMessage]:
+        """The messages kept with buttons in a channel, whichever match they are about."""
+        return await self._store.hosting.channel_button_messages(channel_id)
+
     async def forget_buttons(self, channel_id: int, message_id: int) -> None:
         await self._store.hosting.forget_buttons(channel_id, message_id)
 

@@ -162,6 +162,9 @@ class Hosting:
     async def button_messages(self, hosted_id: int) -> list[ButtonMessage]:
         return await self._read(lambda db: outbox.button_messages(db, hosted_id))
 
+    async def channel_button_messages(self, channel_id: int) -> list[ButtonMessage]:
+        return await self._read(lambda db: outbox.channel_button_messages(db, channel_id))
+
     async def shown(self, outbox_id: int, pieces: int) -> None:
         await self._writer.execute(*outbox.shown(outbox_id, pieces))
 

@@ -165,6 +165,16 @@ async def button_messages(db: ReadConnection, hosted_id: int) -> list[ButtonMess
     return [ButtonMessage(c, m, h, tuple(verbs.split()), t) for c, m, h, verbs, t in rows]
 
 
+async def channel_button_messages(db: ReadConnection, channel_id: int) -> list[ButtonMessage]:
+    """Every match's kept messages in a channel (the primary key's order serves it)."""
+    rows = await db.execute_fetchall(
+        "SELECT channel_id, message_id, hosted_id, verbs, turn FROM button_messages"
+        " WHERE channel_id = ? ORDER BY message_id",
+        (channel_id,),
+    )
+    return [ButtonMessage(c, m, h, tuple(verbs.split()), t) for c, m, h, verbs, t in rows]
+
+
 OUTBOX_COLUMNS = (
     "id, hosted_id, channel_id, user_id, text, mentions, buttons, attempts, next_try, fallback,"
     " shown"
