@@ -16,11 +16,25 @@ from bot.service.errors import NotAllowed
 from bot.service.models import AI_IDS
 from bot.service.testing import Harness
 from bot.tournament import event_flow
+from bot.tournament.event_desk import EventDesk
 from bot.tournament.event_spec import EventSpec
 from bot.tournament.events import standings_of
 from storage.competitions.events import EventTx
 from storage.hosting.sharing import LeaseLost, Sharing
 from tests.service_helpers import busy_while, gated
+
+DAY = 86400.0
+
+
+async def slow_swiss(h: Harness) -> EventDesk:
+    """A desk whose Swiss "Slow" (ToriShogi, 2 rounds of 3 days) has begun with 4 players."""
+    desk = await desk_of(h)
+    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * DAY)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Slow")
+    await desk.begin(HERE, ADMIN, "Slow", admin=True)
+    await h.settle()
+    return desk
 
 
 async def test_a_swiss_pairs_each_round_once_the_last_is_decided_with_a_bye(h: Harness) -> None:
@@ -78,19 +92,13 @@ async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) 
 
 
 async def test_a_round_is_adjudicated_at_its_deadline_never_before(h: Harness) -> None:
-    desk = await desk_of(h)
-    day = 86400.0
-    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * day)
-    for n in (1, 2, 3, 4):
-        await desk.join(HERE, user(n), "Slow")
-    await desk.begin(HERE, ADMIN, "Slow", admin=True)
-    await h.settle()
+    desk = await slow_swiss(h)
     snap = await snapshot(h, "Slow")
     first = snap.pairings[0]
     hosted = await h.store.hosting.get(first.hosted_id)
     await h.service.resign(Place(GUILD, hosted.channel_id), user(first.second_id))
     await h.settle()
-    h.clock.advance(3 * day - 60)
+    h.clock.advance(3 * DAY - 60)
     await desk.flow.tick()
     assert (await snapshot(h, "Slow")).event.round == 1  # not yet
     h.clock.advance(120)
@@ -309,13 +317,7 @@ async def test_a_game_resigned_as_the_round_deadline_passes_keeps_its_real_resul
     from bot.service import MatchService
     from bot.tournament.event_flow import EventFlow
 
-    desk = await desk_of(h)
-    day = 86400.0
-    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * day)
-    for n in (1, 2, 3, 4):
-        await desk.join(HERE, user(n), "Slow")
-    await desk.begin(HERE, ADMIN, "Slow", admin=True)
-    await h.settle()
+    desk = await slow_swiss(h)
     row = (await snapshot(h, "Slow")).pairings[0]
     hosted = await h.store.hosting.get(row.hosted_id)
     place = Place(GUILD, hosted.channel_id)
@@ -344,7 +346,7 @@ async def test_a_game_resigned_as_the_round_deadline_passes_keeps_its_real_resul
             return await real_cancel(self, where, *args, **kw)
 
         monkeypatch.setattr(MatchService, "cancel", cancel)
-    h.clock.advance(3 * day + 1)
+    h.clock.advance(3 * DAY + 1)
     await desk.flow.tick()
     await asyncio.gather(*resigned)
     await h.settle()
@@ -527,19 +529,13 @@ async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_cal
     catch-up on start calls off the live games of decided boards."""
     from bot.service import MatchService
 
-    desk = await desk_of(h)
-    day = 86400.0
-    await create(desk, "Slow", "torishogi", "swiss", rounds=2, round_seconds=3 * day)
-    for n in (1, 2, 3, 4):
-        await desk.join(HERE, user(n), "Slow")
-    await desk.begin(HERE, ADMIN, "Slow", admin=True)
-    await h.settle()
+    desk = await slow_swiss(h)
 
     async def dies(*args, **kw):  # type: ignore[no-untyped-def]
         raise RuntimeError("the process died before calling the game off")
 
     monkeypatch.setattr(MatchService, "cancel", dies)
-    h.clock.advance(3 * day + 1)
+    h.clock.advance(3 * DAY + 1)
     await desk.flow.tick()  # the first board is decided, then the process dies
     monkeypatch.undo()
     await h.crash()
