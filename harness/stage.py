@@ -147,7 +147,10 @@ class Stage:
                 self.config, settings=self.settings, clock=self.clock, dm_rate=500
             )
             self._task = asyncio.create_task(self.bot.run())
-        await self.emu.wait_until(lambda: self.emu.identifies > before, 30, "the bot to connect")
+        # a bot process imports everything and starts its worker pools before it connects:
+        # alone 1.5 s, but while other tests' bots spawn theirs on a loaded CI machine, once
+        # more than 30 s
+        await self.emu.wait_until(lambda: self.emu.identifies > before, 90, "the bot to connect")
         await self.emu.wait_ready(60, sessions=self.shard_count)
         if self.bot is not None:
             # "ready" is dispatched a moment after the guilds arrive; closing the bot before
