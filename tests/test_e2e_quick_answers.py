@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from bot.app import menus
+from bot.app.completions import Completions
 from bot.discord import respond, setup_form
 from emulator import Interaction, Msg
 from emulator.models import walk_components
@@ -25,6 +26,7 @@ from rules.tora import Game
 MESSAGE, DEFERRED_MESSAGE, DEFERRED_UPDATE, UPDATE = 4, 5, 6, 7
 SLOW = 1.0  # seconds the slow runs' work takes: well past the bot's wait (QUICK)
 PATIENT = 2.0  # the quick runs' wait: inside Discord's 3 s, whatever the machine's load
+SLOW_COMPLETION = 3.5  # seconds a slow autocomplete's work takes: past Discord's 3 s
 
 
 def slowed(monkeypatch: pytest.MonkeyPatch, seconds: float) -> None:
@@ -251,3 +253,35 @@ async def test_a_pick_is_acknowledged_in_time_when_the_shared_database_is_slow(
         ).done(30)
         assert typed.error is None and typed.callback_type == DEFERRED_MESSAGE, typed.errors
         assert typed.latency is not None and typed.latency < 3.0
+
+
+async def test_an_autocomplete_slower_than_discord_waits_answers_in_time_and_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord shows "Loading options failed" for an autocomplete answered past its 3 s,
+    and the bot's late answer was refused: one that is slow (a busy database, the first
+    look at a long board's actions) answers in time with no choices and goes on working,
+    so that a later keystroke finds it done."""
+    real = Completions.action
+    slow = [SLOW_COMPLETION]
+
+    async def action(self: Completions, caller: Any, match: str | None, typed: str) -> Any:
+        if slow:
+            await asyncio.sleep(slow.pop())
+        return await real(self, caller, match, typed)
+
+    monkeypatch.setattr(Completions, "action", action)
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        ann, channel = stage.user["ann"], stage.channel
+
+        async def typed() -> list[dict[str, Any]]:
+            return await stage.emu.autocomplete(
+                ann, channel, "tora", "act", focused="action", action="A", timeout=10
+            )
+
+        assert await typed() == []
+        callbacks = [r for r in stage.emu.requests if r.path.endswith("/callback")]
+        assert callbacks[-1].status < 300  # in Discord's time
+        await asyncio.sleep(SLOW_COMPLETION)
+        assert await typed()

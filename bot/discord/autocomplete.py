@@ -1,13 +1,15 @@
 """Autocomplete for the ``/tora`` options, over the application layer's ``completions``.
 Discord asks at every keystroke and shows nothing if the answer is late or fails, so each of
-these is quick and never raises: a refusal (not your turn, no match here) is a one-line hint
-as the only choice, and only a real failure is logged as an error.
+these answers in time (none, while its work goes on) and never raises: a refusal (not your
+turn, no match here) is a one-line hint as the only choice, and only a real failure is
+logged as an error.
 
 The command groups inherit ``Completing``: discord.py calls an autocomplete method with the
 group its command is bound to, whose ``handlers`` hold the application layer."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -25,6 +27,7 @@ from .handlers import Serving, handlers_of
 
 log = logging.getLogger(__name__)
 MOST = 25  # Discord shows at most 25 choices
+ANSWER_WITHIN = 2.5  # seconds after Discord made an autocomplete: it shows none past 3
 Choices = list[app_commands.Choice[str]]
 
 
@@ -42,15 +45,37 @@ async def safely(
     interaction: discord.Interaction[Any], complete: Callable[[], Awaitable[list[Completion]]]
 ) -> Choices:
     """``complete``'s choices, never raising (see the module's docstring), in the caller's
-    language (as their answers)."""
+    language (as their answers). Not ready ``ANSWER_WITHIN`` after Discord made the
+    interaction, none: it goes on (its answers are kept for the state), so that a later
+    keystroke finds it done."""
     with speaking(await _language(interaction)):
+        work = asyncio.ensure_future(complete())
         try:
-            return choices(await complete())
+            return choices(await asyncio.wait_for(asyncio.shield(work), _budget(interaction)))
+        except TimeoutError:
+            log.warning("autocomplete was slow; no choices", extra={"user": interaction.user.id})
+            work.add_done_callback(_late)
+            return []
         except (Refused, Unusable) as refusal:
             return hint(str(refusal))
         except Exception:
             log.exception("autocomplete failed", extra={"user": interaction.user.id})
             return []
+
+
+def _budget(interaction: discord.Interaction[Any]) -> float:
+    """Seconds left to answer ``interaction`` (its age read from its id's time)."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    return max(0.0, ANSWER_WITHIN - max(age, 0.0))
+
+
+def _late(work: asyncio.Future[list[Completion]]) -> None:
+    """An autocomplete's work that finished after its answer: a failure is logged."""
+    if work.cancelled():
+        return
+    exc = work.exception()
+    if exc is not None and not isinstance(exc, Refused | Unusable):
+        log.error("autocomplete failed after its answer", exc_info=exc)
 
 
 async def _language(interaction: discord.Interaction[Any]) -> str:
