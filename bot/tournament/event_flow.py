@@ -16,7 +16,7 @@ import contextlib
 import json
 import logging
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from bot.i18n import _, speaking
 from bot.service import Place, Refused, Terms, User
@@ -300,11 +300,12 @@ class EventFlow(Running):
         withdrawal, a cancel) or replacing and calling the game off left it running, and
         nothing else looks at it again. Not under the lock: each end is heard by
         ``ended`` (a replaced player's board then gets its new game)."""
-        for hosted in await self.store.hosting.live():
-            found = await self.store.events.pairing_of_hosted(hosted.id)
-            if found is None:
-                continue
-            event, row = (await self.store.events.snapshot(found[0])).event, found[1]
+        events: dict[int, EventRow] = {}
+        for event_id, row in await self.store.events.live_boards():
+            if event_id not in events:
+                events[event_id] = (await self.store.events.snapshot(event_id)).event
+            event = events[event_id]
+            hosted = await self.store.hosting.get(cast(int, row.hosted_id))
             replaced = {hosted.challenger_id, hosted.opposition_id} != {row.first_id, row.second_id}
             if row.outcome is not None or event.status != RUNNING or replaced:
                 names = await self.store.events.names((event.organiser_id,))

@@ -242,13 +242,12 @@ class Flow(Running):
         """On start: call off each live game of a cancelled tournament, which a crash
         between cancelling and calling its games off left running (nothing else looks at a
         cancelled tournament again). Not under the lock: each end is heard by ``ended``."""
-        for hosted in await self.store.hosting.live():
-            found = await self.store.tournaments.game_of_hosted(hosted.id)
-            if found is None:
+        for hosted_id in await self.store.tournaments.live_games_cancelled():
+            hosted = await self.store.hosting.get(hosted_id)
+            found = await self.store.tournaments.game_of_hosted(hosted_id)
+            if found is None or not hosted.live:
                 continue
             t = (await self.store.tournaments.snapshot(found[0])).tournament
-            if t.status != CANCELLED:
-                continue
             names = await self.store.tournaments.names((t.organiser_id,))
             referee = User(t.organiser_id, names.get(t.organiser_id, "?"))
             place = Place(hosted.guild_id, hosted.channel_id)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from ..backends.sql import Reader, Row, Writes
+from ..hosting.hosted import ENDED
 from .areas import Area, Tx
 
 REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
@@ -123,6 +124,12 @@ PARTS_SQL = (
 )
 NAMED_SQL = f"SELECT {EVENT_COLUMNS} FROM events WHERE guild_id = ? AND lower(name) = lower(?)"
 OF_HOSTED_SQL = f"SELECT event_id, {PAIRING_COLUMNS} FROM event_pairings WHERE hosted_id = ?"
+LIVE_BOARDS_SQL = (
+    "SELECT p.event_id, "
+    + ", ".join(f"p.{column.strip()}" for column in PAIRING_COLUMNS.split(","))
+    + " FROM event_pairings p JOIN hosted_matches h ON h.id = p.hosted_id"
+    " WHERE h.phase != ? ORDER BY p.event_id, p.round, p.board"
+)
 
 
 def _event(row: Sequence[Any]) -> EventRow:
@@ -324,6 +331,12 @@ class Events(Area[EventTx]):
         """The board a hosted match is, with its event's id."""
         rows = await self._rows(OF_HOSTED_SQL, (hosted_id,))
         return (int(rows[0][0]), PairingRow(*rows[0][1:])) if rows else None
+
+    async def live_boards(self) -> list[tuple[int, PairingRow]]:
+        """The boards whose game is live, with their events' ids: one read, however many
+        other matches are live."""
+        rows = await self._rows(LIVE_BOARDS_SQL, (ENDED,))
+        return [(int(row[0]), PairingRow(*row[1:])) for row in rows]
 
     async def active(self) -> list[int]:
         """Every event registering or running, oldest first."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..backends.sql import Reader, Row, Writes
+from ..hosting.hosted import ENDED
 from .areas import Area, Tx
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
@@ -139,6 +140,13 @@ SNAPSHOT_SQL = (
 GAME_OF_HOSTED_SQL = (
     f"SELECT m.tournament_id, {GAME_COLUMNS} FROM tournament_games g"
     " JOIN tournament_matches m ON m.id = g.match_id WHERE g.hosted_id = ?"
+)
+CANCELLED_LIVE_SQL = (
+    "SELECT g.hosted_id FROM tournament_games g"
+    " JOIN tournament_matches m ON m.id = g.match_id"
+    " JOIN tournaments t ON t.id = m.tournament_id"
+    " JOIN hosted_matches h ON h.id = g.hosted_id"
+    " WHERE t.status = ? AND h.phase != ? ORDER BY g.hosted_id"
 )
 RANK_SQL = (
     "SELECT rank, transition_rank, played_like FROM tournament_ranks"
@@ -390,6 +398,12 @@ class Tournaments(Area[TournamentTx]):
         """The tournament game a hosted match is, with its tournament's id."""
         rows = await self._rows(GAME_OF_HOSTED_SQL, (hosted_id,))
         return (int(rows[0][0]), GameRow(*rows[0][1:])) if rows else None
+
+    async def live_games_cancelled(self) -> list[int]:
+        """The hosted matches still live of cancelled tournaments' games: one read, however
+        many other matches are live."""
+        rows = await self._rows(CANCELLED_LIVE_SQL, (CANCELLED, ENDED))
+        return [int(row[0]) for row in rows]
 
     async def of_guild(self, guild_id: int) -> list[TournamentRow]:
         """A guild's tournaments, newest first."""
