@@ -14,10 +14,11 @@ from typing import Any, cast
 import discord
 import pytest
 
+from bot.app.answers import Answer
 from bot.discord import delivery as delivery_module
 from bot.discord.client import RATE_LIMIT_WAIT, ToraBot
 from bot.discord.delivery import DiscordDelivery, NoOpenInteraction, nonce
-from bot.discord.respond import ANSWERED_KEY
+from bot.discord.respond import ANSWERED_KEY, Responder
 from bot.discord.sweeper import Sweeper
 from bot.i18n import current
 from bot.service import (
@@ -460,3 +461,36 @@ async def test_a_swept_answer_keeps_the_words_its_buttons_went_out_with() -> Non
     [edit] = answer.edits
     shown = [(i.item.label, i.item.disabled) for i in edit["view"].children]
     assert shown == [("Zug beenden", True), ("Rückgängig", True)]
+
+
+async def test_a_later_answer_ready_after_its_token_is_posted_in_the_channel() -> None:
+    """A command's second answer (``/tora match analyse``'s analysis, for the channel) that
+    is ready after Discord's 15 minutes for follow-ups was lost, logged only: it is posted
+    in the channel instead, pinging nobody. A private one is not (it would be public)."""
+    posted: list[tuple[str, dict[str, Any]]] = []
+
+    async def followup_send(content: str, **kwargs: Any) -> None:
+        raise http_error(discord.HTTPException, 401, 50027)  # Invalid Webhook Token
+
+    async def channel_send(content: str, **kwargs: Any) -> None:
+        posted.append((content, kwargs))
+
+    interaction = SimpleNamespace(
+        id=1,
+        followup=SimpleNamespace(send=followup_send),
+        channel=SimpleNamespace(send=channel_send),
+        guild_locale=None,
+        locale=SimpleNamespace(value="en-US"),
+    )
+    responder = Responder(lambda presses: None)
+
+    async def analysis() -> Answer:
+        return Answer("Analysis of match 7 (ToriShogi), 2 turns", private=False)
+
+    async def mine() -> Answer:
+        return Answer("Only for you", private=True)
+
+    await responder.later(interaction, analysis)  # type: ignore[arg-type]
+    await responder.later(interaction, mine)  # type: ignore[arg-type]
+    assert [content for content, _kwargs in posted] == ["Analysis of match 7 (ToriShogi), 2 turns"]
+    assert posted[0][1]["allowed_mentions"].users is False

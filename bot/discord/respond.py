@@ -253,6 +253,24 @@ async def _withdraw_public_deferral(interaction: discord.Interaction[Any]) -> No
         await interaction.delete_original_response()
 
 
+TOKEN_GONE = 401  # Discord's answer to a follow-up past its interaction's 15 minutes
+
+
+def _files(answer: Answer, last: bool) -> list[discord.File]:
+    """The answer's files, on its last piece (made afresh for each send: one closes them)."""
+    return files_of(answer.files) if last else []
+
+
+def _in_channel(interaction: discord.Interaction[Any]) -> Callable[..., Awaitable[Any]]:
+    """How a public later answer whose token has run out goes out: a message in the
+    interaction's channel (not through the outbox: it is informational, as a notice is)."""
+    channel = interaction.channel
+    if channel is None or not hasattr(channel, "send"):
+        raise RuntimeError("the interaction's channel is not known")
+    sending: Callable[..., Awaitable[Any]] = channel.send
+    return sending
+
+
 class Responder:
     """Answers interactions: each acted on once (``handled``), ``views`` shows an answer's
     buttons, and ``watching`` (the sweeper) is told of every answer that went out with
@@ -360,21 +378,28 @@ class Responder:
     ) -> None:
         """A second answer to an interaction already answered (``run``), once ``work`` is
         done: follow-ups, public unless the answer is private; a refusal or failure goes to
-        the caller alone. Discord takes follow-ups for 15 minutes after the command. Made
-        in the server's language: such answers are for the channel."""
+        the caller alone. Discord takes follow-ups for 15 minutes after the command: a public
+        answer ready later is posted in the channel instead (a private one is lost, logged).
+        Made in the server's language: such answers are for the channel."""
         with speaking(await self.language(interaction, public=True)):
             try:
                 answer = await work()
             except Exception as exc:
                 answer = Answer(explain(exc) or report(interaction, exc))
         pieces = split(answer.text)
+        send: Callable[..., Awaitable[Any]]
+        send = functools.partial(interaction.followup.send, ephemeral=answer.private)
         for i, piece in enumerate(pieces):
-            files = files_of(answer.files) if i == len(pieces) - 1 else []
+            last = i == len(pieces) - 1
             try:
-                await interaction.followup.send(
-                    piece, ephemeral=answer.private, allowed_mentions=NOBODY, files=files
-                )
-            except discord.HTTPException:
+                try:
+                    await send(piece, allowed_mentions=NOBODY, files=_files(answer, last))
+                except discord.HTTPException as exc:
+                    if i or answer.private or exc.status != TOKEN_GONE:
+                        raise
+                    send = _in_channel(interaction)  # past the token's 15 minutes
+                    await send(piece, allowed_mentions=NOBODY, files=_files(answer, last))
+            except (discord.HTTPException, RuntimeError):
                 log.exception(
                     "could not post a later answer", extra={"interaction": interaction.id}
                 )
