@@ -13,6 +13,7 @@ import pytest
 
 import ai
 from bot.service import robots
+from bot.service.errors import Refused
 from bot.service.fairness import Owner
 from bot.service.models import AI_IDS
 from bot.service.offload import Offload, WorkerFailed
@@ -153,3 +154,13 @@ async def test_a_search_that_overruns_its_time_by_far_is_given_up() -> None:
         assert not waiting.done()
     with pytest.raises(WorkerFailed, match="overran"):
         await asyncio.wait_for(waiting, 5)
+
+
+async def test_an_ai_whose_command_keeps_being_refused_leaves_the_match_to_its_clock() -> None:
+    """A refusal of the AI's command is no failure of the database to wait out: it would be
+    refused again, so it counts as the engine's failures do (else the AI would try again
+    every minute for ever)."""
+    refused = Refused("That is not allowed now.")
+    script = Scripted(saving=(refused,) * (robots.GIVE_UP_AFTER + 1))
+    await asyncio.wait_for(script.robots()._work(7), 10)
+    assert script.saved == 0 and len(script.levels) == robots.GIVE_UP_AFTER

@@ -36,7 +36,7 @@ from .texts import quote
 
 log = logging.getLogger(__name__)
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
-GIVE_UP_AFTER = 3  # the engine's turns failed in a row before an AI leaves a match to its clock
+GIVE_UP_AFTER = 3  # commands failed in a row (a bug) before an AI leaves a match to its clock
 FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
 FIRST_WAIT, LONGEST_WAIT = 0.5, 60.0  # seconds after another failure (the database away)
 
@@ -193,10 +193,11 @@ class Robots:
     async def _work(self, channel: int) -> None:
         """Do the match's AI work until it has none. A turn of the engine's the rules
         refused, or a search that failed, is followed by a random legal turn (``_do``), and
-        ``GIVE_UP_AFTER`` of them in a row leave the match to its clock (a bug of the
-        engine's). Any other failure (the database away, say) is tried again after a wait,
-        longer after each one in a row, for as long as it lasts: nothing else would look at
-        the match again until it changed, and the AI's missed turns count to a forfeit."""
+        ``GIVE_UP_AFTER`` of them (or of refusals of its commands) in a row leave the match
+        to its clock (a bug). Any other failure (the database away, say) is tried again
+        after a wait, longer after each one in a row, for as long as it lasts: nothing else
+        would look at the match again until it changed, and the AI's missed turns count to
+        a forfeit."""
         wrong = 0  # the engine's turns in a row refused, or whose search failed
         backoff = Backoff(self._first_wait, LONGEST_WAIT)
         try:
@@ -211,9 +212,9 @@ class Robots:
                     await self._do(channel, job, fallback=wrong > 0)
                 except StaleRequest:  # a person's command came first: look again
                     continue
-                except (EngineRefused, WorkerFailed):
+                except (EngineRefused, WorkerFailed, Refused):  # would fail again as it is
                     wrong += 1
-                    log.exception("the AI in channel %d: its engine's turn failed", channel)
+                    log.exception("the AI in channel %d: its command failed", channel)
                     continue
                 except Exception:
                     seconds = backoff.failed()
