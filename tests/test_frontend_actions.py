@@ -156,6 +156,7 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
         permissions=SimpleNamespace(manage_guild=False),
         locale=discord.Locale.american_english,
         guild_locale=discord.Locale.american_english,
+        created_at=discord.utils.utcnow(),
     )
     with caplog.at_level(logging.INFO):
         choices = await group.complete_action(interaction, "A v5")

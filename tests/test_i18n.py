@@ -393,7 +393,10 @@ def test_the_services_shared_words_stay_english_unless_asked() -> None:
 def test_autocomplete_answers_in_the_callers_language() -> None:
     """A typed option's choices and hints are made in the caller's language too."""
     interaction = SimpleNamespace(
-        locale=discord.Locale.brazil_portuguese, client=None, user=SimpleNamespace(id=1)
+        locale=discord.Locale.brazil_portuguese,
+        client=None,
+        user=SimpleNamespace(id=1),
+        created_at=discord.utils.utcnow(),
     )
 
     async def complete() -> list[tuple[str, str]]:
