@@ -157,20 +157,20 @@ def retry_later(outbox_id: int, attempts: int, next_try: float, fallback: bool) 
 
 
 async def button_messages(db: ReadConnection, hosted_id: int) -> list[ButtonMessage]:
-    rows = await db.execute_fetchall(
-        "SELECT channel_id, message_id, hosted_id, verbs, turn FROM button_messages"
-        " WHERE hosted_id = ? ORDER BY message_id",
-        (hosted_id,),
-    )
-    return [ButtonMessage(c, m, h, tuple(verbs.split()), t) for c, m, h, verbs, t in rows]
+    return await _kept_where(db, "hosted_id", hosted_id)
 
 
 async def channel_button_messages(db: ReadConnection, channel_id: int) -> list[ButtonMessage]:
     """Every match's kept messages in a channel (the primary key's order serves it)."""
+    return await _kept_where(db, "channel_id", channel_id)
+
+
+async def _kept_where(db: ReadConnection, column: str, value: int) -> list[ButtonMessage]:
+    """The kept messages whose ``column`` (one of this module's names) holds ``value``."""
     rows = await db.execute_fetchall(
         "SELECT channel_id, message_id, hosted_id, verbs, turn FROM button_messages"
-        " WHERE channel_id = ? ORDER BY message_id",
-        (channel_id,),
+        f" WHERE {column} = ? ORDER BY message_id",
+        (value,),
     )
     return [ButtonMessage(c, m, h, tuple(verbs.split()), t) for c, m, h, verbs, t in rows]
 
