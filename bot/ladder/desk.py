@@ -36,7 +36,6 @@ from bot.service import (
     Threads,
     User,
 )
-from bot.service.phases import PLAYING, SETUP
 from bot.service.setup_phase import asks_setup
 from bot.service.texts import escape
 from render import ChartPoint, rating_chart_png
@@ -46,7 +45,7 @@ from . import texts
 from .boards import PROVISIONAL_NOTE, BoardProfile, Boards, png
 from .errors import LadderError
 from .opening import Opened, Opener, Unopened
-from .queue import Matchmaking, rated_on
+from .queue import PLAYED, Matchmaking, rated_on
 from .results import Results, check_board, ladder_name
 
 
@@ -218,7 +217,7 @@ class LadderDesk:
         for hosted in await self._service.matches_of(user.id):
             if (
                 hosted.guild_id == guild_id
-                and hosted.phase in (SETUP, PLAYING)
+                and hosted.phase in PLAYED
                 and rated_on(hosted.terms, board)
             ):
                 raise LadderRefused(

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from bot.i18n import _, option
 from bot.service import Terms
 from bot.service.models import AI_IDS
+from bot.service.phases import PLAYING, SETUP
 from bot.service.robots import robot
 from storage import Post, Store
 from storage.competitions.ladders import LadderTx, PairingRow, QueueEntry
@@ -50,6 +51,8 @@ Pairing = PairingRow
 # How long an opener's claim on a pairing lasts: opening a thread and a match takes
 # seconds; a pairing whose opener died is opened by another once its claim has run out.
 OPENING = 600.0
+# The phases of a match that holds its players back from another on its ladder's board.
+PLAYED = (SETUP, PLAYING)
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def _unpaired(tx: LadderTx, guild_id: int, board: str, away: frozenset[int]) -> 
     on ``board`` (begun since they joined). The others wait on, queued, until they are
     back or it has ended."""
     entries = [entry for entry in tx.queue(guild_id, board) if entry.player_id not in away]
-    playing = tx.playing_terms(guild_id, [entry.player_id for entry in entries])
+    playing = tx.playing_terms(guild_id, [entry.player_id for entry in entries], PLAYED)
     return [e for e in entries if not any(rated_on(t, board) for t in playing[e.player_id])]
 
 

@@ -329,19 +329,21 @@ class LadderTx(Tx):
         row = self.conn.execute("SELECT 1 FROM bot_accounts WHERE user_id = ?", (user_id,))
         return row.fetchone() is not None
 
-    def playing_terms(self, guild_id: int, player_ids: Sequence[int]) -> dict[int, list[str]]:
-        """The terms (JSON) of the matches each of ``player_ids`` plays in the server now
-        (in their setup or playing): read in the pairing's transaction, so that a match
-        begun meanwhile is seen."""
+    def playing_terms(
+        self, guild_id: int, player_ids: Sequence[int], phases: Sequence[str]
+    ) -> dict[int, list[str]]:
+        """The terms (JSON) of the matches each of ``player_ids`` plays in the server now,
+        in one of ``phases`` (the service's words): read in the pairing's transaction, so
+        that a match begun meanwhile is seen."""
         found: dict[int, list[str]] = {player: [] for player in player_ids}
         if not found:
             return found
-        marks = ", ".join("?" for _ in found)
+        marks, in_phase = ", ".join("?" for _ in found), ", ".join("?" for _ in phases)
         rows = self.conn.execute(
             "SELECT challenger_id, opposition_id, terms FROM hosted_matches"
-            " WHERE guild_id = ? AND phase IN ('setup', 'playing')"
+            f" WHERE guild_id = ? AND phase IN ({in_phase})"
             f" AND (challenger_id IN ({marks}) OR opposition_id IN ({marks}))",
-            (guild_id, *found, *found),
+            (guild_id, *phases, *found, *found),
         ).fetchall()
         for first, second, terms in rows:
             for player in {first, second} & found.keys():
