@@ -121,10 +121,9 @@ class Sweeper:
         """A message only one user sees (the fallback when their DMs are closed: a
         follow-up of their interaction) went out with buttons for ``stamp``: remembered in
         memory like an answer, as only that interaction's token can edit it."""
-        now = time.monotonic()
-        kept = [a for a in self._answers[stamp.match] if now - a.at < TOKEN_AGE]
-        kept.append(_Answer(interaction, verbs, stamp.turn, now, message.id, None))
-        self._answers[stamp.match] = kept
+        self._keep(
+            stamp.match, _Answer(interaction, verbs, stamp.turn, time.monotonic(), message.id, None)
+        )
 
     def claim(self, interaction: discord.Interaction[Any]) -> None:
         """A pick in a message's components is about to edit that message: what the sweep
@@ -157,13 +156,21 @@ class Sweeper:
     ) -> None:
         if stamp is None:
             return
-        now = time.monotonic()
         message = interaction.message.id if interaction.message else interaction.id
+        self._keep(
+            stamp.match, _Answer(interaction, verbs, stamp.turn, time.monotonic(), message, view)
+        )
+
+    def _keep(self, match: int, answer: _Answer) -> None:
+        """Remember ``answer`` among its match's, dropping those whose token has run out and
+        an earlier answer shown in the same message (it shows this one's buttons now)."""
         fresh = [
-            a for a in self._answers[stamp.match] if now - a.at < TOKEN_AGE and a.message != message
+            a
+            for a in self._answers[match]
+            if answer.at - a.at < TOKEN_AGE and a.message != answer.message
         ]
-        fresh.append(_Answer(interaction, verbs, stamp.turn, now, message, view))
-        self._answers[stamp.match] = fresh
+        fresh.append(answer)
+        self._answers[match] = fresh
 
     def after(self, match_id: int | None) -> None:
         """A message about ``match_id`` went out: sweep its buttons, in the background."""
