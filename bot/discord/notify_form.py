@@ -18,7 +18,7 @@ from bot.i18n import speaking
 
 from .callers import caller_of
 from .handlers import handlers_of
-from .respond import NOBODY, Refusal, answer_pick, report, time_left
+from .respond import NOBODY, Refusal, answer_pick, report
 
 _SCOPE = r"(?P<scope>me|sv):(?P<key>[a-z_]{1,12})"
 BUTTON_TEMPLATE = r"tora:nt:" + _SCOPE + r":(?P<value>[a-z0-9,\-]{1,8})"
@@ -97,7 +97,7 @@ async def picked(interaction: discord.Interaction[Any], scope: str, key: str, va
     """Set a pick, then edit the form it came from (``answer_pick``); a refusal goes to the
     caller alone and leaves the form as it was."""
     handlers = handlers_of(interaction)
-    if not await handlers.respond.handled.first(interaction.id, time_left(interaction)):
+    if not await handlers.respond.handled.first(interaction):
         return
     await answer_pick(interaction, _set(interaction, scope, key, value), "a settings pick")
 

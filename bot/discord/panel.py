@@ -38,7 +38,6 @@ from .respond import (
     answer_pick,
     files_of,
     report,
-    time_left,
     within,
 )
 from .styles import STYLES
@@ -209,7 +208,7 @@ async def update(
     """Edit the panel a pick came from (as the pick's response when it is ready quickly, else
     once the pick is deferred); a refusal goes to the player alone and leaves the panel, or
     turns it off when its turn has ended. Acted on once, however often it is delivered."""
-    if not await handlers.respond.handled.first(interaction.id, time_left(interaction)):
+    if not await handlers.respond.handled.first(interaction):
         log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
     handlers.respond.claim(interaction)
@@ -246,7 +245,7 @@ async def play(
     if not await within(interaction, launches, False):
         await open_panel(handlers, interaction, work)
         return
-    if not await handlers.respond.handled.first(interaction.id, time_left(interaction)):
+    if not await handlers.respond.handled.first(interaction):
         log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
     try:

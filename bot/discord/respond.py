@@ -333,7 +333,7 @@ class Responder:
     ) -> None:
         """``run`` for work that builds its own components (the Play panel); ``claimed``:
         the caller already took the interaction as its own (``handled``)."""
-        taken = claimed or await self.handled.first(interaction.id, time_left(interaction))
+        taken = claimed or await self.handled.first(interaction)
         if not taken:
             log.info(
                 "an interaction delivered again is ignored", extra={"interaction": interaction.id}
@@ -465,7 +465,7 @@ class Handled:
     also across the processes that share the database (one of them takes it).
 
     The shared look, a database write, is waited for only as long as the interaction may
-    wait before its acknowledgement (``first``'s ``wait``): a database slower than that
+    wait before its acknowledgement (``time_left``): a database slower than that
     would cost the interaction (Discord's 3 s). Past it the interaction is taken, and
     Discord decides: it takes one acknowledgement per interaction, and one that comes that
     late is acknowledged before anything is done (``in_time``), so a copy another process
@@ -479,10 +479,10 @@ class Handled:
         self._writes: set[asyncio.Task[bool]] = set()
         self.sharing: Shared | None = None
 
-    async def first(self, interaction_id: int, wait: float | None = None) -> bool:
-        """Whether ``interaction_id`` is seen for the first time; ``wait``: how long the
-        shared look may take (None: as long as it takes)."""
-        now = time.monotonic()
+    async def first(self, interaction: discord.Interaction[Any]) -> bool:
+        """Whether ``interaction`` is seen for the first time (the shared look waited for as
+        long as it may wait before its acknowledgement, ``time_left``)."""
+        interaction_id, now = interaction.id, time.monotonic()
         if len(self._seen) >= self.most:
             self._seen = {i: t for i, t in self._seen.items() if now - t < self.seconds}
         if interaction_id in self._seen:
@@ -491,7 +491,7 @@ class Handled:
         if self.sharing is None:
             return True
         write = asyncio.ensure_future(self.sharing(interaction_id))
-        done, _ = await asyncio.wait((write,), timeout=None if wait is None else max(wait, 0.0))
+        done, _ = await asyncio.wait((write,), timeout=max(time_left(interaction), 0.0))
         if write in done:
             return write.result()
         self._writes.add(write)

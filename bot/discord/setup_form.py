@@ -31,7 +31,7 @@ from bot.service.questions import SetupForm
 from .callers import caller_of
 from .handlers import handlers_of
 from .links import keeping, links_of
-from .respond import NOBODY, Refusal, answer_pick, report, time_left
+from .respond import NOBODY, Refusal, answer_pick, report
 
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
 BUTTON_TEMPLATE = r"tora:su:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<index>\d{1,2})"
@@ -138,7 +138,7 @@ async def answer(
     chosen, the components; ``answer_pick``); a refusal goes to the player alone and leaves
     the form, or turns it off when the setup is over."""
     handlers = handlers_of(interaction)
-    if not await handlers.respond.handled.first(interaction.id, time_left(interaction)):
+    if not await handlers.respond.handled.first(interaction):
         return
     job = _answered(interaction, channel_id, stamp, name, choose)
     await answer_pick(interaction, job, "a setup pick")
