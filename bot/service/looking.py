@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
-from collections.abc import Hashable, Mapping
+from collections.abc import Awaitable, Callable, Hashable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, TypeVar
 
@@ -38,6 +38,7 @@ CHANNELS = 4096  # hosted matches whose channel is kept (it never changes)
 CLOCKS = (BANK_CLOCK, INCREMENT_CLOCK)  # clocks whose waiting player's time a picture shows
 
 V = TypeVar("V")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -184,25 +185,48 @@ class Looking(Host):
         for one piece at a time, once per state of the match (a search each, on TORA's long
         board), with the match's lock let go meanwhile (``warning``). Refused when they may
         not act now."""
-        found = await self._hosted(hosted_id)
-        ahead = True
-        while True:
-            async with self._lock(found.channel_id):
-                table = await self._loaded(found.channel_id)
-                if table is None or table.hosted.id != hosted_id:
-                    raise NotAllowed(_(HAS_ENDED))
-                user = User(table.hosted.player(viewer), "")
-                play.acting_side(self._ctx, table, user)
-                waiting = None
-                if ahead:
-                    waiting = await picking.warnings_ahead(self._ctx, table, user, group)
-                if waiting is None:
-                    base = picking.base_of(table)
-                    choices = await picking.group_choices(self._ctx, table, base, group)
-                    warned = await picking.warned(self._ctx, table, base, choices, None)
-                    return {c.notation: c.warning for c in warned if c.warning}
-            await waiting
-            ahead = False
+        channel_id = (await self._hosted(hosted_id)).channel_id
+
+        def seated(table: Table) -> User:
+            return User(table.hosted.player(viewer), "")
+
+        async def loaded() -> Table:
+            table = await self._loaded(channel_id)
+            if table is None or table.hosted.id != hosted_id:
+                raise NotAllowed(_(HAS_ENDED))
+            play.acting_side(self._ctx, table, seated(table))
+            return table
+
+        async def ahead(table: Table) -> Awaitable[None] | None:
+            return await picking.warnings_ahead(self._ctx, table, seated(table), group)
+
+        async def answer(table: Table) -> dict[str, str]:
+            base = picking.base_of(table)
+            choices = await picking.group_choices(self._ctx, table, base, group)
+            warned = await picking.warned(self._ctx, table, base, choices, None)
+            return {c.notation: c.warning for c in warned if c.warning}
+
+        return await self._warned_ahead(channel_id, loaded, ahead, answer)
+
+    async def _warned_ahead(
+        self,
+        channel_id: int,
+        loaded: Callable[[], Awaitable[Table]],
+        ahead: Callable[[Table], Awaitable[Awaitable[None] | None]],
+        answer: Callable[[Table], Awaitable[T]],
+    ) -> T:
+        """``answer`` of the channel's match (``loaded`` under its lock), with a picked
+        piece's warnings it shows worked out first (``ahead``) with the lock let go
+        (``warning``): then the lock is taken again to answer, by when they are kept (on a
+        match moved on meanwhile, those still missing are worked out under it)."""
+        async with self._lock(channel_id):
+            table = await loaded()
+            waiting = await ahead(table)
+            if waiting is None:
+                return await answer(table)
+        await waiting
+        async with self._lock(channel_id):
+            return await answer(await loaded())
 
     async def _look_stored(self, hosted_id: int, viewer: Side | None, seen: bool) -> Look:
         """An ended match (or one another process just ended), from the store."""

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
@@ -354,20 +355,20 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         (private; rate limited like any command). With ``board`` (and no group), the picture
         is the player's own board, as ``board`` shows it them."""
         self._limit.take(user.id, self._ctx.now())
-        ahead = group is not None
-        while True:
-            async with self._lock(place.channel_id):
-                table = await self._expected(place, expect)
-                waiting = None
-                if ahead and group is not None:
-                    waiting = await picking.warnings_ahead(self._ctx, table, user, group, shown)
-                if waiting is None:
-                    found = await picking.menu(self._ctx, table, user, group, shown)
-                    if board and group is None:
-                        return replace(found, picture=await play.own_board(self._ctx, table, user))
-                    return found
-            await waiting  # the piece's warnings, worked out with the lock let go (``warning``)
-            ahead = False
+
+        async def ahead(table: Table) -> Awaitable[None] | None:
+            if group is None:
+                return None
+            return await picking.warnings_ahead(self._ctx, table, user, group, shown)
+
+        async def answer(table: Table) -> Menu:
+            found = await picking.menu(self._ctx, table, user, group, shown)
+            if board and group is None:
+                return replace(found, picture=await play.own_board(self._ctx, table, user))
+            return found
+
+        loaded = functools.partial(self._expected, place, expect)
+        return await self._warned_ahead(place.channel_id, loaded, ahead, answer)
 
     async def undo(
         self,
