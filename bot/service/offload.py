@@ -108,11 +108,12 @@ def _end_turn(data: bytes) -> bytes:
 
 def _warnings(data: bytes) -> bytes:
     """In the worker: the rules' warnings of a pickled game's actions (``GameState.warnings``)."""
-    return _pickled(lambda: ("warned", _warned(*pickle.loads(data))))
 
+    def work() -> tuple[Any, ...]:
+        game, notations = pickle.loads(data)
+        return ("warned", game.warnings(notations))
 
-def _warned(game: GameState, notations: tuple[str, ...]) -> tuple[str, ...]:
-    return game.warnings(notations)
+    return _pickled(work)
 
 
 _DRAWERS: dict[bytes, Renderer] = {}  # in a drawing worker: the renderers, by their pickle
@@ -400,7 +401,7 @@ class Offload:
         if self._sizes["rules"] and game_type(game.game_type).searching_turn_end(game):
             data = pickle.dumps((game, notations), pickle.HIGHEST_PROTOCOL)
             return self._warnings_of(data)
-        return asyncio.to_thread(_warned, game.copy(), notations)
+        return asyncio.to_thread(game.copy().warnings, notations)
 
     async def _warnings_of(self, data: bytes) -> tuple[str, ...]:
         found: tuple[str, ...] = (await self._run("rules", _warnings, data))[1]
