@@ -491,7 +491,7 @@ async def test_a_generals_move_the_turn_cannot_end_on_is_marked_before_staging(
     await staged(pat, 0)
 
 
-async def test_a_draw_offered_on_one_page_and_accepted_on_the_other(
+async def test_a_draw_offered_taken_back_offered_again_and_accepted_on_the_other_page(
     stage: Stage, browser: Browser
 ) -> None:
     channel = stage.channels[8]
@@ -499,13 +499,20 @@ async def test_a_draw_offered_on_one_page_and_accepted_on_the_other(
     await stage.posted("The game begins", channel)
     quin = await opened(browser, await board_link(stage, "quin"))
     await to_act(quin, "quin")
-    await quin.click(".more summary")
-    await quin.click("#draw")
-    await expect(quin.locator("#proposals")).to_contain_text("You proposed a draw", timeout=WAIT)
-    assert "/tora" not in await quin.locator("#said").inner_text()
     await stage.slash("rex", "board", link="new", channel=channel)  # not his turn: no DM yet
     rex = await opened(browser, stage.emu.find_link(channel, BOARD, user=stage.user["rex"]))
-    proposal = rex.locator("#proposals")
+    mine, proposal = quin.locator("#proposals"), rex.locator("#proposals")
+    await quin.click(".more summary")
+    await quin.click("#draw")
+    await expect(mine).to_contain_text("You proposed a draw", timeout=WAIT)
+    assert "/tora" not in await quin.locator("#said").inner_text()
+    await expect(proposal).to_contain_text("Your opponent proposes a draw", timeout=WAIT)
+    await mine.get_by_role("button", name="Take back").click()  # only one's own, no Accept
+    await expect(quin.locator("#said")).to_contain_text("took back your draw offer", timeout=WAIT)
+    for page in (mine, proposal):
+        await expect(page).to_be_empty(timeout=WAIT)
+    await stage.posted("takes back their draw offer", channel)
+    await quin.click("#draw")
     await expect(proposal).to_contain_text("Your opponent proposes a draw", timeout=WAIT)
     await proposal.get_by_role("button", name="Accept").click()
     await expect(rex.locator("#result")).to_contain_text("draw", timeout=WAIT)

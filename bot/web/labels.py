@@ -57,6 +57,7 @@ LABELS = {
     "resign-no": N_("No"),
     "accept": N_("Accept"),
     "decline": N_("Decline"),
+    "take-back": N_("Take back"),
     # the plan mode
     "plan": N_("Plan a reply"),
     "piece": N_("Piece"),

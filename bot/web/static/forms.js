@@ -38,18 +38,21 @@ export function span(kind, text) {
   return element;
 }
 
-/** The proposals open: the player's own waiting, the opponent's with Accept and Decline
- * (`answer(kind, yes)`). */
+/** The proposals open: the player's own waiting with Take back, the opponent's with Accept
+ * and Decline (`answer(kind, yes)`: "no" to one's own proposal takes it back). */
 export function proposalItems(proposals, answer) {
   return proposals.map((proposal) => {
     const item = document.createElement("p");
     const known = PROPOSALS.includes(proposal.kind) ? proposal.kind : "other";
-    if (proposal.mine) {
-      item.textContent = t(`proposed-${known}`, { kind: proposal.kind });
-      return item;
-    }
-    item.append(`${t(`proposes-${known}`, { kind: proposal.kind })} `);
-    for (const [text, yes] of [[t("accept"), true], [t("decline"), false]]) {
+    const words = proposal.mine ? `proposed-${known}` : `proposes-${known}`;
+    item.append(`${t(words, { kind: proposal.kind })} `);
+    const answers = proposal.mine
+      ? [[t("take-back"), false]]
+      : [
+          [t("accept"), true],
+          [t("decline"), false],
+        ];
+    for (const [text, yes] of answers) {
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = text;
