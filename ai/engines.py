@@ -54,8 +54,9 @@ class Engine(Generic[G]):
     the part of it only a removal changes (None: all of it), what draws in a game going
     nowhere are judged on; ``search``: a one-move game's own search, ``(game, seconds, rng,
     depth)`` to the turn's notations (None: the seam's alpha-beta, ``ai.search``);
-    ``forced``: an action worth a whole turn of its own for the sampling players (TORA's
-    search for the enemy's Assassin), or None; ``turn_seconds`` a hosted AI turn's time;
+    ``forced``: an action the sampling players play alone at a turn's start, or None (TORA's
+    search for the enemy's Assassin: the host plays it, then asks again for the rest of the
+    turn, ``ai.host.plays_alone``); ``turn_seconds`` a hosted AI turn's time;
     ``hint_work`` a hint's fixed work; ``turn_limit`` the turns of a measuring match;
     ``answers`` the setup answers of a measuring match; ``tactics``: whole turns the sampling
     players judge before their own (TORA's that hit the enemy's last command piece, or move

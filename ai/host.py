@@ -10,11 +10,12 @@ from __future__ import annotations
 import random
 import zlib
 
-from rules import GameState, Side
+from rules import ActionError, GameState, Side
 
 from .engines import engine_of
 from .evaluation import balance, evaluate
 from .players import LEVELS, make_player
+from .turns import is_search
 
 MASTER_STRETCH = 3.0  # ``master``'s turn against the others'
 DRAW_MARGIN = -1.0  # the AI takes a draw when its balance is worse than this
@@ -39,6 +40,19 @@ def decide(game: GameState, level: str, seconds: float, seed: int) -> list[str]:
         raise ValueError(f"an AI strength is one of {', '.join(LEVELS)}, not {level!r}")
     player = make_player(level, game)
     return player.turn(game.for_player(game.side), random.Random(seed), seconds)
+
+
+def plays_alone(game: GameState, texts: list[str]) -> bool:
+    """Whether ``texts``, the turn an engine chose for ``game``, is one action whose outcome
+    no engine could know (TORA's search for the enemy's Assassin, R43) with more of the turn
+    after it: the host plays it alone and asks again for the rest, as what it finds decides
+    that (a found Assassin may be taken as a free action; other pieces may still act)."""
+    if len(texts) != 1 or game.actions_left < 2:
+        return False
+    try:
+        return is_search(game.parse_action(texts[0]))
+    except ActionError:
+        return False
 
 
 def hint(game: GameState) -> list[str]:

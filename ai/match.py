@@ -16,7 +16,7 @@ from rules.protocol import GameType, Ladder
 from rules.registry import GAMES
 
 from .engines import engine_of
-from .host import turn_seconds
+from .host import plays_alone, turn_seconds
 from .players import Player, make_player
 
 # The modules whose ``time.monotonic`` bounds an engine's turn (``cpu_clock`` replaces it).
@@ -81,7 +81,7 @@ def turn_budget(name: str, level: str = "hard") -> float:
 class Tally:
     wins: dict[str, int] = field(default_factory=dict)
     draws: int = 0
-    slowest: dict[str, float] = field(default_factory=dict)  # seconds of a player's turn
+    slowest: dict[str, float] = field(default_factory=dict)  # seconds of a player's search
 
     def line(self) -> str:
         return f"A {self.wins.get('A', 0)} B {self.wins.get('B', 0)} draws {self.draws}"
@@ -134,12 +134,16 @@ def _play(
             break
         side = game.side
         label = seats[side][0]
-        start = time.monotonic()
-        texts = players[side].turn(game.copy(), rng, budgets[side])
-        spent = time.monotonic() - start
-        tally.slowest[label] = max(tally.slowest.get(label, 0.0), spent)
-        for text in texts:
-            game.apply(text)
+        while True:  # as the host plays: an action played alone, then the rest of the turn
+            start = time.monotonic()
+            texts = players[side].turn(game.copy(), rng, budgets[side])
+            spent = time.monotonic() - start
+            tally.slowest[label] = max(tally.slowest.get(label, 0.0), spent)
+            alone = plays_alone(game, texts)
+            for text in texts:
+                game.apply(text)
+            if not alone:
+                break
         game.end_turn()
     outcome = game.outcome()
     if outcome is None or outcome.winner is None:

@@ -138,7 +138,7 @@ class SamplingPlayer:
         game = own_view(game)
         engine = engine_of(game.game_type)
         opening = None if engine.forced is None else engine.forced(game)
-        if opening is not None:  # alone: what it does changes the rest of the turn
+        if opening is not None:  # alone: what it finds decides the rest of the turn
             return [opening]
         start = time.monotonic()
         deadline = start + seconds * self.share

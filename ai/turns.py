@@ -91,7 +91,13 @@ def _staged(game: GameState, texts: Sequence[str]) -> bool:
 def playable(actions: Sequence[Any]) -> list[Any]:
     """The actions an engine considers: all but TORA's searches, which find only hidden
     Assassins (not played by the engines) and cannot be taken back (R43)."""
-    return [action for action in actions if getattr(action, "kind", None) != "search"]
+    return [action for action in actions if not is_search(action)]
+
+
+def is_search(action: Any) -> bool:
+    """Whether ``action`` is TORA's search for hidden Assassins (R43): what it finds, no
+    engine can know before it is played."""
+    return getattr(action, "kind", None) == "search"
 
 
 def can_end(game: GameState) -> bool:

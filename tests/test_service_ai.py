@@ -254,3 +254,32 @@ def test_a_hint_says_how_to_get_from_what_was_staged_to_the_turn_it_suggests() -
     )
     torishogi = Hint(game, ("Falcon 4f-5f",), ("d2c2",), 0)  # as read, and as the engine writes
     assert "That is what you have staged" in hint_text(ctx, torishogi, ["d2c2"], ["Falcon 4f-5f"])  # type: ignore[arg-type]
+
+
+async def test_an_ai_that_searches_for_the_assassin_plays_on_once_it_knows_what_it_found(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R43: what a search finds decides the rest of the turn (a found Assassin may be taken
+    as a free action; a searching piece that found nothing may do nothing else, but the
+    other pieces may). Regression: the AI played its search as a whole turn and gave up
+    its other actions. Now the host plays the search alone and asks the engine again."""
+    real = ai.decide
+    asked: list[int] = []
+
+    def searching_first(game, level, seconds, seed):
+        asked.append(len(game.staged()))
+        if game.staged():
+            return real(game, level, seconds, seed)
+        searches = [a for a in game.legal_actions() if getattr(a, "kind", None) == "search"]
+        return [game.notation(searches[0])]
+
+    monkeypatch.setattr(ai, "decide", searching_first)
+    await practice(h, options={"board": "long", "assassins": True})
+    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.service.end_turn(HERE, ANN)  # ann passes
+    await h.settle()
+    ended = [t for t in texts(h) if t.startswith("AI (easy) (Opposition) ended their turn:")]
+    assert asked[:2] == [0, 1]  # the search alone, then the rest of the turn after it
+    [turn] = ended
+    actions = [line for line in turn.splitlines() if line.startswith("- ")]
+    assert "search" in actions[0] and len(actions) > 1

@@ -1,5 +1,5 @@
-"""The search for the enemy's hidden Assassin (R43) that TORA's sampling players make a turn
-of its own (``ai.engines.Engine.forced``)."""
+"""The search for the enemy's hidden Assassin (R43) that TORA's sampling players play alone
+(``ai.engines.Engine.forced``), the rest of their turn chosen once it is known what it found."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ from typing import Any
 from rules import ActionError
 from rules.tora import Game, neighbours
 
+from ..turns import is_search
 from .belief import cached_belief
 
 SEARCH_SHARE = 0.5  # of the belief a search must look at to be worth a turn (R43)
@@ -15,8 +16,8 @@ SEARCH_SHARE = 0.5  # of the belief a search must look at to be worth a turn (R4
 
 def worth_searching(game: Game) -> str | None:
     """A search (R43) that looks where the enemy's hidden Assassin most likely is, if it
-    covers ``SEARCH_SHARE`` of the belief: a turn of its own, as a search cannot be taken
-    back and what it finds decides what comes next."""
+    covers ``SEARCH_SHARE`` of the belief, at the start of a turn: played alone, as a search
+    cannot be taken back and what it finds decides the rest of the turn."""
     if game.current:
         return None
     belief = cached_belief(game, game.side)
@@ -24,7 +25,7 @@ def worth_searching(game: Game) -> str | None:
         return None
     scored = []
     for action in game.legal_actions():
-        if getattr(action, "kind", None) == "search":
+        if is_search(action):
             looked = (action.dest, *neighbours(game.terrain.size)[action.dest])
             share = belief.share(looked)
             if share >= SEARCH_SHARE:

@@ -125,8 +125,9 @@ def with_game(job: Job, table: Table) -> Job:
     return replace(job, game=table.game.for_player(job.side), offer_draw=offer)
 
 
-def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
-    """The command an AI gives for ``job`` (``texts``: the turn it searched)."""
+def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow:
+    """The command an AI gives for ``job`` (``texts``: the turn it searched; ``ends``: False
+    for an action it plays alone, its turn going on, ``ai.plays_alone``)."""
     user = robot(job.level)
 
     async def flow(table: Table) -> Reply:
@@ -136,6 +137,8 @@ def flow_of(ctx: Context, job: Job, texts: list[str]) -> Flow:
         if job.kind == TURN:
             if job.offer_draw:
                 await agreements.propose(ctx, table, user, DRAW)
+            if not ends:  # staged alone: the next job asks for the rest of the turn
+                return await play.play(ctx, table, user, texts[0], preview=False)
             return await play.whole_turn(ctx, table, user, texts)
         if agrees(table, job):
             return await agreements.propose(ctx, table, user, job.proposal)
@@ -233,10 +236,12 @@ class Robots:
         """``fallback``: the engine's last try failed (a bug of it); a random legal turn
         now, so that the match goes on."""
         texts: list[str] = []
+        ends = True
         if job.kind == TURN and job.game is not None:
             level = FALLBACK if fallback else job.level
             texts = await self.search(job.game, level, job.owner)
-        await self._run(channel, job.stamp, flow_of(self._ctx, job, texts))
+            ends = not ai.plays_alone(job.game, texts)
+        await self._run(channel, job.stamp, flow_of(self._ctx, job, texts, ends))
 
     async def search(self, game: GameState, level: str, owner: Owner) -> list[str]:
         """The turn ``level`` plays on ``game`` (as the side to act may know it), searched
