@@ -17,6 +17,7 @@ from bot.config import Config, WebConfig
 from bot.discord.buttons import buttons
 from bot.discord.client import ToraBot
 from bot.discord.delivery import DiscordDelivery
+from bot.discord.event_sweeper import EventSweeper
 from bot.discord.handlers import Handlers
 from bot.discord.respond import Handled, Responder
 from bot.discord.sweeper import Sweeper
@@ -48,6 +49,7 @@ class Bot:
     client: ToraBot
     delivery: DiscordDelivery
     sweeper: Sweeper
+    event_sweeper: EventSweeper
     links: Links
     web: WebBoard | None = None
 
@@ -81,6 +83,7 @@ class Bot:
         await self.tournaments.stop()
         await self.service.stop()
         await self.sweeper.close()
+        await self.event_sweeper.close()
         await self.client.close()
         await self.store.close()
         log.info("closed")
@@ -127,10 +130,13 @@ async def build(
     sweeper = Sweeper(app.sweeping, client)
     delivery.sweeper = sweeper
     delivery.forms = app.setup.current
+    event_sweeper = EventSweeper(app.event_sweeping, client)
+    cups.events.flow.watchers.append(event_sweeper.after)
     handled = Handled()
     if config.shared:  # alone, the interactions taken are remembered in memory
         handled.sharing = service.records.first_seen
-    client.install(Handlers(app, Responder(buttons, handled, sweeper, app.languages)), delivery)
+    responder = Responder(buttons, handled, sweeper, app.languages, event_sweeper)
+    client.install(Handlers(app, responder), delivery)
     proxies = Proxies.of(web.trusted_proxies)
     discord = activity_api(config)
     board = (
@@ -138,7 +144,10 @@ async def build(
         if web.enabled
         else None
     )
-    return Bot(config, store, service, runner, cups, app, client, delivery, sweeper, links, board)
+    return Bot(
+        config, store, service, runner, cups, app, client, delivery, sweeper, event_sweeper,
+        links, board,
+    )  # fmt: skip
 
 
 def activity_api(config: Config) -> DiscordApi | None:

@@ -319,6 +319,7 @@ class Stage:
                 raise TimeoutError("the bot's outbox is not empty")
             await asyncio.sleep(0.02)
         await asyncio.wait_for(self.bot.sweeper.idle(), max(0.1, until - loop.time()))
+        await asyncio.wait_for(self.bot.event_sweeper.idle(), max(0.1, until - loop.time()))
 
     async def posted(self, needle: str, channel: int | None = None, timeout: float = 30) -> str:
         """Wait for a public post containing ``needle``; its text."""

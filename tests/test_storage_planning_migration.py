@@ -83,7 +83,8 @@ async def test_migration_17_on_postgres_keeps_every_row(tmp_path: Path) -> None:
         for statement in ROWS:
             await raw_sql(config, statement)
         before = await dump(config)
-        assert await postgres.prepare(config, list(POSTGRES_MIGRATIONS)) == [17]
+        upto_17 = [m for m in POSTGRES_MIGRATIONS if m.number <= 17]
+        assert await postgres.prepare(config, upto_17) == [17]
         with pytest.raises(Exception, match="away_days"):
             await raw_sql(config, "UPDATE events SET away_days = 2")
         await check_after(config, before)

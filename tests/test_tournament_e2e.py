@@ -1,7 +1,7 @@
 """End to end against the local Discord emulator: a ToriShogi Swiss of six with one
-withdrawal and one late entry (Join and Leave buttons on the announcement), and a Torii
-round robin of four; the pairings by DM and one channel post a round, standings images
-(saved to the temporary directory to be looked at)."""
+withdrawal and one late entry (Join and Leave buttons on the announcement, each disabled
+once it stops applying), and a Torii round robin of four; the pairings by DM and one channel
+post a round, standings images (saved to the temporary directory to be looked at)."""
 
 from __future__ import annotations
 
@@ -21,6 +21,20 @@ async def snapshot(stage: Stage, name: str) -> EventSnapshot:
     event = await store.events.named(stage.guild, name)
     assert event is not None
     return await store.events.snapshot(event.id)
+
+
+async def announcement_buttons(stage: Stage, enabled: dict[str, bool]) -> None:
+    """Wait until the event's announcement shows its Join and Leave buttons ``enabled``
+    (a button that stopped applying is disabled: no dead button)."""
+
+    def shown() -> bool | None:
+        [post] = [
+            m for m in stage.emu.public_messages(stage.channel) if "is open for entries" in m.text()
+        ]
+        now = {b["label"]: not b.get("disabled") for b in post.buttons()}
+        return now == enabled or None
+
+    await stage.emu.wait_until(shown, 30, f"the announcement's buttons {enabled}")
 
 
 async def play_round(stage: Stage, name: str, round_: int, setup: dict | None = None) -> None:
@@ -87,9 +101,13 @@ async def test_a_torishogi_swiss_of_six_with_a_withdrawal_and_a_late_entry(
         assert snap.event.round == 2
         seated = {x for p in snap.pairings if p.round == 2 for x in (p.first_id, p.second_id)}
         assert stage.user["p6"] not in seated and stage.user["p7"] in seated
+        await announcement_buttons(stage, {"Join": True, "Leave": True})  # a late entry
         await play_round(stage, "Spring", 2)
+        await stage.posted("__Round 3 of 3__")  # the last round: no more late entries
+        await announcement_buttons(stage, {"Join": False, "Leave": True})
         await play_round(stage, "Spring", 3)
         await stage.posted("**Spring** (ToriShogi Swiss) is over")
+        await announcement_buttons(stage, {"Join": False, "Leave": False})
         posts = [m.text() for m in stage.emu.public_messages(stage.channel)]
         assert [sum(f"__Round {n} of 3__" in t for t in posts) for n in (1, 2, 3)] == [1, 1, 1]
         for name in ("p1", "p7"):  # each paired player is told privately, with the thread
@@ -114,9 +132,21 @@ async def test_a_torii_round_robin_of_four(tmp_path: Path) -> None:
             await stage.click(name, "Join")
         await stage.slash("admin", "tournament start", name="Shrine")
         await stage.posted("Every game of the schedule starts now")
+        await announcement_buttons(stage, {"Join": False, "Leave": True})  # a fixed schedule
         snap = await snapshot(stage, "Shrine")
         assert snap.event.rounds == 3 and len(snap.pairings) == 6
         for round_ in (1, 2, 3):
             await play_round(stage, "Shrine", round_, setup={"spirit": "Kitsune"})
         await stage.posted("**Shrine** (Torii round robin) is over: p1 won it")
+        await announcement_buttons(stage, {"Join": False, "Leave": False})
         await standings_png(stage, "Shrine", "round-robin-crosstable.png")
+
+
+async def test_a_cancelled_events_join_and_leave_are_disabled(tmp_path: Path) -> None:
+    async with Stage(tmp_path, PLAYERS) as stage:
+        await stage.slash("admin", "tournament create", name="Gone", format="swiss")
+        await stage.click("p1", "Join")
+        await announcement_buttons(stage, {"Join": True, "Leave": True})
+        cancelled = await stage.slash("admin", "tournament cancel", name="Gone")
+        assert cancelled.error is None, cancelled.text
+        await announcement_buttons(stage, {"Join": False, "Leave": False})

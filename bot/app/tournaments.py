@@ -18,10 +18,10 @@ from .answers import Answer, Unusable
 from .buttons import Press
 from .callers import Caller
 from .costly import Limits
+from .event_sweeping import ENTER, EVENT_BUTTONS
 from .parsing import parse_duration
 
 CHAPTER_10 = "chapter10"
-EVENT_BUTTONS = ("enter", "quit")  # an event's announcement: Join, Leave
 BYES = {"0": 0, "1/2": 1, "1": 2}  # the bye's worth as typed: half points
 
 
@@ -109,7 +109,7 @@ class Tournaments:
         """Join or Leave on an event's announcement (the press names the event)."""
         place = self._place(caller)
         name = await self.events.name_of(place, press.channel_id)
-        if press.verb == "enter":
+        if press.verb == ENTER:
             return Answer.of(await self.events.join(place, caller.user, name))
         return Answer.of(await self.events.leave(place, caller.user, name))
 

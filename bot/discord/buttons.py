@@ -13,7 +13,7 @@ import discord
 
 from bot.app.answers import Answer
 from bot.app.buttons import LEGACY_TEMPLATE, OLD_BUTTON, TEMPLATE, Press
-from bot.app.tournaments import EVENT_BUTTONS
+from bot.app.event_sweeping import EVENT_BUTTONS
 from bot.i18n import _, slash
 
 from .callers import caller_of

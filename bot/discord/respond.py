@@ -77,6 +77,13 @@ class Refusal:
     over: bool = False
 
 
+class Announcing(Protocol):
+    """Who disables an event's buttons once they stop applying (the event sweeper)."""
+
+    def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
+        """``interaction``'s answer went out with ``view``."""
+
+
 class Watching(Protocol):
     """Who disables an answer's buttons once they stop applying (the sweeper)."""
 
@@ -273,9 +280,10 @@ def _in_channel(interaction: discord.Interaction[Any]) -> Callable[..., Awaitabl
 
 class Responder:
     """Answers interactions: each acted on once (``handled``), ``views`` shows an answer's
-    buttons, and ``watching`` (the sweeper) is told of every answer that went out with
-    components, to disable them once they stop applying. Every answer is made in the
-    caller's language (``languages``; without it, the one their Discord client shows)."""
+    buttons, and ``watching`` (the sweeper) and ``announcing`` (the event sweeper) are told of
+    every answer that went out with components, to disable them once they stop applying.
+    Every answer is made in the caller's language (``languages``; without it, the one their
+    Discord client shows)."""
 
     def __init__(
         self,
@@ -283,11 +291,13 @@ class Responder:
         handled: Handled | None = None,
         watching: Watching | None = None,
         languages: Languages | None = None,
+        announcing: Announcing | None = None,
     ) -> None:
         self.views = views
         self.handled = handled or Handled()
         self.watching = watching
         self.languages = languages
+        self.announcing = announcing
 
     async def language(self, interaction: discord.Interaction[Any], public: bool = False) -> str:
         """The language to answer ``interaction`` in: the caller's, or for an answer all
@@ -406,9 +416,11 @@ class Responder:
                 return
 
     def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
-        """Have the sweeper disable ``view``'s buttons once they stop applying."""
+        """Have the sweepers disable ``view``'s buttons once they stop applying."""
         if self.watching is not None:
             self.watching.watch(interaction, view)
+        if self.announcing is not None:
+            self.announcing.watch(interaction, view)
 
     def claim(self, interaction: discord.Interaction[Any]) -> None:
         """Keep the sweeper from editing the message ``interaction`` is about to edit through

@@ -32,6 +32,14 @@ class Running:
         self.threads = threads
         self.clock = clock
         self.lock = asyncio.Lock()
+        # called with a competition's key after it may have changed (a front end disables
+        # its buttons that stopped applying); each returns at once, its work in the background
+        self.watchers: list[Callable[[int], None]] = []
+
+    def changed(self, key: int) -> None:
+        """Competition ``key`` may have changed: tell its watchers."""
+        for watcher in self.watchers:
+            watcher(key)
 
     async def language(self, guild_id: int) -> str:
         """The server's language: a competition's posts, threads and pictures are public."""

@@ -34,6 +34,7 @@ from storage.competitions.events import (
     CANCELLED,
     REGISTERING,
     RUNNING,
+    EventButtons,
     EventRow,
     EventTx,
     NewEvent,
@@ -400,7 +401,29 @@ class EventDesk(Desk[EventFlow]):
             live = await self.flow.transact(work)
         await self.flow.call_off(event, live, user)  # heard as ended: not inside the guard
         await self.flow.service.deliver_written()
+        self.flow.changed(event.id)
         return Reply(_("{event} is cancelled.", event=texts.title(event)), private=False)
+
+    # ---- the messages showing an event's buttons (a front end's) -----------------------
+    async def keep_buttons(self, kept: EventButtons) -> None:
+        await self._store.events.keep_buttons(kept)
+
+    async def kept_buttons(self, event_id: int) -> tuple[EventRow | None, list[EventButtons]]:
+        """The event as it is now (None: no such event) and the messages kept with its
+        buttons still enabled."""
+        kept = await self._store.events.buttons_of(event_id)
+        if not kept:
+            return None, []
+        try:
+            return (await self._store.events.snapshot(event_id)).event, kept
+        except LookupError:
+            return None, kept
+
+    async def narrow_buttons(self, kept: EventButtons) -> None:
+        await self._store.events.narrow_buttons(kept)
+
+    def now(self) -> float:
+        return self._now()
 
     # ---- reading -------------------------------------------------------------------------
     async def standings_text(self, place: Place, name: str) -> str:

@@ -141,6 +141,7 @@ class EventFlow(Running):
             await self.transact(lambda tx: finish(tx, event_id))
         await self.open_games(snapshot)
         await self.service.deliver_written()
+        self.changed(event_id)
 
     async def _pair(self, snapshot: EventSnapshot) -> None:
         """Pair the next round(s) from ``snapshot`` and write them (nothing is written if

@@ -924,6 +924,22 @@ ALTER TABLE tournaments ADD COLUMN away_days INTEGER NOT NULL DEFAULT 1
 """
 PLANNING_SUMMARY = "planned replies being made, boards looked at, tournaments' away days"
 
+# Migration 18: the messages a front end showed an event's Join and Leave buttons in, so that
+# it can disable each once it stops applying (after a restart too).
+EVENT_BUTTONS_SUMMARY = "messages with an event's Join and Leave buttons"
+EVENT_BUTTONS = """
+-- A message showing an event's buttons (its announcement), and the verbs of those still
+-- enabled on it (space-separated); deleted once none is.
+CREATE TABLE event_buttons (
+    channel_id INTEGER NOT NULL,
+    message_id INTEGER NOT NULL,
+    event_id INTEGER NOT NULL REFERENCES events (id),
+    verbs TEXT NOT NULL,
+    PRIMARY KEY (channel_id, message_id)
+) WITHOUT ROWID;
+CREATE INDEX event_buttons_by_event ON event_buttons (event_id);
+"""
+
 # Migration 15: Swiss and round robin tournaments of every game (bot/tournament/events.py),
 # beside chapter 10's (migration 5). Every column is public.
 EVENTS_SUMMARY = "Swiss and round robin tournaments: entries, pairings, seats, log"
@@ -1051,6 +1067,7 @@ MIGRATIONS = (
     Migration(15, EVENTS_SUMMARY, EVENTS_SQLITE),
     Migration(16, CORRESPONDENCE_SUMMARY, CORRESPONDENCE + CORRESPONDENCE_TABLES, allow_rewinds),
     Migration(17, PLANNING_SUMMARY, PLANNING),
+    Migration(18, EVENT_BUTTONS_SUMMARY, EVENT_BUTTONS),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -1084,6 +1101,7 @@ POSTGRES_MIGRATIONS = (
         _postgres(CORRESPONDENCE_TABLES) + CORRESPONDENCE_POSTGRES,
     ),
     PostgresMigration(17, PLANNING_SUMMARY, _postgres(PLANNING)),
+    PostgresMigration(18, EVENT_BUTTONS_SUMMARY, _postgres(EVENT_BUTTONS)),
 )
 
 

@@ -59,6 +59,17 @@ class EventRow(NewEvent):
 
 
 @dataclass(frozen=True)
+class EventButtons:
+    """A message a front end showed an event's buttons in, and the verbs of those still
+    enabled on it."""
+
+    channel_id: int
+    message_id: int
+    event_id: int
+    verbs: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class EntryRow:
     player_id: int
     rating: int
@@ -344,6 +355,37 @@ class Events(Area[EventTx]):
             "SELECT id FROM events WHERE status IN (?, ?) ORDER BY id", (REGISTERING, RUNNING)
         )
         return [int(row[0]) for row in rows]
+
+    async def keep_buttons(self, kept: EventButtons) -> None:
+        """A message went out with an event's buttons (a front end's record)."""
+        await self._writer.execute(
+            "INSERT INTO event_buttons (channel_id, message_id, event_id, verbs)"
+            " VALUES (?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET"
+            " event_id = excluded.event_id, verbs = excluded.verbs",
+            (kept.channel_id, kept.message_id, kept.event_id, " ".join(kept.verbs)),
+        )
+
+    async def buttons_of(self, event_id: int) -> list[EventButtons]:
+        """The messages kept with the event's buttons still enabled."""
+        rows = await self._rows(
+            "SELECT channel_id, message_id, event_id, verbs FROM event_buttons"
+            " WHERE event_id = ? ORDER BY channel_id, message_id",
+            (event_id,),
+        )
+        return [EventButtons(int(c), int(m), int(e), tuple(v.split())) for c, m, e, v in rows]
+
+    async def narrow_buttons(self, kept: EventButtons) -> None:
+        """The message's buttons still enabled are ``kept.verbs`` now (none: forgotten)."""
+        where = (kept.channel_id, kept.message_id)
+        if kept.verbs:
+            await self._writer.execute(
+                "UPDATE event_buttons SET verbs = ? WHERE channel_id = ? AND message_id = ?",
+                (" ".join(kept.verbs), *where),
+            )
+        else:
+            await self._writer.execute(
+                "DELETE FROM event_buttons WHERE channel_id = ? AND message_id = ?", where
+            )
 
     async def log(self, event_id: int) -> list[LogRow]:
         rows = await self._rows(

@@ -36,6 +36,7 @@ LATER_TABLES = (
     "event_pairings",
     "event_seats",
     "event_log",
+    "event_buttons",
     "player_settings",
     "away_days",
     "plans",

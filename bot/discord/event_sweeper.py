@@ -1,0 +1,119 @@
+"""An event's Join and Leave buttons are disabled on Discord once they stop applying (which
+ones is the application layer's ``event_sweeping``): the announcement that shows them is the
+public answer to ``/tora tournament create``, remembered through the store once it went out,
+so this works after a restart. Whenever the event may have changed (a step of its flow, a
+cancel), its remembered messages are looked at, and the stale buttons disabled, each alone:
+a running Swiss's Leave stays while its Join goes. A message that cannot be edited any more
+(deleted, the channel gone) is forgotten; one rate limited waits for the event's next
+change."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import replace
+from typing import Any
+
+import discord
+
+from bot.app.buttons import Press
+from bot.app.event_sweeping import EVENT_BUTTONS, EventSweeping, Narrowed
+
+from .buttons import ToraButton
+
+log = logging.getLogger(__name__)
+
+
+def _event_of(view: discord.ui.View | None) -> int | None:
+    """The event whose buttons ``view`` shows, if any (a press names its event)."""
+    items = [] if view is None else view.children
+    return _event_in([i.press for i in items if isinstance(i, ToraButton)])
+
+
+def _shown_event(message: discord.Message) -> int | None:
+    """The event whose buttons ``message`` shows, if any (read back: plain buttons)."""
+    items = discord.ui.View.from_message(message).children
+    ids = [i.custom_id for i in items if isinstance(i, discord.ui.Button) and i.custom_id]
+    return _event_in([p for p in map(Press.parse, ids) if p is not None])
+
+
+def _event_in(pressed: list[Press]) -> int | None:
+    events = {p.channel_id for p in pressed if p.verb in EVENT_BUTTONS}
+    return next(iter(events)) if len(events) == 1 else None
+
+
+def narrowed_view(message: discord.Message, stale: tuple[str, ...]) -> discord.ui.View:
+    """``message``'s components as shown, its ``stale`` event buttons disabled, the rest as
+    they are. Stopped: disabled items are never clicked, and a live view would be kept."""
+    view = discord.ui.View.from_message(message, timeout=None)
+    for item in view.children:
+        if isinstance(item, discord.ui.Button) and item.custom_id is not None:
+            press = Press.parse(item.custom_id)
+            if press is not None and press.verb in stale:
+                item.disabled = True
+    view.stop()
+    return view
+
+
+class EventSweeper:
+    def __init__(self, sweeping: EventSweeping, client: discord.Client) -> None:
+        self._sweeping = sweeping
+        self._client = client
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
+        """An answer went out with ``view``: remember it if it shows an event's buttons."""
+        event_id = _event_of(view)
+        if event_id is not None:
+            self._spawn(self._remember(interaction, event_id), f"tora-event-shown-{event_id}")
+
+    def after(self, event_id: int) -> None:
+        """The event may have changed: disable its buttons that stopped applying."""
+        self._spawn(self.sweep(event_id), f"tora-event-sweep-{event_id}")
+
+    async def _remember(self, interaction: discord.Interaction[Any], event_id: int) -> None:
+        shown = await interaction.original_response()
+        if _shown_event(shown) == event_id:  # on its last piece: a follow-up's if split
+            await self._sweeping.remember(event_id, shown.channel.id, shown.id)
+
+    async def sweep(self, event_id: int) -> None:
+        async with self._locks.setdefault(event_id, asyncio.Lock()):
+            for narrowed in await self._sweeping.sweep(event_id):
+                await self._narrow(narrowed)
+
+    async def _narrow(self, narrowed: Narrowed) -> None:
+        kept = narrowed.kept
+        channel = self._client.get_partial_messageable(kept.channel_id)
+        message = channel.get_partial_message(kept.message_id)
+        try:
+            await message.edit(view=narrowed_view(await message.fetch(), narrowed.stale))
+        except discord.RateLimited:  # the event's next change tries again
+            log.info("stale event buttons wait for a rate limit", extra={"channel": channel.id})
+            return
+        except discord.HTTPException as exc:  # gone, or never editable: forgotten
+            log.info("could not disable event buttons: %s", exc, extra={"channel": channel.id})
+            narrowed = Narrowed(replace(kept, verbs=()), narrowed.stale)
+        await self._sweeping.swept(narrowed)
+
+    def _spawn(self, work: Any, name: str) -> None:
+        task = asyncio.create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(_failed)
+
+    async def idle(self) -> None:
+        """Wait for the work under way (tests compare what users see once all is done)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+
+def _failed(task: asyncio.Task[None]) -> None:
+    """A failure (the database away, say) is logged; the event's next change looks again."""
+    if not task.cancelled() and (exc := task.exception()) is not None:
+        log.error("an event's buttons could not be looked after", exc_info=exc)
