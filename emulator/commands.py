@@ -15,6 +15,7 @@ HANDLERS = (1, 2)  # APP_HANDLER, DISCORD_LAUNCH_ACTIVITY
 ENTRY_POINT_REMOVED = 50240
 MAX_OPTIONS = 25
 MAX_COMMANDS = 100
+MAX_COMMAND_SIZE = 8000  # characters: a command's names, descriptions and values (command_size)
 # The locales Discord takes in name_localizations and description_localizations.
 LOCALES = frozenset(
     [
@@ -147,6 +148,30 @@ def check_command(command: dict[str, Any], path: str) -> None:
         raise invalid_form(f"{path}.handler", "BASE_TYPE_CHOICES", "Value must be one of (1, 2).")
     check_localizations(command, path, lowercase=kind == 1)
     check_options(command.get("options") or [], f"{path}.options", depth=0)
+    if kind == 1 and command_size(command) > MAX_COMMAND_SIZE:
+        raise invalid_form(
+            "_root", "APPLICATION_COMMAND_TOO_LARGE", "Command exceeds maximum size (8000)"
+        )
+
+
+def command_size(entry: dict[str, Any]) -> int:
+    """Discord's size of a command: the names, descriptions and values of the command, its
+    options (subcommands and groups included) and their choices, each field counted at its
+    longest, its own or a localization's."""
+    size = _longest(entry, "name") + _longest(entry, "description")
+    for option in entry.get("options") or []:
+        size += command_size(option)
+    for choice in entry.get("choices") or []:
+        size += _longest(choice, "name") + len(str(choice.get("value", "")))
+    return size
+
+
+def _longest(entry: dict[str, Any], key: str) -> int:
+    texts = [
+        str(entry.get(key) or ""),
+        *map(str, (entry.get(f"{key}_localizations") or {}).values()),
+    ]
+    return max(map(len, texts))
 
 
 def localized(entry: dict[str, Any], key: str, locale: str) -> str:

@@ -144,7 +144,7 @@ async def play(stage: Stage, transcript: Transcript) -> None:
             await click("bob", "End turn")
     await slash("bob", "/tora replay number:1", "replay", number=1)
     await slash("ann", "/tora rules topic:R25", "rules", topic="R25")
-    await slash("ann", "/tora ladder show", "ladder", "show")
+    await slash("ann", "/tora-ladder show", "ladder", "show")
 
 
 async def rematch(stage: Stage) -> int:

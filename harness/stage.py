@@ -21,6 +21,7 @@ from bot.app import menus
 from bot.build import Bot, build
 from bot.config import ActivityConfig, Config, WebConfig
 from bot.discord.client import point_at, sync_commands
+from bot.i18n import own_command
 from bot.service import Clock, Settings
 from emulator import Emulator, Interaction, Msg
 from emulator.models import walk_components
@@ -221,11 +222,13 @@ class Stage:
     async def slash(
         self, who: str, /, *path: str, channel: int | None = None, **values: Any
     ) -> Interaction:
-        """``/tora <path> <values>`` by user ``who``; returns once it is answered."""
+        """``/tora <path> <values>`` by user ``who`` (``ladder show`` is ``/tora-ladder show``:
+        ``own_command``); returns once it is answered."""
         where = self.channel if channel is None else channel
         given: dict[str, Any] = {k: self.user[v] if k in ("opponent", "player", "versus") else v
                                  for k, v in values.items()}  # fmt: skip
-        done = await self.emu.slash(self.user[who], where, "tora", *path, **given)
+        words = own_command(["tora", *" ".join(path).split()])
+        done = await self.emu.slash(self.user[who], where, *words, **given)
         return await done.done(30)
 
     async def click(self, name: str, label: str, channel: int | None = None) -> Interaction:

@@ -214,8 +214,8 @@ async def test_a_sync_with_the_activity_off_keeps_discords_entry_point() -> None
     without one gets none."""
     async with Emulator(bot_name="TORA") as emu:
         point_at(emu.api_base, emu.gateway_url)
-        assert await sync_commands(emu.token, None) == (1, "globally")
-        with_point = (2, "globally, with the Activity's Entry Point")
+        assert await sync_commands(emu.token, None) == (5, "globally")  # /tora, /tora-match...
+        with_point = (6, "globally, with the Activity's Entry Point")
         assert await sync_commands(emu.token, None, entry_point=True) == with_point
         [point] = [c for c in emu.commands() if c["type"] == 4]
         assert await sync_commands(emu.token, None) == with_point

@@ -1,4 +1,4 @@
-"""End to end against the local Discord emulator: ``/tora match analyse`` (issue 28). A running
+"""End to end against the local Discord emulator: ``/tora-match analyse`` (issue 28). A running
 match is refused; once a practice match against the AI has ended, the command answers the
 caller at once, and the analysis (its words, the evaluation graph and the boards of the
 turns that lost the most) is posted in the channel a moment later, pinging nobody."""

@@ -159,7 +159,7 @@ async def test_a_tournament_is_organised_and_its_first_game_opens_in_a_thread(
                                     target=60)  # fmt: skip
         assert "open for registration" in created.text and not created.ephemeral
         offered = await stage.emu.autocomplete(
-            stage.user["ann"], stage.channel, "tora", "tournament", "register", focused="name",
+            stage.user["ann"], stage.channel, "tora-tournament", "register", focused="name",
             name="C",
         )  # fmt: skip
         assert [c["value"] for c in offered] == ["Cup"]

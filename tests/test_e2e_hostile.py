@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from test_e2e_resilience import start_match
 
+from bot.i18n import own_command
 from emulator import Interaction
 from harness.stage import Stage
 
@@ -140,11 +141,11 @@ async def test_every_number_out_of_its_range_is_refused_by_name(tmp_path: Path) 
                 {"type": 4 if isinstance(v, int) else 3, "name": k, "value": v}
                 for k, v in values.items()
             ]
-            *groups, leaf = path
+            command, *groups, leaf = own_command(["tora", *path])
             tree: list[dict] = [{"type": 1, "name": leaf, "options": options}]
             for group in reversed(groups):
                 tree = [{"type": 2, "name": group, "options": tree}]
-            sent = await stage.emu.slash(stage.user["carl"], stage.channel, "tora", options=tree)
+            sent = await stage.emu.slash(stage.user["carl"], stage.channel, command, options=tree)
             done = await sent.done(30)
             assert done.error is None
             number = next(k for k, v in values.items() if isinstance(v, int))

@@ -2,7 +2,7 @@
 language (issue 30): a German and a Japanese player get ``/tora help`` (the quick start of
 the match at hand, its commands in the names their Discord shows), ``/tora games``, the
 confirmation of ``/tora resign`` with its buttons, and the refusal of a button press, each in
-their own language, while a public ``/tora ladder profile`` comes in the server's."""
+their own language, while a public ``/tora-ladder profile`` comes in the server's."""
 
 from __future__ import annotations
 

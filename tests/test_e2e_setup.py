@@ -49,7 +49,7 @@ async def test_resigning_during_the_setup_says_at_once_how_to_leave(tmp_path: Pa
     async with Stage(tmp_path) as stage:
         await accepted(stage)
         answer = await stage.slash("ann", "resign")
-        assert "nothing to resign" in answer.text and "/tora match abort" in answer.text
+        assert "nothing to resign" in answer.text and "/tora-match abort" in answer.text
         assert not any(m.buttons() for m in answer.messages)  # no confirmation to click
 
 

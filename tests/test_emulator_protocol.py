@@ -210,6 +210,25 @@ async def test_command_sync_is_checked(emu: Emulator, http: aiohttp.ClientSessio
     assert body[0]["id"] == first_id and emu.commands()[0]["description"] == "y"
 
 
+async def test_a_command_larger_than_discord_takes_is_refused(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """Discord counts a command's names, descriptions and choices, each at its longest
+    localization, against 8,000 characters (APPLICATION_COMMAND_TOO_LARGE)."""
+    path = f"/applications/{emu.application_id}/commands"
+    option = {"type": 3, "name": "o", "description": "d" * 99}
+    long = {"de": "x" * 100}
+    options = [{**option, "name": f"o{i}", "description_localizations": long} for i in range(25)]
+    group = {"type": 1, "name": "s", "description": "s", "options": options}
+    groups = [{**group, "name": f"s{i}"} for i in range(4)]
+    command = {"name": "tora", "description": "x", "options": groups}
+    status, body = await call(http, "PUT", path, [command])
+    assert (status, body["code"]) == (400, 50035)
+    assert "APPLICATION_COMMAND_TOO_LARGE" in json.dumps(body)
+    status, _ = await call(http, "PUT", path, [{**command, "options": groups[:3]}])
+    assert status == 200  # 3 x 25 x 104 and the names: under 8,000
+
+
 async def test_attachments_kept_by_id_when_editing(
     emu: Emulator, http: aiohttp.ClientSession
 ) -> None:

@@ -464,7 +464,7 @@ async def test_a_swept_answer_keeps_the_words_its_buttons_went_out_with() -> Non
 
 
 async def test_a_later_answer_ready_after_its_token_is_posted_in_the_channel() -> None:
-    """A command's second answer (``/tora match analyse``'s analysis, for the channel) that
+    """A command's second answer (``/tora-match analyse``'s analysis, for the channel) that
     is ready after Discord's 15 minutes for follow-ups was lost, logged only: it is posted
     in the channel instead, pinging nobody. A private one is not (it would be public)."""
     posted: list[tuple[str, dict[str, Any]]] = []

@@ -357,7 +357,7 @@ def test_failures_and_an_unreachable_database_are_told_in_the_callers_language()
 
 @pytest.mark.parametrize("code", LOCALES)
 def test_the_servers_settings_hold_discords_limit_in_every_language(code) -> None:
-    """``/tora admin settings``' answer with every setting at its longest."""
+    """``/tora-admin settings``' answer with every setting at its longest."""
     chosen = GuildSettings(
         turn_seconds=29 * 86400 + 23 * 3600,
         threads=True,
@@ -386,8 +386,8 @@ def test_the_services_shared_words_stay_english_unless_asked() -> None:
         assert terms.clock_words() == "2 days per turn and a bank of 5 days each"
         assert terms.clock_words(localized=True) == "2 Tage pro Zug und je 5 Tage Reserve"
         settings = Settings()
-        assert settings.cmd("queue board:long") == "`/tora ladder queue board:long`"
-        assert settings.cmd("queue", localized=True) == "`/tora rangliste warteschlange`"
+        assert settings.cmd("queue board:long") == "`/tora-ladder queue board:long`"
+        assert settings.cmd("queue", localized=True) == "`/tora-rangliste warteschlange`"
 
 
 def test_autocomplete_answers_in_the_callers_language() -> None:

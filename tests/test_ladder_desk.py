@@ -39,7 +39,7 @@ async def test_a_pairing_opens_a_rated_match_in_a_thread_of_the_ladder_channel(
     await save_guild(h.store, GUILD, GuildSettings(ladder_channel=LADDER))
     reply = await desk_of(h).join_queue(Place(GUILD, LOBBY), ANN, "short")
     assert "nobody else is waiting" in reply.text and reply.private
-    assert "within 24 hours" in reply.text and "`/tora ladder leave`" in reply.text
+    assert "within 24 hours" in reply.text and "`/tora-ladder leave`" in reply.text
     reply = await desk_of(h).join_queue(Place(GUILD, LOBBY + 1), BOB, "short")
     assert reply.text.startswith("You are paired with ann for a rated short-board ladder match")
     [(thread, (parent, name))] = h.threads.opened.items()
@@ -192,7 +192,7 @@ async def test_only_admins_close_a_season_and_its_standings_stay_viewable(h: Har
     reply = await desk.close_season(GUILD, "short", CID, admin=True)
     assert reply.text.startswith("cid closed season 1 of the short-board ladder")
     assert (
-        "`/tora ladder show board:short season:1`" in reply.text and "Season 2 starts" in reply.text
+        "`/tora-ladder show board:short season:1`" in reply.text and "Season 2 starts" in reply.text
     )
     archived = await desk.leaderboard(GUILD, "short", season=1)
     assert "1. ann 1662?" in archived.text and "Final standings" in archived.text

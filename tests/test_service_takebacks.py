@@ -62,12 +62,12 @@ async def test_an_accepted_takeback_replays_the_turn_and_survives_restarts(h: Ha
     await h.running.play(HERE, ANN, "c3c4")
     reply = await h.running.end_turn(HERE, ANN)
     assert reply.buttons == ("askback", "plan")
-    assert "take it back with the button or `/tora match takeback`" in reply.text
+    assert "take it back with the button or `/tora-match takeback`" in reply.text
     await h.running.takeback(HERE, ANN)
     await h.settle()
     assert last_post(h).startswith(
         "ann (Challenger) proposes a takeback of their last turn (it is played again). bob, "
-        "accept with `/tora match takeback`"
+        "accept with `/tora-match takeback`"
     )
     assert h.delivery.channel(HERE.channel_id)[-1].buttons.verbs == ("rewind", "decline-rewind")  # type: ignore[union-attr]
     await h.running.play(HERE, BOB, "c5c4")  # staged, and dropped with the takeback

@@ -1,5 +1,5 @@
 """The tournament commands in terms of the tournament desk (``bot/tournament/desk.py``):
-what ``/tora tournament ...`` does for a caller in a server's channel. Chapter 10's format
+what ``/tora-tournament ...`` does for a caller in a server's channel. Chapter 10's format
 (TORA's tiers of four-game matches) is one format among Swiss and round robin, which any game
 of the registry plays (the desk's ``events``): a command naming a tournament goes to the
 desk of its format."""
@@ -27,7 +27,7 @@ BYES = {"0": 0, "1/2": 1, "1": 2}  # the bye's worth as typed: half points
 
 @dataclass(frozen=True)
 class CreateOptions:
-    """``/tora tournament create``'s options as typed (None: not given)."""
+    """``/tora-tournament create``'s options as typed (None: not given)."""
 
     name: str
     format: str = CHAPTER_10

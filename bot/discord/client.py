@@ -14,6 +14,10 @@ from discord import app_commands
 
 from .buttons import LegacyButton, ToraButton
 from .commands import Tora
+from .commands_admin import AdminCommands
+from .commands_ladder import LadderCommands
+from .commands_match import MatchCommands
+from .commands_tournament import TournamentCommands
 from .handlers import Handlers
 from .notify_form import NotifyButton, NotifySelect
 from .panel import PanelButton, PanelSelect
@@ -64,7 +68,8 @@ def entry_point_payload() -> dict[str, Any]:
 
 def command_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree[Any]:
     tree: app_commands.CommandTree[Any] = app_commands.CommandTree(client)
-    tree.add_command(Tora(handlers))
+    for command in (Tora, MatchCommands, LadderCommands, AdminCommands, TournamentCommands):
+        tree.add_command(command(handlers))
     localisable(tree)
     return tree
 

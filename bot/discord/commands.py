@@ -1,13 +1,14 @@
-"""The ``/tora`` command group: the everyday commands at its top (Discord allows 25 entries),
-``match`` (pause, resume, reset, abort) among them, and the rarer ones in groups of their
-own: ``ladder``, ``admin`` and ``tournament``. Each handler reads its options and hands over
-to the application layer, which it is given with the group (``Handlers``), through
-``Responder.run`` (act, answer at once or deferred, refusals). The group may be used in
-servers and in a direct message with the bot (where the match is found from the caller)."""
+"""The ``/tora`` command group: the everyday commands (Discord allows 25 entries); the rarer
+ones are slash commands of their own, ``/tora-match``, ``/tora-ladder``, ``/tora-admin`` and
+``/tora-tournament`` (``commands_match`` and the others: Discord counts a command's names,
+descriptions and choices against 8,000 characters, which one ``/tora`` would pass). Each
+handler reads its options and hands over to the application layer, which it is given with
+the group (``Handlers``), through ``Responder.run`` (act, answer at once or deferred,
+refusals). The commands may be used in servers and in a direct message with the bot (where
+the match is found from the caller)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 import discord
@@ -16,15 +17,12 @@ from discord import app_commands
 from bot.app import Answer, Unusable, guide
 from bot.app.actions import ChallengeOptions
 from bot.app.notify_form import ME, SERVER
-from bot.i18n import _, option, speaking
+from bot.i18n import _, option, own_command, speaking
 from rules.registry import DEFAULT
 
 from .autocomplete import Completing
 from .callers import caller_of, person
 from .choices import game_choices, language_choices, offer
-from .commands_admin import AdminCommands
-from .commands_ladder import LadderCommands
-from .commands_tournament import TournamentCommands
 from .handlers import Handlers
 from .notify_form import view_of as notify_view
 from .options import (
@@ -45,18 +43,26 @@ NUMBER = "A match's number (in its record's file name); default the match here"
 GAME = "Which game (default: the game of the match here)"
 
 
+# Where the commands may be used: in servers and in a direct message with the bot (where a
+# match is found from the caller; a server's commands there say they belong to a server).
+PLACES: dict[str, Any] = {
+    "allowed_contexts": app_commands.AppCommandContext(guild=True, dm_channel=True),
+    "allowed_installs": app_commands.AppInstallationType(guild=True),
+}
+
+
+def own_name(group: str) -> str:
+    """The name of ``/tora``'s ``group`` as the slash command of its own it is
+    (``tora-ladder``: ``bot.i18n.own_command``)."""
+    return own_command(["tora", group])[0]
+
+
 class Tora(Completing, app_commands.Group):
     def __init__(self, handlers: Handlers) -> None:
         self.handlers = handlers
         super().__init__(
-            name="tora",
-            description="Play TORA, ToriShogi and Torii by chat",
-            allowed_contexts=app_commands.AppCommandContext(guild=True, dm_channel=True),
-            allowed_installs=app_commands.AppInstallationType(guild=True),
+            name="tora", description="Play TORA, ToriShogi and Torii by chat", **PLACES
         )
-        LadderCommands(handlers, parent=self)
-        AdminCommands(handlers, parent=self)
-        TournamentCommands(handlers, parent=self)
         for command in (self.challenge, self.quick_start, self.rules):
             offer(command, "game", game_choices())
         offer(self.settings, "language", language_choices())
@@ -287,7 +293,7 @@ class Tora(Completing, app_commands.Group):
     async def draw(
         self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
-        await self._agree(interaction, match, "draw")
+        await self.agree(interaction, match, "draw")
 
     @app_commands.command(description="Resign the match (you are asked to confirm)")
     @app_commands.describe(match=MATCH)
@@ -295,102 +301,7 @@ class Tora(Completing, app_commands.Group):
     async def resign(
         self, interaction: discord.Interaction[Any], match: MatchPick | None = None
     ) -> None:
-        await self._agree(interaction, match, "resign")
-
-    match = app_commands.Group(
-        name="match",
-        description="Pause, resume, give time, take back, reset, abort or analyse a match",
-    )
-
-    @match.command(
-        name="pause", description="Propose to stop the clock, or agree to your opponent's proposal"
-    )
-    @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=Completing.complete_match)
-    async def pause(
-        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
-    ) -> None:
-        await self._agree(interaction, match, "pause")
-
-    @match.command(name="resume", description="Restart a paused clock")
-    @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=Completing.complete_match)
-    async def resume(
-        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
-    ) -> None:
-        await self._agree(interaction, match, "resume")
-
-    @match.command(name="give", description="Give your opponent a day on their clock")
-    @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=Completing.complete_match)
-    async def give(
-        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
-    ) -> None:
-        await self._agree(interaction, match, "give")
-
-    @match.command(
-        name="takeback",
-        description="Casual matches: ask to take back the turn you just ended, or accept",
-    )
-    @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=Completing.complete_match)
-    async def takeback(
-        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
-    ) -> None:
-        await self._agree(interaction, match, "takeback")
-
-    @match.command(
-        name="reset",
-        description="Propose a reset of the series (R28), or accept your opponent's proposal",
-    )
-    @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=Completing.complete_match)
-    async def reset(
-        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
-    ) -> None:
-        await self._agree(interaction, match, "reset")
-
-    @match.command(
-        name="abort",
-        description="Call the match off before the first round is complete (asked to confirm)",
-    )
-    @app_commands.describe(match=MATCH)
-    @app_commands.autocomplete(match=Completing.complete_match)
-    async def abort(
-        self, interaction: discord.Interaction[Any], match: MatchPick | None = None
-    ) -> None:
-        await self._agree(interaction, match, "abort")
-
-    @match.command(
-        name="analyse",
-        description="Analyse a finished match: its evaluation graph and the turns that lost most",
-    )
-    @app_commands.describe(number=NUMBER, match=MATCH)
-    @app_commands.autocomplete(match=Completing.complete_match)
-    async def analyse(
-        self,
-        interaction: discord.Interaction[Any],
-        number: MatchNumber | None = None,
-        match: MatchPick | None = None,
-    ) -> None:
-        """Says at once (to the caller alone) that the analysis has begun, then posts it."""
-        caller, lookups = caller_of(interaction), self.app.lookups
-        begun: list[Callable[[], Awaitable[Answer]]] = []
-
-        async def begin() -> Answer:
-            started, post = await lookups.analyse(caller, number, match)
-            begun.append(post)
-            return started
-
-        await self.answer(interaction, begin, private=True)
-        for post in begun:
-            await self.handlers.respond.later(interaction, post)
-
-    async def _agree(
-        self, interaction: discord.Interaction[Any], match: str | None, kind: str
-    ) -> None:
-        caller, actions = caller_of(interaction), self.app.actions
-        await self.answer(interaction, lambda: actions.agree(caller, match, kind), private=True)
+        await self.agree(interaction, match, "resign")
 
     @app_commands.command(description="Plan replies to your opponent's turn: played at once")
     @app_commands.describe(

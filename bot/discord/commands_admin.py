@@ -1,4 +1,4 @@
-"""``/tora admin``: the commands for a server's admins (Manage Server): settings, cancel a
+"""``/tora-admin``: the commands for a server's admins (Manage Server): settings, cancel a
 match, close a ladder season, remove a result. Discord allows 25 entries under ``/tora``;
 these share one. The application layer checks the caller's permission (``Caller.admin``)."""
 
@@ -15,18 +15,19 @@ from bot.app.lookups import clock_choice
 from .autocomplete import Completing
 from .callers import caller_of
 from .choices import ladder_choices, offer
+from .commands import PLACES, own_name
 from .commands_ladder import Board
 from .handlers import Handlers
 from .options import DurationText, MatchNumber, ReasonText, WordText
 
 
 class AdminCommands(Completing, app_commands.Group):
-    def __init__(self, handlers: Handlers, parent: app_commands.Group) -> None:
+    def __init__(self, handlers: Handlers) -> None:
         self.handlers = handlers
         super().__init__(
-            name="admin",
+            name=own_name("admin"),
             description="Server admins: settings, cancel, seasons, results",
-            parent=parent,
+            **PLACES,
         )
         offer(self.close_season, "board", ladder_choices(ai=False))
 

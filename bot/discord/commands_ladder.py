@@ -1,4 +1,4 @@
-"""``/tora ladder``: the server's ladders over the application layer's look-ups (the ladder
+"""``/tora-ladder``: the server's ladders over the application layer's look-ups (the ladder
 desk): leaderboards, profiles, seasons and the matchmaking queue (the admins' are in
 ``commands_admin``)."""
 
@@ -12,6 +12,7 @@ from discord import app_commands
 from .autocomplete import Completing
 from .callers import caller_of
 from .choices import ladder_choices, offer
+from .commands import PLACES, own_name
 from .handlers import Handlers
 
 # A ``board`` is a game's ladder (TORA's boards, then the other games), a ``ladder`` that or
@@ -23,12 +24,12 @@ LADDER = "The ladder: TORA's short or long board, ToriShogi or Torii; ai-: again
 
 
 class LadderCommands(Completing, app_commands.Group):
-    def __init__(self, handlers: Handlers, parent: app_commands.Group) -> None:
+    def __init__(self, handlers: Handlers) -> None:
         self.handlers = handlers
         super().__init__(
-            name="ladder",
+            name=own_name("ladder"),
             description="This server's ladders: ratings, profiles, the queue",
-            parent=parent,
+            **PLACES,
         )
         for command in (self.ladder, self.profile, self.seasons):
             offer(command, "board", ladder_choices(ai=True))

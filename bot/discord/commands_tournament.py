@@ -1,4 +1,4 @@
-"""``/tora tournament ...``: tournaments over the application layer's tournament commands
+"""``/tora-tournament ...``: tournaments over the application layer's tournament commands
 (the tournament desk). Organising (create, start, cancel) is for server admins; anyone
 registers, withdraws and looks."""
 
@@ -14,6 +14,7 @@ from bot.app.tournaments import CreateOptions
 from .autocomplete import Completing
 from .callers import caller_of, person
 from .choices import game_choices, ladder_choices, offer
+from .commands import PLACES, own_name
 from .commands_ladder import Board
 from .handlers import Handlers
 from .options import DurationText, NameText, ReasonText
@@ -22,12 +23,12 @@ NAME = "The tournament's name"
 
 
 class TournamentCommands(Completing, app_commands.Group):
-    def __init__(self, handlers: Handlers, parent: app_commands.Group) -> None:
+    def __init__(self, handlers: Handlers) -> None:
         self.handlers = handlers
         super().__init__(
-            name="tournament",
+            name=own_name("tournament"),
             description="Tournaments: Swiss, round robin, or chapter 10's tiers",
-            parent=parent,
+            **PLACES,
         )
         offer(self.create, "board", ladder_choices(ai=False))
         offer(self.create, "game", game_choices())

@@ -1,6 +1,6 @@
 """An event's Join and Leave buttons are disabled on Discord once they stop applying (which
 ones is the application layer's ``event_sweeping``): the announcement that shows them is the
-public answer to ``/tora tournament create``, remembered through the store once it went out,
+public answer to ``/tora-tournament create``, remembered through the store once it went out,
 so this works after a restart. Whenever the event may have changed (a step of its flow, a
 cancel), its remembered messages are looked at, and the stale buttons disabled, each alone:
 a running Swiss's Leave stays while its Join goes. A message that cannot be edited any more

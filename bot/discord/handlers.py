@@ -13,6 +13,7 @@ import discord
 
 from bot.app import Answer, App
 
+from .callers import caller_of
 from .respond import Responder
 
 
@@ -48,3 +49,10 @@ class Serving:
     ) -> None:
         """Do ``work`` and show its answer, deferred if it takes long (``Responder.run``)."""
         await self.handlers.respond.run(interaction, work, private=private)
+
+    async def agree(
+        self, interaction: discord.Interaction[Any], match: str | None, kind: str
+    ) -> None:
+        """Propose ``kind`` (a draw, a pause...) in the caller's match, or accept it."""
+        caller, actions = caller_of(interaction), self.app.actions
+        await self.answer(interaction, lambda: actions.agree(caller, match, kind), private=True)

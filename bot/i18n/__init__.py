@@ -35,6 +35,7 @@ __all__ = [
     "COMMAND_NAME",
     "LOCALES",
     "N_",
+    "OWN_COMMANDS",
     "SOURCE",
     "_",
     "autonym",
@@ -44,6 +45,7 @@ __all__ = [
     "known",
     "ngettext",
     "option",
+    "own_command",
     "pgettext",
     "slash",
     "speaking",
@@ -185,15 +187,30 @@ def _fill(text: str, source: str, params: dict[str, Any]) -> str:
 def slash(command: str, *options: str) -> str:
     """A slash command as the reader's Discord shows it, in backticks: ``slash("tora
     settings", "timezone:Europe/Paris")`` (or ``slash("tora settings timezone:Europe/Paris")``)
-    is `` `/tora einstellungen zeitzone:Europe/Paris` `` in German. Each name is the one the
-    commands are synced with (their catalog entries); what follows an option's ``:`` is
+    is `` `/tora einstellungen zeitzone:Europe/Paris` `` in German, and ``slash("tora ladder
+    queue")`` `` `/tora-rangliste warteschlange` `` (``own_command``). Each name is the one
+    the commands are synced with (their catalog entries); what follows an option's ``:`` is
     kept as it is."""
     code = current()
     words = []
-    for word in [*command.split(), *options]:
+    for word in [*own_command(command.split()), *options]:
         name, colon, value = word.partition(":")
         words.append(f"{lookup(code, COMMAND_NAME, name)}{colon}{value}")
     return "`/" + " ".join(words) + "`"
+
+
+# The groups of ``/tora``'s commands that are slash commands of their own, ``/tora-<group>``:
+# Discord counts a command's names, descriptions and choices (its subcommands', options' and
+# their localizations' longest) against 8,000 characters, which one ``/tora`` would pass.
+OWN_COMMANDS = ("match", "ladder", "tournament", "admin")
+
+
+def own_command(path: list[str]) -> list[str]:
+    """A command's names from ``tora`` down (``tora ladder queue``) as Discord has them
+    (``tora-ladder queue``): a group of ``OWN_COMMANDS`` is a command of its own."""
+    if len(path) > 1 and path[0] == "tora" and path[1] in OWN_COMMANDS:
+        return [f"tora-{path[1]}", *path[2:]]
+    return path
 
 
 def option(name: str) -> str:

@@ -341,7 +341,7 @@ class Settings:
 
     def cmd(self, name: str, localized: bool = False) -> str:
         """A command as players type it: ``cmd("queue board:long")`` is
-        ``/tora ladder queue board:long`` (the rarer commands sit in groups); with
+        ``/tora-ladder queue board:long`` (the rarer commands sit in groups); with
         ``localized``, its names as the reader's Discord shows them in the current language
         (``bot.i18n.slash``), else in English (as ``texts.duration``)."""
         return _command(self.command, name, current() if localized else SOURCE)

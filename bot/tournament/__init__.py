@@ -4,7 +4,7 @@ scoring (``scoring``).
 The format is plain arithmetic: Game Point Values with their handicaps, four-game matches to
 an organiser's target, the Ranking Point Value and its bands, Current and Transitional Ranks
 per board size, pairings and the order of tied champions (the names exported here). The desk
-(``desk``: the ``/tora tournament`` commands) and the running tournament (``flow``: scoring
+(``desk``: the ``/tora-tournament`` commands) and the running tournament (``flow``: scoring
 each game as it ends, opening the next) store and post through storage and the match service.
 Decisions where the chapter is open: docs/TOURNAMENTS.md.
 """

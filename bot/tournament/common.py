@@ -97,7 +97,7 @@ RunningT = TypeVar("RunningT", bound=Running)
 
 
 class Desk(Generic[RunningT]):
-    """What a front end calls for ``/tora tournament ...``, in front of its ``flow``."""
+    """What a front end calls for ``/tora-tournament ...``, in front of its ``flow``."""
 
     flow_type: type[RunningT]
 

@@ -1,4 +1,4 @@
-"""The tournament desk: what a front end calls for ``/tora tournament ...``.
+"""The tournament desk: what a front end calls for ``/tora-tournament ...``.
 
 Every command takes the place it was given in and who gave it, and returns a ``Reply`` (text
 and, for the standings, the bracket image); a refusal is ``Refused`` with a message for that

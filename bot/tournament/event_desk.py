@@ -1,4 +1,4 @@
-"""The desk of Swiss and round robin events: what a front end calls for ``/tora tournament``
+"""The desk of Swiss and round robin events: what a front end calls for ``/tora-tournament``
 with a format other than chapter 10's.
 
 Server admins create events (any game of the registry with its options, the format, rounds,

@@ -1,4 +1,4 @@
-"""What ``/tora tournament create`` asks of a Swiss or round robin event, and its checks:
+"""What ``/tora-tournament create`` asks of a Swiss or round robin event, and its checks:
 every refusal names what is wrong and what is allowed."""
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ MOST_ROUNDS = 20
 
 @dataclass(frozen=True)
 class EventSpec:
-    """What ``/tora tournament create`` asks for, before it is checked."""
+    """What ``/tora-tournament create`` asks for, before it is checked."""
 
     name: str
     game: str
