@@ -121,6 +121,19 @@ async def test_plans_are_refused_when_they_cannot_be_played(h: Harness) -> None:
     assert (await h.running.plans(HERE, ANN, cancel="all")).text.startswith("Every plan")
 
 
+async def test_cancelling_plan_number_typed_as_a_superscript_digit_is_refused_not_a_crash(
+    h: Harness,
+) -> None:
+    """``/tora plans cancel:²``: "²" is a digit to ``str.isdigit`` but not to ``int``, so
+    the command failed with an internal error; it gets the refusal saying what is allowed."""
+    await started(h)
+    await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
+    for typed in ("\u00b2", "\u0661", "+1", " 1 2"):
+        with pytest.raises(Refused, match="Cancel a plan by its number, 1 to 1, or `all`"):
+            await h.running.plans(HERE, ANN, cancel=typed)
+    assert len(await stored(h, Side.CHALLENGER)) == 1
+
+
 async def test_plans_survive_a_restart_and_go_with_the_match(h: Harness) -> None:
     await started(h)
     await h.running.plans(HERE, ANN, add="c5c4 > a3a4 | b5b4 > d1c2")

@@ -207,7 +207,9 @@ def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
     typed = cancel.strip().lower()
     if typed == "all":
         return [], _("Every plan cancelled.")
-    if not typed.isdigit() or not 1 <= int(typed) <= len(lines):
+    # ASCII digits only: ``isdigit`` takes "²", which ``int`` does not, and ``int`` takes
+    # other scripts' digits, which nobody reading the list would type for its numbers
+    if not (typed.isascii() and typed.isdecimal()) or not 1 <= int(typed) <= len(lines):
         raise Refused(
             _(
                 "Cancel a plan by its number, 1 to {most}, or `all`; not {given}.",
