@@ -238,3 +238,47 @@ async def test_a_tora_whole_turn_in_reply_to_a_whole_turn(h: Harness) -> None:
     await h.settle()
     assert posts(h)[-1].startswith("ann (Challenger) ended their turn:")
     assert all(f"`{text}`" in posts(h)[-1] for text in mine)
+
+
+async def test_an_agreed_reset_drops_the_plans_of_the_game_before(h: Harness, monkeypatch) -> None:
+    """An agreed reset (R28: a new game of the series begins) drops both players' plans as a
+    takeback does: ann's plan made in game 1 against bob's turn was matched against bob's
+    turns of game 2 and her reply played there without her asking."""
+    from rules.tora.play import Play
+
+    monkeypatch.setattr(Play, "can_reset", lambda self: True)  # R28's condition, granted
+    terms = Terms(options={"board": "long", "target": 20}, turn_seconds=10 * HOUR)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K"})
+    options = dict(
+        board="long",
+        target=20,
+        challenger_setup="aggressive",
+        opposition_setup="defensive",
+        rulers=("Q", "K"),
+    )
+    mirror = Game(**options)
+    rng = random.Random(5)
+    first = planned_turn(mirror, rng, attack=False)
+    for text in first:
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    theirs = planned_turn(mirror, rng, attack=False)
+    mine = planned_turn(mirror, rng, attack=False)
+    await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(mine)}")
+    await h.running.reset(HERE, BOB)  # bob proposes, ann agrees: game 2 begins
+    await h.running.reset(HERE, ANN)
+    await h.settle()
+    assert "agreed to reset the board" in " ".join(h.delivery.texts(HERE.channel_id)[-3:])
+    assert await stored(h, Side.CHALLENGER) == []
+    for text in first:  # game 2: ann opens as before, bob answers as ann once expected
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    for text in theirs:
+        await h.running.play(HERE, BOB, text)
+    await h.running.end_turn(HERE, BOB)
+    await h.settle()
+    told = [t for t in dms(h, ANN) if "planned reply" in t]
+    assert told == [], told

@@ -312,6 +312,7 @@ def _unanswered(them: str, seen: list[str], plans: int) -> str:
 
 
 async def forget(ctx: Context, table: Table) -> None:
-    """Both players' plans go (a turn taken back: they answered another game)."""
+    """Both players' plans go (a turn taken back, the board reset by agreement: they
+    answered turns of another game)."""
     for side in Side:
         await keep(ctx, table, side, [])
