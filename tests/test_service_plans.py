@@ -78,6 +78,29 @@ async def test_a_turn_answered_by_a_plan_sends_its_planner_one_dm(h: Harness) ->
     assert any("your turn" in text.lower() for text in dms(h, BOB)[-1:])
 
 
+async def test_a_turn_no_plan_answers_sends_its_planner_one_dm(h: Harness) -> None:
+    """When bob's turn matches none of ann's plans she got the usual "Your turn against bob"
+    DM and, as a second ping at the same moment, "bob played a5a4, which none of your plans
+    answers: 1 plan dropped. It is your turn." Now the "your turn" DM says both; a player who
+    wants no "your turn" DMs still gets the plans' news alone, as before."""
+    await started(h)
+    await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
+    before = len(dms(h, ANN))
+    await turn(h, BOB, "a5a4")
+    told = dms(h, ANN)[before:]
+    assert len(told) == 1, told
+    assert "bob played a5a4, which none of your plans answers: 1 plan dropped." in told[0]
+    assert "Your turn against bob" in told[0]
+    await h.running.records.set_notify(ANN, "dm_turn", "off")
+    await turn(h, ANN, "a3a4")
+    await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
+    before = len(dms(h, ANN))
+    await turn(h, BOB, "f5f4")
+    assert dms(h, ANN)[before:] == [
+        "bob played f5f4, which none of your plans answers: 1 plan dropped. It is your turn."
+    ]
+
+
 async def test_alternatives_and_a_turn_none_answers(h: Harness) -> None:
     await started(h)
     await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
@@ -86,8 +109,8 @@ async def test_alternatives_and_a_turn_none_answers(h: Harness) -> None:
         await h.running.plans(HERE, ANN, add="c5c4 > d1c2")
     await turn(h, BOB, "a5a4")  # neither: nothing is played, the plans go
     assert posts(h)[-1].startswith("bob (Opposition) ended their turn")
-    assert dms(h, ANN)[-1].startswith(
-        "bob played a5a4, which none of your plans answers: 2 plans dropped."
+    assert (
+        "\nbob played a5a4, which none of your plans answers: 2 plans dropped." in (dms(h, ANN)[-1])
     )
     assert await stored(h, Side.CHALLENGER) == []
 
@@ -99,7 +122,7 @@ async def test_a_reply_no_longer_legal_is_not_played(h: Harness) -> None:
     stale = json.dumps([[["c5c4"], ["c4c5"]]])  # a plan of another position: c5 is taken
     await h.running._ctx.store.hosting.put_plans(hosted.id, Side.CHALLENGER, [stale])
     await turn(h, BOB, "c5c4")
-    assert dms(h, ANN)[-1].startswith("Your planned reply c4c5 to bob's turn can no longer")
+    assert "\nYour planned reply c4c5 to bob's turn can no longer" in dms(h, ANN)[-1]
     assert "nothing was played, and 1 plan was dropped" in dms(h, ANN)[-1]
     assert posts(h)[-1].startswith("bob (Opposition) ended their turn")
 

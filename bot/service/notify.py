@@ -69,6 +69,12 @@ class Notify:
         return self["dm_turn"] == ON
 
     @property
+    def turn_dms(self) -> bool:
+        """Whether the player gets a DM on their turn: they want it, and no daily digest
+        tells them instead."""
+        return self.dm_turn and self.digest is None
+
+    @property
     def mention(self) -> bool:
         return self["mention"] == ON
 
@@ -183,7 +189,7 @@ async def decide(
         kept = [u for u in mentions if (await wants_of(u)).mention]
         return Decision(mentions=tuple(kept))
     wants = await wants_of(user_id)
-    if notice == TURN and (not wants.dm_turn or wants.digest is not None):
+    if notice == TURN and not wants.turn_dms:
         return Decision(drop=True)
     if notice == PROPOSAL and not wants.proposals:
         return Decision(drop=True)

@@ -7,9 +7,10 @@ planner may not know), so a turn with a hidden action cannot be a trigger.
 When the opponent's turn ends and matches the first step of a line, its reply is played at
 once, checked by the rules like any turn, and the lines of that branch go on one step
 shorter; the lines it does not match are dropped, and so is the branch whose reply is no
-longer legal (nothing is played then). The planner is told in a DM. Plans are PRIVATE
-(``plans`` rows, read only for their side), survive restarts and go with the match's end;
-the opponent's view is the same whether plans exist or not."""
+longer legal (nothing is played then). The planner is told in a DM (when nothing was
+played, in the "your turn" DM: ``turns.after_turn``). Plans are PRIVATE (``plans`` rows,
+read only for their side), survive restarts and go with the match's end; the opponent's
+view is the same whether plans exist or not."""
 
 from __future__ import annotations
 
