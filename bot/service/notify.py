@@ -5,8 +5,9 @@ per-turn DMs, DMs of the opponent's proposals.
 
 The service marks what a message is about (``Mail``'s ``notice``: ``turn``, ``reminder``,
 ``proposal``); the outbox asks ``decide`` as each goes: a DM the player does not want is
-dropped, a DM in their quiet hours is held until they end, a channel post's mentions keep
-only the players who want them. The defaults ping once for one event: the DM, not the
+dropped, a DM in their quiet hours is held until they end (and a turn's DM dropped if
+that turn is over by then: ``outbox.outlived``), a channel post's mentions keep only the
+players who want them. The defaults ping once for one event: the DM, not the
 mention."""
 
 from __future__ import annotations
