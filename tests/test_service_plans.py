@@ -9,13 +9,16 @@ import contextlib
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from positions import C, O, hidden, with_assassins
 
-from bot.service import Place, Refused, Terms, User
+from bot.service import Place, Refused, Terms, User, plans
 from bot.service.testing import PRIVATE, Harness
 from harness.stage import planned_turn
-from rules import Side
+from rules import ActionError, Side
 from rules.tora import Game
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -305,3 +308,127 @@ async def test_an_agreed_reset_drops_the_plans_of_the_game_before(h: Harness, mo
     await h.settle()
     told = [t for t in dms(h, ANN) if "planned reply" in t]
     assert told == [], told
+
+
+# ---- a plan never depends on hidden state: no action after a search (R43) ------------------
+class _Ctx:
+    async def player_language(self, user_id: int) -> str:
+        return "en"
+
+
+def _table(game: Game) -> Any:  # what ``plans.answer`` reads of a match
+    hosted = SimpleNamespace(player=lambda side: (ANN.id, BOB.id)[side])
+    return SimpleNamespace(game=game, hosted=hosted, side_name=lambda side: ("ann", "bob")[side])
+
+
+def _searching(bob_assassin: str) -> Game:
+    """bob's turn runs; his hidden Assassin stands on ``bob_assassin``, by his Archer on
+    v9h11 or far away; ann's Cannon on v10h12 may search next to the Archer."""
+    return with_assassins(
+        hidden(O, bob_assassin),
+        (O, "A", "v9h11"),
+        (C, "G", "v9h12"),
+        (C, "G", "v5h15"),
+        (C, "C", "v10h12"),
+        side=O,
+    )
+
+
+async def _answered(bob_assassin: str, stored: str) -> plans.Answer:
+    """bob plays G v17h1-v16h1, which ann's plan (``stored``, as kept) answers."""
+    game = _searching(bob_assassin)
+    game.apply("G v17h1-v16h1")
+    game.end_turn()
+    found = await plans.answer(_Ctx(), _table(game), Side.CHALLENGER, [stored])
+    assert found is not None
+    return found
+
+
+def _saved(typed: str) -> str:
+    """The line as ``/tora plans add`` checks and keeps it, on ann's own copy of the game."""
+    mine = _searching("v14h3").for_player(Side.CHALLENGER)
+    return plans.encode(plans.simulate(mine, Side.CHALLENGER, plans.parse(typed)))
+
+
+async def test_a_planned_reply_that_fails_tells_the_planner_where_the_hidden_assassin_is() -> None:
+    """A planned reply was checked on the REAL game (hidden Assassin included) although it was
+    saved from the planner's view: a search in it that finds the Assassin changes the board
+    (here the Assassin shares its Archer's square: both go), so the next planned action
+    failed, nothing was played, and ann's DM said "can no longer be played (there is no
+    enemy piece to attack on v9h11)": she learnt, without anything public, that bob's
+    Assassin is on v9h11, while in the twin world (Assassin far away) the plan was played.
+    A reply going on after a search is refused when it is saved; one kept from before is
+    dropped the same way in both worlds; a reply ending with the search is played in both."""
+    with pytest.raises(Refused, match="may end with a search but not go on after it"):
+        _saved("G v17h1-v16h1 > C v10h12 search; G v9h12 x v9h11")
+    ending = _saved("G v17h1-v16h1 > C v10h12 search")
+    near, far = await _answered("v9h11", ending), await _answered("v14h3", ending)
+    assert (near.reply, near.told) == (far.reply, far.told)
+    assert near.reply == ["C v10h12 search"]
+    assert near.told == (
+        "bob played G v17h1-v16h1: your planned reply C v10h12 search was played. 0 plans left."
+    )
+    kept = json.dumps([[["G v17h1-v16h1"], ["C v10h12 search", "G v9h12 x v9h11"]]])
+    near, far = await _answered("v9h11", kept), await _answered("v14h3", kept)
+    assert (near.reply, near.told, near.kept) == (far.reply, far.told, far.kept)
+    assert near.reply is None and near.kept == []
+    assert near.told.startswith(
+        "Your planned reply C v10h12 search; G v9h12 x v9h11 to bob's turn was not played, "
+        "and 1 plan was dropped: A planned reply may end with a search but not go on after "
+        "it: what `C v10h12 search` finds decides what can follow"
+    )
+
+
+async def test_a_reply_going_on_after_a_search_is_refused_however_the_plan_is_made(
+    h: Harness,
+) -> None:
+    """``/tora plans add:`` and the plan panel (the web page's plan mode is the same draft)
+    refuse a reply with an action after a search, saying why and what may be planned."""
+    from test_service_assassins import BOB_START, OPTIONS, TERMS
+
+    await h.running.challenge(HERE, ANN, BOB, TERMS)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q"})
+    await h.running.setup(HERE, ANN, {"assassin": "v3h17"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": BOB_START})
+    shadow = Game(OPTIONS, assassin_starts=("v3h17", BOB_START))
+    first = planned_turn(shadow, random.Random(5), attack=False)
+    for text in first:
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    theirs = next(  # one plain move of bob's, the turn ann expects
+        shadow.notation(a)
+        for a in shadow.legal_actions()
+        if a.letter != "X" and a.kind == "move" and not a.target
+    )
+    mine = shadow.for_player(Side.CHALLENGER)
+    mine.apply(theirs)
+    mine.end_turn()
+    search = next(
+        text
+        for text in (mine.notation(a) for a in mine.legal_actions() if a.kind == "search")
+        if _plays(mine, text)
+    )
+    mine.apply(search)
+    after = next(mine.notation(a) for a in mine.legal_actions() if a.kind == "move")
+    why = "may end with a search but not go on after it"
+    with pytest.raises(Refused, match=why):
+        await h.running.plans(HERE, ANN, add=f"{theirs} > {search}; {after}")
+    listed = await h.running.plans(HERE, ANN, add=f"{theirs} > {search}")
+    assert listed.text.startswith("Plan 1 saved.")
+    await h.running.draft_plan(HERE, ANN, pick=theirs)
+    await h.running.draft_plan(HERE, ANN, step="done")
+    await h.running.draft_plan(HERE, ANN, pick=search)
+    with pytest.raises(Refused, match=why):
+        await h.running.draft_plan(HERE, ANN, pick=after)
+    draft = await h.running.draft_plan(HERE, ANN)  # the draft stands as it was
+    assert draft.mine == (search,)
+
+
+def _plays(game: Game, text: str) -> bool:
+    """Whether ``text`` can be staged on ``game`` (a copy is tried)."""
+    try:
+        game.copy().apply(text)
+    except ActionError:
+        return False
+    return True

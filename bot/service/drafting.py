@@ -168,7 +168,8 @@ async def _positioned(table: Table, side: Side, parts: _Parts) -> GameState:
 
 def _position(table: Table, side: Side, parts: _Parts) -> GameState:
     """The draft's position on the player's own copy of the game; Refused when it cannot be
-    played (the opponent's expected turn cannot end so, say)."""
+    played (the opponent's expected turn cannot end so, say, or the reply goes on after a
+    search: ``plans.stage_reply``)."""
     game = table.game.for_player(side)
     try:
         for text in parts.theirs:
@@ -177,8 +178,7 @@ def _position(table: Table, side: Side, parts: _Parts) -> GameState:
             if not parts.theirs:
                 raise Refused(_("Pick at least one action of your opponent's turn first."))
             game.end_turn()
-            for text in parts.mine:
-                game.apply(text)
+            plans.stage_reply(game, "; ".join(parts.mine))
     except ActionError as exc:
         raise ActionRefused(exc) from None
     return game

@@ -2,7 +2,11 @@
 lines of "if they play X, I play Y", several alternatives, each several turns deep
 (``X > Y | X2 > Y2``); in TORA a whole turn in reply to a whole turn. A trigger is the
 opponent's turn as the planner sees it (its public form: a plan never depends on what the
-planner may not know), so a turn with a hidden action cannot be a trigger.
+planner may not know), so a turn with a hidden action cannot be a trigger; and a reply may
+end with an action that shows what the planner cannot know yet (TORA's search, R43) but not
+go on after it (``stage_reply``): what it finds would decide whether the rest can be
+played, and so tell the planner, without the search being seen, where an enemy Assassin
+stands.
 
 When the opponent's turn ends and matches the first step of a line, its reply is played at
 once, checked by the rules like any turn, and the lines of that branch go on one step
@@ -112,7 +116,9 @@ def simulate(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line:
                         turn=quote(theirs),
                     )
                 )
-            played = _turn(game, mine)
+            stage_reply(game, mine)
+            game.end_turn()
+            played = list(game.turns[-1].texts)
         except ActionError as exc:
             raise Refused(
                 _(
@@ -134,6 +140,47 @@ def _turn(game: GameState, text: str) -> list[str]:
             game.apply(part.strip())
     game.end_turn()
     return list(game.turns[-1].texts)
+
+
+class AfterSearch(Refused):
+    """A planned reply goes on after ``action``, which shows hidden information."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(after_search(action))
+        self.action = action
+
+
+def after_search(action: str) -> str:
+    """Why a reply may not go on after ``action`` (a search), in the current language."""
+    return _(
+        "A planned reply may end with a search but not go on after it: what {action} finds "
+        "decides what can follow, which a plan may not depend on. End the reply with the "
+        "search, and plan the rest once you know what it found.",
+        action=quote(action),
+    )
+
+
+def stage_reply(game: GameState, text: str) -> None:
+    """Stage a planned reply's actions (``text``, separated by ``;``) on ``game``, the
+    planner's own copy: ActionError if one cannot be played, ``AfterSearch`` (Refused) if
+    one comes after an action that showed what the planner cannot know (one that cannot be
+    taken back, R10: TORA's search, R43). A reply may end with such an action."""
+    actions = [part.strip() for part in text.split(";") if part.strip()]
+    for number, action in enumerate(actions, 1):
+        game.apply(action)
+        if number < len(actions) and _reveals(game):
+            raise AfterSearch(action)
+
+
+def _reveals(game: GameState) -> bool:
+    """Whether the action just staged on ``game`` has shown hidden information: the rules
+    keep it from being taken back (R10)."""
+    probe = game.copy()
+    try:
+        probe.undo()
+    except ActionError:
+        return True
+    return False
 
 
 def _conflict(old: Line, new: Line) -> bool:
@@ -247,9 +294,10 @@ def planner_of(table: Table) -> Side | None:
 
 async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) -> Answer | None:
     """The opponent's turn has just ended: ``planner``'s (``planner_of``) matching reply
-    from their plans (``texts``, as stored), checked on a copy, or their plans dropped
-    when the turn matched none or the reply is no longer legal; None when they have no
-    plans to answer with."""
+    from their plans (``texts``, as stored), checked on their own copy of the game and then
+    on a copy of the game itself, or their plans dropped when the turn matched none, the
+    reply is no longer legal or it goes on after a search (a line kept before that was
+    refused); None when they have no plans to answer with."""
     if not texts:
         return None
     game, hosted = table.game, table.hosted
@@ -263,7 +311,22 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
             return Answer(planner, None, [], _unanswered(them, seen, len(lines)), language)
     reply = matching[0][0][1]
     try:
+        # on the planner's own copy first: what they are told never depends on hidden state
+        await asyncio.to_thread(_reply_on, game.for_player(planner), reply)
         await asyncio.to_thread(_turn, game.copy(), "; ".join(reply))
+    except AfterSearch as refused:  # going on after a search: kept before that was refused
+        with speaking(language):
+            told = ngettext(
+                "Your planned reply {reply} to {player}'s turn was not played, and {n} plan "
+                "was dropped: {reason} It is your turn.",
+                "Your planned reply {reply} to {player}'s turn was not played, and {n} plans "
+                "were dropped: {reason} It is your turn.",
+                len(lines),
+                reply="; ".join(reply),
+                player=them,
+                reason=after_search(refused.action),
+            )
+        return Answer(planner, None, [], told, language)
     except ActionError as exc:
         with speaking(language):
             told = ngettext(
@@ -288,6 +351,12 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
             reply="; ".join(reply),
         )
     return Answer(planner, reply, [encode(line) for line in deeper], told, language)
+
+
+def _reply_on(game: GameState, reply: list[str]) -> None:
+    """Play ``reply`` as a whole turn on ``game`` (``stage_reply``'s checks, then its end)."""
+    stage_reply(game, "; ".join(reply))
+    game.end_turn()
 
 
 def _unanswered(them: str, seen: list[str], plans: int) -> str:
