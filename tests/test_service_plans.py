@@ -267,9 +267,9 @@ async def test_a_tora_whole_turn_in_reply_to_a_whole_turn(h: Harness) -> None:
 
 
 async def test_an_agreed_reset_drops_the_plans_of_the_game_before(h: Harness, monkeypatch) -> None:
-    """An agreed reset (R28: a new game of the series begins) drops both players' plans as a
-    takeback does: ann's plan made in game 1 against bob's turn was matched against bob's
-    turns of game 2 and her reply played there without her asking."""
+    """An agreed reset (R28: a new game of the series begins) drops both players' plans (and
+    plan drafts) as a takeback does: ann's plan made in game 1 against bob's turn was matched
+    against bob's turns of game 2 and her reply played there without her asking."""
     from rules.tora.play import Play
 
     monkeypatch.setattr(Play, "can_reset", lambda self: True)  # R28's condition, granted
@@ -294,11 +294,15 @@ async def test_an_agreed_reset_drops_the_plans_of_the_game_before(h: Harness, mo
     theirs = planned_turn(mirror, rng, attack=False)
     mine = planned_turn(mirror, rng, attack=False)
     await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(mine)}")
+    await h.running.draft_plan(HERE, ANN, pick=theirs[0])  # and a draft, of game 1
     await h.running.reset(HERE, BOB)  # bob proposes, ann agrees: game 2 begins
     await h.running.reset(HERE, ANN)
     await h.settle()
     assert "agreed to reset the board" in " ".join(h.delivery.texts(HERE.channel_id)[-3:])
     assert await stored(h, Side.CHALLENGER) == []
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    assert await h.running._ctx.store.hosting.private_draft(hosted.id, Side.CHALLENGER) is None
     for text in first:  # game 2: ann opens as before, bob answers as ann once expected
         await h.running.play(HERE, ANN, text)
     await h.running.end_turn(HERE, ANN)
