@@ -127,6 +127,52 @@ async def test_quiet_hours_hold_a_dm_and_send_it_after(h: Harness) -> None:
     assert dms(h, BOB)[-1].startswith("Reminder: your turn against ann (Challenger)")
 
 
+async def test_a_reminder_held_in_quiet_hours_is_dropped_once_its_turn_was_played(
+    h: Harness,
+) -> None:
+    """ann wants quiet hours 22-7 and a reminder 1 h before her deadline (23:00 here). The
+    22:00 reminder is held until 07:00; she plays her turn at 22:30 anyway. At 07:00 she got
+    "Reminder: your turn against bob ends in 1 h" of a turn that ended 8 hours before, while
+    it is bob's turn: a held reminder whose turn is over is dropped."""
+    await wants(h, ANN, quiet="22-7", reminders="h1")
+    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi", turn_seconds=15 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.settle()  # Friday 08:00 UTC: ann's turn ends at 23:00
+    await h.advance(14 * HOUR)  # 22:00: the reminder is held
+    await h.advance(30 * 60)  # 22:30
+    assert not any(text.startswith("Reminder") for text in dms(h, ANN))
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    await h.advance(9 * HOUR)  # 07:30 Saturday: bob's turn runs
+    late = [text for text in dms(h, ANN) if text.startswith("Reminder")]
+    assert late == [], late
+
+
+async def test_a_your_turn_dm_held_in_quiet_hours_is_dropped_once_that_turn_was_played(
+    h: Harness,
+) -> None:
+    """bob's "your turn" DM is held by his quiet hours; he plays that turn in them anyway:
+    at 07:00 the DM of a turn he has played does not come, while the one of his next turn
+    held behind it does."""
+    await started(h)  # Friday 08:00 UTC
+    await wants(h, BOB, quiet="22-7", reminders="none")
+    await h.advance(15 * HOUR)  # 23:00
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    await h.advance(HOUR)  # midnight: bob plays his held turn
+    await h.running.play(HERE, BOB, "a5a4")
+    await h.running.end_turn(HERE, BOB)
+    await h.settle()
+    await h.running.play(HERE, ANN, "a3a4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    await h.advance(7 * HOUR + 30 * 60)  # 07:30
+    told = [text for text in dms(h, BOB) if "ended their turn" in text]
+    assert len(told) == 1 and "`a3a4`" in told[0], told
+
+
 async def test_a_daily_digest_in_place_of_the_turn_dms(h: Harness) -> None:
     await wants(h, ANN, digest="9")  # Friday 08:00: the first digest is at 09:00
     await started(h)

@@ -5,11 +5,14 @@ and against the AI, and a pick that cannot be played changes nothing."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from test_service_plans import ANN, BOB, HERE, tora_turns_to_plan
 
 from bot.service import Refused, Terms
 from bot.service.testing import PRIVATE, Harness
+from rules import Side
 
 HOUR = 3600.0
 
@@ -90,3 +93,45 @@ async def test_a_tora_whole_turn_picked_then_ended_then_answered(h: Harness) -> 
     post = h.delivery.texts(HERE.channel_id)[-1]
     assert post.startswith("ann (Challenger) ended their turn:")
     assert all(f"`{text}`" in post for text in mine)
+
+
+async def test_after_a_takeback_the_plan_panel_opens_empty(h: Harness) -> None:
+    """Drafts are kept by turn number, and a takeback brings turn numbers back: ann drafted
+    "bob a5a4, me c4c5" in turn 2; her turn 1 is taken back and replayed as a3a4; in the new
+    turn 2 the plan panel replayed the old draft and was refused (c4 is empty now), so the
+    panel with its Start again button could not even be shown. A takeback drops both
+    players' drafts (as it drops their plans), and the panel opens empty."""
+    await h.running.challenge(
+        HERE, ANN, BOB, Terms(game="torishogi", turn_seconds=10 * HOUR, rated=False)
+    )
+    await h.running.accept(HERE, BOB)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    await h.running.draft_plan(HERE, ANN, pick="a5a4")
+    await h.running.draft_plan(HERE, ANN, pick="c4c5")
+    await h.running.takeback(HERE, ANN)
+    await h.running.takeback(HERE, BOB)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    assert await h.running._ctx.store.hosting.private_draft(hosted.id, Side.CHALLENGER) is None
+    await h.running.play(HERE, ANN, "a3a4")  # turn 1 again, another move
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    draft = await h.running.draft_plan(HERE, ANN)  # opening the panel in the new turn 2
+    assert draft.theirs == () and draft.mine == ()
+
+
+async def test_a_stored_draft_that_no_longer_plays_opens_empty(h: Harness) -> None:
+    """A draft kept for this turn that cannot be played in its position (kept before this
+    fix across a takeback, say) is an empty draft, not a refusal of the panel."""
+    await started(h)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    stale = json.dumps({"theirs": ["a5a4"], "mine": ["c3c4"], "replying": True})  # c3 is empty
+    turn = (await h.running.draft_plan(HERE, ANN)).menu.stamp.turn
+    await h.running._ctx.store.hosting.put_draft(hosted.id, Side.CHALLENGER, turn, stale)
+    draft = await h.running.draft_plan(HERE, ANN)
+    assert draft.theirs == () and draft.mine == () and not draft.replying
+    draft = await h.running.draft_plan(HERE, ANN, pick="a5a4")  # and it is made again
+    assert draft.theirs == ("a5a4",)

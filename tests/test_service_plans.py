@@ -9,13 +9,16 @@ import contextlib
 import json
 import random
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
+from positions import C, O, hidden, with_assassins
 
-from bot.service import Place, Refused, Terms, User
+from bot.service import Place, Refused, Terms, User, plans
 from bot.service.testing import PRIVATE, Harness
 from harness.stage import planned_turn
-from rules import Side
+from rules import ActionError, Side
 from rules.tora import Game
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -78,6 +81,29 @@ async def test_a_turn_answered_by_a_plan_sends_its_planner_one_dm(h: Harness) ->
     assert any("your turn" in text.lower() for text in dms(h, BOB)[-1:])
 
 
+async def test_a_turn_no_plan_answers_sends_its_planner_one_dm(h: Harness) -> None:
+    """When bob's turn matches none of ann's plans she got the usual "Your turn against bob"
+    DM and, as a second ping at the same moment, "bob played a5a4, which none of your plans
+    answers: 1 plan dropped. It is your turn." Now the "your turn" DM says both; a player who
+    wants no "your turn" DMs still gets the plans' news alone, as before."""
+    await started(h)
+    await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
+    before = len(dms(h, ANN))
+    await turn(h, BOB, "a5a4")
+    told = dms(h, ANN)[before:]
+    assert len(told) == 1, told
+    assert "bob played a5a4, which none of your plans answers: 1 plan dropped." in told[0]
+    assert "Your turn against bob" in told[0]
+    await h.running.records.set_notify(ANN, "dm_turn", "off")
+    await turn(h, ANN, "a3a4")
+    await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
+    before = len(dms(h, ANN))
+    await turn(h, BOB, "f5f4")
+    assert dms(h, ANN)[before:] == [
+        "bob played f5f4, which none of your plans answers: 1 plan dropped. It is your turn."
+    ]
+
+
 async def test_alternatives_and_a_turn_none_answers(h: Harness) -> None:
     await started(h)
     await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
@@ -86,8 +112,8 @@ async def test_alternatives_and_a_turn_none_answers(h: Harness) -> None:
         await h.running.plans(HERE, ANN, add="c5c4 > d1c2")
     await turn(h, BOB, "a5a4")  # neither: nothing is played, the plans go
     assert posts(h)[-1].startswith("bob (Opposition) ended their turn")
-    assert dms(h, ANN)[-1].startswith(
-        "bob played a5a4, which none of your plans answers: 2 plans dropped."
+    assert (
+        "\nbob played a5a4, which none of your plans answers: 2 plans dropped." in (dms(h, ANN)[-1])
     )
     assert await stored(h, Side.CHALLENGER) == []
 
@@ -99,7 +125,7 @@ async def test_a_reply_no_longer_legal_is_not_played(h: Harness) -> None:
     stale = json.dumps([[["c5c4"], ["c4c5"]]])  # a plan of another position: c5 is taken
     await h.running._ctx.store.hosting.put_plans(hosted.id, Side.CHALLENGER, [stale])
     await turn(h, BOB, "c5c4")
-    assert dms(h, ANN)[-1].startswith("Your planned reply c4c5 to bob's turn can no longer")
+    assert "\nYour planned reply c4c5 to bob's turn can no longer" in dms(h, ANN)[-1]
     assert "nothing was played, and 1 plan was dropped" in dms(h, ANN)[-1]
     assert posts(h)[-1].startswith("bob (Opposition) ended their turn")
 
@@ -119,6 +145,19 @@ async def test_plans_are_refused_when_they_cannot_be_played(h: Harness) -> None:
     cancelled = await h.running.plans(HERE, ANN, cancel="1")
     assert cancelled.text.startswith("Plan 1 cancelled.\nYour plans against bob (1 line):\n1. if")
     assert (await h.running.plans(HERE, ANN, cancel="all")).text.startswith("Every plan")
+
+
+async def test_cancelling_plan_number_typed_as_a_superscript_digit_is_refused_not_a_crash(
+    h: Harness,
+) -> None:
+    """``/tora plans cancel:²``: "²" is a digit to ``str.isdigit`` but not to ``int``, so
+    the command failed with an internal error; it gets the refusal saying what is allowed."""
+    await started(h)
+    await h.running.plans(HERE, ANN, add="b5b4 > d1c2")
+    for typed in ("\u00b2", "\u0661", "+1", " 1 2"):
+        with pytest.raises(Refused, match="Cancel a plan by its number, 1 to 1, or `all`"):
+            await h.running.plans(HERE, ANN, cancel=typed)
+    assert len(await stored(h, Side.CHALLENGER)) == 1
 
 
 async def test_plans_survive_a_restart_and_go_with_the_match(h: Harness) -> None:
@@ -225,3 +264,175 @@ async def test_a_tora_whole_turn_in_reply_to_a_whole_turn(h: Harness) -> None:
     await h.settle()
     assert posts(h)[-1].startswith("ann (Challenger) ended their turn:")
     assert all(f"`{text}`" in posts(h)[-1] for text in mine)
+
+
+async def test_an_agreed_reset_drops_the_plans_of_the_game_before(h: Harness, monkeypatch) -> None:
+    """An agreed reset (R28: a new game of the series begins) drops both players' plans (and
+    plan drafts) as a takeback does: ann's plan made in game 1 against bob's turn was matched
+    against bob's turns of game 2 and her reply played there without her asking."""
+    from rules.tora.play import Play
+
+    monkeypatch.setattr(Play, "can_reset", lambda self: True)  # R28's condition, granted
+    terms = Terms(options={"board": "long", "target": 20}, turn_seconds=10 * HOUR)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K"})
+    options = dict(
+        board="long",
+        target=20,
+        challenger_setup="aggressive",
+        opposition_setup="defensive",
+        rulers=("Q", "K"),
+    )
+    mirror = Game(**options)
+    rng = random.Random(5)
+    first = planned_turn(mirror, rng, attack=False)
+    for text in first:
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    theirs = planned_turn(mirror, rng, attack=False)
+    mine = planned_turn(mirror, rng, attack=False)
+    await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(mine)}")
+    await h.running.draft_plan(HERE, ANN, pick=theirs[0])  # and a draft, of game 1
+    await h.running.reset(HERE, BOB)  # bob proposes, ann agrees: game 2 begins
+    await h.running.reset(HERE, ANN)
+    await h.settle()
+    assert "agreed to reset the board" in " ".join(h.delivery.texts(HERE.channel_id)[-3:])
+    assert await stored(h, Side.CHALLENGER) == []
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    assert await h.running._ctx.store.hosting.private_draft(hosted.id, Side.CHALLENGER) is None
+    for text in first:  # game 2: ann opens as before, bob answers as ann once expected
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    for text in theirs:
+        await h.running.play(HERE, BOB, text)
+    await h.running.end_turn(HERE, BOB)
+    await h.settle()
+    told = [t for t in dms(h, ANN) if "planned reply" in t]
+    assert told == [], told
+
+
+# ---- a plan never depends on hidden state: no action after a search (R43) ------------------
+class _Ctx:
+    async def player_language(self, user_id: int) -> str:
+        return "en"
+
+
+def _table(game: Game) -> Any:  # what ``plans.answer`` reads of a match
+    hosted = SimpleNamespace(player=lambda side: (ANN.id, BOB.id)[side])
+    return SimpleNamespace(game=game, hosted=hosted, side_name=lambda side: ("ann", "bob")[side])
+
+
+def _searching(bob_assassin: str) -> Game:
+    """bob's turn runs; his hidden Assassin stands on ``bob_assassin``, by his Archer on
+    v9h11 or far away; ann's Cannon on v10h12 may search next to the Archer."""
+    return with_assassins(
+        hidden(O, bob_assassin),
+        (O, "A", "v9h11"),
+        (C, "G", "v9h12"),
+        (C, "G", "v5h15"),
+        (C, "C", "v10h12"),
+        side=O,
+    )
+
+
+async def _answered(bob_assassin: str, stored: str) -> plans.Answer:
+    """bob plays G v17h1-v16h1, which ann's plan (``stored``, as kept) answers."""
+    game = _searching(bob_assassin)
+    game.apply("G v17h1-v16h1")
+    game.end_turn()
+    found = await plans.answer(_Ctx(), _table(game), Side.CHALLENGER, [stored])
+    assert found is not None
+    return found
+
+
+def _saved(typed: str) -> str:
+    """The line as ``/tora plans add`` checks and keeps it, on ann's own copy of the game."""
+    mine = _searching("v14h3").for_player(Side.CHALLENGER)
+    return plans.encode(plans.simulate(mine, Side.CHALLENGER, plans.parse(typed)))
+
+
+async def test_a_planned_reply_that_fails_tells_the_planner_where_the_hidden_assassin_is() -> None:
+    """A planned reply was checked on the REAL game (hidden Assassin included) although it was
+    saved from the planner's view: a search in it that finds the Assassin changes the board
+    (here the Assassin shares its Archer's square: both go), so the next planned action
+    failed, nothing was played, and ann's DM said "can no longer be played (there is no
+    enemy piece to attack on v9h11)": she learnt, without anything public, that bob's
+    Assassin is on v9h11, while in the twin world (Assassin far away) the plan was played.
+    A reply going on after a search is refused when it is saved; one kept from before is
+    dropped the same way in both worlds; a reply ending with the search is played in both."""
+    with pytest.raises(Refused, match="may end with a search but not go on after it"):
+        _saved("G v17h1-v16h1 > C v10h12 search; G v9h12 x v9h11")
+    ending = _saved("G v17h1-v16h1 > C v10h12 search")
+    near, far = await _answered("v9h11", ending), await _answered("v14h3", ending)
+    assert (near.reply, near.told) == (far.reply, far.told)
+    assert near.reply == ["C v10h12 search"]
+    assert near.told == (
+        "bob played G v17h1-v16h1: your planned reply C v10h12 search was played. 0 plans left."
+    )
+    kept = json.dumps([[["G v17h1-v16h1"], ["C v10h12 search", "G v9h12 x v9h11"]]])
+    near, far = await _answered("v9h11", kept), await _answered("v14h3", kept)
+    assert (near.reply, near.told, near.kept) == (far.reply, far.told, far.kept)
+    assert near.reply is None and near.kept == []
+    assert near.told.startswith(
+        "Your planned reply C v10h12 search; G v9h12 x v9h11 to bob's turn was not played, "
+        "and 1 plan was dropped: A planned reply may end with a search but not go on after "
+        "it: what `C v10h12 search` finds decides what can follow"
+    )
+
+
+async def test_a_reply_going_on_after_a_search_is_refused_however_the_plan_is_made(
+    h: Harness,
+) -> None:
+    """``/tora plans add:`` and the plan panel (the web page's plan mode is the same draft)
+    refuse a reply with an action after a search, saying why and what may be planned."""
+    from test_service_assassins import BOB_START, OPTIONS, TERMS
+
+    await h.running.challenge(HERE, ANN, BOB, TERMS)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "aggressive", "ruler": "Q"})
+    await h.running.setup(HERE, ANN, {"assassin": "v3h17"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": BOB_START})
+    shadow = Game(OPTIONS, assassin_starts=("v3h17", BOB_START))
+    first = planned_turn(shadow, random.Random(5), attack=False)
+    for text in first:
+        await h.running.play(HERE, ANN, text)
+    await h.running.end_turn(HERE, ANN)
+    theirs = next(  # one plain move of bob's, the turn ann expects
+        shadow.notation(a)
+        for a in shadow.legal_actions()
+        if a.letter != "X" and a.kind == "move" and not a.target
+    )
+    mine = shadow.for_player(Side.CHALLENGER)
+    mine.apply(theirs)
+    mine.end_turn()
+    search = next(
+        text
+        for text in (mine.notation(a) for a in mine.legal_actions() if a.kind == "search")
+        if _plays(mine, text)
+    )
+    mine.apply(search)
+    after = next(mine.notation(a) for a in mine.legal_actions() if a.kind == "move")
+    why = "may end with a search but not go on after it"
+    with pytest.raises(Refused, match=why):
+        await h.running.plans(HERE, ANN, add=f"{theirs} > {search}; {after}")
+    listed = await h.running.plans(HERE, ANN, add=f"{theirs} > {search}")
+    assert listed.text.startswith("Plan 1 saved.")
+    await h.running.draft_plan(HERE, ANN, pick=theirs)
+    await h.running.draft_plan(HERE, ANN, step="done")
+    await h.running.draft_plan(HERE, ANN, pick=search)
+    with pytest.raises(Refused, match=why):
+        await h.running.draft_plan(HERE, ANN, pick=after)
+    draft = await h.running.draft_plan(HERE, ANN)  # the draft stands as it was
+    assert draft.mine == (search,)
+
+
+def _plays(game: Game, text: str) -> bool:
+    """Whether ``text`` can be staged on ``game`` (a copy is tried)."""
+    try:
+        game.copy().apply(text)
+    except ActionError:
+        return False
+    return True

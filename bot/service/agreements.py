@@ -252,6 +252,7 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     if kind == DRAW:
         await finish(ctx, table, hosted, headline, FINISHED)
         return Reply(_("You accepted the draw; the match is over."), private=False)
+    await plans.forget(ctx, table)  # they answered turns of the game before the reset
     # the turn's end reads the proposals still standing from the table: not this one
     table.hosted = hosted
     await after_turn(ctx, table, hosted, headline, before, running, answer_plans=False)

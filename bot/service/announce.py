@@ -169,11 +169,13 @@ async def turn_end(
     notes: Sequence[str],
     *,
     tell: bool = True,
+    news: str = "",
 ) -> None:
     """The public post of a finished turn (the board after it), in the server's language,
     and, with ``tell``, the "your turn" notice with their own board for the player who acts
     next, in theirs (not when their planned reply answers the turn at once: they are told
-    that instead). ``headline`` and ``notes`` are worded in each (``bot.i18n.word``: a
+    that instead), saying ``news`` (already in their language: what their plans did) before
+    what is to do. ``headline`` and ``notes`` are worded in each (``bot.i18n.word``: a
     ``rules.words.msg`` text is, any other is shown as it is)."""
     game = table.game
     view = game.view_for(None)
@@ -207,7 +209,7 @@ async def turn_end(
             recap = _recap(table, view, headline, notes, game_before)
         mail.private(
             nxt,
-            _your_turn_text(ctx, table, view, recap),
+            _your_turn_text(ctx, table, view, [*recap, *([news] if news else [])]),
             *private,
             buttons=turn_buttons(table),
             turn=table.turn,

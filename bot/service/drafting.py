@@ -6,8 +6,9 @@ and saves it as a plan (``plans.manage`` checks and keeps it as if it were typed
 
 The draft is kept in the store (``plan_drafts``, PRIVATE to its player) with the public turn
 it belongs to, so a front end's components only carry where they are (the match's stamp
-and the menus above them) and work after a restart; a draft of an earlier turn is stale and
-starts again empty. Nothing about a draft reaches the opponent."""
+and the menus above them) and work after a restart; a draft of an earlier turn, or one that
+no longer plays, is stale and starts again empty, and an accepted takeback or reset drops
+both players' drafts (``plans.forget``). Nothing about a draft reaches the opponent."""
 
 from __future__ import annotations
 
@@ -135,10 +136,18 @@ def _planner(ctx: Context, table: Table, user: User) -> Side:
 
 
 async def _load(ctx: Context, table: Table, side: Side) -> _Parts:
+    """The player's draft of this turn: empty when there is none, it is of a turn that has
+    ended, or it no longer plays (a turn number comes back after a takeback; a draft of
+    another position must not keep the panel from opening with its Start again)."""
     found = await ctx.store.hosting.private_draft(table.hosted.id, side)
     if found is None or found[0] != table.turn:
-        return _Parts()  # none, or of a turn that has ended
-    return _Parts.decode(found[1])
+        return _Parts()
+    parts = _Parts.decode(found[1])
+    try:
+        await _positioned(table, side, parts)
+    except Refused:
+        return _Parts()
+    return parts
 
 
 def _undo(parts: _Parts) -> None:
@@ -159,7 +168,8 @@ async def _positioned(table: Table, side: Side, parts: _Parts) -> GameState:
 
 def _position(table: Table, side: Side, parts: _Parts) -> GameState:
     """The draft's position on the player's own copy of the game; Refused when it cannot be
-    played (the opponent's expected turn cannot end so, say)."""
+    played (the opponent's expected turn cannot end so, say, or the reply goes on after a
+    search: ``plans.stage_reply``)."""
     game = table.game.for_player(side)
     try:
         for text in parts.theirs:
@@ -168,8 +178,7 @@ def _position(table: Table, side: Side, parts: _Parts) -> GameState:
             if not parts.theirs:
                 raise Refused(_("Pick at least one action of your opponent's turn first."))
             game.end_turn()
-            for text in parts.mine:
-                game.apply(text)
+            plans.stage_reply(game, "; ".join(parts.mine))
     except ActionError as exc:
         raise ActionRefused(exc) from None
     return game

@@ -5,8 +5,9 @@ per-turn DMs, DMs of the opponent's proposals.
 
 The service marks what a message is about (``Mail``'s ``notice``: ``turn``, ``reminder``,
 ``proposal``); the outbox asks ``decide`` as each goes: a DM the player does not want is
-dropped, a DM in their quiet hours is held until they end, a channel post's mentions keep
-only the players who want them. The defaults ping once for one event: the DM, not the
+dropped, a DM in their quiet hours is held until they end (and a turn's DM dropped if
+that turn is over by then: ``outbox.outlived``), a channel post's mentions keep only the
+players who want them. The defaults ping once for one event: the DM, not the
 mention."""
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ class Notify:
     @property
     def dm_turn(self) -> bool:
         return self["dm_turn"] == ON
+
+    @property
+    def turn_dms(self) -> bool:
+        """Whether the player gets a DM on their turn: they want it, and no daily digest
+        tells them instead."""
+        return self.dm_turn and self.digest is None
 
     @property
     def mention(self) -> bool:
@@ -183,7 +190,7 @@ async def decide(
         kept = [u for u in mentions if (await wants_of(u)).mention]
         return Decision(mentions=tuple(kept))
     wants = await wants_of(user_id)
-    if notice == TURN and (not wants.dm_turn or wants.digest is not None):
+    if notice == TURN and not wants.turn_dms:
         return Decision(drop=True)
     if notice == PROPOSAL and not wants.proposals:
         return Decision(drop=True)

@@ -23,7 +23,7 @@ from storage import Hosted, Post, Queued, Store
 
 from .delivery_reads import DeliveryReads
 from .links import board_link, holder_warning, page_link
-from .notify import decide
+from .notify import REMINDER, TURN, Notify, decide
 from .ports import (
     Attachment,
     Buttons,
@@ -310,6 +310,10 @@ class Deliverer:
         if wanted.hold is not None:  # their quiet hours: it goes when they end
             await self._store.hosting.retry_later(row.id, row.attempts, wanted.hold, row.fallback)
             return wanted.hold
+        if post.user_id is not None and outlived(
+            row, hosted, await reads.wants(post.user_id, guild)
+        ):
+            return None  # held past its turn: its deadline and buttons would mislead
         attached = tuple(Attachment(n, d) for n, d in post.files)  # read with the row
         buttons = decode_buttons(row)
         language, text = language_of(row), post.text
@@ -464,6 +468,21 @@ def notice_of(row: Queued) -> str:
     if not row.post.buttons:
         return ""
     return str(json.loads(row.post.buttons).get("notice", ""))
+
+
+def outlived(row: Queued, hosted: Hosted | None, wants: Notify) -> bool:
+    """Whether ``row`` is a DM about a player's turn (``notify``: "your turn", a reminder)
+    held through their quiet hours (``wants``: a held row falls due as they end) whose turn
+    is over: its match (``hosted``, as read) has gone on to a later turn, or ended, since
+    it was queued. A row that was not held goes as ever (a backlog goes whole, in order). A
+    match read before the row was queued is never ahead of it, so a read that a delivery
+    pass shares (``DeliveryReads``) cannot drop the DM of a turn still running."""
+    if hosted is None or notice_of(row) not in (TURN, REMINDER):
+        return False
+    if wants.quiet_until(row.next_try - 1.0) != row.next_try:
+        return False
+    turn = int(json.loads(row.post.buttons).get("turn", 0))
+    return turn > 0 and (hosted.turn > turn or not hosted.live)
 
 
 def language_of(row: Queued) -> str:

@@ -2,14 +2,19 @@
 lines of "if they play X, I play Y", several alternatives, each several turns deep
 (``X > Y | X2 > Y2``); in TORA a whole turn in reply to a whole turn. A trigger is the
 opponent's turn as the planner sees it (its public form: a plan never depends on what the
-planner may not know), so a turn with a hidden action cannot be a trigger.
+planner may not know), so a turn with a hidden action cannot be a trigger; and a reply may
+end with an action that shows what the planner cannot know yet (TORA's search, R43) but not
+go on after it (``stage_reply``): what it finds would decide whether the rest can be
+played, and so tell the planner, without the search being seen, where an enemy Assassin
+stands.
 
 When the opponent's turn ends and matches the first step of a line, its reply is played at
 once, checked by the rules like any turn, and the lines of that branch go on one step
 shorter; the lines it does not match are dropped, and so is the branch whose reply is no
-longer legal (nothing is played then). The planner is told in a DM. Plans are PRIVATE
-(``plans`` rows, read only for their side), survive restarts and go with the match's end;
-the opponent's view is the same whether plans exist or not."""
+longer legal (nothing is played then). The planner is told in a DM (when nothing was
+played, in the "your turn" DM: ``turns.after_turn``). Plans are PRIVATE (``plans`` rows,
+read only for their side), survive restarts and go with the match's end; the opponent's
+view is the same whether plans exist or not."""
 
 from __future__ import annotations
 
@@ -111,7 +116,9 @@ def simulate(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line:
                         turn=quote(theirs),
                     )
                 )
-            played = _turn(game, mine)
+            stage_reply(game, mine)
+            game.end_turn()
+            played = list(game.turns[-1].texts)
         except ActionError as exc:
             raise Refused(
                 _(
@@ -133,6 +140,47 @@ def _turn(game: GameState, text: str) -> list[str]:
             game.apply(part.strip())
     game.end_turn()
     return list(game.turns[-1].texts)
+
+
+class AfterSearch(Refused):
+    """A planned reply goes on after ``action``, which shows hidden information."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__(after_search(action))
+        self.action = action
+
+
+def after_search(action: str) -> str:
+    """Why a reply may not go on after ``action`` (a search), in the current language."""
+    return _(
+        "A planned reply may end with a search but not go on after it: what {action} finds "
+        "decides what can follow, which a plan may not depend on. End the reply with the "
+        "search, and plan the rest once you know what it found.",
+        action=quote(action),
+    )
+
+
+def stage_reply(game: GameState, text: str) -> None:
+    """Stage a planned reply's actions (``text``, separated by ``;``) on ``game``, the
+    planner's own copy: ActionError if one cannot be played, ``AfterSearch`` (Refused) if
+    one comes after an action that showed what the planner cannot know (one that cannot be
+    taken back, R10: TORA's search, R43). A reply may end with such an action."""
+    actions = [part.strip() for part in text.split(";") if part.strip()]
+    for number, action in enumerate(actions, 1):
+        game.apply(action)
+        if number < len(actions) and _reveals(game):
+            raise AfterSearch(action)
+
+
+def _reveals(game: GameState) -> bool:
+    """Whether the action just staged on ``game`` has shown hidden information: the rules
+    keep it from being taken back (R10)."""
+    probe = game.copy()
+    try:
+        probe.undo()
+    except ActionError:
+        return True
+    return False
 
 
 def _conflict(old: Line, new: Line) -> bool:
@@ -207,7 +255,9 @@ def _cancelled(lines: list[Line], cancel: str) -> tuple[list[Line], str]:
     typed = cancel.strip().lower()
     if typed == "all":
         return [], _("Every plan cancelled.")
-    if not typed.isdigit() or not 1 <= int(typed) <= len(lines):
+    # ASCII digits only: ``isdigit`` takes "²", which ``int`` does not, and ``int`` takes
+    # other scripts' digits, which nobody reading the list would type for its numbers
+    if not (typed.isascii() and typed.isdecimal()) or not 1 <= int(typed) <= len(lines):
         raise Refused(
             _(
                 "Cancel a plan by its number, 1 to {most}, or `all`; not {given}.",
@@ -244,9 +294,10 @@ def planner_of(table: Table) -> Side | None:
 
 async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) -> Answer | None:
     """The opponent's turn has just ended: ``planner``'s (``planner_of``) matching reply
-    from their plans (``texts``, as stored), checked on a copy, or their plans dropped
-    when the turn matched none or the reply is no longer legal; None when they have no
-    plans to answer with."""
+    from their plans (``texts``, as stored), checked on their own copy of the game and then
+    on a copy of the game itself, or their plans dropped when the turn matched none, the
+    reply is no longer legal or it goes on after a search (a line kept before that was
+    refused); None when they have no plans to answer with."""
     if not texts:
         return None
     game, hosted = table.game, table.hosted
@@ -260,7 +311,22 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
             return Answer(planner, None, [], _unanswered(them, seen, len(lines)), language)
     reply = matching[0][0][1]
     try:
+        # on the planner's own copy first: what they are told never depends on hidden state
+        await asyncio.to_thread(_reply_on, game.for_player(planner), reply)
         await asyncio.to_thread(_turn, game.copy(), "; ".join(reply))
+    except AfterSearch as refused:  # going on after a search: kept before that was refused
+        with speaking(language):
+            told = ngettext(
+                "Your planned reply {reply} to {player}'s turn was not played, and {n} plan "
+                "was dropped: {reason} It is your turn.",
+                "Your planned reply {reply} to {player}'s turn was not played, and {n} plans "
+                "were dropped: {reason} It is your turn.",
+                len(lines),
+                reply="; ".join(reply),
+                player=them,
+                reason=after_search(refused.action),
+            )
+        return Answer(planner, None, [], told, language)
     except ActionError as exc:
         with speaking(language):
             told = ngettext(
@@ -287,6 +353,12 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
     return Answer(planner, reply, [encode(line) for line in deeper], told, language)
 
 
+def _reply_on(game: GameState, reply: list[str]) -> None:
+    """Play ``reply`` as a whole turn on ``game`` (``stage_reply``'s checks, then its end)."""
+    stage_reply(game, "; ".join(reply))
+    game.end_turn()
+
+
 def _unanswered(them: str, seen: list[str], plans: int) -> str:
     """The DM of a planner whose plans answer none of the turn ``seen``: all dropped."""
     if not seen:
@@ -310,6 +382,9 @@ def _unanswered(them: str, seen: list[str], plans: int) -> str:
 
 
 async def forget(ctx: Context, table: Table) -> None:
-    """Both players' plans go (a turn taken back: they answered another game)."""
+    """Both players' plans and plan drafts (``drafting``) go (a turn taken back, the board
+    reset by agreement: they answered turns of another game, and a draft is kept by a turn
+    number such a game may bring back)."""
     for side in Side:
         await keep(ctx, table, side, [])
+        await ctx.store.hosting.put_draft(table.hosted.id, side, table.turn, None)

@@ -14,6 +14,7 @@ from storage import Hosted, TurnStart
 from . import announce, plans, showing
 from .context import Context, Mail
 from .endings import ended, outcome_headline
+from .notify import notify_of
 from .phases import FINISHED
 from .table import DRAW, RESET, REWIND, Table
 
@@ -59,10 +60,18 @@ async def after_turn(
     start = await ctx.turn_start(table.terms, hosted, ran, game.side, planner)
     planned = None if planner is None else await plans.answer(ctx, table, planner, start.plans)
     replying = planned is not None and planned.reply is not None
-    hosted = await _next_turn(ctx, table, hosted, headline, game_before, ran, mail, replying, start)
+    # one DM for one turn: plans that played nothing are told in the "your turn" DM, unless
+    # the planner wants none (then alone, as a reply played is)
+    news = ""
+    if planned is not None and not replying and await _turn_dms(ctx, hosted, planned.planner):
+        news = planned.told
+    hosted = await _next_turn(
+        ctx, table, hosted, headline, game_before, ran, mail, replying, start, news
+    )
     if planned is not None:
         kept[planned.planner] = planned.kept
-        mail.private(hosted.player(planned.planner), planned.told, language=planned.language)
+        if not news:
+            mail.private(hosted.player(planned.planner), planned.told, language=planned.language)
     if planned is None or planned.reply is None:
         await ctx.save(table, hosted, mail, plans=kept)
         return
@@ -80,10 +89,11 @@ async def _next_turn(
     mail: Mail,
     answered: bool,
     start: TurnStart,
+    news: str = "",
 ) -> Hosted:
     """The hosted match as the next turn begins (clocks, lapsed offers, as of ``start``:
-    what ``Context.turn_start`` read), its turn post in ``mail``; the "your turn" DM too
-    unless a planned reply ``answered`` the turn."""
+    what ``Context.turn_start`` read), its turn post in ``mail``; the "your turn" DM too,
+    with the plans' ``news``, unless a planned reply ``answered`` the turn."""
     game = table.game
     ender = game.turns[-1].side
     offers = table.offers()
@@ -94,8 +104,15 @@ async def _next_turn(
     hosted = replace(hosted, offers=table.encode_offers(offers))
     notes = [_lapsed(kind, table.side_name(ender.other), table.side_name(ender)) for kind in lapsed]
     staged = replace(table, hosted=hosted)
-    await announce.turn_end(ctx, staged, headline, mail, game_before, notes, tell=not answered)
+    await announce.turn_end(
+        ctx, staged, headline, mail, game_before, notes, tell=not answered, news=news
+    )
     return hosted
+
+
+async def _turn_dms(ctx: Context, hosted: Hosted, side: Side) -> bool:
+    """Whether ``side``'s player gets a "your turn" DM (``notify``)."""
+    return (await notify_of(ctx.store, hosted.player(side), hosted.guild_id)).turn_dms
 
 
 def _lapsed(kind: str, offerer: str, ender: str) -> Text:
