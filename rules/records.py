@@ -1,8 +1,17 @@
 """What the games' records share (R50 style: ``[Key "value"]`` headers, then a line per
-turn): the two errors of reading one, the judge's audience, and which game a record is of."""
+turn): the two errors of reading one, the judge's audience, which game a record is of, its
+lines and the quoting of a header's value.
+
+A record's lines end with "\n" alone: a reader splits there (``lines_of``), not wherever
+``str.splitlines()`` would (U+2028, U+0085, form feed...). So that no header holds any line
+break, or any character a reader could take for one, a header value writes ``\\"`` for a
+quote, ``\\\\`` for a backslash, and ``\\uXXXX`` (4 hex digits) for a control character (C0,
+DEL, C1) or a line or paragraph separator (``quote``, ``unquote``): any player's name
+round-trips. Records written before those escapes (``\\"`` and ``\\\\`` alone) read as ever."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -14,6 +23,10 @@ A = TypeVar("A")
 
 JUDGE = "judge"  # the audience of the full record, hidden actions included
 MAX_HEADER_SCAN = 200  # lines: the headers come first, so a [Game] header is found early
+# What a header value writes as \uXXXX: the control characters and the line separators.
+_UNPRINTED = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+_ESCAPE = re.compile(r'\\(?:u([0-9A-Fa-f]{4})|(["\\]))')
+_ESCAPES = 'a header value escapes only \\", \\\\ and a control character or line break as \\uXXXX'
 
 
 class RecordError(ValueError):
@@ -45,28 +58,55 @@ def headers_of(text: str) -> dict[str, str]:
     """The ``[Key "value"]`` headers at the head of a record, read leniently in linear time
     (for labels such as player names; each game's reader checks a record strictly)."""
     headers: dict[str, str] = {}
-    for number, line in enumerate(text.splitlines()):
+    for number, line in enumerate(lines_of(text)):
         line = line.strip()
         if number >= MAX_HEADER_SCAN or (line and not line.startswith("[")):
             break
         key, _, rest = line[1:].partition(" ")
         rest = rest.strip()
         if key and rest.startswith('"') and rest.endswith('"]'):
-            headers[key] = _unquote(rest[1:-2])
+            try:
+                headers[key] = unquote(rest[1:-2])
+            except ValueError:
+                continue  # the game's own reader says what is wrong with it
     return headers
 
 
-def _unquote(value: str) -> str:
-    """Undo ``_quote``: a backslash keeps the character after it."""
-    out: list[str] = []
-    escaped = False
-    for char in value:
-        if escaped or char != "\\":
-            out.append(char)
-            escaped = False
-        else:
-            escaped = True
-    return "".join(out)
+def lines_of(text: str) -> list[str]:
+    """A record's lines, split at "\n" alone, as the writer joins them (a line keeps any
+    other line break, as a header value of an older record may hold one raw); a "\r" that
+    ends a line (a copy saved on Windows) is dropped, and so is the empty piece after the
+    last "\n"."""
+    lines = text.split("\n")
+    if not lines[-1]:
+        lines.pop()
+    return [line.removesuffix("\r") for line in lines]
+
+
+def quote(value: str) -> str:
+    """A header's value as written between its quotes: see the module's docstring."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    return _UNPRINTED.sub(lambda m: f"\\u{ord(m[0]):04x}", escaped)
+
+
+def unquote(value: str) -> str:
+    """Undo ``quote``; ValueError (its message a record error's) for a value it does not
+    write: a bare quote, a lone backslash, any other escape."""
+    rest = _ESCAPE.sub("", value)
+    if '"' in rest:
+        raise ValueError('a quote inside a header value is written \\"')
+    if "\\" in rest:
+        raise ValueError(_ESCAPES)
+    return _ESCAPE.sub(_unescaped, value)
+
+
+def _unescaped(escape: re.Match[str]) -> str:
+    if escape[2]:
+        return escape[2]
+    char = chr(int(escape[1], 16))
+    if not _UNPRINTED.fullmatch(char):
+        raise ValueError(_ESCAPES)
+    return char
 
 
 def result_tag(outcome: Outcome | None) -> str:
@@ -84,12 +124,8 @@ def write(headers: dict[str, str], outcome: Outcome | None, lines: Sequence[str]
     closing = {"Result": result_tag(outcome)}
     if outcome is not None:
         closing["Termination"] = outcome.reason
-    head = [f'[{key} "{_quote(value)}"]' for key, value in {**headers, **closing}.items()]
+    head = [f'[{key} "{quote(value)}"]' for key, value in {**headers, **closing}.items()]
     return "\n".join([*head, "", *lines]) + "\n"
-
-
-def _quote(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def act(turn: int, index: int, step: Callable[[], object]) -> None:

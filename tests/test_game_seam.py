@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from rules import GAMES, GameState, Side, game_type
-from rules.records import RecordError, game_of
+from rules.records import RecordError, game_of, headers_of
 from rules.tora import TORA
 from rules.torii import TORII
 from rules.torishogi import TORISHOGI
@@ -113,6 +113,57 @@ def test_the_record_errors_are_shared_by_every_game():
         bad = '[Game "torii"]\n\nQ: nonsense\n' if kind is TORII else "C: nonsense\n"
         with pytest.raises(RecordError):
             kind.read_record(bad)
+
+
+NAMES = [
+    "ann\u2028bob",
+    "ann\x85",
+    "an\x0cn",
+    "a\rb\nc\vd\x1ce\x1df\x1eg\u2029",
+    "tab\there\x00\x7f",
+    'say "hi" \\ \\u2028 \\',
+]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("game_id", list(STARTS))
+def test_a_record_whose_player_name_has_a_line_break_reads_back(game_id, name):
+    """A record the bot wrote (an export, the replay of a finished match) reads back into
+    the same game whatever the players' names hold: a line break of any kind (U+2028,
+    U+0085, form feed, a carriage return...) or a control character is written as an escape,
+    and the readers split lines at "\n" alone (they once split with ``str.splitlines()``,
+    which also breaks at those, and refused the bot's own record)."""
+    kind = game_type(game_id)
+    game = play_randomly(new(game_id), turns=2, seed=5)
+    text = kind.write_record(game, "judge", {"Challenger": name})
+    assert all(line.isprintable() for line in text.split("\n"))
+    replayed = kind.read_record(text)
+    assert replayed.key() == game.key() and replayed.headers["Challenger"] == name
+    assert headers_of(text)["Challenger"] == name
+
+
+@pytest.mark.parametrize("game_id", list(STARTS))
+def test_records_written_before_the_escapes_still_read(game_id):
+    """Older records: ``\\"`` and ``\\\\`` the only escapes, a name's line separator written
+    raw, lines ended with "\r\n" by a copy saved on Windows."""
+    kind = game_type(game_id)
+    game = new(game_id)
+    head = kind.write_record(game, "judge").split("\n\n")[0]
+    text = head + '\n[Challenger "say \\"hi\\" \\\\ ann\u2028bob\x85"]\n\n'
+    replayed = kind.read_record(text.replace("\n", "\r\n"))
+    assert replayed.headers["Challenger"] == 'say "hi" \\ ann\u2028bob\x85'
+    assert headers_of(text)["Challenger"] == 'say "hi" \\ ann\u2028bob\x85'
+
+
+@pytest.mark.parametrize("value", ['a"b', "a\\", "a\\n", "a\\u12", "a\\u0041", "a\\ud800"])
+@pytest.mark.parametrize("game_id", list(STARTS))
+def test_a_header_value_escapes_only_what_the_writer_escapes(game_id, value):
+    """A bare quote, a lone backslash, an unknown escape, or ``\\u`` of a character the
+    writer never escapes (a letter, half a surrogate pair) is a malformed record."""
+    kind = game_type(game_id)
+    head = kind.write_record(new(game_id), "judge").split("\n\n")[0]
+    with pytest.raises(RecordError):
+        kind.read_record(f'{head}\n[Challenger "{value}"]\n\n')
 
 
 def test_tora_agreements_follow_the_series_rules():

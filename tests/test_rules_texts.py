@@ -103,10 +103,10 @@ def test_a_torishogi_refusal_in_every_language_keeps_its_notation_and_ruling(cod
 
 def test_a_refusal_nested_in_others_is_worded_through() -> None:
     refusal = _refusal("torishogi", "Falcon 4f-4z")
-    assert refusal.message.startswith("cannot read `Falcon 4f-4z`: '4z' is not a square")
+    assert refusal.message.startswith("cannot read `Falcon 4f-4z`: `4z` is not a square")
     with speaking("de"):
         shown = word(refusal.message)
-    assert shown.startswith("`Falcon 4f-4z` ist nicht lesbar: '4z' ist kein Feld"), shown
+    assert shown.startswith("`Falcon 4f-4z` ist nicht lesbar: `4z` ist kein Feld"), shown
     assert "Schreib Züge so, wie das Brett sie zeigt" in shown, shown
     with speaking("ja"):
         assert "はマスではありません" in word(refusal.message)

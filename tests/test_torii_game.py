@@ -67,6 +67,17 @@ def test_views_show_the_staged_turn_to_the_actor_only() -> None:
     assert after.grid()[0] == "6 . . @ . . ." and after.grid()[-1] == "  a b c d e f"
 
 
+def test_spectators_and_the_opponent_cannot_tell_a_turn_is_staged() -> None:
+    """A staged turn is private until it ends (rules.turn: "A turn is built out of sight";
+    ToriShogi's view hides it alike): anyone but the actor sees the count of actions the
+    turn began with, not the actor's own, which drops from 1 to 0 when they stage a move."""
+    game = TORII.new_game({"powers": True}, ({"spirit": "Deer"}, {"spirit": "Kitsune"}))
+    before = [game.view_for(viewer).actions_left for viewer in (None, O)]
+    game.apply("3 c3 c4 c6")
+    after = [game.view_for(viewer).actions_left for viewer in (None, O)]
+    assert after == before == [1, 1] and game.view_for(C).actions_left == 0
+
+
 def test_a_lapsed_turn_is_a_pass() -> None:
     game = new()
     turn = game.end_turn(deadline=True)
@@ -112,6 +123,19 @@ def test_the_monkeys_pause_in_views_and_menus() -> None:
     game.end_turn(deadline=True)
     assert game.turns[-1].texts == ["flip none", "flip none"]
     assert game.view_for(None).builds == (sq("a3"), sq("a5"))  # the move behind the decision
+
+
+def test_the_public_board_does_not_count_down_staged_monkey_decisions() -> None:
+    """The public board says "Waiting for X's Monkey (n decisions)" from the spectator's
+    view's ``actions_left`` (render/torii/panels.py): with two decisions owed, staging one
+    (not yet ended) leaves 2 in the spectator's and the builder's view; the Monkey's owner
+    alone sees their progress."""
+    game = make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123")
+    play(game, "1 a3 build a3 a3-d3 build a5")
+    assert game.deciding and game.view_for(None).actions_left == 2
+    game.apply("flip O")
+    assert [game.view_for(viewer).actions_left for viewer in (None, C)] == [2, 2]
+    assert game.view_for(O).actions_left == 1
 
 
 def test_a_won_turn_waits_in_views_for_the_monkeys_answer() -> None:

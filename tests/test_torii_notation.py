@@ -5,13 +5,14 @@ from __future__ import annotations
 
 import contextlib
 import random
+import re
 import time
 from collections.abc import Callable
 
 import pytest
 from test_torii_positions import LINES_GAME, make, refused
 
-from rules.errors import ActionError, AmbiguousAction, IllegalAction, MalformedAction
+from rules.errors import ECHO, ActionError, AmbiguousAction, IllegalAction, MalformedAction
 from rules.torii import TORII, RecordError, ReplayError, ToriiGame
 from rules.torii.notation import MAX_TEXT
 from rules.torii.record import MAX_LINE
@@ -97,9 +98,9 @@ def test_refusals_name_the_ruling_and_the_alternatives() -> None:
     ("text", "reason"),
     [
         ("", "empty"),
-        ("hello", "'hello' is neither a square"),
-        ("3 c3 c4 c7", "'c7' is neither"),
-        ("3 c3 3", "'3' is out of place: the tile"),
+        ("hello", "`hello` is neither a square"),
+        ("3 c3 c4 c7", "`c7` is neither"),
+        ("3 c3 3", "`3` is out of place: the tile"),
         ("fly", "missing"),
         ("fly z9 1 c3", "not a square"),
         ("1 torii b2 b3", "two squares joined"),
@@ -115,6 +116,29 @@ def test_refusals_name_the_ruling_and_the_alternatives() -> None:
 def test_malformed_text(text: str, reason: str) -> None:
     with pytest.raises(MalformedAction, match=reason):
         new().parse_action(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "token"),
+    [
+        ("3 " + "x" * 290, "x" * (ECHO + 1)),
+        ("3 **bold** c4 c6", "**bold**"),
+        ("flip [site](https://evil.example)", "[site](https://evil.example)"),
+        ("1 c3 build c3 ||a1-a9||", "||a1-a9||"),
+        ("1 torii __b2-b9__", "__b2-b9__"),
+        ("3 c3 c4 c6 <@123>", "<@123>"),
+    ],
+)
+def test_a_refusal_quotes_the_typed_text_only_code_styled_and_cut(text: str, token: str) -> None:
+    """A refusal quotes what was typed as ``rules.errors.echo`` does, as TORA's reader
+    quotes every bad token: in code style, where no bold, spoiler, masked link or mention
+    takes effect, and cut to ``ECHO`` characters. (The reasons once repeated the bad token
+    with ``repr()``: up to 290 characters in full, and markdown live in the refusal.)"""
+    with pytest.raises(MalformedAction) as info:
+        new().parse_action(text)
+    message = str(info.value)
+    assert token not in re.sub(r"`[^`]*`", "", message)
+    assert "x" * (ECHO + 1) not in message
 
 
 def test_length_is_capped() -> None:

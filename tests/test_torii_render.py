@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PIL import Image, ImageChops
 from test_torii_positions import LINES_GAME, C, make, play
 
+from render.drawings import drawing_of
 from render.status import StatusInfo
 from render.torii import board_png, replay_gif, views_from_record
 from render.torii.examples import MID_GAME, examples
 from render.torii.layout import HEIGHT, WIDTH
-from rules.torii import TORII
+from rules.torii import TORII, ToriiGame
 
 KIB = 1024
 INFO = StatusInfo("ann", "bob", "due in 5 h")
@@ -48,6 +51,46 @@ def test_the_staged_turn_shows_only_in_the_actors_image() -> None:
     game.apply("3 c3 c4 c6")
     assert board_png(game.view_for(None), INFO) == before
     assert board_png(game.view_for(C), INFO) != before
+
+
+def _normal_turn() -> ToriiGame:
+    return TORII.new_game({}, ({"spirit": "Deer"}, {"spirit": "Crane"}))
+
+
+def _monkey_decisions() -> ToriiGame:
+    return play(make(LINES_GAME, spirits="Ka2,Mf6", tiles="1,123"), "1 a3 build a3 a3-d3 build a5")
+
+
+@pytest.mark.parametrize(
+    ("start", "staged"),
+    [
+        (_normal_turn, ["3 c3 c4 c6"]),
+        (_normal_turn, ["3 c3 c4 c6", "undo", "1 b2"]),
+        (_monkey_decisions, ["flip O"]),
+        (_monkey_decisions, ["flip none", "flip C"]),
+        (_monkey_decisions, ["flip C", "undo"]),
+    ],
+)
+def test_twin_games_differing_only_in_the_staged_turn_look_the_same_to_all_but_the_actor(
+    start: Callable[[], ToriiGame], staged: list[str]
+) -> None:
+    """Two games, one with nothing staged, the other with ``staged`` staged (``undo``: the
+    last taken back): the opponent's and a spectator's views and pictures are identical to
+    the byte; the actor's own picture is where they differ (unless all was taken back)."""
+    quiet, busy = start(), start()
+    for text in staged:
+        if text == "undo":
+            busy.undo()
+        else:
+            busy.apply(text)
+    drawing = drawing_of(TORII.id)
+    assert drawing.board(quiet.view_for(None), INFO) == drawing.board(busy.view_for(None), INFO)
+    for viewer in (None, quiet.side.other):
+        assert quiet.view_for(viewer) == busy.view_for(viewer)
+        seen = [drawing.own(g.view_for(viewer), INFO, None) for g in (quiet, busy)]
+        assert seen[0] == seen[1]
+    mine = [drawing.own(g.view_for(quiet.side), INFO, None) for g in (quiet, busy)]
+    assert (mine[0] == mine[1]) == (not busy.staged())
 
 
 def test_the_monkeys_pause_and_the_outcome_are_drawn() -> None:

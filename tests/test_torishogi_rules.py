@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from rules.errors import AmbiguousAction, IllegalAction, MalformedAction
+from rules.errors import ECHO, AmbiguousAction, IllegalAction, MalformedAction
 from rules.sides import Outcome, Side
 from rules.torishogi import START_FEN, TORISHOGI, ToriShogiGame, parse_fen, write_fen
 from rules.torishogi.board import NAMES, SQUARE_OF
@@ -345,6 +347,30 @@ def test_ts1_people_read_the_seed_coordinates() -> None:
     assert play(game, "c4c3").turns[-1].events[0].words(["ann", "bob"]) == (
         "bob's Swallow moves 5d-5e and captures ann's Swallow"
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "token"),
+    [
+        ("[site](https://evil.example)@d4", "[site](https://evil.example)"),
+        ("Falcon to ||spoil||", "||spoil||"),
+        ("**S**@d4", "**s**"),
+        ("Falcon to <@1234>", "<@1234>"),
+        ("x" * 61, "x" * (ECHO + 1)),
+    ],
+)
+def test_ts12_a_refusal_quotes_the_typed_text_only_code_styled_and_cut(
+    text: str, token: str
+) -> None:
+    """A refusal quotes what was typed as ``rules.errors.echo`` does (TORA's reader alike):
+    in code style, where no spoiler, masked link or mention takes effect, and cut to
+    ``ECHO`` characters. (A bad piece or square was once repeated with ``repr()``, markdown
+    live.)"""
+    with pytest.raises(MalformedAction) as caught:
+        ToriShogiGame().parse_action(text)
+    message = str(caught.value)
+    assert token not in re.sub(r"`[^`]*`", "", message)
+    assert "x" * (ECHO + 1) not in message
 
 
 def test_ts12_moves_are_read_in_either_coordinates() -> None:

@@ -397,3 +397,52 @@ async def test_an_action_staged_after_the_clock_moved_tells_the_opponent_and_mat
             for world, match, events in zip(worlds, matches, streams, strict=True)
         ]
         assert seen[0] == seen[1]
+
+
+async def torii_playing(w: World) -> int:
+    """A Torii match under way, ann (Deer) to play her first turn against bob (Kitsune)."""
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms(game="torii"))
+    await w.service.accept(HERE, BOB)
+    for user, spirit in ((ANN, "Deer"), (BOB, "Kitsune")):
+        await w.service.setup(HERE, user, {"spirit": spirit})
+    assert reply.stamp is not None
+    return reply.stamp.match
+
+
+async def test_a_staged_torii_turn_tells_the_opponent_and_match_page_nothing(
+    tmp_path: Path,
+) -> None:
+    """Twin Torii matches: in one the player to act stages a turn, in the other nothing
+    happens. Torii hides no piece, but the staged turn is private until it ends: the
+    spectator's and the opponent's states, pictures and streams are the same to the byte
+    (the views once gave everyone the actor's own count of actions left, which dropped to 0
+    when a turn was staged and moved the public board picture's address and version)."""
+    async with (
+        World(tmp_path / "a.sqlite3", heartbeat=3600) as a,
+        World(tmp_path / "b.sqlite3", heartbeat=3600) as b,
+    ):
+        worlds = (a, b)
+        matches = [await torii_playing(world) for world in worlds]
+        streams = []
+        for world, match in zip(worlds, matches, strict=True):
+            events = [
+                await stream(world, f"/api/m/{match}/events"),
+                await stream(world, "/api/me/events", await world.token(match, O)),
+            ]
+            for stream_ in events:
+                await stream_.version()
+            streams.append(events)
+        await asyncio.sleep(0.1)  # the first polls: the matches are new to them
+        notation = await a.first_action(matches[0], C)
+        staged = await a.post(
+            "act", await a.token(matches[0], C), {"stamp": 1, "notation": notation}
+        )
+        assert staged[0] == 200 and (await a.me(matches[0], C))["staged"] == [notation]
+        for events in streams:
+            for stream_ in events:
+                await _heard(stream_)
+        seen = [
+            await seen_by_bob_and_anyone(world, match, events)
+            for world, match, events in zip(worlds, matches, streams, strict=True)
+        ]
+        assert seen[0] == seen[1]

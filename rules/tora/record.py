@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..errors import ActionError
-from ..records import RecordError, ReplayError, act, stage
+from ..records import RecordError, ReplayError, act, lines_of, stage, unquote
 from ..sides import Side
 from .actions import DRAW, FORFEIT, RESET, RESIGN
 from .events import HIDDEN_TEXT
@@ -33,7 +33,7 @@ class Record:
 def parse_record(text: str) -> Record:
     headers: dict[str, str] = {}
     turns: list[tuple[int, Side, list[str]]] = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    for number, raw in enumerate(lines_of(text), start=1):
         if len(raw) > MAX_LINE:
             raise RecordError(number, f"a line is at most {MAX_LINE} characters, not {len(raw)}")
         line = raw.strip()
@@ -45,7 +45,10 @@ def parse_record(text: str) -> Record:
             m = _HEADER.match(line)
             if not m:
                 raise RecordError(number, 'a header line looks like [Key "value"]')
-            headers[m["key"]] = m["value"].replace('\\"', '"').replace("\\\\", "\\")
+            try:
+                headers[m["key"]] = unquote(m["value"])
+            except ValueError as exc:
+                raise RecordError(number, str(exc)) from None
             continue
         m = _TURN.match(line)
         if not m:
@@ -160,7 +163,7 @@ def play_turn(
 
 
 def _header_line(text: str) -> int:
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(lines_of(text), start=1):
         if line.strip().startswith("["):
             return number
     return 1

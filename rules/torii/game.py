@@ -63,7 +63,7 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
     def actions_left(self) -> int:
         if self.result is not None:
             return 0
-        return max(self.pos.owed, 1) - len(self.current)
+        return self.pos.actions - len(self.current)
 
     @property
     def deciding(self) -> bool:

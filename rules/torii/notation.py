@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NoReturn
 
-from rules.errors import MalformedAction
+from rules.errors import MalformedAction, echo
 from rules.sides import Side
 from rules.words import Text, msg, msg_n
 
@@ -113,7 +113,7 @@ class _Reader:
             self.fail(
                 msg(
                     "{token} is not a square (a1 to f6) where {what} was expected",
-                    token=repr(token),
+                    token=echo(token),
                     what=what,
                 )
             )
@@ -144,7 +144,7 @@ class _Reader:
             spec.builds.append(self.build())
         token = self.peek()
         if token is not None:
-            self.fail(msg("{token} is out of place", token=repr(token)))
+            self.fail(msg("{token} is out of place", token=echo(token)))
         if spec.tile is None and not spec.steps:
             self.fail(msg("it names no tile and no step"))
         return spec
@@ -159,7 +159,7 @@ class _Reader:
             if line is None:
                 self.fail(
                     msg(
-                        "{token} is not a line of 4 squares in a row or a column", token=repr(token)
+                        "{token} is not a line of 4 squares in a row or a column", token=echo(token)
                     )
                 )
             build.line = line
@@ -173,14 +173,14 @@ class _Reader:
         a, b = parse_square(first), parse_square(second)
         if not dash or a is None or b is None:
             self.fail(
-                msg("{token} is not two squares joined by '-', like c3-c4", token=repr(token))
+                msg("{token} is not two squares joined by '-', like c3-c4", token=echo(token))
             )
         return a, b
 
     def square_or_direction(self, token: str) -> int | Direction:
         if token.isdigit():
             self.fail(
-                msg("{token} is out of place: the tile (1, 2 or 3) comes first", token=repr(token))
+                msg("{token} is out of place: the tile (1, 2 or 3) comes first", token=echo(token))
             )
         sq = parse_square(token)
         if sq is not None:
@@ -190,7 +190,7 @@ class _Reader:
             self.fail(
                 msg(
                     "{token} is neither a square (a1 to f6) nor a direction (up, down...)",
-                    token=repr(token),
+                    token=echo(token),
                 )
             )
         return direction
@@ -203,7 +203,7 @@ def _flip_target(text: str, token: str) -> Side | None:
         return Side.CHALLENGER
     if token in ("o", "opposition"):
         return Side.OPPOSITION
-    said = msg("flip names C, O or none, not {token}", token=repr(token))
+    said = msg("flip names C, O or none, not {token}", token=echo(token))
     raise MalformedAction(text, said, HINT)
 
 

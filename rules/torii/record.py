@@ -28,7 +28,7 @@ from rules.sides import Side
 from rules.turn import DRAW, RESIGN
 from rules.words import msg
 
-from ..records import JUDGE, RecordError, ReplayError, act, stage, write
+from ..records import JUDGE, RecordError, ReplayError, act, lines_of, stage, unquote, write
 from . import fen as position_string
 from .actions import PASS, PASS_TEXT
 from .game import ToriiGame
@@ -79,7 +79,7 @@ def parse_record(text: str) -> Record:
         raise RecordError(1, f"the record is {len(text)} characters, the limit is {MAX_RECORD}")
     headers: dict[str, str] = {}
     turns: list[tuple[int, Side, list[str]]] = []
-    for number, raw in enumerate(text.split("\n"), start=1):
+    for number, raw in enumerate(lines_of(text), start=1):
         line = raw.strip()
         if len(line) > MAX_LINE:
             raise RecordError(number, f"a line is at most {MAX_LINE} characters, not {len(line)}")
@@ -102,7 +102,7 @@ def parse_record(text: str) -> Record:
 
 
 def _header(number: int, line: str) -> tuple[str, str]:
-    """``[Key "value"]``, the value with ``\\"`` and ``\\\\`` escapes; one pass."""
+    """``[Key "value"]``, the value quoted as ``rules.records.quote`` writes it."""
     key, space, rest = line[1:].partition(" ")
     plain = key.replace("_", "")
     if not space or not plain.isascii() or not plain.isalnum() or not key[:1].isalpha():
@@ -110,17 +110,10 @@ def _header(number: int, line: str) -> tuple[str, str]:
     rest = rest.strip()
     if len(rest) < 3 or rest[0] != '"' or not rest.endswith('"]'):
         raise RecordError(number, 'a header line looks like [Key "value"]')
-    value: list[str] = []
-    chars = iter(rest[1:-2])
-    for char in chars:
-        if char == '"':
-            raise RecordError(number, 'a quote inside a header value is written \\"')
-        if char == "\\":
-            char = next(chars, "")
-            if char not in ('"', "\\"):
-                raise RecordError(number, 'a header value escapes only \\" and \\\\')
-        value.append(char)
-    return key, "".join(value)
+    try:
+        return key, unquote(rest[1:-2])
+    except ValueError as exc:
+        raise RecordError(number, str(exc)) from None
 
 
 def setup_from_headers(headers: dict[str, str]) -> Setup:

@@ -80,6 +80,12 @@ class Position:
     side: Side
     owed: int = 0
 
+    @property
+    def actions(self) -> int:
+        """The actions ``side`` stages in the turn: one decision per Torii built (TI15),
+        else the move or the pass."""
+        return max(self.owed, 1)
+
     def count(self, code: int) -> int:
         return self.cells.count(code)
 

@@ -1,7 +1,8 @@
 """What a player or a spectator sees of a game (``GameView``): the input of images and texts.
 
 Torii hides nothing; the only difference between viewers is the staged turn: the player to
-act sees it applied (the preview of ending the turn now), everyone else the position before.
+act sees it applied (the preview of ending the turn now) and how many actions are left,
+everyone else the position before and the actions the turn began with.
 """
 
 from __future__ import annotations
@@ -29,6 +30,8 @@ class SpiritView:
 class View:
     """``followers``: each side's squares with a Follower (under a Torii or not); ``torii``:
     each side's squares with a Torii. ``tiles``: for each side, tiles 1, 2, 3 used or not.
+    ``actions_left``: the actions ``side`` may still stage, in their own view; in anyone
+    else's, those the turn began with (what is staged is private until the turn ends).
     ``monkey_decision``: ``side`` owes ``actions_left`` Monkey decisions (TI15). ``lanes``:
     the squares in the lanes of the Spirit ``side`` must jump over (TI6; empty once the game
     is over). ``move``: the move drawn as the last turn's path: the staged one in the actor's
@@ -164,12 +167,14 @@ def build_view(
     deciding: bool,
 ) -> View:
     """``ToriiGame.view_for``: ``shown`` is the position ``viewer`` sees, with the actions
-    ``staged`` played when it is the acting player's preview."""
+    ``staged`` played when it is the acting player's preview. Anyone but the player to act
+    gets the count of actions the turn began with, not ``actions_left``: how much of it is
+    staged stays private until the turn ends, as the staged actions themselves."""
     last = turns[-1] if turns else None
     return View(
         viewer=viewer,
         side=side,
-        actions_left=actions_left,
+        actions_left=actions_left if viewer == side else _at_turn_start(shown, outcome),
         staged=staged,
         last_turn=() if last is None else last.events,
         outcome=None if outcome is None else str(outcome),
@@ -188,6 +193,11 @@ def build_view(
         lanes=() if outcome is not None else tuple(sorted(lanes(shown.spirits[side.other]))),
         move=_shown_move(turns, staged),
     )
+
+
+def _at_turn_start(settled: Position, outcome: Outcome | None) -> int:
+    """The actions the turn began with (``settled``: the position before any staged)."""
+    return 0 if outcome is not None else settled.actions
 
 
 def _squares(pos: Position, side: Side) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from rules.errors import AmbiguousAction, IllegalAction, MalformedAction
+from rules.errors import AmbiguousAction, IllegalAction, MalformedAction, echo
 from rules.words import Text, msg, msg_n
 
 from .board import LAST_RANK, READ, SHOWN, SHOWN_FILES, SIZE, file_of
@@ -58,8 +58,8 @@ class MoveSpec:
 
 
 def malformed(text: str, reason: Text) -> MalformedAction:
-    shown = text if len(text) <= 40 else text[:37] + "..."
-    return MalformedAction(shown, reason, hint=HINT)
+    """A refusal of ``text`` (quoted by ``rules.errors.echo``: cut, code-styled)."""
+    return MalformedAction(text, reason, hint=HINT)
 
 
 def read_spec(text: str) -> MoveSpec:
@@ -113,8 +113,8 @@ def _uci_drop(text: str, word: str) -> MoveSpec:
             text,
             msg(
                 "{piece} before {mark} is not a piece letter (S F C P L R)",
-                piece=repr(piece),
-                mark=repr(mark),
+                piece=echo(piece),
+                mark=echo(mark),
             ),
         )
     return MoveSpec(_square(text, where), kind, drop=True)
@@ -130,13 +130,12 @@ def _piece_name(words: list[str]) -> tuple[int | None, list[str]]:
 def _square(text: str, name: str) -> int:
     sq = READ.get(name)
     if sq is None:
-        shown = name if len(name) <= 10 else name[:10] + "..."
         raise malformed(
             text,
             msg(
                 "{name} is not a square (on the board: files 7-1, ranks a-g, like 4f; "
                 "Fairy-Stockfish's: files a-g, ranks 1-7, like d2)",
-                name=repr(shown),
+                name=echo(name),
             ),
         )
     return sq

@@ -23,7 +23,7 @@ from rules.errors import ActionError, MalformedAction
 from rules.sides import Side
 from rules.turn import DRAW, RESIGN
 
-from ..records import RecordError, ReplayError, write
+from ..records import RecordError, ReplayError, lines_of, unquote, write
 from .events import FORFEIT_WORD, GAME_WORDS
 from .fen import START_FEN
 from .game import ToriShogiGame
@@ -52,7 +52,7 @@ def read_record(
     ``each_turn`` sees the game at the start and after every move."""
     headers: dict[str, tuple[int, str]] = {}
     turns: list[tuple[int, Side, str]] = []
-    lines = text.splitlines()
+    lines = lines_of(text)
     if len(lines) > MAX_LINES:
         raise RecordError(MAX_LINES + 1, f"a record has at most {MAX_LINES} lines")
     for number, raw in enumerate(lines, start=1):
@@ -83,7 +83,7 @@ def read_record(
 
 
 def _header(number: int, line: str) -> tuple[str, str]:
-    """``[Key "value"]`` with ``\\"`` and ``\\\\`` escapes in the value."""
+    """``[Key "value"]``, the value quoted as ``rules.records.quote`` writes it."""
     shape = 'a header line looks like [Key "value"]'
     if not line.endswith('"]'):
         raise RecordError(number, shape)
@@ -93,21 +93,10 @@ def _header(number: int, line: str) -> tuple[str, str]:
         raise RecordError(number, shape)
     if not all(c.isascii() and (c.isalnum() or c == "_") for c in key) or rest[0] != '"':
         raise RecordError(number, shape)
-    value: list[str] = []
-    escaped = False
-    for char in rest[1:-1]:
-        if escaped:
-            value.append(char)
-            escaped = False
-        elif char == "\\":
-            escaped = True
-        elif char == '"':
-            raise RecordError(number, 'a quote inside a header value is written \\"')
-        else:
-            value.append(char)
-    if escaped:
-        raise RecordError(number, shape)
-    return key, "".join(value)
+    try:
+        return key, unquote(rest[1:-1])
+    except ValueError as exc:
+        raise RecordError(number, str(exc)) from None
 
 
 def _turn(number: int, line: str) -> tuple[int, Side, str]:

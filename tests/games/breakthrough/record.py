@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from rules.errors import ActionError, MalformedAction
 from rules.protocol import FORFEIT
-from rules.records import RecordError, ReplayError, headers_of, write
+from rules.records import RecordError, ReplayError, headers_of, lines_of, write
 from rules.sides import Side
 from rules.turn import DRAW, RESIGN
 
@@ -32,7 +32,7 @@ def write_record(game: BreakthroughGame, extra: Mapping[str, str] | None = None)
 
 def read_record(text: str) -> BreakthroughGame:
     """RecordError if the record is malformed, ReplayError at an illegal move."""
-    lines = text.splitlines()
+    lines = lines_of(text)
     if len(lines) > MAX_LINES:
         raise RecordError(MAX_LINES + 1, f"a record has at most {MAX_LINES} lines")
     headers = headers_of(text)
