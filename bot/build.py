@@ -130,7 +130,7 @@ async def build(
     sweeper = Sweeper(app.sweeping, client)
     delivery.sweeper = sweeper
     delivery.forms = app.setup.current
-    event_sweeper = EventSweeper(app.event_sweeping, client)
+    event_sweeper = EventSweeper(cups.events, client)
     cups.events.flow.watchers.append(event_sweeper.after)
     handled = Handled()
     if config.shared:  # alone, the interactions taken are remembered in memory

@@ -1,4 +1,4 @@
-"""Which of an event's Join and Leave buttons still apply (``bot.app.event_sweeping``): the
+"""Which of an event's Join and Leave buttons still apply (``bot.tournament.event_buttons``): the
 front ends disable the others, so no button is shown that the desk would refuse whoever
 pressed it. The flow through Discord is in ``test_tournament_e2e``."""
 
@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.app.event_sweeping import ENTER, QUIT, applying
+from bot.tournament.event_buttons import ENTER, QUIT, applying
 from storage.competitions.events import CANCELLED, FINISHED, REGISTERING, RUNNING, EventRow
 
 NOW = 1.8e9

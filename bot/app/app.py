@@ -12,7 +12,6 @@ from .activity import Activities
 from .board_links import BoardLinks
 from .completions import Completions
 from .costly import Limits
-from .event_sweeping import EventSweeping
 from .languages import Languages
 from .links import Links
 from .lookups import Lookups
@@ -28,11 +27,11 @@ class App:
     """``actions`` (the match commands), ``time_off`` (away days, a player's settings),
     ``notify`` (the notifications form), ``languages`` (the language of an answer),
     ``playing`` (the Play panel), ``planning`` (a planned reply made with its pickers),
-    ``setup`` (the setup form), ``lookups`` (records, replays, ladders, settings),
-    ``tournaments``, ``completions`` (what typing an option offers), ``sweeping`` and
-    ``event_sweeping`` (which buttons of a match, of an event, stopped applying) and
-    ``board_links`` (the web board's links where commands give them), sharing one set of
-    allowances for costly commands (``limits``). ``links`` makes and checks the
+    ``setup`` (the setup
+    form), ``lookups`` (records, replays, ladders, settings), ``tournaments``,
+    ``completions`` (what typing an option offers), ``sweeping`` (which buttons stopped
+    applying) and ``board_links`` (the web board's links where commands give them), sharing
+    one set of allowances for costly commands (``limits``). ``links`` makes and checks the
     web board's links (None: the web board is off, and no link is given anywhere);
     ``activities`` whether Play launches the web board as a Discord Activity (``activity``:
     ``TORA_ACTIVITY=on``)."""
@@ -62,5 +61,4 @@ class App:
         self.tournaments = Tournaments(tournaments, self.limits)
         self.completions = Completions(self.actions, self.setup, self.tournaments)
         self.sweeping = Sweeping(service)
-        self.event_sweeping = EventSweeping(tournaments.events)
         self.activities = Activities(service.records, activity)

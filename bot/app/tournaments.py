@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from bot.i18n import _, option
 from bot.service import Place, User
 from bot.tournament.desk import TournamentDesk
+from bot.tournament.event_buttons import ENTER, EVENT_BUTTONS
 from bot.tournament.event_spec import EventSpec
 
 from .actions import ChallengeOptions, terms_of
@@ -18,7 +19,6 @@ from .answers import Answer, Unusable
 from .buttons import Press
 from .callers import Caller
 from .costly import Limits
-from .event_sweeping import ENTER, EVENT_BUTTONS
 from .parsing import parse_duration
 
 CHAPTER_10 = "chapter10"

@@ -13,8 +13,8 @@ import discord
 
 from bot.app.answers import Answer
 from bot.app.buttons import LEGACY_TEMPLATE, OLD_BUTTON, TEMPLATE, Press
-from bot.app.event_sweeping import EVENT_BUTTONS
 from bot.i18n import _, slash
+from bot.tournament.event_buttons import EVENT_BUTTONS
 
 from .callers import caller_of
 from .handlers import handlers_of

@@ -1,5 +1,5 @@
 """An event's Join and Leave buttons are disabled on Discord once they stop applying (which
-ones is the application layer's ``event_sweeping``): the announcement that shows them is the
+ones is the event desk's, ``bot.tournament.event_buttons``): the announcement that shows them is the
 public answer to ``/tora-tournament create``, remembered through the store once it went out,
 so this works after a restart. Whenever the event may have changed (a step of its flow, a
 cancel), its remembered messages are looked at, and the stale buttons disabled, each alone:
@@ -17,7 +17,8 @@ from typing import Any
 import discord
 
 from bot.app.buttons import Press
-from bot.app.event_sweeping import EVENT_BUTTONS, EventSweeping, Narrowed
+from bot.tournament.event_buttons import EVENT_BUTTONS, Narrowed
+from bot.tournament.event_desk import EventDesk
 
 from .buttons import ToraButton
 
@@ -56,8 +57,8 @@ def narrowed_view(message: discord.Message, stale: tuple[str, ...]) -> discord.u
 
 
 class EventSweeper:
-    def __init__(self, sweeping: EventSweeping, client: discord.Client) -> None:
-        self._sweeping = sweeping
+    def __init__(self, desk: EventDesk, client: discord.Client) -> None:
+        self._desk = desk
         self._client = client
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -75,11 +76,11 @@ class EventSweeper:
     async def _remember(self, interaction: discord.Interaction[Any], event_id: int) -> None:
         shown = await interaction.original_response()
         if _shown_event(shown) == event_id:  # on its last piece: a follow-up's if split
-            await self._sweeping.remember(event_id, shown.channel.id, shown.id)
+            await self._desk.remember_buttons(event_id, shown.channel.id, shown.id)
 
     async def sweep(self, event_id: int) -> None:
         async with self._locks.setdefault(event_id, asyncio.Lock()):
-            for narrowed in await self._sweeping.sweep(event_id):
+            for narrowed in await self._desk.stale_buttons(event_id):
                 await self._narrow(narrowed)
 
     async def _narrow(self, narrowed: Narrowed) -> None:
@@ -94,7 +95,7 @@ class EventSweeper:
         except discord.HTTPException as exc:  # gone, or never editable: forgotten
             log.info("could not disable event buttons: %s", exc, extra={"channel": channel.id})
             narrowed = Narrowed(replace(kept, verbs=()), narrowed.stale)
-        await self._sweeping.swept(narrowed)
+        await self._desk.swept_buttons(narrowed)
 
     def _spawn(self, work: Any, name: str) -> None:
         task = asyncio.create_task(work, name=name)

@@ -43,6 +43,7 @@ from storage.competitions.ladders import LadderKey
 
 from . import event_texts as texts
 from .common import Desk
+from .event_buttons import EVENT_BUTTONS, Narrowed, applying, narrowed
 from .event_flow import EventFlow, start
 from .event_spec import EventSpec, check_spec
 from .event_tables import pairings_text, standings_table
@@ -404,26 +405,26 @@ class EventDesk(Desk[EventFlow]):
         self.flow.changed(event.id)
         return Reply(_("{event} is cancelled.", event=texts.title(event)), private=False)
 
-    # ---- the messages showing an event's buttons (a front end's) -----------------------
-    async def keep_buttons(self, kept: EventButtons) -> None:
+    # ---- the messages showing an event's buttons (a front end's: ``event_buttons``) ------
+    async def remember_buttons(self, event_id: int, channel_id: int, message_id: int) -> None:
+        """A message went out with the event's Join and Leave."""
+        kept = EventButtons(channel_id, message_id, event_id, EVENT_BUTTONS)
         await self._store.events.keep_buttons(kept)
 
-    async def kept_buttons(self, event_id: int) -> tuple[EventRow | None, list[EventButtons]]:
-        """The event as it is now (None: no such event) and the messages kept with its
-        buttons still enabled."""
+    async def stale_buttons(self, event_id: int) -> list[Narrowed]:
+        """The event's kept messages with buttons that stopped applying."""
         kept = await self._store.events.buttons_of(event_id)
         if not kept:
-            return None, []
+            return []
         try:
-            return (await self._store.events.snapshot(event_id)).event, kept
+            event: EventRow | None = (await self._store.events.snapshot(event_id)).event
         except LookupError:
-            return None, kept
+            event = None
+        return narrowed(kept, applying(event, self._now()))
 
-    async def narrow_buttons(self, kept: EventButtons) -> None:
-        await self._store.events.narrow_buttons(kept)
-
-    def now(self) -> float:
-        return self._now()
+    async def swept_buttons(self, done: Narrowed) -> None:
+        """A front end disabled ``done.stale`` (or never can: the message is gone)."""
+        await self._store.events.narrow_buttons(done.kept)
 
     # ---- reading -------------------------------------------------------------------------
     async def standings_text(self, place: Place, name: str) -> str:
