@@ -17,11 +17,13 @@ COPY_HELP = """\
 Copy a whole database into a new, empty one: SQLite to PostgreSQL, back, or either to its
 own kind. SRC and DST are each a SQLite file's path or a postgresql:// URL; a PostgreSQL
 database's schema is given with --source-schema / --dest-schema (the connection's default
-schema, usually public, without). Both are created or migrated to this bot's schema first.
-The destination must be empty; the copy is one transaction there (all rows or none), ids
-included, and ids are never handed out twice afterwards. Stop the bot while copying: its
-later writes would not be copied. Then every table's rows are counted on both sides and the
-destination is checked as `check` does (every match replayed from its whole log).
+schema, usually public, without). The source must hold a tora-bot database (a missing file
+or schema is refused, never created); both are migrated to this bot's schema first, the
+destination created if it does not exist. The destination must be empty; the copy is one
+transaction there (all rows or none), ids included, and ids are never handed out twice
+afterwards. Stop the bot while copying: its later writes would not be copied. Then every
+table's rows are counted on both sides and the destination is checked as `check` does (every
+match replayed from its whole log).
 Exit status: 0 copied and checked, 1 the copy failed or differs, 2 a database is unusable."""
 
 

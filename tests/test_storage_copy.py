@@ -269,6 +269,31 @@ async def test_a_destination_that_is_not_empty_is_refused(source: Config, tmp_pa
     assert code == UNUSABLE and "no database at" in err
 
 
+@pytest.mark.postgres
+async def test_copy_from_a_mistyped_postgresql_schema_is_refused_not_reported_as_copied(
+    tmp_path: Path,
+) -> None:
+    """A source schema nobody made (a typo of the real one) is refused as a missing SQLite
+    file is, exit status 2, and not created: copying its nothing "successfully" would tell
+    the operator the move worked."""
+    if reason := backends.postgres_missing():
+        pytest.skip(reason)
+    source = backends.config("postgres", tmp_path)  # a schema nobody made
+    dest = Config(path=tmp_path / "dest.sqlite3")
+    try:
+        code, out, err = await run_copy(source, dest)
+        made = await backends.raw_sql(
+            Config(url=source.url),
+            "SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?",
+            source.schema,
+        )
+    finally:
+        await backends.drop(source)
+    assert (code, out, made) == (UNUSABLE, "", [(0,)])
+    assert err == f"no tora-bot schema at {source.url} (schema {source.schema})\n"
+    assert not dest.path.exists()
+
+
 async def test_a_failed_copy_writes_nothing(source: Config, tmp_path: Path) -> None:
     conn = sqlite3.connect(source.path)  # a row the destination's constraints refuse
     with conn:
