@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from .config import POSTGRES_SCHEMES, Config
@@ -56,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             source = _config(args.source, args.source_schema)
             dest = _config(args.dest, args.dest_schema)
         else:
-            config = _config(args.db, args.schema) if args.db else Config.from_env()
+            config = _config(args.db, args.schema) if args.db else _from_env(args.schema)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return UNUSABLE
@@ -74,6 +75,16 @@ def _config(where: str, schema: str | None) -> Config:
     if schema is not None:
         raise ConfigError(f"{where} is a SQLite file: a schema is for a postgresql:// URL")
     return Config(path=Path(where))
+
+
+def _from_env(schema: str | None) -> Config:
+    """The database of TORA_DB, with ``--schema`` (when given) over TORA_DB_SCHEMA."""
+    config = Config.from_env()
+    if schema is None:
+        return config
+    if not config.postgres:
+        return _config(str(config.path), schema)  # refused, as for --db
+    return replace(config, schema=schema)
 
 
 if __name__ == "__main__":

@@ -327,3 +327,32 @@ def test_the_command_line(
     with pytest.raises(SystemExit):
         main(["copy", str(populated)])
     assert "DST" in capsys.readouterr().err
+
+
+def test_check_with_schema_checks_that_schema_of_the_database_in_tora_db(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--schema`` overrides TORA_DB_SCHEMA whether the database is named by ``--db`` or by
+    TORA_DB (the operator read "every match replays" about another schema than the one
+    asked), and is refused for a SQLite database either way."""
+    import storage.__main__ as cli
+
+    seen: list[Config] = []
+
+    async def fake_check(config: Config) -> int:
+        seen.append(config)
+        return OK
+
+    monkeypatch.setattr(cli, "check", fake_check)
+    monkeypatch.setenv("TORA_DB", "postgresql://127.0.0.1/test")
+    monkeypatch.setenv("TORA_DB_SCHEMA", "tenant_a")
+    assert main(["--schema", "tenant_b", "check"]) == OK
+    assert main(["check"]) == OK
+    assert [config.schema for config in seen] == ["tenant_b", "tenant_a"]
+    monkeypatch.setenv("TORA_DB", "data/x.sqlite3")
+    monkeypatch.delenv("TORA_DB_SCHEMA")
+    for named in ([], ["--db", "data/x.sqlite3"]):
+        assert main([*named, "--schema", "tenant_b", "check"]) == UNUSABLE
+        said = "data/x.sqlite3 is a SQLite file: a schema is for a postgresql:// URL"
+        assert said in capsys.readouterr().err
+    assert len(seen) == 2
