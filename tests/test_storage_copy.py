@@ -28,6 +28,7 @@ from rules.tora.assassin import start_squares
 from rules.tora.geometry import name
 from storage import Away, ButtonMessage, Config, RatingChange, Store
 from storage.__main__ import main
+from storage.backends.migrations import migrate
 from storage.competitions.events import EventButtons
 from storage.matches.log import fingerprint
 from storage.tools import transfer
@@ -292,6 +293,38 @@ async def test_copy_from_a_mistyped_postgresql_schema_is_refused_not_reported_as
     assert (code, out, made) == (UNUSABLE, "", [(0,)])
     assert err == f"no tora-bot schema at {source.url} (schema {source.schema})\n"
     assert not dest.path.exists()
+
+
+@pytest.mark.postgres
+async def test_a_sqlite_server_with_two_events_named_alike_can_be_moved_to_postgresql(
+    tmp_path: Path,
+) -> None:
+    """An older SQLite database told names apart by ASCII case only: "Été" and "été" could
+    be two tournaments (or events) there, which PostgreSQL's index refused, so `copy` to
+    PostgreSQL failed. The source is migrated first (migration 19 renames the later one)
+    and the copy goes through."""
+    if reason := backends.postgres_missing():
+        pytest.skip(reason)
+    source = Config(path=tmp_path / "src.sqlite3")
+    conn = sqlite3.connect(source.path, isolation_level=None)
+    migrate(conn, upto=18)
+    conn.execute("INSERT INTO players (user_id, name, created_at) VALUES (1, 'ann', 0)")
+    for n, called in enumerate(("Été", "été"), start=1):
+        conn.execute(
+            "INSERT INTO tournaments (id, guild_id, channel_id, name, board, target,"
+            " turn_seconds, organiser_id, status, created_at)"
+            " VALUES (?, 10, 20, ?, 'short', 49, 86400, 1, 'registering', ?)",
+            (n, called, n),
+        )
+    conn.close()
+    dest = backends.config("postgres", tmp_path)
+    try:
+        code, _out, err = await run_copy(source, dest)
+        names = await backends.raw_sql(dest, "SELECT name FROM tournaments ORDER BY id")
+    finally:
+        await backends.drop(dest)
+    assert (code, err) == (OK, "")
+    assert names == [("Été",), ("été (2)",)]
 
 
 async def test_a_failed_copy_writes_nothing(source: Config, tmp_path: Path) -> None:

@@ -416,7 +416,7 @@ class TournamentDesk(Desk[Flow]):
         autocomplete."""
         rows = [e.name for e in await self._store.events.of_guild(guild_id)]
         rows += [t.name for t in await self._store.tournaments.of_guild(guild_id)]
-        found = [name for name in rows if name.lower().startswith(typed.lower())]
+        found = [name for name in rows if name.casefold().startswith(typed.casefold())]
         return found[:limit]
 
     async def _tournament(self, place: Place, name: str) -> TournamentRow:
