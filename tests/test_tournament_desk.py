@@ -69,6 +69,18 @@ async def test_a_second_tournament_named_like_the_first_in_other_case_is_refused
     assert await desk.register(HERE, ANN, "strasse")
 
 
+async def test_a_name_with_a_control_character_is_refused_on_both_backends(h: Harness) -> None:
+    """A NUL (or another control character) typed into a name was stored by SQLite and failed
+    inside PostgreSQL (an error, not an answer); looking one up failed there too."""
+    desk = await desk_for(h)
+    for name in ("Cup\x00", "Cup\x07 2"):
+        with pytest.raises(Refused, match="A tournament's name cannot hold control characters"):
+            await desk.create(HERE, ADMIN, name, "short", 49, admin=True)
+    with pytest.raises(Refused, match="no tournament called"):
+        await desk.register(HERE, ANN, "Cup\x00")
+    assert await desk.names(HERE.guild_id) == []
+
+
 async def test_registration_withdrawal_and_a_start_that_needs_a_substitute(h: Harness) -> None:
     desk = await desk_for(h)
     await desk.create(HERE, ADMIN, "Cup", "short", 60, admin=True)

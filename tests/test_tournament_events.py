@@ -165,6 +165,10 @@ async def test_refusals_name_what_is_wrong_and_change_nothing(h: Harness) -> Non
         await create(desk, "X", "torii", "swiss", rounds=99)
     with pytest.raises(NotAllowed):
         await desk.create(HERE, user(1), EventSpec("X", "torii", "swiss", {}), admin=False)
+    with pytest.raises(Refused, match="An event's name cannot hold control characters"):
+        await create(desk, "X\x00", "torii", "swiss")
+    with pytest.raises(Refused, match="no Swiss or round robin event called"):
+        await desk.join(HERE, user(1), "X\x00")
     assert await h.store.events.of_guild(GUILD) == []
     await create(desk, "X", "torii", "swiss", max_players=2)
     with pytest.raises(Refused, match="already has an event called"):

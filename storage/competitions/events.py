@@ -17,7 +17,7 @@ from typing import Any
 from ..backends.sql import Reader, Row, Writes
 from ..hosting.hosted import ENDED
 from .areas import Area, Tx
-from .names import name_key
+from .names import has_control_characters, name_key
 
 REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
 
@@ -164,6 +164,8 @@ class EventTx(Tx):
     """The events' statements inside one writer transaction."""
 
     def named(self, guild_id: int, name: str) -> EventRow | None:
+        if has_control_characters(name):
+            return None  # no stored name has one
         row = self.conn.execute(NAMED_SQL, (guild_id, name_key(name))).fetchone()
         return None if row is None else _event(row)
 
@@ -328,6 +330,10 @@ class Events(Area[EventTx]):
         return _snapshot(*await self._whole(EVENT_SQL, PARTS_SQL, event_id, "event"))
 
     async def named(self, guild_id: int, name: str) -> EventRow | None:
+        """The guild's event of that name (in any case and spacing); None for a name with a
+        control character, which none has (PostgreSQL could not even be asked)."""
+        if has_control_characters(name):
+            return None
         rows = await self._rows(NAMED_SQL, (guild_id, name_key(name)))
         return _event(rows[0]) if rows else None
 

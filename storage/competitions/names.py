@@ -4,6 +4,7 @@ letter but not as Python does: "Straße" and "STRASSE"), stored beside the name 
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable
 
 # A competition as the migration reads it: its table, id, server and name.
@@ -15,6 +16,12 @@ Keyed = tuple[str, int, str, str]
 def name_key(name: str) -> str:
     """The key a name is unique by on its server: its words joined by one space, casefolded."""
     return " ".join(name.split()).casefold()
+
+
+def has_control_characters(name: str) -> bool:
+    """Whether ``name`` holds a control character (NUL, BEL, ...): the desks refuse such a
+    name, since PostgreSQL's text cannot hold a NUL (SQLite's can), and so it names none."""
+    return any(unicodedata.category(char) == "Cc" for char in name)
 
 
 def keyed(oldest_first: Iterable[Named]) -> list[Keyed]:

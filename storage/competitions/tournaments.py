@@ -17,7 +17,7 @@ from typing import Any
 from ..backends.sql import Reader, Row, Writes
 from ..hosting.hosted import ENDED
 from .areas import Area, Tx
-from .names import name_key
+from .names import has_control_characters, name_key
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 CANCELLED = "cancelled"  # by an admin: no champion; what was decided stands
@@ -198,10 +198,9 @@ class TournamentTx(Tx):
 
     # ---- tournaments and entries ---------------------------------------------------------
     def named(self, guild_id: int, name: str) -> TournamentRow | None:
-        row = self.conn.execute(
-            NAMED_SQL,
-            (guild_id, name_key(name)),
-        ).fetchone()
+        if has_control_characters(name):
+            return None  # no stored name has one
+        row = self.conn.execute(NAMED_SQL, (guild_id, name_key(name))).fetchone()
         return None if row is None else _tournament(row)
 
     def snapshot(self, tournament_id: int) -> Snapshot:
@@ -388,10 +387,11 @@ class Tournaments(Area[TournamentTx]):
         return _snapshot(*whole)
 
     async def named(self, guild_id: int, name: str) -> TournamentRow | None:
-        rows = await self._rows(
-            NAMED_SQL,
-            (guild_id, name_key(name)),
-        )
+        """The guild's tournament of that name (in any case and spacing); None for a name
+        with a control character, which none has (PostgreSQL could not even be asked)."""
+        if has_control_characters(name):
+            return None
+        rows = await self._rows(NAMED_SQL, (guild_id, name_key(name)))
         return _tournament(rows[0]) if rows else None
 
     async def game_of_hosted(self, hosted_id: int) -> tuple[int, GameRow] | None:
