@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from .config import POSTGRES_SCHEMES, Config
@@ -17,11 +18,13 @@ COPY_HELP = """\
 Copy a whole database into a new, empty one: SQLite to PostgreSQL, back, or either to its
 own kind. SRC and DST are each a SQLite file's path or a postgresql:// URL; a PostgreSQL
 database's schema is given with --source-schema / --dest-schema (the connection's default
-schema, usually public, without). Both are created or migrated to this bot's schema first.
-The destination must be empty; the copy is one transaction there (all rows or none), ids
-included, and ids are never handed out twice afterwards. Stop the bot while copying: its
-later writes would not be copied. Then every table's rows are counted on both sides and the
-destination is checked as `check` does (every match replayed from its whole log).
+schema, usually public, without). The source must hold a tora-bot database (a missing file
+or schema is refused, never created); both are migrated to this bot's schema first, the
+destination created if it does not exist. The destination must be empty; the copy is one
+transaction there (all rows or none), ids included, and ids are never handed out twice
+afterwards. Stop the bot while copying: its later writes would not be copied. Then every
+table's rows are counted on both sides and the destination is checked as `check` does (every
+match replayed from its whole log).
 Exit status: 0 copied and checked, 1 the copy failed or differs, 2 a database is unusable."""
 
 
@@ -54,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
             source = _config(args.source, args.source_schema)
             dest = _config(args.dest, args.dest_schema)
         else:
-            config = _config(args.db, args.schema) if args.db else Config.from_env()
+            config = _config(args.db, args.schema) if args.db else _from_env(args.schema)
     except ConfigError as exc:
         print(exc, file=sys.stderr)
         return UNUSABLE
@@ -72,6 +75,16 @@ def _config(where: str, schema: str | None) -> Config:
     if schema is not None:
         raise ConfigError(f"{where} is a SQLite file: a schema is for a postgresql:// URL")
     return Config(path=Path(where))
+
+
+def _from_env(schema: str | None) -> Config:
+    """The database of TORA_DB, with ``--schema`` (when given) over TORA_DB_SCHEMA."""
+    config = Config.from_env()
+    if schema is None:
+        return config
+    if not config.postgres:
+        return _config(str(config.path), schema)  # refused, as for --db
+    return replace(config, schema=schema)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ from rules.tora.assassin import start_squares
 from rules.tora.geometry import name
 from storage import Away, ButtonMessage, Config, RatingChange, Store
 from storage.__main__ import main
+from storage.backends.migrations import migrate
 from storage.competitions.events import EventButtons
 from storage.matches.log import fingerprint
 from storage.tools import transfer
@@ -269,6 +270,63 @@ async def test_a_destination_that_is_not_empty_is_refused(source: Config, tmp_pa
     assert code == UNUSABLE and "no database at" in err
 
 
+@pytest.mark.postgres
+async def test_copy_from_a_mistyped_postgresql_schema_is_refused_not_reported_as_copied(
+    tmp_path: Path,
+) -> None:
+    """A source schema nobody made (a typo of the real one) is refused as a missing SQLite
+    file is, exit status 2, and not created: copying its nothing "successfully" would tell
+    the operator the move worked."""
+    if reason := backends.postgres_missing():
+        pytest.skip(reason)
+    source = backends.config("postgres", tmp_path)  # a schema nobody made
+    dest = Config(path=tmp_path / "dest.sqlite3")
+    try:
+        code, out, err = await run_copy(source, dest)
+        made = await backends.raw_sql(
+            Config(url=source.url),
+            "SELECT count(*) FROM information_schema.schemata WHERE schema_name = ?",
+            source.schema,
+        )
+    finally:
+        await backends.drop(source)
+    assert (code, out, made) == (UNUSABLE, "", [(0,)])
+    assert err == f"no tora-bot schema at {source.url} (schema {source.schema})\n"
+    assert not dest.path.exists()
+
+
+@pytest.mark.postgres
+async def test_a_sqlite_server_with_two_events_named_alike_can_be_moved_to_postgresql(
+    tmp_path: Path,
+) -> None:
+    """An older SQLite database told names apart by ASCII case only: "Été" and "été" could
+    be two tournaments (or events) there, which PostgreSQL's index refused, so `copy` to
+    PostgreSQL failed. The source is migrated first (migration 19 renames the later one)
+    and the copy goes through."""
+    if reason := backends.postgres_missing():
+        pytest.skip(reason)
+    source = Config(path=tmp_path / "src.sqlite3")
+    conn = sqlite3.connect(source.path, isolation_level=None)
+    migrate(conn, upto=18)
+    conn.execute("INSERT INTO players (user_id, name, created_at) VALUES (1, 'ann', 0)")
+    for n, called in enumerate(("Été", "été"), start=1):
+        conn.execute(
+            "INSERT INTO tournaments (id, guild_id, channel_id, name, board, target,"
+            " turn_seconds, organiser_id, status, created_at)"
+            " VALUES (?, 10, 20, ?, 'short', 49, 86400, 1, 'registering', ?)",
+            (n, called, n),
+        )
+    conn.close()
+    dest = backends.config("postgres", tmp_path)
+    try:
+        code, _out, err = await run_copy(source, dest)
+        names = await backends.raw_sql(dest, "SELECT name FROM tournaments ORDER BY id")
+    finally:
+        await backends.drop(dest)
+    assert (code, err) == (OK, "")
+    assert names == [("Été",), ("été (2)",)]
+
+
 async def test_a_failed_copy_writes_nothing(source: Config, tmp_path: Path) -> None:
     conn = sqlite3.connect(source.path)  # a row the destination's constraints refuse
     with conn:
@@ -302,3 +360,32 @@ def test_the_command_line(
     with pytest.raises(SystemExit):
         main(["copy", str(populated)])
     assert "DST" in capsys.readouterr().err
+
+
+def test_check_with_schema_checks_that_schema_of_the_database_in_tora_db(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--schema`` overrides TORA_DB_SCHEMA whether the database is named by ``--db`` or by
+    TORA_DB (the operator read "every match replays" about another schema than the one
+    asked), and is refused for a SQLite database either way."""
+    import storage.__main__ as cli
+
+    seen: list[Config] = []
+
+    async def fake_check(config: Config) -> int:
+        seen.append(config)
+        return OK
+
+    monkeypatch.setattr(cli, "check", fake_check)
+    monkeypatch.setenv("TORA_DB", "postgresql://127.0.0.1/test")
+    monkeypatch.setenv("TORA_DB_SCHEMA", "tenant_a")
+    assert main(["--schema", "tenant_b", "check"]) == OK
+    assert main(["check"]) == OK
+    assert [config.schema for config in seen] == ["tenant_b", "tenant_a"]
+    monkeypatch.setenv("TORA_DB", "data/x.sqlite3")
+    monkeypatch.delenv("TORA_DB_SCHEMA")
+    for named in ([], ["--db", "data/x.sqlite3"]):
+        assert main([*named, "--schema", "tenant_b", "check"]) == UNUSABLE
+        said = "data/x.sqlite3 is a SQLite file: a schema is for a postgresql:// URL"
+        assert said in capsys.readouterr().err
+    assert len(seen) == 2

@@ -7,6 +7,7 @@ side's secret square stays its own, and the choices and terms read as they did."
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 import sqlite3
 from pathlib import Path
@@ -21,6 +22,7 @@ from rules.tora import ASSASSIN, Options, name, start_squares
 from storage import Config, Store
 from storage.backends import postgres
 from storage.backends.migrations import POSTGRES_MIGRATIONS, migrate
+from storage.tools.maintenance import UNUSABLE, check
 
 LONG = Options(
     board="long",
@@ -94,21 +96,31 @@ def old_rows() -> list[str]:
     ]
 
 
-async def migrated(backend: str, tmp_path: Path) -> Config:
-    """A database of ``backend`` with the old rows, migrated to the latest schema."""
+async def old(backend: str, tmp_path: Path) -> Config:
+    """A database of ``backend`` at schema 11 with the old rows (as an older bot left it)."""
     config = database(backend, tmp_path)
     if backend == "sqlite":
         conn = sqlite3.connect(config.path, isolation_level=None)
         migrate(conn, upto=11)
         for statement in old_rows():
             conn.execute(statement)
-        assert migrate(conn)[0] == 12
-        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         conn.close()
         return config
     await postgres.prepare(config, [m for m in POSTGRES_MIGRATIONS if m.number < 12])
     for statement in old_rows():
         await raw_sql(config, statement)
+    return config
+
+
+async def migrated(backend: str, tmp_path: Path) -> Config:
+    """A database of ``backend`` with the old rows, migrated to the latest schema."""
+    config = await old(backend, tmp_path)
+    if backend == "sqlite":
+        conn = sqlite3.connect(config.path, isolation_level=None)
+        assert migrate(conn)[0] == 12
+        assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        conn.close()
+        return config
     assert (await postgres.prepare(config, POSTGRES_MIGRATIONS))[0] == 12
     return config
 
@@ -140,6 +152,29 @@ async def test_an_old_databases_matches_choices_and_terms_come_through(backend, 
         assert terms == [
             Terms("tora", {"board": "long", "assassins": True}, 3600.0, rated=False),
             Terms("torii", {"powers": False}, 3600.0, rated=False),
+        ]
+    finally:
+        await drop(config)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+async def test_check_of_a_database_from_an_older_bot_says_so_instead_of_crashing(
+    backend: str, tmp_path: Path
+) -> None:
+    """`python -m storage check` on a database an older bot wrote (a backup taken before an
+    upgrade, say) reads nothing with this bot's queries: it says the schema is older and how
+    to migrate it, exit status 2 (unusable), and leaves the database as it was."""
+    if backend == "postgres" and (reason := postgres_missing()):
+        pytest.skip(reason)
+    config = await old(backend, tmp_path)
+    try:
+        out, err = io.StringIO(), io.StringIO()
+        assert await check(config, out, err) == UNUSABLE
+        assert "schema version 11 is older than this bot's" in err.getvalue()
+        assert "The bot migrates its database when it starts" in err.getvalue()
+        asked = "SELECT version FROM schema_version"
+        assert await raw_sql(config, "PRAGMA user_version" if backend == "sqlite" else asked) == [
+            (11,)
         ]
     finally:
         await drop(config)

@@ -52,6 +52,35 @@ async def test_only_admins_organise_and_targets_keep_the_chapters_bounds(h: Harn
         await desk.register(HERE, ANN, "Open")
 
 
+async def test_a_second_tournament_named_like_the_first_in_other_case_is_refused_on_both_backends(
+    h: Harness,
+) -> None:
+    """Names are told apart as Python's ``casefold`` does, the same on both backends: SQLite
+    folded only ASCII letters, so there "COUPE D'ÉTÉ" and "Coupe d'été" were two tournaments
+    (and registering for one could find the other)."""
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "COUPE D'ÉTÉ", "short", 49, admin=True)
+    await desk.create(HERE, ADMIN, "Straße", "long", 181, admin=True)
+    for same in ("Coupe d'été", "coupe  d'Été", "STRASSE"):
+        with pytest.raises(Refused, match="already has a tournament called"):
+            await desk.create(HERE, ADMIN, same, "short", 49, admin=True)
+    reply = await desk.register(HERE, ANN, "coupe d'été")
+    assert "COUPE D'ÉTÉ" in reply.text
+    assert await desk.register(HERE, ANN, "strasse")
+
+
+async def test_a_name_with_a_control_character_is_refused_on_both_backends(h: Harness) -> None:
+    """A NUL (or another control character) typed into a name was stored by SQLite and failed
+    inside PostgreSQL (an error, not an answer); looking one up failed there too."""
+    desk = await desk_for(h)
+    for name in ("Cup\x00", "Cup\x07 2"):
+        with pytest.raises(Refused, match="A tournament's name cannot hold control characters"):
+            await desk.create(HERE, ADMIN, name, "short", 49, admin=True)
+    with pytest.raises(Refused, match="no tournament called"):
+        await desk.register(HERE, ANN, "Cup\x00")
+    assert await desk.names(HERE.guild_id) == []
+
+
 async def test_registration_withdrawal_and_a_start_that_needs_a_substitute(h: Harness) -> None:
     desk = await desk_for(h)
     await desk.create(HERE, ADMIN, "Cup", "short", 60, admin=True)

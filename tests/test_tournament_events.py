@@ -165,6 +165,10 @@ async def test_refusals_name_what_is_wrong_and_change_nothing(h: Harness) -> Non
         await create(desk, "X", "torii", "swiss", rounds=99)
     with pytest.raises(NotAllowed):
         await desk.create(HERE, user(1), EventSpec("X", "torii", "swiss", {}), admin=False)
+    with pytest.raises(Refused, match="An event's name cannot hold control characters"):
+        await create(desk, "X\x00", "torii", "swiss")
+    with pytest.raises(Refused, match="no Swiss or round robin event called"):
+        await desk.join(HERE, user(1), "X\x00")
     assert await h.store.events.of_guild(GUILD) == []
     await create(desk, "X", "torii", "swiss", max_players=2)
     with pytest.raises(Refused, match="already has an event called"):
@@ -175,6 +179,27 @@ async def test_refusals_name_what_is_wrong_and_change_nothing(h: Harness) -> Non
     await desk.join(HERE, user(2), "X")
     with pytest.raises(Refused, match="full"):
         await desk.join(HERE, user(3), "X")
+
+
+async def test_an_event_named_like_another_in_other_case_is_refused_on_both_backends(
+    h: Harness,
+) -> None:
+    """Event names are told apart as Python's ``casefold`` does on both backends (SQLite
+    folded only ASCII letters), and so are they against the server's tournaments."""
+    desk = await desk_of(h)
+    await create(desk, "Été", "torii", "swiss")
+    for same in ("été", "ÉTÉ"):
+        with pytest.raises(Refused, match="already has an event called"):
+            await create(desk, same, "torii", "swiss")
+    await desk.join(HERE, user(1), "ÉtÉ")
+    assert [e.player_id for e in (await snapshot(h, "été")).entries] == [1]
+    assert h.store is not None
+    await h.store.save_player(ADMIN.id, ADMIN.name)
+    await h.store.tournaments.transact(
+        lambda tx: tx.create(GUILD, 100, "Straße", "short", 49, 86400.0, ADMIN.id), 0.0
+    )
+    with pytest.raises(Refused, match="already has a tournament called"):
+        await create(desk, "STRASSE", "torii", "swiss")
 
 
 async def test_a_crash_in_the_middle_of_pairing_pairs_nobody_twice_and_drops_nobody(

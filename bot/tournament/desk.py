@@ -29,6 +29,7 @@ from bot.service.errors import NotAllowed
 from bot.service.terms import DAY, Settings
 from bot.service.texts import escape, quote
 from storage import Post, Store
+from storage.competitions.names import has_control_characters
 from storage.competitions.tournaments import OPEN, REGISTERING, RUNNING, TournamentRow, TournamentTx
 
 from . import texts
@@ -416,7 +417,7 @@ class TournamentDesk(Desk[Flow]):
         autocomplete."""
         rows = [e.name for e in await self._store.events.of_guild(guild_id)]
         rows += [t.name for t in await self._store.tournaments.of_guild(guild_id)]
-        found = [name for name in rows if name.lower().startswith(typed.lower())]
+        found = [name for name in rows if name.casefold().startswith(typed.casefold())]
         return found[:limit]
 
     async def _tournament(self, place: Place, name: str) -> TournamentRow:
@@ -438,4 +439,6 @@ def _check_name(name: str) -> str:
     name = " ".join(name.split())
     if not 1 <= len(name) <= LONGEST_NAME:
         raise Refused(_("A tournament's name has 1 to {most} characters.", most=LONGEST_NAME))
+    if has_control_characters(name):
+        raise Refused(_("A tournament's name cannot hold control characters."))
     return name

@@ -13,6 +13,7 @@ from bot.service.models import AI_IDS
 from bot.service.terms import DAY, LONGEST_TURN, SHORTEST_TURN, Terms
 from bot.service.texts import quote
 from rules import GAMES
+from storage.competitions.names import has_control_characters
 
 from .events import FORMATS, SWISS
 from .tiebreaks import parse_order
@@ -58,6 +59,8 @@ def check_name(name: str) -> str:
     name = " ".join(name.split())
     if not 0 < len(name) <= LONGEST_NAME:
         raise Refused(_("An event's name is 1 to {most} characters.", most=LONGEST_NAME))
+    if has_control_characters(name):
+        raise Refused(_("An event's name cannot hold control characters."))
     return name
 
 

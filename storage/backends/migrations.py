@@ -8,11 +8,16 @@ hidden information (R40-R44) and are read only by the loader and by per-player r
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+import asyncpg
+
+from ..competitions.names import keyed
 from ..errors import SchemaTooNew
 from .postgres import Migration as PostgresMigration
+from .postgres import translate
 
 FIRST_SCHEMA = """
 CREATE TABLE guild_settings (
@@ -1030,6 +1035,59 @@ EVENTS_SQLITE = EVENTS + (
 )
 
 
+# Migration 19: tournament and event names are unique on a server by a key folded in Python
+# (competitions/names.py: words joined by one space, then casefold), the same rule on both
+# backends, where SQLite's NOCASE folded ASCII letters only ("Été" and "été" were two names
+# there) and PostgreSQL's lower() others than Python's ("Straße", "STRASSE"); every lookup
+# reads the key. Names already stored that fold alike do not stop the migration: the oldest
+# (by created_at, tournaments and events together, as the desks refuse a name either has)
+# keeps its name, each later one gets the first free suffix " (2)", " (3)", ... in its name
+# and key, so that players see which is which. The DEFAULT only fills the rows before their
+# keys are written (every insert names the key; PostgreSQL drops it after).
+NAME_KEYS_SUMMARY = "tournament and event names unique by a key folded as Python does"
+NAME_KEYS = """
+ALTER TABLE tournaments ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
+ALTER TABLE events ADD COLUMN name_key TEXT NOT NULL DEFAULT '';
+DROP INDEX tournaments_by_name;
+DROP INDEX events_by_name;
+"""
+NAME_KEY_INDEXES = """
+CREATE UNIQUE INDEX tournaments_by_name ON tournaments (guild_id, name_key);
+CREATE UNIQUE INDEX events_by_name ON events (guild_id, name_key);
+"""
+NAME_KEYS_POSTGRES_DEFAULTS = """
+ALTER TABLE tournaments ALTER COLUMN name_key DROP DEFAULT;
+ALTER TABLE events ALTER COLUMN name_key DROP DEFAULT;
+"""
+NAMES_BY_AGE = (
+    "SELECT created_at, 'tournaments', id, guild_id, name FROM tournaments UNION ALL"
+    " SELECT created_at, 'events', id, guild_id, name FROM events ORDER BY 1, 2, 3"
+)
+RENAMED = "UPDATE {table} SET name = ?, name_key = ? WHERE id = ?"  # tournaments or events
+
+
+def _renamed(rows: Iterable[Sequence[Any]]) -> dict[str, list[tuple[str, str, int]]]:
+    """Per table, the (name, key, id) of every row, from the rows of ``NAMES_BY_AGE``."""
+    found: dict[str, list[tuple[str, str, int]]] = {"tournaments": [], "events": []}
+    for table, row_id, name, key in keyed((r[1], r[2], r[3], r[4]) for r in rows):
+        found[table].append((name, key, row_id))
+    return found
+
+
+def fill_name_keys(conn: sqlite3.Connection) -> None:
+    for table, values in _renamed(conn.execute(NAMES_BY_AGE).fetchall()).items():
+        conn.executemany(RENAMED.format(table=table), values)
+    for statement in statements(NAME_KEY_INDEXES):
+        conn.execute(statement)
+
+
+async def fill_name_keys_postgres(conn: asyncpg.Connection) -> None:
+    for table, values in _renamed(await conn.fetch(NAMES_BY_AGE)).items():
+        await conn.executemany(translate(RENAMED.format(table=table)), values)
+    for statement in statements(NAME_KEY_INDEXES + NAME_KEYS_POSTGRES_DEFAULTS):
+        await conn.execute(statement)
+
+
 @dataclass(frozen=True)
 class Migration:
     number: int
@@ -1068,6 +1126,7 @@ MIGRATIONS = (
     Migration(16, CORRESPONDENCE_SUMMARY, CORRESPONDENCE + CORRESPONDENCE_TABLES, allow_rewinds),
     Migration(17, PLANNING_SUMMARY, PLANNING),
     Migration(18, EVENT_BUTTONS_SUMMARY, EVENT_BUTTONS),
+    Migration(19, NAME_KEYS_SUMMARY, NAME_KEYS, fill_name_keys),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -1102,6 +1161,7 @@ POSTGRES_MIGRATIONS = (
     ),
     PostgresMigration(17, PLANNING_SUMMARY, _postgres(PLANNING)),
     PostgresMigration(18, EVENT_BUTTONS_SUMMARY, _postgres(EVENT_BUTTONS)),
+    PostgresMigration(19, NAME_KEYS_SUMMARY, NAME_KEYS, fill_name_keys_postgres),
 )
 
 

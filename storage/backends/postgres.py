@@ -282,6 +282,7 @@ class Migration:
     number: int
     summary: str
     sql: str
+    then: Callable[[asyncpg.Connection], Awaitable[None]] | None = None  # a step SQL cannot say
 
 
 async def prepare(config: Config, migrations: Sequence[Migration]) -> list[int]:
@@ -316,6 +317,8 @@ async def _migrate(conn: asyncpg.Connection, migrations: Sequence[Migration]) ->
         if migration.number > found:
             for statement in statements(migration.sql):
                 await conn.execute(statement)
+            if migration.then is not None:
+                await migration.then(conn)
             found = migration.number
             applied.append(migration.number)
     await conn.execute("DELETE FROM schema_version")

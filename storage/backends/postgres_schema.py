@@ -387,7 +387,8 @@ CREATE TABLE tournaments (
     started_at DOUBLE PRECISION,
     finished_at DOUBLE PRECISION
 );
--- SQLite's (guild_id, name COLLATE NOCASE); lower() also folds letters beyond ASCII.
+-- SQLite's (guild_id, name COLLATE NOCASE); both are replaced by (guild_id, name_key), a
+-- key folded in Python, in migration 19.
 CREATE UNIQUE INDEX tournaments_by_name ON tournaments (guild_id, lower(name));
 
 -- Who registered: players, and substitutes (who only ever play a player left without an

@@ -17,6 +17,7 @@ from typing import Any
 from ..backends.sql import Reader, Row, Writes
 from ..hosting.hosted import ENDED
 from .areas import Area, Tx
+from .names import has_control_characters, name_key
 
 REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
 
@@ -133,7 +134,7 @@ PARTS_SQL = (
     f"SELECT {ENTRY_COLUMNS} FROM event_entries WHERE event_id = ? ORDER BY joined_at, player_id",
     f"SELECT {PAIRING_COLUMNS} FROM event_pairings WHERE event_id = ? ORDER BY round, board",
 )
-NAMED_SQL = f"SELECT {EVENT_COLUMNS} FROM events WHERE guild_id = ? AND lower(name) = lower(?)"
+NAMED_SQL = f"SELECT {EVENT_COLUMNS} FROM events WHERE guild_id = ? AND name_key = ?"
 OF_HOSTED_SQL = f"SELECT event_id, {PAIRING_COLUMNS} FROM event_pairings WHERE hosted_id = ?"
 LIVE_BOARDS_SQL = (
     "SELECT p.event_id, "
@@ -163,7 +164,9 @@ class EventTx(Tx):
     """The events' statements inside one writer transaction."""
 
     def named(self, guild_id: int, name: str) -> EventRow | None:
-        row = self.conn.execute(NAMED_SQL, (guild_id, name)).fetchone()
+        if has_control_characters(name):
+            return None  # no stored name has one
+        row = self.conn.execute(NAMED_SQL, (guild_id, name_key(name))).fetchone()
         return None if row is None else _event(row)
 
     def snapshot(self, event_id: int) -> EventSnapshot:
@@ -174,9 +177,9 @@ class EventTx(Tx):
         values[RATED] = int(new.rated)
         values[AWAY_DAYS] = int(new.away_days)
         cursor = self.conn.execute(
-            f"INSERT INTO events ({SET_COLUMNS}, status, created_at)"
-            f" VALUES ({', '.join('?' * (len(values) + 2))}) RETURNING id",
-            (*values, REGISTERING, self.now),
+            f"INSERT INTO events ({SET_COLUMNS}, name_key, status, created_at)"
+            f" VALUES ({', '.join('?' * (len(values) + 3))}) RETURNING id",
+            (*values, name_key(new.name), REGISTERING, self.now),
         )
         return int(cursor.fetchone()[0])
 
@@ -327,7 +330,11 @@ class Events(Area[EventTx]):
         return _snapshot(*await self._whole(EVENT_SQL, PARTS_SQL, event_id, "event"))
 
     async def named(self, guild_id: int, name: str) -> EventRow | None:
-        rows = await self._rows(NAMED_SQL, (guild_id, name))
+        """The guild's event of that name (in any case and spacing); None for a name with a
+        control character, which none has (PostgreSQL could not even be asked)."""
+        if has_control_characters(name):
+            return None
+        rows = await self._rows(NAMED_SQL, (guild_id, name_key(name)))
         return _event(rows[0]) if rows else None
 
     async def of_guild(self, guild_id: int) -> list[EventRow]:

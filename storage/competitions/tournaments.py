@@ -17,6 +17,7 @@ from typing import Any
 from ..backends.sql import Reader, Row, Writes
 from ..hosting.hosted import ENDED
 from .areas import Area, Tx
+from .names import has_control_characters, name_key
 
 REGISTERING, RUNNING, FINISHED = "registering", "running", "finished"
 CANCELLED = "cancelled"  # by an admin: no champion; what was decided stands
@@ -129,6 +130,7 @@ GAME_COLUMNS = (
     " g.first_captures, g.second_captures"
 )
 TOURNAMENT_SQL = f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE id = ?"
+NAMED_SQL = f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments WHERE guild_id = ? AND name_key = ?"
 SNAPSHOT_SQL = (
     f"SELECT {ENTRY_COLUMNS} FROM tournament_entries WHERE tournament_id = ?"
     " ORDER BY registered_at, player_id",
@@ -196,11 +198,9 @@ class TournamentTx(Tx):
 
     # ---- tournaments and entries ---------------------------------------------------------
     def named(self, guild_id: int, name: str) -> TournamentRow | None:
-        row = self.conn.execute(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments"
-            " WHERE guild_id = ? AND lower(name) = lower(?)",
-            (guild_id, name),
-        ).fetchone()
+        if has_control_characters(name):
+            return None  # no stored name has one
+        row = self.conn.execute(NAMED_SQL, (guild_id, name_key(name))).fetchone()
         return None if row is None else _tournament(row)
 
     def snapshot(self, tournament_id: int) -> Snapshot:
@@ -219,10 +219,10 @@ class TournamentTx(Tx):
     ) -> int:
         cursor = self.conn.execute(
             "INSERT INTO tournaments (guild_id, channel_id, name, board, target, turn_seconds,"
-            " organiser_id, status, created_at, away_days)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+            " organiser_id, status, created_at, away_days, name_key)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
             (guild_id, channel_id, name, board, target, turn_seconds, organiser_id,
-             REGISTERING, self.now, int(away_days)),
+             REGISTERING, self.now, int(away_days), name_key(name)),
         )  # fmt: skip
         return int(cursor.fetchone()[0])
 
@@ -387,11 +387,11 @@ class Tournaments(Area[TournamentTx]):
         return _snapshot(*whole)
 
     async def named(self, guild_id: int, name: str) -> TournamentRow | None:
-        rows = await self._rows(
-            f"SELECT {TOURNAMENT_COLUMNS} FROM tournaments"
-            " WHERE guild_id = ? AND lower(name) = lower(?)",
-            (guild_id, name),
-        )
+        """The guild's tournament of that name (in any case and spacing); None for a name
+        with a control character, which none has (PostgreSQL could not even be asked)."""
+        if has_control_characters(name):
+            return None
+        rows = await self._rows(NAMED_SQL, (guild_id, name_key(name)))
         return _tournament(rows[0]) if rows else None
 
     async def game_of_hosted(self, hosted_id: int) -> tuple[int, GameRow] | None:

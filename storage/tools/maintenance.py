@@ -111,10 +111,9 @@ async def check(config: Config, out: TextIO = sys.stdout, err: TextIO = sys.stde
 async def _check(db: ReadConnection, path: Path, out: TextIO, err: TextIO) -> int:
     version = next(iter(await db.execute_fetchall("PRAGMA user_version")))[0]
     print(f"database: {path} (schema version {version}, this bot's is {LATEST})", file=out)
+    if (refused := _unfit(version, err)) is not None:
+        return refused
     problems = 0
-    if version > LATEST:
-        print("the schema is newer than this bot: check it with a newer bot", file=err)
-        return PROBLEMS
     verdicts = [row[0] for row in await db.execute_fetchall("PRAGMA integrity_check")]
     if verdicts == ["ok"]:
         print("integrity_check: ok", file=out)
@@ -149,13 +148,29 @@ async def _check_postgres(config: Config, out: TextIO, err: TextIO) -> int:
                 f"database: {config.where()} (schema version {version}, this bot's is {LATEST})",
                 file=out,
             )
-            if version > LATEST:
-                print("the schema is newer than this bot: check it with a newer bot", file=err)
-                return PROBLEMS
+            if (refused := _unfit(version, err)) is not None:
+                return refused
             print("constraints and foreign keys: enforced by PostgreSQL", file=out)
             return await _replay_all(db, 0, out, err)
     finally:
         await readers.close()
+
+
+def _unfit(version: int, err: TextIO) -> int | None:
+    """The exit status when this bot's queries cannot read a schema of ``version``, else None.
+    An older schema is not migrated here: a check only reads (and may read a backup)."""
+    if version > LATEST:
+        print("the schema is newer than this bot: check it with a newer bot", file=err)
+        return PROBLEMS
+    if version < LATEST:
+        print(
+            f"schema version {version} is older than this bot's ({LATEST}): migrate it first."
+            " The bot migrates its database when it starts, and `python -m storage copy`"
+            " migrates its source and its destination before copying (check the copy then)",
+            file=err,
+        )
+        return UNUSABLE
+    return None
 
 
 async def _replay_all(db: ReadConnection, problems: int, out: TextIO, err: TextIO) -> int:

@@ -187,6 +187,20 @@ async def _count(end: End, table: str) -> int:
     return int(await end.value(f"SELECT count(*) FROM {table}"))
 
 
+async def _missing(config: Config) -> str | None:
+    """Why ``config`` holds no database to copy from, else None. Asked without creating
+    anything: opening the source migrates it, and would make a mistyped schema (or file)
+    into an empty database copied "successfully"."""
+    if not config.postgres:
+        return None if config.path.is_file() else f"no database at {config.path}"
+    end = await _Postgres.open(config)
+    try:  # a schema that does not exist leaves the search path empty: no table found
+        found = await end.value("SELECT to_regclass('schema_version') IS NOT NULL")
+    finally:
+        await end.close()
+    return None if found else f"no tora-bot schema at {_where(config)}"
+
+
 async def _open(config: Config) -> End:
     """The migrated database of ``config`` (``Store.open`` creates and migrates it), then a
     raw connection to it: the copy is plain SQL, not the store's jobs."""
@@ -201,8 +215,13 @@ async def copy(source: Config, dest: Config, out: TextIO, err: TextIO) -> int:
     if _identity(source) == _identity(dest):
         print("the source and the destination are the same database", file=err)
         return UNUSABLE
-    if not source.postgres and not source.path.is_file():
-        print(f"no database at {source.path}", file=err)
+    try:
+        missing = await _missing(source)
+    except _FAILURES as exc:
+        print(f"cannot open {_where(source)}: {exc}", file=err)
+        return UNUSABLE
+    if missing:
+        print(missing, file=err)
         return UNUSABLE
     ends: list[End] = []
     try:
