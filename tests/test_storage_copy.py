@@ -29,7 +29,6 @@ from rules.tora.geometry import name
 from storage import Away, ButtonMessage, Config, RatingChange, Store
 from storage.__main__ import main
 from storage.backends.migrations import migrate
-from storage.competitions.events import EventButtons
 from storage.matches.log import fingerprint
 from storage.tools import transfer
 from storage.tools.maintenance import OK, PROBLEMS, UNUSABLE
@@ -68,8 +67,8 @@ async def populate(path: Path) -> None:
         await events.begin(HERE, ADMIN, "League", admin=True)
         await events.adjust(HERE, ADMIN, "League", 1, BOB, "win", "no-show", admin=True)
         await h.settle()
-        league = await events.event(HERE, "League")  # its announcement's Leave still applies
-        await events.keep_buttons(EventButtons(HERE.channel_id, 77, league.id, ("quit",)))
+        league = await events.event(HERE, "League")  # its announcement with Join and Leave
+        await events.remember_buttons(league.id, HERE.channel_id, 77)
         # long random play (snapshots), a long-board match with secret Assassins
         await play_and_save(store, await new_match(store), random.Random(7), 150)
         long = Options(board="long", assassins=True)
