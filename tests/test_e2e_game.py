@@ -9,6 +9,7 @@ import socket
 from pathlib import Path
 
 from bot.service import Undeliverable
+from emulator.models import ChannelType
 from harness import demo
 from harness.stage import Stage, free_port, planned_turn
 from rules.tora import Game, Side
@@ -217,3 +218,20 @@ async def test_with_threads_on_but_no_permission_to_open_one_the_challenge_goes_
         await stage.slash("ann", "setup", strategy="aggressive")
         await stage.slash("bob", "setup", strategy="defensive")
         await stage.posted("The game begins")
+
+
+async def test_the_ladder_queue_from_a_thread_without_a_ladder_channel_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A ladder match opens in a thread of the channel its longer waiter queued from, and
+    Discord opens no thread inside a thread (400 50024): queueing from a thread, with no
+    ladder channel set, is refused at once, naming a text channel and the ladder channel."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        world = stage.emu.world
+        lobby = world.create_thread(
+            world.channel(stage.channel), "lobby", ChannelType.PUBLIC_THREAD, world.ids.next()
+        )
+        refused = await stage.slash("ann", "ladder", "queue", board="short", channel=lobby.id)
+        assert "text channel" in refused.text and "ladder channel" in refused.text, refused.text
+        waiting = await stage.slash("bob", "ladder", "queue", board="short")
+        assert waiting.error is None and "ann" not in waiting.text, waiting.text

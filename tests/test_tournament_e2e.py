@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from emulator.models import ChannelType
 from harness.stage import Stage
 from storage.competitions.events import EventSnapshot
 
@@ -150,3 +151,24 @@ async def test_a_cancelled_events_join_and_leave_are_disabled(tmp_path: Path) ->
         cancelled = await stage.slash("admin", "tournament cancel", name="Gone")
         assert cancelled.error is None, cancelled.text
         await announcement_buttons(stage, {"Join": False, "Leave": False})
+
+
+async def test_a_tournament_created_in_a_thread_is_refused_naming_a_text_channel(
+    tmp_path: Path,
+) -> None:
+    """Discord opens no thread inside a thread (400 50024), and a tournament's games are
+    hosted in threads of the channel it was made in. A round robin made in a thread started
+    with "Something went wrong" and never opened a game; it is refused at once, naming a
+    text channel as the place, and nothing is made."""
+    async with Stage(tmp_path, ("p1", "p2", "p3", "p4", "admin")) as stage:
+        world = stage.emu.world
+        lobby = world.create_thread(
+            world.channel(stage.channel), "lobby", ChannelType.PUBLIC_THREAD, world.ids.next()
+        )
+        created = await stage.slash(
+            "admin", "tournament create", name="Shrine", format="round-robin", game="torii",
+            deadline="1d", channel=lobby.id,
+        )  # fmt: skip
+        assert created.error is None and "text channel" in created.text, created.text
+        assert stage.bot is not None
+        assert await stage.bot.store.events.named(stage.guild, "Shrine") is None

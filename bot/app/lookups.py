@@ -260,6 +260,15 @@ class Lookups:
 
     async def queue(self, caller: Caller, board: str) -> Answer:
         place = Place(self._guild(caller), caller.channel_id)
+        settings = await self.records.guild(place.guild_id)
+        if settings.ladder_channel is None and not caller.text_channel:
+            raise Unusable(  # its matches would open threads here, where Discord opens none
+                _(
+                    "Ladder matches are opened in threads of the channel you queue from, and "
+                    "this one cannot hold threads (a thread, say). Join the queue from a "
+                    "server's text channel, or ask an admin to set the server's ladder channel."
+                )
+            )
         return Answer.of(await self.desk.join_queue(place, caller.user, board))
 
     async def leave_queue(self, caller: Caller, board: str | None) -> Answer:

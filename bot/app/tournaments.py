@@ -66,6 +66,14 @@ class Tournaments:
 
     async def create(self, caller: Caller, typed: CreateOptions) -> Answer:
         place = self._place(caller)
+        if not caller.text_channel:  # its games open threads here, where Discord opens none
+            raise Unusable(
+                _(
+                    "A tournament's games are played in threads of the channel it is made "
+                    "in, and this one cannot hold threads (a thread, say). Create it in a "
+                    "server's text channel."
+                )
+            )
         turn = None if typed.deadline is None else parse_duration(typed.deadline)
         if typed.format == CHAPTER_10:
             if typed.game != "tora" or typed.board is None or typed.target is None:
