@@ -23,6 +23,7 @@ INVALID_FORM_BODY = 50035
 ALREADY_ACKNOWLEDGED = 40060
 ACTIVITIES_DISABLED = 50234  # a LAUNCH_ACTIVITY from an application without an Activity
 TOO_LARGE = 40005
+MAX_THREADS = 160006  # "Maximum number of active threads reached" (400)
 
 
 @dataclass

@@ -33,6 +33,7 @@ from storage.competitions.events import (
     EventTx,
     PairingRow,
 )
+from storage.hosting.sharing import LeaseLost
 
 from . import event_texts as texts
 from .common import Running
@@ -164,7 +165,9 @@ class EventFlow(Running):
             if row.outcome is None and row.hosted_id is None and row.second_id is not None:
                 try:
                     await self._open_game(snapshot.event, row, names)
-                except (Refused, Undeliverable):
+                except LeaseLost:
+                    raise  # another process goes on from what is stored
+                except Exception:  # tried again at the next step; the others go on
                     log.exception("event board %d: its game could not be opened", row.id)
 
     async def _open_game(self, event: EventRow, row: PairingRow, names: dict[int, str]) -> None:

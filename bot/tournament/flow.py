@@ -33,6 +33,7 @@ from storage.competitions.tournaments import (
     Snapshot,
     TournamentTx,
 )
+from storage.hosting.sharing import LeaseLost
 
 from . import texts
 from .captures import game_result
@@ -321,7 +322,9 @@ class Flow(Running):
                 continue
             try:
                 await self._open_game(snapshot, state, names)
-            except (Refused, Undeliverable):
+            except LeaseLost:
+                raise  # another process goes on from what is stored
+            except Exception:  # tried again at the next step; the others go on
                 log.exception("tournament match %d: its next game could not be opened", row.id)
 
     async def _open_game(
