@@ -144,6 +144,13 @@ class Emulator:
     def add_channel(self, guild_id: int, name: str) -> int:
         return self.world.add_channel(guild_id, name).id
 
+    def revoke(self, guild_id: int, permissions: int) -> None:
+        """Takes ``permissions`` from every role of the server, the bot's included (as an
+        admin's overwrite would): the bot's posts and threads needing them are refused,
+        and interactions show it in ``app_permissions``."""
+        for role in self.world.guild(guild_id).roles.values():
+            role.permissions &= ~permissions
+
     def add_thread(self, channel_id: int, name: str, owner: int) -> int:
         """A public thread a member opens in a text channel (THREAD_CREATE); it counts
         toward the server's 1,000 active threads as the bot's own do."""

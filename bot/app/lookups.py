@@ -23,6 +23,7 @@ from render.eval_chart import evaluation_chart_png
 from rules import game_type
 from rules.records import RecordError
 
+from . import permissions
 from .actions import Actions
 from .answers import Answer, Unusable
 from .callers import Caller
@@ -269,6 +270,8 @@ class Lookups:
                     "server's text channel, or ask an admin to set the server's ladder channel."
                 )
             )
+        if settings.ladder_channel is None:  # its matches get their threads here
+            permissions.check_match(caller, *permissions.THREADS)
         return Answer.of(await self.desk.join_queue(place, caller.user, board))
 
     async def leave_queue(self, caller: Caller, board: str | None) -> Answer:

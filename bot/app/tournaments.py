@@ -13,6 +13,7 @@ from bot.service import Place, User
 from bot.tournament.desk import TournamentDesk
 from bot.tournament.event_spec import EventSpec
 
+from . import permissions
 from .actions import ChallengeOptions, terms_of
 from .answers import Answer, Unusable
 from .buttons import Press
@@ -74,6 +75,7 @@ class Tournaments:
                     "server's text channel."
                 )
             )
+        permissions.check_tournament(caller)
         turn = None if typed.deadline is None else parse_duration(typed.deadline)
         if typed.format == CHAPTER_10:
             if typed.game != "tora" or typed.board is None or typed.target is None:
