@@ -1,14 +1,23 @@
 """Channel routes: messages (with nonce de-duplication), DMs (and refused DMs),
-threads and their members."""
+threads and their members; the bot's posts and threads refused where its permissions
+do not allow them."""
 
 from __future__ import annotations
 
 from aiohttp import web
 
-from .errors import CANNOT_DM, ApiError, invalid_form, json_response
+from .errors import (
+    CANNOT_DM,
+    MISSING_ACCESS,
+    MISSING_PERMISSIONS,
+    ApiError,
+    invalid_form,
+    json_response,
+)
 from .messages import read_body
-from .models import Channel, ChannelType
+from .models import Channel, ChannelType, Perm
 from .rest import Handler, api_of, no_content, snowflake
+from .world import World
 
 THREAD_EXISTS = 160004
 WRONG_CHANNEL_TYPE = 50024
@@ -22,12 +31,28 @@ async def get_channel(request: web.Request) -> web.Response:
     return json_response(api_of(request).world.channel_payload(_channel(request)))
 
 
+def _allowed(world: World, channel: Channel, *needed: Perm) -> None:
+    """Refused as Discord refuses the bot in a server's channel: 403 50001 without View
+    Channel, 403 50013 without any of ``needed``."""
+    if channel.guild_id is None:
+        return
+    have = world.permissions(world.bot.id, channel)
+    if not have & Perm.VIEW_CHANNEL:
+        raise ApiError(403, MISSING_ACCESS, "Missing Access")
+    if any(not have & perm for perm in needed):
+        raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+
 async def post_message(request: web.Request) -> web.Response:
     """With ``enforce_nonce``, a nonce seen in this channel within a few minutes
-    returns that first message and creates nothing (Discord's idempotency)."""
+    returns that first message and creates nothing (Discord's idempotency). The bot
+    needs Send Messages (in a thread: Send Messages in Threads), and Attach Files for
+    files."""
     world = api_of(request).world
     channel = _channel(request)
     body = await read_body(request)
+    send = Perm.SEND_MESSAGES_IN_THREADS if channel.is_thread else Perm.SEND_MESSAGES
+    _allowed(world, channel, send, *([Perm.ATTACH_FILES] if body.uploads else []))
     if channel.type is ChannelType.DM and channel.recipient_id in world.refused_dms:
         raise ApiError(403, CANNOT_DM, "Cannot send messages to this user")
     nonce = body.payload.get("nonce")
@@ -105,6 +130,8 @@ async def start_thread(request: web.Request) -> web.Response:
     kind = ChannelType(payload.get("type") or ChannelType.PRIVATE_THREAD)
     if kind not in (ChannelType.PUBLIC_THREAD, ChannelType.PRIVATE_THREAD):
         raise invalid_form("type", "BASE_TYPE_CHOICES", "Value must be one of (11, 12).")
+    public = kind is ChannelType.PUBLIC_THREAD
+    _allowed(world, parent, Perm.CREATE_PUBLIC_THREADS if public else Perm.CREATE_PRIVATE_THREADS)
     thread = world.create_thread(parent, _thread_name(payload.get("name")), kind, world.ids.next())
     return json_response(world.channel_payload(thread), status=201)
 
@@ -113,6 +140,7 @@ async def start_thread_from_message(request: web.Request) -> web.Response:
     """The thread takes the message's id, as on Discord."""
     world = api_of(request).world
     parent = _thread_parent(request)
+    _allowed(world, parent, Perm.CREATE_PUBLIC_THREADS)
     msg = world.message(parent.id, snowflake(request, "message_id"))
     if msg.thread_id is not None:
         raise ApiError(400, THREAD_EXISTS, "A thread has already been created for this message")

@@ -19,7 +19,7 @@ from .discordpy import point_discord_at
 from .faults import RateLimits, Stall
 from .gateway import Gateway
 from .interactions import AUTOCOMPLETE, COMMAND, COMPONENT, MODAL_SUBMIT, Interaction
-from .models import Channel, Msg, User, walk_components
+from .models import Channel, ChannelType, Msg, User, walk_components
 from .rest import Api, RequestRecord
 from .world import World
 
@@ -143,6 +143,20 @@ class Emulator:
 
     def add_channel(self, guild_id: int, name: str) -> int:
         return self.world.add_channel(guild_id, name).id
+
+    def revoke(self, guild_id: int, permissions: int) -> None:
+        """Takes ``permissions`` from every role of the server, the bot's included (as an
+        admin's overwrite would): the bot's posts and threads needing them are refused,
+        and interactions show it in ``app_permissions``."""
+        for role in self.world.guild(guild_id).roles.values():
+            role.permissions &= ~permissions
+
+    def add_thread(self, channel_id: int, name: str, owner: int) -> int:
+        """A public thread a member opens in a text channel (THREAD_CREATE); it counts
+        toward the server's 1,000 active threads as the bot's own do."""
+        parent = self.world.channel(channel_id)
+        kind = ChannelType.PUBLIC_THREAD
+        return self.world.create_thread(parent, name, kind, self.world.ids.next(), owner).id
 
     def add_user(self, name: str, admin: bool = False) -> int:
         """A member of every guild, now and later; admins hold ADMINISTRATOR and MANAGE_GUILD."""

@@ -11,10 +11,12 @@ from typing import Any
 
 from . import messages, payloads
 from .errors import (
+    MAX_THREADS,
     UNKNOWN_CHANNEL,
     UNKNOWN_GUILD,
     UNKNOWN_MESSAGE,
     UNKNOWN_USER,
+    ApiError,
     not_found,
 )
 from .interactions import Interaction
@@ -38,6 +40,7 @@ from .models import (
 from .waiting import Changes
 
 NONCE_WINDOW = 300.0
+MAX_ACTIVE_THREADS = 1000  # a server's, Discord's cap (archived ones do not count)
 Listener = Callable[[str, Any], None]
 
 
@@ -119,10 +122,23 @@ class World:
         return self.channels[self.dm_of[user.id]]
 
     def create_thread(
-        self, parent: Channel, name: str, kind: ChannelType, thread_id: int
+        self,
+        parent: Channel,
+        name: str,
+        kind: ChannelType,
+        thread_id: int,
+        owner_id: int | None = None,
     ) -> Channel:
-        thread = Channel(thread_id, kind, name, parent.guild_id, parent.id, self.bot.id)
-        thread.member_ids.add(self.bot.id)
+        """A thread of ``parent`` opened by ``owner_id`` (the bot by default), refused as
+        Discord does past a server's active threads (none is ever archived here)."""
+        active = sum(
+            1 for c in self.channels.values() if c.is_thread and c.guild_id == parent.guild_id
+        )
+        if active >= MAX_ACTIVE_THREADS:
+            raise ApiError(400, MAX_THREADS, "Maximum number of active threads reached")
+        owner = self.bot.id if owner_id is None else owner_id
+        thread = Channel(thread_id, kind, name, parent.guild_id, parent.id, owner)
+        thread.member_ids.add(owner)
         self.channels[thread.id] = thread
         self.public_log[parent.id].append(f"[thread] {name}\n".encode())
         self.emit("THREAD_CREATE", thread)

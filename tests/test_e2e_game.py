@@ -9,6 +9,7 @@ import socket
 from pathlib import Path
 
 from bot.service import Undeliverable
+from emulator.models import ChannelType, Perm
 from harness import demo
 from harness.stage import Stage, free_port, planned_turn
 from rules.tora import Game, Side
@@ -217,3 +218,64 @@ async def test_with_threads_on_but_no_permission_to_open_one_the_challenge_goes_
         await stage.slash("ann", "setup", strategy="aggressive")
         await stage.slash("bob", "setup", strategy="defensive")
         await stage.posted("The game begins")
+
+
+async def test_the_ladder_queue_from_a_thread_without_a_ladder_channel_is_refused(
+    tmp_path: Path,
+) -> None:
+    """A ladder match opens in a thread of the channel its longer waiter queued from, and
+    Discord opens no thread inside a thread (400 50024): queueing from a thread, with no
+    ladder channel set, is refused at once, naming a text channel and the ladder channel."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        world = stage.emu.world
+        lobby = world.create_thread(
+            world.channel(stage.channel), "lobby", ChannelType.PUBLIC_THREAD, world.ids.next()
+        )
+        refused = await stage.slash("ann", "ladder", "queue", board="short", channel=lobby.id)
+        assert "text channel" in refused.text and "ladder channel" in refused.text, refused.text
+        waiting = await stage.slash("bob", "ladder", "queue", board="short")
+        assert waiting.error is None and "ann" not in waiting.text, waiting.text
+
+
+async def test_a_challenge_where_the_bot_may_not_post_is_refused_naming_the_permission(
+    tmp_path: Path,
+) -> None:
+    """Slash commands work in a channel where the bot lacks Send Messages (an admin's
+    overwrite; the interaction's ``app_permissions`` shows it), but its posts there are
+    refused (403 50013). A challenge answered "Your challenge is posted" while its post was
+    dropped, unseen by the opponent. Every command that would host a match or a tournament
+    there is refused at once, naming what the bot lacks and who can grant it; nothing is
+    made."""
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        stage.emu.revoke(stage.guild, Perm.SEND_MESSAGES)
+        asked = [
+            await stage.slash("ann", "challenge", opponent="bob"),
+            await stage.slash("ann", "challenge", ai="easy"),
+            await stage.slash("ann", "ladder", "queue", board="short"),
+            await stage.slash(
+                "admin", "tournament create", name="Shrine", format="round-robin", game="torii"
+            ),
+        ]
+        for answer in asked:
+            assert answer.error is None and answer.ephemeral, answer.text
+            assert "**Send Messages**" in answer.text and "server admin" in answer.text
+        assert stage.bot is not None
+        assert await stage.bot.app.actions.service.matches_of(stage.user["ann"]) == []
+        assert await stage.bot.store.ladders.queue(stage.guild, "short") == []
+        assert await stage.bot.store.events.named(stage.guild, "Shrine") is None
+        assert stage.emu.public_messages(stage.channel) == []
+
+
+async def test_with_threads_on_but_no_thread_permission_the_challenge_is_played_here(
+    tmp_path: Path,
+) -> None:
+    """The interaction shows the bot may not open threads: no thread is asked of Discord;
+    the challenge is posted in the channel itself and its author told what an admin can do."""
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        await stage.slash("admin", "admin settings", threads=True)
+        stage.emu.revoke(stage.guild, Perm.CREATE_PUBLIC_THREADS)
+        made = await stage.slash("ann", "challenge", opponent="bob")
+        assert "Create Public Threads" in made.text and "threads:False" in made.text, made.text
+        await stage.posted("ann challenges bob")
+        assert stage.emu.thread_of(stage.channel) is None
+        assert not [r for r in stage.emu.requests if r.path.endswith("/threads")]

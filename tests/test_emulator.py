@@ -17,6 +17,7 @@ import pytest
 from discord import app_commands
 
 from emulator import Emulator
+from emulator.models import Perm
 
 PNG = b"\x89PNG\r\n\x1a\n fake board"
 RECORD = b'[Board "short"]\nC: G v5h9-v4h9\n'
@@ -331,6 +332,33 @@ async def test_threads_become_channels_the_bot_posts_in(scene: Scene) -> None:
     assert scene.ann in emu.channel(private).member_ids
     assert isinstance(scene.client.get_channel(private), discord.Thread)
     assert b"ann-bob (private)" in emu.everything_public(scene.channel)
+
+
+async def test_the_bot_posts_and_opens_threads_only_where_its_permissions_allow(
+    scene: Scene,
+) -> None:
+    """As Discord: 403 50013 without Send Messages (Send Messages in Threads in a thread),
+    Attach Files for a file, Create Public Threads for a thread; 50001 without View
+    Channel. Interactions are still answered, and show what the bot may do."""
+    emu, channel = scene.emu, scene.client.get_channel(scene.channel)
+    thread = await channel.create_thread(name="kept", type=discord.ChannelType.public_thread)
+    emu.revoke(scene.guild, Perm.SEND_MESSAGES | Perm.ATTACH_FILES | Perm.CREATE_PUBLIC_THREADS)
+    for refused in (
+        channel.send("hello"),
+        thread.send("in a thread", file=discord.File(io.BytesIO(PNG), "board.png")),
+        channel.create_thread(name="new", type=discord.ChannelType.public_thread),
+    ):
+        with pytest.raises(discord.Forbidden) as error:
+            await refused
+        assert error.value.code == 50013
+    await thread.send("in a thread")  # Send Messages in Threads
+    r = await (await emu.slash(scene.ann, scene.channel, "tora", "ping", word="hi")).done()
+    assert r.text.startswith("pong hi")
+    assert not discord.Permissions(int(r.payload["app_permissions"])).send_messages
+    emu.revoke(scene.guild, Perm.VIEW_CHANNEL)
+    with pytest.raises(discord.Forbidden) as error:
+        await thread.send("unseen")
+    assert error.value.code == 50001
 
 
 async def test_nonce_posts_once(scene: Scene) -> None:

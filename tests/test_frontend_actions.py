@@ -15,7 +15,7 @@ from typing import Any
 import discord
 import pytest
 
-from bot.app import Answer, App, Caller, Unusable
+from bot.app import Answer, App, Caller, Unusable, permissions
 from bot.app.actions import Actions, ChallengeOptions, terms_of
 from bot.app.buttons import Press
 from bot.app.lookups import Lookups
@@ -154,6 +154,7 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
         channel_id=CHANNEL,
         guild_id=GUILD,
         permissions=SimpleNamespace(manage_guild=False),
+        app_permissions=discord.Permissions.all(),
         locale=discord.Locale.american_english,
         guild_locale=discord.Locale.american_english,
         created_at=discord.utils.utcnow(),
@@ -197,6 +198,19 @@ async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: 
     in_thread = Caller(BOB, GUILD, 701)  # in a thread: hosted right there
     with pytest.raises(Refused, match="already hosts"):
         await act.challenge(in_thread, None, ChallengeOptions())
+
+
+async def test_a_challenge_in_a_thread_needs_send_messages_in_threads(
+    act: Actions, h: Harness
+) -> None:
+    """In a thread the bot posts by Send Messages in Threads, whatever Send Messages says:
+    the refusal names the permission of the place."""
+    allowed = frozenset((permissions.VIEW, permissions.SEND, permissions.ATTACH))
+    in_thread = Caller(ANN, GUILD, 701, thread=True, may=allowed)
+    with pytest.raises(Unusable, match=r"\*\*Send Messages in Threads\*\* permissions"):
+        await act.challenge(in_thread, BOB, ChallengeOptions())
+    assert await h.service.matches_of(ANN.id) == []
+    await act.challenge(here(ANN, may=allowed), BOB, ChallengeOptions())  # a text channel
 
 
 def test_typed_options_become_terms() -> None:

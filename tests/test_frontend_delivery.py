@@ -56,6 +56,7 @@ class FakeClient:
     refuse_dms: set[int] = field(default_factory=set)
     dm_attempts: int = 0
     threads: list[tuple[int, str]] = field(default_factory=list)
+    thread_errors: dict[int, Exception] = field(default_factory=dict)  # channel -> refusal
 
     def get_partial_messageable(self, channel_id: int) -> FakeChannel:
         for dm in self.dms.values():
@@ -78,6 +79,8 @@ class FakeClient:
             async def start_thread_without_message(self, channel_id: int, **kw: Any) -> Any:
                 if channel_id == 404:
                     raise http_error(discord.NotFound, 404, 10003)
+                if channel_id in client.thread_errors:
+                    raise client.thread_errors[channel_id]
                 client.threads.append((channel_id, kw["name"]))
                 return {"id": "5555"}
 
@@ -291,6 +294,28 @@ async def test_threads_are_opened_in_the_channel_or_undeliverable() -> None:
     assert client.threads == [(100, "ann vs bob")]
     with pytest.raises(Undeliverable):
         await dd.open_thread(404, "nowhere")
+
+
+@pytest.mark.parametrize(
+    ("error", "for_good"),
+    [
+        (http_error(discord.HTTPException, 400, 50024), True),  # a thread's own thread
+        (http_error(discord.HTTPException, 400, 160006), True),  # 1,000 active threads
+        (http_error(discord.Forbidden, 403, 50013), True),  # no Create Public Threads
+        (http_error(discord.HTTPException, 401, 0), False),  # the bot's token
+        (discord.DiscordServerError(SimpleNamespace(status=500, reason="boom"), "boom"), False),
+    ],
+)
+async def test_a_thread_discord_would_refuse_again_is_undeliverable(
+    error: Exception, for_good: bool
+) -> None:
+    """Regression: only 404 and 403 were Undeliverable, so a tournament made in a thread
+    (400 50024) or a server at Discord's thread cap (400 160006) raised the 400 through the
+    start of its games instead of playing them in the channel."""
+    client = FakeClient()
+    client.thread_errors[7] = error
+    with pytest.raises(Undeliverable if for_good else type(error)):
+        await delivery(client).open_thread(7, "ann vs bob")
 
 
 async def test_a_thread_that_cannot_be_deleted_is_logged_not_raised(caplog) -> None:

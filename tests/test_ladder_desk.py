@@ -119,12 +119,31 @@ async def test_a_queued_player_who_starts_a_rated_match_on_that_board_waits_unti
     assert {opened.challenger, opened.opposition} == {ANN, BOB}
 
 
-async def test_a_pairing_whose_thread_cannot_be_opened_tells_both_players(h: Harness) -> None:
+async def test_a_pairing_whose_thread_cannot_be_opened_is_played_in_the_channel(
+    h: Harness,
+) -> None:
+    """Discord refusing the thread for good (no permission, its 1,000 active threads): the
+    match is played in the ladder channel itself, and the reply says where."""
     await save_guild(h.store, GUILD, GuildSettings(ladder_channel=LADDER))
     h.threads.no_threads.add(LADDER)
     desk = desk_of(h)
     await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")
-    with pytest.raises(LadderRefused, match="I cannot open a thread for it in the ladder"):
+    paired = await desk.join_queue(Place(GUILD, LOBBY), BOB, "short")
+    assert f"ladder match, in <#{LADDER}> (Discord would not open a thread" in paired.text
+    live = await h.store.hosting.live_in_channel(LADDER)
+    assert live is not None and {live.challenger_id, live.opposition_id} == {ANN.id, BOB.id}
+    assert await h.store.ladders.queue(GUILD, "short") == []
+
+
+async def test_a_pairing_with_neither_a_thread_nor_a_free_channel_tells_both_players(
+    h: Harness,
+) -> None:
+    await save_guild(h.store, GUILD, GuildSettings(ladder_channel=LADDER))
+    h.threads.no_threads.add(LADDER)
+    await h.service.open_match(Place(GUILD, LADDER), CID, User(4, "dan"))  # the channel's
+    desk = desk_of(h)
+    await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")
+    with pytest.raises(LadderRefused, match="I could not open it"):
         await desk.join_queue(Place(GUILD, LOBBY), BOB, "short")
     await h.settle()
     [notice] = h.delivery.user(ANN.id)

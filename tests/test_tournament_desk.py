@@ -298,3 +298,14 @@ async def test_a_cancelled_tournaments_game_left_running_by_a_crash_is_called_of
     await desk_for(h)  # the catch-up on start
     await h.settle()
     assert await h.store.hosting.live_in_channel(place.channel_id) is None
+
+
+async def test_a_match_discord_opens_no_thread_for_is_played_in_the_channel(h: Harness) -> None:
+    """A thread Discord refuses for good (the server's 1,000 active threads, a channel
+    that is a thread): the match's games are played in the tournament's channel itself,
+    where the start raised the refusal and no game opened."""
+    h.threads.no_threads.add(HERE.channel_id)
+    await cup(h, ANN, BOB)
+    hosted = await h.store.hosting.live_in_channel(HERE.channel_id)
+    assert hosted is not None and {hosted.challenger_id, hosted.opposition_id} == {1, 2}
+    assert h.threads.opened == {}

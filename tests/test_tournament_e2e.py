@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from emulator.models import ChannelType
 from harness.stage import Stage
-from storage.competitions.events import EventSnapshot
+from storage.competitions.events import EventSnapshot, PairingRow
 
 PLAYERS = ("p1", "p2", "p3", "p4", "p5", "p6", "p7", "admin")
 PNG_DIR = Path(os.environ.get("TORA_STANDINGS_PNG", "/tmp"))
@@ -59,6 +60,11 @@ async def play_round(stage: Stage, name: str, round_: int, setup: dict | None = 
         confirmed = await stage.click(loser, "Resign", channel=thread)
         assert confirmed.error is None, confirmed.text
     await stage.quiet()
+
+
+async def channel_boards(stage: Stage) -> list[PairingRow]:
+    """Shrine's boards played in the event's channel itself (no thread)."""
+    return [r for r in (await snapshot(stage, "Shrine")).pairings if r.thread_id == stage.channel]
 
 
 async def standings_png(stage: Stage, name: str, file: str) -> bytes:
@@ -150,3 +156,65 @@ async def test_a_cancelled_events_join_and_leave_are_disabled(tmp_path: Path) ->
         cancelled = await stage.slash("admin", "tournament cancel", name="Gone")
         assert cancelled.error is None, cancelled.text
         await announcement_buttons(stage, {"Join": False, "Leave": False})
+
+
+async def test_a_tournament_created_in_a_thread_is_refused_naming_a_text_channel(
+    tmp_path: Path,
+) -> None:
+    """Discord opens no thread inside a thread (400 50024), and a tournament's games are
+    hosted in threads of the channel it was made in. A round robin made in a thread started
+    with "Something went wrong" and never opened a game; it is refused at once, naming a
+    text channel as the place, and nothing is made."""
+    async with Stage(tmp_path, ("p1", "p2", "p3", "p4", "admin")) as stage:
+        world = stage.emu.world
+        lobby = world.create_thread(
+            world.channel(stage.channel), "lobby", ChannelType.PUBLIC_THREAD, world.ids.next()
+        )
+        created = await stage.slash(
+            "admin", "tournament create", name="Shrine", format="round-robin", game="torii",
+            deadline="1d", channel=lobby.id,
+        )  # fmt: skip
+        assert created.error is None and "text channel" in created.text, created.text
+        assert stage.bot is not None
+        assert await stage.bot.store.events.named(stage.guild, "Shrine") is None
+
+
+async def test_a_round_robin_past_discords_thread_cap_plays_the_rest_in_its_channel(
+    tmp_path: Path,
+) -> None:
+    """Discord keeps at most 1,000 active threads in a server (400 160006 past it), and a
+    round robin opens every game of its schedule at once. Here the members' 997 threads
+    leave the bot three: the fourth board's 400 escaped the start ("Something went wrong",
+    the event running) and no later board opened. Now the boards without a thread are
+    played in the event's channel, one after another as each game there ends."""
+    async with Stage(tmp_path, ("p1", "p2", "p3", "p4", "admin"), channels=2) as stage:
+        for i in range(997):
+            stage.emu.add_thread(stage.channels[1], f"chat {i}", stage.user["p1"])
+        created = await stage.slash(
+            "admin", "tournament create", name="Shrine", format="round-robin", game="torii",
+            deadline="1d",
+        )  # fmt: skip
+        assert "open for entries" in created.text, created.text
+        for name in ("p1", "p2", "p3", "p4"):
+            await stage.click(name, "Join")
+        started = await stage.slash("admin", "tournament start", name="Shrine")
+        assert started.error is None and "went wrong" not in started.text, started.text
+        await stage.quiet()
+        snap = await snapshot(stage, "Shrine")
+        threaded = [row for row in snap.pairings if row.thread_id != stage.channel]
+        here = [row for row in snap.pairings if row.thread_id == stage.channel]
+        assert len(threaded) == 3 and all(row.hosted_id for row in threaded)
+        assert [row.hosted_id is not None for row in here] == [True, False, False]
+        ids = {v: k for k, v in stage.user.items()}
+        for waiting in (2, 1, 0):  # each game here ends; the next board's opens here
+            [row] = [r for r in await channel_boards(stage) if r.hosted_id and r.outcome is None]
+            first, second = ids[row.first_id], ids[row.second_id or 0]
+            for who in (first, second):
+                answered = await stage.slash(who, "setup", spirit="Kitsune")
+                assert answered.error is None, answered.text
+            loser = max(first, second, key=lambda n: stage.user[n])
+            await stage.slash(loser, "resign")
+            await stage.click(loser, "Resign")
+            await stage.quiet()
+            left = [r for r in await channel_boards(stage) if r.hosted_id is None]
+            assert len(left) == max(waiting - 1, 0), left

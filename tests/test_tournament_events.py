@@ -600,3 +600,32 @@ async def test_a_round_too_long_for_one_post_says_how_many_boards_are_left_out(
         assert len(text) <= 4000
         shown = len(re.findall(r"^\d+\. player number \d{4} v player number \d{4}", text, re.M))
         assert text.endswith(f"...and {count - shown} more"), text[-80:]
+
+
+async def test_a_game_that_cannot_be_opened_does_not_keep_the_other_boards_from_theirs(
+    h: Harness, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Regression: only a refusal or an Undeliverable thread was caught board by board;
+    anything else (a 5xx, a Discord error the adapter raised as it was) stopped the start
+    at that board, with the event running and the later boards without a game until the
+    next tick. The failure is logged, the others open, and the next step opens it."""
+    opening = h.threads.open_thread
+    failing = [True]
+
+    async def first_fails(channel_id: int, name: str) -> int:
+        if failing.pop() if failing else False:
+            raise RuntimeError("503 Service Unavailable")
+        return await opening(channel_id, name)
+
+    h.threads.open_thread = first_fails  # type: ignore[method-assign]
+    desk = await desk_of(h)
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    assert "its game could not be opened" in caplog.text
+    boards = (await snapshot(h, "Club")).pairings
+    assert [row.hosted_id is None for row in boards] == [True] + [False] * 5
+    await desk.flow.tick()
+    assert all(row.hosted_id for row in (await snapshot(h, "Club")).pairings)

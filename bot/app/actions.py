@@ -36,6 +36,7 @@ from bot.service.showing import match_heading
 from bot.service.texts import escape, quote
 from rules import DEFAULT, GAMES
 
+from . import permissions
 from .answers import Answer, Unusable
 from .buttons import TURN, Press, presses
 from .callers import Caller
@@ -184,7 +185,11 @@ class Actions:
             raise Unusable(
                 _("Challenge a person or the AI, not both: leave out the opponent to play the AI.")
             )
+        permissions.check_match(caller)
         threaded = settings.threads and caller.text_channel
+        if threaded and permissions.lacking(caller, *permissions.THREADS):
+            threaded = False  # not asked of Discord: played here, as when it refuses one
+            unthreaded.append(caller.channel_id)
         # a thread's name and the channel's notice of it are for everyone there
         public = await self._server_language(caller) if threaded else current()
         with speaking(public):
@@ -449,6 +454,8 @@ class Actions:
 
     async def _rematch(self, caller: Caller, place: Place, made: Stamp) -> Answer:
         """The end post's Rematch: a challenge to the other player, with its buttons."""
+        if caller.channel_id == place.channel_id:
+            permissions.check_match(caller)
         reply = await self.service.rematch(place, caller.user, made)
         takeback = presses(("takeback",), place.channel_id, reply.stamp)
         return Answer(reply.text, reply.files, True, takeback)

@@ -15,6 +15,10 @@ class Caller:
     channel_id: int
     admin: bool = False  # may manage the server (settings, cancel)
     text_channel: bool = False  # a server's text channel (not a thread): may hold threads
+    thread: bool = False  # a thread: posting there takes Send Messages in Threads
+    # what the bot may do in this channel, by ``permissions``' names (Discord's
+    # app_permissions); None where the front end knows no such limits (the web, a DM)
+    may: frozenset[str] | None = None
     locale: str | None = None  # the language the caller's client shows (Discord's code)
     guild_locale: str | None = None  # the server's preferred locale (Discord's code)
 

@@ -23,6 +23,7 @@ from render.eval_chart import evaluation_chart_png
 from rules import game_type
 from rules.records import RecordError
 
+from . import permissions
 from .actions import Actions
 from .answers import Answer, Unusable
 from .callers import Caller
@@ -260,6 +261,17 @@ class Lookups:
 
     async def queue(self, caller: Caller, board: str) -> Answer:
         place = Place(self._guild(caller), caller.channel_id)
+        settings = await self.records.guild(place.guild_id)
+        if settings.ladder_channel is None and not caller.text_channel:
+            raise Unusable(  # its matches would open threads here, where Discord opens none
+                _(
+                    "Ladder matches are opened in threads of the channel you queue from, and "
+                    "this one cannot hold threads (a thread, say). Join the queue from a "
+                    "server's text channel, or ask an admin to set the server's ladder channel."
+                )
+            )
+        if settings.ladder_channel is None:  # its matches get their threads here
+            permissions.check_match(caller, *permissions.THREADS)
         return Answer.of(await self.desk.join_queue(place, caller.user, board))
 
     async def leave_queue(self, caller: Caller, board: str | None) -> Answer:

@@ -14,6 +14,7 @@ from bot.tournament.desk import TournamentDesk
 from bot.tournament.event_buttons import ENTER, EVENT_BUTTONS
 from bot.tournament.event_spec import EventSpec
 
+from . import permissions
 from .actions import ChallengeOptions, terms_of
 from .answers import Answer, Unusable
 from .buttons import Press
@@ -66,6 +67,15 @@ class Tournaments:
 
     async def create(self, caller: Caller, typed: CreateOptions) -> Answer:
         place = self._place(caller)
+        if not caller.text_channel:  # its games open threads here, where Discord opens none
+            raise Unusable(
+                _(
+                    "A tournament's games are played in threads of the channel it is made "
+                    "in, and this one cannot hold threads (a thread, say). Create it in a "
+                    "server's text channel."
+                )
+            )
+        permissions.check_tournament(caller)
         turn = None if typed.deadline is None else parse_duration(typed.deadline)
         if typed.format == CHAPTER_10:
             if typed.game != "tora" or typed.board is None or typed.target is None:

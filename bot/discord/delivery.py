@@ -26,7 +26,8 @@ only one user sees, and a thread per match.
   the language its text is written in (``Message.language``); a setup
   prompt's (the ``setup`` verb) are the player's setup form as it is when the message goes
   out (``forms``: the application layer's; ``setup_form.py`` builds them).
-- An unknown or forbidden channel is Undeliverable: the service drops that message.
+- An unknown or forbidden channel is Undeliverable: the service drops that message. A
+  thread Discord refuses for good (see ``open_thread``) is Undeliverable too.
 - discord.py waits out a rate limit of up to ``RATE_LIMIT_WAIT`` (``client``) itself; a
   longer one goes back to the outbox with Discord's wait (RetryAfter), so no delivery
   worker sleeps through it holding its slot and its destination's lease, which another
@@ -228,6 +229,9 @@ class DiscordDelivery:
 
     # ---- Threads -----------------------------------------------------------------------
     async def open_thread(self, channel_id: int, name: str) -> int:
+        """A public thread of the channel; Undeliverable when Discord would refuse it again
+        (no such channel, no permission, a thread's own thread: 400 50024, the server's
+        1,000 active threads: 400 160006), so the caller plays in the channel instead."""
         try:
             data = await self.client.http.start_thread_without_message(
                 channel_id,
@@ -235,7 +239,9 @@ class DiscordDelivery:
                 auto_archive_duration=WEEK_MINUTES,
                 type=discord.ChannelType.public_thread.value,
             )
-        except (discord.NotFound, discord.Forbidden) as exc:
+        except discord.HTTPException as exc:
+            if not refused_for_good(exc):
+                raise
             raise Undeliverable(f"no thread in channel {channel_id}: {exc}") from None
         return int(data["id"])
 

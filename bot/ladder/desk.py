@@ -203,6 +203,17 @@ class LadderDesk:
             if asks_setup(Terms.for_ladder(board))
             else _("the game has begun.")
         )
+        if opened.thread_name is None:
+            channel = f"<#{opened.thread_id}>"
+            return _(
+                "You are paired with {opponent} for a rated {ladder} ladder match, in {channel} "
+                "(Discord would not open a thread for it). You play {role}; {then}",
+                opponent=escape(them.name),
+                ladder=ladder_name(board),
+                channel=channel,
+                role=role,
+                then=then,
+            )
         return _(
             "You are paired with {opponent} for a rated {ladder} ladder match, in the new thread "
             '"{thread}". You play {role}; {then}',

@@ -6,9 +6,10 @@ channel (``GuildSettings.ladder_channel``) or, when none is set, in the channel 
 waiter joined the queue from. The lower-rated player plays the Challenger, who moves first:
 a small edge for the underdog (equal ratings, e.g. two newcomers: drawn at random).
 
-If the match cannot be opened (no thread allowed there, the deadline setting refused...),
-both players are off the queue already; they are told why privately, through the match
-service's outbox, and may join again."""
+When Discord opens no thread there (no permission, its 1,000 active threads), the match is
+played in that channel itself. If it cannot be opened (another match is played there, the
+deadline setting refused...), both players are off the queue already; they are told why
+privately, through the match service's outbox, and may join again."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ class Opened:
     pairing: Pairing
     hosted: Hosted
     thread_id: int
-    thread_name: str
+    thread_name: str | None  # None: no thread, the match is played in the channel itself
     challenger: User
     opposition: User
 
@@ -103,7 +104,7 @@ class Opener:
         try:
             thread = pairing.thread_id
             if thread is None:
-                thread = await self._threads.open_thread(parent, name)
+                thread = await self._thread(parent, name)
                 await self._transact(lambda tx: tx.pairing_thread(pairing.id, thread))
             hosted = await self._opened_before(pairing, thread)
             if hosted is None:
@@ -124,7 +125,18 @@ class Opener:
             await self._tell(parent, told, replying_to, pairing.id)
             return Unopened(pairing, told)
         await self._transact(lambda tx: tx.drop_pairing(pairing.id))
-        return Opened(pairing, hosted, thread, name, challenger, opposition)
+        shown = name if thread != parent else None
+        return Opened(pairing, hosted, thread, shown, challenger, opposition)
+
+    async def _thread(self, parent: int, name: str) -> int:
+        """A new thread of ``parent``, or ``parent`` itself when Discord opens no thread
+        there (the server's 1,000 active threads, no permission): the match is played there
+        if no other is."""
+        try:
+            return await self._threads.open_thread(parent, name)
+        except Undeliverable as exc:
+            log.warning("a ladder match is played in channel %d itself: %s", parent, exc)
+            return parent
 
     async def _opened_before(self, pairing: Pairing, thread: int) -> Hosted | None:
         """The pairing's match, if it was opened before a crash: the thread was opened for
@@ -198,12 +210,7 @@ def intro(pairing: Pairing, challenger: User, opposition: User) -> str:
 
 
 def unopened_text(pairing: Pairing, opponent: User, exc: Exception, settings: Settings) -> str:
-    if isinstance(exc, Refused):
-        why = exc.message
-    elif isinstance(exc, Undeliverable):
-        why = _("I cannot open a thread for it in the ladder channel.")
-    else:
-        why = _("something went wrong on my side.")
+    why = exc.message if isinstance(exc, Refused) else _("something went wrong on my side.")
     return _(
         "You were paired with {opponent} for a rated {ladder} ladder match, but I could not "
         "open it: {why} You have both left the queue; please tell a server admin, and join "

@@ -33,6 +33,7 @@ from storage.competitions.events import (
     EventTx,
     PairingRow,
 )
+from storage.hosting.sharing import LeaseLost
 
 from . import event_texts as texts
 from .common import Running
@@ -164,7 +165,9 @@ class EventFlow(Running):
             if row.outcome is None and row.hosted_id is None and row.second_id is not None:
                 try:
                     await self._open_game(snapshot.event, row, names)
-                except (Refused, Undeliverable):
+                except LeaseLost:
+                    raise  # another process goes on from what is stored
+                except Exception:  # tried again at the next step; the others go on
                     log.exception("event board %d: its game could not be opened", row.id)
 
     async def _open_game(self, event: EventRow, row: PairingRow, names: dict[int, str]) -> None:
@@ -172,15 +175,16 @@ class EventFlow(Running):
         self.check_lease()
         thread = row.thread_id
         if thread is None:
-            thread = await self.threads.open_thread(
-                event.channel_id, texts.thread_name(event, row, names)
-            )
+            thread = await self._board_channel(event, row, names)
             opened = thread
             await self.transact(lambda tx: tx.set_thread(row.id, opened))
         first = User(row.first_id, names.get(row.first_id, "?"))
         second = User(row.second_id, names.get(row.second_id, "?"))
         hosted = await self.store.hosting.live_in_channel(thread)
-        if hosted is None or {hosted.challenger_id, hosted.opposition_id} != {first.id, second.id}:
+        if hosted is not None and not await self._unrecorded(hosted, {first.id, second.id}):
+            log.info("event board %d waits for channel %d's game to end", row.id, thread)
+            return
+        if hosted is None:
             terms = Terms(
                 event.game,
                 json.loads(event.options),
@@ -208,6 +212,25 @@ class EventFlow(Running):
             tx.post(posts)
 
         await self.transact(work)
+
+    async def _unrecorded(self, hosted: Hosted, players: set[int]) -> bool:
+        """Whether ``hosted`` is a game of ``players`` opened before a crash, before its
+        board was told (else it is another board's, sharing the event's channel)."""
+        if {hosted.challenger_id, hosted.opposition_id} != players:
+            return False
+        return await self.store.events.pairing_of_hosted(hosted.id) is None
+
+    async def _board_channel(self, event: EventRow, row: PairingRow, names: dict[int, str]) -> int:
+        """A new thread of the event's channel for the board's game, or the channel itself
+        when Discord opens no thread there (the channel is a thread, the server has its
+        1,000 active threads): such boards then play there one after another."""
+        try:
+            return await self.threads.open_thread(
+                event.channel_id, texts.thread_name(event, row, names)
+            )
+        except Undeliverable as exc:
+            log.warning("event board %d is played in its event's channel: %s", row.id, exc)
+            return event.channel_id
 
     # ---- the clock -----------------------------------------------------------------------
     async def tick(self) -> None:

@@ -33,6 +33,7 @@ from storage.competitions.tournaments import (
     Snapshot,
     TournamentTx,
 )
+from storage.hosting.sharing import LeaseLost
 
 from . import texts
 from .captures import game_result
@@ -321,7 +322,9 @@ class Flow(Running):
                 continue
             try:
                 await self._open_game(snapshot, state, names)
-            except (Refused, Undeliverable):
+            except LeaseLost:
+                raise  # another process goes on from what is stored
+            except Exception:  # tried again at the next step; the others go on
                 log.exception("tournament match %d: its next game could not be opened", row.id)
 
     async def _open_game(
@@ -334,7 +337,7 @@ class Flow(Running):
             name, intro = texts.thread_name(t, row, names), texts.game_intro(t, row, number, names)
         thread = row.thread_id
         if thread is None:
-            opened = await self.threads.open_thread(t.channel_id, name)
+            opened = await self._match_channel(t.channel_id, name)
             await self.store.tournaments.transact(
                 lambda tx: tx.set_thread(row.id, opened), self.clock.now()
             )
@@ -352,6 +355,16 @@ class Flow(Running):
         await self.store.tournaments.transact(
             lambda tx: tx.add_game(row.id, number, hosted.id), self.clock.now()
         )
+
+    async def _match_channel(self, channel_id: int, name: str) -> int:
+        """A new thread of the tournament's channel for a match's games, or the channel
+        itself when Discord opens no thread there (a thread, the server's 1,000 active
+        threads): such matches then play there one game after another."""
+        try:
+            return await self.threads.open_thread(channel_id, name)
+        except Undeliverable as exc:
+            log.warning("a tournament match is played in channel %d: %s", channel_id, exc)
+            return channel_id
 
     async def _host(
         self, place: Place, challenger: User, opposition: User, terms: Terms, intro: str
