@@ -118,7 +118,7 @@ async def test_a_kill_during_a_ladder_pairing_and_no_worker_outlives_the_bot(
         await stage.slash("ann", "ladder", "queue", board="short")
         held = emu.stall("POST", rf"^/channels/{stage.channel}/threads$")
         queued = await emu.slash(
-            stage.user["bob"], stage.channel, "tora", "ladder", "queue", board="short"
+            stage.user["bob"], stage.channel, "tora-ladder", "queue", board="short"
         )
         await asyncio.wait_for(held.reached.wait(), 30)
         # its answer held up with the thread, bob's command is deferred (in its first 0.25 s)

@@ -77,7 +77,7 @@ async def test_a_ladder_match_is_opened_in_the_servers_language_and_the_answer_i
     with speaking("de"):
         waiting = await desk.join_queue(HERE, ANN, "short")
     assert waiting.text.startswith("Du stehst in der Warteschlange"), waiting.text
-    assert "`/tora rangliste " in waiting.text  # the command as German Discord names it
+    assert "`/tora-rangliste " in waiting.text  # the command as German Discord names it
     with speaking("fr"):
         reply = await desk.join_queue(HERE, BOB, "short")
     assert reply.text.startswith("Vous êtes apparié avec ann pour une partie classée"), reply.text
