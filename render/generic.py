@@ -23,7 +23,7 @@ from rules.registry import DEFAULT
 
 from . import palette as pal
 from .encode import gif_bytes, png_bytes
-from .fonts import fit, font
+from .fonts import draw_text, fit, font
 from .pointing import Cell, MarkFields, point_out
 from .status import StatusFields, StatusInfo, headline_of, player_name, side_icon
 
@@ -115,11 +115,11 @@ def _coordinates(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
     for file, label in enumerate(layout.board.files):
         x, _y, size = layout.cell(file, 0)
         at = ((x + size / 2) * k, bottom + MARGIN * k / 2)
-        draw.text(at, fit(label, face, CELL * k), pal.MUTED, face, anchor="mm")
+        draw_text(draw, at, fit(label, face, CELL * k), pal.MUTED, face, "mm")
     for rank, label in enumerate(layout.board.ranks):
         _x, y, size = layout.cell(0, rank)
         at = ((layout.left - MARGIN / 2) * k, (y + size / 2) * k)
-        draw.text(at, fit(label, face, MARGIN * k), pal.MUTED, face, anchor="mm")
+        draw_text(draw, at, fit(label, face, MARGIN * k), pal.MUTED, face, "mm")
 
 
 def _piece(draw: ImageDraw.ImageDraw, cell: Cell, side: Side, letter: str) -> None:
@@ -128,7 +128,7 @@ def _piece(draw: ImageDraw.ImageDraw, cell: Cell, side: Side, letter: str) -> No
     cx, cy = (x + size / 2) * k, (y + size / 2) * k
     side_icon(draw, side, cx, cy, size * 0.36 * k)
     face = font(round(size * 0.38) * k, bold=True)
-    draw.text((cx, cy), fit(letter[:2], face, size * k), pal.INK[side], face, anchor="mm")
+    draw_text(draw, (cx, cy), fit(letter[:2], face, size * k), pal.INK[side], face, "mm")
 
 
 def _status(draw: ImageDraw.ImageDraw, layout: Layout, view: Any, info: StatusFields) -> None:
@@ -145,10 +145,10 @@ def _status(draw: ImageDraw.ImageDraw, layout: Layout, view: Any, info: StatusFi
         side_icon(draw, mark, (MARGIN + 8) * k, top + 18 * k, 7 * k)
     room = (layout.width - MARGIN) * k - text_left
     summary = fit(headline or view.summary(names), face, room)
-    draw.text((text_left, top + 18 * k), summary, pal.TEXT, face, "lm")
+    draw_text(draw, (text_left, top + 18 * k), summary, pal.TEXT, face, "lm")
     if info.deadline:
         deadline = fit(info.deadline, small, room)
-        draw.text((text_left, top + 38 * k), deadline, pal.MUTED, small, "lm")
+        draw_text(draw, (text_left, top + 38 * k), deadline, pal.MUTED, small, "lm")
 
 
 def board_png(view: Any, info: StatusFields) -> bytes:
