@@ -15,6 +15,7 @@ from rules.registry import DEFAULT, GAMES
 from .drawings import drawing_of
 from .pointing import MarkFields
 from .status import StatusFields, StatusInfo
+from .words import ENGLISH, Words
 
 
 @dataclass(frozen=True)
@@ -64,21 +65,23 @@ def own_board_of(view: Any, info: StatusFields, marks: MarkFields | None = None)
     return picture_of(view, info, marks, own=True).png()
 
 
-def record_status(text: str) -> StatusInfo:
-    """Player names from a record's ``Challenger`` and ``Opposition`` headers."""
+def record_status(text: str, words: Words = ENGLISH) -> StatusInfo:
+    """Player names from a record's ``Challenger`` and ``Opposition`` headers, the pictures'
+    own words in ``words``."""
     headers = headers_of(text)
     return StatusInfo(
         challenger=headers.get("Challenger", "Challenger"),
         opposition=headers.get("Opposition", "Opposition"),
+        words=words,
     )
 
 
-def replay_of(text: str) -> bytes:
-    """The GIF of a public record of any game: RecordError or ReplayError (``rules.records``)
-    if it does not replay (TORA: a hidden Assassin's ``X ?`` before the end), ValueError for
-    a game the registry does not know."""
+def replay_of(text: str, words: Words = ENGLISH) -> bytes:
+    """The GIF of a public record of any game, its words in ``words``: RecordError or
+    ReplayError (``rules.records``) if it does not replay (TORA: a hidden Assassin's ``X ?``
+    before the end), ValueError for a game the registry does not know."""
     game = game_of(text, DEFAULT)
     if game not in GAMES:
         raise ValueError(f"no replay is drawn for the game {game[:40]!r}")
     drawing = drawing_of(game)
-    return drawing.replay(drawing.views(text), record_status(text))
+    return drawing.replay(drawing.views(text), record_status(text, words))

@@ -128,7 +128,7 @@ class Lookups:
         for user_id in (info.challenger_id, info.opposition_id):
             name = await self.records.player_name(user_id)
             names.append(_("player {id}", id=user_id) if name is None else name)
-        return StatusInfo(names[0], names[1], "")
+        return StatusInfo(names[0], names[1], "", words=Language(current()))
 
     async def record(self, caller: Caller, number: int | None, match: str | None) -> Answer:
         """The record (R50) as the caller may see it: a player's own (their hidden Assassin in
@@ -148,18 +148,20 @@ class Lookups:
 
     async def replay(self, caller: Caller, number: int | None, match: str | None) -> Answer:
         """An animated replay of the public record, drawn in a worker thread: rate limited,
-        a few at a time, cached by the record it shows; posted publicly at most once every
-        few minutes per channel and match (a repeat goes to the caller alone)."""
+        a few at a time, cached by the record it shows and its language; posted publicly at
+        most once every few minutes per channel and match (a repeat goes to the caller
+        alone)."""
         info = await self._match(caller, number, match)
         record = await self.records.record(info.id)
-        key = (info.id, hashlib.sha256(record.encode()).digest())
+        words = Language(current())
+        key = (info.id, hashlib.sha256(record.encode()).digest(), words.code)
 
         async def draw() -> bytes:
             cached = self._gifs.get(key)
             if cached is not None:
                 return cached
             try:
-                gif = await asyncio.to_thread(replay_of, record)
+                gif = await asyncio.to_thread(replay_of, record, words)
             except RecordError:
                 raise Unusable(
                     _(
