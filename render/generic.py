@@ -11,7 +11,6 @@ drawn but what the view holds, so a public picture shows only what ``view_for(No
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -22,7 +21,7 @@ from rules.records import game_of
 from rules.registry import DEFAULT
 
 from . import palette as pal
-from .encode import gif_bytes, png_bytes
+from .encode import png_bytes
 from .fonts import draw_text, fit, font
 from .pointing import Cell, MarkFields, point_out
 from .status import StatusFields, StatusInfo, headline_of, player_name, side_icon
@@ -200,10 +199,6 @@ def views_from_record(text: str) -> list[Any]:
     if len(game.turns) != len(final.turns):
         views.append(final.view_for(None))
     return views
-
-
-def replay_gif(views: Sequence[Any], info: StatusInfo) -> bytes:
-    return gif_bytes([board_image(view, info) for view in views])
 
 
 def coordinates_png(game: str) -> bytes:

@@ -6,7 +6,9 @@ stamped and refused when stale, refusals and failures shown to the caller alone.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
+import random
 from dataclasses import dataclass, field
 from datetime import timedelta
 from types import SimpleNamespace
@@ -14,6 +16,7 @@ from typing import Any
 
 import discord
 import pytest
+from PIL import Image
 
 from bot.app import Answer, App, Caller, Unusable
 from bot.app.actions import Actions, ChallengeOptions, terms_of
@@ -43,6 +46,8 @@ from bot.service.testing import Harness, RecordingThreads
 from bot.tournament.desk import TournamentDesk
 from render import views_from_record
 from render.tora.samples import MID_GAME
+from rules.torishogi import ToriShogiGame
+from rules.torishogi.record import write_record
 
 GUILD, CHANNEL = 1, 100
 ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")
@@ -562,3 +567,42 @@ async def test_a_past_matchs_board_and_replay_are_drawn_in_the_servers_language(
     drawn = {"board": board, "replay": replay}
     english = [what for what, data in drawn.items() if data["de"] == data["en"]]
     assert not english, f"drawn in English for a German reader: {english}"
+
+
+def _long_torishogi_record(plies: int) -> str:
+    rng = random.Random(3)
+    while True:
+        game = ToriShogiGame()
+        while len(game.history) < plies and not game.result:
+            game.apply(game.notation(rng.choice(game.legal_moves())))
+            game.end_turn()
+        if not game.result:
+            return write_record(game, {"Challenger": "Aiko", "Opposition": "Bram"})
+
+
+async def test_the_replay_of_a_long_match_shows_its_last_turns_and_says_so() -> None:
+    """``/tora replay`` of a ToriShogi match of 700 plies (no rule ends a game by its
+    length; TORA's long board passes Discord's 10 MiB at about 330 turns): the replay holds
+    as many frames as stay well under the limit, the last ones, chosen before drawing, and
+    the answer says which, where every frame was drawn and the caller got the generic
+    failure."""
+    record = _long_torishogi_record(700)
+    info = SimpleNamespace(id=7, game="torishogi", guild_id=1, side_of=lambda _user: None)
+
+    async def match_info(_number: int) -> object:
+        return info
+
+    async def record_of(_match: int, _side: object = None) -> str:
+        return record
+
+    lookups = object.__new__(Lookups)
+    lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
+    lookups.limits = Limits()
+    lookups._gifs = BytesCache(64 * 1024 * 1024)
+    lookups._posted = {}
+    caller = Caller(User(5, "cy"), guild_id=1, channel_id=100)
+    answer = await lookups.replay(caller, 7, None)
+    (gif,) = answer.files
+    assert gif.name.endswith(".gif") and len(gif.data) < 8 * 1024 * 1024
+    frames = Image.open(io.BytesIO(gif.data)).n_frames
+    assert f"its last {frames - 1} turns of 699." in answer.text  # its 700 positions' moves
