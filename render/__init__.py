@@ -11,10 +11,18 @@ loop. See docs/RENDER.md for the design.
 """
 
 from .bracket import BracketMatch, bracket_png
-from .encode import render_async
+from .encode import TooLarge, render_async
 from .ladder import LadderRow, ladder_png
 from .rating_chart import ChartPoint, rating_chart_png
-from .replays import Picture, board_of, own_board_of, picture_of, record_status, replay_of
+from .replays import (
+    Picture,
+    Replay,
+    board_of,
+    own_board_of,
+    picture_of,
+    record_status,
+    replay_of,
+)
 from .status import StatusFields, StatusInfo
 from .tora.board import board_png, preview_png, private_png
 from .tora.replay import replay_gif, views_from_record
@@ -25,8 +33,10 @@ __all__ = [
     "ChartPoint",
     "LadderRow",
     "Picture",
+    "Replay",
     "StatusFields",
     "StatusInfo",
+    "TooLarge",
     "board_of",
     "board_png",
     "bracket_png",

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"wrote {path}")
         return 0
     text = args.record.read_text()
-    args.out.write_bytes(replay_of(text))
+    args.out.write_bytes(replay_of(text).gif)
     print(f"wrote {args.out}")
     return 0
 

@@ -4,6 +4,8 @@ and their Game Points, the winner in bold with a green mark, and the champion at
 The tournament service passes plain ``BracketMatch`` values per tier, so this module knows
 nothing about how tournaments are scored. Each tier's boxes are spread over the same height,
 so later (smaller) tiers sit between the matches that led to them, as in a printed bracket.
+A bracket larger than a readable picture is shown in part and says what it leaves out: its
+latest ``MOST_TIERS`` tiers, the first ``MOST_BOXES`` matches of each.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from .words import ENGLISH, Words
 PAD, TITLE_H, HEAD_H = 14, 44, 26
 COL_W, COL_GAP, BOX_H, BOX_GAP = 230, 26, 56, 22
 POINTS_W = 44  # the Game Points column at each box's right
+MOST_TIERS, MOST_BOXES = 6, 32  # what is drawn of a larger bracket: about 1,800 x 2,600 px
+NOTE_H = 24
 
 
 @dataclass(frozen=True)
@@ -41,22 +45,32 @@ def bracket_png(
 ) -> bytes:
     """The tiers' boxes left to right, then the champion's (its own words in ``words``'
     language)."""
-    columns = len(tiers) + 1  # the champion's column
-    most = max((len(tier) for tier in tiers), default=1)
+    skipped = max(0, len(tiers) - MOST_TIERS)
+    shown = [tier[:MOST_BOXES] for tier in tiers[skipped:]]
+    note = _left_out(
+        skipped, sum(len(tier) for tier in tiers[skipped:]) - sum(map(len, shown)), words
+    )
+    columns = len(shown) + 1  # the champion's column
+    most = max((len(tier) for tier in shown), default=1)
     body = most * (BOX_H + BOX_GAP)
     width = 2 * PAD + columns * COL_W + (columns - 1) * COL_GAP
-    image = Image.new("RGB", (width, TITLE_H + HEAD_H + body + PAD), pal.FRAME)
+    height = TITLE_H + HEAD_H + body + (NOTE_H if note else 0) + PAD
+    image = Image.new("RGB", (width, height), pal.FRAME)
     title_face = font(17, bold=True)
     fitted = fit(title, title_face, width - 2 * PAD)
     draw_label(image, (PAD, TITLE_H / 2), fitted, pal.TEXT, title_face, "lm")
     top = TITLE_H + HEAD_H
-    for index, tier in enumerate(tiers):
+    for index, tier in enumerate(shown):
         left = PAD + index * (COL_W + COL_GAP)
-        _heading(image, left, words._("Tier {tier}", tier=index + 1))
+        _heading(image, left, words._("Tier {tier}", tier=skipped + index + 1))
         for n, match in enumerate(tier):
             centre = top + (n + 0.5) * body / len(tier)
             _match(image, match, left, centre - BOX_H / 2, words)
-    left = PAD + len(tiers) * (COL_W + COL_GAP)
+    if note:
+        face = font(13)
+        at = (PAD, top + body + NOTE_H / 2)
+        draw_label(image, at, fit(note, face, width - 2 * PAD), pal.MUTED, face, "lm")
+    left = PAD + len(shown) * (COL_W + COL_GAP)
     _heading(image, left, words._("Champion"))
     _champion(
         image,
@@ -65,6 +79,23 @@ def bracket_png(
         (left, top + body / 2 - BOX_H / 4),
     )
     return png_bytes(to_palette(image))
+
+
+def _left_out(tiers: int, matches: int, words: Words) -> str:
+    """What a bracket too large to draw whole leaves out: its first ``tiers`` tiers and
+    ``matches`` of the tiers it draws ("" for nothing)."""
+    notes = []
+    if tiers:
+        notes.append(
+            words.ngettext(
+                "{n} earlier tier is not shown", "{n} earlier tiers are not shown", tiers
+            )
+        )
+    if matches:
+        notes.append(
+            words.ngettext("{n} more match is not shown", "{n} more matches are not shown", matches)
+        )
+    return " · ".join(notes)
 
 
 def _heading(image: Image.Image, left: int, text: str) -> None:

@@ -14,6 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from PIL import Image
+
 from rules import game_type
 
 from . import generic
@@ -39,7 +41,8 @@ class Drawing(Generic[V]):
     """How one game is drawn, from its views ``V``: ``board`` the public board (of
     ``view_for(None)``); ``own`` a player's own (of ``view_for(side)``, pointing out
     ``marks``: TORA's shows their hidden Assassin); ``views`` the public views of a record,
-    at the start and after each turn, and ``replay`` their animated GIF; ``coordinates`` the
+    at the start and after each turn, and ``frame`` one of them as a frame of its animated
+    GIF (``render.replays.replay_of``); ``coordinates`` the
     start position with the board's coordinates, for the game's quick start. ``cells`` says
     where each square is on the ``board`` and ``own`` pictures of a view (x, y of its
     top-left corner and its size, in pixels), and each place off the board the viewer's
@@ -53,7 +56,7 @@ class Drawing(Generic[V]):
     board: Callable[[V, StatusFields], bytes]
     own: Callable[[V, StatusFields, MarkFields | None], bytes]
     views: Callable[[str], Sequence[V]]
-    replay: Callable[[Sequence[V], StatusInfo], bytes]
+    frame: Callable[[V, StatusInfo], Image.Image]
     coordinates: Callable[[], bytes]
     cells: Callable[[V], dict[str, Cell]]
     turned: Turned[V] | None = None
@@ -84,7 +87,7 @@ def drawing_of(game: str) -> Drawing[Any]:
         generic.board_png,
         generic.own_png,
         generic.views_from_record,
-        generic.replay_gif,
+        generic.board_image,
         functools.partial(generic.coordinates_png, game),
         generic.cells,
         Turned(generic.turned_board_png, generic.turned_own_png, generic.turned_cells),

@@ -16,7 +16,7 @@ from rules.sides import Side
 
 from . import palette as pal
 from .encode import png_bytes
-from .fonts import draw_label, face_for, fit, font
+from .fonts import draw_label, fit, font, text_length
 from .palette import to_palette
 from .words import ENGLISH, Words
 
@@ -84,7 +84,7 @@ def _ring(image: Image.Image, point: tuple[float, float], label: str) -> None:
     draw, (x, y) = ImageDraw.Draw(image), point
     draw.ellipse((x - 7, y - 7, x + 7, y + 7), outline=MARK, width=3)
     face = font(12, bold=True)
-    width = face_for(label, face).getlength(label)
+    width = text_length(label, face)
     where = (min(max(x, LEFT + width / 2), RIGHT - width / 2), y - 18 if y - 18 > TOP else y + 18)
     box = (where[0] - width / 2 - 3, where[1] - 8, where[0] + width / 2 + 3, where[1] + 8)
     draw.rectangle(box, fill=pal.FRAME, outline=MARK)

@@ -4,7 +4,9 @@ round robin's crosstable (each player's result against each other, by number).
 The event service passes plain text cells, so this module knows nothing of pairings or
 tiebreaks. The first column is the rank, the second the player (left-aligned, cut to fit);
 the rest are centred in columns as wide as their widest cell. Rows past ``MOST_ROWS`` are
-left out and said to be.
+left out and said to be; so are a crosstable's cross columns (those before the points) past
+``MOST_CROSSED`` players: a larger round robin gets the standings without them, which a
+picture of that many columns could not show readably.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from .words import ENGLISH, Words
 PAD, TITLE_H, HEAD_H, ROW_H = 14, 44, 28, 28
 RANK_W, NAME_W, CELL_PAD = 40, 190, 14
 MOST_ROWS = 100
+MOST_CROSSED = 30  # a crosstable's columns of results against each player
 
 
 @dataclass(frozen=True)
@@ -33,7 +36,31 @@ class EventTable:
     points: int = 2  # the column of the points, in bold
 
 
+def uncrossed(table: EventTable) -> EventTable:
+    """``table`` without its cross columns (those between the player and the points)."""
+
+    def kept(cells: tuple[str, ...]) -> tuple[str, ...]:
+        return cells[:2] + cells[table.points :]
+
+    return EventTable(table.title, kept(table.header), tuple(map(kept, table.rows)))
+
+
 def event_table_png(table: EventTable, words: Words = ENGLISH) -> bytes:
+    crossed = table.points - 2
+    notes = []
+    if crossed > MOST_CROSSED:
+        table = uncrossed(table)
+        notes.append(
+            words.ngettext(
+                "Crosstable only up to {most} player",
+                "Crosstable only up to {most} players",
+                MOST_CROSSED,
+                most=MOST_CROSSED,
+            )
+        )
+    if len(table.rows) > MOST_ROWS:
+        more = len(table.rows) - MOST_ROWS
+        notes.insert(0, words.ngettext("...and {n} more", "...and {n} more", more))
     rows = table.rows[:MOST_ROWS]
     face, bold = font(14), font(14, bold=True)
     widths = [RANK_W, NAME_W] + [
@@ -41,8 +68,7 @@ def event_table_png(table: EventTable, words: Words = ENGLISH) -> bytes:
         for i, heading in enumerate(table.header[2:], start=2)
     ]
     width = max(360, PAD * 2 + sum(widths))
-    extra = 1 if len(table.rows) > MOST_ROWS else 0
-    height = TITLE_H + HEAD_H + ROW_H * (max(1, len(rows)) + extra) + PAD
+    height = TITLE_H + HEAD_H + ROW_H * (max(1, len(rows)) + len(notes)) + PAD
     image = Image.new("RGB", (width, height), pal.FRAME)
     draw = ImageDraw.Draw(image)
     title_face = font(17, bold=True)
@@ -65,10 +91,9 @@ def event_table_png(table: EventTable, words: Words = ENGLISH) -> bytes:
             face,
             "mm",
         )
-    if extra:
-        more = words.ngettext("...and {n} more", "...and {n} more", len(table.rows) - MOST_ROWS)
-        y = TITLE_H + HEAD_H + ROW_H * len(rows) + ROW_H / 2
-        draw_label(image, (PAD, y), more, pal.MUTED, face, "lm")
+    for i, note in enumerate(notes):
+        y = TITLE_H + HEAD_H + ROW_H * (max(1, len(rows)) + i) + ROW_H / 2
+        draw_label(image, (PAD, y), fit(note, face, width - 2 * PAD), pal.MUTED, face, "lm")
     return png_bytes(to_palette(image))
 
 

@@ -1,17 +1,20 @@
 """Fonts: DejaVu Sans (committed under render/fonts, see its LICENSE), so images look the same
 on every machine, with or without system fonts, and for the texts DejaVu cannot draw
 (Japanese) a subset of Noto Sans CJK JP (kana, JIS level 1 kanji, CJK punctuation; its
-LICENSE too). A text is drawn in one face: DejaVu when it has every character, else Noto
-when Noto has them (``face_for``; ``label``, ``fit`` and ``draw_label`` choose by
-themselves, ``font_for`` gives the face for a text drawn otherwise). Text from outside
-(player names) may still hold characters neither has; ``printable`` swaps those for plain
-ones instead of drawing boxes."""
+LICENSE too). A text is drawn in DejaVu when it has every character; otherwise it is cut
+into runs (``runs``): Noto for every character Noto has, DejaVu for the rest (a Cyrillic,
+Greek or Polish name in a Japanese sentence). ``label``, ``fit``, ``draw_label``,
+``draw_text`` and ``text_length`` cut and measure by themselves. Text from outside (player
+names) may still hold characters neither has; ``printable`` swaps those for plain ones
+instead of drawing boxes."""
 
 from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
 from functools import cache, lru_cache
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
@@ -60,30 +63,59 @@ def has_wide_glyph(char: str) -> bool:
     return char.isspace() or bytes(wide_font(16).getmask(char)) != _missing_mask(True)
 
 
-def _wide(text: str) -> bool:
-    """Whether ``text`` needs the Japanese face: DejaVu lacks one of its characters, the
-    Japanese face has it."""
-    return any(not has_glyph(c) and has_wide_glyph(c) for c in text)
+@cache
+def _in_wide(char: str) -> bool | None:
+    """Which face draws ``char`` in a text DejaVu cannot draw whole: the Japanese face
+    (True) when it has it, else DejaVu (False) when it has it, else neither (None)."""
+    if has_wide_glyph(char):
+        return True
+    return False if has_glyph(char) else None
 
 
-def font_for(text: str, size: int, bold: bool = False) -> Font:
-    """The face to draw ``text`` in at ``size``: DejaVu, or Noto for a Japanese text."""
-    return wide_font(size, bold) if _wide(text) else font(size, bold)
+@cache
+def _bold_dejavu(face: Font) -> bool | None:
+    """Whether ``face`` is DejaVu's bold (True) or regular (False); None: another face."""
+    name = Path(str(face.path)).name
+    return None if name not in (REGULAR, BOLD) else name == BOLD
 
 
-def face_for(text: str, face: Font) -> Font:
-    """``face`` (a ``font``), or the Japanese face of its size and weight if ``text``
-    needs it."""
-    if not _wide(text) or Path(str(face.path)).name not in (REGULAR, BOLD):
-        return face
-    return wide_font(int(face.size), Path(str(face.path)).name == BOLD)
+Run = tuple[str, Font]
+
+
+def runs(text: str, face: Font) -> tuple[Run, ...]:
+    """``text`` cut into runs, each with the face to draw it in: all of it in ``face`` (a
+    ``font``) when DejaVu has every character, as nearly always; otherwise, ``text`` made
+    ``printable``, the Japanese face for every character it has (so Japanese lines look as
+    they always did) and ``face`` for the rest (a Cyrillic, Greek or Polish name in a
+    Japanese sentence)."""
+    bold = _bold_dejavu(face)
+    if bold is None or all(map(has_glyph, text)):
+        return ((text, face),)
+    picks = list(map(_in_wide, text))
+    if None in picks:
+        text = printable(text)
+        picks = list(map(_in_wide, text))
+    wide = wide_font(int(face.size), bold)
+    if all(picks) or not any(picks):
+        return ((text, wide if picks[0] else face),)
+    return tuple(
+        ("".join(char for char, _pick in group), wide if pick else face)
+        for pick, group in groupby(zip(text, picks, strict=True), key=itemgetter(1))
+    )
+
+
+def text_length(text: str, face: Font) -> float:
+    """The advance width of ``text`` drawn run by run (``runs``)."""
+    return sum(run_face.getlength(run) for run, run_face in runs(text, face))
 
 
 def printable(text: str) -> str:
     """``text`` with every character neither face has replaced: accents dropped where that
-    leaves a known letter (so a name stays readable), otherwise a ``?``. A text that needs
-    the Japanese face keeps what that face draws."""
-    drawn = has_wide_glyph if _wide(text) else has_glyph
+    leaves a known letter (so a name stays readable), otherwise a ``?``."""
+
+    def drawn(char: str) -> bool:
+        return _in_wide(char) is not None
+
     out = []
     for char in text:
         if drawn(char):
@@ -97,14 +129,55 @@ def printable(text: str) -> str:
 @lru_cache(maxsize=1024)
 def fit(text: str, face: Font, width: int) -> str:
     """``text`` (made printable), cut with an ellipsis to at most ``width`` pixels (as
-    ``face_for`` draws it)."""
+    ``draw_label`` draws it)."""
     text = printable(text)
-    face = face_for(text, face)
-    if face.getlength(text) <= width:
+    if text_length(text, face) <= width:
         return text
-    while text and face.getlength(text + "…") > width:
+    while text and text_length(text + "…", face) > width:
         text = text[:-1]
     return text.rstrip() + "…"
+
+
+Placed = tuple[str, Font, float, float, str]
+
+
+@lru_cache(maxsize=2048)
+def placed(text: str, face: Font, anchor: str) -> tuple[Placed, ...]:
+    """Where to draw each of ``text``'s runs from the anchor point: (run, face, dx, dy,
+    the run's own anchor). One run keeps ``anchor``; several are set on one baseline, placed
+    as the Japanese face would place the whole line."""
+    cut = runs(text, face)
+    if len(cut) == 1:
+        return ((*cut[0], 0.0, 0.0, anchor),)
+    wide = next(run_face for _run, run_face in cut if run_face is not face)
+    dy = _baseline(wide, anchor[1])
+    total = sum(run_face.getlength(run) for run, run_face in cut)
+    x = {"l": 0.0, "m": -total / 2, "r": -total}[anchor[0]]
+    out = []
+    for run, run_face in cut:
+        out.append((run, run_face, x, dy, "ls"))
+        x += run_face.getlength(run)
+    return tuple(out)
+
+
+@cache
+def _baseline(face: Font, vertical: str) -> float:
+    """How far below a line's anchor point (Pillow's ``vertical`` anchor) its baseline lies
+    in ``face``: the same for every text, but for "t" (the text's top: here a capital's)."""
+    return float(face.getbbox("H", anchor="l" + vertical)[1] - face.getbbox("H", anchor="ls")[1])
+
+
+def draw_text(
+    draw: ImageDraw.ImageDraw,
+    at: tuple[float, float],
+    text: str,
+    colour: RGB | int,
+    face: Font,
+    anchor: str,
+) -> None:
+    """``ImageDraw.text`` run by run (``runs``): for pictures drawn with ``ImageDraw``."""
+    for run, run_face, dx, dy, run_anchor in placed(text, face, anchor):
+        draw.text((at[0] + dx, at[1] + dy), run, colour, run_face, anchor=run_anchor)
 
 
 @dataclass(frozen=True)
@@ -118,14 +191,23 @@ class Label:
     width: float
 
 
+def _box(part: Placed) -> tuple[int, int, int, int]:
+    """A placed run's bounding box from the anchor point, in whole pixels."""
+    run, run_face, dx, dy, anchor = part
+    left, top, right, bottom = run_face.getbbox(run, anchor=anchor)
+    return int(left + dx), int(top + dy), int(right + dx), int(bottom + dy)
+
+
 @lru_cache(maxsize=2048)
 def label(text: str, face: Font, anchor: str) -> Label:
     # Whole pixels: the basic layout engine (``font``) measures in them.
-    face = face_for(text, face)
-    left, top, right, bottom = (int(edge) for edge in face.getbbox(text, anchor=anchor))
+    parts = placed(text, face, anchor)
+    boxes = [_box(part) for part in parts]
+    left, top = min(box[0] for box in boxes), min(box[1] for box in boxes)
+    right, bottom = max(box[2] for box in boxes), max(box[3] for box in boxes)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, 255, face, anchor=anchor)
-    return Label(mask, left, top, face.getlength(text))
+    draw_text(ImageDraw.Draw(mask), (-left, -top), text, 255, face, anchor)
+    return Label(mask, left, top, sum(run_face.getlength(run) for run, run_face, *_ in parts))
 
 
 def draw_label(

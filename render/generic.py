@@ -11,7 +11,6 @@ drawn but what the view holds, so a public picture shows only what ``view_for(No
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -22,8 +21,8 @@ from rules.records import game_of
 from rules.registry import DEFAULT
 
 from . import palette as pal
-from .encode import gif_bytes, png_bytes
-from .fonts import fit, font
+from .encode import png_bytes
+from .fonts import draw_text, fit, font
 from .pointing import Cell, MarkFields, point_out
 from .status import StatusFields, StatusInfo, headline_of, player_name, side_icon
 
@@ -115,11 +114,11 @@ def _coordinates(draw: ImageDraw.ImageDraw, layout: Layout) -> None:
     for file, label in enumerate(layout.board.files):
         x, _y, size = layout.cell(file, 0)
         at = ((x + size / 2) * k, bottom + MARGIN * k / 2)
-        draw.text(at, fit(label, face, CELL * k), pal.MUTED, face, anchor="mm")
+        draw_text(draw, at, fit(label, face, CELL * k), pal.MUTED, face, "mm")
     for rank, label in enumerate(layout.board.ranks):
         _x, y, size = layout.cell(0, rank)
         at = ((layout.left - MARGIN / 2) * k, (y + size / 2) * k)
-        draw.text(at, fit(label, face, MARGIN * k), pal.MUTED, face, anchor="mm")
+        draw_text(draw, at, fit(label, face, MARGIN * k), pal.MUTED, face, "mm")
 
 
 def _piece(draw: ImageDraw.ImageDraw, cell: Cell, side: Side, letter: str) -> None:
@@ -128,7 +127,7 @@ def _piece(draw: ImageDraw.ImageDraw, cell: Cell, side: Side, letter: str) -> No
     cx, cy = (x + size / 2) * k, (y + size / 2) * k
     side_icon(draw, side, cx, cy, size * 0.36 * k)
     face = font(round(size * 0.38) * k, bold=True)
-    draw.text((cx, cy), fit(letter[:2], face, size * k), pal.INK[side], face, anchor="mm")
+    draw_text(draw, (cx, cy), fit(letter[:2], face, size * k), pal.INK[side], face, "mm")
 
 
 def _status(draw: ImageDraw.ImageDraw, layout: Layout, view: Any, info: StatusFields) -> None:
@@ -145,10 +144,10 @@ def _status(draw: ImageDraw.ImageDraw, layout: Layout, view: Any, info: StatusFi
         side_icon(draw, mark, (MARGIN + 8) * k, top + 18 * k, 7 * k)
     room = (layout.width - MARGIN) * k - text_left
     summary = fit(headline or view.summary(names), face, room)
-    draw.text((text_left, top + 18 * k), summary, pal.TEXT, face, "lm")
+    draw_text(draw, (text_left, top + 18 * k), summary, pal.TEXT, face, "lm")
     if info.deadline:
         deadline = fit(info.deadline, small, room)
-        draw.text((text_left, top + 38 * k), deadline, pal.MUTED, small, "lm")
+        draw_text(draw, (text_left, top + 38 * k), deadline, pal.MUTED, small, "lm")
 
 
 def board_png(view: Any, info: StatusFields) -> bytes:
@@ -200,10 +199,6 @@ def views_from_record(text: str) -> list[Any]:
     if len(game.turns) != len(final.turns):
         views.append(final.view_for(None))
     return views
-
-
-def replay_gif(views: Sequence[Any], info: StatusInfo) -> bytes:
-    return gif_bytes([board_image(view, info) for view in views])
 
 
 def coordinates_png(game: str) -> bytes:

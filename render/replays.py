@@ -13,8 +13,10 @@ from rules.records import game_of, headers_of
 from rules.registry import DEFAULT, GAMES
 
 from .drawings import drawing_of
+from .encode import gif_bytes, most_frames
 from .pointing import MarkFields
 from .status import StatusFields, StatusInfo
+from .words import ENGLISH, Words
 
 
 @dataclass(frozen=True)
@@ -64,21 +66,45 @@ def own_board_of(view: Any, info: StatusFields, marks: MarkFields | None = None)
     return picture_of(view, info, marks, own=True).png()
 
 
-def record_status(text: str) -> StatusInfo:
-    """Player names from a record's ``Challenger`` and ``Opposition`` headers."""
+def record_status(text: str, words: Words = ENGLISH) -> StatusInfo:
+    """Player names from a record's ``Challenger`` and ``Opposition`` headers, the pictures'
+    own words in ``words``."""
     headers = headers_of(text)
     return StatusInfo(
         challenger=headers.get("Challenger", "Challenger"),
         opposition=headers.get("Opposition", "Opposition"),
+        words=words,
     )
 
 
-def replay_of(text: str) -> bytes:
-    """The GIF of a public record of any game: RecordError or ReplayError (``rules.records``)
-    if it does not replay (TORA: a hidden Assassin's ``X ?`` before the end), ValueError for
-    a game the registry does not know."""
+@dataclass(frozen=True)
+class Replay:
+    """A record's animated GIF, of its last ``shown`` turns out of ``turns`` (all of them but
+    in a long match: ``encode.most_frames``)."""
+
+    gif: bytes
+    turns: int
+    shown: int
+
+    def __len__(self) -> int:
+        """Its size in bytes, as a cache of bytes counts it."""
+        return len(self.gif)
+
+
+def replay_of(text: str, words: Words = ENGLISH) -> Replay:
+    """The replay of a public record of any game, its words in ``words``. Its last frame is
+    drawn first: its size bounds how many frames the GIF may hold (``most_frames``), and a
+    longer match's replay shows its last turns, no frame drawn in vain. RecordError or
+    ReplayError (``rules.records``) if the record does not replay (TORA: a hidden Assassin's
+    ``X ?`` before the end), ``TooLarge`` if the GIF still passes Discord's limit,
+    ValueError for a game the registry does not know."""
     game = game_of(text, DEFAULT)
     if game not in GAMES:
         raise ValueError(f"no replay is drawn for the game {game[:40]!r}")
     drawing = drawing_of(game)
-    return drawing.replay(drawing.views(text), record_status(text))
+    views = drawing.views(text)
+    info = record_status(text, words)
+    last = drawing.frame(views[-1], info)
+    kept = views[-most_frames(last.size) :]
+    frames = [drawing.frame(view, info) for view in kept[:-1]]
+    return Replay(gif_bytes([*frames, last]), len(views) - 1, len(kept) - 1)

@@ -6,7 +6,9 @@ stamped and refused when stale, refusals and failures shown to the caller alone.
 from __future__ import annotations
 
 import asyncio
+import io
 import logging
+import random
 from dataclasses import dataclass, field
 from datetime import timedelta
 from types import SimpleNamespace
@@ -14,16 +16,20 @@ from typing import Any
 
 import discord
 import pytest
+from PIL import Image
 
 from bot.app import Answer, App, Caller, Unusable, permissions
 from bot.app.actions import Actions, ChallengeOptions, terms_of
 from bot.app.buttons import Press
+from bot.app.costly import Limits
 from bot.app.lookups import Lookups
+from bot.app.pictures import BytesCache
 from bot.discord.autocomplete import Completing
 from bot.discord.buttons import buttons
 from bot.discord.handlers import Handlers
 from bot.discord.panel import update
 from bot.discord.respond import QUICK, SKEW, Handled, Responder, time_left
+from bot.i18n import speaking
 from bot.ladder.desk import LadderDesk
 from bot.service import (
     GuildSettings,
@@ -38,6 +44,10 @@ from bot.service import (
 from bot.service.guild import ClockChoice
 from bot.service.testing import Harness, RecordingThreads
 from bot.tournament.desk import TournamentDesk
+from render import views_from_record
+from render.tora.samples import MID_GAME
+from rules.torishogi import ToriShogiGame
+from rules.torishogi.record import write_record
 
 GUILD, CHANNEL = 1, 100
 ANN, BOB, CARL = User(1, "ann"), User(2, "bob"), User(3, "carl")
@@ -515,3 +525,98 @@ def test_a_challenge_takes_the_servers_clock_unless_it_names_one() -> None:
     assert mine.bank_seconds == 2 * 86400.0
     increment = terms_of(ChallengeOptions(clock="increment"), 3600.0, server)
     assert (increment.clock, increment.bank_seconds) == ("increment", 0.0)
+
+
+def _reading_lookups(view: object, record: str) -> Lookups:
+    """``Lookups`` over a stand-in for the records: match 7 (TORA), played in server 1,
+    no longer live in the channel."""
+    info = SimpleNamespace(
+        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2,
+        side_of=lambda _user: None,
+    )  # fmt: skip
+
+    async def match_info(_number: int) -> object:
+        return info
+
+    async def record_of(_match: int, _side: object = None) -> str:
+        return record
+
+    async def public_position(_match: int) -> tuple[object, None]:
+        return view, None
+
+    async def player_name(user: int) -> str:
+        return {1: "Aiko", 2: "Bram"}[user]
+
+    async def live_in_channel(_channel: int) -> None:
+        return None
+
+    async def latest_in_channel(_channel: int, with_game: bool = False) -> object:
+        return SimpleNamespace(match_id=7)
+
+    lookups = object.__new__(Lookups)
+    lookups.records = SimpleNamespace(
+        match_info=match_info, record=record_of, public_position=public_position,
+        player_name=player_name, live_in_channel=live_in_channel,
+        latest_in_channel=latest_in_channel,
+    )  # fmt: skip
+    lookups.limits = Limits()
+    lookups._gifs = BytesCache(64 * 1024 * 1024)
+    lookups._posted = {}
+    return lookups
+
+
+async def test_a_past_matchs_board_and_replay_are_drawn_in_the_servers_language() -> None:
+    """``/tora board`` of the last match played here and ``/tora replay`` in a German server:
+    the pictures' own words ("Runde 3 · Aiko (Herausforderer) ist am Zug...") are German, as
+    the answers' texts are, where they were English (and the replay was cached by its record
+    alone, whatever the reader's language)."""
+    view = views_from_record(MID_GAME)[-1]
+    caller = Caller(User(5, "cy"), guild_id=1, channel_id=100)
+    board, replay = {}, {}
+    for code in ("en", "de"):
+        with speaking(code):
+            lookups = _reading_lookups(view, MID_GAME)
+            board[code] = (await lookups.board(caller, None)).files[0].data
+            replay[code] = (await lookups.replay(caller, 7, None)).files[0].data
+    drawn = {"board": board, "replay": replay}
+    english = [what for what, data in drawn.items() if data["de"] == data["en"]]
+    assert not english, f"drawn in English for a German reader: {english}"
+
+
+def _long_torishogi_record(plies: int) -> str:
+    rng = random.Random(3)
+    while True:
+        game = ToriShogiGame()
+        while len(game.history) < plies and not game.result:
+            game.apply(game.notation(rng.choice(game.legal_moves())))
+            game.end_turn()
+        if not game.result:
+            return write_record(game, {"Challenger": "Aiko", "Opposition": "Bram"})
+
+
+async def test_the_replay_of_a_long_match_shows_its_last_turns_and_says_so() -> None:
+    """``/tora replay`` of a ToriShogi match of 700 plies (no rule ends a game by its
+    length; TORA's long board passes Discord's 10 MiB at about 330 turns): the replay holds
+    as many frames as stay well under the limit, the last ones, chosen before drawing, and
+    the answer says which, where every frame was drawn and the caller got the generic
+    failure."""
+    record = _long_torishogi_record(700)
+    info = SimpleNamespace(id=7, game="torishogi", guild_id=1, side_of=lambda _user: None)
+
+    async def match_info(_number: int) -> object:
+        return info
+
+    async def record_of(_match: int, _side: object = None) -> str:
+        return record
+
+    lookups = object.__new__(Lookups)
+    lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
+    lookups.limits = Limits()
+    lookups._gifs = BytesCache(64 * 1024 * 1024)
+    lookups._posted = {}
+    caller = Caller(User(5, "cy"), guild_id=1, channel_id=100)
+    answer = await lookups.replay(caller, 7, None)
+    (gif,) = answer.files
+    assert gif.name.endswith(".gif") and len(gif.data) < 8 * 1024 * 1024
+    frames = Image.open(io.BytesIO(gif.data)).n_frames
+    assert f"its last {frames - 1} turns of 699." in answer.text  # its 700 positions' moves

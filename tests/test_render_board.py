@@ -305,3 +305,26 @@ def test_a_cannon_shot_never_runs_under_another_actions_number():
     badge_colour = pal.ARROW[C]
     corner = _cell_pixels(image, "v5h5", (0.66, 0.66, 1.0, 1.0))
     assert any(p[:3] == badge_colour for p in corner)
+
+
+def test_the_tora_strip_keeps_a_long_names_score_clear_of_the_round() -> None:
+    """A 28-letter name with a score of 12 and +4 pending: the name is cut so that name,
+    score and pending points end before "Round 1" (its room worked out from their measured
+    widths), where a fixed 70 px for score and pending let "+4" run into the round."""
+    view = replace(Game(board="short").view_for(None), score=(12, 12), pending=(4, 4))
+    short = _rgb(board_png(view, StatusInfo("A", "B")))
+    long_name = "Maximilian Featherstonehaugh"
+    long = _rgb(board_png(view, StatusInfo(long_name, long_name)))
+    width = short.width
+    px = short.load()
+    # the middle label's columns: what the short names' line draws away from both sides
+    middle = [x for x in range(120, width - 120) if any(px[x, y] != pal.FRAME for y in range(31))]
+    assert middle
+    lo, hi = min(middle), max(middle)
+    band = (lo - 2, 0, hi + 3, 31)
+    clear = long.crop(band).tobytes() == short.crop(band).tobytes()
+    assert clear, "the long name's score or pending points are drawn over the round's label"
+
+
+def _rgb(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")

@@ -35,6 +35,7 @@ from render.tora.board import board_png
 from render.tora.examples import LADDER
 from render.tora.samples import mid_game, short_start
 from rules import GameView
+from rules.tora import Game
 
 LANGUAGE_DIR = Path(__file__).parent / "golden" / "languages"
 STORED = sorted(str(p.relative_to(LANGUAGE_DIR)) for p in LANGUAGE_DIR.glob("*/*.png"))
@@ -188,3 +189,18 @@ def test_the_charts_draw_their_own_words_in_each_language_and_english_as_before(
     for code in LOCALES[1:]:
         theirs = charts(Language(code))
         assert [kind for kind in english if theirs[kind] == english[kind]] == [], code
+
+
+def test_a_japanese_board_shows_who_is_to_act_when_the_name_is_cyrillic() -> None:
+    """A server speaking Japanese, a player named "Иван": the status sentence
+    "{name}(Challenger)の手番" is drawn in runs, the name in DejaVu and the rest in Noto
+    (Noto lacks Cyrillic, Greek, ł ś ż š ž č ř ş ğ...): two names give two sentences,
+    where one face for the whole line left the name out."""
+    view = Game(board="short").view_for(None)
+
+    def sentence(name: str) -> bytes:
+        info = StatusInfo(challenger=name, opposition="Bram", words=Language("ja"))
+        image = Image.open(io.BytesIO(board_png(view, info))).convert("RGB")
+        return image.crop((0, 31, image.width, 62)).tobytes()  # the strip's second line
+
+    assert sentence("Иван") != sentence("Олег")

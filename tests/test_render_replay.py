@@ -4,16 +4,20 @@ from __future__ import annotations
 
 import asyncio
 import io
+import random
 from pathlib import Path
 
 import pytest
 from PIL import Image
 
-from render import board_png, record_status, render_async, replay_gif, views_from_record
-from render.encode import DISCORD_LIMIT
+from benchmarks.common import play_random_turn
+from render import StatusInfo, board_png, record_status, render_async, replay_gif, views_from_record
+from render.drawings import drawing_of
+from render.encode import DISCORD_LIMIT, FRAME_BYTES_PER_PIXEL, gif_bytes
 from render.status import Mode
 from render.tora.board import board_image
 from render.tora.samples import MID_GAME, PLAYERS
+from rules import game_type
 from rules.tora import Game, Side
 from rules.tora.record import parse_record
 
@@ -71,3 +75,24 @@ def test_each_frame_is_the_board_of_its_view():
         gif.seek(index)
         expected = board_image(views[index], PLAYERS, Mode.PUBLIC).convert("RGB")
         assert gif.convert("RGB").tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("game", ["tora-long", "torishogi", "torii"])
+def test_a_replays_busy_frames_stay_within_the_bytes_its_bound_counts_on(game):
+    """``most_frames`` bounds a replay by ``FRAME_BYTES_PER_PIXEL``, measured on each game's
+    busiest frames: the late frames of a long random game, with 32-character names, stay
+    within it (else a long match's replay could pass Discord's limit after all)."""
+    info = StatusInfo("Bartholomew Montgomery-Whitfield", "Maximilian Featherstonehaugh")
+    rng = random.Random(1)
+    kind = game_type(game.split("-")[0])
+    play = Game(board="long") if game == "tora-long" else kind.new_game(*kind.sample_setup({}))
+    views = [play.view_for(None)]
+    while len(views) < 120 and not play.is_over():
+        play_random_turn(play, rng)
+        views.append(play.view_for(None))
+    drawing = drawing_of(kind.id)
+    frames = [drawing.frame(view, info) for view in views[-12:]]
+    first = len(gif_bytes(frames[:1]))
+    width, height = frames[0].size
+    worst = max(len(gif_bytes([frames[0], frame])) - first for frame in frames)
+    assert worst <= FRAME_BYTES_PER_PIXEL * width * height

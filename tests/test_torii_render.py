@@ -10,10 +10,12 @@ import pytest
 from PIL import Image, ImageChops
 from test_torii_positions import LINES_GAME, C, make, play
 
+from bot.i18n.words import Language
 from render.drawings import drawing_of
 from render.status import StatusInfo
 from render.torii import board_png, replay_gif, views_from_record
 from render.torii.examples import MID_GAME, examples
+from render.torii.examples import start_view as torii_start
 from render.torii.layout import HEIGHT, WIDTH
 from rules.torii import TORII, ToriiGame
 
@@ -116,3 +118,24 @@ def test_the_documented_images_are_current() -> None:
         stored = Image.open(DOCS_IMAGES / name).convert("RGB")
         made = _image(data).convert("RGB")
         assert ImageChops.difference(stored, made).getbbox() is None, name
+
+
+def test_a_torii_board_shows_the_deadline_whatever_the_players_name() -> None:
+    """A 32-character Discord name (the longest), in German: the strip cuts the name first,
+    as TORA's and ToriShogi's do, so "{name} ist dran · fällig in ... · Kräfte aus" keeps its
+    deadline, where the whole line was cut after "fällig…" and two deadlines looked the
+    same."""
+    view = torii_start()
+    name = "Bartholomew Montgomery-Whitfield"  # 32 characters: Discord's longest
+
+    def strip(deadline: str) -> bytes:
+        info = StatusInfo(name, "Bram", deadline, words=Language("de"))
+        return (
+            Image.open(io.BytesIO(board_png(view, info)))
+            .convert("RGB")
+            .crop((0, 0, 400, 34))
+            .tobytes()
+        )
+
+    same = strip("fällig in 3 Tagen") == strip("fällig in 20 Minuten")
+    assert not same, "two different deadlines give the same strip: the deadline is cut off"

@@ -8,12 +8,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
 
+from bot.i18n.words import Language
 from render.fonts import font
 from render.status import StatusInfo
 from render.torishogi import board_image, board_png, replay_gif
 from render.torishogi import palette as pal
 from render.torishogi.examples import check_game
-from render.torishogi.layout import CELL, INNER, MARGIN, layout_for
+from render.torishogi.layout import CELL, HAND_ROW, INNER, MARGIN, layout_for
 from render.torishogi.palette import to_palette
 from render.torishogi.status import NAME_AT, hand_plan, hand_strip
 from rules.sides import Side
@@ -183,3 +184,18 @@ def test_ts1_the_board_shows_the_seed_coordinates() -> None:
             ):
                 shown = image.crop((x - HALF, y - HALF, x + HALF, y + HALF)).tobytes()
                 assert shown == drawn_label(text), (viewer, text, x, y)
+
+
+def test_a_torishogi_empty_hand_is_worded_in_the_readers_language() -> None:
+    """Every ToriShogi board starts with both hands empty: a German or Japanese board says
+    so in its own language, where it said "nothing in hand" in English in every one."""
+    view = ToriShogiGame().view_for(None)
+    layout = layout_for(None)
+    row = (0, layout.top_hand, layout.width, layout.top_hand + HAND_ROW)
+
+    def hand(code: str) -> bytes:
+        info = StatusInfo("Aiko", "Bram", "", words=Language(code))
+        return Image.open(io.BytesIO(board_png(view, info))).convert("RGB").crop(row).tobytes()
+
+    untranslated = [code for code in ("de", "ja") if hand(code) == hand("en")]
+    assert not untranslated, f"the empty hand is drawn in English in {untranslated}"

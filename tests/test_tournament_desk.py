@@ -11,6 +11,7 @@ from tournament_helpers import ADMIN, HERE, desk_for, hunt, players_here, resign
 
 from bot.service import NotAllowed, Place, Refused, User
 from bot.service.testing import Harness
+from bot.tournament import desk as desk_module
 from storage.competitions.ladders import LadderKey
 from storage.competitions.tournaments import FINISHED, RUNNING
 
@@ -309,3 +310,17 @@ async def test_a_match_discord_opens_no_thread_for_is_played_in_the_channel(h: H
     hosted = await h.store.hosting.live_in_channel(HERE.channel_id)
     assert hosted is not None and {hosted.challenger_id, hosted.opposition_id} == {1, 2}
     assert h.threads.opened == {}
+
+
+async def test_a_full_tournament_refuses_a_registration_naming_its_limit(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tournament takes at most ``MOST_ENTRIES`` players and substitutes (500, as an
+    event), where it took any number and drew a bracket of them all."""
+    monkeypatch.setattr(desk_module, "MOST_ENTRIES", 2)
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 60, admin=True)
+    await desk.register(HERE, ANN, "cup")
+    await desk.register(HERE, BOB, "cup", substitute=True)
+    with pytest.raises(Refused, match="at most 2 players and substitutes"):
+        await desk.register(HERE, CARL, "cup")

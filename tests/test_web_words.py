@@ -8,12 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
+import web_world
 from hypothesis import given
 from hypothesis import strategies as st
 from web_world import ANN, BOB, HERE, World
 
 from bot.app.page_words import page_text
-from bot.service import Terms
+from bot.service import Terms, User
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
@@ -130,3 +131,30 @@ async def test_the_opponents_setup_page_is_the_same_whatever_one_chose(tmp_path:
             _status, public = await w.get(f"/api/m/{match}")
             seen.append((bob["board"], bob["setup"], png, public))
     assert seen[0] == seen[1]
+
+
+async def test_the_web_boards_answer_names_a_bracketed_player_as_written(
+    tmp_path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob is "[TAG] bob" (a clan tag: common on Discord) and offers a draw; ann declines it
+    on her web page: the page says "You declined [TAG] bob's draw offer", every character
+    ``texts.escape`` escapes for Discord shown as written (``ESCAPED`` is built from
+    ``MARKDOWN``), where it showed "\\[TAG\\] bob"."""
+    monkeypatch.setattr(web_world, "BOB", User(2, "[TAG] bob"))
+    async with World(tmp_path / "web.sqlite3") as w:
+        match = await w.playing()
+        ann, bob = await w.token(match, Side.CHALLENGER), await w.token(match, Side.OPPOSITION)
+        notation = await w.first_action(match, Side.CHALLENGER)
+        said = []
+        for verb, token, body in (
+            ("act", ann, {"stamp": 1, "notation": notation}),
+            ("end", ann, {"stamp": 1}),
+            ("draw", bob, {"stamp": 2}),
+            ("answer", ann, {"stamp": 2, "kind": "draw", "yes": False}),
+        ):
+            status, answer, _ = await w.post(verb, token, body)
+            assert status == 200, (verb, answer)
+            said.append(answer["said"])
+    named = [text for text in said if "TAG" in text]
+    assert named, said
+    assert all("[TAG] bob" in text and "\\" not in text for text in named), named

@@ -81,7 +81,7 @@ class Boards:
     def __init__(self, service: MatchService) -> None:
         self.service = service
         self.records = service.records
-        self._pictures = BytesCache(PICTURES)
+        self._pictures: BytesCache[bytes] = BytesCache(PICTURES)
         self._layouts: Recent[dict[str, Any]] = Recent(LAYOUTS)  # a picture's size and cells
         self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
         self._replays_lock = threading.Lock()

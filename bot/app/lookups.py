@@ -10,7 +10,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
-from bot.i18n import _, current, pgettext, slash
+from bot.i18n import _, current, ngettext, pgettext, slash
 from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
@@ -18,7 +18,7 @@ from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms
 from bot.service.guild import ClockChoice
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
-from render import StatusInfo, board_of, replay_of
+from render import Replay, StatusInfo, TooLarge, board_of, replay_of
 from render.eval_chart import evaluation_chart_png
 from rules import game_type
 from rules.records import RecordError
@@ -42,7 +42,7 @@ class Lookups:
         self.records = actions.service.records
         self.desk = desk
         self.limits = limits or Limits()
-        self._gifs = BytesCache(REPLAY_CACHE)
+        self._gifs: BytesCache[Replay] = BytesCache(REPLAY_CACHE)
         self._posted: dict[tuple[int, int], float] = {}  # (channel, match) -> when
 
     # ---- records -------------------------------------------------------------------------
@@ -129,7 +129,7 @@ class Lookups:
         for user_id in (info.challenger_id, info.opposition_id):
             name = await self.records.player_name(user_id)
             names.append(_("player {id}", id=user_id) if name is None else name)
-        return StatusInfo(names[0], names[1], "")
+        return StatusInfo(names[0], names[1], "", words=Language(current()))
 
     async def record(self, caller: Caller, number: int | None, match: str | None) -> Answer:
         """The record (R50) as the caller may see it: a player's own (their hidden Assassin in
@@ -149,18 +149,21 @@ class Lookups:
 
     async def replay(self, caller: Caller, number: int | None, match: str | None) -> Answer:
         """An animated replay of the public record, drawn in a worker thread: rate limited,
-        a few at a time, cached by the record it shows; posted publicly at most once every
-        few minutes per channel and match (a repeat goes to the caller alone)."""
+        a few at a time, cached by the record it shows and its language; posted publicly at
+        most once every few minutes per channel and match (a repeat goes to the caller
+        alone). A long match's replay shows its last turns (``render.replay_of``), and says
+        so."""
         info = await self._match(caller, number, match)
         record = await self.records.record(info.id)
-        key = (info.id, hashlib.sha256(record.encode()).digest())
+        words = Language(current())
+        key = (info.id, hashlib.sha256(record.encode()).digest(), words.code)
 
-        async def draw() -> bytes:
+        async def draw() -> Replay:
             cached = self._gifs.get(key)
             if cached is not None:
                 return cached
             try:
-                gif = await asyncio.to_thread(replay_of, record)
+                replay = await asyncio.to_thread(replay_of, record, words)
             except RecordError:
                 raise Unusable(
                     _(
@@ -168,16 +171,29 @@ class Lookups:
                         "everyone may see: it can be replayed once the match has ended."
                     )
                 ) from None
-            self._gifs.put(key, gif)
-            return gif
+            except TooLarge:
+                raise Unusable(
+                    _("This match's replay would be larger than Discord lets a bot post.")
+                ) from None
+            self._gifs.put(key, replay)
+            return replay
 
-        gif = await self.limits.replays.run(caller.user.id, draw)
-        name = f"{info.game}-match-{info.id}.gif"
+        replay = await self.limits.replays.run(caller.user.id, draw)
+        files = (Attachment(f"{info.game}-match-{info.id}.gif", replay.gif),)
         text = _("Match {number}, turn by turn.", number=info.id)
+        if replay.shown < replay.turns:
+            text = ngettext(
+                "Match {number}, turn by turn: its last {shown} turn of {turns}.",
+                "Match {number}, turn by turn: its last {shown} turns of {turns}.",
+                replay.shown,
+                number=info.id,
+                shown=replay.shown,
+                turns=replay.turns,
+            )
         if not self._fresh_post(caller.channel_id, info.id):
             again = _("It was posted here a moment ago; this copy is for you alone.")
-            return Answer(f"{text} {again}", (Attachment(name, gif),))
-        return Answer(text, (Attachment(name, gif),), private=False)
+            return Answer(f"{text} {again}", files)
+        return Answer(text, files, private=False)
 
     async def analyse(
         self, caller: Caller, number: int | None, match: str | None

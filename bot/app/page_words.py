@@ -19,6 +19,7 @@ from functools import cache
 from typing import Any
 
 from bot.i18n import N_, _, current, ngettext, option
+from bot.service.texts import MARKDOWN
 from rules import Side
 
 from .answers import sentence
@@ -44,7 +45,8 @@ TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
 MENTION = re.compile(r"<(?:@!?|@&|#)\d{1,20}>")
 SMALL_PRINT = re.compile(r"^(?:-#|>) ", re.MULTILINE)
 MARKS = re.compile(r"\*\*|__|~~|\|\||`")
-ESCAPED = re.compile(r"\\([\\*_`~|>#-])")
+# What ``texts.escape`` escapes for Discord, shown as written.
+ESCAPED = re.compile(r"\\([" + re.escape("".join(sorted(MARKDOWN))) + "])")
 # Where one sentence ends and the next begins: after a full stop and a space, before a
 # capital (Latin scripts), or right after a Japanese full stop.
 SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-ZÀ-ÖØ-Þ`(¿¡])|(?<=。)\s*(?=\S)")

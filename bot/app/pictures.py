@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
-from typing import Any
+from collections.abc import Hashable, Sized
+from typing import Any, Generic, TypeVar
 
 from bot.i18n.words import Language
 from bot.service import Pointing, Status
@@ -20,26 +20,28 @@ from render import Picture, StatusInfo, picture_of
 from rules import GameView
 
 IMAGE_CACHE = 16 * 1024 * 1024  # bytes of board images kept
+S = TypeVar("S", bound=Sized)  # what a cache keeps: bytes, or what counts its bytes
 
 
-class BytesCache:
-    """The most recently used results, up to ``most`` bytes in all, by a key that names
-    exactly what they were made from (so a hit is the very same answer as a miss)."""
+class BytesCache(Generic[S]):
+    """The most recently used results, up to ``most`` bytes in all (a result's ``len``), by
+    a key that names exactly what they were made from (so a hit is the very same answer as a
+    miss)."""
 
     def __init__(self, most: int) -> None:
         self.most = most
-        self._items: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._items: OrderedDict[Hashable, S] = OrderedDict()
         self._size = 0
         self._lock = threading.Lock()  # images are drawn in worker threads
 
-    def get(self, key: Hashable) -> bytes | None:
+    def get(self, key: Hashable) -> S | None:
         with self._lock:
             data = self._items.get(key)
             if data is not None:
                 self._items.move_to_end(key)
             return data
 
-    def put(self, key: Hashable, data: bytes) -> None:
+    def put(self, key: Hashable, data: S) -> None:
         if len(data) > self.most:
             return
         with self._lock:
@@ -54,7 +56,7 @@ class BytesCache:
 
 class PillowRenderer:
     def __init__(self, cache_bytes: int = IMAGE_CACHE) -> None:
-        self._cache = BytesCache(cache_bytes)
+        self._cache: BytesCache[bytes] = BytesCache(cache_bytes)
 
     def __reduce__(self) -> tuple[type[PillowRenderer], tuple[int]]:
         """A copy without a cache: what the service's drawing workers get

@@ -45,6 +45,7 @@ from .progress import competitors, standings, tier_reached
 from .scoring import game_terms
 
 LONGEST_NAME = 60
+MOST_ENTRIES = 500  # players and substitutes of a tournament, as an event's (event_spec)
 TICK = 60.0  # seconds between two catch-ups, and looks at set starts and round deadlines
 log = logging.getLogger(__name__)
 BOARD_RANK = {"short": N_("short-board rank {rank}"), "long": N_("long-board rank {rank}")}
@@ -285,6 +286,15 @@ class TournamentDesk(Desk[Flow]):
                 )
             if any(entry.player_id == user.id for entry in snapshot.entries):
                 raise Refused(_("You are already registered for **{name}**.", name=escape(t.name)))
+            if len(snapshot.entries) >= MOST_ENTRIES:
+                raise Refused(
+                    _(
+                        "**{name}** is full: a tournament takes at most {most} players and "
+                        "substitutes.",
+                        name=escape(t.name),
+                        most=MOST_ENTRIES,
+                    )
+                )
             elsewhere = None if substitute else tx.playing_elsewhere(t.guild_id, t.board, user.id)
             if elsewhere is not None:
                 raise Refused(

@@ -7,8 +7,6 @@ from rules.tora import TORA
 from ..drawings import Drawing, register
 from .board import board_png, cells, private_png
 from .examples import coordinates_png
-from .replay import replay_gif, views_from_record
+from .replay import frame, views_from_record
 
-register(
-    Drawing(TORA.id, board_png, private_png, views_from_record, replay_gif, coordinates_png, cells)
-)
+register(Drawing(TORA.id, board_png, private_png, views_from_record, frame, coordinates_png, cells))

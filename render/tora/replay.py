@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from PIL import Image
+
 from rules.tora import View, replay
 
 from ..encode import gif_bytes
@@ -18,9 +20,14 @@ from .board import board_image
 
 def replay_gif(views: Sequence[View], info: StatusFields) -> bytes:
     """A looping GIF with one frame per view (spectator views: the public board)."""
-    if any(view.viewer is not None for view in views):
+    return gif_bytes([frame(view, info) for view in views])
+
+
+def frame(view: View, info: StatusFields) -> Image.Image:
+    """A replay's frame: the public board of a spectator's view."""
+    if view.viewer is not None:
         raise ValueError("a replay is drawn from public views (view_for(None)) only")
-    return gif_bytes([board_image(view, info, Mode.PUBLIC) for view in views])
+    return board_image(view, info, Mode.PUBLIC)
 
 
 def views_from_record(text: str) -> list[View]:

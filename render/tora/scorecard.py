@@ -23,7 +23,7 @@ from rules.tora import SHORT, Side, View
 
 from .. import palette as pal
 from ..encode import png_bytes
-from ..fonts import fit, font, font_for
+from ..fonts import draw_text, fit, font
 from ..palette import to_palette
 from ..status import StatusFields, player_name, side_icon, words_of
 from ..strokes import SUPERSAMPLE
@@ -97,8 +97,9 @@ def score_card_png(view: View, info: StatusFields) -> bytes:
             round=view.round,
             game=view.game_number,
         )
-    title = fit(title, font(16 * k, bold=True), (width - 2 * GAP) * k)
-    draw.text((GAP * k, HEAD / 2 * k), title, pal.TEXT, font_for(title, 16 * k, True), anchor="lm")
+    title_face = font(16 * k, bold=True)
+    title = fit(title, title_face, (width - 2 * GAP) * k)
+    draw_text(draw, (GAP * k, HEAD / 2 * k), title, pal.TEXT, title_face, "lm")
     for i, side in enumerate((Side.OPPOSITION, Side.CHALLENGER)):
         left = (GAP + i * (CARD_W + GAP)) * k
         _card(
@@ -119,9 +120,9 @@ def _card(
     left, top, _right, bottom = box
     draw.rounded_rectangle(box, 10 * k, fill=pal.CARD)
     side_icon(draw, side, left + 20 * k, top + 22 * k, 8 * k)
-    name = fit(player_name(info, side), font(15 * k, bold=True), (CARD_W - 44) * k)
-    name_face = font_for(name, 15 * k, True)
-    draw.text((left + 34 * k, top + 22 * k), name, pal.FRAME, name_face, anchor="lm")
+    name_face = font(15 * k, bold=True)
+    name = fit(player_name(info, side), name_face, (CARD_W - 44) * k)
+    draw_text(draw, (left + 34 * k, top + 22 * k), name, pal.FRAME, name_face, "lm")
     pegs, over = card.pegs(view.score[side])
     step = CARD_W * k / 4
     for i, column in enumerate(card.columns):
@@ -163,7 +164,7 @@ def _total(
     y = bottom - 34 * k
     centre = left + CARD_W * k / 2
     text = words.ngettext("{n} point", "{n} points", score)
-    draw.text((centre, y), text, pal.FRAME, font_for(text, 20 * k, True), anchor="mm")
+    draw_text(draw, (centre, y), text, pal.FRAME, font(20 * k, bold=True), "mm")
     notes = []
     if pending:
         notes.append(words._("+{points} at the end of the round", points=pending))
@@ -171,4 +172,4 @@ def _total(
         notes.append(words._("+{points} beyond the card", points=over))
     if notes:
         line = fit(" · ".join(notes), font(11 * k), (CARD_W - 12) * k)
-        draw.text((centre, y + 20 * k), line, pal.MUTED, font_for(line, 11 * k), anchor="mm")
+        draw_text(draw, (centre, y + 20 * k), line, pal.MUTED, font(11 * k), "mm")

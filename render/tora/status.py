@@ -20,6 +20,7 @@ from .layout import STATUS_LINE as LINE
 from .layout import Layout
 
 PAD = 12
+GAP = 8  # between a name, its score and its pending points, and before the round
 SEPARATOR = " · "
 NAME_ROOM = 120  # pixels a name may take in the sentence under the names
 TAGS = {Mode.PRIVATE: N_("PRIVATE"), Mode.PREVIEW: N_("PREVIEW")}  # on a player's own image
@@ -64,15 +65,14 @@ def _players(width: int, middle: str, sides: tuple[Player, Player]) -> Image.Ima
     y = 19
     name_face, score_face, small = font(15, bold=True), font(18, bold=True), font(12)
     mid_width = draw_label(image, (width / 2, y), middle, pal.MUTED, small, "mm")
-    room = (width - mid_width) / 2 - PAD - 70
+    half = (width - mid_width) / 2 - GAP  # each side's, up to a gap before the middle
     for (name, score, pending), side, anchor in zip(
         sides, (Side.OPPOSITION, Side.CHALLENGER), ("l", "r"), strict=True
     ):
-        parts = [
-            (fit(name, name_face, int(room)), name_face, pal.TEXT),
-            (score, score_face, pal.TEXT),
-            (pending, small, pal.MUTED),
-        ]
+        after = [(score, score_face, pal.TEXT), (pending, small, pal.MUTED)]
+        taken = sum(label(text, face, "lm").width + GAP for text, face, _c in after if text)
+        room = int(half - PAD - 22 - GAP - taken)  # the icon, then name, score, pending
+        parts = [(fit(name, name_face, room), name_face, pal.TEXT), *after]
         if anchor == "r":
             parts.reverse()
         x: float = PAD + 8 if anchor == "l" else width - PAD - 8
@@ -81,7 +81,7 @@ def _players(width: int, middle: str, sides: tuple[Player, Player]) -> Image.Ima
         for text, face, colour in parts:
             if not text:
                 continue
-            step = draw_label(image, (x, y), text, colour, face, anchor + "m") + 8
+            step = draw_label(image, (x, y), text, colour, face, anchor + "m") + GAP
             x += step if anchor == "l" else -step
     return to_palette(image)
 

@@ -14,7 +14,7 @@ register(
         board_png,
         board_png,
         views_from_record,
-        replay_gif,
+        board_image,
         coordinates_png,
         cells,
         seen=seen,

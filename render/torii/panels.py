@@ -26,10 +26,17 @@ PAD = 10
 TILE = 22
 COUNTERS = 3 * (TILE + 4) + 12 + 2 * 54  # the counters' width, at the panel's right
 SEPARATOR = " · "
+FACE = 13  # the strip's font size
+NAME_ROOM = 120  # pixels a name may take in the strip, so that the deadline after it shows
 
 
 def name_of(info: StatusFields, side: Side) -> str:
     return info.challenger if side == Side.CHALLENGER else info.opposition
+
+
+def _strip_name(info: StatusFields, side: Side) -> str:
+    """``side``'s name as the strip words it: cut to ``NAME_ROOM``."""
+    return fit(name_of(info, side), font(FACE), NAME_ROOM)
 
 
 def status_strip(view: View, info: StatusFields) -> Image.Image:
@@ -45,7 +52,7 @@ def _strip(text: str, side: Side | None) -> Image.Image:
     if side is not None:
         side_icon(draw, side, x, y, 6)
         x += 13
-    face = font(13)
+    face = font(FACE)
     draw_label(image, (x, y), fit(text, face, WIDTH - x - PAD), pal.TEXT, face, "lm")
     return to_palette(image)
 
@@ -59,10 +66,10 @@ def _sentence(view: View, info: StatusFields) -> str:
         head = (
             words._("Draw")
             if winner is None
-            else words._("{name} wins", name=name_of(info, winner))
+            else words._("{name} wins", name=_strip_name(info, winner))
         )
         return SEPARATOR.join([head, reason] if reason else [head])
-    who = name_of(info, view.side)
+    who = _strip_name(info, view.side)
     if view.staged:
         staged = words._("Preview: {name}'s turn as staged", name=who)
         return SEPARATOR.join([staged, *deadline])

@@ -20,7 +20,7 @@ register(
         board_png,
         board_png,
         views_from_record,
-        replay_gif,
+        board_image,
         coordinates_png,
         cells,
         Turned(turned_png, turned_png, turned_cells),

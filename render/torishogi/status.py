@@ -170,8 +170,11 @@ def _describe(view: View, info: StatusFields, words: Words) -> list[list[str]]:
 
 
 def hand_strip(layout: Layout, view: View, info: StatusFields, side: Side) -> Image.Image:
-    """One player's hand: their name, then each kind they hold with its count."""
-    return _hand_strip(layout, side, player_name(info, side), tuple(view.hand(side)))
+    """One player's hand: their name, then each kind they hold with its count, or that they
+    hold nothing, in the picture's language."""
+    held = tuple(view.hand(side))
+    empty = "" if held else words_of(info)._("nothing in hand")
+    return _hand_strip(layout, side, player_name(info, side), held, empty)
 
 
 @dataclass(frozen=True)
@@ -243,9 +246,10 @@ def _slots(style: HandStyle, held: tuple[tuple[int, int], ...], x: int) -> tuple
 
 @lru_cache(maxsize=256)
 def _hand_strip(
-    layout: Layout, side: Side, name: str, held: tuple[tuple[int, int], ...]
+    layout: Layout, side: Side, name: str, held: tuple[tuple[int, int], ...], empty: str
 ) -> Image.Image:
-    """Cached: a hand changes only when a piece is captured or dropped."""
+    """Cached (by its words too: ``empty``, what an empty hand says, is worded in the
+    picture's language): a hand changes only when a piece is captured or dropped."""
     width = layout.width
     strip = Image.new("RGB", (width, HAND_ROW), pal.FRAME)
     ImageDraw.Draw(strip).rounded_rectangle(
@@ -259,8 +263,11 @@ def _hand_strip(
     if plan.name_room:
         shown = fit(name, name_face, plan.name_room)
         draw_label(strip, (NAME_AT, y), shown, pal.TEXT, name_face, "lm")
-    if not held:
-        draw_label(strip, (KINDS_AT, y), "nothing in hand", pal.MUTED, font(12), "lm")
+    if empty:
+        face = font(12)
+        draw_label(
+            strip, (KINDS_AT, y), fit(empty, face, width - MARGIN - KINDS_AT), pal.MUTED, face, "lm"
+        )
     style = plan.style
     count_face = font(style.count_size, bold=True)
     for slot in plan.slots:
