@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from web_world import ANN, BOB, HERE, World
 
 from bot.app.page_words import page_text
+from bot.i18n import _, slash, speaking
 from bot.service import Terms, User
 from rules import Side
 
@@ -81,6 +82,19 @@ def test_discord_markdown_and_commands_become_page_text() -> None:
         "Match 3: it is your turn, due 2023-11-14 22:13 UTC.\n"
         "Take one back with “Undo”, or end it with “End turn”. A *star*."
     )
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_a_match_command_in_a_reply_is_the_pages_control_in_every_language(
+    language: str,
+) -> None:
+    """Regression: once ``/tora match resume`` had become ``/tora-match resume`` (a command
+    of its own), the page no longer knew it and dropped the sentence naming it (a page's act
+    during a pause lost "Resume it first with ..."). Its control is named in its place."""
+    with speaking(language):
+        control = _("“{control}”", control=_("Resume the clock"))
+        said = page_text(f"Paused. Resume it first with {slash('tora match resume')}.")
+        assert said == f"Paused. Resume it first with {control}."
 
 
 @given(st.text(max_size=300))

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from bot.i18n import N_, _, current, ngettext, option
+from bot.i18n import N_, _, current, ngettext, option, own_command
 from bot.service.texts import MARKDOWN
 from rules import Side
 
@@ -38,9 +38,9 @@ CONTROLS = {
     "decline": N_("Decline"),
     "setup": N_("the setup on this page"),
 }
-# A command in backticks: ``/tora`` and one or two words of its name (as the reader's
-# Discord names them: any letters), then its options.
-COMMAND = re.compile(r"`/[\w-]+ ([\w-]+(?: [\w-]+)?)(?: [^`]*)?`")
+# A command in backticks: its name, one to three words as the reader's Discord names them
+# (any letters: ``/tora undo``, ``/tora-match resume``), then its options (``name:value``).
+COMMAND = re.compile(r"`/([\w-]+(?: [\w-]+){0,2})(?: [^`]*)?`")
 TIMESTAMP = re.compile(r"<t:(-?\d{1,12})(?::[tTdDfFR])?>")
 MENTION = re.compile(r"<(?:@!?|@&|#)\d{1,20}>")
 SMALL_PRINT = re.compile(r"^(?:-#|>) ", re.MULTILINE)
@@ -75,18 +75,22 @@ def _sentence(part: str) -> str:
 
 
 def _control(command: str) -> str | None:
-    """The page's control for ``command`` (its first word or two, as the current language
-    names them), if it has one, in the current language."""
+    """The page's control for ``command`` (its name, as the current language names it: the
+    whole of it, or its first two words), if it has one, in the current language."""
     named = _named_controls(current())
-    found = named.get(command) or named.get(command.split(" ")[0])
+    found = named.get(command) or named.get(" ".join(command.split(" ")[:2]))
     return None if found is None else _(found)
 
 
 @cache
 def _named_controls(language: str) -> dict[str, str]:
-    """``CONTROLS`` by the commands' names in ``language`` (the current one: ``option``
-    names them in it), made once per language."""
-    return {" ".join(option(w) for w in name.split()): text for name, text in CONTROLS.items()}
+    """``CONTROLS`` by the commands' names as ``language`` (the current one: ``option``
+    names them in it) shows them from ``/tora`` down (``own_command``: ``match pause`` is
+    ``/tora-match pause``), made once per language."""
+    return {
+        " ".join(option(w) for w in own_command(["tora", *name.split()])): text
+        for name, text in CONTROLS.items()
+    }
 
 
 def sentences(*parts: str) -> str:
