@@ -629,3 +629,23 @@ async def test_a_game_that_cannot_be_opened_does_not_keep_the_other_boards_from_
     assert [row.hosted_id is None for row in boards] == [True] + [False] * 5
     await desk.flow.tick()
     assert all(row.hosted_id for row in (await snapshot(h, "Club")).pairings)
+
+
+async def test_an_events_join_is_looked_at_once_its_entries_close_before_its_start(
+    h: Harness,
+) -> None:
+    """Regression: an event whose entries close before it starts (``entry`` without
+    ``starts_in``) kept its announcement's Join enabled until an admin started it: the
+    tick of a registering event told its watchers nothing. It does once entries close."""
+    desk = await desk_of(h)
+    await create(desk, "Late", "torii", "swiss", entry_seconds=DAY)
+    event = (await snapshot(h, "Late")).event
+    await desk.remember_buttons(event.id, 10, 11)
+    told: list[int] = []
+    desk.flow.watchers.append(told.append)
+    await desk.flow.tick()
+    assert told == [] and await desk.stale_buttons(event.id) == []  # entries still open
+    h.clock.advance(2 * DAY)
+    await desk.flow.tick()
+    assert [n.stale for n in await desk.stale_buttons(event.id)] == [("enter",)]
+    assert told == [event.id]

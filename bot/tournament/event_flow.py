@@ -247,6 +247,8 @@ class EventFlow(Running):
                 with speaking(await self.language(event.guild_id)):
                     await self.transact(lambda tx: start(tx, event_id, None))
                 await self.step(event_id)
+            elif event.entry_closes is not None and event.entry_closes < now:
+                self.changed(event_id)  # its Join no longer applies
             return
         await self._catch_up(snapshot)
         if event.round_deadline is not None and event.round_deadline <= now:
