@@ -2,10 +2,10 @@
 ones is the event desk's, ``bot.tournament.event_buttons``): the announcement that shows them is the
 public answer to ``/tora-tournament create``, remembered through the store once it went out,
 so this works after a restart. Whenever the event may have changed (a step of its flow, a
-cancel), its remembered messages are looked at, and the stale buttons disabled, each alone:
-a running Swiss's Leave stays while its Join goes. A message that cannot be edited any more
-(deleted, the channel gone) is forgotten; one rate limited waits for the event's next
-change."""
+cancel, its entries closing), its remembered messages are looked at, and the stale buttons
+disabled, each alone: a running Swiss's Leave stays while its Join goes. A message that
+cannot be edited any more (deleted, the bot shut out of the channel) is forgotten; one rate
+limited or refused for a while (a 5xx) waits for the event's next change."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from bot.app.buttons import Press
 from bot.tournament.event_buttons import EVENT_BUTTONS, Narrowed
 from bot.tournament.event_desk import EventDesk
 
+from .background import Background
 from .buttons import ToraButton
 
 log = logging.getLogger(__name__)
@@ -60,18 +61,20 @@ class EventSweeper:
     def __init__(self, desk: EventDesk, client: discord.Client) -> None:
         self._desk = desk
         self._client = client
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._lock = asyncio.Lock()  # one sweep at a time: an event's changes are rare
+        # a failure (the database away, say) is logged; the event's next change looks again
+        self._background = Background("looking after an event's buttons")
 
     def watch(self, interaction: discord.Interaction[Any], view: discord.ui.View | None) -> None:
         """An answer went out with ``view``: remember it if it shows an event's buttons."""
         event_id = _event_of(view)
         if event_id is not None:
-            self._spawn(self._remember(interaction, event_id), f"tora-event-shown-{event_id}")
+            work = self._remember(interaction, event_id)
+            self._background.start(work, f"tora-event-shown-{event_id}")
 
     def after(self, event_id: int) -> None:
         """The event may have changed: disable its buttons that stopped applying."""
-        self._spawn(self.sweep(event_id), f"tora-event-sweep-{event_id}")
+        self._background.start(self.sweep(event_id), f"tora-event-sweep-{event_id}")
 
     async def _remember(self, interaction: discord.Interaction[Any], event_id: int) -> None:
         shown = await interaction.original_response()
@@ -79,7 +82,7 @@ class EventSweeper:
             await self._desk.remember_buttons(event_id, shown.channel.id, shown.id)
 
     async def sweep(self, event_id: int) -> None:
-        async with self._locks.setdefault(event_id, asyncio.Lock()):
+        async with self._lock:
             for narrowed in await self._desk.stale_buttons(event_id):
                 await self._narrow(narrowed)
 
@@ -89,32 +92,17 @@ class EventSweeper:
         message = channel.get_partial_message(kept.message_id)
         try:
             await message.edit(view=narrowed_view(await message.fetch(), narrowed.stale))
-        except discord.RateLimited:  # the event's next change tries again
-            log.info("stale event buttons wait for a rate limit", extra={"channel": channel.id})
-            return
-        except discord.HTTPException as exc:  # gone, or never editable: forgotten
-            log.info("could not disable event buttons: %s", exc, extra={"channel": channel.id})
+        except (discord.NotFound, discord.Forbidden) as exc:  # gone for good: forgotten
+            log.info("event buttons no longer shown: %s", exc, extra={"channel": channel.id})
             narrowed = Narrowed(replace(kept, verbs=()), narrowed.stale)
+        except (discord.RateLimited, discord.HTTPException) as exc:  # the next change
+            log.info("event buttons wait: %s", exc, extra={"channel": channel.id})
+            return
         await self._desk.swept_buttons(narrowed)
-
-    def _spawn(self, work: Any, name: str) -> None:
-        task = asyncio.create_task(work, name=name)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_failed)
 
     async def idle(self) -> None:
         """Wait for the work under way (tests compare what users see once all is done)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._background.idle()
 
     async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks), return_exceptions=True)
-
-
-def _failed(task: asyncio.Task[None]) -> None:
-    """A failure (the database away, say) is logged; the event's next change looks again."""
-    if not task.cancelled() and (exc := task.exception()) is not None:
-        log.error("an event's buttons could not be looked after", exc_info=exc)
+        await self._background.close()

@@ -33,6 +33,7 @@ from bot.app.setup_form import VERB as SETUP_FORM
 from bot.app.sweeping import PANEL, Sweeping, stale
 from bot.service import ButtonMessage, Hosted, Stamp
 
+from .background import Background
 from .buttons import ToraButton
 from .links import greyed, keeping, links_of
 from .panel import PanelButton, PanelSelect
@@ -72,20 +73,15 @@ async def _disable_followup(answer: _Answer) -> None:
         await followup.edit_message(answer.message, view=greyed(shown))
 
 
-def _failed_sweep(task: asyncio.Task[None]) -> None:
-    """A sweep that failed (the database away, say) is logged; the next message about the
-    match sweeps again."""
-    if not task.cancelled() and (exc := task.exception()) is not None:
-        log.error("sweeping stale buttons failed", exc_info=exc)
-
-
 class Sweeper:
     def __init__(self, sweeping: Sweeping, client: discord.Client) -> None:
         self._sweeping = sweeping
         self._client = client
         self._answers: dict[int, list[_Answer]] = defaultdict(list)
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._tasks: set[asyncio.Task[None]] = set()
+        # a sweep that failed (the database away, say) is logged; the next message about
+        # the match sweeps again
+        self._background = Background("sweeping stale buttons")
         self._claimed: dict[int, float] = {}  # message id -> when a pick began editing it
         self._shown: dict[int, discord.Message] = {}  # sent, as Discord answered, by id
 
@@ -176,10 +172,7 @@ class Sweeper:
         """A message about ``match_id`` went out: sweep its buttons, in the background."""
         if match_id is None:
             return
-        task = asyncio.create_task(self.sweep(match_id), name=f"tora-sweep-{match_id}")
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        task.add_done_callback(_failed_sweep)
+        self._background.start(self.sweep(match_id), f"tora-sweep-{match_id}")
 
     async def sweep(self, match_id: int) -> None:
         async with self._locks[match_id]:
@@ -230,12 +223,7 @@ class Sweeper:
 
     async def idle(self) -> None:
         """Wait for the sweeps under way (tests compare what users see once all is done)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+        await self._background.idle()
 
     async def close(self) -> None:
-        for task in list(self._tasks):
-            task.cancel()
-        for task in list(self._tasks):
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._background.close()
