@@ -372,16 +372,7 @@ async def test_an_action_staged_after_the_clock_moved_tells_the_opponent_and_mat
     ):
         worlds = (a, b)
         matches = [await world.playing() for world in worlds]
-        streams = []
-        for world, match in zip(worlds, matches, strict=True):
-            events = [
-                await stream(world, f"/api/m/{match}/events"),
-                await stream(world, "/api/me/events", await world.token(match, O)),
-            ]
-            for stream_ in events:
-                await stream_.version()
-            streams.append(events)
-        await asyncio.sleep(0.1)  # the first polls: the matches are new to them
+        streams = await watched(worlds, matches)
         for world in worlds:
             world.h.clock.advance(600)
         notation = await a.first_action(matches[0], C)
@@ -397,6 +388,22 @@ async def test_an_action_staged_after_the_clock_moved_tells_the_opponent_and_mat
             for world, match, events in zip(worlds, matches, streams, strict=True)
         ]
         assert seen[0] == seen[1]
+
+
+async def watched(worlds: tuple[World, ...], matches: list[int]) -> list[list[Events]]:
+    """Each world's match watched by a spectator's stream and its opponent's (bob's), each
+    past its first state and its first poll (the matches are new to them)."""
+    streams = []
+    for world, match in zip(worlds, matches, strict=True):
+        events = [
+            await stream(world, f"/api/m/{match}/events"),
+            await stream(world, "/api/me/events", await world.token(match, O)),
+        ]
+        for stream_ in events:
+            await stream_.version()
+        streams.append(events)
+    await asyncio.sleep(0.1)
+    return streams
 
 
 async def torii_playing(w: World) -> int:
@@ -423,16 +430,7 @@ async def test_a_staged_torii_turn_tells_the_opponent_and_match_page_nothing(
     ):
         worlds = (a, b)
         matches = [await torii_playing(world) for world in worlds]
-        streams = []
-        for world, match in zip(worlds, matches, strict=True):
-            events = [
-                await stream(world, f"/api/m/{match}/events"),
-                await stream(world, "/api/me/events", await world.token(match, O)),
-            ]
-            for stream_ in events:
-                await stream_.version()
-            streams.append(events)
-        await asyncio.sleep(0.1)  # the first polls: the matches are new to them
+        streams = await watched(worlds, matches)
         notation = await a.first_action(matches[0], C)
         staged = await a.post(
             "act", await a.token(matches[0], C), {"stamp": 1, "notation": notation}
