@@ -22,6 +22,7 @@ from bot.tournament.event_desk import EventDesk
 
 from .background import Background
 from .buttons import ToraButton
+from .links import greyed
 
 log = logging.getLogger(__name__)
 
@@ -42,19 +43,6 @@ def _shown_event(message: discord.Message) -> int | None:
 def _event_in(pressed: list[Press]) -> int | None:
     events = {p.channel_id for p in pressed if p.verb in EVENT_BUTTONS}
     return next(iter(events)) if len(events) == 1 else None
-
-
-def narrowed_view(message: discord.Message, stale: tuple[str, ...]) -> discord.ui.View:
-    """``message``'s components as shown, its ``stale`` event buttons disabled, the rest as
-    they are. Stopped: disabled items are never clicked, and a live view would be kept."""
-    view = discord.ui.View.from_message(message, timeout=None)
-    for item in view.children:
-        if isinstance(item, discord.ui.Button) and item.custom_id is not None:
-            press = Press.parse(item.custom_id)
-            if press is not None and press.verb in stale:
-                item.disabled = True
-    view.stop()
-    return view
 
 
 class EventSweeper:
@@ -91,7 +79,7 @@ class EventSweeper:
         channel = self._client.get_partial_messageable(kept.channel_id)
         message = channel.get_partial_message(kept.message_id)
         try:
-            await message.edit(view=narrowed_view(await message.fetch(), narrowed.stale))
+            await message.edit(view=greyed(await message.fetch(), narrowed.stale))
         except (discord.NotFound, discord.Forbidden) as exc:  # gone for good: forgotten
             log.info("event buttons no longer shown: %s", exc, extra={"channel": channel.id})
             narrowed = Narrowed(replace(kept, verbs=()), narrowed.stale)

@@ -5,10 +5,12 @@ never go stale: when a message's buttons and menus are disabled or removed, its 
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 import discord
 
+from bot.app.buttons import Press
 from bot.service import Link
 
 LINK_ROW = 4  # the last row, beside a panel's buttons
@@ -33,17 +35,24 @@ def is_link(item: discord.ui.Item[Any]) -> bool:
     return isinstance(item, discord.ui.Button) and item.style is discord.ButtonStyle.link
 
 
-def greyed(message: discord.Message) -> discord.ui.View:
-    """``message``'s components as shown, its buttons and menus disabled, its links kept.
-    The view is stopped: discord.py keeps every live view a message is edited with whose
-    items carry custom ids (as these disabled ones do) for as long as the bot runs, to
-    dispatch their clicks, and disabled items are never clicked."""
+def greyed(message: discord.Message, verbs: Collection[str] | None = None) -> discord.ui.View:
+    """``message``'s components as shown, its buttons and menus disabled (with ``verbs``:
+    only the buttons of those verbs, the rest as they are), its links kept. The view is
+    stopped: discord.py keeps every live view a message is edited with whose items carry
+    custom ids (as these disabled ones do) for as long as the bot runs, to dispatch their
+    clicks, and disabled items are never clicked."""
     view = discord.ui.View.from_message(message, timeout=None)
     for item in view.children:
         if isinstance(item, discord.ui.Button | discord.ui.Select) and not is_link(item):
-            item.disabled = True
+            item.disabled = item.disabled or verbs is None or _verb_of(item) in verbs
     view.stop()
     return view
+
+
+def _verb_of(item: discord.ui.Button[Any] | discord.ui.Select[Any]) -> str | None:
+    """The verb of a button's press (None: not one of ours)."""
+    press = Press.parse(item.custom_id or "")
+    return None if press is None else press.verb
 
 
 def links_of(view: discord.ui.View | None) -> tuple[discord.ui.Item[Any], ...]:
