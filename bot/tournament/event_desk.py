@@ -416,10 +416,7 @@ class EventDesk(Desk[EventFlow]):
         kept = await self._store.events.buttons_of(event_id)
         if not kept:
             return []
-        try:
-            event: EventRow | None = (await self._store.events.snapshot(event_id)).event
-        except LookupError:
-            event = None
+        event = await self._store.events.event(event_id)
         return narrowed(kept, applying(event, self._now()))
 
     async def swept_buttons(self, done: Narrowed) -> None:

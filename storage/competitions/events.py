@@ -329,6 +329,11 @@ class Events(Area[EventTx]):
 
         return _snapshot(*await self._whole(EVENT_SQL, PARTS_SQL, event_id, "event"))
 
+    async def event(self, event_id: int) -> EventRow | None:
+        """The event alone, without its entries and pairings (None: no such event)."""
+        rows = await self._rows(EVENT_SQL, (event_id,))
+        return _event(rows[0]) if rows else None
+
     async def named(self, guild_id: int, name: str) -> EventRow | None:
         """The guild's event of that name (in any case and spacing); None for a name with a
         control character, which none has (PostgreSQL could not even be asked)."""
