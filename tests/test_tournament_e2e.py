@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from emulator import Interaction
 from emulator.models import ChannelType
 from harness.stage import Stage
 from storage.competitions.events import EventSnapshot, PairingRow
@@ -127,16 +128,22 @@ async def test_a_torishogi_swiss_of_six_with_a_withdrawal_and_a_late_entry(
         assert "BuchC1" in text and "p6 (withdrawn)" not in text  # the image says it
 
 
+async def shrine_started(stage: Stage) -> Interaction:
+    """A Torii round robin, Shrine, made by the admin and joined by p1 to p4 with the
+    announcement's Join; its start's answer."""
+    created = await stage.slash(
+        "admin", "tournament create", name="Shrine", format="round-robin", game="torii",
+        deadline="1d",
+    )  # fmt: skip
+    assert "(Torii round robin) is open for entries" in created.text, created.text
+    for name in ("p1", "p2", "p3", "p4"):
+        await stage.click(name, "Join")
+    return await stage.slash("admin", "tournament start", name="Shrine")
+
+
 async def test_a_torii_round_robin_of_four(tmp_path: Path) -> None:
     async with Stage(tmp_path, PLAYERS) as stage:
-        created = await stage.slash(
-            "admin", "tournament create", name="Shrine", format="round-robin", game="torii",
-            deadline="1d",
-        )  # fmt: skip
-        assert "(Torii round robin) is open for entries" in created.text, created.text
-        for name in ("p1", "p2", "p3", "p4"):
-            await stage.click(name, "Join")
-        await stage.slash("admin", "tournament start", name="Shrine")
+        await shrine_started(stage)
         await stage.posted("Every game of the schedule starts now")
         await announcement_buttons(stage, {"Join": False, "Leave": True})  # a fixed schedule
         snap = await snapshot(stage, "Shrine")
@@ -190,14 +197,7 @@ async def test_a_round_robin_past_discords_thread_cap_plays_the_rest_in_its_chan
     async with Stage(tmp_path, ("p1", "p2", "p3", "p4", "admin"), channels=2) as stage:
         for i in range(997):
             stage.emu.add_thread(stage.channels[1], f"chat {i}", stage.user["p1"])
-        created = await stage.slash(
-            "admin", "tournament create", name="Shrine", format="round-robin", game="torii",
-            deadline="1d",
-        )  # fmt: skip
-        assert "open for entries" in created.text, created.text
-        for name in ("p1", "p2", "p3", "p4"):
-            await stage.click(name, "Join")
-        started = await stage.slash("admin", "tournament start", name="Shrine")
+        started = await shrine_started(stage)
         assert started.error is None and "went wrong" not in started.text, started.text
         await stage.quiet()
         snap = await snapshot(stage, "Shrine")
