@@ -380,13 +380,7 @@ async def test_an_action_staged_after_the_clock_moved_tells_the_opponent_and_mat
             "act", await a.token(matches[0], C), {"stamp": 1, "notation": notation}
         )
         assert staged[0] == 200
-        for events in streams:
-            for stream_ in events:
-                await _heard(stream_)
-        seen = [
-            await seen_by_bob_and_anyone(world, match, events)
-            for world, match, events in zip(worlds, matches, streams, strict=True)
-        ]
+        seen = await seen_in_each(worlds, matches, streams)
         assert seen[0] == seen[1]
 
 
@@ -404,6 +398,20 @@ async def watched(worlds: tuple[World, ...], matches: list[int]) -> list[list[Ev
         streams.append(events)
     await asyncio.sleep(0.1)
     return streams
+
+
+async def seen_in_each(
+    worlds: tuple[World, ...], matches: list[int], streams: list[list[Events]]
+) -> list[Any]:
+    """Once each ``watched`` stream has heard what happened: what bob and anyone see of each
+    world's match."""
+    for events in streams:
+        for stream_ in events:
+            await _heard(stream_)
+    return [
+        await seen_by_bob_and_anyone(world, match, events)
+        for world, match, events in zip(worlds, matches, streams, strict=True)
+    ]
 
 
 async def torii_playing(w: World) -> int:
@@ -436,11 +444,5 @@ async def test_a_staged_torii_turn_tells_the_opponent_and_match_page_nothing(
             "act", await a.token(matches[0], C), {"stamp": 1, "notation": notation}
         )
         assert staged[0] == 200 and (await a.me(matches[0], C))["staged"] == [notation]
-        for events in streams:
-            for stream_ in events:
-                await _heard(stream_)
-        seen = [
-            await seen_by_bob_and_anyone(world, match, events)
-            for world, match, events in zip(worlds, matches, streams, strict=True)
-        ]
+        seen = await seen_in_each(worlds, matches, streams)
         assert seen[0] == seen[1]
