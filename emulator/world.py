@@ -260,15 +260,39 @@ class World:
 
 
 def visible_bytes(msg: Msg) -> bytes:
-    """Everything a reader of ``msg`` can see or fetch: its text, files, the custom ids and
-    link addresses of its components and its nonce (all in the payload every client
-    receives)."""
+    """Everything a reader of ``msg`` can see or fetch, all in the payload every client
+    receives: its text, its embeds' author, link and pictures, its files, every component's
+    id or address and what it shows (labels, placeholders, emoji, select options) and its
+    nonce."""
     blob = [msg.text().encode()]
+    blob += [_embed_extras(embed).encode() for embed in msg.embeds]
     blob += [f.name.encode() + b"\n" + f.data for f in msg.files]
-    ids = [
-        str(c.get("custom_id", c.get("url", ""))) + (" (disabled)" if c.get("disabled") else "")
-        for c in walk_components(msg.components)
-    ]
-    blob.append(("[components] " + " ".join(ids)).encode())
+    shown = [_component_words(c) for c in walk_components(msg.components)]
+    blob.append(("[components] " + " ".join(shown)).encode())
     blob.append(f"[nonce] {msg.nonce or ''}".encode())
     return b"\n".join(blob) + b"\n"
+
+
+def _component_words(component: dict[str, Any]) -> str:
+    """One component as a reader's client has it: its id or address (disabled or not),
+    and every word or emoji it shows, its select options' included."""
+    words = [str(component.get("custom_id", component.get("url", "")))]
+    if component.get("disabled"):
+        words.append("(disabled)")
+    for key in ("label", "placeholder", "emoji", "content", "media"):
+        if key in component:
+            words.append(f"{key}={component[key]}")
+    for option in component.get("options", []):
+        words.append(f"option={option}")
+    return " ".join(words)
+
+
+def _embed_extras(embed: dict[str, Any]) -> str:
+    """What an embed shows beyond ``embed_text``: its author, link, image and thumbnail."""
+    parts = [
+        (embed.get("author") or {}).get("name"),
+        embed.get("url"),
+        (embed.get("image") or {}).get("url"),
+        (embed.get("thumbnail") or {}).get("url"),
+    ]
+    return "[embed] " + " ".join(str(part) for part in parts if part)

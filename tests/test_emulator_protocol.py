@@ -256,6 +256,29 @@ async def test_attachments_kept_by_id_when_editing(
         assert await response.read() == b"TXT"
 
 
+async def test_everything_public_holds_what_a_messages_components_and_embeds_show(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """A secret in a button's label, a select's option or an embed's author is as public
+    as one in the text: the twin-world leak tests must see it."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    button = {"type": 2, "style": 1, "custom_id": "b", "label": "at v3h17"}
+    option = {"label": "v4h2", "value": "v5h9", "description": "near v6h1"}
+    menu = {"type": 3, "custom_id": "m", "placeholder": "v7h3", "options": [option]}
+    rows = [{"type": 1, "components": [button]}, {"type": 1, "components": [menu]}]
+    embed = {"description": "board", "author": {"name": "v8h8"}}
+    status, _ = await call(
+        http,
+        "POST",
+        f"/channels/{channel}/messages",
+        {"content": "turn", "components": rows, "embeds": [embed]},
+    )
+    assert status == 200
+    public = emu.everything_public(channel)
+    for secret in (b"v3h17", b"v4h2", b"v5h9", b"v6h1", b"v7h3", b"v8h8"):
+        assert secret in public
+
+
 async def test_an_upload_that_arrives_in_pieces_is_read_whole_and_warns_of_nothing() -> None:
     """A post's picture may reach the emulator in pieces (a loaded machine, a killed bot):
     then aiohttp's multipart reader gives back what it read past a chunk with the stream's
