@@ -8,6 +8,8 @@ import random
 import socket
 from pathlib import Path
 
+import pytest
+
 from bot.service import Undeliverable
 from emulator.models import ChannelType, Perm
 from harness import demo
@@ -81,8 +83,12 @@ async def test_two_users_play_a_short_game_to_its_end(tmp_path: Path) -> None:
 
 async def test_threads_admin_settings_and_a_turn_played_from_a_dm(tmp_path: Path) -> None:
     async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
-        refused = await stage.slash("ann", "admin settings", threads=True)
-        assert "Only the server's admins" in refused.text and refused.ephemeral
+        # /tora-admin is offered to Manage Server alone, and in servers alone
+        with pytest.raises(ValueError, match="hidden from ann"):
+            await stage.slash("ann", "admin settings", threads=True)
+        admins_dm = stage.emu.dm_channel(stage.user["admin"])
+        with pytest.raises(ValueError, match="not available in DMs"):
+            await stage.slash("admin", "admin settings", channel=admins_dm)
         saved = await stage.slash("admin", "admin settings", threads=True, deadline="2h")
         assert saved.text.startswith("Saved.") and "2 h" in saved.text
         challenge = await stage.slash("ann", "challenge", opponent="bob")

@@ -49,6 +49,11 @@ PLACES: dict[str, Any] = {
     "allowed_contexts": app_commands.AppCommandContext(guild=True, dm_channel=True),
     "allowed_installs": app_commands.AppInstallationType(guild=True),
 }
+# A server's own commands, which mean nothing in a direct message.
+IN_SERVERS: dict[str, Any] = {
+    **PLACES,
+    "allowed_contexts": app_commands.AppCommandContext(guild=True),
+}
 
 
 def own_name(group: str) -> str:

@@ -1,6 +1,9 @@
 """``/tora-admin``: the commands for a server's admins (Manage Server): settings, cancel a
-match, close a ladder season, remove a result. Discord allows 25 entries under ``/tora``;
-these share one. The application layer checks the caller's permission (``Caller.admin``)."""
+match, close a ladder season, remove a result. Discord shows the command only to members
+with Manage Server (``default_member_permissions``), and only in servers, since each
+subcommand needs both; the application layer still checks the caller's permission
+(``Caller.admin``): a server may show the command to others (Integrations), and Discord
+does not tell the bot who may see it."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from bot.app.lookups import clock_choice
 from .autocomplete import Completing
 from .callers import caller_of
 from .choices import ladder_choices, offer
-from .commands import PLACES, own_name
+from .commands import IN_SERVERS, own_name
 from .commands_ladder import Board
 from .handlers import Handlers
 from .options import DurationText, MatchNumber, ReasonText, WordText
@@ -27,7 +30,8 @@ class AdminCommands(Completing, app_commands.Group):
         super().__init__(
             name=own_name("admin"),
             description="Server admins: settings, cancel, seasons, results",
-            **PLACES,
+            **IN_SERVERS,
+            default_permissions=discord.Permissions(manage_guild=True),
         )
         offer(self.close_season, "board", ladder_choices(ai=False))
 
