@@ -241,6 +241,28 @@ def test_each_game_has_its_own_quick_start() -> None:
     assert "`/tora help game:torishogi` (ToriShogi)" in rulebook.help_text("tora")
 
 
+@pytest.mark.parametrize(
+    ("code", "row"),
+    [
+        ("en", "row v5, column h7"),
+        ("de", "Reihe v5, Spalte h7"),
+        ("fr", "la rangée v5, la colonne h7"),
+        ("ja", "行v5・列h7"),
+        ("es", "la fila v5, la columna h7"),
+        ("pt_BR", "a fileira v5, a coluna h7"),
+    ],
+)
+def test_the_tora_quick_start_names_v_the_row_and_h_the_column(code: str, row: str) -> None:
+    """R2 and the help's own picture: v counts bottom to top (the labels up the left side), h
+    left to right, so in `v5h7` v5 is the row and h7 the column. Regression: the quick start
+    said the opposite ("column v5, row h7"), in every language."""
+    from bot.i18n import speaking
+
+    with speaking(code):
+        text = " ".join(rulebook.help_text("tora").split())
+    assert row in text, text[:300]
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_each_quick_starts_typed_example_is_a_legal_first_turn(game: str) -> None:
     """The `/tora act ...` a quick start shows is read as a legal action at the start."""
