@@ -4,6 +4,7 @@ import pytest
 from positions import C, O, position, refused
 from positions import occupant as at
 
+from rules.registry import game_type
 from rules.tora import AmbiguousAction, Game, Piece
 from rules.tora.geometry import parse_square
 
@@ -46,6 +47,16 @@ def test_r13_general_attacks_only_one_space_away():
 def test_r13_general_moves_at_most_two():
     g = position((C, "G", "v5h5"))
     message = refused(g, "G v5h5-v5h8", "R13")
+    assert "3 steps" in message and "at most 2" in message
+
+
+@pytest.mark.parametrize("strategy", ["aggressive", "defensive"])
+def test_r13_a_general_sent_three_squares_through_pieces_is_refused_for_its_reach(strategy):
+    """A General moves at most 2, whether or not pieces stand on the way. Regression: from the
+    start, `G v5h9-v5h6` (past its own Soldier and Cannon) was refused with "the path is
+    blocked at v4h8; only Cavalry jump (R23)", as if the move worked once v4h8 was clear."""
+    game = game_type("tora").new_game({}, ({"strategy": strategy}, {"strategy": strategy}))
+    message = refused(game, "G v5h9-v5h6", "R13")
     assert "3 steps" in message and "at most 2" in message
 
 

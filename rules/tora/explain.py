@@ -10,7 +10,7 @@ from .actions import CROWN, FIRE, MOVE, READY, SEARCH, STANCE, Action
 from .geometry import DELTAS, DIRECTIONS, distance, middles, name, neighbours, on_board
 from .movegen import crown_actions, piece_actions, supporter_choices
 from .notation import Spec
-from .paths import PIECE_RULE, path_effect, shortest_paths
+from .paths import PIECE_RULE, path_effect, reach_refusal, shortest_paths
 from .pieces import ARCHER, CANNON, CAVALRY, GENERAL, RULER, SOLDIER, Piece
 from .position import Position
 
@@ -194,12 +194,16 @@ def _path_reason(reader: Reader, spec: Spec, piece: Piece) -> tuple[str, Text] |
                 reach=reach,
             ),
         )
+    # A path too long is refused for its length, even if pieces stand on it too: clearing
+    # them would not make it legal (R13-R20, R31, R33).
     first: IllegalAction | None = None
+    too_long: IllegalAction | None = None
     for path in candidates:
         try:
             _rest, hits, _losses = path_effect(reader.pos, piece, path)
         except IllegalAction as exc:
             first = first or exc
+            too_long = too_long or reach_refusal(reader.pos, piece, path)
             continue
         if piece.kind == ARCHER and hits and len(path) > 1:
             return (
@@ -226,7 +230,8 @@ def _path_reason(reader: Reader, spec: Spec, piece: Piece) -> tuple[str, Text] |
                 ),
             )
         return None
-    return (first.rule, first.reason) if first else None
+    refusal = too_long or first
+    return (refusal.rule, refusal.reason) if refusal else None
 
 
 def _attack_reason(reader: Reader, spec: Spec, piece: Piece, what: Text) -> tuple[str, Text]:

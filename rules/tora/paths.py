@@ -112,6 +112,18 @@ def path_effect(pos: Position, piece: Piece, path: tuple[int, ...]) -> PathEffec
     return end, (landing.id,), ()
 
 
+def reach_refusal(pos: Position, piece: Piece, path: tuple[int, ...]) -> IllegalAction | None:
+    """The refusal of ``path`` if it is longer than ``piece`` may go along it, its terrain
+    counted (R31, R33), whatever stands on it; None if it is not."""
+    base = 3 if piece.hidden else BASE_REACH[piece.kind]
+    limit = reach_of(pos, path, base, piece.sq)
+    try:
+        _check_reach(PIECE_RULE[piece.kind], piece, len(path), limit, path)
+    except IllegalAction as exc:
+        return exc
+    return None
+
+
 def _check_reach(rule: str, piece: Piece, steps: int, limit: int, path: tuple[int, ...]) -> None:
     if steps > limit:
         raise IllegalAction(
