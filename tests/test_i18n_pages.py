@@ -68,6 +68,17 @@ def test_the_english_quick_start_is_the_data_file_as_written() -> None:
 
 
 @pytest.mark.parametrize("code", TRANSLATED)
+def test_an_unknown_ruling_lists_the_games_rulings_in_the_readers_language(code: str) -> None:
+    """`/tora rules R99` answers with the list of TORA's rulings. Regression: its last two
+    runs were joined with an English "and" in every language ("die Regeln von TORA sind
+    R1-R33, R40-R44, R50 and R51")."""
+    with speaking(code):
+        text = rulebook.lookup("R99")
+    assert "R50" in text and "R51" in text, text
+    assert " and " not in text, text
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
 def test_tiebreak_columns_stay_short(code: str) -> None:
     with speaking(code):
         assert all(0 < len(t.label) <= 6 for t in Tiebreak), [t.label for t in Tiebreak]

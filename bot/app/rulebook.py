@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 from bot.i18n import N_, _, ngettext, option, slash
-from bot.service.texts import quote
+from bot.service.texts import listing, quote
 from rules.registry import GAMES
 
 _RULING = re.compile(r"^- \*\*([A-Z]{1,3}\d+) ([^*]+?)\.?\*\* ?(.*)$")
@@ -89,7 +89,7 @@ class Book:
         return re.sub(r"\d", "", next(iter(self.rulings)))
 
     def ranges(self) -> str:
-        """Its ruling ids in runs: "R1-R33, R40-R44, R50 and R51"."""
+        """Its ruling ids in runs, in the current language: "R1-R33, R40-R44, R50 and R51"."""
         numbers = sorted(int(key[len(self.prefix) :]) for key in self.rulings)
         runs: list[list[int]] = []
         for number in numbers:
@@ -101,7 +101,7 @@ class Book:
         for run in runs:
             ids = [f"{self.prefix}{number}" for number in run]
             shown += ids if len(ids) < 3 else [f"{ids[0]}-{ids[-1]}"]
-        return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+        return listing(shown, localized=True)
 
 
 def _data(name: str) -> str:
