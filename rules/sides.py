@@ -25,6 +25,11 @@ class Side(IntEnum):
     def title(self) -> str:
         return ("challenger", "opposition")[self]
 
+    @property
+    def term(self) -> str:
+        """The side as the rule books name it, a game term in every language's texts."""
+        return ("Challenger", "Opposition")[self]
+
     @classmethod
     def from_letter(cls, letter: str) -> Side:
         try:

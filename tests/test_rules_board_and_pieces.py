@@ -255,7 +255,7 @@ def test_r7_challenger_moves_first_in_every_round():
 def test_r7_only_the_side_to_act_may_act():
     g = Game()
     message = refused(g, "A v5h3-v5h4", "R8")
-    assert "piece of the opposition" in message and "challenger's turn" in message
+    assert "piece of the Opposition" in message and "Challenger's turn" in message
 
 
 # ---- R8 Actions ---------------------------------------------------------------------------

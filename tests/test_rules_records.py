@@ -572,7 +572,7 @@ def test_r51_malformed_notation(text, reason):
 @pytest.mark.parametrize(
     ("text", "rule", "reason"),
     [
-        ("A v5h3-v5h4", "R8", "v5h3 holds a piece of the opposition; it is the challenger's turn"),
+        ("A v5h3-v5h4", "R8", "v5h3 holds a piece of the Opposition; it is the Challenger's turn"),
         ("A v4h5-v4h4", "R8", "there is no piece of yours on v4h5"),
         ("A v5h7-v5h4", "R15", "that path is 3 steps; this piece moves at most 2"),
         ("G v5h9-v5h7", "R23", "the path is blocked at"),

@@ -176,6 +176,17 @@ def test_a_tora_refusal_is_worded_whole_with_its_ruling_and_notation() -> None:
     assert "(R21)" in shown and "S v4h8 defend" in shown, shown
 
 
+def test_a_tora_refusal_names_the_sides_as_the_game_does_in_every_language() -> None:
+    """Moving the other side's piece is refused naming both sides, game terms written as the
+    rule book writes them ("Challenger", "Opposition"). Regression: they came as lowercase
+    English ids into every language ("am Zug ist challenger")."""
+    refusal = _refusal("tora", "A v5h3-v5h4")
+    assert "v5h3 holds a piece of the Opposition; it is the Challenger's turn" in refusal.message
+    with speaking("de"):
+        shown = word(refusal.message)
+    assert "der Seite Opposition; am Zug ist Challenger" in shown, shown
+
+
 def test_a_tora_text_that_cannot_be_read_is_worded_through() -> None:
     """The reason inside a notation refusal, and the notation hint after it."""
     refusal = _refusal("tora", "nonsense here")

@@ -110,8 +110,8 @@ def _not_yours(reader: Reader, spec: Spec) -> IllegalAction:
         msg(
             "{square} holds a piece of the {side}; it is the {to_act}'s turn",
             square=name(spec.origin),
-            side=pos.side.other.title,
-            to_act=pos.side.title,
+            side=pos.side.other.term,
+            to_act=pos.side.term,
         ),
         texts,
     )
