@@ -145,6 +145,16 @@ def test_r24_long_board_two_generals_crown_due_before_any_other_action():
     assert turn.texts == ["crown v14h13", "K v14h13-v14h10"]
 
 
+def test_r24_a_crown_on_the_short_board_is_refused_for_what_is_true_there():
+    """The short board has no Ruler: losing the General loses the game. Regression: `crown
+    v5h9` there was refused with "you crown a General only after your Ruler is removed",
+    as if a Ruler stood on it."""
+    exc = refusal(Game(), "crown v5h9")
+    assert exc.rule == "R24"
+    assert "no crown is due" in exc.reason and "Ruler is removed" not in exc.reason
+    assert "the short board has no Ruler" in exc.reason
+
+
 def test_r24_long_board_ruler_removed_without_general_loses():
     g = long_ruler_dies([])
     assert str(g.outcome()) == "opposition wins (loss of command)"

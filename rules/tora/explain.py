@@ -79,6 +79,14 @@ def explain(reader: Reader, spec: Spec, piece: Piece | None) -> IllegalAction:
 def _crown(reader: Reader, spec: Spec) -> IllegalAction:
     pos = reader.pos
     choices = [reader.notation(a) for a, _e in crown_actions(pos)]
+    if not pos.crown_pending[pos.side] and not pos.long:
+        return IllegalAction(
+            "R24",
+            msg(
+                "no crown is due: the short board has no Ruler; "
+                "a player whose General is removed loses"
+            ),
+        )
     if not pos.crown_pending[pos.side]:
         return IllegalAction(
             "R24", msg("no crown is due: you crown a General only after your Ruler is removed")
