@@ -365,10 +365,56 @@ def test_r26_nothing_to_resign_or_agree_after_the_game_ended():
     g.agree_draw()
     with pytest.raises(IllegalAction) as caught:
         g.resign(C)
-    assert caught.value.rule == "R24"
+    assert caught.value.rule == "R26"
     assert "the game is over" in caught.value.reason
     with pytest.raises(IllegalAction):
         g.agree_draw()
+
+
+def _resigned() -> Game:
+    g = Game()
+    g.resign(C)
+    return g
+
+
+def _agreed() -> Game:
+    g = Game()
+    g.agree_draw()
+    return g
+
+
+def _forfeited() -> Game:
+    g = Game()
+    g.forfeit(C)
+    return g
+
+
+def _trapped() -> Game:
+    g = cornered()
+    g.end_turn()
+    return g
+
+
+@pytest.mark.parametrize(
+    ("ended", "rule"),
+    [
+        (_resigned, "R26"),
+        (_agreed, "R26"),
+        (_forfeited, "R12"),
+        (_trapped, "R25"),
+        (lambda: general_falls(target=8), "R28"),
+        (lambda: long_ruler_dies([]), "R24"),
+    ],
+)
+def test_r26_an_action_after_the_end_cites_the_ruling_that_ended_the_game(ended, rule):
+    """Regression: "the game is over: ..." cited R24 (loss of command) however the game had
+    ended: after a resignation, an agreed draw, a forfeit, a trap or a series' target too."""
+    g = ended()
+    assert g.outcome() is not None
+    with pytest.raises(IllegalAction) as caught:
+        g.resign(O)
+    assert caught.value.rule == rule, str(caught.value)
+    assert "the game is over" in caught.value.reason
 
 
 # ---- R27 points ------------------------------------------------------------------------------

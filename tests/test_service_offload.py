@@ -49,7 +49,7 @@ async def test_a_long_board_turn_end_in_a_worker_process(tmp_path: Path) -> None
             match.resign(Side.OPPOSITION)
             with pytest.raises(IllegalAction, match=r"the game is over") as refused:
                 await offload.end_turn(match, deadline=True)
-            assert refused.value.rule == "R24"
+            assert refused.value.rule == "R26"  # the resignation ended it
     finally:
         offload.close()
 

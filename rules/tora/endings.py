@@ -4,6 +4,7 @@ agreed. Each judges a position; the game applies the verdicts."""
 
 from __future__ import annotations
 
+from ..protocol import FORFEIT
 from ..sides import Outcome, Side
 from ..turn import ENDINGS
 from ..words import msg
@@ -18,6 +19,22 @@ REASONS = {
     "both sides lost command": msg("both sides lost command"),
     "loss of command": msg("loss of command"),
 }
+
+# The ruling each way of ending a game comes from (a series' target: R28; else R24).
+_RULING = {
+    "resignation": "R26",
+    "agreed draw": "R26",
+    FORFEIT: "R12",
+    "trapped": "R25",
+    "both sides lost command": "R24",
+    "loss of command": "R24",
+}
+
+
+def ruling(outcome: Outcome) -> str:
+    """The ruling that ended a game with ``outcome``: what an action after it cites."""
+    reason = str(outcome.reason)
+    return _RULING.get(reason, "R28" if "the target of" in reason else "R24")
 
 
 def end_round(pos: Position) -> list[Piece]:

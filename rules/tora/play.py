@@ -437,7 +437,8 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
     def _refuse_over(self) -> IllegalAction:
         assert self.result is not None
         return IllegalAction(
-            "R24", msg("the game is over: {result}", result=self.result.words(REASONS))
+            endings.ruling(self.result),
+            msg("the game is over: {result}", result=self.result.words(REASONS)),
         )
 
     def _refuse_undo(self) -> IllegalAction:
