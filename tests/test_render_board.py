@@ -328,3 +328,22 @@ def test_the_tora_strip_keeps_a_long_names_score_clear_of_the_round() -> None:
 
 def _rgb(data: bytes) -> Image.Image:
     return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+@pytest.mark.parametrize("game", ["tora", "torishogi", "torii"])
+def test_the_quick_starts_picture_names_the_side_to_act_once(game, monkeypatch):
+    """The coordinates picture of `/tora help` has no players, so its names are the sides'
+    own. Regression: its status line read "Challenger (Challenger) to act" (ToriShogi's "...
+    to move"), the role repeated after a name that was the role."""
+    from render.coordinates import coordinates_of
+    from render.words import English
+
+    said: list[str] = []
+
+    def recording(self, message: str, /, **params: object) -> str:
+        said.append(message.format_map(params))
+        return said[-1]
+
+    monkeypatch.setattr(English, "_", recording)
+    coordinates_of.__wrapped__(game)
+    assert not [text for text in said if "(Challenger)" in text or "(Opposition)" in text], said

@@ -151,8 +151,9 @@ def _describe(view: View, info: StatusFields, mode: Mode) -> list[list[str]]:
         return _preview(view, words, deadline)
     who = fit(player_name(info, view.side), face, NAME_ROOM)
     role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"  # game terms
-    acting = words._("{name} ({role}) to act", name=who, role=role)
     short = words._("{name} to act", name=who)
+    # without players' names (the quick start's picture) the name is the role already
+    acting = short if who == role else words._("{name} ({role}) to act", name=who, role=role)
     counts = {"left": view.actions_left, "total": view.actions_total}
     actions = words._("{left} of {total} actions left", **counts)
     brief = words._("{left} of {total} left", **counts)

@@ -164,8 +164,9 @@ def _describe(view: View, info: StatusFields, words: Words) -> list[list[str]]:
     who = names[view.side]
     role = "Challenger" if view.side == Side.CHALLENGER else "Opposition"  # game terms
     check = [words._("in check")] if view.in_check else []
-    acting = words._("{name} ({role}) to move", name=who, role=role)
     short = words._("{name} to move", name=who)
+    # without players' names (the quick start's picture) the name is the role already
+    acting = short if who == role else words._("{name} ({role}) to move", name=who, role=role)
     return [[acting, *check, *deadline], [short, *check, *deadline], [short, *check]]
 
 
