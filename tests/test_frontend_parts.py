@@ -263,6 +263,24 @@ def test_the_tora_quick_start_names_v_the_row_and_h_the_column(code: str, row: s
     assert row in text, text[:300]
 
 
+def test_the_torishogi_quick_start_says_where_each_side_starts() -> None:
+    """The quick start names each side's starting ranks, and the squares off them. Regression:
+    it said the Challenger plays "from ranks e-g" and the Opposition "from ranks a-c", but a
+    Swallow of each starts on rank d (3d, 5d)."""
+    from rules import Side
+    from rules.torishogi import ToriShogiGame
+    from rules.torishogi.board import SHOWN
+
+    text = " ".join(rulebook.help_text("torishogi").split())
+    said = re.findall(r"from ranks ([a-g])-([a-g]) \(and ([1-7][a-g])\)", text)
+    assert len(said) == 2, text[:600]
+    view = ToriShogiGame().view_for(None)
+    for side, (low, high, off) in zip((Side.CHALLENGER, Side.OPPOSITION), said, strict=True):
+        squares = {SHOWN[piece.sq] for piece in view.pieces if piece.side == side}
+        assert off in squares, (side, off)
+        assert {sq for sq in squares if not low <= sq[1] <= high} == {off}, (side, squares)
+
+
 @pytest.mark.parametrize("game", sorted(GAMES))
 def test_each_quick_starts_typed_example_is_a_legal_first_turn(game: str) -> None:
     """The `/tora act ...` a quick start shows is read as a legal action at the start."""
