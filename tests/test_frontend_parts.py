@@ -199,6 +199,16 @@ def test_rules_are_found_by_id_piece_and_word() -> None:
     assert all(rulebook.lookup(topic).startswith(("**", "#")) for topic in rulebook.topics())
 
 
+def test_a_rules_word_search_matches_words_from_their_start() -> None:
+    """`/tora rules <word>` lists the rulings that hold the word, a short one (up to 3
+    letters) at a word's start, a longer one anywhere ("hill" finds "uphill"). Regression:
+    short ones matched inside words, so `ts` listed 21 of TORA's rulings for their "its" and
+    "units", and `ten` those with "often" or "written"."""
+    assert rulebook.lookup("ts").startswith("No ruling of any game mentions `ts`")
+    assert "R29" not in rulebook.lookup("ten", "tora")
+    assert rulebook.lookup("hill").startswith("`hill` is in TORA's R33 High ground")
+
+
 def test_ts5_ti15_and_every_games_pieces_and_powers_are_looked_up() -> None:
     """Each game brings its rulings and the rule text's pieces or powers: found from any
     game's channel, in the game at hand first."""

@@ -284,8 +284,8 @@ def _show(each: Book, topic: Topic, also: list[Book]) -> str:
 
 
 def _search(words: str, game: str | None) -> str:
-    """The rulings that mention every word, in the first game that has any (the game at
-    hand first), and which other games have some."""
+    """The rulings that mention every word (``_mentioning``), in the first game that has any
+    (the game at hand first), and which other games have some."""
     terms = [w for w in words.lower().split() if len(w) > 1]
     if not terms:
         return _(ASK)
@@ -331,6 +331,12 @@ def _search(words: str, game: str | None) -> str:
 
 
 def _mentioning(each: Book, terms: list[str]) -> list[Ruling]:
+    """The rulings of ``each`` that hold every term: a short one (up to 3 letters) at a word's
+    start ("ts" is not in "its", nor "ten" in "written"), a longer one anywhere ("hill" is in
+    "hills" and "uphill")."""
+    starts = [re.compile(re.escape(t) if len(t) > 3 else rf"(?<!\w){re.escape(t)}") for t in terms]
     return [
-        r for r in each.rulings.values() if all(t in f"{r.title} {r.text}".lower() for t in terms)
+        r
+        for r in each.rulings.values()
+        if all(start.search(f"{r.title} {r.text}".lower()) for start in starts)
     ]
