@@ -255,6 +255,61 @@ async def test_a_refused_challenge_opens_no_thread(tmp_path) -> None:
         assert len(threads.opened) == 3 and threads.dropped == []
 
 
+async def test_the_cap_on_a_players_waiting_challenges_holds_when_they_come_together(
+    tmp_path,
+) -> None:
+    """Regression: the caps on waiting challenges were counted outside any lock, then the
+    thread opened, and only then the challenge saved: five challenges sent at once (five
+    channels, each opening its thread first) all passed the count of 3 a player may have."""
+    async with Harness(tmp_path / "t.sqlite3") as h:
+        service = h.running
+        opened: list[int] = []
+
+        async def thread(channel: int) -> Place:
+            await asyncio.sleep(0.01)  # opening a thread on Discord takes a moment
+            opened.append(channel)
+            return Place(GUILD, channel)
+
+        async def one(channel: int) -> bool:
+            try:
+                await service.challenge(
+                    Place(GUILD, channel), ANN, BOB, where=lambda: thread(channel + 1000)
+                )
+            except Refused:
+                return False
+            return True
+
+        posted = await asyncio.gather(*(one(100 + n) for n in range(5)))
+        mine, _everyone = await h.store.hosting.in_phase(GUILD, "challenge", ANN.id)
+        cap = service.settings.user_challenges
+        assert (sum(posted), mine, len(opened)) == (cap, cap, cap)
+
+
+async def test_a_players_match_of_another_server_is_shown_to_them_alone_here(
+    act: Actions, h: Harness
+) -> None:
+    """Regression: a player's finished match of server 1, asked for in a channel of server
+    2 (by number, or as their last match), was posted there publicly (its players' names
+    and every turn; its analysis too), in a server its opponent may not even be in."""
+    ann, bob = Caller(ANN, GUILD, CHANNEL), Caller(BOB, GUILD, CHANNEL)
+    await act.challenge(ann, BOB, ChallengeOptions(game="torishogi"))
+    await act.accept(bob, None)
+    await h.settle()
+    await act.act(ann, None, "c3c4")
+    await act.end(ann, None)
+    await h.service.resign(Place(GUILD, CHANNEL), BOB)
+    await h.settle()
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    elsewhere = Caller(ANN, 2, 200, text_channel=True)
+    assert (await lookups.replay(elsewhere, 1, None)).private
+    assert (await lookups.board(elsewhere, None)).private  # her last match
+    started, post = await lookups.analyse(elsewhere, 1, None)
+    assert "to you" in started.text and (await post()).private
+    with pytest.raises(Unusable, match="no match 1 in this server"):
+        await lookups.replay(Caller(CARL, 2, 200, text_channel=True), 1, None)
+    assert not (await lookups.replay(Caller(CARL, GUILD, 300, text_channel=True), 1, None)).private
+
+
 async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> None:
     lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
     with pytest.raises(Unusable, match="No match has been played here yet"):

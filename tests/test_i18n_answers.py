@@ -22,7 +22,8 @@ from storage import Hosted
 CONTENT = 2000  # Discord's longest message
 LONG_NAME = "_*" * 16  # 32 characters, each escaped: the longest a name shows
 TURN = tuple(f"v{10 + i}h{10 + i}-v{12 + i}h{12 + i} via v11h11" for i in range(8))
-CTX = cast(Context, SimpleNamespace(cmd=Settings().cmd))
+NOW = 1_800_000_000.0
+CTX = cast(Context, SimpleNamespace(cmd=Settings().cmd, now=lambda: NOW))
 LONGEST_TERMS = Terms(
     options={"board": "long", "assassins": True, "target": 99},
     roles="random",
@@ -81,7 +82,8 @@ def test_the_english_of_the_answers_is_as_it_was() -> None:
         "below or with `/tora setup`; your opponent sees your choices only when the game "
         "starts:\n- spirit: "
     ), prompt
-    assert prompt.endswith("\nYou have 2 h to choose."), prompt
+    due = int(NOW + 7200)
+    assert prompt.endswith(f"\nYou have until <t:{due}:f> (<t:{due}:R>) to choose."), prompt
     assert declined == (
         f"You declined {escape(LONG_NAME)}'s draw offer and took back your pause proposal: "
         "the game goes on and the clock keeps running."

@@ -97,6 +97,29 @@ async def test_a_running_match_is_not_analysed(h: Harness) -> None:
         await h.service.analyse(hosted.match_id, ANN, GUILD)
 
 
+@pytest.mark.parametrize("how", ["aborted", "cancelled"])
+async def test_an_aborted_or_cancelled_match_has_nothing_to_analyse(h: Harness, how: str) -> None:
+    """Regression: ``/tora-match analyse`` of a match aborted (or cancelled by an admin)
+    answered "Match 1 is still being played: it can be analysed once it has ended": it had
+    ended, and will never be analysable; the player was sent to wait for nothing."""
+    here = Place(GUILD, 100)
+    await h.service.challenge(here, ANN, BOB, Terms(game="torishogi", rated=False))
+    await h.service.accept(here, BOB)
+    await h.settle()
+    await h.service.play(here, ANN, "c3c4")
+    await h.service.end_turn(here, ANN)
+    hosted = await h.service.records.live_in_channel(100)
+    assert hosted is not None and hosted.match_id is not None
+    if how == "aborted":
+        await h.service.abort(here, BOB)
+    else:
+        await h.service.cancel(here, User(9, "admin"), admin=True)
+    await h.settle()
+    assert await h.service.records.live_in_channel(100) is None
+    with pytest.raises(Refused, match=f"was {how}: it ended without a result, and there is"):
+        await h.service.analysable(hosted.match_id, ANN)
+
+
 async def test_no_such_match_is_refused(h: Harness) -> None:
     with pytest.raises(Refused, match="There is no match 999"):
         await h.service.analyse(999, ANN, GUILD)

@@ -101,6 +101,32 @@ async def test_away_until_a_date_ends_at_that_dates_midnight_in_the_players_time
     assert (away.starts_at, away.ends_at) == (START, midnight)
 
 
+async def test_two_calendar_days_away_across_the_end_of_summer_time_cost_two_days(
+    h: Harness,
+) -> None:
+    """Regression: ``/tora away start:2027-10-30 until:2027-11-01`` in Europe/Paris is
+    Saturday and Sunday away, but the clocks go back an hour that Sunday: the 49 hours were
+    counted in days of 24 hours, and the player was charged three away days for two. A
+    day is the player's: ``days:2`` from Saturday noon ends at Monday noon there."""
+    paris = zoneinfo.ZoneInfo("Europe/Paris")
+    await save_player(h.running._ctx.store, ANN.id, PlayerSettings(timezone="Europe/Paris"))
+    answer = await TimeOff(h.running).away(
+        Caller(ANN, HERE.guild_id, HERE.channel_id), start="2027-10-30", until="2027-11-01"
+    )
+    assert "(2 days; 12 of 14 left this year)" in answer.text, answer.text
+    assert (
+        "12 away days left this year, of 14" in (await h.running.away_days(HERE.guild_id, ANN)).text
+    )
+    noon = dt.datetime(2027, 11, 6, 12, tzinfo=paris).timestamp()
+    await h.running.away(HERE.guild_id, ANN, noon, 2)
+    aways = await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], h.clock.now())
+    ends = dt.datetime(2027, 11, 8, 12, tzinfo=paris).timestamp()
+    assert [a.ends_at for a in aways][-1] == ends
+    assert (
+        "10 away days left this year, of 14" in (await h.running.away_days(HERE.guild_id, ANN)).text
+    )
+
+
 async def test_a_server_without_away_days_refuses_them(h: Harness) -> None:
     await started(h)
     await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(away_days=0))

@@ -45,6 +45,28 @@ def texts(h: Harness) -> list[str]:
 
 
 # ---- challenges ----------------------------------------------------------------------------
+async def test_a_challenge_and_its_setup_say_their_deadlines_as_discord_timestamps(
+    h: Harness,
+) -> None:
+    """Regression: the challenge post, which stays in the channel, said "The challenge
+    expires in 1 day.", still so a day later, a moment before it expired; and the setup's
+    post and prompts said "You have 1 day to choose." Deadlines are Discord timestamps
+    elsewhere (``texts.moment``), which every reader sees live in their own time zone."""
+    now = h.clock.now()
+    await h.service.challenge(HERE, ANN, BOB, Terms(rated=False))
+    await h.settle()
+    day = int(now + 86400)
+    assert f"The challenge expires <t:{day}:f> (<t:{day}:R>)." in texts(h)[-1], texts(h)
+    await h.advance(3600)
+    await h.service.accept(HERE, BOB)
+    await h.settle()
+    due = int(now + 3600 + 86400)
+    choose = f"You have until <t:{due}:f> (<t:{due}:R>) to choose."
+    assert texts(h)[-1].endswith(choose), texts(h)[-1]
+    prompts = [d.message.text for d in h.delivery.log if d.kind == PRIVATE]
+    assert len(prompts) == 2 and all(p.endswith(choose) for p in prompts), prompts
+
+
 async def test_a_named_challenge_is_accepted_and_set_up_privately(h: Harness) -> None:
     service = h.service
     reply = await service.challenge(

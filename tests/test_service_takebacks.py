@@ -130,3 +130,52 @@ async def test_a_turn_ended_at_its_deadline_is_not_taken_back(h: Harness) -> Non
     with pytest.raises(Refused, match="ended at its deadline or by an agreement"):
         await h.running.takeback(HERE, BOB)
     assert await game_key(h) == replayed("c3c4")
+
+
+async def test_a_takeback_accepted_while_paused_keeps_the_clock_stopped(h: Harness) -> None:
+    """Regression: a takeback asked before the players agreed to pause, and accepted during
+    the pause, restarted the asker's clock: the match was no longer paused, its deadline
+    ran, and the post announced it as if nobody had paused."""
+    await started(h)
+    await turn(h, ANN, "c3c4")
+    await h.running.takeback(HERE, ANN)
+    await h.running.pause(HERE, BOB)
+    await h.running.pause(HERE, ANN)
+    await h.advance(HOUR)
+    await h.running.takeback(HERE, BOB)
+    await h.settle()
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None
+    assert (hosted.due_at, hosted.paused_left) == (None, 10 * HOUR)  # her turn, afresh
+    post = last_post(h)
+    assert "by <t:" not in post and "resume" in post, post
+    await h.running.resume(HERE, ANN)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.due_at == h.clock.now() + 10 * HOUR
+
+
+async def test_a_taken_back_turn_takes_its_increment_with_it(h: Harness) -> None:
+    """Regression: on an increment clock, the turn taken back had already added its
+    increment to the asker's allowance, and the turn played again added it once more: one
+    turn, two increments."""
+    terms = Terms(
+        game="torishogi",
+        turn_seconds=10 * HOUR,
+        rated=False,
+        clock="increment",
+        increment_seconds=4 * HOUR,
+        cap_seconds=20 * HOUR,
+    )
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    await h.advance(2 * HOUR)
+    await turn(h, ANN, "c3c4")  # ann: 8 h left, and 4 h more
+    await h.running.takeback(HERE, ANN)
+    await h.running.takeback(HERE, BOB)
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.due_at == h.clock.now() + 8 * HOUR
+    await h.advance(HOUR)
+    await turn(h, ANN, "c3c4")  # 7 h left, and the one turn's 4 h
+    hosted = await h.running.records.live_in_channel(HERE.channel_id)
+    assert hosted is not None and hosted.clocks == (11 * HOUR, 10 * HOUR)

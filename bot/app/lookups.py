@@ -48,8 +48,8 @@ class Lookups:
     # ---- records -------------------------------------------------------------------------
     async def _match(self, caller: Caller, number: int | None, match: str | None) -> MatchInfo:
         """The match a record is asked of: ``number``, or the one being played here (or, in
-        a DM, the caller's). Another server's matches are not shown here; in a DM, only the
-        caller's own."""
+        a DM, the caller's). Another server's matches are not shown here but to their
+        players (and to them alone: ``_public``); in a DM, only the caller's own."""
         if number is None:
             number = await self._default_number(caller, match)
         else:
@@ -62,6 +62,13 @@ class Lookups:
                 raise Unusable(_("There is no match {number} of yours.", number=number))
             raise Unusable(_("There is no match {number} in this server.", number=number))
         return info
+
+    @staticmethod
+    def _public(caller: Caller, info: MatchInfo) -> bool:
+        """Whether ``info`` may be shown to the caller's channel: a match of this server, asked
+        in one of its channels. A player's match of another server goes to them alone (its
+        players' names and turns are not this server's to see)."""
+        return not caller.in_dm and info.guild_id == caller.guild_id
 
     async def _default_number(self, caller: Caller, match: str | None) -> int:
         """The match a command without a number is about: the one played here now, else the
@@ -119,7 +126,7 @@ class Lookups:
             return Answer(
                 text,
                 (Attachment("board.png", png),),
-                private=caller.in_dm,
+                private=not self._public(caller, info),
             )
 
         return await self.limits.pictures.run(caller.user.id, draw)
@@ -151,8 +158,8 @@ class Lookups:
         """An animated replay of the public record, drawn in a worker thread: rate limited,
         a few at a time, cached by the record it shows and its language; posted publicly at
         most once every few minutes per channel and match (a repeat goes to the caller
-        alone). A long match's replay shows its last turns (``render.replay_of``), and says
-        so."""
+        alone, and so does another server's match). A long match's replay shows its last
+        turns (``render.replay_of``), and says so."""
         info = await self._match(caller, number, match)
         record = await self.records.record(info.id)
         words = Language(current())
@@ -190,6 +197,8 @@ class Lookups:
                 shown=replay.shown,
                 turns=replay.turns,
             )
+        if not self._public(caller, info):
+            return Answer(text, files)
         if not self._fresh_post(caller.channel_id, info.id):
             again = _("It was posted here a moment ago; this copy is for you alone.")
             return Answer(f"{text} {again}", files)
@@ -201,11 +210,13 @@ class Lookups:
         """The analysis of a finished match (``bot.service.analysis``): the answer to give
         the caller at once (refused here: no such match, still running, beyond the hints'
         allowance, one already being worked out), and the work that makes the post, public
-        in a server's channel (a second or so a turn; its refusals are the caller's alone)."""
+        in a server's channel of its own match (a second or so a turn; its refusals are the
+        caller's alone)."""
         info = await self._match(caller, number, match)
         await self.actions.service.analysable(info.id, caller.user)
         self.limits.hints.take(caller.user.id)
         title = game_type(info.game).title
+        public = self._public(caller, info)
         started = Answer(
             _(
                 "Analysing match {number} ({game}): the AI looks again at every turn, which "
@@ -213,7 +224,7 @@ class Lookups:
                 number=info.id,
                 game=title,
             )
-            if caller.in_dm
+            if not public
             else _(
                 "Analysing match {number} ({game}): the AI looks again at every turn, which "
                 "takes a while. I'll post the analysis here when it is done.",
@@ -232,7 +243,7 @@ class Lookups:
                 Language(current()),
             )
             graph = Attachment(f"{info.game}-match-{info.id}-analysis.png", chart)
-            return Answer(report.text, (graph, *report.boards), private=caller.in_dm)
+            return Answer(report.text, (graph, *report.boards), private=not public)
 
         return started, post
 

@@ -9,6 +9,7 @@ import re
 
 from bot.i18n import _, option, pgettext, slash, speaking
 from bot.service import MatchService, Reply, Stamp
+from bot.service.absence import days_between
 from bot.service.languages import LanguageChoice
 from bot.service.people import PlayerSettings, checked_zone, zone
 from bot.service.texts import quote
@@ -20,7 +21,6 @@ from .notify_form import DISCORD, ME, language_words
 from .parsing import parse_duration
 
 DATE = re.compile(r"(\d{4})-(\d{1,2})-(\d{1,2})")
-DAY = 86400.0
 
 
 class TimeOff:
@@ -65,9 +65,10 @@ class TimeOff:
                         until=option("until"),
                     )
                 )
-            # the allowance counts the days it begins; the time away itself ends at
+            # the allowance counts the days it begins (days of the player's time zone,
+            # 23 or 25 hours across a change of summer time); the time away itself ends at
             # ``end`` (a date: its midnight), not with the whole of its last day
-            days = int(-(-(end - begin) // DAY))
+            days = days_between(begin, end, settings.zone)
             return _answer(await self.service.away(guild, user, begin, days, end), caller)
         return _answer(await self.service.away(guild, user, begin, days), caller)
 

@@ -1,13 +1,15 @@
 """Away days: each player's yearly allowance per server (``GuildSettings.away_days``,
 counted by the calendar year, UTC, in which each time away begins; a time away counts its
-days begun), and the automatic away day: a player who would miss a deadline with nothing
-played, and has a day left, is given one (once per turn) before the missed turn is
-counted, unless their server or they themselves turned that off."""
+days begun, each a day of the player's time zone from the time of day it began: 23 or 25
+hours across a change of summer time), and the automatic away day: a player who would miss
+a deadline with nothing played, and has a day left, is given one (once per turn) before
+the missed turn is counted, unless their server or they themselves turned that off."""
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+import zoneinfo
 from dataclasses import replace
 
 from bot.i18n import _, ngettext, speaking
@@ -34,17 +36,37 @@ def year_of(when: float) -> tuple[float, float]:
     return start, dt.datetime(year + 1, 1, 1, tzinfo=dt.UTC).timestamp()
 
 
-def days_of(away: Away) -> int:
-    """The days a time away counts: each day begun (an early return gives the rest back)."""
-    return max(0, math.ceil((away.ends_at - away.starts_at) / DAY - 1e-9))
+def after_days(start: float, days: int, zone: zoneinfo.ZoneInfo) -> float:
+    """``days`` days after ``start`` in ``zone``: at the same time of day there, so that a
+    day across a change of summer time lasts 23 or 25 hours."""
+    return (dt.datetime.fromtimestamp(start, zone) + dt.timedelta(days=days)).timestamp()
+
+
+def days_between(start: float, end: float, zone: zoneinfo.ZoneInfo) -> int:
+    """The days from ``start`` to ``end`` counts: each day begun, a day of ``zone`` from the
+    time of day of ``start`` (``after_days``): Saturday's midnight to Monday's is two days,
+    however long the clocks' change made that Sunday."""
+    days = max(0, math.ceil((end - start) / DAY - 1e-9))  # within a day of the count
+    while days > 0 and after_days(start, days - 1, zone) >= end - 1e-6:
+        days -= 1
+    while after_days(start, days, zone) < end - 1e-6:
+        days += 1
+    return days
+
+
+def days_of(away: Away, zone: zoneinfo.ZoneInfo) -> int:
+    """The days a time away counts in the player's time ``zone`` (``days_between``; an
+    early return gives the rest back)."""
+    return days_between(away.starts_at, away.ends_at, zone)
 
 
 async def days_left(ctx: Context, guild_id: int, user_id: int, when: float) -> tuple[int, int]:
     """The away days ``user_id`` has left in the year of ``when``, and their allowance."""
     allowed = (await load_guild(ctx.store, guild_id)).away_days
+    zone = (await load_player(ctx.store, user_id)).zone
     start, end = year_of(when)
     taken = await ctx.store.aways_between(guild_id, user_id, start, end)
-    return max(0, allowed - sum(days_of(a) for a in taken)), allowed
+    return max(0, allowed - sum(days_of(a, zone) for a in taken)), allowed
 
 
 async def auto_away(ctx: Context, table: Table) -> bool:
@@ -59,7 +81,8 @@ async def auto_away(ctx: Context, table: Table) -> bool:
         return False
     guild = await load_guild(ctx.store, hosted.guild_id)
     server = ctx.settings.auto_away if guild.auto_away is None else guild.auto_away
-    if not server or not (await load_player(ctx.store, user)).auto_away:
+    player = await load_player(ctx.store, user)
+    if not server or not player.auto_away:
         return False
     recent = await ctx.store.aways(hosted.guild_id, [user], due - LOOK_BACK)
     if await _had_its_day(ctx, table, recent, due):
@@ -69,7 +92,8 @@ async def auto_away(ctx: Context, table: Table) -> bool:
         left, allowed = await days_left(ctx, hosted.guild_id, user, due)
         if left < 1:
             return False
-        await ctx.store.add_away(Away(hosted.guild_id, user, due, due + DAY, automatic=True))
+        day = after_days(due, 1, player.zone)  # a day of theirs
+        await ctx.store.add_away(Away(hosted.guild_id, user, due, day, automatic=True))
     left, allowed = await days_left(ctx, hosted.guild_id, user, due)
     ends = run_until(due, 0.0, await stops_of(ctx.store, table.terms, hosted, side, due))
     moved = replace(hosted, due_at=ends)

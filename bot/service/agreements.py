@@ -13,7 +13,7 @@ from rules import GAMES, ActionError, Side
 from rules.words import msg
 from storage import Hosted
 
-from . import announce, plans, reminders, showing
+from . import announce, plans, reminders, showing, timing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
@@ -290,7 +290,9 @@ async def _pause(ctx: Context, table: Table, side: Side) -> Reply:
 async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     """``side`` accepts the takeback: the game goes back to before the asker's last turn
     (replayed from the log: ``Store.before_last_turn``), what ``side`` staged goes with it,
-    and the asker plays that turn again on a fresh clock."""
+    and the asker plays that turn again on a fresh clock (less the increment the turn taken
+    back earned: ``timing.taken_back``). Accepted during a pause, the match stays paused,
+    with that fresh time for the turn once either player resumes it."""
     asker, match = side.other, table.played
     found = await ctx.store.before_last_turn(match)
     if found is None:
@@ -308,7 +310,12 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     await plans.forget(ctx, table)  # they answered turns of the game as it was
     await reminders.forget_looks(ctx, table)
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
-    hosted = await ctx.turn_clock(table.terms, hosted, asker)
+    hosted = timing.taken_back(table.terms, hosted, asker)
+    if table.paused:
+        fresh = timing.turn_time(table.terms, hosted, asker)
+        hosted = replace(hosted, due_at=None, remind_at=None, paused_left=fresh)
+    else:
+        hosted = await ctx.turn_clock(table.terms, hosted, asker)
     staged = replace(table, hosted=hosted)
     view = match.game.view_for(None)
     names = announce.names_of(table)
@@ -320,6 +327,13 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
             asker=table.side_name(asker),
             number=number,
         )
+        if hosted.paused_left is not None:
+            said += " " + _(
+                "The match stays paused, with {left} for the turn: either of you can resume "
+                "with {command}.",
+                left=duration(hosted.paused_left, localized=True),
+                command=ctx.cmd("resume", localized=True),
+            )
         standing = showing.standing(view, names)
         to_act = announce.to_act_line(ctx, staged, view, localized=True)
     mail.public(

@@ -22,6 +22,7 @@ from storage import MatchInfo
 
 from .context import Context
 from .errors import Refused
+from .phases import CANCELLED
 from .ports import Attachment, Status
 from .texts import escape
 
@@ -212,7 +213,24 @@ async def analysable(ctx: Context, info: MatchInfo) -> GameState:
     """The game of the match ``info`` to analyse. Refuse a match that is still running
     (see the module's docstring), and one whose turn ends cost the rules core much (TORA's
     long board): its replay and judgements would hold the bot's process for minutes, where
-    a hosted turn end of it goes to a worker."""
+    a hosted turn end of it goes to a worker. A match aborted or cancelled ended without a
+    result, and has nothing to analyse."""
+    if info.closed == CANCELLED:
+        raise Refused(
+            _(
+                "Match {number} was cancelled: it ended without a result, and there is "
+                "nothing to analyse.",
+                number=info.id,
+            )
+        )
+    if info.closed is not None:
+        raise Refused(
+            _(
+                "Match {number} was aborted: it ended without a result, and there is nothing "
+                "to analyse.",
+                number=info.id,
+            )
+        )
     if not info.state.over:
         raise Refused(
             _(

@@ -19,6 +19,7 @@ from .context import Mail
 from .errors import Refused
 from .host import Host
 from .models import Reply, User, is_robot
+from .people import load_player
 from .phases import PLAYING
 from .stops import run_until, running_between
 from .table import Table
@@ -47,8 +48,8 @@ class Absences(Host):
     ) -> Reply:
         """``user`` is away in the server ``guild_id`` from ``start`` for ``days`` days,
         within their allowance, or ``until`` a time within them (a date asked for ends at
-        its midnight, not ``days`` whole days from the time of asking); each of their
-        matches there is told."""
+        its midnight, not ``days`` whole days from the time of asking); days of their time
+        zone (``absence.after_days``); each of their matches there is told."""
         ctx, now = self._ctx, self._ctx.now()
         self._limit.take(user.id, now)
         start = max(start, now)
@@ -68,7 +69,7 @@ class Absences(Host):
                     days=ngettext("{n} day", "{n} days", days),
                 )
             )
-        ends = start + days * absence.DAY
+        ends = absence.after_days(start, days, (await load_player(ctx.store, user.id)).zone)
         away = Away(guild_id, user.id, start, ends if until is None else min(until, ends))
         taken = await ctx.store.aways(guild_id, [user.id], now)
         for other in taken:
@@ -116,8 +117,9 @@ class Absences(Host):
         away = taken[0]
         before = await self._running(guild_id, user.id)
         await ctx.store.end_away(away, now)
-        given = absence.days_of(away) - absence.days_of(
-            replace(away, ends_at=max(now, away.starts_at))
+        zone = (await load_player(ctx.store, user.id)).zone
+        given = absence.days_of(away, zone) - absence.days_of(
+            replace(away, ends_at=max(now, away.starts_at)), zone
         )
         left, allowed = await absence.days_left(ctx, guild_id, user.id, away.starts_at)
         planned = away.starts_at > now

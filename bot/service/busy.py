@@ -8,15 +8,23 @@ from types import TracebackType
 
 
 class Locks:
-    """One lock a channel, taken only through ``hold`` (so that every call counts)."""
+    """One lock a channel, taken only through ``hold`` (so that every call counts); and one
+    a server, for what is counted across its channels (``server``)."""
 
     def __init__(self) -> None:
         self._locks: dict[int, asyncio.Lock] = {}
+        self._servers: dict[int, asyncio.Lock] = {}
         self.under_way = 0  # calls in a ``hold`` or ``Counting`` now
 
     def hold(self, channel_id: int) -> Held:
         """``async with`` it: the channel's lock, counted while waited on and held."""
         return Held(self, self._locks.setdefault(channel_id, asyncio.Lock()))
+
+    def server(self, guild_id: int) -> Held:
+        """``async with`` it: the server's lock, held around a check of what its channels
+        hold together and the change it allows (the caps on waiting challenges). Taken
+        before a channel's lock, never while holding one."""
+        return Held(self, self._servers.setdefault(guild_id, asyncio.Lock()))
 
     def counting(self) -> Counting:
         """``with`` it: work under way that takes no lock (the endings' listeners, the

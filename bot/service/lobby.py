@@ -16,10 +16,10 @@ from .errors import NotAllowed, Refused
 from .models import Place, Reply, User, is_robot
 from .phases import CHALLENGE, DECLINED, EXPIRED, SETUP, WITHDRAWN
 from .ports import Stamp
-from .setup_phase import FORM, asks_setup, begin, setup_prompt
+from .setup_phase import FORM, asks_setup, begin, choose_by, setup_prompt
 from .table import Table
 from .terms import LONGEST_TURN, SHORTEST_TURN, Terms
-from .texts import duration, escape
+from .texts import duration, escape, moment
 
 
 # ---- challenges ----------------------------------------------------------------------------
@@ -107,7 +107,7 @@ async def challenge(
     )
     mail = Mail(place.channel_id)
     with speaking(await ctx.server_language(place.guild_id)) as language:
-        _post_challenge(ctx, mail, user, opponent, terms, expiry, language)
+        _post_challenge(ctx, mail, user, opponent, terms, now + expiry, language)
     try:
         hosted = await ctx.store.hosting.create(new, mail.posts)
     except ChannelBusy:
@@ -132,23 +132,23 @@ def _post_challenge(
     user: User,
     opponent: User | None,
     terms: Terms,
-    expiry: float,
+    expires_at: float,
     language: str,
 ) -> None:
     """The challenge's post in its channel, in ``language`` (the server's, the current
-    one)."""
+    one). It stays there: when it expires is a Discord timestamp, which reads true later."""
     params = {
         "player": escape(user.name),
         "game": terms.title,
         "terms": terms.describe(localized=True),
         "accept": ctx.cmd("accept", localized=True),
-        "expiry": duration(expiry, localized=True),
+        "expiry": moment(expires_at, ctx.now(), localized=True),
     }
     if opponent is None:
         mail.public(
             _(
                 "{player} posts an open challenge to a match of {game}: {terms}. Anyone here "
-                "may accept with {accept}. The challenge expires in {expiry}.",
+                "may accept with {accept}. The challenge expires {expiry}.",
                 **params,
             ),
             buttons=("accept",),
@@ -158,7 +158,7 @@ def _post_challenge(
     mail.public(
         _(
             "{player} challenges {opponent} to a match of {game}: {terms}. {opponent}, accept "
-            "with {accept} or decline with {decline}. The challenge expires in {expiry}.",
+            "with {accept} or decline with {decline}. The challenge expires {expiry}.",
             opponent=escape(opponent.name),
             decline=ctx.cmd("decline", localized=True),
             **params,
@@ -295,7 +295,8 @@ async def setup_mail(ctx: Context, staged: Table, lead: str, drawn: bool = False
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail = Mail(staged.channel_id)
     with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        mail.public(_setup_post(staged, lead, drawn), mentions=players, language=language)
+        post = _setup_post(staged, lead, drawn, choose_by(ctx, staged))
+        mail.public(post, mentions=players, language=language)
     for side in Side:
         with speaking(await ctx.player_language(hosted.player(side))) as language:
             prompt = setup_prompt(ctx, staged, side)
@@ -303,9 +304,9 @@ async def setup_mail(ctx: Context, staged: Table, lead: str, drawn: bool = False
     return mail
 
 
-def _setup_post(staged: Table, lead: str, drawn: bool) -> str:
+def _setup_post(staged: Table, lead: str, drawn: bool, deadline: str) -> str:
     """Who plays which side and who chooses a setup now (the AI players choose theirs at
-    once), in the current language."""
+    once), and by when (``deadline``: ``choose_by``), in the current language."""
     hosted = staged.hosted
     people = [side for side in Side if not is_robot(hosted.player(side))]
     if len(people) == 2:
@@ -322,16 +323,17 @@ def _setup_post(staged: Table, lead: str, drawn: bool) -> str:
         "first": staged.who(Side.CHALLENGER),
         "second": staged.who(Side.OPPOSITION),
         "who": who,
-        "time": duration(staged.terms.turn_seconds, localized=True),
+        "deadline": deadline,
     }
     if drawn:
         return _(
             "{lead} {first} moves first (drawn at random); {second} answers. {who} You have "
-            "{time} to choose.",
+            "until {deadline} to choose.",
             **params,
         )
     return _(
-        "{lead} {first} moves first; {second} answers. {who} You have {time} to choose.", **params
+        "{lead} {first} moves first; {second} answers. {who} You have until {deadline} to choose.",
+        **params,
     )
 
 

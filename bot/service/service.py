@@ -129,18 +129,25 @@ class MatchService(Looking, Absences, Drafting, Coaching):
     ) -> Reply:
         """Challenge ``opponent``, or anyone in the channel (an open challenge). ``where``
         gives the challenge a place of its own (a new thread), asked for only once every
-        check has passed, so that a refused challenge never opens one."""
+        check has passed, so that a refused challenge never opens one. The server's lock is
+        held from the check of its caps on waiting challenges to the challenge's save, so
+        challenges sent together cannot all pass the check before any is saved."""
         self._limit.take(user.id, self._ctx.now())
         terms = (terms or Terms()).with_clock_defaults()
-        expiry = await lobby.check_challenge(self._ctx, place, user, opponent, terms, expires_in)
-        if where is not None:
-            place = await where()
-        async with self._lock(place.channel_id):
-            if await self._table(place.channel_id) is not None:
-                raise Refused(lobby.busy_text())
-            table, reply = await lobby.challenge(self._ctx, place, user, opponent, terms, expiry)
-            self._tables[place.channel_id] = table
-            return reply
+        async with self._locks.server(place.guild_id):
+            expiry = await lobby.check_challenge(
+                self._ctx, place, user, opponent, terms, expires_in
+            )
+            if where is not None:
+                place = await where()
+            async with self._lock(place.channel_id):
+                if await self._table(place.channel_id) is not None:
+                    raise Refused(lobby.busy_text())
+                table, reply = await lobby.challenge(
+                    self._ctx, place, user, opponent, terms, expiry
+                )
+                self._tables[place.channel_id] = table
+                return reply
 
     async def open_match(
         self,

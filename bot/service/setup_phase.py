@@ -23,7 +23,7 @@ from .models import Reply, User
 from .phases import LAPSED, PLAYING
 from .table import Table, player_side
 from .terms import Terms
-from .texts import duration, escape, listing
+from .texts import duration, escape, listing, moment
 
 FORM = "setup"  # the verb of a setup prompt's components (a front end shows the form)
 
@@ -52,8 +52,16 @@ def setup_prompt(ctx: Context, table: Table, side: Side) -> str:
             **params,
         )
     lines = [head, *questions.prompt_lines(terms, side)]
-    lines.append(_("You have {time} to choose.", time=duration(terms.turn_seconds, localized=True)))
+    lines.append(_("You have until {deadline} to choose.", deadline=choose_by(ctx, table)))
     return "\n".join(lines)
+
+
+def choose_by(ctx: Context, table: Table) -> str:
+    """When the setup phase ends, as Discord timestamps (``texts.moment``: the posts and
+    prompts that say it stay, and read true later), in the current language."""
+    hosted, now = table.hosted, ctx.now()
+    due = now + table.terms.turn_seconds if hosted.due_at is None else hosted.due_at
+    return moment(due, now, localized=True)
 
 
 def complete(terms: Terms, choice: SetupChoice) -> bool:

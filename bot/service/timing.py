@@ -74,6 +74,18 @@ def settled(
     return replace(hosted, clocks=(clocks[0], clocks[1]))
 
 
+def taken_back(terms: Terms, hosted: Hosted, side: Side) -> Hosted:
+    """``side``'s last turn is taken back, to be played again: the increment its end added
+    to their allowance goes with it (the time it used stays used, as a bank keeps what it
+    paid), so that the turn played again earns the one increment of a turn. An allowance
+    held at the cap loses the whole increment (what the cap cut off is not known)."""
+    if hosted.clocks is None or terms.clock != INCREMENT_CLOCK:
+        return hosted
+    clocks = list(hosted.clocks)
+    clocks[side] = max(0.0, clocks[side] - terms.increment_seconds)
+    return replace(hosted, clocks=(clocks[0], clocks[1]))
+
+
 def started(
     now: float, terms: Terms, hosted: Hosted, side: Side, stops: Sequence[Interval] = ()
 ) -> Hosted:

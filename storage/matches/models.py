@@ -49,7 +49,8 @@ class MatchInfo:
 
     ``game`` is the id of its game (``rules.registry``); ``options`` are its checked options
     and the setup answers that are not secret, None only if they are unreadable (loading that
-    match then raises CorruptMatch); ``actions`` counts the entries of its log."""
+    match then raises CorruptMatch); ``actions`` counts the entries of its log; ``closed``
+    says how a match that ended without a result ended."""
 
     id: int
     guild_id: int
@@ -68,6 +69,7 @@ class MatchInfo:
     created_at: float
     updated_at: float
     game: str = DEFAULT_GAME
+    closed: str | None = None  # "aborted" or "cancelled": it ended without a result
 
     @property
     def state(self) -> State:

@@ -21,7 +21,7 @@ from .models import FinishedMatch, LogLine, MatchInfo
 _MATCH_COLUMNS = (
     "id, guild_id, channel_id, challenger_id, opposition_id, options, status, side_to_act,"
     " round, score_c, score_o, result, version, last_seq, turn_deadline, created_at, updated_at,"
-    " game"
+    " game, closed"
 )
 _CLOSING = ", ".join(f"'{kind}'" for kind in sorted(CLOSING))
 
@@ -49,6 +49,7 @@ def _info(row: Row) -> MatchInfo:
         created_at=row["created_at"],
         updated_at=row["updated_at"],
         game=row["game"],
+        closed=row["closed"],
     )
 
 
