@@ -2,7 +2,8 @@
 its own process on the Discord emulator, serving its web board: players open their private link
 from Discord and play by clicking (a TORA turn ended on the page reaches the channel and the
 opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
-long board with an Assassin played on a phone's screen; a turn played with the keyboard alone;
+long board with an Assassin played on a phone's screen; a turn played with the keyboard alone,
+the focus back on the board when the chooser closes;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
 page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
 spectator's page follows a turn live, and the setup is done
@@ -24,10 +25,11 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from web_world import World
 
 from bot.service.links import BOARD, PAGE
 from harness.stage import Stage
-from rules import GameState, game_type
+from rules import GameState, Side, game_type
 
 try:
     from playwright.async_api import Browser, Frame, Page, Route, async_playwright, expect
@@ -70,6 +72,14 @@ async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage
     workdir = tmp_path_factory.mktemp("web")
     async with Stage(workdir, names, process=True, channels=11) as on_stage:
         yield on_stage
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def w(tmp_path: Path) -> AsyncIterator[World]:
+    """The bot's web board in this process, for the tests that need no Discord: a match
+    started in a step (``World.playing``), its players' links made at once."""
+    async with World(tmp_path / "browser.sqlite3") as world:
+        yield world
 
 
 OPEN: list[Any] = []  # the browser contexts a test opened, closed after it
@@ -381,6 +391,45 @@ async def test_a_turn_played_with_the_keyboard_alone(stage: Stage, browser: Brow
     assert choice.label in label
     await ivy.keyboard.press("Enter")
     await staged(ivy, 1)
+
+
+async def test_an_action_chosen_in_the_chooser_with_the_keyboard_keeps_the_focus_on_the_board(
+    w: World, browser: Browser
+) -> None:
+    """Regression: the chooser's option pressed (and Escape) hid the button that had the
+    focus, which fell to the page's body; it goes back to the square the chooser was opened
+    from. TORA's Cannon at the start: two fires reach one square."""
+    match = await w.playing()
+    me = await w.me(match, Side.CHALLENGER)
+    group, spot = next(
+        (g, square)
+        for g in me["choices"]
+        for square in {a["spot"] for a in g["actions"]}
+        if g.get("origin") and [a["spot"] for a in g["actions"]].count(square) > 1
+    )
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    focused = "document.activeElement.dataset.square"
+    for key in ("Escape", "Enter"):  # closed unchosen (the piece let go), then one chosen
+        await page.locator(f'.cell[data-square="{group["origin"]}"]').focus()
+        await page.keyboard.press("Enter")
+        await expect(page.locator(".cell.picked")).to_have_count(1, timeout=WAIT)
+        await page.locator(f'.cell[data-square="{spot}"]').focus()
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#chooser")).to_be_visible()
+        await page.keyboard.press(key)  # the first option has the focus
+        await expect(page.locator("#chooser")).to_be_hidden()
+        assert await page.evaluate(focused) == spot
+    await staged(page, 1)
+    await page.wait_for_timeout(300)  # the board drawn again with the action staged
+    assert await page.evaluate(focused) == spot
+
+
+async def player_page(w: World, browser: Browser, match: int, side: Side) -> Page:
+    """``side``'s page of ``match`` in ``w``, open on its board."""
+    assert w.client is not None
+    page = await opened(browser, f"{w.client.make_url('/play')}#{await w.token(match, side)}")
+    await expect(page.locator(".cell")).not_to_have_count(0, timeout=WAIT)
+    return page
 
 
 async def walk(page: Page, square: str) -> None:
