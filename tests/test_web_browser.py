@@ -3,7 +3,8 @@ its own process on the Discord emulator, serving its web board: players open the
 from Discord and play by clicking (a TORA turn ended on the page reaches the channel and the
 opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
 long board with an Assassin played on a phone's screen; a turn played with the keyboard alone,
-the focus back on the board when the chooser closes;
+the focus back on the board when the chooser closes; the server unreachable no longer said
+once the page has read its state;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
 page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
 spectator's page follows a turn live, and the setup is done
@@ -422,6 +423,48 @@ async def test_an_action_chosen_in_the_chooser_with_the_keyboard_keeps_the_focus
     await staged(page, 1)
     await page.wait_for_timeout(300)  # the board drawn again with the action staged
     assert await page.evaluate(focused) == spot
+
+
+async def test_the_server_unreachable_is_no_longer_said_once_the_page_reads_its_state(
+    w: World, browser: Browser
+) -> None:
+    """Regression: a page whose first read of its state failed (the server restarting) kept
+    saying the server could not be reached once its live stream had connected and it had
+    read and shown the match; the player page's red alert, the match page's line alike."""
+    match = await w.playing()
+    assert w.client is not None
+    token = await w.token(match, Side.CHALLENGER)
+    pages = {
+        "#error": (f"{w.client.make_url('/play')}#{token}", "**/api/me"),
+        "#said": (str(w.client.make_url(f"/m/{match}")), f"**/api/m/{match}"),
+    }
+    for shown, (url, state) in pages.items():
+        made = await browser.new_context()
+        OPEN.append(made)
+        page = await made.new_page()
+        failed = await down_once(page, state)
+        await page.goto(url)
+        await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+        await expect(page.locator("#title")).to_contain_text("TORA", timeout=WAIT)
+        assert failed, shown
+        said = page.locator(shown)
+        await (expect(said).to_be_hidden() if shown == "#error" else expect(said).to_be_empty())
+
+
+async def down_once(page: Page, url: str) -> list[str]:
+    """The page's first request to ``url`` refused as by a server down; the list it is
+    added to."""
+    failed: list[str] = []
+
+    async def once_down(route: Route) -> None:
+        if failed:
+            await route.continue_()
+        else:
+            failed.append(route.request.url)
+            await route.abort("connectionrefused")
+
+    await page.route(url, once_down)
+    return failed
 
 
 async def player_page(w: World, browser: Browser, match: int, side: Side) -> Page:

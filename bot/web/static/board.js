@@ -33,6 +33,7 @@ const ui = {
   pictureUrl: null, // and where it came from
   pressed: null, // the square last pressed
   connection: "connecting", // the live stream's status (live.js's key)
+  loadError: "", // what the last failed read of the state said ("": it did not fail)
 };
 
 /** The player's token, from the address's fragment (then taken out of the address bar, so it
@@ -62,17 +63,36 @@ function stateUrl() {
 
 // ---- talking to the server ---------------------------------------------------------------
 
+/** Read the state and show it. What a failed read says (the server could not be reached,
+ * or answered an error) stays until a read succeeds, then goes: the page works again. */
 async function load() {
   try {
     const response = await fetch(stateUrl(), { headers: headers(), cache: "no-store" });
     const body = await readJson(response);
     if (!response.ok) {
-      showError(body.error || t("server-answered", { status: response.status }));
+      loadFailed(body.error || t("server-answered", { status: response.status }));
       return;
     }
     await setState(body);
+    loadFailed("");
   } catch {
-    showError(t("unreachable-retry"));
+    loadFailed(t("unreachable-retry"));
+  }
+}
+
+/** Show why the state could not be read (`text`), or take the last such words away ("").
+ * Only load's own: a refused action's words stay where a read then succeeds. */
+function loadFailed(text) {
+  const shown = ui.loadError;
+  ui.loadError = text;
+  if (text) {
+    showError(text);
+    return;
+  }
+  const element = $("error") || $("said");
+  if (shown && element.textContent === shown) {
+    if ($("error")) clearError();
+    else say("");
   }
 }
 
