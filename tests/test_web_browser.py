@@ -4,7 +4,7 @@ from Discord and play by clicking (a TORA turn ended on the page reaches the cha
 opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
 long board with an Assassin played on a phone's screen; a turn played with the keyboard alone,
 the focus back on the board when the chooser closes; the server unreachable no longer said
-once the page has read its state;
+once the page has read its state; a refused replay leaving the page on the position now;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
 page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
 spectator's page follows a turn live, and the setup is done
@@ -449,6 +449,28 @@ async def test_the_server_unreachable_is_no_longer_said_once_the_page_reads_its_
         assert failed, shown
         said = page.locator(shown)
         await (expect(said).to_be_hidden() if shown == "#error" else expect(said).to_be_empty())
+
+
+async def test_a_refused_replay_leaves_the_page_on_the_position_now(
+    w: World, browser: Browser
+) -> None:
+    """Regression: a replay refused (a long board with Assassins replays once it has ended)
+    left the page saying "Turn 0 of 1" over the board as it is now, its squares gone until
+    "The position now" was pressed; it stays on the position now, its squares to play."""
+    from test_web_live import ANN_STARTS, ANN_WALKS, twin
+
+    match = await twin(w, ANN_STARTS[0])
+    ann = await w.token(match, Side.CHALLENGER)
+    for notation in (ANN_WALKS[ANN_STARTS[0]], await w.first_action(match, Side.CHALLENGER)):
+        assert (await w.post("act", ann, {"stamp": 1, "notation": notation}))[0] == 200
+    assert (await w.post("end", ann, {"stamp": 1}))[0] == 200
+    page = await player_page(w, browser, match, Side.OPPOSITION)
+    await expect(page.locator("#step")).to_have_text("Now, after 1 turn", timeout=WAIT)
+    await page.locator("#back").click()
+    await expect(page.locator("#said")).to_contain_text("replay", timeout=WAIT)
+    await expect(page.locator("#step")).to_have_text("Now, after 1 turn")
+    await expect(page.locator("#cells")).to_be_visible()
+    await expect(page.locator("#picture")).to_have_attribute("alt", re.compile("^The board:"))
 
 
 async def down_once(page: Page, url: str) -> list[str]:

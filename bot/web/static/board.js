@@ -274,9 +274,18 @@ async function renderPicture() {
       await image.decode().catch(() => {}); // laid out before the cells are placed on it
     } catch (error) {
       say(error.message);
+      if (ui.replay !== null) backToNow(image);
     }
   }
   if (PAGE === "play") renderCells();
+}
+
+/** A replay's picture refused (a match with hidden moves replays once it has ended): the
+ * page stays on the position now, which it still shows, and says so, its squares to play. */
+function backToNow(image) {
+  ui.replay = null;
+  renderTools();
+  image.alt = t("board-now", { summary: ui.state.summary || "" });
 }
 
 function renderCells() {
