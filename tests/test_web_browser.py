@@ -4,7 +4,8 @@ from Discord and play by clicking (a TORA turn ended on the page reaches the cha
 opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
 long board with an Assassin played on a phone's screen; a turn played with the keyboard alone,
 the focus back on the board when the chooser closes; the server unreachable no longer said
-once the page has read its state; a refused replay leaving the page on the position now;
+once the page has read its state; a refused replay leaving the page on the position now; a
+live stream refused for too many open boards saying why;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
 page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
 spectator's page follows a turn live, and the setup is done
@@ -471,6 +472,26 @@ async def test_a_refused_replay_leaves_the_page_on_the_position_now(
     await expect(page.locator("#step")).to_have_text("Now, after 1 turn")
     await expect(page.locator("#cells")).to_be_visible()
     await expect(page.locator("#picture")).to_have_attribute("alt", re.compile("^The board:"))
+
+
+async def test_a_stream_refused_for_too_many_open_boards_says_why(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Regression: a live stream refused for too many boards open from one address (429)
+    showed "reconnecting…" for ever, the server's "close one and try again" never read; the
+    player page and the match page (an EventSource) now say it, and try again when the
+    refusal's Retry-After says."""
+    from bot.web import Limits
+
+    async with World(tmp_path / "streams.sqlite3", limits=Limits(streams=1)) as w:
+        match = await w.playing()
+        assert w.client is not None
+        first = await player_page(w, browser, match, Side.CHALLENGER)
+        await expect(first.locator("#connection")).to_have_text("live", timeout=WAIT)
+        second = await player_page(w, browser, match, Side.OPPOSITION)
+        watcher = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+        for page in (second, watcher):
+            await expect(page.locator("#connection")).to_contain_text("close one", timeout=WAIT)
 
 
 async def down_once(page: Page, url: str) -> list[str]:

@@ -33,6 +33,7 @@ const ui = {
   pictureUrl: null, // and where it came from
   pressed: null, // the square last pressed
   connection: "connecting", // the live stream's status (live.js's key)
+  connectionWhy: "", // and the server's words for it, where it refused the stream
   loadError: "", // what the last failed read of the state said ("": it did not fail)
 };
 
@@ -151,7 +152,7 @@ function stamp() {
  * it is, which the page may have read already) leaves what the player has open as it is: a
  * chooser, a picked piece and its warnings. */
 async function setState(state) {
-  if (await speak(state.language, headers())) showConnection(ui.connection);
+  if (await speak(state.language, headers())) showConnection(ui.connection, ui.connectionWhy);
   if (!ui.state || state.version !== ui.state.version) {
     ui.state = state;
     if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
@@ -533,10 +534,12 @@ function tick() {
   clock.textContent = t("deadline", { when: when.toLocaleString(dateLocale()), countdown });
 }
 
-/** The live stream's status (`key`: "connecting", "live", "reconnecting"...), in words. */
-function showConnection(key) {
+/** The live stream's status (`key`: "connecting", "live", "reconnecting"...), in words:
+ * `why` where the server said them (why it refused the stream, and what to do). */
+function showConnection(key, why = "") {
   ui.connection = key;
-  $("connection").textContent = t(`status-${key}`);
+  ui.connectionWhy = why;
+  $("connection").textContent = why ? `${t(`status-${key}`)} ${why}` : t(`status-${key}`);
 }
 
 function say(text) {
@@ -620,8 +623,8 @@ async function start() {
     (data) => {
       if (PAGE === "play" || !ui.state || data.version !== ui.state.version) load();
     },
-    (status) => {
-      showConnection(status);
+    (status, why) => {
+      showConnection(status, why);
       if (status === "live" && connected) load(); // what changed while the stream was down
       if (status === "live") connected = true;
     },
