@@ -5,7 +5,8 @@ opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monke
 long board with an Assassin played on a phone's screen; a turn played with the keyboard alone,
 the focus back on the board when the chooser closes; the server unreachable no longer said
 once the page has read its state; a refused replay leaving the page on the position now; a
-live stream refused for too many open boards saying why;
+live stream refused for too many open boards saying why; a player's open page showing the
+result when the opponent resigns;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
 page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
 spectator's page follows a turn live, and the setup is done
@@ -492,6 +493,24 @@ async def test_a_stream_refused_for_too_many_open_boards_says_why(
         watcher = await opened(browser, str(w.client.make_url(f"/m/{match}")))
         for page in (second, watcher):
             await expect(page.locator("#connection")).to_contain_text("close one", timeout=WAIT)
+
+
+async def test_a_players_open_page_shows_the_result_when_the_opponent_resigns(
+    w: World, browser: Browser
+) -> None:
+    """Regression: ann's page, open on her turn when bob resigned, said only that her link
+    had ended: no result, and End turn, Resign and Offer a draw stayed enabled over the old
+    board, each refused when pressed. It becomes the match's page, the result shown."""
+    from web_world import BOB, HERE
+
+    match = await w.playing()
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    await expect(ann.locator("#connection")).to_have_text("live", timeout=WAIT)
+    await w.service.resign(HERE, BOB)
+    await expect(ann.locator("#result")).to_contain_text("resign", timeout=WAIT)
+    await expect(ann.locator("#error")).to_contain_text("ended")
+    for control in ("#turn", "#more", "#cells", "#plan", "#prompt"):
+        await expect(ann.locator(control)).to_be_hidden()
 
 
 async def down_once(page: Page, url: str) -> list[str]:

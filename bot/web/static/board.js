@@ -15,7 +15,9 @@ import { dateLocale, label, speak, t, tn } from "./words.js";
 let PAGE = document.body.dataset.page;
 const TOKEN_KEY = "tora-board-token";
 let TOKEN = PAGE === "play" ? takeToken() : "";
-let MATCH = ""; // in an Activity: the match its channel holds
+// in an Activity: the match its channel holds; on a player page whose link ended with the
+// match: that match, its page shown instead
+let MATCH = "";
 // In an Activity: the pass its sign-in gave, sent with every request so that the server
 // counts them against the user's allowances (every user comes from Discord's proxy's address).
 let PASS = "";
@@ -72,6 +74,7 @@ async function load() {
     const body = await readJson(response);
     if (!response.ok) {
       loadFailed(body.error || t("server-answered", { status: response.status }));
+      if (response.status === 401 && body.ended) await watchEnded();
       return;
     }
     await setState(body);
@@ -79,6 +82,21 @@ async function load() {
   } catch {
     loadFailed(t("unreachable-retry"));
   }
+}
+
+/** The player's link ended with their match (the opponent resigned, a draw was agreed...):
+ * the page becomes the match's page, its result shown and the player's controls gone, the
+ * link's end still said. */
+async function watchEnded() {
+  if (PAGE !== "play" || !ui.state) return; // which match is not known: the words say it
+  ui.loadError = ""; // said for good, not taken back by the match page's read
+  MATCH = String(ui.state.match);
+  PAGE = "match";
+  document.body.dataset.page = PAGE;
+  hideChooser();
+  ui.picked = null;
+  for (const id of PLAYING_ONLY) $(id).hidden = true;
+  await load();
 }
 
 /** Show why the state could not be read (`text`), or take the last such words away ("").
