@@ -6,7 +6,8 @@ long board with an Assassin played on a phone's screen; a turn played with the k
 the focus back on the board when the chooser closes; the server unreachable no longer said
 once the page has read its state; a refused replay leaving the page on the position now; a
 live stream refused for too many open boards saying why; a player's open page showing the
-result when the opponent resigns;
+result when the opponent resigns; the focused and the picked square standing out on every
+square;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
 page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
 spectator's page follows a turn live, and the setup is done
@@ -527,6 +528,63 @@ async def down_once(page: Page, url: str) -> list[str]:
 
     await page.route(url, once_down)
     return failed
+
+
+async def test_the_focused_and_the_picked_square_stand_out_on_every_square(
+    w: World, browser: Browser
+) -> None:
+    """Regression: the focus was a white outline inside the square, about 1.2:1 on the
+    board's light squares, far below the 3:1 a focus mark needs (the picked piece's white
+    ring alike); each is now a ring of two colours, one at least 3:1 on every square's
+    colour, each at least 3:1 against the other."""
+    match = await w.playing()
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await page.wait_for_timeout(300)  # the picture decoded
+    found = await page.evaluate(RINGS)
+    for ring in (found["focus"], found["picked"]):
+        assert len(ring) == 2 and contrast(*ring) >= 3, found
+        for under in found["squares"]:
+            assert max(contrast(colour, under) for colour in ring) >= 3, (ring, under)
+
+
+# The colours of a focused and of a picked cell's rings, and of every square of the picture
+# just inside its edge (where the rings are drawn).
+RINGS = r"""() => {
+    const img = document.getElementById('picture');
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const box = img.getBoundingClientRect(), scale = img.naturalWidth / box.width;
+    const cells = [...document.querySelectorAll('.cell')];
+    const squares = cells.map((cell) => {
+        const r = cell.getBoundingClientRect();
+        const x = Math.round((r.left - box.left + 2) * scale);
+        const y = Math.round((r.top - box.top + r.height / 2) * scale);
+        return [...ctx.getImageData(x, y, 1, 1).data.slice(0, 3)];
+    });
+    const rgb = (text) => [...text.matchAll(/rgba?\(([^)]*)\)/g)].map(
+        (m) => m[1].split(/[ ,]+/).slice(0, 3).map(Number));
+    const [focused, picked] = cells;
+    focused.tabIndex = 0;
+    focused.focus({focusVisible: true});
+    const style = getComputedStyle(focused);
+    picked.classList.add('picked');
+    return {squares,
+            focus: [...rgb(style.outlineColor), ...rgb(style.boxShadow)],
+            picked: rgb(getComputedStyle(picked).boxShadow)};
+}"""
+
+
+def contrast(a: list[int], b: list[int]) -> float:
+    """The WCAG contrast ratio of two sRGB colours."""
+
+    def luminance(rgb: list[int]) -> float:
+        linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
 
 
 async def player_page(w: World, browser: Browser, match: int, side: Side) -> Page:
