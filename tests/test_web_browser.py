@@ -2,7 +2,12 @@
 its own process on the Discord emulator, serving its web board: players open their private link
 from Discord and play by clicking (a TORA turn ended on the page reaches the channel and the
 opponent's open page; a ToriShogi promotion and drop; a Torii turn and the Monkey's decision; a
-long board with an Assassin played on a phone's screen; a turn played with the keyboard alone;
+long board with an Assassin played on a phone's screen; a turn played with the keyboard alone,
+the focus back on the board when the chooser closes; the server unreachable no longer said
+once the page has read its state; a refused replay leaving the page on the position now; a
+live stream refused for too many open boards saying why; a player's open page showing the
+result when the opponent resigns; the focused and the picked square standing out on every
+square;
 a General's move the turn could not end on, marked before it is staged; a draw offered on one
 page and accepted on the other; a pause declined, then accepted, then the clock resumed), a
 spectator's page follows a turn live, and the setup is done
@@ -24,10 +29,11 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+from web_world import World
 
 from bot.service.links import BOARD, PAGE
 from harness.stage import Stage
-from rules import GameState, game_type
+from rules import GameState, Side, game_type
 
 try:
     from playwright.async_api import Browser, Frame, Page, Route, async_playwright, expect
@@ -70,6 +76,14 @@ async def stage(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Stage
     workdir = tmp_path_factory.mktemp("web")
     async with Stage(workdir, names, process=True, channels=11) as on_stage:
         yield on_stage
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def w(tmp_path: Path) -> AsyncIterator[World]:
+    """The bot's web board in this process, for the tests that need no Discord: a match
+    started in a step (``World.playing``), its players' links made at once."""
+    async with World(tmp_path / "browser.sqlite3") as world:
+        yield world
 
 
 OPEN: list[Any] = []  # the browser contexts a test opened, closed after it
@@ -381,6 +395,204 @@ async def test_a_turn_played_with_the_keyboard_alone(stage: Stage, browser: Brow
     assert choice.label in label
     await ivy.keyboard.press("Enter")
     await staged(ivy, 1)
+
+
+async def test_an_action_chosen_in_the_chooser_with_the_keyboard_keeps_the_focus_on_the_board(
+    w: World, browser: Browser
+) -> None:
+    """Regression: the chooser's option pressed (and Escape) hid the button that had the
+    focus, which fell to the page's body; it goes back to the square the chooser was opened
+    from. TORA's Cannon at the start: two fires reach one square."""
+    match = await w.playing()
+    me = await w.me(match, Side.CHALLENGER)
+    group, spot = next(
+        (g, square)
+        for g in me["choices"]
+        for square in {a["spot"] for a in g["actions"]}
+        if g.get("origin") and [a["spot"] for a in g["actions"]].count(square) > 1
+    )
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    focused = "document.activeElement.dataset.square"
+    for key in ("Escape", "Enter"):  # closed unchosen (the piece let go), then one chosen
+        await page.locator(f'.cell[data-square="{group["origin"]}"]').focus()
+        await page.keyboard.press("Enter")
+        await expect(page.locator(".cell.picked")).to_have_count(1, timeout=WAIT)
+        await page.locator(f'.cell[data-square="{spot}"]').focus()
+        await page.keyboard.press("Enter")
+        await expect(page.locator("#chooser")).to_be_visible()
+        await page.keyboard.press(key)  # the first option has the focus
+        await expect(page.locator("#chooser")).to_be_hidden()
+        assert await page.evaluate(focused) == spot
+    await staged(page, 1)
+    await page.wait_for_timeout(300)  # the board drawn again with the action staged
+    assert await page.evaluate(focused) == spot
+
+
+async def test_the_server_unreachable_is_no_longer_said_once_the_page_reads_its_state(
+    w: World, browser: Browser
+) -> None:
+    """Regression: a page whose first read of its state failed (the server restarting) kept
+    saying the server could not be reached once its live stream had connected and it had
+    read and shown the match; the player page's red alert, the match page's line alike."""
+    match = await w.playing()
+    assert w.client is not None
+    token = await w.token(match, Side.CHALLENGER)
+    pages = {
+        "#error": (f"{w.client.make_url('/play')}#{token}", "**/api/me"),
+        "#said": (str(w.client.make_url(f"/m/{match}")), f"**/api/m/{match}"),
+    }
+    for shown, (url, state) in pages.items():
+        made = await browser.new_context()
+        OPEN.append(made)
+        page = await made.new_page()
+        failed = await down_once(page, state)
+        await page.goto(url)
+        await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+        await expect(page.locator("#title")).to_contain_text("TORA", timeout=WAIT)
+        assert failed, shown
+        said = page.locator(shown)
+        await (expect(said).to_be_hidden() if shown == "#error" else expect(said).to_be_empty())
+
+
+async def test_a_refused_replay_leaves_the_page_on_the_position_now(
+    w: World, browser: Browser
+) -> None:
+    """Regression: a replay refused (a long board with Assassins replays once it has ended)
+    left the page saying "Turn 0 of 1" over the board as it is now, its squares gone until
+    "The position now" was pressed; it stays on the position now, its squares to play."""
+    from test_web_live import ANN_STARTS, ANN_WALKS, twin
+
+    match = await twin(w, ANN_STARTS[0])
+    ann = await w.token(match, Side.CHALLENGER)
+    for notation in (ANN_WALKS[ANN_STARTS[0]], await w.first_action(match, Side.CHALLENGER)):
+        assert (await w.post("act", ann, {"stamp": 1, "notation": notation}))[0] == 200
+    assert (await w.post("end", ann, {"stamp": 1}))[0] == 200
+    page = await player_page(w, browser, match, Side.OPPOSITION)
+    await expect(page.locator("#step")).to_have_text("Now, after 1 turn", timeout=WAIT)
+    await page.locator("#back").click()
+    await expect(page.locator("#said")).to_contain_text("replay", timeout=WAIT)
+    await expect(page.locator("#step")).to_have_text("Now, after 1 turn")
+    await expect(page.locator("#cells")).to_be_visible()
+    await expect(page.locator("#picture")).to_have_attribute("alt", re.compile("^The board:"))
+
+
+async def test_a_stream_refused_for_too_many_open_boards_says_why(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """Regression: a live stream refused for too many boards open from one address (429)
+    showed "reconnecting…" for ever, the server's "close one and try again" never read; the
+    player page and the match page (an EventSource) now say it, and try again when the
+    refusal's Retry-After says."""
+    from bot.web import Limits
+
+    async with World(tmp_path / "streams.sqlite3", limits=Limits(streams=1)) as w:
+        match = await w.playing()
+        assert w.client is not None
+        first = await player_page(w, browser, match, Side.CHALLENGER)
+        await expect(first.locator("#connection")).to_have_text("live", timeout=WAIT)
+        second = await player_page(w, browser, match, Side.OPPOSITION)
+        watcher = await opened(browser, str(w.client.make_url(f"/m/{match}")))
+        for page in (second, watcher):
+            await expect(page.locator("#connection")).to_contain_text("close one", timeout=WAIT)
+
+
+async def test_a_players_open_page_shows_the_result_when_the_opponent_resigns(
+    w: World, browser: Browser
+) -> None:
+    """Regression: ann's page, open on her turn when bob resigned, said only that her link
+    had ended: no result, and End turn, Resign and Offer a draw stayed enabled over the old
+    board, each refused when pressed. It becomes the match's page, the result shown."""
+    from web_world import BOB, HERE
+
+    match = await w.playing()
+    ann = await player_page(w, browser, match, Side.CHALLENGER)
+    await expect(ann.locator("#connection")).to_have_text("live", timeout=WAIT)
+    await w.service.resign(HERE, BOB)
+    await expect(ann.locator("#result")).to_contain_text("resign", timeout=WAIT)
+    await expect(ann.locator("#error")).to_contain_text("ended")
+    for control in ("#turn", "#more", "#cells", "#plan", "#prompt"):
+        await expect(ann.locator(control)).to_be_hidden()
+
+
+async def down_once(page: Page, url: str) -> list[str]:
+    """The page's first request to ``url`` refused as by a server down; the list it is
+    added to."""
+    failed: list[str] = []
+
+    async def once_down(route: Route) -> None:
+        if failed:
+            await route.continue_()
+        else:
+            failed.append(route.request.url)
+            await route.abort("connectionrefused")
+
+    await page.route(url, once_down)
+    return failed
+
+
+async def test_the_focused_and_the_picked_square_stand_out_on_every_square(
+    w: World, browser: Browser
+) -> None:
+    """Regression: the focus was a white outline inside the square, about 1.2:1 on the
+    board's light squares, far below the 3:1 a focus mark needs (the picked piece's white
+    ring alike); each is now a ring of two colours, one at least 3:1 on every square's
+    colour, each at least 3:1 against the other."""
+    match = await w.playing()
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await page.wait_for_timeout(300)  # the picture decoded
+    found = await page.evaluate(RINGS)
+    for ring in (found["focus"], found["picked"]):
+        assert len(ring) == 2 and contrast(*ring) >= 3, found
+        for under in found["squares"]:
+            assert max(contrast(colour, under) for colour in ring) >= 3, (ring, under)
+
+
+# The colours of a focused and of a picked cell's rings, and of every square of the picture
+# just inside its edge (where the rings are drawn).
+RINGS = r"""() => {
+    const img = document.getElementById('picture');
+    const canvas = document.createElement('canvas');
+    canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+    const ctx = canvas.getContext('2d');
+    ctx.drawImage(img, 0, 0);
+    const box = img.getBoundingClientRect(), scale = img.naturalWidth / box.width;
+    const cells = [...document.querySelectorAll('.cell')];
+    const squares = cells.map((cell) => {
+        const r = cell.getBoundingClientRect();
+        const x = Math.round((r.left - box.left + 2) * scale);
+        const y = Math.round((r.top - box.top + r.height / 2) * scale);
+        return [...ctx.getImageData(x, y, 1, 1).data.slice(0, 3)];
+    });
+    const rgb = (text) => [...text.matchAll(/rgba?\(([^)]*)\)/g)].map(
+        (m) => m[1].split(/[ ,]+/).slice(0, 3).map(Number));
+    const [focused, picked] = cells;
+    focused.tabIndex = 0;
+    focused.focus({focusVisible: true});
+    const style = getComputedStyle(focused);
+    picked.classList.add('picked');
+    return {squares,
+            focus: [...rgb(style.outlineColor), ...rgb(style.boxShadow)],
+            picked: rgb(getComputedStyle(picked).boxShadow)};
+}"""
+
+
+def contrast(a: list[int], b: list[int]) -> float:
+    """The WCAG contrast ratio of two sRGB colours."""
+
+    def luminance(rgb: list[int]) -> float:
+        linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    high, low = sorted((luminance(a), luminance(b)), reverse=True)
+    return (high + 0.05) / (low + 0.05)
+
+
+async def player_page(w: World, browser: Browser, match: int, side: Side) -> Page:
+    """``side``'s page of ``match`` in ``w``, open on its board."""
+    assert w.client is not None
+    page = await opened(browser, f"{w.client.make_url('/play')}#{await w.token(match, side)}")
+    await expect(page.locator(".cell")).not_to_have_count(0, timeout=WAIT)
+    return page
 
 
 async def walk(page: Page, square: str) -> None:

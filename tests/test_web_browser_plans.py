@@ -2,19 +2,23 @@
 Playwright) against the bot in its own process on the Discord emulator: while bob's turn runs,
 ann opens "Plan a reply" on her page, picks the move she expects of him and her answer with
 the menus (a piece, then an action), saves it, and the moment bob plays that move in Discord
-her reply is played, with one DM to her."""
+her reply is played, with one DM to her; the action list read with the arrow keys adds
+nothing until Add (or Enter), the focus kept."""
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
 import test_web_browser
-from test_web_browser import CHROMIUM, MISSING, WAIT, board_link, opened
+from test_web_browser import CHROMIUM, MISSING, WAIT, board_link, opened, player_page
+from web_world import World
 
 from harness.stage import Stage
+from rules import Side
 from rules.torishogi import ToriShogiGame
 
 try:
@@ -43,6 +47,7 @@ async def choose(page: Page, game: ToriShogiGame, notation: str) -> None:
     action = page.locator(f'#plan-action option[value="{notation}"]')
     await expect(action).to_have_count(1, timeout=WAIT)
     await page.select_option("#plan-action", notation)
+    await page.click("#plan-add")
 
 
 async def click_as_told(page: Page, selector: str) -> None:
@@ -103,3 +108,35 @@ async def test_a_reply_planned_on_the_web_board_is_played_when_the_turn_comes(
     await stage.posted("bob (Opposition) to act")  # (the posts of both turns went out)
     [dm] = told()  # one DM: no "your turn" for the turn her plan answered
     assert "bob played c5c4: your planned reply a3a4 was played." in dm, dm
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def w(tmp_path: Path) -> AsyncIterator[World]:
+    async with World(tmp_path / "plans.sqlite3") as world:
+        yield world
+
+
+async def test_the_plans_action_list_read_with_the_arrow_keys_adds_nothing_until_asked(
+    w: World, browser: Browser
+) -> None:
+    """Regression: one arrow key in the plan's action list added its first action at once
+    (the list's change sent it), and the list vanished with the focus: a keyboard player
+    could not read the actions before choosing one. Now Add (or Enter) adds it."""
+    match = await w.playing()
+    bob = await player_page(w, browser, match, Side.OPPOSITION)  # ann to act: bob plans
+    await expect(bob.locator("#plan")).to_be_visible(timeout=WAIT)
+    await bob.locator("#plan summary").focus()
+    await bob.keyboard.press("Enter")
+    await expect(bob.locator("#plan-group option")).not_to_have_count(0, timeout=WAIT)
+    await bob.locator("#plan-group").focus()
+    await bob.keyboard.press("ArrowDown")
+    await expect(bob.locator("#plan-action")).to_be_visible(timeout=WAIT)
+    await bob.locator("#plan-action").focus()
+    for _ in range(2):
+        await bob.keyboard.press("ArrowDown")  # reading the actions
+    await bob.wait_for_timeout(500)
+    await expect(bob.locator("#plan-theirs")).to_be_empty()
+    assert await bob.evaluate("document.activeElement.id") == "plan-action"
+    await bob.keyboard.press("Enter")
+    await expect(bob.locator("#plan-theirs")).not_to_be_empty(timeout=WAIT)
+    assert await bob.evaluate("document.activeElement.id") in ("plan-action", "plan-group")

@@ -111,6 +111,26 @@ async def test_a_japanese_players_refusals_and_answers_are_in_japanese(w: World)
     assert set(words["plurals"]["now-after"]) == {"other"}
 
 
+async def test_a_players_refusals_of_what_no_page_sends_are_in_their_language(w: World) -> None:
+    """Regression: the refusals of what no page sends (an empty notation, an answer to no
+    proposal, no setup answers or too long ones: ``seats.check``) were English f-strings,
+    whatever the player's language."""
+    await w.service.records.choose_player_language(BOB, "de")
+    match = await w.playing(Terms(game="torishogi"))
+    bob = await w.token(match, O)
+    long = "x" * 41
+    bodies = {
+        "act": {"stamp": 1, "notation": ""},
+        "answer": {"stamp": 1, "kind": "tea", "yes": True},
+        "setup": {"stamp": 1, "answers": {}},
+    }
+    said = [await refusal(w, bob, body, verb) for verb, body in bodies.items()]
+    said.append(await refusal(w, bob, {"stamp": 1, "answers": {"ruler": long}}, "setup"))
+    english = ("An action's", "An answer is", "A setup sends", "A setup answer")
+    assert not [text for text in said if text.startswith(english)], said
+    assert said[2] == "Eine Aufstellung sendet 1 bis 8 Antworten."
+
+
 async def test_a_match_page_is_in_its_servers_language_a_player_page_shell_in_the_browsers(
     w: World,
 ) -> None:

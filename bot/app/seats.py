@@ -139,21 +139,29 @@ def _for_the_page(refusal: Refused) -> None:
 
 def check(request: Request) -> None:
     """Refuse what no page sends: an unknown verb, a notation too long, answers to no
-    proposal, too many or too long setup answers."""
+    proposal, too many or too long setup answers (in the player's language, as every
+    refusal)."""
     if request.verb not in VERBS:
         raise Refused(
-            f"There is no action {request.verb[:20]!r}; the actions are " + ", ".join(VERBS) + "."
+            _(
+                "There is no action {verb}; the actions are {verbs}.",
+                verb=repr(request.verb[:20]),
+                verbs=", ".join(VERBS),
+            )
         )
     if request.verb == "act" and not 0 < len(request.notation) <= MOST_NOTATION:
-        raise Refused(f"An action's notation is 1 to {MOST_NOTATION} characters.")
+        raise Refused(_("An action's notation is 1 to {most} characters.", most=MOST_NOTATION))
     if request.verb == "answer" and request.kind not in PROPOSAL_KINDS:
-        kinds = ", ".join(PROPOSAL_KINDS[:-1]) + f" or {PROPOSAL_KINDS[-1]}"
-        raise Refused(f"An answer is to a proposal: {kinds}.")
+        kinds, last = ", ".join(PROPOSAL_KINDS[:-1]), PROPOSAL_KINDS[-1]
+        raise Refused(_("An answer is to a proposal: {kinds} or {last}.", kinds=kinds, last=last))
     if request.verb == "setup":
         answers = request.answers or {}
         if not 0 < len(answers) <= MOST_ANSWERS:
-            raise Refused(f"A setup sends 1 to {MOST_ANSWERS} answers.")
+            raise Refused(_("A setup sends 1 to {most} answers.", most=MOST_ANSWERS))
         if any(len(k) > MOST_ANSWER or len(v) > MOST_ANSWER for k, v in answers.items()):
             raise Refused(
-                f"A setup answer and its question's name are at most {MOST_ANSWER} characters."
+                _(
+                    "A setup answer and its question's name are at most {most} characters.",
+                    most=MOST_ANSWER,
+                )
             )

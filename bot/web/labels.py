@@ -66,6 +66,7 @@ LABELS = {
     "plans": N_("Your plans"),
     "choose-piece": N_("Choose a piece"),
     "choose-action": N_("Choose an action"),
+    "plan-add": N_("Add the action"),
     "step-done": N_("Their turn is complete"),
     "step-save": N_("Save the plan"),
     "step-undo": N_("Undo"),

@@ -15,7 +15,9 @@ import { dateLocale, label, speak, t, tn } from "./words.js";
 let PAGE = document.body.dataset.page;
 const TOKEN_KEY = "tora-board-token";
 let TOKEN = PAGE === "play" ? takeToken() : "";
-let MATCH = ""; // in an Activity: the match its channel holds
+// in an Activity: the match its channel holds; on a player page whose link ended with the
+// match: that match, its page shown instead
+let MATCH = "";
 // In an Activity: the pass its sign-in gave, sent with every request so that the server
 // counts them against the user's allowances (every user comes from Discord's proxy's address).
 let PASS = "";
@@ -33,6 +35,8 @@ const ui = {
   pictureUrl: null, // and where it came from
   pressed: null, // the square last pressed
   connection: "connecting", // the live stream's status (live.js's key)
+  connectionWhy: "", // and the server's words for it, where it refused the stream
+  loadError: "", // what the last failed read of the state said ("": it did not fail)
 };
 
 /** The player's token, from the address's fragment (then taken out of the address bar, so it
@@ -62,17 +66,52 @@ function stateUrl() {
 
 // ---- talking to the server ---------------------------------------------------------------
 
+/** Read the state and show it. What a failed read says (the server could not be reached,
+ * or answered an error) stays until a read succeeds, then goes: the page works again. */
 async function load() {
   try {
     const response = await fetch(stateUrl(), { headers: headers(), cache: "no-store" });
     const body = await readJson(response);
     if (!response.ok) {
-      showError(body.error || t("server-answered", { status: response.status }));
+      loadFailed(body.error || t("server-answered", { status: response.status }));
+      if (response.status === 401 && body.ended) await watchEnded();
       return;
     }
     await setState(body);
+    loadFailed("");
   } catch {
-    showError(t("unreachable-retry"));
+    loadFailed(t("unreachable-retry"));
+  }
+}
+
+/** The player's link ended with their match (the opponent resigned, a draw was agreed...):
+ * the page becomes the match's page, its result shown and the player's controls gone, the
+ * link's end still said. */
+async function watchEnded() {
+  if (PAGE !== "play" || !ui.state) return; // which match is not known: the words say it
+  ui.loadError = ""; // said for good, not taken back by the match page's read
+  MATCH = String(ui.state.match);
+  PAGE = "match";
+  document.body.dataset.page = PAGE;
+  hideChooser();
+  ui.picked = null;
+  for (const id of PLAYING_ONLY) $(id).hidden = true;
+  await load();
+}
+
+/** Show why the state could not be read (`text`), or take the last such words away ("").
+ * Only load's own: a refused action's words stay where a read then succeeds. */
+function loadFailed(text) {
+  const shown = ui.loadError;
+  ui.loadError = text;
+  if (text) {
+    showError(text);
+    return;
+  }
+  const element = $("error") || $("said");
+  if (shown && element.textContent === shown) {
+    if ($("error")) clearError();
+    else say("");
   }
 }
 
@@ -131,7 +170,7 @@ function stamp() {
  * it is, which the page may have read already) leaves what the player has open as it is: a
  * chooser, a picked piece and its warnings. */
 async function setState(state) {
-  if (await speak(state.language, headers())) showConnection(ui.connection);
+  if (await speak(state.language, headers())) showConnection(ui.connection, ui.connectionWhy);
   if (!ui.state || state.version !== ui.state.version) {
     ui.state = state;
     if (ui.picked && !groups().some((g) => g.key === ui.picked)) ui.picked = null;
@@ -254,9 +293,18 @@ async function renderPicture() {
       await image.decode().catch(() => {}); // laid out before the cells are placed on it
     } catch (error) {
       say(error.message);
+      if (ui.replay !== null) backToNow(image);
     }
   }
   if (PAGE === "play") renderCells();
+}
+
+/** A replay's picture refused (a match with hidden moves replays once it has ended): the
+ * page stays on the position now, which it still shows, and says so, its squares to play. */
+function backToNow(image) {
+  ui.replay = null;
+  renderTools();
+  image.alt = t("board-now", { summary: ui.state.summary || "" });
 }
 
 function renderCells() {
@@ -504,10 +552,12 @@ function tick() {
   clock.textContent = t("deadline", { when: when.toLocaleString(dateLocale()), countdown });
 }
 
-/** The live stream's status (`key`: "connecting", "live", "reconnecting"...), in words. */
-function showConnection(key) {
+/** The live stream's status (`key`: "connecting", "live", "reconnecting"...), in words:
+ * `why` where the server said them (why it refused the stream, and what to do). */
+function showConnection(key, why = "") {
   ui.connection = key;
-  $("connection").textContent = t(`status-${key}`);
+  ui.connectionWhy = why;
+  $("connection").textContent = why ? `${t(`status-${key}`)} ${why}` : t(`status-${key}`);
 }
 
 function say(text) {
@@ -591,8 +641,8 @@ async function start() {
     (data) => {
       if (PAGE === "play" || !ui.state || data.version !== ui.state.version) load();
     },
-    (status) => {
-      showConnection(status);
+    (status, why) => {
+      showConnection(status, why);
       if (status === "live" && connected) load(); // what changed while the stream was down
       if (status === "live") connected = true;
     },

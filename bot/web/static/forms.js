@@ -7,8 +7,16 @@ import { t } from "./words.js";
 const $ = (id) => document.getElementById(id);
 const PROPOSALS = ["draw", "pause", "reset", "rewind"]; // the kinds with words of their own
 
-/** Show the chooser: `options` are {text, why, warning, choose}. */
+// What the chooser gives the focus back to when it closes: the control it was opened from.
+let opener = null;
+
+/** Show the chooser: `options` are {text, why, warning, choose}. When it closes (an option
+ * chosen, Cancel, Escape), the focus goes back to the control it was opened from (the
+ * square pressed: the same square's cell where the board was drawn again meanwhile), not to
+ * nothing (the page's body, where the next Tab would start from the top). */
 export function offer(title, options) {
+  const from = document.activeElement;
+  if (!$("chooser").contains(from)) opener = from;
   $("chooser-title").textContent = title;
   const buttons = options.map((option) => {
     const button = document.createElement("button");
@@ -28,7 +36,20 @@ export function offer(title, options) {
 }
 
 export function hideChooser() {
-  if ($("chooser")) $("chooser").hidden = true;
+  const chooser = $("chooser");
+  if (!chooser || chooser.hidden) return;
+  const had = chooser.contains(document.activeElement);
+  chooser.hidden = true;
+  const from = opener;
+  opener = null;
+  if (had && from) openerNow(from)?.focus({ preventScroll: true });
+}
+
+/** `from`, or where the board was drawn again since, the cell of the same square. */
+function openerNow(from) {
+  if (from.isConnected) return from;
+  const square = from.dataset && from.dataset.square;
+  return square ? document.querySelector(`.cell[data-square="${CSS.escape(square)}"]`) : null;
 }
 
 export function span(kind, text) {

@@ -3,12 +3,15 @@
 // itself); the player page reads the stream with fetch, so that its token goes in the
 // Authorization header and never in an address, and so does an Activity's page (its pass is
 // a header too). The connection's status is said as a key
-// ("live", "reconnecting", "gone"): the page words it.
+// ("live", "reconnecting", "gone"): the page words it, unless the server said why it
+// refused the stream (429: the address follows as many boards as it may), whose words come
+// with the key, the page then trying again once the refusal's Retry-After has passed.
 
 const RETRY_MS = 2000;
 
 /** Follow `url`'s events, calling `onState(data)` for each `state` event and
- * `onStatus(key)` when the connection comes and goes. Returns a function that stops. */
+ * `onStatus(key, why)` when the connection comes and goes (`why`: the server's words for a
+ * refusal, else ""). Returns a function that stops. */
 export function follow(url, headers, onState, onStatus) {
   return headers ? followFetched(url, headers, onState, onStatus) : followSource(url, onState, onStatus);
 }
@@ -18,18 +21,31 @@ function followSource(url, onState, onStatus) {
   let source = null;
   function open() {
     source = new EventSource(url);
-    source.addEventListener("open", () => onStatus("live"));
-    source.addEventListener("error", () => {
-      onStatus("reconnecting");
+    source.addEventListener("open", () => onStatus("live", ""));
+    source.addEventListener("error", async () => {
+      onStatus("reconnecting", "");
       // A refused stream (429: the address holds as many as it may) is one EventSource
-      // gives up on for good; the page tries again, as it does a player's.
-      if (source.readyState === EventSource.CLOSED && !stopped) {
-        setTimeout(() => {
-          if (!stopped) open();
-        }, RETRY_MS);
-      }
+      // gives up on for good, without its answer; the page asks once more to read why, says
+      // it, and tries again when the answer says, as it does a player's.
+      if (source.readyState !== EventSource.CLOSED || stopped) return;
+      const refused = await refusal(url);
+      if (refused) onStatus("reconnecting", refused.why);
+      setTimeout(() => {
+        if (!stopped) open();
+      }, refused ? refused.wait : RETRY_MS);
     });
     source.addEventListener("state", (event) => onState(parseData(event.data)));
+  }
+  async function refusal(url) {
+    const controller = new AbortController();
+    try {
+      const response = await fetch(url, { signal: controller.signal, cache: "no-store" });
+      return response.status === 429 ? await refused(response) : null;
+    } catch {
+      return null;
+    } finally {
+      controller.abort(); // a stream that opens after all is not read: EventSource's is
+    }
   }
   open();
   return () => {
@@ -47,17 +63,23 @@ function followFetched(url, headers, onState, onStatus) {
       try {
         const response = await fetch(url, { headers, signal: controller.signal, cache: "no-store" });
         if (response.status === 401) {
-          onStatus("gone");
+          onStatus("gone", "");
           return;
         }
+        if (response.status === 429) {
+          const { why, wait } = await refused(response);
+          onStatus("reconnecting", why);
+          await sleep(wait);
+          continue;
+        }
         if (!response.ok || !response.body) throw new Error(String(response.status));
-        onStatus("live");
+        onStatus("live", "");
         await readEvents(response.body, onState);
       } catch (error) {
         if (stopped) return;
       }
-      onStatus("reconnecting");
-      await new Promise((resolve) => setTimeout(resolve, RETRY_MS));
+      onStatus("reconnecting", "");
+      await sleep(RETRY_MS);
     }
   }
   run();
@@ -65,6 +87,22 @@ function followFetched(url, headers, onState, onStatus) {
     stopped = true;
     if (controller) controller.abort();
   };
+}
+
+/** A refused stream's answer: the server's words, and how long to wait (its Retry-After). */
+async function refused(response) {
+  let body = {};
+  try {
+    body = await response.json();
+  } catch {
+    body = {};
+  }
+  const seconds = Number(response.headers.get("Retry-After"));
+  return { why: body.error || "", wait: seconds > 0 ? seconds * 1000 : RETRY_MS };
+}
+
+function sleep(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 /** Read an event stream (text/event-stream) to its end, calling `onState` per `state` event. */

@@ -18,9 +18,29 @@ export function wirePlan(headers, stamp) {
   $("plan-group").addEventListener("change", (event) => {
     if (event.target.value) send({ group: event.target.value });
   });
+  // An action is added by Add (or Enter on the list), not as the list's value changes: the
+  // arrow keys change it at each step through the list, and a player reads it first.
   $("plan-action").addEventListener("change", (event) => {
-    if (event.target.value) send({ pick: event.target.value });
+    $("plan-add").disabled = !event.target.value;
   });
+  $("plan-action").addEventListener("keydown", (event) => {
+    if (event.key !== "Enter") return;
+    event.preventDefault();
+    addAction();
+  });
+  $("plan-add").addEventListener("click", addAction);
+}
+
+/** Add the action chosen in the list to the plan; the focus stays in the plan's menus (the
+ * action list, else the piece list where the next step is a new piece). */
+async function addAction() {
+  const pick = $("plan-action").value;
+  if (!pick) return;
+  const from = document.activeElement;
+  await send({ pick });
+  if (from && !from.hidden && !from.disabled) from.focus();
+  else if ($("plan-action").hidden) $("plan-group").focus();
+  else $("plan-action").focus();
 }
 
 /** Show the plan mode while the opponent is to act (a new turn: the draft shown is stale). */
@@ -75,6 +95,8 @@ function draw(plan) {
   fill($("plan-group"), t("choose-piece"), plan.groups.map((g) => [g.key, g.label]), plan.group);
   $("plan-action").hidden = !plan.choices.length;
   fill($("plan-action"), t("choose-action"), plan.choices.map((c) => [c.notation, c.label]), "");
+  $("plan-add").hidden = !plan.choices.length;
+  $("plan-add").disabled = true; // until an action is chosen in the list
   $("plan-steps").replaceChildren(...plan.steps.map((step) => {
     const button = document.createElement("button");
     button.type = "button";
