@@ -500,7 +500,7 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
     hung past it) stops before its next effect."""
     desk = await desk_of(h)
     other = Sharing(h.store.sharing._writer)  # a second process on the same database
-    async with desk.flow.guarded(1):
+    async with desk.flow.guarded(1, "Cup"):
         for _ in range(6):  # three minutes at work
             h.clock.advance(30)
             await asyncio.sleep(0.05)
@@ -508,7 +508,7 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
         desk.flow.check_lease()  # still its own
     assert await other.claim("event:1", h.clock.now(), 60.0)  # given back at the end
     await other.release("event:1")
-    async with desk.flow.guarded(1):
+    async with desk.flow.guarded(1, "Cup"):
         h.clock.advance(61)  # hung past its lease, without a chance to renew it
         assert await other.claim("event:1", h.clock.now(), 60.0)
         h.clock.advance(30)
@@ -537,13 +537,35 @@ async def test_a_renewal_of_a_lease_that_fails_is_tried_again_and_breaks_nothing
 
     monkeypatch.setattr(sharing, "claim", flaky)
     other = Sharing(sharing._writer)
-    async with desk.flow.guarded(1):
+    async with desk.flow.guarded(1, "Cup"):
         for _ in range(4):  # two minutes: one renewal failed, the next ones went through
             h.clock.advance(30)
             await asyncio.sleep(0.05)
         assert not failures
         assert not await other.claim("event:1", h.clock.now(), 60.0)
         desk.flow.check_lease()
+
+
+async def test_leaving_an_event_another_process_is_moving_on_is_refused_by_its_name(
+    h: Harness,
+) -> None:
+    """Regression: a player's leave while another process held the event's lease (its tick
+    opening a large round's games: minutes) polled a minute, then raised a bare
+    TimeoutError: "Something went wrong" after a minute. Now the player is told at once
+    which event is busy, and to try again."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    event_id = (await snapshot(h, "Cup")).event.id
+    other = Sharing(h.store.sharing._writer)  # a second process on the same database
+    assert await other.claim(f"event:{event_id}", h.clock.now(), 600.0)  # at work, alive
+    with pytest.raises(Refused, match=r"\*\*Cup\*\* is being updated"):
+        await asyncio.wait_for(desk.leave(HERE, user(4), "Cup"), 10)
+    await other.release(f"event:{event_id}")
+    await desk.leave(HERE, user(4), "Cup")  # once it is free, as one process alone
 
 
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(

@@ -11,13 +11,16 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextvars import ContextVar
 from typing import ClassVar, Generic, TypeVar
 
-from bot.service import Clock, MatchService, SystemClock, Threads
+from bot.i18n import _
+from bot.service import Clock, MatchService, Refused, SystemClock, Threads
 from bot.service.languages import server_language
 from bot.service.terms import Settings
+from bot.service.texts import escape
 from storage import Store
-from storage.hosting.sharing import Lease
+from storage.hosting.sharing import HOLD_POLL, Lease, LeaseHeld
 
 log = logging.getLogger(__name__)
+BUSY_WAIT = 2.0  # seconds a command waits for another process's hold on a competition
 _LEASE: ContextVar[Lease | None] = ContextVar("competition_lease", default=None)
 
 
@@ -46,12 +49,14 @@ class Running:
         return await server_language(self.store, guild_id)
 
     @contextlib.asynccontextmanager
-    async def _holding(self, key: int) -> AsyncIterator[None]:
-        """Competition ``key``'s lease: it changes in one process at a time. Renewed while
-        held, however long the work (opening a large round's games takes minutes)."""
+    async def _holding(self, key: int, wait: float | None = None) -> AsyncIterator[None]:
+        """Competition ``key``'s lease: it changes in one process at a time. ``LeaseHeld``
+        after ``wait`` seconds while another process holds it (``Sharing.holding``).
+        Renewed while held, however long the work (opening a large round's games takes
+        minutes)."""
         name = f"{self.kind}:{key}"
         async with self.store.sharing.holding(
-            name, self.clock.now, sleep=self.clock.sleep
+            name, self.clock.now, sleep=self.clock.sleep, wait=wait
         ) as lease:
             token = _LEASE.set(lease)
             try:
@@ -60,12 +65,31 @@ class Running:
                 _LEASE.reset(token)
 
     @contextlib.asynccontextmanager
-    async def guarded(self, key: int) -> AsyncIterator[None]:
+    async def guarded(self, key: int, name: str) -> AsyncIterator[None]:
         """This process's lock and the competition's lease (one change of it at a time, in
-        any process). A game called off inside must be decided first: its end is heard here
-        and must not wait for the lock."""
-        async with self.lock, self._holding(key):
-            yield
+        any process). While another process holds the lease (its tick opening a round's
+        games: minutes), the lock is let go (never held while waiting for a lease, which
+        would hold up every competition of this process) and the lease tried again for
+        ``BUSY_WAIT`` seconds; then the command is refused, naming competition ``name``.
+        A game called off inside must be decided first: its end is heard here and must not
+        wait for the lock."""
+        for attempt in range(round(BUSY_WAIT / HOLD_POLL)):
+            if attempt:
+                await asyncio.sleep(HOLD_POLL)
+            async with contextlib.AsyncExitStack() as held:
+                await held.enter_async_context(self.lock)
+                try:
+                    await held.enter_async_context(self._holding(key, wait=0.0))
+                except LeaseHeld:
+                    continue
+                yield
+                return
+        raise Refused(
+            _(
+                "**{name}** is being updated just now; please try again in a minute.",
+                name=escape(name),
+            )
+        )
 
     def check_lease(self) -> None:
         """Before an effect outside the database (a thread, a game): ``LeaseLost`` if another

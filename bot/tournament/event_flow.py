@@ -107,7 +107,7 @@ class EventFlow(Running):
         found = await self.store.events.pairing_of_hosted(hosted.id)
         if found is None or found[1].outcome is not None:
             return
-        async with self.guarded(found[0]):
+        async with self.lock, self._holding(found[0]):
             await self._record(found[0], found[1], hosted)
             await self.step(found[0])
 
