@@ -495,7 +495,7 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
     h: Harness,
 ) -> None:
     """Opening the games of a large round takes minutes: the process doing it renews the
-    event's lease meanwhile, so a second process's tick waits instead of opening second
+    event's lease meanwhile, so a second process's tick skips it instead of opening second
     games for the boards not yet opened. A process that lost its lease all the same (it
     hung past it) stops before its next effect."""
     desk = await desk_of(h)
@@ -566,6 +566,38 @@ async def test_leaving_an_event_another_process_is_moving_on_is_refused_by_its_n
         await asyncio.wait_for(desk.leave(HERE, user(4), "Cup"), 10)
     await other.release(f"event:{event_id}")
     await desk.leave(HERE, user(4), "Cup")  # once it is free, as one process alone
+
+
+async def test_an_event_another_process_is_moving_on_does_not_hold_up_every_other_event(
+    h: Harness,
+) -> None:
+    """Regression: the events' tick waited for each event's lease while it held the
+    process's one lock of all events, so with Cup's lease held by another process (its
+    tick opening a round's games) the tick waited there a minute, and every command of any
+    other event waited behind it. The tick now skips an event another process holds."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    await create(desk, "Club", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+        await desk.join(HERE, user(n + 10), "Club")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    cup = (await snapshot(h, "Cup")).event.id
+    other = Sharing(h.store.sharing._writer)  # a second process on the same database
+    assert await other.claim(f"event:{cup}", h.clock.now(), 600.0)  # at work on Cup, alive
+    ticking = asyncio.create_task(desk.flow.tick())
+    try:
+        await asyncio.sleep(0.5)  # the tick has come to Cup
+        try:
+            reply = await asyncio.wait_for(desk.begin(HERE, ADMIN, "Club", admin=True), 5)
+        except TimeoutError:
+            pytest.fail("starting Club waited behind another process's work on Cup")
+        assert "has started" in reply.text
+        await asyncio.wait_for(ticking, 5)  # Cup skipped: its holder moves it on
+    finally:
+        ticking.cancel()
+        await asyncio.gather(ticking, return_exceptions=True)
 
 
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(

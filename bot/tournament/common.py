@@ -106,13 +106,17 @@ class Running:
         failing: str,
     ) -> None:
         """Under the lock, ``work`` on each competition ``keys`` names, holding its lease;
-        one that fails waits for the next try (logged: it could not ``failing``), the rest
-        go on."""
+        one another process holds is skipped (its holder moves it on; the lease is never
+        waited for under the lock, which would hold up every other competition), and one
+        that fails waits for the next try (logged: it could not ``failing``); the rest go
+        on."""
         async with self.lock:
             for key in await keys():
                 try:
-                    async with self._holding(key):
+                    async with self._holding(key, wait=0.0):
                         await work(key)
+                except LeaseHeld:
+                    log.debug("%s %d is held by another process: skipped", self.kind, key)
                 except Exception:
                     log.exception("%s %d could not %s", self.kind, key, failing)
 
