@@ -9,7 +9,17 @@ import asyncio
 import re
 
 import pytest
-from event_helpers import ADMIN, GUILD, HERE, create, desk_of, play_open_games, snapshot, user
+from event_helpers import (
+    ADMIN,
+    GUILD,
+    HERE,
+    create,
+    desk_of,
+    finish_setup,
+    play_open_games,
+    snapshot,
+    user,
+)
 
 from bot.service import Place, Refused, User
 from bot.service.errors import NotAllowed
@@ -598,6 +608,37 @@ async def test_an_event_another_process_is_moving_on_does_not_hold_up_every_othe
     finally:
         ticking.cancel()
         await asyncio.gather(ticking, return_exceptions=True)
+
+
+async def test_resigning_an_event_game_answers_while_another_process_moves_the_event_on(
+    h: Harness,
+) -> None:
+    """Regression: a game's end is heard by the event's listener inside the command that
+    ended it, which waited for the event's lease: held by another process (its tick opening
+    boards, minutes), the resignation was answered only after a minute of polling. The
+    listener now leaves the ending to the catch-up of the next tick."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Cup")
+    row = next(r for r in snap.pairings if r.hosted_id is not None and r.second_id)
+    hosted = await h.store.hosting.get(row.hosted_id)
+    place = Place(HERE.guild_id, hosted.channel_id)
+    if hosted.phase == "setup":
+        await finish_setup(h, hosted, (user(row.first_id), user(row.second_id)))
+    other = Sharing(h.store.sharing._writer)  # a second process on the same database
+    assert await other.claim(f"event:{snap.event.id}", h.clock.now(), 600.0)
+    try:
+        await asyncio.wait_for(h.service.resign(place, user(row.second_id)), 5)
+    except TimeoutError:
+        pytest.fail("the resignation was not answered: its ending waits for the event's lease")
+    await other.release(f"event:{snap.event.id}")
+    await desk.flow.tick()  # the catch-up records it
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.id == row.id]
+    assert board.outcome is not None
 
 
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(

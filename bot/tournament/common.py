@@ -91,6 +91,25 @@ class Running:
             )
         )
 
+    @contextlib.asynccontextmanager
+    async def _unless_held(self, key: int) -> AsyncIterator[bool]:
+        """Competition ``key``'s lease in one try, for a game's ending listener (under the
+        lock): it runs inside the command that ended the game, whose answer must not wait
+        for another process's work (minutes). Yields whether it holds the lease: if not,
+        the ending is left to the catch-up of the next tick, which records every game that
+        ended unheard."""
+        async with contextlib.AsyncExitStack() as held:
+            try:
+                await held.enter_async_context(self._holding(key, wait=0.0))
+            except LeaseHeld:
+                log.info(
+                    "%s %d is held by another process: an ending left to its tick", self.kind, key
+                )
+                taken = False
+            else:
+                taken = True
+            yield taken
+
     def check_lease(self) -> None:
         """Before an effect outside the database (a thread, a game): ``LeaseLost`` if another
         process took the competition over (this one hung past its lease), which does the

@@ -103,13 +103,15 @@ class EventFlow(Running):
 
     # ---- listening -----------------------------------------------------------------------
     async def ended(self, hosted: Hosted) -> None:
-        """The match service's ``on_ended`` listener."""
+        """The match service's ``on_ended`` listener (left to the tick's catch-up while
+        another process holds the event: ``_unless_held``)."""
         found = await self.store.events.pairing_of_hosted(hosted.id)
         if found is None or found[1].outcome is not None:
             return
-        async with self.lock, self._holding(found[0]):
-            await self._record(found[0], found[1], hosted)
-            await self.step(found[0])
+        async with self.lock, self._unless_held(found[0]) as held:
+            if held:
+                await self._record(found[0], found[1], hosted)
+                await self.step(found[0])
 
     async def _record(self, event_id: int, row: PairingRow, hosted: Hosted) -> None:
         def work(tx: EventTx) -> None:

@@ -220,12 +220,15 @@ class Flow(Running):
 
     async def ended(self, hosted: Hosted) -> None:
         """The match service's ``on_ended`` listener. A tournament changes in one process at
-        a time (its lease): two of its games may end at once in two processes."""
+        a time (its lease): two of its games may end at once in two processes. While another
+        process holds it, the ending is left to the catch-up (``_unless_held``)."""
         async with self.lock:
             found = await self.store.tournaments.game_of_hosted(hosted.id)
             if found is None or found[1].state != OPEN:
                 return
-            async with self._holding(found[0]):
+            async with self._unless_held(found[0]) as held:
+                if not held:
+                    return
                 found = await self.store.tournaments.game_of_hosted(hosted.id)
                 if found is None or found[1].state != OPEN:  # scored by another meanwhile
                     return
