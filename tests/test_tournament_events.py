@@ -641,6 +641,47 @@ async def test_resigning_an_event_game_answers_while_another_process_moves_the_e
     assert board.outcome is not None
 
 
+async def test_a_board_game_ended_while_its_opener_was_down_keeps_its_result(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``EventFlow._open_game`` opens the board's game (committed, announced in
+    its thread), then records it on the board in a second transaction. The process dying in
+    between (here: that write failing once) leaves a live game no board knows; if a player
+    resigned it meanwhile, its ending was ignored (no board had it), and the next step,
+    finding the thread free, opened a second game for the board: the result was lost and
+    the players played again. The ended game is now adopted with its result."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    real, crashed = EventTx.set_hosted, []
+
+    def dies_once(self: EventTx, pairing_id: int, hosted_id: int) -> None:
+        if not crashed:
+            crashed.append(pairing_id)
+            raise RuntimeError("the process died here (simulated)")
+        real(self, pairing_id, hosted_id)
+
+    monkeypatch.setattr(EventTx, "set_hosted", dies_once)
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.id == crashed[0]]
+    assert board.hosted_id is None and board.thread_id is not None
+    hosted = await h.store.hosting.live_in_channel(board.thread_id)
+    assert hosted is not None  # the game the players were shown
+    place = Place(HERE.guild_id, board.thread_id)
+    if hosted.phase == "setup":
+        await finish_setup(h, hosted, (user(board.first_id), user(board.second_id or 0)))
+    await h.service.resign(place, user(board.second_id or 0))  # before the successor comes
+    await h.settle()
+    await desk.flow.tick()  # the successor moves the event on
+    await h.settle()
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.id == crashed[0]]
+    again = await h.store.hosting.live_in_channel(board.thread_id)
+    assert again is None, "a second game was opened for a board whose game was resigned"
+    assert board.outcome is not None
+
+
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
