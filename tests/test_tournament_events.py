@@ -9,6 +9,7 @@ import asyncio
 import re
 
 import pytest
+from backends import raw_sql
 from event_helpers import (
     ADMIN,
     GUILD,
@@ -21,7 +22,7 @@ from event_helpers import (
     user,
 )
 
-from bot.service import Place, Refused, User
+from bot.service import Place, Refused, Settings, User
 from bot.service.errors import NotAllowed
 from bot.service.models import AI_IDS
 from bot.service.testing import Harness
@@ -29,6 +30,7 @@ from bot.tournament import event_flow
 from bot.tournament.event_desk import EventDesk
 from bot.tournament.event_spec import EventSpec
 from bot.tournament.events import standings_of
+from storage import Config
 from storage.competitions.events import EventTx
 from storage.hosting.sharing import LeaseLost, Sharing
 from tests.service_helpers import busy_while, gated
@@ -525,6 +527,26 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
         await asyncio.sleep(0.05)
         with pytest.raises(LeaseLost):
             desk.flow.check_lease()
+
+
+async def test_a_dead_process_s_event_lease_runs_out_after_tora_claim_seconds(db: Config) -> None:
+    """Regression: DEPLOY.md says a process that dies holding a lease keeps it until
+    TORA_CLAIM_SECONDS have passed, but the events' and tournaments' leases were taken for
+    ``Sharing.holding``'s fixed 60 s whatever it was set to: with TORA_CLAIM_SECONDS=10, an
+    event whose process died stayed stuck a minute."""
+    settings = Settings(claim_seconds=10.0, poll_seconds=1.0, ai_processes=0)
+    h = Harness(db, settings=settings)
+    await h.open()
+    try:
+        desk = await desk_of(h)
+        async with desk.flow.guarded(1, "Cup"):  # this process would die here
+            [(expires_at,)] = await raw_sql(
+                db, "SELECT expires_at FROM leases WHERE name = ?", "event:1"
+            )
+        # the others may take it over once this expiry has passed
+        assert expires_at - h.clock.now() <= settings.claim_seconds
+    finally:
+        await h.close()
 
 
 async def test_a_renewal_of_a_lease_that_fails_is_tried_again_and_breaks_nothing(

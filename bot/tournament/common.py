@@ -29,11 +29,19 @@ class Running:
 
     kind: ClassVar[str]
 
-    def __init__(self, store: Store, service: MatchService, threads: Threads, clock: Clock) -> None:
+    def __init__(
+        self,
+        store: Store,
+        service: MatchService,
+        threads: Threads,
+        clock: Clock,
+        claim_seconds: float = 60.0,
+    ) -> None:
         self.store = store
         self.service = service
         self.threads = threads
         self.clock = clock
+        self.claim_seconds = claim_seconds  # a competition's lease (TORA_CLAIM_SECONDS)
         self.lock = asyncio.Lock()
         # called with a competition's key after it may have changed (a front end disables
         # its buttons that stopped applying); each returns at once, its work in the background
@@ -51,12 +59,13 @@ class Running:
     @contextlib.asynccontextmanager
     async def _holding(self, key: int, wait: float | None = None) -> AsyncIterator[None]:
         """Competition ``key``'s lease: it changes in one process at a time. ``LeaseHeld``
-        after ``wait`` seconds while another process holds it (``Sharing.holding``).
-        Renewed while held, however long the work (opening a large round's games takes
+        after ``wait`` seconds while another process holds it (``Sharing.holding``). Taken
+        for ``claim_seconds`` (a dead holder's runs out then) and renewed every third of
+        them while held, however long the work (opening a large round's games takes
         minutes)."""
         name = f"{self.kind}:{key}"
         async with self.store.sharing.holding(
-            name, self.clock.now, sleep=self.clock.sleep, wait=wait
+            name, self.clock.now, self.claim_seconds, sleep=self.clock.sleep, wait=wait
         ) as lease:
             token = _LEASE.set(lease)
             try:
@@ -158,8 +167,10 @@ class Desk(Generic[RunningT]):
         settings: Settings | None = None,
     ) -> None:
         self._store = store
-        self.flow = self.flow_type(store, service, threads, clock or SystemClock())
         self._settings = settings or Settings()
+        self.flow = self.flow_type(
+            store, service, threads, clock or SystemClock(), self._settings.claim_seconds
+        )
 
     def _now(self) -> float:
         return self.flow.clock.now()
