@@ -116,16 +116,17 @@ async def test_a_match_saved_finished_but_never_rated_is_rated_on_the_next_start
 async def test_a_quick_restart_rates_what_the_earlier_life_left_before_the_service_starts(
     h: Harness,
 ) -> None:
-    """A restart within the earlier life's ``ladder`` lease (three ticks) still rates at
-    once what that life left unrated: a process alone on its database takes the lease over
-    (its holder can only be that life), before the service ends what fell due meanwhile."""
+    """A restart within the earlier life's ``ladder`` lease (a tick and TORA_CLAIM_SECONDS)
+    still rates at once what that life left unrated: a process alone on its database takes
+    the lease over (its holder can only be that life), before the service ends what fell
+    due meanwhile."""
     h.wiring = []  # the match is saved finished; the process dies before the ladder hears
     await h.crash()
     await h.service.open_match(HERE, ANN, BOB, Terms())
     await play_out(h, HERE.channel_id, BOB)
     sharing, mine = h.store.sharing, h.store.sharing.owner
     sharing.owner = "earlier-life"
-    assert await sharing.claim("ladder", h.clock.now() - 30, 180)  # renewed 30 s ago
+    assert await sharing.claim("ladder", h.clock.now() - 30, 120)  # renewed 30 s ago
     sharing.owner = mine
     runner = runner_of(h)
     try:

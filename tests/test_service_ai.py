@@ -24,6 +24,7 @@ from storage import Config
 HERE = Place(guild_id=1, channel_id=100)
 ANN = User(1, "ann")
 HOUR = 3600.0
+AI_ENDED = "AI (easy) (Opposition) ended their turn:"
 
 
 def texts(h: Harness) -> list[str]:
@@ -219,6 +220,35 @@ async def test_another_process_takes_up_the_ai_s_turn_when_the_one_playing_it_di
         await second.service.look_after_robots()
         await second.settle()
         assert texts(second)[-1].startswith("AI (easy) (Opposition) ended their turn:")
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_the_ai_answers_at_once_a_turn_ended_through_another_process(db: Config) -> None:
+    """Regression: the AI lease ``ai:<id>`` was never given back after the AI played, so a
+    player's next turn ended through another process (the web board behind a proxy) found
+    it held by the first: neither played, and the AI sat silent until the lease ran out and
+    a look over the AI matches took it up (DEPLOY.md: the process that handled the change
+    plays the AI's turn)."""
+    shared = Settings(burst=1000, every=0.001, ai_processes=0, ai_seconds=0.05, poll_seconds=1.0)
+    clock = ManualClock()
+    first, second = (Harness(db, settings=shared, clock=clock) for _ in range(2))
+    await first.open()
+    await second.open()
+    try:
+        await practice(first, game="torishogi")
+        await first.service.play(HERE, ANN, "c3c4")
+        await first.service.end_turn(HERE, ANN)
+        await first.settle()
+        assert texts(first)[-1].startswith(AI_ENDED)
+        # ann's next turn through the second process: it plays the AI's answer
+        await second.service.play(HERE, ANN, "d3d4")
+        await second.service.end_turn(HERE, ANN)
+        await second.settle()
+        await first.settle()
+        answered = [t for t in (*texts(first), *texts(second)) if t.startswith(AI_ENDED)]
+        assert len(answered) == 2
     finally:
         await first.close()
         await second.close()

@@ -277,6 +277,46 @@ async def test_a_bracket_picture_that_fails_does_not_keep_the_games_from_opening
     assert await h.store.hosting.live_in_channel(place.channel_id) is not None
 
 
+async def test_a_game_ended_while_its_opener_was_down_keeps_its_result(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a crash between opening a match's game and recording it left a live game
+    no tournament knew; resigned meanwhile, its ending was ignored, and the catch-up,
+    finding the thread free, opened a second game: the result was lost. The ended game is
+    now adopted and scored."""
+    from storage.competitions.tournaments import TournamentTx
+
+    real, crashed = TournamentTx.add_game, []
+
+    def dies_once(self: TournamentTx, match_id: int, number: int, hosted_id: int) -> int:
+        if not crashed:
+            crashed.append(hosted_id)
+            raise RuntimeError("the process died here (simulated)")
+        return real(self, match_id, number, hosted_id)
+
+    monkeypatch.setattr(TournamentTx, "add_game", dies_once)
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
+    await desk.register(HERE, ANN, "Cup")
+    await desk.register(HERE, BOB, "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    place = thread_of(h, ANN, BOB)
+    first = await h.store.hosting.live_in_channel(place.channel_id)
+    assert crashed and first is not None
+    await resign_at_once(h, place)  # before the catch-up comes
+    await h.settle()
+    await desk.flow.catch_up()  # adopts it
+    await desk.flow.catch_up()  # scores it, and opens the match's next game
+    await h.settle()
+    found = await h.store.tournaments.game_of_hosted(first.id)
+    assert found is not None, "the resigned game's result was lost"
+    assert found[1].state != "open"  # scored
+    hosted = await h.store.hosting.latest_in_channel(place.channel_id)
+    assert hosted is not None and hosted.id != first.id  # the match's second game
+    assert await h.store.tournaments.game_of_hosted(hosted.id) is not None
+
+
 async def test_a_cancelled_tournaments_game_left_running_by_a_crash_is_called_off(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

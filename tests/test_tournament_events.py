@@ -9,9 +9,20 @@ import asyncio
 import re
 
 import pytest
-from event_helpers import ADMIN, GUILD, HERE, create, desk_of, play_open_games, snapshot, user
+from backends import raw_sql
+from event_helpers import (
+    ADMIN,
+    GUILD,
+    HERE,
+    create,
+    desk_of,
+    finish_setup,
+    play_open_games,
+    snapshot,
+    user,
+)
 
-from bot.service import Place, Refused, User
+from bot.service import Place, Refused, Settings, User
 from bot.service.errors import NotAllowed
 from bot.service.models import AI_IDS
 from bot.service.testing import Harness
@@ -19,6 +30,7 @@ from bot.tournament import event_flow
 from bot.tournament.event_desk import EventDesk
 from bot.tournament.event_spec import EventSpec
 from bot.tournament.events import standings_of
+from storage import Config
 from storage.competitions.events import EventTx
 from storage.hosting.sharing import LeaseLost, Sharing
 from tests.service_helpers import busy_while, gated
@@ -495,12 +507,12 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
     h: Harness,
 ) -> None:
     """Opening the games of a large round takes minutes: the process doing it renews the
-    event's lease meanwhile, so a second process's tick waits instead of opening second
+    event's lease meanwhile, so a second process's tick skips it instead of opening second
     games for the boards not yet opened. A process that lost its lease all the same (it
     hung past it) stops before its next effect."""
     desk = await desk_of(h)
     other = Sharing(h.store.sharing._writer)  # a second process on the same database
-    async with desk.flow.guarded(1):
+    async with desk.flow.guarded(1, "Cup"):
         for _ in range(6):  # three minutes at work
             h.clock.advance(30)
             await asyncio.sleep(0.05)
@@ -508,13 +520,33 @@ async def test_an_event_being_moved_on_for_minutes_is_not_taken_by_a_second_proc
         desk.flow.check_lease()  # still its own
     assert await other.claim("event:1", h.clock.now(), 60.0)  # given back at the end
     await other.release("event:1")
-    async with desk.flow.guarded(1):
+    async with desk.flow.guarded(1, "Cup"):
         h.clock.advance(61)  # hung past its lease, without a chance to renew it
         assert await other.claim("event:1", h.clock.now(), 60.0)
         h.clock.advance(30)
         await asyncio.sleep(0.05)
         with pytest.raises(LeaseLost):
             desk.flow.check_lease()
+
+
+async def test_a_dead_process_s_event_lease_runs_out_after_tora_claim_seconds(db: Config) -> None:
+    """Regression: DEPLOY.md says a process that dies holding a lease keeps it until
+    TORA_CLAIM_SECONDS have passed, but the events' and tournaments' leases were taken for
+    ``Sharing.holding``'s fixed 60 s whatever it was set to: with TORA_CLAIM_SECONDS=10, an
+    event whose process died stayed stuck a minute."""
+    settings = Settings(claim_seconds=10.0, poll_seconds=1.0, ai_processes=0)
+    h = Harness(db, settings=settings)
+    await h.open()
+    try:
+        desk = await desk_of(h)
+        async with desk.flow.guarded(1, "Cup"):  # this process would die here
+            [(expires_at,)] = await raw_sql(
+                db, "SELECT expires_at FROM leases WHERE name = ?", "event:1"
+            )
+        # the others may take it over once this expiry has passed
+        assert expires_at - h.clock.now() <= settings.claim_seconds
+    finally:
+        await h.close()
 
 
 async def test_a_renewal_of_a_lease_that_fails_is_tried_again_and_breaks_nothing(
@@ -537,13 +569,139 @@ async def test_a_renewal_of_a_lease_that_fails_is_tried_again_and_breaks_nothing
 
     monkeypatch.setattr(sharing, "claim", flaky)
     other = Sharing(sharing._writer)
-    async with desk.flow.guarded(1):
+    async with desk.flow.guarded(1, "Cup"):
         for _ in range(4):  # two minutes: one renewal failed, the next ones went through
             h.clock.advance(30)
             await asyncio.sleep(0.05)
         assert not failures
         assert not await other.claim("event:1", h.clock.now(), 60.0)
         desk.flow.check_lease()
+
+
+async def test_leaving_an_event_another_process_is_moving_on_is_refused_by_its_name(
+    h: Harness,
+) -> None:
+    """Regression: a player's leave while another process held the event's lease (its tick
+    opening a large round's games: minutes) polled a minute, then raised a bare
+    TimeoutError: "Something went wrong" after a minute. Now the player is told at once
+    which event is busy, and to try again."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    event_id = (await snapshot(h, "Cup")).event.id
+    other = Sharing(h.store.sharing._writer)  # a second process on the same database
+    assert await other.claim(f"event:{event_id}", h.clock.now(), 600.0)  # at work, alive
+    with pytest.raises(Refused, match=r"\*\*Cup\*\* is being updated"):
+        await asyncio.wait_for(desk.leave(HERE, user(4), "Cup"), 10)
+    await other.release(f"event:{event_id}")
+    await desk.leave(HERE, user(4), "Cup")  # once it is free, as one process alone
+
+
+async def test_an_event_another_process_is_moving_on_does_not_hold_up_every_other_event(
+    h: Harness,
+) -> None:
+    """Regression: the events' tick waited for each event's lease while it held the
+    process's one lock of all events, so with Cup's lease held by another process (its
+    tick opening a round's games) the tick waited there a minute, and every command of any
+    other event waited behind it. The tick now skips an event another process holds."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    await create(desk, "Club", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+        await desk.join(HERE, user(n + 10), "Club")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    cup = (await snapshot(h, "Cup")).event.id
+    other = Sharing(h.store.sharing._writer)  # a second process on the same database
+    assert await other.claim(f"event:{cup}", h.clock.now(), 600.0)  # at work on Cup, alive
+    ticking = asyncio.create_task(desk.flow.tick())
+    try:
+        await asyncio.sleep(0.5)  # the tick has come to Cup
+        try:
+            reply = await asyncio.wait_for(desk.begin(HERE, ADMIN, "Club", admin=True), 5)
+        except TimeoutError:
+            pytest.fail("starting Club waited behind another process's work on Cup")
+        assert "has started" in reply.text
+        await asyncio.wait_for(ticking, 5)  # Cup skipped: its holder moves it on
+    finally:
+        ticking.cancel()
+        await asyncio.gather(ticking, return_exceptions=True)
+
+
+async def test_resigning_an_event_game_answers_while_another_process_moves_the_event_on(
+    h: Harness,
+) -> None:
+    """Regression: a game's end is heard by the event's listener inside the command that
+    ended it, which waited for the event's lease: held by another process (its tick opening
+    boards, minutes), the resignation was answered only after a minute of polling. The
+    listener now leaves the ending to the catch-up of the next tick."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Cup")
+    row = next(r for r in snap.pairings if r.hosted_id is not None and r.second_id)
+    hosted = await h.store.hosting.get(row.hosted_id)
+    place = Place(HERE.guild_id, hosted.channel_id)
+    if hosted.phase == "setup":
+        await finish_setup(h, hosted, (user(row.first_id), user(row.second_id)))
+    other = Sharing(h.store.sharing._writer)  # a second process on the same database
+    assert await other.claim(f"event:{snap.event.id}", h.clock.now(), 600.0)
+    try:
+        await asyncio.wait_for(h.service.resign(place, user(row.second_id)), 5)
+    except TimeoutError:
+        pytest.fail("the resignation was not answered: its ending waits for the event's lease")
+    await other.release(f"event:{snap.event.id}")
+    await desk.flow.tick()  # the catch-up records it
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.id == row.id]
+    assert board.outcome is not None
+
+
+async def test_a_board_game_ended_while_its_opener_was_down_keeps_its_result(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: ``EventFlow._open_game`` opens the board's game (committed, announced in
+    its thread), then records it on the board in a second transaction. The process dying in
+    between (here: that write failing once) leaves a live game no board knows; if a player
+    resigned it meanwhile, its ending was ignored (no board had it), and the next step,
+    finding the thread free, opened a second game for the board: the result was lost and
+    the players played again. The ended game is now adopted with its result."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torii", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Cup")
+    real, crashed = EventTx.set_hosted, []
+
+    def dies_once(self: EventTx, pairing_id: int, hosted_id: int) -> None:
+        if not crashed:
+            crashed.append(pairing_id)
+            raise RuntimeError("the process died here (simulated)")
+        real(self, pairing_id, hosted_id)
+
+    monkeypatch.setattr(EventTx, "set_hosted", dies_once)
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.id == crashed[0]]
+    assert board.hosted_id is None and board.thread_id is not None
+    hosted = await h.store.hosting.live_in_channel(board.thread_id)
+    assert hosted is not None  # the game the players were shown
+    place = Place(HERE.guild_id, board.thread_id)
+    if hosted.phase == "setup":
+        await finish_setup(h, hosted, (user(board.first_id), user(board.second_id or 0)))
+    await h.service.resign(place, user(board.second_id or 0))  # before the successor comes
+    await h.settle()
+    await desk.flow.tick()  # the successor moves the event on
+    await h.settle()
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.id == crashed[0]]
+    again = await h.store.hosting.live_in_channel(board.thread_id)
+    assert again is None, "a second game was opened for a board whose game was resigned"
+    assert board.outcome is not None
 
 
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(

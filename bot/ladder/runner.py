@@ -151,8 +151,10 @@ class LadderRunner:
 
     async def _lead(self) -> bool:
         """Whether this process does the ladder's work now (it holds or renews the lease;
-        another takes over when a holder that died lets it run out)."""
-        return await self._store.sharing.claim(LEASE, self._clock.now(), self._every * 3)
+        another takes over when a holder that died lets it run out: TORA_CLAIM_SECONDS
+        after the tick it missed, the lease being renewed at each tick)."""
+        seconds = self._every + self._settings.claim_seconds
+        return await self._store.sharing.claim(LEASE, self._clock.now(), seconds)
 
     async def _loop(self) -> None:
         while True:

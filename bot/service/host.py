@@ -528,7 +528,12 @@ class Host:
             if table is None:
                 return None
             job = robots.job_of(table)
-            if job is None or (self._ctx.settings.shared and not await self._robot_lease(table)):
+            if job is None and self._ctx.settings.shared:
+                table = await self._robot_lease_back(table)
+                job = None if table is None else robots.job_of(table)
+            if table is None or job is None:
+                return None
+            if self._ctx.settings.shared and not await self._robot_lease(table):
                 return None
             return robots.with_game(job, table)
 
@@ -537,6 +542,13 @@ class Host:
         lease): one process does, where several share the database (a lone one needs none)."""
         sharing, now = self._ctx.store.sharing, self._ctx.now()
         return await sharing.claim(f"ai:{table.hosted.id}", now, self._ctx.settings.claim_seconds)
+
+    async def _robot_lease_back(self, table: Table) -> Table | None:
+        """The AI has nothing left to do: give its lease back, so that the process handling
+        the next change that gives it a turn plays it; then the match read again (a turn
+        ended through another process that found the lease still held is seen here)."""
+        await self._ctx.store.sharing.release(f"ai:{table.hosted.id}")
+        return await self._table(table.channel_id)
 
     async def _robot_command(self, channel_id: int, stamp: Stamp, flow: Flow) -> Reply:
         try:

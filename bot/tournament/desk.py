@@ -211,7 +211,7 @@ class TournamentDesk(Desk[Flow]):
             return len(players)
 
         public = await self.flow.language(t.guild_id)
-        async with self.flow.guarded(t.id):  # no other process moves it on meanwhile
+        async with self.flow.guarded(t.id, t.name):  # no other process moves it on meanwhile
             count = await self._store.tournaments.transact(work, self._now())
             await self.flow.advance(t.id)  # the games first: the picture may fail
             await self.flow.post_bracket(t.id)

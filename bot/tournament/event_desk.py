@@ -191,7 +191,7 @@ class EventDesk(Desk[EventFlow]):
         are all open from its start), those being played called off."""
         event = await self._event(place, name)
         public = await self.flow.language(event.guild_id)
-        async with self.flow.guarded(event.id):
+        async with self.flow.guarded(event.id, event.name):
             text, live = await self.flow.transact(
                 lambda tx: withdraw(tx, event.id, user.id, user.id, public)
             )
@@ -203,7 +203,7 @@ class EventDesk(Desk[EventFlow]):
         event = await self._event(place, name)
         if not admin and user.id != event.organiser_id:
             raise NotAllowed(_("Only the organiser or a server admin can start an event."))
-        async with self.flow.guarded(event.id):
+        async with self.flow.guarded(event.id, event.name):
             why = await self.flow.transact(lambda tx: start(tx, event.id, user.id))
             if why is not None:
                 raise Refused(why)
@@ -270,7 +270,7 @@ class EventDesk(Desk[EventFlow]):
                 tx.post([Post(e.channel_id, texts.replaced(e, old.name, new.name, user.name))])
             return live
 
-        async with self.flow.guarded(event.id):
+        async with self.flow.guarded(event.id, event.name):
             live = await self.flow.transact(work)
             await self.flow.call_off(event, live, user)
             await self.flow.step(event.id)
@@ -360,7 +360,7 @@ class EventDesk(Desk[EventFlow]):
             )
             return row.hosted_id if row.outcome is None else None
 
-        async with self.flow.guarded(event.id):
+        async with self.flow.guarded(event.id, event.name):
             live = await self.flow.transact(work)
             await self.flow.call_off(event, [] if live is None else [live], user)
             await self.flow.step(event.id)
@@ -398,7 +398,7 @@ class EventDesk(Desk[EventFlow]):
                 tx.post([Post(e.channel_id, texts.cancelled(e, user.name))])
             return [p.hosted_id for p in snapshot.pairings if p.outcome is None and p.hosted_id]
 
-        async with self.flow.guarded(event.id):
+        async with self.flow.guarded(event.id, event.name):
             live = await self.flow.transact(work)
         await self.flow.call_off(event, live, user)  # heard as ended: not inside the guard
         await self.flow.service.deliver_written()

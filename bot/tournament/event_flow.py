@@ -103,13 +103,15 @@ class EventFlow(Running):
 
     # ---- listening -----------------------------------------------------------------------
     async def ended(self, hosted: Hosted) -> None:
-        """The match service's ``on_ended`` listener."""
+        """The match service's ``on_ended`` listener (left to the tick's catch-up while
+        another process holds the event: ``_unless_held``)."""
         found = await self.store.events.pairing_of_hosted(hosted.id)
         if found is None or found[1].outcome is not None:
             return
-        async with self.guarded(found[0]):
-            await self._record(found[0], found[1], hosted)
-            await self.step(found[0])
+        async with self.lock, self._unless_held(found[0]) as held:
+            if held:
+                await self._record(found[0], found[1], hosted)
+                await self.step(found[0])
 
     async def _record(self, event_id: int, row: PairingRow, hosted: Hosted) -> None:
         def work(tx: EventTx) -> None:
@@ -180,9 +182,12 @@ class EventFlow(Running):
             await self.transact(lambda tx: tx.set_thread(row.id, opened))
         first = User(row.first_id, names.get(row.first_id, "?"))
         second = User(row.second_id, names.get(row.second_id, "?"))
+        players = {first.id, second.id}
         hosted = await self.store.hosting.live_in_channel(thread)
-        if hosted is not None and not await self._unrecorded(hosted, {first.id, second.id}):
+        if hosted is not None and not await self._unrecorded(hosted, players):
             log.info("event board %d waits for channel %d's game to end", row.id, thread)
+            return
+        if hosted is None and row.thread_id and await self._adopt_ended(event, row, players):
             return
         if hosted is None:
             terms = Terms(
@@ -212,6 +217,34 @@ class EventFlow(Running):
             tx.post(posts)
 
         await self.transact(work)
+
+    async def _adopt_ended(self, event: EventRow, row: PairingRow, players: set[int]) -> bool:
+        """Whether the board's game was opened before a crash, before the board was told,
+        and has ended with a result since (resigned while no process moved the event on):
+        then it is recorded on the board with its result, rather than a second game opened.
+        One that ended without a result is left (the board gets a new game, as ``_record``
+        reopens it)."""
+        assert row.thread_id is not None
+        hosted = await self.store.hosting.latest_in_channel(row.thread_id)
+        if hosted is None or hosted.live or not await self._unrecorded(hosted, players):
+            return False
+        ended = hosted
+
+        def work(tx: EventTx) -> bool:
+            if tx.snapshot(event.id).event.status != RUNNING:
+                return False
+            outcome = result_of(tx, ended)
+            if outcome is None:
+                return False
+            tx.set_hosted(row.id, ended.id)
+            record_outcome(tx, event.id, row.id, outcome, BY_GAME)
+            return True
+
+        with speaking(await self.public(event.id)):
+            adopted = await self.transact(work)
+        if adopted:
+            log.info("event board %d: its game %d, ended unrecorded, adopted", row.id, ended.id)
+        return adopted
 
     async def _unrecorded(self, hosted: Hosted, players: set[int]) -> bool:
         """Whether ``hosted`` is a game of ``players`` opened before a crash, before its

@@ -220,12 +220,15 @@ class Flow(Running):
 
     async def ended(self, hosted: Hosted) -> None:
         """The match service's ``on_ended`` listener. A tournament changes in one process at
-        a time (its lease): two of its games may end at once in two processes."""
+        a time (its lease): two of its games may end at once in two processes. While another
+        process holds it, the ending is left to the catch-up (``_unless_held``)."""
         async with self.lock:
             found = await self.store.tournaments.game_of_hosted(hosted.id)
             if found is None or found[1].state != OPEN:
                 return
-            async with self._holding(found[0]):
+            async with self._unless_held(found[0]) as held:
+                if not held:
+                    return
                 found = await self.store.tournaments.game_of_hosted(hosted.id)
                 if found is None or found[1].state != OPEN:  # scored by another meanwhile
                     return
@@ -370,7 +373,18 @@ class Flow(Running):
         self, place: Place, challenger: User, opposition: User, terms: Terms, intro: str
     ) -> Hosted:
         """``open_match``; after a crash between opening a game and recording it, the game
-        already live in the thread is adopted instead."""
+        already live in the thread is adopted instead, or the one that has ended there since
+        (resigned while no process moved the tournament on: the catch-up scores it), so that
+        its result is kept and no second game opened."""
+        latest = await self.store.hosting.latest_in_channel(place.channel_id)
+        if (
+            latest is not None
+            and not latest.live
+            and (latest.challenger_id, latest.opposition_id) == (challenger.id, opposition.id)
+            and await self.store.tournaments.game_of_hosted(latest.id) is None
+        ):
+            log.info("tournament game %d, ended unrecorded, adopted", latest.id)
+            return latest
         try:
             return await self.service.open_match(place, challenger, opposition, terms, intro)
         except Refused:

@@ -51,6 +51,10 @@ def release(name: str, owner: str) -> Statement:
     return "DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner)
 
 
+class LeaseHeld(TimeoutError):
+    """Another process holds a lease this one waited for (``Sharing.holding``)."""
+
+
 class LeaseLost(RuntimeError):
     """Another process took a lease this one held: it could not renew it in time (hung, or
     cut off from the database)."""
@@ -89,16 +93,18 @@ class Sharing:
         clock: Callable[[], float],
         seconds: float = 60.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        wait: float | None = None,
     ) -> AsyncIterator[Lease]:
         """Hold the lease ``name`` for the block, waiting (polling) while another process
         holds it: a lock across processes, which a process that dies lets go of once its
-        lease runs out. TimeoutError after ``seconds`` of waiting. The lease is renewed
-        every third of ``seconds`` (``sleep`` on the caller's clock) while the block runs,
-        however long; the block checks the ``Lease`` before each effect."""
-        waited = 0.0
+        lease runs out. ``LeaseHeld`` after ``wait`` seconds of waiting (None: ``seconds``;
+        0: one try). The lease is renewed every third of ``seconds`` (``sleep`` on the
+        caller's clock) while the block runs, however long; the block checks the ``Lease``
+        before each effect."""
+        waited, patience = 0.0, seconds if wait is None else wait
         while not await self.claim(name, clock(), seconds):
-            if waited >= seconds:
-                raise TimeoutError(f"another process holds {name!r}")
+            if waited >= patience:
+                raise LeaseHeld(f"another process holds {name!r}")
             await asyncio.sleep(HOLD_POLL)
             waited += HOLD_POLL
         lease = Lease(name)
