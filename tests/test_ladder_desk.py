@@ -57,6 +57,17 @@ async def test_a_pairing_opens_a_rated_match_in_a_thread_of_the_ladder_channel(
     assert standings[ANN.id].rating > 1500 > standings[BOB.id].rating
 
 
+async def test_the_paired_reply_shows_names_with_markdown_as_typed(h: Harness) -> None:
+    """Regression: the opponent's name was escaped but the thread's name, which repeats both
+    players' names, was shown raw, so "__ann__" turned to underlined "ann" in the reply."""
+    await save_guild(h.store, GUILD, GuildSettings(ladder_channel=LADDER))
+    desk = desk_of(h)
+    await desk.join_queue(Place(GUILD, LOBBY), User(1, "__ann__"), "short")
+    reply = await desk.join_queue(Place(GUILD, LOBBY + 1), User(2, "**bob**"), "short")
+    assert "\\_\\_ann\\_\\_" in reply.text and "\\*\\*bob\\*\\*" in reply.text
+    assert "**bob**" not in reply.text and "__ann__" not in reply.text
+
+
 async def test_without_a_ladder_channel_the_thread_opens_where_the_longer_waiter_joined(
     h: Harness,
 ) -> None:

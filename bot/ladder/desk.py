@@ -219,7 +219,7 @@ class LadderDesk:
             '"{thread}". You play {role}; {then}',
             opponent=escape(them.name),
             ladder=ladder_name(board),
-            thread=opened.thread_name,
+            thread=escape(opened.thread_name),
             role=role,
             then=then,
         )
