@@ -130,6 +130,25 @@ async def test_a_queued_player_who_starts_a_rated_match_on_that_board_waits_unti
     assert {opened.challenger, opened.opposition} == {ANN, BOB}
 
 
+async def test_a_rated_match_against_the_ai_does_not_hold_back_the_peoples_ladder(
+    h: Harness,
+) -> None:
+    """Regression: a rated match against the AI counts on the AI ladder, yet it barred its
+    player from the people's queue for that board ("You are playing a rated short-board
+    ladder match here already"), and kept a queued player from being paired: both compared
+    the match's board alone, not the ladder it counts on."""
+    desk = desk_of(h)
+    await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")
+    await h.service.challenge_ai(Place(GUILD, 77), ANN, "easy", Terms(rated=True))
+    await h.settle()
+    reply = await desk.join_queue(Place(GUILD, LOBBY + 1), BOB, "short")
+    assert reply.text.startswith("You are paired with ann"), reply.text
+    await h.service.challenge_ai(Place(GUILD, 78), CID, "easy", Terms(rated=True))
+    await h.settle()
+    reply = await desk.join_queue(Place(GUILD, LOBBY), CID, "short")
+    assert "You are in the queue for a rated short-board ladder match" in reply.text
+
+
 async def test_a_pairing_whose_thread_cannot_be_opened_is_played_in_the_channel(
     h: Harness,
 ) -> None:

@@ -4,10 +4,11 @@ result removal). Every method returns a ``bot.service.Reply`` (text, and PNG ima
 attachments) or raises ``LadderRefused`` (a ``Refused``) with a message for the user who
 asked. Reads are public replies (``private=False``); the queue and removals are private.
 
-Queue rule beyond the matchmaking's own: a player who is playing a rated match on a board
-in a server (in its setup or under way) cannot queue for that board there until it ends,
-so that they are paired on a rating that is not about to move and play one ladder match
-per board at a time. Casual matches and other boards do not stop them. A queued player
+Queue rule beyond the matchmaking's own: a player who is playing a rated match that counts
+on a ladder in a server (in its setup or under way) cannot queue for that ladder there until
+it ends, so that they are paired on a rating that is not about to move and play one match
+per ladder at a time. Casual matches, other ladders and rated matches against the AI (they
+count on the AI ladder, ``queue.rated_on``) do not stop them. A queued player
 who begins such a match meanwhile (a rated challenge) stays queued but is not paired until
 it has ended (the pairing's transaction looks, ``queue.pairs``): they are not dropped,
 since the queue's own expiry tells them when they have waited too long. Only a match begun
@@ -36,6 +37,7 @@ from bot.service import (
     Threads,
     User,
 )
+from bot.service.models import is_robot
 from bot.service.setup_phase import asks_setup
 from bot.service.texts import escape
 from render import ChartPoint, rating_chart_png
@@ -226,10 +228,11 @@ class LadderDesk:
 
     async def _refuse_if_playing(self, guild_id: int, user: User, board: str) -> None:
         for hosted in await self._service.matches_of(user.id):
+            against_ai = is_robot(hosted.challenger_id) or is_robot(hosted.opposition_id)
             if (
                 hosted.guild_id == guild_id
                 and hosted.phase in PLAYED
-                and rated_on(hosted.terms, board)
+                and rated_on(hosted.terms, against_ai, board)
             ):
                 raise LadderRefused(
                     _(
