@@ -109,6 +109,22 @@ async def test_a_player_in_a_rated_match_on_that_board_cannot_queue_for_another(
     await desk.join_queue(Place(GUILD + 1, LOBBY), ANN, "long")  # another server
 
 
+async def test_the_playing_refusal_for_a_game_of_one_ladder_names_no_other_board(
+    h: Harness,
+) -> None:
+    """Regression: the refusal offered "the other board" whatever the game, though
+    ToriShogi and Torii have one ladder each and no board to choose."""
+    here = Place(GUILD, 77)
+    await h.service.challenge(here, ANN, BOB, Terms(game="torishogi"))
+    await h.service.accept(here, BOB)
+    await h.settle()
+    with pytest.raises(LadderRefused) as refused:
+        await desk_of(h).join_queue(Place(GUILD, LOBBY), ANN, "torishogi")
+    text = refused.value.message
+    assert "playing a rated ToriShogi ladder match here already" in text
+    assert "other board" not in text and "another ladder" in text
+
+
 async def test_a_queued_player_who_starts_a_rated_match_on_that_board_waits_until_it_ends(
     h: Harness,
 ) -> None:

@@ -237,7 +237,7 @@ class LadderDesk:
                 raise LadderRefused(
                     _(
                         "You are playing a rated {ladder} ladder match here already; finish it "
-                        "before you queue for another. You may queue for the other board, or play "
+                        "before you queue for another. You may queue for another ladder, or play "
                         "casual matches meanwhile.",
                         ladder=ladder_name(board),
                     )
