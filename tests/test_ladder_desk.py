@@ -267,6 +267,26 @@ async def test_only_admins_close_a_season_and_its_standings_stay_viewable(h: Har
     assert "- Season 2: open since 2027-01-15." in seasons.text
 
 
+async def test_a_profile_after_a_season_closed_shows_the_players_last_season(
+    h: Harness,
+) -> None:
+    """Regression: once an admin closed a season, every profile read the new, empty season
+    alone and said "ann has no rated games on this server's ladders yet", though she had
+    played the closed one."""
+    desk = desk_of(h)
+    await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+    await desk.close_season(GUILD, "short", CID, admin=True)
+    reply = await desk.profile(GUILD, ANN.id)
+    head, board, closed, *recent = reply.text.splitlines()
+    assert head == "ann on the ladders:"
+    assert board.startswith("Short-board ladder, season 1: rating 1")
+    assert closed == "Final standings: this season closed on 2027-01-15."
+    assert recent[0].startswith("- 2027-01-15 won against bob")
+    await play_out(h, await pair(h, BOB, ANN), loser=ANN)  # season 2 has her games now
+    board = (await desk.profile(GUILD, ANN.id)).text.splitlines()[1]
+    assert board.startswith("Short-board ladder, season 2: rating 1")
+
+
 async def test_an_admin_removes_a_result_with_a_reason_and_ratings_are_recomputed(
     h: Harness,
 ) -> None:
