@@ -17,7 +17,15 @@ from storage import Store
 from storage.competitions.ladders import HistoryPoint, LadderKey, ResultRow, Season
 
 from .errors import NotFound
-from .results import Archived, archived_line, boards, check_board, ladder_name, ladder_title
+from .results import (
+    Archived,
+    archived_line,
+    boards,
+    check_board,
+    ladder_name,
+    ladder_title,
+    ranks,
+)
 
 PROVISIONAL_NOTE = N_("? provisional: too few recent games for a settled rating.")
 PAGE_SIZE = 10
@@ -178,7 +186,7 @@ class Boards:
         trends = await ladders.recent_changes(season.key, season.revision, TREND_GAMES)
         now = self._clock() if season.closed_at is None else season.closed_at
         lines = []
-        for rank, s in enumerate(standings, 1):
+        for rank, s in zip(ranks(standings), standings, strict=True):
             base = archived_line(rank, s, names.get(s.player_id, str(s.player_id)), now)
             lines.append(Line(**vars(base), streak=s.streak, trend=trends.get(s.player_id, 0.0)))
         return lines
