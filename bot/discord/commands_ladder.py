@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from .autocomplete import Completing
-from .callers import caller_of
+from .callers import caller_of, person
 from .choices import ladder_choices, offer
 from .commands import PLACES, own_name
 from .handlers import Handlers
@@ -68,7 +68,7 @@ class LadderCommands(Completing, app_commands.Group):
         board: Ladder | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), self.app.lookups
-        whose = (player or interaction.user).id
+        whose = person(player or interaction.user)
         other = versus.id if versus else None
         await self.answer(
             interaction,

@@ -203,13 +203,15 @@ class Boards:
         start = (number - 1) * PAGE_SIZE
         return Page(found.key, number, pages, lines[start : start + PAGE_SIZE])
 
-    async def profile(self, guild_id: int, player_id: int) -> Profile:
+    async def profile(self, guild_id: int, player_id: int, name: str | None = None) -> Profile:
         """A player's rating, history, record and recent matches on each board: in its
         latest season the player has results in (a closed one until they play the open
-        one), else its open season."""
+        one), else its open season. ``name`` names one who never played, where known."""
         ladders = self._store.ladders
         names = await ladders.names([player_id])
         if player_id not in names:
+            if name is not None:
+                raise NotFound(_("{player} has never played here.", player=escape(name)))
             raise NotFound(_("Player {id} has never played here.", id=player_id))
         played = []
         for board in boards():

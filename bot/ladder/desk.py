@@ -101,13 +101,16 @@ class LadderDesk:
             text += "\n" + ended
         return Reply(text, (Attachment("ladder.png", await png(found)),), private=False)
 
-    async def profile(self, guild_id: int, player_id: int, board: str | None = None) -> Reply:
+    async def profile(
+        self, guild_id: int, player_id: int, board: str | None = None, name: str | None = None
+    ) -> Reply:
         """A player's rating (with its history as a chart per board), record, streak and
-        recent matches on this server's ladders: both boards, or ``board``."""
+        recent matches on this server's ladders: every ladder, or ``board``. ``name``, when
+        the caller knows it, names one who never played."""
         with refusals():
             if board is not None:
                 check_board(board)
-            found = await self._boards.profile(guild_id, player_id)
+            found = await self._boards.profile(guild_id, player_id, name)
         boards = [b for b in found.boards if board in (None, b.board)]
         if not any(b.line or b.recent for b in boards):
             raise LadderRefused(self._no_games(escape(found.name), board))
