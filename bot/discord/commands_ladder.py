@@ -58,7 +58,7 @@ class LadderCommands(Completing, app_commands.Group):
     @app_commands.describe(
         player="Whose profile (default yours)",
         versus="Show the head-to-head record of player against this player instead",
-        board="One board only (default both; the short board for a head-to-head record)",
+        board="One ladder only (default all; the short board for a head-to-head record)",
     )
     async def profile(
         self,
@@ -91,7 +91,7 @@ class LadderCommands(Completing, app_commands.Group):
         await self.answer(interaction, lambda: lookups.queue(caller, board), private=True)
 
     @app_commands.command(name="leave", description="Stop waiting for a ladder match")
-    @app_commands.describe(board="Leave this board's queue only (default both)")
+    @app_commands.describe(board="Leave this ladder's queue only (default all of them)")
     async def leave_queue(
         self, interaction: discord.Interaction[Any], board: Board | None = None
     ) -> None:

@@ -247,7 +247,7 @@ class LadderDesk:
                 )
 
     async def leave_queue(self, guild_id: int, user: User, board: str | None = None) -> Reply:
-        """Stop waiting on ``board``, or on both boards (None)."""
+        """Stop waiting on ``board``, or on every ladder the user waits for (None)."""
         with refusals():
             left = await self._queue.leave(guild_id, board, user.id)
         return Reply(
