@@ -173,3 +173,19 @@ def test_the_ladder_commands_count_no_boards_in_their_words() -> None:
     for name in ("leave", "profile"):
         parameter = said[name]
         assert parameter is not None and "both" not in parameter.description, name
+
+
+def test_admins_may_close_the_season_of_every_ladder_the_ai_ones_too() -> None:
+    """Regression: /tora-admin close-season offered the games' ladders alone, though the
+    AI ladders have seasons of their own (shown by /tora-ladder seasons) and the desk closes
+    them: an AI ladder's season could not be closed from Discord."""
+    from bot.discord.client import unbound_tree
+
+    [admin] = [c for c in unbound_tree().get_commands() if c.name == "tora-admin"]
+    assert isinstance(admin, app_commands.Group)
+    close = admin.get_command("close-season")
+    assert isinstance(close, app_commands.Command)
+    board = close.get_parameter("board")
+    assert board is not None
+    assert [c.value for c in board.choices] == list(boards())  # ai-short among them
+    assert "short or the long" not in board.description
