@@ -200,6 +200,25 @@ async def test_two_players_in_the_ladder_queue_get_a_rated_match_in_the_ladder_c
         assert stage.emu.threads(stage.channel) == []  # not where they queued
 
 
+async def test_with_the_ladder_channel_deleted_a_pairing_plays_where_they_queued(
+    tmp_path: Path,
+) -> None:
+    """Regression: once the server's ladder channel was deleted, Discord's refusal of a
+    thread there (404 Unknown Channel) was taken for a channel without threads: the match
+    was hosted in the deleted channel itself, where nobody could see or play it. The
+    pairing opens its thread where the longer waiter queued, as with no ladder channel."""
+    async with Stage(tmp_path, ("ann", "bob", "admin"), channels=2) as stage:
+        ladder_channel = stage.channels[1]
+        await stage.slash("admin", "admin settings", ladder_channel=ladder_channel)
+        del stage.emu.world.channels[ladder_channel]  # an admin deleted it
+        await stage.slash("ann", "ladder", "queue", board="short")
+        paired = await stage.slash("bob", "ladder", "queue", board="short")
+        assert f"<#{ladder_channel}>" not in paired.text, paired.text
+        assert paired.text.startswith("You are paired with ann"), paired.text
+        thread = await stage.emu.wait_until(lambda: stage.emu.thread_of(stage.channel), 30)
+        await stage.posted("ladder match, paired from the queue", channel=thread)
+
+
 async def test_with_threads_on_but_no_permission_to_open_one_the_challenge_goes_on_here(
     tmp_path: Path,
 ) -> None:

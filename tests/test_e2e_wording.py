@@ -107,3 +107,13 @@ async def test_a_tournament_name_full_of_markdown_and_mentions(tmp_path: Path) -
         assert "(this server has: **@\u200bhere Cup \\*\\*2\\*\\***)" in unknown.text
         shown = [*created.messages, *again.messages, *unknown.messages]
         assert all(not m.pinged for m in shown)
+
+
+async def test_the_profile_of_someone_who_never_played_names_them(tmp_path: Path) -> None:
+    """Regression: a profile asked for a member who never played a rated game read "Player
+    123456789012345678 has never played here", their raw user id, though the command had
+    their name."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        profile = await stage.slash("ann", "ladder", "profile", player="bob")
+        assert profile.text == "Bob has never played here."  # a refusal reads as a sentence
+        assert str(stage.user["bob"]) not in profile.text

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from discord import app_commands
 from games.breakthrough import BREAKTHROUGH, BreakthroughGame
 
 import ai
@@ -158,3 +159,33 @@ async def test_a_match_of_the_fourth_game_from_challenge_to_its_ladder(
         assert "Breakthrough ladder" in ladder.text and f"1. {winner}" in ladder.text
         short = await stage.slash("ann", "ladder", "show")  # TORA's ladders are apart
         assert "has not had" in short.text
+
+
+def test_the_ladder_commands_count_no_boards_in_their_words() -> None:
+    """Regression: `/tora-ladder leave` and `profile` described their ladder option as
+    "default both", from when TORA's two boards were the only ladders; the registry's games
+    have four of their own and four AI ladders, and a new game adds two."""
+    from bot.discord.client import unbound_tree
+
+    [ladder] = [c for c in unbound_tree().get_commands() if c.name == "tora-ladder"]
+    assert isinstance(ladder, app_commands.Group)
+    said = {c.name: c.get_parameter("board") for c in ladder.commands}
+    for name in ("leave", "profile"):
+        parameter = said[name]
+        assert parameter is not None and "both" not in parameter.description, name
+
+
+def test_admins_may_close_the_season_of_every_ladder_the_ai_ones_too() -> None:
+    """Regression: /tora-admin close-season offered the games' ladders alone, though the
+    AI ladders have seasons of their own (shown by /tora-ladder seasons) and the desk closes
+    them: an AI ladder's season could not be closed from Discord."""
+    from bot.discord.client import unbound_tree
+
+    [admin] = [c for c in unbound_tree().get_commands() if c.name == "tora-admin"]
+    assert isinstance(admin, app_commands.Group)
+    close = admin.get_command("close-season")
+    assert isinstance(close, app_commands.Command)
+    board = close.get_parameter("board")
+    assert board is not None
+    assert [c.value for c in board.choices] == list(boards())  # ai-short among them
+    assert "short or the long" not in board.description

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from ladder_fixtures import GUILD, ManualClock, finished, open_store
 
@@ -36,6 +38,32 @@ async def test_pages_rank_best_first_and_mark_provisional_ratings(db: Config) ->
         assert loser.trend < 0  # the change over the last 5 results
         image = await png(first)
         assert image.startswith(b"\x89PNG")
+
+
+async def test_players_with_equal_ratings_share_their_rank(db: Config) -> None:
+    """Regression: two players of the very same rating were ranked 1 and 2 (then 2 and 3)
+    by their player ids, on the leaderboard, in the profile's "rank N of M" and in a closed
+    season's archive; they share the rank now, and the next one skips it (1, 2, 2, 4)."""
+    async with await open_store(db) as store:
+        clock = ManualClock()
+        results, boards = Results(store, clock), Boards(store, clock)
+        await results.record_match(await finished(store, 2, 1, None))  # a draw: both 1500
+        await results.record_match(await finished(store, 4, 3, "C"))
+        page = await boards.page(GUILD, "short")
+        assert [(line.player_id, line.rank) for line in page.lines] == [
+            (4, 1),
+            (1, 2),
+            (2, 2),
+            (3, 4),
+        ]
+        assert "\n2. bob 1500?" in page.text() and "\n2. ann 1500?" in page.text()
+        profile = await boards.profile(GUILD, 2)
+        [short] = [b for b in profile.boards if b.board == "short"]
+        assert short.line is not None and (short.line.rank, short.players) == (2, 4)
+        await results.close_season(GUILD, "short", 9)
+        [closed] = [s for s in await store.ladders.seasons(GUILD, "short") if s.closed_at]
+        assert closed.standings is not None
+        assert [line["rank"] for line in json.loads(closed.standings)] == [1, 2, 2, 4]
 
 
 async def test_a_profile_has_history_record_and_recent_match_ids(db: Config) -> None:

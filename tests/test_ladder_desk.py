@@ -57,6 +57,17 @@ async def test_a_pairing_opens_a_rated_match_in_a_thread_of_the_ladder_channel(
     assert standings[ANN.id].rating > 1500 > standings[BOB.id].rating
 
 
+async def test_the_paired_reply_shows_names_with_markdown_as_typed(h: Harness) -> None:
+    """Regression: the opponent's name was escaped but the thread's name, which repeats both
+    players' names, was shown raw, so "__ann__" turned to underlined "ann" in the reply."""
+    await save_guild(h.store, GUILD, GuildSettings(ladder_channel=LADDER))
+    desk = desk_of(h)
+    await desk.join_queue(Place(GUILD, LOBBY), User(1, "__ann__"), "short")
+    reply = await desk.join_queue(Place(GUILD, LOBBY + 1), User(2, "**bob**"), "short")
+    assert "\\_\\_ann\\_\\_" in reply.text and "\\*\\*bob\\*\\*" in reply.text
+    assert "**bob**" not in reply.text and "__ann__" not in reply.text
+
+
 async def test_without_a_ladder_channel_the_thread_opens_where_the_longer_waiter_joined(
     h: Harness,
 ) -> None:
@@ -98,6 +109,22 @@ async def test_a_player_in_a_rated_match_on_that_board_cannot_queue_for_another(
     await desk.join_queue(Place(GUILD + 1, LOBBY), ANN, "long")  # another server
 
 
+async def test_the_playing_refusal_for_a_game_of_one_ladder_names_no_other_board(
+    h: Harness,
+) -> None:
+    """Regression: the refusal offered "the other board" whatever the game, though
+    ToriShogi and Torii have one ladder each and no board to choose."""
+    here = Place(GUILD, 77)
+    await h.service.challenge(here, ANN, BOB, Terms(game="torishogi"))
+    await h.service.accept(here, BOB)
+    await h.settle()
+    with pytest.raises(LadderRefused) as refused:
+        await desk_of(h).join_queue(Place(GUILD, LOBBY), ANN, "torishogi")
+    text = refused.value.message
+    assert "playing a rated ToriShogi ladder match here already" in text
+    assert "other board" not in text and "another ladder" in text
+
+
 async def test_a_queued_player_who_starts_a_rated_match_on_that_board_waits_until_it_ends(
     h: Harness,
 ) -> None:
@@ -117,6 +144,25 @@ async def test_a_queued_player_who_starts_a_rated_match_on_that_board_waits_unti
     h.clock.advance(2 * HOUR)  # her win moved her rating away from bob's: the gap widens
     [opened] = (await runner.tick()).opened
     assert {opened.challenger, opened.opposition} == {ANN, BOB}
+
+
+async def test_a_rated_match_against_the_ai_does_not_hold_back_the_peoples_ladder(
+    h: Harness,
+) -> None:
+    """Regression: a rated match against the AI counts on the AI ladder, yet it barred its
+    player from the people's queue for that board ("You are playing a rated short-board
+    ladder match here already"), and kept a queued player from being paired: both compared
+    the match's board alone, not the ladder it counts on."""
+    desk = desk_of(h)
+    await desk.join_queue(Place(GUILD, LOBBY), ANN, "short")
+    await h.service.challenge_ai(Place(GUILD, 77), ANN, "easy", Terms(rated=True))
+    await h.settle()
+    reply = await desk.join_queue(Place(GUILD, LOBBY + 1), BOB, "short")
+    assert reply.text.startswith("You are paired with ann"), reply.text
+    await h.service.challenge_ai(Place(GUILD, 78), CID, "easy", Terms(rated=True))
+    await h.settle()
+    reply = await desk.join_queue(Place(GUILD, LOBBY), CID, "short")
+    assert "You are in the queue for a rated short-board ladder match" in reply.text
 
 
 async def test_a_pairing_whose_thread_cannot_be_opened_is_played_in_the_channel(
@@ -219,6 +265,26 @@ async def test_only_admins_close_a_season_and_its_standings_stay_viewable(h: Har
     seasons = await desk.seasons(GUILD, "short")
     assert "- Season 1: 2027-01-15 to 2027-01-15, 2 players, won by ann (1662)." in seasons.text
     assert "- Season 2: open since 2027-01-15." in seasons.text
+
+
+async def test_a_profile_after_a_season_closed_shows_the_players_last_season(
+    h: Harness,
+) -> None:
+    """Regression: once an admin closed a season, every profile read the new, empty season
+    alone and said "ann has no rated games on this server's ladders yet", though she had
+    played the closed one."""
+    desk = desk_of(h)
+    await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+    await desk.close_season(GUILD, "short", CID, admin=True)
+    reply = await desk.profile(GUILD, ANN.id)
+    head, board, closed, *recent = reply.text.splitlines()
+    assert head == "ann on the ladders:"
+    assert board.startswith("Short-board ladder, season 1: rating 1")
+    assert closed == "Final standings: this season closed on 2027-01-15."
+    assert recent[0].startswith("- 2027-01-15 won against bob")
+    await play_out(h, await pair(h, BOB, ANN), loser=ANN)  # season 2 has her games now
+    board = (await desk.profile(GUILD, ANN.id)).text.splitlines()[1]
+    assert board.startswith("Short-board ladder, season 2: rating 1")
 
 
 async def test_an_admin_removes_a_result_with_a_reason_and_ratings_are_recomputed(

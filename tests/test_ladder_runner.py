@@ -277,3 +277,19 @@ async def test_the_ai_plays_whoever_waited_as_long_as_the_server_set_on_the_ai_l
     ai_ladder = await h.store.ladders.seasons(GUILD, "ai-torishogi")
     assert len(ai_ladder) == 1  # rated there...
     assert await h.store.ladders.seasons(GUILD, "torishogi") == []  # ...never with people
+
+
+async def test_the_ai_plays_whoever_waited_the_queues_whole_24_hours_when_the_server_set_so(
+    h: Harness,
+) -> None:
+    """Regression: `ai_fill:24h` (the longest wait allowed) was saved, yet the AI never
+    played: the tick expired the waiting player before it paired anyone with the AI, and
+    told them nobody came."""
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=EXPIRE_AFTER))
+    runner = runner_of(h)
+    await desk_of(h).join_queue(HERE, ANN, "torishogi")
+    h.clock.advance(EXPIRE_AFTER + 30)  # the first tick after her 24 hours
+    tick = await runner.tick()
+    assert tick.expired == []
+    [opened] = tick.opened
+    assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}

@@ -14,7 +14,7 @@ from bot.i18n import _, current, ngettext, pgettext, slash
 from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
-from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms
+from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms, User
 from bot.service.guild import ClockChoice
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
@@ -272,14 +272,14 @@ class Lookups:
         return Answer.of(reply)
 
     async def profile(
-        self, caller: Caller, player_id: int, versus: int | None, board: str | None
+        self, caller: Caller, player: User, versus: int | None, board: str | None
     ) -> Answer:
         guild = self._guild(caller)
         if versus is not None:
-            pair = await self.desk.head_to_head(guild, player_id, versus, board or "short")
+            pair = await self.desk.head_to_head(guild, player.id, versus, board or "short")
             return Answer.of(pair)
         reply = await self.limits.pictures.run(
-            caller.user.id, lambda: self.desk.profile(guild, player_id, board)
+            caller.user.id, lambda: self.desk.profile(guild, player.id, board, player.name)
         )
         return Answer.of(reply)
 

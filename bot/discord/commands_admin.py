@@ -19,7 +19,7 @@ from .autocomplete import Completing
 from .callers import caller_of
 from .choices import ladder_choices, offer
 from .commands import IN_SERVERS, own_name
-from .commands_ladder import Board
+from .commands_ladder import LADDER, Board
 from .handlers import Handlers
 from .options import DurationText, MatchNumber, ReasonText, WordText
 
@@ -33,7 +33,7 @@ class AdminCommands(Completing, app_commands.Group):
             **IN_SERVERS,
             default_permissions=discord.Permissions(manage_guild=True),
         )
-        offer(self.close_season, "board", ladder_choices(ai=False))
+        offer(self.close_season, "board", ladder_choices(ai=True))
 
     @app_commands.command(description="The server's TORA settings (shown when none is given)")
     @app_commands.describe(
@@ -91,7 +91,7 @@ class AdminCommands(Completing, app_commands.Group):
     @app_commands.command(
         name="close-season", description="Close the ladder's season (standings kept), start anew"
     )
-    @app_commands.describe(board="The short or the long board's ladder")
+    @app_commands.describe(board=LADDER)
     async def close_season(self, interaction: discord.Interaction[Any], board: Board) -> None:
         caller, lookups = caller_of(interaction), self.app.lookups
         await self.answer(

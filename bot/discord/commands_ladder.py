@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from .autocomplete import Completing
-from .callers import caller_of
+from .callers import caller_of, person
 from .choices import ladder_choices, offer
 from .commands import PLACES, own_name
 from .handlers import Handlers
@@ -58,7 +58,7 @@ class LadderCommands(Completing, app_commands.Group):
     @app_commands.describe(
         player="Whose profile (default yours)",
         versus="Show the head-to-head record of player against this player instead",
-        board="One board only (default both; the short board for a head-to-head record)",
+        board="One ladder only (default all; the short board for a head-to-head record)",
     )
     async def profile(
         self,
@@ -68,7 +68,7 @@ class LadderCommands(Completing, app_commands.Group):
         board: Ladder | None = None,
     ) -> None:
         caller, lookups = caller_of(interaction), self.app.lookups
-        whose = (player or interaction.user).id
+        whose = person(player or interaction.user)
         other = versus.id if versus else None
         await self.answer(
             interaction,
@@ -91,7 +91,7 @@ class LadderCommands(Completing, app_commands.Group):
         await self.answer(interaction, lambda: lookups.queue(caller, board), private=True)
 
     @app_commands.command(name="leave", description="Stop waiting for a ladder match")
-    @app_commands.describe(board="Leave this board's queue only (default both)")
+    @app_commands.describe(board="Leave this ladder's queue only (default all of them)")
     async def leave_queue(
         self, interaction: discord.Interaction[Any], board: Board | None = None
     ) -> None:

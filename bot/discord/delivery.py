@@ -49,6 +49,7 @@ from bot.app.setup_form import ROWS, layout
 from bot.app.setup_form import VERB as SETUP_FORM
 from bot.i18n import speaking
 from bot.service import (
+    ChannelGone,
     DirectMessagesClosed,
     Message,
     RetryAfter,
@@ -231,7 +232,8 @@ class DiscordDelivery:
     async def open_thread(self, channel_id: int, name: str) -> int:
         """A public thread of the channel; Undeliverable when Discord would refuse it again
         (no such channel, no permission, a thread's own thread: 400 50024, the server's
-        1,000 active threads: 400 160006), so the caller plays in the channel instead."""
+        1,000 active threads: 400 160006), so the caller plays in the channel instead;
+        ChannelGone when the channel itself is unknown (404: deleted), so it plays elsewhere."""
         try:
             data = await self.client.http.start_thread_without_message(
                 channel_id,
@@ -242,6 +244,8 @@ class DiscordDelivery:
         except discord.HTTPException as exc:
             if not refused_for_good(exc):
                 raise
+            if exc.status == 404:
+                raise ChannelGone(f"no channel {channel_id}: {exc}") from None
             raise Undeliverable(f"no thread in channel {channel_id}: {exc}") from None
         return int(data["id"])
 

@@ -17,7 +17,15 @@ from storage import Store
 from storage.competitions.ladders import HistoryPoint, LadderKey, ResultRow, Season
 
 from .errors import NotFound
-from .results import Archived, archived_line, boards, check_board, ladder_name, ladder_title
+from .results import (
+    Archived,
+    archived_line,
+    boards,
+    check_board,
+    ladder_name,
+    ladder_title,
+    ranks,
+)
 
 PROVISIONAL_NOTE = N_("? provisional: too few recent games for a settled rating.")
 PAGE_SIZE = 10
@@ -116,6 +124,7 @@ class BoardProfile:
     players: int  # how many are ranked this season
     history: list[HistoryPoint]  # rating after each counted result, oldest first
     recent: list[Recent]  # newest first
+    closed_at: float | None = None  # set when the season shown has closed (its final line)
 
 
 @dataclass(frozen=True)
@@ -177,7 +186,7 @@ class Boards:
         trends = await ladders.recent_changes(season.key, season.revision, TREND_GAMES)
         now = self._clock() if season.closed_at is None else season.closed_at
         lines = []
-        for rank, s in enumerate(standings, 1):
+        for rank, s in zip(ranks(standings), standings, strict=True):
             base = archived_line(rank, s, names.get(s.player_id, str(s.player_id)), now)
             lines.append(Line(**vars(base), streak=s.streak, trend=trends.get(s.player_id, 0.0)))
         return lines
@@ -194,18 +203,34 @@ class Boards:
         start = (number - 1) * PAGE_SIZE
         return Page(found.key, number, pages, lines[start : start + PAGE_SIZE])
 
-    async def profile(self, guild_id: int, player_id: int) -> Profile:
-        """A player's rating, history, record and recent matches on each board's latest
-        season they could have played in."""
-        names = await self._store.ladders.names([player_id])
+    async def profile(self, guild_id: int, player_id: int, name: str | None = None) -> Profile:
+        """A player's rating, history, record and recent matches on each board: in its
+        latest season the player has results in (a closed one until they play the open
+        one), else its open season. ``name`` names one who never played, where known."""
+        ladders = self._store.ladders
+        names = await ladders.names([player_id])
         if player_id not in names:
+            if name is not None:
+                raise NotFound(_("{player} has never played here.", player=escape(name)))
             raise NotFound(_("Player {id} has never played here.", id=player_id))
         played = []
         for board in boards():
-            seasons = await self._store.ladders.seasons(guild_id, board)
+            seasons = await ladders.seasons(guild_id, board)
             if seasons:
-                played.append(await self._board_profile(seasons[-1], player_id))
+                played.append(
+                    await self._board_profile(
+                        await self._last_played(seasons, player_id), player_id
+                    )
+                )
         return Profile(player_id, names[player_id], played)
+
+    async def _last_played(self, seasons: list[Season], player_id: int) -> Season:
+        """The latest of ``seasons`` (oldest first) with a result of the player's, else the
+        latest."""
+        for season in reversed(seasons):
+            if await self._store.ladders.results(season.key, player_id, limit=1):
+                return season
+        return seasons[-1]
 
     async def _board_profile(self, season: Season, player_id: int) -> BoardProfile:
         ladders = self._store.ladders
@@ -221,7 +246,10 @@ class Boards:
             )
             for r, o in zip(results, opponents, strict=True)
         ]
-        return BoardProfile(season.key.board, season.key.season, line, len(lines), history, recent)
+        key = season.key
+        return BoardProfile(
+            key.board, key.season, line, len(lines), history, recent, season.closed_at
+        )
 
     async def head_to_head(
         self, guild_id: int, board: str, first_id: int, second_id: int, season: int | None = None

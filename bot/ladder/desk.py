@@ -4,10 +4,11 @@ result removal). Every method returns a ``bot.service.Reply`` (text, and PNG ima
 attachments) or raises ``LadderRefused`` (a ``Refused``) with a message for the user who
 asked. Reads are public replies (``private=False``); the queue and removals are private.
 
-Queue rule beyond the matchmaking's own: a player who is playing a rated match on a board
-in a server (in its setup or under way) cannot queue for that board there until it ends,
-so that they are paired on a rating that is not about to move and play one ladder match
-per board at a time. Casual matches and other boards do not stop them. A queued player
+Queue rule beyond the matchmaking's own: a player who is playing a rated match that counts
+on a ladder in a server (in its setup or under way) cannot queue for that ladder there until
+it ends, so that they are paired on a rating that is not about to move and play one match
+per ladder at a time. Casual matches, other ladders and rated matches against the AI (they
+count on the AI ladder, ``queue.rated_on``) do not stop them. A queued player
 who begins such a match meanwhile (a rated challenge) stays queued but is not paired until
 it has ended (the pairing's transaction looks, ``queue.pairs``): they are not dropped,
 since the queue's own expiry tells them when they have waited too long. Only a match begun
@@ -36,6 +37,7 @@ from bot.service import (
     Threads,
     User,
 )
+from bot.service.models import is_robot
 from bot.service.setup_phase import asks_setup
 from bot.service.texts import escape
 from render import ChartPoint, rating_chart_png
@@ -99,13 +101,16 @@ class LadderDesk:
             text += "\n" + ended
         return Reply(text, (Attachment("ladder.png", await png(found)),), private=False)
 
-    async def profile(self, guild_id: int, player_id: int, board: str | None = None) -> Reply:
+    async def profile(
+        self, guild_id: int, player_id: int, board: str | None = None, name: str | None = None
+    ) -> Reply:
         """A player's rating (with its history as a chart per board), record, streak and
-        recent matches on this server's ladders: both boards, or ``board``."""
+        recent matches on this server's ladders: every ladder, or ``board``. ``name``, when
+        the caller knows it, names one who never played."""
         with refusals():
             if board is not None:
                 check_board(board)
-            found = await self._boards.profile(guild_id, player_id)
+            found = await self._boards.profile(guild_id, player_id, name)
         boards = [b for b in found.boards if board in (None, b.board)]
         if not any(b.line or b.recent for b in boards):
             raise LadderRefused(self._no_games(escape(found.name), board))
@@ -219,29 +224,30 @@ class LadderDesk:
             '"{thread}". You play {role}; {then}',
             opponent=escape(them.name),
             ladder=ladder_name(board),
-            thread=opened.thread_name,
+            thread=escape(opened.thread_name),
             role=role,
             then=then,
         )
 
     async def _refuse_if_playing(self, guild_id: int, user: User, board: str) -> None:
         for hosted in await self._service.matches_of(user.id):
+            against_ai = is_robot(hosted.challenger_id) or is_robot(hosted.opposition_id)
             if (
                 hosted.guild_id == guild_id
                 and hosted.phase in PLAYED
-                and rated_on(hosted.terms, board)
+                and rated_on(hosted.terms, against_ai, board)
             ):
                 raise LadderRefused(
                     _(
                         "You are playing a rated {ladder} ladder match here already; finish it "
-                        "before you queue for another. You may queue for the other board, or play "
+                        "before you queue for another. You may queue for another ladder, or play "
                         "casual matches meanwhile.",
                         ladder=ladder_name(board),
                     )
                 )
 
     async def leave_queue(self, guild_id: int, user: User, board: str | None = None) -> Reply:
-        """Stop waiting on ``board``, or on both boards (None)."""
+        """Stop waiting on ``board``, or on every ladder the user waits for (None)."""
         with refusals():
             left = await self._queue.leave(guild_id, board, user.id)
         return Reply(

@@ -2,9 +2,10 @@
 
 A pairing's match is rated, on the pairing's board, with the server's turn deadline. Since a
 channel hosts one match at a time, each gets a thread of its own, in the server's ladder
-channel (``GuildSettings.ladder_channel``) or, when none is set, in the channel the longer
-waiter joined the queue from. The lower-rated player plays the Challenger, who moves first:
-a small edge for the underdog (equal ratings, e.g. two newcomers: drawn at random).
+channel (``GuildSettings.ladder_channel``) or, when none is set or it is gone (deleted), in
+the channel the longer waiter joined the queue from. The lower-rated player plays the
+Challenger, who moves first: a small edge for the underdog (equal ratings, e.g. two
+newcomers: drawn at random).
 
 When Discord opens no thread there (no permission, its 1,000 active threads), the match is
 played in that channel itself. If it cannot be opened (another match is played there, the
@@ -23,7 +24,7 @@ from bot.service import MatchService, Place, Refused, Settings, Terms, Threads, 
 from bot.service.languages import player_language, server_language
 from bot.service.models import is_robot
 from bot.service.outbox import private_post
-from bot.service.ports import Undeliverable
+from bot.service.ports import ChannelGone, Undeliverable
 from bot.service.texts import escape
 from storage import Hosted, Store
 from storage.competitions.ladders import LadderTx
@@ -104,7 +105,14 @@ class Opener:
         try:
             thread = pairing.thread_id
             if thread is None:
-                thread = await self._thread(parent, name)
+                try:
+                    thread = await self._thread(parent, name)
+                except ChannelGone:
+                    if parent == pairing.channel_id:
+                        raise
+                    log.warning("the ladder channel %d is gone: playing where they queued", parent)
+                    parent = pairing.channel_id  # as with no ladder channel set
+                    thread = await self._thread(parent, name)
                 await self._transact(lambda tx: tx.pairing_thread(pairing.id, thread))
             hosted = await self._opened_before(pairing, thread)
             if hosted is None:
@@ -125,15 +133,17 @@ class Opener:
             await self._tell(parent, told, replying_to, pairing.id)
             return Unopened(pairing, told)
         await self._transact(lambda tx: tx.drop_pairing(pairing.id))
-        shown = name if thread != parent else None
+        shown = None if thread in (parent, pairing.channel_id) else name
         return Opened(pairing, hosted, thread, shown, challenger, opposition)
 
     async def _thread(self, parent: int, name: str) -> int:
         """A new thread of ``parent``, or ``parent`` itself when Discord opens no thread
         there (the server's 1,000 active threads, no permission): the match is played there
-        if no other is."""
+        if no other is. ChannelGone when ``parent`` itself is (deleted)."""
         try:
             return await self._threads.open_thread(parent, name)
+        except ChannelGone:
+            raise
         except Undeliverable as exc:
             log.warning("a ladder match is played in channel %d itself: %s", parent, exc)
             return parent

@@ -77,11 +77,12 @@ def _ratings(tx: LadderTx, guild_id: int, board: str, players: list[int]) -> lis
     return ratings
 
 
-def rated_on(terms: str, board: str) -> bool:
-    """Whether a match of these terms (JSON) is rated on the ladder ``board``: one such
-    match per player at a time."""
+def rated_on(terms: str, against_ai: bool, board: str) -> bool:
+    """Whether a match of these terms (JSON), ``against_ai`` or between people, is rated on
+    the ladder ``board``: one such match per player at a time. A match against an AI player
+    counts on that AI ladder (``results.board_of``), never on the people's one."""
     found = Terms.from_json(terms)
-    return found.rated and found.ladder_board == board
+    return found.rated and (AI_PREFIX if against_ai else "") + found.ladder_board == board
 
 
 def _unpaired(tx: LadderTx, guild_id: int, board: str, away: frozenset[int]) -> list[QueueEntry]:
@@ -90,7 +91,7 @@ def _unpaired(tx: LadderTx, guild_id: int, board: str, away: frozenset[int]) -> 
     back or it has ended."""
     entries = [entry for entry in tx.queue(guild_id, board) if entry.player_id not in away]
     playing = tx.playing_terms(guild_id, [entry.player_id for entry in entries], PLAYED)
-    return [e for e in entries if not any(rated_on(t, board) for t in playing[e.player_id])]
+    return [e for e in entries if not any(rated_on(t, ai, board) for t, ai in playing[e.player_id])]
 
 
 def pairs(

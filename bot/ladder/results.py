@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
 from bot.i18n import _
@@ -246,8 +246,18 @@ def archive_lines(tx: LadderTx, key: LadderKey) -> list[Archived]:
     names = tx.names(row.player_id for row in rows)
     return [
         archived_line(rank, row, names.get(row.player_id, str(row.player_id)), tx.now)
-        for rank, row in enumerate(rows, 1)
+        for rank, row in zip(ranks(rows), rows, strict=True)
     ]
+
+
+def ranks(rows: Sequence[Standing]) -> list[int]:
+    """The rank of each of ``rows`` (best first): players whose ratings are shown alike (to
+    the point) share a rank, and the next counts everyone above it (1, 2, 2, 4)."""
+    found: list[int] = []
+    for place, row in enumerate(rows, 1):
+        tied = found and f"{row.rating:.0f}" == f"{rows[place - 2].rating:.0f}"
+        found.append(found[-1] if tied else place)
+    return found
 
 
 def archived_line(rank: int, row: Standing, name: str, now: float) -> Archived:

@@ -1,9 +1,9 @@
 """The ladder's background work, for a front end to start beside the match service: rate
-finished matches left unrated (a crash between a match's end and its rating), expire
-stale queue entries (their players are told privately), pair waiting players whose
-allowed rating gap has widened with time, opening their matches, and, where a server lets
-it, pair whoever has waited long enough with an AI player; and open the matches of stored
-pairings whose opener died (its claim run out).
+finished matches left unrated (a crash between a match's end and its rating), pair waiting
+players whose allowed rating gap has widened with time, opening their matches, and, where
+a server lets it, pair whoever has waited long enough with an AI player; then expire the
+stale queue entries left (their players are told privately); and open the matches of
+stored pairings whose opener died (its claim run out).
 
 ``start`` catches up at once, then ``tick`` runs every ``every`` seconds on the clock;
 tests call ``tick`` themselves."""
@@ -121,9 +121,6 @@ class LadderRunner:
                 text = texts.expired(entry.board, self._settings)
             return private_post(entry.channel_id, text, entry.player_id, language)
 
-        expired = await self._queue.expire(notice)
-        if expired:
-            await self._service.deliver_written()
         opened = []
         for guild_id, board in await self._store.ladders.waiting_ladders():
             pairings = await self._queue.pair(guild_id, board)
@@ -135,6 +132,10 @@ class LadderRunner:
                 result = await self._opener.open(pairing)
                 if isinstance(result, Opened):
                     opened.append(result)
+        # after pairing: a server's AI may fill the queue at its very bound (`ai_fill:24h`)
+        expired = await self._queue.expire(notice)
+        if expired:
+            await self._service.deliver_written()
         opened += await self._resume()
         return Tick(rated, expired, opened)
 

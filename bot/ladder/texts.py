@@ -66,6 +66,8 @@ def board_profile(profile: BoardProfile, settings: Settings) -> list[str]:
                 streak=streak(line.streak),
             )
         ]
+    if profile.closed_at is not None:
+        out.append(_("Final standings: this season closed on {day}.", day=day(profile.closed_at)))
     out.extend(f"- {recent(r, settings)}" for r in profile.recent)
     return out
 

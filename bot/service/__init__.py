@@ -25,6 +25,7 @@ from .models import Menu, Place, Reply, User
 from .ports import (
     Attachment,
     Buttons,
+    ChannelGone,
     Clock,
     Delivery,
     DirectMessagesClosed,
@@ -51,6 +52,7 @@ __all__ = [
     "Attachment",
     "ButtonMessage",
     "Buttons",
+    "ChannelGone",
     "Clock",
     "DatabaseUnavailable",
     "Delivery",

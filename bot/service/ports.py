@@ -82,6 +82,11 @@ class Undeliverable(Exception):
     service drops it, logs why, and goes on with the next one."""
 
 
+class ChannelGone(Undeliverable):
+    """The channel does not exist (any more: an admin deleted it), so nothing can be opened
+    or played there, where a plain Undeliverable thread may still leave the channel usable."""
+
+
 class RetryAfter(Exception):
     """The front end was told to wait ``seconds`` before trying again (a rate limit longer
     than it waits out itself): the message is tried again then at the soonest, and the
@@ -146,7 +151,8 @@ class Threads(Protocol):
 
     async def open_thread(self, channel_id: int, name: str) -> int:
         """Open a public thread called ``name`` in channel ``channel_id`` and return its id.
-        Raise Undeliverable if that channel cannot have one."""
+        Raise ChannelGone if there is no such channel, Undeliverable if that channel cannot
+        have one."""
 
 
 @dataclass(frozen=True)

@@ -331,11 +331,12 @@ class LadderTx(Tx):
 
     def playing_terms(
         self, guild_id: int, player_ids: Sequence[int], phases: Sequence[str]
-    ) -> dict[int, list[str]]:
+    ) -> dict[int, list[tuple[str, bool]]]:
         """The terms (JSON) of the matches each of ``player_ids`` plays in the server now,
-        in one of ``phases`` (the service's words): read in the pairing's transaction, so
-        that a match begun meanwhile is seen."""
-        found: dict[int, list[str]] = {player: [] for player in player_ids}
+        in one of ``phases`` (the service's words), each with whether an AI player (a
+        negative id) plays it: read in the pairing's transaction, so that a match begun
+        meanwhile is seen."""
+        found: dict[int, list[tuple[str, bool]]] = {player: [] for player in player_ids}
         if not found:
             return found
         marks, in_phase = ", ".join("?" for _ in found), ", ".join("?" for _ in phases)
@@ -347,7 +348,7 @@ class LadderTx(Tx):
         ).fetchall()
         for first, second, terms in rows:
             for player in {first, second} & found.keys():
-                found[player].append(str(terms))
+                found[player].append((str(terms), min(first, second) < 0))
         return found
 
     # ---- the matchmaking queue -------------------------------------------------------------
