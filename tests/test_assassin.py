@@ -208,6 +208,25 @@ def test_r43_a_command_piece_in_jeopardy_after_its_move_may_not_search():
     game(True).apply("G v9h14 search")  # out of jeopardy where it stands: allowed
 
 
+def test_r43_a_search_at_the_oppositions_turn_end_is_judged_against_the_general_crowned_then():
+    """Regression: the search check judged the Challenger's next turn without the round end's
+    crowning (R24): with its King doomed this turn, its General on v9h12 was taken for a
+    General (2 actions: reach 5), not the Ruler it is crowned as first (reach 8), so the
+    Opposition's General 6 squares away might search from within that reach."""
+    g = with_assassins(
+        (C, "R", "v17h17"),
+        (C, "G", "v9h12"),
+        (O, "R", "v1h1"),
+        (O, "G", "v9h6"),
+        (O, "A", "v16h15"),
+        hidden(C, "v10h6"),
+        side=O,
+    )
+    g.apply("A v16h15 x v17h17")  # dooms the Challenger's King: a crown is due at round end
+    refused(g, "G v9h6 search", "R43")
+    assert assassin_of(g, C).hidden  # nothing was revealed
+
+
 def test_r43_a_search_may_follow_a_move_and_a_cannon_takes_only_ready_and_supported():
     g = with_assassins(hidden(O, "v9h8"), (C, "A", "v9h11"), (C, "G", "v3h15"))
     event = g.apply("A v9h11-v9h9 search")

@@ -203,6 +203,34 @@ def test_r29_doomed_command_pieces_still_give_actions_after_the_challengers_turn
     assert exc.rule == "R30" and "K v9h15" in exc.reason
 
 
+@pytest.mark.parametrize(
+    ("generals", "start", "to"),
+    [(("v9h12",), "v9h6", "v9h8"), (("v9h12", "v17h1"), "v9h4", "v9h6")],
+    ids=["one General crowned at once", "a crown due first"],
+)
+def test_r30_judges_the_opposition_turn_end_against_the_general_crowned_at_round_end(
+    generals, start, to
+):
+    """Regression: at the end of the Opposition's turn the round's end was judged without its
+    crowning (R24), so the Challenger's General about to become its Ruler threatened only as a
+    General would (move 2, attack 1) and the Opposition's General could end the turn within the
+    new Ruler's reach (move 3, attack 2). With several Generals the crown due first was ignored."""
+    g = bare("long")
+    put(g, C, "R", "v17h17")
+    for where in generals:
+        put(g, C, "G", where)
+    put(g, O, "R", "v1h1")
+    put(g, O, "G", start)
+    put(g, O, "A", "v16h15")
+    begin(g, O)
+    g.apply("A v16h15 x v17h17")  # dooms the Challenger's King
+    g.apply(f"G {start}-{to}")  # out of a General's reach, within a Ruler's
+    exc = end_refused(g)
+    assert exc.rule == "R30" and f"G {to}" in exc.reason
+    g.undo()
+    g.end_turn()
+
+
 # ---- R30 the restriction ---------------------------------------------------------------------
 def test_r30_operated_general_may_not_end_in_jeopardy_and_undo_works():
     g = short_generals()

@@ -227,6 +227,20 @@ def test_r25_general_in_jeopardy_with_an_escape_is_not_trapped():
     assert g.side == C
 
 
+def test_r25_dooming_the_enemy_king_is_no_escape_from_the_general_crowned_at_round_end():
+    """Regression: R25 judged the Opposition's candidate turns against a round end without its
+    crowning (R24), so dooming the Challenger's King and stopping 4 squares from its only
+    General (reach 3 as a General, 5 as the Ruler it is crowned) passed for an escape."""
+    g = bare("long")
+    put(g, C, "R", "v9h12")
+    put(g, C, "G", "v9h7")
+    put(g, C, "A", "v9h4")
+    put(g, O, "R", "v9h9")
+    begin(g)
+    g.end_turn()  # the Opposition's turn starts: its King's every turn ends in jeopardy
+    assert str(g.outcome()) == "challenger wins (trapped)"
+
+
 def test_r25_escape_by_moving_then_shooting_the_attacker_is_not_trapped():
     g = bare()
     put(g, C, "G", "v9h9")
