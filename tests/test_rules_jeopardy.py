@@ -388,6 +388,25 @@ def test_r30_opposition_killing_the_last_general_may_end_within_reach_of_a_dying
     assert str(g.outcome()) == "opposition wins (loss of command)"
 
 
+def test_r30_no_jeopardy_when_the_round_end_reaches_the_series_target():
+    """Regression: only a lost command counted as the opponent getting no next turn, so
+    when the Opposition's turn closes a round whose points reach the series' target (R28)
+    and the Challenger never plays again, its General stepping within reach of a Challenger
+    Archer was refused (R30)."""
+    g = bare("short", target=5)
+    put(g, C, "G", "v9h9")
+    put(g, C, "S", "v5h5")
+    put(g, C, "A", "v1h5")
+    put(g, O, "G", "v1h1")
+    put(g, O, "A", "v5h3")
+    g.pos.score[1] = 4
+    begin(g, O)
+    g.apply("A v5h3 x v5h5")  # the 5th point, booked at the round's end
+    g.apply("G v1h1-v1h3")  # 2 from the Challenger's Archer
+    g.end_turn()
+    assert str(g.outcome()) == "opposition wins (reached the target of 5 points)"
+
+
 def test_r30_doomed_command_pieces_are_exempt():
     g = bare("long")
     put(g, C, "R", "v9h17")

@@ -214,6 +214,26 @@ def test_r25_an_undecided_search_lets_the_game_go_on(monkeypatch):
     assert g.side == O
 
 
+def test_r25_no_one_is_trapped_in_a_round_whose_end_reaches_the_series_target():
+    """Regression: R25 counted only a lost command as a turn that never comes, so with the
+    Challenger's 5th point due at this round's end (R28) the cornered Opposition was judged
+    trapped, though whatever it does the series ends with the round and its General is in
+    jeopardy of nothing."""
+    g = bare(target=5)
+    put(g, C, "G", "v9h9")
+    put(g, O, "G", "v1h1")
+    put(g, C, "A", "v7h7")
+    put(g, O, "S", "v9h8")
+    g.pos.score[0] = 4
+    begin(g)
+    g.apply("A v7h7-v5h5")  # corners the Opposition's General, as ``cornered`` does
+    g.apply("G v9h9 x v9h8")  # the 5th point, booked at the round's end
+    g.end_turn()
+    assert g.outcome() is None and g.side == O
+    g.end_turn()
+    assert str(g.outcome()) == "challenger wins (reached the target of 5 points)"
+
+
 def test_r25_general_in_jeopardy_with_an_escape_is_not_trapped():
     # An Opposition Archer on v7h5 can shoot the Challenger's Archer: that saves the General.
     g = cornered((O, "A", "v7h5"))
