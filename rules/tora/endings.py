@@ -89,6 +89,8 @@ def command_outcome(pos: Position) -> Outcome | None:
     return Outcome(beaten[0].other, "loss of command")
 
 
-def can_reset(pos: Position, target: int) -> bool:
-    """R28: a series to a point target on the long board, and a player down to one action."""
-    return pos.long and bool(target) and any(len(pos.commanders(side)) == 1 for side in Side)
+def can_reset(pos: Position, target: int, proposer: Side | None = None) -> bool:
+    """R28: a series to a point target on the long board, and a player down to one action
+    to propose it (``proposer``, or either player)."""
+    sides = Side if proposer is None else (proposer,)
+    return pos.long and bool(target) and any(len(pos.commanders(side)) == 1 for side in sides)

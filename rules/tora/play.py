@@ -415,9 +415,10 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         the running turn discarded first (an unfinished turn is never played, R12)."""
         return Turn(side, self.pos.round, self.game_number, [word])
 
-    def agreements(self) -> tuple[str, ...]:
-        """What the players may agree on now besides resigning (the seam's ``agreements``)."""
-        return AGREEMENTS if self.can_reset() else AGREEMENTS[:1]
+    def agreements(self, proposer: Side | None = None) -> tuple[str, ...]:
+        """What the players (or ``proposer``) may agree on now besides resigning (the
+        seam's ``agreements``)."""
+        return AGREEMENTS if self.can_reset(proposer) else AGREEMENTS[:1]
 
     def agree(self, kind: str) -> Event:
         """Both players agreed to ``kind``: ``draw`` or ``reset``."""
@@ -433,8 +434,9 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         self._finish(Outcome(None, "agreed draw"))
         return act_event(side, DRAW)
 
-    def can_reset(self) -> bool:
-        return endings.can_reset(self.pos, self.options.target)
+    def can_reset(self, proposer: Side | None = None) -> bool:
+        """R28: a reset may be proposed (by ``proposer``, or by one of the players)."""
+        return endings.can_reset(self.pos, self.options.target, proposer)
 
     def agree_reset(self) -> Event:
         """R28: with a point target on the long board, a player down to one action may
