@@ -349,9 +349,10 @@ class GameState(Protocol[A, E_co, T, V_co]):
         """``side`` loses on missed turns (reason ``FORFEIT``); staged actions are dropped."""
         ...
 
-    def agreements(self) -> tuple[str, ...]:
+    def agreements(self, proposer: Side | None = None) -> tuple[str, ...]:
         """What the players may agree on now besides resigning: ``("draw",)``, TORA's
-        ``("draw", "reset")`` in a series."""
+        ``("draw", "reset")`` in a series; with ``proposer``, what that player may propose
+        (TORA's reset: only a player down to one action, R28)."""
         ...
 
     def agree(self, kind: str) -> E_co:

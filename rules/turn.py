@@ -255,7 +255,7 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
         side = Side(side)
         return self._conclude(side, FORFEIT, Outcome(side.other, FORFEIT))
 
-    def agreements(self) -> tuple[str, ...]:
+    def agreements(self, proposer: Side | None = None) -> tuple[str, ...]:
         return () if self.result is not None else (DRAW,)
 
     def agree(self, kind: str) -> E:

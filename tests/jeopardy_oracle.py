@@ -1,6 +1,8 @@
 """The test oracle for ``rules/tora/jeopardy.py``: that module as it was before the
-rules-speed work of issue 26 (commit 4c4dce3), its code unchanged but for its imports.
-The product's searches must agree with it (test_rules_search_oracle.py).
+rules-speed work of issue 26 (commit 4c4dce3), its code unchanged but for its imports and
+rulings fixed since (``next_turn`` crowns at the round's end, R24; a series' target
+reached leaves no next turn, R28). The product's searches
+must agree with it (test_rules_search_oracle.py).
 
 Jeopardy (R29), the end-of-turn restriction (R30) and trapped (R25).
 
@@ -24,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from rules.sides import Side
+from rules.tora.endings import end_round, no_next_turn
 from rules.tora.geometry import distances, neighbours
 from rules.tora.movegen import Pair, all_actions, piece_actions
 from rules.tora.pieces import (
@@ -439,7 +442,7 @@ def next_turn(pos: Position) -> Position:
     Assassins are left out: they create no jeopardy and no one can attack them."""
     following = pos.public()
     if pos.side == Side.OPPOSITION:
-        following.end_round()
+        end_round(following)
     following.start_turn(pos.side.other)
     return following
 
@@ -451,7 +454,7 @@ def r30_offenders(pos: Position) -> list[Piece]:
     if not operated:
         return []
     after = next_turn(pos)
-    if not after.commanders(after.side):
+    if no_next_turn(after):
         return []  # the opponent loses at this round's end and never gets that turn (R29)
     offenders = []
     for piece in operated:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from positions import C, O, at, hidden, refused, sq, with_assassins
 
-from rules.tora import Game, IllegalAction, Options
+from rules.tora import Game, IllegalAction, Options, jeopardy
 from rules.tora.record import write_record
 
 LONG_ASSASSINS = Options(board="long", assassins=True)
@@ -208,6 +208,25 @@ def test_r43_a_command_piece_in_jeopardy_after_its_move_may_not_search():
     game(True).apply("G v9h14 search")  # out of jeopardy where it stands: allowed
 
 
+def test_r43_a_search_at_the_oppositions_turn_end_is_judged_against_the_general_crowned_then():
+    """Regression: the search check judged the Challenger's next turn without the round end's
+    crowning (R24): with its King doomed this turn, its General on v9h12 was taken for a
+    General (2 actions: reach 5), not the Ruler it is crowned as first (reach 8), so the
+    Opposition's General 6 squares away might search from within that reach."""
+    g = with_assassins(
+        (C, "R", "v17h17"),
+        (C, "G", "v9h12"),
+        (O, "R", "v1h1"),
+        (O, "G", "v9h6"),
+        (O, "A", "v16h15"),
+        hidden(C, "v10h6"),
+        side=O,
+    )
+    g.apply("A v16h15 x v17h17")  # dooms the Challenger's King: a crown is due at round end
+    refused(g, "G v9h6 search", "R43")
+    assert assassin_of(g, C).hidden  # nothing was revealed
+
+
 def test_r43_a_search_may_follow_a_move_and_a_cannon_takes_only_ready_and_supported():
     g = with_assassins(hidden(O, "v9h8"), (C, "A", "v9h11"), (C, "G", "v3h15"))
     event = g.apply("A v9h11-v9h9 search")
@@ -256,6 +275,44 @@ def test_r10_a_search_is_refused_while_the_turn_could_not_end():
     refused(g, "A v3h14 search", "R10")
     g.undo()
     g.apply("A v3h14 search")
+
+
+def waived_by_a_search() -> Game:
+    """The Challenger's General moves next to the Opposition's hidden Assassin, which its
+    Archer's search then reveals: in jeopardy from it, the General may end the turn there,
+    as the search cannot be undone (R10). The Archer then takes the Assassin for free."""
+    g = with_assassins(
+        (C, "G", "v2h17"),
+        (C, "G", "v9h13"),
+        (C, "A", "v10h12"),
+        (O, "A", "v10h8"),
+        hidden(O, "v9h11"),
+    )
+    g.apply("G v9h13-v9h12")
+    g.apply("A v10h12 search")  # reveals the Assassin on v9h11, next to the General
+    return g
+
+
+def test_r30_a_piece_waived_by_a_search_may_not_then_move_into_jeopardy():
+    """Regression: a search's waiver covered the pieces it put in jeopardy for the rest of the
+    turn, so the General could move on into a fresh jeopardy (2 from an enemy Archer) and end
+    the turn; the waiver holds only while the piece is not operated again."""
+    g = waived_by_a_search()
+    g.apply("A v10h12 x v9h11")  # the free take
+    g.apply("G v9h12-v10h10")  # now 2 from the Archer on v10h8
+    assert jeopardy.in_jeopardy(jeopardy.next_turn(g.pos), sq(g, "v10h10"))
+    with pytest.raises(IllegalAction) as refused_end:
+        g.end_turn()
+    assert refused_end.value.rule == "R30" and "G v10h10" in refused_end.value.reason
+    g.undo()  # back where the search left it: waived again
+    g.end_turn()
+
+
+def test_r30_a_piece_in_jeopardy_by_a_search_may_end_the_turn_where_the_search_left_it():
+    g = waived_by_a_search()
+    g.apply("G v2h17-v2h16")  # another piece may still act
+    g.end_turn()
+    assert g.side == O
 
 
 # ---- R44 revealed -------------------------------------------------------------------------

@@ -84,7 +84,7 @@ async def test_a_reset_is_accepted_with_its_button(
 ) -> None:
     # R28's position (a player down to one command piece) takes dozens of turns to reach;
     # these buttons do not depend on how it was reached.
-    monkeypatch.setattr(Game, "can_reset", lambda self: True)
+    monkeypatch.setattr(Game, "can_reset", lambda self, proposer=None: True)
     async with Stage(tmp_path) as stage:
         await started(stage, board="long", target=30)
         await stage.slash("ann", "match", "reset")

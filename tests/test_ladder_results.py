@@ -188,7 +188,7 @@ async def test_history_and_results_are_append_only(db: Config) -> None:
 async def test_a_series_to_a_point_target_is_one_rated_result(db: Config, monkeypatch) -> None:
     # A real reset (R28) takes a long-board game down to one command piece, which costs
     # minutes of turn ends; the ladder only needs a series that went on to a second game.
-    monkeypatch.setattr(Game, "can_reset", lambda self: True)
+    monkeypatch.setattr(Game, "can_reset", lambda self, proposer=None: True)
     async with await open_store(db) as store:
         results = Results(store, ManualClock())
         series = await store.create_match(GUILD, 1, 2, Game(Options(board="long", target=30)))

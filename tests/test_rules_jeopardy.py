@@ -203,6 +203,34 @@ def test_r29_doomed_command_pieces_still_give_actions_after_the_challengers_turn
     assert exc.rule == "R30" and "K v9h15" in exc.reason
 
 
+@pytest.mark.parametrize(
+    ("generals", "start", "to"),
+    [(("v9h12",), "v9h6", "v9h8"), (("v9h12", "v17h1"), "v9h4", "v9h6")],
+    ids=["one General crowned at once", "a crown due first"],
+)
+def test_r30_judges_the_opposition_turn_end_against_the_general_crowned_at_round_end(
+    generals, start, to
+):
+    """Regression: at the end of the Opposition's turn the round's end was judged without its
+    crowning (R24), so the Challenger's General about to become its Ruler threatened only as a
+    General would (move 2, attack 1) and the Opposition's General could end the turn within the
+    new Ruler's reach (move 3, attack 2). With several Generals the crown due first was ignored."""
+    g = bare("long")
+    put(g, C, "R", "v17h17")
+    for where in generals:
+        put(g, C, "G", where)
+    put(g, O, "R", "v1h1")
+    put(g, O, "G", start)
+    put(g, O, "A", "v16h15")
+    begin(g, O)
+    g.apply("A v16h15 x v17h17")  # dooms the Challenger's King
+    g.apply(f"G {start}-{to}")  # out of a General's reach, within a Ruler's
+    exc = end_refused(g)
+    assert exc.rule == "R30" and f"G {to}" in exc.reason
+    g.undo()
+    g.end_turn()
+
+
 # ---- R30 the restriction ---------------------------------------------------------------------
 def test_r30_operated_general_may_not_end_in_jeopardy_and_undo_works():
     g = short_generals()
@@ -358,6 +386,25 @@ def test_r30_opposition_killing_the_last_general_may_end_within_reach_of_a_dying
     g.apply("G v5h3-v5h5 x v5h6")
     g.end_turn()
     assert str(g.outcome()) == "opposition wins (loss of command)"
+
+
+def test_r30_no_jeopardy_when_the_round_end_reaches_the_series_target():
+    """Regression: only a lost command counted as the opponent getting no next turn, so
+    when the Opposition's turn closes a round whose points reach the series' target (R28)
+    and the Challenger never plays again, its General stepping within reach of a Challenger
+    Archer was refused (R30)."""
+    g = bare("short", target=5)
+    put(g, C, "G", "v9h9")
+    put(g, C, "S", "v5h5")
+    put(g, C, "A", "v1h5")
+    put(g, O, "G", "v1h1")
+    put(g, O, "A", "v5h3")
+    g.pos.score[1] = 4
+    begin(g, O)
+    g.apply("A v5h3 x v5h5")  # the 5th point, booked at the round's end
+    g.apply("G v1h1-v1h3")  # 2 from the Challenger's Archer
+    g.end_turn()
+    assert str(g.outcome()) == "opposition wins (reached the target of 5 points)"
 
 
 def test_r30_doomed_command_pieces_are_exempt():

@@ -214,6 +214,26 @@ def test_r25_an_undecided_search_lets_the_game_go_on(monkeypatch):
     assert g.side == O
 
 
+def test_r25_no_one_is_trapped_in_a_round_whose_end_reaches_the_series_target():
+    """Regression: R25 counted only a lost command as a turn that never comes, so with the
+    Challenger's 5th point due at this round's end (R28) the cornered Opposition was judged
+    trapped, though whatever it does the series ends with the round and its General is in
+    jeopardy of nothing."""
+    g = bare(target=5)
+    put(g, C, "G", "v9h9")
+    put(g, O, "G", "v1h1")
+    put(g, C, "A", "v7h7")
+    put(g, O, "S", "v9h8")
+    g.pos.score[0] = 4
+    begin(g)
+    g.apply("A v7h7-v5h5")  # corners the Opposition's General, as ``cornered`` does
+    g.apply("G v9h9 x v9h8")  # the 5th point, booked at the round's end
+    g.end_turn()
+    assert g.outcome() is None and g.side == O
+    g.end_turn()
+    assert str(g.outcome()) == "challenger wins (reached the target of 5 points)"
+
+
 def test_r25_general_in_jeopardy_with_an_escape_is_not_trapped():
     # An Opposition Archer on v7h5 can shoot the Challenger's Archer: that saves the General.
     g = cornered((O, "A", "v7h5"))
@@ -225,6 +245,20 @@ def test_r25_general_in_jeopardy_with_an_escape_is_not_trapped():
     g.end_turn()
     assert g.outcome() is None
     assert g.side == C
+
+
+def test_r25_dooming_the_enemy_king_is_no_escape_from_the_general_crowned_at_round_end():
+    """Regression: R25 judged the Opposition's candidate turns against a round end without its
+    crowning (R24), so dooming the Challenger's King and stopping 4 squares from its only
+    General (reach 3 as a General, 5 as the Ruler it is crowned) passed for an escape."""
+    g = bare("long")
+    put(g, C, "R", "v9h12")
+    put(g, C, "G", "v9h7")
+    put(g, C, "A", "v9h4")
+    put(g, O, "R", "v9h9")
+    begin(g)
+    g.end_turn()  # the Opposition's turn starts: its King's every turn ends in jeopardy
+    assert str(g.outcome()) == "challenger wins (trapped)"
 
 
 def test_r25_escape_by_moving_then_shooting_the_attacker_is_not_trapped():

@@ -22,6 +22,7 @@ from bot.service import (
 )
 from bot.service.testing import PRIVATE, Harness
 from rules.tora import Side
+from rules.tora.position import Position
 from rules.tora.record import parse_record
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -379,6 +380,30 @@ async def test_draw_offer_decline_lapse_and_acceptance(h: Harness) -> None:
         "ann and bob agreed to a draw. The match ends in a tie (agreed draw)."
     )
     assert [f.reason for f in await h.store.finished_matches(1)] == ["agreed draw"]
+
+
+async def test_r28_only_the_player_down_to_one_command_piece_may_propose_a_reset(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a reset was offered to either player once one of them was down to one
+    command piece, so the player with the stronger army could propose it; R28 gives the
+    proposal to the player down to one action."""
+    real = Position.commanders  # R28's position takes dozens of turns: bob's army is cut
+    monkeypatch.setattr(
+        Position,
+        "commanders",
+        lambda self, side: real(self, side)[: 1 if side == Side.OPPOSITION else None],
+    )
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, Terms(options={"board": "long", "target": 30}))
+    await service.accept(HERE, BOB)
+    for user in (ANN, BOB):
+        await service.setup(HERE, user, {"strategy": "aggressive", "ruler": "K"})
+    await h.settle()
+    with pytest.raises(Refused, match=r"A reset needs .* \(R28\)"):
+        await service.reset(HERE, ANN)
+    proposed = await service.reset(HERE, BOB)
+    assert "reset" in proposed.text
 
 
 async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: Harness) -> None:

@@ -272,7 +272,8 @@ async def test_an_agreed_reset_drops_the_plans_of_the_game_before(h: Harness, mo
     against bob's turns of game 2 and her reply played there without her asking."""
     from rules.tora.play import Play
 
-    monkeypatch.setattr(Play, "can_reset", lambda self: True)  # R28's condition, granted
+    # R28's condition, granted
+    monkeypatch.setattr(Play, "can_reset", lambda self, proposer=None: True)
     terms = Terms(options={"board": "long", "target": 20}, turn_seconds=10 * HOUR)
     await h.running.challenge(HERE, ANN, BOB, terms)
     await h.running.accept(HERE, BOB)

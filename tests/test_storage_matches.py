@@ -112,7 +112,7 @@ async def test_every_kind_of_log_entry_round_trips(store: Store) -> None:
 async def test_an_agreed_reset_round_trips(store: Store, monkeypatch) -> None:
     # Reaching a real reset (R28) takes a long-board game down to one command piece, which
     # costs minutes of turn ends; storage only needs the entry, so the condition is granted.
-    monkeypatch.setattr(Game, "can_reset", lambda self: True)
+    monkeypatch.setattr(Game, "can_reset", lambda self, proposer=None: True)
     for user_id, name in ((1, "ann"), (2, "bob")):
         await store.save_player(user_id, name)
     match = await store.create_match(GUILD, 1, 2, Game(Options(board="long", target=30)))

@@ -1,6 +1,7 @@
 """The test oracle for ``rules/tora/trapped.py``: that module as it was before the
-rules-speed work of issue 26 (commit 4c4dce3), its code unchanged but for its imports.
-The product's searches must agree with it (test_rules_search_oracle.py).
+rules-speed work of issue 26 (commit 4c4dce3), its code unchanged but for its imports and
+rulings fixed since (a series' target reached leaves no next turn, R28). The product's
+searches must agree with it (test_rules_search_oracle.py).
 
 Trapped (R25): at the start of a turn, no turn the player could legally end leaves a live
 command piece of theirs out of jeopardy."""
@@ -22,6 +23,7 @@ from jeopardy_oracle import (
 )
 
 from rules.sides import Side
+from rules.tora.endings import no_next_turn
 from rules.tora.geometry import distances
 from rules.tora.movegen import all_actions
 from rules.tora.pieces import Piece
@@ -282,7 +284,7 @@ def _judgement(pos: Position, threats: Threats) -> tuple[bool, dict[int, set[int
     is searched: the squares of every threat found tell the caller which defences to try."""
     after = next_turn(pos)
     live = [p for p in pos.commanders(pos.side) if not p.doomed and p.id in after.pieces]
-    if not after.commanders(after.side):
+    if no_next_turn(after):
         return not pos.crown_pending[pos.side], {}, set(), 0
     live.sort(key=lambda p: p.id not in pos.operated)
     unjudged = sum(1 for p in live if p.id in pos.operated)  # operated pieces still to judge

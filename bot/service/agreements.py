@@ -172,7 +172,7 @@ def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
                 command=ctx.cmd("resume", localized=True),
             )
         )
-    if kind == RESET and RESET not in table.game.agreements():
+    if kind == RESET and RESET not in table.game.agreements(side):
         raise Refused(_unavailable(table, kind))
     if kind == REWIND:
         _check_takeback(table, side)

@@ -22,6 +22,7 @@ def deploy(
     Assassin start square (0: none fielded); ``score`` carries over in a series (R28)."""
     pos = Position(terrain, options.assassins)
     pos.score = list(score)
+    pos.target = options.target
     size = pos.size
     layouts = LONG_SETUPS if pos.long else SHORT_SETUPS
     pid = 1

@@ -55,6 +55,13 @@ def end_round(pos: Position) -> list[Piece]:
     return removed
 
 
+def no_next_turn(after: Position) -> bool:
+    """R29: the turn ``after`` starts (``jeopardy.next_turn``) is never played: its player
+    has lost command at this round's end (R24), or the round's points reach the series'
+    target (R28). Nothing is in jeopardy then."""
+    return not after.commanders(after.side) or target_outcome(after.score, after.target) is not None
+
+
 def book_pending(pos: Position) -> None:
     """Book the running round's points (R27), as a game ends before its round does."""
     for side in Side:
@@ -82,6 +89,8 @@ def command_outcome(pos: Position) -> Outcome | None:
     return Outcome(beaten[0].other, "loss of command")
 
 
-def can_reset(pos: Position, target: int) -> bool:
-    """R28: a series to a point target on the long board, and a player down to one action."""
-    return pos.long and bool(target) and any(len(pos.commanders(side)) == 1 for side in Side)
+def can_reset(pos: Position, target: int, proposer: Side | None = None) -> bool:
+    """R28: a series to a point target on the long board, and a player down to one action
+    to propose it (``proposer``, or either player)."""
+    sides = Side if proposer is None else (proposer,)
+    return pos.long and bool(target) and any(len(pos.commanders(side)) == 1 for side in sides)

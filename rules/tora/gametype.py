@@ -21,7 +21,7 @@ from .tournament import CHAPTER_10
 
 # Bumped whenever the shape of a Game object changes, so stored snapshots of older shapes
 # are recognised as stale (storage then rebuilds the game from its action log).
-STATE_VERSION = 9  # 9: what a turn did (spent, searched, attacked...) is kept in frozensets
+STATE_VERSION = 10  # 10: a position knows its series' point target (R28, R29)
 
 
 class ToraType(ToraPolicies):

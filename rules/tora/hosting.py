@@ -48,8 +48,8 @@ RESET = Agreement(
     "reset",
     msg("in a series (R28)"),
     msg(
-        "A reset needs a series to a point target on the long board and a player down to one "
-        "command piece (R28)."
+        "A reset needs a series to a point target on the long board, and only a player down "
+        "to one command piece may propose it (R28)."
     ),
 )
 

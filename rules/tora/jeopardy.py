@@ -33,6 +33,7 @@ from functools import cache
 from ..sides import Side
 from .actions import SEARCH
 from .bounds import STEPS, STRIKES, bound, bound_to, corridor, support_squares, writes
+from .endings import end_round
 from .geometry import distances, neighbours
 from .movegen import Pair, all_actions, piece_actions
 from .pieces import CANNON, COMMAND_KINDS, GENERAL, RULER, SOLDIER, Piece
@@ -386,11 +387,12 @@ def in_jeopardy(pos: Position, target: int, attacker_ok: Filter | None = None) -
 
 def next_turn(pos: Position) -> Position:
     """The position the opponent will start their next turn from (R29): after the
-    Opposition's turn the round ends first, removing doomed command pieces. Hidden
-    Assassins are left out: they create no jeopardy and no one can attack them."""
+    Opposition's turn the round ends first, removing doomed command pieces and crowning a
+    side's only General when its Ruler goes (with several, a crown is due first, R24).
+    Hidden Assassins are left out: they create no jeopardy and no one can attack them."""
     following = pos.public()
     if pos.side == Side.OPPOSITION:
-        following.end_round()
+        end_round(following)
     following.start_turn(pos.side.other)
     return following
 

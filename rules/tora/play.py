@@ -63,7 +63,7 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         self.assassins = Assassins((starts[0], starts[1]))
         self.turns: list[Turn] = []
         self.current: list[Staged[Action, Event, Position]] = []
-        self.waived: set[int] = set()  # R30 offenders a search of this turn made (R10)
+        self.waived: set[int] = set()  # R30 offenders the last search of this turn made (R10)
         self.result: Outcome | None = None
         self.game_number = 1
         self.headers: dict[str, str] = {}  # a record's headers, kept as read
@@ -182,8 +182,24 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
 
     def r30_offenders(self) -> list[Piece]:
         """R30 offenders, less those a search of this turn put in jeopardy by revealing an
-        Assassin: the search cannot be undone, so they may end the turn where they are."""
-        return [p for p in restriction.r30_offenders(self.pos) if p.id not in self.waived]
+        Assassin: the search cannot be undone, so they may end the turn where it left them,
+        until they are operated again (``_still_waived``)."""
+        waived = self._still_waived()
+        return [p for p in restriction.r30_offenders(self.pos) if p.id not in waived]
+
+    def _still_waived(self) -> set[int]:
+        """The pieces of ``waived`` no action after the last search operated: one operated
+        again (the search's free take aside) answers to R30 for what it then does."""
+        waived = set(self.waived)
+        staged = self.current
+        last = max((i for i, s in enumerate(staged) if s.action.kind == SEARCH), default=None)
+        if not waived or last is None:
+            return waived
+        for before, later in zip(staged[last:], staged[last + 1 :], strict=False):
+            costs = later.after.actions_used > before.after.actions_used  # not a free take
+            if costs and not later.event.hidden:  # a hidden Assassin is no command piece
+                waived.discard(before.after.board.get(later.action.origin, 0))
+        return waived
 
     def legal_actions(self) -> list[Action]:
         """Every legal action of the side to act, its hidden Assassin's included (so only
@@ -399,9 +415,10 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         the running turn discarded first (an unfinished turn is never played, R12)."""
         return Turn(side, self.pos.round, self.game_number, [word])
 
-    def agreements(self) -> tuple[str, ...]:
-        """What the players may agree on now besides resigning (the seam's ``agreements``)."""
-        return AGREEMENTS if self.can_reset() else AGREEMENTS[:1]
+    def agreements(self, proposer: Side | None = None) -> tuple[str, ...]:
+        """What the players (or ``proposer``) may agree on now besides resigning (the
+        seam's ``agreements``)."""
+        return AGREEMENTS if self.can_reset(proposer) else AGREEMENTS[:1]
 
     def agree(self, kind: str) -> Event:
         """Both players agreed to ``kind``: ``draw`` or ``reset``."""
@@ -417,8 +434,9 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         self._finish(Outcome(None, "agreed draw"))
         return act_event(side, DRAW)
 
-    def can_reset(self) -> bool:
-        return endings.can_reset(self.pos, self.options.target)
+    def can_reset(self, proposer: Side | None = None) -> bool:
+        """R28: a reset may be proposed (by ``proposer``, or by one of the players)."""
+        return endings.can_reset(self.pos, self.options.target, proposer)
 
     def agree_reset(self) -> Event:
         """R28: with a point target on the long board, a player down to one action may

@@ -66,6 +66,7 @@ class Position:
         "slew",
         "spent",
         "stunned",
+        "target",
         "terrain",
         "values",
     )
@@ -103,6 +104,7 @@ class Position:
         self.slew: frozenset[int] = _NONE  # attacked an enemy command piece this turn (R30)
         self.stunned: dict[int, int] = {}  # Assassin id -> last round it may not act (R42)
         self.free_take: tuple[int, int] | None = None  # (searcher, Assassin) right after R43
+        self.target = 0  # a series' point target (R28; 0: none): no turn follows reaching it
 
     def copy(self) -> Position:
         """Built through the constructor, not ``Position.__new__``: compiled by mypyc
@@ -125,6 +127,7 @@ class Position:
         self.attacked, self.operated, self.slew = source.attacked, source.operated, source.slew
         self.stunned = source.stunned.copy()
         self.free_take = source.free_take
+        self.target = source.target
 
     def __reduce__(self) -> tuple[Callable[..., Position], tuple[object, ...]]:
         """Pickled as its fields, unpickled through the constructor (``_restore``): pickle's
@@ -363,6 +366,7 @@ _FIELDS = (
     "slew",
     "spent",
     "stunned",
+    "target",
     "values",
 )
 

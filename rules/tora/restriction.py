@@ -6,6 +6,7 @@ Assassins, each action staged or warned about, the turn's end), so its answers a
 from __future__ import annotations
 
 from ..sides import Side
+from .endings import no_next_turn
 from .jeopardy import in_jeopardy, next_turn
 from .kept import keep
 from .pieces import Piece
@@ -35,8 +36,9 @@ _r30_answers: dict[tuple[object, ...], tuple[Piece, ...]] = {}
 def _r30_key(pos: Position) -> tuple[object, ...]:
     """What ``_offenders`` reads: the pieces (visible or not, as placed), the side, the
     round (a stunned Assassin, R42), what acted and struck this turn, a crown due, the
-    terrain and whether Assassins are played (their values). What the turn has spent does
-    not matter: the opponent's turn starts afresh."""
+    terrain, whether Assassins are played (their values), and the points booked and due
+    against a series' target (R28). What the turn has spent does not matter: the
+    opponent's turn starts afresh."""
     return (
         frozenset(pos.pieces.values()),
         pos.side,
@@ -47,14 +49,17 @@ def _r30_key(pos: Position) -> tuple[object, ...]:
         frozenset(pos.stunned.items()),
         pos.terrain,
         pos.assassins,
+        tuple(pos.score),
+        tuple(pos.pending),
+        pos.target,
     )
 
 
 def _offenders(pos: Position, operated: list[Piece]) -> list[Piece]:
     side = pos.side
     after = next_turn(pos)
-    if not after.commanders(after.side):
-        return []  # the opponent loses at this round's end and never gets that turn (R29)
+    if no_next_turn(after):
+        return []  # lost command or the series' target: that turn never comes (R29)
     offenders = []
     for piece in operated:
         if piece.id not in after.pieces:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator
 from ..sides import Side
 from .bounds import acting_kind, bound
 from .defences import defences, widen
+from .endings import no_next_turn
 from .geometry import distances
 from .jeopardy import (
     Filter,
@@ -433,7 +434,7 @@ def _judgement(pos: Position, threats: Threats) -> tuple[bool, dict[int, set[int
     is searched: the squares of every threat found tell the caller which defences to try."""
     after = next_turn(pos)
     live = [p for p in pos.commanders(pos.side) if not p.doomed and p.id in after.pieces]
-    if not after.commanders(after.side):
+    if no_next_turn(after):
         return not pos.crown_pending[pos.side], {}, set(), 0
     live.sort(key=lambda p: p.id not in pos.operated)
     unjudged = sum(1 for p in live if p.id in pos.operated)  # operated pieces still to judge
