@@ -54,6 +54,9 @@ class Policies(ABC, Generic[G]):
     def setup_of(self, game: G) -> tuple[dict[str, Any], tuple[dict[str, str], dict[str, str]]]: ...
 
     # ---- options ---------------------------------------------------------------------------
+    def refuse_new(self, options: Mapping[str, Any]) -> None:
+        return None
+
     def option_words(self, options: Mapping[str, Any]) -> list[str]:
         return []
 

@@ -576,6 +576,12 @@ class GameType(Protocol[G]):
     # Its tournament scoring, when its rule book has one (TORA's chapter 10).
     tournament: Scoring | None
 
+    def refuse_new(self, options: Mapping[str, Any]) -> None:
+        """ValueError, naming what is wrong and what is allowed, if checked options a match
+        already agreed to still plays with are no longer offered to a new one (TORA: a
+        series to a target with Assassins)."""
+        ...
+
     def option_words(self, options: Mapping[str, Any]) -> list[str]:
         """Checked options in words for a challenge ("long board", "with Assassins")."""
         ...

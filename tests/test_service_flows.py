@@ -520,3 +520,33 @@ async def test_autocomplete_finds_actions_by_any_part_best_first(h: Harness) -> 
     turn = await service.choices(HERE, ANN, "G v5h9-v4h9; archer v5h7")
     assert turn and all(value.startswith("G v5h9-v4h9; A v5h7") for _text, value in turn)
     assert all(text.startswith("G v5h9-v4h9; Archer v5h7: ") for text, _value in turn)
+
+
+async def test_r41_a_series_to_a_target_with_assassins_is_refused_until_each_game_hides_its_start(
+    h: Harness,
+) -> None:
+    # R28 + R40-R44: a series' later games would start the Assassins on the squares game 1
+    # published (R44), so a new match may not combine the two; one already agreed (an event
+    # created before) keeps playing.
+    from bot.tournament.event_spec import EventSpec, check_spec
+
+    both = {"board": "long", "assassins": True, "target": 60}
+    refusal = r"A series to a point target \(`target`\) is not played with Assassins"
+    service = h.service
+    with pytest.raises(Refused, match=refusal) as refused:
+        await service.challenge(HERE, ANN, BOB, Terms(options=both))
+    assert "`target` 0" in str(refused.value) and "without Assassins" in str(refused.value)
+    with pytest.raises(Refused, match=refusal):
+        await service.challenge(HERE, ANN, None, Terms(options=both))
+    with pytest.raises(Refused, match=refusal):
+        await service.challenge_ai(HERE, ANN, "easy", Terms(options=both, rated=False))
+    with pytest.raises(Refused, match=refusal):
+        check_spec(EventSpec("Cup", "tora", "swiss", dict(both)), None)
+    # each alone is still offered
+    await service.challenge(HERE, ANN, BOB, Terms(options={"board": "long", "target": 60}))
+    await service.decline(HERE, ANN)
+    await service.challenge(HERE, ANN, BOB, Terms(options={"board": "long", "assassins": True}))
+    await service.decline(HERE, ANN)
+    # a match already agreed with both (stored before the refusal) still opens and plays
+    table = await service.open_match(Place(1, 102), ANN, BOB, Terms(options=both, rated=False))
+    assert table.id

@@ -341,8 +341,10 @@ def _setup_post(staged: Table, lead: str, drawn: bool, deadline: str) -> str:
 async def open_agreed(
     ctx: Context, place: Place, challenger: User, opposition: User, terms: Terms, intro: str
 ) -> Table:
-    """Host a match whose players and roles are already settled: straight to the setup."""
-    terms.check()
+    """Host a match whose players and roles are already settled: straight to the setup.
+    What is offered to a new match was checked when it was agreed (an event's creation), so
+    an event made before an option was withdrawn still opens its games."""
+    terms.check(new=False)
     if challenger.id == opposition.id:
         raise Refused(_("A match needs two different players."))
     for person in (challenger, opposition):

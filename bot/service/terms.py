@@ -102,8 +102,10 @@ class Terms:
         game (``rules.registry.ladder_of``)."""
         return ladder_of(self.game, self.checked).id
 
-    def check(self) -> None:
-        """Refused, naming what is wrong and what is allowed, unless the terms are playable."""
+    def check(self, *, new: bool = True) -> None:
+        """Refused, naming what is wrong and what is allowed, unless the terms are playable;
+        unless ``new`` is False (a match already agreed to: an event's game), also unless
+        they are offered to a new match (``check_new``)."""
         if self.game not in GAMES:
             games = alternatives([f"`{game}`" for game in GAMES], localized=True)
             raise Refused(_("The game is {games}, not {game}.", games=games, game=quote(self.game)))
@@ -111,6 +113,17 @@ class Terms:
         self._check_clock()
         self._check_foreign()
         self.checked  # noqa: B018 (checking is the point)
+        if new:
+            self.check_new()
+
+    def check_new(self) -> None:
+        """Refused unless the game offers its checked options to a new match
+        (``GameType.refuse_new``: TORA's series to a target with Assassins is not), the one
+        check of every challenge, AI challenge and event, whatever front end made it."""
+        try:
+            self.kind.refuse_new(self.checked)
+        except ValueError as exc:
+            raise Refused(word(exc.args[0]) if exc.args else str(exc)) from None
 
     def _check_common(self) -> None:
         if not SHORTEST_TURN <= self.turn_seconds <= LONGEST_TURN:

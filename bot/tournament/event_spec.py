@@ -90,6 +90,7 @@ def check_spec(spec: EventSpec, guild_turn: float | None) -> NewEventParts:
         raise Refused(_("A turn's deadline is between 5 minutes and 14 days."))
     terms = Terms(spec.game, spec.options, turn_seconds=turn, rated=spec.rated)
     options = terms.checked  # Refused names the option that is wrong
+    terms.check_new()  # options a new match is not offered (its games would be refused)
     robin = spec.format != SWISS
     rounds = spec.rounds if spec.rounds is not None else (1 if robin else 5)
     if not 1 <= rounds <= MOST_ROUNDS:

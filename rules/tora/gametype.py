@@ -15,7 +15,7 @@ from ..words import msg
 from .game import Game
 from .geometry import name
 from .hosting import NO_ASSASSIN, ToraPolicies, questions
-from .match_options import check_options, checked_of, options_of
+from .match_options import check_options, checked_of, options_of, refuse_new
 from .record import replay, write_record
 from .tournament import CHAPTER_10
 
@@ -44,6 +44,10 @@ class ToraType(ToraPolicies):
         ``terrain_map``), ``assassins`` (long board), ``target`` (points for a series,
         R28)."""
         return check_options(options)
+
+    def refuse_new(self, options: Mapping[str, Any]) -> None:
+        """A series to a target is not offered with Assassins (R28, R41, R44)."""
+        refuse_new(options)
 
     def setup_questions(self, options: Mapping[str, Any]) -> tuple[SetupQuestion, ...]:
         return questions(check_options(options))

@@ -57,6 +57,20 @@ def check_options(options: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
+def refuse_new(checked: Mapping[str, Any]) -> None:
+    """ValueError if a new match may not be made of these checked options, though one already
+    agreed to plays on: a series to a target (R28) with Assassins (R40-R44), whose later games
+    would start each Assassin on the square the first game's end published (R41, R44)."""
+    if checked["assassins"] and checked["target"]:
+        raise ValueError(
+            msg(
+                "A series to a point target (`target`) is not played with Assassins for now: "
+                "after its first game, everyone would know where each Assassin starts again. "
+                "Play Assassins in a single game (`target` 0), or a series without Assassins."
+            )
+        )
+
+
 def _terrain(board: str, options: Mapping[str, Any]) -> tuple[str, str]:
     """A preset of the board, or ``custom`` with its map (R6, R31-R33)."""
     terrain, terrain_map = options.get("terrain", NONE), options.get("terrain_map", "")
