@@ -64,8 +64,8 @@ def refuse_new(checked: Mapping[str, Any]) -> None:
     if checked["assassins"] and checked["target"]:
         raise ValueError(
             msg(
-                "A series to a point target (`target`) is not played with Assassins for now: "
-                "after its first game, everyone would know where each Assassin starts again. "
+                "A series to a point target (`target`) is not played with Assassins: after "
+                "its first game, everyone would know where each Assassin starts again. "
                 "Play Assassins in a single game (`target` 0), or a series without Assassins."
             )
         )
