@@ -179,11 +179,25 @@ async def test_a_daily_digest_in_place_of_the_turn_dms(h: Harness) -> None:
     assert not any(text.startswith("Your turn") for text in dms(h, ANN))
     await h.advance(HOUR)
     digest = dms(h, ANN)[-1]
-    assert digest.startswith("Your turn in 1 match, the most urgent first:\n- Match 1 against bob")
+    assert digest.startswith(
+        "Your turn in 1 match, the most urgent first:\n- Match 1 · ToriShogi against bob"
+    )
     await h.advance(12 * HOUR)
     assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1  # one a day
     await h.advance(12 * HOUR)
     assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 2
+
+
+async def test_the_daily_digest_names_each_matchs_game(h: Harness) -> None:
+    """Regression: every other DM about a match is headed "Match 1 · ToriShogi · ann vs
+    bob", while the digest (a DM of no one match, so with no heading) said "Match 1 against
+    bob" alone: which game each match plays went unsaid."""
+    await wants(h, ANN, digest="9")
+    await started(h)
+    await h.advance(HOUR)
+    digest = dms(h, ANN)[-1]
+    assert digest.startswith("Your turn in 1 match"), digest
+    assert "\n- Match 1 · ToriShogi against bob: due <t:" in digest, digest
 
 
 def test_a_digest_hour_the_clocks_repeat_at_the_fall_back_brings_one_digest() -> None:

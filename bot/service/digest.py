@@ -15,6 +15,7 @@ from .notify import OFF, PREFIX
 from .outbox import private_post
 from .people import zone
 from .phases import PLAYING
+from .showing import game_title
 from .texts import escape
 
 SENT = "digest_sent"  # the player setting: the last digest's time (its hour that day)
@@ -83,7 +84,9 @@ async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
 
 
 async def _line(ctx: Context, user_id: int, hosted: Hosted, due: float) -> str:
-    """A match of the digest, in the current language."""
+    """A match of the digest, in the current language: its number and game (as a match's
+    other DMs are headed: the digest, of no one match, has no heading), the opponent, when
+    it is due and where it is played."""
     side = hosted.side_of(user_id)
     assert side is not None
     other = await ctx.store.player(hosted.player(side.other))
@@ -95,14 +98,16 @@ async def _line(ctx: Context, user_id: int, hosted: Hosted, due: float) -> str:
         when = _("due {moment}", moment=stamp)
     if other is None:
         return _(
-            "- Match {number} against your opponent: {when} \u00b7 {link}",
+            "- Match {number} \u00b7 {game} against your opponent: {when} \u00b7 {link}",
             number=hosted.id,
+            game=game_title(hosted),
             when=when,
             link=link,
         )
     return _(
-        "- Match {number} against {player}: {when} \u00b7 {link}",
+        "- Match {number} \u00b7 {game} against {player}: {when} \u00b7 {link}",
         number=hosted.id,
+        game=game_title(hosted),
         player=escape(other.name),
         when=when,
         link=link,
