@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 
+from bot.i18n import LOCALES, _, speaking
 from bot.service import Place, Terms, User
-from bot.service.digest import last_slot
+from bot.service.digest import LENGTH, last_slot
+from bot.service.languages import LANGUAGE
+from bot.service.outbox import DM_FALLBACK
 from bot.service.testing import PRIVATE, Harness
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -198,6 +201,37 @@ async def test_the_daily_digest_names_each_matchs_game(h: Harness) -> None:
     digest = dms(h, ANN)[-1]
     assert digest.startswith("Your turn in 1 match"), digest
     assert "\n- Match 1 · ToriShogi against bob: due <t:" in digest, digest
+
+
+async def test_the_daily_digest_of_many_matches_fits_one_message_in_every_language(
+    h: Harness,
+) -> None:
+    """Regression: the digest listed every match waiting, without bound: 40 made a text of
+    3,358 characters, more than one Discord message (2,000), sent as several DMs. It lists
+    the most urgent (10 at most, fewer where long names and links would not fit) and says
+    how many more there are and where to see them, in every language."""
+    rival = User(BOB.id, "_" * 32)  # the longest name, each character escaped
+    await wants(h, ANN, digest="9")
+    for n in range(40):  # match 40 is the most urgent
+        place = Place(guild_id=10**18, channel_id=10**18 + n)  # links of 19-digit ids
+        terms = Terms(game="torishogi", turn_seconds=14 * DAY - n * HOUR)
+        await h.running.challenge(place, ANN, rival, terms)
+        await h.running.accept(place, rival)
+    await h.settle()
+    await h.advance(HOUR)
+    digest = dms(h, ANN)[-1]
+    assert digest.startswith("Your turn in 40 matches, the most urgent first:\n- Match 40 ·")
+    listed = digest.count("\n- Match ")
+    assert 1 <= listed <= 10, digest
+    assert digest.endswith(f"\n\u2026and {40 - listed} more matches: see `/tora games`")
+    for language in LOCALES:
+        await h.store.set_player_setting(ANN.id, LANGUAGE, language)
+        await h.advance(DAY)
+        digest = [d.message for d in h.delivery.user(ANN.id) if d.kind == PRIVATE][-1]
+        assert digest.language == language and "\n- " in digest.text
+        with speaking(language):  # as shown where ann's DMs are closed
+            shown = f"{digest.text}\n\n{_(DM_FALLBACK)}"
+        assert len(digest.text) <= LENGTH and len(shown) <= 2000, (language, len(shown))
 
 
 def test_a_digest_hour_the_clocks_repeat_at_the_fall_back_brings_one_digest() -> None:

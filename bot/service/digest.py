@@ -1,7 +1,9 @@
 """The daily digest (``notify``: a player's own ``digest`` hour, in their time zone): one
 private message a day listing the matches where it is their turn, the most urgent first, in
-place of the "your turn" DMs. Looked for with the clock's work, at most once a minute;
-each day's digest is claimed before it is queued, so one process sends it."""
+place of the "your turn" DMs; the most urgent ``MOST`` at most (fewer where long names
+would pass ``LENGTH``), then how many more there are and where to see them all. Looked
+for with the clock's work, at most once a minute; each day's digest is claimed before it
+is queued, so one process sends it."""
 
 from __future__ import annotations
 
@@ -20,6 +22,10 @@ from .texts import escape
 
 SENT = "digest_sent"  # the player setting: the last digest's time (its hour that day)
 EVERY = 60.0  # seconds between looks
+MOST = 10  # matches listed; the rest are counted
+# Characters in a digest: one Discord message (2000) with room for what the outbox adds
+# where the player's DMs are closed (``outbox.DM_FALLBACK``, in any language).
+LENGTH = 1500
 
 
 def last_slot(hour: int, timezone: str, now: float) -> float:
@@ -70,17 +76,31 @@ async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
         return None
     waiting.sort(key=lambda pair: pair[0])
     with speaking(await ctx.player_language(user_id)) as language:
-        lines = [
-            ngettext(
-                "Your turn in {n} match, the most urgent first:",
-                "Your turn in {n} matches, the most urgent first:",
-                len(waiting),
-            )
-        ]
-        for due, hosted in waiting:
-            lines.append(await _line(ctx, user_id, hosted, due))
+        head = ngettext(
+            "Your turn in {n} match, the most urgent first:",
+            "Your turn in {n} matches, the most urgent first:",
+            len(waiting),
+        )
+        listed = [await _line(ctx, user_id, hosted, due) for due, hosted in waiting[:MOST]]
+        while True:
+            left = len(waiting) - len(listed)
+            more = [_more(ctx, left)] if left else []
+            text = "\n".join([head, *listed, *more])
+            if len(text) <= LENGTH or len(listed) == 1:
+                break
+            listed.pop()
     first = waiting[0][1]
-    return private_post(first.channel_id, "\n".join(lines), user_id, language)
+    return private_post(first.channel_id, text, user_id, language)
+
+
+def _more(ctx: Context, left: int) -> str:
+    """The digest's last line when ``left`` matches waiting were not listed."""
+    return ngettext(
+        "\u2026and {n} more match: see {command}",
+        "\u2026and {n} more matches: see {command}",
+        left,
+        command=ctx.cmd("games", localized=True),
+    )
 
 
 async def _line(ctx: Context, user_id: int, hosted: Hosted, due: float) -> str:
