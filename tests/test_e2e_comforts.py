@@ -188,6 +188,30 @@ async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
         assert begun
 
 
+async def test_a_gift_of_time_does_not_ping_a_player_whose_mentions_are_off(
+    tmp_path: Path,
+) -> None:
+    """Regression: bob's settings say "no mention in the channel" (the default), yet ann's
+    "Give +1 day" post pinged him on Discord (its allowed mentions named him): only the
+    turn and proposal posts heeded the setting."""
+    async with Stage(tmp_path) as stage:
+        shown = await stage.slash("bob", "settings")
+        assert "no mention in the channel" in shown.text, shown.text
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="2d")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        await stage.posted("ann (Challenger) ended their turn")
+        await stage.quiet()
+        given = await stage.click("ann", "Give +1 day")
+        assert given.error is None, given.text
+        await stage.posted("ann (Challenger) gave bob 1 day")
+        await stage.quiet()
+        post = newest(stage, "gave bob")
+        assert f"user:{stage.user['bob']}" not in post.pinged, post.pinged
+
+
 async def test_a_planned_reply_is_played_the_moment_the_opponent_ends_their_turn(
     tmp_path: Path,
 ) -> None:

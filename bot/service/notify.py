@@ -4,11 +4,12 @@ the channel, reminders, quiet hours in their time zone, a daily digest instead o
 per-turn DMs, DMs of the opponent's proposals.
 
 The service marks what a message is about (``Mail``'s ``notice``: ``turn``, ``reminder``,
-``proposal``); the outbox asks ``decide`` as each goes: a DM the player does not want is
-dropped, a DM in their quiet hours is held until they end (and a turn's DM dropped if
-that turn is over by then: ``outbox.outlived``), a channel post's mentions keep only the
-players who want them. The defaults ping once for one event: the DM, not the
-mention."""
+``proposal``, ``call``); the outbox asks ``decide`` as each goes: a DM the player does not
+want is dropped, a DM in their quiet hours is held until they end (and a turn's DM dropped
+if that turn is over by then: ``outbox.outlived``), a channel post's mentions keep only the
+players who want them, whatever the post is about, but for a ``call`` (a challenge to a
+named opponent, who is asked for an answer): its ping always goes. The defaults ping once
+for a turn or a proposal: the DM, not the mention."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from .people import zone
 
 PREFIX = "notify_"
 TURN, REMINDER, PROPOSAL = "turn", "reminder", "proposal"  # what a message is about
+CALL = "call"  # a channel post whose mentions ping whatever their players chose
 ON, OFF = "on", "off"
 # Each setting: its values (the first is the bot's default) and their words.
 DIGEST_HOURS = (6, 7, 8, 9, 12, 18, 20)
@@ -185,7 +187,7 @@ async def decide(
     """The players' notifications (``wants_of`` a player) applied to one message
     (``user_id``: a DM to them)."""
     if user_id is None:
-        if notice not in (TURN, PROPOSAL):
+        if notice == CALL:
             return Decision(mentions=mentions)
         kept = [u for u in mentions if (await wants_of(u)).mention]
         return Decision(mentions=tuple(kept))
