@@ -151,7 +151,7 @@ async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
         assert "a daily digest at 09:00" in settings_form(stage, "bob").text()
         await stage.slash("ann", "settings")
         await pick(stage, "ann", "quiet", "22-7")
-        assert "quiet 22:00-07:00" in settings_form(stage, "ann").text()
+        assert "quiet 22:00-07:00 (no pings; DMs wait)" in settings_form(stage, "ann").text()
         await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="1d")
         await stage.click("bob", "Accept")
         begun = await stage.posted("The game begins")

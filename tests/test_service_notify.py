@@ -1,8 +1,9 @@
-"""Notifications each player controls (issue 27): by default one ping per event (the DM, not
-the channel mention); DMs of their turn and of proposals on or off; reminders none, at 50 %
-and 80 % or hours before, never to a player who acted or looked since; quiet hours holding
-DMs until they end; a daily digest in place of the turn DMs; the server's defaults under
-each player's own."""
+"""Notifications each player controls (issue 27): by default one ping per turn (the DM, not
+the channel mention; no channel post mentions a player who wants none but a challenge);
+DMs of their turn and of proposals on or off; reminders none, at 50 % and 80 % or hours
+before, never to a player who acted or looked since; quiet hours holding DMs until they end
+and keeping posts from pinging; a daily digest in place of the turn DMs, bounded to one
+message; the server's defaults under each player's own."""
 
 from __future__ import annotations
 
@@ -154,6 +155,34 @@ async def test_quiet_hours_hold_a_dm_and_send_it_after(h: Harness) -> None:
     await h.advance(HOUR)  # 07:30: it goes (before the reminder held behind it)
     assert dms(h, BOB)[-2].startswith("ann (Challenger) ended their turn")
     assert dms(h, BOB)[-1].startswith("Reminder: your turn against ann (Challenger)")
+
+
+async def test_quiet_hours_keep_a_channel_post_from_pinging_at_night(h: Harness) -> None:
+    """Regression: bob wants mentions in the channel and quiet hours 22-7; his "your turn"
+    DM at 23:00 was held until 07:00, yet the turn post's mention pinged him at 23:00 (a
+    channel post's mentions were kept whatever the hour). The post goes, without his ping;
+    in the morning it pings him again, and at night not even a challenge does."""
+    await started(h)  # Friday 08:00 UTC
+    await wants(h, BOB, mention="on", quiet="22-7")
+    await h.advance(15 * HOUR)  # 23:00 UTC, bob's time zone
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    assert not any(t.startswith("ann (Challenger) ended their turn") for t in dms(h, BOB))
+    assert turn_posts(h)[-1][0].startswith("ann (Challenger) ended their turn")
+    assert turn_posts(h)[-1][1] == ()
+    await h.advance(8 * HOUR)  # 07:00
+    await h.running.play(HERE, BOB, "a5a4")
+    await h.running.end_turn(HERE, BOB)
+    await h.running.play(HERE, ANN, "a3a4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    assert turn_posts(h)[-1][1] == (BOB.id,)
+    await h.running.resign(HERE, BOB)
+    await h.advance(15 * HOUR)  # 22:00
+    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
+    await h.settle()
+    assert turn_posts(h)[-1][0].startswith("ann challenges bob") and turn_posts(h)[-1][1] == ()
 
 
 async def test_a_reminder_held_in_quiet_hours_is_dropped_once_its_turn_was_played(

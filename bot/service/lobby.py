@@ -166,7 +166,7 @@ def _post_challenge(
         ),
         mentions=(opponent.id,),
         buttons=("accept", "decline"),
-        notice=CALL,  # called by name: pinged whatever they chose (``notify``)
+        notice=CALL,  # called by name: pinged even if they want no mentions (``notify``)
         language=language,
     )
 
