@@ -178,6 +178,22 @@ async def test_a_stale_rematch_stamp_is_refused(h: Harness) -> None:
         await h.running.rematch(HERE, ANN, Stamp(1, 1))  # it has not ended
 
 
+async def test_a_match_aborted_or_cancelled_has_no_rematch(h: Harness) -> None:
+    """Regression: the rematch looked only at whether the match had ended: one aborted in
+    its first round, or cancelled by an admin, was rematched like one with a result (a
+    challenge on its terms, the colours swapped), though its end post offers none."""
+    await started(h)
+    await h.running.abort(HERE, ANN)
+    await h.settle()
+    with pytest.raises(Refused, match="ended without a result, so it has no rematch"):
+        await h.running.rematch(HERE, ANN, Stamp(1, 0))
+    await started(h)
+    await h.running.cancel(HERE, User(9, "admin"), admin=True)
+    await h.settle()
+    with pytest.raises(Refused, match="ended without a result, so it has no rematch"):
+        await h.running.rematch(HERE, BOB, Stamp(2, 0))
+
+
 @pytest.mark.parametrize(
     ("terms", "refusal"),
     [
