@@ -289,6 +289,23 @@ async def test_the_daily_digest_of_many_matches_fits_one_message_in_every_langua
         assert len(digest.text) <= LENGTH and len(shown) <= 2000, (language, len(shown))
 
 
+async def test_a_digest_hour_changed_after_that_days_digest_brings_no_second_one(
+    h: Harness,
+) -> None:
+    """Regression: ann's digest came at 09:00; at 10:00 she moved it to 12:00, and at 12:00 a
+    second digest came that day (the change marked yesterday's 12:00 as the last sent). The
+    next one comes at 12:00 the next day."""
+    await wants(h, ANN, digest="9")  # Friday 08:00
+    await started(h, turn_seconds=5 * DAY)
+    await h.advance(2 * HOUR)  # 10:00: the 09:00 digest came
+    assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1
+    await wants(h, ANN, digest="12")
+    await h.advance(3 * HOUR)  # 13:00
+    assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1
+    await h.advance(DAY)  # Saturday 13:00
+    assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 2
+
+
 def test_a_digest_hour_the_clocks_repeat_at_the_fall_back_brings_one_digest() -> None:
     """New York repeats 01:00-02:00 on 2026-11-01: a digest at 01 comes at its first 01:00
     (05:00 UTC), and the repeated hour (06:00 UTC on) is not a later slot that day."""

@@ -40,6 +40,23 @@ def last_slot(hour: int, timezone: str, now: float) -> float:
     return slot.timestamp()
 
 
+def sent_mark(hour: int, timezone: str, now: float, before: str | None) -> float:
+    """The last digest's slot (``SENT``) to keep when the digest is set to ``hour`` at
+    ``now``: the latest ``hour``:00 (turned on, that day's counts as sent: the first comes
+    at its next hour), or, where a digest of the player's today (``before``, their day in
+    ``timezone``) went already, today's ``hour``:00 even if it is still to come, so a new
+    hour later that day brings no second one."""
+    slot = last_slot(hour, timezone, now)
+    if before is None:
+        return slot
+    place = zone(timezone)
+    today = dt.datetime.fromtimestamp(now, place)
+    if dt.datetime.fromtimestamp(float(before), place).date() != today.date():
+        return slot
+    todays = today.replace(hour=hour, minute=0, second=0, microsecond=0, fold=0)
+    return max(slot, todays.timestamp())
+
+
 async def send_due(ctx: Context, now: float) -> int:
     """Queue the digests whose hour has come; how many were queued."""
     store = ctx.store
