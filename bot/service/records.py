@@ -57,7 +57,8 @@ class Records:
             return None
 
     async def of_user(self, user_id: int, most: int = 50) -> list[Hosted]:
-        """The user's hosted matches, live or ended, the newest first."""
+        """The user's hosted matches: every live one and the newest ``most`` ended ones, the
+        newest first."""
         return await self._store.hosting.of_user(user_id, most)
 
     # ---- matches and players ---------------------------------------------------------------
