@@ -188,6 +188,16 @@ async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
         assert begun
 
 
+async def test_the_server_defaults_form_shows_only_what_admins_set(tmp_path: Path) -> None:
+    """Regression: the server's form listed "no daily digest" among its defaults, though a
+    digest is each player's own: the form has no menu for it, and no server default is
+    read."""
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        shown = await stage.slash("admin", "settings", server=True)
+        assert shown.text.startswith("This server's default notifications: DM on my turn;")
+        assert "digest" not in shown.text, shown.text
+
+
 async def test_a_gift_of_time_does_not_ping_a_player_whose_mentions_are_off(
     tmp_path: Path,
 ) -> None:

@@ -15,7 +15,7 @@ once for a turn or a proposal: the DM, not the mention."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import N_, _
@@ -55,6 +55,7 @@ CHOICES: dict[str, dict[str, str]] = {
     },
 }
 KEYS = tuple(CHOICES)
+SERVER_KEYS = tuple(key for key in KEYS if key != "digest")  # a digest is the player's own
 
 
 @dataclass(frozen=True)
@@ -116,9 +117,10 @@ class Notify:
             ends += dt.timedelta(days=1)
         return ends.timestamp()
 
-    def words(self) -> str:
-        """The settings in the current language (``bot.i18n``)."""
-        return "; ".join(choice_words(key, self[key]) for key in KEYS)
+    def words(self, keys: Sequence[str] = KEYS) -> str:
+        """The settings ``keys`` (a server's defaults: ``SERVER_KEYS``) in the current
+        language (``bot.i18n``)."""
+        return "; ".join(choice_words(key, self[key]) for key in keys)
 
 
 def choice_words(key: str, value: str) -> str:
@@ -130,9 +132,6 @@ def choice_words(key: str, value: str) -> str:
         hour = f"{int(value):02d}:00"
         return _(CHOICES[key][value], time=hour)
     return _(CHOICES[key][value])
-
-
-SERVER_KEYS = tuple(key for key in KEYS if key != "digest")  # a digest is the player's own
 
 
 def defaults(guild: Mapping[str, str]) -> dict[str, str]:
