@@ -151,7 +151,7 @@ async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
         assert "a daily digest at 09:00" in settings_form(stage, "bob").text()
         await stage.slash("ann", "settings")
         await pick(stage, "ann", "quiet", "22-7")
-        assert "quiet 22:00-07:00" in settings_form(stage, "ann").text()
+        assert "quiet 22:00-07:00 (no pings; DMs wait)" in settings_form(stage, "ann").text()
         await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="1d")
         await stage.click("bob", "Accept")
         begun = await stage.posted("The game begins")
@@ -186,6 +186,40 @@ async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
         digests = [t for t in dm_texts(stage, "bob") if "Your turn in" in t]
         assert len(digests) == 1
         assert begun
+
+
+async def test_the_server_defaults_form_shows_only_what_admins_set(tmp_path: Path) -> None:
+    """Regression: the server's form listed "no daily digest" among its defaults, though a
+    digest is each player's own: the form has no menu for it, and no server default is
+    read."""
+    async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
+        shown = await stage.slash("admin", "settings", server=True)
+        assert shown.text.startswith("This server's default notifications: DM on my turn;")
+        assert "digest" not in shown.text, shown.text
+
+
+async def test_a_gift_of_time_does_not_ping_a_player_whose_mentions_are_off(
+    tmp_path: Path,
+) -> None:
+    """Regression: bob's settings say "no mention in the channel" (the default), yet ann's
+    "Give +1 day" post pinged him on Discord (its allowed mentions named him): only the
+    turn and proposal posts heeded the setting."""
+    async with Stage(tmp_path) as stage:
+        shown = await stage.slash("bob", "settings")
+        assert "no mention in the channel" in shown.text, shown.text
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="2d")
+        await stage.click("bob", "Accept")
+        await stage.posted("The game begins")
+        await stage.slash("ann", "act", action="c3c4")
+        await stage.slash("ann", "end")
+        await stage.posted("ann (Challenger) ended their turn")
+        await stage.quiet()
+        given = await stage.click("ann", "Give +1 day")
+        assert given.error is None, given.text
+        await stage.posted("ann (Challenger) gave bob 1 day")
+        await stage.quiet()
+        post = newest(stage, "gave bob")
+        assert f"user:{stage.user['bob']}" not in post.pinged, post.pinged
 
 
 async def test_a_planned_reply_is_played_the_moment_the_opponent_ends_their_turn(

@@ -122,7 +122,7 @@ async def test_the_opponent_gives_a_day_on_any_clock(h: Harness) -> None:
     assert await due_in(h) == before + DAY
     await h.settle()
     assert last_post(h).startswith("bob (Opposition) gave ann 1 day: their turn now ends <t:")
-    assert h.delivery.channel(HERE.channel_id)[-1].mentions == (ANN.id,)
+    assert h.delivery.channel(HERE.channel_id)[-1].mentions == ()  # her mentions are off
     with pytest.raises(Refused, match="next turn has its full 10 h anyway"):
         await h.running.give_time(HERE, ANN)  # her own turn, a fixed time per turn
     for _ in range(28):
@@ -176,6 +176,22 @@ async def test_a_stale_rematch_stamp_is_refused(h: Harness) -> None:
     await started(h)
     with pytest.raises(Refused, match="no longer the last one here"):
         await h.running.rematch(HERE, ANN, Stamp(1, 1))  # it has not ended
+
+
+async def test_a_match_aborted_or_cancelled_has_no_rematch(h: Harness) -> None:
+    """Regression: the rematch looked only at whether the match had ended: one aborted in
+    its first round, or cancelled by an admin, was rematched like one with a result (a
+    challenge on its terms, the colours swapped), though its end post offers none."""
+    await started(h)
+    await h.running.abort(HERE, ANN)
+    await h.settle()
+    with pytest.raises(Refused, match="ended without a result, so it has no rematch"):
+        await h.running.rematch(HERE, ANN, Stamp(1, 0))
+    await started(h)
+    await h.running.cancel(HERE, User(9, "admin"), admin=True)
+    await h.settle()
+    with pytest.raises(Refused, match="ended without a result, so it has no rematch"):
+        await h.running.rematch(HERE, BOB, Stamp(2, 0))
 
 
 @pytest.mark.parametrize(

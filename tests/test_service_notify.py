@@ -1,15 +1,19 @@
-"""Notifications each player controls (issue 27): by default one ping per event (the DM, not
-the channel mention); DMs of their turn and of proposals on or off; reminders none, at 50 %
-and 80 % or hours before, never to a player who acted or looked since; quiet hours holding
-DMs until they end; a daily digest in place of the turn DMs; the server's defaults under
-each player's own."""
+"""Notifications each player controls (issue 27): by default one ping per turn (the DM, not
+the channel mention; no channel post mentions a player who wants none but a challenge);
+DMs of their turn and of proposals on or off; reminders none, at 50 % and 80 % or hours
+before, never to a player who acted or looked since; quiet hours holding DMs until they end
+and keeping posts from pinging; a daily digest in place of the turn DMs, bounded to one
+message; the server's defaults under each player's own."""
 
 from __future__ import annotations
 
 import datetime as dt
 
+from bot.i18n import LOCALES, _, speaking
 from bot.service import Place, Terms, User
-from bot.service.digest import last_slot
+from bot.service.digest import LENGTH, last_slot
+from bot.service.languages import LANGUAGE
+from bot.service.outbox import DM_FALLBACK
 from bot.service.testing import PRIVATE, Harness
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -59,6 +63,32 @@ async def test_server_defaults_sit_under_each_players_own(h: Harness) -> None:
     await h.running.end_turn(HERE, ANN)
     await h.settle()
     assert turn_posts(h)[-1][1] == (BOB.id,)  # bob has the server's
+
+
+async def test_no_channel_post_mentions_a_player_who_chose_no_mentions(h: Harness) -> None:
+    """Regression: "no mention in the channel" held for the turn and proposal posts alone:
+    ann's gift of a day, her resignation (the end post) and the like mentioned bob all the
+    same. Only a challenge, which calls on its opponent by name, pings whatever he chose."""
+    await wants(h, BOB, mention="off")
+    await started(h)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    await h.running.give_time(HERE, ANN)
+    await h.settle()
+    post = [m for m in h.delivery.channel(HERE.channel_id) if "gave bob" in m.text][-1]
+    assert post.mentions == (), post.mentions
+    await h.running.resign(HERE, ANN)
+    await h.settle()
+    ended = h.delivery.channel(HERE.channel_id)[-1]
+    assert "resign" in ended.text and ended.mentions == (), (ended.text, ended.mentions)
+    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
+    await h.settle()
+    assert h.delivery.channel(HERE.channel_id)[-1].mentions == (BOB.id,)  # he is called
+    await wants(h, ANN, mention="on")
+    await h.running.decline(HERE, BOB)
+    await h.settle()
+    assert h.delivery.channel(HERE.channel_id)[-1].mentions == (ANN.id,)  # she wants them
 
 
 async def test_proposals_reach_the_opponent_by_dm_unless_turned_off(h: Harness) -> None:
@@ -127,6 +157,34 @@ async def test_quiet_hours_hold_a_dm_and_send_it_after(h: Harness) -> None:
     assert dms(h, BOB)[-1].startswith("Reminder: your turn against ann (Challenger)")
 
 
+async def test_quiet_hours_keep_a_channel_post_from_pinging_at_night(h: Harness) -> None:
+    """Regression: bob wants mentions in the channel and quiet hours 22-7; his "your turn"
+    DM at 23:00 was held until 07:00, yet the turn post's mention pinged him at 23:00 (a
+    channel post's mentions were kept whatever the hour). The post goes, without his ping;
+    in the morning it pings him again, and at night not even a challenge does."""
+    await started(h)  # Friday 08:00 UTC
+    await wants(h, BOB, mention="on", quiet="22-7")
+    await h.advance(15 * HOUR)  # 23:00 UTC, bob's time zone
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    assert not any(t.startswith("ann (Challenger) ended their turn") for t in dms(h, BOB))
+    assert turn_posts(h)[-1][0].startswith("ann (Challenger) ended their turn")
+    assert turn_posts(h)[-1][1] == ()
+    await h.advance(8 * HOUR)  # 07:00
+    await h.running.play(HERE, BOB, "a5a4")
+    await h.running.end_turn(HERE, BOB)
+    await h.running.play(HERE, ANN, "a3a4")
+    await h.running.end_turn(HERE, ANN)
+    await h.settle()
+    assert turn_posts(h)[-1][1] == (BOB.id,)
+    await h.running.resign(HERE, BOB)
+    await h.advance(15 * HOUR)  # 22:00
+    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
+    await h.settle()
+    assert turn_posts(h)[-1][0].startswith("ann challenges bob") and turn_posts(h)[-1][1] == ()
+
+
 async def test_a_reminder_held_in_quiet_hours_is_dropped_once_its_turn_was_played(
     h: Harness,
 ) -> None:
@@ -179,10 +237,72 @@ async def test_a_daily_digest_in_place_of_the_turn_dms(h: Harness) -> None:
     assert not any(text.startswith("Your turn") for text in dms(h, ANN))
     await h.advance(HOUR)
     digest = dms(h, ANN)[-1]
-    assert digest.startswith("Your turn in 1 match, the most urgent first:\n- Match 1 against bob")
+    assert digest.startswith(
+        "Your turn in 1 match, the most urgent first:\n- Match 1 · ToriShogi against bob"
+    )
     await h.advance(12 * HOUR)
     assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1  # one a day
     await h.advance(12 * HOUR)
+    assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 2
+
+
+async def test_the_daily_digest_names_each_matchs_game(h: Harness) -> None:
+    """Regression: every other DM about a match is headed "Match 1 · ToriShogi · ann vs
+    bob", while the digest (a DM of no one match, so with no heading) said "Match 1 against
+    bob" alone: which game each match plays went unsaid."""
+    await wants(h, ANN, digest="9")
+    await started(h)
+    await h.advance(HOUR)
+    digest = dms(h, ANN)[-1]
+    assert digest.startswith("Your turn in 1 match"), digest
+    assert "\n- Match 1 · ToriShogi against bob: due <t:" in digest, digest
+
+
+async def test_the_daily_digest_of_many_matches_fits_one_message_in_every_language(
+    h: Harness,
+) -> None:
+    """Regression: the digest listed every match waiting, without bound: 40 made a text of
+    3,358 characters, more than one Discord message (2,000), sent as several DMs. It lists
+    the most urgent (10 at most, fewer where long names and links would not fit) and says
+    how many more there are and where to see them, in every language."""
+    rival = User(BOB.id, "_" * 32)  # the longest name, each character escaped
+    await wants(h, ANN, digest="9")
+    for n in range(40):  # match 40 is the most urgent
+        place = Place(guild_id=10**18, channel_id=10**18 + n)  # links of 19-digit ids
+        terms = Terms(game="torishogi", turn_seconds=14 * DAY - n * HOUR)
+        await h.running.challenge(place, ANN, rival, terms)
+        await h.running.accept(place, rival)
+    await h.settle()
+    await h.advance(HOUR)
+    digest = dms(h, ANN)[-1]
+    assert digest.startswith("Your turn in 40 matches, the most urgent first:\n- Match 40 ·")
+    listed = digest.count("\n- Match ")
+    assert 1 <= listed <= 10, digest
+    assert digest.endswith(f"\n\u2026and {40 - listed} more matches: see `/tora games`")
+    for language in LOCALES:
+        await h.store.set_player_setting(ANN.id, LANGUAGE, language)
+        await h.advance(DAY)
+        digest = [d.message for d in h.delivery.user(ANN.id) if d.kind == PRIVATE][-1]
+        assert digest.language == language and "\n- " in digest.text
+        with speaking(language):  # as shown where ann's DMs are closed
+            shown = f"{digest.text}\n\n{_(DM_FALLBACK)}"
+        assert len(digest.text) <= LENGTH and len(shown) <= 2000, (language, len(shown))
+
+
+async def test_a_digest_hour_changed_after_that_days_digest_brings_no_second_one(
+    h: Harness,
+) -> None:
+    """Regression: ann's digest came at 09:00; at 10:00 she moved it to 12:00, and at 12:00 a
+    second digest came that day (the change marked yesterday's 12:00 as the last sent). The
+    next one comes at 12:00 the next day."""
+    await wants(h, ANN, digest="9")  # Friday 08:00
+    await started(h, turn_seconds=5 * DAY)
+    await h.advance(2 * HOUR)  # 10:00: the 09:00 digest came
+    assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1
+    await wants(h, ANN, digest="12")
+    await h.advance(3 * HOUR)  # 13:00
+    assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 1
+    await h.advance(DAY)  # Saturday 13:00
     assert sum(text.startswith("Your turn in") for text in dms(h, ANN)) == 2
 
 

@@ -220,7 +220,7 @@ async def test_a_planned_reply_and_a_digest_in_the_players_language(h: Harness) 
     await h.advance(HOUR)
     digest = dms(h, BOB)[-1]
     assert digest.text.startswith(
-        "1局であなたの手番です（期限の近い順）：\n- 対局1（相手：ann）：期限 <t:"  # noqa: RUF001
+        "1局であなたの手番です（期限の近い順）：\n- 対局1 · ToriShogi（相手：ann）：期限 <t:"  # noqa: RUF001
     )
     assert digest.language == "ja"
 

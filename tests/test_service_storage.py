@@ -163,6 +163,20 @@ async def test_hosted_matches_have_versions_and_one_live_per_channel(store: Stor
     await store.hosting.create(challenge())  # the channel is free again
 
 
+async def test_a_players_live_matches_are_read_however_many_ended_since(store: Store) -> None:
+    """Regression: a player's matches were their newest 50 hosted ones, live or ended, so a
+    match still played with 50 challenges declined or matches ended since was left out
+    (``/tora games`` did not list it, nor did ``/tora board`` in a DM find it). Every live
+    one is read, and the newest ``limit`` ended ones, the newest first."""
+    live = await store.hosting.create(challenge(100))
+    for n in range(60):
+        made = await store.hosting.create(challenge(1000 + n))
+        await store.hosting.update(replace(made, phase=phases.ENDED))
+    mine = await store.hosting.of_user(2, 50)
+    assert [h.id for h in mine] == [*range(61, 11, -1), live.id]
+    assert [h.id for h in await store.hosting.of_user(1, 0)] == [live.id]
+
+
 async def test_a_hosted_match_with_a_player_the_store_does_not_know_is_refused(
     store: Store,
 ) -> None:

@@ -49,7 +49,7 @@ async def _found(records: Records, channel_id: int, user_id: int, in_dm: bool) -
         if hosted is None:
             raise Unusable(_(NOTHING_HERE, challenge=slash("tora challenge")))
         return hosted
-    live = [hosted for hosted in await records.of_user(user_id) if hosted.live]
+    live = [hosted for hosted in await records.of_user(user_id, 0) if hosted.live]
     mine = [hosted for hosted in live if hosted.phase != CHALLENGE]  # those with a board
     if not mine:
         raise Unusable(_(NO_GAME) if live else _(NONE_OF_YOURS))

@@ -24,6 +24,8 @@ from bot.service.showing import game_title, result_words, stored_outcome
 from bot.service.texts import escape
 from rules import Side
 
+RECENT = 5  # the ended matches /tora games lists
+
 
 class Listing:
     def __init__(self, service: MatchService) -> None:
@@ -58,9 +60,9 @@ class Listing:
     async def games(self, user_id: int) -> str:
         """``user_id``'s matches: the live ones (whose turn, the deadline, where) and the
         last finished ones (how they ended), each with its number and a link."""
-        mine = await self.records.of_user(user_id)
+        mine = await self.records.of_user(user_id, RECENT)  # every live one
         live = [h for h in mine if h.phase != ENDED]
-        ended = [h for h in mine if h.phase == ENDED][:5]
+        ended = [h for h in mine if h.phase == ENDED]
         if not mine:
             return _(
                 "You have no matches yet. Challenge someone with {challenge} in a server "

@@ -89,7 +89,7 @@ def form_of(
         text = _(
             "This server's default notifications: {settings}. Language of my posts here: "
             "{language}. Change them below.",
-            settings=notify.words(),
+            settings=notify.words(SERVER_KEYS),
             language=shown,
         )
     return NotifyForm(scope, text, toggles, picks)

@@ -14,7 +14,7 @@ from . import timing
 from .context import Context, Mail
 from .errors import NotAllowed, Refused
 from .models import Place, Reply, User, is_robot
-from .phases import ENDED, PLAYING
+from .phases import ABORTED, CANCELLED, ENDED, PLAYING
 from .ports import Stamp
 from .stops import Interval, running_between
 from .table import Table, player_side
@@ -112,8 +112,9 @@ def _given_words(table: Table, hosted: Hosted, giver: Side, now: float) -> str:
 async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[Place, User, Terms]:
     """Where a rematch of the ended match ``made`` is challenged, against whom, on which
     terms: its own, the colours swapped (whoever played the Challenger plays the
-    Opposition). Refused unless ``user`` played in it and it is still the channel's latest
-    match (nothing was started there since)."""
+    Opposition). Refused unless ``user`` played in it, it ended with a result (its end post
+    offers a rematch of no other: one aborted or cancelled has none) and it is still the
+    channel's latest match (nothing was started there since)."""
     old = await ctx.store.hosting.latest_in_channel(place.channel_id)
     if old is None or old.id != made.match or old.phase != ENDED:
         raise Refused(
@@ -127,6 +128,14 @@ async def rematch(ctx: Context, place: Place, user: User, made: Stamp) -> tuple[
     if side is None or old.match_id is None:
         raise NotAllowed(
             _("Only the two players of a match that was played can ask for its rematch.")
+        )
+    if old.ending in (ABORTED, CANCELLED):
+        raise Refused(
+            _(
+                "That match ended without a result, so it has no rematch. Start a new one "
+                "with {command}.",
+                command=ctx.cmd("challenge", localized=True),
+            )
         )
     other = old.player(side.other)
     if is_robot(other):

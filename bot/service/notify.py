@@ -4,16 +4,18 @@ the channel, reminders, quiet hours in their time zone, a daily digest instead o
 per-turn DMs, DMs of the opponent's proposals.
 
 The service marks what a message is about (``Mail``'s ``notice``: ``turn``, ``reminder``,
-``proposal``); the outbox asks ``decide`` as each goes: a DM the player does not want is
-dropped, a DM in their quiet hours is held until they end (and a turn's DM dropped if
-that turn is over by then: ``outbox.outlived``), a channel post's mentions keep only the
-players who want them. The defaults ping once for one event: the DM, not the
-mention."""
+``proposal``, ``call``); the outbox asks ``decide`` as each goes: a DM the player does not
+want is dropped, a DM in their quiet hours is held until they end (and a turn's DM dropped
+if that turn is over by then: ``outbox.outlived``), a channel post's mentions keep only the
+players who want them, whatever the post is about, but for a ``call`` (a challenge to a
+named opponent, who is asked for an answer): its ping goes whatever they chose. No player
+is pinged in their quiet hours: the post goes without their mention. The defaults ping
+once for a turn or a proposal: the DM, not the mention."""
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.i18n import N_, _
@@ -23,9 +25,12 @@ from .people import zone
 
 PREFIX = "notify_"
 TURN, REMINDER, PROPOSAL = "turn", "reminder", "proposal"  # what a message is about
+CALL = "call"  # a channel post whose mentions ping even those who want none (not when quiet)
 ON, OFF = "on", "off"
 # Each setting: its values (the first is the bot's default) and their words.
 DIGEST_HOURS = (6, 7, 8, 9, 12, 18, 20)
+# Quiet hours cover both ways of reaching a player: a DM waits, a post's mention is left out.
+QUIET = N_("quiet {start}-{end} (no pings; DMs wait)")
 CHOICES: dict[str, dict[str, str]] = {
     "dm_turn": {ON: N_("DM on my turn"), OFF: N_("no DM on my turn")},
     "mention": {OFF: N_("no mention in the channel"), ON: N_("a mention in the channel")},
@@ -42,10 +47,7 @@ CHOICES: dict[str, dict[str, str]] = {
     },
     "quiet": {
         OFF: N_("no quiet hours"),
-        "22-7": N_("quiet {start}-{end}"),
-        "23-8": N_("quiet {start}-{end}"),
-        "0-8": N_("quiet {start}-{end}"),
-        "21-9": N_("quiet {start}-{end}"),
+        **{hours: QUIET for hours in ("22-7", "23-8", "0-8", "21-9")},
     },
     "digest": {
         OFF: N_("no daily digest"),
@@ -53,6 +55,7 @@ CHOICES: dict[str, dict[str, str]] = {
     },
 }
 KEYS = tuple(CHOICES)
+SERVER_KEYS = tuple(key for key in KEYS if key != "digest")  # a digest is the player's own
 
 
 @dataclass(frozen=True)
@@ -114,9 +117,10 @@ class Notify:
             ends += dt.timedelta(days=1)
         return ends.timestamp()
 
-    def words(self) -> str:
-        """The settings in the current language (``bot.i18n``)."""
-        return "; ".join(choice_words(key, self[key]) for key in KEYS)
+    def words(self, keys: Sequence[str] = KEYS) -> str:
+        """The settings ``keys`` (a server's defaults: ``SERVER_KEYS``) in the current
+        language (``bot.i18n``)."""
+        return "; ".join(choice_words(key, self[key]) for key in keys)
 
 
 def choice_words(key: str, value: str) -> str:
@@ -128,9 +132,6 @@ def choice_words(key: str, value: str) -> str:
         hour = f"{int(value):02d}:00"
         return _(CHOICES[key][value], time=hour)
     return _(CHOICES[key][value])
-
-
-SERVER_KEYS = tuple(key for key in KEYS if key != "digest")  # a digest is the player's own
 
 
 def defaults(guild: Mapping[str, str]) -> dict[str, str]:
@@ -185,9 +186,7 @@ async def decide(
     """The players' notifications (``wants_of`` a player) applied to one message
     (``user_id``: a DM to them)."""
     if user_id is None:
-        if notice not in (TURN, PROPOSAL):
-            return Decision(mentions=mentions)
-        kept = [u for u in mentions if (await wants_of(u)).mention]
+        kept = [u for u in mentions if _pinged(notice, await wants_of(u), now)]
         return Decision(mentions=tuple(kept))
     wants = await wants_of(user_id)
     if notice == TURN and not wants.turn_dms:
@@ -195,3 +194,10 @@ async def decide(
     if notice == PROPOSAL and not wants.proposals:
         return Decision(drop=True)
     return Decision(hold=wants.quiet_until(now))
+
+
+def _pinged(notice: str, wants: Notify, now: float) -> bool:
+    """Whether a channel post about ``notice`` pings a player it mentions: if they want
+    mentions (a ``call`` whatever they chose), and never in their quiet hours (the post
+    goes without their ping: a ping cannot wait as a DM does)."""
+    return (notice == CALL or wants.mention) and wants.quiet_until(now) is None

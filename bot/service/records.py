@@ -57,7 +57,8 @@ class Records:
             return None
 
     async def of_user(self, user_id: int, most: int = 50) -> list[Hosted]:
-        """The user's hosted matches, live or ended, the newest first."""
+        """The user's hosted matches: every live one and the newest ``most`` ended ones, the
+        newest first."""
         return await self._store.hosting.of_user(user_id, most)
 
     # ---- matches and players ---------------------------------------------------------------
@@ -145,13 +146,16 @@ class Records:
 
     async def set_notify(self, user: User, key: str, value: str) -> None:
         """One of a player's notifications (ValueError for one that is not): a digest
-        turned on counts today's as sent, so the first comes at its next hour."""
+        turned on counts today's as sent, so the first comes at its next hour, and one
+        moved to a later hour the day its digest went brings no second that day."""
         name, value = checked(key, value)
         await self._store.save_player(user.id, user.name)
         await self._store.set_player_setting(user.id, name, value)
         if key == "digest" and value != OFF:
+            own = await self._store.player_settings(user.id)
             zone_name = (await load_player(self._store, user.id)).timezone
-            slot = digest.last_slot(int(value), zone_name, self._clock.now())
+            now, before = self._clock.now(), own.get(digest.SENT)
+            slot = digest.sent_mark(int(value), zone_name, now, before)
             await self._store.set_player_setting(user.id, digest.SENT, repr(slot))
 
     async def set_server_notify(self, guild_id: int, key: str, value: str) -> None:

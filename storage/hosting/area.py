@@ -212,7 +212,8 @@ class Hosting:
         return await self._read(lambda db: hosting.live_in_channel(db, channel_id))
 
     async def of_user(self, user_id: int, limit: int = 50) -> list[Hosted]:
-        """The user's hosted matches, live or ended, the newest first."""
+        """The user's hosted matches: every live one and the newest ``limit`` ended ones, the
+        newest first."""
         return await self._read(lambda db: hosting.of_user(db, user_id, limit))
 
     async def latest_in_channel(self, channel_id: int, with_game: bool = False) -> Hosted | None:

@@ -401,13 +401,17 @@ async def versions_of(
 
 
 async def of_user(db: ReadConnection, user_id: int, limit: int) -> list[Hosted]:
-    """The user's hosted matches, live or ended, the newest first."""
-    rows = await db.execute_fetchall(
-        f"SELECT {COLUMNS} FROM hosted_matches WHERE ? IN (issuer_id, invitee_id,"
-        " challenger_id, opposition_id) ORDER BY id DESC LIMIT ?",
-        (user_id, limit),
+    """The user's hosted matches: every live one and the newest ``limit`` ended ones, the
+    newest first (however many ended since, a live one is never left out)."""
+    theirs = (
+        f"SELECT {COLUMNS} FROM hosted_matches"
+        " WHERE ? IN (issuer_id, invitee_id, challenger_id, opposition_id)"
     )
-    return [hosted_of(row) for row in rows]
+    live = await db.execute_fetchall(f"{theirs} AND phase != ?", (user_id, ENDED))
+    ended = await db.execute_fetchall(
+        f"{theirs} AND phase = ? ORDER BY id DESC LIMIT ?", (user_id, ENDED, limit)
+    )
+    return sorted(map(hosted_of, [*live, *ended]), key=lambda hosted: -hosted.id)
 
 
 async def latest_in_channel(
