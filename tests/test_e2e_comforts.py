@@ -145,7 +145,7 @@ async def test_notifications_set_with_the_settings_form(tmp_path: Path) -> None:
     async with Stage(tmp_path, clock=clock) as stage:
         shown = await stage.slash("bob", "settings")
         assert shown.text.startswith("Your notifications: DM on my turn; no mention"), shown.text
-        pressed = await stage.click("bob", "Mention me: off")
+        pressed = await stage.click("bob", "Mention me on my turn: off")
         assert not pressed.errors, pressed.errors
         await pick(stage, "bob", "digest", "9")
         assert "a daily digest at 09:00" in settings_form(stage, "bob").text()
@@ -198,15 +198,13 @@ async def test_the_server_defaults_form_shows_only_what_admins_set(tmp_path: Pat
         assert "digest" not in shown.text, shown.text
 
 
-async def test_a_gift_of_time_does_not_ping_a_player_whose_mentions_are_off(
-    tmp_path: Path,
-) -> None:
-    """Regression: bob's settings say "no mention in the channel" (the default), yet ann's
-    "Give +1 day" post pinged him on Discord (its allowed mentions named him): only the
-    turn and proposal posts heeded the setting."""
+async def test_mention_me_is_about_the_turn_and_a_gift_of_time_pings(tmp_path: Path) -> None:
+    """Bob's settings say what "Mention me" governs ("no mention on my turn", the default:
+    his turn's DM pings him); ann's "Give +1 day", news he gets no DM of, pings him on
+    Discord (its allowed mentions name him)."""
     async with Stage(tmp_path) as stage:
         shown = await stage.slash("bob", "settings")
-        assert "no mention in the channel" in shown.text, shown.text
+        assert "no mention on my turn" in shown.text, shown.text
         await stage.slash("ann", "challenge", opponent="bob", game="torishogi", deadline="2d")
         await stage.click("bob", "Accept")
         await stage.posted("The game begins")
@@ -214,12 +212,14 @@ async def test_a_gift_of_time_does_not_ping_a_player_whose_mentions_are_off(
         await stage.slash("ann", "end")
         await stage.posted("ann (Challenger) ended their turn")
         await stage.quiet()
+        turn = newest(stage, "ended their turn")
+        assert f"user:{stage.user['bob']}" not in turn.pinged, turn.pinged
         given = await stage.click("ann", "Give +1 day")
         assert given.error is None, given.text
         await stage.posted("ann (Challenger) gave bob 1 day")
         await stage.quiet()
         post = newest(stage, "gave bob")
-        assert f"user:{stage.user['bob']}" not in post.pinged, post.pinged
+        assert f"user:{stage.user['bob']}" in post.pinged, post.pinged
 
 
 async def test_a_planned_reply_is_played_the_moment_the_opponent_ends_their_turn(

@@ -58,7 +58,7 @@ async def test_away_days_move_a_running_deadline_and_an_early_return_gives_days_
     post = h.delivery.channel(HERE.channel_id)[-1]
     assert post.text.startswith("ann (Challenger) is away from <t:")
     assert f"they are back <t:{int(h.clock.now() + 3 * DAY)}:f>" in post.text
-    assert post.mentions == ()  # the opponent is told, unmentioned: his mentions are off
+    assert post.mentions == (BOB.id,)  # the opponent is told: news he gets no DM of
     await h.advance(DAY + 12 * HOUR)
     assert "deadline" not in last_post(h)
     back = await h.running.back(HERE.guild_id, ANN)

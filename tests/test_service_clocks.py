@@ -122,7 +122,7 @@ async def test_the_opponent_gives_a_day_on_any_clock(h: Harness) -> None:
     assert await due_in(h) == before + DAY
     await h.settle()
     assert last_post(h).startswith("bob (Opposition) gave ann 1 day: their turn now ends <t:")
-    assert h.delivery.channel(HERE.channel_id)[-1].mentions == ()  # her mentions are off
+    assert h.delivery.channel(HERE.channel_id)[-1].mentions == (ANN.id,)  # news, no DM
     with pytest.raises(Refused, match="next turn has its full 10 h anyway"):
         await h.running.give_time(HERE, ANN)  # her own turn, a fixed time per turn
     for _ in range(28):

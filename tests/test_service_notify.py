@@ -65,30 +65,31 @@ async def test_server_defaults_sit_under_each_players_own(h: Harness) -> None:
     assert turn_posts(h)[-1][1] == (BOB.id,)  # bob has the server's
 
 
-async def test_no_channel_post_mentions_a_player_who_chose_no_mentions(h: Harness) -> None:
-    """Regression: "no mention in the channel" held for the turn and proposal posts alone:
-    ann's gift of a day, her resignation (the end post) and the like mentioned bob all the
-    same. Only a challenge, which calls on its opponent by name, pings whatever he chose."""
+async def test_mention_me_is_about_turns_and_proposals_other_news_pings(h: Harness) -> None:
+    """The "Mention me" setting (off by default: the turn's DM pings instead) governs the posts a DM
+    stands beside: the turn's and a proposal's. The news of a match that names a player
+    and has no DM (a gift of time, its end, a challenge, a decline) pings them: the one
+    ping of that event. The form says so ("no mention on my turn")."""
     await wants(h, BOB, mention="off")
     await started(h)
     await h.running.play(HERE, ANN, "c3c4")
     await h.running.end_turn(HERE, ANN)
     await h.settle()
+    assert turn_posts(h)[-1][1] == ()  # bob's turn: his DM pings him, not the post
     await h.running.give_time(HERE, ANN)
     await h.settle()
     post = [m for m in h.delivery.channel(HERE.channel_id) if "gave bob" in m.text][-1]
-    assert post.mentions == (), post.mentions
+    assert post.mentions == (BOB.id,), post.mentions
     await h.running.resign(HERE, ANN)
     await h.settle()
     ended = h.delivery.channel(HERE.channel_id)[-1]
-    assert "resign" in ended.text and ended.mentions == (), (ended.text, ended.mentions)
+    assert "resign" in ended.text and BOB.id in ended.mentions, (ended.text, ended.mentions)
     await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi"))
     await h.settle()
     assert h.delivery.channel(HERE.channel_id)[-1].mentions == (BOB.id,)  # he is called
-    await wants(h, ANN, mention="on")
     await h.running.decline(HERE, BOB)
     await h.settle()
-    assert h.delivery.channel(HERE.channel_id)[-1].mentions == (ANN.id,)  # she wants them
+    assert h.delivery.channel(HERE.channel_id)[-1].mentions == (ANN.id,)
 
 
 async def test_proposals_reach_the_opponent_by_dm_unless_turned_off(h: Harness) -> None:

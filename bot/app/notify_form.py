@@ -18,7 +18,7 @@ ME, SERVER = "me", "sv"  # whose settings a form holds: the caller's, or their s
 LANGUAGE, DISCORD = "language", "discord"  # the language pick; its value "Discord's language"
 TOGGLES = {
     "dm_turn": N_("DM on my turn"),
-    "mention": N_("Mention me"),
+    "mention": N_("Mention me on my turn"),
     "proposals": N_("Proposal DMs"),
 }
 PICKS = {

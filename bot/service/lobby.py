@@ -14,7 +14,6 @@ from .context import Context, Mail, soonest
 from .endings import ended
 from .errors import NotAllowed, Refused
 from .models import Place, Reply, User, is_robot
-from .notify import CALL
 from .phases import CHALLENGE, DECLINED, EXPIRED, SETUP, WITHDRAWN
 from .ports import Stamp
 from .setup_phase import FORM, asks_setup, begin, choose_by, setup_prompt
@@ -166,7 +165,6 @@ def _post_challenge(
         ),
         mentions=(opponent.id,),
         buttons=("accept", "decline"),
-        notice=CALL,  # called by name: pinged even if they want no mentions (``notify``)
         language=language,
     )
 

@@ -4,13 +4,14 @@ the channel, reminders, quiet hours in their time zone, a daily digest instead o
 per-turn DMs, DMs of the opponent's proposals.
 
 The service marks what a message is about (``Mail``'s ``notice``: ``turn``, ``reminder``,
-``proposal``, ``call``); the outbox asks ``decide`` as each goes: a DM the player does not
-want is dropped, a DM in their quiet hours is held until they end (and a turn's DM dropped
-if that turn is over by then: ``outbox.outlived``), a channel post's mentions keep only the
-players who want them, whatever the post is about, but for a ``call`` (a challenge to a
-named opponent, who is asked for an answer): its ping goes whatever they chose. No player
-is pinged in their quiet hours: the post goes without their mention. The defaults ping
-once for a turn or a proposal: the DM, not the mention."""
+``proposal``); the outbox asks ``decide`` as each goes: a DM the player does not want is
+dropped, a DM in their quiet hours is held until they end (and a turn's DM dropped if that
+turn is over by then: ``outbox.outlived``). "Mention me" is about their turn and their
+opponent's proposals: a channel post of those mentions only the players who want it. The
+defaults ping once for one event: for a turn or a proposal the DM, not the mention; for
+other news of a match that names them (its end, a gift of time, a challenge) the mention
+in its post, which has no DM beside it. No player is pinged in their quiet hours: the post
+goes without their mention (a ping cannot wait as a DM does)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,6 @@ from .people import zone
 
 PREFIX = "notify_"
 TURN, REMINDER, PROPOSAL = "turn", "reminder", "proposal"  # what a message is about
-CALL = "call"  # a channel post whose mentions ping even those who want none (not when quiet)
 ON, OFF = "on", "off"
 # Each setting: its values (the first is the bot's default) and their words.
 DIGEST_HOURS = (6, 7, 8, 9, 12, 18, 20)
@@ -33,7 +33,7 @@ DIGEST_HOURS = (6, 7, 8, 9, 12, 18, 20)
 QUIET = N_("quiet {start}-{end} (no pings; DMs wait)")
 CHOICES: dict[str, dict[str, str]] = {
     "dm_turn": {ON: N_("DM on my turn"), OFF: N_("no DM on my turn")},
-    "mention": {OFF: N_("no mention in the channel"), ON: N_("a mention in the channel")},
+    "mention": {OFF: N_("no mention on my turn"), ON: N_("a mention on my turn")},
     "proposals": {ON: N_("DMs of proposals"), OFF: N_("no DMs of proposals")},
     "reminders": {
         "80": N_("a reminder at 80 % of the time"),
@@ -197,7 +197,8 @@ async def decide(
 
 
 def _pinged(notice: str, wants: Notify, now: float) -> bool:
-    """Whether a channel post about ``notice`` pings a player it mentions: if they want
-    mentions (a ``call`` whatever they chose), and never in their quiet hours (the post
-    goes without their ping: a ping cannot wait as a DM does)."""
-    return (notice == CALL or wants.mention) and wants.quiet_until(now) is None
+    """Whether a channel post about ``notice`` pings a player it mentions: a turn's or a
+    proposal's if they want mentions, any other (news they get no DM of) whatever they
+    chose; never in their quiet hours."""
+    wanted = notice not in (TURN, PROPOSAL) or wants.mention
+    return wanted and wants.quiet_until(now) is None
