@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +24,8 @@ from bot.discord.memories import Closed, Latest
 from bot.discord.respond import LIMIT, split
 from bot.service import UNAVAILABLE, DatabaseUnavailable, Message, Stamp
 from rules.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Ticks:
@@ -167,7 +170,7 @@ def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> Non
             Config.from_env({k: v for k, v in environ.items() if v is not None})
 
 
-def test_python_m_bot_takes_its_shards_on_the_command_line(monkeypatch) -> None:
+def _capture_serve(monkeypatch) -> list[Config]:
     seen: list[Config] = []
 
     async def serve(config: Config) -> int:
@@ -176,12 +179,40 @@ def test_python_m_bot_takes_its_shards_on_the_command_line(monkeypatch) -> None:
 
     monkeypatch.setattr("bot.__main__.serve", serve)
     monkeypatch.setattr("bot.__main__.setup_logging", lambda level: None)
+    return seen
+
+
+def test_python_m_bot_takes_its_shards_on_the_command_line(monkeypatch) -> None:
+    seen = _capture_serve(monkeypatch)
     monkeypatch.setenv("DISCORD_TOKEN", "t")
     monkeypatch.setenv("TORA_SHARD_COUNT", "4")
     assert bot_main(["--shards", "0,2"]) == 0
     assert bot_main(["run", "--shards", "3", "--shard-count", "8"]) == 0
     assert [(c.shards, c.shard_count) for c in seen] == [((0, 2), 4), ((3,), 8)]
     assert bot_main(["--shards", "9"]) == 2  # refused, saying why
+
+
+def test_the_systemd_unit_gives_the_bot_the_shards_its_instance_names(monkeypatch) -> None:
+    """docs/deploy/tora-bot@.service: ``systemctl enable --now tora-bot@0,1 tora-bot@2,3``.
+    A comma is not valid in a unit name, so systemctl escapes it (``systemd-escape
+    --template=tora-bot@.service 0,1`` gives ``tora-bot@0\\x2c1.service``), and ``%i`` is the
+    instance as escaped: ExecStart runs ``python -m bot --shards 0\\x2c1``, refused (exit 2),
+    restarted every 5 s, for ever; no shard is ever held. ``%I`` is the unescaped one.
+    (``systemd-analyze verify`` on such a unit shows ``%i`` expanded to ``0\\x2c1``.)
+    Regression: the unit ran ``--shards %i``."""
+    unit = (ROOT / "docs/deploy/tora-bot@.service").read_text()
+    [exec_start] = re.findall(r"^ExecStart=(.*)$", unit, re.M)
+    environ = dict(re.findall(r"^Environment=(\w+)=(\S+)$", unit, re.M))
+    escaped, unescaped = "0\\x2c1", "0,1"  # systemd's escaping of the instance "0,1"
+    words = exec_start.replace("%i", escaped).replace("%I", unescaped).split()
+    args = words[words.index("bot") + 1 :]
+    seen = _capture_serve(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.delenv("TORA_SHARDS", raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert bot_main(args) == 0, args
+    assert [(c.shards, c.shard_count) for c in seen] == [((0, 1), 4)]
 
 
 def test_rules_are_found_by_id_piece_and_word() -> None:
