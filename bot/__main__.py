@@ -64,11 +64,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
     running = commands.add_parser("run", help="run the bot (the default)")
-    for taking in (parser, running):
+    for taking, default in ((parser, None), (running, argparse.SUPPRESS)):
+        # run's copies leave the namespace alone unless given: shards written before `run`
+        # are kept, not overwritten by its defaults
         taking.add_argument(
-            "--shards", help="the shard ids this process holds, e.g. 0,2 (default: all)"
+            "--shards",
+            default=default,
+            help="the shard ids this process holds, e.g. 0,2 (default: all)",
         )
-        taking.add_argument("--shard-count", type=int, help="how many shards there are in all")
+        taking.add_argument(
+            "--shard-count", type=int, default=default, help="how many shards there are in all"
+        )
     syncing = commands.add_parser("sync", help="register the slash commands with Discord")
     syncing.add_argument("--guild", type=int, help="a server id (default TORA_SYNC_GUILD)")
     args = parser.parse_args(argv)

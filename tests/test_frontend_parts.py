@@ -192,6 +192,20 @@ def test_python_m_bot_takes_its_shards_on_the_command_line(monkeypatch) -> None:
     assert bot_main(["--shards", "9"]) == 2  # refused, saying why
 
 
+def test_shards_before_the_run_subcommand_are_not_silently_dropped(monkeypatch) -> None:
+    """``run`` is "the default" subcommand, and ``--shards``/``--shard-count`` are taken
+    before it too; written ``python -m bot --shards 0,1 --shard-count 4 run`` the run
+    subparser's own defaults (None) overwrite them, and the process silently connects as
+    every shard of a one-shard bot while its peers hold the others. Regression: they were
+    overwritten."""
+    seen = _capture_serve(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    for name in ("TORA_SHARDS", "TORA_SHARD_COUNT"):
+        monkeypatch.delenv(name, raising=False)
+    assert bot_main(["--shards", "0,1", "--shard-count", "4", "run"]) == 0
+    assert [(c.shards, c.shard_count) for c in seen] == [((0, 1), 4)]
+
+
 def test_the_systemd_unit_gives_the_bot_the_shards_its_instance_names(monkeypatch) -> None:
     """docs/deploy/tora-bot@.service: ``systemctl enable --now tora-bot@0,1 tora-bot@2,3``.
     A comma is not valid in a unit name, so systemctl escapes it (``systemd-escape
