@@ -14,7 +14,13 @@ import sys
 from bot import collector
 from bot.build import build
 from bot.config import Config, ConfigError
-from bot.discord.client import TokenRefused, point_at, sync_commands
+from bot.discord.client import (
+    DiscordUnreachable,
+    ServerRefused,
+    TokenRefused,
+    point_at,
+    sync_commands,
+)
 from bot.logs import setup_logging
 from bot.web.server import CannotListen
 
@@ -92,7 +98,17 @@ def main(argv: list[str] | None = None) -> int:
     point_at(config.api_base, config.gateway)
     if args.command == "sync":
         guild, entry_point = args.guild or config.sync_guild, config.activity.enabled
-        synced, where = asyncio.run(sync_commands(config.token, guild, entry_point))
+        try:
+            synced, where = asyncio.run(sync_commands(config.token, guild, entry_point))
+        except TokenRefused:
+            log.error("Discord refused the token: check DISCORD_TOKEN")
+            return 1
+        except ServerRefused as exc:  # its message names the server and what to do
+            log.error(str(exc))
+            return 1
+        except DiscordUnreachable as exc:
+            log.error(f"cannot reach Discord at {config.api_base}: {exc}")
+            return 1
         log.info(f"synced {synced} command(s) {where}")
         return 0
     return asyncio.run(serve(config))
