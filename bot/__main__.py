@@ -23,6 +23,7 @@ from bot.discord.client import (
 )
 from bot.logs import setup_logging
 from bot.web.server import CannotListen
+from storage import CannotOpen
 
 log = logging.getLogger("bot")
 
@@ -35,6 +36,9 @@ async def serve(config: Config) -> int:
         loop.add_signal_handler(sig, stop.set)
     try:
         bot = await build(config)
+    except CannotOpen as exc:  # refused as the settings are: the admin fixes TORA_DB
+        log.error(f"{exc} (check TORA_DB)")
+        return 2
     except Exception:
         log.exception("the bot stopped on an error")
         return 1

@@ -2,7 +2,8 @@
 started again, and the match goes on (the staged turn kept, the old buttons still working);
 Discord answers 429 with retry_after and a 500, drops the gateway (discord.py resumes), and a
 user's DMs refuse the bot (the fallback only they see, and no retry loop). ``python -m bot
-sync`` refused (a token, a server) or cut off from Discord says what to fix in one line."""
+sync`` refused (a token, a server) or cut off from Discord, and ``python -m bot`` on a
+database it cannot open, say what to fix in one line."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
+
+import pytest
 
 from emulator import Emulator, Msg
 from harness.stage import Stage
@@ -335,3 +338,28 @@ async def test_sync_cut_off_from_discord_says_so_without_a_traceback(tmp_path) -
     assert status == 1
     assert "Traceback" not in output, output[-600:]
     assert "cannot reach Discord" in output and "127.0.0.1:9" in output
+
+
+@pytest.mark.parametrize("kind", ["not-a-database", "unreachable-postgresql"])
+async def test_an_unusable_database_is_named_at_start_without_a_traceback(tmp_path, kind) -> None:
+    """``python -m bot`` with TORA_DB naming a file that is no database, or a PostgreSQL
+    server that cannot be reached: one JSON log line "the bot stopped on an error" holding a
+    Python traceback, where ``python -m storage check`` says "cannot open <db>: <why>". The
+    admin is not told that TORA_DB is what to fix. Regression: build's error was logged with
+    its traceback."""
+    if kind == "not-a-database":
+        where = tmp_path / "tora.sqlite3"
+        where.write_text("not a database\n")
+        db = str(where)
+    else:
+        db = "postgresql://tora@127.0.0.1:1/tora"
+    status, output = await _python_m_bot(
+        DISCORD_TOKEN="t",
+        TORA_DB=db,
+        TORA_AI_PROCESSES="0",
+        TORA_WEB_PORT="0",
+        TORA_DISCORD_API="http://127.0.0.1:9/api/v10",
+    )
+    assert status == 2  # as the other settings refused
+    assert "Traceback" not in output, output[-600:]
+    assert f"cannot open {db}" in output and "TORA_DB" in output
