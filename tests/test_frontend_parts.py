@@ -170,6 +170,34 @@ def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> Non
             Config.from_env({k: v for k, v in environ.items() if v is not None})
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:///var/lib/tora/tora.sqlite3",
+        "postgresql+asyncpg://tora@db/tora",
+        "postgresq://tora@db/tora",
+        "mysql://tora@db/tora",
+    ],
+)
+def test_a_database_url_of_another_kind_is_refused_not_taken_for_a_file(url) -> None:
+    """TORA_DB is "a SQLite file, or a postgresql:// URL" (README). Any other URL (a
+    SQLAlchemy-style ``sqlite:///`` or ``postgresql+asyncpg://``, a typo) is taken for a
+    relative file path: the bot starts on a fresh empty SQLite file in a directory named
+    ``sqlite:`` (or ``postgresql+asyncpg:``) and every match seems lost. Regression: only
+    postgresql:// and postgres:// were told apart from a path."""
+    with pytest.raises(ConfigError, match="TORA_DB") as refused:
+        Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": url})
+    assert "tora@db" not in str(refused.value)  # what is allowed, not the URL (a password)
+
+
+def test_tora_db_is_read_without_the_spaces_around_it() -> None:
+    """``TORA_DB= postgresql://...`` (a space kept by an env file) was a SQLite file's path."""
+    url = Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": " postgresql://tora@db/tora "})
+    assert url.store.url == "postgresql://tora@db/tora"
+    path = Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": " /tmp/x.sqlite3 "})
+    assert str(path.store.path) == "/tmp/x.sqlite3"
+
+
 def _capture_serve(monkeypatch) -> list[Config]:
     seen: list[Config] = []
 
