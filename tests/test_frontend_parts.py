@@ -16,7 +16,7 @@ from bot.app.answers import explain
 from bot.app.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, presses
 from bot.app.pacing import Pace
 from bot.app.parsing import BadDuration, parse_duration
-from bot.config import DISCORD_API, NO_TOKEN, Config, ConfigError
+from bot.config import DISCORD_API, NO_TOKEN, ActivityConfig, Config, ConfigError, WebConfig
 from bot.discord.autocomplete import hint
 from bot.discord.buttons import ToraButton, buttons
 from bot.discord.delivery import mentioning, nonce
@@ -143,6 +143,34 @@ def test_config_comes_from_the_environment() -> None:
     ):
         with pytest.raises(ConfigError):
             Config.from_env({"DISCORD_TOKEN": "t", **bad})
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["TORA_WEB_PORT", "TORA_AI_PROCESSES", "TORA_CLAIM_SECONDS", "TORA_SHARD_COUNT"],
+)
+def test_a_number_setting_with_a_non_ascii_digit_is_refused_not_a_traceback(name) -> None:
+    """The numbers are checked with ``str.isdigit``, which accepts "²" (and other Unicode
+    digits) that ``int`` then refuses: a ValueError traceback, not the ConfigError naming
+    the variable that every other wrong value gets. Regression: isdigit alone was asked."""
+    with pytest.raises(ConfigError, match=name):
+        Config.from_env({"DISCORD_TOKEN": "t", name: "2²"})
+
+
+def test_a_server_id_in_non_ascii_digits_is_refused() -> None:
+    """``TORA_SYNC_GUILD=٣`` (Arabic-Indic three) was taken as server 3, ``TORA_SHARDS=٣``
+    as shard 3, ``TORA_CLIENT_ID`` likewise; a server id longer than any (21 digits) was
+    sent to Discord."""
+    for name, value, words in (
+        ("TORA_SYNC_GUILD", "٣", "TORA_SYNC_GUILD"),
+        ("TORA_SYNC_GUILD", "1" * 21, "TORA_SYNC_GUILD"),
+        ("TORA_SHARDS", "٣", "shard ids"),
+    ):
+        environ = {"DISCORD_TOKEN": "t", "TORA_SHARD_COUNT": "4", name: value}
+        with pytest.raises(ConfigError, match=words):
+            Config.from_env(environ)
+    with pytest.raises(ConfigError, match="TORA_CLIENT_ID"):
+        ActivityConfig.from_env({"TORA_CLIENT_ID": "١٢٣"}, WebConfig())
 
 
 def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> None:
