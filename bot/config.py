@@ -205,7 +205,7 @@ class Config:
         sync = int(guild) if guild else None
         count = (environ.get("TORA_SHARD_COUNT") or "").strip()
         if count and not digits(count, 5):
-            raise ConfigError(f"TORA_SHARD_COUNT is a number of shards, not {count!r}.")
+            raise ConfigError(f"{SHARD_COUNT} is a number of shards, not {count!r}.")
         sharding = parse_shards(environ.get("TORA_SHARDS"), int(count) if count else None)
         claim = (environ.get("TORA_CLAIM_SECONDS") or "60").strip()
         if not (digits(claim, 5) and MOST_CLAIM >= int(claim) >= 1):
@@ -245,6 +245,8 @@ def fairy_stockfish(text: str) -> str | None:
 MOST_PATH = 4096
 MOST_SHARDS = 4096
 MOST_CLAIM = 3600
+# Each set in the environment or on the command line: refusals name both spellings
+SHARDS, SHARD_COUNT = "TORA_SHARDS / --shards", "TORA_SHARD_COUNT / --shard-count"
 
 
 class Sharding(NamedTuple):
@@ -257,18 +259,18 @@ def parse_shards(shards: str | None, count: int | None) -> Sharding:
     the ids are distinct and each below the count. A count alone: this process holds every
     one of that many shards."""
     if count is not None and not 1 <= count <= MOST_SHARDS:
-        raise ConfigError(f"--shard-count is 1 to {MOST_SHARDS}, not {count}")
+        raise ConfigError(f"{SHARD_COUNT} is 1 to {MOST_SHARDS}, not {count}")
     if shards is None or not shards.strip():
         return Sharding(None, 1 if count is None else count)
     if count is None:
-        raise ConfigError("--shards needs --shard-count: how many shards there are in all")
+        raise ConfigError(f"{SHARDS} needs {SHARD_COUNT}: how many shards there are in all")
     parts = [part.strip() for part in shards.split(",", MOST_SHARDS)]
     if not all(digits(part, 4) for part in parts):
-        raise ConfigError(f"--shards is shard ids separated by commas (0,2), not {shards!r}")
+        raise ConfigError(f"{SHARDS} is shard ids separated by commas (0,2), not {shards!r}")
     ids = tuple(int(part) for part in parts)
     if len(set(ids)) != len(ids) or max(ids) >= count:
         raise ConfigError(
-            f"--shards must be distinct ids from 0 to {count - 1} (--shard-count {count})"
+            f"{SHARDS} must be distinct ids from 0 to {count - 1} ({SHARD_COUNT} is {count})"
         )
     return Sharding(ids, count)
 

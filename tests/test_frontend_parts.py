@@ -186,7 +186,7 @@ def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> Non
     every = Config.from_env({"DISCORD_TOKEN": "t", "TORA_SHARD_COUNT": "4"})  # all 4, alone
     assert (every.shards, every.shard_count, every.shared) == (None, 4, False)
     for shards, count, why in (
-        ("0,2", None, "needs --shard-count"),
+        ("0,2", None, "needs TORA_SHARD_COUNT / --shard-count"),
         ("0", "0", "1 to 4096"),
         ("0,4", "4", "from 0 to 3"),
         ("1,1", "4", "distinct"),
@@ -196,6 +196,22 @@ def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> Non
         environ = {"DISCORD_TOKEN": "t", "TORA_SHARDS": shards, "TORA_SHARD_COUNT": count}
         with pytest.raises(ConfigError, match=why):
             Config.from_env({k: v for k, v in environ.items() if v is not None})
+
+
+@pytest.mark.parametrize(
+    ("environ", "variable"),
+    [
+        ({"TORA_SHARD_COUNT": "0"}, "TORA_SHARD_COUNT"),
+        ({"TORA_SHARDS": "0,1"}, "TORA_SHARD_COUNT"),
+        ({"TORA_SHARDS": "0,5", "TORA_SHARD_COUNT": "4"}, "TORA_SHARDS"),
+    ],
+)
+def test_a_wrong_shard_setting_from_the_environment_names_its_variable(environ, variable) -> None:
+    """compose.yaml and the systemd unit set TORA_SHARDS / TORA_SHARD_COUNT; their refusals
+    said ``--shards`` and ``--shard-count`` alone, options the admin never wrote. Regression:
+    they name both spellings now."""
+    with pytest.raises(ConfigError, match=variable):
+        Config.from_env({"DISCORD_TOKEN": "t", **environ})
 
 
 @pytest.mark.parametrize(
