@@ -25,6 +25,7 @@ To get one:
   2. Under "Bot", choose "Reset Token" and copy the token (keep it secret).
   3. Under "OAuth2 > URL Generator", tick "bot" and "applications.commands", then the
      permissions "Send Messages", "Send Messages in Threads", "Create Public Threads",
+     "Manage Threads" (to delete a thread it opened for a challenge that then failed),
      "Attach Files"; open the URL to invite the bot to your server.
   4. DISCORD_TOKEN=... make run   (once: DISCORD_TOKEN=... .venv/bin/python -m bot sync)
 

@@ -145,6 +145,19 @@ def test_config_comes_from_the_environment() -> None:
             Config.from_env({"DISCORD_TOKEN": "t", **bad})
 
 
+def test_the_no_token_help_asks_for_the_permissions_the_readme_asks_for() -> None:
+    """``make run`` without a token prints how to invite the bot; its permissions leave out
+    Manage Threads, which the README's step 1 asks for (docs/DISCORD.md: without it a thread
+    opened for a challenge that then failed is never deleted), so an admin who follows the
+    bot's own instructions is left with stray empty threads. Regression: it was left out."""
+    readme = (ROOT / "README.md").read_text()
+    step = readme[readme.index("## For server admins") : readme.index("2. Start it")]
+    asked = ("Send Messages", "Send Messages in Threads", "Create Public Threads")
+    for permission in (*asked, "Manage Threads", "Attach Files"):
+        assert permission in " ".join(step.split())
+        assert permission in " ".join(NO_TOKEN.split()), permission
+
+
 @pytest.mark.parametrize(
     "name",
     ["TORA_WEB_PORT", "TORA_AI_PROCESSES", "TORA_CLAIM_SECONDS", "TORA_SHARD_COUNT"],
