@@ -78,8 +78,13 @@ class Config:
         ``TORA_DB_JOURNAL_MODE`` and ``TORA_DB_SYNCHRONOUS``."""
         where = environ.get("TORA_DB", "").strip() or str(DEFAULT_PATH)
         settings: dict[str, object] = located(where, "TORA_DB")
-        if environ.get("TORA_DB_SCHEMA"):
-            settings["schema"] = environ["TORA_DB_SCHEMA"].strip()
+        if schema := environ.get("TORA_DB_SCHEMA", "").strip():
+            if "url" not in settings:  # never ignored: two bots would share one file's tables
+                raise ConfigError(
+                    f"TORA_DB_SCHEMA is a PostgreSQL schema, but TORA_DB is a SQLite file "
+                    f"({where}): unset TORA_DB_SCHEMA, or set TORA_DB to a postgresql:// URL"
+                )
+            settings["schema"] = schema
         for key, name in (
             ("journal_mode", "TORA_DB_JOURNAL_MODE"),
             ("synchronous", "TORA_DB_SYNCHRONOUS"),

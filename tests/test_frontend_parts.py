@@ -247,6 +247,18 @@ def test_a_database_url_of_another_kind_is_refused_not_taken_for_a_file(url) -> 
     assert "tora@db" not in str(refused.value)  # what is allowed, not the URL (a password)
 
 
+def test_a_schema_for_a_sqlite_database_is_refused_naming_its_variable() -> None:
+    """TORA_DB_SCHEMA names a PostgreSQL schema; with TORA_DB a SQLite file it was silently
+    ignored (``python -m storage --schema`` is refused so), and an admin who meant to keep
+    two bots apart had them share one file's tables."""
+    with pytest.raises(ConfigError, match="TORA_DB_SCHEMA"):
+        Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": "/tmp/x.sqlite3", "TORA_DB_SCHEMA": "a"})
+    with pytest.raises(ConfigError, match="TORA_DB_SCHEMA"):
+        Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB_SCHEMA": "a"})  # the default file
+    url = {"TORA_DB": "postgresql://tora@db/tora", "TORA_DB_SCHEMA": " a "}
+    assert Config.from_env({"DISCORD_TOKEN": "t", **url}).store.schema == "a"
+
+
 def test_tora_db_is_read_without_the_spaces_around_it() -> None:
     """``TORA_DB= postgresql://...`` (a space kept by an env file) was a SQLite file's path."""
     url = Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": " postgresql://tora@db/tora "})
