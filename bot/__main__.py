@@ -13,7 +13,7 @@ import sys
 
 from bot import collector
 from bot.build import build
-from bot.config import Config, ConfigError
+from bot.config import MOST_SNOWFLAKE, Config, ConfigError, digits
 from bot.discord.client import (
     DiscordUnreachable,
     ServerRefused,
@@ -70,6 +70,13 @@ async def serve(config: Config) -> int:
     return 0
 
 
+def server_id(text: str) -> int:
+    """``--guild``: ASCII digits, as TORA_SYNC_GUILD (``int`` alone reads "٣" as 3)."""
+    if not digits(text, MOST_SNOWFLAKE):
+        raise argparse.ArgumentTypeError(f"a server id is digits, not {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
@@ -82,17 +89,17 @@ def main(argv: list[str] | None = None) -> int:
             default=default,
             help="the shard ids this process holds, e.g. 0,2 (default: all)",
         )
-        taking.add_argument(
-            "--shard-count", type=int, default=default, help="how many shards there are in all"
+        taking.add_argument(  # checked as TORA_SHARD_COUNT is: ASCII digits
+            "--shard-count", default=default, help="how many shards there are in all"
         )
     syncing = commands.add_parser("sync", help="register the slash commands with Discord")
-    syncing.add_argument("--guild", type=int, help="a server id (default TORA_SYNC_GUILD)")
+    syncing.add_argument("--guild", type=server_id, help="a server id (default TORA_SYNC_GUILD)")
     args = parser.parse_args(argv)
     environ = dict(os.environ)  # the command line's shards over the environment's
     if getattr(args, "shards", None) is not None:
         environ["TORA_SHARDS"] = args.shards
     if getattr(args, "shard_count", None) is not None:
-        environ["TORA_SHARD_COUNT"] = str(args.shard_count)
+        environ["TORA_SHARD_COUNT"] = args.shard_count
     try:
         config = Config.from_env(environ)
     except ConfigError as exc:

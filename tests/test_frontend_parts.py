@@ -303,6 +303,19 @@ def test_shards_before_the_run_subcommand_are_not_silently_dropped(monkeypatch) 
     assert [(c.shards, c.shard_count) for c in seen] == [((0, 1), 4)]
 
 
+def test_python_m_bot_refuses_non_ascii_digits_on_its_command_line(monkeypatch, capsys) -> None:
+    """``--shard-count ٤`` and ``sync --guild ٣`` were read by ``int`` as 4 and 3, where the
+    same in TORA_SHARD_COUNT or TORA_SYNC_GUILD is refused. Regression: argparse's int."""
+    seen = _capture_serve(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    assert bot_main(["--shards", "0", "--shard-count", "٤"]) == 2
+    assert "TORA_SHARD_COUNT / --shard-count" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bot_main(["sync", "--guild", "٣"])
+    assert "--guild" in capsys.readouterr().err
+    assert seen == []
+
+
 def test_the_systemd_unit_gives_the_bot_the_shards_its_instance_names(monkeypatch) -> None:
     """docs/deploy/tora-bot@.service: ``systemctl enable --now tora-bot@0,1 tora-bot@2,3``.
     A comma is not valid in a unit name, so systemctl escapes it (``systemd-escape
