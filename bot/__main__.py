@@ -13,10 +13,17 @@ import sys
 
 from bot import collector
 from bot.build import build
-from bot.config import Config, ConfigError
-from bot.discord.client import TokenRefused, point_at, sync_commands
+from bot.config import MOST_SNOWFLAKE, Config, ConfigError, digits
+from bot.discord.client import (
+    DiscordUnreachable,
+    ServerRefused,
+    TokenRefused,
+    point_at,
+    sync_commands,
+)
 from bot.logs import setup_logging
 from bot.web.server import CannotListen
+from storage import CannotOpen
 
 log = logging.getLogger("bot")
 
@@ -29,6 +36,9 @@ async def serve(config: Config) -> int:
         loop.add_signal_handler(sig, stop.set)
     try:
         bot = await build(config)
+    except CannotOpen as exc:  # refused as the settings are: the admin fixes TORA_DB
+        log.error(f"{exc} (check TORA_DB)")
+        return 2
     except Exception:
         log.exception("the bot stopped on an error")
         return 1
@@ -60,23 +70,36 @@ async def serve(config: Config) -> int:
     return 0
 
 
+def server_id(text: str) -> int:
+    """``--guild``: ASCII digits, as TORA_SYNC_GUILD (``int`` alone reads "٣" as 3)."""
+    if not digits(text, MOST_SNOWFLAKE):
+        raise argparse.ArgumentTypeError(f"a server id is digits, not {text!r}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bot", description=__doc__)
     commands = parser.add_subparsers(dest="command")
     running = commands.add_parser("run", help="run the bot (the default)")
-    for taking in (parser, running):
+    for taking, default in ((parser, None), (running, argparse.SUPPRESS)):
+        # run's copies leave the namespace alone unless given: shards written before `run`
+        # are kept, not overwritten by its defaults
         taking.add_argument(
-            "--shards", help="the shard ids this process holds, e.g. 0,2 (default: all)"
+            "--shards",
+            default=default,
+            help="the shard ids this process holds, e.g. 0,2 (default: all)",
         )
-        taking.add_argument("--shard-count", type=int, help="how many shards there are in all")
+        taking.add_argument(  # checked as TORA_SHARD_COUNT is: ASCII digits
+            "--shard-count", default=default, help="how many shards there are in all"
+        )
     syncing = commands.add_parser("sync", help="register the slash commands with Discord")
-    syncing.add_argument("--guild", type=int, help="a server id (default TORA_SYNC_GUILD)")
+    syncing.add_argument("--guild", type=server_id, help="a server id (default TORA_SYNC_GUILD)")
     args = parser.parse_args(argv)
     environ = dict(os.environ)  # the command line's shards over the environment's
     if getattr(args, "shards", None) is not None:
         environ["TORA_SHARDS"] = args.shards
     if getattr(args, "shard_count", None) is not None:
-        environ["TORA_SHARD_COUNT"] = str(args.shard_count)
+        environ["TORA_SHARD_COUNT"] = args.shard_count
     try:
         config = Config.from_env(environ)
     except ConfigError as exc:
@@ -86,7 +109,17 @@ def main(argv: list[str] | None = None) -> int:
     point_at(config.api_base, config.gateway)
     if args.command == "sync":
         guild, entry_point = args.guild or config.sync_guild, config.activity.enabled
-        synced, where = asyncio.run(sync_commands(config.token, guild, entry_point))
+        try:
+            synced, where = asyncio.run(sync_commands(config.token, guild, entry_point))
+        except TokenRefused:
+            log.error("Discord refused the token: check DISCORD_TOKEN")
+            return 1
+        except ServerRefused as exc:  # its message names the server and what to do
+            log.error(str(exc))
+            return 1
+        except DiscordUnreachable as exc:
+            log.error(f"cannot reach Discord at {config.api_base}: {exc}")
+            return 1
         log.info(f"synced {synced} command(s) {where}")
         return 0
     return asyncio.run(serve(config))

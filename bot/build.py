@@ -116,6 +116,8 @@ async def build(
     runner = LadderRunner(service, store, delivery, clock=clock, settings=settings)
     cups = TournamentDesk(store, service, delivery, clock=clock, settings=settings)
     web = config.web
+    if (warning := dead_links(web)) is not None:
+        log.warning(warning)
     links = Links(LinkRecords(store), web.url or web_address(web), web.secret)
     if web.enabled:
         service.link_with(links)
@@ -156,6 +158,17 @@ def activity_api(config: Config) -> DiscordApi | None:
     if not activity.enabled:
         return None
     return DiscordApi(config.api_base, activity.client_id, activity.client_secret, config.token)
+
+
+def dead_links(web: WebConfig) -> str | None:
+    """What to tell the admin when the web board's links would name an address no player can
+    open: every address (``0.0.0.0``, ``::``, as in the Docker image) without TORA_WEB_URL."""
+    if not web.enabled or web.url is not None or web.host not in ("0.0.0.0", "::"):
+        return None
+    return (
+        f"the web board's links name {web_address(web)}, which no player can open: set "
+        "TORA_WEB_URL to its public address (docs/DEPLOY.md)"
+    )
 
 
 def web_address(web: WebConfig) -> str:

@@ -25,6 +25,7 @@ To get one:
   2. Under "Bot", choose "Reset Token" and copy the token (keep it secret).
   3. Under "OAuth2 > URL Generator", tick "bot" and "applications.commands", then the
      permissions "Send Messages", "Send Messages in Threads", "Create Public Threads",
+     "Manage Threads" (to delete a thread it opened for a challenge that then failed),
      "Attach Files"; open the URL to invite the bot to your server.
   4. DISCORD_TOKEN=... make run   (once: DISCORD_TOKEN=... .venv/bin/python -m bot sync)
 
@@ -63,7 +64,7 @@ class WebConfig:
         if not host or len(host) > 255 or any(c.isspace() or c in "/@" for c in host):
             raise ConfigError(f"TORA_WEB_HOST is a host name or address, not {host!r}.")
         port = (environ.get("TORA_WEB_PORT") or str(WEB_PORT)).strip()
-        if not (port.isdigit() and len(port) <= 5 and int(port) <= 65535):
+        if not (digits(port, 5) and int(port) <= 65535):
             raise ConfigError(f"TORA_WEB_PORT is a port number, 0 to 65535, not {port!r}.")
         url = (environ.get("TORA_WEB_URL") or "").strip().rstrip("/") or None
         if url is not None and not url.startswith(("http://", "https://")):
@@ -116,7 +117,7 @@ class ActivityConfig:
         if switch not in ("on", "off"):
             raise ConfigError(f"TORA_ACTIVITY is on or off, not {switch!r}.")
         client = (environ.get("TORA_CLIENT_ID") or "").strip()
-        if client and not (client.isdigit() and len(client) <= MOST_SNOWFLAKE):
+        if client and not digits(client, MOST_SNOWFLAKE):
             raise ConfigError(f"TORA_CLIENT_ID is the application's id (digits), not {client!r}.")
         secret = (environ.get("TORA_CLIENT_SECRET") or "").strip()
         if secret and not (8 <= len(secret) <= 200 and secret.isprintable()):
@@ -184,7 +185,7 @@ class Config:
         if level not in LOG_LEVELS:
             raise ConfigError(f"TORA_LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not {level!r}.")
         guild = (environ.get("TORA_SYNC_GUILD") or "").strip()
-        if guild and not guild.isdigit():
+        if guild and not digits(guild, MOST_SNOWFLAKE):
             raise ConfigError(f"TORA_SYNC_GUILD is a server id (digits), not {guild!r}.")
         api = (environ.get("TORA_DISCORD_API") or DISCORD_API).strip().rstrip("/")
         if not api.startswith(("http://", "https://")):
@@ -193,7 +194,7 @@ class Config:
         if gateway is None and api != DISCORD_API:
             gateway = gateway_next_to(api)
         workers = (environ.get("TORA_AI_PROCESSES") or "").strip()
-        if workers and (not workers.isdigit() or int(workers) > MOST_AI_PROCESSES):
+        if workers and (not digits(workers, 5) or int(workers) > MOST_AI_PROCESSES):
             raise ConfigError(
                 f"TORA_AI_PROCESSES is a number of processes, 0 to {MOST_AI_PROCESSES}, "
                 f"not {workers!r}."
@@ -204,11 +205,11 @@ class Config:
             raise ConfigError(str(exc)) from None
         sync = int(guild) if guild else None
         count = (environ.get("TORA_SHARD_COUNT") or "").strip()
-        if count and not (count.isdigit() and len(count) <= 5):
-            raise ConfigError(f"TORA_SHARD_COUNT is a number of shards, not {count!r}.")
+        if count and not digits(count, 5):
+            raise ConfigError(f"{SHARD_COUNT} is a number of shards, not {count!r}.")
         sharding = parse_shards(environ.get("TORA_SHARDS"), int(count) if count else None)
         claim = (environ.get("TORA_CLAIM_SECONDS") or "60").strip()
-        if not (claim.isdigit() and MOST_CLAIM >= int(claim) >= 1):
+        if not (digits(claim, 5) and MOST_CLAIM >= int(claim) >= 1):
             raise ConfigError(f"TORA_CLAIM_SECONDS is 1 to {MOST_CLAIM} seconds, not {claim!r}.")
         web = WebConfig.from_env(environ)
         return cls(
@@ -245,6 +246,8 @@ def fairy_stockfish(text: str) -> str | None:
 MOST_PATH = 4096
 MOST_SHARDS = 4096
 MOST_CLAIM = 3600
+# Each set in the environment or on the command line: refusals name both spellings
+SHARDS, SHARD_COUNT = "TORA_SHARDS / --shards", "TORA_SHARD_COUNT / --shard-count"
 
 
 class Sharding(NamedTuple):
@@ -257,20 +260,26 @@ def parse_shards(shards: str | None, count: int | None) -> Sharding:
     the ids are distinct and each below the count. A count alone: this process holds every
     one of that many shards."""
     if count is not None and not 1 <= count <= MOST_SHARDS:
-        raise ConfigError(f"--shard-count is 1 to {MOST_SHARDS}, not {count}")
+        raise ConfigError(f"{SHARD_COUNT} is 1 to {MOST_SHARDS}, not {count}")
     if shards is None or not shards.strip():
         return Sharding(None, 1 if count is None else count)
     if count is None:
-        raise ConfigError("--shards needs --shard-count: how many shards there are in all")
+        raise ConfigError(f"{SHARDS} needs {SHARD_COUNT}: how many shards there are in all")
     parts = [part.strip() for part in shards.split(",", MOST_SHARDS)]
-    if not all(part.isdigit() and len(part) <= 4 for part in parts):
-        raise ConfigError(f"--shards is shard ids separated by commas (0,2), not {shards!r}")
+    if not all(digits(part, 4) for part in parts):
+        raise ConfigError(f"{SHARDS} is shard ids separated by commas (0,2), not {shards!r}")
     ids = tuple(int(part) for part in parts)
     if len(set(ids)) != len(ids) or max(ids) >= count:
         raise ConfigError(
-            f"--shards must be distinct ids from 0 to {count - 1} (--shard-count {count})"
+            f"{SHARDS} must be distinct ids from 0 to {count - 1} ({SHARD_COUNT} is {count})"
         )
     return Sharding(ids, count)
+
+
+def digits(text: str, most: int) -> bool:
+    """Whether ``text`` is 1 to ``most`` ASCII digits: ``str.isdigit`` alone takes "²",
+    which ``int`` refuses, and "٣", which it reads as 3."""
+    return text.isascii() and text.isdigit() and len(text) <= most
 
 
 def gateway_next_to(api_base: str) -> str:

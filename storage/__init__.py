@@ -13,6 +13,7 @@ from .competitions.ratings import Rating, RatingChange, RatingEvent
 from .config import Config
 from .errors import (
     AlreadyRated,
+    CannotOpen,
     ConfigError,
     CorruptMatch,
     DatabaseUnavailable,
@@ -45,6 +46,7 @@ __all__ = [
     "AlreadyRated",
     "Away",
     "ButtonMessage",
+    "CannotOpen",
     "ChannelBusy",
     "Config",
     "ConfigError",

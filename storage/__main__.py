@@ -9,7 +9,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from .config import POSTGRES_SCHEMES, Config
+from .config import Config, located
 from .errors import ConfigError
 from .tools.maintenance import UNUSABLE, backup, check
 from .tools.transfer import copy
@@ -69,8 +69,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _config(where: str, schema: str | None) -> Config:
-    """A database named on the command line: a postgresql:// URL, else a SQLite file."""
-    if where.startswith(POSTGRES_SCHEMES):
+    """A database named on the command line: a postgresql:// URL, else a SQLite file (a URL
+    of another kind refused)."""
+    settings = located(where, "a database")
+    if "url" in settings:
         return Config(url=where, schema=schema)
     if schema is not None:
         raise ConfigError(f"{where} is a SQLite file: a schema is for a postgresql:// URL")

@@ -14,6 +14,7 @@ DEFAULT_PATH = Path("data") / "tora.sqlite3"
 JOURNAL_MODES = ("WAL", "DELETE", "TRUNCATE", "PERSIST")
 SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+A_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")  # any scheme: no file's path starts so
 SCHEMA_NAME = re.compile(r"[a-z_][a-z0-9_]{0,62}")
 
 
@@ -75,12 +76,15 @@ class Config:
     def from_env(cls, environ: Mapping[str, str] = os.environ, **overrides: object) -> Config:
         """``TORA_DB`` (a path, or a ``postgresql://`` URL), ``TORA_DB_SCHEMA``,
         ``TORA_DB_JOURNAL_MODE`` and ``TORA_DB_SYNCHRONOUS``."""
-        where = environ.get("TORA_DB") or str(DEFAULT_PATH)
-        settings: dict[str, object] = (
-            {"url": where} if where.startswith(POSTGRES_SCHEMES) else {"path": Path(where)}
-        )
-        if environ.get("TORA_DB_SCHEMA"):
-            settings["schema"] = environ["TORA_DB_SCHEMA"].strip()
+        where = environ.get("TORA_DB", "").strip() or str(DEFAULT_PATH)
+        settings: dict[str, object] = located(where, "TORA_DB")
+        if schema := environ.get("TORA_DB_SCHEMA", "").strip():
+            if "url" not in settings:  # never ignored: two bots would share one file's tables
+                raise ConfigError(
+                    f"TORA_DB_SCHEMA is a PostgreSQL schema, but TORA_DB is a SQLite file "
+                    f"({where}): unset TORA_DB_SCHEMA, or set TORA_DB to a postgresql:// URL"
+                )
+            settings["schema"] = schema
         for key, name in (
             ("journal_mode", "TORA_DB_JOURNAL_MODE"),
             ("synchronous", "TORA_DB_SYNCHRONOUS"),
@@ -92,3 +96,18 @@ class Config:
             return cls(**settings)  # type: ignore[arg-type]
         except ConfigError as exc:
             raise ConfigError(f"{exc} (check TORA_DB_* environment variables)") from None
+
+
+def located(where: str, setting: str) -> dict[str, object]:
+    """``where`` as ``Config``'s settings: a ``postgresql://`` (or ``postgres://``) URL, else
+    a SQLite file's path; a URL of any other kind (``sqlite:///...``,
+    ``postgresql+asyncpg://...``, a typo) is refused naming ``setting``, never taken for a
+    file's path (a new empty database in a directory named ``sqlite:``)."""
+    if where.startswith(POSTGRES_SCHEMES):
+        return {"url": where}
+    if (url := A_URL.match(where)) is not None:
+        raise ConfigError(
+            f"{setting} is a SQLite file's path or a postgresql:// (or postgres://) URL, "
+            f"not a {url.group()} URL"
+        )
+    return {"path": Path(where)}

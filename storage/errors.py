@@ -31,6 +31,15 @@ class DatabaseUnavailable(StorageError):
         super().__init__(f"the database cannot be reached: {detail}")
 
 
+class CannotOpen(StorageError):
+    """The database could not be opened at all: a file that is no SQLite database or cannot
+    be written, a PostgreSQL server that refuses the connection or cannot be reached."""
+
+    def __init__(self, where: str, why: str) -> None:
+        super().__init__(f"cannot open {where}: {why}")
+        self.where, self.why = where, why
+
+
 class MatchNotFound(StorageError, LookupError):
     def __init__(self, match_id: int) -> None:
         super().__init__(f"there is no match {match_id}")

@@ -72,7 +72,7 @@ class Store:
     @classmethod
     async def open(cls, config: Config | None = None) -> Store:
         """Open (creating and migrating if needed) the database of ``config``, by default the
-        one the environment names (``TORA_DB``)."""
+        one the environment names (``TORA_DB``); ``CannotOpen`` saying why if it cannot be."""
         config = config or Config.from_env()
         return cls(config, *await open_backend(config))
 

@@ -1,17 +1,25 @@
 """End to end, when things go wrong: the bot process is killed (SIGKILL) mid-match and
 started again, and the match goes on (the staged turn kept, the old buttons still working);
 Discord answers 429 with retry_after and a 500, drops the gateway (discord.py resumes), and a
-user's DMs refuse the bot (the fallback only they see, and no retry loop)."""
+user's DMs refuse the bot (the fallback only they see, and no retry loop). ``python -m bot
+sync`` refused (a token, a server) or cut off from Discord, and ``python -m bot`` on a
+database it cannot open, say what to fix in one line."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from emulator import Msg
+import pytest
+
+from emulator import Emulator, Msg
 from harness.stage import Stage
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 async def start_match(stage: Stage) -> None:
@@ -261,3 +269,97 @@ async def test_the_setup_form_shown_to_a_player_with_closed_dms_turns_off_once_t
         strategies = [b for b in shown.buttons() if b.get("label", "").startswith("Strategy")]
         assert strategies and all(b.get("disabled") for b in strategies), shown.components
         assert [b["label"] for b in strategies if b.get("style") == 3] == ["Strategy: defensive"]
+
+
+async def _python_m_bot(*args: str, **env: str) -> tuple[int, str]:
+    environ = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
+        "TORA_RULES": "pure",
+        **env,
+    }
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        env=environ,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    return proc.returncode or 0, (out + err).decode()
+
+
+async def test_sync_with_a_refused_token_says_so_without_a_traceback(tmp_path) -> None:
+    """README step 2: ``DISCORD_TOKEN=... python -m bot sync --guild <id>``. A mistyped
+    token (the commonest first-run mistake) ends in discord.py's raw traceback
+    (``LoginFailure: Improper token has been passed.``), where ``python -m bot`` itself
+    logs "Discord refused the token: check DISCORD_TOKEN". Regression: sync let it out."""
+    async with Emulator(bot_name="TORA") as emu:
+        env = {
+            "DISCORD_TOKEN": "not-the-token",
+            "TORA_DISCORD_API": emu.api_base,
+            "TORA_DB": str(tmp_path / "tora.sqlite3"),
+        }
+        guild = str(emu.add_guild("Test server"))
+        status, output = await _python_m_bot("sync", "--guild", guild, **env)
+    assert status != 0
+    assert "Traceback" not in output, output[-600:]
+    assert "DISCORD_TOKEN" in output
+
+
+async def test_sync_to_a_server_the_bot_is_not_in_says_so_without_a_traceback(tmp_path) -> None:
+    """``python -m bot sync --guild <a server the bot is not in>`` (a mistyped id): a raw
+    ``discord.errors.NotFound`` traceback instead of a line naming the server and saying to
+    invite the bot there or check the id. Regression: sync let it out."""
+    async with Emulator(bot_name="TORA") as emu:
+        env = {
+            "DISCORD_TOKEN": emu.token,
+            "TORA_DISCORD_API": emu.api_base,
+            "TORA_DB": str(tmp_path / "tora.sqlite3"),
+        }
+        status, output = await _python_m_bot("sync", "--guild", "12345", **env)
+    assert status != 0
+    assert "Traceback" not in output, output[-600:]
+    assert "12345" in output
+
+
+async def test_sync_cut_off_from_discord_says_so_without_a_traceback(tmp_path) -> None:
+    """Discord unreachable (no network, a wrong TORA_DISCORD_API): aiohttp's raw
+    ``ClientConnectorError`` traceback, where one line should say Discord could not be
+    reached and where the bot looked for it. Regression: sync let it out."""
+    env = {
+        "DISCORD_TOKEN": "t",
+        "TORA_DISCORD_API": "http://127.0.0.1:9/api/v10",
+        "TORA_DB": str(tmp_path / "tora.sqlite3"),
+    }
+    status, output = await _python_m_bot("sync", "--guild", "12345", **env)
+    assert status == 1
+    assert "Traceback" not in output, output[-600:]
+    assert "cannot reach Discord" in output and "127.0.0.1:9" in output
+
+
+@pytest.mark.parametrize("kind", ["not-a-database", "unreachable-postgresql"])
+async def test_an_unusable_database_is_named_at_start_without_a_traceback(tmp_path, kind) -> None:
+    """``python -m bot`` with TORA_DB naming a file that is no database, or a PostgreSQL
+    server that cannot be reached: one JSON log line "the bot stopped on an error" holding a
+    Python traceback, where ``python -m storage check`` says "cannot open <db>: <why>". The
+    admin is not told that TORA_DB is what to fix. Regression: build's error was logged with
+    its traceback."""
+    if kind == "not-a-database":
+        where = tmp_path / "tora.sqlite3"
+        where.write_text("not a database\n")
+        db = str(where)
+    else:
+        db = "postgresql://tora@127.0.0.1:1/tora"
+    status, output = await _python_m_bot(
+        DISCORD_TOKEN="t",
+        TORA_DB=db,
+        TORA_AI_PROCESSES="0",
+        TORA_WEB_PORT="0",
+        TORA_DISCORD_API="http://127.0.0.1:9/api/v10",
+    )
+    assert status == 2  # as the other settings refused
+    assert "Traceback" not in output, output[-600:]
+    assert f"cannot open {db}" in output and "TORA_DB" in output

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
 
 import pytest
 
@@ -15,7 +16,7 @@ from bot.app.answers import explain
 from bot.app.buttons import LEGACY_TEMPLATE, TEMPLATE, Press, presses
 from bot.app.pacing import Pace
 from bot.app.parsing import BadDuration, parse_duration
-from bot.config import DISCORD_API, NO_TOKEN, Config, ConfigError
+from bot.config import DISCORD_API, NO_TOKEN, ActivityConfig, Config, ConfigError, WebConfig
 from bot.discord.autocomplete import hint
 from bot.discord.buttons import ToraButton, buttons
 from bot.discord.delivery import mentioning, nonce
@@ -23,6 +24,8 @@ from bot.discord.memories import Closed, Latest
 from bot.discord.respond import LIMIT, split
 from bot.service import UNAVAILABLE, DatabaseUnavailable, Message, Stamp
 from rules.registry import GAMES
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Ticks:
@@ -142,6 +145,47 @@ def test_config_comes_from_the_environment() -> None:
             Config.from_env({"DISCORD_TOKEN": "t", **bad})
 
 
+def test_the_no_token_help_asks_for_the_permissions_the_readme_asks_for() -> None:
+    """``make run`` without a token prints how to invite the bot; its permissions leave out
+    Manage Threads, which the README's step 1 asks for (docs/DISCORD.md: without it a thread
+    opened for a challenge that then failed is never deleted), so an admin who follows the
+    bot's own instructions is left with stray empty threads. Regression: it was left out."""
+    readme = (ROOT / "README.md").read_text()
+    step = readme[readme.index("## For server admins") : readme.index("2. Start it")]
+    asked = ("Send Messages", "Send Messages in Threads", "Create Public Threads")
+    for permission in (*asked, "Manage Threads", "Attach Files"):
+        assert permission in " ".join(step.split())
+        assert permission in " ".join(NO_TOKEN.split()), permission
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["TORA_WEB_PORT", "TORA_AI_PROCESSES", "TORA_CLAIM_SECONDS", "TORA_SHARD_COUNT"],
+)
+def test_a_number_setting_with_a_non_ascii_digit_is_refused_not_a_traceback(name) -> None:
+    """The numbers are checked with ``str.isdigit``, which accepts "²" (and other Unicode
+    digits) that ``int`` then refuses: a ValueError traceback, not the ConfigError naming
+    the variable that every other wrong value gets. Regression: isdigit alone was asked."""
+    with pytest.raises(ConfigError, match=name):
+        Config.from_env({"DISCORD_TOKEN": "t", name: "2²"})
+
+
+def test_a_server_id_in_non_ascii_digits_is_refused() -> None:
+    """``TORA_SYNC_GUILD=٣`` (Arabic-Indic three) was taken as server 3, ``TORA_SHARDS=٣``
+    as shard 3, ``TORA_CLIENT_ID`` likewise; a server id longer than any (21 digits) was
+    sent to Discord."""
+    for name, value, words in (
+        ("TORA_SYNC_GUILD", "٣", "TORA_SYNC_GUILD"),
+        ("TORA_SYNC_GUILD", "1" * 21, "TORA_SYNC_GUILD"),
+        ("TORA_SHARDS", "٣", "shard ids"),
+    ):
+        environ = {"DISCORD_TOKEN": "t", "TORA_SHARD_COUNT": "4", name: value}
+        with pytest.raises(ConfigError, match=words):
+            Config.from_env(environ)
+    with pytest.raises(ConfigError, match="TORA_CLIENT_ID"):
+        ActivityConfig.from_env({"TORA_CLIENT_ID": "١٢٣"}, WebConfig())
+
+
 def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> None:
     alone = Config.from_env({"DISCORD_TOKEN": "t"})
     assert (alone.shards, alone.shard_count, alone.shared) == (None, 1, False)
@@ -155,7 +199,7 @@ def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> Non
     every = Config.from_env({"DISCORD_TOKEN": "t", "TORA_SHARD_COUNT": "4"})  # all 4, alone
     assert (every.shards, every.shard_count, every.shared) == (None, 4, False)
     for shards, count, why in (
-        ("0,2", None, "needs --shard-count"),
+        ("0,2", None, "needs TORA_SHARD_COUNT / --shard-count"),
         ("0", "0", "1 to 4096"),
         ("0,4", "4", "from 0 to 3"),
         ("1,1", "4", "distinct"),
@@ -167,7 +211,63 @@ def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> Non
             Config.from_env({k: v for k, v in environ.items() if v is not None})
 
 
-def test_python_m_bot_takes_its_shards_on_the_command_line(monkeypatch) -> None:
+@pytest.mark.parametrize(
+    ("environ", "variable"),
+    [
+        ({"TORA_SHARD_COUNT": "0"}, "TORA_SHARD_COUNT"),
+        ({"TORA_SHARDS": "0,1"}, "TORA_SHARD_COUNT"),
+        ({"TORA_SHARDS": "0,5", "TORA_SHARD_COUNT": "4"}, "TORA_SHARDS"),
+    ],
+)
+def test_a_wrong_shard_setting_from_the_environment_names_its_variable(environ, variable) -> None:
+    """compose.yaml and the systemd unit set TORA_SHARDS / TORA_SHARD_COUNT; their refusals
+    said ``--shards`` and ``--shard-count`` alone, options the admin never wrote. Regression:
+    they name both spellings now."""
+    with pytest.raises(ConfigError, match=variable):
+        Config.from_env({"DISCORD_TOKEN": "t", **environ})
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "sqlite:///var/lib/tora/tora.sqlite3",
+        "postgresql+asyncpg://tora@db/tora",
+        "postgresq://tora@db/tora",
+        "mysql://tora@db/tora",
+    ],
+)
+def test_a_database_url_of_another_kind_is_refused_not_taken_for_a_file(url) -> None:
+    """TORA_DB is "a SQLite file, or a postgresql:// URL" (README). Any other URL (a
+    SQLAlchemy-style ``sqlite:///`` or ``postgresql+asyncpg://``, a typo) is taken for a
+    relative file path: the bot starts on a fresh empty SQLite file in a directory named
+    ``sqlite:`` (or ``postgresql+asyncpg:``) and every match seems lost. Regression: only
+    postgresql:// and postgres:// were told apart from a path."""
+    with pytest.raises(ConfigError, match="TORA_DB") as refused:
+        Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": url})
+    assert "tora@db" not in str(refused.value)  # what is allowed, not the URL (a password)
+
+
+def test_a_schema_for_a_sqlite_database_is_refused_naming_its_variable() -> None:
+    """TORA_DB_SCHEMA names a PostgreSQL schema; with TORA_DB a SQLite file it was silently
+    ignored (``python -m storage --schema`` is refused so), and an admin who meant to keep
+    two bots apart had them share one file's tables."""
+    with pytest.raises(ConfigError, match="TORA_DB_SCHEMA"):
+        Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": "/tmp/x.sqlite3", "TORA_DB_SCHEMA": "a"})
+    with pytest.raises(ConfigError, match="TORA_DB_SCHEMA"):
+        Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB_SCHEMA": "a"})  # the default file
+    url = {"TORA_DB": "postgresql://tora@db/tora", "TORA_DB_SCHEMA": " a "}
+    assert Config.from_env({"DISCORD_TOKEN": "t", **url}).store.schema == "a"
+
+
+def test_tora_db_is_read_without_the_spaces_around_it() -> None:
+    """``TORA_DB= postgresql://...`` (a space kept by an env file) was a SQLite file's path."""
+    url = Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": " postgresql://tora@db/tora "})
+    assert url.store.url == "postgresql://tora@db/tora"
+    path = Config.from_env({"DISCORD_TOKEN": "t", "TORA_DB": " /tmp/x.sqlite3 "})
+    assert str(path.store.path) == "/tmp/x.sqlite3"
+
+
+def _capture_serve(monkeypatch) -> list[Config]:
     seen: list[Config] = []
 
     async def serve(config: Config) -> int:
@@ -176,12 +276,67 @@ def test_python_m_bot_takes_its_shards_on_the_command_line(monkeypatch) -> None:
 
     monkeypatch.setattr("bot.__main__.serve", serve)
     monkeypatch.setattr("bot.__main__.setup_logging", lambda level: None)
+    return seen
+
+
+def test_python_m_bot_takes_its_shards_on_the_command_line(monkeypatch) -> None:
+    seen = _capture_serve(monkeypatch)
     monkeypatch.setenv("DISCORD_TOKEN", "t")
     monkeypatch.setenv("TORA_SHARD_COUNT", "4")
     assert bot_main(["--shards", "0,2"]) == 0
     assert bot_main(["run", "--shards", "3", "--shard-count", "8"]) == 0
     assert [(c.shards, c.shard_count) for c in seen] == [((0, 2), 4), ((3,), 8)]
     assert bot_main(["--shards", "9"]) == 2  # refused, saying why
+
+
+def test_shards_before_the_run_subcommand_are_not_silently_dropped(monkeypatch) -> None:
+    """``run`` is "the default" subcommand, and ``--shards``/``--shard-count`` are taken
+    before it too; written ``python -m bot --shards 0,1 --shard-count 4 run`` the run
+    subparser's own defaults (None) overwrite them, and the process silently connects as
+    every shard of a one-shard bot while its peers hold the others. Regression: they were
+    overwritten."""
+    seen = _capture_serve(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    for name in ("TORA_SHARDS", "TORA_SHARD_COUNT"):
+        monkeypatch.delenv(name, raising=False)
+    assert bot_main(["--shards", "0,1", "--shard-count", "4", "run"]) == 0
+    assert [(c.shards, c.shard_count) for c in seen] == [((0, 1), 4)]
+
+
+def test_python_m_bot_refuses_non_ascii_digits_on_its_command_line(monkeypatch, capsys) -> None:
+    """``--shard-count ٤`` and ``sync --guild ٣`` were read by ``int`` as 4 and 3, where the
+    same in TORA_SHARD_COUNT or TORA_SYNC_GUILD is refused. Regression: argparse's int."""
+    seen = _capture_serve(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    assert bot_main(["--shards", "0", "--shard-count", "٤"]) == 2
+    assert "TORA_SHARD_COUNT / --shard-count" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bot_main(["sync", "--guild", "٣"])
+    assert "--guild" in capsys.readouterr().err
+    assert seen == []
+
+
+def test_the_systemd_unit_gives_the_bot_the_shards_its_instance_names(monkeypatch) -> None:
+    """docs/deploy/tora-bot@.service: ``systemctl enable --now tora-bot@0,1 tora-bot@2,3``.
+    A comma is not valid in a unit name, so systemctl escapes it (``systemd-escape
+    --template=tora-bot@.service 0,1`` gives ``tora-bot@0\\x2c1.service``), and ``%i`` is the
+    instance as escaped: ExecStart runs ``python -m bot --shards 0\\x2c1``, refused (exit 2),
+    restarted every 5 s, for ever; no shard is ever held. ``%I`` is the unescaped one.
+    (``systemd-analyze verify`` on such a unit shows ``%i`` expanded to ``0\\x2c1``.)
+    Regression: the unit ran ``--shards %i``."""
+    unit = (ROOT / "docs/deploy/tora-bot@.service").read_text()
+    [exec_start] = re.findall(r"^ExecStart=(.*)$", unit, re.M)
+    environ = dict(re.findall(r"^Environment=(\w+)=(\S+)$", unit, re.M))
+    escaped, unescaped = "0\\x2c1", "0,1"  # systemd's escaping of the instance "0,1"
+    words = exec_start.replace("%i", escaped).replace("%I", unescaped).split()
+    args = words[words.index("bot") + 1 :]
+    seen = _capture_serve(monkeypatch)
+    monkeypatch.setenv("DISCORD_TOKEN", "t")
+    monkeypatch.delenv("TORA_SHARDS", raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    assert bot_main(args) == 0, args
+    assert [(c.shards, c.shard_count) for c in seen] == [((0, 1), 4)]
 
 
 def test_rules_are_found_by_id_piece_and_word() -> None:

@@ -6,6 +6,8 @@ of refusal).
 from __future__ import annotations
 
 import random
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -368,6 +370,21 @@ def test_r50_cli_legal_prints_one_canonical_action_per_line(tmp_path):
         assert canonical(game, line) == line
     for expected in ("G v5h1-v4h1", "S v4h2 defend", "A v5h3-v4h4"):
         assert expected in lines
+
+
+def test_r50_the_readmes_legal_commands_print_legal_actions():
+    """Every ``python -m rules legal`` command in the README prints some legal actions, as it
+    says. Regression: ``legal docs/examples/short-game.tora`` printed nothing (the example's
+    game is over: no legal action is left), and a reader took the command for broken."""
+    readme = (ROOT / "README.md").read_text()
+    commands = re.findall(r"^(.*-m rules legal .*?)\s*(?:#.*)?$", readme, re.M)
+    assert any("short-game.tora" in command for command in commands), commands
+    for command in commands:
+        command = command.replace(".venv/bin/python", shlex.quote(sys.executable))
+        done = subprocess.run(
+            ["sh", "-c", command], cwd=ROOT, capture_output=True, text=True, timeout=60
+        )
+        assert done.returncode == 0 and done.stdout.strip(), (command, done.stderr)
 
 
 # ---- R51 notation: canonical forms -----------------------------------------------------------

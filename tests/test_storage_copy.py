@@ -353,6 +353,10 @@ def test_the_command_line(
     assert "a schema name is" in capsys.readouterr().err
     assert main(["copy", str(populated), url]) == UNUSABLE
     assert "cannot open postgresql://nobody@127.0.0.1:1/none" in capsys.readouterr().err
+    # a URL of another kind, once taken for a file's path (a new database under "sqlite:")
+    sqlalchemy = f"sqlite:///{tmp_path / 'other.sqlite3'}"
+    assert main(["copy", str(populated), sqlalchemy]) == UNUSABLE
+    assert "not a sqlite:// URL" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         main(["copy", "--help"])
     assert "--source-schema" in capsys.readouterr().out

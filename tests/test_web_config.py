@@ -4,6 +4,7 @@ refused saying what to change."""
 
 from __future__ import annotations
 
+import re
 import socket
 from pathlib import Path
 
@@ -11,13 +12,15 @@ import pytest
 from web_world import World
 
 from bot.__main__ import serve
-from bot.build import web_address
+from bot.build import dead_links, web_address
 from bot.config import Config, ConfigError, WebConfig
 from bot.discord.client import point_at
 from bot.web import WebBoard
 from bot.web.server import CannotListen
 from emulator import Emulator
 from storage import Config as StoreConfig
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_the_web_board_is_served_on_localhost_8080_by_default() -> None:
@@ -38,6 +41,65 @@ def test_every_web_variable_is_read() -> None:
     )
     assert web == WebConfig(False, "::1", 9000, "https://tora.example", "k" * 32)
     assert web_address(web) == "http://[::1]:9000"
+
+
+# What an admin gives docker compose (its ${NAME:?...} are required, ${NAME:-...} defaulted)
+GIVEN = {"DISCORD_TOKEN": "t", "TORA_WEB_URL": "https://tora.example.org"}
+
+
+def _compose_bot_environment() -> dict[str, str]:
+    text = (ROOT / "docs/deploy/compose.yaml").read_text()
+    environ = dict(re.findall(r"^\s+(TORA_[A-Z_]+):\s*\"?([^\"\n]*)\"?\s*$", text, re.M))
+
+    def given(found: re.Match[str]) -> str:
+        name, how, default = found.groups()
+        return GIVEN[name] if how == ":?" else GIVEN.get(name, default)
+
+    environ = {k: re.sub(r"\$\{(\w+)(:\?|:-)([^}]*)\}", given, v) for k, v in environ.items()}
+    environ["DISCORD_TOKEN"] = "t"
+    return environ
+
+
+def _dockerfile_environment() -> dict[str, str]:
+    text = (ROOT / "Dockerfile").read_text()
+    [env] = re.findall(r"^ENV ((?:.*\\\n)*.*)$", text, re.M)
+    environ = dict(re.findall(r"\b(TORA_[A-Z_]+)=(\S+)", env))
+    environ["DISCORD_TOKEN"] = "t"
+    return environ
+
+
+@pytest.mark.parametrize("where", ["docs/deploy/compose.yaml", "Dockerfile"])
+def test_the_container_deploys_do_not_hand_players_dead_web_board_links(where) -> None:
+    """The web board is on by default and every "your turn" DM and Play panel carries
+    **Open the board**. In the Docker image and in docs/deploy/compose.yaml it was served on
+    the container's own 127.0.0.1:8080 (no TORA_WEB_HOST, no published port, no
+    TORA_WEB_URL), so its links named http://127.0.0.1:8080, which no player (nor the
+    reverse proxy DEPLOY.md describes) can reach: a dead button in every match. Regression:
+    the image now serves every address of the container and says so (EXPOSE); compose
+    publishes each process's port on the host's loopback, for its reverse proxy, and
+    requires TORA_WEB_URL."""
+    if where.endswith("compose.yaml"):
+        web = Config.from_env(_compose_bot_environment()).web
+        assert web.url == GIVEN["TORA_WEB_URL"] and not web.host.startswith("127.")
+        text = (ROOT / where).read_text()
+        assert re.findall(r'"127\.0\.0\.1:(\d+):8080"', text) == ["8080", "8081"]
+        assert web.trusted_proxies  # the host's proxy, not one allowance for every player
+    else:
+        web = Config.from_env(_dockerfile_environment()).web
+        assert web.enabled and web.host == "0.0.0.0" and web.url is None
+        assert re.search(r"^EXPOSE 8080$", (ROOT / where).read_text(), re.M)
+        assert dead_links(web) is not None  # without TORA_WEB_URL the bot says so at start
+
+
+def test_links_to_an_address_no_player_can_open_are_warned_of() -> None:
+    """Served on every address (0.0.0.0, ::) without TORA_WEB_URL, the links would name
+    http://0.0.0.0:8080: the bot warns at start, naming TORA_WEB_URL."""
+    for host in ("0.0.0.0", "::"):
+        warning = dead_links(WebConfig(host=host))
+        assert warning is not None and "TORA_WEB_URL" in warning
+    assert dead_links(WebConfig(host="0.0.0.0", url="https://tora.example.org")) is None
+    assert dead_links(WebConfig()) is None  # 127.0.0.1: this machine's, as documented
+    assert dead_links(WebConfig(False, host="0.0.0.0")) is None  # no web board, no links
 
 
 @pytest.mark.parametrize(

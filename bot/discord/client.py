@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Protocol, cast
 
+import aiohttp
 import discord
 import yarl
 from discord import app_commands
@@ -90,21 +91,33 @@ async def sync_commands(
     Globally, the Activity's Entry Point command goes too: ours (``ENTRY_POINT``) with
     ``entry_point`` (``TORA_ACTIVITY=on``), else the one Discord has, if any (Discord
     refuses a bulk overwrite that would drop it; turning Activities off in the Developer
-    Portal removes it). It is global only."""
+    Portal removes it). It is global only.
+    Refused or cut off: ``TokenRefused``, ``ServerRefused`` (a server the bot is not in),
+    ``DiscordUnreachable``, each saying what to fix."""
     tree = unbound_tree()
     client = tree.client
     await tree.set_translator(CatalogTranslator())
-    async with client:
-        await client.login(token)
-        if guild_id is not None:
-            guild = discord.Object(guild_id)
-            tree.copy_global_to(guild=guild)
-            return len(await tree.sync(guild=guild)), f"to server {guild_id}"
-        app_id = client.application_id or 0  # login found it
-        point = entry_point_payload() if entry_point else await entry_point_of(client, app_id)
-        payload = await payload_of(tree) + ([point] if point else [])
-        synced = await client.http.bulk_upsert_global_commands(app_id, payload=payload)
-        return len(synced), "globally" + (", with the Activity's Entry Point" if point else "")
+    try:
+        async with client:
+            try:
+                await client.login(token)
+            except discord.LoginFailure:
+                raise TokenRefused("Discord refused the token") from None
+            if guild_id is not None:
+                guild = discord.Object(guild_id)
+                tree.copy_global_to(guild=guild)
+                try:
+                    synced = await tree.sync(guild=guild)
+                except (discord.NotFound, discord.Forbidden) as exc:
+                    raise ServerRefused(guild_id, exc.text or str(exc.status)) from None
+                return len(synced), f"to server {guild_id}"
+            app_id = client.application_id or 0  # login found it
+            point = entry_point_payload() if entry_point else await entry_point_of(client, app_id)
+            payload = await payload_of(tree) + ([point] if point else [])
+            synced = await client.http.bulk_upsert_global_commands(app_id, payload=payload)
+            return len(synced), "globally" + (", with the Activity's Entry Point" if point else "")
+    except aiohttp.ClientConnectionError as exc:  # refused, no route, no such host
+        raise DiscordUnreachable(str(exc) or type(exc).__name__) from None
 
 
 # What a sync with the Activity off sends back of the Entry Point Discord has.
@@ -145,6 +158,20 @@ RATE_LIMIT_WAIT = 30.0
 
 class TokenRefused(Exception):
     """Discord refused the bot's token."""
+
+
+class ServerRefused(Exception):
+    """Discord refused a server's commands: the bot is not in it, or there is no such server."""
+
+    def __init__(self, guild_id: int, why: str) -> None:
+        super().__init__(
+            f"Discord refused the commands for server {guild_id} ({why}): "
+            "invite the bot there, or check the id"
+        )
+
+
+class DiscordUnreachable(Exception):
+    """Discord's API could not be reached (its message says why)."""
 
 
 class Seeing(Protocol):

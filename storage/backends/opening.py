@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
 from collections.abc import Awaitable, Callable
 from typing import Protocol, TypeVar
 
+import asyncpg
+
 from ..config import Config
+from ..errors import CannotOpen, DatabaseUnavailable
 from . import postgres, postgres_reads, postgres_writer
 from .migrations import POSTGRES_MIGRATIONS
 from .sql import ReadConnection, Writes
@@ -32,7 +36,21 @@ class Reads(Protocol):
 
 
 async def open_backend(config: Config) -> tuple[Writes, Reads]:
-    """The migrated database of ``config``: its writer and its reads."""
+    """The migrated database of ``config``: its writer and its reads; ``CannotOpen`` saying
+    why when there is none to be had (no database in the file, no server to connect to)."""
+    try:
+        return await _open(config)
+    except (
+        sqlite3.Error,
+        OSError,  # refused, unreachable, timed out, not allowed
+        asyncpg.PostgresError,
+        asyncpg.InterfaceError,
+        DatabaseUnavailable,
+    ) as exc:
+        raise CannotOpen(config.where(), str(exc) or type(exc).__name__) from exc
+
+
+async def _open(config: Config) -> tuple[Writes, Reads]:
     if config.postgres:
         await postgres.prepare(config, POSTGRES_MIGRATIONS)
         pg_writer = postgres_writer.Writer(config)

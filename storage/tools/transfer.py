@@ -21,7 +21,7 @@ from ..backends.postgres import translate
 from ..backends.postgres_schema import TABLES as SCHEMA_TABLES
 from ..backends.sqlite import connect
 from ..config import Config
-from ..errors import StorageError
+from ..errors import CannotOpen, StorageError
 from ..store import Store
 from .maintenance import OK, PROBLEMS, UNUSABLE, check
 
@@ -229,7 +229,8 @@ async def copy(source: Config, dest: Config, out: TextIO, err: TextIO) -> int:
             try:
                 ends.append(await _open(config))
             except _FAILURES as exc:
-                print(f"cannot open {_where(config)}: {exc}", file=err)
+                why = exc.why if isinstance(exc, CannotOpen) else exc  # said once
+                print(f"cannot open {_where(config)}: {why}", file=err)
                 return UNUSABLE
         src, dst = ends
         if full := [table for table in TABLES if await _count(dst, table)]:
