@@ -104,6 +104,49 @@ async def test_stale_and_double_clicks_and_disabled_buttons(tmp_path: Path) -> N
         )
 
 
+def _selects(msg) -> list[dict]:
+    return [c for c in walk_components(msg.components) if c.get("type") == 3]
+
+
+def _offered(msg) -> set[str]:
+    return {o["value"] for s in _selects(msg) for o in s.get("options", [])}
+
+
+async def _piece_menu(stage: Stage, name: str, msg, square: str) -> dict:
+    """Pick the piece on ``square`` in the panel ``msg``: its action menu."""
+    first = _selects(msg)[0]
+    value = next(o["value"] for o in first["options"] if square in o["value"])
+    await (await stage.emu.select(stage.user[name], msg.id, first["custom_id"], [value])).done(30)
+    return _selects(msg)[-1]
+
+
+async def test_a_panels_menu_older_than_a_staging_elsewhere_shows_the_turn_as_it_is(
+    tmp_path: Path,
+) -> None:
+    """ann has a panel in the channel open on her General's moves, and stages that General's
+    move from a second panel in her DMs. A pick in the channel's still shown action menu
+    answers with the fresh panel and says her turn changed since that menu was shown.
+    Regression: it was refused with the rules' error ("There is no piece of yours on v5h9
+    (R8). Allowed: ...") and the same dead options stayed."""
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        ann = stage.user["ann"]
+        dm = stage.emu.dm_channel(ann)
+        chan = (await stage.open_panel("ann")).messages[0]
+        actions = await _piece_menu(stage, "ann", chan, "v5h9")
+        assert "=G v5h9-v6h9" in _offered(chan)
+        await stage.open_panel("ann", channel=dm)
+        await stage.pick("ann", "G v5h9-v4h9", ("", "Gv5h9", None), channel=dm)
+        pick = await stage.emu.select(ann, chan.id, actions["custom_id"], ["=G v5h9-v6h9"])
+        pick = await pick.done(30)
+        await stage.quiet()
+        told = " ".join([pick.text or "", *(m.text() for m in pick.followups), chan.text()])
+        assert "There is no piece of yours" not in told, told
+        assert "changed since that menu was shown" in chan.text(), chan.text()
+        assert "=G v5h9-v6h9" not in _offered(chan)  # not left to fail again
+        assert "This turn so far: 1. G v5h9-v4h9" in chan.text(), chan.text()
+
+
 async def test_a_turn_prompt_is_disabled_without_being_read_back_or_kept_in_memory(
     tmp_path: Path,
 ) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.i18n import N_, _
-from bot.service import Attachment, Link, Menu, Place, Reply, Stamp
+from bot.service import ActionRefused, Attachment, Link, Menu, Place, Reply, Stamp
 
 from . import menus
 from .actions import Actions
@@ -95,12 +95,21 @@ class Playing:
         self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav, value: str
     ) -> Panel:
         """A pick in a menu: an action stages it and goes back to the pieces; anything
-        else goes one level down."""
+        else goes one level down. A menu offers legal actions alone, so one the rules refuse
+        was shown before the turn changed (staged or taken back from another panel or by a
+        command): the panel as the turn is now, saying so."""
         if not value.startswith(menus.ACT):
             return await self.navigate(caller, channel_id, stamp, nav)
         place = Place(caller.guild_id or 0, channel_id)
         action = value.removeprefix(menus.ACT)
-        reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
+        try:
+            reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
+        except ActionRefused:
+            news = _(
+                "Your turn has changed since that menu was shown, so nothing was staged: "
+                "here it is as it is now."
+            )
+            return await self._fresh(caller, place, stamp, news)
         return await self._linked(caller, _after(channel_id, reply))
 
     async def undo(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
@@ -117,11 +126,13 @@ class Playing:
     async def refresh(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
 
-    async def _fresh(self, caller: Caller, place: Place, stamp: Stamp | None) -> Panel:
-        """The pieces, with the player's own board."""
+    async def _fresh(
+        self, caller: Caller, place: Place, stamp: Stamp | None, news: str = ""
+    ) -> Panel:
+        """The pieces, with the player's own board (and ``news``, a line on top)."""
         menu = await self.service.menu(place, caller.user, expect=stamp, board=True)
         board = None if menu.picture is None else (menu.picture,)
-        return await self._linked(caller, _panel(place.channel_id, menu, Nav(), board))
+        return await self._linked(caller, _panel(place.channel_id, menu, Nav(), board, news))
 
 
 def _after(channel_id: int, reply: Reply) -> Panel:
