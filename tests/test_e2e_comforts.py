@@ -95,6 +95,31 @@ async def test_a_takeback_asked_and_accepted_with_buttons(tmp_path: Path) -> Non
         await stage.posted("ann's Swallow")
 
 
+async def test_the_panels_end_turn_in_a_casual_match_offers_ask_to_take_it_back(
+    tmp_path: Path,
+) -> None:
+    """End turn on the Play panel of a casual match leaves the button its text names, as
+    ``/tora end`` does, and it asks for the takeback. Regression: the panel read "Ask bob to
+    let you take it back with the button" but kept only Plan a reply."""
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", rated=False)
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.slash("bob", "setup", strategy="defensive")
+        await stage.posted("The game begins")
+        panel = (await stage.open_panel("ann")).messages[0]
+        await stage.pick("ann", "G v5h9-v4h9", ("", "Gv5h9", None))
+        ended = await stage.click("ann", "End turn")
+        await stage.quiet()
+        assert ended.error is None
+        assert "take it back with the button" in panel.text()
+        labels = [b.get("label") for b in panel.buttons()]
+        assert labels == ["Ask to take it back", "Plan a reply"], labels
+        asked = await stage.click("ann", "Ask to take it back")
+        assert asked.error is None, asked.text
+        await stage.posted("ann (Challenger) proposes a takeback of their last turn")
+
+
 async def test_away_days_taken_by_command_and_ended_with_the_button(tmp_path: Path) -> None:
     async with Stage(tmp_path, ("ann", "bob", "admin")) as stage:
         settings = await stage.slash("ann", "settings", timezone="Europe/Paris")

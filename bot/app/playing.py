@@ -13,10 +13,12 @@ from dataclasses import dataclass, replace
 
 from bot.i18n import N_, _
 from bot.service import ActionRefused, Attachment, Link, Menu, Place, Reply, Stamp
+from bot.service.play import PLAN
 
 from . import menus
 from .actions import Actions
 from .board_links import BoardLinks
+from .buttons import Press, presses
 from .callers import Caller
 from .menus import Nav
 
@@ -34,7 +36,9 @@ class Panel:
     the one shown). ``over``: the turn it was for has ended, so it offers nothing more.
     ``links``: the player's own board on the web (while the turn lasts). ``verbs``: a plan
     panel's buttons (``planning.PLAN_BUTTONS``; None: the Play panel's). ``ended``: the plan
-    panel's buttons an ended panel still offers (Plan a reply, for the turn now running)."""
+    panel's buttons an ended panel still offers (Plan a reply, for the turn now running);
+    ``presses``: the answers' buttons it offers besides, as ``/tora end`` does (Ask to take
+    it back, in a casual match)."""
 
     channel_id: int
     stamp: Stamp | None
@@ -45,6 +49,7 @@ class Panel:
     links: tuple[Link, ...] = ()
     verbs: tuple[str, ...] | None = None
     ended: tuple[str, ...] = ()
+    presses: tuple[Press, ...] = ()
 
     @property
     def planning(self) -> bool:
@@ -120,8 +125,17 @@ class Playing:
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
         reply = await self.service.end_turn(place, caller.user, expect=stamp)
-        offered = ("open",) if "plan" in reply.buttons else ()  # planning.OPEN
-        return Panel(channel_id, reply.stamp, reply.text, over=True, ended=offered)
+        # the plan panel opens in this message (planning.OPEN); the rest as /tora end's
+        offered = ("open",) if PLAN in reply.buttons else ()
+        others = tuple(verb for verb in reply.buttons if verb != PLAN)
+        return Panel(
+            channel_id,
+            reply.stamp,
+            reply.text,
+            over=True,
+            ended=offered,
+            presses=presses(others, channel_id, reply.stamp),
+        )
 
     async def refresh(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)

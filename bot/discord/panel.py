@@ -35,6 +35,7 @@ from .respond import (
     NOBODY,
     Outgoing,
     Refusal,
+    Views,
     answer_pick,
     files_of,
     report,
@@ -163,11 +164,12 @@ def _deeper(level: str, nav: Nav, picked: str) -> Nav:
     return nav
 
 
-def view_of(panel: Panel) -> discord.ui.View | None:
+def view_of(panel: Panel, views: Views) -> discord.ui.View | None:
     """The panel's menus and buttons (once its turn is over, only what ended it offers:
-    an ended turn's Plan a reply)."""
+    an ended turn's Ask to take it back, shown by ``views`` as an answer's, and Plan a
+    reply)."""
     if panel.over or panel.stamp is None:
-        return _ended_view(panel)
+        return _ended_view(panel, views)
     select_kind, button_kind = PLAN if panel.planning else PLAY
     view = discord.ui.View(timeout=None)
     for row, spec in enumerate(panel.selects[:4]):
@@ -181,20 +183,20 @@ def view_of(panel: Panel) -> discord.ui.View | None:
     return with_links(view, panel.links, LINK_ROW)
 
 
-def _ended_view(panel: Panel) -> discord.ui.View | None:
-    if not panel.ended or panel.stamp is None:
+def _ended_view(panel: Panel, views: Views) -> discord.ui.View | None:
+    if not (panel.ended or panel.presses) or panel.stamp is None:
         return None
-    view = discord.ui.View(timeout=None)
+    view = (views(panel.presses) if panel.presses else None) or discord.ui.View(timeout=None)
     for verb in panel.ended:
         view.add_item(PanelButton(verb, panel.channel_id, panel.stamp, PLAN[1]))
     return view
 
 
-def message_of(panel: Panel) -> dict[str, Any]:
+def message_of(panel: Panel, views: Views) -> dict[str, Any]:
     """The keyword arguments that show ``panel`` (new attachments only when it has any)."""
     out: dict[str, Any] = {
         "content": panel.text[:2000],
-        "view": view_of(panel),
+        "view": view_of(panel, views),
         "allowed_mentions": NOBODY,
     }
     if panel.files is not None:
@@ -223,7 +225,7 @@ async def _picked(
     """The panel as a pick leaves it (``message_of``), or why the pick is refused."""
     with speaking(await handlers.respond.language(interaction)):
         try:
-            return message_of(await work())
+            return message_of(await work(), handlers.respond.views)
         except StaleRequest as stale:
             return Refusal(stale.message, over=True)
         except Exception as exc:
@@ -274,6 +276,6 @@ async def open_panel(
 
     async def shown() -> Outgoing:
         panel = await work()
-        return Outgoing(panel.text, panel.files or (), True, view_of(panel))
+        return Outgoing(panel.text, panel.files or (), True, view_of(panel, handlers.respond.views))
 
     await handlers.respond.show(interaction, shown, private=True, claimed=claimed)
