@@ -258,7 +258,7 @@ async def test_a_reply_planned_with_the_play_panel_after_ending_a_turn(tmp_path:
         await stage.open_panel("ann")
         await stage.pick("ann", "c3c4", route(mirror, "c3c4"))
         ended = await stage.click("ann", "End turn")
-        assert ended.text == "Your turn is over.", ended.text
+        assert ended.text == "**Match 1 · ToriShogi against bob**\nYour turn is over.", ended.text
         mirror.apply("c3c4")
         mirror.end_turn()
         opened = await stage.click("ann", "Plan a reply")  # the ended panel's button

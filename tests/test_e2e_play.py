@@ -147,6 +147,23 @@ async def test_a_panels_menu_older_than_a_staging_elsewhere_shows_the_turn_as_it
         assert "This turn so far: 1. G v5h9-v4h9" in chan.text(), chan.text()
 
 
+async def test_the_play_panel_names_its_match_and_game_open_and_ended(tmp_path: Path) -> None:
+    """The Play panel's header names the match and its game, and so does the text its End
+    turn leaves. Regression: it said "Match 1 against bob", never which game (TORA), unlike
+    the "your turn" DM ("Match 1 · TORA · ann vs bob"), and the ended panel named neither."""
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        panel = (await stage.open_panel("ann")).messages[0]
+        header = panel.text().splitlines()[0]
+        assert "Match 1 · TORA against bob" in header, header
+        await stage.pick("ann", "G v5h9-v4h9", ("", "Gv5h9", None))
+        await stage.click("ann", "End turn")
+        await stage.quiet()
+        first, *rest = panel.text().splitlines()
+        assert first == "**Match 1 · TORA against bob**", panel.text()
+        assert rest[0].startswith("Your turn is over."), panel.text()
+
+
 async def test_a_turn_prompt_is_disabled_without_being_read_back_or_kept_in_memory(
     tmp_path: Path,
 ) -> None:

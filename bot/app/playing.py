@@ -124,14 +124,14 @@ class Playing:
 
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
-        reply = await self.service.end_turn(place, caller.user, expect=stamp)
+        reply = await self.service.end_turn(place, caller.user, expect=stamp, titled=True)
         # the plan panel opens in this message (planning.OPEN); the rest as /tora end's
         offered = ("open",) if PLAN in reply.buttons else ()
         others = tuple(verb for verb in reply.buttons if verb != PLAN)
         return Panel(
             channel_id,
             reply.stamp,
-            reply.text,
+            f"**{reply.title}**\n{reply.text}",
             over=True,
             ended=offered,
             presses=presses(others, channel_id, reply.stamp),
