@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import bot.discord.sweeper as sweeper
 from bot.app import menus
 from bot.service.clock import ManualClock
 from emulator import Msg
@@ -118,6 +121,48 @@ async def test_the_panels_end_turn_in_a_casual_match_offers_ask_to_take_it_back(
         asked = await stage.click("ann", "Ask to take it back")
         assert asked.error is None, asked.text
         await stage.posted("ann (Challenger) proposes a takeback of their last turn")
+
+
+async def test_a_panel_from_before_a_takeback_is_stale_on_the_replayed_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob's panel for turn 2 is older than an interaction token lives (TOKEN_AGE 0: the bot
+    can no longer edit it away). ann's turn 1 is taken back and played otherwise: turn 2
+    again. A pick in bob's old panel is refused as stale, pointing to ``/tora play``, and
+    stages nothing. Regression: its stamp (match, turn) matched again, and it staged his
+    pick on the new position without a word."""
+    monkeypatch.setattr(sweeper, "TOKEN_AGE", 0.0)
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", rated=False)
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.slash("bob", "setup", strategy="defensive")
+        await stage.posted("The game begins")
+        bob = stage.user["bob"]
+        await stage.slash("ann", "act", action="G v5h9-v4h9")
+        await stage.slash("ann", "end")
+        old = (await stage.open_panel("bob")).messages[0]
+        first = _selects(old)[0]
+        soldier = next(o["value"] for o in first["options"] if "v4h2" in o["value"])
+        await (await stage.emu.select(bob, old.id, first["custom_id"], [soldier])).done(30)
+        actions = _selects(old)[-1]
+        value = actions["options"][0]["value"]
+        await stage.slash("ann", "match", "takeback")
+        await stage.slash("bob", "match", "takeback")
+        await stage.slash("ann", "act", action="G v5h9-v6h9")
+        await stage.slash("ann", "end")
+        await stage.quiet()
+        assert value in {o["value"] for o in _selects(old)[-1]["options"]}  # shown as it was
+        pick = await (await stage.emu.select(bob, old.id, actions["custom_id"], [value])).done(30)
+        await stage.quiet()
+        told = " ".join([pick.text or "", *(m.text() for m in pick.followups)])
+        assert "taken back" in told and "/tora play" in told, told
+        board = await stage.slash("bob", "board")
+        assert "Staged this turn" not in board.text, board.text
+
+
+def _selects(msg: Msg) -> list[dict]:
+    return [c for c in walk_components(msg.components) if c.get("type") == 3]
 
 
 async def test_away_days_taken_by_command_and_ended_with_the_button(tmp_path: Path) -> None:

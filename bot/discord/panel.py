@@ -4,9 +4,10 @@ first step, action) and End turn / Undo / Refresh buttons. Every pick edits the 
 message: a menu goes one level down, an action is staged and the panel goes back to the
 pieces with the new preview.
 
-Each component's custom id holds where it is (channel, match, turn, and the menus above it),
-so the panel works after a restart like every other button. A pick made for a turn that has
-ended turns the panel off ("That turn has already ended.").
+Each component's custom id holds where it is (channel, match, turn, turns taken back, and the
+menus above it), so the panel works after a restart like every other button. A pick made for
+a turn that has ended, or was taken back since, turns the panel off ("That turn has already
+ended.").
 
 The plan panel (``bot.app.planning``: a planned reply picked with the same menus) is the
 same message with its own kind in the custom ids (``pd`` menus, ``pq`` buttons), so each
@@ -22,6 +23,7 @@ from typing import Any
 import discord
 
 from bot.app.answers import explain
+from bot.app.buttons import STAMP, stamp_id, stamp_of
 from bot.app.menus import Nav, Select
 from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
@@ -44,7 +46,7 @@ from .respond import (
 from .styles import STYLES
 
 log = logging.getLogger(__name__)
-_WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
+_WHERE = r"(?P<channel>\d{1,20}):" + STAMP
 SELECT_TEMPLATE = (
     r"tora:(?P<kind>pn|pd):" + _WHERE + r":(?P<level>[cgsa]):(?P<category>[^:]{0,20})"
     r":(?P<group>[^:]{0,20}):(?P<step>\d{0,3})"
@@ -55,11 +57,11 @@ PLAY, PLAN = ("pn", "pb"), ("pd", "pq")  # the kinds of a panel's menus and butt
 
 
 def _stamp(found: re.Match[str]) -> Stamp:
-    return Stamp(int(found["match"]), int(found["turn"]))
+    return stamp_of(found)
 
 
 def _where(channel_id: int, stamp: Stamp) -> str:
-    return f"{channel_id}:m{stamp.match}t{stamp.turn}"
+    return f"{channel_id}:{stamp_id(stamp)}"
 
 
 class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
