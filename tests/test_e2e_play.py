@@ -164,6 +164,26 @@ async def test_the_play_panel_names_its_match_and_game_open_and_ended(tmp_path: 
         assert rest[0].startswith("Your turn is over."), panel.text()
 
 
+async def test_the_panels_undo_shows_once_something_is_staged(tmp_path: Path) -> None:
+    """The Play panel offers Undo only with an action staged to take back. Regression: it
+    was always shown, and with nothing staged it answered "nothing to take back": a dead
+    button."""
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        panel = (await stage.open_panel("ann")).messages[0]
+
+        def labels() -> list[str]:
+            return [b.get("label") for b in panel.buttons() if "url" not in b]
+
+        assert labels() == ["End turn", "Refresh"], labels()
+        await stage.pick("ann", "G v5h9-v4h9", ("", "Gv5h9", None))
+        assert labels() == ["End turn", "Undo", "Refresh"], labels()
+        undone = await stage.click("ann", "Undo")
+        assert undone.error is None
+        await stage.quiet()
+        assert labels() == ["End turn", "Refresh"], labels()
+
+
 async def test_a_turn_prompt_is_disabled_without_being_read_back_or_kept_in_memory(
     tmp_path: Path,
 ) -> None:

@@ -38,7 +38,8 @@ class Panel:
     panel's buttons (``planning.PLAN_BUTTONS``; None: the Play panel's). ``ended``: the plan
     panel's buttons an ended panel still offers (Plan a reply, for the turn now running);
     ``presses``: the answers' buttons it offers besides, as ``/tora end`` does (Ask to take
-    it back, in a casual match)."""
+    it back, in a casual match). ``staged``: the turn so far holds an action (the Play
+    panel's Undo is offered then alone: with nothing to take back it would be dead)."""
 
     channel_id: int
     stamp: Stamp | None
@@ -50,6 +51,7 @@ class Panel:
     verbs: tuple[str, ...] | None = None
     ended: tuple[str, ...] = ()
     presses: tuple[Press, ...] = ()
+    staged: bool = False
 
     @property
     def planning(self) -> bool:
@@ -58,11 +60,13 @@ class Panel:
 
     @property
     def buttons(self) -> tuple[str, ...]:
-        """The verbs of its buttons (``BUTTONS``, or a plan panel's): none once its turn is
-        over."""
+        """The verbs of its buttons (``BUTTONS`` but Undo with nothing staged, or a plan
+        panel's): none once its turn is over."""
         if self.over or self.stamp is None:
             return ()
-        return tuple(BUTTONS) if self.verbs is None else self.verbs
+        if self.verbs is not None:
+            return self.verbs
+        return tuple(verb for verb in BUTTONS if verb != "undo" or self.staged)
 
 
 class Playing:
@@ -178,7 +182,8 @@ def _panel(
     offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
     letters = dict(menu.letters)
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
-    return Panel(channel_id, menu.stamp, "\n".join(lines), tuple(selects), files)
+    text = "\n".join(lines)
+    return Panel(channel_id, menu.stamp, text, tuple(selects), files, staged=bool(menu.staged))
 
 
 def _what_next(menu: Menu) -> str:

@@ -1,8 +1,8 @@
 """The Play panel on Discord (``bot.app.playing`` says what it shows and does): a message
 (ephemeral in a channel, plain in a DM) with up to four select menus (kind of piece, piece,
-first step, action) and End turn / Undo / Refresh buttons. Every pick edits the same
-message: a menu goes one level down, an action is staged and the panel goes back to the
-pieces with the new preview.
+first step, action) and End turn / Undo (with an action staged) / Refresh buttons. Every
+pick edits the same message: a menu goes one level down, an action is staged and the panel
+goes back to the pieces with the new preview.
 
 Each component's custom id holds where it is (channel, match, turn, turns taken back, and the
 menus above it), so the panel works after a restart like every other button. A pick made for
