@@ -128,9 +128,10 @@ async def test_a_panel_from_before_a_takeback_is_stale_on_the_replayed_turn(
 ) -> None:
     """bob's panel for turn 2 is older than an interaction token lives (TOKEN_AGE 0: the bot
     can no longer edit it away). ann's turn 1 is taken back and played otherwise: turn 2
-    again. A pick in bob's old panel is refused as stale, pointing to ``/tora play``, and
-    stages nothing. Regression: its stamp (match, turn) matched again, and it staged his
-    pick on the new position without a word."""
+    again. A pick in bob's old panel stages nothing: it is stale, and as it is his turn the
+    panel shows it as it is now, saying the menu was for an earlier turn. Regression: its
+    stamp (match, turn) matched again, and it staged his pick on the new position without a
+    word."""
     monkeypatch.setattr(sweeper, "TOKEN_AGE", 0.0)
     async with Stage(tmp_path) as stage:
         await stage.slash("ann", "challenge", opponent="bob", rated=False)
@@ -155,8 +156,8 @@ async def test_a_panel_from_before_a_takeback_is_stale_on_the_replayed_turn(
         assert value in {o["value"] for o in _selects(old)[-1]["options"]}  # shown as it was
         pick = await (await stage.emu.select(bob, old.id, actions["custom_id"], [value])).done(30)
         await stage.quiet()
-        told = " ".join([pick.text or "", *(m.text() for m in pick.followups)])
-        assert "taken back" in told and "/tora play" in told, told
+        told = " ".join([pick.text or "", *(m.text() for m in pick.followups), old.text()])
+        assert "was for an earlier turn, so nothing was done" in told, told
         board = await stage.slash("bob", "board")
         assert "Staged this turn" not in board.text, board.text
 

@@ -9,6 +9,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
+import bot.discord.sweeper as sweeper
 from bot.app import menus
 from emulator import Interaction
 from emulator.models import walk_components
@@ -182,6 +185,36 @@ async def test_the_panels_undo_shows_once_something_is_staged(tmp_path: Path) ->
         assert undone.error is None
         await stage.quiet()
         assert labels() == ["End turn", "Refresh"], labels()
+
+
+async def test_a_panel_of_an_earlier_turn_shows_the_players_turn_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann's panel is left from her first turn, older than an interaction token lives
+    (TOKEN_AGE 0: the bot can no longer turn it off); she plays that turn by commands, bob
+    answers, and it is her turn again. A pick in the old panel answers with her fresh panel,
+    saying the menu was for an earlier turn. Regression: it said "That turn has already
+    ended... See the match now with /tora board" and turned the panel off, though it was her
+    turn."""
+    monkeypatch.setattr(sweeper, "TOKEN_AGE", 0.0)
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        ann = stage.user["ann"]
+        old = (await stage.open_panel("ann")).messages[0]
+        first = _selects(old)[0]
+        await stage.slash("ann", "act", action="G v5h9-v4h9")
+        await stage.slash("ann", "end")
+        await stage.slash("bob", "act", action="S v4h2 defend")
+        await stage.slash("bob", "end")
+        await stage.posted("bob (Opposition) ended their turn")
+        value = first["options"][0]["value"]
+        pick = await (await stage.emu.select(ann, old.id, first["custom_id"], [value])).done(30)
+        await stage.quiet()
+        told = " ".join([pick.text or "", *(m.text() for m in pick.followups)])
+        assert "already ended" not in told, told
+        assert "was for an earlier turn" in old.text(), old.text()
+        assert old.text().startswith("**Your turn**"), old.text()
+        assert _selects(old), "the fresh panel's menus"
 
 
 async def test_a_turn_prompt_is_disabled_without_being_read_back_or_kept_in_memory(

@@ -12,7 +12,17 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.i18n import N_, _
-from bot.service import ActionRefused, Attachment, Link, Menu, Place, Reply, Stamp
+from bot.service import (
+    ActionRefused,
+    Attachment,
+    Link,
+    Menu,
+    Place,
+    Refused,
+    Reply,
+    StaleRequest,
+    Stamp,
+)
 from bot.service.play import PLAN
 
 from . import menus
@@ -107,12 +117,17 @@ class Playing:
         else goes one level down. A menu offers legal actions alone, so one the rules refuse
         was shown before the turn changed (staged or taken back from another panel or by a
         command): the panel as the turn is now, saying so."""
-        if not value.startswith(menus.ACT):
-            return await self.navigate(caller, channel_id, stamp, nav)
         place = Place(caller.guild_id or 0, channel_id)
+        if not value.startswith(menus.ACT):
+            try:
+                return await self.navigate(caller, channel_id, stamp, nav)
+            except StaleRequest as stale:
+                return await self._turn_now(caller, place, stamp, stale)
         action = value.removeprefix(menus.ACT)
         try:
             reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
+        except StaleRequest as stale:
+            return await self._turn_now(caller, place, stamp, stale)
         except ActionRefused:
             news = _(
                 "Your turn has changed since that menu was shown, so nothing was staged: "
@@ -123,12 +138,18 @@ class Playing:
 
     async def undo(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
-        reply = await self.service.undo(place, caller.user, expect=stamp, menu=True)
+        try:
+            reply = await self.service.undo(place, caller.user, expect=stamp, menu=True)
+        except StaleRequest as stale:
+            return await self._turn_now(caller, place, stamp, stale)
         return await self._linked(caller, _after(channel_id, reply))
 
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
-        reply = await self.service.end_turn(place, caller.user, expect=stamp, titled=True)
+        try:
+            reply = await self.service.end_turn(place, caller.user, expect=stamp, titled=True)
+        except StaleRequest as stale:
+            return await self._turn_now(caller, place, stamp, stale)
         # the plan panel opens in this message (planning.OPEN); the rest as /tora end's
         offered = ("open",) if PLAN in reply.buttons else ()
         others = tuple(verb for verb in reply.buttons if verb != PLAN)
@@ -142,7 +163,26 @@ class Playing:
         )
 
     async def refresh(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
-        return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
+        place = Place(caller.guild_id or 0, channel_id)
+        try:
+            return await self._fresh(caller, place, stamp)
+        except StaleRequest as stale:
+            return await self._turn_now(caller, place, stamp, stale)
+
+    async def _turn_now(
+        self, caller: Caller, place: Place, stamp: Stamp, stale: StaleRequest
+    ) -> Panel:
+        """A pick in a panel of an earlier turn of its match (or of one taken back since):
+        the caller's panel as their turn is now, saying so, if it is their turn in that
+        match; else the refusal (``stale``)."""
+        news = _("That menu was for an earlier turn, so nothing was done: here is your turn now.")
+        try:
+            panel = await self._fresh(caller, place, None, news)
+        except Refused:
+            raise stale from None
+        if panel.stamp is None or panel.stamp.match != stamp.match:
+            raise stale
+        return panel
 
     async def _fresh(
         self, caller: Caller, place: Place, stamp: Stamp | None, news: str = ""

@@ -6,8 +6,8 @@ goes back to the pieces with the new preview.
 
 Each component's custom id holds where it is (channel, match, turn, turns taken back, and the
 menus above it), so the panel works after a restart like every other button. A pick made for
-a turn that has ended, or was taken back since, turns the panel off ("That turn has already
-ended.").
+a turn that has ended, or was taken back since, shows the player's turn now if it is theirs
+again, else turns the panel off ("That turn has already ended.").
 
 The plan panel (``bot.app.planning``: a planned reply picked with the same menus) is the
 same message with its own kind in the custom ids (``pd`` menus, ``pq`` buttons), so each
