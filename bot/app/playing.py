@@ -102,10 +102,17 @@ class Playing:
         return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
 
     async def navigate(self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav) -> Panel:
-        """One level down the menus; a picked piece's picture points out where it may go."""
+        """One level down the menus; a picked piece's picture points out where it may go,
+        and with no piece picked (a kind of piece: the long board's first menu) the picture
+        is the player's own board again (a piece picked before may have lettered it)."""
         place = Place(caller.guild_id or 0, channel_id)
         menu = await self.service.menu(
-            place, caller.user, nav.group, expect=stamp, shown=lambda cs: menus.shown(cs, nav)
+            place,
+            caller.user,
+            nav.group,
+            expect=stamp,
+            shown=lambda cs: menus.shown(cs, nav),
+            board=nav.group is None,
         )
         picture = None if menu.picture is None else (menu.picture,)
         return await self._linked(caller, _panel(channel_id, menu, nav, picture))
