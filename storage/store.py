@@ -235,6 +235,7 @@ class Store:
             info.turn_deadline,
             seq=info.actions,
             snapshot_seq=snapshot_seq,
+            rewinds=stored.rewinds,
         )
 
     async def before_last_turn(self, match: Match) -> tuple[GameState, int] | None:

@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+import bot.discord.sweeper as sweeper
 from bot.app import menus
 from bot.service.clock import ManualClock
 from emulator import Msg
@@ -93,6 +96,74 @@ async def test_a_takeback_asked_and_accepted_with_buttons(tmp_path: Path) -> Non
         await stage.slash("ann", "act", action="a3a4")
         await stage.slash("ann", "end")
         await stage.posted("ann's Swallow")
+
+
+async def test_the_panels_end_turn_in_a_casual_match_offers_ask_to_take_it_back(
+    tmp_path: Path,
+) -> None:
+    """End turn on the Play panel of a casual match leaves the button its text names, as
+    ``/tora end`` does, and it asks for the takeback. Regression: the panel read "Ask bob to
+    let you take it back with the button" but kept only Plan a reply."""
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", rated=False)
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.slash("bob", "setup", strategy="defensive")
+        await stage.posted("The game begins")
+        panel = (await stage.open_panel("ann")).messages[0]
+        await stage.pick("ann", "G v5h9-v4h9", ("", "Gv5h9", None))
+        ended = await stage.click("ann", "End turn")
+        await stage.quiet()
+        assert ended.error is None
+        assert "take it back with the button" in panel.text()
+        labels = [b.get("label") for b in panel.buttons()]
+        assert labels == ["Ask to take it back", "Plan a reply"], labels
+        asked = await stage.click("ann", "Ask to take it back")
+        assert asked.error is None, asked.text
+        await stage.posted("ann (Challenger) proposes a takeback of their last turn")
+
+
+async def test_a_panel_from_before_a_takeback_is_stale_on_the_replayed_turn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """bob's panel for turn 2 is older than an interaction token lives (TOKEN_AGE 0: the bot
+    can no longer edit it away). ann's turn 1 is taken back and played otherwise: turn 2
+    again. A pick in bob's old panel stages nothing: it is stale, and as it is his turn the
+    panel shows it as it is now, saying the menu was for an earlier turn. Regression: its
+    stamp (match, turn) matched again, and it staged his pick on the new position without a
+    word."""
+    monkeypatch.setattr(sweeper, "TOKEN_AGE", 0.0)
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", rated=False)
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", strategy="aggressive")
+        await stage.slash("bob", "setup", strategy="defensive")
+        await stage.posted("The game begins")
+        bob = stage.user["bob"]
+        await stage.slash("ann", "act", action="G v5h9-v4h9")
+        await stage.slash("ann", "end")
+        old = (await stage.open_panel("bob")).messages[0]
+        first = _selects(old)[0]
+        soldier = next(o["value"] for o in first["options"] if "v4h2" in o["value"])
+        await (await stage.emu.select(bob, old.id, first["custom_id"], [soldier])).done(30)
+        actions = _selects(old)[-1]
+        value = actions["options"][0]["value"]
+        await stage.slash("ann", "match", "takeback")
+        await stage.slash("bob", "match", "takeback")
+        await stage.slash("ann", "act", action="G v5h9-v6h9")
+        await stage.slash("ann", "end")
+        await stage.quiet()
+        assert value in {o["value"] for o in _selects(old)[-1]["options"]}  # shown as it was
+        pick = await (await stage.emu.select(bob, old.id, actions["custom_id"], [value])).done(30)
+        await stage.quiet()
+        told = " ".join([pick.text or "", *(m.text() for m in pick.followups), old.text()])
+        assert "was for an earlier turn, so nothing was done" in told, told
+        board = await stage.slash("bob", "board")
+        assert "Staged this turn" not in board.text, board.text
+
+
+def _selects(msg: Msg) -> list[dict]:
+    return [c for c in walk_components(msg.components) if c.get("type") == 3]
 
 
 async def test_away_days_taken_by_command_and_ended_with_the_button(tmp_path: Path) -> None:
@@ -267,7 +338,7 @@ async def test_a_reply_planned_with_the_play_panel_after_ending_a_turn(tmp_path:
         await stage.open_panel("ann")
         await stage.pick("ann", "c3c4", route(mirror, "c3c4"))
         ended = await stage.click("ann", "End turn")
-        assert ended.text == "Your turn is over.", ended.text
+        assert ended.text == "**Match 1 · ToriShogi against bob**\nYour turn is over.", ended.text
         mirror.apply("c3c4")
         mirror.end_turn()
         opened = await stage.click("ann", "Plan a reply")  # the ended panel's button

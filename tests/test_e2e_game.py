@@ -58,7 +58,7 @@ async def test_two_users_play_a_short_game_to_its_end(tmp_path: Path) -> None:
             interactions.append(ended)
             turn += 1
             if not game.is_over():
-                assert ended.text == "Your turn is over.", ended.text
+                assert ended.text.endswith("Your turn is over."), ended.text
                 await stage.posted(f"Score: ann {game.scores()[0]}, bob {game.scores()[1]}")
 
         winner = "bob" if game.outcome().winner == Side.OPPOSITION else "ann"

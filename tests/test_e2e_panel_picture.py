@@ -166,3 +166,40 @@ async def test_a_torii_tile_picked_frames_the_spirit_and_letters_its_landings(
         assert drawn[-1].picked == tile.origin
         lettered(panel, drawn[-1], {c.notation: c for c in game.choices(tile.key)})
         assert selects(panel)["g"]["placeholder"] == "Choose a tile, or a power first"
+
+
+async def test_a_new_kind_of_piece_picked_shows_the_board_without_the_last_pieces_letters(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On the long board the panel first asks for a kind of piece. Once a piece was picked
+    (its picture framed and lettered), picking another kind redraws the player's board
+    without those letters. Regression: the previous piece's lettered picture stayed until a
+    piece of the new kind was picked, its letters matching no menu shown."""
+    every: list[Pointing | None] = []
+    private = pictures.PillowRenderer.private
+
+    def spy(
+        self: Any, view: Any, status: Any, marks: Pointing | None = None, language: str = "en"
+    ) -> bytes:
+        every.append(marks)
+        return private(self, view, status, marks, language)
+
+    monkeypatch.setattr(pictures.PillowRenderer, "private", spy)
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", board="long")
+        await stage.click("bob", "Accept")
+        await stage.slash("ann", "setup", strategy="aggressive", ruler="K")
+        await stage.slash("bob", "setup", strategy="defensive", ruler="Q")
+        await stage.posted("The game begins")
+        panel = (await stage.open_panel("ann")).messages[0]
+        kinds = [o["value"] for o in selects(panel)["c"]["options"]]
+        assert len(kinds) > 1, kinds
+        panel = await pick(stage, "ann", "c", kinds[0], stage.channel)
+        piece = selects(panel)["g"]["options"][0]["value"]
+        panel = await pick(stage, "ann", "g", piece, stage.channel)
+        assert every[-1] is not None and every[-1].letters  # the piece's lettered picture
+        drawn_before = len(every)
+        panel = await pick(stage, "ann", "c", kinds[1], stage.channel)
+        assert len(every) == drawn_before + 1, "the board drawn again"
+        assert every[-1] is None or not every[-1].letters, every[-1]
+        assert [f.name for f in panel.files] == ["your-board.png"]

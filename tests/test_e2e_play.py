@@ -9,6 +9,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import pytest
+
+import bot.discord.sweeper as sweeper
 from bot.app import menus
 from emulator import Interaction
 from emulator.models import walk_components
@@ -102,6 +105,116 @@ async def test_stale_and_double_clicks_and_disabled_buttons(tmp_path: Path) -> N
             30,
             "bob's turn prompt disabled once his turn is over",
         )
+
+
+def _selects(msg) -> list[dict]:
+    return [c for c in walk_components(msg.components) if c.get("type") == 3]
+
+
+def _offered(msg) -> set[str]:
+    return {o["value"] for s in _selects(msg) for o in s.get("options", [])}
+
+
+async def _piece_menu(stage: Stage, name: str, msg, square: str) -> dict:
+    """Pick the piece on ``square`` in the panel ``msg``: its action menu."""
+    first = _selects(msg)[0]
+    value = next(o["value"] for o in first["options"] if square in o["value"])
+    await (await stage.emu.select(stage.user[name], msg.id, first["custom_id"], [value])).done(30)
+    return _selects(msg)[-1]
+
+
+async def test_a_panels_menu_older_than_a_staging_elsewhere_shows_the_turn_as_it_is(
+    tmp_path: Path,
+) -> None:
+    """ann has a panel in the channel open on her General's moves, and stages that General's
+    move from a second panel in her DMs. A pick in the channel's still shown action menu
+    answers with the fresh panel and says her turn changed since that menu was shown.
+    Regression: it was refused with the rules' error ("There is no piece of yours on v5h9
+    (R8). Allowed: ...") and the same dead options stayed."""
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        ann = stage.user["ann"]
+        dm = stage.emu.dm_channel(ann)
+        chan = (await stage.open_panel("ann")).messages[0]
+        actions = await _piece_menu(stage, "ann", chan, "v5h9")
+        assert "=G v5h9-v6h9" in _offered(chan)
+        await stage.open_panel("ann", channel=dm)
+        await stage.pick("ann", "G v5h9-v4h9", ("", "Gv5h9", None), channel=dm)
+        pick = await stage.emu.select(ann, chan.id, actions["custom_id"], ["=G v5h9-v6h9"])
+        pick = await pick.done(30)
+        await stage.quiet()
+        told = " ".join([pick.text or "", *(m.text() for m in pick.followups), chan.text()])
+        assert "There is no piece of yours" not in told, told
+        assert "changed since that menu was shown" in chan.text(), chan.text()
+        assert "=G v5h9-v6h9" not in _offered(chan)  # not left to fail again
+        assert "This turn so far: 1. G v5h9-v4h9" in chan.text(), chan.text()
+
+
+async def test_the_play_panel_names_its_match_and_game_open_and_ended(tmp_path: Path) -> None:
+    """The Play panel's header names the match and its game, and so does the text its End
+    turn leaves. Regression: it said "Match 1 against bob", never which game (TORA), unlike
+    the "your turn" DM ("Match 1 · TORA · ann vs bob"), and the ended panel named neither."""
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        panel = (await stage.open_panel("ann")).messages[0]
+        header = panel.text().splitlines()[0]
+        assert "Match 1 · TORA against bob" in header, header
+        await stage.pick("ann", "G v5h9-v4h9", ("", "Gv5h9", None))
+        await stage.click("ann", "End turn")
+        await stage.quiet()
+        first, *rest = panel.text().splitlines()
+        assert first == "**Match 1 · TORA against bob**", panel.text()
+        assert rest[0].startswith("Your turn is over."), panel.text()
+
+
+async def test_the_panels_undo_shows_once_something_is_staged(tmp_path: Path) -> None:
+    """The Play panel offers Undo only with an action staged to take back. Regression: it
+    was always shown, and with nothing staged it answered "nothing to take back": a dead
+    button."""
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        panel = (await stage.open_panel("ann")).messages[0]
+
+        def labels() -> list[str]:
+            return [b.get("label") for b in panel.buttons() if "url" not in b]
+
+        assert labels() == ["End turn", "Refresh"], labels()
+        await stage.pick("ann", "G v5h9-v4h9", ("", "Gv5h9", None))
+        assert labels() == ["End turn", "Undo", "Refresh"], labels()
+        undone = await stage.click("ann", "Undo")
+        assert undone.error is None
+        await stage.quiet()
+        assert labels() == ["End turn", "Refresh"], labels()
+
+
+async def test_a_panel_of_an_earlier_turn_shows_the_players_turn_now(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann's panel is left from her first turn, older than an interaction token lives
+    (TOKEN_AGE 0: the bot can no longer turn it off); she plays that turn by commands, bob
+    answers, and it is her turn again. A pick in the old panel answers with her fresh panel,
+    saying the menu was for an earlier turn. Regression: it said "That turn has already
+    ended... See the match now with /tora board" and turned the panel off, though it was her
+    turn."""
+    monkeypatch.setattr(sweeper, "TOKEN_AGE", 0.0)
+    async with Stage(tmp_path) as stage:
+        await started(stage)
+        ann = stage.user["ann"]
+        old = (await stage.open_panel("ann")).messages[0]
+        first = _selects(old)[0]
+        await stage.slash("ann", "act", action="G v5h9-v4h9")
+        await stage.slash("ann", "end")
+        await stage.slash("bob", "act", action="S v4h2 defend")
+        await stage.slash("bob", "end")
+        await stage.posted("bob (Opposition) ended their turn")
+        value = first["options"][0]["value"]
+        pick = await (await stage.emu.select(ann, old.id, first["custom_id"], [value])).done(30)
+        await stage.quiet()
+        told = " ".join([pick.text or "", *(m.text() for m in pick.followups)])
+        assert "already ended" not in told, told
+        assert "was for an earlier turn" in old.text(), old.text()
+        assert old.text().startswith("**Your turn**"), old.text()
+        assert _selects(old), "the fresh panel's menus"
 
 
 async def test_a_turn_prompt_is_disabled_without_being_read_back_or_kept_in_memory(

@@ -135,9 +135,9 @@ async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Ha
     answer = await act.act(here(ANN), None, first)
     ids = [press.custom_id for press in answer.buttons]
     assert ids == [
-        f"tora:play:{CHANNEL}:m1t1",
-        f"tora:end:{CHANNEL}:m1t1",
-        f"tora:undo:{CHANNEL}:m1t1",
+        f"tora:play:{CHANNEL}:m1t1b0",
+        f"tora:end:{CHANNEL}:m1t1b0",
+        f"tora:undo:{CHANNEL}:m1t1b0",
         f"tora:preview:{CHANNEL}:-",
     ]
     press = Press.parse(ids[2])

@@ -68,10 +68,14 @@ def test_button_custom_ids_round_trip_and_fit_discord() -> None:
         Press("accept", 987654321098765432, Stamp(2**62, 0)),
         Press("preview", 2, None),
         Press("takeback", 2, Stamp(5, 0)),
+        Press("end", 2, Stamp(9, 4, 3)),  # after 3 turns taken back
+        Press("end", 987654321098765432, Stamp(2**62, 10**9 - 1, 10**9 - 1)),
     ):
         custom_id = press.custom_id
         assert len(custom_id) <= 100
         assert Press.parse(custom_id) == press
+    # posted before the takebacks were kept: parsed, its takebacks not compared
+    assert Press.parse("tora:end:2:m9t4") == Press("end", 2, Stamp(9, 4))
     assert Press.parse("tora:launch:2:m3t1") is None  # not one of ours: not dispatched
     assert Press.parse("tora:end:2:x") is None
     assert Press.parse("tora:end:1:2:9") is None  # an old button (its match's version)

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.service import Place, Refused, Terms, User
+from bot.service import Place, Refused, StaleRequest, Terms, User
 from bot.service.testing import Harness
 from rules import game_type
 from storage.matches import reads
@@ -90,6 +90,29 @@ async def test_an_accepted_takeback_replays_the_turn_and_survives_restarts(h: Ha
     await turn(h, BOB, "b5b4")
     await h.crash()
     assert await game_key(h) == replayed("a3a4", "b5b4")
+
+
+async def test_a_stamp_from_before_a_takeback_is_stale_on_the_replayed_turn(h: Harness) -> None:
+    """A button or panel made for turn 2 before turn 1 was taken back and played again is
+    refused as stale (pointing to ``/tora play``), though the turn's number is 2 again: the
+    stamp holds how many turns were taken back, a public count kept in the log, so a restart
+    counts the same. Regression: the stamp was the match and the turn alone, and the old
+    panel staged on the new position without a word."""
+    await started(h)
+    await turn(h, ANN, "c3c4")
+    old = (await h.running.menu(HERE, BOB)).stamp
+    assert (old.turn, old.back) == (2, 0)
+    await h.running.takeback(HERE, ANN)
+    await h.running.takeback(HERE, BOB)
+    await turn(h, ANN, "a3a4")
+    for _restart in range(2):
+        with pytest.raises(StaleRequest) as stale:
+            await h.running.play(HERE, BOB, "c5c4", expect=old)
+        assert "taken back" in stale.value.message and "`/tora play`" in stale.value.message
+        now = (await h.running.menu(HERE, BOB)).stamp
+        assert (now.turn, now.back) == (2, 1)
+        await h.crash()
+    await h.running.play(HERE, BOB, "a5a4", expect=now)
 
 
 async def test_a_takeback_is_refused_in_rated_matches_and_on_ones_own_turn(h: Harness) -> None:

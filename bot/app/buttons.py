@@ -1,10 +1,12 @@
 """The buttons answers offer, as data: a verb on the match of a channel, for the match and
 turn of a stamp (``Press``), with its label and how it is meant (``VERBS``). Each press has
-one custom id, ``tora:<verb>:<channel>:m<match>t<turn>``, that holds everything needed to act
-on it after a restart, so a front end rebuilds it from any click. The match and turn are
-public facts (never a counter that staging or undoing moves on, which would let the holder
-count hidden actions); they go to the service as ``expect``, which refuses a button made for
-another match or a turn that has ended."""
+one custom id, ``tora:<verb>:<channel>:m<match>t<turn>b<back>``, that holds everything needed
+to act on it after a restart, so a front end rebuilds it from any click. The match, the turn
+and the turns taken back (``b``: left out where the stamp does not hold it, as in ids posted
+before it was kept) are public facts (never a counter that staging or undoing moves on,
+which would let the holder count hidden actions); they go to the service as ``expect``,
+which refuses a button made for another match, a turn that has ended, or one taken back
+since."""
 
 from __future__ import annotations
 
@@ -48,7 +50,8 @@ VERBS: dict[str, tuple[str, str]] = {
 # a proposal's Decline: that proposal alone (``decline`` declines every one standing)
 VERBS |= {DECLINE + kind: (N_("Decline"), "danger") for kind in PROPOSAL_KINDS}
 _VERB = r"tora:(?P<verb>" + "|".join(VERBS) + r")"
-TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:m(?P<match>\d{1,20})t(?P<turn>\d{1,9})|-)"
+STAMP = r"m(?P<match>\d{1,20})t(?P<turn>\d{1,9})(?:b(?P<back>\d{1,9}))?"  # ``stamp_id``
+TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:" + STAMP + r"|-)"
 # Buttons posted by earlier versions: their guild, channel and the match's version.
 LEGACY_TEMPLATE = _VERB + r":\d{1,20}:\d{1,20}:(?:\d{1,20}|-)"
 CHALLENGE = ("accept", "decline")
@@ -77,8 +80,7 @@ class Press:
 
     @property
     def custom_id(self) -> str:
-        stamp = self.stamp
-        tail = "-" if stamp is None else f"m{stamp.match}t{stamp.turn}"
+        tail = "-" if self.stamp is None else stamp_id(self.stamp)
         return f"tora:{self.verb}:{self.channel_id}:{tail}"
 
     @property
@@ -96,8 +98,22 @@ class Press:
 
     @classmethod
     def from_match(cls, found: re.Match[str]) -> Press:
-        stamp = None if found["match"] is None else Stamp(int(found["match"]), int(found["turn"]))
+        stamp = None if found["match"] is None else stamp_of(found)
         return cls(found["verb"], int(found["channel"]), stamp)
+
+
+def stamp_id(stamp: Stamp) -> str:
+    """``stamp`` in a custom id (``STAMP``): ``m<match>t<turn>``, then ``b<back>`` if it
+    holds the turns taken back."""
+    back = "" if stamp.back is None else f"b{stamp.back}"
+    return f"m{stamp.match}t{stamp.turn}{back}"
+
+
+def stamp_of(found: re.Match[str]) -> Stamp:
+    """The stamp a custom id holds (``STAMP`` matched): without ``b``, one whose takebacks
+    are not compared (an id made before they were kept)."""
+    back = None if found["back"] is None else int(found["back"])
+    return Stamp(int(found["match"]), int(found["turn"]), back)
 
 
 def presses(verbs: tuple[str, ...], channel_id: int, stamp: Stamp | None) -> tuple[Press, ...]:

@@ -12,11 +12,23 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from bot.i18n import N_, _
-from bot.service import Attachment, Link, Menu, Place, Reply, Stamp
+from bot.service import (
+    ActionRefused,
+    Attachment,
+    Link,
+    Menu,
+    Place,
+    Refused,
+    Reply,
+    StaleRequest,
+    Stamp,
+)
+from bot.service.play import PLAN
 
 from . import menus
 from .actions import Actions
 from .board_links import BoardLinks
+from .buttons import Press, presses
 from .callers import Caller
 from .menus import Nav
 
@@ -34,7 +46,10 @@ class Panel:
     the one shown). ``over``: the turn it was for has ended, so it offers nothing more.
     ``links``: the player's own board on the web (while the turn lasts). ``verbs``: a plan
     panel's buttons (``planning.PLAN_BUTTONS``; None: the Play panel's). ``ended``: the plan
-    panel's buttons an ended panel still offers (Plan a reply, for the turn now running)."""
+    panel's buttons an ended panel still offers (Plan a reply, for the turn now running);
+    ``presses``: the answers' buttons it offers besides, as ``/tora end`` does (Ask to take
+    it back, in a casual match). ``staged``: the turn so far holds an action (the Play
+    panel's Undo is offered then alone: with nothing to take back it would be dead)."""
 
     channel_id: int
     stamp: Stamp | None
@@ -45,6 +60,8 @@ class Panel:
     links: tuple[Link, ...] = ()
     verbs: tuple[str, ...] | None = None
     ended: tuple[str, ...] = ()
+    presses: tuple[Press, ...] = ()
+    staged: bool = False
 
     @property
     def planning(self) -> bool:
@@ -53,11 +70,13 @@ class Panel:
 
     @property
     def buttons(self) -> tuple[str, ...]:
-        """The verbs of its buttons (``BUTTONS``, or a plan panel's): none once its turn is
-        over."""
+        """The verbs of its buttons (``BUTTONS`` but Undo with nothing staged, or a plan
+        panel's): none once its turn is over."""
         if self.over or self.stamp is None:
             return ()
-        return tuple(BUTTONS) if self.verbs is None else self.verbs
+        if self.verbs is not None:
+            return self.verbs
+        return tuple(verb for verb in BUTTONS if verb != "undo" or self.staged)
 
 
 class Playing:
@@ -83,10 +102,17 @@ class Playing:
         return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
 
     async def navigate(self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav) -> Panel:
-        """One level down the menus; a picked piece's picture points out where it may go."""
+        """One level down the menus; a picked piece's picture points out where it may go,
+        and with no piece picked (a kind of piece: the long board's first menu) the picture
+        is the player's own board again (a piece picked before may have lettered it)."""
         place = Place(caller.guild_id or 0, channel_id)
         menu = await self.service.menu(
-            place, caller.user, nav.group, expect=stamp, shown=lambda cs: menus.shown(cs, nav)
+            place,
+            caller.user,
+            nav.group,
+            expect=stamp,
+            shown=lambda cs: menus.shown(cs, nav),
+            board=nav.group is None,
         )
         picture = None if menu.picture is None else (menu.picture,)
         return await self._linked(caller, _panel(channel_id, menu, nav, picture))
@@ -95,33 +121,83 @@ class Playing:
         self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav, value: str
     ) -> Panel:
         """A pick in a menu: an action stages it and goes back to the pieces; anything
-        else goes one level down."""
-        if not value.startswith(menus.ACT):
-            return await self.navigate(caller, channel_id, stamp, nav)
+        else goes one level down. A menu offers legal actions alone, so one the rules refuse
+        was shown before the turn changed (staged or taken back from another panel or by a
+        command): the panel as the turn is now, saying so."""
         place = Place(caller.guild_id or 0, channel_id)
+        if not value.startswith(menus.ACT):
+            try:
+                return await self.navigate(caller, channel_id, stamp, nav)
+            except StaleRequest as stale:
+                return await self._turn_now(caller, place, stamp, stale)
         action = value.removeprefix(menus.ACT)
-        reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
+        try:
+            reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
+        except StaleRequest as stale:
+            return await self._turn_now(caller, place, stamp, stale)
+        except ActionRefused:
+            news = _(
+                "Your turn has changed since that menu was shown, so nothing was staged: "
+                "here it is as it is now."
+            )
+            return await self._fresh(caller, place, stamp, news)
         return await self._linked(caller, _after(channel_id, reply))
 
     async def undo(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
-        reply = await self.service.undo(place, caller.user, expect=stamp, menu=True)
+        try:
+            reply = await self.service.undo(place, caller.user, expect=stamp, menu=True)
+        except StaleRequest as stale:
+            return await self._turn_now(caller, place, stamp, stale)
         return await self._linked(caller, _after(channel_id, reply))
 
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = Place(caller.guild_id or 0, channel_id)
-        reply = await self.service.end_turn(place, caller.user, expect=stamp)
-        offered = ("open",) if "plan" in reply.buttons else ()  # planning.OPEN
-        return Panel(channel_id, reply.stamp, reply.text, over=True, ended=offered)
+        try:
+            reply = await self.service.end_turn(place, caller.user, expect=stamp, titled=True)
+        except StaleRequest as stale:
+            return await self._turn_now(caller, place, stamp, stale)
+        # the plan panel opens in this message (planning.OPEN); the rest as /tora end's
+        offered = ("open",) if PLAN in reply.buttons else ()
+        others = tuple(verb for verb in reply.buttons if verb != PLAN)
+        return Panel(
+            channel_id,
+            reply.stamp,
+            f"**{reply.title}**\n{reply.text}",
+            over=True,
+            ended=offered,
+            presses=presses(others, channel_id, reply.stamp),
+        )
 
     async def refresh(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
-        return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
+        place = Place(caller.guild_id or 0, channel_id)
+        try:
+            return await self._fresh(caller, place, stamp)
+        except StaleRequest as stale:
+            return await self._turn_now(caller, place, stamp, stale)
 
-    async def _fresh(self, caller: Caller, place: Place, stamp: Stamp | None) -> Panel:
-        """The pieces, with the player's own board."""
+    async def _turn_now(
+        self, caller: Caller, place: Place, stamp: Stamp, stale: StaleRequest
+    ) -> Panel:
+        """A pick in a panel of an earlier turn of its match (or of one taken back since):
+        the caller's panel as their turn is now, saying so, if it is their turn in that
+        match; else the refusal (``stale``)."""
+        news = _("That menu was for an earlier turn, so nothing was done: here is your turn now.")
+        try:
+            panel = await self._fresh(caller, place, None, news)
+        except Refused:
+            raise stale from None
+        if panel.stamp is None or panel.stamp.match != stamp.match:
+            raise stale
+        return panel
+
+    async def _fresh(
+        self, caller: Caller, place: Place, stamp: Stamp | None, news: str = ""
+    ) -> Panel:
+        """The pieces, with the player's own board (and ``news``, a line on top)."""
         menu = await self.service.menu(place, caller.user, expect=stamp, board=True)
         board = None if menu.picture is None else (menu.picture,)
-        return await self._linked(caller, _panel(place.channel_id, menu, Nav(), board))
+        return await self._linked(caller, _panel(place.channel_id, menu, Nav(), board, news))
 
 
 def _after(channel_id: int, reply: Reply) -> Panel:
@@ -153,7 +229,8 @@ def _panel(
     offered = bool(menu.groups) and (menu.actions_left > 0 or menu.one_move)
     letters = dict(menu.letters)
     selects = menus.selects(menu.groups, menu.choices, nav, letters, menu.prompt) if offered else []
-    return Panel(channel_id, menu.stamp, "\n".join(lines), tuple(selects), files)
+    text = "\n".join(lines)
+    return Panel(channel_id, menu.stamp, text, tuple(selects), files, staged=bool(menu.staged))
 
 
 def _what_next(menu: Menu) -> str:

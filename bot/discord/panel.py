@@ -1,12 +1,13 @@
 """The Play panel on Discord (``bot.app.playing`` says what it shows and does): a message
 (ephemeral in a channel, plain in a DM) with up to four select menus (kind of piece, piece,
-first step, action) and End turn / Undo / Refresh buttons. Every pick edits the same
-message: a menu goes one level down, an action is staged and the panel goes back to the
-pieces with the new preview.
+first step, action) and End turn / Undo (with an action staged) / Refresh buttons. Every
+pick edits the same message: a menu goes one level down, an action is staged and the panel
+goes back to the pieces with the new preview.
 
-Each component's custom id holds where it is (channel, match, turn, and the menus above it),
-so the panel works after a restart like every other button. A pick made for a turn that has
-ended turns the panel off ("That turn has already ended.").
+Each component's custom id holds where it is (channel, match, turn, turns taken back, and the
+menus above it), so the panel works after a restart like every other button. A pick made for
+a turn that has ended, or was taken back since, shows the player's turn now if it is theirs
+again, else turns the panel off ("That turn has already ended.").
 
 The plan panel (``bot.app.planning``: a planned reply picked with the same menus) is the
 same message with its own kind in the custom ids (``pd`` menus, ``pq`` buttons), so each
@@ -22,6 +23,7 @@ from typing import Any
 import discord
 
 from bot.app.answers import explain
+from bot.app.buttons import STAMP, stamp_id, stamp_of
 from bot.app.menus import Nav, Select
 from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
@@ -35,6 +37,7 @@ from .respond import (
     NOBODY,
     Outgoing,
     Refusal,
+    Views,
     answer_pick,
     files_of,
     report,
@@ -43,7 +46,7 @@ from .respond import (
 from .styles import STYLES
 
 log = logging.getLogger(__name__)
-_WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
+_WHERE = r"(?P<channel>\d{1,20}):" + STAMP
 SELECT_TEMPLATE = (
     r"tora:(?P<kind>pn|pd):" + _WHERE + r":(?P<level>[cgsa]):(?P<category>[^:]{0,20})"
     r":(?P<group>[^:]{0,20}):(?P<step>\d{0,3})"
@@ -54,11 +57,11 @@ PLAY, PLAN = ("pn", "pb"), ("pd", "pq")  # the kinds of a panel's menus and butt
 
 
 def _stamp(found: re.Match[str]) -> Stamp:
-    return Stamp(int(found["match"]), int(found["turn"]))
+    return stamp_of(found)
 
 
 def _where(channel_id: int, stamp: Stamp) -> str:
-    return f"{channel_id}:m{stamp.match}t{stamp.turn}"
+    return f"{channel_id}:{stamp_id(stamp)}"
 
 
 class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELECT_TEMPLATE):
@@ -163,11 +166,12 @@ def _deeper(level: str, nav: Nav, picked: str) -> Nav:
     return nav
 
 
-def view_of(panel: Panel) -> discord.ui.View | None:
+def view_of(panel: Panel, views: Views) -> discord.ui.View | None:
     """The panel's menus and buttons (once its turn is over, only what ended it offers:
-    an ended turn's Plan a reply)."""
+    an ended turn's Ask to take it back, shown by ``views`` as an answer's, and Plan a
+    reply)."""
     if panel.over or panel.stamp is None:
-        return _ended_view(panel)
+        return _ended_view(panel, views)
     select_kind, button_kind = PLAN if panel.planning else PLAY
     view = discord.ui.View(timeout=None)
     for row, spec in enumerate(panel.selects[:4]):
@@ -181,20 +185,20 @@ def view_of(panel: Panel) -> discord.ui.View | None:
     return with_links(view, panel.links, LINK_ROW)
 
 
-def _ended_view(panel: Panel) -> discord.ui.View | None:
-    if not panel.ended or panel.stamp is None:
+def _ended_view(panel: Panel, views: Views) -> discord.ui.View | None:
+    if not (panel.ended or panel.presses) or panel.stamp is None:
         return None
-    view = discord.ui.View(timeout=None)
+    view = (views(panel.presses) if panel.presses else None) or discord.ui.View(timeout=None)
     for verb in panel.ended:
         view.add_item(PanelButton(verb, panel.channel_id, panel.stamp, PLAN[1]))
     return view
 
 
-def message_of(panel: Panel) -> dict[str, Any]:
+def message_of(panel: Panel, views: Views) -> dict[str, Any]:
     """The keyword arguments that show ``panel`` (new attachments only when it has any)."""
     out: dict[str, Any] = {
         "content": panel.text[:2000],
-        "view": view_of(panel),
+        "view": view_of(panel, views),
         "allowed_mentions": NOBODY,
     }
     if panel.files is not None:
@@ -223,7 +227,7 @@ async def _picked(
     """The panel as a pick leaves it (``message_of``), or why the pick is refused."""
     with speaking(await handlers.respond.language(interaction)):
         try:
-            return message_of(await work())
+            return message_of(await work(), handlers.respond.views)
         except StaleRequest as stale:
             return Refusal(stale.message, over=True)
         except Exception as exc:
@@ -274,6 +278,6 @@ async def open_panel(
 
     async def shown() -> Outgoing:
         panel = await work()
-        return Outgoing(panel.text, panel.files or (), True, view_of(panel))
+        return Outgoing(panel.text, panel.files or (), True, view_of(panel, handlers.respond.views))
 
     await handlers.respond.show(interaction, shown, private=True, claimed=claimed)

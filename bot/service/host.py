@@ -277,7 +277,7 @@ class Host:
         if table.hosted.phase not in phases:
             raise Refused(_wrong_phase(table.hosted))
         if expect is not None:
-            check_stamp(table, expect, self._ctx.cmd("board", localized=True))
+            check_stamp(table, expect, *self._stale_commands())
         try:
             return await flow(table)
         except Refused:
@@ -329,8 +329,12 @@ class Host:
         if table is None:
             raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
         if expect is not None:
-            check_stamp(table, expect, self._ctx.cmd("board", localized=True))
+            check_stamp(table, expect, *self._stale_commands())
         return table
+
+    def _stale_commands(self) -> tuple[str, str]:
+        """What a stale request's refusal points to (``check_stamp``): the board, the panel."""
+        return self._ctx.cmd("board", localized=True), self._ctx.cmd("play", localized=True)
 
     def _no_match(self) -> str:
         """The refusal of a command where no match is (in the caller's language)."""
@@ -565,11 +569,20 @@ class _Behind(Exception):
     (``Host._unchecked``): the command runs again on the match as stored."""
 
 
-def check_stamp(table: Table, expect: Stamp, board: str) -> None:
+def check_stamp(table: Table, expect: Stamp, board: str, play: str) -> None:
     """Refuse a button (or command) made for another match in this channel, or for a turn
-    that has ended since. Only public facts are compared: the match and its turn number."""
+    that has ended since, or taken back since (and played again: its number is the same).
+    Only public facts are compared: the match, its turn number and its takebacks."""
     if expect.match != table.hosted.id:
         raise StaleRequest(_(OVER))
+    if expect.turn == table.turn and expect.back not in (None, table.rewinds):
+        raise StaleRequest(
+            _(
+                "That was before a turn was taken back, so nothing was done. See the turn as "
+                "it is now with {command}.",
+                command=play,
+            )
+        )
     if expect.turn != table.turn:
         raise StaleRequest(
             _(

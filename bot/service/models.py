@@ -40,7 +40,8 @@ class Reply:
     and turn the command left: pass it back as ``expect`` with a later command (e.g. from a
     button on this reply) to have that command refused once that turn is over. ``buttons``
     are the verbs of the buttons this reply offers for that same turn (a hint's "Play
-    this"). ``menu``: the Play panel's menu after the command, when it was asked for."""
+    this"). ``menu``: the Play panel's menu after the command, when it was asked for;
+    ``title``: the match as the player's panels name it (``Menu.title``), when asked for."""
 
     text: str
     files: tuple[Attachment, ...] = ()
@@ -48,6 +49,7 @@ class Reply:
     stamp: Stamp | None = None
     buttons: tuple[str, ...] = ()
     menu: Menu | None = None
+    title: str = ""
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from functools import partial
 from typing import TypeAlias
 
 from bot.i18n import _
-from rules import GameState, game_type
+from rules import GameState, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 
 from . import pointing, showing, warning
@@ -40,11 +40,7 @@ async def menu(
     view = base.view_for(side)
     head = Menu(
         table.stamp,
-        _(
-            "Match {number} against {player}",
-            number=table.hosted.id,
-            player=table.side_name(side.other),
-        ),
+        title(table, side),
         tuple(game.staged()),
         groups,
         (),
@@ -60,6 +56,17 @@ async def menu(
     marks = pointing.pointing(header, choices)
     picture = await ctx.private_file(view, table, "your-board.png", marks)
     return replace(head, choices=choices, letters=marks.letters, picture=picture)
+
+
+def title(table: Table, side: Side) -> str:
+    """The match as ``side``'s panels name it: its number, its game and the opponent
+    ("Match 1 · TORA against bob")."""
+    return _(
+        "Match {number} · {game} against {player}",
+        number=table.hosted.id,
+        game=table.terms.title,
+        player=table.side_name(side.other),
+    )
 
 
 async def warned(

@@ -22,12 +22,15 @@ class Attachment:
 @dataclass(frozen=True)
 class Stamp:
     """What a button (or a later command) was made for, in public terms only: the hosted
-    match, and its turn (finished turns plus one while the game is played, 0 before). Never a
-    version that staging or undoing moves on: a button's id is seen by whoever holds it, and
-    must not let the opponent count hidden actions."""
+    match, its turn (finished turns plus one while the game is played, 0 before) and how
+    many finished turns had been taken back (``back``: a turn taken back and played again
+    has its number again, so that tells the two apart; None: not compared, a stamp kept
+    without it). Never a version that staging or undoing moves on: a button's id is seen by
+    whoever holds it, and must not let the opponent count hidden actions."""
 
     match: int
     turn: int
+    back: int | None = None
 
 
 @dataclass(frozen=True)

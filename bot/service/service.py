@@ -408,15 +408,19 @@ class MatchService(Looking, Absences, Drafting, Coaching):
             place, user, None, (CHALLENGE, SETUP, PLAYING), lambda t: play.board(self._ctx, t, user)
         )
 
-    async def end_turn(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
-        return await self._command(
-            place,
-            user,
-            expect,
-            (PLAYING,),
-            lambda t: play.end_turn(self._ctx, t, user),
-            saves=True,
-        )
+    async def end_turn(
+        self, place: Place, user: User, expect: Stamp | None = None, *, titled: bool = False
+    ) -> Reply:
+        """End the player's turn. With ``titled``, the reply names the match as their panels
+        do (``Reply.title``: the Play panel's End turn)."""
+
+        async def flow(table: Table) -> Reply:
+            reply = await play.end_turn(self._ctx, table, user)
+            if not titled:
+                return reply
+            return replace(reply, title=picking.title(table, player_side(table, user)))
+
+        return await self._command(place, user, expect, (PLAYING,), flow, saves=True)
 
     # ---- agreements and endings ----------------------------------------------------------
     async def draw(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:

@@ -92,7 +92,12 @@ class Table:
 
     @property
     def stamp(self) -> Stamp:
-        return Stamp(self.hosted.id, self.turn)
+        return Stamp(self.hosted.id, self.turn, self.rewinds)
+
+    @property
+    def rewinds(self) -> int:
+        """How many finished turns have been taken back (public: each is announced)."""
+        return 0 if self.match is None else self.match.rewinds
 
     @property
     def channel_id(self) -> int:

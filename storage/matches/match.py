@@ -49,6 +49,7 @@ class Match:
     pending: list[Entry] = field(default_factory=list)  # played, not saved yet
     seq: int = 0  # log entries saved
     snapshot_seq: int = 0  # log entries in the latest snapshot
+    rewinds: int = 0  # finished turns taken back so far (public: each is announced)
 
     def side_of(self, user_id: int) -> Side | None:
         return side_of(user_id, self.challenger_id, self.opposition_id)
@@ -94,6 +95,7 @@ class Match:
         turn = len(self.game.turns)
         entry = Entry(REWIND, self.game.side, turn + 1, str(seq), f"turn {turn} taken back")
         self.game = game
+        self.rewinds += 1
         self.pending.append(entry)
 
     def adopt(self, game: GameState, entry: Entry) -> None:

@@ -15,7 +15,7 @@ from ..backends.sql import ReadConnection, Row, can_be_id
 from ..errors import MatchNotFound
 from .codec import headers_from_json
 from .games import spec_from_json
-from .log import CLOSING, Entry
+from .log import CLOSING, REWIND, Entry
 from .models import FinishedMatch, LogLine, MatchInfo
 
 _MATCH_COLUMNS = (
@@ -142,9 +142,12 @@ class Stored:
     secrets: tuple[dict[str, str], dict[str, str]]  # each side's secret answers
     snapshot: Snapshot | None
     entries: list[tuple[int, tuple[object, ...]]]
+    rewinds: int = 0  # the log's rewinds, however far back (public: turns taken back)
 
 
 ENTRY_COLUMNS = "seq, turn, side, kind, arg, public, hidden"
+# the turns taken back, counted in the match's row's statement (no round trip of its own)
+_REWINDS = "(SELECT count(*) FROM actions WHERE match_id = matches.id AND kind = ?) AS rewinds"
 
 
 async def stored_match(db: ReadConnection, match_id: int, whole_log: bool = False) -> Stored:
@@ -156,7 +159,7 @@ async def stored_match(db: ReadConnection, match_id: int, whole_log: bool = Fals
     await db.execute("BEGIN")
     try:
         rows = await db.execute_fetchall(
-            f"SELECT {_MATCH_COLUMNS} FROM matches WHERE id = ?", (match_id,)
+            f"SELECT {_MATCH_COLUMNS}, {_REWINDS} FROM matches WHERE id = ?", (REWIND, match_id)
         )
         row = next(iter(rows), None)
         if row is None:
@@ -173,7 +176,7 @@ async def stored_match(db: ReadConnection, match_id: int, whole_log: bool = Fals
     secrets: tuple[dict[str, str], dict[str, str]] = ({}, {})
     for side, question, answer in secret_rows:
         secrets[Side.from_letter(side)][str(question)] = str(answer)
-    return Stored(info, row["options"], secrets, snapshot, entries)
+    return Stored(info, row["options"], secrets, snapshot, entries, int(row["rewinds"]))
 
 
 async def _snapshot(db: ReadConnection, match_id: int, info: MatchInfo) -> Snapshot | None:
