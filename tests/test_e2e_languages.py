@@ -34,7 +34,7 @@ async def test_the_settings_answer_in_the_players_language(tmp_path: Path) -> No
         assert shown.text.startswith("Deine Benachrichtigungen: DM bei meinem Zug;"), shown.text
         assert "`/tora einstellungen zeitzone:`" in shown.text
         assert "Deutsch (die Sprache deines Discord)" in shown.text
-        assert "Mich erwähnen: aus" in labels(stage, "ann")
+        assert "Mich bei meinem Zug erwähnen: aus" in labels(stage, "ann")
 
         await pick(stage, "ann", "language", "ja")
         form = settings_form(stage, "ann").text()
