@@ -82,6 +82,23 @@ async def test_a_swiss_pairs_each_round_once_the_last_is_decided_with_a_bye(h: H
     assert any("is over: p1 won it" in t for t in h.delivery.texts(HERE.channel_id))
 
 
+async def test_a_swiss_seeds_equal_ratings_by_entry_order(h: Harness) -> None:
+    """E9: seeds are the ladder rating, ties by entry order. Six unrated players (1500 each)
+    enter in the order 30, 10, 20, 40, 60, 50: seeds 1-6 in that order, so round 1 pairs 1-4
+    (30 v 40), 2-5 (10 v 60), 3-6 (20 v 50). Regression: equal ratings were ordered by
+    Discord id (10, 20, 30, ...), whoever entered first."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    for n in (30, 10, 20, 40, 60, 50):
+        await desk.join(HERE, User(n, f"p{n}"), "Open")
+        h.clock.advance(1)
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Open")
+    pairs = {frozenset((p.first_id, p.second_id)) for p in snap.pairings if p.round == 1}
+    assert pairs == {frozenset((30, 40)), frozenset((10, 60)), frozenset((20, 50))}
+
+
 async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) -> None:
     desk = await desk_of(h)
     await create(desk, "Cup", "torii", "swiss", rounds=3)

@@ -129,7 +129,7 @@ def next_rounds(snapshot: EventSnapshot) -> Paired:
         return Paired(event.round, entrants, rounds)
     number = event.round + 1
     players = [
-        SwissPlayer(e.player_id, e.rating, active=e.plays(number))
+        SwissPlayer(e.player_id, e.rating, active=e.plays(number), joined_at=e.joined_at)
         for e in snapshot.entries
         if e.joined_round <= number
     ]
