@@ -295,6 +295,38 @@ def test_a_game_that_ended_gives_the_first_player_their_outcome() -> None:
     assert event_flow.game_outcome(ended("aborted"), False, None) is None
 
 
+def test_a_game_lost_on_missed_turns_mid_game_is_played_and_not_paired_again() -> None:
+    """A game under way that ended because one player stopped moving (the match service's
+    "forfeit": missed turns in a row), or was adjudicated at the deadline on missed turns, was
+    played over the board: a win and a loss, so the two are not paired again (FIDE C.04.1)
+    and the tiebreaks count the game. Only a game nobody started (no round of it over) is a
+    forfeit. Regression: every "forfeit" ending was a forfeit, which the Swiss library reads
+    as never played: 1 and 3 met again in round 3 of this five-player Swiss."""
+    from dataclasses import replace
+
+    from bot.tournament.records import Colour, Outcome, RoundRecord
+    from bot.tournament.swiss import SwissPlayer, pair_round
+    from storage import Hosted
+
+    fresh = Hosted(1, 1, 1, 1, 2, "{}", "ended", "forfeit", 1, 2, 5, "CO", turn=2)
+    timed_out = replace(fresh, turn=9)  # player 1 (the Challenger) stopped moving mid-game
+    first = event_flow.game_outcome(timed_out, True, "O")
+    assert first is Outcome.LOSS
+    assert event_flow.game_outcome(fresh, True, "O") is Outcome.FORFEIT_LOSS
+    running = replace(timed_out, phase="playing", ending=None, missed=(0, 2))
+    assert event_flow.adjudicated(running) is Outcome.WIN
+    assert event_flow.adjudicated(replace(running, turn=1)) is Outcome.FORFEIT_WIN
+    games = [(1, 3, first), (4, 2, Outcome.DRAW), (3, 5, Outcome.DRAW), (2, 1, Outcome.LOSS)]
+    history: dict[int, list[RoundRecord]] = {p: [] for p in range(1, 6)}
+    for number, (a, b, outcome) in enumerate(games):
+        history[a].append(RoundRecord(outcome, b, Colour.FIRST))
+        history[b].append(RoundRecord(outcome.opposite, a, Colour.SECOND))
+        if number in (1, 3):  # the round's bye: 5, then 4
+            history[5 if number == 1 else 4].append(RoundRecord(Outcome.BYE))
+    third = pair_round([SwissPlayer(p, 1500) for p in range(1, 6)], history, 5)
+    assert frozenset((1, 3)) not in {frozenset((b.first, b.second)) for b in third.boards}
+
+
 async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Harness) -> None:
     desk = await desk_of(h)
     await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
