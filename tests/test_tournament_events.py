@@ -472,6 +472,37 @@ async def test_a_player_who_withdraws_loses_every_game_not_yet_decided(
     assert (await h.store.hosting.get(others[0].hosted_id)).live  # goes on
 
 
+async def test_a_round_robin_leaver_keeps_no_bye_of_a_later_round_and_a_newcomer_takes_it(
+    h: Harness,
+) -> None:
+    """E3, E7: a withdrawal loses the leaver's undecided games and pairs them no more; a
+    replacement hands the newcomer the leaver's boards to come. In a three-player round
+    robin whose bye is worth a point, p3's bye is in round 2. Regression: the byes, written
+    decided at the start, stayed with the leaver: a point for a round after they left, and
+    none for the newcomer."""
+    desk = await desk_of(h)
+    for name in ("Trio", "Duo"):
+        await create(desk, name, "torishogi", "round-robin", bye_points=2)
+        for n in (1, 2, 3):
+            await desk.join(HERE, user(n), name)
+        await desk.begin(HERE, ADMIN, name, admin=True)
+    await h.settle()
+    byes = [p for p in (await snapshot(h, "Trio")).pairings if p.second_id is None]
+    assert [(p.round, p.first_id) for p in byes] == [(1, 1), (2, 3), (3, 2)]
+    await desk.leave(HERE, user(3), "Trio")
+    await desk.replace(HERE, ADMIN, "Duo", user(3), User(8, "p8"), admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Trio")
+    [line] = [s for s in standings_of(snap) if s.player_id == 3]
+    assert line.score == 0
+    assert [(p.round, p.first_id) for p in snap.pairings if p.second_id is None] == [(1, 1), (3, 2)]
+    snap = await snapshot(h, "Duo")
+    byes = [(p.round, p.first_id) for p in snap.pairings if p.second_id is None]
+    assert byes == [(1, 1), (2, 8), (3, 2)]
+    [line] = [s for s in standings_of(snap) if s.player_id == 8]
+    assert line.score == 2
+
+
 async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Harness) -> None:
     """A round robin pairs every round at its start, yet it is at round 1 until round 1's
     games are decided: the list, the standings (after the rounds completed), the standings

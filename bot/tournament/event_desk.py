@@ -52,6 +52,7 @@ from .events import (
     completed_rounds,
     current_round,
     is_robin,
+    later_byes,
     order_of,
     record_outcome,
     standings_of,
@@ -264,6 +265,8 @@ class EventDesk(Desk[EventFlow]):
                     if row.hosted_id is not None:
                         live.append(row.hosted_id)
                     tx.swap_player(e.id, row.id, old.id, new.id)
+            for bye in later_byes(snapshot, old.id):
+                tx.move_bye(e.id, bye.id, old.id, new.id)
             detail = f"{old.id} -> {new.id}"
             tx.log(e.id, user.id, "replace", detail)
             with speaking(public):

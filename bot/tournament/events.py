@@ -245,6 +245,17 @@ def current_round(snapshot: EventSnapshot) -> int:
     return min(completed_rounds(snapshot) + 1, event.round)
 
 
+def later_byes(snapshot: EventSnapshot, player_id: int) -> list[PairingRow]:
+    """A round robin's byes of ``player_id`` in rounds after the one being played (written,
+    decided, at its start): a withdrawal annuls them, a replacement hands them on."""
+    now = current_round(snapshot)
+    return [
+        row
+        for row in snapshot.pairings
+        if row.second_id is None and row.first_id == player_id and row.round > now
+    ]
+
+
 def wants_pairing(snapshot: EventSnapshot) -> bool:
     """A running event whose boards are all decided and which has rounds left to pair."""
     event = snapshot.event
@@ -273,6 +284,8 @@ def withdraw(
         raise Refused(_("{event} is over.", event=texts.title(e)))
     tx.leave(e.id, player_id, e.round + 1)
     tx.log(e.id, actor_id, "withdraw", str(player_id))
+    for bye in later_byes(snapshot, player_id):
+        tx.drop_bye(e.id, bye.id)
     lost = [
         row
         for row in snapshot.pairings
