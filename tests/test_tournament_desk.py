@@ -150,6 +150,23 @@ async def test_a_four_game_match_is_played_game_by_game_and_moves_ranks(h: Harne
     assert await h.store.hosting.live_in_channel(place.channel_id) is None  # no game 5
 
 
+async def test_a_match_result_in_the_channel_names_its_tournament_and_tier(h: Harness) -> None:
+    """The decision of a match is posted in the tournament's channel, where any number of
+    tournaments may run, so it starts as the tier's and the games' posts do: "**Cup**, tier
+    1: ann wins the match...". Regression: it said "ann wins the match against bob on Game
+    Points..." alone, of no tournament nor tier."""
+    await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+    await hunt(h, place)
+    await resign_at_once(h, place)
+    await hunt(h, place)
+    await hunt(h, place)
+    await h.settle()
+    [decided] = [t for t in h.delivery.texts(HERE.channel_id) if "wins the match" in t]
+    assert decided.startswith("**Cup**, tier 1: ann wins the match against bob"), decided
+    assert decided in h.delivery.texts(place.channel_id)
+
+
 async def test_an_aborted_game_is_played_again_and_a_lapsed_setup_loses_it(h: Harness) -> None:
     await cup(h, ANN, BOB)
     place = thread_of(h, ANN, BOB)

@@ -97,6 +97,7 @@ def game_void(number: int, ending: str) -> str:
 
 
 def match_decided(
+    t: TournamentRow,
     state: MatchState,
     decision: Decision,
     ranks: Mapping[int, PlayerRank],
@@ -120,7 +121,12 @@ def match_decided(
             loser=escape(names[loser]),
         )
     lines = [rank_line(escape(names[p]), ranks[p]) for p in players if p in ranks]
-    return " ".join([text, *lines])
+    return _(
+        "**{name}**, tier {tier}: {result}",
+        name=escape(t.name),
+        tier=state.row.tier,
+        result=" ".join([text, *lines]),
+    )
 
 
 def rank_line(name: str, rank: PlayerRank) -> str:
