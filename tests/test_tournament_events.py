@@ -120,6 +120,21 @@ async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) 
         await desk.leave(HERE, user(4), "Cup")
 
 
+async def test_a_player_who_withdrew_is_told_so_when_they_press_join(h: Harness) -> None:
+    """A player who withdrew from a running Swiss is paired no more and cannot enter again:
+    Join says so. Regression: it answered "You are in Open already", which was false."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    await desk.leave(HERE, user(4), "Open")
+    await h.settle()
+    with pytest.raises(Refused, match=r"You withdrew from .*Open.*; you cannot enter it again"):
+        await desk.join(HERE, user(4), "Open")
+
+
 async def test_a_round_is_adjudicated_at_its_deadline_never_before(h: Harness) -> None:
     desk = await slow_swiss(h)
     snap = await snapshot(h, "Slow")

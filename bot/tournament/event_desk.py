@@ -154,7 +154,12 @@ class EventDesk(Desk[EventFlow]):
             snapshot = tx.snapshot(event.id)
             e = snapshot.event
             title = texts.title(e)
-            if any(x.player_id == user.id for x in snapshot.entries):
+            entry = next((x for x in snapshot.entries if x.player_id == user.id), None)
+            if entry is not None and entry.left_round is not None:
+                raise Refused(
+                    _("You withdrew from {event}; you cannot enter it again.", event=title)
+                )
+            if entry is not None:
                 raise Refused(_("You are in {event} already.", event=title))
             if e.status not in (REGISTERING, RUNNING):
                 raise Refused(_("{event} is over; it takes no more entries.", event=title))
