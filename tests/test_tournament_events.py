@@ -135,6 +135,33 @@ async def test_a_player_who_withdrew_is_told_so_when_they_press_join(h: Harness)
         await desk.join(HERE, user(4), "Open")
 
 
+async def test_a_result_and_a_withdrawal_say_what_happens_next(h: Harness) -> None:
+    """A board's result and a withdrawal are posted while the round goes on: each says what
+    comes next, the next round paired once every board of this one is decided (after the
+    last round, or in a round robin, the final standings). Regression: they said the result
+    or the withdrawal alone, and the players were left to wonder when round 2 came."""
+    desk = await slow_swiss(h)
+    first = (await snapshot(h, "Slow")).pairings[0]
+    hosted = await h.store.hosting.get(first.hosted_id)
+    await h.service.resign(Place(GUILD, hosted.channel_id), user(first.second_id))
+    await h.settle()
+    [result] = [t for t in h.delivery.texts(hosted.channel_id) if "Slow" in t and "round 1:" in t]
+    assert result.endswith("Round 2 is paired once every board of round 1 is decided."), result
+    await desk.leave(HERE, user(4), "Slow")  # their game was the round's last undecided
+    await h.settle()
+    [left] = [t for t in h.delivery.texts(HERE.channel_id) if "has withdrawn" in t]
+    assert left.endswith("Every board of round 1 is decided: round 2 is paired now."), left
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    await desk.leave(HERE, user(3), "Club")
+    await h.settle()
+    [left] = [t for t in h.delivery.texts(HERE.channel_id) if "p3 has withdrawn" in t]
+    assert left.endswith("The final standings are posted once every game is decided."), left
+
+
 async def test_a_round_is_adjudicated_at_its_deadline_never_before(h: Harness) -> None:
     desk = await slow_swiss(h)
     snap = await snapshot(h, "Slow")

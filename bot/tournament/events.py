@@ -201,7 +201,8 @@ def record_outcome(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome
     row = next(p for p in snapshot.pairings if p.id == pairing_id)
     names = tx.names(p for p in (row.first_id, row.second_id) if p is not None)
     where = row.thread_id or snapshot.event.channel_id
-    tx.post([Post(where, texts.decided(snapshot.event, row, outcome, by, names))])
+    then = texts.next_step(snapshot.event, undecided(snapshot))
+    tx.post([Post(where, texts.decided(snapshot.event, row, outcome, by, names, then))])
     return True
 
 
@@ -218,6 +219,11 @@ def overrule(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome) -> N
     names = tx.names(p for p in (row.first_id, row.second_id) if p is not None)
     where = row.thread_id or snapshot.event.channel_id
     tx.post([Post(where, texts.decided(snapshot.event, row, outcome, BY_GAME, names))])
+
+
+def undecided(snapshot: EventSnapshot) -> int:
+    """How many boards paired so far are not decided yet."""
+    return sum(p.outcome is None for p in snapshot.pairings)
 
 
 def round_done(snapshot: EventSnapshot) -> bool:
@@ -296,7 +302,8 @@ def withdraw(
             forfeit = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
             record_outcome(tx, e.id, row.id, forfeit, BY_WITHDRAWAL)
         names = tx.names((player_id,))
-        tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?")))])
+        then = texts.next_step(e, undecided(tx.snapshot(e.id)))
+        tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?"), then))])
     text = ngettext(
         "You have withdrawn from {event}: your {n} game not yet decided is lost by forfeit "
         "(called off if it is being played), and you are paired no more.",
