@@ -252,6 +252,29 @@ async def test_refusals_name_what_is_wrong_and_change_nothing(h: Harness) -> Non
         await desk.join(HERE, user(3), "X")
 
 
+async def test_a_round_robin_takes_no_more_players_than_a_correspondence_host_can_play(
+    h: Harness, db: Config
+) -> None:
+    """A round robin opens every game of its schedule at its start: each player plays all
+    of theirs at once, so it takes at most 31 players (30 games each), a double round robin
+    16, and the refusal says why; one created before the cap fills at it. Regression: it took up to 500 (124,750 games at once, each
+    player 499; 100 players took 104 s to start, under the lock every event shares)."""
+    desk = await desk_of(h)
+    with pytest.raises(Refused, match="A round robin takes 2 to 31 players: each plays"):
+        await create(desk, "Big", "torishogi", "round-robin", max_players=32)
+    with pytest.raises(Refused, match="A double round robin takes 2 to 16 players"):
+        await create(desk, "Big", "torishogi", "double-round-robin", max_players=17)
+    await create(desk, "Club", "torishogi", "round-robin")  # the most by default
+    await create(desk, "Open", "torishogi", "swiss")
+    assert (await snapshot(h, "Club")).event.max_players == 31
+    assert (await snapshot(h, "Open")).event.max_players == 64
+    await raw_sql(db, "UPDATE events SET max_players = 64 WHERE name = ?", "Club")  # as before
+    for n in range(1, 32):
+        await desk.join(HERE, user(n), "Club")
+    with pytest.raises(Refused, match=r"is full \(31 players\)"):
+        await desk.join(HERE, user(32), "Club")
+
+
 async def test_an_event_named_like_another_in_other_case_is_refused_on_both_backends(
     h: Harness,
 ) -> None:

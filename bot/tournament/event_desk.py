@@ -45,7 +45,7 @@ from . import event_texts as texts
 from .common import Desk
 from .event_buttons import EVENT_BUTTONS, Narrowed, applying, narrowed
 from .event_flow import EventFlow, start
-from .event_spec import EventSpec, check_spec
+from .event_spec import EventSpec, check_spec, most_players
 from .event_tables import pairings_text, standings_table
 from .events import (
     BY_ADMIN,
@@ -123,7 +123,7 @@ class EventDesk(Desk[EventFlow]):
         new = NewEvent(
             place.guild_id, place.channel_id, parts.name, spec.game, parts.options,
             spec.format, parts.rounds, parts.turn_seconds, parts.round_seconds, spec.rated,
-            parts.bye_points, parts.tiebreaks, spec.max_players, spec.ai_fill, user.id,
+            parts.bye_points, parts.tiebreaks, parts.max_players, spec.ai_fill, user.id,
             None if spec.entry_seconds is None else now + spec.entry_seconds,
             None if spec.starts_in is None else now + spec.starts_in, spec.away_days,
         )  # fmt: skip
@@ -165,10 +165,9 @@ class EventDesk(Desk[EventFlow]):
                 raise Refused(_("{event} is over; it takes no more entries.", event=title))
             if e.entry_closes is not None and now > e.entry_closes:
                 raise Refused(_("Entries to {event} have closed.", event=title))
-            if len(snapshot.entries) >= e.max_players:
-                raise Refused(
-                    _("{event} is full ({most} players).", event=title, most=e.max_players)
-                )
+            most = min(e.max_players, most_players(e.format))  # one created before the cap too
+            if len(snapshot.entries) >= most:
+                raise Refused(_("{event} is full ({most} players).", event=title, most=most))
             if e.status == RUNNING and is_robin(e):
                 raise Refused(
                     _("{event} has started; a round robin's schedule is fixed.", event=title)
