@@ -150,12 +150,32 @@ async def test_a_four_game_match_is_played_game_by_game_and_moves_ranks(h: Harne
     assert await h.store.hosting.live_in_channel(place.channel_id) is None  # no game 5
 
 
+async def test_a_match_result_in_the_channel_names_its_tournament_and_tier(h: Harness) -> None:
+    """The decision of a match is posted in the tournament's channel, where any number of
+    tournaments may run, so it starts as the tier's and the games' posts do: "**Cup**, tier
+    1: ann wins the match...". Regression: it said "ann wins the match against bob on Game
+    Points..." alone, of no tournament nor tier."""
+    await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+    await hunt(h, place)
+    await resign_at_once(h, place)
+    await hunt(h, place)
+    await hunt(h, place)
+    await h.settle()
+    [decided] = [t for t in h.delivery.texts(HERE.channel_id) if "wins the match" in t]
+    assert decided.startswith("**Cup**, tier 1: ann wins the match against bob"), decided
+    assert decided in h.delivery.texts(place.channel_id)
+
+
 async def test_an_aborted_game_is_played_again_and_a_lapsed_setup_loses_it(h: Harness) -> None:
     await cup(h, ANN, BOB)
     place = thread_of(h, ANN, BOB)
     await h.service.abort(place, ANN)
     await h.settle()
-    assert "Game 1 ended without a result (aborted)" in h.delivery.texts(place.channel_id)[-2]
+    assert (
+        "Game 1 was aborted before its first round was complete"
+        in h.delivery.texts(place.channel_id)[-2]
+    )
     again = await players_here(h, place.channel_id)
     assert [u.id for u in again] == [ANN.id, BOB.id]  # game 1 again, ann Challenger
     await h.service.setup(place, ANN, {"strategy": "aggressive"})
@@ -164,6 +184,20 @@ async def test_an_aborted_game_is_played_again_and_a_lapsed_setup_loses_it(h: Ha
     assert any(t.startswith("Game 1 is over, won by ann: points scored ann 0") for t in texts)
     game_2 = await players_here(h, place.channel_id)
     assert [u.id for u in game_2] == [BOB.id, ANN.id]
+
+
+async def test_a_void_game_says_why_in_the_server_s_language(h: Harness) -> None:
+    """A game aborted before its first round is complete is void and played again: the post
+    says so in the server's language. Regression: it showed the service's raw ending word,
+    "(aborted)", in English whatever the language."""
+    await h.running.records.choose_server_language(HERE.guild_id, "fr")
+    await cup(h, ANN, BOB)
+    [thread] = h.threads.opened  # named in French, not "ann v bob"
+    place = Place(HERE.guild_id, thread)
+    await h.service.abort(place, ANN)
+    await h.settle()
+    [void] = [t for t in h.delivery.texts(place.channel_id) if t.startswith("La partie 1 ")]
+    assert "interrompue" in void and "aborted" not in void, void
 
 
 async def test_one_tournament_per_board_at_a_time_but_any_as_substitute(h: Harness) -> None:

@@ -82,6 +82,23 @@ async def test_a_swiss_pairs_each_round_once_the_last_is_decided_with_a_bye(h: H
     assert any("is over: p1 won it" in t for t in h.delivery.texts(HERE.channel_id))
 
 
+async def test_a_swiss_seeds_equal_ratings_by_entry_order(h: Harness) -> None:
+    """E9: seeds are the ladder rating, ties by entry order. Six unrated players (1500 each)
+    enter in the order 30, 10, 20, 40, 60, 50: seeds 1-6 in that order, so round 1 pairs 1-4
+    (30 v 40), 2-5 (10 v 60), 3-6 (20 v 50). Regression: equal ratings were ordered by
+    Discord id (10, 20, 30, ...), whoever entered first."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    for n in (30, 10, 20, 40, 60, 50):
+        await desk.join(HERE, User(n, f"p{n}"), "Open")
+        h.clock.advance(1)
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Open")
+    pairs = {frozenset((p.first_id, p.second_id)) for p in snap.pairings if p.round == 1}
+    assert pairs == {frozenset((30, 40)), frozenset((10, 60)), frozenset((20, 50))}
+
+
 async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) -> None:
     desk = await desk_of(h)
     await create(desk, "Cup", "torii", "swiss", rounds=3)
@@ -101,6 +118,48 @@ async def test_late_entry_and_withdrawal_take_effect_between_rounds(h: Harness) 
     assert seated == {1, 2, 3, 5} and len(second) == 2
     with pytest.raises(Refused, match="not playing"):
         await desk.leave(HERE, user(4), "Cup")
+
+
+async def test_a_player_who_withdrew_is_told_so_when_they_press_join(h: Harness) -> None:
+    """A player who withdrew from a running Swiss is paired no more and cannot enter again:
+    Join says so. Regression: it answered "You are in Open already", which was false."""
+    desk = await desk_of(h)
+    await create(desk, "Open", "torishogi", "swiss", rounds=3)
+    for n in (1, 2, 3, 4):
+        await desk.join(HERE, user(n), "Open")
+    await desk.begin(HERE, ADMIN, "Open", admin=True)
+    await h.settle()
+    await desk.leave(HERE, user(4), "Open")
+    await h.settle()
+    with pytest.raises(Refused, match=r"You withdrew from .*Open.*; you cannot enter it again"):
+        await desk.join(HERE, user(4), "Open")
+
+
+async def test_a_result_and_a_withdrawal_say_what_happens_next(h: Harness) -> None:
+    """A board's result and a withdrawal are posted while the round goes on: each says what
+    comes next, the next round paired once every board of this one is decided (after the
+    last round, or in a round robin, the final standings). Regression: they said the result
+    or the withdrawal alone, and the players were left to wonder when round 2 came."""
+    desk = await slow_swiss(h)
+    first = (await snapshot(h, "Slow")).pairings[0]
+    hosted = await h.store.hosting.get(first.hosted_id)
+    await h.service.resign(Place(GUILD, hosted.channel_id), user(first.second_id))
+    await h.settle()
+    [result] = [t for t in h.delivery.texts(hosted.channel_id) if "Slow" in t and "round 1:" in t]
+    assert result.endswith("Round 2 is paired once every board of round 1 is decided."), result
+    await desk.leave(HERE, user(4), "Slow")  # their game was the round's last undecided
+    await h.settle()
+    [left] = [t for t in h.delivery.texts(HERE.channel_id) if "has withdrawn" in t]
+    assert left.endswith("Every board of round 1 is decided: round 2 is paired now."), left
+    await create(desk, "Club", "torishogi", "round-robin")
+    for n in (1, 2, 3):
+        await desk.join(HERE, user(n), "Club")
+    await desk.begin(HERE, ADMIN, "Club", admin=True)
+    await h.settle()
+    await desk.leave(HERE, user(3), "Club")
+    await h.settle()
+    [left] = [t for t in h.delivery.texts(HERE.channel_id) if "p3 has withdrawn" in t]
+    assert left.endswith("The final standings are posted once every game is decided."), left
 
 
 async def test_a_round_is_adjudicated_at_its_deadline_never_before(h: Harness) -> None:
@@ -193,6 +252,29 @@ async def test_refusals_name_what_is_wrong_and_change_nothing(h: Harness) -> Non
         await desk.join(HERE, user(3), "X")
 
 
+async def test_a_round_robin_takes_no_more_players_than_a_correspondence_host_can_play(
+    h: Harness, db: Config
+) -> None:
+    """A round robin opens every game of its schedule at its start: each player plays all
+    of theirs at once, so it takes at most 31 players (30 games each), a double round robin
+    16, and the refusal says why; one created before the cap fills at it. Regression: it took up to 500 (124,750 games at once, each
+    player 499; 100 players took 104 s to start, under the lock every event shares)."""
+    desk = await desk_of(h)
+    with pytest.raises(Refused, match="A round robin takes 2 to 31 players: each plays"):
+        await create(desk, "Big", "torishogi", "round-robin", max_players=32)
+    with pytest.raises(Refused, match="A double round robin takes 2 to 16 players"):
+        await create(desk, "Big", "torishogi", "double-round-robin", max_players=17)
+    await create(desk, "Club", "torishogi", "round-robin")  # the most by default
+    await create(desk, "Open", "torishogi", "swiss")
+    assert (await snapshot(h, "Club")).event.max_players == 31
+    assert (await snapshot(h, "Open")).event.max_players == 64
+    await raw_sql(db, "UPDATE events SET max_players = 64 WHERE name = ?", "Club")  # as before
+    for n in range(1, 32):
+        await desk.join(HERE, user(n), "Club")
+    with pytest.raises(Refused, match=r"is full \(31 players\)"):
+        await desk.join(HERE, user(32), "Club")
+
+
 async def test_an_event_named_like_another_in_other_case_is_refused_on_both_backends(
     h: Harness,
 ) -> None:
@@ -276,6 +358,38 @@ def test_a_game_that_ended_gives_the_first_player_their_outcome() -> None:
     assert event_flow.game_outcome(ended("setup lapsed", "O"), False, None).value == "forfeit_loss"
     assert event_flow.game_outcome(ended("setup lapsed"), False, None) is None
     assert event_flow.game_outcome(ended("aborted"), False, None) is None
+
+
+def test_a_game_lost_on_missed_turns_mid_game_is_played_and_not_paired_again() -> None:
+    """A game under way that ended because one player stopped moving (the match service's
+    "forfeit": missed turns in a row), or was adjudicated at the deadline on missed turns, was
+    played over the board: a win and a loss, so the two are not paired again (FIDE C.04.1)
+    and the tiebreaks count the game. Only a game nobody started (no round of it over) is a
+    forfeit. Regression: every "forfeit" ending was a forfeit, which the Swiss library reads
+    as never played: 1 and 3 met again in round 3 of this five-player Swiss."""
+    from dataclasses import replace
+
+    from bot.tournament.records import Colour, Outcome, RoundRecord
+    from bot.tournament.swiss import SwissPlayer, pair_round
+    from storage import Hosted
+
+    fresh = Hosted(1, 1, 1, 1, 2, "{}", "ended", "forfeit", 1, 2, 5, "CO", turn=2)
+    timed_out = replace(fresh, turn=9)  # player 1 (the Challenger) stopped moving mid-game
+    first = event_flow.game_outcome(timed_out, True, "O")
+    assert first is Outcome.LOSS
+    assert event_flow.game_outcome(fresh, True, "O") is Outcome.FORFEIT_LOSS
+    running = replace(timed_out, phase="playing", ending=None, missed=(0, 2))
+    assert event_flow.adjudicated(running) is Outcome.WIN
+    assert event_flow.adjudicated(replace(running, turn=1)) is Outcome.FORFEIT_WIN
+    games = [(1, 3, first), (4, 2, Outcome.DRAW), (3, 5, Outcome.DRAW), (2, 1, Outcome.LOSS)]
+    history: dict[int, list[RoundRecord]] = {p: [] for p in range(1, 6)}
+    for number, (a, b, outcome) in enumerate(games):
+        history[a].append(RoundRecord(outcome, b, Colour.FIRST))
+        history[b].append(RoundRecord(outcome.opposite, a, Colour.SECOND))
+        if number in (1, 3):  # the round's bye: 5, then 4
+            history[5 if number == 1 else 4].append(RoundRecord(Outcome.BYE))
+    third = pair_round([SwissPlayer(p, 1500) for p in range(1, 6)], history, 5)
+    assert frozenset((1, 3)) not in {frozenset((b.first, b.second)) for b in third.boards}
 
 
 async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Harness) -> None:
@@ -421,6 +535,37 @@ async def test_a_player_who_withdraws_loses_every_game_not_yet_decided(
     others = [p for p in snap.pairings if 4 not in (p.first_id, p.second_id) and p.round == 1]
     assert [p.outcome for p in others] == [None]
     assert (await h.store.hosting.get(others[0].hosted_id)).live  # goes on
+
+
+async def test_a_round_robin_leaver_keeps_no_bye_of_a_later_round_and_a_newcomer_takes_it(
+    h: Harness,
+) -> None:
+    """E3, E7: a withdrawal loses the leaver's undecided games and pairs them no more; a
+    replacement hands the newcomer the leaver's boards to come. In a three-player round
+    robin whose bye is worth a point, p3's bye is in round 2. Regression: the byes, written
+    decided at the start, stayed with the leaver: a point for a round after they left, and
+    none for the newcomer."""
+    desk = await desk_of(h)
+    for name in ("Trio", "Duo"):
+        await create(desk, name, "torishogi", "round-robin", bye_points=2)
+        for n in (1, 2, 3):
+            await desk.join(HERE, user(n), name)
+        await desk.begin(HERE, ADMIN, name, admin=True)
+    await h.settle()
+    byes = [p for p in (await snapshot(h, "Trio")).pairings if p.second_id is None]
+    assert [(p.round, p.first_id) for p in byes] == [(1, 1), (2, 3), (3, 2)]
+    await desk.leave(HERE, user(3), "Trio")
+    await desk.replace(HERE, ADMIN, "Duo", user(3), User(8, "p8"), admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Trio")
+    [line] = [s for s in standings_of(snap) if s.player_id == 3]
+    assert line.score == 0
+    assert [(p.round, p.first_id) for p in snap.pairings if p.second_id is None] == [(1, 1), (3, 2)]
+    snap = await snapshot(h, "Duo")
+    byes = [(p.round, p.first_id) for p in snap.pairings if p.second_id is None]
+    assert byes == [(1, 1), (2, 8), (3, 2)]
+    [line] = [s for s in standings_of(snap) if s.player_id == 8]
+    assert line.score == 2
 
 
 async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Harness) -> None:

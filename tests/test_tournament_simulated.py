@@ -132,4 +132,7 @@ async def test_a_match_ends_at_the_target_after_its_third_game(h: Harness) -> No
     assert (row.first_points, row.second_points, row.winner_id) == (14, 49, ann.id)
     assert snapshot.tournament.champion_id == ann.id
     decided = "ann wins the match against bob on Game Points: 49 to 14 Game Points after 3 games."
-    assert any(text.startswith(decided) for text in h.delivery.texts(HERE.channel_id))
+    assert any(
+        text.startswith("**Cup**, tier ") and decided in text
+        for text in h.delivery.texts(HERE.channel_id)
+    )

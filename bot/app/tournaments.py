@@ -43,7 +43,7 @@ class CreateOptions:
     rated: bool = False
     entry: str | None = None
     starts_in: str | None = None
-    max_players: int = 64
+    max_players: int | None = None  # default: 64, a round robin its most
     bye: str | None = None
     tiebreaks: str | None = None
     ai_fill: str | None = None

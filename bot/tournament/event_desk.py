@@ -45,13 +45,14 @@ from . import event_texts as texts
 from .common import Desk
 from .event_buttons import EVENT_BUTTONS, Narrowed, applying, narrowed
 from .event_flow import EventFlow, start
-from .event_spec import EventSpec, check_spec
+from .event_spec import EventSpec, check_spec, most_players
 from .event_tables import pairings_text, standings_table
 from .events import (
     BY_ADMIN,
     completed_rounds,
     current_round,
     is_robin,
+    later_byes,
     order_of,
     record_outcome,
     standings_of,
@@ -122,7 +123,7 @@ class EventDesk(Desk[EventFlow]):
         new = NewEvent(
             place.guild_id, place.channel_id, parts.name, spec.game, parts.options,
             spec.format, parts.rounds, parts.turn_seconds, parts.round_seconds, spec.rated,
-            parts.bye_points, parts.tiebreaks, spec.max_players, spec.ai_fill, user.id,
+            parts.bye_points, parts.tiebreaks, parts.max_players, spec.ai_fill, user.id,
             None if spec.entry_seconds is None else now + spec.entry_seconds,
             None if spec.starts_in is None else now + spec.starts_in, spec.away_days,
         )  # fmt: skip
@@ -153,16 +154,20 @@ class EventDesk(Desk[EventFlow]):
             snapshot = tx.snapshot(event.id)
             e = snapshot.event
             title = texts.title(e)
-            if any(x.player_id == user.id for x in snapshot.entries):
+            entry = next((x for x in snapshot.entries if x.player_id == user.id), None)
+            if entry is not None and entry.left_round is not None:
+                raise Refused(
+                    _("You withdrew from {event}; you cannot enter it again.", event=title)
+                )
+            if entry is not None:
                 raise Refused(_("You are in {event} already.", event=title))
             if e.status not in (REGISTERING, RUNNING):
                 raise Refused(_("{event} is over; it takes no more entries.", event=title))
             if e.entry_closes is not None and now > e.entry_closes:
                 raise Refused(_("Entries to {event} have closed.", event=title))
-            if len(snapshot.entries) >= e.max_players:
-                raise Refused(
-                    _("{event} is full ({most} players).", event=title, most=e.max_players)
-                )
+            most = min(e.max_players, most_players(e.format))  # one created before the cap too
+            if len(snapshot.entries) >= most:
+                raise Refused(_("{event} is full ({most} players).", event=title, most=most))
             if e.status == RUNNING and is_robin(e):
                 raise Refused(
                     _("{event} has started; a round robin's schedule is fixed.", event=title)
@@ -264,6 +269,8 @@ class EventDesk(Desk[EventFlow]):
                     if row.hosted_id is not None:
                         live.append(row.hosted_id)
                     tx.swap_player(e.id, row.id, old.id, new.id)
+            for bye in later_byes(snapshot, old.id):
+                tx.move_bye(e.id, bye.id, old.id, new.id)
             detail = f"{old.id} -> {new.id}"
             tx.log(e.id, user.id, "replace", detail)
             with speaking(public):

@@ -54,6 +54,14 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def started(hosted: Hosted) -> bool:
+    """Whether a game was played over the board: its first round is over, each player has
+    had a turn (what ends the players' right to abort it). One that ends later by missed
+    turns, or is adjudicated, is a game the two have played: a win and a loss, and they do
+    not meet again; before that, nobody played it: a forfeit (FIDE C.04.1)."""
+    return hosted.turn > 2
+
+
 def game_outcome(hosted: Hosted, finished: bool, winner: str | None) -> Outcome | None:
     """The first player's (the Challenger's) outcome of a game that ended, or None when it
     ended without a result and is played again."""
@@ -62,7 +70,7 @@ def game_outcome(hosted: Hosted, finished: bool, winner: str | None) -> Outcome 
         if winner is None:
             return Outcome.DRAW
         won = winner == "C"
-        if ending == FORFEIT:
+        if ending == FORFEIT and not started(hosted):
             return Outcome.FORFEIT_WIN if won else Outcome.FORFEIT_LOSS
         return Outcome.WIN if won else Outcome.LOSS
     if ending == LAPSED and hosted.ready in ("C", "O"):  # only one finished the setup
@@ -79,16 +87,16 @@ def result_of(tx: EventTx, hosted: Hosted) -> Outcome | None:
 
 
 def adjudicated(hosted: Hosted | None) -> Outcome:
-    """A game still running at the round's deadline: whoever missed more turns loses by
-    forfeit; otherwise a draw (docs/TOURNAMENTS.md, E4)."""
+    """A game still running at the round's deadline: whoever missed more turns loses (by
+    forfeit if the game was never ``started``); otherwise a draw (docs/TOURNAMENTS.md, E4)."""
     if hosted is None:
         return Outcome.DRAW
     first, second = hosted.missed
-    if first > second:
-        return Outcome.FORFEIT_LOSS
-    if second > first:
-        return Outcome.FORFEIT_WIN
-    return Outcome.DRAW
+    if first == second:
+        return Outcome.DRAW
+    if started(hosted):
+        return Outcome.LOSS if first > second else Outcome.WIN
+    return Outcome.FORFEIT_LOSS if first > second else Outcome.FORFEIT_WIN
 
 
 class EventFlow(Running):

@@ -15,12 +15,27 @@ from bot.service.texts import quote
 from rules import GAMES
 from storage.competitions.names import has_control_characters
 
-from .events import FORMATS, SWISS
+from .event_texts import FORMAT_NAMES
+from .events import DOUBLE_ROUND_ROBIN, FORMATS, ROUND_ROBIN, SWISS
 from .tiebreaks import parse_order
 
 LONGEST_NAME = 60
 MOST_PLAYERS = 500
 MOST_ROUNDS = 20
+DEFAULT_PLAYERS = 64
+# A round robin opens every game of its schedule at its start: each player plays all of
+# theirs at once, at most this many (a correspondence host's load), so a round robin takes
+# at most 31 players and a double round robin 16.
+MOST_GAMES_AT_ONCE = 30
+
+
+def most_players(format_: str) -> int:
+    """The most players an event of ``format_`` takes."""
+    if format_ == ROUND_ROBIN:
+        return MOST_GAMES_AT_ONCE + 1
+    if format_ == DOUBLE_ROUND_ROBIN:
+        return MOST_GAMES_AT_ONCE // 2 + 1
+    return MOST_PLAYERS
 
 
 @dataclass(frozen=True)
@@ -37,7 +52,7 @@ class EventSpec:
     rated: bool = False
     entry_seconds: float | None = None  # entries close this long after creation
     starts_in: float | None = None  # it starts by itself this long after creation
-    max_players: int = 64
+    max_players: int | None = None  # default: 64, a round robin its most (``most_players``)
     bye_points: int | None = None  # half points; default: a point (Swiss), none (round robin)
     tiebreaks: str | None = None
     ai_fill: str | None = None
@@ -53,6 +68,7 @@ class NewEventParts:
     round_seconds: float
     bye_points: int
     tiebreaks: str
+    max_players: int
 
 
 def check_name(name: str) -> str:
@@ -95,8 +111,20 @@ def check_spec(spec: EventSpec, guild_turn: float | None) -> NewEventParts:
     rounds = spec.rounds if spec.rounds is not None else (1 if robin else 5)
     if not 1 <= rounds <= MOST_ROUNDS:
         raise Refused(_("A Swiss has 1 to {most} rounds.", most=MOST_ROUNDS))
-    if not 2 <= spec.max_players <= MOST_PLAYERS:
-        raise Refused(_("An event takes 2 to {most} players.", most=MOST_PLAYERS))
+    most = most_players(spec.format)
+    players = spec.max_players if spec.max_players is not None else min(DEFAULT_PLAYERS, most)
+    if robin and not 2 <= players <= most:
+        raise Refused(
+            _(
+                "A {format} takes 2 to {most} players: each plays all their games at once, "
+                "from its start, and {games} games at once is the most.",
+                format=_(FORMAT_NAMES[spec.format]),
+                most=most,
+                games=MOST_GAMES_AT_ONCE,
+            )
+        )
+    if not 2 <= players <= most:
+        raise Refused(_("An event takes 2 to {most} players.", most=most))
     round_seconds = spec.round_seconds or (30 * DAY if robin else 7 * DAY)
     if not turn <= round_seconds <= 365 * DAY:
         raise Refused(_("A round lasts at least one turn's deadline and at most a year."))
@@ -121,5 +149,5 @@ def check_spec(spec: EventSpec, guild_turn: float | None) -> NewEventParts:
             raise Refused(_("The entry window and the start are within a year from now."))
     return NewEventParts(
         name, json.dumps(options, sort_keys=True), rounds, turn, round_seconds, bye,
-        ",".join(t.value for t in order),
+        ",".join(t.value for t in order), players,
     )  # fmt: skip

@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from bot.i18n import N_, _, ngettext, pgettext
 from bot.service.texts import escape, moment
 from rules import game_type
-from storage.competitions.events import EventRow, PairingRow
+from storage.competitions.events import RUNNING, EventRow, PairingRow
 
 from .records import Outcome, PairedRound, half_points
 from .tiebreaks import Standing, fraction_text
@@ -181,14 +181,38 @@ def paired_notice(
 
 
 def decided(
-    event: EventRow, row: PairingRow, outcome: Outcome, by: str, names: Mapping[int, str]
+    event: EventRow,
+    row: PairingRow,
+    outcome: Outcome,
+    by: str,
+    names: Mapping[int, str],
+    then: str = "",
 ) -> str:
+    """A board's result, then ``then`` (``next_step``) if given."""
     words = _(
         RESULT_WORDS[outcome],
         first=name_of(names, row.first_id),
         second=name_of(names, row.second_id or 0),
     )
-    return _(BY_WORDS.get(by, DECIDED), event=title(event), round=row.round, result=words)
+    text = _(BY_WORDS.get(by, DECIDED), event=title(event), round=row.round, result=words)
+    return f"{text} {then}" if then else text
+
+
+def next_step(event: EventRow, undecided: int) -> str:
+    """What comes next in a running event with ``undecided`` boards left to decide: its next
+    round (a Swiss's, paired once every board of the round is decided) or its end."""
+    if event.status != RUNNING or event.round == 0:
+        return ""
+    if event.format == "swiss" and event.round < event.rounds:
+        fields = {"round": event.round, "next": event.round + 1}
+        if undecided:
+            return _(
+                "Round {next} is paired once every board of round {round} is decided.", **fields
+            )
+        return _("Every board of round {round} is decided: round {next} is paired now.", **fields)
+    if undecided:
+        return _("The final standings are posted once every game is decided.")
+    return _("Every game is decided: the final standings follow.")
 
 
 def standings_text(
@@ -292,8 +316,10 @@ def replaced(event: EventRow, old: str, new: str, admin: str) -> str:
     )
 
 
-def withdrew(event: EventRow, player: str) -> str:
-    return _("{event}: {player} has withdrawn.", event=title(event), player=escape(player))
+def withdrew(event: EventRow, player: str, then: str = "") -> str:
+    """A withdrawal, then ``then`` (``next_step``) if given."""
+    text = _("{event}: {player} has withdrawn.", event=title(event), player=escape(player))
+    return f"{text} {then}" if then else text
 
 
 def standings_head(event: EventRow, completed: int) -> str:

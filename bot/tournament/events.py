@@ -129,7 +129,7 @@ def next_rounds(snapshot: EventSnapshot) -> Paired:
         return Paired(event.round, entrants, rounds)
     number = event.round + 1
     players = [
-        SwissPlayer(e.player_id, e.rating, active=e.plays(number))
+        SwissPlayer(e.player_id, e.rating, active=e.plays(number), joined_at=e.joined_at)
         for e in snapshot.entries
         if e.joined_round <= number
     ]
@@ -201,7 +201,8 @@ def record_outcome(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome
     row = next(p for p in snapshot.pairings if p.id == pairing_id)
     names = tx.names(p for p in (row.first_id, row.second_id) if p is not None)
     where = row.thread_id or snapshot.event.channel_id
-    tx.post([Post(where, texts.decided(snapshot.event, row, outcome, by, names))])
+    then = texts.next_step(snapshot.event, undecided(snapshot))
+    tx.post([Post(where, texts.decided(snapshot.event, row, outcome, by, names, then))])
     return True
 
 
@@ -218,6 +219,11 @@ def overrule(tx: EventTx, event_id: int, pairing_id: int, outcome: Outcome) -> N
     names = tx.names(p for p in (row.first_id, row.second_id) if p is not None)
     where = row.thread_id or snapshot.event.channel_id
     tx.post([Post(where, texts.decided(snapshot.event, row, outcome, BY_GAME, names))])
+
+
+def undecided(snapshot: EventSnapshot) -> int:
+    """How many boards paired so far are not decided yet."""
+    return sum(p.outcome is None for p in snapshot.pairings)
 
 
 def round_done(snapshot: EventSnapshot) -> bool:
@@ -243,6 +249,17 @@ def current_round(snapshot: EventSnapshot) -> int:
     if not is_robin(event):
         return event.round
     return min(completed_rounds(snapshot) + 1, event.round)
+
+
+def later_byes(snapshot: EventSnapshot, player_id: int) -> list[PairingRow]:
+    """A round robin's byes of ``player_id`` in rounds after the one being played (written,
+    decided, at its start): a withdrawal annuls them, a replacement hands them on."""
+    now = current_round(snapshot)
+    return [
+        row
+        for row in snapshot.pairings
+        if row.second_id is None and row.first_id == player_id and row.round > now
+    ]
 
 
 def wants_pairing(snapshot: EventSnapshot) -> bool:
@@ -273,6 +290,8 @@ def withdraw(
         raise Refused(_("{event} is over.", event=texts.title(e)))
     tx.leave(e.id, player_id, e.round + 1)
     tx.log(e.id, actor_id, "withdraw", str(player_id))
+    for bye in later_byes(snapshot, player_id):
+        tx.drop_bye(e.id, bye.id)
     lost = [
         row
         for row in snapshot.pairings
@@ -283,7 +302,8 @@ def withdraw(
             forfeit = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
             record_outcome(tx, e.id, row.id, forfeit, BY_WITHDRAWAL)
         names = tx.names((player_id,))
-        tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?")))])
+        then = texts.next_step(e, undecided(tx.snapshot(e.id)))
+        tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?"), then))])
     text = ngettext(
         "You have withdrawn from {event}: your {n} game not yet decided is lost by forfeit "
         "(called off if it is being played), and you are paired no more.",

@@ -169,7 +169,7 @@ def close_match(
     winner = state.players()[decision.winner]
     tx.decide(row.id, winner, state.match.score.game_points, decision.how)
     ranks = update_ranks(tx, snapshot, state)
-    text = texts.match_decided(state, decision, ranks, names)
+    text = texts.match_decided(t, state, decision, ranks, names)
     posts = [Post(t.channel_id, text)]
     if row.thread_id is not None:
         posts.insert(0, Post(row.thread_id, text))

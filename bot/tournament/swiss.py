@@ -77,11 +77,13 @@ dutch_engine.get_player_infos_from_trf = _players
 
 @dataclass(frozen=True)
 class SwissPlayer:
-    """An entrant: ``rating`` seeds them; ``active`` is False once they have withdrawn."""
+    """An entrant: ``rating`` seeds them, equal ratings by ``joined_at`` (entry order, E9);
+    ``active`` is False once they have withdrawn."""
 
     player_id: int
     rating: int
     active: bool = True
+    joined_at: float = 0.0
 
 
 class CannotPair(ValueError):
@@ -179,8 +181,9 @@ def _played(players: Sequence[SwissPlayer], history: History, rounds_total: int)
 
 
 def _ordered(players: Sequence[SwissPlayer]) -> list[SwissPlayer]:
-    """Pairing order, which gives the pairing numbers: by rating, then entry."""
-    return sorted(players, key=lambda p: (-p.rating, p.player_id))
+    """Pairing order, which gives the pairing numbers: by rating, then entry (the id last,
+    for entries made at the same moment)."""
+    return sorted(players, key=lambda p: (-p.rating, p.joined_at, p.player_id))
 
 
 def _padded(records: Sequence[RoundRecord], played: int) -> list[RoundRecord]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.i18n import N_, _, ngettext, pgettext
+from bot.service.phases import ABORTED, CANCELLED
 from bot.service.texts import escape
 from storage.competitions.tournaments import MatchRow, TournamentRow
 
@@ -88,15 +89,26 @@ def game_scored(
     )
 
 
+VOID = {
+    ABORTED: N_(
+        "Game {game} was aborted before its first round was complete: it has no result and is "
+        "played again from the start."
+    ),
+    CANCELLED: N_(
+        "Game {game} was cancelled by an admin: it has no result and is played again from the "
+        "start."
+    ),
+}
+VOID_OTHERWISE = N_("Game {game} ended without a result, so it is played again from the start.")
+
+
 def game_void(number: int, ending: str) -> str:
-    return _(
-        "Game {game} ended without a result ({ending}), so it is played again from the start.",
-        game=number,
-        ending=ending,
-    )
+    """A game without a result (T17), by the service's ending word (``bot.service.phases``)."""
+    return _(VOID.get(ending, VOID_OTHERWISE), game=number)
 
 
 def match_decided(
+    t: TournamentRow,
     state: MatchState,
     decision: Decision,
     ranks: Mapping[int, PlayerRank],
@@ -120,7 +132,12 @@ def match_decided(
             loser=escape(names[loser]),
         )
     lines = [rank_line(escape(names[p]), ranks[p]) for p in players if p in ranks]
-    return " ".join([text, *lines])
+    return _(
+        "**{name}**, tier {tier}: {result}",
+        name=escape(t.name),
+        tier=state.row.tier,
+        result=" ".join([text, *lines]),
+    )
 
 
 def rank_line(name: str, rank: PlayerRank) -> str:

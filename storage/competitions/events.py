@@ -264,6 +264,29 @@ class EventTx(Tx):
             (new, event_id, pairing_id, old),
         )
 
+    def drop_bye(self, event_id: int, pairing_id: int) -> None:
+        """Annul a bye (a round robin's, of a round after a withdrawal): its seat and board."""
+        self.conn.execute(
+            "DELETE FROM event_seats WHERE event_id = ? AND pairing_id = ?", (event_id, pairing_id)
+        )
+        self.conn.execute(
+            "DELETE FROM event_pairings WHERE id = ? AND event_id = ? AND second_id IS NULL",
+            (pairing_id, event_id),
+        )
+
+    def move_bye(self, event_id: int, pairing_id: int, old: int, new: int) -> None:
+        """``new`` takes ``old``'s bye (a round robin's, of a round after a replacement)."""
+        self.conn.execute(
+            "UPDATE event_pairings SET first_id = ? WHERE id = ? AND first_id = ?"
+            " AND second_id IS NULL",
+            (new, pairing_id, old),
+        )
+        self.conn.execute(
+            "UPDATE event_seats SET player_id = ? WHERE event_id = ? AND pairing_id = ?"
+            " AND player_id = ?",
+            (new, event_id, pairing_id, old),
+        )
+
     def set_thread(self, pairing_id: int, thread_id: int) -> None:
         self.conn.execute(
             "UPDATE event_pairings SET thread_id = ? WHERE id = ? AND thread_id IS NULL",
