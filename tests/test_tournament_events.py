@@ -257,8 +257,9 @@ async def test_a_round_robin_takes_no_more_players_than_a_correspondence_host_ca
 ) -> None:
     """A round robin opens every game of its schedule at its start: each player plays all
     of theirs at once, so it takes at most 31 players (30 games each), a double round robin
-    16, and the refusal says why; one created before the cap fills at it. Regression: it took up to 500 (124,750 games at once, each
-    player 499; 100 players took 104 s to start, under the lock every event shares)."""
+    16, and the refusal says why; one created before the cap fills at it. Regression: it
+    took up to 500 (124,750 games at once, each player 499; 100 players took 104 s to
+    start, under the lock every event shares)."""
     desk = await desk_of(h)
     with pytest.raises(Refused, match="A round robin takes 2 to 31 players: each plays"):
         await create(desk, "Big", "torishogi", "round-robin", max_players=32)
