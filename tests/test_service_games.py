@@ -136,3 +136,18 @@ async def test_a_new_torishogi_move_replaces_the_staged_one_and_a_refused_one_ch
     await h.service.end_turn(HERE, ANN)
     await h.settle()
     assert "Swallow moves 7e-7d" in channel_texts(h)[-1]
+
+
+async def test_the_move_that_ends_the_game_opens_the_end_post(h: Harness) -> None:
+    """Regression: the end post said who won, but the move that ended the game was never
+    told in words (after a turn, the match's end dropped the turn's headline and actions):
+    here bob's 12th move, repeating the start a fourth time, loses (TS10)."""
+    await started(h)
+    for i, move in enumerate(["d2c2", "d6c6", "c2d2", "c6d6"] * 3):
+        who = ANN if i % 2 == 0 else BOB
+        await h.service.play(HERE, who, move)
+        await h.service.end_turn(HERE, who)
+        await h.settle()
+    final = channel_texts(h)[-1]
+    assert final.startswith("bob (Opposition) ended their turn:\n- bob's Falcon moves 5b-4b")
+    assert "`c6d6`\n" in final and "wins (fourfold repetition)" in final

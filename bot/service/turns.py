@@ -53,7 +53,8 @@ async def after_turn(
     mail = mail or Mail(table.channel_id)
     kept = {} if kept is None else kept
     if game.is_over():
-        await announce.match_end(ctx, table, outcome_headline(table), mail, counted=True)
+        outcome, turn = outcome_headline(table), (headline, game_before)
+        await announce.match_end(ctx, table, outcome, mail, counted=True, turn=turn)
         await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
         return
     planner = plans.planner_of(table) if answer_plans else None
