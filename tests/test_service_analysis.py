@@ -148,6 +148,26 @@ async def test_a_match_resigned_before_any_move_has_nothing_to_analyse(h: Harnes
         await h.service.analyse(match.id, ANN, GUILD)
 
 
+async def test_a_torii_match_with_a_turn_left_to_its_deadline_is_analysed(h: Harness) -> None:
+    """Regression: a Torii turn left to its deadline is recorded as ``pass`` (TI18), which
+    the analysis played as an action, refused by the rules while a tile has a path, and the
+    match was refused as having "a secret setup" (Torii has none): turns replay as the
+    game's record does (``GameType.replay_turn``)."""
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    spirits = ({"spirit": "Kitsune"}, {"spirit": "Monkey"})
+    match = await h.store.create_match(
+        GUILD, ANN.id, BOB.id, game_type("torii").new_game({}, spirits)
+    )
+    match.end_turn_by_deadline()  # ann's turn lapses
+    match.resign(Side.OPPOSITION)
+    await h.store.save(match)
+    assert match.game.turns[0].texts == ["pass"]
+    report = await h.service.analyse(match.id, ANN, GUILD)
+    assert report.text.startswith(f"Analysis of match {match.id} (Torii), 1 turn")
+
+
 def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -> None:
     slips = (
         Slip(7, Side.OPPOSITION, ("a1b2",), ("c3d4",), 1_000_000.0),

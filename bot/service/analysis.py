@@ -67,9 +67,7 @@ def positions(final: GameState) -> list[tuple[GameState, tuple[str, ...]]]:
             break
         walked.append((game.copy(), tuple(turn.texts)))
         try:
-            for text in turn.texts:
-                game.apply(text)
-            game.end_turn()
+            kind.replay_turn(game, turn.texts)
         except ActionError:
             raise Refused(
                 _(
@@ -83,9 +81,7 @@ def positions(final: GameState) -> list[tuple[GameState, tuple[str, ...]]]:
 def after(game: GameState, texts: Sequence[str]) -> GameState:
     """``game`` once ``texts`` have been played and the turn ended."""
     played = game.copy()
-    for text in texts:
-        played.apply(text)
-    played.end_turn()
+    game_type(game.game_type).replay_turn(played, texts)
     return played
 
 
