@@ -151,3 +151,17 @@ async def test_the_move_that_ends_the_game_opens_the_end_post(h: Harness) -> Non
     final = channel_texts(h)[-1]
     assert final.startswith("bob (Opposition) ended their turn:\n- bob's Falcon moves 5b-4b")
     assert "`c6d6`\n" in final and "wins (fourfold repetition)" in final
+
+
+async def test_ti15_the_builder_waiting_on_the_monkey_is_told_its_owner_decides_then_plays(
+    h: Harness,
+) -> None:
+    """Regression: while bob answered for his Monkey in ann's turn, ann trying to act was
+    told "It is bob's turn. Yours begins when they end it or at its deadline", but once he
+    has answered, or at the deadline, it is bob's own turn that begins, not hers."""
+    await torii_until_the_monkeys_pause(h)
+    with pytest.raises(Refused) as refused:
+        await h.service.play(HERE, ANN, "1 c3")
+    said = str(refused.value)
+    assert said.startswith("bob has a decision to make in your turn, the Monkey's: flip"), said
+    assert "Then they play their own turn; yours begins when they end it." in said
