@@ -165,3 +165,21 @@ async def test_ti15_the_builder_waiting_on_the_monkey_is_told_its_owner_decides_
     said = str(refused.value)
     assert said.startswith("bob has a decision to make in your turn, the Monkey's: flip"), said
     assert "Then they play their own turn; yours begins when they end it." in said
+
+
+async def test_ti15_a_draw_offer_made_while_the_monkey_answers_stands_in_its_owners_own_turn(
+    h: Harness,
+) -> None:
+    """Regression: ann's draw offer, made while bob answered for his Monkey in her turn,
+    lapsed with his answer ("bob's turn ended without accepting it"), before his own turn:
+    offers lapse when the side to act changes, and the answer is part of ann's turn (TI15)."""
+    await torii_until_the_monkeys_pause(h)
+    await h.service.draw(HERE, ANN)
+    await h.service.play(HERE, BOB, "flip none")
+    await h.service.end_turn(HERE, BOB)
+    await h.settle()
+    post = channel_texts(h)[-1]
+    assert "bob (Opposition) to act: a move" in post  # bob's own turn now
+    assert "draw offer lapsed" not in post, post
+    accepted = await h.service.draw(HERE, BOB)  # the offer stands in bob's own turn
+    assert accepted.text == "You accepted the draw; the match is over."

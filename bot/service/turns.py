@@ -98,7 +98,11 @@ async def _next_turn(
     game = table.game
     ender = game.turns[-1].side
     offers = table.offers()
-    lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
+    # a draw or reset offer lapses when the player it was made to has ended their own turn, so
+    # the side to act changes: not at a decision in the offerer's turn (TI15: the Monkey's
+    # answer); a takeback at any turn end (the asker's turn is no longer the last one)
+    kinds = (DRAW, RESET, REWIND) if game.side != ender else (REWIND,)
+    lapsed = [kind for kind in kinds if offers.get(kind) == ender.other]
     for kind in lapsed:
         del offers[kind]
     hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side, start)
