@@ -101,11 +101,13 @@ async def _next_turn(
     # a draw or reset offer lapses when the player it was made to has ended their own turn, so
     # the side to act changes: not at a decision in the offerer's turn (TI15: the Monkey's
     # answer); a takeback at any turn end (the asker's turn is no longer the last one)
-    kinds = (DRAW, RESET, REWIND) if game.side != ender else (REWIND,)
+    own = game.side != ender
+    kinds = (DRAW, RESET, REWIND) if own else (REWIND,)
     lapsed = [kind for kind in kinds if offers.get(kind) == ender.other]
     for kind in lapsed:
         del offers[kind]
-    hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side, start)
+    # a decision in the opponent's turn earns no increment (their own turn will)
+    hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side, start, earned=own)
     hosted = replace(hosted, offers=table.encode_offers(offers))
     notes = [_lapsed(kind, table.side_name(ender.other), table.side_name(ender)) for kind in lapsed]
     staged = replace(table, hosted=hosted)
