@@ -183,3 +183,16 @@ async def test_ti15_a_draw_offer_made_while_the_monkey_answers_stands_in_its_own
     assert "draw offer lapsed" not in post, post
     accepted = await h.service.draw(HERE, BOB)  # the offer stands in bob's own turn
     assert accepted.text == "You accepted the draw; the match is over."
+
+
+async def test_ti15_the_reminder_of_the_monkeys_answer_names_the_decision(h: Harness) -> None:
+    """Regression: the reminder bob got while his Monkey's answer waited in ann's turn said
+    "your turn against ann ... 0 actions staged so far", never naming the decision."""
+    await torii_until_the_monkeys_pause(h)
+    await h.advance(8 * HOUR)  # 80 % of the answer's time
+    reminder = h.delivery.user(BOB.id)[-1].message.text
+    assert reminder.startswith(
+        "Reminder: your decision in ann's turn, the Monkey's: flip either player's "
+        "tile 1 (used to unused or back), or neither (TI15), is due in 2 h"
+    ), reminder
+    assert "staged so far" not in reminder
