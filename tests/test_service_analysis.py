@@ -67,7 +67,17 @@ async def test_a_finished_match_gives_the_same_analysis_every_time(
     assert first.text.count("the AI prefers") == len(first.marked)
 
 
+def said(position: GameState, texts: list[str]) -> str:
+    """A turn as players read it (TS1: the board's coordinates, "Swallow 5e-5d")."""
+    staged = position.copy()
+    for text in texts:
+        staged.apply(text)
+    return "; ".join(staged.staged())
+
+
 async def test_the_worst_turns_are_those_the_hint_would_have_played_better(h: Harness) -> None:
+    """Regression (TS1): the turns were given in the machines' notation (`c3c4`) where every
+    other post gives them as the board reads (`Swallow 5e-5d`)."""
     match = await finished(h, "torishogi")
     report = await h.service.analyse(match.id, ANN, GUILD)
     final = (await h.store.load(match.id)).game
@@ -83,7 +93,9 @@ async def test_the_worst_turns_are_those_the_hint_would_have_played_better(h: Ha
         better = ai.hint(position.for_player(position.side))
         played = final.turns[index].texts
         assert better != played
-        assert f"played `{'; '.join(played)}`; the AI prefers `{'; '.join(better)}`" in report.text
+        played_said, better_said = said(position, played), said(position, better)
+        assert played_said != "; ".join(played)  # not Fairy-Stockfish's coordinates
+        assert f"played `{played_said}`; the AI prefers `{better_said}`" in report.text
 
 
 async def test_a_running_match_is_not_analysed(h: Harness) -> None:
