@@ -169,6 +169,11 @@ class Policies(ABC, Generic[G]):
     def replaying(self, game: G) -> AbstractContextManager[None]:
         return nullcontext()
 
+    def replay_turn(self, game: G, texts: Sequence[str]) -> None:
+        for text in texts:
+            game.apply(text)
+        game.end_turn()
+
     def series_number(self, game: G) -> int:
         return 1
 

@@ -670,6 +670,13 @@ class GameType(Protocol[G]):
         work it does once at the end (TORA's trapped search, R25)."""
         ...
 
+    def replay_turn(self, game: G, texts: Sequence[str]) -> None:
+        """Play on ``game`` a finished turn of its record (``GameTurn.texts``) and end it,
+        as reading the record would (Torii: a turn left to its deadline, recorded as
+        ``pass`` while a tile had a path, ends at its deadline); an ``ActionError`` if it
+        does not play."""
+        ...
+
     def series_number(self, game: G) -> int:
         """The game of a series being played (TORA, R28); 1 in a game without series."""
         ...

@@ -238,6 +238,12 @@ class Store:
             rewinds=stored.rewinds,
         )
 
+    async def last_turn_ended_by_player(self, match_id: int) -> bool:
+        """Whether the last finished turn of match ``match_id`` was ended by its player (End
+        turn), as ``before_last_turn`` needs to find the game before it: one row of the log
+        read, nothing replayed."""
+        return await self._read(lambda db: reads.last_closing(db, match_id)) == END
+
     async def before_last_turn(self, match: Match) -> tuple[GameState, int] | None:
         """PRIVATE (the game holds hidden state): ``match``'s game as it was before its last
         finished turn, replayed from its log, and the log entry it stood at; None unless

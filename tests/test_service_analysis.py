@@ -67,7 +67,17 @@ async def test_a_finished_match_gives_the_same_analysis_every_time(
     assert first.text.count("the AI prefers") == len(first.marked)
 
 
+def said(position: GameState, texts: list[str]) -> str:
+    """A turn as players read it (TS1: the board's coordinates, "Swallow 5e-5d")."""
+    staged = position.copy()
+    for text in texts:
+        staged.apply(text)
+    return "; ".join(staged.staged())
+
+
 async def test_the_worst_turns_are_those_the_hint_would_have_played_better(h: Harness) -> None:
+    """Regression (TS1): the turns were given in the machines' notation (`c3c4`) where every
+    other post gives them as the board reads (`Swallow 5e-5d`)."""
     match = await finished(h, "torishogi")
     report = await h.service.analyse(match.id, ANN, GUILD)
     final = (await h.store.load(match.id)).game
@@ -83,7 +93,9 @@ async def test_the_worst_turns_are_those_the_hint_would_have_played_better(h: Ha
         better = ai.hint(position.for_player(position.side))
         played = final.turns[index].texts
         assert better != played
-        assert f"played `{'; '.join(played)}`; the AI prefers `{'; '.join(better)}`" in report.text
+        played_said, better_said = said(position, played), said(position, better)
+        assert played_said != "; ".join(played)  # not Fairy-Stockfish's coordinates
+        assert f"played `{played_said}`; the AI prefers `{better_said}`" in report.text
 
 
 async def test_a_running_match_is_not_analysed(h: Harness) -> None:
@@ -146,6 +158,26 @@ async def test_a_match_resigned_before_any_move_has_nothing_to_analyse(h: Harnes
     await h.store.save(match)
     with pytest.raises(Refused, match="ended before a single move was played"):
         await h.service.analyse(match.id, ANN, GUILD)
+
+
+async def test_a_torii_match_with_a_turn_left_to_its_deadline_is_analysed(h: Harness) -> None:
+    """Regression: a Torii turn left to its deadline is recorded as ``pass`` (TI18), which
+    the analysis played as an action, refused by the rules while a tile has a path, and the
+    match was refused as having "a secret setup" (Torii has none): turns replay as the
+    game's record does (``GameType.replay_turn``)."""
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    spirits = ({"spirit": "Kitsune"}, {"spirit": "Monkey"})
+    match = await h.store.create_match(
+        GUILD, ANN.id, BOB.id, game_type("torii").new_game({}, spirits)
+    )
+    match.end_turn_by_deadline()  # ann's turn lapses
+    match.resign(Side.OPPOSITION)
+    await h.store.save(match)
+    assert match.game.turns[0].texts == ["pass"]
+    report = await h.service.analyse(match.id, ANN, GUILD)
+    assert report.text.startswith(f"Analysis of match {match.id} (Torii), 1 turn")
 
 
 def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -> None:

@@ -7,6 +7,7 @@ rematch from the end post, the colours swapped."""
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -234,3 +235,62 @@ async def test_a_sleep_begun_just_before_the_clock_moves_wakes_with_that_move() 
     clock.advance(3600)
     done, _pending = await asyncio.wait({nap}, timeout=1)
     assert nap in done
+
+
+async def monkeys_pause_on_an_increment_clock(h: Harness) -> tuple[GameState, float]:
+    """A Torii match (ann Kitsune, bob Monkey) on an increment clock of 4 h, played as in
+    test_service_games until bob's Monkey answers in ann's turn (TI15); the game as the
+    players see it, and bob's allowance as his answer begins."""
+    terms = Terms(
+        game="torii", turn_seconds=10 * HOUR, clock="increment",
+        increment_seconds=4 * HOUR, cap_seconds=1000 * HOUR,
+    )  # fmt: skip
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"spirit": "Kitsune"})
+    await h.running.setup(HERE, BOB, {"spirit": "Monkey"})
+    await h.settle()
+    game = game_type("torii").new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
+    rng = random.Random(43)
+    while not game.deciding:
+        player = ANN if game.side == 0 else BOB
+        while game.actions_left and game.legal_actions():
+            actions = game.legal_actions()
+            builds = [a for a in actions if "build" in game.notation(a)]
+            text = game.notation(rng.choice(builds if builds and rng.random() < 0.8 else actions))
+            await h.running.play(HERE, player, text)
+            game.apply(text)
+        game.end_turn()
+        await h.running.end_turn(HERE, player)
+    return game, (await clocks(h))[1]  # type: ignore[index]
+
+
+async def test_an_answer_in_the_opponents_turn_earns_no_increment(h: Harness) -> None:
+    """Regression: on an increment clock, the Monkey's owner answering in the builder's turn
+    (TI15) earned an increment for the answer, then another for their own turn: two a round
+    whenever the opponent built. The answer is part of the builder's turn; its time comes out
+    of the owner's allowance, which grows at the end of their own turn alone."""
+    game, allowance = await monkeys_pause_on_an_increment_clock(h)
+    await h.advance(HOUR)
+    await h.running.play(HERE, BOB, "flip none")
+    await h.running.end_turn(HERE, BOB)  # his answer: an hour of his allowance, no increment
+    game.apply("flip none")
+    game.end_turn()
+    assert (await clocks(h))[1] == allowance - HOUR  # type: ignore[index]
+    assert await due_in(h) == allowance - HOUR  # his own turn: what is left
+    await h.advance(HOUR)
+    await h.running.play(HERE, BOB, game.notation(game.legal_actions()[0]))
+    await h.running.end_turn(HERE, BOB)  # his own turn earns the increment
+    assert (await clocks(h))[1] == allowance - 2 * HOUR + 4 * HOUR  # type: ignore[index]
+
+
+async def test_an_answer_left_to_its_deadline_leaves_the_increment_for_the_own_turn(
+    h: Harness,
+) -> None:
+    """The answer took the whole allowance: the increment alone is left for the owner's own
+    turn, as after any turn ended at its deadline (not an own turn due at once)."""
+    _game, allowance = await monkeys_pause_on_an_increment_clock(h)
+    await h.advance(allowance)  # no answer: none
+    assert "`flip none`" in last_post(h)
+    assert (await clocks(h))[1] == 4 * HOUR  # type: ignore[index]
+    assert await due_in(h) == 4 * HOUR

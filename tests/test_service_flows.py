@@ -195,7 +195,8 @@ async def test_a_short_game_to_its_finish(h: Harness) -> None:
         await service.end_turn(HERE, players[side])
     await h.settle()
     last = h.delivery.channel(HERE.channel_id)[-1]
-    assert last.text.startswith("ann (Challenger) wins (trapped).\nFinal score:")
+    assert last.text.startswith("ann (Challenger) ended their turn:\n- ann's Archer moves")
+    assert "\nann (Challenger) wins (trapped).\nFinal score:" in last.text  # after her last turn
     assert "The match was rated" in last.text
     board, record_file = last.files
     assert board.data.startswith(b"board:")
@@ -206,9 +207,10 @@ async def test_a_short_game_to_its_finish(h: Harness) -> None:
     assert [f.reason for f in finished] == ["trapped"]
     with pytest.raises(Refused, match="no match here"):
         await service.play(HERE, ANN, "G v5h9-v4h9")
-    # every turn was announced with its board, and every "your turn" went to the right player
+    # every turn was announced with its board (the last one by the end post), and every
+    # "your turn" went to the right player
     turn_posts = [m for m in h.delivery.channel(HERE.channel_id) if "ended their turn" in m.text]
-    assert len(turn_posts) == len(record.turns) - 1
+    assert len(turn_posts) == len(record.turns)
 
 
 async def test_refusals_carry_the_rules_reason_and_change_nothing(h: Harness) -> None:

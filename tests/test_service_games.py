@@ -136,3 +136,63 @@ async def test_a_new_torishogi_move_replaces_the_staged_one_and_a_refused_one_ch
     await h.service.end_turn(HERE, ANN)
     await h.settle()
     assert "Swallow moves 7e-7d" in channel_texts(h)[-1]
+
+
+async def test_the_move_that_ends_the_game_opens_the_end_post(h: Harness) -> None:
+    """Regression: the end post said who won, but the move that ended the game was never
+    told in words (after a turn, the match's end dropped the turn's headline and actions):
+    here bob's 12th move, repeating the start a fourth time, loses (TS10)."""
+    await started(h)
+    for i, move in enumerate(["d2c2", "d6c6", "c2d2", "c6d6"] * 3):
+        who = ANN if i % 2 == 0 else BOB
+        await h.service.play(HERE, who, move)
+        await h.service.end_turn(HERE, who)
+        await h.settle()
+    final = channel_texts(h)[-1]
+    assert final.startswith("bob (Opposition) ended their turn:\n- bob's Falcon moves 5b-4b")
+    assert "`c6d6`\n" in final and "wins (fourfold repetition)" in final
+
+
+async def test_ti15_the_builder_waiting_on_the_monkey_is_told_its_owner_decides_then_plays(
+    h: Harness,
+) -> None:
+    """Regression: while bob answered for his Monkey in ann's turn, ann trying to act was
+    told "It is bob's turn. Yours begins when they end it or at its deadline", but once he
+    has answered, or at the deadline, it is bob's own turn that begins, not hers."""
+    await torii_until_the_monkeys_pause(h)
+    with pytest.raises(Refused) as refused:
+        await h.service.play(HERE, ANN, "1 c3")
+    said = str(refused.value)
+    assert said.startswith("bob has a decision to make in your turn, the Monkey's: flip"), said
+    assert "Then they play their own turn; yours begins when they end it." in said
+
+
+async def test_ti15_a_draw_offer_made_while_the_monkey_answers_stands_in_its_owners_own_turn(
+    h: Harness,
+) -> None:
+    """Regression: ann's draw offer, made while bob answered for his Monkey in her turn,
+    lapsed with his answer ("bob's turn ended without accepting it"), before his own turn:
+    offers lapse when the side to act changes, and the answer is part of ann's turn (TI15)."""
+    await torii_until_the_monkeys_pause(h)
+    await h.service.draw(HERE, ANN)
+    await h.service.play(HERE, BOB, "flip none")
+    await h.service.end_turn(HERE, BOB)
+    await h.settle()
+    post = channel_texts(h)[-1]
+    assert "bob (Opposition) to act: a move" in post  # bob's own turn now
+    assert "draw offer lapsed" not in post, post
+    accepted = await h.service.draw(HERE, BOB)  # the offer stands in bob's own turn
+    assert accepted.text == "You accepted the draw; the match is over."
+
+
+async def test_ti15_the_reminder_of_the_monkeys_answer_names_the_decision(h: Harness) -> None:
+    """Regression: the reminder bob got while his Monkey's answer waited in ann's turn said
+    "your turn against ann ... 0 actions staged so far", never naming the decision."""
+    await torii_until_the_monkeys_pause(h)
+    await h.advance(8 * HOUR)  # 80 % of the answer's time
+    reminder = h.delivery.user(BOB.id)[-1].message.text
+    assert reminder.startswith(
+        "Reminder: your decision in ann's turn, the Monkey's: flip either player's "
+        "tile 1 (used to unused or back), or neither (TI15), is due in 2 h"
+    ), reminder
+    assert "staged so far" not in reminder

@@ -146,13 +146,33 @@ async def test_a_declined_takeback_leaves_the_turn_standing(h: Harness) -> None:
 
 
 async def test_a_turn_ended_at_its_deadline_is_not_taken_back(h: Harness) -> None:
+    """Regression: the takeback of a turn ended at its deadline was asked and posted with an
+    Accept button that could never work (refused at the Accept): the asker is told at once."""
     await started(h)
     await h.running.play(HERE, ANN, "c3c4")
     await h.advance(10 * HOUR)  # the deadline plays the staged move
-    await h.running.takeback(HERE, ANN)
-    with pytest.raises(Refused, match="ended at its deadline or by an agreement"):
-        await h.running.takeback(HERE, BOB)
+    posts = len(h.delivery.texts(HERE.channel_id))
+    with pytest.raises(Refused, match="Your last turn ended at its deadline or by an agreement"):
+        await h.running.takeback(HERE, ANN)
+    assert len(h.delivery.texts(HERE.channel_id)) == posts  # no request posted
+    with pytest.raises(Refused, match="you have just ended, until your opponent ends theirs"):
+        await h.running.takeback(HERE, BOB)  # nothing to accept: bob's own turn
     assert await game_key(h) == replayed("c3c4")
+
+
+async def test_a_torii_turn_that_lapsed_is_not_taken_back(h: Harness) -> None:
+    """Regression: a Torii turn left to its deadline (played as a pass, TI8's effect) could
+    be asked back; bob's Accept could never work."""
+    terms = Terms(game="torii", turn_seconds=10 * HOUR, rated=False)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"spirit": "Kitsune"})
+    await h.running.setup(HERE, BOB, {"spirit": "Monkey"})
+    await h.settle()
+    await h.advance(10 * HOUR)  # ann's turn lapses
+    assert "lapsed: a pass" in last_post(h)
+    with pytest.raises(Refused, match="Your last turn ended at its deadline or by an agreement"):
+        await h.running.takeback(HERE, ANN)
 
 
 async def test_a_takeback_accepted_while_paused_keeps_the_clock_stopped(h: Harness) -> None:

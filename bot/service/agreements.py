@@ -73,6 +73,13 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             )
         )
     _check_proposal(ctx, table, kind, side)
+    if kind == REWIND and not await ctx.store.last_turn_ended_by_player(table.played.id):
+        raise Refused(
+            _(
+                "Your last turn ended at its deadline or by an agreement, so it cannot be "
+                "taken back."
+            )
+        )
     offers[kind] = side
     mail = Mail(table.channel_id)
     other = table.hosted.player(side.other)

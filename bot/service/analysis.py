@@ -35,14 +35,17 @@ Search = Callable[[GameState], Awaitable[list[str]]]  # the hint's turn for a po
 @dataclass(frozen=True)
 class Slip:
     """A turn that lost: ``number`` (the first turn is 1), who played it, what was played
-    and what the hint's search would have played, and how much it lost by (``drop``, in
-    the game's evaluation, from the mover's side)."""
+    and what the hint's search would have played (in notation), and how much it lost by
+    (``drop``, in the game's evaluation, from the mover's side); ``said``: the two turns as
+    players read them (``GameState.staged``: ToriShogi's board coordinates, TS1), or the
+    notation where none is given."""
 
     number: int
     side: Side
     played: tuple[str, ...]
     better: tuple[str, ...]
     drop: float
+    said: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
 
 
 @dataclass(frozen=True)
@@ -67,9 +70,7 @@ def positions(final: GameState) -> list[tuple[GameState, tuple[str, ...]]]:
             break
         walked.append((game.copy(), tuple(turn.texts)))
         try:
-            for text in turn.texts:
-                game.apply(text)
-            game.end_turn()
+            kind.replay_turn(game, turn.texts)
         except ActionError:
             raise Refused(
                 _(
@@ -83,9 +84,7 @@ def positions(final: GameState) -> list[tuple[GameState, tuple[str, ...]]]:
 def after(game: GameState, texts: Sequence[str]) -> GameState:
     """``game`` once ``texts`` have been played and the turn ended."""
     played = game.copy()
-    for text in texts:
-        played.apply(text)
-    played.end_turn()
+    game_type(game.game_type).replay_turn(played, texts)
     return played
 
 
@@ -119,7 +118,20 @@ def _judged(
     mine = ai.judge(reached, side)
     drop = 0.0 if better == played else ai.judge(after(game, better), side) - mine
     challenger = mine if side == Side.CHALLENGER else ai.judge(reached, Side.CHALLENGER)
-    return Slip(number, side, played, better, drop), challenger
+    said = (_said(game, played), _said(game, better))
+    return Slip(number, side, played, better, drop, said), challenger
+
+
+def _said(game: GameState, texts: tuple[str, ...]) -> tuple[str, ...]:
+    """A turn as players read it, staged on ``game``; its notation if it cannot be staged (a
+    Torii turn left to its deadline, recorded as ``pass``)."""
+    staged = game.copy()
+    try:
+        for text in texts:
+            staged.apply(text)
+    except ActionError:
+        return texts
+    return tuple(staged.staged())
 
 
 def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str]) -> str:
@@ -144,7 +156,8 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
             drop = f"{slip.drop:.3g}"
             # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
             cost = _("{value} lost", value=drop)
-        played, better = (f"`{'; '.join(turn)}`" for turn in (slip.played, slip.better))
+        turns = (slip.said[0] or slip.played, slip.said[1] or slip.better)
+        played, better = (f"`{'; '.join(turn)}`" for turn in turns)
         line = _(
             "Turn {number}, {player}: played {played}; the AI prefers {better} ({cost}, by its "
             "evaluation).",

@@ -219,16 +219,22 @@ async def turn_end(
 
 
 def _recap(
-    table: Table, view: GameView, headline: str, notes: Sequence[str], game_before: int
+    table: Table,
+    view: GameView,
+    headline: str,
+    notes: Sequence[str],
+    game_before: int,
+    standing: bool = True,
 ) -> list[str]:
     """What a finished turn did, in the current language: the headline, its actions, what
-    the game adds (``showing.turn_notes``), the service's ``notes`` and the standing."""
+    the game adds (``showing.turn_notes``), the service's ``notes`` and, with ``standing``,
+    the standing."""
     names = names_of(table)
     recap = [word(headline)]
     recap += [event_line(event, names) for event in view.last_turn] or [_("(no actions)")]
     recap += [word(note) for note in showing.turn_notes(view, names, game_before)]
     recap += [word(note) for note in notes]
-    recap += [showing.standing(view, names)]
+    recap += [showing.standing(view, names)] if standing else []
     return recap
 
 
@@ -281,9 +287,18 @@ def record_file(table: Table) -> Attachment:
     return Attachment(f"{game}-match-{match.id}.{game}", text.encode())
 
 
-async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, counted: bool) -> None:
+async def match_end(
+    ctx: Context,
+    table: Table,
+    headline: str,
+    mail: Mail,
+    counted: bool,
+    turn: tuple[str, int] | None = None,
+) -> None:
     """The end of a match: the headline, the final score, the final board and the record,
-    in the server's language (``headline`` worded in it, as ``turn_end``'s)."""
+    in the server's language (``headline`` worded in it, as ``turn_end``'s). A game's own
+    end came with a turn: ``turn`` (its headline and the series number before it, as
+    ``turn_end`` takes them) opens the post with what that turn did, as a turn post would."""
     view = table.game.view_for(None)
     again = counted and between_people(table)
     guild = table.hosted.guild_id
@@ -298,14 +313,16 @@ async def match_end(ctx: Context, table: Table, headline: str, mail: Mail, count
         else:
             footer = _("It was a casual match.")
         offer = _("Either of you may ask for a rematch with the button (colours swapped).")
+        recap = [] if turn is None else _recap(table, view, turn[0], (), turn[1], standing=False)
         said = _(
             "{headline}\n{final}. {footer} The full record is attached.",
             headline=word(headline),
             final=final,
             footer=footer,
         )
+        said = "\n".join([*recap, f"{said} {offer}" if again else said])
         mail.public(
-            f"{said} {offer}" if again else said,
+            said,
             board,
             record_file(table),
             mentions=(table.hosted.player(Side.CHALLENGER), table.hosted.player(Side.OPPOSITION)),

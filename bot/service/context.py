@@ -187,15 +187,22 @@ class Context:
         )
 
     async def turn_passes(
-        self, terms: Terms, hosted: Hosted, ran: Side, side: Side, start: TurnStart | None = None
+        self,
+        terms: Terms,
+        hosted: Hosted,
+        ran: Side,
+        side: Side,
+        start: TurnStart | None = None,
+        earned: bool = True,
     ) -> Hosted:
-        """``ran``'s turn is over (``settled``) and ``side``'s begins (``turn_clock``), as
-        of when ``start`` (``turn_start``'s) was read, or now, read here."""
+        """``ran``'s turn is over (``settled``, with an increment unless not ``earned``)
+        and ``side``'s begins (``turn_clock``), as of when ``start`` (``turn_start``'s) was
+        read, or now, read here."""
         if start is None:
             start = await self.turn_start(terms, hosted, ran, side)
         now = start.since
         stops = await stops_by_side(self.store, terms, hosted, (ran, side), now, start.aways)
-        settled = timing.settled(terms, hosted, ran, now, stops[ran])
+        settled = timing.settled(terms, hosted, ran, now, stops[ran], earned)
         begun = timing.started(now, terms, settled, side, stops[side])
         wants = notify_from(start.own, start.guild)
         return replace(begun, remind_at=self._reminder(wants, terms, begun, side, now))

@@ -42,6 +42,9 @@ def acting_side(ctx: Context, table: Table, user: User) -> Side:
     game = table.game
     if game.side != side:
         due, player = table.hosted.due_at, table.side_name(game.side)
+        view = game.view_for(None)
+        if view.deciding:  # a decision in this user's turn (TI15): the opponent's turn follows
+            raise NotAllowed(_deciding(ctx, player, word(view.decision), due))
         if due is None:
             raise NotAllowed(
                 _("It is {player}'s turn. Yours begins when they end it.", player=player)
@@ -54,6 +57,24 @@ def acting_side(ctx: Context, table: Table, user: User) -> Side:
             )
         )
     return side
+
+
+def _deciding(ctx: Context, player: str, decision: str, due: float | None) -> str:
+    """Why the player whose turn waits on the opponent's decision in it may not act."""
+    if due is None:
+        return _(
+            "{player} has a decision to make in your turn, {decision}. Then they play their own "
+            "turn; yours begins when they end it.",
+            player=player,
+            decision=decision,
+        )
+    return _(
+        "{player} has a decision to make in your turn, {decision}, by {time}. Then they play "
+        "their own turn; yours begins when they end it.",
+        player=player,
+        decision=decision,
+        time=moment(due, ctx.now(), localized=True),
+    )
 
 
 async def play(ctx: Context, table: Table, user: User, text: str, *, preview: bool = True) -> Reply:

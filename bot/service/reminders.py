@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.i18n import _, ngettext, speaking
+from bot.i18n import _, ngettext, speaking, word
 from rules import Side
 
 from .context import Context, Mail
@@ -62,8 +62,17 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
     """The reminder of ``side``'s running turn, in the current language."""
     hosted, now = table.hosted, ctx.now()
     due = hosted.due_at or now
-    lines = [
-        ngettext(
+    view = table.game.view_for(side)
+    if view.deciding:  # a decision in the opponent's turn (TI15): no turn of theirs yet
+        first = _(
+            "Reminder: your decision in {player}'s turn, {decision}, is due in {time} ({moment}).",
+            player=table.side_name(side.other),
+            decision=word(view.decision),
+            time=duration(due - now, localized=True),
+            moment=moment(due, now, localized=True),
+        )
+    else:
+        first = ngettext(
             "Reminder: your turn against {player} ends in {time} ({moment}); {n} action staged "
             "so far.",
             "Reminder: your turn against {player} ends in {time} ({moment}); {n} actions staged "
@@ -73,7 +82,7 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
             time=duration(due - now, localized=True),
             moment=moment(due, now, localized=True),
         )
-    ]
+    lines = [first]
     limit = table.terms.forfeit_after
     if limit:
         lines.append(

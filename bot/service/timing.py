@@ -56,11 +56,19 @@ def running_left(hosted: Hosted, now: float) -> float:
 
 
 def settled(
-    terms: Terms, hosted: Hosted, side: Side, now: float, stops: Sequence[Interval] = ()
+    terms: Terms,
+    hosted: Hosted,
+    side: Side,
+    now: float,
+    stops: Sequence[Interval] = (),
+    earned: bool = True,
 ) -> Hosted:
     """``side``'s turn is over (by their end of turn, or its deadline): their bank keeps
     what the turn did not use of it, their allowance what was left plus the increment (the
-    running time left: none while ``stops`` stop their clock)."""
+    running time left: none while ``stops`` stop their clock). Without ``earned`` (a decision
+    in the opponent's turn, TI15, is not a turn of their own) no increment is added, unless
+    it took the whole allowance (its deadline): the increment alone is left for their own
+    turn, as after any turn ended at its deadline."""
     if hosted.clocks is None:
         return hosted
     left = running_left(hosted, now)
@@ -70,7 +78,8 @@ def settled(
     if terms.clock == BANK_CLOCK:
         clocks[side] = min(clocks[side], left)
     elif terms.clock == INCREMENT_CLOCK:
-        clocks[side] = min(terms.cap_seconds, left + terms.increment_seconds)
+        increment = terms.increment_seconds if earned or left <= 0 else 0.0
+        clocks[side] = min(terms.cap_seconds, left + increment)
     return replace(hosted, clocks=(clocks[0], clocks[1]))
 
 

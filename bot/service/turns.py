@@ -53,7 +53,8 @@ async def after_turn(
     mail = mail or Mail(table.channel_id)
     kept = {} if kept is None else kept
     if game.is_over():
-        await announce.match_end(ctx, table, outcome_headline(table), mail, counted=True)
+        outcome, turn = outcome_headline(table), (headline, game_before)
+        await announce.match_end(ctx, table, outcome, mail, counted=True, turn=turn)
         await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
         return
     planner = plans.planner_of(table) if answer_plans else None
@@ -97,10 +98,16 @@ async def _next_turn(
     game = table.game
     ender = game.turns[-1].side
     offers = table.offers()
-    lapsed = [kind for kind in (DRAW, RESET, REWIND) if offers.get(kind) == ender.other]
+    # a draw or reset offer lapses when the player it was made to has ended their own turn, so
+    # the side to act changes: not at a decision in the offerer's turn (TI15: the Monkey's
+    # answer); a takeback at any turn end (the asker's turn is no longer the last one)
+    own = game.side != ender
+    kinds = (DRAW, RESET, REWIND) if own else (REWIND,)
+    lapsed = [kind for kind in kinds if offers.get(kind) == ender.other]
     for kind in lapsed:
         del offers[kind]
-    hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side, start)
+    # a decision in the opponent's turn earns no increment (their own turn will)
+    hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side, start, earned=own)
     hosted = replace(hosted, offers=table.encode_offers(offers))
     notes = [_lapsed(kind, table.side_name(ender.other), table.side_name(ender)) for kind in lapsed]
     staged = replace(table, hosted=hosted)

@@ -7,7 +7,7 @@ Pure and deterministic, no I/O. ``TORII`` is the ``rules.protocol.GameType``; it
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -25,7 +25,7 @@ from .game import ToriiGame
 from .generate import whole_turns
 from .monkey import decide, pass_turn
 from .perft import perft as perft_position
-from .record import read_record, write_record
+from .record import lapsed, read_record, write_record
 from .state import (
     BOAR,
     CRANE,
@@ -159,6 +159,13 @@ class ToriiType(Policies[ToriiGame]):
 
     def read_record(self, text: str) -> ToriiGame:
         return read_record(text)
+
+    def replay_turn(self, game: ToriiGame, texts: Sequence[str]) -> None:
+        """A turn recorded as ``pass`` while a tile had a path was left to its deadline."""
+        if lapsed(game, texts):
+            game.end_turn(deadline=True)
+        else:
+            super().replay_turn(game, texts)
 
     def perft(self, game: ToriiGame, depth: int) -> int:
         """TI20, from the game's position (staged actions aside)."""

@@ -19,7 +19,7 @@ split once; a record is at most ``MAX_RECORD`` characters.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from rules.errors import IllegalAction
@@ -162,12 +162,18 @@ def play_turn(game: ToriiGame, number: int, line: int, side: Side, actions: list
         raise ReplayError(number, 1, f"the game is over: {game.outcome()}")
     if side != game.side:
         raise ReplayError(number, 1, f"it is the {game.side.title}'s turn, not the {side.title}'s")
-    if actions == [PASS_TEXT] and not game.deciding and game.legal_actions() != [PASS]:
-        act(number, 1, lambda: game.end_turn(deadline=True))  # a turn left to its deadline
+    if lapsed(game, actions):
+        act(number, 1, lambda: game.end_turn(deadline=True))
         return
     for index, text in enumerate(actions, start=1):
         stage(game, line, number, index, text)
     act(number, len(actions) + 1, game.end_turn)
+
+
+def lapsed(game: ToriiGame, actions: Sequence[str]) -> bool:
+    """Whether a turn recorded as ``actions`` was left to its deadline: a ``pass`` that is
+    not TI8's (a tile had a path), played by ending the turn at its deadline."""
+    return list(actions) == [PASS_TEXT] and not game.deciding and game.legal_actions() != [PASS]
 
 
 def _end_game(game: ToriiGame, side: Side, kind: str) -> None:

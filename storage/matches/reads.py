@@ -112,6 +112,17 @@ async def log_lines(db: ReadConnection, match_id: int, viewer: Side | None) -> l
     ]
 
 
+async def last_closing(db: ReadConnection, match_id: int) -> str | None:
+    """The kind of the log's last entry that closed a turn (``end``, ``deadline``...), or
+    None before any."""
+    rows = await db.execute_fetchall(
+        f"SELECT kind FROM actions WHERE match_id = ? AND kind IN ({_CLOSING})"
+        " ORDER BY seq DESC LIMIT 1",
+        (match_id,),
+    )
+    return next((str(row[0]) for row in rows), None)
+
+
 async def private_secrets(db: ReadConnection, match_id: int, side: Side) -> dict[str, str]:
     """``side``'s secret setup answers by question (TORA's Assassin square, R41)."""
     await match_info(db, match_id)
