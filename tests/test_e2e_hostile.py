@@ -16,6 +16,7 @@ from test_e2e_resilience import start_match
 
 from bot.i18n import own_command
 from emulator import Interaction
+from emulator.interactions import COMPONENT
 from harness.stage import Stage
 
 RATIO = 10  # a hostile request may take at most this many times a plain refusal
@@ -153,3 +154,58 @@ async def test_every_number_out_of_its_range_is_refused_by_name(tmp_path: Path) 
         assert "Something went wrong" not in " ".join(
             m.text() for m in stage.emu.messages(stage.channel)
         )
+
+
+def forge(
+    stage: Stage, who: str, message_id: int, custom_id: str, values: list[str] | None = None
+) -> Interaction:
+    """What a modified client sends: a click (or a pick) of ``custom_id`` on a message the
+    user can see, whatever that message really shows."""
+    emu = stage.emu
+    msg = emu.world.messages[message_id]
+    saved = msg.components
+    if values is None:
+        item: dict[str, Any] = {"type": 2, "style": 2, "label": "x", "custom_id": custom_id}
+    else:
+        options = [{"label": v[:100], "value": v} for v in values]
+        item = {"type": 3, "custom_id": custom_id, "options": options}
+    msg.components = [{"type": 1, "components": [item]}]
+    try:
+        data: dict[str, Any] = {"custom_id": custom_id, "component_type": item["type"]}
+        if values is not None:
+            data["values"] = values
+        return emu._send(COMPONENT, stage.user[who], msg.channel_id, data, msg.id)
+    finally:
+        msg.components = saved
+
+
+async def other_server(stage: Stage) -> tuple[int, int]:
+    """A second server with its own channel, and eve, a member of it alone: the first
+    server's channels are nothing she can see."""
+    emu = stage.emu
+    guild = emu.add_guild("elsewhere")
+    channel = emu.add_channel(guild, "lobby")
+    eve = emu.add_user("eve")
+    emu.world.guild(stage.guild).members.pop(eve)
+    stage.user["eve"] = eve
+    await emu.wait_until(lambda: stage.bot is not None, 5)
+    return guild, channel
+
+
+async def test_a_forged_accept_from_another_server_joins_nothing(tmp_path: Path) -> None:
+    """Regression: eve, who is not in the server, accepted ann's open challenge there with
+    a forged ``tora:accept:<that channel>:-`` pressed on a message of her own server, and
+    the match started with her as ann's opponent (a button's match was taken from its
+    custom id, never checked against where it was pressed)."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        _, lobby = await other_server(stage)
+        await stage.slash("ann", "challenge")
+        await stage.posted("challenge")
+        mine = await stage.slash("eve", "games", channel=lobby)  # any message eve can see
+        forged = forge(stage, "eve", mine.response.id, f"tora:accept:{stage.channel}:-")
+        done = await forged.done(30)
+        assert stage.bot is not None
+        live = await stage.bot.store.hosting.live()
+        eve = stage.user["eve"]
+        joined = [h for h in live if eve in (h.challenger_id, h.opposition_id, h.invitee_id)]
+        assert not joined, f"eve joined a match of a server she is not in: {done.text!r}"

@@ -327,10 +327,16 @@ class Host:
         there is none, or the match or turn has moved on since."""
         table = await self._loaded(place.channel_id)
         if table is None:
-            raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
+            raise self.nothing_here(expect)
         if expect is not None:
             check_stamp(table, expect, self._ctx.cmd("board", localized=True))
         return table
+
+    def nothing_here(self, expect: Stamp | None = None) -> Refused:
+        """The refusal of a request where no match is (``expect``: a button's, whose match
+        is over): also what a front end says of a match it will not show the caller, so that
+        whether one is there is never told."""
+        return StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
 
     def _no_match(self) -> str:
         """The refusal of a command where no match is (in the caller's language)."""
