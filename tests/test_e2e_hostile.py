@@ -209,3 +209,29 @@ async def test_a_forged_accept_from_another_server_joins_nothing(tmp_path: Path)
         eve = stage.user["eve"]
         joined = [h for h in live if eve in (h.challenger_id, h.opposition_id, h.invitee_id)]
         assert not joined, f"eve joined a match of a server she is not in: {done.text!r}"
+
+
+async def test_a_forged_preview_or_play_shows_no_match_of_another_server(tmp_path: Path) -> None:
+    """Regression: eve, who is not in the server, forged ``tora:preview:<its channel>:-``
+    (or the Play button's id) and was shown that server's match, its players and board,
+    though the bot's commands refuse another server's matches to anyone but their players;
+    and the answer differed from a channel where no match is played, so it told her a match
+    was there. Both are answered as where there is none."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        _, lobby = await other_server(stage)
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.click("bob", "Accept")
+        await stage.posted("accept")
+        mine = await stage.slash("eve", "games", channel=lobby)
+        forged = forge(stage, "eve", mine.response.id, f"tora:preview:{stage.channel}:-")
+        seen = await forged.done(30)
+        nothing = forge(stage, "eve", mine.response.id, f"tora:preview:{lobby}:-")
+        empty = await nothing.done(30)
+        assert "ann" not in seen.text and not seen.files, seen.text
+        assert seen.text == empty.text, (seen.text, empty.text)
+        forged = forge(stage, "eve", mine.response.id, f"tora:play:{stage.channel}:m1t0")
+        seen = await forged.done(30)
+        nothing = forge(stage, "eve", mine.response.id, f"tora:play:{lobby}:m1t0")
+        empty = await nothing.done(30)
+        assert "ann" not in seen.text and not seen.files, seen.text
+        assert seen.text == empty.text, (seen.text, empty.text)

@@ -80,11 +80,13 @@ class Playing:
 
     async def open_at(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         """The panel opened from a button of the turn ``stamp`` (a "your turn" message)."""
-        return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
+        return await self._fresh(
+            caller, await self.actions.reached(caller, channel_id, stamp), stamp
+        )
 
     async def navigate(self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav) -> Panel:
         """One level down the menus; a picked piece's picture points out where it may go."""
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         menu = await self.service.menu(
             place, caller.user, nav.group, expect=stamp, shown=lambda cs: menus.shown(cs, nav)
         )
@@ -98,24 +100,26 @@ class Playing:
         else goes one level down."""
         if not value.startswith(menus.ACT):
             return await self.navigate(caller, channel_id, stamp, nav)
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         action = value.removeprefix(menus.ACT)
         reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
         return await self._linked(caller, _after(channel_id, reply))
 
     async def undo(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         reply = await self.service.undo(place, caller.user, expect=stamp, menu=True)
         return await self._linked(caller, _after(channel_id, reply))
 
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         reply = await self.service.end_turn(place, caller.user, expect=stamp)
         offered = ("open",) if "plan" in reply.buttons else ()  # planning.OPEN
         return Panel(channel_id, reply.stamp, reply.text, over=True, ended=offered)
 
     async def refresh(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
-        return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
+        return await self._fresh(
+            caller, await self.actions.reached(caller, channel_id, stamp), stamp
+        )
 
     async def _fresh(self, caller: Caller, place: Place, stamp: Stamp | None) -> Panel:
         """The pieces, with the player's own board."""
