@@ -235,3 +235,37 @@ async def test_a_forged_preview_or_play_shows_no_match_of_another_server(tmp_pat
         empty = await nothing.done(30)
         assert "ann" not in seen.text and not seen.files, seen.text
         assert seen.text == empty.text, (seen.text, empty.text)
+
+
+async def test_a_forged_panel_pick_on_a_public_post_leaves_it_as_it_is(
+    tmp_path: Path,
+) -> None:
+    """Regression: carl, a bystander, forged a Play panel pick for a match that is over
+    (``m99``) on ann's public challenge post, and the stale refusal "turned the panel off"
+    by editing the message the pick came from: the challenge post lost its Accept and
+    Decline buttons for bob and everyone (as would any public post with buttons). A panel's
+    or a setup form's pick acts only in the caller's own message; elsewhere it is refused to
+    them alone."""
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob")
+        message_id, _ = await stage.emu.wait_until(
+            lambda: _button(stage, "Accept"), 30, "the Accept button"
+        )
+        post = stage.emu.world.messages[message_id]
+        assert post.ephemeral_to is None
+        custom_id = f"tora:pb:refresh:{stage.channel}:m99t0"
+        done = await forge(stage, "carl", message_id, custom_id).done(15)
+        labels = [b.get("label") for b in post.buttons() if not b.get("disabled")]
+        assert "Accept" in labels, (labels, done.text)
+        assert "shown to you alone" in done.text, done.text
+        setup = f"tora:su:{stage.channel}:m99t0:strategy:0"
+        done = await forge(stage, "carl", message_id, setup).done(15)
+        labels = [b.get("label") for b in post.buttons() if not b.get("disabled")]
+        assert "Accept" in labels and "shown to you alone" in done.text, (labels, done.text)
+
+
+def _button(stage: Stage, label: str) -> tuple[int, str] | None:
+    try:
+        return stage.emu.find_button(stage.channel, label)
+    except LookupError:
+        return None

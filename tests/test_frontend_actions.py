@@ -394,6 +394,7 @@ def fake_interaction(
         user=SimpleNamespace(id=2),
         locale=discord.Locale.american_english,
         guild_locale=None,
+        guild_id=None,  # in a DM with the bot: a panel there is the caller's own
     )
     return interaction, log
 

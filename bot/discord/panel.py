@@ -21,7 +21,7 @@ from typing import Any
 
 import discord
 
-from bot.app.answers import explain
+from bot.app.answers import NOT_YOURS, explain
 from bot.app.menus import Nav, Select
 from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
@@ -37,6 +37,7 @@ from .respond import (
     Refusal,
     answer_pick,
     files_of,
+    own_message,
     report,
     within,
 )
@@ -207,7 +208,9 @@ async def update(
 ) -> None:
     """Edit the panel a pick came from (as the pick's response when it is ready quickly, else
     once the pick is deferred); a refusal goes to the player alone and leaves the panel, or
-    turns it off when its turn has ended. Acted on once, however often it is delivered."""
+    turns it off when its turn has ended. A pick made anywhere but the player's own panel
+    (an ephemeral answer, or a DM) is refused, that message left as it is. Acted on once,
+    however often it is delivered."""
     if not await handlers.respond.handled.first(interaction):
         log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
@@ -222,6 +225,8 @@ async def _picked(
 ) -> dict[str, Any] | Refusal:
     """The panel as a pick leaves it (``message_of``), or why the pick is refused."""
     with speaking(await handlers.respond.language(interaction)):
+        if not own_message(interaction):
+            return Refusal(_(NOT_YOURS))
         try:
             return message_of(await work())
         except StaleRequest as stale:

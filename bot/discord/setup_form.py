@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot.app.answers import NOT_YOURS
 from bot.app.setup_form import (
     ROWS,
     Choose,
@@ -24,14 +25,14 @@ from bot.app.setup_form import (
     option_at,
     option_named,
 )
-from bot.i18n import speaking
+from bot.i18n import _, speaking
 from bot.service import Stamp
 from bot.service.questions import SetupForm
 
 from .callers import caller_of
 from .handlers import handlers_of
 from .links import keeping, links_of
-from .respond import NOBODY, Refusal, answer_pick, report
+from .respond import NOBODY, Refusal, answer_pick, own_message, report
 
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
 BUTTON_TEMPLATE = r"tora:su:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<index>\d{1,2})"
@@ -151,6 +152,8 @@ async def _answered(
     (the one their form was sent in)."""
     handlers = handlers_of(interaction)
     with speaking(await handlers.respond.language(interaction)):
+        if not own_message(interaction):
+            return Refusal(_(NOT_YOURS))
         try:
             picked = await handlers.app.setup.pick(
                 caller_of(interaction), channel_id, stamp, name, choose
