@@ -269,3 +269,21 @@ def _button(stage: Stage, label: str) -> tuple[int, str] | None:
         return stage.emu.find_button(stage.channel, label)
     except LookupError:
         return None
+
+
+async def test_a_forged_settings_pick_on_a_public_post_leaves_it_as_it_is(tmp_path: Path) -> None:
+    """Regression: carl forged a notifications toggle (``tora:nt:me:dm_turn:off``) on ann's
+    public challenge post, and the pick was answered by editing the message it came from:
+    the challenge post showed carl's settings form to the whole channel, its challenge text
+    and its Accept and Decline buttons gone. Now refused to carl alone."""
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob")
+        message_id, _ = await stage.emu.wait_until(
+            lambda: _button(stage, "Accept"), 30, "the Accept button"
+        )
+        post = stage.emu.world.messages[message_id]
+        done = await forge(stage, "carl", message_id, "tora:nt:me:dm_turn:off").done(15)
+        assert "challenges bob" in post.text(), (post.text(), done.text)
+        labels = [b.get("label") for b in post.buttons() if not b.get("disabled")]
+        assert "Accept" in labels, labels
+        assert "shown to you alone" in done.text, done.text
