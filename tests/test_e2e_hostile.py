@@ -287,3 +287,31 @@ async def test_a_forged_settings_pick_on_a_public_post_leaves_it_as_it_is(tmp_pa
         labels = [b.get("label") for b in post.buttons() if not b.get("disabled")]
         assert "Accept" in labels, labels
         assert "shown to you alone" in done.text, done.text
+
+
+async def test_a_custom_id_with_a_number_past_any_id_is_refused_as_stale(
+    tmp_path: Path,
+) -> None:
+    """Regression: every component template takes a channel of up to 20 digits, past
+    SQLite's 2**63: the lookup of the channel's match raised OverflowError and the user was
+    told "Something went wrong" (logged as a failure) instead of a refusal, for every kind
+    of component."""
+    big = "9" * 20
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        mine = await stage.slash("ann", "games")
+        forged = [
+            (f"tora:preview:{big}:-", None),
+            (f"tora:end:{big}:m1t1", None),
+            (f"tora:end:{stage.channel}:m{big}t1", None),
+            (f"tora:enter:{big}:-", None),
+            (f"tora:play:{big}:m1t1", None),
+            (f"tora:pb:end:{big}:m1t1", None),
+            (f"tora:pn:{big}:m1t1:c:::", ["a"]),
+            (f"tora:su:{big}:m1t0:strategy:0", None),
+        ]
+        failed = []
+        for custom_id, values in forged:
+            done = await forge(stage, "ann", mine.response.id, custom_id, values).done(15)
+            if done.error is not None or "Something went wrong" in done.text:
+                failed.append(custom_id)
+        assert not failed, failed

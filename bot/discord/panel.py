@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.app.answers import NOT_YOURS, explain
+from bot.app.buttons import number
 from bot.app.menus import Nav, Select
 from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
@@ -55,7 +56,7 @@ PLAY, PLAN = ("pn", "pb"), ("pd", "pq")  # the kinds of a panel's menus and butt
 
 
 def _stamp(found: re.Match[str]) -> Stamp:
-    return Stamp(int(found["match"]), int(found["turn"]))
+    return Stamp(number(found["match"]), int(found["turn"]))
 
 
 def _where(channel_id: int, stamp: Stamp) -> str:
@@ -105,7 +106,7 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         step = int(match["step"]) if match["step"] else None
         nav = Nav(match["category"] or None, match["group"] or None, step)
         assert isinstance(item, discord.ui.Select)
-        where = int(match["channel"]), _stamp(match)
+        where = number(match["channel"]), _stamp(match)
         return cls(item, *where, match["level"], nav, match["kind"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
@@ -136,7 +137,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PanelButton:
-        return cls(match["verb"], int(match["channel"]), _stamp(match), match["kind"])
+        return cls(match["verb"], number(match["channel"]), _stamp(match), match["kind"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handlers = handlers_of(interaction)

@@ -15,6 +15,7 @@ from typing import Any
 import discord
 
 from bot.app.answers import NOT_YOURS
+from bot.app.buttons import number
 from bot.app.setup_form import (
     ROWS,
     Choose,
@@ -44,7 +45,7 @@ def _where(channel_id: int, stamp: Stamp) -> str:
 
 
 def _stamp(found: re.Match[str]) -> Stamp:
-    return Stamp(int(found["match"]), int(found["turn"]))
+    return Stamp(number(found["match"]), int(found["turn"]))
 
 
 class SetupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
@@ -75,7 +76,7 @@ class SetupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SetupButton:
-        return cls(int(match["channel"]), _stamp(match), match["name"], int(match["index"]))
+        return cls(number(match["channel"]), _stamp(match), match["name"], int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         choose = option_at(self.name, self.index)
@@ -110,7 +111,7 @@ class SetupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SetupSelect:
         assert isinstance(item, discord.ui.Select)
-        return cls(item, int(match["channel"]), _stamp(match), match["name"])
+        return cls(item, number(match["channel"]), _stamp(match), match["name"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         picked = (self.item.values or [""])[0]
