@@ -315,3 +315,18 @@ async def test_a_custom_id_with_a_number_past_any_id_is_refused_as_stale(
             if done.error is not None or "Something went wrong" in done.text:
                 failed.append(custom_id)
         assert not failed, failed
+
+
+async def test_a_panel_step_pick_of_a_superscript_digit_is_answered(
+    tmp_path: Path,
+) -> None:
+    """Regression: a pick in a Play panel's step menu whose value is ``²`` (``str.isdigit``
+    is true, ``int`` refuses it) raised in ``panel._deeper`` before the pick was answered:
+    the user saw "This interaction failed" instead of an answer."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        mine = await stage.slash("ann", "games")
+        custom_id = f"tora:pn:{stage.channel}:m1t1:s:::"
+        forged = forge(stage, "ann", mine.response.id, custom_id, values=["\u00b2"])
+        done = await forged.done(10)
+        assert done.error is None and done.text
+        assert "Something went wrong" not in done.text, done.text

@@ -48,6 +48,7 @@ def test_every_web_variable_is_read() -> None:
         ("TORA_WEB_HOST", "user@host"),
         ("TORA_WEB_PORT", "70000"),
         ("TORA_WEB_PORT", "-1"),
+        ("TORA_WEB_PORT", "\u00b2"),  # regression: ``isdigit`` took it, ``int`` raised
         ("TORA_WEB_URL", "ftp://x"),
         ("TORA_WEB_SECRET", "short"),
     ],

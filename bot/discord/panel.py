@@ -28,6 +28,7 @@ from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
 from bot.i18n import _, speaking
 from bot.service import StaleRequest, Stamp
+from rules.digits import whole_number
 
 from .callers import caller_of
 from .handlers import Handlers, handlers_of
@@ -111,15 +112,15 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         picked = (self.item.values or [""])[0]
-        nav = _deeper(self.level, self.nav, picked)
         handlers = handlers_of(interaction)
         app, caller = handlers.app, caller_of(interaction)
         panel = app.planning if self.kind == PLAN[0] else app.playing
-        await update(
-            handlers,
-            interaction,
-            lambda: panel.act(caller, self.channel_id, self.stamp, nav, picked),
-        )
+
+        def work() -> Awaitable[Panel]:  # the pick read within the work, whose failure is told
+            nav = _deeper(self.level, self.nav, picked)
+            return panel.act(caller, self.channel_id, self.stamp, nav, picked)
+
+        await update(handlers, interaction, work)
 
 
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
@@ -160,9 +161,8 @@ def _deeper(level: str, nav: Nav, picked: str) -> Nav:
         return Nav(picked)
     if level == "g":
         return Nav(nav.category, picked)
-    if level == "s" and picked.isdigit():
-        return Nav(nav.category, nav.group, int(picked))
-    return nav
+    step = whole_number(picked, 3) if level == "s" else None
+    return nav if step is None else Nav(nav.category, nav.group, step)
 
 
 def view_of(panel: Panel) -> discord.ui.View | None:
