@@ -330,3 +330,19 @@ async def test_a_panel_step_pick_of_a_superscript_digit_is_answered(
         done = await forged.done(10)
         assert done.error is None and done.text
         assert "Something went wrong" not in done.text, done.text
+
+
+async def test_a_forged_join_tells_no_other_servers_tournament_apart(tmp_path: Path) -> None:
+    """Regression: eve's forged ``tora:enter:<id>:-`` from her own server was refused "That
+    tournament belongs to another server." for an event of another server, and "no longer
+    exists" for an id no event has, so counting through the ids told her which servers hold
+    events; both are answered alike now."""
+    async with Stage(tmp_path, ("admin", "ann")) as stage:
+        _, lobby = await other_server(stage)
+        await stage.slash("admin", "tournament create", name="Spring", format="swiss")
+        _, join = await stage.emu.wait_until(lambda: _button(stage, "Join"), 30, "the Join button")
+        mine = await stage.slash("eve", "games", channel=lobby)
+        there = await forge(stage, "eve", mine.response.id, join).done(15)
+        event = int(join.split(":")[2])
+        gone = await forge(stage, "eve", mine.response.id, f"tora:enter:{event + 99}:-").done(15)
+        assert there.text == gone.text, (there.text, gone.text)

@@ -82,13 +82,15 @@ class EventDesk(Desk[EventFlow]):
         return await self._event(place, name)
 
     async def name_of(self, place: Place, event_id: int) -> str:
-        """The name of this server's event ``event_id`` (a button names it by id)."""
+        """The name of this server's event ``event_id`` (a button names it by id, which a
+        modified client may forge): another server's is refused as one that is gone, so
+        that which ids are events elsewhere is never told."""
         try:
             event = (await self._store.events.snapshot(event_id)).event
         except LookupError:
-            raise Refused(_("That tournament no longer exists.")) from None
-        if event.guild_id != place.guild_id:
-            raise Refused(_("That tournament belongs to another server."))
+            event = None
+        if event is None or event.guild_id != place.guild_id:
+            raise Refused(_("That tournament no longer exists."))
         return event.name
 
     async def _event(self, place: Place, name: str) -> EventRow:
