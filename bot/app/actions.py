@@ -475,7 +475,9 @@ class Actions:
             return self._turn_prompt(place, await service.play_hint(place, user, expect))
         if press.verb == "keep":
             return Answer(_("Nothing was done: you play on."))
-        return replace(Answer.of(await service.board(place, user)), private=True)
+        # Preview: the board drawn, within the allowance ``/tora preview`` draws within
+        reply = await self._picture(caller, lambda: service.board(place, user))
+        return replace(Answer.of(reply), private=True)
 
     async def _rematch(self, caller: Caller, place: Place, made: Stamp) -> Answer:
         """The end post's Rematch: a challenge to the other player, with its buttons."""
