@@ -332,6 +332,12 @@ class Host:
             check_stamp(table, expect, self._ctx.cmd("board", localized=True))
         return table
 
+    def pace(self, user: User) -> None:
+        """Count one request of ``user`` against the commands' allowance (``RateLimited``
+        beyond it), for the writes other desks make on a user's word (a tournament's entry,
+        a ladder's queue): a flood of them is refused as a flood of commands is."""
+        self._limit.take(user.id, self._ctx.now())
+
     def nothing_here(self, expect: Stamp | None = None) -> Refused:
         """The refusal of a request where no match is (``expect``: a button's, whose match
         is over): also what a front end says of a match it will not show the caller, so that

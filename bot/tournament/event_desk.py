@@ -106,6 +106,7 @@ class EventDesk(Desk[EventFlow]):
 
     # ---- organising ----------------------------------------------------------------------
     async def create(self, place: Place, user: User, spec: EventSpec, *, admin: bool) -> Reply:
+        self.flow.service.pace(user)
         if not admin:
             raise NotAllowed(_("Only a server admin can organise a tournament."))
         parts = check_spec(spec, (await load_guild(self._store, place.guild_id)).turn_seconds)
@@ -146,6 +147,7 @@ class EventDesk(Desk[EventFlow]):
 
     async def join(self, place: Place, user: User, name: str) -> Reply:
         """Enter an event: before its start, or as a late entry into a Swiss's next round."""
+        self.flow.service.pace(user)
         event = await self._event(place, name)
         rating = await self._rating(event, user.id)
         await self._store.save_player(user.id, user.name)
@@ -191,6 +193,7 @@ class EventDesk(Desk[EventFlow]):
         """Leave before the start, or withdraw from a running event: you are paired no more,
         and your games not yet decided are lost by forfeit in every format (a round robin's
         are all open from its start), those being played called off."""
+        self.flow.service.pace(user)
         event = await self._event(place, name)
         public = await self.flow.language(event.guild_id)
         async with self.flow.guarded(event.id, event.name):
