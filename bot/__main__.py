@@ -13,7 +13,7 @@ import sys
 
 from bot import collector
 from bot.build import build
-from bot.config import MOST_SNOWFLAKE, Config, ConfigError, digits
+from bot.config import MOST_SNOWFLAKE, Config, ConfigError
 from bot.discord.client import (
     DiscordUnreachable,
     ServerRefused,
@@ -23,6 +23,7 @@ from bot.discord.client import (
 )
 from bot.logs import setup_logging
 from bot.web.server import CannotListen
+from rules.digits import whole_number
 from storage import CannotOpen
 
 log = logging.getLogger("bot")
@@ -72,9 +73,10 @@ async def serve(config: Config) -> int:
 
 def server_id(text: str) -> int:
     """``--guild``: ASCII digits, as TORA_SYNC_GUILD (``int`` alone reads "٣" as 3)."""
-    if not digits(text, MOST_SNOWFLAKE):
+    found = whole_number(text, MOST_SNOWFLAKE)
+    if found is None:
         raise argparse.ArgumentTypeError(f"a server id is digits, not {text!r}")
-    return int(text)
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:

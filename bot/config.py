@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from urllib.parse import urlsplit
 
+from rules.digits import whole_number
 from storage import Config as StoreConfig
 
 DISCORD_API = "https://discord.com/api/v10"
@@ -64,7 +65,8 @@ class WebConfig:
         if not host or len(host) > 255 or any(c.isspace() or c in "/@" for c in host):
             raise ConfigError(f"TORA_WEB_HOST is a host name or address, not {host!r}.")
         port = (environ.get("TORA_WEB_PORT") or str(WEB_PORT)).strip()
-        if not (digits(port, 5) and int(port) <= 65535):
+        number = whole_number(port, 5)
+        if number is None or number > 65535:
             raise ConfigError(f"TORA_WEB_PORT is a port number, 0 to 65535, not {port!r}.")
         url = (environ.get("TORA_WEB_URL") or "").strip().rstrip("/") or None
         if url is not None and not url.startswith(("http://", "https://")):
@@ -117,7 +119,7 @@ class ActivityConfig:
         if switch not in ("on", "off"):
             raise ConfigError(f"TORA_ACTIVITY is on or off, not {switch!r}.")
         client = (environ.get("TORA_CLIENT_ID") or "").strip()
-        if client and not digits(client, MOST_SNOWFLAKE):
+        if client and whole_number(client, MOST_SNOWFLAKE) is None:
             raise ConfigError(f"TORA_CLIENT_ID is the application's id (digits), not {client!r}.")
         secret = (environ.get("TORA_CLIENT_SECRET") or "").strip()
         if secret and not (8 <= len(secret) <= 200 and secret.isprintable()):
@@ -185,7 +187,7 @@ class Config:
         if level not in LOG_LEVELS:
             raise ConfigError(f"TORA_LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not {level!r}.")
         guild = (environ.get("TORA_SYNC_GUILD") or "").strip()
-        if guild and not digits(guild, MOST_SNOWFLAKE):
+        if guild and whole_number(guild, MOST_SNOWFLAKE) is None:
             raise ConfigError(f"TORA_SYNC_GUILD is a server id (digits), not {guild!r}.")
         api = (environ.get("TORA_DISCORD_API") or DISCORD_API).strip().rstrip("/")
         if not api.startswith(("http://", "https://")):
@@ -194,7 +196,8 @@ class Config:
         if gateway is None and api != DISCORD_API:
             gateway = gateway_next_to(api)
         workers = (environ.get("TORA_AI_PROCESSES") or "").strip()
-        if workers and (not digits(workers, 5) or int(workers) > MOST_AI_PROCESSES):
+        processes = whole_number(workers, 5)
+        if workers and (processes is None or processes > MOST_AI_PROCESSES):
             raise ConfigError(
                 f"TORA_AI_PROCESSES is a number of processes, 0 to {MOST_AI_PROCESSES}, "
                 f"not {workers!r}."
@@ -205,11 +208,12 @@ class Config:
             raise ConfigError(str(exc)) from None
         sync = int(guild) if guild else None
         count = (environ.get("TORA_SHARD_COUNT") or "").strip()
-        if count and not digits(count, 5):
+        if count and whole_number(count, 5) is None:
             raise ConfigError(f"{SHARD_COUNT} is a number of shards, not {count!r}.")
         sharding = parse_shards(environ.get("TORA_SHARDS"), int(count) if count else None)
         claim = (environ.get("TORA_CLAIM_SECONDS") or "60").strip()
-        if not (digits(claim, 5) and MOST_CLAIM >= int(claim) >= 1):
+        seconds = whole_number(claim, 9)
+        if seconds is None or not MOST_CLAIM >= seconds >= 1:
             raise ConfigError(f"TORA_CLAIM_SECONDS is 1 to {MOST_CLAIM} seconds, not {claim!r}.")
         web = WebConfig.from_env(environ)
         return cls(
@@ -266,7 +270,7 @@ def parse_shards(shards: str | None, count: int | None) -> Sharding:
     if count is None:
         raise ConfigError(f"{SHARDS} needs {SHARD_COUNT}: how many shards there are in all")
     parts = [part.strip() for part in shards.split(",", MOST_SHARDS)]
-    if not all(digits(part, 4) for part in parts):
+    if not all(whole_number(part, 4) is not None for part in parts):
         raise ConfigError(f"{SHARDS} is shard ids separated by commas (0,2), not {shards!r}")
     ids = tuple(int(part) for part in parts)
     if len(set(ids)) != len(ids) or max(ids) >= count:
@@ -274,12 +278,6 @@ def parse_shards(shards: str | None, count: int | None) -> Sharding:
             f"{SHARDS} must be distinct ids from 0 to {count - 1} ({SHARD_COUNT} is {count})"
         )
     return Sharding(ids, count)
-
-
-def digits(text: str, most: int) -> bool:
-    """Whether ``text`` is 1 to ``most`` ASCII digits: ``str.isdigit`` alone takes "²",
-    which ``int`` refuses, and "٣", which it reads as 3."""
-    return text.isascii() and text.isdigit() and len(text) <= most
 
 
 def gateway_next_to(api_base: str) -> str:

@@ -121,7 +121,7 @@ def no_content() -> web.Response:
 
 def snowflake(request: web.Request, name: str) -> int:
     value = request.match_info[name]
-    if not value.isdigit():
+    if not (0 < len(value) <= 20 and value.isascii() and value.isdecimal()):
         raise ApiError(
             400, 50035, "Invalid Form Body", {name: {"_errors": [{"code": "NUMBER_TYPE_COERCE"}]}}
         )

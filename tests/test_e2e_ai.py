@@ -161,6 +161,16 @@ def quiet_for(monkeypatch: pytest.MonkeyPatch, rounds: int) -> None:
     monkeypatch.setattr(ToriShogiGame, "quiet_rounds", lambda _game: rounds)
 
 
+async def test_an_ai_matches_cap_of_a_superscript_digit_is_refused_by_name(tmp_path: Path) -> None:
+    """Regression: ``/tora admin settings ai_matches:²``: ``isdigit`` let it through and
+    ``int`` raised, so the admin was told "Something went wrong" rather than what the cap
+    takes."""
+    async with Stage(tmp_path, ("ann", "admin")) as stage:
+        done = await stage.slash("admin", "admin", "settings", ai_matches="\u00b2")
+        assert "Something went wrong" not in done.text, done.text
+        assert "whole number from 0" in done.text, done.text
+
+
 async def test_the_ai_takes_a_draw_in_a_level_game_where_nothing_is_captured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

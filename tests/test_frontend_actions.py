@@ -153,6 +153,19 @@ async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Ha
     assert preview.private and preview.files
 
 
+async def test_the_preview_button_draws_within_the_pictures_allowance(
+    act: Actions, h: Harness
+) -> None:
+    """Regression: ``/tora preview`` and ``/tora board`` draw within the per-user pictures
+    allowance (``Limits.pictures``), but the Preview button drew the board outside it, so
+    pressing it over and over drew without end."""
+    await start_short(act, h)
+    carl, press = here(CARL), Press("preview", CHANNEL, None)
+    with pytest.raises(RateLimited):
+        for _ in range(20):
+            await act.press(carl, press)
+
+
 async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harness, caplog) -> None:
     """Regression: every keystroke of a spectator logged an ERROR with a traceback."""
     await start_short(act, h)
@@ -394,6 +407,7 @@ def fake_interaction(
         user=SimpleNamespace(id=2),
         locale=discord.Locale.american_english,
         guild_locale=None,
+        guild_id=None,  # in a DM with the bot: a panel there is the caller's own
     )
     return interaction, log
 

@@ -144,6 +144,11 @@ def test_config_comes_from_the_environment() -> None:
         {"TORA_DB_SYNCHRONOUS": "sometimes"},
         {"TORA_AI_PROCESSES": "many"},
         {"TORA_AI_PROCESSES": "17"},
+        # regression: digits ``str.isdigit`` takes and ``int`` refuses raised ValueError
+        {"TORA_AI_PROCESSES": "\u00b2"},
+        {"TORA_SYNC_GUILD": "\u00b2"},
+        {"TORA_CLAIM_SECONDS": "\u00b2"},
+        {"TORA_SHARD_COUNT": "\u00b2"},
     ):
         with pytest.raises(ConfigError):
             Config.from_env({"DISCORD_TOKEN": "t", **bad})
@@ -209,6 +214,7 @@ def test_shards_and_a_postgresql_database_make_a_process_one_of_several() -> Non
         ("1,1", "4", "distinct"),
         ("0;2", "4", "separated by commas"),
         ("0", "many", "number of shards"),
+        ("\u00b2", "4", "separated by commas"),  # regression: it raised ValueError
     ):
         environ = {"DISCORD_TOKEN": "t", "TORA_SHARDS": shards, "TORA_SHARD_COUNT": count}
         with pytest.raises(ConfigError, match=why):

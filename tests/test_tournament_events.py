@@ -953,3 +953,20 @@ async def test_an_events_join_is_looked_at_once_its_entries_close_before_its_sta
     await desk.flow.tick()
     assert [n.stale for n in await desk.stale_buttons(event.id)] == [("enter",)]
     assert told == [event.id]
+
+
+async def test_a_flood_of_joins_and_leaves_is_refused_at_the_commands_allowance(
+    tmp_path,
+) -> None:
+    """Regression: a match command counts against the user's allowance (``Settings.burst``
+    at once, then one every ``every`` seconds), but joining and leaving an event, each a
+    database write, counted nowhere: a script pressing Join and Leave wrote without end."""
+    settings = Settings(burst=4, every=60.0)
+    async with Harness(tmp_path / "t.sqlite3", settings=settings) as h:
+        desk = await desk_of(h)
+        await create(desk, "Flood", "torii", "swiss", rounds=3)
+        with pytest.raises(Refused, match="faster than I take them"):
+            for _ in range(10):
+                await desk.join(HERE, user(1), "Flood")
+                await desk.leave(HERE, user(1), "Flood")
+        assert len((await snapshot(h, "Flood")).entries) <= 1

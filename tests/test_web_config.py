@@ -110,6 +110,7 @@ def test_links_to_an_address_no_player_can_open_are_warned_of() -> None:
         ("TORA_WEB_HOST", "user@host"),
         ("TORA_WEB_PORT", "70000"),
         ("TORA_WEB_PORT", "-1"),
+        ("TORA_WEB_PORT", "\u00b2"),  # regression: ``isdigit`` took it, ``int`` raised
         ("TORA_WEB_URL", "ftp://x"),
         ("TORA_WEB_SECRET", "short"),
     ],

@@ -416,8 +416,33 @@ class Actions:
     async def press(self, caller: Caller, press: Press) -> Answer:
         """A button pressed; in a DM its answer names its match, as the command's does."""
         # Only a new match needs its server; a button's match exists, found by its channel.
-        place = Place(caller.guild_id or 0, press.channel_id)
+        place = await self.reached(caller, press.channel_id, press.stamp)
         return await self._headed(caller, place, await self._pressed(caller, place, press))
+
+    async def reached(self, caller: Caller, channel_id: int, expect: Stamp | None) -> Place:
+        """The place of a button's match, named by the channel in its id (which a modified
+        client may forge): pressed in that channel, or in a DM by one who takes part in
+        that match. Anywhere else it is refused as where no match is, in the same words,
+        so that neither another server's match nor whether one is there is told."""
+        place = Place(caller.guild_id or 0, channel_id)
+        if channel_id == caller.channel_id:
+            return place
+        if caller.in_dm and await self._takes_part(caller.user.id, channel_id, expect):
+            return place
+        raise self.service.nothing_here(expect)
+
+    async def _takes_part(self, user_id: int, channel_id: int, expect: Stamp | None) -> bool:
+        """Whether ``user_id`` takes part in the match of ``channel_id`` (``expect``: that
+        match, live or ended, e.g. an end post's Rematch; None: the channel's live match)."""
+        if expect is None:
+            return any(h.channel_id == channel_id for h in await self.service.matches_of(user_id))
+        hosted = await self.records.hosted(expect.match)
+        return (
+            hosted is not None
+            and hosted.channel_id == channel_id
+            and user_id
+            in (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
+        )
 
     async def _pressed(self, caller: Caller, place: Place, press: Press) -> Answer:
         user, expect = caller.user, press.stamp
@@ -450,7 +475,9 @@ class Actions:
             return self._turn_prompt(place, await service.play_hint(place, user, expect))
         if press.verb == "keep":
             return Answer(_("Nothing was done: you play on."))
-        return replace(Answer.of(await service.board(place, user)), private=True)
+        # Preview: the board drawn, within the allowance ``/tora preview`` draws within
+        reply = await self._picture(caller, lambda: service.board(place, user))
+        return replace(Answer.of(reply), private=True)
 
     async def _rematch(self, caller: Caller, place: Place, made: Stamp) -> Answer:
         """The end post's Rematch: a challenge to the other player, with its buttons."""

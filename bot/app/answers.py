@@ -8,12 +8,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.ladder.errors import LadderError
 from bot.service import UNAVAILABLE, Attachment, DatabaseUnavailable, Link, Refused, Reply
 
 from .buttons import Press
 from .parsing import BadDuration
+
+# a pick in a panel's or a form's components made in a message others see too (a modified
+# client sends any custom id from any message): refused, that message left as it is
+NOT_YOURS = N_("Nothing was done: that works only in the message shown to you alone.")
 
 
 class Unusable(Exception):

@@ -54,6 +54,9 @@ STAMP = r"m(?P<match>\d{1,20})t(?P<turn>\d{1,9})(?:b(?P<back>\d{1,9}))?"  # ``st
 TEMPLATE = _VERB + r":(?P<channel>\d{1,20}):(?:" + STAMP + r"|-)"
 # Buttons posted by earlier versions: their guild, channel and the match's version.
 LEGACY_TEMPLATE = _VERB + r":\d{1,20}:\d{1,20}:(?:\d{1,20}|-)"
+# The largest number a custom id's channel, match or event may be: past every Discord
+# snowflake, and the most the store keeps (SQLite's and Postgres' 64-bit integers)
+MOST_NUMBER = 2**63 - 1
 CHALLENGE = ("accept", "decline")
 TURN = ("play", "end", "undo", "preview")
 LOOKING = ("preview", "keep", "back")  # buttons that need no match's turn carry no stamp
@@ -99,7 +102,16 @@ class Press:
     @classmethod
     def from_match(cls, found: re.Match[str]) -> Press:
         stamp = None if found["match"] is None else stamp_of(found)
-        return cls(found["verb"], int(found["channel"]), stamp)
+        return cls(found["verb"], number(found["channel"]), stamp)
+
+
+def number(digits: str) -> int:
+    """A number of a custom id (its templates take up to 20 digits): one past
+    ``MOST_NUMBER``, which no channel, match or event can be, is read as 0, which none is
+    either, so its component is answered as stale or unknown (no match there, no such
+    event) rather than failing in the store. Every front end reads custom ids with it."""
+    value = int(digits)
+    return value if value <= MOST_NUMBER else 0
 
 
 def stamp_id(stamp: Stamp) -> str:
@@ -113,7 +125,7 @@ def stamp_of(found: re.Match[str]) -> Stamp:
     """The stamp a custom id holds (``STAMP`` matched): without ``b``, one whose takebacks
     are not compared (an id made before they were kept)."""
     back = None if found["back"] is None else int(found["back"])
-    return Stamp(int(found["match"]), int(found["turn"]), back)
+    return Stamp(number(found["match"]), int(found["turn"]), back)
 
 
 def presses(verbs: tuple[str, ...], channel_id: int, stamp: Stamp | None) -> tuple[Press, ...]:

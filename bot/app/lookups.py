@@ -21,6 +21,7 @@ from bot.service.texts import duration, escape, quote
 from render import Replay, StatusInfo, TooLarge, board_of, replay_of
 from render.eval_chart import evaluation_chart_png
 from rules import game_type
+from rules.digits import whole_number
 from rules.records import RecordError
 
 from . import permissions
@@ -412,7 +413,8 @@ def _ai_matches(text: str, default: int) -> int | None:
     word = text.strip().lower()
     if word == "default":
         return None
-    if not (word.isdigit() and len(word) <= 3 and int(word) <= MOST_AI_MATCHES):
+    cap = whole_number(word, 3)
+    if cap is None or cap > MOST_AI_MATCHES:
         raise Unusable(
             _(
                 "The cap on matches against the AI at once is a whole number from 0 (none) to "
@@ -422,7 +424,7 @@ def _ai_matches(text: str, default: int) -> int | None:
                 text=quote(text),
             )
         )
-    return int(word)
+    return cap
 
 
 def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool = True) -> str:

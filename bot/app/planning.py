@@ -46,14 +46,16 @@ class Planning:
 
     async def open_at(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         """The plan panel opened from a button of the turn ``stamp`` (Plan a reply)."""
-        return await self._shown(caller, Place(caller.guild_id or 0, channel_id), stamp, Nav())
+        return await self._shown(
+            caller, await self.actions.reached(caller, channel_id, stamp), stamp, Nav()
+        )
 
     async def act(
         self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav, value: str
     ) -> Panel:
         """A pick in a menu: an action is added to the draft and the menus go back to the
         pieces; anything else goes one level down."""
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         if not value.startswith(menus.ACT):
             return await self._shown(caller, place, stamp, nav)
         pick = value.removeprefix(menus.ACT)
@@ -64,7 +66,7 @@ class Planning:
         """One of the panel's buttons (``PLAN_BUTTONS``)."""
         if verb == OPEN:
             return await self.open_at(caller, channel_id, stamp)
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         draft = await self.service.draft_plan(place, caller.user, step=verb, expect=stamp)
         return plan_panel(channel_id, draft, Nav())
 

@@ -99,13 +99,15 @@ class Playing:
 
     async def open_at(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         """The panel opened from a button of the turn ``stamp`` (a "your turn" message)."""
-        return await self._fresh(caller, Place(caller.guild_id or 0, channel_id), stamp)
+        return await self._fresh(
+            caller, await self.actions.reached(caller, channel_id, stamp), stamp
+        )
 
     async def navigate(self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav) -> Panel:
         """One level down the menus; a picked piece's picture points out where it may go,
         and with no piece picked (a kind of piece: the long board's first menu) the picture
         is the player's own board again (a piece picked before may have lettered it)."""
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         menu = await self.service.menu(
             place,
             caller.user,
@@ -124,7 +126,7 @@ class Playing:
         else goes one level down. A menu offers legal actions alone, so one the rules refuse
         was shown before the turn changed (staged or taken back from another panel or by a
         command): the panel as the turn is now, saying so."""
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         if not value.startswith(menus.ACT):
             try:
                 return await self.navigate(caller, channel_id, stamp, nav)
@@ -144,7 +146,7 @@ class Playing:
         return await self._linked(caller, _after(channel_id, reply))
 
     async def undo(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         try:
             reply = await self.service.undo(place, caller.user, expect=stamp, menu=True)
         except StaleRequest as stale:
@@ -152,7 +154,7 @@ class Playing:
         return await self._linked(caller, _after(channel_id, reply))
 
     async def end(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         try:
             reply = await self.service.end_turn(place, caller.user, expect=stamp, titled=True)
         except StaleRequest as stale:
@@ -170,7 +172,7 @@ class Playing:
         )
 
     async def refresh(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
-        place = Place(caller.guild_id or 0, channel_id)
+        place = await self.actions.reached(caller, channel_id, stamp)
         try:
             return await self._fresh(caller, place, stamp)
         except StaleRequest as stale:

@@ -192,7 +192,10 @@ class SetupForms:
     ) -> Picked:
         """Answer question ``name`` with what ``choose`` picks from the form as it is now;
         ``PickRefused`` when the service refuses (the form stays, unless the setup is over)."""
-        place = Place(caller.guild_id or 0, channel_id)
+        try:
+            place = await self.actions.reached(caller, channel_id, stamp)
+        except Refused as refusal:  # not this channel's form: nothing of it is told
+            raise PickRefused(str(refusal), False) from None
         user = caller.user
         try:
             chosen = await choose(await self.service.setup_form(place, user))

@@ -12,13 +12,13 @@ from typing import Any
 
 import discord
 
-from bot.app.answers import explain
+from bot.app.answers import NOT_YOURS, explain
 from bot.app.notify_form import LANGUAGE, NotifyForm, Pick, Toggle
-from bot.i18n import speaking
+from bot.i18n import _, speaking
 
 from .callers import caller_of
 from .handlers import handlers_of
-from .respond import NOBODY, Refusal, answer_pick, report
+from .respond import NOBODY, Refusal, answer_pick, own_message, report
 
 _SCOPE = r"(?P<scope>me|sv):(?P<key>[a-z_]{1,12})"
 BUTTON_TEMPLATE = r"tora:nt:" + _SCOPE + r":(?P<value>[a-z0-9,\-]{1,8})"
@@ -95,7 +95,8 @@ def view_of(form: NotifyForm) -> discord.ui.View:
 
 async def picked(interaction: discord.Interaction[Any], scope: str, key: str, value: str) -> None:
     """Set a pick, then edit the form it came from (``answer_pick``); a refusal goes to the
-    caller alone and leaves the form as it was."""
+    caller alone and leaves the form as it was. A pick made anywhere but the caller's own
+    form (an ephemeral answer, or a DM) is refused, that message left as it is."""
     handlers = handlers_of(interaction)
     if not await handlers.respond.handled.first(interaction):
         return
@@ -108,6 +109,9 @@ async def _set(
     """The form as the pick leaves it, or why the pick is refused."""
     handlers = handlers_of(interaction)
     caller = caller_of(interaction)
+    if not own_message(interaction):
+        with speaking(await handlers.respond.language(interaction)):
+            return Refusal(_(NOT_YOURS))
     try:
         with speaking(await handlers.respond.language(interaction)):
             form = await handlers.app.notify.set(caller, scope, key, value)

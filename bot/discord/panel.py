@@ -22,13 +22,14 @@ from typing import Any
 
 import discord
 
-from bot.app.answers import explain
+from bot.app.answers import NOT_YOURS, explain
 from bot.app.buttons import STAMP, stamp_id, stamp_of
 from bot.app.menus import Nav, Select
 from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
 from bot.i18n import _, speaking
 from bot.service import StaleRequest, Stamp
+from rules.digits import whole_number
 
 from .callers import caller_of
 from .handlers import Handlers, handlers_of
@@ -40,6 +41,7 @@ from .respond import (
     Views,
     answer_pick,
     files_of,
+    own_message,
     report,
     within,
 )
@@ -107,20 +109,20 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         step = int(match["step"]) if match["step"] else None
         nav = Nav(match["category"] or None, match["group"] or None, step)
         assert isinstance(item, discord.ui.Select)
-        where = int(match["channel"]), _stamp(match)
+        where = number(match["channel"]), _stamp(match)
         return cls(item, *where, match["level"], nav, match["kind"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         picked = (self.item.values or [""])[0]
-        nav = _deeper(self.level, self.nav, picked)
         handlers = handlers_of(interaction)
         app, caller = handlers.app, caller_of(interaction)
         panel = app.planning if self.kind == PLAN[0] else app.playing
-        await update(
-            handlers,
-            interaction,
-            lambda: panel.act(caller, self.channel_id, self.stamp, nav, picked),
-        )
+
+        def work() -> Awaitable[Panel]:  # the pick read within the work, whose failure is told
+            nav = _deeper(self.level, self.nav, picked)
+            return panel.act(caller, self.channel_id, self.stamp, nav, picked)
+
+        await update(handlers, interaction, work)
 
 
 class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
@@ -138,7 +140,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> PanelButton:
-        return cls(match["verb"], int(match["channel"]), _stamp(match), match["kind"])
+        return cls(match["verb"], number(match["channel"]), _stamp(match), match["kind"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         handlers = handlers_of(interaction)
@@ -161,9 +163,8 @@ def _deeper(level: str, nav: Nav, picked: str) -> Nav:
         return Nav(picked)
     if level == "g":
         return Nav(nav.category, picked)
-    if level == "s" and picked.isdigit():
-        return Nav(nav.category, nav.group, int(picked))
-    return nav
+    step = whole_number(picked, 3) if level == "s" else None
+    return nav if step is None else Nav(nav.category, nav.group, step)
 
 
 def view_of(panel: Panel, views: Views) -> discord.ui.View | None:
@@ -211,7 +212,9 @@ async def update(
 ) -> None:
     """Edit the panel a pick came from (as the pick's response when it is ready quickly, else
     once the pick is deferred); a refusal goes to the player alone and leaves the panel, or
-    turns it off when its turn has ended. Acted on once, however often it is delivered."""
+    turns it off when its turn has ended. A pick made anywhere but the player's own panel
+    (an ephemeral answer, or a DM) is refused, that message left as it is. Acted on once,
+    however often it is delivered."""
     if not await handlers.respond.handled.first(interaction):
         log.info("an interaction delivered again is ignored", extra={"interaction": interaction.id})
         return
@@ -226,6 +229,8 @@ async def _picked(
 ) -> dict[str, Any] | Refusal:
     """The panel as a pick leaves it (``message_of``), or why the pick is refused."""
     with speaking(await handlers.respond.language(interaction)):
+        if not own_message(interaction):
+            return Refusal(_(NOT_YOURS))
         try:
             return message_of(await work(), handlers.respond.views)
         except StaleRequest as stale:

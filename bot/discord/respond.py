@@ -198,6 +198,17 @@ async def edit_picked(interaction: discord.Interaction[Any], **shown: Any) -> No
         await interaction.response.edit_message(**shown)
 
 
+def own_message(interaction: discord.Interaction[Any]) -> bool:
+    """Whether a pick was made in a message its caller alone sees: an ephemeral answer to
+    them, or any message of a DM. A panel's and a form's components act there only: a
+    modified client sends any custom id from any message it sees, a public post's too,
+    which the pick's answer would edit."""
+    if interaction.guild_id is None:
+        return True
+    message = interaction.message
+    return message is not None and message.flags.ephemeral
+
+
 async def privately(interaction: discord.Interaction[Any], text: str) -> None:
     """``text`` to the one who made ``interaction`` alone: as its response, or once it is
     deferred or answered, as a follow-up."""

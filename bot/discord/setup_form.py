@@ -14,6 +14,8 @@ from typing import Any
 
 import discord
 
+from bot.app.answers import NOT_YOURS
+from bot.app.buttons import number
 from bot.app.setup_form import (
     ROWS,
     Choose,
@@ -24,14 +26,14 @@ from bot.app.setup_form import (
     option_at,
     option_named,
 )
-from bot.i18n import speaking
+from bot.i18n import _, speaking
 from bot.service import Stamp
 from bot.service.questions import SetupForm
 
 from .callers import caller_of
 from .handlers import handlers_of
 from .links import keeping, links_of
-from .respond import NOBODY, Refusal, answer_pick, report
+from .respond import NOBODY, Refusal, answer_pick, own_message, report
 
 _WHERE = r"(?P<channel>\d{1,20}):m(?P<match>\d{1,20})t(?P<turn>\d{1,9})"
 BUTTON_TEMPLATE = r"tora:su:" + _WHERE + r":(?P<name>[a-z_]{1,20}):(?P<index>\d{1,2})"
@@ -43,7 +45,7 @@ def _where(channel_id: int, stamp: Stamp) -> str:
 
 
 def _stamp(found: re.Match[str]) -> Stamp:
-    return Stamp(int(found["match"]), int(found["turn"]))
+    return Stamp(number(found["match"]), int(found["turn"]))
 
 
 class SetupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTON_TEMPLATE):
@@ -74,7 +76,7 @@ class SetupButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=BUTTO
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SetupButton:
-        return cls(int(match["channel"]), _stamp(match), match["name"], int(match["index"]))
+        return cls(number(match["channel"]), _stamp(match), match["name"], int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         choose = option_at(self.name, self.index)
@@ -109,7 +111,7 @@ class SetupSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=SELEC
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str]
     ) -> SetupSelect:
         assert isinstance(item, discord.ui.Select)
-        return cls(item, int(match["channel"]), _stamp(match), match["name"])
+        return cls(item, number(match["channel"]), _stamp(match), match["name"])
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         picked = (self.item.values or [""])[0]
@@ -151,6 +153,8 @@ async def _answered(
     (the one their form was sent in)."""
     handlers = handlers_of(interaction)
     with speaking(await handlers.respond.language(interaction)):
+        if not own_message(interaction):
+            return Refusal(_(NOT_YOURS))
         try:
             picked = await handlers.app.setup.pick(
                 caller_of(interaction), channel_id, stamp, name, choose

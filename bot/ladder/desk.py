@@ -178,6 +178,7 @@ class LadderDesk:
     async def join_queue(self, place: Place, user: User, board: str = "short") -> Reply:
         """Wait for a rated match on ``board``; pairs made now are opened at once (in a
         thread of the ladder channel), the user's own too."""
+        self._service.pace(user)
         with refusals():
             check_board(board)
         await self._refuse_if_playing(place.guild_id, user, board)
@@ -248,6 +249,7 @@ class LadderDesk:
 
     async def leave_queue(self, guild_id: int, user: User, board: str | None = None) -> Reply:
         """Stop waiting on ``board``, or on every ladder the user waits for (None)."""
+        self._service.pace(user)
         with refusals():
             left = await self._queue.leave(guild_id, board, user.id)
         return Reply(

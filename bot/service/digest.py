@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 
 from bot.i18n import _, ngettext, speaking
+from rules.digits import whole_number
 from storage import Hosted, Post
 
 from .context import Context
@@ -62,10 +63,11 @@ async def send_due(ctx: Context, now: float) -> int:
     store = ctx.store
     sent = 0
     for user_id, hour in await store.players_with(PREFIX + "digest"):
-        if hour == OFF or not hour.isdigit():
+        at = None if hour == OFF else whole_number(hour, 2)
+        if at is None:
             continue
         own = await store.player_settings(user_id)
-        slot = last_slot(int(hour), own.get("timezone", "UTC"), now)
+        slot = last_slot(at, own.get("timezone", "UTC"), now)
         before = own.get(SENT)
         if before is not None and float(before) >= slot:
             continue

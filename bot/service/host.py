@@ -327,7 +327,7 @@ class Host:
         there is none, or the match or turn has moved on since."""
         table = await self._loaded(place.channel_id)
         if table is None:
-            raise StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
+            raise self.nothing_here(expect)
         if expect is not None:
             check_stamp(table, expect, *self._stale_commands())
         return table
@@ -335,6 +335,18 @@ class Host:
     def _stale_commands(self) -> tuple[str, str]:
         """What a stale request's refusal points to (``check_stamp``): the board, the panel."""
         return self._ctx.cmd("board", localized=True), self._ctx.cmd("play", localized=True)
+
+    def pace(self, user: User) -> None:
+        """Count one request of ``user`` against the commands' allowance (``RateLimited``
+        beyond it), for the writes other desks make on a user's word (a tournament's entry,
+        a ladder's queue): a flood of them is refused as a flood of commands is."""
+        self._limit.take(user.id, self._ctx.now())
+
+    def nothing_here(self, expect: Stamp | None = None) -> Refused:
+        """The refusal of a request where no match is (``expect``: a button's, whose match
+        is over): also what a front end says of a match it will not show the caller, so that
+        whether one is there is never told."""
+        return StaleRequest(_(OVER)) if expect is not None else Refused(self._no_match())
 
     def _no_match(self) -> str:
         """The refusal of a command where no match is (in the caller's language)."""

@@ -122,6 +122,7 @@ class TournamentDesk(Desk[Flow]):
         the Game Points that win a match (181-240 long, 49-64 short); ``turn_seconds``: the
         games' turn deadline (default: the server's, else 24 h); ``away_days``: whether the
         players' away days stop its games' clocks."""
+        self.flow.service.pace(user)
         if not admin:
             raise NotAllowed(_("Only a server admin can organise a tournament."))
         name = _check_name(name)
@@ -275,6 +276,7 @@ class TournamentDesk(Desk[Flow]):
     ) -> Reply:
         """Join a tournament that has not started, as a player or as a substitute (who plays
         only a player left without an opponent, and never goes on in the tournament)."""
+        self.flow.service.pace(user)
         t = await self._tournament(place, name)
         await self._store.save_player(user.id, user.name)
 
@@ -331,6 +333,7 @@ class TournamentDesk(Desk[Flow]):
 
     async def withdraw(self, place: Place, user: User, name: str) -> Reply:
         """Leave a tournament before it starts."""
+        self.flow.service.pace(user)
         t = await self._tournament(place, name)
 
         def work(tx: TournamentTx) -> None:

@@ -83,13 +83,15 @@ class EventDesk(Desk[EventFlow]):
         return await self._event(place, name)
 
     async def name_of(self, place: Place, event_id: int) -> str:
-        """The name of this server's event ``event_id`` (a button names it by id)."""
+        """The name of this server's event ``event_id`` (a button names it by id, which a
+        modified client may forge): another server's is refused as one that is gone, so
+        that which ids are events elsewhere is never told."""
         try:
             event = (await self._store.events.snapshot(event_id)).event
         except LookupError:
-            raise Refused(_("That tournament no longer exists.")) from None
-        if event.guild_id != place.guild_id:
-            raise Refused(_("That tournament belongs to another server."))
+            event = None
+        if event is None or event.guild_id != place.guild_id:
+            raise Refused(_("That tournament no longer exists."))
         return event.name
 
     async def _event(self, place: Place, name: str) -> EventRow:
@@ -105,6 +107,7 @@ class EventDesk(Desk[EventFlow]):
 
     # ---- organising ----------------------------------------------------------------------
     async def create(self, place: Place, user: User, spec: EventSpec, *, admin: bool) -> Reply:
+        self.flow.service.pace(user)
         if not admin:
             raise NotAllowed(_("Only a server admin can organise a tournament."))
         parts = check_spec(spec, (await load_guild(self._store, place.guild_id)).turn_seconds)
@@ -145,6 +148,7 @@ class EventDesk(Desk[EventFlow]):
 
     async def join(self, place: Place, user: User, name: str) -> Reply:
         """Enter an event: before its start, or as a late entry into a Swiss's next round."""
+        self.flow.service.pace(user)
         event = await self._event(place, name)
         rating = await self._rating(event, user.id)
         await self._store.save_player(user.id, user.name)
@@ -194,6 +198,7 @@ class EventDesk(Desk[EventFlow]):
         """Leave before the start, or withdraw from a running event: you are paired no more,
         and your games not yet decided are lost by forfeit in every format (a round robin's
         are all open from its start), those being played called off."""
+        self.flow.service.pace(user)
         event = await self._event(place, name)
         public = await self.flow.language(event.guild_id)
         async with self.flow.guarded(event.id, event.name):

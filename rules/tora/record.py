@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..digits import whole_number
 from ..errors import ActionError
 from ..records import RecordError, ReplayError, act, lines_of, stage, unquote
 from ..sides import Side
@@ -70,7 +71,8 @@ def options_from_headers(headers: dict[str, str]) -> Options:
     if assassins not in ("on", "off"):
         raise ValueError('Assassins must be "on" or "off"')
     target = headers.get("Target", "0") or "0"
-    if not target.isdigit():
+    points = whole_number(target, 9)
+    if points is None:
         raise ValueError(f"Target must be a whole number of points, not {target!r}")
     options = Options(
         board=headers["Board"].lower(),
@@ -83,7 +85,7 @@ def options_from_headers(headers: dict[str, str]) -> Options:
             headers.get("ChallengerRuler", "K").upper(),
             headers.get("OppositionRuler", "K").upper(),
         ),
-        target=int(target),
+        target=points,
     )
     options.validate()
     return options

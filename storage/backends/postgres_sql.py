@@ -11,6 +11,8 @@ from typing import Any
 
 import asyncpg
 
+from rules.digits import whole_number
+
 from .sql import Params
 
 _JSON_EXTRACT = re.compile(r"json_extract\(([\w.]+), '\$\.(\w+)'\)")
@@ -46,7 +48,8 @@ def _returns_rows(sql: str) -> bool:
 
 def _count(status: str) -> int:
     last = status.rsplit(" ", 1)[-1]
-    return int(last) if last.isdigit() else -1
+    count = whole_number(last)
+    return -1 if count is None else count
 
 
 async def statement(conn: asyncpg.Connection, sql: str, parameters: Params) -> Cursor:

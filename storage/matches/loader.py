@@ -6,6 +6,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 
 from rules import ActionError, GameState
+from rules.digits import whole_number
 
 from ..errors import CorruptMatch
 from .codec import load_game
@@ -89,10 +90,10 @@ def _rewind_to(match_id: int, number: int, row: tuple[object, ...]) -> int | Non
     """The log entry a rewind goes back to, or None for any other entry."""
     if row[3] != REWIND:
         return None
-    back = str(row[4])
-    if not back.isdigit() or int(back) >= number:
-        raise CorruptMatch(match_id, f"log entry {number} rewinds to {back!r}")
-    return int(back)
+    back = whole_number(str(row[4]))
+    if back is None or back >= number:
+        raise CorruptMatch(match_id, f"log entry {number} rewinds to {row[4]!r}")
+    return back
 
 
 def _rewound(stored: Stored, spec: Spec, back: int) -> GameState:
