@@ -23,7 +23,7 @@ from typing import Any
 import discord
 
 from bot.app.answers import NOT_YOURS, explain
-from bot.app.buttons import STAMP, stamp_id, stamp_of
+from bot.app.buttons import STAMP, number, stamp_id, stamp_of
 from bot.app.menus import Nav, Select
 from bot.app.planning import PLAN_BUTTONS
 from bot.app.playing import BUTTONS, Panel
