@@ -4,6 +4,7 @@ token of the player's allowance), and what the panel shows is what two commands 
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,7 +13,7 @@ from bot.app import Caller
 from bot.app.actions import Actions, ChallengeOptions
 from bot.app.menus import ACT, Nav
 from bot.app.playing import Playing
-from bot.service import Place, User
+from bot.service import Place, Terms, User
 from bot.service.testing import Harness, RecordingThreads
 
 GUILD, CHANNEL = 1, 100
@@ -84,3 +85,58 @@ async def test_the_panel_opens_in_one_command_with_the_players_own_board(
     opened = await playing.open(at(ANN), None)
     assert (counted.tokens, counted.reads) == (1, 1)
     assert [(f.name, f.data) for f in opened.files or ()] == [(f.name, f.data) for f in board.files]
+
+
+async def test_a_pick_of_an_action_staged_since_from_elsewhere_says_the_turn_changed(
+    playing: Playing, h: Harness
+) -> None:
+    """A menu shown before an action was staged from another panel offers what the rules
+    now refuse: the pick answers with the fresh panel, saying the turn changed."""
+    opened = await playing.open(at(ANN), None)
+    assert opened.stamp is not None
+    await h.service.play(HERE, ANN, "G v5h9-v4h9")  # from another panel
+    panel = await playing.act(
+        at(ANN), CHANNEL, opened.stamp, Nav(group="Gv5h9"), ACT + "G v5h9-v6h9"
+    )
+    assert "changed since that menu was shown" in panel.text, panel.text
+    assert "This turn so far: 1. G v5h9-v4h9" in panel.text
+
+
+RECORD = Path(__file__).parent / "records" / "search-in-jeopardy.tora"
+
+
+async def test_a_pick_of_a_search_the_rules_refuse_says_why(h: Harness) -> None:
+    """The legal actions (and so the panel's menus) list a command piece's search that R43
+    refuses only when it is applied (the piece would be in jeopardy). Regression: the panel
+    took every refusal for a turn changed elsewhere, said "Your turn has changed since
+    that menu was shown" (it had not) and offered the same search again, where it must say
+    why the rules refuse it."""
+    text = RECORD.read_text()
+    headers = dict(line[1:-1].split(" ", 1) for line in text.splitlines() if line.startswith("["))
+    turns = [line for line in text.splitlines() if line[:2] in ("C:", "O:")]
+    await h.service.open_match(HERE, ANN, BOB, Terms("tora", {"board": "long", "assassins": True}))
+    for user, side in ((ANN, "Challenger"), (BOB, "Opposition")):
+        answers = {
+            "strategy": headers[f"{side}Setup"].strip('"'),
+            "ruler": headers[f"{side}Ruler"].strip('"'),
+            "assassin": headers[f"{side}Assassin"].strip('"'),
+        }
+        await h.service.setup(HERE, user, answers)
+    for line in turns:
+        user = ANN if line.startswith("C:") else BOB
+        for action in line[2:].split(";"):
+            await h.service.play(HERE, user, action.strip())
+        await h.service.end_turn(HERE, user)
+    await h.settle()
+    search = "G v4h5 search"  # R43: the General would be in jeopardy there
+    menu = await h.service.menu(HERE, BOB)
+    group = next(g.key for g in menu.groups if "v4h5" in g.key)
+    offered = (await h.service.menu(HERE, BOB, group)).choices
+    assert search in [c.notation for c in offered]  # the panel offers it
+    playing = Playing(Actions(h.service, RecordingThreads()))
+    opened = await playing.open(at(BOB), None)
+    assert opened.stamp is not None
+    panel = await playing.act(at(BOB), CHANNEL, opened.stamp, Nav(group=group), ACT + search)
+    assert "changed since that menu was shown" not in panel.text, panel.text
+    assert "R43" in panel.text, panel.text
+    assert "This turn so far" not in panel.text and panel.selects  # nothing staged

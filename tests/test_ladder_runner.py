@@ -293,3 +293,40 @@ async def test_the_ai_plays_whoever_waited_the_queues_whole_24_hours_when_the_se
     assert tick.expired == []
     [opened] = tick.opened
     assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}
+
+
+async def test_queue_entries_stale_after_downtime_expire_rather_than_being_paired(
+    h: Harness,
+) -> None:
+    """Regression: two far-rated players queue; the bot is down for two days. The first tick
+    after the restart paired them into a rated match (it pairs before it expires, and their
+    gap had widened meanwhile) between two players who left long ago, where it must tell
+    them their 24 hours ran out."""
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    await Results(h.store, h.clock.now).record_match(await finished(h.store, 1, 2, "C"))
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(HERE, ANN, "short")  # 1662
+    await desk.join_queue(HERE, BOB, "short")  # 1338: too far apart to pair at once
+    h.clock.advance(2 * EXPIRE_AFTER + HOUR)  # no tick ran meanwhile (the bot was down)
+    tick = await runner.tick()
+    assert tick.opened == []
+    assert sorted(e.player_id for e in tick.expired) == [ANN.id, BOB.id]
+    for user in (ANN, BOB):  # each told privately
+        [notice] = h.delivery.user(user.id)
+        assert notice.message.text.startswith("Nobody close to your rating joined")
+
+
+async def test_a_queue_entry_stale_after_downtime_is_not_paired_with_the_ai_either(
+    h: Harness,
+) -> None:
+    """Regression: with the AI set to fill the queue after an hour, a player who queued
+    before the bot was down for two days was given a rated match against the AI by the
+    first tick after the restart, where their wait had run out."""
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=HOUR))
+    runner = runner_of(h)
+    await desk_of(h).join_queue(HERE, ANN, "torishogi")
+    h.clock.advance(2 * EXPIRE_AFTER)
+    tick = await runner.tick()
+    assert tick.opened == []
+    assert [e.player_id for e in tick.expired] == [ANN.id]

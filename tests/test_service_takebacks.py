@@ -222,3 +222,33 @@ async def test_a_taken_back_turn_takes_its_increment_with_it(h: Harness) -> None
     await turn(h, ANN, "c3c4")  # 7 h left, and the one turn's 4 h
     hosted = await h.running.records.live_in_channel(HERE.channel_id)
     assert hosted is not None and hosted.clocks == (11 * HOUR, 10 * HOUR)
+
+
+async def test_a_posts_button_from_before_a_takeback_is_stale_on_the_replayed_turn(
+    h: Harness,
+) -> None:
+    """A public post's button (the turn post's "Give +1 day") made for turn 2 before turn 1
+    was taken back and played again is refused as stale, as a panel's is. Regression: the
+    outbox kept a post's turn alone, so its buttons came back without the takebacks
+    (``Stamp.back`` None: not compared) and the old post's Give acted on the replayed
+    turn."""
+    await started(h)
+    await turn(h, ANN, "c3c4")
+    await h.settle()
+    posted = [m for m in h.delivery.channel(HERE.channel_id) if m.buttons is not None]
+    old = next(m.buttons.stamp for m in reversed(posted) if "give" in m.buttons.verbs)  # type: ignore[union-attr]
+    assert (old.turn, old.back) == (2, 0)
+    await h.running.takeback(HERE, ANN)
+    await h.running.takeback(HERE, BOB)
+    await h.settle()
+    again = h.delivery.user(ANN.id)[-1].message.buttons  # "Your turn against bob": its Play
+    assert again is not None and (again.stamp.turn, again.stamp.back) == (1, 1)
+    await turn(h, ANN, "a3a4")
+    await h.settle()
+    with pytest.raises(StaleRequest) as stale:
+        await h.running.give_time(HERE, ANN, expect=old)
+    assert "taken back" in stale.value.message
+    posted = [m for m in h.delivery.channel(HERE.channel_id) if m.buttons is not None]
+    now = next(m.buttons.stamp for m in reversed(posted) if "give" in m.buttons.verbs)  # type: ignore[union-attr]
+    assert (now.turn, now.back) == (2, 1)
+    await h.running.give_time(HERE, ANN, expect=now)

@@ -124,8 +124,10 @@ class Playing:
     ) -> Panel:
         """A pick in a menu: an action stages it and goes back to the pieces; anything
         else goes one level down. A menu offers legal actions alone, so one the rules refuse
-        was shown before the turn changed (staged or taken back from another panel or by a
-        command): the panel as the turn is now, saying so."""
+        that is no longer among them was shown before the turn changed (staged or taken
+        back from another panel or by a command): the panel as the turn is now, saying so.
+        One still among them is refused only as it is applied (R43: a search that would end
+        in jeopardy): the panel with the rules' reason."""
         place = await self.actions.reached(caller, channel_id, stamp)
         if not value.startswith(menus.ACT):
             try:
@@ -137,13 +139,23 @@ class Playing:
             reply = await self.service.play(place, caller.user, action, expect=stamp, menu=True)
         except StaleRequest as stale:
             return await self._turn_now(caller, place, stamp, stale)
-        except ActionRefused:
+        except ActionRefused as refused:
+            if await self._offered(caller, place, action):  # refused as applied (R43)
+                return await self._fresh(caller, place, stamp, str(refused))
             news = _(
                 "Your turn has changed since that menu was shown, so nothing was staged: "
                 "here it is as it is now."
             )
             return await self._fresh(caller, place, stamp, news)
         return await self._linked(caller, _after(channel_id, reply))
+
+    async def _offered(self, caller: Caller, place: Place, action: str) -> bool:
+        """Whether ``action`` is among the legal actions of the turn as it is now: one the
+        rules list but refuse only when it is applied (a command piece's search that R43
+        refuses: it would end in jeopardy), not one left over from before the turn
+        changed."""
+        found = await self.service.choices(place, caller.user, action)
+        return action in (notation for _words, notation in found)
 
     async def undo(self, caller: Caller, channel_id: int, stamp: Stamp) -> Panel:
         place = await self.actions.reached(caller, channel_id, stamp)

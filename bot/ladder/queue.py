@@ -5,7 +5,8 @@ with the waiting player whose rating is closest to theirs, if the gap is at most
 ``BASE_GAP`` points plus ``WIDEN_PER_HOUR`` for every hour the longer waiter has waited, up
 to ``MOST_GAP`` (ties: who joined first). So close ratings pair at once and anyone finds an
 opponent within about six hours, if one is waiting. Ratings are the open season's (1500 for
-a player new to it). Entries older than ``EXPIRE_AFTER`` expire. A pair leaves the queue in
+a player new to it). Entries older than ``EXPIRE_AFTER`` expire (past it and the tick that
+expires them, as after the bot was down, they are not paired). A pair leaves the queue in
 the same transaction that finds it; the caller opens the match (``Pairing.channel_id``: the
 channel the longer waiter joined from); the pairing stays in storage until it has, claimed
 by its opener, and the ladder's tick opens one whose opener died once that claim runs out.
@@ -85,22 +86,36 @@ def rated_on(terms: str, against_ai: bool, board: str) -> bool:
     return found.rated and (AI_PREFIX if against_ai else "") + found.ladder_board == board
 
 
-def _unpaired(tx: LadderTx, guild_id: int, board: str, away: frozenset[int]) -> list[QueueEntry]:
-    """The queue's entries who may be paired now: not ``away``, nor playing a rated match
-    on ``board`` (begun since they joined). The others wait on, queued, until they are
-    back or it has ended."""
-    entries = [entry for entry in tx.queue(guild_id, board) if entry.player_id not in away]
+def _unpaired(
+    tx: LadderTx, guild_id: int, board: str, away: frozenset[int], grace: float
+) -> list[QueueEntry]:
+    """The queue's entries who may be paired now: not past their wait (``EXPIRE_AFTER``,
+    plus ``grace`` for the tick that expires them: those left after the bot was down
+    expire, never paired), not ``away``, nor playing a rated match on ``board`` (begun
+    since they joined). The others wait on, queued, until they are back or it has
+    ended."""
+    fresh = tx.now - EXPIRE_AFTER - grace
+    entries = [
+        entry
+        for entry in tx.queue(guild_id, board)
+        if entry.joined_at >= fresh and entry.player_id not in away
+    ]
     playing = tx.playing_terms(guild_id, [entry.player_id for entry in entries], PLAYED)
     return [e for e in entries if not any(rated_on(t, ai, board) for t, ai in playing[e.player_id])]
 
 
 def pairs(
-    tx: LadderTx, guild_id: int, board: str, away: frozenset[int] = frozenset()
+    tx: LadderTx,
+    guild_id: int,
+    board: str,
+    away: frozenset[int] = frozenset(),
+    grace: float = 0.0,
 ) -> list[Pairing]:
     """Pair whom the rule allows, oldest first, and take them off the queue; players
     ``away`` (taking away days) wait on until they are back, those playing a rated match
-    on ``board`` until it has ended."""
-    entries = _unpaired(tx, guild_id, board, away)
+    on ``board`` until it has ended; those who waited longer than ``EXPIRE_AFTER`` (and
+    ``grace``) are left to expire."""
+    entries = _unpaired(tx, guild_id, board, away, grace)
     ratings = _ratings(tx, guild_id, board, [entry.player_id for entry in entries])
     free = list(range(len(entries)))
     found = []
@@ -140,11 +155,13 @@ def ai_pairs(
     wait: float,
     most: int,
     away: frozenset[int] = frozenset(),
+    grace: float = 0.0,
 ) -> list[Pairing]:
     """Pair everyone who has waited ``wait`` seconds or more with an AI player (the longest
-    waiting ``most`` of them, but those ``away`` or playing a rated match on ``board``), and
-    take them off the queue."""
-    waited = [e for e in _unpaired(tx, guild_id, board, away) if tx.now - e.joined_at >= wait]
+    waiting ``most`` of them, but those ``away``, playing a rated match on ``board`` or
+    past ``EXPIRE_AFTER`` and ``grace``), and take them off the queue."""
+    ready = _unpaired(tx, guild_id, board, away, grace)
+    waited = [e for e in ready if tx.now - e.joined_at >= wait]
     entries = sorted(waited, key=lambda entry: entry.joined_at)[:most]
     if not entries:
         return []
@@ -177,9 +194,17 @@ def claimed(tx: LadderTx, made: list[Pairing], owner: str) -> list[Pairing]:
 
 
 class Matchmaking:
-    def __init__(self, store: Store, clock: Callable[[], float] = time.time) -> None:
+    """``grace``: how long past ``EXPIRE_AFTER`` an entry may still be paired, the time
+    until the tick that expires it (the ladder's runner gives its period, so that
+    `ai_fill:24h` plays); an entry older than that (left while the bot was down) expires
+    unpaired."""
+
+    def __init__(
+        self, store: Store, clock: Callable[[], float] = time.time, grace: float = 0.0
+    ) -> None:
         self._store = store
         self._clock = clock
+        self._grace = grace
 
     async def join(
         self, guild_id: int, board: str, player_id: int, channel_id: int
@@ -208,7 +233,7 @@ class Matchmaking:
                     )
                 )
             tx.enqueue(guild_id, board, player_id, channel_id)
-            return claimed(tx, pairs(tx, guild_id, board, away), owner)
+            return claimed(tx, pairs(tx, guild_id, board, away, self._grace), owner)
 
         away, owner = await self._away(guild_id, board, player_id), claimant(self._store)
         return await self._store.ladders.transact(work, self._clock())
@@ -244,7 +269,8 @@ class Matchmaking:
         check_board(board)
         away, owner = await self._away(guild_id, board), claimant(self._store)
         return await self._store.ladders.transact(
-            lambda tx: claimed(tx, pairs(tx, guild_id, board, away), owner), self._clock()
+            lambda tx: claimed(tx, pairs(tx, guild_id, board, away, self._grace), owner),
+            self._clock(),
         )
 
     async def _away(self, guild_id: int, board: str, *more: int) -> frozenset[int]:
@@ -270,7 +296,9 @@ class Matchmaking:
             await self._store.save_player(player.id, player.name)
         away, owner = await self._away(guild_id, board), claimant(self._store)
         return await self._store.ladders.transact(
-            lambda tx: claimed(tx, ai_pairs(tx, guild_id, board, wait, most, away), owner),
+            lambda tx: claimed(
+                tx, ai_pairs(tx, guild_id, board, wait, most, away, self._grace), owner
+            ),
             self._clock(),
         )
 

@@ -60,7 +60,7 @@ class LadderRunner:
         self._settings = settings or Settings()
         self._store = store
         self._results = Results(store, self._clock.now)
-        self._queue = Matchmaking(store, self._clock.now)
+        self._queue = Matchmaking(store, self._clock.now, grace=every)  # paired till it ticks
         self._opener = Opener(
             service, store, threads, self._clock.now, self._settings, rng or random.Random()
         )
@@ -132,7 +132,8 @@ class LadderRunner:
                 result = await self._opener.open(pairing)
                 if isinstance(result, Opened):
                     opened.append(result)
-        # after pairing: a server's AI may fill the queue at its very bound (`ai_fill:24h`)
+        # after pairing: a server's AI may fill the queue at its very bound (`ai_fill:24h`);
+        # pairing skips entries that waited longer than that and a tick (the bot was down)
         expired = await self._queue.expire(notice)
         if expired:
             await self._service.deliver_written()

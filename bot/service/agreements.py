@@ -93,6 +93,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             mentions=(other,),
             buttons=(kind, DECLINE + kind),
             turn=table.turn,
+            back=table.rewinds,
             notice=PROPOSAL,
             language=language,
         )
@@ -106,6 +107,7 @@ async def propose(ctx: Context, table: Table, user: User, kind: str) -> Reply:
             ),
             buttons=(kind, DECLINE + kind),
             turn=table.turn,
+            back=table.rewinds,
             notice=PROPOSAL,
             language=language,
         )
@@ -358,6 +360,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         await ctx.private_file(match.game.view_for(asker), staged, reader=hosted.player(asker)),
         buttons=announce.turn_buttons(table),
         turn=table.turn,
+        back=table.rewinds,
         notice=TURN,
         language=language,
     )

@@ -92,6 +92,7 @@ async def game_start(ctx: Context, table: Table, game: GameState, lead: str = ""
             first_board,
             buttons=turn_buttons(table),
             turn=1,
+            back=table.rewinds,
             notice=TURN,
             language=language,
         )
@@ -198,6 +199,7 @@ async def turn_end(
             mentions=(nxt,),
             buttons=buttons,
             turn=table.turn,
+            back=table.rewinds,
             notice=TURN,
             language=language,
         )
@@ -213,6 +215,7 @@ async def turn_end(
             *private,
             buttons=turn_buttons(table),
             turn=table.turn,
+            back=table.rewinds,
             notice=TURN,
             language=language,
         )
@@ -328,5 +331,6 @@ async def match_end(
             mentions=(table.hosted.player(Side.CHALLENGER), table.hosted.player(Side.OPPOSITION)),
             buttons=("rematch",) if again else (),
             turn=table.turn,
+            back=table.rewinds,
             language=language,
         )

@@ -41,12 +41,15 @@ class Mail:
         turn: int = 0,
         notice: str = "",
         language: str = SOURCE,
+        back: int | None = None,
     ) -> None:
-        """A post in the channel; ``buttons`` (verbs) for the match's turn ``turn``. AI
+        """A post in the channel; ``buttons`` (verbs) for the match's turn ``turn``, with
+        ``back`` turns taken back before it (``Stamp.back``: a button from before a takeback
+        is stale on the turn played again; None: not compared). AI
         players are never mentioned; ``notice`` says what the post is about (``notify``:
         its mentions go to those who want them); ``language``: the one ``text`` is written
         in (its buttons are labelled in it)."""
-        coded = encode_buttons(buttons, turn, notice, language)
+        coded = encode_buttons(buttons, turn, notice, language, back)
         people = tuple(user_id for user_id in mentions if not is_robot(user_id))
         self.posts.append(Post(self.channel_id, text, None, people, _pairs(files), coded))
 
@@ -59,13 +62,14 @@ class Mail:
         turn: int = 0,
         notice: str = "",
         language: str = SOURCE,
+        back: int | None = None,
     ) -> None:
         """A private message to ``user_id``; none to an AI player (it reads the game).
         ``notice``: what it is about (``notify``: the player may not want it, or not now);
-        ``language`` as for ``public``."""
+        ``language`` and ``back`` as for ``public``."""
         if is_robot(user_id):
             return
-        coded = encode_buttons(buttons, turn, notice, language)
+        coded = encode_buttons(buttons, turn, notice, language, back)
         self.posts.append(Post(self.channel_id, text, user_id, (), _pairs(files), coded))
 
 

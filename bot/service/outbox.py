@@ -432,14 +432,21 @@ class _Shown:
 
 
 def encode_buttons(
-    verbs: tuple[str, ...], turn: int, notice: str = "", language: str = SOURCE
+    verbs: tuple[str, ...],
+    turn: int,
+    notice: str = "",
+    language: str = SOURCE,
+    back: int | None = None,
 ) -> str:
-    """How a post's buttons are kept in its outbox row (the match is the row's), with what
-    the message is about (``notify``: a turn, a reminder, a proposal) and the language it
-    is written in, which its buttons are labelled in too (English: left out)."""
+    """How a post's buttons are kept in its outbox row (the match is the row's): for turn
+    ``turn`` with ``back`` turns taken back before it (``Stamp.back``; None: not compared),
+    with what the message is about (``notify``: a turn, a reminder, a proposal) and the
+    language it is written in, which its buttons are labelled in too (English: left out)."""
     if not verbs and not notice and language == SOURCE:
         return ""
     kept: dict[str, object] = {"verbs": list(verbs), "turn": turn}
+    if back is not None:
+        kept["back"] = back
     if notice:
         kept["notice"] = notice
     if language != SOURCE:
@@ -460,7 +467,9 @@ def decode_buttons(row: Queued) -> Buttons | None:
     data = json.loads(row.post.buttons)
     if not data["verbs"]:
         return None
-    return Buttons(tuple(data["verbs"]), Stamp(row.hosted_id, int(data["turn"])))
+    back = data.get("back")  # a row queued before the takebacks were kept has none
+    stamp = Stamp(row.hosted_id, int(data["turn"]), None if back is None else int(back))
+    return Buttons(tuple(data["verbs"]), stamp)
 
 
 def notice_of(row: Queued) -> str:

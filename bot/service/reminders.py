@@ -53,7 +53,13 @@ async def reminder(ctx: Context, table: Table) -> None:
     with speaking(await ctx.player_language(user)) as language:
         said = _reminder_text(ctx, table, side)
         mail.private(
-            user, said, buttons=("away",), turn=table.turn, notice=REMINDER, language=language
+            user,
+            said,
+            buttons=("away",),
+            turn=table.turn,
+            back=table.rewinds,
+            notice=REMINDER,
+            language=language,
         )
     await ctx.update(table, replace(hosted, remind_at=nxt), mail)
 
