@@ -5,6 +5,7 @@ it go on the AI ladder, never into people's ratings."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
 import pytest
@@ -313,3 +314,37 @@ async def test_an_ai_that_searches_for_the_assassin_plays_on_once_it_knows_what_
     [turn] = ended
     actions = [line for line in turn.splitlines() if line.startswith("- ")]
     assert "search" in actions[0] and len(actions) > 1
+
+
+async def _gated_search(h: Harness) -> tuple[asyncio.Event, asyncio.Event]:
+    """The AI's searches wait for ``gate``; ``started`` is set once one has begun."""
+    robots = h.service._robots
+    search = robots.search
+    started, gate = asyncio.Event(), asyncio.Event()
+
+    async def gated(*args: object) -> list[str]:
+        started.set()
+        await gate.wait()
+        return await search(*args)
+
+    robots.search = gated  # type: ignore[method-assign]
+    return started, gate
+
+
+async def test_a_takeback_asked_while_the_ai_thinks_is_answered_before_its_turn(
+    h: Harness,
+) -> None:
+    """Regression: ann ended her turn and at once asked to take it back while the AI (which
+    agrees to every takeback in a practice game) was still searching its answer; the AI
+    played its searched turn over the standing request, which lapsed unanswered."""
+    await practice(h, game="torishogi", turn_seconds=HOUR)
+    started, gate = await _gated_search(h)
+    await h.service.play(HERE, ANN, "c3c4")
+    await h.service.end_turn(HERE, ANN)
+    await asyncio.wait_for(started.wait(), 5)  # the AI is thinking
+    await h.service.takeback(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert AI_ENDED not in posted, posted[-1500:]
+    assert "AI (easy) (Opposition) accepted ann's takeback" in posted, posted[-1500:]

@@ -131,6 +131,8 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
     user = robot(job.level)
 
     async def flow(table: Table) -> Reply:
+        if not still_to_do(table, job):  # a proposal came while it searched: answer it first
+            raise StaleRequest(_("The AI's work in that match had changed, so nothing was done."))
         if job.kind == CHOOSE:
             answers = setup_phase.drawn_setup(table.terms, job.side, ctx.rng)
             return await setup_phase.choose(ctx, table, user, answers)
@@ -145,6 +147,17 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
         return await agreements.decline(ctx, table, user)
 
     return flow
+
+
+def still_to_do(table: Table, job: Job) -> bool:
+    """Whether ``job`` is still what the AI has to do in the match as it is now (under the
+    lock): a proposal made while its turn was searched comes first, its stamp unchanged."""
+    now = job_of(table)
+    return now is not None and (now.kind, now.side, now.proposal) == (
+        job.kind,
+        job.side,
+        job.proposal,
+    )
 
 
 def agrees(table: Table, job: Job) -> bool:
