@@ -348,3 +348,24 @@ async def test_a_takeback_asked_while_the_ai_thinks_is_answered_before_its_turn(
     posted = "\n".join(texts(h))
     assert AI_ENDED not in posted, posted[-1500:]
     assert "AI (easy) (Opposition) accepted ann's takeback" in posted, posted[-1500:]
+
+
+async def test_the_ai_declining_a_draw_still_agrees_to_the_pause_asked_with_it(
+    h: Harness,
+) -> None:
+    """Regression: ann proposed a draw and a pause before the AI looked; the AI declined the
+    draw with ``agreements.decline`` of all her proposals, the pause it agrees to with it, and
+    the match was not paused."""
+    await practice(h, game="torishogi", turn_seconds=HOUR)
+    robots = h.service._robots
+    consider = robots.consider
+    robots.consider = lambda table: None  # type: ignore[method-assign]  # looks once both stand
+    await h.service.draw(HERE, ANN)
+    await h.service.pause(HERE, ANN)
+    robots.consider = consider  # type: ignore[method-assign]
+    consider(h.service._tables[HERE.channel_id])
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "AI (easy) (Opposition) declines ann's draw offer." in posted
+    hosted = (await h.service.matches_of(ANN.id))[0]
+    assert hosted.paused_left is not None, posted[-1200:]

@@ -144,7 +144,7 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
             return await play.whole_turn(ctx, table, user, texts)
         if agrees(table, job):
             return await agreements.propose(ctx, table, user, job.proposal)
-        return await agreements.decline(ctx, table, user)
+        return await agreements.decline(ctx, table, user, only=job.proposal)
 
     return flow
 
