@@ -140,6 +140,33 @@ async def test_one_player_has_at_most_three_matches_against_the_ai(h: Harness) -
         await h.service.challenge_ai(Place(1, 104), User(2, "bob"), "godlike")
 
 
+async def test_challenges_to_the_ai_sent_together_keep_within_the_caps(db: Config) -> None:
+    """Regression: the caps' check (``robots.check_challenge``) and the opening were apart,
+    so challenges sent together all passed it: a player past their three matches against
+    the AI (in one server or several), a server past its cap."""
+    h = Harness(db, settings=Settings(burst=1000, every=0.001, ai_processes=0, guild_ai_matches=2))
+    await h.open()
+    try:
+        terms = {"game": "torishogi", "rated": False, "turn_seconds": HOUR}
+        await h.service.challenge_ai(Place(3, 300), ANN, "easy", Terms(**terms))
+        await h.service.challenge_ai(Place(4, 400), ANN, "easy", Terms(**terms))
+        together = [Place(5, 500), Place(6, 600)]  # ann's third and fourth, apart
+        together += [Place(1, 100 + n) for n in range(3)]  # three in a server that takes 2
+        users = [ANN, ANN, User(2, "bob"), User(3, "cat"), User(4, "dan")]
+        await asyncio.gather(
+            *(
+                h.service.challenge_ai(place, user, "easy", Terms(**terms))
+                for place, user in zip(together, users, strict=True)
+            ),
+            return_exceptions=True,
+        )
+        await h.settle()
+        assert len(await h.service.matches_of(ANN.id)) == 3
+        assert await h.store.live_ai_matches(1) == 2
+    finally:
+        await h.close()
+
+
 async def test_a_server_has_at_most_its_cap_of_live_matches_against_the_ai(db: Config) -> None:
     """The service's cap (``Settings.guild_ai_matches``) unless the server's admins set
     theirs; matches in other servers do not count."""
