@@ -200,6 +200,26 @@ async def test_the_ai_fills_the_ladder_queue_only_within_the_servers_cap(h: Harn
     assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}
 
 
+async def test_the_ai_fills_the_ladder_queue_only_for_players_within_their_own_cap(
+    h: Harness,
+) -> None:
+    """Regression: a player with three matches against the AI (the most one may have at
+    once) waiting in a ladder queue was paired with the AI all the same, a fourth
+    (``queue.ai_pairs`` kept only within the server's cap); they wait for a person now."""
+    desk, runner = desk_of(h), runner_of(h)
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
+    most = h.service._ctx.settings.ai_matches
+    for n in range(most):
+        await h.service.challenge_ai(
+            Place(GUILD, 300 + n), ANN, "easy", Terms(game="torishogi", rated=False)
+        )
+    await desk.join_queue(Place(GUILD, 100), ANN, "torishogi")
+    h.clock.advance(3 * HOUR)
+    assert (await runner.tick()).opened == []
+    assert len(await h.service.matches_of(ANN.id)) == most
+    assert [e.player_id for e in await h.store.ladders.queue(GUILD, "torishogi")] == [ANN.id]
+
+
 async def test_two_ai_players_play_a_whole_match_through_the_host(h: Harness) -> None:
     terms = Terms(game="torii", rated=False, turn_seconds=HOUR)
     await h.service.open_match(HERE, robot("easy"), robot("normal"), terms)

@@ -306,6 +306,20 @@ async def guild_ai_cap(store: Store, settings: Settings, guild_id: int) -> int:
     return settings.guild_ai_matches if cap is None else cap
 
 
+async def at_ai_cap(store: Store, settings: Settings) -> frozenset[int]:
+    """The people who already have as many live matches against the AI as one may have at
+    once (``Settings.ai_matches``, in every server): the AI filling a ladder queue leaves
+    them out, as a challenge of theirs would be refused."""
+    counts: dict[int, int] = {}
+    for hosted in await store.hosting.live():
+        if robot_sides(hosted):
+            for side in Side:
+                person = hosted.player(side)
+                if person is not None and not is_robot(person):
+                    counts[person] = counts.get(person, 0) + 1
+    return frozenset(user_id for user_id, n in counts.items() if n >= settings.ai_matches)
+
+
 async def ai_room(store: Store, settings: Settings, guild_id: int) -> int:
     """How many more matches against the AI may begin in a server now (its cap less those
     live): the AI filling the ladder queue keeps within it too."""
