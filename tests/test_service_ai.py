@@ -131,6 +131,26 @@ async def test_the_ai_declines_a_draw_when_it_is_not_worse_and_agrees_to_a_pause
     assert texts(h)[-1].startswith("ann and AI (easy) agreed to pause")
 
 
+async def test_the_ai_declines_a_pause_of_a_rated_match_and_says_why(h: Harness) -> None:
+    """Regression: the AI agreed to every pause and never resumes (docs/SERVICE.md: pause
+    needs both players so that neither can hold a match hostage): a player losing a rated
+    match against it paused it, and it stayed live and unrated for good, counting against
+    the server's cap all the while. It pauses practice games only now."""
+    await h.service.challenge_ai(
+        HERE, ANN, "easy", Terms(game="torishogi", rated=True, turn_seconds=HOUR)
+    )
+    await h.settle()
+    await h.service.pause(HERE, ANN)
+    await h.settle()
+    assert texts(h)[-1] == (
+        "AI (easy) (Opposition) declines ann's pause proposal. The AI agrees to a pause in "
+        "practice games only: it never resumes a match itself, and a rated one must not wait "
+        "paused for ever."
+    )
+    [hosted] = await h.service.matches_of(ANN.id)
+    assert hosted.paused_left is None
+
+
 async def test_one_player_has_at_most_three_matches_against_the_ai(h: Harness) -> None:
     for channel in (100, 101, 102):
         await h.service.challenge_ai(Place(1, channel), ANN, "easy", Terms(game="torishogi"))

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 import ai
-from bot.i18n import _, ngettext
+from bot.i18n import N_, _, ngettext
 from rules import GameState, Side
 from storage import Hosted, Store
 
@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
 GIVE_UP_AFTER = 3  # commands failed in a row (a bug) before an AI leaves a match to its clock
 FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
+RATED_PAUSE = N_(
+    "The AI agrees to a pause in practice games only: it never resumes a match itself, and a "
+    "rated one must not wait paused for ever."
+)  # said after its decline, in the post's language
 FIRST_WAIT, LONGEST_WAIT = 0.5, 60.0  # seconds after another failure (the database away)
 
 Flow = Callable[[Table], Awaitable[Reply]]
@@ -144,7 +148,8 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
             return await play.whole_turn(ctx, table, user, texts)
         if agrees(table, job):
             return await agreements.propose(ctx, table, user, job.proposal)
-        return await agreements.decline(ctx, table, user, only=job.proposal)
+        why = RATED_PAUSE if job.proposal == PAUSE else None
+        return await agreements.decline(ctx, table, user, only=job.proposal, why=why)
 
     return flow
 
@@ -161,10 +166,14 @@ def still_to_do(table: Table, job: Job) -> bool:
 
 
 def agrees(table: Table, job: Job) -> bool:
-    """An AI agrees to a pause and to a takeback (only ever asked in a practice game), and to
-    a draw (or a reset) only when it stands worse by its own judgement of what it may know,
-    or when the game is going nowhere (``ai.takes_draw``); else it declines."""
-    return job.proposal in (PAUSE, REWIND) or ai.takes_draw(table.game, job.side)
+    """An AI agrees to a takeback (only ever asked in a practice game) and to a pause in a
+    practice game (it never resumes a match: a rated one would wait paused for ever, out of
+    its ladder, docs/SERVICE.md's hostage), and to a draw (or a reset) only when it stands
+    worse by its own judgement of what it may know, or when the game is going nowhere
+    (``ai.takes_draw``); else it declines."""
+    if job.proposal == PAUSE:
+        return not table.terms.rated
+    return job.proposal == REWIND or ai.takes_draw(table.game, job.side)
 
 
 class Robots:
