@@ -5,6 +5,7 @@ it go on the AI ladder, never into people's ratings."""
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
 import pytest
@@ -130,6 +131,26 @@ async def test_the_ai_declines_a_draw_when_it_is_not_worse_and_agrees_to_a_pause
     assert texts(h)[-1].startswith("ann and AI (easy) agreed to pause")
 
 
+async def test_the_ai_declines_a_pause_of_a_rated_match_and_says_why(h: Harness) -> None:
+    """Regression: the AI agreed to every pause and never resumes (docs/SERVICE.md: pause
+    needs both players so that neither can hold a match hostage): a player losing a rated
+    match against it paused it, and it stayed live and unrated for good, counting against
+    the server's cap all the while. It pauses practice games only now."""
+    await h.service.challenge_ai(
+        HERE, ANN, "easy", Terms(game="torishogi", rated=True, turn_seconds=HOUR)
+    )
+    await h.settle()
+    await h.service.pause(HERE, ANN)
+    await h.settle()
+    assert texts(h)[-1] == (
+        "AI (easy) (Opposition) declines ann's pause proposal. The AI agrees to a pause in "
+        "practice games only: it never resumes a match itself, and a rated one must not wait "
+        "paused for ever."
+    )
+    [hosted] = await h.service.matches_of(ANN.id)
+    assert hosted.paused_left is None
+
+
 async def test_one_player_has_at_most_three_matches_against_the_ai(h: Harness) -> None:
     for channel in (100, 101, 102):
         await h.service.challenge_ai(Place(1, channel), ANN, "easy", Terms(game="torishogi"))
@@ -137,6 +158,33 @@ async def test_one_player_has_at_most_three_matches_against_the_ai(h: Harness) -
         await h.service.challenge_ai(Place(1, 103), ANN, "easy", Terms(game="torishogi"))
     with pytest.raises(Refused, match="The AI plays `easy`, `normal`, `hard` or `master`"):
         await h.service.challenge_ai(Place(1, 104), User(2, "bob"), "godlike")
+
+
+async def test_challenges_to_the_ai_sent_together_keep_within_the_caps(db: Config) -> None:
+    """Regression: the caps' check (``robots.check_challenge``) and the opening were apart,
+    so challenges sent together all passed it: a player past their three matches against
+    the AI (in one server or several), a server past its cap."""
+    h = Harness(db, settings=Settings(burst=1000, every=0.001, ai_processes=0, guild_ai_matches=2))
+    await h.open()
+    try:
+        terms = {"game": "torishogi", "rated": False, "turn_seconds": HOUR}
+        await h.service.challenge_ai(Place(3, 300), ANN, "easy", Terms(**terms))
+        await h.service.challenge_ai(Place(4, 400), ANN, "easy", Terms(**terms))
+        together = [Place(5, 500), Place(6, 600)]  # ann's third and fourth, apart
+        together += [Place(1, 100 + n) for n in range(3)]  # three in a server that takes 2
+        users = [ANN, ANN, User(2, "bob"), User(3, "cat"), User(4, "dan")]
+        await asyncio.gather(
+            *(
+                h.service.challenge_ai(place, user, "easy", Terms(**terms))
+                for place, user in zip(together, users, strict=True)
+            ),
+            return_exceptions=True,
+        )
+        await h.settle()
+        assert len(await h.service.matches_of(ANN.id)) == 3
+        assert await h.store.live_ai_matches(1) == 2
+    finally:
+        await h.close()
 
 
 async def test_a_server_has_at_most_its_cap_of_live_matches_against_the_ai(db: Config) -> None:
@@ -170,6 +218,26 @@ async def test_the_ai_fills_the_ladder_queue_only_within_the_servers_cap(h: Harn
     await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
     [opened] = (await runner.tick()).opened
     assert {opened.challenger.name, opened.opposition.name} == {"ann", "AI (normal)"}
+
+
+async def test_the_ai_fills_the_ladder_queue_only_for_players_within_their_own_cap(
+    h: Harness,
+) -> None:
+    """Regression: a player with three matches against the AI (the most one may have at
+    once) waiting in a ladder queue was paired with the AI all the same, a fourth
+    (``queue.ai_pairs`` kept only within the server's cap); they wait for a person now."""
+    desk, runner = desk_of(h), runner_of(h)
+    await save_guild(h.store, GUILD, GuildSettings(ai_fill_after=2 * HOUR))
+    most = h.service._ctx.settings.ai_matches
+    for n in range(most):
+        await h.service.challenge_ai(
+            Place(GUILD, 300 + n), ANN, "easy", Terms(game="torishogi", rated=False)
+        )
+    await desk.join_queue(Place(GUILD, 100), ANN, "torishogi")
+    h.clock.advance(3 * HOUR)
+    assert (await runner.tick()).opened == []
+    assert len(await h.service.matches_of(ANN.id)) == most
+    assert [e.player_id for e in await h.store.ladders.queue(GUILD, "torishogi")] == [ANN.id]
 
 
 async def test_two_ai_players_play_a_whole_match_through_the_host(h: Harness) -> None:
@@ -313,3 +381,58 @@ async def test_an_ai_that_searches_for_the_assassin_plays_on_once_it_knows_what_
     [turn] = ended
     actions = [line for line in turn.splitlines() if line.startswith("- ")]
     assert "search" in actions[0] and len(actions) > 1
+
+
+async def _gated_search(h: Harness) -> tuple[asyncio.Event, asyncio.Event]:
+    """The AI's searches wait for ``gate``; ``started`` is set once one has begun."""
+    robots = h.service._robots
+    search = robots.search
+    started, gate = asyncio.Event(), asyncio.Event()
+
+    async def gated(*args: object) -> list[str]:
+        started.set()
+        await gate.wait()
+        return await search(*args)
+
+    robots.search = gated  # type: ignore[method-assign]
+    return started, gate
+
+
+async def test_a_takeback_asked_while_the_ai_thinks_is_answered_before_its_turn(
+    h: Harness,
+) -> None:
+    """Regression: ann ended her turn and at once asked to take it back while the AI (which
+    agrees to every takeback in a practice game) was still searching its answer; the AI
+    played its searched turn over the standing request, which lapsed unanswered."""
+    await practice(h, game="torishogi", turn_seconds=HOUR)
+    started, gate = await _gated_search(h)
+    await h.service.play(HERE, ANN, "c3c4")
+    await h.service.end_turn(HERE, ANN)
+    await asyncio.wait_for(started.wait(), 5)  # the AI is thinking
+    await h.service.takeback(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert AI_ENDED not in posted, posted[-1500:]
+    assert "AI (easy) (Opposition) accepted ann's takeback" in posted, posted[-1500:]
+
+
+async def test_the_ai_declining_a_draw_still_agrees_to_the_pause_asked_with_it(
+    h: Harness,
+) -> None:
+    """Regression: ann proposed a draw and a pause before the AI looked; the AI declined the
+    draw with ``agreements.decline`` of all her proposals, the pause it agrees to with it, and
+    the match was not paused."""
+    await practice(h, game="torishogi", turn_seconds=HOUR)
+    robots = h.service._robots
+    consider = robots.consider
+    robots.consider = lambda table: None  # type: ignore[method-assign]  # looks once both stand
+    await h.service.draw(HERE, ANN)
+    await h.service.pause(HERE, ANN)
+    robots.consider = consider  # type: ignore[method-assign]
+    consider(h.service._tables[HERE.channel_id])
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "AI (easy) (Opposition) declines ann's draw offer." in posted
+    hosted = (await h.service.matches_of(ANN.id))[0]
+    assert hosted.paused_left is not None, posted[-1200:]

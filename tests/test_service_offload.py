@@ -237,6 +237,26 @@ async def test_a_pool_whose_worker_died_is_replaced_at_once_and_its_jobs_run_aga
         offload.close()
 
 
+def _dies(data: bytes) -> bytes:
+    """A job that kills its worker every time it runs (out of memory, say)."""
+    os._exit(1)
+
+
+async def test_a_job_that_kills_its_worker_each_time_fails_as_a_search_that_raised() -> None:
+    """Regression: a job whose worker died again when it ran again on the new pool raised
+    BrokenProcessPool, which the AI took for the database away (tried again at its strength
+    for ever, breaking the pool each time, never moving: docs/AI.md's random legal turn
+    never came) and a hint or an analysis answered with "Something went wrong"; it fails
+    now as a job that raised in its worker (WorkerFailed), which all of them answer."""
+    offload = Offload(processes=0, ai_processes=1)
+    try:
+        with pytest.raises(WorkerFailed, match="died"):
+            await offload._run("ai", _dies, b"")
+        assert await offload.ai_turn(Game(Options(board="short")), "easy", 0.3, seed=1)
+    finally:
+        offload.close()
+
+
 async def _started(offload: Offload, workers: int):
     """The AI pool once ``workers`` of its processes are at work."""
     for _ in range(600):

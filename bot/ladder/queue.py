@@ -13,8 +13,9 @@ by its opener, and the ladder's tick opens one whose opener died once that claim
 
 Where a server's admins let it (``GuildSettings.ai_fill_after``), a player still waiting
 after that long is paired with an AI player instead: the one whose rating on the board's AI
-ladder is closest to the player's there (``normal`` for a tie). That match is rated on the AI
-ladder, never on the people's.
+ladder is closest to the player's there (``normal`` for a tie), unless they already have as
+many matches against the AI as one may have (they wait for a person). That match is rated on
+the AI ladder, never on the people's.
 """
 
 from __future__ import annotations
@@ -281,11 +282,18 @@ class Matchmaking:
         return frozenset(a.user_id for a in times if a.starts_at <= now)
 
     async def pair_with_ai(
-        self, guild_id: int, board: str, wait: float, most: int = 1_000_000
+        self,
+        guild_id: int,
+        board: str,
+        wait: float,
+        most: int = 1_000_000,
+        full: frozenset[int] = frozenset(),
     ) -> list[Pairing]:
         """Pairs of everyone who waited ``wait`` seconds or more with an AI player, at most
         ``most`` (the server's room for matches against the AI; the AI players are saved,
-        a write each, only when someone has waited that long)."""
+        a write each, only when someone has waited that long), but those ``full``: who
+        already have as many matches against the AI as one may have (they wait for a
+        person)."""
         check_board(board)
         now = self._clock()
         waiting = await self.waiting(guild_id, board)
@@ -294,7 +302,7 @@ class Matchmaking:
         for level in AI_PREFERENCE:
             player = robot(level)
             await self._store.save_player(player.id, player.name)
-        away, owner = await self._away(guild_id, board), claimant(self._store)
+        away, owner = await self._away(guild_id, board) | full, claimant(self._store)
         return await self._store.ladders.transact(
             lambda tx: claimed(
                 tx, ai_pairs(tx, guild_id, board, wait, most, away, self._grace), owner

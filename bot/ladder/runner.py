@@ -20,7 +20,7 @@ from bot.i18n import SOURCE, speaking
 from bot.service import Clock, MatchService, Settings, SystemClock, Threads, load_guild
 from bot.service.languages import player_language
 from bot.service.outbox import private_post
-from bot.service.robots import ai_room
+from bot.service.robots import ai_room, at_ai_cap
 from storage import Post, Store
 
 from . import texts
@@ -127,7 +127,8 @@ class LadderRunner:
             wait = (await load_guild(self._store, guild_id)).ai_fill_after
             if wait is not None:
                 room = await ai_room(self._store, self._settings, guild_id)  # the server's cap
-                pairings += await self._queue.pair_with_ai(guild_id, board, wait, room)
+                full = await at_ai_cap(self._store, self._settings)  # each player's
+                pairings += await self._queue.pair_with_ai(guild_id, board, wait, room, full)
             for pairing in pairings:
                 result = await self._opener.open(pairing)
                 if isinstance(result, Opened):

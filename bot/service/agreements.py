@@ -405,9 +405,13 @@ async def resume(ctx: Context, table: Table, user: User) -> Reply:
     return Reply(_("The clock is running again."), private=False, stamp=table.stamp)
 
 
-async def decline(ctx: Context, table: Table, user: User, only: str | None = None) -> Reply:
+async def decline(
+    ctx: Context, table: Table, user: User, only: str | None = None, why: str | None = None
+) -> Reply:
     """Decline what the opponent proposed, or take back one's own proposals: all of them
-    (the command), or the one of kind ``only`` alone (its Decline button: ``answer``)."""
+    (the command), or the one of kind ``only`` alone (its Decline button: ``answer``).
+    ``why``: a reason said after it (a text marked with ``N_``, worded in the post's
+    language; an AI player's)."""
     side = player_side(table, user)
     offers = table.offers()
     named = [(kind, by) for kind, by in offers.items() if only in (None, kind)]
@@ -428,6 +432,8 @@ async def decline(ctx: Context, table: Table, user: User, only: str | None = Non
         said = _(
             "{player} {actions}.", player=table.who(side), actions=listing(words, localized=True)
         )
+        if why is not None:
+            said = f"{said} {_(why)}"
     mail = Mail(table.channel_id)
     mail.public(said, mentions=(table.hosted.player(side.other),), language=language)
     await ctx.update(table, replace(table.hosted, offers=table.encode_offers(offers)), mail)

@@ -8,12 +8,14 @@ from types import TracebackType
 
 
 class Locks:
-    """One lock a channel, taken only through ``hold`` (so that every call counts); and one
-    a server, for what is counted across its channels (``server``)."""
+    """One lock a channel, taken only through ``hold`` (so that every call counts); one a
+    server, for what is counted across its channels (``server``); and one a player, for what
+    is counted across theirs (``player``)."""
 
     def __init__(self) -> None:
         self._locks: dict[int, asyncio.Lock] = {}
         self._servers: dict[int, asyncio.Lock] = {}
+        self._players: dict[int, asyncio.Lock] = {}
         self.under_way = 0  # calls in a ``hold`` or ``Counting`` now
 
     def hold(self, channel_id: int) -> Held:
@@ -25,6 +27,12 @@ class Locks:
         hold together and the change it allows (the caps on waiting challenges). Taken
         before a channel's lock, never while holding one."""
         return Held(self, self._servers.setdefault(guild_id, asyncio.Lock()))
+
+    def player(self, user_id: int) -> Held:
+        """``async with`` it: the player's lock, held around a check of what they hold in
+        every server and the change it allows (their cap of matches against the AI). Taken
+        before a server's lock, never while holding one or a channel's."""
+        return Held(self, self._players.setdefault(user_id, asyncio.Lock()))
 
     def counting(self) -> Counting:
         """``with`` it: work under way that takes no lock (the endings' listeners, the

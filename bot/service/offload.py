@@ -330,18 +330,23 @@ class Offload:
 
     async def _run(self, kind: str, job: Callable[[bytes], bytes], data: bytes) -> Any:
         """``job(data)`` in a worker of ``kind``, its answer unpickled. A pool that broke
-        under it is replaced at once and the job runs again (``RETRIES``)."""
+        under it is replaced at once and the job runs again (``RETRIES``); one whose pool
+        broke under it each time (the job killing its worker, say) fails as a job that
+        raised (WorkerFailed), which its callers answer (the AI's random legal turn, a hint
+        not worked out), where running it again would only break the pool again."""
         loop = asyncio.get_running_loop()
         attempt = 0
         while True:
             pool = self._workers(kind)
             try:
                 return _checked(pickle.loads(await loop.run_in_executor(pool, job, data)))
-            except BrokenProcessPool:
+            except BrokenProcessPool as broken:
                 self._replace(kind, pool)
                 attempt += 1
                 if attempt > RETRIES:
-                    raise
+                    raise WorkerFailed(
+                        f"a {kind} job's worker died each of the {attempt} times it ran"
+                    ) from broken
                 log.warning("a %s job runs again in the new worker pool", kind)
 
     def _replace(self, kind: str, broken: ProcessPoolExecutor | None) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 
 import ai
-from bot.i18n import _, ngettext
+from bot.i18n import N_, _, ngettext
 from rules import GameState, Side
 from storage import Hosted, Store
 
@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
 GIVE_UP_AFTER = 3  # commands failed in a row (a bug) before an AI leaves a match to its clock
 FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
+RATED_PAUSE = N_(
+    "The AI agrees to a pause in practice games only: it never resumes a match itself, and a "
+    "rated one must not wait paused for ever."
+)  # said after its decline, in the post's language
 FIRST_WAIT, LONGEST_WAIT = 0.5, 60.0  # seconds after another failure (the database away)
 
 Flow = Callable[[Table], Awaitable[Reply]]
@@ -131,6 +135,8 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
     user = robot(job.level)
 
     async def flow(table: Table) -> Reply:
+        if not still_to_do(table, job):  # a proposal came while it searched: answer it first
+            raise StaleRequest(_("The AI's work in that match had changed, so nothing was done."))
         if job.kind == CHOOSE:
             answers = setup_phase.drawn_setup(table.terms, job.side, ctx.rng)
             return await setup_phase.choose(ctx, table, user, answers)
@@ -142,16 +148,32 @@ def flow_of(ctx: Context, job: Job, texts: list[str], ends: bool = True) -> Flow
             return await play.whole_turn(ctx, table, user, texts)
         if agrees(table, job):
             return await agreements.propose(ctx, table, user, job.proposal)
-        return await agreements.decline(ctx, table, user)
+        why = RATED_PAUSE if job.proposal == PAUSE else None
+        return await agreements.decline(ctx, table, user, only=job.proposal, why=why)
 
     return flow
 
 
+def still_to_do(table: Table, job: Job) -> bool:
+    """Whether ``job`` is still what the AI has to do in the match as it is now (under the
+    lock): a proposal made while its turn was searched comes first, its stamp unchanged."""
+    now = job_of(table)
+    return now is not None and (now.kind, now.side, now.proposal) == (
+        job.kind,
+        job.side,
+        job.proposal,
+    )
+
+
 def agrees(table: Table, job: Job) -> bool:
-    """An AI agrees to a pause and to a takeback (only ever asked in a practice game), and to
-    a draw (or a reset) only when it stands worse by its own judgement of what it may know,
-    or when the game is going nowhere (``ai.takes_draw``); else it declines."""
-    return job.proposal in (PAUSE, REWIND) or ai.takes_draw(table.game, job.side)
+    """An AI agrees to a takeback (only ever asked in a practice game) and to a pause in a
+    practice game (it never resumes a match: a rated one would wait paused for ever, out of
+    its ladder, docs/SERVICE.md's hostage), and to a draw (or a reset) only when it stands
+    worse by its own judgement of what it may know, or when the game is going nowhere
+    (``ai.takes_draw``); else it declines."""
+    if job.proposal == PAUSE:
+        return not table.terms.rated
+    return job.proposal == REWIND or ai.takes_draw(table.game, job.side)
 
 
 class Robots:
@@ -291,6 +313,20 @@ async def guild_ai_cap(store: Store, settings: Settings, guild_id: int) -> int:
     else the service's."""
     cap = (await load_guild(store, guild_id)).ai_matches
     return settings.guild_ai_matches if cap is None else cap
+
+
+async def at_ai_cap(store: Store, settings: Settings) -> frozenset[int]:
+    """The people who already have as many live matches against the AI as one may have at
+    once (``Settings.ai_matches``, in every server): the AI filling a ladder queue leaves
+    them out, as a challenge of theirs would be refused."""
+    counts: dict[int, int] = {}
+    for hosted in await store.hosting.live():
+        if robot_sides(hosted):
+            for side in Side:
+                person = hosted.player(side)
+                if person is not None and not is_robot(person):
+                    counts[person] = counts.get(person, 0) + 1
+    return frozenset(user_id for user_id, n in counts.items() if n >= settings.ai_matches)
 
 
 async def ai_room(store: Store, settings: Settings, guild_id: int) -> int:

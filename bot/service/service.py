@@ -190,19 +190,22 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         self._limit.take(user.id, self._ctx.now())
         terms = (terms or Terms()).with_clock_defaults()
         terms.check()
-        live = await self.matches_of(user.id)
-        opponent = await robots.check_challenge(self._ctx, level, live, place.guild_id)
-        if where is not None:
-            place = await where()
-        first, second = user, opponent
-        if terms.roles == "random" and self._ctx.rng.random() < 0.5:
-            first, second = opponent, user
-        names = {"player": escape(user.name), "game": terms.title, "robot": opponent.name}
-        if terms.rated:  # worded in the server's language where it is shown
-            intro = msg("{player} starts a rated match of {game} against {robot}.", **names)
-        else:
-            intro = msg("{player} starts a practice match of {game} against {robot}.", **names)
-        hosted = await self.open_match(place, first, second, terms, intro)
+        # the player's and the server's locks from the caps' check to the opening, so that
+        # challenges sent together cannot all pass the check before any is opened
+        async with self._locks.player(user.id), self._locks.server(place.guild_id):
+            live = await self.matches_of(user.id)
+            opponent = await robots.check_challenge(self._ctx, level, live, place.guild_id)
+            if where is not None:
+                place = await where()
+            first, second = user, opponent
+            if terms.roles == "random" and self._ctx.rng.random() < 0.5:
+                first, second = opponent, user
+            names = {"player": escape(user.name), "game": terms.title, "robot": opponent.name}
+            if terms.rated:  # worded in the server's language where it is shown
+                intro = msg("{player} starts a rated match of {game} against {robot}.", **names)
+            else:
+                intro = msg("{player} starts a practice match of {game} against {robot}.", **names)
+            hosted = await self.open_match(place, first, second, terms, intro)
         return Reply(
             _(
                 "Your match of {game} against {robot} has begun: {terms}. It plays its turns "
