@@ -140,3 +140,20 @@ async def test_a_pick_of_a_search_the_rules_refuse_says_why(h: Harness) -> None:
     assert "changed since that menu was shown" not in panel.text, panel.text
     assert "R43" in panel.text, panel.text
     assert "This turn so far" not in panel.text and panel.selects  # nothing staged
+
+
+async def test_a_panel_opened_with_the_match_option_in_another_channel_answers_its_picks(
+    playing: Playing, h: Harness
+) -> None:
+    """Regression: ``/tora play match:N`` in another channel of the server opens the Play
+    panel there, naming the match's channel; its picks were refused "That match is over,
+    so nothing was done." (a live match) as pressed outside the match's channel."""
+    (hosted,) = await h.service.matches_of(ANN.id)
+    for user in (ANN, BOB):  # whoever is to play
+        elsewhere = Caller(user, GUILD, 200, text_channel=True)
+        panel = await playing.open(elsewhere, str(hosted.id))
+        if panel.stamp is not None:
+            break
+    assert panel.stamp is not None and panel.channel_id == CHANNEL
+    picked = await playing.navigate(elsewhere, panel.channel_id, panel.stamp, Nav())
+    assert picked.stamp is not None

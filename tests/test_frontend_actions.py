@@ -223,6 +223,40 @@ async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: 
         await act.challenge(in_thread, None, ChallengeOptions())
 
 
+async def test_a_threaded_challenges_take_back_works_in_the_channel_it_was_given_in(
+    act: Actions, h: Harness
+) -> None:
+    """Regression: with threads on, the challenger's answer in the channel offers Take back
+    for the challenge, hosted in its thread (the button names the thread); pressed there, in
+    the channel, it was refused "That match is over" as pressed outside the match's channel."""
+    await save_guild(h.store, GUILD, GuildSettings(turn_seconds=3600, threads=True))
+    answer = await act.challenge(here(ANN), BOB, ChallengeOptions())
+    (takeback,) = answer.buttons
+    assert takeback.verb == "takeback" and takeback.channel_id == 701
+    await act.press(here(ANN), takeback)
+    assert await h.store.hosting.live_in_channel(701) is None
+
+
+async def test_a_match_options_answer_in_another_channel_has_buttons_that_work_there(
+    act: Actions, h: Harness
+) -> None:
+    """Regression: ``/tora resign match:N`` given in another channel of the server answers
+    there with Confirm and Keep playing, naming the match's channel; Confirm was refused
+    "That match is over" (a live match) as pressed outside the match's channel. A player's
+    button works anywhere in the match's server; a bystander's is still refused."""
+    await start_short(act, h)
+    (hosted,) = await h.service.matches_of(ANN.id)
+    elsewhere = Caller(ANN, GUILD, 200, text_channel=True)
+    answer = await act.agree(elsewhere, str(hosted.id), "resign")
+    confirm = next(b for b in answer.buttons if b.verb == "resign")
+    with pytest.raises(StaleRequest, match="That match is over"):
+        await act.press(Caller(CARL, GUILD, 200, text_channel=True), confirm)
+    with pytest.raises(StaleRequest, match="That match is over"):
+        await act.press(Caller(ANN, 2, 200, text_channel=True), confirm)  # another server
+    await act.press(elsewhere, confirm)
+    assert await h.service.matches_of(ANN.id) == []
+
+
 async def test_a_challenge_in_a_thread_needs_send_messages_in_threads(
     act: Actions, h: Harness
 ) -> None:

@@ -421,28 +421,32 @@ class Actions:
 
     async def reached(self, caller: Caller, channel_id: int, expect: Stamp | None) -> Place:
         """The place of a button's match, named by the channel in its id (which a modified
-        client may forge): pressed in that channel, or in a DM by one who takes part in
-        that match. Anywhere else it is refused as where no match is, in the same words,
-        so that neither another server's match nor whether one is there is told."""
+        client may forge): pressed in that channel, or by one who takes part in that match
+        anywhere in its server or in a DM (a ``match:`` option's answer in another channel,
+        a thread's challenge answered in its parent channel). Anywhere else it is refused as
+        where no match is, in the same words, so that neither another server's match nor
+        whether one is there is told."""
         place = Place(caller.guild_id or 0, channel_id)
         if channel_id == caller.channel_id:
             return place
-        if caller.in_dm and await self._takes_part(caller.user.id, channel_id, expect):
+        hosted = await self._taking_part(caller.user.id, channel_id, expect)
+        if hosted is not None and (caller.in_dm or hosted.guild_id == caller.guild_id):
             return place
         raise self.service.nothing_here(expect)
 
-    async def _takes_part(self, user_id: int, channel_id: int, expect: Stamp | None) -> bool:
-        """Whether ``user_id`` takes part in the match of ``channel_id`` (``expect``: that
+    async def _taking_part(
+        self, user_id: int, channel_id: int, expect: Stamp | None
+    ) -> Hosted | None:
+        """The match of ``channel_id`` if ``user_id`` takes part in it (``expect``: that
         match, live or ended, e.g. an end post's Rematch; None: the channel's live match)."""
         if expect is None:
-            return any(h.channel_id == channel_id for h in await self.service.matches_of(user_id))
+            mine = await self.service.matches_of(user_id)
+            return next((h for h in mine if h.channel_id == channel_id), None)
         hosted = await self.records.hosted(expect.match)
-        return (
-            hosted is not None
-            and hosted.channel_id == channel_id
-            and user_id
-            in (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
-        )
+        if hosted is None or hosted.channel_id != channel_id:
+            return None
+        players = (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
+        return hosted if user_id in players else None
 
     async def _pressed(self, caller: Caller, place: Place, press: Press) -> Answer:
         user, expect = caller.user, press.stamp
