@@ -9,6 +9,7 @@ import pytest
 from backends import raw_sql
 from ladder_fixtures import DAY, GUILD, ManualClock, finished, open_store
 
+from bot.ladder import texts
 from bot.ladder.errors import LadderError, NotFound, NotRated
 from bot.ladder.glicko2 import PROVISIONAL_DEVIATION, Rating, play
 from bot.ladder.results import Results
@@ -203,3 +204,16 @@ async def test_a_series_to_a_point_target_is_one_rated_result(db: Config, monkey
         recorded = await results.record_match(series.id)
         assert (recorded.challenger.games, recorded.challenger.wins) == (1, 1)
         assert len(await store.ladders.results(LadderKey(GUILD, "long", 1))) == 1
+
+
+async def test_a_season_tied_at_the_top_is_won_by_everyone_ranked_first(db: Config) -> None:
+    """Regression: a closed season's archive gives equal ratings one rank (a drawn season:
+    1, 1), but the season list (`/tora-ladder seasons`) said it was "won by" the first line
+    alone, the one of the smaller player id, so the other, 1st too, read as beaten."""
+    async with await open_store(db) as store:
+        results = Results(store, ManualClock())
+        await results.record_match(await finished(store, 2, 1, None))  # a draw: both 1500
+        await results.close_season(GUILD, "short", 9)
+        [closed] = [s for s in await store.ladders.seasons(GUILD, "short") if s.closed_at]
+        line = texts.season_line(closed)
+        assert "won by" in line and "ann" in line and "bob" in line, line

@@ -9,7 +9,7 @@ import time
 
 from bot.i18n import N_, _, ngettext
 from bot.service import Settings
-from bot.service.texts import escape
+from bot.service.texts import escape, listing
 from storage.competitions.ladders import Season
 
 from .boards import BoardProfile, HeadToHead, Line, Recent
@@ -148,11 +148,12 @@ def season_line(season: Season) -> str:
     }
     if not final:
         return _("Season {season}: {start} to {end}, {players}.", **fields)
-    winner = final[0]
+    # every line ranked first won it: equal ratings share their rank (``results.ranks``)
+    first = [line for line in final if line["rank"] == final[0]["rank"]]
     return _(
         "Season {season}: {start} to {end}, {players}, won by {winner} ({rating}).",
-        winner=escape(winner["name"]),
-        rating=round(winner["rating"]),
+        winner=listing([escape(line["name"]) for line in first], localized=True),
+        rating=round(first[0]["rating"]),
         **fields,
     )
 
