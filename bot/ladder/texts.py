@@ -148,8 +148,11 @@ def season_line(season: Season) -> str:
     }
     if not final:
         return _("Season {season}: {start} to {end}, {players}.", **fields)
-    # every line ranked first won it: equal ratings share their rank (``results.ranks``)
-    first = [line for line in final if line["rank"] == final[0]["rank"]]
+    # every line ranked first won it: equal ratings share their rank (``results.ranks``);
+    # an archive written without ranks names its first line
+    top = final[0].get("rank")
+    first = [line for line in final if top is not None and line.get("rank") == top]
+    first = first or final[:1]
     return _(
         "Season {season}: {start} to {end}, {players}, won by {winner} ({rating}).",
         winner=listing([escape(line["name"]) for line in first], localized=True),
