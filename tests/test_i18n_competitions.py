@@ -86,7 +86,7 @@ async def test_a_ladder_match_is_opened_in_the_servers_language_and_the_answer_i
                                (HERE.channel_id, "bob gegen ann (Rangliste)"))  # fmt: skip
     await h.settle()
     intro = h.delivery.texts(thread)[0]
-    assert intro.startswith("Eine gewertete Partie der Rangliste short-board, aus der"), intro
+    assert intro.startswith("Eine gewertete Partie der Rangliste kurzes Brett, aus der"), intro
 
 
 async def test_a_players_wait_ends_with_a_notice_in_their_own_language(h: Harness) -> None:
@@ -110,7 +110,7 @@ async def test_a_refusal_made_inside_a_transaction_is_in_the_callers_language(
     await desk.join_queue(HERE, ANN, "short")
     with speaking("de"), pytest.raises(LadderRefused) as refused:
         await desk.join_queue(HERE, ANN, "short")
-    assert refused.value.message == "Du wartest schon auf eine Partie der Rangliste short-board."
+    assert refused.value.message == "Du wartest schon auf eine Partie der Rangliste kurzes Brett."
 
 
 # ---- tournaments ---------------------------------------------------------------------------

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass
 
-from bot.i18n import _
+from bot.i18n import _, word
 from bot.service.texts import quote
 from rules.registry import ladder_game, ladder_of, ladders
 from storage import Store
@@ -72,11 +72,11 @@ def boards() -> tuple[str, ...]:
 
 def ladder_name(board: str) -> str:
     """How texts name a ladder: "short-board", "long-board", "ToriShogi", "AI short-board"
-    (the game's ``Ladder.name``)."""
+    (the game's ``Ladder.name``, in the current language where the game marked it)."""
     if board.startswith(AI_PREFIX):
         return _("AI {ladder}", ladder=ladder_name(board.removeprefix(AI_PREFIX)))
     found = ladder_game(board)
-    return board if found is None else found[1].name
+    return board if found is None else word(found[1].name)
 
 
 def ladder_title(board: str) -> str:

@@ -34,8 +34,8 @@ class ToraType(ToraPolicies):
     nothing_removed: str = msg("No piece has been removed")
     # a ladder per board: the boards differ too much for one rating to say much of both
     ladders: tuple[Ladder, ...] = (
-        Ladder("short", "short-board", {"board": "short"}),
-        Ladder("long", "long-board", {"board": "long"}),
+        Ladder("short", msg("short-board"), {"board": "short"}),
+        Ladder("long", msg("long-board"), {"board": "long"}),
     )
     tournament: Scoring | None = CHAPTER_10
 
