@@ -10,6 +10,7 @@ import pytest
 from positions import C, O, at, bare, begin, put, sq
 
 from rules.tora import Game, IllegalAction, Side, jeopardy
+from rules.tora.hosting import skipping_trapped
 
 # ---- building positions ----------------------------------------------------------------------
 
@@ -229,6 +230,26 @@ def test_r30_judges_the_opposition_turn_end_against_the_general_crowned_at_round
     assert exc.rule == "R30" and f"G {to}" in exc.reason
     g.undo()
     g.end_turn()
+
+
+def test_r30_a_turn_ended_when_it_was_played_is_not_judged_again_when_its_log_is_replayed():
+    """A stored match is replayed from its log when it loads (whole, when the rules' state
+    changed shape): a turn its player ended was judged by R30 then. A later correction of
+    R30 that refuses it (the crowning above) must not leave the match unloadable: replaying
+    a judged log takes the turn end as it was; played live, it is refused."""
+    g = bare("long")
+    put(g, C, "R", "v17h17")
+    put(g, C, "G", "v9h12")
+    put(g, O, "R", "v1h1")
+    put(g, O, "G", "v9h6")
+    put(g, O, "A", "v16h15")
+    begin(g, O)
+    g.apply("A v16h15 x v17h17")
+    g.apply("G v9h6-v9h8")
+    assert end_refused(g).rule == "R30"
+    with skipping_trapped(g):  # how the store replays a match's log
+        g.end_turn()
+    assert g.side == C and not g.judged_log
 
 
 # ---- R30 the restriction ---------------------------------------------------------------------

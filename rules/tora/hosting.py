@@ -246,12 +246,13 @@ def _assassin_owner(event: Event) -> Side:
 @contextmanager
 def skipping_trapped(game: Game) -> Iterator[None]:
     """Replay a log judged when it was played: the trapped search (R25) is skipped inside
-    and run once at the end, where the log ends."""
-    game.skip_trapped = True
+    and run once at the end, where the log ends, and a turn its player ended is not judged
+    by R30 again (``Play.judged_log``)."""
+    game.skip_trapped = game.judged_log = True
     try:
         yield
     finally:
-        game.skip_trapped = False
+        game.skip_trapped = game.judged_log = False
     game.judge_trapped()
 
 

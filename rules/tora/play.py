@@ -70,6 +70,9 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         # Replaying history that was judged when it was played: R25's search (the costly part
         # of ending a turn) can wait until the end, see ``judge_trapped``.
         self.skip_trapped = False
+        # ... and a turn its player ended is not judged by R30 again: a later rules core
+        # that refuses it (a correction of R30) must still load the match it was played in
+        self.judged_log = False
         self.settled = deploy(self.options, self.terrain, self.assassins.starts)
         self.settled.start_turn(Side.CHALLENGER)
 
@@ -307,6 +310,8 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         """R30: refused while a piece that moved or attacked would end in jeopardy, unless the
         deadline ends the turn: then the latest actions are dropped until none would (what a
         player could still undo)."""
+        if self.judged_log and not deadline:
+            return  # ended by its player when it was played, R30 judged it then
         offenders = self.r30_offenders()
         while offenders and deadline and self.current[-1].action.kind != SEARCH:
             self.undo()

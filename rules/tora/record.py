@@ -106,7 +106,9 @@ def replay(
     """Replay a record; RecordError if malformed, ReplayError at the first illegal action.
 
     ``trusted``: the record was judged when it was played (one of ours), so the trapped search
-    (R25) runs only where the record ends; every action is still checked. ``each_turn`` is
+    (R25) runs only where the record ends and R30 does not judge its turn ends again (a
+    later correction of R30 must not make our own records unreadable); every action is
+    still checked. ``each_turn`` is
     called with the game at the start and after every finished turn."""
     record = parse_record(text)
     for line, _side, actions in record.turns:
@@ -131,10 +133,11 @@ def replay(
         following = turns[turn_number] if turn_number < len(turns) else None
         interrupted = following is not None and following[2] == [RESIGN] and following[1] != side
         game.skip_trapped = trusted and following is not None
+        game.judged_log = trusted  # the bot's own record: R30 judged each turn when played
         play_turn(game, turn_number, line, side, actions, finish=not interrupted)
         if each_turn is not None and not interrupted:
             each_turn(game)
-    game.skip_trapped = False
+    game.skip_trapped = game.judged_log = False
     return game
 
 
