@@ -183,6 +183,54 @@ async def test_a_pass_gives_no_seat(tmp_path: Path, signing: Signing) -> None:
             assert await get(w, "/api/me", headers) == 401
 
 
+async def renewed(w: World, seat: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """What the page's renewal of its pass is answered (``/api/activity/pass``)."""
+    assert w.client is not None
+    async with w.client.post("/api/activity/pass", headers={HEADER: seat["pass"]}) as answer:
+        return answer.status, await answer.json()
+
+
+async def test_an_activity_left_open_past_a_day_stays_counted_as_its_users(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: a pass was good for a day and nothing renewed it while the page stayed
+    open, so two users keeping the board open for a day (a correspondence match) were then
+    counted as Discord's proxy's one address: its live streams (1 here, 8 by default) went
+    to the first page that reconnected and the other was refused "from one address". The
+    page now renews its pass while it holds, and its stream reconnects with the fresh one."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api(), limits=Limits(streams=1)) as w:
+        match = await playing(w, signing)
+        ann, cat = await signed_in(w, signing, "ann"), await signed_in(w, signing, "cat")
+        passes = w.web.site.passes
+        assert passes is not None
+        passes._now = lambda: time.time() + LIFETIME - 3 * 3600  # the pages renew in time
+        for seat in (ann, cat):
+            status, answer = await renewed(w, seat)
+            assert status == 200, answer
+            seat["pass"] = answer["pass"]
+        passes._now = lambda: time.time() + LIFETIME + 60  # a day later, the pages still open
+        first = await opened(w, "/api/me/events", sent_by(ann))  # her stream reconnects
+        try:
+            assert await get(w, f"/api/m/{match}/events", sent_by(cat)) == 200
+        finally:
+            first.close()
+
+
+async def test_a_pass_expired_is_not_renewed(tmp_path: Path, signing: Signing) -> None:
+    """Renewing asks for a pass that holds: one expired, or of someone's own making, is
+    refused with what to do (sign in again), and gives no pass."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        await playing(w, signing)
+        ann = await signed_in(w, signing, "ann")
+        passes = w.web.site.passes
+        assert passes is not None
+        passes._now = lambda: time.time() + LIFETIME + 60
+        for seat in (ann, {"pass": "made-up"}):
+            status, answer = await renewed(w, seat)
+            assert status == 401 and "open it again" in answer["error"], answer
+            assert "pass" not in answer
+
+
 @given(st.text(max_size=200) | st.from_regex(r"[A-Za-z0-9_-]{1,140}", fullmatch=True))
 def test_any_pass_header_is_a_user_or_none(text: str) -> None:
     """Whatever a request sends as its pass, reading it gives a user or none, never an

@@ -8,7 +8,8 @@ Activity instance says the channel, the channel says the match
 player gets their seat's token (the same as their private link's: it plays their turns and
 stops working as the link does), anyone else the match's public view only; either gets a
 pass (``passes``) that has the page's later requests counted against the user's
-allowances, not against those of Discord's proxy's address. The shell is in
+allowances, not against those of Discord's proxy's address, and that the page renews at
+``/api/activity/pass`` while it holds. The shell is in
 the browser's language (nobody has signed in yet); once Discord says who signed in, the
 refusals are in their language (still the browser's for a user the bot never met), and the
 page follows its state's."""
@@ -22,7 +23,7 @@ from aiohttp import web
 
 from bot.app.activity import match_for
 from bot.app.answers import Unusable
-from bot.i18n import _
+from bot.i18n import N_, _
 from bot.service import Records
 
 from .discord_api import NOT_IN_IT, DiscordApi, Identity
@@ -37,12 +38,15 @@ from .guard import (
     framed_headers,
     speaking_to,
 )
-from .passes import Passes
+from .passes import HEADER, Passes
 from .site import Site, page_html
 
 CODE = re.compile(r"[A-Za-z0-9_-]{1,100}")
 INSTANCE = re.compile(r"[A-Za-z0-9_:-]{1,100}")  # no dots: it goes in a path
 PAGE_MARK = b'data-page="play"'
+PASS_EXPIRED = N_(
+    "This page's sign-in has expired; close the Activity and open it again to sign in anew."
+)
 
 
 class Activity:
@@ -65,6 +69,7 @@ class Activity:
             web.get("/", self.page),  # where Discord opens the root URL mapping
             web.get("/activity", self.page),
             web.post("/api/activity/session", self.session),
+            web.post("/api/activity/pass", self.renew),
         ]
 
     async def page(self, request: web.Request) -> web.Response:
@@ -92,6 +97,19 @@ class Activity:
         language = known.resolved() if known.chosen or known.seen else request[LANGUAGE]
         with speaking_to(request, language):
             return await self._seat(identity, instance_id)
+
+    async def renew(self, request: web.Request) -> web.Response:
+        """``/api/activity/pass``: ``{"pass"}``, a fresh pass for the user of the one the
+        request carries while it still holds, so that a page left open for days (a
+        correspondence match) keeps being counted as its user's; a 401 once it has expired,
+        as Discord must then be asked again who is there."""
+        self.site.limits.take("reads", self.site.counted_as(request))
+        user = self.passes.user_of(request.headers.get(HEADER, ""))
+        if user is None:
+            raise Refusal(401, _(PASS_EXPIRED))
+        answer = web.json_response({"pass": self.passes.issue(user)})
+        answer.headers["Cache-Control"] = NO_STORE
+        return answer
 
     async def _seat(self, identity: Identity, instance_id: str) -> web.Response:
         """What ``identity`` may see of the match of Activity ``instance_id``."""
