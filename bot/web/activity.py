@@ -24,7 +24,7 @@ from aiohttp import web
 from bot.app.activity import match_for
 from bot.app.answers import Unusable
 from bot.i18n import N_, _
-from bot.service import Records
+from bot.service import RateLimited, Records
 
 from .discord_api import NOT_IN_IT, DiscordApi, Identity
 from .guard import (
@@ -36,6 +36,7 @@ from .guard import (
     body_of,
     field_of,
     framed_headers,
+    rate_limited,
     speaking_to,
 )
 from .passes import HEADER, Passes
@@ -44,6 +45,10 @@ from .site import Site, page_html
 CODE = re.compile(r"[A-Za-z0-9_-]{1,100}")
 INSTANCE = re.compile(r"[A-Za-z0-9_:-]{1,100}")  # no dots: it goes in a path
 PAGE_MARK = b'data-page="play"'
+BUSY = N_(
+    "The board is busy with many people signing in at once; close the Activity and open it "
+    "again in a minute."
+)
 PASS_EXPIRED = N_(
     "This page's sign-in has expired; close the Activity and open it again to sign in anew."
 )
@@ -88,8 +93,13 @@ class Activity:
         """``{"code", "instance"}``: who signed in and what they may see, as
         ``{"match", "access_token", "pass"}`` and, for a player of the match, ``"token"``
         and ``"side"``. The sign-ins are counted per client address whatever the request
-        carries: that is what bounds how many users' passes one address can get."""
-        self.site.limits.take("sign_ins", address(request))
+        carries: that is what bounds how many users' passes one address can get. Every user
+        of the Activity comes from Discord's proxy's few addresses, so that allowance is a
+        flood's bound, and its refusal says the board is busy, not that the user is hasty."""
+        try:
+            self.site.limits.take("sign_ins", address(request))
+        except RateLimited as exc:  # all the proxy's users together: not this one's doing
+            raise Refusal(429, _(BUSY), headers=rate_limited(exc).headers) from None
         code, instance_id = sign_in_of(await body_of(request))
         identity = await self.discord.identify(code)
         known = await self.records.player_language(identity.user_id)

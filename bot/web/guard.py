@@ -210,8 +210,10 @@ class Limits:
     reads: Allowance = Allowance(120, 0.05)
     actions: Allowance = Allowance(20, 0.2)
     sessions: Allowance = Allowance(5, 12.0)  # a Discord user's sign-ins: each asks Discord thrice
-    # an address's sign-ins: Discord's proxy hides its users' addresses, so many users share one
-    sign_ins: Allowance = Allowance(30, 2.0)
+    # an address's sign-ins: Discord's proxy hides its users' addresses, so every user of the
+    # Activity shares its few: this bounds only a flood (each sign-in asks Discord), never a
+    # busy hour's users (a tournament round opening the board across servers)
+    sign_ins: Allowance = Allowance(300, 0.2)
     streams: int = 8  # open event streams per client address (or an Activity's user)
     clock: Callable[[], float] = time.monotonic
     _buckets: dict[str, RateLimit] = field(default_factory=dict)
