@@ -659,7 +659,12 @@ async function joinActivity() {
   showConnection("signing-in");
   let seat;
   try {
-    const { signIn } = await import("./activity.js");
+    let signIn;
+    try {
+      ({ signIn } = await import("./activity.js"));
+    } catch {
+      throw new Error(t("sign-in-failed")); // not the browser's words for a failed import
+    }
     seat = await signIn(document.body.dataset.client);
   } catch (error) {
     showError(error.message || t("sign-in-failed"));
