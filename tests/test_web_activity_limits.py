@@ -231,6 +231,50 @@ async def test_a_pass_expired_is_not_renewed(tmp_path: Path, signing: Signing) -
             assert "pass" not in answer
 
 
+SHELL_FILES = [
+    "/",
+    "/static/board.css",
+    "/static/board.js",
+    "/static/cells.js",
+    "/static/forms.js",
+    "/static/live.js",
+    "/static/plan.js",
+    "/static/words.js",
+    "/static/activity.js",
+    "/static/discord-sdk.js",
+]
+
+
+async def test_a_channel_of_users_opening_the_activity_together_all_get_its_page(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: everything the Activity loads before its sign-in (its shell and its nine
+    files) was counted against Discord's proxy's one address's reads, 120 at once: the
+    thirteenth user of a channel opening the board together (or anywhere, within the same
+    few seconds) had board.js refused with a 429 and saw a frame whose script never ran: no
+    sign-in, no error, nothing to do. The fixed files now have an allowance of their own."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        await playing(w, signing)
+        refused = []
+        for user in range(16):
+            for path in SHELL_FILES:
+                status = await get(w, path, {})
+                if status != 200:
+                    refused.append((user, path, status))
+        assert refused == []
+
+
+async def test_the_fixed_files_have_their_own_allowance(tmp_path: Path, signing: Signing) -> None:
+    """The pages' fixed files are bounded apart from the reads: a flood of them is refused
+    once their allowance (3 here) is spent, and the address's reads are left whole."""
+    async with World(
+        tmp_path / "t.sqlite3", discord=signing.api(), limits=Limits(files=Allowance(3, 60.0))
+    ) as w:
+        match = await playing(w, signing)
+        assert [await get(w, path, {}) for path in SHELL_FILES[:4]] == [200, 200, 200, 429]
+        assert await get(w, f"/api/m/{match}", {}) == 200
+
+
 @given(st.text(max_size=200) | st.from_regex(r"[A-Za-z0-9_-]{1,140}", fullmatch=True))
 def test_any_pass_header_is_a_user_or_none(text: str) -> None:
     """Whatever a request sends as its pass, reading it gives a user or none, never an

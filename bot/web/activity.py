@@ -79,8 +79,10 @@ class Activity:
 
     async def page(self, request: web.Request) -> web.Response:
         """The player page's shell in Activity mode; Discord adds its query (``frame_id``,
-        ``instance_id``, ``platform``...), which the SDK reads."""
-        self.site.limits.take("reads", self.site.counted_as(request))
+        ``instance_id``, ``platform``...), which the SDK reads; a fixed file (``files``): a
+        channel's users opening the Activity together, all from Discord's proxy's address
+        and without a pass yet, spend none of its reads."""
+        self.site.limits.take("files", self.site.counted_as(request))
         request[FRAMED] = self._headers
         page = page_html(self.site.static / "play.html", request[LANGUAGE])
         answer = web.Response(

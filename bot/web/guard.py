@@ -202,12 +202,16 @@ class Allowance:
 
 @dataclass
 class Limits:
-    """The web board's allowances: reads (pages, states, pictures, streams) and actions,
+    """The web board's allowances: the pages' fixed files (``files``: the player page's
+    shell, the Activity's, ``static/``), reads (pages, states, pictures, streams) and actions,
     each per private link and per client address, or per Discord user instead of per
     address for a signed-in Activity's page (``Site.counted_as``); an Activity's sign-ins
     per Discord user (``sessions``) and per client address (``sign_ins``)."""
 
     reads: Allowance = Allowance(120, 0.05)
+    # the pages' fixed files (the shells, static/): an Activity's users all fetch them from
+    # Discord's proxy's few addresses before any pass, so a channel's crowd must not spend reads
+    files: Allowance = Allowance(2000, 0.005)
     actions: Allowance = Allowance(20, 0.2)
     sessions: Allowance = Allowance(5, 12.0)  # a Discord user's sign-ins: each asks Discord thrice
     # an address's sign-ins: Discord's proxy hides its users' addresses, so every user of the
@@ -230,6 +234,7 @@ class Limits:
 
 
 DOING = {
+    "files": N_("asking faster than the board answers"),
     "reads": N_("asking faster than the board answers"),
     "actions": N_("acting faster than the board takes actions"),
     "sessions": N_("signing in to the board faster than Discord allows"),

@@ -112,8 +112,9 @@ class Site:
         return answer
 
     async def file(self, request: web.Request) -> web.Response:
-        """``/static/<name>``: a file of the pages, by a plain name (no paths)."""
-        self.limits.take("reads", self.counted_as(request))
+        """``/static/<name>``: a file of the pages, by a plain name (no paths), under the
+        fixed files' allowance (not the reads')."""
+        self.limits.take("files", self.counted_as(request))
         name = request.match_info["name"]
         path = self.static / name
         if not FILE_NAME.fullmatch(name) or not path.is_file():
