@@ -137,6 +137,28 @@ async def test_a_user_flooding_is_held_back_by_their_own_allowance(
             answer.close()
 
 
+async def test_a_user_refused_a_stream_is_told_it_is_theirs_not_their_addresss(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: an Activity's user refused one live stream too many was told boards are
+    followed at once "from one address", though theirs are counted per Discord user (and
+    their address is Discord's proxy's); a page without a pass is still told the address's."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api(), limits=Limits(streams=1)) as w:
+        assert w.client is not None
+        match = await playing(w, signing)
+        cat = await signed_in(w, signing, "cat")
+        public = f"/api/m/{match}/events"
+        said = []
+        for headers in (sent_by(cat), {}):
+            first = await opened(w, public, headers)
+            async with w.client.get(public, headers=headers) as refused:
+                assert refused.status == 429
+                said.append((await refused.json())["error"])
+            first.close()
+        assert "by one Discord user" in said[0] and "address" not in said[0]
+        assert "from one address" in said[1]
+
+
 async def test_a_pass_that_does_not_hold_counts_against_the_address(
     tmp_path: Path, signing: Signing
 ) -> None:
