@@ -395,6 +395,19 @@ async def test_a_channel_without_a_board_says_what_to_do(tmp_path: Path, signing
         assert status == 404 and "once the challenge is accepted" in answer["error"]
 
 
+async def test_a_refusal_in_the_frame_has_no_discord_markdown(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: the refusals the frame shows came with Discord's markdown, raw: a
+    channel without a board said to challenge someone with "`/tora challenge`", its
+    backticks shown as they are on the page."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        body = {"code": signing.code("ann"), "instance": signing.instance}
+        status, answer, _ = await session(w, body)
+        assert status == 404 and "/tora challenge" in answer["error"]
+        assert "`" not in answer["error"] and "**" not in answer["error"]
+
+
 async def test_a_signed_in_users_refusals_are_in_their_language(
     tmp_path: Path, signing: Signing
 ) -> None:
@@ -403,7 +416,7 @@ async def test_a_signed_in_users_refusals_are_in_their_language(
         body = {"code": signing.code("ann"), "instance": signing.instance}
         status, answer, _ = await session(w, body)
         assert status == 404 and answer["error"].startswith("In diesem Kanal gibt es noch keine")
-        assert "`/tora " in answer["error"]  # the command as her Discord names it
+        assert " /tora " in answer["error"]  # the command as her Discord names it, plain
         body = {"code": signing.code("bob"), "instance": signing.instance}
         status, answer, _ = await session(w, body)
         assert status == 404 and answer["error"].startswith("There is no match in this channel")

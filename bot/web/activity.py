@@ -23,6 +23,7 @@ from aiohttp import web
 
 from bot.app.activity import match_for
 from bot.app.answers import Unusable
+from bot.app.page_words import unmarked
 from bot.i18n import N_, _
 from bot.service import RateLimited, Records
 
@@ -133,8 +134,8 @@ class Activity:
             hosted = await match_for(
                 self.records, instance.channel_id, identity.user_id, instance.in_dm
             )
-        except Unusable as exc:
-            raise Refusal(404, str(exc)) from None
+        except Unusable as exc:  # worded for Discord: the frame shows it plain
+            raise Refusal(404, unmarked(str(exc))) from None
         seat: dict[str, object] = {
             "match": hosted.id,
             "access_token": identity.access_token,
