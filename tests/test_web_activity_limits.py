@@ -137,6 +137,28 @@ async def test_a_user_flooding_is_held_back_by_their_own_allowance(
             answer.close()
 
 
+async def test_a_user_refused_a_stream_is_told_it_is_theirs_not_their_addresss(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: an Activity's user refused one live stream too many was told boards are
+    followed at once "from one address", though theirs are counted per Discord user (and
+    their address is Discord's proxy's); a page without a pass is still told the address's."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api(), limits=Limits(streams=1)) as w:
+        assert w.client is not None
+        match = await playing(w, signing)
+        cat = await signed_in(w, signing, "cat")
+        public = f"/api/m/{match}/events"
+        said = []
+        for headers in (sent_by(cat), {}):
+            first = await opened(w, public, headers)
+            async with w.client.get(public, headers=headers) as refused:
+                assert refused.status == 429
+                said.append((await refused.json())["error"])
+            first.close()
+        assert "by one Discord user" in said[0] and "address" not in said[0]
+        assert "from one address" in said[1]
+
+
 async def test_a_pass_that_does_not_hold_counts_against_the_address(
     tmp_path: Path, signing: Signing
 ) -> None:
@@ -181,6 +203,98 @@ async def test_a_pass_gives_no_seat(tmp_path: Path, signing: Signing) -> None:
             sent_by(cat) | {"Authorization": f"Bearer {cat['pass']}"},
         ):
             assert await get(w, "/api/me", headers) == 401
+
+
+async def renewed(w: World, seat: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """What the page's renewal of its pass is answered (``/api/activity/pass``)."""
+    assert w.client is not None
+    async with w.client.post("/api/activity/pass", headers={HEADER: seat["pass"]}) as answer:
+        return answer.status, await answer.json()
+
+
+async def test_an_activity_left_open_past_a_day_stays_counted_as_its_users(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: a pass was good for a day and nothing renewed it while the page stayed
+    open, so two users keeping the board open for a day (a correspondence match) were then
+    counted as Discord's proxy's one address: its live streams (1 here, 8 by default) went
+    to the first page that reconnected and the other was refused "from one address". The
+    page now renews its pass while it holds, and its stream reconnects with the fresh one."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api(), limits=Limits(streams=1)) as w:
+        match = await playing(w, signing)
+        ann, cat = await signed_in(w, signing, "ann"), await signed_in(w, signing, "cat")
+        passes = w.web.site.passes
+        assert passes is not None
+        passes._now = lambda: time.time() + LIFETIME - 3 * 3600  # the pages renew in time
+        for seat in (ann, cat):
+            status, answer = await renewed(w, seat)
+            assert status == 200, answer
+            seat["pass"] = answer["pass"]
+        passes._now = lambda: time.time() + LIFETIME + 60  # a day later, the pages still open
+        first = await opened(w, "/api/me/events", sent_by(ann))  # her stream reconnects
+        try:
+            assert await get(w, f"/api/m/{match}/events", sent_by(cat)) == 200
+        finally:
+            first.close()
+
+
+async def test_a_pass_expired_is_not_renewed(tmp_path: Path, signing: Signing) -> None:
+    """Renewing asks for a pass that holds: one expired, or of someone's own making, is
+    refused with what to do (sign in again), and gives no pass."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        await playing(w, signing)
+        ann = await signed_in(w, signing, "ann")
+        passes = w.web.site.passes
+        assert passes is not None
+        passes._now = lambda: time.time() + LIFETIME + 60
+        for seat in (ann, {"pass": "made-up"}):
+            status, answer = await renewed(w, seat)
+            assert status == 401 and "open it again" in answer["error"], answer
+            assert "pass" not in answer
+
+
+SHELL_FILES = [
+    "/",
+    "/static/board.css",
+    "/static/board.js",
+    "/static/cells.js",
+    "/static/forms.js",
+    "/static/live.js",
+    "/static/plan.js",
+    "/static/words.js",
+    "/static/activity.js",
+    "/static/discord-sdk.js",
+]
+
+
+async def test_a_channel_of_users_opening_the_activity_together_all_get_its_page(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: everything the Activity loads before its sign-in (its shell and its nine
+    files) was counted against Discord's proxy's one address's reads, 120 at once: the
+    thirteenth user of a channel opening the board together (or anywhere, within the same
+    few seconds) had board.js refused with a 429 and saw a frame whose script never ran: no
+    sign-in, no error, nothing to do. The fixed files now have an allowance of their own."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        await playing(w, signing)
+        refused = []
+        for user in range(16):
+            for path in SHELL_FILES:
+                status = await get(w, path, {})
+                if status != 200:
+                    refused.append((user, path, status))
+        assert refused == []
+
+
+async def test_the_fixed_files_have_their_own_allowance(tmp_path: Path, signing: Signing) -> None:
+    """The pages' fixed files are bounded apart from the reads: a flood of them is refused
+    once their allowance (3 here) is spent, and the address's reads are left whole."""
+    async with World(
+        tmp_path / "t.sqlite3", discord=signing.api(), limits=Limits(files=Allowance(3, 60.0))
+    ) as w:
+        match = await playing(w, signing)
+        assert [await get(w, path, {}) for path in SHELL_FILES[:4]] == [200, 200, 200, 429]
+        assert await get(w, f"/api/m/{match}", {}) == 200
 
 
 @given(st.text(max_size=200) | st.from_regex(r"[A-Za-z0-9_-]{1,140}", fullmatch=True))

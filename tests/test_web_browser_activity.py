@@ -13,9 +13,10 @@ Activity but plays in no match, sees the public view only; a page of another ori
 frame it; the page opened outside Discord says where to open it. Every game opens and plays
 there: TORA's long board set up on the page (its Assassin's square clicked) and its first
 turn, a ToriShogi turn, a Torii Spirit chosen on the page and its first turn. A user who
-declines the authorization is told the board needs it; Discord refusing ``AUTHENTICATE``
-leaves the board working. A user signed in to the Activity follows the match live however
-many streams their address holds (Discord's proxy brings every user from a few addresses);
+declines the authorization is told the board needs it, and one whose sign-in cannot reach
+the board to open it again; Discord refusing ``AUTHENTICATE`` leaves the board working. A
+user signed in to the Activity follows the match live however many streams their address
+holds (Discord's proxy brings every user from a few addresses);
 a page without a sign-in refused its stream a while (its address holds as many as it may)
 follows the match once one is freed. Through all of it the Activity's
 Content Security Policy blocks nothing the page or the SDK does (the browser would say so on
@@ -164,8 +165,11 @@ def client_page(stage: Stage, who: str, instance: str, channel: int, refuse: str
     )
 
 
-async def in_discord(browser: Browser, html: str, origin: str = DISCORD) -> tuple[Page, Frame]:
-    """The stand-in client's page, served as ``origin``, and the Activity's frame in it."""
+async def in_discord(
+    browser: Browser, html: str, origin: str = DISCORD, cut: str = ""
+) -> tuple[Page, Frame]:
+    """The stand-in client's page, served as ``origin``, and the Activity's frame in it;
+    ``cut``: where the frame's requests fail as a dropped connection does (a URL pattern)."""
     context = await browser.new_context(viewport={"width": 440, "height": 940})
     OPEN.append(context)
     page = await context.new_page()
@@ -177,6 +181,8 @@ async def in_discord(browser: Browser, html: str, origin: str = DISCORD) -> tupl
         await route.fulfill(status=200, content_type="text/html", body=html)
 
     await page.route(f"{origin}/**", serve)
+    if cut:
+        await page.route(cut, lambda route: route.abort("connectionreset"))
     await page.goto(f"{origin}/activities/tora")
     frame = await wait_for_frame(page)
     return page, frame
@@ -358,6 +364,23 @@ async def test_a_sign_in_refused_in_discord_says_what_to_do(stage: Stage, browse
             await expect(frame.locator("body")).to_have_attribute("data-page", "play", timeout=WAIT)
             await expect(frame.locator(".players .to-act")).to_contain_text("kim", timeout=WAIT)
             await expect(frame.locator("#error")).to_be_hidden()
+
+
+async def test_a_sign_in_that_cannot_reach_the_board_says_what_to_do(
+    stage: Stage, browser: Browser
+) -> None:
+    """Regression: when the page's sign-in could not be made (the network drops, Discord's
+    proxy is down) the frame showed the browser's own words ("Failed to fetch", a failed
+    module import's, in English whatever the user reads), or "The server answered 502.",
+    where the page has words of its own that say what to do."""
+    channel = stage.channels[0]
+    for cut in ("**/api/activity/session", "**/static/activity.js"):
+        html = client_page(stage, "cat", "i-cut-off", channel)
+        _page, frame = await in_discord(browser, html, cut=cut)
+        await expect(frame.locator("#connection")).to_have_text("not signed in", timeout=WAIT)
+        await expect(frame.locator("#error")).to_have_text(
+            "Signing in with Discord failed; open the board again."
+        )
 
 
 STREAMS = 8  # the live streams the board holds open at once per address (bot.web.Limits)

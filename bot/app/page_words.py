@@ -66,6 +66,12 @@ def page_text(text: str) -> str:
     return ESCAPED.sub(r"\1", _unmarked(words))
 
 
+def unmarked(text: str) -> str:
+    """``text`` without its markdown but with every command it names, as written: for words
+    read inside Discord (the Activity's frame), where the user can type the command."""
+    return ESCAPED.sub(r"\1", _unmarked(text))
+
+
 def _sentence(part: str) -> str:
     """One sentence with its commands named as the page's controls ("" if one has none)."""
     named = [found.group(1) for found in COMMAND.finditer(part)]

@@ -8,7 +8,8 @@ Activity instance says the channel, the channel says the match
 player gets their seat's token (the same as their private link's: it plays their turns and
 stops working as the link does), anyone else the match's public view only; either gets a
 pass (``passes``) that has the page's later requests counted against the user's
-allowances, not against those of Discord's proxy's address. The shell is in
+allowances, not against those of Discord's proxy's address, and that the page renews at
+``/api/activity/pass`` while it holds. The shell is in
 the browser's language (nobody has signed in yet); once Discord says who signed in, the
 refusals are in their language (still the browser's for a user the bot never met), and the
 page follows its state's."""
@@ -22,8 +23,9 @@ from aiohttp import web
 
 from bot.app.activity import match_for
 from bot.app.answers import Unusable
-from bot.i18n import _
-from bot.service import Records
+from bot.app.page_words import unmarked
+from bot.i18n import N_, _
+from bot.service import RateLimited, Records
 
 from .discord_api import NOT_IN_IT, DiscordApi, Identity
 from .guard import (
@@ -35,14 +37,22 @@ from .guard import (
     body_of,
     field_of,
     framed_headers,
+    rate_limited,
     speaking_to,
 )
-from .passes import Passes
+from .passes import HEADER, Passes
 from .site import Site, page_html
 
 CODE = re.compile(r"[A-Za-z0-9_-]{1,100}")
 INSTANCE = re.compile(r"[A-Za-z0-9_:-]{1,100}")  # no dots: it goes in a path
 PAGE_MARK = b'data-page="play"'
+BUSY = N_(
+    "The board is busy with many people signing in at once; close the Activity and open it "
+    "again in a minute."
+)
+PASS_EXPIRED = N_(
+    "This page's sign-in has expired; close the Activity and open it again to sign in anew."
+)
 
 
 class Activity:
@@ -65,12 +75,15 @@ class Activity:
             web.get("/", self.page),  # where Discord opens the root URL mapping
             web.get("/activity", self.page),
             web.post("/api/activity/session", self.session),
+            web.post("/api/activity/pass", self.renew),
         ]
 
     async def page(self, request: web.Request) -> web.Response:
         """The player page's shell in Activity mode; Discord adds its query (``frame_id``,
-        ``instance_id``, ``platform``...), which the SDK reads."""
-        self.site.limits.take("reads", self.site.counted_as(request))
+        ``instance_id``, ``platform``...), which the SDK reads; a fixed file (``files``): a
+        channel's users opening the Activity together, all from Discord's proxy's address
+        and without a pass yet, spend none of its reads."""
+        self.site.limits.take("files", self.site.counted_as(request))
         request[FRAMED] = self._headers
         page = page_html(self.site.static / "play.html", request[LANGUAGE])
         answer = web.Response(
@@ -83,8 +96,13 @@ class Activity:
         """``{"code", "instance"}``: who signed in and what they may see, as
         ``{"match", "access_token", "pass"}`` and, for a player of the match, ``"token"``
         and ``"side"``. The sign-ins are counted per client address whatever the request
-        carries: that is what bounds how many users' passes one address can get."""
-        self.site.limits.take("sign_ins", address(request))
+        carries: that is what bounds how many users' passes one address can get. Every user
+        of the Activity comes from Discord's proxy's few addresses, so that allowance is a
+        flood's bound, and its refusal says the board is busy, not that the user is hasty."""
+        try:
+            self.site.limits.take("sign_ins", address(request))
+        except RateLimited as exc:  # all the proxy's users together: not this one's doing
+            raise Refusal(429, _(BUSY), headers=rate_limited(exc).headers) from None
         code, instance_id = sign_in_of(await body_of(request))
         identity = await self.discord.identify(code)
         known = await self.records.player_language(identity.user_id)
@@ -92,6 +110,19 @@ class Activity:
         language = known.resolved() if known.chosen or known.seen else request[LANGUAGE]
         with speaking_to(request, language):
             return await self._seat(identity, instance_id)
+
+    async def renew(self, request: web.Request) -> web.Response:
+        """``/api/activity/pass``: ``{"pass"}``, a fresh pass for the user of the one the
+        request carries while it still holds, so that a page left open for days (a
+        correspondence match) keeps being counted as its user's; a 401 once it has expired,
+        as Discord must then be asked again who is there."""
+        self.site.limits.take("reads", self.site.counted_as(request))
+        user = self.passes.user_of(request.headers.get(HEADER, ""))
+        if user is None:
+            raise Refusal(401, _(PASS_EXPIRED))
+        answer = web.json_response({"pass": self.passes.issue(user)})
+        answer.headers["Cache-Control"] = NO_STORE
+        return answer
 
     async def _seat(self, identity: Identity, instance_id: str) -> web.Response:
         """What ``identity`` may see of the match of Activity ``instance_id``."""
@@ -103,8 +134,8 @@ class Activity:
             hosted = await match_for(
                 self.records, instance.channel_id, identity.user_id, instance.in_dm
             )
-        except Unusable as exc:
-            raise Refusal(404, str(exc)) from None
+        except Unusable as exc:  # worded for Discord: the frame shows it plain
+            raise Refusal(404, unmarked(str(exc))) from None
         seat: dict[str, object] = {
             "match": hosted.id,
             "access_token": identity.access_token,

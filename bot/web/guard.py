@@ -202,16 +202,22 @@ class Allowance:
 
 @dataclass
 class Limits:
-    """The web board's allowances: reads (pages, states, pictures, streams) and actions,
+    """The web board's allowances: the pages' fixed files (``files``: the player page's
+    shell, the Activity's, ``static/``), reads (pages, states, pictures, streams) and actions,
     each per private link and per client address, or per Discord user instead of per
     address for a signed-in Activity's page (``Site.counted_as``); an Activity's sign-ins
     per Discord user (``sessions``) and per client address (``sign_ins``)."""
 
     reads: Allowance = Allowance(120, 0.05)
+    # the pages' fixed files (the shells, static/): an Activity's users all fetch them from
+    # Discord's proxy's few addresses before any pass, so a channel's crowd must not spend reads
+    files: Allowance = Allowance(2000, 0.005)
     actions: Allowance = Allowance(20, 0.2)
     sessions: Allowance = Allowance(5, 12.0)  # a Discord user's sign-ins: each asks Discord thrice
-    # an address's sign-ins: Discord's proxy hides its users' addresses, so many users share one
-    sign_ins: Allowance = Allowance(30, 2.0)
+    # an address's sign-ins: Discord's proxy hides its users' addresses, so every user of the
+    # Activity shares its few: this bounds only a flood (each sign-in asks Discord), never a
+    # busy hour's users (a tournament round opening the board across servers)
+    sign_ins: Allowance = Allowance(300, 0.2)
     streams: int = 8  # open event streams per client address (or an Activity's user)
     clock: Callable[[], float] = time.monotonic
     _buckets: dict[str, RateLimit] = field(default_factory=dict)
@@ -228,6 +234,7 @@ class Limits:
 
 
 DOING = {
+    "files": N_("asking faster than the board answers"),
     "reads": N_("asking faster than the board answers"),
     "actions": N_("acting faster than the board takes actions"),
     "sessions": N_("signing in to the board faster than Discord allows"),

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 
 HEADER = "X-Activity-Pass"
-LIFETIME = 24 * 3600  # seconds: a day of playing in the Activity; opening it again renews it
+LIFETIME = 24 * 3600  # seconds; the page renews its pass long before (/api/activity/pass)
 MOST_PASS = 140  # characters; a real pass has about 100
 PASS_CHARACTERS = re.compile(r"[A-Za-z0-9_-]+")
 NUMBER = re.compile(r"[1-9][0-9]{0,19}")

@@ -52,7 +52,7 @@ class Player:
         ]
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        self.site.limits.take("reads", self.site.counted_as(request))
+        self.site.limits.take("files", self.site.counted_as(request))  # a fixed shell
         return self.site.shell("play.html", request[LANGUAGE])  # the player is not known yet
 
     async def seat(self, request: web.Request, kind: str) -> tuple[Seat, str]:

@@ -112,8 +112,9 @@ class Site:
         return answer
 
     async def file(self, request: web.Request) -> web.Response:
-        """``/static/<name>``: a file of the pages, by a plain name (no paths)."""
-        self.limits.take("reads", self.counted_as(request))
+        """``/static/<name>``: a file of the pages, by a plain name (no paths), under the
+        fixed files' allowance (not the reads')."""
+        self.limits.take("files", self.counted_as(request))
         name = request.match_info["name"]
         path = self.static / name
         if not FILE_NAME.fullmatch(name) or not path.is_file():
@@ -130,17 +131,7 @@ class Site:
         Activity's page: ``counted_as``)."""
         where = self.counted_as(request)
         if self._open.get(where, 0) >= self.limits.streams:
-            raise Refusal(
-                429,
-                ngettext(
-                    "Up to {n} live board is followed at once from one address; close one "
-                    "and try again.",
-                    "Up to {n} live boards are followed at once from one address; close one "
-                    "and try again.",
-                    self.limits.streams,
-                ),
-                headers={"Retry-After": "10"},
-            )
+            raise Refusal(429, self._too_many_streams(where), headers={"Retry-After": "10"})
         self._open[where] = self._open.get(where, 0) + 1
         try:
             return await self.hub.serve(request, audience, holds)
@@ -148,3 +139,20 @@ class Site:
             self._open[where] -= 1
             if not self._open[where]:
                 del self._open[where]
+
+    def _too_many_streams(self, where: str) -> str:
+        """The refusal of one live stream too many for ``where`` (``counted_as``): an
+        Activity's user's are counted as theirs, not as their address's."""
+        if where.startswith("user:"):
+            return ngettext(
+                "Up to {n} live board is followed at once by one Discord user; close one "
+                "and try again.",
+                "Up to {n} live boards are followed at once by one Discord user; close one "
+                "and try again.",
+                self.limits.streams,
+            )
+        return ngettext(
+            "Up to {n} live board is followed at once from one address; close one and try again.",
+            "Up to {n} live boards are followed at once from one address; close one and try again.",
+            self.limits.streams,
+        )

@@ -22,7 +22,7 @@ function within(promise, ms, words) {
 
 /** The seat the Discord user signed in to: {match, pass, token?, side?} (the pass has the
  * page's requests counted as the user's, not as Discord's proxy's address); an Error saying
- * what went wrong, for the page to show. */
+ * what went wrong and what to do, in the page's words or the board's, for the page to show. */
 export async function signIn(clientId) {
   let sdk;
   try {
@@ -43,19 +43,24 @@ export async function signIn(clientId) {
   } catch {
     throw new Error(t("allow-it"));
   }
-  const response = await fetch("/api/activity/session", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code, instance: sdk.instanceId }),
-    cache: "no-store",
-  });
+  let response;
+  try {
+    response = await fetch("/api/activity/session", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ code, instance: sdk.instanceId }),
+      cache: "no-store",
+    });
+  } catch {
+    throw new Error(t("sign-in-failed")); // the browser's own words ("Failed to fetch") are no help
+  }
   let body = {};
   try {
     body = await response.json();
   } catch {
-    // said below by the status
+    // no words of the board's (a proxy's error page): said below in the page's own
   }
-  if (!response.ok) throw new Error(body.error || t("server-answered", { status: response.status }));
+  if (!response.ok) throw new Error(body.error || t("sign-in-failed"));
   try {
     await sdk.commands.authenticate({ access_token: body.access_token });
   } catch {

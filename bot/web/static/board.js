@@ -21,6 +21,9 @@ let MATCH = "";
 // In an Activity: the pass its sign-in gave, sent with every request so that the server
 // counts them against the user's allowances (every user comes from Discord's proxy's address).
 let PASS = "";
+// How often the page asks for a fresh pass (each is good for a day): a page left open for days
+// (a correspondence match) stays counted as its user's, with chances to spare if one fails.
+const RENEW_MS = 3 * 3600 * 1000;
 const $ = (id) => document.getElementById(id);
 // What a player page has that the watchers of an Activity do not see.
 const PLAYING_ONLY = ["prompt", "cells", "chooser", "decisions", "legend", "setup", "turn", "plan", "proposals", "more"];
@@ -637,7 +640,7 @@ async function start() {
   const events = PAGE === "play" ? "/api/me/events" : `/api/m/${encodeURIComponent(matchId())}/events`;
   follow(
     events,
-    PAGE === "play" || PASS ? headers() : null, // headers need a fetch, not an EventSource
+    PAGE === "play" || PASS ? headers : null, // headers need a fetch, not an EventSource
     (data) => {
       if (PAGE === "play" || !ui.state || data.version !== ui.state.version) load();
     },
@@ -656,7 +659,12 @@ async function joinActivity() {
   showConnection("signing-in");
   let seat;
   try {
-    const { signIn } = await import("./activity.js");
+    let signIn;
+    try {
+      ({ signIn } = await import("./activity.js"));
+    } catch {
+      throw new Error(t("sign-in-failed")); // not the browser's words for a failed import
+    }
     seat = await signIn(document.body.dataset.client);
   } catch (error) {
     showError(error.message || t("sign-in-failed"));
@@ -665,6 +673,7 @@ async function joinActivity() {
   }
   MATCH = seat.match;
   PASS = seat.pass;
+  setInterval(renewPass, RENEW_MS);
   TOKEN = seat.token;
   PAGE = TOKEN ? "play" : "match";
   document.body.dataset.page = PAGE;
@@ -672,6 +681,18 @@ async function joinActivity() {
   $("public").hidden = true;
   if (PAGE === "match") for (const id of PLAYING_ONLY) $(id).hidden = true;
   return true;
+}
+
+/** A fresh pass for the one the page has, while it holds (every request after sends the new
+ * one: the live stream's next connection too). Should this fail, the next try may not. */
+async function renewPass() {
+  try {
+    const response = await fetch("/api/activity/pass", { method: "POST", headers: headers(), cache: "no-store" });
+    const body = await readJson(response);
+    if (response.ok && body.pass) PASS = body.pass;
+  } catch {
+    // tried again in RENEW_MS
+  }
 }
 
 start();

@@ -2,7 +2,8 @@
 // the page then fetches the state again. The public page uses EventSource (which reconnects by
 // itself); the player page reads the stream with fetch, so that its token goes in the
 // Authorization header and never in an address, and so does an Activity's page (its pass is
-// a header too). The connection's status is said as a key
+// a header too: `headers` is a function, read again at each connection, since the page renews
+// its pass as it goes). The connection's status is said as a key
 // ("live", "reconnecting", "gone"): the page words it, unless the server said why it
 // refused the stream (429: the address follows as many boards as it may), whose words come
 // with the key, the page then trying again once the refusal's Retry-After has passed.
@@ -61,7 +62,8 @@ function followFetched(url, headers, onState, onStatus) {
     while (!stopped) {
       controller = new AbortController();
       try {
-        const response = await fetch(url, { headers, signal: controller.signal, cache: "no-store" });
+        const sent = headers(); // as they are now: an Activity's pass is renewed as it goes
+        const response = await fetch(url, { headers: sent, signal: controller.signal, cache: "no-store" });
         if (response.status === 401) {
           onStatus("gone", "");
           return;
