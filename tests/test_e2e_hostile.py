@@ -223,18 +223,13 @@ async def test_a_forged_preview_or_play_shows_no_match_of_another_server(tmp_pat
         await stage.click("bob", "Accept")
         await stage.posted("accept")
         mine = await stage.slash("eve", "games", channel=lobby)
-        forged = forge(stage, "eve", mine.response.id, f"tora:preview:{stage.channel}:-")
-        seen = await forged.done(30)
-        nothing = forge(stage, "eve", mine.response.id, f"tora:preview:{lobby}:-")
-        empty = await nothing.done(30)
-        assert "ann" not in seen.text and not seen.files, seen.text
-        assert seen.text == empty.text, (seen.text, empty.text)
-        forged = forge(stage, "eve", mine.response.id, f"tora:play:{stage.channel}:m1t0")
-        seen = await forged.done(30)
-        nothing = forge(stage, "eve", mine.response.id, f"tora:play:{lobby}:m1t0")
-        empty = await nothing.done(30)
-        assert "ann" not in seen.text and not seen.files, seen.text
-        assert seen.text == empty.text, (seen.text, empty.text)
+        for verb, stamp in (("preview", "-"), ("play", "m1t0")):
+            forged = forge(stage, "eve", mine.response.id, f"tora:{verb}:{stage.channel}:{stamp}")
+            seen = await forged.done(30)
+            nothing = forge(stage, "eve", mine.response.id, f"tora:{verb}:{lobby}:{stamp}")
+            empty = await nothing.done(30)
+            assert "ann" not in seen.text and not seen.files, seen.text
+            assert seen.text == empty.text, (seen.text, empty.text)
 
 
 async def test_a_forged_panel_pick_on_a_public_post_leaves_it_as_it_is(
