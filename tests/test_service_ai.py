@@ -6,6 +6,8 @@ it go on the AI ladder, never into people's ratings."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
 import pytest
@@ -267,15 +269,25 @@ async def test_a_turn_the_rules_refuse_is_logged_and_a_random_legal_turn_played_
     assert any("the AI in channel" in r.getMessage() for r in caplog.records)
 
 
-async def test_another_process_takes_up_the_ai_s_turn_when_the_one_playing_it_died(
-    db: Config,
-) -> None:
+@contextlib.asynccontextmanager
+async def two_processes(db: Config, clock: ManualClock) -> AsyncIterator[tuple[Harness, Harness]]:
+    """Two bot processes sharing one database (and a clock), AI turns searched in place."""
     shared = Settings(burst=1000, every=0.001, ai_processes=0, ai_seconds=0.05, poll_seconds=1.0)
-    clock = ManualClock()
     first, second = (Harness(db, settings=shared, clock=clock) for _ in range(2))
     await first.open()
     await second.open()
     try:
+        yield first, second
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_another_process_takes_up_the_ai_s_turn_when_the_one_playing_it_died(
+    db: Config,
+) -> None:
+    clock = ManualClock()
+    async with two_processes(db, clock) as (first, second):
         await practice(first, game="torishogi")
         hosted = (await first.service.matches_of(ANN.id))[0]
         # the first process took the AI's turn (its lease), then died before playing it
@@ -288,9 +300,6 @@ async def test_another_process_takes_up_the_ai_s_turn_when_the_one_playing_it_di
         await second.service.look_after_robots()
         await second.settle()
         assert texts(second)[-1].startswith("AI (easy) (Opposition) ended their turn:")
-    finally:
-        await first.close()
-        await second.close()
 
 
 async def test_the_ai_answers_at_once_a_turn_ended_through_another_process(db: Config) -> None:
@@ -299,12 +308,8 @@ async def test_the_ai_answers_at_once_a_turn_ended_through_another_process(db: C
     it held by the first: neither played, and the AI sat silent until the lease ran out and
     a look over the AI matches took it up (DEPLOY.md: the process that handled the change
     plays the AI's turn)."""
-    shared = Settings(burst=1000, every=0.001, ai_processes=0, ai_seconds=0.05, poll_seconds=1.0)
     clock = ManualClock()
-    first, second = (Harness(db, settings=shared, clock=clock) for _ in range(2))
-    await first.open()
-    await second.open()
-    try:
+    async with two_processes(db, clock) as (first, second):
         await practice(first, game="torishogi")
         await first.service.play(HERE, ANN, "c3c4")
         await first.service.end_turn(HERE, ANN)
@@ -317,9 +322,6 @@ async def test_the_ai_answers_at_once_a_turn_ended_through_another_process(db: C
         await first.settle()
         answered = [t for t in (*texts(first), *texts(second)) if t.startswith(AI_ENDED)]
         assert len(answered) == 2
-    finally:
-        await first.close()
-        await second.close()
 
 
 def test_a_hint_says_how_to_get_from_what_was_staged_to_the_turn_it_suggests() -> None:
