@@ -365,7 +365,7 @@ async def test_a_reply_planned_with_the_play_panel_after_ending_a_turn(tmp_path:
         await stage.slash("bob", "end")
         waiting = await stage.slash("bob", "play")  # ann's turn: bob may plan his reply
         assert waiting.text.startswith("It is ann's turn. Yours begins when"), waiting.text
-        assert "**Plan a reply · Match 1 against ann**" in waiting.text, waiting.text
+        assert "**Plan a reply · Match 1 · ToriShogi against ann**" in waiting.text, waiting.text
 
 
 async def test_an_old_end_posts_rematch_turns_off_once_another_match_starts_in_the_channel(

@@ -28,7 +28,7 @@ async def started(h: Harness) -> None:
 async def test_a_reply_picked_then_saved_is_played_when_the_turn_comes(h: Harness) -> None:
     await started(h)
     draft = await h.running.draft_plan(HERE, ANN)
-    assert draft.menu.title == "Plan a reply · Match 1 against bob"
+    assert draft.menu.title == "Plan a reply · Match 1 · ToriShogi against bob"
     assert draft.menu.to_act == "picking bob's turn you expect"
     assert draft.menu.groups and not draft.replying
     group = next(g.key for g in draft.menu.groups if g.origin == "c5")

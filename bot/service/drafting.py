@@ -26,6 +26,7 @@ from .host import Host
 from .models import Menu, Place, User, is_robot
 from .offload import Offload
 from .phases import PLAYING
+from .picking import title as picking_title
 from .ports import Stamp
 from .table import Table, player_side
 
@@ -228,7 +229,7 @@ async def _shown(
         picking = _("picking {player}'s turn you expect", player=them)
     menu = Menu(
         table.stamp,
-        _("Plan a reply · Match {number} against {player}", number=table.hosted.id, player=them),
+        _("Plan a reply · {match}", match=picking_title(table, side)),
         tuple(parts.mine if parts.replying else parts.theirs),
         tuple(groups),
         (),
