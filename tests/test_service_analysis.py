@@ -10,7 +10,7 @@ import random
 import pytest
 
 import ai
-from bot.app.costly import Limits
+from bot.app.costly import ANALYSES, Limits
 from bot.service import Place, Refused, Terms, User
 from bot.service.analysis import Analysis, Report, Slip, summary
 from bot.service.errors import RateLimited
@@ -216,3 +216,14 @@ def test_the_hints_allowance_an_analysis_takes_from_says_what_is_allowed() -> No
     with pytest.raises(RateLimited) as refused:
         hints.take(ANN.id)
     assert "asking for hints faster than I make them: up to 3 at once" in str(refused.value)
+
+
+def test_an_analysis_beyond_the_hints_allowance_is_refused_naming_analyses() -> None:
+    """Regression: an analysis spends the hints' allowance, and beyond it was refused "You
+    are asking for hints faster than I make them", though the player asked for none."""
+    hints = Limits(clock=lambda: 100.0).hints
+    for _ in range(3):
+        hints.take(ANN.id)
+    with pytest.raises(RateLimited) as refused:
+        hints.take(ANN.id, ANALYSES)
+    assert "asking for hints and analyses faster than I make them" in str(refused.value)

@@ -21,6 +21,8 @@ REPLAYS = N_("asking for replays faster than I make them")
 PICTURES = N_("asking for pictures faster than I make them")
 # TRANSLATORS: it completes "You are {doing}: up to 5 at once, ..." (a rate limit's refusal).
 HINTS = N_("asking for hints faster than I make them")
+# TRANSLATORS: it completes "You are {doing}: up to 5 at once, ..." (a rate limit's refusal).
+ANALYSES = N_("asking for hints and analyses faster than I make them")
 
 
 class Costly:
@@ -39,11 +41,11 @@ class Costly:
         self._running = asyncio.Semaphore(at_once)
         self._clock = clock
 
-    def take(self, user_id: int) -> None:
-        """Count one request of ``user_id`` (refused beyond the allowance) for work that does
-        not hold a place among those running: an analysis, whose searches each wait their
-        own turn for an AI worker."""
-        self._limit.take(user_id, self._clock())
+    def take(self, user_id: int, doing: str | None = None) -> None:
+        """Count one request of ``user_id`` (refused beyond the allowance, saying ``doing``
+        if given) for work that does not hold a place among those running: an analysis,
+        whose searches each wait their own turn for an AI worker."""
+        self._limit.take(user_id, self._clock(), doing)
 
     async def run(self, user_id: int, work: Callable[[], Awaitable[T]]) -> T:
         self._limit.take(user_id, self._clock())

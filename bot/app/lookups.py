@@ -28,7 +28,7 @@ from . import permissions
 from .actions import Actions
 from .answers import Answer, Unusable
 from .callers import Caller
-from .costly import Limits
+from .costly import ANALYSES, Limits
 from .options import match_number
 from .parsing import parse_duration
 from .pictures import BytesCache
@@ -215,7 +215,7 @@ class Lookups:
         caller's alone)."""
         info = await self._match(caller, number, match)
         await self.actions.service.analysable(info.id, caller.user)
-        self.limits.hints.take(caller.user.id)
+        self.limits.hints.take(caller.user.id, ANALYSES)  # the hints' allowance, shared
         title = game_type(info.game).title
         public = self._public(caller, info)
         started = Answer(

@@ -35,9 +35,10 @@ class RateLimit:
         self._buckets: dict[Hashable, _Bucket] = {}
         self._sweep_at = SWEEP
 
-    def take(self, user_id: Hashable, now: float) -> None:
+    def take(self, user_id: Hashable, now: float, doing: str | None = None) -> None:
         """Spend one command of ``user_id``'s allowance (any key: a user, a web link, an
-        address), or raise RateLimited (spending nothing) with how long to wait."""
+        address), or raise RateLimited (spending nothing) with how long to wait, saying
+        what they do too fast (``doing``, where one allowance serves several kinds)."""
         bucket = self._buckets.get(user_id)
         if bucket is None:
             bucket = self._buckets[user_id] = _Bucket(float(self.burst), now)
@@ -53,7 +54,7 @@ class RateLimit:
                     "Please wait {wait} and try again; nothing was done.",
                     self._plural_count(),
                     n=format_decimal(self.every, locale=current()),  # 0.05 is 0,05 in German
-                    doing=_(self.doing),
+                    doing=_(doing or self.doing),
                     burst=self.burst,
                     wait=ngettext("{n} second", "{n} seconds", math.ceil(wait)),
                 ),
