@@ -58,4 +58,4 @@ class Outcome:
         reason = reasons.get(self.reason, self.reason)
         if self.winner is None:
             return msg("tie ({reason})", reason=reason)
-        return msg("{side} wins ({reason})", side=self.winner.title, reason=reason)
+        return msg("{side} wins ({reason})", side=self.winner.term, reason=reason)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from positions import C, O, at, bare, begin, put, sq
 
+from bot.i18n import speaking, word
 from rules.tora import Game, IllegalAction, Side, jeopardy, trapped
 from rules.tora.record import replay, write_record
 
@@ -449,6 +450,18 @@ def test_r26_an_action_after_the_end_cites_the_ruling_that_ended_the_game(ended,
         g.resign(O)
     assert caught.value.rule == rule, str(caught.value)
     assert "the game is over" in caught.value.reason
+
+
+def test_r26_the_game_over_refusal_names_the_winner_as_the_rule_book_does_in_every_language():
+    """Regression: "the game is over: {side} wins" put the side's lowercase id into every
+    language ("das Spiel ist vorbei: challenger gewinnt"); it is the rule book's term."""
+    g = long_ruler_dies([])
+    with pytest.raises(IllegalAction) as caught:
+        g.resign(O)
+    assert "Challenger wins" in caught.value.reason or "Opposition wins" in caught.value.reason
+    with speaking("de"):
+        worded = word(caught.value.reason)
+    assert "challenger" not in worded and "opposition" not in worded, worded
 
 
 # ---- R27 points ------------------------------------------------------------------------------

@@ -263,7 +263,7 @@ def test_the_reason_a_game_ended_is_worded_in_its_summary() -> None:
     with pytest.raises(IllegalAction) as over:
         state.apply("4f5f")
     with speaking("fr"):
-        assert "la partie est finie : opposition gagne (abandon) (TS11)" in word(over.value.message)
+        assert "la partie est finie : Opposition gagne (abandon) (TS11)" in word(over.value.message)
 
 
 @pytest.mark.parametrize("code", LOCALES)
