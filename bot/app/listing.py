@@ -4,7 +4,7 @@ one-line labels of a match in menus and in a heading."""
 
 from __future__ import annotations
 
-from bot.i18n import N_, _, option, pgettext, slash
+from bot.i18n import N_, _, ngettext, option, pgettext, slash
 from bot.service import Hosted, MatchInfo, MatchService, Terms, timing
 from bot.service.phases import (
     ABORTED,
@@ -25,6 +25,7 @@ from bot.service.texts import escape
 from rules import Side
 
 RECENT = 5  # the ended matches /tora games lists
+LIVE_SHOWN = 20  # the live ones it lists, the soonest deadlines first: one message's worth
 
 
 class Listing:
@@ -58,8 +59,9 @@ class Listing:
         return _("{player} vs {opponent}", player=first, opponent=second)
 
     async def games(self, user_id: int) -> str:
-        """``user_id``'s matches: the live ones (whose turn, the deadline, where) and the
-        last finished ones (how they ended), each with its number and a link."""
+        """``user_id``'s matches: the live ones (whose turn, the deadline, where; the
+        ``LIVE_SHOWN`` soonest deadlines, then how many more) and the last finished ones (how
+        they ended), each with its number and a link."""
         mine = await self.records.of_user(user_id, RECENT)  # every live one
         live = [h for h in mine if h.phase != ENDED]
         ended = [h for h in mine if h.phase == ENDED]
@@ -71,7 +73,20 @@ class Listing:
                 queue=slash("tora ladder queue"),
             )
         lines = [_("**Your matches**")] if live else [_("You have no match going on now.")]
-        lines += [f"- {await self._game_line(h, user_id)}" for h in live]
+        live.sort(key=lambda h: (h.due_at is None, h.due_at or 0.0))  # the most urgent first
+        lines += [f"- {await self._game_line(h, user_id)}" for h in live[:LIVE_SHOWN]]
+        if len(live) > LIVE_SHOWN:
+            lines.append(
+                ngettext(
+                    "...and {n} more match going on, with a later deadline: {board} with "
+                    "`{match}` and its number shows it.",
+                    "...and {n} more matches going on, with later deadlines: {board} with "
+                    "`{match}` and its number shows one.",
+                    len(live) - LIVE_SHOWN,
+                    board=slash("tora board"),
+                    match=option("match"),
+                )
+            )
         if ended:
             lines.append(
                 _(
