@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from bot.i18n import _, option
@@ -287,13 +287,14 @@ class Matchmaking:
         board: str,
         wait: float,
         most: int = 1_000_000,
-        full: frozenset[int] = frozenset(),
+        full: Callable[[], Awaitable[frozenset[int]]] | None = None,
     ) -> list[Pairing]:
         """Pairs of everyone who waited ``wait`` seconds or more with an AI player, at most
         ``most`` (the server's room for matches against the AI; the AI players are saved,
-        a write each, only when someone has waited that long), but those ``full``: who
-        already have as many matches against the AI as one may have (they wait for a
-        person)."""
+        a write each, only when someone has waited that long), but those ``full()`` names:
+        who already have as many matches against the AI as one may have (they wait for a
+        person; asked only when someone has waited that long, as it reads every live
+        match)."""
         check_board(board)
         now = self._clock()
         waiting = await self.waiting(guild_id, board)
@@ -302,7 +303,10 @@ class Matchmaking:
         for level in AI_PREFERENCE:
             player = robot(level)
             await self._store.save_player(player.id, player.name)
-        away, owner = await self._away(guild_id, board) | full, claimant(self._store)
+        away = await self._away(guild_id, board)
+        if full is not None:
+            away |= await full()
+        owner = claimant(self._store)
         return await self._store.ladders.transact(
             lambda tx: claimed(
                 tx, ai_pairs(tx, guild_id, board, wait, most, away, self._grace), owner

@@ -15,6 +15,7 @@ import contextlib
 import logging
 import random
 from dataclasses import dataclass
+from functools import partial
 
 from bot.i18n import SOURCE, speaking
 from bot.service import Clock, MatchService, Settings, SystemClock, Threads, load_guild
@@ -127,7 +128,7 @@ class LadderRunner:
             wait = (await load_guild(self._store, guild_id)).ai_fill_after
             if wait is not None:
                 room = await ai_room(self._store, self._settings, guild_id)  # the server's cap
-                full = await at_ai_cap(self._store, self._settings)  # each player's
+                full = partial(at_ai_cap, self._store, self._settings)  # each player's
                 pairings += await self._queue.pair_with_ai(guild_id, board, wait, room, full)
             for pairing in pairings:
                 result = await self._opener.open(pairing)
