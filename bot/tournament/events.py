@@ -302,7 +302,8 @@ def withdraw(
             forfeit = Outcome.FORFEIT_LOSS if player_id == row.first_id else Outcome.FORFEIT_WIN
             record_outcome(tx, e.id, row.id, forfeit, BY_WITHDRAWAL)
         names = tx.names((player_id,))
-        then = texts.next_step(e, undecided(tx.snapshot(e.id)))
+        # the leaver's undecided boards are decided now (the byes dropped were decided)
+        then = texts.next_step(e, undecided(snapshot) - len(lost))
         tx.post([Post(e.channel_id, texts.withdrew(e, names.get(player_id, "?"), then))])
     text = ngettext(
         "You have withdrawn from {event}: your {n} game not yet decided is lost by forfeit "
