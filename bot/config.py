@@ -187,7 +187,8 @@ class Config:
         if level not in LOG_LEVELS:
             raise ConfigError(f"TORA_LOG_LEVEL is one of {', '.join(LOG_LEVELS)}, not {level!r}.")
         guild = (environ.get("TORA_SYNC_GUILD") or "").strip()
-        if guild and whole_number(guild, MOST_SNOWFLAKE) is None:
+        sync = whole_number(guild, MOST_SNOWFLAKE)
+        if guild and sync is None:
             raise ConfigError(f"TORA_SYNC_GUILD is a server id (digits), not {guild!r}.")
         api = (environ.get("TORA_DISCORD_API") or DISCORD_API).strip().rstrip("/")
         if not api.startswith(("http://", "https://")):
@@ -206,11 +207,11 @@ class Config:
             store = StoreConfig.from_env(environ)
         except Exception as exc:  # storage's ConfigError names the variable
             raise ConfigError(str(exc)) from None
-        sync = int(guild) if guild else None
         count = (environ.get("TORA_SHARD_COUNT") or "").strip()
-        if count and whole_number(count, 5) is None:
+        shard_count = whole_number(count, 5)
+        if count and shard_count is None:
             raise ConfigError(f"{SHARD_COUNT} is a number of shards, not {count!r}.")
-        sharding = parse_shards(environ.get("TORA_SHARDS"), int(count) if count else None)
+        sharding = parse_shards(environ.get("TORA_SHARDS"), shard_count)
         claim = (environ.get("TORA_CLAIM_SECONDS") or "60").strip()
         seconds = whole_number(claim, 9)
         if seconds is None or not MOST_CLAIM >= seconds >= 1:
@@ -223,10 +224,10 @@ class Config:
             sync,
             api,
             gateway,
-            int(workers) if workers else None,
+            processes,
             sharding.shards,
             sharding.shard_count,
-            claim_seconds=int(claim),
+            claim_seconds=seconds,
             web=web,
             activity=ActivityConfig.from_env(environ, web),
             fairy_stockfish=fairy_stockfish(environ.get("TORA_FAIRY_STOCKFISH") or ""),
@@ -270,9 +271,10 @@ def parse_shards(shards: str | None, count: int | None) -> Sharding:
     if count is None:
         raise ConfigError(f"{SHARDS} needs {SHARD_COUNT}: how many shards there are in all")
     parts = [part.strip() for part in shards.split(",", MOST_SHARDS)]
-    if not all(whole_number(part, 4) is not None for part in parts):
+    read = [whole_number(part, 4) for part in parts]
+    ids = tuple(number for number in read if number is not None)
+    if len(ids) != len(parts):
         raise ConfigError(f"{SHARDS} is shard ids separated by commas (0,2), not {shards!r}")
-    ids = tuple(int(part) for part in parts)
     if len(set(ids)) != len(ids) or max(ids) >= count:
         raise ConfigError(
             f"{SHARDS} must be distinct ids from 0 to {count - 1} ({SHARD_COUNT} is {count})"
