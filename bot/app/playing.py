@@ -108,6 +108,9 @@ class Playing:
         and with no piece picked (a kind of piece: the long board's first menu) the picture
         is the player's own board again (a piece picked before may have lettered it)."""
         place = await self.actions.reached(caller, channel_id, stamp)
+        return await self._navigate(caller, place, stamp, nav)
+
+    async def _navigate(self, caller: Caller, place: Place, stamp: Stamp, nav: Nav) -> Panel:
         menu = await self.service.menu(
             place,
             caller.user,
@@ -117,7 +120,7 @@ class Playing:
             board=nav.group is None,
         )
         picture = None if menu.picture is None else (menu.picture,)
-        return await self._linked(caller, _panel(channel_id, menu, nav, picture))
+        return await self._linked(caller, _panel(place.channel_id, menu, nav, picture))
 
     async def act(
         self, caller: Caller, channel_id: int, stamp: Stamp, nav: Nav, value: str
@@ -131,7 +134,7 @@ class Playing:
         place = await self.actions.reached(caller, channel_id, stamp)
         if not value.startswith(menus.ACT):
             try:
-                return await self.navigate(caller, channel_id, stamp, nav)
+                return await self._navigate(caller, place, stamp, nav)
             except StaleRequest as stale:
                 return await self._turn_now(caller, place, stamp, stale)
         action = value.removeprefix(menus.ACT)
