@@ -1,0 +1,107 @@
+"""Review rC: hidden information in what hints, the AI, records and public pages know."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.service import Place, Terms, User
+from bot.service.testing import Harness
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN = User(1, "ann")
+HOUR = 3600.0
+
+
+def texts(h: Harness) -> list[str]:
+    return h.delivery.texts(HERE.channel_id)
+
+
+async def _gated_search(h: Harness) -> tuple[asyncio.Event, asyncio.Event]:
+    robots = h.service._robots
+    search = robots.search
+    started, gate = asyncio.Event(), asyncio.Event()
+
+    async def gated(*args: object) -> list[str]:
+        started.set()
+        await gate.wait()
+        return await search(*args)
+
+    robots.search = gated  # type: ignore[method-assign]
+    return started, gate
+
+
+async def test_the_ai_does_not_take_back_a_turn_whose_search_looked_for_its_hidden_assassin(
+    h: Harness,
+) -> None:
+    """R10/R43: nothing can be taken back past a search, which tells its player where the
+    enemy's hidden Assassin is or is not. In a practice game the AI agrees to every takeback,
+    so a player can search, read what it found, take the whole turn back and play it again
+    knowing it: the AI should decline (or the takeback be refused) for a turn with a search."""
+    await h.service.challenge_ai(
+        HERE,
+        ANN,
+        "easy",
+        Terms(options={"board": "long", "assassins": True}, turn_seconds=10 * HOUR, rated=False),
+    )
+    await h.settle()
+    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.settle()
+    started, gate = await _gated_search(h)
+    await h.service.play(HERE, ANN, "K v9h17 search")
+    await h.service.end_turn(HERE, ANN)
+    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
+    try:
+        await h.service.takeback(HERE, ANN)
+    except Exception:  # refused at once: what is asked
+        gate.set()
+        await h.settle()
+        return
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "accepted ann's takeback" not in posted, posted[-1500:]
+
+
+# ---- a cancelled match's hidden Assassin moves -------------------------------------------------
+
+
+async def _long_game_with_a_hidden_move(h: Harness) -> tuple[User, User]:
+    ann, bob = User(1, "ann"), User(2, "bob")
+    service = h.service
+    await service.challenge(HERE, ann, bob, Terms(options={"board": "long", "assassins": True}))
+    await service.accept(HERE, bob)
+    await service.setup(HERE, ann, {"strategy": "aggressive", "ruler": "Q", "assassin": "v3h17"})
+    await service.setup(HERE, bob, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    await h.settle()
+    await service.play(HERE, ann, "X v3h17-v4h16")
+    await service.end_turn(HERE, ann)
+    await h.settle()
+    return ann, bob
+
+
+async def test_a_cancelled_matchs_replay_is_not_refused_as_if_the_match_were_still_running(
+    h: Harness,
+) -> None:
+    """R44: the Assassin's record is published when the game ends. An admin's cancel ends
+    the match for good, yet its public record keeps `X ?` for ever, and /tora replay keeps
+    refusing with "it can be replayed once the match has ended", which it already has (the
+    web page's replay says the same: "opens once the match has ended")."""
+    from bot.app.answers import Unusable
+    from bot.app.callers import Caller
+    from bot.app.lookups import Lookups
+    from bot.ladder.desk import LadderDesk
+    from bot.service.testing import RecordingThreads
+    from test_frontend_actions import Threads
+    from bot.app.actions import Actions
+
+    await _long_game_with_a_hidden_move(h)
+    admin = User(9, "mod")
+    await h.service.cancel(HERE, admin, admin=True)
+    await h.settle()
+    act = Actions(h.service, Threads())
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    carl = Caller(User(3, "carl"), HERE.guild_id, HERE.channel_id, text_channel=True)
+    try:
+        await lookups.replay(carl, 1, None)
+    except Unusable as exc:
+        assert "once the match has ended" not in str(exc), str(exc)
