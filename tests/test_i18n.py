@@ -8,6 +8,7 @@ Discord's, a server's over its preferred locale), task by task."""
 from __future__ import annotations
 
 import asyncio
+import re
 import string
 from pathlib import Path
 from types import SimpleNamespace
@@ -67,6 +68,43 @@ def test_six_languages_ship() -> None:
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_every_catalog_has_every_message_with_its_placeholders_and_plural_forms(code) -> None:
     assert problems(code) == []
+
+
+# A "tu" form addressing the player: a subject, object or stressed pronoun, a possessive
+# (determiner or pronoun), "t'" before a vowel, or one joined to an imperative or a question
+# ("rejoins-toi", "veux-tu"); whole words only, so "Tatsu", "tête" or "a-t-il" are not.
+TU_FORM = re.compile(
+    r"(?<![\w'\u2019-])(?:(?:tu|te|toi|ton|ta|tes|tien|tienne|tiennes)(?![\w'\u2019])"
+    r"|t['\u2019](?=\w))|-(?:toi|tu)\b",
+    re.IGNORECASE,
+)
+CODE_SPAN = re.compile(r"`[^`]*`|\{[^{}]*\}|<[^<>]*>")  # notation, placeholders, Discord syntax
+
+
+def tu_forms(catalog: Catalog) -> list[tuple[str, str]]:
+    """Each (message id, translation) of ``catalog`` that speaks to the player as "tu"."""
+    found = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        message_id = message.id if isinstance(message.id, str) else message.id[0]
+        for text in strings:
+            if text and TU_FORM.search(CODE_SPAN.sub(" ", text)):
+                found.append((message_id, text))
+    return found
+
+
+def test_french_addresses_the_player_as_vous_throughout() -> None:
+    """The French catalog says "vous" to the player everywhere, as Lichess's French does:
+    the bot switched register from message to message ("Tu joues le côté ..." beside
+    "Vous jouez plusieurs parties ..."), every plural form too."""
+    assert TU_FORM.search("Choisis ta mise en place ; ton adversaire ne voit tes choix")
+    for tu in ("à toi de jouer", "t'as vu", "t\u2019es là", "le tien", "inscris-toi", "veux-tu"):
+        assert TU_FORM.search(tu), tu
+    untouched = "Le Tatsu balaie ; a-t-il une tête ? `ta` {te} <t:1:R> tenté, entre toits"
+    assert not TU_FORM.search(CODE_SPAN.sub(" ", untouched))
+    assert tu_forms(read(po_path("fr"), "fr")) == []
 
 
 def test_the_template_holds_every_text_of_the_code_and_the_commands() -> None:
