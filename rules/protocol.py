@@ -338,6 +338,12 @@ class GameState(Protocol[A, E_co, T, V_co]):
 
     def staged(self) -> list[str]: ...
 
+    def check_takeback(self) -> None:
+        """Refuse (``IllegalAction``, naming the ruling) to take back the last finished
+        turn, as the players may agree to, when it holds an action the rules never take
+        back (TORA's search, R10); nothing otherwise."""
+        ...
+
     def end_turn(self, deadline: bool = False) -> T:
         """End the turn of ``side`` (at its deadline with ``deadline``: a game may then drop
         staged actions it would otherwise refuse to end on)."""

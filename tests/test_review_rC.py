@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
 
@@ -14,52 +12,6 @@ HOUR = 3600.0
 
 def texts(h: Harness) -> list[str]:
     return h.delivery.texts(HERE.channel_id)
-
-
-async def _gated_search(h: Harness) -> tuple[asyncio.Event, asyncio.Event]:
-    robots = h.service._robots
-    search = robots.search
-    started, gate = asyncio.Event(), asyncio.Event()
-
-    async def gated(*args: object) -> list[str]:
-        started.set()
-        await gate.wait()
-        return await search(*args)
-
-    robots.search = gated  # type: ignore[method-assign]
-    return started, gate
-
-
-async def test_the_ai_does_not_take_back_a_turn_whose_search_looked_for_its_hidden_assassin(
-    h: Harness,
-) -> None:
-    """R10/R43: nothing can be taken back past a search, which tells its player where the
-    enemy's hidden Assassin is or is not. In a practice game the AI agrees to every takeback,
-    so a player can search, read what it found, take the whole turn back and play it again
-    knowing it: the AI should decline (or the takeback be refused) for a turn with a search."""
-    await h.service.challenge_ai(
-        HERE,
-        ANN,
-        "easy",
-        Terms(options={"board": "long", "assassins": True}, turn_seconds=10 * HOUR, rated=False),
-    )
-    await h.settle()
-    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
-    await h.settle()
-    started, gate = await _gated_search(h)
-    await h.service.play(HERE, ANN, "K v9h17 search")
-    await h.service.end_turn(HERE, ANN)
-    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
-    try:
-        await h.service.takeback(HERE, ANN)
-    except Exception:  # refused at once: what is asked
-        gate.set()
-        await h.settle()
-        return
-    gate.set()
-    await h.settle()
-    posted = "\n".join(texts(h))
-    assert "accepted ann's takeback" not in posted, posted[-1500:]
 
 
 # ---- a cancelled match's hidden Assassin moves -------------------------------------------------

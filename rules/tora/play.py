@@ -39,6 +39,9 @@ AGREEMENTS = (DRAW, RESET)
 _SEARCH_STAYS = msg(
     "a search revealed what it found: it cannot be taken back, nor anything before it"
 )
+_TURN_SEARCHED = msg(
+    "it holds a search, which revealed what it found, and nothing is taken back past a search"
+)
 
 
 class Play(TurnMachine[Action, Event, Position, Turn]):
@@ -296,6 +299,12 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         taken back."""
         if any(staged.action.kind == SEARCH for staged in self.current[index:]):
             raise IllegalAction("R10", _SEARCH_STAYS)
+
+    def check_takeback(self) -> None:
+        """R10: a finished turn that holds a search is not taken back either, so that its
+        player cannot play it again knowing what the search found."""
+        if self.turns and any(event.searched for event in self.turns[-1].events):
+            raise IllegalAction("R10", _TURN_SEARCHED)
 
     def discard_turn(self) -> list[str]:
         """Drop every action staged in the running turn, searches included: the turn never
