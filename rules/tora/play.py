@@ -398,6 +398,11 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         )
         self.settled.side = Side.OPPOSITION  # the caller starts the next turn: the Challenger's
 
+    def publish(self) -> None:
+        """R44: the game ends where it stands without a result (the host's abort or
+        cancellation): every Assassin record of it is published, as at any other end."""
+        self.assassins.publish(self.game_number)
+
     def _finish(self, outcome: Outcome) -> None:
         """The game is over: the running round's points are booked and every Assassin
         record of it is published (R44)."""
