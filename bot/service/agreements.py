@@ -252,9 +252,9 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     match = table.played
     before = showing.series_number(match.game)
     running = match.game.side
+    discard_unfinished(table)  # a draw or a reset: the running turn never ended (R12)
     try:
         if kind == DRAW:
-            discard_unfinished(table)
             match.agree_draw()
         else:
             match.agree_reset()

@@ -80,7 +80,8 @@ async def resign(ctx: Context, table: Table, user: User) -> Reply:
 
 def discard_unfinished(table: Table) -> None:
     """Drop what the player to act staged: their turn never ended (R12), so none of it is
-    applied, scored or published when the match ends before it does."""
+    applied, scored or published when the match ends, or the board is reset (R28), before
+    it does."""
     if table.game.staged():
         table.played.discard()
 
