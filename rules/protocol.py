@@ -338,6 +338,18 @@ class GameState(Protocol[A, E_co, T, V_co]):
 
     def staged(self) -> list[str]: ...
 
+    def publish(self) -> None:
+        """Make public, where the game stands, what it keeps hidden until it ends (TORA's
+        Assassin records, R44): the host ends the match there without a result (an abort,
+        a cancellation). Idempotent; a game that hides nothing does nothing."""
+        ...
+
+    def check_takeback(self) -> None:
+        """Refuse (``IllegalAction``, naming the ruling) to take back the last finished
+        turn, as the players may agree to, when it holds an action the rules never take
+        back (TORA's search, R10); nothing otherwise."""
+        ...
+
     def end_turn(self, deadline: bool = False) -> T:
         """End the turn of ``side`` (at its deadline with ``deadline``: a game may then drop
         staged actions it would otherwise refuse to end on)."""

@@ -38,6 +38,7 @@ from bot.service import (
     Refused,
     Settings,
     StaleRequest,
+    Terms,
     User,
     save_guild,
 )
@@ -355,6 +356,41 @@ async def test_a_players_match_of_another_server_is_shown_to_them_alone_here(
     with pytest.raises(Unusable, match="no match 1 in this server"):
         await lookups.replay(Caller(CARL, 2, 200, text_channel=True), 1, None)
     assert not (await lookups.replay(Caller(CARL, GUILD, 300, text_channel=True), 1, None)).private
+
+
+async def _long_game_with_a_hidden_move(h: Harness, channel: int) -> None:
+    """ann and bob on the long board with Assassins; ann's hidden Assassin has moved."""
+    place, service = Place(GUILD, channel), h.service
+    await service.challenge(place, ANN, BOB, Terms(options={"board": "long", "assassins": True}))
+    await service.accept(place, BOB)
+    await service.setup(place, ANN, {"strategy": "aggressive", "ruler": "Q", "assassin": "v3h17"})
+    await service.setup(place, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    await h.settle()
+    await service.play(place, ANN, "X v3h17-v4h16")
+    await service.end_turn(place, ANN)
+    await h.settle()
+
+
+async def test_a_cancelled_matchs_replay_is_not_refused_as_if_the_match_were_still_running(
+    act: Actions, h: Harness
+) -> None:
+    """R44: the Assassin's record is published when the game ends. An admin's cancel ends
+    the match for good, yet its public record kept `X ?` for ever, and /tora replay kept
+    refusing with "it can be replayed once the match has ended", which it already has (the
+    web page's replay said the same: "opens once the match has ended"); so did an abort.
+    Now a match closed without a result publishes its Assassin records, as any ended game."""
+    await _long_game_with_a_hidden_move(h, CHANNEL)
+    await h.service.cancel(Place(GUILD, CHANNEL), User(9, "mod"), admin=True)
+    await _long_game_with_a_hidden_move(h, 300)
+    await h.service.abort(Place(GUILD, 300), BOB)
+    await h.settle()
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    for number, channel in ((1, CHANNEL), (2, 300)):
+        carl = Caller(CARL, GUILD, channel, text_channel=True)
+        assert (await lookups.replay(carl, number, None)).files
+        record = (await lookups.record(carl, number, None)).files[0].data.decode()
+        assert "X v3h17-v4h16" in record and "X ?" not in record, record
+        assert '[ChallengerAssassin "v3h17"]' in record
 
 
 async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> None:

@@ -160,6 +160,23 @@ async def test_a_turn_ended_at_its_deadline_is_not_taken_back(h: Harness) -> Non
     assert await game_key(h) == replayed("c3c4")
 
 
+async def test_a_turn_with_a_search_is_neither_offered_nor_taken_back(h: Harness) -> None:
+    """R10: a search showed its player what it found, so its turn is not played again; its
+    end offers no "Ask to take it back", and bob is never asked to accept it."""
+    terms = Terms(options={"board": "long", "assassins": True}, turn_seconds=HOUR, rated=False)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    await h.settle()
+    await h.running.play(HERE, ANN, "K v9h17 search")
+    assert (await h.running.end_turn(HERE, ANN)).buttons == ("plan",)
+    posts = len(h.delivery.texts(HERE.channel_id))
+    with pytest.raises(Refused, match=r"it holds a search.* \(R10\)\. Play on from it"):
+        await h.running.takeback(HERE, ANN)
+    assert len(h.delivery.texts(HERE.channel_id)) == posts  # no request posted
+
+
 async def test_a_torii_turn_that_lapsed_is_not_taken_back(h: Harness) -> None:
     """Regression: a Torii turn left to its deadline (played as a pass, TI8's effect) could
     be asked back; bob's Accept could never work."""

@@ -189,7 +189,9 @@ def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
 
 def _check_takeback(table: Table, side: Side) -> None:
     """A takeback is asked in an unrated match, by the player whose turn just ended, while
-    the opponent's turn runs (it lapses when they end it)."""
+    the opponent's turn runs (it lapses when they end it), for a turn the rules let be
+    taken back (``check_takeback``: not one holding an action they never take back, such
+    as TORA's search, R10, whose player would play the turn again knowing what it found)."""
     if table.terms.rated:
         casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
@@ -207,6 +209,16 @@ def _check_takeback(table: Table, side: Side) -> None:
                 "ends theirs; now there is none."
             )
         )
+    try:
+        game.check_takeback()
+    except ActionError as exc:
+        raise Refused(
+            _(
+                "Your last turn cannot be taken back: {reason}. Play on from it; you can ask "
+                "to take back a later turn that holds no such action.",
+                reason=word(exc.message),
+            )
+        ) from None
 
 
 def _unavailable(table: Table, kind: str) -> str:
@@ -240,9 +252,9 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     match = table.played
     before = showing.series_number(match.game)
     running = match.game.side
+    discard_unfinished(table)  # a draw or a reset: the running turn never ended (R12)
     try:
         if kind == DRAW:
-            discard_unfinished(table)
             match.agree_draw()
         else:
             match.agree_reset()

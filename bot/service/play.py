@@ -415,7 +415,7 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
         return Reply(said, stamp=table.stamp)
     if is_robot(table.hosted.player(side.other)):
         return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
-    if table.terms.rated:
+    if table.terms.rated or not _may_take_back(table.game):
         return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
     return Reply(
         _(
@@ -427,6 +427,16 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
         stamp=table.stamp,
         buttons=(ASK_BACK, PLAN),
     )
+
+
+def _may_take_back(game: GameState) -> bool:
+    """Whether the rules let the turn just ended be taken back (``check_takeback``; R10
+    keeps a TORA turn with a search): only then is a takeback offered."""
+    try:
+        game.check_takeback()
+    except ActionError:
+        return False
+    return True
 
 
 ASK_BACK = "askback"  # an unrated match's end-of-turn reply: ask to take the turn back

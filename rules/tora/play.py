@@ -39,6 +39,9 @@ AGREEMENTS = (DRAW, RESET)
 _SEARCH_STAYS = msg(
     "a search revealed what it found: it cannot be taken back, nor anything before it"
 )
+_TURN_SEARCHED = msg(
+    "it holds a search, which revealed what it found, and nothing is taken back past a search"
+)
 
 
 class Play(TurnMachine[Action, Event, Position, Turn]):
@@ -297,6 +300,12 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         if any(staged.action.kind == SEARCH for staged in self.current[index:]):
             raise IllegalAction("R10", _SEARCH_STAYS)
 
+    def check_takeback(self) -> None:
+        """R10: a finished turn that holds a search is not taken back either, so that its
+        player cannot play it again knowing what the search found."""
+        if self.turns and any(event.searched for event in self.turns[-1].events):
+            raise IllegalAction("R10", _TURN_SEARCHED)
+
     def discard_turn(self) -> list[str]:
         """Drop every action staged in the running turn, searches included: the turn never
         ended (R12), so nothing of it is applied, scored or published. Returns their
@@ -388,6 +397,11 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
             self.options, self.terrain, self.assassins.starts, (score[0], score[1])
         )
         self.settled.side = Side.OPPOSITION  # the caller starts the next turn: the Challenger's
+
+    def publish(self) -> None:
+        """R44: the game ends where it stands without a result (the host's abort or
+        cancellation): every Assassin record of it is published, as at any other end."""
+        self.assassins.publish(self.game_number)
 
     def _finish(self, outcome: Outcome) -> None:
         """The game is over: the running round's points are booked and every Assassin
