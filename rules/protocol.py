@@ -350,6 +350,12 @@ class GameState(Protocol[A, E_co, T, V_co]):
         back (TORA's search, R10); nothing otherwise."""
         ...
 
+    def check_discard(self) -> None:
+        """Refuse (``IllegalAction``, naming the ruling) to drop the running turn's staged
+        actions while the game goes on (its player accepts a takeback of the turn before),
+        when one of them is never taken back (TORA's search, R10); nothing otherwise."""
+        ...
+
     def end_turn(self, deadline: bool = False) -> T:
         """End the turn of ``side`` (at its deadline with ``deadline``: a game may then drop
         staged actions it would otherwise refuse to end on)."""

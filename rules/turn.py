@@ -140,6 +140,12 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
         agree to, when it holds an action whose effect cannot be undone (TORA's search):
         what the staged turn could not take back, the finished one cannot either."""
 
+    def check_discard(self) -> None:
+        """Refuse (IllegalAction) to drop the staged actions while the game goes on, when
+        one of them could not be taken back (``_check_take_back`` from the first)."""
+        if self.current:
+            self._check_take_back(0)
+
     # ---- refusals, in each game's words -------------------------------------------------
     @abstractmethod
     def _refuse_over(self) -> IllegalAction: ...

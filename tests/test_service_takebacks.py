@@ -177,6 +177,27 @@ async def test_a_turn_with_a_search_is_neither_offered_nor_taken_back(h: Harness
     assert len(h.delivery.texts(HERE.channel_id)) == posts  # no request posted
 
 
+async def test_a_takeback_is_not_accepted_over_a_search_the_accepter_staged(h: Harness) -> None:
+    """R10: bob's staged search showed him what it found; accepting ann's takeback dropped it
+    with the rest of his turn, so he knew where her Assassin was (or was not) without the
+    search ever being played. He must end his turn (the request lapses) or decline it."""
+    terms = Terms(options={"board": "long", "assassins": True}, turn_seconds=HOUR, rated=False)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    await h.settle()
+    await h.running.play(HERE, ANN, "K v9h17-v9h16")
+    await h.running.end_turn(HERE, ANN)
+    await h.running.takeback(HERE, ANN)
+    await h.running.play(HERE, BOB, "K v9h1 search")
+    with pytest.raises(Refused, match=r"a search revealed what it found.*\(R10\)\. Decline it"):
+        await h.running.takeback(HERE, BOB)
+    game = (await h.store.load((await h.store.active_matches())[0].id)).game
+    assert len(game.turns) == 1  # ann's turn stands
+    assert (await h.running.decline(HERE, BOB)).text.startswith("You declined")
+
+
 async def test_a_torii_turn_that_lapsed_is_not_taken_back(h: Harness) -> None:
     """Regression: a Torii turn left to its deadline (played as a pass, TI8's effect) could
     be asked back; bob's Accept could never work."""

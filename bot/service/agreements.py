@@ -221,6 +221,24 @@ def _check_takeback(table: Table, side: Side) -> None:
         ) from None
 
 
+def _check_discard(table: Table, asker: Side) -> None:
+    """The takeback drops what its accepter staged: refused while that holds an action the
+    rules never take back (``check_discard``: TORA's search, R10), whose player would
+    otherwise keep what it showed them without it being played."""
+    try:
+        table.game.check_discard()
+    except ActionError as exc:
+        raise Refused(
+            _(
+                "You cannot accept {asker}'s takeback now: it would take back what you staged "
+                "this turn, and {reason}. Decline it, or end your turn (the request then "
+                "lapses).",
+                asker=table.side_name(asker),
+                reason=word(exc.message),
+            )
+        ) from None
+
+
 def _unavailable(table: Table, kind: str) -> str:
     """Why the players cannot agree on ``kind`` now: what it needs in their game, or which
     game has it (TORA's reset, in a series: R28), in the current language."""
@@ -324,6 +342,7 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
                 player=table.side_name(asker),
             )
         )
+    _check_discard(table, asker)
     number = len(match.game.turns)
     offers = table.offers()
     del offers[REWIND]
