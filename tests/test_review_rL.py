@@ -23,7 +23,7 @@ HOUR = 3600.0
 # ---- refusals name the ruling that forbids the turn ----------------------------------------
 
 
-def test_a_deers_diagonal_step_back_to_its_start_is_refused_for_the_start_not_for_a_second_diagonal() -> None:
+def test_a_deers_one_diagonal_step_back_to_its_start_is_refused_for_the_start() -> None:
     """TI7 / TI12: from c2 the Deer steps up to c3, right to d3, then down-left back to c2, its
     only diagonal step of the turn. The step is illegal because c2 is where the turn began
     (TI7); the refusal says "only one step of a turn may be diagonal (TI12)" while no diagonal
