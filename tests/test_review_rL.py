@@ -3,14 +3,11 @@ the correct behaviour and fails today."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from test_torii_positions import make
 
 from bot.service import Place, Terms, User
 from bot.service.testing import Harness
-from rules import Side, game_type
 from rules.errors import IllegalAction
 from rules.torii import TORII
 from rules.torii.actions import PASS
@@ -96,35 +93,3 @@ async def test_a_player_whose_turn_is_a_forced_pass_is_told_so_not_asked_for_a_m
     posted = h.delivery.texts(HERE.channel_id)[-1]
     to_act = next(line for line in posted.splitlines() if line.startswith("bob (Opposition)"))
     assert "pass" in to_act, to_act
-
-
-async def test_ti15_an_unanswered_monkey_question_means_none_not_a_forfeit(h: Harness) -> None:
-    """TI15: the Monkey's owner is asked "with a turn's deadline, and no answer by then means
-    none". With forfeit_after 1, bob leaving the optional question unanswered loses him the
-    match by forfeit ("bob forfeits: 1 turn in a row ended at the deadline with no action
-    played") before his own turn ever began, where the ruling says the answer is none and
-    the game goes on to his turn."""
-    await h.service.challenge(
-        HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", forfeit_after=1)
-    )
-    await h.service.accept(HERE, BOB)
-    await h.service.setup(HERE, ANN, {"spirit": "kitsune"})
-    await h.service.setup(HERE, BOB, {"spirit": "Monkey"})
-    await h.settle()
-    game = game_type("torii").new_game({}, ({"spirit": "Kitsune"}, {"spirit": "Monkey"}))
-    rng = random.Random(43)  # as test_service_games.torii_until_the_monkeys_pause
-    while not game.deciding:
-        player = ANN if game.side == Side.CHALLENGER else BOB
-        while game.actions_left and game.legal_actions():
-            actions = game.legal_actions()
-            builds = [a for a in actions if "build" in game.notation(a)]
-            text = game.notation(rng.choice(builds if builds and rng.random() < 0.8 else actions))
-            await h.service.play(HERE, player, text)
-            game.apply(text)
-        game.end_turn()
-        await h.service.end_turn(HERE, player)
-    await h.settle()
-    await h.advance(10 * HOUR)  # bob does not answer
-    posted = h.delivery.texts(HERE.channel_id)[-1]
-    assert "forfeits" not in posted, posted
-    assert "bob (Opposition) to act: a move" in posted, posted

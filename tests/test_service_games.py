@@ -229,3 +229,16 @@ async def test_a_player_whose_turn_is_a_forced_pass_is_not_forfeited_for_missing
     table = await h.service._table(HERE.channel_id)
     assert table is not None and not table.game.is_over()
     assert table.game.side == Side.CHALLENGER and table.hosted.missed == (0, 0)
+
+
+async def test_ti15_an_unanswered_monkey_question_means_none_not_a_forfeit(h: Harness) -> None:
+    """TI15: the Monkey's owner is asked "with a turn's deadline, and no answer by then means
+    none". With forfeit_after 1, bob leaving the optional question unanswered loses him the
+    match by forfeit ("bob forfeits: 1 turn in a row ended at the deadline with no action
+    played") before his own turn ever began, where the ruling says the answer is none and
+    the game goes on to his turn."""
+    await torii_until_the_monkeys_pause(h, forfeit_after=1)
+    await h.advance(10 * HOUR)  # bob does not answer
+    posted = h.delivery.texts(HERE.channel_id)[-1]
+    assert "forfeits" not in posted, posted
+    assert "bob (Opposition) to act: a move" in posted, posted
