@@ -6,11 +6,9 @@ from __future__ import annotations
 import pytest
 from test_torii_positions import make
 
-from bot.service import Place, Terms, User
-from bot.service.testing import Harness
+from bot.service import Place, User
 from rules.errors import IllegalAction
 from rules.torii import TORII
-from rules.torii.actions import PASS
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -56,40 +54,3 @@ def test_a_record_writing_a_pass_as_r50_does_with_nothing_after_the_colon_is_rea
     game = TORII.read_record(record)
     assert len(game.turns) == 2 and game.turns[1].texts == ["3 e5 f5 f4"]
     assert game.turns[0].events[0].kind == "pass"  # TI8's pass
-
-
-# ---- hosting: a turn TI8 makes a pass ---------------------------------------------------------
-
-# ann (Monkey) and bob (Kitsune): ann's 5th turn builds on c1 and flips bob's tile 1 to used
-# while his tiles 2 and 3 are used, so bob's turn is a pass (TI8: no unused tile has a path).
-TO_A_FORCED_PASS = ["3 c1 b1 a1", "3 d4 e4 f4", "1 b1", "2 f3 f2", "3 c1 d1 d3 build c1 flip O"]
-
-
-async def monkey_flips_bob_into_a_pass(h: Harness, **terms: object) -> None:
-    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", **terms))
-    await h.service.accept(HERE, BOB)
-    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
-    await h.service.setup(HERE, BOB, {"spirit": "Kitsune"})
-    await h.settle()
-    for index, text in enumerate(TO_A_FORCED_PASS):
-        player = ANN if index % 2 == 0 else BOB
-        await h.service.play(HERE, player, text)
-        await h.service.end_turn(HERE, player)
-        await h.settle()
-    table = await h.service._table(HERE.channel_id)
-    assert table.game.legal_actions() == [PASS]
-
-
-async def test_a_player_whose_turn_is_a_forced_pass_is_told_so_not_asked_for_a_move(
-    h: Harness,
-) -> None:
-    """TI8: bob's tiles are all used (ann's Monkey flipped his tile 1), so his turn is a pass.
-    Today his "your turn" notice and the channel's post ask him for "a move" and to "pick your
-    actions", never saying that the only thing he can do is pass."""
-    await monkey_flips_bob_into_a_pass(h)
-    notice = h.delivery.user(BOB.id)[-1].message.text
-    yours = next(line for line in notice.splitlines() if line.startswith("Your turn against"))
-    assert "pass" in yours, yours
-    posted = h.delivery.texts(HERE.channel_id)[-1]
-    to_act = next(line for line in posted.splitlines() if line.startswith("bob (Opposition)"))
-    assert "pass" in to_act, to_act

@@ -231,6 +231,25 @@ async def test_a_player_whose_turn_is_a_forced_pass_is_not_forfeited_for_missing
     assert table.game.side == Side.CHALLENGER and table.hosted.missed == (0, 0)
 
 
+async def test_a_player_whose_turn_is_a_forced_pass_is_told_so_not_asked_for_a_move(
+    h: Harness,
+) -> None:
+    """TI8: bob's tiles are all used (ann's Monkey flipped his tile 1), so his turn is a pass.
+    Today his "your turn" notice and the channel's post ask him for "a move" and to "pick your
+    actions", never saying that the only thing he can do is pass."""
+    await monkey_flips_bob_into_a_pass(h)
+    flipped, passed = h.delivery.texts(HERE.channel_id)[-2:]
+    to_act = next(line for line in flipped.splitlines() if line.startswith("bob (Opposition)"))
+    assert to_act.startswith("bob (Opposition) to act: a pass (no other action is legal)"), to_act
+    assert passed.startswith(
+        "bob (Opposition) had no choice, so the host played their turn at once:\n"
+        "- bob passes: no unused tile has a path · `pass`\n"
+    ), passed
+    assert "ann (Challenger) to act: a move" in passed
+    # no "your turn" DM asked bob for the turn the host played
+    assert all("flip O" not in dm.message.text for dm in h.delivery.user(BOB.id))
+
+
 async def test_ti15_an_unanswered_monkey_question_means_none_not_a_forfeit(h: Harness) -> None:
     """TI15: the Monkey's owner is asked "with a turn's deadline, and no answer by then means
     none". With forfeit_after 1, bob leaving the optional question unanswered loses him the
