@@ -8,7 +8,6 @@ from test_torii_positions import make
 
 from bot.service import Place, User
 from rules.errors import IllegalAction
-from rules.torii import TORII
 
 HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB = User(1, "ann"), User(2, "bob")
@@ -28,29 +27,3 @@ def test_a_deers_one_diagonal_step_back_to_its_start_is_refused_for_the_start() 
         game.parse_action("3 c3 d3 c2")
     assert info.value.rule == "TI7", info.value
     assert "where the turn began" in str(info.value), info.value
-
-
-# ---- records (TI19: as TORA's R50) --------------------------------------------------------
-
-
-def test_a_record_writing_a_pass_as_r50_does_with_nothing_after_the_colon_is_read() -> None:
-    """TI19 makes Torii's records "as TORA's R50", and R50 writes a pass as a turn line with
-    "nothing after the colon for a pass" (TORA's reader reads it so). Torii's reader refuses
-    such a line: "an empty action (nothing between ':' or ';' separators)", so a record
-    written by the rulings' convention cannot be loaded, replayed or analysed."""
-    record = "\n".join(
-        [
-            '[Game "torii"]',
-            '[ChallengerSpirit "Deer"]',
-            '[OppositionSpirit "Kitsune"]',
-            '[Powers "on"]',
-            '[FEN "6/6/6/6/6/6 Dc2,Kd5 9,9 4,4 -,123 C on"]',  # C's tiles all used: TI8
-            "",
-            "C:",
-            "O: 3 e5 f5 f4",
-            "",
-        ]
-    )
-    game = TORII.read_record(record)
-    assert len(game.turns) == 2 and game.turns[1].texts == ["3 e5 f5 f4"]
-    assert game.turns[0].events[0].kind == "pass"  # TI8's pass
