@@ -189,7 +189,8 @@ def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
 
 def _check_takeback(table: Table, side: Side) -> None:
     """A takeback is asked in an unrated match, by the player whose turn just ended, while
-    the opponent's turn runs (it lapses when they end it)."""
+    the turn after it runs (it lapses when that one ends): the opponent's, or after a
+    decision in the opponent's turn (Torii's Monkey, TI15) the asker's own."""
     if table.terms.rated:
         casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
@@ -200,7 +201,7 @@ def _check_takeback(table: Table, side: Side) -> None:
             )
         )
     game = table.game
-    if game.side == side or not game.turns or game.turns[-1].side != side:
+    if not game.turns or game.turns[-1].side != side:
         raise Refused(
             _(
                 "You can ask to take back the turn you have just ended, until your opponent "
