@@ -199,6 +199,11 @@ class GameView(Protocol[Seen_co]):
         """What is decided then, in words for anyone ("" when not ``deciding``)."""
 
     @property
+    def forced_pass(self) -> bool:
+        """``side``'s turn has no choice: its only legal action is a pass (Torii's TI8). The
+        host plays it at once (``GameState.legal_actions`` holds that one action)."""
+
+    @property
     def actions_left(self) -> int: ...
 
     @property

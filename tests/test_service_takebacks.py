@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from test_service_games import torii_until_the_monkeys_pause
 
 from bot.service import Place, Refused, StaleRequest, Terms, User
 from bot.service.testing import Harness
@@ -211,6 +212,22 @@ async def test_a_torii_turn_that_lapsed_is_not_taken_back(h: Harness) -> None:
     assert "lapsed: a pass" in last_post(h)
     with pytest.raises(Refused, match="Your last turn ended at its deadline or by an agreement"):
         await h.running.takeback(HERE, ANN)
+
+
+async def test_a_monkey_decision_is_taken_back_in_a_casual_match(h: Harness) -> None:
+    """Regression (review rL): bob answered for his Monkey in ann's turn (TI15), ended that
+    decision turn and was offered "Ask to take it back", then refused "now there is none":
+    his own turn follows the decision, so it was taken for his own turn that nothing had
+    ended in. Taken back, he decides again."""
+    await torii_until_the_monkeys_pause(h, rated=False)
+    await h.running.play(HERE, BOB, "flip C")
+    ended = await h.running.end_turn(HERE, BOB)
+    assert "until you end your own turn" in ended.text, ended.text
+    await h.running.takeback(HERE, BOB)
+    await h.running.takeback(HERE, ANN)  # accepts
+    await h.settle()
+    assert "bob (Opposition) to act: 1 decision in the opponent's turn" in last_post(h)
+    await game_key(h)  # a restart, and a rebuild from the log, come to the same game
 
 
 async def test_a_takeback_accepted_while_paused_keeps_the_clock_stopped(h: Harness) -> None:

@@ -189,9 +189,11 @@ def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
 
 def _check_takeback(table: Table, side: Side) -> None:
     """A takeback is asked in an unrated match, by the player whose turn just ended, while
-    the opponent's turn runs (it lapses when they end it), for a turn the rules let be
-    taken back (``check_takeback``: not one holding an action they never take back, such
-    as TORA's search, R10, whose player would play the turn again knowing what it found)."""
+    the turn after it runs (it lapses when that one ends): the opponent's, or after a
+    decision in the opponent's turn (Torii's Monkey, TI15) the asker's own; for a turn the
+    rules let be taken back (``check_takeback``: not one holding an action they never take
+    back, such as TORA's search, R10, whose player would play the turn again knowing what
+    it found)."""
     if table.terms.rated:
         casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
@@ -202,7 +204,7 @@ def _check_takeback(table: Table, side: Side) -> None:
             )
         )
     game = table.game
-    if game.side == side or not game.turns or game.turns[-1].side != side:
+    if not game.turns or game.turns[-1].side != side:
         raise Refused(
             _(
                 "You can ask to take back the turn you have just ended, until your opponent "

@@ -417,6 +417,18 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
         return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
     if table.terms.rated or not _may_take_back(table.game):
         return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
+    if table.game.side == side:  # a decision in the opponent's turn (TI15): theirs follows
+        return Reply(
+            _(
+                "Your decision is made, and your own turn begins. Changed your mind? Ask "
+                "{player} to let you take it back with the button or {command}, until you end "
+                "your own turn.",
+                player=table.side_name(side.other),
+                command=ctx.cmd("rewind", localized=True),
+            ),
+            stamp=table.stamp,
+            buttons=(ASK_BACK,),
+        )
     return Reply(
         _(
             "Your turn is over. Changed your mind? Ask {player} to let you take it back with "

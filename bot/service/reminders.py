@@ -90,7 +90,7 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
         )
     lines = [first]
     limit = table.terms.forfeit_after
-    if limit:
+    if limit and not view.deciding:  # a decision never forfeits by itself (``deadlines``)
         lines.append(
             _(
                 "If it ends at its deadline with no action played, that is {count} of {limit} "

@@ -82,6 +82,7 @@ class View:
     game: str = "tora"  # the GameType id (rules.protocol.GameView)
     deciding: bool = False  # nobody answers in the opponent's turn in TORA
     decision: str = ""
+    forced_pass: bool = False  # no turn is a forced pass in TORA
 
     def removed_at_round_end(self, names: Sequence[str]) -> list[Text]:
         """The doomed pieces removed when the last turn closed a round (R11), in words:
