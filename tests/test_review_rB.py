@@ -102,6 +102,7 @@ async def test_a_tournament_game_in_a_channel_without_threads_is_not_an_old_casu
     # ann, the tournament's Challenger of game 1, challenged bob there before
     await h.running.open_match(here, ANN, BOB, Terms(rated=False))
     await play_out(h, here.channel_id, ANN)  # a casual match, long over
+    h.clock.advance(7 * DAY)
     desk = await desk_for(h)
     await desk.create(here, ADMIN, "Cup", "short", 49, admin=True)
     for player in (ANN, BOB):
@@ -110,6 +111,11 @@ async def test_a_tournament_game_in_a_channel_without_threads_is_not_an_old_casu
     await h.settle()
     live = await h.store.hosting.live_in_channel(here.channel_id)
     assert live is not None, "the tournament's first game was never opened"
+    h.clock.advance(120)
+    await desk.catch_up()  # the next look: today it scores the casual match as game 1
+    await h.settle()
+    said = h.delivery.texts(here.channel_id)
+    assert not any(text.startswith("Game 1 is over") for text in said), said[-3:]
 
 
 async def test_a_ladder_pairing_whose_thread_hit_a_discord_outage_is_opened_at_the_next_tick(
