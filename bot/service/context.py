@@ -265,14 +265,21 @@ class Context:
         drop_choices: bool = False,
     ) -> None:
         posts = mail.posts if mail else []
-        before = table.hosted
-        table.hosted = await self.store.hosting.update(
+        saved = await self.store.hosting.update(
             hosted, posts, choice=choice, drop_choices=drop_choices
         )
-        self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
-        self.touched(table.hosted.id)
-        if table.hosted.phase == ENDED:
-            self.ended.append(table.hosted)
+        self.committed(table, saved, posts)
+
+    def committed(self, table: Table, saved: Hosted, posts: Sequence[Post]) -> None:
+        """After a commit of ``table``'s match, ``saved`` as stored, with ``posts``: the
+        table holds it, the loops look again if it set a sooner clock or queued posts, the
+        watchers are told, and an ended match waits to be announced."""
+        before = table.hosted
+        table.hosted = saved
+        self.changed(posts, timed(before) != timed(saved), soonest(saved))
+        self.touched(saved.id)
+        if saved.phase == ENDED:
+            self.ended.append(saved)
 
     async def save(
         self,

@@ -59,14 +59,11 @@ class Hosting:
         player's private setup choice or the removal of all of them, and its posts."""
 
         def job(conn: Connection) -> Hosted:
-            now = time.time()
-            updated = hosting.update_hosted(conn, changed, now)
             if choice is not None:
                 hosting.put_setup_choice(conn, changed.id, *choice)
             if drop_choices:
                 hosting.drop_setup_choices(conn, changed.id)
-            outbox.insert_posts(conn, changed.id, posts, now)
-            return updated
+            return update_with_posts(conn, changed, posts)
 
         return await self._writer.run(job)
 
@@ -327,3 +324,12 @@ class Hosting:
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""
         return await self._read(lambda db: outbox.private_files(db, outbox_id))
+
+
+def update_with_posts(conn: Connection, changed: Hosted, posts: Sequence[Post]) -> Hosted:
+    """Write a hosted match read at ``changed.version`` (StaleHosted otherwise) and queue its
+    posts, in the caller's transaction."""
+    now = time.time()
+    updated = hosting.update_hosted(conn, changed, now)
+    outbox.insert_posts(conn, changed.id, posts, now)
+    return updated
