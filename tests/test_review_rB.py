@@ -156,39 +156,6 @@ async def test_a_ladder_pairing_whose_thread_hit_a_discord_outage_is_opened_at_t
     assert opened and await h.store.hosting.live_in_channel(opened[0]) is not None
 
 
-async def test_the_ai_answers_a_turn_whose_save_committed_but_whose_answer_was_lost(
-    h: Harness,
-) -> None:
-    """ann ends her turn against the AI; the database commits it, but its answer is lost
-    (the connection drops after COMMIT, a timeout). The command fails, so the service drops
-    its copy of the match (``Host._run``) and the AI is never asked to look (``_settle``
-    only considers a copy still held). One process alone never looks after AI matches
-    again (``look_after_robots`` runs only where processes share the database), so the
-    AI sits silent through its whole turn, until its deadline takes it as missed."""
-    from storage import DatabaseUnavailable
-
-    await h.running.challenge_ai(
-        HERE, ANN, "easy", Terms(game="torishogi", rated=False, turn_seconds=10 * HOUR)
-    )
-    await h.settle()
-    store = h.store
-    assert store is not None
-    real = store.save_hosted
-
-    async def lost(*args: object, **kwargs: object) -> object:
-        store.save_hosted = real  # type: ignore[method-assign]
-        await real(*args, **kwargs)  # committed...
-        raise DatabaseUnavailable("the connection dropped after COMMIT (simulated)")
-
-    await h.running.play(HERE, ANN, "c3c4")
-    store.save_hosted = lost  # type: ignore[method-assign]
-    with pytest.raises(DatabaseUnavailable):
-        await h.running.end_turn(HERE, ANN)
-    await h.advance(60)  # a minute later
-    said = h.delivery.texts(HERE.channel_id)
-    assert said[-1].startswith("AI (easy) (Opposition) ended their turn:"), said[-1]
-
-
 async def test_a_takeback_that_fails_to_save_leaves_the_askers_planned_replies(
     h: Harness,
 ) -> None:
