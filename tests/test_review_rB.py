@@ -49,42 +49,6 @@ async def test_a_daily_digest_cut_off_by_a_crash_after_its_claim_still_comes_tha
     assert any(text.startswith("Your turn in 1 match") for text in dms(h, ANN)), dms(h, ANN)
 
 
-async def test_a_ladder_pairing_resumed_in_a_channel_without_threads_opens_a_new_match(
-    h: Harness,
-) -> None:
-    """Where Discord opens no thread (no permission), a ladder pairing plays in the channel
-    itself: the opener stores that channel as the pairing's "thread", then opens the
-    match. ann and bob already played a ladder match there. The bot dies between the two
-    steps; on the restart ``Opener._opened_before`` takes the latest match of the two
-    players in that channel for the one opened before the crash: their old, ended match.
-    The pairing is dropped as opened, and the new rated match is never opened: both
-    players are off the queue, waiting for a match that never comes."""
-    from ladder_fixtures import GUILD, play_out, runner_of
-
-    from bot.ladder.queue import Matchmaking
-
-    here = Place(GUILD, 100)
-    h.threads.no_threads.add(here.channel_id)
-    for user in (ANN, BOB):
-        await h.store.save_player(user.id, user.name)
-    old = await h.running.open_match(here, ANN, BOB, Terms(rated=False))
-    await play_out(h, here.channel_id, ANN)  # their earlier match there, over
-    for user in (ANN, BOB):
-        await h.store.ladders.transact(
-            lambda tx, user=user: tx.enqueue(GUILD, "short", user.id, here.channel_id),
-            h.clock.now(),
-        )
-    [pairing] = await Matchmaking(h.store, h.clock.now).pair(GUILD, "short")
-    # the opener found no thread, stored the channel itself, and died before the match
-    await h.store.ladders.transact(
-        lambda tx: tx.pairing_thread(pairing.id, here.channel_id), h.clock.now()
-    )
-    await h.crash()
-    await runner_of(h).resume_pairings()
-    live = await h.store.hosting.live_in_channel(here.channel_id)
-    assert live is not None and live.id != old.id, "the pairing's match was never opened"
-
-
 async def test_a_ladder_pairing_whose_thread_hit_a_discord_outage_is_opened_at_the_next_tick(
     h: Harness,
 ) -> None:

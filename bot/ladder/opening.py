@@ -114,7 +114,8 @@ class Opener:
                     parent = pairing.channel_id  # as with no ladder channel set
                     thread = await self._thread(parent, name)
                 await self._transact(lambda tx: tx.pairing_thread(pairing.id, thread))
-            hosted = await self._opened_before(pairing, thread)
+            shared = thread in (parent, pairing.channel_id)  # no thread of its own
+            hosted = await self._opened_before(pairing, thread, shared)
             if hosted is None:
                 hosted = await self._service.open_match(
                     Place(pairing.guild_id, thread),
@@ -148,16 +149,18 @@ class Opener:
             log.warning("a ladder match is played in channel %d itself: %s", parent, exc)
             return parent
 
-    async def _opened_before(self, pairing: Pairing, thread: int) -> Hosted | None:
-        """The pairing's match, if it was opened before a crash: the thread was opened for
-        this pairing alone, so a match of its two players there is theirs."""
+    async def _opened_before(self, pairing: Pairing, thread: int, shared: bool) -> Hosted | None:
+        """The pairing's match, if it was opened before a crash: a thread opened for this
+        pairing alone holds no other match of its two players. A ``shared`` channel (no
+        thread opened: the ladder's, or the one they queued in) may hold an earlier match
+        of theirs, ended: only a live one there is taken for this pairing's."""
         if pairing.thread_id is None:
             return None
         hosted = await self._store.hosting.latest_in_channel(thread)
         players = {pairing.first_id, pairing.second_id}
         if hosted is None or {hosted.challenger_id, hosted.opposition_id} != players:
             return None
-        return hosted
+        return None if shared and not hosted.live else hosted
 
     async def _transact(self, work: Callable[[LadderTx], None]) -> None:
         await self._store.ladders.transact(work, self._clock())
