@@ -241,6 +241,40 @@ async def test_a_ladder_pairing_resumed_in_a_channel_without_threads_opens_a_new
     assert live is not None and live.id != old.id, "the pairing's match was never opened"
 
 
+async def test_a_ladder_pairing_whose_thread_hit_a_discord_outage_is_opened_at_the_next_tick(
+    h: Harness,
+) -> None:
+    """ann and bob join the ladder queue and are paired. Discord answers the thread's
+    creation with a 503 (a blip: any later try works). The opener treats it as final: the
+    pairing is dropped, both players are off the queue, and each is told "I could not open
+    it: something went wrong on my side ... please tell a server admin, and join again".
+    A transient failure should leave the stored pairing for the next tick, which opens
+    it (as it does for a pairing a crash left), as tournaments and events retry theirs."""
+    here = HERE
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    real = h.threads.open_thread
+    failures = [ConnectionError("503 Service Unavailable (simulated)")]
+
+    async def flaky(channel_id: int, name: str) -> int:
+        if failures:
+            raise failures.pop()
+        return await real(channel_id, name)
+
+    h.threads.open_thread = flaky  # type: ignore[method-assign]
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(here, ANN, "short")
+    reply = await desk.join_queue(here, BOB, "short")
+    assert "I will try again within a minute" in reply.text
+    h.clock.advance(60)
+    await runner.tick()
+    await h.settle()
+    told = [d.message.text for d in h.delivery.user(ANN.id)]
+    assert not any("could not open it" in text for text in told), told
+    opened = [t for t in h.threads.opened]
+    assert opened and await h.store.hosting.live_in_channel(opened[0]) is not None
+
+
 async def test_a_pairing_opened_twice_at_once_gets_one_thread_and_one_match(h: Harness) -> None:
     """Two openings of one stored pairing at once (the start-up's and a tick's, or two
     processes') each claim it first: one claim wins, so the players get one match."""

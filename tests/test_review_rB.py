@@ -3,8 +3,6 @@ have seen, or leave a match that no longer moves."""
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
 
 from bot.service import Place, Terms, User
@@ -47,42 +45,6 @@ async def test_a_daily_digest_cut_off_by_a_crash_after_its_claim_still_comes_tha
     await h.crash()
     await h.advance(5 * 60)  # 09:05, the bot back up
     assert any(text.startswith("Your turn in 1 match") for text in dms(h, ANN)), dms(h, ANN)
-
-
-async def test_a_ladder_pairing_whose_thread_hit_a_discord_outage_is_opened_at_the_next_tick(
-    h: Harness,
-) -> None:
-    """ann and bob join the ladder queue and are paired. Discord answers the thread's
-    creation with a 503 (a blip: any later try works). The opener treats it as final: the
-    pairing is dropped, both players are off the queue, and each is told "I could not open
-    it: something went wrong on my side ... please tell a server admin, and join again".
-    A transient failure should leave the stored pairing for the next tick, which opens
-    it (as it does for a pairing a crash left), as tournaments and events retry theirs."""
-    from ladder_fixtures import GUILD, desk_of, runner_of
-
-    here = Place(GUILD, 100)
-    for user in (ANN, BOB):
-        await h.store.save_player(user.id, user.name)
-    real = h.threads.open_thread
-    failures = [ConnectionError("503 Service Unavailable (simulated)")]
-
-    async def flaky(channel_id: int, name: str) -> int:
-        if failures:
-            raise failures.pop()
-        return await real(channel_id, name)
-
-    h.threads.open_thread = flaky  # type: ignore[method-assign]
-    desk, runner = desk_of(h), runner_of(h)
-    await desk.join_queue(here, ANN, "short")
-    with contextlib.suppress(Exception):  # however the desk answers bob
-        await desk.join_queue(here, BOB, "short")
-    h.clock.advance(60)
-    await runner.tick()
-    await h.settle()
-    told = [d.message.text for d in h.delivery.user(ANN.id)]
-    assert not any("could not open it" in text for text in told), told
-    opened = [t for t in h.threads.opened]
-    assert opened and await h.store.hosting.live_in_channel(opened[0]) is not None
 
 
 async def test_a_takeback_that_fails_to_save_leaves_the_askers_planned_replies(
