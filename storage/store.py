@@ -308,13 +308,15 @@ class Store:
         *,
         close: str | None = None,
         plans: Mapping[Side, Sequence[str]] | None = None,
+        forget: bool = False,
     ) -> Hosted:
         """``save`` and, in the same transaction, the hosted match's new state (StaleHosted
-        if it changed since it was read), the outbox rows announcing the change and the
-        ``plans`` (each side's planned replies now, ``put_plans``): either all of it is
+        if it changed since it was read), the outbox rows announcing the change, the
+        ``plans`` (each side's planned replies now, ``put_plans``) and, with ``forget``,
+        both sides' plan drafts and looks gone (``Save.forget``): either all of it is
         durable when this returns, or none of it was written."""
         request = await self._append(match, close)
-        save = Save(request, state_version(match.game), hosted, posts, plans)
+        save = Save(request, state_version(match.game), hosted, posts, plans, forget)
         saved, updated = await self._write(save)
         self._saved(match, request, saved)
         return cast(Hosted, updated)  # a save with a hosted match answers it

@@ -289,9 +289,12 @@ class Context:
         *,
         close: str | None = None,
         plans: Mapping[Side, Sequence[str]] | None = None,
+        forget: bool = False,
     ) -> None:
         """Save what was played on the match with the hosted match's new state, posts and
-        the sides' planned replies (``plans``). The match's deadline follows the hosted one."""
+        the sides' planned replies (``plans``); with ``forget``, both sides' plan drafts and
+        looks go (the game they were of is gone: a takeback, a reset). The match's deadline
+        follows the hosted one."""
         match = table.match
         if match is None:
             raise RuntimeError(f"hosted match {hosted.id} has no game to save")
@@ -299,7 +302,11 @@ class Context:
         hosted = replace(hosted, turn=table.turn)
         posts = mail.posts if mail else []
         before = table.hosted
-        table.hosted = await self.store.save_hosted(match, hosted, posts, close=close, plans=plans)
+        table.hosted = await self.store.save_hosted(
+            match, hosted, posts, close=close, plans=plans, forget=forget
+        )
+        if forget:  # the turn numbers come back in another game: its turns remind again
+            table.looked.clear()
         self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
         self.touched(table.hosted.id)
         if hosted.phase == ENDED:

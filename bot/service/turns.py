@@ -39,7 +39,7 @@ async def after_turn(
     ran: Side,
     mail: Mail | None = None,
     *,
-    answer_plans: bool = True,
+    reset: bool = False,
     kept: dict[Side, list[str]] | None = None,
 ) -> None:
     """A turn has ended (by the player, the deadline or an agreed reset): announce the
@@ -48,16 +48,18 @@ async def after_turn(
     turn begins may have planned their reply to it (``plans``): it is played at once and
     saved in the same transaction as the turn it answers (a crash cannot come between),
     and that player gets no "your turn" DM for it, only the one saying what was played.
-    ``kept``: the planned replies changed by the turns of this save so far."""
+    ``kept``: the planned replies changed by the turns of this save so far. After an
+    agreed ``reset`` no plan answers the turn: both sides' plans, drafts and looks were of
+    the game before it, and go in this save."""
     game = table.game
     mail = mail or Mail(table.channel_id)
-    kept = {} if kept is None else kept
+    kept = plans.emptied() if reset else {} if kept is None else kept
     if game.is_over():
         outcome, turn = outcome_headline(table), (headline, game_before)
         await announce.match_end(ctx, table, outcome, mail, counted=True, turn=turn)
-        await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
+        await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept, forget=reset)
         return
-    planner = plans.planner_of(table) if answer_plans else None
+    planner = None if reset else plans.planner_of(table)
     start = await ctx.turn_start(table.terms, hosted, ran, game.side, planner)
     planned = None if planner is None else await plans.answer(ctx, table, planner, start.plans)
     replying = planned is not None and planned.reply is not None
@@ -74,7 +76,7 @@ async def after_turn(
         if not news:
             mail.private(hosted.player(planned.planner), planned.told, language=planned.language)
     if planned is None or planned.reply is None:
-        await ctx.save(table, hosted, mail, plans=kept)
+        await ctx.save(table, hosted, mail, plans=kept, forget=reset)
         return
     table.hosted = hosted  # not saved yet: the reply is saved with it
     await _planned_turn(ctx, table, planned.reply, mail, kept)

@@ -303,10 +303,6 @@ class Hosting:
         """``side``'s player looked at their board in public turn ``turn``."""
         await self._writer.run(lambda conn: drafts.put_look(conn, hosted_id, side, turn))
 
-    async def forget_looks(self, hosted_id: int) -> None:
-        """Both players' looks at the match's board go (a turn was taken back)."""
-        await self._writer.run(lambda conn: drafts.forget_looks(conn, hosted_id))
-
     async def last_look(self, hosted_id: int, side: Side) -> int | None:
         """The last public turn in which ``side``'s player looked at their board."""
         return await self._read(lambda db: drafts.last_look(db, hosted_id, side))
