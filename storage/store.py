@@ -145,11 +145,20 @@ class Store:
         """Every player who set ``key``, with its value."""
         return await self._read(lambda db: players.players_with(db, key))
 
-    async def swap_player_setting(self, user_id: int, key: str, old: str | None, new: str) -> bool:
-        """Set a player's ``key`` to ``new`` if it is still ``old``: whether this did."""
-        return await self._writer.run(
-            lambda conn: players.swap_player_setting(conn, user_id, key, old, new)
-        )
+    async def swap_player_setting(
+        self, user_id: int, key: str, old: str | None, new: str, posts: Sequence[Post] = ()
+    ) -> bool:
+        """Set a player's ``key`` to ``new`` if it is still ``old``, and then queue ``posts``
+        (about no one match: a player's daily digest), in one transaction: whether this
+        did."""
+
+        def job(conn: Connection) -> bool:
+            swapped = players.swap_player_setting(conn, user_id, key, old, new)
+            if swapped:
+                outbox.insert_posts(conn, None, posts, time.time())
+            return swapped
+
+        return await self._writer.run(job)
 
     async def queue_posts(self, posts: Sequence[Post]) -> None:
         """Messages about no one match (a player's daily digest), for the outbox."""
