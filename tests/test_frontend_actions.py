@@ -224,6 +224,40 @@ async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: 
         await act.challenge(in_thread, None, ChallengeOptions())
 
 
+async def test_a_challenge_saved_whose_answer_was_lost_keeps_its_thread(
+    act: Actions, h: Harness
+) -> None:
+    """With threads on, the challenge is saved in its new thread, but the answer of its
+    commit is lost (the connection drops after COMMIT): the command fails, and its thread
+    was deleted on any failure, leaving a challenge hosted in a channel that is gone. A
+    thread is dropped only when no challenge was saved in it: after a refusal, or a
+    failure that left it empty."""
+    from storage import DatabaseUnavailable
+
+    await save_guild(h.store, GUILD, GuildSettings(threads=True))
+    threads = act.threads
+    assert isinstance(threads, Threads)
+    store = h.store
+    real = store.hosting.create
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:
+        await real(*args, **kwargs)  # committed...
+        raise DatabaseUnavailable("the connection dropped after COMMIT (simulated)")
+
+    async def unsaved(*args: Any, **kwargs: Any) -> Any:
+        raise DatabaseUnavailable("the database is away (simulated)")
+
+    store.hosting.create = lost  # type: ignore[method-assign]
+    with pytest.raises(DatabaseUnavailable):
+        await act.challenge(here(ANN), BOB, ChallengeOptions())
+    assert await store.hosting.live_in_channel(701) is not None
+    assert threads.dropped == []  # the challenge's thread stays
+    store.hosting.create = unsaved  # type: ignore[method-assign]
+    with pytest.raises(DatabaseUnavailable):
+        await act.challenge(here(CARL), None, ChallengeOptions())
+    assert threads.dropped == [702]  # nothing in it: gone
+
+
 async def test_a_threaded_challenges_take_back_works_in_the_channel_it_was_given_in(
     act: Actions, h: Harness
 ) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from bot.i18n import LOCALES, _, speaking
 from bot.service import Place, Terms, User
 from bot.service.digest import LENGTH, last_slot
@@ -288,6 +290,35 @@ async def test_the_daily_digest_of_many_matches_fits_one_message_in_every_langua
         with speaking(language):  # as shown where ann's DMs are closed
             shown = f"{digest.text}\n\n{_(DM_FALLBACK)}"
         assert len(digest.text) <= LENGTH and len(shown) <= 2000, (language, len(shown))
+
+
+async def test_a_daily_digest_cut_off_by_a_crash_after_its_claim_still_comes_that_day(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann takes a daily digest at 09:00 in place of her "your turn" DMs. At 09:00 the bot
+    marks the day's digest as sent (``swap_player_setting``), then dies (or loses its
+    database) before the digest is queued: the mark was committed alone, so after the
+    restart the digest of that day was never sent, and ann heard nothing of her turn for a
+    whole day. The claim and the queued digest are one transaction."""
+    await h.running.records.set_notify(ANN, "digest", "9")  # Friday 08:00
+    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi", turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    assert not any(text.startswith("Your turn") for text in dms(h, ANN))
+
+    from storage.hosting import outbox
+
+    def dies(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the bot died as the digest was queued (simulated)")
+
+    monkeypatch.setattr(outbox, "insert_posts", dies)
+    h.clock.advance(HOUR)  # 09:00
+    with pytest.raises(RuntimeError):
+        await h.running.run_due()
+    monkeypatch.undo()
+    await h.crash()
+    await h.advance(5 * 60)  # 09:05, the bot back up
+    assert any(text.startswith("Your turn in 1 match") for text in dms(h, ANN)), dms(h, ANN)
 
 
 async def test_a_digest_hour_changed_after_that_days_digest_brings_no_second_one(

@@ -437,3 +437,35 @@ def _plays(game: Game, text: str) -> bool:
     except ActionError:
         return False
     return True
+
+
+async def test_a_takeback_that_fails_to_save_leaves_the_askers_planned_replies(
+    h: Harness,
+) -> None:
+    """ann ends her turn, plans her reply to bob's ("if c5c4, I play a3a4") and asks to take
+    her turn back. bob accepts; ``agreements._rewind`` deletes both players' plans and
+    drafts (``plans.forget``, each its own commit) before the takeback itself was saved.
+    The bot dies (or the save fails: its board picture, a stale copy) in between: the
+    takeback never happened, but ann's planned reply is gone, and bob's c5c4 is not
+    answered. The plans belong in the takeback's own save (``ctx.save(..., plans=...)``)."""
+    await h.running.challenge(
+        HERE, ANN, BOB, Terms(game="torishogi", rated=False, turn_seconds=10 * HOUR)
+    )
+    await h.running.accept(HERE, BOB)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    await h.running.takeback(HERE, ANN)
+    await h.settle()
+    store = h.store
+    assert store is not None
+
+    async def dies(*args: object, **kwargs: object) -> object:
+        raise ConnectionError("the bot died before the takeback was saved (simulated)")
+
+    store.save_hosted = dies  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        await h.running.takeback(HERE, BOB)  # bob accepts
+    await h.crash()
+    listed = (await h.running.plans(HERE, ANN)).text
+    assert "c5c4" in listed, listed

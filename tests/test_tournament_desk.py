@@ -386,6 +386,42 @@ async def test_a_match_discord_opens_no_thread_for_is_played_in_the_channel(h: H
     assert h.threads.opened == {}
 
 
+async def test_a_tournament_game_in_a_channel_without_threads_is_not_an_old_casual_match(
+    h: Harness,
+) -> None:
+    """Where Discord opens no thread, a tournament's match is played in the tournament's
+    channel. ann and bob played a casual match there last week. When the tournament opens
+    their first game, ``TournamentFlow._host`` (meant to adopt a game opened just before a
+    crash) takes the latest ended match of the same Challenger and Opposition in that
+    channel that is no tournament's game: their old casual match. No game is opened, and
+    the old casual result is scored as game 1 of the tournament."""
+    from ladder_fixtures import play_out
+
+    from bot.service import Terms
+
+    here = HERE  # the tournament's channel, no threads there
+    h.threads.no_threads.add(here.channel_id)
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    # ann, the tournament's Challenger of game 1, challenged bob there before
+    await h.running.open_match(here, ANN, BOB, Terms(rated=False))
+    await play_out(h, here.channel_id, ANN)  # a casual match, long over
+    h.clock.advance(7 * 86400.0)
+    desk = await desk_for(h)
+    await desk.create(here, ADMIN, "Cup", "short", 49, admin=True)
+    for player in (ANN, BOB):
+        await desk.register(here, player, "cup")
+    await desk.begin(here, ADMIN, "Cup", admin=True)
+    await h.settle()
+    live = await h.store.hosting.live_in_channel(here.channel_id)
+    assert live is not None, "the tournament's first game was never opened"
+    h.clock.advance(120)
+    await desk.catch_up()  # the next look: today it scores the casual match as game 1
+    await h.settle()
+    said = h.delivery.texts(here.channel_id)
+    assert not any(text.startswith("Game 1 is over") for text in said), said[-3:]
+
+
 async def test_a_full_tournament_refuses_a_registration_naming_its_limit(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -850,6 +850,49 @@ async def test_a_board_game_ended_while_its_opener_was_down_keeps_its_result(
     assert board.outcome is not None
 
 
+async def test_a_board_in_a_channel_without_threads_is_not_an_old_casual_match(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where Discord opens no thread, a board's game is played in the event's channel. p1
+    and p2 played a casual match there before. The event's step stores the channel as the
+    board's, then dies before opening the game (here: ``open_match`` failing once); the
+    next step, finding no live game there, takes the latest ended match of the two in
+    that channel, unrecorded by any board, for the board's game opened before a crash:
+    their old casual match, whose result would be scored as the board's. In the event's
+    channel an ended match of the two is not the board's: its game is opened."""
+    from ladder_fixtures import play_out
+
+    from bot.service import MatchService, Terms
+
+    h.threads.no_threads.add(HERE.channel_id)
+    one, two = user(1), user(2)
+    for player in (one, two):
+        await h.store.save_player(player.id, player.name)
+    await h.service.open_match(HERE, one, two, Terms(rated=False))
+    await play_out(h, HERE.channel_id, one)  # their casual match, over
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torishogi", "round-robin")
+    for player in (one, two):
+        await desk.join(HERE, player, "Cup")
+    real, failed = MatchService.open_match, []
+
+    async def dies_once(self: MatchService, *args: object, **kwargs: object) -> object:
+        if not failed:
+            failed.append(True)
+            raise RuntimeError("the process died before opening the game (simulated)")
+        return await real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MatchService, "open_match", dies_once)
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    await desk.flow.tick()  # the next step
+    await h.settle()
+    assert failed
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.second_id is not None]
+    assert board.outcome is None, "the old casual match was scored as the board's game"
+    assert await h.store.hosting.live_in_channel(HERE.channel_id) is not None
+
+
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

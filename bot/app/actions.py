@@ -223,11 +223,15 @@ class Actions:
                 reply = await self.service.challenge(
                     place, caller.user, opponent, terms, expires, where=where
                 )
-        except BaseException as exc:
+        except Refused as exc:  # nothing was saved: the thread is not needed
             for unused in opened:
                 await self.threads.drop_thread(unused)
-            if unthreaded and isinstance(exc, Refused):  # the channel's own match, say
+            if unthreaded:  # the channel's own match, say
                 raise Refused(f"{exc.message}\n{_no_thread()}") from None
+            raise
+        except BaseException:
+            # the challenge may be saved in it (a commit whose answer was lost, a stop)
+            await self._drop_empty(opened)
             raise
         text = reply.text if not unthreaded else f"{reply.text}\n{_no_thread()}"
         if opened:
@@ -245,6 +249,17 @@ class Actions:
         return Answer(
             text, reply.files, True, presses(("takeback",), place.channel_id, reply.stamp)
         )
+
+    async def _drop_empty(self, threads: list[int]) -> None:
+        """Drop the threads opened for a challenge that failed, unless one holds it (saved
+        before the failure) or whether it does cannot be read: a thread left empty is a
+        lesser harm than a challenge hosted in a channel that is gone."""
+        for thread in threads:
+            try:
+                if await self.records.live_in_channel(thread) is None:
+                    await self.threads.drop_thread(thread)
+            except Exception:
+                log.exception("thread %d of a failed challenge is kept", thread)
 
     async def _server_language(self, caller: Caller) -> str:
         """The language of the server's posts: its admins' choice, else its Discord's."""

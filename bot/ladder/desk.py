@@ -185,15 +185,17 @@ class LadderDesk:
         await self._store.save_player(user.id, user.name)
         with refusals():
             pairs = await self._queue.join(place.guild_id, board, user.id, place.channel_id)
-        mine = None
+        paired, mine = False, None
         for pairing in pairs:
             own = user.id in (pairing.first_id, pairing.second_id)
             opened = await self._opener.open(pairing, user.id if own else None)
             if own:
-                mine = opened
-        if mine is None:
+                paired, mine = True, opened
+        if not paired:
             others = len(await self._queue.waiting(place.guild_id, board)) - 1
             return Reply(texts.waiting(board, others, self._settings))
+        if mine is None:  # left for the next tick
+            return Reply(texts.opening_later(board))
         if isinstance(mine, Unopened):
             raise LadderRefused(mine.texts[user.id])
         return Reply(self._paired_text(mine, user))

@@ -181,6 +181,17 @@ def waiting(board: str, others: int, settings: Settings) -> str:
     )
 
 
+def opening_later(board: str) -> str:
+    """The reply to a player whose pairing's match could not be opened just now (a failure
+    that may pass): the next tick opens it."""
+    return _(
+        "You are paired for a rated {ladder} ladder match, but I could not open it just now "
+        "(Discord or my database did not answer). I will try again within a minute; you will "
+        "both be mentioned where it opens.",
+        ladder=ladder_name(board),
+    )
+
+
 def expired(board: str, settings: Settings) -> str:
     return _(
         "Nobody close to your rating joined the {ladder} ladder queue within {hours} hours, so "

@@ -13,7 +13,7 @@ from rules import GAMES, ActionError, Side
 from rules.words import msg
 from storage import Hosted
 
-from . import announce, plans, reminders, showing, timing
+from . import announce, plans, showing, timing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
@@ -293,10 +293,9 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     if kind == DRAW:
         await finish(ctx, table, hosted, headline, FINISHED)
         return Reply(_("You accepted the draw; the match is over."), private=False)
-    await plans.forget(ctx, table)  # they answered turns of the game before the reset
     # the turn's end reads the proposals still standing from the table: not this one
     table.hosted = hosted
-    await after_turn(ctx, table, hosted, headline, before, running, answer_plans=False)
+    await after_turn(ctx, table, hosted, headline, before, running, reset=True)
     return Reply(_("You accepted the reset."), private=False, stamp=table.stamp)
 
 
@@ -349,8 +348,6 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     offers = table.offers()
     del offers[REWIND]
     match.rewind(*found)
-    await plans.forget(ctx, table)  # they answered turns of the game as it was
-    await reminders.forget_looks(ctx, table)
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
     hosted = timing.taken_back(table.terms, hosted, asker)
     if table.paused:
@@ -397,7 +394,8 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         notice=TURN,
         language=language,
     )
-    await ctx.save(table, hosted, mail)
+    # the plans, drafts and looks were of turns of the game as it was: they go with it
+    await ctx.save(table, hosted, mail, plans=plans.emptied(), forget=True)
     return Reply(
         _("You accepted the takeback: turn {number} is played again.", number=number),
         private=False,

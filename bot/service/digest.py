@@ -2,8 +2,8 @@
 private message a day listing the matches where it is their turn, the most urgent first, in
 place of the "your turn" DMs; the most urgent ``MOST`` at most (fewer where long names
 would pass ``LENGTH``), then how many more there are and where to see them all. Looked
-for with the clock's work, at most once a minute; each day's digest is claimed before it
-is queued, so one process sends it."""
+for with the clock's work, at most once a minute; each day's digest is claimed as it is
+queued, in one transaction, so one process sends it and a crash never claims it unsent."""
 
 from __future__ import annotations
 
@@ -71,12 +71,11 @@ async def send_due(ctx: Context, now: float) -> int:
         before = own.get(SENT)
         if before is not None and float(before) >= slot:
             continue
-        if not await store.swap_player_setting(user_id, SENT, before, repr(slot)):
-            continue  # another process took it
         post = await _digest(ctx, user_id, now)
-        if post is not None:
-            await store.queue_posts([post])
-            sent += 1
+        posts = [] if post is None else [post]
+        if not await store.swap_player_setting(user_id, SENT, before, repr(slot), posts):
+            continue  # another process took it
+        sent += len(posts)
     return sent
 
 

@@ -381,10 +381,8 @@ def _unanswered(them: str, seen: list[str], plans: int) -> str:
     )
 
 
-async def forget(ctx: Context, table: Table) -> None:
-    """Both players' plans and plan drafts (``drafting``) go (a turn taken back, the board
-    reset by agreement: they answered turns of another game, and a draft is kept by a turn
-    number such a game may bring back)."""
-    for side in Side:
-        await keep(ctx, table, side, [])
-        await ctx.store.hosting.put_draft(table.hosted.id, side, table.turn, None)
+def emptied() -> dict[Side, list[str]]:
+    """Both sides' plans emptied, to save with a takeback or an agreed reset (with their
+    drafts, ``Context.save``'s ``forget``): they answered turns of another game, and a
+    draft is kept by a turn number such a game may bring back."""
+    return {side: [] for side in Side}

@@ -354,6 +354,7 @@ class Flow(Running):
             User(opposition, names[opposition]),
             game_terms(t.board, t.turn_seconds, rated=False, away_days=t.away_days),
             intro,
+            own_thread=thread != t.channel_id,
         )
         await self.store.tournaments.transact(
             lambda tx: tx.add_game(row.id, number, hosted.id), self.clock.now()
@@ -370,15 +371,24 @@ class Flow(Running):
             return channel_id
 
     async def _host(
-        self, place: Place, challenger: User, opposition: User, terms: Terms, intro: str
+        self,
+        place: Place,
+        challenger: User,
+        opposition: User,
+        terms: Terms,
+        intro: str,
+        own_thread: bool,
     ) -> Hosted:
         """``open_match``; after a crash between opening a game and recording it, the game
         already live in the thread is adopted instead, or the one that has ended there since
         (resigned while no process moved the tournament on: the catch-up scores it), so that
-        its result is kept and no second game opened."""
+        its result is kept and no second game opened. An ended game is adopted only from
+        the match's ``own_thread``: in the tournament's channel (no thread opened) the two
+        may have played before, and their last match there is not the tournament's."""
         latest = await self.store.hosting.latest_in_channel(place.channel_id)
         if (
-            latest is not None
+            own_thread
+            and latest is not None
             and not latest.live
             and (latest.challenger_id, latest.opposition_id) == (challenger.id, opposition.id)
             and await self.store.tournaments.game_of_hosted(latest.id) is None
