@@ -1,0 +1,248 @@
+"""Review rD: what a hostile or unlucky user can make expensive (stalls and unbounded
+growth). Each test counts (entries kept, calls made in the bot's own process, steps), never
+wall-clock time."""
+
+from __future__ import annotations
+
+import time
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+import render.replays
+from bot.app import Caller
+from bot.app.costly import Limits
+from bot.app.lookups import Lookups
+from bot.app.pictures import BytesCache
+from bot.service import User
+from bot.service.offload import Offload
+from render.tora.samples import MID_GAME
+
+
+def _lookups_of_a_past_match(record: str, paint: Any) -> Lookups:
+    """``Lookups`` over a stand-in for the records (match 7, TORA, server 1, no longer
+    live), whose service draws with ``paint`` (the drawing workers)."""
+    info = SimpleNamespace(
+        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2,
+        side_of=lambda _user: None,
+    )  # fmt: skip
+
+    async def match_info(_number: int) -> object:
+        return info
+
+    async def record_of(_match: int, _side: object = None) -> str:
+        return record
+
+    lookups = object.__new__(Lookups)
+    lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
+    lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=paint))
+    lookups.limits = Limits()
+    lookups._gifs = BytesCache(64 * 1024 * 1024)
+    lookups._posted = {}
+    return lookups
+
+
+async def test_a_replay_gif_is_drawn_in_a_drawing_worker_not_in_the_bots_own_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/tora replay`` draws a frame per turn (costly.py: "a second of CPU"). Every other
+    picture is drawn by the drawing workers (docs/SERVICE.md, docs/WEB.md: "drawing never
+    holds the interpreter lock the clicks of other pages are answered under"); the replay
+    is drawn in a thread of the bot's process, where it holds the interpreter lock that
+    every channel's commands wait on, two at a time, for anyone who asks every 30 s."""
+    encoded_here: list[int] = []
+    gif_bytes = render.replays.gif_bytes
+
+    def counted(frames: Any) -> bytes:
+        encoded_here.append(len(frames))
+        return gif_bytes(frames)
+
+    monkeypatch.setattr(render.replays, "gif_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    try:
+        lookups = _lookups_of_a_past_match(MID_GAME, offload.paint)
+        answer = await lookups.replay(Caller(User(5, "cy"), guild_id=1, channel_id=100), 7, None)
+    finally:
+        offload.close()
+    (gif,) = answer.files
+    assert gif.data[:6] == b"GIF89a"
+    assert encoded_here == [], "the replay's frames were drawn in the bot's own process"
+
+
+async def test_the_channels_locks_are_not_kept_for_every_channel_ever_asked_in(
+    tmp_path: Any,
+) -> None:
+    """Every command and every autocomplete keystroke (``choices``: not rate limited) takes
+    its channel's lock, made on first use and never let go: a bot in many servers keeps one
+    for every channel and every DM ever typed in, for as long as it runs (and one per
+    server and per player in ``Locks._servers`` and ``_players``). A lock nobody holds nor
+    waits for is as good as a new one: it need not be kept."""
+    from bot.service import Place
+    from bot.service.testing import Harness
+
+    async with Harness(tmp_path / "locks.sqlite3") as h:
+        assert h.service is not None
+        for channel in range(1000, 1500):  # a keystroke in each: no match there
+            assert await h.service.choices(Place(1, channel), User(7, "eve"), "a") == []
+        kept = len(h.service._locks._locks)
+    assert kept <= 10, f"{kept} channel locks kept, none held or waited for"
+
+
+def _hub_with_one_stream(
+    watched_versions: Any = None, version: Any = None
+) -> tuple[Any, Any]:
+    """A live-events hub over a stand-in service, one public stream of match 5 open."""
+    from bot.web.events import Hub, Stream
+
+    service = SimpleNamespace(on_change=lambda _hook: None, watched_versions=watched_versions)
+    hub = Hub(service, version)  # type: ignore[arg-type]
+    stream = Stream((5, None), request=None, quiet_since=0.0)  # type: ignore[arg-type]
+    hub._streams[5] = {stream}
+    hub._sent[(5, None)] = "v1"
+    return hub, stream
+
+
+async def test_a_page_closed_while_the_poll_reads_leaves_nothing_of_its_match_behind() -> None:
+    """The poll reads the watched matches' versions (a query: other pages close meanwhile)
+    and then notes them for every match it read, watched or not by then: a match whose last
+    page closed during the read is kept in ``_stored`` (and marked to refresh) for as long as
+    the bot runs. Each such close, a second at a time, adds one: an unbounded growth with
+    the pages viewers close."""
+    hub: Any = None
+    stream: Any = None
+
+    async def watched_versions(matches: list[int]) -> dict[int, tuple[int, int | None]]:
+        hub._drop(stream)  # the page goes while the query runs
+        return {match: (3, None) for match in matches}
+
+    hub, stream = _hub_with_one_stream(watched_versions=watched_versions)
+    await hub.look_for_changes()
+    assert hub.watched == 0
+    assert 5 not in hub._stored, "a match no page watches is kept by the poll"
+    assert 5 not in hub._polled
+
+
+async def test_a_page_closed_while_its_version_is_worked_out_leaves_no_version_behind() -> None:
+    """A refresh works out each audience's version (a read of the match) and then notes it
+    as sent, whether or not the audience's last page closed meanwhile: ``_sent`` keeps an
+    entry per (match, side) for good, one per page closed at the wrong moment."""
+    hub: Any = None
+    stream: Any = None
+
+    async def version(_match: int, _side: Any) -> str:
+        hub._drop(stream)  # the page goes while its version is read
+        return "v2"
+
+    async def watched_versions(matches: list[int]) -> dict[int, tuple[int, int | None]]:
+        return {match: (3, None) for match in matches}
+
+    hub, stream = _hub_with_one_stream(watched_versions=watched_versions, version=version)
+    await hub.refresh(5)
+    assert hub.watched == 0
+    assert hub._sent == {}, f"versions kept for audiences nobody watches: {hub._sent}"
+
+
+async def test_sign_ins_stop_asking_discord_while_it_says_to_wait() -> None:
+    """Discord answers a flood of sign-ins with 429 and a Retry-After; every 429 (and 401,
+    403) counts towards Cloudflare's invalid-request limit (10,000 in 10 minutes), past
+    which the bot's address is banned from Discord's API for an hour: the whole bot, not
+    just the board. The sign-in asks again at the next request all the same, every one of
+    them (300 at once from each address, then 5 a second): a hostile page can turn the
+    Activity into a stream of 429s. Told to wait, it should wait, refusing sign-ins without
+    asking until then."""
+    from aiohttp import web
+    from aiohttp.test_utils import TestServer
+
+    from bot.web.discord_api import DiscordApi
+    from bot.web.guard import Refusal
+
+    asked: list[str] = []
+
+    async def token(request: web.Request) -> web.Response:
+        asked.append(request.path)
+        return web.json_response(
+            {"message": "You are being rate limited.", "retry_after": 60.0, "global": False},
+            status=429,
+            headers={"Retry-After": "60"},
+        )
+
+    app = web.Application()
+    app.router.add_post("/oauth2/token", token)
+    server = TestServer(app)
+    await server.start_server()
+    try:
+        api = DiscordApi(str(server.make_url("")), 1234, "s" * 32, "bot-token")
+        for _ in range(5):
+            with pytest.raises(Refusal):
+                await api.identify("code")
+    finally:
+        await server.close()
+    assert len(asked) == 1, f"Discord was asked {len(asked)} times within its Retry-After"
+
+
+async def test_the_button_sweeper_forgets_a_match_once_its_answers_are_swept() -> None:
+    """Each match whose answers had buttons keeps an entry in the sweeper for as long as the
+    bot runs, once every answer is swept (an empty list) and its lock too; and every pick in
+    any panel (``claim``) walks every one of those entries, on the event loop: a pick costs
+    more with every match the bot has hosted since it started."""
+    from test_frontend_delivery import FakeClient, FakeInteraction
+
+    from bot.app.buttons import presses
+    from bot.discord.buttons import buttons
+    from bot.discord.sweeper import Sweeper
+    from bot.service import Stamp
+    from bot.service.phases import ENDED
+
+    async def sweep(match_id: int) -> SimpleNamespace:  # each match has ended
+        hosted = SimpleNamespace(id=match_id, phase=ENDED, turn=9, channel_id=100)
+        return SimpleNamespace(hosted=hosted, stale=())
+
+    sweeper = Sweeper(SimpleNamespace(sweep=sweep), FakeClient())  # type: ignore[arg-type]
+    for match in range(1, 301):
+        answer = FakeInteraction(match, SimpleNamespace(id=10_000 + match))
+        sweeper.watch(answer, buttons(presses(("end",), 100, Stamp(match, 1))))  # type: ignore[arg-type]
+        await sweeper.sweep(match)  # its end post swept its answer's buttons
+        assert answer.edits, "the ended match's answer was greyed"
+    await sweeper.idle()
+    assert len(sweeper._answers) == 0, f"{len(sweeper._answers)} ended matches kept"
+    assert len(sweeper._locks) == 0, f"{len(sweeper._locks)} ended matches' locks kept"
+
+
+def test_a_click_in_a_busy_quarter_hour_does_not_look_through_every_remembered_user() -> None:
+    """The delivery remembers each user's latest interactions per channel (``Latest``); past
+    10,000 (channel, user) pairs it drops the old ones, but when the crowd is still young (a
+    big bot's quarter of an hour) nothing is dropped, and every interaction after that
+    rebuilds the whole dict again, on the event loop: one look through 10,000 entries per
+    click. (``RateLimit`` was fixed for the same: the next sweep once as many again came.)"""
+    from bot.discord.memories import Latest
+
+    now = [0.0]
+    latest: Latest[int] = Latest(14 * 60.0, clock=lambda: now[0])
+    for user in range(10_001):  # a busy quarter hour: everyone still young
+        latest.remember(100, user, user)
+        now[0] += 0.05
+    rebuilt = 0
+    for user in range(10_001, 10_201):  # the next 200 clicks
+        before = latest._seen
+        latest.remember(100, user, user)
+        rebuilt += latest._seen is not before
+        now[0] += 0.05
+    assert rebuilt <= 1, f"{rebuilt} of 200 clicks each looked through every remembered pair"
+
+
+async def test_a_busy_quarter_hour_of_interactions_is_not_looked_through_at_every_one() -> None:
+    """The same in the interactions already seen (``Handled.first``, every interaction's
+    first step): past 50,000 in a quarter hour (some 55 a second, a big bot's evening), each
+    new one rebuilds the whole dict of 50,000 on the event loop."""
+    from bot.discord.respond import Handled
+
+    seen = Handled()
+    for number in range(50_000):
+        seen._seen[number] = time.monotonic()  # all seen a moment ago: none to drop
+    rebuilt = 0
+    for number in range(50_000, 50_100):
+        before = seen._seen
+        assert await seen.first(SimpleNamespace(id=number))  # type: ignore[arg-type]
+        rebuilt += seen._seen is not before
+    assert rebuilt <= 1, f"{rebuilt} of 100 interactions each looked through all 50,000"
