@@ -246,3 +246,41 @@ async def test_a_busy_quarter_hour_of_interactions_is_not_looked_through_at_ever
         assert await seen.first(SimpleNamespace(id=number))  # type: ignore[arg-type]
         rebuilt += seen._seen is not before
     assert rebuilt <= 1, f"{rebuilt} of 100 interactions each looked through all 50,000"
+
+
+async def test_a_swiss_round_is_paired_off_the_bots_own_process(
+    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Swiss round's pairing weighs every pair of players in Python: "a 500-player round
+    takes seconds" (docs/TOURNAMENTS.md). It runs in a thread of the bot's process, which
+    docs/SERVICE.md measured to hold up every channel all the same (the interpreter lock:
+    "the other channels' posts came 300-450 ms late" for turn ends of a tenth of that),
+    where the rules' workers (another process) are there for such work."""
+    from event_helpers import ADMIN, HERE, create, desk_of, play_open_games, snapshot, user
+
+    import bot.tournament.events as events
+    from bot.service import Settings
+    from bot.service.testing import Harness
+
+    paired_here: list[int] = []
+    pair_round = events.pair_round
+
+    def counted(players: Any, *args: Any) -> Any:
+        paired_here.append(len(players))
+        return pair_round(players, *args)
+
+    monkeypatch.setattr(events, "pair_round", counted)
+    settings = Settings(
+        burst=1000, every=0.001, rules_processes=1, ai_processes=0, draw_processes=0,
+        ai_seconds=0.05, auto_away=False,
+    )  # fmt: skip
+    async with Harness(tmp_path / "swiss.sqlite3", settings=settings) as h:
+        desk = await desk_of(h)
+        await create(desk, "Open", "torishogi", "swiss", rounds=2)
+        for n in (1, 2, 3, 4):
+            await desk.join(HERE, user(n), "Open")
+        await desk.begin(HERE, ADMIN, "Open", admin=True)
+        await h.settle()
+        assert await play_open_games(h, "Open") == 2  # round 1 decided: round 2 is paired
+        assert (await snapshot(h, "Open")).event.round == 2
+    assert paired_here == [], "a Swiss round was paired in the bot's own process"
