@@ -89,9 +89,7 @@ async def test_the_channels_locks_are_not_kept_for_every_channel_ever_asked_in(
     assert kept <= 10, f"{kept} channel locks kept, none held or waited for"
 
 
-def _hub_with_one_stream(
-    watched_versions: Any = None, version: Any = None
-) -> tuple[Any, Any]:
+def _hub_with_one_stream(watched_versions: Any = None, version: Any = None) -> tuple[Any, Any]:
     """A live-events hub over a stand-in service, one public stream of match 5 open."""
     from bot.web.events import Hub, Stream
 
