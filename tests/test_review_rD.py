@@ -322,39 +322,6 @@ async def test_a_tora_plan_plays_its_turn_ends_off_the_bots_own_process(
     assert ended_here == [], f"{len(ended_here)} TORA turn ends searched in the bot's process"
 
 
-async def test_a_keystroke_in_a_dm_reads_the_callers_matches_not_every_live_match(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``MatchService.matches_of`` (a player's live matches) reads every live match the bot
-    hosts, in every server, and keeps the caller's: each row made a ``Hosted`` on the event
-    loop. It is asked at every keystroke of the ``match`` option's autocomplete and of
-    ``/tora rules`` in a DM (not rate limited), by every DM command and by every command
-    given in a channel without a match (``_point_to_thread``): with 10,000 matches under
-    way, 10,000 rows for each keystroke of one player, however few matches are theirs."""
-    import storage.hosting.hosted as hosted_rows
-    from bot.service import Place, Terms
-    from bot.service.testing import Harness
-
-    async with Harness(tmp_path / "mine.sqlite3") as h:
-        ann, bob = User(1, "ann"), User(2, "bob")
-        await h.running.challenge(Place(1, 100), ann, bob, Terms())  # ann's only match
-        for n in range(60):  # other servers' matches
-            await h.running.challenge(
-                Place(1000 + n, 5000 + n), User(100 + n, f"c{n}"), User(300 + n, f"d{n}"), Terms()
-            )
-        made: list[int] = []
-        hosted_of = hosted_rows.hosted_of
-
-        def counted(row: Any) -> Any:
-            made.append(1)
-            return hosted_of(row)
-
-        monkeypatch.setattr(hosted_rows, "hosted_of", counted)
-        mine = await h.running.matches_of(ann.id)  # one keystroke's read
-    assert [m.issuer_id for m in mine] == [ann.id]
-    assert len(made) <= 5, f"{len(made)} live matches read to find ann's one"
-
-
 async def test_the_daily_digests_read_the_live_matches_once_not_once_a_player(
     tmp_path: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
