@@ -320,34 +320,3 @@ async def test_a_tora_plan_plays_its_turn_ends_off_the_bots_own_process(
         reply = await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(mine)}")
         assert "Plan 1 saved." in reply.text
     assert ended_here == [], f"{len(ended_here)} TORA turn ends searched in the bot's process"
-
-
-async def test_the_daily_digests_read_the_live_matches_once_not_once_a_player(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """At a digest hour each player's digest (``digest._digest``) reads every live match the
-    bot hosts to find theirs: players x matches rows made on the event loop in one tick (a
-    thousand players at 09:00 and ten thousand matches: ten million), while every channel's
-    commands wait. One read of the live matches serves them all (or one of each player's)."""
-    import storage.hosting.hosted as hosted_rows
-    from bot.service import Place, Terms, digest
-    from bot.service.notify import PREFIX
-    from bot.service.testing import Harness
-
-    async with Harness(tmp_path / "digest.sqlite3") as h:
-        assert h.store is not None
-        for n in range(20):  # 20 matches, 40 players, each with a digest at 09:00
-            first, second = User(100 + 2 * n, f"p{n}"), User(101 + 2 * n, f"q{n}")
-            await h.running.challenge(Place(1000 + n, 5000 + n), first, second, Terms())
-            for player in (first, second):
-                await h.store.set_player_setting(player.id, PREFIX + "digest", "9")
-        made: list[int] = []
-        hosted_of = hosted_rows.hosted_of
-
-        def counted(row: Any) -> Any:
-            made.append(1)
-            return hosted_of(row)
-
-        monkeypatch.setattr(hosted_rows, "hosted_of", counted)
-        await digest.send_due(h.running._ctx, h.clock.now() + 86400.0)
-    assert len(made) <= 20 + 40, f"{len(made)} rows made for 40 digests of 20 matches"
