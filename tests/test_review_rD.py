@@ -291,32 +291,3 @@ def _settings_with_rules_workers() -> Any:
         burst=1000, every=0.001, rules_processes=1, ai_processes=0, draw_processes=0,
         ai_seconds=0.05, auto_away=False,
     )  # fmt: skip
-
-
-async def test_a_tora_plan_plays_its_turn_ends_off_the_bots_own_process(
-    tmp_path: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``/tora plans add`` plays the line out (``plans.simulate``): up to 8 steps, two TORA
-    turn ends each, with their R30 and R25 searches (0.35 s at the median on the long board,
-    up to 2 s: offload.py), in a thread of the bot's process: up to 16 searching turn ends,
-    seconds of the interpreter lock every channel waits on, for one command a player may
-    repeat. TORA's turn ends are played in the rules' workers everywhere else (``Offload.
-    end_turn``, ``warnings``) for exactly that reason."""
-    from test_service_plans import ANN, HERE, tora_turns_to_plan
-
-    from bot.service.testing import Harness
-    from rules.tora import Game
-
-    async with Harness(tmp_path / "plans.sqlite3", settings=_settings_with_rules_workers()) as h:
-        theirs, mine = await tora_turns_to_plan(h)
-        ended_here: list[int] = []
-        end_turn = Game.end_turn
-
-        def counted(self: Any, *args: Any, **kw: Any) -> Any:
-            ended_here.append(len(self.turns))
-            return end_turn(self, *args, **kw)
-
-        monkeypatch.setattr(Game, "end_turn", counted)
-        reply = await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(mine)}")
-        assert "Plan 1 saved." in reply.text
-    assert ended_here == [], f"{len(ended_here)} TORA turn ends searched in the bot's process"

@@ -11,7 +11,8 @@ once on the event loop (``step``): in a thread they would hold it up all the sam
 interpreter lock being theirs for up to 5 ms; their turn ends run in a thread, since their
 searches cost up to a tenth of a second at times (``end_turn``).
 A picked piece's warnings (TORA's R30, a search per action) are worked out in the same
-workers, for the same reason (``warnings``).
+workers, for the same reason (``warnings``), and so is other work that ends such turns
+(``rules_work``: a planned line played out).
 Images are drawn in processes of their own (``draw``): a view is small to send (about 1 kB),
 and drawing it no longer holds the interpreter lock that every channel's requests share. Each
 drawing worker has a pool of its own (a lane), and a match's pictures go to the same one
@@ -63,6 +64,7 @@ from .ports import Renderer
 
 log = logging.getLogger(__name__)
 Stepped = TypeVar("Stepped")  # what a step of the rules core gives back
+Worked = TypeVar("Worked")  # what a rules worker's call gives back (``rules_work``)
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
 OVERRUN = 30.0  # seconds past twice its time after which an AI's search is given up
 ANYONE = Owner(0, "anyone")  # a search that serves nobody in particular (tests, tools)
@@ -112,6 +114,16 @@ def _warnings(data: bytes) -> bytes:
     def work() -> tuple[Any, ...]:
         game, notations = pickle.loads(data)
         return ("warned", game.warnings(notations))
+
+    return _pickled(work)
+
+
+def _call(data: bytes) -> bytes:
+    """In the worker: the answer of a pickled call of the rules' work (``Offload.rules_work``)."""
+
+    def work() -> tuple[Any, ...]:
+        function, args = pickle.loads(data)
+        return ("done", function(*args))
 
     return _pickled(work)
 
@@ -411,6 +423,19 @@ class Offload:
     async def _warnings_of(self, data: bytes) -> tuple[str, ...]:
         found: tuple[str, ...] = (await self._run("rules", _warnings, data))[1]
         return found
+
+    async def rules_work(self, game: GameState, work: Callable[..., Worked], *args: Any) -> Worked:
+        """``work(*args)``, steps of the rules core that end turns of ``game`` (a line of
+        planned turns played out on a copy, say), off the event loop: in a rules worker
+        where its turn ends search, as ``end_turn`` does and for the same reason, else in a
+        thread. ``work`` is a module's function and ``args`` its own copies: both go to the
+        worker pickled. It answers plain data, its refusals included: whatever it raises
+        there comes back as WorkerFailed."""
+        if not (self._sizes["rules"] and game_type(game.game_type).searching_turn_end(game)):
+            return await asyncio.to_thread(work, *args)
+        data = pickle.dumps((work, args), pickle.HIGHEST_PROTOCOL)
+        done: Worked = (await self._run("rules", _call, data))[1]
+        return done
 
     def warm(self) -> None:
         """Start the drawing and rules workers now, the renderer loaded in the drawing ones,
