@@ -18,6 +18,7 @@ import discord
 import pytest
 from PIL import Image
 
+import render.replays
 from bot.app import Answer, App, Caller, Unusable, permissions
 from bot.app.actions import Actions, ChallengeOptions, terms_of
 from bot.app.buttons import Press
@@ -42,6 +43,7 @@ from bot.service import (
     save_guild,
 )
 from bot.service.guild import ClockChoice
+from bot.service.offload import Offload
 from bot.service.testing import Harness, RecordingThreads
 from bot.tournament.desk import TournamentDesk
 from render import views_from_record
@@ -630,9 +632,10 @@ def test_a_challenge_takes_the_servers_clock_unless_it_names_one() -> None:
     assert (increment.clock, increment.bank_seconds) == ("increment", 0.0)
 
 
-def _reading_lookups(view: object, record: str) -> Lookups:
+def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     """``Lookups`` over a stand-in for the records: match 7 (TORA), played in server 1,
-    no longer live in the channel."""
+    no longer live in the channel; its service draws with ``paint`` (by default in threads,
+    as with no drawing workers)."""
     info = SimpleNamespace(
         id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2,
         side_of=lambda _user: None,
@@ -662,6 +665,7 @@ def _reading_lookups(view: object, record: str) -> Lookups:
         player_name=player_name, live_in_channel=live_in_channel,
         latest_in_channel=latest_in_channel,
     )  # fmt: skip
+    lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=paint or Offload(0).paint))
     lookups.limits = Limits()
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}
@@ -684,6 +688,78 @@ async def test_a_past_matchs_board_and_replay_are_drawn_in_the_servers_language(
     drawn = {"board": board, "replay": replay}
     english = [what for what, data in drawn.items() if data["de"] == data["en"]]
     assert not english, f"drawn in English for a German reader: {english}"
+
+
+async def test_a_replay_gif_is_drawn_in_a_drawing_worker_not_in_the_bots_own_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/tora replay`` draws a frame per turn (costly.py: "a second of CPU"). Every other
+    picture is drawn by the drawing workers (docs/SERVICE.md, docs/WEB.md: "drawing never
+    holds the interpreter lock the clicks of other pages are answered under"); the replay
+    was drawn in a thread of the bot's process, where it held the interpreter lock that
+    every channel's commands wait on, two at a time, for anyone who asks every 30 s."""
+    encoded_here: list[int] = []
+    gif_bytes = render.replays.gif_bytes
+
+    def counted(frames: Any) -> bytes:
+        encoded_here.append(len(frames))
+        return gif_bytes(frames)
+
+    monkeypatch.setattr(render.replays, "gif_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    try:
+        lookups = _reading_lookups(None, MID_GAME, offload.paint)
+        answer = await lookups.replay(Caller(User(5, "cy"), guild_id=1, channel_id=100), 7, None)
+    finally:
+        offload.close()
+    (gif,) = answer.files
+    assert gif.data[:6] == b"GIF89a"
+    assert encoded_here == [], "the replay's frames were drawn in the bot's own process"
+
+
+async def test_a_past_matchs_board_and_an_analysis_chart_are_drawn_in_a_drawing_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/tora board`` of a past match and the chart of ``/tora analyse`` were drawn in
+    threads of the bot's process too, each holding the interpreter lock every channel's
+    commands wait on."""
+    import render.eval_chart
+
+    drawn_here: list[str] = []
+    png, font = render.replays.Picture.png, render.eval_chart.font
+
+    def counted_png(picture: Any) -> bytes:
+        drawn_here.append("board")
+        return png(picture)
+
+    def counted_font(*args: Any, **kw: Any) -> Any:
+        drawn_here.append("chart")
+        return font(*args, **kw)
+
+    monkeypatch.setattr(render.replays.Picture, "png", counted_png)
+    monkeypatch.setattr(render.eval_chart, "font", counted_font)
+    report = SimpleNamespace(values=[0.1, -0.2, 0.4], marked=[1], title="Match 7", text="ok")
+    report.boards = ()
+
+    async def analysable(_match: int, _user: object) -> None:
+        return None
+
+    async def analyse(_match: int, _user: object, _guild: int) -> object:
+        return report
+
+    offload = Offload(0, 0, draw_processes=1)
+    try:
+        lookups = _reading_lookups(views_from_record(MID_GAME)[-1], MID_GAME, offload.paint)
+        service = lookups.actions.service
+        service.analysable, service.analyse = analysable, analyse
+        caller = Caller(User(5, "cy"), guild_id=1, channel_id=100)
+        board = await lookups.board(caller, None)
+        _started, post = await lookups.analyse(caller, 7, None)
+        chart = await post()
+    finally:
+        offload.close()
+    assert board.files[0].data[:4] == chart.files[0].data[:4] == b"\x89PNG"
+    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
 
 
 def _long_torishogi_record(plies: int) -> str:
@@ -714,6 +790,7 @@ async def test_the_replay_of_a_long_match_shows_its_last_turns_and_says_so() -> 
 
     lookups = object.__new__(Lookups)
     lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
+    lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=Offload(0).paint))
     lookups.limits = Limits()
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}

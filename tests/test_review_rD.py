@@ -10,64 +10,7 @@ from typing import Any
 
 import pytest
 
-import render.replays
-from bot.app import Caller
-from bot.app.costly import Limits
-from bot.app.lookups import Lookups
-from bot.app.pictures import BytesCache
 from bot.service import User
-from bot.service.offload import Offload
-from render.tora.samples import MID_GAME
-
-
-def _lookups_of_a_past_match(record: str, paint: Any) -> Lookups:
-    """``Lookups`` over a stand-in for the records (match 7, TORA, server 1, no longer
-    live), whose service draws with ``paint`` (the drawing workers)."""
-    info = SimpleNamespace(
-        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2,
-        side_of=lambda _user: None,
-    )  # fmt: skip
-
-    async def match_info(_number: int) -> object:
-        return info
-
-    async def record_of(_match: int, _side: object = None) -> str:
-        return record
-
-    lookups = object.__new__(Lookups)
-    lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
-    lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=paint))
-    lookups.limits = Limits()
-    lookups._gifs = BytesCache(64 * 1024 * 1024)
-    lookups._posted = {}
-    return lookups
-
-
-async def test_a_replay_gif_is_drawn_in_a_drawing_worker_not_in_the_bots_own_process(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """``/tora replay`` draws a frame per turn (costly.py: "a second of CPU"). Every other
-    picture is drawn by the drawing workers (docs/SERVICE.md, docs/WEB.md: "drawing never
-    holds the interpreter lock the clicks of other pages are answered under"); the replay
-    is drawn in a thread of the bot's process, where it holds the interpreter lock that
-    every channel's commands wait on, two at a time, for anyone who asks every 30 s."""
-    encoded_here: list[int] = []
-    gif_bytes = render.replays.gif_bytes
-
-    def counted(frames: Any) -> bytes:
-        encoded_here.append(len(frames))
-        return gif_bytes(frames)
-
-    monkeypatch.setattr(render.replays, "gif_bytes", counted)
-    offload = Offload(0, 0, draw_processes=1)
-    try:
-        lookups = _lookups_of_a_past_match(MID_GAME, offload.paint)
-        answer = await lookups.replay(Caller(User(5, "cy"), guild_id=1, channel_id=100), 7, None)
-    finally:
-        offload.close()
-    (gif,) = answer.files
-    assert gif.data[:6] == b"GIF89a"
-    assert encoded_here == [], "the replay's frames were drawn in the bot's own process"
 
 
 async def test_the_channels_locks_are_not_kept_for_every_channel_ever_asked_in(

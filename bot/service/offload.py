@@ -64,6 +64,7 @@ from .ports import Renderer
 
 log = logging.getLogger(__name__)
 Stepped = TypeVar("Stepped")  # what a step of the rules core gives back
+Painted = TypeVar("Painted")  # what a drawing gives back: PNG bytes, a replay
 Worked = TypeVar("Worked")  # what a rules worker's call gives back (``rules_work``)
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
 OVERRUN = 30.0  # seconds past twice its time after which an AI's search is given up
@@ -202,7 +203,8 @@ def _draw(data: bytes) -> bytes:
 
 
 def _paint(data: bytes) -> bytes:
-    """In the worker: the image a pickled drawing (a call answering PNG bytes) draws."""
+    """In the worker: the image a pickled drawing (a call answering PNG bytes, or plain
+    data holding an image) draws."""
     return _pickled(lambda: ("drawn", pickle.loads(data)()))
 
 
@@ -493,9 +495,10 @@ class Offload:
         job = pickle.dumps((self._portable, method, args), pickle.HIGHEST_PROTOCOL)
         return await self._drawn(_draw, job, here, shown(args))
 
-    async def paint(self, draw: Callable[[], bytes]) -> bytes:
-        """``draw()`` (a front end's picture: a call answering PNG bytes), off the event
-        loop: in a drawing worker, or in a thread for a call that does not pickle."""
+    async def paint(self, draw: Callable[[], Painted]) -> Painted:
+        """``draw()`` (a front end's picture: a call answering PNG bytes, or a replay's GIF
+        with what it shows, plain data), off the event loop: in a drawing worker, or in a
+        thread for a call that does not pickle."""
         if not self.lanes.names:
             return await asyncio.to_thread(draw)
         try:
@@ -509,9 +512,9 @@ class Offload:
         self,
         job: Callable[[bytes], bytes],
         data: bytes,
-        here: Callable[[], bytes],
+        here: Callable[[], Painted],
         players: Hashable = None,
-    ) -> bytes:
+    ) -> Painted:
         """An image drawn by ``job(data)`` in a drawing worker (the lane for ``players``,
         ``Lanes.lane_for``); one its worker could not draw is drawn here by ``here`` (a
         drawing that fails anyway raises its own error)."""
@@ -521,7 +524,7 @@ class Offload:
         except (WorkerFailed, BrokenProcessPool) as exc:
             log.warning("an image could not be drawn in its worker; drawing it here: %s", exc)
             return await asyncio.to_thread(here)
-        image: bytes = answer[1]
+        image: Painted = answer[1]
         return image
 
     async def ai_turn(

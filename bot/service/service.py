@@ -41,6 +41,7 @@ from .errors import Refused, StaleRequest
 from .host import OVER, EndedListener
 from .looking import Looking
 from .models import Menu, Place, Reply, User
+from .offload import Painted
 from .phases import CHALLENGE, PLAYING, SETUP
 from .picking import ShownChoices
 from .ports import Stamp
@@ -87,9 +88,10 @@ class MatchService(Looking, Absences, Drafting, Coaching):
                     if table is not None:
                         self._robots.consider(table)
 
-    async def paint(self, draw: Callable[[], bytes]) -> bytes:
-        """A front end's picture (``draw()`` answers its PNG), drawn off the event loop by
-        the service's drawing workers (``offload``)."""
+    async def paint(self, draw: Callable[[], Painted]) -> Painted:
+        """A front end's picture (``draw()`` answers its PNG, or plain data holding an
+        image: a replay), drawn off the event loop by the service's drawing workers
+        (``offload``)."""
         return await self._ctx.offload.paint(draw)
 
     async def stop(self) -> None:
