@@ -12,7 +12,8 @@ interpreter lock being theirs for up to 5 ms; their turn ends run in a thread, s
 searches cost up to a tenth of a second at times (``end_turn``).
 A picked piece's warnings (TORA's R30, a search per action) are worked out in the same
 workers, for the same reason (``warnings``), and so is other work that ends such turns
-(``rules_work``: a planned line played out).
+(``rules_work``: a planned line played out) or takes seconds of Python (``rules_job``: a
+Swiss round's pairing).
 Images are drawn in processes of their own (``draw``): a view is small to send (about 1 kB),
 and drawing it no longer holds the interpreter lock that every channel's requests share. Each
 drawing worker has a pool of its own (a lane), and a match's pictures go to the same one
@@ -433,7 +434,16 @@ class Offload:
         thread. ``work`` is a module's function and ``args`` its own copies: both go to the
         worker pickled. It answers plain data, its refusals included: whatever it raises
         there comes back as WorkerFailed."""
-        if not (self._sizes["rules"] and game_type(game.game_type).searching_turn_end(game)):
+        if not game_type(game.game_type).searching_turn_end(game):
+            return await asyncio.to_thread(work, *args)
+        return await self.rules_job(work, *args)
+
+    async def rules_job(self, work: Callable[..., Worked], *args: Any) -> Worked:
+        """``work(*args)``, pure work of up to seconds of Python (a Swiss round's pairing),
+        in a rules worker if there are any, else in a thread: in a thread it would hold the
+        interpreter lock every channel waits on. As in ``rules_work``, ``work`` and ``args``
+        go there pickled, and a raise there comes back as WorkerFailed."""
+        if not self._sizes["rules"]:
             return await asyncio.to_thread(work, *args)
         data = pickle.dumps((work, args), pickle.HIGHEST_PROTOCOL)
         done: Worked = (await self._run("rules", _call, data))[1]
