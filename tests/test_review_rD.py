@@ -8,8 +8,6 @@ import time
 from types import SimpleNamespace
 from typing import Any
 
-import pytest
-
 from bot.service import User
 
 
@@ -82,44 +80,6 @@ async def test_a_page_closed_while_its_version_is_worked_out_leaves_no_version_b
     await hub.refresh(5)
     assert hub.watched == 0
     assert hub._sent == {}, f"versions kept for audiences nobody watches: {hub._sent}"
-
-
-async def test_sign_ins_stop_asking_discord_while_it_says_to_wait() -> None:
-    """Discord answers a flood of sign-ins with 429 and a Retry-After; every 429 (and 401,
-    403) counts towards Cloudflare's invalid-request limit (10,000 in 10 minutes), past
-    which the bot's address is banned from Discord's API for an hour: the whole bot, not
-    just the board. The sign-in asks again at the next request all the same, every one of
-    them (300 at once from each address, then 5 a second): a hostile page can turn the
-    Activity into a stream of 429s. Told to wait, it should wait, refusing sign-ins without
-    asking until then."""
-    from aiohttp import web
-    from aiohttp.test_utils import TestServer
-
-    from bot.web.discord_api import DiscordApi
-    from bot.web.guard import Refusal
-
-    asked: list[str] = []
-
-    async def token(request: web.Request) -> web.Response:
-        asked.append(request.path)
-        return web.json_response(
-            {"message": "You are being rate limited.", "retry_after": 60.0, "global": False},
-            status=429,
-            headers={"Retry-After": "60"},
-        )
-
-    app = web.Application()
-    app.router.add_post("/oauth2/token", token)
-    server = TestServer(app)
-    await server.start_server()
-    try:
-        api = DiscordApi(str(server.make_url("")), 1234, "s" * 32, "bot-token")
-        for _ in range(5):
-            with pytest.raises(Refusal):
-                await api.identify("code")
-    finally:
-        await server.close()
-    assert len(asked) == 1, f"Discord was asked {len(asked)} times within its Retry-After"
 
 
 async def test_the_button_sweeper_forgets_a_match_once_its_answers_are_swept() -> None:
