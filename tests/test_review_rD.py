@@ -82,34 +82,6 @@ async def test_a_page_closed_while_its_version_is_worked_out_leaves_no_version_b
     assert hub._sent == {}, f"versions kept for audiences nobody watches: {hub._sent}"
 
 
-async def test_the_button_sweeper_forgets_a_match_once_its_answers_are_swept() -> None:
-    """Each match whose answers had buttons keeps an entry in the sweeper for as long as the
-    bot runs, once every answer is swept (an empty list) and its lock too; and every pick in
-    any panel (``claim``) walks every one of those entries, on the event loop: a pick costs
-    more with every match the bot has hosted since it started."""
-    from test_frontend_delivery import FakeClient, FakeInteraction
-
-    from bot.app.buttons import presses
-    from bot.discord.buttons import buttons
-    from bot.discord.sweeper import Sweeper
-    from bot.service import Stamp
-    from bot.service.phases import ENDED
-
-    async def sweep(match_id: int) -> SimpleNamespace:  # each match has ended
-        hosted = SimpleNamespace(id=match_id, phase=ENDED, turn=9, channel_id=100)
-        return SimpleNamespace(hosted=hosted, stale=())
-
-    sweeper = Sweeper(SimpleNamespace(sweep=sweep), FakeClient())  # type: ignore[arg-type]
-    for match in range(1, 301):
-        answer = FakeInteraction(match, SimpleNamespace(id=10_000 + match))
-        sweeper.watch(answer, buttons(presses(("end",), 100, Stamp(match, 1))))  # type: ignore[arg-type]
-        await sweeper.sweep(match)  # its end post swept its answer's buttons
-        assert answer.edits, "the ended match's answer was greyed"
-    await sweeper.idle()
-    assert len(sweeper._answers) == 0, f"{len(sweeper._answers)} ended matches kept"
-    assert len(sweeper._locks) == 0, f"{len(sweeper._locks)} ended matches' locks kept"
-
-
 def test_a_click_in_a_busy_quarter_hour_does_not_look_through_every_remembered_user() -> None:
     """The delivery remembers each user's latest interactions per channel (``Latest``); past
     10,000 (channel, user) pairs it drops the old ones, but when the crowd is still young (a

@@ -4,7 +4,59 @@ of the bot's process (a garbage collection, ``bot.collector``) would hold up."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Hashable
 from types import TracebackType
+from typing import Generic, TypeVar
+
+Key = TypeVar("Key", bound=Hashable)
+
+
+class KeyedLocks(Generic[Key]):
+    """A lock a key (a channel, a server, a player, a match), kept only while someone holds
+    it or waits for it: one nobody holds nor waits for is as good as a new one, and keeping
+    one for every key ever used (each channel ever typed in) would grow for as long as the
+    bot runs. The same lock object stays while anyone holds or waits on it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[Key, asyncio.Lock] = {}
+        self._users: dict[Key, int] = {}  # holders and waiters, by key
+
+    def __len__(self) -> int:
+        """How many keys have a lock now (held or waited for)."""
+        return len(self._locks)
+
+    async def acquire(self, key: Key) -> None:
+        """Wait for ``key``'s lock and take it (``release`` it after)."""
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = self._locks[key] = asyncio.Lock()
+        self._users[key] = self._users.get(key, 0) + 1
+        try:
+            await lock.acquire()
+        except BaseException:  # cancelled while waiting: no longer one of its users
+            self._let_go(key)
+            raise
+
+    def release(self, key: Key) -> None:
+        self._locks[key].release()
+        self._let_go(key)
+
+    @contextlib.asynccontextmanager
+    async def hold(self, key: Key) -> AsyncIterator[None]:
+        """``async with`` it: ``key``'s lock, held inside."""
+        await self.acquire(key)
+        try:
+            yield
+        finally:
+            self.release(key)
+
+    def _let_go(self, key: Key) -> None:
+        left = self._users[key] - 1
+        if left:
+            self._users[key] = left
+        else:
+            del self._users[key], self._locks[key]
 
 
 class Locks:
