@@ -4,7 +4,6 @@ wall-clock time."""
 
 from __future__ import annotations
 
-import time
 from types import SimpleNamespace
 from typing import Any
 
@@ -80,42 +79,3 @@ async def test_a_page_closed_while_its_version_is_worked_out_leaves_no_version_b
     await hub.refresh(5)
     assert hub.watched == 0
     assert hub._sent == {}, f"versions kept for audiences nobody watches: {hub._sent}"
-
-
-def test_a_click_in_a_busy_quarter_hour_does_not_look_through_every_remembered_user() -> None:
-    """The delivery remembers each user's latest interactions per channel (``Latest``); past
-    10,000 (channel, user) pairs it drops the old ones, but when the crowd is still young (a
-    big bot's quarter of an hour) nothing is dropped, and every interaction after that
-    rebuilds the whole dict again, on the event loop: one look through 10,000 entries per
-    click. (``RateLimit`` was fixed for the same: the next sweep once as many again came.)"""
-    from bot.discord.memories import Latest
-
-    now = [0.0]
-    latest: Latest[int] = Latest(14 * 60.0, clock=lambda: now[0])
-    for user in range(10_001):  # a busy quarter hour: everyone still young
-        latest.remember(100, user, user)
-        now[0] += 0.05
-    rebuilt = 0
-    for user in range(10_001, 10_201):  # the next 200 clicks
-        before = latest._seen
-        latest.remember(100, user, user)
-        rebuilt += latest._seen is not before
-        now[0] += 0.05
-    assert rebuilt <= 1, f"{rebuilt} of 200 clicks each looked through every remembered pair"
-
-
-async def test_a_busy_quarter_hour_of_interactions_is_not_looked_through_at_every_one() -> None:
-    """The same in the interactions already seen (``Handled.first``, every interaction's
-    first step): past 50,000 in a quarter hour (some 55 a second, a big bot's evening), each
-    new one rebuilds the whole dict of 50,000 on the event loop."""
-    from bot.discord.respond import Handled
-
-    seen = Handled()
-    for number in range(50_000):
-        seen._seen[number] = time.monotonic()  # all seen a moment ago: none to drop
-    rebuilt = 0
-    for number in range(50_000, 50_100):
-        before = seen._seen
-        assert await seen.first(SimpleNamespace(id=number))  # type: ignore[arg-type]
-        rebuilt += seen._seen is not before
-    assert rebuilt <= 1, f"{rebuilt} of 100 interactions each looked through all 50,000"
