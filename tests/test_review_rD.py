@@ -7,27 +7,6 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from bot.service import User
-
-
-async def test_the_channels_locks_are_not_kept_for_every_channel_ever_asked_in(
-    tmp_path: Any,
-) -> None:
-    """Every command and every autocomplete keystroke (``choices``: not rate limited) takes
-    its channel's lock, made on first use and never let go: a bot in many servers keeps one
-    for every channel and every DM ever typed in, for as long as it runs (and one per
-    server and per player in ``Locks._servers`` and ``_players``). A lock nobody holds nor
-    waits for is as good as a new one: it need not be kept."""
-    from bot.service import Place
-    from bot.service.testing import Harness
-
-    async with Harness(tmp_path / "locks.sqlite3") as h:
-        assert h.service is not None
-        for channel in range(1000, 1500):  # a keystroke in each: no match there
-            assert await h.service.choices(Place(1, channel), User(7, "eve"), "a") == []
-        kept = len(h.service._locks._locks)
-    assert kept <= 10, f"{kept} channel locks kept, none held or waited for"
-
 
 def _hub_with_one_stream(watched_versions: Any = None, version: Any = None) -> tuple[Any, Any]:
     """A live-events hub over a stand-in service, one public stream of match 5 open."""

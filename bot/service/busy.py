@@ -1,5 +1,6 @@
 """The channels' locks, counting the service calls that hold or wait on one: what a pause
-of the bot's process (a garbage collection, ``bot.collector``) would hold up."""
+of the bot's process (a garbage collection, ``bot.collector``) would hold up. A lock is kept
+only while someone holds or waits for it (``KeyedLocks``)."""
 
 from __future__ import annotations
 
@@ -65,26 +66,28 @@ class Locks:
     is counted across theirs (``player``)."""
 
     def __init__(self) -> None:
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._servers: dict[int, asyncio.Lock] = {}
-        self._players: dict[int, asyncio.Lock] = {}
+        # each kept only while held or waited for (``KeyedLocks``): autocomplete takes a
+        # channel's at every keystroke, in every channel and DM the bot is typed in
+        self._locks: KeyedLocks[int] = KeyedLocks()
+        self._servers: KeyedLocks[int] = KeyedLocks()
+        self._players: KeyedLocks[int] = KeyedLocks()
         self.under_way = 0  # calls in a ``hold`` or ``Counting`` now
 
     def hold(self, channel_id: int) -> Held:
         """``async with`` it: the channel's lock, counted while waited on and held."""
-        return Held(self, self._locks.setdefault(channel_id, asyncio.Lock()))
+        return Held(self, self._locks, channel_id)
 
     def server(self, guild_id: int) -> Held:
         """``async with`` it: the server's lock, held around a check of what its channels
         hold together and the change it allows (the caps on waiting challenges). Taken
         before a channel's lock, never while holding one."""
-        return Held(self, self._servers.setdefault(guild_id, asyncio.Lock()))
+        return Held(self, self._servers, guild_id)
 
     def player(self, user_id: int) -> Held:
         """``async with`` it: the player's lock, held around a check of what they hold in
         every server and the change it allows (their cap of matches against the AI). Taken
         before a server's lock, never while holding one or a channel's."""
-        return Held(self, self._players.setdefault(user_id, asyncio.Lock()))
+        return Held(self, self._players, user_id)
 
     def counting(self) -> Counting:
         """``with`` it: work under way that takes no lock (the endings' listeners, the
@@ -112,15 +115,16 @@ class Counting:
 
 
 class Held:
-    """A channel's lock, counted in ``Locks.under_way`` from the wait for it to its release."""
+    """The lock of ``key`` among ``keyed`` (a channel's, a server's, a player's), counted in
+    ``Locks.under_way`` from the wait for it to its release."""
 
-    def __init__(self, locks: Locks, lock: asyncio.Lock) -> None:
-        self._locks, self._lock = locks, lock
+    def __init__(self, locks: Locks, keyed: KeyedLocks[int], key: int) -> None:
+        self._locks, self._keyed, self._key = locks, keyed, key
 
     async def __aenter__(self) -> None:
         self._locks.under_way += 1
         try:
-            await self._lock.acquire()
+            await self._keyed.acquire(self._key)
         except BaseException:
             self._locks.under_way -= 1
             raise
@@ -128,5 +132,5 @@ class Held:
     async def __aexit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        self._lock.release()
+        self._keyed.release(self._key)
         self._locks.under_way -= 1
