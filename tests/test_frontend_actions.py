@@ -195,6 +195,41 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
     assert [c.name for c in await group.complete_action(interaction, "")] == ["It is ann's turn."]
 
 
+async def test_a_user_has_at_most_one_unfinished_autocomplete_at_a_time() -> None:
+    """An autocomplete's work not ready in time goes on after its (empty) answer, so that a
+    later keystroke finds it done. Every keystroke (not rate limited) started another all
+    the same while the last was unfinished: a user typing on while the service is slow, or
+    a script, piled up work without bound. A keystroke while the user's last work is
+    unfinished starts none (no choices, at once); once it is done, the next one does."""
+    from bot.discord.autocomplete import safely
+
+    interaction = SimpleNamespace(
+        locale=discord.Locale.american_english,
+        client=None,
+        user=SimpleNamespace(id=41),
+        created_at=discord.utils.utcnow() - timedelta(seconds=10),  # no time left: late
+    )
+    release = asyncio.Event()
+    started: list[int] = []
+
+    async def slow() -> list[tuple[str, str]]:
+        started.append(1)
+        await release.wait()
+        return [("a", "a")]
+
+    for _ in range(20):  # keystrokes while the first one's work goes on
+        assert await safely(interaction, slow) == []  # type: ignore[arg-type]
+    assert len(started) == 1, f"{len(started)} unfinished completions of one user"
+    release.set()
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    release.clear()
+    assert await safely(interaction, slow) == []  # type: ignore[arg-type]
+    assert len(started) == 2, "once the last was done, a keystroke starts its work"
+    release.set()
+    await asyncio.sleep(0)
+
+
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(
     act: Actions, h: Harness
 ) -> None:
