@@ -9,6 +9,7 @@ import asyncio
 import io
 import logging
 import random
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from types import SimpleNamespace
@@ -18,6 +19,7 @@ import discord
 import pytest
 from PIL import Image
 
+import render.replays
 from bot.app import Answer, App, Caller, Unusable, permissions
 from bot.app.actions import Actions, ChallengeOptions, terms_of
 from bot.app.buttons import Press
@@ -43,6 +45,7 @@ from bot.service import (
     save_guild,
 )
 from bot.service.guild import ClockChoice
+from bot.service.offload import Offload
 from bot.service.testing import Harness, RecordingThreads
 from bot.tournament.desk import TournamentDesk
 from render import views_from_record
@@ -191,6 +194,41 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     interaction.user = SimpleNamespace(id=BOB.id, display_name="bob")
     assert [c.name for c in await group.complete_action(interaction, "")] == ["It is ann's turn."]
+
+
+async def test_a_user_has_at_most_one_unfinished_autocomplete_at_a_time() -> None:
+    """An autocomplete's work not ready in time goes on after its (empty) answer, so that a
+    later keystroke finds it done. Every keystroke (not rate limited) started another all
+    the same while the last was unfinished: a user typing on while the service is slow, or
+    a script, piled up work without bound. A keystroke while the user's last work is
+    unfinished starts none (no choices, at once); once it is done, the next one does."""
+    from bot.discord.autocomplete import safely
+
+    interaction = SimpleNamespace(
+        locale=discord.Locale.american_english,
+        client=None,
+        user=SimpleNamespace(id=41),
+        created_at=discord.utils.utcnow() - timedelta(seconds=10),  # no time left: late
+    )
+    release = asyncio.Event()
+    started: list[int] = []
+
+    async def slow() -> list[tuple[str, str]]:
+        started.append(1)
+        await release.wait()
+        return [("a", "a")]
+
+    for _ in range(20):  # keystrokes while the first one's work goes on
+        assert await safely(interaction, slow) == []  # type: ignore[arg-type]
+    assert len(started) == 1, f"{len(started)} unfinished completions of one user"
+    release.set()
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    release.clear()
+    assert await safely(interaction, slow) == []  # type: ignore[arg-type]
+    assert len(started) == 2, "once the last was done, a keystroke starts its work"
+    release.set()
+    await asyncio.sleep(0)
 
 
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(
@@ -603,6 +641,21 @@ async def test_an_interaction_is_acted_on_once_however_often_it_arrives() -> Non
     assert done == [1] and log == [("send", ("Staged.", True))]
 
 
+async def test_a_busy_quarter_hour_of_interactions_is_not_looked_through_at_every_one() -> None:
+    """The interactions already seen (``Handled.first``, every interaction's first step):
+    past 50,000 in a quarter hour (some 55 a second, a big bot's evening), each new one
+    rebuilt the whole dict of 50,000 on the event loop."""
+    seen = Handled()
+    for number in range(50_000):
+        seen._seen[number] = time.monotonic()  # all seen a moment ago: none to drop
+    rebuilt = 0
+    for number in range(50_000, 50_100):
+        before = seen._seen
+        assert await seen.first(SimpleNamespace(id=number))  # type: ignore[arg-type]
+        rebuilt += seen._seen is not before
+    assert rebuilt <= 1, f"{rebuilt} of 100 interactions each looked through all 50,000"
+
+
 async def test_a_panel_pick_delivered_twice_is_acted_on_once() -> None:
     """Regression: a pick is acted on before it is answered when its answer is quick, so
     a second delivery of it (a replayed gateway event) staged its action again; deferring
@@ -700,9 +753,10 @@ def test_a_challenge_takes_the_servers_clock_unless_it_names_one() -> None:
     assert (increment.clock, increment.bank_seconds) == ("increment", 0.0)
 
 
-def _reading_lookups(view: object, record: str) -> Lookups:
+def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     """``Lookups`` over a stand-in for the records: match 7 (TORA), played in server 1,
-    no longer live in the channel."""
+    no longer live in the channel; its service draws with ``paint`` (by default in threads,
+    as with no drawing workers)."""
     info = SimpleNamespace(
         id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2,
         side_of=lambda _user: None,
@@ -732,6 +786,7 @@ def _reading_lookups(view: object, record: str) -> Lookups:
         player_name=player_name, live_in_channel=live_in_channel,
         latest_in_channel=latest_in_channel,
     )  # fmt: skip
+    lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=paint or Offload(0).paint))
     lookups.limits = Limits()
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}
@@ -754,6 +809,78 @@ async def test_a_past_matchs_board_and_replay_are_drawn_in_the_servers_language(
     drawn = {"board": board, "replay": replay}
     english = [what for what, data in drawn.items() if data["de"] == data["en"]]
     assert not english, f"drawn in English for a German reader: {english}"
+
+
+async def test_a_replay_gif_is_drawn_in_a_drawing_worker_not_in_the_bots_own_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/tora replay`` draws a frame per turn (costly.py: "a second of CPU"). Every other
+    picture is drawn by the drawing workers (docs/SERVICE.md, docs/WEB.md: "drawing never
+    holds the interpreter lock the clicks of other pages are answered under"); the replay
+    was drawn in a thread of the bot's process, where it held the interpreter lock that
+    every channel's commands wait on, two at a time, for anyone who asks every 30 s."""
+    encoded_here: list[int] = []
+    gif_bytes = render.replays.gif_bytes
+
+    def counted(frames: Any) -> bytes:
+        encoded_here.append(len(frames))
+        return gif_bytes(frames)
+
+    monkeypatch.setattr(render.replays, "gif_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    try:
+        lookups = _reading_lookups(None, MID_GAME, offload.paint)
+        answer = await lookups.replay(Caller(User(5, "cy"), guild_id=1, channel_id=100), 7, None)
+    finally:
+        offload.close()
+    (gif,) = answer.files
+    assert gif.data[:6] == b"GIF89a"
+    assert encoded_here == [], "the replay's frames were drawn in the bot's own process"
+
+
+async def test_a_past_matchs_board_and_an_analysis_chart_are_drawn_in_a_drawing_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/tora board`` of a past match and the chart of ``/tora analyse`` were drawn in
+    threads of the bot's process too, each holding the interpreter lock every channel's
+    commands wait on."""
+    import render.eval_chart
+
+    drawn_here: list[str] = []
+    png, font = render.replays.Picture.png, render.eval_chart.font
+
+    def counted_png(picture: Any) -> bytes:
+        drawn_here.append("board")
+        return png(picture)
+
+    def counted_font(*args: Any, **kw: Any) -> Any:
+        drawn_here.append("chart")
+        return font(*args, **kw)
+
+    monkeypatch.setattr(render.replays.Picture, "png", counted_png)
+    monkeypatch.setattr(render.eval_chart, "font", counted_font)
+    report = SimpleNamespace(values=[0.1, -0.2, 0.4], marked=[1], title="Match 7", text="ok")
+    report.boards = ()
+
+    async def analysable(_match: int, _user: object) -> None:
+        return None
+
+    async def analyse(_match: int, _user: object, _guild: int) -> object:
+        return report
+
+    offload = Offload(0, 0, draw_processes=1)
+    try:
+        lookups = _reading_lookups(views_from_record(MID_GAME)[-1], MID_GAME, offload.paint)
+        service = lookups.actions.service
+        service.analysable, service.analyse = analysable, analyse
+        caller = Caller(User(5, "cy"), guild_id=1, channel_id=100)
+        board = await lookups.board(caller, None)
+        _started, post = await lookups.analyse(caller, 7, None)
+        chart = await post()
+    finally:
+        offload.close()
+    assert board.files[0].data[:4] == chart.files[0].data[:4] == b"\x89PNG"
+    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
 
 
 def _long_torishogi_record(plies: int) -> str:
@@ -784,6 +911,7 @@ async def test_the_replay_of_a_long_match_shows_its_last_turns_and_says_so() -> 
 
     lookups = object.__new__(Lookups)
     lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
+    lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=Offload(0).paint))
     lookups.limits = Limits()
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}

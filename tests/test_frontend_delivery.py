@@ -436,6 +436,30 @@ async def test_a_sweep_does_not_overwrite_a_panel_a_newer_pick_is_editing(shown_
     assert older.edits == []  # the newer pick's panel stands
 
 
+async def test_the_button_sweeper_forgets_a_match_once_its_answers_are_swept() -> None:
+    """Each match whose answers had buttons kept an entry in the sweeper for as long as the
+    bot ran, once every answer was swept (an empty list), and its lock too; and every pick in
+    any panel (``claim``) walks every one of those entries, on the event loop: a pick cost
+    more with every match the bot had hosted since it started."""
+    from bot.app.buttons import presses
+    from bot.discord.buttons import buttons
+    from bot.service.phases import ENDED
+
+    async def sweep(match_id: int) -> SimpleNamespace:  # each match has ended
+        hosted = SimpleNamespace(id=match_id, phase=ENDED, turn=9, channel_id=100)
+        return SimpleNamespace(hosted=hosted, stale=())
+
+    sweeper = Sweeper(SimpleNamespace(sweep=sweep), FakeClient())  # type: ignore[arg-type]
+    for match in range(1, 301):
+        answer = FakeInteraction(match, SimpleNamespace(id=10_000 + match))
+        sweeper.watch(answer, buttons(presses(("end",), 100, Stamp(match, 1))))  # type: ignore[arg-type]
+        await sweeper.sweep(match)  # its end post swept its answer's buttons
+        assert answer.edits, "the ended match's answer was greyed"
+    await sweeper.idle()
+    assert len(sweeper._answers) == 0, f"{len(sweeper._answers)} ended matches kept"
+    assert len(sweeper._locks) == 0, f"{len(sweeper._locks)} ended matches' locks kept"
+
+
 async def test_a_messages_buttons_are_labelled_in_the_language_it_is_written_in(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

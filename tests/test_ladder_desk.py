@@ -247,6 +247,37 @@ async def test_a_profile_has_its_rating_chart_record_streak_and_match_links(
         await desk.head_to_head(GUILD, ANN.id, ANN.id, "short")
 
 
+async def test_a_leaderboard_and_a_rating_chart_are_drawn_in_a_drawing_worker(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A leaderboard's image and a profile's rating chart were drawn in threads of the bot's
+    process, holding the interpreter lock every channel's commands wait on, where every
+    other picture goes to the drawing workers (``MatchService.paint``)."""
+    import render.ladder
+    import render.rating_chart
+    from bot.service.offload import Offload
+
+    drawn_here: list[str] = []
+    for module in (render.ladder, render.rating_chart):
+
+        def counted(*args: object, _png=module.png_bytes, _name=module.__name__) -> bytes:
+            drawn_here.append(_name)
+            return _png(*args)
+
+        monkeypatch.setattr(module, "png_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    monkeypatch.setattr(h.running, "paint", offload.paint)
+    try:
+        desk = desk_of(h)
+        await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+        board = await desk.leaderboard(GUILD, "short")
+        profile = await desk.profile(GUILD, ANN.id)
+    finally:
+        offload.close()
+    assert all(r.files[0].data.startswith(b"\x89PNG") for r in (board, profile))
+    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
+
+
 async def test_only_admins_close_a_season_and_its_standings_stay_viewable(h: Harness) -> None:
     desk = desk_of(h)
     with pytest.raises(LadderRefused, match="no season to close"):

@@ -8,6 +8,9 @@ message; the server's defaults under each player's own."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
+
+import pytest
 
 import pytest
 
@@ -259,6 +262,33 @@ async def test_the_daily_digest_names_each_matchs_game(h: Harness) -> None:
     digest = dms(h, ANN)[-1]
     assert digest.startswith("Your turn in 1 match"), digest
     assert "\n- Match 1 · ToriShogi against bob: due <t:" in digest, digest
+
+
+async def test_the_daily_digests_read_the_live_matches_once_not_once_a_player(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a digest hour each player's digest read every live match the bot hosts to find
+    theirs: players x matches rows made on the event loop in one tick (a thousand players at
+    09:00 and ten thousand matches: ten million), while every channel's commands wait."""
+    import storage.hosting.hosted as hosted_rows
+    from bot.service import digest
+    from bot.service.notify import PREFIX
+
+    for n in range(20):  # 20 matches, 40 players, each with a digest at 09:00
+        first, second = User(100 + 2 * n, f"p{n}"), User(101 + 2 * n, f"q{n}")
+        await h.running.challenge(Place(1000 + n, 5000 + n), first, second, Terms())
+        for player in (first, second):
+            await h.store.set_player_setting(player.id, PREFIX + "digest", "9")
+    made: list[int] = []
+    hosted_of = hosted_rows.hosted_of
+
+    def counted(row: Any) -> Any:
+        made.append(1)
+        return hosted_of(row)
+
+    monkeypatch.setattr(hosted_rows, "hosted_of", counted)
+    await digest.send_due(h.running._ctx, h.clock.now() + DAY)
+    assert len(made) <= 20 + 40, f"{len(made)} rows made for 40 digests of 20 matches"
 
 
 async def test_the_daily_digest_of_many_matches_fits_one_message_in_every_language(

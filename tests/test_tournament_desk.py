@@ -37,6 +37,47 @@ def thread_of(h: Harness, a: User, b: User) -> Place:
     raise AssertionError(f"no thread for {a.name} v {b.name}: {h.threads.opened}")
 
 
+async def test_a_bracket_and_an_events_table_are_drawn_in_a_drawing_worker(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tournament's bracket (its standings, and the post after a tier changed) and an
+    event's standings table were drawn in threads of the bot's process, holding the
+    interpreter lock every channel's commands wait on, where every other picture goes to
+    the drawing workers (``MatchService.paint``)."""
+    from event_helpers import ADMIN as ORGANISER
+    from event_helpers import HERE as CLUB
+    from event_helpers import create, desk_of, user
+
+    import render.bracket
+    import render.event_table
+    from bot.service.offload import Offload
+
+    drawn_here: list[str] = []
+    for module in (render.bracket, render.event_table):
+
+        def counted(*args: object, _png=module.png_bytes, _name=module.__name__) -> bytes:
+            drawn_here.append(_name)
+            return _png(*args)
+
+        monkeypatch.setattr(module, "png_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    monkeypatch.setattr(h.running, "paint", offload.paint)
+    try:
+        desk = await cup(h, ANN, BOB)
+        bracket = await desk.standings(HERE, "Cup")
+        await desk.flow.post_bracket(1)
+        events = await desk_of(h)
+        await create(events, "Club", "torishogi", "swiss", rounds=2)
+        for n in (1, 2):
+            await events.join(CLUB, user(n), "Club")
+        await events.begin(CLUB, ORGANISER, "Club", admin=True)
+        table = await events.standings(CLUB, "Club")
+    finally:
+        offload.close()
+    assert all(r.files[0].data.startswith(b"\x89PNG") for r in (bracket, table))
+    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
+
+
 async def test_only_admins_organise_and_targets_keep_the_chapters_bounds(h: Harness) -> None:
     desk = await desk_for(h)
     with pytest.raises(NotAllowed, match="Only a server admin"):

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from backends import raw_sql
@@ -1013,3 +1015,37 @@ async def test_a_flood_of_joins_and_leaves_is_refused_at_the_commands_allowance(
                 await desk.join(HERE, user(1), "Flood")
                 await desk.leave(HERE, user(1), "Flood")
         assert len((await snapshot(h, "Flood")).entries) <= 1
+
+
+async def test_a_swiss_round_is_paired_off_the_bots_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Swiss round's pairing weighs every pair of players in Python: "a 500-player round
+    takes seconds" (docs/TOURNAMENTS.md). It ran in a thread of the bot's process, which
+    docs/SERVICE.md measured to hold up every channel all the same (the interpreter lock:
+    "the other channels' posts came 300-450 ms late" for turn ends of a tenth of that),
+    where the rules' workers (another process) are there for such work."""
+    import bot.tournament.events as events
+
+    paired_here: list[int] = []
+    pair_round = events.pair_round
+
+    def counted(players: Any, *args: Any) -> Any:
+        paired_here.append(len(players))
+        return pair_round(players, *args)
+
+    monkeypatch.setattr(events, "pair_round", counted)
+    settings = Settings(
+        burst=1000, every=0.001, rules_processes=1, ai_processes=0, draw_processes=0,
+        ai_seconds=0.05, auto_away=False,
+    )  # fmt: skip
+    async with Harness(tmp_path / "swiss.sqlite3", settings=settings) as h:
+        desk = await desk_of(h)
+        await create(desk, "Open", "torishogi", "swiss", rounds=2)
+        for n in (1, 2, 3, 4):
+            await desk.join(HERE, user(n), "Open")
+        await desk.begin(HERE, ADMIN, "Open", admin=True)
+        await h.settle()
+        assert await play_open_games(h, "Open") == 2  # round 1 decided: round 2 is paired
+        assert (await snapshot(h, "Open")).event.round == 2
+    assert paired_here == [], "a Swiss round was paired in the bot's own process"

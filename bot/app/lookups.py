@@ -4,7 +4,7 @@ queue, and the admins' season close and result removal), and the server settings
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import hashlib
 import time
 from collections.abc import Awaitable, Callable
@@ -18,11 +18,10 @@ from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms, User
 from bot.service.guild import ClockChoice
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
-from render import Replay, StatusInfo, TooLarge, board_of, replay_of
+from render import HIDDEN, Replay, StatusInfo, board_of, replay_or_why
 from render.eval_chart import evaluation_chart_png
 from rules import game_type
 from rules.digits import whole_number
-from rules.records import RecordError
 
 from . import permissions
 from .actions import Actions
@@ -111,7 +110,7 @@ class Lookups:
         async def draw() -> Answer:
             view, outcome = await self.records.public_position(info.id)
             status = await self._status(info)
-            png = await asyncio.to_thread(board_of, view, status)
+            png = await self.actions.service.paint(functools.partial(board_of, view, status))
             names = (escape(status.challenger), escape(status.opposition))
             title = game_type(info.game).title
             text = (
@@ -156,7 +155,7 @@ class Lookups:
         return Answer(note, (Attachment(name, text.encode()),))
 
     async def replay(self, caller: Caller, number: int | None, match: str | None) -> Answer:
-        """An animated replay of the public record, drawn in a worker thread: rate limited,
+        """An animated replay of the public record, drawn by a drawing worker: rate limited,
         a few at a time, cached by the record it shows and its language; posted publicly at
         most once every few minutes per channel and match (a repeat goes to the caller
         alone, and so does another server's match). A long match's replay shows its last
@@ -170,19 +169,18 @@ class Lookups:
             cached = self._gifs.get(key)
             if cached is not None:
                 return cached
-            try:
-                replay = await asyncio.to_thread(replay_of, record, words)
-            except RecordError:
+            replay = await self.actions.service.paint(
+                functools.partial(replay_or_why, record, words)
+            )
+            if isinstance(replay, str):  # why it was not drawn
                 raise Unusable(
                     _(
                         "This match has hidden Assassin moves, and a replay shows only what "
                         "everyone may see: it can be replayed once the match has ended."
                     )
-                ) from None
-            except TooLarge:
-                raise Unusable(
-                    _("This match's replay would be larger than Discord lets a bot post.")
-                ) from None
+                    if replay == HIDDEN
+                    else _("This match's replay would be larger than Discord lets a bot post.")
+                )
             self._gifs.put(key, replay)
             return replay
 
@@ -236,12 +234,14 @@ class Lookups:
 
         async def post() -> Answer:
             report = await self.actions.service.analyse(info.id, caller.user, info.guild_id)
-            chart = await asyncio.to_thread(
-                evaluation_chart_png,
-                report.values,
-                report.marked,
-                report.title,
-                Language(current()),
+            chart = await self.actions.service.paint(
+                functools.partial(
+                    evaluation_chart_png,
+                    report.values,
+                    report.marked,
+                    report.title,
+                    Language(current()),
+                )
             )
             graph = Attachment(f"{info.game}-match-{info.id}-analysis.png", chart)
             return Answer(report.text, (graph, *report.boards), private=not public)

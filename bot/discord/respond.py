@@ -499,6 +499,7 @@ class Handled:
     def __init__(self, seconds: float = 15 * 60.0, most: int = 50_000) -> None:
         self.seconds, self.most = seconds, most
         self._seen: dict[int, float] = {}
+        self._sweep_at = most
         self._writes: set[asyncio.Task[bool]] = set()
         self.sharing: Shared | None = None
 
@@ -506,8 +507,11 @@ class Handled:
         """Whether ``interaction`` is seen for the first time (the shared look waited for as
         long as it may wait before its acknowledgement, ``time_left``)."""
         interaction_id, now = interaction.id, time.monotonic()
-        if len(self._seen) >= self.most:
+        if len(self._seen) >= self._sweep_at:
             self._seen = {i: t for i, t in self._seen.items() if now - t < self.seconds}
+            # the next sweep once as many again have come (as ``RateLimit``'s): a busy
+            # quarter hour costs one look through it per as many interactions, not per one
+            self._sweep_at = max(self.most, 2 * len(self._seen))
         if interaction_id in self._seen:
             return False
         self._seen[interaction_id] = now

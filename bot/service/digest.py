@@ -80,9 +80,11 @@ async def send_due(ctx: Context, now: float) -> int:
 
 
 async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
-    """The digest of ``user_id``: their matches waiting for them, the most urgent first."""
+    """The digest of ``user_id``: their matches waiting for them, the most urgent first.
+    Their live matches are read on the indexes naming them (``of_user``, no ended one): a
+    digest hour's many digests do not each read every live match the bot hosts."""
     waiting: list[tuple[float, Hosted]] = []
-    for hosted in await ctx.store.hosting.live():
+    for hosted in await ctx.store.hosting.of_user(user_id, 0):
         side = hosted.side_of(user_id)
         if hosted.phase != PLAYING or side is None or hosted.match_id is None:
             continue
@@ -92,7 +94,7 @@ async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
             waiting.append((due, hosted))
     if not waiting:
         return None
-    waiting.sort(key=lambda pair: pair[0])
+    waiting.sort(key=lambda pair: (pair[0], pair[1].id))  # ties: the oldest match first
     with speaking(await ctx.player_language(user_id)) as language:
         head = ngettext(
             "Your turn in {n} match, the most urgent first:",

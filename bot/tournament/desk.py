@@ -37,7 +37,7 @@ from .champions import order_champions
 from .common import Desk
 from .event_desk import EventDesk
 from .event_texts import away_words
-from .flow import Flow, bracket_image, open_tier
+from .flow import Flow, bracket_drawing, open_tier
 from .match import STARTING_RANK, TARGET_BOUNDS, check_target
 from .pairing import NoSubstitute
 from .points import Board
@@ -357,7 +357,7 @@ class TournamentDesk(Desk[Flow]):
         t = await self._tournament(place, name)
         snapshot = await self._store.tournaments.snapshot(t.id)
         names = await self.flow.names(snapshot)
-        png = await asyncio.to_thread(bracket_image, snapshot, names)
+        png = await self.flow.service.paint(bracket_drawing(snapshot, names))
         subs = sum(entry.substitute for entry in snapshot.entries)
         lines = [texts.describe(t, len(competitors(snapshot)), subs)]
         reached = tier_reached(snapshot)

@@ -11,7 +11,7 @@ user alone, and change nothing.
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import json
 
 from bot.i18n import _, current, speaking
@@ -452,7 +452,9 @@ class EventDesk(Desk[EventFlow]):
         snapshot = await self._store.events.snapshot(event.id)
         names = await self._store.events.names(e.player_id for e in snapshot.entries)
         table = standings_table(snapshot, names)
-        png = await asyncio.to_thread(event_table_png, table, Language(current()))
+        png = await self.flow.service.paint(
+            functools.partial(event_table_png, table, Language(current()))
+        )
         text = await self.standings_text(place, name)
         return Reply(text[:1900], (Attachment("standings.png", png),), private=False)
 

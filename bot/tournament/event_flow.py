@@ -11,7 +11,6 @@ in one process at a time (its lease), under one lock in this one.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -158,7 +157,7 @@ class EventFlow(Running):
         """Pair the next round(s) from ``snapshot`` and write them (nothing is written if
         the event changed meanwhile), or finish the event if none can be paired."""
         event_id = snapshot.event.id
-        paired = await asyncio.to_thread(next_rounds, snapshot)
+        paired = await self.service.work_off(next_rounds, snapshot)  # seconds of Python
         if paired.refusal is not None:
             await self.transact(lambda tx: finish(tx, event_id, paired.refusal))
         else:

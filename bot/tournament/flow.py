@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -302,7 +303,7 @@ class Flow(Running):
         names = await self.names(snapshot)
         t = snapshot.tournament
         with speaking(await self.language(t.guild_id)):
-            png = await asyncio.to_thread(bracket_image, snapshot, names)
+            png = await self.service.paint(bracket_drawing(snapshot, names))
             text = _("The bracket of **{name}**:", name=escape(t.name))
         post = Post(t.channel_id, text, files=(("bracket.png", png),))
         await self.store.tournaments.transact(lambda tx: tx.post([post]), self.clock.now())
@@ -408,8 +409,10 @@ class Flow(Running):
             return live
 
 
-def bracket_image(snapshot: Snapshot, names: Mapping[int, str]) -> bytes:
-    """The bracket: every tier's matches with their Game Points and winners."""
+def bracket_drawing(snapshot: Snapshot, names: Mapping[int, str]) -> Callable[[], bytes]:
+    """The bracket to draw (a call of plain data, for a drawing worker): every tier's
+    matches with their Game Points and winners, its words in the current language (chosen
+    here, where the language is known)."""
     tiers: dict[int, list[BracketMatch]] = {}
     for state in states(snapshot):
         row = state.row
@@ -431,4 +434,5 @@ def bracket_image(snapshot: Snapshot, names: Mapping[int, str]) -> bytes:
         board=texts.board_words(t.board),
         target=t.target,
     )
-    return bracket_png(title, [tiers[n] for n in sorted(tiers)], champion, Language(current()))
+    ordered = [tiers[n] for n in sorted(tiers)]
+    return functools.partial(bracket_png, title, ordered, champion, Language(current()))
