@@ -12,8 +12,6 @@ from typing import Any
 
 import pytest
 
-import pytest
-
 from bot.i18n import LOCALES, _, speaking
 from bot.service import Place, Terms, User
 from bot.service.digest import LENGTH, last_slot
