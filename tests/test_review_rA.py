@@ -1,0 +1,45 @@
+"""Review rA: where the bot would fail against the real Discord, or shows users less than
+it means to, while passing against the emulator. Each test drives the bot through the
+emulator and checks what it sent against Discord's documented limits itself."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from harness.stage import Stage
+
+MESSAGE = 2000  # characters of one message's content, for a bot
+
+
+def _name(i: int) -> str:
+    """A display name of Discord's longest (32 characters)."""
+    return f"Großmeisterin Walpurgisnacht {i:03d}"[:32]
+
+
+async def test_a_long_tournaments_standings_never_end_in_a_half_cut_row(tmp_path: Path) -> None:
+    """A Swiss with many entrants of long names: ``/tora-tournament standings`` shows each
+    entrant's row whole, or says how many more it left out (as the text's own "...and N
+    more" does past 50); today the text is cut at 1,900 characters in the middle of a row,
+    and the entrants past the cut are silently missing."""
+    players = tuple(_name(i) for i in range(44))
+    async with Stage(tmp_path, (*players, "admin")) as stage:
+        created = await stage.slash(
+            "admin", "tournament create", name="Walpurgis Open", format="swiss", rounds=3
+        )
+        assert created.error is None, created.text
+        for name in players:
+            joined = await stage.click(name, "Join")
+            assert joined.error is None, joined.text
+        shown = await stage.slash("admin", "tournament standings", name="Walpurgis Open")
+        assert shown.error is None and shown.files, shown.text
+        for message in shown.messages:
+            assert len(message.content) <= MESSAGE
+        text = shown.text
+        listed = [name for name in players if name in text]
+        more = re.search(r"\.\.\.and (\d+) more", text)
+        left_out = int(more[1]) if more else 0
+        assert len(listed) + left_out == len(players), (len(listed), left_out, text[-200:])
+        last = text.rstrip().splitlines()[-1]
+        assert more or last.startswith(tuple(f"{n}  " for n in range(1, 100))), last
+        assert more or any(last.split("  ")[1] == name for name in players), last
