@@ -43,3 +43,36 @@ async def test_a_long_tournaments_standings_never_end_in_a_half_cut_row(tmp_path
         last = text.rstrip().splitlines()[-1]
         assert more or last.startswith(tuple(f"{n}  " for n in range(1, 100))), last
         assert more or any(last.split("  ")[1] == name for name in players), last
+
+
+async def test_a_new_tournament_is_offered_by_autocomplete_in_a_server_with_many_events(
+    tmp_path: Path,
+) -> None:
+    """A server that ran 25 Swiss events, then creates a chapter 10 tournament: typing its
+    name's start in ``/tora-tournament register name:`` offers it (Discord shows the 25
+    choices the bot answers). Today the 25 events (newest first) fill every choice before
+    any chapter 10 tournament is looked at: the newest tournament, the one people want to
+    join, is never offered until its name is typed nearly whole, and a refused name's list
+    of "this server has" leaves it out as well."""
+    async with Stage(tmp_path, ("ann", "admin")) as stage:
+        for n in range(25):
+            made = await stage.slash(
+                "admin", "tournament create", name=f"Swiss {n:02d}", format="swiss", rounds=3
+            )
+            assert made.error is None and "open for entries" in made.text, made.text
+        made = await stage.slash(
+            "admin", "tournament create", name="Spring Tiers", board="short", target=60
+        )
+        assert made.error is None, made.text
+        offered = await stage.emu.autocomplete(
+            stage.user["ann"], stage.channel, "tora-tournament", "register",
+            focused="name", name="",
+        )  # fmt: skip
+        assert len(offered) <= 25
+        assert all(1 <= len(c["name"]) <= 100 and len(c["value"]) <= 100 for c in offered)
+        assert "Spring Tiers" in [c["value"] for c in offered], [c["value"] for c in offered]
+        typed = await stage.emu.autocomplete(
+            stage.user["ann"], stage.channel, "tora-tournament", "register",
+            focused="name", name="S",
+        )  # fmt: skip
+        assert "Spring Tiers" in [c["value"] for c in typed], [c["value"] for c in typed]
