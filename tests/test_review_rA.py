@@ -4,6 +4,7 @@ emulator and checks what it sent against Discord's documented limits itself."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
 
@@ -76,3 +77,26 @@ async def test_a_new_tournament_is_offered_by_autocomplete_in_a_server_with_many
             focused="name", name="S",
         )  # fmt: skip
         assert "Spring Tiers" in [c["value"] for c in typed], [c["value"] for c in typed]
+
+
+async def test_the_tournament_list_of_a_busy_server_is_one_message_not_a_flood(
+    tmp_path: Path,
+) -> None:
+    """``/tora-tournament list`` answers in public. A server that has run 30 events (long
+    names, as the 60 characters allowed) gets one message, its newest first and a count of
+    the rest, as the ladder pages its players. Today every event ever made is listed, so
+    the answer grows without bound and goes out as one public message per 2,000
+    characters (three here, dozens on an old server)."""
+    async with Stage(tmp_path, ("ann", "admin")) as stage:
+        for n in range(30):
+            name = f"Großes Walpurgisnacht-Schnellschach-Turnier der Saison {n:02d}"[:60]
+            made = await stage.slash(
+                "admin", "tournament create", name=name, format="swiss", rounds=3
+            )
+            assert made.error is None and "open for entries" in made.text, made.text
+        shown = await stage.slash("ann", "tournament list")
+        assert shown.error is None, shown.text
+        await asyncio.sleep(1.0)  # the follow-ups of a long answer come after its response
+        assert all(len(m.content) <= MESSAGE for m in shown.messages)
+        public = [m for m in shown.messages if m.ephemeral_to is None]
+        assert len(public) == 1, [len(m.content) for m in shown.messages]
