@@ -970,3 +970,28 @@ async def test_a_flood_of_joins_and_leaves_is_refused_at_the_commands_allowance(
                 await desk.join(HERE, user(1), "Flood")
                 await desk.leave(HERE, user(1), "Flood")
         assert len((await snapshot(h, "Flood")).entries) <= 1
+
+
+def test_a_round_robins_schedule_post_fits_one_discord_message() -> None:
+    """The round's one post in the event's channel keeps "as many boards as fit in one
+    Discord message" and counts the rest; a bot's message holds 2,000 characters (4,000 is
+    a Nitro user's), so a round robin of twelve long names is posted today as two messages,
+    the second starting in the middle of the schedule (``LONGEST_POST = 3900``)."""
+    from bot.tournament import event_texts
+    from bot.tournament.records import Board, PairedRound
+    from storage.competitions.events import EventRow
+
+    event = EventRow(
+        guild_id=1, channel_id=2, name="Walpurgis Round Robin", game="tora", options="{}",
+        format="round-robin", rounds=11, turn_seconds=86400.0, round_seconds=0.0, rated=True,
+        bye_points=2, tiebreaks="", max_players=12, ai_fill=None, organiser_id=3,
+        entry_closes=None, starts_at=None, away_days=True, id=1, status="running", round=1,
+        round_deadline=None, created_at=0.0, started_at=0.0, finished_at=None,
+    )  # fmt: skip
+    names = {p: f"Großmeisterin Walpurgisnacht {p:03d}"[:32] for p in range(12)}
+    rounds = [
+        PairedRound(tuple(Board(r * 2 % 12, (r * 2 + 1 + b) % 12) for b in range(6)), None)
+        for r in range(11)
+    ]
+    text = event_texts.round_opened(event, 0, rounds, None, 0.0, names)
+    assert len(text) <= 2000, len(text)
