@@ -901,7 +901,7 @@ async def test_a_round_too_long_for_one_post_says_how_many_boards_are_left_out(
     boards = tuple(Board(2 * b - 1, 2 * b) for b in range(1, count + 1))
     posted = round_opened(snap.event, 0, (PairedRound(boards, None),), None, 0.0, names)
     for text in (listed, posted):
-        assert len(text) <= 4000
+        assert len(text) <= 2000
         shown = len(re.findall(r"^\d+\. player number \d{4} v player number \d{4}", text, re.M))
         assert text.endswith(f"...and {count - shown} more"), text[-80:]
 
