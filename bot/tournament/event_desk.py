@@ -443,7 +443,7 @@ class EventDesk(Desk[EventFlow]):
         names = await self._store.events.names(e.player_id for e in snapshot.entries)
         labels = [t.label for t in order_of(snapshot.event)]
         head = texts.standings_head(event, completed_rounds(snapshot))
-        return head + "\n" + texts.standings_text(event, lines, names, labels)
+        return texts.standings_text(head, lines, names, labels)
 
     async def standings(self, place: Place, name: str) -> Reply:
         """The standings image (a Swiss table, or a round robin's crosstable) with its
@@ -454,7 +454,7 @@ class EventDesk(Desk[EventFlow]):
         table = standings_table(snapshot, names)
         png = await asyncio.to_thread(event_table_png, table, Language(current()))
         text = await self.standings_text(place, name)
-        return Reply(text[:1900], (Attachment("standings.png", png),), private=False)
+        return Reply(text, (Attachment("standings.png", png),), private=False)
 
     async def pairings(self, place: Place, name: str, round_: int | None = None) -> Reply:
         """A round's boards (the current one by default), with links to their games."""

@@ -112,8 +112,8 @@ def round_opened(
 
 def clipped(head: str, lines: Sequence[tuple[str, bool]]) -> str:
     """``head`` and as many whole ``lines`` as fit in one Discord message
-    (``LONGEST_POST``), then how many boards were left out. ``lines`` are (line, is a
-    board)."""
+    (``LONGEST_POST``), then how many boards (or standings rows) were left out.
+    ``lines`` are (line, is a board or row: counted)."""
     left = [0] * (len(lines) + 1)  # boards from each line on
     for i in range(len(lines) - 1, -1, -1):
         left[i] = left[i + 1] + lines[i][1]
@@ -219,10 +219,11 @@ def next_step(event: EventRow, undecided: int) -> str:
 
 
 def standings_text(
-    event: EventRow, lines: Sequence[Standing], names: Mapping[int, str], labels: Sequence[str]
+    head: str, lines: Sequence[Standing], names: Mapping[int, str], labels: Sequence[str]
 ) -> str:
-    """The standings as lines of text (the image's fallback and the final post)."""
-    head = "  ".join(
+    """``head``, then the standings as lines of text under the table's header (the
+    image's fallback): as many whole rows as fit in one message, then how many more."""
+    header = "  ".join(
         ("#", pgettext("standings table", "player"), pgettext("standings table", "pts"), *labels)
     )
     rows = [
@@ -234,10 +235,9 @@ def standings_text(
                 *(fraction_text(v) for v in s.tiebreaks),
             )
         )
-        for s in lines[:50]
+        for s in lines
     ]
-    more = "\n" + _("...and {more} more", more=len(lines) - 50) if len(lines) > 50 else ""
-    return f"{head}\n" + "\n".join(rows) + more
+    return clipped(f"{head}\n{header}", [(row, True) for row in rows])
 
 
 def finished(
