@@ -287,6 +287,8 @@ async def test_a_new_tournament_is_offered_by_autocomplete_in_a_server_with_many
             focused="name", name="S",
         )  # fmt: skip
         assert "Spring Tiers" in [c["value"] for c in typed], [c["value"] for c in typed]
+        refused = await stage.slash("ann", "tournament register", name="Spring Tier")
+        assert "**Spring Tiers**" in refused.text and "...and 1 more" in refused.text
 
 
 async def test_the_tournament_list_of_a_busy_server_is_one_message_not_a_flood(

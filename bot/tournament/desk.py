@@ -29,6 +29,7 @@ from bot.service.errors import NotAllowed
 from bot.service.terms import DAY, Settings
 from bot.service.texts import escape, quote
 from storage import Post, Store
+from storage.competitions.events import EventRow
 from storage.competitions.names import has_control_characters
 from storage.competitions.tournaments import OPEN, REGISTERING, RUNNING, TournamentRow, TournamentTx
 
@@ -46,6 +47,8 @@ from .scoring import game_terms
 
 LONGEST_NAME = 60
 MOST_ENTRIES = 500  # players and substitutes of a tournament, as an event's (event_spec)
+LISTED = 25  # tournament names a refusal lists, as autocomplete offers at most
+LIVE = (REGISTERING, RUNNING)  # open or being played (an event's status says it in the same words)
 TICK = 60.0  # seconds between two catch-ups, and looks at set starts and round deadlines
 log = logging.getLogger(__name__)
 BOARD_RANK = {"short": N_("short-board rank {rank}"), "long": N_("long-board rank {rank}")}
@@ -427,17 +430,30 @@ class TournamentDesk(Desk[Flow]):
 
     async def names(self, guild_id: int, typed: str = "", limit: int = 25) -> list[str]:
         """The server's tournament names (every format) starting with ``typed``, for
-        autocomplete."""
-        rows = [e.name for e in await self._store.events.of_guild(guild_id)]
-        rows += [t.name for t in await self._store.tournaments.of_guild(guild_id)]
-        found = [name for name in rows if name.casefold().startswith(typed.casefold())]
-        return found[:limit]
+        autocomplete: in the order of ``_every``, the first ``limit``."""
+        return (await self._named(guild_id, typed))[:limit]
+
+    async def _named(self, guild_id: int, typed: str) -> list[str]:
+        rows = await self._every(guild_id)
+        return [r.name for r in rows if r.name.casefold().startswith(typed.casefold())]
+
+    async def _every(self, guild_id: int) -> list[EventRow | TournamentRow]:
+        """The server's tournaments of every format: those open or running first, then the
+        ones over; newest first within each. A server that ran many events still offers
+        (and lists) the one people are joining now before its years of finished ones."""
+        rows: list[EventRow | TournamentRow] = [
+            *await self._store.events.of_guild(guild_id),
+            *await self._store.tournaments.of_guild(guild_id),
+        ]
+        return sorted(rows, key=lambda r: (r.status not in LIVE, -r.created_at))
 
     async def _tournament(self, place: Place, name: str) -> TournamentRow:
         t = await self._store.tournaments.named(place.guild_id, name.strip())
         if t is None:
-            known = await self.names(place.guild_id)
-            listed = ", ".join(f"**{escape(n)}**" for n in known) or _("none yet")
+            known = await self._named(place.guild_id, "")
+            listed = ", ".join(f"**{escape(n)}**" for n in known[:LISTED]) or _("none yet")
+            if len(known) > LISTED:
+                listed += " " + _("...and {more} more", more=len(known) - LISTED)
             raise Refused(
                 _(
                     "There is no tournament called {name} here (this server has: {listed}).",
