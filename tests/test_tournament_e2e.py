@@ -312,3 +312,7 @@ async def test_the_tournament_list_of_a_busy_server_is_one_message_not_a_flood(
         assert all(len(m.content) <= MESSAGE for m in shown.messages)
         public = [m for m in shown.messages if m.ephemeral_to is None]
         assert len(public) == 1, [len(m.content) for m in shown.messages]
+        listed = re.findall(r"Saison (\d\d)\*\*", public[0].content)
+        more = re.search(r"\.\.\.and (\d+) more", public[0].content)
+        assert more and len(listed) + int(more[1]) == 30, public[0].content[-200:]
+        assert listed == [f"{n:02d}" for n in range(29, 29 - len(listed), -1)]  # newest first

@@ -583,7 +583,7 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
         await desk.join(HERE, user(n), "Club")
     await desk.begin(HERE, ADMIN, "Club", admin=True)
     await h.settle()
-    assert "round 1 of 3" in (await desk.listing(HERE))[0]
+    assert "round 1 of 3" in await desk.described((await snapshot(h, "Club")).event)
     assert "no round complete yet" in await desk.standings_text(HERE, "Club")
     assert "round 1:" in (await desk.pairings(HERE, "Club")).text
     for row in (await snapshot(h, "Club")).pairings:
@@ -593,7 +593,7 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
                 await finish_setup(h, hosted, (user(row.first_id), user(row.second_id)))
             await h.service.resign(Place(GUILD, hosted.channel_id), user(row.second_id))
     await h.settle()
-    assert "round 2 of 3" in (await desk.listing(HERE))[0]
+    assert "round 2 of 3" in await desk.described((await snapshot(h, "Club")).event)
     assert "after round 1:" in await desk.standings_text(HERE, "Club")
     assert "round 2:" in (await desk.pairings(HERE, "Club")).text
     snap = await snapshot(h, "Club")

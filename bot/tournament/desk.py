@@ -37,7 +37,7 @@ from . import texts
 from .champions import order_champions
 from .common import Desk
 from .event_desk import EventDesk
-from .event_texts import away_words
+from .event_texts import LONGEST_POST, away_words
 from .flow import Flow, bracket_image, open_tier
 from .match import STARTING_RANK, TARGET_BOUNDS, check_target
 from .pairing import NoSubstitute
@@ -385,23 +385,45 @@ class TournamentDesk(Desk[Flow]):
         return Reply("\n".join(lines), (Attachment("bracket.png", png),), private=False)
 
     async def tournaments(self, place: Place) -> Reply:
-        """The server's tournaments, newest first: a public read (a note to the caller alone
-        when there are none)."""
-        rows = await self._store.tournaments.of_guild(place.guild_id)
-        events = await self.events.listing(place)
-        if not rows and not events:
+        """The server's tournaments of every format, in one public message: those open or
+        running, then the newest over (``_every``), as many as fit, then how many more and
+        how to see one. Only the lines shown are read. A note to the caller alone when
+        there are none."""
+        rows = await self._every(place.guild_id)
+        if not rows:
             return Reply(
                 _(
                     "No tournaments here yet; an admin creates one with {command}.",
                     command=self._cmd("create"),
                 )
             )
-        lines = events
-        for t in rows:
-            snapshot = await self._store.tournaments.snapshot(t.id)
-            subs = sum(entry.substitute for entry in snapshot.entries)
-            lines.append(texts.describe(t, len(competitors(snapshot)), subs))
-        return Reply("\n".join(lines), private=False)
+        text = ""
+        for i, row in enumerate(rows):
+            line = await self._described(row)
+            more = self._more(len(rows) - i - 1)
+            if len(text) + 1 + len(line) + len(more) > LONGEST_POST:
+                return Reply(text + self._more(len(rows) - i), private=False)
+            text += ("\n" if text else "") + line
+        return Reply(text, private=False)
+
+    async def _described(self, row: EventRow | TournamentRow) -> str:
+        """The line of the server's list for ``row``."""
+        if isinstance(row, EventRow):
+            return await self.events.described(row)
+        snapshot = await self._store.tournaments.snapshot(row.id)
+        subs = sum(entry.substitute for entry in snapshot.entries)
+        return texts.describe(row, len(competitors(snapshot)), subs)
+
+    def _more(self, left: int) -> str:
+        """The list's last line, for ``left`` tournaments not shown ("" for none)."""
+        if not left:
+            return ""
+        return "\n" + ngettext(
+            "...and {n} more; {command} shows it by its name.",
+            "...and {n} more; {command} shows any of them by its name.",
+            left,
+            command=self._cmd("standings"),
+        )
 
     async def rank(self, place: Place, user: User) -> Reply:
         """The user's tournament ranks on this server, per board size."""

@@ -467,13 +467,10 @@ class EventDesk(Desk[EventFlow]):
             pairings_text(snapshot, names, round_ or current_round(snapshot)), private=False
         )
 
-    async def listing(self, place: Place) -> list[str]:
-        """A line for each of the server's events, newest first."""
-        lines = []
-        for event in await self._store.events.of_guild(place.guild_id):
-            snapshot = await self._store.events.snapshot(event.id)
-            lines.append(texts.described(event, len(snapshot.entries), current_round(snapshot)))
-        return lines
+    async def described(self, event: EventRow) -> str:
+        """``event``'s line in the server's list of tournaments."""
+        snapshot = await self._store.events.snapshot(event.id)
+        return texts.described(event, len(snapshot.entries), current_round(snapshot))
 
     async def has(self, guild_id: int, name: str) -> bool:
         return await self._store.events.named(guild_id, " ".join(name.split())[:80]) is not None
