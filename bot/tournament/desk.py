@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 
-from bot.i18n import N_, _, ngettext, option, speaking
+from bot.i18n import N_, _, ngettext, option, pgettext, speaking
 from bot.service import (
     Attachment,
     Clock,
@@ -475,7 +475,9 @@ class TournamentDesk(Desk[Flow]):
             known = await self._named(place.guild_id, "")
             listed = ", ".join(f"**{escape(n)}**" for n in known[:LISTED]) or _("none yet")
             if len(known) > LISTED:
-                listed += " " + _("...and {more} more", more=len(known) - LISTED)
+                listed += " " + pgettext(
+                    "tournaments", "...and {more} more", more=len(known) - LISTED
+                )
             raise Refused(
                 _(
                     "There is no tournament called {name} here (this server has: {listed}).",
