@@ -192,6 +192,46 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
     assert [c.name for c in await group.complete_action(interaction, "")] == ["It is ann's turn."]
 
 
+async def test_the_spirit_completion_keeps_discords_limits_and_its_time() -> None:
+    """``/tora setup spirit:``'s choices went around ``safely``: a value was not cut to
+    Discord's 100 characters (Discord refuses the whole answer), and a completion slower
+    than Discord waits (3 s) was waited for, so the user saw none at all. It keeps both,
+    as every other option's completion does."""
+    longest = "S" * 120
+    slow: list[bool] = []
+
+    async def spirit(caller: Caller, match: str | None, typed: str) -> list[tuple[str, str]]:
+        if slow:
+            await asyncio.sleep(0.5)
+        return [(longest, longest)]
+
+    group = Completing()
+    group.handlers = SimpleNamespace(  # type: ignore[assignment]
+        app=SimpleNamespace(completions=SimpleNamespace(spirit=spirit))
+    )
+    interaction = SimpleNamespace(
+        namespace=SimpleNamespace(match=None),
+        client=None,
+        user=SimpleNamespace(id=ANN.id, display_name="ann"),
+        channel=None,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        permissions=SimpleNamespace(manage_guild=False),
+        app_permissions=discord.Permissions.all(),
+        locale=discord.Locale.american_english,
+        guild_locale=discord.Locale.american_english,
+        created_at=discord.utils.utcnow(),
+    )
+    [choice] = await group.complete_spirit(interaction, "")  # type: ignore[arg-type]
+    assert len(choice.name) <= 100 and len(choice.value) <= 100
+    slow.append(True)
+    interaction.created_at = discord.utils.utcnow() - timedelta(seconds=2.45)  # 0.05 s left
+    began = asyncio.get_running_loop().time()
+    assert await group.complete_spirit(interaction, "") == []  # type: ignore[arg-type]
+    assert asyncio.get_running_loop().time() - began < 0.4
+    await asyncio.sleep(0.6)  # the late work ends (its answer kept for nobody)
+
+
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(
     act: Actions, h: Harness
 ) -> None:
