@@ -129,6 +129,23 @@ async def test_a_command_in_a_dm_finds_the_callers_match(act: Actions, h: Harnes
         await act.choices(dm(CARL), None, "")
 
 
+async def test_the_match_choices_offer_the_callers_turns_first(act: Actions, h: Harness) -> None:
+    """The ``match`` option offers 25 of the caller's live matches (Discord shows no more):
+    they were the oldest 25, so with 26 going on, the newest, where it is bob's turn, was
+    never offered. The ones waiting for the caller come first, then by deadline."""
+    for channel in range(200, 225):  # ann challenges: she moves first
+        await start_short(act, h, channel=channel)
+    bob, ann = Caller(BOB, GUILD, 300), Caller(ANN, GUILD, 300)
+    await act.challenge(bob, ANN, ChallengeOptions())
+    await act.accept(ann, None)
+    await act.setup(bob, None, {"strategy": "aggressive"})
+    await act.setup(ann, None, {"strategy": "defensive"})
+    await h.settle()
+    newest = str(max(hosted.id for hosted in await h.service.matches_of(BOB.id)))
+    offered = await act.my_matches(BOB.id)
+    assert len(offered) == 25 and offered[0][1] == newest, offered[:2]
+
+
 async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Harness) -> None:
     await start_short(act, h)
     [(_shown, first)] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
