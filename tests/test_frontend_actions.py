@@ -133,6 +133,23 @@ async def test_a_command_in_a_dm_finds_the_callers_match(act: Actions, h: Harnes
         await act.choices(dm(CARL), None, "")
 
 
+async def test_the_match_choices_offer_the_callers_turns_first(act: Actions, h: Harness) -> None:
+    """The ``match`` option offers 25 of the caller's live matches (Discord shows no more):
+    they were the oldest 25, so with 26 going on, the newest, where it is bob's turn, was
+    never offered. The ones waiting for the caller come first, then by deadline."""
+    for channel in range(200, 225):  # ann challenges: she moves first
+        await start_short(act, h, channel=channel)
+    bob, ann = Caller(BOB, GUILD, 300), Caller(ANN, GUILD, 300)
+    await act.challenge(bob, ANN, ChallengeOptions())
+    await act.accept(ann, None)
+    await act.setup(bob, None, {"strategy": "aggressive"})
+    await act.setup(ann, None, {"strategy": "defensive"})
+    await h.settle()
+    newest = str(max(hosted.id for hosted in await h.service.matches_of(BOB.id)))
+    offered = await act.my_matches(BOB.id)
+    assert len(offered) == 25 and offered[0][1] == newest, offered[:2]
+
+
 async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Harness) -> None:
     await start_short(act, h)
     [(_shown, first)] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
@@ -229,6 +246,46 @@ async def test_a_user_has_at_most_one_unfinished_autocomplete_at_a_time() -> Non
     assert len(started) == 2, "once the last was done, a keystroke starts its work"
     release.set()
     await asyncio.sleep(0)
+
+
+async def test_the_spirit_completion_keeps_discords_limits_and_its_time() -> None:
+    """``/tora setup spirit:``'s choices went around ``safely``: a value was not cut to
+    Discord's 100 characters (Discord refuses the whole answer), and a completion slower
+    than Discord waits (3 s) was waited for, so the user saw none at all. It keeps both,
+    as every other option's completion does."""
+    longest = "S" * 120
+    slow: list[bool] = []
+
+    async def spirit(caller: Caller, match: str | None, typed: str) -> list[tuple[str, str]]:
+        if slow:
+            await asyncio.sleep(0.5)
+        return [(longest, longest)]
+
+    group = Completing()
+    group.handlers = SimpleNamespace(  # type: ignore[assignment]
+        app=SimpleNamespace(completions=SimpleNamespace(spirit=spirit))
+    )
+    interaction = SimpleNamespace(
+        namespace=SimpleNamespace(match=None),
+        client=None,
+        user=SimpleNamespace(id=ANN.id, display_name="ann"),
+        channel=None,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        permissions=SimpleNamespace(manage_guild=False),
+        app_permissions=discord.Permissions.all(),
+        locale=discord.Locale.american_english,
+        guild_locale=discord.Locale.american_english,
+        created_at=discord.utils.utcnow(),
+    )
+    [choice] = await group.complete_spirit(interaction, "")  # type: ignore[arg-type]
+    assert len(choice.name) <= 100 and len(choice.value) <= 100
+    slow.append(True)
+    interaction.created_at = discord.utils.utcnow() - timedelta(seconds=2.45)  # 0.05 s left
+    began = asyncio.get_running_loop().time()
+    assert await group.complete_spirit(interaction, "") == []  # type: ignore[arg-type]
+    assert asyncio.get_running_loop().time() - began < 0.4
+    await asyncio.sleep(0.6)  # the late work ends (its answer kept for nobody)
 
 
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(

@@ -526,6 +526,7 @@ async def test_a_later_answer_ready_after_its_token_is_posted_in_the_channel() -
 
     interaction = SimpleNamespace(
         id=1,
+        guild_id=5,  # in a server's channel
         followup=SimpleNamespace(send=followup_send),
         channel=SimpleNamespace(send=channel_send),
         guild_locale=None,
@@ -543,3 +544,30 @@ async def test_a_later_answer_ready_after_its_token_is_posted_in_the_channel() -
     await responder.later(interaction, mine)  # type: ignore[arg-type]
     assert [content for content, _kwargs in posted] == ["Analysis of match 7 (ToriShogi), 2 turns"]
     assert posted[0][1]["allowed_mentions"].users is False
+
+
+async def test_a_private_later_answer_in_a_dm_is_sent_there_after_its_token() -> None:
+    """A private second answer ready after the token's 15 minutes was lost (logged) even
+    in a DM with the bot, where the channel is private already: it is sent there."""
+    posted: list[str] = []
+
+    async def followup_send(content: str, **kwargs: Any) -> None:
+        raise http_error(discord.HTTPException, 401, 50027)  # Invalid Webhook Token
+
+    async def channel_send(content: str, **kwargs: Any) -> None:
+        posted.append(content)
+
+    interaction = SimpleNamespace(
+        id=1,
+        guild_id=None,  # a DM with the bot
+        followup=SimpleNamespace(send=followup_send),
+        channel=SimpleNamespace(send=channel_send),
+        guild_locale=None,
+        locale=SimpleNamespace(value="en-US"),
+    )
+
+    async def mine() -> Answer:
+        return Answer("Only for you", private=True)
+
+    await Responder(lambda presses: None).later(interaction, mine)  # type: ignore[arg-type]
+    assert posted == ["Only for you"]

@@ -585,7 +585,7 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
         await desk.join(HERE, user(n), "Club")
     await desk.begin(HERE, ADMIN, "Club", admin=True)
     await h.settle()
-    assert "round 1 of 3" in (await desk.listing(HERE))[0]
+    assert "round 1 of 3" in await desk.described((await snapshot(h, "Club")).event)
     assert "no round complete yet" in await desk.standings_text(HERE, "Club")
     assert "round 1:" in (await desk.pairings(HERE, "Club")).text
     for row in (await snapshot(h, "Club")).pairings:
@@ -595,7 +595,7 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
                 await finish_setup(h, hosted, (user(row.first_id), user(row.second_id)))
             await h.service.resign(Place(GUILD, hosted.channel_id), user(row.second_id))
     await h.settle()
-    assert "round 2 of 3" in (await desk.listing(HERE))[0]
+    assert "round 2 of 3" in await desk.described((await snapshot(h, "Club")).event)
     assert "after round 1:" in await desk.standings_text(HERE, "Club")
     assert "round 2:" in (await desk.pairings(HERE, "Club")).text
     snap = await snapshot(h, "Club")
@@ -946,7 +946,7 @@ async def test_a_round_too_long_for_one_post_says_how_many_boards_are_left_out(
     boards = tuple(Board(2 * b - 1, 2 * b) for b in range(1, count + 1))
     posted = round_opened(snap.event, 0, (PairedRound(boards, None),), None, 0.0, names)
     for text in (listed, posted):
-        assert len(text) <= 4000
+        assert len(text) <= 2000
         shown = len(re.findall(r"^\d+\. player number \d{4} v player number \d{4}", text, re.M))
         assert text.endswith(f"...and {count - shown} more"), text[-80:]
 
@@ -1049,3 +1049,28 @@ async def test_a_swiss_round_is_paired_off_the_bots_own_process(
         assert await play_open_games(h, "Open") == 2  # round 1 decided: round 2 is paired
         assert (await snapshot(h, "Open")).event.round == 2
     assert paired_here == [], "a Swiss round was paired in the bot's own process"
+
+
+def test_a_round_robins_schedule_post_fits_one_discord_message() -> None:
+    """The round's one post in the event's channel keeps "as many boards as fit in one
+    Discord message" and counts the rest; a bot's message holds 2,000 characters (4,000 is
+    a Nitro user's), so a round robin of twelve long names is posted today as two messages,
+    the second starting in the middle of the schedule (``LONGEST_POST = 3900``)."""
+    from bot.tournament import event_texts
+    from bot.tournament.records import Board, PairedRound
+    from storage.competitions.events import EventRow
+
+    event = EventRow(
+        guild_id=1, channel_id=2, name="Walpurgis Round Robin", game="tora", options="{}",
+        format="round-robin", rounds=11, turn_seconds=86400.0, round_seconds=0.0, rated=True,
+        bye_points=2, tiebreaks="", max_players=12, ai_fill=None, organiser_id=3,
+        entry_closes=None, starts_at=None, away_days=True, id=1, status="running", round=1,
+        round_deadline=None, created_at=0.0, started_at=0.0, finished_at=None,
+    )  # fmt: skip
+    names = {p: f"Großmeisterin Walpurgisnacht {p:03d}"[:32] for p in range(12)}
+    rounds = [
+        PairedRound(tuple(Board(r * 2 % 12, (r * 2 + 1 + b) % 12) for b in range(6)), None)
+        for r in range(11)
+    ]
+    text = event_texts.round_opened(event, 0, rounds, None, 0.0, names)
+    assert len(text) <= 2000, len(text)

@@ -46,6 +46,7 @@ from .parsing import parse_duration
 from .time_off import TimeOff
 
 log = logging.getLogger(__name__)
+MATCH_CHOICES = 25  # the match option's choices: as many as Discord shows
 
 
 class Threads(Protocol):
@@ -156,13 +157,17 @@ class Actions:
         )
 
     async def my_matches(self, user_id: int, typed: str = "") -> list[tuple[str, str]]:
-        """(label, value) of the caller's live matches, for the ``match`` option."""
+        """(label, value) of the caller's live matches, for the ``match`` option: those
+        where it is the caller's turn first, then the soonest deadlines, as many as Discord
+        shows (25): the ones to act in, not the oldest."""
         found = []
         for hosted in await self.service.matches_of(user_id):
             label = f"{hosted.id}: {await self.listing.label(hosted)}"
             if typed.lower() in label.lower():
-                found.append((label, str(hosted.id)))
-        return found[:25]
+                urgency = (not await self.listing.waits_for(hosted, user_id), *_due(hosted))
+                found.append((urgency, label, str(hosted.id)))
+        found.sort(key=lambda one: one[0])
+        return [(label, value) for _urgency, label, value in found[:MATCH_CHOICES]]
 
     async def games(self, caller: Caller) -> Answer:
         """The caller's matches (``/tora games``)."""
@@ -563,6 +568,12 @@ def _thread_notice(player: str, rival: str | None, ai: bool, game: str, thread: 
 
 def _place(hosted: Hosted) -> Place:
     return Place(hosted.guild_id, hosted.channel_id)
+
+
+def _due(hosted: Hosted) -> tuple[bool, float, int]:
+    """A match's place by its deadline: the soonest first, those without one last (then
+    the oldest)."""
+    return (hosted.due_at is None, hosted.due_at or 0.0, hosted.id)
 
 
 def game_options() -> list[str]:

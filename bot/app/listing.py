@@ -45,6 +45,13 @@ class Listing:
             phase=phase,
         )
 
+    async def waits_for(self, hosted: Hosted, user_id: int) -> bool:
+        """Whether ``hosted`` is being played and it is ``user_id``'s turn ("your turn" in
+        ``/tora games``)."""
+        if hosted.phase != PLAYING or hosted.match_id is None:
+            return False
+        return hosted.side_of(user_id) == (await self._info(hosted.match_id)).side_to_act
+
     async def names(self, *user_ids: int | None) -> list[str]:
         """The players' names as written (escape them in texts); "anyone" for an open seat."""
         names = []

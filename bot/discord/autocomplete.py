@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app.answers import Unusable, explain, first_sentence
+from bot.app.answers import Unusable, first_sentence
 from bot.app.completions import Completion
 from bot.i18n import from_discord, speaking
 from bot.service import Refused
@@ -185,15 +185,8 @@ class Completing(Serving, app_commands.Group):
     async def complete_spirit(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         """``/tora setup spirit``: the match's Spirits with what each does (its power), in
         the caller's language."""
-        with speaking(await _language(interaction)):
-            try:
-                caller = caller_of(interaction)
-                match = _option(interaction, "match")
-                found = await self.handlers.app.completions.spirit(caller, match, current)
-            except (Refused, Unusable) as refusal:
-                first = (explain(refusal) or "").split(". ")[0].rstrip(".")[:99] + "."
-                return [app_commands.Choice(name=first, value=first)]
-            except Exception:
-                log.exception("setup autocomplete failed", extra={"user": interaction.user.id})
-                return []
-        return [app_commands.Choice(name=name[:100], value=value) for name, value in found[:MOST]]
+        found = self.handlers.app.completions
+        match = _option(interaction, "match")
+        return await safely(
+            interaction, lambda: found.spirit(caller_of(interaction), match, current)
+        )
