@@ -1,0 +1,99 @@
+"""Review rE: what a finished game leaves behind (records, replays, analysis) for the three
+games: each test asserts what a player should see and fails today."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ai
+from benchmarks.common import play_random_turn
+from bot.service import User
+from bot.service.testing import Harness
+from render.drawings import drawing_of
+from rules import Side, game_type
+from rules.tora import Game
+from rules.tora.transcript import write_record as tora_record
+from rules.torishogi import ToriShogiGame
+from rules.torishogi.record import write_record as torishogi_record
+
+ANN, BOB = User(1, "ann"), User(2, "bob")
+GUILD = 1
+
+
+def _torishogi_played(moves: int, seed: int = 1) -> ToriShogiGame:
+    game = ToriShogiGame()
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game.apply(rng.choice(game.legal_actions()))
+        game.end_turn()
+    return game
+
+
+@pytest.mark.parametrize("ending", ["resign", "draw"])
+def test_a_torishogi_replay_ends_on_its_resignation_or_agreed_draw(ending: str) -> None:
+    """TORA's and Torii's replays end on a frame of the result (the record's last line);
+    ToriShogi's stops at the last move: the GIF's last frame says whose move it is, and the
+    web page's replay and move list never reach the resignation or the draw."""
+    game = _torishogi_played(6)
+    if ending == "resign":
+        game.resign(game.side)
+    else:
+        game.agree("draw")
+    text = torishogi_record(game)
+    views = drawing_of("torishogi").views(text)
+    assert len(views) == len(game.turns) + 1  # the start, then one view per record line
+    assert views[-1].outcome is not None
+
+
+def test_a_tora_replay_shows_the_last_turn_before_a_player_resigned_on_their_own_turn() -> None:
+    """The commonest ending: the Challenger ends a turn, the Opposition resigns on theirs.
+    The replay reads the Challenger's finished turn as one interrupted by the resignation
+    (R26) and never ends it: its frame is missing, and the web page's move list shows that
+    turn as "no action"; R50: replaying a record reproduces the game exactly."""
+    rng = random.Random(0)
+    game = Game(board="short")
+    for _ in range(3):
+        play_random_turn(game, rng)
+    assert not game.is_over() and game.side == Side.OPPOSITION
+    last = list(game.turns[-1].texts)
+    game.resign(Side.OPPOSITION)
+    text = tora_record(game, {"Challenger": "ann", "Opposition": "bob"})
+    views = drawing_of("tora").views(text)
+    assert len(views) == len(game.turns) + 1
+    assert [event.text for event in views[3].last_turn] == last
+
+
+async def _players(h: Harness) -> None:
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+
+
+async def test_an_analysis_says_a_tora_turn_left_to_its_deadline_lapsed_not_empty_code(
+    h: Harness,
+) -> None:
+    """A TORA turn left to its deadline is recorded with no action; the analysis judges it
+    (doing nothing often loses the most) and writes it as ``played ``;`` : an empty code span
+    Discord shows as two stray backticks. It should say the turn lapsed."""
+    await _players(h)
+    assert h.store is not None
+    kind = game_type("tora")
+    options = kind.check_options({"board": "short"})
+    rng = random.Random(3)
+    answers = ai.engines.drawn_answers(kind, options, rng)
+    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
+    player = ai.make_player("random", match.game)
+    for turn in range(4):
+        if turn == 1:
+            match.end_turn_by_deadline()  # bob's turn lapses
+            continue
+        for text in player.turn(match.game.for_player(match.game.side), rng, 1.0):
+            match.act(text)
+        match.end_turn()
+    match.resign(Side.OPPOSITION)
+    await h.store.save(match)
+    report = await h.service.analyse(match.id, ANN, GUILD)
+    assert "Turn 2, bob" in report.text  # the lapsed turn is among those that lost the most
+    assert "``" not in report.text
