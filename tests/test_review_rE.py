@@ -200,3 +200,22 @@ async def test_a_match_that_just_ended_is_listed_among_the_recently_ended(h: Har
     said = await Listing(h.service).games(ANN.id)
     recent = said.split("**Recently ended**")[1]
     assert "Match 1 " in recent, said
+
+
+async def test_the_board_of_an_aborted_match_does_not_say_it_is_being_played(tmp_path) -> None:
+    """After a match is aborted, ``/tora board`` in its channel shows its last board as
+    "Match 1 (ToriShogi) is being played:": an aborted match has no outcome, and the
+    answer takes every match without one for a running one. It should say it was aborted
+    (without a result)."""
+    from harness.stage import Stage
+
+    async with Stage(tmp_path, ("ann",)) as stage:
+        await stage.slash("ann", "challenge", game="torishogi", ai="easy")
+        await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
+        await stage.slash("ann", "match", "abort")
+        await stage.click("ann", "Abort")
+        await stage.posted("aborted")
+        board = await stage.slash("ann", "board")
+        assert board.files, board.text
+        assert "is being played" not in board.text, board.text
+        assert "aborted" in board.text, board.text
