@@ -219,3 +219,15 @@ async def test_the_board_of_an_aborted_match_does_not_say_it_is_being_played(tmp
         assert board.files, board.text
         assert "is being played" not in board.text, board.text
         assert "aborted" in board.text, board.text
+
+
+def test_an_analysis_writes_a_loss_of_a_thousand_or_more_as_a_plain_number() -> None:
+    """ToriShogi's evaluation counts centi-Swallows and Torii's runs to the hundreds a
+    Follower, so a blunder costs a thousand or more; the summary formats it with ``.3g``
+    and a player reads "(1.23e+03 lost, by its evaluation)". It should read 1230 (or
+    1234), as numbers read everywhere else."""
+    from bot.service.analysis import Analysis, Slip, summary
+
+    slip = Slip(5, Side.CHALLENGER, ("c3c4",), ("g3g4",), 1234.0)
+    text = summary(Analysis((0.0,), (slip,), ()), 7, "ToriShogi", ["ann", "bob"])
+    assert "e+" not in text, text
