@@ -231,3 +231,20 @@ def test_an_analysis_writes_a_loss_of_a_thousand_or_more_as_a_plain_number() -> 
     slip = Slip(5, Side.CHALLENGER, ("c3c4",), ("g3g4",), 1234.0)
     text = summary(Analysis((0.0,), (slip,), ()), 7, "ToriShogi", ["ann", "bob"])
     assert "e+" not in text, text
+
+
+async def test_the_record_of_a_declined_challenge_says_its_game_never_began(tmp_path) -> None:
+    """``/tora games`` lists "Match 1 · ToriShogi: ann vs bob, the challenge was declined";
+    ``/tora record number:1`` then answers "There is no match 1 in this server", as for a
+    number that never existed. It should say that match 1's game never began, so it has
+    no record (as the web page's record download says)."""
+    from harness.stage import Stage
+
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.slash("bob", "decline")
+        games = await stage.slash("ann", "games")
+        assert "Match 1 " in games.text and "declined" in games.text, games.text
+        record = await stage.slash("ann", "record", number=1)
+        assert "There is no match 1" not in record.text, record.text
+        assert "never began" in record.text or "not begun" in record.text, record.text
