@@ -177,6 +177,27 @@ async def test_a_players_live_matches_are_read_however_many_ended_since(store: S
     assert [h.id for h in await store.hosting.of_user(1, 0)] == [live.id]
 
 
+@pytest.mark.parametrize(
+    "statement, values",
+    [(hosted_rows.USERS_LIVE, ("ended",)), (hosted_rows.USERS_ENDED, ("ended", 50))],
+)
+async def test_a_players_matches_are_found_without_reading_every_match_ever_hosted(
+    tmp_path: Path, statement: str, values: tuple[object, ...]
+) -> None:
+    """``/tora games``, the Activity and a DM's ``/tora board`` read a player's matches:
+    each read scanned the whole history of hosted matches, a cost that grew with every match
+    the bot ever hosted. The columns naming a player have their own indexes (migration 20)."""
+    path = tmp_path / "tora.db"
+    async with await Store.open(Config(path=path)):
+        pass
+    conn = sqlite3.connect(path)
+    plan = conn.execute(f"EXPLAIN QUERY PLAN {statement}", (2, 2, 2, 2, *values))
+    steps = [row[3] for row in plan.fetchall()]
+    conn.close()
+    assert not [step for step in steps if step.startswith("SCAN hosted_matches")], steps
+    assert sum("USING INDEX hosted_by_" in step for step in steps) == 4, steps
+
+
 async def test_a_hosted_match_with_a_player_the_store_does_not_know_is_refused(
     store: Store,
 ) -> None:

@@ -223,13 +223,10 @@ class MatchService(Looking, Absences, Drafting, Coaching):
 
     async def matches_of(self, user_id: int) -> list[Hosted]:
         """The live hosted matches (challenges included) ``user_id`` takes part in: for
-        commands given away from the match's channel, e.g. in a private message."""
-        return [
-            hosted
-            for hosted in await self._ctx.store.hosting.live()
-            if user_id
-            in (hosted.issuer_id, hosted.invitee_id, hosted.challenger_id, hosted.opposition_id)
-        ]
+        commands given away from the match's channel, e.g. in a private message. The oldest
+        first; read on the indexes naming the user, not from every live match."""
+        theirs = await self._ctx.store.hosting.of_user(user_id, 0)
+        return sorted(theirs, key=lambda hosted: hosted.id)
 
     async def stamp_of(self, place: Place) -> Stamp:
         """The channel's live match and its turn now (for buttons that act later)."""

@@ -929,6 +929,16 @@ ALTER TABLE tournaments ADD COLUMN away_days INTEGER NOT NULL DEFAULT 1
 """
 PLANNING_SUMMARY = "planned replies being made, boards looked at, tournaments' away days"
 
+# Migration 20: a player's matches (``/tora games``, the Activity, the caller's last match)
+# are found by the columns naming them, where each read scanned every hosted match ever made.
+PLAYERS_MATCHES_SUMMARY = "hosted matches found by their players"
+PLAYERS_MATCHES = """
+CREATE INDEX hosted_by_issuer ON hosted_matches (issuer_id);
+CREATE INDEX hosted_by_invitee ON hosted_matches (invitee_id);
+CREATE INDEX hosted_by_challenger ON hosted_matches (challenger_id);
+CREATE INDEX hosted_by_opposition ON hosted_matches (opposition_id);
+"""
+
 # Migration 18: the messages a front end showed an event's Join and Leave buttons in, so that
 # it can disable each once it stops applying (after a restart too).
 EVENT_BUTTONS_SUMMARY = "messages with an event's Join and Leave buttons"
@@ -1127,6 +1137,7 @@ MIGRATIONS = (
     Migration(17, PLANNING_SUMMARY, PLANNING),
     Migration(18, EVENT_BUTTONS_SUMMARY, EVENT_BUTTONS),
     Migration(19, NAME_KEYS_SUMMARY, NAME_KEYS, fill_name_keys),
+    Migration(20, PLAYERS_MATCHES_SUMMARY, PLAYERS_MATCHES),
 )
 LATEST = MIGRATIONS[-1].number
 
@@ -1162,6 +1173,7 @@ POSTGRES_MIGRATIONS = (
     PostgresMigration(17, PLANNING_SUMMARY, _postgres(PLANNING)),
     PostgresMigration(18, EVENT_BUTTONS_SUMMARY, _postgres(EVENT_BUTTONS)),
     PostgresMigration(19, NAME_KEYS_SUMMARY, NAME_KEYS, fill_name_keys_postgres),
+    PostgresMigration(20, PLAYERS_MATCHES_SUMMARY, PLAYERS_MATCHES),
 )
 
 

@@ -400,17 +400,21 @@ async def versions_of(
     return {row[0]: (row[1], row[2]) for row in rows}
 
 
+# A user's hosted matches, each column naming them on its own index (migration 20).
+_USERS = (
+    f"SELECT {COLUMNS} FROM hosted_matches WHERE (issuer_id = ? OR invitee_id = ?"
+    " OR challenger_id = ? OR opposition_id = ?)"
+)
+USERS_LIVE = f"{_USERS} AND phase != ?"
+USERS_ENDED = f"{_USERS} AND phase = ? ORDER BY id DESC LIMIT ?"
+
+
 async def of_user(db: ReadConnection, user_id: int, limit: int) -> list[Hosted]:
     """The user's hosted matches: every live one and the newest ``limit`` ended ones, the
     newest first (however many ended since, a live one is never left out)."""
-    theirs = (
-        f"SELECT {COLUMNS} FROM hosted_matches"
-        " WHERE ? IN (issuer_id, invitee_id, challenger_id, opposition_id)"
-    )
-    live = await db.execute_fetchall(f"{theirs} AND phase != ?", (user_id, ENDED))
-    ended = await db.execute_fetchall(
-        f"{theirs} AND phase = ? ORDER BY id DESC LIMIT ?", (user_id, ENDED, limit)
-    )
+    named = (user_id,) * 4
+    live = await db.execute_fetchall(USERS_LIVE, (*named, ENDED))
+    ended = await db.execute_fetchall(USERS_ENDED, (*named, ENDED, limit))
     return sorted(map(hosted_of, [*live, *ended]), key=lambda hosted: -hosted.id)
 
 
