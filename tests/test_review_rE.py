@@ -8,43 +8,12 @@ import random
 import pytest
 
 import ai
-from benchmarks.common import play_random_turn
 from bot.service import User
 from bot.service.testing import Harness
-from render.drawings import drawing_of
 from rules import Side, game_type
-from rules.tora import Game
-from rules.tora.transcript import write_record as tora_record
-from rules.torishogi import ToriShogiGame
-from rules.torishogi.record import write_record as torishogi_record
 
 ANN, BOB = User(1, "ann"), User(2, "bob")
 GUILD = 1
-
-
-def _torishogi_played(moves: int, seed: int = 1) -> ToriShogiGame:
-    game = ToriShogiGame()
-    rng = random.Random(seed)
-    for _ in range(moves):
-        game.apply(rng.choice(game.legal_actions()))
-        game.end_turn()
-    return game
-
-
-@pytest.mark.parametrize("ending", ["resign", "draw"])
-def test_a_torishogi_replay_ends_on_its_resignation_or_agreed_draw(ending: str) -> None:
-    """TORA's and Torii's replays end on a frame of the result (the record's last line);
-    ToriShogi's stops at the last move: the GIF's last frame says whose move it is, and the
-    web page's replay and move list never reach the resignation or the draw."""
-    game = _torishogi_played(6)
-    if ending == "resign":
-        game.resign(game.side)
-    else:
-        game.agree("draw")
-    text = torishogi_record(game)
-    views = drawing_of("torishogi").views(text)
-    assert len(views) == len(game.turns) + 1  # the start, then one view per record line
-    assert views[-1].outcome is not None
 
 
 async def _players(h: Harness) -> None:
