@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import random
 
-import pytest
-
 import ai
 from bot.service import User
 from bot.service.testing import Harness
@@ -48,33 +46,6 @@ async def test_an_analysis_says_a_tora_turn_left_to_its_deadline_lapsed_not_empt
     report = await h.service.analyse(match.id, ANN, GUILD)
     assert "Turn 2, bob" in report.text  # the lapsed turn is among those that lost the most
     assert "``" not in report.text
-
-
-@pytest.mark.parametrize("game", ["tora", "torishogi"])
-async def test_a_finished_match_page_lists_the_last_move_and_the_resignation(
-    tmp_path, game: str
-) -> None:
-    """ann moves, bob resigns on his turn. The web page of the finished match lists ann's
-    move as turn 1 and bob's resignation as turn 2 (as Torii's page does). Today TORA's
-    lists turn 1 as "no action" and no resignation; ToriShogi's lists no resignation."""
-    from web_world import ANN as W_ANN
-    from web_world import BOB as W_BOB
-    from web_world import HERE, World
-
-    from bot.service import Terms
-
-    async with World(tmp_path / "moves.sqlite3") as w:
-        terms = Terms(game=game, turn_seconds=36000, rated=False)
-        match = await w.playing(terms)
-        action = await w.first_action(match, Side.CHALLENGER)
-        await w.service.play(HERE, W_ANN, action)
-        await w.service.end_turn(HERE, W_ANN)
-        await w.service.resign(HERE, W_BOB)
-        _status, state = await w.get(f"/api/m/{match}")
-        moves = state["moves"]
-        assert [m["notation"] for m in moves if m["turn"] == 1] == [action]
-        assert [m["turn"] for m in moves][-1] == 2
-        assert "resign" in moves[-1]["words"]
 
 
 async def test_an_older_ended_match_s_final_board_can_be_seen_as_tora_games_says(
