@@ -72,34 +72,6 @@ async def test_an_older_ended_match_s_final_board_can_be_seen_as_tora_games_says
         assert older.text.startswith("Match 1 (ToriShogi) ended"), older.text
 
 
-async def test_an_analysis_does_not_judge_a_tora_turn_cut_short_by_the_opponent_resigning(
-    h: Harness,
-) -> None:
-    """bob has staged one action of his turn when ann resigns (R26: at any time). bob's
-    turn never ended, yet the analysis ends it for him and judges one action against the
-    AI's whole turn: "4 turns", the fourth a half turn bob never finished. It should
-    analyse the 3 turns that were played."""
-    await _players(h)
-    assert h.store is not None
-    kind = game_type("tora")
-    options = kind.check_options({"board": "short"})
-    rng = random.Random(0)
-    answers = ai.engines.drawn_answers(kind, options, rng)
-    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
-    player = ai.make_player("random", match.game)
-    for _ in range(3):
-        for text in player.turn(match.game.for_player(match.game.side), rng, 1.0):
-            match.act(text)
-        match.end_turn()
-    first = player.turn(match.game.for_player(match.game.side), rng, 1.0)[0]
-    match.act(first)  # bob's first action of his turn...
-    match.resign(Side.CHALLENGER)  # ...when ann resigns
-    await h.store.save(match)
-    report = await h.service.analyse(match.id, ANN, GUILD)
-    assert report.text.startswith(f"Analysis of match {match.id} (TORA), 3 turns"), report.text
-    assert len(report.values) == 3
-
-
 async def test_a_match_that_just_ended_is_listed_among_the_recently_ended(h: Harness) -> None:
     """ann's long correspondence match 1 ends today; meanwhile five challenges she sent were
     declined. ``/tora games`` "Recently ended" lists the five declined challenges (the newest

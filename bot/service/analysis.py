@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import ai
 from bot.i18n import _, ngettext, slash
-from rules import ActionError, GameState, Side, game_type
+from rules import UNFINISHED, ActionError, GameState, Side, game_type
 from storage import MatchInfo
 
 from .context import Context
@@ -28,7 +28,9 @@ from .texts import escape
 
 WORST = 3  # the turns that lost the most, shown on their boards
 WIN_GAP = 100_000.0  # a drop this large is a finished game's worth (``ai.evaluation.WIN``)
-GAME_LEVEL = frozenset({"resign", "forfeit", "draw", "reset"})  # turns that end, not move
+# The turns the analysis stops at: those that end the game rather than move, and a turn cut
+# short by the opponent's resignation (it never ended, so it is not judged as played).
+STOPS = frozenset({"resign", "forfeit", "draw", "reset", UNFINISHED})
 Search = Callable[[GameState], Awaitable[list[str]]]  # the hint's turn for a position
 
 
@@ -60,13 +62,14 @@ class Analysis:
 
 def positions(final: GameState) -> list[tuple[GameState, tuple[str, ...]]]:
     """The position before each turn of a finished game that moved (not a resignation, a
-    draw or a forfeit) and the turn played there, replayed from the game's setup."""
+    draw or a forfeit, nor a turn the opponent's resignation cut short: it never ended) and
+    the turn played there, replayed from the game's setup."""
     kind = game_type(final.game_type)
     options, answers = kind.setup_of(final)
     game: GameState = kind.new_game(options, answers)
     walked: list[tuple[GameState, tuple[str, ...]]] = []
     for turn in final.turns:
-        if set(turn.texts) & GAME_LEVEL:
+        if set(turn.texts) & STOPS:
             break
         walked.append((game.copy(), tuple(turn.texts)))
         try:
