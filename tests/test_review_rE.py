@@ -72,30 +72,6 @@ async def test_an_older_ended_match_s_final_board_can_be_seen_as_tora_games_says
         assert older.text.startswith("Match 1 (ToriShogi) ended"), older.text
 
 
-async def test_a_match_that_just_ended_is_listed_among_the_recently_ended(h: Harness) -> None:
-    """ann's long correspondence match 1 ends today; meanwhile five challenges she sent were
-    declined. ``/tora games`` "Recently ended" lists the five declined challenges (the newest
-    by creation) and not the match that has just ended: the ended ones are read newest
-    *created* first (``ORDER BY id``), not newest ended."""
-    from bot.app.listing import Listing
-    from bot.service import Place, Terms
-
-    terms = Terms(game="torishogi", turn_seconds=36000, rated=False)
-    here = Place(GUILD, 500)
-    await h.running.challenge(here, ANN, BOB, terms)
-    await h.running.accept(here, BOB)
-    for n in range(5):
-        there = Place(GUILD, 600 + n)
-        other = User(100 + n, f"p{n}")
-        await h.running.challenge(there, ANN, other, terms)
-        await h.running.decline(there, other)
-    await h.running.resign(here, BOB)
-    await h.settle()
-    said = await Listing(h.service).games(ANN.id)
-    recent = said.split("**Recently ended**")[1]
-    assert "Match 1 " in recent, said
-
-
 async def test_the_board_of_an_aborted_match_does_not_say_it_is_being_played(tmp_path) -> None:
     """After a match is aborted, ``/tora board`` in its channel shows its last board as
     "Match 1 (ToriShogi) is being played:": an aborted match has no outcome, and the
