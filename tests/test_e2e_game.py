@@ -304,3 +304,26 @@ async def test_with_threads_on_but_no_thread_permission_the_challenge_is_played_
         await stage.posted("ann challenges bob")
         assert stage.emu.thread_of(stage.channel) is None
         assert not [r for r in stage.emu.requests if r.path.endswith("/threads")]
+
+
+async def test_an_older_ended_match_s_final_board_can_be_seen_as_tora_games_says(
+    tmp_path: Path,
+) -> None:
+    """``/tora games`` lists ann's recently ended matches and says to see them with
+    ``/tora board``, ``record``, ``replay``; but ``/tora board`` had no match number: it
+    showed only the last match of the channel, and ``match:1`` answered "You play in no live
+    match 1". ``/tora board number:1`` shows the final board of any ended match listed."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        for _ in range(2):
+            await stage.slash("ann", "challenge", game="torishogi", ai="easy")
+            await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
+            await stage.slash("ann", "resign")
+            await stage.click("ann", "Resign")
+            await stage.posted("AI (easy) (Opposition) wins")
+        games = await stage.slash("ann", "games")
+        assert "**Recently ended** (see them with `/tora board number:N`" in games.text, games.text
+        assert "`/tora record number:N`" in games.text, games.text
+        assert "Match 1 " in games.text, games.text
+        older = await stage.slash("ann", "board", number=1)
+        assert older.files, older.text
+        assert older.text.startswith("Match 1 (ToriShogi) ended"), older.text

@@ -48,30 +48,6 @@ async def test_an_analysis_says_a_tora_turn_left_to_its_deadline_lapsed_not_empt
     assert "``" not in report.text
 
 
-async def test_an_older_ended_match_s_final_board_can_be_seen_as_tora_games_says(
-    tmp_path,
-) -> None:
-    """``/tora games`` lists ann's recently ended matches "(see them with `/tora board`,
-    `record`, `replay`)"; but ``/tora board`` has no match number: it shows only the last
-    match of the channel, and ``match:1`` answers "You play in no live match 1". The final
-    board of any ended match listed should be reachable with ``/tora board``."""
-    from harness.stage import Stage
-
-    async with Stage(tmp_path, ("ann",)) as stage:
-        for _ in range(2):
-            await stage.slash("ann", "challenge", game="torishogi", ai="easy")
-            await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
-            await stage.slash("ann", "resign")
-            await stage.click("ann", "Resign")
-            await stage.posted("AI (easy) (Opposition) wins")
-        games = await stage.slash("ann", "games")
-        assert "**Recently ended** (see them with `/tora board`" in games.text, games.text
-        assert "Match 1 " in games.text, games.text
-        older = await stage.slash("ann", "board", match="1")
-        assert older.files, older.text
-        assert older.text.startswith("Match 1 (ToriShogi) ended"), older.text
-
-
 async def test_the_board_of_an_aborted_match_does_not_say_it_is_being_played(tmp_path) -> None:
     """After a match is aborted, ``/tora board`` in its channel shows its last board as
     "Match 1 (ToriShogi) is being played:": an aborted match has no outcome, and the

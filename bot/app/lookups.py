@@ -106,7 +106,15 @@ class Lookups:
             except Unusable:
                 if match:
                     raise
-        info = await self._match(caller, None, None)
+        return await self._public_board(caller, await self._match(caller, None, None))
+
+    async def numbered_board(self, caller: Caller, number: int) -> Answer:
+        """The public board of match ``number``, finished or not, shown as its record and
+        replay are (``_match``, ``_public``)."""
+        return await self._public_board(caller, await self._match(caller, number, None))
+
+    async def _public_board(self, caller: Caller, info: MatchInfo) -> Answer:
+        """The public board of ``info``, with how it ended or that it is being played."""
 
         async def draw() -> Answer:
             view, outcome = await self.records.public_position(info.id)
