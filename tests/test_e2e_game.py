@@ -327,3 +327,22 @@ async def test_an_older_ended_match_s_final_board_can_be_seen_as_tora_games_says
         older = await stage.slash("ann", "board", number=1)
         assert older.files, older.text
         assert older.text.startswith("Match 1 (ToriShogi) ended"), older.text
+
+
+async def test_the_board_of_an_aborted_match_does_not_say_it_is_being_played(
+    tmp_path: Path,
+) -> None:
+    """After a match is aborted, ``/tora board`` in its channel showed its last board as
+    "Match 1 (ToriShogi) is being played:": an aborted match has no outcome, and the
+    answer took every match without one for a running one. It says it was aborted
+    (without a result)."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        await stage.slash("ann", "challenge", game="torishogi", ai="easy")
+        await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
+        await stage.slash("ann", "match", "abort")
+        await stage.click("ann", "Abort")
+        await stage.posted("aborted")
+        board = await stage.slash("ann", "board")
+        assert board.files, board.text
+        assert "is being played" not in board.text, board.text
+        assert "aborted" in board.text, board.text

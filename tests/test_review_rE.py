@@ -48,25 +48,6 @@ async def test_an_analysis_says_a_tora_turn_left_to_its_deadline_lapsed_not_empt
     assert "``" not in report.text
 
 
-async def test_the_board_of_an_aborted_match_does_not_say_it_is_being_played(tmp_path) -> None:
-    """After a match is aborted, ``/tora board`` in its channel shows its last board as
-    "Match 1 (ToriShogi) is being played:": an aborted match has no outcome, and the
-    answer takes every match without one for a running one. It should say it was aborted
-    (without a result)."""
-    from harness.stage import Stage
-
-    async with Stage(tmp_path, ("ann",)) as stage:
-        await stage.slash("ann", "challenge", game="torishogi", ai="easy")
-        await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
-        await stage.slash("ann", "match", "abort")
-        await stage.click("ann", "Abort")
-        await stage.posted("aborted")
-        board = await stage.slash("ann", "board")
-        assert board.files, board.text
-        assert "is being played" not in board.text, board.text
-        assert "aborted" in board.text, board.text
-
-
 def test_an_analysis_writes_a_loss_of_a_thousand_or_more_as_a_plain_number() -> None:
     """ToriShogi's evaluation counts centi-Swallows and Torii's runs to the hundreds a
     Follower, so a blunder costs a thousand or more; the summary formats it with ``.3g``

@@ -29,6 +29,7 @@ from .actions import Actions
 from .answers import Answer, Unusable
 from .callers import Caller
 from .costly import ANALYSES, Limits
+from .listing import ending_words
 from .options import match_number
 from .parsing import parse_duration
 from .pictures import BytesCache
@@ -122,14 +123,18 @@ class Lookups:
             png = await asyncio.to_thread(board_of, view, status)
             names = (escape(status.challenger), escape(status.opposition))
             title = game_type(info.game).title
+            if outcome:
+                ended: str | None = result_words(outcome, names, localized=True)
+            else:  # aborted or cancelled: ended without a result
+                ended = ending_words(info.closed) if info.closed else None
             text = (
                 _(
                     "Match {number} ({game}) ended: {result}. Its final board:",
                     number=info.id,
                     game=title,
-                    result=result_words(outcome, names, localized=True),
+                    result=ended,
                 )
-                if outcome
+                if ended
                 else _("Match {number} ({game}) is being played:", number=info.id, game=title)
             )
             return Answer(
