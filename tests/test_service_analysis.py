@@ -209,6 +209,35 @@ async def test_an_analysis_does_not_judge_a_tora_turn_cut_short_by_the_opponent_
     assert len(report.values) == 3
 
 
+async def test_an_analysis_says_a_tora_turn_left_to_its_deadline_lapsed_not_empty_code(
+    h: Harness,
+) -> None:
+    """A TORA turn left to its deadline is recorded with no action; the analysis judges it
+    (doing nothing often loses the most) and wrote it as ``played ``;`` : an empty code span
+    Discord shows as two stray backticks. It says the turn had no action."""
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    kind = game_type("tora")
+    options = kind.check_options(GAMES["tora"])
+    rng = random.Random(3)
+    answers = ai.engines.drawn_answers(kind, options, rng)
+    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
+    player = ai.make_player("random", match.game)
+    for turn in range(4):
+        if turn == 1:
+            match.end_turn_by_deadline()  # bob's turn lapses
+            continue
+        for text in player.turn(match.game.for_player(match.game.side), rng, 1.0):
+            match.act(text)
+        match.end_turn()
+    match.resign(Side.OPPOSITION)
+    await h.store.save(match)
+    report = await h.service.analyse(match.id, ANN, GUILD)
+    assert "Turn 2, bob" in report.text  # the lapsed turn is among those that lost the most
+    assert "``" not in report.text
+
+
 def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -> None:
     slips = (
         Slip(7, Side.OPPOSITION, ("a1b2",), ("c3d4",), 1_000_000.0),

@@ -159,8 +159,8 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
             drop = f"{slip.drop:.3g}"
             # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
             cost = _("{value} lost", value=drop)
-        turns = (slip.said[0] or slip.played, slip.said[1] or slip.better)
-        played, better = (f"`{'; '.join(turn)}`" for turn in turns)
+        played = _turn_words(slip.said[0] or slip.played, by_player=True)
+        better = _turn_words(slip.said[1] or slip.better, by_player=False)
         line = _(
             "Turn {number}, {player}: played {played}; the AI prefers {better} ({cost}, by its "
             "evaluation).",
@@ -172,6 +172,19 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
         )
         lines.append(f"{rank}. {line}")
     return "\n".join(lines)
+
+
+def _turn_words(turn: Sequence[str], by_player: bool) -> str:
+    """A turn as the summary quotes it: its actions in a code span; one without actions in
+    words (an empty code span shows as two stray backticks), a player's said to be a pass
+    or a turn left to its deadline."""
+    if turn:
+        return f"`{'; '.join(turn)}`"
+    if by_player:
+        # TRANSLATORS: {played} in "Turn 2, bob: played {played}; the AI prefers ...".
+        return _("no action (a pass, or a turn left to its deadline)")
+    # TRANSLATORS: {better} in "the AI prefers {better} (...)": it would pass.
+    return _("no action")
 
 
 def boards(
