@@ -238,6 +238,17 @@ async def test_an_analysis_says_a_tora_turn_left_to_its_deadline_lapsed_not_empt
     assert "``" not in report.text
 
 
+def test_an_analysis_writes_a_loss_of_a_thousand_or_more_as_a_plain_number() -> None:
+    """ToriShogi's evaluation counts centi-Swallows and Torii's runs to the hundreds a
+    Follower, so a blunder costs a thousand or more; the summary formatted it with ``.3g``
+    and a player read "(1.23e+03 lost, by its evaluation)". It reads 1,234, as numbers
+    read everywhere else."""
+    slip = Slip(5, Side.CHALLENGER, ("c3c4",), ("g3g4",), 1234.0)
+    text = summary(Analysis((0.0,), (slip,), ()), 7, "ToriShogi", ["ann", "bob"])
+    assert "e+" not in text, text
+    assert "(1,234 lost, by its evaluation)" in text, text
+
+
 def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -> None:
     slips = (
         Slip(7, Side.OPPOSITION, ("a1b2",), ("c3d4",), 1_000_000.0),

@@ -15,8 +15,10 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from babel.numbers import format_decimal
+
 import ai
-from bot.i18n import _, ngettext, slash
+from bot.i18n import _, current, ngettext, slash
 from rules import UNFINISHED, ActionError, GameState, Side, game_type
 from storage import MatchInfo
 
@@ -156,9 +158,8 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
             # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
             cost = _("a win missed")
         else:
-            drop = f"{slip.drop:.3g}"
             # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
-            cost = _("{value} lost", value=drop)
+            cost = _("{value} lost", value=_amount(slip.drop))
         played = _turn_words(slip.said[0] or slip.played, by_player=True)
         better = _turn_words(slip.said[1] or slip.better, by_player=False)
         line = _(
@@ -172,6 +173,13 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
         )
         lines.append(f"{rank}. {line}")
     return "\n".join(lines)
+
+
+def _amount(value: float) -> str:
+    """How much a turn lost, as the reader writes numbers: a whole number from a hundred up
+    (ToriShogi's and Torii's evaluations run to thousands: never "1.23e+03"), three
+    significant digits below."""
+    return format_decimal(value, format="#,##0" if value >= 100 else "@##", locale=current())
 
 
 def _turn_words(turn: Sequence[str], by_player: bool) -> str:
