@@ -346,3 +346,20 @@ async def test_the_board_of_an_aborted_match_does_not_say_it_is_being_played(
         assert board.files, board.text
         assert "is being played" not in board.text, board.text
         assert "aborted" in board.text, board.text
+
+
+async def test_the_record_of_a_declined_challenge_says_its_game_never_began(
+    tmp_path: Path,
+) -> None:
+    """``/tora games`` lists "Match 1 · ToriShogi: ann vs bob, the challenge was declined";
+    ``/tora record number:1`` then answered "There is no match 1 in this server", as for a
+    number that never existed. It says that match 1's game never began, so it has no
+    record (as the web page's record download says)."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.slash("bob", "decline")
+        games = await stage.slash("ann", "games")
+        assert "Match 1 " in games.text and "declined" in games.text, games.text
+        record = await stage.slash("ann", "record", number=1)
+        assert "There is no match 1" not in record.text, record.text
+        assert "never began" in record.text or "not begun" in record.text, record.text

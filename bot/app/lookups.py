@@ -60,10 +60,27 @@ class Lookups:
         mine = info is not None and info.side_of(caller.user.id) is not None
         here = info is not None and not caller.in_dm and info.guild_id == caller.guild_id
         if info is None or not (mine or here):
+            await self._check_begun(caller, number)
             if caller.in_dm:
                 raise Unusable(_("There is no match {number} of yours.", number=number))
             raise Unusable(_("There is no match {number} in this server.", number=number))
         return info
+
+    async def _check_begun(self, caller: Caller, number: int) -> None:
+        """Unusable if ``number`` is a hosted match whose game never began (a challenge
+        declined, withdrawn or expired, a setup that lapsed) that the caller may know of:
+        ``/tora games`` lists it by that number, so "there is no match" would be wrong."""
+        hosted = await self.records.hosted(number)
+        if hosted is None or hosted.match_id is not None:
+            return
+        mine = caller.user.id in (hosted.issuer_id, hosted.invitee_id)
+        if mine or (not caller.in_dm and hosted.guild_id == caller.guild_id):
+            raise Unusable(
+                _(
+                    "Match {number}'s game never began, so it has no record, board or replay.",
+                    number=number,
+                )
+            )
 
     @staticmethod
     def _public(caller: Caller, info: MatchInfo) -> bool:
