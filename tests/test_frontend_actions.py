@@ -634,7 +634,7 @@ def _reading_lookups(view: object, record: str) -> Lookups:
     """``Lookups`` over a stand-in for the records: match 7 (TORA), played in server 1,
     no longer live in the channel."""
     info = SimpleNamespace(
-        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2,
+        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2, closed=None,
         side_of=lambda _user: None,
     )  # fmt: skip
 
