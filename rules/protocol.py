@@ -48,6 +48,9 @@ else:
 
 
 FORFEIT = "forfeit"  # Outcome.reason of a game lost on missed turns
+# The last word of a turn cut short by the opponent's resignation: played as far as it went,
+# never ended (TORA's R26); a record line ending in it is not a finished turn.
+UNFINISHED = "unfinished"
 DESCRIPTION = 100  # characters of a setup option's description (a menu option's limit)
 
 

@@ -815,7 +815,7 @@ def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     no longer live in the channel; its service draws with ``paint`` (by default in threads,
     as with no drawing workers)."""
     info = SimpleNamespace(
-        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2,
+        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2, closed=None,
         side_of=lambda _user: None,
     )  # fmt: skip
 

@@ -164,6 +164,18 @@ async def test_a_result_and_a_withdrawal_say_what_happens_next(h: Harness) -> No
     assert left.endswith("The final standings are posted once every game is decided."), left
 
 
+async def test_a_board_s_result_names_its_match_number(h: Harness) -> None:
+    """A board's result post said who beat whom, never in which match: spectators could
+    not ask for its record or replay later (``/tora record number:N``)."""
+    await slow_swiss(h)
+    first = (await snapshot(h, "Slow")).pairings[0]
+    hosted = await h.store.hosting.get(first.hosted_id)
+    await h.service.resign(Place(GUILD, hosted.channel_id), user(first.second_id))
+    await h.settle()
+    [result] = [t for t in h.delivery.texts(hosted.channel_id) if "Slow" in t and "round 1:" in t]
+    assert f"(match {hosted.id})" in result, result
+
+
 async def test_a_round_is_adjudicated_at_its_deadline_never_before(h: Harness) -> None:
     desk = await slow_swiss(h)
     snap = await snapshot(h, "Slow")

@@ -97,10 +97,11 @@ class Listing:
         if ended:
             lines.append(
                 _(
-                    "**Recently ended** (see them with {board}, `{record}`, `{replay}`)",
-                    board=slash("tora board"),
-                    record=option("record"),
-                    replay=option("replay"),
+                    "**Recently ended** (see them with {board}, {record} or {replay}, N being "
+                    "the match's number)",
+                    board=slash("tora board", "number:N"),
+                    record=slash("tora record", "number:N"),
+                    replay=slash("tora replay", "number:N"),
                 )
             )
             lines += [f"- {await self._game_line(h, user_id)}" for h in ended]

@@ -28,6 +28,7 @@ from .actions import Actions
 from .answers import Answer, Unusable
 from .callers import Caller
 from .costly import ANALYSES, Limits
+from .listing import ending_words
 from .options import match_number
 from .parsing import parse_duration
 from .pictures import BytesCache
@@ -58,10 +59,27 @@ class Lookups:
         mine = info is not None and info.side_of(caller.user.id) is not None
         here = info is not None and not caller.in_dm and info.guild_id == caller.guild_id
         if info is None or not (mine or here):
+            await self._check_begun(caller, number)
             if caller.in_dm:
                 raise Unusable(_("There is no match {number} of yours.", number=number))
             raise Unusable(_("There is no match {number} in this server.", number=number))
         return info
+
+    async def _check_begun(self, caller: Caller, number: int) -> None:
+        """Unusable if ``number`` is a hosted match whose game never began (a challenge
+        declined, withdrawn or expired, a setup that lapsed) that the caller may know of:
+        ``/tora games`` lists it by that number, so "there is no match" would be wrong."""
+        hosted = await self.records.hosted(number)
+        if hosted is None or hosted.match_id is not None:
+            return
+        mine = caller.user.id in (hosted.issuer_id, hosted.invitee_id)
+        if mine or (not caller.in_dm and hosted.guild_id == caller.guild_id):
+            raise Unusable(
+                _(
+                    "Match {number}'s game never began, so it has no record, board or replay.",
+                    number=number,
+                )
+            )
 
     @staticmethod
     def _public(caller: Caller, info: MatchInfo) -> bool:
@@ -105,7 +123,15 @@ class Lookups:
             except Unusable:
                 if match:
                     raise
-        info = await self._match(caller, None, None)
+        return await self._public_board(caller, await self._match(caller, None, None))
+
+    async def numbered_board(self, caller: Caller, number: int) -> Answer:
+        """The public board of match ``number``, finished or not, shown as its record and
+        replay are (``_match``, ``_public``)."""
+        return await self._public_board(caller, await self._match(caller, number, None))
+
+    async def _public_board(self, caller: Caller, info: MatchInfo) -> Answer:
+        """The public board of ``info``, with how it ended or that it is being played."""
 
         async def draw() -> Answer:
             view, outcome = await self.records.public_position(info.id)
@@ -113,14 +139,18 @@ class Lookups:
             png = await self.actions.service.paint(functools.partial(board_of, view, status))
             names = (escape(status.challenger), escape(status.opposition))
             title = game_type(info.game).title
+            if outcome:
+                ended: str | None = result_words(outcome, names, localized=True)
+            else:  # aborted or cancelled: ended without a result
+                ended = ending_words(info.closed) if info.closed else None
             text = (
                 _(
                     "Match {number} ({game}) ended: {result}. Its final board:",
                     number=info.id,
                     game=title,
-                    result=result_words(outcome, names, localized=True),
+                    result=ended,
                 )
-                if outcome
+                if ended
                 else _("Match {number} ({game}) is being played:", number=info.id, game=title)
             )
             return Answer(

@@ -5,7 +5,6 @@ record (``/tora record number:<id>``), which a front end can offer as is."""
 from __future__ import annotations
 
 import json
-import time
 
 from bot.i18n import N_, _, ngettext
 from bot.service import Settings
@@ -18,8 +17,9 @@ from .results import ladder_name, ladder_title
 
 
 def day(at: float) -> str:
-    """A date as players read it (UTC): 2027-01-15."""
-    return time.strftime("%Y-%m-%d", time.gmtime(at))
+    """A date as a Discord timestamp (``<t:1800000000:d>``): each reader sees it in their own
+    time zone and notation (a UTC date put an evening game in America on the next day)."""
+    return f"<t:{int(at)}:d>"
 
 
 def record_hint(settings: Settings, match_id: int) -> str:

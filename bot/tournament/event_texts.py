@@ -191,12 +191,16 @@ def decided(
     names: Mapping[int, str],
     then: str = "",
 ) -> str:
-    """A board's result, then ``then`` (``next_step``) if given."""
+    """A board's result with its match's number (what ``/tora record`` and ``replay`` ask
+    for; none for a board decided without a game), then ``then`` (``next_step``) if given."""
     words = _(
         RESULT_WORDS[outcome],
         first=name_of(names, row.first_id),
         second=name_of(names, row.second_id or 0),
     )
+    if row.hosted_id is not None:
+        # TRANSLATORS: a board's result ("ann beat bob") and the number of its match.
+        words = _("{result} (match {number})", result=words, number=row.hosted_id)
     text = _(BY_WORDS.get(by, DECIDED), event=title(event), round=row.round, result=words)
     return f"{text} {then}" if then else text
 

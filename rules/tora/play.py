@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Self
 
 from ..errors import IllegalAction
-from ..protocol import rounds_since
+from ..protocol import UNFINISHED, rounds_since
 from ..sides import Outcome, Side
 from ..turn import DRAW, RESIGN, Staged, TurnMachine
 from ..words import msg
@@ -413,14 +413,16 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
     # ---- game-level acts (R26, R28) and the host's verdicts ------------------------------
     def resign(self, side: Side) -> Event:
         """``side`` resigns, on its turn or not; actions already staged by the side to act
-        stay in the record as played (on its own turn, in the same line as ``resign``)."""
+        stay in the record as played: on its own turn, in the same line as ``resign``; on
+        the opponent's, in a line of their own marked ``UNFINISHED`` (that turn never
+        ended), before the ``resign`` line."""
         self._check_open()
         if side == self.side:
             self._record(self._settle(), RESIGN)
         else:
             staged = self._settle()
             if staged:
-                self._record(staged)
+                self._record(staged, UNFINISHED)
             self.waived = set()
             self.turns.append(Turn(side, self.pos.round, self.game_number, [RESIGN]))
         self._finish(Outcome(side.other, "resignation"))
