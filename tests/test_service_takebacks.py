@@ -230,6 +230,17 @@ async def test_a_monkey_decision_is_taken_back_in_a_casual_match(h: Harness) -> 
     await game_key(h)  # a restart, and a rebuild from the log, come to the same game
 
 
+async def test_a_rated_monkey_decision_says_the_deciders_own_turn_begins(h: Harness) -> None:
+    """bob's answer for his Monkey in ann's turn (TI15) in a rated match was told "Your
+    turn is over." with a Plan button, though his own turn begins at once: there was no
+    opponent's turn to plan a reply to."""
+    await torii_until_the_monkeys_pause(h, rated=True)
+    await h.running.play(HERE, BOB, "flip C")
+    ended = await h.running.end_turn(HERE, BOB)
+    assert ended.text == "Your decision is made, and your own turn begins.", ended.text
+    assert not ended.buttons
+
+
 async def test_a_takeback_accepted_while_paused_keeps_the_clock_stopped(h: Harness) -> None:
     """Regression: a takeback asked before the players agreed to pause, and accepted during
     the pause, restarted the asker's clock: the match was no longer paused, its deadline

@@ -413,11 +413,15 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     if table.game.is_over():
         said = _("Your turn ended the match: {result}", result=word(outcome_headline(table)))
         return Reply(said, stamp=table.stamp)
-    if is_robot(table.hosted.player(side.other)):
+    decided = table.game.side == side  # a decision in the opponent's turn (TI15): theirs next
+    robot = is_robot(table.hosted.player(side.other))
+    if decided and (robot or table.terms.rated or not _may_take_back(table.game)):
+        return Reply(_("Your decision is made, and your own turn begins."), stamp=table.stamp)
+    if robot:
         return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
     if table.terms.rated or not _may_take_back(table.game):
         return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
-    if table.game.side == side:  # a decision in the opponent's turn (TI15): theirs follows
+    if decided:
         return Reply(
             _(
                 "Your decision is made, and your own turn begins. Changed your mind? Ask "
