@@ -23,7 +23,14 @@ MAX_URL = 512  # a link button's address
 LINK_STYLE = 5  # a button that opens its url and never reaches the bot
 URL_SCHEMES = ("http://", "https://", "discord://")
 MAX_ROWS = 5
+MAX_IN_ROW = 5  # buttons in an action row (a select fills one alone)
 MAX_EMBEDS = 10
+MAX_ATTACHMENTS = 10
+MAX_OPTIONS = 25  # a string select's options; its min_values and max_values too
+MAX_OPTION_TEXT = 100  # an option's label, value and description
+MAX_PLACEHOLDER = 150
+STRING_SELECT = 3
+SELECTS = (STRING_SELECT, 5, 6, 7, 8)  # string, user, role, mentionable, channel
 FILE_FIELD = re.compile(r"files\[(\d+)\]")
 
 
@@ -84,6 +91,10 @@ def check(payload: dict[str, Any], uploads: dict[int, Upload], where: str = "") 
             f"{where}embeds", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."
         )
     check_components(payload.get("components") or [], payload.get("flags") or 0, where)
+    if max(len(uploads), len(payload.get("attachments") or [])) > MAX_ATTACHMENTS:
+        raise invalid_form(
+            f"{where}attachments", "BASE_TYPE_MAX_LENGTH", "Must be 10 or fewer in length."
+        )
     if sum(len(u.data) for u in uploads.values()) > MAX_UPLOAD:
         raise ApiError(413, TOO_LARGE, "Request entity too large")
 
@@ -94,7 +105,20 @@ def check_components(components: list[dict[str, Any]], flags: int, where: str) -
         raise invalid_form(
             f"{where}components", "BASE_TYPE_MAX_LENGTH", "Must be 5 or fewer in length."
         )
+    for row in components:
+        if row.get("type") == 1:
+            check_row(row.get("components") or [], where)
+    custom_ids: set[str] = set()
     for component in walk_components(components):
+        custom_id = component.get("custom_id")
+        if custom_id in custom_ids:  # unique within a message (disabled ones too)
+            raise invalid_form(
+                f"{where}components",
+                "COMPONENT_CUSTOM_ID_DUPLICATED",
+                "Component custom id cannot be duplicated",
+            )
+        if custom_id:
+            custom_ids.add(custom_id)
         if len(component.get("custom_id") or "") > MAX_CUSTOM_ID:
             raise invalid_form(
                 f"{where}components",
@@ -109,6 +133,69 @@ def check_components(components: list[dict[str, Any]], flags: int, where: str) -
             )
         if component.get("type") == 2:
             check_button(component, where)
+        if component.get("type") in SELECTS:
+            check_select(component, where)
+
+
+def check_row(row: list[dict[str, Any]], where: str) -> None:
+    """An action row holds 1 to 5 buttons, or one select alone."""
+    selects = sum(c.get("type") in SELECTS for c in row)
+    if not 1 <= len(row) <= MAX_IN_ROW:
+        raise invalid_form(
+            f"{where}components", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 5 in length."
+        )
+    if selects and len(row) > 1:
+        raise invalid_form(
+            f"{where}components",
+            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
+            "The specified component exceeds the maximum width",
+        )
+
+
+def check_select(select: dict[str, Any], where: str) -> None:
+    """A select's placeholder and value counts; a string select's options: 1 to 25, each
+    label and value 1 to 100 characters, a description up to 100, no value twice, and no
+    more chosen by default than may be chosen."""
+    at = f"{where}components"
+    if len(select.get("placeholder") or "") > MAX_PLACEHOLDER:
+        raise invalid_form(
+            at, "BASE_TYPE_MAX_LENGTH", "placeholder: Must be 150 or fewer in length."
+        )
+    least, most = select.get("min_values", 1), select.get("max_values", 1)
+    if not (0 <= least <= MAX_OPTIONS and 1 <= most <= MAX_OPTIONS and least <= most):
+        raise invalid_form(at, "BASE_TYPE_BAD_LENGTH", "min_values/max_values: out of range.")
+    if select.get("type") != STRING_SELECT:
+        return
+    options = select.get("options") or []
+    if not 1 <= len(options) <= MAX_OPTIONS:
+        raise invalid_form(
+            f"{at}.options", "BASE_TYPE_BAD_LENGTH", "Must be between 1 and 25 in length."
+        )
+    for option in options:
+        for key in ("label", "value"):
+            if not 1 <= len(option.get(key) or "") <= MAX_OPTION_TEXT:
+                raise invalid_form(
+                    f"{at}.options.{key}",
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                )
+        if len(option.get("description") or "") > MAX_OPTION_TEXT:
+            raise invalid_form(
+                f"{at}.options.description",
+                "BASE_TYPE_MAX_LENGTH",
+                "Must be 100 or fewer in length.",
+            )
+    values = [option.get("value") for option in options]
+    if len(set(values)) < len(values):
+        raise invalid_form(
+            f"{at}.options",
+            "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
+            "The specified option value is already used",
+        )
+    if sum(bool(option.get("default")) for option in options) > most:
+        raise invalid_form(
+            f"{at}.options", "BASE_TYPE_BAD_LENGTH", "More chosen by default than may be chosen."
+        )
 
 
 def check_button(button: dict[str, Any], where: str) -> None:

@@ -15,6 +15,8 @@ from .encode import TooLarge, render_async
 from .ladder import LadderRow, ladder_png
 from .rating_chart import ChartPoint, rating_chart_png
 from .replays import (
+    HIDDEN,
+    TOO_LARGE,
     Picture,
     Replay,
     board_of,
@@ -22,6 +24,7 @@ from .replays import (
     picture_of,
     record_status,
     replay_of,
+    replay_or_why,
 )
 from .status import StatusFields, StatusInfo
 from .tora.board import board_png, preview_png, private_png
@@ -29,6 +32,8 @@ from .tora.replay import replay_gif, views_from_record
 from .tora.scorecard import score_card_png
 
 __all__ = [
+    "HIDDEN",
+    "TOO_LARGE",
     "BracketMatch",
     "ChartPoint",
     "LadderRow",
@@ -50,6 +55,7 @@ __all__ = [
     "render_async",
     "replay_gif",
     "replay_of",
+    "replay_or_why",
     "score_card_png",
     "views_from_record",
 ]

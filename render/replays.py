@@ -9,11 +9,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from rules.records import game_of, headers_of
+from rules.records import RecordError, game_of, headers_of
 from rules.registry import DEFAULT, GAMES
 
 from .drawings import drawing_of
-from .encode import gif_bytes, most_frames
+from .encode import TooLarge, gif_bytes, most_frames
 from .pointing import MarkFields
 from .status import StatusFields, StatusInfo
 from .words import ENGLISH, Words
@@ -108,3 +108,19 @@ def replay_of(text: str, words: Words = ENGLISH) -> Replay:
     kept = views[-most_frames(last.size) :]
     frames = [drawing.frame(view, info) for view in kept[:-1]]
     return Replay(gif_bytes([*frames, last]), len(views) - 1, len(kept) - 1)
+
+
+HIDDEN, TOO_LARGE = "hidden", "too large"  # why a replay is not drawn (``replay_or_why``)
+
+
+def replay_or_why(text: str, words: Words = ENGLISH) -> Replay | str:
+    """``replay_of``, or why it is not drawn: ``HIDDEN`` (a RecordError: a hidden
+    Assassin's action before the end) or ``TOO_LARGE`` (``TooLarge``). Answered, not raised:
+    a replay is drawn in a drawing worker, where a raise is a failed drawing, drawn again
+    in the bot's own process."""
+    try:
+        return replay_of(text, words)
+    except RecordError:
+        return HIDDEN
+    except TooLarge:
+        return TOO_LARGE

@@ -6,13 +6,22 @@
 # First: the loader of the compiled build, which the rest may come from (rules/compiled.py).
 from . import compiled  # noqa: F401
 from .errors import ActionError, AmbiguousAction, IllegalAction, MalformedAction
-from .protocol import Choice, ChoiceGroup, GameState, GameType, GameView, SetupQuestion
+from .protocol import (
+    UNFINISHED,
+    Choice,
+    ChoiceGroup,
+    GameState,
+    GameType,
+    GameView,
+    SetupQuestion,
+)
 from .registry import DEFAULT, GAMES, game_type
 from .sides import Outcome, Side
 
 __all__ = [
     "DEFAULT",
     "GAMES",
+    "UNFINISHED",
     "ActionError",
     "AmbiguousAction",
     "Choice",

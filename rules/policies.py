@@ -184,8 +184,10 @@ class Policies(ABC, Generic[G]):
         return ", ".join(answers[side][name] for name in shown if name in answers[side])
 
     def to_act(self, view: GameView[Any]) -> str:
-        """A move, or a decision in the opponent's turn and what it is (the view words it:
-        Torii's Monkey flip)."""
+        """A move, a pass that is the turn's only legal action (Torii's TI8), or a decision in
+        the opponent's turn and what it is (the view words it: Torii's Monkey flip)."""
+        if view.forced_pass:
+            return msg("a pass (no other action is legal)")
         if view.deciding:
             return msg_n(
                 "{n} decision in the opponent's turn, {decision}",

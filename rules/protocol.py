@@ -48,6 +48,9 @@ else:
 
 
 FORFEIT = "forfeit"  # Outcome.reason of a game lost on missed turns
+# The last word of a turn cut short by the opponent's resignation: played as far as it went,
+# never ended (TORA's R26); a record line ending in it is not a finished turn.
+UNFINISHED = "unfinished"
 DESCRIPTION = 100  # characters of a setup option's description (a menu option's limit)
 
 
@@ -199,6 +202,11 @@ class GameView(Protocol[Seen_co]):
         """What is decided then, in words for anyone ("" when not ``deciding``)."""
 
     @property
+    def forced_pass(self) -> bool:
+        """``side``'s turn has no choice: its only legal action is a pass (Torii's TI8). The
+        host plays it at once (``GameState.legal_actions`` holds that one action)."""
+
+    @property
     def actions_left(self) -> int: ...
 
     @property
@@ -337,6 +345,24 @@ class GameState(Protocol[A, E_co, T, V_co]):
         ...
 
     def staged(self) -> list[str]: ...
+
+    def publish(self) -> None:
+        """Make public, where the game stands, what it keeps hidden until it ends (TORA's
+        Assassin records, R44): the host ends the match there without a result (an abort,
+        a cancellation). Idempotent; a game that hides nothing does nothing."""
+        ...
+
+    def check_takeback(self) -> None:
+        """Refuse (``IllegalAction``, naming the ruling) to take back the last finished
+        turn, as the players may agree to, when it holds an action the rules never take
+        back (TORA's search, R10); nothing otherwise."""
+        ...
+
+    def check_discard(self) -> None:
+        """Refuse (``IllegalAction``, naming the ruling) to drop the running turn's staged
+        actions while the game goes on (its player accepts a takeback of the turn before),
+        when one of them is never taken back (TORA's search, R10); nothing otherwise."""
+        ...
 
     def end_turn(self, deadline: bool = False) -> T:
         """End the turn of ``side`` (at its deadline with ``deadline``: a game may then drop

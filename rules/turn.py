@@ -130,6 +130,22 @@ class TurnMachine(ABC, Generic[A, E, P, T]):
         """Refuse to take back the staged actions from ``index`` on (an action whose effect
         cannot be undone, such as TORA's search)."""
 
+    def publish(self) -> None:
+        """Make public what the game keeps hidden until it ends (TORA's Assassin records,
+        R44), where it stands: the host ends the match without a result (an abort, a
+        cancellation). Nothing is hidden in a game that does not say otherwise."""
+
+    def check_takeback(self) -> None:
+        """Refuse (IllegalAction) to take back the last finished turn, as the players may
+        agree to, when it holds an action whose effect cannot be undone (TORA's search):
+        what the staged turn could not take back, the finished one cannot either."""
+
+    def check_discard(self) -> None:
+        """Refuse (IllegalAction) to drop the staged actions while the game goes on, when
+        one of them could not be taken back (``_check_take_back`` from the first)."""
+        if self.current:
+            self._check_take_back(0)
+
     # ---- refusals, in each game's words -------------------------------------------------
     @abstractmethod
     def _refuse_over(self) -> IllegalAction: ...

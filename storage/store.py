@@ -25,7 +25,7 @@ from .config import Config
 from .errors import CorruptMatch, UnknownPlayer
 from .hosting import hosted as hosting
 from .hosting import outbox, saving
-from .hosting.area import Hosting
+from .hosting.area import Hosting, update_with_posts
 from .hosting.hosted import Hosted
 from .hosting.links import Links
 from .hosting.outbox import Post
@@ -44,6 +44,7 @@ from .players import Away, Player
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+Moved = tuple[Hosted, Sequence[Post]]  # a hosted match as changed, and its posts
 
 
 class Store:
@@ -144,11 +145,20 @@ class Store:
         """Every player who set ``key``, with its value."""
         return await self._read(lambda db: players.players_with(db, key))
 
-    async def swap_player_setting(self, user_id: int, key: str, old: str | None, new: str) -> bool:
-        """Set a player's ``key`` to ``new`` if it is still ``old``: whether this did."""
-        return await self._writer.run(
-            lambda conn: players.swap_player_setting(conn, user_id, key, old, new)
-        )
+    async def swap_player_setting(
+        self, user_id: int, key: str, old: str | None, new: str, posts: Sequence[Post] = ()
+    ) -> bool:
+        """Set a player's ``key`` to ``new`` if it is still ``old``, and then queue ``posts``
+        (about no one match: a player's daily digest), in one transaction: whether this
+        did."""
+
+        def job(conn: Connection) -> bool:
+            swapped = players.swap_player_setting(conn, user_id, key, old, new)
+            if swapped:
+                outbox.insert_posts(conn, None, posts, time.time())
+            return swapped
+
+        return await self._writer.run(job)
 
     async def queue_posts(self, posts: Sequence[Post]) -> None:
         """Messages about no one match (a player's daily digest), for the outbox."""
@@ -156,15 +166,30 @@ class Store:
         await self._writer.run(lambda conn: outbox.insert_posts(conn, None, posts, now))
 
     # ---- away days ---------------------------------------------------------------------------
-    async def add_away(self, away: Away) -> None:
-        """A player's time away in a server (UnknownPlayer if they were never met)."""
+    async def add_away(self, away: Away, moved: Sequence[Moved] = ()) -> list[Hosted]:
+        """A player's time away in a server (UnknownPlayer if they were never met), with
+        ``moved``: the hosted matches whose clocks it moves, and their posts (``_moving``)."""
         if await self.player(away.user_id) is None:
             raise UnknownPlayer(away.user_id)
-        await self._writer.run(lambda conn: players.add_away(conn, away))
+        return await self._moving(lambda conn: players.add_away(conn, away), moved)
 
-    async def end_away(self, away: Away, at: float) -> None:
-        """``away`` ends early, at ``at`` (gone if it had not begun)."""
-        await self._writer.run(lambda conn: players.end_away(conn, away, at))
+    async def end_away(self, away: Away, at: float, moved: Sequence[Moved] = ()) -> list[Hosted]:
+        """``away`` ends early, at ``at`` (gone if it had not begun), with ``moved`` as for
+        ``add_away``."""
+        return await self._moving(lambda conn: players.end_away(conn, away, at), moved)
+
+    async def _moving(
+        self, change: Callable[[Connection], None], moved: Sequence[Moved]
+    ) -> list[Hosted]:
+        """A change of a player's away days and the hosted matches it moves, each read at
+        its version (StaleHosted otherwise), in one transaction: a crash never leaves away
+        days stored whose clocks still run. The matches as saved."""
+
+        def job(conn: Connection) -> list[Hosted]:
+            change(conn)
+            return [update_with_posts(conn, hosted, posts) for hosted, posts in moved]
+
+        return await self._writer.run(job)
 
     async def aways(self, guild_id: int, user_ids: Sequence[int], since: float) -> list[Away]:
         """The players' times away in a server that end after ``since``."""
@@ -292,13 +317,15 @@ class Store:
         *,
         close: str | None = None,
         plans: Mapping[Side, Sequence[str]] | None = None,
+        forget: bool = False,
     ) -> Hosted:
         """``save`` and, in the same transaction, the hosted match's new state (StaleHosted
-        if it changed since it was read), the outbox rows announcing the change and the
-        ``plans`` (each side's planned replies now, ``put_plans``): either all of it is
+        if it changed since it was read), the outbox rows announcing the change, the
+        ``plans`` (each side's planned replies now, ``put_plans``) and, with ``forget``,
+        both sides' plan drafts and looks gone (``Save.forget``): either all of it is
         durable when this returns, or none of it was written."""
         request = await self._append(match, close)
-        save = Save(request, state_version(match.game), hosted, posts, plans)
+        save = Save(request, state_version(match.game), hosted, posts, plans, forget)
         saved, updated = await self._write(save)
         self._saved(match, request, saved)
         return cast(Hosted, updated)  # a save with a hosted match answers it

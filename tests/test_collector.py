@@ -196,6 +196,26 @@ async def test_the_service_is_busy_while_a_menu_or_its_choices_are_under_way(
             await busy_while(service, call, reading.is_set, loading.set, why)
 
 
+async def test_the_channels_locks_are_not_kept_for_every_channel_ever_asked_in(
+    tmp_path: Path,
+) -> None:
+    """Every command and every autocomplete keystroke (``choices``: not rate limited) takes
+    its channel's lock, made on first use and never let go: a bot in many servers kept one
+    for every channel and every DM ever typed in, for as long as it ran (and one per server
+    and per player). A lock nobody holds nor waits for is as good as a new one: it need not
+    be kept."""
+    from bot.service import Place, User
+
+    async with Harness(tmp_path / "locks.sqlite3") as h:
+        assert h.service is not None
+        for channel in range(1000, 1500):  # a keystroke in each: no match there
+            assert await h.service.choices(Place(1, channel), User(7, "eve"), "a") == []
+        locks = h.service._locks
+        kept = len(locks._locks), len(locks._servers), len(locks._players)
+        assert not locks.busy()
+    assert kept == (0, 0, 0), f"locks kept (channels, servers, players), none held: {kept}"
+
+
 async def test_the_service_is_busy_while_an_ending_is_announced(tmp_path: Path) -> None:
     """The listeners of a match's end (the ladder's rating, a tournament's next round) run
     after the channel's lock is let go: they count too."""

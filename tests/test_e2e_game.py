@@ -304,3 +304,62 @@ async def test_with_threads_on_but_no_thread_permission_the_challenge_is_played_
         await stage.posted("ann challenges bob")
         assert stage.emu.thread_of(stage.channel) is None
         assert not [r for r in stage.emu.requests if r.path.endswith("/threads")]
+
+
+async def test_an_older_ended_match_s_final_board_can_be_seen_as_tora_games_says(
+    tmp_path: Path,
+) -> None:
+    """``/tora games`` lists ann's recently ended matches and says to see them with
+    ``/tora board``, ``record``, ``replay``; but ``/tora board`` had no match number: it
+    showed only the last match of the channel, and ``match:1`` answered "You play in no live
+    match 1". ``/tora board number:1`` shows the final board of any ended match listed."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        for _ in range(2):
+            await stage.slash("ann", "challenge", game="torishogi", ai="easy")
+            await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
+            await stage.slash("ann", "resign")
+            await stage.click("ann", "Resign")
+            await stage.posted("AI (easy) (Opposition) wins")
+        games = await stage.slash("ann", "games")
+        assert "**Recently ended** (see them with `/tora board number:N`" in games.text, games.text
+        assert "`/tora record number:N`" in games.text, games.text
+        assert "Match 1 " in games.text, games.text
+        older = await stage.slash("ann", "board", number=1)
+        assert older.files, older.text
+        assert older.text.startswith("Match 1 (ToriShogi) ended"), older.text
+
+
+async def test_the_board_of_an_aborted_match_does_not_say_it_is_being_played(
+    tmp_path: Path,
+) -> None:
+    """After a match is aborted, ``/tora board`` in its channel showed its last board as
+    "Match 1 (ToriShogi) is being played:": an aborted match has no outcome, and the
+    answer took every match without one for a running one. It says it was aborted
+    (without a result)."""
+    async with Stage(tmp_path, ("ann",)) as stage:
+        await stage.slash("ann", "challenge", game="torishogi", ai="easy")
+        await stage.posted("ann starts a practice match of ToriShogi against AI (easy).")
+        await stage.slash("ann", "match", "abort")
+        await stage.click("ann", "Abort")
+        await stage.posted("aborted")
+        board = await stage.slash("ann", "board")
+        assert board.files, board.text
+        assert "is being played" not in board.text, board.text
+        assert "aborted" in board.text, board.text
+
+
+async def test_the_record_of_a_declined_challenge_says_its_game_never_began(
+    tmp_path: Path,
+) -> None:
+    """``/tora games`` lists "Match 1 · ToriShogi: ann vs bob, the challenge was declined";
+    ``/tora record number:1`` then answered "There is no match 1 in this server", as for a
+    number that never existed. It says that match 1's game never began, so it has no
+    record (as the web page's record download says)."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
+        await stage.slash("bob", "decline")
+        games = await stage.slash("ann", "games")
+        assert "Match 1 " in games.text and "declined" in games.text, games.text
+        record = await stage.slash("ann", "record", number=1)
+        assert "There is no match 1" not in record.text, record.text
+        assert "never began" in record.text or "not begun" in record.text, record.text

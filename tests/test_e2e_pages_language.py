@@ -64,7 +64,7 @@ async def test_help_games_and_confirmations_in_each_players_language(tmp_path: P
 
         ended = await stage.slash("ann", "games")
         assert ended.text.startswith("Gerade läuft keine Partie von dir.\n**Kürzlich beendet**")
-        assert "`/tora brett`" in ended.text, ended.text
+        assert "`/tora brett nummer:N`" in ended.text, ended.text
         assert "- Partie 1 · ToriShogi: ann gegen bob, beendet: bob gewinnt (" in ended.text
 
         stage.emu.world.guilds[stage.guild].preferred_locale = "de"

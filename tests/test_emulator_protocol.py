@@ -346,3 +346,63 @@ async def test_standalone_process_prints_its_addresses_and_the_transcript() -> N
     finally:
         child.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(child.wait(), 10) == 0
+
+
+def _select(**fields: Any) -> dict[str, Any]:
+    """A string select of three options, changed by ``fields``."""
+    options = [{"label": f"Option {n}", "value": str(n)} for n in range(3)]
+    return {"type": 3, "custom_id": "pick", "options": options} | fields
+
+
+def _row(*components: dict[str, Any]) -> dict[str, Any]:
+    return {"type": 1, "components": list(components)}
+
+
+def _button(custom_id: str) -> dict[str, Any]:
+    return {"type": 2, "style": 1, "label": custom_id, "custom_id": custom_id}
+
+
+async def test_components_and_attachments_discord_refuses_are_refused(
+    emu: Emulator, http: aiohttp.ClientSession
+) -> None:
+    """The limits Discord keeps on a message's selects, buttons and attachments, refused
+    as Discord does (400 50035 with its ``errors`` tree), so that a bot breaking one fails
+    its tests here rather than on Discord."""
+    channel = emu.add_channel(emu.add_guild("g"), "general")
+    many = [{"label": str(n), "value": str(n)} for n in range(26)]
+    twice = [{"label": "a", "value": "same"}, {"label": "b", "value": "same"}]
+    chosen = [{"label": v, "value": v, "default": True} for v in "ab"]  # of a single select
+    refused = {
+        "26 options": [_row(_select(options=many))],
+        "no option": [_row(_select(options=[]))],
+        "a long label": [_row(_select(options=[{"label": "x" * 101, "value": "x"}]))],
+        "a long value": [_row(_select(options=[{"label": "x", "value": "x" * 101}]))],
+        "a long description": [
+            _row(_select(options=[{"label": "x", "value": "x", "description": "d" * 101}]))
+        ],
+        "a long placeholder": [_row(_select(placeholder="p" * 151))],
+        "a value twice": [_row(_select(options=twice))],
+        "two defaults of one": [_row(_select(options=chosen))],
+        "six buttons a row": [_row(*(_button(f"b{n}") for n in range(6)))],
+        "a select beside a button": [_row(_select(), _button("b"))],
+        "a custom_id twice": [_row(_button("b")), _row(_button("b"))],
+    }
+    for why, components in refused.items():
+        status, body = await call(
+            http,
+            "POST",
+            f"/channels/{channel}/messages",
+            {"content": "x", "components": components},
+        )
+        assert (status, body.get("code")) == (400, 50035) and body.get("errors"), why
+    fine = [_row(_select(options=many[:25], placeholder="p" * 150)), _row(*map(_button, "abcde"))]
+    status, _ = await call(
+        http, "POST", f"/channels/{channel}/messages", {"content": "x", "components": fine}
+    )
+    assert status == 200
+    form = aiohttp.FormData()
+    form.add_field("payload_json", json.dumps({"content": "files"}))
+    for n in range(11):
+        form.add_field(f"files[{n}]", b"x", filename=f"f{n}.txt")
+    status, body = await call(http, "POST", f"/channels/{channel}/messages", data=form)
+    assert (status, body.get("code")) == (400, 50035), body

@@ -9,6 +9,7 @@ import asyncio
 import io
 import logging
 import random
+import time
 from dataclasses import dataclass, field
 from datetime import timedelta
 from types import SimpleNamespace
@@ -18,6 +19,7 @@ import discord
 import pytest
 from PIL import Image
 
+import render.replays
 from bot.app import Answer, App, Caller, Unusable, permissions
 from bot.app.actions import Actions, ChallengeOptions, terms_of
 from bot.app.buttons import Press
@@ -38,10 +40,12 @@ from bot.service import (
     Refused,
     Settings,
     StaleRequest,
+    Terms,
     User,
     save_guild,
 )
 from bot.service.guild import ClockChoice
+from bot.service.offload import Offload
 from bot.service.testing import Harness, RecordingThreads
 from bot.tournament.desk import TournamentDesk
 from render import views_from_record
@@ -129,6 +133,23 @@ async def test_a_command_in_a_dm_finds_the_callers_match(act: Actions, h: Harnes
         await act.choices(dm(CARL), None, "")
 
 
+async def test_the_match_choices_offer_the_callers_turns_first(act: Actions, h: Harness) -> None:
+    """The ``match`` option offers 25 of the caller's live matches (Discord shows no more):
+    they were the oldest 25, so with 26 going on, the newest, where it is bob's turn, was
+    never offered. The ones waiting for the caller come first, then by deadline."""
+    for channel in range(200, 225):  # ann challenges: she moves first
+        await start_short(act, h, channel=channel)
+    bob, ann = Caller(BOB, GUILD, 300), Caller(ANN, GUILD, 300)
+    await act.challenge(bob, ANN, ChallengeOptions())
+    await act.accept(ann, None)
+    await act.setup(bob, None, {"strategy": "aggressive"})
+    await act.setup(ann, None, {"strategy": "defensive"})
+    await h.settle()
+    newest = str(max(hosted.id for hosted in await h.service.matches_of(BOB.id)))
+    offered = await act.my_matches(BOB.id)
+    assert len(offered) == 25 and offered[0][1] == newest, offered[:2]
+
+
 async def test_turn_prompts_carry_buttons_with_public_stamps(act: Actions, h: Harness) -> None:
     await start_short(act, h)
     [(_shown, first)] = (await act.choices(here(ANN), None, "A v5h7-v5h6"))[:1]
@@ -192,6 +213,81 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
     assert [c.name for c in await group.complete_action(interaction, "")] == ["It is ann's turn."]
 
 
+async def test_a_user_has_at_most_one_unfinished_autocomplete_at_a_time() -> None:
+    """An autocomplete's work not ready in time goes on after its (empty) answer, so that a
+    later keystroke finds it done. Every keystroke (not rate limited) started another all
+    the same while the last was unfinished: a user typing on while the service is slow, or
+    a script, piled up work without bound. A keystroke while the user's last work is
+    unfinished starts none (no choices, at once); once it is done, the next one does."""
+    from bot.discord.autocomplete import safely
+
+    interaction = SimpleNamespace(
+        locale=discord.Locale.american_english,
+        client=None,
+        user=SimpleNamespace(id=41),
+        created_at=discord.utils.utcnow() - timedelta(seconds=10),  # no time left: late
+    )
+    release = asyncio.Event()
+    started: list[int] = []
+
+    async def slow() -> list[tuple[str, str]]:
+        started.append(1)
+        await release.wait()
+        return [("a", "a")]
+
+    for _ in range(20):  # keystrokes while the first one's work goes on
+        assert await safely(interaction, slow) == []  # type: ignore[arg-type]
+    assert len(started) == 1, f"{len(started)} unfinished completions of one user"
+    release.set()
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    release.clear()
+    assert await safely(interaction, slow) == []  # type: ignore[arg-type]
+    assert len(started) == 2, "once the last was done, a keystroke starts its work"
+    release.set()
+    await asyncio.sleep(0)
+
+
+async def test_the_spirit_completion_keeps_discords_limits_and_its_time() -> None:
+    """``/tora setup spirit:``'s choices went around ``safely``: a value was not cut to
+    Discord's 100 characters (Discord refuses the whole answer), and a completion slower
+    than Discord waits (3 s) was waited for, so the user saw none at all. It keeps both,
+    as every other option's completion does."""
+    longest = "S" * 120
+    slow: list[bool] = []
+
+    async def spirit(caller: Caller, match: str | None, typed: str) -> list[tuple[str, str]]:
+        if slow:
+            await asyncio.sleep(0.5)
+        return [(longest, longest)]
+
+    group = Completing()
+    group.handlers = SimpleNamespace(  # type: ignore[assignment]
+        app=SimpleNamespace(completions=SimpleNamespace(spirit=spirit))
+    )
+    interaction = SimpleNamespace(
+        namespace=SimpleNamespace(match=None),
+        client=None,
+        user=SimpleNamespace(id=ANN.id, display_name="ann"),
+        channel=None,
+        channel_id=CHANNEL,
+        guild_id=GUILD,
+        permissions=SimpleNamespace(manage_guild=False),
+        app_permissions=discord.Permissions.all(),
+        locale=discord.Locale.american_english,
+        guild_locale=discord.Locale.american_english,
+        created_at=discord.utils.utcnow(),
+    )
+    [choice] = await group.complete_spirit(interaction, "")  # type: ignore[arg-type]
+    assert len(choice.name) <= 100 and len(choice.value) <= 100
+    slow.append(True)
+    interaction.created_at = discord.utils.utcnow() - timedelta(seconds=2.45)  # 0.05 s left
+    began = asyncio.get_running_loop().time()
+    assert await group.complete_spirit(interaction, "") == []  # type: ignore[arg-type]
+    assert asyncio.get_running_loop().time() - began < 0.4
+    await asyncio.sleep(0.6)  # the late work ends (its answer kept for nobody)
+
+
 async def test_a_public_board_for_spectators_and_a_private_one_for_players(
     act: Actions, h: Harness
 ) -> None:
@@ -221,6 +317,40 @@ async def test_with_threads_on_a_challenge_gets_its_own_thread(act: Actions, h: 
     in_thread = Caller(BOB, GUILD, 701)  # in a thread: hosted right there
     with pytest.raises(Refused, match="already hosts"):
         await act.challenge(in_thread, None, ChallengeOptions())
+
+
+async def test_a_challenge_saved_whose_answer_was_lost_keeps_its_thread(
+    act: Actions, h: Harness
+) -> None:
+    """With threads on, the challenge is saved in its new thread, but the answer of its
+    commit is lost (the connection drops after COMMIT): the command fails, and its thread
+    was deleted on any failure, leaving a challenge hosted in a channel that is gone. A
+    thread is dropped only when no challenge was saved in it: after a refusal, or a
+    failure that left it empty."""
+    from storage import DatabaseUnavailable
+
+    await save_guild(h.store, GUILD, GuildSettings(threads=True))
+    threads = act.threads
+    assert isinstance(threads, Threads)
+    store = h.store
+    real = store.hosting.create
+
+    async def lost(*args: Any, **kwargs: Any) -> Any:
+        await real(*args, **kwargs)  # committed...
+        raise DatabaseUnavailable("the connection dropped after COMMIT (simulated)")
+
+    async def unsaved(*args: Any, **kwargs: Any) -> Any:
+        raise DatabaseUnavailable("the database is away (simulated)")
+
+    store.hosting.create = lost  # type: ignore[method-assign]
+    with pytest.raises(DatabaseUnavailable):
+        await act.challenge(here(ANN), BOB, ChallengeOptions())
+    assert await store.hosting.live_in_channel(701) is not None
+    assert threads.dropped == []  # the challenge's thread stays
+    store.hosting.create = unsaved  # type: ignore[method-assign]
+    with pytest.raises(DatabaseUnavailable):
+        await act.challenge(here(CARL), None, ChallengeOptions())
+    assert threads.dropped == [702]  # nothing in it: gone
 
 
 async def test_a_threaded_challenges_take_back_works_in_the_channel_it_was_given_in(
@@ -355,6 +485,41 @@ async def test_a_players_match_of_another_server_is_shown_to_them_alone_here(
     with pytest.raises(Unusable, match="no match 1 in this server"):
         await lookups.replay(Caller(CARL, 2, 200, text_channel=True), 1, None)
     assert not (await lookups.replay(Caller(CARL, GUILD, 300, text_channel=True), 1, None)).private
+
+
+async def _long_game_with_a_hidden_move(h: Harness, channel: int) -> None:
+    """ann and bob on the long board with Assassins; ann's hidden Assassin has moved."""
+    place, service = Place(GUILD, channel), h.service
+    await service.challenge(place, ANN, BOB, Terms(options={"board": "long", "assassins": True}))
+    await service.accept(place, BOB)
+    await service.setup(place, ANN, {"strategy": "aggressive", "ruler": "Q", "assassin": "v3h17"})
+    await service.setup(place, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    await h.settle()
+    await service.play(place, ANN, "X v3h17-v4h16")
+    await service.end_turn(place, ANN)
+    await h.settle()
+
+
+async def test_a_cancelled_matchs_replay_is_not_refused_as_if_the_match_were_still_running(
+    act: Actions, h: Harness
+) -> None:
+    """R44: the Assassin's record is published when the game ends. An admin's cancel ends
+    the match for good, yet its public record kept `X ?` for ever, and /tora replay kept
+    refusing with "it can be replayed once the match has ended", which it already has (the
+    web page's replay said the same: "opens once the match has ended"); so did an abort.
+    Now a match closed without a result publishes its Assassin records, as any ended game."""
+    await _long_game_with_a_hidden_move(h, CHANNEL)
+    await h.service.cancel(Place(GUILD, CHANNEL), User(9, "mod"), admin=True)
+    await _long_game_with_a_hidden_move(h, 300)
+    await h.service.abort(Place(GUILD, 300), BOB)
+    await h.settle()
+    lookups = Lookups(act, LadderDesk(h.service, h.store, RecordingThreads()))
+    for number, channel in ((1, CHANNEL), (2, 300)):
+        carl = Caller(CARL, GUILD, channel, text_channel=True)
+        assert (await lookups.replay(carl, number, None)).files
+        record = (await lookups.record(carl, number, None)).files[0].data.decode()
+        assert "X v3h17-v4h16" in record and "X ?" not in record, record
+        assert '[ChallengerAssassin "v3h17"]' in record
 
 
 async def test_records_settings_and_admin_checks(act: Actions, h: Harness) -> None:
@@ -533,6 +698,21 @@ async def test_an_interaction_is_acted_on_once_however_often_it_arrives() -> Non
     assert done == [1] and log == [("send", ("Staged.", True))]
 
 
+async def test_a_busy_quarter_hour_of_interactions_is_not_looked_through_at_every_one() -> None:
+    """The interactions already seen (``Handled.first``, every interaction's first step):
+    past 50,000 in a quarter hour (some 55 a second, a big bot's evening), each new one
+    rebuilt the whole dict of 50,000 on the event loop."""
+    seen = Handled()
+    for number in range(50_000):
+        seen._seen[number] = time.monotonic()  # all seen a moment ago: none to drop
+    rebuilt = 0
+    for number in range(50_000, 50_100):
+        before = seen._seen
+        assert await seen.first(SimpleNamespace(id=number))  # type: ignore[arg-type]
+        rebuilt += seen._seen is not before
+    assert rebuilt <= 1, f"{rebuilt} of 100 interactions each looked through all 50,000"
+
+
 async def test_a_panel_pick_delivered_twice_is_acted_on_once() -> None:
     """Regression: a pick is acted on before it is answered when its answer is quick, so
     a second delivery of it (a replayed gateway event) staged its action again; deferring
@@ -630,11 +810,12 @@ def test_a_challenge_takes_the_servers_clock_unless_it_names_one() -> None:
     assert (increment.clock, increment.bank_seconds) == ("increment", 0.0)
 
 
-def _reading_lookups(view: object, record: str) -> Lookups:
+def _reading_lookups(view: object, record: str, paint: Any = None) -> Lookups:
     """``Lookups`` over a stand-in for the records: match 7 (TORA), played in server 1,
-    no longer live in the channel."""
+    no longer live in the channel; its service draws with ``paint`` (by default in threads,
+    as with no drawing workers)."""
     info = SimpleNamespace(
-        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2,
+        id=7, game="tora", guild_id=1, challenger_id=1, opposition_id=2, closed=None,
         side_of=lambda _user: None,
     )  # fmt: skip
 
@@ -662,6 +843,7 @@ def _reading_lookups(view: object, record: str) -> Lookups:
         player_name=player_name, live_in_channel=live_in_channel,
         latest_in_channel=latest_in_channel,
     )  # fmt: skip
+    lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=paint or Offload(0).paint))
     lookups.limits = Limits()
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}
@@ -684,6 +866,78 @@ async def test_a_past_matchs_board_and_replay_are_drawn_in_the_servers_language(
     drawn = {"board": board, "replay": replay}
     english = [what for what, data in drawn.items() if data["de"] == data["en"]]
     assert not english, f"drawn in English for a German reader: {english}"
+
+
+async def test_a_replay_gif_is_drawn_in_a_drawing_worker_not_in_the_bots_own_process(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/tora replay`` draws a frame per turn (costly.py: "a second of CPU"). Every other
+    picture is drawn by the drawing workers (docs/SERVICE.md, docs/WEB.md: "drawing never
+    holds the interpreter lock the clicks of other pages are answered under"); the replay
+    was drawn in a thread of the bot's process, where it held the interpreter lock that
+    every channel's commands wait on, two at a time, for anyone who asks every 30 s."""
+    encoded_here: list[int] = []
+    gif_bytes = render.replays.gif_bytes
+
+    def counted(frames: Any) -> bytes:
+        encoded_here.append(len(frames))
+        return gif_bytes(frames)
+
+    monkeypatch.setattr(render.replays, "gif_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    try:
+        lookups = _reading_lookups(None, MID_GAME, offload.paint)
+        answer = await lookups.replay(Caller(User(5, "cy"), guild_id=1, channel_id=100), 7, None)
+    finally:
+        offload.close()
+    (gif,) = answer.files
+    assert gif.data[:6] == b"GIF89a"
+    assert encoded_here == [], "the replay's frames were drawn in the bot's own process"
+
+
+async def test_a_past_matchs_board_and_an_analysis_chart_are_drawn_in_a_drawing_worker(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``/tora board`` of a past match and the chart of ``/tora analyse`` were drawn in
+    threads of the bot's process too, each holding the interpreter lock every channel's
+    commands wait on."""
+    import render.eval_chart
+
+    drawn_here: list[str] = []
+    png, font = render.replays.Picture.png, render.eval_chart.font
+
+    def counted_png(picture: Any) -> bytes:
+        drawn_here.append("board")
+        return png(picture)
+
+    def counted_font(*args: Any, **kw: Any) -> Any:
+        drawn_here.append("chart")
+        return font(*args, **kw)
+
+    monkeypatch.setattr(render.replays.Picture, "png", counted_png)
+    monkeypatch.setattr(render.eval_chart, "font", counted_font)
+    report = SimpleNamespace(values=[0.1, -0.2, 0.4], marked=[1], title="Match 7", text="ok")
+    report.boards = ()
+
+    async def analysable(_match: int, _user: object) -> None:
+        return None
+
+    async def analyse(_match: int, _user: object, _guild: int) -> object:
+        return report
+
+    offload = Offload(0, 0, draw_processes=1)
+    try:
+        lookups = _reading_lookups(views_from_record(MID_GAME)[-1], MID_GAME, offload.paint)
+        service = lookups.actions.service
+        service.analysable, service.analyse = analysable, analyse
+        caller = Caller(User(5, "cy"), guild_id=1, channel_id=100)
+        board = await lookups.board(caller, None)
+        _started, post = await lookups.analyse(caller, 7, None)
+        chart = await post()
+    finally:
+        offload.close()
+    assert board.files[0].data[:4] == chart.files[0].data[:4] == b"\x89PNG"
+    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
 
 
 def _long_torishogi_record(plies: int) -> str:
@@ -714,6 +968,7 @@ async def test_the_replay_of_a_long_match_shows_its_last_turns_and_says_so() -> 
 
     lookups = object.__new__(Lookups)
     lookups.records = SimpleNamespace(match_info=match_info, record=record_of)
+    lookups.actions = SimpleNamespace(service=SimpleNamespace(paint=Offload(0).paint))
     lookups.limits = Limits()
     lookups._gifs = BytesCache(64 * 1024 * 1024)
     lookups._posted = {}

@@ -436,6 +436,30 @@ async def test_a_sweep_does_not_overwrite_a_panel_a_newer_pick_is_editing(shown_
     assert older.edits == []  # the newer pick's panel stands
 
 
+async def test_the_button_sweeper_forgets_a_match_once_its_answers_are_swept() -> None:
+    """Each match whose answers had buttons kept an entry in the sweeper for as long as the
+    bot ran, once every answer was swept (an empty list), and its lock too; and every pick in
+    any panel (``claim``) walks every one of those entries, on the event loop: a pick cost
+    more with every match the bot had hosted since it started."""
+    from bot.app.buttons import presses
+    from bot.discord.buttons import buttons
+    from bot.service.phases import ENDED
+
+    async def sweep(match_id: int) -> SimpleNamespace:  # each match has ended
+        hosted = SimpleNamespace(id=match_id, phase=ENDED, turn=9, channel_id=100)
+        return SimpleNamespace(hosted=hosted, stale=())
+
+    sweeper = Sweeper(SimpleNamespace(sweep=sweep), FakeClient())  # type: ignore[arg-type]
+    for match in range(1, 301):
+        answer = FakeInteraction(match, SimpleNamespace(id=10_000 + match))
+        sweeper.watch(answer, buttons(presses(("end",), 100, Stamp(match, 1))))  # type: ignore[arg-type]
+        await sweeper.sweep(match)  # its end post swept its answer's buttons
+        assert answer.edits, "the ended match's answer was greyed"
+    await sweeper.idle()
+    assert len(sweeper._answers) == 0, f"{len(sweeper._answers)} ended matches kept"
+    assert len(sweeper._locks) == 0, f"{len(sweeper._locks)} ended matches' locks kept"
+
+
 async def test_a_messages_buttons_are_labelled_in_the_language_it_is_written_in(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -502,6 +526,7 @@ async def test_a_later_answer_ready_after_its_token_is_posted_in_the_channel() -
 
     interaction = SimpleNamespace(
         id=1,
+        guild_id=5,  # in a server's channel
         followup=SimpleNamespace(send=followup_send),
         channel=SimpleNamespace(send=channel_send),
         guild_locale=None,
@@ -519,3 +544,30 @@ async def test_a_later_answer_ready_after_its_token_is_posted_in_the_channel() -
     await responder.later(interaction, mine)  # type: ignore[arg-type]
     assert [content for content, _kwargs in posted] == ["Analysis of match 7 (ToriShogi), 2 turns"]
     assert posted[0][1]["allowed_mentions"].users is False
+
+
+async def test_a_private_later_answer_in_a_dm_is_sent_there_after_its_token() -> None:
+    """A private second answer ready after the token's 15 minutes was lost (logged) even
+    in a DM with the bot, where the channel is private already: it is sent there."""
+    posted: list[str] = []
+
+    async def followup_send(content: str, **kwargs: Any) -> None:
+        raise http_error(discord.HTTPException, 401, 50027)  # Invalid Webhook Token
+
+    async def channel_send(content: str, **kwargs: Any) -> None:
+        posted.append(content)
+
+    interaction = SimpleNamespace(
+        id=1,
+        guild_id=None,  # a DM with the bot
+        followup=SimpleNamespace(send=followup_send),
+        channel=SimpleNamespace(send=channel_send),
+        guild_locale=None,
+        locale=SimpleNamespace(value="en-US"),
+    )
+
+    async def mine() -> Answer:
+        return Answer("Only for you", private=True)
+
+    await Responder(lambda presses: None).later(interaction, mine)  # type: ignore[arg-type]
+    assert posted == ["Only for you"]

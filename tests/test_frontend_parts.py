@@ -502,6 +502,26 @@ def test_latest_interactions_expire_before_their_tokens() -> None:
     assert latest.get(100, 1) is None
 
 
+def test_a_click_in_a_busy_quarter_hour_does_not_look_through_every_remembered_user() -> None:
+    """The delivery remembers each user's latest interactions per channel (``Latest``); past
+    10,000 (channel, user) pairs it drops the old ones, but when the crowd is still young (a
+    big bot's quarter of an hour) nothing is dropped, and every interaction after that
+    rebuilt the whole dict again, on the event loop: one look through 10,000 entries per
+    click. (``RateLimit`` was fixed for the same: the next sweep once as many again came.)"""
+    now = [0.0]
+    latest: Latest[int] = Latest(14 * 60.0, clock=lambda: now[0])
+    for user in range(10_001):  # a busy quarter hour: everyone still young
+        latest.remember(100, user, user)
+        now[0] += 0.05
+    rebuilt = 0
+    for user in range(10_001, 10_201):  # the next 200 clicks
+        before = latest._seen
+        latest.remember(100, user, user)
+        rebuilt += latest._seen is not before
+        now[0] += 0.05
+    assert rebuilt <= 1, f"{rebuilt} of 200 clicks each looked through every remembered pair"
+
+
 def test_a_database_that_stays_away_is_told_in_words_not_as_a_failure():
     """Regression: with the database down for seconds, users read "Something went wrong";
     they are told it is the database, and to look whether a change was kept."""

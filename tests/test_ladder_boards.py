@@ -7,7 +7,7 @@ import json
 import pytest
 from ladder_fixtures import GUILD, ManualClock, finished, open_store
 
-from bot.ladder.boards import PAGE_SIZE, Boards, png
+from bot.ladder.boards import PAGE_SIZE, Boards
 from bot.ladder.errors import NotFound
 from bot.ladder.results import Results
 from storage import Config
@@ -36,7 +36,7 @@ async def test_pages_rank_best_first_and_mark_provisional_ratings(db: Config) ->
         loser = next(line for line in last.lines if line.player_id == 1)
         assert loser.losses == PAGE_SIZE + 3 and loser.streak == -(PAGE_SIZE + 3)
         assert loser.trend < 0  # the change over the last 5 results
-        image = await png(first)
+        image = first.drawing()()
         assert image.startswith(b"\x89PNG")
 
 

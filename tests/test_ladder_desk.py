@@ -5,6 +5,9 @@ the admins' season close and result removal."""
 
 from __future__ import annotations
 
+import re
+import time
+
 import pytest
 from backends import raw_sql
 from ladder_fixtures import desk_of, play_out, runner_of
@@ -16,6 +19,13 @@ from bot.service.testing import PRIVATE, Harness
 from storage.competitions.ladders import LadderKey
 
 GUILD, LADDER, LOBBY = 1, 500, 100
+
+
+def utc_dates(text: str) -> str:
+    """``text`` with each Discord date (``<t:N:d>``) as the UTC date it stands for."""
+    return re.sub(r"<t:(\d+):d>", lambda m: time.strftime("%Y-%m-%d", time.gmtime(int(m[1]))), text)
+
+
 ANN, BOB, CID = User(1, "ann"), User(2, "bob"), User(3, "cid")
 SHORT1 = LadderKey(GUILD, "short", 1)
 
@@ -225,7 +235,7 @@ async def test_a_profile_has_its_rating_chart_record_streak_and_match_links(
     await play_out(h, second, loser=CID)
     reply = await desk.profile(GUILD, ANN.id)
     newest, oldest = [r.match_id for r in await h.store.ladders.results(SHORT1)]
-    head, board, *recent = reply.text.splitlines()
+    head, board, *recent = utc_dates(reply.text).splitlines()
     assert head == "ann on the ladders:"
     assert board.startswith("Short-board ladder, season 1: rating 1")
     assert board.endswith("rank 1 of 3; 2 won, 0 lost, 0 drawn; won the last 2.")
@@ -247,6 +257,53 @@ async def test_a_profile_has_its_rating_chart_record_streak_and_match_links(
         await desk.head_to_head(GUILD, ANN.id, ANN.id, "short")
 
 
+async def test_a_leaderboard_and_a_rating_chart_are_drawn_in_a_drawing_worker(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A leaderboard's image and a profile's rating chart were drawn in threads of the bot's
+    process, holding the interpreter lock every channel's commands wait on, where every
+    other picture goes to the drawing workers (``MatchService.paint``)."""
+    import render.ladder
+    import render.rating_chart
+    from bot.service.offload import Offload
+
+    drawn_here: list[str] = []
+    for module in (render.ladder, render.rating_chart):
+
+        def counted(*args: object, _png=module.png_bytes, _name=module.__name__) -> bytes:
+            drawn_here.append(_name)
+            return _png(*args)
+
+        monkeypatch.setattr(module, "png_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    monkeypatch.setattr(h.running, "paint", offload.paint)
+    try:
+        desk = desk_of(h)
+        await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+        board = await desk.leaderboard(GUILD, "short")
+        profile = await desk.profile(GUILD, ANN.id)
+    finally:
+        offload.close()
+    assert all(r.files[0].data.startswith(b"\x89PNG") for r in (board, profile))
+    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
+
+
+async def test_a_profile_and_the_seasons_give_dates_in_the_reader_s_time_zone(
+    h: Harness,
+) -> None:
+    """A profile's games and a season's dates were UTC dates ("2027-01-15"): a game played
+    in the evening in America read as the next day. They are Discord dates (``<t:N:d>``),
+    each reader's own, in their own notation."""
+    desk = desk_of(h)
+    await play_out(h, await pair(h, ANN, BOB), loser=BOB)
+    [result] = await h.store.ladders.results(SHORT1)
+    recent = (await desk.profile(GUILD, ANN.id)).text.splitlines()[2]
+    assert recent.startswith(f"- <t:{int(result.played_at)}:d> won against bob"), recent
+    await desk.close_season(GUILD, "short", CID, admin=True)
+    seasons = (await desk.seasons(GUILD, "short")).text
+    assert not re.search(r"\d{4}-\d\d-\d\d", seasons) and ":d> to <t:" in seasons, seasons
+
+
 async def test_only_admins_close_a_season_and_its_standings_stay_viewable(h: Harness) -> None:
     desk = desk_of(h)
     with pytest.raises(LadderRefused, match="no season to close"):
@@ -262,9 +319,9 @@ async def test_only_admins_close_a_season_and_its_standings_stay_viewable(h: Har
     archived = await desk.leaderboard(GUILD, "short", season=1)
     assert "1. ann 1662?" in archived.text and "Final standings" in archived.text
     assert "No rated games yet." in (await desk.leaderboard(GUILD, "short")).text
-    seasons = await desk.seasons(GUILD, "short")
-    assert "- Season 1: 2027-01-15 to 2027-01-15, 2 players, won by ann (1662)." in seasons.text
-    assert "- Season 2: open since 2027-01-15." in seasons.text
+    seasons = utc_dates((await desk.seasons(GUILD, "short")).text)
+    assert "- Season 1: 2027-01-15 to 2027-01-15, 2 players, won by ann (1662)." in seasons
+    assert "- Season 2: open since 2027-01-15." in seasons
 
 
 async def test_a_profile_after_a_season_closed_shows_the_players_last_season(
@@ -277,7 +334,7 @@ async def test_a_profile_after_a_season_closed_shows_the_players_last_season(
     await play_out(h, await pair(h, ANN, BOB), loser=BOB)
     await desk.close_season(GUILD, "short", CID, admin=True)
     reply = await desk.profile(GUILD, ANN.id)
-    head, board, closed, *recent = reply.text.splitlines()
+    head, board, closed, *recent = utc_dates(reply.text).splitlines()
     assert head == "ann on the ladders:"
     assert board.startswith("Short-board ladder, season 1: rating 1")
     assert closed == "Final standings: this season closed on 2027-01-15."

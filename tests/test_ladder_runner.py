@@ -209,6 +209,72 @@ async def test_a_pairing_whose_match_was_opened_before_the_crash_is_not_opened_t
     assert await h.store.ladders.pairings() == []
 
 
+async def test_a_ladder_pairing_resumed_in_a_channel_without_threads_opens_a_new_match(
+    h: Harness,
+) -> None:
+    """Where Discord opens no thread (no permission), a ladder pairing plays in the channel
+    itself: the opener stores that channel as the pairing's "thread", then opens the
+    match. ann and bob already played a ladder match there. The bot dies between the two
+    steps; on the restart ``Opener._opened_before`` takes the latest match of the two
+    players in that channel for the one opened before the crash: their old, ended match.
+    The pairing is dropped as opened, and the new rated match is never opened: both
+    players are off the queue, waiting for a match that never comes."""
+    here = HERE
+    h.threads.no_threads.add(here.channel_id)
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    old = await h.running.open_match(here, ANN, BOB, Terms(rated=False))
+    await play_out(h, here.channel_id, ANN)  # their earlier match there, over
+    for user in (ANN, BOB):
+        await h.store.ladders.transact(
+            lambda tx, user=user: tx.enqueue(GUILD, "short", user.id, here.channel_id),
+            h.clock.now(),
+        )
+    [pairing] = await Matchmaking(h.store, h.clock.now).pair(GUILD, "short")
+    # the opener found no thread, stored the channel itself, and died before the match
+    await h.store.ladders.transact(
+        lambda tx: tx.pairing_thread(pairing.id, here.channel_id), h.clock.now()
+    )
+    await h.crash()
+    await runner_of(h).resume_pairings()
+    live = await h.store.hosting.live_in_channel(here.channel_id)
+    assert live is not None and live.id != old.id, "the pairing's match was never opened"
+
+
+async def test_a_ladder_pairing_whose_thread_hit_a_discord_outage_is_opened_at_the_next_tick(
+    h: Harness,
+) -> None:
+    """ann and bob join the ladder queue and are paired. Discord answers the thread's
+    creation with a 503 (a blip: any later try works). The opener treats it as final: the
+    pairing is dropped, both players are off the queue, and each is told "I could not open
+    it: something went wrong on my side ... please tell a server admin, and join again".
+    A transient failure should leave the stored pairing for the next tick, which opens
+    it (as it does for a pairing a crash left), as tournaments and events retry theirs."""
+    here = HERE
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    real = h.threads.open_thread
+    failures = [ConnectionError("503 Service Unavailable (simulated)")]
+
+    async def flaky(channel_id: int, name: str) -> int:
+        if failures:
+            raise failures.pop()
+        return await real(channel_id, name)
+
+    h.threads.open_thread = flaky  # type: ignore[method-assign]
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(here, ANN, "short")
+    reply = await desk.join_queue(here, BOB, "short")
+    assert "I will try again within a minute" in reply.text
+    h.clock.advance(60)
+    await runner.tick()
+    await h.settle()
+    told = [d.message.text for d in h.delivery.user(ANN.id)]
+    assert not any("could not open it" in text for text in told), told
+    opened = [t for t in h.threads.opened]
+    assert opened and await h.store.hosting.live_in_channel(opened[0]) is not None
+
+
 async def test_a_pairing_opened_twice_at_once_gets_one_thread_and_one_match(h: Harness) -> None:
     """Two openings of one stored pairing at once (the start-up's and a tick's, or two
     processes') each claim it first: one claim wins, so the players get one match."""

@@ -19,7 +19,7 @@ from render.tora.board import board_image
 from render.tora.samples import MID_GAME, PLAYERS
 from rules import game_type
 from rules.tora import Game, Side
-from rules.tora.record import parse_record
+from rules.tora.record import parse_record, write_record
 
 EXAMPLE = Path(__file__).parents[1] / "docs" / "examples" / "short-game.tora"
 
@@ -31,6 +31,24 @@ def test_views_from_record_start_and_one_per_turn():
     assert views[0].round == 1 and not views[0].last_turn
     assert views[-1].outcome is not None
     assert all(view.viewer is None for view in views)
+
+
+def test_a_tora_replay_shows_the_last_turn_before_a_player_resigned_on_their_own_turn() -> None:
+    """The commonest ending: the Challenger ends a turn, the Opposition resigns on theirs.
+    The replay read the Challenger's finished turn as one interrupted by the resignation
+    (R26) and never ended it: its frame was missing, and the web page's move list showed
+    that turn as "no action"; R50: replaying a record reproduces the game exactly."""
+    rng = random.Random(0)
+    game = Game(board="short")
+    for _ in range(3):
+        play_random_turn(game, rng)
+    assert not game.is_over() and game.side == Side.OPPOSITION
+    last = list(game.turns[-1].texts)
+    game.resign(Side.OPPOSITION)
+    text = write_record(game, {"Challenger": "ann", "Opposition": "bob"})
+    views = drawing_of("tora").views(text)
+    assert len(views) == len(game.turns) + 1
+    assert [event.text for event in views[3].last_turn] == last
 
 
 def test_replay_gif_has_a_frame_per_view_and_fits_discord():

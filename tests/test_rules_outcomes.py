@@ -334,9 +334,12 @@ def test_r26_resign_on_own_turn_keeps_the_staged_actions_in_that_line():
 def test_r26_resign_out_of_turn_keeps_the_staged_actions():
     g = Game()
     g.apply("A v5h7-v4h6")
-    g.resign(O)  # the Opposition resigns during the Challenger's turn
+    g.resign(O)  # the Opposition resigns during the Challenger's turn: it never ended
     assert str(g.outcome()) == "challenger wins (resignation)"
-    assert [(t.side, t.texts) for t in g.turns] == [(C, ["A v5h7-v4h6"]), (O, ["resign"])]
+    assert [(t.side, t.texts) for t in g.turns] == [
+        (C, ["A v5h7-v4h6", "unfinished"]),
+        (O, ["resign"]),
+    ]
 
 
 def test_r26_resign_between_turns_and_after_some_rounds():

@@ -182,6 +182,24 @@ def test_r50_out_of_turn_resignation_keeps_side_to_act():
     assert (again.side, again.actions_left) == (game.side, game.actions_left)
 
 
+def test_r50_a_turn_cut_short_by_a_resignation_is_marked_unfinished():
+    game = Game()
+    game.apply("A v5h7-v4h6")
+    game.resign(O)
+    assert write_record(game).rstrip().endswith("C: A v5h7-v4h6 ; unfinished\nO: resign")
+    with pytest.raises(RecordError, match="must be followed by the opponent's 'resign'"):
+        replay(HEAD + "C: A v5h7-v4h6 ; unfinished\nO: A v5h3-v4h4\n")
+
+
+def test_r50_an_old_unmarked_turn_before_a_resignation_reads_cut_short_if_it_could_not_end():
+    """Records written before ``unfinished`` left a cut-short turn unmarked: one that could
+    not have ended (R30) still reads as cut short; any other reads as ended."""
+    old = replay(HEAD + "C: G v5h9-v3h8 ; G v3h8-v3h6\nO: resign\n")
+    assert old.turns[0].texts == ["G v5h9-v3h8", "G v3h8-v3h6", "unfinished"]
+    ended = replay(HEAD + "C: A v5h7-v4h6\nO: resign\n")
+    assert ended.turns[0].texts == ["A v5h7-v4h6"] and ended.side == O
+
+
 @pytest.mark.parametrize("missing", ["Board", "ChallengerSetup", "OppositionSetup"])
 def test_r50_required_headers(missing):
     lines = [line for line in HEAD.splitlines() if not line.startswith(f"[{missing} ")]

@@ -419,6 +419,28 @@ async def test_a_takeback_asked_while_the_ai_thinks_is_answered_before_its_turn(
     assert "AI (easy) (Opposition) accepted ann's takeback" in posted, posted[-1500:]
 
 
+async def test_the_ai_does_not_take_back_a_turn_whose_search_looked_for_its_hidden_assassin(
+    h: Harness,
+) -> None:
+    """R10/R43: nothing can be taken back past a search, which tells its player where the
+    enemy's hidden Assassin is or is not. In a practice game the AI agrees to every takeback,
+    so a player can search, read what it found, take the whole turn back and play it again
+    knowing it: the takeback of a turn with a search is refused, saying why (R10)."""
+    await practice(h, options={"board": "long", "assassins": True})
+    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.settle()
+    started, gate = await _gated_search(h)
+    await h.service.play(HERE, ANN, "K v9h17 search")
+    await h.service.end_turn(HERE, ANN)
+    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
+    with pytest.raises(Refused, match=r"Your last turn cannot be taken back: .*\(R10\)"):
+        await h.service.takeback(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "accepted ann's takeback" not in posted, posted[-1500:]
+
+
 async def test_the_ai_declining_a_draw_still_agrees_to_the_pause_asked_with_it(
     h: Harness,
 ) -> None:

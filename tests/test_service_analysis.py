@@ -180,6 +180,75 @@ async def test_a_torii_match_with_a_turn_left_to_its_deadline_is_analysed(h: Har
     assert report.text.startswith(f"Analysis of match {match.id} (Torii), 1 turn")
 
 
+async def test_an_analysis_does_not_judge_a_tora_turn_cut_short_by_the_opponent_resigning(
+    h: Harness,
+) -> None:
+    """bob has staged one action of his turn when ann resigns (R26: at any time). bob's
+    turn never ended, yet the analysis ended it for him and judged one action against the
+    AI's whole turn: "4 turns", the fourth a half turn bob never finished. It analyses the
+    3 turns that were played."""
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    kind = game_type("tora")
+    options = kind.check_options(GAMES["tora"])
+    rng = random.Random(0)
+    answers = ai.engines.drawn_answers(kind, options, rng)
+    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
+    player = ai.make_player("random", match.game)
+    for _ in range(3):
+        for text in player.turn(match.game.for_player(match.game.side), rng, 1.0):
+            match.act(text)
+        match.end_turn()
+    first = player.turn(match.game.for_player(match.game.side), rng, 1.0)[0]
+    match.act(first)  # bob's first action of his turn...
+    match.resign(Side.CHALLENGER)  # ...when ann resigns
+    await h.store.save(match)
+    report = await h.service.analyse(match.id, ANN, GUILD)
+    assert report.text.startswith(f"Analysis of match {match.id} (TORA), 3 turns"), report.text
+    assert len(report.values) == 3
+
+
+async def test_an_analysis_says_a_tora_turn_left_to_its_deadline_lapsed_not_empty_code(
+    h: Harness,
+) -> None:
+    """A TORA turn left to its deadline is recorded with no action; the analysis judges it
+    (doing nothing often loses the most) and wrote it as ``played ``;`` : an empty code span
+    Discord shows as two stray backticks. It says the turn had no action."""
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    kind = game_type("tora")
+    options = kind.check_options(GAMES["tora"])
+    rng = random.Random(3)
+    answers = ai.engines.drawn_answers(kind, options, rng)
+    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
+    player = ai.make_player("random", match.game)
+    for turn in range(4):
+        if turn == 1:
+            match.end_turn_by_deadline()  # bob's turn lapses
+            continue
+        for text in player.turn(match.game.for_player(match.game.side), rng, 1.0):
+            match.act(text)
+        match.end_turn()
+    match.resign(Side.OPPOSITION)
+    await h.store.save(match)
+    report = await h.service.analyse(match.id, ANN, GUILD)
+    assert "Turn 2, bob" in report.text  # the lapsed turn is among those that lost the most
+    assert "``" not in report.text
+
+
+def test_an_analysis_writes_a_loss_of_a_thousand_or_more_as_a_plain_number() -> None:
+    """ToriShogi's evaluation counts centi-Swallows and Torii's runs to the hundreds a
+    Follower, so a blunder costs a thousand or more; the summary formatted it with ``.3g``
+    and a player read "(1.23e+03 lost, by its evaluation)". It reads 1,234, as numbers
+    read everywhere else."""
+    slip = Slip(5, Side.CHALLENGER, ("c3c4",), ("g3g4",), 1234.0)
+    text = summary(Analysis((0.0,), (slip,), ()), 7, "ToriShogi", ["ann", "bob"])
+    assert "e+" not in text, text
+    assert "(1,234 lost, by its evaluation)" in text, text
+
+
 def test_the_summary_names_the_players_safely_and_says_when_a_win_was_missed() -> None:
     slips = (
         Slip(7, Side.OPPOSITION, ("a1b2",), ("c3d4",), 1_000_000.0),

@@ -6,6 +6,7 @@ own time zones, and the ladder not pairing a player who is away."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import zoneinfo
 
@@ -255,3 +256,31 @@ async def test_a_match_without_away_days_keeps_its_clock_running(h: Harness) -> 
     assert not any("is away" in text for text in h.delivery.texts(HERE.channel_id))
     await h.advance(10 * HOUR)  # and no automatic away day: the turn is missed
     assert "missed turns in a row: 1" in last_post(h)
+
+
+async def test_away_days_cut_off_by_a_crash_still_stop_the_running_clock(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann takes 3 away days while her turn runs (8 h left). The bot dies while her away
+    days and her moved deadline are being saved: either both are stored or neither (one
+    transaction), never her away days alone, which would refuse her retry ("You are already
+    away...") and leave the old deadline to end her turn, missed, in the middle of her time
+    away. What is stored as away stops the clock it applies to."""
+    from storage.hosting import hosted
+
+    await started(h)
+    await h.advance(2 * HOUR)  # 8 h of ann's turn left
+
+    def dies(*args: object, **kwargs: object) -> object:
+        raise RuntimeError("the bot died before the deadlines moved (simulated)")
+
+    monkeypatch.setattr(hosted, "update_hosted", dies)
+    with pytest.raises(RuntimeError):
+        await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    monkeypatch.undo()
+    await h.crash()
+    with contextlib.suppress(Refused):  # before: "You are already away from ..."
+        await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)  # ann tries again
+    await h.advance(9 * HOUR)  # past the old deadline, well within her days away
+    said = h.delivery.texts(HERE.channel_id)
+    assert not any("deadline" in text for text in said), said[-1]

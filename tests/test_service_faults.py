@@ -150,6 +150,39 @@ async def test_the_ai_s_task_outlives_a_read_that_failed_and_plays_its_turn(
         assert "the AI in channel 100: a failure; again in 0.5 s" in caplog.text
 
 
+async def test_the_ai_answers_a_turn_whose_save_committed_but_whose_answer_was_lost(
+    h: Harness,
+) -> None:
+    """ann ends her turn against the AI; the database commits it, but its answer is lost
+    (the connection drops after COMMIT, a timeout). The command fails, so the service drops
+    its copy of the match (``Host._run``) and the AI is never asked to look (``_settle``
+    only considers a copy still held). One process alone never looks after AI matches
+    again (``look_after_robots`` runs only where processes share the database), so the
+    AI sits silent through its whole turn, until its deadline takes it as missed."""
+    from storage import DatabaseUnavailable
+
+    await h.running.challenge_ai(
+        HERE, ANN, "easy", Terms(game="torishogi", rated=False, turn_seconds=10 * 3600.0)
+    )
+    await h.settle()
+    store = h.store
+    assert store is not None
+    real = store.save_hosted
+
+    async def lost(*args: object, **kwargs: object) -> object:
+        store.save_hosted = real  # type: ignore[method-assign]
+        await real(*args, **kwargs)  # committed...
+        raise DatabaseUnavailable("the connection dropped after COMMIT (simulated)")
+
+    await h.running.play(HERE, ANN, "c3c4")
+    store.save_hosted = lost  # type: ignore[method-assign]
+    with pytest.raises(DatabaseUnavailable):
+        await h.running.end_turn(HERE, ANN)
+    await h.advance(60)  # a minute later
+    said = h.delivery.texts(HERE.channel_id)
+    assert said[-1].startswith("AI (easy) (Opposition) ended their turn:"), said[-1]
+
+
 async def test_a_deadline_cut_short_by_a_stop_leaves_the_match_as_stored(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

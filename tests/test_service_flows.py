@@ -412,6 +412,34 @@ async def test_r28_only_the_player_down_to_one_command_piece_may_propose_a_reset
     assert "reset" in proposed.text
 
 
+async def test_an_agreed_reset_does_not_play_the_turn_staged_before_it(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R12, R28: a turn is played only when its player ends it. ann staged a move and, in
+    the same turn, accepted bob's reset: the move was played and recorded with the reset
+    (a staged attack scored, a hidden action went into the record, R30 never judged it),
+    though ann never ended her turn and bob never saw it. The reset discards it, as an
+    agreed draw does."""
+    real = Position.commanders  # R28's position takes dozens of turns: bob's army is cut
+    monkeypatch.setattr(
+        Position,
+        "commanders",
+        lambda self, side: real(self, side)[: 1 if side == Side.OPPOSITION else None],
+    )
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, Terms(options={"board": "long", "target": 30}))
+    await service.accept(HERE, BOB)
+    for user in (ANN, BOB):
+        await service.setup(HERE, user, {"strategy": "aggressive", "ruler": "K"})
+    await h.settle()
+    await service.reset(HERE, BOB)  # proposed on ann's turn
+    await service.play(HERE, ANN, "H v2h13-v2h14")
+    await service.reset(HERE, ANN)  # accepted, her move still staged
+    game = (await h.store.load(1)).game
+    assert [turn.texts for turn in game.turns] == [["reset"]]
+    assert game.game_number == 2 and not game.staged()
+
+
 async def test_a_reset_needs_a_series_and_a_player_down_to_one_command_piece(h: Harness) -> None:
     service = h.service
     await started(h, Terms(options={"target": 20}))

@@ -80,10 +80,10 @@ async def test_a_staged_torishogi_move_is_played_at_the_deadline(h: Harness) -> 
     )
 
 
-async def torii_until_the_monkeys_pause(h: Harness) -> None:
+async def torii_until_the_monkeys_pause(h: Harness, **terms: object) -> None:
     """A Torii match (ann Kitsune, bob Monkey) played until ann's turn waits for bob's
     Monkey (TI15), with the same keen-on-building moves as the end-to-end test."""
-    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii"))
+    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", **terms))
     await h.service.accept(HERE, BOB)
     await h.service.setup(HERE, ANN, {"spirit": "kitsune"})
     await h.service.setup(HERE, BOB, {"spirit": "Monkey"})
@@ -196,3 +196,68 @@ async def test_ti15_the_reminder_of_the_monkeys_answer_names_the_decision(h: Har
         "tile 1 (used to unused or back), or neither (TI15), is due in 2 h"
     ), reminder
     assert "staged so far" not in reminder
+
+
+# ann (Monkey) and bob (Kitsune): ann's 5th turn builds on c1 and flips bob's tile 1 to used
+# while his tiles 2 and 3 are used, so bob's turn is a pass (TI8: no unused tile has a path).
+TO_A_FORCED_PASS = ["3 c1 b1 a1", "3 d4 e4 f4", "1 b1", "2 f3 f2", "3 c1 d1 d3 build c1 flip O"]
+
+
+async def monkey_flips_bob_into_a_pass(h: Harness, **terms: object) -> None:
+    await h.service.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", **terms))
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    await h.service.setup(HERE, BOB, {"spirit": "Kitsune"})
+    await h.settle()
+    for index, text in enumerate(TO_A_FORCED_PASS):
+        player = ANN if index % 2 == 0 else BOB
+        await h.service.play(HERE, player, text)
+        await h.service.end_turn(HERE, player)
+        await h.settle()
+    table = await h.service._table(HERE.channel_id)
+    assert table.game.turns[-1].events[0].kind == "pass"  # TI8's, played at once: not a lapse
+
+
+async def test_a_player_whose_turn_is_a_forced_pass_is_not_forfeited_for_missing_it(
+    h: Harness,
+) -> None:
+    """TI8: when no unused tile has a path "the turn is a pass": the player has nothing to
+    choose. Today the host waits the whole deadline for bob to confirm the only action there
+    is, then counts it as a missed turn, and with forfeit_after 1 bob loses the match by
+    forfeit for a turn in which the rules left him no choice."""
+    await monkey_flips_bob_into_a_pass(h, forfeit_after=1)
+    table = await h.service._table(HERE.channel_id)
+    assert table is not None and not table.game.is_over()
+    assert table.game.side == Side.CHALLENGER and table.hosted.missed == (0, 0)
+
+
+async def test_a_player_whose_turn_is_a_forced_pass_is_told_so_not_asked_for_a_move(
+    h: Harness,
+) -> None:
+    """TI8: bob's tiles are all used (ann's Monkey flipped his tile 1), so his turn is a pass.
+    Today his "your turn" notice and the channel's post ask him for "a move" and to "pick your
+    actions", never saying that the only thing he can do is pass."""
+    await monkey_flips_bob_into_a_pass(h)
+    flipped, passed = h.delivery.texts(HERE.channel_id)[-2:]
+    to_act = next(line for line in flipped.splitlines() if line.startswith("bob (Opposition)"))
+    assert to_act.startswith("bob (Opposition) to act: a pass (no other action is legal)"), to_act
+    assert passed.startswith(
+        "bob (Opposition) had no choice, so the host played their turn at once:\n"
+        "- bob passes: no unused tile has a path · `pass`\n"
+    ), passed
+    assert "ann (Challenger) to act: a move" in passed
+    # no "your turn" DM asked bob for the turn the host played
+    assert all("flip O" not in dm.message.text for dm in h.delivery.user(BOB.id))
+
+
+async def test_ti15_an_unanswered_monkey_question_means_none_not_a_forfeit(h: Harness) -> None:
+    """TI15: the Monkey's owner is asked "with a turn's deadline, and no answer by then means
+    none". With forfeit_after 1, bob leaving the optional question unanswered loses him the
+    match by forfeit ("bob forfeits: 1 turn in a row ended at the deadline with no action
+    played") before his own turn ever began, where the ruling says the answer is none and
+    the game goes on to his turn."""
+    await torii_until_the_monkeys_pause(h, forfeit_after=1)
+    await h.advance(10 * HOUR)  # bob does not answer
+    posted = h.delivery.texts(HERE.channel_id)[-1]
+    assert "forfeits" not in posted, posted
+    assert "bob (Opposition) to act: a move" in posted, posted

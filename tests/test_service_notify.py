@@ -8,6 +8,9 @@ message; the server's defaults under each player's own."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
+
+import pytest
 
 from bot.i18n import LOCALES, _, speaking
 from bot.service import Place, Terms, User
@@ -259,6 +262,33 @@ async def test_the_daily_digest_names_each_matchs_game(h: Harness) -> None:
     assert "\n- Match 1 · ToriShogi against bob: due <t:" in digest, digest
 
 
+async def test_the_daily_digests_read_the_live_matches_once_not_once_a_player(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At a digest hour each player's digest read every live match the bot hosts to find
+    theirs: players x matches rows made on the event loop in one tick (a thousand players at
+    09:00 and ten thousand matches: ten million), while every channel's commands wait."""
+    import storage.hosting.hosted as hosted_rows
+    from bot.service import digest
+    from bot.service.notify import PREFIX
+
+    for n in range(20):  # 20 matches, 40 players, each with a digest at 09:00
+        first, second = User(100 + 2 * n, f"p{n}"), User(101 + 2 * n, f"q{n}")
+        await h.running.challenge(Place(1000 + n, 5000 + n), first, second, Terms())
+        for player in (first, second):
+            await h.store.set_player_setting(player.id, PREFIX + "digest", "9")
+    made: list[int] = []
+    hosted_of = hosted_rows.hosted_of
+
+    def counted(row: Any) -> Any:
+        made.append(1)
+        return hosted_of(row)
+
+    monkeypatch.setattr(hosted_rows, "hosted_of", counted)
+    await digest.send_due(h.running._ctx, h.clock.now() + DAY)
+    assert len(made) <= 20 + 40, f"{len(made)} rows made for 40 digests of 20 matches"
+
+
 async def test_the_daily_digest_of_many_matches_fits_one_message_in_every_language(
     h: Harness,
 ) -> None:
@@ -288,6 +318,35 @@ async def test_the_daily_digest_of_many_matches_fits_one_message_in_every_langua
         with speaking(language):  # as shown where ann's DMs are closed
             shown = f"{digest.text}\n\n{_(DM_FALLBACK)}"
         assert len(digest.text) <= LENGTH and len(shown) <= 2000, (language, len(shown))
+
+
+async def test_a_daily_digest_cut_off_by_a_crash_after_its_claim_still_comes_that_day(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ann takes a daily digest at 09:00 in place of her "your turn" DMs. At 09:00 the bot
+    marks the day's digest as sent (``swap_player_setting``), then dies (or loses its
+    database) before the digest is queued: the mark was committed alone, so after the
+    restart the digest of that day was never sent, and ann heard nothing of her turn for a
+    whole day. The claim and the queued digest are one transaction."""
+    await h.running.records.set_notify(ANN, "digest", "9")  # Friday 08:00
+    await h.running.challenge(HERE, ANN, BOB, Terms(game="torishogi", turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.settle()
+    assert not any(text.startswith("Your turn") for text in dms(h, ANN))
+
+    from storage.hosting import outbox
+
+    def dies(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("the bot died as the digest was queued (simulated)")
+
+    monkeypatch.setattr(outbox, "insert_posts", dies)
+    h.clock.advance(HOUR)  # 09:00
+    with pytest.raises(RuntimeError):
+        await h.running.run_due()
+    monkeypatch.undo()
+    await h.crash()
+    await h.advance(5 * 60)  # 09:05, the bot back up
+    assert any(text.startswith("Your turn in 1 match") for text in dms(h, ANN)), dms(h, ANN)
 
 
 async def test_a_digest_hour_changed_after_that_days_digest_brings_no_second_one(

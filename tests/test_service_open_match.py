@@ -4,6 +4,8 @@ the server settings kept for the front end."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from bot.service import (
@@ -85,6 +87,34 @@ async def test_a_users_matches_are_found_from_anywhere(h: Harness) -> None:
     assert {x.channel_id for x in await h.service.matches_of(ANN.id)} == {100, 101}
     assert {x.channel_id for x in await h.service.matches_of(BOB.id)} == {100}
     assert await h.service.matches_of(99) == []
+
+
+async def test_a_keystroke_in_a_dm_reads_the_callers_matches_not_every_live_match(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``MatchService.matches_of`` (a player's live matches) is asked at every keystroke of
+    the ``match`` option's autocomplete and of ``/tora rules`` in a DM (not rate limited),
+    by every DM command and by every command given in a channel without a match
+    (``_point_to_thread``): it reads the caller's matches on the indexes naming them, not
+    every live match of every server (each row made a ``Hosted`` on the event loop)."""
+    import storage.hosting.hosted as hosted_rows
+
+    await h.running.challenge(HERE, ANN, BOB, Terms())  # ann's only match
+    for n in range(60):  # other servers' matches
+        await h.running.challenge(
+            Place(1000 + n, 5000 + n), User(100 + n, f"c{n}"), User(300 + n, f"d{n}"), Terms()
+        )
+    made: list[int] = []
+    hosted_of = hosted_rows.hosted_of
+
+    def counted(row: Any) -> Any:
+        made.append(1)
+        return hosted_of(row)
+
+    monkeypatch.setattr(hosted_rows, "hosted_of", counted)
+    mine = await h.running.matches_of(ANN.id)  # one keystroke's read
+    assert [m.issuer_id for m in mine] == [ANN.id]
+    assert len(made) <= 5, f"{len(made)} live matches read to find ann's one"
 
 
 async def test_server_settings_round_trip_with_defaults(h: Harness) -> None:

@@ -16,6 +16,7 @@ import pytest
 from positions import C, O, hidden, with_assassins
 
 from bot.service import Place, Refused, Terms, User, plans
+from bot.service.offload import Offload
 from bot.service.testing import PRIVATE, Harness
 from harness.stage import planned_turn
 from rules import ActionError, Side
@@ -266,6 +267,41 @@ async def test_a_tora_whole_turn_in_reply_to_a_whole_turn(h: Harness) -> None:
     assert all(f"`{text}`" in posts(h)[-1] for text in mine)
 
 
+async def test_a_tora_plan_plays_its_turn_ends_off_the_bots_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/tora plans add`` plays the line out (``plans.played_out``): up to 8 steps, two TORA
+    turn ends each, with their R30 and R25 searches (0.35 s at the median on the long board,
+    up to 2 s: offload.py). They were played in a thread of the bot's process: seconds of
+    the interpreter lock every channel waits on, for one command a player may repeat; and
+    so was the check of a planned reply once the opponent's turn ended. TORA's turn ends
+    are played in the rules' workers, as ``Offload.end_turn`` and ``warnings`` do."""
+    from bot.service import Settings
+
+    settings = Settings(
+        burst=1000, every=0.001, rules_processes=1, ai_processes=0, draw_processes=0,
+        ai_seconds=0.05, auto_away=False,
+    )  # fmt: skip
+    async with Harness(tmp_path / "plans.sqlite3", settings=settings) as h:
+        theirs, mine = await tora_turns_to_plan(h)
+        ended_here: list[int] = []
+        end_turn = Game.end_turn
+
+        def counted(self: Any, *args: Any, **kw: Any) -> Any:
+            ended_here.append(len(self.turns))
+            return end_turn(self, *args, **kw)
+
+        monkeypatch.setattr(Game, "end_turn", counted)
+        reply = await h.running.plans(HERE, ANN, add=f"{'; '.join(theirs)} > {'; '.join(mine)}")
+        assert "Plan 1 saved." in reply.text
+        for text in theirs:
+            await h.running.play(HERE, BOB, text)
+        await h.running.end_turn(HERE, BOB)
+        await h.settle()
+        assert all(f"`{text}`" in posts(h)[-1] for text in mine), "the planned reply was played"
+    assert ended_here == [], f"{len(ended_here)} TORA turn ends searched in the bot's process"
+
+
 async def test_an_agreed_reset_drops_the_plans_of_the_game_before(h: Harness, monkeypatch) -> None:
     """An agreed reset (R28: a new game of the series begins) drops both players' plans (and
     plan drafts) as a takeback does: ann's plan made in game 1 against bob's turn was matched
@@ -317,6 +353,8 @@ async def test_an_agreed_reset_drops_the_plans_of_the_game_before(h: Harness, mo
 
 # ---- a plan never depends on hidden state: no action after a search (R43) ------------------
 class _Ctx:
+    offload = Offload(0, 0)  # the rules' work in threads
+
     async def player_language(self, user_id: int) -> str:
         return "en"
 
@@ -437,3 +475,35 @@ def _plays(game: Game, text: str) -> bool:
     except ActionError:
         return False
     return True
+
+
+async def test_a_takeback_that_fails_to_save_leaves_the_askers_planned_replies(
+    h: Harness,
+) -> None:
+    """ann ends her turn, plans her reply to bob's ("if c5c4, I play a3a4") and asks to take
+    her turn back. bob accepts; ``agreements._rewind`` deletes both players' plans and
+    drafts (``plans.forget``, each its own commit) before the takeback itself was saved.
+    The bot dies (or the save fails: its board picture, a stale copy) in between: the
+    takeback never happened, but ann's planned reply is gone, and bob's c5c4 is not
+    answered. The plans belong in the takeback's own save (``ctx.save(..., plans=...)``)."""
+    await h.running.challenge(
+        HERE, ANN, BOB, Terms(game="torishogi", rated=False, turn_seconds=10 * HOUR)
+    )
+    await h.running.accept(HERE, BOB)
+    await h.running.play(HERE, ANN, "c3c4")
+    await h.running.end_turn(HERE, ANN)
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    await h.running.takeback(HERE, ANN)
+    await h.settle()
+    store = h.store
+    assert store is not None
+
+    async def dies(*args: object, **kwargs: object) -> object:
+        raise ConnectionError("the bot died before the takeback was saved (simulated)")
+
+    store.save_hosted = dies  # type: ignore[method-assign]
+    with pytest.raises(ConnectionError):
+        await h.running.takeback(HERE, BOB)  # bob accepts
+    await h.crash()
+    listed = (await h.running.plans(HERE, ANN)).text
+    assert "c5c4" in listed, listed

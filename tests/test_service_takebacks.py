@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
+from test_service_games import torii_until_the_monkeys_pause
 
 from bot.service import Place, Refused, StaleRequest, Terms, User
 from bot.service.testing import Harness
@@ -160,6 +161,44 @@ async def test_a_turn_ended_at_its_deadline_is_not_taken_back(h: Harness) -> Non
     assert await game_key(h) == replayed("c3c4")
 
 
+async def test_a_turn_with_a_search_is_neither_offered_nor_taken_back(h: Harness) -> None:
+    """R10: a search showed its player what it found, so its turn is not played again; its
+    end offers no "Ask to take it back", and bob is never asked to accept it."""
+    terms = Terms(options={"board": "long", "assassins": True}, turn_seconds=HOUR, rated=False)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    await h.settle()
+    await h.running.play(HERE, ANN, "K v9h17 search")
+    assert (await h.running.end_turn(HERE, ANN)).buttons == ("plan",)
+    posts = len(h.delivery.texts(HERE.channel_id))
+    with pytest.raises(Refused, match=r"it holds a search.* \(R10\)\. Play on from it"):
+        await h.running.takeback(HERE, ANN)
+    assert len(h.delivery.texts(HERE.channel_id)) == posts  # no request posted
+
+
+async def test_a_takeback_is_not_accepted_over_a_search_the_accepter_staged(h: Harness) -> None:
+    """R10: bob's staged search showed him what it found; accepting ann's takeback dropped it
+    with the rest of his turn, so he knew where her Assassin was (or was not) without the
+    search ever being played. He must end his turn (the request lapses) or decline it."""
+    terms = Terms(options={"board": "long", "assassins": True}, turn_seconds=HOUR, rated=False)
+    await h.running.challenge(HERE, ANN, BOB, terms)
+    await h.running.accept(HERE, BOB)
+    await h.running.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
+    await h.settle()
+    await h.running.play(HERE, ANN, "K v9h17-v9h16")
+    await h.running.end_turn(HERE, ANN)
+    await h.running.takeback(HERE, ANN)
+    await h.running.play(HERE, BOB, "K v9h1 search")
+    with pytest.raises(Refused, match=r"a search revealed what it found.*\(R10\)\. Decline it"):
+        await h.running.takeback(HERE, BOB)
+    game = (await h.store.load((await h.store.active_matches())[0].id)).game
+    assert len(game.turns) == 1  # ann's turn stands
+    assert (await h.running.decline(HERE, BOB)).text.startswith("You declined")
+
+
 async def test_a_torii_turn_that_lapsed_is_not_taken_back(h: Harness) -> None:
     """Regression: a Torii turn left to its deadline (played as a pass, TI8's effect) could
     be asked back; bob's Accept could never work."""
@@ -173,6 +212,33 @@ async def test_a_torii_turn_that_lapsed_is_not_taken_back(h: Harness) -> None:
     assert "lapsed: a pass" in last_post(h)
     with pytest.raises(Refused, match="Your last turn ended at its deadline or by an agreement"):
         await h.running.takeback(HERE, ANN)
+
+
+async def test_a_monkey_decision_is_taken_back_in_a_casual_match(h: Harness) -> None:
+    """Regression (review rL): bob answered for his Monkey in ann's turn (TI15), ended that
+    decision turn and was offered "Ask to take it back", then refused "now there is none":
+    his own turn follows the decision, so it was taken for his own turn that nothing had
+    ended in. Taken back, he decides again."""
+    await torii_until_the_monkeys_pause(h, rated=False)
+    await h.running.play(HERE, BOB, "flip C")
+    ended = await h.running.end_turn(HERE, BOB)
+    assert "until you end your own turn" in ended.text, ended.text
+    await h.running.takeback(HERE, BOB)
+    await h.running.takeback(HERE, ANN)  # accepts
+    await h.settle()
+    assert "bob (Opposition) to act: 1 decision in the opponent's turn" in last_post(h)
+    await game_key(h)  # a restart, and a rebuild from the log, come to the same game
+
+
+async def test_a_rated_monkey_decision_says_the_deciders_own_turn_begins(h: Harness) -> None:
+    """bob's answer for his Monkey in ann's turn (TI15) in a rated match was told "Your
+    turn is over." with a Plan button, though his own turn begins at once: there was no
+    opponent's turn to plan a reply to."""
+    await torii_until_the_monkeys_pause(h, rated=True)
+    await h.running.play(HERE, BOB, "flip C")
+    ended = await h.running.end_turn(HERE, BOB)
+    assert ended.text == "Your decision is made, and your own turn begins.", ended.text
+    assert not ended.buttons
 
 
 async def test_a_takeback_accepted_while_paused_keeps_the_clock_stopped(h: Harness) -> None:

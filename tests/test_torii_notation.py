@@ -200,3 +200,26 @@ def test_record_lines_are_capped() -> None:
 def test_illegal_action_is_not_malformed() -> None:
     with pytest.raises(IllegalAction):
         new().parse_action("1 f6")
+
+
+def test_a_record_writing_a_pass_as_r50_does_with_nothing_after_the_colon_is_read() -> None:
+    """TI19 makes Torii's records "as TORA's R50", and R50 writes a pass as a turn line with
+    "nothing after the colon for a pass" (TORA's reader reads it so). Torii's reader refuses
+    such a line: "an empty action (nothing between ':' or ';' separators)", so a record
+    written by the rulings' convention cannot be loaded, replayed or analysed."""
+    record = "\n".join(
+        [
+            '[Game "torii"]',
+            '[ChallengerSpirit "Deer"]',
+            '[OppositionSpirit "Kitsune"]',
+            '[Powers "on"]',
+            '[FEN "6/6/6/6/6/6 Dc2,Kd5 9,9 4,4 -,123 C on"]',  # C's tiles all used: TI8
+            "",
+            "C:",
+            "O: 3 e5 f5 f4",
+            "",
+        ]
+    )
+    game = TORII.read_record(record)
+    assert len(game.turns) == 2 and game.turns[1].texts == ["3 e5 f5 f4"]
+    assert game.turns[0].events[0].kind == "pass"  # TI8's pass

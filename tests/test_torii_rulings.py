@@ -293,6 +293,18 @@ def test_ti12_deer_one_diagonal_step() -> None:
     assert over.notation(over.parse_action("1 ne")) == "1 e6"  # over the Kitsune itself
 
 
+def test_a_deers_one_diagonal_step_back_to_its_start_is_refused_for_the_start() -> None:
+    """TI7 / TI12: from c2 the Deer steps up to c3, right to d3, then down-left back to c2, its
+    only diagonal step of the turn. The step is illegal because c2 is where the turn began
+    (TI7); the refusal says "only one step of a turn may be diagonal (TI12)" while no diagonal
+    was made yet, and lists a diagonal step (f1) among the allowed ones."""
+    game = make("", spirits="Dc2,Ke5", tiles="123,123")
+    with pytest.raises(IllegalAction) as info:
+        game.parse_action("3 c3 d3 c2")
+    assert info.value.rule == "TI7", info.value
+    assert "where the turn began" in str(info.value), info.value
+
+
 def test_ti13_kitsune_moves_the_opponent_first_with_tile_1() -> None:
     game = new("Kitsune", "Deer")
     event = game.apply("1 push d4 c3")

@@ -4,9 +4,11 @@ menus, events, records, copies."""
 from __future__ import annotations
 
 import pickle
+import random
 
 import pytest
 
+from render.drawings import drawing_of
 from rules.errors import IllegalAction
 from rules.protocol import FORFEIT, GameEvent, GameState, GameTurn, GameView
 from rules.sides import Outcome, Side
@@ -218,6 +220,31 @@ def test_record_with_fen_and_game_words() -> None:
     draw = read_record("C: c3c4\nO: draw\n")
     assert draw.outcome() == Outcome(None, "agreed draw")
     assert write_record(draw).endswith("C: c3c4\nO: draw\n")
+
+
+def _torishogi_played(moves: int, seed: int = 1) -> ToriShogiGame:
+    game = ToriShogiGame()
+    rng = random.Random(seed)
+    for _ in range(moves):
+        game.apply(rng.choice(game.legal_actions()))
+        game.end_turn()
+    return game
+
+
+@pytest.mark.parametrize("ending", ["resign", "draw"])
+def test_a_torishogi_replay_ends_on_its_resignation_or_agreed_draw(ending: str) -> None:
+    """TORA's and Torii's replays end on a frame of the result (the record's last line);
+    ToriShogi's stopped at the last move: the GIF's last frame said whose move it was, and
+    the web page's replay and move list never reached the resignation or the draw."""
+    game = _torishogi_played(6)
+    if ending == "resign":
+        game.resign(game.side)
+    else:
+        game.agree("draw")
+    text = write_record(game)
+    views = drawing_of("torishogi").views(text)
+    assert len(views) == len(game.turns) + 1  # the start, then one view per record line
+    assert views[-1].outcome is not None
 
 
 @pytest.mark.parametrize(

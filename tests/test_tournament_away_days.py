@@ -41,7 +41,7 @@ async def test_an_event_without_away_days_says_so_and_its_clocks_run_on(h: Harne
     )
     assert "away days do not stop its clocks" in reply.text
     await events.create(desk, "Kept", "torishogi", "swiss", rounds=1)
-    kept, open_ = await desk.listing(events.HERE)  # newest first
+    kept, open_ = [await desk.described(e) for e in await h.store.events.of_guild(events.GUILD)]
     assert kept.endswith("0 players, open for entries; away days stop its clocks.")
     assert "away days do not stop its clocks" in open_
     for n in (1, 2):

@@ -37,6 +37,47 @@ def thread_of(h: Harness, a: User, b: User) -> Place:
     raise AssertionError(f"no thread for {a.name} v {b.name}: {h.threads.opened}")
 
 
+async def test_a_bracket_and_an_events_table_are_drawn_in_a_drawing_worker(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A tournament's bracket (its standings, and the post after a tier changed) and an
+    event's standings table were drawn in threads of the bot's process, holding the
+    interpreter lock every channel's commands wait on, where every other picture goes to
+    the drawing workers (``MatchService.paint``)."""
+    from event_helpers import ADMIN as ORGANISER
+    from event_helpers import HERE as CLUB
+    from event_helpers import create, desk_of, user
+
+    import render.bracket
+    import render.event_table
+    from bot.service.offload import Offload
+
+    drawn_here: list[str] = []
+    for module in (render.bracket, render.event_table):
+
+        def counted(*args: object, _png=module.png_bytes, _name=module.__name__) -> bytes:
+            drawn_here.append(_name)
+            return _png(*args)
+
+        monkeypatch.setattr(module, "png_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    monkeypatch.setattr(h.running, "paint", offload.paint)
+    try:
+        desk = await cup(h, ANN, BOB)
+        bracket = await desk.standings(HERE, "Cup")
+        await desk.flow.post_bracket(1)
+        events = await desk_of(h)
+        await create(events, "Club", "torishogi", "swiss", rounds=2)
+        for n in (1, 2):
+            await events.join(CLUB, user(n), "Club")
+        await events.begin(CLUB, ORGANISER, "Club", admin=True)
+        table = await events.standings(CLUB, "Club")
+    finally:
+        offload.close()
+    assert all(r.files[0].data.startswith(b"\x89PNG") for r in (bracket, table))
+    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
+
+
 async def test_only_admins_organise_and_targets_keep_the_chapters_bounds(h: Harness) -> None:
     desk = await desk_for(h)
     with pytest.raises(NotAllowed, match="Only a server admin"):
@@ -384,6 +425,42 @@ async def test_a_match_discord_opens_no_thread_for_is_played_in_the_channel(h: H
     hosted = await h.store.hosting.live_in_channel(HERE.channel_id)
     assert hosted is not None and {hosted.challenger_id, hosted.opposition_id} == {1, 2}
     assert h.threads.opened == {}
+
+
+async def test_a_tournament_game_in_a_channel_without_threads_is_not_an_old_casual_match(
+    h: Harness,
+) -> None:
+    """Where Discord opens no thread, a tournament's match is played in the tournament's
+    channel. ann and bob played a casual match there last week. When the tournament opens
+    their first game, ``TournamentFlow._host`` (meant to adopt a game opened just before a
+    crash) takes the latest ended match of the same Challenger and Opposition in that
+    channel that is no tournament's game: their old casual match. No game is opened, and
+    the old casual result is scored as game 1 of the tournament."""
+    from ladder_fixtures import play_out
+
+    from bot.service import Terms
+
+    here = HERE  # the tournament's channel, no threads there
+    h.threads.no_threads.add(here.channel_id)
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    # ann, the tournament's Challenger of game 1, challenged bob there before
+    await h.running.open_match(here, ANN, BOB, Terms(rated=False))
+    await play_out(h, here.channel_id, ANN)  # a casual match, long over
+    h.clock.advance(7 * 86400.0)
+    desk = await desk_for(h)
+    await desk.create(here, ADMIN, "Cup", "short", 49, admin=True)
+    for player in (ANN, BOB):
+        await desk.register(here, player, "cup")
+    await desk.begin(here, ADMIN, "Cup", admin=True)
+    await h.settle()
+    live = await h.store.hosting.live_in_channel(here.channel_id)
+    assert live is not None, "the tournament's first game was never opened"
+    h.clock.advance(120)
+    await desk.catch_up()  # the next look: today it scores the casual match as game 1
+    await h.settle()
+    said = h.delivery.texts(here.channel_id)
+    assert not any(text.startswith("Game 1 is over") for text in said), said[-3:]
 
 
 async def test_a_full_tournament_refuses_a_registration_naming_its_limit(

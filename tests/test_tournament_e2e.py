@@ -5,7 +5,9 @@ post a round, standings images (saved to the temporary directory to be looked at
 
 from __future__ import annotations
 
+import asyncio
 import os
+import re
 from pathlib import Path
 
 from emulator import Interaction
@@ -15,6 +17,7 @@ from storage.competitions.events import EventSnapshot, PairingRow
 
 PLAYERS = ("p1", "p2", "p3", "p4", "p5", "p6", "p7", "admin")
 PNG_DIR = Path(os.environ.get("TORA_STANDINGS_PNG", "/tmp"))
+MESSAGE = 2000  # characters of one message's content, for a bot
 
 
 async def snapshot(stage: Stage, name: str) -> EventSnapshot:
@@ -218,3 +221,98 @@ async def test_a_round_robin_past_discords_thread_cap_plays_the_rest_in_its_chan
             await stage.quiet()
             left = [r for r in await channel_boards(stage) if r.hosted_id is None]
             assert len(left) == max(waiting - 1, 0), left
+
+
+def long_name(i: int) -> str:
+    """A display name of Discord's longest (32 characters)."""
+    return f"Großmeisterin Walpurgisnacht {i:03d}"[:32]
+
+
+async def test_a_long_tournaments_standings_never_end_in_a_half_cut_row(tmp_path: Path) -> None:
+    """A Swiss with many entrants of long names: ``/tora-tournament standings`` shows each
+    entrant's row whole, or says how many more it left out (as the text's own "...and N
+    more" does past 50); today the text is cut at 1,900 characters in the middle of a row,
+    and the entrants past the cut are silently missing."""
+    players = tuple(long_name(i) for i in range(44))
+    async with Stage(tmp_path, (*players, "admin")) as stage:
+        created = await stage.slash(
+            "admin", "tournament create", name="Walpurgis Open", format="swiss", rounds=3
+        )
+        assert created.error is None, created.text
+        for name in players:
+            joined = await stage.click(name, "Join")
+            assert joined.error is None, joined.text
+        shown = await stage.slash("admin", "tournament standings", name="Walpurgis Open")
+        assert shown.error is None and shown.files, shown.text
+        for message in shown.messages:
+            assert len(message.content) <= MESSAGE
+        text = shown.text
+        listed = [name for name in players if name in text]
+        more = re.search(r"\.\.\.and (\d+) more", text)
+        left_out = int(more[1]) if more else 0
+        assert len(listed) + left_out == len(players), (len(listed), left_out, text[-200:])
+        last = text.rstrip().splitlines()[-1]
+        assert more or last.startswith(tuple(f"{n}  " for n in range(1, 100))), last
+        assert more or any(last.split("  ")[1] == name for name in players), last
+
+
+async def test_a_new_tournament_is_offered_by_autocomplete_in_a_server_with_many_events(
+    tmp_path: Path,
+) -> None:
+    """A server that ran 25 Swiss events, then creates a chapter 10 tournament: typing its
+    name's start in ``/tora-tournament register name:`` offers it (Discord shows the 25
+    choices the bot answers). Today the 25 events (newest first) fill every choice before
+    any chapter 10 tournament is looked at: the newest tournament, the one people want to
+    join, is never offered until its name is typed nearly whole, and a refused name's list
+    of "this server has" leaves it out as well."""
+    async with Stage(tmp_path, ("ann", "admin")) as stage:
+        for n in range(25):
+            made = await stage.slash(
+                "admin", "tournament create", name=f"Swiss {n:02d}", format="swiss", rounds=3
+            )
+            assert made.error is None and "open for entries" in made.text, made.text
+        made = await stage.slash(
+            "admin", "tournament create", name="Spring Tiers", board="short", target=60
+        )
+        assert made.error is None, made.text
+        offered = await stage.emu.autocomplete(
+            stage.user["ann"], stage.channel, "tora-tournament", "register",
+            focused="name", name="",
+        )  # fmt: skip
+        assert len(offered) <= 25
+        assert all(1 <= len(c["name"]) <= 100 and len(c["value"]) <= 100 for c in offered)
+        assert "Spring Tiers" in [c["value"] for c in offered], [c["value"] for c in offered]
+        typed = await stage.emu.autocomplete(
+            stage.user["ann"], stage.channel, "tora-tournament", "register",
+            focused="name", name="S",
+        )  # fmt: skip
+        assert "Spring Tiers" in [c["value"] for c in typed], [c["value"] for c in typed]
+        refused = await stage.slash("ann", "tournament register", name="Spring Tier")
+        assert "**Spring Tiers**" in refused.text and "...and 1 more" in refused.text
+
+
+async def test_the_tournament_list_of_a_busy_server_is_one_message_not_a_flood(
+    tmp_path: Path,
+) -> None:
+    """``/tora-tournament list`` answers in public. A server that has run 30 events (long
+    names, as the 60 characters allowed) gets one message, its newest first and a count of
+    the rest, as the ladder pages its players. Today every event ever made is listed, so
+    the answer grows without bound and goes out as one public message per 2,000
+    characters (three here, dozens on an old server)."""
+    async with Stage(tmp_path, ("ann", "admin")) as stage:
+        for n in range(30):
+            name = f"Großes Walpurgisnacht-Schnellschach-Turnier der Saison {n:02d}"[:60]
+            made = await stage.slash(
+                "admin", "tournament create", name=name, format="swiss", rounds=3
+            )
+            assert made.error is None and "open for entries" in made.text, made.text
+        shown = await stage.slash("ann", "tournament list")
+        assert shown.error is None, shown.text
+        await asyncio.sleep(1.0)  # the follow-ups of a long answer come after its response
+        assert all(len(m.content) <= MESSAGE for m in shown.messages)
+        public = [m for m in shown.messages if m.ephemeral_to is None]
+        assert len(public) == 1, [len(m.content) for m in shown.messages]
+        listed = re.findall(r"Saison (\d\d)\*\*", public[0].content)
+        more = re.search(r"\.\.\.and (\d+) more", public[0].content)
+        assert more and len(listed) + int(more[1]) == 30, public[0].content[-200:]
+        assert listed == [f"{n:02d}" for n in range(29, 29 - len(listed), -1)]  # newest first

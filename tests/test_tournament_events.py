@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+from pathlib import Path
+from typing import Any
 
 import pytest
 from backends import raw_sql
@@ -160,6 +162,18 @@ async def test_a_result_and_a_withdrawal_say_what_happens_next(h: Harness) -> No
     await h.settle()
     [left] = [t for t in h.delivery.texts(HERE.channel_id) if "p3 has withdrawn" in t]
     assert left.endswith("The final standings are posted once every game is decided."), left
+
+
+async def test_a_board_s_result_names_its_match_number(h: Harness) -> None:
+    """A board's result post said who beat whom, never in which match: spectators could
+    not ask for its record or replay later (``/tora record number:N``)."""
+    await slow_swiss(h)
+    first = (await snapshot(h, "Slow")).pairings[0]
+    hosted = await h.store.hosting.get(first.hosted_id)
+    await h.service.resign(Place(GUILD, hosted.channel_id), user(first.second_id))
+    await h.settle()
+    [result] = [t for t in h.delivery.texts(hosted.channel_id) if "Slow" in t and "round 1:" in t]
+    assert f"(match {hosted.id})" in result, result
 
 
 async def test_a_round_is_adjudicated_at_its_deadline_never_before(h: Harness) -> None:
@@ -583,7 +597,7 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
         await desk.join(HERE, user(n), "Club")
     await desk.begin(HERE, ADMIN, "Club", admin=True)
     await h.settle()
-    assert "round 1 of 3" in (await desk.listing(HERE))[0]
+    assert "round 1 of 3" in await desk.described((await snapshot(h, "Club")).event)
     assert "no round complete yet" in await desk.standings_text(HERE, "Club")
     assert "round 1:" in (await desk.pairings(HERE, "Club")).text
     for row in (await snapshot(h, "Club")).pairings:
@@ -593,7 +607,7 @@ async def test_a_round_robin_reads_as_the_round_being_played_not_its_last(h: Har
                 await finish_setup(h, hosted, (user(row.first_id), user(row.second_id)))
             await h.service.resign(Place(GUILD, hosted.channel_id), user(row.second_id))
     await h.settle()
-    assert "round 2 of 3" in (await desk.listing(HERE))[0]
+    assert "round 2 of 3" in await desk.described((await snapshot(h, "Club")).event)
     assert "after round 1:" in await desk.standings_text(HERE, "Club")
     assert "round 2:" in (await desk.pairings(HERE, "Club")).text
     snap = await snapshot(h, "Club")
@@ -850,6 +864,49 @@ async def test_a_board_game_ended_while_its_opener_was_down_keeps_its_result(
     assert board.outcome is not None
 
 
+async def test_a_board_in_a_channel_without_threads_is_not_an_old_casual_match(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where Discord opens no thread, a board's game is played in the event's channel. p1
+    and p2 played a casual match there before. The event's step stores the channel as the
+    board's, then dies before opening the game (here: ``open_match`` failing once); the
+    next step, finding no live game there, takes the latest ended match of the two in
+    that channel, unrecorded by any board, for the board's game opened before a crash:
+    their old casual match, whose result would be scored as the board's. In the event's
+    channel an ended match of the two is not the board's: its game is opened."""
+    from ladder_fixtures import play_out
+
+    from bot.service import MatchService, Terms
+
+    h.threads.no_threads.add(HERE.channel_id)
+    one, two = user(1), user(2)
+    for player in (one, two):
+        await h.store.save_player(player.id, player.name)
+    await h.service.open_match(HERE, one, two, Terms(rated=False))
+    await play_out(h, HERE.channel_id, one)  # their casual match, over
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torishogi", "round-robin")
+    for player in (one, two):
+        await desk.join(HERE, player, "Cup")
+    real, failed = MatchService.open_match, []
+
+    async def dies_once(self: MatchService, *args: object, **kwargs: object) -> object:
+        if not failed:
+            failed.append(True)
+            raise RuntimeError("the process died before opening the game (simulated)")
+        return await real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(MatchService, "open_match", dies_once)
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    await desk.flow.tick()  # the next step
+    await h.settle()
+    assert failed
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.second_id is not None]
+    assert board.outcome is None, "the old casual match was scored as the board's game"
+    assert await h.store.hosting.live_in_channel(HERE.channel_id) is not None
+
+
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -901,7 +958,7 @@ async def test_a_round_too_long_for_one_post_says_how_many_boards_are_left_out(
     boards = tuple(Board(2 * b - 1, 2 * b) for b in range(1, count + 1))
     posted = round_opened(snap.event, 0, (PairedRound(boards, None),), None, 0.0, names)
     for text in (listed, posted):
-        assert len(text) <= 4000
+        assert len(text) <= 2000
         shown = len(re.findall(r"^\d+\. player number \d{4} v player number \d{4}", text, re.M))
         assert text.endswith(f"...and {count - shown} more"), text[-80:]
 
@@ -970,3 +1027,62 @@ async def test_a_flood_of_joins_and_leaves_is_refused_at_the_commands_allowance(
                 await desk.join(HERE, user(1), "Flood")
                 await desk.leave(HERE, user(1), "Flood")
         assert len((await snapshot(h, "Flood")).entries) <= 1
+
+
+async def test_a_swiss_round_is_paired_off_the_bots_own_process(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Swiss round's pairing weighs every pair of players in Python: "a 500-player round
+    takes seconds" (docs/TOURNAMENTS.md). It ran in a thread of the bot's process, which
+    docs/SERVICE.md measured to hold up every channel all the same (the interpreter lock:
+    "the other channels' posts came 300-450 ms late" for turn ends of a tenth of that),
+    where the rules' workers (another process) are there for such work."""
+    import bot.tournament.events as events
+
+    paired_here: list[int] = []
+    pair_round = events.pair_round
+
+    def counted(players: Any, *args: Any) -> Any:
+        paired_here.append(len(players))
+        return pair_round(players, *args)
+
+    monkeypatch.setattr(events, "pair_round", counted)
+    settings = Settings(
+        burst=1000, every=0.001, rules_processes=1, ai_processes=0, draw_processes=0,
+        ai_seconds=0.05, auto_away=False,
+    )  # fmt: skip
+    async with Harness(tmp_path / "swiss.sqlite3", settings=settings) as h:
+        desk = await desk_of(h)
+        await create(desk, "Open", "torishogi", "swiss", rounds=2)
+        for n in (1, 2, 3, 4):
+            await desk.join(HERE, user(n), "Open")
+        await desk.begin(HERE, ADMIN, "Open", admin=True)
+        await h.settle()
+        assert await play_open_games(h, "Open") == 2  # round 1 decided: round 2 is paired
+        assert (await snapshot(h, "Open")).event.round == 2
+    assert paired_here == [], "a Swiss round was paired in the bot's own process"
+
+
+def test_a_round_robins_schedule_post_fits_one_discord_message() -> None:
+    """The round's one post in the event's channel keeps "as many boards as fit in one
+    Discord message" and counts the rest; a bot's message holds 2,000 characters (4,000 is
+    a Nitro user's), so a round robin of twelve long names is posted today as two messages,
+    the second starting in the middle of the schedule (``LONGEST_POST = 3900``)."""
+    from bot.tournament import event_texts
+    from bot.tournament.records import Board, PairedRound
+    from storage.competitions.events import EventRow
+
+    event = EventRow(
+        guild_id=1, channel_id=2, name="Walpurgis Round Robin", game="tora", options="{}",
+        format="round-robin", rounds=11, turn_seconds=86400.0, round_seconds=0.0, rated=True,
+        bye_points=2, tiebreaks="", max_players=12, ai_fill=None, organiser_id=3,
+        entry_closes=None, starts_at=None, away_days=True, id=1, status="running", round=1,
+        round_deadline=None, created_at=0.0, started_at=0.0, finished_at=None,
+    )  # fmt: skip
+    names = {p: f"Großmeisterin Walpurgisnacht {p:03d}"[:32] for p in range(12)}
+    rounds = [
+        PairedRound(tuple(Board(r * 2 % 12, (r * 2 + 1 + b) % 12) for b in range(6)), None)
+        for r in range(11)
+    ]
+    text = event_texts.round_opened(event, 0, rounds, None, 0.0, names)
+    assert len(text) <= 2000, len(text)

@@ -163,6 +163,42 @@ async def test_discord_out_of_reach_is_said_so(tmp_path: Path, signing: Signing)
         assert status == 502 and "could not be reached" in answer["error"]
 
 
+async def test_sign_ins_stop_asking_discord_while_it_says_to_wait() -> None:
+    """Discord answers a flood of sign-ins with 429 and a Retry-After; every 429 (and 401,
+    403) counts towards Cloudflare's invalid-request limit (10,000 in 10 minutes), past
+    which the bot's address is banned from Discord's API for an hour: the whole bot, not
+    just the board. The sign-in asked again at the next request all the same, every one of
+    them: a hostile page could turn the Activity into a stream of 429s. Told to wait, it
+    waits, refusing sign-ins without asking until then, and says for how long."""
+    from aiohttp import web
+
+    asked: list[str] = []
+
+    async def token(request: web.Request) -> web.Response:
+        asked.append(request.path)
+        return web.json_response(
+            {"message": "You are being rate limited.", "retry_after": 60.0, "global": False},
+            status=429,
+            headers={"Retry-After": "60"},
+        )
+
+    app = web.Application()
+    app.router.add_post("/oauth2/token", token)
+    server = TestServer(app)
+    await server.start_server()
+    try:
+        api = DiscordApi(str(server.make_url("")), 1234, "s" * 32, "bot-token")
+        for _ in range(5):
+            with pytest.raises(Refusal) as refused:
+                await api.identify("code")
+            assert refused.value.status == 429
+            assert "try again in" in refused.value.message, refused.value.message
+            assert 1 <= int(refused.value.headers["Retry-After"]) <= 60
+    finally:
+        await server.close()
+    assert len(asked) == 1, f"Discord was asked {len(asked)} times within its Retry-After"
+
+
 async def test_sign_ins_are_rate_limited(tmp_path: Path, signing: Signing) -> None:
     limits = Limits(sign_ins=Allowance(2, 60.0))
     async with World(tmp_path / "t.sqlite3", discord=signing.api(), limits=limits) as w:

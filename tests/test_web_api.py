@@ -122,6 +122,25 @@ async def test_after_a_takeback_the_match_page_shows_the_turn_as_played_again(w:
     assert (await replay(before["replay"]))[1] == "no-store"  # an old address: not kept
 
 
+@pytest.mark.parametrize("game", ["tora", "torishogi"])
+async def test_a_finished_match_page_lists_the_last_move_and_the_resignation(
+    w: World, game: str
+) -> None:
+    """ann moves, bob resigns on his turn. The web page of the finished match lists ann's
+    move as turn 1 and bob's resignation as turn 2 (as Torii's page does). TORA's listed
+    turn 1 as "no action" and no resignation; ToriShogi's listed no resignation."""
+    match = await w.playing(Terms(game=game, turn_seconds=36000, rated=False))
+    action = await w.first_action(match, Side.CHALLENGER)
+    await w.service.play(HERE, ANN, action)
+    await w.service.end_turn(HERE, ANN)
+    await w.service.resign(HERE, BOB)
+    _status, state = await w.get(f"/api/m/{match}")
+    moves = state["moves"]
+    assert [m["notation"] for m in moves if m["turn"] == 1] == [action]
+    assert [m["turn"] for m in moves][-1] == 2
+    assert "resign" in moves[-1]["words"]
+
+
 async def test_the_record_downloads_as_text(w: World) -> None:
     match = await w.playing()
     assert w.client is not None

@@ -132,6 +132,35 @@ async def test_a_port_in_use_is_refused_saying_what_to_change(tmp_path: Path) ->
             await first.stop()
 
 
+async def test_an_idle_connection_is_closed_within_the_boards_keep_alive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """aiohttp keeps an idle connection open for 3630 s unless told otherwise: every
+    connection a page (or a script) opens and leaves idle held a socket and its buffers for
+    an hour. The board closes an idle one after ``IDLE_SECONDS``."""
+    import asyncio
+
+    import bot.web.server
+
+    monkeypatch.setattr(bot.web.server, "IDLE_SECONDS", 0.3)
+    async with World(tmp_path / "idle.sqlite3") as w:
+        board = WebBoard(w.service, w.links, "127.0.0.1", 0)
+        await board.start()
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", board.port)
+            writer.write(b"GET /api/words/en HTTP/1.1\r\nHost: x\r\n\r\n")
+            await writer.drain()
+            assert (await reader.readline()).startswith(b"HTTP/1.1 ")
+            try:  # the answer, then the end of an idle connection
+                await asyncio.wait_for(reader.read(-1), 5.0)
+            except TimeoutError:
+                raise AssertionError("an idle connection was kept past the keep-alive") from None
+            finally:
+                writer.close()
+        finally:
+            await board.stop()
+
+
 async def test_python_m_bot_on_a_port_in_use_stops_naming_the_setting(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:

@@ -246,3 +246,35 @@ async def test_pages_asking_for_a_new_state_at_once_wait_for_one_build(
     answers = await asyncio.gather(*(w.get("/api/me", token) for _ in range(4)))
     assert len(built) == 1
     assert all(answer == answers[0] for answer in answers) and answers[0][0] == 200
+
+
+async def test_the_replays_kept_are_bounded_by_their_views_not_by_their_records() -> None:
+    """The public views of replayed records (a page's move list, its replay pictures) were
+    kept for 64 records whatever their length: a view of TORA's is some 50 kB, a long
+    match's record hundreds of them, so 64 long matches' pages held gigabytes. They are
+    bounded by the views kept (``REPLAY_VIEWS``), as the pictures are by their bytes."""
+    import random
+    from types import SimpleNamespace
+
+    from bot.app.boards import REPLAY_VIEWS
+    from rules.torishogi import ToriShogiGame
+    from rules.torishogi.record import write_record
+
+    rng = random.Random(3)
+    game = ToriShogiGame()
+    while len(game.history) < 200 and not game.result:
+        game.apply(game.notation(rng.choice(game.legal_moves())))
+        game.end_turn()
+    boards = Boards(SimpleNamespace(records=None))  # type: ignore[arg-type]
+    look = SimpleNamespace(terms=SimpleNamespace(game="torishogi"))
+    for n in range(70):  # 70 matches' pages, each of a record of 200 turns
+        record = write_record(game, {"Challenger": f"p{n}", "Opposition": "q"})
+
+        async def record_of(_look: object, record: str = record) -> str:
+            return record
+
+        boards._record_of = record_of  # type: ignore[method-assign]
+        views = await boards._replay(look)  # type: ignore[arg-type]
+        assert views is not None and len(views) >= 200
+    held = sum(len(entry.views or ()) for entry in boards._replays._items.values())
+    assert held <= REPLAY_VIEWS, f"{held} views kept, {REPLAY_VIEWS} at most"

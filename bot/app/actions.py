@@ -46,6 +46,7 @@ from .parsing import parse_duration
 from .time_off import TimeOff
 
 log = logging.getLogger(__name__)
+MATCH_CHOICES = 25  # the match option's choices: as many as Discord shows
 
 
 class Threads(Protocol):
@@ -156,13 +157,17 @@ class Actions:
         )
 
     async def my_matches(self, user_id: int, typed: str = "") -> list[tuple[str, str]]:
-        """(label, value) of the caller's live matches, for the ``match`` option."""
+        """(label, value) of the caller's live matches, for the ``match`` option: those
+        where it is the caller's turn first, then the soonest deadlines, as many as Discord
+        shows (25): the ones to act in, not the oldest."""
         found = []
         for hosted in await self.service.matches_of(user_id):
             label = f"{hosted.id}: {await self.listing.label(hosted)}"
             if typed.lower() in label.lower():
-                found.append((label, str(hosted.id)))
-        return found[:25]
+                urgency = (not await self.listing.waits_for(hosted, user_id), *_due(hosted))
+                found.append((urgency, label, str(hosted.id)))
+        found.sort(key=lambda one: one[0])
+        return [(label, value) for _urgency, label, value in found[:MATCH_CHOICES]]
 
     async def games(self, caller: Caller) -> Answer:
         """The caller's matches (``/tora games``)."""
@@ -223,11 +228,15 @@ class Actions:
                 reply = await self.service.challenge(
                     place, caller.user, opponent, terms, expires, where=where
                 )
-        except BaseException as exc:
+        except Refused as exc:  # nothing was saved: the thread is not needed
             for unused in opened:
                 await self.threads.drop_thread(unused)
-            if unthreaded and isinstance(exc, Refused):  # the channel's own match, say
+            if unthreaded:  # the channel's own match, say
                 raise Refused(f"{exc.message}\n{_no_thread()}") from None
+            raise
+        except BaseException:
+            # the challenge may be saved in it (a commit whose answer was lost, a stop)
+            await self._drop_empty(opened)
             raise
         text = reply.text if not unthreaded else f"{reply.text}\n{_no_thread()}"
         if opened:
@@ -245,6 +254,17 @@ class Actions:
         return Answer(
             text, reply.files, True, presses(("takeback",), place.channel_id, reply.stamp)
         )
+
+    async def _drop_empty(self, threads: list[int]) -> None:
+        """Drop the threads opened for a challenge that failed, unless one holds it (saved
+        before the failure) or whether it does cannot be read: a thread left empty is a
+        lesser harm than a challenge hosted in a channel that is gone."""
+        for thread in threads:
+            try:
+                if await self.records.live_in_channel(thread) is None:
+                    await self.threads.drop_thread(thread)
+            except Exception:
+                log.exception("thread %d of a failed challenge is kept", thread)
 
     async def _server_language(self, caller: Caller) -> str:
         """The language of the server's posts: its admins' choice, else its Discord's."""
@@ -548,6 +568,12 @@ def _thread_notice(player: str, rival: str | None, ai: bool, game: str, thread: 
 
 def _place(hosted: Hosted) -> Place:
     return Place(hosted.guild_id, hosted.channel_id)
+
+
+def _due(hosted: Hosted) -> tuple[bool, float, int]:
+    """A match's place by its deadline: the soonest first, those without one last (then
+    the oldest)."""
+    return (hosted.due_at is None, hosted.due_at or 0.0, hosted.id)
 
 
 def game_options() -> list[str]:

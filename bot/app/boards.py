@@ -23,8 +23,6 @@ import asyncio
 import functools
 import hashlib
 import struct
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -51,8 +49,21 @@ from .pictures import BytesCache, worded
 
 PICTURES = 32 * 1024 * 1024  # bytes of board pictures kept
 SEATED = 4096  # matches whose server and players ``page_language`` keeps
-REPLAYS = 64  # records whose public views are kept
+# The public views of replayed records kept, counted in views (a TORA view is some 50 kB,
+# a long match's record hundreds of them: a count of records bounded nothing)
+REPLAY_VIEWS = 2_000
 LAYOUTS = 256  # pictures' sizes and cells kept, by game and where the squares are
+
+
+@dataclass(frozen=True)
+class _Replayed:
+    """A record's public views (None: it does not replay), counted as its views and one
+    more for a cache bounded by that count (``REPLAY_VIEWS``)."""
+
+    views: list[Any] | None
+
+    def __len__(self) -> int:
+        return 1 + len(self.views or ())
 
 
 class NoSuchPicture(Refused):
@@ -83,8 +94,7 @@ class Boards:
         self.records = service.records
         self._pictures: BytesCache[bytes] = BytesCache(PICTURES)
         self._layouts: Recent[dict[str, Any]] = Recent(LAYOUTS)  # a picture's size and cells
-        self._replays: OrderedDict[bytes, list[Any] | None] = OrderedDict()
-        self._replays_lock = threading.Lock()
+        self._replays: BytesCache[_Replayed] = BytesCache(REPLAY_VIEWS)
         self._states = States(STATES)
         self._records: Recent[str] = Recent(RECORDS)
         # Matches whose players are known, for ``page_language``, read at every request of
@@ -262,19 +272,15 @@ class Boards:
         if record is None:
             return None
         key = hashlib.sha256(record.encode()).digest()
-        with self._replays_lock:
-            if key in self._replays:
-                self._replays.move_to_end(key)
-                return self._replays[key]
+        kept = self._replays.get(key)
+        if kept is not None:
+            return kept.views
         drawing = drawing_of(look.terms.game)
         try:
             views: list[Any] | None = list(await asyncio.to_thread(drawing.views, record))
         except (RecordError, ReplayError):
             views = None  # kept too: the same record never replays
-        with self._replays_lock:
-            self._replays[key] = views
-            while len(self._replays) > REPLAYS:
-                self._replays.popitem(last=False)
+        self._replays.put(key, _Replayed(views))
         return views
 
     async def _record_of(self, look: Look) -> str | None:

@@ -45,6 +45,13 @@ class Listing:
             phase=phase,
         )
 
+    async def waits_for(self, hosted: Hosted, user_id: int) -> bool:
+        """Whether ``hosted`` is being played and it is ``user_id``'s turn ("your turn" in
+        ``/tora games``)."""
+        if hosted.phase != PLAYING or hosted.match_id is None:
+            return False
+        return hosted.side_of(user_id) == (await self._info(hosted.match_id)).side_to_act
+
     async def names(self, *user_ids: int | None) -> list[str]:
         """The players' names as written (escape them in texts); "anyone" for an open seat."""
         names = []
@@ -90,10 +97,11 @@ class Listing:
         if ended:
             lines.append(
                 _(
-                    "**Recently ended** (see them with {board}, `{record}`, `{replay}`)",
-                    board=slash("tora board"),
-                    record=option("record"),
-                    replay=option("replay"),
+                    "**Recently ended** (see them with {board}, {record} or {replay}, N being "
+                    "the match's number)",
+                    board=slash("tora board", "number:N"),
+                    record=slash("tora record", "number:N"),
+                    replay=slash("tora replay", "number:N"),
                 )
             )
             lines += [f"- {await self._game_line(h, user_id)}" for h in ended]

@@ -4,7 +4,7 @@ queue, and the admins' season close and result removal), and the server settings
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import hashlib
 import time
 from collections.abc import Awaitable, Callable
@@ -18,17 +18,17 @@ from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms, User
 from bot.service.guild import ClockChoice
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
-from render import Replay, StatusInfo, TooLarge, board_of, replay_of
+from render import HIDDEN, Replay, StatusInfo, board_of, replay_or_why
 from render.eval_chart import evaluation_chart_png
 from rules import game_type
 from rules.digits import whole_number
-from rules.records import RecordError
 
 from . import permissions
 from .actions import Actions
 from .answers import Answer, Unusable
 from .callers import Caller
 from .costly import ANALYSES, Limits
+from .listing import ending_words
 from .options import match_number
 from .parsing import parse_duration
 from .pictures import BytesCache
@@ -59,10 +59,27 @@ class Lookups:
         mine = info is not None and info.side_of(caller.user.id) is not None
         here = info is not None and not caller.in_dm and info.guild_id == caller.guild_id
         if info is None or not (mine or here):
+            await self._check_begun(caller, number)
             if caller.in_dm:
                 raise Unusable(_("There is no match {number} of yours.", number=number))
             raise Unusable(_("There is no match {number} in this server.", number=number))
         return info
+
+    async def _check_begun(self, caller: Caller, number: int) -> None:
+        """Unusable if ``number`` is a hosted match whose game never began (a challenge
+        declined, withdrawn or expired, a setup that lapsed) that the caller may know of:
+        ``/tora games`` lists it by that number, so "there is no match" would be wrong."""
+        hosted = await self.records.hosted(number)
+        if hosted is None or hosted.match_id is not None:
+            return
+        mine = caller.user.id in (hosted.issuer_id, hosted.invitee_id)
+        if mine or (not caller.in_dm and hosted.guild_id == caller.guild_id):
+            raise Unusable(
+                _(
+                    "Match {number}'s game never began, so it has no record, board or replay.",
+                    number=number,
+                )
+            )
 
     @staticmethod
     def _public(caller: Caller, info: MatchInfo) -> bool:
@@ -106,22 +123,34 @@ class Lookups:
             except Unusable:
                 if match:
                     raise
-        info = await self._match(caller, None, None)
+        return await self._public_board(caller, await self._match(caller, None, None))
+
+    async def numbered_board(self, caller: Caller, number: int) -> Answer:
+        """The public board of match ``number``, finished or not, shown as its record and
+        replay are (``_match``, ``_public``)."""
+        return await self._public_board(caller, await self._match(caller, number, None))
+
+    async def _public_board(self, caller: Caller, info: MatchInfo) -> Answer:
+        """The public board of ``info``, with how it ended or that it is being played."""
 
         async def draw() -> Answer:
             view, outcome = await self.records.public_position(info.id)
             status = await self._status(info)
-            png = await asyncio.to_thread(board_of, view, status)
+            png = await self.actions.service.paint(functools.partial(board_of, view, status))
             names = (escape(status.challenger), escape(status.opposition))
             title = game_type(info.game).title
+            if outcome:
+                ended: str | None = result_words(outcome, names, localized=True)
+            else:  # aborted or cancelled: ended without a result
+                ended = ending_words(info.closed) if info.closed else None
             text = (
                 _(
                     "Match {number} ({game}) ended: {result}. Its final board:",
                     number=info.id,
                     game=title,
-                    result=result_words(outcome, names, localized=True),
+                    result=ended,
                 )
-                if outcome
+                if ended
                 else _("Match {number} ({game}) is being played:", number=info.id, game=title)
             )
             return Answer(
@@ -156,7 +185,7 @@ class Lookups:
         return Answer(note, (Attachment(name, text.encode()),))
 
     async def replay(self, caller: Caller, number: int | None, match: str | None) -> Answer:
-        """An animated replay of the public record, drawn in a worker thread: rate limited,
+        """An animated replay of the public record, drawn by a drawing worker: rate limited,
         a few at a time, cached by the record it shows and its language; posted publicly at
         most once every few minutes per channel and match (a repeat goes to the caller
         alone, and so does another server's match). A long match's replay shows its last
@@ -170,19 +199,18 @@ class Lookups:
             cached = self._gifs.get(key)
             if cached is not None:
                 return cached
-            try:
-                replay = await asyncio.to_thread(replay_of, record, words)
-            except RecordError:
+            replay = await self.actions.service.paint(
+                functools.partial(replay_or_why, record, words)
+            )
+            if isinstance(replay, str):  # why it was not drawn
                 raise Unusable(
                     _(
                         "This match has hidden Assassin moves, and a replay shows only what "
                         "everyone may see: it can be replayed once the match has ended."
                     )
-                ) from None
-            except TooLarge:
-                raise Unusable(
-                    _("This match's replay would be larger than Discord lets a bot post.")
-                ) from None
+                    if replay == HIDDEN
+                    else _("This match's replay would be larger than Discord lets a bot post.")
+                )
             self._gifs.put(key, replay)
             return replay
 
@@ -236,12 +264,14 @@ class Lookups:
 
         async def post() -> Answer:
             report = await self.actions.service.analyse(info.id, caller.user, info.guild_id)
-            chart = await asyncio.to_thread(
-                evaluation_chart_png,
-                report.values,
-                report.marked,
-                report.title,
-                Language(current()),
+            chart = await self.actions.service.paint(
+                functools.partial(
+                    evaluation_chart_png,
+                    report.values,
+                    report.marked,
+                    report.title,
+                    Language(current()),
+                )
             )
             graph = Attachment(f"{info.game}-match-{info.id}-analysis.png", chart)
             return Answer(report.text, (graph, *report.boards), private=not public)

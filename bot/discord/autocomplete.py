@@ -1,8 +1,8 @@
 """Autocomplete for the ``/tora`` options, over the application layer's ``completions``.
 Discord asks at every keystroke and shows nothing if the answer is late or fails, so each of
-these answers in time (none, while its work goes on) and never raises: a refusal (not your
-turn, no match here) is a one-line hint as the only choice, and only a real failure is
-logged as an error.
+these answers in time (none, while its work goes on: one such work a user at most) and never
+raises: a refusal (not your turn, no match here) is a one-line hint as the only choice, and
+only a real failure is logged as an error.
 
 The command groups inherit ``Completing``: discord.py calls an autocomplete method with the
 group its command is bound to, whose ``handlers`` hold the application layer."""
@@ -17,7 +17,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.app.answers import Unusable, explain, first_sentence
+from bot.app.answers import Unusable, first_sentence
 from bot.app.completions import Completion
 from bot.i18n import from_discord, speaking
 from bot.service import Refused
@@ -29,6 +29,9 @@ log = logging.getLogger(__name__)
 MOST = 25  # Discord shows at most 25 choices
 ANSWER_WITHIN = 2.5  # seconds after Discord made an autocomplete: it shows none past 3
 Choices = list[app_commands.Choice[str]]
+# Each user's autocomplete work still under way after its answer (``safely``): one at most,
+# as keystrokes are not rate limited and each would start more while the service is slow.
+_UNFINISHED: dict[int, asyncio.Future[list[Completion]]] = {}
 
 
 def choices(found: list[Completion]) -> Choices:
@@ -47,13 +50,19 @@ async def safely(
     """``complete``'s choices, never raising (see the module's docstring), in the caller's
     language (as their answers). Not ready ``ANSWER_WITHIN`` after Discord made the
     interaction, none: it goes on (its answers are kept for the state), so that a later
-    keystroke finds it done."""
+    keystroke finds it done; while it does, that user's keystrokes start no work and get
+    no choices."""
+    user = interaction.user.id
+    if _unfinished(user):
+        return []
     with speaking(await _language(interaction)):
         work = asyncio.ensure_future(complete())
         try:
             return choices(await asyncio.wait_for(asyncio.shield(work), _budget(interaction)))
         except TimeoutError:
-            log.warning("autocomplete was slow; no choices", extra={"user": interaction.user.id})
+            log.warning("autocomplete was slow; no choices", extra={"user": user})
+            _UNFINISHED[user] = work
+            work.add_done_callback(lambda done: _finished(user, done))
             work.add_done_callback(_late)
             return []
         except (Refused, Unusable) as refusal:
@@ -67,6 +76,23 @@ def _budget(interaction: discord.Interaction[Any]) -> float:
     """Seconds left to answer ``interaction`` (its age read from its id's time)."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     return max(0.0, ANSWER_WITHIN - max(age, 0.0))
+
+
+def _unfinished(user: int) -> bool:
+    """Whether ``user``'s last autocomplete work goes on after its answer (work of an event
+    loop no longer running, which will never finish, does not count)."""
+    work = _UNFINISHED.get(user)
+    if work is None:
+        return False
+    if work.done() or work.get_loop() is not asyncio.get_running_loop():
+        del _UNFINISHED[user]
+        return False
+    return True
+
+
+def _finished(user: int, work: asyncio.Future[list[Completion]]) -> None:
+    if _UNFINISHED.get(user) is work:
+        del _UNFINISHED[user]
 
 
 def _late(work: asyncio.Future[list[Completion]]) -> None:
@@ -159,15 +185,8 @@ class Completing(Serving, app_commands.Group):
     async def complete_spirit(self, interaction: discord.Interaction[Any], current: str) -> Choices:
         """``/tora setup spirit``: the match's Spirits with what each does (its power), in
         the caller's language."""
-        with speaking(await _language(interaction)):
-            try:
-                caller = caller_of(interaction)
-                match = _option(interaction, "match")
-                found = await self.handlers.app.completions.spirit(caller, match, current)
-            except (Refused, Unusable) as refusal:
-                first = (explain(refusal) or "").split(". ")[0].rstrip(".")[:99] + "."
-                return [app_commands.Choice(name=first, value=first)]
-            except Exception:
-                log.exception("setup autocomplete failed", extra={"user": interaction.user.id})
-                return []
-        return [app_commands.Choice(name=name[:100], value=value) for name, value in found[:MOST]]
+        found = self.handlers.app.completions
+        match = _option(interaction, "match")
+        return await safely(
+            interaction, lambda: found.spirit(caller_of(interaction), match, current)
+        )

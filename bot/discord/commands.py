@@ -272,6 +272,7 @@ class Tora(Completing, app_commands.Group):
     )
     @app_commands.describe(
         match=MATCH,
+        number="A match's number, finished or not: its public board",
         link="new: replace your private link to the web board (the old one stops working)",
     )
     @app_commands.autocomplete(match=Completing.complete_match)
@@ -279,6 +280,7 @@ class Tora(Completing, app_commands.Group):
         self,
         interaction: discord.Interaction[Any],
         match: MatchPick | None = None,
+        number: MatchNumber | None = None,
         link: Literal["new"] | None = None,
     ) -> None:
         caller, app = caller_of(interaction), self.app
@@ -286,10 +288,16 @@ class Tora(Completing, app_commands.Group):
             renew = app.board_links.renew
             await self.answer(interaction, lambda: renew(caller, match), private=True)
             return
+        lookups = app.lookups
+        if number is not None:  # a match by its number: public, as record and replay
+            await self.answer(
+                interaction, lambda: lookups.numbered_board(caller, number), private=caller.in_dm
+            )
+            return
         # whether the answer (and its deferral) is private: a slow read answers privately,
         # as a failed one does (never wrong, only less visible)
         private = await within(interaction, app.actions.plays_here(caller), True)
-        await self.answer(interaction, lambda: app.lookups.board(caller, match), private=private)
+        await self.answer(interaction, lambda: lookups.board(caller, match), private=private)
 
     # ---- agreements --------------------------------------------------------------------
     @app_commands.command(description="Offer a draw, or accept your opponent's offer")

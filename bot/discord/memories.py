@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
+MOST_PAIRS = 10_000  # (channel, user) pairs remembered before the old ones are looked for
 
 
 class Closed:
@@ -59,13 +60,17 @@ class Latest(Generic[T]):
         self.kept = kept
         self._clock = clock
         self._seen: dict[tuple[int, int], list[_Seen[T]]] = {}
+        self._sweep_at = MOST_PAIRS
 
     def remember(self, channel_id: int, user_id: int, item: T) -> None:
         now = self._clock()
         key = (channel_id, user_id)
         self._seen[key] = [_Seen(item, now), *self._seen.get(key, [])][: self.kept]
-        if len(self._seen) > 10_000:
+        if len(self._seen) > self._sweep_at:
             self._seen = {k: v for k, v in self._seen.items() if now - v[0].at < self.max_age}
+            # the next sweep once as many pairs again have come (as ``RateLimit``'s): a
+            # crowd still young costs one look through it per as many clicks, not per click
+            self._sweep_at = max(MOST_PAIRS, 2 * len(self._seen))
 
     def get(
         self, channel_id: int, user_id: int, fits: Callable[[T], bool] = lambda _: True

@@ -289,6 +289,12 @@ def _in_channel(interaction: discord.Interaction[Any]) -> Callable[..., Awaitabl
     return sending
 
 
+def _may_post(interaction: discord.Interaction[Any], answer: Answer) -> bool:
+    """Whether ``answer`` may go out as a message in ``interaction``'s channel: a public
+    one, or any in a DM with the bot (its channel is the caller's alone already)."""
+    return not answer.private or interaction.guild_id is None
+
+
 class Responder:
     """Answers interactions: each acted on once (``handled``), ``views`` shows an answer's
     buttons, and ``watching`` (the sweeper) and ``announcing`` (the event sweeper) are told of
@@ -399,8 +405,9 @@ class Responder:
     ) -> None:
         """A second answer to an interaction already answered (``run``), once ``work`` is
         done: follow-ups, public unless the answer is private; a refusal or failure goes to
-        the caller alone. Discord takes follow-ups for 15 minutes after the command: a public
-        answer ready later is posted in the channel instead (a private one is lost, logged).
+        the caller alone. Discord takes follow-ups for 15 minutes after the command: an
+        answer ready later is posted in the channel instead, if it may be (``_may_post``;
+        else it is lost, logged).
         Made in the server's language: such answers are for the channel."""
         with speaking(await self.language(interaction, public=True)):
             try:
@@ -416,7 +423,7 @@ class Responder:
                 try:
                     await send(piece, allowed_mentions=NOBODY, files=_files(answer, last))
                 except discord.HTTPException as exc:
-                    if i or answer.private or exc.status != TOKEN_GONE:
+                    if i or exc.status != TOKEN_GONE or not _may_post(interaction, answer):
                         raise
                     send = _in_channel(interaction)  # past the token's 15 minutes
                     await send(piece, allowed_mentions=NOBODY, files=_files(answer, last))
@@ -499,6 +506,7 @@ class Handled:
     def __init__(self, seconds: float = 15 * 60.0, most: int = 50_000) -> None:
         self.seconds, self.most = seconds, most
         self._seen: dict[int, float] = {}
+        self._sweep_at = most
         self._writes: set[asyncio.Task[bool]] = set()
         self.sharing: Shared | None = None
 
@@ -506,8 +514,11 @@ class Handled:
         """Whether ``interaction`` is seen for the first time (the shared look waited for as
         long as it may wait before its acknowledgement, ``time_left``)."""
         interaction_id, now = interaction.id, time.monotonic()
-        if len(self._seen) >= self.most:
+        if len(self._seen) >= self._sweep_at:
             self._seen = {i: t for i, t in self._seen.items() if now - t < self.seconds}
+            # the next sweep once as many again have come (as ``RateLimit``'s): a busy
+            # quarter hour costs one look through it per as many interactions, not per one
+            self._sweep_at = max(self.most, 2 * len(self._seen))
         if interaction_id in self._seen:
             return False
         self._seen[interaction_id] = now

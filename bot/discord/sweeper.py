@@ -19,11 +19,9 @@ any process), and a message sent by another process or before a restart, are rea
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
-from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +30,7 @@ import discord
 from bot.app.setup_form import VERB as SETUP_FORM
 from bot.app.sweeping import PANEL, Sweeping, stale
 from bot.service import ButtonMessage, Hosted, Stamp
+from bot.service.busy import KeyedLocks
 
 from .background import Background
 from .buttons import ToraButton
@@ -77,8 +76,9 @@ class Sweeper:
     def __init__(self, sweeping: Sweeping, client: discord.Client) -> None:
         self._sweeping = sweeping
         self._client = client
-        self._answers: dict[int, list[_Answer]] = defaultdict(list)
-        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # by match, only while it has some (a match's answers go once swept or too old)
+        self._answers: dict[int, list[_Answer]] = {}
+        self._locks: KeyedLocks[int] = KeyedLocks()  # by match, while sweeps want them
         # a sweep that failed (the database away, say) is logged; the next message about
         # the match sweeps again
         self._background = Background("sweeping stale buttons")
@@ -135,8 +135,18 @@ class Sweeper:
         now = time.monotonic()
         self._claimed = {m: at for m, at in self._claimed.items() if now - at < TOKEN_AGE}
         self._claimed.update(dict.fromkeys(keys, now))
-        for match, answers in self._answers.items():
-            self._answers[match] = [a for a in answers if a.message not in keys]
+        for match, answers in list(self._answers.items()):
+            self._set_answers(
+                match, [a for a in answers if a.message not in keys and now - a.at < TOKEN_AGE]
+            )
+
+    def _set_answers(self, match: int, answers: list[_Answer]) -> None:
+        """Keep ``answers`` as ``match``'s; none: the match is forgotten (a match the bot
+        hosted once need not be walked at every pick for as long as it runs)."""
+        if answers:
+            self._answers[match] = answers
+        else:
+            self._answers.pop(match, None)
 
     def _overtaken(self, answer: _Answer) -> bool:
         """Whether a newer pick claimed ``answer``'s message: editing it through the older
@@ -162,7 +172,7 @@ class Sweeper:
         an earlier answer shown in the same message (it shows this one's buttons now)."""
         fresh = [
             a
-            for a in self._answers[match]
+            for a in self._answers.get(match, [])
             if answer.at - a.at < TOKEN_AGE and a.message != answer.message
         ]
         fresh.append(answer)
@@ -175,7 +185,7 @@ class Sweeper:
         self._background.start(self.sweep(match_id), f"tora-sweep-{match_id}")
 
     async def sweep(self, match_id: int) -> None:
-        async with self._locks[match_id]:
+        async with self._locks.hold(match_id):
             found = await self._sweeping.sweep(match_id)
             if found is None:
                 return
@@ -207,7 +217,7 @@ class Sweeper:
         current = [a for a in self._answers.get(hosted.id, []) if now - a.at < TOKEN_AGE]
         gone = [a for a in current if stale(a.verbs, a.turn, hosted)]
         # set aside before any await: answers remembered meanwhile are kept
-        self._answers[hosted.id] = [a for a in current if a not in gone]
+        self._set_answers(hosted.id, [a for a in current if a not in gone])
         for answer in gone:
             if answer.view is None:
                 await _disable_followup(answer)

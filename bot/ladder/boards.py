@@ -4,7 +4,7 @@ weeks makes a rating provisional again (marked ``?``)."""
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -93,9 +93,10 @@ class Page:
             for line in self.lines
         ]
 
-    def png(self) -> bytes:
-        """The page as an image, in the current language (its title, and the image's own
-        words: ``render.words``)."""
+    def drawing(self) -> Callable[[], bytes]:
+        """The page's image to draw (a call of plain data, for a drawing worker), in the
+        current language: its title, and the image's own words (``render.words``), are
+        chosen here, where the language is known."""
         title = _(
             "{ladder} ladder - season {season} ({number}/{pages})",
             ladder=ladder_title(self.key.board),
@@ -103,7 +104,7 @@ class Page:
             number=self.number,
             pages=self.pages,
         )
-        return ladder_png(self.rows(), title, Language(current()))
+        return functools.partial(ladder_png, self.rows(), title, Language(current()))
 
 
 @dataclass(frozen=True)
@@ -271,8 +272,3 @@ class Boards:
             scores.count(0.5),
             [r.match_id for r in results],
         )
-
-
-async def png(page: Page) -> bytes:
-    """The page's image, drawn off the event loop."""
-    return await asyncio.to_thread(page.png)

@@ -16,8 +16,8 @@ in the moment between a pairing's transaction and the opening of its match escap
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
+import functools
 import random
 from collections.abc import Iterator
 
@@ -44,7 +44,7 @@ from render import ChartPoint, rating_chart_png
 from storage import Store
 
 from . import texts
-from .boards import PROVISIONAL_NOTE, BoardProfile, Boards, png
+from .boards import PROVISIONAL_NOTE, BoardProfile, Boards
 from .errors import LadderError
 from .opening import Opened, Opener, Unopened
 from .queue import PLAYED, Matchmaking, rated_on
@@ -99,7 +99,8 @@ class LadderDesk:
         if closed is not None:
             ended = _("Final standings: this season closed on {day}.", day=texts.day(closed))
             text += "\n" + ended
-        return Reply(text, (Attachment("ladder.png", await png(found)),), private=False)
+        image = await self._service.paint(found.drawing())
+        return Reply(text, (Attachment("ladder.png", image),), private=False)
 
     async def profile(
         self, guild_id: int, player_id: int, board: str | None = None, name: str | None = None
@@ -147,7 +148,9 @@ class LadderDesk:
             ladder=ladder_name(profile.board),
             season=profile.season,
         )
-        data = await asyncio.to_thread(rating_chart_png, points, title, Language(current()))
+        data = await self._service.paint(
+            functools.partial(rating_chart_png, points, title, Language(current()))
+        )
         return Attachment(f"rating-{profile.board}.png", data)
 
     async def head_to_head(self, guild_id: int, a: int, b: int, board: str = "short") -> Reply:
@@ -185,15 +188,17 @@ class LadderDesk:
         await self._store.save_player(user.id, user.name)
         with refusals():
             pairs = await self._queue.join(place.guild_id, board, user.id, place.channel_id)
-        mine = None
+        paired, mine = False, None
         for pairing in pairs:
             own = user.id in (pairing.first_id, pairing.second_id)
             opened = await self._opener.open(pairing, user.id if own else None)
             if own:
-                mine = opened
-        if mine is None:
+                paired, mine = True, opened
+        if not paired:
             others = len(await self._queue.waiting(place.guild_id, board)) - 1
             return Reply(texts.waiting(board, others, self._settings))
+        if mine is None:  # left for the next tick
+            return Reply(texts.opening_later(board))
         if isinstance(mine, Unopened):
             raise LadderRefused(mine.texts[user.id])
         return Reply(self._paired_text(mine, user))

@@ -73,18 +73,23 @@ class Opener:
 
     async def resume(self, pairing: Pairing) -> Opened | Unopened | None:
         """Open the match of a stored pairing whose opener died: claimed first, so that it
-        is opened once (None: it is gone, or another opener holds its claim)."""
+        is opened once (None: it is gone, another opener holds its claim, or it is left for
+        the next tick again)."""
         owner = claimant(self._store)
         found = await self._store.ladders.transact(
             lambda tx: tx.claim_pairing(pairing.id, owner, OPENING), self._clock()
         )
         return None if found is None else await self.open(found)
 
-    async def open(self, pairing: Pairing, replying_to: int | None = None) -> Opened | Unopened:
+    async def open(
+        self, pairing: Pairing, replying_to: int | None = None
+    ) -> Opened | Unopened | None:
         """Open the match of a pairing claimed for this opener (``pairing.claimed_by``) in
         a new thread (the one opened before a crash, if any), then let the pairing go. If
-        it cannot be opened, both players are told why privately, but for ``replying_to``,
-        whose reply says it."""
+        it cannot be opened (refused, or nowhere to play it), both players are told why
+        privately, but for ``replying_to``, whose reply says it. Any other failure may
+        pass (Discord or the database away for a moment): the pairing is kept, its claim
+        let go, for the next tick to open (None)."""
         guild = await load_guild(self._store, pairing.guild_id)
         parent = guild.ladder_channel or pairing.channel_id
         challenger, opposition = await self._roles(pairing)
@@ -114,7 +119,8 @@ class Opener:
                     parent = pairing.channel_id  # as with no ladder channel set
                     thread = await self._thread(parent, name)
                 await self._transact(lambda tx: tx.pairing_thread(pairing.id, thread))
-            hosted = await self._opened_before(pairing, thread)
+            shared = thread in (parent, pairing.channel_id)  # no thread of its own
+            hosted = await self._opened_before(pairing, thread, shared)
             if hosted is None:
                 hosted = await self._service.open_match(
                     Place(pairing.guild_id, thread),
@@ -123,7 +129,7 @@ class Opener:
                     terms,
                     intro=introduction,
                 )
-        except Exception as exc:
+        except (Refused, Undeliverable) as exc:
             log.exception("ladder pairing %s could not be opened in channel %d", pairing, parent)
             players = (challenger, opposition)
             told = {}
@@ -132,6 +138,11 @@ class Opener:
                     told[user.id] = unopened_text(pairing, other, exc, self._settings)
             await self._tell(parent, told, replying_to, pairing.id)
             return Unopened(pairing, told)
+        except Exception:
+            log.exception("ladder pairing %s: opening failed; the next tick tries again", pairing)
+            owner = pairing.claimed_by or ""
+            await self._transact(lambda tx: tx.let_go_pairing(pairing.id, owner))
+            return None
         await self._transact(lambda tx: tx.drop_pairing(pairing.id))
         shown = None if thread in (parent, pairing.channel_id) else name
         return Opened(pairing, hosted, thread, shown, challenger, opposition)
@@ -148,16 +159,18 @@ class Opener:
             log.warning("a ladder match is played in channel %d itself: %s", parent, exc)
             return parent
 
-    async def _opened_before(self, pairing: Pairing, thread: int) -> Hosted | None:
-        """The pairing's match, if it was opened before a crash: the thread was opened for
-        this pairing alone, so a match of its two players there is theirs."""
+    async def _opened_before(self, pairing: Pairing, thread: int, shared: bool) -> Hosted | None:
+        """The pairing's match, if it was opened before a crash: a thread opened for this
+        pairing alone holds no other match of its two players. A ``shared`` channel (no
+        thread opened: the ladder's, or the one they queued in) may hold an earlier match
+        of theirs, ended: only a live one there is taken for this pairing's."""
         if pairing.thread_id is None:
             return None
         hosted = await self._store.hosting.latest_in_channel(thread)
         players = {pairing.first_id, pairing.second_id}
         if hosted is None or {hosted.challenger_id, hosted.opposition_id} != players:
             return None
-        return hosted
+        return None if shared and not hosted.live else hosted
 
     async def _transact(self, work: Callable[[LadderTx], None]) -> None:
         await self._store.ladders.transact(work, self._clock())

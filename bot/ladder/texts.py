@@ -5,7 +5,6 @@ record (``/tora record number:<id>``), which a front end can offer as is."""
 from __future__ import annotations
 
 import json
-import time
 
 from bot.i18n import N_, _, ngettext
 from bot.service import Settings
@@ -18,8 +17,9 @@ from .results import ladder_name, ladder_title
 
 
 def day(at: float) -> str:
-    """A date as players read it (UTC): 2027-01-15."""
-    return time.strftime("%Y-%m-%d", time.gmtime(at))
+    """A date as a Discord timestamp (``<t:1800000000:d>``): each reader sees it in their own
+    time zone and notation (a UTC date put an evening game in America on the next day)."""
+    return f"<t:{int(at)}:d>"
 
 
 def record_hint(settings: Settings, match_id: int) -> str:
@@ -178,6 +178,17 @@ def waiting(board: str, others: int, settings: Settings) -> str:
         most=round(MOST_GAP),
         hours=round(EXPIRE_AFTER / HOUR),
         command=settings.cmd("leave-queue", localized=True),
+    )
+
+
+def opening_later(board: str) -> str:
+    """The reply to a player whose pairing's match could not be opened just now (a failure
+    that may pass): the next tick opens it."""
+    return _(
+        "You are paired for a rated {ladder} ladder match, but I could not open it just now "
+        "(Discord or my database did not answer). I will try again within a minute; you will "
+        "both be mentioned where it opens.",
+        ladder=ladder_name(board),
     )
 
 

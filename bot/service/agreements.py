@@ -13,7 +13,7 @@ from rules import GAMES, ActionError, Side
 from rules.words import msg
 from storage import Hosted
 
-from . import announce, plans, reminders, showing, timing
+from . import announce, plans, showing, timing
 from .context import Context, Mail
 from .endings import discard_unfinished, finish, outcome_headline
 from .errors import ActionRefused, Refused
@@ -189,7 +189,11 @@ def _check_proposal(ctx: Context, table: Table, kind: str, side: Side) -> None:
 
 def _check_takeback(table: Table, side: Side) -> None:
     """A takeback is asked in an unrated match, by the player whose turn just ended, while
-    the opponent's turn runs (it lapses when they end it)."""
+    the turn after it runs (it lapses when that one ends): the opponent's, or after a
+    decision in the opponent's turn (Torii's Monkey, TI15) the asker's own; for a turn the
+    rules let be taken back (``check_takeback``: not one holding an action they never take
+    back, such as TORA's search, R10, whose player would play the turn again knowing what
+    it found)."""
     if table.terms.rated:
         casual = f"`{option('rated')}:False`"  # the option as the reader's Discord names it
         raise Refused(
@@ -200,13 +204,41 @@ def _check_takeback(table: Table, side: Side) -> None:
             )
         )
     game = table.game
-    if game.side == side or not game.turns or game.turns[-1].side != side:
+    if not game.turns or game.turns[-1].side != side:
         raise Refused(
             _(
                 "You can ask to take back the turn you have just ended, until your opponent "
                 "ends theirs; now there is none."
             )
         )
+    try:
+        game.check_takeback()
+    except ActionError as exc:
+        raise Refused(
+            _(
+                "Your last turn cannot be taken back: {reason}. Play on from it; you can ask "
+                "to take back a later turn that holds no such action.",
+                reason=word(exc.message),
+            )
+        ) from None
+
+
+def _check_discard(table: Table, asker: Side) -> None:
+    """The takeback drops what its accepter staged: refused while that holds an action the
+    rules never take back (``check_discard``: TORA's search, R10), whose player would
+    otherwise keep what it showed them without it being played."""
+    try:
+        table.game.check_discard()
+    except ActionError as exc:
+        raise Refused(
+            _(
+                "You cannot accept {asker}'s takeback now: it would take back what you staged "
+                "this turn, and {reason}. Decline it, or end your turn (the request then "
+                "lapses).",
+                asker=table.side_name(asker),
+                reason=word(exc.message),
+            )
+        ) from None
 
 
 def _unavailable(table: Table, kind: str) -> str:
@@ -240,9 +272,9 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     match = table.played
     before = showing.series_number(match.game)
     running = match.game.side
+    discard_unfinished(table)  # a draw or a reset: the running turn never ended (R12)
     try:
         if kind == DRAW:
-            discard_unfinished(table)
             match.agree_draw()
         else:
             match.agree_reset()
@@ -261,10 +293,9 @@ async def _agreed(ctx: Context, table: Table, side: Side, kind: str) -> Reply:
     if kind == DRAW:
         await finish(ctx, table, hosted, headline, FINISHED)
         return Reply(_("You accepted the draw; the match is over."), private=False)
-    await plans.forget(ctx, table)  # they answered turns of the game before the reset
     # the turn's end reads the proposals still standing from the table: not this one
     table.hosted = hosted
-    await after_turn(ctx, table, hosted, headline, before, running, answer_plans=False)
+    await after_turn(ctx, table, hosted, headline, before, running, reset=True)
     return Reply(_("You accepted the reset."), private=False, stamp=table.stamp)
 
 
@@ -312,12 +343,11 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
                 player=table.side_name(asker),
             )
         )
+    _check_discard(table, asker)
     number = len(match.game.turns)
     offers = table.offers()
     del offers[REWIND]
     match.rewind(*found)
-    await plans.forget(ctx, table)  # they answered turns of the game as it was
-    await reminders.forget_looks(ctx, table)
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
     hosted = timing.taken_back(table.terms, hosted, asker)
     if table.paused:
@@ -364,7 +394,8 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
         notice=TURN,
         language=language,
     )
-    await ctx.save(table, hosted, mail)
+    # the plans, drafts and looks were of turns of the game as it was: they go with it
+    await ctx.save(table, hosted, mail, plans=plans.emptied(), forget=True)
     return Reply(
         _("You accepted the takeback: turn {number} is played again.", number=number),
         private=False,

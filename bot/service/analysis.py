@@ -15,9 +15,11 @@ import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
+from babel.numbers import format_decimal
+
 import ai
-from bot.i18n import _, ngettext, slash
-from rules import ActionError, GameState, Side, game_type
+from bot.i18n import _, current, ngettext, slash
+from rules import UNFINISHED, ActionError, GameState, Side, game_type
 from storage import MatchInfo
 
 from .context import Context
@@ -28,7 +30,9 @@ from .texts import escape
 
 WORST = 3  # the turns that lost the most, shown on their boards
 WIN_GAP = 100_000.0  # a drop this large is a finished game's worth (``ai.evaluation.WIN``)
-GAME_LEVEL = frozenset({"resign", "forfeit", "draw", "reset"})  # turns that end, not move
+# The turns the analysis stops at: those that end the game rather than move, and a turn cut
+# short by the opponent's resignation (it never ended, so it is not judged as played).
+STOPS = frozenset({"resign", "forfeit", "draw", "reset", UNFINISHED})
 Search = Callable[[GameState], Awaitable[list[str]]]  # the hint's turn for a position
 
 
@@ -60,13 +64,14 @@ class Analysis:
 
 def positions(final: GameState) -> list[tuple[GameState, tuple[str, ...]]]:
     """The position before each turn of a finished game that moved (not a resignation, a
-    draw or a forfeit) and the turn played there, replayed from the game's setup."""
+    draw or a forfeit, nor a turn the opponent's resignation cut short: it never ended) and
+    the turn played there, replayed from the game's setup."""
     kind = game_type(final.game_type)
     options, answers = kind.setup_of(final)
     game: GameState = kind.new_game(options, answers)
     walked: list[tuple[GameState, tuple[str, ...]]] = []
     for turn in final.turns:
-        if set(turn.texts) & GAME_LEVEL:
+        if set(turn.texts) & STOPS:
             break
         walked.append((game.copy(), tuple(turn.texts)))
         try:
@@ -153,11 +158,10 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
             # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
             cost = _("a win missed")
         else:
-            drop = f"{slip.drop:.3g}"
             # TRANSLATORS: {cost} in "the AI prefers ... ({cost}, by its evaluation)".
-            cost = _("{value} lost", value=drop)
-        turns = (slip.said[0] or slip.played, slip.said[1] or slip.better)
-        played, better = (f"`{'; '.join(turn)}`" for turn in turns)
+            cost = _("{value} lost", value=_amount(slip.drop))
+        played = _turn_words(slip.said[0] or slip.played, by_player=True)
+        better = _turn_words(slip.said[1] or slip.better, by_player=False)
         line = _(
             "Turn {number}, {player}: played {played}; the AI prefers {better} ({cost}, by its "
             "evaluation).",
@@ -169,6 +173,26 @@ def summary(analysis: Analysis, match_id: int, title: str, names: Sequence[str])
         )
         lines.append(f"{rank}. {line}")
     return "\n".join(lines)
+
+
+def _amount(value: float) -> str:
+    """How much a turn lost, as the reader writes numbers: a whole number from a hundred up
+    (ToriShogi's and Torii's evaluations run to thousands: never "1.23e+03"), three
+    significant digits below."""
+    return format_decimal(value, format="#,##0" if value >= 100 else "@##", locale=current())
+
+
+def _turn_words(turn: Sequence[str], by_player: bool) -> str:
+    """A turn as the summary quotes it: its actions in a code span; one without actions in
+    words (an empty code span shows as two stray backticks), a player's said to be a pass
+    or a turn left to its deadline."""
+    if turn:
+        return f"`{'; '.join(turn)}`"
+    if by_player:
+        # TRANSLATORS: {played} in "Turn 2, bob: played {played}; the AI prefers ...".
+        return _("no action (a pass, or a turn left to its deadline)")
+    # TRANSLATORS: {better} in "the AI prefers {better} (...)": it would pass.
+    return _("no action")
 
 
 def boards(

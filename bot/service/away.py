@@ -6,13 +6,14 @@ Each of their matches there is told, with a timestamp of their return."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
 from bot.i18n import _, ngettext, speaking
 from rules import Side
-from storage import Away, Hosted
+from storage import Away, Hosted, Post, Store
 
 from . import absence
 from .context import Mail
@@ -21,7 +22,7 @@ from .host import Host
 from .models import Reply, User, is_robot
 from .people import load_player
 from .phases import PLAYING
-from .stops import run_until, running_between
+from .stops import run_until, running_between, stops_by_side
 from .table import Table
 from .texts import moment
 
@@ -32,12 +33,28 @@ Words: TypeAlias = Callable[[Table, Side, Hosted, float], str]
 
 
 @dataclass(frozen=True)
-class Before:
-    """A running turn of the player as it stood before their away days changed: the match's
-    version then and the running time that was left."""
+class Change:
+    """A change of a player's away days: ``away`` added, or ended early at ``ends_at``."""
 
-    version: int
-    left: float
+    away: Away
+    ends_at: float | None = None  # None: added
+
+    def applied(self, aways: Sequence[Away]) -> list[Away]:
+        """The player's times away read before the change (``aways``) as they are after it."""
+        kept = [a for a in aways if a != self.away]
+        if self.ends_at is None:
+            return [*kept, self.away]
+        if self.ends_at > self.away.starts_at:  # (else it is gone: it had not begun)
+            kept.append(replace(self.away, ends_at=self.ends_at))
+        return kept
+
+    async def save(
+        self, store: Store, moved: Sequence[tuple[Hosted, Sequence[Post]]]
+    ) -> list[Hosted]:
+        """The change, with the matches it moves, in one transaction; those as saved."""
+        if self.ends_at is None:
+            return await store.add_away(self.away, moved)
+        return await store.end_away(self.away, self.ends_at, moved)
 
 
 class Absences(Host):
@@ -84,9 +101,7 @@ class Absences(Host):
                     )
                 )
         await ctx.store.save_player(user.id, user.name)
-        before = await self._running(guild_id, user.id)
-        await ctx.store.add_away(away)
-        told = await self._reclock(guild_id, user.id, before, _away_words(away))
+        told = await self._reclock(guild_id, user.id, Change(away), _away_words(away))
         return Reply(
             _(
                 "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
@@ -115,16 +130,14 @@ class Absences(Host):
         if not taken:
             raise Refused(_not_away_words(ctx.cmd("away", localized=True), found, now))
         away = taken[0]
-        before = await self._running(guild_id, user.id)
-        await ctx.store.end_away(away, now)
+        planned = away.starts_at > now
+        words = _planned_off_words if planned else _back_words
+        await self._reclock(guild_id, user.id, Change(away, now), words)
         zone = (await load_player(ctx.store, user.id)).zone
         given = absence.days_of(away, zone) - absence.days_of(
             replace(away, ends_at=max(now, away.starts_at)), zone
         )
         left, allowed = await absence.days_left(ctx, guild_id, user.id, away.starts_at)
-        planned = away.starts_at > now
-        words = _planned_off_words if planned else _back_words
-        await self._reclock(guild_id, user.id, before, words)
         days = ngettext("{n} day", "{n} days", given)
         if planned:
             return Reply(
@@ -174,60 +187,65 @@ class Absences(Host):
             lines = [_("This server gives no away days (its admins set none).")]
         return Reply("\n".join(lines), buttons=("back",) if taken else ())
 
-    async def _running(self, guild_id: int, user_id: int) -> dict[int, Before]:
-        """The running turns of ``user_id`` in the server's matches, before a change of
-        their away days: what each had left."""
-        found: dict[int, Before] = {}
-        for hosted in await self._playing(guild_id, user_id):
-            async with self._lock(hosted.channel_id):
-                table = await self._table(hosted.channel_id)
-                if table is None or not _their_turn(table, user_id):
-                    continue
-                due = table.hosted.due_at or self._ctx.now()
-                stops = await self._ctx.stops(table.terms, table.hosted, table.game.side)
-                left = running_between(self._ctx.now(), due, stops)
-                found[table.hosted.id] = Before(table.hosted.version, left)
-        return found
-
-    async def _reclock(
-        self, guild_id: int, user_id: int, before: dict[int, Before], words: Words
-    ) -> int:
-        """After a change of ``user_id``'s away days: each running turn of theirs gets its
-        deadline anew (what it had left, run outside their new stops), and each of their
-        matches in the server is told, in the server's language. Returns how many were
-        told."""
-        told = 0
-        language = await self._ctx.server_language(guild_id)
-        for hosted in await self._playing(guild_id, user_id):
-            async with self._lock(hosted.channel_id):
-                table = await self._table(hosted.channel_id)
-                if table is None or table.hosted.phase != PLAYING or not table.terms.away_days:
-                    continue  # (a match without away days: its clock runs on, untold)
+    async def _reclock(self, guild_id: int, user_id: int, change: Change, words: Words) -> int:
+        """Save ``change`` of ``user_id``'s away days with what it does to their matches in
+        the server, in one transaction (a crash never leaves away days stored whose clocks
+        still run): each running turn of theirs gets its deadline anew (``_moved``), and
+        each of their matches there is told, in the server's language. The matches are
+        held (their locks) from the read to the save. Returns how many were told."""
+        ctx = self._ctx
+        language = await ctx.server_language(guild_id)
+        async with contextlib.AsyncExitStack() as held:
+            tables = await self._held(guild_id, user_id, held)
+            aways = change.applied(await ctx.store.aways(guild_id, [user_id], ctx.now()))
+            moved: list[tuple[Table, Hosted, Mail]] = []
+            for table in tables:
                 side = table.hosted.side_of(user_id)
-                if side is None:
-                    continue
-                changed = await self._moved(table, before.get(table.hosted.id), user_id)
+                if side is None or not table.terms.away_days:
+                    continue  # (a match without away days: its clock runs on, untold)
+                changed = await self._moved(table, user_id, aways)
                 mail = Mail(table.channel_id)
                 other = changed.player(side.other)
                 with speaking(language):
-                    said = words(table, side, changed, self._ctx.now())
+                    said = words(table, side, changed, ctx.now())
                 mentions = () if is_robot(other) else (other,)
                 mail.public(said, mentions=mentions, language=language)
-                await self._ctx.update(table, changed, mail)
+                moved.append((table, changed, mail))
+            saved = await change.save(ctx.store, [(h, mail.posts) for _, h, mail in moved])
+            for (table, _, mail), hosted in zip(moved, saved, strict=True):
+                ctx.committed(table, hosted, mail.posts)
                 self._settle(table)
-                told += 1
-        return told
+        return len(moved)
 
-    async def _moved(self, table: Table, before: Before | None, user_id: int) -> Hosted:
-        """The match with the running turn of ``user_id`` (if it is theirs, unchanged since
-        ``before``) given its new deadline."""
+    async def _held(
+        self, guild_id: int, user_id: int, held: contextlib.AsyncExitStack
+    ) -> list[Table]:
+        """``user_id``'s playing matches in the server, each under its channel's lock, kept
+        by ``held`` (taken in the channels' order: two such calls never wait on each other)."""
+        tables: list[Table] = []
+        playing = sorted(await self._playing(guild_id, user_id), key=lambda h: h.channel_id)
+        for hosted in playing:
+            await held.enter_async_context(self._lock(hosted.channel_id))
+            table = await self._table(hosted.channel_id)
+            if table is not None and table.hosted.phase == PLAYING:
+                tables.append(table)
+        return tables
+
+    async def _moved(self, table: Table, user_id: int, aways: Sequence[Away]) -> Hosted:
+        """The match with the running turn of ``user_id`` (if it is theirs) given its new
+        deadline: what was left of it, run outside their stops as they were, now runs
+        outside their stops with ``aways``, their times away after the change."""
         hosted = table.hosted
-        if before is None or hosted.version != before.version or not _their_turn(table, user_id):
+        if not _their_turn(table, user_id):
             return hosted
-        now, side = self._ctx.now(), table.game.side
-        stops = await self._ctx.stops(table.terms, hosted, side)
-        moved = replace(hosted, due_at=run_until(now, before.left, stops))
-        remind = await self._ctx.next_reminder(table.terms, moved, side, now)
+        ctx, side = self._ctx, table.game.side
+        now = ctx.now()
+        left = running_between(
+            now, hosted.due_at or now, await ctx.stops(table.terms, hosted, side)
+        )
+        after = await stops_by_side(ctx.store, table.terms, hosted, (side,), now, aways)
+        moved = replace(hosted, due_at=run_until(now, left, after[side]))
+        remind = await ctx.next_reminder(table.terms, moved, side, now)
         return replace(moved, remind_at=remind)
 
     async def _playing(self, guild_id: int, user_id: int) -> list[Hosted]:

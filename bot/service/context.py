@@ -265,14 +265,21 @@ class Context:
         drop_choices: bool = False,
     ) -> None:
         posts = mail.posts if mail else []
-        before = table.hosted
-        table.hosted = await self.store.hosting.update(
+        saved = await self.store.hosting.update(
             hosted, posts, choice=choice, drop_choices=drop_choices
         )
-        self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
-        self.touched(table.hosted.id)
-        if table.hosted.phase == ENDED:
-            self.ended.append(table.hosted)
+        self.committed(table, saved, posts)
+
+    def committed(self, table: Table, saved: Hosted, posts: Sequence[Post]) -> None:
+        """After a commit of ``table``'s match, ``saved`` as stored, with ``posts``: the
+        table holds it, the loops look again if it set a sooner clock or queued posts, the
+        watchers are told, and an ended match waits to be announced."""
+        before = table.hosted
+        table.hosted = saved
+        self.changed(posts, timed(before) != timed(saved), soonest(saved))
+        self.touched(saved.id)
+        if saved.phase == ENDED:
+            self.ended.append(saved)
 
     async def save(
         self,
@@ -282,9 +289,12 @@ class Context:
         *,
         close: str | None = None,
         plans: Mapping[Side, Sequence[str]] | None = None,
+        forget: bool = False,
     ) -> None:
         """Save what was played on the match with the hosted match's new state, posts and
-        the sides' planned replies (``plans``). The match's deadline follows the hosted one."""
+        the sides' planned replies (``plans``); with ``forget``, both sides' plan drafts and
+        looks go (the game they were of is gone: a takeback, a reset). The match's deadline
+        follows the hosted one."""
         match = table.match
         if match is None:
             raise RuntimeError(f"hosted match {hosted.id} has no game to save")
@@ -292,7 +302,11 @@ class Context:
         hosted = replace(hosted, turn=table.turn)
         posts = mail.posts if mail else []
         before = table.hosted
-        table.hosted = await self.store.save_hosted(match, hosted, posts, close=close, plans=plans)
+        table.hosted = await self.store.save_hosted(
+            match, hosted, posts, close=close, plans=plans, forget=forget
+        )
+        if forget:  # the turn numbers come back in another game: its turns remind again
+            table.looked.clear()
         self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
         self.touched(table.hosted.id)
         if hosted.phase == ENDED:

@@ -1,7 +1,9 @@
 """The clock's end of a turn: at its deadline a turn ends with what was staged (R12), a
 turn left empty is missed (public), and after ``forfeit_after`` missed turns in a row the
-absent player forfeits; in a game whose turn cannot pass, a missed turn restarts the same
-player's clock. The channel is told in the server's language, the player in theirs."""
+absent player forfeits at the deadline of their own turn (a decision owed in the opponent's
+turn, Torii's Monkey, counts but never forfeits by itself); in a game whose turn cannot
+pass, a missed turn restarts the same player's clock. The channel is told in the server's
+language, the player in theirs."""
 
 from __future__ import annotations
 
@@ -31,7 +33,9 @@ async def deadline(ctx: Context, table: Table) -> None:
     if not game.staged() and await absence.auto_away(ctx, table):
         return  # an away day given: the turn ends a day later
     side = game.side
-    limit = table.terms.forfeit_after
+    # a decision in the opponent's turn (TI15: no answer means none) counts as missed but
+    # never forfeits by itself: the forfeit comes at the deadline of a turn of one's own
+    limit = 0 if game.view_for(side).deciding else table.terms.forfeit_after
     missed = hosted.missed[side] + 1
     if not game.staged() and limit and missed >= limit:
         await _forfeit(ctx, table, replace(hosted, missed=with_missed(hosted, side, missed)), side)

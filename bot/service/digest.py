@@ -2,8 +2,8 @@
 private message a day listing the matches where it is their turn, the most urgent first, in
 place of the "your turn" DMs; the most urgent ``MOST`` at most (fewer where long names
 would pass ``LENGTH``), then how many more there are and where to see them all. Looked
-for with the clock's work, at most once a minute; each day's digest is claimed before it
-is queued, so one process sends it."""
+for with the clock's work, at most once a minute; each day's digest is claimed as it is
+queued, in one transaction, so one process sends it and a crash never claims it unsent."""
 
 from __future__ import annotations
 
@@ -71,19 +71,20 @@ async def send_due(ctx: Context, now: float) -> int:
         before = own.get(SENT)
         if before is not None and float(before) >= slot:
             continue
-        if not await store.swap_player_setting(user_id, SENT, before, repr(slot)):
-            continue  # another process took it
         post = await _digest(ctx, user_id, now)
-        if post is not None:
-            await store.queue_posts([post])
-            sent += 1
+        posts = [] if post is None else [post]
+        if not await store.swap_player_setting(user_id, SENT, before, repr(slot), posts):
+            continue  # another process took it
+        sent += len(posts)
     return sent
 
 
 async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
-    """The digest of ``user_id``: their matches waiting for them, the most urgent first."""
+    """The digest of ``user_id``: their matches waiting for them, the most urgent first.
+    Their live matches are read on the indexes naming them (``of_user``, no ended one): a
+    digest hour's many digests do not each read every live match the bot hosts."""
     waiting: list[tuple[float, Hosted]] = []
-    for hosted in await ctx.store.hosting.live():
+    for hosted in await ctx.store.hosting.of_user(user_id, 0):
         side = hosted.side_of(user_id)
         if hosted.phase != PLAYING or side is None or hosted.match_id is None:
             continue
@@ -93,7 +94,7 @@ async def _digest(ctx: Context, user_id: int, now: float) -> Post | None:
             waiting.append((due, hosted))
     if not waiting:
         return None
-    waiting.sort(key=lambda pair: pair[0])
+    waiting.sort(key=lambda pair: (pair[0], pair[1].id))  # ties: the oldest match first
     with speaking(await ctx.player_language(user_id)) as language:
         head = ngettext(
             "Your turn in {n} match, the most urgent first:",

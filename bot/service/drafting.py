@@ -8,7 +8,8 @@ The draft is kept in the store (``plan_drafts``, PRIVATE to its player) with the
 it belongs to, so a front end's components only carry where they are (the match's stamp
 and the menus above them) and work after a restart; a draft of an earlier turn, or one that
 no longer plays, is stale and starts again empty, and an accepted takeback or reset drops
-both players' drafts (``plans.forget``). Nothing about a draft reaches the opponent."""
+both players' drafts, in its own save (``Context.save``'s ``forget``). Nothing about a draft
+reaches the opponent."""
 
 from __future__ import annotations
 

@@ -80,7 +80,8 @@ async def resign(ctx: Context, table: Table, user: User) -> Reply:
 
 def discard_unfinished(table: Table) -> None:
     """Drop what the player to act staged: their turn never ended (R12), so none of it is
-    applied, scored or published when the match ends before it does."""
+    applied, scored or published when the match ends, or the board is reset (R28), before
+    it does."""
     if table.game.staged():
         table.played.discard()
 
@@ -148,8 +149,10 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
 
 
 async def close(ctx: Context, table: Table, headline: str, how: str) -> None:
-    """End a running match without a result (aborted or cancelled)."""
+    """End a running match without a result (aborted or cancelled): its game ends there,
+    so what it kept hidden is published (R44) before the end post shows it."""
     discard_unfinished(table)
+    table.played.close()
     mail = Mail(table.channel_id)
     await announce.match_end(ctx, table, headline, mail, counted=False)
     await ctx.save(table, ended(table.hosted, how), mail, close=how)

@@ -291,9 +291,11 @@ class Host:
                     command=self._ctx.cmd("board", localized=True),
                 )
             ) from None
-        except BaseException:
+        except BaseException as failure:
             self._tables.pop(table.channel_id, None)  # this copy may be ahead of the store
             self._changed()  # and its posts and clocks may be stored: the loops look again
+            if isinstance(failure, Exception) and robots.robot_sides(table.hosted):
+                self._robots.look(table.channel_id)  # and its AI may have a turn there now
             raise
         finally:
             self._settle(table)

@@ -11,7 +11,9 @@ once on the event loop (``step``): in a thread they would hold it up all the sam
 interpreter lock being theirs for up to 5 ms; their turn ends run in a thread, since their
 searches cost up to a tenth of a second at times (``end_turn``).
 A picked piece's warnings (TORA's R30, a search per action) are worked out in the same
-workers, for the same reason (``warnings``).
+workers, for the same reason (``warnings``), and so is other work that ends such turns
+(``rules_work``: a planned line played out) or takes seconds of Python (``rules_job``: a
+Swiss round's pairing).
 Images are drawn in processes of their own (``draw``): a view is small to send (about 1 kB),
 and drawing it no longer holds the interpreter lock that every channel's requests share. Each
 drawing worker has a pool of its own (a lane), and a match's pictures go to the same one
@@ -63,6 +65,8 @@ from .ports import Renderer
 
 log = logging.getLogger(__name__)
 Stepped = TypeVar("Stepped")  # what a step of the rules core gives back
+Painted = TypeVar("Painted")  # what a drawing gives back: PNG bytes, a replay
+Worked = TypeVar("Worked")  # what a rules worker's call gives back (``rules_work``)
 RETRIES = 1  # runs again of a job whose pool broke under it (a job that kills it fails)
 OVERRUN = 30.0  # seconds past twice its time after which an AI's search is given up
 ANYONE = Owner(0, "anyone")  # a search that serves nobody in particular (tests, tools)
@@ -112,6 +116,16 @@ def _warnings(data: bytes) -> bytes:
     def work() -> tuple[Any, ...]:
         game, notations = pickle.loads(data)
         return ("warned", game.warnings(notations))
+
+    return _pickled(work)
+
+
+def _call(data: bytes) -> bytes:
+    """In the worker: the answer of a pickled call of the rules' work (``Offload.rules_work``)."""
+
+    def work() -> tuple[Any, ...]:
+        function, args = pickle.loads(data)
+        return ("done", function(*args))
 
     return _pickled(work)
 
@@ -190,7 +204,8 @@ def _draw(data: bytes) -> bytes:
 
 
 def _paint(data: bytes) -> bytes:
-    """In the worker: the image a pickled drawing (a call answering PNG bytes) draws."""
+    """In the worker: the image a pickled drawing (a call answering PNG bytes, or plain
+    data holding an image) draws."""
     return _pickled(lambda: ("drawn", pickle.loads(data)()))
 
 
@@ -412,6 +427,28 @@ class Offload:
         found: tuple[str, ...] = (await self._run("rules", _warnings, data))[1]
         return found
 
+    async def rules_work(self, game: GameState, work: Callable[..., Worked], *args: Any) -> Worked:
+        """``work(*args)``, steps of the rules core that end turns of ``game`` (a line of
+        planned turns played out on a copy, say), off the event loop: in a rules worker
+        where its turn ends search, as ``end_turn`` does and for the same reason, else in a
+        thread. ``work`` is a module's function and ``args`` its own copies: both go to the
+        worker pickled. It answers plain data, its refusals included: whatever it raises
+        there comes back as WorkerFailed."""
+        if not game_type(game.game_type).searching_turn_end(game):
+            return await asyncio.to_thread(work, *args)
+        return await self.rules_job(work, *args)
+
+    async def rules_job(self, work: Callable[..., Worked], *args: Any) -> Worked:
+        """``work(*args)``, pure work of up to seconds of Python (a Swiss round's pairing),
+        in a rules worker if there are any, else in a thread: in a thread it would hold the
+        interpreter lock every channel waits on. As in ``rules_work``, ``work`` and ``args``
+        go there pickled, and a raise there comes back as WorkerFailed."""
+        if not self._sizes["rules"]:
+            return await asyncio.to_thread(work, *args)
+        data = pickle.dumps((work, args), pickle.HIGHEST_PROTOCOL)
+        done: Worked = (await self._run("rules", _call, data))[1]
+        return done
+
     def warm(self) -> None:
         """Start the drawing and rules workers now, the renderer loaded in the drawing ones,
         so that the first image or turn end waits for neither (a pool starts a worker for
@@ -468,9 +505,10 @@ class Offload:
         job = pickle.dumps((self._portable, method, args), pickle.HIGHEST_PROTOCOL)
         return await self._drawn(_draw, job, here, shown(args))
 
-    async def paint(self, draw: Callable[[], bytes]) -> bytes:
-        """``draw()`` (a front end's picture: a call answering PNG bytes), off the event
-        loop: in a drawing worker, or in a thread for a call that does not pickle."""
+    async def paint(self, draw: Callable[[], Painted]) -> Painted:
+        """``draw()`` (a front end's picture: a call answering PNG bytes, or a replay's GIF
+        with what it shows, plain data), off the event loop: in a drawing worker, or in a
+        thread for a call that does not pickle."""
         if not self.lanes.names:
             return await asyncio.to_thread(draw)
         try:
@@ -484,9 +522,9 @@ class Offload:
         self,
         job: Callable[[bytes], bytes],
         data: bytes,
-        here: Callable[[], bytes],
+        here: Callable[[], Painted],
         players: Hashable = None,
-    ) -> bytes:
+    ) -> Painted:
         """An image drawn by ``job(data)`` in a drawing worker (the lane for ``players``,
         ``Lanes.lane_for``); one its worker could not draw is drawn here by ``here`` (a
         drawing that fails anyway raises its own error)."""
@@ -496,7 +534,7 @@ class Offload:
         except (WorkerFailed, BrokenProcessPool) as exc:
             log.warning("an image could not be drawn in its worker; drawing it here: %s", exc)
             return await asyncio.to_thread(here)
-        image: bytes = answer[1]
+        image: Painted = answer[1]
         return image
 
     async def ai_turn(

@@ -18,7 +18,6 @@ view is the same whether plans exist or not."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from dataclasses import dataclass
 
@@ -100,37 +99,77 @@ def parse(text: str) -> list[tuple[str, str]]:
     return steps
 
 
-def simulate(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line:
+OVER, ILLEGAL, AFTER_SEARCH = "over", "illegal", "after search"  # why a line gets ``Stuck``
+
+
+@dataclass(frozen=True)
+class Stuck:
+    """Where a line, or a reply, cannot be played: at step ``number``, the game ``OVER``
+    after the opponent's turn ``detail``, an ``ILLEGAL`` action (``detail``: the rules'
+    reason, a ``Text``) or an action going on ``AFTER_SEARCH`` (``detail``: the search).
+    Plain data, in no language: it comes back from a rules worker (``Offload.rules_work``)
+    and is worded in the reader's (``refusal``)."""
+
+    number: int
+    why: str
+    detail: str
+
+
+def refusal(stuck: Stuck) -> Refused:
+    """Why the line cannot be played, in the current language."""
+    if stuck.why == AFTER_SEARCH:
+        return AfterSearch(stuck.detail)
+    if stuck.why == OVER:
+        return Refused(
+            _(
+                "Step {number}: after {turn} the game is over.",
+                number=stuck.number,
+                turn=quote(stuck.detail),
+            )
+        )
+    return Refused(
+        _(
+            "Step {number} cannot be played: {reason}",
+            number=stuck.number,
+            reason=word(stuck.detail),
+        )
+    )
+
+
+def played_out(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line | Stuck:
     """The line of ``steps`` played out on ``game`` (``side``'s own copy, the opponent to
-    act), in the rules' own notation; Refused naming the step that cannot be played."""
+    act), in the rules' own notation, or the step where it gets stuck. Two turn ends a step
+    (TORA's search): run in a rules worker (``Offload.rules_work``)."""
     line: Line = []
     for number, (theirs, mine) in enumerate(steps, 1):
         try:
             _turn(game, theirs)
             seen = [event.text for event in game.view_for(side).last_turn]
             if game.is_over():
-                raise Refused(
-                    _(
-                        "Step {number}: after {turn} the game is over.",
-                        number=number,
-                        turn=quote(theirs),
-                    )
-                )
+                return Stuck(number, OVER, theirs)
             stage_reply(game, mine)
             game.end_turn()
             played = list(game.turns[-1].texts)
+        except AfterSearch as refused:
+            return Stuck(number, AFTER_SEARCH, refused.action)
         except ActionError as exc:
-            raise Refused(
-                _(
-                    "Step {number} cannot be played: {reason}",
-                    number=number,
-                    reason=word(exc.message),
-                )
-            ) from None
+            return Stuck(number, ILLEGAL, exc.message)
         line.append((seen, played))
         if game.is_over():
             break
     return line
+
+
+def simulate(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line:
+    """``played_out`` here and now; Refused naming the step that cannot be played."""
+    return _line(played_out(game, side, steps))
+
+
+def _line(outcome: Line | Stuck) -> Line:
+    """The line played out, or its refusal raised."""
+    if isinstance(outcome, Stuck):
+        raise refusal(outcome)
+    return outcome
 
 
 def _turn(game: GameState, text: str) -> list[str]:
@@ -224,7 +263,7 @@ async def manage(
         if len(lines) >= MOST_LINES:
             raise Refused(_("You have {most} plans, the most; cancel one first.", most=MOST_LINES))
         copy = table.game.for_player(side)
-        line = await asyncio.to_thread(simulate, copy, side, parse(add))
+        line = _line(await ctx.offload.rules_work(copy, played_out, copy, side, parse(add)))
         clash = next((n for n, old in enumerate(lines, 1) if _conflict(old, line)), None)
         if clash is not None:
             raise Refused(
@@ -310,11 +349,10 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
         with speaking(language):
             return Answer(planner, None, [], _unanswered(them, seen, len(lines)), language)
     reply = matching[0][0][1]
-    try:
-        # on the planner's own copy first: what they are told never depends on hidden state
-        await asyncio.to_thread(_reply_on, game.for_player(planner), reply)
-        await asyncio.to_thread(_turn, game.copy(), "; ".join(reply))
-    except AfterSearch as refused:  # going on after a search: kept before that was refused
+    mine, real = game.for_player(planner), game.copy()
+    stuck = await ctx.offload.rules_work(game, _reply_stuck, mine, real, reply)
+    if stuck is not None and stuck.why == AFTER_SEARCH:
+        # going on after a search: kept before that was refused
         with speaking(language):
             told = ngettext(
                 "Your planned reply {reply} to {player}'s turn was not played, and {n} plan "
@@ -324,10 +362,10 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
                 len(lines),
                 reply="; ".join(reply),
                 player=them,
-                reason=after_search(refused.action),
+                reason=after_search(stuck.detail),
             )
         return Answer(planner, None, [], told, language)
-    except ActionError as exc:
+    if stuck is not None:
         with speaking(language):
             told = ngettext(
                 "Your planned reply {reply} to {player}'s turn can no longer be played "
@@ -337,7 +375,7 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
                 len(lines),
                 reply="; ".join(reply),
                 player=them,
-                reason=word(exc.message),
+                reason=word(stuck.detail),
             )
         return Answer(planner, None, [], told, language)
     deeper = [line[1:] for line in matching if line[0][1] == reply and len(line) > 1]
@@ -353,10 +391,20 @@ async def answer(ctx: Context, table: Table, planner: Side, texts: list[str]) ->
     return Answer(planner, reply, [encode(line) for line in deeper], told, language)
 
 
-def _reply_on(game: GameState, reply: list[str]) -> None:
-    """Play ``reply`` as a whole turn on ``game`` (``stage_reply``'s checks, then its end)."""
-    stage_reply(game, "; ".join(reply))
-    game.end_turn()
+def _reply_stuck(mine: GameState, real: GameState, reply: list[str]) -> Stuck | None:
+    """Where ``reply`` cannot be played as a whole turn: on the planner's own copy of the
+    game first (``mine``: what they are told never depends on hidden state), with
+    ``stage_reply``'s checks, then on a copy of the game itself (``real``); None where it
+    can. Two turn ends: run in a rules worker (``Offload.rules_work``)."""
+    try:
+        stage_reply(mine, "; ".join(reply))
+        mine.end_turn()
+        _turn(real, "; ".join(reply))
+    except AfterSearch as refused:
+        return Stuck(1, AFTER_SEARCH, refused.action)
+    except ActionError as exc:
+        return Stuck(1, ILLEGAL, exc.message)
+    return None
 
 
 def _unanswered(them: str, seen: list[str], plans: int) -> str:
@@ -381,10 +429,8 @@ def _unanswered(them: str, seen: list[str], plans: int) -> str:
     )
 
 
-async def forget(ctx: Context, table: Table) -> None:
-    """Both players' plans and plan drafts (``drafting``) go (a turn taken back, the board
-    reset by agreement: they answered turns of another game, and a draft is kept by a turn
-    number such a game may bring back)."""
-    for side in Side:
-        await keep(ctx, table, side, [])
-        await ctx.store.hosting.put_draft(table.hosted.id, side, table.turn, None)
+def emptied() -> dict[Side, list[str]]:
+    """Both sides' plans emptied, to save with a takeback or an agreed reset (with their
+    drafts, ``Context.save``'s ``forget``): they answered turns of another game, and a
+    draft is kept by a turn number such a game may bring back."""
+    return {side: [] for side in Side}

@@ -413,10 +413,26 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     if table.game.is_over():
         said = _("Your turn ended the match: {result}", result=word(outcome_headline(table)))
         return Reply(said, stamp=table.stamp)
-    if is_robot(table.hosted.player(side.other)):
+    decided = table.game.side == side  # a decision in the opponent's turn (TI15): theirs next
+    robot = is_robot(table.hosted.player(side.other))
+    if decided and (robot or table.terms.rated or not _may_take_back(table.game)):
+        return Reply(_("Your decision is made, and your own turn begins."), stamp=table.stamp)
+    if robot:
         return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
-    if table.terms.rated:
+    if table.terms.rated or not _may_take_back(table.game):
         return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
+    if decided:
+        return Reply(
+            _(
+                "Your decision is made, and your own turn begins. Changed your mind? Ask "
+                "{player} to let you take it back with the button or {command}, until you end "
+                "your own turn.",
+                player=table.side_name(side.other),
+                command=ctx.cmd("rewind", localized=True),
+            ),
+            stamp=table.stamp,
+            buttons=(ASK_BACK,),
+        )
     return Reply(
         _(
             "Your turn is over. Changed your mind? Ask {player} to let you take it back with "
@@ -427,6 +443,16 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
         stamp=table.stamp,
         buttons=(ASK_BACK, PLAN),
     )
+
+
+def _may_take_back(game: GameState) -> bool:
+    """Whether the rules let the turn just ended be taken back (``check_takeback``; R10
+    keeps a TORA turn with a search): only then is a takeback offered."""
+    try:
+        game.check_takeback()
+    except ActionError:
+        return False
+    return True
 
 
 ASK_BACK = "askback"  # an unrated match's end-of-turn reply: ask to take the turn back

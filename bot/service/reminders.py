@@ -25,13 +25,6 @@ async def looked(ctx: Context, table: Table, side: Side) -> None:
     await ctx.store.hosting.put_look(table.hosted.id, side, table.turn)
 
 
-async def forget_looks(ctx: Context, table: Table) -> None:
-    """Both players' looks go with a takeback: the turn numbers come back in a game that
-    differs from the one they looked at, so its turns remind them again."""
-    table.looked.clear()
-    await ctx.store.hosting.forget_looks(table.hosted.id)
-
-
 async def has_looked(ctx: Context, table: Table, side: Side) -> bool:
     """Whether ``side``'s player has looked at their board in the running turn."""
     if table.looked.get(table.hosted.player(side)) == table.turn:
@@ -90,7 +83,7 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
         )
     lines = [first]
     limit = table.terms.forfeit_after
-    if limit:
+    if limit and not view.deciding:  # a decision never forfeits by itself (``deadlines``)
         lines.append(
             _(
                 "If it ends at its deadline with no action played, that is {count} of {limit} "

@@ -191,14 +191,17 @@ class Robots:
 
     def consider(self, table: Table) -> None:
         """Called after every change of a match: start its AI's work if it has any."""
-        channel = table.channel_id
+        if job_of(table) is not None or table.channel_id in self._tasks:
+            self.look(table.channel_id)
+
+    def look(self, channel: int) -> None:
+        """Have the AI look at the match in ``channel`` as stored (``peek``), even with no
+        copy in memory to say it has work: after a command failed whose write may have gone
+        through (its answer lost), nothing else would look until the AI's deadline."""
         if channel in self._tasks:
             self._again.add(channel)  # the running task looks again before it stops
             return
-        if job_of(table) is not None:
-            self._tasks[channel] = asyncio.create_task(
-                self._work(channel), name=f"tora-ai-{channel}"
-            )
+        self._tasks[channel] = asyncio.create_task(self._work(channel), name=f"tora-ai-{channel}")
 
     def busy(self, channel: int) -> bool:
         """Whether this process's AI is at work in ``channel``."""

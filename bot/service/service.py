@@ -18,6 +18,7 @@ import functools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 from bot.i18n import _
 from rules.words import msg
@@ -41,6 +42,7 @@ from .errors import Refused, StaleRequest
 from .host import OVER, EndedListener
 from .looking import Looking
 from .models import Menu, Place, Reply, User
+from .offload import Painted, Worked
 from .phases import CHALLENGE, PLAYING, SETUP
 from .picking import ShownChoices
 from .ports import Stamp
@@ -87,10 +89,17 @@ class MatchService(Looking, Absences, Drafting, Coaching):
                     if table is not None:
                         self._robots.consider(table)
 
-    async def paint(self, draw: Callable[[], bytes]) -> bytes:
-        """A front end's picture (``draw()`` answers its PNG), drawn off the event loop by
-        the service's drawing workers (``offload``)."""
+    async def paint(self, draw: Callable[[], Painted]) -> Painted:
+        """A front end's picture (``draw()`` answers its PNG, or plain data holding an
+        image: a replay), drawn off the event loop by the service's drawing workers
+        (``offload``)."""
         return await self._ctx.offload.paint(draw)
+
+    async def work_off(self, work: Callable[..., Worked], *args: Any) -> Worked:
+        """A front end's pure work of seconds of Python (``work(*args)``: a module's
+        function, pickled with its ``args``), off the event loop in the service's rules
+        workers (``offload``)."""
+        return await self._ctx.offload.rules_job(work, *args)
 
     async def stop(self) -> None:
         """Stop the background tasks, the AI players and the workers (the store stays

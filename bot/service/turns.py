@@ -1,6 +1,7 @@
 """A turn's end, whoever ended it (its player, an AI, the clock, an agreed reset): the
 match's end when the game is over, else the next turn with its clock, the offers the turn
-let lapse, its post and "your turn" DM, and a planned reply played at once (``plans``)."""
+let lapse, its post and "your turn" DM, and a planned reply played at once (``plans``), or
+a pass that is the turn's only legal action (``GameView.forced_pass``)."""
 
 from __future__ import annotations
 
@@ -39,7 +40,7 @@ async def after_turn(
     ran: Side,
     mail: Mail | None = None,
     *,
-    answer_plans: bool = True,
+    reset: bool = False,
     kept: dict[Side, list[str]] | None = None,
 ) -> None:
     """A turn has ended (by the player, the deadline or an agreed reset): announce the
@@ -48,16 +49,19 @@ async def after_turn(
     turn begins may have planned their reply to it (``plans``): it is played at once and
     saved in the same transaction as the turn it answers (a crash cannot come between),
     and that player gets no "your turn" DM for it, only the one saying what was played.
-    ``kept``: the planned replies changed by the turns of this save so far."""
+    ``kept``: the planned replies changed by the turns of this save so far. After an
+    agreed ``reset`` no plan answers the turn: both sides' plans, drafts and looks were of
+    the game before it, and go in this save."""
     game = table.game
     mail = mail or Mail(table.channel_id)
-    kept = {} if kept is None else kept
+    kept = plans.emptied() if reset else {} if kept is None else kept
     if game.is_over():
         outcome, turn = outcome_headline(table), (headline, game_before)
         await announce.match_end(ctx, table, outcome, mail, counted=True, turn=turn)
-        await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept)
+        await ctx.save(table, ended(hosted, FINISHED), mail, plans=kept, forget=reset)
         return
-    planner = plans.planner_of(table) if answer_plans else None
+    forced = game.view_for(None).forced_pass
+    planner = None if reset or forced else plans.planner_of(table)
     start = await ctx.turn_start(table.terms, hosted, ran, game.side, planner)
     planned = None if planner is None else await plans.answer(ctx, table, planner, start.plans)
     replying = planned is not None and planned.reply is not None
@@ -67,14 +71,18 @@ async def after_turn(
     if planned is not None and not replying and await _turn_dms(ctx, hosted, planned.planner):
         news = planned.told
     hosted = await _next_turn(
-        ctx, table, hosted, headline, game_before, ran, mail, replying, start, news
+        ctx, table, hosted, headline, game_before, ran, mail, replying or forced, start, news
     )
+    if forced:
+        table.hosted = hosted  # not saved yet: the pass is saved with it
+        await _forced_pass(ctx, table, mail, kept, reset)
+        return
     if planned is not None:
         kept[planned.planner] = planned.kept
         if not news:
             mail.private(hosted.player(planned.planner), planned.told, language=planned.language)
     if planned is None or planned.reply is None:
-        await ctx.save(table, hosted, mail, plans=kept)
+        await ctx.save(table, hosted, mail, plans=kept, forget=reset)
         return
     table.hosted = hosted  # not saved yet: the reply is saved with it
     await _planned_turn(ctx, table, planned.reply, mail, kept)
@@ -141,6 +149,24 @@ def _lapsed(kind: str, offerer: str, ender: str) -> Text:
         player=offerer,
         ender=ender,
     )
+
+
+async def _forced_pass(
+    ctx: Context, table: Table, mail: Mail, kept: dict[Side, list[str]], reset: bool
+) -> None:
+    """The turn beginning has no choice, its only legal action is a pass (``forced_pass``):
+    the host plays it at once, posted as any turn with a headline saying so, instead of
+    asking its player for it and waiting a deadline (then a missed turn) for nothing."""
+    side, match = table.game.side, table.played
+    before = showing.series_number(table.game)
+    (only,) = table.game.legal_actions()
+    await ctx.offload.step(match.game, partial(match.act, table.game.notation(only)))
+    await ctx.offload.end_turn(match)
+    headline = msg(
+        "{player} had no choice, so the host played their turn at once:", player=table.who(side)
+    )
+    # neither missed nor played by them: their count of missed turns stays as it was
+    await after_turn(ctx, table, table.hosted, headline, before, side, mail, kept=kept, reset=reset)
 
 
 async def _planned_turn(

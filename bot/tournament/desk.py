@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 
-from bot.i18n import N_, _, ngettext, option, speaking
+from bot.i18n import N_, _, ngettext, option, pgettext, speaking
 from bot.service import (
     Attachment,
     Clock,
@@ -29,6 +29,7 @@ from bot.service.errors import NotAllowed
 from bot.service.terms import DAY, Settings
 from bot.service.texts import escape, quote
 from storage import Post, Store
+from storage.competitions.events import EventRow
 from storage.competitions.names import has_control_characters
 from storage.competitions.tournaments import OPEN, REGISTERING, RUNNING, TournamentRow, TournamentTx
 
@@ -36,8 +37,8 @@ from . import texts
 from .champions import order_champions
 from .common import Desk
 from .event_desk import EventDesk
-from .event_texts import away_words
-from .flow import Flow, bracket_image, open_tier
+from .event_texts import LONGEST_POST, away_words
+from .flow import Flow, bracket_drawing, open_tier
 from .match import STARTING_RANK, TARGET_BOUNDS, check_target
 from .pairing import NoSubstitute
 from .points import Board
@@ -46,6 +47,8 @@ from .scoring import game_terms
 
 LONGEST_NAME = 60
 MOST_ENTRIES = 500  # players and substitutes of a tournament, as an event's (event_spec)
+LISTED = 25  # tournament names a refusal lists, as autocomplete offers at most
+LIVE = (REGISTERING, RUNNING)  # open or being played (an event's status says it in the same words)
 TICK = 60.0  # seconds between two catch-ups, and looks at set starts and round deadlines
 log = logging.getLogger(__name__)
 BOARD_RANK = {"short": N_("short-board rank {rank}"), "long": N_("long-board rank {rank}")}
@@ -357,7 +360,7 @@ class TournamentDesk(Desk[Flow]):
         t = await self._tournament(place, name)
         snapshot = await self._store.tournaments.snapshot(t.id)
         names = await self.flow.names(snapshot)
-        png = await asyncio.to_thread(bracket_image, snapshot, names)
+        png = await self.flow.service.paint(bracket_drawing(snapshot, names))
         subs = sum(entry.substitute for entry in snapshot.entries)
         lines = [texts.describe(t, len(competitors(snapshot)), subs)]
         reached = tier_reached(snapshot)
@@ -382,23 +385,45 @@ class TournamentDesk(Desk[Flow]):
         return Reply("\n".join(lines), (Attachment("bracket.png", png),), private=False)
 
     async def tournaments(self, place: Place) -> Reply:
-        """The server's tournaments, newest first: a public read (a note to the caller alone
-        when there are none)."""
-        rows = await self._store.tournaments.of_guild(place.guild_id)
-        events = await self.events.listing(place)
-        if not rows and not events:
+        """The server's tournaments of every format, in one public message: those open or
+        running, then the newest over (``_every``), as many as fit, then how many more and
+        how to see one. Only the lines shown are read. A note to the caller alone when
+        there are none."""
+        rows = await self._every(place.guild_id)
+        if not rows:
             return Reply(
                 _(
                     "No tournaments here yet; an admin creates one with {command}.",
                     command=self._cmd("create"),
                 )
             )
-        lines = events
-        for t in rows:
-            snapshot = await self._store.tournaments.snapshot(t.id)
-            subs = sum(entry.substitute for entry in snapshot.entries)
-            lines.append(texts.describe(t, len(competitors(snapshot)), subs))
-        return Reply("\n".join(lines), private=False)
+        text = ""
+        for i, row in enumerate(rows):
+            line = await self._described(row)
+            more = self._more(len(rows) - i - 1)
+            if len(text) + 1 + len(line) + len(more) > LONGEST_POST:
+                return Reply(text + self._more(len(rows) - i), private=False)
+            text += ("\n" if text else "") + line
+        return Reply(text, private=False)
+
+    async def _described(self, row: EventRow | TournamentRow) -> str:
+        """The line of the server's list for ``row``."""
+        if isinstance(row, EventRow):
+            return await self.events.described(row)
+        snapshot = await self._store.tournaments.snapshot(row.id)
+        subs = sum(entry.substitute for entry in snapshot.entries)
+        return texts.describe(row, len(competitors(snapshot)), subs)
+
+    def _more(self, left: int) -> str:
+        """The list's last line, for ``left`` tournaments not shown ("" for none)."""
+        if not left:
+            return ""
+        return "\n" + ngettext(
+            "...and {n} more; {command} shows it by its name.",
+            "...and {n} more; {command} shows any of them by its name.",
+            left,
+            command=self._cmd("standings"),
+        )
 
     async def rank(self, place: Place, user: User) -> Reply:
         """The user's tournament ranks on this server, per board size."""
@@ -427,17 +452,32 @@ class TournamentDesk(Desk[Flow]):
 
     async def names(self, guild_id: int, typed: str = "", limit: int = 25) -> list[str]:
         """The server's tournament names (every format) starting with ``typed``, for
-        autocomplete."""
-        rows = [e.name for e in await self._store.events.of_guild(guild_id)]
-        rows += [t.name for t in await self._store.tournaments.of_guild(guild_id)]
-        found = [name for name in rows if name.casefold().startswith(typed.casefold())]
-        return found[:limit]
+        autocomplete: in the order of ``_every``, the first ``limit``."""
+        return (await self._named(guild_id, typed))[:limit]
+
+    async def _named(self, guild_id: int, typed: str) -> list[str]:
+        rows = await self._every(guild_id)
+        return [r.name for r in rows if r.name.casefold().startswith(typed.casefold())]
+
+    async def _every(self, guild_id: int) -> list[EventRow | TournamentRow]:
+        """The server's tournaments of every format: those open or running first, then the
+        ones over; newest first within each. A server that ran many events still offers
+        (and lists) the one people are joining now before its years of finished ones."""
+        rows: list[EventRow | TournamentRow] = [
+            *await self._store.events.of_guild(guild_id),
+            *await self._store.tournaments.of_guild(guild_id),
+        ]
+        return sorted(rows, key=lambda r: (r.status not in LIVE, -r.created_at))
 
     async def _tournament(self, place: Place, name: str) -> TournamentRow:
         t = await self._store.tournaments.named(place.guild_id, name.strip())
         if t is None:
-            known = await self.names(place.guild_id)
-            listed = ", ".join(f"**{escape(n)}**" for n in known) or _("none yet")
+            known = await self._named(place.guild_id, "")
+            listed = ", ".join(f"**{escape(n)}**" for n in known[:LISTED]) or _("none yet")
+            if len(known) > LISTED:
+                listed += " " + pgettext(
+                    "tournaments", "...and {more} more", more=len(known) - LISTED
+                )
             raise Refused(
                 _(
                     "There is no tournament called {name} here (this server has: {listed}).",

@@ -11,7 +11,7 @@ user alone, and change nothing.
 
 from __future__ import annotations
 
-import asyncio
+import functools
 import json
 
 from bot.i18n import _, current, speaking
@@ -443,7 +443,7 @@ class EventDesk(Desk[EventFlow]):
         names = await self._store.events.names(e.player_id for e in snapshot.entries)
         labels = [t.label for t in order_of(snapshot.event)]
         head = texts.standings_head(event, completed_rounds(snapshot))
-        return head + "\n" + texts.standings_text(event, lines, names, labels)
+        return texts.standings_text(head, lines, names, labels)
 
     async def standings(self, place: Place, name: str) -> Reply:
         """The standings image (a Swiss table, or a round robin's crosstable) with its
@@ -452,9 +452,11 @@ class EventDesk(Desk[EventFlow]):
         snapshot = await self._store.events.snapshot(event.id)
         names = await self._store.events.names(e.player_id for e in snapshot.entries)
         table = standings_table(snapshot, names)
-        png = await asyncio.to_thread(event_table_png, table, Language(current()))
+        png = await self.flow.service.paint(
+            functools.partial(event_table_png, table, Language(current()))
+        )
         text = await self.standings_text(place, name)
-        return Reply(text[:1900], (Attachment("standings.png", png),), private=False)
+        return Reply(text, (Attachment("standings.png", png),), private=False)
 
     async def pairings(self, place: Place, name: str, round_: int | None = None) -> Reply:
         """A round's boards (the current one by default), with links to their games."""
@@ -467,13 +469,10 @@ class EventDesk(Desk[EventFlow]):
             pairings_text(snapshot, names, round_ or current_round(snapshot)), private=False
         )
 
-    async def listing(self, place: Place) -> list[str]:
-        """A line for each of the server's events, newest first."""
-        lines = []
-        for event in await self._store.events.of_guild(place.guild_id):
-            snapshot = await self._store.events.snapshot(event.id)
-            lines.append(texts.described(event, len(snapshot.entries), current_round(snapshot)))
-        return lines
+    async def described(self, event: EventRow) -> str:
+        """``event``'s line in the server's list of tournaments."""
+        snapshot = await self._store.events.snapshot(event.id)
+        return texts.described(event, len(snapshot.entries), current_round(snapshot))
 
     async def has(self, guild_id: int, name: str) -> bool:
         return await self._store.events.named(guild_id, " ".join(name.split())[:80]) is not None

@@ -11,7 +11,6 @@ in one process at a time (its lease), under one lock in this one.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import json
 import logging
@@ -158,7 +157,7 @@ class EventFlow(Running):
         """Pair the next round(s) from ``snapshot`` and write them (nothing is written if
         the event changed meanwhile), or finish the event if none can be paired."""
         event_id = snapshot.event.id
-        paired = await asyncio.to_thread(next_rounds, snapshot)
+        paired = await self.service.work_off(next_rounds, snapshot)  # seconds of Python
         if paired.refusal is not None:
             await self.transact(lambda tx: finish(tx, event_id, paired.refusal))
         else:
@@ -231,8 +230,12 @@ class EventFlow(Running):
         and has ended with a result since (resigned while no process moved the event on):
         then it is recorded on the board with its result, rather than a second game opened.
         One that ended without a result is left (the board gets a new game, as ``_record``
-        reopens it)."""
+        reopens it). Only in a thread of the board's own: in the event's channel (no thread
+        opened) the two may have played before, and their last match there is not the
+        board's."""
         assert row.thread_id is not None
+        if row.thread_id == event.channel_id:
+            return False
         hosted = await self.store.hosting.latest_in_channel(row.thread_id)
         if hosted is None or hosted.live or not await self._unrecorded(hosted, players):
             return False

@@ -26,7 +26,9 @@ RESULT_WORDS = {
     Outcome.FORFEIT_WIN: N_("{first} won by forfeit against {second}"),
     Outcome.FORFEIT_LOSS: N_("{second} won by forfeit against {first}"),
 }
-LONGEST_POST = 3900  # Discord's 4000 characters a message, with room
+# A bot's message holds 2,000 characters (4,000 is a Nitro user's): a post is kept under,
+# with room for what a front end adds above it (a match's heading).
+LONGEST_POST = 1900
 BY_WORDS = {
     "deadline": N_(
         "{event}, round {round}: {result} (adjudicated at the round's deadline: fewer missed "
@@ -109,8 +111,9 @@ def round_opened(
 
 
 def clipped(head: str, lines: Sequence[tuple[str, bool]]) -> str:
-    """``head`` and as many of ``lines`` as fit in one Discord message (4000 characters,
-    kept under), then how many boards were left out. ``lines`` are (line, is a board)."""
+    """``head`` and as many whole ``lines`` as fit in one Discord message
+    (``LONGEST_POST``), then how many boards (or standings rows) were left out.
+    ``lines`` are (line, is a board or row: counted)."""
     left = [0] * (len(lines) + 1)  # boards from each line on
     for i in range(len(lines) - 1, -1, -1):
         left[i] = left[i + 1] + lines[i][1]
@@ -188,12 +191,16 @@ def decided(
     names: Mapping[int, str],
     then: str = "",
 ) -> str:
-    """A board's result, then ``then`` (``next_step``) if given."""
+    """A board's result with its match's number (what ``/tora record`` and ``replay`` ask
+    for; none for a board decided without a game), then ``then`` (``next_step``) if given."""
     words = _(
         RESULT_WORDS[outcome],
         first=name_of(names, row.first_id),
         second=name_of(names, row.second_id or 0),
     )
+    if row.hosted_id is not None:
+        # TRANSLATORS: a board's result ("ann beat bob") and the number of its match.
+        words = _("{result} (match {number})", result=words, number=row.hosted_id)
     text = _(BY_WORDS.get(by, DECIDED), event=title(event), round=row.round, result=words)
     return f"{text} {then}" if then else text
 
@@ -216,10 +223,11 @@ def next_step(event: EventRow, undecided: int) -> str:
 
 
 def standings_text(
-    event: EventRow, lines: Sequence[Standing], names: Mapping[int, str], labels: Sequence[str]
+    head: str, lines: Sequence[Standing], names: Mapping[int, str], labels: Sequence[str]
 ) -> str:
-    """The standings as lines of text (the image's fallback and the final post)."""
-    head = "  ".join(
+    """``head``, then the standings as lines of text under the table's header (the
+    image's fallback): as many whole rows as fit in one message, then how many more."""
+    header = "  ".join(
         ("#", pgettext("standings table", "player"), pgettext("standings table", "pts"), *labels)
     )
     rows = [
@@ -231,10 +239,9 @@ def standings_text(
                 *(fraction_text(v) for v in s.tiebreaks),
             )
         )
-        for s in lines[:50]
+        for s in lines
     ]
-    more = "\n" + _("...and {more} more", more=len(lines) - 50) if len(lines) > 50 else ""
-    return f"{head}\n" + "\n".join(rows) + more
+    return clipped(f"{head}\n{header}", [(row, True) for row in rows])
 
 
 def finished(
@@ -250,10 +257,11 @@ def finished(
     else:
         won = _("{event} is over: nobody won it.", event=title(event))
     early = "" if why is None else " " + _("It ended early: {why}.", why=_(why))
-    top = "\n".join(
-        f"{s.rank}. {name_of(names, s.player_id)} {half_points(s.score)}" for s in lines[:10]
-    )
-    return f"{won}{early}\n{top}"[:3900]
+    top = [
+        (f"{s.rank}. {name_of(names, s.player_id)} {half_points(s.score)}", True)
+        for s in lines[:10]
+    ]
+    return clipped(won + early, top)
 
 
 def created(event: EventRow, join: str, begin: str) -> str:

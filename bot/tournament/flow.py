@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -302,7 +303,7 @@ class Flow(Running):
         names = await self.names(snapshot)
         t = snapshot.tournament
         with speaking(await self.language(t.guild_id)):
-            png = await asyncio.to_thread(bracket_image, snapshot, names)
+            png = await self.service.paint(bracket_drawing(snapshot, names))
             text = _("The bracket of **{name}**:", name=escape(t.name))
         post = Post(t.channel_id, text, files=(("bracket.png", png),))
         await self.store.tournaments.transact(lambda tx: tx.post([post]), self.clock.now())
@@ -354,6 +355,7 @@ class Flow(Running):
             User(opposition, names[opposition]),
             game_terms(t.board, t.turn_seconds, rated=False, away_days=t.away_days),
             intro,
+            own_thread=thread != t.channel_id,
         )
         await self.store.tournaments.transact(
             lambda tx: tx.add_game(row.id, number, hosted.id), self.clock.now()
@@ -370,15 +372,24 @@ class Flow(Running):
             return channel_id
 
     async def _host(
-        self, place: Place, challenger: User, opposition: User, terms: Terms, intro: str
+        self,
+        place: Place,
+        challenger: User,
+        opposition: User,
+        terms: Terms,
+        intro: str,
+        own_thread: bool,
     ) -> Hosted:
         """``open_match``; after a crash between opening a game and recording it, the game
         already live in the thread is adopted instead, or the one that has ended there since
         (resigned while no process moved the tournament on: the catch-up scores it), so that
-        its result is kept and no second game opened."""
+        its result is kept and no second game opened. An ended game is adopted only from
+        the match's ``own_thread``: in the tournament's channel (no thread opened) the two
+        may have played before, and their last match there is not the tournament's."""
         latest = await self.store.hosting.latest_in_channel(place.channel_id)
         if (
-            latest is not None
+            own_thread
+            and latest is not None
             and not latest.live
             and (latest.challenger_id, latest.opposition_id) == (challenger.id, opposition.id)
             and await self.store.tournaments.game_of_hosted(latest.id) is None
@@ -398,8 +409,10 @@ class Flow(Running):
             return live
 
 
-def bracket_image(snapshot: Snapshot, names: Mapping[int, str]) -> bytes:
-    """The bracket: every tier's matches with their Game Points and winners."""
+def bracket_drawing(snapshot: Snapshot, names: Mapping[int, str]) -> Callable[[], bytes]:
+    """The bracket to draw (a call of plain data, for a drawing worker): every tier's
+    matches with their Game Points and winners, its words in the current language (chosen
+    here, where the language is known)."""
     tiers: dict[int, list[BracketMatch]] = {}
     for state in states(snapshot):
         row = state.row
@@ -421,4 +434,5 @@ def bracket_image(snapshot: Snapshot, names: Mapping[int, str]) -> bytes:
         board=texts.board_words(t.board),
         target=t.target,
     )
-    return bracket_png(title, [tiers[n] for n in sorted(tiers)], champion, Language(current()))
+    ordered = [tiers[n] for n in sorted(tiers)]
+    return functools.partial(bracket_png, title, ordered, champion, Language(current()))

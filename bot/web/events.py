@@ -147,6 +147,8 @@ class Hub:
         audiences = {stream.audience for stream in self._streams.get(match, ())}
         for audience in audiences:
             version = await self.version(*audience)
+            if not self._watching(audience):  # its last page closed during the read
+                continue
             if self._sent.get(audience) == version:
                 continue
             self._sent[audience] = version
@@ -172,6 +174,8 @@ class Hub:
         for start in range(0, len(watched), POLLED):
             stored |= await self.service.watched_versions(watched[start : start + POLLED])
         for match, versions in stored.items():
+            if match not in self._streams:  # its last page closed during the read
+                continue
             if self._stored.get(match) != versions:  # a match new to the poll too
                 self._polled.add(match)
             self._stored[match] = versions
@@ -249,13 +253,19 @@ class Hub:
                 last = version
                 stream.quiet_since = loop.time()
 
+    def _watching(self, audience: Audience) -> bool:
+        """Whether a stream of ``audience`` is open: after an await, what is noted of an
+        audience (or its match) whose last page closed meanwhile would stay for good, and a
+        version noted as sent would keep a page of it opened later from being told."""
+        return any(s.audience == audience for s in self._streams.get(audience[0], ()))
+
     def _drop(self, stream: Stream) -> None:
         match = stream.audience[0]
         streams = self._streams.get(match)
         if streams is None:
             return
         streams.discard(stream)
-        if not any(s.audience == stream.audience for s in streams):
+        if not self._watching(stream.audience):
             self._sent.pop(stream.audience, None)
         if not streams:
             del self._streams[match]

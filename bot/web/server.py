@@ -28,6 +28,10 @@ from .site import Site
 log = logging.getLogger("bot.web")
 access = logging.getLogger("bot.web.access")
 SHUTDOWN_SECONDS = 5.0  # how long a stop waits for requests under way
+# How long an idle connection (between requests) is kept: aiohttp's own 3630 s let every
+# connection a page or a script opened and left hold a socket for an hour. A live stream is
+# a request under way, not idle (its heartbeats come every 15 s).
+IDLE_SECONDS = 75.0
 
 
 class CannotListen(RuntimeError):
@@ -107,6 +111,7 @@ class WebBoard:
             access_log_class=AccessLog,
             access_log=access,
             shutdown_timeout=SHUTDOWN_SECONDS,
+            keepalive_timeout=IDLE_SECONDS,
         )
         await runner.setup()
         try:

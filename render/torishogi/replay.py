@@ -12,7 +12,7 @@ from .status import StatusFields
 
 
 def views_from_record(text: str) -> list[View]:
-    """The public view at the start and after every move of a ToriShogi record (its
+    """The public view at the start and after every line of a ToriShogi record (its
     ``RecordError`` or ``ReplayError`` if it is malformed or illegal)."""
     views: list[View] = []
     read_record(text, each_turn=lambda game: views.append(game.view_for(None)))

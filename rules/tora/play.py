@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, Self
 
 from ..errors import IllegalAction
-from ..protocol import rounds_since
+from ..protocol import UNFINISHED, rounds_since
 from ..sides import Outcome, Side
 from ..turn import DRAW, RESIGN, Staged, TurnMachine
 from ..words import msg
@@ -38,6 +38,9 @@ from .resolve import Resolver
 AGREEMENTS = (DRAW, RESET)
 _SEARCH_STAYS = msg(
     "a search revealed what it found: it cannot be taken back, nor anything before it"
+)
+_TURN_SEARCHED = msg(
+    "it holds a search, which revealed what it found, and nothing is taken back past a search"
 )
 
 
@@ -297,6 +300,12 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         if any(staged.action.kind == SEARCH for staged in self.current[index:]):
             raise IllegalAction("R10", _SEARCH_STAYS)
 
+    def check_takeback(self) -> None:
+        """R10: a finished turn that holds a search is not taken back either, so that its
+        player cannot play it again knowing what the search found."""
+        if self.turns and any(event.searched for event in self.turns[-1].events):
+            raise IllegalAction("R10", _TURN_SEARCHED)
+
     def discard_turn(self) -> list[str]:
         """Drop every action staged in the running turn, searches included: the turn never
         ended (R12), so nothing of it is applied, scored or published. Returns their
@@ -389,6 +398,11 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
         )
         self.settled.side = Side.OPPOSITION  # the caller starts the next turn: the Challenger's
 
+    def publish(self) -> None:
+        """R44: the game ends where it stands without a result (the host's abort or
+        cancellation): every Assassin record of it is published, as at any other end."""
+        self.assassins.publish(self.game_number)
+
     def _finish(self, outcome: Outcome) -> None:
         """The game is over: the running round's points are booked and every Assassin
         record of it is published (R44)."""
@@ -399,14 +413,16 @@ class Play(TurnMachine[Action, Event, Position, Turn]):
     # ---- game-level acts (R26, R28) and the host's verdicts ------------------------------
     def resign(self, side: Side) -> Event:
         """``side`` resigns, on its turn or not; actions already staged by the side to act
-        stay in the record as played (on its own turn, in the same line as ``resign``)."""
+        stay in the record as played: on its own turn, in the same line as ``resign``; on
+        the opponent's, in a line of their own marked ``UNFINISHED`` (that turn never
+        ended), before the ``resign`` line."""
         self._check_open()
         if side == self.side:
             self._record(self._settle(), RESIGN)
         else:
             staged = self._settle()
             if staged:
-                self._record(staged)
+                self._record(staged, UNFINISHED)
             self.waived = set()
             self.turns.append(Turn(side, self.pos.round, self.game_number, [RESIGN]))
         self._finish(Outcome(side.other, "resignation"))

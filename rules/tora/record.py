@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..digits import whole_number
 from ..errors import ActionError
+from ..protocol import UNFINISHED
 from ..records import RecordError, ReplayError, act, lines_of, stage, unquote
 from ..sides import Side
 from .actions import DRAW, FORFEIT, RESET, RESIGN
@@ -131,26 +132,53 @@ def replay(
         each_turn(game)
     for turn_number, (line, side, actions) in enumerate(turns, start=1):
         following = turns[turn_number] if turn_number < len(turns) else None
-        interrupted = following is not None and following[2] == [RESIGN] and following[1] != side
+        cut_short = actions[-1:] == [UNFINISHED]
+        if cut_short and not _resigned_against(side, following):
+            raise RecordError(
+                line, f"an '{UNFINISHED}' line must be followed by the opponent's 'resign'"
+            )
         game.skip_trapped = trusted and following is not None
         game.judged_log = trusted  # the bot's own record: R30 judged each turn when played
-        play_turn(game, turn_number, line, side, actions, finish=not interrupted)
-        if each_turn is not None and not interrupted:
+        to_end = stage_line(game, turn_number, line, side, actions)
+        if to_end and (not _resigned_against(side, following) or _was_ended(game)):
+            act(turn_number, len(actions) + 1, game.end_turn)
+        if each_turn is not None and not cut_short:
             each_turn(game)
     game.skip_trapped = game.judged_log = False
     return game
 
 
-def play_turn(
-    game: Game, turn_number: int, line: int, side: Side, actions: list[str], finish: bool = True
-) -> None:
-    """Play one turn line. A turn the opponent interrupted by resigning (R26) stays open."""
+def _resigned_against(side: Side, following: tuple[int, Side, list[str]] | None) -> bool:
+    """Whether the line ``following`` one of ``side``'s is the opponent's resignation."""
+    return following is not None and following[1] != side and following[2] == [RESIGN]
+
+
+def _was_ended(game: Game) -> bool:
+    """Whether an unmarked line before the opponent's resignation was a finished turn.
+    Records written before ``UNFINISHED`` marked a turn cut short left it unmarked: such a
+    line is one if ending it is refused (R30), or if the end would finish the game before
+    the resignation that follows; any other is read as ended, as it is written now."""
+    trial = game.copy()
+    try:
+        trial.end_turn()
+    except ActionError:
+        return False
+    return not trial.is_over()
+
+
+def stage_line(game: Game, turn_number: int, line: int, side: Side, actions: list[str]) -> bool:
+    """Play one turn line's actions; returns whether its turn is still to be ended: not a
+    game-level act, nor a turn cut short by the opponent's resignation (R26), marked
+    ``UNFINISHED``, which stays open."""
+    cut_short = actions[-1:] == [UNFINISHED]
+    if cut_short:
+        actions = actions[:-1]
     if actions == [RESIGN]:
         act(turn_number, 1, lambda: game.resign(side))
-        return
+        return False
     if actions == [FORFEIT]:  # always after the forfeiting side's last turn: never interrupts
         act(turn_number, 1, lambda: game.forfeit(side))
-        return
+        return False
     if game.is_over():
         raise ReplayError(turn_number, 1, f"the game is over: {game.outcome()}")
     if side != game.side:
@@ -162,9 +190,8 @@ def play_turn(
         if action.kind in GAME_ENDERS:
             if index != len(actions):
                 raise RecordError(line, f"'{action.kind}' must be the last action of its line")
-            return
-    if finish:
-        act(turn_number, len(actions) + 1, game.end_turn)
+            return False
+    return not cut_short
 
 
 def _header_line(text: str) -> int:
@@ -182,7 +209,7 @@ __all__ = [
     "assassin_starts_from_headers",
     "options_from_headers",
     "parse_record",
-    "play_turn",
     "replay",
+    "stage_line",
     "write_record",
 ]

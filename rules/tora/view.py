@@ -14,10 +14,13 @@ from functools import lru_cache
 
 from ..sides import Side
 from ..words import Text, msg
-from .events import Event, piece_words
+from .actions import DRAW, FORFEIT, RESIGN
+from .events import Event, Turn, act_event, piece_words
 from .pieces import RULER, Piece
 from .play import Play, pieces_of
 from .terrain import Terrain
+
+GAME_ENDERS = (RESIGN, DRAW, FORFEIT)  # the acts that end a game in a turn (not a reset)
 
 
 @dataclass(frozen=True)
@@ -82,6 +85,7 @@ class View:
     game: str = "tora"  # the GameType id (rules.protocol.GameView)
     deciding: bool = False  # nobody answers in the opponent's turn in TORA
     decision: str = ""
+    forced_pass: bool = False  # no turn is a forced pass in TORA
 
     def removed_at_round_end(self, names: Sequence[str]) -> list[Text]:
         """The doomed pieces removed when the last turn closed a round (R11), in words:
@@ -159,9 +163,7 @@ def build_view(game: Play, viewer: Side | None) -> View:
         score=(pos.score[0], pos.score[1]),
         pending=(pos.pending[0], pos.pending[1]),
         pieces=pieces,
-        last_turn=()
-        if last is None
-        else tuple(game.assassins.seen(ev, viewer, number) for ev in last.events),
+        last_turn=() if last is None else _last_turn(game, last, viewer),
         last_turn_side=None if last is None else last.side,
         round_end=() if last is None else last.round_end,
         staged=game.staged_events(viewer),
@@ -174,6 +176,15 @@ def build_view(game: Play, viewer: Side | None) -> View:
             if game.assassin_starts[side] and game.is_published(side)
         ),
     )
+
+
+def _last_turn(game: Play, turn: Turn, viewer: Side | None) -> tuple[Event, ...]:
+    """A finished turn's events as ``viewer`` may see them, then the act that ended the game
+    in it (a resignation, an agreed draw, a forfeit), which moved nothing but is the turn's
+    last entry all the same (in a replay's last frame, a move list)."""
+    seen = tuple(game.assassins.seen(ev, viewer, game.game_number) for ev in turn.events)
+    ending = [text for text in turn.texts[len(turn.events) :] if text in GAME_ENDERS]
+    return seen + tuple(act_event(turn.side, text) for text in ending)
 
 
 # An engine judges each candidate action by a view of the position it leaves, and a panel or

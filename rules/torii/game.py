@@ -31,7 +31,7 @@ from .menu import build_menu, monkey_group
 from .monkey import decide, pass_turn
 from .notation import Spec, read, write
 from .resolve import resolve
-from .state import Position, Setup, start_position
+from .state import ALL_TILES, Position, Setup, start_position
 from .turn import Work
 from .view import View, build_view
 
@@ -69,6 +69,14 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
     def deciding(self) -> bool:
         """The side to act owes Monkey decisions (TI15)."""
         return self.pos.owed > 0 and self.result is None
+
+    @property
+    def forced_pass(self) -> bool:
+        """The side to act may only pass (TI8: no unused tile has a path). With a tile unused
+        the turns are generated, though on 6x6 one always has a path (TI8's remark)."""
+        if self.result is not None or self.pos.owed:
+            return False
+        return self.pos.used[self.side] == ALL_TILES or not self.turn_table()
 
     def key(self) -> tuple[object, ...]:
         """Everything that tells two games apart (for integrity checks)."""
@@ -108,6 +116,7 @@ class ToriiGame(NoPoints, OneMoveMachine[Action, Event, Position, Turn]):
             self.result,
             self.setup,
             self.deciding,
+            self.forced_pass,
         )
 
     # ---- legal actions -------------------------------------------------------------------

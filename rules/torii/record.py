@@ -94,7 +94,8 @@ def parse_record(text: str) -> Record:
         side_letter, colon, body = line.partition(":")
         if not colon or side_letter.strip() not in ("C", "O"):
             raise RecordError(number, "a turn line starts with 'C:' or 'O:'")
-        actions = [part.strip() for part in body.split(";")]
+        # R50 writes a pass as nothing after the colon: read so, it is Torii's ``pass``
+        actions = [part.strip() for part in body.split(";")] if body.strip() else [PASS_TEXT]
         if any(not part for part in actions):
             raise RecordError(number, "an empty action (nothing between ':' or ';' separators)")
         turns.append((number, Side.from_letter(side_letter.strip()), actions))

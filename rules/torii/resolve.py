@@ -224,7 +224,7 @@ def _landing_refusal(work: Work, step: Step) -> tuple[str, Text]:
     sq = name(step.landing)
     if step.direction.diagonal and not work.setup.has(work.me, DEER):
         return "TI5", msg("steps are orthogonal; only the Deer steps diagonally (TI12)")
-    if step.direction.diagonal:
+    if step.direction.diagonal and any(s.direction.diagonal for s in work.steps):
         return "TI12", msg("only one step of a turn may be diagonal")
     if step.landing == work.start:
         return "TI7", msg("{square} is where the turn began", square=sq)

@@ -32,7 +32,8 @@ class View:
     each side's squares with a Torii. ``tiles``: for each side, tiles 1, 2, 3 used or not.
     ``actions_left``: the actions ``side`` may still stage, in their own view; in anyone
     else's, those the turn began with (what is staged is private until the turn ends).
-    ``monkey_decision``: ``side`` owes ``actions_left`` Monkey decisions (TI15). ``lanes``:
+    ``monkey_decision``: ``side`` owes ``actions_left`` Monkey decisions (TI15).
+    ``forced_pass``: ``side``'s turn may only be a pass (TI8). ``lanes``:
     the squares in the lanes of the Spirit ``side`` must jump over (TI6; empty once the game
     is over). ``move``: the move drawn as the last turn's path: the staged one in the actor's
     own view, else the latest move, behind any Monkey decisions that followed it."""
@@ -52,6 +53,7 @@ class View:
     tiles: tuple[tuple[bool, bool, bool], tuple[bool, bool, bool]]
     powers: bool
     monkey_decision: bool
+    forced_pass: bool
     lanes: tuple[int, ...]
     move: Event | None
     game: str = "torii"
@@ -165,6 +167,7 @@ def build_view(
     outcome: Outcome | None,
     setup: Setup,
     deciding: bool,
+    forced_pass: bool,
 ) -> View:
     """``ToriiGame.view_for``: ``shown`` is the position ``viewer`` sees, with the actions
     ``staged`` played when it is the acting player's preview. Anyone but the player to act
@@ -190,6 +193,7 @@ def build_view(
         tiles=(_used(shown, Side.CHALLENGER), _used(shown, Side.OPPOSITION)),
         powers=setup.powers,
         monkey_decision=deciding,
+        forced_pass=forced_pass,
         lanes=() if outcome is not None else tuple(sorted(lanes(shown.spirits[side.other]))),
         move=_shown_move(turns, staged),
     )

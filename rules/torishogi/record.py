@@ -49,7 +49,8 @@ def read_record(
     text: str, each_turn: Callable[[ToriShogiGame], None] | None = None
 ) -> ToriShogiGame:
     """Replay a record: RecordError if it is malformed, ReplayError at an illegal move.
-    ``each_turn`` sees the game at the start and after every move."""
+    ``each_turn`` sees the game at the start and after every line (a move, or the
+    resignation, agreed draw or forfeit that ends it)."""
     headers: dict[str, tuple[int, str]] = {}
     turns: list[tuple[int, Side, str]] = []
     lines = lines_of(text)
@@ -77,7 +78,7 @@ def read_record(
         if body in GAME_WORDS and index != len(turns):
             raise RecordError(number, f"'{body}' ends the game: it must be the last line")
         _play(game, index, number, side, body)
-        if each_turn is not None and body not in GAME_WORDS:
+        if each_turn is not None:
             each_turn(game)
     return game
 

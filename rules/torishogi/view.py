@@ -71,6 +71,7 @@ class View:
     game: str = "torishogi"
     deciding: bool = False  # nobody answers in the opponent's turn in ToriShogi
     decision: str = ""
+    forced_pass: bool = False  # no turn is a forced pass in ToriShogi
 
     def at(self, sq: int) -> PieceView | None:
         for piece in self.pieces:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ..backends.sql import Connection, Reader, Writes
-from ..hosting.sharing import claim
+from ..hosting.sharing import claim, release
 from .areas import Area, Tx
 
 
@@ -431,6 +431,11 @@ class LadderTx(Tx):
             return None
         taken = self.conn.execute(*claim(pairing_lease(pairing_id), owner, self.now, seconds))
         return replace(PairingRow(*row), claimed_by=owner) if taken.fetchone() else None
+
+    def let_go_pairing(self, pairing_id: int, owner: str) -> None:
+        """Give ``owner``'s claim of the pairing back, the pairing kept: its opening failed
+        for a while, and whoever claims it next (the next tick) opens it."""
+        self.conn.execute(*release(pairing_lease(pairing_id), owner))
 
     def drop_pairing(self, pairing_id: int) -> None:
         """Let the pairing go (its match is open, or its players were told why not), and its

@@ -59,14 +59,11 @@ class Hosting:
         player's private setup choice or the removal of all of them, and its posts."""
 
         def job(conn: Connection) -> Hosted:
-            now = time.time()
-            updated = hosting.update_hosted(conn, changed, now)
             if choice is not None:
                 hosting.put_setup_choice(conn, changed.id, *choice)
             if drop_choices:
                 hosting.drop_setup_choices(conn, changed.id)
-            outbox.insert_posts(conn, changed.id, posts, now)
-            return updated
+            return update_with_posts(conn, changed, posts)
 
         return await self._writer.run(job)
 
@@ -306,10 +303,6 @@ class Hosting:
         """``side``'s player looked at their board in public turn ``turn``."""
         await self._writer.run(lambda conn: drafts.put_look(conn, hosted_id, side, turn))
 
-    async def forget_looks(self, hosted_id: int) -> None:
-        """Both players' looks at the match's board go (a turn was taken back)."""
-        await self._writer.run(lambda conn: drafts.forget_looks(conn, hosted_id))
-
     async def last_look(self, hosted_id: int, side: Side) -> int | None:
         """The last public turn in which ``side``'s player looked at their board."""
         return await self._read(lambda db: drafts.last_look(db, hosted_id, side))
@@ -327,3 +320,12 @@ class Hosting:
     async def private_files(self, outbox_id: int) -> tuple[tuple[str, bytes], ...]:
         """PRIVATE (for the deliverer only): the files of one outbox row."""
         return await self._read(lambda db: outbox.private_files(db, outbox_id))
+
+
+def update_with_posts(conn: Connection, changed: Hosted, posts: Sequence[Post]) -> Hosted:
+    """Write a hosted match read at ``changed.version`` (StaleHosted otherwise) and queue its
+    posts, in the caller's transaction."""
+    now = time.time()
+    updated = hosting.update_hosted(conn, changed, now)
+    outbox.insert_posts(conn, changed.id, posts, now)
+    return updated

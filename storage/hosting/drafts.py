@@ -43,9 +43,10 @@ def put_look(conn: Connection, hosted_id: int, side: Side, turn: int) -> None:
     )
 
 
-def forget_looks(conn: Connection, hosted_id: int) -> None:
-    """Both players' looks go: a takeback brings back turn numbers they looked at in a game
-    that is no longer the one played."""
+def forget_game(conn: Connection, hosted_id: int) -> None:
+    """Both players' drafts and looks go: a takeback (or a reset) brings back turn numbers
+    they drafted and looked at in a game that is no longer the one played."""
+    conn.execute("DELETE FROM plan_drafts WHERE hosted_id = ?", (hosted_id,))
     conn.execute("DELETE FROM board_looks WHERE hosted_id = ?", (hosted_id,))
 
 

@@ -406,16 +406,23 @@ _USERS = (
     " OR challenger_id = ? OR opposition_id = ?)"
 )
 USERS_LIVE = f"{_USERS} AND phase != ?"
-USERS_ENDED = f"{_USERS} AND phase = ? ORDER BY id DESC LIMIT ?"
+# An ended match was last written when it ended: the most recently ended first.
+USERS_ENDED = f"{_USERS} AND phase = ? ORDER BY updated_at DESC, id DESC LIMIT ?"
 
 
 async def of_user(db: ReadConnection, user_id: int, limit: int) -> list[Hosted]:
-    """The user's hosted matches: every live one and the newest ``limit`` ended ones, the
-    newest first (however many ended since, a live one is never left out)."""
+    """The user's hosted matches: every live one and the ``limit`` most recently ended ones
+    (not the newest created: a long match that ends today is among them however many
+    challenges were declined since it began), the most recently changed first (however
+    many ended since, a live one is never left out)."""
     named = (user_id,) * 4
     live = await db.execute_fetchall(USERS_LIVE, (*named, ENDED))
     ended = await db.execute_fetchall(USERS_ENDED, (*named, ENDED, limit))
-    return sorted(map(hosted_of, [*live, *ended]), key=lambda hosted: -hosted.id)
+    return sorted(map(hosted_of, [*live, *ended]), key=_latest_first)
+
+
+def _latest_first(hosted: Hosted) -> tuple[float, int]:
+    return -hosted.updated_at, -hosted.id
 
 
 async def latest_in_channel(

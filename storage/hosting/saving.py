@@ -24,8 +24,8 @@ from ..backends.sql import Connection, PostgresConnection, Raced, Statement
 from ..matches import writes
 from ..matches.models import ACTIVE
 from ..matches.writes import Append, Saved
+from . import drafts, outbox
 from . import hosted as hosting
-from . import outbox
 from .hosted import ENDED, Hosted
 from .outbox import Post
 
@@ -35,19 +35,22 @@ Written = tuple[Saved, Hosted | None]
 @dataclass(frozen=True)
 class Save:
     """What one save writes: the match's ``request``, and with a hosted match its new state,
-    the ``posts`` announcing it and each side's ``plans``. ``state_version``: the shape of
-    the match's game (``GameType.state_version``), for its snapshot if one is due."""
+    the ``posts`` announcing it and each side's ``plans``; with ``forget``, both sides' plan
+    drafts and looks at the board go (``drafts.forget_game``: a takeback, a reset).
+    ``state_version``: the shape of the match's game (``GameType.state_version``), for its
+    snapshot if one is due."""
 
     request: Append
     state_version: int
     hosted: Hosted | None = None
     posts: Sequence[Post] = ()
     plans: Mapping[Side, Sequence[str]] | None = None
+    forget: bool = False
 
     @property
     def groupable(self) -> bool:
         """Whether ``together`` can write it: entries, the row, a snapshot and the hosted
-        match's row; not a match's end, its closing, posts or plans."""
+        match's row; not a match's end, its closing, posts, plans or drafts."""
         request, hosted = self.request, self.hosted
         return (
             request.finish is None
@@ -55,21 +58,24 @@ class Save:
             and not request.state.over
             and not self.posts
             and not self.plans
+            and not self.forget
             and (hosted is None or hosted.phase != ENDED)
         )
 
 
 def alone(save: Save, conn: Connection) -> Written:
     """Write ``save`` (on either backend): the match's entries and row, and the hosted
-    match's with its posts and plans, in the writer's transaction."""
+    match's with its posts, plans and drafts, in the writer's transaction."""
     now = time.time()
     request, hosted = save.request, save.hosted
     if hosted is None:
         return writes.append(conn, request, now), None
-    if save.plans:  # written before the hosted match, whose end deletes them
+    if save.plans or save.forget:  # written before the hosted match, whose end deletes them
         saved = writes.append(conn, request, now)
-        for side, lines in save.plans.items():
+        for side, lines in (save.plans or {}).items():
             hosting.put_plans(conn, hosted.id, side, lines)
+        if save.forget:
+            drafts.forget_game(conn, hosted.id)
         updated = hosting.update_hosted(conn, hosted, now)
     else:  # the hosted match written with the match (one statement on PostgreSQL)
         with hosting.channel_busy(hosted):

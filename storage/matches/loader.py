@@ -42,6 +42,8 @@ def rebuild(stored: Stored, upto: int | None = None) -> GameState:
             match_id, f"it counts {stored.info.actions} log entries but its log ends at {seq}"
         )
     _check_state(stored, game)
+    if stored.info.closed is not None:
+        game.publish()  # it ended without a result: what it hid is public (R44)
     return game
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from rules import GameState, Side
+from rules import UNFINISHED, GameState, Side
 from rules.protocol import GameEvent, GameTurn
 
 ACT, UNDO, TAKE_BACK, END, DEADLINE, RESIGN, DRAW, RESET = (
@@ -152,22 +152,18 @@ def step_of(entry: Entry) -> Step:
 
 def steps_from_turns(turns: list[GameTurn]) -> Iterator[Step]:
     """The log of a game known only by its finished turns (an imported record)."""
-    for index, turn in enumerate(turns):
+    for turn in turns:
         if turn.texts == [RESIGN_TEXT]:
             yield Step(RESIGN, side=turn.side)
             continue
         if turn.texts == [FORFEIT_TEXT]:
             yield Step(FORFEIT, side=turn.side)
             continue
-        for text in turn.texts:
+        cut_short = turn.texts[-1:] == [UNFINISHED]  # by the opponent's resignation: left open
+        texts = turn.texts[:-1] if cut_short else turn.texts
+        for text in texts:
             yield Step(_GAME_LEVEL.get(text, ACT), "" if text in _GAME_LEVEL else text)
-        following = turns[index + 1] if index + 1 < len(turns) else None
-        interrupted = (
-            following is not None
-            and following.texts == [RESIGN_TEXT]
-            and following.side != turn.side
-        )
-        if not interrupted and not (turn.texts and turn.texts[-1] in _GAME_LEVEL):
+        if not cut_short and not (texts and texts[-1] in _GAME_LEVEL):
             yield Step(END)
 
 

@@ -88,6 +88,12 @@ class Match:
     def agree_reset(self) -> GameEvent:
         return cast("GameEvent", self._play(Step(RESET)))
 
+    def close(self) -> None:
+        """The match ends where it stands without a result (``Store.save`` with ``close``):
+        its game publishes what it kept hidden until its end (R44), as every load of a
+        closed match does (``loader.rebuild``). No log entry: the match row says it."""
+        self.game.publish()
+
     def rewind(self, game: GameState, seq: int) -> None:
         """Take back the last finished turn: ``game`` is this match's game as it was after
         log entry ``seq``, the end of the turn before (``Store.before_last_turn``); what

@@ -28,6 +28,7 @@ class View:
     game: str = "breakthrough"
     deciding: bool = False
     decision: str = ""
+    forced_pass: bool = False
 
     def pawns(self, side: Side) -> int:
         return sum(who == side for who in self.board)
