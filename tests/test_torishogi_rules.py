@@ -424,6 +424,17 @@ def test_ts12_a_piece_is_read_by_its_letter_and_the_rule_texts_promoted_label() 
     assert game.parse_action("K 1g-2g").readable == "Phoenix 1g-2g"
 
 
+def test_ts12_a_drop_written_drop_first_is_read_not_refused_for_naming_no_piece() -> None:
+    """ "drop Swallow 4d" names its piece; it was refused with "a drop names its piece, like
+    'Swallow drop 4d'", which is untrue of the text typed."""
+    game = ToriShogiGame("k6/7/7/7/7/7/6K[S] w 0 1")
+    try:
+        move = game.parse_action("drop Swallow 4d")
+    except ActionError as exc:
+        pytest.fail(f"refused: {exc}")
+    assert move.readable == "Swallow drop 4d"
+
+
 def test_ts12_the_half_move_counter_resets_as_in_fairy_stockfish() -> None:
     """Fairy-Stockfish resets the counter on every capture, drop and promotion (its
     irreversible moves), so that the FEN we export is the one other ToriShogi programs write."""
