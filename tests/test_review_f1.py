@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-import pytest
 from test_service_games import TO_A_FORCED_PASS, torii_until_the_monkeys_pause
 
 from bot.service import Place, Refused, Terms, User
@@ -45,37 +42,6 @@ async def test_a_turn_answered_by_a_plan_is_not_called_a_decision_casual(h: Harn
     await _shogi_with_anns_plan(h, rated=False)
     ended = await h.running.end_turn(HERE, BOB)
     assert "decision" not in ended.text, ended.text
-
-
-async def _live_game(h: Harness) -> Any:
-    hosted = await h.running.records.live_in_channel(HERE.channel_id)
-    assert hosted is not None and hosted.match_id is not None
-    assert h.store is not None
-    return (await h.store.load(hosted.match_id)).game
-
-
-async def test_a_monkey_decisions_takeback_lapses_when_the_deciders_own_turn_ends(
-    h: Harness,
-) -> None:
-    """bob may now ask back his Monkey decision (3a0e0e0); the request should lapse when the
-    turn after it ends, as _check_takeback says. That turn is bob's own, and turns.py lapses
-    a takeback only when the asker's opponent ends a turn (offers[REWIND] == ender.other):
-    the request stands through bob's own turn, and ann's /takeback on her turn then accepts
-    it, taking back bob's whole own turn (not the decision he asked about)."""
-    await torii_until_the_monkeys_pause(h, rated=False)
-    await h.running.play(HERE, BOB, "flip C")
-    await h.running.end_turn(HERE, BOB)
-    await h.running.takeback(HERE, BOB)  # asks back the decision
-    game = await _live_game(h)
-    assert game.side.letter == "O"
-    while game.actions_left and game.legal_actions():
-        text = game.notation(game.legal_actions()[0])
-        await h.running.play(HERE, BOB, text)
-        game.apply(text)
-    await h.running.end_turn(HERE, BOB)  # bob's own turn ends: the request has lapsed
-    await h.settle()
-    with pytest.raises(Refused):  # bob's request lapsed: ann has no turn of hers to ask back
-        await h.running.takeback(HERE, ANN)  # today: "You accepted the takeback: turn 5 ..."
 
 
 async def test_a_torii_turn_answered_by_a_forced_pass_is_not_called_a_decision(

@@ -241,6 +241,32 @@ async def test_a_rated_monkey_decision_says_the_deciders_own_turn_begins(h: Harn
     assert not ended.buttons
 
 
+async def test_a_monkey_decisions_takeback_lapses_when_the_deciders_own_turn_ends(
+    h: Harness,
+) -> None:
+    """bob may ask back his Monkey decision (TI15); the request lapses when the turn after
+    it ends, which is bob's own. Regression: a takeback lapsed only when the asker's
+    opponent ended a turn, so the request stood through bob's own turn, and ann's takeback
+    on her turn then accepted it, taking back bob's whole own turn (not the decision he
+    asked about)."""
+    await torii_until_the_monkeys_pause(h, rated=False)
+    await h.running.play(HERE, BOB, "flip C")
+    await h.running.end_turn(HERE, BOB)
+    await h.running.takeback(HERE, BOB)  # asks back the decision
+    game = (await h.store.load((await h.store.active_matches())[0].id)).game
+    assert game.side.letter == "O"
+    while game.actions_left and game.legal_actions():
+        text = game.notation(game.legal_actions()[0])
+        await h.running.play(HERE, BOB, text)
+        game.apply(text)
+    await h.running.end_turn(HERE, BOB)  # bob's own turn ends: the request has lapsed
+    await h.settle()
+    posts = "\n".join(h.delivery.texts(HERE.channel_id)[-2:])
+    assert "bob's takeback request lapsed: they have ended their own turn since." in posts
+    with pytest.raises(Refused):  # bob's request lapsed: ann has no turn of hers to ask back
+        await h.running.takeback(HERE, ANN)
+
+
 async def test_a_takeback_accepted_while_paused_keeps_the_clock_stopped(h: Harness) -> None:
     """Regression: a takeback asked before the players agreed to pause, and accepted during
     the pause, restarted the asker's clock: the match was no longer paused, its deadline
