@@ -5,7 +5,6 @@ from __future__ import annotations
 from test_service_games import TO_A_FORCED_PASS, torii_until_the_monkeys_pause
 
 from bot.service import Place, Refused, Terms, User
-from bot.service.guild import GuildSettings, save_guild
 from bot.service.testing import Harness
 
 HERE = Place(guild_id=1, channel_id=100)
@@ -76,23 +75,6 @@ async def test_a_torii_turn_answered_by_a_forced_pass_is_not_called_a_decision(
         except Refused:
             refused = True
     assert "decision" not in said and not refused, said
-
-
-async def test_an_unanswered_monkey_question_is_none_on_a_server_with_automatic_away_days(
-    h: Harness,
-) -> None:
-    """TI15 (32c91be): "no answer by then means none". On a server with automatic away days
-    (the servers' and players' default; the harness turns them off), bob's optional Monkey
-    question reaching its deadline unanswered is not none: deadlines.deadline gives him one
-    of his away days first (absence.auto_away runs before the new `deciding` check), the
-    question waits a day more and ann's game is held up for an answer the ruling says is
-    none."""
-    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(auto_away=True))
-    await torii_until_the_monkeys_pause(h)
-    await h.advance(10 * HOUR)  # bob does not answer
-    lapsed = h.delivery.texts(HERE.channel_id)[-1]
-    assert "away days" not in lapsed, lapsed
-    assert "`flip none`" in lapsed, lapsed
 
 
 async def test_a_monkey_decision_taken_back_costs_no_increment(h: Harness) -> None:
