@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_service_games import torii_until_the_monkeys_pause
+from test_service_games import TO_A_FORCED_PASS, torii_until_the_monkeys_pause
 
 from bot.service import Place, Refused, StaleRequest, Terms, User
 from bot.service.testing import Harness
@@ -239,6 +239,69 @@ async def test_a_rated_monkey_decision_says_the_deciders_own_turn_begins(h: Harn
     ended = await h.running.end_turn(HERE, BOB)
     assert ended.text == "Your decision is made, and your own turn begins.", ended.text
     assert not ended.buttons
+
+
+async def shogi_with_anns_plan(h: Harness, rated: bool) -> None:
+    """ann has planned her reply to bob's c5c4, which bob has staged."""
+    await started(h, rated=rated)
+    await turn(h, ANN, "c3c4")
+    await h.settle()
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    await h.running.play(HERE, BOB, "c5c4")
+
+
+async def test_a_turn_answered_by_a_plan_is_not_called_a_decision_rated(h: Harness) -> None:
+    """bob ends a plain ToriShogi turn in a rated match; ann's planned reply is played at
+    once, so bob's turn is back before his end_turn answers. Regression: that was taken for
+    a Monkey decision (TI15), and he was told "Your decision is made, and your own turn
+    begins." """
+    await shogi_with_anns_plan(h, rated=True)
+    ended = await h.running.end_turn(HERE, BOB)
+    assert "decision" not in ended.text, ended.text
+    assert not ended.buttons  # his own turn is back: no reply of ann's to plan
+
+
+async def test_a_turn_answered_by_a_plan_is_not_called_a_decision_casual(h: Harness) -> None:
+    """The same in a casual match: bob was told his "decision is made" and offered to take
+    it back "until you end your own turn"; he made no decision, and the takeback offered
+    was refused (the last turn is ann's planned reply)."""
+    await shogi_with_anns_plan(h, rated=False)
+    ended = await h.running.end_turn(HERE, BOB)
+    assert "decision" not in ended.text, ended.text
+    assert (ended.text, ended.buttons) == ("Your turn is over.", ())  # nothing to take back
+
+
+async def test_a_torii_turn_answered_by_a_forced_pass_is_not_called_a_decision(
+    h: Harness,
+) -> None:
+    """ann (Monkey) ends her 5th turn flipping bob's tile 1 to used: bob's turn is a forced
+    pass (TI8), which the host plays at once, so her own turn is back when end_turn
+    answers. Regression: she was told "Your decision is made, and your own turn begins.
+    Changed your mind? Ask bob to let you take it back ...": she made no decision, and the
+    takeback offered was refused (the last turn is bob's pass)."""
+    await h.service.challenge(
+        HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", rated=False)
+    )
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    await h.service.setup(HERE, BOB, {"spirit": "Kitsune"})
+    await h.settle()
+    ended = None
+    for index, text in enumerate(TO_A_FORCED_PASS):
+        player = ANN if index % 2 == 0 else BOB
+        await h.service.play(HERE, player, text)
+        ended = await h.service.end_turn(HERE, player)
+        await h.settle()
+    assert ended is not None
+    said = ended.text
+    offered_back = "take it back" in said
+    refused = False
+    if offered_back:
+        try:
+            await h.service.takeback(HERE, ANN)
+        except Refused:
+            refused = True
+    assert "decision" not in said and not refused, said
 
 
 async def test_a_monkey_decisions_takeback_lapses_when_the_deciders_own_turn_ends(
