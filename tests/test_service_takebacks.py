@@ -379,6 +379,28 @@ async def test_a_taken_back_turn_takes_its_increment_with_it(h: Harness) -> None
     assert hosted is not None and hosted.clocks == (11 * HOUR, 10 * HOUR)
 
 
+async def test_a_monkey_decision_taken_back_costs_no_increment(h: Harness) -> None:
+    """On an increment clock a Monkey decision (TI15) earns no increment. Regression: its
+    takeback took an increment off the asker's allowance as for any turn: bob, deciding
+    with 14 h, decided, took it back and was left 10 h to decide again."""
+    await torii_until_the_monkeys_pause(
+        h, rated=False, clock="increment", increment_seconds=4 * HOUR, cap_seconds=40 * HOUR
+    )
+
+    async def bobs_time() -> float:
+        hosted = await h.running.records.live_in_channel(HERE.channel_id)
+        assert hosted is not None and hosted.clocks is not None
+        return hosted.clocks[1]
+
+    deciding = await bobs_time()
+    await h.running.play(HERE, BOB, "flip C")
+    await h.running.end_turn(HERE, BOB)
+    await h.running.takeback(HERE, BOB)
+    await h.running.takeback(HERE, ANN)  # accepts: bob decides again
+    await h.settle()
+    assert await bobs_time() == deciding
+
+
 async def test_a_posts_button_from_before_a_takeback_is_stale_on_the_replayed_turn(
     h: Harness,
 ) -> None:
