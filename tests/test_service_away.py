@@ -11,6 +11,7 @@ import datetime as dt
 import zoneinfo
 
 import pytest
+from test_service_games import torii_until_the_monkeys_pause
 
 from bot.app.callers import Caller
 from bot.app.time_off import TimeOff
@@ -212,6 +213,21 @@ async def test_the_automatic_day_survives_a_crash_between_its_writes(h: Harness)
     await h.crash()
     await h.settle()
     assert await due(h) == first  # the restart does not give a second day
+
+
+async def test_an_unanswered_monkey_question_is_none_on_a_server_with_automatic_away_days(
+    h: Harness,
+) -> None:
+    """TI15: "no answer by then means none". Regression: on a server with automatic away
+    days, bob's Monkey question reaching its deadline unanswered gave him one of his away
+    days first, so the question waited a day more and ann's game was held up for an answer
+    the ruling says is none."""
+    await auto_away_here(h)
+    await torii_until_the_monkeys_pause(h)
+    await h.advance(10 * HOUR)  # bob does not answer
+    lapsed = last_post(h)
+    assert "away days" not in lapsed, lapsed
+    assert "`flip none`" in lapsed, lapsed
 
 
 async def test_weekends_off_in_each_players_time_zone(h: Harness) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from test_service_games import torii_until_the_monkeys_pause
+from test_service_games import TO_A_FORCED_PASS, torii_until_the_monkeys_pause
 
 from bot.service import Place, Refused, StaleRequest, Terms, User
 from bot.service.testing import Harness
@@ -241,6 +241,95 @@ async def test_a_rated_monkey_decision_says_the_deciders_own_turn_begins(h: Harn
     assert not ended.buttons
 
 
+async def shogi_with_anns_plan(h: Harness, rated: bool) -> None:
+    """ann has planned her reply to bob's c5c4, which bob has staged."""
+    await started(h, rated=rated)
+    await turn(h, ANN, "c3c4")
+    await h.settle()
+    await h.running.plans(HERE, ANN, add="c5c4 > a3a4")
+    await h.running.play(HERE, BOB, "c5c4")
+
+
+async def test_a_turn_answered_by_a_plan_is_not_called_a_decision_rated(h: Harness) -> None:
+    """bob ends a plain ToriShogi turn in a rated match; ann's planned reply is played at
+    once, so bob's turn is back before his end_turn answers. Regression: that was taken for
+    a Monkey decision (TI15), and he was told "Your decision is made, and your own turn
+    begins." """
+    await shogi_with_anns_plan(h, rated=True)
+    ended = await h.running.end_turn(HERE, BOB)
+    assert "decision" not in ended.text, ended.text
+    assert not ended.buttons  # his own turn is back: no reply of ann's to plan
+
+
+async def test_a_turn_answered_by_a_plan_is_not_called_a_decision_casual(h: Harness) -> None:
+    """The same in a casual match: bob was told his "decision is made" and offered to take
+    it back "until you end your own turn"; he made no decision, and the takeback offered
+    was refused (the last turn is ann's planned reply)."""
+    await shogi_with_anns_plan(h, rated=False)
+    ended = await h.running.end_turn(HERE, BOB)
+    assert "decision" not in ended.text, ended.text
+    assert (ended.text, ended.buttons) == ("Your turn is over.", ())  # nothing to take back
+
+
+async def test_a_torii_turn_answered_by_a_forced_pass_is_not_called_a_decision(
+    h: Harness,
+) -> None:
+    """ann (Monkey) ends her 5th turn flipping bob's tile 1 to used: bob's turn is a forced
+    pass (TI8), which the host plays at once, so her own turn is back when end_turn
+    answers. Regression: she was told "Your decision is made, and your own turn begins.
+    Changed your mind? Ask bob to let you take it back ...": she made no decision, and the
+    takeback offered was refused (the last turn is bob's pass)."""
+    await h.service.challenge(
+        HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR, game="torii", rated=False)
+    )
+    await h.service.accept(HERE, BOB)
+    await h.service.setup(HERE, ANN, {"spirit": "Monkey"})
+    await h.service.setup(HERE, BOB, {"spirit": "Kitsune"})
+    await h.settle()
+    ended = None
+    for index, text in enumerate(TO_A_FORCED_PASS):
+        player = ANN if index % 2 == 0 else BOB
+        await h.service.play(HERE, player, text)
+        ended = await h.service.end_turn(HERE, player)
+        await h.settle()
+    assert ended is not None
+    said = ended.text
+    offered_back = "take it back" in said
+    refused = False
+    if offered_back:
+        try:
+            await h.service.takeback(HERE, ANN)
+        except Refused:
+            refused = True
+    assert "decision" not in said and not refused, said
+
+
+async def test_a_monkey_decisions_takeback_lapses_when_the_deciders_own_turn_ends(
+    h: Harness,
+) -> None:
+    """bob may ask back his Monkey decision (TI15); the request lapses when the turn after
+    it ends, which is bob's own. Regression: a takeback lapsed only when the asker's
+    opponent ended a turn, so the request stood through bob's own turn, and ann's takeback
+    on her turn then accepted it, taking back bob's whole own turn (not the decision he
+    asked about)."""
+    await torii_until_the_monkeys_pause(h, rated=False)
+    await h.running.play(HERE, BOB, "flip C")
+    await h.running.end_turn(HERE, BOB)
+    await h.running.takeback(HERE, BOB)  # asks back the decision
+    game = (await h.store.load((await h.store.active_matches())[0].id)).game
+    assert game.side.letter == "O"
+    while game.actions_left and game.legal_actions():
+        text = game.notation(game.legal_actions()[0])
+        await h.running.play(HERE, BOB, text)
+        game.apply(text)
+    await h.running.end_turn(HERE, BOB)  # bob's own turn ends: the request has lapsed
+    await h.settle()
+    posts = "\n".join(h.delivery.texts(HERE.channel_id)[-2:])
+    assert "bob's takeback request lapsed: they have ended their own turn since." in posts
+    with pytest.raises(Refused):  # bob's request lapsed: ann has no turn of hers to ask back
+        await h.running.takeback(HERE, ANN)
+
+
 async def test_a_takeback_accepted_while_paused_keeps_the_clock_stopped(h: Harness) -> None:
     """Regression: a takeback asked before the players agreed to pause, and accepted during
     the pause, restarted the asker's clock: the match was no longer paused, its deadline
@@ -288,6 +377,28 @@ async def test_a_taken_back_turn_takes_its_increment_with_it(h: Harness) -> None
     await turn(h, ANN, "c3c4")  # 7 h left, and the one turn's 4 h
     hosted = await h.running.records.live_in_channel(HERE.channel_id)
     assert hosted is not None and hosted.clocks == (11 * HOUR, 10 * HOUR)
+
+
+async def test_a_monkey_decision_taken_back_costs_no_increment(h: Harness) -> None:
+    """On an increment clock a Monkey decision (TI15) earns no increment. Regression: its
+    takeback took an increment off the asker's allowance as for any turn: bob, deciding
+    with 14 h, decided, took it back and was left 10 h to decide again."""
+    await torii_until_the_monkeys_pause(
+        h, rated=False, clock="increment", increment_seconds=4 * HOUR, cap_seconds=40 * HOUR
+    )
+
+    async def bobs_time() -> float:
+        hosted = await h.running.records.live_in_channel(HERE.channel_id)
+        assert hosted is not None and hosted.clocks is not None
+        return hosted.clocks[1]
+
+    deciding = await bobs_time()
+    await h.running.play(HERE, BOB, "flip C")
+    await h.running.end_turn(HERE, BOB)
+    await h.running.takeback(HERE, BOB)
+    await h.running.takeback(HERE, ANN)  # accepts: bob decides again
+    await h.settle()
+    assert await bobs_time() == deciding
 
 
 async def test_a_posts_button_from_before_a_takeback_is_stale_on_the_replayed_turn(

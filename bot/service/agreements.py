@@ -331,7 +331,8 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     """``side`` accepts the takeback: the game goes back to before the asker's last turn
     (replayed from the log: ``Store.before_last_turn``), what ``side`` staged goes with it,
     and the asker plays that turn again on a fresh clock (less the increment the turn taken
-    back earned: ``timing.taken_back``). Accepted during a pause, the match stays paused,
+    back earned: ``timing.taken_back``; a decision in the opponent's turn, TI15, earned
+    none). Accepted during a pause, the match stays paused,
     with that fresh time for the turn once either player resumes it."""
     asker, match = side.other, table.played
     found = await ctx.store.before_last_turn(match)
@@ -349,7 +350,8 @@ async def _rewind(ctx: Context, table: Table, side: Side) -> Reply:
     del offers[REWIND]
     match.rewind(*found)
     hosted = replace(table.hosted, offers=table.encode_offers(offers))
-    hosted = timing.taken_back(table.terms, hosted, asker)
+    if not match.game.view_for(asker).deciding:  # the turn taken back was no decision
+        hosted = timing.taken_back(table.terms, hosted, asker)
     if table.paused:
         fresh = timing.turn_time(table.terms, hosted, asker)
         hosted = replace(hosted, due_at=None, remind_at=None, paused_left=fresh)

@@ -28,14 +28,16 @@ async def deadline(ctx: Context, table: Table) -> None:
     action played is missed, a public fact: it is posted empty. After ``forfeit_after`` missed
     turns in a row the absent player forfeits. Staging and undoing leave no public trace,
     so they count for nothing. A player who would miss it and may have an away day is given
-    one first (``absence.auto_away``)."""
+    one first (``absence.auto_away``), but not for a decision owed in the opponent's turn."""
     hosted, game, match = table.hosted, table.game, table.played
-    if not game.staged() and await absence.auto_away(ctx, table):
-        return  # an away day given: the turn ends a day later
     side = game.side
-    # a decision in the opponent's turn (TI15: no answer means none) counts as missed but
-    # never forfeits by itself: the forfeit comes at the deadline of a turn of one's own
-    limit = 0 if game.view_for(side).deciding else table.terms.forfeit_after
+    # a decision in the opponent's turn (TI15: no answer means none) is not put off by an
+    # away day, and counts as missed but never forfeits by itself: the forfeit comes at the
+    # deadline of a turn of one's own
+    deciding = game.view_for(side).deciding
+    if not (deciding or game.staged()) and await absence.auto_away(ctx, table):
+        return  # an away day given: the turn ends a day later
+    limit = 0 if deciding else table.terms.forfeit_after
     missed = hosted.missed[side] + 1
     if not game.staged() and limit and missed >= limit:
         await _forfeit(ctx, table, replace(hosted, missed=with_missed(hosted, side, missed)), side)

@@ -404,6 +404,10 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     side = acting_side(ctx, table, user)
     game = table.game
     before = showing.series_number(game)
+    # worked out before the end: after it, the side to act and the last turn may be the
+    # same for a decision as for a turn answered at once
+    deciding = game.view_for(side).deciding
+    ended = len(game.turns)  # the index of the turn being ended
     try:
         await ctx.offload.end_turn(table.played)
     except ActionError as exc:
@@ -413,15 +417,23 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
     if table.game.is_over():
         said = _("Your turn ended the match: {result}", result=word(outcome_headline(table)))
         return Reply(said, stamp=table.stamp)
-    decided = table.game.side == side  # a decision in the opponent's turn (TI15): theirs next
+    return _turn_over(ctx, table, side, deciding, answered=len(table.game.turns) > ended + 1)
+
+
+def _turn_over(ctx: Context, table: Table, side: Side, deciding: bool, answered: bool) -> Reply:
+    """The answer to ``side``'s end of turn, the game going on: a ``deciding`` turn (a
+    decision in the opponent's turn, TI15) is followed by the decider's own turn, any other
+    by the opponent's. A turn ``answered`` at once (the opponent's planned reply, or a pass
+    that was the only legal action, played by the host) is no longer the last: there is
+    neither a takeback nor a reply to plan to offer."""
     robot = is_robot(table.hosted.player(side.other))
-    if decided and (robot or table.terms.rated or not _may_take_back(table.game)):
+    if answered:
+        return Reply(_("Your turn is over."), stamp=table.stamp)
+    # a takeback is offered in a casual match between people, of a turn the rules let go back
+    offer_back = not (robot or table.terms.rated) and _may_take_back(table.game)
+    if deciding and not offer_back:
         return Reply(_("Your decision is made, and your own turn begins."), stamp=table.stamp)
-    if robot:
-        return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
-    if table.terms.rated or not _may_take_back(table.game):
-        return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
-    if decided:
+    if deciding:
         return Reply(
             _(
                 "Your decision is made, and your own turn begins. Changed your mind? Ask "
@@ -433,6 +445,10 @@ async def end_turn(ctx: Context, table: Table, user: User) -> Reply:
             stamp=table.stamp,
             buttons=(ASK_BACK,),
         )
+    if robot:
+        return Reply(_("Your turn is over."), stamp=table.stamp)  # an AI answers at once
+    if not offer_back:
+        return Reply(_("Your turn is over."), stamp=table.stamp, buttons=(PLAN,))
     return Reply(
         _(
             "Your turn is over. Changed your mind? Ask {player} to let you take it back with "

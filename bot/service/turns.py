@@ -108,16 +108,23 @@ async def _next_turn(
     offers = table.offers()
     # a draw or reset offer lapses when the player it was made to has ended their own turn, so
     # the side to act changes: not at a decision in the offerer's turn (TI15: the Monkey's
-    # answer); a takeback at any turn end (the asker's turn is no longer the last one)
+    # answer); a takeback at any turn end, whoever ended it (the turn asked about is no longer
+    # the last one: after a Monkey's decision, the asker's own turn follows it)
     own = game.side != ender
-    kinds = (DRAW, RESET, REWIND) if own else (REWIND,)
-    lapsed = [kind for kind in kinds if offers.get(kind) == ender.other]
-    for kind in lapsed:
+    lapsed = [
+        (kind, offerer)
+        for kind, offerer in offers.items()
+        if kind == REWIND or (own and kind in (DRAW, RESET) and offerer == ender.other)
+    ]
+    for kind, _offerer in lapsed:
         del offers[kind]
     # a decision in the opponent's turn earns no increment (their own turn will)
     hosted = await ctx.turn_passes(table.terms, hosted, ran, game.side, start, earned=own)
     hosted = replace(hosted, offers=table.encode_offers(offers))
-    notes = [_lapsed(kind, table.side_name(ender.other), table.side_name(ender)) for kind in lapsed]
+    notes = [
+        _lapsed(kind, table.side_name(offerer), table.side_name(ender), offerer == ender)
+        for kind, offerer in lapsed
+    ]
     staged = replace(table, hosted=hosted)
     await announce.turn_end(
         ctx, staged, headline, mail, game_before, notes, tell=not answered, news=news
@@ -130,8 +137,15 @@ async def _turn_dms(ctx: Context, hosted: Hosted, side: Side) -> bool:
     return (await notify_of(ctx.store, hosted.player(side), hosted.guild_id)).turn_dms
 
 
-def _lapsed(kind: str, offerer: str, ender: str) -> Text:
-    """A note of a turn post: an offer the player who ended their turn let lapse."""
+def _lapsed(kind: str, offerer: str, ender: str, own: bool = False) -> Text:
+    """A note of a turn post: an offer the player who ended their turn let lapse, or (``own``)
+    the takeback request the asker let lapse by ending their own turn after the one asked
+    about (a Monkey's decision, TI15)."""
+    if own:
+        return msg(
+            "{player}'s takeback request lapsed: they have ended their own turn since.",
+            player=offerer,
+        )
     if kind == DRAW:
         return msg(
             "{player}'s draw offer lapsed: {ender}'s turn ended without accepting it.",
