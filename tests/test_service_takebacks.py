@@ -161,15 +161,20 @@ async def test_a_turn_ended_at_its_deadline_is_not_taken_back(h: Harness) -> Non
     assert await game_key(h) == replayed("c3c4")
 
 
-async def test_a_turn_with_a_search_is_neither_offered_nor_taken_back(h: Harness) -> None:
-    """R10: a search showed its player what it found, so its turn is not played again; its
-    end offers no "Ask to take it back", and bob is never asked to accept it."""
+async def assassins_started(h: Harness) -> None:
+    """A casual match on the long board with an Assassin a side, ann to play."""
     terms = Terms(options={"board": "long", "assassins": True}, turn_seconds=HOUR, rated=False)
     await h.running.challenge(HERE, ANN, BOB, terms)
     await h.running.accept(HERE, BOB)
     await h.running.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
     await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
     await h.settle()
+
+
+async def test_a_turn_with_a_search_is_neither_offered_nor_taken_back(h: Harness) -> None:
+    """R10: a search showed its player what it found, so its turn is not played again; its
+    end offers no "Ask to take it back", and bob is never asked to accept it."""
+    await assassins_started(h)
     await h.running.play(HERE, ANN, "K v9h17 search")
     assert (await h.running.end_turn(HERE, ANN)).buttons == ("plan",)
     posts = len(h.delivery.texts(HERE.channel_id))
@@ -182,12 +187,7 @@ async def test_a_takeback_is_not_accepted_over_a_search_the_accepter_staged(h: H
     """R10: bob's staged search showed him what it found; accepting ann's takeback dropped it
     with the rest of his turn, so he knew where her Assassin was (or was not) without the
     search ever being played. He must end his turn (the request lapses) or decline it."""
-    terms = Terms(options={"board": "long", "assassins": True}, turn_seconds=HOUR, rated=False)
-    await h.running.challenge(HERE, ANN, BOB, terms)
-    await h.running.accept(HERE, BOB)
-    await h.running.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
-    await h.running.setup(HERE, BOB, {"strategy": "defensive", "ruler": "K", "assassin": "v17h1"})
-    await h.settle()
+    await assassins_started(h)
     await h.running.play(HERE, ANN, "K v9h17-v9h16")
     await h.running.end_turn(HERE, ANN)
     await h.running.takeback(HERE, ANN)
