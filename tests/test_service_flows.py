@@ -388,13 +388,10 @@ async def test_draw_offer_decline_lapse_and_acceptance(h: Harness) -> None:
     assert [f.reason for f in await h.store.finished_matches(1)] == ["agreed draw"]
 
 
-async def test_r28_only_the_player_down_to_one_command_piece_may_propose_a_reset(
-    h: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Regression: a reset was offered to either player once one of them was down to one
-    command piece, so the player with the stronger army could propose it; R28 gives the
-    proposal to the player down to one action."""
-    real = Position.commanders  # R28's position takes dozens of turns: bob's army is cut
+async def series_with_bob_down_to_one(h: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A series to 30 points on the long board, ann to play, bob counted as down to one
+    command piece (R28's position takes dozens of turns: his army is cut)."""
+    real = Position.commanders
     monkeypatch.setattr(
         Position,
         "commanders",
@@ -406,6 +403,16 @@ async def test_r28_only_the_player_down_to_one_command_piece_may_propose_a_reset
     for user in (ANN, BOB):
         await service.setup(HERE, user, {"strategy": "aggressive", "ruler": "K"})
     await h.settle()
+
+
+async def test_r28_only_the_player_down_to_one_command_piece_may_propose_a_reset(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: a reset was offered to either player once one of them was down to one
+    command piece, so the player with the stronger army could propose it; R28 gives the
+    proposal to the player down to one action."""
+    service = h.service
+    await series_with_bob_down_to_one(h, monkeypatch)
     with pytest.raises(Refused, match=r"A reset needs .* \(R28\)"):
         await service.reset(HERE, ANN)
     proposed = await service.reset(HERE, BOB)
@@ -420,18 +427,8 @@ async def test_an_agreed_reset_does_not_play_the_turn_staged_before_it(
     (a staged attack scored, a hidden action went into the record, R30 never judged it),
     though ann never ended her turn and bob never saw it. The reset discards it, as an
     agreed draw does."""
-    real = Position.commanders  # R28's position takes dozens of turns: bob's army is cut
-    monkeypatch.setattr(
-        Position,
-        "commanders",
-        lambda self, side: real(self, side)[: 1 if side == Side.OPPOSITION else None],
-    )
     service = h.service
-    await service.challenge(HERE, ANN, BOB, Terms(options={"board": "long", "target": 30}))
-    await service.accept(HERE, BOB)
-    for user in (ANN, BOB):
-        await service.setup(HERE, user, {"strategy": "aggressive", "ruler": "K"})
-    await h.settle()
+    await series_with_bob_down_to_one(h, monkeypatch)
     await service.reset(HERE, BOB)  # proposed on ann's turn
     await service.play(HERE, ANN, "H v2h13-v2h14")
     await service.reset(HERE, ANN)  # accepted, her move still staged
