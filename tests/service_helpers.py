@@ -1,12 +1,14 @@
 """A started match for the service's tests: ann against bob in one channel; a wait for what
-the service's background work brings about; and a check that work held up midway counts in
-the service's ``busy``."""
+the service's background work brings about; a check that work held up midway counts in
+the service's ``busy``; and a count of a function's calls."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Any, TypeVar
+
+import pytest
 
 from bot.service import MatchService, Place, User
 
@@ -62,3 +64,17 @@ async def busy_while(
         go_on()
     await under_way
     assert not service.busy()
+
+
+def calls_counted(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> list[int]:
+    """A list that grows by one at each call of ``owner.name`` from now on (the function
+    still runs): how often work is done, where a test must not time it."""
+    calls: list[int] = []
+    real = getattr(owner, name)
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(owner, name, counted)
+    return calls

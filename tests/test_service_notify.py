@@ -8,9 +8,9 @@ message; the server's defaults under each player's own."""
 from __future__ import annotations
 
 import datetime as dt
-from typing import Any
 
 import pytest
+from service_helpers import calls_counted
 
 from bot.i18n import LOCALES, _, speaking
 from bot.service import Place, Terms, User
@@ -277,14 +277,7 @@ async def test_the_daily_digests_read_the_live_matches_once_not_once_a_player(
         await h.running.challenge(Place(1000 + n, 5000 + n), first, second, Terms())
         for player in (first, second):
             await h.store.set_player_setting(player.id, PREFIX + "digest", "9")
-    made: list[int] = []
-    hosted_of = hosted_rows.hosted_of
-
-    def counted(row: Any) -> Any:
-        made.append(1)
-        return hosted_of(row)
-
-    monkeypatch.setattr(hosted_rows, "hosted_of", counted)
+    made = calls_counted(monkeypatch, hosted_rows, "hosted_of")
     await digest.send_due(h.running._ctx, h.clock.now() + DAY)
     assert len(made) <= 20 + 40, f"{len(made)} rows made for 40 digests of 20 matches"
 

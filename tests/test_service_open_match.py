@@ -4,9 +4,8 @@ the server settings kept for the front end."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
+from service_helpers import calls_counted
 
 from bot.service import (
     GuildSettings,
@@ -104,14 +103,7 @@ async def test_a_keystroke_in_a_dm_reads_the_callers_matches_not_every_live_matc
         await h.running.challenge(
             Place(1000 + n, 5000 + n), User(100 + n, f"c{n}"), User(300 + n, f"d{n}"), Terms()
         )
-    made: list[int] = []
-    hosted_of = hosted_rows.hosted_of
-
-    def counted(row: Any) -> Any:
-        made.append(1)
-        return hosted_of(row)
-
-    monkeypatch.setattr(hosted_rows, "hosted_of", counted)
+    made = calls_counted(monkeypatch, hosted_rows, "hosted_of")
     mine = await h.running.matches_of(ANN.id)  # one keystroke's read
     assert [m.issuer_id for m in mine] == [ANN.id]
     assert len(made) <= 5, f"{len(made)} live matches read to find ann's one"
