@@ -20,6 +20,14 @@ def test_the_phoenix_is_found_by_its_letter_and_as_the_king() -> None:
         assert found and all(shown.startswith("Phoenix (Ph) 4g:") for shown in found), typed
 
 
+def test_the_quails_are_found_by_the_rule_texts_labels() -> None:
+    """The rule text's diagrams label the Quails ``Ql`` and ``Qr`` (their tiles show LQ and
+    RQ): a player typing those finds that Quail's moves."""
+    for typed, piece in (("Ql", "Left Quail (LQ) 7g:"), ("qr", "Right Quail (RQ) 1g:")):
+        found = _found("torishogi", typed)
+        assert found and all(shown.startswith(piece) for shown in found), typed
+
+
 def test_a_suggestion_is_shown_in_the_readers_language_and_found_by_its_notation() -> None:
     """Regression: ``/tora act``'s suggestions showed the actions in English words to every
     player (the menu's label and the action's were glued into one English string)."""

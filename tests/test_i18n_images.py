@@ -26,7 +26,7 @@ PAGE = Page(LadderKey(1, "short", 3), 1, 2, LINES)
 
 def rendered(code: str) -> bytes:
     with speaking(code):
-        return PAGE.png()
+        return PAGE.drawing()()
 
 
 @pytest.mark.parametrize("code", LOCALES)

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from rules.errors import ECHO, AmbiguousAction, IllegalAction, MalformedAction
+from rules.errors import ECHO, ActionError, AmbiguousAction, IllegalAction, MalformedAction
 from rules.sides import Outcome, Side
 from rules.torishogi import START_FEN, TORISHOGI, ToriShogiGame, parse_fen, write_fen
 from rules.torishogi.board import NAMES, SQUARE_OF
@@ -393,6 +393,46 @@ def test_ts12_moves_are_read_in_either_coordinates() -> None:
     with pytest.raises(AmbiguousAction) as ambiguous:
         two.parse_action("Crane 4e")
     assert sorted(ambiguous.value.candidates) == ["Crane 3f-4e", "Crane 5f-4e"]
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("Ql 7g-7f", "Left Quail 7g-7f"),  # the seed diagram's own label of the Left Quail
+        ("Qr 1g-1f", "Right Quail 1g-1f"),  # ... and of the Right Quail
+        ("King 4g-5f", "Phoenix 4g-5f"),  # "The Phoenix is the King in ToriShogi"
+    ],
+)
+def test_ts12_a_move_naming_its_piece_as_the_rule_text_does_is_read(typed: str, meant: str) -> None:
+    """The seed's diagram labels the Quails `Ql` and `Qr` and says the Phoenix is the King; the
+    bot's own rule book (`/tora rules`) answers to `ql`, `qr` and `king`. A player who types
+    the move with those names is told the text is not a move at all ("no move found")."""
+    game = ToriShogiGame()
+    try:
+        move = game.parse_action(typed)
+    except ActionError as exc:
+        pytest.fail(f"{typed!r} was refused: {exc}")
+    assert move.readable == meant
+
+
+def test_ts12_a_piece_is_read_by_its_letter_and_the_rule_texts_promoted_label() -> None:
+    """Every alias the menus' search finds a piece by is read in a typed move too: the FEN
+    letter (the rule book's) and the rule text's diagram label of a promoted piece."""
+    game = ToriShogiGame("k6/7/7/7/7/3+F3/6K[-] w 0 1")
+    for typed in ("+Fa 4f-4e", "+F 4f-4e", "Eagle 4f-4e"):
+        assert game.parse_action(typed).readable == "Eagle 4f-4e", typed
+    assert game.parse_action("K 1g-2g").readable == "Phoenix 1g-2g"
+
+
+def test_ts12_a_drop_written_drop_first_is_read_not_refused_for_naming_no_piece() -> None:
+    """ "drop Swallow 4d" names its piece; it was refused with "a drop names its piece, like
+    'Swallow drop 4d'", which is untrue of the text typed."""
+    game = ToriShogiGame("k6/7/7/7/7/7/6K[S] w 0 1")
+    try:
+        move = game.parse_action("drop Swallow 4d")
+    except ActionError as exc:
+        pytest.fail(f"refused: {exc}")
+    assert move.readable == "Swallow drop 4d"
 
 
 def test_ts12_the_half_move_counter_resets_as_in_fairy_stockfish() -> None:

@@ -16,7 +16,7 @@ from rules.words import Text, msg, msg_n
 
 from .board import NAMES, SHOWN, SHOWN_FILES, file_of
 from .moves import Move
-from .pieces import HAND_KINDS, LETTER, NAME, OTHER_NAMES, PROMOTES_TO, SHORT
+from .pieces import ALIASES, HAND_KINDS, LETTER, NAME, PROMOTES_TO, SHORT
 from .position import Position
 
 MENU_LIMIT = 25  # choices a menu shows at once; bigger groups go one step deeper, by file
@@ -69,7 +69,7 @@ def _piece_group(origin: int, moves: list[Move]) -> Grouped:
         category=NAME[kind],
         choices=_choices(key, moves, labels, labels),
         origin=NAMES[origin],
-        aliases=_aliases(kind),
+        aliases=ALIASES[kind],
     )
 
 
@@ -89,14 +89,8 @@ def _drop_group(kind: int, count: int, moves: list[Move]) -> Grouped:
         category=_DROPS,
         choices=_choices(key, moves, labels, [SHOWN[move.target] for move in moves]),
         origin=hand_place(kind),
-        aliases=_aliases(kind),
+        aliases=ALIASES[kind],
     )
-
-
-def _aliases(kind: int) -> tuple[str, ...]:
-    """The piece's letter in the rule book and the FEN (the Phoenix's is K), and its other
-    names: found by autocomplete though no label shows them."""
-    return (LETTER[kind], *OTHER_NAMES.get(kind, ()))
 
 
 def hand_place(kind: int) -> str:

@@ -2,9 +2,11 @@
 
 Canonical (records, ``notation``): Fairy-Stockfish's ``c3c4``, ``d5d6+`` (promotion, which is
 compulsory) and ``S@d4``. Read as well, in any case and with any spacing: the readable form
-``Falcon 4f-5f``, ``Swallow 4ex4d``, ``Swallow drop 4d`` (also ``drop on``), ``Falcon to 5f``
-or ``Falcon 5f`` (ambiguous when two such pieces can go there), the pieces' short names of the
-images (``Fa 4f-5f``), a drop written ``S*4d``, and a ``+`` at the end, accepted and ignored.
+``Falcon 4f-5f``, ``Swallow 4ex4d``, ``Swallow drop 4d`` (also ``drop on``, and drop first:
+``drop Swallow 4d``), ``Falcon to 5f`` or ``Falcon 5f`` (ambiguous when two such pieces can go
+there), the pieces' short names of the images (``Fa 4f-5f``) and their other names
+(``pieces.ALIASES``: ``F 4f-5f``, ``Ql 7g-7f``, ``King 4g-5f``), a drop written ``S*4d``, and
+a ``+`` at the end, accepted and ignored.
 Every square may be written in the board's coordinates (``4f``) or the machines' (``d2``): a
 name starting with a digit is the board's, one starting with a letter the machines' (TS1).
 Refusals speak the board's coordinates and list moves in the readable form.
@@ -25,6 +27,7 @@ from .board import LAST_RANK, READ, SHOWN, SHOWN_FILES, SIZE, file_of
 from .movegen import in_check, reaches
 from .moves import Move
 from .pieces import (
+    ALIASES,
     HAND_KINDS,
     KIND_OF_LETTER,
     NAME,
@@ -42,7 +45,9 @@ HINT = msg(
     "(Fairy-Stockfish's 'd2c2' and 'S@d4' work too)"
 )
 MAX_TEXT = 60
-_NAMES = {NAME[kind].lower(): kind for kind in NAME} | {SHORT[kind].lower(): kind for kind in SHORT}
+# What a move may name its piece by: its name, its tile's letters, and its aliases (FEN letter,
+# the rule text's labels, "king").
+_NAMES = {word.lower(): kind for kind in NAME for word in (NAME[kind], SHORT[kind], *ALIASES[kind])}
 
 
 @dataclass(frozen=True)
@@ -121,6 +126,18 @@ def _uci_drop(text: str, word: str) -> MoveSpec:
 
 
 def _piece_name(words: list[str]) -> tuple[int | None, list[str]]:
+    """The piece ``words`` name (None if they name none), and the words left. A drop may be
+    written drop first: ``drop Swallow 4d`` is read as ``Swallow drop 4d``."""
+    if words[0] == "drop":
+        kind, rest = _leading_name(words[1:])
+        return (kind, ["drop", *rest]) if kind is not None else (None, words)
+    return _leading_name(words)
+
+
+def _leading_name(words: list[str]) -> tuple[int | None, list[str]]:
+    """The piece the first words name (None if they name none), and the words after them."""
+    if not words:
+        return None, words
     if len(words) >= 2 and words[0] in ("left", "right") and words[1] == "quail":
         return _NAMES[words[0] + " quail"], words[2:]
     kind = _NAMES.get(words[0])

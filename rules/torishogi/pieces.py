@@ -54,8 +54,19 @@ LETTER = {
     GOOSE: "+S",
     EAGLE: "+F",
 }
-# What else players call a piece (the rule text: "The Phoenix is the King in ToriShogi").
-OTHER_NAMES = {PHOENIX: ("king",)}
+# What else players call a piece: the rule text's diagram labels where the tiles show other
+# letters (Ql, Qr, +Sw, +Fa), and "The Phoenix is the King in ToriShogi".
+OTHER_NAMES = {
+    PHOENIX: ("king",),
+    LEFT_QUAIL: ("ql",),
+    RIGHT_QUAIL: ("qr",),
+    GOOSE: ("+sw",),
+    EAGLE: ("+fa",),
+}
+# Every word a piece answers to besides its name and its tile's letters (SHORT): its letter in
+# the rule book and the FEN, and its other names. Both a typed move and the menus' search read
+# them, so that a name found in one works in the other.
+ALIASES = {kind: (LETTER[kind], *OTHER_NAMES.get(kind, ())) for kind in KINDS}
 KIND_OF_LETTER = {LETTER[kind]: kind for kind in (*HAND_KINDS, PHOENIX)}
 PROMOTES_TO = {SWALLOW: GOOSE, FALCON: EAGLE}
 BASE = {kind: kind for kind in KINDS} | {GOOSE: SWALLOW, EAGLE: FALCON}
