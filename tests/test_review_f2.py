@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from harness.stage import Stage
-
 from bot.i18n import ngettext, speaking
+from harness.stage import Stage
 
 SIGN_IN_WAIT = (
     "Discord asks the board to wait before signing anyone in again; try again in {n} second.",
@@ -85,35 +84,6 @@ def test_the_guide_says_a_private_later_answer_in_a_dm_is_posted() -> None:
     the caller's alone); docs/DISCORD.md still says every private one is only logged."""
     guide = (Path(__file__).parent.parent / "docs" / "DISCORD.md").read_text()
     assert "a private one is logged" not in guide
-
-
-async def test_a_tournament_game_in_a_channel_without_threads_is_not_a_live_casual_match(
-    h,
-) -> None:
-    """7be92cf stops a tournament's game from adopting the two players' old ended casual
-    match in a channel without threads, but not their live one: ann and bob are playing a
-    casual match in the tournament's channel when the tournament begins; game 1 cannot be
-    opened there (the channel is busy), and ``Flow._host``'s refusal branch, meant for a
-    game opened just before a crash, takes their casual match as game 1. Its result will be
-    scored in the tournament."""
-    from tournament_helpers import ADMIN, HERE, desk_for
-
-    from bot.service import Terms, User
-
-    ann, bob = User(1, "ann"), User(2, "bob")
-    here = HERE
-    h.threads.no_threads.add(here.channel_id)
-    for user in (ann, bob):
-        await h.store.save_player(user.id, user.name)
-    casual = await h.running.open_match(here, ann, bob, Terms(rated=False))
-    desk = await desk_for(h)
-    await desk.create(here, ADMIN, "Cup", "short", 49, admin=True)
-    for player in (ann, bob):
-        await desk.register(here, player, "cup")
-    await desk.begin(here, ADMIN, "Cup", admin=True)
-    await h.settle()
-    game = await h.store.tournaments.game_of_hosted(casual.id)
-    assert game is None, f"their casual match {casual.id} was taken as the tournament's game"
 
 
 async def test_an_event_board_in_a_channel_without_threads_is_not_a_live_casual_match(
