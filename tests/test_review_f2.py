@@ -84,29 +84,3 @@ def test_the_guide_says_a_private_later_answer_in_a_dm_is_posted() -> None:
     the caller's alone); docs/DISCORD.md still says every private one is only logged."""
     guide = (Path(__file__).parent.parent / "docs" / "DISCORD.md").read_text()
     assert "a private one is logged" not in guide
-
-
-async def test_an_event_board_in_a_channel_without_threads_is_not_a_live_casual_match(
-    h,
-) -> None:
-    """The same for an event (7be92cf's board half): p1 and p2 are playing a casual match
-    in the event's channel, where Discord opens no thread, when the round robin begins;
-    ``EventFlow._open_game`` takes the live match of the two there, no board's game, for
-    the board's (as if opened before a crash), and its result decides the board."""
-    from event_helpers import ADMIN, HERE, create, desk_of, snapshot, user
-
-    from bot.service import Terms
-
-    h.threads.no_threads.add(HERE.channel_id)
-    one, two = user(1), user(2)
-    for player in (one, two):
-        await h.store.save_player(player.id, player.name)
-    casual = await h.service.open_match(HERE, one, two, Terms(rated=False))
-    desk = await desk_of(h)
-    await create(desk, "Cup", "torishogi", "round-robin")
-    for player in (one, two):
-        await desk.join(HERE, player, "Cup")
-    await desk.begin(HERE, ADMIN, "Cup", admin=True)
-    await h.settle()
-    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.second_id is not None]
-    assert board.hosted_id != casual.id, "their casual match was taken as the board's game"
