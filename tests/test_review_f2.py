@@ -38,47 +38,6 @@ async def test_a_pending_challenge_is_not_said_to_have_never_begun(tmp_path: Pat
         assert "never began" not in board.text, board.text
 
 
-async def test_keystrokes_within_the_first_ones_budget_start_no_more_work(monkeypatch) -> None:
-    """d65ca67 means a user to have at most one autocomplete's work going on while the
-    service is slow. But a work is marked unfinished only once its answer's budget (2.5 s)
-    has run out: every keystroke of those 2.5 s (a typist's ten, a script's thousands,
-    not rate limited) starts its own, all going on after their answers together."""
-    import asyncio
-    from types import SimpleNamespace
-
-    import discord
-
-    from bot.discord import autocomplete
-
-    monkeypatch.setattr(autocomplete, "ANSWER_WITHIN", 0.3)
-    release = asyncio.Event()
-    started: list[int] = []
-
-    async def slow() -> list[tuple[str, str]]:
-        started.append(1)
-        await release.wait()
-        return [("a", "a")]
-
-    def keystroke() -> SimpleNamespace:
-        return SimpleNamespace(
-            locale=discord.Locale.american_english,
-            client=None,
-            user=SimpleNamespace(id=4242),
-            created_at=discord.utils.utcnow(),
-        )
-
-    try:
-        answers = []
-        for _ in range(10):  # a user typing on while the service is slow
-            answers.append(asyncio.ensure_future(autocomplete.safely(keystroke(), slow)))
-            await asyncio.sleep(0.01)
-        assert await asyncio.gather(*answers) == [[]] * 10
-        assert len(started) <= 1, f"{len(started)} works of one user go on after their answers"
-    finally:
-        release.set()
-        await asyncio.sleep(0)
-
-
 def test_the_guide_says_a_private_later_answer_in_a_dm_is_posted() -> None:
     """e7b2aab posts a private later answer in a DM once its token has run out (the DM is
     the caller's alone); docs/DISCORD.md still says every private one is only logged."""
