@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.i18n import ngettext, speaking
-from harness.stage import Stage
 
 SIGN_IN_WAIT = (
     "Discord asks the board to wait before signing anyone in again; try again in {n} second.",
@@ -23,19 +22,6 @@ def test_the_french_sign_in_wait_says_vous() -> None:
             text = ngettext(*SIGN_IN_WAIT, n)
             assert "réessaie " not in text, text
             assert "réessayez" in text, text
-
-
-async def test_a_pending_challenge_is_not_said_to_have_never_begun(tmp_path: Path) -> None:
-    """``_check_begun`` (a54c317) answers for every hosted match without a game, live or
-    not: bob, asked to accept ann's challenge right now, runs ``/tora record number:1`` and
-    is told "Match 1's game never began, so it has no record, board or replay", as if the
-    challenge were declined or expired; it has not begun yet (it will once he accepts)."""
-    async with Stage(tmp_path, ("ann", "bob")) as stage:
-        await stage.slash("ann", "challenge", opponent="bob", game="torishogi")
-        record = await stage.slash("bob", "record", number=1)
-        assert "never began" not in record.text, record.text
-        board = await stage.slash("bob", "board", number=1)
-        assert "never began" not in board.text, board.text
 
 
 def test_the_guide_says_a_private_later_answer_in_a_dm_is_posted() -> None:
