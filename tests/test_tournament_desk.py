@@ -495,6 +495,24 @@ async def test_a_tournament_game_in_a_channel_without_threads_is_not_a_live_casu
     assert live is not None and await h.store.tournaments.game_of_hosted(live.id) is not None
 
 
+async def test_a_large_brackets_standings_are_one_message_of_whole_rows(h: Harness) -> None:
+    """A knockout tournament's standings listed every player whatever its length: with 44
+    players of Discord's longest names it ran past one message, and the front end split it
+    over several public messages. They are cut to whole rows in one message, then how many
+    more, as an event's are (0171712)."""
+    import re
+
+    from bot.tournament.event_texts import LONGEST_POST
+
+    players = [User(10 + i, f"Großmeisterin Walpurgisnacht {i:03d}"[:32]) for i in range(44)]
+    desk = await cup(h, *players)
+    shown = await desk.standings(HERE, "Cup")
+    assert len(shown.text) <= LONGEST_POST, len(shown.text)
+    listed = [p for p in players if f"{p.name}:" in shown.text]
+    more = re.search(r"\.\.\.and (\d+) more", shown.text)
+    assert more is not None and len(listed) + int(more[1]) == len(players), shown.text[-200:]
+
+
 async def test_a_full_tournament_refuses_a_registration_naming_its_limit(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
