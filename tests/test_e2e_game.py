@@ -363,3 +363,22 @@ async def test_the_record_of_a_declined_challenge_says_its_game_never_began(
         record = await stage.slash("ann", "record", number=1)
         assert "There is no match 1" not in record.text, record.text
         assert "never began" in record.text or "not begun" in record.text, record.text
+
+
+async def test_a_pending_challenge_is_not_said_to_have_never_begun(tmp_path: Path) -> None:
+    """``_check_begun`` (a54c317) answers for every hosted match without a game, live or
+    not: bob, asked to accept ann's challenge right now, runs ``/tora record number:1`` and
+    is told "Match 1's game never began, so it has no record, board or replay", as if the
+    challenge were declined or expired; it has not begun yet (it will once he accepts).
+    The same in the setup, before both players have chosen theirs."""
+    async with Stage(tmp_path, ("ann", "bob")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob", game="tora")
+        record = await stage.slash("bob", "record", number=1)
+        assert "never began" not in record.text, record.text
+        assert "not begun yet" in record.text and "/tora accept" in record.text, record.text
+        board = await stage.slash("bob", "board", number=1)
+        assert "never began" not in board.text, board.text
+        await stage.slash("bob", "accept")
+        record = await stage.slash("ann", "record", number=1)
+        assert "never began" not in record.text, record.text
+        assert "not begun yet" in record.text and "/tora setup" in record.text, record.text

@@ -248,6 +248,51 @@ async def test_a_user_has_at_most_one_unfinished_autocomplete_at_a_time() -> Non
     await asyncio.sleep(0)
 
 
+async def test_keystrokes_within_the_first_ones_budget_start_no_more_work(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """d65ca67 means a user to have at most one autocomplete's work going on while the
+    service is slow. But a work is marked unfinished only once its answer's budget (2.5 s)
+    has run out: every keystroke of those 2.5 s (a typist's ten, a script's thousands,
+    not rate limited) starts its own, all going on after their answers together. Ordinary
+    typing, the service quick, is still answered at every keystroke."""
+    from bot.discord import autocomplete
+
+    monkeypatch.setattr(autocomplete, "ANSWER_WITHIN", 0.3)
+    release = asyncio.Event()
+    started: list[int] = []
+
+    async def slow() -> list[tuple[str, str]]:
+        started.append(1)
+        await release.wait()
+        return [("a", "a")]
+
+    async def quick() -> list[tuple[str, str]]:
+        await asyncio.sleep(0.01)
+        return [("a", "a")]
+
+    def keystroke() -> SimpleNamespace:
+        return SimpleNamespace(
+            locale=discord.Locale.american_english,
+            client=None,
+            user=SimpleNamespace(id=4242),
+            created_at=discord.utils.utcnow(),
+        )
+
+    try:
+        answers = []
+        for _ in range(10):  # a user typing on while the service is slow
+            answers.append(asyncio.ensure_future(autocomplete.safely(keystroke(), slow)))
+            await asyncio.sleep(0.01)
+        assert await asyncio.gather(*answers) == [[]] * 10
+        assert len(started) <= 1, f"{len(started)} works of one user go on after their answers"
+    finally:
+        release.set()
+        await asyncio.sleep(0)
+    typed = [autocomplete.safely(keystroke(), quick) for _ in range(5)]  # type: ignore[arg-type]
+    assert all(len(answer) == 1 for answer in await asyncio.gather(*typed))
+
+
 async def test_the_spirit_completion_keeps_discords_limits_and_its_time() -> None:
     """``/tora setup spirit:``'s choices went around ``safely``: a value was not cut to
     Discord's 100 characters (Discord refuses the whole answer), and a completion slower

@@ -8,6 +8,7 @@ import asyncio
 import gc
 import logging
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -571,3 +572,10 @@ async def test_a_private_later_answer_in_a_dm_is_sent_there_after_its_token() ->
 
     await Responder(lambda presses: None).later(interaction, mine)  # type: ignore[arg-type]
     assert posted == ["Only for you"]
+
+
+def test_the_guide_says_a_private_later_answer_in_a_dm_is_posted() -> None:
+    """e7b2aab posts a private later answer in a DM once its token has run out (the DM is
+    the caller's alone); docs/DISCORD.md still says every private one is only logged."""
+    guide = (Path(__file__).parent.parent / "docs" / "DISCORD.md").read_text()
+    assert "a private one is logged" not in guide

@@ -78,7 +78,28 @@ TU_FORM = re.compile(
     r"|t['\u2019](?=\w))|-(?:toi|tu)\b",
     re.IGNORECASE,
 )
+# The "tu" imperatives the catalog used ("réessaie", "choisis", "ferme-le"): at the start of
+# a sentence or clause, or joined to a pronoun. Several are also "je" or "il" forms ("Je
+# réessaie", "la page réessaie"), hence only there; "joue", "déplace" and "utilise" begin
+# the moves' words ("joue {origin}-{target}"), so they are left out.
+TU_IMPERATIVES = (
+    "agis|annule|appuie|attends|autorise|choisis|clique|décide|défie|dis|écris|envoie|ferme"
+    "|finis|mets|ouvre|prépare|rejoins|reprends|réessaie|rouvre|termine"
+)
+TU_IMPERATIVE = re.compile(
+    rf"(?:^|[.;:!?(«\u2014]\s*)(?:{TU_IMPERATIVES})(?![\w'\u2019])"
+    rf"|(?<![\w'\u2019-])(?:{TU_IMPERATIVES})-(?:le|la|les|en|y|moi|lui)(?![\w'\u2019])",
+    re.IGNORECASE | re.MULTILINE,
+)
 CODE_SPAN = re.compile(r"`[^`]*`|\{[^{}]*\}|<[^<>]*>")  # notation, placeholders, Discord syntax
+
+
+def says_tu(text: str) -> bool:
+    """Whether ``text`` speaks to the player as "tu" (a placeholder read as a word: the
+    subject in "{player} joue")."""
+    return bool(
+        TU_FORM.search(CODE_SPAN.sub(" ", text)) or TU_IMPERATIVE.search(CODE_SPAN.sub("X", text))
+    )
 
 
 def tu_forms(catalog: Catalog) -> list[tuple[str, str]]:
@@ -90,7 +111,7 @@ def tu_forms(catalog: Catalog) -> list[tuple[str, str]]:
         strings = message.string if isinstance(message.string, tuple) else (message.string,)
         message_id = message.id if isinstance(message.id, str) else message.id[0]
         for text in strings:
-            if text and TU_FORM.search(CODE_SPAN.sub(" ", text)):
+            if text and says_tu(text):
                 found.append((message_id, text))
     return found
 
@@ -103,8 +124,29 @@ def test_french_addresses_the_player_as_vous_throughout() -> None:
     for tu in ("à toi de jouer", "t'as vu", "t\u2019es là", "le tien", "inscris-toi", "veux-tu"):
         assert TU_FORM.search(tu), tu
     untouched = "Le Tatsu balaie ; a-t-il une tête ? `ta` {te} <t:1:R> tenté, entre toits"
-    assert not TU_FORM.search(CODE_SPAN.sub(" ", untouched))
+    assert not says_tu(untouched)
+    for tu in ("; réessaie dans 30 secondes", "Choisis-en un.", "Clique sur Jouer", "ferme-le"):
+        assert says_tu(tu), tu
+    for vous in ("Je réessaie d'ici une minute", "la page réessaie", "{player} joue en premier"):
+        assert not says_tu(vous), vous
     assert tu_forms(read(po_path("fr"), "fr")) == []
+
+
+SIGN_IN_WAIT = (
+    "Discord asks the board to wait before signing anyone in again; try again in {n} second.",
+    "Discord asks the board to wait before signing anyone in again; try again in {n} seconds.",
+)
+
+
+def test_the_french_sign_in_wait_says_vous() -> None:
+    """The French catalog says "vous" to the player everywhere since today (6253834), but
+    the new sign-in refusal (bc12629) tells the player « réessaie dans 30 secondes » (tu),
+    where every other sign-in text of the Activity says « réessayez »."""
+    with speaking("fr"):
+        for n in (1, 30):
+            text = ngettext(*SIGN_IN_WAIT, n)
+            assert "réessaie " not in text, text
+            assert "réessayez" in text, text
 
 
 def test_the_template_holds_every_text_of_the_code_and_the_commands() -> None:

@@ -275,6 +275,34 @@ async def test_a_ladder_pairing_whose_thread_hit_a_discord_outage_is_opened_at_t
     assert opened and await h.store.hosting.live_in_channel(opened[0]) is not None
 
 
+async def test_a_ladder_pairing_that_keeps_failing_is_given_up_after_an_hour(h: Harness) -> None:
+    """A pairing whose opening fails otherwise than by a refusal (Discord or the database
+    away) is kept for the next tick; one failing for good that way (Discord answering 503
+    all day) was tried again every minute without end, both players off the queue and
+    never told. After an hour it is given up: the pairing dropped, both players told."""
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+
+    async def down(channel_id: int, name: str) -> int:
+        raise ConnectionError("503 Service Unavailable (simulated)")
+
+    h.threads.open_thread = down  # type: ignore[method-assign]
+    desk, runner = desk_of(h), runner_of(h)
+    await desk.join_queue(HERE, ANN, "short")
+    await desk.join_queue(HERE, BOB, "short")
+    for _ in range(3):  # kept for the next tick
+        h.clock.advance(60)
+        await runner.tick()
+    assert len(await h.store.ladders.pairings()) == 1
+    h.clock.advance(HOUR)
+    await runner.tick()
+    await h.settle()
+    assert await h.store.ladders.pairings() == [], "tried again without end"
+    for user in (ANN, BOB):
+        told = [d.message.text for d in h.delivery.user(user.id)]
+        assert any("could not open it" in text for text in told), told
+
+
 async def test_a_pairing_opened_twice_at_once_gets_one_thread_and_one_match(h: Harness) -> None:
     """Two openings of one stored pairing at once (the start-up's and a tick's, or two
     processes') each claim it first: one claim wins, so the players get one match."""

@@ -463,6 +463,56 @@ async def test_a_tournament_game_in_a_channel_without_threads_is_not_an_old_casu
     assert not any(text.startswith("Game 1 is over") for text in said), said[-3:]
 
 
+async def test_a_tournament_game_in_a_channel_without_threads_is_not_a_live_casual_match(
+    h: Harness,
+) -> None:
+    """7be92cf stops a tournament's game from adopting the two players' old ended casual
+    match in a channel without threads, but not their live one: ann and bob are playing a
+    casual match in the tournament's channel when the tournament begins; game 1 cannot be
+    opened there (the channel is busy), and ``Flow._host``'s refusal branch, meant for a
+    game opened just before a crash, takes their casual match as game 1. Its result will be
+    scored in the tournament. Game 1 waits for the channel to free up."""
+    from ladder_fixtures import play_out
+
+    from bot.service import Terms
+
+    h.threads.no_threads.add(HERE.channel_id)
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    casual = await h.running.open_match(HERE, ANN, BOB, Terms(rated=False))
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
+    for player in (ANN, BOB):
+        await desk.register(HERE, player, "cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    game = await h.store.tournaments.game_of_hosted(casual.id)
+    assert game is None, f"their casual match {casual.id} was taken as the tournament's game"
+    await play_out(h, HERE.channel_id, ANN)  # the channel frees up: game 1 opens there
+    await desk.catch_up()
+    await h.settle()
+    live = await h.store.hosting.live_in_channel(HERE.channel_id)
+    assert live is not None and await h.store.tournaments.game_of_hosted(live.id) is not None
+
+
+async def test_a_large_brackets_standings_are_one_message_of_whole_rows(h: Harness) -> None:
+    """A knockout tournament's standings listed every player whatever its length: with 44
+    players of Discord's longest names it ran past one message, and the front end split it
+    over several public messages. They are cut to whole rows in one message, then how many
+    more, as an event's are (0171712)."""
+    import re
+
+    from bot.tournament.event_texts import LONGEST_POST
+
+    players = [User(10 + i, f"Großmeisterin Walpurgisnacht {i:03d}"[:32]) for i in range(44)]
+    desk = await cup(h, *players)
+    shown = await desk.standings(HERE, "Cup")
+    assert len(shown.text) <= LONGEST_POST, len(shown.text)
+    listed = [p for p in players if f"{p.name}:" in shown.text]
+    more = re.search(r"\.\.\.and (\d+) more", shown.text)
+    assert more is not None and len(listed) + int(more[1]) == len(players), shown.text[-200:]
+
+
 async def test_a_full_tournament_refuses_a_registration_naming_its_limit(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -907,6 +907,38 @@ async def test_a_board_in_a_channel_without_threads_is_not_an_old_casual_match(
     assert await h.store.hosting.live_in_channel(HERE.channel_id) is not None
 
 
+async def test_an_event_board_in_a_channel_without_threads_is_not_a_live_casual_match(
+    h: Harness,
+) -> None:
+    """The same for an event (7be92cf's board half): p1 and p2 are playing a casual match
+    in the event's channel, where Discord opens no thread, when the round robin begins;
+    ``EventFlow._open_game`` takes the live match of the two there, no board's game, for
+    the board's (as if opened before a crash), and its result decides the board. The
+    board waits for the channel to free up."""
+    from ladder_fixtures import play_out
+
+    from bot.service import Terms
+
+    h.threads.no_threads.add(HERE.channel_id)
+    one, two = user(1), user(2)
+    for player in (one, two):
+        await h.store.save_player(player.id, player.name)
+    casual = await h.service.open_match(HERE, one, two, Terms(rated=False))
+    desk = await desk_of(h)
+    await create(desk, "Cup", "torishogi", "round-robin")
+    for player in (one, two):
+        await desk.join(HERE, player, "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.second_id is not None]
+    assert board.hosted_id != casual.id, "their casual match was taken as the board's game"
+    await play_out(h, HERE.channel_id, one)  # the channel frees up: the board's game opens
+    await desk.flow.tick()
+    await h.settle()
+    [board] = [r for r in (await snapshot(h, "Cup")).pairings if r.second_id is not None]
+    assert board.outcome is None and board.hosted_id not in (None, casual.id)
+
+
 async def test_a_game_left_running_by_a_crash_after_its_board_was_decided_is_called_off(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -199,6 +199,49 @@ async def test_sign_ins_stop_asking_discord_while_it_says_to_wait() -> None:
     assert len(asked) == 1, f"Discord was asked {len(asked)} times within its Retry-After"
 
 
+async def test_a_wait_on_a_later_route_of_the_sign_in_keeps_the_code_unspent() -> None:
+    """A sign-in asks Discord three things in turn: the code's token, the user, the
+    Activity instance. Told to wait on the user's (or the instance's) route, the next
+    sign-in still exchanged its one-time code for a token first, then was refused for the
+    wait: the code spent for nothing (the user must reopen the board), and a request more
+    for Discord to count. Every route the sign-in needs is checked before the first."""
+    from aiohttp import web
+
+    asked: list[str] = []
+    waiting = {"/users/@me"}  # the routes answering 429
+
+    async def answer(request: web.Request) -> web.Response:
+        asked.append(request.path)
+        if request.path in waiting:
+            return web.json_response(
+                {"message": "You are being rate limited.", "retry_after": 60.0},
+                status=429,
+                headers={"Retry-After": "60"},
+            )
+        if request.path == "/users/@me":
+            return web.json_response({"id": "42"})
+        return web.json_response({"access_token": "t" * 30, "scope": "identify"})
+
+    app = web.Application()
+    app.router.add_post("/oauth2/token", answer)
+    app.router.add_get("/users/@me", answer)
+    app.router.add_get("/applications/1234/activity-instances/i-1", answer)
+    server = TestServer(app)
+    await server.start_server()
+    try:
+        for route in ("/users/@me", "/applications/1234/activity-instances/i-1"):
+            waiting, asked[:] = {route}, []
+            api = DiscordApi(str(server.make_url("")), 1234, "s" * 32, "bot-token")
+            for _ in range(3):  # a sign-in, as the Activity's session makes it
+                with pytest.raises(Refusal) as refused:
+                    await api.identify("code")
+                    await api.instance("i-1")
+                assert refused.value.status == 429, refused.value.message
+            assert asked.count("/oauth2/token") == 1, f"codes spent within the wait: {asked}"
+    finally:
+        await server.close()
+
+
 async def test_sign_ins_are_rate_limited(tmp_path: Path, signing: Signing) -> None:
     limits = Limits(sign_ins=Allowance(2, 60.0))
     async with World(tmp_path / "t.sqlite3", discord=signing.api(), limits=limits) as w:

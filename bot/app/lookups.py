@@ -14,8 +14,9 @@ from bot.i18n import _, current, ngettext, pgettext, slash
 from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
-from bot.service import Attachment, GuildSettings, MatchInfo, Place, Terms, User
+from bot.service import Attachment, GuildSettings, Hosted, MatchInfo, Place, Terms, User
 from bot.service.guild import ClockChoice
+from bot.service.phases import CHALLENGE
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
 from render import HIDDEN, Replay, StatusInfo, board_of, replay_or_why
@@ -66,20 +67,15 @@ class Lookups:
         return info
 
     async def _check_begun(self, caller: Caller, number: int) -> None:
-        """Unusable if ``number`` is a hosted match whose game never began (a challenge
-        declined, withdrawn or expired, a setup that lapsed) that the caller may know of:
-        ``/tora games`` lists it by that number, so "there is no match" would be wrong."""
+        """Unusable if ``number`` is a hosted match whose game has not begun that the caller
+        may know of: ``/tora games`` lists it by that number, so "there is no match" would
+        be wrong."""
         hosted = await self.records.hosted(number)
         if hosted is None or hosted.match_id is not None:
             return
         mine = caller.user.id in (hosted.issuer_id, hosted.invitee_id)
         if mine or (not caller.in_dm and hosted.guild_id == caller.guild_id):
-            raise Unusable(
-                _(
-                    "Match {number}'s game never began, so it has no record, board or replay.",
-                    number=number,
-                )
-            )
+            raise Unusable(_not_begun(number, hosted))
 
     @staticmethod
     def _public(caller: Caller, info: MatchInfo) -> bool:
@@ -492,4 +488,27 @@ def settings_text(settings: GuildSettings, default_cap: int, auto_default: bool 
         clock=server_terms(settings).clock_words(localized=True),
         away=settings.away_days or none,
         auto=on if auto_away else off,
+    )
+
+
+def _not_begun(number: int, hosted: Hosted) -> str:
+    """Why match ``number`` (``hosted``, without a game) has no record: a live one says
+    what it waits for (an answer to the challenge, or the setup), an ended one that its
+    game never began (declined, withdrawn, expired, a setup that lapsed)."""
+    if hosted.phase == CHALLENGE:
+        return _(
+            "Match {number}'s game has not begun yet: it begins once the challenge is "
+            "accepted ({command}).",
+            number=number,
+            command=slash("tora accept"),
+        )
+    if hosted.live:  # the setup
+        return _(
+            "Match {number}'s game has not begun yet: it begins once both players have "
+            "chosen their setup ({command}).",
+            number=number,
+            command=slash("tora setup"),
+        )
+    return _(
+        "Match {number}'s game never began, so it has no record, board or replay.", number=number
     )

@@ -1,8 +1,9 @@
 """Autocomplete for the ``/tora`` options, over the application layer's ``completions``.
 Discord asks at every keystroke and shows nothing if the answer is late or fails, so each of
-these answers in time (none, while its work goes on: one such work a user at most) and never
-raises: a refusal (not your turn, no match here) is a one-line hint as the only choice, and
-only a real failure is logged as an error.
+these answers in time (none if its work is not ready; a user's keystroke waits for their
+work under way, so that each user has one such work at most) and never raises: a refusal
+(not your turn, no match here) is a one-line hint as the only choice, and only a real
+failure is logged as an error.
 
 The command groups inherit ``Completing``: discord.py calls an autocomplete method with the
 group its command is bound to, whose ``handlers`` hold the application layer."""
@@ -29,9 +30,10 @@ log = logging.getLogger(__name__)
 MOST = 25  # Discord shows at most 25 choices
 ANSWER_WITHIN = 2.5  # seconds after Discord made an autocomplete: it shows none past 3
 Choices = list[app_commands.Choice[str]]
-# Each user's autocomplete work still under way after its answer (``safely``): one at most,
-# as keystrokes are not rate limited and each would start more while the service is slow.
-_UNFINISHED: dict[int, asyncio.Future[list[Completion]]] = {}
+Work = asyncio.Future[list[Completion]]
+# Each user's autocomplete work under way, from its start (``safely``): one at most, as
+# keystrokes are not rate limited and each would start more while the service is slow.
+_WORKING: dict[int, Work] = {}
 
 
 def choices(found: list[Completion]) -> Choices:
@@ -48,27 +50,28 @@ async def safely(
     interaction: discord.Interaction[Any], complete: Callable[[], Awaitable[list[Completion]]]
 ) -> Choices:
     """``complete``'s choices, never raising (see the module's docstring), in the caller's
-    language (as their answers). Not ready ``ANSWER_WITHIN`` after Discord made the
-    interaction, none: it goes on (its answers are kept for the state), so that a later
-    keystroke finds it done; while it does, that user's keystrokes start no work and get
-    no choices."""
+    language (as their answers). A keystroke while that user's last work goes on waits for
+    it first; not ready ``ANSWER_WITHIN`` after Discord made the interaction, none. A work
+    that started goes on after its answer (its answers are kept for the state), so that a
+    later keystroke finds it done."""
     user = interaction.user.id
-    if _unfinished(user):
-        return []
+    work: Work | None = None
     with speaking(await _language(interaction)):
-        work = asyncio.ensure_future(complete())
         try:
-            return choices(await asyncio.wait_for(asyncio.shield(work), _budget(interaction)))
+            async with asyncio.timeout(_budget(interaction)):
+                await _turn_of(user)
+                work = _start(user, complete)
+                return choices(await asyncio.shield(work))
         except TimeoutError:
+            if work is None:  # the user's last work took this one's time: no log per keystroke
+                return []
             log.warning("autocomplete was slow; no choices", extra={"user": user})
-            _UNFINISHED[user] = work
-            work.add_done_callback(lambda done: _finished(user, done))
             work.add_done_callback(_late)
             return []
         except (Refused, Unusable) as refusal:
             return hint(str(refusal))
         except Exception:
-            log.exception("autocomplete failed", extra={"user": interaction.user.id})
+            log.exception("autocomplete failed", extra={"user": user})
             return []
 
 
@@ -78,24 +81,30 @@ def _budget(interaction: discord.Interaction[Any]) -> float:
     return max(0.0, ANSWER_WITHIN - max(age, 0.0))
 
 
-def _unfinished(user: int) -> bool:
-    """Whether ``user``'s last autocomplete work goes on after its answer (work of an event
-    loop no longer running, which will never finish, does not count)."""
-    work = _UNFINISHED.get(user)
-    if work is None:
-        return False
-    if work.done() or work.get_loop() is not asyncio.get_running_loop():
-        del _UNFINISHED[user]
-        return False
-    return True
+async def _turn_of(user: int) -> None:
+    """Wait until ``user`` has no autocomplete work going on (work of an event loop no
+    longer running, which will never finish, does not count). Several keystrokes may
+    wait: the first to wake starts its work, and the others wait for that one."""
+    while (work := _WORKING.get(user)) is not None and not work.done():
+        if work.get_loop() is not asyncio.get_running_loop():
+            break
+        await asyncio.wait((work,))
 
 
-def _finished(user: int, work: asyncio.Future[list[Completion]]) -> None:
-    if _UNFINISHED.get(user) is work:
-        del _UNFINISHED[user]
+def _start(user: int, complete: Callable[[], Awaitable[list[Completion]]]) -> Work:
+    """``complete`` started, as ``user``'s work under way until it is done."""
+    work: Work = asyncio.ensure_future(complete())
+    _WORKING[user] = work
+    work.add_done_callback(lambda done: _finished(user, done))
+    return work
 
 
-def _late(work: asyncio.Future[list[Completion]]) -> None:
+def _finished(user: int, work: Work) -> None:
+    if _WORKING.get(user) is work:
+        del _WORKING[user]
+
+
+def _late(work: Work) -> None:
     """An autocomplete's work that finished after its answer: a failure is logged."""
     if work.cancelled():
         return

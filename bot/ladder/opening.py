@@ -9,8 +9,9 @@ newcomers: drawn at random).
 
 When Discord opens no thread there (no permission, its 1,000 active threads), the match is
 played in that channel itself. If it cannot be opened (another match is played there, the
-deadline setting refused...), both players are off the queue already; they are told why
-privately, through the match service's outbox, and may join again."""
+deadline setting refused...), or keeps failing for an hour (Discord away), both players are
+off the queue already; they are told why privately, through the match service's outbox, and
+may join again."""
 
 from __future__ import annotations
 
@@ -34,6 +35,9 @@ from .results import AI_PREFIX, ladder_name
 
 log = logging.getLogger(__name__)
 THREAD_NAME = 100  # characters: Discord's longest thread name
+# Seconds after its pairing that a match failing to open otherwise than by a refusal (Discord
+# or the database away, tried again every tick) is given up, its players told.
+GIVE_UP_AFTER = 3600.0
 
 
 @dataclass(frozen=True)
@@ -89,7 +93,8 @@ class Opener:
         it cannot be opened (refused, or nowhere to play it), both players are told why
         privately, but for ``replying_to``, whose reply says it. Any other failure may
         pass (Discord or the database away for a moment): the pairing is kept, its claim
-        let go, for the next tick to open (None)."""
+        let go, for the next tick to open (None); once ``GIVE_UP_AFTER`` has passed since
+        the pairing, it is given up as a refusal is."""
         guild = await load_guild(self._store, pairing.guild_id)
         parent = guild.ladder_channel or pairing.channel_id
         challenger, opposition = await self._roles(pairing)
@@ -131,14 +136,12 @@ class Opener:
                 )
         except (Refused, Undeliverable) as exc:
             log.exception("ladder pairing %s could not be opened in channel %d", pairing, parent)
-            players = (challenger, opposition)
-            told = {}
-            for user, other in (players, players[::-1]):
-                with speaking(await player_language(self._store, user.id)):
-                    told[user.id] = unopened_text(pairing, other, exc, self._settings)
-            await self._tell(parent, told, replying_to, pairing.id)
-            return Unopened(pairing, told)
-        except Exception:
+            return await self._give_up(pairing, parent, (challenger, opposition), exc, replying_to)
+        except Exception as exc:
+            if self._clock() - pairing.created_at >= GIVE_UP_AFTER:
+                log.exception("ladder pairing %s: opening failed for an hour; given up", pairing)
+                players = (challenger, opposition)
+                return await self._give_up(pairing, parent, players, exc, replying_to)
             log.exception("ladder pairing %s: opening failed; the next tick tries again", pairing)
             owner = pairing.claimed_by or ""
             await self._transact(lambda tx: tx.let_go_pairing(pairing.id, owner))
@@ -146,6 +149,22 @@ class Opener:
         await self._transact(lambda tx: tx.drop_pairing(pairing.id))
         shown = None if thread in (parent, pairing.channel_id) else name
         return Opened(pairing, hosted, thread, shown, challenger, opposition)
+
+    async def _give_up(
+        self,
+        pairing: Pairing,
+        parent: int,
+        players: tuple[User, User],
+        exc: Exception,
+        replying_to: int | None,
+    ) -> Unopened:
+        """Drop the pairing whose match cannot be opened, each player told why."""
+        told = {}
+        for user, other in (players, players[::-1]):
+            with speaking(await player_language(self._store, user.id)):
+                told[user.id] = unopened_text(pairing, other, exc, self._settings)
+        await self._tell(parent, told, replying_to, pairing.id)
+        return Unopened(pairing, told)
 
     async def _thread(self, parent: int, name: str) -> int:
         """A new thread of ``parent``, or ``parent`` itself when Discord opens no thread

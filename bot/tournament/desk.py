@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 
 from bot.i18n import N_, _, ngettext, option, pgettext, speaking
 from bot.service import (
@@ -31,13 +32,20 @@ from bot.service.texts import escape, quote
 from storage import Post, Store
 from storage.competitions.events import EventRow
 from storage.competitions.names import has_control_characters
-from storage.competitions.tournaments import OPEN, REGISTERING, RUNNING, TournamentRow, TournamentTx
+from storage.competitions.tournaments import (
+    OPEN,
+    REGISTERING,
+    RUNNING,
+    Snapshot,
+    TournamentRow,
+    TournamentTx,
+)
 
 from . import texts
 from .champions import order_champions
 from .common import Desk
 from .event_desk import EventDesk
-from .event_texts import LONGEST_POST, away_words
+from .event_texts import LONGEST_POST, away_words, clipped
 from .flow import Flow, bracket_drawing, open_tier
 from .match import STARTING_RANK, TARGET_BOUNDS, check_target
 from .pairing import NoSubstitute
@@ -356,33 +364,16 @@ class TournamentDesk(Desk[Flow]):
 
     # ---- looking -------------------------------------------------------------------------
     async def standings(self, place: Place, name: str) -> Reply:
-        """The standings as text, and the bracket as an image."""
+        """The standings as text, and the bracket as an image: as many whole rows as fit in
+        one message, then how many more (a large bracket's would need several)."""
         t = await self._tournament(place, name)
         snapshot = await self._store.tournaments.snapshot(t.id)
         names = await self.flow.names(snapshot)
         png = await self.flow.service.paint(bracket_drawing(snapshot, names))
         subs = sum(entry.substitute for entry in snapshot.entries)
-        lines = [texts.describe(t, len(competitors(snapshot)), subs)]
-        reached = tier_reached(snapshot)
-        ordered = sorted(standings(snapshot), key=lambda s: -reached[s.player])
-        place_number = 1
-        for tier in sorted({reached[s.player] for s in ordered}, reverse=True):
-            at_tier = [s for s in ordered if reached[s.player] == tier]
-            for group in order_champions(at_tier):
-                for s in group:
-                    line = _(
-                        "{place}. {player}: {points} Game Points, {wins} won, {losses} lost",
-                        place=place_number,
-                        player=escape(names[s.player]),
-                        points=s.game_points,
-                        wins=s.wins,
-                        losses=s.losses,
-                    )
-                    if s.player == t.champion_id:
-                        line = _("{line} - champion", line=line)
-                    lines.append(line)
-                place_number += len(group)
-        return Reply("\n".join(lines), (Attachment("bracket.png", png),), private=False)
+        head = texts.describe(t, len(competitors(snapshot)), subs)
+        rows = [(row, True) for row in _standing_rows(t, snapshot, names)]
+        return Reply(clipped(head, rows), (Attachment("bracket.png", png),), private=False)
 
     async def tournaments(self, place: Place) -> Reply:
         """The server's tournaments of every format, in one public message: those open or
@@ -495,3 +486,29 @@ def _check_name(name: str) -> str:
     if has_control_characters(name):
         raise Refused(_("A tournament's name cannot hold control characters."))
     return name
+
+
+def _standing_rows(t: TournamentRow, snapshot: Snapshot, names: Mapping[int, str]) -> list[str]:
+    """Each player's row, the furthest tier first (a tier's players by ``order_champions``,
+    sharing a place where it ties them)."""
+    rows = []
+    reached = tier_reached(snapshot)
+    ordered = sorted(standings(snapshot), key=lambda s: -reached[s.player])
+    place_number = 1
+    for tier in sorted({reached[s.player] for s in ordered}, reverse=True):
+        at_tier = [s for s in ordered if reached[s.player] == tier]
+        for group in order_champions(at_tier):
+            for s in group:
+                row = _(
+                    "{place}. {player}: {points} Game Points, {wins} won, {losses} lost",
+                    place=place_number,
+                    player=escape(names[s.player]),
+                    points=s.game_points,
+                    wins=s.wins,
+                    losses=s.losses,
+                )
+                if s.player == t.champion_id:
+                    row = _("{line} - champion", line=row)
+                rows.append(row)
+            place_number += len(group)
+    return rows

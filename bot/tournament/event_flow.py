@@ -190,11 +190,15 @@ class EventFlow(Running):
         first = User(row.first_id, names.get(row.first_id, "?"))
         second = User(row.second_id, names.get(row.second_id, "?"))
         players = {first.id, second.id}
+        # a game found in the board's own thread is the board's, opened before a crash; in
+        # the event's channel (no thread opened) the two may play or have played a casual one
+        own_thread = thread != event.channel_id
         hosted = await self.store.hosting.live_in_channel(thread)
-        if hosted is not None and not await self._unrecorded(hosted, players):
+        if hosted is not None and not (own_thread and await self._unrecorded(hosted, players)):
             log.info("event board %d waits for channel %d's game to end", row.id, thread)
             return
-        if hosted is None and row.thread_id and await self._adopt_ended(event, row, players):
+        adoptable = own_thread and row.thread_id is not None
+        if hosted is None and adoptable and await self._adopt_ended(event, row, players):
             return
         if hosted is None:
             terms = Terms(
@@ -230,12 +234,8 @@ class EventFlow(Running):
         and has ended with a result since (resigned while no process moved the event on):
         then it is recorded on the board with its result, rather than a second game opened.
         One that ended without a result is left (the board gets a new game, as ``_record``
-        reopens it). Only in a thread of the board's own: in the event's channel (no thread
-        opened) the two may have played before, and their last match there is not the
-        board's."""
+        reopens it). Asked only of a thread of the board's own (see ``_open_game``)."""
         assert row.thread_id is not None
-        if row.thread_id == event.channel_id:
-            return False
         hosted = await self.store.hosting.latest_in_channel(row.thread_id)
         if hosted is None or hosted.live or not await self._unrecorded(hosted, players):
             return False
@@ -259,7 +259,7 @@ class EventFlow(Running):
 
     async def _unrecorded(self, hosted: Hosted, players: set[int]) -> bool:
         """Whether ``hosted`` is a game of ``players`` opened before a crash, before its
-        board was told (else it is another board's, sharing the event's channel)."""
+        board was told (else a board has recorded it already)."""
         if {hosted.challenger_id, hosted.opposition_id} != players:
             return False
         return await self.store.events.pairing_of_hosted(hosted.id) is None

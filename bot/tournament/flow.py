@@ -346,6 +346,10 @@ class Flow(Running):
                 lambda tx: tx.set_thread(row.id, opened), self.clock.now()
             )
             thread = opened
+        own_thread = thread != t.channel_id
+        if not own_thread and await self.store.hosting.live_in_channel(thread) is not None:
+            log.info("tournament match %d waits for channel %d's game to end", row.id, thread)
+            return
         seat = challenger_of(number)
         players = state.players()
         challenger, opposition = players[seat], players[seat.other]
@@ -355,7 +359,7 @@ class Flow(Running):
             User(opposition, names[opposition]),
             game_terms(t.board, t.turn_seconds, rated=False, away_days=t.away_days),
             intro,
-            own_thread=thread != t.channel_id,
+            own_thread,
         )
         await self.store.tournaments.transact(
             lambda tx: tx.add_game(row.id, number, hosted.id), self.clock.now()
@@ -383,9 +387,9 @@ class Flow(Running):
         """``open_match``; after a crash between opening a game and recording it, the game
         already live in the thread is adopted instead, or the one that has ended there since
         (resigned while no process moved the tournament on: the catch-up scores it), so that
-        its result is kept and no second game opened. An ended game is adopted only from
-        the match's ``own_thread``: in the tournament's channel (no thread opened) the two
-        may have played before, and their last match there is not the tournament's."""
+        its result is kept and no second game opened. Only in the match's ``own_thread``:
+        in the tournament's channel (no thread opened) the two may play or have played a
+        casual match, which is not the tournament's (the match waits for it to end)."""
         latest = await self.store.hosting.latest_in_channel(place.channel_id)
         if (
             own_thread
@@ -401,7 +405,8 @@ class Flow(Running):
         except Refused:
             live = await self.store.hosting.live_in_channel(place.channel_id)
             if (
-                live is None
+                not own_thread
+                or live is None
                 or (live.challenger_id, live.opposition_id) != (challenger.id, opposition.id)
                 or await self.store.tournaments.game_of_hosted(live.id) is not None
             ):

@@ -33,6 +33,7 @@ TIMEOUT = 10.0  # seconds for one request to Discord
 SNOWFLAKE = re.compile(r"[1-9][0-9]{0,19}")
 SCOPE = "identify"  # all the Activity asks: who the user is
 EVERY_ROUTE = "global"  # the routes' key of a wait Discord asks of every request
+SIGN_IN_ROUTES = ("token", "user", "instance")  # the routes a sign-in asks, in turn
 LONGEST_WAIT = 3600.0  # seconds of a Retry-After heeded at most (one unread: a second)
 
 CODE_REFUSED = N_(
@@ -88,7 +89,10 @@ class DiscordApi:
         return self._secret
 
     async def identify(self, code: str) -> Identity:
-        """The user an Activity's authorization ``code`` stands for."""
+        """The user an Activity's authorization ``code`` stands for. A wait Discord asks on
+        any route of the sign-in refuses it before the first request: ``code`` is good for
+        one exchange only, which a wait on a later route would spend for nothing."""
+        self._check_wait(*SIGN_IN_ROUTES)
         form = {
             "client_id": str(self.client_id),
             "client_secret": self._secret,
@@ -195,11 +199,11 @@ class DiscordApi:
         until = self._clock() + seconds
         self._waits[key] = max(until, self._waits.get(key, 0.0))
 
-    def _check_wait(self, route: str) -> None:
-        """A 429 saying how long to wait while Discord asks to wait on ``route`` (or on
-        every route)."""
+    def _check_wait(self, *routes: str) -> None:
+        """A 429 saying how long to wait while Discord asks to wait on any of ``routes`` (or
+        on every route)."""
         now = self._clock()
-        until = max(self._waits.get(route, 0.0), self._waits.get(EVERY_ROUTE, 0.0))
+        until = max(self._waits.get(route, 0.0) for route in (*routes, EVERY_ROUTE))
         if until <= now:
             return
         seconds = math.ceil(until - now)
