@@ -1,11 +1,13 @@
 """A started match for the service's tests: ann against bob in one channel; a wait for what
 the service's background work brings about; a check that work held up midway counts in
-the service's ``busy``; and a count of a function's calls."""
+the service's ``busy``; a count of a function's calls; and pictures drawn in a worker."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from types import ModuleType
 from typing import Any, TypeVar
 
 import pytest
@@ -78,3 +80,29 @@ def calls_counted(monkeypatch: pytest.MonkeyPatch, owner: object, name: str) -> 
 
     monkeypatch.setattr(owner, name, counted)
     return calls
+
+
+@contextlib.contextmanager
+def drawn_here(
+    monkeypatch: pytest.MonkeyPatch, service: MatchService, *modules: ModuleType
+) -> Iterator[list[str]]:
+    """Inside, ``service`` draws its pictures in a drawing worker of its own; the list
+    names each of ``modules`` whose ``png_bytes`` ran in this process all the same."""
+    from bot.service.offload import Offload
+
+    here: list[str] = []
+    for module in modules:
+
+        def counted(
+            *args: object, _png: Any = module.png_bytes, _name: str = module.__name__
+        ) -> bytes:
+            here.append(_name)
+            return _png(*args)
+
+        monkeypatch.setattr(module, "png_bytes", counted)
+    offload = Offload(0, 0, draw_processes=1)
+    monkeypatch.setattr(service, "paint", offload.paint)
+    try:
+        yield here
+    finally:
+        offload.close()

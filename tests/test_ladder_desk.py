@@ -11,6 +11,7 @@ import time
 import pytest
 from backends import raw_sql
 from ladder_fixtures import desk_of, play_out, runner_of
+from service_helpers import drawn_here
 
 from bot.ladder.desk import LadderRefused
 from bot.ladder.queue import HOUR
@@ -265,27 +266,14 @@ async def test_a_leaderboard_and_a_rating_chart_are_drawn_in_a_drawing_worker(
     other picture goes to the drawing workers (``MatchService.paint``)."""
     import render.ladder
     import render.rating_chart
-    from bot.service.offload import Offload
 
-    drawn_here: list[str] = []
-    for module in (render.ladder, render.rating_chart):
-
-        def counted(*args: object, _png=module.png_bytes, _name=module.__name__) -> bytes:
-            drawn_here.append(_name)
-            return _png(*args)
-
-        monkeypatch.setattr(module, "png_bytes", counted)
-    offload = Offload(0, 0, draw_processes=1)
-    monkeypatch.setattr(h.running, "paint", offload.paint)
-    try:
+    with drawn_here(monkeypatch, h.running, render.ladder, render.rating_chart) as drawn:
         desk = desk_of(h)
         await play_out(h, await pair(h, ANN, BOB), loser=BOB)
         board = await desk.leaderboard(GUILD, "short")
         profile = await desk.profile(GUILD, ANN.id)
-    finally:
-        offload.close()
     assert all(r.files[0].data.startswith(b"\x89PNG") for r in (board, profile))
-    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
+    assert drawn == [], f"drawn in the bot's own process: {drawn}"
 
 
 async def test_a_profile_and_the_seasons_give_dates_in_the_reader_s_time_zone(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from service_helpers import drawn_here
 from tournament_helpers import ADMIN, HERE, desk_for, hunt, players_here, resign_at_once
 
 from bot.service import NotAllowed, Place, Refused, User
@@ -50,19 +51,8 @@ async def test_a_bracket_and_an_events_table_are_drawn_in_a_drawing_worker(
 
     import render.bracket
     import render.event_table
-    from bot.service.offload import Offload
 
-    drawn_here: list[str] = []
-    for module in (render.bracket, render.event_table):
-
-        def counted(*args: object, _png=module.png_bytes, _name=module.__name__) -> bytes:
-            drawn_here.append(_name)
-            return _png(*args)
-
-        monkeypatch.setattr(module, "png_bytes", counted)
-    offload = Offload(0, 0, draw_processes=1)
-    monkeypatch.setattr(h.running, "paint", offload.paint)
-    try:
+    with drawn_here(monkeypatch, h.running, render.bracket, render.event_table) as drawn:
         desk = await cup(h, ANN, BOB)
         bracket = await desk.standings(HERE, "Cup")
         await desk.flow.post_bracket(1)
@@ -72,10 +62,8 @@ async def test_a_bracket_and_an_events_table_are_drawn_in_a_drawing_worker(
             await events.join(CLUB, user(n), "Club")
         await events.begin(CLUB, ORGANISER, "Club", admin=True)
         table = await events.standings(CLUB, "Club")
-    finally:
-        offload.close()
     assert all(r.files[0].data.startswith(b"\x89PNG") for r in (bracket, table))
-    assert drawn_here == [], f"drawn in the bot's own process: {drawn_here}"
+    assert drawn == [], f"drawn in the bot's own process: {drawn}"
 
 
 async def test_only_admins_organise_and_targets_keep_the_chapters_bounds(h: Harness) -> None:
