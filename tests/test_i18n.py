@@ -553,3 +553,16 @@ def test_a_stored_reason_with_a_number_is_worded_in_the_readers_language() -> No
         assert word(kept("resignation")) == "Aufgabe"
         assert word(kept("a reason nobody wrote 7 times")) == "a reason nobody wrote 7 times"
     assert word(kept(stored)) == stored
+
+
+def test_boards_left_out_of_a_japanese_round_post_are_not_counted_as_people() -> None:
+    """A round's post counts the boards it leaves out ("...and 12 more"); Japanese counted
+    them with 人, the counter for people. The same line counts standings rows: 件 (items)
+    suits both."""
+    from bot.tournament.event_texts import clipped
+
+    boards = [(f"board {n}: a long line naming its two players " * 3, True) for n in range(60)]
+    with speaking("ja"):
+        text = clipped("round 1", boards)
+    left = text.rsplit("\n", 1)[-1]
+    assert left.startswith("...ほか") and left.endswith("件"), left
