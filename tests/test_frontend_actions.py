@@ -187,13 +187,12 @@ async def test_the_preview_button_draws_within_the_pictures_allowance(
             await act.press(carl, press)
 
 
-async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harness, caplog) -> None:
-    """Regression: every keystroke of a spectator logged an ERROR with a traceback."""
-    await start_short(act, h)
-    group = completing(act, h)
-    interaction = SimpleNamespace(
+def keystroke(user_id: int, name: str) -> Any:
+    """An autocomplete interaction of the user's in the match's channel, made just now."""
+    return SimpleNamespace(
         namespace=SimpleNamespace(match=None),
-        user=SimpleNamespace(id=CARL.id, display_name="carl"),
+        client=None,
+        user=SimpleNamespace(id=user_id, display_name=name),
         channel=None,
         channel_id=CHANNEL,
         guild_id=GUILD,
@@ -203,6 +202,13 @@ async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harne
         guild_locale=discord.Locale.american_english,
         created_at=discord.utils.utcnow(),
     )
+
+
+async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harness, caplog) -> None:
+    """Regression: every keystroke of a spectator logged an ERROR with a traceback."""
+    await start_short(act, h)
+    group = completing(act, h)
+    interaction = keystroke(CARL.id, "carl")
     with caplog.at_level(logging.INFO):
         choices = await group.complete_action(interaction, "A v5")
     assert [c.name for c in choices] == [
@@ -310,19 +316,7 @@ async def test_the_spirit_completion_keeps_discords_limits_and_its_time() -> Non
     group.handlers = SimpleNamespace(  # type: ignore[assignment]
         app=SimpleNamespace(completions=SimpleNamespace(spirit=spirit))
     )
-    interaction = SimpleNamespace(
-        namespace=SimpleNamespace(match=None),
-        client=None,
-        user=SimpleNamespace(id=ANN.id, display_name="ann"),
-        channel=None,
-        channel_id=CHANNEL,
-        guild_id=GUILD,
-        permissions=SimpleNamespace(manage_guild=False),
-        app_permissions=discord.Permissions.all(),
-        locale=discord.Locale.american_english,
-        guild_locale=discord.Locale.american_english,
-        created_at=discord.utils.utcnow(),
-    )
+    interaction = keystroke(ANN.id, "ann")
     [choice] = await group.complete_spirit(interaction, "")  # type: ignore[arg-type]
     assert len(choice.name) <= 100 and len(choice.value) <= 100
     slow.append(True)
