@@ -180,6 +180,17 @@ async def test_a_torii_match_with_a_turn_left_to_its_deadline_is_analysed(h: Har
     assert report.text.startswith(f"Analysis of match {match.id} (Torii), 1 turn")
 
 
+async def tora_match_stored(h: Harness, rng: random.Random) -> Match:
+    """A new stored TORA match of ann against bob, its setup answers drawn by ``rng``."""
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    kind = game_type("tora")
+    options = kind.check_options(GAMES["tora"])
+    answers = ai.engines.drawn_answers(kind, options, rng)
+    return await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
+
+
 async def test_an_analysis_does_not_judge_a_tora_turn_cut_short_by_the_opponent_resigning(
     h: Harness,
 ) -> None:
@@ -187,14 +198,8 @@ async def test_an_analysis_does_not_judge_a_tora_turn_cut_short_by_the_opponent_
     turn never ended, yet the analysis ended it for him and judged one action against the
     AI's whole turn: "4 turns", the fourth a half turn bob never finished. It analyses the
     3 turns that were played."""
-    assert h.store is not None
-    for user in (ANN, BOB):
-        await h.store.save_player(user.id, user.name)
-    kind = game_type("tora")
-    options = kind.check_options(GAMES["tora"])
     rng = random.Random(0)
-    answers = ai.engines.drawn_answers(kind, options, rng)
-    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
+    match = await tora_match_stored(h, rng)
     player = ai.make_player("random", match.game)
     for _ in range(3):
         for text in player.turn(match.game.for_player(match.game.side), rng, 1.0):
@@ -215,14 +220,8 @@ async def test_an_analysis_says_a_tora_turn_left_to_its_deadline_lapsed_not_empt
     """A TORA turn left to its deadline is recorded with no action; the analysis judges it
     (doing nothing often loses the most) and wrote it as ``played ``;`` : an empty code span
     Discord shows as two stray backticks. It says the turn had no action."""
-    assert h.store is not None
-    for user in (ANN, BOB):
-        await h.store.save_player(user.id, user.name)
-    kind = game_type("tora")
-    options = kind.check_options(GAMES["tora"])
     rng = random.Random(3)
-    answers = ai.engines.drawn_answers(kind, options, rng)
-    match = await h.store.create_match(GUILD, ANN.id, BOB.id, kind.new_game(options, answers))
+    match = await tora_match_stored(h, rng)
     player = ai.make_player("random", match.game)
     for turn in range(4):
         if turn == 1:
