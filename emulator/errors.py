@@ -56,6 +56,15 @@ def invalid_form(path: str, error_code: str, message: str) -> ApiError:
     return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", tree)
 
 
+def check_at_most(text: str | None, most: int, path: str, field: str = "") -> None:
+    """Discord's refusal of a text longer than ``most`` at ``path`` (a ``field`` named in
+    the message, as Discord names a component's)."""
+    if len(text or "") > most:
+        named = f"{field}: " if field else ""
+        message = f"{named}Must be {most} or fewer in length."
+        raise invalid_form(path, "BASE_TYPE_MAX_LENGTH", message)
+
+
 def json_response(
     data: Any, status: int = 200, headers: dict[str, str] | None = None
 ) -> web.Response:

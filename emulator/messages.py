@@ -11,7 +11,14 @@ from typing import Any
 
 from aiohttp import BodyPartReader, hdrs, web
 
-from .errors import EMPTY_MESSAGE, INVALID_FORM_BODY, TOO_LARGE, ApiError, invalid_form
+from .errors import (
+    EMPTY_MESSAGE,
+    INVALID_FORM_BODY,
+    TOO_LARGE,
+    ApiError,
+    check_at_most,
+    invalid_form,
+)
 from .models import EPHEMERAL, LOADING, File, Msg, walk_components
 
 MAX_CONTENT = 2000
@@ -119,18 +126,8 @@ def check_components(components: list[dict[str, Any]], flags: int, where: str) -
             )
         if custom_id:
             custom_ids.add(custom_id)
-        if len(component.get("custom_id") or "") > MAX_CUSTOM_ID:
-            raise invalid_form(
-                f"{where}components",
-                "BASE_TYPE_MAX_LENGTH",
-                "custom_id: Must be 100 or fewer in length.",
-            )
-        if len(component.get("label") or "") > MAX_LABEL:
-            raise invalid_form(
-                f"{where}components",
-                "BASE_TYPE_MAX_LENGTH",
-                "label: Must be 80 or fewer in length.",
-            )
+        check_at_most(custom_id, MAX_CUSTOM_ID, f"{where}components", "custom_id")
+        check_at_most(component.get("label"), MAX_LABEL, f"{where}components", "label")
         if component.get("type") == 2:
             check_button(component, where)
         if component.get("type") in SELECTS:
@@ -157,10 +154,7 @@ def check_select(select: dict[str, Any], where: str) -> None:
     label and value 1 to 100 characters, a description up to 100, no value twice, and no
     more chosen by default than may be chosen."""
     at = f"{where}components"
-    if len(select.get("placeholder") or "") > MAX_PLACEHOLDER:
-        raise invalid_form(
-            at, "BASE_TYPE_MAX_LENGTH", "placeholder: Must be 150 or fewer in length."
-        )
+    check_at_most(select.get("placeholder"), MAX_PLACEHOLDER, at, "placeholder")
     least, most = select.get("min_values", 1), select.get("max_values", 1)
     if not (0 <= least <= MAX_OPTIONS and 1 <= most <= MAX_OPTIONS and least <= most):
         raise invalid_form(at, "BASE_TYPE_BAD_LENGTH", "min_values/max_values: out of range.")
@@ -179,12 +173,7 @@ def check_select(select: dict[str, Any], where: str) -> None:
                     "BASE_TYPE_BAD_LENGTH",
                     "Must be between 1 and 100 in length.",
                 )
-        if len(option.get("description") or "") > MAX_OPTION_TEXT:
-            raise invalid_form(
-                f"{at}.options.description",
-                "BASE_TYPE_MAX_LENGTH",
-                "Must be 100 or fewer in length.",
-            )
+        check_at_most(option.get("description"), MAX_OPTION_TEXT, f"{at}.options.description")
     values = [option.get("value") for option in options]
     if len(set(values)) < len(values):
         raise invalid_form(
@@ -208,10 +197,7 @@ def check_button(button: dict[str, Any], where: str) -> None:
                 "COMPONENT_INVALID",
                 "A link button needs a url, no custom_id.",
             )
-        if len(url) > MAX_URL:
-            raise invalid_form(
-                f"{where}components", "BASE_TYPE_MAX_LENGTH", "url: Must be 512 or fewer in length."
-            )
+        check_at_most(url, MAX_URL, f"{where}components", "url")
     elif url is not None or not button.get("custom_id"):
         raise invalid_form(
             f"{where}components", "COMPONENT_INVALID", "A button needs a custom_id, no url."
