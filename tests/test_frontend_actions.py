@@ -187,8 +187,9 @@ async def test_the_preview_button_draws_within_the_pictures_allowance(
             await act.press(carl, press)
 
 
-def keystroke(user_id: int, name: str) -> Any:
-    """An autocomplete interaction of the user's in the match's channel, made just now."""
+def keystroke(user_id: int, name: str, age: float = 0.0) -> Any:
+    """An autocomplete interaction of the user's in the match's channel, made ``age``
+    seconds ago."""
     return SimpleNamespace(
         namespace=SimpleNamespace(match=None),
         client=None,
@@ -200,8 +201,21 @@ def keystroke(user_id: int, name: str) -> Any:
         app_permissions=discord.Permissions.all(),
         locale=discord.Locale.american_english,
         guild_locale=discord.Locale.american_english,
-        created_at=discord.utils.utcnow(),
+        created_at=discord.utils.utcnow() - timedelta(seconds=age),
     )
+
+
+class HeldWork:
+    """An autocomplete's work that waits until ``release`` is set, counting its starts."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.started = 0
+
+    async def __call__(self) -> list[tuple[str, str]]:
+        self.started += 1
+        await self.release.wait()
+        return [("a", "a")]
 
 
 async def test_autocomplete_refusals_are_hints_not_errors(act: Actions, h: Harness, caplog) -> None:
@@ -227,30 +241,18 @@ async def test_a_user_has_at_most_one_unfinished_autocomplete_at_a_time() -> Non
     unfinished starts none (no choices, at once); once it is done, the next one does."""
     from bot.discord.autocomplete import safely
 
-    interaction = SimpleNamespace(
-        locale=discord.Locale.american_english,
-        client=None,
-        user=SimpleNamespace(id=41),
-        created_at=discord.utils.utcnow() - timedelta(seconds=10),  # no time left: late
-    )
-    release = asyncio.Event()
-    started: list[int] = []
-
-    async def slow() -> list[tuple[str, str]]:
-        started.append(1)
-        await release.wait()
-        return [("a", "a")]
-
+    interaction = keystroke(41, "dora", age=10)  # no time left: late
+    slow = HeldWork()
     for _ in range(20):  # keystrokes while the first one's work goes on
-        assert await safely(interaction, slow) == []  # type: ignore[arg-type]
-    assert len(started) == 1, f"{len(started)} unfinished completions of one user"
-    release.set()
+        assert await safely(interaction, slow) == []
+    assert slow.started == 1, f"{slow.started} unfinished completions of one user"
+    slow.release.set()
     await asyncio.sleep(0)
     await asyncio.sleep(0)
-    release.clear()
-    assert await safely(interaction, slow) == []  # type: ignore[arg-type]
-    assert len(started) == 2, "once the last was done, a keystroke starts its work"
-    release.set()
+    slow.release.clear()
+    assert await safely(interaction, slow) == []
+    assert slow.started == 2, "once the last was done, a keystroke starts its work"
+    slow.release.set()
     await asyncio.sleep(0)
 
 
@@ -265,37 +267,24 @@ async def test_keystrokes_within_the_first_ones_budget_start_no_more_work(
     from bot.discord import autocomplete
 
     monkeypatch.setattr(autocomplete, "ANSWER_WITHIN", 0.3)
-    release = asyncio.Event()
-    started: list[int] = []
-
-    async def slow() -> list[tuple[str, str]]:
-        started.append(1)
-        await release.wait()
-        return [("a", "a")]
+    slow = HeldWork()
 
     async def quick() -> list[tuple[str, str]]:
         await asyncio.sleep(0.01)
         return [("a", "a")]
 
-    def keystroke() -> SimpleNamespace:
-        return SimpleNamespace(
-            locale=discord.Locale.american_english,
-            client=None,
-            user=SimpleNamespace(id=4242),
-            created_at=discord.utils.utcnow(),
-        )
-
     try:
         answers = []
         for _ in range(10):  # a user typing on while the service is slow
-            answers.append(asyncio.ensure_future(autocomplete.safely(keystroke(), slow)))
+            typed_now = keystroke(4242, "eve")
+            answers.append(asyncio.ensure_future(autocomplete.safely(typed_now, slow)))
             await asyncio.sleep(0.01)
         assert await asyncio.gather(*answers) == [[]] * 10
-        assert len(started) <= 1, f"{len(started)} works of one user go on after their answers"
+        assert slow.started <= 1, f"{slow.started} works of one user go on after their answers"
     finally:
-        release.set()
+        slow.release.set()
         await asyncio.sleep(0)
-    typed = [autocomplete.safely(keystroke(), quick) for _ in range(5)]  # type: ignore[arg-type]
+    typed = [autocomplete.safely(keystroke(4242, "eve"), quick) for _ in range(5)]
     assert all(len(answer) == 1 for answer in await asyncio.gather(*typed))
 
 
