@@ -436,12 +436,7 @@ async def test_a_tournament_game_in_a_channel_without_threads_is_not_an_old_casu
     await h.running.open_match(here, ANN, BOB, Terms(rated=False))
     await play_out(h, here.channel_id, ANN)  # a casual match, long over
     h.clock.advance(7 * 86400.0)
-    desk = await desk_for(h)
-    await desk.create(here, ADMIN, "Cup", "short", 49, admin=True)
-    for player in (ANN, BOB):
-        await desk.register(here, player, "cup")
-    await desk.begin(here, ADMIN, "Cup", admin=True)
-    await h.settle()
+    desk = await cup(h, ANN, BOB)
     live = await h.store.hosting.live_in_channel(here.channel_id)
     assert live is not None, "the tournament's first game was never opened"
     h.clock.advance(120)
@@ -468,12 +463,7 @@ async def test_a_tournament_game_in_a_channel_without_threads_is_not_a_live_casu
     for user in (ANN, BOB):
         await h.store.save_player(user.id, user.name)
     casual = await h.running.open_match(HERE, ANN, BOB, Terms(rated=False))
-    desk = await desk_for(h)
-    await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
-    for player in (ANN, BOB):
-        await desk.register(HERE, player, "cup")
-    await desk.begin(HERE, ADMIN, "Cup", admin=True)
-    await h.settle()
+    desk = await cup(h, ANN, BOB)
     game = await h.store.tournaments.game_of_hosted(casual.id)
     assert game is None, f"their casual match {casual.id} was taken as the tournament's game"
     await play_out(h, HERE.channel_id, ANN)  # the channel frees up: game 1 opens there
