@@ -390,7 +390,10 @@ async def _answered(bob_assassin: str, stored: str) -> plans.Answer:
 def _saved(typed: str) -> str:
     """The line as ``/tora plans add`` checks and keeps it, on ann's own copy of the game."""
     mine = _searching("v14h3").for_player(Side.CHALLENGER)
-    return plans.encode(plans.simulate(mine, Side.CHALLENGER, plans.parse(typed)))
+    line = plans.played_out(mine, Side.CHALLENGER, plans.parse(typed))
+    if isinstance(line, plans.Stuck):
+        raise plans.refusal(line)
+    return plans.encode(line)
 
 
 async def test_a_planned_reply_that_fails_tells_the_planner_where_the_hidden_assassin_is() -> None:

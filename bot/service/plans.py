@@ -160,11 +160,6 @@ def played_out(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Lin
     return line
 
 
-def simulate(game: GameState, side: Side, steps: list[tuple[str, str]]) -> Line:
-    """``played_out`` here and now; Refused naming the step that cannot be played."""
-    return _line(played_out(game, side, steps))
-
-
 def _line(outcome: Line | Stuck) -> Line:
     """The line played out, or its refusal raised."""
     if isinstance(outcome, Stuck):
