@@ -161,7 +161,8 @@ class Store:
         return await self._writer.run(job)
 
     async def queue_posts(self, posts: Sequence[Post]) -> None:
-        """Messages about no one match (a player's daily digest), for the outbox."""
+        """Messages about no one match, for the outbox, alone (the daily digest queues its
+        own with its claim, ``swap_player_setting``; the delivery's tests queue rows so)."""
         now = time.time()
         await self._writer.run(lambda conn: outbox.insert_posts(conn, None, posts, now))
 
