@@ -301,13 +301,9 @@ class Context:
         match.deadline = hosted.due_at
         hosted = replace(hosted, turn=table.turn)
         posts = mail.posts if mail else []
-        before = table.hosted
-        table.hosted = await self.store.save_hosted(
+        saved = await self.store.save_hosted(
             match, hosted, posts, close=close, plans=plans, forget=forget
         )
         if forget:  # the turn numbers come back in another game: its turns remind again
             table.looked.clear()
-        self.changed(posts, timed(before) != timed(table.hosted), soonest(table.hosted))
-        self.touched(table.hosted.id)
-        if hosted.phase == ENDED:
-            self.ended.append(table.hosted)
+        self.committed(table, saved, posts)
