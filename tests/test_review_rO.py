@@ -1,0 +1,49 @@
+"""Review rO: challenges and the setup phase. One failing test per bug found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tournament_helpers import ADMIN, HERE, desk_for
+
+from bot.service import Place, User
+from bot.service.testing import Harness
+from harness.stage import Stage
+
+ANN, BOB = User(1, "ann"), User(2, "bob")
+
+
+async def test_abort_during_a_challenge_is_refused_at_once_not_confirmed(tmp_path: Path) -> None:
+    """While a challenge waits for an answer, `/tora-match abort` (by the invitee, or by a
+    bystander who plays no part in it) answers "Abort match 1 against your opponent? It ends
+    without a result, unrated." with an Abort button; pressing it only then says "Nothing to
+    abort yet: ... use /tora decline" (to carl, a challenge he is not even in). It should
+    answer at once, without a confirmation to click, as `/tora resign` does before the game."""
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob")
+        for who in ("bob", "carl"):
+            answer = await stage.slash(who, "match abort")
+            assert not answer.text.startswith("Abort match"), (who, answer.text)
+            assert not any(m.buttons() for m in answer.messages), (who, answer.text)
+
+
+async def test_a_lapsed_tournament_setup_does_not_say_nothing_is_recorded(h: Harness) -> None:
+    """In a tournament game, ann finishes her setup and bob never does: the setup lapses and
+    the tournament scores it a forfeit win for ann ("Game 1 is over, won by ann"), but the
+    host's post just before it in the same thread says "... so the match is off. Nothing is
+    recorded." The lapse post should not tell the players nothing is recorded when a result
+    is (say who wins by forfeit, or leave the claim out for an agreed match)."""
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
+    for player in (ANN, BOB):
+        await desk.register(HERE, player, "cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    [thread] = [t for t, (_parent, name) in h.threads.opened.items() if "ann v bob" in name]
+    place = Place(HERE.guild_id, thread)
+    await h.service.setup(place, ANN, {"strategy": "aggressive"})
+    await h.advance(2 * 86400)  # bob never chose: the setup lapses
+    texts = h.delivery.texts(place.channel_id)
+    assert any(t.startswith("Game 1 is over, won by ann") for t in texts), texts
+    lapsed = [t for t in texts if "setup was not finished in time" in t]
+    assert lapsed and not any("Nothing is recorded" in t for t in lapsed), lapsed
