@@ -47,3 +47,37 @@ async def test_a_lapsed_tournament_setup_does_not_say_nothing_is_recorded(h: Har
     assert any(t.startswith("Game 1 is over, won by ann") for t in texts), texts
     lapsed = [t for t in texts if "setup was not finished in time" in t]
     assert lapsed and not any("Nothing is recorded" in t for t in lapsed), lapsed
+
+
+async def test_an_away_players_tournament_setup_does_not_lapse_into_a_forfeit(h: Harness) -> None:
+    """ann takes three away days ("Your clocks stand still then") and her tournament's games
+    honour away days (the default). Its first game opens while she is away; a day later its
+    setup lapses ("ann had not chosen") and bob wins game 1 by forfeit, with ann still away.
+    The setup's deadline should stand still while a player is away, as a turn's does (or the
+    game should open, or its setup clock run, only once she is back)."""
+    await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    desk = await desk_for(h)
+    await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
+    for player in (ANN, BOB):
+        await desk.register(HERE, player, "cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    [thread] = [t for t, (_parent, name) in h.threads.opened.items() if "ann v bob" in name]
+    place = Place(HERE.guild_id, thread)
+    await h.service.setup(place, BOB, {"strategy": "aggressive"})
+    await h.advance(1.5 * 86400)  # ann is away for another day and a half
+    texts = h.delivery.texts(place.channel_id)
+    assert not any("setup was not finished in time" in t for t in texts), texts
+    assert not any(t.startswith("Game 1 is over, won by bob") for t in texts), texts
+
+
+async def test_declining_during_the_setup_says_how_to_leave(tmp_path: Path) -> None:
+    """bob accepts ann's challenge, then thinks better of it and types `/tora decline` (the
+    Decline button is greyed out by now): the answer is only "The players are still choosing
+    their setup, so that cannot be done now." It should name the way out (`/tora-match
+    abort`), as `/tora resign` during the setup does."""
+    async with Stage(tmp_path) as stage:
+        await stage.slash("ann", "challenge", opponent="bob")
+        await stage.click("bob", "Accept")
+        answer = await stage.slash("bob", "decline")
+        assert "/tora-match abort" in answer.text, answer.text
