@@ -13,20 +13,6 @@ from harness.stage import Stage
 ANN, BOB = User(1, "ann"), User(2, "bob")
 
 
-async def test_abort_during_a_challenge_is_refused_at_once_not_confirmed(tmp_path: Path) -> None:
-    """While a challenge waits for an answer, `/tora-match abort` (by the invitee, or by a
-    bystander who plays no part in it) answers "Abort match 1 against your opponent? It ends
-    without a result, unrated." with an Abort button; pressing it only then says "Nothing to
-    abort yet: ... use /tora decline" (to carl, a challenge he is not even in). It should
-    answer at once, without a confirmation to click, as `/tora resign` does before the game."""
-    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
-        await stage.slash("ann", "challenge", opponent="bob")
-        for who in ("bob", "carl"):
-            answer = await stage.slash(who, "match abort")
-            assert not answer.text.startswith("Abort match"), (who, answer.text)
-            assert not any(m.buttons() for m in answer.messages), (who, answer.text)
-
-
 async def test_a_lapsed_tournament_setup_does_not_say_nothing_is_recorded(h: Harness) -> None:
     """In a tournament game, ann finishes her setup and bob never does: the setup lapses and
     the tournament scores it a forfeit win for ann ("Game 1 is over, won by ann"), but the
