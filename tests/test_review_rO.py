@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from tournament_helpers import ADMIN, HERE, desk_for
 
 from bot.service import Place, User
 from bot.service.testing import Harness
-from harness.stage import Stage
 
 ANN, BOB = User(1, "ann"), User(2, "bob")
 
@@ -55,15 +52,3 @@ async def test_an_away_players_tournament_setup_does_not_lapse_into_a_forfeit(h:
     texts = h.delivery.texts(place.channel_id)
     assert not any("setup was not finished in time" in t for t in texts), texts
     assert not any(t.startswith("Game 1 is over, won by bob") for t in texts), texts
-
-
-async def test_declining_during_the_setup_says_how_to_leave(tmp_path: Path) -> None:
-    """bob accepts ann's challenge, then thinks better of it and types `/tora decline` (the
-    Decline button is greyed out by now): the answer is only "The players are still choosing
-    their setup, so that cannot be done now." It should name the way out (`/tora-match
-    abort`), as `/tora resign` during the setup does."""
-    async with Stage(tmp_path) as stage:
-        await stage.slash("ann", "challenge", opponent="bob")
-        await stage.click("bob", "Accept")
-        answer = await stage.slash("bob", "decline")
-        assert "/tora-match abort" in answer.text, answer.text
