@@ -10,28 +10,6 @@ from bot.service.testing import Harness
 ANN, BOB = User(1, "ann"), User(2, "bob")
 
 
-async def test_a_lapsed_tournament_setup_does_not_say_nothing_is_recorded(h: Harness) -> None:
-    """In a tournament game, ann finishes her setup and bob never does: the setup lapses and
-    the tournament scores it a forfeit win for ann ("Game 1 is over, won by ann"), but the
-    host's post just before it in the same thread says "... so the match is off. Nothing is
-    recorded." The lapse post should not tell the players nothing is recorded when a result
-    is (say who wins by forfeit, or leave the claim out for an agreed match)."""
-    desk = await desk_for(h)
-    await desk.create(HERE, ADMIN, "Cup", "short", 49, admin=True)
-    for player in (ANN, BOB):
-        await desk.register(HERE, player, "cup")
-    await desk.begin(HERE, ADMIN, "Cup", admin=True)
-    await h.settle()
-    [thread] = [t for t, (_parent, name) in h.threads.opened.items() if "ann v bob" in name]
-    place = Place(HERE.guild_id, thread)
-    await h.service.setup(place, ANN, {"strategy": "aggressive"})
-    await h.advance(2 * 86400)  # bob never chose: the setup lapses
-    texts = h.delivery.texts(place.channel_id)
-    assert any(t.startswith("Game 1 is over, won by ann") for t in texts), texts
-    lapsed = [t for t in texts if "setup was not finished in time" in t]
-    assert lapsed and not any("Nothing is recorded" in t for t in lapsed), lapsed
-
-
 async def test_an_away_players_tournament_setup_does_not_lapse_into_a_forfeit(h: Harness) -> None:
     """ann takes three away days ("Your clocks stand still then") and her tournament's games
     honour away days (the default). Its first game opens while she is away; a day later its
