@@ -1,0 +1,43 @@
+"""Review rS: the Discord Activity (the board inside Discord), its sign-in, its proxies and
+its rate limits. One failing test per bug found; each docstring says what the user (a player
+or a server admin) sees and what they should see."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from bot.web.forwarded import Proxies
+from bot.web.guard import Limits
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_a_trusted_proxy_reaching_a_dual_stack_listener_is_still_trusted() -> None:
+    """An admin serves the board on a dual-stack socket (``TORA_WEB_HOST=::``, to answer
+    IPv6 too) behind nginx at 127.0.0.1, with ``TORA_WEB_TRUSTED_PROXIES=127.0.0.1`` as
+    docs/DEPLOY.md says. Linux then reports the proxy's IPv4 connections as the mapped
+    ``::ffff:127.0.0.1``, which ``Proxies.trusts`` never matches against ``127.0.0.1/32``
+    (``client_network`` does know mapped addresses): every player is counted as the proxy,
+    the whole site sharing one reads/actions/streams allowance ("asking faster than the
+    board answers" for everyone in a busy hour). The client named by X-Forwarded-For
+    should be counted, as for a plain IPv4 peer."""
+    proxies = Proxies.of(["127.0.0.1"])
+    assert proxies.client("127.0.0.1", ["203.0.113.7"]) == "203.0.113.7"  # plain IPv4 peer
+    assert proxies.client("::ffff:127.0.0.1", ["203.0.113.7"]) == "203.0.113.7"
+
+
+def test_the_documented_sign_in_allowance_per_address_is_the_one_enforced() -> None:
+    """docs/WEB.md ("In Discord", Refusals) tells an admin the Activity's sign-ins are
+    limited "to 30 at once, then one per 2 s, per client address", while the board enforces
+    300 at once, then one per 0.2 s (``Limits.sign_ins``, and docs/DEPLOY.md says 300 and
+    five a second). An admin sizing the deployment (or reading why a crowd got "busy")
+    reads a limit ten times lower than the real one: WEB.md should state the enforced one."""
+    enforced = Limits().sign_ins
+    text = " ".join((ROOT / "docs" / "WEB.md").read_text(encoding="utf-8").split())
+    said = re.search(
+        r"and to (\d+) at once, then one per ([\d.]+) s, per client address", text
+    )
+    assert said is not None, "WEB.md no longer states the per-address sign-in allowance"
+    assert (int(said.group(1)), float(said.group(2))) == (enforced.burst, enforced.every)
+
