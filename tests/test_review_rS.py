@@ -4,12 +4,8 @@ or a server admin) sees and what they should see."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from bot.web.guard import Limits
 
@@ -59,37 +55,3 @@ async def test_a_player_whose_match_is_in_a_thread_is_not_told_to_challenge_some
             assert status == 404, answer
             error = answer["error"]
             assert "challenge someone" not in error and str(match) in error, error
-
-
-try:
-    from playwright.async_api import Browser, expect
-    from test_web_browser import CHROMIUM, WAIT, begin
-    from test_web_browser_activity import browser, launched_for, stage  # noqa: F401 (fixtures)
-except ImportError:  # no Playwright: the browser test is skipped
-    CHROMIUM = None  # type: ignore[assignment]
-
-
-@pytest.mark.skipif(CHROMIUM is None or not CHROMIUM.exists(), reason="no Chromium")
-@pytest.mark.asyncio(loop_scope="module")
-async def test_the_activity_of_a_match_that_ended_does_not_speak_of_a_broken_link(
-    stage: Any, browser: Browser
-) -> None:
-    """ann plays inside Discord (the Activity signed her in; she never opened a link). bob
-    resigns: her frame turns to the match's page, as it should, but its footer says "this
-    link no longer works" and its error "This match has ended; its page stays at
-    https://<board>/m/1.": an address outside Discord that the frame already shows. A
-    player in the Activity reads that something of hers broke. In an Activity the page
-    should just say the match has ended (no link, no outside address)."""
-    channel = stage.channels[0]
-    await begin(stage, channel, ("ann", "bob"), game="torishogi")
-    await stage.posted("The game begins", channel)
-    frame = await launched_for(stage, browser, "ann", channel)
-    await expect(frame.locator("#connection")).to_have_text("live", timeout=WAIT)
-    await stage.slash("bob", "resign", channel=channel)
-    await stage.click("bob", "Resign", channel=channel)
-    await expect(frame.locator("#result")).to_contain_text("resign", timeout=WAIT)
-    await expect(frame.locator("body")).to_have_attribute("data-page", "match", timeout=WAIT)
-    await asyncio.sleep(4)  # the live stream reconnects, and hears its link has ended
-    footer = await frame.locator("#connection").text_content() or ""
-    error = await frame.locator("#error").text_content() or ""
-    assert "link" not in footer and "http" not in error, (footer, error)
