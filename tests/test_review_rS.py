@@ -5,25 +5,9 @@ or a server admin) sees and what they should see."""
 from __future__ import annotations
 
 import contextlib
-import re
 from pathlib import Path
 
-from bot.web.guard import Limits
-
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def test_the_documented_sign_in_allowance_per_address_is_the_one_enforced() -> None:
-    """docs/WEB.md ("In Discord", Refusals) tells an admin the Activity's sign-ins are
-    limited "to 30 at once, then one per 2 s, per client address", while the board enforces
-    300 at once, then one per 0.2 s (``Limits.sign_ins``, and docs/DEPLOY.md says 300 and
-    five a second). An admin sizing the deployment (or reading why a crowd got "busy")
-    reads a limit ten times lower than the real one: WEB.md should state the enforced one."""
-    enforced = Limits().sign_ins
-    text = " ".join((ROOT / "docs" / "WEB.md").read_text(encoding="utf-8").split())
-    said = re.search(r"and to (\d+) at once, then one per ([\d.]+) s, per client address", text)
-    assert said is not None, "WEB.md no longer states the per-address sign-in allowance"
-    assert (int(said.group(1)), float(said.group(2))) == (enforced.burst, enforced.every)
 
 
 async def test_a_player_whose_match_is_in_a_thread_is_not_told_to_challenge_someone(
