@@ -10,38 +10,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-async def test_a_player_whose_match_is_in_a_thread_is_not_told_to_challenge_someone(
-    tmp_path: Path,
-) -> None:
-    """With a thread per match (the server's setting), ann and bob play in a thread of the
-    channel; ann opens the board from the App Launcher (the Entry Point command) in the
-    channel itself. The Activity answers "There is no match in this channel yet: challenge
-    someone with /tora challenge, ...": it sends a player with a live match off to start
-    another, while the same situation in a command (``Actions._point_to_thread``) says
-    "yours (match N) is in #thread". The refusal should say where her match is (its number),
-    as the commands do (the instance's location names its guild)."""
-    from test_web_activity import Signing, session
-    from web_world import HERE, World
-
-    from bot.service import Place, Terms
-    from emulator import Emulator
-
-    thread = Place(guild_id=HERE.guild_id, channel_id=HERE.channel_id + 50)
-    async with Emulator(bot_name="TORA") as emu:
-        signing = Signing(emu)  # its Activity runs in HERE's channel, the thread's parent
-        async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
-            ann, bob = signing.users["ann"], signing.users["bob"]
-            reply = await w.service.challenge(thread, ann, bob, Terms())
-            await w.service.accept(thread, bob)
-            assert reply.stamp is not None
-            match = reply.stamp.match
-            body = {"code": signing.code("ann"), "instance": signing.instance}
-            status, answer, _ = await session(w, body)
-            assert status == 404, answer
-            error = answer["error"]
-            assert "challenge someone" not in error and str(match) in error, error
-
-
 async def test_play_with_the_activity_on_still_answers_while_the_database_is_away(
     tmp_path: Path,
 ) -> None:
