@@ -10,6 +10,8 @@ link) everywhere else. Its refusals are in the current language (the signed-in u
 
 from __future__ import annotations
 
+import logging
+
 from bot.i18n import N_, _, slash
 from bot.service import Hosted, Records
 from bot.service.phases import CHALLENGE
@@ -17,6 +19,7 @@ from bot.service.phases import CHALLENGE
 from .answers import Unusable
 from .callers import Caller
 
+log = logging.getLogger(__name__)
 NOTHING_HERE = N_(
     "There is no match in this channel yet: challenge someone with {challenge}, then "
     "open the board from the match's Play button."
@@ -92,7 +95,9 @@ class Activities:
 
     async def launches(self, caller: Caller, match: int | None) -> bool:
         """Whether the Activity, launched where ``caller`` is, shows them their own side
-        of their live match ``match`` (None: whichever match it finds, if theirs)."""
+        of their live match ``match`` (None: whichever match it finds, if theirs). A read
+        that fails (the database away) says no: the Play panel then says what is wrong, as
+        with the Activity off, where the launch would have no answer at all."""
         if not self.enabled:
             return False
         try:
@@ -100,6 +105,9 @@ class Activities:
                 self.records, caller.channel_id, caller.user.id, caller.guild_id
             )
         except Unusable:
+            return False
+        except Exception:  # the Play panel instead: it answers whatever failed here
+            log.exception("could not find the Activity's match", extra={"user": caller.user.id})
             return False
         theirs = hosted.live and hosted.side_of(caller.user.id) is not None
         return theirs and (match is None or hosted.id == match)
