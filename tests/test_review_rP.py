@@ -37,24 +37,6 @@ async def test_admin_settings_bank_alone_is_not_silently_dropped(tmp_path: Path)
         assert saved or refused, again.text
 
 
-async def test_an_admin_cancel_before_the_game_tells_its_players(h: Harness) -> None:
-    """An admin cancels a match in its setup (both players were told to choose their setup
-    in DMs): the channel post "An admin (mod) cancelled the match before its game started"
-    mentions nobody, so neither player is pinged and one choosing their setup learns of it
-    only when the bot refuses their choice. Every other end before a game (a setup aborted,
-    a challenge declined or expired) and an admin's cancel of a running game mention the
-    players; this one should mention both."""
-    await h.service.challenge(HERE, ANN, BOB, Terms(rated=False))
-    await h.service.accept(HERE, BOB)
-    await h.service.setup(HERE, ANN, {"strategy": "aggressive"})
-    await h.settle()
-    await h.service.cancel(HERE, MOD, admin=True)
-    await h.settle()
-    last = h.delivery.channel(HERE.channel_id)[-1]
-    assert last.text.startswith("An admin (mod) cancelled the match before its game started")
-    assert set(last.mentions) == {ANN.id, BOB.id}, last.mentions
-
-
 async def test_an_admin_can_call_off_a_match_whose_stored_data_is_damaged(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

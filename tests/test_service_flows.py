@@ -526,6 +526,23 @@ async def test_abort_during_setup_and_admin_cancellation(h: Harness) -> None:
     assert info.status == "active" and await h.store.active_matches() == []
 
 
+async def test_an_admin_cancel_before_the_game_mentions_its_players(h: Harness) -> None:
+    """Called off in the setup (or the challenge), the match's players are pinged, as by
+    every other end before a game: one choosing their setup would not learn of it else."""
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, Terms(rated=False))
+    await service.accept(HERE, BOB)
+    await service.setup(HERE, ANN, {"strategy": "aggressive"})
+    await service.cancel(HERE, CARL, admin=True)
+    await service.challenge(HERE, ANN, BOB)
+    await service.cancel(HERE, CARL, admin=True)
+    await h.settle()
+    posts = h.delivery.channel(HERE.channel_id)
+    said = "An admin (carl) cancelled the match before its game started"
+    cancels = [post for post in posts if post.text.startswith(said)]
+    assert [set(post.mentions) for post in cancels] == [{ANN.id, BOB.id}] * 2
+
+
 async def test_a_whole_turn_in_one_command_all_or_nothing(h: Harness) -> None:
     service = h.service
     await started(h)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from bot.i18n import _, kept, speaking
+from rules import Side
 from rules.words import Text, msg
 from storage import Hosted
 
@@ -143,9 +144,17 @@ async def cancel(ctx: Context, table: Table, user: User, admin: bool) -> Reply:
                 "recorded.",
                 admin=admin_name,
             )
-            mail.public(said, language=language)
+            mail.public(said, mentions=_players_so_far(hosted), language=language)
         await ctx.update(table, ended(hosted, CANCELLED), mail, drop_choices=True)
     return Reply(_("The match is cancelled."), private=False)
+
+
+def _players_so_far(hosted: Hosted) -> tuple[int, ...]:
+    """Who a match without a game yet has: the challenger and whoever they challenged (an
+    open challenge: nobody yet), or both players once it is accepted."""
+    if hosted.phase == CHALLENGE:
+        return tuple(user for user in (hosted.issuer_id, hosted.invitee_id) if user is not None)
+    return (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
 
 
 async def close(ctx: Context, table: Table, headline: str, how: str) -> None:
