@@ -21,22 +21,6 @@ HERE = Place(guild_id=1, channel_id=100)
 ANN, BOB, MOD = User(1, "ann"), User(2, "bob"), User(9, "mod")
 
 
-async def test_admin_settings_bank_alone_is_not_silently_dropped(tmp_path: Path) -> None:
-    """An admin whose server plays clock:bank changes the reserve with
-    ``/tora-admin settings bank:10d``: the answer shows the settings unchanged (still a bank
-    of 7 days), without "Saved." or a word on why, as if the option had not been typed (the
-    front end reads bank, increment and cap only when clock is given too). They should get
-    the bank saved (the server's clock is bank already), or a refusal naming clock: as
-    ``/tora challenge bank:`` is refused "`bank` is a time of the `bank` clock: add
-    `clock:bank`"."""
-    async with Stage(tmp_path, ("ann", "admin")) as stage:
-        first = await stage.slash("admin", "admin", "settings", clock="bank")
-        assert "bank of 7 days" in first.text, first.text
-        again = await stage.slash("admin", "admin", "settings", bank="10d")
-        saved, refused = "bank of 10 days" in again.text, "`clock:" in again.text
-        assert saved or refused, again.text
-
-
 async def test_an_admin_can_call_off_a_match_whose_stored_data_is_damaged(
     h: Harness, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -15,7 +15,6 @@ from bot.i18n.words import Language
 from bot.ladder.desk import LadderDesk
 from bot.ladder.queue import AI_FILL_SHORTEST, EXPIRE_AFTER
 from bot.service import Attachment, GuildSettings, Hosted, MatchInfo, Place, Terms, User
-from bot.service.guild import ClockChoice
 from bot.service.phases import CHALLENGE
 from bot.service.showing import result_words
 from bot.service.texts import duration, escape, quote
@@ -25,7 +24,7 @@ from rules import game_type
 from rules.digits import whole_number
 
 from . import permissions
-from .actions import Actions
+from .actions import Actions, ClockOptions
 from .answers import Answer, Unusable
 from .callers import Caller
 from .costly import ANALYSES, Limits
@@ -352,7 +351,7 @@ class Lookups:
         ai_matches: str | None = None,
         away_days: int | None = None,
         auto_away: bool | None = None,
-        clock: ClockChoice | None = None,
+        clock: ClockOptions | None = None,
     ) -> Answer:
         guild = self._guild(caller)
         if not caller.admin:
@@ -375,7 +374,7 @@ class Lookups:
         if auto_away is not None:
             settings = replace(settings, auto_away=auto_away)
         if clock is not None:
-            settings = replace(settings, clock=clock)
+            settings = replace(settings, clock=clock.over(settings.clock))
         given = (
             deadline,
             threads,
@@ -392,14 +391,6 @@ class Lookups:
             await self.records.save_guild(guild, settings, before=read)
         text = settings_text(settings, default_cap, self.actions.service.settings.auto_away)
         return Answer(_("Saved. {settings}", settings=text) if changed else text)
-
-
-def clock_choice(
-    clock: str, bank: str | None, increment: str | None, cap: str | None
-) -> ClockChoice:
-    """A server's clock as its admins typed it (durations as text; left out: defaults)."""
-    seconds = [0.0 if text is None else parse_duration(text) for text in (bank, increment, cap)]
-    return ClockChoice(clock, *seconds)
 
 
 def server_terms(settings: GuildSettings) -> Terms:

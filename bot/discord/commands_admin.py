@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.app import Answer
-from bot.app.lookups import clock_choice
+from bot.app.actions import ClockOptions
 
 from .autocomplete import Completing
 from .callers import caller_of
@@ -68,7 +68,7 @@ class AdminCommands(Completing, app_commands.Group):
         channel = ladder_channel.id if ladder_channel else None
 
         async def work() -> Answer:
-            chosen = None if clock is None else clock_choice(clock, bank, increment, cap)
+            typed = ClockOptions(clock, bank, increment, cap)
             return await lookups.settings(
                 caller,
                 deadline,
@@ -78,7 +78,7 @@ class AdminCommands(Completing, app_commands.Group):
                 ai_matches,
                 away_days,
                 auto_away,
-                chosen,
+                typed if typed.given() else None,
             )
 
         await self.answer(interaction, work, private=True)
