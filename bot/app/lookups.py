@@ -352,6 +352,7 @@ class Lookups:
         away_days: int | None = None,
         auto_away: bool | None = None,
         clock: ClockOptions | None = None,
+        clear_ladder_channel: bool = False,
     ) -> Answer:
         guild = self._guild(caller)
         if not caller.admin:
@@ -362,7 +363,9 @@ class Lookups:
             settings = replace(settings, turn_seconds=seconds)
         if threads is not None:
             settings = replace(settings, threads=threads)
-        if ladder_channel is not None:
+        if ladder_channel is not None and clear_ladder_channel:
+            raise Unusable(_("Give a ladder channel or clear it, not both."))
+        if ladder_channel is not None or clear_ladder_channel:  # None: cleared
             settings = replace(settings, ladder_channel=ladder_channel)
         if ai_fill is not None:
             settings = replace(settings, ai_fill_after=_ai_fill(ai_fill))
@@ -384,6 +387,7 @@ class Lookups:
             away_days,
             auto_away,
             clock,
+            clear_ladder_channel or None,
         )
         changed = any(value is not None for value in given)
         if changed:

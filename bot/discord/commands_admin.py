@@ -40,6 +40,7 @@ class AdminCommands(Completing, app_commands.Group):
         deadline="Default time per turn of new challenges, e.g. 24h, 3d ('default': 24h)",
         threads="Give each new match its own thread",
         ladder_channel="Where ladder pairings open their matches",
+        clear_ladder_channel="True: ladder pairings open their matches where the players queued",
         ai_fill="After this wait in the ladder queue the AI plays whoever waits, e.g. 2h ('off')",
         ai_matches="How many matches against the AI may run here at once, e.g. 10 (0: none)",
         away_days="Each player's away days a year here (default 14, 0: none)",
@@ -63,6 +64,7 @@ class AdminCommands(Completing, app_commands.Group):
         bank: DurationText | None = None,
         increment: DurationText | None = None,
         cap: DurationText | None = None,
+        clear_ladder_channel: bool = False,
     ) -> None:
         caller, lookups = caller_of(interaction), self.app.lookups
         channel = ladder_channel.id if ladder_channel else None
@@ -79,6 +81,7 @@ class AdminCommands(Completing, app_commands.Group):
                 away_days,
                 auto_away,
                 typed if typed.given() else None,
+                clear_ladder_channel,
             )
 
         await self.answer(interaction, work, private=True)
