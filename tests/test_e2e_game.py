@@ -400,3 +400,18 @@ async def test_a_pending_challenge_is_not_said_to_have_never_begun(tmp_path: Pat
         record = await stage.slash("ann", "record", number=1)
         assert "never began" not in record.text, record.text
         assert "not begun yet" in record.text and "/tora setup" in record.text, record.text
+
+
+async def test_aborting_a_challenge_is_refused_at_once_without_a_confirmation(
+    tmp_path: Path,
+) -> None:
+    """While a challenge waits for an answer, ``/tora-match abort`` (by the invitee, or by
+    a bystander) asked "Abort match 1 against your opponent? ..." with an Abort button, and
+    only the click said there was nothing to abort yet. It says so at once, with nothing to
+    click, as ``/tora resign`` before the game does."""
+    async with Stage(tmp_path, ("ann", "bob", "carl")) as stage:
+        await stage.slash("ann", "challenge", opponent="bob")
+        for who in ("bob", "carl"):
+            answer = await stage.slash(who, "match abort")
+            assert "Nothing to abort yet" in answer.text, (who, answer.text)
+            assert not any(m.buttons() for m in answer.messages), (who, answer.text)

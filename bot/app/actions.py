@@ -31,6 +31,7 @@ from bot.service.agreements import DECLINE
 from bot.service.guild import ClockChoice
 from bot.service.phases import (
     PLAYING,
+    SETUP,
 )
 from bot.service.showing import match_heading
 from bot.service.texts import escape, quote
@@ -415,8 +416,8 @@ class Actions:
 
     async def _confirm(self, caller: Caller, place: Place, kind: str) -> Answer:
         hosted = await self.service.hosted_of(place, caller.user)
-        if kind == "resign" and hosted.phase != PLAYING:  # refused at once, saying what to do
-            return Answer.of(await self.service.resign(place, caller.user))
+        if hosted.phase not in CONFIRMED_PHASES[kind]:  # refused at once, saying what to do
+            return Answer.of(await self._agreement(kind)(place, caller.user))
         other = (
             hosted.opposition_id if hosted.challenger_id == caller.user.id else hosted.challenger_id
         )
@@ -534,6 +535,10 @@ CONFIRMED = {
     "resign": N_("Resign match {number} against {opponent}? They win, and the match is over."),
     "abort": N_("Abort match {number} against {opponent}? It ends without a result, unrated."),
 }
+
+# The phases in which a CONFIRMED ending can be done: in any other, the command is refused
+# (saying what to do instead) before a confirmation is asked for.
+CONFIRMED_PHASES = {"resign": (PLAYING,), "abort": (SETUP, PLAYING)}
 
 
 def _no_thread() -> str:

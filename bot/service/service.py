@@ -265,14 +265,15 @@ class MatchService(Looking, Absences, Drafting, Coaching):
         )
 
     async def decline(self, place: Place, user: User, expect: Stamp | None = None) -> Reply:
-        """Decline (or take back) a challenge, or a proposal in a running match."""
+        """Decline (or take back) a challenge, or a proposal in a running match (during the
+        setup: refused, saying how to call the match off)."""
 
         async def flow(table: Table) -> Reply:
-            if table.hosted.phase == CHALLENGE:
+            if table.hosted.phase in (CHALLENGE, SETUP):
                 return await lobby.decline(self._ctx, table, user)
             return await agreements.decline(self._ctx, table, user)
 
-        return await self._command(place, user, expect, (CHALLENGE, PLAYING), flow)
+        return await self._command(place, user, expect, (CHALLENGE, SETUP, PLAYING), flow)
 
     async def setup(
         self,
