@@ -4,7 +4,7 @@ and what they should see."""
 
 from __future__ import annotations
 
-from bot.service import Place, Terms, User
+from bot.service import Place, Refused, Terms, User
 from bot.service.guild import GuildSettings, save_guild
 from bot.service.testing import PRIVATE, Harness
 
@@ -94,3 +94,28 @@ async def test_taking_away_days_does_not_claim_a_running_clock_stands_still(h: H
     await start(h, HERE, ANN, BOB, away_days=False)
     reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
     assert "Your clocks stand still then" not in reply.text, reply.text
+
+
+async def test_the_refusal_of_days_away_during_an_automatic_day_gives_advice_that_works(
+    h: Harness,
+) -> None:
+    """ann missed a deadline and was given an automatic away day. She now wants three days
+    off (or presses Away for a day on the reminder that follows): refused, "You are already
+    away from ... Come back first with /tora away back:True, or choose other days." She
+    does as told: `/tora away back:True` is refused too ("given automatically ... not ended
+    early"). The advice should work, or the refusal should say what does (a start after
+    the automatic day's end)."""
+    await save_guild(h.running._ctx.store, HERE.guild_id, GuildSettings(auto_away=True))
+    await start(h, HERE, ANN, BOB)
+    await h.advance(10 * HOUR)  # the automatic day, to START + 34 h
+    try:
+        await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    except Refused as refused:
+        advice = str(refused)
+    else:
+        return  # taken (e.g. after the automatic day): fine
+    if "back:True" in advice:
+        try:
+            await h.running.back(HERE.guild_id, ANN)
+        except Refused as again:
+            raise AssertionError(f"advised: {advice!r}; then refused: {again}") from None
