@@ -119,3 +119,26 @@ async def test_the_refusal_of_days_away_during_an_automatic_day_gives_advice_tha
             await h.running.back(HERE.guild_id, ANN)
         except Refused as again:
             raise AssertionError(f"advised: {advice!r}; then refused: {again}") from None
+
+
+async def test_a_tournament_games_setup_deadline_honours_a_players_time_away(h: Harness) -> None:
+    """A Swiss event whose away days stop its clocks ("away days stop its clocks", the
+    default). p2 is away for three days when the round begins: the TORA game's setup
+    deadline is set a turn's time from now as if nobody were away, so the setup lapses in
+    the middle of p2's time away ("setup lapsed"), scored as a forfeit loss for p2 when p1
+    did choose. The setup's clock should stand still while the player is away (the deadline
+    after their return), as a running turn's does."""
+    import event_helpers as events
+
+    desk = await events.desk_of(h)
+    await events.create(desk, "Cup", "tora", "swiss", rounds=1)
+    for n in (1, 2):
+        await desk.join(events.HERE, events.user(n), "Cup")
+    await h.running.away(events.GUILD, events.user(2), h.clock.now(), 3)
+    back = h.clock.now() + 3 * DAY
+    await desk.begin(events.HERE, events.ADMIN, "Cup", admin=True)
+    await h.settle()
+    assert h.store is not None
+    [game] = await h.store.hosting.live()
+    assert game.phase == "setup" and game.due_at is not None
+    assert game.due_at > back, (game.due_at - h.clock.now()) / HOUR
