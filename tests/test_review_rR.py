@@ -142,3 +142,20 @@ async def test_a_tournament_games_setup_deadline_honours_a_players_time_away(h: 
     [game] = await h.store.hosting.live()
     assert game.phase == "setup" and game.due_at is not None
     assert game.due_at > back, (game.due_at - h.clock.now()) / HOUR
+
+
+async def test_a_look_in_a_missed_torishogi_turn_does_not_silence_the_next_deadlines_reminder(
+    h: Harness,
+) -> None:
+    """ToriShogi (a turn cannot pass): ann glances at her board, then misses her deadline;
+    her clock starts again ("missed turns in a row: 1 of 3 before a forfeit"). Her first
+    glance keeps every later reminder of that position away: no reminder before the second
+    missed deadline, nor before the third, which forfeits the match. Each new deadline
+    should bring its reminder (a look before a missed deadline says nothing of the next)."""
+    await start(h, HERE, ANN, BOB)
+    await h.running.board(HERE, ANN)  # she looked at her first turn
+    await h.advance(10 * HOUR)  # missed: her clock starts again, 10 h
+    assert "missed turns in a row: 1" in h.delivery.texts(HERE.channel_id)[-1]
+    await h.advance(9 * HOUR)  # past 80 % of the new deadline
+    reminders = [text for text in dms(h, ANN) if text.startswith("Reminder")]
+    assert reminders, "no reminder before her second missed deadline"
