@@ -300,3 +300,17 @@ async def test_away_days_cut_off_by_a_crash_still_stop_the_running_clock(
     await h.advance(9 * HOUR)  # past the old deadline, well within her days away
     said = h.delivery.texts(HERE.channel_id)
     assert not any("deadline" in text for text in said), said[-1]
+
+
+async def test_a_reminder_in_a_match_without_away_days_offers_no_away_day(h: Harness) -> None:
+    """A tournament game whose clock runs on through time away: its reminder offers no away
+    day (neither the words nor the Away for a day button), which would be spent for nothing."""
+    await started(h, away_days=False)
+    await h.advance(8 * HOUR)  # 80 % of her turn
+    [reminder] = [
+        d.message
+        for d in h.delivery.user(ANN.id)
+        if d.kind == PRIVATE and d.message.text.startswith("Reminder")
+    ]
+    assert "Away for a day" not in reminder.text, reminder.text
+    assert "away" not in str(reminder.buttons), reminder.buttons

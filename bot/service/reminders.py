@@ -48,7 +48,7 @@ async def reminder(ctx: Context, table: Table) -> None:
         mail.private(
             user,
             said,
-            buttons=("away",),
+            buttons=("away",) if table.terms.away_days else (),
             turn=table.turn,
             back=table.rewinds,
             notice=REMINDER,
@@ -92,10 +92,11 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
                 limit=limit,
             )
         )
-    lines.append(
-        _(
-            "Away from your games? Press Away for a day, or take away days with {command}.",
-            command=ctx.cmd("away", localized=True),
+    if table.terms.away_days:  # (else time away does not stop this match's clock)
+        lines.append(
+            _(
+                "Away from your games? Press Away for a day, or take away days with {command}.",
+                command=ctx.cmd("away", localized=True),
+            )
         )
-    )
     return " ".join(lines)
