@@ -387,3 +387,24 @@ async def test_a_look_before_a_takeback_does_not_hold_back_the_replayed_turns_re
     await h.settle()
     await h.advance(8 * HOUR)  # past 50 % and 80 % of his turn 2 as replayed
     assert any(text.startswith("Reminder: your turn against ann") for text in dms(h, BOB))
+
+
+async def test_reminders_turned_off_during_a_turn_send_none_for_that_turn(h: Harness) -> None:
+    """ann picks "no reminders" two hours into her turn: the 80 % reminder scheduled when
+    it began is not sent (the choice is read again when it comes)."""
+    await started(h)
+    await h.advance(2 * HOUR)
+    await wants(h, ANN, reminders="none")
+    await h.advance(7 * HOUR)  # past 80 % of her turn
+    assert not any(text.startswith("Reminder") for text in dms(h, ANN))
+
+
+async def test_reminders_changed_during_a_turn_come_at_the_new_choice(h: Harness) -> None:
+    """A reminder scheduled at 80 % when the turn began, then the choice changed to 1 h
+    before the deadline: the 80 % one is not sent, the 1 h one is."""
+    await started(h)
+    await wants(h, ANN, reminders="h1")
+    await h.advance(8.5 * HOUR)  # past 80 % of her turn
+    assert not any(text.startswith("Reminder") for text in dms(h, ANN))
+    await h.advance(HOUR / 2)  # 1 h before her deadline
+    assert dms(h, ANN)[-1].startswith("Reminder: your turn against bob (Opposition) ends in 1 h")

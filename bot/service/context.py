@@ -229,6 +229,17 @@ class Context:
         wants = await notify_of(self.store, user, hosted.guild_id)
         return self._reminder(wants, terms, hosted, side, after)
 
+    async def wants_reminder(self, terms: Terms, hosted: Hosted, side: Side, now: float) -> bool:
+        """Whether ``side``'s player, as they want reminders now, wants the one of their
+        running turn that is due (``hosted.remind_at``, scheduled from their choice when
+        the turn began): one they have turned off or moved since is not sent."""
+        scheduled = hosted.remind_at
+        if scheduled is None or hosted.due_at is None:
+            return False
+        wants = await notify_of(self.store, hosted.player(side), hosted.guild_id)
+        times = wants.reminders(hosted.due_at, timing.turn_time(terms, hosted, side))
+        return any(scheduled - 1 <= when <= now for when in times)
+
     @staticmethod
     def _reminder(
         wants: Notify, terms: Terms, hosted: Hosted, side: Side, after: float

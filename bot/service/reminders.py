@@ -33,12 +33,15 @@ async def has_looked(ctx: Context, table: Table, side: Side) -> bool:
 
 
 async def reminder(ctx: Context, table: Table) -> None:
-    """A reminder the player to act wants now (``notify``), unless they acted (staged an
-    action) or looked at their board since their turn began; then the next one's time."""
+    """A reminder the player to act wants now (``notify``, read again: they may have
+    changed their choice since it was scheduled), unless they acted (staged an action) or
+    looked at their board since their turn began; then the next one's time."""
     hosted, game = table.hosted, table.game
     side = game.side
-    nxt = await ctx.next_reminder(table.terms, hosted, side, ctx.now())
-    if game.staged() or await has_looked(ctx, table, side):
+    now = ctx.now()
+    nxt = await ctx.next_reminder(table.terms, hosted, side, now)
+    wanted = await ctx.wants_reminder(table.terms, hosted, side, now)
+    if not wanted or game.staged() or await has_looked(ctx, table, side):
         await ctx.update(table, replace(hosted, remind_at=nxt))
         return
     user = hosted.player(side)
