@@ -408,3 +408,18 @@ async def test_reminders_changed_during_a_turn_come_at_the_new_choice(h: Harness
     assert not any(text.startswith("Reminder") for text in dms(h, ANN))
     await h.advance(HOUR / 2)  # 1 h before her deadline
     assert dms(h, ANN)[-1].startswith("Reminder: your turn against bob (Opposition) ends in 1 h")
+
+
+async def test_a_look_in_a_missed_torishogi_turn_does_not_silence_the_next_deadlines_reminder(
+    h: Harness,
+) -> None:
+    """ToriShogi cannot pass a turn: a missed deadline starts ann's clock again on the same
+    turn number. Her look before that deadline says nothing of the next one: its reminder
+    comes."""
+    await started(h)
+    await h.running.board(HERE, ANN)  # she looked at her first turn
+    await h.advance(10 * HOUR)  # missed: her clock starts again, 10 h
+    assert "missed turns in a row: 1" in h.delivery.texts(HERE.channel_id)[-1]
+    await h.crash()  # the look is forgotten in the store too
+    await h.advance(8 * HOUR)  # 80 % of the new deadline
+    assert any(text.startswith("Reminder") for text in dms(h, ANN))

@@ -274,11 +274,17 @@ class Context:
         *,
         choice: tuple[Side, SetupChoice] | None = None,
         drop_choices: bool = False,
+        unlook: Side | None = None,
     ) -> None:
+        """Save the hosted match's new state with its posts, a player's setup choice (or
+        all of them gone) and, for ``unlook``, that side's look at its board forgotten: its
+        turn's clock started again, and the new deadline reminds them."""
         posts = mail.posts if mail else []
         saved = await self.store.hosting.update(
-            hosted, posts, choice=choice, drop_choices=drop_choices
+            hosted, posts, choice=choice, drop_choices=drop_choices, unlook=unlook
         )
+        if unlook is not None:
+            table.looked.pop(hosted.player(unlook), None)
         self.committed(table, saved, posts)
 
     def committed(self, table: Table, saved: Hosted, posts: Sequence[Post]) -> None:
