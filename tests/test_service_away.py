@@ -192,6 +192,22 @@ async def test_coming_back_during_an_automatic_away_day_keeps_the_day_to_play_th
     await h.running.end_turn(HERE, ANN)  # she plays it
 
 
+async def test_days_away_refused_during_an_automatic_day_are_advised_after_it(
+    h: Harness,
+) -> None:
+    """Days away asked for during an automatic day are refused, and the refusal does not
+    advise coming back first (an automatic day is not ended early): days after it are
+    taken."""
+    await auto_away_here(h)
+    await started(h)
+    await h.advance(10 * HOUR)  # the automatic day, to START + 34 h
+    with pytest.raises(Refused, match="given automatically") as refused:
+        await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert "back:True" not in str(refused.value)
+    assert f"<t:{int(START + 34 * HOUR)}:f>" in str(refused.value)
+    await h.running.away(HERE.guild_id, ANN, START + 34 * HOUR, 3)  # as advised
+
+
 async def test_an_automatic_away_day_is_off_per_player_or_per_server(h: Harness) -> None:
     store = h.running._ctx.store
     await auto_away_here(h)

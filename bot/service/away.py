@@ -16,7 +16,7 @@ from rules import Side
 from storage import Away, Hosted, Post, Store
 
 from . import absence
-from .context import Mail
+from .context import Context, Mail
 from .errors import Refused
 from .host import Host
 from .models import Reply, User, is_robot
@@ -91,15 +91,7 @@ class Absences(Host):
         taken = await ctx.store.aways(guild_id, [user.id], now)
         for other in taken:
             if other.starts_at < away.ends_at and away.starts_at < other.ends_at:
-                raise Refused(
-                    _(
-                        "You are already away from {start} until {end}. Come back first with "
-                        "{command}, or choose other days.",
-                        start=moment(other.starts_at, now, localized=True),
-                        end=moment(other.ends_at, now, localized=True),
-                        command=ctx.cmd("away back:True", localized=True),
-                    )
-                )
+                raise Refused(_overlap_words(ctx, other, now))
         await ctx.store.save_player(user.id, user.name)
         told = await self._reclock(guild_id, user.id, Change(away), _away_words(away))
         return Reply(
@@ -256,6 +248,26 @@ class Absences(Host):
             and hosted.phase == PLAYING
             and user_id in (hosted.challenger_id, hosted.opposition_id)
         ]
+
+
+def _overlap_words(ctx: Context, other: Away, now: float) -> str:
+    """Why days away that overlap ``other`` are refused, and what to do: come back first,
+    or, ``other`` being an automatic day (not ended early), take days after it."""
+    if other.automatic:
+        return _(
+            "You are already away until {end}: that away day was given automatically, to "
+            "save a turn that reached its deadline, and it is not ended early. Take days that "
+            "begin after it ({command}).",
+            end=moment(other.ends_at, now, localized=True),
+            command=ctx.cmd("away start:", localized=True),
+        )
+    return _(
+        "You are already away from {start} until {end}. Come back first with {command}, or "
+        "choose other days.",
+        start=moment(other.starts_at, now, localized=True),
+        end=moment(other.ends_at, now, localized=True),
+        command=ctx.cmd("away back:True", localized=True),
+    )
 
 
 def _not_away_words(command: str, automatic: list[Away], now: float) -> str:
