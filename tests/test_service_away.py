@@ -330,3 +330,12 @@ async def test_a_reminder_in_a_match_without_away_days_offers_no_away_day(h: Har
     ]
     assert "Away for a day" not in reminder.text, reminder.text
     assert "away" not in str(reminder.buttons), reminder.buttons
+
+
+async def test_taking_away_days_says_which_clocks_run_on(h: Harness) -> None:
+    """ann's only match here is a game without away days (a tournament's choice): the
+    answer to her days away does not say her clocks stand still, but that this one runs on."""
+    await started(h, away_days=False)
+    reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
+    assert "Your clocks stand still then" not in reply.text, reply.text
+    assert "1 match of yours here keeps its clock running then" in reply.text

@@ -93,19 +93,17 @@ class Absences(Host):
             if other.starts_at < away.ends_at and away.starts_at < other.ends_at:
                 raise Refused(_overlap_words(ctx, other, now))
         await ctx.store.save_player(user.id, user.name)
-        told = await self._reclock(guild_id, user.id, Change(away), _away_words(away))
+        told, runs_on = await self._reclock(guild_id, user.id, Change(away), _away_words(away))
         return Reply(
-            _(
-                "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
-                "year). Your clocks stand still then; {told}. Come back early with the button "
-                "or {command}: the days not begun are given back.",
-                start=moment(away.starts_at, now, localized=True),
-                end=moment(away.ends_at, now, localized=True),
-                days=ngettext("{n} day", "{n} days", days),
-                left=left - days,
-                allowed=allowed,
-                told=ngettext("{n} match was told", "{n} matches were told", told),
-                command=ctx.cmd("away back:True", localized=True),
+            _taken_words(
+                ctx,
+                away,
+                now,
+                ngettext("{n} day", "{n} days", days),
+                left - days,
+                allowed,
+                told,
+                runs_on,
             ),
             buttons=("back",),
         )
@@ -179,22 +177,28 @@ class Absences(Host):
             lines = [_("This server gives no away days (its admins set none).")]
         return Reply("\n".join(lines), buttons=("back",) if taken else ())
 
-    async def _reclock(self, guild_id: int, user_id: int, change: Change, words: Words) -> int:
+    async def _reclock(
+        self, guild_id: int, user_id: int, change: Change, words: Words
+    ) -> tuple[int, int]:
         """Save ``change`` of ``user_id``'s away days with what it does to their matches in
         the server, in one transaction (a crash never leaves away days stored whose clocks
         still run): each running turn of theirs gets its deadline anew (``_moved``), and
         each of their matches there is told, in the server's language. The matches are
-        held (their locks) from the read to the save. Returns how many were told."""
+        held (their locks) from the read to the save. Returns how many were told, and how
+        many of their matches there keep their clocks running (they have no away days)."""
         ctx = self._ctx
         language = await ctx.server_language(guild_id)
         async with contextlib.AsyncExitStack() as held:
             tables = await self._held(guild_id, user_id, held)
             aways = change.applied(await ctx.store.aways(guild_id, [user_id], ctx.now()))
             moved: list[tuple[Table, Hosted, Mail]] = []
+            runs_on = 0
             for table in tables:
                 side = table.hosted.side_of(user_id)
+                if side is not None and not table.terms.away_days:
+                    runs_on += 1  # (a match without away days: its clock runs on, untold)
                 if side is None or not table.terms.away_days:
-                    continue  # (a match without away days: its clock runs on, untold)
+                    continue
                 changed = await self._moved(table, user_id, aways)
                 mail = Mail(table.channel_id)
                 other = changed.player(side.other)
@@ -207,7 +211,7 @@ class Absences(Host):
             for (table, _, mail), hosted in zip(moved, saved, strict=True):
                 ctx.committed(table, hosted, mail.posts)
                 self._settle(table)
-        return len(moved)
+        return len(moved), runs_on
 
     async def _held(
         self, guild_id: int, user_id: int, held: contextlib.AsyncExitStack
@@ -248,6 +252,49 @@ class Absences(Host):
             and hosted.phase == PLAYING
             and user_id in (hosted.challenger_id, hosted.opposition_id)
         ]
+
+
+def _taken_words(
+    ctx: Context,
+    away: Away,
+    now: float,
+    days: str,
+    left: int,
+    allowed: int,
+    told: int,
+    runs_on: int,
+) -> str:
+    """The answer to days away taken: when, what is left, how many matches were told, and
+    the matches whose clocks run on meanwhile (``runs_on``: a tournament's without away
+    days), so that the player does not leave trusting every clock to stand still."""
+    said = dict(
+        start=moment(away.starts_at, now, localized=True),
+        end=moment(away.ends_at, now, localized=True),
+        days=days,
+        left=left,
+        allowed=allowed,
+        told=ngettext("{n} match was told", "{n} matches were told", told),
+        command=ctx.cmd("away back:True", localized=True),
+    )
+    if runs_on:
+        return ngettext(
+            "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
+            "year). {n} match of yours here keeps its clock running then (a tournament's "
+            "choice: play it meanwhile); your other clocks stand still, and {told}. Come back "
+            "early with the button or {command}: the days not begun are given back.",
+            "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
+            "year). {n} matches of yours here keep their clocks running then (a tournament's "
+            "choice: play them meanwhile); your other clocks stand still, and {told}. Come "
+            "back early with the button or {command}: the days not begun are given back.",
+            runs_on,
+            **said,
+        )
+    return _(
+        "You are away from {start} until {end} ({days}; {left} of {allowed} left this "
+        "year). Your clocks stand still then; {told}. Come back early with the button "
+        "or {command}: the days not begun are given back.",
+        **said,
+    )
 
 
 def _overlap_words(ctx: Context, other: Away, now: float) -> str:
