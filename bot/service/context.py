@@ -20,7 +20,7 @@ from .offload import Offload
 from .outbox import encode_buttons
 from .phases import ENDED
 from .ports import Attachment, Clock, Pointing, Renderer, Status
-from .stops import Interval, away_users, stops_by_side, stops_of
+from .stops import Interval, away_users, merged, run_until, stops_by_side, stops_of
 from .table import Table
 from .terms import Settings, Terms
 
@@ -255,13 +255,18 @@ class Context:
         """When ``side``'s clock stands still from now on."""
         return await stops_of(self.store, terms, hosted, side, self.now())
 
-    def new_clock(self, hosted: Hosted, seconds: float) -> Hosted:
-        """A deadline ``seconds`` from now, with its reminder."""
-        now = self.now()
+    async def setup_clock(self, terms: Terms, hosted: Hosted) -> Hosted:
+        """The setup's deadline, a turn's time from now, with its reminder: that time runs
+        while neither player's clock stands still (their time away where the match's away
+        days apply, their weekends off), so that a player away is not called off (in a
+        tournament: scored a forfeit) before they are back."""
+        now, seconds = self.now(), terms.turn_seconds
+        found = await stops_by_side(self.store, terms, hosted, tuple(Side), now)
+        stops = merged([*found[Side.CHALLENGER], *found[Side.OPPOSITION]])
         return replace(
             hosted,
-            due_at=now + seconds,
-            remind_at=now + self.settings.remind_at * seconds,
+            due_at=run_until(now, seconds, stops),
+            remind_at=run_until(now, self.settings.remind_at * seconds, stops),
             paused_left=None,
         )
 
