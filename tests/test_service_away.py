@@ -339,3 +339,28 @@ async def test_taking_away_days_says_which_clocks_run_on(h: Harness) -> None:
     reply = await h.running.away(HERE.guild_id, ANN, h.clock.now(), 3)
     assert "Your clocks stand still then" not in reply.text, reply.text
     assert "1 match of yours here keeps its clock running then" in reply.text
+
+
+async def test_an_automatic_away_day_stops_the_clock_of_the_players_other_matches_too(
+    h: Harness,
+) -> None:
+    """An automatic away day is a time away in the server: ann's other match, her turn
+    too, stands still through it (its deadline moved by the day, its channel told), rather
+    than being missed in the middle of it."""
+    there = Place(guild_id=HERE.guild_id, channel_id=101)
+    cat = User(3, "cat")
+    await auto_away_here(h)
+    await started(h)  # ann's turn, due in 10 h
+    terms = Terms(turn_seconds=20 * HOUR, game="torishogi")
+    await h.running.challenge(there, ANN, cat, terms)
+    await h.running.accept(there, cat)
+    await h.settle()  # ann's turn there too, due in 20 h
+    await h.advance(10 * HOUR)  # the first deadline: an automatic day, to START + 34 h
+    assert "gave them one of their away days" in last_post(h)
+    assert "is away from" not in last_post(h)  # (told once here: the day's own note)
+    told = h.delivery.texts(there.channel_id)[-1]
+    assert "ann (Challenger) is away from" in told and f"<t:{int(START + 44 * HOUR)}:f>" in told
+    await h.advance(11 * HOUR)  # past the old deadline there, within her away day
+    assert not any("deadline" in text for text in h.delivery.texts(there.channel_id))
+    hosted = await h.running.records.live_in_channel(there.channel_id)
+    assert hosted is not None and hosted.due_at == START + 44 * HOUR  # 10 h left after it

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from bot.i18n import SOURCE, current, speaking
 from rules import GameView, Side
-from storage import Hosted, Post, SetupChoice, Store, TurnStart
+from storage import Away, Hosted, Post, SetupChoice, Store, TurnStart
 
 from . import timing
 from .languages import KeptLanguages
@@ -105,6 +105,9 @@ class Context:
     languages: KeptLanguages  # the players' and servers' languages, kept (``Records``'s too)
     touched: Callable[[int], None] = lambda hosted_id: None  # a hosted match's state was saved
     ended: list[Hosted] = field(default_factory=list)  # ended, not yet told to on_ended's listeners
+    # automatic away days given at a deadline (with the hosted match whose turn it saved),
+    # whose player's other matches have yet to stand still through them (``Absences``)
+    given: list[tuple[Away, int]] = field(default_factory=list)
 
     def now(self) -> float:
         return self.clock.now()
