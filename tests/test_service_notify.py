@@ -423,3 +423,14 @@ async def test_a_look_in_a_missed_torishogi_turn_does_not_silence_the_next_deadl
     await h.crash()  # the look is forgotten in the store too
     await h.advance(8 * HOUR)  # 80 % of the new deadline
     assert any(text.startswith("Reminder") for text in dms(h, ANN))
+
+
+async def test_the_setup_reminder_is_not_sent_to_a_player_who_wants_no_reminders(
+    h: Harness,
+) -> None:
+    await wants(h, ANN, reminders="none")
+    await h.running.challenge(HERE, ANN, BOB, Terms(turn_seconds=10 * HOUR))
+    await h.running.accept(HERE, BOB)
+    await h.advance(8 * HOUR)  # 80 % of the setup's time, neither has chosen
+    assert not any("choose your setup" in text for text in dms(h, ANN))
+    assert any(text.startswith("Reminder: choose your setup") for text in dms(h, BOB))
