@@ -13,6 +13,7 @@ import zoneinfo
 import pytest
 from test_service_games import torii_until_the_monkeys_pause
 
+from bot.app.answers import Unusable
 from bot.app.callers import Caller
 from bot.app.time_off import TimeOff
 from bot.service import Place, Refused, Terms, User
@@ -364,3 +365,12 @@ async def test_an_automatic_away_day_stops_the_clock_of_the_players_other_matche
     assert not any("deadline" in text for text in h.delivery.texts(there.channel_id))
     hosted = await h.running.records.live_in_channel(there.channel_id)
     assert hosted is not None and hosted.due_at == START + 44 * HOUR  # 10 h left after it
+
+
+async def test_away_naming_both_days_and_until_is_refused(h: Harness) -> None:
+    """`/tora away days:3 until:2027-01-20` says two things: it is refused, naming both,
+    rather than taking the days and ignoring the date."""
+    caller = Caller(ANN, HERE.guild_id, HERE.channel_id)
+    with pytest.raises(Unusable, match="not both"):
+        await TimeOff(h.running).away(caller, days=3, until="2027-01-20")
+    assert await h.running._ctx.store.aways(HERE.guild_id, [ANN.id], h.clock.now()) == []
