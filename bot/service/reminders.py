@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.i18n import _, ngettext, speaking, word
+from bot.i18n import _, speaking, word
 from rules import Side
 
 from .context import Context, Mail
@@ -74,12 +74,8 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
             moment=moment(due, now, localized=True),
         )
     else:
-        first = ngettext(
-            "Reminder: your turn against {player} ends in {time} ({moment}); {n} action staged "
-            "so far.",
-            "Reminder: your turn against {player} ends in {time} ({moment}); {n} actions staged "
-            "so far.",
-            len(table.game.staged()),
+        first = _(  # (sent only while nothing is staged: no count of staged actions)
+            "Reminder: your turn against {player} ends in {time} ({moment}).",
             player=table.who(side.other),
             time=duration(due - now, localized=True),
             moment=moment(due, now, localized=True),
