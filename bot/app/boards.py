@@ -43,7 +43,7 @@ from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
 from .board_memo import RECORDS, STATES, Kept, States, fingerprint, record_key, versioned
-from .listing import ending_words
+from .listing import closing_words
 from .page_words import page_text, setup_text
 from .pictures import BytesCache, worded
 
@@ -248,7 +248,7 @@ class Boards:
             return None
         if look.outcome is not None:
             return result_words(look.outcome, look.names, localized=True)
-        return ending_words(hosted.ending)
+        return closing_words(hosted, look.names)
 
     async def _moves(self, look: Look) -> list[dict[str, Any]]:
         """Every finished turn's actions in words and notation, from the public record's
