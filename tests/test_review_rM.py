@@ -1,47 +1,69 @@
-"""Review rM: the pictures (render/, bot/app/pictures.py, board_memo.py, the drawing
-workers). One failing test per bug found."""
+"""Review rM: the pictures (render/, bot/app/pictures.py). One failing test per bug."""
 
 from __future__ import annotations
 
-from bot.app import guide
-from bot.i18n import speaking
+import io
+from dataclasses import replace
+from pathlib import Path
+
+from PIL import Image
+
+from bot.app.pictures import PillowRenderer
+from bot.service import Place, Terms, User
+from bot.service.testing import DigestRenderer, Harness
+from storage import Config
+
+HERE = Place(guild_id=1, channel_id=100)
+LONGEST = "Bartholomew Montgomery-Whitfield"  # 32 characters: Discord's longest name
+HOUR = 3600.0
 
 
-async def test_the_quick_start_picture_is_drawn_in_the_readers_language() -> None:
-    """/tora help in a Japanese (or German...) channel: the quick start's text is Japanese,
-    but its coordinates picture's status strip still says "Round 1", "Challenger (...) to
-    act", "3 of 3 actions left" in English (render.coordinates.coordinates_of takes no
-    language, and is cached once per game). It should be drawn in the reader's language, as
-    every other status strip is (docs/RENDER.md: every image's own words are converted)."""
-    for game in ("tora", "torishogi", "torii"):
-        with speaking("en"):
-            english = await guide.quick_start(None, None, game)  # type: ignore[arg-type]
-        with speaking("ja"):
-            japanese = await guide.quick_start(None, None, game)  # type: ignore[arg-type]
-        assert japanese.text != english.text  # the quick start's words are Japanese
-        assert japanese.files[0].data != english.files[0].data, f"{game}: the English picture"
+def _strip(png: bytes, height: int) -> bytes:
+    image = Image.open(io.BytesIO(png)).convert("RGB")
+    return image.crop((0, 0, image.width, height)).tobytes()
 
 
-async def test_the_web_boards_paused_clock_is_worded_in_the_pictures_language(h) -> None:
-    """A paused match of a Japanese server, on its web page: the board picture's strip is
-    Japanese ("ann の手番"...) but its time reads "paused, 10 h left" in English, because
-    the look words its standing time in English (bot/service/looking.py, _standing_time:
-    speaking(SOURCE)) and the web board draws it as it is. On Discord the same board says
-    "一時停止中・残り10時間" (Context.board_file words the deadline in the image's
-    language); the web picture should too."""
-    from test_service_takebacks import ANN, BOB, HERE, started
+class _Recording(DigestRenderer):
+    """The harness's renderer, keeping what each public board is drawn from."""
 
-    from bot.app.boards import Boards
+    def __init__(self) -> None:
+        self.boards: list[tuple[object, object]] = []
 
-    await started(h)  # a ToriShogi match, ann against bob
-    await h.running.records.choose_server_language(HERE.guild_id, "ja")
-    await h.running.pause(HERE, ANN)
-    await h.running.pause(HERE, BOB)
-    await h.settle()
-    boards = Boards(h.running)
-    look = await h.running.look(1)
-    language = await boards.language(look)
-    assert language == "ja"
-    info = Boards._drawn(look, None, False, language).paint.args[1]  # what the picture shows
-    assert info.deadline, "the pause is shown"
-    assert "paused" not in info.deadline, f"English on a Japanese picture: {info.deadline!r}"
+    def board(self, view, status, language="en"):  # type: ignore[no-untyped-def]
+        self.boards.append((view, status))
+        return super().board(view, status, language)
+
+
+async def test_the_waiting_players_time_left_shows_on_the_board_whatever_their_name(
+    tmp_path: Path,
+) -> None:
+    """A bank clock, the waiting player named with Discord's longest name: the turn post's
+    board picture should show that player's time left ("... · Bartholomew ... 15 h"), as
+    the README promises ("each player's time left is ... on the board picture"). The
+    status's deadline carries the waiting player's whole name (bot/service/table.py,
+    ``_deadline_text``), so the strip's sentence is cut with an ellipsis before the time:
+    15 h left and 3 h left give the very same picture."""
+    recording = _Recording()
+    harness = Harness(Config(path=tmp_path / "db.sqlite"), renderer=recording)
+    await harness.open()
+    try:
+        ann, bob = User(1, "ann"), User(2, LONGEST)
+        terms = Terms(
+            turn_seconds=10 * HOUR, game="torishogi", clock="bank", bank_seconds=5 * HOUR
+        )
+        await harness.running.challenge(HERE, ann, bob, terms)
+        await harness.running.accept(HERE, bob)
+        await harness.settle()
+        for user, move in ((ann, "e4e5"), (bob, "d6e5")):
+            await harness.running.play(HERE, user, move)
+            await harness.running.end_turn(HERE, user)
+            await harness.settle()
+        view, status = recording.boards[-1]
+    finally:
+        await harness.close()
+    deadline = status.deadline  # type: ignore[attr-defined]
+    assert deadline.endswith(f"{LONGEST} 15 h"), deadline  # bob waits with 15 h left
+    fewer = replace(status, deadline=deadline[: -len("15 h")] + "3 h")  # type: ignore[type-var]
+    drawn = PillowRenderer(0)
+    same = _strip(drawn.board(view, status), 62) == _strip(drawn.board(view, fewer), 62)
+    assert not same, "15 h and 3 h left give the same board: the time left is cut off"
