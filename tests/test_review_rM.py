@@ -111,3 +111,38 @@ async def test_the_waiting_players_time_left_shows_on_the_board_whatever_their_n
     drawn = PillowRenderer(0)
     same = _strip(drawn.board(view, status), 62) == _strip(drawn.board(view, fewer), 62)
     assert not same, "15 h and 3 h left give the same board: the time left is cut off"
+
+
+def test_a_provisional_rating_stays_marked_on_the_ladder_picture_whatever_the_name() -> None:
+    """/tora-ladder show: a provisional rating is marked "?" (the text says "1500?" and "?
+    provisional: too few recent games..."); the ladder picture puts the "?" after the name
+    (bot/ladder/boards.py, ``Page.rows``: ``f"{line.name} ?"``) and then cuts the name to its
+    column (render/ladder.py, ``_row``: ``fit``), so with a long name the "?" is cut off and
+    the picture shows the provisional rating as a settled one. It should stay marked."""
+    from bot.ladder.boards import Line, Page
+    from storage.competitions.ladders import LadderKey
+
+    def picture(provisional: bool) -> bytes:
+        line = Line(1, 7, LONGEST, 1500.0, 300.0, provisional, 3, 2, 1, 0, streak=1, trend=12.0)
+        return Page(LadderKey(1, "short", 1), 1, 1, [line]).drawing()()
+
+    assert picture(True) != picture(False), "the provisional mark is cut off with the name"
+
+
+async def test_a_plans_picture_shows_the_opponents_expected_actions_picked_so_far(h) -> None:
+    """Plan a reply (the Plan button, /tora-match plan) in TORA: ann picks bob's expected
+    turn action by action, but the panel's picture stays the board as it is now, the same
+    bytes after every pick: the picked actions are never drawn (bot/service/drafting.py,
+    _shown: ``game.view_for(side)`` of a position where bob is to act shows nothing of
+    his staged actions), and the letters of a piece's next action point at a square where
+    the picture shows no piece (it moved in the pick before). The picture should show the
+    expected actions picked so far, as the Play panel's preview shows one's own."""
+    from test_service_plans import ANN, HERE, tora_turns_to_plan
+
+    theirs, _mine = await tora_turns_to_plan(h)
+    assert len(theirs) >= 2
+    before = (await h.running.draft_plan(HERE, ANN)).menu.picture
+    picked = await h.running.draft_plan(HERE, ANN, pick=theirs[0])
+    assert picked.theirs == (theirs[0],) and not picked.replying
+    assert picked.menu.picture is not None and before is not None
+    assert picked.menu.picture.data != before.data, f"{theirs[0]} picked, not drawn"
