@@ -146,3 +146,43 @@ async def test_a_plans_picture_shows_the_opponents_expected_actions_picked_so_fa
     assert picked.theirs == (theirs[0],) and not picked.replying
     assert picked.menu.picture is not None and before is not None
     assert picked.menu.picture.data != before.data, f"{theirs[0]} picked, not drawn"
+
+
+async def test_a_withdrawn_player_stays_marked_on_the_standings_picture_whatever_the_name(
+    h: Harness,
+) -> None:
+    """/tora-tournament standings of a Swiss: a player who left is "(withdrawn)" only on the
+    standings picture (its text leaves it to the image: tests/test_tournament_e2e.py). The
+    mark is put after the name (bot/tournament/event_tables.py, ``standings_table.shown``)
+    and the cell is then cut to the player column (render/event_table.py, ``_cells``:
+    ``fit(cell, face, 182 px)``), so a long name loses it: the picture shows the withdrawn
+    player as still playing. The mark should survive the cut."""
+    from dataclasses import replace as changed
+
+    from event_helpers import ADMIN, create, desk_of, snapshot, user
+    from event_helpers import HERE as HERE_EVENTS
+
+    from bot.tournament.event_tables import standings_table
+    from render.event_table import event_table_png
+
+    desk = await desk_of(h)
+    await create(desk, "Spring", "torishogi", "swiss", rounds=3)
+    leaver = User(4, LONGEST)
+    for player in (user(1), user(2), user(3), leaver):
+        await desk.join(HERE_EVENTS, player, "Spring")
+    await desk.begin(HERE_EVENTS, ADMIN, "Spring", admin=True)
+    await h.settle()
+    await desk.leave(HERE_EVENTS, leaver, "Spring")
+    await h.settle()
+    snap = await snapshot(h, "Spring")
+    assert h.store is not None
+    names = await h.store.events.names(e.player_id for e in snap.entries)
+    table = standings_table(snap, names)
+    marked = [row for row in table.rows if LONGEST in row[1]]
+    assert marked and "(withdrawn)" in marked[0][1]  # the table marks them
+    bare = tuple(
+        (row[0], LONGEST, *row[2:]) if LONGEST in row[1] else row for row in table.rows
+    )
+    assert event_table_png(table) != event_table_png(changed(table, rows=bare)), (
+        "the withdrawn player looks as if still playing: the mark is cut off with the name"
+    )
