@@ -12,7 +12,7 @@ from PIL import Image
 from bot.app import guide
 from bot.app.pictures import PillowRenderer
 from bot.i18n import speaking
-from bot.service import Place, Terms, User
+from bot.service import Place, Status, Terms, User
 from bot.service.testing import DigestRenderer, Harness
 from storage import Config
 
@@ -186,3 +186,72 @@ async def test_a_withdrawn_player_stays_marked_on_the_standings_picture_whatever
     assert event_table_png(table) != event_table_png(changed(table, rows=bare)), (
         "the withdrawn player looks as if still playing: the mark is cut off with the name"
     )
+
+
+async def test_an_aborted_matchs_final_board_does_not_read_as_a_running_turn(
+    tmp_path: Path,
+) -> None:
+    """/tora-match abort (or an admin's cancel) of a running match: the end post says "bob
+    (Opposition) aborted the match..." with "its final board", but that picture's strip
+    still reads "bob (Opposition) to move · due in 10 h", as a running turn's board does:
+    the game has no outcome, so the status keeps its deadline (bot/service/table.py,
+    ``Table.status``: ``over`` is ``game.is_over()`` alone) and the strip says who is to
+    move. The final board should say the match ended (no one to move, no deadline)."""
+    recording = _Recording()
+    harness = Harness(Config(path=tmp_path / "db.sqlite"), renderer=recording)
+    await harness.open()
+    try:
+        ann, bob = User(1, "ann"), User(2, "bob")
+        await harness.running.challenge(HERE, ann, bob, Terms(game="torishogi", turn_seconds=10 * HOUR))
+        await harness.running.accept(HERE, bob)
+        await harness.settle()
+        await harness.running.play(HERE, ann, "c3c4")
+        await harness.running.end_turn(HERE, ann)
+        await harness.settle()
+        await harness.running.abort(HERE, bob)
+        await harness.settle()
+        assert "aborted the match" in harness.delivery.texts(HERE.channel_id)[-1]
+        view, status = recording.boards[-1]  # the end post's final board
+    finally:
+        await harness.close()
+    drawn = PillowRenderer(0)
+    final = _strip(drawn.board(view, status), 62)  # type: ignore[arg-type]
+    for deadline in ("due in 10 h", ""):
+        running = Status("ann", "bob", deadline)  # the board of bob's running turn
+        assert final != _strip(drawn.board(view, running), 62), (  # type: ignore[arg-type]
+            f"the aborted match's final board reads as a running turn: {status}"
+        )
+
+
+async def test_the_board_now_is_not_kept_under_an_address_naming_another_picture(
+    tmp_path: Path,
+) -> None:
+    """The web page's board picture is fetched at ``board.png?flip=0&v=<digest of what it is
+    drawn from>`` and answered "public, max-age=60" (bot/web/public.py, ``_png``: NOW)
+    without looking at ``v``: a page still holding the last state (or any late fetch) gets
+    the new position under the old address, and caches keep it there for a minute. After a
+    takeback the state names that old address again, and a reader is shown the move that
+    was taken back. A picture at an address that does not name it should not be kept
+    (no-store), as the replay's pictures already are (FINISHED_TURN only for the right
+    ``v``)."""
+    from web_world import ANN as WEB_ANN
+    from web_world import BOB as WEB_BOB
+    from web_world import HERE as WEB_HERE
+    from web_world import World
+
+    async with World(tmp_path / "web.sqlite3") as w:
+        match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+        assert w.client is not None
+        start_url = (await w.get(f"/api/m/{match}"))[1]["board"]["url"]
+        async with w.client.get(start_url) as answer:
+            start_picture = await answer.read()
+        await w.service.play(WEB_HERE, WEB_ANN, "c3c4")
+        await w.service.end_turn(WEB_HERE, WEB_ANN)
+        async with w.client.get(start_url) as answer:  # a page a moment behind
+            late_picture, caching = await answer.read(), answer.headers["Cache-Control"]
+        await w.service.takeback(WEB_HERE, WEB_ANN)
+        await w.service.takeback(WEB_HERE, WEB_BOB)
+        again_url = (await w.get(f"/api/m/{match}"))[1]["board"]["url"]
+    assert again_url == start_url  # the takeback's state names the start's address again
+    assert late_picture != start_picture  # ...where c3c4's picture was answered
+    assert "no-store" in caching, f"c3c4's picture kept under the start's address: {caching}"
