@@ -92,9 +92,7 @@ async def test_the_waiting_players_time_left_shows_on_the_board_whatever_their_n
     await harness.open()
     try:
         ann, bob = User(1, "ann"), User(2, LONGEST)
-        terms = Terms(
-            turn_seconds=10 * HOUR, game="torishogi", clock="bank", bank_seconds=5 * HOUR
-        )
+        terms = Terms(turn_seconds=10 * HOUR, game="torishogi", clock="bank", bank_seconds=5 * HOUR)
         await harness.running.challenge(HERE, ann, bob, terms)
         await harness.running.accept(HERE, bob)
         await harness.settle()
@@ -180,9 +178,7 @@ async def test_a_withdrawn_player_stays_marked_on_the_standings_picture_whatever
     table = standings_table(snap, names)
     marked = [row for row in table.rows if LONGEST in row[1]]
     assert marked and "(withdrawn)" in marked[0][1]  # the table marks them
-    bare = tuple(
-        (row[0], LONGEST, *row[2:]) if LONGEST in row[1] else row for row in table.rows
-    )
+    bare = tuple((row[0], LONGEST, *row[2:]) if LONGEST in row[1] else row for row in table.rows)
     assert event_table_png(table) != event_table_png(changed(table, rows=bare)), (
         "the withdrawn player looks as if still playing: the mark is cut off with the name"
     )
@@ -202,7 +198,9 @@ async def test_an_aborted_matchs_final_board_does_not_read_as_a_running_turn(
     await harness.open()
     try:
         ann, bob = User(1, "ann"), User(2, "bob")
-        await harness.running.challenge(HERE, ann, bob, Terms(game="torishogi", turn_seconds=10 * HOUR))
+        await harness.running.challenge(
+            HERE, ann, bob, Terms(game="torishogi", turn_seconds=10 * HOUR)
+        )
         await harness.running.accept(HERE, bob)
         await harness.settle()
         await harness.running.play(HERE, ann, "c3c4")
