@@ -253,3 +253,26 @@ async def test_the_board_now_is_not_kept_under_an_address_naming_another_picture
     assert again_url == start_url  # the takeback's state names the start's address again
     assert late_picture != start_picture  # ...where c3c4's picture was answered
     assert "no-store" in caching, f"c3c4's picture kept under the start's address: {caching}"
+
+
+async def test_the_match_pages_picture_during_a_long_board_setup_is_the_long_board(h) -> None:
+    """A TORA match on the long board (17 x 17), both players choosing their setup: the
+    public match page (/m/<match>) shows a short 9 x 9 board with both armies in the
+    quick start's formation and "Challenger to act · 3 of 3 actions left" under it (the
+    quick start's coordinates picture: bot/app/boards.py, ``Boards._drawn``, whose key
+    names the game alone, ("start", False, "tora")), though the match is on the long board
+    and nobody is to act. It should show the match's own board (its size, its terrain),
+    and not a made-up position."""
+    from bot.app.boards import Boards
+    from render.tora.layout import layout_for
+
+    ann, bob = User(1, "ann"), User(2, "bob")
+    terms = Terms(options={"board": "long"}, turn_seconds=10 * HOUR)
+    await h.running.challenge(HERE, ann, bob, terms)
+    await h.running.accept(HERE, bob)
+    await h.settle()
+    look = await h.running.look(1)  # a spectator's
+    assert look.hosted.phase == "setup"
+    png = Boards._drawn(look, None, False, "en").paint()
+    width, _height = Image.open(io.BytesIO(png)).size
+    assert width == layout_for(17).width, f"a {width} px wide picture: the short board's"
