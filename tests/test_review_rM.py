@@ -276,3 +276,26 @@ async def test_the_match_pages_picture_during_a_long_board_setup_is_the_long_boa
     png = Boards._drawn(look, None, False, "en").paint()
     width, _height = Image.open(io.BytesIO(png)).size
     assert width == layout_for(17).width, f"a {width} px wide picture: the short board's"
+
+
+def test_a_series_next_games_first_board_carries_no_marks_of_the_game_before() -> None:
+    """A TORA series to a point target: the Opposition's General falls, round 1 ends, game 2
+    begins on a fresh board (R28) and the turn post shows it. That fresh board still
+    carries game 1's last turn: a numbered badge and a blue arrow starting on ann's own
+    Archer at v5h7 (bob's Archer moved v5h7-v6h7 in game 1; v6h7 is empty now) and a red
+    cross with a struck General on the empty v5h4, as if they happened on this board
+    (rules/tora/view.py, ``build_view``: ``last = game.turns[-1]`` whatever its game;
+    render draws it). A new game's board should show no last turn (so too after an agreed
+    reset on the long board)."""
+    from test_rules_outcomes import general_falls
+
+    from render import StatusInfo, board_of
+
+    game = general_falls(target=20)
+    view = game.view_for(None)
+    assert view.game_number == 2 and view.round == 1  # a fresh board
+    info = StatusInfo("ann", "bob", "due in 5 h")
+    fresh = replace(view, last_turn=(), last_turn_side=None, round_end=())
+    assert board_of(view, info) == board_of(fresh, info), (
+        f"game 1's marks on game 2's board: {view.last_turn} {view.round_end}"
+    )
