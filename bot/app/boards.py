@@ -219,8 +219,7 @@ class Boards:
             width, height = (await self._picture(look, None, flip, language)).size
             cells = {name: list(cell) for name, cell in sorted(layout[2])}
             known = self._layouts.keep(layout, {"width": width, "height": height, "cells": cells})
-        digest = hashlib.sha256(repr(drawn.key).encode()).hexdigest()[:12]
-        return {"url": f"{url}?flip={int(flip)}&v={digest}"} | known
+        return {"url": f"{url}?flip={int(flip)}&v={drawn.version}"} | known
 
     @staticmethod
     def _players(look: Look) -> list[dict[str, Any]]:
@@ -313,11 +312,14 @@ class Boards:
         return f"{game}-match-{hosted.id}.{game}", await self.records.record(hosted.match_id)
 
     # ---- pictures --------------------------------------------------------------------------
-    async def public_png(self, match: int, flip: bool, fallback: str = SOURCE) -> bytes:
+    async def public_png(self, match: int, flip: bool, fallback: str = SOURCE) -> tuple[bytes, str]:
         """The public board now, drawn from the other side with ``flip`` where the game's
-        drawing can, its words in the server's language (``fallback`` without a server)."""
+        drawing can, its words in the server's language (``fallback`` without a server);
+        and the version of what it is drawn from, which the state's address of it carries
+        (``_board_json``)."""
         look = await self.service.look(match)
-        return (await self._picture(look, None, flip, await self.language(look, fallback))).png
+        drawn = self._drawn(look, None, flip, await self.language(look, fallback))
+        return (await self._paint(drawn)).png, drawn.version
 
     async def replay_png(
         self, match: int, turn: int, flip: bool, fallback: str = SOURCE
@@ -390,6 +392,12 @@ class Drawn:
     view: GameView | None
     paint: Callable[[], bytes]
     cells: Callable[[Any], dict[str, Cell]]
+
+    @property
+    def version(self) -> str:
+        """A digest of ``key``: what a picture's address carries, so that a new picture has
+        a new address."""
+        return hashlib.sha256(repr(self.key).encode()).hexdigest()[:12]
 
 
 def no_cells(_view: Any) -> dict[str, Cell]:
