@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.i18n import SOURCE, _, speaking, word
+from bot.i18n.words import Language
 from bot.service import Hosted, MatchService, Refused, Terms
 from bot.service.looking import Look, Recent
 from bot.service.phases import ENDED, PLAYING, SETUP
@@ -365,7 +366,9 @@ class Boards:
                 status = replace(status, headline=setup_headline(look, look.setup))
         if view is None:  # before the game, for anyone: the game's start with its coordinates
             drawing = drawing_of(look.terms.game)
-            return Drawn(("start", False, look.terms.game), None, drawing.coordinates, no_cells)
+            words = Language(language)
+            paint = functools.partial(drawing.coordinates, words)
+            return Drawn(("start", False, look.terms.game, words), None, paint, no_cells)
         marks = None
         moves = look.moves
         if pick is not None and moves is not None:
