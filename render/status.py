@@ -56,8 +56,8 @@ class StatusInfo:
 
 def headline_of(info: StatusFields) -> str:
     """What to say in place of who is to act, if ``info`` says anything: before the game
-    (a player's setup drawn on their board) nobody is. Optional, so that any object with the
-    three fields still does."""
+    (a player's setup drawn on their board) and after a match called off nobody is.
+    Optional, so that any object with the three fields still does."""
     return str(getattr(info, "headline", ""))
 
 
