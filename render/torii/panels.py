@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 from render import palette as pal
 from render.fonts import draw_label, fit, font
 from render.palette import to_palette
-from render.status import StatusFields, headline_of, side_icon, words_of
+from render.status import StatusFields, deadline_parts, headline_of, side_icon, words_of
 from rules.sides import Side
 from rules.torii import View
 
@@ -59,7 +59,7 @@ def _strip(text: str, side: Side | None) -> Image.Image:
 
 
 def _sentence(view: View, info: StatusFields) -> str:
-    deadline = [info.deadline] if info.deadline else []
+    deadline = deadline_parts(info, view.side.other, font(FACE), NAME_ROOM)
     words = words_of(info)
     if view.outcome is not None:
         reason = view.outcome.partition("(")[2].rstrip(")")

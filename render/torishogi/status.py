@@ -15,7 +15,7 @@ from typing import Protocol
 from PIL import Image, ImageDraw
 
 from render.fonts import Font, draw_label, fit, font, label
-from render.status import headline_of, words_of
+from render.status import deadline_parts, headline_of, words_of
 from render.words import N_, Words
 from rules.sides import Side
 from rules.torishogi import View
@@ -151,7 +151,7 @@ def _describe(view: View, info: StatusFields, words: Words) -> list[list[str]]:
             else words._("{name} wins", name=names[view.winner])
         )
         return [[f"{head} ({reason})"], [head]]
-    deadline = [info.deadline] if info.deadline else []
+    deadline = deadline_parts(info, view.side.other, face, NAME_ROOM)
     headline = headline_of(info)
     if headline:  # nobody is to move: a match called off
         return [[headline, *deadline], [headline]]
