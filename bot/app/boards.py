@@ -359,10 +359,11 @@ class Boards:
         """What ``look``'s board picture is drawn from: its player's setup preview, the
         game's start with its coordinates before the game, else the view, pointing out the
         actions of piece ``pick``; its words in ``language``."""
-        view, status = look.view, look.status
-        if view is None and look.setup is not None and look.setup.preview is not None:
-            view = look.setup.preview  # a player's setup: the start as their choices make it
-            with speaking(language):
+        view = look.view
+        with speaking(language):
+            status = look.worded_status()  # the pause's time left in the picture's language
+            if view is None and look.setup is not None and look.setup.preview is not None:
+                view = look.setup.preview  # a player's setup: the start as their choices make it
                 status = replace(status, headline=setup_headline(look, look.setup))
         if view is None:  # before the game, for anyone: the game's start with its coordinates
             drawing = drawing_of(look.terms.game)
