@@ -510,3 +510,27 @@ async def test_the_board_now_is_kept_only_under_the_address_naming_it(w: World) 
     assert (await w.get(f"/api/m/{match}"))[1]["board"]["url"] == start_url
     assert late_picture != start_picture
     assert caching == "no-store"
+
+
+async def test_the_match_pages_picture_during_a_long_board_setup_is_the_long_board(
+    w: World,
+) -> None:
+    """A TORA match on the long board, both players choosing their setup: the public page
+    showed the quick start's picture (a short board, both armies in a made-up formation,
+    "Challenger to act · 3 of 3 actions left"). It shows the match's own board, no army on
+    it, and nobody to act."""
+    import io
+
+    from PIL import Image
+
+    from render.tora.layout import layout_for
+
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms(options={"board": "long"}))
+    await w.service.accept(HERE, BOB)
+    assert reply.stamp is not None
+    state = (await w.get(f"/api/m/{reply.stamp.match}"))[1]
+    assert state["phase"] == "setup"
+    async with w.client.get(state["board"]["url"]) as answer:  # type: ignore[union-attr]
+        picture = Image.open(io.BytesIO(await answer.read()))
+    assert picture.width == layout_for(17).width
+    assert state["board"]["width"] == picture.width

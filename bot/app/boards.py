@@ -28,7 +28,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.i18n import SOURCE, _, speaking, word
-from bot.i18n.words import Language
 from bot.service import Hosted, MatchService, Refused, Terms
 from bot.service.looking import Look, Recent
 from bot.service.phases import ENDED, PLAYING, SETUP
@@ -357,7 +356,7 @@ class Boards:
     @staticmethod
     def _drawn(look: Look, pick: str | None, flip: bool, language: str) -> Drawn:
         """What ``look``'s board picture is drawn from: its player's setup preview, the
-        game's start with its coordinates before the game, else the view, pointing out the
+        match's board before the game (``setup_board``), else the view, pointing out the
         actions of piece ``pick``; its words in ``language``."""
         view = look.view
         with speaking(language):
@@ -365,11 +364,9 @@ class Boards:
             if view is None and look.setup is not None and look.setup.preview is not None:
                 view = look.setup.preview  # a player's setup: the start as their choices make it
                 status = replace(status, headline=setup_headline(look, look.setup))
-        if view is None:  # before the game, for anyone: the game's start with its coordinates
-            drawing = drawing_of(look.terms.game)
-            words = Language(language)
-            paint = functools.partial(drawing.coordinates, words)
-            return Drawn(("start", False, look.terms.game, words), None, paint, no_cells)
+            if view is None:  # before the game, for anyone: the match's board, no setup on it
+                view = look.terms.kind.setup_board(look.terms.checked)
+                status = replace(status, headline=_("Before the game"))
         marks = None
         moves = look.moves
         if pick is not None and moves is not None:
@@ -402,10 +399,6 @@ class Drawn:
         """A digest of ``key``: what a picture's address carries, so that a new picture has
         a new address."""
         return hashlib.sha256(repr(self.key).encode()).hexdigest()[:12]
-
-
-def no_cells(_view: Any) -> dict[str, Cell]:
-    return {}
 
 
 def drawn_view(
