@@ -1,0 +1,100 @@
+"""Review rQ: the AI players (ai/ and bot/service/robots.py), failing tests of bugs found."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+import ai
+from bot.service import Place, Terms, User
+from bot.service.testing import Harness
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN = User(1, "ann")
+HOUR = 3600.0
+
+
+def texts(h: Harness) -> list[str]:
+    return h.delivery.texts(HERE.channel_id)
+
+
+async def practice(h: Harness, level: str = "easy", **terms: object) -> None:
+    terms = {"turn_seconds": 10 * HOUR, "rated": False, **terms}
+    await h.service.challenge_ai(HERE, ANN, level, Terms(**terms))
+    await h.settle()
+
+
+async def test_a_takeback_asked_after_the_ai_staged_its_search_does_not_freeze_the_ai(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What the player sees: on TORA's long board the AI stages its search (R43) alone and
+    thinks again for the rest of its turn; ann asks to take back her last turn meanwhile.
+    The AI "agrees" to every takeback, but accepting it is refused (it would take back its
+    own search, R10) three times in a row, so the AI gives up: it never plays its turn nor
+    answers the request, and the match sits until the AI loses on time.
+    What it should do: decline the takeback it cannot accept (saying why) and play on."""
+    real = ai.decide
+
+    def searching_first(game, level, seconds, seed):
+        if game.staged():
+            return real(game, level, seconds, seed)
+        searches = [a for a in game.legal_actions() if getattr(a, "kind", None) == "search"]
+        return [game.notation(searches[0])]
+
+    monkeypatch.setattr(ai, "decide", searching_first)
+    await practice(h, options={"board": "long", "assassins": True})
+    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.settle()
+
+    robots = h.service._robots
+    search = robots.search
+    calls: list[int] = []
+    second, gate = asyncio.Event(), asyncio.Event()
+
+    async def gated(*args: object) -> list[str]:
+        calls.append(1)
+        if len(calls) == 2:  # the rest of the turn, after the search staged alone
+            second.set()
+            await gate.wait()
+        return await search(*args)
+
+    robots.search = gated  # type: ignore[method-assign]
+    await h.service.end_turn(HERE, ANN)  # ann passes
+    await asyncio.wait_for(second.wait(), 30)  # the search is staged; the AI thinks on
+    await h.service.takeback(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    ended = [t for t in texts(h) if t.startswith("AI (easy) (Opposition) ended their turn:")]
+    hosted = (await h.service.matches_of(ANN.id))[0]
+    assert ended or "rewind" not in hosted.offers, (hosted.offers, posted[-1500:])
+
+
+async def test_a_tournament_game_against_the_ai_is_no_practice_game_with_hints(
+    h: Harness,
+) -> None:
+    """What the player sees: in an (unrated, the default) Swiss event with `ai_fill`, the
+    player the odd round leaves over plays the AI, and that tournament game counts in the
+    standings (E11) like any other; yet it is treated as a practice game: `/tora hint`
+    (and the Hint button) gives them the `hard` AI's turn, help no other entrant has.
+    What they should see: hints refused, as in every competition game (only practice
+    games, which a player opens with `/tora challenge ai:`, offer them)."""
+    from event_helpers import ADMIN, GUILD, create, desk_of, snapshot, user
+    from event_helpers import HERE as EVENTS
+
+    from bot.service import Refused
+    from bot.service.models import AI_IDS
+
+    desk = await desk_of(h)
+    await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(EVENTS, user(n), "Odd")
+    await desk.begin(EVENTS, ADMIN, "Odd", admin=True)
+    await h.settle()
+    snap = await snapshot(h, "Odd")
+    [against_ai] = [p for p in snap.pairings if p.second_id == AI_IDS["easy"]]
+    hosted = await h.store.hosting.get(against_ai.hosted_id)
+    place = Place(GUILD, hosted.channel_id)
+    with pytest.raises(Refused, match="practice"):
+        await h.service.hint(place, user(against_ai.first_id))
