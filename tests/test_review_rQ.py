@@ -98,3 +98,40 @@ async def test_a_tournament_game_against_the_ai_is_no_practice_game_with_hints(
     place = Place(GUILD, hosted.channel_id)
     with pytest.raises(Refused, match="practice"):
         await h.service.hint(place, user(against_ai.first_id))
+
+
+async def test_the_torii_ai_does_not_take_a_draw_after_the_first_turn(h: Harness) -> None:
+    """What the player sees: in a rated Torii match against `AI (master)` (the AI ladder),
+    ann places three Followers with her first turn and, while the AI thinks, offers a draw:
+    the AI accepts, "standing worse" by three Followers, which is only the turn ann just
+    had (in Torii the side to move is always behind by what the other side just placed).
+    Any opening move thus draws against the strongest AI, on its ladder.
+    What it should do: decline; the position is level (ToriShogi and TORA's AI decline in
+    the same spot)."""
+    await h.service.challenge_ai(
+        HERE,
+        ANN,
+        "master",
+        Terms(game="torii", rated=True, turn_seconds=10 * HOUR, roles="challenger"),
+    )
+    await h.settle()
+    await h.service.setup(HERE, ANN, {"spirit": "Kitsune"})
+    await h.settle()
+    robots = h.service._robots
+    search = robots.search
+    started, gate = asyncio.Event(), asyncio.Event()
+
+    async def gated(*args: object) -> list[str]:
+        started.set()
+        await gate.wait()
+        return await search(*args)
+
+    robots.search = gated  # type: ignore[method-assign]
+    await h.service.play(HERE, ANN, "3 c3 c4 c6")
+    await h.service.end_turn(HERE, ANN)
+    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
+    await h.service.draw(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "agreed to a draw" not in posted, posted[-1500:]
