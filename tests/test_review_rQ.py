@@ -25,52 +25,6 @@ async def practice(h: Harness, level: str = "easy", **terms: object) -> None:
     await h.settle()
 
 
-async def test_a_takeback_asked_after_the_ai_staged_its_search_does_not_freeze_the_ai(
-    h: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """What the player sees: on TORA's long board the AI stages its search (R43) alone and
-    thinks again for the rest of its turn; ann asks to take back her last turn meanwhile.
-    The AI "agrees" to every takeback, but accepting it is refused (it would take back its
-    own search, R10) three times in a row, so the AI gives up: it never plays its turn nor
-    answers the request, and the match sits until the AI loses on time.
-    What it should do: decline the takeback it cannot accept (saying why) and play on."""
-    real = ai.decide
-
-    def searching_first(game, level, seconds, seed):
-        if game.staged():
-            return real(game, level, seconds, seed)
-        searches = [a for a in game.legal_actions() if getattr(a, "kind", None) == "search"]
-        return [game.notation(searches[0])]
-
-    monkeypatch.setattr(ai, "decide", searching_first)
-    await practice(h, options={"board": "long", "assassins": True})
-    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
-    await h.settle()
-
-    robots = h.service._robots
-    search = robots.search
-    calls: list[int] = []
-    second, gate = asyncio.Event(), asyncio.Event()
-
-    async def gated(*args: object) -> list[str]:
-        calls.append(1)
-        if len(calls) == 2:  # the rest of the turn, after the search staged alone
-            second.set()
-            await gate.wait()
-        return await search(*args)
-
-    robots.search = gated  # type: ignore[method-assign]
-    await h.service.end_turn(HERE, ANN)  # ann passes
-    await asyncio.wait_for(second.wait(), 30)  # the search is staged; the AI thinks on
-    await h.service.takeback(HERE, ANN)
-    gate.set()
-    await h.settle()
-    posted = "\n".join(texts(h))
-    ended = [t for t in texts(h) if t.startswith("AI (easy) (Opposition) ended their turn:")]
-    hosted = (await h.service.matches_of(ANN.id))[0]
-    assert ended or "rewind" not in hosted.offers, (hosted.offers, posted[-1500:])
-
-
 async def test_a_tournament_game_against_the_ai_is_no_practice_game_with_hints(
     h: Harness,
 ) -> None:

@@ -441,6 +441,51 @@ async def test_the_ai_does_not_take_back_a_turn_whose_search_looked_for_its_hidd
     assert "accepted ann's takeback" not in posted, posted[-1500:]
 
 
+async def test_a_takeback_asked_once_the_ai_staged_its_search_is_declined_and_it_plays_on(
+    h: Harness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """R10: on TORA's long board the AI stages its search alone and thinks again for the
+    rest of its turn; ann asks to take back her last turn meanwhile. Regression: the AI
+    agreed to every takeback, accepting it was refused (it would take back the AI's search)
+    three times in a row, and the AI gave up: it neither played its turn nor answered, and
+    the match sat until its clock ran out. It declines such a takeback now, saying why."""
+    real = ai.decide
+
+    def searching_first(game, level, seconds, seed):
+        if game.staged():
+            return real(game, level, seconds, seed)
+        searches = [a for a in game.legal_actions() if getattr(a, "kind", None) == "search"]
+        return [game.notation(searches[0])]
+
+    monkeypatch.setattr(ai, "decide", searching_first)
+    await practice(h, options={"board": "long", "assassins": True})
+    await h.service.setup(HERE, ANN, {"strategy": "defensive", "ruler": "K", "assassin": "v8h17"})
+    await h.settle()
+    robots = h.service._robots
+    search = robots.search
+    calls: list[int] = []
+    second, gate = asyncio.Event(), asyncio.Event()
+
+    async def gated(*args: object) -> list[str]:
+        calls.append(1)
+        if len(calls) == 2:  # the rest of the turn, after the search staged alone
+            second.set()
+            await gate.wait()
+        return await search(*args)
+
+    robots.search = gated  # type: ignore[method-assign]
+    await h.service.end_turn(HERE, ANN)  # ann passes
+    await asyncio.wait_for(second.wait(), 30)  # the search is staged; the AI thinks on
+    await h.service.takeback(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "AI (easy) (Opposition) declines ann's takeback request. " in posted, posted[-1500:]
+    assert any(t.startswith(AI_ENDED) for t in texts(h)), posted[-1500:]
+    hosted = (await h.service.matches_of(ANN.id))[0]
+    assert "rewind" not in hosted.offers
+
+
 async def test_the_ai_declining_a_draw_still_agrees_to_the_pause_asked_with_it(
     h: Harness,
 ) -> None:
