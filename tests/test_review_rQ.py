@@ -25,35 +25,6 @@ async def practice(h: Harness, level: str = "easy", **terms: object) -> None:
     await h.settle()
 
 
-async def test_a_tournament_game_against_the_ai_is_no_practice_game_with_hints(
-    h: Harness,
-) -> None:
-    """What the player sees: in an (unrated, the default) Swiss event with `ai_fill`, the
-    player the odd round leaves over plays the AI, and that tournament game counts in the
-    standings (E11) like any other; yet it is treated as a practice game: `/tora hint`
-    (and the Hint button) gives them the `hard` AI's turn, help no other entrant has.
-    What they should see: hints refused, as in every competition game (only practice
-    games, which a player opens with `/tora challenge ai:`, offer them)."""
-    from event_helpers import ADMIN, GUILD, create, desk_of, snapshot, user
-    from event_helpers import HERE as EVENTS
-
-    from bot.service import Refused
-    from bot.service.models import AI_IDS
-
-    desk = await desk_of(h)
-    await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
-    for n in (1, 2, 3):
-        await desk.join(EVENTS, user(n), "Odd")
-    await desk.begin(EVENTS, ADMIN, "Odd", admin=True)
-    await h.settle()
-    snap = await snapshot(h, "Odd")
-    [against_ai] = [p for p in snap.pairings if p.second_id == AI_IDS["easy"]]
-    hosted = await h.store.hosting.get(against_ai.hosted_id)
-    place = Place(GUILD, hosted.channel_id)
-    with pytest.raises(Refused, match="practice"):
-        await h.service.hint(place, user(against_ai.first_id))
-
-
 async def test_the_torii_ai_does_not_take_a_draw_after_the_first_turn(h: Harness) -> None:
     """What the player sees: in a rated Torii match against `AI (master)` (the AI ladder),
     ann places three Followers with her first turn and, while the AI thinks, offers a draw:

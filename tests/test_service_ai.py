@@ -10,6 +10,7 @@ import contextlib
 from collections.abc import AsyncIterator
 from types import SimpleNamespace
 
+import event_helpers as events
 import pytest
 from ladder_fixtures import GUILD, desk_of, runner_of
 
@@ -108,6 +109,35 @@ async def test_no_hints_in_rated_games(h: Harness) -> None:
         await h.service.hint(HERE, ANN)
 
 
+async def test_no_hints_nor_pauses_in_an_unrated_event_game_against_the_ai(h: Harness) -> None:
+    """Regression: in an (unrated, the default) Swiss event with ``ai_fill``, the player the
+    odd round leaves over plays the AI, a game that counts in the standings (E11); it was
+    taken for a practice game, and ``/tora hint`` (and the Hint button) gave that player the
+    ``hard`` AI's turn, help no other entrant had; and the AI agreed to a pause it never
+    resumes, holding the round up. Only the practice games a player opens with
+    ``/tora challenge ai:`` give hints and pauses."""
+    desk = await events.desk_of(h)
+    await events.create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")
+    for n in (1, 2, 3):
+        await desk.join(events.HERE, events.user(n), "Odd")
+    await desk.begin(events.HERE, events.ADMIN, "Odd", admin=True)
+    await h.settle()
+    snap = await events.snapshot(h, "Odd")
+    [against_ai] = [p for p in snap.pairings if p.second_id == robot("easy").id]
+    hosted = await h.store.hosting.get(against_ai.hosted_id)
+    place = Place(events.GUILD, hosted.channel_id)
+    with pytest.raises(Refused, match="Hints are given in practice games only"):
+        await h.service.hint(place, events.user(against_ai.first_id))
+    await h.service.pause(place, events.user(against_ai.first_id))
+    await h.settle()
+    said = h.delivery.texts(hosted.channel_id)[-1]
+    assert said.endswith(
+        f"declines p{against_ai.first_id}'s pause proposal. The AI agrees to a pause in "
+        "practice games only: it never resumes a match itself, and no other match may wait "
+        "paused for ever."
+    ), said
+
+
 async def test_a_rated_game_against_the_ai_goes_on_the_ai_ladder(h: Harness) -> None:
     await h.service.challenge_ai(HERE, ANN, "hard", Terms(game="torishogi"))
     await h.settle()
@@ -146,7 +176,7 @@ async def test_the_ai_declines_a_pause_of_a_rated_match_and_says_why(h: Harness)
     await h.settle()
     assert texts(h)[-1] == (
         "AI (easy) (Opposition) declines ann's pause proposal. The AI agrees to a pause in "
-        "practice games only: it never resumes a match itself, and a rated one must not wait "
+        "practice games only: it never resumes a match itself, and no other match may wait "
         "paused for ever."
     )
     [hosted] = await h.service.matches_of(ANN.id)

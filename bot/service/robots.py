@@ -40,8 +40,8 @@ CHOOSE, TURN, ANSWER = "choose setup", "play a turn", "answer a proposal"
 GIVE_UP_AFTER = 3  # commands failed in a row (a bug) before an AI leaves a match to its clock
 FALLBACK = "random"  # plays the turn after the engine's was refused: legal, never searching
 RATED_PAUSE = msg(
-    "The AI agrees to a pause in practice games only: it never resumes a match itself, and a "
-    "rated one must not wait paused for ever."
+    "The AI agrees to a pause in practice games only: it never resumes a match itself, and no "
+    "other match may wait paused for ever."
 )  # said after its decline, worded in the post's language
 FIRST_WAIT, LONGEST_WAIT = 0.5, 60.0  # seconds after another failure (the database away)
 
@@ -170,11 +170,12 @@ def still_to_do(table: Table, job: Job) -> bool:
 def agrees(table: Table, job: Job) -> bool:
     """An AI agrees to a takeback (only ever asked in an unrated match) unless it cannot
     accept it (``kept_staged``), to a pause in a practice game (it never resumes a match: a
-    rated one would wait paused for ever, out of its ladder, docs/SERVICE.md's hostage), and
+    rated one would wait paused for ever, out of its ladder, docs/SERVICE.md's hostage, and
+    a competition's would hold its round up), and
     to a draw (or a reset) only when it stands worse by its own judgement of what it may
     know, or when the game is going nowhere (``ai.takes_draw``); else it declines."""
     if job.proposal == PAUSE:
-        return not table.terms.rated
+        return table.practice
     if job.proposal == REWIND:
         return kept_staged(table.game) is None
     return ai.takes_draw(table.game, job.side)

@@ -40,4 +40,5 @@ def game_terms(
         turn_seconds=turn_seconds,
         rated=rated,
         away_days=away_days,
+        competition=True,
     )
