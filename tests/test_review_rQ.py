@@ -25,43 +25,6 @@ async def practice(h: Harness, level: str = "easy", **terms: object) -> None:
     await h.settle()
 
 
-async def test_the_torii_ai_does_not_take_a_draw_after_the_first_turn(h: Harness) -> None:
-    """What the player sees: in a rated Torii match against `AI (master)` (the AI ladder),
-    ann places three Followers with her first turn and, while the AI thinks, offers a draw:
-    the AI accepts, "standing worse" by three Followers, which is only the turn ann just
-    had (in Torii the side to move is always behind by what the other side just placed).
-    Any opening move thus draws against the strongest AI, on its ladder.
-    What it should do: decline; the position is level (ToriShogi and TORA's AI decline in
-    the same spot)."""
-    await h.service.challenge_ai(
-        HERE,
-        ANN,
-        "master",
-        Terms(game="torii", rated=True, turn_seconds=10 * HOUR, roles="challenger"),
-    )
-    await h.settle()
-    await h.service.setup(HERE, ANN, {"spirit": "Kitsune"})
-    await h.settle()
-    robots = h.service._robots
-    search = robots.search
-    started, gate = asyncio.Event(), asyncio.Event()
-
-    async def gated(*args: object) -> list[str]:
-        started.set()
-        await gate.wait()
-        return await search(*args)
-
-    robots.search = gated  # type: ignore[method-assign]
-    await h.service.play(HERE, ANN, "3 c3 c4 c6")
-    await h.service.end_turn(HERE, ANN)
-    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
-    await h.service.draw(HERE, ANN)
-    gate.set()
-    await h.settle()
-    posted = "\n".join(texts(h))
-    assert "agreed to a draw" not in posted, posted[-1500:]
-
-
 def test_an_ai_whose_last_action_found_the_assassin_takes_it_for_free() -> None:
     """What the player sees: on the long board with Assassins, the AI with one action left
     in its turn (its last command piece) searches, finds the enemy Assassin next to the

@@ -163,6 +163,33 @@ async def test_the_ai_declines_a_draw_when_it_is_not_worse_and_agrees_to_a_pause
     assert texts(h)[-1].startswith("ann and AI (easy) agreed to pause")
 
 
+async def test_the_torii_ai_takes_no_draw_offered_after_the_first_turn(h: Harness) -> None:
+    """Regression: in a rated Torii match against ``AI (master)`` (its ladder), ann placed
+    three Followers with her first turn and offered a draw while the AI thought: the AI took
+    it, "standing worse" by three Followers, only the turn ann had just had (in Torii the side
+    to act is behind by what the other has just placed). Any opening turn drew against the
+    strongest AI. The position is level: it declines."""
+    await h.service.challenge_ai(
+        HERE,
+        ANN,
+        "master",
+        Terms(game="torii", rated=True, turn_seconds=10 * HOUR, roles="challenger"),
+    )
+    await h.settle()
+    await h.service.setup(HERE, ANN, {"spirit": "Kitsune"})
+    await h.settle()
+    started, gate = await _gated_search(h)
+    await h.service.play(HERE, ANN, "3 c3 c4 c6")
+    await h.service.end_turn(HERE, ANN)
+    await asyncio.wait_for(started.wait(), 30)  # the AI is thinking
+    await h.service.draw(HERE, ANN)
+    gate.set()
+    await h.settle()
+    posted = "\n".join(texts(h))
+    assert "AI (master) (Opposition) declines ann's draw offer." in posted, posted[-1500:]
+    assert "agreed to a draw" not in posted, posted[-1500:]
+
+
 async def test_the_ai_declines_a_pause_of_a_rated_match_and_says_why(h: Harness) -> None:
     """Regression: the AI agreed to every pause and never resumes (docs/SERVICE.md: pause
     needs both players so that neither can hold a match hostage): a player losing a rated
