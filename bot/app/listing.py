@@ -172,7 +172,7 @@ def closing_words(hosted: Hosted, names: Sequence[str]) -> str:
     """How a match that ended with no result of its game ended (``names``: the Challenger's
     first, escaped): a competition's game whose setup lapsed with one player ready is that
     player's forfeit win (T17, E5), which its competition scored."""
-    scored = hosted.ending == LAPSED and Terms.from_json(hosted.terms).lapse_scored
+    scored = hosted.ending == LAPSED and Terms.from_json(hosted.terms).competition
     if scored and hosted.ready in (Side.CHALLENGER.letter, Side.OPPOSITION.letter):
         winner = names[Side.from_letter(hosted.ready)]
         return _("the setup lapsed: {player} wins by forfeit", player=winner)

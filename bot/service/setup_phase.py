@@ -251,7 +251,7 @@ def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
         "left": duration((table.hosted.due_at or ctx.now()) - ctx.now(), localized=True),
         "command": ctx.cmd("setup", localized=True),
     }
-    if not table.terms.lapse_scored:
+    if not table.terms.competition:
         return _(
             "Reminder: choose your setup for the match against {other} within {left}, "
             "or the match is called off: with the buttons or menus of the message that "
@@ -289,7 +289,7 @@ async def setup_lapsed(ctx: Context, table: Table) -> None:
 
 def _lapse_text(terms: Terms, late: str) -> str:
     """The channel's post on a setup that lapsed, ``late`` naming who had not chosen."""
-    if terms.lapse_scored:  # its competition posts the result it scores (T17)
+    if terms.competition:  # its competition posts the result it scores (T17)
         return _(
             "The setup was not finished in time ({players} had not chosen), so this game is over.",
             players=late,

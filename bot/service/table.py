@@ -85,11 +85,13 @@ class Table:
 
     @property
     def practice(self) -> bool:
-        """An unrated match against an AI player: hints are given there, never in rated
-        games or between people."""
+        """An unrated match against an AI player that a player challenged it to: hints are
+        given there, never in rated games, a competition's games (where the AI may fill an
+        odd round) or between people."""
         hosted = self.hosted
         players = (hosted.challenger_id, hosted.opposition_id)
-        return not self.terms.rated and any(is_robot(user_id) for user_id in players)
+        casual = not self.terms.rated and not self.terms.competition
+        return casual and any(is_robot(user_id) for user_id in players)
 
     @property
     def stamp(self) -> Stamp:
