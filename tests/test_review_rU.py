@@ -7,7 +7,7 @@ and what they should see.
 from __future__ import annotations
 
 import pytest
-from positions import C, O, with_assassins
+from positions import C, O, occupant, position, with_assassins
 
 from rules.tora import ActionError
 
@@ -32,3 +32,29 @@ def test_r43_r51_an_attack_then_search_is_not_refused_for_a_forest_that_is_not_t
         assert "forest" not in message, message
         assert "cannot make that attack" not in message, message
         assert "search" in message.lower(), message
+
+
+def test_r18_the_menu_says_a_cavalry_landing_on_a_defending_soldier_is_lost_with_it():
+    """The Play menu offers `H v9h9-v9h8` onto an enemy defending Soldier as "move onto v9h8,
+    taking the Soldier there"; picking it removes the Cavalry (3 points) along with the
+    Soldier (1 point), a trade the label never mentions (R18: "removes both pieces"). The
+    label should say the Cavalry is lost too."""
+    g = position((C, "H", "v9h9"), (O, "S", "v9h8", {"defending": True}), board="long")
+    choice = next(c for c in g.choices() if c.notation == "H v9h9-v9h8")
+    event = g.copy().apply("H v9h9-v9h8")
+    assert {(side, kind) for side, kind, _sq in event.removed} == {(O, "S"), (C, "H")}
+    assert "Cavalry" in choice.label or "both" in choice.label, choice.label
+
+
+def test_r11_the_menu_does_not_say_a_soldier_striking_a_general_moves_onto_it():
+    """A Soldier next to an enemy General is offered `S v5h5-v5h4` as "move onto v5h4,
+    taking the General there"; played, the Soldier stays on v5h5 and the General stays
+    doomed on v5h4 until the round ends (R11; docs/RULES.md: it strikes from the square
+    before, "a Soldier or Cavalry next to it stays where it is"), as the turn's own words
+    say ("dooms the command piece on v5h4"). The label should not promise a move."""
+    g = position((C, "S", "v5h5"), (O, "G", "v5h4"), (O, "G", "v9h9"), generals=False)
+    choice = next(c for c in g.choices() if c.notation == "S v5h5-v5h4")
+    played = g.copy()
+    played.apply("S v5h5-v5h4")
+    assert occupant(played, "v5h5") == ("C", "S") and occupant(played, "v5h4") == ("O", "G")
+    assert "move onto v5h4" not in choice.label, choice.label
