@@ -7,7 +7,7 @@ and what they should see.
 from __future__ import annotations
 
 import pytest
-from positions import C, O, occupant, position, with_assassins
+from positions import C, O, hidden, occupant, position, sq, with_assassins
 
 from rules.tora import ActionError
 
@@ -58,3 +58,23 @@ def test_r11_the_menu_does_not_say_a_soldier_striking_a_general_moves_onto_it():
     played.apply("S v5h5-v5h4")
     assert occupant(played, "v5h5") == ("C", "S") and occupant(played, "v5h4") == ("O", "G")
     assert "move onto v5h4" not in choice.label, choice.label
+
+
+def test_r18_r42_a_turns_words_never_say_a_piece_takes_its_own_side():
+    """The turn post's words list every piece an action removes as taken by the acting
+    piece, its own side's losses included: a Cavalry trade (R18) reads "ann's Cavalry on
+    v9h9 takes bob's Soldier on v9h8 and ann's Cavalry on v9h9", and a hidden Assassin
+    that strikes a General from an enemy's square (revealed there and taken at once, R42,
+    R43) reads "ann's Assassin on v9h11 takes ann's Assassin on v9h11 and dooms ...". The
+    words should say the Cavalry is lost in the trade and the Assassin is taken by the
+    enemy, not that a piece took itself."""
+    names = ("ann", "bob")
+    trade = position((C, "H", "v9h9"), (O, "S", "v9h8", {"defending": True}), board="long")
+    words = str(trade.apply("H v9h9-v9h8").words(names))
+    assert "and ann's Cavalry" not in words, words
+
+    strike = with_assassins(hidden(C, "v9h11"), (O, "A", "v9h11"), (O, "G", "v9h10"))
+    event = strike.apply("X v9h11 x v9h10")
+    assert event.removed == ((C, "X", sq(strike, "v9h11")),)  # taken by bob's Archer there
+    words = str(event.words(names))
+    assert "takes ann's Assassin" not in words, words
