@@ -78,3 +78,18 @@ def test_r18_r42_a_turns_words_never_say_a_piece_takes_its_own_side():
     assert event.removed == ((C, "X", sq(strike, "v9h11")),)  # taken by bob's Archer there
     words = str(event.words(names))
     assert "takes ann's Assassin" not in words, words
+
+
+def test_r21_a_cannon_told_to_attack_a_square_is_told_it_attacks_by_firing():
+    """`C v5h5 x v5h3` (a ready, supported Cannon told to attack the enemy 2 squares west)
+    is refused with "your Cannon on v5h5 cannot do that (R20)": no reason, and the ruling
+    for a Cannon's move. A Soldier or Cavalry told the same is told how it attacks ("attacks
+    only by landing on the enemy (write S v5h5-<square>)"); the Cannon's refusal should say
+    it attacks only by firing in a direction (`C v5h5 fire W`, R21)."""
+    g = position((C, "C", "v5h5"), (C, "S", "v4h5"), (C, "S", "v6h5"), (O, "A", "v5h3"))
+    assert "C v5h5 fire W" in [g.notation(a) for a in g.legal_actions()]
+    with pytest.raises(ActionError) as info:
+        g.apply("C v5h5 x v5h3")
+    message = str(info.value).split(" Allowed")[0]
+    assert getattr(info.value, "rule", None) == "R21", message
+    assert "fire" in message, message
