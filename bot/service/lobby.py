@@ -17,7 +17,7 @@ from .models import Place, Reply, User, is_robot
 from .phases import CHALLENGE, DECLINED, EXPIRED, SETUP, WITHDRAWN
 from .ports import Stamp
 from .setup_phase import FORM, asks_setup, begin, choose_by, setup_prompt
-from .table import Table
+from .table import Table, player_side
 from .terms import LONGEST_TURN, SHORTEST_TURN, Terms
 from .texts import duration, escape, moment
 
@@ -234,8 +234,11 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
 
 
 async def decline(ctx: Context, table: Table, user: User) -> Reply:
-    """The invited player declines; the challenger takes the challenge back."""
+    """The invited player declines; the challenger takes the challenge back. Once it is
+    accepted (the setup), refused: the match is called off with abort then."""
     hosted = table.hosted
+    if hosted.phase == SETUP:
+        raise _accepted(ctx, table, user)
     issuer = table.name(hosted.issuer_id)
     if hosted.invitee_id is None and user.id != hosted.issuer_id:
         raise NotAllowed(
@@ -266,6 +269,19 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
     mail.public(text, mentions=mentions, language=language)
     await ctx.update(table, ended(hosted, ending), mail)
     return Reply(_("Done: the challenge is off."))
+
+
+def _accepted(ctx: Context, table: Table, user: User) -> Refused:
+    """Why a player cannot decline an accepted challenge, and how they call it off (a
+    bystander is told the match is not theirs)."""
+    player_side(table, user)
+    return Refused(
+        _(
+            "The challenge has been accepted, so it can no longer be declined. To call the "
+            "match off before its game begins, use {command}.",
+            command=ctx.cmd("abort", localized=True),
+        )
+    )
 
 
 async def expire(ctx: Context, table: Table) -> None:

@@ -253,11 +253,21 @@ async def setup_lapsed(ctx: Context, table: Table) -> None:
     late = [table.side_name(side) for side in Side if side.letter not in hosted.ready]
     mail = Mail(table.channel_id)
     with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        text = _(
-            "The setup was not finished in time ({players} had not chosen), so the match is "
-            "off. Nothing is recorded.",
-            players=listing(late, localized=True),
-        )
+        text = _lapse_text(table.terms, listing(late, localized=True))
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail.public(text, mentions=players, language=language)
     await ctx.update(table, ended(hosted, LAPSED), mail, drop_choices=True)
+
+
+def _lapse_text(terms: Terms, late: str) -> str:
+    """The channel's post on a setup that lapsed, ``late`` naming who had not chosen."""
+    if terms.lapse_scored:  # its competition posts the result it scores (T17)
+        return _(
+            "The setup was not finished in time ({players} had not chosen), so this game is over.",
+            players=late,
+        )
+    return _(
+        "The setup was not finished in time ({players} had not chosen), so the match is off. "
+        "Nothing is recorded.",
+        players=late,
+    )
