@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from positions import C, O, at, bare, begin, put, sq
+from positions import C, O, at, bare, begin, put, sq, with_assassins
 from rules_helpers import end_the_turn
 
 from rules.tora import (
@@ -602,6 +602,21 @@ def test_r51_malformed_notation(text, reason):
         Game().parse_action(text)
     assert reason in caught.value.reason
     assert not isinstance(caught.value, IllegalAction | AmbiguousAction)
+
+
+def test_r43_r51_a_search_cannot_follow_an_attack():
+    """R51 has no form for an attack and a search in one action: a search follows at most a
+    move (R43). The text is refused as such, never read as a search whose attack is then
+    judged (a forest on a board without one, an attack the Archer may make)."""
+    g = with_assassins((C, "A", "v9h12"), (O, "A", "v9h10"), (O, "A", "v9h11"))
+    for text in (
+        "A v9h12 x v9h10 search",
+        "A v9h12 x v9h11 search",
+        "A v9h12-v9h13 x v9h11 search",
+    ):
+        with pytest.raises(MalformedAction) as caught:
+            g.parse_action(text)
+        assert "'search' cannot follow an attack" in caught.value.reason
 
 
 @pytest.mark.parametrize(
