@@ -139,6 +139,16 @@ def test_r11_a_soldier_or_cavalry_striking_a_command_piece_is_not_offered_as_mov
     assert shares.label.startswith("move to v9h10 (via")
 
 
+def test_r18_a_cavalry_landing_on_a_defending_soldier_is_offered_as_the_trade_it_is():
+    """`H v9h9-v9h8` onto an enemy defending Soldier removes the Cavalry with the Soldier
+    (R18); the menu offered it as "move onto v9h8, taking the Soldier there"."""
+    game = position((C, "H", "v9h9"), (O, "S", "v9h8", {"defending": True}), board="long")
+    choice = next(c for c in game.choices() if c.notation == "H v9h9-v9h8")
+    assert choice.label == "move onto v9h8, trading the Cavalry for the Soldier there"
+    event = game.copy().apply(choice.notation)
+    assert {(side, kind) for side, kind, _sq in event.removed} == {(O, "S"), (C, "H")}
+
+
 def test_a_cannon_shot_touches_its_line_up_to_the_first_piece_and_its_supporters():
     game = position((C, "C", "v5h5"), (C, "S", "v4h5"), (C, "S", "v4h4"), (O, "S", "v8h5"))
     shot = next(c for c in game.choices("Cv5h5") if c.notation.endswith("fire N"))

@@ -113,6 +113,7 @@ def test_a_choice_is_found_again_only_where_it_says_the_same() -> None:
         (move, "G v5h7-v4h6", ("", "", ""), False, False, "Gv5h7", ()),
         (move, "G v5h7-v4h6", ("Soldier", "", menus.TAKE), False, True, "Gv5h7", ()),
         (move, "G v5h7-v4h6", ("General", "", menus.STRIKE), False, True, "Gv5h7", ()),
+        (move, "G v5h7-v4h6", ("Soldier", "", menus.TRADE), False, True, "Gv5h7", ()),
         (move, "G v5h7-v4h6", ("", "", ""), False, True, "Xv5h7", ()),
         (attack, "G v5h7-v4h6 x v3h6", ("", "", ""), False, True, "Gv5h7", ()),
         (attack, "G v5h7-v4h6 x v3h6", ("", "Soldier", ""), False, True, "Gv5h7", ()),

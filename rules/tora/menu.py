@@ -26,7 +26,7 @@ from .events import COMPASS_WORDS
 from .geometry import DELTAS, DIRECTION_VECTORS, DIRECTIONS, distance, name, on_board
 from .kept import keep
 from .neighbourhood import cannon_key, piece_key
-from .pieces import ASSASSIN, CANNON, COMMAND_KINDS, KIND_NAMES, RULER
+from .pieces import ASSASSIN, CANNON, CAVALRY, COMMAND_KINDS, KIND_NAMES, RULER, SOLDIER
 from .play import Play
 from .position import Position
 
@@ -351,16 +351,16 @@ def label(game: Play, action: Action, text: str) -> str:
 
 
 # How a move lands on the visible enemy piece at its end (``_seen``): it takes it and its
-# square, or it strikes a command piece from the square before, which stays doomed (R11,
-# docs/RULES.md).
-TAKE, STRIKE = "take", "strike"
+# square, it strikes a command piece from the square before, which stays doomed (R11,
+# docs/RULES.md), or a Cavalry and a defending Soldier are both removed (R18).
+TAKE, STRIKE, TRADE = "take", "strike", "trade"
 Seen = tuple[str, str, str]
 
 
 def _seen(game: Play, action: Action) -> Seen:
     """The kinds of the visible enemy pieces ``action`` moves onto and attacks ("" for
-    none), and how it lands on the first (``TAKE``, ``STRIKE``; "" for no such landing):
-    all its label reads of the position."""
+    none), and how it lands on the first (``TAKE``, ``STRIKE``, ``TRADE``; "" for no such
+    landing): all its label reads of the position."""
     target = _enemy(game, action.target) if action.target else ""
     if action.kind != MOVE or action.target or not action.path or _ghost(game, action):
         return "", target, ""
@@ -368,7 +368,11 @@ def _seen(game: Play, action: Action) -> Seen:
     if piece is None or piece.side == game.pos.side:
         return "", target, ""
     taken = _kind_name(game, piece.kind, piece.side)
-    return taken, target, STRIKE if piece.is_command else TAKE
+    if piece.is_command:
+        return taken, target, STRIKE
+    if action.letter == CAVALRY and piece.kind == SOLDIER and piece.defending:
+        return taken, target, TRADE
+    return taken, target, TAKE
 
 
 def _ghost(game: Play, action: Action) -> bool:
@@ -414,6 +418,12 @@ def _operation(action: Action, taken: str, target: str, landing: str) -> Text:
     if landing == STRIKE:
         hit = msg("attack the {piece} on {square}", piece=taken, square=name(action.dest))
         return _from(action.origin, action.path[:-1], hit)
+    if landing == TRADE:
+        return msg(
+            "move onto {square}, trading the Cavalry for the {piece} there",
+            square=name(action.dest),
+            piece=taken,
+        )
     if landing == TAKE:
         return msg(
             "move onto {square}, taking the {piece} there", square=name(action.dest), piece=taken
