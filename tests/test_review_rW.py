@@ -1,0 +1,40 @@
+"""Review rW: help and learning for a new player (the quick starts, ``/tora rules``, hints,
+analysis). Each test fails on a bug a player sees."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.app import rulebook
+from bot.service import Place, Refused, Terms, User
+from bot.service.testing import Harness
+
+HERE = Place(guild_id=1, channel_id=100)
+ANN = User(1, "ann")
+BOB = User(2, "bob")
+
+
+def test_a_ruling_id_typed_with_a_space_finds_that_ruling() -> None:
+    """`/tora rules R 25` (an id typed with a space, as people often write it) answers with
+    ToriShogi's Quail (the letter R of the Right Quail), and `/tora rules TS 5` says "No
+    ruling of any game mentions `TS 5`", though TS5 exists. They should answer with R25 and
+    TS5, as `R25` and `TS5` do."""
+    for typed, wanted in (("R 25", "R25"), ("TS 5", "TS5"), ("ti 15", "TI15")):
+        assert rulebook.lookup(typed) == rulebook.lookup(wanted), rulebook.lookup(typed)[:120]
+
+
+async def test_a_hint_before_a_torishogi_challenge_is_accepted_does_not_speak_of_a_setup(
+    h: Harness,
+) -> None:
+    """`/tora hint` (and `/tora play`) while ann's ToriShogi challenge to bob waits to be
+    accepted answers "The game has not started yet: both players must finish their setup",
+    but ToriShogi has no setup at all and nobody has accepted: the players look for a setup
+    message that never comes. Every other command then says "The match has not been accepted
+    yet"; these should too (and tell bob to accept)."""
+    await h.service.challenge(HERE, ANN, BOB, Terms(game="torishogi", rated=False))
+    await h.settle()
+    for who in (ANN, BOB):
+        with pytest.raises(Refused) as refused:
+            await h.service.hint(HERE, who)
+        said = str(refused.value)
+        assert "setup" not in said and "accepted" in said, said
