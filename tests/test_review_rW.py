@@ -38,3 +38,27 @@ async def test_a_hint_before_a_torishogi_challenge_is_accepted_does_not_speak_of
             await h.service.hint(HERE, who)
         said = str(refused.value)
         assert "setup" not in said and "accepted" in said, said
+
+
+async def test_an_analysis_does_not_call_a_losing_repetition_a_win_missed(h: Harness) -> None:
+    """TS10: the player whose move makes a position occur the fourth time loses. A ToriShogi
+    match lost so (both Phoenixes stepping back and forth, bob's 12th turn repeating the start
+    a fourth time) is analysed as "Turn 12, bob: played `Phoenix 5b-4a`; the AI prefers ...
+    (a win missed, by its evaluation)": bob missed no win, his move lost the game on the spot.
+    A drop from a move that loses at once should be said so (e.g. "the game lost")."""
+    from rules import game_type
+
+    assert h.store is not None
+    for user in (ANN, BOB):
+        await h.store.save_player(user.id, user.name)
+    kind = game_type("torishogi")
+    match = await h.store.create_match(1, ANN.id, BOB.id, kind.new_game({}, ({}, {})))
+    for text in ["d1c2", "d7c6", "c2d1", "c6d7"] * 3:
+        match.act(text)
+        match.end_turn()
+    outcome = match.game.outcome()
+    assert outcome is not None and "repetition" in str(outcome)
+    await h.store.save(match)
+    report = await h.service.analyse(match.id, ANN, 1)
+    (line,) = [each for each in report.text.splitlines() if "Turn 12," in each]
+    assert "a win missed" not in line, line
