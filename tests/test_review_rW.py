@@ -62,3 +62,16 @@ async def test_an_analysis_does_not_call_a_losing_repetition_a_win_missed(h: Har
     report = await h.service.analyse(match.id, ANN, 1)
     (line,) = [each for each in report.text.splitlines() if "Turn 12," in each]
     assert "a win missed" not in line, line
+
+
+def test_each_quick_start_tells_a_new_player_how_to_practise_against_the_ai() -> None:
+    """A new player with nobody to play reads `/tora help` (any game's quick start) and
+    learns of challenges to people and the ladder queue only: no word of
+    `/tora challenge ai:easy` (the README's "No opponent awake?" first step), of practice
+    games or of their Hint button, the bot's only way of teaching a game. Each quick start
+    should name the AI challenge and the hints."""
+    from rules.registry import GAMES
+
+    for game in GAMES:
+        text = rulebook.help_text(game)
+        assert "ai:" in text and "Hint" in text, (game, text)
