@@ -407,6 +407,12 @@ def test_ts5_ti15_and_every_games_pieces_and_powers_are_looked_up() -> None:
         assert name in rulebook.topics()
 
 
+def test_a_ruling_id_typed_with_a_space_finds_that_ruling() -> None:
+    """`R 25` is R25, not ToriShogi's Right Quail (R) nor a word search for `TS 5`."""
+    for typed, wanted in (("R 25", "R25"), ("TS 5", "TS5"), ("ti 15", "TI15")):
+        assert rulebook.lookup(typed) == rulebook.lookup(wanted), rulebook.lookup(typed)[:120]
+
+
 def test_each_game_has_its_own_quick_start() -> None:
     assert "`v5h7`" in rulebook.help_text("tora")
     torishogi = rulebook.help_text("torishogi")
