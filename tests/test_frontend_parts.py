@@ -422,6 +422,15 @@ def test_each_game_has_its_own_quick_start() -> None:
     assert "`/tora help game:torishogi` (ToriShogi)" in rulebook.help_text("tora")
 
 
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_each_quick_start_tells_a_new_player_how_to_practise_against_the_ai(game: str) -> None:
+    """With nobody to play, a new player read of challenges to people and the ladder queue
+    only: not of the AI, nor of a practice game's Hint, the bot's way of teaching a game."""
+    text = rulebook.help_text(game)
+    challenge = "`/tora challenge ai:easy" + ("`" if game == "tora" else f" game:{game}`")
+    assert challenge in text and "**Hint**" in text, text
+
+
 @pytest.mark.parametrize(
     ("code", "row"),
     [
