@@ -280,6 +280,21 @@ async def test_only_the_players_act_and_only_on_their_turn(h: Harness) -> None:
     assert not spectator.private and spectator.files[0].data.startswith(b"board:")
 
 
+async def test_a_turn_asked_for_before_the_challenge_is_accepted_says_so(h: Harness) -> None:
+    """Not "both players must finish their setup": ToriShogi has none, and nobody has
+    accepted. The challenged player is told how to accept; the challenger, who waits on."""
+    service = h.service
+    await service.challenge(HERE, ANN, BOB, Terms(game="torishogi", rated=False))
+    await h.settle()
+    for ask in (service.hint, service.menu):
+        with pytest.raises(Refused) as refused:
+            await ask(HERE, BOB)
+        said = str(refused.value)
+        assert "setup" not in said and "accept it with `/tora accept`" in said, said
+        with pytest.raises(Refused, match="not been accepted yet: it begins once bob accepts"):
+            await ask(HERE, ANN)
+
+
 async def test_the_rate_limit_refuses_clearly(tmp_path: Path) -> None:
     async with Harness(tmp_path / "t.sqlite3", settings=Settings(burst=3, every=2.0)) as h:
         service = h.service
