@@ -22,18 +22,20 @@ async def w(tmp_path: Path):
 async def test_record_of_a_match_without_a_game_does_not_say_there_is_no_such_match(
     w: World,
 ) -> None:
-    """A declined challenge (or one still waiting, or a match aborted in its setup) has a
-    match page: ``/api/m/<id>`` answers 200 with its result, and the page (board.js hides
-    the record's link only in the "setup" phase) shows "Download the record". The download
-    answers 404 "There is no such match." for the very match the page shows, because
-    ``Public.record`` throws away the service's own words ("There is no record of that
-    match: its game has not begun."). It should say that the game never began."""
+    """ann and bob are choosing their TORA setup, bob on his page (the setup message's
+    link); ann calls the match off (/tora-match abort). bob's link ends and his page becomes
+    the match page (board.js ``watchEnded``): "aborted, without a result", and, as its phase
+    is no longer "setup", the "Download the record" link. That download answers 404 "There
+    is no such match." for the very match the page shows, because ``Public.record`` throws
+    away the service's own words ("There is no record of that match: its game has not
+    begun."). It should say that the game never began (and the page hide the link)."""
     reply = await w.service.challenge(HERE, ANN, BOB, Terms())
     assert reply.stamp is not None
     match = reply.stamp.match
-    await w.service.decline(HERE, BOB)
+    await w.service.accept(HERE, BOB)
+    await w.service.abort(HERE, ANN)
     status, state = await w.get(f"/api/m/{match}")
-    assert status == 200 and state["phase"] == "ended"  # the page exists, link shown
+    assert status == 200 and state["phase"] == "ended"  # the page exists, its link shown
     status, body = await w.get(f"/api/m/{match}/record")
     assert body["error"] != "There is no such match.", (status, body)
 
@@ -118,3 +120,4 @@ async def test_a_slow_picture_of_an_older_state_does_not_replace_the_board_now(w
             assert width > 1, "the page shows the picture of a move no longer staged"
         finally:
             await browser.close()
+
