@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from web_world import ANN, BOB, HERE, World
+from web_world import ANN, HERE, World
 
 from bot.service import Terms
 
@@ -17,27 +17,6 @@ SHOGI = Terms(game="torishogi", turn_seconds=36000, rated=False)
 async def w(tmp_path: Path):
     async with World(tmp_path / "review.sqlite3") as world:
         yield world
-
-
-async def test_record_of_a_match_without_a_game_does_not_say_there_is_no_such_match(
-    w: World,
-) -> None:
-    """ann and bob are choosing their TORA setup, bob on his page (the setup message's
-    link); ann calls the match off (/tora-match abort). bob's link ends and his page becomes
-    the match page (board.js ``watchEnded``): "aborted, without a result", and, as its phase
-    is no longer "setup", the "Download the record" link. That download answers 404 "There
-    is no such match." for the very match the page shows, because ``Public.record`` throws
-    away the service's own words ("There is no record of that match: its game has not
-    begun."). It should say that the game never began (and the page hide the link)."""
-    reply = await w.service.challenge(HERE, ANN, BOB, Terms())
-    assert reply.stamp is not None
-    match = reply.stamp.match
-    await w.service.accept(HERE, BOB)
-    await w.service.abort(HERE, ANN)
-    status, state = await w.get(f"/api/m/{match}")
-    assert status == 200 and state["phase"] == "ended"  # the page exists, its link shown
-    status, body = await w.get(f"/api/m/{match}/record")
-    assert body["error"] != "There is no such match.", (status, body)
 
 
 async def test_an_aborted_matchs_page_does_not_say_whose_move_it_is(w: World) -> None:

@@ -24,6 +24,7 @@ from render.drawings import drawing_of
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
+NO_RECORD = "There is no record of that match"
 
 
 @pytest.fixture
@@ -149,6 +150,22 @@ async def test_the_record_downloads_as_text(w: World) -> None:
         assert "attachment" in answer.headers["Content-Disposition"]
         assert "Challenger" in await answer.text()
     assert (await w.get("/api/m/77/record"))[0] == 404
+
+
+async def test_the_record_of_a_match_whose_game_never_began_says_so(w: World) -> None:
+    """A TORA match called off during its setup has a page (its link shown on the players'
+    setup pages becomes it), but no record: the download says its game never began, not
+    that there is no such match, and so does the record of a setup under way."""
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms())
+    assert reply.stamp is not None
+    match = reply.stamp.match
+    await w.service.accept(HERE, BOB)
+    status, body = await w.get(f"/api/m/{match}/record")
+    assert (status, body["error"]) == (404, f"{NO_RECORD}: its game has not begun.")
+    await w.service.abort(HERE, ANN)
+    assert (await w.get(f"/api/m/{match}"))[1]["phase"] == "ended"
+    status, body = await w.get(f"/api/m/{match}/record")
+    assert (status, body["error"]) == (404, f"{NO_RECORD}: its game never began.")
 
 
 async def test_the_pages_and_their_files_are_served_and_nothing_else(w: World) -> None:

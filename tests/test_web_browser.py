@@ -662,6 +662,26 @@ async def test_a_long_board_setup_done_on_the_page(stage: Stage, browser: Browse
     await expect(origin).to_have_attribute("aria-label", re.compile("Assassin"), timeout=WAIT)
 
 
+async def test_the_page_of_a_match_whose_game_never_began_offers_no_record(
+    w: World, browser: Browser
+) -> None:
+    """A TORA match called off during its setup keeps its page, the result shown, but
+    nothing of a game: no replay, flip or move list, and no record to download (its
+    download was refused: there is no record)."""
+    from web_world import ANN, BOB, HERE
+
+    from bot.service import Terms
+
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms())
+    assert reply.stamp is not None and w.client is not None
+    await w.service.accept(HERE, BOB)
+    await w.service.abort(HERE, ANN)
+    page = await opened(browser, str(w.client.make_url(f"/m/{reply.stamp.match}")))
+    await expect(page.locator("#result")).to_be_visible(timeout=WAIT)
+    for hidden in ("#replay", "#flip", "#history", "#record"):
+        await expect(page.locator(hidden)).to_be_hidden()
+
+
 async def test_a_torii_spirit_chosen_on_the_page(stage: Stage, browser: Browser) -> None:
     channel = stage.channels[6]
     await begin(stage, channel, ("max", "ned"), game="torii")

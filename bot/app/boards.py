@@ -29,7 +29,7 @@ from typing import Any
 
 from bot.i18n import SOURCE, _, speaking, word
 from bot.service import Hosted, MatchService, Refused, Terms
-from bot.service.looking import Look, Recent
+from bot.service.looking import NO_SUCH_MATCH, Look, Recent
 from bot.service.phases import ENDED, PLAYING, SETUP
 from bot.service.pointing import pointing
 from bot.service.ports import Status
@@ -305,10 +305,14 @@ class Boards:
 
     async def record(self, match: int) -> tuple[str, str]:
         """The public record of hosted match ``match`` to download: its file name and text
-        (Refused: there is no such match, or its game has not begun)."""
+        (Refused: there is no such match, or its game has not begun or never will)."""
         hosted = await self.records.hosted(match)
-        if hosted is None or hosted.match_id is None:
-            raise Refused(_("There is no record of that match: its game has not begun."))
+        if hosted is None:
+            raise Refused(_(NO_SUCH_MATCH))
+        if hosted.match_id is None:
+            if hosted.live:  # a challenge or a setup: the game is still to come
+                raise Refused(_("There is no record of that match: its game has not begun."))
+            raise Refused(_("There is no record of that match: its game never began."))
         game = Terms.from_json(hosted.terms).game
         return f"{game}-match-{hosted.id}.{game}", await self.records.record(hosted.match_id)
 

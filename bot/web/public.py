@@ -105,9 +105,10 @@ class Public:
     async def record(self, request: web.Request) -> web.Response:
         match = await self._read(request)
         try:
-            name, text = await self.site.boards.record(match)
-        except Refused:
-            raise Refusal(404, no_match()) from None
+            with speaking_to(request, request[LANGUAGE]):
+                name, text = await self.site.boards.record(match)
+        except Refused as exc:  # no such match, or no game: the service's words say which
+            raise Refusal(404, exc.message) from None
         answer = web.Response(text=text, content_type="text/plain", charset="utf-8")
         answer.headers["Content-Disposition"] = f'attachment; filename="{name}"'
         answer.headers["Cache-Control"] = NO_STORE

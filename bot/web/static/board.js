@@ -233,10 +233,11 @@ function renderPlayers(state) {
   $("players").replaceChildren(...items);
 }
 
-/** Before the game starts there is no turn to end, no replay, no move and no record yet:
- * their controls are hidden rather than shown disabled. */
+/** Before the game starts there is no turn to end, no replay, no move and no record yet
+ * (nor ever, in a match whose game never began: a state without a record has no `replay`,
+ * its digest): their controls are hidden rather than shown disabled. */
 function renderBeforeTheGame(state) {
-  const before = state.phase === "setup";
+  const before = state.phase === "setup" || !state.replay;
   const ids = ["replay", "flip", "history", "download"];
   if (PAGE === "play") ids.push("turn", "more");
   for (const id of ids) $(id).hidden = before;
