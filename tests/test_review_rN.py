@@ -19,21 +19,6 @@ async def w(tmp_path: Path):
         yield world
 
 
-async def test_an_aborted_matchs_page_does_not_say_whose_move_it_is(w: World) -> None:
-    """ann plays the first turn of a ToriShogi match, then calls it off (/tora-match
-    abort). Its public page shows the result "aborted, without a result" and, right above
-    it, the summary "In hand: ann 1 Swallow; bob to move." A spectator is told bob is to
-    move in a match that is over; the summary of an ended match should not name a player
-    to move (as the resigned match's says "ann wins (resignation)")."""
-    match = await w.playing(SHOGI)
-    await w.service.play(HERE, ANN, "c3c4")
-    await w.service.end_turn(HERE, ANN)
-    await w.service.abort(HERE, ANN)
-    status, state = await w.get(f"/api/m/{match}")
-    assert status == 200 and state["phase"] == "ended" and state["result"]
-    assert "to move" not in state["summary"], state["summary"]
-
-
 # ---- in a browser ------------------------------------------------------------------------------
 CHROMIUM = Path("/usr/bin/chromium")
 # a 1x1 PNG: the picture a slow answer brings, told apart from the board by its width
@@ -99,7 +84,6 @@ async def test_a_slow_picture_of_an_older_state_does_not_replace_the_board_now(w
             assert width > 1, "the page shows the picture of a move no longer staged"
         finally:
             await browser.close()
-
 
 
 async def test_an_ended_matchs_move_list_shows_the_assassin_moves_its_record_published(

@@ -22,6 +22,7 @@ from bot.web import Limits, WebBoard
 from bot.web.guard import CSP, Allowance
 from render.drawings import drawing_of
 from rules import Side
+from rules.torii import SPIRITS
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
 NO_RECORD = "There is no record of that match"
@@ -140,6 +141,32 @@ async def test_a_finished_match_page_lists_the_last_move_and_the_resignation(
     assert [m["notation"] for m in moves if m["turn"] == 1] == [action]
     assert [m["turn"] for m in moves][-1] == 2
     assert "resign" in moves[-1]["words"]
+
+
+@pytest.mark.parametrize("game", ["torishogi", "torii"])
+async def test_a_match_called_off_names_nobody_to_move(w: World, game: str) -> None:
+    """ann plays a turn, then calls the match off (/tora-match abort): its page shows the
+    result "aborted, without a result" and a summary naming nobody to move (it said "bob to
+    move" of a match that was over), as a resigned match's names its winner; so does the
+    channel's post of the end."""
+    reply = await w.service.challenge(HERE, ANN, BOB, Terms(game=game, rated=False))
+    assert reply.stamp is not None
+    match = reply.stamp.match
+    await w.service.accept(HERE, BOB)
+    if game == "torii":  # a Spirit each
+        for user, spirit in zip((ANN, BOB), SPIRITS, strict=False):
+            await w.service.setup(HERE, user, {"spirit": spirit})
+    await w.service.play(HERE, ANN, await w.first_action(match, C))
+    await w.service.end_turn(HERE, ANN)
+    playing = (await w.get(f"/api/m/{match}"))[1]["summary"]
+    assert "bob to " in playing  # "to move", "to play"
+    await w.service.abort(HERE, ANN)
+    _status, state = await w.get(f"/api/m/{match}")
+    assert state["phase"] == "ended" and state["result"]
+    final = playing.rpartition(" · " if game == "torii" else "; ")[0] + "."
+    assert state["summary"] == final
+    await w.quiet()
+    assert f"\n{final} It counts for nothing" in w.h.delivery.channel(HERE.channel_id)[-1].text
 
 
 async def test_the_record_downloads_as_text(w: World) -> None:

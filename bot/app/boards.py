@@ -38,7 +38,7 @@ from bot.service.showing import result_words
 from bot.service.texts import listing
 from render.drawings import drawing_of
 from render.pointing import Cell
-from rules import GameView, Side
+from rules import GameView, Side, game_type
 from rules.protocol import Choice, ChoiceGroup
 from rules.records import RecordError, ReplayError
 
@@ -425,10 +425,17 @@ def drawn_view(
 
 
 def _summary(look: Look) -> str:
-    """The position in a sentence (none before the game)."""
-    if look.view is None:
+    """The position in a sentence (none before the game); once the match has ended, the
+    line the game ended with, which names nobody to move (not even in a match called off,
+    whose game its rules did not end)."""
+    view = look.view
+    if view is None:
         return ""
-    return _("{summary}.", summary=word(look.view.summary(look.names)))
+    if look.hosted.phase == ENDED:
+        said = game_type(view.game).final_summary(view, look.names)
+    else:
+        said = view.summary(look.names)
+    return _("{summary}.", summary=word(said))
 
 
 def _setting_up(phase: str, ready: str, side: Side) -> str | None:
