@@ -21,69 +21,6 @@ async def w(tmp_path: Path):
 
 # ---- in a browser ------------------------------------------------------------------------------
 CHROMIUM = Path("/usr/bin/chromium")
-# a 1x1 PNG: the picture a slow answer brings, told apart from the board by its width
-TINY_PNG = bytes.fromhex(
-    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082"
-)
-
-
-async def test_a_slow_picture_of_an_older_state_does_not_replace_the_board_now(w: World) -> None:
-    """ann's page is open on her ToriShogi turn. She stages a move (here in Discord: the
-    page hears of it and asks for the staged position's picture, which the server is slow
-    to draw), then takes it back at once. The page reads the state again (the position as
-    at first, whose picture it already shows, so it asks for none) and then the slow
-    picture of the staged move arrives and is put up (board.js ``renderPicture`` shows
-    every answer, however old): the page shows a move that is no longer staged, until the
-    next change. Each picture answer should be shown only if it is still the one the
-    state now names."""
-    playwright_api = pytest.importorskip("playwright.async_api")
-    if not CHROMIUM.exists():
-        pytest.skip("needs /usr/bin/chromium")
-    import asyncio
-
-    from rules import Side
-
-    match = await w.playing(SHOGI)
-    assert w.client is not None
-    token = await w.token(match, Side.CHALLENGER)
-    async with playwright_api.async_playwright() as playwright:
-        browser = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=["--no-sandbox", "--disable-gpu"]
-        )
-        try:
-            page = await (await browser.new_context()).new_page()
-            await page.goto(f"{w.client.make_url('/play')}#{token}")
-            expect = playwright_api.expect
-            await expect(page.locator(".cell")).not_to_have_count(0, timeout=10_000)
-            first_url = (await w.me(match, Side.CHALLENGER))["board"]["url"]
-            await expect(page.locator("#connection")).to_have_text("live", timeout=10_000)
-
-            asked = asyncio.Event()
-            release = asyncio.Event()
-
-            async def slow(route) -> None:  # type: ignore[no-untyped-def]
-                if first_url.split("?", 1)[1] in route.request.url:
-                    await route.continue_()
-                    return
-                asked.set()
-                await release.wait()
-                await route.fulfill(status=200, content_type="image/png", body=TINY_PNG)
-
-            await page.route("**/api/me/board.png*", slow)
-            await w.service.play(HERE, ANN, "c3c4")  # staged (in Discord)
-            await asyncio.wait_for(asked.wait(), 10)  # the page asks for its picture
-            async with page.expect_response(lambda r: r.url.endswith("/api/me")):
-                await w.service.undo(HERE, ANN)  # taken back at once
-            now = await w.me(match, Side.CHALLENGER)
-            assert now["staged"] == [] and now["board"]["url"] == first_url  # as at first
-            await page.wait_for_timeout(300)
-            release.set()  # the slow picture of the staged move arrives now
-            await page.wait_for_timeout(1000)
-            width = await page.locator("#picture").evaluate("image => image.naturalWidth")
-            assert width > 1, "the page shows the picture of a move no longer staged"
-        finally:
-            await browser.close()
 
 
 async def test_an_ended_matchs_move_list_shows_the_assassin_moves_its_record_published(

@@ -454,6 +454,88 @@ async def test_the_server_unreachable_is_no_longer_said_once_the_page_reads_its_
         await (expect(said).to_be_hidden() if shown == "#error" else expect(said).to_be_empty())
 
 
+# a 1x1 PNG: the picture a slow answer brings, told apart from the board by its width
+TINY_PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
+    "1f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082"
+)
+
+
+async def test_a_slow_picture_of_an_older_state_does_not_replace_the_board_now(
+    w: World, browser: Browser
+) -> None:
+    """Regression: ann stages a ToriShogi move in Discord (her open page asks for the
+    staged position's picture, slow to come) and takes it back at once (the page reads the
+    state as at first, whose picture it shows already); the slow picture then arrived and
+    was put up: the page showed a move no longer staged until the next change. A picture
+    is shown only while the state still names it."""
+    from web_world import ANN, HERE
+
+    from bot.service import Terms
+
+    match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    first = (await w.me(match, Side.CHALLENGER))["board"]["url"]
+    await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+    asked, release = asyncio.Event(), asyncio.Event()
+
+    async def slow(route: Route) -> None:
+        if first.split("?", 1)[1] in route.request.url:
+            await route.continue_()
+            return
+        asked.set()
+        await release.wait()
+        await route.fulfill(status=200, content_type="image/png", body=TINY_PNG)
+
+    await page.route("**/api/me/board.png*", slow)
+    await w.service.play(HERE, ANN, "c3c4")
+    await asyncio.wait_for(asked.wait(), WAIT / 1000)
+    async with page.expect_response(lambda r: r.url.endswith("/api/me")):
+        await w.service.undo(HERE, ANN)
+    now = await w.me(match, Side.CHALLENGER)
+    assert now["staged"] == [] and now["board"]["url"] == first
+    await staged(page, 0)
+    release.set()  # the staged move's picture comes now
+    await page.wait_for_timeout(1000)
+    assert await page.locator("#picture").evaluate("image => image.naturalWidth") > 1
+
+
+async def test_a_slow_read_of_an_older_state_does_not_replace_the_state_now(
+    w: World, browser: Browser
+) -> None:
+    """Regression: ann stages a ToriShogi move in Discord (her open page reads its state,
+    the answer slow to come) and takes it back at once (the page reads it again, answered
+    at once); the slow answer then came and was shown: the page showed the move staged
+    after all, until the next change. Only the answer to the latest read is shown."""
+    from web_world import ANN, HERE
+
+    from bot.service import Terms
+
+    match = await w.playing(Terms(game="torishogi", turn_seconds=36000, rated=False))
+    page = await player_page(w, browser, match, Side.CHALLENGER)
+    await expect(page.locator("#connection")).to_have_text("live", timeout=WAIT)
+    asked, release = asyncio.Event(), asyncio.Event()
+
+    async def slow_staged(route: Route) -> None:
+        answer = await route.fetch()
+        if not asked.is_set() and (await answer.json())["staged"]:  # the move staged
+            asked.set()
+            await release.wait()
+        await route.fulfill(response=answer)
+
+    await page.route("**/api/me", slow_staged)
+    await w.service.play(HERE, ANN, "c3c4")
+    await asyncio.wait_for(asked.wait(), WAIT / 1000)
+    async with page.expect_response(lambda r: r.url.endswith("/api/me")):
+        await w.service.undo(HERE, ANN)
+    await page.wait_for_timeout(300)
+    release.set()  # the older state comes now
+    async with page.expect_response(lambda r: r.url.endswith("/api/me")):
+        pass
+    await page.wait_for_timeout(500)
+    await staged(page, 0)
+
+
 async def test_a_refused_replay_leaves_the_page_on_the_position_now(
     w: World, browser: Browser
 ) -> None:
