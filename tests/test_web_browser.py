@@ -578,6 +578,27 @@ async def test_a_stream_refused_for_too_many_open_boards_says_why(
             await expect(page.locator("#connection")).to_contain_text("close one", timeout=WAIT)
 
 
+async def test_the_page_of_a_match_there_is_not_stops_asking_for_its_live_stream(
+    w: World, browser: Browser
+) -> None:
+    """Regression: a mistyped match page (``/m/<a number no match has>``) was served with
+    200, said "There is no such match." and then "reconnecting…" for as long as it stayed
+    open, asking for its refused live stream every 2 seconds. It is a 404 now, and the page
+    asks once (and once more to read the refusal), then says there is nothing to follow."""
+    assert w.client is not None
+    asked: list[str] = []
+    page = await opened(browser, "about:blank")
+    page.on(
+        "request", lambda request: asked.append(request.url) if "/events" in request.url else None
+    )
+    answer = await page.goto(str(w.client.make_url("/m/987654")))
+    assert answer is not None and answer.status == 404
+    await expect(page.locator("#said")).to_have_text("There is no such match.", timeout=WAIT)
+    await expect(page.locator("#connection")).to_have_text("nothing to follow", timeout=WAIT)
+    await page.wait_for_timeout(5_000)
+    assert len(asked) <= 2, asked
+
+
 async def test_a_players_open_page_shows_the_result_when_the_opponent_resigns(
     w: World, browser: Browser
 ) -> None:

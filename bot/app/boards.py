@@ -138,14 +138,23 @@ class Boards:
     async def page_language(self, match: int, side: Side | None, fallback: str = SOURCE) -> str:
         """The language of a page of hosted match ``match`` for ``side``'s player, or for
         anyone (None); ``fallback`` when there is no such match."""
+        hosted = await self._seated_match(match)
+        if hosted is None:
+            return fallback
+        return await self._language_of(hosted, side, fallback)
+
+    async def hosts(self, match: int) -> bool:
+        """Whether there is a hosted match ``match`` (a page of one there is not is a 404)."""
+        return await self._seated_match(match) is not None
+
+    async def _seated_match(self, match: int) -> Hosted | None:
+        """Hosted match ``match`` (None: there is none), kept once its players are known."""
         hosted = self._seated.get(match)
         if hosted is None:
             hosted = await self.records.hosted(match)
-            if hosted is None:
-                return fallback
-            if hosted.challenger_id is not None:  # its server and players are settled now
-                self._seated.keep(match, hosted)
-        return await self._language_of(hosted, side, fallback)
+            if hosted is not None and hosted.challenger_id is not None:
+                self._seated.keep(match, hosted)  # its server and players are settled now
+        return hosted
 
     async def _language_of(self, hosted: Hosted, side: Side | None, fallback: str) -> str:
         """``side``'s player's language; for anyone (None) the server's. ``fallback`` where

@@ -59,8 +59,13 @@ class Public:
         return match
 
     async def page(self, request: web.Request) -> web.StreamResponse:
-        await self._read(request)
-        return self.site.shell("match.html", request[LANGUAGE])
+        """The match page's shell; for a match there is not, with 404 (its script says
+        there is no such match, and follows nothing)."""
+        match = await self._read(request)
+        answer = self.site.shell("match.html", request[LANGUAGE])
+        if not await self.site.boards.hosts(match):
+            answer.set_status(404)
+        return answer
 
     async def state(self, request: web.Request) -> web.Response:
         match = await self._read(request)
