@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import base64
 import logging
+import re
+import shutil
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ from bot.service import PROPOSAL_KINDS, Terms
 from bot.service.texts import listing
 from bot.web import Limits, WebBoard
 from bot.web.guard import CSP, Allowance
+from bot.web.site import STATIC, build_of
 from render.drawings import drawing_of
 from rules import Side
 from rules.torii import SPIRITS
@@ -203,6 +206,38 @@ async def test_the_pages_and_their_files_are_served_and_nothing_else(w: World) -
     assert (await w.get("/static/board.css"))[0] == 200
     for path in ("/static/..%2Fserver.py", "/static/server.py", "/static/nothing.js"):
         assert (await w.get(path))[0] == 404, path
+
+
+async def test_the_pages_name_their_files_by_build_and_those_are_kept_for_good(
+    w: World, tmp_path: Path
+) -> None:
+    """The shells named their files by a fixed address kept 5 minutes, so right after an
+    upgrade a browser could mix the new shell with the old modules it kept. They name them
+    by the build now (a digest of the files: any file changed changes every address), the
+    scripts import each other by relative addresses (which carry the build too), and a
+    file at its build's address is kept for good; at an older build's it is kept nowhere."""
+    match = await w.playing()
+    build = build_of(STATIC)
+    for page in (f"/m/{match}", "/play"):
+        body = (await w.get(page))[1]
+        files = re.findall(rb'(?:src|href)="(/static/[^"]*)"', body)
+        assert files and all(f.startswith(f"/static/{build}/".encode()) for f in files), files
+    assert w.client is not None
+    for path, caching in (
+        (f"/static/{build}/board.js", "public, max-age=31536000, immutable"),
+        ("/static/0123456789abcdef/board.js", "no-store"),  # a page of an older build
+        ("/static/board.js", "public, max-age=300"),
+    ):
+        async with w.client.get(path) as answer:
+            assert (answer.status, answer.headers["Cache-Control"]) == (200, caching), path
+    assert (await w.get(f"/static/{build}/nothing.js"))[0] == 404
+    for script in STATIC.glob("*.js"):
+        assert '"/static/' not in script.read_text(), script.name  # imports are relative
+    copy = tmp_path / "static"
+    shutil.copytree(STATIC, copy)
+    assert build_of(copy) == build
+    (copy / "board.css").write_text((copy / "board.css").read_text() + "\n")
+    assert build_of.__wrapped__(copy) != build
 
 
 # ---- private links ----------------------------------------------------------------------------
