@@ -133,6 +133,15 @@ class Store:
         """Set (or, with None, remove) one setting of a guild."""
         await self._writer.run(lambda conn: players.set_guild_setting(conn, guild_id, key, value))
 
+    async def set_guild_settings(self, guild_id: int, values: Mapping[str, str | None]) -> None:
+        """Set (or, with None, remove) several settings of a guild, in one transaction."""
+
+        def job(conn: Connection) -> None:
+            for key, value in values.items():
+                players.set_guild_setting(conn, guild_id, key, value)
+
+        await self._writer.run(job)
+
     async def player_settings(self, user_id: int) -> dict[str, str]:
         """A player's own settings (their time zone, notifications...)."""
         return await self._read(lambda db: players.player_settings(db, user_id))
@@ -178,6 +187,11 @@ class Store:
         """``away`` ends early, at ``at`` (gone if it had not begun), with ``moved`` as for
         ``add_away``."""
         return await self._moving(lambda conn: players.end_away(conn, away, at), moved)
+
+    async def move_clocks(self, moved: Sequence[Moved]) -> list[Hosted]:
+        """The hosted matches a change of away days stored already moves (an automatic
+        day, written at its deadline), with their posts, as for ``add_away``."""
+        return await self._moving(lambda conn: None, moved)
 
     async def _moving(
         self, change: Callable[[Connection], None], moved: Sequence[Moved]

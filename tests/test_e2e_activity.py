@@ -4,11 +4,13 @@ message) answer with ``LAUNCH_ACTIVITY``, which opens an instance in that channe
 Activity's sign-in (the code the Discord client gives its SDK, exchanged by the bot's web
 server, the user from ``/users/@me``, the channel from the instance) gives the player their
 seat and anyone else the match's public view, during the setup too (the players' setup
-page); the Entry Point command is registered beside ``/tora``; a launch Discord refuses, and
-a bot without the Activity, give the Play panel as before."""
+page); the Entry Point command is registered beside ``/tora``; a launch Discord refuses, a
+read of its match that fails (the database away), and a bot without the Activity, give the
+Play panel as before."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from pathlib import Path
 from typing import Any
@@ -21,6 +23,7 @@ from bot.service.links import BOARD
 from emulator import Emulator
 from harness.stage import Stage
 from rules import Side
+from storage import DatabaseUnavailable
 
 LAUNCH_ACTIVITY = 12
 WAIT = 10.0
@@ -190,6 +193,36 @@ async def test_a_launch_discord_refuses_opens_the_play_panel(tmp_path: Path) -> 
         assert panel.errors == ["400 50234 Application does not have Activities enabled"]
         assert panel.text  # the panel answered after the refused launch
         assert BOARD in [b.get("label") for m in panel.messages for b in m.buttons()]
+
+
+async def test_play_while_the_database_is_away_says_so_as_without_the_activity(
+    tmp_path: Path,
+) -> None:
+    """Regression: with the Activity on, the read of which match it would show failed
+    outside any handling while the database did not answer (a restart, a failover): the Play
+    button of ann's "your turn" DM got no answer at all (Discord: "This interaction
+    failed"), and ``/tora play`` the generic "Something went wrong". A failed read now gives
+    the Play panel's answer, as with the Activity off: the database is not answering."""
+    async with Stage(tmp_path, ("ann", "bob"), activity=True) as stage:
+        await started(stage)
+        assert stage.bot is not None
+        records = stage.bot.service.records
+
+        async def away(*args: Any, **kwargs: Any) -> Any:
+            raise DatabaseUnavailable("the database is away (simulated)")
+
+        records.live_in_channel = away  # type: ignore[method-assign]
+        records.of_user = away  # type: ignore[method-assign]
+        user = stage.user["ann"]
+        message, custom_id = stage.emu.find_button(stage.emu.dm_channel(user), "Play", user=user)
+        pressed = await stage.emu.click(user, message, custom_id)
+        with contextlib.suppress(TimeoutError):
+            await pressed.done(WAIT)
+        assert pressed.acknowledged, "the Play button got no answer at all"
+        assert pressed.callback_type != LAUNCH_ACTIVITY
+        typed = await stage.slash("ann", "play")
+        assert typed.callback_type != LAUNCH_ACTIVITY
+        assert "database is not answering" in typed.text, typed.text
 
 
 async def test_without_the_activity_play_opens_the_panel_and_its_link(tmp_path: Path) -> None:

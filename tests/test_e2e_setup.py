@@ -53,6 +53,16 @@ async def test_resigning_during_the_setup_says_at_once_how_to_leave(tmp_path: Pa
         assert not any(m.buttons() for m in answer.messages)  # no confirmation to click
 
 
+async def test_declining_during_the_setup_says_how_to_leave(tmp_path: Path) -> None:
+    """bob accepted ann's challenge, then typed ``/tora decline``: the answer was only "The
+    players are still choosing their setup, so that cannot be done now." It names the way
+    out, ``/tora-match abort``, as ``/tora resign`` during the setup does."""
+    async with Stage(tmp_path) as stage:
+        await accepted(stage)
+        answer = await stage.slash("bob", "decline")
+        assert "/tora-match abort" in answer.text, answer.text
+
+
 def components(msg: Msg) -> list[dict[str, Any]]:
     return [c for c in walk_components(msg.components) if c.get("type") in (2, 3)]
 

@@ -132,6 +132,77 @@ def test_french_addresses_the_player_as_vous_throughout() -> None:
     assert tu_forms(read(po_path("fr"), "fr")) == []
 
 
+# The other form of address, for the three languages that say "du", "tú" and "você" to the
+# player. German: "Ihnen", an "Ihr..." or "Sie" capitalised inside a sentence (after a
+# colon, or after a placeholder that is a sentence, a capital is "it" or "ihr": "Sie endet
+# ohne Ergebnis", the match; "{who} Ihr habt"), or a verb with
+# "Sie" after it ("Drücken Sie"). Spanish: "usted", or an usted imperative or question
+# at the start of a clause ("Pulse", "Elija", "¿Puede"). Brazilian Portuguese: a "tu"
+# pronoun or possessive (te, ti, contigo, teu, tua...), or a "tu" imperative at the start
+# of a clause ("escolhe", "clica"; "joga" or "usa" begin actions' words, left out).
+OTHER_ADDRESS = {
+    "de": re.compile(
+        r"\bIhnen\b|(?<=[\w,] )(?:Sie|Ihr\w*)\b|\b\w+en Sie\b",
+    ),
+    "es": re.compile(
+        r"\bustedes?\b|(?:^|[.;:!?¡¿(\u2014]\s*)(?:pulse|elija|escriba|intente|inténtelo"
+        r"|vuelva|pida|seleccione|compruebe|espere|acepte|rechace|cierre|haga|ponga|diga"
+        r"|mire|añada|quite|revise|envíe|únase|puede usted|quiere|desea)(?![\w])",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+    "pt_BR": re.compile(
+        r"(?<![\w-])(?:tu|te|ti|contigo|teu|tua|teus|tuas)(?![\w])|-te\b"
+        r"|(?:^|[.;:!?(\u2014\u201c]\s*)(?:escolhe|clica|tenta|aperta|digita|pressiona)(?![\w])",
+        re.IGNORECASE | re.MULTILINE,
+    ),
+}
+
+
+def other_addresses(code: str) -> list[tuple[str, str]]:
+    """Each (message id, translation) of ``code``'s catalog in the other form of address."""
+    found = []
+    for message in read(po_path(code), code):
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        message_id = message.id if isinstance(message.id, str) else message.id[0]
+        for text in strings:
+            if text and OTHER_ADDRESS[code].search(CODE_SPAN.sub(" ", text)):
+                found.append((message_id, text))
+    return found
+
+
+@pytest.mark.parametrize(
+    ("code", "other", "same"),
+    [
+        (
+            "de",
+            ("Drücke dann Ihr Zug ist vollständig.", "Wählen Sie", "wie Ihnen", "als Sie"),
+            ("Sie endet ohne Ergebnis", "Partie {number}: Sie zählt nicht", "{who} Ihr habt beide"),
+        ),
+        (
+            "es",
+            ("Pulse el botón", "¿Puede usted?", "; inténtelo de nuevo", "Elija un lado"),
+            ("Pulsa el botón", "hasta que termine su turno", "Le toca a {name}"),
+        ),
+        (
+            "pt_BR",
+            ("Escolhe a preparação", "vou te avisar", "o teu turno", "avise-te"),
+            ("Escolha a preparação", "usa a ficha", "o turno de {player}: passa"),
+        ),
+    ],
+)
+def test_each_catalog_keeps_one_form_of_address(code, other, same) -> None:
+    """German says "du", Spanish "tú" and Brazilian Portuguese "você" to the player, in
+    every entry and plural form: "Drücke dann Ihr Zug ist vollständig" (the planning
+    button, "Their turn is complete") read as the formal "your turn" to a German player."""
+    for text in other:
+        assert OTHER_ADDRESS[code].search(CODE_SPAN.sub(" ", text)), text
+    for text in same:
+        assert not OTHER_ADDRESS[code].search(CODE_SPAN.sub(" ", text)), text
+    assert other_addresses(code) == []
+
+
 SIGN_IN_WAIT = (
     "Discord asks the board to wait before signing anyone in again; try again in {n} second.",
     "Discord asks the board to wait before signing anyone in again; try again in {n} seconds.",

@@ -215,6 +215,36 @@ async def test_an_aborted_game_is_played_again_and_a_lapsed_setup_loses_it(h: Ha
     assert [u.id for u in game_2] == [BOB.id, ANN.id]
 
 
+async def test_t17_a_lapsed_setup_is_not_said_to_record_nothing(h: Harness) -> None:
+    """bob never finished his setup in a tournament game: the tournament scores it a
+    forfeit win for ann (T17), but the post just before it said "... so the match is off.
+    Nothing is recorded." The lapse post says the game is over, and leaves the result to
+    the tournament's post."""
+    await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+    await h.service.setup(place, ANN, {"strategy": "aggressive"})
+    await h.advance(2 * 86400)  # bob never chose: the setup lapses
+    texts = h.delivery.texts(place.channel_id)
+    assert any(t.startswith("Game 1 is over, won by ann") for t in texts), texts
+    [lapsed] = [t for t in texts if "setup was not finished in time" in t]
+    assert "Nothing is recorded" not in lapsed and "match is off" not in lapsed, lapsed
+
+
+async def test_t17_a_setup_reminder_warns_of_the_forfeit_not_a_match_called_off(h: Harness) -> None:
+    """In a tournament game a setup left unfinished loses by forfeit once the opponent has
+    chosen (T17): bob's reminder said "or the match is called off", as in a challenge."""
+    await cup(h, ANN, BOB)
+    place = thread_of(h, ANN, BOB)
+    await h.service.setup(place, ANN, {"strategy": "aggressive"})
+    await h.advance(86400 * 0.85)  # the reminder comes at 80 % of the setup's time
+    [reminder] = [
+        d.message.text
+        for d in h.delivery.user(BOB.id)
+        if d.message.text.startswith("Reminder: choose your setup")
+    ]
+    assert "called off" not in reminder and "by forfeit" in reminder, reminder
+
+
 async def test_a_void_game_says_why_in_the_server_s_language(h: Harness) -> None:
     """A game aborted before its first round is complete is void and played again: the post
     says so in the server's language. Regression: it showed the service's raw ending word,

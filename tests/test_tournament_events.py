@@ -407,6 +407,27 @@ def test_a_game_lost_on_missed_turns_mid_game_is_played_and_not_paired_again() -
     assert frozenset((1, 3)) not in {frozenset((b.first, b.second)) for b in third.boards}
 
 
+async def test_a_lapsed_setup_is_not_said_to_record_nothing(h: Harness) -> None:
+    """p2 never finished the setup of a Swiss game, which the event scores a forfeit win for
+    p1: the lapse post says the game is over, not that nothing is recorded."""
+    desk = await desk_of(h)
+    await create(desk, "Cup", "tora", "swiss", rounds=1, turn_seconds=DAY)
+    for n in (1, 2):
+        await desk.join(HERE, user(n), "Cup")
+    await desk.begin(HERE, ADMIN, "Cup", admin=True)
+    await h.settle()
+    [row] = (await snapshot(h, "Cup")).pairings
+    assert row.hosted_id is not None
+    hosted = await h.store.hosting.get(row.hosted_id)
+    place = Place(GUILD, hosted.channel_id)
+    await h.service.setup(place, user(row.first_id), {"strategy": "aggressive"})
+    await h.advance(2 * DAY)  # the other never chose: the setup lapses
+    [lapsed] = [t for t in h.delivery.texts(place.channel_id) if "not finished in time" in t]
+    assert "this game is over" in lapsed and "Nothing is recorded" not in lapsed, lapsed
+    [row] = (await snapshot(h, "Cup")).pairings
+    assert row.outcome == "forfeit_win"
+
+
 async def test_the_ai_plays_whoever_an_odd_round_leaves_over_where_allowed(h: Harness) -> None:
     desk = await desk_of(h)
     await create(desk, "Odd", "torishogi", "swiss", rounds=2, ai_fill="easy")

@@ -12,6 +12,7 @@ board says what to do; any JSON body gives a code and an instance of Discord's c
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -36,6 +37,7 @@ from emulator import Emulator
 from rules import Side
 
 C, O = Side.CHALLENGER, Side.OPPOSITION
+DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 class Signing:
@@ -291,6 +293,25 @@ async def test_a_busy_hours_users_behind_one_address_all_sign_in(
             if status != 200:
                 refused.append((name, status, answer.get("error")))
         assert refused == []
+
+
+def test_the_sign_in_allowances_web_md_states_are_the_enforced_ones() -> None:
+    """Regression: docs/WEB.md ("In Discord", Refusals) still told an admin the sign-ins
+    per client address were limited to 30 at once, then one per 2 s, after the board had
+    raised them to 300 at once, then one per 0.2 s (``Limits.sign_ins``): an admin sizing a
+    deployment, or reading why a crowd was refused, read a limit ten times lower than the
+    real one. Both stated allowances (per Discord user, per client address) are the
+    enforced ones."""
+    text = " ".join((DOCS / "WEB.md").read_text(encoding="utf-8").split())
+    said = re.search(
+        r"Sign-ins are limited to (\d+) at once, then one per ([\d.]+) s, per Discord user"
+        r".*? and to (\d+) at once, then one per ([\d.]+) s, per client address",
+        text,
+    )
+    assert said is not None, "WEB.md no longer states the sign-in allowances"
+    per_user, per_address = Limits().sessions, Limits().sign_ins
+    assert (int(said[1]), float(said[2])) == (per_user.burst, per_user.every)
+    assert (int(said[3]), float(said[4])) == (per_address.burst, per_address.every)
 
 
 async def test_one_discord_user_signs_in_at_the_users_pace_from_any_address(

@@ -3,7 +3,8 @@ the setup the players get their seats (the setup page) and anyone else the publi
 which nothing of a player's secret choices shows (twin worlds differing in a hidden Assassin's
 square); in a direct message the user's one match that has a board, a challenge not yet
 accepted not counting as one; several, or none, said so in words; in a channel that hosted
-several, its live one, else the latest; a player of one match who opens another match's
+several, its live one, else the latest; in one that hosts none, a player of a match elsewhere
+in the server pointed to it; a player of one match who opens another match's
 Activity watches that one and can reach nothing of it with their own seat; and a user the bot
 never met is refused in their browser's language."""
 
@@ -129,6 +130,32 @@ async def test_a_dm_of_several_matches_says_where_to_open_it(
         assert status == 404 and "You play several matches" in answer["error"]
         seat = await signed_in(w, signing, "ann")  # the channel's Activity says which
         assert seat["side"] == "challenger"
+
+
+async def test_a_channel_without_a_match_points_a_player_to_theirs_elsewhere(
+    tmp_path: Path, signing: Signing
+) -> None:
+    """Regression: with a thread per match, ann and bob play in a thread (``THERE``) and ann
+    opens the board from the App Launcher in the channel itself, which hosts no match: she
+    was told to challenge someone with /tora challenge, as if she played none. She is told
+    her match's number instead, as the commands given there tell her; cat, who plays none,
+    still gets the way to start one."""
+    async with World(tmp_path / "t.sqlite3", discord=signing.api()) as w:
+        match = await accepted(w, signing, THERE, Terms())
+        status, answer, _ = await session(
+            w, {"code": signing.code("ann"), "instance": signing.instance}
+        )
+        assert status == 404 and f"yours (match {match})" in answer["error"], answer
+        status, answer, _ = await session(
+            w, {"code": signing.code("cat"), "instance": signing.instance}
+        )
+        assert status == 404 and "challenge someone" in answer["error"], answer
+        elsewhere = Place(guild_id=HERE.guild_id, channel_id=HERE.channel_id + 2)
+        await w.service.challenge(elsewhere, signing.users["ann"], signing.users["cat"], Terms())
+        status, answer, _ = await session(
+            w, {"code": signing.code("ann"), "instance": signing.instance}
+        )
+        assert status == 404 and "yours are played elsewhere" in answer["error"], answer
 
 
 async def test_a_player_in_another_matchs_activity_only_watches_it(

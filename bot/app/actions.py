@@ -31,6 +31,7 @@ from bot.service.agreements import DECLINE
 from bot.service.guild import ClockChoice
 from bot.service.phases import (
     PLAYING,
+    SETUP,
 )
 from bot.service.showing import match_heading
 from bot.service.texts import escape, quote
@@ -415,8 +416,8 @@ class Actions:
 
     async def _confirm(self, caller: Caller, place: Place, kind: str) -> Answer:
         hosted = await self.service.hosted_of(place, caller.user)
-        if kind == "resign" and hosted.phase != PLAYING:  # refused at once, saying what to do
-            return Answer.of(await self.service.resign(place, caller.user))
+        if hosted.phase not in CONFIRMED_PHASES[kind]:  # refused at once, saying what to do
+            return Answer.of(await self._agreement(kind)(place, caller.user))
         other = (
             hosted.opposition_id if hosted.challenger_id == caller.user.id else hosted.challenger_id
         )
@@ -535,6 +536,10 @@ CONFIRMED = {
     "abort": N_("Abort match {number} against {opponent}? It ends without a result, unrated."),
 }
 
+# The phases in which a CONFIRMED ending can be done: in any other, the command is refused
+# (saying what to do instead) before a confirmation is asked for.
+CONFIRMED_PHASES = {"resign": (PLAYING,), "abort": (SETUP, PLAYING)}
+
 
 def _no_thread() -> str:
     """Why a challenge made with threads on is in the channel itself, and what an admin
@@ -593,9 +598,8 @@ def terms_of(
     turn = Terms().turn_seconds if default_turn is None else default_turn
     if options.deadline is not None:
         turn = parse_duration(options.deadline)
-    clock = server or ClockChoice()  # the server's clock, unless the challenge names one
-    if options.clock is not None and options.clock != clock.clock:
-        clock = ClockChoice(options.clock)
+    typed = ClockOptions(options.clock, options.bank, options.increment, options.cap)
+    clock = typed.over(server or ClockChoice())
     if options.terrain_map and options.terrain == "none":
         options = replace(options, terrain="custom")
     unset = ChallengeOptions()
@@ -612,11 +616,38 @@ def terms_of(
         roles=options.roles,
         forfeit_after=options.forfeit_after,
         clock=clock.clock,
-        bank_seconds=_seconds(options.bank) or clock.bank_seconds,
-        increment_seconds=_seconds(options.increment) or clock.increment_seconds,
-        cap_seconds=_seconds(options.cap) or clock.cap_seconds,
+        bank_seconds=clock.bank_seconds,
+        increment_seconds=clock.increment_seconds,
+        cap_seconds=clock.cap_seconds,
         weekends_off=options.weekends == "off",
     )
+
+
+@dataclass(frozen=True)
+class ClockOptions:
+    """A clock as typed in a command (a challenge's, the server's settings): its options
+    ``clock``, ``bank``, ``increment`` and ``cap`` (durations as text; None: not given)."""
+
+    clock: str | None = None
+    bank: str | None = None
+    increment: str | None = None
+    cap: str | None = None
+
+    def given(self) -> bool:
+        return any(getattr(self, f.name) is not None for f in fields(self))
+
+    def over(self, kept: ClockChoice) -> ClockChoice:
+        """The clock these options make of ``kept`` (the server's): a clock named other
+        than kept's starts afresh, its times defaults (0); each time typed replaces kept's,
+        the others stay. A time of another clock is left for ``Terms.check`` to refuse."""
+        if self.clock is not None and self.clock != kept.clock:
+            kept = ClockChoice(self.clock)
+        return ClockChoice(
+            kept.clock,
+            _seconds(self.bank) or kept.bank_seconds,
+            _seconds(self.increment) or kept.increment_seconds,
+            _seconds(self.cap) or kept.cap_seconds,
+        )
 
 
 def _seconds(text: str | None) -> float:

@@ -17,7 +17,7 @@ from .models import Place, Reply, User, is_robot
 from .phases import CHALLENGE, DECLINED, EXPIRED, SETUP, WITHDRAWN
 from .ports import Stamp
 from .setup_phase import FORM, asks_setup, begin, choose_by, setup_prompt
-from .table import Table
+from .table import Table, player_side
 from .terms import LONGEST_TURN, SHORTEST_TURN, Terms
 from .texts import duration, escape, moment
 
@@ -203,12 +203,13 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
         issuer_side = Side.OPPOSITION
     players = {issuer_side: hosted.issuer_id, issuer_side.other: user.id}
     changed = replace(
-        ctx.new_clock(hosted, table.terms.turn_seconds),
+        hosted,
         phase=SETUP,
         invitee_id=user.id,
         challenger_id=players[Side.CHALLENGER],
         opposition_id=players[Side.OPPOSITION],
     )
+    changed = await ctx.setup_clock(table.terms, changed)  # (the players' time away known)
     staged = Table(changed, table.terms, table.names)
     drawn, setup = table.terms.roles == "random", asks_setup(table.terms)
     # the posts' lead, worded in each reader's language where it is shown
@@ -234,8 +235,11 @@ async def accept(ctx: Context, table: Table, user: User) -> Reply:
 
 
 async def decline(ctx: Context, table: Table, user: User) -> Reply:
-    """The invited player declines; the challenger takes the challenge back."""
+    """The invited player declines; the challenger takes the challenge back. Once it is
+    accepted (the setup), refused: the match is called off with abort then."""
     hosted = table.hosted
+    if hosted.phase == SETUP:
+        raise _accepted(ctx, table, user)
     issuer = table.name(hosted.issuer_id)
     if hosted.invitee_id is None and user.id != hosted.issuer_id:
         raise NotAllowed(
@@ -266,6 +270,19 @@ async def decline(ctx: Context, table: Table, user: User) -> Reply:
     mail.public(text, mentions=mentions, language=language)
     await ctx.update(table, ended(hosted, ending), mail)
     return Reply(_("Done: the challenge is off."))
+
+
+def _accepted(ctx: Context, table: Table, user: User) -> Refused:
+    """Why a player cannot decline an accepted challenge, and how they call it off (a
+    bystander is told the match is not theirs)."""
+    player_side(table, user)
+    return Refused(
+        _(
+            "The challenge has been accepted, so it can no longer be declined. To call the "
+            "match off before its game begins, use {command}.",
+            command=ctx.cmd("abort", localized=True),
+        )
+    )
 
 
 async def expire(ctx: Context, table: Table) -> None:
@@ -360,7 +377,7 @@ async def open_agreed(
         challenger_id=challenger.id,
         opposition_id=opposition.id,
     )
-    new = ctx.new_clock(new, terms.turn_seconds)
+    new = await ctx.setup_clock(terms, new)
     names = {challenger.id: challenger.name, opposition.id: opposition.name}
     setup = asks_setup(terms)
     mail = (

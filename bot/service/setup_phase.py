@@ -20,6 +20,7 @@ from .context import Context, Mail, soonest
 from .endings import ended
 from .errors import Refused
 from .models import Reply, User
+from .notify import notify_of
 from .phases import LAPSED, PLAYING
 from .table import Table, player_side
 from .terms import Terms
@@ -231,18 +232,45 @@ async def setup_reminder(ctx: Context, table: Table) -> None:
     hosted = table.hosted
     mail = Mail(table.channel_id)
     for side in Side:
-        if side.letter not in hosted.ready:
-            with speaking(await ctx.player_language(hosted.player(side))) as language:
-                text = _(
-                    "Reminder: choose your setup for the match against {other} within {left}, "
-                    "or the match is called off: with the buttons or menus of the message that "
-                    "asked for it, or with {command}.",
-                    other=table.who(side.other),
-                    left=duration((hosted.due_at or ctx.now()) - ctx.now(), localized=True),
-                    command=ctx.cmd("setup", localized=True),
-                )
-            mail.private(hosted.player(side), text, language=language)
+        user = hosted.player(side)
+        if side.letter in hosted.ready:
+            continue
+        if not (await notify_of(ctx.store, user, hosted.guild_id)).any_reminder:
+            continue  # they chose no reminders (``/tora settings``)
+        with speaking(await ctx.player_language(user)) as language:
+            text = _reminder_text(ctx, table, side)
+        mail.private(user, text, language=language)
     await ctx.update(table, replace(hosted, remind_at=None), mail)
+
+
+def _reminder_text(ctx: Context, table: Table, side: Side) -> str:
+    """``side``'s reminder to choose their setup: what its lapse costs them (a forfeit in a
+    competition's game once the opponent has chosen, T17 and E5; else the match is off)."""
+    words = {
+        "other": table.who(side.other),
+        "left": duration((table.hosted.due_at or ctx.now()) - ctx.now(), localized=True),
+        "command": ctx.cmd("setup", localized=True),
+    }
+    if not table.terms.lapse_scored:
+        return _(
+            "Reminder: choose your setup for the match against {other} within {left}, "
+            "or the match is called off: with the buttons or menus of the message that "
+            "asked for it, or with {command}.",
+            **words,
+        )
+    if side.other.letter in table.hosted.ready:
+        return _(
+            "Reminder: choose your setup for the game against {other} within {left}, or you "
+            "lose this game by forfeit: with the buttons or menus of the message that asked "
+            "for it, or with {command}.",
+            **words,
+        )
+    return _(
+        "Reminder: choose your setup for the game against {other} within {left}: if only "
+        "your opponent has chosen by then, you lose this game by forfeit. Choose with the "
+        "buttons or menus of the message that asked for it, or with {command}.",
+        **words,
+    )
 
 
 async def setup_lapsed(ctx: Context, table: Table) -> None:
@@ -253,11 +281,21 @@ async def setup_lapsed(ctx: Context, table: Table) -> None:
     late = [table.side_name(side) for side in Side if side.letter not in hosted.ready]
     mail = Mail(table.channel_id)
     with speaking(await ctx.server_language(hosted.guild_id)) as language:
-        text = _(
-            "The setup was not finished in time ({players} had not chosen), so the match is "
-            "off. Nothing is recorded.",
-            players=listing(late, localized=True),
-        )
+        text = _lapse_text(table.terms, listing(late, localized=True))
     players = (hosted.player(Side.CHALLENGER), hosted.player(Side.OPPOSITION))
     mail.public(text, mentions=players, language=language)
     await ctx.update(table, ended(hosted, LAPSED), mail, drop_choices=True)
+
+
+def _lapse_text(terms: Terms, late: str) -> str:
+    """The channel's post on a setup that lapsed, ``late`` naming who had not chosen."""
+    if terms.lapse_scored:  # its competition posts the result it scores (T17)
+        return _(
+            "The setup was not finished in time ({players} had not chosen), so this game is over.",
+            players=late,
+        )
+    return _(
+        "The setup was not finished in time ({players} had not chosen), so the match is off. "
+        "Nothing is recorded.",
+        players=late,
+    )

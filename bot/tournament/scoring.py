@@ -32,7 +32,7 @@ def game_terms(
 ) -> Terms:
     """The terms of a tournament game on ``board``: the tournament game with the options its
     scoring sets (single games without Assassins); ``away_days``: whether the players' away
-    days stop its clock."""
+    days stop its clock. A lapsed setup is scored (T17)."""
     options = scoring().options(board)
     return Terms(
         tournament_game().id,
@@ -40,4 +40,5 @@ def game_terms(
         turn_seconds=turn_seconds,
         rated=rated,
         away_days=away_days,
+        lapse_scored=True,
     )

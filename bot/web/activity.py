@@ -132,7 +132,7 @@ class Activity:
             raise Refusal(403, _(NOT_IN_IT))
         try:
             hosted = await match_for(
-                self.records, instance.channel_id, identity.user_id, instance.in_dm
+                self.records, instance.channel_id, identity.user_id, instance.guild_id
             )
         except Unusable as exc:  # worded for Discord: the frame shows it plain
             raise Refusal(404, unmarked(str(exc))) from None

@@ -55,11 +55,11 @@ class Identity:
 
 @dataclass(frozen=True)
 class Instance:
-    """Where an Activity instance runs (``channel_id``; ``in_dm``: a direct message or group
-    DM) and the users connected to it."""
+    """Where an Activity instance runs (``channel_id``, in server ``guild_id``; None: a
+    direct message or group DM) and the users connected to it."""
 
     channel_id: int
-    in_dm: bool
+    guild_id: int | None
     users: frozenset[int]
 
 
@@ -128,13 +128,17 @@ class DiscordApi:
         if status != 200 or not isinstance(location, dict):
             raise Refusal(502, _(UNREACHABLE))
         channel = str(location.get("channel_id", ""))
+        # a guild channel's location names its server ("gc"); a DM's has none ("pc")
+        guild = str(location.get("guild_id", "")) if location.get("kind") == "gc" else None
         users = body.get("users")
         if not SNOWFLAKE.fullmatch(channel) or not isinstance(users, list):
+            raise Refusal(502, _(UNREACHABLE))
+        if guild is not None and not SNOWFLAKE.fullmatch(guild):
             raise Refusal(502, _(UNREACHABLE))
         ids = frozenset(
             int(u) for u in users[:1000] if isinstance(u, str) and SNOWFLAKE.fullmatch(u)
         )
-        return Instance(int(channel), location.get("kind") != "gc", ids)
+        return Instance(int(channel), None if guild is None else int(guild), ids)
 
     async def _ask(
         self,
