@@ -1,0 +1,106 @@
+"""Review rX: storage and deployment, a second look. One failing test per bug found."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+import pytest
+
+from storage.backends.migrations import LATEST
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+async def _python_m_bot(*args: str, **env: str) -> tuple[int, str]:
+    environ = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")]),
+        "TORA_RULES": "pure",
+        **env,
+    }
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot",
+        *args,
+        env=environ,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    return proc.returncode or 0, (out + err).decode()
+
+
+async def test_a_database_of_a_newer_bot_is_refused_at_start_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """An admin rolls a deploy back to the previous image (DEPLOY.md: a new version migrates
+    the database when it starts). ``python -m bot`` then meets a database of a newer schema
+    and stops with one JSON log line "the bot stopped on an error" holding a Python
+    traceback (exit 1), where a database it cannot open is refused in one line naming
+    TORA_DB, without a traceback, exit 2 (as ``python -m storage`` does: "the schema is newer
+    than this bot"). The admin should see one line: the schema is newer, run a newer bot."""
+    db = tmp_path / "tora.sqlite3"
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+    conn.commit()
+    conn.close()
+    status, output = await _python_m_bot(
+        DISCORD_TOKEN="t",
+        TORA_DB=str(db),
+        TORA_AI_PROCESSES="0",
+        TORA_WEB_PORT="0",
+        TORA_DISCORD_API="http://127.0.0.1:9/api/v10",
+    )
+    assert "Traceback" not in output, output[-600:]
+    assert status == 2, output[-600:]
+    assert f"schema version {LATEST + 1}" in output
+
+
+def test_a_password_given_in_the_urls_query_is_not_written_to_the_log() -> None:
+    """TORA_DB=postgresql://tora@db:5432/tora?password=s3cret (libpq's and asyncpg's way to
+    give the password as a parameter, which they accept) connects, and the bot logs
+    "service started" at every start with ``db`` = ``Config.where()``, as do "cannot open
+    ..." and ``python -m storage``'s messages: ``where()`` masks only a password written
+    as user:password@, so this one is written in clear into the logs. It should be masked
+    (``password=***``) as the other form is."""
+    from storage import Config
+
+    config = Config(url="postgresql://tora@db:5432/tora?sslmode=require&password=s3cret")
+    assert "s3cret" not in config.where()
+
+
+def test_a_backup_to_a_path_that_cannot_be_made_is_refused_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """``python -m storage backup PATH`` whose directory cannot be made (a file stands where
+    a directory is named; or, in the Docker image, a directory the bot's user may not write)
+    dies with a Python traceback (``FileExistsError`` from ``mkdir``) and exit status 1,
+    where STORAGE.md promises exit status 2 for an unusable path, and every other refusal of
+    the tool is one line. It should say the path cannot be written, exit status 2."""
+    import io
+
+    from storage import Config
+    from storage.tools.maintenance import UNUSABLE, backup
+
+    db = tmp_path / "tora.sqlite3"
+    asyncio.run(_made(db))
+    (tmp_path / "backups").write_text("not a directory\n")
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        status = backup(Config(path=db), tmp_path / "backups" / "tora.sqlite3", out, err)
+    except OSError as exc:
+        pytest.fail(f"backup raised {exc!r} (a traceback) instead of refusing the path")
+    assert status == UNUSABLE
+    assert "backups" in err.getvalue()
+
+
+async def _made(path: Path) -> None:
+    from storage import Config, Store
+
+    store = await Store.open(Config(path=path))
+    await store.close()
