@@ -104,3 +104,25 @@ async def _made(path: Path) -> None:
 
     store = await Store.open(Config(path=path))
     await store.close()
+
+
+@pytest.mark.postgres
+def test_check_of_a_mistyped_schema_names_the_schema_it_looked_in(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``python -m storage --db postgresql://.../tora --schema tenant_b check`` with the schema
+    mistyped (or TORA_DB_SCHEMA unset in the admin's shell while the bot uses one) answers
+    "no tora-bot schema at postgresql://.../tora": the whole database named, as if it held no
+    tora-bot data at all, where the bot's data sits in another schema of it; the schema it
+    looked in is not said (``copy`` says "(schema S)" in the same refusal). It should name
+    the schema it looked in."""
+    import backends
+
+    from storage.__main__ import main
+
+    if reason := backends.postgres_missing():
+        pytest.skip(reason)
+    assert main(["--db", backends.POSTGRES_URL, "--schema", "rx_no_such_schema", "check"]) == 2
+    err = capsys.readouterr().err
+    assert "no tora-bot schema" in err
+    assert "rx_no_such_schema" in err
