@@ -126,3 +126,29 @@ def test_check_of_a_mistyped_schema_names_the_schema_it_looked_in(
     err = capsys.readouterr().err
     assert "no tora-bot schema" in err
     assert "rx_no_such_schema" in err
+
+
+def test_check_of_a_database_of_a_newer_bot_exits_as_unusable_not_as_damaged(
+    tmp_path: Path,
+) -> None:
+    """``python -m storage check`` on a database a newer bot migrated (an admin who rolled
+    the bot back, or checks with an old checkout) replays nothing and says "check it with a
+    newer bot", but exits with status 1, which STORAGE.md defines as "problems found": a
+    cron job or monitoring that runs ``check`` reports the database as damaged. An older
+    schema, equally unreadable by this bot's queries, exits 2 ("the database or path is
+    unusable"); so should a newer one."""
+    import io
+
+    from storage import Config
+    from storage.tools.maintenance import UNUSABLE, check
+
+    db = tmp_path / "tora.sqlite3"
+    asyncio.run(_made(db))
+    conn = sqlite3.connect(db)
+    conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+    conn.commit()
+    conn.close()
+    out, err = io.StringIO(), io.StringIO()
+    status = asyncio.run(check(Config(path=db), out, err))
+    assert "newer" in err.getvalue()
+    assert status == UNUSABLE, err.getvalue()
