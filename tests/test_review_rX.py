@@ -152,3 +152,43 @@ def test_check_of_a_database_of_a_newer_bot_exits_as_unusable_not_as_damaged(
     status = asyncio.run(check(Config(path=db), out, err))
     assert "newer" in err.getvalue()
     assert status == UNUSABLE, err.getvalue()
+
+
+async def test_a_servers_settings_cut_off_by_a_failure_are_saved_whole_or_not_at_all(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``/tora-admin settings deadline:1h clock:bank bank:7d`` saves the server's settings as
+    nine transactions, one a key (``bot/service/guild.py`` ``save_guild``), after checking
+    the combination (``server_terms(settings).check()``). A failure in between (the
+    database away for a moment on PostgreSQL, a crash) leaves some keys new and the rest old:
+    the admin is told the database did not answer and to look whether it was kept, and
+    finds the new deadline with the old clock, a combination nobody chose or checked. They
+    should be saved in one transaction: all or none."""
+    from bot.service.guild import ClockChoice, GuildSettings, load_guild, save_guild
+    from storage import Config, DatabaseUnavailable, Store
+
+    store = await Store.open(Config(path=tmp_path / "tora.sqlite3"))
+    try:
+        before = GuildSettings(turn_seconds=86400.0, threads=False)
+        await save_guild(store, 7, before)
+        after = GuildSettings(
+            turn_seconds=3600.0, threads=True, clock=ClockChoice("bank", bank_seconds=7 * 86400.0)
+        )
+        real = store.set_guild_setting
+        calls = 0
+
+        async def failing_on_the_fifth(guild_id: int, key: str, value: str | None) -> None:
+            nonlocal calls
+            calls += 1
+            if calls == 5:
+                raise DatabaseUnavailable("lost its connection (simulated)")
+            await real(guild_id, key, value)
+
+        monkeypatch.setattr(store, "set_guild_setting", failing_on_the_fifth)
+        with pytest.raises(DatabaseUnavailable):
+            await save_guild(store, 7, after)
+        monkeypatch.setattr(store, "set_guild_setting", real)
+        kept = await load_guild(store, 7)
+        assert kept in (before, after), kept
+    finally:
+        await store.close()
