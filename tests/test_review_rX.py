@@ -192,3 +192,39 @@ async def test_a_servers_settings_cut_off_by_a_failure_are_saved_whole_or_not_at
         assert kept in (before, after), kept
     finally:
         await store.close()
+
+
+def test_a_password_holding_a_slash_is_masked_in_messages() -> None:
+    """Generated passwords often hold a '/' (base64). ``Config.where()``, which every
+    message naming the database uses ("service started" at each start, "cannot open ...",
+    ``python -m storage``), masks a password only when it holds neither '/' nor '@':
+    ``python -m storage copy postgresql://tora:s3/cret@db/tora ...`` prints "cannot open
+    postgresql://tora:s3/cret@db/tora: ..." with the password in clear. It should be
+    masked whatever it holds."""
+    from storage import Config
+
+    config = Config(url="postgresql://tora:s3/cret@127.0.0.1/tora")
+    assert "cret" not in config.where(), config.where()
+
+
+async def test_a_malformed_database_url_is_refused_at_start_without_a_traceback(
+    tmp_path: Path,
+) -> None:
+    """TORA_DB=postgresql://tora:s3/cret@db/tora (a password with an unencoded '/', so
+    that the URL's port reads "s3"): ``python -m bot`` stops with "the bot stopped on an
+    error" and a traceback ending in "ValueError: invalid literal for int() with base 10:
+    's3'" (exit 1), a piece of the password in the log and TORA_DB not named, where an
+    unreachable server or a bad ``sslmode`` is refused in one line "cannot open ... (check
+    TORA_DB)", exit 2 (``open_backend`` lets the ValueError of asyncpg's URL parsing
+    through; ``python -m storage check`` shows the same traceback). It should be refused as
+    those are, without the password."""
+    status, output = await _python_m_bot(
+        DISCORD_TOKEN="t",
+        TORA_DB="postgresql://tora:s3/cret@127.0.0.1/tora",
+        TORA_AI_PROCESSES="0",
+        TORA_WEB_PORT="0",
+        TORA_DISCORD_API="http://127.0.0.1:9/api/v10",
+    )
+    assert "Traceback" not in output, output[-600:]
+    assert status == 2 and "TORA_DB" in output, output[-600:]
+    assert "s3" not in output and "cret" not in output, output[-600:]
